@@ -1,0 +1,232 @@
+/*
+ * ttf_wire.h - the bytes of trace format v1, shared by every writer and the
+ * reader. Private to tt (capture/ and format/); users read ttfmt.h.
+ *
+ * The layout is documented twice: here, as the tables the code uses, and in
+ * format/FORMAT.md, the versioned spec. Change both in the same commit.
+ *
+ * FILE
+ *   [file header, 64 bytes, zero-padded to data_offset (4096)]
+ *   [chunk 0][chunk 1]...          each chunk_size bytes, at
+ *                                  data_offset + i * chunk_size
+ *
+ * FILE HEADER (all integers little-endian)
+ *   OFFSET SIZE FIELD
+ *   0      8    magic "\x89TTF\r\n\x1a\n" (catches 7-bit and CRLF damage)
+ *   8      2    version_major      (1)
+ *   10     2    version_minor      (0)
+ *   12     2    min_reader_major   (oldest reader major that can read it: 1)
+ *   14     2    header_size        (64: bytes of this header that are defined)
+ *   16     4    endian             0x01020304 (reads back as 04 03 02 01)
+ *   20     4    required features  (TTF_REQ_*; unknown bit => refuse)
+ *   24     4    optional features  (TTF_OPT_*; unknown bit => ignore)
+ *   28     4    chunk_size         (power of two, 4 KiB .. 64 MiB)
+ *   32     4    data_offset        (first chunk; multiple of 4096)
+ *   36     4    flags              (TTF_FLAG_*; CLOSED set by a clean end)
+ *   40     4    exit_status        (valid when TTF_FLAG_CLOSED)
+ *   44     4    reserved (0)
+ *   48     8    tsc_hz             (counter ticks per second; 0 = unknown)
+ *   56     8    start_realtime_ns  (CLOCK_REALTIME when the trace began)
+ *
+ * CHUNK HEADER (48 bytes; magic written last, so a half-claimed chunk reads
+ * as unused)
+ *   0      4    magic 'TTCK' (0x4b435454)
+ *   4      4    thread index (creation order, from 0)
+ *   8      4    seq (per-thread chunk sequence, from 0; gaps = lost data)
+ *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta)
+ *   14     2    header_size (48)
+ *   16     4    depth (signed call depth of the thread at chunk start)
+ *   20     4    reserved (0)
+ *   24     8    tsc at chunk start (base of this chunk's time deltas)
+ *   32     8    CLOCK_MONOTONIC ns at that tsc   } a clock-sync point
+ *   40     8    CLOCK_REALTIME ns at that tsc    }
+ *
+ * RECORDS (after the chunk header, until a 0x00 byte or the chunk end).
+ * Each chunk decodes on its own: the function cache, previous address and
+ * running tsc restart at every chunk (running tsc = chunk tsc).
+ *   tag 0x00          end of data in this chunk (the file is zero-filled)
+ *   tag 0x80|slot     ENTER, function = cache[slot]   [+ uvar tdelta if TIMED]
+ *   tag 0xC0|slot     EXIT,  function = cache[slot]   [+ uvar tdelta if TIMED]
+ *   tag 0x40          ENTER miss: svar (addr - prev_addr) [+ uvar tdelta]
+ *   tag 0x41          EXIT miss:  svar (addr - prev_addr) [+ uvar tdelta]
+ *                     a miss sets cache[TTF_SLOT(addr)] = addr, prev = addr
+ *   tag 0x01..0x3F    extended record: uvar length, then length payload bytes
+ *                     0x01..0x1F required (unknown => corrupt/unsupported)
+ *                     0x20..0x3F optional (unknown => skipped by length)
+ *   tag 0x42..0x7F    invalid in v1
+ * uvar = LEB128 unsigned (at most 10 bytes); svar = zigzag then uvar;
+ * str = uvar length + bytes (no NUL). A writer stores every byte after the
+ * tag first and the tag last, so a record is all there or reads as 0x00.
+ *
+ * EXTENDED RECORD PAYLOADS ("t" = uvar tdelta, added to the running tsc)
+ *   PROCESS      uvar pid, uvar ppid, uvar start_realtime_ns, uvar tsc_hz,
+ *                str exe, uvar argc, str * argc, str parent_trace
+ *   MODULE_LOAD  t, uvar base, uvar size, str build_id (raw bytes), str path
+ *   MODULE_UNLOAD t, uvar base
+ *   THREAD_START t, uvar tid, str name
+ *   THREAD_NAME  t, str name
+ *   THREAD_END   t
+ *   CALLSITE     uvar id, u8 kind (TTF_SITE_*), svar level, uvar line,
+ *                uvar nargs, u8 type * nargs (TTF_ARG_*), str fmt, str file,
+ *                str func
+ *   MESSAGE      t, uvar site, args (rest of payload, see TTF_ARG_*)
+ *   SCOPE_ENTER  t, uvar site       (manual TT_SCOPE; function = site func)
+ *   SCOPE_EXIT   t, uvar site
+ *   CRASH        t, uvar signo, svar si_code, uvar fault_addr
+ *   LOST         t, uvar events (0 = unknown), uvar bytes, u8 reason
+ *   END          t, svar exit_status  (clean process exit)
+ *   SYNC         t, uvar monotonic_ns, uvar realtime_ns
+ *   PAUSE        t
+ *   RESUME       t
+ *   CUT          t, u8 reason   (this thread could write no further chunk)
+ *
+ * MESSAGE ARGS by type: I64 svar, U64 uvar, F64 8 bytes LE (IEEE 754),
+ * PTR uvar, STR str (at most TTF_STR_MAX bytes kept).
+ */
+#ifndef TTF_WIRE_H
+#define TTF_WIRE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define TTF_MAGIC "\x89TTF\r\n\x1a\n"
+#define TTF_MAGIC_LEN 8
+#define TTF_VERSION_MAJOR_WIRE 1
+#define TTF_VERSION_MINOR_WIRE 0
+#define TTF_MIN_READER_WIRE 1
+#define TTF_HEADER_SIZE 64
+#define TTF_DATA_OFFSET 4096
+#define TTF_ENDIAN_MARK 0x01020304u
+
+/* header field offsets */
+#define TTF_H_VMAJOR 8
+#define TTF_H_VMINOR 10
+#define TTF_H_MINREAD 12
+#define TTF_H_HSIZE 14
+#define TTF_H_ENDIAN 16
+#define TTF_H_REQ 20
+#define TTF_H_OPT 24
+#define TTF_H_CHUNK 28
+#define TTF_H_DATAOFF 32
+#define TTF_H_FLAGS 36
+#define TTF_H_EXIT 40
+#define TTF_H_TSCHZ 48
+#define TTF_H_START 56
+
+#define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
+#define TTF_REQ_KNOWN 0x1u
+#define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
+#define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
+#define TTF_FLAG_CLOSED 0x1u     /* a clean end was written */
+
+#define TTF_CHUNK_MAGIC 0x4b435454u /* "TTCK" */
+#define TTF_CHUNK_HDR 48
+#define TTF_C_THREAD 4
+#define TTF_C_SEQ 8
+#define TTF_C_FLAGS 12
+#define TTF_C_HSIZE 14
+#define TTF_C_DEPTH 16
+#define TTF_C_TSC 24
+#define TTF_C_MONO 32
+#define TTF_C_REAL 40
+#define TTF_CHUNK_TIMED 0x1u
+#define TTF_CHUNK_MIN 4096u
+#define TTF_CHUNK_MAX (64u << 20)
+
+/* record tags */
+#define TTF_T_END 0x00
+#define TTF_T_ENTER_HIT 0x80
+#define TTF_T_EXIT_HIT 0xC0
+#define TTF_T_ENTER_MISS 0x40
+#define TTF_T_EXIT_MISS 0x41
+#define TTF_SLOTS 64
+#define TTF_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 10)) & (TTF_SLOTS - 1)))
+
+enum {
+    TTF_R_PROCESS = 0x01,
+    TTF_R_MODULE_LOAD = 0x02,
+    TTF_R_MODULE_UNLOAD = 0x03,
+    TTF_R_THREAD_START = 0x04,
+    TTF_R_THREAD_NAME = 0x05,
+    TTF_R_THREAD_END = 0x06,
+    TTF_R_CALLSITE = 0x07,
+    TTF_R_MESSAGE = 0x08,
+    TTF_R_SCOPE_ENTER = 0x09,
+    TTF_R_SCOPE_EXIT = 0x0A,
+    TTF_R_CRASH = 0x0B,
+    TTF_R_LOST = 0x0C,
+    TTF_R_END = 0x0D,
+    TTF_R_SYNC = 0x0E,
+    TTF_R_PAUSE = 0x0F,
+    TTF_R_RESUME = 0x10,
+    TTF_R_CUT = 0x11,
+    TTF_R_REQUIRED_LAST = 0x1F,
+    TTF_R_OPTIONAL_FIRST = 0x20,
+    TTF_R_LAST = 0x3F
+};
+
+#define TTF_STR_MAX 256   /* longest message string argument kept */
+
+/* Encoders: write at p, return the byte after. Caller guarantees room
+ * (TTF_UVAR_MAX per uvar). */
+#define TTF_UVAR_MAX 10
+
+static inline uint8_t *ttf_put_uvar(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t ttf_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t ttf_unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static inline uint8_t *ttf_put_svar(uint8_t *p, int64_t v)
+{
+    return ttf_put_uvar(p, ttf_zigzag(v));
+}
+
+static inline uint8_t *ttf_put_str(uint8_t *p, const char *s, size_t n)
+{
+    p = ttf_put_uvar(p, n);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static inline void ttf_put_u16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void ttf_put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void ttf_put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t ttf_get_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+#endif

@@ -1,0 +1,318 @@
+/*
+ * ttfmt.h - read and write tt trace files (format v1, see FORMAT.md), and
+ * resolve their function addresses to names.
+ *
+ * The one public header of libttfmt. Handles are opaque; every call that can
+ * fail returns 0 or a negative TT_E* code (ttf_strerror names it). Strings
+ * and arrays handed out by a trace stay valid until that trace is closed.
+ */
+#ifndef TTFMT_H
+#define TTFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TTF_VERSION_MAJOR 1
+#define TTF_VERSION_MINOR 0
+#define TTF_VERSION_PATCH 0
+#define TTF_VERSION_NUMBER \
+    (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
+
+/* The library's own version at run time (TTF_VERSION_NUMBER it was built with). */
+int ttf_version(void);
+
+/* ---- errors ------------------------------------------------------------ */
+
+#define TT_OK 0
+#define TT_EIO (-1)        /* a system call failed (open, read, mmap, write) */
+#define TT_ETRUNC (-2)     /* the bytes end before a record or header does */
+#define TT_ECORRUPT (-3)   /* the bytes are there but make no sense */
+#define TT_EVERSION (-4)   /* written by a newer, incompatible format version */
+#define TT_EFEATURE (-5)   /* needs a required feature this reader lacks */
+#define TT_ENOMEM (-6)     /* an allocation failed */
+#define TT_EINVAL (-7)     /* a bad argument (NULL, unknown thread, bad flag) */
+#define TT_ENOTFOUND (-8)  /* no such thing (symbol, file, thread) */
+
+/* A static, never NULL, description of a TT_E* code. */
+const char *ttf_strerror(int err);
+
+/* Where and why a call failed. Filled by calls that take one (may be NULL).
+ * msg names the file and the byte offset, e.g.
+ * "bad.trc: offset 4160: truncated record (MESSAGE needs 12 bytes, 3 left)". */
+typedef struct ttf_error {
+    int code;           /* the TT_E* code, 0 if none */
+    uint64_t offset;    /* byte offset in the file where it went wrong */
+    char msg[256];      /* one line, no trailing newline */
+} ttf_error;
+
+/* ---- values shared with the capture side ------------------------------- */
+
+enum ttf_event_kind {
+    TTF_EV_ENTER = 1,   /* function entered (addr; or site for TT_SCOPE) */
+    TTF_EV_EXIT,        /* function returned */
+    TTF_EV_MESSAGE,     /* TT_LOG / TT_VALUE / TT_RETURN (site + args) */
+    TTF_EV_MARK,        /* TT_MARK (site; label = site fmt) */
+    TTF_EV_CRASH,       /* fatal signal (signo, code, fault_addr) */
+    TTF_EV_LOST,        /* data lost here (lost_events, lost_bytes) */
+    TTF_EV_THREAD_START,
+    TTF_EV_THREAD_END,
+    TTF_EV_THREAD_NAME, /* renamed; new name in text */
+    TTF_EV_MODULE_LOAD, /* addr = base; module index in site */
+    TTF_EV_MODULE_UNLOAD,
+    TTF_EV_PAUSE,       /* ttcap_pause() */
+    TTF_EV_RESUME,      /* ttcap_resume() */
+    TTF_EV_END,         /* clean process exit (exit status in signo) */
+    TTF_EV_CUT          /* the thread's stream was cut (disk full, I/O) */
+};
+
+enum ttf_site_kind {
+    TTF_SITE_LOG = 1,   /* TT_LOG(level, fmt, ...) */
+    TTF_SITE_VALUE,     /* TT_VALUE(name, expr): fmt is the name */
+    TTF_SITE_RETURN,    /* TT_RETURN(expr) */
+    TTF_SITE_MARK,      /* TT_MARK(label): fmt is the label */
+    TTF_SITE_SCOPE      /* TT_SCOPE(): func names the scope */
+};
+
+enum ttf_arg_type {
+    TTF_ARG_I64 = 1,    /* signed integers of any width */
+    TTF_ARG_U64,        /* unsigned integers, bool */
+    TTF_ARG_F64,        /* float, double */
+    TTF_ARG_PTR,        /* any other pointer */
+    TTF_ARG_STR         /* char * (copied, at most 256 bytes) */
+};
+
+/* ---- reading ----------------------------------------------------------- */
+
+typedef struct ttf_trace ttf_trace;
+
+/* Fixed header fields, as stored. */
+typedef struct ttf_header {
+    uint16_t version_major, version_minor, min_reader_major, header_size;
+    uint32_t required_features, optional_features;
+    uint32_t chunk_size, data_offset, flags;
+    int32_t exit_status;        /* valid when flags & TTF_FLAG_CLOSED (1) */
+    uint64_t tsc_hz;            /* counter ticks per second, 0 if unknown */
+    uint64_t start_realtime_ns; /* CLOCK_REALTIME at trace start */
+} ttf_header;
+
+/* What reading the file found beyond the header. */
+typedef struct ttf_summary {
+    int closed;                 /* 1: clean end marker present */
+    int crashed;                /* 1: a CRASH event is present */
+    uint64_t chunks_total;      /* chunk slots in the file */
+    uint64_t chunks_used;       /* chunks holding data */
+    uint64_t chunks_damaged;    /* chunks cut short by corrupt/partial bytes */
+    uint64_t events;            /* decodable events, all threads */
+    uint64_t lost_events;       /* events the writer said it lost */
+    uint64_t bytes;             /* file size */
+    uint64_t data_bytes;        /* bytes of records (excluding padding) */
+    uint64_t duration_ns;       /* last event time - first */
+} ttf_summary;
+
+typedef struct ttf_process {
+    int64_t pid, ppid;
+    const char *exe;            /* "" if unknown */
+    int argc;
+    const char *const *argv;    /* argc strings */
+    const char *parent_trace;   /* "" unless forked from a traced parent */
+    uint64_t start_realtime_ns;
+    int exited;                 /* clean exit recorded */
+    int exit_status;
+} ttf_process;
+
+typedef struct ttf_module {
+    const char *path;
+    uint64_t base, size;        /* load address (bias) and extent */
+    const uint8_t *build_id;    /* raw bytes, build_id_len of them */
+    size_t build_id_len;
+    uint64_t load_ns;           /* time loaded (0 = at start) */
+    uint64_t unload_ns;         /* UINT64_MAX while still loaded */
+} ttf_module;
+
+typedef struct ttf_thread {
+    uint32_t index;             /* creation order, from 0 (0 = main) */
+    int64_t tid;                /* OS thread id */
+    const char *name;           /* last name seen ("" if none) */
+    const char *first_name;     /* name at start */
+    uint64_t start_ns, end_ns;  /* end_ns valid when ended */
+    int ended;
+    uint64_t events;            /* decodable events in its stream */
+    uint64_t lost_events;
+    uint32_t chunks, seq_gaps;  /* chunk count; missing sequence numbers */
+} ttf_thread;
+
+typedef struct ttf_callsite {
+    uint32_t id;
+    int kind;                   /* TTF_SITE_* */
+    int level;
+    uint32_t line;
+    const char *fmt, *file, *func;
+    uint32_t nargs;
+    const uint8_t *types;       /* nargs TTF_ARG_* codes */
+} ttf_callsite;
+
+/* One decoded event. Pointers are into the trace and live as long as it. */
+typedef struct ttf_event {
+    int kind;                   /* TTF_EV_* */
+    uint32_t thread;            /* thread index */
+    uint64_t tsc;               /* raw counter value */
+    uint64_t time_ns;           /* ns since trace start */
+    uint64_t addr;              /* function address (ENTER/EXIT), module base */
+    uint32_t site;              /* call site id (MESSAGE, MARK, scopes), 0 = none */
+    const uint8_t *args;        /* MESSAGE: raw argument bytes */
+    size_t args_len;
+    int depth;                  /* call depth before this event */
+    int signo, code;            /* CRASH: signal, si_code; END: exit status */
+    uint64_t fault_addr;        /* CRASH */
+    uint64_t lost_events, lost_bytes; /* LOST */
+    const char *text;           /* THREAD_NAME: the name; else NULL */
+    uint64_t offset;            /* byte offset of the record in the file */
+} ttf_event;
+
+/* Open a trace file (memory-mapped, read-only) and index it: header,
+ * metadata records and each thread's chunks. A file whose writer died is
+ * not an error: ttf_summary says it was not closed and what was recovered.
+ * Errors: TT_EIO (cannot open/map), TT_ETRUNC (shorter than a header),
+ * TT_ECORRUPT (bad magic, bad header), TT_EVERSION, TT_EFEATURE, TT_ENOMEM.
+ * On error *out is NULL and err (may be NULL) says what and where. */
+int ttf_open(const char *path, ttf_trace **out, ttf_error *err);
+
+/* The same over a caller's buffer, which must outlive the trace. name is
+ * used in messages (may be NULL). */
+int ttf_open_mem(const void *buf, size_t len, const char *name,
+                 ttf_trace **out, ttf_error *err);
+
+/* Release a trace and everything it handed out. NULL is fine. */
+void ttf_close(ttf_trace *t);
+
+const char *ttf_path(const ttf_trace *t);
+const ttf_header *ttf_get_header(const ttf_trace *t);
+const ttf_summary *ttf_get_summary(const ttf_trace *t);
+const ttf_process *ttf_get_process(const ttf_trace *t);
+
+size_t ttf_module_count(const ttf_trace *t);
+const ttf_module *ttf_get_module(const ttf_trace *t, size_t i);
+
+size_t ttf_thread_count(const ttf_trace *t);
+/* Threads by index, creation order; NULL past the end. */
+const ttf_thread *ttf_get_thread(const ttf_trace *t, size_t i);
+
+/* A call site by id; NULL if the trace never defined it. */
+const ttf_callsite *ttf_get_callsite(const ttf_trace *t, uint32_t id);
+
+/* Notices gathered while opening (damaged chunks, sequence gaps, skipped
+ * optional records), one line each; n of them. */
+size_t ttf_notice_count(const ttf_trace *t);
+const char *ttf_get_notice(const ttf_trace *t, size_t i);
+
+/* Iterate over one thread's events in order (thread = index), or over all
+ * threads merged by time (thread = TTF_ALL_THREADS; ties keep thread order).
+ * ttf_iter_next returns 1 with *ev filled, 0 at the end, or a negative
+ * TT_E* code; damaged bytes end their chunk (a LOST event marks the spot)
+ * rather than failing the iteration. */
+#define TTF_ALL_THREADS UINT32_MAX
+typedef struct ttf_iter ttf_iter;
+int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out);
+int ttf_iter_next(ttf_iter *it, ttf_event *ev);
+void ttf_iter_close(ttf_iter *it);
+
+/* Format a MESSAGE or MARK event as text (printf rules on the call site's
+ * format and the stored args; VALUE sites print "name = value"). Writes at
+ * most len bytes including the NUL and returns the length it wanted, like
+ * snprintf, or a negative TT_E* code (TT_ECORRUPT for args that do not
+ * match the site's types). */
+int ttf_format_message(const ttf_trace *t, const ttf_event *ev,
+                       char *buf, size_t len);
+
+/* Convert an event time to CLOCK_REALTIME nanoseconds. */
+uint64_t ttf_realtime_ns(const ttf_trace *t, uint64_t time_ns);
+
+/* ---- writing ----------------------------------------------------------- */
+
+/* A simple single-process writer, for tests, tools and synthetic traces
+ * (libttcap has its own lock-free writer producing the same bytes). Events
+ * are written to per-thread chunks in memory and flushed to the file. */
+typedef struct ttf_writer ttf_writer;
+
+typedef struct ttf_writer_opts {
+    uint32_t chunk_size;        /* 0 = 256 KiB */
+    int timed;                  /* 1: hot events carry time deltas (default) */
+    uint64_t tsc_hz;            /* 0 = 1e9 (tsc values are nanoseconds) */
+    uint64_t start_realtime_ns;
+    int ring;                   /* mark TTF_OPT_RING */
+} ttf_writer_opts;
+
+/* Create path (fails with TT_EIO if it exists). opts may be NULL. */
+int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
+                    ttf_writer **out);
+int ttf_write_process(ttf_writer *w, int64_t pid, int64_t ppid,
+                      const char *exe, int argc, const char *const *argv,
+                      const char *parent_trace);
+/* Thread indexes are given by the caller in creation order from 0. */
+int ttf_write_thread_start(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                           int64_t tid, const char *name);
+int ttf_write_thread_name(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                          const char *name);
+int ttf_write_thread_end(ttf_writer *w, uint32_t thread, uint64_t tsc);
+int ttf_write_module(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                     uint64_t base, uint64_t size, const uint8_t *build_id,
+                     size_t build_id_len, const char *path);
+int ttf_write_module_unload(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                            uint64_t base);
+int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                    uint64_t addr);
+int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint64_t addr);
+int ttf_write_callsite(ttf_writer *w, uint32_t thread,
+                       const ttf_callsite *site);
+/* args: raw bytes encoded per the site's types (see FORMAT.md). */
+int ttf_write_message(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                      uint32_t site, const void *args, size_t args_len);
+int ttf_write_scope(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                    uint32_t site, int enter);
+int ttf_write_mark(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint32_t site);
+int ttf_write_crash(ttf_writer *w, uint32_t thread, uint64_t tsc, int signo,
+                    int code, uint64_t fault_addr);
+int ttf_write_lost(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint64_t events, uint64_t bytes);
+int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause);
+/* Write the end marker (clean exit with status), flush and close. */
+int ttf_writer_close(ttf_writer *w, int exit_status);
+/* Flush and close without an end marker, as if the writer died. */
+int ttf_writer_abandon(ttf_writer *w);
+
+/* ---- symbols ----------------------------------------------------------- */
+
+/* Resolves addresses through the trace's module map and the ELF files on
+ * disk (elfutils libdw). Checks each module's build-id; a missing or
+ * different file falls back to "module+0xoffset" and adds one notice.
+ * Results are cached per address: each ELF file is opened once. */
+typedef struct ttf_sym ttf_sym;
+
+int ttf_sym_open(const ttf_trace *t, ttf_sym **out);
+void ttf_sym_close(ttf_sym *s);
+
+/* The function name at addr, never NULL: the symbol, else
+ * "libfoo.so+0x1a2b", else "0x7f..." . Valid until ttf_sym_close. */
+const char *ttf_sym_name(ttf_sym *s, uint64_t addr);
+
+/* Source file and line of addr; TT_ENOTFOUND without debug info. */
+int ttf_sym_line(ttf_sym *s, uint64_t addr, const char **file, int *line);
+
+/* The name of an ENTER/EXIT event (site func for TT_SCOPE events). */
+const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev);
+
+/* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
+size_t ttf_sym_notice_count(const ttf_sym *s);
+const char *ttf_sym_get_notice(const ttf_sym *s, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
