@@ -311,6 +311,18 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev);
 size_t ttf_sym_notice_count(const ttf_sym *s);
 const char *ttf_sym_get_notice(const ttf_sym *s, size_t i);
 
+/* ---- filters (PCRE2, shared by ttdump and ttdiff) ----------------------- */
+
+typedef struct ttf_regex ttf_regex;
+
+/* Compile a PCRE2 pattern (JIT-compiled when the library supports it).
+ * Errors: TT_EINVAL for a bad pattern, with err->msg like
+ * "bad regex 'a(b': missing closing parenthesis at offset 3"; TT_ENOMEM. */
+int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err);
+/* 1 if s matches anywhere, 0 if not. */
+int ttf_regex_match(const ttf_regex *re, const char *s);
+void ttf_regex_free(ttf_regex *re);
+
 #ifdef __cplusplus
 }
 #endif
