@@ -1,0 +1,90 @@
+/*
+ * regex.c - the PCRE2 filters shared by ttdump and ttdiff (--thread,
+ * --function). A thin wrapper: compile once (JIT when the library has it),
+ * match many times with one cached match block. Not thread-safe: one
+ * ttf_regex must not be matched from two threads at once.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttfmt.h"
+
+struct ttf_regex {
+    pcre2_code *code;          /* the compiled pattern */
+    pcre2_match_data *md;      /* reused by every match (ovector of 1 pair) */
+    int jit;                   /* 1: JIT-compiled, match through the JIT */
+};
+
+static void set_error(ttf_error *err, int code, const char *pattern,
+                      const char *why, size_t offset)
+{
+    if (!err)
+        return;
+    err->code = code;
+    err->offset = offset;
+    snprintf(err->msg, sizeof err->msg, "bad regex '%s': %s at offset %zu",
+             pattern, why, offset);
+}
+
+int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err)
+{
+    int ecode = 0;
+    PCRE2_SIZE eoff = 0;
+    PCRE2_UCHAR why[160];
+
+    if (!out)
+        return TT_EINVAL;
+    *out = NULL;
+    if (!pattern) {
+        set_error(err, TT_EINVAL, "(null)", "no pattern", 0);
+        return TT_EINVAL;
+    }
+    ttf_regex *re = calloc(1, sizeof *re);
+    if (!re)
+        return TT_ENOMEM;
+    re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0,
+                             &ecode, &eoff, NULL);
+    if (!re->code) {
+        if (pcre2_get_error_message(ecode, why, sizeof why) < 0)
+            snprintf((char *)why, sizeof why, "error %d", ecode);
+        set_error(err, TT_EINVAL, pattern, (const char *)why, eoff);
+        free(re);
+        return TT_EINVAL;
+    }
+    /* JIT is an optimisation: any failure just means interpreted matching */
+    re->jit = pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0;
+    re->md = pcre2_match_data_create(1, NULL);
+    if (!re->md) {
+        ttf_regex_free(re);
+        return TT_ENOMEM;
+    }
+    *out = re;
+    return 0;
+}
+
+int ttf_regex_match(const ttf_regex *re, const char *s)
+{
+    int rc;
+
+    if (!re || !s)
+        return 0;
+    if (re->jit)
+        rc = pcre2_jit_match(re->code, (PCRE2_SPTR)s, strlen(s), 0, 0,
+                             re->md, NULL);
+    else
+        rc = pcre2_match(re->code, (PCRE2_SPTR)s, strlen(s), 0, 0, re->md,
+                         NULL);
+    return rc >= 0;
+}
+
+void ttf_regex_free(ttf_regex *re)
+{
+    if (!re)
+        return;
+    pcre2_match_data_free(re->md);
+    pcre2_code_free(re->code);
+    free(re);
+}

@@ -1,0 +1,483 @@
+/*
+ * sym.c - function addresses to names and source lines, through the trace's
+ * module map and the ELF files on disk (elfutils libdwfl).
+ *
+ * Design. Each module of the trace gets its own Dwfl session, reported once
+ * when the resolver opens (dwfl_report_elf at the recorded load bias, so a
+ * traced address is looked up as is). One session per module rather than
+ * one for the process keeps modules that were unloaded and reloaded at the
+ * same address apart: libdwfl refuses overlapping modules in one session.
+ * Reporting only reads the ELF header, program headers and notes; symbol
+ * tables and DWARF are loaded by libdwfl on the first lookup that needs them.
+ *
+ * A module whose file is missing, unreadable or has another build-id than
+ * the one recorded keeps no session: its addresses read "<basename>+0x<off>"
+ * (off from the load bias, as addr2line wants it) and one notice says why.
+ * An address in no module reads "0x<addr>".
+ *
+ * Every answer is cached in an open-addressing hash table keyed by (address,
+ * module), so a million events of the same few thousand functions cost a
+ * million hash probes, not a million symbol-table searches. Strings we
+ * format ourselves live in an arena freed with the resolver; names and file
+ * names from libdwfl point into its mapped ELF data, alive as long as the
+ * session.
+ *
+ * Choosing the module of an address: modules are sorted by base; the ones
+ * whose [base, base+size) holds the address are candidates, and the one
+ * loaded at the event's time wins (ttf_sym_name, which has no time, takes
+ * the one still loaded at the end, else the last loaded).
+ */
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ttfmt.h"
+
+#define ARENA_BLOCK 65536
+#define NOTICE_MAX 256
+#define NO_MODULE (-1)
+#define TIME_NONE (UINT64_MAX - 1) /* "now": after every load, before no unload */
+
+/* One module of the trace and what we could open of it. */
+struct smod {
+    const ttf_module *m;       /* the trace's entry (lives with the trace) */
+    Dwfl *dwfl;                /* its own session; NULL = names as offsets */
+    Dwfl_Module *dm;           /* the reported module in dwfl */
+    const char *base_name;     /* basename of m->path ("?" if empty) */
+};
+
+/* One cached answer. An empty slot has name == NULL. */
+struct centry {
+    uint64_t addr;             /* the address asked about */
+    int32_t mod;               /* module index, NO_MODULE if none held it */
+    int32_t line;              /* source line when line_state == 1 */
+    int line_state;            /* 0 not asked yet, 1 found, -1 no line info */
+    const char *name;          /* never NULL once filled */
+    const char *file;          /* source file when line_state == 1 */
+};
+
+/* A block of the string arena. */
+struct ablock {
+    struct ablock *next;       /* the previously filled block */
+    size_t used, cap;          /* bytes used of data[cap] */
+    char data[];               /* the strings, NUL-terminated */
+};
+
+struct ttf_sym {
+    const ttf_trace *t;        /* the trace whose modules we resolve */
+    struct smod *mods;         /* nmods modules, trace order */
+    size_t nmods;
+    uint32_t *order;           /* module indexes sorted by base */
+    uint64_t max_size;         /* largest module size (bounds the scan) */
+    struct centry *tab;        /* the cache, cap slots (power of two) */
+    size_t cap, used;
+    struct ablock *arena;      /* current string block (head of a list) */
+    char **notices;            /* nnotices lines, each malloc'ed */
+    size_t nnotices, notices_cap;
+};
+
+static const char *const oom_name = "?";
+
+static char *debuginfo_path;   /* NULL: libdwfl's default search path */
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &debuginfo_path,
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static char *arena_alloc(ttf_sym *s, size_t n)
+{
+    struct ablock *b = s->arena;
+
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->next = s->arena;
+        b->used = 0;
+        b->cap = cap;
+        s->arena = b;
+    }
+    char *p = b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+__attribute__((format(printf, 2, 3)))
+static const char *arena_printf(ttf_sym *s, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    size_t len = strlen(tmp) + 1;
+    char *p = arena_alloc(s, len);
+    if (p)
+        memcpy(p, tmp, len);
+    return p;
+}
+
+/* Add a notice unless the same line is there already. */
+__attribute__((format(printf, 2, 3)))
+static void add_notice(ttf_sym *s, const char *fmt, ...)
+{
+    char line[NOTICE_MAX];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < s->nnotices; i++)
+        if (strcmp(s->notices[i], line) == 0)
+            return;
+    if (s->nnotices == s->notices_cap) {
+        size_t cap = s->notices_cap ? 2 * s->notices_cap : 8;
+        char **n = realloc(s->notices, cap * sizeof *n);
+        if (!n)
+            return;
+        s->notices = n;
+        s->notices_cap = cap;
+    }
+    char *copy = strdup(line);
+    if (copy)
+        s->notices[s->nnotices++] = copy;
+}
+
+static const char *path_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+/* ---- modules ------------------------------------------------------------ */
+
+static int build_id_matches(const struct smod *sm)
+{
+    const unsigned char *bits = NULL;
+    GElf_Addr vaddr = 0;
+
+    if (sm->m->build_id_len == 0)
+        return 1; /* nothing recorded: nothing to check against */
+    int n = dwfl_module_build_id(sm->dm, &bits, &vaddr);
+    if (n <= 0 || (size_t)n != sm->m->build_id_len)
+        return 0;
+    return memcmp(bits, sm->m->build_id, (size_t)n) == 0;
+}
+
+static void drop_session(struct smod *sm)
+{
+    if (sm->dwfl)
+        dwfl_end(sm->dwfl);
+    sm->dwfl = NULL;
+    sm->dm = NULL;
+}
+
+/* Open one module's file in its own session; on any failure leave it as
+ * offsets with a notice saying why. */
+static void open_module(ttf_sym *s, struct smod *sm)
+{
+    const char *path = sm->m->path;
+
+    if (!path || !path[0])
+        return; /* nameless mapping (vdso, anonymous): offsets, no notice */
+    if (access(path, R_OK) != 0) {
+        add_notice(s, "%s: cannot open (%s); names shown as offsets", path,
+                   strerror(errno));
+        return;
+    }
+    sm->dwfl = dwfl_begin(&offline_callbacks);
+    if (!sm->dwfl)
+        return;
+    dwfl_report_begin(sm->dwfl);
+    sm->dm = dwfl_report_elf(sm->dwfl, sm->base_name, path, -1, sm->m->base,
+                             true);
+    dwfl_report_end(sm->dwfl, NULL, NULL);
+    if (!sm->dm) {
+        add_notice(s, "%s: cannot read (%s); names shown as offsets", path,
+                   dwfl_errmsg(-1));
+        drop_session(sm);
+        return;
+    }
+    if (!build_id_matches(sm)) {
+        add_notice(s, "%s: build-id differs from the traced binary; "
+                      "names shown as offsets", path);
+        drop_session(sm);
+    }
+}
+
+static int cmp_base(const void *a, const void *b, void *ctx)
+{
+    const struct smod *mods = ctx;
+    const ttf_module *ma = mods[*(const uint32_t *)a].m;
+    const ttf_module *mb = mods[*(const uint32_t *)b].m;
+
+    if (ma->base != mb->base)
+        return ma->base < mb->base ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/* Is module i live at time t? */
+static int live_at(const ttf_module *m, uint64_t t)
+{
+    return m->load_ns <= t && t < m->unload_ns;
+}
+
+/* Among modules not live at t, prefer the last one loaded before t, else
+ * the first one loaded after it. */
+static int better_fallback(const ttf_sym *s, int32_t cur, const ttf_module *m,
+                           uint64_t t)
+{
+    if (cur == NO_MODULE)
+        return 1;
+    const ttf_module *c = s->mods[cur].m;
+    if (m->load_ns <= t)
+        return c->load_ns > t || m->load_ns > c->load_ns;
+    return c->load_ns > t && m->load_ns < c->load_ns;
+}
+
+/* Index of the module holding addr at time t, or NO_MODULE. */
+static int32_t find_module(const ttf_sym *s, uint64_t addr, uint64_t t)
+{
+    size_t lo = 0, hi = s->nmods;
+    int32_t fallback = NO_MODULE;
+
+    while (lo < hi) { /* first module with base > addr */
+        size_t mid = (lo + hi) / 2;
+        if (s->mods[s->order[mid]].m->base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k-- > 0;) {
+        uint32_t i = s->order[k];
+        const ttf_module *m = s->mods[i].m;
+        if (addr - m->base >= s->max_size)
+            break; /* every module further down ends below addr */
+        if (addr - m->base >= m->size)
+            continue;
+        if (live_at(m, t))
+            return (int32_t)i;
+        if (better_fallback(s, fallback, m, t))
+            fallback = (int32_t)i;
+    }
+    return fallback;
+}
+
+/* ---- the cache ---------------------------------------------------------- */
+
+static size_t slot_of(const ttf_sym *s, uint64_t addr, int32_t mod)
+{
+    return (size_t)mix64(addr ^ ((uint64_t)(uint32_t)mod << 48)) & (s->cap - 1);
+}
+
+static struct centry *probe(const ttf_sym *s, uint64_t addr, int32_t mod)
+{
+    size_t i = slot_of(s, addr, mod);
+
+    while (s->tab[i].name &&
+           (s->tab[i].addr != addr || s->tab[i].mod != mod))
+        i = (i + 1) & (s->cap - 1);
+    return &s->tab[i];
+}
+
+static int grow(ttf_sym *s)
+{
+    size_t old_cap = s->cap;
+    struct centry *old = s->tab;
+    size_t cap = old_cap ? 2 * old_cap : 1024;
+    struct centry *tab = calloc(cap, sizeof *tab);
+
+    if (!tab)
+        return TT_ENOMEM;
+    s->tab = tab;
+    s->cap = cap;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (old[i].name)
+            *probe(s, old[i].addr, old[i].mod) = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+static const char *resolve_name(ttf_sym *s, uint64_t addr, int32_t mod)
+{
+    if (mod == NO_MODULE)
+        return arena_printf(s, "0x%" PRIx64, addr);
+    const struct smod *sm = &s->mods[mod];
+    if (sm->dm) {
+        GElf_Off off = 0;
+        GElf_Sym sym;
+        const char *name = dwfl_module_addrinfo(sm->dm, addr, &off, &sym,
+                                                NULL, NULL, NULL);
+        if (name && off == 0)
+            return name;
+        if (name)
+            return arena_printf(s, "%s+0x%" PRIx64, name, (uint64_t)off);
+    }
+    return arena_printf(s, "%s+0x%" PRIx64, sm->base_name,
+                        addr - sm->m->base);
+}
+
+/* The cache entry of (addr, mod), filled with its name; NULL only when
+ * memory runs out. */
+static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
+{
+    struct centry *e = probe(s, addr, mod);
+
+    if (e->name)
+        return e;
+    if (2 * (s->used + 1) > s->cap) {
+        if (grow(s) != 0)
+            return NULL;
+        e = probe(s, addr, mod);
+    }
+    const char *name = resolve_name(s, addr, mod);
+    if (!name)
+        return NULL;
+    e->addr = addr;
+    e->mod = mod;
+    e->name = name;
+    s->used++;
+    return e;
+}
+
+static void resolve_line(ttf_sym *s, struct centry *e)
+{
+    int lineno = 0;
+
+    e->line_state = -1;
+    if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
+        return;
+    Dwfl_Line *l = dwfl_module_getsrc(s->mods[e->mod].dm, e->addr);
+    const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL)
+                         : NULL;
+    if (!file)
+        return;
+    e->file = file;
+    e->line = lineno;
+    e->line_state = 1;
+}
+
+/* ---- public ------------------------------------------------------------- */
+
+int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
+{
+    if (!out)
+        return TT_EINVAL;
+    *out = NULL;
+    if (!t)
+        return TT_EINVAL;
+    ttf_sym *s = calloc(1, sizeof *s);
+    if (!s)
+        return TT_ENOMEM;
+    s->t = t;
+    s->nmods = ttf_module_count(t);
+    s->mods = calloc(s->nmods ? s->nmods : 1, sizeof *s->mods);
+    s->order = calloc(s->nmods ? s->nmods : 1, sizeof *s->order);
+    if (!s->mods || !s->order || grow(s) != 0) {
+        ttf_sym_close(s);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < s->nmods; i++) {
+        struct smod *sm = &s->mods[i];
+        sm->m = ttf_get_module(t, i);
+        sm->base_name = sm->m->path && sm->m->path[0] ? path_base(sm->m->path) : "?";
+        s->order[i] = (uint32_t)i;
+        if (sm->m->size > s->max_size)
+            s->max_size = sm->m->size;
+        open_module(s, sm);
+    }
+    qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
+    *out = s;
+    return 0;
+}
+
+void ttf_sym_close(ttf_sym *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; s->mods && i < s->nmods; i++)
+        drop_session(&s->mods[i]);
+    while (s->arena) {
+        struct ablock *next = s->arena->next;
+        free(s->arena);
+        s->arena = next;
+    }
+    for (size_t i = 0; i < s->nnotices; i++)
+        free(s->notices[i]);
+    free(s->notices);
+    free(s->tab);
+    free(s->order);
+    free(s->mods);
+    free(s);
+}
+
+const char *ttf_sym_name(ttf_sym *s, uint64_t addr)
+{
+    if (!s)
+        return oom_name;
+    struct centry *e = lookup(s, addr, find_module(s, addr, TIME_NONE));
+    return e ? e->name : oom_name;
+}
+
+int ttf_sym_line(ttf_sym *s, uint64_t addr, const char **file, int *line)
+{
+    if (!s || !file || !line)
+        return TT_EINVAL;
+    struct centry *e = lookup(s, addr, find_module(s, addr, TIME_NONE));
+    if (!e)
+        return TT_ENOMEM;
+    if (e->line_state == 0)
+        resolve_line(s, e);
+    if (e->line_state < 0)
+        return TT_ENOTFOUND;
+    *file = e->file;
+    *line = e->line;
+    return 0;
+}
+
+const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
+{
+    if (!s || !ev)
+        return oom_name;
+    if (ev->addr == 0 && ev->site != 0) {
+        const ttf_callsite *cs = ttf_get_callsite(s->t, ev->site);
+        return cs && cs->func && cs->func[0] ? cs->func : oom_name;
+    }
+    int32_t mod = find_module(s, ev->addr, ev->time_ns);
+    struct centry *e = lookup(s, ev->addr, mod);
+    return e ? e->name : oom_name;
+}
+
+size_t ttf_sym_notice_count(const ttf_sym *s)
+{
+    return s ? s->nnotices : 0;
+}
+
+const char *ttf_sym_get_notice(const ttf_sym *s, size_t i)
+{
+    return s && i < s->nnotices ? s->notices[i] : NULL;
+}
