@@ -1,0 +1,284 @@
+#!/bin/sh
+# bench_capture.sh BUILD - cost per traced call (one enter + one exit) and
+# bytes per call of libttcap against the plain build, empty hooks, uftrace and
+# LTTng-UST, on the same binaries (built by tests/bench/capture.mk). Prints
+# median ns/call of BENCH_REPS (5) interleaved runs; never fails on speed.
+# BENCH_SCALE=0.1 shrinks every run for a quick look.
+
+B=${1:-build}
+BB=$B/bench
+REPS=${BENCH_REPS:-5}
+SCALE=${BENCH_SCALE:-1}
+tmp=$(mktemp -d /tmp/ttbench.XXXXXX) || exit 1
+res=$tmp/results
+: > "$res"
+sessiond_pid=""
+
+cleanup() {
+    [ -n "$sess" ] && lttng destroy "$sess" >/dev/null 2>&1
+    [ -n "$sessiond_pid" ] && kill "$sessiond_pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+note() { echo "note: $*"; }
+
+# ---- programs ------------------------------------------------------------
+if [ ! -x "$BB/cap_work.plain" ] || { [ -f "$B/libttcap.so" ] && [ ! -x "$BB/cap_work.ttcap" ]; }; then
+    make -s B="$B" bench-capture-progs >/dev/null 2>&1 ||
+        note "make bench-capture-progs failed; running what exists"
+fi
+for p in cap_work.plain cap_work.empty cap_work.inst cap_trcstat; do
+    [ -x "$BB/$p" ] || { echo "bench_capture: $BB/$p missing (make B=$B bench-capture-progs)"; exit 1; }
+done
+have_tt=0
+[ -x "$BB/cap_work.ttcap" ] && have_tt=1
+[ "$have_tt" = 1 ] || note "libttcap not built yet: no ttcap rows"
+have_static=0
+[ -x "$BB/cap_work.ttcap-static" ] && have_static=1
+have_log=0
+[ -x "$BB/cap_log.ttcap" ] && [ -x "$BB/cap_log.plain" ] && have_log=1
+
+# ---- peers (installed with apt-get when missing and root, else skipped) --
+try_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
+    echo "installing $*..."
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1
+}
+have_uft=0
+command -v uftrace >/dev/null 2>&1 || try_install uftrace
+if command -v uftrace >/dev/null 2>&1; then have_uft=1; else note "uftrace not installed: skipped"; fi
+
+cyg=""
+find_cyg() {
+    for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
+        for f in "$d"/liblttng-ust-cyg-profile-fast.so "$d"/liblttng-ust-cyg-profile-fast.so.1; do
+            [ -f "$f" ] && { cyg=$f; return 0; }
+        done
+    done
+    return 1
+}
+find_cyg && command -v lttng >/dev/null 2>&1 || { try_install lttng-tools liblttng-ust-dev; find_cyg; }
+have_lt=0
+if [ -n "$cyg" ] && command -v lttng >/dev/null 2>&1 && command -v lttng-sessiond >/dev/null 2>&1; then
+    if ! lttng list >/dev/null 2>&1; then
+        lttng-sessiond --daemonize >/dev/null 2>&1
+        for f in /run/lttng/lttng-sessiond.pid "$HOME/.lttng/lttng-sessiond.pid"; do
+            [ -f "$f" ] && sessiond_pid=$(cat "$f") && break
+        done
+    fi
+    if lttng list >/dev/null 2>&1; then have_lt=1; else note "lttng-sessiond not reachable: LTTng skipped"; fi
+else
+    note "LTTng (lttng-tools, liblttng-ust-cyg-profile-fast.so) not installed: skipped"
+fi
+
+# ---- one run -------------------------------------------------------------
+# calls per thread for each variant class, sized for ~0.1-0.6 s per run
+ncalls() {
+    case $1 in
+    plain|empty|stub|off) n=100000000 ;;
+    ttcap|static) n=10000000 ;;
+    none) n=20000000 ;;
+    uftrace) n=1500000 ;;
+    uftrace4m) n=3000000 ;;
+    lttng) n=2000000 ;;
+    log-*) n=20000000 ;;
+    esac
+    awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d\n", n * s < 1000 ? 1000 : n * s }'
+}
+
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -1; }
+
+trc=$tmp/t.trc
+sess=""
+
+# run WORKLOAD THREADS VARIANT REP: appends "wl variant rep ns bytes rss flag"
+run() {
+    wl=$1; th=$2; v=$3; rep=$4
+    n=$(ncalls "$v")
+    out=$tmp/out; : > "$out"
+    bytes=-; flag=-
+    rm -rf "$trc" "$tmp/uft" "$tmp/lt"
+    case $v in
+    plain) "$BB/cap_work.plain" "$wl" "$n" "$th" > "$out" ;;
+    empty) "$BB/cap_work.empty" "$wl" "$n" "$th" > "$out" ;;
+    stub) "$BB/cap_work.inst" "$wl" "$n" "$th" > "$out" ;;
+    off) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
+    ttcap) TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
+    none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
+    static) TTCAP_OUT=$trc "$BB/cap_work.ttcap-static" "$wl" "$n" "$th" > "$out" ;;
+    uftrace) uftrace record -d "$tmp/uft" "$BB/cap_work.inst" "$wl" "$n" "$th" > "$out" 2>"$tmp/err" ;;
+    uftrace4m) uftrace record -b 4M -d "$tmp/uft" "$BB/cap_work.inst" "$wl" "$n" "$th" > "$out" 2>"$tmp/err" ;;
+    lttng) run_lttng "$wl" "$n" "$th" ;;
+    log-plain) "$BB/cap_log.plain" "$n" > "$out" ;;
+    log-off) env -u TTCAP_OUT -u TTCAP "$BB/cap_log.ttcap" "$n" > "$out" ;;
+    log-filtered) TTCAP_LEVEL=0 TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
+    log-ttcap) TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
+    log-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
+    esac
+    ns=$(field ns_per_call "$out")
+    calls=$(field calls "$out")
+    rss=$(field maxrss_kb "$out")
+    if [ -z "$ns" ]; then
+        echo "bench_capture: $wl x$th $v produced no figure:"; sed 's/^/    /' "$out" "$tmp/err" 2>/dev/null | head -5
+        broken=1
+        return
+    fi
+    total=$((calls * th))
+    case $v in
+    ttcap|none|static|log-ttcap|log-none|log-filtered) trace_bytes "$total" ;;
+    uftrace*) bytes=$(cat "$tmp"/uft/*.dat 2>/dev/null | wc -c) ;;
+    lttng) bytes=$lt_bytes; flag=$lt_flag ;;
+    esac
+    [ "$bytes" != - ] && bytes=$(awk -v b="$bytes" -v c="$total" 'BEGIN { printf "%.2f", b / c }')
+    echo "$wl-$th $v $rep $ns $bytes $rss $flag" >> "$res"
+}
+
+# bytes of a ttcap trace and a check that no call was lost
+trace_bytes() {
+    if [ ! -f "$trc" ]; then flag=no-trace; return; fi
+    "$BB/cap_trcstat" "$trc" > "$tmp/st" 2>&1 || { flag=unreadable; return; }
+    bytes=$(field data_bytes "$tmp/st")
+    chunk_kib=$(($(field chunk_size "$tmp/st") / 1024))
+    case $v in
+    log-ttcap|log-none) got=$(field messages "$tmp/st") ;;
+    log-filtered) got=$(( $(field messages "$tmp/st") + $1 )) ;;
+    *) got=$(field enters "$tmp/st") ;;
+    esac
+    [ "$(field damaged "$tmp/st")" = 1 ] && flag=damaged
+    [ "$got" -lt "$1" ] && flag="lost:$(($1 - got))"
+    [ "$got" -gt "$1" ] && [ "$v" = log-filtered ] && flag="recorded:$((got - $1))"
+}
+
+run_lttng() {
+    sess=ttbench$$
+    lt_bytes=-; lt_flag=-
+    lttng create "$sess" --output="$tmp/lt" >/dev/null 2>&1 &&
+        lttng enable-event -u -s "$sess" 'lttng_ust_cyg_profile_fast:*' >/dev/null 2>&1 &&
+        lttng start "$sess" >/dev/null 2>&1 ||
+        { echo "lttng session setup failed" > "$tmp/err"; lttng destroy "$sess" >/dev/null 2>&1; sess=""; return; }
+    LD_PRELOAD=$cyg "$BB/cap_work.inst" "$1" "$2" "$3" > "$out" 2>"$tmp/err"
+    lttng stop "$sess" >/dev/null 2>&1
+    lost=$(lttng list "$sess" 2>/dev/null | sed -n 's/.*Discarded events: *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+    lttng destroy "$sess" >/dev/null 2>&1
+    sess=""
+    lt_bytes=$(find "$tmp/lt" -type f -name 'channel*' ! -path '*/index/*' -exec cat {} + 2>/dev/null | wc -c)
+    # bytes per recorded call: scale by what was kept
+    ev=$(($2 * $3 * 2))
+    if [ "$lost" -gt 0 ]; then
+        lt_flag="dropped:$lost"
+        lt_bytes=$(awk -v b="$lt_bytes" -v e="$ev" -v l="$lost" 'BEGIN { printf "%d", e > l ? b * e / (e - l) : 0 }')
+    fi
+}
+
+# ---- the runs, interleaved: every rep runs every variant once -----------
+variants="plain empty stub"
+[ "$have_tt" = 1 ] && variants="$variants off ttcap none"
+[ "$have_static" = 1 ] && variants="$variants static"
+[ "$have_uft" = 1 ] && variants="$variants uftrace uftrace4m"
+[ "$have_lt" = 1 ] && variants="$variants lttng"
+logvariants="log-plain log-off log-filtered log-ttcap log-none"
+
+broken=0
+start=$(date +%s)
+echo "capture bench: $REPS reps, scale $SCALE, $(nproc) cpus, $(uname -r); variants: $variants"
+rep=1
+while [ "$rep" -le "$REPS" ]; do
+    for wl in leaf chain fib; do
+        for th in 1 2; do
+            for v in $variants; do run "$wl" "$th" "$v" "$rep"; done
+        done
+    done
+    if [ "$have_log" = 1 ]; then
+        for v in $logvariants; do run log 1 "$v" "$rep"; done
+    fi
+    echo "  rep $rep done ($(($(date +%s) - start)) s)"
+    rep=$((rep + 1))
+done
+
+# ---- table ---------------------------------------------------------------
+awk -v chunk_kib="${chunk_kib:-0}" '
+function median(key,   n, i, j, t, a) {
+    n = split(vals[key], a, " ")
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n ? a[int((n + 1) / 2)] : ""
+}
+BEGIN {
+    name["plain"] = "plain (no hooks)"; name["empty"] = "empty hooks (in exe)"
+    name["stub"] = "glibc stub hooks (PLT)"; name["off"] = "ttcap disabled (.so)"
+    name["ttcap"] = "ttcap tsc (.so)"; name["none"] = "ttcap order-only (.so)"
+    name["static"] = "ttcap tsc (static)"; name["uftrace"] = "uftrace record"
+    name["uftrace4m"] = "uftrace record -b 4M"; name["lttng"] = "lttng-ust cyg-fast"
+    name["log-plain"] = "loop, TT_LOG compiled out"; name["log-off"] = "TT_LOG, tracing disabled"
+    name["log-filtered"] = "TT_LOG above threshold"; name["log-ttcap"] = "TT_LOG tsc"
+    name["log-none"] = "TT_LOG order-only"
+}
+{
+    k = $1 SUBSEP $2
+    if (!(k in vals)) { order[++nk] = k; if (!($1 in seen)) { seen[$1] = 1; wls[++nw] = $1 } }
+    vals[k] = vals[k] " " $4; bytes[k] = bytes[k] " " $5; rss[k] = rss[k] " " $6
+    if ($7 != "-") flags[k] = flags[k] " " $7
+}
+END {
+    for (w = 1; w <= nw; w++) {
+        wl = wls[w]; sub(/-1$/, " x1 thread", wl); sub(/-2$/, " x2 threads", wl)
+        e = median(wls[w] SUBSEP "empty"); t = median(wls[w] SUBSEP "ttcap")
+        if (wls[w] ~ /^log/) { e = median(wls[w] SUBSEP "log-plain"); t = median(wls[w] SUBSEP "log-ttcap") }
+        printf "\n%-28s %8s %7s %9s %9s %8s  %s\n", wl, "ns/call", "B/call",
+            (wls[w] ~ /^log/ ? "vs loop" : "vs empty"), "vs ttcap", "RSS MiB", "notes"
+        for (i = 1; i <= nk; i++) {
+            split(order[i], kk, SUBSEP)
+            if (kk[1] != wls[w]) continue
+            v = kk[2]; m = median(order[i])
+            b = bytes[order[i]]; split(b, ba, " "); bm = (ba[1] == "-") ? "-" : sprintf("%.2f", medianof(b))
+            r = medianof(rss[order[i]]) / 1024
+            printf "  %-26s %8.2f %7s %8s %9s %8.1f  %s\n", name[v], m, bm,
+                (e > 0 ? sprintf("%.2fx", m / e) : "-"), (t > 0 ? sprintf("%.2fx", m / t) : "-"),
+                r, target(v, m, bm, e, wls[w]) flags[order[i]]
+        }
+    }
+}
+function medianof(s,   n, i, j, t, a) {
+    n = split(s, a, " ")
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return a[int((n + 1) / 2)]
+}
+function verdict(ok) { return ok ? "ok" : "MISSED" }
+function target(v, m, bm, e, wl) {
+    if (v == "ttcap" || v == "static")
+        return sprintf("target <=30 ns %s, <=8 B %s", verdict(m <= 30), verdict(bm != "-" && bm <= 8))
+    if (v == "none")
+        return sprintf("target <=10 ns %s, <=8 B %s", verdict(m <= 10), verdict(bm != "-" && bm <= 8))
+    if (v == "off")
+        return sprintf("target <=+1 ns over empty: %+.2f %s", m - e, verdict(m - e <= 1))
+    if (v == "log-ttcap")
+        return sprintf("target <=25 ns %s (incl. loop)", verdict(m <= 25))
+    return ""
+}' "$res"
+
+# ---- memory: peak RSS of the traced 2-thread run vs the plain one --------
+awk -v ck="${chunk_kib:-0}" '
+$1 == "leaf-2" && ($2 == "plain" || $2 == "ttcap" || $2 == "none") { r[$2] = r[$2] " " $6 }
+function med(s,   n, i, j, t, a) {
+    n = split(s, a, " ")
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return a[int((n + 1) / 2)]
+}
+END {
+    if (!("ttcap" in r)) exit
+    p = med(r["plain"]); t = med(r["ttcap"])
+    printf "\npeak RSS, leaf x2 threads (getrusage): plain %.1f MiB, ttcap %.1f MiB, +%.1f MiB;", p / 1024, t / 1024, (t - p) / 1024
+    printf " chunk %d KiB x 2 threads = %.1f MiB\n", ck, ck * 2 / 1024
+}' "$res"
+
+echo
+echo "ns/call: median of $REPS runs, each thread times its own loop (clock_gettime), mean over threads."
+echo "B/call: ttcap = chunk headers + records (cap_trcstat walks the records, padding excluded);"
+echo "        uftrace = uftrace.data/*.dat; lttng = stream files (no index/metadata), per recorded call."
+echo "calls per run: plain/empty/stub/disabled 100M, ttcap 10M (order-only 20M), uftrace 1.5M (-b 4M: 3M), lttng 2M, TT_LOG 20M; x BENCH_SCALE=$SCALE."
+echo "bench_capture: $(($(date +%s) - start)) s"
+[ "$broken" = 0 ]

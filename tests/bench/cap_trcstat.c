@@ -1,0 +1,117 @@
+/*
+ * cap_trcstat.c - bytes and event counts of a trace, for the capture bench.
+ * Walks every chunk's records by tag and length (ttf_wire.h) without the
+ * reader library, so the bench can run while format/ is being written and
+ * cross-checks it: data bytes = chunk headers + records, padding excluded.
+ *
+ * usage: cap_trcstat FILE  ->  "data_bytes=.. events=.. messages=.. ..."
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ttf_wire.h"
+
+/* What one walk over the file found. */
+struct stat_sum {
+    uint64_t data;              /* chunk header + record bytes */
+    uint64_t enters, exits;     /* hot ENTER / EXIT records */
+    uint64_t messages;          /* MESSAGE records */
+    uint64_t others;            /* any other extended record */
+    uint64_t chunks;            /* chunks with a valid magic */
+    int bad;                    /* 1: a record ran past its chunk */
+};
+
+/* Skip a uvar at p (end e); NULL if it runs off the end. */
+static const uint8_t *skip_uvar(const uint8_t *p, const uint8_t *e, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; p < e && sh < 70; sh += 7) {
+        x |= (uint64_t)(*p & 0x7f) << sh;
+        if (!(*p++ & 0x80)) {
+            if (v)
+                *v = x;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* One record at p; returns the byte after it, or NULL at the end marker or
+ * on damage (s->bad set). */
+static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
+                                  int timed, struct stat_sum *s)
+{
+    uint8_t tag = *p++;
+    uint64_t len = 0;
+    if (tag == TTF_T_END)
+        return NULL;
+    if (tag & 0x80) {
+        (tag & 0x40) ? s->exits++ : s->enters++;
+        p = timed ? skip_uvar(p, e, NULL) : p;
+    } else if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
+        tag == TTF_T_ENTER_MISS ? s->enters++ : s->exits++;
+        p = skip_uvar(p, e, NULL);
+        p = p && timed ? skip_uvar(p, e, NULL) : p;
+    } else if (tag <= TTF_R_LAST) {
+        tag == TTF_R_MESSAGE ? s->messages++ : s->others++;
+        p = skip_uvar(p, e, &len);
+        p = p && len <= (uint64_t)(e - p) ? p + len : NULL;
+    } else {
+        p = NULL;
+    }
+    if (!p)
+        s->bad = 1;
+    return p;
+}
+
+static void walk_chunk(const uint8_t *c, uint32_t size, struct stat_sum *s)
+{
+    if (ttf_get_le(c, 4) != TTF_CHUNK_MAGIC)
+        return;
+    int timed = (int)(ttf_get_le(c + TTF_C_FLAGS, 2) & TTF_CHUNK_TIMED);
+    const uint8_t *p = c + TTF_CHUNK_HDR, *e = c + size, *q;
+    while (p < e && (q = walk_record(p, e, timed, s)) != NULL)
+        p = q;
+    s->chunks++;
+    s->data += (uint64_t)(p - c);
+}
+
+int main(int argc, char **argv)
+{
+    struct stat st;
+    int fd = argc == 2 ? open(argv[1], O_RDONLY) : -1;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < TTF_DATA_OFFSET) {
+        fprintf(stderr, "cap_trcstat: %s: cannot open or too short\n",
+                argc == 2 ? argv[1] : "(no file)");
+        return 2;
+    }
+    size_t n = (size_t)st.st_size;
+    const uint8_t *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED || memcmp(m, TTF_MAGIC, TTF_MAGIC_LEN) != 0) {
+        fprintf(stderr, "cap_trcstat: %s: not a trace (bad magic)\n", argv[1]);
+        return 2;
+    }
+    uint32_t csize = (uint32_t)ttf_get_le(m + TTF_H_CHUNK, 4);
+    uint32_t off = (uint32_t)ttf_get_le(m + TTF_H_DATAOFF, 4);
+    if (csize < TTF_CHUNK_MIN || csize > TTF_CHUNK_MAX || off > n) {
+        fprintf(stderr, "cap_trcstat: %s: bad chunk size %u or data offset %u\n",
+                argv[1], csize, off);
+        return 2;
+    }
+    struct stat_sum s = { 0 };
+    for (size_t at = off; at + csize <= n; at += csize)
+        walk_chunk(m + at, csize, &s);
+    printf("data_bytes=%llu events=%llu enters=%llu exits=%llu messages=%llu "
+           "other=%llu chunks=%llu chunk_size=%u file_bytes=%zu damaged=%d\n",
+           (unsigned long long)s.data,
+           (unsigned long long)(s.enters + s.exits + s.messages),
+           (unsigned long long)s.enters, (unsigned long long)s.exits,
+           (unsigned long long)s.messages, (unsigned long long)s.others,
+           (unsigned long long)s.chunks, csize, n, s.bad);
+    return 0;
+}
