@@ -1,0 +1,852 @@
+/*
+ * ttdump.c - print a tt trace: every header field by name, the process,
+ * modules, threads and notices, then each thread's events as an indented
+ * call tree with times since the trace start (or --merged, --stats).
+ * Events are streamed through ttf_iter: memory stays flat on huge traces.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ttf_wire.h"
+#include "ttfmt.h"
+
+#define EXIT_USAGE 2
+#define MAX_INDENT 64          /* deeper frames print at this level */
+#define MSG_MAX 4096           /* longest message text printed */
+#define KIND_MAX 16            /* TTF_EV_* values are below this */
+
+/* What the command line asked for. */
+struct opts {
+    const char *path;          /* the trace file */
+    int merged;                /* 1: one time-ordered stream of all threads */
+    int stats;                 /* 1: counts instead of events */
+    int lines;                 /* 1: file:line on enter events */
+    int header;                /* 1: print the sections before the events */
+    int color;                 /* 1: ANSI colours */
+    const char *thread_pat;    /* --thread pattern, NULL = all */
+    long thread_index;         /* --thread given as a number, else -1 */
+    ttf_regex *thread_re;      /* --thread as a regex on names */
+    const char *func_pat;      /* --function pattern, NULL = all */
+    ttf_regex *func_re;        /* compiled --function pattern */
+};
+
+/* State of one dump run. */
+struct dump {
+    const struct opts *o;      /* options */
+    ttf_trace *t;              /* the open trace */
+    ttf_sym *sym;              /* symbol resolver (events only) */
+    FILE *out;                 /* where the dump goes (stdout) */
+    size_t nthreads;           /* threads in the trace */
+    int *fdepth;               /* per thread: open frames that matched --function */
+    char *selected;            /* per thread: 1 if --thread selects it */
+};
+
+/* Per-thread counts for --stats. */
+struct tstats {
+    uint64_t count[KIND_MAX];  /* events by TTF_EV_* kind */
+    uint64_t bytes[KIND_MAX];  /* record bytes by kind (measured spans) */
+    uint64_t spans[KIND_MAX];  /* events whose size could be measured */
+};
+
+static const char *const kind_names[KIND_MAX] = {
+    [TTF_EV_ENTER] = "enter", [TTF_EV_EXIT] = "exit",
+    [TTF_EV_MESSAGE] = "message", [TTF_EV_MARK] = "mark",
+    [TTF_EV_CRASH] = "crash", [TTF_EV_LOST] = "lost",
+    [TTF_EV_THREAD_START] = "thread-start", [TTF_EV_THREAD_END] = "thread-end",
+    [TTF_EV_THREAD_NAME] = "thread-name", [TTF_EV_MODULE_LOAD] = "module-load",
+    [TTF_EV_MODULE_UNLOAD] = "module-unload", [TTF_EV_PAUSE] = "pause",
+    [TTF_EV_RESUME] = "resume", [TTF_EV_END] = "end", [TTF_EV_CUT] = "cut",
+};
+
+static const char *const usage_text =
+    "usage: ttdump [options] TRACE\n"
+    "Print a tt trace: header, process, modules, threads, notices, then\n"
+    "each thread's events as a call tree (times since the trace start).\n"
+    "\n"
+    "  -m, --merged          all threads in one time-ordered stream\n"
+    "  -t, --thread REGEX    only threads whose name matches (a number\n"
+    "                        selects the thread with that index)\n"
+    "  -f, --function REGEX  only events of matching functions\n"
+    "  -s, --stats           counts per thread and kind instead of events\n"
+    "  -l, --lines           file:line on enter events\n"
+    "  -n, --no-header       events only, no header/process/threads sections\n"
+    "      --color WHEN      auto, always or never (default auto)\n"
+    "  -h, --help            this text\n"
+    "  -V, --version         version\n"
+    "\n"
+    "Exit status: 0 success, 2 bad usage, unreadable or corrupt trace.\n";
+
+/* ---- small helpers ------------------------------------------------------ */
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    fputs("ttdump: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_USAGE);
+}
+
+static void fmt_rel(char *buf, size_t n, uint64_t ns)
+{
+    snprintf(buf, n, "+%" PRIu64 ".%03" PRIu64 "us", ns / 1000, ns % 1000);
+}
+
+static void fmt_iso(char *buf, size_t n, uint64_t ns)
+{
+    time_t sec = (time_t)(ns / 1000000000u);
+    struct tm tm;
+
+    if (ns == 0 || !gmtime_r(&sec, &tm)) {
+        snprintf(buf, n, "unknown");
+        return;
+    }
+    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + k, n - k, ".%09" PRIu64 "Z", ns % 1000000000u);
+}
+
+/* Print s with control characters escaped, so one event stays one line. */
+static void put_clean(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+}
+
+static void put_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    put_clean(f, s ? s : "");
+    fputc('"', f);
+}
+
+static const char *signal_name(int signo, char *buf, size_t n)
+{
+    const char *ab = sigabbrev_np(signo);
+
+    if (ab)
+        snprintf(buf, n, "SIG%s", ab);
+    else
+        snprintf(buf, n, "signal %d", signo);
+    return buf;
+}
+
+static void color_on(const struct dump *d, const char *code)
+{
+    if (d->o->color)
+        fprintf(d->out, "\033[%sm", code);
+}
+
+static void color_off(const struct dump *d)
+{
+    if (d->o->color)
+        fputs("\033[0m", d->out);
+}
+
+/* ---- header sections ---------------------------------------------------- */
+
+/* "0x3 (a, b)" for a bit mask with names, unknown bits in hex. */
+static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
+{
+    const char *sep = "";
+
+    fprintf(f, "0x%" PRIx32 " (", v);
+    if (v == 0)
+        fputs("none", f);
+    for (int i = 0; i < 32; i++) {
+        uint32_t bit = 1u << i;
+        if (!(v & bit))
+            continue;
+        if (i < n && names[i])
+            fprintf(f, "%s%s", sep, names[i]);
+        else
+            fprintf(f, "%sunknown 0x%" PRIx32, sep, bit);
+        sep = ", ";
+    }
+    fputs(")\n", f);
+}
+
+static void print_header(const struct dump *d)
+{
+    static const char *const req[] = {"events-v1"};
+    static const char *const opt[] = {"ring", "noclock"};
+    static const char *const flags[] = {"closed"};
+    const ttf_header *h = ttf_get_header(d->t);
+    FILE *f = d->out;
+    char when[64];
+
+    fprintf(f, "trace: %s\nheader:\n", ttf_path(d->t));
+    fprintf(f, "  magic:             ok\n");
+    fprintf(f, "  version:           %u.%u\n", h->version_major,
+            h->version_minor);
+    fprintf(f, "  min reader:        %u\n", h->min_reader_major);
+    fprintf(f, "  header size:       %u\n", h->header_size);
+    fprintf(f, "  endian:            little (0x%08x)\n", TTF_ENDIAN_MARK);
+    fprintf(f, "  required features: ");
+    put_bits(f, h->required_features, req, 1);
+    fprintf(f, "  optional features: ");
+    put_bits(f, h->optional_features, opt, 2);
+    fprintf(f, "  chunk size:        %" PRIu32 "\n", h->chunk_size);
+    fprintf(f, "  data offset:       %" PRIu32 "\n", h->data_offset);
+    fprintf(f, "  flags:             ");
+    put_bits(f, h->flags, flags, 1);
+    if (h->flags & TTF_FLAG_CLOSED)
+        fprintf(f, "  exit status:       %" PRId32 "\n", h->exit_status);
+    else
+        fprintf(f, "  exit status:       none (not closed)\n");
+    fprintf(f, "  tsc_hz:            %" PRIu64 "\n", h->tsc_hz);
+    fmt_iso(when, sizeof when, h->start_realtime_ns);
+    fprintf(f, "  start time:        %s\n", when);
+}
+
+static void print_summary(const struct dump *d)
+{
+    const ttf_summary *s = ttf_get_summary(d->t);
+    FILE *f = d->out;
+    char dur[48];
+
+    fmt_rel(dur, sizeof dur, s->duration_ns);
+    fprintf(f, "summary:\n");
+    fprintf(f, "  file bytes:        %" PRIu64 "\n", s->bytes);
+    fprintf(f, "  chunks:            %" PRIu64 " total, %" PRIu64 " used, %"
+            PRIu64 " damaged\n", s->chunks_total, s->chunks_used,
+            s->chunks_damaged);
+    fprintf(f, "  events:            %" PRIu64 " (lost %" PRIu64 ")\n",
+            s->events, s->lost_events);
+    fprintf(f, "  data bytes:        %" PRIu64, s->data_bytes);
+    if (s->events)
+        fprintf(f, " (%.2f bytes/event)",
+                (double)s->data_bytes / (double)s->events);
+    fprintf(f, "\n  duration:          %s\n", dur + 1);
+}
+
+/* The first CRASH event, if the summary says there is one (one extra pass
+ * over the events, only for crashed traces). */
+static int find_crash(const struct dump *d, ttf_event *crash)
+{
+    ttf_iter *it = NULL;
+    int rc, found = 0;
+
+    if (!ttf_get_summary(d->t)->crashed)
+        return 0;
+    if (ttf_iter_open(d->t, TTF_ALL_THREADS, &it) != 0)
+        return 0;
+    while (!found && (rc = ttf_iter_next(it, crash)) == 1)
+        found = crash->kind == TTF_EV_CRASH;
+    ttf_iter_close(it);
+    return found;
+}
+
+static void print_exit(const struct dump *d)
+{
+    const ttf_summary *s = ttf_get_summary(d->t);
+    const ttf_process *p = ttf_get_process(d->t);
+    const ttf_header *h = ttf_get_header(d->t);
+    FILE *f = d->out;
+
+    if (p->exited)
+        fprintf(f, "  exit:              status %d\n", p->exit_status);
+    else if (s->closed)
+        fprintf(f, "  exit:              status %" PRId32 "\n", h->exit_status);
+    else
+        fprintf(f, "  exit:              not closed cleanly: recovered %"
+                PRIu64 " events from %" PRIu64 " chunks\n", s->events,
+                s->chunks_used);
+}
+
+static void print_crash(const struct dump *d)
+{
+    ttf_event ev;
+    char sig[32], at[48];
+    FILE *f = d->out;
+
+    if (!find_crash(d, &ev)) {
+        fprintf(f, "  crash:             %s\n",
+                ttf_get_summary(d->t)->crashed ? "yes" : "no");
+        return;
+    }
+    fmt_rel(at, sizeof at, ev.time_ns);
+    fprintf(f, "  crash:             %s (code %d) fault address 0x%" PRIx64
+            " in thread %" PRIu32 " at %s\n",
+            signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
+            ev.thread, at);
+}
+
+static void print_process(const struct dump *d)
+{
+    const ttf_process *p = ttf_get_process(d->t);
+    FILE *f = d->out;
+    char when[64];
+
+    fprintf(f, "process:\n");
+    fprintf(f, "  pid:               %" PRId64 "\n", p->pid);
+    fprintf(f, "  ppid:              %" PRId64 "\n", p->ppid);
+    fprintf(f, "  exe:               ");
+    put_clean(f, p->exe ? p->exe : "");
+    fprintf(f, "\n  command line:     ");
+    for (int i = 0; i < p->argc; i++) {
+        fputc(' ', f);
+        put_quoted(f, p->argv[i]);
+    }
+    fputc('\n', f);
+    if (p->parent_trace && p->parent_trace[0]) {
+        fprintf(f, "  parent trace:      ");
+        put_clean(f, p->parent_trace);
+        fputc('\n', f);
+    }
+    fmt_iso(when, sizeof when, p->start_realtime_ns);
+    fprintf(f, "  start time:        %s\n", when);
+    print_exit(d);
+    print_crash(d);
+}
+
+static void print_module(FILE *f, size_t i, const ttf_module *m)
+{
+    char t0[48], t1[48];
+
+    fprintf(f, "  [%zu] base 0x%" PRIx64 " size 0x%" PRIx64 " build-id ", i,
+            m->base, m->size);
+    for (size_t k = 0; k < m->build_id_len; k++)
+        fprintf(f, "%02x", m->build_id[k]);
+    if (m->build_id_len == 0)
+        fputs("none", f);
+    fputc(' ', f);
+    put_clean(f, m->path && m->path[0] ? m->path : "(no path)");
+    if (m->load_ns != 0 || m->unload_ns != UINT64_MAX) {
+        fmt_rel(t0, sizeof t0, m->load_ns);
+        fmt_rel(t1, sizeof t1, m->unload_ns);
+        fprintf(f, " (loaded %s, %s %s)", t0,
+                m->unload_ns == UINT64_MAX ? "still loaded" : "unloaded",
+                m->unload_ns == UINT64_MAX ? "at end" : t1);
+    }
+    fputc('\n', f);
+}
+
+static void print_thread_info(FILE *f, const ttf_thread *th)
+{
+    char t0[48], t1[48];
+
+    fmt_rel(t0, sizeof t0, th->start_ns);
+    fmt_rel(t1, sizeof t1, th->end_ns);
+    fprintf(f, "  [%" PRIu32 "] tid %" PRId64 " ", th->index, th->tid);
+    put_quoted(f, th->name);
+    if (th->first_name && strcmp(th->first_name, th->name ? th->name : ""))
+        fprintf(f, " (was \"%s\")", th->first_name);
+    fprintf(f, " start %s end %s events %" PRIu64 " lost %" PRIu64
+            " chunks %" PRIu32, t0, th->ended ? t1 : "-", th->events,
+            th->lost_events, th->chunks);
+    if (th->seq_gaps)
+        fprintf(f, " seq-gaps %" PRIu32, th->seq_gaps);
+    fputc('\n', f);
+}
+
+static void print_sections(const struct dump *d)
+{
+    FILE *f = d->out;
+    size_t n;
+
+    print_header(d);
+    print_summary(d);
+    print_process(d);
+    n = ttf_module_count(d->t);
+    fprintf(f, "modules: %zu\n", n);
+    for (size_t i = 0; i < n; i++)
+        print_module(f, i, ttf_get_module(d->t, i));
+    fprintf(f, "threads: %zu\n", d->nthreads);
+    for (size_t i = 0; i < d->nthreads; i++)
+        print_thread_info(f, ttf_get_thread(d->t, i));
+    n = ttf_notice_count(d->t);
+    fprintf(f, "notices: %zu\n", n);
+    for (size_t i = 0; i < n; i++) {
+        fputs("  ", f);
+        put_clean(f, ttf_get_notice(d->t, i));
+        fputc('\n', f);
+    }
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static const char *thread_name(const struct dump *d, uint32_t i)
+{
+    const ttf_thread *th = ttf_get_thread(d->t, i);
+    return th && th->name ? th->name : "";
+}
+
+/* Does --function select this function name? */
+static int func_ok(const struct dump *d, const char *name)
+{
+    return !d->o->func_re || ttf_regex_match(d->o->func_re, name);
+}
+
+/* Time, thread (merged) and indentation of one event line. */
+static void line_start(const struct dump *d, const ttf_event *ev, int depth)
+{
+    char at[48];
+
+    fmt_rel(at, sizeof at, ev->time_ns);
+    fprintf(d->out, "%16s ", at);
+    if (d->o->merged) {
+        fprintf(d->out, "[%" PRIu32 " ", ev->thread);
+        put_clean(d->out, thread_name(d, ev->thread));
+        fputs("] ", d->out);
+    }
+    if (depth < 0)
+        depth = 0;
+    if (depth > MAX_INDENT)
+        fprintf(d->out, "[depth %d] ", depth);
+    fprintf(d->out, "%*s", 2 * (depth > MAX_INDENT ? MAX_INDENT : depth), "");
+}
+
+static void put_where(const struct dump *d, const ttf_event *ev)
+{
+    const char *file = NULL;
+    int line = 0;
+    const ttf_callsite *cs = ev->site ? ttf_get_callsite(d->t, ev->site) : NULL;
+
+    if (cs && cs->file && cs->file[0]) {
+        file = cs->file;
+        line = (int)cs->line;
+    } else if (ttf_sym_line(d->sym, ev->addr, &file, &line) != 0) {
+        return;
+    }
+    fprintf(d->out, " (%s:%d)", file, line);
+}
+
+/* ENTER and EXIT; --function may leave them out. */
+static void print_call(const struct dump *d, const ttf_event *ev)
+{
+    const char *name = ttf_sym_event_name(d->sym, ev);
+    int enter = ev->kind == TTF_EV_ENTER;
+    int depth = enter ? ev->depth : ev->depth - 1;
+    int *fd = &d->fdepth[ev->thread < d->nthreads ? ev->thread : 0];
+
+    if (!func_ok(d, name))
+        return;
+    if (d->o->func_re) {
+        if (!enter && *fd > 0)
+            (*fd)--;
+        depth = *fd;
+        if (enter)
+            (*fd)++;
+    }
+    line_start(d, ev, depth);
+    color_on(d, enter ? "32" : "36");
+    fprintf(d->out, "%s %s", enter ? ">" : "<", name);
+    color_off(d);
+    if (enter && d->o->lines)
+        put_where(d, ev);
+    fputc('\n', d->out);
+}
+
+static const char *site_label(const ttf_callsite *cs)
+{
+    switch (cs ? cs->kind : 0) {
+    case TTF_SITE_LOG:
+        return "log";
+    case TTF_SITE_VALUE:
+        return "value";
+    case TTF_SITE_RETURN:
+        return "return";
+    case TTF_SITE_MARK:
+        return "mark";
+    default:
+        return "message";
+    }
+}
+
+/* MESSAGE and MARK: the call site's function decides --function. */
+static void print_message(const struct dump *d, const ttf_event *ev,
+                          int depth)
+{
+    const ttf_callsite *cs = ttf_get_callsite(d->t, ev->site);
+    char text[MSG_MAX];
+
+    if (d->o->func_re && !(cs && cs->func && func_ok(d, cs->func)))
+        return;
+    int n = ttf_format_message(d->t, ev, text, sizeof text);
+    if (n < 0)
+        snprintf(text, sizeof text, "<bad arguments: %s>", ttf_strerror(n));
+    line_start(d, ev, depth);
+    color_on(d, ev->kind == TTF_EV_MARK ? "1;33" : "33");
+    fprintf(d->out, "%s: ", site_label(cs));
+    put_clean(d->out, text);
+    if (n >= (int)sizeof text)
+        fputs("...", d->out);
+    color_off(d);
+    if (d->o->lines && cs && cs->file)
+        fprintf(d->out, " (%s:%" PRIu32 ")", cs->file, cs->line);
+    fputc('\n', d->out);
+}
+
+/* CRASH, LOST and CUT: always shown, in red. */
+static void print_trouble(const struct dump *d, const ttf_event *ev,
+                          int depth)
+{
+    char sig[32];
+
+    line_start(d, ev, depth);
+    color_on(d, "1;31");
+    if (ev->kind == TTF_EV_CRASH)
+        fprintf(d->out, "!! crash: %s (code %d) fault address 0x%" PRIx64,
+                signal_name(ev->signo, sig, sizeof sig), ev->code,
+                ev->fault_addr);
+    else if (ev->kind == TTF_EV_CUT)
+        fputs("!! stream cut: the thread could write no further data", d->out);
+    else if (ev->lost_events)
+        fprintf(d->out, "!! lost %" PRIu64 " events (%" PRIu64 " bytes)",
+                ev->lost_events, ev->lost_bytes);
+    else
+        fprintf(d->out, "!! lost data here (%" PRIu64 " bytes, events "
+                "unknown)", ev->lost_bytes);
+    color_off(d);
+    fputc('\n', d->out);
+}
+
+/* Thread, module and process life events. */
+static void print_life(const struct dump *d, const ttf_event *ev, int depth)
+{
+    const ttf_module *m = NULL;
+
+    line_start(d, ev, depth);
+    fprintf(d->out, "-- %s", kind_names[ev->kind]);
+    switch (ev->kind) {
+    case TTF_EV_THREAD_NAME:
+        fputc(' ', d->out);
+        put_quoted(d->out, ev->text);
+        break;
+    case TTF_EV_MODULE_LOAD:
+    case TTF_EV_MODULE_UNLOAD:
+        m = ttf_get_module(d->t, ev->site);
+        fprintf(d->out, " 0x%" PRIx64 " %s", ev->addr,
+                m && m->path ? m->path : "");
+        break;
+    case TTF_EV_END:
+        fprintf(d->out, ": exit status %d", ev->signo);
+        break;
+    default:
+        break;
+    }
+    fputc('\n', d->out);
+}
+
+static void print_event(const struct dump *d, const ttf_event *ev)
+{
+    int depth = ev->depth;
+
+    if (d->o->func_re)
+        depth = d->fdepth[ev->thread < d->nthreads ? ev->thread : 0];
+    switch (ev->kind) {
+    case TTF_EV_ENTER:
+    case TTF_EV_EXIT:
+        print_call(d, ev);
+        break;
+    case TTF_EV_MESSAGE:
+    case TTF_EV_MARK:
+        print_message(d, ev, depth);
+        break;
+    case TTF_EV_CRASH:
+    case TTF_EV_LOST:
+    case TTF_EV_CUT:
+        print_trouble(d, ev, depth);
+        break;
+    default:
+        if (ev->kind > 0 && ev->kind < KIND_MAX && kind_names[ev->kind])
+            print_life(d, ev, depth);
+        break;
+    }
+}
+
+/* Stream one thread's events (or all, merged) through fn. */
+static void each_event(struct dump *d, uint32_t thread,
+                       void (*fn)(struct dump *, const ttf_event *, void *),
+                       void *arg)
+{
+    ttf_iter *it = NULL;
+    ttf_event ev;
+    int rc = ttf_iter_open(d->t, thread, &it);
+
+    if (rc != 0)
+        die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
+    while ((rc = ttf_iter_next(it, &ev)) == 1) {
+        if (thread == TTF_ALL_THREADS &&
+            (ev.thread >= d->nthreads || !d->selected[ev.thread]))
+            continue;
+        fn(d, &ev, arg);
+    }
+    ttf_iter_close(it);
+    if (rc < 0)
+        die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
+}
+
+static void print_event_cb(struct dump *d, const ttf_event *ev, void *arg)
+{
+    (void)arg;
+    print_event(d, ev);
+}
+
+static void thread_title(const struct dump *d, uint32_t i)
+{
+    const ttf_thread *th = ttf_get_thread(d->t, i);
+
+    fprintf(d->out, "thread %" PRIu32 " ", i);
+    put_quoted(d->out, th->name);
+    fprintf(d->out, " (tid %" PRId64 "):\n", th->tid);
+}
+
+static void print_events(struct dump *d)
+{
+    if (ttf_sym_open(d->t, &d->sym) != 0)
+        die("%s: cannot open symbol resolver: out of memory", d->o->path);
+    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
+        fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
+    fprintf(d->out, "events:\n");
+    if (d->o->merged) {
+        each_event(d, TTF_ALL_THREADS, print_event_cb, NULL);
+        return;
+    }
+    for (uint32_t i = 0; i < d->nthreads; i++) {
+        if (!d->selected[i])
+            continue;
+        thread_title(d, i);
+        each_event(d, i, print_event_cb, NULL);
+    }
+}
+
+/* ---- stats -------------------------------------------------------------- */
+
+/* Count one event; its size is the distance to the next record of the same
+ * chunk, so each event's size is settled when the next one arrives. */
+struct stat_run {
+    struct tstats st;          /* counts so far */
+    int prev_kind;             /* kind of the previous event, 0 = none */
+    uint64_t prev_offset;      /* its byte offset */
+};
+
+static void stat_cb(struct dump *d, const ttf_event *ev, void *arg)
+{
+    struct stat_run *r = arg;
+    const ttf_header *h = ttf_get_header(d->t);
+    uint64_t cs = h->chunk_size ? h->chunk_size : 1;
+    int kind = ev->kind > 0 && ev->kind < KIND_MAX ? ev->kind : 0;
+
+    r->st.count[kind]++;
+    if (r->prev_kind && ev->offset > r->prev_offset &&
+        (ev->offset - h->data_offset) / cs ==
+            (r->prev_offset - h->data_offset) / cs) {
+        r->st.bytes[r->prev_kind] += ev->offset - r->prev_offset;
+        r->st.spans[r->prev_kind]++;
+    }
+    r->prev_kind = kind;
+    r->prev_offset = ev->offset;
+}
+
+static void print_stats_thread(struct dump *d, uint32_t i)
+{
+    const ttf_thread *th = ttf_get_thread(d->t, i);
+    struct stat_run r;
+    uint64_t total = 0;
+
+    memset(&r, 0, sizeof r);
+    each_event(d, i, stat_cb, &r);
+    for (int k = 0; k < KIND_MAX; k++)
+        total += r.st.count[k];
+    thread_title(d, i);
+    fprintf(d->out, "  events %" PRIu64 ", chunks %" PRIu32 ", lost %"
+            PRIu64 ", seq gaps %" PRIu32 "\n", total, th->chunks,
+            th->lost_events, th->seq_gaps);
+    for (int k = 1; k < KIND_MAX; k++) {
+        if (!r.st.count[k])
+            continue;
+        fprintf(d->out, "  %-14s %12" PRIu64, kind_names[k], r.st.count[k]);
+        if (r.st.spans[k])
+            fprintf(d->out, "  %.2f bytes/event",
+                    (double)r.st.bytes[k] / (double)r.st.spans[k]);
+        fputc('\n', d->out);
+    }
+}
+
+static void print_stats(struct dump *d)
+{
+    const ttf_summary *s = ttf_get_summary(d->t);
+
+    fprintf(d->out, "stats:\n");
+    for (uint32_t i = 0; i < d->nthreads; i++) {
+        if (d->selected[i])
+            print_stats_thread(d, i);
+    }
+    fprintf(d->out, "total: %" PRIu64 " events, %" PRIu64 " data bytes",
+            s->events, s->data_bytes);
+    if (s->events)
+        fprintf(d->out, " (%.2f bytes/event)",
+                (double)s->data_bytes / (double)s->events);
+    fprintf(d->out, ", chunks %" PRIu64 " used of %" PRIu64 ", %" PRIu64
+            " damaged\n", s->chunks_used, s->chunks_total, s->chunks_damaged);
+}
+
+/* ---- command line ------------------------------------------------------- */
+
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return 0;
+    }
+    return 1;
+}
+
+static ttf_regex *compile_or_die(const char *pattern)
+{
+    ttf_regex *re = NULL;
+    ttf_error err;
+
+    memset(&err, 0, sizeof err);
+    int rc = ttf_regex_compile(pattern, &re, &err);
+    if (rc != 0)
+        die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+    return re;
+}
+
+static int parse_color(const char *when)
+{
+    if (strcmp(when, "always") == 0)
+        return 1;
+    if (strcmp(when, "never") == 0)
+        return 0;
+    if (strcmp(when, "auto") == 0)
+        return isatty(STDOUT_FILENO);
+    die("--color: expected auto, always or never, not '%s'", when);
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+    static const struct option longs[] = {
+        {"merged", no_argument, NULL, 'm'},
+        {"thread", required_argument, NULL, 't'},
+        {"function", required_argument, NULL, 'f'},
+        {"stats", no_argument, NULL, 's'},
+        {"lines", no_argument, NULL, 'l'},
+        {"no-header", no_argument, NULL, 'n'},
+        {"color", required_argument, NULL, 'C'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *color = "auto";
+    int c;
+
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":mt:f:slnhV", longs, NULL)) != -1) {
+        switch (c) {
+        case 'm': o->merged = 1; break;
+        case 't': o->thread_pat = optarg; break;
+        case 'f': o->func_pat = optarg; break;
+        case 's': o->stats = 1; break;
+        case 'l': o->lines = 1; break;
+        case 'n': o->header = 0; break;
+        case 'C': color = optarg; break;
+        case 'h': fputs(usage_text, stdout); exit(0);
+        case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
+                         TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
+                         TTF_VERSION_PATCH, TTF_VERSION_MAJOR_WIRE,
+                         TTF_VERSION_MINOR_WIRE);
+                  exit(0);
+        case ':': die("%s: option needs an argument (try --help)",
+                      argv[optind - 1]);
+        default:  die("%s: unknown option (try --help)", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        die("no trace file given (try --help)");
+    if (optind + 1 < argc)
+        die("%s: one trace file only (try --help)", argv[optind + 1]);
+    o->path = argv[optind];
+    o->color = parse_color(color);
+    if (o->thread_pat && all_digits(o->thread_pat))
+        o->thread_index = strtol(o->thread_pat, NULL, 10);
+    else if (o->thread_pat)
+        o->thread_re = compile_or_die(o->thread_pat);
+    if (o->func_pat)
+        o->func_re = compile_or_die(o->func_pat);
+}
+
+static void select_threads(struct dump *d)
+{
+    const struct opts *o = d->o;
+
+    for (size_t i = 0; i < d->nthreads; i++) {
+        const ttf_thread *th = ttf_get_thread(d->t, i);
+        if (o->thread_index >= 0)
+            d->selected[i] = (long)i == o->thread_index;
+        else if (o->thread_re)
+            d->selected[i] = ttf_regex_match(o->thread_re, th->name) ||
+                             ttf_regex_match(o->thread_re, th->first_name);
+        else
+            d->selected[i] = 1;
+    }
+}
+
+static void open_trace(struct dump *d)
+{
+    ttf_error err;
+
+    memset(&err, 0, sizeof err);
+    int rc = ttf_open(d->o->path, &d->t, &err);
+    if (rc != 0 && err.msg[0])
+        die("%s", err.msg);
+    if (rc != 0)
+        die("%s: %s", d->o->path, ttf_strerror(rc));
+    d->nthreads = ttf_thread_count(d->t);
+    d->fdepth = calloc(d->nthreads + 1, sizeof *d->fdepth);
+    d->selected = calloc(d->nthreads + 1, 1);
+    if (!d->fdepth || !d->selected)
+        die("%s: out of memory", d->o->path);
+    select_threads(d);
+}
+
+int main(int argc, char **argv)
+{
+    static char outbuf[1 << 16];
+    struct opts o = {.header = 1, .thread_index = -1};
+    struct dump d = {.o = &o, .out = stdout};
+
+    parse_args(argc, argv, &o);
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    open_trace(&d);
+    if (o.header)
+        print_sections(&d);
+    if (o.stats)
+        print_stats(&d);
+    else
+        print_events(&d);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        die("stdout: write error");
+    ttf_sym_close(d.sym);
+    ttf_close(d.t);
+    ttf_regex_free(o.thread_re);
+    ttf_regex_free(o.func_re);
+    free(d.fdepth);
+    free(d.selected);
+    return 0;
+}
