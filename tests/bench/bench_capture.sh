@@ -113,7 +113,7 @@ run() {
     lttng) run_lttng "$wl" "$n" "$th" ;;
     log-plain) "$BB/cap_log.plain" "$n" > "$out" ;;
     log-off) env -u TTCAP_OUT -u TTCAP "$BB/cap_log.ttcap" "$n" > "$out" ;;
-    log-filtered) TTCAP_LEVEL=0 TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
+    log-filtered) TTCAP_LEVEL=2 TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
     log-ttcap) TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
     log-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
     esac
@@ -147,8 +147,8 @@ trace_bytes() {
     *) got=$(field enters "$tmp/st") ;;
     esac
     [ "$(field damaged "$tmp/st")" = 1 ] && flag=damaged
-    [ "$got" -lt "$1" ] && flag="lost:$(($1 - got))"
-    [ "$got" -gt "$1" ] && [ "$v" = log-filtered ] && flag="recorded:$((got - $1))"
+    [ "$got" -lt "$1" ] && flag="LOST-calls:$(($1 - got))"
+    [ "$got" -gt "$1" ] && [ "$v" = log-filtered ] && flag="recorded-msgs:$((got - $1))"
 }
 
 run_lttng() {
@@ -167,7 +167,7 @@ run_lttng() {
     # bytes per recorded call: scale by what was kept
     ev=$(($2 * $3 * 2))
     if [ "$lost" -gt 0 ]; then
-        lt_flag="dropped:$lost"
+        lt_flag="dropped%:$(awk -v e="$ev" -v l="$lost" 'BEGIN { printf "%.1f", 100 * l / e }')"
         lt_bytes=$(awk -v b="$lt_bytes" -v e="$ev" -v l="$lost" 'BEGIN { printf "%d", e > l ? b * e / (e - l) : 0 }')
     fi
 }
@@ -219,7 +219,7 @@ BEGIN {
     k = $1 SUBSEP $2
     if (!(k in vals)) { order[++nk] = k; if (!($1 in seen)) { seen[$1] = 1; wls[++nw] = $1 } }
     vals[k] = vals[k] " " $4; bytes[k] = bytes[k] " " $5; rss[k] = rss[k] " " $6
-    if ($7 != "-") flags[k] = flags[k] " " $7
+    if ($7 != "-") { split($7, fp, ":"); fname[k] = fp[1]; fcount[k]++; fvals[k] = fvals[k] " " fp[2] }
 }
 END {
     for (w = 1; w <= nw; w++) {
@@ -236,7 +236,7 @@ END {
             r = medianof(rss[order[i]]) / 1024
             printf "  %-26s %8.2f %7s %8s %9s %8.1f  %s\n", name[v], m, bm,
                 (e > 0 ? sprintf("%.2fx", m / e) : "-"), (t > 0 ? sprintf("%.2fx", m / t) : "-"),
-                r, target(v, m, bm, e, wls[w]) flags[order[i]]
+                r, target(v, m, bm, e, wls[w]) flagtext(order[i])
         }
     }
 }
@@ -245,6 +245,12 @@ function medianof(s,   n, i, j, t, a) {
     for (i = 2; i <= n; i++)
         for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return a[int((n + 1) / 2)]
+}
+function flagtext(k,   n, a) {
+    if (!(k in fcount)) return ""
+    n = split(vals[k], a, " ")
+    return sprintf("%s%s %s (%d/%d runs)", (target(kk[2], 0, 0, 0, "") == "" ? "" : "; "),
+        fname[k], medianof(fvals[k]), fcount[k], n)
 }
 function verdict(ok) { return ok ? "ok" : "MISSED" }
 function target(v, m, bm, e, wl) {
