@@ -1,0 +1,201 @@
+/*
+ * normalise.c - turn trace events into 64-bit keys that compare equal
+ * across runs: XXH3 over the function's name (never its address, so ASLR
+ * and rebuilt binaries compare), a message's call site (format + function,
+ * not the site id, which depends on firing order) or its formatted text.
+ * Each distinct address or site is symbolised, filtered and hashed once.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "engine_int.h"
+
+#define GOLDEN 0x9E3779B97F4A7C15ull
+
+/* Give every event kind its own key space. */
+static uint64_t mix(uint64_t h, int kind)
+{
+    return h ^ ((uint64_t)kind * GOLDEN);
+}
+
+static size_t slot_of(uint64_t id, size_t cap)
+{
+    uint64_t x = id * GOLDEN;
+    return (size_t)(x ^ (x >> 29)) & (cap - 1);
+}
+
+static int cache_grow(ttd_cache *c)
+{
+    size_t ncap = c->cap ? c->cap * 2 : 1024;
+    ttd_slot *ns = calloc(ncap, sizeof *ns);
+
+    if (!ns)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < c->cap; i++) {
+        if (!c->slots[i].used)
+            continue;
+        size_t j = slot_of(c->slots[i].id, ncap);
+        while (ns[j].used)
+            j = (j + 1) & (ncap - 1);
+        ns[j] = c->slots[i];
+    }
+    free(c->slots);
+    c->slots = ns;
+    c->cap = ncap;
+    return 0;
+}
+
+/* The slot of id; *fresh = 1 if it was just created (fields to fill). */
+static ttd_slot *cache_get(ttd_cache *c, uint64_t id, int *fresh)
+{
+    *fresh = 0;
+    if (c->cap) {
+        size_t j = slot_of(id, c->cap);
+        while (c->slots[j].used) {
+            if (c->slots[j].id == id)
+                return &c->slots[j];
+            j = (j + 1) & (c->cap - 1);
+        }
+    }
+    if ((c->n + 1) * 2 > c->cap && cache_grow(c) < 0)
+        return NULL;
+    size_t j = slot_of(id, c->cap);
+    while (c->slots[j].used)
+        j = (j + 1) & (c->cap - 1);
+    c->slots[j].used = 1;
+    c->slots[j].id = id;
+    c->n++;
+    *fresh = 1;
+    return &c->slots[j];
+}
+
+static int passes(const ttd_norm *n, const char *name)
+{
+    if (n->keep && !ttf_regex_match(n->keep, name))
+        return 0;
+    if (n->drop && ttf_regex_match(n->drop, name))
+        return 0;
+    return 1;
+}
+
+int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
+                  const ttf_regex *keep, const ttf_regex *drop)
+{
+    memset(n, 0, sizeof *n);
+    n->trace = t;
+    n->messages = messages;
+    n->keep = keep;
+    n->drop = drop;
+    n->buflen = 512;
+    n->buf = malloc(n->buflen);
+    if (!n->buf)
+        return TT_ENOMEM;
+    int rc = ttf_sym_open(t, &n->sym);
+    if (rc < 0) {
+        free(n->buf);
+        n->buf = NULL;
+    }
+    return rc;
+}
+
+void ttd_norm_free(ttd_norm *n)
+{
+    if (!n)
+        return;
+    ttf_sym_close(n->sym);
+    free(n->funcs.slots);
+    free(n->sites.slots);
+    free(n->buf);
+    memset(n, 0, sizeof *n);
+}
+
+static ttd_slot *func_slot(ttd_norm *n, const ttf_event *ev)
+{
+    int fresh;
+    uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
+    ttd_slot *s = cache_get(&n->funcs, id, &fresh);
+
+    if (!s || !fresh)
+        return s;
+    s->name = ttf_sym_event_name(n->sym, ev);
+    if (!s->name)
+        s->name = "?";
+    s->hash = XXH3_64bits(s->name, strlen(s->name));
+    s->keep = passes(n, s->name);
+    return s;
+}
+
+const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev)
+{
+    ttd_slot *s = func_slot(n, ev);
+    return s ? s->name : "?";
+}
+
+static ttd_slot *site_slot(ttd_norm *n, uint32_t site)
+{
+    int fresh;
+    ttd_slot *s = cache_get(&n->sites, site, &fresh);
+
+    if (!s || !fresh)
+        return s;
+    const ttf_callsite *cs = ttf_get_callsite(n->trace, site);
+    const char *fmt = cs && cs->fmt ? cs->fmt : "";
+    const char *func = cs && cs->func ? cs->func : "";
+    uint64_t seed = XXH3_64bits(func, strlen(func)) ^ (uint64_t)(cs ? cs->kind : 0);
+    s->hash = XXH3_64bits_withSeed(fmt, strlen(fmt), seed);
+    s->name = func;
+    s->keep = n->messages != TTD_MSG_OFF && passes(n, func);
+    return s;
+}
+
+const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev)
+{
+    int len = ttf_format_message(n->trace, ev, n->buf, n->buflen);
+
+    if (len >= 0 && (size_t)len >= n->buflen) {
+        char *nb = malloc((size_t)len + 1);
+        if (!nb)
+            return "?";
+        free(n->buf);
+        n->buf = nb;
+        n->buflen = (size_t)len + 1;
+        len = ttf_format_message(n->trace, ev, n->buf, n->buflen);
+    }
+    if (len < 0)
+        return "?";
+    return n->buf;
+}
+
+int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
+{
+    ttd_slot *s;
+
+    switch (ev->kind) {
+    case TTF_EV_ENTER:
+    case TTF_EV_EXIT:
+        s = func_slot(n, ev);
+        if (!s)
+            return TT_ENOMEM;
+        *key = mix(s->hash, ev->kind);
+        return s->keep;
+    case TTF_EV_MESSAGE:
+    case TTF_EV_MARK:
+        s = site_slot(n, ev->site);
+        if (!s)
+            return TT_ENOMEM;
+        if (!s->keep)
+            return 0;
+        *key = mix(s->hash, ev->kind);
+        if (n->messages == TTD_MSG_TEXT) {
+            const char *txt = ttd_norm_text(n, ev);
+            *key = mix(XXH3_64bits_withSeed(txt, strlen(txt), s->hash), ev->kind);
+        }
+        return 1;
+    case TTF_EV_CRASH:
+        *key = mix((uint64_t)ev->signo * 0x100000001B3ull, ev->kind);
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,218 @@
+/*
+ * ttdiff.h - compare two traces of the same program and name the first
+ * point where they diverge: per-thread alignment of normalised events.
+ *
+ * The one public header of libttdiff. The engine never prints: it returns
+ * plain structs (ttd_result) that renderers (report/ttreport.h) turn into
+ * text, JSON or HTML. Errors are 0 or a negative TT_E* code from ttfmt.h.
+ */
+#ifndef TTDIFF_H
+#define TTDIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ttfmt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TTD_VERSION_MAJOR 1
+#define TTD_VERSION_MINOR 0
+#define TTD_VERSION_PATCH 0
+#define TTD_VERSION_NUMBER \
+    (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
+
+/* The library's own version at run time (TTD_VERSION_NUMBER it was built with). */
+int ttd_version(void);
+
+/* ---- options ------------------------------------------------------------ */
+
+enum ttd_messages {
+    TTD_MSG_SITE = 0,   /* a message compares by call site (format + function) */
+    TTD_MSG_TEXT,       /* by its formatted text (and function) */
+    TTD_MSG_OFF         /* messages and marks take no part */
+};
+
+typedef struct ttd_options {
+    const char *thread;     /* PCRE2: thread name or creation number; NULL = all */
+    const char *function;   /* PCRE2: keep only matching functions; NULL = all */
+    const char *exclude;    /* PCRE2: drop matching functions; NULL = none */
+    int messages;           /* TTD_MSG_* */
+    int minimal;            /* 1: exact alignment, no cost cap */
+    unsigned context;       /* common events shown before a divergence (5) */
+    unsigned max_lines;     /* differing events kept per side of a hunk (40) */
+    unsigned max_hunks;     /* hunks resolved per thread pair; 0 = all (10) */
+    unsigned other_events;  /* last events kept per other thread (2) */
+} ttd_options;
+
+/* Fill o with the defaults above. */
+void ttd_options_init(ttd_options *o);
+
+/* ---- results ------------------------------------------------------------ */
+
+enum ttd_run { TTD_GOOD = 0, TTD_BAD = 1 };
+
+/* How a thread pair was matched. */
+enum ttd_paired_by {
+    TTD_PAIR_MAIN = 1,  /* thread 0 with thread 0 */
+    TTD_PAIR_NAME_START,/* same name and same start function */
+    TTD_PAIR_NAME,      /* same name */
+    TTD_PAIR_START,     /* same start function */
+    TTD_PAIR_ORDER      /* neither: the next unpaired in creation order */
+};
+
+/* One event as shown in a report (decoded again from the trace). */
+typedef struct ttd_event {
+    int kind;           /* TTF_EV_* (ENTER, EXIT, MESSAGE, MARK, CRASH) */
+    uint32_t thread;    /* thread index in its run */
+    uint64_t index;     /* position in the thread's normalised sequence */
+    uint64_t time_ns;   /* ns since its run's start */
+    int depth;          /* call depth before the event (as recorded) */
+    const char *name;   /* function (ENTER/EXIT; message: logging function) */
+    const char *text;   /* MESSAGE/MARK: formatted text; CRASH: signal name;
+                           else NULL */
+    int signo;          /* CRASH: signal number */
+    uint64_t fault_addr;/* CRASH: faulting address */
+} ttd_event;
+
+/* One frame of a call stack. */
+typedef struct ttd_frame {
+    const char *name;   /* function name */
+    const char *file;   /* source file of the function, NULL if unknown */
+    int line;           /* its line, 0 if unknown */
+} ttd_frame;
+
+/* One thread of one run. */
+typedef struct ttd_thread_info {
+    uint32_t index;     /* creation order in its run, 0 = main */
+    const char *name;   /* its name ("" if none) */
+    const char *start;  /* first function it entered ("" if none) */
+    uint64_t events;    /* events in the normalised sequence (0 if not read) */
+} ttd_thread_info;
+
+/* A pair of threads, one from each run. */
+typedef struct ttd_pair {
+    ttd_thread_info good;   /* the good run's thread */
+    ttd_thread_info bad;    /* the bad run's thread */
+    int paired_by;          /* TTD_PAIR_* */
+    size_t hunks;           /* hunks in this pair's alignment */
+    uint64_t first_time_ns; /* bad-run time of its first hunk (if hunks) */
+} ttd_pair;
+
+/* A thread with no partner in the other run. */
+typedef struct ttd_unpaired {
+    int run;                /* TTD_GOOD or TTD_BAD */
+    ttd_thread_info thread; /* the thread (events = its raw event count) */
+} ttd_unpaired;
+
+/* A hunk: good[good_index, +good_count) replaced by bad[bad_index, +bad_count). */
+typedef struct ttd_hunk_info {
+    size_t pair;            /* index in ttd_result.pairs */
+    uint64_t good_index;    /* first differing event in the good thread */
+    uint64_t good_count;    /* events only the good run has */
+    uint64_t bad_index;     /* first differing event in the bad thread */
+    uint64_t bad_count;     /* events only the bad run has */
+    uint64_t time_ns;       /* bad-run time where it starts */
+    const ttd_event *good_first; /* first good-only event, NULL if none */
+    const ttd_event *bad_first;  /* first bad-only event, NULL if none */
+} ttd_hunk_info;
+
+/* Last events of one other thread just before a divergence. */
+typedef struct ttd_other {
+    uint32_t thread;        /* thread index in its run */
+    const char *name;       /* thread name */
+    const ttd_event *events;/* oldest first */
+    size_t nevents;
+} ttd_other;
+
+/* Everything shown about one hunk. */
+typedef struct ttd_divergence {
+    size_t hunk;            /* index in ttd_result.hunks */
+    size_t pair;            /* index in ttd_result.pairs */
+    uint64_t good_index;    /* as in the hunk */
+    uint64_t bad_index;
+    uint64_t good_time_ns;  /* time at the split in each run */
+    uint64_t bad_time_ns;
+    const ttd_frame *stack; /* common call stack, outermost first */
+    size_t nstack;
+    const ttd_event *before;/* last common events (context), oldest first */
+    size_t nbefore;
+    const ttd_event *good;  /* good-only events, at most max_lines */
+    size_t ngood;
+    uint64_t good_more;     /* good-only events not in good[] */
+    const ttd_event *bad;   /* bad-only events, at most max_lines */
+    size_t nbad;
+    uint64_t bad_more;      /* bad-only events not in bad[] */
+    const ttd_event *crash; /* the bad run's crash if it died in this hunk */
+    const ttd_other *others[2]; /* other threads just before, per run */
+    size_t nothers[2];
+} ttd_divergence;
+
+/* One run (trace) as a whole. */
+typedef struct ttd_run_info {
+    const char *path;       /* trace file name */
+    int64_t pid;            /* recorded process id */
+    const char *exe;        /* executable ("" if unknown) */
+    int argc;               /* command line */
+    const char *const *argv;
+    uint64_t start_realtime_ns; /* CLOCK_REALTIME at start */
+    uint64_t duration_ns;   /* last event - first */
+    uint64_t events;        /* decodable events, all threads */
+    size_t threads;         /* threads in the trace */
+    int closed;             /* 1: clean end recorded */
+    int exit_status;        /* valid when closed */
+    const ttd_event *crash; /* the crash event, NULL if none */
+    size_t nnotices;        /* reader and symbol notices */
+    const char *const *notices;
+} ttd_run_info;
+
+typedef struct ttd_result {
+    ttd_run_info runs[2];       /* TTD_GOOD, TTD_BAD */
+    int diverged;               /* 1 if any pair has a hunk */
+    const ttd_pair *pairs;      /* thread pairs, in good-run creation order */
+    size_t npairs;
+    const ttd_unpaired *unpaired;
+    size_t nunpaired;
+    const ttd_hunk_info *hunks; /* resolved hunks, ordered by bad-run time */
+    size_t nhunks;
+    uint64_t hunks_total;       /* all hunks of all pairs (>= nhunks) */
+    const ttd_divergence *first;/* the first divergence, NULL if none */
+    ttd_options options;        /* as used (regex strings owned by the caller) */
+} ttd_result;
+
+/* ---- the engine --------------------------------------------------------- */
+
+typedef struct ttd_diff ttd_diff;
+
+/* Compare two open traces; both must outlive the ttd_diff. opts NULL means
+ * the defaults. Errors: TT_EINVAL (bad regex, err->msg names the option and
+ * the offset), TT_ENOMEM, and reader errors (TT_ECORRUPT...) while decoding.
+ * err may be NULL. On error *out is NULL. */
+int ttd_diff_traces(const ttf_trace *good, const ttf_trace *bad,
+                    const ttd_options *opts, ttd_diff **out, ttf_error *err);
+
+/* The same over two files, opened (and closed by ttd_free) by the engine. */
+int ttd_diff_files(const char *good, const char *bad,
+                   const ttd_options *opts, ttd_diff **out, ttf_error *err);
+
+/* The results. Valid until ttd_free. */
+const ttd_result *ttd_get_result(const ttd_diff *d);
+
+/* Details of hunk i of ttd_result.hunks (computed on first call, then kept
+ * until ttd_free). Errors: TT_EINVAL (no such hunk), TT_ENOMEM, reader
+ * errors. */
+int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out);
+
+/* Release everything. NULL is fine. */
+void ttd_free(ttd_diff *d);
+
+/* "main", "name+start", "name", "start", "order". */
+const char *ttd_paired_by_name(int paired_by);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
