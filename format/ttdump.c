@@ -739,6 +739,19 @@ static int parse_color(const char *when)
     die("--color: expected auto, always or never, not '%s'", when);
 }
 
+/* The option getopt just refused: a short one by its letter, else the
+ * argument it was in. */
+static const char *bad_option(char **argv)
+{
+    static char letter[3] = "-?";
+    const char *arg = argv[optind - 1];
+
+    if (optopt == 0 || strncmp(arg, "--", 2) == 0)
+        return arg;
+    letter[1] = (char)optopt;
+    return letter;
+}
+
 static void parse_args(int argc, char **argv, struct opts *o)
 {
     static const struct option longs[] = {
@@ -773,8 +786,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
                          TTF_VERSION_MINOR_WIRE);
                   exit(0);
         case ':': die("%s: option needs an argument (try --help)",
-                      argv[optind - 1]);
-        default:  die("%s: unknown option (try --help)", argv[optind - 1]);
+                      bad_option(argv));
+        default:  die("%s: unknown option (try --help)", bad_option(argv));
         }
     }
     if (optind >= argc)
