@@ -1,0 +1,477 @@
+/*
+ * cap_core.c - the capture fast path: the -finstrument-functions hooks, the
+ * per-thread chunk writer, chunk claiming and file growth, thread start/end.
+ *
+ * Design. The trace file is a header page followed by fixed-size chunks.
+ * Every thread writes only into its own chunk, which is mmap'd MAP_SHARED
+ * straight from the file: a byte stored is in the page cache at once, so a
+ * SIGSEGV, abort() or SIGKILL of the process loses nothing already written,
+ * with no flush, no daemon and no second process. A thread claims a chunk
+ * with one atomic increment of cap.next_chunk; the file grows in steps of
+ * CAP_GROW chunks under a spin lock (fallocate, so a full disk shows up as an
+ * error there rather than as SIGBUS later), and it never shrinks.
+ *
+ * A hot event (ENTER/EXIT) costs: the global flag, one compare of pos with
+ * limit (NULL/NULL for threads that are new, cut or done, so they all take
+ * the slow path), the 64-slot function cache lookup, optionally rdtsc, and
+ * a few stores. Hits take 1 tag byte + a 1-2 byte delta. No lock, no malloc,
+ * no system call, no stdio unless the chunk is full.
+ *
+ * Torn records cannot happen: the bytes after the tag are stored first, the
+ * tag last (behind a compiler barrier), then pos advances. Unwritten bytes of
+ * a chunk are zero, which reads as end-of-data. A signal arriving while the
+ * thread is inside a write finds busy set and its events are dropped and
+ * counted (LOST), so the half-written record is never overwritten. Each
+ * chunk keeps CAP_RESERVE bytes at its end so CUT, CRASH and END always fit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cap_int.h"
+
+struct capture cap = { .fd = -1, .grow_lock = ATOMIC_FLAG_INIT,
+                       .mod_lock = ATOMIC_FLAG_INIT };
+int cap_on;
+__thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
+
+static void slow_event(struct tstate *t, uintptr_t a, int is_exit);
+
+/* ---- the hot path --------------------------------------------------------- */
+
+static inline __attribute__((always_inline))
+void put_hot(struct tstate *t, uintptr_t a, uint8_t hit, uint8_t miss)
+{
+    uint8_t *p = t->pos, *q = p + 1;
+    unsigned slot = TTF_SLOT(a);
+    uint8_t tag = (uint8_t)(hit | slot);
+    if (__builtin_expect(t->cache[slot] != a, 0)) {
+        q = ttf_put_svar(q, (int64_t)(a - t->prev));
+        t->prev = a;
+        t->cache[slot] = a;
+        tag = miss;
+    }
+    if (t->timed)
+        q = cap_put_t(t, q);
+    atomic_signal_fence(memory_order_release);
+    *(volatile uint8_t *)p = tag;
+    atomic_signal_fence(memory_order_release);
+    t->pos = q;
+}
+
+__attribute__((visibility("default")))
+void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+    (void)call_site;
+    if (!cap_on)
+        return;
+    struct tstate *t = &cap_tls;
+    if (__builtin_expect(t->pos >= t->limit || t->busy, 0)) {
+        slow_event(t, (uintptr_t)fn, 0);
+        return;
+    }
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    put_hot(t, (uintptr_t)fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
+    t->depth++;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+__attribute__((visibility("default")))
+void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+    (void)call_site;
+    if (!cap_on)
+        return;
+    struct tstate *t = &cap_tls;
+    if (__builtin_expect(t->pos >= t->limit || t->busy, 0)) {
+        slow_event(t, (uintptr_t)fn, 1);
+        return;
+    }
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    put_hot(t, (uintptr_t)fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
+    t->depth--;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+/* ---- chunks ----------------------------------------------------------------- */
+
+void cap_spin_lock(atomic_flag *f)
+{
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+        sched_yield();
+}
+
+void cap_spin_unlock(atomic_flag *f)
+{
+    atomic_flag_clear_explicit(f, memory_order_release);
+}
+
+/* Make the file long enough to hold chunk. 0 or -1 (disk full, I/O error). */
+int cap_grow(uint64_t chunk)
+{
+    if (chunk < atomic_load_explicit(&cap.cap_chunks, memory_order_acquire))
+        return 0;
+    int rc = 0;
+    cap_spin_lock(&cap.grow_lock);
+    uint64_t have = atomic_load(&cap.cap_chunks);
+    if (chunk >= have) {
+        uint64_t want = (chunk / CAP_GROW + 1) * CAP_GROW;
+        off_t from = (off_t)(TTF_DATA_OFFSET + have * cap.chunk_size);
+        off_t len = (off_t)((want - have) * cap.chunk_size);
+        int e = fallocate(cap.fd, 0, from, len);
+        if (e != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
+            e = ftruncate(cap.fd, from + len);  /* only ever grows: from = size */
+        if (e == 0)
+            atomic_store_explicit(&cap.cap_chunks, want, memory_order_release);
+        else
+            rc = -1;
+    }
+    cap_spin_unlock(&cap.grow_lock);
+    return rc;
+}
+
+/* Ring mode: pick the chunk to reuse, or 0 with *c unset if the thread has
+ * not used its share yet. The first chunk (seq 0) is never reused. */
+static int ring_pick(struct tstate *t, uint64_t *c)
+{
+    if (!cap.ring_n || !t->ring || t->ring_cnt < cap.ring_n)
+        return 0;
+    *c = t->ring[t->ring_head];
+    t->ring_head = (t->ring_head + 1) % cap.ring_n;
+    return 1;
+}
+
+static void ring_note(struct tstate *t, uint64_t c)
+{
+    if (!cap.ring_n || t->seq == 0)
+        return;
+    if (!t->ring) {
+        void *m = mmap(NULL, cap.ring_n * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return;
+        t->ring = m;
+    }
+    t->ring[t->ring_cnt++] = c;
+}
+
+/* Map a fresh (or recycled) chunk and write its header, magic last.
+ * Returns 0, or a CAP_WHY_* reason. The old chunk is left alone. */
+static int claim_chunk(struct tstate *t, int *recycled)
+{
+    uint64_t c;
+    *recycled = ring_pick(t, &c);
+    if (!*recycled) {
+        c = atomic_fetch_add(&cap.next_chunk, 1);
+        if (cap_grow(c) != 0)
+            return CAP_WHY_IO;
+    }
+    off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
+    uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                      cap.fd, off);
+    if (m == MAP_FAILED)
+        return CAP_WHY_MAP;
+    if (*recycled) {
+        __atomic_store_n((uint32_t *)m, 0u, __ATOMIC_RELEASE);
+        memset(m + 4, 0, cap.chunk_size - 4);
+    } else {
+        ring_note(t, c);
+    }
+    uint64_t tsc = cap_tsc();
+    ttf_put_u32(m + TTF_C_THREAD, t->index);
+    ttf_put_u32(m + TTF_C_SEQ, t->seq++);
+    ttf_put_u16(m + TTF_C_FLAGS, t->timed ? TTF_CHUNK_TIMED : 0);
+    ttf_put_u16(m + TTF_C_HSIZE, TTF_CHUNK_HDR);
+    ttf_put_u32(m + TTF_C_DEPTH, (uint32_t)t->depth);
+    ttf_put_u64(m + TTF_C_TSC, tsc);
+    ttf_put_u64(m + TTF_C_MONO, cap_clock_ns(CLOCK_MONOTONIC));
+    ttf_put_u64(m + TTF_C_REAL, cap_clock_ns(CLOCK_REALTIME));
+    atomic_thread_fence(memory_order_release);
+    ttf_put_u32(m, TTF_CHUNK_MAGIC);
+    t->base = m;
+    t->chunk = c;
+    t->pos = m + TTF_CHUNK_HDR;
+    t->limit = m + cap.chunk_size - CAP_RESERVE;
+    t->tsc = tsc;
+    t->prev = 0;
+    memset(t->cache, 0, sizeof t->cache);
+    return 0;
+}
+
+/* Where a terminal record (CUT, CRASH, END, LOST) goes: the current
+ * position even inside the reserve, NULL without a chunk. */
+uint8_t *cap_reserve_room(struct tstate *t)
+{
+    return t->state == TS_LIVE && t->pos ? t->pos : NULL;
+}
+
+static void write_cut(struct tstate *t, int why)
+{
+    uint8_t *p = cap_reserve_room(t);
+    if (!p)
+        return;
+    uint8_t *q = cap_put_t(t, p + 2);
+    *q++ = (uint8_t)why;
+    cap_commit(t, p, TTF_R_CUT, cap_ext_close(p, q));
+}
+
+static void write_lost(struct tstate *t, uint64_t n, int why)
+{
+    uint8_t *p = cap_room(t, 40);
+    if (!p)
+        return;
+    uint8_t *q = cap_put_t(t, p + 2);
+    q = ttf_put_uvar(q, n);
+    q = ttf_put_uvar(q, 0);
+    *q++ = (uint8_t)why;
+    cap_commit(t, p, TTF_R_LOST, cap_ext_close(p, q));
+}
+
+/* Records owed at the start of a new chunk. */
+static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
+{
+    if (t->lost) {
+        uint64_t n = t->lost;
+        t->lost = 0;
+        write_lost(t, n, CAP_WHY_IO);
+    }
+    if (t->lost_nested) {
+        uint64_t n = t->lost_nested;
+        t->lost_nested = 0;
+        write_lost(t, n, CAP_WHY_NESTED);
+    }
+    if (recycled) {
+        if (t->name[0])
+            cap_write_name(t, t->name);
+        for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
+            if (s->def_chunk == chunk + 1)
+                cap_write_site(t, s);
+        cap_rewrite_modules(t, chunk + 1);
+    }
+    cap_check_names(t);
+    cap_check_modules(t, 0);
+}
+
+/* The chunk is full (or the thread has none): move to a new one. On
+ * failure the old chunk gets a CUT record and the thread counts losses. */
+static void switch_chunk(struct tstate *t)
+{
+    uint8_t *old = t->base;
+    int recycled;
+    int why = claim_chunk(t, &recycled);
+    if (why) {
+        write_cut(t, why);
+        t->state = TS_CUT;
+        t->pos = t->limit = NULL;
+        if (old)
+            munmap(old, cap.chunk_size);
+        t->base = NULL;
+        return;
+    }
+    if (old)
+        munmap(old, cap.chunk_size);
+    t->state = TS_LIVE;
+    after_switch(t, recycled, t->chunk);
+}
+
+/* Room for an extended record of need bytes (tag included), switching
+ * chunks when needed. NULL when the thread cannot write. */
+uint8_t *cap_room(struct tstate *t, size_t need)
+{
+    if (t->state == TS_NEW)
+        cap_thread_begin(t);
+    if (t->state == TS_CUT && (t->lost & 0xffff) == 0)
+        switch_chunk(t);        /* retry now and then: space may be back */
+    if (t->state != TS_LIVE)
+        return NULL;
+    if (t->pos + need > t->limit + CAP_RESERVE / 2)
+        switch_chunk(t);
+    return t->state == TS_LIVE ? t->pos : NULL;
+}
+
+static void slow_event(struct tstate *t, uintptr_t a, int is_exit)
+{
+    if (t->busy) {
+        t->lost_nested++;
+        return;
+    }
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (t->state == TS_NEW)
+        cap_thread_begin(t);
+    else if (t->state == TS_LIVE)
+        switch_chunk(t);
+    else if (t->state == TS_CUT && (++t->lost & 0xffff) == 0)
+        switch_chunk(t);
+    if (t->state == TS_LIVE && t->pos < t->limit) {
+        if (is_exit)
+            put_hot(t, a, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
+        else
+            put_hot(t, a, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
+    }
+    if (t->state != TS_DONE)
+        t->depth += is_exit ? -1 : 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+static void read_name(char *buf)
+{
+    memset(buf, 0, CAP_NAME_LEN);
+    if (prctl(PR_GET_NAME, buf, 0, 0, 0) != 0)
+        buf[0] = 0;
+    buf[CAP_NAME_LEN - 1] = 0;
+}
+
+void cap_write_name(struct tstate *t, const char *name)
+{
+    size_t n = strnlen(name, CAP_NAME_LEN - 1);
+    uint8_t *p = cap_room(t, 16 + n);
+    if (!p)
+        return;
+    uint8_t *q = cap_put_t(t, p + 2);
+    q = ttf_put_str(q, name, n);
+    cap_commit(t, p, TTF_R_THREAD_NAME, cap_ext_close(p, q));
+    if (name != t->name) {
+        memcpy(t->name, name, n);
+        t->name[n] = 0;
+    }
+}
+
+/* Record the thread's OS name if it changed since last recorded. */
+void cap_check_names(struct tstate *t)
+{
+    char now[CAP_NAME_LEN];
+    t->name_gen = atomic_load(&cap.name_gen);
+    read_name(now);
+    if (strcmp(now, t->name) != 0)
+        cap_write_name(t, now);
+}
+
+/* Reset a thread's writer to the untouched state (keeps depth). */
+void cap_thread_reset(struct tstate *t)
+{
+    int32_t depth = t->depth;
+    memset(t, 0, sizeof *t);
+    t->depth = depth;
+}
+
+/* First event of a thread (or trace start for the main thread): index,
+ * first chunk, THREAD_START. */
+void cap_thread_begin(struct tstate *t)
+{
+    int32_t depth = t->depth;
+    cap_thread_reset(t);
+    t->depth = depth;
+    t->timed = (uint8_t)cap.timed;
+    t->index = atomic_fetch_add(&cap.next_thread, 1);
+    int why = claim_chunk(t, &(int){ 0 });
+    if (why) {
+        t->state = TS_CUT;
+        t->pos = t->limit = NULL;
+        return;
+    }
+    t->state = TS_LIVE;
+    if (cap.key_ok)
+        pthread_setspecific(cap.key, (void *)1);
+    read_name(t->name);
+    t->name_gen = atomic_load(&cap.name_gen);
+    size_t n = strlen(t->name);
+    uint8_t *p = cap_room(t, 32 + n);
+    if (!p)
+        return;
+    uint8_t *q = cap_put_t(t, p + 2);
+    q = ttf_put_uvar(q, (uint64_t)syscall(SYS_gettid));
+    q = ttf_put_str(q, t->name, n);
+    cap_commit(t, p, TTF_R_THREAD_START, cap_ext_close(p, q));
+}
+
+/* pthread key destructor: the thread is ending. */
+void cap_thread_end(void *arg)
+{
+    (void)arg;
+    struct tstate *t = &cap_tls;
+    if (!cap_on || t->busy || t->state != TS_LIVE)
+        return;
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    cap_check_names(t);
+    cap_check_modules(t, 0);
+    uint8_t *p = cap_room(t, 16);
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        cap_commit(t, p, TTF_R_THREAD_END, cap_ext_close(p, q));
+    }
+    if (t->base)
+        munmap(t->base, cap.chunk_size);
+    if (t->ring)
+        munmap(t->ring, cap.ring_n * sizeof(uint64_t));
+    t->base = NULL;
+    t->ring = NULL;
+    t->pos = t->limit = NULL;
+    t->state = TS_DONE;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+/* ---- call sites -------------------------------------------------------------- */
+
+static size_t bounded(const char *s, size_t cap_len)
+{
+    return s ? strnlen(s, cap_len) : 0;
+}
+
+/* Write the CALLSITE record of s (its id is set). */
+void cap_write_site(struct tstate *t, struct ttcap_site *s)
+{
+    size_t nf = bounded(s->fmt, 1024), nfile = bounded(s->file, 512);
+    size_t nfunc = bounded(s->func, 256);
+    unsigned nargs = s->nargs > TTCAP_MAX_ARGS ? TTCAP_MAX_ARGS : s->nargs;
+    uint8_t *p = cap_room(t, 64 + nargs + nf + nfile + nfunc);
+    if (!p)
+        return;
+    uint8_t *q = ttf_put_uvar(p + 2, s->id);
+    *q++ = s->kind;
+    q = ttf_put_svar(q, s->level);
+    q = ttf_put_uvar(q, (uint64_t)(s->line < 0 ? 0 : s->line));
+    q = ttf_put_uvar(q, nargs);
+    for (unsigned i = 0; i < nargs; i++)
+        *q++ = s->types[i];
+    q = ttf_put_str(q, s->fmt ? s->fmt : "", nf);
+    q = ttf_put_str(q, s->file ? s->file : "", nfile);
+    q = ttf_put_str(q, s->func ? s->func : "", nfunc);
+    cap_commit(t, p, TTF_R_CALLSITE, cap_ext_close(p, q));
+    if (cap.ring_n)
+        s->def_chunk = t->chunk + 1;
+}
+
+/* The id of site s, defining it (id + CALLSITE record) on first use. The
+ * thread that wins the CAS writes the definition before its message. */
+int cap_site_id(struct tstate *t, struct ttcap_site *s)
+{
+    uint32_t id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
+    if (id)
+        return (int)id;
+    uint32_t mine = atomic_fetch_add(&cap.next_site, 1) + 1;
+    uint32_t expect = 0;
+    if (!__atomic_compare_exchange_n(&s->id, &expect, mine, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return (int)expect;
+    cap_write_site(t, s);
+    struct ttcap_site *head = atomic_load(&cap.sites);
+    do {
+        s->next = head;
+    } while (!atomic_compare_exchange_weak(&cap.sites, &head, s));
+    return (int)mine;
+}

@@ -1,0 +1,580 @@
+/*
+ * cap_init.c - starting and ending a trace: environment, file creation and
+ * header, the PROCESS and MODULE records, fatal signals, clean exit, fork,
+ * and the dlopen/dlclose/pthread_setname_np interposers.
+ * The hot path is in cap_core.c; the manual API in cap_api.c.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cap_int.h"
+
+#define CAP_DEFAULT_CHUNK (256u << 10)
+
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+#define NFATAL (sizeof fatal_sigs / sizeof fatal_sigs[0])
+static struct sigaction old_act[NFATAL]; /* handlers we chain to */
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static void say(const char *msg)
+{
+    ssize_t r = write(2, msg, strlen(msg));
+    (void)r;
+}
+
+static long env_num(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end ? dflt : n;
+}
+
+/* Expand the output template: %p pid, %e program name, %% percent. When
+ * forked and the template has no %p, ".<pid>" is appended. */
+static void expand_path(char *out, size_t len, const char *tmpl, int forked)
+{
+    size_t o = 0;
+    int had_pid = 0;
+    for (const char *s = tmpl; *s && o + 32 < len; s++) {
+        if (s[0] != '%' || !s[1]) {
+            out[o++] = *s;
+            continue;
+        }
+        s++;
+        if (*s == 'p') {
+            o += (size_t)snprintf(out + o, len - o, "%d", (int)getpid());
+            had_pid = 1;
+        } else if (*s == 'e') {
+            o += (size_t)snprintf(out + o, len - o, "%s", program_invocation_short_name);
+        } else {
+            out[o++] = *s;
+        }
+    }
+    out[o] = 0;
+    if (forked && !had_pid && o + 16 < len)
+        snprintf(out + o, len - o, ".%d", (int)getpid());
+}
+
+/* Make p absolute (so a forked child can name its parent's file). */
+static void absolutize(char *p, size_t len)
+{
+    if (p[0] == '/')
+        return;
+    char cwd[CAP_PATH_MAX], tmp[CAP_PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return;
+    int n = snprintf(tmp, sizeof tmp, "%s/%s", cwd, p);
+    if (n > 0 && (size_t)n < len)
+        memcpy(p, tmp, (size_t)n + 1);
+}
+
+static uint64_t calibrate(void)
+{
+#ifdef CAP_HAVE_TSC
+    uint64_t m0 = cap_clock_ns(CLOCK_MONOTONIC), t0 = cap_tsc(), m1, t1;
+    do {
+        m1 = cap_clock_ns(CLOCK_MONOTONIC);
+        t1 = cap_tsc();
+    } while (m1 - m0 < 2000000);
+    return (uint64_t)((double)(t1 - t0) * 1e9 / (double)(m1 - m0));
+#else
+    return 1000000000u;
+#endif
+}
+
+/* ---- modules -------------------------------------------------------------- */
+
+struct scan {
+    struct tstate *t;           /* writer */
+    int mode;                   /* SCAN_* */
+    uint64_t chunk1;            /* SCAN_REWRITE: 1 + chunk being refilled */
+    uint32_t idx;               /* entries visited (the first is the program) */
+    uint32_t seen;              /* SCAN_DIFF: modules present now */
+    uint64_t now[CAP_MAX_MODS]; /* SCAN_DIFF: their bases */
+};
+enum { SCAN_ALL, SCAN_DIFF, SCAN_REWRITE };
+
+static void build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n)
+{
+    *id = NULL;
+    *n = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+        const uint8_t *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            const uint8_t *name = p + sizeof *nh;
+            const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                memcmp(name, "GNU", 4) == 0 && desc + nh->n_descsz <= end) {
+                *id = desc;
+                *n = nh->n_descsz;
+                return;
+            }
+            p = desc + ((nh->n_descsz + 3) & ~3u);
+        }
+    }
+}
+
+static void write_module(struct tstate *t, const struct dl_phdr_info *info,
+                         const char *path)
+{
+    uint64_t size = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && ph->p_vaddr + ph->p_memsz > size)
+            size = ph->p_vaddr + ph->p_memsz;
+    }
+    const uint8_t *id;
+    size_t nid, np = strnlen(path, 2048);
+    build_id(info, &id, &nid);
+    if (nid > 64)
+        nid = 64;
+    uint8_t *p = cap_room(t, 64 + nid + np);
+    if (!p)
+        return;
+    uint8_t *q = cap_put_t(t, p + 2);
+    q = ttf_put_uvar(q, info->dlpi_addr);
+    q = ttf_put_uvar(q, size);
+    q = ttf_put_str(q, (const char *)id, nid);
+    q = ttf_put_str(q, path, np);
+    cap_commit(t, p, TTF_R_MODULE_LOAD, cap_ext_close(p, q));
+}
+
+static int find_mod(uint64_t base)
+{
+    for (uint32_t i = 0; i < cap.nmods; i++)
+        if (cap.mods[i].base == base)
+            return (int)i;
+    return -1;
+}
+
+static int scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct scan *sc = arg;
+    const char *name = info->dlpi_name;
+    char buf[CAP_PATH_MAX];
+    int first = sc->idx++ == 0;
+    if (!name || !name[0]) {
+        if (!first)
+            return 0;           /* an unnamed object that is not the program */
+        ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+        buf[n > 0 ? n : 0] = 0;
+        name = buf;
+    } else if (!strchr(name, '/')) {
+        return 0;               /* the vDSO: no file to read symbols from */
+    } else if (name[0] != '/' && realpath(name, buf)) {
+        name = buf;
+    }
+    int i = find_mod(info->dlpi_addr);
+    if (sc->mode == SCAN_DIFF && sc->seen < CAP_MAX_MODS)
+        sc->now[sc->seen++] = info->dlpi_addr;
+    if (sc->mode == SCAN_REWRITE) {
+        if (i >= 0 && cap.mods[i].def_chunk == sc->chunk1)
+            write_module(sc->t, info, name);
+        return 0;
+    }
+    if (i >= 0 || cap.nmods >= CAP_MAX_MODS)
+        return 0;
+    cap.mods[cap.nmods].base = info->dlpi_addr;
+    cap.mods[cap.nmods].def_chunk = sc->mode == SCAN_ALL ? 0 : sc->t->chunk + 1;
+    cap.nmods++;
+    write_module(sc->t, info, name);
+    return 0;
+}
+
+static int count_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    unsigned long long *c = arg;
+    c[0] = info->dlpi_adds;
+    c[1] = info->dlpi_subs;
+    return 1;
+}
+
+static void write_unload(struct tstate *t, uint64_t base)
+{
+    uint8_t *p = cap_room(t, 32);
+    if (!p)
+        return;
+    uint8_t *q = cap_put_t(t, p + 2);
+    q = ttf_put_uvar(q, base);
+    cap_commit(t, p, TTF_R_MODULE_UNLOAD, cap_ext_close(p, q));
+}
+
+/* Record modules loaded or unloaded since the last look. Cheap when nothing
+ * changed (two counters); skipped if another thread is already scanning. */
+void cap_check_modules(struct tstate *t, int force)
+{
+    unsigned long long c[2] = { 0, 0 };
+    dl_iterate_phdr(count_cb, c);
+    if (!force && c[0] == cap.dl_adds && c[1] == cap.dl_subs)
+        return;
+    if (atomic_flag_test_and_set(&cap.mod_lock))
+        return;
+    static struct scan sc;      /* big; only used under mod_lock */
+    sc.t = t;
+    sc.mode = force ? SCAN_ALL : SCAN_DIFF;
+    sc.seen = 0;
+    sc.idx = 0;
+    cap.dl_adds = c[0];
+    cap.dl_subs = c[1];
+    dl_iterate_phdr(scan_cb, &sc);
+    for (uint32_t i = 0; sc.mode == SCAN_DIFF && i < cap.nmods; i++) {
+        uint32_t k = 0;
+        while (k < sc.seen && sc.now[k] != cap.mods[i].base)
+            k++;
+        if (k < sc.seen)
+            continue;
+        write_unload(t, cap.mods[i].base);
+        cap.mods[i--] = cap.mods[--cap.nmods];
+    }
+    cap_spin_unlock(&cap.mod_lock);
+}
+
+/* Ring mode: chunk1 - 1 is being reused; write again the modules whose
+ * MODULE_LOAD it held. */
+void cap_rewrite_modules(struct tstate *t, uint64_t chunk1)
+{
+    int any = 0;
+    for (uint32_t i = 0; i < cap.nmods; i++)
+        any |= cap.mods[i].def_chunk == chunk1;
+    if (!any || atomic_flag_test_and_set(&cap.mod_lock))
+        return;
+    static struct scan sc;
+    sc.t = t;
+    sc.mode = SCAN_REWRITE;
+    sc.chunk1 = chunk1;
+    sc.idx = 0;
+    dl_iterate_phdr(scan_cb, &sc);
+    cap_spin_unlock(&cap.mod_lock);
+}
+
+/* ---- PROCESS record ---------------------------------------------------------- */
+
+static void write_process(struct tstate *t, const char *parent)
+{
+    static char args[8192];
+    char exe[CAP_PATH_MAX];
+    ssize_t ne = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[ne > 0 ? ne : 0] = 0;
+    size_t na = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t r;
+        while (na < sizeof args && (r = read(fd, args + na, sizeof args - na)) > 0)
+            na += (size_t)r;
+        close(fd);
+    }
+    size_t npar = strlen(parent);
+    uint8_t *p = cap_room(t, 96 + strlen(exe) + npar + na + 4 * 64);
+    if (!p)
+        return;
+    uint8_t *q = ttf_put_uvar(p + 2, (uint64_t)getpid());
+    q = ttf_put_uvar(q, (uint64_t)getppid());
+    q = ttf_put_uvar(q, cap.start_real);
+    q = ttf_put_uvar(q, cap.tsc_hz);
+    q = ttf_put_str(q, exe, strlen(exe));
+    uint64_t argc = 0;
+    for (size_t i = 0; i < na; i += strnlen(args + i, na - i) + 1)
+        argc++;
+    q = ttf_put_uvar(q, argc);
+    for (size_t i = 0; i < na; i += strnlen(args + i, na - i) + 1)
+        q = ttf_put_str(q, args + i, strnlen(args + i, na - i));
+    q = ttf_put_str(q, parent, npar);
+    cap_commit(t, p, TTF_R_PROCESS, cap_ext_close(p, q));
+}
+
+/* ---- start --------------------------------------------------------------------- */
+
+static void write_header(void)
+{
+    uint8_t *h = cap.hdr;
+    ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
+    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
+    ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
+    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
+    ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
+    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
+    ttf_put_u32(h + TTF_H_OPT, (cap.ring_n ? TTF_OPT_RING : 0) |
+                (cap.timed ? 0 : TTF_OPT_NOCLOCK));
+    ttf_put_u32(h + TTF_H_CHUNK, cap.chunk_size);
+    ttf_put_u32(h + TTF_H_DATAOFF, TTF_DATA_OFFSET);
+    ttf_put_u64(h + TTF_H_TSCHZ, cap.tsc_hz);
+    ttf_put_u64(h + TTF_H_START, cap.start_real);
+    atomic_thread_fence(memory_order_release);
+    memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
+}
+
+static void on_exit_cb(int status, void *arg);
+static void on_fatal(int sig, siginfo_t *si, void *uc);
+static void fork_child(void);
+
+static void install_hooks(void)
+{
+    if (cap.hooks_ok)
+        return;
+    cap.hooks_ok = 1;
+    cap.key_ok = pthread_key_create(&cap.key, cap_thread_end) == 0;
+    on_exit(on_exit_cb, NULL);
+    pthread_atfork(NULL, NULL, fork_child);
+    for (size_t i = 0; i < NFATAL; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fatal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(fatal_sigs[i], &sa, &old_act[i]);
+    }
+}
+
+/* Create the trace file named by cap.tmpl and write its first records.
+ * 0, or -1 with the process left untraced (one line on stderr). */
+int cap_start(const char *parent)
+{
+    expand_path(cap.path, sizeof cap.path, cap.tmpl, parent[0] != 0);
+    absolutize(cap.path, sizeof cap.path);
+    int fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        char msg[CAP_PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s; running untraced\n",
+                 cap.path, strerror(errno));
+        say(msg);
+        return -1;
+    }
+    cap.fd = fd;
+    atomic_store(&cap.next_chunk, 0);
+    atomic_store(&cap.cap_chunks, 0);
+    atomic_store(&cap.next_thread, 0);
+    atomic_flag_clear(&cap.grow_lock);
+    atomic_flag_clear(&cap.mod_lock);
+    cap.nmods = 0;
+    if (ftruncate(fd, TTF_DATA_OFFSET) != 0 || cap_grow(0) != 0 ||
+        (cap.hdr = mmap(NULL, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, MAP_SHARED,
+                        fd, 0)) == MAP_FAILED) {
+        char msg[CAP_PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "ttcap: cannot write trace '%s': %s; running untraced\n",
+                 cap.path, strerror(errno));
+        say(msg);
+        close(fd);
+        cap.fd = -1;
+        cap.hdr = NULL;
+        return -1;
+    }
+    if (!cap.tsc_hz)
+        cap.tsc_hz = calibrate();
+    cap.start_real = cap_clock_ns(CLOCK_REALTIME);
+    write_header();
+    install_hooks();
+    struct tstate *t = &cap_tls;
+    t->busy = 1;
+    cap_thread_begin(t);
+    write_process(t, parent);
+    cap_check_modules(t, 1);
+    for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
+        cap_write_site(t, s);   /* forked: sites the parent defined */
+    t->busy = 0;
+    ttcap_threshold = cap.level;
+    cap_on = 1;
+    return 0;
+}
+
+__attribute__((constructor(101)))
+static void cap_init(void)
+{
+    const char *out = getenv("TTCAP_OUT");
+    const char *on = getenv("TTCAP");
+    ttcap_threshold = -0x7fffffff;
+    if (out && *out)
+        snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
+    else if (on && *on && strcmp(on, "0") != 0)
+        snprintf(cap.tmpl, sizeof cap.tmpl, "%%e.%%p.trc");
+    else
+        return;
+    long kb = env_num("TTCAP_CHUNK_KB", CAP_DEFAULT_CHUNK >> 10);
+    uint32_t size = 16u << 10;
+    while (size < (uint64_t)kb << 10 && size < TTF_CHUNK_MAX)
+        size <<= 1;
+    cap.chunk_size = size;
+    cap.level = (int)env_num("TTCAP_LEVEL", TTCAP_DEBUG);
+    if (cap.level < 0)
+        cap.level = 0;
+    const char *clk = getenv("TTCAP_CLOCK");
+    cap.timed = !(clk && strcmp(clk, "none") == 0);
+    long ring = env_num("TTCAP_RING", 0);
+    if (ring > 0) {
+        uint64_t n = ((uint64_t)ring << 20) / cap.chunk_size;
+        cap.ring_n = (uint32_t)(n < 2 ? 2 : n);
+    }
+    cap_start("");
+}
+
+/* ---- the end ------------------------------------------------------------------ */
+
+static void on_exit_cb(int status, void *arg)
+{
+    (void)arg;
+    if (!cap_on)
+        return;
+    struct tstate *t = &cap_tls;
+    if (!t->busy) {
+        t->busy = 1;
+        if (t->state == TS_NEW)
+            cap_thread_begin(t);
+        if (t->state == TS_LIVE) {
+            cap_check_names(t);
+            cap_check_modules(t, 0);
+        }
+        uint8_t *p = t->state == TS_LIVE ? cap_room(t, 24) : NULL;
+        if (p) {
+            uint8_t *q = cap_put_t(t, p + 2);
+            q = ttf_put_svar(q, status);
+            cap_commit(t, p, TTF_R_END, cap_ext_close(p, q));
+        }
+        t->busy = 0;
+    }
+    cap_on = 0;
+    ttcap_threshold = -0x7fffffff;
+    ttf_put_u32(cap.hdr + TTF_H_EXIT, (uint32_t)status);
+    atomic_thread_fence(memory_order_release);
+    ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED);
+}
+
+/* A fatal signal: CRASH into this thread's chunk, then whatever would have
+ * happened without us (the previous handler, or the default action). */
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
+    int saved = errno;
+    struct tstate *t = &cap_tls;
+    size_t i = 0;
+    while (i < NFATAL && fatal_sigs[i] != sig)
+        i++;
+    uint8_t *p = cap_on ? cap_reserve_room(t) : NULL;
+    if (p) {
+        if (t->busy) {          /* interrupted mid-write: drop the partial record */
+            size_t n = (size_t)(t->limit + CAP_RESERVE - p);
+            memset(p, 0, n < 8192 ? n : 8192);
+        }
+        uint8_t *q = cap_put_t(t, p + 2);
+        q = ttf_put_uvar(q, (uint64_t)sig);
+        q = ttf_put_svar(q, si ? si->si_code : 0);
+        q = ttf_put_uvar(q, si ? (uint64_t)(uintptr_t)si->si_addr : 0);
+        cap_commit(t, p, TTF_R_CRASH, cap_ext_close(p, q));
+    }
+    errno = saved;
+    if (i == NFATAL)
+        return;
+    struct sigaction *o = &old_act[i];
+    if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction) {
+        o->sa_sigaction(sig, si, uc);
+        return;
+    }
+    if (o->sa_handler == SIG_IGN && sig != SIGABRT)
+        return;
+    if (o->sa_handler != SIG_DFL && o->sa_handler != SIG_IGN) {
+        o->sa_handler(sig);
+        return;
+    }
+    signal(sig, SIG_DFL);       /* default action: re-raised on return */
+    if (si && si->si_code <= 0)
+        raise(sig);             /* sent by kill/raise/abort: send it again */
+}
+
+/* fork: the child starts its own trace naming the parent's. */
+static void fork_child(void)
+{
+    if (!cap_on)
+        return;
+    cap_on = 0;
+    ttcap_threshold = -0x7fffffff;
+    char parent[CAP_PATH_MAX];
+    memcpy(parent, cap.path, sizeof parent);
+    struct tstate *t = &cap_tls;
+    if (t->base)
+        munmap(t->base, cap.chunk_size);
+    if (cap.hdr)
+        munmap(cap.hdr, TTF_DATA_OFFSET);
+    close(cap.fd);
+    cap.fd = -1;
+    cap.hdr = NULL;
+    cap_thread_reset(t);        /* keeps depth: the child is mid-call */
+    cap_start(parent);
+}
+
+/* ---- interposers ---------------------------------------------------------------- */
+
+__attribute__((visibility("default")))
+void *dlopen(const char *file, int mode)
+{
+    static void *(*real)(const char *, int);
+    if (!real)
+        real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+    void *h = real ? real(file, mode) : NULL;
+    struct tstate *t = &cap_tls;
+    if (cap_on && h && !t->busy) {
+        t->busy = 1;
+        if (t->state == TS_NEW)
+            cap_thread_begin(t);
+        if (t->state == TS_LIVE)
+            cap_check_modules(t, 0);
+        t->busy = 0;
+    }
+    return h;
+}
+
+__attribute__((visibility("default")))
+int dlclose(void *handle)
+{
+    static int (*real)(void *);
+    if (!real)
+        real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+    int rc = real ? real(handle) : -1;
+    struct tstate *t = &cap_tls;
+    if (cap_on && !t->busy && t->state == TS_LIVE) {
+        t->busy = 1;
+        cap_check_modules(t, 0);
+        t->busy = 0;
+    }
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int pthread_setname_np(pthread_t th, const char *name)
+{
+    static int (*real)(pthread_t, const char *);
+    if (!real)
+        real = (int (*)(pthread_t, const char *))dlsym(RTLD_NEXT, "pthread_setname_np");
+    int rc = real ? real(th, name) : ENOSYS;
+    if (rc != 0 || !cap_on)
+        return rc;
+    struct tstate *t = &cap_tls;
+    if (!pthread_equal(th, pthread_self())) {
+        atomic_fetch_add(&cap.name_gen, 1);
+        return rc;
+    }
+    if (!t->busy && t->state != TS_DONE) {
+        t->busy = 1;
+        char buf[CAP_NAME_LEN];
+        snprintf(buf, sizeof buf, "%s", name);
+        cap_write_name(t, buf);
+        t->busy = 0;
+    }
+    return rc;
+}

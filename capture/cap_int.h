@@ -1,0 +1,175 @@
+/*
+ * cap_int.h - libttcap internals shared by its files: the process-wide
+ * capture state, the per-thread state in initial-exec TLS, and the record
+ * writing helpers. Nothing here is exported (the library is built with
+ * -fvisibility=hidden); the hot path itself lives in cap_core.c.
+ */
+#ifndef CAP_INT_H
+#define CAP_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "ttcap.h"
+#include "ttf_wire.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define CAP_HAVE_TSC 1
+#endif
+
+#define CAP_RESERVE 128         /* bytes kept free at each chunk end for CUT/CRASH/END */
+#define CAP_HOT_MAX 24          /* longest hot record (tag + svar + uvar) */
+#define CAP_GROW 16             /* chunks added to the file per growth step */
+#define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
+#define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
+#define CAP_PATH_MAX 4096
+
+/* thread states (tstate.state) */
+enum { TS_NEW = 0, TS_LIVE, TS_CUT, TS_DONE };
+/* LOST / CUT reasons (u8 in the record) */
+enum { CAP_WHY_IO = 1, CAP_WHY_MAP = 2, CAP_WHY_NESTED = 3 };
+
+/* One thread's writer. All fields are touched only by the owning thread
+ * (and by a signal handler running on it, guarded by busy). pos and limit
+ * are NULL unless the thread holds a mapped chunk, so one compare sends
+ * new, cut and full threads to the slow path. */
+struct tstate {
+    uint8_t *pos;               /* next record byte in the current chunk */
+    uint8_t *limit;             /* hot writes start below this (end - RESERVE) */
+    uint64_t prev;              /* address of the previous cache miss */
+    uint64_t tsc;               /* running tsc (base of the next delta) */
+    int32_t depth;              /* call depth now (ENTER +1, EXIT -1) */
+    uint8_t busy;               /* 1 while writing: nested events are dropped */
+    uint8_t timed;              /* hot events carry a tsc delta */
+    uint8_t state;              /* TS_* */
+    uint8_t pad;                /* unused */
+    uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
+    uint8_t *base;              /* start of the mapped chunk */
+    uint64_t chunk;             /* its index in the file */
+    uint32_t index;             /* thread index (creation order) */
+    uint32_t seq;               /* next chunk sequence number */
+    uint64_t lost;              /* events dropped since the last LOST record */
+    uint64_t lost_nested;       /* events dropped inside a write (signals) */
+    unsigned name_gen;          /* cap.name_gen when the name was last checked */
+    char name[CAP_NAME_LEN];    /* last recorded name */
+    uint64_t *ring;             /* ring mode: own chunk indexes, oldest at ring_head */
+    uint32_t ring_cnt;          /* entries used in ring */
+    uint32_t ring_head;         /* oldest entry once ring is full */
+};
+
+/* A module already recorded (for load/unload diffs). */
+struct capmod {
+    uint64_t base;              /* load bias (dlpi_addr) */
+    uint64_t def_chunk;         /* ring mode: 1 + chunk holding its MODULE_LOAD, 0 = pinned */
+};
+
+/* The process-wide capture state. */
+struct capture {
+    int fd;                     /* the trace file, -1 when untraced */
+    uint8_t *hdr;               /* the mapped file header page */
+    uint32_t chunk_size;        /* bytes per chunk (power of two) */
+    int timed;                  /* TTCAP_CLOCK != none */
+    int level;                  /* message threshold set by the user */
+    uint32_t ring_n;            /* ring mode: chunks kept per thread (0 = off) */
+    _Atomic uint64_t next_chunk;/* next chunk index to claim */
+    _Atomic uint64_t cap_chunks;/* chunks the file has room for */
+    atomic_flag grow_lock;      /* serialises file growth */
+    atomic_flag mod_lock;       /* serialises module rescans */
+    _Atomic uint32_t next_thread;/* next thread index */
+    _Atomic uint32_t next_site; /* last call site id given */
+    _Atomic unsigned name_gen;  /* bumped when another thread renames one */
+    struct ttcap_site *_Atomic sites; /* defined call sites (for fork/ring) */
+    uint64_t tsc_hz;            /* counter ticks per second */
+    uint64_t start_real;        /* CLOCK_REALTIME at trace start */
+    unsigned long long dl_adds; /* dlpi_adds at the last module scan */
+    unsigned long long dl_subs; /* dlpi_subs at the last module scan */
+    uint32_t nmods;             /* entries in mods */
+    struct capmod mods[CAP_MAX_MODS]; /* modules recorded so far */
+    pthread_key_t key;          /* its destructor writes THREAD_END */
+    int key_ok;                 /* key created */
+    int hooks_ok;               /* atexit/atfork/signals installed */
+    char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
+    char path[CAP_PATH_MAX];    /* this process's trace file */
+};
+
+extern struct capture cap;
+extern int cap_on;              /* tracing enabled: tested first by every hook */
+extern __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
+
+static inline uint64_t cap_tsc(void)
+{
+#ifdef CAP_HAVE_TSC
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+static inline uint64_t cap_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Time delta for a record: never negative (a migration between cores with
+ * skewed counters clamps to 0 rather than going back in time). */
+static inline uint8_t *cap_put_t(struct tstate *t, uint8_t *q)
+{
+    uint64_t now = cap_tsc();
+    uint64_t d = now > t->tsc ? now - t->tsc : 0;
+    t->tsc += d;
+    return ttf_put_uvar(q, d);
+}
+
+/* Extended record framing: the payload is written from p + 2 assuming a
+ * one-byte length; cap_ext_close moves it when the length needs two. */
+static inline uint8_t *cap_ext_close(uint8_t *p, uint8_t *q)
+{
+    size_t len = (size_t)(q - (p + 2));
+    if (len < 128) {
+        p[1] = (uint8_t)len;
+        return q;
+    }
+    __builtin_memmove(p + 3, p + 2, len);
+    p[1] = (uint8_t)(len | 0x80);
+    p[2] = (uint8_t)(len >> 7);
+    return q + 1;
+}
+
+/* Publish a record: every byte after the tag is already there. */
+static inline void cap_commit(struct tstate *t, uint8_t *p, uint8_t tag, uint8_t *q)
+{
+    atomic_signal_fence(memory_order_release);
+    *(volatile uint8_t *)p = tag;
+    atomic_signal_fence(memory_order_release);
+    t->pos = q;
+}
+
+/* cap_core.c */
+uint8_t *cap_room(struct tstate *t, size_t need);
+uint8_t *cap_reserve_room(struct tstate *t);
+void cap_thread_begin(struct tstate *t);
+void cap_thread_reset(struct tstate *t);
+void cap_thread_end(void *arg);
+void cap_check_names(struct tstate *t);
+void cap_write_name(struct tstate *t, const char *name);
+void cap_write_site(struct tstate *t, struct ttcap_site *s);
+int cap_grow(uint64_t chunk);
+int cap_site_id(struct tstate *t, struct ttcap_site *s);
+
+/* cap_init.c */
+int cap_start(const char *parent_trace);
+void cap_check_modules(struct tstate *t, int force);
+void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
+void cap_spin_lock(atomic_flag *f);
+void cap_spin_unlock(atomic_flag *f);
+
+#endif
