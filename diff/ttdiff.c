@@ -1,0 +1,218 @@
+/*
+ * ttdiff.c - the ttdiff command: parse options, run the engine, render.
+ * Exit status like diff(1): 0 no divergence, 1 divergence, 2 trouble (a
+ * one-line "ttdiff: ..." message on stderr).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ttdiff.h"
+#include "ttreport.h"
+
+static const char usage[] =
+    "usage: ttdiff [options] GOOD.trc BAD.trc\n"
+    "Align two traces of a program per thread and show where they diverge.\n"
+    "\n"
+    "  --thread REGEX      only threads whose name or creation number matches\n"
+    "  --function REGEX    keep only functions matching REGEX (PCRE2)\n"
+    "  --exclude REGEX     drop functions matching REGEX\n"
+    "  --context N         common events shown before the divergence (5)\n"
+    "  --all               list every further divergence, not only the first few\n"
+    "  --messages MODE     site (default), text or off: how messages compare\n"
+    "  --minimal           exact alignment, no cost cap (slower on big changes)\n"
+    "  --format FMT        text (default) or json\n"
+    "  -o FILE             write the report to FILE\n"
+    "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
+    "  -h, --help          this help\n"
+    "  --version           print the version\n"
+    "\n"
+    "Exit status: 0 no divergence, 1 divergence found, 2 trouble.\n";
+
+/* What the command line asked for. */
+typedef struct cli {
+    ttd_options o;          /* engine options */
+    ttr_options r;          /* renderer options */
+    int json;               /* 1: --format json */
+    int color;              /* -1 auto, 0 never, 1 always */
+    const char *out;        /* -o FILE, NULL = stdout */
+    const char *files[2];   /* GOOD, BAD */
+} cli;
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "ttdiff: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse_uint(const char *s, unsigned *out)
+{
+    char *end;
+
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || errno || v > UINT_MAX || s[0] == '-')
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* Check a regex now, so a bad one is reported before any trace is read. */
+static int check_regex(const char *flag, const char *pattern)
+{
+    ttf_regex *re;
+    ttf_error e;
+
+    if (ttf_regex_compile(pattern, &re, &e) < 0)
+        return fail("%s: %s", flag, e.msg);
+    ttf_regex_free(re);
+    return 0;
+}
+
+/* The value of an option: "--opt=value" or the next argument. */
+static const char *value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int matches(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int option(cli *c, int argc, char **argv, int *i)
+{
+    static const char *const with_value[] = {"--thread", "--function", "--exclude",
+        "--context", "--messages", "--format", "--color", "-o"};
+    const char *a = argv[*i], *v = NULL, *name = NULL;
+
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value && !name; k++)
+        if (matches(a, with_value[k]))
+            name = with_value[k];
+    if (!name)
+        return fail("unknown option '%s'%s (see ttdiff --help)", a, "");
+    if (!(v = value(argc, argv, i, name)))
+        return fail("%s needs a value%s", name, "");
+    if (!strcmp(name, "--thread") || !strcmp(name, "--function") ||
+        !strcmp(name, "--exclude")) {
+        if (check_regex(name, v))
+            return 2;
+        *(name[2] == 't' ? &c->o.thread : name[2] == 'f' ? &c->o.function
+                                                         : &c->o.exclude) = v;
+    } else if (!strcmp(name, "--context")) {
+        if (parse_uint(v, &c->o.context) < 0)
+            return fail("--context: not a count: '%s'%s", v, "");
+    } else if (!strcmp(name, "--messages")) {
+        int m = !strcmp(v, "site") ? TTD_MSG_SITE : !strcmp(v, "text") ? TTD_MSG_TEXT
+              : !strcmp(v, "off") ? TTD_MSG_OFF : -1;
+        if (m < 0)
+            return fail("--messages: '%s' is not site, text or off%s", v, "");
+        c->o.messages = m;
+    } else if (!strcmp(name, "--format")) {
+        if (strcmp(v, "text") && strcmp(v, "json"))
+            return fail("--format: '%s' is not text or json%s", v, "");
+        c->json = !strcmp(v, "json");
+    } else if (!strcmp(name, "--color")) {
+        c->color = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0
+                 : !strcmp(v, "auto") ? -1 : -2;
+        if (c->color == -2)
+            return fail("--color: '%s' is not auto, always or never%s", v, "");
+    } else {
+        c->out = v;
+    }
+    return 0;
+}
+
+/* 0 to go on, 2 on a usage error, 3 when done (help, version). */
+static int parse(cli *c, int argc, char **argv)
+{
+    int nfiles = 0, rest = 0;
+
+    ttd_options_init(&c->o);
+    ttr_options_init(&c->r);
+    c->color = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (rest || a[0] != '-' || !a[1]) {
+            if (nfiles == 2)
+                return fail("too many files: '%s'%s (want GOOD.trc BAD.trc)", a, "");
+            c->files[nfiles++] = a;
+        } else if (!strcmp(a, "--")) {
+            rest = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 3;
+        } else if (!strcmp(a, "--version")) {
+            printf("ttdiff %d.%d.%d\n", TTD_VERSION_MAJOR, TTD_VERSION_MINOR,
+                   TTD_VERSION_PATCH);
+            return 3;
+        } else if (!strcmp(a, "--all")) {
+            c->o.max_hunks = 0;
+            c->r.all = 1;
+        } else if (!strcmp(a, "--minimal")) {
+            c->o.minimal = 1;
+        } else {
+            rc = option(c, argc, argv, &i);
+        }
+        if (rc)
+            return rc;
+    }
+    if (nfiles < 2)
+        return fail("need two traces: GOOD.trc BAD.trc%s%s", "", " (see ttdiff --help)");
+    return 0;
+}
+
+static int use_color(const cli *c, FILE *out)
+{
+    const char *nc = getenv("NO_COLOR");
+
+    if (c->color >= 0)
+        return c->color;
+    if (nc && nc[0])
+        return 0;
+    return isatty(fileno(out));
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    FILE *out = stdout;
+    int rc = parse(&c, argc, argv);
+
+    if (rc)
+        return rc == 3 ? 0 : rc;
+    rc = ttd_diff_files(c.files[0], c.files[1], &c.o, &d, &err);
+    if (rc < 0)
+        return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
+    if (c.out && !(out = fopen(c.out, "w"))) {
+        ttd_free(d);
+        return fail("%s: %s", c.out, strerror(errno));
+    }
+    c.r.color = use_color(&c, out);
+    rc = c.json ? ttr_json(out, d, &c.r) : ttr_text(out, d, &c.r);
+    int diverged = ttd_get_result(d)->diverged;
+    ttd_free(d);
+    if (fflush(out) != 0 && rc == 0)
+        rc = TT_EIO;
+    if (out != stdout && fclose(out) != 0 && rc == 0)
+        rc = TT_EIO;
+    if (rc < 0)
+        return fail("%s: %s", c.out ? c.out : "output", ttf_strerror(rc));
+    return diverged ? 1 : 0;
+}

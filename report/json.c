@@ -1,0 +1,449 @@
+/*
+ * json.c - ttdiff results as one JSON document (schema in report/JSON.md).
+ * A tiny streaming writer: it tracks nesting and commas, pretty-prints with
+ * two-space indents, and escapes every string from a trace so the output
+ * is valid UTF-8 JSON and safe to embed in an HTML page.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "ttreport.h"
+
+int ttr_version(void)
+{
+    return TTR_VERSION_NUMBER;
+}
+
+void ttr_options_init(ttr_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->hunk_lines = 10;
+}
+
+const char *ttr_kind_name(int kind)
+{
+    static const char *const names[] = {
+        "?", "enter", "exit", "message", "mark", "crash", "lost",
+        "thread_start", "thread_end", "thread_name", "module_load",
+        "module_unload", "pause", "resume", "end", "cut"};
+    if (kind < 0 || kind > TTF_EV_CUT)
+        return "?";
+    return names[kind];
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned min, cp;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, min = 0x80, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, min = 0x800, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, min = 0x10000, cp = c & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+int ttr_json_string(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+
+    if (!s) {
+        fputs("null", f);
+        return ferror(f) ? TT_EIO : 0;
+    }
+    putc('"', f);
+    while (*s) {
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            s++;
+        } else if (n == 3 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
+            fprintf(f, "\\u%04x", 0x2000u + (s[2] & 0x3Fu));
+            s += 3;
+        } else if (n > 1) {
+            fwrite(s, 1, n, f);
+            s += n;
+        } else {
+            unsigned c = *s++;
+            const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
+                          : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+            if (e)
+                fputs(e, f);
+            else if (c < 0x20 || c == 0x7F || c == '<' || c == '>' || c == '&')
+                fprintf(f, "\\u%04x", c);
+            else
+                putc((int)c, f);
+        }
+    }
+    putc('"', f);
+    return ferror(f) ? TT_EIO : 0;
+}
+
+/* ---- the writer ---------------------------------------------------------- */
+
+#define MAX_DEPTH 16
+
+typedef struct jw {
+    FILE *f;                /* output */
+    int depth;              /* open containers */
+    int count[MAX_DEPTH];   /* items written in each */
+    int inline_from;        /* depth from which items stay on one line */
+} jw;
+
+static void item(jw *w)
+{
+    if (w->depth == 0)
+        return;
+    if (w->count[w->depth - 1]++)
+        putc(',', w->f);
+    if (w->depth > w->inline_from) {
+        if (w->count[w->depth - 1] > 1)
+            putc(' ', w->f);
+        return;
+    }
+    fprintf(w->f, "\n%*s", 2 * w->depth, "");
+}
+
+static void key(jw *w, const char *k)
+{
+    item(w);
+    fprintf(w->f, "\"%s\": ", k);
+    w->count[w->depth - 1] |= 0x10000; /* the value that follows is no item */
+}
+
+/* Before a value: a comma and indent unless it follows a key. */
+static void value(jw *w)
+{
+    if (w->depth && (w->count[w->depth - 1] & 0x10000)) {
+        w->count[w->depth - 1] &= ~0x10000;
+        return;
+    }
+    item(w);
+}
+
+static void open_c(jw *w, char c)
+{
+    value(w);
+    putc(c, w->f);
+    if (w->depth < MAX_DEPTH)
+        w->count[w->depth] = 0;
+    w->depth++;
+}
+
+static void close_c(jw *w, char c)
+{
+    w->depth--;
+    if (w->count[w->depth] && w->depth < w->inline_from)
+        fprintf(w->f, "\n%*s", 2 * w->depth, "");
+    putc(c, w->f);
+}
+
+static void v_str(jw *w, const char *s)
+{
+    value(w);
+    ttr_json_string(w->f, s);
+}
+
+static void v_u64(jw *w, uint64_t v)
+{
+    value(w);
+    fprintf(w->f, "%" PRIu64, v);
+}
+
+static void v_i64(jw *w, int64_t v)
+{
+    value(w);
+    fprintf(w->f, "%" PRId64, v);
+}
+
+static void v_lit(jw *w, const char *lit)
+{
+    value(w);
+    fputs(lit, w->f);
+}
+
+static void k_str(jw *w, const char *k, const char *s) { key(w, k); v_str(w, s); }
+static void k_u64(jw *w, const char *k, uint64_t v) { key(w, k); v_u64(w, v); }
+static void k_i64(jw *w, const char *k, int64_t v) { key(w, k); v_i64(w, v); }
+static void k_bool(jw *w, const char *k, int b) { key(w, k); v_lit(w, b ? "true" : "false"); }
+static void k_null(jw *w, const char *k) { key(w, k); v_lit(w, "null"); }
+
+/* ---- documents ----------------------------------------------------------- */
+
+static void event(jw *w, const ttd_event *e)
+{
+    char hex[32];
+    int save = w->inline_from;
+
+    if (!e) {
+        v_lit(w, "null");
+        return;
+    }
+    if (w->inline_from > w->depth)
+        w->inline_from = w->depth;
+    open_c(w, '{');
+    k_u64(w, "index", e->index);
+    k_str(w, "kind", ttr_kind_name(e->kind));
+    k_str(w, "function", e->name);
+    if (e->text)
+        k_str(w, "text", e->text);
+    k_i64(w, "depth", e->depth);
+    k_u64(w, "thread", e->thread);
+    k_u64(w, "time_ns", e->time_ns);
+    if (e->kind == TTF_EV_CRASH) {
+        k_i64(w, "signal", e->signo);
+        snprintf(hex, sizeof hex, "0x%" PRIx64, e->fault_addr);
+        k_str(w, "fault_addr", hex);
+    }
+    close_c(w, '}');
+    w->inline_from = save;
+}
+
+static void events(jw *w, const char *k, const ttd_event *ev, size_t n)
+{
+    key(w, k);
+    open_c(w, '[');
+    for (size_t i = 0; i < n; i++)
+        event(w, &ev[i]);
+    close_c(w, ']');
+}
+
+static void run(jw *w, const ttd_run_info *r)
+{
+    open_c(w, '{');
+    k_str(w, "path", r->path);
+    k_i64(w, "pid", r->pid);
+    k_str(w, "exe", r->exe);
+    key(w, "argv");
+    open_c(w, '[');
+    for (int i = 0; r->argv && i < r->argc; i++)
+        v_str(w, r->argv[i]);
+    close_c(w, ']');
+    k_u64(w, "start_realtime_ns", r->start_realtime_ns);
+    k_u64(w, "duration_ns", r->duration_ns);
+    k_u64(w, "events", r->events);
+    k_u64(w, "threads", r->threads);
+    k_bool(w, "closed", r->closed);
+    if (r->closed)
+        k_i64(w, "exit_status", r->exit_status);
+    else
+        k_null(w, "exit_status");
+    key(w, "crash");
+    event(w, r->crash);
+    key(w, "notices");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->nnotices; i++)
+        v_str(w, r->notices[i]);
+    close_c(w, ']');
+    close_c(w, '}');
+}
+
+static void thread(jw *w, const char *k, const ttd_thread_info *t)
+{
+    key(w, k);
+    open_c(w, '{');
+    k_u64(w, "index", t->index);
+    k_str(w, "name", t->name);
+    k_str(w, "start", t->start);
+    k_u64(w, "events", t->events);
+    close_c(w, '}');
+}
+
+static void options(jw *w, const ttd_options *o)
+{
+    static const char *const msg[] = {"site", "text", "off"};
+    key(w, "options");
+    open_c(w, '{');
+    k_str(w, "thread", o->thread);
+    k_str(w, "function", o->function);
+    k_str(w, "exclude", o->exclude);
+    k_str(w, "messages", msg[o->messages >= 0 && o->messages <= 2 ? o->messages : 0]);
+    k_bool(w, "minimal", o->minimal);
+    k_u64(w, "context", o->context);
+    k_u64(w, "max_lines", o->max_lines);
+    k_u64(w, "max_hunks", o->max_hunks);
+    close_c(w, '}');
+}
+
+static void others(jw *w, const char *k, const ttd_other *o, size_t n)
+{
+    key(w, k);
+    open_c(w, '[');
+    for (size_t i = 0; i < n; i++) {
+        open_c(w, '{');
+        k_u64(w, "thread", o[i].thread);
+        k_str(w, "name", o[i].name);
+        events(w, "events", o[i].events, o[i].nevents);
+        close_c(w, '}');
+    }
+    close_c(w, ']');
+}
+
+static void frame(jw *w, const ttd_frame *f)
+{
+    int save = w->inline_from;
+
+    if (w->inline_from > w->depth)
+        w->inline_from = w->depth;
+    open_c(w, '{');
+    k_str(w, "function", f->name);
+    k_str(w, "file", f->file);
+    if (f->line > 0)
+        k_i64(w, "line", f->line);
+    else
+        k_null(w, "line");
+    close_c(w, '}');
+    w->inline_from = save;
+}
+
+static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    const ttd_pair *p = &r->pairs[d->pair];
+
+    open_c(w, '{');
+    k_u64(w, "hunk", d->hunk);
+    k_u64(w, "pair", d->pair);
+    key(w, "thread");
+    open_c(w, '{');
+    k_str(w, "name", p->bad.name[0] ? p->bad.name : p->good.name);
+    k_u64(w, "good", p->good.index);
+    k_u64(w, "bad", p->bad.index);
+    close_c(w, '}');
+    k_u64(w, "good_index", d->good_index);
+    k_u64(w, "bad_index", d->bad_index);
+    k_u64(w, "good_time_ns", d->good_time_ns);
+    k_u64(w, "bad_time_ns", d->bad_time_ns);
+    key(w, "stack");
+    open_c(w, '[');
+    for (size_t i = 0; i < d->nstack; i++)
+        v_str(w, d->stack[i].name);
+    close_c(w, ']');
+    key(w, "frames");
+    open_c(w, '[');
+    for (size_t i = 0; i < d->nstack; i++)
+        frame(w, &d->stack[i]);
+    close_c(w, ']');
+    events(w, "before", d->before, d->nbefore);
+    events(w, "good", d->good, d->ngood);
+    k_u64(w, "good_more", d->good_more);
+    events(w, "bad", d->bad, d->nbad);
+    k_u64(w, "bad_more", d->bad_more);
+    key(w, "crash");
+    event(w, d->crash);
+    key(w, "other_threads");
+    open_c(w, '{');
+    others(w, "good", d->others[TTD_GOOD], d->nothers[TTD_GOOD]);
+    others(w, "bad", d->others[TTD_BAD], d->nothers[TTD_BAD]);
+    close_c(w, '}');
+    close_c(w, '}');
+}
+
+static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
+{
+    const ttd_pair *p = &r->pairs[h->pair];
+
+    open_c(w, '{');
+    k_u64(w, "pair", h->pair);
+    k_str(w, "thread", p->bad.name[0] ? p->bad.name : p->good.name);
+    k_u64(w, "good_thread", p->good.index);
+    k_u64(w, "bad_thread", p->bad.index);
+    k_u64(w, "good_index", h->good_index);
+    k_u64(w, "good_count", h->good_count);
+    k_u64(w, "bad_index", h->bad_index);
+    k_u64(w, "bad_count", h->bad_count);
+    k_u64(w, "time_ns", h->time_ns);
+    key(w, "good_first");
+    event(w, h->good_first);
+    key(w, "bad_first");
+    event(w, h->bad_first);
+    close_c(w, '}');
+}
+
+static void pairs(jw *w, const ttd_result *r)
+{
+    key(w, "threads");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->npairs; i++) {
+        const ttd_pair *p = &r->pairs[i];
+        open_c(w, '{');
+        thread(w, "good", &p->good);
+        thread(w, "bad", &p->bad);
+        k_str(w, "paired_by", ttd_paired_by_name(p->paired_by));
+        k_u64(w, "hunks", p->hunks);
+        if (p->hunks)
+            k_u64(w, "first_time_ns", p->first_time_ns);
+        else
+            k_null(w, "first_time_ns");
+        close_c(w, '}');
+    }
+    close_c(w, ']');
+    key(w, "unpaired");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->nunpaired; i++) {
+        const ttd_unpaired *u = &r->unpaired[i];
+        open_c(w, '{');
+        k_str(w, "run", u->run == TTD_GOOD ? "good" : "bad");
+        k_u64(w, "index", u->thread.index);
+        k_str(w, "name", u->thread.name);
+        k_str(w, "start", u->thread.start);
+        k_u64(w, "events", u->thread.events);
+        close_c(w, '}');
+    }
+    close_c(w, ']');
+}
+
+int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
+{
+    const ttd_result *r = ttd_get_result(d);
+    jw w = {f, 0, {0}, MAX_DEPTH};
+    char ver[32];
+
+    if (!r || !f)
+        return TT_EINVAL;
+    (void)opts;
+    open_c(&w, '{');
+    k_str(&w, "schema", "tt-diff");
+    k_u64(&w, "schema_version", TTR_JSON_SCHEMA_VERSION);
+    snprintf(ver, sizeof ver, "%d.%d.%d", TTD_VERSION_MAJOR, TTD_VERSION_MINOR,
+             TTD_VERSION_PATCH);
+    k_str(&w, "ttdiff_version", ver);
+    k_bool(&w, "diverged", r->diverged);
+    options(&w, &r->options);
+    key(&w, "runs");
+    open_c(&w, '{');
+    key(&w, "good");
+    run(&w, &r->runs[TTD_GOOD]);
+    key(&w, "bad");
+    run(&w, &r->runs[TTD_BAD]);
+    close_c(&w, '}');
+    pairs(&w, r);
+    key(&w, "first_divergence");
+    if (r->first)
+        divergence(&w, r, r->first);
+    else
+        v_lit(&w, "null");
+    k_u64(&w, "hunks_total", r->hunks_total);
+    key(&w, "hunks");
+    open_c(&w, '[');
+    for (size_t i = 0; i < r->nhunks; i++)
+        hunk(&w, r, &r->hunks[i]);
+    close_c(&w, ']');
+    close_c(&w, '}');
+    putc('\n', f);
+    return ferror(f) ? TT_EIO : 0;
+}

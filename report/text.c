@@ -1,0 +1,308 @@
+/*
+ * text.c - the human report of a ttdiff result: the first divergence with
+ * its stack, context and both sides as indented call trees (-/+), the
+ * crash, what other threads were doing, further hunks and the thread
+ * pairs. Colour is ANSI, only when asked; trace strings are made printable.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "ttreport.h"
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define DIM "\033[2m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+typedef struct tw {
+    FILE *f;                /* output */
+    int color;              /* 1: ANSI colours */
+} tw;
+
+static void on(tw *w, const char *code)
+{
+    if (w->color)
+        fputs(code, w->f);
+}
+
+/* A trace string with control bytes shown as \xNN. */
+static void safe(tw *w, const char *s)
+{
+    if (!s)
+        s = "?";
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7F)
+            fprintf(w->f, "\\x%02x", c);
+        else
+            putc(c, w->f);
+    }
+}
+
+static void ms(tw *w, uint64_t ns)
+{
+    fprintf(w->f, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000, ns / 1000 % 1000);
+}
+
+/* One event on one line: "enter foo", "log foo: text", "crash SIGSEGV in foo". */
+static void describe(tw *w, const ttd_event *e)
+{
+    switch (e->kind) {
+    case TTF_EV_ENTER:
+    case TTF_EV_EXIT:
+        fputs(e->kind == TTF_EV_ENTER ? "enter " : "exit ", w->f);
+        safe(w, e->name);
+        break;
+    case TTF_EV_CRASH:
+        fprintf(w->f, "crash %s (signal %d) at 0x%" PRIx64, e->text ? e->text : "?",
+                e->signo, e->fault_addr);
+        if (e->name) {
+            fputs(" in ", w->f);
+            safe(w, e->name);
+        }
+        break;
+    default:
+        fputs(e->kind == TTF_EV_MARK ? "mark " : "log ", w->f);
+        safe(w, e->name && e->name[0] ? e->name : "?");
+        fputs(": ", w->f);
+        safe(w, e->text);
+    }
+}
+
+static int level(const ttd_event *e)
+{
+    return e->kind == TTF_EV_EXIT ? e->depth - 1 : e->depth;
+}
+
+static int min_level(const ttd_event *ev, size_t n, int base)
+{
+    for (size_t i = 0; i < n; i++)
+        base = level(&ev[i]) < base ? level(&ev[i]) : base;
+    return base;
+}
+
+/* Call-tree lines of ev[0..n) with marker m; an ENTER directly followed by
+ * its EXIT prints as "foo();". */
+static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
+                 int base)
+{
+    for (size_t i = 0; i < n; i++) {
+        const ttd_event *e = &ev[i];
+        int folded = e->kind == TTF_EV_ENTER && i + 1 < n &&
+                     ev[i + 1].kind == TTF_EV_EXIT && e->name && ev[i + 1].name &&
+                     strcmp(e->name, ev[i + 1].name) == 0;
+        int ind = level(e) - base;
+        on(w, col);
+        fprintf(w->f, "  %c %8" PRIu64 "  %*s", m, e->index, 2 * (ind > 0 ? ind : 0), "");
+        if (e->kind == TTF_EV_ENTER) {
+            safe(w, e->name);
+            fputs(folded ? "();" : "() {", w->f);
+        } else if (e->kind == TTF_EV_EXIT) {
+            fputs("} /* ", w->f);
+            safe(w, e->name);
+            fputs(" */", w->f);
+        } else {
+            describe(w, e);
+        }
+        on(w, RESET);
+        putc('\n', w->f);
+        i += (size_t)folded;
+    }
+}
+
+static const char *thread_name(const ttd_pair *p)
+{
+    return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
+}
+
+static void stack(tw *w, const ttd_divergence *d)
+{
+    fputs("call stack (outermost first):\n", w->f);
+    if (!d->nstack)
+        fputs("    (top level)\n", w->f);
+    for (size_t i = 0; i < d->nstack; i++) {
+        const ttd_frame *fr = &d->stack[i];
+        fprintf(w->f, "    %*s", (int)(2 * i), "");
+        safe(w, fr->name);
+        if (fr->file && fr->line > 0) {
+            on(w, DIM);
+            fputs("  at ", w->f);
+            safe(w, fr->file);
+            fprintf(w->f, ":%d", fr->line);
+            on(w, RESET);
+        }
+        putc('\n', w->f);
+    }
+}
+
+static void others(tw *w, const char *run, const ttd_other *o, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        fprintf(w->f, "  %-4s #%u ", run, o[i].thread);
+        safe(w, o[i].name[0] ? o[i].name : "(unnamed)");
+        fputs(":", w->f);
+        for (size_t j = 0; j < o[i].nevents; j++) {
+            fputs(j ? "; " : " ", w->f);
+            describe(w, &o[i].events[j]);
+            on(w, DIM);
+            fputs(" @", w->f);
+            ms(w, o[i].events[j].time_ns);
+            on(w, RESET);
+        }
+        putc('\n', w->f);
+    }
+}
+
+static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    const ttd_pair *p = &r->pairs[d->pair];
+    int base = min_level(d->before, d->nbefore, 1 << 30);
+
+    base = min_level(d->good, d->ngood, min_level(d->bad, d->nbad, base));
+    on(w, BOLD);
+    fputs("first divergence: thread ", w->f);
+    safe(w, thread_name(p));
+    fprintf(w->f, " (good #%u, bad #%u), good event %" PRIu64 ", bad event %" PRIu64
+            ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
+    ms(w, d->bad_time_ns);
+    fputs(" in the bad run\n", w->f);
+    on(w, RESET);
+    stack(w, d);
+    fprintf(w->f, "last %zu common events:\n", d->nbefore);
+    tree(w, ' ', DIM, d->before, d->nbefore, base);
+    fputs("differing events (- good only, + bad only):\n", w->f);
+    tree(w, '-', RED, d->good, d->ngood, base);
+    if (d->good_more)
+        fprintf(w->f, "  - ... %" PRIu64 " more good-only events\n", d->good_more);
+    tree(w, '+', GREEN, d->bad, d->nbad, base);
+    if (d->bad_more)
+        fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
+    if (d->crash) {
+        on(w, BOLD RED);
+        fputs("the bad run died here: ", w->f);
+        describe(w, d->crash);
+        on(w, RESET);
+        putc('\n', w->f);
+    }
+    if (d->nothers[0] || d->nothers[1]) {
+        fputs("other threads just before the divergence:\n", w->f);
+        others(w, "good", d->others[TTD_GOOD], d->nothers[TTD_GOOD]);
+        others(w, "bad", d->others[TTD_BAD], d->nothers[TTD_BAD]);
+    }
+}
+
+static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
+{
+    size_t n = r->nhunks > 0 ? r->nhunks - 1 : 0;
+    size_t show = o->all || n < o->hunk_lines ? n : o->hunk_lines;
+
+    if (r->hunks_total <= 1)
+        return;
+    fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
+    for (size_t i = 1; i <= show; i++) {
+        const ttd_hunk_info *h = &r->hunks[i];
+        fputs("  ", w->f);
+        safe(w, thread_name(&r->pairs[h->pair]));
+        fprintf(w->f, "  good %" PRIu64 " (-%" PRIu64 ")  bad %" PRIu64 " (+%" PRIu64
+                ")  at ", h->good_index, h->good_count, h->bad_index, h->bad_count);
+        ms(w, h->time_ns);
+        if (h->good_first) {
+            on(w, RED);
+            fputs("  - ", w->f);
+            describe(w, h->good_first);
+            on(w, RESET);
+        }
+        if (h->bad_first) {
+            on(w, GREEN);
+            fputs("  + ", w->f);
+            describe(w, h->bad_first);
+            on(w, RESET);
+        }
+        putc('\n', w->f);
+    }
+    if (r->hunks_total - 1 > show)
+        fprintf(w->f, "  ... %" PRIu64 " more (--all shows them)\n",
+                r->hunks_total - 1 - show);
+}
+
+static void thread_cell(tw *w, const ttd_thread_info *t)
+{
+    int n = fprintf(w->f, "#%u ", t->index);
+    const char *s = t->name[0] ? t->name : "(unnamed)";
+    n += (int)strlen(s);
+    safe(w, s);
+    fprintf(w->f, "%*s", n < 20 ? 20 - n : 1, "");
+}
+
+static void threads(tw *w, const ttd_result *r)
+{
+    fputs("threads:\n  good                bad                 paired by    events good/bad        hunks\n", w->f);
+    for (size_t i = 0; i < r->npairs; i++) {
+        const ttd_pair *p = &r->pairs[i];
+        fputs("  ", w->f);
+        thread_cell(w, &p->good);
+        thread_cell(w, &p->bad);
+        char ev[48];
+        snprintf(ev, sizeof ev, "%" PRIu64 "/%" PRIu64, p->good.events, p->bad.events);
+        fprintf(w->f, "%-12s %-22s %zu\n", ttd_paired_by_name(p->paired_by), ev, p->hunks);
+    }
+    for (size_t i = 0; i < r->nunpaired; i++) {
+        const ttd_unpaired *u = &r->unpaired[i];
+        fprintf(w->f, "  unpaired: %s #%u ", u->run == TTD_GOOD ? "good" : "bad",
+                u->thread.index);
+        safe(w, u->thread.name[0] ? u->thread.name : "(unnamed)");
+        fputs(" (start ", w->f);
+        safe(w, u->thread.start[0] ? u->thread.start : "?");
+        fprintf(w->f, ", %" PRIu64 " events)\n", u->thread.events);
+    }
+}
+
+static void run_line(tw *w, const char *label, const ttd_run_info *r)
+{
+    fprintf(w->f, "%s: ", label);
+    safe(w, r->path);
+    fprintf(w->f, " (pid %" PRId64 ", %" PRIu64 " events, %zu threads, ", r->pid,
+            r->events, r->threads);
+    if (r->crash) {
+        describe(w, r->crash);
+    } else if (r->closed) {
+        fprintf(w->f, "exit %d", r->exit_status);
+    } else {
+        fputs("no clean end", w->f);
+    }
+    fputs(")\n", w->f);
+    for (size_t i = 0; i < r->nnotices; i++) {
+        fprintf(w->f, "  note: ");
+        safe(w, r->notices[i]);
+        putc('\n', w->f);
+    }
+}
+
+int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
+{
+    const ttd_result *r = ttd_get_result(d);
+    ttr_options def;
+    tw w = {f, 0};
+
+    if (!r || !f)
+        return TT_EINVAL;
+    if (!opts) {
+        ttr_options_init(&def);
+        opts = &def;
+    }
+    w.color = opts->color;
+    run_line(&w, "good", &r->runs[TTD_GOOD]);
+    run_line(&w, "bad ", &r->runs[TTD_BAD]);
+    if (r->first) {
+        divergence(&w, r, r->first);
+        hunks(&w, r, opts);
+    } else {
+        on(&w, BOLD);
+        fprintf(f, "no divergence in %zu thread pair%s\n", r->npairs,
+                r->npairs == 1 ? "" : "s");
+        on(&w, RESET);
+    }
+    threads(&w, r);
+    return ferror(f) ? TT_EIO : 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * ttreport.h - render ttdiff results (diff/ttdiff.h) as text or JSON (and,
+ * later, HTML). Renderers only read the engine's results; they never
+ * compute a diff. The JSON schema is documented in report/JSON.md.
+ */
+#ifndef TTREPORT_H
+#define TTREPORT_H
+
+#include <stdio.h>
+
+#include "ttdiff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TTR_VERSION_MAJOR 1
+#define TTR_VERSION_MINOR 0
+#define TTR_VERSION_PATCH 0
+#define TTR_VERSION_NUMBER \
+    (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
+
+/* Version of the JSON schema written by ttr_json (report/JSON.md). */
+#define TTR_JSON_SCHEMA_VERSION 1
+
+/* The library's own version at run time. */
+int ttr_version(void);
+
+typedef struct ttr_options {
+    int color;          /* 1: ANSI colours (red -, green +, dim context) */
+    int all;            /* 1: a line for every resolved hunk */
+    unsigned hunk_lines;/* hunk lines shown when all is 0 (10) */
+} ttr_options;
+
+/* Fill o with the defaults (no colour, 10 hunk lines). */
+void ttr_options_init(ttr_options *o);
+
+/* Write the human report of d to f. opts may be NULL. Returns 0, TT_EIO if
+ * writing failed, or an engine error (TT_ENOMEM, reader errors) from
+ * ttd_hunk_detail. */
+int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts);
+
+/* Write d as one JSON document (schema TTR_JSON_SCHEMA_VERSION) and a
+ * newline. Errors as ttr_text. */
+int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts);
+
+/* Write s as a JSON string literal, quotes included: control bytes, quote
+ * and backslash escaped, '<' '>' '&' U+2028 U+2029 as \u escapes (safe to
+ * embed in HTML), each byte of invalid UTF-8 as U+FFFD. NULL writes null.
+ * Returns 0 or TT_EIO. */
+int ttr_json_string(FILE *f, const char *s);
+
+/* Name of an event kind as used in reports: "enter", "exit", "message",
+ * "mark", "crash", ... */
+const char *ttr_kind_name(int kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
