@@ -5,6 +5,7 @@
  * the call site's text is written once, when it first fires.
  */
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "cap_int.h"
 #include "ttfmt.h"
@@ -90,6 +91,7 @@ void ttcap_thread_name(const char *name)
     size_t n = strnlen(name, CAP_NAME_LEN - 1);
     memcpy(buf, name, n);
     buf[n] = 0;
+    prctl(PR_SET_NAME, buf, 0, 0, 0); /* keep the OS name in step */
     cap_write_name(t, buf);
     release(t);
 }

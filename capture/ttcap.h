@@ -81,8 +81,8 @@ const char *ttcap_path(void);
  * Has no effect on whether tracing is on. */
 int ttcap_set_level(int level);
 
-/* Record a new name for the calling thread (at most 15 bytes kept). Names
- * set with pthread_setname_np are picked up too. NULL is ignored. */
+/* Name the calling thread (OS name too; at most 15 bytes kept) and record
+ * it. Names set with pthread_setname_np are picked up too. NULL is ignored. */
 void ttcap_thread_name(const char *name);
 
 /* PAUSE / RESUME markers for the calling thread: tools leave the time
@@ -118,50 +118,56 @@ void __cyg_profile_func_exit(void *fn, void *call_site);
 #define TTCAP_UNIQ_(n) TTCAP_CAT_(n, __LINE__)
 #endif
 
+#if defined(__GNUC__)
+#define TTCAP_NOINST_ __attribute__((no_instrument_function, unused))
+#else
+#define TTCAP_NOINST_
+#endif
+
 #if defined(__cplusplus)
 /* C++: overloads stand in for _Generic. */
-static inline constexpr int ttcap_at_(bool) { return TTCAP_ARG_U64; }
-static inline constexpr int ttcap_at_(char) { return TTCAP_ARG_I64; }
-static inline constexpr int ttcap_at_(signed char) { return TTCAP_ARG_I64; }
-static inline constexpr int ttcap_at_(unsigned char) { return TTCAP_ARG_U64; }
-static inline constexpr int ttcap_at_(short) { return TTCAP_ARG_I64; }
-static inline constexpr int ttcap_at_(unsigned short) { return TTCAP_ARG_U64; }
-static inline constexpr int ttcap_at_(int) { return TTCAP_ARG_I64; }
-static inline constexpr int ttcap_at_(unsigned) { return TTCAP_ARG_U64; }
-static inline constexpr int ttcap_at_(long) { return TTCAP_ARG_I64; }
-static inline constexpr int ttcap_at_(unsigned long) { return TTCAP_ARG_U64; }
-static inline constexpr int ttcap_at_(long long) { return TTCAP_ARG_I64; }
-static inline constexpr int ttcap_at_(unsigned long long) { return TTCAP_ARG_U64; }
-static inline constexpr int ttcap_at_(float) { return TTCAP_ARG_F64; }
-static inline constexpr int ttcap_at_(double) { return TTCAP_ARG_F64; }
-static inline constexpr int ttcap_at_(long double) { return TTCAP_ARG_F64; }
-static inline constexpr int ttcap_at_(const char *) { return TTCAP_ARG_STR; }
-static inline constexpr int ttcap_at_(const volatile void *) { return TTCAP_ARG_PTR; }
-static inline union ttcap_arg ttcap_av_(long long v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_av_(int v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_av_(long v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_av_(short v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_av_(char v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_av_(signed char v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_av_(bool v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_av_(unsigned char v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_av_(unsigned short v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_av_(unsigned v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_av_(unsigned long v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_av_(unsigned long long v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_av_(float v) { union ttcap_arg a; a.f = v; return a; }
-static inline union ttcap_arg ttcap_av_(double v) { union ttcap_arg a; a.f = v; return a; }
-static inline union ttcap_arg ttcap_av_(long double v) { union ttcap_arg a; a.f = (double)v; return a; }
-static inline union ttcap_arg ttcap_av_(const char *v) { union ttcap_arg a; a.s = v; return a; }
-static inline union ttcap_arg ttcap_av_(const volatile void *v) { union ttcap_arg a; a.p = (const void *)v; return a; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(bool) { return TTCAP_ARG_U64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(char) { return TTCAP_ARG_I64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(signed char) { return TTCAP_ARG_I64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(unsigned char) { return TTCAP_ARG_U64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(short) { return TTCAP_ARG_I64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(unsigned short) { return TTCAP_ARG_U64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(int) { return TTCAP_ARG_I64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(unsigned) { return TTCAP_ARG_U64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(long) { return TTCAP_ARG_I64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(unsigned long) { return TTCAP_ARG_U64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(long long) { return TTCAP_ARG_I64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(unsigned long long) { return TTCAP_ARG_U64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(float) { return TTCAP_ARG_F64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(double) { return TTCAP_ARG_F64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(long double) { return TTCAP_ARG_F64; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(const char *) { return TTCAP_ARG_STR; }
+TTCAP_NOINST_ static inline constexpr int ttcap_at_(const volatile void *) { return TTCAP_ARG_PTR; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(long long v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(int v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(long v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(short v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(char v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(signed char v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(bool v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(unsigned char v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(unsigned short v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(unsigned v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(unsigned long v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(unsigned long long v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(float v) { union ttcap_arg a; a.f = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(double v) { union ttcap_arg a; a.f = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(long double v) { union ttcap_arg a; a.f = (double)v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(const char *v) { union ttcap_arg a; a.s = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(const volatile void *v) { union ttcap_arg a; a.p = (const void *)v; return a; }
 #define TTCAP_AT_(x) ((uint8_t)ttcap_at_(x))
 #define TTCAP_AV_(x) ttcap_av_(x)
 #else
-static inline union ttcap_arg ttcap_ai_(long long v) { union ttcap_arg a; a.i = v; return a; }
-static inline union ttcap_arg ttcap_au_(unsigned long long v) { union ttcap_arg a; a.u = v; return a; }
-static inline union ttcap_arg ttcap_af_(double v) { union ttcap_arg a; a.f = v; return a; }
-static inline union ttcap_arg ttcap_as_(const char *v) { union ttcap_arg a; a.s = v; return a; }
-static inline union ttcap_arg ttcap_ap_(const volatile void *v) { union ttcap_arg a; a.p = (const void *)v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_ai_(long long v) { union ttcap_arg a; a.i = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_au_(unsigned long long v) { union ttcap_arg a; a.u = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_af_(double v) { union ttcap_arg a; a.f = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_as_(const char *v) { union ttcap_arg a; a.s = v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { union ttcap_arg a; a.p = (const void *)v; return a; }
 #define TTCAP_GEN_(x, I, U, F, S, P) _Generic((x), \
     _Bool: U, char: I, signed char: I, unsigned char: U, short: I, \
     unsigned short: U, int: I, unsigned: U, long: I, unsigned long: U, \

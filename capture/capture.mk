@@ -1,0 +1,18 @@
+# capture.mk - extra rules for libttcap's tests: the dlopen'd plugin fixture,
+# the trace checker used by tests/e2e/capture_*.sh, and capture unit tests
+# (linked with libttcap.a, which the generic unit rule does not link).
+
+fixtures: $(B)/fixtures/cap_plugin.so $(B)/tests/capture_check
+
+$(B)/fixtures/cap_plugin.so: fixtures/progs/cap_dlopen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXFLAGS) -DCAP_PLUGIN -shared -fPIC -o $@ $<
+
+$(B)/tests/capture_check: tests/e2e/capture_check.c $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) -o $@ $< $(LIBFMT) $(SYSLIBS)
+
+$(B)/tests/test_capture%: tests/unit/test_capture%.c $(B)/libttcap.a $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
+	  $(SYSLIBS) -lcmocka
