@@ -1,0 +1,91 @@
+#!/bin/sh
+# capture_calls.sh - libttcap single-thread recording checked with the reader:
+# exact counts and nesting, recursion, longjmp, exit() from deep inside, small
+# chunks, TTCAP_CLOCK=none, TTCAP=1 naming, disabled mode, existing file.
+B=$(cd "${1:-build}" && pwd)
+P=$B/fixtures/cap_calls
+CHK=$B/tests/capture_check
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cd "$d" || exit 1
+fail=0
+has() { grep -qx -- "$2" "$1" || { echo "FAIL: $1 lacks: $2"; fail=1; }; }
+hasre() { grep -q -- "$2" "$1" || { echo "FAIL: $1 lacks /$2/"; fail=1; }; }
+
+# plain calls: main + 1000 x (leaf + chain_a -> b -> c -> leaf)
+TTCAP_OUT=calls.trc "$P" calls 1000 || { echo "FAIL: calls run"; fail=1; }
+"$CHK" calls.trc > calls.out || { echo "FAIL: check calls"; fail=1; }
+has calls.out "count thread=0 func=main enter=1 exit=1"
+has calls.out "count thread=0 func=leaf enter=2000 exit=2000"
+has calls.out "count thread=0 func=chain_a enter=1000 exit=1000"
+has calls.out "count thread=0 func=chain_c enter=1000 exit=1000"
+has calls.out "walk thread=0 events=10008 open=0 maxdepth=5 nesting_errors=0 rc=0"
+hasre calls.out "^header closed=1 exit=0 chunk=262144 ring=0 noclock=0"
+hasre calls.out "^summary closed=1 crashed=0 events=10008 lost=0 damaged=0"
+hasre calls.out "^process pid=[0-9]* ppid=[0-9]* argc=3 exe=$P parent= exited=1 status=0"
+hasre calls.out "^module .*path=$P\$"
+has calls.out "end thread=0 status=0"
+[ "$(stat -c %a calls.trc)" = 600 ] || { echo "FAIL: mode not 0600"; fail=1; }
+
+# many small chunks: the function cache and time restart per chunk
+TTCAP_OUT=small.trc TTCAP_CHUNK_KB=16 "$P" calls 20000 || fail=1
+"$CHK" small.trc > small.out || fail=1
+has small.out "count thread=0 func=leaf enter=40000 exit=40000"
+has small.out "count thread=0 func=chain_b enter=20000 exit=20000"
+hasre small.out "^walk thread=0 events=200008 open=0 maxdepth=5 nesting_errors=0 rc=0"
+hasre small.out "^summary closed=1 crashed=0 events=200008 lost=0 damaged=0"
+hasre small.out "^header closed=1 exit=0 chunk=16384 "
+
+# recursion: fib(15) makes 2*fib(16)-1 = 1973 calls
+TTCAP_OUT=fib.trc "$P" fib 15 > /dev/null || fail=1
+"$CHK" fib.trc > fib.out || fail=1
+has fib.out "count thread=0 func=fib enter=1973 exit=1973"
+hasre fib.out "^walk thread=0 events=[0-9]* open=0 maxdepth=16 nesting_errors=0 rc=0"
+
+# longjmp: 10 x 6 jump_deep enters, no exits; then leaf
+TTCAP_OUT=jmp.trc "$P" longjmp 10 || fail=1
+"$CHK" jmp.trc > jmp.out || fail=1
+has jmp.out "count thread=0 func=jump_deep enter=60 exit=0"
+has jmp.out "count thread=0 func=leaf enter=1 exit=1"
+has jmp.out "end thread=0 status=0"
+
+# exit(3) from 6 frames deep: END with the status, header closed
+TTCAP_OUT=exit.trc "$P" exit 5; [ $? = 3 ] || { echo "FAIL: exit status"; fail=1; }
+"$CHK" exit.trc > exit.out || fail=1
+has exit.out "count thread=0 func=exit_deep enter=6 exit=0"
+has exit.out "end thread=0 status=3"
+hasre exit.out "^header closed=1 exit=3 "
+
+# order only
+TTCAP_OUT=none.trc TTCAP_CLOCK=none "$P" calls 1000 || fail=1
+"$CHK" none.trc > none.out || fail=1
+hasre none.out "^header closed=1 exit=0 chunk=262144 ring=0 noclock=1"
+has none.out "count thread=0 func=leaf enter=2000 exit=2000"
+has none.out "walk thread=0 events=10008 open=0 maxdepth=5 nesting_errors=0 rc=0"
+t=$(stat -c %s calls.trc)
+[ "$(stat -c %s none.trc)" = "$t" ] || { echo "FAIL: sizes differ"; fail=1; }
+
+# TTCAP=1: <prog>.<pid>.trc in the cwd; %e and %p in TTCAP_OUT
+TTCAP=1 "$P" calls 10 || fail=1
+n=$(ls cap_calls.*.trc 2>/dev/null | wc -l)
+[ "$n" = 1 ] || { echo "FAIL: TTCAP=1 made $n files"; fail=1; }
+TTCAP_OUT=x-%e-%p.trc "$P" calls 10 || fail=1
+ls x-cap_calls-*.trc > /dev/null 2>&1 || { echo "FAIL: %e/%p"; fail=1; }
+
+# disabled: nothing written, program runs
+mkdir off && (cd off && env -u TTCAP_OUT -u TTCAP "$P" calls 100) || fail=1
+[ -z "$(ls off)" ] || { echo "FAIL: disabled mode wrote files"; fail=1; }
+
+# an existing file is left byte-identical; the program runs untraced
+printf 'precious\n' > keep.trc
+cp keep.trc keep.orig
+TTCAP_OUT=keep.trc "$P" calls 100 2> keep.err || { echo "FAIL: run with existing file"; fail=1; }
+cmp -s keep.trc keep.orig || { echo "FAIL: existing file changed"; fail=1; }
+grep -q "^ttcap: cannot create trace '.*keep.trc': File exists; running untraced\$" keep.err ||
+    { echo "FAIL: message"; cat keep.err; fail=1; }
+[ "$(wc -l < keep.err)" = 1 ] || { echo "FAIL: one line expected"; fail=1; }
+# an unwritable place: also one line and a normal run
+TTCAP_OUT=/nonexistent/dir/x.trc "$P" calls 10 2> bad.err || fail=1
+grep -q "^ttcap: cannot create trace '/nonexistent/dir/x.trc': No such file" bad.err ||
+    { echo "FAIL: message"; cat bad.err; fail=1; }
+exit $fail
