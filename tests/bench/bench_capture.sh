@@ -148,6 +148,17 @@ trace_bytes() {
     esac
     [ "$(field damaged "$tmp/st")" = 1 ] && flag=damaged
     [ "$got" -lt "$1" ] && flag="LOST-calls:$(($1 - got))"
+    # first rep: the project's reader must agree (every event decodable, none lost)
+    if [ "$rep" = 1 ] && [ -x "$B/ttdump" ] && [ "$flag" = - ]; then
+        "$B/ttdump" --stats "$trc" > "$tmp/dump" 2>&1
+        rev=$(sed -n 's/^ *events: *\([0-9]*\).*/\1/p' "$tmp/dump" | head -1)
+        rlost=$(sed -n 's/^ *events: *[0-9]* (lost \([0-9]*\)).*/\1/p' "$tmp/dump" | head -1)
+        if [ -z "$rev" ] || [ "$rev" -lt "$(field events "$tmp/st")" ] || [ "${rlost:-0}" != 0 ]; then
+            flag="ttdump-disagrees:${rev:-0}"
+        else
+            checked=$((checked + 1))
+        fi
+    fi
     [ "$got" -gt "$1" ] && [ "$v" = log-filtered ] && flag="recorded-msgs:$((got - $1))"
 }
 
@@ -181,6 +192,7 @@ variants="plain empty stub"
 logvariants="log-plain log-off log-filtered log-ttcap log-none"
 
 broken=0
+checked=0
 start=$(date +%s)
 echo "capture bench: $REPS reps, scale $SCALE, $(nproc) cpus, $(uname -r); variants: $variants"
 rep=1
@@ -285,6 +297,7 @@ echo
 echo "ns/call: median of $REPS runs, each thread times its own loop (clock_gettime), mean over threads."
 echo "B/call: ttcap = chunk headers + records (cap_trcstat walks the records, padding excluded);"
 echo "        uftrace = uftrace.data/*.dat; lttng = stream files (no index/metadata), per recorded call."
+[ "$checked" -gt 0 ] && echo "ttdump --stats agreed (all events decodable, 0 lost) on $checked traces of rep 1."
 echo "calls per run: plain/empty/stub/disabled 100M, ttcap 10M (order-only 20M), uftrace 1.5M (-b 4M: 3M), lttng 2M, TT_LOG 20M; x BENCH_SCALE=$SCALE."
 echo "bench_capture: $(($(date +%s) - start)) s"
 [ "$broken" = 0 ]
