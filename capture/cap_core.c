@@ -173,13 +173,13 @@ static int claim_chunk(struct tstate *t, int *recycled)
     if (!*recycled) {
         c = atomic_fetch_add(&cap.next_chunk, 1);
         if (cap_grow(c) != 0)
-            return CAP_WHY_IO;
+            return CAP_WHY_FULL;
     }
     off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
     uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED,
                       cap.fd, off);
     if (m == MAP_FAILED)
-        return CAP_WHY_MAP;
+        return CAP_WHY_IO;
     if (*recycled) {
         __atomic_store_n((uint32_t *)m, 0u, __ATOMIC_RELEASE);
         memset(m + 4, 0, cap.chunk_size - 4);
@@ -242,7 +242,7 @@ static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
     if (t->lost) {
         uint64_t n = t->lost;
         t->lost = 0;
-        write_lost(t, n, CAP_WHY_IO);
+        write_lost(t, n, CAP_WHY_FULL);
     }
     if (t->lost_nested) {
         uint64_t n = t->lost_nested;

@@ -31,8 +31,8 @@
 
 /* thread states (tstate.state) */
 enum { TS_NEW = 0, TS_LIVE, TS_CUT, TS_DONE };
-/* LOST / CUT reasons (u8 in the record) */
-enum { CAP_WHY_IO = 1, CAP_WHY_MAP = 2, CAP_WHY_NESTED = 3 };
+/* LOST / CUT reasons (u8 in the record; the values of TTF_LOST_*) */
+enum { CAP_WHY_NESTED = 0, CAP_WHY_FULL = 1, CAP_WHY_IO = 2 };
 
 /* One thread's writer. All fields are touched only by the owning thread
  * (and by a signal handler running on it, guarded by busy). pos and limit

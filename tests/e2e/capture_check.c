@@ -11,8 +11,6 @@
 
 #include "ttfmt.h"
 
-#pragma weak ttf_format_message /* TEMP until the reader has it */
-
 struct count {
     uint32_t thread;            /* thread index */
     const char *name;           /* function name (owned by the ttf_sym) */
@@ -84,7 +82,7 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
                 sp--;
         }
         if (ev.kind == TTF_EV_MESSAGE || ev.kind == TTF_EV_MARK) {
-            int n = ttf_format_message ? ttf_format_message(t, &ev, msg, sizeof msg) : -99;
+            int n = ttf_format_message(t, &ev, msg, sizeof msg);
             if (n < 0)
                 snprintf(msg, sizeof msg, "<format error %d>", n);
             printf("msg thread=%u %s\n", th, msg);
@@ -92,6 +90,8 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
         if (ev.kind == TTF_EV_CRASH)
             printf("crash thread=%u signo=%d code=%d addr=0x%llx\n", th, ev.signo,
                    ev.code, (unsigned long long)ev.fault_addr);
+        if (ev.kind == TTF_EV_LOST)
+            sp = 0;             /* what was open before the gap is unknown */
         if (ev.kind == TTF_EV_LOST)
             printf("lost thread=%u events=%llu bytes=%llu\n", th,
                    (unsigned long long)ev.lost_events,
