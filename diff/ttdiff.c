@@ -206,7 +206,8 @@ int main(int argc, char **argv)
     }
     c.r.color = use_color(&c, out);
     rc = c.json ? ttr_json(out, d, &c.r) : ttr_text(out, d, &c.r);
-    int diverged = ttd_get_result(d)->diverged;
+    const ttd_result *res = ttd_get_result(d);
+    int diverged = res->diverged || res->nunpaired > 0;
     ttd_free(d);
     if (fflush(out) != 0 && rc == 0)
         rc = TT_EIO;

@@ -166,8 +166,9 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     fprintf(w->f, " (good #%u, bad #%u), good event %" PRIu64 ", bad event %" PRIu64
             ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
     ms(w, d->bad_time_ns);
-    fputs(" in the bad run\n", w->f);
+    fputs(" in the bad run", w->f);
     on(w, RESET);
+    putc('\n', w->f);
     stack(w, d);
     fprintf(w->f, "last %zu common events:\n", d->nbefore);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
@@ -262,8 +263,8 @@ static void run_line(tw *w, const char *label, const ttd_run_info *r)
 {
     fprintf(w->f, "%s: ", label);
     safe(w, r->path);
-    fprintf(w->f, " (pid %" PRId64 ", %" PRIu64 " events, %zu threads, ", r->pid,
-            r->events, r->threads);
+    fprintf(w->f, " (pid %" PRId64 ", %" PRIu64 " events, %zu thread%s, ", r->pid,
+            r->events, r->threads, r->threads == 1 ? "" : "s");
     if (r->crash) {
         describe(w, r->crash);
     } else if (r->closed) {
@@ -299,9 +300,13 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         hunks(&w, r, opts);
     } else {
         on(&w, BOLD);
-        fprintf(f, "no divergence in %zu thread pair%s\n", r->npairs,
+        fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
                 r->npairs == 1 ? "" : "s");
+        if (r->nunpaired)
+            fprintf(f, ", but %zu unpaired thread%s", r->nunpaired,
+                    r->nunpaired == 1 ? "" : "s");
         on(&w, RESET);
+        putc('\n', f);
     }
     threads(&w, r);
     return ferror(f) ? TT_EIO : 0;
