@@ -167,6 +167,11 @@ enum {
 
 #define TTF_STR_MAX 256   /* longest message string argument kept */
 
+/* LOST / CUT reason byte (readers show unknown values as numbers) */
+#define TTF_LOST_UNSPEC 0 /* not said */
+#define TTF_LOST_FULL 1   /* no buffer or chunk space */
+#define TTF_LOST_IO 2     /* a write to the file failed */
+
 /* Encoders: write at p, return the byte after. Caller guarantees room
  * (TTF_UVAR_MAX per uvar). */
 #define TTF_UVAR_MAX 10

@@ -1,0 +1,1428 @@
+/*
+ * reader.c - open, check and index a trace file (format v1, FORMAT.md),
+ * then hand out its events one thread at a time or merged by time.
+ *
+ * Design. Opening does all the distrust: the header is checked field by
+ * field (magic first, so text-mode damage is named), then every chunk slot
+ * is looked at once. Valid chunk headers are sorted by (thread, seq); each
+ * thread's chunks are then decoded in order by the very iterator that
+ * ttf_iter_next uses, in "scan" mode, which also collects the metadata
+ * (process, modules, threads, call sites) and counts events. The scan
+ * records for every chunk where its good records end (vend) and whether
+ * bytes were damaged there. Iteration later decodes only up to vend, so
+ * counts, LOST markers and events are the same in both passes by
+ * construction, and the hot path is a tag test, a cache load and a
+ * one-byte varint in the common case - no allocation per event.
+ *
+ * Recovery. Bad bytes never fail the trace: they end their chunk, leave a
+ * notice ("bad.trc: offset 8231: invalid record tag 0x55; rest of chunk
+ * skipped") and a LOST event at that spot; missing sequence numbers give a
+ * LOST event at the gap, and the next chunk's header restores the call
+ * depth. Only the file header can make ttf_open fail.
+ *
+ * Bounds. Every byte is read through struct ttfi_cursor (ttf_int.h), which
+ * checks what is left; every count is checked against the bytes that would
+ * hold it before anything is allocated, so memory is O(file size).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ttf_int.h"
+#include "ttf_wire.h"
+
+#define THREADS_MAX (1u << 20)          /* thread indexes above are corrupt */
+#define NOTICES_MAX 200                 /* notices kept; the rest counted */
+#define DATA_OFFSET_MAX (64u << 20)     /* larger data_offset is corrupt */
+#define NS 1000000000u
+
+/* One chunk with a valid header. */
+struct chunk {
+    uint64_t off;               /* file offset of the chunk header */
+    uint64_t end;               /* one past its last byte in the file */
+    uint64_t vend;              /* where its good records end (after scan) */
+    uint64_t tsc;               /* header: time base */
+    uint64_t mono, real;        /* header: clock-sync point (0 = unknown) */
+    uint32_t thread, seq;       /* header: owner and sequence */
+    int32_t depth;              /* header: call depth at chunk start */
+    uint16_t flags, hsize;      /* header: TTF_CHUNK_*, header bytes */
+    uint8_t cut;                /* the file ends inside this chunk */
+    uint8_t damaged;            /* records end early at vend */
+};
+
+struct tthread {
+    ttf_thread pub;             /* what ttf_get_thread returns */
+    size_t first, n;            /* its chunks: t->chunks[first .. first+n) */
+    int has_ev, has_start;      /* an event / THREAD_START was seen */
+    uint64_t first_tsc, last_tsc; /* first and last event times */
+    uint64_t start_tsc, end_tsc; /* THREAD_START / THREAD_END times */
+};
+
+/* Text and index of a record, found by its file offset while iterating. */
+struct aux {
+    uint64_t off;               /* file offset of the record */
+    const char *text;           /* thread name, module path */
+    uint32_t index;             /* module index */
+};
+
+struct modrec {
+    ttf_module pub;             /* what ttf_get_module returns */
+    uint64_t load_tsc;          /* raw load time */
+    uint64_t off;               /* file offset of its MODULE_LOAD */
+};
+
+struct unload {
+    uint64_t tsc, base;         /* MODULE_UNLOAD time and base */
+};
+
+struct syncpt {
+    uint64_t tsc, ns;           /* counter value and CLOCK_MONOTONIC ns */
+};
+
+struct siterec {
+    ttf_callsite pub;           /* what ttf_get_callsite returns */
+    size_t order;               /* scan order, to keep the first definition */
+};
+
+/* A growable array: a pointer, its count and its capacity. */
+#define VEC(type, name) type *name; size_t n_##name, cap_##name
+
+struct ttf_trace {
+    char *name;                 /* path or caller's name, for messages */
+    const uint8_t *buf;         /* the file's bytes */
+    size_t len;                 /* their count */
+    void *map;                  /* mmap'd region to unmap, or NULL */
+    ttf_header hdr;             /* header fields as stored */
+    ttf_summary sum;            /* what the scan found */
+    ttf_process proc;           /* PROCESS record (zeros/"" if none) */
+    int have_proc;              /* a PROCESS record was seen */
+    uint64_t proc_hz;           /* tsc_hz of the PROCESS record */
+    VEC(struct chunk, chunks);  /* valid chunks, sorted (thread, seq) */
+    struct tthread *threads;    /* dense by index */
+    size_t nthreads;            /* max thread index + 1 */
+    VEC(struct modrec, mods);   /* modules, sorted by load time */
+    VEC(struct unload, unl);    /* module unloads */
+    VEC(struct siterec, sites); /* call sites, sorted by id, unique */
+    VEC(struct aux, aux);       /* record texts, sorted by offset */
+    VEC(struct syncpt, syncs);  /* clock-sync points */
+    VEC(char *, notes);         /* notices */
+    uint64_t notes_dropped;     /* notices past NOTICES_MAX */
+    uint64_t skipped[32];       /* unknown optional records, by tag - 0x20 */
+    struct ttfi_arena arena;    /* owns strings and small arrays */
+    uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
+    uint64_t hz;                /* ticks per second used */
+    uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
+    int ident;                  /* ticks are ns: skip the multiply */
+    uint64_t real0;             /* CLOCK_REALTIME ns at time 0 */
+    uint64_t ev_min, ev_max;    /* first and last event tsc */
+    int oom;                    /* an allocation failed while opening */
+};
+
+/* Decoding state of one chunk; reset at every chunk like the writer's. */
+struct dec {
+    struct ttfi_cursor c;       /* over the chunk's records */
+    const ttf_trace *t;         /* the trace */
+    ttf_trace *scan;            /* while opening: collect metadata here */
+    struct chunk *ch;           /* the chunk */
+    int timed;                  /* hot events carry a time delta */
+    uint64_t tsc;               /* running counter value */
+    uint64_t prev;              /* last miss address */
+    int64_t depth;              /* call depth now */
+    struct ttfi_problem pb;     /* what stopped the chunk, if anything */
+    uint64_t cache[TTF_SLOTS];  /* function cache */
+};
+
+/* One thread's event stream across its chunks. */
+struct titer {
+    struct dec d;               /* current chunk */
+    struct tthread *th;         /* the thread */
+    size_t k;                   /* chunks begun */
+    uint32_t prev_seq;          /* seq of the previous chunk */
+    int in_chunk;               /* d is decoding a chunk */
+};
+
+struct ttf_iter {
+    const ttf_trace *t;         /* the trace */
+    struct titer one;           /* single-thread iteration */
+    struct titer *subs;         /* merged: one per thread, else NULL */
+    ttf_event *heads;           /* merged: each thread's next event */
+    uint32_t *heap;             /* merged: min-heap of thread indexes */
+    size_t nheap;               /* entries in heap */
+};
+
+static const char *const rec_names[] = {
+    "END-OF-DATA", "PROCESS", "MODULE_LOAD", "MODULE_UNLOAD", "THREAD_START",
+    "THREAD_NAME", "THREAD_END", "CALLSITE", "MESSAGE", "SCOPE_ENTER",
+    "SCOPE_EXIT", "CRASH", "LOST", "END", "SYNC", "PAUSE", "RESUME", "CUT",
+};
+
+static const char *rec_name(unsigned tag)
+{
+    if (tag < sizeof rec_names / sizeof rec_names[0])
+        return rec_names[tag];
+    return tag <= TTF_R_REQUIRED_LAST ? "unknown required record"
+                                      : "unknown optional record";
+}
+
+/* The array a with room for n + 1 elements (a itself if it has room), or
+ * NULL if that needs memory that is not there (a is then unchanged). */
+static void *grow(void *a, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return a;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *p = realloc(a, c * elem);
+    if (p)
+        *cap = c;
+    return p;
+}
+
+/* Append a zeroed element to a VEC; NULL (and t->oom) if out of memory. */
+#define PUSH(t, v) ({ \
+    void *np_ = grow((t)->v, &(t)->cap_##v, (t)->n_##v, sizeof *(t)->v); \
+    __typeof__((t)->v) el_ = NULL; \
+    if (np_) { \
+        (t)->v = np_; \
+        el_ = &(t)->v[(t)->n_##v++]; \
+        memset(el_, 0, sizeof *el_); \
+    } else { \
+        (t)->oom = 1; \
+    } \
+    el_; })
+
+static void note(ttf_trace *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void note(ttf_trace *t, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    if (t->n_notes >= NOTICES_MAX) {
+        t->notes_dropped++;
+        return;
+    }
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *s = ttfi_arena_strdup(&t->arena, (const uint8_t *)buf,
+                                n < 0 ? 0 : strnlen(buf, sizeof buf));
+    char **slot = PUSH(t, notes);
+    if (!s || !slot) {
+        t->oom = 1;
+        if (slot)
+            t->n_notes--;
+        return;
+    }
+    *slot = s;
+}
+
+static void note_problem(ttf_trace *t, const struct ttfi_problem *pb,
+                         const char *tail)
+{
+    note(t, "%s: offset %llu: %s%s", t->name, (unsigned long long)pb->offset,
+         pb->what, tail);
+}
+
+/* ---- time -------------------------------------------------------------- */
+
+static inline uint64_t to_ns(const ttf_trace *t, uint64_t tsc)
+{
+    uint64_t d = tsc - t->start_tsc;
+    if (t->ident)
+        return d;
+    return d * t->whole + (uint64_t)(((unsigned __int128)d * t->frac) >> 64);
+}
+
+static void set_hz(ttf_trace *t, uint64_t hz)
+{
+    t->hz = hz;
+    t->ident = hz == NS;
+    t->whole = NS / hz;
+    /* 1e9/hz = whole + frac/2^64, frac rounded up so whole ns stay whole */
+    unsigned __int128 rem = (unsigned __int128)(NS % hz) << 64;
+    t->frac = (uint64_t)(rem / hz) + (rem % hz != 0);
+}
+
+/* tsc_hz from the header or PROCESS record, else from the two sync points
+ * furthest apart, else 1 tick = 1 ns. */
+static void choose_hz(ttf_trace *t)
+{
+    if (t->hdr.tsc_hz || t->proc_hz) {
+        set_hz(t, t->hdr.tsc_hz ? t->hdr.tsc_hz : t->proc_hz);
+        return;
+    }
+    struct syncpt lo = {UINT64_MAX, 0}, hi = {0, 0};
+    for (size_t i = 0; i < t->n_syncs; i++) {
+        struct syncpt s = t->syncs[i];
+        if (s.tsc < lo.tsc)
+            lo = s;
+        if (s.tsc >= hi.tsc)
+            hi = s;
+    }
+    if (t->n_syncs >= 2 && hi.tsc > lo.tsc && hi.ns > lo.ns) {
+        unsigned __int128 hz = (unsigned __int128)(hi.tsc - lo.tsc) * NS /
+                               (hi.ns - lo.ns);
+        if (hz >= 1000 && hz <= (unsigned __int128)1 << 42) {
+            set_hz(t, (uint64_t)hz);
+            return;
+        }
+    }
+    set_hz(t, NS);
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+static void chunk_begin(struct dec *d, struct chunk *ch)
+{
+    const ttf_trace *t = d->t;
+    d->ch = ch;
+    d->c.start = t->buf;
+    d->c.off0 = 0;
+    d->c.p = t->buf + ch->off + ch->hsize;
+    d->c.end = t->buf + (d->scan ? ch->end : ch->vend);
+    d->c.end_is_eof = d->scan && ch->cut;
+    d->c.rec = NULL;
+    d->c.pb = &d->pb;
+    d->timed = (ch->flags & TTF_CHUNK_TIMED) != 0;
+    d->tsc = ch->tsc;
+    d->prev = 0;
+    d->depth = ch->depth;
+    memset(d->cache, 0, sizeof d->cache);
+}
+
+static inline int clamp_depth(int64_t v)
+{
+    if (v > INT32_MAX)
+        return INT32_MAX;
+    return v < INT32_MIN ? INT32_MIN : (int)v;
+}
+
+static inline void ev_begin(const struct dec *d, ttf_event *ev, int kind,
+                            const uint8_t *rec)
+{
+    *ev = (ttf_event){
+        .kind = kind,
+        .thread = d->ch->thread,
+        .tsc = d->tsc,
+        .time_ns = to_ns(d->t, d->tsc),
+        .depth = clamp_depth(d->depth),
+        .offset = (uint64_t)(rec - d->t->buf),
+    };
+}
+
+static const struct aux *aux_find(const ttf_trace *t, uint64_t off)
+{
+    size_t lo = 0, hi = t->n_aux;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->aux[mid].off < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_aux && t->aux[lo].off == off ? &t->aux[lo] : NULL;
+}
+
+/* While scanning: remember a record's text for the iterator. */
+static const char *keep_text(struct dec *d, const uint8_t *s, size_t n,
+                             uint32_t index)
+{
+    ttf_trace *t = d->scan;
+    char *copy = ttfi_arena_strdup(&t->arena, s, n);
+    struct aux *a = PUSH(t, aux);
+    if (!copy || !a) {
+        t->oom = 1;
+        return "";
+    }
+    a->off = cur_offset(&d->c, d->c.rec);
+    a->text = copy;
+    a->index = index;
+    return copy;
+}
+
+static const char *text_of(const struct dec *d, const uint8_t *rec)
+{
+    const struct aux *a = aux_find(d->t, (uint64_t)(rec - d->t->buf));
+    return a ? a->text : "";
+}
+
+static struct tthread *scan_thread(struct dec *d)
+{
+    return &d->scan->threads[d->ch->thread];
+}
+
+static int scan_process(struct dec *d, struct ttfi_cursor *s)
+{
+    ttf_trace *t = d->scan;
+    uint64_t pid, ppid, real, hz, argc;
+    const uint8_t *exe, *par;
+    size_t nexe, npar;
+    int r;
+
+    if ((r = cur_uvar(s, &pid)) || (r = cur_uvar(s, &ppid)) ||
+        (r = cur_uvar(s, &real)) || (r = cur_uvar(s, &hz)) ||
+        (r = cur_str(s, &exe, &nexe)) || (r = cur_uvar(s, &argc)))
+        return r;
+    if (argc > cur_left(s))
+        return CORRUPT(s, "PROCESS argc %llu exceeds its record",
+                       (unsigned long long)argc);
+    const char **argv = ttfi_arena_alloc(&t->arena, (argc + 1) * sizeof *argv);
+    if (!argv)
+        return t->oom = 1, 0;
+    for (uint64_t i = 0; i < argc; i++) {
+        const uint8_t *a;
+        size_t na;
+        if ((r = cur_str(s, &a, &na)))
+            return r;
+        argv[i] = ttfi_arena_strdup(&t->arena, a, na);
+    }
+    argv[argc] = NULL;
+    if ((r = cur_str(s, &par, &npar)))
+        return r;
+    if (t->have_proc)
+        return 0;
+    t->have_proc = 1;
+    t->proc.pid = (int64_t)pid;
+    t->proc.ppid = (int64_t)ppid;
+    t->proc.start_realtime_ns = real;
+    t->proc.exe = ttfi_arena_strdup(&t->arena, exe, nexe);
+    t->proc.argc = (int)argc;
+    t->proc.argv = argv;
+    t->proc.parent_trace = ttfi_arena_strdup(&t->arena, par, npar);
+    t->proc_hz = hz;            /* used when the header's copy is 0 */
+    return 0;
+}
+
+static int scan_callsite(struct dec *d, struct ttfi_cursor *s)
+{
+    ttf_trace *t = d->scan;
+    uint64_t id, line, nargs;
+    int64_t level;
+    uint8_t kind = 0;
+    const uint8_t *types, *fmt, *file, *func;
+    size_t nfmt, nfile, nfunc;
+    int r;
+
+    if ((r = cur_uvar(s, &id)) || (r = cur_u8(s, &kind)) ||
+        (r = cur_svar(s, &level)) || (r = cur_uvar(s, &line)) ||
+        (r = cur_uvar(s, &nargs)) || (r = cur_bytes(s, nargs, &types, "arg types")) ||
+        (r = cur_str(s, &fmt, &nfmt)) || (r = cur_str(s, &file, &nfile)) ||
+        (r = cur_str(s, &func, &nfunc)))
+        return r;
+    if (id > UINT32_MAX)
+        return CORRUPT(s, "CALLSITE id %llu too large", (unsigned long long)id);
+    struct siterec *sr = PUSH(t, sites);
+    uint8_t *ty = ttfi_arena_alloc(&t->arena, nargs + 1);
+    if (!sr || !ty)
+        return t->oom = 1, 0;
+    memcpy(ty, types, nargs);
+    sr->order = t->n_sites;
+    sr->pub.id = (uint32_t)id;
+    sr->pub.kind = kind;
+    sr->pub.level = level > INT32_MAX ? INT32_MAX
+                  : level < INT32_MIN ? INT32_MIN : (int)level;
+    sr->pub.line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+    sr->pub.nargs = (uint32_t)nargs;
+    sr->pub.types = ty;
+    sr->pub.fmt = ttfi_arena_strdup(&t->arena, fmt, nfmt);
+    sr->pub.file = ttfi_arena_strdup(&t->arena, file, nfile);
+    sr->pub.func = ttfi_arena_strdup(&t->arena, func, nfunc);
+    if (!sr->pub.fmt || !sr->pub.file || !sr->pub.func)
+        t->oom = 1;
+    return 0;
+}
+
+static int scan_sync(struct dec *d, struct ttfi_cursor *s)
+{
+    uint64_t mono, real;
+    int r;
+    if ((r = cur_uvar(s, &mono)) || (r = cur_uvar(s, &real)))
+        return r;
+    struct syncpt *sp = mono ? PUSH(d->scan, syncs) : NULL;
+    if (sp)
+        *sp = (struct syncpt){d->tsc, mono};
+    return 0;
+}
+
+/* Records that are not events: parsed only while scanning. */
+static int meta_record(struct dec *d, unsigned tag, struct ttfi_cursor *s)
+{
+    if (!d->scan)
+        return 0;
+    if (tag == TTF_R_PROCESS)
+        return scan_process(d, s);
+    if (tag == TTF_R_CALLSITE)
+        return scan_callsite(d, s);
+    return scan_sync(d, s);
+}
+
+static const ttf_callsite *find_site(const ttf_trace *t, uint32_t id);
+
+/* Event records after their time delta. Returns 0 or a TT_E* code. */
+static int event_record(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                        ttf_event *ev)
+{
+    const uint8_t *rec = d->c.rec, *str;
+    uint64_t a = 0, b = 0;
+    int64_t sv = 0;
+    size_t n;
+    uint8_t u8;
+    int r = 0;
+
+    switch (tag) {
+    case TTF_R_MODULE_LOAD: {
+        const uint8_t *bid;
+        size_t nbid;
+        if ((r = cur_uvar(s, &a)) || (r = cur_uvar(s, &b)) ||
+            (r = cur_str(s, &bid, &nbid)) || (r = cur_str(s, &str, &n)))
+            return r;
+        ev_begin(d, ev, TTF_EV_MODULE_LOAD, rec);
+        ev->addr = a;
+        if (!d->scan) {
+            const struct aux *x = aux_find(d->t, ev->offset);
+            ev->text = x ? x->text : "";
+            ev->site = x ? x->index : 0;
+            return 0;
+        }
+        struct modrec *m = PUSH(d->scan, mods);
+        if (!m)
+            return 0;
+        m->pub.base = a;
+        m->pub.size = b;
+        m->pub.build_id = ttfi_arena_alloc(&d->scan->arena, nbid + 1);
+        if (m->pub.build_id)
+            memcpy((uint8_t *)m->pub.build_id, bid, nbid);
+        m->pub.build_id_len = nbid;
+        m->pub.unload_ns = UINT64_MAX;
+        m->pub.path = keep_text(d, str, n, 0);
+        m->load_tsc = d->tsc;
+        m->off = ev->offset;
+        return 0;
+    }
+    case TTF_R_MODULE_UNLOAD:
+        if ((r = cur_uvar(s, &a)))
+            return r;
+        ev_begin(d, ev, TTF_EV_MODULE_UNLOAD, rec);
+        ev->addr = a;
+        if (d->scan) {
+            struct unload *u = PUSH(d->scan, unl);
+            if (u)
+                *u = (struct unload){d->tsc, a};
+        }
+        return 0;
+    case TTF_R_THREAD_START:
+        if ((r = cur_uvar(s, &a)) || (r = cur_str(s, &str, &n)))
+            return r;
+        ev_begin(d, ev, TTF_EV_THREAD_START, rec);
+        if (!d->scan) {
+            ev->text = text_of(d, rec);
+            return 0;
+        }
+        ev->text = keep_text(d, str, n, 0);
+        struct tthread *th = scan_thread(d);
+        if (!th->has_start) {
+            th->has_start = 1;
+            th->start_tsc = d->tsc;
+            th->pub.tid = (int64_t)a;
+            th->pub.first_name = ev->text;
+            if (!*th->pub.name)
+                th->pub.name = ev->text;
+        }
+        return 0;
+    case TTF_R_THREAD_NAME:
+        if ((r = cur_str(s, &str, &n)))
+            return r;
+        ev_begin(d, ev, TTF_EV_THREAD_NAME, rec);
+        if (!d->scan) {
+            ev->text = text_of(d, rec);
+            return 0;
+        }
+        ev->text = keep_text(d, str, n, 0);
+        scan_thread(d)->pub.name = ev->text;
+        return 0;
+    case TTF_R_THREAD_END:
+        ev_begin(d, ev, TTF_EV_THREAD_END, rec);
+        if (d->scan) {
+            scan_thread(d)->pub.ended = 1;
+            scan_thread(d)->end_tsc = d->tsc;
+        }
+        return 0;
+    case TTF_R_MESSAGE:
+        if ((r = cur_uvar(s, &a)))
+            return r;
+        if (a > UINT32_MAX)
+            return CORRUPT(s, "MESSAGE site %llu too large", (unsigned long long)a);
+        ev_begin(d, ev, TTF_EV_MESSAGE, rec);
+        ev->site = (uint32_t)a;
+        ev->args = s->p;
+        ev->args_len = (size_t)cur_left(s);
+        if (!d->scan) {
+            const ttf_callsite *cs = find_site(d->t, ev->site);
+            if (cs && cs->kind == TTF_SITE_MARK)
+                ev->kind = TTF_EV_MARK;
+        }
+        return 0;
+    case TTF_R_SCOPE_ENTER:
+    case TTF_R_SCOPE_EXIT:
+        if ((r = cur_uvar(s, &a)))
+            return r;
+        if (a > UINT32_MAX)
+            return CORRUPT(s, "scope site %llu too large", (unsigned long long)a);
+        ev_begin(d, ev, tag == TTF_R_SCOPE_ENTER ? TTF_EV_ENTER : TTF_EV_EXIT, rec);
+        ev->site = (uint32_t)a;
+        d->depth += tag == TTF_R_SCOPE_ENTER ? 1 : -1;
+        return 0;
+    case TTF_R_CRASH:
+        if ((r = cur_uvar(s, &a)) || (r = cur_svar(s, &sv)) ||
+            (r = cur_uvar(s, &b)))
+            return r;
+        ev_begin(d, ev, TTF_EV_CRASH, rec);
+        ev->signo = a > INT32_MAX ? INT32_MAX : (int)a;
+        ev->code = clamp_depth(sv);
+        ev->fault_addr = b;
+        if (d->scan)
+            d->scan->sum.crashed = 1;
+        return 0;
+    case TTF_R_LOST:
+        if ((r = cur_uvar(s, &a)) || (r = cur_uvar(s, &b)) ||
+            (r = cur_u8(s, &u8)))
+            return r;
+        ev_begin(d, ev, TTF_EV_LOST, rec);
+        ev->lost_events = a;
+        ev->lost_bytes = b;
+        ev->code = u8;
+        return 0;
+    case TTF_R_END:
+        if ((r = cur_svar(s, &sv)))
+            return r;
+        ev_begin(d, ev, TTF_EV_END, rec);
+        ev->signo = clamp_depth(sv);
+        if (d->scan) {
+            d->scan->proc.exited = 1;
+            d->scan->proc.exit_status = ev->signo;
+        }
+        return 0;
+    case TTF_R_PAUSE:
+    case TTF_R_RESUME:
+        ev_begin(d, ev, tag == TTF_R_PAUSE ? TTF_EV_PAUSE : TTF_EV_RESUME, rec);
+        return 0;
+    default: /* TTF_R_CUT */
+        if ((r = cur_u8(s, &u8)))
+            return r;
+        ev_begin(d, ev, TTF_EV_CUT, rec);
+        ev->code = u8;
+        return 0;
+    }
+}
+
+/* An extended record (tag 0x01..0x3F). 1: *ev is an event; 0: consumed,
+ * nothing to report; <0: damaged. */
+static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
+{
+    struct ttfi_cursor *c = &d->c;
+    uint64_t len, dt;
+    const uint8_t *body;
+    int r;
+
+    c->p++;
+    if ((r = cur_uvar(c, &len)) || (r = cur_bytes(c, len, &body, rec_name(tag))))
+        return r;
+    if (tag >= TTF_R_OPTIONAL_FIRST) {
+        if (d->scan)
+            d->scan->skipped[tag - TTF_R_OPTIONAL_FIRST]++;
+        return 0;
+    }
+    if (tag > TTF_R_CUT)
+        return CORRUPT(c, "unknown required record 0x%02x", tag);
+    struct ttfi_cursor s = *c;
+    s.p = body;
+    s.end = body + len;
+    s.end_is_eof = 0;
+    if (tag == TTF_R_PROCESS || tag == TTF_R_CALLSITE) {
+        r = meta_record(d, tag, &s);
+    } else if ((r = cur_uvar(&s, &dt)) == 0) {
+        d->tsc += dt;
+        if (tag == TTF_R_SYNC)
+            r = meta_record(d, tag, &s);
+        else if ((r = event_record(d, tag, &s, ev)) == 0)
+            r = 1;
+    }
+    if (r >= 0)
+        return r;
+    char what[sizeof d->pb.what];
+    memcpy(what, d->pb.what, sizeof what);
+    return CORRUPT(c, "bad %s record: %s", rec_name(tag), what);
+}
+
+/* Next event of the chunk: 1 with *ev, 0 at its end, <0 damaged (d->pb). */
+static int dec_next(struct dec *d, ttf_event *ev)
+{
+    struct ttfi_cursor *c = &d->c;
+    for (;;) {
+        const uint8_t *p = c->p;
+        uint64_t v = 0;
+        if (p >= c->end) {
+            if (!c->end_is_eof)
+                return 0;
+            c->rec = p;
+            return TRUNCATED(c, "chunk cut by the end of the file");
+        }
+        unsigned tag = *p;
+        c->rec = p;
+        if (tag >= TTF_T_ENTER_HIT) {
+            c->p = p + 1;
+            if (d->timed && cur_uvar(c, &v))
+                return d->pb.code;
+            d->tsc += v;
+            ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
+            ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
+            d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
+            return 1;
+        }
+        if (tag == TTF_T_END)
+            return 0;
+        if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
+            int64_t delta;
+            c->p = p + 1;
+            if (cur_svar(c, &delta) || (d->timed && cur_uvar(c, &v)))
+                return d->pb.code;
+            uint64_t addr = d->prev + (uint64_t)delta;
+            d->cache[TTF_SLOT(addr)] = addr;
+            d->prev = addr;
+            d->tsc += v;
+            ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
+            ev->addr = addr;
+            d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
+            return 1;
+        }
+        if (tag > TTF_R_LAST)
+            return CORRUPT(c, "invalid record tag 0x%02x", tag);
+        int r = ext_record(d, tag, ev);
+        if (r)
+            return r;
+    }
+}
+
+/* While scanning: a chunk's decoding stopped with r (0 clean, <0 damaged). */
+static void chunk_done(struct dec *d, int r)
+{
+    struct chunk *ch = d->ch;
+    ttf_trace *t = d->scan;
+    if (r >= 0) {
+        ch->vend = cur_offset(&d->c, d->c.p);
+        return;
+    }
+    ch->vend = cur_offset(&d->c, d->c.rec ? d->c.rec : d->c.p);
+    ch->damaged = 1;
+    t->sum.chunks_damaged++;
+    char tail[96];
+    snprintf(tail, sizeof tail, "; rest of chunk (thread %u, seq %u) skipped",
+             ch->thread, ch->seq);
+    note_problem(t, &d->pb, tail);
+}
+
+static void lost_here(const struct dec *d, ttf_event *ev, uint64_t off,
+                      uint64_t bytes)
+{
+    *ev = (ttf_event){
+        .kind = TTF_EV_LOST,
+        .thread = d->ch->thread,
+        .tsc = d->tsc,
+        .time_ns = to_ns(d->t, d->tsc),
+        .depth = clamp_depth(d->depth),
+        .lost_bytes = bytes,
+        .offset = off,
+    };
+}
+
+static int titer_next(struct titer *ti, ttf_event *ev)
+{
+    struct dec *d = &ti->d;
+    for (;;) {
+        if (!ti->in_chunk) {
+            if (ti->k >= ti->th->n)
+                return 0;
+            struct chunk *ch = &d->t->chunks[ti->th->first + ti->k];
+            uint32_t gap = ti->k ? ch->seq - ti->prev_seq - 1 : ch->seq;
+            ti->prev_seq = ch->seq;
+            ti->k++;
+            chunk_begin(d, ch);
+            ti->in_chunk = 1;
+            if (gap) {
+                if (d->scan) {
+                    ti->th->pub.seq_gaps += gap;
+                    note(d->scan, "%s: offset %llu: thread %u: %u chunk(s) "
+                         "missing before seq %u", d->t->name,
+                         (unsigned long long)ch->off, ch->thread, gap, ch->seq);
+                }
+                lost_here(d, ev, ch->off, (uint64_t)gap * d->t->hdr.chunk_size);
+                return 1;
+            }
+        }
+        int r = dec_next(d, ev);
+        if (r == 1)
+            return 1;
+        ti->in_chunk = 0;
+        if (d->scan)
+            chunk_done(d, r);
+        if (r < 0 || d->ch->damaged) {
+            lost_here(d, ev, d->ch->vend, d->ch->end - d->ch->vend);
+            return 1;
+        }
+    }
+}
+
+static void titer_init(struct titer *ti, const ttf_trace *t, size_t thread,
+                       ttf_trace *scan)
+{
+    memset(ti, 0, sizeof *ti);
+    ti->d.t = t;
+    ti->d.scan = scan;
+    ti->th = &((ttf_trace *)t)->threads[thread];
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+#define REFUSE(c, code, ...) ttfi_bad((c), (code), __FILE__, __LINE__, __VA_ARGS__)
+
+static int check_magic(struct ttfi_cursor *c, size_t len)
+{
+    static const char crlf_lost[] = "\x89TTF\n\x1a\n";
+    const uint8_t *b = c->p;
+    size_t n = len < TTF_MAGIC_LEN ? len : TTF_MAGIC_LEN;
+
+    if (memcmp(b, TTF_MAGIC, n) == 0)
+        return len < TTF_MAGIC_LEN ? TRUNCATED(c, "file ends inside the magic") : 0;
+    if (len >= 7 && memcmp(b, crlf_lost, 7) == 0)
+        return CORRUPT(c, "bad magic: CR LF became LF (text-mode transfer?)");
+    if (len >= 4 && b[0] == 0x09 && memcmp(b + 1, "TTF", 3) == 0)
+        return CORRUPT(c, "bad magic: high bit stripped (7-bit transfer?)");
+    return CORRUPT(c, "not a tt trace (bad magic)");
+}
+
+static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
+{
+    struct ttfi_cursor c = {t->buf, t->buf + t->len, t->buf, 0, NULL, 1, pb};
+    ttf_header *h = &t->hdr;
+    uint64_t v[14];
+    static const int width[14] = {8, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 8};
+    int r;
+
+    if ((r = check_magic(&c, t->len)))
+        return r;
+    if (t->len < TTF_HEADER_SIZE)
+        return TRUNCATED(&c, "truncated file header (needs %d bytes, %zu present)",
+                         TTF_HEADER_SIZE, t->len);
+    for (int i = 0; i < 14; i++)
+        if ((r = cur_le(&c, width[i], &v[i])))
+            return r;
+    uint64_t start_real;
+    if ((r = cur_le(&c, 8, &start_real)))
+        return r;
+    h->version_major = (uint16_t)v[1];
+    h->version_minor = (uint16_t)v[2];
+    h->min_reader_major = (uint16_t)v[3];
+    h->header_size = (uint16_t)v[4];
+    h->required_features = (uint32_t)v[6];
+    h->optional_features = (uint32_t)v[7];
+    h->chunk_size = (uint32_t)v[8];
+    h->data_offset = (uint32_t)v[9];
+    h->flags = (uint32_t)v[10];
+    h->exit_status = (int32_t)(uint32_t)v[11];
+    h->tsc_hz = v[13];
+    h->start_realtime_ns = start_real;
+
+    c.rec = t->buf + TTF_H_ENDIAN;
+    if (v[5] == 0x04030201u)
+        return CORRUPT(&c, "byte order marker 04030201: written big-endian "
+                           "(unsupported)");
+    if (v[5] != TTF_ENDIAN_MARK)
+        return CORRUPT(&c, "bad byte order marker 0x%08llx",
+                       (unsigned long long)v[5]);
+    c.rec = t->buf + TTF_H_VMAJOR;
+    if (h->version_major == 0)
+        return CORRUPT(&c, "bad format version 0.%u", h->version_minor);
+    c.rec = t->buf + TTF_H_MINREAD;
+    if (h->min_reader_major > TTF_VERSION_MAJOR_WIRE)
+        return REFUSE(&c, TT_EVERSION, "format version %u.%u needs a reader of "
+                      "major version %u or later (this is %d)", h->version_major,
+                      h->version_minor, h->min_reader_major, TTF_VERSION_MAJOR_WIRE);
+    c.rec = t->buf + TTF_H_REQ;
+    if (h->required_features & ~TTF_REQ_KNOWN)
+        return REFUSE(&c, TT_EFEATURE, "needs unknown required feature bits 0x%x "
+                      "(this reader knows 0x%x: events-v1)",
+                      h->required_features & ~TTF_REQ_KNOWN, TTF_REQ_KNOWN);
+    c.rec = t->buf + TTF_H_HSIZE;
+    if (h->header_size < TTF_HEADER_SIZE)
+        return CORRUPT(&c, "header size %u is less than %d", h->header_size,
+                       TTF_HEADER_SIZE);
+    c.rec = t->buf + TTF_H_CHUNK;
+    if (h->chunk_size < TTF_CHUNK_MIN || h->chunk_size > TTF_CHUNK_MAX ||
+        (h->chunk_size & (h->chunk_size - 1)))
+        return CORRUPT(&c, "bad chunk size %u (a power of two from %u to %u)",
+                       h->chunk_size, TTF_CHUNK_MIN, TTF_CHUNK_MAX);
+    c.rec = t->buf + TTF_H_DATAOFF;
+    if (h->data_offset % 4096 || h->data_offset < h->header_size ||
+        h->data_offset > DATA_OFFSET_MAX)
+        return CORRUPT(&c, "bad data offset %u (a multiple of 4096 past the "
+                       "header)", h->data_offset);
+    return 0;
+}
+
+/* Read chunk slot i's header; append it to t->chunks if it holds data. */
+static void scan_slot(ttf_trace *t, uint64_t i)
+{
+    uint64_t off = t->hdr.data_offset + i * t->hdr.chunk_size;
+    uint64_t avail = t->len - off;
+    struct ttfi_problem pb = {0};
+    struct ttfi_cursor c = {t->buf + off, t->buf + t->len, t->buf, 0,
+                            t->buf + off, 1, &pb};
+    uint64_t f[11] = {0};
+    int counted = 0;
+    static const int width[11] = {4, 4, 4, 2, 2, 4, 4, 8, 8, 8, 0};
+
+    if (avail > t->hdr.chunk_size)
+        avail = t->hdr.chunk_size;
+    c.end = c.p + avail;
+    c.end_is_eof = avail < t->hdr.chunk_size;
+    if (avail < 4 && memcmp(c.p, "\0\0\0", avail) == 0)
+        return;
+    for (int k = 0; width[k]; k++) {
+        if (cur_le(&c, width[k], &f[k]))
+            goto bad;
+        if (k == 0 && f[0] == 0)
+            return;             /* magic 0: an unused slot */
+        if (k == 0 && f[0] != TTF_CHUNK_MAGIC) {
+            CORRUPT(&c, "bad chunk magic 0x%08llx", (unsigned long long)f[0]);
+            goto bad;
+        }
+    }
+    t->sum.chunks_used++;
+    counted = 1;
+    if (f[4] < TTF_CHUNK_HDR || f[4] > avail) {
+        if (f[4] > avail && c.end_is_eof)
+            TRUNCATED(&c, "chunk header cut by the end of the file");
+        else
+            CORRUPT(&c, "bad chunk header size %llu", (unsigned long long)f[4]);
+        goto bad;
+    }
+    if (f[1] >= THREADS_MAX) {
+        CORRUPT(&c, "chunk thread index %llu out of range", (unsigned long long)f[1]);
+        goto bad;
+    }
+    struct chunk *ch = PUSH(t, chunks);
+    if (!ch)
+        return;
+    ch->off = off;
+    ch->end = off + avail;
+    ch->vend = ch->end;
+    ch->thread = (uint32_t)f[1];
+    ch->seq = (uint32_t)f[2];
+    ch->flags = (uint16_t)f[3];
+    ch->hsize = (uint16_t)f[4];
+    ch->depth = (int32_t)(uint32_t)f[5];
+    ch->tsc = f[7];
+    ch->mono = f[8];
+    ch->real = f[9];
+    ch->cut = (uint8_t)c.end_is_eof;
+    return;
+bad:
+    if (!counted)
+        t->sum.chunks_used++;
+    t->sum.chunks_damaged++;
+    note_problem(t, &pb, "; chunk skipped");
+}
+
+static int chunk_cmp(const void *a, const void *b)
+{
+    const struct chunk *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sort chunks, drop repeated (thread, seq), build the thread table. */
+static int index_chunks(ttf_trace *t)
+{
+    size_t n = 0;
+    qsort(t->chunks, t->n_chunks, sizeof *t->chunks, chunk_cmp);
+    for (size_t i = 0; i < t->n_chunks; i++) {
+        struct chunk *ch = &t->chunks[i];
+        if (n && t->chunks[n - 1].thread == ch->thread &&
+            t->chunks[n - 1].seq == ch->seq) {
+            t->sum.chunks_damaged++;
+            note(t, "%s: offset %llu: chunk repeats thread %u seq %u; skipped",
+                 t->name, (unsigned long long)ch->off, ch->thread, ch->seq);
+            continue;
+        }
+        t->chunks[n++] = *ch;
+    }
+    t->n_chunks = n;
+    if (!n)
+        return 0;
+    t->nthreads = (size_t)t->chunks[n - 1].thread + 1;
+    t->threads = calloc(t->nthreads, sizeof *t->threads);
+    if (!t->threads)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < t->nthreads; i++) {
+        t->threads[i].pub.index = (uint32_t)i;
+        t->threads[i].pub.name = "";
+        t->threads[i].pub.first_name = "";
+    }
+    t->start_tsc = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        struct chunk *ch = &t->chunks[i];
+        struct tthread *th = &t->threads[ch->thread];
+        if (!th->n)
+            th->first = i;
+        th->n++;
+        th->pub.chunks++;
+        if (ch->tsc < t->start_tsc)
+            t->start_tsc = ch->tsc;
+        struct syncpt *sp = ch->mono ? PUSH(t, syncs) : NULL;
+        if (sp)
+            *sp = (struct syncpt){ch->tsc, ch->mono};
+    }
+    return 0;
+}
+
+static void scan_threads(ttf_trace *t)
+{
+    struct titer ti;
+    ttf_event ev;
+
+    t->ev_min = UINT64_MAX;
+    for (size_t i = 0; i < t->nthreads; i++) {
+        titer_init(&ti, t, i, t);
+        struct tthread *th = ti.th;
+        while (titer_next(&ti, &ev) == 1) {
+            th->pub.events++;
+            th->pub.lost_events += ev.lost_events;
+            if (!th->has_ev)
+                th->first_tsc = ev.tsc;
+            th->has_ev = 1;
+            th->last_tsc = ev.tsc;
+            if (ev.tsc < t->ev_min)
+                t->ev_min = ev.tsc;
+            if (ev.tsc > t->ev_max)
+                t->ev_max = ev.tsc;
+        }
+        if (!th->n)
+            note(t, "%s: thread %zu has no chunks (lost or overwritten)",
+                 t->name, i);
+    }
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+    const struct siterec *x = a, *y = b;
+    if (x->pub.id != y->pub.id)
+        return x->pub.id < y->pub.id ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int mod_cmp(const void *a, const void *b)
+{
+    const struct modrec *x = a, *y = b;
+    if (x->load_tsc != y->load_tsc)
+        return x->load_tsc < y->load_tsc ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int unl_cmp(const void *a, const void *b)
+{
+    const struct unload *x = a, *y = b;
+    return x->tsc < y->tsc ? -1 : x->tsc > y->tsc;
+}
+
+static int aux_cmp(const void *a, const void *b)
+{
+    const struct aux *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sort what the scan collected and convert its times. */
+static void finish_index(ttf_trace *t)
+{
+    size_t n = 0;
+
+    qsort(t->sites, t->n_sites, sizeof *t->sites, site_cmp);
+    for (size_t i = 0; i < t->n_sites; i++)
+        if (!n || t->sites[n - 1].pub.id != t->sites[i].pub.id)
+            t->sites[n++] = t->sites[i];
+    t->n_sites = n;
+    qsort(t->aux, t->n_aux, sizeof *t->aux, aux_cmp);
+
+    choose_hz(t);
+    qsort(t->mods, t->n_mods, sizeof *t->mods, mod_cmp);
+    for (size_t i = 0; i < t->n_mods; i++) {
+        struct aux *a = (struct aux *)aux_find(t, t->mods[i].off);
+        if (a)
+            a->index = (uint32_t)i;
+        t->mods[i].pub.load_ns = to_ns(t, t->mods[i].load_tsc);
+    }
+    qsort(t->unl, t->n_unl, sizeof *t->unl, unl_cmp);
+    for (size_t u = 0; u < t->n_unl; u++) {
+        struct modrec *best = NULL;
+        for (size_t i = 0; i < t->n_mods; i++) {
+            struct modrec *m = &t->mods[i];
+            if (m->pub.base == t->unl[u].base && m->pub.unload_ns == UINT64_MAX &&
+                m->load_tsc <= t->unl[u].tsc)
+                best = m;
+        }
+        if (best)
+            best->pub.unload_ns = to_ns(t, t->unl[u].tsc);
+    }
+    for (size_t i = 0; i < t->nthreads; i++) {
+        struct tthread *th = &t->threads[i];
+        th->pub.start_ns = to_ns(t, th->has_start ? th->start_tsc : th->first_tsc);
+        th->pub.end_ns = to_ns(t, th->pub.ended ? th->end_tsc : th->last_tsc);
+        t->sum.events += th->pub.events;
+        t->sum.lost_events += th->pub.lost_events;
+    }
+    for (size_t i = 0; i < t->n_chunks; i++)
+        t->sum.data_bytes += t->chunks[i].vend - t->chunks[i].off - t->chunks[i].hsize;
+    if (t->sum.events)
+        t->sum.duration_ns = to_ns(t, t->ev_max) - to_ns(t, t->ev_min);
+    t->sum.closed = (t->hdr.flags & TTF_FLAG_CLOSED) || t->proc.exited;
+    t->real0 = t->hdr.start_realtime_ns ? t->hdr.start_realtime_ns
+             : t->proc.start_realtime_ns;
+    for (size_t i = 0; !t->real0 && i < t->n_chunks; i++)
+        if (t->chunks[i].tsc == t->start_tsc)
+            t->real0 = t->chunks[i].real;
+    for (unsigned k = 0; k < 32; k++)
+        if (t->skipped[k])
+            note(t, "%s: skipped %llu unknown optional record(s) with tag 0x%02x",
+                 t->name, (unsigned long long)t->skipped[k],
+                 k + TTF_R_OPTIONAL_FIRST);
+    if (t->notes_dropped)
+        note(t, "%s: %llu more notices not shown", t->name,
+             (unsigned long long)t->notes_dropped);
+}
+
+static void fill_error(ttf_error *err, const char *name, int code,
+                       uint64_t offset, const char *what)
+{
+    if (!err)
+        return;
+    err->code = code;
+    err->offset = offset;
+    snprintf(err->msg, sizeof err->msg, "%s: offset %llu: %s", name,
+             (unsigned long long)offset, what);
+}
+
+/* Takes ownership of t: on error it is closed. */
+static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
+{
+    struct ttfi_problem pb = {0};
+    int r = parse_header(t, &pb);
+
+    if (r) {
+        fill_error(err, t->name, r, pb.offset, pb.what);
+        ttf_close(t);
+        return r;
+    }
+    t->proc.exe = "";
+    t->proc.parent_trace = "";
+    static const char *const no_args[] = {NULL};
+    t->proc.argv = no_args;
+    t->sum.bytes = t->len;
+    if (t->len > t->hdr.data_offset)
+        t->sum.chunks_total = (t->len - t->hdr.data_offset + t->hdr.chunk_size - 1) /
+                              t->hdr.chunk_size;
+    for (uint64_t i = 0; i < t->sum.chunks_total; i++)
+        scan_slot(t, i);
+    if (!t->oom && index_chunks(t) == 0 && !t->oom)
+        scan_threads(t);
+    if (!t->oom)
+        finish_index(t);
+    if (t->oom) {
+        fill_error(err, t->name, TT_ENOMEM, 0, "out of memory");
+        ttf_close(t);
+        return TT_ENOMEM;
+    }
+    if (err)
+        memset(err, 0, sizeof *err);
+    *out = t;
+    return 0;
+}
+
+static ttf_trace *new_trace(const char *name)
+{
+    ttf_trace *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->name = strdup(name);
+    if (!t->name) {
+        free(t);
+        return NULL;
+    }
+    set_hz(t, NS);
+    return t;
+}
+
+int ttf_open_mem(const void *buf, size_t len, const char *name,
+                 ttf_trace **out, ttf_error *err)
+{
+    static const uint8_t empty[1];
+    ttf_trace *t;
+
+    if (!name)
+        name = "<memory>";
+    if (!out || (!buf && len)) {
+        fill_error(err, name, TT_EINVAL, 0, "invalid argument");
+        return TT_EINVAL;
+    }
+    *out = NULL;
+    if (!(t = new_trace(name))) {
+        fill_error(err, name, TT_ENOMEM, 0, "out of memory");
+        return TT_ENOMEM;
+    }
+    t->buf = buf ? buf : empty;
+    t->len = len;
+    return open_trace(t, out, err);
+}
+
+int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
+{
+    struct stat st;
+    ttf_trace *t;
+    int fd;
+
+    if (!out || !path) {
+        fill_error(err, path ? path : "(null)", TT_EINVAL, 0, "invalid argument");
+        return TT_EINVAL;
+    }
+    *out = NULL;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        if (err) {
+            err->code = TT_EIO;
+            err->offset = 0;
+            snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(e));
+        }
+        return TT_EIO;
+    }
+    if (!(t = new_trace(path))) {
+        close(fd);
+        fill_error(err, path, TT_ENOMEM, 0, "out of memory");
+        return TT_ENOMEM;
+    }
+    t->len = (size_t)st.st_size;
+    if (t->len) {
+        void *m = mmap(NULL, t->len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            if (err) {
+                err->code = TT_EIO;
+                err->offset = 0;
+                snprintf(err->msg, sizeof err->msg, "%s: mmap: %s", path, strerror(e));
+            }
+            t->len = 0;
+            ttf_close(t);
+            return TT_EIO;
+        }
+        t->map = m;
+        t->buf = m;
+    } else {
+        static const uint8_t empty[1];
+        t->buf = empty;
+    }
+    close(fd);
+    return open_trace(t, out, err);
+}
+
+void ttf_close(ttf_trace *t)
+{
+    if (!t)
+        return;
+    if (t->map)
+        munmap(t->map, t->len);
+    free(t->chunks);
+    free(t->threads);
+    free(t->mods);
+    free(t->unl);
+    free(t->sites);
+    free(t->aux);
+    free(t->syncs);
+    free(t->notes);
+    ttfi_arena_free(&t->arena);
+    free(t->name);
+    free(t);
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+const char *ttf_path(const ttf_trace *t)
+{
+    return t ? t->name : "";
+}
+
+const ttf_header *ttf_get_header(const ttf_trace *t)
+{
+    return t ? &t->hdr : NULL;
+}
+
+const ttf_summary *ttf_get_summary(const ttf_trace *t)
+{
+    return t ? &t->sum : NULL;
+}
+
+const ttf_process *ttf_get_process(const ttf_trace *t)
+{
+    return t ? &t->proc : NULL;
+}
+
+size_t ttf_module_count(const ttf_trace *t)
+{
+    return t ? t->n_mods : 0;
+}
+
+const ttf_module *ttf_get_module(const ttf_trace *t, size_t i)
+{
+    return t && i < t->n_mods ? &t->mods[i].pub : NULL;
+}
+
+size_t ttf_thread_count(const ttf_trace *t)
+{
+    return t ? t->nthreads : 0;
+}
+
+const ttf_thread *ttf_get_thread(const ttf_trace *t, size_t i)
+{
+    return t && i < t->nthreads ? &t->threads[i].pub : NULL;
+}
+
+static const ttf_callsite *find_site(const ttf_trace *t, uint32_t id)
+{
+    size_t lo = 0, hi = t->n_sites;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->sites[mid].pub.id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_sites && t->sites[lo].pub.id == id ? &t->sites[lo].pub : NULL;
+}
+
+const ttf_callsite *ttf_get_callsite(const ttf_trace *t, uint32_t id)
+{
+    return t ? find_site(t, id) : NULL;
+}
+
+size_t ttf_notice_count(const ttf_trace *t)
+{
+    return t ? t->n_notes : 0;
+}
+
+const char *ttf_get_notice(const ttf_trace *t, size_t i)
+{
+    return t && i < t->n_notes ? t->notes[i] : NULL;
+}
+
+uint64_t ttf_realtime_ns(const ttf_trace *t, uint64_t time_ns)
+{
+    return t ? t->real0 + time_ns : time_ns;
+}
+
+/* ---- iteration ----------------------------------------------------------- */
+
+static int head_less(const ttf_iter *it, uint32_t a, uint32_t b)
+{
+    const ttf_event *x = &it->heads[a], *y = &it->heads[b];
+    if (x->tsc != y->tsc)
+        return x->tsc < y->tsc;
+    return a < b;
+}
+
+static void sift_down(ttf_iter *it, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < it->nheap && head_less(it, it->heap[l], it->heap[m]))
+            m = l;
+        if (l + 1 < it->nheap && head_less(it, it->heap[l + 1], it->heap[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        uint32_t x = it->heap[i];
+        it->heap[i] = it->heap[m];
+        it->heap[m] = x;
+        i = m;
+    }
+}
+
+int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out)
+{
+    ttf_iter *it;
+
+    if (!out)
+        return TT_EINVAL;
+    *out = NULL;
+    if (!t || (thread != TTF_ALL_THREADS && thread >= t->nthreads))
+        return TT_EINVAL;
+    if (!(it = calloc(1, sizeof *it)))
+        return TT_ENOMEM;
+    it->t = t;
+    if (thread != TTF_ALL_THREADS) {
+        titer_init(&it->one, t, thread, NULL);
+        *out = it;
+        return 0;
+    }
+    size_t n = t->nthreads;
+    it->subs = malloc((n ? n : 1) * sizeof *it->subs);
+    it->heads = malloc((n ? n : 1) * sizeof *it->heads);
+    it->heap = malloc((n ? n : 1) * sizeof *it->heap);
+    if (!it->subs || !it->heads || !it->heap) {
+        ttf_iter_close(it);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        titer_init(&it->subs[i], t, i, NULL);
+        if (titer_next(&it->subs[i], &it->heads[i]) == 1)
+            it->heap[it->nheap++] = (uint32_t)i;
+    }
+    for (size_t i = it->nheap; i-- > 0;)
+        sift_down(it, i);
+    *out = it;
+    return 0;
+}
+
+int ttf_iter_next(ttf_iter *it, ttf_event *ev)
+{
+    if (!it || !ev)
+        return TT_EINVAL;
+    if (!it->subs)
+        return titer_next(&it->one, ev);
+    if (!it->nheap)
+        return 0;
+    uint32_t top = it->heap[0];
+    *ev = it->heads[top];
+    if (titer_next(&it->subs[top], &it->heads[top]) != 1)
+        it->heap[0] = it->heap[--it->nheap];
+    sift_down(it, 0);
+    return 1;
+}
+
+void ttf_iter_close(ttf_iter *it)
+{
+    if (!it)
+        return;
+    free(it->subs);
+    free(it->heads);
+    free(it->heap);
+    free(it);
+}

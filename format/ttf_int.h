@@ -1,0 +1,138 @@
+/*
+ * ttf_int.h - internals shared by the format library's files: the one
+ * bounds-checked cursor every parse goes through, the one corruption report
+ * (CORRUPT / TRUNCATED), and a small arena for strings the trace hands out.
+ * Not installed; users read ttfmt.h.
+ */
+#ifndef TTF_INT_H
+#define TTF_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ttfmt.h"
+
+/* What went wrong and where: filled by ttfi_bad(), read by the caller. */
+struct ttfi_problem {
+    int code;               /* TT_ETRUNC or TT_ECORRUPT, 0 if none */
+    uint64_t offset;        /* file offset of the record (or byte) at fault */
+    char what[200];         /* "truncated record (MESSAGE needs 12 bytes, 3 left)" */
+    const char *src;        /* reader source file that noticed it */
+    int line;               /* and its line: one breakpoint catches all */
+};
+
+/* A read position in a byte range of the file. Every read checks the bytes
+ * left; running out is "truncated" when the range ends where the file ends,
+ * else "corrupt" (a length that overruns its container). */
+struct ttfi_cursor {
+    const uint8_t *p;       /* next byte to read */
+    const uint8_t *end;     /* one past the last readable byte */
+    const uint8_t *start;   /* the byte whose file offset is off0 */
+    uint64_t off0;          /* file offset of start */
+    const uint8_t *rec;     /* start of the record being read (for reports) */
+    int end_is_eof;         /* 1: end is the end of the file */
+    struct ttfi_problem *pb; /* where failures are reported (may be NULL) */
+};
+
+/* The single corruption report: records code, offset, message and the
+ * reader's file:line in c->pb, returns code. Set a breakpoint here. */
+int ttfi_bad(struct ttfi_cursor *c, int code, const char *src, int line,
+             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#define CORRUPT(c, ...) ttfi_bad((c), TT_ECORRUPT, __FILE__, __LINE__, __VA_ARGS__)
+#define TRUNCATED(c, ...) ttfi_bad((c), TT_ETRUNC, __FILE__, __LINE__, __VA_ARGS__)
+
+/* Running out of bytes: TRUNCATED at the file end, CORRUPT inside it. */
+int ttfi_short(struct ttfi_cursor *c, uint64_t need, const char *what,
+               const char *src, int line);
+#define SHORT(c, need, what) ttfi_short((c), (need), (what), __FILE__, __LINE__)
+
+int ttfi_uvar_slow(struct ttfi_cursor *c, uint64_t *v);
+
+static inline uint64_t cur_left(const struct ttfi_cursor *c)
+{
+    return (uint64_t)(c->end - c->p);
+}
+
+static inline uint64_t cur_offset(const struct ttfi_cursor *c, const uint8_t *p)
+{
+    return c->off0 + (uint64_t)(p - c->start);
+}
+
+/* uvar: LEB128, at most 10 bytes, must fit 64 bits. */
+static inline int cur_uvar(struct ttfi_cursor *c, uint64_t *v)
+{
+    if (c->p < c->end && *c->p < 0x80) {
+        *v = *c->p++;
+        return 0;
+    }
+    return ttfi_uvar_slow(c, v);
+}
+
+static inline int cur_svar(struct ttfi_cursor *c, int64_t *v)
+{
+    uint64_t u;
+    int r = cur_uvar(c, &u);
+    *v = r ? 0 : (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+    return r;
+}
+
+static inline int cur_u8(struct ttfi_cursor *c, uint8_t *v)
+{
+    *v = 0;
+    if (c->p >= c->end)
+        return SHORT(c, 1, "byte");
+    *v = *c->p++;
+    return 0;
+}
+
+/* n raw bytes; *out points at them in place. */
+static inline int cur_bytes(struct ttfi_cursor *c, uint64_t n,
+                            const uint8_t **out, const char *what)
+{
+    *out = c->p;
+    if (n > cur_left(c))
+        return SHORT(c, n, what);
+    *out = c->p;
+    c->p += n;
+    return 0;
+}
+
+/* Little-endian fixed-width integer of n bytes. */
+static inline int cur_le(struct ttfi_cursor *c, int n, uint64_t *v)
+{
+    const uint8_t *p = c->p;
+    int r = cur_bytes(c, (uint64_t)n, &p, "fixed-width field");
+    uint64_t x = 0;
+    for (int i = n - 1; !r && i >= 0; i--)
+        x = (x << 8) | p[i];
+    *v = x;
+    return r;
+}
+
+/* str: uvar length (checked against the bytes left), then the bytes. */
+static inline int cur_str(struct ttfi_cursor *c, const uint8_t **s, size_t *n)
+{
+    uint64_t len;
+    int r = cur_uvar(c, &len);
+    *s = c->p;
+    *n = 0;
+    if (r)
+        return r;
+    r = cur_bytes(c, len, s, "string");
+    *n = r ? 0 : (size_t)len;
+    return r;
+}
+
+/* ---- arena: many small allocations freed together ---------------------- */
+
+struct ttfi_arena {
+    struct ttfi_block *head;    /* newest block first */
+};
+
+void *ttfi_arena_alloc(struct ttfi_arena *a, size_t n);
+/* A NUL-terminated copy of n bytes (NUL bytes inside are kept). */
+char *ttfi_arena_strdup(struct ttfi_arena *a, const uint8_t *s, size_t n);
+void ttfi_arena_free(struct ttfi_arena *a);
+
+#endif

@@ -1,0 +1,586 @@
+/*
+ * writer.c - a simple single-process trace writer (ttf_writer_*): events go
+ * to per-thread chunks in memory, each flushed whole into the next free
+ * chunk slot of the file. Produces exactly the ttf_wire.h encoding that
+ * libttcap writes, so tests and benchmarks can make traces without a program.
+ *
+ * Design. Each thread owns one open chunk buffer of chunk_size bytes with
+ * its own decode state (function cache, previous address, running tsc),
+ * reset at every chunk exactly as the reader resets it. A record is encoded
+ * against the open chunk; if it does not fit, the chunk is flushed (zero
+ * tail, header filled, pwrite at data_offset + slot * chunk_size) and the
+ * record is encoded again in a fresh one, since cache hits and deltas
+ * depend on the chunk. The chunk's base tsc is fixed by its first timed
+ * record (whose delta is then 0), so untimed records (PROCESS, CALLSITE)
+ * never pin a chunk to a stale time. Times that go backwards within a
+ * thread are written as delta 0 (the wire has no negative deltas).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ttf_wire.h"
+#include "ttfmt.h"
+
+#define THREADS_MAX (1u << 20)  /* same cap as the reader */
+#define STR_CAP 4096            /* longest string the writer keeps */
+#define DEFAULT_CHUNK (256u * 1024u)
+
+struct wthread {
+    uint8_t *buf;               /* chunk_size bytes: header + records */
+    size_t used;                /* bytes filled (header included); 0 = closed */
+    uint32_t seq;               /* sequence number of the open/next chunk */
+    int has_base;               /* the open chunk's base tsc is fixed */
+    uint64_t base;              /* chunk header tsc */
+    uint64_t tsc;               /* running tsc in the open chunk */
+    uint64_t last_tsc;          /* latest tsc written by this thread */
+    uint64_t prev;              /* previous miss address in the open chunk */
+    int64_t depth;              /* call depth now */
+    int64_t chunk_depth;        /* call depth when the open chunk began */
+    uint64_t cache[TTF_SLOTS];  /* function cache of the open chunk */
+};
+
+struct ttf_writer {
+    int fd;                     /* the trace file */
+    uint32_t chunk_size;        /* bytes per chunk */
+    int timed;                  /* hot events carry time deltas */
+    int ring;                   /* TTF_OPT_RING set */
+    uint64_t hz;                /* tsc ticks per second */
+    uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
+    struct wthread **th;        /* threads by index (NULL = not seen) */
+    uint32_t nth;               /* entries in th */
+    uint64_t next_slot;         /* next free chunk slot */
+    uint64_t now;               /* latest tsc seen on any thread */
+    uint8_t *scratch;           /* payload of the extended record being built */
+    int err;                    /* first I/O error, sticky */
+};
+
+static uint64_t tsc_to_ns(const ttf_writer *w, uint64_t tsc)
+{
+    if (w->hz == 1000000000u)
+        return tsc;
+    return (uint64_t)((unsigned __int128)tsc * 1000000000u / w->hz);
+}
+
+static int write_all(ttf_writer *w, const void *p, size_t n, uint64_t off)
+{
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t k = pwrite(w->fd, b, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            w->err = TT_EIO;
+            return TT_EIO;
+        }
+        b += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
+static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
+{
+    uint8_t h[TTF_HEADER_SIZE] = {0};
+    memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
+    ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
+    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
+    ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
+    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
+    ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
+    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
+    ttf_put_u32(h + TTF_H_OPT, (w->ring ? TTF_OPT_RING : 0) |
+                               (w->timed ? 0 : TTF_OPT_NOCLOCK));
+    ttf_put_u32(h + TTF_H_CHUNK, w->chunk_size);
+    ttf_put_u32(h + TTF_H_DATAOFF, TTF_DATA_OFFSET);
+    ttf_put_u32(h + TTF_H_FLAGS, flags);
+    ttf_put_u32(h + TTF_H_EXIT, (uint32_t)status);
+    ttf_put_u64(h + TTF_H_TSCHZ, w->hz);
+    ttf_put_u64(h + TTF_H_START, w->start_real);
+    return write_all(w, h, sizeof h, 0);
+}
+
+int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
+                    ttf_writer **out)
+{
+    ttf_writer_opts o = {0};
+    ttf_writer *w;
+    static const uint8_t zero[TTF_DATA_OFFSET];
+
+    if (!out)
+        return TT_EINVAL;
+    *out = NULL;
+    if (!path)
+        return TT_EINVAL;
+    if (opts)
+        o = *opts;
+    else
+        o.timed = 1;
+    if (!o.chunk_size)
+        o.chunk_size = DEFAULT_CHUNK;
+    if (o.chunk_size < TTF_CHUNK_MIN || o.chunk_size > TTF_CHUNK_MAX ||
+        (o.chunk_size & (o.chunk_size - 1)))
+        return TT_EINVAL;
+    w = calloc(1, sizeof *w);
+    if (!w)
+        return TT_ENOMEM;
+    w->scratch = malloc(o.chunk_size);
+    if (!w->scratch) {
+        free(w);
+        return TT_ENOMEM;
+    }
+    w->chunk_size = o.chunk_size;
+    w->timed = o.timed != 0;
+    w->ring = o.ring != 0;
+    w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
+    w->start_real = o.start_realtime_ns;
+    w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (w->fd < 0 || write_all(w, zero, sizeof zero, 0) ||
+        write_header(w, 0, 0)) {
+        if (w->fd >= 0) {
+            close(w->fd);
+            unlink(path);
+        }
+        free(w->scratch);
+        free(w);
+        return TT_EIO;
+    }
+    *out = w;
+    return 0;
+}
+
+static struct wthread *get_thread(ttf_writer *w, uint32_t thread)
+{
+    if (thread >= THREADS_MAX)
+        return NULL;
+    if (thread >= w->nth) {
+        uint32_t n = w->nth ? w->nth : 8;
+        while (n <= thread)
+            n *= 2;
+        struct wthread **a = realloc(w->th, n * sizeof *a);
+        if (!a)
+            return NULL;
+        memset(a + w->nth, 0, (n - w->nth) * sizeof *a);
+        w->th = a;
+        w->nth = n;
+    }
+    if (!w->th[thread]) {
+        struct wthread *t = calloc(1, sizeof *t);
+        if (!t || !(t->buf = malloc(w->chunk_size))) {
+            free(t);
+            return NULL;
+        }
+        w->th[thread] = t;
+    }
+    return w->th[thread];
+}
+
+static void open_chunk(struct wthread *t)
+{
+    t->used = TTF_CHUNK_HDR;
+    t->has_base = 0;
+    t->base = t->last_tsc;
+    t->tsc = t->last_tsc;
+    t->prev = 0;
+    t->chunk_depth = t->depth;
+    memset(t->cache, 0, sizeof t->cache);
+}
+
+static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
+{
+    uint8_t *h = t->buf;
+    uint64_t mono = tsc_to_ns(w, t->base);
+
+    if (!t->used)
+        return 0;
+    memset(h, 0, TTF_CHUNK_HDR);
+    ttf_put_u32(h, TTF_CHUNK_MAGIC);
+    ttf_put_u32(h + TTF_C_THREAD, index);
+    ttf_put_u32(h + TTF_C_SEQ, t->seq);
+    ttf_put_u16(h + TTF_C_FLAGS, w->timed ? TTF_CHUNK_TIMED : 0);
+    ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
+    ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)(int32_t)t->chunk_depth);
+    ttf_put_u64(h + TTF_C_TSC, t->base);
+    ttf_put_u64(h + TTF_C_MONO, mono);
+    ttf_put_u64(h + TTF_C_REAL, w->start_real ? w->start_real + mono : 0);
+    memset(h + t->used, 0, w->chunk_size - t->used);
+    uint64_t off = TTF_DATA_OFFSET + w->next_slot++ * (uint64_t)w->chunk_size;
+    t->used = 0;
+    t->seq++;
+    return write_all(w, h, w->chunk_size, off);
+}
+
+/* Fix the chunk base on the first timed record; the delta to tsc (0 if
+ * time went backwards). Does not commit. */
+static uint64_t delta_for(const struct wthread *t, uint64_t tsc)
+{
+    if (!t->has_base)
+        return 0;
+    return tsc > t->tsc ? tsc - t->tsc : 0;
+}
+
+static void commit_time(ttf_writer *w, struct wthread *t, uint64_t tsc)
+{
+    if (!t->has_base) {
+        t->has_base = 1;
+        t->base = tsc;
+        t->tsc = tsc;
+    }
+    if (tsc > t->tsc)
+        t->tsc = tsc;
+    if (t->tsc > t->last_tsc)
+        t->last_tsc = t->tsc;
+    if (t->tsc > w->now)
+        w->now = t->tsc;
+}
+
+static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint64_t addr, int exit)
+{
+    struct wthread *t;
+    unsigned slot = TTF_SLOT(addr);
+
+    if (w->err)
+        return w->err;
+    if (!(t = get_thread(w, thread)))
+        return thread >= THREADS_MAX ? TT_EINVAL : TT_ENOMEM;
+    for (;;) {
+        uint8_t tmp[32], *p = tmp;
+        if (!t->used)
+            open_chunk(t);
+        int hit = t->cache[slot] == addr;
+        if (hit) {
+            *p++ = (uint8_t)((exit ? TTF_T_EXIT_HIT : TTF_T_ENTER_HIT) | slot);
+        } else {
+            *p++ = exit ? TTF_T_EXIT_MISS : TTF_T_ENTER_MISS;
+            p = ttf_put_svar(p, (int64_t)(addr - t->prev));
+        }
+        if (w->timed)
+            p = ttf_put_uvar(p, delta_for(t, tsc));
+        size_t n = (size_t)(p - tmp);
+        if (t->used + n <= w->chunk_size) {
+            memcpy(t->buf + t->used, tmp, n);
+            t->used += n;
+            if (!hit) {
+                t->cache[slot] = addr;
+                t->prev = addr;
+            }
+            if (w->timed)
+                commit_time(w, t, tsc);
+            t->depth += exit ? -1 : 1;
+            return 0;
+        }
+        int r = flush_chunk(w, thread, t);
+        if (r)
+            return r;
+    }
+}
+
+int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                    uint64_t addr)
+{
+    return w ? put_hot(w, thread, tsc, addr, 0) : TT_EINVAL;
+}
+
+int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint64_t addr)
+{
+    return w ? put_hot(w, thread, tsc, addr, 1) : TT_EINVAL;
+}
+
+/* ---- extended records: payload built in w->scratch, then placed -------- */
+
+struct payload {
+    uint8_t *p;                 /* next byte in scratch */
+    uint8_t *end;               /* end of scratch, minus room for one item */
+    int overflow;               /* did not fit a chunk */
+};
+
+static void pl_init(ttf_writer *w, struct payload *pl)
+{
+    pl->p = w->scratch;
+    pl->end = w->scratch + w->chunk_size;
+    pl->overflow = 0;
+}
+
+static void pl_uvar(struct payload *pl, uint64_t v)
+{
+    if (pl->end - pl->p < TTF_UVAR_MAX) {
+        pl->overflow = 1;
+        return;
+    }
+    pl->p = ttf_put_uvar(pl->p, v);
+}
+
+static void pl_svar(struct payload *pl, int64_t v)
+{
+    pl_uvar(pl, ttf_zigzag(v));
+}
+
+static void pl_bytes(struct payload *pl, const void *b, size_t n)
+{
+    if ((size_t)(pl->end - pl->p) < n) {
+        pl->overflow = 1;
+        return;
+    }
+    if (n)
+        memcpy(pl->p, b, n);
+    pl->p += n;
+}
+
+static void pl_str(struct payload *pl, const char *s)
+{
+    size_t n = s ? strnlen(s, STR_CAP) : 0;
+    pl_uvar(pl, n);
+    pl_bytes(pl, s, n);
+}
+
+/* Place tag + uvar length + [uvar tdelta] + body in thread's chunk. */
+static int put_ext(ttf_writer *w, uint32_t thread, unsigned tag, int timed,
+                   uint64_t tsc, const struct payload *pl)
+{
+    struct wthread *t;
+    size_t body = (size_t)(pl->p - w->scratch);
+
+    if (w->err)
+        return w->err;
+    if (pl->overflow)
+        return TT_EINVAL;
+    if (!(t = get_thread(w, thread)))
+        return thread >= THREADS_MAX ? TT_EINVAL : TT_ENOMEM;
+    for (int tries = 0; tries < 2; tries++) {
+        uint8_t head[1 + 2 * TTF_UVAR_MAX], dt[TTF_UVAR_MAX];
+        if (!t->used)
+            open_chunk(t);
+        size_t ndt = timed ? (size_t)(ttf_put_uvar(dt, delta_for(t, tsc)) - dt) : 0;
+        head[0] = (uint8_t)tag;
+        size_t nh = (size_t)(ttf_put_uvar(head + 1, ndt + body) - head);
+        size_t n = nh + ndt + body;
+        if (t->used + n <= w->chunk_size) {
+            uint8_t *q = t->buf + t->used;
+            memcpy(q, head, nh);
+            memcpy(q + nh, dt, ndt);
+            memcpy(q + nh + ndt, w->scratch, body);
+            t->used += n;
+            if (timed)
+                commit_time(w, t, tsc);
+            return 0;
+        }
+        if (t->used == TTF_CHUNK_HDR)
+            break;              /* does not fit even an empty chunk */
+        int r = flush_chunk(w, thread, t);
+        if (r)
+            return r;
+    }
+    return TT_EINVAL;
+}
+
+int ttf_write_process(ttf_writer *w, int64_t pid, int64_t ppid,
+                      const char *exe, int argc, const char *const *argv,
+                      const char *parent_trace)
+{
+    struct payload pl;
+    if (!w || argc < 0 || (argc && !argv))
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, (uint64_t)pid);
+    pl_uvar(&pl, (uint64_t)ppid);
+    pl_uvar(&pl, w->start_real);
+    pl_uvar(&pl, w->hz);
+    pl_str(&pl, exe);
+    pl_uvar(&pl, (uint64_t)argc);
+    for (int i = 0; i < argc; i++)
+        pl_str(&pl, argv[i]);
+    pl_str(&pl, parent_trace);
+    return put_ext(w, 0, TTF_R_PROCESS, 0, 0, &pl);
+}
+
+int ttf_write_thread_start(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                           int64_t tid, const char *name)
+{
+    struct payload pl;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, (uint64_t)tid);
+    pl_str(&pl, name);
+    return put_ext(w, thread, TTF_R_THREAD_START, 1, tsc, &pl);
+}
+
+int ttf_write_thread_name(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                          const char *name)
+{
+    struct payload pl;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_str(&pl, name);
+    return put_ext(w, thread, TTF_R_THREAD_NAME, 1, tsc, &pl);
+}
+
+int ttf_write_thread_end(ttf_writer *w, uint32_t thread, uint64_t tsc)
+{
+    struct payload pl;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    return put_ext(w, thread, TTF_R_THREAD_END, 1, tsc, &pl);
+}
+
+int ttf_write_module(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                     uint64_t base, uint64_t size, const uint8_t *build_id,
+                     size_t build_id_len, const char *path)
+{
+    struct payload pl;
+    if (!w || (build_id_len && !build_id) || build_id_len > STR_CAP)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, base);
+    pl_uvar(&pl, size);
+    pl_uvar(&pl, build_id_len);
+    pl_bytes(&pl, build_id, build_id_len);
+    pl_str(&pl, path);
+    return put_ext(w, thread, TTF_R_MODULE_LOAD, 1, tsc, &pl);
+}
+
+int ttf_write_module_unload(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                            uint64_t base)
+{
+    struct payload pl;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, base);
+    return put_ext(w, thread, TTF_R_MODULE_UNLOAD, 1, tsc, &pl);
+}
+
+int ttf_write_callsite(ttf_writer *w, uint32_t thread,
+                       const ttf_callsite *site)
+{
+    struct payload pl;
+    if (!w || !site || site->nargs > 255 || (site->nargs && !site->types) ||
+        site->kind < 0 || site->kind > 255)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, site->id);
+    uint8_t kind = (uint8_t)site->kind;
+    pl_bytes(&pl, &kind, 1);
+    pl_svar(&pl, site->level);
+    pl_uvar(&pl, site->line);
+    pl_uvar(&pl, site->nargs);
+    pl_bytes(&pl, site->types, site->nargs);
+    pl_str(&pl, site->fmt);
+    pl_str(&pl, site->file);
+    pl_str(&pl, site->func);
+    return put_ext(w, thread, TTF_R_CALLSITE, 0, 0, &pl);
+}
+
+int ttf_write_message(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                      uint32_t site, const void *args, size_t args_len)
+{
+    struct payload pl;
+    if (!w || (args_len && !args))
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, site);
+    pl_bytes(&pl, args, args_len);
+    return put_ext(w, thread, TTF_R_MESSAGE, 1, tsc, &pl);
+}
+
+int ttf_write_mark(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint32_t site)
+{
+    return ttf_write_message(w, thread, tsc, site, NULL, 0);
+}
+
+int ttf_write_scope(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                    uint32_t site, int enter)
+{
+    struct payload pl;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, site);
+    int r = put_ext(w, thread, enter ? TTF_R_SCOPE_ENTER : TTF_R_SCOPE_EXIT,
+                    1, tsc, &pl);
+    if (!r)
+        w->th[thread]->depth += enter ? 1 : -1;
+    return r;
+}
+
+int ttf_write_crash(ttf_writer *w, uint32_t thread, uint64_t tsc, int signo,
+                    int code, uint64_t fault_addr)
+{
+    struct payload pl;
+    if (!w || signo < 0)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, (uint64_t)signo);
+    pl_svar(&pl, code);
+    pl_uvar(&pl, fault_addr);
+    return put_ext(w, thread, TTF_R_CRASH, 1, tsc, &pl);
+}
+
+int ttf_write_lost(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   uint64_t events, uint64_t bytes)
+{
+    struct payload pl;
+    uint8_t reason = TTF_LOST_UNSPEC;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_uvar(&pl, events);
+    pl_uvar(&pl, bytes);
+    pl_bytes(&pl, &reason, 1);
+    return put_ext(w, thread, TTF_R_LOST, 1, tsc, &pl);
+}
+
+int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause)
+{
+    struct payload pl;
+    if (!w)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    return put_ext(w, thread, pause ? TTF_R_PAUSE : TTF_R_RESUME, 1, tsc, &pl);
+}
+
+static int finish(ttf_writer *w, int closed, int exit_status)
+{
+    int r = w->err;
+
+    if (closed && !r) {
+        struct payload pl;
+        pl_init(w, &pl);
+        pl_svar(&pl, exit_status);
+        r = put_ext(w, 0, TTF_R_END, 1, w->now, &pl);
+    }
+    for (uint32_t i = 0; i < w->nth; i++) {
+        if (!w->th[i])
+            continue;
+        if (!r)
+            r = flush_chunk(w, i, w->th[i]);
+        free(w->th[i]->buf);
+        free(w->th[i]);
+    }
+    if (!r && closed)
+        r = write_header(w, TTF_FLAG_CLOSED, exit_status);
+    if (close(w->fd) && !r)
+        r = TT_EIO;
+    free(w->th);
+    free(w->scratch);
+    free(w);
+    return r;
+}
+
+int ttf_writer_close(ttf_writer *w, int exit_status)
+{
+    return w ? finish(w, 1, exit_status) : TT_EINVAL;
+}
+
+int ttf_writer_abandon(ttf_writer *w)
+{
+    return w ? finish(w, 0, 0) : TT_EINVAL;
+}

@@ -1,0 +1,225 @@
+/*
+ * test_format_util.h - helpers for the format tests: temporary paths, whole
+ * file reads, a byte builder for hand-made traces (independent of the
+ * writer, so writer and reader cannot share a mistake) and event capture.
+ * Included by tests/unit/test_format*.c only; everything is static.
+ */
+#ifndef TEST_FORMAT_UTIL_H
+#define TEST_FORMAT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ttf_wire.h"
+#include "ttfmt.h"
+
+static char tu_dir[256];
+
+/* A fresh path in a per-process temporary directory (file not created). */
+static inline const char *tu_path(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    if (!tu_dir[0]) {
+        snprintf(tu_dir, sizeof tu_dir, "/tmp/tt_fmt_XXXXXX");
+        assert_non_null(mkdtemp(tu_dir));
+    }
+    char *p = buf[k++ % 8];
+    snprintf(p, 512, "%s/%s", tu_dir, name);
+    unlink(p);
+    return p;
+}
+
+static inline void tu_cleanup(void)
+{
+    char cmd[300];
+    if (!tu_dir[0])
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tu_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tu_dir);
+}
+
+static inline uint8_t *tu_read(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* ---- byte builder ------------------------------------------------------ */
+
+struct tb {
+    uint8_t *buf;               /* the file being built */
+    size_t len;                 /* its length */
+    uint32_t chunk;             /* chunk size */
+    size_t cpos;                /* write position in the open chunk */
+    size_t coff;                /* offset of the open chunk */
+};
+
+static inline void tb_reserve(struct tb *b, size_t len)
+{
+    if (len <= b->len)
+        return;
+    b->buf = realloc(b->buf, len);
+    assert_non_null(b->buf);
+    memset(b->buf + b->len, 0, len - b->len);
+    b->len = len;
+}
+
+/* A v1 header; chunk slots are added by tb_chunk. */
+static inline void tb_init(struct tb *b, uint32_t chunk, uint64_t hz)
+{
+    memset(b, 0, sizeof *b);
+    b->chunk = chunk;
+    tb_reserve(b, TTF_DATA_OFFSET);
+    memcpy(b->buf, TTF_MAGIC, 8);
+    ttf_put_u16(b->buf + TTF_H_VMAJOR, 1);
+    ttf_put_u16(b->buf + TTF_H_VMINOR, 0);
+    ttf_put_u16(b->buf + TTF_H_MINREAD, 1);
+    ttf_put_u16(b->buf + TTF_H_HSIZE, 64);
+    ttf_put_u32(b->buf + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
+    ttf_put_u32(b->buf + TTF_H_REQ, TTF_REQ_EVENTS_V1);
+    ttf_put_u32(b->buf + TTF_H_CHUNK, chunk);
+    ttf_put_u32(b->buf + TTF_H_DATAOFF, TTF_DATA_OFFSET);
+    ttf_put_u64(b->buf + TTF_H_TSCHZ, hz);
+}
+
+/* Start chunk slot `slot` (grows the file to hold it). */
+static inline void tb_chunk(struct tb *b, uint32_t slot, uint32_t thread, uint32_t seq,
+                     int timed, int32_t depth, uint64_t tsc, uint64_t mono)
+{
+    b->coff = TTF_DATA_OFFSET + (size_t)slot * b->chunk;
+    tb_reserve(b, b->coff + b->chunk);
+    uint8_t *h = b->buf + b->coff;
+    memset(h, 0, b->chunk);
+    ttf_put_u32(h, TTF_CHUNK_MAGIC);
+    ttf_put_u32(h + TTF_C_THREAD, thread);
+    ttf_put_u32(h + TTF_C_SEQ, seq);
+    ttf_put_u16(h + TTF_C_FLAGS, timed ? TTF_CHUNK_TIMED : 0);
+    ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
+    ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)depth);
+    ttf_put_u64(h + TTF_C_TSC, tsc);
+    ttf_put_u64(h + TTF_C_MONO, mono);
+    b->cpos = b->coff + TTF_CHUNK_HDR;
+}
+
+static inline void tb_raw(struct tb *b, const void *p, size_t n)
+{
+    assert_true(b->cpos + n <= b->coff + b->chunk);
+    memcpy(b->buf + b->cpos, p, n);
+    b->cpos += n;
+}
+
+static inline void tb_u8(struct tb *b, uint8_t v) { tb_raw(b, &v, 1); }
+
+static inline void tb_uvar(struct tb *b, uint64_t v)
+{
+    uint8_t t[10];
+    tb_raw(b, t, (size_t)(ttf_put_uvar(t, v) - t));
+}
+
+/* An extended record: tag, uvar length, payload (built by the caller). */
+static inline void tb_ext(struct tb *b, uint8_t tag, const uint8_t *pl, size_t n)
+{
+    tb_u8(b, tag);
+    tb_uvar(b, n);
+    tb_raw(b, pl, n);
+}
+
+/* A payload buffer. */
+struct pl {
+    uint8_t b[1024];            /* bytes */
+    size_t n;                   /* used */
+};
+
+static inline void pl_uvar(struct pl *p, uint64_t v)
+{
+    p->n = (size_t)(ttf_put_uvar(p->b + p->n, v) - p->b);
+}
+
+static inline void pl_svar(struct pl *p, int64_t v) { pl_uvar(p, ttf_zigzag(v)); }
+
+static inline void pl_u8(struct pl *p, uint8_t v) { p->b[p->n++] = v; }
+
+static inline void pl_str(struct pl *p, const char *s)
+{
+    p->n = (size_t)(ttf_put_str(p->b + p->n, s, strlen(s)) - p->b);
+}
+
+static inline void pl_f64(struct pl *p, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, 8);
+    ttf_put_u64(p->b + p->n, v);
+    p->n += 8;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+struct evs {
+    ttf_event *ev;              /* events */
+    size_t n, cap;              /* count, capacity */
+};
+
+static inline void evs_push(struct evs *e, const ttf_event *ev)
+{
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 64;
+        e->ev = realloc(e->ev, e->cap * sizeof *e->ev);
+        assert_non_null(e->ev);
+    }
+    e->ev[e->n++] = *ev;
+}
+
+/* All events of thread (or TTF_ALL_THREADS); skip_lost drops LOST events. */
+static inline struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost)
+{
+    struct evs e = {0};
+    ttf_iter *it;
+    ttf_event ev;
+    int r;
+    assert_int_equal(ttf_iter_open(t, thread, &it), 0);
+    while ((r = ttf_iter_next(it, &ev)) == 1)
+        if (!skip_lost || ev.kind != TTF_EV_LOST)
+            evs_push(&e, &ev);
+    assert_int_equal(r, 0);
+    ttf_iter_close(it);
+    return e;
+}
+
+static inline ttf_trace *tu_open_mem(const uint8_t *b, size_t n)
+{
+    ttf_trace *t = NULL;
+    ttf_error err;
+    int r = ttf_open_mem(b, n, "mem.trc", &t, &err);
+    if (r)
+        fprintf(stderr, "open failed: %s\n", err.msg);
+    assert_int_equal(r, 0);
+    return t;
+}
+
+static inline int tu_has_notice(const ttf_trace *t, const char *needle)
+{
+    for (size_t i = 0; i < ttf_notice_count(t); i++)
+        if (strstr(ttf_get_notice(t, i), needle))
+            return 1;
+    return 0;
+}
+
+#endif
