@@ -176,7 +176,7 @@ static int claim_chunk(struct tstate *t, int *recycled)
             return CAP_WHY_FULL;
     }
     off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
-    uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+    uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
                       cap.fd, off);
     if (m == MAP_FAILED)
         return CAP_WHY_IO;

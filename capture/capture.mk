@@ -12,7 +12,7 @@ $(B)/tests/capture_check: tests/e2e/capture_check.c $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) -o $@ $< $(LIBFMT) $(SYSLIBS)
 
-$(B)/tests/test_capture%: tests/unit/test_capture%.c $(B)/libttcap.a $(LIBFMT)
+$(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
