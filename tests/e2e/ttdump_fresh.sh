@@ -9,7 +9,7 @@ B=${1:-build}
 cd "$(dirname "$0")/../.."
 B=$(cd "$B" && pwd)
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 has() { grep -q -e "$1" "$2" || { echo "--- $2:"; cat "$2"; fail "no '$1' in $2"; }; }
 hasnt() { if grep -q -e "$1" "$2"; then cat "$2"; fail "unexpected '$1' in $2"; fi; }
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     uint64_t fo = (uint64_t)(uintptr_t)gen_outer;
     uint64_t fi = (uint64_t)(uintptr_t)gen_inner;
     const char *av[] = {exe, "two words", "x"};
-    ttf_writer_opts o = {.start_realtime_ns = 1700000000123456789ull};
+    ttf_writer_opts o = {.timed = 1, .start_realtime_ns = 1700000000123456789ull};
     ttf_writer *w;
     uint8_t args[64], *p = args;
     uint8_t types[] = {TTF_ARG_I64, TTF_ARG_STR};
