@@ -329,10 +329,13 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     k_u64(w, "good_time_ns", d->good_time_ns);
     k_u64(w, "bad_time_ns", d->bad_time_ns);
     key(w, "stack");
+    int save = w->inline_from;
+    w->inline_from = w->depth;
     open_c(w, '[');
     for (size_t i = 0; i < d->nstack; i++)
         v_str(w, d->stack[i].name);
     close_c(w, ']');
+    w->inline_from = save;
     key(w, "frames");
     open_c(w, '[');
     for (size_t i = 0; i < d->nstack; i++)

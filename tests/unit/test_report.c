@@ -1,0 +1,314 @@
+/*
+ * test_report.c - the ttdiff renderers: JSON string escaping (quotes,
+ * control bytes, HTML-special characters, invalid UTF-8), a whole JSON
+ * report checked by a small strict JSON parser, and the text report's
+ * colour switch and printable output for hostile strings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diff_traces.h"
+#include "ttreport.h"
+
+static char dir[] = "/tmp/test_report.XXXXXX";
+
+/* ---- a strict JSON checker (RFC 8259 grammar, UTF-8 output only) ------- */
+
+typedef struct jp {
+    const char *s;          /* next byte */
+    int depth;              /* nesting */
+} jp;
+
+static int j_value(jp *p);
+
+static void j_ws(jp *p)
+{
+    while (*p->s == ' ' || *p->s == '\n' || *p->s == '\t' || *p->s == '\r')
+        p->s++;
+}
+
+static int j_string(jp *p)
+{
+    if (*p->s++ != '"')
+        return -1;
+    for (;;) {
+        unsigned char c = (unsigned char)*p->s++;
+        if (c == '"')
+            return 0;
+        if (c < 0x20 || c == 0x7F)
+            return -1; /* raw control byte (0x7F is legal JSON, but we escape it) */
+        if (c != '\\')
+            continue;
+        c = (unsigned char)*p->s++;
+        if (c == 'u') {
+            for (int i = 0; i < 4; i++)
+                if (!strchr("0123456789abcdefABCDEF", *p->s++) || !p->s[-1])
+                    return -1;
+        } else if (!strchr("\"\\/bfnrt", c) || !c) {
+            return -1;
+        }
+    }
+}
+
+static int j_number(jp *p)
+{
+    const char *start = p->s;
+    if (*p->s == '-')
+        p->s++;
+    while (*p->s >= '0' && *p->s <= '9')
+        p->s++;
+    return p->s > start ? 0 : -1;
+}
+
+static int j_items(jp *p, char close, int keyed)
+{
+    j_ws(p);
+    if (*p->s == close) {
+        p->s++;
+        return 0;
+    }
+    for (;;) {
+        j_ws(p);
+        if (keyed) {
+            if (j_string(p) < 0)
+                return -1;
+            j_ws(p);
+            if (*p->s++ != ':')
+                return -1;
+        }
+        if (j_value(p) < 0)
+            return -1;
+        j_ws(p);
+        char c = *p->s++;
+        if (c == close)
+            return 0;
+        if (c != ',')
+            return -1;
+    }
+}
+
+static int j_value(jp *p)
+{
+    j_ws(p);
+    if (++p->depth > 64)
+        return -1;
+    int rc;
+    if (*p->s == '{' || *p->s == '[') {
+        char open = *p->s++;
+        rc = j_items(p, open == '{' ? '}' : ']', open == '{');
+    } else if (*p->s == '"') {
+        rc = j_string(p);
+    } else if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4)) {
+        p->s += 4;
+        rc = 0;
+    } else if (!strncmp(p->s, "false", 5)) {
+        p->s += 5;
+        rc = 0;
+    } else {
+        rc = j_number(p);
+    }
+    p->depth--;
+    return rc;
+}
+
+static int json_ok(const char *s)
+{
+    jp p = {s, 0};
+    if (j_value(&p) < 0)
+        return 0;
+    j_ws(&p);
+    return *p.s == '\0';
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static char *render_string(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(ttr_json_string(f, s), 0);
+    fclose(f);
+    return buf;
+}
+
+static void escapes_to(const char *in, const char *want)
+{
+    char *got = render_string(in);
+    assert_string_equal(got, want);
+    assert_true(json_ok(got));
+    free(got);
+}
+
+static const char HOSTILE[] = "say \"hi\" \\ \x01\t<script>&\xff\xc3(%d)";
+
+/* A diff whose bad run logs HOSTILE where the good run enters dt_check. */
+static ttd_diff *hostile_diff(void)
+{
+    static int n;
+    static const char *const names[] = {"main\x02<b>"};
+    char pg[256], pb[256];
+    dt t;
+    ttd_diff *d = NULL;
+    ttf_error err;
+
+    snprintf(pg, sizeof pg, "%s/g%d.trc", dir, n);
+    snprintf(pb, sizeof pb, "%s/b%d.trc", dir, n++);
+    assert_int_equal(dt_open(&t, pg, 0, names, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} check{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    assert_int_equal(dt_open(&t, pb, 0, names, 1), 0);
+    assert_int_equal(dt_site(&t, 0, 1, HOSTILE, "dt_log"), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} #1:7 *11"), 0);
+    assert_int_equal(dt_close(&t, 1), 0);
+    assert_int_equal(ttd_diff_files(pg, pb, NULL, &d, &err), 0);
+    return d;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_escape(void **state)
+{
+    (void)state;
+    escapes_to("plain", "\"plain\"");
+    escapes_to("", "\"\"");
+    escapes_to("q\"b\\s/", "\"q\\\"b\\\\s/\"");
+    escapes_to("\n\r\t\x01\x1f\x7f", "\"\\n\\r\\t\\u0001\\u001f\\u007f\"");
+    escapes_to("</script>&", "\"\\u003c/script\\u003e\\u0026\"");
+    escapes_to("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    escapes_to("a\xffz", "\"a\\ufffdz\"");
+    escapes_to("\xc3", "\"\\ufffd\"");               /* cut sequence */
+    escapes_to("\xc0\xaf", "\"\\ufffd\\ufffd\"");     /* overlong '/' */
+    escapes_to("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
+    escapes_to("\xe2\x80\xa8", "\"\\u2028\"");
+    char *null = render_string(NULL);
+    assert_string_equal(null, "null");
+    free(null);
+}
+
+static void test_checker_rejects(void **state)
+{
+    (void)state;
+    /* the checker itself must be able to fail */
+    assert_true(json_ok("{\"a\": [1, -2, true, null, \"x\\u0041\"]}"));
+    assert_false(json_ok("{\"a\": [1, 2,]}"));
+    assert_false(json_ok("{\"a\" 1}"));
+    assert_false(json_ok("\"raw\x01\""));
+    assert_false(json_ok("\"bad \\q\""));
+    assert_false(json_ok("{} x"));
+}
+
+static void test_json_report(void **state)
+{
+    (void)state;
+    ttd_diff *d = hostile_diff();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    assert_int_equal(ttr_json(f, d, NULL), 0);
+    fclose(f);
+    assert_true(json_ok(buf));
+    assert_non_null(strstr(buf, "\"schema_version\": 1"));
+    assert_non_null(strstr(buf, "\"stack\": [\"dt_main\"]"));
+    assert_non_null(strstr(buf, "\"function\": \"dt_check\""));
+    assert_non_null(strstr(buf, "say \\\"hi\\\" \\\\ \\u0001\\t\\u003cscript\\u003e\\u0026\\ufffd\\ufffd(7)"));
+    assert_non_null(strstr(buf, "\"name\": \"main\\u0002\\u003cb\\u003e\""));
+    assert_non_null(strstr(buf, "\"kind\": \"crash\""));
+    assert_non_null(strstr(buf, "\"signal\": 11"));
+    assert_null(strstr(buf, "<script>"));
+    free(buf);
+    ttd_free(d);
+}
+
+static void test_text_report(void **state)
+{
+    (void)state;
+    ttd_diff *d = hostile_diff();
+    ttr_options o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    ttr_options_init(&o);
+    assert_int_equal(ttr_text(f, d, &o), 0);
+    fclose(f);
+    assert_null(strchr(buf, '\033'));
+    assert_null(strchr(buf, '\x01'));
+    assert_non_null(strstr(buf, "first divergence: thread main\\x02<b>"));
+    assert_non_null(strstr(buf, "  -        3    dt_check();"));
+    assert_non_null(strstr(buf, "log dt_log: say \"hi\" \\ \\x01\\x09<script>&"));
+    assert_non_null(strstr(buf, "the bad run died here: crash SIGSEGV"));
+    free(buf);
+
+    o.color = 1;
+    f = open_memstream(&buf, &len);
+    assert_int_equal(ttr_text(f, d, &o), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\033[31m  -"));
+    assert_non_null(strstr(buf, "\033[32m  +"));
+    free(buf);
+    ttd_free(d);
+}
+
+static void test_no_divergence(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"main"};
+    char p[256], *buf = NULL;
+    size_t len = 0;
+    dt t;
+    ttd_diff *d;
+    ttf_error err;
+
+    snprintf(p, sizeof p, "%s/same.trc", dir);
+    assert_int_equal(dt_open(&t, p, 0, names, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    assert_int_equal(ttd_diff_files(p, p, NULL, &d, &err), 0);
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(ttr_json(f, d, NULL), 0);
+    fclose(f);
+    assert_true(json_ok(buf));
+    assert_non_null(strstr(buf, "\"first_divergence\": null"));
+    assert_non_null(strstr(buf, "\"diverged\": false"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(ttr_text(f, d, NULL), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "no divergence in 1 thread pair"));
+    free(buf);
+    ttd_free(d);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[512];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_checker_rejects),
+        cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_text_report),
+        cmocka_unit_test(test_no_divergence),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
