@@ -8,7 +8,16 @@
 
 #include <stdio.h>
 
+/* installed side by side; in the source tree, found beside its folder */
+#if defined(__has_include)
+#if !__has_include("ttdiff.h")
+#include "../diff/ttdiff.h"
+#define TT_TTDIFF_INCLUDED
+#endif
+#endif
+#ifndef TT_TTDIFF_INCLUDED
 #include "ttdiff.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
