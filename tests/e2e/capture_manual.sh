@@ -3,9 +3,9 @@
 # up to 8 arguments, level filtering, TT_VALUE, TT_RETURN, TT_MARK,
 # TT_SCOPE, thread names, pause/resume; then flight-recorder (ring) mode and
 # a cut trace (file size limit: the program runs on, the trace says where).
-B=$(cd "${1:-build}" && pwd)
+B=$(cd "${1:-build}" && pwd) || exit 1
 CHK=$B/tests/capture_check
-d=$(mktemp -d)
+d=$(mktemp -d "$B/capture_e2e.XXXXXX") || exit 1
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
 fail=0

@@ -1,10 +1,10 @@
 #!/bin/sh
 # capture_threads.sh - 64 threads recorded at once: every thread's exact call
 # counts, clean nesting, start/end/name records, no event lost or torn.
-B=$(cd "${1:-build}" && pwd)
+B=$(cd "${1:-build}" && pwd) || exit 1
 P=$B/fixtures/cap_threads
 CHK=$B/tests/capture_check
-d=$(mktemp -d)
+d=$(mktemp -d "$B/capture_e2e.XXXXXX") || exit 1
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
 fail=0
