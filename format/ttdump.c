@@ -804,9 +804,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
         o->func_re = compile_or_die(o->func_pat);
 }
 
+/* Mark the threads --thread selects; selecting none is an error. */
 static void select_threads(struct dump *d)
 {
     const struct opts *o = d->o;
+    size_t n = 0;
 
     for (size_t i = 0; i < d->nthreads; i++) {
         const ttf_thread *th = ttf_get_thread(d->t, i);
@@ -817,7 +819,11 @@ static void select_threads(struct dump *d)
                              ttf_regex_match(o->thread_re, th->first_name);
         else
             d->selected[i] = 1;
+        n += d->selected[i] != 0;
     }
+    if (o->thread_pat && n == 0)
+        die("--thread '%s': no such thread in %s (%zu threads)",
+            o->thread_pat, o->path, d->nthreads);
 }
 
 static void open_trace(struct dump *d)

@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     return gen_outer(0) == 2 ? 0 : 1;
 }
 EOF
-${CC:-cc} -std=gnu11 -g -O1 -D_GNU_SOURCE -Iformat -o "$T/gen" "$T/gen.c" \
+${CC:-cc} -std=gnu11 -g -O1 ${SAN:-} -D_GNU_SOURCE -Iformat -o "$T/gen" "$T/gen.c" \
     "$B/libttfmt.a" -ldw -lelf -lpcre2-8 -lxxhash -lpthread -ldl -lm \
     || fail "cannot build the trace generator"
 "$T/gen" "$T/a.trc" || fail "generator failed"
@@ -161,6 +161,17 @@ hasnt '^thread 0 ' "$T/th"
 "$B/ttdump" -t 0 -n "$T/a.trc" > "$T/th0" || fail "-t 0"
 has '^thread 0 "main"' "$T/th0"
 hasnt '^thread 1 ' "$T/th0"
+
+rc=0; "$B/ttdump" -t nosuch "$T/a.trc" > /dev/null 2> "$T/e" || rc=$?
+[ "$rc" = 2 ] && grep -q "^ttdump: --thread 'nosuch': no such thread" "$T/e" \
+    || fail "--thread with no match: exit $rc"
+rc=0; "$B/ttdump" -t 7 "$T/a.trc" > /dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "--thread 7 of 2: exit $rc"
+
+# --color: escapes only when asked for (stdout is a file here: auto = off)
+"$B/ttdump" -n --color always "$T/a.trc" | grep -q "$(printf '\033')\[32m> gen_outer" \
+    || fail "--color always"
+"$B/ttdump" -n "$T/a.trc" | grep -q "$(printf '\033')" && fail "--color auto on a file"
 
 # --function: only gen_inner's events, indentation from its own frames
 "$B/ttdump" --function '^gen_inner$' -n -t main "$T/a.trc" > "$T/fn" \
