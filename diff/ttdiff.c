@@ -141,6 +141,7 @@ static int parse(cli *c, int argc, char **argv)
 {
     int nfiles = 0, rest = 0;
 
+    memset(c, 0, sizeof *c);
     ttd_options_init(&c->o);
     ttr_options_init(&c->r);
     c->color = -1;
