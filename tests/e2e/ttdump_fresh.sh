@@ -71,7 +71,8 @@ int main(int argc, char **argv)
         return 1;
     exe[n] = 0;
     dl_iterate_phdr(first, NULL);
-    if (argc > 2)           /* "wrongid": pretend another build */
+    int abandon = argc > 2 && strcmp(argv[2], "abandon") == 0;
+    if (argc > 2 && !abandon) /* "wrongid": pretend another build */
         bid[0] ^= 0xff;
     uint64_t fo = (uint64_t)(uintptr_t)gen_outer;
     uint64_t fi = (uint64_t)(uintptr_t)gen_inner;
@@ -107,7 +108,10 @@ int main(int argc, char **argv)
     CHECK(ttf_write_crash(w, 1, 8000, 11, 1, 0xdead));
     CHECK(ttf_write_enter(w, 0, 9000, fo));
     CHECK(ttf_write_exit(w, 0, 9500, fo));
-    CHECK(ttf_writer_close(w, 3));
+    if (abandon)
+        CHECK(ttf_writer_abandon(w));
+    else
+        CHECK(ttf_writer_close(w, 3));
     return gen_outer(0) == 2 ? 0 : 1;
 }
 EOF
@@ -198,4 +202,11 @@ hasnt '> gen_' "$T/st"
 has '^ttdump: .*/gen: build-id differs from the traced binary; names shown as offsets$' "$T/berr"
 has '> gen+0x[0-9a-f]*$' "$T/bout"
 hasnt 'gen_outer' "$T/bout"
+# a writer that died: no end marker, the dump says what was recovered
+"$T/gen" "$T/c.trc" abandon || fail "generator (abandon) failed"
+"$B/ttdump" "$T/c.trc" > "$T/cout" 2>&1 || fail "ttdump abandoned: exit $?"
+has '^  flags: *0x0 (none)$' "$T/cout"
+has '^  exit status: *none (not closed)$' "$T/cout"
+has '^  exit: *not closed cleanly: recovered [1-9][0-9]* events from 2 chunks$' "$T/cout"
+has '!! crash: SIGSEGV' "$T/cout"
 echo "ok"
