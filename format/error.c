@@ -102,7 +102,10 @@ void *ttfi_arena_alloc(struct ttfi_arena *a, size_t n)
     if (need < n)
         return NULL;
     if (!b || b->size - b->used < need) {
-        size_t size = need > ARENA_BLOCK ? need : ARENA_BLOCK;
+        /* blocks grow 4 KiB, 8 KiB, ... 64 KiB: small traces stay small */
+        size_t size = b ? (b->size < ARENA_BLOCK ? b->size * 2 : ARENA_BLOCK) : 4096;
+        if (size < need)
+            size = need;
         b = malloc(sizeof *b + size);
         if (!b)
             return NULL;

@@ -38,6 +38,7 @@
 #include "ttf_wire.h"
 
 #define THREADS_MAX (1u << 20)          /* thread indexes above are corrupt */
+#define THREAD_SLACK 1024u              /* ... and those past slots + this */
 #define NOTICES_MAX 200                 /* notices kept; the rest counted */
 #define DATA_OFFSET_MAX (64u << 20)     /* larger data_offset is corrupt */
 #define NS 1000000000u
@@ -912,7 +913,7 @@ static void scan_slot(ttf_trace *t, uint64_t i)
             CORRUPT(&c, "bad chunk header size %llu", (unsigned long long)f[4]);
         goto bad;
     }
-    if (f[1] >= THREADS_MAX) {
+    if (f[1] >= THREADS_MAX || f[1] >= t->sum.chunks_total + THREAD_SLACK) {
         CORRUPT(&c, "chunk thread index %llu out of range", (unsigned long long)f[1]);
         goto bad;
     }

@@ -24,7 +24,8 @@
 #include "ttf_wire.h"
 #include "ttfmt.h"
 
-#define THREADS_MAX (1u << 20)  /* same cap as the reader */
+#define THREADS_MAX (1u << 20)  /* same caps as the reader: an index must */
+#define THREAD_SLACK 1024u      /* be below threads created so far + this */
 #define STR_CAP 4096            /* longest string the writer keeps */
 #define DEFAULT_CHUNK (256u * 1024u)
 
@@ -51,6 +52,7 @@ struct ttf_writer {
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
     struct wthread **th;        /* threads by index (NULL = not seen) */
     uint32_t nth;               /* entries in th */
+    uint32_t created;           /* threads seen so far */
     uint64_t next_slot;         /* next free chunk slot */
     uint64_t now;               /* latest tsc seen on any thread */
     uint8_t *scratch;           /* payload of the extended record being built */
@@ -152,9 +154,16 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     return 0;
 }
 
+static int bad_index(const ttf_writer *w, uint32_t thread)
+{
+    if (thread < w->nth && w->th[thread])
+        return 0;
+    return thread >= THREADS_MAX || thread >= w->created + THREAD_SLACK;
+}
+
 static struct wthread *get_thread(ttf_writer *w, uint32_t thread)
 {
-    if (thread >= THREADS_MAX)
+    if (bad_index(w, thread))
         return NULL;
     if (thread >= w->nth) {
         uint32_t n = w->nth ? w->nth : 8;
@@ -174,6 +183,7 @@ static struct wthread *get_thread(ttf_writer *w, uint32_t thread)
             return NULL;
         }
         w->th[thread] = t;
+        w->created++;
     }
     return w->th[thread];
 }
@@ -246,7 +256,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
     if (w->err)
         return w->err;
     if (!(t = get_thread(w, thread)))
-        return thread >= THREADS_MAX ? TT_EINVAL : TT_ENOMEM;
+        return bad_index(w, thread) ? TT_EINVAL : TT_ENOMEM;
     for (;;) {
         uint8_t tmp[32], *p = tmp;
         if (!t->used)
@@ -350,7 +360,7 @@ static int put_ext(ttf_writer *w, uint32_t thread, unsigned tag, int timed,
     if (pl->overflow)
         return TT_EINVAL;
     if (!(t = get_thread(w, thread)))
-        return thread >= THREADS_MAX ? TT_EINVAL : TT_ENOMEM;
+        return bad_index(w, thread) ? TT_EINVAL : TT_ENOMEM;
     for (int tries = 0; tries < 2; tries++) {
         uint8_t head[1 + 2 * TTF_UVAR_MAX], dt[TTF_UVAR_MAX];
         if (!t->used)

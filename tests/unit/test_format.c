@@ -715,6 +715,8 @@ static void test_errors_and_version(void **state)
     assert_int_equal(ttf_writer_open(tu_path("bad.trc"), &o, &w), TT_EINVAL);
     assert_int_equal(ttf_writer_open(tu_path("ok.trc"), NULL, &w), 0);
     assert_int_equal(ttf_write_enter(w, 1u << 20, 0, 1), TT_EINVAL);
+    assert_int_equal(ttf_write_enter(w, 1025, 0, 1), TT_EINVAL);
+    assert_int_equal(ttf_write_enter(w, 1023, 0, 1), 0);
     assert_int_equal(ttf_write_enter(NULL, 0, 0, 1), TT_EINVAL);
     ttf_callsite big = {.id = 1, .kind = TTF_SITE_LOG, .nargs = 300};
     assert_int_equal(ttf_write_callsite(w, 0, &big), TT_EINVAL);
