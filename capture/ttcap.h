@@ -190,15 +190,16 @@ TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { 
     if (TTCAP_UNLIKELY_((lv) <= ttcap_threshold)) { \
         static struct ttcap_site ttcap_s_ = { 0, (kind), (n), types, (lv), \
             __LINE__, (f), __FILE__, __func__, 0, 0 }; \
-        ttcap_emit(&ttcap_s_, args); \
+        const union ttcap_arg ttcap_a_[(n) ? (n) : 1] = args; \
+        ttcap_emit(&ttcap_s_, ttcap_a_); \
     } } while (0)
 
 #define TTCAP_NARG_(...) TTCAP_NARG2_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0, _)
 #define TTCAP_NARG2_(f, a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
 #define TTCAP_T_(...) { __VA_ARGS__ }
-#define TTCAP_A_(...) ((const union ttcap_arg[]){ __VA_ARGS__ })
+#define TTCAP_A_(...) { __VA_ARGS__ }
 
-#define TTCAP_LOG0_(l, f) TTCAP_EMIT_(TTCAP_SITE_LOG, l, f, 0, { 0 }, 0)
+#define TTCAP_LOG0_(l, f) TTCAP_EMIT_(TTCAP_SITE_LOG, l, f, 0, { 0 }, { 0 })
 #define TTCAP_LOG1_(l, f, a) TTCAP_EMIT_(TTCAP_SITE_LOG, l, f, 1, \
     TTCAP_T_(TTCAP_AT_(a)), TTCAP_A_(TTCAP_AV_(a)))
 #define TTCAP_LOG2_(l, f, a, b) TTCAP_EMIT_(TTCAP_SITE_LOG, l, f, 2, \
@@ -241,7 +242,7 @@ TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { 
     TTCAP_T_(TTCAP_AT_(expr)), TTCAP_A_(TTCAP_AV_(expr)))
 
 /* TT_MARK("label"): a point in the stream. */
-#define TT_MARK(label) TTCAP_EMIT_(TTCAP_SITE_MARK, 0, label, 0, { 0 }, 0)
+#define TT_MARK(label) TTCAP_EMIT_(TTCAP_SITE_MARK, 0, label, 0, { 0 }, { 0 })
 
 #if defined(__GNUC__)
 /* TT_RETURN(expr): record the value, then return it (GNU C / C++). */
