@@ -372,10 +372,11 @@ void cap_thread_reset(struct tstate *t)
 void cap_thread_begin(struct tstate *t)
 {
     int32_t depth = t->depth;
+    uint32_t given = t->given;
     cap_thread_reset(t);
     t->depth = depth;
     t->timed = (uint8_t)cap.timed;
-    t->index = atomic_fetch_add(&cap.next_thread, 1);
+    t->index = given ? given - 1 : atomic_fetch_add(&cap.next_thread, 1);
     int why = claim_chunk(t, &(int){ 0 });
     if (why) {
         t->state = TS_CUT;

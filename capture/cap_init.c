@@ -555,6 +555,44 @@ int dlclose(void *handle)
     return rc;
 }
 
+/* pthread_create: the new thread's index is taken here, in the creating
+ * thread, so indexes follow creation order even if threads race to run. */
+struct start {
+    void *(*fn)(void *);        /* the caller's start routine */
+    void *arg;                  /* and its argument */
+    uint32_t given;             /* 1 + the index taken at creation */
+};
+
+static void *start_thread(void *p)
+{
+    struct start st = *(struct start *)p;
+    free(p);
+    cap_tls.given = st.given;
+    return st.fn(st.arg);
+}
+
+__attribute__((visibility("default")))
+int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+                   void *(*fn)(void *), void *arg)
+{
+    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (!real)
+        real = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                        void *))dlsym(RTLD_NEXT, "pthread_create");
+    if (!real)
+        return ENOSYS;
+    struct start *st = cap_on ? malloc(sizeof *st) : NULL;
+    if (!st)
+        return real(th, attr, fn, arg);
+    st->fn = fn;
+    st->arg = arg;
+    st->given = atomic_fetch_add(&cap.next_thread, 1) + 1;
+    int rc = real(th, attr, start_thread, st);
+    if (rc != 0)
+        free(st);               /* the index stays unused: a gap, harmless */
+    return rc;
+}
+
 __attribute__((visibility("default")))
 int pthread_setname_np(pthread_t th, const char *name)
 {

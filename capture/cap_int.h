@@ -52,6 +52,7 @@ struct tstate {
     uint8_t *base;              /* start of the mapped chunk */
     uint64_t chunk;             /* its index in the file */
     uint32_t index;             /* thread index (creation order) */
+    uint32_t given;             /* 1 + index assigned by pthread_create, 0 = none */
     uint32_t seq;               /* next chunk sequence number */
     uint64_t lost;              /* events dropped since the last LOST record */
     uint64_t lost_nested;       /* events dropped inside a write (signals) */

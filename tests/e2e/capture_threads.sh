@@ -28,8 +28,9 @@ c() { grep -c -- "$1" thr.out; }
     { echo "FAIL: messages"; grep '^msg' thr.out | head -3; fail=1; }
 grep -q "^summary closed=1 crashed=0 events=[0-9]* lost=0 damaged=0 .* notices=0\$" thr.out ||
     { echo "FAIL: summary"; grep -E '^(summary|notice)' thr.out | head; fail=1; }
-# every worker name 0..63 seen once
+# creation order: worker i (created i-th by main) is thread index i + 1
 for i in $(seq 0 $((N - 1))); do
-    grep -q "name=worker-$i first" thr.out || { echo "FAIL: worker-$i"; fail=1; break; }
+    grep -q "^thread idx=$((i + 1)) .* name=worker-$i first" thr.out ||
+        { echo "FAIL: worker-$i is not thread $((i + 1))"; fail=1; break; }
 done
 exit $fail

@@ -154,6 +154,7 @@ static void test_traced_child(void **state)
                     if (!who)
                         who = text[1];
                     assert_int_equal(text[1], who);
+                    assert_int_equal(who, (char)('0' + th - 1)); /* creation order */
                 }
             }
             assert_int_not_equal(ev.kind, TTF_EV_LOST);
