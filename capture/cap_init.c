@@ -42,8 +42,9 @@ static long env_num(const char *name, long dflt)
     return *end ? dflt : n;
 }
 
-/* Expand the output template: %p pid, %e program name, %% percent. When
- * forked and the template has no %p, ".<pid>" is appended. */
+/* Expand the output template: %p pid, %e program name, %% percent. In a
+ * child of a traced process (forked, or exec'd from one: TTCAP_TRACE set)
+ * a template without %p gets ".<pid>" appended. */
 static void expand_path(char *out, size_t len, const char *tmpl, int forked)
 {
     size_t o = 0;
@@ -352,6 +353,15 @@ int cap_start(const char *parent)
     expand_path(cap.path, sizeof cap.path, cap.tmpl, parent[0] != 0);
     absolutize(cap.path, sizeof cap.path);
     int fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    size_t n = strlen(cap.path);
+    for (int i = 1; fd < 0 && errno == EEXIST && parent[0] && i < 100; i++) {
+        /* a traced process's exec'd image or child: the name is taken
+         * (by our own parent, most likely), so number a new one */
+        snprintf(cap.path + n, sizeof cap.path - n, ".%d", i);
+        fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    }
+    if (fd < 0 && parent[0])
+        cap.path[n] = 0;
     if (fd < 0) {
         char msg[CAP_PATH_MAX + 128];
         snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s; running untraced\n",
@@ -391,6 +401,7 @@ int cap_start(const char *parent)
     for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
         cap_write_site(t, s);   /* forked: sites the parent defined */
     t->busy = 0;
+    setenv("TTCAP_TRACE", cap.path, 1); /* names the parent of exec'd images */
     ttcap_threshold = cap.level;
     cap_on = 1;
     return 0;
@@ -423,7 +434,11 @@ static void cap_init(void)
         uint64_t n = ((uint64_t)ring << 20) / cap.chunk_size;
         cap.ring_n = (uint32_t)(n < 2 ? 2 : n);
     }
-    cap_start("");
+    char parent[CAP_PATH_MAX] = "";
+    const char *prev = getenv("TTCAP_TRACE"); /* set by a traced ancestor */
+    if (prev)
+        snprintf(parent, sizeof parent, "%s", prev);
+    cap_start(parent);
 }
 
 /* ---- the end ------------------------------------------------------------------ */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # capture_dlopen_fork.sh - a dlopen'd plugin's module is recorded (load and
 # unload) and its functions are named; fork gives the child its own trace
-# naming the parent's.
+# naming the parent's; an exec'd image starts a new trace naming the old.
 B=$(cd "${1:-build}" && pwd) || exit 1
 CHK=$B/tests/capture_check
 d=$(mktemp -d "$B/capture_e2e.XXXXXX") || exit 1
@@ -40,4 +40,17 @@ hasre child.out "^ev 0 thread_start depth=2 "
 # fixed name: the child appends .<pid>
 TTCAP_OUT=fixed.trc "$B/fixtures/cap_fork" 10 > fx.pid || fail=1
 [ -f fixed.trc ] && [ -f "fixed.trc.$(cat fx.pid)" ] || { echo "FAIL: fixed-name fork"; ls; fail=1; }
+
+# exec: same pid, so the new image numbers its file (.1) and names the old
+mkdir ex && cd ex || exit 1
+TTCAP_OUT=e.%p.trc "$B/fixtures/cap_exec" 10 || { echo "FAIL: exec run"; fail=1; }
+first=$(ls e.*.trc | head -1)
+[ -f "$first.1" ] || { echo "FAIL: no trace after exec"; ls; fail=1; }
+"$CHK" "$first" > ../e1.out || fail=1
+"$CHK" "$first.1" > ../e2.out || fail=1
+cd ..
+has e1.out "count thread=0 func=before_exec enter=10 exit=10"
+has e1.out "count thread=0 func=main enter=1 exit=0"
+has e2.out "count thread=0 func=after_exec enter=10 exit=10"
+hasre e2.out "^process pid=.* argc=3 exe=.*cap_exec parent=$d/ex/$first exited=1 status=0"
 exit $fail
