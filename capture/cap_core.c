@@ -36,7 +36,7 @@
 #include "cap_int.h"
 
 struct capture cap = { .fd = -1, .grow_lock = ATOMIC_FLAG_INIT,
-                       .mod_lock = ATOMIC_FLAG_INIT };
+                       .mod_lock = ATOMIC_FLAG_INIT, .site_lock = ATOMIC_FLAG_INIT };
 int cap_on;
 __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
 
@@ -252,9 +252,12 @@ static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
     if (recycled) {
         if (t->name[0])
             cap_write_name(t, t->name);
-        for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
-            if (s->def_chunk == chunk + 1)
-                cap_write_site(t, s);
+        if (!atomic_flag_test_and_set(&cap.site_lock)) { /* else: nested, skip */
+            for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
+                if (s->def_chunk == chunk + 1)
+                    cap_write_site(t, s);
+            cap_spin_unlock(&cap.site_lock);
+        }
         cap_rewrite_modules(t, chunk + 1);
     }
     cap_check_names(t);
@@ -414,14 +417,17 @@ void cap_thread_end(void *arg)
         uint8_t *q = cap_put_t(t, p + 2);
         cap_commit(t, p, TTF_R_THREAD_END, cap_ext_close(p, q));
     }
-    if (t->base)
-        munmap(t->base, cap.chunk_size);
-    if (t->ring)
-        munmap(t->ring, cap.ring_n * sizeof(uint64_t));
+    uint8_t *base = t->base;
+    uint64_t *ring = t->ring;
+    t->pos = t->limit = NULL;
     t->base = NULL;
     t->ring = NULL;
-    t->pos = t->limit = NULL;
     t->state = TS_DONE;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (base)
+        munmap(base, cap.chunk_size);
+    if (ring)
+        munmap(ring, cap.ring_n * sizeof(uint64_t));
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
 }
@@ -470,9 +476,9 @@ int cap_site_id(struct tstate *t, struct ttcap_site *s)
                                      __ATOMIC_ACQUIRE))
         return (int)expect;
     cap_write_site(t, s);
-    struct ttcap_site *head = atomic_load(&cap.sites);
-    do {
-        s->next = head;
-    } while (!atomic_compare_exchange_weak(&cap.sites, &head, s));
+    cap_spin_lock(&cap.site_lock);
+    s->next = atomic_load(&cap.sites);
+    atomic_store(&cap.sites, s);
+    cap_spin_unlock(&cap.site_lock);
     return (int)mine;
 }

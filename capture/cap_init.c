@@ -398,6 +398,7 @@ int cap_start(const char *parent)
     cap_thread_begin(t);
     write_process(t, parent);
     cap_check_modules(t, 1);
+    atomic_flag_clear(&cap.site_lock);
     for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
         cap_write_site(t, s);   /* forked: sites the parent defined */
     t->busy = 0;
@@ -497,13 +498,14 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
     if (i == NFATAL)
         return;
     struct sigaction *o = &old_act[i];
-    if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction) {
+    int dfl = o->sa_handler == SIG_DFL, ign = o->sa_handler == SIG_IGN;
+    if (ign && sig != SIGABRT)
+        return;
+    if (!dfl && !ign && (o->sa_flags & SA_SIGINFO)) {
         o->sa_sigaction(sig, si, uc);
         return;
     }
-    if (o->sa_handler == SIG_IGN && sig != SIGABRT)
-        return;
-    if (o->sa_handler != SIG_DFL && o->sa_handler != SIG_IGN) {
+    if (!dfl && !ign) {
         o->sa_handler(sig);
         return;
     }
@@ -554,12 +556,59 @@ void *dlopen(const char *file, int mode)
     return h;
 }
 
+struct range {
+    uint64_t base;              /* load bias looked for */
+    uint64_t lo, hi;            /* its mapped extent, once found */
+};
+
+static int range_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct range *r = arg;
+    if (info->dlpi_addr != r->base)
+        return 0;
+    r->lo = UINT64_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uint64_t a = info->dlpi_addr + ph->p_vaddr;
+        r->lo = a < r->lo ? a : r->lo;
+        r->hi = a + ph->p_memsz > r->hi ? a + ph->p_memsz : r->hi;
+    }
+    return 1;
+}
+
+/* The call sites of a library about to be closed leave the list of
+ * defined sites (they would dangle once it is unmapped). */
+static void forget_sites(void *handle)
+{
+    struct link_map *lm = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
+        return;
+    struct range r = { lm->l_addr, 0, 0 };
+    dl_iterate_phdr(range_cb, &r);
+    if (r.hi <= r.lo)
+        return;
+    cap_spin_lock(&cap.site_lock);
+    struct ttcap_site **pp = (struct ttcap_site **)&cap.sites;
+    while (*pp) {
+        uint64_t a = (uint64_t)(uintptr_t)*pp;
+        if (a >= r.lo && a < r.hi)
+            *pp = (*pp)->next;
+        else
+            pp = &(*pp)->next;
+    }
+    cap_spin_unlock(&cap.site_lock);
+}
+
 __attribute__((visibility("default")))
 int dlclose(void *handle)
 {
     static int (*real)(void *);
     if (!real)
         real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+    forget_sites(handle);
     int rc = real ? real(handle) : -1;
     struct tstate *t = &cap_tls;
     if (cap_on && !t->busy && t->state == TS_LIVE) {

@@ -81,6 +81,7 @@ struct capture {
     _Atomic uint64_t cap_chunks;/* chunks the file has room for */
     atomic_flag grow_lock;      /* serialises file growth */
     atomic_flag mod_lock;       /* serialises module rescans */
+    atomic_flag site_lock;      /* guards the list of defined sites */
     _Atomic uint32_t next_thread;/* next thread index */
     _Atomic uint32_t next_site; /* last call site id given */
     _Atomic unsigned name_gen;  /* bumped when another thread renames one */

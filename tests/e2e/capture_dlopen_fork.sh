@@ -17,6 +17,8 @@ TTCAP_OUT=dl.trc "$B/fixtures/cap_dlopen" "$B/fixtures/cap_plugin.so" > /dev/nul
 hasre dl.out "^module base=0x[0-9a-f]* size=0x[0-9a-f]* buildid=20 unloaded=1 path=$B/fixtures/cap_plugin.so\$"
 has dl.out "count thread=0 func=plugin_entry enter=1 exit=1"
 has dl.out "count thread=0 func=plugin_inner enter=1 exit=1"
+has dl.out "msg thread=0 plugin got 20"
+ls dl.trc.* > /dev/null 2>&1 || { echo "FAIL: no trace of the child forked after dlclose"; fail=1; }
 # (the names above are found only through the plugin's module record, so
 # its entry address lies inside the recorded module)
 
