@@ -940,6 +940,14 @@ bad:
     note_problem(t, &pb, "; chunk skipped");
 }
 
+/* qsort that accepts an empty (NULL) array. */
+static void sort_n(void *a, size_t n, size_t size,
+                   int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(a, n, size, cmp);
+}
+
 static int chunk_cmp(const void *a, const void *b)
 {
     const struct chunk *x = a, *y = b;
@@ -954,7 +962,7 @@ static int chunk_cmp(const void *a, const void *b)
 static int index_chunks(ttf_trace *t)
 {
     size_t n = 0;
-    qsort(t->chunks, t->n_chunks, sizeof *t->chunks, chunk_cmp);
+    sort_n(t->chunks, t->n_chunks, sizeof *t->chunks, chunk_cmp);
     for (size_t i = 0; i < t->n_chunks; i++) {
         struct chunk *ch = &t->chunks[i];
         if (n && t->chunks[n - 1].thread == ch->thread &&
@@ -1055,22 +1063,22 @@ static void finish_index(ttf_trace *t)
 {
     size_t n = 0;
 
-    qsort(t->sites, t->n_sites, sizeof *t->sites, site_cmp);
+    sort_n(t->sites, t->n_sites, sizeof *t->sites, site_cmp);
     for (size_t i = 0; i < t->n_sites; i++)
         if (!n || t->sites[n - 1].pub.id != t->sites[i].pub.id)
             t->sites[n++] = t->sites[i];
     t->n_sites = n;
-    qsort(t->aux, t->n_aux, sizeof *t->aux, aux_cmp);
+    sort_n(t->aux, t->n_aux, sizeof *t->aux, aux_cmp);
 
     choose_hz(t);
-    qsort(t->mods, t->n_mods, sizeof *t->mods, mod_cmp);
+    sort_n(t->mods, t->n_mods, sizeof *t->mods, mod_cmp);
     for (size_t i = 0; i < t->n_mods; i++) {
         struct aux *a = (struct aux *)aux_find(t, t->mods[i].off);
         if (a)
             a->index = (uint32_t)i;
         t->mods[i].pub.load_ns = to_ns(t, t->mods[i].load_tsc);
     }
-    qsort(t->unl, t->n_unl, sizeof *t->unl, unl_cmp);
+    sort_n(t->unl, t->n_unl, sizeof *t->unl, unl_cmp);
     for (size_t u = 0; u < t->n_unl; u++) {
         struct modrec *best = NULL;
         for (size_t i = 0; i < t->n_mods; i++) {

@@ -723,6 +723,94 @@ static void test_errors_and_version(void **state)
     assert_int_equal(ttf_writer_close(w, 0), 0);
 }
 
+/* ---- compactness: bytes per hot event for typical call shapes ----------- */
+
+static uint64_t jit_state = 12345;
+
+/* ~2.5 GHz ticks: base ns * 2.5 plus up to 25% jitter */
+static uint64_t ticks(uint64_t ns)
+{
+    jit_state = jit_state * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t t = ns * 5 / 2;
+    return t + (jit_state >> 33) % (t / 4 + 1);
+}
+
+struct shape {
+    const char *name;
+    uint64_t tsc;               /* running time */
+    ttf_writer *w;
+};
+
+static void fib(struct shape *s, int n)
+{
+    uint64_t f = 0x401100u;
+    assert_int_equal(ttf_write_enter(s->w, 0, s->tsc += ticks(4), f), 0);
+    if (n > 1) {
+        fib(s, n - 1);
+        fib(s, n - 2);
+    }
+    assert_int_equal(ttf_write_exit(s->w, 0, s->tsc += ticks(3), f), 0);
+}
+
+static double measure(int kind, uint64_t *nev)
+{
+    const char *path = tu_path("shape.trc");
+    struct shape s = {.tsc = 1000};
+    ttf_writer_opts o = {.chunk_size = 1u << 18, .timed = 1, .tsc_hz = 2500000000ull};
+    assert_int_equal(ttf_writer_open(path, &o, &s.w), 0);
+    assert_int_equal(ttf_write_enter(s.w, 0, s.tsc, 0x401000), 0);   /* main */
+    if (kind == 0) {
+        for (int i = 0; i < 200000; i++) {                             /* leaf loop */
+            assert_int_equal(ttf_write_enter(s.w, 0, s.tsc += ticks(6), 0x401200), 0);
+            assert_int_equal(ttf_write_exit(s.w, 0, s.tsc += ticks(12), 0x401200), 0);
+        }
+    } else if (kind == 1) {
+        static const uint64_t chain[3] = {0x401300, 0x401380, 0x4014a0};
+        for (int i = 0; i < 70000; i++) {                              /* a->b->c */
+            for (int d = 0; d < 3; d++)
+                assert_int_equal(ttf_write_enter(s.w, 0, s.tsc += ticks(5), chain[d]), 0);
+            for (int d = 2; d >= 0; d--)
+                assert_int_equal(ttf_write_exit(s.w, 0, s.tsc += ticks(8), chain[d]), 0);
+        }
+    } else if (kind == 2) {
+        fib(&s, 25);                                                   /* recursion */
+    } else {
+        for (int i = 0; i < 100000; i++) {      /* 40 functions, 20 ns .. 2 us */
+            uint64_t f = 0x402000u + (uint64_t)(i * 7 % 40) * 0x90;
+            assert_int_equal(ttf_write_enter(s.w, 0, s.tsc += ticks(20 + (uint64_t)i % 400), f), 0);
+            assert_int_equal(ttf_write_exit(s.w, 0, s.tsc += ticks((uint64_t)i * 13 % 2000), f), 0);
+        }
+    }
+    assert_int_equal(ttf_write_exit(s.w, 0, s.tsc += ticks(5), 0x401000), 0);
+    assert_int_equal(ttf_writer_abandon(s.w), 0);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    const ttf_summary *sum = ttf_get_summary(t);
+    *nev = sum->events;
+    double bpe = (double)sum->data_bytes / (double)sum->events;
+    ttf_close(t);
+    unlink(path);
+    return bpe;
+}
+
+static void test_compactness(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"leaf-call loop", "3-deep chain",
+                                        "recursive fib(25)", "mixed 20ns..2us"};
+    double total = 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t n;
+        double bpe = measure(k, &n);
+        printf("    compactness: %-18s %8llu events  %.2f bytes/event\n", names[k],
+               (unsigned long long)n, bpe);
+        assert_true(bpe >= 1.0);            /* a tag byte at least */
+        total += bpe;
+    }
+    printf("    compactness: average %.2f bytes/event (target <= 4)\n", total / 4);
+    assert_true(total / 4 <= 4.0);
+}
+
 static int teardown_all(void **state)
 {
     (void)state;
@@ -743,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_time),
         cmocka_unit_test(test_messages),
         cmocka_unit_test(test_errors_and_version),
+        cmocka_unit_test(test_compactness),
     };
     return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

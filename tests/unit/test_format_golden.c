@@ -1,0 +1,384 @@
+/*
+ * test_format_golden.c - the committed golden traces (fixtures/traces/)
+ * read field by field against the scripts that made them (golden.h), and
+ * today's writer checked to produce the very same bytes. A format change
+ * that breaks old files, or changes what the writer emits, fails here.
+ */
+#include "test_format_util.h"
+#include "../../fixtures/traces/golden.h"
+
+/* One expected event, from playing a script through a model of the reader. */
+struct xev {
+    int kind;
+    uint32_t thread;
+    uint64_t tsc, addr;
+    uint32_t site;
+    int depth;
+    const char *text;           /* thread name / module path / message text */
+    uint64_t n1, n2;            /* CRASH signo, fault; LOST events, bytes */
+};
+
+struct model {
+    struct xev ev[8192];        /* expected events, script order */
+    size_t n;
+    uint64_t start;             /* earliest timed op */
+};
+
+static void model_push(struct model *m, const struct xev *x)
+{
+    assert_true(m->n < sizeof m->ev / sizeof m->ev[0]);
+    m->ev[m->n++] = *x;
+}
+
+static void model_build(struct model *m, const struct gop *g)
+{
+    int depth[4] = {0};
+    uint32_t mods = 0;
+    uint64_t now = 0;
+
+    memset(m, 0, sizeof *m);
+    m->start = UINT64_MAX;
+    for (; g->op != G_DONE; g++) {
+        struct xev x = {.thread = g->thread, .tsc = g->tsc, .depth = depth[g->thread]};
+        int *d = &depth[g->thread];
+        if (g->op != G_PROC && g->op != G_SITE) {
+            if (g->tsc < m->start)
+                m->start = g->tsc;
+            uint64_t last = g->op == G_LOOP ? g->tsc + g->a * 80 : g->tsc;
+            now = last > now ? last : now;
+        }
+        switch (g->op) {
+        case G_PROC: case G_SITE: continue;
+        case G_TSTART: x.kind = TTF_EV_THREAD_START; x.text = g->s1; break;
+        case G_TNAME: x.kind = TTF_EV_THREAD_NAME; x.text = g->s1; break;
+        case G_TEND: x.kind = TTF_EV_THREAD_END; break;
+        case G_MOD: x.kind = TTF_EV_MODULE_LOAD; x.addr = g->a; x.site = mods++;
+            x.text = g->s1; break;
+        case G_UNLOAD: x.kind = TTF_EV_MODULE_UNLOAD; x.addr = g->a; break;
+        case G_ENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; (*d)++; break;
+        case G_EXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; (*d)--; break;
+        case G_MSG: x.kind = TTF_EV_MESSAGE; x.site = (uint32_t)g->a; x.text = g->s2; break;
+        case G_MARK: x.kind = TTF_EV_MARK; x.site = (uint32_t)g->a; x.text = g->s2; break;
+        case G_SCOPE_IN: x.kind = TTF_EV_ENTER; x.site = (uint32_t)g->a; (*d)++; break;
+        case G_SCOPE_OUT: x.kind = TTF_EV_EXIT; x.site = (uint32_t)g->a; (*d)--; break;
+        case G_CRASH: x.kind = TTF_EV_CRASH; x.n1 = g->a; x.n2 = g->b; break;
+        case G_LOST: x.kind = TTF_EV_LOST; x.n1 = g->a; x.n2 = g->b; break;
+        case G_PAUSE: x.kind = TTF_EV_PAUSE; break;
+        case G_RESUME: x.kind = TTF_EV_RESUME; break;
+        default: /* G_LOOP */
+            for (uint64_t i = 0; i < g->a; i++) {
+                struct xev e = {.kind = TTF_EV_ENTER, .thread = g->thread,
+                                .tsc = g->tsc + i * 80, .addr = g->b, .depth = *d};
+                model_push(m, &e);
+                e.kind = TTF_EV_EXIT;
+                e.tsc += 40;
+                e.depth = *d + 1;
+                model_push(m, &e);
+            }
+            continue;
+        }
+        model_push(m, &x);
+    }
+    if (g->a) {                 /* closed: END on thread 0 at the last time */
+        struct xev x = {.kind = TTF_EV_END, .tsc = now, .depth = depth[0],
+                        .n1 = g->b};
+        model_push(m, &x);
+    }
+}
+
+static void check_event(const ttf_trace *t, const ttf_event *ev,
+                        const struct xev *x, uint64_t start, size_t i)
+{
+    char buf[256];
+    if (ev->kind != x->kind || ev->thread != x->thread || ev->tsc != x->tsc ||
+        ev->addr != x->addr || ev->site != x->site || ev->depth != x->depth)
+        fail_msg("event %zu: got kind %d thread %u tsc %llu addr %llx site %u "
+                 "depth %d; want kind %d thread %u tsc %llu addr %llx site %u "
+                 "depth %d", i, ev->kind, ev->thread, (unsigned long long)ev->tsc,
+                 (unsigned long long)ev->addr, ev->site, ev->depth, x->kind,
+                 x->thread, (unsigned long long)x->tsc, (unsigned long long)x->addr,
+                 x->site, x->depth);
+    assert_int_equal(ev->time_ns, (x->tsc - start) * 2 / 5);   /* 2.5 GHz */
+    switch (x->kind) {
+    case TTF_EV_THREAD_START: case TTF_EV_THREAD_NAME: case TTF_EV_MODULE_LOAD:
+        assert_string_equal(ev->text, x->text);
+        break;
+    case TTF_EV_MESSAGE: case TTF_EV_MARK:
+        assert_true(ttf_format_message(t, ev, buf, sizeof buf) > 0);
+        assert_string_equal(buf, x->text);
+        break;
+    case TTF_EV_CRASH:
+        assert_int_equal(ev->signo, x->n1);
+        assert_int_equal(ev->code, 1);
+        assert_int_equal(ev->fault_addr, x->n2);
+        break;
+    case TTF_EV_LOST:
+        assert_int_equal(ev->lost_events, x->n1);
+        assert_int_equal(ev->lost_bytes, x->n2);
+        break;
+    case TTF_EV_END:
+        assert_int_equal(ev->signo, x->n1);
+        break;
+    default:
+        break;
+    }
+}
+
+static const char *golden_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    const char *dir = getenv("TT_SRCDIR");
+    char *p = buf[k++ % 4];
+    snprintf(p, 512, "%s/fixtures/traces/%s", dir ? dir : ".", name);
+    return p;
+}
+
+static ttf_trace *open_golden(const char *name)
+{
+    ttf_trace *t;
+    ttf_error err;
+    int r = ttf_open(golden_path(name), &t, &err);
+    if (r)
+        fail_msg("%s (run the tests from the repository root or set TT_SRCDIR)",
+                 err.msg);
+    return t;
+}
+
+/* All events of the trace, merged, against the model; and per thread. */
+static void check_model(const ttf_trace *t, const struct model *m)
+{
+    struct evs all = tu_events(t, TTF_ALL_THREADS, 0);
+    size_t nthreads = ttf_thread_count(t);
+    assert_int_equal(all.n, m->n);
+    assert_int_equal(ttf_get_summary(t)->events, m->n);
+    /* per thread: the model's events of that thread, in script order */
+    for (uint32_t th = 0; th < nthreads; th++) {
+        struct evs e = tu_events(t, th, 0);
+        size_t k = 0;
+        for (size_t i = 0; i < m->n; i++) {
+            if (m->ev[i].thread != th)
+                continue;
+            assert_true(k < e.n);
+            check_event(t, &e.ev[k], &m->ev[i], m->start, i);
+            k++;
+        }
+        assert_int_equal(k, e.n);
+        free(e.ev);
+    }
+    free(all.ev);
+}
+
+static void test_basic(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("basic.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_basic);
+
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_major, 1);
+    assert_int_equal(h->version_minor, 0);
+    assert_int_equal(h->min_reader_major, 1);
+    assert_int_equal(h->header_size, 64);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1);
+    assert_int_equal(h->optional_features, 0);
+    assert_int_equal(h->chunk_size, GOLDEN_CHUNK);
+    assert_int_equal(h->data_offset, 4096);
+    assert_int_equal(h->flags, TTF_FLAG_CLOSED);
+    assert_int_equal(h->exit_status, 0);
+    assert_int_equal(h->tsc_hz, GOLDEN_HZ);
+    assert_int_equal(h->start_realtime_ns, GOLDEN_REALTIME);
+
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->crashed, 0);
+    assert_int_equal(s->chunks_total, 2);
+    assert_int_equal(s->chunks_used, 2);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(s->lost_events, 12);
+    assert_int_equal(s->bytes, 4096 + 2 * GOLDEN_CHUNK);
+    assert_int_equal(s->duration_ns, (5800 - 1000) * 2 / 5);
+    assert_int_equal(ttf_notice_count(t), 0);
+
+    const ttf_process *p = ttf_get_process(t);
+    assert_int_equal(p->pid, 4242);
+    assert_int_equal(p->ppid, 1);
+    assert_string_equal(p->exe, "/opt/app/bin/server");
+    assert_int_equal(p->argc, 3);
+    assert_string_equal(p->argv[0], "server");
+    assert_string_equal(p->argv[2], "8080");
+    assert_string_equal(p->parent_trace, "");
+    assert_int_equal(p->start_realtime_ns, GOLDEN_REALTIME);
+    assert_int_equal(p->exited, 1);
+    assert_int_equal(p->exit_status, 0);
+
+    assert_int_equal(ttf_module_count(t), 2);
+    const ttf_module *md = ttf_get_module(t, 0);
+    assert_string_equal(md->path, "/opt/app/bin/server");
+    assert_int_equal(md->base, 0x555555554000ull);
+    assert_int_equal(md->size, 0x21000);
+    assert_int_equal(md->build_id_len, 6);
+    assert_memory_equal(md->build_id, "\x01\x23\x45\x67\x89\xab", 6);
+    assert_int_equal(md->load_ns, 0);
+    assert_int_equal(md->unload_ns, UINT64_MAX);
+    md = ttf_get_module(t, 1);
+    assert_string_equal(md->path, "/lib/x86_64-linux-gnu/libc.so.6");
+    assert_int_equal(md->build_id_len, 0);
+    assert_int_equal(md->load_ns, 2);
+    assert_int_equal(md->unload_ns, (5700 - 1000) * 2 / 5);
+
+    assert_int_equal(ttf_thread_count(t), 2);
+    const ttf_thread *th = ttf_get_thread(t, 0);
+    assert_int_equal(th->index, 0);
+    assert_int_equal(th->tid, 4242);
+    assert_string_equal(th->name, "main");
+    assert_int_equal(th->ended, 0);
+    assert_int_equal(th->chunks, 1);
+    assert_int_equal(th->seq_gaps, 0);
+    th = ttf_get_thread(t, 1);
+    assert_int_equal(th->tid, 4250);
+    assert_string_equal(th->first_name, "worker");
+    assert_string_equal(th->name, "worker/0");
+    assert_int_equal(th->ended, 1);
+    assert_int_equal(th->start_ns, (1305 - 1000) * 2 / 5);
+    assert_int_equal(th->end_ns, (1610 - 1000) * 2 / 5);
+    assert_int_equal(th->events, 8);
+    assert_int_equal(th->lost_events, 12);
+
+    for (const struct gop *g = golden_basic; g->op != G_DONE; g++) {
+        if (g->op != G_SITE)
+            continue;
+        const ttf_callsite *cs = ttf_get_callsite(t, (uint32_t)g->a);
+        assert_non_null(cs);
+        assert_int_equal(cs->kind, (int)g->b);
+        assert_int_equal(cs->level, 1);
+        assert_int_equal(cs->line, 100 + g->a);
+        assert_string_equal(cs->fmt, g->s1);
+        assert_string_equal(cs->file, "server.c");
+        assert_string_equal(cs->func, g->s3);
+        assert_int_equal(cs->nargs, strlen(g->s2));
+        for (size_t i = 0; i < cs->nargs; i++)
+            assert_int_equal(cs->types[i], golden_type(g->s2[i]));
+    }
+    check_model(t, m);
+    assert_int_equal(ttf_realtime_ns(t, 40), GOLDEN_REALTIME + 40);
+    free(m);
+    ttf_close(t);
+}
+
+static void test_crashed(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("crashed.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_crashed);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(ttf_get_header(t)->flags, 0);
+    assert_int_equal(s->closed, 0);
+    assert_int_equal(s->crashed, 1);
+    assert_int_equal(s->chunks_used, 3);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_get_thread(t, 0)->chunks, 3);
+    assert_int_equal(ttf_get_process(t)->exited, 0);
+    assert_int_equal(ttf_get_process(t)->pid, 777);
+    check_model(t, m);
+    free(m);
+    ttf_close(t);
+}
+
+static int same_ev(const ttf_event *a, const ttf_event *b)
+{
+    return a->kind == b->kind && a->tsc == b->tsc && a->time_ns == b->time_ns &&
+           a->addr == b->addr && a->depth == b->depth && a->offset == b->offset;
+}
+
+static void test_damaged(void **state)
+{
+    (void)state;
+    ttf_trace *good = open_golden("crashed.trc"), *t = open_golden("damaged.trc");
+    struct evs e = tu_events(good, 0, 0), d = tu_events(t, 0, 0);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->chunks_damaged, 2);
+    assert_int_equal(s->closed, 0);
+    assert_true(tu_has_notice(t, "invalid record tag 0x55"));
+    assert_true(tu_has_notice(t, "chunk cut by the end of the file"));
+    /* prefix, LOST at the bad tag, the start of chunk seq 2, LOST at the cut */
+    size_t k = 0;
+    while (k < d.n && d.ev[k].kind != TTF_EV_LOST) {
+        assert_true(same_ev(&d.ev[k], &e.ev[k]));
+        k++;
+    }
+    assert_true(k > 100 && k + 2 < d.n);
+    const ttf_event *l1 = &d.ev[k];
+    uint64_t cstart = 4096 + (l1->offset - 4096) / GOLDEN_CHUNK * GOLDEN_CHUNK;
+    assert_int_equal(l1->offset, e.ev[k].offset);     /* at the damaged record */
+    assert_int_equal(l1->lost_bytes, cstart + GOLDEN_CHUNK - l1->offset);
+    assert_int_equal(l1->depth, e.ev[k].depth);
+    size_t j = k;
+    while (j < e.n && e.ev[j].offset != d.ev[k + 1].offset)
+        j++;
+    assert_true(j < e.n);
+    size_t m = k + 1;
+    for (; m < d.n && d.ev[m].kind != TTF_EV_LOST; m++)
+        assert_true(same_ev(&d.ev[m], &e.ev[j + m - k - 1]));
+    assert_int_equal(m, d.n - 1);                     /* LOST at the cut, last */
+    assert_true(d.ev[m].offset <= s->bytes && d.ev[m].offset > d.ev[k + 1].offset);
+    assert_true(e.ev[j + m - k - 1].offset >= d.ev[m].offset);  /* nothing skipped */
+    free(e.ev);
+    free(d.ev);
+    ttf_close(good);
+    ttf_close(t);
+}
+
+static void test_same_bytes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const struct gop *script;
+    } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed}};
+    for (size_t i = 0; i < 2; i++) {
+        const char *path = tu_path(files[i].name);
+        size_t n1, n2;
+        assert_int_equal(golden_write(path, files[i].script), 0);
+        uint8_t *now = tu_read(path, &n1);
+        uint8_t *then = tu_read(golden_path(files[i].name), &n2);
+        assert_int_equal(n1, n2);
+        if (memcmp(now, then, n1) != 0) {
+            size_t at = 0;
+            while (now[at] == then[at])
+                at++;
+            fail_msg("%s: the writer now emits different bytes (first at offset %zu)",
+                     files[i].name, at);
+        }
+        if (i == 1) {
+            uint64_t bad;
+            size_t cut = golden_damage(now, n1, &bad), n3;
+            uint8_t *dmg = tu_read(golden_path("damaged.trc"), &n3);
+            assert_int_equal(cut, n3);
+            assert_memory_equal(now, dmg, n3);
+            free(dmg);
+        }
+        free(now);
+        free(then);
+    }
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    tu_cleanup();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_basic),
+        cmocka_unit_test(test_crashed),
+        cmocka_unit_test(test_damaged),
+        cmocka_unit_test(test_same_bytes),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown_all);
+}
