@@ -182,7 +182,7 @@ run_lttng() {
     ev=$(($2 * $3 * 2))
     if [ "$lost" -gt 0 ]; then
         lt_flag="dropped%:$(awk -v e="$ev" -v l="$lost" 'BEGIN { printf "%.1f", 100 * l / e }')"
-        lt_bytes=$(awk -v b="$lt_bytes" -v e="$ev" -v l="$lost" 'BEGIN { printf "%d", e > l ? b * e / (e - l) : 0 }')
+        lt_bytes=$(awk -v b="$lt_bytes" -v e="$ev" -v l="$lost" 'BEGIN { printf "%d", (e > l ? b * e / (e - l) : 0) }')
     fi
 }
 
