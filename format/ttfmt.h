@@ -166,7 +166,8 @@ typedef struct ttf_event {
     uint32_t site;              /* call site id (MESSAGE, MARK, scopes), 0 = none */
     const uint8_t *args;        /* MESSAGE: raw argument bytes */
     size_t args_len;
-    int depth;                  /* call depth before this event */
+    int depth;                  /* call depth before this event (an EXIT's is
+                                   one more than its ENTER's) */
     int signo, code;            /* CRASH: signal, si_code; END: exit status */
     uint64_t fault_addr;        /* CRASH */
     uint64_t lost_events, lost_bytes; /* LOST */
@@ -225,7 +226,8 @@ void ttf_iter_close(ttf_iter *it);
  * format and the stored args; VALUE sites print "name = value"). Writes at
  * most len bytes including the NUL and returns the length it wanted, like
  * snprintf, or a negative TT_E* code (TT_ECORRUPT for args that do not
- * match the site's types). */
+ * match the site's types, TT_ENOTFOUND if the trace never defined the
+ * site, TT_EINVAL for other event kinds). */
 int ttf_format_message(const ttf_trace *t, const ttf_event *ev,
                        char *buf, size_t len);
 
@@ -416,6 +418,13 @@ int ttf_profile_column(const char *name);
  * "thread end", "trace end"); "?" if unknown. */
 const char *ttf_profile_column_name(int column);
 const char *ttf_profile_end_name(int reason);
+
+/* Print p as tables (ttdump --profile): a summary line, the rows (one table
+ * per thread when per-thread) with times in microseconds, then where each
+ * never-returning function first failed to return. function (may be NULL)
+ * keeps only matching rows. t names the threads. 0 or TT_EIO. */
+int ttf_profile_write_text(FILE *f, const ttf_profile *p, const ttf_trace *t,
+                           const ttf_regex *function);
 
 /* ---- Chrome trace-event JSON (format/chrome.c) --------------------------- */
 
