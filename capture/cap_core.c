@@ -176,10 +176,13 @@ static int claim_chunk(struct tstate *t, int *recycled)
             return CAP_WHY_FULL;
     }
     off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
-    uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+    uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED,
                       cap.fd, off);
     if (m == MAP_FAILED)
         return CAP_WHY_IO;
+#ifdef MADV_POPULATE_WRITE
+    madvise(m, cap.chunk_size, MADV_POPULATE_WRITE); /* fault it all in now */
+#endif
     if (*recycled) {
         __atomic_store_n((uint32_t *)m, 0u, __ATOMIC_RELEASE);
         memset(m + 4, 0, cap.chunk_size - 4);
