@@ -1,0 +1,805 @@
+/*
+ * html.c - ttdiff results as one self-contained HTML page: the two runs,
+ * the thread pairs and the first divergence with its stack on top, then a
+ * side-by-side window around each resolved divergence, and the JSON of
+ * ttr_json embedded for tools. No external resources; every string that
+ * comes from a trace goes through esc().
+ *
+ * Design: the page is complete without scripts. Subtrees are nested
+ * <details> (collapsible natively), divergences are <details> with anchor
+ * links between them. The inline script (html_assets.h) only adds the n/p
+ * keys, the prev/next buttons and the filter box. A Content-Security-Policy
+ * forbids every network load, so the page works offline and leaks nothing.
+ * The page stays small on huge traces: it shows only the engine's windows
+ * (context + differing events, capped by ttd_options.max_lines) for at most
+ * a few divergences, and says how many events were left out.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "html_assets.h"
+#include "ttreport.h"
+
+#define WINDOWS_ALL 100     /* divergence windows with opts->all */
+
+/* Which side(s) a row shows. */
+enum { SIDE_GOOD, SIDE_BAD, SIDE_BOTH };
+
+/* How a row's event is drawn. */
+enum { ROW_LINE, ROW_LEAF, ROW_OPEN, ROW_CLOSE };
+
+typedef struct hw {
+    FILE *f;                /* output */
+    const ttd_result *r;    /* the results */
+    int base;               /* call level drawn at indent 0 in this window */
+    uint64_t shown;         /* trace events drawn in windows so far */
+} hw;
+
+/* Trusted text only (markup, numbers): never a trace string. */
+static void raw(hw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void raw(hw *w, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vfprintf(w->f, fmt, ap);
+    va_end(ap);
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0], min, cp;
+    size_t n;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, min = 0x80, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, min = 0x800, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, min = 0x10000, cp = c & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/* One ASCII byte as HTML text or attribute content. */
+static void esc_byte(FILE *f, unsigned c)
+{
+    switch (c) {
+    case '&': fputs("&amp;", f); return;
+    case '<': fputs("&lt;", f); return;
+    case '>': fputs("&gt;", f); return;
+    case '"': fputs("&quot;", f); return;
+    case '\'': fputs("&#39;", f); return;
+    case '\n': fputs("\\n", f); return;
+    case '\t': fputs("\\t", f); return;
+    case '\r': fputs("\\r", f); return;
+    }
+    if (c < 0x20 || c == 0x7F)
+        fprintf(f, "\\x%02x", c);
+    else
+        putc((int)c, f);
+}
+
+/* A trace string, safe in HTML text and in quoted attributes: markup
+ * characters as entities, control bytes (C0, DEL, C1) as visible escapes,
+ * invalid UTF-8 as U+FFFD. NULL writes nothing. */
+static void esc(hw *w, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+    while (*s) {
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\xEF\xBF\xBD", w->f);
+            s++;
+        } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
+            fprintf(w->f, "\\u%04x", s[1]);
+            s += 2;
+        } else if (n > 1) {
+            fwrite(s, 1, n, w->f);
+            s += n;
+        } else {
+            esc_byte(w->f, *s++);
+        }
+    }
+}
+
+static void ms(hw *w, uint64_t ns)
+{
+    raw(w, "%" PRIu64 ".%03" PRIu64, ns / 1000000, ns / 1000 % 1000);
+}
+
+/* A duration in the unit that reads best. */
+static void dur(hw *w, uint64_t ns)
+{
+    if (ns < 1000000)
+        raw(w, "%" PRIu64 ".%03" PRIu64 " &micro;s", ns / 1000, ns % 1000);
+    else if (ns < UINT64_C(1000000000))
+        raw(w, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000, ns / 1000 % 1000);
+    else
+        raw(w, "%" PRIu64 ".%03" PRIu64 " s", ns / 1000000000, ns / 1000000 % 1000);
+}
+
+/* Wall-clock time as UTC, millisecond precision. */
+static void wall(hw *w, uint64_t ns)
+{
+    time_t t = (time_t)(ns / 1000000000);
+    struct tm tm;
+    char buf[64];
+
+    if (!ns || !gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm)) {
+        raw(w, "unknown");
+        return;
+    }
+    raw(w, "%s.%03" PRIu64 " UTC", buf, ns / 1000000 % 1000);
+}
+
+static const char *thread_name(const ttd_pair *p)
+{
+    return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
+}
+
+static int level(const ttd_event *e)
+{
+    return e->kind == TTF_EV_EXIT ? e->depth - 1 : e->depth;
+}
+
+static int min_level(const ttd_event *ev, size_t n, int base)
+{
+    for (size_t i = 0; i < n; i++)
+        base = level(&ev[i]) < base ? level(&ev[i]) : base;
+    return base;
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+static void fn(hw *w, const char *name)
+{
+    raw(w, "<span class=\"fn\">");
+    esc(w, name && name[0] ? name : "?");
+    raw(w, "</span>");
+}
+
+static void crash_text(hw *w, const ttd_event *e)
+{
+    esc(w, e->text ? e->text : "?");
+    raw(w, " (signal %d) at 0x%" PRIx64, e->signo, e->fault_addr);
+    if (e->name && e->name[0]) {
+        raw(w, " in ");
+        fn(w, e->name);
+    }
+}
+
+/* The code cell of an event: "foo();", "foo() {", "}", a message... */
+static void code(hw *w, const ttd_event *e, int mode)
+{
+    switch (e->kind) {
+    case TTF_EV_ENTER:
+        fn(w, e->name);
+        raw(w, mode == ROW_LEAF ? "();" : "() {");
+        return;
+    case TTF_EV_EXIT:
+        raw(w, "}");
+        if (mode != ROW_CLOSE) {
+            raw(w, " <span class=\"cm\">/* ");
+            esc(w, e->name);
+            raw(w, " */</span>");
+        }
+        return;
+    case TTF_EV_CRASH:
+        raw(w, "<span class=\"mk x\">crash</span>");
+        crash_text(w, e);
+        return;
+    case TTF_EV_MESSAGE:
+    case TTF_EV_MARK:
+        raw(w, "<span class=\"mk\">%s</span>", e->kind == TTF_EV_MARK ? "mark" : "log");
+        raw(w, "<span class=\"txt\">");
+        esc(w, e->text);
+        raw(w, "</span> <span class=\"cm\">in ");
+        esc(w, e->name && e->name[0] ? e->name : "?");
+        raw(w, "</span>");
+        return;
+    }
+    raw(w, "<span class=\"mk\">%s</span>", ttr_kind_name(e->kind));
+    esc(w, e->name);
+}
+
+/* One half of a row: event number, time (ms since run start), code. */
+static void half(hw *w, const ttd_event *e, uint64_t index, int timed, int mode)
+{
+    int l = level(e) - w->base;
+
+    raw(w, "<span class=\"h\"><span class=\"n\">%" PRIu64 "</span><span class=\"t\">", index);
+    if (timed)
+        ms(w, e->time_ns);
+    raw(w, "</span><span class=\"c\" style=\"--l:%d\">", l > 0 ? (l < 40 ? l : 40) : 0);
+    code(w, e, mode);
+    raw(w, "</span></span>");
+}
+
+/* One row: both halves for common history (the good run's index is gidx;
+ * its times are not decoded), else the one side. */
+static void row(hw *w, const char *cls, const ttd_event *e, int side, uint64_t gidx,
+                int mode)
+{
+    const char *tag = mode == ROW_OPEN ? "summary" : "div";
+
+    raw(w, "<%s class=\"r%s%s\"", tag, cls[0] ? " " : "", cls);
+    if (mode == ROW_LINE || mode == ROW_LEAF) {
+        raw(w, " data-fn=\"");
+        esc(w, e->name);
+        raw(w, "\"");
+    }
+    raw(w, ">");
+    if (side == SIDE_BOTH)
+        half(w, e, gidx, 0, mode);
+    half(w, e, e->index, 1, mode);
+    raw(w, "</%s>\n", tag);
+}
+
+static int is_leaf(const ttd_event *ev, size_t n, size_t i)
+{
+    return ev[i].kind == TTF_EV_ENTER && i + 1 < n && ev[i + 1].kind == TTF_EV_EXIT &&
+           ev[i].name && ev[i + 1].name && strcmp(ev[i].name, ev[i + 1].name) == 0;
+}
+
+/* ev[0..n) as a call tree: each call that ends inside the window is a
+ * collapsible <details>; a call and its immediate return is one line. */
+static void tree(hw *w, const ttd_event *ev, size_t n, int side, uint64_t gfirst,
+                 const char *cls)
+{
+    int open = 0;
+
+    w->shown += n;
+    for (size_t i = 0; i < n; i++) {
+        const ttd_event *e = &ev[i];
+        int mode = is_leaf(ev, n, i) ? ROW_LEAF
+                 : e->kind == TTF_EV_ENTER ? ROW_OPEN
+                 : e->kind == TTF_EV_EXIT && open ? ROW_CLOSE : ROW_LINE;
+        const char *c = e->kind == TTF_EV_CRASH ? "crash" : cls;
+        if (mode == ROW_OPEN) {
+            raw(w, "<details open class=\"sub\" data-fn=\"");
+            esc(w, e->name);
+            raw(w, "\">");
+            open++;
+        }
+        row(w, c, e, side, gfirst + i, mode);
+        if (mode == ROW_CLOSE) {
+            raw(w, "</details>\n");
+            open--;
+        }
+        i += mode == ROW_LEAF;
+    }
+    for (; open > 0; open--)
+        raw(w, "</details>\n");
+}
+
+/* ---- top of the page -------------------------------------------------------- */
+
+static void argv_cell(hw *w, const ttd_run_info *r)
+{
+    raw(w, "<td class=\"argv\"><code>");
+    for (int i = 0; r->argv && i < r->argc; i++) {
+        const char *a = r->argv[i];
+        int quote = !a[0] || strpbrk(a, " \t\"'\\$`;&|<>") != NULL;
+        raw(w, "%s%s", i ? " " : "", quote ? "'" : "");
+        esc(w, a);
+        raw(w, "%s", quote ? "'" : "");
+    }
+    raw(w, "</code></td>");
+}
+
+static void end_cell(hw *w, const ttd_run_info *r)
+{
+    raw(w, "<td>");
+    if (r->crash) {
+        raw(w, "<span class=\"bad\">crashed: ");
+        crash_text(w, r->crash);
+        raw(w, "</span>");
+    } else if (r->closed) {
+        raw(w, "<span class=\"%s\">exit %d</span>", r->exit_status ? "warn" : "ok",
+            r->exit_status);
+    } else {
+        raw(w, "<span class=\"warn\">no clean end recorded</span>");
+    }
+    raw(w, "</td>");
+}
+
+static void runs(hw *w)
+{
+    const ttd_run_info *g = &w->r->runs[TTD_GOOD], *b = &w->r->runs[TTD_BAD];
+
+    raw(w, "<section><h2>Runs</h2><table class=\"runs\"><tr><th></th><th>good</th>"
+           "<th>bad</th></tr>\n");
+    raw(w, "<tr><td>trace</td><td><code>");
+    esc(w, g->path);
+    raw(w, "</code></td><td><code>");
+    esc(w, b->path);
+    raw(w, "</code></td></tr>\n<tr><td>program</td><td><code>");
+    esc(w, g->exe[0] ? g->exe : "?");
+    raw(w, "</code></td><td><code>");
+    esc(w, b->exe[0] ? b->exe : "?");
+    raw(w, "</code></td></tr>\n<tr><td>command</td>");
+    argv_cell(w, g);
+    argv_cell(w, b);
+    raw(w, "</tr>\n<tr><td>pid</td><td>%" PRId64 "</td><td>%" PRId64 "</td></tr>\n",
+        g->pid, b->pid);
+    raw(w, "<tr><td>started</td><td>");
+    wall(w, g->start_realtime_ns);
+    raw(w, "</td><td>");
+    wall(w, b->start_realtime_ns);
+    raw(w, "</td></tr>\n<tr><td>duration</td><td>");
+    dur(w, g->duration_ns);
+    raw(w, "</td><td>");
+    dur(w, b->duration_ns);
+    raw(w, "</td></tr>\n<tr><td>events</td><td>%" PRIu64 " in %zu thread%s</td>"
+           "<td>%" PRIu64 " in %zu thread%s</td></tr>\n",
+        g->events, g->threads, g->threads == 1 ? "" : "s",
+        b->events, b->threads, b->threads == 1 ? "" : "s");
+    raw(w, "<tr><td>end</td>");
+    end_cell(w, g);
+    end_cell(w, b);
+    raw(w, "</tr>\n</table></section>\n");
+}
+
+/* Reader and symbol notices of both runs. */
+static void notices(hw *w)
+{
+    const ttd_result *r = w->r;
+
+    if (!r->runs[0].nnotices && !r->runs[1].nnotices)
+        return;
+    raw(w, "<section><h2>Notes</h2><ul class=\"notes\">\n");
+    for (int ri = 0; ri < 2; ri++)
+        for (size_t i = 0; i < r->runs[ri].nnotices; i++) {
+            raw(w, "<li><b>%s:</b> ", ri ? "bad" : "good");
+            esc(w, r->runs[ri].notices[i]);
+            raw(w, "</li>\n");
+        }
+    raw(w, "</ul></section>\n");
+}
+
+static void thread_cell(hw *w, const ttd_thread_info *t)
+{
+    raw(w, "<td title=\"started in ");
+    esc(w, t->start[0] ? t->start : "?");
+    raw(w, "\">#%u <code>", t->index);
+    esc(w, t->name[0] ? t->name : "(unnamed)");
+    raw(w, "</code></td>");
+}
+
+static void threads(hw *w)
+{
+    const ttd_result *r = w->r;
+
+    raw(w, "<section><h2>Threads</h2><table><tr><th>good</th><th>bad</th>"
+           "<th>paired by</th><th>events</th><th>divergences</th>"
+           "<th>first (ms)</th></tr>\n");
+    for (size_t i = 0; i < r->npairs; i++) {
+        const ttd_pair *p = &r->pairs[i];
+        raw(w, "<tr>");
+        thread_cell(w, &p->good);
+        thread_cell(w, &p->bad);
+        raw(w, "<td>%s</td><td>%" PRIu64 " / %" PRIu64 "</td><td class=\"%s\">%zu</td><td>",
+            ttd_paired_by_name(p->paired_by), p->good.events, p->bad.events,
+            p->hunks ? "bad" : "ok", p->hunks);
+        if (p->hunks)
+            ms(w, p->first_time_ns);
+        raw(w, "</td></tr>\n");
+    }
+    for (size_t i = 0; i < r->nunpaired; i++) {
+        const ttd_unpaired *u = &r->unpaired[i];
+        raw(w, "<tr class=\"warn\">");
+        if (u->run == TTD_BAD)
+            raw(w, "<td>&mdash;</td>");
+        thread_cell(w, &u->thread);
+        if (u->run == TTD_GOOD)
+            raw(w, "<td>&mdash;</td>");
+        raw(w, "<td>unpaired</td><td>%" PRIu64 "</td><td></td><td></td></tr>\n",
+            u->thread.events);
+    }
+    raw(w, "</table></section>\n");
+}
+
+/* The first differing event of a side, for the one-line summaries. */
+static void first_event(hw *w, const char *sign, const ttd_event *e)
+{
+    if (!e)
+        return;
+    raw(w, " <code class=\"%s\">%s ", sign[0] == '-' ? "bad" : "ok", sign);
+    if (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)
+        esc(w, e->name);
+    else
+        code(w, e, ROW_LINE);
+    raw(w, "</code>");
+}
+
+static void stack_list(hw *w, const ttd_divergence *d)
+{
+    raw(w, "<ol class=\"stk\" id=\"tt-stack\">\n");
+    if (!d->nstack)
+        raw(w, "<li class=\"mut\">(top level of the thread)</li>\n");
+    for (size_t i = 0; i < d->nstack; i++) {
+        const ttd_frame *fr = &d->stack[i];
+        raw(w, "<li style=\"padding-left:%zuch\">", 2 * i);
+        fn(w, fr->name);
+        if (fr->file && fr->line > 0) {
+            raw(w, "<span class=\"loc\">");
+            esc(w, fr->file);
+            raw(w, ":%d</span>", fr->line);
+        }
+        raw(w, "</li>\n");
+    }
+    raw(w, "<li class=\"here\" style=\"padding-left:%zuch\">&#8627;", 2 * d->nstack);
+    first_event(w, "-", d->ngood ? &d->good[0] : NULL);
+    first_event(w, "+", d->nbad ? &d->bad[0] : NULL);
+    raw(w, "</li>\n</ol>\n");
+}
+
+static void crash_note(hw *w, const ttd_event *e)
+{
+    raw(w, "<p class=\"crashnote\">The bad run died here: ");
+    crash_text(w, e);
+    raw(w, " at ");
+    ms(w, e->time_ns);
+    raw(w, " ms</p>\n");
+}
+
+static void first_section(hw *w)
+{
+    const ttd_divergence *d = w->r->first;
+    const ttd_pair *p = &w->r->pairs[d->pair];
+
+    raw(w, "<section class=\"first\" id=\"first\"><h2>First divergence</h2>\n<p>Thread <b><code>");
+    esc(w, thread_name(p));
+    raw(w, "</code></b> (good #%u, bad #%u): good event %" PRIu64 ", bad event %" PRIu64
+           ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
+    ms(w, d->bad_time_ns);
+    raw(w, " ms in the bad run (");
+    ms(w, d->good_time_ns);
+    raw(w, " ms in the good run). <a href=\"#d1\" data-go=\"1\">Side by side &#8595;</a></p>\n");
+    raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
+    stack_list(w, d);
+    if (d->crash)
+        crash_note(w, d->crash);
+    raw(w, "</section>\n");
+}
+
+static void verdict(hw *w)
+{
+    const ttd_result *r = w->r;
+
+    raw(w, "<p class=\"verdict\">");
+    if (!r->first) {
+        raw(w, "<span class=\"pill ok\">same</span>No divergence in %zu thread pair%s",
+            r->npairs, r->npairs == 1 ? "" : "s");
+        if (r->nunpaired)
+            raw(w, ", but %zu unpaired thread%s", r->nunpaired, r->nunpaired == 1 ? "" : "s");
+        raw(w, ".</p>\n");
+        return;
+    }
+    const ttd_divergence *d = r->first;
+    const ttd_event *e = d->nbad ? &d->bad[0] : d->ngood ? &d->good[0] : NULL;
+    raw(w, "<span class=\"pill bad\">diverged</span>%" PRIu64 " divergence%s; the first in "
+           "thread <code>", r->hunks_total, r->hunks_total == 1 ? "" : "s");
+    esc(w, thread_name(&r->pairs[d->pair]));
+    raw(w, "</code>");
+    if (d->nstack) {
+        raw(w, " inside <code>");
+        esc(w, d->stack[d->nstack - 1].name);
+        raw(w, "</code>");
+    }
+    if (e && (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)) {
+        raw(w, " at <code>");
+        esc(w, e->name);
+        raw(w, "</code>");
+    }
+    raw(w, "%s after ", r->runs[TTD_BAD].crash ? ", and the bad run crashed" : ",");
+    ms(w, d->bad_time_ns);
+    raw(w, " ms.</p>\n");
+}
+
+/* ---- divergence windows ------------------------------------------------------- */
+
+static void others(hw *w, const ttd_divergence *d)
+{
+    if (!d->nothers[0] && !d->nothers[1])
+        return;
+    raw(w, "<div class=\"others\"><h3>Other threads just before</h3><table>"
+           "<tr><th>run</th><th>thread</th><th>last events (ms)</th></tr>\n");
+    for (int ri = 0; ri < 2; ri++)
+        for (size_t i = 0; i < d->nothers[ri]; i++) {
+            const ttd_other *o = &d->others[ri][i];
+            raw(w, "<tr><td>%s</td><td>#%u <code>", ri ? "bad" : "good", o->thread);
+            esc(w, o->name[0] ? o->name : "(unnamed)");
+            raw(w, "</code></td><td class=\"mono\">");
+            for (size_t j = 0; j < o->nevents; j++) {
+                raw(w, "%s", j ? "; " : "");
+                code(w, &o->events[j], ROW_LINE);
+                raw(w, " <span class=\"cm\">@");
+                ms(w, o->events[j].time_ns);
+                raw(w, "</span>");
+            }
+            raw(w, "</td></tr>\n");
+        }
+    raw(w, "</table></div>\n");
+}
+
+static void gap_row(hw *w, const char *text, uint64_t more)
+{
+    raw(w, "<div class=\"r gap\"><span class=\"h\"><span class=\"n\"></span>"
+           "<span class=\"t\"></span><span class=\"c\">");
+    if (more)
+        raw(w, "&hellip; %" PRIu64 " more %s", more, text);
+    else
+        raw(w, "%s", text);
+    raw(w, "</span></span></div>\n");
+}
+
+static void side(hw *w, int s, const ttd_event *ev, size_t n, uint64_t more)
+{
+    raw(w, "<div class=\"side %s\">\n", s == SIDE_GOOD ? "good" : "bad");
+    tree(w, ev, n, s, 0, s == SIDE_GOOD ? "del" : "ins");
+    if (more)
+        gap_row(w, s == SIDE_GOOD ? "good-only events" : "bad-only events", more);
+    if (!n && !more)
+        gap_row(w, s == SIDE_GOOD ? "(nothing here: only the bad run has these events)"
+                                  : "(nothing here: only the good run has these events)", 0);
+    raw(w, "</div>\n");
+}
+
+static void side_by_side(hw *w, const ttd_divergence *d)
+{
+    const ttd_pair *p = &w->r->pairs[d->pair];
+
+    w->base = min_level(d->before, d->nbefore, 1 << 30);
+    w->base = min_level(d->good, d->ngood, min_level(d->bad, d->nbad, w->base));
+    if (w->base == 1 << 30)
+        w->base = 0;
+    raw(w, "<div class=\"sbs\"><div class=\"hd\"><div>good &middot; thread #%u <code>",
+        p->good.index);
+    esc(w, p->good.name[0] ? p->good.name : "(unnamed)");
+    raw(w, "</code></div><div>bad &middot; thread #%u <code>", p->bad.index);
+    esc(w, p->bad.name[0] ? p->bad.name : "(unnamed)");
+    raw(w, "</code></div></div>\n<div class=\"ctx\">\n");
+    if (d->bad_index > d->nbefore)
+        gap_row(w, "common events before (see ttdump)", d->bad_index - d->nbefore);
+    tree(w, d->before, d->nbefore, SIDE_BOTH, d->good_index - d->nbefore, "");
+    raw(w, "</div>\n<div class=\"chg\">\n");
+    side(w, SIDE_GOOD, d->good, d->ngood, d->good_more);
+    side(w, SIDE_BAD, d->bad, d->nbad, d->bad_more);
+    raw(w, "</div></div>\n");
+}
+
+static void crumb(hw *w, const ttd_divergence *d)
+{
+    raw(w, "<div class=\"crumb\"><span class=\"mut\">stack:</span> ");
+    if (!d->nstack)
+        raw(w, "<span class=\"mut\">(top level)</span>");
+    for (size_t i = 0; i < d->nstack; i++) {
+        if (i)
+            raw(w, "<span class=\"sep\">&rsaquo;</span>");
+        fn(w, d->stack[i].name);
+    }
+    const ttd_frame *in = d->nstack ? &d->stack[d->nstack - 1] : NULL;
+    if (in && in->file && in->line > 0) {
+        raw(w, " <span class=\"mut\">(");
+        esc(w, in->file);
+        raw(w, ":%d)</span>", in->line);
+    }
+    raw(w, "</div>\n");
+}
+
+static void hunk_summary(hw *w, const ttd_hunk_info *h, size_t i)
+{
+    raw(w, "<span class=\"dn\">#%zu</span>thread <code>", i + 1);
+    esc(w, thread_name(&w->r->pairs[h->pair]));
+    raw(w, "</code> &middot; good event %" PRIu64 " (&minus;%" PRIu64 ") &middot; bad event %"
+           PRIu64 " (+%" PRIu64 ") &middot; ", h->good_index, h->good_count, h->bad_index,
+        h->bad_count);
+    ms(w, h->time_ns);
+    raw(w, " ms");
+    first_event(w, "-", h->good_first);
+    first_event(w, "+", h->bad_first);
+}
+
+static void window(hw *w, const ttd_divergence *d, size_t i, size_t n)
+{
+    const ttd_hunk_info *h = &w->r->hunks[d->hunk];
+
+    raw(w, "<section class=\"div\" id=\"d%zu\"><details class=\"dv\"%s><summary>", i + 1,
+        i == 0 ? " open" : "");
+    hunk_summary(w, h, i);
+    if (i == 0)
+        raw(w, "<span class=\"tag\">first</span>");
+    if (d->crash)
+        raw(w, "<span class=\"tag\" style=\"background:var(--del);color:var(--bad)\">crash</span>");
+    raw(w, "</summary>\n<div class=\"dbody\"><nav class=\"pn\">");
+    if (i > 0)
+        raw(w, "<a href=\"#d%zu\" data-go=\"%zu\">&#9664; previous</a>", i, i);
+    else
+        raw(w, "<span>&#9664; previous</span>");
+    if (i + 1 < n)
+        raw(w, "<a href=\"#d%zu\" data-go=\"%zu\">next &#9654;</a>", i + 2, i + 2);
+    else
+        raw(w, "<span>next &#9654;</span>");
+    raw(w, "</nav>\n");
+    crumb(w, d);
+    side_by_side(w, d);
+    if (d->crash)
+        crash_note(w, d->crash);
+    others(w, d);
+    raw(w, "</div></details></section>\n");
+}
+
+/* One line for each resolved hunk without a window. */
+static void hunk_list(hw *w, size_t from)
+{
+    const ttd_result *r = w->r;
+
+    if (from >= r->nhunks)
+        return;
+    raw(w, "<h2>Further divergences (no window)</h2><table>\n");
+    for (size_t i = from; i < r->nhunks; i++) {
+        raw(w, "<tr><td class=\"mono\">");
+        hunk_summary(w, &r->hunks[i], i);
+        raw(w, "</td></tr>\n");
+    }
+    raw(w, "</table>\n");
+}
+
+static void toolbar(hw *w, size_t n)
+{
+    raw(w, "<div class=\"bar jsonly\"><button type=\"button\" data-step=\"-1\" "
+           "title=\"previous divergence (p)\">&#9664; prev</button><span id=\"tt-count\">"
+           "1 / %zu</span><button type=\"button\" data-step=\"1\" title=\"next divergence (n)\">"
+           "next &#9654;</button><input id=\"tt-filter\" type=\"search\" "
+           "placeholder=\"hide functions matching&hellip;\" aria-label=\"filter\">"
+           "<span id=\"tt-hidden\" class=\"mut\"></span><span class=\"keys\"><kbd>n</kbd> next "
+           "&middot; <kbd>p</kbd> previous &middot; <kbd>/</kbd> filter</span></div>\n", n);
+}
+
+static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
+{
+    const ttd_result *r = w->r;
+    size_t cap = o->all ? WINDOWS_ALL : (size_t)o->hunk_lines + 1;
+    size_t n = r->nhunks < cap ? r->nhunks : cap;
+
+    if (!n)
+        return 0;
+    raw(w, "<section id=\"divergences\"><h2>Divergences</h2>\n");
+    toolbar(w, n);
+    for (size_t i = 0; i < n; i++) {
+        const ttd_divergence *d;
+        int rc = ttd_hunk_detail(dd, i, &d);
+        if (rc < 0)
+            return rc;
+        window(w, d, i, n);
+    }
+    hunk_list(w, n);
+    if (r->hunks_total > r->nhunks)
+        raw(w, "<p class=\"note\">%" PRIu64 " more divergences were not resolved; "
+               "<code>ttdiff --all</code> resolves every one.</p>\n",
+            r->hunks_total - r->nhunks);
+    raw(w, "</section>\n");
+    return 0;
+}
+
+/* How much of the traces the page leaves out, and where to see it. */
+static void left_out(hw *w)
+{
+    const ttd_run_info *g = &w->r->runs[TTD_GOOD], *b = &w->r->runs[TTD_BAD];
+    uint64_t all = g->events + b->events;
+    uint64_t out = all > w->shown ? all - w->shown : 0;
+
+    raw(w, "<p class=\"note\" id=\"tt-left-out\">This page shows %" PRIu64 " of the %" PRIu64
+           " recorded events (windows around the divergences); %" PRIu64 " are left out. "
+           "See every event with <code>ttdump ", w->shown, all, out);
+    esc(w, g->path);
+    raw(w, "</code> and <code>ttdump ");
+    esc(w, b->path);
+    raw(w, "</code> (<code>-t N</code> for one thread, <code>-l</code> for source lines).</p>\n");
+}
+
+/* The JSON of ttr_json, with every '<' as \u003c (ttr_json_string already
+ * escapes it in strings, and JSON has none outside them), so the block can
+ * never hold "</script>" or "<!--". */
+static int embed_json(hw *w, ttd_diff *d, const ttr_options *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    int rc;
+
+    if (!m)
+        return TT_ENOMEM;
+    rc = ttr_json(m, d, o);
+    if (fclose(m) != 0 && rc == 0)
+        rc = TT_ENOMEM;
+    if (rc == 0) {
+        raw(w, "<script type=\"application/json\" id=\"tt-data\">");
+        for (size_t i = 0; i < len; i++) {
+            if (buf[i] == '<')
+                fputs("\\u003c", w->f);
+            else
+                putc(buf[i], w->f);
+        }
+        raw(w, "</script>\n");
+    }
+    free(buf);
+    return rc;
+}
+
+static void head(hw *w)
+{
+    const ttd_result *r = w->r;
+    const char *exe = r->runs[TTD_BAD].exe;
+    const char *base = exe ? strrchr(exe, '/') : NULL;
+
+    base = base ? base + 1 : exe && exe[0] ? exe : "trace";
+    raw(w, "<!DOCTYPE html>\n<html lang=\"en\" class=\"nojs\"><head><meta charset=\"utf-8\">\n"
+           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+           "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
+           "base-uri 'none'; form-action 'none'\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+           "<meta name=\"generator\" content=\"ttdiff %d.%d.%d\">\n<title>ttdiff: ",
+        TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+    esc(w, base);
+    raw(w, " &mdash; %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+        r->diverged ? "diverged" : r->nunpaired ? "unpaired threads" : "no divergence",
+        html_css);
+    raw(w, "<header class=\"top\"><h1>ttdiff report<small><code>");
+    esc(w, base);
+    raw(w, "</code>: good vs bad run</small></h1>\n");
+    verdict(w);
+    raw(w, "</header>\n<main>\n");
+}
+
+int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
+{
+    const ttd_result *r = ttd_get_result(d);
+    ttr_options def;
+    hw w = {f, r, 0, 0};
+    int rc;
+
+    if (!r || !f)
+        return TT_EINVAL;
+    if (!opts) {
+        ttr_options_init(&def);
+        opts = &def;
+    }
+    head(&w);
+    if (r->first)
+        first_section(&w);
+    raw(&w, "<div class=\"grid2\">\n");
+    runs(&w);
+    raw(&w, "<div>\n");
+    threads(&w);
+    notices(&w);
+    raw(&w, "</div></div>\n");
+    if ((rc = divergences(&w, d, opts)) < 0)
+        return rc;
+    left_out(&w);
+    raw(&w, "<footer>Generated by ttdiff %d.%d.%d. The same results as "
+            "<code>ttdiff --format json</code> are embedded in this page "
+            "(<code>script#tt-data</code>).</footer>\n</main>\n",
+        TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+    if ((rc = embed_json(&w, d, opts)) < 0)
+        return rc;
+    raw(&w, "<script>\n%s</script>\n</body>\n</html>\n", html_js);
+    return ferror(f) ? TT_EIO : 0;
+}
