@@ -35,6 +35,10 @@ struct opts {
     ttf_regex *thread_re;      /* --thread as a regex on names */
     const char *func_pat;      /* --function pattern, NULL = all */
     ttf_regex *func_re;        /* compiled --function pattern */
+    int profile;               /* 1: --profile, per-function table */
+    int sort;                  /* --sort column, TTF_PROF_* */
+    int per_thread;            /* 1: --per-thread profile */
+    int chrome;                /* 1: --chrome, trace-event JSON */
 };
 
 /* State of one dump run. */
@@ -75,6 +79,13 @@ static const char *const usage_text =
     "                        selects the thread with that index)\n"
     "  -f, --function REGEX  only events of matching functions\n"
     "  -s, --stats           counts per thread and kind instead of events\n"
+    "      --profile         per function: calls, total, self (pauses left\n"
+    "                        out), min/avg/max per call, never-returned\n"
+    "      --sort COL        profile order: total (default), self, calls,\n"
+    "                        min, avg, max, never, name\n"
+    "      --per-thread      one profile table per thread\n"
+    "      --chrome          Chrome trace-event JSON (Perfetto UI,\n"
+    "                        chrome://tracing) instead of events\n"
     "  -l, --lines           file:line on enter events\n"
     "  -n, --no-header       events only, no header/process/threads sections\n"
     "      --color WHEN      auto, always or never (default auto)\n"
@@ -703,6 +714,43 @@ static void print_stats(struct dump *d)
             " damaged\n", s->chunks_used, s->chunks_total, s->chunks_damaged);
 }
 
+/* ---- profile and Chrome JSON (format/profile.c, format/chrome.c) -------- */
+
+static void open_sym(struct dump *d)
+{
+    if (ttf_sym_open(d->t, &d->sym) != 0)
+        die("%s: cannot open symbol resolver: out of memory", d->o->path);
+    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
+        fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
+}
+
+static void print_profile(struct dump *d)
+{
+    ttf_profile_opts po = {d->o->per_thread, d->selected, d->nthreads};
+    ttf_profile *p = NULL;
+    ttf_error err;
+
+    open_sym(d);
+    int rc = ttf_profile_build(d->t, d->sym, &po, &p, &err);
+    if (rc < 0)
+        die("%s: profile: %s", d->o->path, err.msg);
+    if (d->o->sort)
+        ttf_profile_sort(p, d->o->sort);
+    ttf_profile_write_text(d->out, p, d->t, d->o->func_re);
+    ttf_profile_free(p);
+}
+
+static void print_chrome(struct dump *d)
+{
+    ttf_chrome_opts co = {0, d->selected, d->nthreads, d->o->func_re};
+    ttf_error err;
+
+    open_sym(d);
+    int rc = ttf_chrome_write(d->out, d->t, d->sym, &co, &err);
+    if (rc < 0)
+        die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+}
+
 /* ---- command line ------------------------------------------------------- */
 
 static int all_digits(const char *s)
@@ -764,6 +812,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"color", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        {"profile", no_argument, NULL, 'P' + 256},
+        {"sort", required_argument, NULL, 'S' + 256},
+        {"per-thread", no_argument, NULL, 'T' + 256},
+        {"chrome", no_argument, NULL, 'J' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -779,6 +831,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'l': o->lines = 1; break;
         case 'n': o->header = 0; break;
         case 'C': color = optarg; break;
+        case 'P' + 256: o->profile = 1; break;
+        case 'S' + 256: o->sort = ttf_profile_column(optarg);
+                        if (o->sort < 0)
+                            die("--sort: '%s' is not name, calls, total, self, "
+                                "min, avg, max, never or thread", optarg);
+                        break;
+        case 'T' + 256: o->per_thread = 1; break;
+        case 'J' + 256: o->chrome = 1; break;
         case 'h': fputs(usage_text, stdout); exit(0);
         case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
                          TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
@@ -795,6 +855,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
     if (optind + 1 < argc)
         die("%s: one trace file only (try --help)", argv[optind + 1]);
     o->path = argv[optind];
+    if (o->chrome + o->profile + o->stats > 1)
+        die("--chrome, --profile and --stats go one at a time");
+    if ((o->sort || o->per_thread) && !o->profile)
+        die("--sort and --per-thread go with --profile");
     o->color = parse_color(color);
     if (o->thread_pat && all_digits(o->thread_pat))
         o->thread_index = strtol(o->thread_pat, NULL, 10);
@@ -853,9 +917,13 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &o);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     open_trace(&d);
-    if (o.header)
+    if (o.header && !o.chrome)
         print_sections(&d);
-    if (o.stats)
+    if (o.chrome)
+        print_chrome(&d);
+    else if (o.profile)
+        print_profile(&d);
+    else if (o.stats)
         print_stats(&d);
     else
         print_events(&d);

@@ -1,0 +1,654 @@
+/*
+ * profile.c - per-function calls, inclusive and exclusive time from a
+ * trace's ENTER/EXIT events (ttf_profile_* in ttfmt.h), for ttdump
+ * --profile and ttdiff --profile.
+ *
+ * Design. Threads are read one after the other (never merged: a thread's
+ * stream is all a call stack needs), each with a shadow stack of open
+ * frames. Self time is accrued between consecutive events to whatever frame
+ * is on top, unless the thread is paused, so callees and PAUSE..RESUME
+ * intervals drop out of it without any bookkeeping at EXIT. Inclusive time
+ * is added only when a frame of a function closes with no other frame of
+ * the same function open below it (an active count per function), so
+ * recursion is not counted twice. Streams need not balance: an EXIT is
+ * matched to the nearest open frame of its function; the frames above it
+ * were skipped by a longjmp and close there as "unwound"; an EXIT with no
+ * open frame is counted and ignored; frames open when the thread's events
+ * stop close at its last event time, with the reason (crash, thread end,
+ * trace end). Functions are merged by name; the address to function map is
+ * a small open-addressing table, so the hot path does no symbol lookups.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttfmt.h"
+
+#define SCOPE_KEY (1ull << 63)   /* key bit of TT_SCOPE frames (site ids) */
+
+/* One open frame of the thread being read. */
+struct frame {
+    uint32_t fid;               /* function */
+    int outer;                  /* 1: no other frame of fid below it */
+    uint64_t enter_ns;          /* when it was entered */
+};
+
+/* Counters of one function (in one thread, or all threads). */
+struct fstat {
+    uint64_t calls, total, self, sum;   /* see ttf_profile_row; sum of durations */
+    uint64_t min, max;                  /* per call; min is UINT64_MAX at first */
+    uint64_t never;                     /* frames closed without an EXIT */
+    uint32_t threads;                   /* threads seen (all-thread stats) */
+    ttf_prof_where where;               /* first never-returned frame */
+};
+
+/* address (or scope key) -> function, open addressing */
+struct aslot {
+    uint64_t key;               /* address, or SCOPE_KEY | site */
+    uint32_t fid1;              /* function + 1; 0 = empty slot */
+};
+
+struct ttf_profile {
+    const ttf_trace *t;         /* the trace read */
+    ttf_sym *sym;               /* names functions */
+    ttf_profile_info info;      /* totals, order */
+    ttf_profile_row *rows;      /* the result */
+    size_t nrows, caprows;
+    const char **names;         /* per function: its name */
+    uint32_t nfn, capfn;        /* functions, slots of the per-function arrays */
+    struct fstat *all;          /* per function: all threads */
+    struct fstat *cur;          /* per function: the thread being read */
+    uint32_t *active;           /* per function: open frames in this thread */
+    uint32_t *touched;          /* functions the thread used, ntouched */
+    uint32_t ntouched;
+    struct aslot *amap;         /* address map, amask + 1 slots */
+    uint64_t amask, aused;
+    uint32_t *nmap;             /* name map: fid + 1 per slot, nmask + 1 */
+    uint64_t nmask;
+    int by_time;                /* 1: modules were unloaded, resolve per event */
+    struct frame *stack;        /* open frames of the thread being read */
+    size_t depth, capstack;
+};
+
+/* State of the thread being read. */
+struct tstate {
+    uint32_t thread;            /* its index */
+    uint64_t last;              /* time of its last event */
+    uint64_t pause_start;       /* when the current pause began */
+    int paused;                 /* nesting of PAUSE */
+    int crashed, ended;         /* saw CRASH, THREAD_END */
+};
+
+static void set_err(ttf_error *err, int code, const char *what)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    strncpy(err->msg, what, sizeof err->msg - 1);
+}
+
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* ---- function tables ---------------------------------------------------- */
+
+static int grow_fn(ttf_profile *p)
+{
+    uint32_t cap = p->capfn ? p->capfn * 2 : 256;
+    const char **names = realloc(p->names, cap * sizeof *names);
+    if (names)
+        p->names = names;
+    struct fstat *all = realloc(p->all, cap * sizeof *all);
+    if (all)
+        p->all = all;
+    struct fstat *cur = realloc(p->cur, cap * sizeof *cur);
+    if (cur)
+        p->cur = cur;
+    uint32_t *active = realloc(p->active, cap * sizeof *active);
+    if (active)
+        p->active = active;
+    uint32_t *touched = realloc(p->touched, cap * sizeof *touched);
+    if (touched)
+        p->touched = touched;
+    if (!names || !all || !cur || !active || !touched)
+        return TT_ENOMEM;
+    p->capfn = cap;
+    return 0;
+}
+
+static int rehash_names(ttf_profile *p, uint64_t slots)
+{
+    uint32_t *m = calloc(slots, sizeof *m);
+
+    if (!m)
+        return TT_ENOMEM;
+    for (uint32_t f = 0; f < p->nfn; f++) {
+        uint64_t i = str_hash(p->names[f]) & (slots - 1);
+        while (m[i])
+            i = (i + 1) & (slots - 1);
+        m[i] = f + 1;
+    }
+    free(p->nmap);
+    p->nmap = m;
+    p->nmask = slots - 1;
+    return 0;
+}
+
+/* The function named name, added if new: its id, or a negative TT_E*. */
+static int64_t fid_of_name(ttf_profile *p, const char *name)
+{
+    uint64_t i = str_hash(name) & p->nmask;
+
+    for (; p->nmap[i]; i = (i + 1) & p->nmask) {
+        if (strcmp(p->names[p->nmap[i] - 1], name) == 0)
+            return p->nmap[i] - 1;
+    }
+    if (p->nfn == p->capfn && grow_fn(p) < 0)
+        return TT_ENOMEM;
+    uint32_t f = p->nfn++;
+    p->names[f] = name;
+    memset(&p->all[f], 0, sizeof p->all[f]);
+    memset(&p->cur[f], 0, sizeof p->cur[f]);
+    p->all[f].min = p->cur[f].min = UINT64_MAX;
+    p->active[f] = 0;
+    p->nmap[i] = f + 1;
+    if ((uint64_t)p->nfn * 2 > p->nmask && rehash_names(p, (p->nmask + 1) * 2) < 0)
+        return TT_ENOMEM;
+    return f;
+}
+
+static int rehash_addrs(ttf_profile *p, uint64_t slots)
+{
+    struct aslot *m = calloc(slots, sizeof *m);
+
+    if (!m)
+        return TT_ENOMEM;
+    for (uint64_t j = 0; p->amap && j <= p->amask; j++) {
+        if (!p->amap[j].fid1)
+            continue;
+        uint64_t i = mix(p->amap[j].key) & (slots - 1);
+        while (m[i].fid1)
+            i = (i + 1) & (slots - 1);
+        m[i] = p->amap[j];
+    }
+    free(p->amap);
+    p->amap = m;
+    p->amask = slots - 1;
+    return 0;
+}
+
+/* The function of an ENTER/EXIT event: its id, or a negative TT_E*. */
+static int64_t fid_of(ttf_profile *p, const ttf_event *ev)
+{
+    uint64_t key = ev->addr == 0 && ev->site ? SCOPE_KEY | ev->site : ev->addr;
+
+    if (p->by_time)
+        return fid_of_name(p, ttf_sym_event_name(p->sym, ev));
+    uint64_t i = mix(key) & p->amask;
+    for (; p->amap[i].fid1; i = (i + 1) & p->amask) {
+        if (p->amap[i].key == key)
+            return p->amap[i].fid1 - 1;
+    }
+    int64_t f = fid_of_name(p, ttf_sym_event_name(p->sym, ev));
+    if (f < 0)
+        return f;
+    p->amap[i].key = key;
+    p->amap[i].fid1 = (uint32_t)f + 1;
+    if (++p->aused * 2 > p->amask && rehash_addrs(p, (p->amask + 1) * 2) < 0)
+        return TT_ENOMEM;
+    return f;
+}
+
+/* ---- one thread --------------------------------------------------------- */
+
+static void note_touch(ttf_profile *p, uint32_t f)
+{
+    if (p->cur[f].calls == 0)
+        p->touched[p->ntouched++] = f;
+}
+
+/* Close the top frame at time now; reason 0 for a real EXIT. */
+static void pop(ttf_profile *p, const struct tstate *ts, uint64_t now,
+                int reason)
+{
+    struct frame *fr = &p->stack[--p->depth];
+    struct fstat *s = &p->cur[fr->fid];
+    uint64_t dur = now > fr->enter_ns ? now - fr->enter_ns : 0;
+
+    s->sum += dur;
+    if (dur < s->min)
+        s->min = dur;
+    if (dur > s->max)
+        s->max = dur;
+    if (fr->outer)
+        s->total += dur;
+    p->active[fr->fid]--;
+    if (!reason)
+        return;
+    p->info.never_returned++;
+    if (s->never++ == 0) {
+        s->where.reason = reason;
+        s->where.thread = ts->thread;
+        s->where.enter_ns = fr->enter_ns;
+        s->where.close_ns = now;
+        s->where.caller = p->depth ? p->names[p->stack[p->depth - 1].fid] : "";
+    }
+}
+
+static int push(ttf_profile *p, uint32_t f, uint64_t now)
+{
+    if (p->depth == p->capstack) {
+        size_t cap = p->capstack ? p->capstack * 2 : 256;
+        struct frame *s = realloc(p->stack, cap * sizeof *s);
+        if (!s)
+            return TT_ENOMEM;
+        p->stack = s;
+        p->capstack = cap;
+    }
+    note_touch(p, f);
+    p->cur[f].calls++;
+    p->stack[p->depth++] = (struct frame){f, p->active[f] == 0, now};
+    p->active[f]++;
+    return 0;
+}
+
+/* An EXIT: close the nearest open frame of f and the frames above it. */
+static void close_exit(ttf_profile *p, const struct tstate *ts, uint32_t f,
+                    uint64_t now)
+{
+    size_t k = p->depth;
+
+    while (k > 0 && p->stack[k - 1].fid != f)
+        k--;
+    if (k == 0) {
+        p->info.stray_exits++;
+        return;
+    }
+    while (p->depth > k)
+        pop(p, ts, now, TTF_PROF_UNWOUND);
+    pop(p, ts, now, 0);
+}
+
+static int on_event(ttf_profile *p, struct tstate *ts, const ttf_event *ev)
+{
+    uint64_t now = ev->time_ns > ts->last ? ev->time_ns : ts->last;
+
+    if (p->depth && !ts->paused)
+        p->cur[p->stack[p->depth - 1].fid].self += now - ts->last;
+    ts->last = now;
+    switch (ev->kind) {
+    case TTF_EV_ENTER:
+    case TTF_EV_EXIT: {
+        int64_t f = fid_of(p, ev);
+        if (f < 0)
+            return (int)f;
+        if (ev->kind == TTF_EV_ENTER)
+            return push(p, (uint32_t)f, now);
+        close_exit(p, ts, (uint32_t)f, now);
+        return 0;
+    }
+    case TTF_EV_PAUSE:
+        if (ts->paused++ == 0)
+            ts->pause_start = now;
+        return 0;
+    case TTF_EV_RESUME:
+        if (ts->paused > 0 && --ts->paused == 0)
+            p->info.paused_ns += now - ts->pause_start;
+        return 0;
+    case TTF_EV_CRASH:
+        ts->crashed = 1;
+        return 0;
+    case TTF_EV_THREAD_END:
+        ts->ended = 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int add_row(ttf_profile *p, const struct fstat *s, uint32_t f,
+                   uint32_t thread)
+{
+    if (p->nrows == p->caprows) {
+        size_t cap = p->caprows ? p->caprows * 2 : 256;
+        ttf_profile_row *r = realloc(p->rows, cap * sizeof *r);
+        if (!r)
+            return TT_ENOMEM;
+        p->rows = r;
+        p->caprows = cap;
+    }
+    ttf_profile_row *r = &p->rows[p->nrows++];
+    r->name = p->names[f];
+    r->thread = thread;
+    r->threads = thread == TTF_ALL_THREADS ? s->threads : 1;
+    r->calls = s->calls;
+    r->total_ns = s->total;
+    r->self_ns = s->self;
+    r->min_ns = s->calls ? s->min : 0;
+    r->max_ns = s->max;
+    r->avg_ns = s->calls ? s->sum / s->calls : 0;
+    r->never_returned = s->never;
+    r->where = s->where;
+    return 0;
+}
+
+/* Fold the finished thread's counters into the all-thread ones (and its
+ * rows, per thread), then clear them for the next thread. */
+static int end_thread(ttf_profile *p, const struct tstate *ts)
+{
+    int reason = ts->crashed ? TTF_PROF_CRASH
+               : ts->ended ? TTF_PROF_THREAD_END : TTF_PROF_TRACE_END;
+    int rc = 0;
+
+    while (p->depth)
+        pop(p, ts, ts->last, reason);
+    if (ts->paused)
+        p->info.paused_ns += ts->last - ts->pause_start;
+    for (uint32_t i = 0; i < p->ntouched; i++) {
+        uint32_t f = p->touched[i];
+        struct fstat *c = &p->cur[f], *a = &p->all[f];
+        if (p->info.per_thread && rc == 0)
+            rc = add_row(p, c, f, ts->thread);
+        if (a->never == 0 && c->never)
+            a->where = c->where;
+        a->calls += c->calls;
+        a->total += c->total;
+        a->self += c->self;
+        a->sum += c->sum;
+        a->never += c->never;
+        a->min = c->min < a->min ? c->min : a->min;
+        a->max = c->max > a->max ? c->max : a->max;
+        a->threads++;
+        memset(c, 0, sizeof *c);
+        c->min = UINT64_MAX;
+    }
+    p->ntouched = 0;
+    return rc;
+}
+
+static int read_thread(ttf_profile *p, uint32_t thread, ttf_error *err)
+{
+    struct tstate ts = {.thread = thread};
+    const ttf_thread *th = ttf_get_thread(p->t, thread);
+    ttf_iter *it = NULL;
+    ttf_event ev;
+    int rc = ttf_iter_open(p->t, thread, &it);
+
+    if (rc < 0) {
+        set_err(err, rc, "cannot read the thread's events");
+        return rc;
+    }
+    ts.last = th ? th->start_ns : 0;
+    while ((rc = ttf_iter_next(it, &ev)) == 1) {
+        p->info.events++;
+        if ((rc = on_event(p, &ts, &ev)) < 0)
+            break;
+    }
+    ttf_iter_close(it);
+    if (rc < 0) {
+        set_err(err, rc, rc == TT_ENOMEM ? "out of memory" : "reading events");
+        return rc;
+    }
+    p->info.threads++;
+    rc = end_thread(p, &ts);
+    if (rc < 0)
+        set_err(err, rc, "out of memory");
+    return rc;
+}
+
+/* ---- the API ------------------------------------------------------------ */
+
+static int modules_unloaded(const ttf_trace *t)
+{
+    for (size_t i = 0; i < ttf_module_count(t); i++) {
+        if (ttf_get_module(t, i)->unload_ns != UINT64_MAX)
+            return 1;
+    }
+    return 0;
+}
+
+static int selected(const ttf_profile_opts *o, size_t i)
+{
+    if (!o || !o->threads)
+        return 1;
+    return i < o->nthreads && o->threads[i];
+}
+
+int ttf_profile_build(const ttf_trace *t, ttf_sym *sym,
+                      const ttf_profile_opts *opts, ttf_profile **out,
+                      ttf_error *err)
+{
+    ttf_profile *p;
+    int rc = TT_ENOMEM;
+
+    if (out)
+        *out = NULL;
+    if (!t || !sym || !out) {
+        set_err(err, TT_EINVAL, "ttf_profile_build: NULL argument");
+        return TT_EINVAL;
+    }
+    if (!(p = calloc(1, sizeof *p)))
+        goto nomem;
+    p->t = t;
+    p->sym = sym;
+    p->info.per_thread = opts ? opts->per_thread != 0 : 0;
+    p->by_time = modules_unloaded(t);
+    if (grow_fn(p) < 0 || rehash_names(p, 512) < 0 || rehash_addrs(p, 1024) < 0)
+        goto nomem;
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        if (selected(opts, i) && (rc = read_thread(p, (uint32_t)i, err)) < 0)
+            goto fail;
+    }
+    for (uint32_t f = 0; f < p->nfn && !p->info.per_thread; f++) {
+        if (p->all[f].calls && add_row(p, &p->all[f], f, TTF_ALL_THREADS) < 0)
+            goto nomem;
+    }
+    ttf_profile_sort(p, TTF_PROF_TOTAL);
+    *out = p;
+    return 0;
+nomem:
+    rc = TT_ENOMEM;
+    set_err(err, rc, "out of memory");
+fail:
+    ttf_profile_free(p);
+    return rc;
+}
+
+void ttf_profile_free(ttf_profile *p)
+{
+    if (!p)
+        return;
+    free(p->rows);
+    free(p->names);
+    free(p->all);
+    free(p->cur);
+    free(p->active);
+    free(p->touched);
+    free(p->amap);
+    free(p->nmap);
+    free(p->stack);
+    free(p);
+}
+
+size_t ttf_profile_count(const ttf_profile *p)
+{
+    return p ? p->nrows : 0;
+}
+
+const ttf_profile_row *ttf_profile_get(const ttf_profile *p, size_t i)
+{
+    return p && i < p->nrows ? &p->rows[i] : NULL;
+}
+
+const ttf_profile_info *ttf_profile_get_info(const ttf_profile *p)
+{
+    return p ? &p->info : NULL;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? 1 : a > b ? -1 : 0;   /* larger first */
+}
+
+static int cmp_rows(const void *va, const void *vb, void *arg)
+{
+    const ttf_profile_row *a = va, *b = vb;
+    int col = *(const int *)arg, c = 0;
+
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    switch (col) {
+    case TTF_PROF_CALLS: c = cmp_u64(a->calls, b->calls); break;
+    case TTF_PROF_TOTAL: c = cmp_u64(a->total_ns, b->total_ns); break;
+    case TTF_PROF_SELF: c = cmp_u64(a->self_ns, b->self_ns); break;
+    case TTF_PROF_MIN: c = cmp_u64(a->min_ns, b->min_ns); break;
+    case TTF_PROF_AVG: c = cmp_u64(a->avg_ns, b->avg_ns); break;
+    case TTF_PROF_MAX: c = cmp_u64(a->max_ns, b->max_ns); break;
+    case TTF_PROF_NEVER: c = cmp_u64(a->never_returned, b->never_returned); break;
+    default: break;
+    }
+    return c ? c : strcmp(a->name, b->name);
+}
+
+int ttf_profile_sort(ttf_profile *p, int column)
+{
+    if (!p || column < TTF_PROF_NAME || column > TTF_PROF_THREAD)
+        return TT_EINVAL;
+    if (p->nrows > 1)
+        qsort_r(p->rows, p->nrows, sizeof *p->rows, cmp_rows, &column);
+    p->info.sort = column;
+    return 0;
+}
+
+static const char *const col_names[] = {
+    [TTF_PROF_NAME] = "name", [TTF_PROF_CALLS] = "calls",
+    [TTF_PROF_TOTAL] = "total", [TTF_PROF_SELF] = "self",
+    [TTF_PROF_MIN] = "min", [TTF_PROF_AVG] = "avg", [TTF_PROF_MAX] = "max",
+    [TTF_PROF_NEVER] = "never", [TTF_PROF_THREAD] = "thread",
+};
+
+int ttf_profile_column(const char *name)
+{
+    for (int c = TTF_PROF_NAME; name && c <= TTF_PROF_THREAD; c++) {
+        if (strcmp(name, col_names[c]) == 0)
+            return c;
+    }
+    return TT_EINVAL;
+}
+
+const char *ttf_profile_column_name(int column)
+{
+    return column >= TTF_PROF_NAME && column <= TTF_PROF_THREAD
+               ? col_names[column] : "?";
+}
+
+const char *ttf_profile_end_name(int reason)
+{
+    switch (reason) {
+    case TTF_PROF_UNWOUND: return "unwound";
+    case TTF_PROF_CRASH: return "crash";
+    case TTF_PROF_THREAD_END: return "thread end";
+    case TTF_PROF_TRACE_END: return "trace end";
+    default: return "?";
+    }
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static void put_us(FILE *f, int width, uint64_t ns)
+{
+    fprintf(f, " %*" PRIu64 ".%03u", width - 4, ns / 1000, (unsigned)(ns % 1000));
+}
+
+static void put_thread(FILE *f, const ttf_trace *t, uint32_t i)
+{
+    const ttf_thread *th = ttf_get_thread(t, i);
+
+    fprintf(f, "thread %" PRIu32 " \"%s\" (tid %" PRId64 ")", i,
+            th && th->name ? th->name : "", th ? th->tid : 0);
+}
+
+static void put_row(FILE *f, const ttf_profile_row *r)
+{
+    fprintf(f, "%10" PRIu64, r->calls);
+    put_us(f, 14, r->total_ns);
+    put_us(f, 14, r->self_ns);
+    put_us(f, 12, r->min_ns);
+    put_us(f, 12, r->avg_ns);
+    put_us(f, 12, r->max_ns);
+    fprintf(f, " %6" PRIu64 "  %s\n", r->never_returned, r->name);
+}
+
+static void put_where(FILE *f, const ttf_trace *t, const ttf_profile_row *r)
+{
+    const ttf_prof_where *w = &r->where;
+
+    fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " calls; first in ", r->name,
+            r->never_returned, r->calls);
+    put_thread(f, t, w->thread);
+    fprintf(f, ", entered +%" PRIu64 ".%03uus, closed +%" PRIu64 ".%03uus (%s)",
+            w->enter_ns / 1000, (unsigned)(w->enter_ns % 1000),
+            w->close_ns / 1000, (unsigned)(w->close_ns % 1000),
+            ttf_profile_end_name(w->reason));
+    if (w->caller && w->caller[0])
+        fprintf(f, ", called from %s", w->caller);
+    fputc('\n', f);
+}
+
+int ttf_profile_write_text(FILE *f, const ttf_profile *p, const ttf_trace *t,
+                           const ttf_regex *function)
+{
+    const ttf_profile_info *in = &p->info;
+    uint32_t thread = UINT32_MAX - 1;
+    uint64_t never = 0;
+
+    fprintf(f, "profile: %" PRIu32 " thread%s, %" PRIu64 " events, %s, "
+            "sorted by %s; times in microseconds\n", in->threads,
+            in->threads == 1 ? "" : "s", in->events,
+            in->per_thread ? "per thread" : "all threads merged",
+            ttf_profile_column_name(in->sort));
+    fprintf(f, "paused %" PRIu64 ".%03uus (left out of self), %" PRIu64
+            " stray exits, %" PRIu64 " frames never returned\n",
+            in->paused_ns / 1000, (unsigned)(in->paused_ns % 1000),
+            in->stray_exits, in->never_returned);
+    for (size_t i = 0; i < p->nrows; i++) {
+        const ttf_profile_row *r = &p->rows[i];
+        if (function && !ttf_regex_match(function, r->name))
+            continue;
+        never += r->never_returned != 0;
+        if (r->thread != thread || i == 0) {
+            if (in->per_thread) {
+                fputc('\n', f);
+                put_thread(f, t, r->thread);
+                fputs(":\n", f);
+            }
+            fprintf(f, "%10s %14s %14s %12s %12s %12s %6s  %s\n", "calls",
+                    "total", "self", "min", "avg", "max", "never", "function");
+            thread = r->thread;
+        }
+        put_row(f, r);
+    }
+    if (never)
+        fprintf(f, "never returned:\n");
+    for (size_t i = 0; i < p->nrows && never; i++) {
+        const ttf_profile_row *r = &p->rows[i];
+        if (r->never_returned && (!function || ttf_regex_match(function, r->name)))
+            put_where(f, t, r);
+    }
+    return ferror(f) ? TT_EIO : 0;
+}
