@@ -168,8 +168,10 @@ static void ring_note(struct tstate *t, uint64_t c)
  * Returns 0, or a CAP_WHY_* reason. The old chunk is left alone. */
 static int claim_chunk(struct tstate *t, int *recycled)
 {
-    uint64_t c;
+    uint64_t c = 0;
     *recycled = ring_pick(t, &c);
+    if (cap.fail_after && atomic_fetch_add(&cap.claims, 1) >= cap.fail_after)
+        return CAP_WHY_IO;      /* TTCAP_TEST_FAIL_AFTER: injected failure */
     if (!*recycled) {
         c = atomic_fetch_add(&cap.next_chunk, 1);
         if (cap_grow(c) != 0)
@@ -181,7 +183,12 @@ static int claim_chunk(struct tstate *t, int *recycled)
     if (m == MAP_FAILED)
         return CAP_WHY_IO;
 #ifdef MADV_POPULATE_WRITE
-    madvise(m, cap.chunk_size, MADV_POPULATE_WRITE); /* fault it all in now */
+    /* fault it all in now, in the slow path; EFAULT = no space behind it
+     * (a file system without fallocate), which later writes would die of */
+    if (madvise(m, cap.chunk_size, MADV_POPULATE_WRITE) != 0 && errno == EFAULT) {
+        munmap(m, cap.chunk_size);
+        return CAP_WHY_FULL;
+    }
 #endif
     if (*recycled) {
         __atomic_store_n((uint32_t *)m, 0u, __ATOMIC_RELEASE);

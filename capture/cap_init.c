@@ -435,6 +435,8 @@ static void cap_init(void)
         uint64_t n = ((uint64_t)ring << 20) / cap.chunk_size;
         cap.ring_n = (uint32_t)(n < 2 ? 2 : n);
     }
+    long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0); /* fault injection */
+    cap.fail_after = fail > 0 ? (uint64_t)fail : 0;
     char parent[CAP_PATH_MAX] = "";
     const char *prev = getenv("TTCAP_TRACE"); /* set by a traced ancestor */
     if (prev)

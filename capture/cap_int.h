@@ -86,6 +86,8 @@ struct capture {
     _Atomic uint32_t next_site; /* last call site id given */
     _Atomic unsigned name_gen;  /* bumped when another thread renames one */
     struct ttcap_site *_Atomic sites; /* defined call sites (for fork/ring) */
+    uint64_t fail_after;        /* tests: chunk claims that succeed (0 = all) */
+    _Atomic uint64_t claims;    /* tests: chunk claims so far */
     uint64_t tsc_hz;            /* counter ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at trace start */
     unsigned long long dl_adds; /* dlpi_adds at the last module scan */
