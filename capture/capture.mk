@@ -16,3 +16,9 @@ $(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
+
+# cap_calls linked with the static library (libttcap.a inside the program)
+fixtures: $(B)/fixtures/cap_static
+$(B)/fixtures/cap_static: fixtures/progs/cap_calls.c $(B)/libttcap.a capture/ttcap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXFLAGS) -o $@ $< $(B)/libttcap.a -lpthread -ldl

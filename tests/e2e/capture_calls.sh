@@ -29,6 +29,14 @@ hasre calls.out "^module .*path=$P\$"
 has calls.out "end thread=0 status=0"
 [ "$(stat -c %a calls.trc)" = 600 ] || { echo "FAIL: mode not 0600"; fail=1; }
 
+# the same with libttcap.a linked into the program
+TTCAP_OUT=static.trc "$B/fixtures/cap_static" calls 1000 || { echo "FAIL: static run"; fail=1; }
+"$CHK" static.trc > static.out || { echo "FAIL: check static"; fail=1; }
+has static.out "count thread=0 func=leaf enter=2000 exit=2000"
+has static.out "count thread=0 func=chain_c enter=1000 exit=1000"
+hasre static.out "^summary closed=1 crashed=0 events=[0-9]* lost=0 damaged=0"
+grep -q libttcap static.out && { echo "FAIL: static build loaded libttcap.so"; fail=1; }
+
 # many small chunks: the function cache and time restart per chunk
 TTCAP_OUT=small.trc TTCAP_CHUNK_KB=16 "$P" calls 20000 || fail=1
 "$CHK" small.trc > small.out || fail=1
