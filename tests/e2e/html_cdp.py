@@ -5,7 +5,10 @@ the filter box hides rows, no script error, nothing injected ran; saves a
 screenshot. Standard library only, with a minimal WebSocket client.
 
 usage: html_cdp.py CHROMIUM PAGE.html PROFILE_DIR SHOT.png NDIVS
-Exit 0 when every check passes, 1 with a FAIL line otherwise.
+       html_cdp.py --nojs CHROMIUM PAGE.html PROFILE_DIR OUT.html
+The second form loads the page with scripts disabled and writes its DOM
+(--dump-dom needs scripts). Exit 0 when every check passes, 1 with a FAIL
+line otherwise.
 """
 import base64
 import json
@@ -134,13 +137,13 @@ def expect(what, got, want):
     print("ok: %s = %r" % (what, got))
 
 
-def start(chrome, page, profile):
+def start(chrome, url, profile):
     args = [chrome, "--headless", "--no-sandbox", "--disable-gpu",
             "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-quic",
             "--user-data-dir=" + profile, "--remote-debugging-port=0",
             "--window-size=1400,1000", "--hide-scrollbars",
-            "file://" + os.path.abspath(page)]
+            url]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     port_file = os.path.join(profile, "DevToolsActivePort")
@@ -157,13 +160,13 @@ def start(chrome, page, profile):
     fail("no DevToolsActivePort after 45 s")
 
 
-def page_target(port):
+def page_target(port, prefix):
     deadline = time.time() + 20
     while time.time() < deadline:
         with urllib.request.urlopen("http://127.0.0.1:%d/json/list" % port) as r:
             targets = json.load(r)
         for t in targets:
-            if t.get("type") == "page" and t.get("url", "").startswith("file:"):
+            if t.get("type") == "page" and t.get("url", "").startswith(prefix):
                 return t["webSocketDebuggerUrl"]
         time.sleep(0.2)
     fail("no page target")
@@ -194,6 +197,9 @@ def checks(p, shot, ndivs):
     expect("after n", p.js("document.documentElement.getAttribute('data-current')"), "2")
     expect("#d2 open after n", p.js("document.querySelector('#d2 details.dv').open"), True)
     expect("hash after n", p.js("location.hash"), "#d2")
+    shot_png = p.call("Page.captureScreenshot", format="png")["data"]
+    with open(shot[:-4] + "_next.png", "wb") as f:
+        f.write(base64.b64decode(shot_png))
     for _ in range(ndivs):
         p.key("n")
     expect("n stops at the last", p.js("document.documentElement.getAttribute('data-current')"),
@@ -230,15 +236,39 @@ def checks(p, shot, ndivs):
         fail("script errors: %r" % errors[:3])
 
 
+def dump_nojs(p, page, out):
+    """Load page with scripts off; write the DOM as the browser built it."""
+    p.call("Page.enable")
+    p.call("Emulation.setScriptExecutionDisabled", value=True)
+    p.call("Page.navigate", url="file://" + os.path.abspath(page))
+    deadline = time.time() + 30
+    while not any(e.get("method") == "Page.loadEventFired" for e in p.events):
+        if time.time() > deadline:
+            fail("no load event with scripts disabled")
+        p.events.append(json.loads(p.ws.recv()))
+    root = p.call("DOM.getDocument", depth=-1)["root"]
+    html = p.call("DOM.getOuterHTML", nodeId=root["nodeId"])["outerHTML"]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(html)
+
+
 def main():
+    nojs = len(sys.argv) == 6 and sys.argv[1] == "--nojs"
     if len(sys.argv) != 6:
         print(__doc__.split("\n\n")[1])
         sys.exit(2)
-    chrome, page, profile, shot, ndivs = sys.argv[1:]
-    proc, port = start(chrome, page, profile)
+    if nojs:
+        chrome, page, profile, out = sys.argv[2:]
+    else:
+        chrome, page, profile, shot, ndivs = sys.argv[1:]
+    url = "about:blank" if nojs else "file://" + os.path.abspath(page)
+    proc, port = start(chrome, url, profile)
     try:
-        p = Page(WebSocket(page_target(port)))
-        checks(p, shot, int(ndivs))
+        p = Page(WebSocket(page_target(port, url[:5])))
+        if nojs:
+            dump_nojs(p, page, out)
+        else:
+            checks(p, shot, int(ndivs))
     finally:
         proc.terminate()
         try:
