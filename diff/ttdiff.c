@@ -24,7 +24,12 @@ static const char usage[] =
     "  --all               list every further divergence, not only the first few\n"
     "  --messages MODE     site (default), text or off: how messages compare\n"
     "  --minimal           exact alignment, no cost cap (slower on big changes)\n"
-    "  --format FMT        text (default) or json\n"
+    "  --format FMT        text (default), json, or html (one self-contained page)\n"
+    "  --profile           compare per-function profiles instead: calls and\n"
+    "                      times side by side, bad - good, largest change first\n"
+    "                      (text or json; exit 1 if call counts differ or a\n"
+    "                      function is in one run only)\n"
+    "  --sort COL          --profile order: total (default), self, calls, avg\n"
     "  -o FILE             write the report to FILE\n"
     "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -h, --help          this help\n"
@@ -36,10 +41,12 @@ static const char usage[] =
 typedef struct cli {
     ttd_options o;          /* engine options */
     ttr_options r;          /* renderer options */
-    int json;               /* 1: --format json */
+    int json;               /* --format: 0 text, 1 json, 2 html */
     int color;              /* -1 auto, 0 never, 1 always */
     const char *out;        /* -o FILE, NULL = stdout */
     const char *files[2];   /* GOOD, BAD */
+    int profile;            /* 1: --profile */
+    int sort;               /* --sort column (TTF_PROF_*), 0 = total */
 } cli;
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -96,7 +103,7 @@ static int matches(const char *arg, const char *name)
 static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--thread", "--function", "--exclude",
-        "--context", "--messages", "--format", "--color", "-o"};
+        "--context", "--messages", "--format", "--color", "-o", "--sort"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value && !name; k++)
@@ -122,9 +129,14 @@ static int option(cli *c, int argc, char **argv, int *i)
             return fail("--messages: '%s' is not site, text or off%s", v, "");
         c->o.messages = m;
     } else if (!strcmp(name, "--format")) {
-        if (strcmp(v, "text") && strcmp(v, "json"))
-            return fail("--format: '%s' is not text or json%s", v, "");
-        c->json = !strcmp(v, "json");
+        if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "html"))
+            return fail("--format: '%s' is not text, json or html%s", v, "");
+        c->json = !strcmp(v, "json") ? 1 : !strcmp(v, "html") ? 2 : 0;
+    } else if (!strcmp(name, "--sort")) {
+        c->sort = ttf_profile_column(v);
+        if (c->sort != TTF_PROF_TOTAL && c->sort != TTF_PROF_SELF &&
+            c->sort != TTF_PROF_CALLS && c->sort != TTF_PROF_AVG)
+            return fail("--sort: '%s' is not total, self, calls or avg%s", v, "");
     } else if (!strcmp(name, "--color")) {
         c->color = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0
                  : !strcmp(v, "auto") ? -1 : -2;
@@ -166,6 +178,8 @@ static int parse(cli *c, int argc, char **argv)
             c->r.all = 1;
         } else if (!strcmp(a, "--minimal")) {
             c->o.minimal = 1;
+        } else if (!strcmp(a, "--profile")) {
+            c->profile = 1;
         } else {
             rc = option(c, argc, argv, &i);
         }
@@ -188,6 +202,36 @@ static int use_color(const cli *c, FILE *out)
     return isatty(fileno(out));
 }
 
+/* ttdiff --profile: 0 same functions and call counts, 1 not, 2 trouble. */
+static int profile_main(cli *c)
+{
+    ttd_profile *p = NULL;
+    ttf_error err;
+    FILE *out = stdout;
+
+    if (c->json == 2)
+        return fail("--profile: --format html is not supported (text or json)%s%s", "", "");
+    memset(&err, 0, sizeof err);
+    int rc = ttd_profile_diff_files(c->files[0], c->files[1], c->sort, &p, &err);
+    if (rc < 0)
+        return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
+    if (c->out && !(out = fopen(c->out, "w"))) {
+        ttd_profile_free(p);
+        return fail("%s: %s", c->out, strerror(errno));
+    }
+    c->r.color = use_color(c, out);
+    rc = c->json ? ttr_profile_json(out, p, &c->r) : ttr_profile_text(out, p, &c->r);
+    int changed = ttd_profile_get_result(p)->changed > 0;
+    ttd_profile_free(p);
+    if (fflush(out) != 0 && rc == 0)
+        rc = TT_EIO;
+    if (out != stdout && fclose(out) != 0 && rc == 0)
+        rc = TT_EIO;
+    if (rc < 0)
+        return fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
+    return changed;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -198,6 +242,8 @@ int main(int argc, char **argv)
 
     if (rc)
         return rc == 3 ? 0 : rc;
+    if (c.profile)
+        return profile_main(&c);
     rc = ttd_diff_files(c.files[0], c.files[1], &c.o, &d, &err);
     if (rc < 0)
         return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
@@ -206,7 +252,8 @@ int main(int argc, char **argv)
         return fail("%s: %s", c.out, strerror(errno));
     }
     c.r.color = use_color(&c, out);
-    rc = c.json ? ttr_json(out, d, &c.r) : ttr_text(out, d, &c.r);
+    rc = c.json == 2 ? ttr_html(out, d, &c.r)
+       : c.json ? ttr_json(out, d, &c.r) : ttr_text(out, d, &c.r);
     const ttd_result *res = ttd_get_result(d);
     int diverged = res->diverged || res->nunpaired > 0;
     ttd_free(d);

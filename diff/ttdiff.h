@@ -220,6 +220,47 @@ void ttd_free(ttd_diff *d);
 /* "main", "name+start", "name", "start", "order". */
 const char *ttd_paired_by_name(int paired_by);
 
+/* ---- profile diff (diff/profile.c) -------------------------------------- */
+
+/* Where a function was seen. */
+enum ttd_prof_only { TTD_PROF_BOTH = 0, TTD_PROF_ONLY_GOOD, TTD_PROF_ONLY_BAD };
+
+/* One function in both runs (ttf_profile rows over all threads, by name).
+ * Deltas are bad minus good; percentages are 100 * delta / good, NaN when
+ * the good value is 0. */
+typedef struct ttd_profile_delta {
+    const char *name;           /* function name */
+    int only;                   /* TTD_PROF_* */
+    ttf_profile_row good, bad;  /* the two rows; zeros where absent */
+    int64_t calls, total_ns, self_ns, avg_ns;   /* bad - good */
+    double calls_pct, total_pct, self_pct, avg_pct; /* percent of good */
+} ttd_profile_delta;
+
+typedef struct ttd_profile_result {
+    const char *path[2];        /* TTD_GOOD, TTD_BAD trace names */
+    ttf_profile_info info[2];   /* each run's totals */
+    const ttd_profile_delta *rows; /* largest change first */
+    size_t nrows;
+    int sort;                   /* TTF_PROF_TOTAL, _SELF, _CALLS or _AVG */
+    size_t changed;             /* rows with other call counts or in one run */
+} ttd_profile_result;
+
+typedef struct ttd_profile ttd_profile;
+
+/* Profile both traces (all threads merged) and pair their functions by
+ * name, ordered by the largest absolute change of the sort column
+ * (TTF_PROF_TOTAL, TTF_PROF_SELF, TTF_PROF_CALLS or TTF_PROF_AVG; 0 means
+ * total), ties by name. Both traces must outlive the result. Errors:
+ * TT_EINVAL (bad column), TT_ENOMEM, reader errors; err (may be NULL). */
+int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad, int sort,
+                     ttd_profile **out, ttf_error *err);
+/* The same over two files, opened (and closed by ttd_profile_free) here. */
+int ttd_profile_diff_files(const char *good, const char *bad, int sort,
+                           ttd_profile **out, ttf_error *err);
+/* Valid until ttd_profile_free. */
+const ttd_profile_result *ttd_profile_get_result(const ttd_profile *p);
+void ttd_profile_free(ttd_profile *p);      /* NULL is fine */
+
 #ifdef __cplusplus
 }
 #endif

@@ -80,13 +80,15 @@ struct tstate {
     int crashed, ended;         /* saw CRASH, THREAD_END */
 };
 
-static void set_err(ttf_error *err, int code, const char *what)
+static void set_err(ttf_error *err, int code, const ttf_trace *t,
+                    const char *what)
 {
     if (!err)
         return;
     memset(err, 0, sizeof *err);
     err->code = code;
-    strncpy(err->msg, what, sizeof err->msg - 1);
+    snprintf(err->msg, sizeof err->msg, "%.160s: profile: %s",
+             t ? ttf_path(t) : "trace", what);
 }
 
 static uint64_t mix(uint64_t k)
@@ -390,7 +392,7 @@ static int read_thread(ttf_profile *p, uint32_t thread, ttf_error *err)
     int rc = ttf_iter_open(p->t, thread, &it);
 
     if (rc < 0) {
-        set_err(err, rc, "cannot read the thread's events");
+        set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;
     }
     ts.last = th ? th->start_ns : 0;
@@ -401,13 +403,13 @@ static int read_thread(ttf_profile *p, uint32_t thread, ttf_error *err)
     }
     ttf_iter_close(it);
     if (rc < 0) {
-        set_err(err, rc, rc == TT_ENOMEM ? "out of memory" : "reading events");
+        set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;
     }
     p->info.threads++;
     rc = end_thread(p, &ts);
     if (rc < 0)
-        set_err(err, rc, "out of memory");
+        set_err(err, rc, p->t, "out of memory");
     return rc;
 }
 
@@ -439,7 +441,7 @@ int ttf_profile_build(const ttf_trace *t, ttf_sym *sym,
     if (out)
         *out = NULL;
     if (!t || !sym || !out) {
-        set_err(err, TT_EINVAL, "ttf_profile_build: NULL argument");
+        set_err(err, TT_EINVAL, t, "NULL argument");
         return TT_EINVAL;
     }
     if (!(p = calloc(1, sizeof *p)))
@@ -463,7 +465,7 @@ int ttf_profile_build(const ttf_trace *t, ttf_sym *sym,
     return 0;
 nomem:
     rc = TT_ENOMEM;
-    set_err(err, rc, "out of memory");
+    set_err(err, rc, p->t, "out of memory");
 fail:
     ttf_profile_free(p);
     return rc;

@@ -53,6 +53,14 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts);
  * newline. Errors as ttr_text. */
 int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts);
 
+/* Write d as one self-contained HTML page (report/html.c): the runs, the
+ * thread pairs, the first divergence with its stack, a side-by-side window
+ * around each resolved divergence (at most hunk_lines + 1, 100 with all),
+ * and the ttr_json document embedded. No external resources; every trace
+ * string escaped; readable without scripts. Errors as ttr_text (TT_ENOMEM
+ * also if the embedded JSON cannot be buffered). */
+int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts);
+
 /* Write s as a JSON string literal, quotes included: control bytes, quote
  * and backslash escaped, '<' '>' '&' U+2028 U+2029 as \u escapes (safe to
  * embed in HTML), each byte of invalid UTF-8 as U+FFFD. NULL writes null.
@@ -62,6 +70,23 @@ int ttr_json_string(FILE *f, const char *s);
 /* Name of an event kind as used in reports: "enter", "exit", "message",
  * "mark", "crash", ... */
 const char *ttr_kind_name(int kind);
+
+/* ---- profile diff (report/profile.c) ------------------------------------ */
+
+/* Version of the JSON written by ttr_profile_json ("tt-profile-diff"). */
+#define TTR_PROFILE_SCHEMA_VERSION 1
+
+/* ttdiff --profile: a table of the functions of both runs, largest change
+ * first, with calls and times of each run and the deltas (bad - good,
+ * absolute and percent); functions of one run only are marked. Times in
+ * microseconds. opts may be NULL (colour: red slower, green faster).
+ * 0 or TT_EIO. */
+int ttr_profile_text(FILE *f, const ttd_profile *p, const ttr_options *opts);
+
+/* The same as one JSON document and a newline: {"schema":"tt-profile-diff",
+ * "version":1, "good":{...}, "bad":{...}, "sort":..., "functions":[...]},
+ * times in ns, percentages null where the good value is 0. 0 or TT_EIO. */
+int ttr_profile_json(FILE *f, const ttd_profile *p, const ttr_options *opts);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,209 @@
+/*
+ * profile.c - ttdiff --profile: profile two runs (format/profile.c), pair
+ * their functions by name and order them by the largest change, bad minus
+ * good. Functions seen in one run only are kept and flagged. Both profiles
+ * are sorted by name and merged in one pass.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttdiff.h"
+
+struct ttd_profile {
+    ttf_trace *own[2];          /* traces opened by ttd_profile_diff_files */
+    ttf_sym *sym[2];            /* name the functions of each run */
+    ttf_profile *prof[2];       /* each run's profile */
+    ttd_profile_delta *rows;    /* the pairs */
+    ttd_profile_result res;     /* handed out */
+};
+
+static void set_err(ttf_error *err, int code, const char *path,
+                    const char *what)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    snprintf(err->msg, sizeof err->msg, "%s: %s", path ? path : "profile", what);
+}
+
+static double pct(int64_t d, uint64_t base)
+{
+    return base ? 100.0 * (double)d / (double)base : NAN;
+}
+
+static int64_t sub(uint64_t b, uint64_t g)
+{
+    return (int64_t)(b - g);
+}
+
+static void fill(ttd_profile_delta *d, const ttf_profile_row *g,
+                 const ttf_profile_row *b)
+{
+    memset(d, 0, sizeof *d);
+    d->only = !b ? TTD_PROF_ONLY_GOOD : !g ? TTD_PROF_ONLY_BAD : TTD_PROF_BOTH;
+    d->name = g ? g->name : b->name;
+    if (g)
+        d->good = *g;
+    if (b)
+        d->bad = *b;
+    d->calls = sub(d->bad.calls, d->good.calls);
+    d->total_ns = sub(d->bad.total_ns, d->good.total_ns);
+    d->self_ns = sub(d->bad.self_ns, d->good.self_ns);
+    d->avg_ns = sub(d->bad.avg_ns, d->good.avg_ns);
+    d->calls_pct = pct(d->calls, d->good.calls);
+    d->total_pct = pct(d->total_ns, d->good.total_ns);
+    d->self_pct = pct(d->self_ns, d->good.self_ns);
+    d->avg_pct = pct(d->avg_ns, d->good.avg_ns);
+}
+
+static uint64_t mag(int64_t v)
+{
+    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+static int64_t key(const ttd_profile_delta *d, int sort)
+{
+    switch (sort) {
+    case TTF_PROF_SELF: return d->self_ns;
+    case TTF_PROF_CALLS: return d->calls;
+    case TTF_PROF_AVG: return d->avg_ns;
+    default: return d->total_ns;
+    }
+}
+
+static int cmp_change(const void *va, const void *vb, void *arg)
+{
+    const ttd_profile_delta *a = va, *b = vb;
+    int sort = *(const int *)arg;
+    uint64_t ka = mag(key(a, sort)), kb = mag(key(b, sort));
+
+    if (ka != kb)
+        return ka > kb ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Pair the two name-sorted profiles. */
+static int merge(ttd_profile *p)
+{
+    size_t n[2] = {ttf_profile_count(p->prof[0]), ttf_profile_count(p->prof[1])};
+    size_t i = 0, j = 0, k = 0;
+
+    p->rows = calloc(n[0] + n[1] + 1, sizeof *p->rows);
+    if (!p->rows)
+        return TT_ENOMEM;
+    while (i < n[0] || j < n[1]) {
+        const ttf_profile_row *g = ttf_profile_get(p->prof[0], i);
+        const ttf_profile_row *b = ttf_profile_get(p->prof[1], j);
+        int c = !g ? 1 : !b ? -1 : strcmp(g->name, b->name);
+        fill(&p->rows[k], c <= 0 ? g : NULL, c >= 0 ? b : NULL);
+        p->res.changed += p->rows[k].only || p->rows[k].calls;
+        k++;
+        i += c <= 0;
+        j += c >= 0;
+    }
+    p->res.rows = p->rows;
+    p->res.nrows = k;
+    return 0;
+}
+
+static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
+                       ttf_error *err)
+{
+    int rc = ttf_sym_open(t, &p->sym[run]);
+
+    if (rc < 0) {
+        set_err(err, rc, ttf_path(t), "cannot open the symbol resolver");
+        return rc;
+    }
+    rc = ttf_profile_build(t, p->sym[run], NULL, &p->prof[run], err);
+    if (rc < 0)
+        return rc;  /* err names the trace */
+    ttf_profile_sort(p->prof[run], TTF_PROF_NAME);
+    p->res.path[run] = ttf_path(t);
+    p->res.info[run] = *ttf_profile_get_info(p->prof[run]);
+    return 0;
+}
+
+int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad, int sort,
+                     ttd_profile **out, ttf_error *err)
+{
+    ttd_profile *p;
+    int rc;
+
+    if (out)
+        *out = NULL;
+    if (sort == 0)
+        sort = TTF_PROF_TOTAL;
+    if (!good || !bad || !out || (sort != TTF_PROF_TOTAL && sort != TTF_PROF_SELF &&
+                                  sort != TTF_PROF_CALLS && sort != TTF_PROF_AVG)) {
+        set_err(err, TT_EINVAL, NULL, "bad argument (sort by total, self, calls or avg)");
+        return TT_EINVAL;
+    }
+    if (!(p = calloc(1, sizeof *p))) {
+        set_err(err, TT_ENOMEM, NULL, "out of memory");
+        return TT_ENOMEM;
+    }
+    p->res.sort = sort;
+    if ((rc = profile_run(p, TTD_GOOD, good, err)) < 0 ||
+        (rc = profile_run(p, TTD_BAD, bad, err)) < 0)
+        goto fail;
+    if ((rc = merge(p)) < 0) {
+        set_err(err, rc, NULL, "out of memory");
+        goto fail;
+    }
+    if (p->res.nrows > 1)
+        qsort_r(p->rows, p->res.nrows, sizeof *p->rows, cmp_change, &sort);
+    *out = p;
+    return 0;
+fail:
+    ttd_profile_free(p);
+    return rc;
+}
+
+int ttd_profile_diff_files(const char *good, const char *bad, int sort,
+                           ttd_profile **out, ttf_error *err)
+{
+    ttf_trace *t[2] = {NULL, NULL};
+    const char *path[2] = {good, bad};
+    int rc;
+
+    if (out)
+        *out = NULL;
+    for (int i = 0; i < 2; i++) {
+        if ((rc = ttf_open(path[i], &t[i], err)) < 0) {
+            if (err && !err->msg[0])
+                set_err(err, rc, path[i], ttf_strerror(rc));
+            ttf_close(t[0]);
+            return rc;
+        }
+    }
+    rc = ttd_profile_diff(t[0], t[1], sort, out, err);
+    if (rc < 0) {
+        ttf_close(t[0]);
+        ttf_close(t[1]);
+        return rc;
+    }
+    (*out)->own[0] = t[0];
+    (*out)->own[1] = t[1];
+    return 0;
+}
+
+const ttd_profile_result *ttd_profile_get_result(const ttd_profile *p)
+{
+    return p ? &p->res : NULL;
+}
+
+void ttd_profile_free(ttd_profile *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < 2; i++) {
+        ttf_profile_free(p->prof[i]);
+        ttf_sym_close(p->sym[i]);
+        ttf_close(p->own[i]);
+    }
+    free(p->rows);
+    free(p);
+}
