@@ -302,7 +302,7 @@ uint8_t *cap_room(struct tstate *t, size_t need)
 {
     if (t->state == TS_NEW)
         cap_thread_begin(t);
-    if (t->state == TS_CUT && (t->lost & 0xffff) == 0)
+    if (t->state == TS_CUT && (++t->lost & 0xffff) == 0)
         switch_chunk(t);        /* retry now and then: space may be back */
     if (t->state != TS_LIVE)
         return NULL;

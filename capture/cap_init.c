@@ -369,6 +369,11 @@ int cap_start(const char *parent)
         say(msg);
         return -1;
     }
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 512); /* out of the way of dup2(x, 3) */
+    if (high >= 0) {
+        close(fd);
+        fd = high;
+    }
     cap.fd = fd;
     atomic_store(&cap.next_chunk, 0);
     atomic_store(&cap.cap_chunks, 0);
