@@ -160,15 +160,16 @@ static uint8_t *put_args(uint8_t *q, const struct ttcap_site *s,
             q = ttf_put_str(q, a[i].s ? a[i].s : "(null)", slen[i]);
             break;
         default:
-            q = ttf_put_uvar(q, (uint64_t)(uintptr_t)a[i].p);
+            q = ttf_put_uvar(q, a[i].u);  /* U64, PTR */
             break;
         }
     }
     return q;
 }
 
-__attribute__((visibility("default")))
-void ttcap_emit(struct ttcap_site *s, const union ttcap_arg *args)
+/* Any message: defines the site, handles strings, chunk switches, new
+ * and cut threads. */
+static void emit_slow(struct ttcap_site *s, const union ttcap_arg *args)
 {
     struct tstate *t = grab();
     if (!t)
@@ -191,6 +192,40 @@ void ttcap_emit(struct ttcap_site *s, const union ttcap_arg *args)
         q = put_args(q, s, args, slen);
         cap_commit(t, p, TTF_R_MESSAGE, cap_ext_close(p, q));
     }
+    release(t);
+}
+
+/* The common message: a defined site with fixed-size arguments and room in
+ * the chunk. Everything else goes to emit_slow. */
+__attribute__((visibility("default")))
+void ttcap_emit(struct ttcap_site *s, const union ttcap_arg *args)
+{
+    struct tstate *t = &cap_tls;
+    uint32_t id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
+    uint8_t *p = t->pos;
+    unsigned n = s->nargs;
+    if (__builtin_expect(!id || !(s->flags & TTCAP_SITE_FIXED) || !p || t->busy ||
+                         !cap_on || p + 24 + 10 * n > t->limit + CAP_RESERVE / 2, 0)) {
+        emit_slow(s, args);
+        return;
+    }
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint8_t *q = cap_put_t(t, p + 2);
+    q = ttf_put_uvar(q, id);
+    for (unsigned i = 0; i < n; i++) {
+        if (s->types[i] == TTCAP_ARG_I64) {
+            q = ttf_put_svar(q, args[i].i);
+        } else if (s->types[i] == TTCAP_ARG_F64) {
+            uint64_t bits;
+            memcpy(&bits, &args[i].f, 8);
+            ttf_put_u64(q, bits);
+            q += 8;
+        } else {
+            q = ttf_put_uvar(q, args[i].u);   /* U64, PTR */
+        }
+    }
+    cap_commit(t, p, TTF_R_MESSAGE, cap_ext_close(p, q));
     release(t);
 }
 

@@ -480,6 +480,10 @@ int cap_site_id(struct tstate *t, struct ttcap_site *s)
     uint32_t id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
     if (id)
         return (int)id;
+    uint32_t fixed = s->nargs <= TTCAP_MAX_ARGS;
+    for (unsigned i = 0; fixed && i < s->nargs; i++)
+        fixed = s->types[i] != TTCAP_ARG_STR;
+    __atomic_store_n(&s->flags, fixed ? TTCAP_SITE_FIXED : 0u, __ATOMIC_RELAXED);
     uint32_t mine = atomic_fetch_add(&cap.next_site, 1) + 1;
     uint32_t expect = 0;
     if (!__atomic_compare_exchange_n(&s->id, &expect, mine, 0, __ATOMIC_ACQ_REL,

@@ -53,14 +53,15 @@ struct ttcap_site {
     const char *func;           /* enclosing function */
     struct ttcap_site *next;    /* library: list of defined sites */
     uint64_t def_chunk;         /* library: where it was defined (ring mode) */
+    uint32_t flags;             /* library: TTCAP_SITE_FIXED etc., set when defined */
 };
+#define TTCAP_SITE_FIXED 1u     /* every argument has a bounded fixed size (no strings) */
 
 /* One raw argument, as converted by the macros. */
 union ttcap_arg {
     long long i;                /* TTCAP_ARG_I64 */
-    unsigned long long u;       /* TTCAP_ARG_U64 */
+    unsigned long long u;       /* TTCAP_ARG_U64, TTCAP_ARG_PTR (as an integer) */
     double f;                   /* TTCAP_ARG_F64 */
-    const void *p;              /* TTCAP_ARG_PTR */
     const char *s;              /* TTCAP_ARG_STR (NULL is stored as "(null)") */
 };
 
@@ -159,7 +160,7 @@ TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(float v) { union ttcap_arg
 TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(double v) { union ttcap_arg a; a.f = v; return a; }
 TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(long double v) { union ttcap_arg a; a.f = (double)v; return a; }
 TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(const char *v) { union ttcap_arg a; a.s = v; return a; }
-TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(const volatile void *v) { union ttcap_arg a; a.p = (const void *)v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_av_(const volatile void *v) { union ttcap_arg a; a.u = (unsigned long long)(uintptr_t)v; return a; }
 #define TTCAP_AT_(x) ((uint8_t)ttcap_at_(x))
 #define TTCAP_AV_(x) ttcap_av_(x)
 #else
@@ -167,7 +168,7 @@ TTCAP_NOINST_ static inline union ttcap_arg ttcap_ai_(long long v) { union ttcap
 TTCAP_NOINST_ static inline union ttcap_arg ttcap_au_(unsigned long long v) { union ttcap_arg a; a.u = v; return a; }
 TTCAP_NOINST_ static inline union ttcap_arg ttcap_af_(double v) { union ttcap_arg a; a.f = v; return a; }
 TTCAP_NOINST_ static inline union ttcap_arg ttcap_as_(const char *v) { union ttcap_arg a; a.s = v; return a; }
-TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { union ttcap_arg a; a.p = (const void *)v; return a; }
+TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { union ttcap_arg a; a.u = (unsigned long long)(uintptr_t)v; return a; }
 #define TTCAP_GEN_(x, I, U, F, S, P) _Generic((x), \
     _Bool: U, char: I, signed char: I, unsigned char: U, short: I, \
     unsigned short: U, int: I, unsigned: U, long: I, unsigned long: U, \
@@ -189,7 +190,7 @@ TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { 
 #define TTCAP_EMIT_(kind, lv, f, n, types, args) do { \
     if (TTCAP_UNLIKELY_((lv) <= ttcap_threshold)) { \
         static struct ttcap_site ttcap_s_ = { 0, (kind), (n), types, (lv), \
-            __LINE__, (f), __FILE__, __func__, 0, 0 }; \
+            __LINE__, (f), __FILE__, __func__, 0, 0, 0 }; \
         const union ttcap_arg ttcap_a_[(n) ? (n) : 1] = args; \
         ttcap_emit(&ttcap_s_, ttcap_a_); \
     } } while (0)
@@ -257,7 +258,7 @@ TTCAP_NOINST_ static inline union ttcap_arg ttcap_ap_(const volatile void *v) { 
 #define TT_SCOPE() TTCAP_SCOPE_(TTCAP_UNIQ_(ttcap_scope_))
 #define TTCAP_SCOPE_(v) \
     static struct ttcap_site TTCAP_CAT_(v, _site) = { 0, TTCAP_SITE_SCOPE, 0, \
-        { 0 }, 0, __LINE__, __func__, __FILE__, __func__, 0, 0 }; \
+        { 0 }, 0, __LINE__, __func__, __FILE__, __func__, 0, 0, 0 }; \
     struct ttcap_site *v __attribute__((cleanup(ttcap_scope_exit), unused)) = \
         (ttcap_threshold >= 0 ? ttcap_scope_enter(&TTCAP_CAT_(v, _site)) : 0)
 #endif

@@ -61,6 +61,7 @@ static void test_arg_types(void **state)
     assert_true(TTCAP_AV_(-5).i == -5);
     assert_true(TTCAP_AV_(2.5f).f == 2.5);
     assert_ptr_equal(TTCAP_AV_(buf).s, buf);
+    assert_true(TTCAP_AV_(&i).u == (uintptr_t)&i);
 }
 
 /* ---- the traced child --------------------------------------------------- */
