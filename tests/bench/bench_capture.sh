@@ -77,13 +77,13 @@ fi
 # calls per thread for each variant class, sized for ~0.1-0.6 s per run
 ncalls() {
     case $1 in
-    plain|empty|stub|off|offstatic) n=100000000 ;;
-    ttcap|static) n=10000000 ;;
-    none) n=20000000 ;;
-    uftrace) n=1500000 ;;
-    uftrace4m) n=3000000 ;;
-    lttng) n=2000000 ;;
-    log-*) n=20000000 ;;
+    plain|empty|stub|off|offstatic) n=50000000 ;;
+    ttcap|static) n=6000000 ;;
+    none) n=12000000 ;;
+    uftrace) n=1000000 ;;
+    uftrace4m) n=2000000 ;;
+    lttng) n=1500000 ;;
+    log-*) n=10000000 ;;
     esac
     awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d\n", n * s < 1000 ? 1000 : n * s }'
 }
@@ -306,6 +306,7 @@ awk -v a="$load0" -v b="$load1" -v n="$(nproc)" 'BEGIN { if (a + 0 > n / 2 || b 
 echo "B/call: ttcap = chunk headers + records (cap_trcstat walks the records, padding excluded);"
 echo "        uftrace = uftrace.data/*.dat; lttng = stream files (no index/metadata), per recorded call."
 [ "$checked" -gt 0 ] && echo "ttdump --stats agreed (all events decodable, 0 lost) on $checked traces of rep 1."
-echo "calls per run: plain/empty/stub/disabled 100M, ttcap 10M (order-only 20M), uftrace 1.5M (-b 4M: 3M), lttng 2M, TT_LOG 20M; x BENCH_SCALE=$SCALE."
+echo "calls per thread and run: plain/empty/stub/disabled 50M, ttcap 6M (order-only 12M), uftrace 1M"
+echo "        (-b 4M: 2M), lttng 1.5M, TT_LOG 10M; times BENCH_SCALE=$SCALE."
 echo "bench_capture: $(($(date +%s) - start)) s"
 [ "$broken" = 0 ]
