@@ -1223,8 +1223,8 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
     }
     *out = NULL;
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        int e = errno;
+    if (fd < 0 || fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+        int e = fd >= 0 && S_ISDIR(st.st_mode) ? EISDIR : errno;
         if (fd >= 0)
             close(fd);
         if (err) {
