@@ -5,6 +5,24 @@
  * and exit of every thread is recorded when TTCAP_OUT=file (or TTCAP=1) is
  * set. The macros below add manual events: scopes, deferred printf-like
  * messages, named values, return values and marks.
+ *
+ * Environment (read once, at start):
+ *   TTCAP_OUT=path    trace file; %p = pid, %e = program name, %% = %.
+ *                     Created with O_EXCL, mode 0600: an existing file is
+ *                     never touched (one line on stderr, the run is untraced).
+ *   TTCAP=1           trace to <program>.<pid>.trc in the current directory.
+ *   TTCAP_LEVEL=N     record TT_LOG levels <= N (default TTCAP_DEBUG).
+ *   TTCAP_RING=MiB    flight recorder: each thread keeps its first chunk and
+ *                     its last MiB, reusing its own oldest chunks.
+ *   TTCAP_CLOCK=none  order only: no time on calls (tsc|none, default tsc).
+ *   TTCAP_CHUNK_KB=K  chunk size (16 KiB .. 64 MiB, power of two; 256).
+ *   TTCAP_TRACE       set by the library to this process's trace file, so
+ *                     an exec'd image or child names it as its parent (and
+ *                     numbers its own file .1, .2 ... if the name is taken).
+ *   TTCAP_TEST_FAIL_AFTER=N   tests only: chunk claims after N fail.
+ * A forked child writes its own file (%p, or ".<pid>" appended). Fatal
+ * signals (SEGV BUS ILL FPE ABRT) add a CRASH event, then the previous
+ * handler or default action runs. Everything written survives SIGKILL.
  */
 #ifndef TTCAP_H
 #define TTCAP_H
