@@ -23,7 +23,9 @@
 #include "html_assets.h"
 #include "ttreport.h"
 
-#define WINDOWS_ALL 100     /* divergence windows with opts->all */
+#define WINDOWS_ALL 20      /* divergence windows with opts->all (each one
+                               decodes its thread again: O(events)) */
+#define ROWS_MAX 1000       /* one-line divergences after the windows */
 
 /* Which side(s) a row shows. */
 enum { SIDE_GOOD, SIDE_BAD, SIDE_BOTH };
@@ -651,15 +653,20 @@ static void hunk_list(hw *w, size_t from)
 {
     const ttd_result *r = w->r;
 
+    size_t to = r->nhunks - from > ROWS_MAX ? from + ROWS_MAX : r->nhunks;
+
     if (from >= r->nhunks)
         return;
     raw(w, "<h2>Further divergences (no window)</h2><table>\n");
-    for (size_t i = from; i < r->nhunks; i++) {
+    for (size_t i = from; i < to; i++) {
         raw(w, "<tr><td class=\"mono\">");
         hunk_summary(w, &r->hunks[i], i);
         raw(w, "</td></tr>\n");
     }
     raw(w, "</table>\n");
+    if (to < r->nhunks)
+        raw(w, "<p class=\"note\">%zu more not listed here; <code>ttdiff --all</code> "
+               "(text or <code>--format json</code>) lists every one.</p>\n", r->nhunks - to);
 }
 
 static void toolbar(hw *w, size_t n)
