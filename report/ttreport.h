@@ -55,7 +55,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts);
 
 /* Write d as one self-contained HTML page (report/html.c): the runs, the
  * thread pairs, the first divergence with its stack, a side-by-side window
- * around each resolved divergence (at most hunk_lines + 1, 100 with all),
+ * around each resolved divergence (at most hunk_lines + 1, 20 with all),
  * and the ttr_json document embedded. No external resources; every trace
  * string escaped; readable without scripts. Errors as ttr_text (TT_ENOMEM
  * also if the embedded JSON cannot be buffered). */
