@@ -45,7 +45,10 @@ has 'E "prof_fault" 1' "$T/x.cnt"
 has 'E "prof_quit" 1' "$T/x.cnt"
 has 'E "main" 1' "$T/x.cnt"
 has 'i "jumping with 2" 1' "$T/x.cnt"
-grep -q 'crash: SIGSEGV' "$T/x.cnt" || fail "crash instant missing"
+# (under ASan the sanitizer takes the SIGSEGV first: no CRASH event recorded)
+if "$B/ttdump" -s "$T/x.trc" | grep -q '^  crash: *SIGSEGV'; then
+    grep -q 'crash: SIGSEGV' "$T/x.cnt" || fail "crash instant missing"
+fi
 # the hostile message, escaped and decoded back intact (bad byte -> U+FFFD)
 python3 - "$T/x.json" <<'PY' || fail "odd message not escaped right"
 import json, sys
