@@ -423,10 +423,13 @@ static void first_event(hw *w, const char *sign, const ttd_event *e)
     if (!e)
         return;
     raw(w, " <code class=\"%s\">%s ", sign[0] == '-' ? "bad" : "ok", sign);
-    if (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)
+    if (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT) {
+        raw(w, "%s", e->kind == TTF_EV_EXIT ? "return from " : "");
         esc(w, e->name);
-    else
+        raw(w, "%s", e->kind == TTF_EV_ENTER ? "()" : "");
+    } else {
         code(w, e, ROW_LINE);
+    }
     raw(w, "</code>");
 }
 
@@ -510,9 +513,9 @@ static void verdict(hw *w)
         esc(w, e->name);
         raw(w, "</code>");
     }
-    raw(w, "%s after ", r->runs[TTD_BAD].crash ? ", and the bad run crashed" : ",");
+    raw(w, ", after ");
     ms(w, d->bad_time_ns);
-    raw(w, " ms.</p>\n");
+    raw(w, " ms.%s</p>\n", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
 }
 
 /* ---- divergence windows ------------------------------------------------------- */
