@@ -3,12 +3,14 @@
 # bytes per call of libttcap against the plain build, empty hooks, uftrace and
 # LTTng-UST, on the same binaries (built by tests/bench/capture.mk). Prints
 # median ns/call of BENCH_REPS (5) interleaved runs; never fails on speed.
-# BENCH_SCALE=0.1 shrinks every run for a quick look.
+# BENCH_SCALE=0.1 shrinks every run for a quick look; on a busy machine it
+# stops after 3 reps when the next would pass BENCH_BUDGET (300) seconds.
 
 B=${1:-build}
 BB=$B/bench
 REPS=${BENCH_REPS:-5}
 SCALE=${BENCH_SCALE:-1}
+BUDGET=${BENCH_BUDGET:-300}
 tmp=$(mktemp -d /tmp/ttbench.XXXXXX) || exit 1
 res=$tmp/results
 : > "$res"
@@ -85,11 +87,25 @@ ncalls() {
     lttng) n=1500000 ;;
     log-*) n=10000000 ;;
     esac
-    awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d\n", n * s < 1000 ? 1000 : n * s }'
+    n=$((n / 1000 * scale_pm))
+    echo $((n < 1000 ? 1000 : n))
 }
+scale_pm=$(awk -v s="$SCALE" 'BEGIN { printf "%d", s * 1000 }')
 
-# field NAME FILE: the value of NAME=value in FILE's first line that has it
-field() { tr ' ' '\n' < "$2" | sed -n "s/^$1=\([0-9.]*\).*/\1/p" | head -1; }
+# load_kv FILE: each numeric NAME=value in FILE becomes $kv_NAME (no fork:
+# a busy machine makes every extra process cost tens of milliseconds)
+load_kv() {
+    unset kv_ns_per_call kv_cpu_ns_per_call kv_calls kv_maxrss_kb kv_data_bytes \
+        kv_enters kv_messages kv_events kv_chunk_size kv_damaged
+    while read -r line; do
+        for kv in $line; do
+            k=${kv%%=*}; val=${kv#*=}
+            case $k in ''|*[!a-z_]*) continue ;; esac
+            case $val in ''|*[!0-9.]*) continue ;; esac
+            eval "kv_$k=\$val"
+        done
+    done < "$1"
+}
 
 trc=$tmp/t.trc
 sess=""
@@ -119,10 +135,8 @@ run() {
     log-ttcap) TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
     log-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_log.ttcap" "$n" > "$out" ;;
     esac
-    ns=$(field ns_per_call "$out")
-    cpu=$(field cpu_ns_per_call "$out")
-    calls=$(field calls "$out")
-    rss=$(field maxrss_kb "$out")
+    load_kv "$out"
+    ns=${kv_ns_per_call:-}; cpu=${kv_cpu_ns_per_call:-}; calls=${kv_calls:-0}; rss=${kv_maxrss_kb:-0}
     if [ -z "$ns" ]; then
         echo "bench_capture: $wl x$th $v produced no figure:"; sed 's/^/    /' "$out" "$tmp/err" 2>/dev/null | head -5
         broken=1
@@ -134,29 +148,30 @@ run() {
     uftrace*) bytes=$(cat "$tmp"/uft/*.dat 2>/dev/null | wc -c) ;;
     lttng) bytes=$lt_bytes; flag=$lt_flag ;;
     esac
-    [ "$bytes" != - ] && bytes=$(awk -v b="$bytes" -v c="$total" 'BEGIN { printf "%.2f", b / c }')
-    echo "$wl-$th $v $rep $ns $bytes $rss $flag $cpu" >> "$res"
+    echo "$wl-$th $v $rep $ns $bytes $rss $flag $cpu $total" >> "$res"
 }
 
 # bytes of a ttcap trace and a check that no call was lost
 trace_bytes() {
     if [ ! -f "$trc" ]; then flag=no-trace; return; fi
     "$BB/cap_trcstat" "$trc" > "$tmp/st" 2>&1 || { flag=unreadable; return; }
-    bytes=$(field data_bytes "$tmp/st")
-    chunk_kib=$(($(field chunk_size "$tmp/st") / 1024))
+    load_kv "$tmp/st"
+    bytes=${kv_data_bytes:-0}
+    chunk_kib=$((${kv_chunk_size:-0} / 1024))
+    st_events=${kv_events:-0}
     case $v in
-    log-ttcap|log-none) got=$(field messages "$tmp/st") ;;
-    log-filtered) got=$(( $(field messages "$tmp/st") + $1 )) ;;
-    *) got=$(field enters "$tmp/st") ;;
+    log-ttcap|log-none) got=${kv_messages:-0} ;;
+    log-filtered) got=$((${kv_messages:-0} + $1)) ;;
+    *) got=${kv_enters:-0} ;;
     esac
-    [ "$(field damaged "$tmp/st")" = 1 ] && flag=damaged
+    [ "${kv_damaged:-0}" = 1 ] && flag=damaged
     [ "$got" -lt "$1" ] && flag="LOST-calls:$(($1 - got))"
     # first rep: the project's reader must agree (every event decodable, none lost)
     if [ "$rep" = 1 ] && [ -x "$B/ttdump" ] && [ "$flag" = - ]; then
         "$B/ttdump" --stats "$trc" > "$tmp/dump" 2>&1
         rev=$(sed -n 's/^ *events: *\([0-9]*\).*/\1/p' "$tmp/dump" | head -1)
         rlost=$(sed -n 's/^ *events: *[0-9]* (lost \([0-9]*\)).*/\1/p' "$tmp/dump" | head -1)
-        if [ -z "$rev" ] || [ "$rev" -lt "$(field events "$tmp/st")" ] || [ "${rlost:-0}" != 0 ]; then
+        if [ -z "$rev" ] || [ "$rev" -lt "$st_events" ] || [ "${rlost:-0}" != 0 ]; then
             flag="ttdump-disagrees:${rev:-0}"
         else
             checked=$((checked + 1))
@@ -174,12 +189,15 @@ run_lttng() {
         { echo "lttng session setup failed" > "$tmp/err"; lttng destroy "$sess" >/dev/null 2>&1; sess=""; return; }
     LD_PRELOAD=$cyg "$BB/cap_work.inst" "$1" "$2" "$3" > "$out" 2>"$tmp/err"
     lttng stop "$sess" >/dev/null 2>&1
-    lost=$(lttng list "$sess" 2>/dev/null | sed -n 's/.*Discarded events: *\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+    # "Discarded events" per channel; a huge value means lttng does not know
+    lost=$(lttng list "$sess" 2>/dev/null | sed -n 's/.*Discarded events: *\([0-9]*\).*/\1/p' |
+        awk '{ if (length($1) > 15) u = 1; else s += $1 } END { print u ? -1 : s + 0 }')
     lttng destroy "$sess" >/dev/null 2>&1
     sess=""
     lt_bytes=$(find "$tmp/lt" -type f -name 'channel*' ! -path '*/index/*' -exec cat {} + 2>/dev/null | wc -c)
     # bytes per recorded call: scale by what was kept
     ev=$(($2 * $3 * 2))
+    [ "$lost" -lt 0 ] && lt_flag="dropped%:unknown"
     if [ "$lost" -gt 0 ]; then
         lt_flag="dropped%:$(awk -v e="$ev" -v l="$lost" 'BEGIN { printf "%.1f", 100 * l / e }')"
         lt_bytes=$(awk -v b="$lt_bytes" -v e="$ev" -v l="$lost" 'BEGIN { printf "%d", (e > l ? b * e / (e - l) : 0) }')
@@ -209,7 +227,13 @@ while [ "$rep" -le "$REPS" ]; do
     if [ "$have_log" = 1 ]; then
         for v in $logvariants; do run log 1 "$v" "$rep"; done
     fi
-    echo "  rep $rep done ($(($(date +%s) - start)) s)"
+    took=$(($(date +%s) - start))
+    echo "  rep $rep done ($took s)"
+    # a busy machine: stop at 3 reps or more rather than overrun the budget
+    if [ "$rep" -ge 3 ] && [ "$rep" -lt "$REPS" ] && [ $((took + took / rep)) -gt "$BUDGET" ]; then
+        echo "  stopping after $rep reps: the next would pass the ${BUDGET} s budget (BENCH_BUDGET)"
+        REPS=$rep
+    fi
     rep=$((rep + 1))
 done
 
@@ -237,7 +261,7 @@ BEGIN {
     k = $1 SUBSEP $2
     if (!(k in wall)) { order[++nk] = k; if (!($1 in seen)) { seen[$1] = 1; wls[++nw] = $1 } }
     wall[k] = wall[k] " " $4; cpu[k] = cpu[k] " " $8; rss[k] = rss[k] " " $6
-    if ($5 != "-") bytes[k] = bytes[k] " " $5
+    if ($5 != "-" && $9 > 0) bytes[k] = bytes[k] " " $5 / $9
     if ($7 != "-") { split($7, fp, ":"); fname[k] = fp[1]; fcount[k]++; fvals[k] = fvals[k] " " fp[2] }
 }
 function flagtext(k, lead,   n, a) {
@@ -279,20 +303,22 @@ END {
     }
 }' "$res"
 
-# ---- memory: peak RSS of the traced 2-thread run vs the plain one --------
+# ---- memory: peak RSS of the traced 2-thread runs vs untraced ones -------
 awk -v ck="${chunk_kib:-0}" '
-$1 == "leaf-2" && ($2 == "plain" || $2 == "ttcap" || $2 == "none") { r[$2] = r[$2] " " $6 }
+$1 ~ /-2$/ { r[$1 SUBSEP $2] = r[$1 SUBSEP $2] " " $6; w[$1] = 1 }
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
         for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return a[int((n + 1) / 2)]
+    return n ? a[int((n + 1) / 2)] / 1024 : -1
 }
 END {
-    if (!("ttcap" in r)) exit
-    p = med(r["plain"]); t = med(r["ttcap"])
-    printf "\npeak RSS, leaf x2 threads (getrusage): plain %.1f MiB, ttcap %.1f MiB, +%.1f MiB;", p / 1024, t / 1024, (t - p) / 1024
-    printf " chunk %d KiB x 2 threads = %.1f MiB\n", ck, ck * 2 / 1024
+    if (ck == 0) exit
+    printf "\npeak RSS of the 2-thread runs, MiB (getrusage; bound: chunk %d KiB x 2 threads = %.2f MiB):\n", ck, ck * 2 / 1024
+    for (x in w) {
+        p = med(r[x SUBSEP "plain"]); o = med(r[x SUBSEP "off"]); t = med(r[x SUBSEP "ttcap"]); n = med(r[x SUBSEP "none"])
+        printf "  %-8s plain %.2f, ttcap disabled %.2f, ttcap tsc %.2f (+%.2f over disabled), order-only %.2f\n", x, p, o, t, t - o, n
+    }
 }' "$res"
 
 load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
