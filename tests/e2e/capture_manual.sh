@@ -5,6 +5,7 @@
 # a cut trace (file size limit: the program runs on, the trace says where).
 B=$(cd "${1:-build}" && pwd) || exit 1
 CHK=$B/tests/capture_check
+top=$(cd "$(dirname "$0")/../.." && pwd)
 d=$(mktemp -d "$B/capture_e2e.XXXXXX") || exit 1
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
@@ -51,6 +52,27 @@ has m.out "walk thread=0 events=$(grep -c '^ev ' m.out) open=0 maxdepth=2 nestin
 TTCAP_OUT=l.trc TTCAP_LEVEL=1 "$B/fixtures/cap_manual" > /dev/null || fail=1
 "$CHK" l.trc > l.out || fail=1
 [ "$(grep -c "^msg" l.out)" = 9 ] || { echo "FAIL: level filter"; grep '^msg' l.out; fail=1; }
+
+# the header and macros from C++ (when a C++ compiler is installed)
+CXX=$(command -v g++ || command -v clang++)
+if [ -n "$CXX" ]; then
+    cat > cpp.cc <<'EOC'
+#include "ttcap.h"
+static int f(int x) { TT_SCOPE(); TT_MARK("m"); TT_VALUE("x", x); TT_RETURN(x + 1); }
+int main() { TT_LOG(TTCAP_INFO, "a %d %s %.1f %u", -1, "s", 2.5, 7u); return f(1) == 2 ? 0 : 1; }
+EOC
+    san=""
+    ldd "$B/libttcap.so" | grep -q libasan && san="-fsanitize=address,undefined"
+    "$CXX" -std=c++11 -Wall -Wextra -Werror $san -finstrument-functions -I"$top/capture" \
+        -o cpp cpp.cc -L"$B" -lttcap -Wl,-rpath,"$B" || { echo "FAIL: C++ build"; fail=1; }
+    TTCAP_OUT=cpp.trc ./cpp || { echo "FAIL: C++ run"; fail=1; }
+    "$CHK" cpp.trc > cpp.out || fail=1
+    has cpp.out "msg thread=0 a -1 s 2.5 7"
+    has cpp.out "msg thread=0 return = 2"
+    has cpp.out "count thread=0 func=f enter=1 exit=1"   # the TT_SCOPE pair
+else
+    echo "note: no C++ compiler, C++ check skipped"
+fi
 
 # ring: 1 MiB per thread with 64 KiB chunks; the last iterations are kept,
 # the first chunk is pinned, the file stays small
