@@ -420,35 +420,115 @@ static void keybuf_free(keybuf *kb)
     memset(kb, 0, sizeof *kb);
 }
 
-/* The key sequence of one thread into kb; *crash = key index of its first
- * CRASH event, UINT64_MAX if none. */
-static int normalise(run *r, uint32_t thread, keybuf *kb, uint64_t *n,
-                     uint64_t *crash)
+/* One thread's key stream while a pair is normalised. */
+typedef struct src {
+    run *r;                 /* its run */
+    ttf_iter *it;           /* its events */
+    uint64_t n;             /* keys produced so far */
+    uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
+    size_t bound;           /* raw events of the thread (>= keys) */
+} src;
+
+static int src_open(src *s, run *r, uint32_t thread)
 {
     const ttf_thread *th = ttf_get_thread(r->t, thread);
-    ttf_iter *it;
+
+    s->r = r;
+    s->n = 0;
+    s->crash = UINT64_MAX;
+    s->bound = (size_t)(th ? th->events : 0);
+    return ttf_iter_open(r->t, thread, &s->it);
+}
+
+/* The next key: 1, 0 at the end, or a TT_E* code. */
+static int src_next(src *s, uint64_t *key)
+{
     ttf_event ev;
-    size_t m = 0;
     int rc;
 
-    *crash = UINT64_MAX;
-    if ((rc = keybuf_reserve(kb, (size_t)(th ? th->events : 0) + 16, 0)) < 0)
-        return rc;
-    if ((rc = ttf_iter_open(r->t, thread, &it)) < 0)
-        return rc;
-    while ((rc = ttf_iter_next(it, &ev)) > 0) {
+    while ((rc = ttf_iter_next(s->it, &ev)) > 0) {
+        rc = ttd_norm_key(&s->r->norm, &ev, key);
+        if (rc == 0)
+            continue;
+        if (rc < 0)
+            return rc;
+        if (ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+            s->crash = s->n;
+        s->n++;
+        return 1;
+    }
+    return rc;
+}
+
+/* The rest of s into kb after the m keys already there; *n = keys stored. */
+static int drain(src *s, keybuf *kb, size_t m, size_t *n)
+{
+    int rc = keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
+
+    while (rc >= 0) {
         if (m == kb->cap && (rc = keybuf_reserve(kb, 2 * m, m)) < 0)
             break;
-        rc = ttd_norm_key(&r->norm, &ev, &kb->k[m]);
-        if (rc < 0)
+        if ((rc = src_next(s, &kb->k[m])) <= 0)
             break;
-        if (rc && ev.kind == TTF_EV_CRASH && *crash == UINT64_MAX)
-            *crash = m;
-        m += (size_t)rc;
+        m++;
     }
-    ttf_iter_close(it);
     *n = m;
     return rc < 0 ? rc : 0;
+}
+
+/* Normalise both threads of a pair in step: the common prefix is only
+ * compared, never stored (identical runs cost no key memory at all); from
+ * the first difference on, the rest of each side goes to kb. */
+static int normalise_pair(ttd_diff *d, ipair *p, keybuf kb[2], size_t *prefix,
+                          size_t m[2])
+{
+    src s[2] = {{0}, {0}};
+    uint64_t k[2];
+    int got[2] = {0, 0}, rc;
+
+    if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
+        return rc;
+    if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0)
+        goto out;
+    do {
+        if ((got[0] = src_next(&s[0], &k[0])) < 0 || (got[1] = src_next(&s[1], &k[1])) < 0) {
+            rc = got[0] < 0 ? got[0] : got[1];
+            goto out;
+        }
+    } while (got[0] && got[1] && k[0] == k[1]);
+    *prefix = (size_t)s[0].n - (size_t)got[0];
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        if ((rc = keybuf_reserve(&kb[i], 16, 0)) < 0)
+            break;
+        kb[i].k[0] = k[i];
+        rc = drain(&s[i], &kb[i], (size_t)got[i], &m[i]);
+    }
+    p->n[0] = s[0].n;
+    p->n[1] = s[1].n;
+    p->crash = s[1].crash;
+out:
+    ttf_iter_close(s[0].it);
+    ttf_iter_close(s[1].it);
+    return rc < 0 ? rc : 0;
+}
+
+static int align_pair(ttd_diff *d, ipair *p, keybuf kb[2])
+{
+    size_t prefix = 0, m[2] = {0, 0};
+    int rc = normalise_pair(d, p, kb, &prefix, m);
+
+    if (rc < 0)
+        return rc;
+    if (p->crash != UINT64_MAX)
+        d->r[TTD_BAD].crash_thread = p->t[1];
+    rc = ttd_align(kb[0].k, m[0], kb[1].k, m[1], d->o.minimal, &p->h, &p->nh);
+    for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
+        p->h[i].a0 += prefix;
+        p->h[i].a1 += prefix;
+        p->h[i].b0 += prefix;
+        p->h[i].b1 += prefix;
+    }
+    return rc;
 }
 
 static int thread_selected(const ttd_diff *d, const ttd_tinfo *t)
@@ -459,22 +539,6 @@ static int thread_selected(const ttd_diff *d, const ttd_tinfo *t)
         return 1;
     snprintf(num, sizeof num, "%u", t->index);
     return ttf_regex_match(d->re[0], t->name) || ttf_regex_match(d->re[0], num);
-}
-
-static int align_pair(ttd_diff *d, ipair *p, keybuf kb[2])
-{
-    uint64_t unused;
-    int rc = normalise(&d->r[TTD_GOOD], p->t[0], &kb[0], &p->n[0], &unused);
-
-    if (rc < 0)
-        return rc;
-    rc = normalise(&d->r[TTD_BAD], p->t[1], &kb[1], &p->n[1], &p->crash);
-    if (rc < 0)
-        return rc;
-    if (p->crash != UINT64_MAX)
-        d->r[TTD_BAD].crash_thread = p->t[1];
-    return ttd_align(kb[0].k, (size_t)p->n[0], kb[1].k, (size_t)p->n[1],
-                     d->o.minimal, &p->h, &p->nh);
 }
 
 static void thread_info(const run *r, uint32_t i, uint64_t events,
