@@ -1,0 +1,54 @@
+#!/bin/sh
+# example_race.sh - the producer/consumer race (fixtures/progs/race_queue.c,
+# the demo's fixture). The producers' calls are the same in both runs (the
+# race is in the data), so the first divergence is the consumer coming up
+# short; --messages text shows the producers' slots. Also runs `make demo`'s
+# script and checks what it prints and writes.
+B=${1:-build}
+. "$(dirname "$0")/example_lib.inc"
+
+rec good.trc "$F/race_queue"
+[ "$rc" = 0 ] || fail "good run exit $rc"
+rec good2.trc "$F/race_queue"
+rec bad.trc "$F/race_queue" race
+[ "$rc" = 1 ] || fail "bad run exit $rc"
+has '^FAIL: [0-9]* items in queue, 16 produced' "$T/bad.trc.out"
+
+diffrun 0 "$T/good.trc" "$T/good2.trc"
+diffrun 1 "$T/good.trc" "$T/bad.trc"
+has '^first divergence: thread race_queue (good #0, bad #0)' "$T/out"
+has '^    main  at .*race_queue.c:[0-9]' "$T/out"
+has '^      consume_all  at .*race_queue.c:[0-9]' "$T/out"
+has '^  -  *[0-9]*  consume_item();' "$T/out"
+has '^  #1 producer-1  *#1 producer-1  *name+start  *58/58  *0$' "$T/out"
+has '^  #2 producer-2  *#2 producer-2  *name+start  *58/58  *0$' "$T/out"
+
+diffrun 1 --format json "$T/good.trc" "$T/bad.trc"
+json "$T/out" '
+assert f["thread"] == {"name": "race_queue", "good": 0, "bad": 0}, f["thread"]
+assert f["stack"] == ["main", "consume_all"], f["stack"]
+assert f["good"][0]["function"] == "consume_item" and f["bad"] == []
+assert {p["good"]["name"]: p["hunks"] for p in d["threads"]} == \
+       {"race_queue": 2, "producer-1": 0, "producer-2": 0}, d["threads"]
+# the second hunk: the bad run reports the loss
+assert d["hunks"][1]["bad_first"]["function"] == "report_missing", d["hunks"][1]
+'
+
+# with message text compared, a producer diverges first: the slot numbers
+diffrun 1 --messages text --format json "$T/good.trc" "$T/bad.trc"
+json "$T/out" '
+assert f["thread"]["name"] in ("producer-1", "producer-2"), f["thread"]
+assert f["stack"] == ["producer_main", "produce"], f["stack"]
+assert f["bad"][0]["kind"] == "message" and " in slot " in f["bad"][0]["text"]
+'
+
+# make demo
+sh fixtures/demo.sh "$BD" > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo.sh"; }
+has '^first divergence: thread race_queue' "$T/demo.out"
+has '^== JSON report: ' "$T/demo.out"
+python3 -m json.tool "$BD/demo/report.json" > /dev/null || fail "demo JSON"
+if "$TTDIFF" --help | grep -q html; then
+    has '^== HTML report: ' "$T/demo.out"
+    grep -q '<html' "$BD/demo/report.html" || fail "demo HTML report"
+fi
+echo ok
