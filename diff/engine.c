@@ -6,6 +6,8 @@
  * Design. Memory is the budget that matters (a trace may hold hundreds of
  * millions of events), so the only per-event state is the 8-byte key of
  * each thread pair being aligned, and only one pair's keys live at a time.
+ * Both threads of a pair are normalised in step and their common prefix is
+ * compared on the fly, never stored: two identical runs need no key memory.
  * Nothing points back into the trace: the k-th key is the k-th event that
  * passes the (deterministic) normaliser, so to show an event the engine
  * walks the thread again, applying the same filter, until it reaches k.

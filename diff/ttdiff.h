@@ -46,7 +46,8 @@ enum ttd_messages {
 
 typedef struct ttd_options {
     const char *thread;     /* PCRE2: thread name or creation number; NULL = all */
-    const char *function;   /* PCRE2: keep only matching functions; NULL = all */
+    const char *function;   /* PCRE2: keep only matching functions; NULL = all
+                               (messages: by the function that logged them) */
     const char *exclude;    /* PCRE2: drop matching functions; NULL = none */
     int messages;           /* TTD_MSG_* */
     int minimal;            /* 1: exact alignment, no cost cap */
