@@ -1,0 +1,96 @@
+#!/bin/sh
+# install.sh - `make install PREFIX=<temp>` from the build in $1, then a
+# program outside the tree is built against the installed copy with
+# pkg-config only, records a trace through TTCAP_OUT, and the installed
+# ttdump and ttdiff read it (function names, a message, a divergence).
+set -eu
+B=${1:-build}
+cd "$(dirname "$0")/../.."
+command -v pkg-config > /dev/null || { echo "install: SKIP (no pkg-config)"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+P=$T/prefix
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -q -e "$1" "$2" || { echo "--- $2:"; head -40 "$2"; fail "no '$1' in $2"; }; }
+
+# a make run from make test: do not take part in the outer jobserver
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s B="$B" install PREFIX="$P" \
+    > "$T/install.log" 2>&1 || { cat "$T/install.log"; fail "make install"; }
+for f in include/ttcap.h include/ttfmt.h lib/libttcap.so lib/libttcap.so.1 \
+         lib/libttcap.a lib/libttfmt.a lib/pkgconfig/ttcap.pc bin/ttdump bin/ttdiff; do
+    [ -e "$P/$f" ] || { find "$P"; fail "not installed: $f"; }
+done
+[ -x "$P/bin/ttdiff" ] && [ -x "$P/bin/ttdump" ] || fail "tools not executable"
+has "^prefix=$P\$" "$P/lib/pkgconfig/ttcap.pc"
+# the soname the programs record must exist in the prefix
+soname=$(readelf -d "$P/lib/libttcap.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ -e "$P/lib/$soname" ] || fail "soname $soname not installed"
+
+# a user's program, outside the tree, with a manual macro of each kind
+mkdir "$T/app"
+cat > "$T/app/app.c" <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <ttcap.h>
+
+static int square(int x)
+{
+    TT_SCOPE();
+    TT_RETURN(x * x);
+}
+
+static int work(int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += square(i);
+    TT_LOG(TTCAP_INFO, "sum of %d squares is %d", n, s);
+    TT_VALUE("n", n);
+    TT_MARK("done");
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    int s = work(argc > 1 ? atoi(argv[1]) : 3);
+    printf("%d %d %s\n", s, ttcap_enabled(), ttcap_path() ? ttcap_path() : "-");
+    return ttcap_version() == TTCAP_VERSION_NUMBER ? 0 : 1;
+}
+SRC
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+cflags=$(pkg-config --cflags ttcap) && libs=$(pkg-config --libs ttcap) || fail "pkg-config ttcap"
+echo "$cflags" | grep -q -e '-finstrument-functions' || fail "Cflags lack -finstrument-functions: $cflags"
+(cd "$T/app" && cc -O1 -g $cflags -o app app.c $libs -Wl,-rpath,"$P/lib") \
+    || fail "building app against the installed copy"
+# it must use the installed library, not the build tree's
+ldd "$T/app/app" | grep -q "libttcap.so.1 => $P/lib/" || { ldd "$T/app/app"; fail "not linked to $P/lib"; }
+
+(cd "$T/app" && ./app 3 > out3) || fail "untraced run"
+has '^5 0 -$' "$T/app/out3"
+(cd "$T/app" && TTCAP_OUT=run.%p.trc ./app 3 > out3t) || fail "traced run"
+trc=$(ls "$T/app"/run.*.trc)
+has "^5 1 .*run\.[0-9]*\.trc\$" "$T/app/out3t"
+(cd "$T/app" && TTCAP_OUT=four.trc ./app 4 > /dev/null) || fail "traced run 4"
+
+"$P/bin/ttdump" "$trc" > "$T/dump" || fail "installed ttdump"
+has '> main$' "$T/dump"
+has '> work$' "$T/dump"
+has '> square$' "$T/dump"
+has 'log: sum of 3 squares is 5$' "$T/dump"
+has 'value: n = 3$' "$T/dump"
+has 'return: return = 4$' "$T/dump"
+has 'mark: done$' "$T/dump"
+[ "$(grep -c '> square$' "$T/dump")" -ge 3 ] || fail "want 3 calls of square"
+"$P/bin/ttdump" --version > /dev/null || fail "ttdump --version"
+
+rc=0; "$P/bin/ttdiff" --color never "$trc" "$T/app/four.trc" > "$T/diff" || rc=$?
+[ "$rc" = 1 ] || { cat "$T/diff"; fail "installed ttdiff: exit $rc, want 1"; }
+has '^first divergence: thread app' "$T/diff"
+has '^      work  at .*app.c:[0-9]' "$T/diff"
+
+# static linking against the installed libttcap.a works as well
+(cd "$T/app" && cc -O1 $cflags -o app_static app.c "$P/lib/libttcap.a" -lpthread -ldl) \
+    || fail "static build"
+(cd "$T/app" && TTCAP_OUT=static.trc ./app_static 2 > /dev/null) || fail "static run"
+"$P/bin/ttdump" "$T/app/static.trc" | grep -q '> square$' || fail "static trace"
+echo ok
