@@ -52,6 +52,10 @@ assert len(f["before"]) == 5
 assert d["threads"][0]["hunks"] == 1 and d["threads"][0]["paired_by"] == "main"
 assert d["runs"]["bad"]["exit_status"] == 1 and d["runs"]["good"]["exit_status"] == 0
 '
+run 1 --context 2 "$T/pg.trc" "$T/pb.trc"
+has '^last 2 common events:' "$T/out"
+run 1 --format=json --context=0 "$T/pg.trc" "$T/pb.trc"
+json "$T/out" 'assert d["first_divergence"]["before"] == [] and d["options"]["context"] == 0'
 # filters: excluding the two functions that differ leaves only the message
 run 1 --exclude '^(accept_char|is_valid)$' --messages off "$T/pg.trc" "$T/pb.trc"
 has '^  +  *[0-9]*  *reject_input();' "$T/out"
