@@ -225,6 +225,31 @@ static void test_messages(void **state)
     ttd_free(d);
 }
 
+/* Site ids depend on firing order; the same TT_LOG with another id in the
+ * other run must still compare equal. */
+static void test_site_ids_differ(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    dt t;
+    ttd_diff *d;
+    ttf_error err;
+
+    assert_int_equal(dt_open(&t, next_path(pg, sizeof pg), 0, MAIN_ONLY, 1), 0);
+    assert_int_equal(dt_site(&t, 0, 1, "value %d", "dt_log"), 0);
+    assert_int_equal(dt_site(&t, 0, 2, "other %d", "dt_log"), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ #1:5 #2:6 }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, MAIN_ONLY, 1), 0);
+    assert_int_equal(dt_site(&t, 0, 7, "other %d", "dt_log"), 0);
+    assert_int_equal(dt_site(&t, 0, 3, "value %d", "dt_log"), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ #3:5 #7:6 }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    assert_int_equal(ttd_diff_files(pg, pb, NULL, &d, &err), 0);
+    assert_int_equal(ttd_get_result(d)->diverged, 0);
+    ttd_free(d);
+}
+
 static void test_crash(void **state)
 {
     (void)state;
@@ -375,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_bad_regex),
         cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_site_ids_differ),
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_pairing),
         cmocka_unit_test(test_earliest_and_others),
