@@ -79,7 +79,7 @@ fi
 # calls per thread for each variant class, sized for ~0.1-0.6 s per run
 ncalls() {
     case $1 in
-    plain|empty|stub|off|offstatic) n=50000000 ;;
+    plain|empty|stub|off|offnoplt|offstatic) n=50000000 ;;
     ttcap|static) n=6000000 ;;
     none) n=12000000 ;;
     uftrace) n=1000000 ;;
@@ -122,6 +122,7 @@ run() {
     empty) "$BB/cap_work.empty" "$wl" "$n" "$th" > "$out" ;;
     stub) "$BB/cap_work.inst" "$wl" "$n" "$th" > "$out" ;;
     off) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
+    offnoplt) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap-noplt" "$wl" "$n" "$th" > "$out" ;;
     offstatic) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap-static" "$wl" "$n" "$th" > "$out" ;;
     ttcap) TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
     none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
@@ -207,6 +208,7 @@ run_lttng() {
 # ---- the runs, interleaved: every rep runs every variant once -----------
 variants="plain empty stub"
 [ "$have_tt" = 1 ] && variants="$variants off ttcap none"
+[ -x "$BB/cap_work.ttcap-noplt" ] && variants="$variants offnoplt"
 [ "$have_static" = 1 ] && variants="$variants offstatic static"
 [ "$have_uft" = 1 ] && variants="$variants uftrace uftrace4m"
 [ "$have_lt" = 1 ] && variants="$variants lttng"
@@ -254,7 +256,7 @@ function med(s,   n, i, j, t, a) {
 BEGIN {
     name["plain"] = "plain (no hooks)"; name["empty"] = "empty hooks (in exe)"
     name["stub"] = "glibc stub hooks (PLT)"; name["off"] = "ttcap disabled (.so)"
-    name["offstatic"] = "ttcap disabled (static)"
+    name["offstatic"] = "ttcap disabled (static)"; name["offnoplt"] = "ttcap disabled (-fno-plt)"
     name["ttcap"] = "ttcap tsc (.so)"; name["none"] = "ttcap order-only (.so)"
     name["static"] = "ttcap tsc (static)"; name["uftrace"] = "uftrace record"
     name["uftrace4m"] = "uftrace record -b 4M"; name["lttng"] = "lttng-ust cyg-fast"
@@ -282,7 +284,7 @@ function target(v, m, bm, e) {
         return sprintf("target <=30 ns %s, <=8 B %s", verdict(m <= 30), verdict(bm != "-" && bm <= 8))
     if (v == "none")
         return sprintf("target <=10 ns %s, <=8 B %s", verdict(m <= 10), verdict(bm != "-" && bm <= 8))
-    if (v == "off" || v == "offstatic")
+    if (v == "off" || v == "offstatic" || v == "offnoplt")
         return sprintf("target <=+1 ns over empty: %+.2f %s", m - e, verdict(m - e <= 1))
     if (v == "log-ttcap")
         return sprintf("target <=25 ns %s", verdict(m <= 25))

@@ -11,6 +11,7 @@ BCAP_TTCAP = -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
 BCAP_BASE := $(BCAP)/cap_work.plain $(BCAP)/cap_work.empty \
              $(BCAP)/cap_work.inst $(BCAP)/cap_trcstat
 BCAP_TT := $(BCAP)/cap_work.ttcap $(BCAP)/cap_work.ttcap-static \
+           $(BCAP)/cap_work.ttcap-noplt \
            $(BCAP)/cap_log.ttcap $(BCAP)/cap_log.plain
 
 .PHONY: bench-capture-base bench-capture-progs
@@ -44,6 +45,11 @@ $(BCAP)/cap_work.inst: tests/bench/cap_work.c
 $(BCAP)/cap_work.ttcap: tests/bench/cap_work.c $(B)/libttcap.so
 	@mkdir -p $(dir $@)
 	$(CC) $(BCAP_CFLAGS) $(BCAP_INST) -o $@ $< $(BCAP_TTCAP)
+
+# -fno-plt: the hooks are called through the GOT, without the PLT jump
+$(BCAP)/cap_work.ttcap-noplt: tests/bench/cap_work.c $(B)/libttcap.so
+	@mkdir -p $(dir $@)
+	$(CC) $(BCAP_CFLAGS) $(BCAP_INST) -fno-plt -o $@ $< $(BCAP_TTCAP)
 
 $(BCAP)/cap_work.ttcap-static: tests/bench/cap_work.c $(B)/libttcap.a
 	@mkdir -p $(dir $@)
