@@ -376,6 +376,39 @@ static void test_earliest_and_others(void **state)
     ttd_free(d);
 }
 
+static void test_api_contract(void **state)
+{
+    (void)state;
+    char pg[256];
+    ttd_options o;
+    ttd_diff *d = NULL;
+    ttf_error err;
+
+    assert_int_equal(ttd_version(), TTD_VERSION_NUMBER);
+    ttd_free(NULL);
+    assert_null(ttd_get_result(NULL));
+    assert_int_equal(ttd_hunk_detail(NULL, 0, NULL), TT_EINVAL);
+    assert_int_equal(ttd_diff_files(NULL, "x", NULL, &d, &err), TT_EINVAL);
+    assert_int_equal(ttd_diff_traces(NULL, NULL, NULL, &d, &err), TT_EINVAL);
+    assert_null(d);
+    one(next_path(pg, sizeof pg), 0, "main{}", 0);
+    ttd_options_init(&o);
+    o.messages = 7;
+    assert_int_equal(ttd_diff_files(pg, pg, &o, &d, &err), TT_EINVAL);
+    assert_null(d);
+    assert_string_equal(ttd_paired_by_name(TTD_PAIR_NAME_START), "name+start");
+    assert_string_equal(ttd_paired_by_name(99), "?");
+
+    /* over traces the caller opened and keeps */
+    ttf_trace *t;
+    assert_int_equal(ttf_open(pg, &t, &err), 0);
+    assert_int_equal(ttd_diff_traces(t, t, NULL, &d, &err), 0);
+    assert_int_equal(ttd_get_result(d)->diverged, 0);
+    assert_int_equal(ttd_hunk_detail(d, 0, &(const ttd_divergence *){NULL}), TT_EINVAL);
+    ttd_free(d);
+    ttf_close(t);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -404,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_pairing),
         cmocka_unit_test(test_earliest_and_others),
+        cmocka_unit_test(test_api_contract),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
