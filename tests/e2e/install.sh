@@ -60,7 +60,8 @@ SRC
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 cflags=$(pkg-config --cflags ttcap) && libs=$(pkg-config --libs ttcap) || fail "pkg-config ttcap"
 echo "$cflags" | grep -q -e '-finstrument-functions' || fail "Cflags lack -finstrument-functions: $cflags"
-(cd "$T/app" && cc -O1 -g $cflags -o app app.c $libs -Wl,-rpath,"$P/lib") \
+# (in an ASan build, make asan, the library needs the program built with ASan)
+(cd "$T/app" && cc -O1 -g ${SAN:-} $cflags -o app app.c $libs -Wl,-rpath,"$P/lib") \
     || fail "building app against the installed copy"
 # it must use the installed library, not the build tree's
 ldd "$T/app/app" | grep -q "libttcap.so.1 => $P/lib/" || { ldd "$T/app/app"; fail "not linked to $P/lib"; }
@@ -89,7 +90,7 @@ has '^first divergence: thread app' "$T/diff"
 has '^      work  at .*app.c:[0-9]' "$T/diff"
 
 # static linking against the installed libttcap.a works as well
-(cd "$T/app" && cc -O1 $cflags -o app_static app.c "$P/lib/libttcap.a" -lpthread -ldl) \
+(cd "$T/app" && cc -O1 ${SAN:-} $cflags -o app_static app.c "$P/lib/libttcap.a" -lpthread -ldl) \
     || fail "static build"
 (cd "$T/app" && TTCAP_OUT=static.trc ./app_static 2 > /dev/null) || fail "static run"
 "$P/bin/ttdump" "$T/app/static.trc" | grep -q '> square$' || fail "static trace"
