@@ -89,6 +89,35 @@ rc=0; "$P/bin/ttdiff" --color never "$trc" "$T/app/four.trc" > "$T/diff" || rc=$
 has '^first divergence: thread app' "$T/diff"
 has '^      work  at .*app.c:[0-9]' "$T/diff"
 
+# the installed reader library: count thread 0's enters with ttfmt.h
+cat > "$T/app/count.c" <<'SRC'
+#include <stdio.h>
+#include <ttfmt.h>
+
+int main(int argc, char **argv)
+{
+    ttf_trace *t;
+    ttf_iter *it;
+    ttf_event ev;
+    int n = 0, rc;
+    if (argc < 2 || ttf_open(argv[1], &t, NULL) != 0)
+        return 2;
+    if (ttf_iter_open(t, 0, &it) != 0)
+        return 2;
+    while ((rc = ttf_iter_next(it, &ev)) == 1)
+        n += ev.kind == TTF_EV_ENTER;
+    ttf_iter_close(it);
+    printf("%zu %d\n", ttf_thread_count(t), n);
+    ttf_close(t);
+    return rc == 0 ? 0 : 2;
+}
+SRC
+(cd "$T/app" && cc -O1 ${SAN:-} -I"$P/include" -o count count.c "$P/lib/libttfmt.a" \
+    -ldw -lelf -lpcre2-8 -lxxhash -lm) || fail "building against libttfmt.a"
+# main, work, square x3 (each twice: instrumented and TT_SCOPE'd)
+"$T/app/count" "$trc" > "$T/count" || fail "count"
+has '^1 8$' "$T/count"
+
 # static linking against the installed libttcap.a works as well
 (cd "$T/app" && cc -O1 ${SAN:-} $cflags -o app_static app.c "$P/lib/libttcap.a" -lpthread -ldl) \
     || fail "static build"
