@@ -106,7 +106,7 @@ $(B)/tests/%: tests/unit/%.c $(call obj,$(UNIT_HLP)) $(LIBREP) $(LIBDIFF) \
 
 unit: all $(UNIT_BIN)
 
-test: unit fixtures
+test: unit fixtures check-headers
 	@sh tests/run.sh $(B)
 
 # Fatal signals stay with the program under test (libttcap records them),
@@ -132,7 +132,7 @@ $(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC)
 check-headers:
 	@for h in format/ttfmt.h capture/ttcap.h diff/ttdiff.h report/ttreport.h; do \
 	  [ -f $$h ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -Werror -x c -fsyntax-only -I. - || exit 1; \
+	  echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -Werror -x c -fsyntax-only -Iformat -Icapture -Idiff -Ireport - || exit 1; \
 	done
 
 install: all
