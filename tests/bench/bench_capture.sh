@@ -15,6 +15,7 @@ tmp=$(mktemp -d /tmp/ttbench.XXXXXX) || exit 1
 res=$tmp/results
 : > "$res"
 sessiond_pid=""
+sess=""
 
 cleanup() {
     [ -n "$sess" ] && lttng destroy "$sess" >/dev/null 2>&1
