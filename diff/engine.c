@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "engine_int.h"
 
@@ -41,6 +40,7 @@ void ttd_options_init(ttd_options *o)
     o->max_lines = 40;
     o->max_hunks = 10;
     o->other_events = 2;
+    o->suspects = 3;
 }
 
 const char *ttd_paired_by_name(int paired_by)
@@ -117,7 +117,18 @@ typedef struct ipair {
     uint64_t crash;         /* bad side: key index of a CRASH, UINT64_MAX */
     ttd_hunk *h;            /* its hunks (from ttd_align) */
     size_t nh;
+    uint8_t *exp;           /* per hunk: 1 if also varies between good runs
+                               (NULL: no baselines) */
+    uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
+                               --collapse-loops) */
 } ipair;
+
+/* A baseline good run: compared with the good run only. */
+typedef struct base {
+    run r;                  /* the run (owned trace, normaliser, threads) */
+    int64_t *partner;       /* good run thread i -> its thread here, -1 */
+    const char *path;       /* its file (the caller's string) */
+} base;
 
 struct ttd_diff {
     run r[2];               /* TTD_GOOD, TTD_BAD */
@@ -125,6 +136,9 @@ struct ttd_diff {
     ttf_regex *re[3];       /* --thread, --function, --exclude */
     ipair *ip;              /* aligned pairs */
     size_t nip;
+    base *base;             /* baseline good runs (open while aligning) */
+    size_t nbase;
+    int full;               /* 1: pairs are stored whole (baselines, loops) */
     ttd_arena arena;        /* all result memory */
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
@@ -276,6 +290,16 @@ static int req_cmp(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
+/* One common event before a split, as the suspects need it. */
+typedef struct sus_ev {
+    uint64_t idx;           /* key index */
+    uint64_t addr;          /* function address (EXIT) */
+    uint32_t site;          /* scope's call site (EXIT of a scope) */
+    int kind;               /* TTF_EV_* */
+    size_t nstack;          /* frames open before it */
+    const char *name;       /* function (EXIT) */
+} sus_ev;
+
 /* What one pass over a thread collects. */
 typedef struct pass_spec {
     req *rq;                /* ranges to record (sorted here) */
@@ -283,7 +307,22 @@ typedef struct pass_spec {
     uint64_t stack_at;      /* snapshot the stack before this key index */
     frame_id *stack;        /* out: malloc'd copy, outermost first */
     size_t nstack;
+    sus_ev *ring;           /* last events before stack_at, NULL = not kept */
+    size_t ringcap;         /* its size */
+    uint64_t nring;         /* events put in it */
 } pass_spec;
+
+static void keep_ring(walk *w, pass_spec *ps)
+{
+    sus_ev *e = &ps->ring[ps->nring++ % ps->ringcap];
+
+    e->idx = w->idx;
+    e->kind = w->ev.kind;
+    e->nstack = w->nstack;
+    e->addr = w->ev.site ? 0 : w->ev.addr;
+    e->site = w->ev.site;
+    e->name = w->ev.kind == TTF_EV_EXIT ? ttd_norm_func(&w->r->norm, &w->ev) : NULL;
+}
 
 static int snapshot(walk *w, pass_spec *ps)
 {
@@ -329,6 +368,8 @@ static int run_pass(ttd_diff *d, int ri, uint32_t thread, pass_spec *ps)
     while (w.next < stop && (rc = walk_next(&w)) > 0) {
         if (!w.kept)
             continue;
+        if (ps->ring && w.idx < ps->stack_at)
+            keep_ring(&w, ps);
         if (w.idx == ps->stack_at && (rc = snapshot(&w, ps)) < 0)
             break;
         if ((rc = record(d, &w, ps, &first)) < 0)
@@ -385,43 +426,6 @@ static int load_threads(run *r)
     return 0;
 }
 
-/* Key buffers are big and written once, front to back: map them with
- * transparent huge pages where the kernel allows, so filling 80 MB costs
- * 40 page faults rather than 20000 (which dominated the run time). */
-typedef struct keybuf {
-    uint64_t *k;            /* the keys */
-    size_t cap;             /* keys that fit */
-    size_t bytes;           /* mapped size */
-} keybuf;
-
-#define HUGE_PAGE (2u << 20)
-
-static int keybuf_reserve(keybuf *kb, size_t n, size_t keep)
-{
-    if (n <= kb->cap)
-        return 0;
-    size_t bytes = (n * sizeof(uint64_t) + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return TT_ENOMEM;
-    madvise(p, bytes, MADV_HUGEPAGE);
-    if (keep)
-        memcpy(p, kb->k, keep * sizeof(uint64_t));
-    if (kb->k)
-        munmap(kb->k, kb->bytes);
-    kb->k = p;
-    kb->bytes = bytes;
-    kb->cap = bytes / sizeof(uint64_t);
-    return 0;
-}
-
-static void keybuf_free(keybuf *kb)
-{
-    if (kb->k)
-        munmap(kb->k, kb->bytes);
-    memset(kb, 0, sizeof *kb);
-}
-
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
     run *r;                 /* its run */
@@ -429,6 +433,7 @@ typedef struct src {
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
     size_t bound;           /* raw events of the thread (>= keys) */
+    int kind;               /* kind of the event of the last key */
 } src;
 
 static int src_open(src *s, run *r, uint32_t thread)
@@ -456,6 +461,7 @@ static int src_next(src *s, uint64_t *key)
             return rc;
         if (ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
             s->crash = s->n;
+        s->kind = ev.kind;
         s->n++;
         return 1;
     }
@@ -463,12 +469,12 @@ static int src_next(src *s, uint64_t *key)
 }
 
 /* The rest of s into kb after the m keys already there; *n = keys stored. */
-static int drain(src *s, keybuf *kb, size_t m, size_t *n)
+static int drain(src *s, ttd_keybuf *kb, size_t m, size_t *n)
 {
-    int rc = keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
+    int rc = ttd_keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
 
     while (rc >= 0) {
-        if (m == kb->cap && (rc = keybuf_reserve(kb, 2 * m, m)) < 0)
+        if (m == kb->cap && (rc = ttd_keybuf_reserve(kb, 2 * m, m)) < 0)
             break;
         if ((rc = src_next(s, &kb->k[m])) <= 0)
             break;
@@ -481,7 +487,7 @@ static int drain(src *s, keybuf *kb, size_t m, size_t *n)
 /* Normalise both threads of a pair in step: the common prefix is only
  * compared, never stored (identical runs cost no key memory at all); from
  * the first difference on, the rest of each side goes to kb. */
-static int normalise_pair(ttd_diff *d, ipair *p, keybuf kb[2], size_t *prefix,
+static int normalise_pair(ttd_diff *d, ipair *p, ttd_keybuf kb[2], size_t *prefix,
                           size_t m[2])
 {
     src s[2] = {{0}, {0}};
@@ -500,7 +506,7 @@ static int normalise_pair(ttd_diff *d, ipair *p, keybuf kb[2], size_t *prefix,
     } while (got[0] && got[1] && k[0] == k[1]);
     *prefix = (size_t)s[0].n - (size_t)got[0];
     for (int i = 0; i < 2 && rc >= 0; i++) {
-        if ((rc = keybuf_reserve(&kb[i], 16, 0)) < 0)
+        if ((rc = ttd_keybuf_reserve(&kb[i], 16, 0)) < 0)
             break;
         kb[i].k[0] = k[i];
         rc = drain(&s[i], &kb[i], (size_t)got[i], &m[i]);
@@ -514,7 +520,92 @@ out:
     return rc < 0 ? rc : 0;
 }
 
-static int align_pair(ttd_diff *d, ipair *p, keybuf kb[2])
+/* What full mode reuses from pair to pair. */
+typedef struct full {
+    ttd_seq seq[2];         /* the good thread; the other run's thread */
+    ttd_zones z;            /* where the good runs vary */
+} full;
+
+/* Thread th of run r, whole, into s; *crash = key index of its CRASH. */
+static int load_seq(run *r, uint32_t th, int collapse, ttd_seq *s,
+                    uint64_t *crash)
+{
+    src in = {0};
+    uint64_t key;
+    int rc = src_open(&in, r, th);
+
+    if (rc >= 0)
+        rc = ttd_seq_reset(s, collapse, in.bound);
+    while (rc >= 0 && (rc = src_next(&in, &key)) > 0)
+        rc = ttd_seq_feed(s, key, in.kind);
+    if (crash)
+        *crash = in.crash;
+    ttf_iter_close(in.it);
+    return rc < 0 ? rc : 0;
+}
+
+/* The good run's zones of variation against every baseline, for pair p. */
+static int pair_zones(ttd_diff *d, const ipair *p, full *fu)
+{
+    ttd_xhunk *x = NULL;
+    size_t nx = 0;
+    int rc = 0;
+
+    ttd_zones_clear(&fu->z);
+    for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
+        int64_t tk = d->base[k].partner[p->t[0]];
+        if (tk < 0)
+            continue;
+        rc = load_seq(&d->base[k].r, (uint32_t)tk, d->o.collapse_loops, &fu->seq[1], NULL);
+        if (rc >= 0)
+            rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+        if (rc >= 0)
+            rc = ttd_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
+        free(x);
+        x = NULL;
+    }
+    return rc < 0 ? rc : ttd_zones_finish(&fu->z);
+}
+
+/* Full mode: both threads stored whole (loops collapsed if asked), hunks
+ * checked against the zones where good runs vary. */
+static int align_full(ttd_diff *d, ipair *p, full *fu)
+{
+    ttd_xhunk *x = NULL;
+    size_t nx = 0;
+    int rc = load_seq(&d->r[TTD_GOOD], p->t[0], d->o.collapse_loops, &fu->seq[0], NULL);
+
+    if (rc >= 0)
+        rc = pair_zones(d, p, fu);
+    if (rc >= 0)
+        rc = load_seq(&d->r[TTD_BAD], p->t[1], d->o.collapse_loops, &fu->seq[1], &p->crash);
+    if (rc >= 0)
+        rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+    if (rc < 0)
+        return rc;
+    p->n[0] = fu->seq[0].raw;
+    p->n[1] = fu->seq[1].raw;
+    p->h = malloc((nx + 1) * sizeof *p->h);
+    p->exp = calloc(nx + 1, 1);
+    p->reps = calloc(2 * nx + 2, sizeof *p->reps);
+    if (!p->h || !p->exp || !p->reps) {
+        free(x);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < nx; i++) {
+        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &p->h[i]);
+        p->exp[i] = (uint8_t)(d->nbase && ttd_zones_cover(&fu->z, &fu->seq[0], &fu->seq[1], &x[i]));
+        p->reps[2 * i] = x[i].reps[0];
+        p->reps[2 * i + 1] = x[i].reps[1];
+    }
+    p->nh = nx;
+    free(x);
+    if (p->crash != UINT64_MAX)
+        d->r[TTD_BAD].crash_thread = p->t[1];
+    return 0;
+}
+
+static int align_pair(ttd_diff *d, ipair *p, ttd_keybuf kb[2])
 {
     size_t prefix = 0, m[2] = {0, 0};
     int rc = normalise_pair(d, p, kb, &prefix, m);
@@ -601,14 +692,13 @@ static int compile(ttd_diff *d, int i, const char *pattern, const char *flag,
     return rc;
 }
 
-static void run_info(ttd_diff *d, int ri, const char *path)
+static void run_info(ttd_diff *d, run *r, const char *path, ttd_run_info *ri_out)
 {
-    run *r = &d->r[ri];
-    ttd_run_info *ri_out = &d->res.runs[ri];
     const ttf_process *pr = ttf_get_process(r->t);
     const ttf_summary *s = ttf_get_summary(r->t);
 
-    ri_out->path = path ? path : ttf_path(r->t);
+    path = path ? path : ttf_path(r->t);
+    ri_out->path = ttd_arena_strdup(&d->arena, path ? path : "");
     if (!ri_out->path)
         ri_out->path = "";
     ri_out->exe = "";
@@ -710,6 +800,8 @@ static int add_req(req *rq, size_t *n, uint64_t lo, uint64_t hi, ttd_event *out)
 static int hunk_cmp(const void *x, const void *y)
 {
     const ttd_hunk_info *a = x, *b = y;
+    if (a->expected != b->expected)
+        return a->expected - b->expected;
     if (a->time_ns != b->time_ns)
         return a->time_ns < b->time_ns ? -1 : 1;
     if (a->pair != b->pair)
@@ -717,8 +809,9 @@ static int hunk_cmp(const void *x, const void *y)
     return a->bad_index < b->bad_index ? -1 : a->bad_index > b->bad_index;
 }
 
-/* Resolve the first m hunks of pair pi into hs[0..m). */
-static int resolve_pair(ttd_diff *d, size_t pi, size_t m, ttd_hunk_info *hs)
+/* Resolve hunks sel[0..m) of pair pi into hs[0..m). */
+static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
+                        ttd_hunk_info *hs)
 {
     ipair *p = &d->ip[pi];
     ttd_event *ev = ttd_arena_alloc(&d->arena, 3 * m * sizeof *ev);
@@ -733,7 +826,10 @@ static int resolve_pair(ttd_diff *d, size_t pi, size_t m, ttd_hunk_info *hs)
         ps[s].stack_at = UINT64_MAX;
     }
     for (size_t k = 0; k < m; k++) {
-        const ttd_hunk *h = &p->h[k];
+        const ttd_hunk *h = &p->h[sel[k]];
+        hs[k].expected = p->exp ? p->exp[sel[k]] : 0;
+        hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
+        hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
         add_req(ps[0].rq, &ps[0].nrq, h->a0, h->a1 > h->a0 ? h->a0 + 1 : 0, &ev[3 * k]);
         uint64_t bi = h->b1 > h->b0 ? h->b0 : probe_index(h->b0, p->n[1]);
         add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
@@ -757,47 +853,96 @@ out:
     return rc;
 }
 
+/* Which hunks of p to resolve: the first max_hunks divergences, then the
+ * first max_hunks expected ones, into sel; counts of each kind. */
+static size_t select_hunks(const ttd_diff *d, const ipair *p, size_t *sel,
+                           size_t *ndiv, size_t *nexp)
+{
+    size_t cap = d->o.max_hunks, m = 0, got[2] = {0, 0};
+
+    *ndiv = *nexp = 0;
+    for (int e = 0; e < 2; e++)
+        for (size_t i = 0; i < p->nh; i++) {
+            int x = p->exp ? p->exp[i] : 0;
+            if (x != e)
+                continue;
+            *(e ? nexp : ndiv) += 1;
+            if (!cap || got[e] < cap) {
+                got[e]++;
+                sel[m++] = i;
+            }
+        }
+    return m;
+}
+
 static int resolve(ttd_diff *d)
 {
-    size_t total = 0, m = 0;
+    size_t m = 0, maxh = 0;
     ttd_pair *pairs = ttd_arena_alloc(&d->arena, (d->nip + 1) * sizeof *pairs);
 
     if (!pairs)
         return TT_ENOMEM;
     for (size_t i = 0; i < d->nip; i++) {
-        size_t nh = d->ip[i].nh;
-        total += nh;
-        m += d->o.max_hunks && nh > d->o.max_hunks ? d->o.max_hunks : nh;
+        size_t nh = d->ip[i].nh, k = d->o.max_hunks && nh > 2 * d->o.max_hunks
+                                     ? 2 * d->o.max_hunks : nh;
+        m += k;
+        maxh = nh > maxh ? nh : maxh;
     }
     ttd_hunk_info *hs = ttd_arena_alloc(&d->arena, (m + 1) * sizeof *hs);
+    size_t *sel = malloc((maxh + 1) * sizeof *sel);
     d->detail = calloc(m + 1, sizeof *d->detail);
-    if (!hs || !d->detail)
+    if (!hs || !sel || !d->detail) {
+        free(sel);
         return TT_ENOMEM;
+    }
     size_t at = 0;
     for (size_t i = 0; i < d->nip; i++) {
         ipair *p = &d->ip[i];
-        size_t k = d->o.max_hunks && p->nh > d->o.max_hunks ? d->o.max_hunks : p->nh;
-        int rc = resolve_pair(d, i, k, hs + at);
-        if (rc < 0)
+        size_t ndiv, nexp, k = select_hunks(d, p, sel, &ndiv, &nexp);
+        int rc = resolve_pair(d, i, sel, k, hs + at);
+        if (rc < 0) {
+            free(sel);
             return rc;
+        }
         thread_info(&d->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
         thread_info(&d->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
         pairs[i].paired_by = d->r[TTD_GOOD].ti[p->t[0]].paired_by;
-        pairs[i].hunks = p->nh;
-        pairs[i].first_time_ns = k ? hs[at].time_ns : 0;
+        pairs[i].hunks = ndiv;
+        pairs[i].expected = nexp;
+        pairs[i].first_time_ns = ndiv ? hs[at].time_ns : 0;
+        d->res.hunks_total += ndiv;
+        d->res.expected_total += nexp;
+        for (size_t j = 0; j < k; j++)
+            d->res.nexpected += (size_t)hs[at + j].expected;
         at += k;
     }
-    qsort(hs, m, sizeof *hs, hunk_cmp);
+    free(sel);
+    qsort(hs, at, sizeof *hs, hunk_cmp);
     d->res.pairs = pairs;
     d->res.npairs = d->nip;
     d->res.hunks = hs;
-    d->res.nhunks = m;
-    d->res.hunks_total = total;
-    d->res.diverged = total > 0;
+    d->res.nhunks = at;
+    d->res.diverged = d->res.hunks_total > 0;
     return 0;
 }
 
 /* ---- the details of one hunk -------------------------------------------- */
+
+/* Source file and line of a function (addr) or scope (site) of the bad run. */
+static void locate(ttd_diff *d, uint64_t addr, uint32_t site, const char **file,
+                   int *line)
+{
+    *file = NULL;
+    *line = 0;
+    if (site) {
+        const ttf_callsite *cs = ttf_get_callsite(d->r[TTD_BAD].t, site);
+        *file = cs && cs->file && cs->file[0] ? cs->file : NULL;
+        *line = cs ? (int)cs->line : 0;
+    } else if (ttf_sym_line(d->r[TTD_BAD].norm.sym, addr, file, line) < 0) {
+        *file = NULL;
+        *line = 0;
+    }
+}
 
 /* Common prefix (by name) of the stacks before the split in both runs. */
 static int common_stack(ttd_diff *d, const pass_spec *g, const pass_spec *b,
@@ -812,20 +957,79 @@ static int common_stack(ttd_diff *d, const pass_spec *g, const pass_spec *b,
     if (!fr)
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        const frame_id *f = &b->stack[i];
-        fr[i].name = f->name;
-        if (f->site) {
-            const ttf_callsite *cs = ttf_get_callsite(d->r[TTD_BAD].t, f->site);
-            fr[i].file = cs && cs->file && cs->file[0] ? cs->file : NULL;
-            fr[i].line = cs ? (int)cs->line : 0;
-        } else if (ttf_sym_line(d->r[TTD_BAD].norm.sym, f->addr, &fr[i].file,
-                                &fr[i].line) < 0) {
-            fr[i].file = NULL;
-            fr[i].line = 0;
-        }
+        fr[i].name = b->stack[i].name;
+        locate(d, b->stack[i].addr, b->stack[i].site, &fr[i].file, &fr[i].line);
     }
     dv->stack = fr;
     dv->nstack = n;
+    return 0;
+}
+
+/* ---- suspects ------------------------------------------------------------ */
+
+#define SUSPECT_WINDOW 4096 /* common events searched back from a split */
+
+static int listed(const ttd_suspect *s, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void add_frame(const ttd_divergence *dv, ttd_suspect *s, size_t *n)
+{
+    const ttd_frame *f = &dv->stack[dv->nstack - 1];
+
+    if (listed(s, *n, f->name))
+        return;
+    s[*n] = (ttd_suspect){f->name, f->file, f->line, TTD_SUSPECT_FRAME,
+                          dv->bad_index, 0, 0};
+    (*n)++;
+}
+
+/* Rank the suspects of a split from the common events before it (b->ring,
+ * bad run): every call that returned there at the diverging frame's depth
+ * or deeper (its earlier siblings, their callees, its own callees), before
+ * the walk back leaves the diverging frame's caller, nearest return first,
+ * each function once. The diverging frame itself comes second: the call
+ * that returned right before the split most often made the decision its
+ * caller then acts on (a validator saying no, a lookup finding nothing),
+ * and the diverging frame is where that answer was read. */
+static int suspects(ttd_diff *d, const pass_spec *b, ttd_divergence *dv)
+{
+    size_t want = d->o.suspects, n = 0, depth = dv->nstack;
+    uint64_t have = b->nring < b->ringcap ? b->nring : b->ringcap;
+    int frame = depth > 0;
+
+    if (!want || !b->ring)
+        return 0;
+    ttd_suspect *s = ttd_arena_alloc(&d->arena, (want + 1) * sizeof *s);
+    if (!s)
+        return TT_ENOMEM;
+    for (uint64_t i = 0; i < have && n < want; i++) {
+        const sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
+        if (depth && e->nstack + 1 < depth)
+            break; /* before the diverging frame's caller began */
+        if (e->kind != TTF_EV_EXIT || e->nstack < depth || !e->name ||
+            listed(s, n, e->name))
+            continue;
+        ttd_suspect *x = &s[n++];
+        x->name = e->name;
+        locate(d, e->addr, e->site, &x->file, &x->line);
+        x->role = TTD_SUSPECT_RETURNED;
+        x->index = e->idx;
+        x->distance = dv->bad_index - 1 - e->idx;
+        x->depth = (int)(e->nstack - (depth ? depth : 1));
+        if (frame && n < want) {
+            add_frame(dv, s, &n);
+            frame = 0;
+        }
+    }
+    if (frame && n < want)
+        add_frame(dv, s, &n);
+    dv->suspects = s;
+    dv->nsuspects = n;
     return 0;
 }
 
@@ -914,11 +1118,17 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     ttd_event *ev = ttd_arena_alloc(&d->arena, (ng + nb + nctx + 3) * sizeof *ev);
     ttd_event *probe = ev + ng + nb + nctx; /* [0] good, [1] bad, [2] crash */
     req rq[5];
-    pass_spec ps[2] = {{rq, 0, h->good_index, NULL, 0}, {rq + 1, 0, h->bad_index, NULL, 0}};
+    pass_spec ps[2] = {{rq, 0, h->good_index, NULL, 0, NULL, 0, 0},
+                       {rq + 1, 0, h->bad_index, NULL, 0, NULL, 0, 0}};
     int rc;
 
     if (!ev)
         return TT_ENOMEM;
+    if (d->o.suspects) {
+        ps[1].ringcap = SUSPECT_WINDOW;
+        if (!(ps[1].ring = malloc(SUSPECT_WINDOW * sizeof *ps[1].ring)))
+            return TT_ENOMEM;
+    }
     dv->hunk = hi;
     dv->pair = h->pair;
     dv->good_index = h->good_index;
@@ -951,7 +1161,8 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     dv->good_time_ns = ng ? dv->good[0].time_ns : probe[0].time_ns;
     dv->bad_time_ns = nb ? dv->bad[0].time_ns : probe[1].time_ns;
     dv->crash = crashed ? &probe[2] : NULL;
-    if ((rc = common_stack(d, &ps[0], &ps[1], dv)) < 0)
+    if ((rc = common_stack(d, &ps[0], &ps[1], dv)) < 0 ||
+        (rc = suspects(d, &ps[1], dv)) < 0)
         goto out;
     if ((rc = others(d, TTD_GOOD, p->t[0], dv->good_time_ns, dv)) < 0)
         goto out;
@@ -959,6 +1170,7 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
 out:
     free(ps[0].stack);
     free(ps[1].stack);
+    free(ps[1].ring);
     return rc;
 }
 
@@ -981,6 +1193,69 @@ int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
 
 /* ---- public entry points ------------------------------------------------ */
 
+/* Open the baseline runs and pair each one's threads with the good run's. */
+static int open_baselines(ttd_diff *d, ttf_error *err)
+{
+    run *g = &d->r[TTD_GOOD];
+    ttd_run_info *info;
+    int rc = 0;
+
+    if (!d->o.nbaselines)
+        return 0;
+    d->base = calloc(d->o.nbaselines, sizeof *d->base);
+    info = ttd_arena_alloc(&d->arena, d->o.nbaselines * sizeof *info);
+    ttd_tinfo *gt = malloc((g->nt + 1) * sizeof *gt);
+    if (!d->base || !info || !gt) {
+        free(gt);
+        return TT_ENOMEM;
+    }
+    d->res.baselines = info;
+    for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
+        base *b = &d->base[k];
+        b->path = d->o.baselines[k];
+        b->r.crash_thread = -1;
+        if (!b->path) {
+            rc = TT_EINVAL;
+            break;
+        }
+        if ((rc = ttf_open(b->path, &b->r.owned, err)) < 0)
+            break;
+        d->nbase++;
+        b->r.t = b->r.owned;
+        if ((rc = ttd_norm_init(&b->r.norm, b->r.t, d->o.messages, d->re[1], d->re[2])) < 0 ||
+            (rc = load_threads(&b->r)) < 0)
+            break;
+        if (!(b->partner = malloc((g->nt + 1) * sizeof *b->partner))) {
+            rc = TT_ENOMEM;
+            break;
+        }
+        memcpy(gt, g->ti, g->nt * sizeof *gt);
+        ttd_pair_threads(gt, g->nt, b->r.ti, b->r.nt);
+        for (size_t i = 0; i < g->nt; i++)
+            b->partner[i] = gt[i].partner;
+        run_info(d, &b->r, b->path, &info[k]);
+        info[k].exe = "";
+        info[k].argc = 0;
+        info[k].argv = NULL;
+        d->res.nbaselines = k + 1;
+    }
+    free(gt);
+    return rc < 0 ? rc : 0;
+}
+
+static void close_baselines(ttd_diff *d)
+{
+    for (size_t k = 0; k < d->nbase; k++) {
+        ttd_norm_free(&d->base[k].r.norm);
+        free(d->base[k].r.ti);
+        free(d->base[k].partner);
+        ttf_close(d->base[k].r.owned);
+    }
+    free(d->base);
+    d->base = NULL;
+    d->nbase = 0;
+}
+
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
@@ -998,24 +1273,30 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
             return rc;
     }
     ttd_pair_threads(d->r[0].ti, d->r[0].nt, d->r[1].ti, d->r[1].nt);
-    if ((rc = make_pairs(d)) < 0)
+    if ((rc = make_pairs(d)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
-    keybuf kb[2] = {{0}, {0}};
+    ttd_keybuf kb[2] = {{0}, {0}};
+    full fu;
+    memset(&fu, 0, sizeof fu);
     for (size_t i = 0; i < d->nip && rc >= 0; i++)
-        rc = align_pair(d, &d->ip[i], kb);
-    keybuf_free(&kb[0]);
-    keybuf_free(&kb[1]);
+        rc = d->full ? align_full(d, &d->ip[i], &fu) : align_pair(d, &d->ip[i], kb);
+    ttd_keybuf_free(&kb[0]);
+    ttd_keybuf_free(&kb[1]);
+    ttd_seq_free(&fu.seq[0]);
+    ttd_seq_free(&fu.seq[1]);
+    ttd_zones_free(&fu.z);
+    close_baselines(d);
     if (rc < 0)
         return rc;
     if ((rc = resolve(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
-        run_info(d, ri, paths ? paths[ri] : NULL);
+        run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
         if ((rc = notices(d, ri)) < 0 || (rc = find_crash(d, ri)) < 0)
             return rc;
     }
     d->res.options = d->o;
-    if (d->res.nhunks)
+    if (d->res.nhunks > d->res.nexpected)
         return ttd_hunk_detail(d, 0, &d->res.first);
     return 0;
 }
@@ -1032,6 +1313,8 @@ static int start(const ttf_trace *good, const ttf_trace *bad,
         return TT_EINVAL;
     if (opts && (opts->messages < TTD_MSG_SITE || opts->messages > TTD_MSG_OFF))
         return TT_EINVAL;
+    if (opts && opts->nbaselines && !opts->baselines)
+        return TT_EINVAL;
     if (!(d = calloc(1, sizeof *d)))
         return TT_ENOMEM;
     if (opts)
@@ -1040,6 +1323,7 @@ static int start(const ttf_trace *good, const ttf_trace *bad,
         ttd_options_init(&d->o);
     d->r[TTD_GOOD].t = good;
     d->r[TTD_BAD].t = bad;
+    d->full = d->o.collapse_loops || d->o.nbaselines;
     *out = d;
     return 0;
 }
@@ -1111,8 +1395,12 @@ void ttd_free(ttd_diff *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < d->nip; i++)
+    close_baselines(d);
+    for (size_t i = 0; i < d->nip; i++) {
         free(d->ip[i].h);
+        free(d->ip[i].exp);
+        free(d->ip[i].reps);
+    }
     free(d->ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {

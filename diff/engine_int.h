@@ -58,6 +58,98 @@ const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev);
 /* The formatted text of a MESSAGE/MARK event in n->buf ("?" on failure). */
 const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev);
 
+/* The EXIT key that closes a call entered with ENTER key k. */
+uint64_t ttd_norm_exit_of(uint64_t enter_key);
+
+/* ---- key sequences (seq.c) ---------------------------------------------- */
+
+/* A growable array of 64-bit words, mapped with huge pages where allowed. */
+typedef struct ttd_keybuf {
+    uint64_t *k;            /* the words */
+    size_t cap;             /* words that fit */
+    size_t bytes;           /* mapped size */
+} ttd_keybuf;
+
+/* Room for n words, keeping the first keep. 0 or TT_ENOMEM. */
+int ttd_keybuf_reserve(ttd_keybuf *kb, size_t n, size_t keep);
+void ttd_keybuf_free(ttd_keybuf *kb);
+
+/* A collapsed loop: item `item` stands for `count` identical subtrees of
+ * `unit` raw events each. */
+typedef struct ttd_loop {
+    size_t item;            /* its item index */
+    uint64_t count;         /* repetitions (>= 2) */
+    uint64_t unit;          /* raw events in one repetition */
+} ttd_loop;
+
+/* One open call while collapsing (see seq.c). */
+typedef struct ttd_cframe ttd_cframe;
+
+/* What one thread contributes to an alignment: its keys, or with collapse
+ * the items (a raw key, or one loop item per run of identical subtrees)
+ * with the raw index where each starts. */
+typedef struct ttd_seq {
+    ttd_keybuf k;           /* item keys */
+    ttd_keybuf map;         /* collapse: raw index of item i */
+    size_t n;               /* items */
+    uint64_t raw;           /* raw keys fed */
+    int collapse;           /* 1: collapse loops */
+    ttd_loop *loops;        /* collapsed loops by item index */
+    size_t nloops, loopcap;
+    ttd_cframe *st;         /* open calls, [0] is the thread's top level */
+    size_t nst, stcap;
+} ttd_seq;
+
+/* Start filling s again (its memory is kept); bound = raw events expected. */
+int ttd_seq_reset(ttd_seq *s, int collapse, size_t bound);
+/* Add the next raw key (of event kind). 0 or TT_ENOMEM. */
+int ttd_seq_feed(ttd_seq *s, uint64_t key, int kind);
+void ttd_seq_free(ttd_seq *s);
+/* Raw index where item i starts (i == s->n: s->raw). */
+uint64_t ttd_seq_raw(const ttd_seq *s, size_t i);
+/* The loop at item i, NULL if item i is no loop. */
+const ttd_loop *ttd_seq_loop(const ttd_seq *s, size_t i);
+
+/* A hunk in item space; a loop count hunk has reps set and covers one
+ * matched loop item on each side. */
+typedef struct ttd_xhunk {
+    size_t a0, a1, b0, b1;  /* items as in ttd_hunk */
+    uint64_t reps[2];       /* count hunk: repetitions good, bad; else 0 */
+} ttd_xhunk;
+
+/* Align a and b (ttd_align) and add a count hunk for every matched pair of
+ * loop items whose counts differ. *out malloc'd, ascending. 0 or
+ * TT_ENOMEM. */
+int ttd_seq_align(const ttd_seq *a, const ttd_seq *b, int minimal,
+                  ttd_xhunk **out, size_t *nout);
+/* The raw ranges of item hunk x (count hunk: the extra repetitions). */
+void ttd_seq_to_raw(const ttd_seq *a, const ttd_seq *b, const ttd_xhunk *x,
+                    ttd_hunk *out);
+
+/* Where the good run varies: closed item ranges of the good sequence, each
+ * with the keys seen differing there (sorted, unique). */
+typedef struct ttd_zones {
+    size_t *lo, *hi;        /* range of zone i */
+    size_t *k0, *nk;        /* its keys: keys[k0[i] .. + nk[i]) */
+    size_t n, cap;
+    uint64_t *keys;         /* all zones' keys */
+    size_t nkeys, keycap;
+} ttd_zones;
+
+/* Add the zones of good sequence g vs another good run o (hunks x[nx]):
+ * each hunk's range widened over neighbouring good items whose keys also
+ * differ in it. 0 or TT_ENOMEM. */
+int ttd_zones_add(ttd_zones *z, const ttd_seq *g, const ttd_seq *o,
+                  const ttd_xhunk *x, size_t nx);
+/* Sort and merge overlapping zones (keys united). 0 or TT_ENOMEM. */
+int ttd_zones_finish(ttd_zones *z);
+/* 1 if hunk x of g vs b lies in one zone and every key it holds on either
+ * side differs there between good runs too. */
+int ttd_zones_cover(const ttd_zones *z, const ttd_seq *g, const ttd_seq *b,
+                    const ttd_xhunk *x);
+void ttd_zones_clear(ttd_zones *z);     /* empty, memory kept */
+void ttd_zones_free(ttd_zones *z);
+
 /* ---- thread pairing ----------------------------------------------------- */
 
 /* One thread as the pairing sees it. */

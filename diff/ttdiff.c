@@ -14,7 +14,7 @@
 #include "ttreport.h"
 
 static const char usage[] =
-    "usage: ttdiff [options] GOOD.trc BAD.trc\n"
+    "usage: ttdiff [options] [--baseline GOOD2.trc ...] GOOD.trc BAD.trc\n"
     "Align two traces of a program per thread and show where they diverge.\n"
     "\n"
     "  --thread REGEX      only threads whose name or creation number matches\n"
@@ -24,6 +24,14 @@ static const char usage[] =
     "  --all               list every further divergence, not only the first few\n"
     "  --messages MODE     site (default), text or off: how messages compare\n"
     "  --minimal           exact alignment, no cost cap (slower on big changes)\n"
+    "  --suspects N        functions ranked as suspects of the first divergence (3):\n"
+    "                      calls that returned just before the split, and the\n"
+    "                      frame whose calls differ; 0 for none\n"
+    "  --baseline FILE     another good run (repeatable): differences that also\n"
+    "                      occur between the good runs are expected variation,\n"
+    "                      listed apart and never the first divergence\n"
+    "  --collapse-loops    align a run of identical repeated call subtrees as one\n"
+    "                      item with a count; a count change shows as xN vs xM\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --profile           compare per-function profiles instead: calls and\n"
     "                      times side by side, bad - good, largest change first\n"
@@ -47,6 +55,8 @@ typedef struct cli {
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
     int sort;               /* --sort column (TTF_PROF_*), 0 = total */
+    const char **base;      /* --baseline files (argv strings) */
+    size_t nbase;
 } cli;
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -103,7 +113,8 @@ static int matches(const char *arg, const char *name)
 static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--thread", "--function", "--exclude",
-        "--context", "--messages", "--format", "--color", "-o", "--sort"};
+        "--context", "--messages", "--format", "--color", "-o", "--sort",
+        "--suspects", "--baseline"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value && !name; k++)
@@ -119,6 +130,11 @@ static int option(cli *c, int argc, char **argv, int *i)
             return 2;
         *(name[2] == 't' ? &c->o.thread : name[2] == 'f' ? &c->o.function
                                                          : &c->o.exclude) = v;
+    } else if (!strcmp(name, "--suspects")) {
+        if (parse_uint(v, &c->o.suspects) < 0)
+            return fail("--suspects: not a count: '%s'%s", v, "");
+    } else if (!strcmp(name, "--baseline")) {
+        c->base[c->nbase++] = v;
     } else if (!strcmp(name, "--context")) {
         if (parse_uint(v, &c->o.context) < 0)
             return fail("--context: not a count: '%s'%s", v, "");
@@ -155,6 +171,8 @@ static int parse(cli *c, int argc, char **argv)
 
     memset(c, 0, sizeof *c);
     ttd_options_init(&c->o);
+    if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)))
+        return fail("out of memory%s%s", "", "");
     ttr_options_init(&c->r);
     c->color = -1;
     for (int i = 1; i < argc; i++) {
@@ -178,6 +196,8 @@ static int parse(cli *c, int argc, char **argv)
             c->r.all = 1;
         } else if (!strcmp(a, "--minimal")) {
             c->o.minimal = 1;
+        } else if (!strcmp(a, "--collapse-loops")) {
+            c->o.collapse_loops = 1;
         } else if (!strcmp(a, "--profile")) {
             c->profile = 1;
         } else {
@@ -188,6 +208,8 @@ static int parse(cli *c, int argc, char **argv)
     }
     if (nfiles < 2)
         return fail("need two traces: GOOD.trc BAD.trc%s%s", "", " (see ttdiff --help)");
+    c->o.baselines = c->base;
+    c->o.nbaselines = c->nbase;
     return 0;
 }
 
@@ -240,11 +262,20 @@ int main(int argc, char **argv)
     FILE *out = stdout;
     int rc = parse(&c, argc, argv);
 
-    if (rc)
+    if (rc) {
+        free(c.base);
         return rc == 3 ? 0 : rc;
-    if (c.profile)
-        return profile_main(&c);
+    }
+    if (c.profile) {
+        if (c.nbase || c.o.collapse_loops)
+            rc = fail("--profile: --baseline and --collapse-loops do not apply%s%s", "", "");
+        else
+            rc = profile_main(&c);
+        free(c.base);
+        return rc;
+    }
     rc = ttd_diff_files(c.files[0], c.files[1], &c.o, &d, &err);
+    free(c.base);
     if (rc < 0)
         return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
     if (c.out && !(out = fopen(c.out, "w"))) {

@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 0
+#define TTD_VERSION_MINOR 1
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -55,6 +55,12 @@ typedef struct ttd_options {
     unsigned max_lines;     /* differing events kept per side of a hunk (40) */
     unsigned max_hunks;     /* hunks resolved per thread pair; 0 = all (10) */
     unsigned other_events;  /* last events kept per other thread (2) */
+    unsigned suspects;      /* suspects ranked at a divergence (3), 0 = none */
+    const char *const *baselines; /* more good runs (trace files), NULL = none:
+                               what differs between them is expected */
+    size_t nbaselines;      /* entries in baselines */
+    int collapse_loops;     /* 1: a run of identical call subtrees aligns as
+                               one item with a repeat count */
 } ttd_options;
 
 /* Fill o with the defaults above. */
@@ -94,6 +100,28 @@ typedef struct ttd_frame {
     int line;           /* its line, 0 if unknown */
 } ttd_frame;
 
+/* Why a function is a suspect. */
+enum ttd_suspect_role {
+    TTD_SUSPECT_RETURNED = 1, /* a call of it returned in the common events
+                                 just before the split, at the diverging
+                                 frame's depth or deeper */
+    TTD_SUSPECT_FRAME         /* the diverging frame: its children differ */
+};
+
+/* One suspect of a divergence: a function that may have decided it. */
+typedef struct ttd_suspect {
+    const char *name;   /* function name */
+    const char *file;   /* its source file, NULL if unknown */
+    int line;           /* its line, 0 if unknown */
+    int role;           /* TTD_SUSPECT_* */
+    uint64_t index;     /* RETURNED: key index (bad run) of its last return
+                           before the split; FRAME: of the split */
+    uint64_t distance;  /* common events between that return and the split
+                           (0: the event right before it); FRAME: 0 */
+    int depth;          /* frames below the diverging frame's parent: 0 for
+                           the frame and its siblings, 1 its children... */
+} ttd_suspect;
+
 /* One thread of one run. */
 typedef struct ttd_thread_info {
     uint32_t index;     /* creation order in its run, 0 = main */
@@ -107,7 +135,9 @@ typedef struct ttd_pair {
     ttd_thread_info good;   /* the good run's thread */
     ttd_thread_info bad;    /* the bad run's thread */
     int paired_by;          /* TTD_PAIR_* */
-    size_t hunks;           /* hunks in this pair's alignment */
+    size_t hunks;           /* hunks in this pair's alignment that no good
+                               run shows (with no baselines: all) */
+    size_t expected;        /* hunks that also vary between good runs */
     uint64_t first_time_ns; /* bad-run time of its first hunk (if hunks) */
 } ttd_pair;
 
@@ -127,6 +157,10 @@ typedef struct ttd_hunk_info {
     uint64_t time_ns;       /* bad-run time where it starts */
     const ttd_event *good_first; /* first good-only event, NULL if none */
     const ttd_event *bad_first;  /* first bad-only event, NULL if none */
+    int expected;           /* 1: also varies between the good runs */
+    uint64_t good_reps;     /* loop count hunk (--collapse-loops): times the */
+    uint64_t bad_reps;      /* repeated subtree ran in each run; 0 if not one.
+                               The ranges are then the extra iterations. */
 } ttd_hunk_info;
 
 /* Last events of one other thread just before a divergence. */
@@ -158,11 +192,13 @@ typedef struct ttd_divergence {
     const ttd_event *crash; /* the bad run's crash if it died in this hunk */
     const ttd_other *others[2]; /* other threads just before, per run */
     size_t nothers[2];
+    const ttd_suspect *suspects; /* best first, at most options.suspects */
+    size_t nsuspects;
 } ttd_divergence;
 
 /* One run (trace) as a whole. */
 typedef struct ttd_run_info {
-    const char *path;       /* trace file name */
+    const char *path;       /* trace file name (a copy, owned by the result) */
     int64_t pid;            /* recorded process id */
     const char *exe;        /* executable ("" if unknown) */
     int argc;               /* command line */
@@ -180,15 +216,22 @@ typedef struct ttd_run_info {
 
 typedef struct ttd_result {
     ttd_run_info runs[2];       /* TTD_GOOD, TTD_BAD */
-    int diverged;               /* 1 if any pair has a hunk */
+    int diverged;               /* 1 if any pair has a hunk no good run shows */
     const ttd_pair *pairs;      /* thread pairs, in good-run creation order */
     size_t npairs;
     const ttd_unpaired *unpaired;
     size_t nunpaired;
-    const ttd_hunk_info *hunks; /* resolved hunks, ordered by bad-run time */
-    size_t nhunks;
-    uint64_t hunks_total;       /* all hunks of all pairs (>= nhunks) */
+    const ttd_hunk_info *hunks; /* resolved hunks: the divergences ordered by
+                                   bad-run time, then the expected ones
+                                   (also in good runs) by bad-run time */
+    size_t nhunks;              /* all of them */
+    size_t nexpected;           /* the expected ones, hunks[nhunks-nexpected..] */
+    uint64_t hunks_total;       /* divergences of all pairs (>= nhunks - nexpected) */
+    uint64_t expected_total;    /* expected hunks of all pairs (>= nexpected) */
     const ttd_divergence *first;/* the first divergence, NULL if none */
+    const ttd_run_info *baselines; /* the baseline good runs (path, pid...;
+                                   no crash event) */
+    size_t nbaselines;
     ttd_options options;        /* as used (regex strings owned by the caller) */
 } ttd_result;
 
@@ -197,13 +240,19 @@ typedef struct ttd_result {
 typedef struct ttd_diff ttd_diff;
 
 /* Compare two open traces; both must outlive the ttd_diff. opts NULL means
- * the defaults. Errors: TT_EINVAL (bad regex, err->msg names the option and
- * the offset), TT_ENOMEM, and reader errors (TT_ECORRUPT...) while decoding.
- * err may be NULL. On error *out is NULL. */
+ * the defaults. Baseline traces (opts->baselines) are opened by path here
+ * and closed again before the call returns: every hunk of BAD vs GOOD is
+ * checked against what differs between GOOD and each baseline (see
+ * engine.c), and hunks that also vary between the good runs are marked
+ * expected and never the first divergence. Errors: TT_EINVAL (bad regex,
+ * err->msg names the option and the offset), TT_ENOMEM, and reader errors
+ * (TT_ECORRUPT..., also of a baseline: err->msg names its file) while
+ * decoding. err may be NULL. On error *out is NULL. */
 int ttd_diff_traces(const ttf_trace *good, const ttf_trace *bad,
                     const ttd_options *opts, ttd_diff **out, ttf_error *err);
 
-/* The same over two files, opened (and closed by ttd_free) by the engine. */
+/* The same over two files, opened (and closed by ttd_free) by the engine.
+ * The path strings are copied; the caller may free them at once. */
 int ttd_diff_files(const char *good, const char *bad,
                    const ttd_options *opts, ttd_diff **out, ttf_error *err);
 

@@ -1,8 +1,9 @@
 /*
  * html.c - ttdiff results as one self-contained HTML page: the two runs,
- * the thread pairs and the first divergence with its stack on top, then a
- * side-by-side window around each resolved divergence, and the JSON of
- * ttr_json embedded for tools. No external resources; every string that
+ * the thread pairs and the first divergence with its stack and suspects on
+ * top, then a side-by-side window around each resolved divergence, the
+ * differences that also vary between good runs (--baseline), and the JSON
+ * of ttr_json embedded for tools. No external resources; every string that
  * comes from a trace goes through esc().
  *
  * Design: the page is complete without scripts. Subtrees are nested
@@ -355,7 +356,14 @@ static void runs(hw *w)
     raw(w, "<tr><td>end</td>");
     end_cell(w, g);
     end_cell(w, b);
-    raw(w, "</tr>\n</table></section>\n");
+    raw(w, "</tr>\n</table>\n");
+    for (size_t i = 0; i < w->r->nbaselines; i++) {
+        const ttd_run_info *x = &w->r->baselines[i];
+        raw(w, "<p class=\"note\">baseline good run: <code>");
+        esc(w, x->path);
+        raw(w, "</code> (pid %" PRId64 ", %" PRIu64 " events)</p>\n", x->pid, x->events);
+    }
+    raw(w, "</section>\n");
 }
 
 /* Reader and symbol notices of both runs. */
@@ -455,6 +463,31 @@ static void stack_list(hw *w, const ttd_divergence *d)
     raw(w, "</li>\n</ol>\n");
 }
 
+static void suspect_list(hw *w, const ttd_divergence *d)
+{
+    if (!d->nsuspects)
+        return;
+    raw(w, "<div class=\"mut\">Suspects, most likely first:</div>\n"
+           "<ol class=\"sus\" id=\"tt-suspects\">\n");
+    for (size_t i = 0; i < d->nsuspects; i++) {
+        const ttd_suspect *s = &d->suspects[i];
+        raw(w, "<li>");
+        fn(w, s->name);
+        if (s->file && s->line > 0) {
+            raw(w, "<span class=\"loc\">");
+            esc(w, s->file);
+            raw(w, ":%d</span>", s->line);
+        }
+        if (s->role == TTD_SUSPECT_FRAME)
+            raw(w, " <span class=\"mut\">the diverging frame: its calls differ</span>");
+        else
+            raw(w, " <span class=\"mut\">returned %" PRIu64 " event%s before the split</span>",
+                s->distance + 1, s->distance ? "s" : "");
+        raw(w, "</li>\n");
+    }
+    raw(w, "</ol>\n");
+}
+
 static void crash_note(hw *w, const ttd_event *e)
 {
     raw(w, "<p class=\"crashnote\">The bad run died here: ");
@@ -479,6 +512,7 @@ static void first_section(hw *w)
     raw(w, " ms in the good run). <a href=\"#d1\" data-go=\"1\">Side by side &#8595;</a></p>\n");
     raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
     stack_list(w, d);
+    suspect_list(w, d);
     if (d->crash)
         crash_note(w, d->crash);
     raw(w, "</section>\n");
@@ -494,6 +528,9 @@ static void verdict(hw *w)
             r->npairs, r->npairs == 1 ? "" : "s");
         if (r->nunpaired)
             raw(w, ", but %zu unpaired thread%s", r->nunpaired, r->nunpaired == 1 ? "" : "s");
+        if (r->expected_total)
+            raw(w, " (%" PRIu64 " difference%s also seen between the good runs)",
+                r->expected_total, r->expected_total == 1 ? "" : "s");
         raw(w, ".</p>\n");
         return;
     }
@@ -618,6 +655,9 @@ static void hunk_summary(hw *w, const ttd_hunk_info *h, size_t i)
         h->bad_count);
     ms(w, h->time_ns);
     raw(w, " ms");
+    if (h->good_reps || h->bad_reps)
+        raw(w, " &middot; <span class=\"tag\">loop &times;%" PRIu64 " vs &times;%" PRIu64
+               "</span>", h->good_reps, h->bad_reps);
     first_event(w, "-", h->good_first);
     first_event(w, "+", h->bad_first);
 }
@@ -651,25 +691,25 @@ static void window(hw *w, const ttd_divergence *d, size_t i, size_t n)
     raw(w, "</div></details></section>\n");
 }
 
-/* One line for each resolved hunk without a window. */
-static void hunk_list(hw *w, size_t from)
+/* One line for each resolved hunk in [from, end) without a window. */
+static void hunk_list(hw *w, size_t from, size_t end, const char *title)
 {
     const ttd_result *r = w->r;
 
-    size_t to = r->nhunks - from > ROWS_MAX ? from + ROWS_MAX : r->nhunks;
+    size_t to = end - from > ROWS_MAX ? from + ROWS_MAX : end;
 
-    if (from >= r->nhunks)
+    if (from >= end)
         return;
-    raw(w, "<h2>Further divergences (no window)</h2><table>\n");
+    raw(w, "<h2>%s</h2><table>\n", title);
     for (size_t i = from; i < to; i++) {
         raw(w, "<tr><td class=\"mono\">");
         hunk_summary(w, &r->hunks[i], i);
         raw(w, "</td></tr>\n");
     }
     raw(w, "</table>\n");
-    if (to < r->nhunks)
+    if (to < end)
         raw(w, "<p class=\"note\">%zu more not listed here; <code>ttdiff --all</code> "
-               "(text or <code>--format json</code>) lists every one.</p>\n", r->nhunks - to);
+               "(text or <code>--format json</code>) lists every one.</p>\n", end - to);
 }
 
 static void toolbar(hw *w, size_t n)
@@ -687,8 +727,17 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
 {
     const ttd_result *r = w->r;
     size_t cap = o->all ? WINDOWS_ALL : (size_t)o->hunk_lines + 1;
-    size_t n = r->nhunks < cap ? r->nhunks : cap;
+    size_t ndiv = r->nhunks - r->nexpected;
+    size_t n = ndiv < cap ? ndiv : cap;
 
+    if (r->nexpected) {
+        raw(w, "<section id=\"expected\">");
+        hunk_list(w, ndiv, r->nhunks, "Also varies between good runs (expected)");
+        raw(w, "<p class=\"note\">%" PRIu64 " difference%s of the bad run also occur%s "
+               "between the good runs (<code>--baseline</code>): not divergences.</p>"
+               "</section>\n", r->expected_total, r->expected_total == 1 ? "" : "s",
+            r->expected_total == 1 ? "s" : "");
+    }
     if (!n)
         return 0;
     raw(w, "<section id=\"divergences\"><h2>Divergences</h2>\n");
@@ -700,11 +749,11 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
             return rc;
         window(w, d, i, n);
     }
-    hunk_list(w, n);
-    if (r->hunks_total > r->nhunks)
+    hunk_list(w, n, ndiv, "Further divergences (no window)");
+    if (r->hunks_total > ndiv)
         raw(w, "<p class=\"note\">%" PRIu64 " more divergences were not resolved; "
                "<code>ttdiff --all</code> resolves every one.</p>\n",
-            r->hunks_total - r->nhunks);
+            r->hunks_total - ndiv);
     raw(w, "</section>\n");
     return 0;
 }

@@ -277,6 +277,13 @@ static void options(jw *w, const ttd_options *o)
     k_u64(w, "context", o->context);
     k_u64(w, "max_lines", o->max_lines);
     k_u64(w, "max_hunks", o->max_hunks);
+    k_u64(w, "suspects", o->suspects);
+    k_bool(w, "collapse_loops", o->collapse_loops);
+    key(w, "baselines");
+    open_c(w, '[');
+    for (size_t i = 0; o->baselines && i < o->nbaselines; i++)
+        v_str(w, o->baselines[i]);
+    close_c(w, ']');
     close_c(w, '}');
 }
 
@@ -311,6 +318,44 @@ static void frame(jw *w, const ttd_frame *f)
     w->inline_from = save;
 }
 
+static void suspect(jw *w, const ttd_suspect *s)
+{
+    int save = w->inline_from;
+
+    if (w->inline_from > w->depth)
+        w->inline_from = w->depth;
+    open_c(w, '{');
+    k_str(w, "function", s->name);
+    k_str(w, "file", s->file);
+    if (s->line > 0)
+        k_i64(w, "line", s->line);
+    else
+        k_null(w, "line");
+    k_str(w, "role", s->role == TTD_SUSPECT_FRAME ? "diverging_frame" : "returned");
+    k_u64(w, "index", s->index);
+    k_u64(w, "distance", s->distance);
+    k_i64(w, "depth", s->depth);
+    close_c(w, '}');
+    w->inline_from = save;
+}
+
+static void loop_counts(jw *w, const ttd_hunk_info *h)
+{
+    key(w, "loop");
+    if (!h->good_reps && !h->bad_reps) {
+        v_lit(w, "null");
+        return;
+    }
+    int save = w->inline_from;
+    if (w->inline_from > w->depth)
+        w->inline_from = w->depth;
+    open_c(w, '{');
+    k_u64(w, "good_count", h->good_reps);
+    k_u64(w, "bad_count", h->bad_reps);
+    close_c(w, '}');
+    w->inline_from = save;
+}
+
 static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
@@ -341,6 +386,12 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     for (size_t i = 0; i < d->nstack; i++)
         frame(w, &d->stack[i]);
     close_c(w, ']');
+    key(w, "suspects");
+    open_c(w, '[');
+    for (size_t i = 0; i < d->nsuspects; i++)
+        suspect(w, &d->suspects[i]);
+    close_c(w, ']');
+    loop_counts(w, &r->hunks[d->hunk]);
     events(w, "before", d->before, d->nbefore);
     events(w, "good", d->good, d->ngood);
     k_u64(w, "good_more", d->good_more);
@@ -370,6 +421,8 @@ static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
     k_u64(w, "bad_index", h->bad_index);
     k_u64(w, "bad_count", h->bad_count);
     k_u64(w, "time_ns", h->time_ns);
+    k_bool(w, "expected", h->expected);
+    loop_counts(w, h);
     key(w, "good_first");
     event(w, h->good_first);
     key(w, "bad_first");
@@ -388,6 +441,7 @@ static void pairs(jw *w, const ttd_result *r)
         thread(w, "bad", &p->bad);
         k_str(w, "paired_by", ttd_paired_by_name(p->paired_by));
         k_u64(w, "hunks", p->hunks);
+        k_u64(w, "expected_hunks", p->expected);
         if (p->hunks)
             k_u64(w, "first_time_ns", p->first_time_ns);
         else
@@ -434,6 +488,11 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
     key(&w, "bad");
     run(&w, &r->runs[TTD_BAD]);
     close_c(&w, '}');
+    key(&w, "baselines");
+    open_c(&w, '[');
+    for (size_t i = 0; i < r->nbaselines; i++)
+        run(&w, &r->baselines[i]);
+    close_c(&w, ']');
     pairs(&w, r);
     key(&w, "first_divergence");
     if (r->first)
@@ -441,9 +500,15 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
     else
         v_lit(&w, "null");
     k_u64(&w, "hunks_total", r->hunks_total);
+    k_u64(&w, "expected_total", r->expected_total);
     key(&w, "hunks");
     open_c(&w, '[');
-    for (size_t i = 0; i < r->nhunks; i++)
+    for (size_t i = 0; i < r->nhunks - r->nexpected; i++)
+        hunk(&w, r, &r->hunks[i]);
+    close_c(&w, ']');
+    key(&w, "expected_hunks");
+    open_c(&w, '[');
+    for (size_t i = r->nhunks - r->nexpected; i < r->nhunks; i++)
         hunk(&w, r, &r->hunks[i]);
     close_c(&w, ']');
     close_c(&w, '}');

@@ -1,8 +1,9 @@
 /*
  * text.c - the human report of a ttdiff result: the first divergence with
- * its stack, context and both sides as indented call trees (-/+), the
- * crash, what other threads were doing, further hunks and the thread
- * pairs. Colour is ANSI, only when asked; trace strings are made printable.
+ * its stack, suspects, context and both sides as indented call trees
+ * (-/+), the crash, what other threads were doing, further hunks, those
+ * that also vary between good runs, and the thread pairs. Colour is ANSI,
+ * only when asked; trace strings are made printable.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -136,6 +137,39 @@ static void stack(tw *w, const ttd_divergence *d)
     }
 }
 
+static void suspects(tw *w, const ttd_divergence *d)
+{
+    if (!d->nsuspects)
+        return;
+    fputs("suspects (most likely first):\n", w->f);
+    for (size_t i = 0; i < d->nsuspects; i++) {
+        const ttd_suspect *s = &d->suspects[i];
+        fprintf(w->f, "  %zu. ", i + 1);
+        safe(w, s->name);
+        if (s->file && s->line > 0) {
+            on(w, DIM);
+            fputs("  at ", w->f);
+            safe(w, s->file);
+            fprintf(w->f, ":%d", s->line);
+            on(w, RESET);
+        }
+        if (s->role == TTD_SUSPECT_FRAME)
+            fputs("  (the diverging frame: its calls differ)\n", w->f);
+        else if (s->distance == 0)
+            fputs("  (returned right before the split)\n", w->f);
+        else
+            fprintf(w->f, "  (returned %" PRIu64 " event%s before the split)\n",
+                    s->distance + 1, s->distance ? "s" : "");
+    }
+}
+
+/* " loop xN vs xM" for a loop count hunk. */
+static void reps(tw *w, const ttd_hunk_info *h)
+{
+    if (h->good_reps || h->bad_reps)
+        fprintf(w->f, "  loop x%" PRIu64 " vs x%" PRIu64, h->good_reps, h->bad_reps);
+}
+
 static void others(tw *w, const char *run, const ttd_other *o, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -167,9 +201,11 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
             ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
     ms(w, d->bad_time_ns);
     fputs(" in the bad run", w->f);
+    reps(w, &r->hunks[d->hunk]);
     on(w, RESET);
     putc('\n', w->f);
     stack(w, d);
+    suspects(w, d);
     fprintf(w->f, "last %zu common events:\n", d->nbefore);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
@@ -193,38 +229,55 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     }
 }
 
-static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
+static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
 {
-    size_t n = r->nhunks > 0 ? r->nhunks - 1 : 0;
+    fputs("  ", w->f);
+    safe(w, thread_name(&r->pairs[h->pair]));
+    fprintf(w->f, "  good %" PRIu64 " (-%" PRIu64 ")  bad %" PRIu64 " (+%" PRIu64
+            ")  at ", h->good_index, h->good_count, h->bad_index, h->bad_count);
+    ms(w, h->time_ns);
+    reps(w, h);
+    if (h->good_first) {
+        on(w, RED);
+        fputs("  - ", w->f);
+        describe(w, h->good_first);
+        on(w, RESET);
+    }
+    if (h->bad_first) {
+        on(w, GREEN);
+        fputs("  + ", w->f);
+        describe(w, h->bad_first);
+        on(w, RESET);
+    }
+    putc('\n', w->f);
+}
+
+/* Lines for hunks[from..to) of total, at most o->hunk_lines unless all. */
+static void hunk_lines(tw *w, const ttd_result *r, const ttr_options *o, size_t from,
+                       size_t to, uint64_t total)
+{
+    size_t n = to - from;
     size_t show = o->all || n < o->hunk_lines ? n : o->hunk_lines;
 
-    if (r->hunks_total <= 1)
-        return;
-    fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
-    for (size_t i = 1; i <= show; i++) {
-        const ttd_hunk_info *h = &r->hunks[i];
-        fputs("  ", w->f);
-        safe(w, thread_name(&r->pairs[h->pair]));
-        fprintf(w->f, "  good %" PRIu64 " (-%" PRIu64 ")  bad %" PRIu64 " (+%" PRIu64
-                ")  at ", h->good_index, h->good_count, h->bad_index, h->bad_count);
-        ms(w, h->time_ns);
-        if (h->good_first) {
-            on(w, RED);
-            fputs("  - ", w->f);
-            describe(w, h->good_first);
-            on(w, RESET);
-        }
-        if (h->bad_first) {
-            on(w, GREEN);
-            fputs("  + ", w->f);
-            describe(w, h->bad_first);
-            on(w, RESET);
-        }
-        putc('\n', w->f);
+    for (size_t i = 0; i < show; i++)
+        hunk_line(w, r, &r->hunks[from + i]);
+    if (total > show)
+        fprintf(w->f, "  ... %" PRIu64 " more (--all shows them)\n", total - show);
+}
+
+static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
+{
+    size_t ndiv = r->nhunks - r->nexpected;
+
+    if (r->hunks_total > 1) {
+        fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
+        hunk_lines(w, r, o, ndiv ? 1 : 0, ndiv, r->hunks_total - 1);
     }
-    if (r->hunks_total - 1 > show)
-        fprintf(w->f, "  ... %" PRIu64 " more (--all shows them)\n",
-                r->hunks_total - 1 - show);
+    if (r->expected_total) {
+        fprintf(w->f, "also varies between good runs (expected, not divergences): %" PRIu64
+                "\n", r->expected_total);
+        hunk_lines(w, r, o, ndiv, r->nhunks, r->expected_total);
+    }
 }
 
 static void thread_cell(tw *w, const ttd_thread_info *t)
@@ -273,7 +326,7 @@ static void run_line(tw *w, const char *label, const ttd_run_info *r)
         fputs("no clean end", w->f);
     }
     fputs(")\n", w->f);
-    for (size_t i = 0; i < r->nnotices; i++) {
+    for (size_t i = 0; r->notices && i < r->nnotices; i++) {
         fprintf(w->f, "  note: ");
         safe(w, r->notices[i]);
         putc('\n', w->f);
@@ -295,9 +348,10 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     w.color = opts->color;
     run_line(&w, "good", &r->runs[TTD_GOOD]);
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
+    for (size_t i = 0; i < r->nbaselines; i++)
+        run_line(&w, "base", &r->baselines[i]);
     if (r->first) {
         divergence(&w, r, r->first);
-        hunks(&w, r, opts);
     } else {
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
@@ -305,9 +359,14 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         if (r->nunpaired)
             fprintf(f, ", but %zu unpaired thread%s", r->nunpaired,
                     r->nunpaired == 1 ? "" : "s");
+        if (r->expected_total)
+            fprintf(f, " (%" PRIu64 " difference%s that also occur%s between the good runs)",
+                    r->expected_total, r->expected_total == 1 ? "" : "s",
+                    r->expected_total == 1 ? "s" : "");
         on(&w, RESET);
         putc('\n', f);
     }
+    hunks(&w, r, opts);
     threads(&w, r);
     return ferror(f) ? TT_EIO : 0;
 }
