@@ -1209,13 +1209,18 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         free(gt);
         return TT_ENOMEM;
     }
+    const char **paths = ttd_arena_alloc(&d->arena, d->o.nbaselines * sizeof *paths);
+    if (!paths) {
+        free(gt);
+        return TT_ENOMEM;
+    }
     d->res.baselines = info;
     for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
         base *b = &d->base[k];
         b->path = d->o.baselines[k];
         b->r.crash_thread = -1;
-        if (!b->path) {
-            rc = TT_EINVAL;
+        if (!b->path || !(paths[k] = ttd_arena_strdup(&d->arena, b->path))) {
+            rc = b->path ? TT_ENOMEM : TT_EINVAL;
             break;
         }
         if ((rc = ttf_open(b->path, &b->r.owned, err)) < 0)
@@ -1240,6 +1245,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         d->res.nbaselines = k + 1;
     }
     free(gt);
+    d->o.baselines = paths; /* the result's options hold copies */
     return rc < 0 ? rc : 0;
 }
 

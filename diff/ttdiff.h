@@ -232,7 +232,8 @@ typedef struct ttd_result {
     const ttd_run_info *baselines; /* the baseline good runs (path, pid...;
                                    no crash event) */
     size_t nbaselines;
-    ttd_options options;        /* as used (regex strings owned by the caller) */
+    ttd_options options;        /* as used (regex strings owned by the caller;
+                                   baselines copied, owned by the result) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

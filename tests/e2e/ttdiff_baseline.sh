@@ -1,0 +1,69 @@
+#!/bin/sh
+# ttdiff --baseline on a threaded fixture whose good runs vary by timing
+# (a worker polls a flag with sleeps): without baselines two good runs
+# differ; with three good runs as baselines every such difference is
+# expected, ten identical-input runs compared pairwise give no divergence,
+# and the bad run's real divergence (check_item says no) is still named.
+set -eu
+B=${1:-build}
+cd "$(dirname "$0")/../.."
+BD=$(cd "$B" && pwd)
+TTDIFF=$BD/ttdiff
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -q -e "$1" "$2" || { echo "--- $2:"; head -60 "$2"; fail "no '$1' in $2"; }; }
+rec() { out=$1; shift; TTCAP_OUT="$T/$out" "$@" >/dev/null 2>&1 || true; [ -s "$T/$out" ] || fail "no trace $out"; }
+run() { want=$1; shift; rc=0; "$TTDIFF" "$@" > "$T/out" 2> "$T/err" || rc=$?; \
+        [ "$rc" = "$want" ] || { cat "$T/out" "$T/err"; fail "ttdiff $*: exit $rc, want $want"; }; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1" \
+         || { head -80 "$1"; fail "json check: $2"; }; }
+
+P=$BD/fixtures/sus_poll
+for i in 0 1 2 3 4 5 6 7 8 9; do rec g$i.trc "$P"; done
+rec bad.trc "$P" bad
+# without baselines: count the pairs of good runs that "diverge"
+plain=0
+for i in 0 1 2 3 4 5 6 7 8 9; do for j in 0 1 2 3 4 5 6 7 8 9; do
+    [ "$i" -lt "$j" ] || continue
+    rc=0; "$TTDIFF" "$T/g$i.trc" "$T/g$j.trc" > /dev/null 2>&1 || rc=$?
+    [ "$rc" = 2 ] && fail "ttdiff g$i g$j: exit 2"
+    [ "$rc" = 1 ] && plain=$((plain + 1))
+done; done
+# with the three lowest-numbered other runs as baselines: none
+with=0
+for i in 0 1 2 3 4 5 6 7 8 9; do for j in 0 1 2 3 4 5 6 7 8 9; do
+    [ "$i" -lt "$j" ] || continue
+    set --
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+        [ "$k" != "$i" ] && [ "$k" != "$j" ] && [ $# -lt 6 ] && set -- "$@" --baseline "$T/g$k.trc"
+    done
+    rc=0; "$TTDIFF" "$@" "$T/g$i.trc" "$T/g$j.trc" > "$T/out" 2>&1 || rc=$?
+    [ "$rc" = 1 ] && { with=$((with + 1)); cat "$T/out"; }
+    [ "$rc" = 2 ] && { cat "$T/out"; fail "ttdiff with baselines g$i g$j: exit 2"; }
+done; done
+echo "spurious divergences among 45 pairs of identical runs: $plain without baselines, $with with 3 baselines"
+[ "$with" = 0 ] || fail "$with pairs of good runs still diverge with 3 baselines"
+# the real divergence is still named, the poll variation reported apart
+B3="--baseline $T/g1.trc --baseline $T/g2.trc --baseline $T/g3.trc"
+run 1 --color never $B3 "$T/g0.trc" "$T/bad.trc"
+has '^base: .*g1.trc' "$T/out"
+has '^first divergence: thread poller' "$T/out"
+has '^  1\. check_item  at ' "$T/out"
+has '^  +  *[0-9]*  reject() {' "$T/out"
+run 1 --format json $B3 "$T/g0.trc" "$T/bad.trc"
+json "$T/out" '
+f = d["first_divergence"]
+assert f["suspects"][0]["function"] == "check_item", f["suspects"]
+assert f["bad"][0]["function"] == "reject" and f["good"][0]["function"] == "accept_item"
+assert d["hunks_total"] == 1 and all(not h["expected"] for h in d["hunks"])
+assert all(h["expected"] for h in d["expected_hunks"])
+assert len(d["baselines"]) == 3 and len(d["options"]["baselines"]) == 3
+assert sum(p["expected_hunks"] for p in d["threads"]) == d["expected_total"]
+'
+run 1 --format html $B3 "$T/g0.trc" "$T/bad.trc"
+has '<section class="first" id="first">' "$T/out"
+# a missing baseline is trouble, named
+run 2 --baseline "$T/nope.trc" "$T/g0.trc" "$T/bad.trc"
+has "^ttdiff: .*nope.trc" "$T/err"
+echo "ok"
