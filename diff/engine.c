@@ -18,7 +18,17 @@
  *
  * The first divergence is the hunk that starts earliest in the bad run's
  * time across all thread pairs: a thread that goes wrong first is more
- * likely the cause than one that merely reacts later.
+ * likely the cause than one that merely reacts later. Its suspects come
+ * from the same walk: a ring of the last common events before the split
+ * gives the calls that returned there (see suspects()).
+ *
+ * With baselines (more good runs) or --collapse-loops a pair is stored
+ * whole instead (seq.c, 8 bytes per event and side, 16 with the loop
+ * map): the good thread is aligned with its partner in each baseline
+ * first, to learn where good runs vary, then with the bad thread; hunks
+ * inside that variation are marked expected and sorted after the real
+ * divergences, so the first divergence is the first difference no good
+ * run shows.
  */
 #include <signal.h>
 #include <stdio.h>

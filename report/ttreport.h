@@ -1,7 +1,8 @@
 /*
- * ttreport.h - render ttdiff results (diff/ttdiff.h) as text or JSON (and,
- * later, HTML). Renderers only read the engine's results; they never
- * compute a diff. The JSON schema is documented in report/JSON.md.
+ * ttreport.h - render ttdiff results (diff/ttdiff.h) as text, JSON or one
+ * self-contained HTML page, and the profile diff as text or JSON. Renderers
+ * only read the engine's results; they never compute a diff. The JSON
+ * schema is documented in report/JSON.md.
  */
 #ifndef TTREPORT_H
 #define TTREPORT_H
