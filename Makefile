@@ -94,7 +94,7 @@ $(B)/ttcap.pc: Makefile
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
 	  'includedir=$${prefix}/include' '' 'Name: ttcap' \
 	  'Description: tt capture library (function and message tracing)' \
-	  'Version: 1.0.0' 'Cflags: -I$${includedir} -finstrument-functions' \
+	  'Version: 1.0.0' 'Cflags: -I$${includedir} -finstrument-functions -fno-plt' \
 	  'Libs: -L$${libdir} -lttcap' 'Libs.private: -lpthread -ldl' > $@
 
 # ---- tests -----------------------------------------------------------------
@@ -154,7 +154,7 @@ FIX_BIN := $(patsubst fixtures/progs/%.c,$(B)/fixtures/%,$(FIX_SRC))
 # fixtures are the programs under test: ASan checks them with libttcap, but
 # UBSan would stop the deliberate crashes before they become signals
 FIXSAN = $(SAN) $(if $(SAN),-fno-sanitize=undefined)
-FIXFLAGS = -std=gnu11 -g -O1 -finstrument-functions -rdynamic -Icapture $(FIXSAN)
+FIXFLAGS = -std=gnu11 -g -O1 -finstrument-functions -fno-plt -rdynamic -Icapture $(FIXSAN)
 
 fixtures: all $(FIX_BIN)
 

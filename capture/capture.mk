@@ -21,4 +21,4 @@ $(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
 fixtures: $(B)/fixtures/cap_static
 $(B)/fixtures/cap_static: fixtures/progs/cap_calls.c $(B)/libttcap.a capture/ttcap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(FIXFLAGS) -o $@ $< $(B)/libttcap.a -lpthread -ldl
+	$(CC) $(FIXFLAGS) -o $@ $< $(B)/libttcap.a -lpthread -ldl $(if $(SAN),-lubsan)
