@@ -23,6 +23,7 @@
 
 #include "html_assets.h"
 #include "ttreport.h"
+#include "ttr_int.h"
 
 #define WINDOWS_ALL 20      /* divergence windows with opts->all (each one
                                decodes its thread again: O(events)) */
@@ -52,32 +53,6 @@ static void raw(hw *w, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0], min, cp;
-    size_t n;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, min = 0x10000, cp = c & 0x07;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 /* One ASCII byte as HTML text or attribute content. */
 static void esc_byte(FILE *f, unsigned c)
 {
@@ -105,7 +80,7 @@ static void esc(hw *w, const char *str)
     const unsigned char *s = (const unsigned char *)(str ? str : "");
 
     while (*s) {
-        size_t n = utf8_len(s);
+        size_t n = ttr_utf8_len(s);
         if (n == 0) {
             fputs("\xEF\xBF\xBD", w->f);
             s++;
@@ -154,18 +129,6 @@ static void wall(hw *w, uint64_t ns)
 static const char *thread_name(const ttd_pair *p)
 {
     return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
-}
-
-static int level(const ttd_event *e)
-{
-    return e->kind == TTF_EV_EXIT ? e->depth - 1 : e->depth;
-}
-
-static int min_level(const ttd_event *ev, size_t n, int base)
-{
-    for (size_t i = 0; i < n; i++)
-        base = level(&ev[i]) < base ? level(&ev[i]) : base;
-    return base;
 }
 
 /* ---- events ---------------------------------------------------------------- */
@@ -224,7 +187,7 @@ static void code(hw *w, const ttd_event *e, int mode)
 /* One half of a row: event number, time (ms since run start), code. */
 static void half(hw *w, const ttd_event *e, uint64_t index, int timed, int mode)
 {
-    int l = level(e) - w->base;
+    int l = ttr_level(e) - w->base;
 
     raw(w, "<span class=\"h\"><span class=\"n\">%" PRIu64 "</span><span class=\"t\">", index);
     if (timed)
@@ -608,8 +571,9 @@ static void side_by_side(hw *w, const ttd_divergence *d)
 {
     const ttd_pair *p = &w->r->pairs[d->pair];
 
-    w->base = min_level(d->before, d->nbefore, 1 << 30);
-    w->base = min_level(d->good, d->ngood, min_level(d->bad, d->nbad, w->base));
+    w->base = ttr_min_level(d->before, d->nbefore, 1 << 30);
+    w->base = ttr_min_level(d->good, d->ngood,
+                            ttr_min_level(d->bad, d->nbad, w->base));
     if (w->base == 1 << 30)
         w->base = 0;
     raw(w, "<div class=\"sbs\"><div class=\"hd\"><div>good &middot; thread #%u <code>",

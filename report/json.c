@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ttreport.h"
+#include "ttr_int.h"
 
 int ttr_version(void)
 {
@@ -31,33 +32,6 @@ const char *ttr_kind_name(int kind)
     return names[kind];
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n;
-    unsigned min, cp;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, min = 0x10000, cp = c & 0x07;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 int ttr_json_string(FILE *f, const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -68,7 +42,7 @@ int ttr_json_string(FILE *f, const char *str)
     }
     putc('"', f);
     while (*s) {
-        size_t n = utf8_len(s);
+        size_t n = ttr_utf8_len(s);
         if (n == 0) {
             fputs("\\ufffd", f);
             s++;

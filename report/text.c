@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ttreport.h"
+#include "ttr_int.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
@@ -71,18 +72,6 @@ static void describe(tw *w, const ttd_event *e)
     }
 }
 
-static int level(const ttd_event *e)
-{
-    return e->kind == TTF_EV_EXIT ? e->depth - 1 : e->depth;
-}
-
-static int min_level(const ttd_event *ev, size_t n, int base)
-{
-    for (size_t i = 0; i < n; i++)
-        base = level(&ev[i]) < base ? level(&ev[i]) : base;
-    return base;
-}
-
 /* Call-tree lines of ev[0..n) with marker m; an ENTER directly followed by
  * its EXIT prints as "foo();". */
 static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
@@ -93,7 +82,7 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
         int folded = e->kind == TTF_EV_ENTER && i + 1 < n &&
                      ev[i + 1].kind == TTF_EV_EXIT && e->name && ev[i + 1].name &&
                      strcmp(e->name, ev[i + 1].name) == 0;
-        int ind = level(e) - base;
+        int ind = ttr_level(e) - base;
         on(w, col);
         fprintf(w->f, "  %c %8" PRIu64 "  %*s", m, e->index, 2 * (ind > 0 ? ind : 0), "");
         if (e->kind == TTF_EV_ENTER) {
@@ -191,9 +180,9 @@ static void others(tw *w, const char *run, const ttd_other *o, size_t n)
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
-    int base = min_level(d->before, d->nbefore, 1 << 30);
+    int base = ttr_min_level(d->before, d->nbefore, 1 << 30);
 
-    base = min_level(d->good, d->ngood, min_level(d->bad, d->nbad, base));
+    base = ttr_min_level(d->good, d->ngood, ttr_min_level(d->bad, d->nbad, base));
     on(w, BOLD);
     fputs("first divergence: thread ", w->f);
     safe(w, thread_name(p));
