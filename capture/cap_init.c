@@ -308,18 +308,9 @@ static void write_process(struct tstate *t, const char *parent)
 static void write_header(void)
 {
     uint8_t *h = cap.hdr;
-    ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
-    ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
-    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
-    ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
-    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
-    ttf_put_u32(h + TTF_H_OPT, (cap.ring_n ? TTF_OPT_RING : 0) |
-                (cap.timed ? 0 : TTF_OPT_NOCLOCK));
-    ttf_put_u32(h + TTF_H_CHUNK, cap.chunk_size);
-    ttf_put_u32(h + TTF_H_DATAOFF, TTF_DATA_OFFSET);
-    ttf_put_u64(h + TTF_H_TSCHZ, cap.tsc_hz);
-    ttf_put_u64(h + TTF_H_START, cap.start_real);
+    ttf_put_header(h, (cap.ring_n ? TTF_OPT_RING : 0) |
+                   (cap.timed ? 0 : TTF_OPT_NOCLOCK),
+                   cap.chunk_size, cap.tsc_hz, cap.start_real);
     atomic_thread_fence(memory_order_release);
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
 }

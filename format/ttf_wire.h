@@ -234,4 +234,24 @@ static inline uint64_t ttf_get_le(const uint8_t *p, int n)
     return v;
 }
 
+
+/* Fill a file header's fields, all but the magic (a writer stores it last,
+ * or first when the header is written in one piece) and flags/exit status. */
+static inline void ttf_put_header(uint8_t *h, uint32_t opt_features,
+                                  uint32_t chunk_size, uint64_t tsc_hz,
+                                  uint64_t start_realtime_ns)
+{
+    ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
+    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
+    ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
+    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
+    ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
+    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
+    ttf_put_u32(h + TTF_H_OPT, opt_features);
+    ttf_put_u32(h + TTF_H_CHUNK, chunk_size);
+    ttf_put_u32(h + TTF_H_DATAOFF, TTF_DATA_OFFSET);
+    ttf_put_u64(h + TTF_H_TSCHZ, tsc_hz);
+    ttf_put_u64(h + TTF_H_START, start_realtime_ns);
+}
+
 #endif

@@ -88,20 +88,11 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
 {
     uint8_t h[TTF_HEADER_SIZE] = {0};
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
-    ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
-    ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
-    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
-    ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
-    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
-    ttf_put_u32(h + TTF_H_OPT, (w->ring ? TTF_OPT_RING : 0) |
-                               (w->timed ? 0 : TTF_OPT_NOCLOCK));
-    ttf_put_u32(h + TTF_H_CHUNK, w->chunk_size);
-    ttf_put_u32(h + TTF_H_DATAOFF, TTF_DATA_OFFSET);
+    ttf_put_header(h, (w->ring ? TTF_OPT_RING : 0) |
+                   (w->timed ? 0 : TTF_OPT_NOCLOCK),
+                   w->chunk_size, w->hz, w->start_real);
     ttf_put_u32(h + TTF_H_FLAGS, flags);
     ttf_put_u32(h + TTF_H_EXIT, (uint32_t)status);
-    ttf_put_u64(h + TTF_H_TSCHZ, w->hz);
-    ttf_put_u64(h + TTF_H_START, w->start_real);
     return write_all(w, h, sizeof h, 0);
 }
 
