@@ -1237,7 +1237,8 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
             break;
         d->nbase++;
         b->r.t = b->r.owned;
-        if ((rc = ttd_norm_init(&b->r.norm, b->r.t, d->o.messages, d->re[1], d->re[2])) < 0 ||
+        if ((rc = ttd_norm_init(&b->r.norm, b->r.t, d->o.messages, d->re[1], d->re[2],
+                                 d->o.no_demangle)) < 0 ||
             (rc = load_threads(&b->r)) < 0)
             break;
         if (!(b->partner = malloc((g->nt + 1) * sizeof *b->partner))) {
@@ -1283,7 +1284,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     for (int ri = 0; ri < 2; ri++) {
         run *r = &d->r[ri];
         r->crash_thread = -1;
-        if ((rc = ttd_norm_init(&r->norm, r->t, d->o.messages, d->re[1], d->re[2])) < 0)
+        if ((rc = ttd_norm_init(&r->norm, r->t, d->o.messages, d->re[1], d->re[2],
+                                 d->o.no_demangle)) < 0)
             return rc;
         if ((rc = load_threads(r)) < 0)
             return rc;

@@ -41,10 +41,11 @@ typedef struct ttd_norm {
     size_t buflen;          /* its size */
 } ttd_norm;
 
-/* Set up n over trace t (opens its symbols). 0, TT_ENOMEM or a symbol
- * error. */
+/* Set up n over trace t (opens its symbols, C++ names demangled unless
+ * no_demangle). 0, TT_ENOMEM or a symbol error. */
 int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
-                  const ttf_regex *keep, const ttf_regex *drop);
+                  const ttf_regex *keep, const ttf_regex *drop,
+                  int no_demangle);
 void ttd_norm_free(ttd_norm *n);
 
 /* The key of ev: 1 with *key set if it takes part in the alignment, 0 if

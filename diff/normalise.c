@@ -80,7 +80,8 @@ static int passes(const ttd_norm *n, const char *name)
 }
 
 int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
-                  const ttf_regex *keep, const ttf_regex *drop)
+                  const ttf_regex *keep, const ttf_regex *drop,
+                  int no_demangle)
 {
     memset(n, 0, sizeof *n);
     n->trace = t;
@@ -95,8 +96,9 @@ int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
     if (rc < 0) {
         free(n->buf);
         n->buf = NULL;
+        return rc;
     }
-    return rc;
+    return ttf_sym_set_demangle(n->sym, !no_demangle);
 }
 
 void ttd_norm_free(ttd_norm *n)

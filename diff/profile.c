@@ -109,7 +109,7 @@ static int merge(ttd_profile *p)
 }
 
 static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
-                       ttf_error *err)
+                       const ttd_options *o, ttf_error *err)
 {
     int rc = ttf_sym_open(t, &p->sym[run]);
 
@@ -117,6 +117,7 @@ static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
         set_err(err, rc, ttf_path(t), "cannot open the symbol resolver");
         return rc;
     }
+    ttf_sym_set_demangle(p->sym[run], !o->no_demangle);
     rc = ttf_profile_build(t, p->sym[run], NULL, &p->prof[run], err);
     if (rc < 0)
         return rc;  /* err names the trace */
@@ -126,12 +127,18 @@ static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
     return 0;
 }
 
-int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad, int sort,
-                     ttd_profile **out, ttf_error *err)
+int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad,
+                     const ttd_options *o, int sort, ttd_profile **out,
+                     ttf_error *err)
 {
+    ttd_options def;
     ttd_profile *p;
     int rc;
 
+    if (!o) {
+        ttd_options_init(&def);
+        o = &def;
+    }
     if (out)
         *out = NULL;
     if (sort == 0)
@@ -146,8 +153,8 @@ int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad, int sort,
         return TT_ENOMEM;
     }
     p->res.sort = sort;
-    if ((rc = profile_run(p, TTD_GOOD, good, err)) < 0 ||
-        (rc = profile_run(p, TTD_BAD, bad, err)) < 0)
+    if ((rc = profile_run(p, TTD_GOOD, good, o, err)) < 0 ||
+        (rc = profile_run(p, TTD_BAD, bad, o, err)) < 0)
         goto fail;
     if ((rc = merge(p)) < 0) {
         set_err(err, rc, NULL, "out of memory");
@@ -162,8 +169,9 @@ fail:
     return rc;
 }
 
-int ttd_profile_diff_files(const char *good, const char *bad, int sort,
-                           ttd_profile **out, ttf_error *err)
+int ttd_profile_diff_files(const char *good, const char *bad,
+                           const ttd_options *o, int sort, ttd_profile **out,
+                           ttf_error *err)
 {
     ttf_trace *t[2] = {NULL, NULL};
     const char *path[2] = {good, bad};
@@ -179,7 +187,7 @@ int ttd_profile_diff_files(const char *good, const char *bad, int sort,
             return rc;
         }
     }
-    rc = ttd_profile_diff(t[0], t[1], sort, out, err);
+    rc = ttd_profile_diff(t[0], t[1], o, sort, out, err);
     if (rc < 0) {
         ttf_close(t[0]);
         ttf_close(t[1]);

@@ -33,6 +33,7 @@ static const char usage[] =
     "  --collapse-loops    align a run of identical repeated call subtrees as one\n"
     "                      item with a count; a count change shows as xN vs xM\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
+    "  --no-demangle       show and compare C++ function names mangled\n"
     "  --profile           compare per-function profiles instead: calls and\n"
     "                      times side by side, bad - good, largest change first\n"
     "                      (text or json; exit 1 if call counts differ or a\n"
@@ -200,6 +201,8 @@ static int parse(cli *c, int argc, char **argv)
             c->o.collapse_loops = 1;
         } else if (!strcmp(a, "--profile")) {
             c->profile = 1;
+        } else if (!strcmp(a, "--no-demangle")) {
+            c->o.no_demangle = 1;
         } else {
             rc = option(c, argc, argv, &i);
         }
@@ -234,7 +237,8 @@ static int profile_main(cli *c)
     if (c->json == 2)
         return fail("--profile: --format html is not supported (text or json)%s%s", "", "");
     memset(&err, 0, sizeof err);
-    int rc = ttd_profile_diff_files(c->files[0], c->files[1], c->sort, &p, &err);
+    int rc = ttd_profile_diff_files(c->files[0], c->files[1], &c->o, c->sort,
+                                    &p, &err);
     if (rc < 0)
         return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
     if (c->out && !(out = fopen(c->out, "w"))) {

@@ -61,6 +61,7 @@ typedef struct ttd_options {
     size_t nbaselines;      /* entries in baselines */
     int collapse_loops;     /* 1: a run of identical call subtrees aligns as
                                one item with a repeat count */
+    int no_demangle;        /* 1: C++ names compared and shown mangled */
 } ttd_options;
 
 /* Fill o with the defaults above. */
@@ -301,13 +302,16 @@ typedef struct ttd_profile ttd_profile;
 /* Profile both traces (all threads merged) and pair their functions by
  * name, ordered by the largest absolute change of the sort column
  * (TTF_PROF_TOTAL, TTF_PROF_SELF, TTF_PROF_CALLS or TTF_PROF_AVG; 0 means
- * total), ties by name. Both traces must outlive the result. Errors:
- * TT_EINVAL (bad column), TT_ENOMEM, reader errors; err (may be NULL). */
-int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad, int sort,
-                     ttd_profile **out, ttf_error *err);
+ * total), ties by name. Of o (NULL = defaults) only no_demangle applies.
+ * Both traces must outlive the result. Errors: TT_EINVAL (bad column),
+ * TT_ENOMEM, reader errors; err (may be NULL). */
+int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad,
+                     const ttd_options *o, int sort, ttd_profile **out,
+                     ttf_error *err);
 /* The same over two files, opened (and closed by ttd_profile_free) here. */
-int ttd_profile_diff_files(const char *good, const char *bad, int sort,
-                           ttd_profile **out, ttf_error *err);
+int ttd_profile_diff_files(const char *good, const char *bad,
+                           const ttd_options *o, int sort, ttd_profile **out,
+                           ttf_error *err);
 /* Valid until ttd_profile_free. */
 const ttd_profile_result *ttd_profile_get_result(const ttd_profile *p);
 void ttd_profile_free(ttd_profile *p);      /* NULL is fine */

@@ -26,8 +26,15 @@
  * whose [base, base+size) holds the address are candidates, and the one
  * loaded at the event's time wins (ttf_sym_name, which has no time, takes
  * the one still loaded at the end, else the last loaded).
+ *
+ * C++ names ("_Z...") are demangled by the C++ runtime's __cxa_demangle,
+ * found with dlopen("libstdc++.so.6") on first need rather than linked, so
+ * C users of libttfmt carry no C++ dependency; without it names stay
+ * mangled. The demangled string is what the cache keeps.
  */
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
+#include <pthread.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -80,6 +87,7 @@ struct ttf_sym {
     struct ablock *arena;      /* current string block (head of a list) */
     char **notices;            /* nnotices lines, each malloc'ed */
     size_t nnotices, notices_cap;
+    int demangle;              /* 1: C++ names demangled (the default) */
 };
 
 static const char *const oom_name = "?";
@@ -170,6 +178,48 @@ static uint64_t mix64(uint64_t x)
     x ^= x >> 33;
     x *= 0xc4ceb9fe1a85ec53ULL;
     return x ^ (x >> 33);
+}
+
+/* ---- C++ names ---------------------------------------------------------- */
+
+typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len,
+                             int *status);
+
+static demangle_fn cxa_demangle;  /* NULL: no C++ runtime found */
+static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
+
+/* Never dlclose'd: the function stays usable for the process's life. */
+static void find_demangler(void)
+{
+    void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+    void *f = h ? dlsym(h, "__cxa_demangle") : NULL;
+
+    if (f)
+        memcpy(&cxa_demangle, &f, sizeof cxa_demangle);
+}
+
+/* name demangled into the arena, or name itself when it is not a C++
+ * name, demangling is off or fails. */
+static const char *demangled(ttf_sym *s, const char *name)
+{
+    int status = -1;
+
+    if (!s->demangle || strncmp(name, "_Z", 2) != 0)
+        return name;
+    pthread_once(&demangle_once, find_demangler);
+    if (!cxa_demangle)
+        return name;
+    char *d = cxa_demangle(name, NULL, NULL, &status);
+    if (!d || status != 0) {
+        free(d);
+        return name;
+    }
+    size_t len = strlen(d) + 1;
+    char *p = arena_alloc(s, len);
+    if (p)
+        memcpy(p, d, len);
+    free(d);
+    return p ? p : name;
 }
 
 /* ---- modules ------------------------------------------------------------ */
@@ -332,10 +382,12 @@ static const char *resolve_name(ttf_sym *s, uint64_t addr, int32_t mod)
         GElf_Sym sym;
         const char *name = dwfl_module_addrinfo(sm->dm, addr, &off, &sym,
                                                 NULL, NULL, NULL);
+        if (name)
+            name = demangled(s, name);
         if (name && off == 0)
             return name;
         if (name)
-            return arena_printf(s, "%s+0x%" PRIx64, name, (uint64_t)off);
+            return arena_printf(s, "%.400s+0x%" PRIx64, name, (uint64_t)off);
     }
     return arena_printf(s, "%s+0x%" PRIx64, sm->base_name,
                         addr - sm->m->base);
@@ -394,6 +446,7 @@ int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
     if (!s)
         return TT_ENOMEM;
     s->t = t;
+    s->demangle = 1;
     s->nmods = ttf_module_count(t);
     s->mods = calloc(s->nmods ? s->nmods : 1, sizeof *s->mods);
     s->order = calloc(s->nmods ? s->nmods : 1, sizeof *s->order);
@@ -433,6 +486,19 @@ void ttf_sym_close(ttf_sym *s)
     free(s->order);
     free(s->mods);
     free(s);
+}
+
+int ttf_sym_set_demangle(ttf_sym *s, int on)
+{
+    if (!s)
+        return TT_EINVAL;
+    on = on != 0;
+    if (on == s->demangle)
+        return 0;
+    s->demangle = on;
+    memset(s->tab, 0, s->cap * sizeof *s->tab); /* names cached the old way */
+    s->used = 0;
+    return 0;
 }
 
 const char *ttf_sym_name(ttf_sym *s, uint64_t addr)

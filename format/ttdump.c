@@ -39,6 +39,7 @@ struct opts {
     int sort;                  /* --sort column, TTF_PROF_* */
     int per_thread;            /* 1: --per-thread profile */
     int chrome;                /* 1: --chrome, trace-event JSON */
+    int no_demangle;           /* 1: --no-demangle, C++ names as stored */
 };
 
 /* State of one dump run. */
@@ -87,6 +88,7 @@ static const char *const usage_text =
     "      --chrome          Chrome trace-event JSON (Perfetto UI,\n"
     "                        chrome://tracing) instead of events\n"
     "  -l, --lines           file:line on enter events\n"
+    "      --no-demangle     show C++ function names mangled, as stored\n"
     "  -n, --no-header       events only, no header/process/threads sections\n"
     "      --color WHEN      auto, always or never (default auto)\n"
     "  -h, --help            this text\n"
@@ -624,12 +626,18 @@ static void thread_title(const struct dump *d, uint32_t i)
     fprintf(d->out, " (tid %" PRId64 "):\n", th->tid);
 }
 
-static void print_events(struct dump *d)
+static void open_sym(struct dump *d)
 {
     if (ttf_sym_open(d->t, &d->sym) != 0)
         die("%s: cannot open symbol resolver: out of memory", d->o->path);
+    ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
     for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
         fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
+}
+
+static void print_events(struct dump *d)
+{
+    open_sym(d);
     fprintf(d->out, "events:\n");
     if (d->o->merged) {
         each_event(d, TTF_ALL_THREADS, print_event_cb, NULL);
@@ -716,13 +724,6 @@ static void print_stats(struct dump *d)
 
 /* ---- profile and Chrome JSON (format/profile.c, format/chrome.c) -------- */
 
-static void open_sym(struct dump *d)
-{
-    if (ttf_sym_open(d->t, &d->sym) != 0)
-        die("%s: cannot open symbol resolver: out of memory", d->o->path);
-    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
-        fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
-}
 
 static void print_profile(struct dump *d)
 {
@@ -816,6 +817,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"sort", required_argument, NULL, 'S' + 256},
         {"per-thread", no_argument, NULL, 'T' + 256},
         {"chrome", no_argument, NULL, 'J' + 256},
+        {"no-demangle", no_argument, NULL, 'D' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -839,6 +841,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
                         break;
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;
+        case 'D' + 256: o->no_demangle = 1; break;
         case 'h': fputs(usage_text, stdout); exit(0);
         case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
                          TTF_VERSION_MAJOR, TTF_VERSION_MINOR,

@@ -300,6 +300,14 @@ typedef struct ttf_sym ttf_sym;
 int ttf_sym_open(const ttf_trace *t, ttf_sym **out);
 void ttf_sym_close(ttf_sym *s);
 
+/* C++ names: on (the default) shows "ns::Foo::bar(int)" for the symbol
+ * "_ZN2ns3Foo3barEi", through the C++ runtime's __cxa_demangle when
+ * libstdc++.so.6 can be loaded (else names stay mangled); off keeps symbols
+ * as stored. Only names starting with "_Z" are touched. Changing it
+ * empties the name cache; names handed out earlier stay valid. Errors:
+ * TT_EINVAL for a NULL s. */
+int ttf_sym_set_demangle(ttf_sym *s, int on);
+
 /* The function name at addr, never NULL: the symbol, else
  * "libfoo.so+0x1a2b", else "0x7f..." . Valid until ttf_sym_close. */
 const char *ttf_sym_name(ttf_sym *s, uint64_t addr);

@@ -236,7 +236,7 @@ static void test_diff(void **state)
     char *buf = NULL;
     size_t len = 0;
 
-    assert_int_equal(ttd_profile_diff_files(g, b, 0, &p, &err), 0);
+    assert_int_equal(ttd_profile_diff_files(g, b, NULL, 0, &p, &err), 0);
     const ttd_profile_result *r = ttd_profile_get_result(p);
     assert_int_equal(r->nrows, 4);
     assert_int_equal(r->changed, 3);        /* lex calls, check, fail */
@@ -265,10 +265,10 @@ static void test_diff(void **state)
     assert_non_null(strstr(buf, "\"percent\":{\"calls\":null"));
     free(buf);
     ttd_profile_free(p);
-    assert_int_equal(ttd_profile_diff_files(g, "/nonexistent.trc", 0, &p, &err),
+    assert_int_equal(ttd_profile_diff_files(g, "/nonexistent.trc", NULL, 0, &p, &err),
                      TT_EIO);
     assert_null(p);
-    assert_int_equal(ttd_profile_diff_files(g, b, TTF_PROF_MIN, &p, &err),
+    assert_int_equal(ttd_profile_diff_files(g, b, NULL, TTF_PROF_MIN, &p, &err),
                      TT_EINVAL);
 }
 
