@@ -160,6 +160,7 @@ typedef struct frame_id {
     uint64_t id;            /* address, or site | TTD_SITE_BIT */
     uint64_t addr;          /* function address (0 for scopes) */
     uint32_t site;          /* scope's call site, 0 for functions */
+    uint64_t time_ns;       /* when it was entered (picks the module) */
     const char *name;       /* function name */
 } frame_id;
 
@@ -202,6 +203,7 @@ static int push(walk *w, const ttf_event *ev)
     f->id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
     f->addr = ev->site ? 0 : ev->addr;
     f->site = ev->site;
+    f->time_ns = ev->time_ns;
     f->name = ttd_norm_func(&w->r->norm, ev);
     return 0;
 }
@@ -305,6 +307,7 @@ typedef struct sus_ev {
     uint64_t idx;           /* key index */
     uint64_t addr;          /* function address (EXIT) */
     uint32_t site;          /* scope's call site (EXIT of a scope) */
+    uint64_t time_ns;       /* when (picks the module) */
     int kind;               /* TTF_EV_* */
     size_t nstack;          /* frames open before it */
     const char *name;       /* function (EXIT) */
@@ -330,6 +333,7 @@ static void keep_ring(walk *w, pass_spec *ps)
     e->kind = w->ev.kind;
     e->nstack = w->nstack;
     e->addr = w->ev.site ? 0 : w->ev.addr;
+    e->time_ns = w->ev.time_ns;
     e->site = w->ev.site;
     e->name = w->ev.kind == TTF_EV_EXIT ? ttd_norm_func(&w->r->norm, &w->ev) : NULL;
 }
@@ -938,17 +942,19 @@ static int resolve(ttd_diff *d)
 
 /* ---- the details of one hunk -------------------------------------------- */
 
-/* Source file and line of a function (addr) or scope (site) of the bad run. */
-static void locate(ttd_diff *d, uint64_t addr, uint32_t site, const char **file,
-                   int *line)
+/* Source file and line of a function (addr) or scope (site) of the bad
+ * run, through the module loaded at time_ns. */
+static void locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
+                   const char **file, int *line)
 {
-    *file = NULL;
-    *line = 0;
-    if (site) {
-        const ttf_callsite *cs = ttf_get_callsite(d->r[TTD_BAD].t, site);
-        *file = cs && cs->file && cs->file[0] ? cs->file : NULL;
-        *line = cs ? (int)cs->line : 0;
-    } else if (ttf_sym_line(d->r[TTD_BAD].norm.sym, addr, file, line) < 0) {
+    ttf_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = addr;
+    ev.site = site;
+    ev.time_ns = time_ns;
+    if (ttf_sym_event_line(d->r[TTD_BAD].norm.sym, &ev, file, line) < 0) {
         *file = NULL;
         *line = 0;
     }
@@ -968,7 +974,8 @@ static int common_stack(ttd_diff *d, const pass_spec *g, const pass_spec *b,
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         fr[i].name = b->stack[i].name;
-        locate(d, b->stack[i].addr, b->stack[i].site, &fr[i].file, &fr[i].line);
+        locate(d, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
+               &fr[i].file, &fr[i].line);
     }
     dv->stack = fr;
     dv->nstack = n;
@@ -1026,7 +1033,7 @@ static int suspects(ttd_diff *d, const pass_spec *b, ttd_divergence *dv)
             continue;
         ttd_suspect *x = &s[n++];
         x->name = e->name;
-        locate(d, e->addr, e->site, &x->file, &x->line);
+        locate(d, e->addr, e->site, e->time_ns, &x->file, &x->line);
         x->role = TTD_SUSPECT_RETURNED;
         x->index = e->idx;
         x->distance = dv->bad_index - 1 - e->idx;

@@ -509,11 +509,10 @@ const char *ttf_sym_name(ttf_sym *s, uint64_t addr)
     return e ? e->name : oom_name;
 }
 
-int ttf_sym_line(ttf_sym *s, uint64_t addr, const char **file, int *line)
+/* file:line of a cache entry (NULL: memory ran out). */
+static int entry_line(ttf_sym *s, struct centry *e, const char **file,
+                      int *line)
 {
-    if (!s || !file || !line)
-        return TT_EINVAL;
-    struct centry *e = lookup(s, addr, find_module(s, addr, TIME_NONE));
     if (!e)
         return TT_ENOMEM;
     if (e->line_state == 0)
@@ -523,6 +522,31 @@ int ttf_sym_line(ttf_sym *s, uint64_t addr, const char **file, int *line)
     *file = e->file;
     *line = e->line;
     return 0;
+}
+
+int ttf_sym_line(ttf_sym *s, uint64_t addr, const char **file, int *line)
+{
+    if (!s || !file || !line)
+        return TT_EINVAL;
+    return entry_line(s, lookup(s, addr, find_module(s, addr, TIME_NONE)),
+                      file, line);
+}
+
+int ttf_sym_event_line(ttf_sym *s, const ttf_event *ev, const char **file,
+                       int *line)
+{
+    if (!s || !ev || !file || !line)
+        return TT_EINVAL;
+    if (ev->site != 0) {
+        const ttf_callsite *cs = ttf_get_callsite(s->t, ev->site);
+        if (!cs || !cs->file || !cs->file[0])
+            return TT_ENOTFOUND;
+        *file = cs->file;
+        *line = (int)cs->line;
+        return 0;
+    }
+    int32_t mod = find_module(s, ev->addr, ev->time_ns);
+    return entry_line(s, lookup(s, ev->addr, mod), file, line);
 }
 
 const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)

@@ -434,14 +434,9 @@ static void put_where(const struct dump *d, const ttf_event *ev)
 {
     const char *file = NULL;
     int line = 0;
-    const ttf_callsite *cs = ev->site ? ttf_get_callsite(d->t, ev->site) : NULL;
 
-    if (cs && cs->file && cs->file[0]) {
-        file = cs->file;
-        line = (int)cs->line;
-    } else if (ttf_sym_line(d->sym, ev->addr, &file, &line) != 0) {
+    if (ttf_sym_event_line(d->sym, ev, &file, &line) != 0)
         return;
-    }
     fprintf(d->out, " (%s:%d)", file, line);
 }
 

@@ -318,6 +318,15 @@ int ttf_sym_line(ttf_sym *s, uint64_t addr, const char **file, int *line);
 /* The name of an ENTER/EXIT event (site func for TT_SCOPE events). */
 const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev);
 
+/* Source file and line of an event, like ttf_sym_line but through the
+ * module loaded at the event's time (as ttf_sym_event_name): an address
+ * reused by another module after an unload reads the right file. Events
+ * with a call site (TT_SCOPE enter/exit, messages, marks) give the site's
+ * file:line. *file lives until ttf_sym_close. Errors: TT_EINVAL (NULL
+ * argument), TT_ENOTFOUND (no debug info, no such site), TT_ENOMEM. */
+int ttf_sym_event_line(ttf_sym *s, const ttf_event *ev, const char **file,
+                       int *line);
+
 /* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
 size_t ttf_sym_notice_count(const ttf_sym *s);
 const char *ttf_sym_get_notice(const ttf_sym *s, size_t i);

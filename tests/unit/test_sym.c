@@ -3,7 +3,8 @@
  * format writer whose module map points at this very test binary: names
  * and file:line of real functions, build-id mismatch and missing files
  * falling back to offsets with one notice, addresses outside every module,
- * caching, modules reloaded at the same address, TT_SCOPE events.
+ * caching, modules reloaded at the same address (names and lines follow
+ * the event's time), TT_SCOPE events.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -376,6 +377,65 @@ static void test_reload_same_address(void **state)
     ttf_close(t);
 }
 
+static void enter_at(ttf_event *ev, uint64_t addr, uint64_t time_ns)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = TTF_EV_ENTER;
+    ev->addr = addr;
+    ev->time_ns = time_ns;
+}
+
+static void test_event_lines_follow_time(void **state)
+{
+    (void)state;
+    /* the binary is mapped until 3000 ns; from 4000 ns one address range
+     * holds it again, shifted so that sym_target_a's address is where
+     * sym_target_b's code lies, and another file without debug info sits
+     * at the original base. Lines follow the module of the event's time. */
+    uint64_t a = addr_of(sym_target_a), b = addr_of(sym_target_b);
+    struct mod_spec m[2] = {self_spec(), self_spec()};
+    const char *file = NULL;
+    int line = 0;
+    ttf_event ev;
+    ttf_sym *s = NULL;
+
+    m[0].unload_tsc = 3000;
+    m[1].base = self.base + a - b;
+    m[1].load_tsc = 4000;
+    ttf_trace *t = make_trace(m, 2, &a, 1);
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    enter_at(&ev, a, ttf_get_module(t, 0)->load_ns + 1);
+    assert_int_equal(ttf_sym_event_line(s, &ev, &file, &line), 0);
+    assert_non_null(strstr(file, "test_sym.c"));
+    assert_in_range(line, LINE_A, LINE_A + 4);
+    enter_at(&ev, a, ttf_get_module(t, 1)->load_ns + 1);
+    assert_int_equal(ttf_sym_event_line(s, &ev, &file, &line), 0);
+    assert_in_range(line, LINE_B, LINE_B + 4);
+    /* no time: the module still loaded at the end */
+    assert_int_equal(ttf_sym_line(s, a, &file, &line), 0);
+    assert_in_range(line, LINE_B, LINE_B + 4);
+    assert_int_equal(ttf_sym_event_line(s, NULL, &file, &line), TT_EINVAL);
+    assert_int_equal(ttf_sym_event_line(NULL, &ev, &file, &line), TT_EINVAL);
+    ttf_sym_close(s);
+    ttf_close(t);
+
+    /* the same base reused by a file that cannot be read: no line then */
+    m[1] = self_spec();
+    m[1].path = "/nonexistent/tt/reloaded.so";
+    m[1].build_id = NULL;
+    m[1].build_id_len = 0;
+    m[1].load_tsc = 4000;
+    t = make_trace(m, 2, &a, 1);
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    enter_at(&ev, a, ttf_get_module(t, 0)->load_ns + 1);
+    assert_int_equal(ttf_sym_event_line(s, &ev, &file, &line), 0);
+    assert_in_range(line, LINE_A, LINE_A + 4);
+    enter_at(&ev, a, ttf_get_module(t, 1)->load_ns + 1);
+    assert_int_equal(ttf_sym_event_line(s, &ev, &file, &line), TT_ENOTFOUND);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
 static void test_scope_event(void **state)
 {
     (void)state;
@@ -404,6 +464,11 @@ static void test_scope_event(void **state)
             continue;
         assert_int_equal(ev.addr, 0);
         assert_string_equal(ttf_sym_event_name(s, &ev), "my_scope");
+        const char *file = NULL;
+        int line = 0;
+        assert_int_equal(ttf_sym_event_line(s, &ev, &file, &line), 0);
+        assert_string_equal(file, "x.c");
+        assert_int_equal(line, 12);
         found++;
     }
     ttf_iter_close(it);
@@ -434,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_missing_file_and_outside),
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_reload_same_address),
+        cmocka_unit_test(test_event_lines_follow_time),
         cmocka_unit_test(test_scope_event),
         cmocka_unit_test(test_null_safe),
     };
