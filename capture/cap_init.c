@@ -1,8 +1,8 @@
 /*
  * cap_init.c - starting and ending a trace: environment, file creation and
- * header, the PROCESS and MODULE records, fatal signals, clean exit, fork,
- * and the dlopen/dlclose/pthread_setname_np interposers.
- * The hot path is in cap_core.c; the manual API in cap_api.c.
+ * header, the PROCESS and MODULE records, clean exit, fork, and the
+ * dlopen/dlclose/pthread_create/pthread_setname_np interposers. The hot path
+ * is in cap_core.c, fatal signals in cap_sig.c, the manual API in cap_api.c.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -19,10 +19,6 @@
 #include "cap_int.h"
 
 #define CAP_DEFAULT_CHUNK (256u << 10)
-
-static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-#define NFATAL (sizeof fatal_sigs / sizeof fatal_sigs[0])
-static struct sigaction old_act[NFATAL]; /* handlers we chain to */
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -316,7 +312,6 @@ static void write_header(void)
 }
 
 static void on_exit_cb(int status, void *arg);
-static void on_fatal(int sig, siginfo_t *si, void *uc);
 static void fork_child(void);
 
 static void install_hooks(void)
@@ -327,14 +322,7 @@ static void install_hooks(void)
     cap.key_ok = pthread_key_create(&cap.key, cap_thread_end) == 0;
     on_exit(on_exit_cb, NULL);
     pthread_atfork(NULL, NULL, fork_child);
-    for (size_t i = 0; i < NFATAL; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_fatal;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        sigaction(fatal_sigs[i], &sa, &old_act[i]);
-    }
+    cap_signals_install();
 }
 
 /* Create the trace file named by cap.tmpl and write its first records.
@@ -469,47 +457,6 @@ static void on_exit_cb(int status, void *arg)
     ttf_put_u32(cap.hdr + TTF_H_EXIT, (uint32_t)status);
     atomic_thread_fence(memory_order_release);
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED);
-}
-
-/* A fatal signal: CRASH into this thread's chunk, then whatever would have
- * happened without us (the previous handler, or the default action). */
-static void on_fatal(int sig, siginfo_t *si, void *uc)
-{
-    int saved = errno;
-    struct tstate *t = &cap_tls;
-    size_t i = 0;
-    while (i < NFATAL && fatal_sigs[i] != sig)
-        i++;
-    uint8_t *p = cap_on ? cap_reserve_room(t) : NULL;
-    if (p) {
-        if (t->busy) {          /* interrupted mid-write: drop the partial record */
-            size_t n = (size_t)(t->limit + CAP_RESERVE - p);
-            memset(p, 0, n < 8192 ? n : 8192);
-        }
-        uint8_t *q = cap_put_t(t, p + 2);
-        q = ttf_put_uvar(q, (uint64_t)sig);
-        q = ttf_put_svar(q, si ? si->si_code : 0);
-        q = ttf_put_uvar(q, si ? (uint64_t)(uintptr_t)si->si_addr : 0);
-        cap_commit(t, p, TTF_R_CRASH, cap_ext_close(p, q));
-    }
-    errno = saved;
-    if (i == NFATAL)
-        return;
-    struct sigaction *o = &old_act[i];
-    int dfl = o->sa_handler == SIG_DFL, ign = o->sa_handler == SIG_IGN;
-    if (ign && sig != SIGABRT)
-        return;
-    if (!dfl && !ign && (o->sa_flags & SA_SIGINFO)) {
-        o->sa_sigaction(sig, si, uc);
-        return;
-    }
-    if (!dfl && !ign) {
-        o->sa_handler(sig);
-        return;
-    }
-    signal(sig, SIG_DFL);       /* default action: re-raised on return */
-    if (si && si->si_code <= 0)
-        raise(sig);             /* sent by kill/raise/abort: send it again */
 }
 
 /* fork: the child starts its own trace naming the parent's. */

@@ -176,4 +176,7 @@ void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
 void cap_spin_lock(atomic_flag *f);
 void cap_spin_unlock(atomic_flag *f);
 
+/* cap_sig.c */
+void cap_signals_install(void);
+
 #endif

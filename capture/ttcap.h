@@ -21,8 +21,10 @@
  *                     numbers its own file .1, .2 ... if the name is taken).
  *   TTCAP_TEST_FAIL_AFTER=N   tests only: chunk claims after N fail.
  * A forked child writes its own file (%p, or ".<pid>" appended). Fatal
- * signals (SEGV BUS ILL FPE ABRT) add a CRASH event, then the previous
- * handler or default action runs. Everything written survives SIGKILL.
+ * signals (SEGV BUS ILL FPE ABRT) add a CRASH event, then the program's
+ * handler or the default action runs: a handler the program installs for
+ * them while tracing (sigaction, signal) is chained to, and is what
+ * sigaction() reports. Everything written survives SIGKILL.
  */
 #ifndef TTCAP_H
 #define TTCAP_H
