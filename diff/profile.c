@@ -2,7 +2,8 @@
  * profile.c - ttdiff --profile: profile two runs (format/profile.c), pair
  * their functions by name and order them by the largest change, bad minus
  * good. Functions seen in one run only are kept and flagged. Both profiles
- * are sorted by name and merged in one pass.
+ * are sorted by name and merged in one pass. --thread selects the threads
+ * profiled, --function/--exclude the functions compared, as in the diff.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ struct ttd_profile {
     ttf_profile *prof[2];       /* each run's profile */
     ttd_profile_delta *rows;    /* the pairs */
     ttd_profile_result res;     /* handed out */
+    ttf_regex *re[3];           /* --thread, --function, --exclude; NULL = none */
 };
 
 static void set_err(ttf_error *err, int code, const char *path,
@@ -84,6 +86,14 @@ static int cmp_change(const void *va, const void *vb, void *arg)
     return strcmp(a->name, b->name);
 }
 
+/* Does --function/--exclude keep this function? */
+static int func_kept(const ttd_profile *p, const char *name)
+{
+    if (p->re[1] && !ttf_regex_match(p->re[1], name))
+        return 0;
+    return !(p->re[2] && ttf_regex_match(p->re[2], name));
+}
+
 /* Pair the two name-sorted profiles. */
 static int merge(ttd_profile *p)
 {
@@ -97,34 +107,76 @@ static int merge(ttd_profile *p)
         const ttf_profile_row *g = ttf_profile_get(p->prof[0], i);
         const ttf_profile_row *b = ttf_profile_get(p->prof[1], j);
         int c = !g ? 1 : !b ? -1 : strcmp(g->name, b->name);
+        i += c <= 0;
+        j += c >= 0;
+        if (!func_kept(p, c <= 0 ? g->name : b->name))
+            continue;
         fill(&p->rows[k], c <= 0 ? g : NULL, c >= 0 ? b : NULL);
         p->res.changed += p->rows[k].only || p->rows[k].calls;
         k++;
-        i += c <= 0;
-        j += c >= 0;
     }
     p->res.rows = p->rows;
     p->res.nrows = k;
     return 0;
 }
 
+/* Per thread of t: 1 if --thread selects it (its name or creation
+ * number matches). NULL when memory runs out. */
+static char *select_threads(const ttd_profile *p, const ttf_trace *t)
+{
+    size_t n = ttf_thread_count(t);
+    char *sel = calloc(n + 1, 1), num[24];
+
+    for (size_t i = 0; sel && i < n; i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        snprintf(num, sizeof num, "%zu", i);
+        sel[i] = !p->re[0] || ttf_regex_match(p->re[0], th->name) ||
+                 ttf_regex_match(p->re[0], num);
+    }
+    return sel;
+}
+
 static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
                        const ttd_options *o, ttf_error *err)
 {
-    int rc = ttf_sym_open(t, &p->sym[run]);
+    ttf_profile_opts po = {0, NULL, ttf_thread_count(t)};
+    char *sel = select_threads(p, t);
+    int rc = sel ? ttf_sym_open(t, &p->sym[run]) : TT_ENOMEM;
 
     if (rc < 0) {
-        set_err(err, rc, ttf_path(t), "cannot open the symbol resolver");
+        free(sel);
+        set_err(err, rc, ttf_path(t), sel ? "cannot open the symbol resolver"
+                                          : "out of memory");
         return rc;
     }
     ttf_sym_set_demangle(p->sym[run], !o->no_demangle);
-    rc = ttf_profile_build(t, p->sym[run], NULL, &p->prof[run], err);
+    po.threads = sel;
+    rc = ttf_profile_build(t, p->sym[run], &po, &p->prof[run], err);
+    free(sel);
     if (rc < 0)
         return rc;  /* err names the trace */
     ttf_profile_sort(p->prof[run], TTF_PROF_NAME);
     p->res.path[run] = ttf_path(t);
     p->res.info[run] = *ttf_profile_get_info(p->prof[run]);
     return 0;
+}
+
+static int compile(ttd_profile *p, int i, const char *pattern,
+                   const char *flag, ttf_error *err)
+{
+    ttf_error e;
+
+    if (!pattern)
+        return 0;
+    memset(&e, 0, sizeof e);
+    int rc = ttf_regex_compile(pattern, &p->re[i], &e);
+    if (rc < 0 && err) {
+        memset(err, 0, sizeof *err);
+        err->code = rc;
+        snprintf(err->msg, sizeof err->msg, "%s: %.200s", flag,
+                 e.msg[0] ? e.msg : ttf_strerror(rc));
+    }
+    return rc;
 }
 
 int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad,
@@ -153,6 +205,10 @@ int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad,
         return TT_ENOMEM;
     }
     p->res.sort = sort;
+    if ((rc = compile(p, 0, o->thread, "--thread", err)) < 0 ||
+        (rc = compile(p, 1, o->function, "--function", err)) < 0 ||
+        (rc = compile(p, 2, o->exclude, "--exclude", err)) < 0)
+        goto fail;
     if ((rc = profile_run(p, TTD_GOOD, good, o, err)) < 0 ||
         (rc = profile_run(p, TTD_BAD, bad, o, err)) < 0)
         goto fail;
@@ -212,6 +268,8 @@ void ttd_profile_free(ttd_profile *p)
         ttf_sym_close(p->sym[i]);
         ttf_close(p->own[i]);
     }
+    for (int i = 0; i < 3; i++)
+        ttf_regex_free(p->re[i]);
     free(p->rows);
     free(p);
 }

@@ -302,9 +302,11 @@ typedef struct ttd_profile ttd_profile;
 /* Profile both traces (all threads merged) and pair their functions by
  * name, ordered by the largest absolute change of the sort column
  * (TTF_PROF_TOTAL, TTF_PROF_SELF, TTF_PROF_CALLS or TTF_PROF_AVG; 0 means
- * total), ties by name. Of o (NULL = defaults) only no_demangle applies.
- * Both traces must outlive the result. Errors: TT_EINVAL (bad column),
- * TT_ENOMEM, reader errors; err (may be NULL). */
+ * total), ties by name. Of o (NULL = defaults) thread (the threads
+ * profiled: name or creation number matches), function and exclude (the
+ * functions compared) and no_demangle apply. Both traces must outlive the
+ * result. Errors: TT_EINVAL (bad column or regex), TT_ENOMEM, reader
+ * errors; err (may be NULL). */
 int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad,
                      const ttd_options *o, int sort, ttd_profile **out,
                      ttf_error *err);

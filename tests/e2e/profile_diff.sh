@@ -1,7 +1,8 @@
 #!/bin/sh
 # ttdiff --profile: a run against itself (exit 0, zero deltas), a good and a
 # crashing run of prof_unbalanced (exit 1, functions of the bad run only
-# flagged, deltas bad - good), JSON parsed by python3, bad usage (exit 2).
+# flagged, deltas bad - good), JSON parsed by python3, bad usage (exit 2);
+# --thread (name, number), --function and --exclude on diff_threads.
 set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
@@ -54,6 +55,39 @@ assert k == sorted(k, reverse=True), k
 PY
 "$B/ttdiff" --profile --sort calls "$T/g.trc" "$T/b.trc" > "$T/dc" || true
 has 'largest calls change first' "$T/dc"
+
+# --thread, --function, --exclude: diff_threads' bad run retries an item
+# in worker-2 only (one more compute(), a retry_item())
+[ -x "$B/fixtures/diff_threads" ] || fail "fixtures not built (diff_threads)"
+TTCAP_OUT="$T/tg.trc" "$B/fixtures/diff_threads" > /dev/null 2>&1 || fail "threads good run"
+TTCAP_OUT="$T/tb.trc" "$B/fixtures/diff_threads" bad > /dev/null 2>&1 || fail "threads bad run"
+pd() { # expected exit, output file, ttdiff options...
+    want=$1 f=$2; shift 2
+    set +e
+    "$B/ttdiff" --profile --color never "$@" "$T/tg.trc" "$T/tb.trc" > "$f" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" = "$want" ] || { cat "$f"; fail "--profile $*: exit $rc, want $want"; }
+}
+pd 1 "$T/all"
+has 'retry_item  \[only in bad\]$' "$T/all"
+has ' +1 .* compute$' "$T/all"
+pd 0 "$T/w1" --thread worker-1
+grep -q 'retry_item' "$T/w1" && fail "--thread worker-1 shows worker-2's retry_item"
+has '^good .*: .* 1 threads' "$T/w1"
+has ' process_item$' "$T/w1"
+grep -q ' main$' "$T/w1" && fail "--thread worker-1 shows main"
+pd 1 "$T/w2" --thread 2
+has 'retry_item  \[only in bad\]$' "$T/w2"
+has '^ *6 *7 *+1 .* compute$' "$T/w2"
+pd 1 "$T/fn" --function '^compute$'
+has '^1 functions, 1 with other call counts' "$T/fn"
+grep -q 'process_item\|retry_item' "$T/fn" && fail "--function keeps other functions"
+pd 0 "$T/ex" --exclude 'retry|compute'
+has ' process_item$' "$T/ex"
+grep -q 'compute\|retry_item' "$T/ex" && fail "--exclude keeps compute"
+pd 2 "$T/re" --function 'a('
+has 'function' "$T/re"
 
 for args in "--profile --sort min" "--profile --format html"; do
     set +e
