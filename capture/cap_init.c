@@ -1,8 +1,8 @@
 /*
- * cap_init.c - starting and ending a trace: environment, file creation and
- * header, the PROCESS and MODULE records, clean exit, fork, and the
- * dlopen/dlclose/pthread_create/pthread_setname_np interposers. The hot path
- * is in cap_core.c, fatal signals in cap_sig.c, the manual API in cap_api.c.
+ * cap_init.c - starting and ending a trace: environment, file and header,
+ * PROCESS and MODULE records, clean exit (exit, _exit, _Exit), fork, and the
+ * dlopen/dlclose/pthread_create/pthread_setname_np interposers. Hot path:
+ * cap_core.c; fatal signals: cap_sig.c; manual API: cap_api.c.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cap_int.h"
@@ -314,6 +315,9 @@ static void write_header(void)
 static void on_exit_cb(int status, void *arg);
 static void fork_child(void);
 
+typedef void (*exit_fn)(int);
+static exit_fn real_exit;       /* libc's _exit, resolved at start */
+
 static void install_hooks(void)
 {
     if (cap.hooks_ok)
@@ -354,6 +358,7 @@ int cap_start(const char *parent)
         fd = high;
     }
     cap.fd = fd;
+    cap.pid = (int)getpid();
     atomic_store(&cap.next_chunk, 0);
     atomic_store(&cap.cap_chunks, 0);
     atomic_store(&cap.next_thread, 0);
@@ -398,6 +403,7 @@ static void cap_init(void)
     const char *out = getenv("TTCAP_OUT");
     const char *on = getenv("TTCAP");
     ttcap_threshold = -0x7fffffff;
+    real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
     if (out && *out)
         snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
     else if (on && *on && strcmp(on, "0") != 0)
@@ -430,11 +436,12 @@ static void cap_init(void)
 
 /* ---- the end ------------------------------------------------------------------ */
 
-static void on_exit_cb(int status, void *arg)
+/* The clean end: END (with the exit status) in the calling thread's chunk,
+ * then the exit status and the CLOSED flag in the header. quick: from
+ * _exit, perhaps in a signal handler, so no module scan (dl_iterate_phdr
+ * takes the loader's lock); the rest is system calls and plain stores. */
+static void finish(int status, int quick)
 {
-    (void)arg;
-    if (!cap_on)
-        return;
     struct tstate *t = &cap_tls;
     if (!t->busy) {
         t->busy = 1;
@@ -442,7 +449,8 @@ static void on_exit_cb(int status, void *arg)
             cap_thread_begin(t);
         if (t->state == TS_LIVE) {
             cap_check_names(t);
-            cap_check_modules(t, 0);
+            if (!quick)
+                cap_check_modules(t, 0);
         }
         uint8_t *p = t->state == TS_LIVE ? cap_room(t, 24) : NULL;
         if (p) {
@@ -457,6 +465,13 @@ static void on_exit_cb(int status, void *arg)
     ttf_put_u32(cap.hdr + TTF_H_EXIT, (uint32_t)status);
     atomic_thread_fence(memory_order_release);
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED);
+}
+
+static void on_exit_cb(int status, void *arg)
+{
+    (void)arg;
+    if (cap_on)
+        finish(status, 0);
 }
 
 /* fork: the child starts its own trace naming the parent's. */
@@ -624,4 +639,31 @@ int pthread_setname_np(pthread_t th, const char *name)
         t->busy = 0;
     }
     return rc;
+}
+
+/* _exit and _Exit end the trace as exit() does, then end the process. Not
+ * in a vfork child (or any child no fork handler saw): it shares the
+ * parent's memory and mappings, so it must not write a byte. */
+__attribute__((noreturn))
+static void end_now(int status)
+{
+    if (cap_on && cap.pid == (int)getpid())
+        finish(status, 1);
+    if (real_exit)
+        real_exit(status);
+    syscall(SYS_exit_group, status);
+    for (;;)
+        ;
+}
+
+__attribute__((visibility("default"), noreturn))
+void _exit(int status)
+{
+    end_now(status);
+}
+
+__attribute__((visibility("default"), noreturn))
+void _Exit(int status)
+{
+    end_now(status);
 }

@@ -97,6 +97,7 @@ struct capture {
     pthread_key_t key;          /* its destructor writes THREAD_END */
     int key_ok;                 /* key created */
     int hooks_ok;               /* atexit/atfork/signals installed */
+    int pid;                    /* the process the trace was started for */
     char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
     char path[CAP_PATH_MAX];    /* this process's trace file */
 };

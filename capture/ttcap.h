@@ -24,7 +24,9 @@
  * signals (SEGV BUS ILL FPE ABRT) add a CRASH event, then the program's
  * handler or the default action runs: a handler the program installs for
  * them while tracing (sigaction, signal) is chained to, and is what
- * sigaction() reports. Everything written survives SIGKILL.
+ * sigaction() reports. exit(), _exit() and _Exit() close the trace with
+ * the exit status (not a vfork child's _exit: the parent's trace is left
+ * alone). Everything written survives SIGKILL.
  */
 #ifndef TTCAP_H
 #define TTCAP_H

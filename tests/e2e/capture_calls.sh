@@ -1,7 +1,8 @@
 #!/bin/sh
 # capture_calls.sh - libttcap single-thread recording checked with the reader:
-# exact counts and nesting, recursion, longjmp, exit() from deep inside, small
-# chunks, TTCAP_CLOCK=none, TTCAP=1 naming, disabled mode, existing file.
+# exact counts and nesting, recursion, longjmp, exit(), _exit() and _Exit()
+# from deep inside, a vfork child's _exit(), small chunks, TTCAP_CLOCK=none,
+# TTCAP=1 naming, disabled mode, existing file.
 B=$(cd "${1:-build}" && pwd) || exit 1
 P=$B/fixtures/cap_calls
 CHK=$B/tests/capture_check
@@ -65,6 +66,29 @@ TTCAP_OUT=exit.trc "$P" exit 5; [ $? = 3 ] || { echo "FAIL: exit status"; fail=1
 has exit.out "count thread=0 func=exit_deep enter=6 exit=0"
 has exit.out "end thread=0 status=3"
 hasre exit.out "^header closed=1 exit=3 "
+
+# _exit(5) / _Exit(5) from 6 frames deep: closed just like exit()
+for how in _exit _Exit; do
+    TTCAP_OUT=$how.trc "$P" $how 5; [ $? = 5 ] || { echo "FAIL: $how status"; fail=1; }
+    "$CHK" $how.trc > $how.out || { echo "FAIL: check $how"; fail=1; }
+    has $how.out "count thread=0 func=quick_exit_deep enter=6 exit=0"
+    has $how.out "end thread=0 status=5"
+    hasre $how.out "^header closed=1 exit=5 "
+    hasre $how.out "^process .* exited=1 status=5"
+    hasre $how.out "^summary closed=1 crashed=0 .* lost=0 damaged=0 "
+    "$B/ttdump" $how.trc > $how.dump 2>&1 || { echo "FAIL: ttdump $how"; fail=1; }
+    grep -q -- "-- end: exit status 5\$" $how.dump || { echo "FAIL: ttdump $how: no end"; fail=1; }
+done
+# a vfork child's _exit(7) must leave the parent's trace alone: the parent
+# goes on tracing and ends it with its own exit status
+TTCAP_OUT=vfork.trc "$P" vfork 100 > vfork.stdout || { echo "FAIL: vfork run"; fail=1; }
+has vfork.stdout "child 7"
+"$CHK" vfork.trc > vfork.out || { echo "FAIL: check vfork"; fail=1; }
+has vfork.out "count thread=0 func=vfork_child enter=1 exit=1"
+has vfork.out "count thread=0 func=leaf enter=100 exit=100"
+has vfork.out "end thread=0 status=0"
+[ "$(grep -c '^end ' vfork.out)" = 1 ] || { echo "FAIL: vfork: not one END"; fail=1; }
+hasre vfork.out "^header closed=1 exit=0 "
 
 # order only
 TTCAP_OUT=none.trc TTCAP_CLOCK=none "$P" calls 1000 || fail=1

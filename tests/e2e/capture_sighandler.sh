@@ -25,6 +25,9 @@ for how in sigaction signal; do
     has $how.out "count thread=0 func=leaf enter=500 exit=500"
     has $how.out "count thread=0 func=last_words enter=1 exit=0"
     hasre $how.out "^summary .* lost=0 damaged=0 "
+    # the handler's _exit(3) closes the trace after the CRASH event
+    has $how.out "end thread=0 status=3"
+    hasre $how.out "^header closed=1 exit=3 "
 done
 has sigaction.stdout "installed: on_segv_info siginfo"
 has sigaction.stdout "handler: signal 11 addr 0x10"
@@ -41,6 +44,7 @@ has sysv.stdout "handler"
 has sysv.out "crash thread=0 signo=11 code=1 addr=0x10"
 has sysv.out "count thread=0 func=leaf enter=50 exit=50"
 has sysv.out "count thread=0 func=on_segv enter=1 exit=0"
+has sysv.out "end thread=0 status=3"
 
 # save and restore: the saved action is the default, so the fault kills
 TTCAP_OUT=restore.trc "$P" restore 10 > restore.stdout 2>/dev/null
