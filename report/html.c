@@ -156,7 +156,7 @@ static void code(hw *w, const ttd_event *e, int mode)
     switch (e->kind) {
     case TTF_EV_ENTER:
         fn(w, e->name);
-        raw(w, mode == ROW_LEAF ? "();" : "() {");
+        raw(w, "%s", ttr_call_suffix(e->name, mode == ROW_LEAF));
         return;
     case TTF_EV_EXIT:
         raw(w, "}");
@@ -397,7 +397,7 @@ static void first_event(hw *w, const char *sign, const ttd_event *e)
     if (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT) {
         raw(w, "%s", e->kind == TTF_EV_EXIT ? "return from " : "");
         esc(w, e->name);
-        raw(w, "%s", e->kind == TTF_EV_ENTER ? "()" : "");
+        raw(w, "%s", e->kind == TTF_EV_ENTER && !strchr(e->name, '(') ? "()" : "");
     } else {
         code(w, e, ROW_LINE);
     }

@@ -253,6 +253,7 @@ static void options(jw *w, const ttd_options *o)
     k_u64(w, "max_hunks", o->max_hunks);
     k_u64(w, "suspects", o->suspects);
     k_bool(w, "collapse_loops", o->collapse_loops);
+    k_bool(w, "no_demangle", o->no_demangle);
     key(w, "baselines");
     open_c(w, '[');
     for (size_t i = 0; o->baselines && i < o->nbaselines; i++)

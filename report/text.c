@@ -87,7 +87,7 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
         fprintf(w->f, "  %c %8" PRIu64 "  %*s", m, e->index, 2 * (ind > 0 ? ind : 0), "");
         if (e->kind == TTF_EV_ENTER) {
             safe(w, e->name);
-            fputs(folded ? "();" : "() {", w->f);
+            fputs(ttr_call_suffix(e->name, folded), w->f);
         } else if (e->kind == TTF_EV_EXIT) {
             fputs("} /* ", w->f);
             safe(w, e->name);

@@ -21,4 +21,9 @@ int ttr_level(const ttd_event *e);
 /* The smallest ttr_level among ev[0..n) and base. */
 int ttr_min_level(const ttd_event *ev, size_t n, int base);
 
+/* What follows a function name on a call line: "();" for a call with
+ * nothing inside (leaf), "() {" for one that opens a subtree; without the
+ * "()" when the name already has its parameters (a demangled C++ name). */
+const char *ttr_call_suffix(const char *name, int leaf);
+
 #endif

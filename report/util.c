@@ -4,6 +4,8 @@
  */
 #include "ttr_int.h"
 
+#include <string.h>
+
 #include "ttfmt.h"
 
 size_t ttr_utf8_len(const unsigned char *s)
@@ -41,4 +43,12 @@ int ttr_min_level(const ttd_event *ev, size_t n, int base)
     for (size_t i = 0; i < n; i++)
         base = ttr_level(&ev[i]) < base ? ttr_level(&ev[i]) : base;
     return base;
+}
+
+const char *ttr_call_suffix(const char *name, int leaf)
+{
+    int has_params = name && strchr(name, '(') != NULL;
+    if (leaf)
+        return has_params ? ";" : "();";
+    return has_params ? " {" : "() {";
 }
