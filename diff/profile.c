@@ -150,6 +150,11 @@ static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
         return rc;
     }
     ttf_sym_set_demangle(p->sym[run], !o->no_demangle);
+    if (p->re[0] && !memchr(sel, 1, po.nthreads)) {
+        free(sel);
+        set_err(err, TT_ENOTFOUND, ttf_path(t), "--thread matches no thread");
+        return TT_ENOTFOUND;
+    }
     po.threads = sel;
     rc = ttf_profile_build(t, p->sym[run], &po, &p->prof[run], err);
     free(sel);

@@ -88,6 +88,8 @@ has ' process_item$' "$T/ex"
 grep -q 'compute\|retry_item' "$T/ex" && fail "--exclude keeps compute"
 pd 2 "$T/re" --function 'a('
 has 'function' "$T/re"
+pd 2 "$T/nt" --thread 'no-such-thread'
+has 'ttdiff: .*--thread matches no thread' "$T/nt"
 
 for args in "--profile --sort min" "--profile --format html"; do
     set +e
