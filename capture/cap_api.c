@@ -202,15 +202,21 @@ void ttcap_emit(struct ttcap_site *s, const union ttcap_arg *args)
 {
     struct tstate *t = &cap_tls;
     uint32_t id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
-    uint8_t *p = t->pos;
     unsigned n = s->nargs;
-    if (__builtin_expect(!id || !(s->flags & TTCAP_SITE_FIXED) || !p || t->busy ||
-                         !cap_on || p + 24 + 10 * n > t->limit + CAP_RESERVE / 2, 0)) {
+    if (__builtin_expect(!id || !(s->flags & TTCAP_SITE_FIXED) || t->busy || !cap_on, 0)) {
         emit_slow(s, args);
         return;
     }
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
+    /* pos only after busy is set: a signal handler that logs before that
+     * moves pos (or unmaps the chunk), and a stale copy would write over it */
+    uint8_t *p = t->pos;
+    if (__builtin_expect(!p || p + 24 + 10 * n > t->limit + CAP_RESERVE / 2, 0)) {
+        release(t);
+        emit_slow(s, args);
+        return;
+    }
     uint8_t *q = cap_put_t(t, p + 2);
     q = ttf_put_uvar(q, id);
     for (unsigned i = 0; i < n; i++) {
