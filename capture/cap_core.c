@@ -175,9 +175,11 @@ static int zero_fill(off_t off, size_t len)
     while (done < len) {
         size_t n = len - done < sizeof zeros ? len - done : sizeof zeros;
         ssize_t w = pwrite(cap.fd, zeros, n, off + (off_t)done);
-        if (w <= 0 && errno != EINTR)
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
             return -1;
-        done += w > 0 ? (size_t)w : 0;
+        done += (size_t)w;
     }
     return 0;
 }
@@ -328,7 +330,11 @@ uint8_t *cap_room(struct tstate *t, size_t need)
         return NULL;
     if (t->pos + need > t->limit + CAP_RESERVE / 2)
         switch_chunk(t);
-    return t->state == TS_LIVE ? t->pos : NULL;
+    /* a fresh chunk starts with records of its own (LOST, ring-mode
+     * definitions), and a record larger than a chunk never fits */
+    if (t->state != TS_LIVE || t->pos + need > t->limit + CAP_RESERVE / 2)
+        return NULL;
+    return t->pos;
 }
 
 static void slow_event(struct tstate *t, uintptr_t a, int is_exit)

@@ -282,6 +282,12 @@ static void write_process(struct tstate *t, const char *parent)
         close(fd);
     }
     size_t npar = strlen(parent);
+    /* the record's length field holds at most 16383 bytes: the command
+     * line gives way (exe and parent paths are at most 4 KiB each) */
+    size_t fixed = 96 + 4 * 64 + strlen(exe) + npar;
+    size_t budget = fixed < 16000 ? 16000 - fixed : 0;
+    if (na > budget)
+        na = budget;
     uint8_t *p = cap_room(t, 96 + strlen(exe) + npar + na + 4 * 64);
     if (!p)
         return;

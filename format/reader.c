@@ -399,6 +399,8 @@ static int scan_process(struct dec *d, struct ttfi_cursor *s)
         if ((r = cur_str(s, &a, &na)))
             return r;
         argv[i] = ttfi_arena_strdup(&t->arena, a, na);
+        if (!argv[i])
+            t->oom = 1;
     }
     argv[argc] = NULL;
     if ((r = cur_str(s, &par, &npar)))

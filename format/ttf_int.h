@@ -93,7 +93,6 @@ static inline int cur_bytes(struct ttfi_cursor *c, uint64_t n,
     *out = c->p;
     if (n > cur_left(c))
         return SHORT(c, n, what);
-    *out = c->p;
     c->p += n;
     return 0;
 }
