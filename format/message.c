@@ -17,6 +17,7 @@
 #include "ttf_wire.h"
 
 #define SPEC_MAX 1024           /* largest width / precision honoured */
+#define STR_SPEC_MAX (SPEC_MAX * 4) /* most string bytes one %s prints */
 
 /* Output with snprintf semantics: pos counts what was wanted. */
 struct out {
@@ -39,7 +40,7 @@ static void putf(struct out *o, const char *fmt, ...)
 
 static void putf(struct out *o, const char *fmt, ...)
 {
-    char tmp[SPEC_MAX * 2 + 64];
+    char tmp[STR_SPEC_MAX + 64]; /* holds any one conversion's output */
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
@@ -246,7 +247,7 @@ static void put_str_spec(struct out *o, const struct spec *sp, const char *s,
                          size_t n)
 {
     char f[32];
-    int prec = sp->prec >= 0 && (size_t)sp->prec < n ? sp->prec : (int)(n < SPEC_MAX * 4 ? n : SPEC_MAX * 4);
+    int prec = sp->prec >= 0 && (size_t)sp->prec < n ? sp->prec : (int)(n < STR_SPEC_MAX ? n : STR_SPEC_MAX);
     struct spec s2 = *sp;
     s2.prec = -1;
     build(f, sizeof f, &s2, ".*", 's', 0);

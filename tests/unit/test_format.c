@@ -700,6 +700,43 @@ static void test_messages(void **state)
     ttf_close(t);
 }
 
+/* A %s of a string argument longer than the 2 KiB a numeric conversion
+ * can print: all of it (up to the 4096-byte cap), not cut at the scratch
+ * buffer's size. */
+static void test_message_long_string(void **state)
+{
+    (void)state;
+    static const uint8_t one_str[] = {TTF_ARG_STR};
+    static uint8_t args[6000];
+    static char want[5000], buf[8000];
+    const char *path = tu_path("longstr.trc");
+    ttf_writer *w;
+
+    memset(want, 'x', 3000);
+    uint8_t *p = ttf_put_str(args, want, 3000);
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    ttf_callsite cs = {.id = 7, .kind = TTF_SITE_LOG, .fmt = "<%s>", .file = "m.c",
+                       .func = "f", .nargs = 1, .types = one_str};
+    assert_int_equal(ttf_write_callsite(w, 0, &cs), 0);
+    assert_int_equal(ttf_write_message(w, 0, 1, 7, args, (size_t)(p - args)), 0);
+    memset(want, 'y', 4500);
+    p = ttf_put_str(args, want, 4500);
+    assert_int_equal(ttf_write_message(w, 0, 2, 7, args, (size_t)(p - args)), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    struct evs e = tu_events(t, 0, 0);
+    assert_true(e.n >= 2); /* the writer's END may follow */
+    assert_int_equal(ttf_format_message(t, &e.ev[0], buf, sizeof buf), 3002);
+    assert_int_equal(strspn(buf + 1, "x"), 3000);
+    assert_string_equal(buf + 3001, ">");
+    assert_int_equal(ttf_format_message(t, &e.ev[1], buf, sizeof buf), 4098);
+    assert_int_equal(strspn(buf + 1, "y"), 4096);
+    free(e.ev);
+    ttf_close(t);
+}
+
 static void test_errors_and_version(void **state)
 {
     (void)state;
@@ -830,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_merged),
         cmocka_unit_test(test_time),
         cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_message_long_string),
         cmocka_unit_test(test_errors_and_version),
         cmocka_unit_test(test_compactness),
     };
