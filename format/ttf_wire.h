@@ -167,8 +167,9 @@ enum {
 
 #define TTF_STR_MAX 256   /* longest message string argument kept */
 
-/* LOST / CUT reason byte (readers show unknown values as numbers) */
-#define TTF_LOST_UNSPEC 0 /* not said */
+/* LOST / CUT reason byte (readers accept unknown values) */
+#define TTF_LOST_UNSPEC 0 /* not said (libttcap: events from a signal
+                             handler while the thread was mid-record) */
 #define TTF_LOST_FULL 1   /* no buffer or chunk space */
 #define TTF_LOST_IO 2     /* a write to the file failed */
 
