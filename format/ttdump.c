@@ -50,7 +50,19 @@ struct dump {
     FILE *out;                 /* where the dump goes (stdout) */
     size_t nthreads;           /* threads in the trace */
     int *fdepth;               /* per thread: open frames that matched --function */
+    struct tstack *stacks;     /* per thread: open frames, for the indent */
     char *selected;            /* per thread: 1 if --thread selects it */
+};
+
+/* One thread's open frames as the tree shows them. The reader's depth
+ * counts enters minus exits, so a longjmp that skips frames would leave
+ * every later line indented too deep; skew is what it overcounts. */
+struct tstack {
+    uint64_t *key;             /* function address (~site for scopes) */
+    size_t n, cap;             /* open frames, allocated entries */
+    int skew;                  /* frames closed by a longjmp, not by EXITs */
+    int next;                  /* reader depth expected at the next call */
+    int seen;                  /* 1: next is valid */
 };
 
 /* Per-thread counts for --stats. */
@@ -440,12 +452,58 @@ static void put_where(const struct dump *d, const ttf_event *ev)
     fprintf(d->out, " (%s:%d)", file, line);
 }
 
+static void push_frame(struct tstack *s, uint64_t key)
+{
+    if (s->n == s->cap) {
+        size_t ncap = s->cap ? 2 * s->cap : 64;
+        uint64_t *nk = realloc(s->key, ncap * sizeof *nk);
+        if (!nk)
+            return;            /* the indent may drift, nothing worse */
+        s->key = nk;
+        s->cap = ncap;
+    }
+    s->key[s->n++] = key;
+}
+
+/* The indent of ev: the reader's depth less the frames a longjmp skipped.
+ * An EXIT of a frame below the top closes the frames above it too (as
+ * the profile and the Chrome export do); an EXIT matching no open frame
+ * changes nothing; a jump in the reader's depth (a ring-mode gap, a
+ * damaged chunk) starts the thread's stack over. */
+static int tree_depth(const struct dump *d, const ttf_event *ev)
+{
+    struct tstack *s = &d->stacks[ev->thread < d->nthreads ? ev->thread
+                                                          : d->nthreads];
+    int enter = ev->kind == TTF_EV_ENTER;
+    uint64_t key = ev->site ? ~(uint64_t)ev->site : ev->addr;
+
+    if (!enter && ev->kind != TTF_EV_EXIT)
+        return ev->depth - s->skew;
+    if (s->seen && ev->depth != s->next) {
+        s->n = 0;
+        s->skew = 0;
+    }
+    s->seen = 1;
+    s->next = enter ? ev->depth + 1 : ev->depth - 1;
+    if (enter) {
+        push_frame(s, key);
+        return ev->depth - s->skew;
+    }
+    size_t k = s->n;
+    while (k > 0 && s->key[k - 1] != key)
+        k--;
+    if (k > 0) {
+        s->skew += (int)(s->n - k);
+        s->n = k - 1;
+    }
+    return ev->depth - 1 - s->skew;
+}
+
 /* ENTER and EXIT; --function may leave them out. */
-static void print_call(const struct dump *d, const ttf_event *ev)
+static void print_call(const struct dump *d, const ttf_event *ev, int depth)
 {
     const char *name = ttf_sym_event_name(d->sym, ev);
     int enter = ev->kind == TTF_EV_ENTER;
-    int depth = enter ? ev->depth : ev->depth - 1;
     int *fd = &d->fdepth[ev->thread < d->nthreads ? ev->thread : 0];
 
     if (!func_ok(d, name))
@@ -559,14 +617,14 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
 
 static void print_event(const struct dump *d, const ttf_event *ev)
 {
-    int depth = ev->depth;
+    int depth = tree_depth(d, ev);
 
-    if (d->o->func_re)
+    if (d->o->func_re && ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
         depth = d->fdepth[ev->thread < d->nthreads ? ev->thread : 0];
     switch (ev->kind) {
     case TTF_EV_ENTER:
     case TTF_EV_EXIT:
-        print_call(d, ev);
+        print_call(d, ev, depth);
         break;
     case TTF_EV_MESSAGE:
     case TTF_EV_MARK:
@@ -901,7 +959,8 @@ static void open_trace(struct dump *d)
     d->nthreads = ttf_thread_count(d->t);
     d->fdepth = calloc(d->nthreads + 1, sizeof *d->fdepth);
     d->selected = calloc(d->nthreads + 1, 1);
-    if (!d->fdepth || !d->selected)
+    d->stacks = calloc(d->nthreads + 1, sizeof *d->stacks);
+    if (!d->fdepth || !d->selected || !d->stacks)
         die("%s: out of memory", d->o->path);
     select_threads(d);
 }
@@ -933,5 +992,8 @@ int main(int argc, char **argv)
     ttf_regex_free(o.func_re);
     free(d.fdepth);
     free(d.selected);
+    for (size_t i = 0; d.stacks && i <= d.nthreads; i++)
+        free(d.stacks[i].key);
+    free(d.stacks);
     return 0;
 }
