@@ -268,8 +268,9 @@ static void write_lost(struct tstate *t, uint64_t n, int why)
     cap_commit(t, p, TTF_R_LOST, cap_ext_close(p, q));
 }
 
-/* Records owed at the start of a new chunk. */
-static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
+/* Write the LOST records the thread owes (events dropped while cut off,
+ * or while a signal handler interrupted a record being written). */
+void cap_flush_lost(struct tstate *t)
 {
     if (t->lost) {
         uint64_t n = t->lost;
@@ -281,6 +282,12 @@ static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
         t->lost_nested = 0;
         write_lost(t, n, CAP_WHY_NESTED);
     }
+}
+
+/* Records owed at the start of a new chunk. */
+static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
+{
+    cap_flush_lost(t);
     if (recycled) {
         if (t->name[0])
             cap_write_name(t, t->name);
@@ -448,6 +455,7 @@ void cap_thread_end(void *arg)
     atomic_signal_fence(memory_order_seq_cst);
     cap_check_names(t);
     cap_check_modules(t, 0);
+    cap_flush_lost(t);
     uint8_t *p = cap_room(t, 16);
     if (p) {
         uint8_t *q = cap_put_t(t, p + 2);

@@ -457,6 +457,7 @@ static void finish(int status, int quick)
             cap_check_names(t);
             if (!quick)
                 cap_check_modules(t, 0);
+            cap_flush_lost(t);
         }
         uint8_t *p = t->state == TS_LIVE ? cap_room(t, 24) : NULL;
         if (p) {

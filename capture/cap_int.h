@@ -165,6 +165,7 @@ void cap_thread_begin(struct tstate *t);
 void cap_thread_reset(struct tstate *t);
 void cap_thread_end(void *arg);
 void cap_check_names(struct tstate *t);
+void cap_flush_lost(struct tstate *t);
 void cap_write_name(struct tstate *t, const char *name);
 void cap_write_site(struct tstate *t, struct ttcap_site *s);
 int cap_grow(uint64_t chunk);
