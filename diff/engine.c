@@ -174,6 +174,7 @@ typedef struct walk {
     int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
     frame_id *stack;        /* the call stack before ev, outermost first */
     size_t nstack, cap;
+    ttd_openset open;       /* ids of stack[0..nstack) */
 } walk;
 
 static int walk_open(walk *w, run *r, uint32_t thread)
@@ -187,6 +188,7 @@ static void walk_close(walk *w)
 {
     ttf_iter_close(w->it);
     free(w->stack);
+    ttd_openset_free(&w->open);
 }
 
 static int push(walk *w, const ttf_event *ev)
@@ -205,20 +207,25 @@ static int push(walk *w, const ttf_event *ev)
     f->site = ev->site;
     f->time_ns = ev->time_ns;
     f->name = ttd_norm_func(&w->r->norm, ev);
-    return 0;
+    return ttd_openset_add(&w->open, f->id);
 }
 
 /* Pop to the frame ev leaves; an exit with no matching frame (the trace
- * began inside it, or a longjmp) leaves the stack alone. */
+ * began inside it, or a longjmp) leaves the stack alone. The open counts
+ * make that case O(1); otherwise the scan stops at the frames it pops. */
 static void pop(walk *w, const ttf_event *ev)
 {
     uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
     size_t i = w->nstack;
 
+    if (!ttd_openset_count(&w->open, id))
+        return;
     while (i > 0 && w->stack[i - 1].id != id)
         i--;
-    if (i > 0)
-        w->nstack = i - 1;
+    if (i == 0)
+        return;
+    while (w->nstack >= i)
+        ttd_openset_del(&w->open, w->stack[--w->nstack].id);
 }
 
 /* Next raw event: 1, 0 at the end, or a TT_E* code. */

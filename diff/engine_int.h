@@ -62,6 +62,27 @@ const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev);
 /* The EXIT key that closes a call entered with ENTER key k. */
 uint64_t ttd_norm_exit_of(uint64_t enter_key);
 
+/* ---- open-frame counts (openset.c) --------------------------------------- */
+
+/* How many open frames carry each key: a multiset kept beside a call
+ * stack, so an EXIT that closes no open frame is told in O(1) expected
+ * instead of by a scan of the whole stack. */
+typedef struct ttd_openset {
+    struct ttd_oslot *slot; /* open addressing, power-of-two size */
+    size_t cap;             /* slots (0 before the first add) */
+    size_t used;            /* slots holding a key */
+} ttd_openset;
+
+/* Count one more frame with key k. 0 or TT_ENOMEM. */
+int ttd_openset_add(ttd_openset *o, uint64_t k);
+/* Count one frame fewer with key k (it must have been added). */
+void ttd_openset_del(ttd_openset *o, uint64_t k);
+/* Frames open with key k. */
+uint64_t ttd_openset_count(const ttd_openset *o, uint64_t k);
+/* Forget all keys (the memory is kept). */
+void ttd_openset_clear(ttd_openset *o);
+void ttd_openset_free(ttd_openset *o);
+
 /* ---- key sequences (seq.c) ---------------------------------------------- */
 
 /* A growable array of 64-bit words, mapped with huge pages where allowed. */
@@ -99,6 +120,7 @@ typedef struct ttd_seq {
     size_t nloops, loopcap;
     ttd_cframe *st;         /* open calls, [0] is the thread's top level */
     size_t nst, stcap;
+    ttd_openset open;       /* EXIT keys of st[1..nst) */
 } ttd_seq;
 
 /* Start filling s again (its memory is kept); bound = raw events expected. */

@@ -124,6 +124,7 @@ int ttd_seq_reset(ttd_seq *s, int collapse, size_t bound)
     s->collapse = collapse;
     s->nloops = 0;
     s->nst = 0;
+    ttd_openset_clear(&s->open);
     if (rc == 0 && collapse)
         rc = push_frame(s, 0, 0, 0);
     return rc;
@@ -135,6 +136,7 @@ void ttd_seq_free(ttd_seq *s)
     ttd_keybuf_free(&s->map);
     free(s->loops);
     free(s->st);
+    ttd_openset_free(&s->open);
     memset(s, 0, sizeof *s);
 }
 
@@ -175,9 +177,12 @@ static int child_subtree(ttd_seq *s, ttd_cframe *p, size_t start, uint64_t e,
     return 0;
 }
 
-/* The open frame an EXIT with key k closes, 0 if none (the top level). */
+/* The open frame an EXIT with key k closes, 0 if none (the top level).
+ * The counts make a miss O(1); a hit scans only the frames it pops. */
 static size_t match(const ttd_seq *s, uint64_t k)
 {
+    if (!ttd_openset_count(&s->open, k))
+        return 0;
     for (size_t i = s->nst; i-- > 1;)
         if (ttd_norm_exit_of(s->st[i].enter) == k)
             return i;
@@ -197,8 +202,11 @@ int ttd_seq_feed(ttd_seq *s, uint64_t key, int kind)
     if (at >= s->map.cap && ttd_keybuf_reserve(&s->map, 2 * at + 16, at) < 0)
         return TT_ENOMEM;
     s->map.k[at] = raw;
-    if (kind == TTF_EV_ENTER)
-        return push_frame(s, key, at, raw);
+    if (kind == TTF_EV_ENTER) {
+        if (push_frame(s, key, at, raw) < 0)
+            return TT_ENOMEM;
+        return ttd_openset_add(&s->open, ttd_norm_exit_of(key));
+    }
     size_t f = kind == TTF_EV_EXIT ? match(s, key) : 0;
     if (f == 0) { /* a message, or a return from before the trace began */
         ttd_cframe *top = &s->st[s->nst - 1];
@@ -211,7 +219,10 @@ int ttd_seq_feed(ttd_seq *s, uint64_t key, int kind)
     ttd_cframe c = s->st[f];
     commit(&c);
     uint64_t e = fold(c.h, key);
-    s->nst = f; /* calls left without a return (longjmp) just end here */
+    /* calls left without a return (longjmp) just end here */
+    for (size_t i = f; i < s->nst; i++)
+        ttd_openset_del(&s->open, ttd_norm_exit_of(s->st[i].enter));
+    s->nst = f;
     return child_subtree(s, &s->st[f - 1], c.start, e, raw + 1 - c.raw0);
 }
 
