@@ -49,7 +49,6 @@ struct dump {
     ttf_sym *sym;              /* symbol resolver (events only) */
     FILE *out;                 /* where the dump goes (stdout) */
     size_t nthreads;           /* threads in the trace */
-    int *fdepth;               /* per thread: open frames that matched --function */
     struct tstack *stacks;     /* per thread: open frames, for the indent */
     char *selected;            /* per thread: 1 if --thread selects it */
 };
@@ -59,7 +58,9 @@ struct dump {
  * every later line indented too deep; skew is what it overcounts. */
 struct tstack {
     uint64_t *key;             /* function address (~site for scopes) */
+    unsigned char *sel;        /* per frame: 1 if --function selects it */
     size_t n, cap;             /* open frames, allocated entries */
+    int nsel;                  /* frames in key[0..n) --function selects */
     int skew;                  /* frames closed by a longjmp, not by EXITs */
     int next;                  /* reader depth expected at the next call */
     int seen;                  /* 1: next is valid */
@@ -452,24 +453,30 @@ static void put_where(const struct dump *d, const ttf_event *ev)
     fprintf(d->out, " (%s:%d)", file, line);
 }
 
-static void push_frame(struct tstack *s, uint64_t key)
+static void push_frame(struct tstack *s, uint64_t key, int sel)
 {
     if (s->n == s->cap) {
         size_t ncap = s->cap ? 2 * s->cap : 64;
         uint64_t *nk = realloc(s->key, ncap * sizeof *nk);
-        if (!nk)
+        if (nk)
+            s->key = nk;
+        unsigned char *ns = nk ? realloc(s->sel, ncap) : NULL;
+        if (!ns)
             return;            /* the indent may drift, nothing worse */
-        s->key = nk;
+        s->sel = ns;
         s->cap = ncap;
     }
+    s->sel[s->n] = (unsigned char)sel;
     s->key[s->n++] = key;
+    s->nsel += sel;
 }
 
 /* The indent of ev: the reader's depth less the frames a longjmp skipped.
  * An EXIT of a frame below the top closes the frames above it too (as
  * the profile and the Chrome export do); an EXIT matching no open frame
  * changes nothing; a jump in the reader's depth (a ring-mode gap, a
- * damaged chunk) starts the thread's stack over. */
+ * damaged chunk) starts the thread's stack over. With --function the
+ * indent is the number of selected frames on that same stack. */
 static int tree_depth(const struct dump *d, const ttf_event *ev)
 {
     struct tstack *s = &d->stacks[ev->thread < d->nthreads ? ev->thread
@@ -477,26 +484,31 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
     int enter = ev->kind == TTF_EV_ENTER;
     uint64_t key = ev->site ? ~(uint64_t)ev->site : ev->addr;
 
+    int filtered = d->o->func_re != NULL;
+
     if (!enter && ev->kind != TTF_EV_EXIT)
-        return ev->depth - s->skew;
+        return filtered ? s->nsel : ev->depth - s->skew;
     if (s->seen && ev->depth != s->next) {
         s->n = 0;
+        s->nsel = 0;
         s->skew = 0;
     }
     s->seen = 1;
     s->next = enter ? ev->depth + 1 : ev->depth - 1;
     if (enter) {
-        push_frame(s, key);
-        return ev->depth - s->skew;
+        int depth = filtered ? s->nsel : ev->depth - s->skew;
+        push_frame(s, key, filtered && func_ok(d, ttf_sym_event_name(d->sym, ev)));
+        return depth;
     }
     size_t k = s->n;
     while (k > 0 && s->key[k - 1] != key)
         k--;
     if (k > 0) {
         s->skew += (int)(s->n - k);
-        s->n = k - 1;
+        while (s->n >= k)
+            s->nsel -= s->sel[--s->n];
     }
-    return ev->depth - 1 - s->skew;
+    return filtered ? s->nsel : ev->depth - 1 - s->skew;
 }
 
 /* ENTER and EXIT; --function may leave them out. */
@@ -504,17 +516,9 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
 {
     const char *name = ttf_sym_event_name(d->sym, ev);
     int enter = ev->kind == TTF_EV_ENTER;
-    int *fd = &d->fdepth[ev->thread < d->nthreads ? ev->thread : 0];
 
     if (!func_ok(d, name))
         return;
-    if (d->o->func_re) {
-        if (!enter && *fd > 0)
-            (*fd)--;
-        depth = *fd;
-        if (enter)
-            (*fd)++;
-    }
     line_start(d, ev, depth);
     color_on(d, enter ? "32" : "36");
     fprintf(d->out, "%s %s", enter ? ">" : "<", name);
@@ -619,8 +623,6 @@ static void print_event(const struct dump *d, const ttf_event *ev)
 {
     int depth = tree_depth(d, ev);
 
-    if (d->o->func_re && ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
-        depth = d->fdepth[ev->thread < d->nthreads ? ev->thread : 0];
     switch (ev->kind) {
     case TTF_EV_ENTER:
     case TTF_EV_EXIT:
@@ -957,10 +959,9 @@ static void open_trace(struct dump *d)
     if (rc != 0)
         die("%s: %s", d->o->path, ttf_strerror(rc));
     d->nthreads = ttf_thread_count(d->t);
-    d->fdepth = calloc(d->nthreads + 1, sizeof *d->fdepth);
     d->selected = calloc(d->nthreads + 1, 1);
     d->stacks = calloc(d->nthreads + 1, sizeof *d->stacks);
-    if (!d->fdepth || !d->selected || !d->stacks)
+    if (!d->selected || !d->stacks)
         die("%s: out of memory", d->o->path);
     select_threads(d);
 }
@@ -990,10 +991,11 @@ int main(int argc, char **argv)
     ttf_close(d.t);
     ttf_regex_free(o.thread_re);
     ttf_regex_free(o.func_re);
-    free(d.fdepth);
     free(d.selected);
-    for (size_t i = 0; d.stacks && i <= d.nthreads; i++)
+    for (size_t i = 0; d.stacks && i <= d.nthreads; i++) {
         free(d.stacks[i].key);
+        free(d.stacks[i].sel);
+    }
     free(d.stacks);
     return 0;
 }

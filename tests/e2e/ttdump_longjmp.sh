@@ -25,4 +25,13 @@ chk '^ *+[0-9.]*us   < prof_jumper$' 2
 chk '^ *+[0-9.]*us       > prof_deep2$' 2
 chk '^ *+[0-9.]*us < main$' 1
 chk 'depth' 0
+# --function keeps its indent on the same stack of open frames
+"$B/ttdump" -n -t 0 -f '^prof_' "$T/u.trc" > "$T/out" 2> "$T/err" ||
+    { cat "$T/err"; fail "ttdump --function exit"; }
+chk '^ *+[0-9.]*us > prof_jumper$' 2
+chk '^ *+[0-9.]*us < prof_jumper$' 2
+chk '^ *+[0-9.]*us     > prof_deep2$' 2
+chk '^ *+[0-9.]*us       log: jumping with' 2
+chk '^ *+[0-9.]*us -- end' 1
+chk '[<>] main$' 0
 echo "ok: ttdump indents correctly after longjmp"
