@@ -84,7 +84,10 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
                      strcmp(e->name, ev[i + 1].name) == 0;
         int ind = ttr_level(e) - base;
         on(w, col);
-        fprintf(w->f, "  %c %8" PRIu64 "  %*s", m, e->index, 2 * (ind > 0 ? ind : 0), "");
+        int cols = ind < 0 ? 0 : ind > TTR_MAX_INDENT ? TTR_MAX_INDENT : ind;
+        fprintf(w->f, "  %c %8" PRIu64 "  %*s", m, e->index, 2 * cols, "");
+        if (ind > TTR_MAX_INDENT)
+            fprintf(w->f, "[depth %d] ", ind);
         if (e->kind == TTF_EV_ENTER) {
             safe(w, e->name);
             fputs(ttr_call_suffix(e->name, folded), w->f);
@@ -113,7 +116,9 @@ static void stack(tw *w, const ttd_divergence *d)
         fputs("    (top level)\n", w->f);
     for (size_t i = 0; i < d->nstack; i++) {
         const ttd_frame *fr = &d->stack[i];
-        fprintf(w->f, "    %*s", (int)(2 * i), "");
+        fprintf(w->f, "    %*s", (int)(2 * (i < TTR_MAX_INDENT ? i : TTR_MAX_INDENT)), "");
+        if (i > TTR_MAX_INDENT)
+            fprintf(w->f, "[depth %zu] ", i);
         safe(w, fr->name);
         if (fr->file && fr->line > 0) {
             on(w, DIM);

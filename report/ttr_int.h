@@ -21,6 +21,10 @@ int ttr_level(const ttd_event *e);
 /* The smallest ttr_level among ev[0..n) and base. */
 int ttr_min_level(const ttd_event *ev, size_t n, int base);
 
+/* Call trees indent at most this many levels; deeper lines say their depth
+ * ("[depth N]") instead, so a 100k-deep stack stays linear in size. */
+#define TTR_MAX_INDENT 64
+
 /* What follows a function name on a call line: "();" for a call with
  * nothing inside (leaf), "() {" for one that opens a subtree; without the
  * "()" when the name already has its parameters (a demangled C++ name). */
