@@ -5,19 +5,7 @@
 # expected, ten identical-input runs compared pairwise give no divergence,
 # and the bad run's real divergence (check_item says no) is still named.
 set -eu
-B=${1:-build}
-cd "$(dirname "$0")/../.."
-BD=$(cd "$B" && pwd)
-TTDIFF=$BD/ttdiff
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-has() { grep -q -e "$1" "$2" || { echo "--- $2:"; head -60 "$2"; fail "no '$1' in $2"; }; }
-rec() { out=$1; shift; TTCAP_OUT="$T/$out" "$@" >/dev/null 2>&1 || true; [ -s "$T/$out" ] || fail "no trace $out"; }
-run() { want=$1; shift; rc=0; "$TTDIFF" "$@" > "$T/out" 2> "$T/err" || rc=$?; \
-        [ "$rc" = "$want" ] || { cat "$T/out" "$T/err"; fail "ttdiff $*: exit $rc, want $want"; }; }
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1" \
-         || { head -80 "$1"; fail "json check: $2"; }; }
+. "$(dirname "$0")/ttdiff_lib.inc"
 
 P=$BD/fixtures/sus_poll
 for i in 0 1 2 3 4 5 6 7 8 9; do rec g$i.trc "$P"; done

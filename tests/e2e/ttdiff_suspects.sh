@@ -4,19 +4,7 @@
 # character check in a parser. The deciding function must be suspect #1 in
 # text, JSON and HTML; --suspects N limits the list, 0 drops it.
 set -eu
-B=${1:-build}
-cd "$(dirname "$0")/../.."
-BD=$(cd "$B" && pwd)
-TTDIFF=$BD/ttdiff
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-has() { grep -q -e "$1" "$2" || { echo "--- $2:"; head -60 "$2"; fail "no '$1' in $2"; }; }
-rec() { out=$1; shift; TTCAP_OUT="$T/$out" "$@" >/dev/null 2>&1 || true; [ -s "$T/$out" ] || fail "no trace $out"; }
-run() { want=$1; shift; rc=0; "$TTDIFF" "$@" > "$T/out" 2> "$T/err" || rc=$?; \
-        [ "$rc" = "$want" ] || { cat "$T/out" "$T/err"; fail "ttdiff $*: exit $rc, want $want"; }; }
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1" \
-         || { head -80 "$1"; fail "json check: $2"; }; }
+. "$(dirname "$0")/ttdiff_lib.inc"
 
 # case FIXTURE GOOD-ARG BAD-ARG DECIDER FRAME
 case1() {
