@@ -15,7 +15,7 @@
 #include "diff_traces.h"
 #include "ttdiff.h"
 
-static char dir[] = "/tmp/test_engine.XXXXXX";
+#include "tmpdir.h"
 static int seq;
 
 static const char *const MAIN_ONLY[] = {"main"};
@@ -407,20 +407,6 @@ static void test_api_contract(void **state)
     assert_int_equal(ttd_hunk_detail(d, 0, &(const ttd_divergence *){NULL}), TT_EINVAL);
     ttd_free(d);
     ttf_close(t);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[512];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

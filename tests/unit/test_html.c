@@ -15,7 +15,7 @@
 #include "diff_traces.h"
 #include "ttreport.h"
 
-static char dir[] = "/tmp/test_html.XXXXXX";
+#include "tmpdir.h"
 static int seq;
 
 #define EVIL "<script>alert(1)</script></script>\"q\" 'a' & \x01\x1b[1m \xff %d"
@@ -230,20 +230,6 @@ static void test_errors(void **state)
     assert_int_equal(ttr_html(ro, d, NULL), TT_EIO); /* every write fails */
     fclose(ro);
     ttd_free(d);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[128];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -16,7 +16,7 @@
 #include "ttdiff.h"
 #include "ttreport.h"
 
-static char dir[] = "/tmp/test_profile.XXXXXX";
+#include "tmpdir.h"
 static int seq;
 
 static const char *const ONE[] = {"main"};
@@ -315,20 +315,6 @@ static void test_chrome(void **state)
     free(buf);
     ttf_regex_free(re);
     prof_close(&pr);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[300];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -15,7 +15,7 @@
 #include "diff_traces.h"
 #include "ttreport.h"
 
-static char dir[] = "/tmp/test_report.XXXXXX";
+#include "tmpdir.h"
 
 /* ---- a strict JSON checker (RFC 8259 grammar, UTF-8 output only) ------- */
 
@@ -285,20 +285,6 @@ static void test_no_divergence(void **state)
     assert_non_null(strstr(buf, "no divergence in 1 thread pair"));
     free(buf);
     ttd_free(d);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[512];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -15,7 +15,7 @@
 #include "diff_traces.h"
 #include "ttdiff.h"
 
-static char dir[] = "/tmp/test_suspects.XXXXXX";
+#include "tmpdir.h"
 static int seq;
 static const char *const MAIN_ONLY[] = {"main"};
 
@@ -274,20 +274,6 @@ static void test_loop_baseline(void **state)
     assert_int_equal(r->hunks[1].bad_reps, 3);
     assert_string_equal(r->first->bad[0].name, "dt_fail");
     ttd_free(d);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[128];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -17,7 +17,7 @@
 
 #define DEEP 50000
 
-static char dir[] = "/tmp/test_unwind.XXXXXX";
+#include "tmpdir.h"
 static int seq;
 
 /* Write n ENTERs (kind TTF_EV_ENTER) or EXITs of function name. */
@@ -183,20 +183,6 @@ static void test_jump_below_top(void **state)
         check_first(d, 7, stack, 2, "dt_helper", "dt_fail");
         ttd_free(d);
     }
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[256];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
