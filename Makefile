@@ -74,9 +74,12 @@ $(LIBREP): $(call obj,$(REP_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# one relocatable object: a static link takes all of libttcap or nothing (its
+# constructor and interposers are referenced by no symbol of the program)
 $(B)/libttcap.a: $(call obj,$(CAP_SRC))
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(CC) -r -nostdlib -o $(B)/obj/capture/libttcap.o $^
+	rm -f $@ && ar rcs $@ $(B)/obj/capture/libttcap.o
 
 $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 	@mkdir -p $(dir $@)

@@ -170,13 +170,15 @@ void cap_write_name(struct tstate *t, const char *name);
 void cap_write_site(struct tstate *t, struct ttcap_site *s);
 int cap_grow(uint64_t chunk);
 int cap_site_id(struct tstate *t, struct ttcap_site *s);
+void cap_spin_lock(atomic_flag *f);
+void cap_spin_unlock(atomic_flag *f);
 
 /* cap_init.c */
 int cap_start(const char *parent_trace);
+
+/* cap_modules.c */
 void cap_check_modules(struct tstate *t, int force);
 void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
-void cap_spin_lock(atomic_flag *f);
-void cap_spin_unlock(atomic_flag *f);
 
 /* cap_sig.c */
 void cap_signals_install(void);
