@@ -30,10 +30,10 @@ SYSLIBS = -ldw -lelf -lpcre2-8 -lxxhash -lpthread -ldl -lm
 export B CC SAN
 
 # ---- sources ---------------------------------------------------------------
-FMT_SRC  := $(filter-out format/ttdump.c, $(wildcard format/*.c))
+FMT_SRC  := $(wildcard format/*.c)
 CAP_SRC  := $(wildcard capture/*.c)
-DIFF_SRC := $(filter-out diff/ttdiff.c, $(wildcard diff/*.c))
-REP_SRC  := $(wildcard report/*.c)
+DIFF_SRC := $(wildcard diff/*.c)
+REP_SRC  := $(filter-out report/ttdump.c report/ttdiff.c, $(wildcard report/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
 
@@ -86,10 +86,10 @@ $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 	$(CC) -shared $(SAN) -o $@ $^ -Wl,-soname,libttcap.so.1 -lpthread -ldl
 	ln -sf libttcap.so $(B)/libttcap.so.1
 
-$(B)/ttdump: $(B)/obj/format/ttdump.o $(LIBFMT)
+$(B)/ttdump: $(B)/obj/report/ttdump.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttdiff: $(B)/obj/diff/ttdiff.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttcap.pc: Makefile

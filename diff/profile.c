@@ -1,5 +1,5 @@
 /*
- * profile.c - ttdiff --profile: profile two runs (format/profile.c), pair
+ * profile.c - ttdiff --profile: profile two runs (diff/profile_calc.c), pair
  * their functions by name and order them by the largest change, bad minus
  * good. Functions seen in one run only are kept and flagged. Both profiles
  * are sorted by name and merged in one pass. --thread selects the threads

@@ -343,7 +343,7 @@ int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err);
 int ttf_regex_match(const ttf_regex *re, const char *s);
 void ttf_regex_free(ttf_regex *re);
 
-/* ---- profiles (format/profile.c) ---------------------------------------- */
+/* ---- profiles (diff/profile_calc.c) ---------------------------------------- */
 
 /* Per-function calls and times from ENTER/EXIT events. Inclusive time of a
  * recursive function counts only its outermost active frame; self time
@@ -443,7 +443,7 @@ const char *ttf_profile_end_name(int reason);
 int ttf_profile_write_text(FILE *f, const ttf_profile *p, const ttf_trace *t,
                            const ttf_regex *function);
 
-/* ---- Chrome trace-event JSON (format/chrome.c) --------------------------- */
+/* ---- Chrome trace-event JSON (report/chrome.c) --------------------------- */
 
 typedef struct ttf_chrome_opts {
     int no_messages;        /* 1: leave messages and marks out */

@@ -1,5 +1,5 @@
 /*
- * test_regex.c - the PCRE2 filter of format/regex.c: matching anywhere,
+ * test_regex.c - the PCRE2 filter of diff/regex.c: matching anywhere,
  * anchors, bad patterns reported with PCRE2's text and the offset, and
  * NULL handling.
  */

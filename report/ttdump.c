@@ -777,7 +777,7 @@ static void print_stats(struct dump *d)
             " damaged\n", s->chunks_used, s->chunks_total, s->chunks_damaged);
 }
 
-/* ---- profile and Chrome JSON (format/profile.c, format/chrome.c) -------- */
+/* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) -------- */
 
 
 static void print_profile(struct dump *d)
