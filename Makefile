@@ -7,6 +7,8 @@
 #   make demo       record a good and a bad run of a fixture and diff them
 #   make fuzz       libFuzzer target for the trace reader (build/fuzz_reader)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
+#                   (ttcap.h ttfmt.h ttdiff.h ttreport.h, libttcap.so/.a,
+#                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
 #
 # Folders are layers: capture/ and format/ at the bottom, diff/ on format/,
 # report/ on diff/. Any *.mk file in a layer folder, fixtures/ or tests/ is
@@ -26,7 +28,11 @@ endif
 CPPFLAGS_TT = -Iformat -Icapture -Idiff -Ireport -D_GNU_SOURCE
 CFLAGS_TT = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) $(CPPFLAGS_TT)
 LIBCFLAGS = $(CFLAGS_TT) -fvisibility=hidden
-SYSLIBS = -ldw -lelf -lpcre2-8 -lxxhash -lpthread -ldl -lm
+# what each library needs at link time (libttfmt: libdw; libttdiff adds
+# PCRE2 and xxHash; libttreport adds nothing)
+FMT_LIBS = -ldw -lelf -lpthread -ldl -lm
+DIFF_LIBS = -lpcre2-8 -lxxhash
+SYSLIBS = $(DIFF_LIBS) $(FMT_LIBS)
 export B CC SAN
 
 # ---- sources ---------------------------------------------------------------
@@ -141,8 +147,9 @@ check-headers:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 format/ttfmt.h capture/ttcap.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/libttcap.a $(LIBFMT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 capture/ttcap.h format/ttfmt.h diff/ttdiff.h report/ttreport.h \
+	  $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/libttcap.a $(LIBFMT) $(LIBDIFF) $(LIBREP) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libttcap.so $(DESTDIR)$(PREFIX)/lib/libttcap.so.1
 	ln -sf libttcap.so.1 $(DESTDIR)$(PREFIX)/lib/libttcap.so
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/

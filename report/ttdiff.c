@@ -56,7 +56,7 @@ typedef struct cli {
     const char *out;        /* -o FILE, NULL = stdout */
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
-    int sort;               /* --sort column (TTF_PROF_*), 0 = total */
+    int sort;               /* --sort column (TTD_PROF_*), 0 = total */
     const char **base;      /* --baseline files (argv strings) */
     size_t nbase;
 } cli;
@@ -84,12 +84,12 @@ static int parse_uint(const char *s, unsigned *out)
 /* Check a regex now, so a bad one is reported before any trace is read. */
 static int check_regex(const char *flag, const char *pattern)
 {
-    ttf_regex *re;
+    ttd_regex *re;
     ttf_error e;
 
-    if (ttf_regex_compile(pattern, &re, &e) < 0)
+    if (ttd_regex_compile(pattern, &re, &e) < 0)
         return fail("%s: %s", flag, e.msg);
-    ttf_regex_free(re);
+    ttd_regex_free(re);
     return 0;
 }
 
@@ -151,9 +151,9 @@ static int option(cli *c, int argc, char **argv, int *i)
             return fail("--format: '%s' is not text, json or html%s", v, "");
         c->json = !strcmp(v, "json") ? 1 : !strcmp(v, "html") ? 2 : 0;
     } else if (!strcmp(name, "--sort")) {
-        c->sort = ttf_profile_column(v);
-        if (c->sort != TTF_PROF_TOTAL && c->sort != TTF_PROF_SELF &&
-            c->sort != TTF_PROF_CALLS && c->sort != TTF_PROF_AVG)
+        c->sort = ttd_prof_column(v);
+        if (c->sort != TTD_PROF_TOTAL && c->sort != TTD_PROF_SELF &&
+            c->sort != TTD_PROF_CALLS && c->sort != TTD_PROF_AVG)
             return fail("--sort: '%s' is not total, self, calls or avg%s", v, "");
     } else if (!strcmp(name, "--color")) {
         c->color = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0

@@ -14,8 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ttf_wire.h"
-#include "ttfmt.h"
+#include "ttreport.h"
 
 #define EXIT_USAGE 2
 #define MAX_INDENT 64          /* deeper frames print at this level */
@@ -32,11 +31,11 @@ struct opts {
     int color;                 /* 1: ANSI colours */
     const char *thread_pat;    /* --thread pattern, NULL = all */
     long thread_index;         /* --thread given as a number, else -1 */
-    ttf_regex *thread_re;      /* --thread as a regex on names */
+    ttd_regex *thread_re;      /* --thread as a regex on names */
     const char *func_pat;      /* --function pattern, NULL = all */
-    ttf_regex *func_re;        /* compiled --function pattern */
+    ttd_regex *func_re;        /* compiled --function pattern */
     int profile;               /* 1: --profile, per-function table */
-    int sort;                  /* --sort column, TTF_PROF_* */
+    int sort;                  /* --sort column, TTD_PROF_* */
     int per_thread;            /* 1: --per-thread profile */
     int chrome;                /* 1: --chrome, trace-event JSON */
     int no_demangle;           /* 1: --no-demangle, C++ names as stored */
@@ -227,7 +226,7 @@ static void print_header(const struct dump *d)
             h->version_minor);
     fprintf(f, "  min reader:        %u\n", h->min_reader_major);
     fprintf(f, "  header size:       %u\n", h->header_size);
-    fprintf(f, "  endian:            little (0x%08x)\n", TTF_ENDIAN_MARK);
+    fprintf(f, "  endian:            little (0x%08x)\n", ttf_format()->endian_mark);
     fprintf(f, "  required features: ");
     put_bits(f, h->required_features, req, 1);
     fprintf(f, "  optional features: ");
@@ -236,7 +235,7 @@ static void print_header(const struct dump *d)
     fprintf(f, "  data offset:       %" PRIu32 "\n", h->data_offset);
     fprintf(f, "  flags:             ");
     put_bits(f, h->flags, flags, 1);
-    if (h->flags & TTF_FLAG_CLOSED)
+    if (h->flags & TTF_HEADER_CLOSED)
         fprintf(f, "  exit status:       %" PRId32 "\n", h->exit_status);
     else
         fprintf(f, "  exit status:       none (not closed)\n");
@@ -421,7 +420,7 @@ static const char *thread_name(const struct dump *d, uint32_t i)
 /* Does --function select this function name? */
 static int func_ok(const struct dump *d, const char *name)
 {
-    return !d->o->func_re || ttf_regex_match(d->o->func_re, name);
+    return !d->o->func_re || ttd_regex_match(d->o->func_re, name);
 }
 
 /* Time, thread (merged) and indentation of one event line. */
@@ -782,27 +781,27 @@ static void print_stats(struct dump *d)
 
 static void print_profile(struct dump *d)
 {
-    ttf_profile_opts po = {d->o->per_thread, d->selected, d->nthreads};
-    ttf_profile *p = NULL;
+    ttd_prof_opts po = {d->o->per_thread, d->selected, d->nthreads};
+    ttd_prof *p = NULL;
     ttf_error err;
 
     open_sym(d);
-    int rc = ttf_profile_build(d->t, d->sym, &po, &p, &err);
+    int rc = ttd_prof_build(d->t, d->sym, &po, &p, &err);
     if (rc < 0)
         die("%s: profile: %s", d->o->path, err.msg);
     if (d->o->sort)
-        ttf_profile_sort(p, d->o->sort);
-    ttf_profile_write_text(d->out, p, d->t, d->o->func_re);
-    ttf_profile_free(p);
+        ttd_prof_sort(p, d->o->sort);
+    ttr_prof_text(d->out, p, d->t, d->o->func_re);
+    ttd_prof_free(p);
 }
 
 static void print_chrome(struct dump *d)
 {
-    ttf_chrome_opts co = {0, d->selected, d->nthreads, d->o->func_re};
+    ttr_chrome_opts co = {0, d->selected, d->nthreads, d->o->func_re};
     ttf_error err;
 
     open_sym(d);
-    int rc = ttf_chrome_write(d->out, d->t, d->sym, &co, &err);
+    int rc = ttr_chrome_write(d->out, d->t, d->sym, &co, &err);
     if (rc < 0)
         die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
 }
@@ -820,13 +819,13 @@ static int all_digits(const char *s)
     return 1;
 }
 
-static ttf_regex *compile_or_die(const char *pattern)
+static ttd_regex *compile_or_die(const char *pattern)
 {
-    ttf_regex *re = NULL;
+    ttd_regex *re = NULL;
     ttf_error err;
 
     memset(&err, 0, sizeof err);
-    int rc = ttf_regex_compile(pattern, &re, &err);
+    int rc = ttd_regex_compile(pattern, &re, &err);
     if (rc != 0)
         die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
     return re;
@@ -889,7 +888,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'n': o->header = 0; break;
         case 'C': color = optarg; break;
         case 'P' + 256: o->profile = 1; break;
-        case 'S' + 256: o->sort = ttf_profile_column(optarg);
+        case 'S' + 256: o->sort = ttd_prof_column(optarg);
                         if (o->sort < 0)
                             die("--sort: '%s' is not name, calls, total, self, "
                                 "min, avg, max, never or thread", optarg);
@@ -900,8 +899,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'h': fputs(usage_text, stdout); exit(0);
         case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
                          TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
-                         TTF_VERSION_PATCH, TTF_VERSION_MAJOR_WIRE,
-                         TTF_VERSION_MINOR_WIRE);
+                         TTF_VERSION_PATCH, ttf_format()->major,
+                         ttf_format()->minor);
                   exit(0);
         case ':': die("%s: option needs an argument (try --help)",
                       bad_option(argv));
@@ -937,8 +936,8 @@ static void select_threads(struct dump *d)
         if (o->thread_index >= 0)
             d->selected[i] = (long)i == o->thread_index;
         else if (o->thread_re)
-            d->selected[i] = ttf_regex_match(o->thread_re, th->name) ||
-                             ttf_regex_match(o->thread_re, th->first_name);
+            d->selected[i] = ttd_regex_match(o->thread_re, th->name) ||
+                             ttd_regex_match(o->thread_re, th->first_name);
         else
             d->selected[i] = 1;
         n += d->selected[i] != 0;
@@ -989,8 +988,8 @@ int main(int argc, char **argv)
         die("stdout: write error");
     ttf_sym_close(d.sym);
     ttf_close(d.t);
-    ttf_regex_free(o.thread_re);
-    ttf_regex_free(o.func_re);
+    ttd_regex_free(o.thread_re);
+    ttd_regex_free(o.func_re);
     free(d.selected);
     for (size_t i = 0; d.stacks && i <= d.nthreads; i++) {
         free(d.stacks[i].key);
