@@ -39,7 +39,10 @@ export B CC SAN
 FMT_SRC  := $(wildcard format/*.c)
 CAP_SRC  := $(wildcard capture/*.c)
 DIFF_SRC := $(wildcard diff/*.c)
-REP_SRC  := $(filter-out report/ttdump.c report/ttdiff.c, $(wildcard report/*.c))
+# report/ also holds the commands and their shared command-line module
+# (cli.c), linked into the tools, not into libttreport
+CMD_SRC  := report/ttdump.c report/ttdiff.c report/cli.c
+REP_SRC  := $(filter-out $(CMD_SRC), $(wildcard report/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
 
@@ -92,10 +95,10 @@ $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 	$(CC) -shared $(SAN) -o $@ $^ -Wl,-soname,libttcap.so.1 -lpthread -ldl
 	ln -sf libttcap.so $(B)/libttcap.so.1
 
-$(B)/ttdump: $(B)/obj/report/ttdump.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdump: $(B)/obj/report/ttdump.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttcap.pc: Makefile

@@ -7,16 +7,13 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "ttreport.h"
+#include "cli.h"
 
-#define EXIT_USAGE 2
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
 #define KIND_MAX 16            /* TTF_EV_* values are below this */
@@ -109,20 +106,6 @@ static const char *const usage_text =
     "Exit status: 0 success, 2 bad usage, unreadable or corrupt trace.\n";
 
 /* ---- small helpers ------------------------------------------------------ */
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    fflush(stdout);
-    fputs("ttdump: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(EXIT_USAGE);
-}
 
 static void fmt_rel(char *buf, size_t n, uint64_t ns)
 {
@@ -653,7 +636,7 @@ static void each_event(struct dump *d, uint32_t thread,
     int rc = ttf_iter_open(d->t, thread, &it);
 
     if (rc != 0)
-        die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
+        ttr_cli_die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
     while ((rc = ttf_iter_next(it, &ev)) == 1) {
         if (thread == TTF_ALL_THREADS &&
             (ev.thread >= d->nthreads || !d->selected[ev.thread]))
@@ -662,7 +645,7 @@ static void each_event(struct dump *d, uint32_t thread,
     }
     ttf_iter_close(it);
     if (rc < 0)
-        die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
+        ttr_cli_die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
 }
 
 static void print_event_cb(struct dump *d, const ttf_event *ev, void *arg)
@@ -683,7 +666,7 @@ static void thread_title(const struct dump *d, uint32_t i)
 static void open_sym(struct dump *d)
 {
     if (ttf_sym_open(d->t, &d->sym) != 0)
-        die("%s: cannot open symbol resolver: out of memory", d->o->path);
+        ttr_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
     ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
     for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
         fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
@@ -788,7 +771,7 @@ static void print_profile(struct dump *d)
     open_sym(d);
     int rc = ttd_prof_build(d->t, d->sym, &po, &p, &err);
     if (rc < 0)
-        die("%s: profile: %s", d->o->path, err.msg);
+        ttr_cli_die("%s: profile: %s", d->o->path, err.msg);
     if (d->o->sort)
         ttd_prof_sort(p, d->o->sort);
     ttr_prof_text(d->out, p, d->t, d->o->func_re);
@@ -803,7 +786,7 @@ static void print_chrome(struct dump *d)
     open_sym(d);
     int rc = ttr_chrome_write(d->out, d->t, d->sym, &co, &err);
     if (rc < 0)
-        die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+        ttr_cli_die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
 }
 
 /* ---- command line ------------------------------------------------------- */
@@ -822,24 +805,10 @@ static int all_digits(const char *s)
 static ttd_regex *compile_or_die(const char *pattern)
 {
     ttd_regex *re = NULL;
-    ttf_error err;
 
-    memset(&err, 0, sizeof err);
-    int rc = ttd_regex_compile(pattern, &re, &err);
-    if (rc != 0)
-        die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+    if (ttr_cli_regex(NULL, pattern, &re) != 0)
+        exit(TTR_CLI_TROUBLE);
     return re;
-}
-
-static int parse_color(const char *when)
-{
-    if (strcmp(when, "always") == 0)
-        return 1;
-    if (strcmp(when, "never") == 0)
-        return 0;
-    if (strcmp(when, "auto") == 0)
-        return isatty(STDOUT_FILENO);
-    die("--color: expected auto, always or never, not '%s'", when);
 }
 
 /* The option getopt just refused: a short one by its letter, else the
@@ -890,33 +859,33 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'P' + 256: o->profile = 1; break;
         case 'S' + 256: o->sort = ttd_prof_column(optarg);
                         if (o->sort < 0)
-                            die("--sort: '%s' is not name, calls, total, self, "
+                            ttr_cli_die("--sort: '%s' is not name, calls, total, self, "
                                 "min, avg, max, never or thread", optarg);
                         break;
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;
         case 'D' + 256: o->no_demangle = 1; break;
-        case 'h': fputs(usage_text, stdout); exit(0);
-        case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
-                         TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
-                         TTF_VERSION_PATCH, ttf_format()->major,
-                         ttf_format()->minor);
-                  exit(0);
-        case ':': die("%s: option needs an argument (try --help)",
+        case 'h': ttr_cli_help(usage_text);
+        case 'V': ttr_cli_version(TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
+                                  TTF_VERSION_PATCH);
+        case ':': ttr_cli_die("%s: option needs an argument (try --help)",
                       bad_option(argv));
-        default:  die("%s: unknown option (try --help)", bad_option(argv));
+        default:  ttr_cli_die("%s: unknown option (try --help)", bad_option(argv));
         }
     }
     if (optind >= argc)
-        die("no trace file given (try --help)");
+        ttr_cli_die("no trace file given (try --help)");
     if (optind + 1 < argc)
-        die("%s: one trace file only (try --help)", argv[optind + 1]);
+        ttr_cli_die("%s: one trace file only (try --help)", argv[optind + 1]);
     o->path = argv[optind];
     if (o->chrome + o->profile + o->stats > 1)
-        die("--chrome, --profile and --stats go one at a time");
+        ttr_cli_die("--chrome, --profile and --stats go one at a time");
     if ((o->sort || o->per_thread) && !o->profile)
-        die("--sort and --per-thread go with --profile");
-    o->color = parse_color(color);
+        ttr_cli_die("--sort and --per-thread go with --profile");
+    int mode;
+    if (ttr_cli_color_mode(color, &mode) != 0)
+        exit(TTR_CLI_TROUBLE);
+    o->color = ttr_cli_use_color(mode, stdout);
     if (o->thread_pat && all_digits(o->thread_pat))
         o->thread_index = strtol(o->thread_pat, NULL, 10);
     else if (o->thread_pat)
@@ -943,7 +912,7 @@ static void select_threads(struct dump *d)
         n += d->selected[i] != 0;
     }
     if (o->thread_pat && n == 0)
-        die("--thread '%s': no such thread in %s (%zu threads)",
+        ttr_cli_die("--thread '%s': no such thread in %s (%zu threads)",
             o->thread_pat, o->path, d->nthreads);
 }
 
@@ -954,14 +923,14 @@ static void open_trace(struct dump *d)
     memset(&err, 0, sizeof err);
     int rc = ttf_open(d->o->path, &d->t, &err);
     if (rc != 0 && err.msg[0])
-        die("%s", err.msg);
+        ttr_cli_die("%s", err.msg);
     if (rc != 0)
-        die("%s: %s", d->o->path, ttf_strerror(rc));
+        ttr_cli_die("%s: %s", d->o->path, ttf_strerror(rc));
     d->nthreads = ttf_thread_count(d->t);
     d->selected = calloc(d->nthreads + 1, 1);
     d->stacks = calloc(d->nthreads + 1, sizeof *d->stacks);
     if (!d->selected || !d->stacks)
-        die("%s: out of memory", d->o->path);
+        ttr_cli_die("%s: out of memory", d->o->path);
     select_threads(d);
 }
 
@@ -971,6 +940,7 @@ int main(int argc, char **argv)
     struct opts o = {.header = 1, .thread_index = -1};
     struct dump d = {.o = &o, .out = stdout};
 
+    ttr_cli_init("ttdump");
     parse_args(argc, argv, &o);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     open_trace(&d);
@@ -985,7 +955,7 @@ int main(int argc, char **argv)
     else
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
-        die("stdout: write error");
+        ttr_cli_die("stdout: write error");
     ttf_sym_close(d.sym);
     ttf_close(d.t);
     ttd_regex_free(o.thread_re);
