@@ -1,7 +1,8 @@
 # tt - trace-travel debugging toolkit.
 #
-#   make            deps check, then libraries and tools into build/
-#   make test       unit tests (cmocka), end-to-end tests, fuzz smoke run
+#   make            libraries and tools into build/
+#   make test       deps check, layer check, unit tests (cmocka), end-to-end
+#                   tests, fuzz smoke run
 #   make asan       the same tests in an ASan+UBSan build (build/asan/)
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
@@ -11,7 +12,10 @@
 #                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
 #
 # Folders are layers: capture/ and format/ at the bottom, diff/ on format/,
-# report/ on diff/. Any *.mk file in a layer folder, fixtures/ or tests/ is
+# report/ on diff/ (README.md, Architecture). Each folder's objects are
+# compiled with the include paths of its own layer and those below only, so
+# including a higher layer's header fails to compile (make check-layers
+# proves it). Any *.mk file in a layer folder, fixtures/ or tests/ is
 # included, so a module adds its own rules without editing this file.
 
 B ?= build
@@ -25,9 +29,20 @@ WARN = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
 ifdef WERROR
 WARN += -Werror
 endif
+# include paths per layer: capture/ sees the format's wire header alone
+# (copied into $(B)/inc/wire), format/ itself, diff/ and report/ the layers
+# below them; tests, benchmarks and test tools see everything
+INC_capture = -Icapture -I$(B)/inc/wire
+INC_format  = -Iformat
+INC_diff    = -Idiff -Iformat
+INC_report  = -Ireport -Idiff -Iformat
+INC_tests   = -Iformat -Icapture -Idiff -Ireport -Itests/unit -Ifixtures/traces
 CPPFLAGS_TT = -Iformat -Icapture -Idiff -Ireport -D_GNU_SOURCE
-CFLAGS_TT = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) $(CPPFLAGS_TT)
-LIBCFLAGS = $(CFLAGS_TT) -fvisibility=hidden
+CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE
+CFLAGS_TT = $(CFLAGS_BASE) $(CPPFLAGS_TT)
+LIBCFLAGS = $(CFLAGS_BASE) -fvisibility=hidden
+# dependency tracking of tests and tools (a .d beside each output)
+DEPFLAGS = -MMD -MP -MF $@.d
 # what each library needs at link time (libttfmt: libdw; libttdiff adds
 # PCRE2 and xxHash; libttreport adds nothing)
 FMT_LIBS = -ldw -lelf -lpthread -ldl -lm
@@ -54,22 +69,28 @@ LIBREP  = $(B)/libttreport.a
 TOOLS   = $(B)/ttdump $(B)/ttdiff
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit e2e asan bench demo fuzz install clean check-headers
+.PHONY: all deps test unit e2e asan bench demo fuzz install clean check-headers \
+        check-layers
 
-all: deps $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
+all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
      $(TOOLS) $(B)/ttcap.pc
 
 deps:
 	@sh .ci/deps
 
+# the layer of an object is its folder: INC_<folder> are its include paths
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
 
 # capture/ is never instrumented and never sees -finstrument-functions
-$(B)/obj/capture/%.o: capture/%.c
+$(B)/obj/capture/%.o: capture/%.c $(B)/inc/wire/ttf_wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) -fno-instrument-functions -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_capture) -fno-instrument-functions -MMD -MP -c $< -o $@
+
+$(B)/inc/wire/ttf_wire.h: format/ttf_wire.h
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 $(LIBFMT): $(call obj,$(FMT_SRC))
 	@mkdir -p $(dir $@)
@@ -113,12 +134,12 @@ $(B)/ttcap.pc: Makefile
 $(B)/tests/%: tests/unit/%.c $(call obj,$(UNIT_HLP)) $(LIBREP) $(LIBDIFF) \
               $(LIBFMT) $(B)/libttcap.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(call obj,$(UNIT_HLP)) \
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) $(INC_tests) -o $@ $< $(call obj,$(UNIT_HLP)) \
 	  $(LIBREP) $(LIBDIFF) $(LIBFMT) $(SYSLIBS) -lcmocka
 
 unit: all $(UNIT_BIN)
 
-test: unit fixtures check-headers
+test: deps unit fixtures check-headers check-layers
 	@sh .ci/deps --test
 	@sh tests/run.sh $(B)
 
@@ -132,7 +153,7 @@ asan:
 bench: all fixtures
 	@sh tests/bench/run.sh $(B)
 
-demo: all fixtures
+demo: deps all fixtures
 	@sh fixtures/demo.sh $(B)
 
 fuzz: $(B)/fuzz_reader
@@ -142,11 +163,25 @@ $(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS_TT) \
 	  -o $@ $^ $(SYSLIBS)
 
+# every public header compiles on its own as C99, with its layer's include
+# paths in the tree and from one folder as installed
 check-headers:
-	@for h in format/ttfmt.h capture/ttcap.h diff/ttdiff.h report/ttreport.h; do \
-	  [ -f $$h ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -Werror -x c -fsyntax-only -Iformat -Icapture -Idiff -Ireport - || exit 1; \
+	@set -e; rm -rf $(B)/inc/all; mkdir -p $(B)/inc/all; \
+	cp capture/ttcap.h format/ttfmt.h diff/ttdiff.h report/ttreport.h $(B)/inc/all/; \
+	for h in capture:ttcap.h format:ttfmt.h diff:ttdiff.h report:ttreport.h; do \
+	  l=$${h%%:*}; f=$${h#*:}; \
+	  case $$l in capture) inc="-Icapture";; format) inc="$(INC_format)";; \
+	    diff) inc="$(INC_diff)";; report) inc="$(INC_report)";; esac; \
+	  for i in "$$inc" "-I$(B)/inc/all"; do \
+	    echo "#include \"$$f\"" | $(CC) -std=c99 -Wall -Wextra -Werror -x c -fsyntax-only $$i - \
+	      || { echo "check-headers: $$f with $$i"; exit 1; }; \
+	  done; \
 	done
+
+# each layer compiles its own and lower headers and fails on higher ones
+check-layers: $(B)/inc/wire/ttf_wire.h
+	@CC="$(CC)" B="$(B)" INC_capture="$(INC_capture)" INC_format="$(INC_format)" \
+	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" sh tests/check_layers.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -178,4 +213,4 @@ $(B)/fixtures/%: fixtures/progs/%.c $(B)/libttcap.so capture/ttcap.h
 .PHONY: fixtures
 
 -include $(wildcard format/*.mk capture/*.mk diff/*.mk report/*.mk fixtures/*.mk tests/*.mk tests/*/*.mk)
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

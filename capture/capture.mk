@@ -10,11 +10,11 @@ $(B)/fixtures/cap_plugin.so: fixtures/progs/cap_dlopen.c
 
 $(B)/tests/capture_check: tests/e2e/capture_check.c $(LIBFMT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -o $@ $< $(LIBFMT) $(SYSLIBS)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -o $@ $< $(LIBFMT) $(SYSLIBS)
 
 $(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
 
 # cap_calls linked with the static library (libttcap.a inside the program)

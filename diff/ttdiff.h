@@ -12,16 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* installed side by side; in the source tree, found beside its folder */
-#if defined(__has_include)
-#if !__has_include("ttfmt.h")
-#include "../format/ttfmt.h"
-#define TT_TTFMT_INCLUDED
-#endif
-#endif
-#ifndef TT_TTFMT_INCLUDED
+/* installed side by side; in the source tree, -Iformat finds it */
 #include "ttfmt.h"
-#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,16 +9,8 @@
 
 #include <stdio.h>
 
-/* installed side by side; in the source tree, found beside its folder */
-#if defined(__has_include)
-#if !__has_include("ttdiff.h")
-#include "../diff/ttdiff.h"
-#define TT_TTDIFF_INCLUDED
-#endif
-#endif
-#ifndef TT_TTDIFF_INCLUDED
+/* installed side by side; in the source tree, -Idiff -Iformat find them */
 #include "ttdiff.h"
-#endif
 
 #ifdef __cplusplus
 extern "C" {
