@@ -69,8 +69,8 @@ LIBREP  = $(B)/libttreport.a
 TOOLS   = $(B)/ttdump $(B)/ttdiff
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit e2e asan bench demo fuzz install clean check-headers \
-        check-layers
+.PHONY: all deps test test-run unit e2e asan bench demo demo-run fuzz install \
+        clean check-headers check-layers
 
 all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
      $(TOOLS) $(B)/ttcap.pc
@@ -139,8 +139,13 @@ $(B)/tests/%: tests/unit/%.c $(call obj,$(UNIT_HLP)) $(LIBREP) $(LIBDIFF) \
 
 unit: all $(UNIT_BIN)
 
-test: deps unit fixtures check-headers check-layers
+# test and demo check the Debian packages first (.ci/deps), then build: a
+# second make, so a parallel build never starts before the packages are in
+test:
 	@sh .ci/deps --test
+	@$(MAKE) --no-print-directory test-run
+
+test-run: unit fixtures check-headers check-layers
 	@sh tests/run.sh $(B)
 
 # Fatal signals stay with the program under test (libttcap records them),
@@ -153,7 +158,11 @@ asan:
 bench: all fixtures
 	@sh tests/bench/run.sh $(B)
 
-demo: deps all fixtures
+demo:
+	@sh .ci/deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: all fixtures
 	@sh fixtures/demo.sh $(B)
 
 fuzz: $(B)/fuzz_reader

@@ -3,6 +3,7 @@
  * modules, threads and notices, then each thread's events as an indented
  * call tree with times since the trace start (or --merged, --stats).
  * Events are streamed through ttf_iter: memory stays flat on huge traces.
+ * Errors, colour, --help and --version go through the shared report/cli.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -759,7 +760,7 @@ static void print_stats(struct dump *d)
             " damaged\n", s->chunks_used, s->chunks_total, s->chunks_damaged);
 }
 
-/* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) -------- */
+/* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) ---- */
 
 
 static void print_profile(struct dump *d)
