@@ -37,7 +37,7 @@ static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec
     while (n < g->nstack && n < b->nstack &&
            strcmp(g->stack[n].name, b->stack[n].name) == 0)
         n++;
-    ttd_frame *fr = ttd_arena_alloc(&d->arena, (n + 1) * sizeof *fr);
+    ttd_frame *fr = ttfi_arena_zalloc(&d->arena, (n + 1) * sizeof *fr);
     if (!fr)
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -73,7 +73,7 @@ static int last_events(ttd_diff *d, int ri, uint32_t th, uint64_t limit,
         n++;
     }
     size_t m = n < k ? n : k;
-    ttd_event *evs = rc < 0 ? NULL : ttd_arena_alloc(&d->arena, (m + 1) * sizeof *evs);
+    ttd_event *evs = rc < 0 ? NULL : ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
     if (rc >= 0 && !evs)
         rc = TT_ENOMEM;
     for (size_t i = 0; rc >= 0 && i < m; i++) {
@@ -96,7 +96,7 @@ static int others(ttd_diff *d, int ri, uint32_t skip, uint64_t limit,
 {
     ttd_run_state *r = &d->r[ri];
     size_t k = d->o.other_events, n = 0;
-    ttd_other *o = ttd_arena_alloc(&d->arena, (MAX_OTHERS + 1) * sizeof *o);
+    ttd_other *o = ttfi_arena_zalloc(&d->arena, (MAX_OTHERS + 1) * sizeof *o);
     ring_ev *ring = malloc((k + 1) * sizeof *ring);
     int rc = 0;
 
@@ -132,7 +132,7 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     uint64_t ng = min64(h->good_count, d->o.max_lines);
     uint64_t nb = min64(h->bad_count, d->o.max_lines);
     uint64_t nctx = min64(d->o.context, h->bad_index);
-    ttd_event *ev = ttd_arena_alloc(&d->arena, (ng + nb + nctx + 3) * sizeof *ev);
+    ttd_event *ev = ttfi_arena_zalloc(&d->arena, (ng + nb + nctx + 3) * sizeof *ev);
     ttd_event *probe = ev + ng + nb + nctx; /* [0] good, [1] bad, [2] crash */
     ttd_req rq[5];
     ttd_pass_spec ps[2] = {{rq, 0, h->good_index, NULL, 0, NULL, 0, 0},
@@ -196,7 +196,7 @@ int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
     if (!d || !out || i >= d->res.nhunks)
         return TT_EINVAL;
     if (!d->detail[i]) {
-        ttd_divergence *dv = ttd_arena_alloc(&d->arena, sizeof *dv);
+        ttd_divergence *dv = ttfi_arena_zalloc(&d->arena, sizeof *dv);
         if (!dv)
             return TT_ENOMEM;
         int rc = detail(d, i, dv);

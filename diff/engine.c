@@ -33,8 +33,9 @@
  * The files: this one holds the entry points; walk.c the passes over one
  * thread; setup.c the threads, pairs, filters and run information;
  * pair_align.c the normalisation and alignment of one pair; hunks.c the
- * hunks resolved; detail.c and suspects.c the details of one hunk;
- * arena.c the result memory. Their shared state is in engine_int.h.
+ * hunks resolved; detail.c and suspects.c the details of one hunk. Their
+ * shared state is in engine_int.h; result memory is one arena
+ * (format/ttf_util.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,13 +80,13 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
     if (!d->o.nbaselines)
         return 0;
     d->base = calloc(d->o.nbaselines, sizeof *d->base);
-    info = ttd_arena_alloc(&d->arena, d->o.nbaselines * sizeof *info);
+    info = ttfi_arena_zalloc(&d->arena, d->o.nbaselines * sizeof *info);
     ttd_tinfo *gt = malloc((g->nt + 1) * sizeof *gt);
     if (!d->base || !info || !gt) {
         free(gt);
         return TT_ENOMEM;
     }
-    const char **paths = ttd_arena_alloc(&d->arena, d->o.nbaselines * sizeof *paths);
+    const char **paths = ttfi_arena_zalloc(&d->arena, d->o.nbaselines * sizeof *paths);
     if (!paths) {
         free(gt);
         return TT_ENOMEM;
@@ -95,7 +96,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         ttd_base *b = &d->base[k];
         b->path = d->o.baselines[k];
         b->r.crash_thread = -1;
-        if (!b->path || !(paths[k] = ttd_arena_strdup(&d->arena, b->path))) {
+        if (!b->path || !(paths[k] = ttfi_arena_strcpy(&d->arena, b->path))) {
             rc = b->path ? TT_ENOMEM : TT_EINVAL;
             break;
         }
@@ -294,6 +295,6 @@ void ttd_free(ttd_diff *d)
     }
     for (int i = 0; i < 3; i++)
         ttd_regex_free(d->re[i]);
-    ttd_arena_free(&d->arena);
+    ttfi_arena_free(&d->arena);
     free(d);
 }

@@ -1,14 +1,15 @@
 /*
  * engine_int.h - what the files of diff/ share and nobody else sees: the
- * normaliser (event -> 64-bit key), the thread pairing, the string arena,
- * and the engine's state and functions shared by its files (engine.c,
- * walk.c, setup.c, pair_align.c, hunks.c, detail.c, suspects.c).
+ * normaliser (event -> 64-bit key), the thread pairing, and the engine's
+ * state and functions shared by its files (engine.c, walk.c, setup.c,
+ * pair_align.c, hunks.c, detail.c, suspects.c).
  * Names carry the ttd_ prefix but are hidden (-fvisibility=hidden).
  */
 #ifndef TTD_ENGINE_INT_H
 #define TTD_ENGINE_INT_H
 
 #include "align.h"
+#include "ttf_util.h"
 #include "ttdiff.h"
 
 /* ---- per-address cache (open addressing, power-of-two size) ------------ */
@@ -190,16 +191,6 @@ typedef struct ttd_tinfo {
  * on both sides. Deterministic; never fails. */
 void ttd_pair_threads(ttd_tinfo *g, size_t ng, ttd_tinfo *b, size_t nb);
 
-/* ---- arena: result memory, freed at once -------------------------------- */
-
-typedef struct ttd_arena {
-    struct ttd_block *head; /* newest block first */
-} ttd_arena;
-
-void *ttd_arena_alloc(ttd_arena *a, size_t size);  /* zeroed, NULL on ENOMEM */
-char *ttd_arena_strdup(ttd_arena *a, const char *s);
-void ttd_arena_free(ttd_arena *a);
-
 /* ---- the diff state ----------------------------------------------------- */
 
 /* One run being compared. */
@@ -241,7 +232,7 @@ struct ttd_diff {
     ttd_base *base;         /* baseline good runs (open while aligning) */
     size_t nbase;           /* baselines open */
     int full;               /* 1: pairs are stored whole (baselines, loops) */
-    ttd_arena arena;        /* all result memory */
+    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
 };

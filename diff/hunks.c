@@ -45,7 +45,7 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
                         ttd_hunk_info *hs)
 {
     ttd_ipair *p = &d->ip[pi];
-    ttd_event *ev = ttd_arena_alloc(&d->arena, 3 * m * sizeof *ev);
+    ttd_event *ev = ttfi_arena_zalloc(&d->arena, 3 * m * sizeof *ev);
     ttd_req *rq = malloc(2 * m * sizeof *rq);
     ttd_pass_spec ps[2] = {{0}, {0}};
     int rc = TT_ENOMEM;
@@ -109,7 +109,7 @@ static size_t select_hunks(const ttd_diff *d, const ttd_ipair *p, size_t *sel,
 int ttd_resolve(ttd_diff *d)
 {
     size_t m = 0, maxh = 0;
-    ttd_pair *pairs = ttd_arena_alloc(&d->arena, (d->nip + 1) * sizeof *pairs);
+    ttd_pair *pairs = ttfi_arena_zalloc(&d->arena, (d->nip + 1) * sizeof *pairs);
 
     if (!pairs)
         return TT_ENOMEM;
@@ -119,7 +119,7 @@ int ttd_resolve(ttd_diff *d)
         m += k;
         maxh = nh > maxh ? nh : maxh;
     }
-    ttd_hunk_info *hs = ttd_arena_alloc(&d->arena, (m + 1) * sizeof *hs);
+    ttd_hunk_info *hs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *hs);
     size_t *sel = malloc((maxh + 1) * sizeof *sel);
     d->detail = calloc(m + 1, sizeof *d->detail);
     if (!hs || !sel || !d->detail) {

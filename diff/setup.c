@@ -75,7 +75,7 @@ void ttd_fill_thread_info(const ttd_run_state *r, uint32_t i, uint64_t events,
 int ttd_make_pairs(ttd_diff *d)
 {
     ttd_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
-    ttd_unpaired *up = ttd_arena_alloc(&d->arena, (g->nt + b->nt + 1) * sizeof *up);
+    ttd_unpaired *up = ttfi_arena_zalloc(&d->arena, (g->nt + b->nt + 1) * sizeof *up);
 
     d->ip = calloc(g->nt + 1, sizeof *d->ip);
     if (!d->ip || !up)
@@ -126,7 +126,7 @@ void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path, ttd_run_
     const ttf_summary *s = ttf_get_summary(r->t);
 
     path = path ? path : ttf_path(r->t);
-    ri_out->path = ttd_arena_strdup(&d->arena, path ? path : "");
+    ri_out->path = ttfi_arena_strcpy(&d->arena, path ? path : "");
     if (!ri_out->path)
         ri_out->path = "";
     ri_out->exe = "";
@@ -152,7 +152,7 @@ int ttd_notices(ttd_diff *d, int ri)
 {
     ttd_run_state *r = &d->r[ri];
     size_t n1 = ttf_notice_count(r->t), n2 = ttf_sym_notice_count(r->norm.sym);
-    const char **v = ttd_arena_alloc(&d->arena, (n1 + n2 + 1) * sizeof *v);
+    const char **v = ttfi_arena_zalloc(&d->arena, (n1 + n2 + 1) * sizeof *v);
 
     if (!v)
         return TT_ENOMEM;
@@ -187,7 +187,7 @@ int ttd_find_crash(ttd_diff *d, int ri)
 {
     ttd_run_state *r = &d->r[ri];
     const ttf_summary *s = ttf_get_summary(r->t);
-    ttd_event *ev = ttd_arena_alloc(&d->arena, sizeof *ev);
+    ttd_event *ev = ttfi_arena_zalloc(&d->arena, sizeof *ev);
     int rc = 0;
 
     if (!s || !s->crashed)

@@ -41,7 +41,7 @@ int ttd_suspects(ttd_diff *d, const ttd_pass_spec *b, ttd_divergence *dv)
 
     if (!want || !b->ring)
         return 0;
-    ttd_suspect *s = ttd_arena_alloc(&d->arena, (want + 1) * sizeof *s);
+    ttd_suspect *s = ttfi_arena_zalloc(&d->arena, (want + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
     for (uint64_t i = 0; i < have && n < want; i++) {

@@ -3,7 +3,6 @@
  * events with the normaliser's filter and the running call stack, and one
  * pass records the events at the key indices a report asks for.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,20 +84,6 @@ int ttd_walk_next(ttd_walk *w)
     return 1;
 }
 
-static const char *signal_name(int signo)
-{
-    static const struct { int no; const char *name; } sigs[] = {
-        {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
-        {SIGILL, "SIGILL"}, {SIGABRT, "SIGABRT"}, {SIGTRAP, "SIGTRAP"},
-        {SIGSYS, "SIGSYS"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
-        {SIGKILL, "SIGKILL"}, {SIGPIPE, "SIGPIPE"}, {SIGQUIT, "SIGQUIT"},
-    };
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        if (sigs[i].no == signo)
-            return sigs[i].name;
-    return "signal";
-}
-
 /* Turn the walk's current event into a report event (strings in the arena). */
 int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
 {
@@ -115,15 +100,17 @@ int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
         return 0;
     }
     if (ev->kind == TTF_EV_CRASH) {
+        char sig[24];
         out->name = w->nstack ? w->stack[w->nstack - 1].name : NULL;
-        out->text = signal_name(ev->signo);
+        out->text = ttfi_arena_strcpy(&d->arena,
+                                      ttfi_signal_name(ev->signo, sig, sizeof sig));
         out->signo = ev->signo;
         out->fault_addr = ev->fault_addr;
-        return 0;
+        return out->text ? 0 : TT_ENOMEM;
     }
     const ttf_callsite *cs = ttf_get_callsite(w->r->t, ev->site);
     out->name = cs && cs->func ? cs->func : "";
-    out->text = ttd_arena_strdup(&d->arena, ttd_norm_text(&w->r->norm, ev));
+    out->text = ttfi_arena_strcpy(&d->arena, ttd_norm_text(&w->r->norm, ev));
     return out->text ? 0 : TT_ENOMEM;
 }
 

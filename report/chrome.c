@@ -6,10 +6,10 @@
  * Names are escaped once per function and kept; the document never is.
  */
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ttf_util.h"
 #include "ttreport.h"
 
 #define OUTBUF (1 << 16)        /* bytes gathered before each fwrite */
@@ -375,14 +375,13 @@ static int message(struct chrome *c, const ttf_event *ev)
 
 static int trouble(struct chrome *c, const ttf_event *ev)
 {
-    char text[128];
-    const char *sig;
+    char text[128], sig[24];
 
     switch (ev->kind) {
     case TTF_EV_CRASH:
-        sig = sigabbrev_np(ev->signo);
-        snprintf(text, sizeof text, "crash: SIG%s (signal %d) fault address 0x%"
-                 PRIx64, sig ? sig : "?", ev->signo, ev->fault_addr);
+        snprintf(text, sizeof text, "crash: %s (signal %d) fault address 0x%"
+                 PRIx64, ttfi_signal_name(ev->signo, sig, sizeof sig),
+                 ev->signo, ev->fault_addr);
         break;
     case TTF_EV_LOST:
         snprintf(text, sizeof text, "lost %" PRIu64 " events (%" PRIu64

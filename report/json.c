@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ttreport.h"
+#include "ttf_util.h"
 #include "ttr_int.h"
 
 int ttr_version(void)
@@ -23,13 +24,7 @@ void ttr_options_init(ttr_options *o)
 
 const char *ttr_kind_name(int kind)
 {
-    static const char *const names[] = {
-        "?", "enter", "exit", "message", "mark", "crash", "lost",
-        "thread_start", "thread_end", "thread_name", "module_load",
-        "module_unload", "pause", "resume", "end", "cut"};
-    if (kind < 0 || kind > TTF_EV_CUT)
-        return "?";
-    return names[kind];
+    return ttfi_kind_name(kind);
 }
 
 int ttr_json_string(FILE *f, const char *str)

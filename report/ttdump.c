@@ -7,13 +7,13 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "ttf_util.h"
 
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
@@ -70,15 +70,21 @@ struct tstats {
     uint64_t spans[KIND_MAX];  /* events whose size could be measured */
 };
 
-static const char *const kind_names[KIND_MAX] = {
-    [TTF_EV_ENTER] = "enter", [TTF_EV_EXIT] = "exit",
-    [TTF_EV_MESSAGE] = "message", [TTF_EV_MARK] = "mark",
-    [TTF_EV_CRASH] = "crash", [TTF_EV_LOST] = "lost",
-    [TTF_EV_THREAD_START] = "thread-start", [TTF_EV_THREAD_END] = "thread-end",
-    [TTF_EV_THREAD_NAME] = "thread-name", [TTF_EV_MODULE_LOAD] = "module-load",
-    [TTF_EV_MODULE_UNLOAD] = "module-unload", [TTF_EV_PAUSE] = "pause",
-    [TTF_EV_RESUME] = "resume", [TTF_EV_END] = "end", [TTF_EV_CUT] = "cut",
-};
+/* ttdump spells a kind as reports do with '-' for '_' ("thread-start");
+ * NULL for a kind that is not a TTF_EV_* value. */
+static const char *kind_label(int kind)
+{
+    static char labels[KIND_MAX][16];
+
+    if (kind <= 0 || kind > TTF_EV_CUT || kind >= KIND_MAX)
+        return NULL;
+    if (!labels[kind][0]) {
+        snprintf(labels[kind], sizeof labels[kind], "%s", ttfi_kind_name(kind));
+        for (char *c = labels[kind]; *c; c++)
+            *c = *c == '_' ? '-' : *c;
+    }
+    return labels[kind];
+}
 
 static const char *const usage_text =
     "usage: ttdump [options] TRACE\n"
@@ -147,17 +153,6 @@ static void put_quoted(FILE *f, const char *s)
     fputc('"', f);
     put_clean(f, s ? s : "");
     fputc('"', f);
-}
-
-static const char *signal_name(int signo, char *buf, size_t n)
-{
-    const char *ab = sigabbrev_np(signo);
-
-    if (ab)
-        snprintf(buf, n, "SIG%s", ab);
-    else
-        snprintf(buf, n, "signal %d", signo);
-    return buf;
 }
 
 static void color_on(const struct dump *d, const char *code)
@@ -297,7 +292,7 @@ static void print_crash(const struct dump *d)
     fmt_rel(at, sizeof at, ev.time_ns);
     fprintf(f, "  crash:             %s (code %d) fault address 0x%" PRIx64
             " in thread %" PRIu32 " at %s\n",
-            signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
+            ttfi_signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
             ev.thread, at);
 }
 
@@ -561,7 +556,7 @@ static void print_trouble(const struct dump *d, const ttf_event *ev,
     color_on(d, "1;31");
     if (ev->kind == TTF_EV_CRASH)
         fprintf(d->out, "!! crash: %s (code %d) fault address 0x%" PRIx64,
-                signal_name(ev->signo, sig, sizeof sig), ev->code,
+                ttfi_signal_name(ev->signo, sig, sizeof sig), ev->code,
                 ev->fault_addr);
     else if (ev->kind == TTF_EV_CUT)
         fputs("!! stream cut: the thread could write no further data", d->out);
@@ -581,7 +576,7 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
     const ttf_module *m = NULL;
 
     line_start(d, ev, depth);
-    fprintf(d->out, "-- %s", kind_names[ev->kind]);
+    fprintf(d->out, "-- %s", kind_label(ev->kind));
     switch (ev->kind) {
     case TTF_EV_THREAD_NAME:
         fputc(' ', d->out);
@@ -621,7 +616,7 @@ static void print_event(const struct dump *d, const ttf_event *ev)
         print_trouble(d, ev, depth);
         break;
     default:
-        if (ev->kind > 0 && ev->kind < KIND_MAX && kind_names[ev->kind])
+        if (kind_label(ev->kind))
             print_life(d, ev, depth);
         break;
     }
@@ -734,7 +729,7 @@ static void print_stats_thread(struct dump *d, uint32_t i)
     for (int k = 1; k < KIND_MAX; k++) {
         if (!r.st.count[k])
             continue;
-        fprintf(d->out, "  %-14s %12" PRIu64, kind_names[k], r.st.count[k]);
+        fprintf(d->out, "  %-14s %12" PRIu64, kind_label(k), r.st.count[k]);
         if (r.st.spans[k])
             fprintf(d->out, "  %.2f bytes/event",
                     (double)r.st.bytes[k] / (double)r.st.spans[k]);
