@@ -191,14 +191,6 @@ static int put_json(struct out *o, const char *s)
 
 /* ---- names -------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
-}
-
 static int fill_slot(struct chrome *c, struct fslot *s, uint64_t key,
                      const ttf_event *ev)
 {
@@ -219,7 +211,7 @@ static int rehash(struct chrome *c, uint64_t slots)
     for (uint64_t j = 0; c->map && j <= c->mask; j++) {
         if (!c->map[j].json)
             continue;
-        uint64_t i = mix(c->map[j].key) & (slots - 1);
+        uint64_t i = ttfi_mix64(c->map[j].key) & (slots - 1);
         while (m[i].json)
             i = (i + 1) & (slots - 1);
         m[i] = c->map[j];
@@ -240,7 +232,7 @@ static const struct fslot *lookup(struct chrome *c, uint64_t key,
         c->tmp.json = NULL;
         return fill_slot(c, &c->tmp, key, ev) ? NULL : &c->tmp;
     }
-    uint64_t i = mix(key) & c->mask;
+    uint64_t i = ttfi_mix64(key) & c->mask;
     for (; c->map[i].json; i = (i + 1) & c->mask) {
         if (c->map[i].key == key)
             return &c->map[i];
@@ -251,7 +243,7 @@ static const struct fslot *lookup(struct chrome *c, uint64_t key,
         return &c->map[i];
     if (rehash(c, (c->mask + 1) * 2))
         return NULL;
-    for (i = mix(key) & c->mask; c->map[i].key != key || !c->map[i].json;)
+    for (i = ttfi_mix64(key) & c->mask; c->map[i].key != key || !c->map[i].json;)
         i = (i + 1) & c->mask;
     return &c->map[i];
 }
