@@ -220,7 +220,7 @@ static int finish(ttd_diff *d, const char *paths[2], ttd_diff **out,
 
     if (rc < 0) {
         if (err && err->code == 0)
-            ttd_set_err(err, rc, ttf_strerror(rc));
+            ttfi_set_err(err, rc, 0, "%s", ttf_strerror(rc));
         ttd_free(d);
         *out = NULL;
     }
@@ -234,7 +234,7 @@ int ttd_diff_traces(const ttf_trace *good, const ttf_trace *bad,
         memset(err, 0, sizeof *err);
     int rc = start(good, bad, opts, out);
     if (rc < 0) {
-        ttd_set_err(err, rc, ttf_strerror(rc));
+        ttfi_set_err(err, rc, 0, "%s", ttf_strerror(rc));
         return rc;
     }
     return finish(*out, NULL, out, err);
@@ -250,7 +250,7 @@ int ttd_diff_files(const char *good, const char *bad,
     if (err)
         memset(err, 0, sizeof *err);
     if (!out || !good || !bad) {
-        ttd_set_err(err, TT_EINVAL, ttf_strerror(TT_EINVAL));
+        ttfi_set_err(err, TT_EINVAL, 0, "%s", ttf_strerror(TT_EINVAL));
         return TT_EINVAL;
     }
     *out = NULL;
@@ -263,7 +263,7 @@ int ttd_diff_files(const char *good, const char *bad,
     if ((rc = start(t[0], t[1], opts, out)) < 0) {
         ttf_close(t[0]);
         ttf_close(t[1]);
-        ttd_set_err(err, rc, ttf_strerror(rc));
+        ttfi_set_err(err, rc, 0, "%s", ttf_strerror(rc));
         return rc;
     }
     (*out)->r[0].owned = t[0];

@@ -315,8 +315,6 @@ int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
-/* Set err (if not NULL) to code and msg, cut to fit. */
-void ttd_set_err(ttf_error *err, int code, const char *msg);
 /* Name and start function of each thread of r. 0 or a TT_E* code. */
 int ttd_load_threads(ttd_run_state *r);
 /* Fill a result's thread info for thread i of r. */

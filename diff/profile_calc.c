@@ -86,12 +86,8 @@ struct tstate {
 static void set_err(ttf_error *err, int code, const ttf_trace *t,
                     const char *what)
 {
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    snprintf(err->msg, sizeof err->msg, "%.160s: profile: %s",
-             t ? ttf_path(t) : "trace", what);
+    ttfi_set_err(err, code, 0, "%.160s: profile: %s",
+                 t ? ttf_path(t) : "trace", what);
 }
 
 /* ---- function tables ---------------------------------------------------- */

@@ -9,19 +9,6 @@
 
 #include "engine_int.h"
 
-void ttd_set_err(ttf_error *err, int code, const char *msg)
-{
-    if (!err)
-        return;
-    err->code = code;
-    err->offset = 0;
-    size_t n = strlen(msg);
-    if (n >= sizeof err->msg)
-        n = sizeof err->msg - 1;
-    memcpy(err->msg, msg, n);
-    err->msg[n] = '\0';
-}
-
 /* Name and start function of each thread (walks up to its first ENTER). */
 int ttd_load_threads(ttd_run_state *r)
 {
@@ -115,7 +102,7 @@ int ttd_compile_filter(ttd_diff *d, int i, const char *pattern, const char *flag
     int rc = ttd_regex_compile(pattern, &d->re[i], &e);
     if (rc < 0 && err) {
         snprintf(msg, sizeof msg, "%s: %s", flag, rc == TT_EINVAL ? e.msg : ttf_strerror(rc));
-        ttd_set_err(err, rc, msg);
+        ttfi_set_err(err, rc, 0, "%s", msg);
     }
     return rc;
 }

@@ -1243,15 +1243,12 @@ static void finish_index(ttf_trace *t)
              (unsigned long long)t->notes_dropped);
 }
 
+/* The reader's wording of an error: "FILE: offset N: what". */
 static void fill_error(ttf_error *err, const char *name, int code,
                        uint64_t offset, const char *what)
 {
-    if (!err)
-        return;
-    err->code = code;
-    err->offset = offset;
-    snprintf(err->msg, sizeof err->msg, "%s: offset %llu: %s", name,
-             (unsigned long long)offset, what);
+    ttfi_set_err(err, code, offset, "%s: offset %llu: %s", name,
+                 (unsigned long long)offset, what);
 }
 
 /* Takes ownership of t: on error it is closed. */
@@ -1342,11 +1339,7 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
         int e = fd >= 0 && S_ISDIR(st.st_mode) ? EISDIR : errno;
         if (fd >= 0)
             close(fd);
-        if (err) {
-            err->code = TT_EIO;
-            err->offset = 0;
-            snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(e));
-        }
+        ttfi_set_err(err, TT_EIO, 0, "%s: %s", path, strerror(e));
         return TT_EIO;
     }
     if (!(t = new_trace(path))) {
@@ -1360,11 +1353,7 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
         if (m == MAP_FAILED) {
             int e = errno;
             close(fd);
-            if (err) {
-                err->code = TT_EIO;
-                err->offset = 0;
-                snprintf(err->msg, sizeof err->msg, "%s: mmap: %s", path, strerror(e));
-            }
+            ttfi_set_err(err, TT_EIO, 0, "%s: mmap: %s", path, strerror(e));
             t->len = 0;
             ttf_close(t);
             return TT_EIO;

@@ -464,11 +464,9 @@ static int write_thread(struct chrome *c, uint32_t i, ttf_error *err)
     ttf_iter_close(it);
     while (c->depth)
         pop_frame(c, c->last);
-    if (rc < 0 && err) {
-        err->code = rc;
-        snprintf(err->msg, sizeof err->msg, "%s: thread %" PRIu32 ": %s",
-                 ttf_path(c->t), i, ttf_strerror(rc));
-    }
+    if (rc < 0)
+        ttfi_set_err(err, rc, 0, "%s: thread %" PRIu32 ": %s",
+                     ttf_path(c->t), i, ttf_strerror(rc));
     return rc;
 }
 
@@ -526,11 +524,8 @@ int ttr_chrome_write(FILE *f, const ttf_trace *t, ttf_sym *sym,
     if (rc == 0 && (c.out->failed || fflush(f) != 0 || ferror(f)))
         rc = TT_EIO;
 done:
-    if (rc < 0 && err && !err->code) {
-        err->code = rc;
-        snprintf(err->msg, sizeof err->msg, "%s: %s", ttf_path(t),
-                 ttf_strerror(rc));
-    }
+    if (rc < 0 && err && !err->code)
+        ttfi_set_err(err, rc, 0, "%s: %s", ttf_path(t), ttf_strerror(rc));
     for (uint64_t j = 0; c.map && j <= c.mask; j++)
         free(c.map[j].json);
     free(c.map);
