@@ -56,7 +56,7 @@ CAP_SRC  := $(wildcard capture/*.c)
 DIFF_SRC := $(wildcard diff/*.c)
 # report/ also holds the commands and their shared command-line module
 # (cli.c), linked into the tools, not into libttreport
-CMD_SRC  := report/ttdump.c report/ttdiff.c report/cli.c
+CMD_SRC  := report/ttdump.c report/ttdiff.c report/ttrec.c report/cli.c
 REP_SRC  := $(filter-out $(CMD_SRC), $(wildcard report/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
@@ -66,7 +66,7 @@ obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIBFMT  = $(B)/libttfmt.a
 LIBDIFF = $(B)/libttdiff.a
 LIBREP  = $(B)/libttreport.a
-TOOLS   = $(B)/ttdump $(B)/ttdiff
+TOOLS   = $(B)/ttdump $(B)/ttdiff $(B)/ttrec
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps test test-run unit e2e asan bench demo demo-run fuzz install \
@@ -120,6 +120,9 @@ $(B)/ttdump: $(B)/obj/report/ttdump.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
+
+$(B)/ttrec: $(B)/obj/report/ttrec.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttcap.pc: Makefile

@@ -252,6 +252,7 @@ static void cap_init(void)
     cap.level = (int)env_num("TTCAP_LEVEL", TTCAP_DEBUG);
     if (cap.level < 0)
         cap.level = 0;
+    cap.sync = env_num("TTCAP_SYNC", 1) != 0;
     const char *clk = getenv("TTCAP_CLOCK");
     cap.timed = !(clk && strcmp(clk, "none") == 0);
     long ring = env_num("TTCAP_RING", 0);

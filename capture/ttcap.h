@@ -16,6 +16,8 @@
  *                     its last MiB, reusing its own oldest chunks.
  *   TTCAP_CLOCK=none  order only: no time on calls (tsc|none, default tsc).
  *   TTCAP_CHUNK_KB=K  chunk size (16 KiB .. 64 MiB, power of two; 256).
+ *   TTCAP_SYNC=0      do not record pthread mutex, condition and thread
+ *                     create/join operations (recorded by default).
  *   TTCAP_TRACE       set by the library to this process's trace file, so
  *                     an exec'd image or child names it as its parent (and
  *                     numbers its own file .1, .2 ... if the name is taken).

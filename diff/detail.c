@@ -183,7 +183,9 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
         goto out;
     if ((rc = others(d, TTD_GOOD, p->t[0], dv->good_time_ns, dv)) < 0)
         goto out;
-    rc = others(d, TTD_BAD, p->t[1], dv->bad_time_ns, dv);
+    if ((rc = others(d, TTD_BAD, p->t[1], dv->bad_time_ns, dv)) < 0)
+        goto out;
+    rc = ttd_noise_of(&d->arena, dv);
 out:
     free(ps[0].stack);
     free(ps[1].stack);

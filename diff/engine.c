@@ -62,8 +62,8 @@ void ttd_options_init(ttd_options *o)
 const char *ttd_paired_by_name(int paired_by)
 {
     static const char *const names[] = {"?", "main", "name+start", "name",
-                                        "start", "order"};
-    if (paired_by < 0 || paired_by > TTD_PAIR_ORDER)
+                                        "start", "order", "content", "hand"};
+    if (paired_by < 0 || paired_by > TTD_PAIR_HAND)
         return "?";
     return names[paired_by];
 }
@@ -113,9 +113,15 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
             break;
         }
         memcpy(gt, g->ti, g->nt * sizeof *gt);
-        ttd_pair_threads(gt, g->nt, b->r.ti, b->r.nt);
-        for (size_t i = 0; i < g->nt; i++)
+        ttd_pairing pg = {gt, b->r.ti, g->nt, b->r.nt, &g->norm, &b->r.norm,
+                          NULL, 0, NULL};
+        rc = ttd_pair_threads(&pg);
+        for (size_t i = 0; i < g->nt; i++) {
             b->partner[i] = gt[i].partner;
+            g->ti[i].sketch = gt[i].sketch; /* computed once, kept by g */
+        }
+        if (rc < 0)
+            break;
         ttd_fill_run_info(d, &b->r, b->path, &info[k]);
         info[k].exe = "";
         info[k].argc = 0;
@@ -131,6 +137,7 @@ static void close_baselines(ttd_diff *d)
 {
     for (size_t k = 0; k < d->nbase; k++) {
         ttd_norm_free(&d->base[k].r.norm);
+        ttd_tinfo_free(d->base[k].r.ti, d->base[k].r.nt);
         free(d->base[k].r.ti);
         free(d->base[k].partner);
         ttf_close(d->base[k].r.owned);
@@ -138,6 +145,55 @@ static void close_baselines(ttd_diff *d)
     free(d->base);
     d->base = NULL;
     d->nbase = 0;
+}
+
+/* The interleaving of the threads before the first divergence, when a
+ * run recorded lock, condition or thread operations (interleave.c). */
+static int thread_order(ttd_diff *d, const ttd_divergence *dv)
+{
+    ttd_ilv_run in[2];
+    int64_t *map[2] = {NULL, NULL};
+    int rc = 0;
+
+    if (!((ttf_get_header(d->r[0].t)->optional_features |
+           ttf_get_header(d->r[1].t)->optional_features) & TTF_HEADER_SYNC))
+        return 0;
+    for (int r = 0; r < 2 && rc >= 0; r++) {
+        if (!(map[r] = malloc((d->r[r].nt + 1) * sizeof *map[r]))) {
+            rc = TT_ENOMEM;
+            break;
+        }
+        for (size_t i = 0; i < d->r[r].nt; i++)
+            map[r][i] = -1;
+        for (size_t k = 0; k < d->nip; k++)
+            map[r][d->ip[k].t[r]] = (int64_t)k;
+        in[r] = (ttd_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
+                              r ? dv->bad_time_ns : dv->good_time_ns};
+    }
+    ttd_interleave *il = NULL;
+    if (rc >= 0)
+        rc = ttd_interleave_build(&d->arena, in, &il);
+    ((ttd_divergence *)dv)->interleave = il;
+    free(map[0]);
+    free(map[1]);
+    return rc;
+}
+
+/* Pair the good and the bad run's threads (hand pairs first). */
+static int pair_runs(ttd_diff *d, ttf_error *err)
+{
+    ttd_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
+    ttd_pairing p = {g->ti, b->ti, g->nt, b->nt, &g->norm, &b->norm,
+                     d->o.pairs, d->o.npairs, NULL};
+    int rc = ttd_pair_threads(&p);
+
+    if (rc == TT_EINVAL && p.bad_hand)
+        ttfi_set_err(err, rc, 0, "--pair good#%u=bad#%u: %s", p.bad_hand->good,
+                     p.bad_hand->bad,
+                     p.bad_hand->good >= g->nt || p.bad_hand->bad >= b->nt
+                         ? "no such thread (see the threads table)"
+                         : "a thread paired twice");
+    return rc;
 }
 
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
@@ -157,8 +213,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         if ((rc = ttd_load_threads(r)) < 0)
             return rc;
     }
-    ttd_pair_threads(d->r[0].ti, d->r[0].nt, d->r[1].ti, d->r[1].nt);
-    if ((rc = ttd_make_pairs(d)) < 0 || (rc = open_baselines(d, err)) < 0)
+    if ((rc = pair_runs(d, err)) < 0 || (rc = ttd_make_pairs(d)) < 0 ||
+        (rc = open_baselines(d, err)) < 0)
         return rc;
     ttd_keybuf kb[2] = {{0}, {0}};
     ttd_full fu;
@@ -181,9 +237,14 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
             return rc;
     }
     d->res.options = d->o;
-    if (d->res.nhunks > d->res.nexpected)
-        return ttd_hunk_detail(d, 0, &d->res.first);
-    return 0;
+    if (!d->o.nbaselines && d->res.diverged &&
+        (rc = ttd_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
+                           (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
+        return rc;
+    if (d->res.nhunks > d->res.nexpected &&
+        (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
+        return rc;
+    return d->res.first ? thread_order(d, d->detail[0]) : 0;
 }
 
 static int start(const ttf_trace *good, const ttf_trace *bad,
@@ -290,6 +351,7 @@ void ttd_free(ttd_diff *d)
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
         ttd_norm_free(&d->r[ri].norm);
+        ttd_tinfo_free(d->r[ri].ti, d->r[ri].nt);
         free(d->r[ri].ti);
         ttf_close(d->r[ri].owned);
     }

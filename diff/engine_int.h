@@ -183,13 +183,74 @@ typedef struct ttd_tinfo {
     uint32_t index;     /* creation order */
     const char *name;   /* last name, else first name, else "" */
     const char *start;  /* first function entered, "" if none */
+    uint64_t events;    /* raw events of the thread */
     int64_t partner;    /* thread index in the other run, -1 if none */
     int paired_by;      /* TTD_PAIR_* when paired */
+    int tie;            /* TTD_PAIR_CONTENT: the round whose rule tied */
+    double score;       /* TTD_PAIR_CONTENT: similarity 0..1, else -1 */
+    double second;      /* best other candidate's score, -1 if none */
+    float *sketch;      /* content histogram, NULL until a tie needs it
+                           (malloc'd: ttd_tinfo_free) */
 } ttd_tinfo;
 
-/* Pair the threads of two runs (g[ng], b[nb]); fills partner and paired_by
- * on both sides. Deterministic; never fails. */
-void ttd_pair_threads(ttd_tinfo *g, size_t ng, ttd_tinfo *b, size_t nb);
+/* What ttd_pair_threads works on. */
+typedef struct ttd_pairing {
+    ttd_tinfo *g, *b;   /* the threads of both runs, by index */
+    size_t ng, nb;
+    ttd_norm *gn, *bn;  /* their normalisers (content sketches) */
+    const ttd_hand_pair *hand; /* pairs given by hand, applied first */
+    size_t nhand;
+    const ttd_hand_pair *bad_hand; /* out: the hand pair refused */
+} ttd_pairing;
+
+/* Pair the threads of two runs; fills partner, paired_by, tie, score and
+ * second on both sides (see pair.c). Deterministic. 0, TT_EINVAL (a hand
+ * pair names a missing or already paired thread: p->bad_hand), TT_ENOMEM
+ * or a reader error while sketching. */
+int ttd_pair_threads(ttd_pairing *p);
+
+/* Thresholds of an uncertain content pair: a score below LOW, or another
+ * candidate within MARGIN of it unless both look alike (score >= ALIKE). */
+#define TTD_PAIR_LOW 0.8
+#define TTD_PAIR_MARGIN 0.05
+#define TTD_PAIR_ALIKE 0.98
+
+/* 1 if a content pair with this score and runner-up is uncertain. */
+int ttd_pair_uncertain(double score, double second);
+
+/* Free the sketches of t[0..n). */
+void ttd_tinfo_free(ttd_tinfo *t, size_t n);
+
+/* ---- noise hints (noise.c) ----------------------------------------------- */
+
+/* Traces beside good (same folder, same name but for its numbers: ttrec's
+ * pass-1.trc, pass-2.trc...), not good or bad themselves, sorted, at most
+ * 8; strings and the array in arena a. 0 or TT_ENOMEM. */
+int ttd_siblings(struct ttfi_arena *a, const char *good, const char *bad,
+                 const char ***out, size_t *nout);
+
+/* Mark dv (noise, noise_calls) when its differing calls wait or poll:
+ * every differing call has a waiting name (sleep, poll, wait, yield...)
+ * or repeats a call of the common events just before, and one at least
+ * waits. 0 or TT_ENOMEM. */
+int ttd_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
+
+/* ---- thread order around a divergence (interleave.c) --------------------- */
+
+/* One run as the interleaving sees it. */
+typedef struct ttd_ilv_run {
+    const ttf_trace *t;     /* the trace */
+    ttd_norm *norm;         /* its normaliser (function keys and names) */
+    size_t nt;              /* its threads */
+    const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
+    uint64_t split_ns;      /* walk up to this time (the split in this run) */
+} ttd_ilv_run;
+
+/* The interleaving of both runs (in[0] good, in[1] bad) before their
+ * splits; *out NULL when neither run has SYNC_OP records. Memory in a.
+ * 0, TT_ENOMEM or a reader error. */
+int ttd_interleave_build(struct ttfi_arena *a, const ttd_ilv_run in[2],
+                         ttd_interleave **out);
 
 /* ---- the diff state ----------------------------------------------------- */
 

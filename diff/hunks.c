@@ -137,7 +137,12 @@ int ttd_resolve(ttd_diff *d)
         }
         ttd_fill_thread_info(&d->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
         ttd_fill_thread_info(&d->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
-        pairs[i].paired_by = d->r[TTD_GOOD].ti[p->t[0]].paired_by;
+        const ttd_tinfo *gt = &d->r[TTD_GOOD].ti[p->t[0]];
+        pairs[i].paired_by = gt->paired_by;
+        pairs[i].tie = gt->tie;
+        pairs[i].similarity = gt->score;
+        pairs[i].second = gt->second;
+        pairs[i].uncertain = ttd_pair_uncertain(gt->score, gt->second);
         pairs[i].hunks = ndiv;
         pairs[i].expected = nexp;
         pairs[i].first_time_ns = ndiv ? hs[at].time_ns : 0;

@@ -23,6 +23,7 @@ int ttd_load_threads(ttd_run_state *r)
         ti->name = th && th->name && th->name[0] ? th->name
                    : th && th->first_name ? th->first_name : "";
         ti->start = "";
+        ti->events = th ? th->events : 0;
         ttf_iter *it;
         ttf_event ev;
         int rc = ttf_iter_open(r->t, (uint32_t)i, &it);

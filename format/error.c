@@ -13,6 +13,9 @@
 #include "ttf_wire.h"
 
 _Static_assert(TTF_HEADER_CLOSED == TTF_FLAG_CLOSED, "ttfmt.h and ttf_wire.h agree");
+_Static_assert(TTF_HEADER_SYNC == TTF_OPT_SYNC && (int)TTF_SOP_LOCK == (int)TTF_SYNC_LOCK &&
+               (int)TTF_SOP_WOKE == (int)TTF_SYNC_WOKE && (int)TTF_SOP_JOIN == (int)TTF_SYNC_JOIN,
+               "ttfmt.h and ttf_wire.h agree on SYNC_OP");
 
 int ttf_version(void)
 {
@@ -109,4 +112,12 @@ void ttfi_set_err(ttf_error *err, int code, uint64_t offset, const char *fmt,
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+}
+
+const char *ttf_sync_op_name(int op)
+{
+    static const char *const ops[] = {"op", "lock", "trylock", "unlock",
+        "cond-wait", "cond-woke", "cond-signal", "cond-broadcast",
+        "thread-create", "thread-join"};
+    return op > 0 && op < (int)(sizeof ops / sizeof *ops) ? ops[op] : "op";
 }

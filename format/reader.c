@@ -325,6 +325,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->lost_bytes = 0;
     ev->text = NULL;
     ev->offset = off;
+    ev->sync_arg = 0;
 }
 
 static inline void ev_begin(const struct dec *d, ttf_event *ev, int kind,
@@ -754,6 +755,24 @@ static int event_record(struct dec *d, unsigned tag, struct ttfi_cursor *s,
     return event_decoders[tag](d, tag, s, ev);
 }
 
+/* SYNC_OP: u8 op, uvar object, svar arg (after t). 0 or damaged. */
+static int sync_op_record(struct dec *d, struct ttfi_cursor *s, ttf_event *ev)
+{
+    const uint8_t *rec = d->c.rec;
+    uint8_t op;
+    uint64_t obj;
+    int64_t arg;
+    int r;
+
+    if ((r = cur_u8(s, &op)) || (r = cur_uvar(s, &obj)) || (r = cur_svar(s, &arg)))
+        return r;
+    ev_begin(d, ev, TTF_EV_SYNC_OP, rec);
+    ev->code = op;
+    ev->addr = obj;
+    ev->sync_arg = arg;
+    return 0;
+}
+
 /* An extended record (tag 0x01..0x3F). 1: *ev is an event; 0: consumed,
  * nothing to report; <0: damaged. */
 static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
@@ -766,12 +785,12 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
     c->p++;
     if ((r = cur_uvar(c, &len)) || (r = cur_bytes(c, len, &body, rec_name(tag))))
         return r;
-    if (tag >= TTF_R_OPTIONAL_FIRST) {
+    if (tag >= TTF_R_OPTIONAL_FIRST && tag != TTF_R_SYNC_OP) {
         if (d->scan)
             d->scan->skipped[tag - TTF_R_OPTIONAL_FIRST]++;
         return 0;
     }
-    if (tag > TTF_R_CUT)
+    if (tag > TTF_R_CUT && tag < TTF_R_OPTIONAL_FIRST)
         return CORRUPT(c, "unknown required record 0x%02x", tag);
     struct ttfi_cursor s = *c;
     s.p = body;
@@ -783,6 +802,8 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
         d->tsc += dt;
         if (tag == TTF_R_SYNC)
             r = meta_record(d, tag, &s);
+        else if (tag == TTF_R_SYNC_OP)
+            r = (r = sync_op_record(d, &s, ev)) == 0 ? 1 : r;
         else if ((r = event_record(d, tag, &s, ev)) == 0)
             r = 1;
     }

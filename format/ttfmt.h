@@ -57,6 +57,11 @@ const ttf_format_info *ttf_format(void);
 /* A static, never NULL, description of a TT_E* code. */
 const char *ttf_strerror(int err);
 
+/* The name of a SYNC_OP operation (TTF_SOP_*): "lock",
+ * "trylock", "unlock", "cond-wait", "cond-woke", "cond-signal",
+ * "cond-broadcast", "thread-create", "thread-join"; "op" if unknown. */
+const char *ttf_sync_op_name(int op);
+
 /* Where and why a call failed. Filled by calls that take one (may be NULL).
  * msg names the file and the byte offset, e.g.
  * "bad.trc: offset 4160: truncated record (MESSAGE needs 12 bytes, 3 left)". */
@@ -83,7 +88,10 @@ enum ttf_event_kind {
     TTF_EV_PAUSE,       /* ttcap_pause() */
     TTF_EV_RESUME,      /* ttcap_resume() */
     TTF_EV_END,         /* clean process exit (exit status in signo) */
-    TTF_EV_CUT          /* the thread's stream was cut (disk full, I/O) */
+    TTF_EV_CUT,         /* the thread's stream was cut (disk full, I/O) */
+    TTF_EV_SYNC_OP      /* lock, condition or thread operation: code = op
+                           (TTF_SOP_*), addr = the object,
+                           sync_arg = its argument (optional record) */
 };
 
 enum ttf_site_kind {
@@ -108,6 +116,21 @@ typedef struct ttf_trace ttf_trace;
 
 /* ttf_header.flags bit: the writer closed the file (exit status is set). */
 #define TTF_HEADER_CLOSED 1u
+/* Optional feature bit: SYNC_OP events may be present (TTF_EV_SYNC_OP). */
+#define TTF_HEADER_SYNC 0x4u
+
+/* SYNC_OP operations (ttf_event.code of TTF_EV_SYNC_OP; FORMAT.md 4.1). */
+enum ttf_sync_op {
+    TTF_SOP_LOCK = 1,   /* mutex acquired */
+    TTF_SOP_TRYLOCK,    /* trylock; sync_arg = its result (0: acquired) */
+    TTF_SOP_UNLOCK,     /* mutex released */
+    TTF_SOP_WAIT,       /* condition wait begins; sync_arg = the mutex */
+    TTF_SOP_WOKE,       /* condition wait returned; sync_arg = its result */
+    TTF_SOP_SIGNAL,     /* pthread_cond_signal */
+    TTF_SOP_BROADCAST,  /* pthread_cond_broadcast */
+    TTF_SOP_CREATE,     /* pthread_create; object = pthread_t, sync_arg = index */
+    TTF_SOP_JOIN        /* pthread_join returned; object = pthread_t */
+};
 
 /* Fixed header fields, as stored. */
 typedef struct ttf_header {
@@ -192,6 +215,8 @@ typedef struct ttf_event {
     uint64_t lost_events, lost_bytes; /* LOST */
     const char *text;           /* THREAD_NAME: the name; else NULL */
     uint64_t offset;            /* byte offset of the record in the file */
+    int64_t sync_arg;           /* SYNC_OP: the mutex (WAIT), result
+                                   (TRYLOCK, WOKE), thread index (CREATE) */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
@@ -303,6 +328,10 @@ int ttf_write_crash(ttf_writer *w, uint32_t thread, uint64_t tsc, int signo,
 int ttf_write_lost(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t events, uint64_t bytes);
 int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause);
+/* A SYNC_OP record (op TTF_SOP_*, 1..255) on object obj; sets the optional
+ * feature TTF_HEADER_SYNC in the header. TT_EINVAL for a bad op. */
+int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
+                      uint64_t obj, int64_t arg);
 /* Write the end marker (clean exit with status), flush and close. */
 int ttf_writer_close(ttf_writer *w, int exit_status);
 /* Flush and close without an end marker, as if the writer died. */

@@ -16,8 +16,8 @@ const char *ttfi_kind_name(int kind)
     static const char *const names[] = {
         "?", "enter", "exit", "message", "mark", "crash", "lost",
         "thread_start", "thread_end", "thread_name", "module_load",
-        "module_unload", "pause", "resume", "end", "cut"};
-    if (kind < 0 || kind > TTF_EV_CUT)
+        "module_unload", "pause", "resume", "end", "cut", "sync_op"};
+    if (kind < 0 || kind > TTF_EV_SYNC_OP)
         return "?";
     return names[kind];
 }

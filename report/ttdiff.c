@@ -28,6 +28,10 @@ static const char usage[] =
     "  --baseline FILE     another good run (repeatable): differences that also\n"
     "                      occur between the good runs are expected variation,\n"
     "                      listed apart and never the first divergence\n"
+    "  --pair good#N=bad#M pair thread N of the good run with thread M of the\n"
+    "                      bad run (repeatable; numbers as in the threads table);\n"
+    "                      other threads pair by name, start function, then by\n"
+    "                      what they did when those tie\n"
     "  --collapse-loops    align a run of identical repeated call subtrees as one\n"
     "                      item with a count; a count change shows as xN vs xM\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
@@ -58,12 +62,39 @@ typedef struct cli {
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
     const char **base;      /* --baseline files (argv strings) */
     size_t nbase;
+    ttd_hand_pair *pairs;   /* --pair */
+    size_t npairs;
 } cli;
+
+/* "good#N=bad#M" (the "good"/"bad" words and '#' optional: "N=M"). */
+static int parse_pair(const char *s, ttd_hand_pair *out)
+{
+    unsigned long v[2];
+    char *end;
+
+    for (int k = 0; k < 2; k++) {
+        const char *word = k ? "bad" : "good";
+        if (!strncmp(s, word, strlen(word)))
+            s += strlen(word);
+        if (*s == '#')
+            s++;
+        if (*s < '0' || *s > '9')
+            return -1;
+        errno = 0;
+        v[k] = strtoul(s, &end, 10);
+        if (errno || v[k] > UINT32_MAX || *end != (k ? '\0' : '='))
+            return -1;
+        s = end + 1;
+    }
+    out->good = (uint32_t)v[0];
+    out->bad = (uint32_t)v[1];
+    return 0;
+}
 
 static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--messages",
-        "--format", "--color", "-o", "--sort", "--suspects", "--baseline"};
+        "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttr_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -84,6 +115,10 @@ static int option(cli *c, int argc, char **argv, int *i)
         return ttr_cli_color_mode(v, &c->color);
     if (!strcmp(name, "--baseline")) {
         c->base[c->nbase++] = v;
+    } else if (!strcmp(name, "--pair")) {
+        if (parse_pair(v, &c->pairs[c->npairs]) < 0)
+            return ttr_cli_fail("--pair: '%s' is not good#N=bad#M", v);
+        c->npairs++;
     } else if (!strcmp(name, "--messages")) {
         int m = !strcmp(v, "site") ? TTD_MSG_SITE : !strcmp(v, "text") ? TTD_MSG_TEXT
               : !strcmp(v, "off") ? TTD_MSG_OFF : -1;
@@ -112,7 +147,8 @@ static int parse(cli *c, int argc, char **argv)
 
     memset(c, 0, sizeof *c);
     ttd_options_init(&c->o);
-    if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)))
+    if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)) ||
+        !(c->pairs = calloc((size_t)argc + 1, sizeof *c->pairs)))
         return ttr_cli_fail("out of memory");
     ttr_options_init(&c->r);
     c->color = TTR_CLI_COLOR_AUTO;
@@ -153,6 +189,8 @@ static int parse(cli *c, int argc, char **argv)
     c->o.exclude = c->filter.exclude;
     c->o.baselines = c->base;
     c->o.nbaselines = c->nbase;
+    c->o.pairs = c->pairs;
+    c->o.npairs = c->npairs;
     return 0;
 }
 
@@ -227,6 +265,7 @@ int main(int argc, char **argv)
     else if (rc == 0)
         rc = c.profile ? profile_main(&c) : diff_main(&c);
     free(c.base);
+    free(c.pairs);
     ttr_cli_filter_free(&c.filter);
     if (rc == 3)
         ttr_cli_help(usage);

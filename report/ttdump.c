@@ -17,7 +17,7 @@
 
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
-#define KIND_MAX 16            /* TTF_EV_* values are below this */
+#define KIND_MAX 17            /* TTF_EV_* values are below this */
 
 /* What the command line asked for. */
 struct opts {
@@ -76,7 +76,7 @@ static const char *kind_label(int kind)
 {
     static char labels[KIND_MAX][16];
 
-    if (kind <= 0 || kind > TTF_EV_CUT || kind >= KIND_MAX)
+    if (kind <= 0 || kind > TTF_EV_SYNC_OP || kind >= KIND_MAX)
         return NULL;
     if (!labels[kind][0]) {
         snprintf(labels[kind], sizeof labels[kind], "%s", ttfi_kind_name(kind));
@@ -193,7 +193,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 static void print_header(const struct dump *d)
 {
     static const char *const req[] = {"events-v1"};
-    static const char *const opt[] = {"ring", "noclock"};
+    static const char *const opt[] = {"ring", "noclock", "sync"};
     static const char *const flags[] = {"closed"};
     const ttf_header *h = ttf_get_header(d->t);
     FILE *f = d->out;
@@ -209,7 +209,7 @@ static void print_header(const struct dump *d)
     fprintf(f, "  required features: ");
     put_bits(f, h->required_features, req, 1);
     fprintf(f, "  optional features: ");
-    put_bits(f, h->optional_features, opt, 2);
+    put_bits(f, h->optional_features, opt, 3);
     fprintf(f, "  chunk size:        %" PRIu32 "\n", h->chunk_size);
     fprintf(f, "  data offset:       %" PRIu32 "\n", h->data_offset);
     fprintf(f, "  flags:             ");
@@ -597,6 +597,26 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
     fputc('\n', d->out);
 }
 
+/* A lock, condition or thread operation (SYNC_OP). */
+static void print_sync(const struct dump *d, const ttf_event *ev, int depth)
+{
+    const char *op = ttf_sync_op_name(ev->code);
+
+    line_start(d, ev, depth);
+    color_on(d, "36");
+    fprintf(d->out, "~~ %s 0x%" PRIx64, op, ev->addr);
+    if (ev->code == TTF_SOP_WAIT)
+        fprintf(d->out, " (releases mutex 0x%" PRIx64 ")", (uint64_t)ev->sync_arg);
+    else if (ev->code == TTF_SOP_CREATE)
+        fprintf(d->out, " (thread #%" PRId64 ")", ev->sync_arg);
+    else if ((ev->code == TTF_SOP_TRYLOCK || ev->code == TTF_SOP_WOKE) && ev->sync_arg)
+        fprintf(d->out, " (%s)", strerror((int)ev->sync_arg));
+    else if (ev->code > TTF_SOP_JOIN)
+        fprintf(d->out, " (op %d, arg %" PRId64 ")", ev->code, ev->sync_arg);
+    color_off(d);
+    fputc('\n', d->out);
+}
+
 static void print_event(const struct dump *d, const ttf_event *ev)
 {
     int depth = tree_depth(d, ev);
@@ -614,6 +634,9 @@ static void print_event(const struct dump *d, const ttf_event *ev)
     case TTF_EV_LOST:
     case TTF_EV_CUT:
         print_trouble(d, ev, depth);
+        break;
+    case TTF_EV_SYNC_OP:
+        print_sync(d, ev, depth);
         break;
     default:
         if (kind_label(ev->kind))

@@ -874,6 +874,47 @@ static double measure(int kind, uint64_t *nev)
     return bpe;
 }
 
+/* SYNC_OP records: written, the optional feature bit set, read back with
+ * op, object and argument. */
+static void test_sync_ops(void **state)
+{
+    (void)state;
+    const char *path = tu_path("sync.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .tsc_hz = 1000000000u};
+    ttf_writer *w;
+    ttf_trace *t;
+    ttf_iter *it;
+    ttf_event ev;
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 110, TTF_SOP_LOCK, 0x5000, 0), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 120, TTF_SOP_WAIT, 0x6000, 0x5000), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 130, TTF_SOP_WOKE, 0x6000, -110), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 140, 0, 0x6000, 0), TT_EINVAL);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_true(ttf_get_header(t)->optional_features & TTF_HEADER_SYNC);
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    static const int op[] = {TTF_SOP_LOCK, TTF_SOP_WAIT, TTF_SOP_WOKE};
+    static const uint64_t obj[] = {0x5000, 0x6000, 0x6000};
+    static const int64_t arg[] = {0, 0x5000, -110};
+    int k = 0;
+    while (ttf_iter_next(it, &ev) == 1) {
+        if (ev.kind != TTF_EV_SYNC_OP)
+            continue;
+        assert_true(k < 3);
+        assert_int_equal(ev.code, op[k]);
+        assert_int_equal(ev.addr, obj[k]);
+        assert_int_equal(ev.sync_arg, arg[k]);
+        assert_int_equal(ev.tsc, 110 + 10 * (uint64_t)k);
+        k++;
+    }
+    assert_int_equal(k, 3);
+    ttf_iter_close(it);
+    ttf_close(t);
+}
+
 static void test_compactness(void **state)
 {
     (void)state;
@@ -903,6 +944,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_sync_ops),
         cmocka_unit_test(test_abandoned),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_header_checks),
