@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "tree.h"
 
 int ttd_version(void)
 {
@@ -217,12 +218,21 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         (rc = open_baselines(d, err)) < 0)
         return rc;
     ttd_keybuf kb[2] = {{0}, {0}};
+    ttd_tree tr[2];
     ttd_full fu;
     memset(&fu, 0, sizeof fu);
-    for (size_t i = 0; i < d->nip && rc >= 0; i++)
-        rc = d->full ? ttd_align_full(d, &d->ip[i], &fu) : ttd_align_pair(d, &d->ip[i], kb);
+    memset(tr, 0, sizeof tr);
+    for (size_t i = 0; i < d->nip && rc >= 0; i++) {
+        ttd_ipair *p = &d->ip[i];
+        if (d->full)
+            rc = ttd_align_full(d, p, &fu);
+        else
+            rc = d->o.flat ? ttd_align_pair(d, p, kb) : ttd_align_tree(d, p, tr);
+    }
     ttd_keybuf_free(&kb[0]);
     ttd_keybuf_free(&kb[1]);
+    ttd_tree_free(&tr[0]);
+    ttd_tree_free(&tr[1]);
     ttd_seq_free(&fu.seq[0]);
     ttd_seq_free(&fu.seq[1]);
     ttd_zones_free(&fu.z);
@@ -269,7 +279,7 @@ static int start(const ttf_trace *good, const ttf_trace *bad,
         ttd_options_init(&d->o);
     d->r[TTD_GOOD].t = good;
     d->r[TTD_BAD].t = bad;
-    d->full = d->o.collapse_loops || d->o.nbaselines;
+    d->full = d->o.nbaselines || (d->o.collapse_loops && d->o.flat);
     *out = d;
     return 0;
 }

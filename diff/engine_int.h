@@ -403,6 +403,12 @@ int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2]);
 /* Full mode: p's threads stored whole (loops collapsed if asked), hunks
  * checked against the zones where good runs vary. 0 or a TT_E* code. */
 int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu);
+/* Tree mode (the default): p's threads as call trees in tr[0..2) (reused from
+ * pair to pair), aligned call by call (tree.h); with --first-only read
+ * only up to the end of the call holding the first difference. 0 or a
+ * TT_E* code. */
+struct ttd_tree;
+int ttd_align_tree(ttd_diff *d, ttd_ipair *p, struct ttd_tree *tr);
 
 /* ---- hunks.c ------------------------------------------------------------- */
 

@@ -1,12 +1,14 @@
 /*
  * pair_align.c - one thread pair normalised and aligned: in step with the
  * common prefix only compared (the default), or both sides stored whole
- * and checked against the zones where baseline good runs vary (full mode).
+ * and checked against the zones where baseline good runs vary (full mode),
+ * or as two call trees (tree mode, the default: tree.c, talign.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_int.h"
+#include "tree.h"
 
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
@@ -191,6 +193,8 @@ int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
     if (p->crash != UINT64_MAX)
         d->r[TTD_BAD].crash_thread = p->t[1];
     rc = ttd_align(kb[0].k, m[0], kb[1].k, m[1], d->o.minimal, &p->h, &p->nh);
+    if (d->o.first_only && p->nh > 1)
+        p->nh = 1;
     for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
         p->h[i].a0 += prefix;
         p->h[i].a1 += prefix;
@@ -200,3 +204,98 @@ int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
     return rc;
 }
 
+
+/* ---- tree mode ----------------------------------------------------------- */
+
+/* Feed the rest of s into t; with stop > 0, only until the open call at
+ * stack position stop - 1 has ended. */
+static int feed_rest(src *s, ttd_tree *t, size_t stop)
+{
+    uint64_t key;
+    int rc = 0;
+
+    while ((!stop || t->nst >= stop) && (rc = src_next(s, &key)) > 0)
+        if ((rc = ttd_tree_feed(t, key, s->kind)) < 0)
+            break;
+    return rc < 0 ? rc : 0;
+}
+
+/* Both threads of p as call trees. With --first-only, read in step up to
+ * the first difference, then each side only until the call open there
+ * (the deepest common one) has ended: the first hunk lies inside it. */
+static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
+{
+    src s[2] = {{0}, {0}};
+    uint64_t k[2];
+    int got[2] = {1, 1}, rc;
+    size_t stop = 0;
+
+    if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
+        return rc;
+    if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0 ||
+        (rc = ttd_tree_reset(&tr[0], s[0].bound)) < 0 ||
+        (rc = ttd_tree_reset(&tr[1], s[1].bound)) < 0)
+        goto out;
+    while (d->o.first_only) {
+        for (int i = 0; i < 2; i++)
+            if ((got[i] = src_next(&s[i], &k[i])) < 0) {
+                rc = got[i];
+                goto out;
+            }
+        if (got[0] && got[1] && k[0] == k[1]) {
+            if ((rc = ttd_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||
+                (rc = ttd_tree_feed(&tr[1], k[1], s[1].kind)) < 0)
+                goto out;
+            continue;
+        }
+        stop = tr[0].nst;
+        for (int i = 0; i < 2 && rc >= 0; i++)
+            if (got[i])
+                rc = ttd_tree_feed(&tr[i], k[i], s[i].kind);
+        break;
+    }
+    for (int i = 0; i < 2 && rc >= 0; i++)
+        if (got[i])
+            rc = feed_rest(&s[i], &tr[i], stop);
+    p->n[0] = s[0].n;
+    p->n[1] = s[1].n;
+    p->crash = s[1].crash;
+out:
+    ttd_tree_finish(&tr[0]);
+    ttd_tree_finish(&tr[1]);
+    ttf_iter_close(s[0].it);
+    ttf_iter_close(s[1].it);
+    return rc < 0 ? rc : 0;
+}
+
+int ttd_align_tree(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
+{
+    ttd_xhunk *x = NULL;
+    size_t nx = 0;
+    int rc = load_trees(d, p, tr);
+
+    if (rc >= 0)
+        rc = ttd_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
+    if (rc < 0)
+        return rc;
+    if (d->o.first_only && nx > 1)
+        nx = 1;
+    if (p->crash != UINT64_MAX)
+        d->r[TTD_BAD].crash_thread = p->t[1];
+    p->h = malloc((nx + 1) * sizeof *p->h);
+    p->reps = d->o.collapse_loops ? calloc(2 * nx + 2, sizeof *p->reps) : NULL;
+    if (!p->h || (d->o.collapse_loops && !p->reps)) {
+        free(x);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < nx; i++) {
+        p->h[i] = (ttd_hunk){x[i].a0, x[i].a1, x[i].b0, x[i].b1};
+        if (p->reps) {
+            p->reps[2 * i] = x[i].reps[0];
+            p->reps[2 * i + 1] = x[i].reps[1];
+        }
+    }
+    p->nh = nx;
+    free(x);
+    return 0;
+}

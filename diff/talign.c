@@ -15,9 +15,10 @@
  *      run and 5 in the other still matches;
  *   3. align the two item lists with Myers (align.c) on the subtree
  *      hashes: equal subtrees match in O(1), whatever their size;
- *   4. matched loop items with different counts give a count hunk: the
- *      first min(counts) iterations align iteration by iteration (they are
- *      equal), the rest is the hunk;
+ *   4. matched loop items with different counts: the first min(counts)
+ *      iterations align iteration by iteration (they are equal); the rest
+ *      is a count hunk, or, when a differing region follows, joins it (the
+ *      loop ended early because an iteration changed);
  *   5. inside each differing region, the items are expanded back to single
  *      children and aligned again on function keys: two calls of the same
  *      function pair up and are aligned in turn (back to 1), the rest are
@@ -34,7 +35,8 @@
  * first items either differ in function (the hunk starts there) or pair up
  * (the difference is inside). Pairs are worked through with an explicit
  * stack (deep recursion in a trace is not deep recursion here), each pair's
- * actions pushed in reverse so hunks come out in ascending order.
+ * actions pushed in reverse so hunks come out in ascending order; hunks
+ * that touch are merged.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -322,8 +324,28 @@ static int closure(tctx *c, size_t na, size_t nb)
                     y->raw1, 0, 0);
 }
 
-/* The actions of one matched pair of calls, in order, into c->acts. */
-static int pair_actions(tctx *c, const task *p)
+/* Where the differing region after matched items i, j begins: if they
+ * are loops run a different number of times, the extra iterations join it
+ * (the loop ended early because an iteration changed: that iteration is
+ * aligned with what replaced it, iteration k with iteration k); else just
+ * after them. 1 if the extra iterations were taken. */
+static int extra(const tctx *c, size_t i, size_t j, size_t *x, size_t *y)
+{
+    const side *a = &c->s[0], *b = &c->s[1];
+    uint32_t ca = a->cnt[i], cb = b->cnt[j], m = ca < cb ? ca : cb;
+
+    *x = a->ik[i + 1];
+    *y = b->ik[j + 1];
+    if (ca == cb)
+        return 0;
+    *x = a->ik[i] + m * a->per[i];
+    *y = b->ik[j] + m * b->per[j];
+    return 1;
+}
+
+/* The actions of matched calls na, nb, whose children are gathered, in
+ * order, into c->acts. */
+static int list_actions(tctx *c, size_t na, size_t nb)
 {
     side *a = &c->s[0], *b = &c->s[1];
     ttd_hunk *h = NULL;
@@ -331,37 +353,79 @@ static int pair_actions(tctx *c, const task *p)
     int rc;
 
     c->acts.n = 0;
-    if ((rc = gather(a, (size_t)p->v[0], p->v[1])) < 0 ||
-        (rc = gather(b, (size_t)p->v[2], p->v[3])) < 0)
-        return rc;
     collapse(a);
     collapse(b);
     if ((rc = align_list(a->ih, a->ni, b->ih, b->ni, c->minimal, &h, &nh)) < 0)
         return rc;
     for (size_t k = 0; k <= nh && rc == 0; k++) {
-        size_t ei = k < nh ? h[k].a0 : a->ni;
-        for (; i < ei && rc == 0; i++, j++)
-            rc = counts(c, i, j);
+        size_t ei = k < nh ? h[k].a0 : a->ni, x = 0, y = 0;
+        int took = 0;
+        for (; i < ei && rc == 0; i++, j++) {
+            if (k < nh && i + 1 == ei)
+                took = extra(c, i, j, &x, &y);
+            if (!took)
+                rc = counts(c, i, j);
+        }
         if (k == nh || rc < 0)
             break;
-        rc = region(c, a->ik[h[k].a0], a->ik[h[k].a1], b->ik[h[k].b0],
-                    b->ik[h[k].b1]);
+        if (!took) {
+            x = a->ik[h[k].a0];
+            y = b->ik[h[k].b0];
+        }
+        rc = region(c, x, a->ik[h[k].a1], y, b->ik[h[k].b1]);
         i = h[k].a1;
         j = h[k].b1;
     }
     free(h);
-    return rc < 0 ? rc : closure(c, (size_t)p->v[0], (size_t)p->v[2]);
+    return rc < 0 ? rc : closure(c, na, nb);
 }
 
-/* Append a hunk to the output. Hunks of different levels that touch (a
- * call's last children, then its EXIT, then its next siblings) stay apart,
- * so each one is whole subtrees of one children list, or one EXIT. */
+/* The actions of one matched pair of calls. Subtrees and loops first;
+ * but if that puts the first action before the first child that differs
+ * (the loops were cut differently in the two runs, or whole subtrees
+ * matched across a changed one), the children align by function key
+ * alone, call with call, as the flat event sequences would: the first
+ * hunk is then where the runs first differ. */
+static int pair_actions(tctx *c, const task *p)
+{
+    side *a = &c->s[0], *b = &c->s[1];
+    size_t lcp = 0, na = (size_t)p->v[0], nb = (size_t)p->v[2];
+    int rc;
+
+    if ((rc = gather(a, na, p->v[1])) < 0 || (rc = gather(b, nb, p->v[3])) < 0)
+        return rc;
+    while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
+        lcp++;
+    if ((rc = list_actions(c, na, nb)) < 0)
+        return rc;
+    if (!c->acts.n)
+        return 0;
+    const task *t = &c->acts.v[0];
+    if ((t->pair ? t->v[1] : t->v[0]) >= a->k[lcp].raw0)
+        return 0;
+    c->acts.n = 0;
+    if ((rc = region(c, 0, a->n, 0, b->n)) < 0)
+        return rc;
+    return closure(c, na, nb);
+}
+
+/* Append a hunk to the output. Hunks that touch (a call's last children,
+ * its EXIT, its next siblings: a crash and the returns it prevented) are
+ * merged into one, as the flat alignment would show them; loop count
+ * hunks stay apart. */
 static int emit(tctx *c, const task *t)
 {
     ttd_xhunk x = {t->v[0], t->v[1], t->v[2], t->v[3], {t->reps[0], t->reps[1]}};
+    ttd_xhunk *last = c->nout ? &c->out[c->nout - 1] : NULL;
 
     if (x.a0 == x.a1 && x.b0 == x.b1)
         return 0;
+    if (last && !last->reps[0] && !x.reps[0] && last->a1 == x.a0 &&
+        last->b1 == x.b0) {
+        last->a1 = x.a1;
+        last->b1 = x.b1;
+        return 0;
+    }
     if (c->nout == c->outcap) {
         size_t ncap = c->outcap ? 2 * c->outcap : 16;
         ttd_xhunk *no = realloc(c->out, ncap * sizeof *no);

@@ -66,7 +66,8 @@ void ttd_tree_free(ttd_tree *t);
  * gets the hunks in key-index space, ascending; a hunk with reps[0] set is
  * a loop count change: a group of sibling calls repeated reps[0] times in
  * a and reps[1] in b, the range being the extra repetitions. Every hunk
- * side is a run of whole sibling subtrees, or one EXIT. minimal: exact
+ * side is whole sibling subtrees and EXITs of calls that returned in one
+ * run only: no call begun in a hunk continues after it. minimal: exact
  * Myers on every list (no cost cap). 0 or TT_ENOMEM. */
 int ttd_tree_align(const ttd_tree *a, const ttd_tree *b, int minimal,
                    ttd_xhunk **out, size_t *nout);

@@ -163,6 +163,11 @@ typedef struct ttd_options {
     const struct ttd_hand_pair *pairs; /* threads paired by hand (--pair),
                                before any rule; NULL = none */
     size_t npairs;          /* entries in pairs */
+    int flat;               /* 1: align the flat event sequences (Myers on
+                               keys) instead of the call trees */
+    int first_only;         /* 1: per thread pair, only the first divergence,
+                               reading no further than the call holding it
+                               (pair event counts are then what was read) */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread

@@ -22,6 +22,10 @@ static const char usage[] =
     "  --all               list every further divergence, not only the first few\n"
     "  --messages MODE     site (default), text or off: how messages compare\n"
     "  --minimal           exact alignment, no cost cap (slower on big changes)\n"
+    "  --flat              align the flat event sequences instead of the call\n"
+    "                      trees (hunks may then cut across calls)\n"
+    "  --first-only        only the first divergence of each thread pair, read\n"
+    "                      no further than the call that holds it\n"
     "  --suspects N        functions ranked as suspects of the first divergence (3):\n"
     "                      calls that returned just before the split, and the\n"
     "                      frame whose calls differ; 0 for none\n"
@@ -32,8 +36,9 @@ static const char usage[] =
     "                      bad run (repeatable; numbers as in the threads table);\n"
     "                      other threads pair by name, start function, then by\n"
     "                      what they did when those tie\n"
-    "  --collapse-loops    align a run of identical repeated call subtrees as one\n"
-    "                      item with a count; a count change shows as xN vs xM\n"
+    "  --collapse-loops    show loop count changes as xN vs xM: a group of up to\n"
+    "                      8 sibling calls repeated back to back is one item with\n"
+    "                      a count, iteration k aligned with iteration k\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
     "  --profile           compare per-function profiles instead: calls and\n"
@@ -170,6 +175,10 @@ static int parse(cli *c, int argc, char **argv)
             c->r.all = 1;
         } else if (!strcmp(a, "--minimal")) {
             c->o.minimal = 1;
+        } else if (!strcmp(a, "--flat")) {
+            c->o.flat = 1;
+        } else if (!strcmp(a, "--first-only")) {
+            c->o.first_only = 1;
         } else if (!strcmp(a, "--collapse-loops")) {
             c->o.collapse_loops = 1;
         } else if (!strcmp(a, "--profile")) {

@@ -4,7 +4,8 @@
  * 10k random pairs of small call trees (loops, longjmps, crashes, stray
  * EXITs) against brute force: the hunks must be a valid edit script of the
  * flat key sequences, the first one must start at their longest common
- * prefix, every hunk side must be a run of whole siblings (or one EXIT),
+ * prefix or at the start of the call holding it, no call begun in a hunk
+ * may go on after it,
  * and the cost (events in hunks) is bounded below by the optimal top-down
  * tree edit distance (Selkow 1977: a node can match only if its parent
  * does; computed by dynamic programming), which it must reach on most.
@@ -252,35 +253,30 @@ static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
     return r;
 }
 
-/* 1 if [x0, x1) of t is a run of whole siblings or one EXIT. */
-static int on_boundaries(const ttd_tree *t, size_t p, uint64_t r, uint64_t x0,
-                         uint64_t x1)
+/* 1 if no call that begins in [x0, x1) of t goes on after it. */
+static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
 {
     kids k;
-    int f0 = -1, f1 = -1;
+    size_t stack[MAXEV + 1], sraw[MAXEV + 1], n = 0;
 
-    kids_of(t, p, r, &k);
-    for (size_t i = 0; i <= k.n; i++) {
-        if (k.raw0[i] == x0)
-            f0 = (int)i;
-        if (k.raw0[i] == x1)
-            f1 = (int)i;
+    stack[n] = 0;
+    sraw[n++] = 0;
+    while (n) {
+        size_t p = stack[--n];
+        kids_of(t, p, sraw[n], &k);
+        for (size_t i = 0; i < k.n; i++) {
+            const ttd_node *c = ttd_tree_node(t, k.node[i]);
+            if (k.raw0[i] >= x0 && k.raw0[i] < x1 && c->raw1 > x1)
+                return 0;
+            if (c->flags & TTD_NODE_CALL) {
+                stack[n] = k.node[i];
+                sraw[n++] = k.raw0[i];
+            }
+        }
     }
-    if (f0 >= 0 && f1 >= f0)
-        return 1;
-    const ttd_node *pn = ttd_tree_node(t, p);
-    if (p && (pn->flags & TTD_NODE_CLOSED) && x0 == pn->raw1 - 1 && x1 == pn->raw1)
-        return 1;
-    for (size_t i = 0; i < k.n; i++) {
-        const ttd_node *c = ttd_tree_node(t, k.node[i]);
-        if (k.raw0[i] <= x0 && x1 <= c->raw1 && (c->flags & TTD_NODE_CALL) &&
-            on_boundaries(t, k.node[i], k.raw0[i], x0, x1))
-            return 1;
-    }
-    return 0;
+    return 1;
 }
 
-/* Checks one pair; returns 1 if the cost is optimal (top-down). */
 static size_t at_lcp;
 
 static int check_pair(const stream *sa, const stream *sb)
@@ -315,8 +311,8 @@ static int check_pair(const stream *sa, const stream *sb)
             break;
         assert_true(h[k].a0 <= h[k].a1 && h[k].b0 <= h[k].b1);
         assert_true(h[k].a1 > h[k].a0 || h[k].b1 > h[k].b0);
-        assert_true(on_boundaries(&ta, 0, 0, h[k].a0, h[k].a1));
-        assert_true(on_boundaries(&tb, 0, 0, h[k].b0, h[k].b1));
+        assert_true(on_boundaries(&ta, h[k].a0, h[k].a1));
+        assert_true(on_boundaries(&tb, h[k].b0, h[k].b1));
         cost += (unsigned)(h[k].a1 - h[k].a0 + h[k].b1 - h[k].b0);
         x = h[k].a1;
         y = h[k].b1;
