@@ -150,8 +150,8 @@ static void side_free(side *s)
 static int gather(side *s, size_t p, uint64_t r)
 {
     const ttd_node *pn = ttd_tree_node(s->t, p);
-    size_t c = p + 1, end = p ? p + pn->size : s->t->n;
-    uint64_t raw = r + (pn->flags & TTD_NODE_ROOT ? 0 : 1);
+    size_t c = p + 1, end = p ? p + ttd_node_size(pn) : s->t->n;
+    uint64_t raw = r + (p ? 1 : 0);
 
     s->n = 0;
     while (c < end) {
@@ -160,8 +160,8 @@ static int gather(side *s, size_t p, uint64_t r)
             return TT_ENOMEM;
         s->k[s->n] = (kid){c, raw};
         s->kh[s->n++] = cn->hash;
-        raw = cn->raw1;
-        c += cn->size;
+        raw += cn->len;
+        c += ttd_node_size(cn);
     }
     if (side_room(s, s->n + 2) < 0)
         return TT_ENOMEM;
@@ -311,17 +311,19 @@ static int counts(tctx *c, size_t i, size_t j)
                     ca, cb);
 }
 
-/* The EXIT of one of two matched calls, if only one returned. */
+/* The EXIT of one of two matched calls, if only one returned; both
+ * sides' children are gathered (their sentinels: where the EXIT goes). */
 static int closure(tctx *c, size_t na, size_t nb)
 {
     const ttd_node *x = ttd_tree_node(c->s[0].t, na);
     const ttd_node *y = ttd_tree_node(c->s[1].t, nb);
-    int ca = !!(x->flags & TTD_NODE_CLOSED), cb = !!(y->flags & TTD_NODE_CLOSED);
+    uint64_t ea = c->s[0].k[c->s[0].n].raw0, eb = c->s[1].k[c->s[1].n].raw0;
+    int ca = !!(ttd_node_flags(x) & TTD_NODE_CLOSED);
+    int cb = !!(ttd_node_flags(y) & TTD_NODE_CLOSED);
 
     if (ca == cb)
         return 0;
-    return act_hunk(c, x->raw1 - (uint64_t)ca, x->raw1, y->raw1 - (uint64_t)cb,
-                    y->raw1, 0, 0);
+    return act_hunk(c, ea, ea + (uint64_t)ca, eb, eb + (uint64_t)cb, 0, 0);
 }
 
 /* Where the differing region after matched items i, j begins: if they

@@ -3,9 +3,9 @@
  * in one streaming pass (the aligner on top is talign.c).
  *
  * Design. Each call (ENTER up to its EXIT) and each other kept event (a
- * message, a mark, a crash, an EXIT that closes nothing) is one node of 32
+ * message, a mark, a crash, an EXIT that closes nothing) is one node of 24
  * bytes, stored in preorder, so a subtree is a contiguous range and a call
- * costs 16 bytes per event whatever its depth. A stack of open calls
+ * costs 12 bytes per event whatever its depth. A stack of open calls
  * carries, per call, a running hash: XXH3 of the next child's hash seeded
  * with the hash so far, starting from the function key; when the call ends
  * the end (its EXIT, or "left without one") is folded in and the result is
@@ -37,16 +37,19 @@ static uint64_t chain(uint64_t h, uint64_t x)
 /* A new node at the end; NULL on ENOMEM. */
 static ttd_node *new_node(ttd_tree *t)
 {
-    if (4 * (t->n + 1) > t->nb.cap &&
-        ttd_keybuf_reserve(&t->nb, 8 * t->n + 64, 4 * t->n) < 0)
+    if (t->n + 1 >= TTD_NODE_MAX)
+        return NULL;
+    if (3 * (t->n + 1) > t->nb.cap &&
+        ttd_keybuf_reserve(&t->nb, 6 * t->n + 64, 3 * t->n) < 0)
         return NULL;
     ttd_node *nd = ttd_tree_node(t, t->n++);
     memset(nd, 0, sizeof *nd);
-    nd->size = 1;
+    nd->info = 1u << 2;
+    nd->len = 1;
     return nd;
 }
 
-static int push_call(ttd_tree *t, size_t node, uint64_t h)
+static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t h)
 {
     if (t->nst == t->stcap) {
         size_t ncap = t->stcap ? 2 * t->stcap : 64;
@@ -56,13 +59,13 @@ static int push_call(ttd_tree *t, size_t node, uint64_t h)
         t->st = ns;
         t->stcap = ncap;
     }
-    t->st[t->nst++] = (ttd_tframe){node, h};
+    t->st[t->nst++] = (ttd_tframe){node, raw0, h};
     return 0;
 }
 
 int ttd_tree_reset(ttd_tree *t, size_t bound)
 {
-    int rc = ttd_keybuf_reserve(&t->nb, 2 * bound + 64, 0);
+    int rc = ttd_keybuf_reserve(&t->nb, 3 * (bound / 2) + 64, 0);
 
     t->n = 0;
     t->raw = 0;
@@ -74,8 +77,7 @@ int ttd_tree_reset(ttd_tree *t, size_t bound)
     ttd_node *root = new_node(t);
     if (!root)
         return TT_ENOMEM;
-    root->flags = TTD_NODE_ROOT;
-    return push_call(t, 0, 0);
+    return push_call(t, 0, 0, 0);
 }
 
 void ttd_tree_free(ttd_tree *t)
@@ -94,10 +96,9 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
     ttd_node *nd = ttd_tree_node(t, f->node);
 
     nd->hash = chain(f->h, how);
-    nd->raw1 = end;
-    nd->size = (uint32_t)(t->n - f->node);
-    if (how == END_EXIT)
-        nd->flags |= TTD_NODE_CLOSED;
+    nd->len = (uint32_t)(end - f->raw0);
+    nd->info = (uint32_t)(t->n - f->node) << 2 | TTD_NODE_CALL |
+               (how == END_EXIT ? TTD_NODE_CLOSED : 0);
     if (t->nst) {
         ttd_openset_del(&t->open, ttd_norm_exit_of(nd->key));
         t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
@@ -134,12 +135,11 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
     nd->key = key;
     if (kind != TTF_EV_ENTER) {
         nd->hash = key;
-        nd->raw1 = raw + 1;
         t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, key);
         return 0;
     }
-    nd->flags = TTD_NODE_CALL;
-    if (push_call(t, at, key) < 0)
+    nd->info |= TTD_NODE_CALL;
+    if (push_call(t, at, raw, key) < 0)
         return TT_ENOMEM;
     return ttd_openset_add(&t->open, ttd_norm_exit_of(key));
 }
@@ -152,8 +152,8 @@ void ttd_tree_finish(ttd_tree *t)
         close_top(t, t->raw, END_CUT);
     ttd_node *root = ttd_tree_node(t, 0);
     root->hash = chain(t->st[0].h, END_ROOT);
-    root->raw1 = t->raw;
-    root->size = (uint32_t)(t->n > UINT32_MAX ? UINT32_MAX : t->n);
+    root->len = (uint32_t)(t->raw > UINT32_MAX ? UINT32_MAX : t->raw);
+    root->info = (uint32_t)t->n << 2;
     t->nst = 0;
     t->done = 1;
 }

@@ -192,15 +192,15 @@ typedef struct kids {
 static void kids_of(const ttd_tree *t, size_t p, uint64_t r, kids *k)
 {
     const ttd_node *pn = ttd_tree_node(t, p);
-    size_t c = p + 1, end = p ? p + pn->size : t->n;
+    size_t c = p + 1, end = p ? p + ttd_node_size(pn) : t->n;
     uint64_t raw = r + (p ? 1 : 0);
 
     k->n = 0;
     while (c < end) {
         k->node[k->n] = c;
         k->raw0[k->n++] = raw;
-        raw = ttd_tree_node(t, c)->raw1;
-        c += ttd_tree_node(t, c)->size;
+        raw += ttd_tree_node(t, c)->len;
+        c += ttd_node_size(ttd_tree_node(t, c));
     }
     k->raw0[k->n] = raw;
 }
@@ -234,8 +234,8 @@ static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
                 unsigned sub = INF;
                 if (u->hash == v->hash)
                     sub = 0;
-                else if (u->key == v->key && (u->flags & TTD_NODE_CALL) &&
-                         (v->flags & TTD_NODE_CALL))
+                else if (u->key == v->key && (ttd_node_flags(u) & TTD_NODE_CALL) &&
+                         (ttd_node_flags(v) & TTD_NODE_CALL))
                     sub = selkow(a, ka->node[i - 1], ka->raw0[i - 1], b,
                                  kb->node[j - 1], kb->raw0[j - 1]);
                 if (D(i - 1, j - 1) + sub < best)
@@ -246,7 +246,7 @@ static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
     }
     r = D(ka->n, kb->n);
 #undef D
-    r += (x->flags & TTD_NODE_CLOSED) != (y->flags & TTD_NODE_CLOSED);
+    r += (ttd_node_flags(x) & TTD_NODE_CLOSED) != (ttd_node_flags(y) & TTD_NODE_CLOSED);
     free(d);
     free(ka);
     free(kb);
@@ -266,9 +266,9 @@ static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
         kids_of(t, p, sraw[n], &k);
         for (size_t i = 0; i < k.n; i++) {
             const ttd_node *c = ttd_tree_node(t, k.node[i]);
-            if (k.raw0[i] >= x0 && k.raw0[i] < x1 && c->raw1 > x1)
+            if (k.raw0[i] >= x0 && k.raw0[i] < x1 && k.raw0[i] + c->len > x1)
                 return 0;
-            if (c->flags & TTD_NODE_CALL) {
+            if (ttd_node_flags(c) & TTD_NODE_CALL) {
                 stack[n] = k.node[i];
                 sraw[n++] = k.raw0[i];
             }
@@ -288,7 +288,7 @@ static int check_pair(const stream *sa, const stream *sb)
 
     build(&ta, sa);
     build(&tb, sb);
-    assert_int_equal(ttd_tree_node(&ta, 0)->raw1, sa->n);
+    assert_int_equal(ta.raw, sa->n);
     assert_int_equal(ttd_tree_align(&ta, &tb, 0, &h, &nh), 0);
     while (lcp < sa->n && lcp < sb->n && sa->key[lcp] == sb->key[lcp])
         lcp++;
@@ -375,15 +375,15 @@ static void longjmp_and_crash(void **state)
     ttd_tree_finish(&t);
     assert_int_equal(t.n, 6); /* root, stray exit, f, g, h, g */
     const ttd_node *n = ttd_tree_node(&t, 0);
-    assert_int_equal(n[1].flags, 0);
-    assert_int_equal(n[2].flags, TTD_NODE_CALL | TTD_NODE_CLOSED);
-    assert_int_equal(n[2].size, 3);
-    assert_int_equal(n[2].raw1, 5);
-    assert_int_equal(n[3].flags, TTD_NODE_CALL);
-    assert_int_equal(n[3].raw1, 4);
-    assert_int_equal(n[4].raw1, 4);
-    assert_int_equal(n[5].flags, TTD_NODE_CALL);
-    assert_int_equal(n[5].raw1, 6);
+    assert_int_equal(ttd_node_flags(&n[1]), 0);
+    assert_int_equal(ttd_node_flags(&n[2]), TTD_NODE_CALL | TTD_NODE_CLOSED);
+    assert_int_equal(ttd_node_size(&n[2]), 3);
+    assert_int_equal(n[2].len, 4);  /* events 1..4 */
+    assert_int_equal(ttd_node_flags(&n[3]), TTD_NODE_CALL);
+    assert_int_equal(n[3].len, 2);  /* 2..3: cut by f's EXIT at 4 */
+    assert_int_equal(n[4].len, 1);
+    assert_int_equal(ttd_node_flags(&n[5]), TTD_NODE_CALL);
+    assert_int_equal(n[5].len, 1);
     ttd_tree_free(&t);
 }
 
