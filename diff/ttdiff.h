@@ -22,7 +22,7 @@ extern "C" {
 /* 1.2: ttd_regex_* and ttd_prof_* (one run's profile), formerly ttf_regex_*
  * and ttf_profile_* in libttfmt 1.x. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 2
+#define TTD_VERSION_MINOR 3
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)

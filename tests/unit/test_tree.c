@@ -279,17 +279,18 @@ static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
 
 static size_t at_lcp;
 
+static ttd_tree tra, trb;       /* reused: reset keeps their memory */
+
 static int check_pair(const stream *sa, const stream *sb)
 {
-    ttd_tree ta = {0}, tb = {0};
     ttd_xhunk *h = NULL;
     size_t nh = 0, x = 0, y = 0, lcp = 0;
     unsigned cost = 0;
 
-    build(&ta, sa);
-    build(&tb, sb);
-    assert_int_equal(ta.raw, sa->n);
-    assert_int_equal(ttd_tree_align(&ta, &tb, 0, &h, &nh), 0);
+    build(&tra, sa);
+    build(&trb, sb);
+    assert_int_equal(tra.raw, sa->n);
+    assert_int_equal(ttd_tree_align(&tra, &trb, 0, &h, &nh), 0);
     while (lcp < sa->n && lcp < sb->n && sa->key[lcp] == sb->key[lcp])
         lcp++;
     if (lcp == sa->n && lcp == sb->n) {
@@ -311,20 +312,18 @@ static int check_pair(const stream *sa, const stream *sb)
             break;
         assert_true(h[k].a0 <= h[k].a1 && h[k].b0 <= h[k].b1);
         assert_true(h[k].a1 > h[k].a0 || h[k].b1 > h[k].b0);
-        assert_true(on_boundaries(&ta, h[k].a0, h[k].a1));
-        assert_true(on_boundaries(&tb, h[k].b0, h[k].b1));
+        assert_true(on_boundaries(&tra, h[k].a0, h[k].a1));
+        assert_true(on_boundaries(&trb, h[k].b0, h[k].b1));
         cost += (unsigned)(h[k].a1 - h[k].a0 + h[k].b1 - h[k].b0);
         x = h[k].a1;
         y = h[k].b1;
     }
     assert_int_equal(x, sa->n);
     assert_int_equal(y, sb->n);
-    unsigned best = ttd_tree_node(&ta, 0)->hash == ttd_tree_node(&tb, 0)->hash
-                    ? 0 : selkow(&ta, 0, 0, &tb, 0, 0);
+    unsigned best = ttd_tree_node(&tra, 0)->hash == ttd_tree_node(&trb, 0)->hash
+                    ? 0 : selkow(&tra, 0, 0, &trb, 0, 0);
     assert_true(cost >= best);
     free(h);
-    ttd_tree_free(&ta);
-    ttd_tree_free(&tb);
     return cost == best;
 }
 
@@ -352,6 +351,8 @@ static void random_trees(void **state)
             gfree(gb[i]);
         }
     }
+    ttd_tree_free(&tra);
+    ttd_tree_free(&trb);
     printf("tree aligner: optimal (top-down edit distance) on %zu of %zu;"
            " first hunk at the flat first difference on %zu\n", optimal,
            total, at_lcp);
