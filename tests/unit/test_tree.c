@@ -61,11 +61,33 @@ static uint64_t enter_key(int fn)
     return 0x1000 + (uint64_t)fn * 0x10001;
 }
 
+/* Every generated node, freed together after each pair (mutations drop
+ * and share nodes). */
+static gnode **all;
+static size_t nall, allcap;
+
+static gnode *new_gnode(void)
+{
+    if (nall == allcap) {
+        allcap = allcap ? 2 * allcap : 1024;
+        all = realloc(all, allcap * sizeof *all);
+        assert_non_null(all);
+    }
+    all[nall] = calloc(1, sizeof **all);
+    assert_non_null(all[nall]);
+    return all[nall++];
+}
+
+static void free_gnodes(void)
+{
+    while (nall)
+        free(all[--nall]);
+}
+
 static gnode *gen(int depth)
 {
-    gnode *g = calloc(1, sizeof *g);
+    gnode *g = new_gnode();
 
-    assert_non_null(g);
     if (depth > 0 && below(5) == 0) {
         g->fn = -1 - (int)below(2);
         return g;
@@ -86,9 +108,8 @@ static gnode *gen(int depth)
 
 static gnode *copy(const gnode *g)
 {
-    gnode *c = calloc(1, sizeof *c);
+    gnode *c = new_gnode();
 
-    assert_non_null(c);
     *c = *g;
     for (int i = 0; i < g->nk; i++)
         c->k[i] = i && g->k[i] == g->k[i - 1] ? c->k[i - 1] : copy(g->k[i]);
@@ -122,18 +143,6 @@ static void mutate(gnode *g, int depth)
     } else {
         g->fn = (int)below(NFUNC);
     }
-}
-
-static void gfree(gnode *g)
-{
-    for (int i = 0; i < g->nk; i++) {
-        int seen = 0;
-        for (int j = 0; j < i; j++)
-            seen |= g->k[j] == g->k[i];
-        if (!seen)
-            gfree(g->k[i]);
-    }
-    free(g);
 }
 
 static void put(stream *s, uint64_t key, int kind)
@@ -346,13 +355,13 @@ static void random_trees(void **state)
         write_run(gb, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0,
                   below(8) == 0 ? 1 + below(MAXEV / 2) : 0, &sb);
         optimal += (size_t)check_pair(&sa, &sb);
-        for (int i = 0; i < n; i++) {
-            gfree(ga[i]);
-            gfree(gb[i]);
-        }
+        free_gnodes();
     }
     ttd_tree_free(&tra);
     ttd_tree_free(&trb);
+    free(all);
+    all = NULL;
+    allcap = 0;
     printf("tree aligner: optimal (top-down edit distance) on %zu of %zu;"
            " first hunk at the flat first difference on %zu\n", optimal,
            total, at_lcp);
