@@ -1,13 +1,16 @@
 /*
  * engine.c - ttdiff's engine: pair the threads of two runs, normalise each
- * pair to key sequences, align them (align.c) and resolve the hunks into
- * the plain structs of ttdiff.h. It never prints.
+ * pair to keys, align them (as call trees: tree.c, talign.c; with --flat
+ * as key sequences: align.c) and resolve the hunks into the plain structs
+ * of ttdiff.h. It never prints.
  *
  * Design. Memory is the budget that matters (a trace may hold hundreds of
- * millions of events), so the only per-event state is the 8-byte key of
- * each thread pair being aligned, and only one pair's keys live at a time.
- * Both threads of a pair are normalised in step and their common prefix is
- * compared on the fly, never stored: two identical runs need no key memory.
+ * millions of events), so only one thread pair is held at a time: by
+ * default as two call trees (24 bytes per call or other event, about 12
+ * per event and side); with --flat as the 8-byte keys past the common
+ * prefix: both threads are normalised in step and their common prefix is
+ * compared on the fly, never stored (two identical runs need no key
+ * memory).
  * Nothing points back into the trace: the k-th key is the k-th event that
  * passes the (deterministic) normaliser, so to show an event the engine
  * walks the thread again, applying the same filter, until it reaches k.
@@ -22,8 +25,8 @@
  * from the same walk: a ring of the last common events before the split
  * gives the calls that returned there (see suspects.c).
  *
- * With baselines (more good runs) or --collapse-loops a pair is stored
- * whole instead (seq.c, 8 bytes per event and side, 16 with the loop
+ * With baselines (more good runs), or --collapse-loops with --flat, a pair
+ * is stored whole as key sequences instead (seq.c, 8 bytes per event and side, 16 with the loop
  * map): the good thread is aligned with its partner in each baseline
  * first, to learn where good runs vary, then with the bad thread; hunks
  * inside that variation are marked expected and sorted after the real
