@@ -23,6 +23,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 SAN ?=
 OPT ?= -O2
+CAPDEFS ?=
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
        -Wmissing-prototypes -Wno-sign-conversion
@@ -86,7 +87,7 @@ $(B)/obj/%.o: %.c
 # capture/ is never instrumented and never sees -finstrument-functions
 $(B)/obj/capture/%.o: capture/%.c $(B)/inc/wire/ttf_wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) $(INC_capture) -fno-instrument-functions -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_capture) $(CAPDEFS) -fno-instrument-functions -MMD -MP -c $< -o $@
 
 $(B)/inc/wire/ttf_wire.h: format/ttf_wire.h
 	@mkdir -p $(dir $@)

@@ -12,8 +12,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -64,6 +66,33 @@ static void expand_path(char *out, size_t len, const char *tmpl, int forked)
     out[o] = 0;
     if (forked && !had_pid && o + 16 < len)
         snprintf(out + o, len - o, ".%d", (int)getpid());
+}
+
+/* What stands at path (lstat: a link is not followed), for the refusal
+ * message; NULL when nothing or a regular file does. */
+static const char *odd_kind(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return NULL;
+    if (S_ISLNK(st.st_mode))
+        return "a symbolic link";
+    if (S_ISFIFO(st.st_mode))
+        return "a FIFO";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return "a device";
+    if (S_ISDIR(st.st_mode))
+        return "a directory";
+    if (S_ISSOCK(st.st_mode))
+        return "a socket";
+    return NULL;
+}
+
+/* Create path for writing: never through a symbolic link, never an
+ * existing file of any kind. The descriptor, or -1 with errno. */
+static int create_trace(const char *path)
+{
+    return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
 /* Make p absolute (so a forked child can name its parent's file). */
@@ -169,20 +198,22 @@ int cap_start(const char *parent)
 {
     expand_path(cap.path, sizeof cap.path, cap.tmpl, parent[0] != 0);
     absolutize(cap.path, sizeof cap.path);
-    int fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = create_trace(cap.path);
     size_t n = strlen(cap.path);
     for (int i = 1; fd < 0 && errno == EEXIST && parent[0] && i < 100; i++) {
         /* a traced process's exec'd image or child: the name is taken
          * (by our own parent, most likely), so number a new one */
         snprintf(cap.path + n, sizeof cap.path - n, ".%d", i);
-        fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        fd = create_trace(cap.path);
     }
     if (fd < 0 && parent[0])
         cap.path[n] = 0;
     if (fd < 0) {
         char msg[CAP_PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s; running untraced\n",
-                 cap.path, strerror(errno));
+        int err = errno;
+        const char *kind = err == EEXIST || err == ELOOP ? odd_kind(cap.path) : NULL;
+        snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s%s; running untraced\n",
+                 cap.path, kind ? kind : strerror(err), kind ? " is there, refused" : "");
         say(msg);
         return -1;
     }
@@ -231,13 +262,38 @@ int cap_start(const char *parent)
     return 0;
 }
 
+/* Defined by a program that says TTCAP_ALLOW_SECURE_EXEC() (ttcap.h). */
+extern const int ttcap_allow_secure_exec __attribute__((weak));
+
+/* 1 when this run may be traced: not in secure-execution mode (setuid,
+ * setgid, raised capabilities: the kernel sets AT_SECURE), or the program
+ * or the library build opted in. Otherwise whoever starts the program
+ * would choose where a privileged process writes: TTCAP_* is not read. */
+static int secure_ok(void)
+{
+#ifdef CAP_ALLOW_SECURE_EXEC     /* build-time opt-in: make CAPDEFS=-DCAP_ALLOW_SECURE_EXEC */
+    return 1;
+#else
+    if (!getauxval(AT_SECURE))
+        return 1;
+    return &ttcap_allow_secure_exec != NULL && ttcap_allow_secure_exec;
+#endif
+}
+
 __attribute__((constructor(101)))
 static void cap_init(void)
 {
-    const char *out = getenv("TTCAP_OUT");
-    const char *on = getenv("TTCAP");
     ttcap_threshold = -0x7fffffff;
     real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
+    if (!secure_ok()) {
+        /* no value of TTCAP_* is used; only say why nothing is traced */
+        if (getenv("TTCAP_OUT") || getenv("TTCAP"))
+            say("ttcap: secure execution (setuid, setgid or capabilities):"
+                " TTCAP_* ignored, not traced\n");
+        return;
+    }
+    const char *out = getenv("TTCAP_OUT");
+    const char *on = getenv("TTCAP");
     if (out && *out)
         snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
     else if (on && *on && strcmp(on, "0") != 0)
