@@ -31,14 +31,119 @@ static void say(const char *msg)
     (void)r;
 }
 
-static long env_num(const char *name, long dflt)
+/* A value quoted for a stderr line: at most 64 bytes, anything but
+ * printable ASCII shown as '?' (the value may be anything). */
+static void quote_value(char *out, size_t len, const char *v)
+{
+    size_t o = 0;
+    for (; *v && o + 4 < len && o < 64; v++)
+        out[o++] = *v >= 0x20 && *v < 0x7f ? *v : '?';
+    if (*v) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = 0;
+}
+
+/* One line on stderr: "ttcap: NAME='value' WHY; using WHAT". */
+static void env_warn(const char *name, const char *v, const char *why, const char *what)
+{
+    char q[80], msg[320];
+    quote_value(q, sizeof q, v);
+    snprintf(msg, sizeof msg, "ttcap: %s='%s' %s; using %s\n", name, q, why, what);
+    say(msg);
+}
+
+/* The decimal number in variable name, lo..hi: dflt when unset or empty;
+ * anything else (not a number, out of range) gets one stderr line naming
+ * the variable, the value, the range and the default, and dflt. */
+static long env_num(const char *name, long lo, long hi, long dflt)
 {
     const char *v = getenv(name);
     if (!v || !*v)
         return dflt;
-    char *end;
+    char *end, why[96], what[48];
+    errno = 0;
     long n = strtol(v, &end, 10);
-    return *end ? dflt : n;
+    if (!*end && end != v && errno == 0 && n >= lo && n <= hi)
+        return n;
+    snprintf(why, sizeof why, "is not a number in %ld..%ld", lo, hi);
+    snprintf(what, sizeof what, "the default %ld", dflt);
+    env_warn(name, v, why, what);
+    return dflt;
+}
+
+/* TTCAP_CHUNK_KB: 16 .. 64 MiB, a power of two (a value between two is
+ * rounded up, and says so). The chunk size in bytes. */
+static uint32_t env_chunk(void)
+{
+    long kb = env_num("TTCAP_CHUNK_KB", 16, (long)(TTF_CHUNK_MAX >> 10),
+                      (long)(CAP_DEFAULT_CHUNK >> 10));
+    uint32_t size = 16u << 10;
+    while (size < (uint64_t)kb << 10 && size < TTF_CHUNK_MAX)
+        size <<= 1;
+    if ((uint64_t)kb << 10 != size) {
+        char v[24], what[48];
+        snprintf(v, sizeof v, "%ld", kb);
+        snprintf(what, sizeof what, "%u (the next power of two)", size >> 10);
+        env_warn("TTCAP_CHUNK_KB", v, "is not a power of two", what);
+    }
+    return size;
+}
+
+/* TTCAP_RING=MiB (1 .. 65536; 0 or unset = off): chunks kept per thread,
+ * at least 2 (a smaller ring says so). */
+static uint32_t env_ring(uint32_t chunk_size)
+{
+    long ring = env_num("TTCAP_RING", 0, 65536, 0);
+    if (ring <= 0)
+        return 0;
+    uint64_t n = ((uint64_t)ring << 20) / chunk_size;
+    if (n >= 2)
+        return (uint32_t)n;
+    char v[24], what[64];
+    snprintf(v, sizeof v, "%ld", ring);
+    snprintf(what, sizeof what, "2 chunks (%u KiB)", 2 * (chunk_size >> 10));
+    env_warn("TTCAP_RING", v, "holds fewer than 2 chunks", what);
+    return 2;
+}
+
+/* Everything but the output name: chunk, level, clock, ring, tests. */
+static void read_env(void)
+{
+    cap.chunk_size = env_chunk();
+    cap.level = (int)env_num("TTCAP_LEVEL", 0, TTCAP_TRACE, TTCAP_DEBUG);
+    const char *clk = getenv("TTCAP_CLOCK");
+    cap.timed = !(clk && strcmp(clk, "none") == 0);
+    if (clk && *clk && strcmp(clk, "none") != 0 && strcmp(clk, "tsc") != 0)
+        env_warn("TTCAP_CLOCK", clk, "is not tsc or none", "the default tsc");
+    cap.ring_n = env_ring(cap.chunk_size);
+    long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
+    cap.fail_after = (uint64_t)fail;
+}
+
+/* The output name template from TTCAP_OUT or TTCAP=1 into cap.tmpl: 0,
+ * or -1 when this run is not traced. */
+static int read_out(void)
+{
+    const char *out = getenv("TTCAP_OUT");
+    const char *on = getenv("TTCAP");
+    if (out && *out) {
+        if (strlen(out) < sizeof cap.tmpl - 64) {
+            snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
+            return 0;
+        }
+        env_warn("TTCAP_OUT", out, "is longer than 4031 bytes", "no trace");
+        return -1;
+    }
+    if (!on || !*on || strcmp(on, "0") == 0)
+        return -1;
+    if (strcmp(on, "1") != 0) {
+        env_warn("TTCAP", on, "is not 0 or 1", "the default 0 (no trace)");
+        return -1;
+    }
+    snprintf(cap.tmpl, sizeof cap.tmpl, "%%e.%%p.trc");
+    return 0;
 }
 
 /* Expand the output template: %p pid, %e program name, %% percent. In a
@@ -292,35 +397,15 @@ static void cap_init(void)
                 " TTCAP_* ignored, not traced\n");
         return;
     }
-    const char *out = getenv("TTCAP_OUT");
-    const char *on = getenv("TTCAP");
-    if (out && *out)
-        snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
-    else if (on && *on && strcmp(on, "0") != 0)
-        snprintf(cap.tmpl, sizeof cap.tmpl, "%%e.%%p.trc");
-    else
+    if (read_out() != 0)
         return;
-    long kb = env_num("TTCAP_CHUNK_KB", CAP_DEFAULT_CHUNK >> 10);
-    uint32_t size = 16u << 10;
-    while (size < (uint64_t)kb << 10 && size < TTF_CHUNK_MAX)
-        size <<= 1;
-    cap.chunk_size = size;
-    cap.level = (int)env_num("TTCAP_LEVEL", TTCAP_DEBUG);
-    if (cap.level < 0)
-        cap.level = 0;
-    const char *clk = getenv("TTCAP_CLOCK");
-    cap.timed = !(clk && strcmp(clk, "none") == 0);
-    long ring = env_num("TTCAP_RING", 0);
-    if (ring > 0) {
-        uint64_t n = ((uint64_t)ring << 20) / cap.chunk_size;
-        cap.ring_n = (uint32_t)(n < 2 ? 2 : n);
-    }
-    long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0); /* fault injection */
-    cap.fail_after = fail > 0 ? (uint64_t)fail : 0;
+    read_env();
     char parent[CAP_PATH_MAX] = "";
     const char *prev = getenv("TTCAP_TRACE"); /* set by a traced ancestor */
-    if (prev)
+    if (prev && strlen(prev) < sizeof parent)
         snprintf(parent, sizeof parent, "%s", prev);
+    else if (prev)
+        env_warn("TTCAP_TRACE", prev, "is longer than 4095 bytes", "no parent trace");
     cap_start(parent);
 }
 
