@@ -343,6 +343,7 @@ int cap_start(const char *parent)
                  cap.path, strerror(errno));
         say(msg);
         close(fd);
+        unlink(cap.path);       /* ours (O_EXCL), and not a trace: no header */
         cap.fd = -1;
         cap.hdr = NULL;
         return -1;
