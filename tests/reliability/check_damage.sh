@@ -9,7 +9,7 @@
 # $1 build dir, $2 mutations, $3 tool runs (files), $4 fuzz seconds,
 # $5 truncation stride. Prints "RESULT name|figure|ok" lines.
 B=$1; N=${2:-10000}; K=${3:-300}; S=${4:-60}; T=${5:-1}
-A=build/asan
+A=${REL_TOOLS:-build/asan}      # the ASan tools (make check-reliability builds them)
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 F=$B/fixtures

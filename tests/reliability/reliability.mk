@@ -13,6 +13,7 @@ $(B)/rel/rel_damage: tests/reliability/rel_damage.c tests/fuzz/fuzz_reader.c \
 	  tests/reliability/rel_damage.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC) $(SYSLIBS)
 
 rel-progs: $(B)/rel/rel_damage
+fixtures: rel-progs     # the short suite runs in make test
 
 check-reliability: all fixtures rel-progs
 	$(MAKE) B=build/asan OPT=-O1 SAN="$(RELSAN)" build/asan/ttdump build/asan/ttdiff

@@ -10,16 +10,19 @@ cd "$(dirname "$0")/../.." || exit 2
 H=tests/reliability
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 if [ $SHORT = 1 ]; then
-    DMG="200 10 5 40"; CNT=1; SCALE=short
+    DMG="100 4 3 200"; CNT=1; SCALE=short
+    export REL_TOOLS=${REL_TOOLS:-$B}   # the build's own tools (ASan under make asan)
 else
     DMG="10000 400 120 1"; CNT=5; SCALE=full
 fi
+# REL_DAMAGE="mutations tool-files fuzz-seconds truncation-stride" overrides
+DMG=${REL_DAMAGE:-$DMG}
 fail=0
 run() { # script args...
     s=$1; shift
     echo "== $s $*" >&2
     sh "$H/$s" "$B" "$@" > "$log.1" 2>&1 || fail=1
-    grep '^RESULT ' "$log.1" >> "$log"
+    grep '^RESULT ' "$log.1" | tee -a "$log" >&2
     grep -v '^RESULT ' "$log.1" | tail -20 >&2
     grep -q '^RESULT ' "$log.1" || { echo "RESULT $s|no result (script failed)|FAIL" >> "$log"; fail=1; }
 }
