@@ -665,8 +665,11 @@ static void open_sym(struct dump *d)
     if (ttf_sym_open(d->t, &d->sym) != 0)
         ttr_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
     ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
-    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
-        fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
+    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++) {
+        fputs("ttdump: ", stderr);      /* may name a path from the trace */
+        put_clean(stderr, ttf_sym_get_notice(d->sym, i));
+        fputc('\n', stderr);
+    }
 }
 
 static void print_events(struct dump *d)
