@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #define LLVMFuzzerTestOneInput rel_reader_one
-#include "../fuzz/fuzz_reader.c"
+#include "fuzz_reader.c"   /* tests/fuzz (-I) */
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput rel_diff_one
-#include "../fuzz/fuzz_diff.c"
+#include "fuzz_diff.c"
 #undef LLVMFuzzerTestOneInput
 
 void __sanitizer_set_death_callback(void (*cb)(void));

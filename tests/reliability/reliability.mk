@@ -9,7 +9,7 @@ RELSAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-reco
 $(B)/rel/rel_damage: tests/reliability/rel_damage.c tests/fuzz/fuzz_reader.c \
                      tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -g -O1 $(RELSAN) $(CPPFLAGS_TT) -o $@ \
+	$(CC) -std=gnu11 -g -O1 $(RELSAN) $(CPPFLAGS_TT) -Itests/fuzz -o $@ \
 	  tests/reliability/rel_damage.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC) $(SYSLIBS)
 
 rel-progs: $(B)/rel/rel_damage
