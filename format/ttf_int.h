@@ -125,4 +125,9 @@ static inline int cur_str(struct ttfi_cursor *c, const uint8_t **s, size_t *n)
     return r;
 }
 
+/* Length of the valid multi-byte UTF-8 sequence at s (2-4); 0 for ASCII
+ * and for bytes that are not valid UTF-8 (overlong, surrogate, past
+ * U+10FFFF, cut). */
+size_t ttf_utf8_len(const unsigned char *s);
+
 #endif

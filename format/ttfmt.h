@@ -266,6 +266,14 @@ int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out);
 int ttf_iter_next(ttf_iter *it, ttf_event *ev);
 void ttf_iter_close(ttf_iter *it);
 
+/* Write a trace string (name, message, path: anything read from a trace)
+ * for a terminal, so nothing in it can act as a control sequence: newline
+ * and tab as \\n \\t, other C0 controls and DEL as \\xNN, C1 controls
+ * (U+0080..U+009F) as \\xc2\\xNN, each byte of invalid UTF-8 as \\xNN (a
+ * lone 0x9B is an 8-bit CSI); valid UTF-8 is kept. NULL writes nothing.
+ * 0, or TT_EIO if f has an error. */
+int ttf_put_text(FILE *f, const char *s);
+
 /* Format a MESSAGE or MARK event as text (printf rules on the call site's
  * format and the stored args; VALUE sites print "name = value"). Writes at
  * most len bytes including the NUL and returns the length it wanted, like

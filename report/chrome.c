@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ttf_util.h"
+#include "ttr_int.h"
 #include "ttreport.h"
 
 #define OUTBUF (1 << 16)        /* bytes gathered before each fwrite */
@@ -117,27 +118,6 @@ static void put_ts(struct out *o, uint64_t ns)
     put(o, b, n);
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-
-    if (c >= 0xf5 || n == 0)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    if (c == 0xe0 && s[1] < 0xa0)
-        return 0;   /* overlong */
-    if (c == 0xed && s[1] >= 0xa0)
-        return 0;   /* surrogate */
-    if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-        return 0;   /* overlong, past U+10FFFF */
-    return n;
-}
-
 /* s as a JSON string literal into a new buffer (quotes included): control
  * bytes, quote and backslash escaped, invalid UTF-8 as U+FFFD. */
 static char *json_dup(const char *s)
@@ -162,7 +142,13 @@ static char *json_dup(const char *s)
             u++;
         } else if (*u < 0x80) {
             *p++ = (char)*u++;
-        } else if ((n = utf8_len(u)) != 0) {
+        } else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
+            memcpy(p, "\\u00", 4);  /* C1 control: inert on a terminal */
+            p[4] = hex[u[1] >> 4];
+            p[5] = hex[u[1] & 15];
+            p += 6;
+            u += 2;
+        } else if ((n = ttr_utf8_len(u)) != 0) {
             memcpy(p, u, n);
             p += n;
             u += n;

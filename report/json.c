@@ -44,6 +44,9 @@ int ttr_json_string(FILE *f, const char *str)
         } else if (n == 3 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
             fprintf(f, "\\u%04x", 0x2000u + (s[2] & 0x3Fu));
             s += 3;
+        } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
+            fprintf(f, "\\u%04x", s[1]);  /* C1 control: inert on a terminal */
+            s += 2;
         } else if (n > 1) {
             fwrite(s, 1, n, f);
             s += n;

@@ -29,18 +29,10 @@ static void on(tw *w, const char *code)
         fputs(code, w->f);
 }
 
-/* A trace string with control bytes shown as \xNN. */
+/* A trace string made inert for a terminal (ttf_put_text). */
 static void safe(tw *w, const char *s)
 {
-    if (!s)
-        s = "?";
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7F)
-            fprintf(w->f, "\\x%02x", c);
-        else
-            putc(c, w->f);
-    }
+    ttf_put_text(w->f, s ? s : "?");
 }
 
 static void ms(tw *w, uint64_t ns)

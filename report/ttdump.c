@@ -132,20 +132,11 @@ static void fmt_iso(char *buf, size_t n, uint64_t ns)
     snprintf(buf + k, n - k, ".%09" PRIu64 "Z", ns % 1000000000u);
 }
 
-/* Print s with control characters escaped, so one event stays one line. */
+/* Print s inert for a terminal, one event on one line (ttf_put_text:
+ * C0, C1, DEL and invalid UTF-8 escaped). */
 static void put_clean(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\x%02x", c);
-        else
-            fputc(c, f);
-    }
+    ttf_put_text(f, s);
 }
 
 static void put_quoted(FILE *f, const char *s)
@@ -354,8 +345,11 @@ static void print_thread_info(FILE *f, const ttf_thread *th)
     fmt_rel(t1, sizeof t1, th->end_ns);
     fprintf(f, "  [%" PRIu32 "] tid %" PRId64 " ", th->index, th->tid);
     put_quoted(f, th->name);
-    if (th->first_name && strcmp(th->first_name, th->name ? th->name : ""))
-        fprintf(f, " (was \"%s\")", th->first_name);
+    if (th->first_name && strcmp(th->first_name, th->name ? th->name : "")) {
+        fputs(" (was ", f);
+        put_quoted(f, th->first_name);
+        fputc(')', f);
+    }
     fprintf(f, " start %s end %s events %" PRIu64 " lost %" PRIu64
             " chunks %" PRIu32, t0, th->ended ? t1 : "-", th->events,
             th->lost_events, th->chunks);
@@ -428,7 +422,9 @@ static void put_where(const struct dump *d, const ttf_event *ev)
 
     if (ttf_sym_event_line(d->sym, ev, &file, &line) != 0)
         return;
-    fprintf(d->out, " (%s:%d)", file, line);
+    fputs(" (", d->out);
+    put_clean(d->out, file);
+    fprintf(d->out, ":%d)", line);
 }
 
 static void push_frame(struct tstack *s, uint64_t key, int sel)
@@ -499,7 +495,8 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
         return;
     line_start(d, ev, depth);
     color_on(d, enter ? "32" : "36");
-    fprintf(d->out, "%s %s", enter ? ">" : "<", name);
+    fputs(enter ? "> " : "< ", d->out);
+    put_clean(d->out, name);
     color_off(d);
     if (enter && d->o->lines)
         put_where(d, ev);
@@ -536,13 +533,17 @@ static void print_message(const struct dump *d, const ttf_event *ev,
         snprintf(text, sizeof text, "<bad arguments: %s>", ttf_strerror(n));
     line_start(d, ev, depth);
     color_on(d, ev->kind == TTF_EV_MARK ? "1;33" : "33");
-    fprintf(d->out, "%s: ", site_label(cs));
+    put_clean(d->out, site_label(cs));
+    fputs(": ", d->out);
     put_clean(d->out, text);
     if (n >= (int)sizeof text)
         fputs("...", d->out);
     color_off(d);
-    if (d->o->lines && cs && cs->file)
-        fprintf(d->out, " (%s:%" PRIu32 ")", cs->file, cs->line);
+    if (d->o->lines && cs && cs->file) {
+        fputs(" (", d->out);
+        put_clean(d->out, cs->file);
+        fprintf(d->out, ":%" PRIu32 ")", cs->line);
+    }
     fputc('\n', d->out);
 }
 
@@ -585,8 +586,8 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
     case TTF_EV_MODULE_LOAD:
     case TTF_EV_MODULE_UNLOAD:
         m = ttf_get_module(d->t, ev->site);
-        fprintf(d->out, " 0x%" PRIx64 " %s", ev->addr,
-                m && m->path ? m->path : "");
+        fprintf(d->out, " 0x%" PRIx64 " ", ev->addr);
+        put_clean(d->out, m && m->path ? m->path : "");
         break;
     case TTF_EV_END:
         fprintf(d->out, ": exit status %d", ev->signo);
@@ -687,8 +688,11 @@ static void open_sym(struct dump *d)
     if (ttf_sym_open(d->t, &d->sym) != 0)
         ttr_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
     ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
-    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
-        fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
+    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++) {
+        fputs("ttdump: ", stderr);      /* may name a path from the trace */
+        put_clean(stderr, ttf_sym_get_notice(d->sym, i));
+        fputc('\n', stderr);
+    }
 }
 
 static void print_events(struct dump *d)
