@@ -266,7 +266,8 @@ static void cap_init(void)
     const char *prev = getenv("TTCAP_TRACE"); /* set by a traced ancestor */
     if (prev)
         snprintf(parent, sizeof parent, "%s", prev);
-    cap_start(parent);
+    if (cap_start(parent) == 0)
+        cap_check_start();
 }
 
 /* ---- the end ------------------------------------------------------------------ */
@@ -284,8 +285,10 @@ static void finish(int status, int quick)
             cap_thread_begin(t);
         if (t->state == TS_LIVE) {
             cap_check_names(t);
-            if (!quick)
+            if (!quick) {
                 cap_check_modules(t, 0);
+                cap_check_end(t);
+            }
             cap_flush_lost(t);
         }
         uint8_t *p = t->state == TS_LIVE ? cap_room(t, 24) : NULL;
