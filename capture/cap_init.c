@@ -220,6 +220,7 @@ int cap_start(const char *parent)
     t->busy = 1;
     cap_thread_begin(t);
     write_process(t, parent);
+    cap_store_init();
     cap_check_modules(t, 1);
     atomic_flag_clear(&cap.site_lock);
     for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)

@@ -110,6 +110,7 @@ struct capture {
     int any_calls;              /* a thread recorded a function call (seen at a chunk switch or thread end) */
     char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
     char path[CAP_PATH_MAX];    /* this process's trace file */
+    char store[CAP_PATH_MAX];   /* build-id store root ("" = none; cap_store.c) */
 };
 
 extern struct capture cap;
@@ -194,8 +195,13 @@ void cap_check_end(struct tstate *t);
 int cap_start(const char *parent_trace);
 
 /* cap_modules.c */
+void cap_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n);
 void cap_check_modules(struct tstate *t, int force);
 void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
+
+/* cap_store.c */
+void cap_store_init(void);
+void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main);
 
 /* cap_sig.c */
 void cap_signals_install(void);
