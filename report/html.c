@@ -440,7 +440,7 @@ static void suspect_list(hw *w, const ttd_divergence *d)
         raw(w, "<li>");
         fn(w, s->name);
         if (s->file && s->line > 0) {
-            raw(w, "<span class=\"loc\">");
+            raw(w, " <span class=\"loc\">");
             esc(w, s->file);
             raw(w, ":%d</span>", s->line);
         }
@@ -648,6 +648,25 @@ static void order_section(hw *w, const ttd_interleave *il)
     raw(w, "</section>\n");
 }
 
+/* The bad run ended early without a crash here: how, and what it had left. */
+static void early_note(hw *w, const ttd_divergence *d)
+{
+    const ttd_run_info *b = &w->r->runs[TTD_BAD];
+    const ttd_pair *p = &w->r->pairs[d->pair];
+    uint64_t left = p->bad.events > d->bad_index ? p->bad.events - d->bad_index : 0;
+    uint64_t gleft = p->good.events > d->good_index ? p->good.events - d->good_index : 0;
+    raw(w, "<p class=\"crashnote\">The bad run stopped early: ");
+    if (b->crash)
+        crash_text(w, b->crash);
+    else if (b->closed)
+        raw(w, "exit status %d", b->exit_status);
+    else
+        raw(w, "no clean end recorded (killed?)");
+    raw(w, ". After the split this thread had %" PRIu64 " more event%s in the bad run, %"
+           PRIu64 " in the good run; what the bad run did instead is on the right below."
+           "</p>\n", left, left == 1 ? "" : "s", gleft);
+}
+
 static void first_section(hw *w)
 {
     const ttd_divergence *d = w->r->first;
@@ -666,10 +685,42 @@ static void first_section(hw *w)
     suspect_list(w, d);
     if (d->crash)
         crash_note(w, d->crash);
+    else if (ttr_bad_stopped_early(w->r))
+        early_note(w, d);
     noise_note(w, d);
     raw(w, "</section>\n");
     if (d->interleave)
         order_section(w, d->interleave);
+}
+
+static void filter_item(hw *w, const char *opt, const char *val)
+{
+    if (!val)
+        return;
+    raw(w, " <code>%s ", opt);
+    esc(w, val);
+    raw(w, "</code>");
+}
+
+/* The options that chose what was compared, when any did. */
+static void filters(hw *w)
+{
+    const ttd_options *o = &w->r->options;
+    static const char *const msg[] = {"site", "text", "off"};
+    if (!o->thread && !o->function && !o->exclude && o->messages == TTD_MSG_SITE &&
+        !o->collapse_loops && !o->nbaselines)
+        return;
+    raw(w, "<p class=\"note\" id=\"tt-filters\">Compared with:");
+    filter_item(w, "--thread", o->thread);
+    filter_item(w, "--function", o->function);
+    filter_item(w, "--exclude", o->exclude);
+    if (o->messages != TTD_MSG_SITE && o->messages >= 0 && o->messages <= TTD_MSG_OFF)
+        filter_item(w, "--messages", msg[o->messages]);
+    if (o->collapse_loops)
+        raw(w, " <code>--collapse-loops</code>");
+    if (o->nbaselines)
+        raw(w, " <code>--baseline</code> &times;%zu", o->nbaselines);
+    raw(w, "</p>\n");
 }
 
 static void verdict(hw *w)
@@ -706,7 +757,12 @@ static void verdict(hw *w)
     }
     raw(w, ", after ");
     ms(w, d->bad_time_ns);
-    raw(w, " ms.%s</p>\n", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
+    raw(w, " ms.%s", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
+    if (!r->runs[TTD_BAD].crash && ttr_bad_stopped_early(r))
+        raw(w, " The bad run stopped early (%s %d).", r->runs[TTD_BAD].closed ?
+            "exit status" : "no clean end, last status", r->runs[TTD_BAD].exit_status);
+    raw(w, "</p>\n");
+    filters(w);
 }
 
 /* ---- divergence windows ------------------------------------------------------- */
@@ -758,6 +814,21 @@ static void side(hw *w, int s, const ttd_event *ev, size_t n, uint64_t more)
     raw(w, "</div>\n");
 }
 
+/* Width of the event-number column: the longest number shown, its -/+
+ * mark and padding (8 at least), so no number wraps. */
+static int index_width(const ttd_divergence *d)
+{
+    uint64_t max = d->good_index > d->bad_index ? d->good_index : d->bad_index;
+    for (size_t i = 0; i < d->ngood; i++)
+        max = d->good[i].index > max ? d->good[i].index : max;
+    for (size_t i = 0; i < d->nbad; i++)
+        max = d->bad[i].index > max ? d->bad[i].index : max;
+    int digits = 1;
+    for (; max >= 10; max /= 10)
+        digits++;
+    return digits + 4 > 8 ? digits + 4 : 8;
+}
+
 static void side_by_side(hw *w, const ttd_divergence *d)
 {
     const ttd_pair *p = &w->r->pairs[d->pair];
@@ -767,8 +838,8 @@ static void side_by_side(hw *w, const ttd_divergence *d)
                             ttr_min_level(d->bad, d->nbad, w->base));
     if (w->base == 1 << 30)
         w->base = 0;
-    raw(w, "<div class=\"sbs\"><div class=\"hd\"><div>good &middot; thread #%u <code>",
-        p->good.index);
+    raw(w, "<div class=\"sbs\" style=\"--nw:%dch\"><div class=\"hd\"><div>good &middot; "
+           "thread #%u <code>", index_width(d), p->good.index);
     esc(w, p->good.name[0] ? p->good.name : "(unnamed)");
     raw(w, "</code></div><div>bad &middot; thread #%u <code>", p->bad.index);
     esc(w, p->bad.name[0] ? p->bad.name : "(unnamed)");
@@ -867,15 +938,20 @@ static void hunk_list(hw *w, size_t from, size_t end, const char *title)
                "(text or <code>--format json</code>) lists every one.</p>\n", end - to);
 }
 
-static void toolbar(hw *w, size_t n)
+/* The navigator: n windows; total divergences in all (more when some have
+ * no window), said the same way as the script updates it. */
+static void toolbar(hw *w, size_t n, uint64_t total)
 {
     raw(w, "<div class=\"bar jsonly\"><button type=\"button\" data-step=\"-1\" "
            "title=\"previous divergence (p)\">&#9664; prev</button><span id=\"tt-count\">"
-           "1 / %zu</span><button type=\"button\" data-step=\"1\" title=\"next divergence (n)\">"
+           "1 / %zu", n);
+    if (total > n)
+        raw(w, " (of %" PRIu64 ")", total);
+    raw(w, "</span><button type=\"button\" data-step=\"1\" title=\"next divergence (n)\">"
            "next &#9654;</button><input id=\"tt-filter\" type=\"search\" "
            "placeholder=\"hide functions matching&hellip;\" aria-label=\"filter\">"
            "<span id=\"tt-hidden\" class=\"mut\"></span><span class=\"keys\"><kbd>n</kbd> next "
-           "&middot; <kbd>p</kbd> previous &middot; <kbd>/</kbd> filter</span></div>\n", n);
+           "&middot; <kbd>p</kbd> previous &middot; <kbd>/</kbd> filter</span></div>\n");
 }
 
 static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
@@ -896,7 +972,7 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
     if (!n)
         return 0;
     raw(w, "<section id=\"divergences\"><h2>Divergences</h2>\n");
-    toolbar(w, n);
+    toolbar(w, n, r->hunks_total);
     for (size_t i = 0; i < n; i++) {
         const ttd_divergence *d;
         int rc = ttd_hunk_detail(dd, i, &d);

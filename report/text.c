@@ -80,9 +80,7 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
 {
     for (size_t i = 0; i < n; i++) {
         const ttd_event *e = &ev[i];
-        int folded = e->kind == TTF_EV_ENTER && i + 1 < n &&
-                     ev[i + 1].kind == TTF_EV_EXIT && e->name && ev[i + 1].name &&
-                     strcmp(e->name, ev[i + 1].name) == 0;
+        int folded = ttr_folds(ev, n, i);
         int ind = ttr_level(e) - base;
         on(w, col);
         int cols = ind < 0 ? 0 : ind > TTR_MAX_INDENT ? TTR_MAX_INDENT : ind;
@@ -183,6 +181,57 @@ static void others(tw *w, const char *run, const ttd_other *o, size_t n)
     }
 }
 
+/* "last N common events:", saying why fewer lines follow when they do. */
+static void before_heading(tw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    size_t lines = ttr_tree_lines(d->before, d->nbefore);
+    if (d->nbefore == 0) {
+        fputs("no common events before the split (the threads differ from their start)\n",
+              w->f);
+        return;
+    }
+    fprintf(w->f, "last %zu common events", d->nbefore);
+    if (d->nbefore < r->options.context)
+        fprintf(w->f, " (all there are before the split; --context %u)",
+                r->options.context);
+    if (lines < d->nbefore)
+        fprintf(w->f, ", in %zu line%s (a call that returns at once takes one)", lines,
+                lines == 1 ? "" : "s");
+    fputs(":\n", w->f);
+}
+
+/* How the bad run ended, when it stopped early: its signal or exit status
+ * and the events it had left after this split. */
+static void bad_end(tw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    const ttd_run_info *b = &r->runs[TTD_BAD];
+    const ttd_pair *p = &r->pairs[d->pair];
+    uint64_t left = p->bad.events > d->bad_index ? p->bad.events - d->bad_index : 0;
+    uint64_t gleft = p->good.events > d->good_index ? p->good.events - d->good_index : 0;
+    on(w, BOLD RED);
+    if (d->crash || b->crash) {
+        fputs(d->crash ? "the bad run died here: " : "the bad run died later: ", w->f);
+        describe(w, d->crash ? d->crash : b->crash);
+    } else if (b->closed) {
+        fprintf(w->f, "the bad run stopped early: exit status %d", b->exit_status);
+    } else {
+        fputs("the bad run stopped early: no clean end recorded (killed?)", w->f);
+    }
+    on(w, RESET);
+    fprintf(w->f, "; after the split this thread had %" PRIu64 " more event%s in the bad run, %"
+            PRIu64 " in the good run\n", left, left == 1 ? "" : "s", gleft);
+}
+
+/* The bad-only side of a divergence, then how the bad run ended. */
+static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int base)
+{
+    tree(w, '+', GREEN, d->bad, d->nbad, base);
+    if (d->bad_more)
+        fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
+    if (d->crash || ttr_bad_stopped_early(r))
+        bad_end(w, r, d);
+}
+
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
@@ -201,22 +250,17 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     putc('\n', w->f);
     stack(w, d);
     suspects(w, d);
-    fprintf(w->f, "last %zu common events:\n", d->nbefore);
+    before_heading(w, r, d);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
+    int early = ttr_bad_stopped_early(r);
+    if (early)  /* what the bad run did instead comes first */
+        bad_side(w, r, d, base);
     tree(w, '-', RED, d->good, d->ngood, base);
     if (d->good_more)
         fprintf(w->f, "  - ... %" PRIu64 " more good-only events\n", d->good_more);
-    tree(w, '+', GREEN, d->bad, d->nbad, base);
-    if (d->bad_more)
-        fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
-    if (d->crash) {
-        on(w, BOLD RED);
-        fputs("the bad run died here: ", w->f);
-        describe(w, d->crash);
-        on(w, RESET);
-        putc('\n', w->f);
-    }
+    if (!early)
+        bad_side(w, r, d, base);
     if (d->nothers[0] || d->nothers[1]) {
         fputs("other threads just before the divergence:\n", w->f);
         others(w, "good", d->others[TTD_GOOD], d->nothers[TTD_GOOD]);
