@@ -23,9 +23,10 @@ PREFIX ?= /usr/local
 CC ?= cc
 SAN ?=
 OPT ?= -O2
-# the one version of every tool, the libraries, ttcap.pc and the CMake
-# package: read from capture/ttcap.h (TTCAP_VERSION_MAJOR/MINOR/PATCH)
-VERSION := $(shell sed -n 's/^\#define TTCAP_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' capture/ttcap.h | paste -sd.)
+# the one version of the toolkit: every tool's --version, the HTML report,
+# ttcap.pc and the CMake package (the libraries' API versions are their
+# headers' *_VERSION_* macros)
+VERSION = 1.1.0
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
        -Wmissing-prototypes -Wno-sign-conversion
@@ -41,7 +42,7 @@ INC_diff    = -Idiff -Iformat
 INC_report  = -Ireport -Idiff -Iformat
 INC_tests   = -Iformat -Icapture -Idiff -Ireport -Itests/unit -Ifixtures/traces
 CPPFLAGS_TT = -Iformat -Icapture -Idiff -Ireport -D_GNU_SOURCE
-CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE
+CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE -DTT_VERSION='"$(VERSION)"'
 CFLAGS_TT = $(CFLAGS_BASE) $(CPPFLAGS_TT)
 LIBCFLAGS = $(CFLAGS_BASE) -fvisibility=hidden
 # dependency tracking of tests and tools (a .d beside each output)

@@ -174,11 +174,14 @@ void ttr_cli_help(const char *usage)
     exit(0);
 }
 
-void ttr_cli_version(int major, int minor, int patch)
+#ifndef TT_VERSION   /* the toolkit version, given by the Makefile */
+#define TT_VERSION "?"
+#endif
+
+void ttr_cli_version(void)
 {
     const ttf_format_info *fi = ttf_format();
 
-    printf("%s %d.%d.%d (trace format %u.%u)\n", prog_name, major, minor,
-           patch, fi->major, fi->minor);
+    printf("%s %s (trace format %u.%u)\n", prog_name, TT_VERSION, fi->major, fi->minor);
     exit(0);
 }

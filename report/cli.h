@@ -89,8 +89,9 @@ void ttr_cli_filter_free(ttr_cli_filter *f);
 /* --help: usage to stdout, exit 0. */
 __attribute__((noreturn))
 void ttr_cli_help(const char *usage);
-/* --version: "PROG X.Y.Z (trace format M.m)" to stdout, exit 0. */
+/* Print "<prog> <toolkit version> (trace format M.m)" (the Makefile's
+ * VERSION, one for every tool) and exit 0. */
 __attribute__((noreturn))
-void ttr_cli_version(int major, int minor, int patch);
+void ttr_cli_version(void);
 
 #endif

@@ -270,6 +270,6 @@ int main(int argc, char **argv)
     if (rc == 3)
         ttr_cli_help(usage);
     if (rc == 4)
-        ttr_cli_version(TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+        ttr_cli_version();
     return rc;
 }

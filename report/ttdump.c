@@ -885,8 +885,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'J' + 256: o->chrome = 1; break;
         case 'D' + 256: o->no_demangle = 1; break;
         case 'h': ttr_cli_help(usage_text);
-        case 'V': ttr_cli_version(TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
-                                  TTF_VERSION_PATCH);
+        case 'V': ttr_cli_version();
         case ':': ttr_cli_die("%s: option needs an argument (try --help)",
                       bad_option(argv));
         default:  ttr_cli_die("%s: unknown option (try --help)", bad_option(argv));
