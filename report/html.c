@@ -289,6 +289,30 @@ static void end_cell(hw *w, const ttd_run_info *r)
     raw(w, "</td>");
 }
 
+/* A note when the runs are of different programs or builds. */
+static void program_note(hw *w)
+{
+    const ttd_result *r = w->r;
+    char g[132], b[132];
+    if (r->program == TTD_PROGRAM_SAME)
+        return;
+    raw(w, "<p class=\"note\" id=\"tt-program\"><b>Note:</b> ");
+    if (r->program == TTD_PROGRAM_OTHER) {
+        raw(w, "different programs (<code>");
+        esc(w, r->runs[TTD_GOOD].exe);
+        raw(w, "</code> vs <code>");
+        esc(w, r->runs[TTD_BAD].exe);
+        raw(w, "</code>)");
+    } else {
+        raw(w, "two builds of <code>");
+        esc(w, r->runs[TTD_BAD].exe);
+        raw(w, "</code> (build-id <code>%.12s</code> vs <code>%.12s</code>)",
+            ttr_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
+            ttr_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
+    }
+    raw(w, "; compared by function name.</p>\n");
+}
+
 static void runs(hw *w)
 {
     const ttd_run_info *g = &w->r->runs[TTD_GOOD], *b = &w->r->runs[TTD_BAD];
@@ -324,6 +348,7 @@ static void runs(hw *w)
     end_cell(w, g);
     end_cell(w, b);
     raw(w, "</tr>\n</table>\n");
+    program_note(w);
     for (size_t i = 0; i < w->r->nbaselines; i++) {
         const ttd_run_info *x = &w->r->baselines[i];
         raw(w, "<p class=\"note\">baseline good run: <code>");

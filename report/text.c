@@ -484,6 +484,25 @@ static void run_line(tw *w, const char *label, const ttd_run_info *r)
     }
 }
 
+/* One line when the runs are of different programs or builds. */
+static void program_note(tw *w, const ttd_result *r)
+{
+    char g[132], b[132];
+    if (r->program == TTD_PROGRAM_OTHER) {
+        fputs("note: different programs: ", w->f);
+        safe(w, r->runs[TTD_GOOD].exe);
+        fputs(" vs ", w->f);
+        safe(w, r->runs[TTD_BAD].exe);
+        fputs(" (compared by function name)\n", w->f);
+    } else if (r->program == TTD_PROGRAM_BUILD) {
+        fputs("note: two builds of ", w->f);
+        safe(w, r->runs[TTD_BAD].exe);
+        fprintf(w->f, ": build-id %.12s vs %.12s (compared by function name)\n",
+                ttr_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
+                ttr_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
+    }
+}
+
 int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
@@ -501,6 +520,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
+    program_note(&w, r);
     if (r->first) {
         divergence(&w, r, r->first);
         if (r->first->interleave)

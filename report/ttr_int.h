@@ -45,4 +45,8 @@ int ttr_folds(const ttd_event *ev, size_t n, size_t i);
  * exited with another status than the good run. */
 int ttr_bad_stopped_early(const ttd_result *r);
 
+/* The build-id of r as lowercase hex into buf (at most 129 bytes), "" if
+ * none; returns buf. */
+char *ttr_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
+
 #endif

@@ -85,3 +85,12 @@ int ttr_bad_stopped_early(const ttd_result *r)
         return 1;
     return g->closed && !g->crash && b->exit_status != g->exit_status;
 }
+
+char *ttr_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (size_t i = 0; r->build_id && i < r->build_id_len && o + 3 <= len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%02x", r->build_id[i]);
+    return buf;
+}

@@ -5,7 +5,8 @@
 # trace's folder (.build-id/xx/yyyy), from a TTCAP_STORE folder, for a
 # dlopen'd plugin and for a static link; only instrumented modules are
 # kept; TTCAP_STORE=none keeps nothing (names become offsets); ttdiff of
-# the old and the new trace names both sides.
+# the old and the new trace names both sides and warns of two builds (and
+# of two programs); --debug-dir and --exe find a moved copy.
 set -eu
 B=$(cd "${1:-build}" && pwd)
 R=$(cd "$(dirname "$0")/../.." && pwd)
@@ -84,7 +85,32 @@ has 'build-id differs from the traced binary; names shown as offsets' none.dump
 has '> prog+0x' none.dump
 
 rc=0
-"$B/ttdiff" --color never old.trc new.trc > diff.out 2>&1 || rc=$?
-[ "$rc" -le 1 ] || { cat diff.out; fail "ttdiff old new: exit $rc"; }
+"$B/ttdiff" --color never old.trc new.trc > diff.out 2> diff.err || rc=$?
+[ "$rc" -le 1 ] || { cat diff.out diff.err; fail "ttdiff old new: exit $rc"; }
 if grep -q 'prog+0x' diff.out; then cat diff.out; fail "ttdiff shows offsets"; fi
+# two builds of one program: one warning line, a note, a JSON field
+[ "$(grep -c . diff.err)" = 1 ] || { cat diff.err; fail "want one stderr line"; }
+has '^ttdiff: warning: two builds (other build-ids): .*prog and .*prog; diffing by function name$' diff.err
+has '^note: two builds of .*prog: build-id [0-9a-f]* vs [0-9a-f]* (compared by function name)$' diff.out
+"$B/ttdiff" --format json old.trc new.trc > diff.json 2>/dev/null || true
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["program"] == "other-build", d["program"]; assert d["runs"]["good"]["build_id"] == sys.argv[2], d["runs"]["good"]["build_id"]' diff.json "$old_id" || fail "json program"
+# different programs: warned, still diffed
+rc=0
+"$B/ttdiff" --format html old.trc old_static.trc > other.html 2> other.err || rc=$?
+[ "$rc" -le 1 ] || { cat other.err; fail "ttdiff of two programs: exit $rc"; }
+has '^ttdiff: warning: different programs: .*prog and .*prog_static' other.err
+has 'id="tt-program"><b>Note:</b> different programs' other.html
+# --debug-dir and --exe: the copy moved away, found again
+mkdir moved && mv .build-id moved/
+"$B/ttdump" old.trc > moved.dump 2>&1 || fail "ttdump without the store"
+has '> prog+0x' moved.dump
+"$B/ttdump" --debug-dir "$T/moved" old.trc > dd.dump 2>&1 || fail "ttdump --debug-dir"
+has '> square$' dd.dump
+has "symbols from $T/moved/.build-id/" dd.dump
+cp "moved/$copy" oldprog
+"$B/ttdump" --exe "$T/oldprog" --exe "$T/prog" old.trc > exe.dump 2>&1 || fail "ttdump --exe"
+has '> square$' exe.dump
+has "symbols from $T/oldprog" exe.dump
+"$B/ttdiff" --exe "$T/oldprog" --color never old.trc new.trc > exe.diff 2>&1 || true
+if grep -q 'prog+0x' exe.diff; then cat exe.diff; fail "ttdiff --exe shows offsets"; fi
 echo ok

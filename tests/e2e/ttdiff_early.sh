@@ -46,4 +46,15 @@ grep -q 'id="tt-filters"' "$T/out" && fail "filters shown without any"
 n=$(grep -o '<span id="tt-count">[^<]*' "$T/out" | sed 's/.*>//')
 total=$(sed -n 's/.*<span class="pill bad">diverged<\/span>\([0-9]*\) divergence.*/\1/p' "$T/out")
 case "$n" in "1 / $total") ;; "1 / "*" (of $total)") ;; *) fail "navigator '$n' vs $total divergences" ;; esac
+# filters that match nothing are an error, as in ttdump (-t/-f alike)
+run 2 --thread nomatch "$T/pg.trc" "$T/pb.trc"
+has "^ttdiff: --thread 'nomatch': no thread matches in " "$T/err"
+run 2 -f nomatch "$T/pg.trc" "$T/pb.trc"
+has "^ttdiff: --function 'nomatch': no function matches in " "$T/err"
+run 0 -t diff_parse -f '^parse$' "$T/pg.trc" "$T/pb.trc"
+rc=0; "$BD/ttdump" -f nomatch "$T/pg.trc" > /dev/null 2> "$T/err" || rc=$?
+[ "$rc" = 2 ] || fail "ttdump -f nomatch: exit $rc"
+has "^ttdump: --function 'nomatch': no function matches in " "$T/err"
+"$BD/ttdiff" -V | grep -q "^ttdiff $("$BD/ttdump" -V | sed -n 's/^ttdump \([^ ]*\).*/\1/p') " ||
+    fail "ttdiff and ttdump versions differ"
 echo ok
