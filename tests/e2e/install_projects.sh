@@ -2,8 +2,8 @@
 # install_projects.sh - an outside project built three ways against an
 # installed tree (make install into a temporary prefix): a Makefile with the
 # pkg-config flags in LDFLAGS before the objects under -Wl,--as-needed,
-# CMake with find_package(ttcap) (shared and static targets), and a plain cc
-# line. Each build records a trace that names its functions; each result is
+# CMake with find_package(ttcap) (the README's example, and the static
+# target), and a plain cc line. Each build records a trace that names its functions; each result is
 # printed (and kept in the log when the test fails).
 set -eu
 B=${1:-build}
@@ -52,15 +52,14 @@ LDFLAGS += -Wl,--as-needed $(shell pkg-config --libs ttcap) -Wl,-rpath,$(PREFIX)
 app: app.o calc.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ app.o calc.o $(LDLIBS)
 MK
-cat > "$T/src/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.13)
-project(outside C)
-find_package(ttcap 1.0 REQUIRED)
-add_executable(app app.c calc.c)
-target_link_libraries(app PRIVATE ttcap::ttcap)
-add_executable(app_static app.c calc.c)
-target_link_libraries(app_static PRIVATE ttcap::ttcap_static)
-CM
+# the README's CMake example, as it is written there, plus a static twin
+{
+    printf 'cmake_minimum_required(VERSION 3.13)\nproject(outside C)\n'
+    sed -n '/^```cmake$/,/^```$/p' README.md | sed '1d;$d'
+    printf 'add_executable(app_static app.c calc.c)\n'
+    printf 'target_link_libraries(app_static PRIVATE ttcap::ttcap_static)\n'
+} > "$T/src/CMakeLists.txt"
+grep -q '^find_package(ttcap' "$T/src/CMakeLists.txt" || fail "no CMake example in README.md"
 
 # run the program $1, named $2 in the results: it records, ttdump names
 check() {
