@@ -142,8 +142,11 @@ void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path, ttd_run_
             break;
         }
     }
-    if (m && m->build_id_len) {
-        ri_out->build_id = m->build_id;
+    /* copied: a baseline's trace is closed before the result is read */
+    uint8_t *id = m && m->build_id_len ? ttfi_arena_alloc(&d->arena, m->build_id_len) : NULL;
+    if (id) {
+        memcpy(id, m->build_id, m->build_id_len);
+        ri_out->build_id = id;
         ri_out->build_id_len = m->build_id_len;
     }
 }

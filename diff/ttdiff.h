@@ -389,7 +389,8 @@ typedef struct ttd_run_info {
     size_t nnotices;        /* reader and symbol notices */
     const char *const *notices;
     const uint8_t *build_id;/* the program's build-id (its module whose path
-                               is exe, else the first), NULL if none */
+                               is exe, else the first; a copy owned by the
+                               result), NULL if none */
     size_t build_id_len;    /* bytes of build_id */
 } ttd_run_info;
 
