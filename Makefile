@@ -25,6 +25,10 @@ CC ?= cc
 SAN ?=
 OPT ?= -O2
 CAPDEFS ?=
+# the one version of the toolkit: every tool's --version, the HTML report,
+# ttcap.pc and the CMake package (the libraries' API versions are their
+# headers' *_VERSION_* macros)
+VERSION = 1.1.0
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
        -Wmissing-prototypes -Wno-sign-conversion
@@ -40,7 +44,7 @@ INC_diff    = -Idiff -Iformat
 INC_report  = -Ireport -Idiff -Iformat
 INC_tests   = -Iformat -Icapture -Idiff -Ireport -Itests/unit -Ifixtures/traces
 CPPFLAGS_TT = -Iformat -Icapture -Idiff -Ireport -D_GNU_SOURCE
-CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE
+CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE -DTT_VERSION='"$(VERSION)"'
 CFLAGS_TT = $(CFLAGS_BASE) $(CPPFLAGS_TT)
 LIBCFLAGS = $(CFLAGS_BASE) -fvisibility=hidden
 # dependency tracking of tests and tools (a .d beside each output)
@@ -127,13 +131,18 @@ $(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF)
 $(B)/ttrec: $(B)/obj/report/ttrec.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
+# -lttcap kept under --as-needed wherever the flags stand (build systems put
+# LDFLAGS before the objects, where --as-needed would drop the library and
+# bind the hooks to glibc's empty ones, silently)
+TTCAP_LINK = -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state
+
 $(B)/ttcap.pc: Makefile
 	@mkdir -p $(dir $@)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
 	  'includedir=$${prefix}/include' '' 'Name: ttcap' \
 	  'Description: tt capture library (function and message tracing)' \
-	  'Version: 1.0.0' 'Cflags: -I$${includedir} -finstrument-functions -fno-plt' \
-	  'Libs: -L$${libdir} -lttcap' 'Libs.private: -lpthread -ldl' > $@
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir} -finstrument-functions -fno-plt' \
+	  'Libs: -L$${libdir} $(TTCAP_LINK)' 'Libs.private: -lpthread -ldl' > $@
 
 # ---- tests -----------------------------------------------------------------
 $(B)/tests/%: tests/unit/%.c $(call obj,$(UNIT_HLP)) $(LIBREP) $(LIBDIFF) \
@@ -211,6 +220,11 @@ install: all
 	ln -sf libttcap.so.1 $(DESTDIR)$(PREFIX)/lib/libttcap.so
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(B)/ttcap.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ttcap.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/ttcap
+	install -m 644 capture/cmake/ttcapConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/ttcap/
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g' \
+	  -e "s|@SIZEOF_VOID_P@|$$(($$(getconf LONG_BIT) / 8))|g" \
+	  capture/cmake/ttcapConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/ttcap/ttcapConfigVersion.cmake
 
 clean:
 	rm -rf build

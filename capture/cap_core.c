@@ -83,6 +83,11 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
     t->busy = 0;
 }
 
+/* our own hook's address: &__cyg_profile_func_enter in this library goes
+ * through the GOT and may be another object's (glibc's) */
+extern __typeof__(__cyg_profile_func_enter) cap_hook_enter
+    __attribute__((alias("__cyg_profile_func_enter")));
+
 __attribute__((visibility("default")))
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
@@ -240,6 +245,8 @@ static int claim_chunk(struct tstate *t, int *recycled)
     t->pos = m + TTF_CHUNK_HDR;
     t->limit = m + cap.chunk_size - CAP_RESERVE;
     t->tsc = tsc;
+    if (t->prev)
+        cap.any_calls = 1;
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
     return 0;
@@ -459,6 +466,8 @@ void cap_thread_end(void *arg)
         return;
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
+    if (t->prev)
+        cap.any_calls = 1;
     cap_check_names(t);
     cap_check_modules(t, 0);
     cap_flush_lost(t);

@@ -358,6 +358,7 @@ int cap_start(const char *parent)
     t->busy = 1;
     cap_thread_begin(t);
     write_process(t, parent);
+    cap_store_init();
     cap_check_modules(t, 1);
     atomic_flag_clear(&cap.site_lock);
     for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
@@ -408,7 +409,8 @@ static void cap_init(void)
         snprintf(parent, sizeof parent, "%s", prev);
     else if (prev)
         env_warn("TTCAP_TRACE", prev, "is longer than 4095 bytes", "no parent trace");
-    cap_start(parent);
+    if (cap_start(parent) == 0)
+        cap_check_start();
 }
 
 /* ---- the end ------------------------------------------------------------------ */
@@ -426,8 +428,10 @@ static void finish(int status, int quick)
             cap_thread_begin(t);
         if (t->state == TS_LIVE) {
             cap_check_names(t);
-            if (!quick)
+            if (!quick) {
                 cap_check_modules(t, 0);
+                cap_check_end(t);
+            }
             cap_flush_lost(t);
         }
         uint8_t *p = t->state == TS_LIVE ? cap_room(t, 24) : NULL;

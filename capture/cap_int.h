@@ -69,6 +69,13 @@ struct capmod {
     uint64_t def_chunk;         /* ring mode: 1 + chunk holding its MODULE_LOAD, 0 = pinned */
 };
 
+/* What a loaded object's dynamic relocations refer to (cap_module_refs). */
+struct cap_refs {
+    int hooks;                  /* __cyg_profile_func_enter: it is instrumented */
+    int api;                    /* any ttcap_ symbol (the manual macros) */
+    int self;                   /* libttcap is inside it (static link) */
+};
+
 /* The process-wide capture state. */
 struct capture {
     int fd;                     /* the trace file, -1 when untraced */
@@ -100,8 +107,10 @@ struct capture {
     int key_ok;                 /* key created */
     int hooks_ok;               /* atexit/atfork/signals installed */
     int pid;                    /* the process the trace was started for */
+    int any_calls;              /* a thread recorded a function call (seen at a chunk switch or thread end) */
     char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
     char path[CAP_PATH_MAX];    /* this process's trace file */
+    char store[CAP_PATH_MAX];   /* build-id store root ("" = none; cap_store.c) */
 };
 
 extern struct capture cap;
@@ -161,6 +170,7 @@ static inline void cap_commit(struct tstate *t, uint8_t *p, uint8_t tag, uint8_t
 }
 
 /* cap_core.c */
+void cap_hook_enter(void *fn, void *call_site); /* == our __cyg_profile_func_enter */
 uint8_t *cap_room(struct tstate *t, size_t need);
 uint8_t *cap_reserve_room(struct tstate *t);
 void cap_thread_begin(struct tstate *t);
@@ -175,12 +185,23 @@ int cap_site_id(struct tstate *t, struct ttcap_site *s);
 void cap_spin_lock(atomic_flag *f);
 void cap_spin_unlock(atomic_flag *f);
 
+/* cap_check.c */
+struct dl_phdr_info;
+void cap_module_refs(const struct dl_phdr_info *info, struct cap_refs *rf);
+void cap_check_start(void);
+void cap_check_end(struct tstate *t);
+
 /* cap_init.c */
 int cap_start(const char *parent_trace);
 
 /* cap_modules.c */
+void cap_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n);
 void cap_check_modules(struct tstate *t, int force);
 void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
+
+/* cap_store.c */
+void cap_store_init(void);
+void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main);
 
 /* cap_sig.c */
 void cap_signals_install(void);

@@ -26,7 +26,8 @@ struct scan {
 };
 enum { SCAN_ALL, SCAN_DIFF, SCAN_REWRITE };
 
-static void build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n)
+/* The GNU build-id note of a loaded object: *id, *n bytes (NULL, 0: none). */
+void cap_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n)
 {
     *id = NULL;
     *n = 0;
@@ -62,7 +63,7 @@ static void write_module(struct tstate *t, const struct dl_phdr_info *info,
     }
     const uint8_t *id;
     size_t nid, np = strnlen(path, 2048);
-    build_id(info, &id, &nid);
+    cap_build_id(info, &id, &nid);
     if (nid > 64)
         nid = 64;
     uint8_t *p = cap_room(t, 64 + nid + np);
@@ -116,6 +117,7 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
     cap.mods[cap.nmods].def_chunk = sc->mode == SCAN_ALL ? 0 : sc->t->chunk + 1;
     cap.nmods++;
     write_module(sc->t, info, name);
+    cap_store_module(info, name, first);
     return 0;
 }
 

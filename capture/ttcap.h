@@ -18,6 +18,10 @@
  *   TTCAP_CHUNK_KB=K  chunk size (16 KiB .. 64 MiB, power of two; 256).
  *   TTCAP_SYNC=0      do not record pthread mutex, condition and thread
  *                     create/join operations (recorded by default).
+ *   TTCAP_STORE=dir   where a copy of each instrumented module is kept by
+ *                     build-id (dir/.build-id/xx/yyyy), so an old trace of a
+ *                     rebuilt program keeps its names; default: the trace's
+ *                     folder; "none": no copy.
  *   TTCAP_TRACE       set by the library to this process's trace file, so
  *                     an exec'd image or child names it as its parent (and
  *                     numbers its own file .1, .2 ... if the name is taken).
@@ -48,7 +52,7 @@ extern "C" {
 #endif
 
 #define TTCAP_VERSION_MAJOR 1
-#define TTCAP_VERSION_MINOR 0
+#define TTCAP_VERSION_MINOR 1
 #define TTCAP_VERSION_PATCH 0
 #define TTCAP_VERSION_NUMBER \
     (TTCAP_VERSION_MAJOR * 10000 + TTCAP_VERSION_MINOR * 100 + TTCAP_VERSION_PATCH)

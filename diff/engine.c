@@ -249,6 +249,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         if ((rc = ttd_notices(d, ri)) < 0 || (rc = ttd_find_crash(d, ri)) < 0)
             return rc;
     }
+    d->res.program = ttd_same_program(&d->res.runs[0], &d->res.runs[1]);
     d->res.options = d->o;
     if (!d->o.nbaselines && d->res.diverged &&
         (rc = ttd_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,

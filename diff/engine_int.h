@@ -390,6 +390,8 @@ int ttd_compile_filter(ttd_diff *d, int i, const char *pattern,
 /* Fill a result's run info for run r opened from path (NULL: its own). */
 void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path,
                        ttd_run_info *ri_out);
+/* The two runs' programs compared: TTD_PROGRAM_*. */
+int ttd_same_program(const ttd_run_info *g, const ttd_run_info *b);
 /* Reader and symbol notices of run ri into the result. 0 or TT_ENOMEM. */
 int ttd_notices(ttd_diff *d, int ri);
 /* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */

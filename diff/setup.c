@@ -133,6 +133,32 @@ void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path, ttd_run_
     if (pr && pr->exited)
         ri_out->exit_status = pr->exit_status;
     ri_out->threads = r->nt;
+    size_t nm = ttf_module_count(r->t);
+    const ttf_module *m = nm ? ttf_get_module(r->t, 0) : NULL; /* else the first */
+    for (size_t i = 0; i < nm; i++) {
+        const ttf_module *x = ttf_get_module(r->t, i);
+        if (x->path && strcmp(x->path, ri_out->exe) == 0) {
+            m = x;                      /* the executable's module */
+            break;
+        }
+    }
+    /* copied: a baseline's trace is closed before the result is read */
+    uint8_t *id = m && m->build_id_len ? ttfi_arena_alloc(&d->arena, m->build_id_len) : NULL;
+    if (id) {
+        memcpy(id, m->build_id, m->build_id_len);
+        ri_out->build_id = id;
+        ri_out->build_id_len = m->build_id_len;
+    }
+}
+
+int ttd_same_program(const ttd_run_info *g, const ttd_run_info *b)
+{
+    if (g->exe[0] && b->exe[0] && strcmp(g->exe, b->exe) != 0)
+        return TTD_PROGRAM_OTHER;
+    if (g->build_id && b->build_id && (g->build_id_len != b->build_id_len ||
+        memcmp(g->build_id, b->build_id, g->build_id_len) != 0))
+        return TTD_PROGRAM_BUILD;
+    return TTD_PROGRAM_SAME;
 }
 
 /* Reader and symbol notices of one run, copied into the result. */

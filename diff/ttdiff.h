@@ -393,10 +393,24 @@ typedef struct ttd_run_info {
     const ttd_event *crash; /* the crash event, NULL if none */
     size_t nnotices;        /* reader and symbol notices */
     const char *const *notices;
+    const uint8_t *build_id;/* the program's build-id (its module whose path
+                               is exe, else the first; a copy owned by the
+                               result), NULL if none */
+    size_t build_id_len;    /* bytes of build_id */
 } ttd_run_info;
+
+/* Whether the two runs are of the same program (ttd_result.program). */
+enum ttd_program {
+    TTD_PROGRAM_SAME = 0,   /* same executable path and build-id (or unknown) */
+    TTD_PROGRAM_BUILD,      /* same path, another build-id: two builds */
+    TTD_PROGRAM_OTHER       /* different executables */
+};
 
 typedef struct ttd_result {
     ttd_run_info runs[2];       /* TTD_GOOD, TTD_BAD */
+    int program;                /* TTD_PROGRAM_*: the runs' executables compared
+                                   (still diffed, by function name, when they
+                                   differ) */
     int diverged;               /* 1 if any pair has a hunk no good run shows */
     const ttd_pair *pairs;      /* thread pairs, in good-run creation order */
     size_t npairs;

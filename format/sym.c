@@ -10,8 +10,14 @@
  * Reporting only reads the ELF header, program headers and notes; symbol
  * tables and DWARF are loaded by libdwfl on the first lookup that needs them.
  *
- * A module whose file is missing, unreadable or has another build-id than
- * the one recorded keeps no session: its addresses read "<basename>+0x<off>"
+ * A module whose file is missing or has another build-id than the one
+ * recorded (the program was rebuilt) is looked for by build-id: the files
+ * given with ttf_sym_search (--exe), the .build-id/xx/yyyy trees of the
+ * trace's folder (where libttcap keeps a copy of each instrumented module),
+ * of TTCAP_STORE and of the ttf_sym_search folders (--debug-dir), then
+ * libdwfl's own build-id search (/usr/lib/debug, debuginfod when
+ * DEBUGINFOD_URLS is set). A copy found gives one notice naming it; with
+ * none, the module keeps no session: its addresses read "<basename>+0x<off>"
  * (off from the load bias, as addr2line wants it) and one notice says why.
  * An address in no module reads "0x<addr>".
  *
@@ -86,6 +92,9 @@ struct ttf_sym {
 static const char *const oom_name = "?";
 
 static char *debuginfo_path;   /* NULL: libdwfl's default search path */
+static char **search_exe;      /* ttf_sym_search: files to try by build-id */
+static size_t search_nexe;     /* entries in search_exe */
+static char *search_dirs;      /* ttf_sym_search: folders with .build-id trees */
 static const Dwfl_Callbacks offline_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
     .find_debuginfo = dwfl_standard_find_debuginfo,
@@ -182,6 +191,8 @@ static const char *demangled(ttf_sym *s, const char *name)
 
 /* ---- modules ------------------------------------------------------------ */
 
+/* 1 when the reported file has the recorded build-id (or none was
+ * recorded), else 0. */
 static int build_id_matches(const struct smod *sm)
 {
     const unsigned char *bits = NULL;
@@ -203,37 +214,121 @@ static void drop_session(struct smod *sm)
     sm->dm = NULL;
 }
 
-/* Open one module's file in its own session; on any failure leave it as
- * offsets with a notice saying why. */
-static void open_module(ttf_sym *s, struct smod *sm)
+/* Report path as sm's module in a new session. 1: kept (its build-id is the
+ * recorded one), 0: no such file or another build, -1: unreadable (*why
+ * set). */
+static int try_file(struct smod *sm, const char *path, const char **why)
 {
-    const char *path = sm->m->path;
-
-    if (!path || !path[0])
-        return; /* nameless mapping (vdso, anonymous): offsets, no notice */
-    if (access(path, R_OK) != 0) {
-        add_notice(s, "%s: cannot open (%s); names shown as offsets", path,
-                   strerror(errno));
-        return;
-    }
+    if (access(path, R_OK) != 0)
+        return 0;
     sm->dwfl = dwfl_begin(&offline_callbacks);
     if (!sm->dwfl)
-        return;
+        return 0;
     dwfl_report_begin(sm->dwfl);
     sm->dm = dwfl_report_elf(sm->dwfl, sm->base_name, path, -1, sm->m->base,
                              true);
     dwfl_report_end(sm->dwfl, NULL, NULL);
-    if (!sm->dm) {
-        add_notice(s, "%s: cannot read (%s); names shown as offsets", path,
-                   dwfl_errmsg(-1));
+    int rc = sm->dm ? build_id_matches(sm) : -1;
+    if (rc < 0)
+        *why = dwfl_errmsg(-1);
+    if (rc != 1)
         drop_session(sm);
+    return rc;
+}
+
+/* libdwfl's own search by build-id: the .build-id folders of its debuginfo
+ * path (/usr/lib/debug) and debuginfod when DEBUGINFOD_URLS is set. */
+static int try_libdwfl(struct smod *sm)
+{
+    sm->dwfl = dwfl_begin(&offline_callbacks);
+    if (!sm->dwfl)
+        return 0;
+    dwfl_report_begin(sm->dwfl);
+    sm->dm = dwfl_report_module(sm->dwfl, sm->base_name, sm->m->base,
+                                sm->m->base + (sm->m->size ? sm->m->size : 1));
+    if (sm->dm && dwfl_module_report_build_id(sm->dm, sm->m->build_id,
+                                              sm->m->build_id_len, 0) != 0)
+        sm->dm = NULL;
+    dwfl_report_end(sm->dwfl, NULL, NULL);
+    GElf_Addr bias;
+    if (sm->dm && dwfl_module_getelf(sm->dm, &bias) && build_id_matches(sm) == 1)
+        return 1;
+    drop_session(sm);
+    return 0;
+}
+
+/* The copies of build-id hex in folder dir's .build-id tree. */
+static int try_store(struct smod *sm, const char *dir, const char *hex)
+{
+    char path[4096];
+    const char *why = NULL;
+    if (!dir || !dir[0])
+        return 0;
+    snprintf(path, sizeof path, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+    if (try_file(sm, path, &why) == 1)
+        return 1;
+    snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
+    return try_file(sm, path, &why) == 1;
+}
+
+/* Another file with the recorded build-id: --exe files, the stores (the
+ * trace's folder, TTCAP_STORE, --debug-dir), then libdwfl's search. The
+ * file's name on success, else NULL. */
+static const char *find_copy(ttf_sym *s, struct smod *sm)
+{
+    char hex[2 * 64 + 1], dirs[4096];
+    const char *why = NULL;
+    if (sm->m->build_id_len < 2 || sm->m->build_id_len > 64)
+        return NULL;
+    for (size_t i = 0; i < sm->m->build_id_len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", sm->m->build_id[i]);
+    for (size_t i = 0; i < search_nexe; i++)
+        if (try_file(sm, search_exe[i], &why) == 1)
+            return search_exe[i];
+    snprintf(dirs, sizeof dirs, "%s", ttf_path(s->t) ? ttf_path(s->t) : "");
+    char *slash = strrchr(dirs, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dirs, sizeof dirs, ".");
+    if (try_store(sm, dirs, hex))
+        return arena_printf(s, "%s/.build-id/%.2s/%s", dirs, hex, hex + 2);
+    snprintf(dirs, sizeof dirs, "%s:%s", getenv("TTCAP_STORE") ? getenv("TTCAP_STORE") : "",
+             search_dirs ? search_dirs : "");
+    for (char *d = strtok_r(dirs, ":", &slash); d; d = strtok_r(NULL, ":", &slash))
+        if (try_store(sm, d, hex))
+            return arena_printf(s, "%s/.build-id/%.2s/%s", d, hex, hex + 2);
+    return try_libdwfl(sm) ? "the debuginfo path or debuginfod" : NULL;
+}
+
+/* Open one module's file in its own session: the recorded path, else a copy
+ * with its build-id (find_copy); on failure leave it as offsets with a
+ * notice saying why. */
+static void open_module(ttf_sym *s, struct smod *sm)
+{
+    const char *path = sm->m->path, *why = NULL;
+
+    if (!path || !path[0])
+        return; /* nameless mapping (vdso, anonymous): offsets, no notice */
+    int rc = try_file(sm, path, &why);
+    if (rc == 1)
         return;
-    }
-    if (!build_id_matches(sm)) {
+    int missing = access(path, R_OK) != 0;
+    int err = errno;
+    const char *copy = find_copy(s, sm);
+    if (copy && missing)
+        add_notice(s, "%s: missing; symbols from %s", path, copy);
+    else if (copy)
+        add_notice(s, "%s: rebuilt since the trace; symbols from %s", path, copy);
+    else if (missing)
+        add_notice(s, "%s: cannot open (%s); names shown as offsets", path,
+                   strerror(err));
+    else if (rc < 0)
+        add_notice(s, "%s: cannot read (%s); names shown as offsets", path,
+                   why ? why : "?");
+    else
         add_notice(s, "%s: build-id differs from the traced binary; "
                       "names shown as offsets", path);
-        drop_session(sm);
-    }
 }
 
 static int cmp_base(const void *a, const void *b, void *ctx)
@@ -392,6 +487,39 @@ static void resolve_line(ttf_sym *s, struct centry *e)
 }
 
 /* ---- public ------------------------------------------------------------- */
+
+static void search_clear(void)
+{
+    for (size_t i = 0; i < search_nexe; i++)
+        free(search_exe[i]);
+    free(search_exe);
+    free(search_dirs);
+    search_exe = NULL;
+    search_nexe = 0;
+    search_dirs = NULL;
+}
+
+int ttf_sym_search(const char *const *exe, size_t nexe, const char *dirs)
+{
+    search_clear();
+    if (nexe && !exe)
+        return TT_EINVAL;
+    search_exe = nexe ? calloc(nexe, sizeof *search_exe) : NULL;
+    if (nexe && !search_exe)
+        return TT_ENOMEM;
+    for (; search_nexe < nexe; search_nexe++) {
+        search_exe[search_nexe] = strdup(exe[search_nexe]);
+        if (!search_exe[search_nexe])
+            goto fail;
+    }
+    search_dirs = dirs ? strdup(dirs) : NULL;
+    if (dirs && !search_dirs)
+        goto fail;
+    return 0;
+fail:
+    search_clear();
+    return TT_ENOMEM;
+}
 
 int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
 {

@@ -349,12 +349,24 @@ int ttf_writer_abandon(ttf_writer *w);
 
 /* Resolves addresses through the trace's module map and the ELF files on
  * disk (elfutils libdw). Checks each module's build-id; a missing or
- * different file falls back to "module+0xoffset" and adds one notice.
+ * different file is looked for by build-id (ttf_sym_search), else falls
+ * back to "module+0xoffset"; either way one notice says so.
  * Results are cached per address: each ELF file is opened once. */
 typedef struct ttf_sym ttf_sym;
 
 int ttf_sym_open(const ttf_trace *t, ttf_sym **out);
 void ttf_sym_close(ttf_sym *s);
+
+/* Where ttf_sym_open looks for a module whose file at the recorded path is
+ * missing or another build, by the recorded build-id: the nexe files exe
+ * (ttdump/ttdiff --exe; each used only for the module with its build-id),
+ * then the .build-id/xx/yyyy[.debug] trees of the trace's folder, of the
+ * TTCAP_STORE folder and of dirs (colon-separated, --debug-dir), then
+ * libdwfl's (/usr/lib/debug, debuginfod if DEBUGINFOD_URLS is set).
+ * Process-wide, for every later ttf_sym_open; call it before opening, not
+ * concurrently with it. Strings are copied; (NULL, 0, NULL) clears.
+ * Errors: TT_EINVAL (exe NULL with nexe > 0), TT_ENOMEM (all cleared). */
+int ttf_sym_search(const char *const *exe, size_t nexe, const char *dirs);
 
 /* C++ names: on (the default) shows "ns::Foo::bar(int)" for the symbol
  * "_ZN2ns3Foo3barEi", through the C++ runtime's __cxa_demangle when

@@ -174,11 +174,47 @@ void ttr_cli_help(const char *usage)
     exit(0);
 }
 
-void ttr_cli_version(int major, int minor, int patch)
+#ifndef TT_VERSION   /* the toolkit version, given by the Makefile */
+#define TT_VERSION "?"
+#endif
+
+void ttr_cli_version(void)
 {
     const ttf_format_info *fi = ttf_format();
 
-    printf("%s %d.%d.%d (trace format %u.%u)\n", prog_name, major, minor,
-           patch, fi->major, fi->minor);
+    printf("%s %s (trace format %u.%u)\n", prog_name, TT_VERSION, fi->major, fi->minor);
     exit(0);
+}
+
+/* ---- symbol search (--exe, --debug-dir) --------------------------------- */
+
+#define SYM_MAX 64              /* --exe and --debug-dir values kept */
+
+static const char *sym_exe[SYM_MAX];   /* --exe values (argv strings) */
+static size_t sym_nexe;
+static char sym_dirs[8192];            /* --debug-dir values, ':'-joined */
+
+int ttr_cli_sym_option(const char *flag, const char *value)
+{
+    if (!value || !value[0])
+        return ttr_cli_fail("%s needs a value", flag);
+    if (strcmp(flag, "--exe") == 0) {
+        if (sym_nexe == SYM_MAX)
+            return ttr_cli_fail("--exe: at most %d", SYM_MAX);
+        sym_exe[sym_nexe++] = value;
+        return 0;
+    }
+    size_t n = strlen(sym_dirs);
+    if (n + strlen(value) + 2 > sizeof sym_dirs)
+        return ttr_cli_fail("--debug-dir: too long");
+    snprintf(sym_dirs + n, sizeof sym_dirs - n, "%s%s", n ? ":" : "", value);
+    return 0;
+}
+
+int ttr_cli_sym_apply(void)
+{
+    if (!sym_nexe && !sym_dirs[0])
+        return 0;
+    int rc = ttf_sym_search(sym_exe, sym_nexe, sym_dirs[0] ? sym_dirs : NULL);
+    return rc == 0 ? 0 : ttr_cli_fail("%s", ttf_strerror(rc));
 }

@@ -86,11 +86,21 @@ int ttr_cli_filter_set(ttr_cli_filter *f, const char *flag, const char *value,
 int ttr_cli_function_kept(const ttr_cli_filter *f, const char *name);
 void ttr_cli_filter_free(ttr_cli_filter *f);
 
+/* Where to find the symbols of a module rebuilt or gone since the trace:
+ * --exe FILE (repeatable: used for the module with its build-id) and
+ * --debug-dir DIR (repeatable: folders with .build-id/xx/yyyy trees).
+ * Remember one of them (value: the option's argument); ttr_cli_sym_apply
+ * hands them to libttfmt (ttf_sym_search) before any trace is read: 0, or
+ * an error line and TTR_CLI_TROUBLE. */
+int ttr_cli_sym_option(const char *flag, const char *value);
+int ttr_cli_sym_apply(void);
+
 /* --help: usage to stdout, exit 0. */
 __attribute__((noreturn))
 void ttr_cli_help(const char *usage);
-/* --version: "PROG X.Y.Z (trace format M.m)" to stdout, exit 0. */
+/* Print "<prog> <toolkit version> (trace format M.m)" (the Makefile's
+ * VERSION, one for every tool) and exit 0. */
 __attribute__((noreturn))
-void ttr_cli_version(int major, int minor, int patch);
+void ttr_cli_version(void);
 
 #endif

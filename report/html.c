@@ -25,6 +25,10 @@
 #include "ttreport.h"
 #include "ttr_int.h"
 
+#ifndef TT_VERSION   /* the toolkit version, given by the Makefile */
+#define TT_VERSION "?"
+#endif
+
 #define WINDOWS_ALL 20      /* divergence windows with opts->all (each one
                                decodes its thread again: O(events)) */
 #define ROWS_MAX 1000       /* one-line divergences after the windows */
@@ -285,6 +289,30 @@ static void end_cell(hw *w, const ttd_run_info *r)
     raw(w, "</td>");
 }
 
+/* A note when the runs are of different programs or builds. */
+static void program_note(hw *w)
+{
+    const ttd_result *r = w->r;
+    char g[132], b[132];
+    if (r->program == TTD_PROGRAM_SAME)
+        return;
+    raw(w, "<p class=\"note\" id=\"tt-program\"><b>Note:</b> ");
+    if (r->program == TTD_PROGRAM_OTHER) {
+        raw(w, "different programs (<code>");
+        esc(w, r->runs[TTD_GOOD].exe);
+        raw(w, "</code> vs <code>");
+        esc(w, r->runs[TTD_BAD].exe);
+        raw(w, "</code>)");
+    } else {
+        raw(w, "two builds of <code>");
+        esc(w, r->runs[TTD_BAD].exe);
+        raw(w, "</code> (build-id <code>%.12s</code> vs <code>%.12s</code>)",
+            ttr_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
+            ttr_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
+    }
+    raw(w, "; compared by function name.</p>\n");
+}
+
 static void runs(hw *w)
 {
     const ttd_run_info *g = &w->r->runs[TTD_GOOD], *b = &w->r->runs[TTD_BAD];
@@ -320,6 +348,7 @@ static void runs(hw *w)
     end_cell(w, g);
     end_cell(w, b);
     raw(w, "</tr>\n</table>\n");
+    program_note(w);
     for (size_t i = 0; i < w->r->nbaselines; i++) {
         const ttd_run_info *x = &w->r->baselines[i];
         raw(w, "<p class=\"note\">baseline good run: <code>");
@@ -440,7 +469,7 @@ static void suspect_list(hw *w, const ttd_divergence *d)
         raw(w, "<li>");
         fn(w, s->name);
         if (s->file && s->line > 0) {
-            raw(w, "<span class=\"loc\">");
+            raw(w, " <span class=\"loc\">");
             esc(w, s->file);
             raw(w, ":%d</span>", s->line);
         }
@@ -648,6 +677,25 @@ static void order_section(hw *w, const ttd_interleave *il)
     raw(w, "</section>\n");
 }
 
+/* The bad run ended early without a crash here: how, and what it had left. */
+static void early_note(hw *w, const ttd_divergence *d)
+{
+    const ttd_run_info *b = &w->r->runs[TTD_BAD];
+    const ttd_pair *p = &w->r->pairs[d->pair];
+    uint64_t left = p->bad.events > d->bad_index ? p->bad.events - d->bad_index : 0;
+    uint64_t gleft = p->good.events > d->good_index ? p->good.events - d->good_index : 0;
+    raw(w, "<p class=\"crashnote\">The bad run stopped early: ");
+    if (b->crash)
+        crash_text(w, b->crash);
+    else if (b->closed)
+        raw(w, "exit status %d", b->exit_status);
+    else
+        raw(w, "no clean end recorded (killed?)");
+    raw(w, ". After the split this thread had %" PRIu64 " more event%s in the bad run, %"
+           PRIu64 " in the good run; what the bad run did instead is on the right below."
+           "</p>\n", left, left == 1 ? "" : "s", gleft);
+}
+
 static void first_section(hw *w)
 {
     const ttd_divergence *d = w->r->first;
@@ -666,10 +714,42 @@ static void first_section(hw *w)
     suspect_list(w, d);
     if (d->crash)
         crash_note(w, d->crash);
+    else if (ttr_bad_stopped_early(w->r))
+        early_note(w, d);
     noise_note(w, d);
     raw(w, "</section>\n");
     if (d->interleave)
         order_section(w, d->interleave);
+}
+
+static void filter_item(hw *w, const char *opt, const char *val)
+{
+    if (!val)
+        return;
+    raw(w, " <code>%s ", opt);
+    esc(w, val);
+    raw(w, "</code>");
+}
+
+/* The options that chose what was compared, when any did. */
+static void filters(hw *w)
+{
+    const ttd_options *o = &w->r->options;
+    static const char *const msg[] = {"site", "text", "off"};
+    if (!o->thread && !o->function && !o->exclude && o->messages == TTD_MSG_SITE &&
+        !o->collapse_loops && !o->nbaselines)
+        return;
+    raw(w, "<p class=\"note\" id=\"tt-filters\">Compared with:");
+    filter_item(w, "--thread", o->thread);
+    filter_item(w, "--function", o->function);
+    filter_item(w, "--exclude", o->exclude);
+    if (o->messages != TTD_MSG_SITE && o->messages >= 0 && o->messages <= TTD_MSG_OFF)
+        filter_item(w, "--messages", msg[o->messages]);
+    if (o->collapse_loops)
+        raw(w, " <code>--collapse-loops</code>");
+    if (o->nbaselines)
+        raw(w, " <code>--baseline</code> &times;%zu", o->nbaselines);
+    raw(w, "</p>\n");
 }
 
 static void verdict(hw *w)
@@ -706,7 +786,12 @@ static void verdict(hw *w)
     }
     raw(w, ", after ");
     ms(w, d->bad_time_ns);
-    raw(w, " ms.%s</p>\n", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
+    raw(w, " ms.%s", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
+    if (!r->runs[TTD_BAD].crash && ttr_bad_stopped_early(r))
+        raw(w, " The bad run stopped early (%s %d).", r->runs[TTD_BAD].closed ?
+            "exit status" : "no clean end, last status", r->runs[TTD_BAD].exit_status);
+    raw(w, "</p>\n");
+    filters(w);
 }
 
 /* ---- divergence windows ------------------------------------------------------- */
@@ -758,6 +843,21 @@ static void side(hw *w, int s, const ttd_event *ev, size_t n, uint64_t more)
     raw(w, "</div>\n");
 }
 
+/* Width of the event-number column: the longest number shown, its -/+
+ * mark and padding (8 at least), so no number wraps. */
+static int index_width(const ttd_divergence *d)
+{
+    uint64_t max = d->good_index > d->bad_index ? d->good_index : d->bad_index;
+    for (size_t i = 0; i < d->ngood; i++)
+        max = d->good[i].index > max ? d->good[i].index : max;
+    for (size_t i = 0; i < d->nbad; i++)
+        max = d->bad[i].index > max ? d->bad[i].index : max;
+    int digits = 1;
+    for (; max >= 10; max /= 10)
+        digits++;
+    return digits + 4 > 8 ? digits + 4 : 8;
+}
+
 static void side_by_side(hw *w, const ttd_divergence *d)
 {
     const ttd_pair *p = &w->r->pairs[d->pair];
@@ -767,8 +867,8 @@ static void side_by_side(hw *w, const ttd_divergence *d)
                             ttr_min_level(d->bad, d->nbad, w->base));
     if (w->base == 1 << 30)
         w->base = 0;
-    raw(w, "<div class=\"sbs\"><div class=\"hd\"><div>good &middot; thread #%u <code>",
-        p->good.index);
+    raw(w, "<div class=\"sbs\" style=\"--nw:%dch\"><div class=\"hd\"><div>good &middot; "
+           "thread #%u <code>", index_width(d), p->good.index);
     esc(w, p->good.name[0] ? p->good.name : "(unnamed)");
     raw(w, "</code></div><div>bad &middot; thread #%u <code>", p->bad.index);
     esc(w, p->bad.name[0] ? p->bad.name : "(unnamed)");
@@ -867,15 +967,20 @@ static void hunk_list(hw *w, size_t from, size_t end, const char *title)
                "(text or <code>--format json</code>) lists every one.</p>\n", end - to);
 }
 
-static void toolbar(hw *w, size_t n)
+/* The navigator: n windows; total divergences in all (more when some have
+ * no window), said the same way as the script updates it. */
+static void toolbar(hw *w, size_t n, uint64_t total)
 {
     raw(w, "<div class=\"bar jsonly\"><button type=\"button\" data-step=\"-1\" "
            "title=\"previous divergence (p)\">&#9664; prev</button><span id=\"tt-count\">"
-           "1 / %zu</span><button type=\"button\" data-step=\"1\" title=\"next divergence (n)\">"
+           "1 / %zu", n);
+    if (total > n)
+        raw(w, " (of %" PRIu64 ")", total);
+    raw(w, "</span><button type=\"button\" data-step=\"1\" title=\"next divergence (n)\">"
            "next &#9654;</button><input id=\"tt-filter\" type=\"search\" "
            "placeholder=\"hide functions matching&hellip;\" aria-label=\"filter\">"
            "<span id=\"tt-hidden\" class=\"mut\"></span><span class=\"keys\"><kbd>n</kbd> next "
-           "&middot; <kbd>p</kbd> previous &middot; <kbd>/</kbd> filter</span></div>\n", n);
+           "&middot; <kbd>p</kbd> previous &middot; <kbd>/</kbd> filter</span></div>\n");
 }
 
 static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
@@ -896,7 +1001,7 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
     if (!n)
         return 0;
     raw(w, "<section id=\"divergences\"><h2>Divergences</h2>\n");
-    toolbar(w, n);
+    toolbar(w, n, r->hunks_total);
     for (size_t i = 0; i < n; i++) {
         const ttd_divergence *d;
         int rc = ttd_hunk_detail(dd, i, &d);
@@ -970,8 +1075,7 @@ static void head(hw *w)
            "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
            "base-uri 'none'; form-action 'none'\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-           "<meta name=\"generator\" content=\"ttdiff %d.%d.%d\">\n<title>ttdiff: ",
-        TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+           "<meta name=\"generator\" content=\"ttdiff %s\">\n<title>ttdiff: ", TT_VERSION);
     esc(w, base);
     raw(w, " &mdash; %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
         r->diverged ? "diverged" : r->nunpaired ? "unpaired threads" : "no divergence",
@@ -1008,10 +1112,9 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
     if ((rc = divergences(&w, d, opts)) < 0)
         return rc;
     left_out(&w);
-    raw(&w, "<footer>Generated by ttdiff %d.%d.%d. The same results as "
+    raw(&w, "<footer>Generated by ttdiff %s. The same results as "
             "<code>ttdiff --format json</code> are embedded in this page "
-            "(<code>script#tt-data</code>).</footer>\n</main>\n",
-        TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+            "(<code>script#tt-data</code>).</footer>\n</main>\n", TT_VERSION);
     if ((rc = embed_json(&w, d, opts)) < 0)
         return rc;
     raw(&w, "<script>\n%s</script>\n</body>\n</html>\n", html_js);

@@ -209,6 +209,11 @@ static void run(jw *w, const ttd_run_info *r)
     k_str(w, "path", r->path);
     k_i64(w, "pid", r->pid);
     k_str(w, "exe", r->exe);
+    char hex[132];
+    if (r->build_id)
+        k_str(w, "build_id", ttr_build_id_hex(r, hex, sizeof hex));
+    else
+        k_null(w, "build_id");
     key(w, "argv");
     open_c(w, '[');
     for (int i = 0; r->argv && i < r->argc; i++)
@@ -568,6 +573,8 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
              TTD_VERSION_PATCH);
     k_str(&w, "ttdiff_version", ver);
     k_bool(&w, "diverged", r->diverged);
+    k_str(&w, "program", r->program == TTD_PROGRAM_OTHER ? "different"
+                         : r->program == TTD_PROGRAM_BUILD ? "other-build" : "same");
     options(&w, &r->options);
     key(&w, "runs");
     open_c(&w, '{');

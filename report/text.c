@@ -72,9 +72,7 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
 {
     for (size_t i = 0; i < n; i++) {
         const ttd_event *e = &ev[i];
-        int folded = e->kind == TTF_EV_ENTER && i + 1 < n &&
-                     ev[i + 1].kind == TTF_EV_EXIT && e->name && ev[i + 1].name &&
-                     strcmp(e->name, ev[i + 1].name) == 0;
+        int folded = ttr_folds(ev, n, i);
         int ind = ttr_level(e) - base;
         on(w, col);
         int cols = ind < 0 ? 0 : ind > TTR_MAX_INDENT ? TTR_MAX_INDENT : ind;
@@ -175,6 +173,57 @@ static void others(tw *w, const char *run, const ttd_other *o, size_t n)
     }
 }
 
+/* "last N common events:", saying why fewer lines follow when they do. */
+static void before_heading(tw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    size_t lines = ttr_tree_lines(d->before, d->nbefore);
+    if (d->nbefore == 0) {
+        fputs("no common events before the split (the threads differ from their start)\n",
+              w->f);
+        return;
+    }
+    fprintf(w->f, "last %zu common events", d->nbefore);
+    if (d->nbefore < r->options.context)
+        fprintf(w->f, " (all there are before the split; --context %u)",
+                r->options.context);
+    if (lines < d->nbefore)
+        fprintf(w->f, ", in %zu line%s (a call that returns at once takes one)", lines,
+                lines == 1 ? "" : "s");
+    fputs(":\n", w->f);
+}
+
+/* How the bad run ended, when it stopped early: its signal or exit status
+ * and the events it had left after this split. */
+static void bad_end(tw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    const ttd_run_info *b = &r->runs[TTD_BAD];
+    const ttd_pair *p = &r->pairs[d->pair];
+    uint64_t left = p->bad.events > d->bad_index ? p->bad.events - d->bad_index : 0;
+    uint64_t gleft = p->good.events > d->good_index ? p->good.events - d->good_index : 0;
+    on(w, BOLD RED);
+    if (d->crash || b->crash) {
+        fputs(d->crash ? "the bad run died here: " : "the bad run died later: ", w->f);
+        describe(w, d->crash ? d->crash : b->crash);
+    } else if (b->closed) {
+        fprintf(w->f, "the bad run stopped early: exit status %d", b->exit_status);
+    } else {
+        fputs("the bad run stopped early: no clean end recorded (killed?)", w->f);
+    }
+    on(w, RESET);
+    fprintf(w->f, "; after the split this thread had %" PRIu64 " more event%s in the bad run, %"
+            PRIu64 " in the good run\n", left, left == 1 ? "" : "s", gleft);
+}
+
+/* The bad-only side of a divergence, then how the bad run ended. */
+static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int base)
+{
+    tree(w, '+', GREEN, d->bad, d->nbad, base);
+    if (d->bad_more)
+        fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
+    if (d->crash || ttr_bad_stopped_early(r))
+        bad_end(w, r, d);
+}
+
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
@@ -193,22 +242,17 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     putc('\n', w->f);
     stack(w, d);
     suspects(w, d);
-    fprintf(w->f, "last %zu common events:\n", d->nbefore);
+    before_heading(w, r, d);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
+    int early = ttr_bad_stopped_early(r);
+    if (early)  /* what the bad run did instead comes first */
+        bad_side(w, r, d, base);
     tree(w, '-', RED, d->good, d->ngood, base);
     if (d->good_more)
         fprintf(w->f, "  - ... %" PRIu64 " more good-only events\n", d->good_more);
-    tree(w, '+', GREEN, d->bad, d->nbad, base);
-    if (d->bad_more)
-        fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
-    if (d->crash) {
-        on(w, BOLD RED);
-        fputs("the bad run died here: ", w->f);
-        describe(w, d->crash);
-        on(w, RESET);
-        putc('\n', w->f);
-    }
+    if (!early)
+        bad_side(w, r, d, base);
     if (d->nothers[0] || d->nothers[1]) {
         fputs("other threads just before the divergence:\n", w->f);
         others(w, "good", d->others[TTD_GOOD], d->nothers[TTD_GOOD]);
@@ -432,6 +476,25 @@ static void run_line(tw *w, const char *label, const ttd_run_info *r)
     }
 }
 
+/* One line when the runs are of different programs or builds. */
+static void program_note(tw *w, const ttd_result *r)
+{
+    char g[132], b[132];
+    if (r->program == TTD_PROGRAM_OTHER) {
+        fputs("note: different programs: ", w->f);
+        safe(w, r->runs[TTD_GOOD].exe);
+        fputs(" vs ", w->f);
+        safe(w, r->runs[TTD_BAD].exe);
+        fputs(" (compared by function name)\n", w->f);
+    } else if (r->program == TTD_PROGRAM_BUILD) {
+        fputs("note: two builds of ", w->f);
+        safe(w, r->runs[TTD_BAD].exe);
+        fprintf(w->f, ": build-id %.12s vs %.12s (compared by function name)\n",
+                ttr_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
+                ttr_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
+    }
+}
+
 int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
@@ -449,6 +512,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
+    program_note(&w, r);
     if (r->first) {
         divergence(&w, r, r->first);
         if (r->first->interleave)

@@ -15,8 +15,8 @@ static const char usage[] =
     "usage: ttdiff [options] [--baseline GOOD2.trc ...] GOOD.trc BAD.trc\n"
     "Align two traces of a program per thread and show where they diverge.\n"
     "\n"
-    "  --thread REGEX      only threads whose name or creation number matches\n"
-    "  --function REGEX    keep only functions matching REGEX (PCRE2)\n"
+    "  -t, --thread REGEX  only threads whose name or creation number matches\n"
+    "  -f, --function REGEX  keep only functions matching REGEX (PCRE2)\n"
     "  --exclude REGEX     drop functions matching REGEX\n"
     "  --context N         common events shown before the divergence (5)\n"
     "  --all               list every further divergence, not only the first few\n"
@@ -41,6 +41,10 @@ static const char usage[] =
     "                      a count, iteration k aligned with iteration k\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
+    "  --exe FILE          symbols from FILE for the module with its build-id\n"
+    "                      (a program rebuilt or moved since; repeatable)\n"
+    "  --debug-dir DIR     look for modules by build-id in DIR/.build-id\n"
+    "                      (repeatable; each trace's folder is always searched)\n"
     "  --profile           compare per-function profiles instead: calls and\n"
     "                      times side by side, bad - good, largest change first\n"
     "                      (text or json; exit 1 if call counts differ or a\n"
@@ -50,7 +54,7 @@ static const char usage[] =
     "  -o FILE             write the report to FILE\n"
     "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -h, --help          this help\n"
-    "  --version           print the version\n"
+    "  -V, --version       print the version\n"
     "\n"
     "Exit status: 0 no divergence, 1 divergence found, 2 trouble.\n";
 
@@ -99,7 +103,8 @@ static int parse_pair(const char *s, ttd_hand_pair *out)
 static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--messages",
-        "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair"};
+        "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair",
+        "--exe", "--debug-dir"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttr_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -118,6 +123,8 @@ static int option(cli *c, int argc, char **argv, int *i)
         return ttr_cli_uint("--context", v, &c->o.context);
     if (!strcmp(name, "--color"))
         return ttr_cli_color_mode(v, &c->color);
+    if (!strcmp(name, "--exe") || !strcmp(name, "--debug-dir"))
+        return ttr_cli_sym_option(name, v);
     if (!strcmp(name, "--baseline")) {
         c->base[c->nbase++] = v;
     } else if (!strcmp(name, "--pair")) {
@@ -168,8 +175,11 @@ static int parse(cli *c, int argc, char **argv)
             rest = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             return 3;
-        } else if (!strcmp(a, "--version")) {
+        } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             return 4;
+        } else if ((!strcmp(a, "-t") || !strcmp(a, "-f")) && i + 1 < argc) {
+            rc = ttr_cli_filter_set(&c->filter, a[1] == 't' ? "--thread" : "--function",
+                                    argv[++i], 1);
         } else if (!strcmp(a, "--all")) {
             c->o.max_hunks = 0;
             c->r.all = 1;
@@ -193,6 +203,8 @@ static int parse(cli *c, int argc, char **argv)
     }
     if (nfiles < 2)
         return ttr_cli_fail("need two traces: GOOD.trc BAD.trc (see ttdiff --help)");
+    if (ttr_cli_sym_apply() != 0)
+        return TTR_CLI_TROUBLE;
     c->o.thread = c->filter.thread;
     c->o.function = c->filter.function;
     c->o.exclude = c->filter.exclude;
@@ -234,6 +246,25 @@ static int profile_main(cli *c)
     return changed;
 }
 
+/* A --thread or --function that matches nothing is a mistake (a typo
+ * would read as "identical"): 0, or an error line and TTR_CLI_TROUBLE. */
+static int filters_matched(const cli *c, const ttd_result *r)
+{
+    uint64_t events = 0;
+    if (c->o.thread && !r->npairs && !r->nunpaired)
+        return ttr_cli_fail("--thread '%s': no thread matches in %s or %s", c->o.thread,
+                            c->files[0], c->files[1]);
+    for (size_t i = 0; i < r->npairs; i++)
+        events += r->pairs[i].good.events + r->pairs[i].bad.events;
+    for (size_t i = 0; i < r->nunpaired; i++)
+        events += r->unpaired[i].thread.events;
+    if (c->o.function && !events)
+        return ttr_cli_fail("--function '%s': no function matches in %s or %s%s",
+                            c->o.function, c->files[0], c->files[1],
+                            c->o.thread ? " (threads chosen by --thread)" : "");
+    return 0;
+}
+
 /* The diff of the two traces c names, rendered: 0, 1 or 2 as main. */
 static int diff_main(cli *c)
 {
@@ -248,10 +279,19 @@ static int diff_main(cli *c)
         ttd_free(d);
         return ttr_cli_fail("%s: %s", c->out, strerror(errno));
     }
+    const ttd_result *res = ttd_get_result(d);
+    if ((rc = filters_matched(c, res)) != 0) {
+        ttd_free(d);
+        return rc;
+    }
+    if (res->program != TTD_PROGRAM_SAME)
+        fprintf(stderr, "ttdiff: warning: %s: %s and %s; diffing by function name\n",
+                res->program == TTD_PROGRAM_OTHER ? "different programs"
+                                                  : "two builds (other build-ids)",
+                res->runs[TTD_GOOD].exe, res->runs[TTD_BAD].exe);
     c->r.color = ttr_cli_use_color(c->color, out);
     rc = c->json == 2 ? ttr_html(out, d, &c->r)
        : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
-    const ttd_result *res = ttd_get_result(d);
     int diverged = res->diverged || res->nunpaired > 0;
     ttd_free(d);
     if (fflush(out) != 0 && rc == 0)
@@ -279,6 +319,6 @@ int main(int argc, char **argv)
     if (rc == 3)
         ttr_cli_help(usage);
     if (rc == 4)
-        ttr_cli_version(TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+        ttr_cli_version();
     return rc;
 }

@@ -105,6 +105,10 @@ static const char *const usage_text =
     "                        chrome://tracing) instead of events\n"
     "  -l, --lines           file:line on enter events\n"
     "      --no-demangle     show C++ function names mangled, as stored\n"
+    "      --exe FILE        symbols from FILE for the module with its build-id\n"
+    "                        (the program rebuilt or moved since; repeatable)\n"
+    "      --debug-dir DIR   look for modules by build-id in DIR/.build-id\n"
+    "                        (repeatable; the trace's folder is always searched)\n"
     "  -n, --no-header       events only, no header/process/threads sections\n"
     "      --color WHEN      auto, always or never (default auto)\n"
     "  -h, --help            this text\n"
@@ -391,9 +395,13 @@ static const char *thread_name(const struct dump *d, uint32_t i)
 }
 
 /* Does --function select this function name? */
+static uint64_t func_hits;     /* names --function selected (0: a typo?) */
+
 static int func_ok(const struct dump *d, const char *name)
 {
-    return !d->o->func_re || ttd_regex_match(d->o->func_re, name);
+    int ok = !d->o->func_re || ttd_regex_match(d->o->func_re, name);
+    func_hits += (uint64_t)ok;
+    return ok;
 }
 
 /* Time, thread (merged) and indentation of one event line. */
@@ -864,6 +872,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"per-thread", no_argument, NULL, 'T' + 256},
         {"chrome", no_argument, NULL, 'J' + 256},
         {"no-demangle", no_argument, NULL, 'D' + 256},
+        {"exe", required_argument, NULL, 'E' + 256},
+        {"debug-dir", required_argument, NULL, 'G' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -888,9 +898,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;
         case 'D' + 256: o->no_demangle = 1; break;
+        case 'E' + 256: if (ttr_cli_sym_option("--exe", optarg)) exit(TTR_CLI_TROUBLE);
+                        break;
+        case 'G' + 256: if (ttr_cli_sym_option("--debug-dir", optarg))
+                            exit(TTR_CLI_TROUBLE);
+                        break;
         case 'h': ttr_cli_help(usage_text);
-        case 'V': ttr_cli_version(TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
-                                  TTF_VERSION_PATCH);
+        case 'V': ttr_cli_version();
         case ':': ttr_cli_die("%s: option needs an argument (try --help)",
                       bad_option(argv));
         default:  ttr_cli_die("%s: unknown option (try --help)", bad_option(argv));
@@ -915,6 +929,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
         o->thread_re = compile_or_die(o->thread_pat);
     if (o->func_pat)
         o->func_re = compile_or_die(o->func_pat);
+    if (ttr_cli_sym_apply() != 0)
+        exit(TTR_CLI_TROUBLE);
 }
 
 /* Mark the threads --thread selects; selecting none is an error. */
@@ -979,6 +995,8 @@ int main(int argc, char **argv)
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
         ttr_cli_die("stdout: write error");
+    if (o.func_re && !func_hits && !o.chrome && !o.profile && !o.stats)
+        ttr_cli_die("--function '%s': no function matches in %s", o.func_pat, o.path);
     ttf_sym_close(d.sym);
     ttf_close(d.t);
     ttd_regex_free(o.thread_re);

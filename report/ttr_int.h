@@ -34,4 +34,19 @@ const char *ttr_call_suffix(const char *name, int leaf);
  * ("?" appended when uncertain). */
 void ttr_paired_by(const ttd_pair *p, char *buf, size_t n);
 
+/* Lines a call tree of ev[0..n) takes: an ENTER directly followed by its
+ * EXIT folds into one ("foo();"). */
+size_t ttr_tree_lines(const ttd_event *ev, size_t n);
+
+/* 1 when the call-tree line of ev[i] folds ev[i + 1] into it. */
+int ttr_folds(const ttd_event *ev, size_t n, size_t i);
+
+/* 1 when the bad run stopped early: it crashed, had no clean end, or
+ * exited with another status than the good run. */
+int ttr_bad_stopped_early(const ttd_result *r);
+
+/* The build-id of r as lowercase hex into buf (at most 129 bytes), "" if
+ * none; returns buf. */
+char *ttr_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
+
 #endif

@@ -163,7 +163,7 @@ static int parse(opts *o, int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             ttr_cli_help(usage);
         if (!strcmp(argv[i], "--version"))
-            ttr_cli_version(TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+            ttr_cli_version();
         if (argv[i][0] != '-')
             return ttr_cli_fail("'%s': put the program after -- (ttrec [options] -- PROG ARGS)",
                         argv[i]);

@@ -62,3 +62,35 @@ void ttr_paired_by(const ttd_pair *p, char *buf, size_t n)
     }
     snprintf(buf, n, "content %.2f%s", p->similarity, p->uncertain ? "?" : "");
 }
+
+int ttr_folds(const ttd_event *ev, size_t n, size_t i)
+{
+    return ev[i].kind == TTF_EV_ENTER && i + 1 < n &&
+           ev[i + 1].kind == TTF_EV_EXIT && ev[i].name && ev[i + 1].name &&
+           strcmp(ev[i].name, ev[i + 1].name) == 0;
+}
+
+size_t ttr_tree_lines(const ttd_event *ev, size_t n)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < n; i++, lines++)
+        i += (size_t)ttr_folds(ev, n, i);
+    return lines;
+}
+
+int ttr_bad_stopped_early(const ttd_result *r)
+{
+    const ttd_run_info *g = &r->runs[TTD_GOOD], *b = &r->runs[TTD_BAD];
+    if (b->crash || !b->closed)
+        return 1;
+    return g->closed && !g->crash && b->exit_status != g->exit_status;
+}
+
+char *ttr_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (size_t i = 0; r->build_id && i < r->build_id_len && o + 3 <= len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%02x", r->build_id[i]);
+    return buf;
+}

@@ -1,0 +1,151 @@
+/*
+ * cap_check.c - is the traced program wired to libttcap? At start, the main
+ * program's dynamic relocations say whether it calls the -finstrument-
+ * functions hooks (and the ttcap_ API); if it does but the loader binds the
+ * hooks to another object (glibc's empty ones: libttcap came in through a
+ * dlopen'd plugin, or after libc), one line on stderr says so. At the end,
+ * a trace with no function call from a program that has neither hooks nor
+ * macros gets one line too (libttcap preloaded into an uninstrumented
+ * program). Slow path only: start and exit.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cap_int.h"
+
+#if __ELF_NATIVE_CLASS == 64
+#define REL_SYM ELF64_R_SYM
+#else
+#define REL_SYM ELF32_R_SYM
+#endif
+
+/* Pointer-valued dynamic tags: relocated in place by glibc on most targets,
+ * not on some (read-only dynamic section); a value below the load bias is
+ * taken as unrelocated. */
+static uintptr_t dyn_ptr(const struct dl_phdr_info *info, uintptr_t v)
+{
+    return v < info->dlpi_addr ? v + info->dlpi_addr : v;
+}
+
+static void scan_relas(const ElfW(Rela) *r, size_t bytes, const ElfW(Sym) *sym,
+                       const char *str, struct cap_refs *rf)
+{
+    for (size_t i = 0; r && i < bytes / sizeof *r; i++) {
+        size_t s = REL_SYM(r[i].r_info);
+        if (s == 0)
+            continue;
+        const char *name = str + sym[s].st_name;
+        if (strcmp(name, "__cyg_profile_func_enter") == 0)
+            rf->hooks = 1;
+        else if (strncmp(name, "ttcap_", 6) == 0)
+            rf->api = 1;
+    }
+}
+
+static int is_inside(const struct dl_phdr_info *info, uintptr_t a)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz)
+            return 1;
+    }
+    return 0;
+}
+
+/* What the object info's dynamic relocations refer to, and whether it holds
+ * libttcap. RELA targets only (x86-64, aarch64, riscv...); elsewhere only
+ * self is found. */
+void cap_module_refs(const struct dl_phdr_info *info, struct cap_refs *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    rf->self = is_inside(info, (uintptr_t)&cap_hook_enter);
+    const ElfW(Dyn) *d = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    uintptr_t sym = 0, str = 0, rela = 0, jmp = 0;
+    size_t relasz = 0, jmpsz = 0, pltrel = DT_RELA;
+    for (; d && d->d_tag != DT_NULL; d++) {
+        switch (d->d_tag) {
+        case DT_SYMTAB: sym = dyn_ptr(info, d->d_un.d_ptr); break;
+        case DT_STRTAB: str = dyn_ptr(info, d->d_un.d_ptr); break;
+        case DT_RELA: rela = dyn_ptr(info, d->d_un.d_ptr); break;
+        case DT_RELASZ: relasz = d->d_un.d_val; break;
+        case DT_JMPREL: jmp = dyn_ptr(info, d->d_un.d_ptr); break;
+        case DT_PLTRELSZ: jmpsz = d->d_un.d_val; break;
+        case DT_PLTREL: pltrel = d->d_un.d_val; break;
+        }
+    }
+    if (!sym || !str)
+        return;
+    scan_relas((const ElfW(Rela) *)rela, relasz, (const ElfW(Sym) *)sym,
+               (const char *)str, rf);
+    if (pltrel == DT_RELA)
+        scan_relas((const ElfW(Rela) *)jmp, jmpsz, (const ElfW(Sym) *)sym,
+                   (const char *)str, rf);
+}
+
+/* The first object dl_iterate_phdr visits is the program. */
+static int main_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    cap_module_refs(info, arg);
+    return 1;
+}
+
+static struct cap_refs main_refs;   /* filled by cap_check_start */
+
+static void say(const char *msg)
+{
+    ssize_t r = write(2, msg, strlen(msg));
+    (void)r;
+}
+
+/* At trace start: warn (one line) when the program's calls of the hooks do
+ * not reach libttcap. */
+void cap_check_start(void)
+{
+    dl_iterate_phdr(main_cb, &main_refs);
+    if (main_refs.self || !main_refs.hooks)
+        return;
+    /* the program's scope (RTLD_DEFAULT would search ours, which holds
+     * libttcap even when it came in as a dlopen'd plugin's dependency) */
+    void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+    void *bound = prog ? dlsym(prog, "__cyg_profile_func_enter") : NULL;
+    if (prog)
+        dlclose(prog);
+    if (!prog || bound == (void *)&cap_hook_enter)
+        return;
+    Dl_info di;
+    const char *who = bound && dladdr(bound, &di) && di.dli_fname ? di.dli_fname
+                                                                   : "nowhere";
+    char msg[CAP_PATH_MAX + 512];
+    snprintf(msg, sizeof msg,
+             "ttcap: %s: the program's -finstrument-functions hooks go to %s, not "
+             "libttcap: no function calls will be traced; link it with "
+             "$(pkg-config --libs ttcap) (keeps -lttcap under --as-needed) or "
+             "LD_PRELOAD=libttcap.so\n", program_invocation_short_name, who);
+    say(msg);
+}
+
+/* At the end: the thread t ends the trace. One line when no function call
+ * was recorded and the program has neither hooks nor ttcap_ calls. */
+void cap_check_end(struct tstate *t)
+{
+    if (t->prev)
+        cap.any_calls = 1;
+    if (cap.any_calls || main_refs.hooks || main_refs.api || main_refs.self)
+        return;
+    char msg[CAP_PATH_MAX + 512];
+    snprintf(msg, sizeof msg,
+             "ttcap: %s: no function call traced: the program was not built with "
+             "-finstrument-functions ($(pkg-config --cflags ttcap)); %s holds no calls\n",
+             program_invocation_short_name, cap.path);
+    say(msg);
+}

@@ -1,0 +1,117 @@
+/*
+ * cap_store.c - symbols that outlive the binary: a copy of each instrumented
+ * module, keyed by build-id, in <store>/.build-id/xx/yyyy... (the layout of
+ * gdb's and elfutils' debug directories). The store is the trace's folder
+ * unless TTCAP_STORE names another (or "none"). A module already there costs
+ * one stat; a new build is copied once (reflink, else copy_file_range, else
+ * read/write) to a temporary name and renamed, so a reader never sees half a
+ * file. Only modules that call the -finstrument-functions hooks (or hold
+ * libttcap: a static link) are kept: libc and friends hold no traced address. Slow path
+ * only: trace start and module scans after dlopen.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cap_int.h"
+
+/* Choose the store from TTCAP_STORE and the trace's (absolute) path. */
+void cap_store_init(void)
+{
+    const char *e = getenv("TTCAP_STORE");
+    cap.store[0] = 0;
+    if (e && (strcmp(e, "none") == 0 || strcmp(e, "0") == 0))
+        return;
+    if (e && *e) {
+        snprintf(cap.store, sizeof cap.store, "%s", e);
+        return;
+    }
+    snprintf(cap.store, sizeof cap.store, "%s", cap.path);
+    char *slash = strrchr(cap.store, '/');
+    if (slash)
+        *(slash == cap.store ? slash + 1 : slash) = 0;
+    else
+        cap.store[0] = 0;
+}
+
+/* Copy the whole of fd in to fd out. 0 or -1. */
+static int copy_fd(int in, int out)
+{
+    if (ioctl(out, FICLONE, in) == 0)
+        return 0;
+    ssize_t n;
+    while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
+        ;
+    if (n == 0)
+        return 0;
+    if (lseek(in, 0, SEEK_SET) != 0 || ftruncate(out, 0) != 0 ||
+        lseek(out, 0, SEEK_SET) != 0)
+        return -1;
+    static char buf[64 << 10];  /* used under mod_lock only */
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n)
+            return -1;
+    return n == 0 ? 0 : -1;
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+    char tmp[CAP_PATH_MAX + 192];
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", dst, (int)getpid());
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    int out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+    int rc = -1;
+    if (out >= 0) {
+        rc = copy_fd(in, out);
+        close(out);
+        if (rc == 0)
+            rc = rename(tmp, dst);
+        if (rc != 0)
+            unlink(tmp);
+    }
+    close(in);
+    return rc;
+}
+
+/* Keep a copy of the module info (file path) in the store, once; is_main:
+ * it is the program (which may hold libttcap, linked statically). */
+void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main)
+{
+    const uint8_t *id;
+    size_t nid;
+    if (!cap.store[0])
+        return;
+    cap_build_id(info, &id, &nid);
+    if (nid < 2 || nid > 64)
+        return;
+    struct cap_refs rf;
+    cap_module_refs(info, &rf);
+    if (!rf.hooks && !(rf.self && is_main))
+        return;                 /* uninstrumented, or libttcap.so itself */
+    char hex[132], dst[CAP_PATH_MAX + 160];
+    for (size_t i = 0; i < nid; i++)
+        snprintf(hex + 2 * i, 3, "%02x", id[i]);
+    int n = snprintf(dst, sizeof dst, "%s/.build-id/%.2s", cap.store, hex);
+    if (n <= 0 || (size_t)n >= sizeof dst - 132)
+        return;
+    snprintf(dst + n, sizeof dst - (size_t)n, "/%s", hex + 2);
+    struct stat st;
+    if (stat(dst, &st) == 0)
+        return;                 /* this build is kept already */
+    dst[n - 3] = 0;             /* <store>/.build-id */
+    mkdir(dst, 0755);
+    dst[n - 3] = '/';
+    dst[n] = 0;                 /* <store>/.build-id/xx */
+    mkdir(dst, 0755);
+    dst[n] = '/';
+    copy_file(path, dst);
+}
