@@ -38,9 +38,10 @@ static void run_line(FILE *f, const char *what, const ttd_profile_result *r,
 {
     const ttd_prof_info *in = &r->info[run];
 
-    fprintf(f, "%s %s: %" PRIu64 " events, %" PRIu32 " threads, %" PRIu64
+    fprintf(f, "%s %s: %" PRIu64 " events, %" PRIu32 " thread%s, %" PRIu64
             " frames never returned\n", what, r->path[run] ? r->path[run] : "",
-            in->events, in->threads, in->never_returned);
+            in->events, in->threads, in->threads == 1 ? "" : "s",
+            in->never_returned);
 }
 
 static void text_row(FILE *f, const ttd_profile_delta *d, int color)

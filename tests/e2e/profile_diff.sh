@@ -30,7 +30,12 @@ set -e
 has ' +1 .* prof_crasher  \[only in bad\]$' "$T/d"
 has ' +1 .* prof_fault  \[only in bad\]$' "$T/d"
 has '^ *2 *2 *+0 .* prof_deep1$' "$T/d"
-has '^good .*g.trc: ' "$T/d"
+has '^good .*g.trc: [0-9]* events, 2 threads, ' "$T/d"
+
+# one thread is "1 thread" (it said "1 threads")
+TTCAP_OUT="$T/p1.trc" "$B/fixtures/ex_parser" "size=64" > /dev/null || fail "ex_parser run"
+"$B/ttdiff" --profile "$T/p1.trc" "$T/p1.trc" > "$T/p1" || fail "ex_parser self diff"
+has '^bad .*p1.trc: [0-9]* events, 1 thread, ' "$T/p1"
 
 set +e
 "$B/ttdiff" --profile --format json -o "$T/d.json" "$T/g.trc" "$T/b.trc"
@@ -74,7 +79,7 @@ has 'retry_item  \[only in bad\]$' "$T/all"
 has ' +1 .* compute$' "$T/all"
 pd 0 "$T/w1" --thread worker-1
 grep -q 'retry_item' "$T/w1" && fail "--thread worker-1 shows worker-2's retry_item"
-has '^good .*: .* 1 threads' "$T/w1"
+has '^good .*: .* 1 thread, ' "$T/w1"
 has ' process_item$' "$T/w1"
 grep -q ' main$' "$T/w1" && fail "--thread worker-1 shows main"
 pd 1 "$T/w2" --thread 2

@@ -52,6 +52,10 @@ has 'ttdiff --format text --baseline hunt/pass-2.trc --baseline hunt/pass-3.trc 
 has '^FAIL: ' hunt/fail.out
 has '^first divergence: thread race_queue' out
 has '^      consume_all  at ' out
+# a text report goes to stdout, not into the folder (--help said report.txt)
+[ ! -e hunt/report.txt ] || fail "hunt/report.txt written"
+"$TTREC" --help | grep -q 'report.json or report.html (text goes to stdout)' ||
+    fail "--help does not say where the report goes"
 # again into the same folder: only with -f; json report into the folder
 rc=0; "$TTREC" --until-fail 3 -o hunt -- "$BD/fixtures/race_queue" 2> err || rc=$?
 [ "$rc" = 2 ] || fail "existing folder: exit $rc, want 2"
