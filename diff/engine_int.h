@@ -182,6 +182,7 @@ void ttd_zones_free(ttd_zones *z);
 typedef struct ttd_tinfo {
     uint32_t index;     /* creation order */
     const char *name;   /* last name, else first name, else "" */
+    const char *first;  /* first name, NULL if none */
     const char *start;  /* first function entered, "" if none */
     uint64_t events;    /* raw events of the thread */
     int64_t partner;    /* thread index in the other run, -1 if none */

@@ -118,18 +118,18 @@ static int merge(ttd_profile *p)
     return 0;
 }
 
-/* Per thread of t: 1 if --thread selects it (its name or creation
- * number matches). NULL when memory runs out. */
-static char *select_threads(const ttd_profile *p, const ttf_trace *t)
+/* Per thread of t: 1 if --thread (pattern, compiled in p) selects it, as
+ * ttd_thread_match decides. NULL when memory runs out. */
+static char *select_threads(const ttd_profile *p, const char *pattern,
+                            const ttf_trace *t)
 {
     size_t n = ttf_thread_count(t);
-    char *sel = calloc(n + 1, 1), num[24];
+    char *sel = calloc(n + 1, 1);
 
     for (size_t i = 0; sel && i < n; i++) {
         const ttf_thread *th = ttf_get_thread(t, i);
-        snprintf(num, sizeof num, "%zu", i);
-        sel[i] = !p->re[0] || ttd_regex_match(p->re[0], th->name) ||
-                 ttd_regex_match(p->re[0], num);
+        sel[i] = (char)ttd_thread_match(pattern, p->re[0], (uint32_t)i,
+                                        th->name, th->first_name);
     }
     return sel;
 }
@@ -138,7 +138,7 @@ static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
                        const ttd_options *o, ttf_error *err)
 {
     ttd_prof_opts po = {0, NULL, ttf_thread_count(t)};
-    char *sel = select_threads(p, t);
+    char *sel = select_threads(p, o->thread, t);
     int rc = sel ? ttf_sym_open(t, &p->sym[run]) : TT_ENOMEM;
 
     if (rc < 0) {

@@ -82,3 +82,29 @@ void ttd_regex_free(ttd_regex *re)
     pcre2_code_free(re->code);
     free(re);
 }
+
+/* A whole number (digits only, at most 10 of them) as a thread index;
+ * -1 if pattern is anything else. */
+static int64_t thread_number(const char *pattern)
+{
+    int64_t v = 0;
+    size_t n = 0;
+
+    for (; pattern[n]; n++) {
+        if (pattern[n] < '0' || pattern[n] > '9' || n >= 10)
+            return -1;
+        v = v * 10 + (pattern[n] - '0');
+    }
+    return n ? v : -1;
+}
+
+int ttd_thread_match(const char *pattern, const ttd_regex *re, uint32_t index,
+                     const char *name, const char *first_name)
+{
+    if (!pattern)
+        return 1;
+    int64_t number = thread_number(pattern);
+    if (number >= 0)
+        return number == (int64_t)index;
+    return ttd_regex_match(re, name) || ttd_regex_match(re, first_name);
+}

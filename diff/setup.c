@@ -22,6 +22,7 @@ int ttd_load_threads(ttd_run_state *r)
         ti->index = (uint32_t)i;
         ti->name = th && th->name && th->name[0] ? th->name
                    : th && th->first_name ? th->first_name : "";
+        ti->first = th ? th->first_name : NULL;
         ti->start = "";
         ti->events = th ? th->events : 0;
         ttf_iter *it;
@@ -40,14 +41,10 @@ int ttd_load_threads(ttd_run_state *r)
     return 0;
 }
 
+/* --thread as every command means it (ttd_thread_match). */
 static int thread_selected(const ttd_diff *d, const ttd_tinfo *t)
 {
-    char num[16];
-
-    if (!d->re[0])
-        return 1;
-    snprintf(num, sizeof num, "%u", t->index);
-    return ttd_regex_match(d->re[0], t->name) || ttd_regex_match(d->re[0], num);
+    return ttd_thread_match(d->o.thread, d->re[0], t->index, t->name, t->first);
 }
 
 void ttd_fill_thread_info(const ttd_run_state *r, uint32_t i, uint64_t events,

@@ -22,7 +22,7 @@ extern "C" {
 /* 1.2: ttd_regex_* and ttd_prof_* (one run's profile), formerly ttf_regex_*
  * and ttf_profile_* in libttfmt 1.x. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 3
+#define TTD_VERSION_MINOR 4
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -41,6 +41,15 @@ int ttd_regex_compile(const char *pattern, ttd_regex **out, ttf_error *err);
 /* 1 if s matches anywhere, 0 if not. */
 int ttd_regex_match(const ttd_regex *re, const char *s);
 void ttd_regex_free(ttd_regex *re);
+
+/* The one meaning of --thread in every command: 1 if the thread numbered
+ * index (creation order) with name (its last name) and first_name (either
+ * may be NULL) is selected by pattern, compiled as re. A whole number
+ * selects that thread index only ("1" is thread 1, not 10 or 11);
+ * anything else is a regex matched anywhere in the name or the first
+ * name. NULL pattern selects every thread. (1.4) */
+int ttd_thread_match(const char *pattern, const ttd_regex *re, uint32_t index,
+                     const char *name, const char *first_name);
 
 /* ---- one run's profile (diff/profile_calc.c) ---------------------------- */
 
@@ -143,7 +152,7 @@ enum ttd_messages {
 };
 
 typedef struct ttd_options {
-    const char *thread;     /* PCRE2: thread name or creation number; NULL = all */
+    const char *thread;     /* ttd_thread_match: a thread index or a name regex; NULL = all */
     const char *function;   /* PCRE2: keep only matching functions; NULL = all
                                (messages: by the function that logged them) */
     const char *exclude;    /* PCRE2: drop matching functions; NULL = none */
@@ -501,7 +510,7 @@ typedef struct ttd_profile ttd_profile;
  * name, ordered by the largest absolute change of the sort column
  * (TTD_PROF_TOTAL, TTD_PROF_SELF, TTD_PROF_CALLS or TTD_PROF_AVG; 0 means
  * total), ties by name. Of o (NULL = defaults) thread (the threads
- * profiled: name or creation number matches), function and exclude (the
+ * profiled, as ttd_thread_match selects them), function and exclude (the
  * functions compared) and no_demangle apply. Both traces must outlive the
  * result. Errors: TT_EINVAL (bad column or regex), TT_ENOMEM, reader
  * errors; err (may be NULL). */

@@ -184,7 +184,8 @@ static int fill_slot(struct chrome *c, struct fslot *s, uint64_t key,
 
     s->key = key;
     s->json = json_dup(name);
-    s->keep = !c->o->function || ttd_regex_match(c->o->function, name);
+    s->keep = (!c->o->function || ttd_regex_match(c->o->function, name)) &&
+              !ttd_regex_match(c->o->exclude, name);
     return s->json ? 0 : TT_ENOMEM;
 }
 
@@ -344,6 +345,8 @@ static int message(struct chrome *c, const ttf_event *ev)
         return 0;
     if (c->o->function &&
         !(cs && cs->func && ttd_regex_match(c->o->function, cs->func)))
+        return 0;
+    if (cs && cs->func && ttd_regex_match(c->o->exclude, cs->func))
         return 0;
     int n = ttf_format_message(c->t, ev, text, sizeof text);
     if (n < 0)

@@ -58,7 +58,7 @@ static void put_where(FILE *f, const ttf_trace *t, const ttd_prof_row *r)
 }
 
 int ttr_prof_text(FILE *f, const ttd_prof *p, const ttf_trace *t,
-                  const ttd_regex *function)
+                  const ttd_regex *function, const ttd_regex *exclude)
 {
     const ttd_prof_info *in = ttd_prof_get_info(p);
     size_t n = ttd_prof_count(p);
@@ -76,7 +76,8 @@ int ttr_prof_text(FILE *f, const ttd_prof *p, const ttf_trace *t,
             in->stray_exits, in->never_returned);
     for (size_t i = 0; i < n; i++) {
         const ttd_prof_row *r = ttd_prof_get(p, i);
-        if (function && !ttd_regex_match(function, r->name))
+        if ((function && !ttd_regex_match(function, r->name)) ||
+            ttd_regex_match(exclude, r->name))
             continue;
         never += r->never_returned != 0;
         if (r->thread != thread || i == 0) {

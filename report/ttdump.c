@@ -27,11 +27,7 @@ struct opts {
     int lines;                 /* 1: file:line on enter events */
     int header;                /* 1: print the sections before the events */
     int color;                 /* 1: ANSI colours */
-    const char *thread_pat;    /* --thread pattern, NULL = all */
-    long thread_index;         /* --thread given as a number, else -1 */
-    ttd_regex *thread_re;      /* --thread as a regex on names */
-    const char *func_pat;      /* --function pattern, NULL = all */
-    ttd_regex *func_re;        /* compiled --function pattern */
+    ttr_cli_filter filter;     /* --thread, --function, --exclude */
     int profile;               /* 1: --profile, per-function table */
     int sort;                  /* --sort column, TTD_PROF_* */
     int per_thread;            /* 1: --per-thread profile */
@@ -92,9 +88,10 @@ static const char *const usage_text =
     "each thread's events as a call tree (times since the trace start).\n"
     "\n"
     "  -m, --merged          all threads in one time-ordered stream\n"
-    "  -t, --thread REGEX    only threads whose name matches (a number\n"
-    "                        selects the thread with that index)\n"
+    "  -t, --thread REGEX    only threads whose name (or first name) matches;\n"
+    "                        a whole number N selects thread N (creation order)\n"
     "  -f, --function REGEX  only events of matching functions\n"
+    "      --exclude REGEX   drop events of matching functions\n"
     "  -s, --stats           counts per thread and kind instead of events\n"
     "      --profile         per function: calls, total, self (pauses left\n"
     "                        out), min/avg/max per call, never-returned\n"
@@ -399,7 +396,7 @@ static uint64_t func_hits;     /* names --function selected (0: a typo?) */
 
 static int func_ok(const struct dump *d, const char *name)
 {
-    int ok = !d->o->func_re || ttd_regex_match(d->o->func_re, name);
+    int ok = ttr_cli_function_kept(&d->o->filter, name);
     func_hits += (uint64_t)ok;
     return ok;
 }
@@ -466,7 +463,7 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
     int enter = ev->kind == TTF_EV_ENTER;
     uint64_t key = ev->site ? ~(uint64_t)ev->site : ev->addr;
 
-    int filtered = d->o->func_re != NULL;
+    int filtered = d->o->filter.function_re || d->o->filter.exclude_re;
 
     if (!enter && ev->kind != TTF_EV_EXIT)
         return filtered ? s->nsel : ev->depth - s->skew;
@@ -534,7 +531,8 @@ static void print_message(const struct dump *d, const ttf_event *ev,
     const ttf_callsite *cs = ttf_get_callsite(d->t, ev->site);
     char text[MSG_MAX];
 
-    if (d->o->func_re && !(cs && cs->func && func_ok(d, cs->func)))
+    if ((d->o->filter.function_re || d->o->filter.exclude_re) &&
+        !(cs && cs->func && func_ok(d, cs->func)))
         return;
     int n = ttf_format_message(d->t, ev, text, sizeof text);
     if (n < 0)
@@ -805,13 +803,15 @@ static void print_profile(struct dump *d)
         ttr_cli_die("%s: profile: %s", d->o->path, err.msg);
     if (d->o->sort)
         ttd_prof_sort(p, d->o->sort);
-    ttr_prof_text(d->out, p, d->t, d->o->func_re);
+    ttr_prof_text(d->out, p, d->t, d->o->filter.function_re,
+                  d->o->filter.exclude_re);
     ttd_prof_free(p);
 }
 
 static void print_chrome(struct dump *d)
 {
-    ttr_chrome_opts co = {0, d->selected, d->nthreads, d->o->func_re};
+    ttr_chrome_opts co = {0, d->selected, d->nthreads, d->o->filter.function_re,
+                          d->o->filter.exclude_re};
     ttf_error err;
 
     open_sym(d);
@@ -822,24 +822,11 @@ static void print_chrome(struct dump *d)
 
 /* ---- command line ------------------------------------------------------- */
 
-static int all_digits(const char *s)
+/* Set a filter option (ttr_cli_filter_set), or exit after its error. */
+static void filter_or_die(struct opts *o, const char *flag, const char *value)
 {
-    if (!*s)
-        return 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return 0;
-    }
-    return 1;
-}
-
-static ttd_regex *compile_or_die(const char *pattern)
-{
-    ttd_regex *re = NULL;
-
-    if (ttr_cli_regex(NULL, pattern, &re) != 0)
+    if (ttr_cli_filter_set(&o->filter, flag, value, 1) != 0)
         exit(TTR_CLI_TROUBLE);
-    return re;
 }
 
 /* The option getopt just refused: a short one by its letter, else the
@@ -861,6 +848,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"merged", no_argument, NULL, 'm'},
         {"thread", required_argument, NULL, 't'},
         {"function", required_argument, NULL, 'f'},
+        {"exclude", required_argument, NULL, 'X' + 256},
         {"stats", no_argument, NULL, 's'},
         {"lines", no_argument, NULL, 'l'},
         {"no-header", no_argument, NULL, 'n'},
@@ -883,8 +871,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
     while ((c = getopt_long(argc, argv, ":mt:f:slnhV", longs, NULL)) != -1) {
         switch (c) {
         case 'm': o->merged = 1; break;
-        case 't': o->thread_pat = optarg; break;
-        case 'f': o->func_pat = optarg; break;
+        case 't': filter_or_die(o, "--thread", optarg); break;
+        case 'f': filter_or_die(o, "--function", optarg); break;
+        case 'X' + 256: filter_or_die(o, "--exclude", optarg); break;
         case 's': o->stats = 1; break;
         case 'l': o->lines = 1; break;
         case 'n': o->header = 0; break;
@@ -905,9 +894,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
                         break;
         case 'h': ttr_cli_help(usage_text);
         case 'V': ttr_cli_version();
-        case ':': ttr_cli_die("%s: option needs an argument (try --help)",
-                      bad_option(argv));
-        default:  ttr_cli_die("%s: unknown option (try --help)", bad_option(argv));
+        case ':': ttr_cli_die("%s needs a value", bad_option(argv));
+        default:  ttr_cli_die("unknown option '%s' (see ttdump --help)",
+                              bad_option(argv));
         }
     }
     if (optind >= argc)
@@ -923,12 +912,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
     if (ttr_cli_color_mode(color, &mode) != 0)
         exit(TTR_CLI_TROUBLE);
     o->color = ttr_cli_use_color(mode, stdout);
-    if (o->thread_pat && all_digits(o->thread_pat))
-        o->thread_index = strtol(o->thread_pat, NULL, 10);
-    else if (o->thread_pat)
-        o->thread_re = compile_or_die(o->thread_pat);
-    if (o->func_pat)
-        o->func_re = compile_or_die(o->func_pat);
     if (ttr_cli_sym_apply() != 0)
         exit(TTR_CLI_TROUBLE);
 }
@@ -941,18 +924,13 @@ static void select_threads(struct dump *d)
 
     for (size_t i = 0; i < d->nthreads; i++) {
         const ttf_thread *th = ttf_get_thread(d->t, i);
-        if (o->thread_index >= 0)
-            d->selected[i] = (long)i == o->thread_index;
-        else if (o->thread_re)
-            d->selected[i] = ttd_regex_match(o->thread_re, th->name) ||
-                             ttd_regex_match(o->thread_re, th->first_name);
-        else
-            d->selected[i] = 1;
+        d->selected[i] = (char)ttd_thread_match(o->filter.thread,
+            o->filter.thread_re, (uint32_t)i, th->name, th->first_name);
         n += d->selected[i] != 0;
     }
-    if (o->thread_pat && n == 0)
+    if (o->filter.thread && n == 0)
         ttr_cli_die("--thread '%s': no such thread in %s (%zu threads)",
-            o->thread_pat, o->path, d->nthreads);
+            o->filter.thread, o->path, d->nthreads);
 }
 
 static void open_trace(struct dump *d)
@@ -976,7 +954,7 @@ static void open_trace(struct dump *d)
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
-    struct opts o = {.header = 1, .thread_index = -1};
+    struct opts o = {.header = 1};
     struct dump d = {.o = &o, .out = stdout};
 
     ttr_cli_init("ttdump");
@@ -995,12 +973,12 @@ int main(int argc, char **argv)
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
         ttr_cli_die("stdout: write error");
-    if (o.func_re && !func_hits && !o.chrome && !o.profile && !o.stats)
-        ttr_cli_die("--function '%s': no function matches in %s", o.func_pat, o.path);
+    if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats)
+        ttr_cli_die("--function '%s': no function matches in %s", o.filter.function,
+                    o.path);
     ttf_sym_close(d.sym);
     ttf_close(d.t);
-    ttd_regex_free(o.thread_re);
-    ttd_regex_free(o.func_re);
+    ttr_cli_filter_free(&o.filter);
     free(d.selected);
     for (size_t i = 0; d.stacks && i <= d.nthreads; i++) {
         free(d.stacks[i].key);

@@ -17,9 +17,10 @@ extern "C" {
 #endif
 
 /* 1.1: ttr_prof_text and ttr_chrome_write, formerly ttf_profile_write_text
- * and ttf_chrome_write in libttfmt 1.x. */
+ * and ttf_chrome_write in libttfmt 1.x. 1.2: ttr_prof_text takes exclude,
+ * ttr_chrome_opts has exclude (ttdump --exclude). */
 #define TTR_VERSION_MAJOR 1
-#define TTR_VERSION_MINOR 1
+#define TTR_VERSION_MINOR 2
 #define TTR_VERSION_PATCH 0
 #define TTR_VERSION_NUMBER \
     (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
@@ -89,9 +90,10 @@ int ttr_profile_json(FILE *f, const ttd_profile *p, const ttr_options *opts);
 /* Print p as tables (ttdump --profile): a summary line, the rows (one table
  * per thread when per-thread) with times in microseconds, then where each
  * never-returning function first failed to return. function (may be NULL)
- * keeps only matching rows. t names the threads. 0 or TT_EIO. */
+ * keeps only matching rows, exclude (may be NULL) drops matching rows. t
+ * names the threads. 0 or TT_EIO. */
 int ttr_prof_text(FILE *f, const ttd_prof *p, const ttf_trace *t,
-                  const ttd_regex *function);
+                  const ttd_regex *function, const ttd_regex *exclude);
 
 /* ---- Chrome trace-event JSON (report/chrome.c) -------------------------- */
 
@@ -100,6 +102,7 @@ typedef struct ttr_chrome_opts {
     const char *threads;    /* per thread index: nonzero = write it; NULL = all */
     size_t nthreads;        /* entries in threads */
     const ttd_regex *function; /* only frames of matching functions; NULL = all */
+    const ttd_regex *exclude;  /* no frames of matching functions; NULL = none */
 } ttr_chrome_opts;
 
 /* Stream t to f as one Chrome trace-event JSON document (Perfetto UI and

@@ -22,11 +22,13 @@ expect_err() {
 }
 
 expect_err '.*nonexistent.trc.*' "$T/nonexistent.trc"
-expect_err '--bogus: unknown option' --bogus x.trc
-expect_err '-Q: unknown option' -Q x.trc
-expect_err '--thread: option needs an argument' x.trc --thread
-expect_err "bad regex 'a(b': missing closing parenthesis at offset 3" --function 'a(b' x.trc
-expect_err "bad regex '\[z-a\]': .* at offset" --thread '[z-a]' x.trc
+# worded as ttdiff and ttrec word them (report/cli.c)
+expect_err "unknown option '--bogus' (see ttdump --help)" --bogus x.trc
+expect_err "unknown option '-Q' (see ttdump --help)" -Q x.trc
+expect_err '--thread needs a value' x.trc --thread
+expect_err "--function: bad regex 'a(b': missing closing parenthesis at offset 3" --function 'a(b' x.trc
+expect_err "--thread: bad regex '\[z-a\]': .* at offset" --thread '[z-a]' x.trc
+expect_err "--exclude: bad regex 'a(b'" --exclude 'a(b' x.trc
 expect_err 'no trace file given' --merged
 expect_err '.*: one trace file only' a.trc b.trc
 expect_err '--color: expected auto, always or never' --color=sometimes x.trc

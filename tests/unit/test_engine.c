@@ -325,7 +325,7 @@ static void test_pairing(void **state)
     assert_int_equal(ttd_get_result(d)->npairs, 1);
     assert_int_equal(ttd_get_result(d)->diverged, 0);
     ttd_free(d);
-    o.thread = "^1$";
+    o.thread = "1";     /* a whole number: thread index 1 only */
     assert_int_equal(ttd_diff_files(pg, pb, &o, &d, &err), 0);
     assert_int_equal(ttd_get_result(d)->npairs, 2); /* good #1 and bad #1 */
     assert_int_equal(ttd_get_result(d)->diverged, 1);
@@ -409,6 +409,28 @@ static void test_api_contract(void **state)
     ttf_close(t);
 }
 
+/* --thread means one thing everywhere: a whole number is a thread index
+ * ("1" is not 10 or 11), anything else a regex on the name or first name. */
+static void test_thread_match(void **state)
+{
+    ttd_regex *one = NULL, *work = NULL;
+    ttf_error err;
+
+    (void)state;
+    assert_int_equal(ttd_regex_compile("1", &one, &err), 0);
+    assert_int_equal(ttd_regex_compile("^work", &work, &err), 0);
+    assert_true(ttd_thread_match(NULL, NULL, 7, "x", NULL));
+    assert_true(ttd_thread_match("1", one, 1, "main", NULL));
+    assert_false(ttd_thread_match("1", one, 10, "main", NULL));
+    assert_false(ttd_thread_match("1", one, 11, "t1", "w1"));
+    assert_false(ttd_thread_match("01x", NULL, 1, "main", NULL));
+    assert_true(ttd_thread_match("^work", work, 3, "renamed", "worker"));
+    assert_true(ttd_thread_match("^work", work, 3, "worker", NULL));
+    assert_false(ttd_thread_match("^work", work, 3, NULL, "main"));
+    ttd_regex_free(one);
+    ttd_regex_free(work);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_site_ids_differ),
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_pairing),
+        cmocka_unit_test(test_thread_match),
         cmocka_unit_test(test_earliest_and_others),
         cmocka_unit_test(test_api_contract),
     };

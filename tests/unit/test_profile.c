@@ -305,7 +305,7 @@ static void test_chrome(void **state)
     /* --function keeps matching frames only, still balanced */
     ttd_regex *re = NULL;
     assert_int_equal(ttd_regex_compile("parse|work", &re, &err), 0);
-    ttr_chrome_opts o = {1, NULL, 0, re};
+    ttr_chrome_opts o = {1, NULL, 0, re, NULL};
     f = open_memstream(&buf, &len);
     assert_int_equal(ttr_chrome_write(f, pr.t, pr.sym, &o, &err), 0);
     fclose(f);
