@@ -2,6 +2,14 @@
  * detail.c - the details of one hunk, computed when asked: its events,
  * the context before it, the common call stack, its suspects (suspects.c)
  * and what the other threads did up to the split.
+ *
+ * A report asks for the details of several hunks in index order (the HTML
+ * page asks for up to 20). Each needs a pass over its pair's threads up to
+ * the hunk and a pass over every other thread up to the split's time; done
+ * from the start each time, a page over hunks spread along a long run read
+ * the run many times over. So the walks stay open in d->wc and the next
+ * detail resumes them when it needs nothing they have already passed (and
+ * reopens them otherwise): what is computed is the same, read once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,33 +64,162 @@ typedef struct ring_ev {
     uint64_t idx;           /* its key index */
 } ring_ev;
 
-static int last_events(ttd_diff *d, int ri, uint32_t th, uint64_t limit,
-                       ring_ev *ring, size_t k, ttd_other *out)
-{
-    ttd_walk w;
-    size_t n = 0;
-    int rc = ttd_walk_open(&w, &d->r[ri], th);
+#define CACHED_THREADS 64 /* threads per run whose walks are kept */
 
-    if (rc < 0)
-        return rc;
-    while ((rc = ttd_walk_next(&w)) > 0 && w.ev.time_ns <= limit) {
-        if (!w.kept)
-            continue;
-        ring[n % k].ev = w.ev;
-        ring[n % k].idx = w.idx;
-        n++;
+/* A walk over another thread, kept for the next detail. */
+typedef struct other_walk {
+    ttd_walk w;             /* the walk, valid if open */
+    int open;               /* 1: w is open */
+    int state;              /* 1: w.ev (time > limit) not yet taken; 2: ended */
+    uint64_t limit;         /* time it was walked to */
+    ring_ev *ring;          /* its last k kept events */
+    size_t n;               /* kept events put in ring */
+} other_walk;
+
+/* The walks d->wc keeps (see the essay). */
+struct ttd_walk_cache {
+    ttd_walk pass[2][CACHED_THREADS]; /* per run and thread: detail passes */
+    int pass_open[2][CACHED_THREADS]; /* 1: pass[ri][th] is open */
+    other_walk oth[2][CACHED_THREADS]; /* per run and thread: others() walks */
+};
+
+static void other_close(other_walk *o)
+{
+    if (o->open)
+        ttd_walk_close(&o->w);
+    free(o->ring);
+    memset(o, 0, sizeof *o);
+}
+
+void ttd_walk_cache_free(ttd_diff *d)
+{
+    if (!d->wc)
+        return;
+    for (int ri = 0; ri < 2; ri++) {
+        for (size_t i = 0; i < CACHED_THREADS; i++) {
+            if (d->wc->pass_open[ri][i])
+                ttd_walk_close(&d->wc->pass[ri][i]);
+            other_close(&d->wc->oth[ri][i]);
+        }
     }
-    size_t m = n < k ? n : k;
-    ttd_event *evs = rc < 0 ? NULL : ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
-    if (rc >= 0 && !evs)
+    free(d->wc);
+    d->wc = NULL;
+}
+
+static struct ttd_walk_cache *cache(ttd_diff *d)
+{
+    if (!d->wc)
+        d->wc = calloc(1, sizeof *d->wc);
+    return d->wc;
+}
+
+/* ttd_run_pass, resuming the kept walk of run ri when it can. */
+static int cached_pass(ttd_diff *d, int ri, uint32_t th, ttd_pass_spec *ps)
+{
+    struct ttd_walk_cache *c = th < CACHED_THREADS ? cache(d) : NULL;
+    int rc;
+
+    if (!c)
+        return th < CACHED_THREADS ? TT_ENOMEM : ttd_run_pass(d, ri, th, ps);
+    ttd_walk *w = &c->pass[ri][th];
+    int *open = &c->pass_open[ri][th];
+    if (*open && w->next > ttd_pass_low(ps)) {
+        ttd_walk_close(w);
+        *open = 0;
+    }
+    if (!*open) {
+        if ((rc = ttd_walk_open(w, &d->r[ri], th)) < 0)
+            return rc;
+        *open = 1;
+    }
+    rc = ttd_pass_walk(d, w, ps);
+    if (rc != 0) { /* ended or failed: nothing to resume */
+        ttd_walk_close(w);
+        *open = 0;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* Walk o on to time limit, putting kept events in its ring of k. */
+static int other_advance(other_walk *o, uint64_t limit, size_t k)
+{
+    int rc = 1;
+
+    o->limit = limit;
+    if (o->state == 2)
+        return 0;
+    if (o->state == 1 && o->w.ev.time_ns > limit)
+        return 0;
+    if (o->state != 1)
+        rc = ttd_walk_next(&o->w);
+    for (; rc > 0; rc = ttd_walk_next(&o->w)) {
+        if (o->w.ev.time_ns > limit) {
+            o->state = 1;
+            return 0;
+        }
+        if (!o->w.kept)
+            continue;
+        o->ring[o->n % k].ev = o->w.ev;
+        o->ring[o->n % k].idx = o->w.idx;
+        o->n++;
+    }
+    o->state = 2;
+    return rc;
+}
+
+/* The kept walk of thread th of run ri, walked on to time limit; a fresh
+ * one if it was past limit. NULL on error (*rc). */
+static other_walk *other_at(ttd_diff *d, int ri, uint32_t th, uint64_t limit,
+                            other_walk *own, int *rc)
+{
+    size_t k = d->o.other_events;
+    struct ttd_walk_cache *c = th < CACHED_THREADS ? cache(d) : NULL;
+    other_walk *o = c ? &c->oth[ri][th] : own;
+
+    if (o->open && o->limit > limit)
+        other_close(o);
+    if (!o->open) {
+        if (!(o->ring = malloc((k + 1) * sizeof *o->ring))) {
+            *rc = TT_ENOMEM;
+            return NULL;
+        }
+        if ((*rc = ttd_walk_open(&o->w, &d->r[ri], th)) < 0) {
+            other_close(o);
+            return NULL;
+        }
+        o->open = 1;
+    }
+    if ((*rc = other_advance(o, limit, k)) < 0) {
+        other_close(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int last_events(ttd_diff *d, int ri, uint32_t th, uint64_t limit,
+                       ttd_other *out)
+{
+    size_t k = d->o.other_events;
+    other_walk own;
+    int rc = 0;
+
+    memset(&own, 0, sizeof own);
+    other_walk *o = other_at(d, ri, th, limit, &own, &rc);
+    if (!o)
+        return rc;
+    size_t m = o->n < k ? o->n : k;
+    ttd_event *evs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
+    if (!evs)
         rc = TT_ENOMEM;
+    ttd_walk w = o->w; /* its stack as it stands; event from the ring */
     for (size_t i = 0; rc >= 0 && i < m; i++) {
-        const ring_ev *re = &ring[(n - m + i) % k];
+        const ring_ev *re = &o->ring[(o->n - m + i) % k];
         w.ev = re->ev;
         w.idx = re->idx;
         rc = ttd_walk_fill(d, &w, &evs[i]);
     }
-    ttd_walk_close(&w);
+    if (o == &own)
+        other_close(o);
     out->events = evs;
     out->nevents = m;
     return rc < 0 ? rc : 0;
@@ -97,24 +234,20 @@ static int others(ttd_diff *d, int ri, uint32_t skip, uint64_t limit,
     ttd_run_state *r = &d->r[ri];
     size_t k = d->o.other_events, n = 0;
     ttd_other *o = ttfi_arena_zalloc(&d->arena, (MAX_OTHERS + 1) * sizeof *o);
-    ring_ev *ring = malloc((k + 1) * sizeof *ring);
     int rc = 0;
 
-    if (!o || !ring) {
-        free(ring);
+    if (!o)
         return TT_ENOMEM;
-    }
     for (size_t i = 0; k && i < r->nt && n < MAX_OTHERS; i++) {
         const ttf_thread *th = ttf_get_thread(r->t, i);
         if (i == skip || !th || th->start_ns > limit)
             continue;
         o[n].thread = (uint32_t)i;
         o[n].name = r->ti[i].name;
-        if ((rc = last_events(d, ri, (uint32_t)i, limit, ring, k, &o[n])) < 0)
+        if ((rc = last_events(d, ri, (uint32_t)i, limit, &o[n])) < 0)
             break;
         n += o[n].nevents > 0;
     }
-    free(ring);
     dv->others[ri] = o;
     dv->nothers[ri] = n;
     return rc;
@@ -173,7 +306,7 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     probe[0].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
     probe[1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
     for (int s = 0; s < 2; s++)
-        if ((rc = ttd_run_pass(d, s, p->t[s], &ps[s])) < 0)
+        if ((rc = cached_pass(d, s, p->t[s], &ps[s])) < 0)
             goto out;
     dv->good_time_ns = ng ? dv->good[0].time_ns : probe[0].time_ns;
     dv->bad_time_ns = nb ? dv->bad[0].time_ns : probe[1].time_ns;

@@ -362,6 +362,7 @@ void ttd_free(ttd_diff *d)
         free(d->ip[i].reps);
     }
     free(d->ip);
+    ttd_walk_cache_free(d);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
         ttd_norm_free(&d->r[ri].norm);

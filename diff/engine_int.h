@@ -297,6 +297,7 @@ struct ttd_diff {
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
+    struct ttd_walk_cache *wc; /* walks the details resume (detail.c), NULL */
 };
 
 /* One open call of a walk. */
@@ -374,6 +375,12 @@ int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out);
 /* One pass over thread `thread` of run ri collecting what ps asks for
  * (ps->rq is sorted here). 0 or a TT_E* code. */
 int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps);
+/* The same pass on an open walk w, which must not have read past
+ * ttd_pass_low(ps); w stays open, positioned after the last event read.
+ * 1 if the thread ended, 0 if not, or a TT_E* code. */
+int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps);
+/* Lowest key index a pass for ps must read (its suspects ring included). */
+uint64_t ttd_pass_low(const ttd_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
@@ -433,5 +440,7 @@ void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
 /* Rank the suspects of the split in dv from the ring of pass b. 0 or
  * TT_ENOMEM. */
 int ttd_suspects(ttd_diff *d, const ttd_pass_spec *b, ttd_divergence *dv);
+/* Close the walks kept for later details (d->wc). */
+void ttd_walk_cache_free(ttd_diff *d);
 
 #endif

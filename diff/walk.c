@@ -161,31 +161,56 @@ static int record(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps, size_t *first)
     return 0;
 }
 
-int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps)
+/* Lowest key index ps needs the walk to read (its ring included). */
+uint64_t ttd_pass_low(const ttd_pass_spec *ps)
 {
-    ttd_walk w;
+    uint64_t low = ps->stack_at;
+
+    if (ps->ring && low != UINT64_MAX)
+        low = low > ps->ringcap ? low - ps->ringcap : 0;
+    for (size_t i = 0; i < ps->nrq; i++)
+        if (ps->rq[i].lo < ps->rq[i].hi && ps->rq[i].lo < low)
+            low = ps->rq[i].lo;
+    return low;
+}
+
+int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+{
     uint64_t stop = ps->stack_at == UINT64_MAX ? 0 : ps->stack_at + 1;
     size_t first = 0;
-    int rc;
+    int rc = 0, ended = 0;
 
     qsort(ps->rq, ps->nrq, sizeof *ps->rq, req_cmp);
     for (size_t i = 0; i < ps->nrq; i++)
         stop = ps->rq[i].hi > stop ? ps->rq[i].hi : stop;
-    rc = ttd_walk_open(&w, &d->r[ri], thread);
-    if (rc < 0)
-        return rc;
-    while (w.next < stop && (rc = ttd_walk_next(&w)) > 0) {
-        if (!w.kept)
-            continue;
-        if (ps->ring && w.idx < ps->stack_at)
-            keep_ring(&w, ps);
-        if (w.idx == ps->stack_at && (rc = snapshot(&w, ps)) < 0)
+    while (w->next < stop) {
+        if ((rc = ttd_walk_next(w)) <= 0) {
+            ended = rc == 0;
             break;
-        if ((rc = record(d, &w, ps, &first)) < 0)
+        }
+        if (!w->kept)
+            continue;
+        if (ps->ring && w->idx < ps->stack_at)
+            keep_ring(w, ps);
+        if (w->idx == ps->stack_at && (rc = snapshot(w, ps)) < 0)
+            break;
+        if ((rc = record(d, w, ps, &first)) < 0)
             break;
     }
-    if (rc >= 0) /* the split is at the very end */
-        rc = snapshot(&w, ps);
+    if (rc < 0)
+        return rc;
+    rc = snapshot(w, ps); /* the split is at the very end */
+    return rc < 0 ? rc : ended;
+}
+
+int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps)
+{
+    ttd_walk w;
+    int rc = ttd_walk_open(&w, &d->r[ri], thread);
+
+    if (rc < 0)
+        return rc;
+    rc = ttd_pass_walk(d, &w, ps);
     ttd_walk_close(&w);
     return rc < 0 ? rc : 0;
 }

@@ -3,7 +3,10 @@
 # one (--flat) and GNU diff over the same events replayed as text, on: two
 # 10M-event runs with 100 edits (mostly equal); a 10M against a 14M-event
 # interpreter-like run on two inputs (differs everywhere, gen_trace lua:);
-# a 3-thread run, 25M events over both traces, 100 edits per thread.
+# a 3-thread run, 25M events over both traces, 100 edits per thread;
+# and --format html against text (tree and flat) on a 15M-event 3-thread
+# pair with 5 edits per thread spread along the run (the page details up
+# to 20 of them; issue 14: html within 1.5x of text).
 # Median of 3 (BENCH_REPS); each run at most 120 s (reported T/O). Prints
 # events/s, peak RSS per event and seconds (wall and cpu: the machine is
 # shared, so wall can be several times cpu), with the uptime load. Never
@@ -70,6 +73,18 @@ bench() {
     done
 }
 
+# bench_html CASE GOOD BAD: text against html, tree and flat
+bench_html() {
+    c=$1 g=$data/$2 b=$data/$3
+    ev=$(( $(cat "$g.n") + $(cat "$b.n") ))
+    echo "case $c: $ev events (load: $(uptime | sed 's/.*load average: //'))"
+    for tool in tree-text tree-html flat-text flat-html; do
+        fl=; [ "${tool%-*}" = flat ] && fl=--flat
+        echo "$c $ev $tool $(measure "$TTDIFF" $fl --color never --format "${tool#*-}" \
+            "$g.trc" "$b.trc")" >> "$res"
+    done
+}
+
 start=$(date +%s)
 echo "ttdiff tree aligner benchmark (gen_trace: synthetic call trees)"
 gen 10000000 good good10m
@@ -78,9 +93,12 @@ gen 10000000 lua:1 lua10m
 gen 14000000 lua:2 lua14m
 gen 12500000 threads3:0 thr_good
 gen 12500000 threads3:100 thr_bad
+gen 7500000 threads3:0 html_good
+gen 7500000 threads3:5 html_bad
 bench 10M-equal good10m edits10m
 bench lua-10M-14M lua10m lua14m
 bench 3thr-25M thr_good thr_bad
+bench_html html-15M html_good html_bad
 
 echo
 echo "Median of $REPS runs (one when a run times out at 120 s). wall, cpu ="
@@ -107,6 +125,19 @@ $3 == "tree" {
     printf "; %.2f s wall %s, %.2f s cpu %s", $4, ($4 < 10 ? "met" : "MISSED"), $5,
            ($5 < 10 ? "met" : "MISSED")
   printf "\n"
+}' "$res"
+echo "HTML against text (issue 14: html cpu <= 1.5x text cpu):"
+awk '
+$3 ~ /-(text|html)$/ { split($3, t, "-"); c[t[1] "-" t[2]] = $5; w[t[1] "-" t[2]] = $4 }
+END {
+  for (m = 1; m <= 2; m++) {
+    e = m == 1 ? "tree" : "flat"
+    if (!((e "-text") in c)) continue
+    ct = c[e "-text"] > 0 ? c[e "-text"] : 0.001; wt = w[e "-text"] > 0 ? w[e "-text"] : 0.001
+    r = c[e "-html"] / ct
+    printf "  %-5s html/text %.2fx cpu %s, %.2fx wall\n", e, r, (r <= 1.5 ? "met" : "MISSED"),
+           w[e "-html"] / wt
+  }
 }' "$res"
 echo "bench_tree: $(( $(date +%s) - start )) s"
 exit 0
