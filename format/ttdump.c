@@ -214,7 +214,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 
 static void print_header(const struct dump *d)
 {
-    static const char *const req[] = {"events-v1"};
+    static const char *const req[] = {"events-v1", "values"};
     static const char *const opt[] = {"ring", "noclock"};
     static const char *const flags[] = {"closed"};
     const ttf_header *h = ttf_get_header(d->t);
@@ -229,7 +229,7 @@ static void print_header(const struct dump *d)
     fprintf(f, "  header size:       %u\n", h->header_size);
     fprintf(f, "  endian:            little (0x%08x)\n", TTF_ENDIAN_MARK);
     fprintf(f, "  required features: ");
-    put_bits(f, h->required_features, req, 1);
+    put_bits(f, h->required_features, req, 2);
     fprintf(f, "  optional features: ");
     put_bits(f, h->optional_features, opt, 2);
     fprintf(f, "  chunk size:        %" PRIu32 "\n", h->chunk_size);
@@ -264,6 +264,8 @@ static void print_summary(const struct dump *d)
         fprintf(f, " (%.2f bytes/event)",
                 (double)s->data_bytes / (double)s->events);
     fprintf(f, "\n  duration:          %s\n", dur + 1);
+    if (s->values)
+        fprintf(f, "  values:            arguments and return values recorded\n");
 }
 
 /* The first CRASH event, if the summary says there is one (one extra pass
@@ -511,6 +513,36 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
     return filtered ? s->nsel : ev->depth - 1 - s->skew;
 }
 
+/* A register as a number: small ones in decimal (negative as such), the
+ * rest in hex. */
+static void put_reg(FILE *f, uint64_t v)
+{
+    int64_t sv = (int64_t)v;
+    if (sv > -65536 && sv < 65536)
+        fprintf(f, "%" PRId64, sv);
+    else
+        fprintf(f, "0x%" PRIx64, v);
+}
+
+/* The values of a call (format 1.1): all six argument registers of an
+ * ENTER, the return register of an EXIT. */
+static void put_values(const struct dump *d, const ttf_event *ev)
+{
+    static const char *const regs[TTF_VALUE_REGS] = {"rdi", "rsi", "rdx",
+                                                     "rcx", "r8", "r9"};
+    if (ev->kind == TTF_EV_EXIT) {
+        fputs(" = ", d->out);
+        put_reg(d->out, ev->retval);
+        return;
+    }
+    fputs(" [", d->out);
+    for (int i = 0; i < TTF_VALUE_REGS; i++) {
+        fprintf(d->out, "%s%s=", i ? " " : "", regs[i]);
+        put_reg(d->out, ev->argregs[i]);
+    }
+    fprintf(d->out, " changed=0x%02x]", ev->changed);
+}
+
 /* ENTER and EXIT; --function may leave them out. */
 static void print_call(const struct dump *d, const ttf_event *ev, int depth)
 {
@@ -523,6 +555,8 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
     color_on(d, enter ? "32" : "36");
     fprintf(d->out, "%s %s", enter ? ">" : "<", name);
     color_off(d);
+    if (ev->has_values)
+        put_values(d, ev);
     if (enter && d->o->lines)
         put_where(d, ev);
     fputc('\n', d->out);

@@ -1,5 +1,5 @@
 /*
- * ttfmt.h - read and write tt trace files (format v1, see FORMAT.md), and
+ * ttfmt.h - read and write tt trace files (format v1.1, see FORMAT.md), and
  * resolve their function addresses to names.
  *
  * The one public header of libttfmt. Handles are opaque; every call that can
@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define TTF_VERSION_MAJOR 1
-#define TTF_VERSION_MINOR 0
+#define TTF_VERSION_MINOR 1
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -112,6 +112,8 @@ typedef struct ttf_summary {
     uint64_t bytes;             /* file size */
     uint64_t data_bytes;        /* bytes of records (excluding padding) */
     uint64_t duration_ns;       /* last event time - first */
+    int values;                 /* 1: calls carry argument registers and
+                                   return values (format 1.1, -pg -mfentry) */
 } ttf_summary;
 
 typedef struct ttf_process {
@@ -156,7 +158,15 @@ typedef struct ttf_callsite {
     const uint8_t *types;       /* nargs TTF_ARG_* codes */
 } ttf_callsite;
 
-/* One decoded event. Pointers are into the trace and live as long as it. */
+/* Integer argument registers recorded per ENTER (x86-64 SysV order: rdi,
+ * rsi, rdx, rcx, r8, r9). */
+#define TTF_VALUE_REGS 6
+
+/* One decoded event. Pointers are into the trace and live as long as it.
+ * Values (format 1.1) are copies held in the event itself: has_values says
+ * whether argregs (ENTER) or retval (EXIT) were recorded; when it is 0 they
+ * are not set and must not be read. The registers are raw: how many are
+ * parameters, and of what type, comes from debug info (ttf_sym_signature). */
 typedef struct ttf_event {
     int kind;                   /* TTF_EV_* */
     uint32_t thread;            /* thread index */
@@ -173,6 +183,11 @@ typedef struct ttf_event {
     uint64_t lost_events, lost_bytes; /* LOST */
     const char *text;           /* THREAD_NAME: the name; else NULL */
     uint64_t offset;            /* byte offset of the record in the file */
+    int has_values;             /* 1: ENTER has argregs, EXIT has retval */
+    unsigned changed;           /* ENTER: registers that changed since the
+                                   chunk's previous ENTER (the wire mask) */
+    uint64_t argregs[TTF_VALUE_REGS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9 */
+    uint64_t retval;            /* EXIT: rax as returned */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
@@ -247,6 +262,9 @@ typedef struct ttf_writer_opts {
     uint64_t tsc_hz;            /* 0 = 1e9 (tsc values are nanoseconds) */
     uint64_t start_realtime_ns;
     int ring;                   /* mark TTF_OPT_RING */
+    int values;                 /* 1: a format 1.1 trace whose ENTER/EXIT
+                                   events carry values (0 registers unless
+                                   written with the *_values calls) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -270,6 +288,14 @@ int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr);
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr);
+/* An ENTER with its argument registers (rdi..r9), and an EXIT with its
+ * return value, for a writer opened with opts.values (TT_EINVAL otherwise;
+ * regs may not be NULL). ttf_write_enter/exit on such a writer record
+ * zeros. Errors as ttf_write_enter. */
+int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                           uint64_t addr, const uint64_t regs[TTF_VALUE_REGS]);
+int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                         uint64_t addr, uint64_t retval);
 int ttf_write_callsite(ttf_writer *w, uint32_t thread,
                        const ttf_callsite *site);
 /* args: raw bytes encoded per the site's types (see FORMAT.md). */
