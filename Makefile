@@ -31,13 +31,13 @@ export B CC SAN
 
 # ---- sources ---------------------------------------------------------------
 FMT_SRC  := $(filter-out format/ttdump.c, $(wildcard format/*.c))
-CAP_SRC  := $(wildcard capture/*.c)
+CAP_SRC  := $(wildcard capture/*.c capture/*.S)
 DIFF_SRC := $(filter-out diff/ttdiff.c, $(wildcard diff/*.c))
 REP_SRC  := $(wildcard report/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
 
-obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+obj = $(patsubst %.S,$(B)/obj/%.o,$(patsubst %.c,$(B)/obj/%.o,$(1)))
 
 LIBFMT  = $(B)/libttfmt.a
 LIBDIFF = $(B)/libttdiff.a

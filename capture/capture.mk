@@ -22,3 +22,14 @@ fixtures: $(B)/fixtures/cap_static
 $(B)/fixtures/cap_static: fixtures/progs/cap_calls.c $(B)/libttcap.a capture/ttcap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(FIXFLAGS) -o $@ $< $(B)/libttcap.a -lpthread -ldl $(if $(SAN),-lubsan)
+
+# values mode (cap_fentry.S, cap_values.c): the assembly entry points, and
+# a fast path that must leave the vector registers alone (they hold the
+# traced function's floating point arguments)
+$(B)/obj/capture/%.o: capture/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TT) -fPIC -g -MMD -MP -c $< -o $@
+
+ifeq ($(shell uname -m),x86_64)
+$(B)/obj/capture/cap_values.o: LIBCFLAGS += -mgeneral-regs-only
+endif
