@@ -131,6 +131,7 @@ typedef struct ipair {
                                (NULL: no baselines) */
     uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
                                --collapse-loops) */
+    ttd_vfound vf;          /* what comparing its call values found */
 } ipair;
 
 /* A baseline good run: compared with the good run only. */
@@ -152,6 +153,8 @@ struct ttd_diff {
     ttd_arena arena;        /* all result memory */
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
+    int values;             /* 1: compare call values (both runs have them) */
+    ttd_openset noise;      /* value slots that vary between good runs */
 };
 
 /* A walk over one thread: every raw event, the keys of kept ones, the
@@ -162,6 +165,8 @@ typedef struct frame_id {
     uint32_t site;          /* scope's call site, 0 for functions */
     uint64_t time_ns;       /* when it was entered (picks the module) */
     const char *name;       /* function name */
+    int has_values;         /* 1: argregs recorded */
+    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
 } frame_id;
 
 typedef struct walk {
@@ -207,6 +212,9 @@ static int push(walk *w, const ttf_event *ev)
     f->site = ev->site;
     f->time_ns = ev->time_ns;
     f->name = ttd_norm_func(&w->r->norm, ev);
+    f->has_values = ev->has_values;
+    if (ev->has_values)
+        memcpy(f->argregs, ev->argregs, sizeof f->argregs);
     return ttd_openset_add(&w->open, f->id);
 }
 
@@ -279,8 +287,12 @@ static int fill(ttd_diff *d, walk *w, ttd_event *out)
     out->time_ns = ev->time_ns;
     out->depth = ev->depth;
     if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) {
+        char v[512];
         out->name = ttd_norm_func(&w->r->norm, ev);
-        return 0;
+        if (!d->values || !ttd_values_text(&w->r->norm, ev, v, sizeof v))
+            return 0;
+        out->value = ttd_arena_strdup(&d->arena, v);
+        return out->value ? 0 : TT_ENOMEM;
     }
     if (ev->kind == TTF_EV_CRASH) {
         out->name = w->nstack ? w->stack[w->nstack - 1].name : NULL;
@@ -318,6 +330,9 @@ typedef struct sus_ev {
     int kind;               /* TTF_EV_* */
     size_t nstack;          /* frames open before it */
     const char *name;       /* function (EXIT) */
+    int leaf;               /* EXIT right after its own ENTER: no callees */
+    int has_values;         /* EXIT: retval recorded */
+    uint64_t retval;        /* EXIT: its return value */
 } sus_ev;
 
 /* What one pass over a thread collects. */
@@ -334,8 +349,14 @@ typedef struct pass_spec {
 
 static void keep_ring(walk *w, pass_spec *ps)
 {
+    const sus_ev *prev = ps->nring ? &ps->ring[(ps->nring - 1) % ps->ringcap] : NULL;
+    int leaf = prev && w->ev.kind == TTF_EV_EXIT && prev->kind == TTF_EV_ENTER &&
+               prev->addr == (w->ev.site ? 0 : w->ev.addr) && prev->site == w->ev.site;
     sus_ev *e = &ps->ring[ps->nring++ % ps->ringcap];
 
+    e->leaf = leaf;
+    e->has_values = w->ev.has_values;
+    e->retval = w->ev.retval;
     e->idx = w->idx;
     e->kind = w->ev.kind;
     e->nstack = w->nstack;
@@ -505,6 +526,46 @@ static int drain(src *s, ttd_keybuf *kb, size_t m, size_t *n)
     return rc < 0 ? rc : 0;
 }
 
+/* What full mode reuses from pair to pair. */
+typedef struct full {
+    ttd_seq seq[2];         /* the good thread; the other run's thread */
+    ttd_zones z;            /* where the good runs vary */
+} full;
+
+/* Compare the call values of pair p along its alignment (values.c). */
+static int pair_values(ttd_diff *d, ipair *p)
+{
+    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0]}, b = {&d->r[TTD_BAD].norm, p->t[1]};
+
+    if (!d->values)
+        return 0;
+    return ttd_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
+                              &p->vf);
+}
+
+/* Learn which value slots vary between the good run and baseline k from
+ * their alignment x[nx] (item hunks of fu->seq). */
+static int baseline_values(ttd_diff *d, const ipair *p, size_t k, full *fu,
+                           const ttd_xhunk *x, size_t nx)
+{
+    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0]};
+    ttd_vside o = {&d->base[k].r.norm, (uint32_t)d->base[k].partner[p->t[0]]};
+    ttd_vfound vf;
+    ttd_hunk *h;
+
+    if (!d->values || !ttf_get_summary(d->base[k].r.t)->values)
+        return 0;
+    if (!(h = malloc((nx + 1) * sizeof *h)))
+        return TT_ENOMEM;
+    for (size_t i = 0; i < nx; i++)
+        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
+    memset(&vf, 0, sizeof vf);
+    int rc = ttd_values_compare(g, o, h, nx, &d->noise, 1, &vf);
+    ttd_vfound_free(&vf);
+    free(h);
+    return rc;
+}
+
 /* Normalise both threads of a pair in step: the common prefix is only
  * compared, never stored (identical runs cost no key memory at all); from
  * the first difference on, the rest of each side goes to kb. */
@@ -541,11 +602,6 @@ out:
     return rc < 0 ? rc : 0;
 }
 
-/* What full mode reuses from pair to pair. */
-typedef struct full {
-    ttd_seq seq[2];         /* the good thread; the other run's thread */
-    ttd_zones z;            /* where the good runs vary */
-} full;
 
 /* Thread th of run r, whole, into s; *crash = key index of its CRASH. */
 static int load_seq(run *r, uint32_t th, int collapse, ttd_seq *s,
@@ -582,6 +638,8 @@ static int pair_zones(ttd_diff *d, const ipair *p, full *fu)
             rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
         if (rc >= 0)
             rc = ttd_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
+        if (rc >= 0)
+            rc = baseline_values(d, p, k, fu, x, nx);
         free(x);
         x = NULL;
     }
@@ -623,7 +681,7 @@ static int align_full(ttd_diff *d, ipair *p, full *fu)
     free(x);
     if (p->crash != UINT64_MAX)
         d->r[TTD_BAD].crash_thread = p->t[1];
-    return 0;
+    return pair_values(d, p);
 }
 
 static int align_pair(ttd_diff *d, ipair *p, ttd_keybuf kb[2])
@@ -642,7 +700,7 @@ static int align_pair(ttd_diff *d, ipair *p, ttd_keybuf kb[2])
         p->h[i].b0 += prefix;
         p->h[i].b1 += prefix;
     }
-    return rc;
+    return rc < 0 ? rc : pair_values(d, p);
 }
 
 static int thread_selected(const ttd_diff *d, const ttd_tinfo *t)
@@ -967,6 +1025,25 @@ static void locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
     }
 }
 
+/* The arguments of a frame of the bad run as text, NULL if unknown. */
+static const char *frame_args(ttd_diff *d, const frame_id *f)
+{
+    ttf_event ev;
+    char v[512];
+
+    if (!d->values || !f->has_values || f->site)
+        return NULL;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = f->addr;
+    ev.time_ns = f->time_ns;
+    ev.has_values = 1;
+    memcpy(ev.argregs, f->argregs, sizeof ev.argregs);
+    if (!ttd_values_text(&d->r[TTD_BAD].norm, &ev, v, sizeof v))
+        return NULL;
+    return ttd_arena_strdup(&d->arena, v);
+}
+
 /* Common prefix (by name) of the stacks before the split in both runs. */
 static int common_stack(ttd_diff *d, const pass_spec *g, const pass_spec *b,
                         ttd_divergence *dv)
@@ -983,6 +1060,7 @@ static int common_stack(ttd_diff *d, const pass_spec *g, const pass_spec *b,
         fr[i].name = b->stack[i].name;
         locate(d, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
                &fr[i].file, &fr[i].line);
+        fr[i].args = frame_args(d, &b->stack[i]);
     }
     dv->stack = fr;
     dv->nstack = n;
@@ -1007,10 +1085,88 @@ static void add_frame(const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 
     if (listed(s, *n, f->name))
         return;
-    s[*n] = (ttd_suspect){f->name, f->file, f->line, TTD_SUSPECT_FRAME,
-                          dv->bad_index, 0, 0};
+    memset(&s[*n], 0, sizeof s[*n]);
+    s[*n].name = f->name;
+    s[*n].file = f->file;
+    s[*n].line = f->line;
+    s[*n].role = TTD_SUSPECT_FRAME;
+    s[*n].index = dv->bad_index;
     (*n)++;
 }
+
+/* Values and triviality of a call that returned before the split: did it
+ * return another value than in the good run (the pair's value walk says),
+ * and is it a lock wrapper, or a leaf that returned void or the same
+ * value? Nothing with --no-values. */
+static void judge(ttd_diff *d, const ipair *p, const sus_ev *e, ttd_suspect *x)
+{
+    const ttf_signature *sig;
+    ttf_event ev;
+    char v[64];
+
+    if (d->o.no_values)
+        return;
+    x->trivial = ttd_lock_wrapper(x->name);
+    const ttd_vdiff *vd = d->values ? ttd_vfound_ret(&p->vf, e->idx) : NULL;
+    if (vd) {
+        x->value_differs = 1;
+        x->trivial = 0;
+        ttf_value_format(v, sizeof v, vd->ev[0].retval, &vd->sig->ret);
+        x->good_value = ttd_arena_strdup(&d->arena, v);
+        ttf_value_format(v, sizeof v, vd->ev[1].retval, &vd->sig->ret);
+        x->bad_value = ttd_arena_strdup(&d->arena, v);
+        return;
+    }
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_EXIT;
+    ev.addr = e->addr;
+    ev.time_ns = e->time_ns;
+    if (!e->leaf || e->site || ttf_sym_signature(d->r[TTD_BAD].norm.sym, &ev, &sig))
+        return;
+    if (sig->ret.cls == TTF_VC_VOID ||
+        (d->values && e->has_values && ttf_value_comparable(&sig->ret)))
+        x->trivial = 1;
+}
+
+static int tier(const ttd_suspect *x)
+{
+    return x->value_differs ? 0 : x->trivial ? 2 : 1;
+}
+
+/* Stable order by tier: calls that returned another value first, trivial
+ * leaves and lock wrappers last. */
+static void rank(ttd_suspect *s, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        ttd_suspect x = s[i];
+        size_t j = i;
+        for (; j > 0 && tier(&s[j - 1]) > tier(&x); j--)
+            s[j] = s[j - 1];
+        s[j] = x;
+    }
+}
+
+/* An error code passed up a chain of callers: among the calls that
+ * returned another value, one that returned the same value as a nearer
+ * one (its caller passing it on) is where the value began, so it moves
+ * in front of the first of them. */
+static void origins_first(ttd_suspect *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i].value_differs; i++) {
+        size_t origin = i;
+        for (size_t j = i + 1; j < n && s[j].value_differs; j++)
+            if (strcmp(s[j].bad_value, s[i].bad_value) == 0 &&
+                strcmp(s[j].good_value, s[i].good_value) == 0)
+                origin = j;
+        if (origin == i)
+            continue;
+        ttd_suspect x = s[origin];
+        memmove(&s[i + 1], &s[i], (origin - i) * sizeof *s);
+        s[i] = x;
+    }
+}
+
+#define SUSPECT_EXTRA 32 /* candidates looked at beyond those shown */
 
 /* Rank the suspects of a split from the common events before it (b->ring,
  * bad run): every call that returned there at the diverging frame's depth
@@ -1019,19 +1175,24 @@ static void add_frame(const ttd_divergence *dv, ttd_suspect *s, size_t *n)
  * each function once. The diverging frame itself comes second: the call
  * that returned right before the split most often made the decision its
  * caller then acts on (a validator saying no, a lookup finding nothing),
- * and the diverging frame is where that answer was read. */
-static int suspects(ttd_diff *d, const pass_spec *b, ttd_divergence *dv)
+ * and the diverging frame is where that answer was read. With values
+ * (unless --no-values) the list is then re-ranked: a call that returned
+ * another value than in the good run goes first, trivial leaves and lock
+ * wrappers last (judge()). */
+static int suspects(ttd_diff *d, const ipair *p, const pass_spec *b,
+                    ttd_divergence *dv)
 {
     size_t want = d->o.suspects, n = 0, depth = dv->nstack;
+    size_t cap = d->o.no_values ? want : want + SUSPECT_EXTRA;
     uint64_t have = b->nring < b->ringcap ? b->nring : b->ringcap;
     int frame = depth > 0;
 
     if (!want || !b->ring)
         return 0;
-    ttd_suspect *s = ttd_arena_alloc(&d->arena, (want + 1) * sizeof *s);
+    ttd_suspect *s = ttd_arena_alloc(&d->arena, (cap + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
-    for (uint64_t i = 0; i < have && n < want; i++) {
+    for (uint64_t i = 0; i < have && n < cap; i++) {
         const sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
         if (depth && e->nstack + 1 < depth)
             break; /* before the diverging frame's caller began */
@@ -1045,15 +1206,18 @@ static int suspects(ttd_diff *d, const pass_spec *b, ttd_divergence *dv)
         x->index = e->idx;
         x->distance = dv->bad_index - 1 - e->idx;
         x->depth = (int)(e->nstack - (depth ? depth : 1));
-        if (frame && n < want) {
+        judge(d, p, e, x);
+        if (frame && n < cap) {
             add_frame(dv, s, &n);
             frame = 0;
         }
     }
-    if (frame && n < want)
+    if (frame && n < cap)
         add_frame(dv, s, &n);
+    rank(s, n);
+    origins_first(s, n);
     dv->suspects = s;
-    dv->nsuspects = n;
+    dv->nsuspects = n < want ? n : want;
     return 0;
 }
 
@@ -1186,7 +1350,7 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     dv->bad_time_ns = nb ? dv->bad[0].time_ns : probe[1].time_ns;
     dv->crash = crashed ? &probe[2] : NULL;
     if ((rc = common_stack(d, &ps[0], &ps[1], dv)) < 0 ||
-        (rc = suspects(d, &ps[1], dv)) < 0)
+        (rc = suspects(d, p, &ps[1], dv)) < 0)
         goto out;
     if ((rc = others(d, TTD_GOOD, p->t[0], dv->good_time_ns, dv)) < 0)
         goto out;
@@ -1287,6 +1451,54 @@ static void close_baselines(ttd_diff *d)
     d->nbase = 0;
 }
 
+/* Whether call values are compared, and if not, why. */
+static void values_setup(ttd_diff *d)
+{
+    const ttf_trace *g = d->r[TTD_GOOD].t, *b = d->r[TTD_BAD].t;
+
+    d->values = !d->o.no_values && ttd_values_on(g, b);
+    if (d->o.no_values)
+        d->res.values_note = "turned off (--no-values)";
+    else if (!ttf_get_summary(g)->values && !ttf_get_summary(b)->values)
+        d->res.values_note = "not recorded (build with -pg -mfentry to record them)";
+    else if (!d->values)
+        d->res.values_note = ttf_get_summary(g)->values
+            ? "the bad run has none (built without -pg -mfentry)"
+            : "the good run has none (built without -pg -mfentry)";
+}
+
+/* The first value divergence over all pairs: the earliest in the bad run. */
+static int value_first(ttd_diff *d)
+{
+    const ttd_vdiff *best = NULL;
+    size_t bp = 0;
+
+    for (size_t i = 0; i < d->nip; i++) {
+        const ttd_vfound *f = &d->ip[i].vf;
+        d->res.values_compared += f->compared;
+        d->res.values_noise += f->noise;
+        if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
+            best = &f->first;
+            bp = i;
+        }
+    }
+    if (d->values && !d->res.values_compared)
+        d->res.values_note = "none comparable (no debug info, or only void, "
+                             "float or struct values)";
+    d->res.values = d->values && d->res.values_compared > 0;
+    if (!best)
+        return 0;
+    ttd_value_diff *v = ttd_arena_alloc(&d->arena, sizeof *v);
+    if (!v || ttd_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
+        return TT_ENOMEM;
+    v->pair = bp;
+    locate(d, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
+    v->before_split = !d->ip[bp].nh || best->idx[1] < d->ip[bp].h[0].b0;
+    d->res.value_first = v;
+    d->res.diverged = 1;
+    return 0;
+}
+
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
@@ -1305,6 +1517,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
             return rc;
     }
     ttd_pair_threads(d->r[0].ti, d->r[0].nt, d->r[1].ti, d->r[1].nt);
+    values_setup(d);
     if ((rc = make_pairs(d)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
     ttd_keybuf kb[2] = {{0}, {0}};
@@ -1320,7 +1533,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     close_baselines(d);
     if (rc < 0)
         return rc;
-    if ((rc = resolve(d)) < 0)
+    if ((rc = resolve(d)) < 0 || (rc = value_first(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
@@ -1432,7 +1645,9 @@ void ttd_free(ttd_diff *d)
         free(d->ip[i].h);
         free(d->ip[i].exp);
         free(d->ip[i].reps);
+        ttd_vfound_free(&d->ip[i].vf);
     }
+    ttd_openset_free(&d->noise);
     free(d->ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {

@@ -173,6 +173,70 @@ int ttd_zones_cover(const ttd_zones *z, const ttd_seq *g, const ttd_seq *b,
 void ttd_zones_clear(ttd_zones *z);     /* empty, memory kept */
 void ttd_zones_free(ttd_zones *z);
 
+/* ---- values (values.c) --------------------------------------------------- */
+
+/* A value that differed between two aligned calls. */
+typedef struct ttd_vdiff {
+    uint64_t idx[2];        /* key index of the ENTER/EXIT in good, bad */
+    ttf_event ev[2];        /* the two events (good, bad) */
+    int what;               /* TTD_VAL_RETURN or TTD_VAL_ARG */
+    int arg;                /* ARG: parameter index */
+    const ttf_signature *sig; /* the bad run's signature of the function */
+} ttd_vdiff;
+
+/* What comparing the values of one thread pair found. */
+typedef struct ttd_vfound {
+    int found;              /* 1: first holds the first difference */
+    ttd_vdiff first;        /* the first differing value (events order) */
+    ttd_vdiff *rets;        /* differing return values, bad index order */
+    size_t nrets, capr;     /* (at most TTD_VRETS_MAX kept) */
+    uint64_t compared;      /* values compared */
+    uint64_t noise;         /* differences ignored as good-run noise */
+} ttd_vfound;
+
+#define TTD_VRETS_MAX 65536
+
+/* One side of a value comparison: a thread of a run. */
+typedef struct ttd_vside {
+    ttd_norm *norm;         /* the run's normaliser (and symbols) */
+    uint32_t thread;        /* thread index */
+} ttd_vside;
+
+/* Walk threads g and b in step over the events aligned outside hunks
+ * h[nh] (raw key indexes, ascending) and compare the values of each pair
+ * of calls (comparable return values and arguments, by signature). With
+ * collect_noise set (g against another good run), every difference's
+ * (function, value) goes into noise; otherwise differences already in
+ * noise are skipped and counted, and *out gets the first difference and
+ * the differing returns. 0 or a TT_E* code. */
+int ttd_values_compare(ttd_vside g, ttd_vside b, const ttd_hunk *h,
+                       size_t nh, ttd_openset *noise, int collect_noise,
+                       ttd_vfound *out);
+void ttd_vfound_free(ttd_vfound *f);
+/* The differing return at bad key index idx, NULL if none. */
+const ttd_vdiff *ttd_vfound_ret(const ttd_vfound *f, uint64_t idx);
+
+/* 1 if both traces carry values (format 1.1). */
+int ttd_values_on(const ttf_trace *g, const ttf_trace *b);
+
+/* Text of a call's values by signature into buf: "(1, NULL)" for an ENTER,
+ * "-22" for an EXIT; 0 with "" when there is nothing to show (no values,
+ * no signature, a void, float or struct result). Returns the length. */
+size_t ttd_values_text(ttd_norm *n, const ttf_event *ev, char *buf,
+                       size_t len);
+
+/* 1 if name reads as a lock wrapper (a word lock, unlock, mutex, spin...
+ * in snake_case or CamelCase: pthread_mutex_lock, LockGuard; not
+ * read_block). */
+int ttd_lock_wrapper(const char *name);
+
+typedef struct ttd_arena ttd_arena;
+
+/* Fill out (pair, file and line left to the caller) from difference v of
+ * the bad run's normaliser nb; strings in a. 0 or TT_ENOMEM. */
+int ttd_values_result(ttd_arena *a, ttd_norm *nb, const ttd_vdiff *v,
+                      ttd_value_diff *out);
+
 /* ---- thread pairing ----------------------------------------------------- */
 
 /* One thread as the pairing sees it. */
@@ -190,9 +254,9 @@ void ttd_pair_threads(ttd_tinfo *g, size_t ng, ttd_tinfo *b, size_t nb);
 
 /* ---- arena: result memory, freed at once -------------------------------- */
 
-typedef struct ttd_arena {
+struct ttd_arena {
     struct ttd_block *head; /* newest block first */
-} ttd_arena;
+};
 
 void *ttd_arena_alloc(ttd_arena *a, size_t size);  /* zeroed, NULL on ENOMEM */
 char *ttd_arena_strdup(ttd_arena *a, const char *s);
