@@ -34,6 +34,8 @@ static const char usage[] =
     "                      item with a count; a count change shows as xN vs xM\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
+    "  --no-values         ignore recorded call values (-pg -mfentry builds):\n"
+    "                      no value divergence, suspects ranked without them\n"
     "  --profile           compare per-function profiles instead: calls and\n"
     "                      times side by side, bad - good, largest change first\n"
     "                      (text or json; exit 1 if call counts differ or a\n"
@@ -204,6 +206,8 @@ static int parse(cli *c, int argc, char **argv)
             c->profile = 1;
         } else if (!strcmp(a, "--no-demangle")) {
             c->o.no_demangle = 1;
+        } else if (!strcmp(a, "--no-values")) {
+            c->o.no_values = 1;
         } else {
             rc = option(c, argc, argv, &i);
         }
