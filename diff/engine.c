@@ -1146,14 +1146,26 @@ static void rank(ttd_suspect *s, size_t n)
     }
 }
 
+/* A value that can be told apart from a yes/no answer: an integer other
+ * than -1, 0 and 1 (an error code such as -34), not a pointer or bool. */
+static int distinctive(const char *v)
+{
+    char *end;
+    long long x = v ? strtoll(v, &end, 10) : 0;
+    return v && *v && !*end && (x < -1 || x > 1);
+}
+
 /* An error code passed up a chain of callers: among the calls that
- * returned another value, one that returned the same value as a nearer
- * one (its caller passing it on) is where the value began, so it moves
- * in front of the first of them. */
+ * returned another value, one that returned the same distinctive value
+ * as a nearer one (its caller passing it on) is where the value began, so
+ * it moves in front of the first of them. Booleans and pointers are not
+ * followed: two calls answering "no" need not be one answer passed on. */
 static void origins_first(ttd_suspect *s, size_t n)
 {
     for (size_t i = 0; i < n && s[i].value_differs; i++) {
         size_t origin = i;
+        if (!distinctive(s[i].bad_value))
+            continue;
         for (size_t j = i + 1; j < n && s[j].value_differs; j++)
             if (strcmp(s[j].bad_value, s[i].bad_value) == 0 &&
                 strcmp(s[j].good_value, s[i].good_value) == 0)
@@ -1493,7 +1505,9 @@ static int value_first(ttd_diff *d)
         return TT_ENOMEM;
     v->pair = bp;
     locate(d, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
-    v->before_split = !d->ip[bp].nh || best->idx[1] < d->ip[bp].h[0].b0;
+    const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected ? &d->res.hunks[0] : NULL;
+    v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
+                                           : best->ev[1].time_ns < h->time_ns);
     d->res.value_first = v;
     d->res.diverged = 1;
     return 0;

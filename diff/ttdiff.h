@@ -236,8 +236,9 @@ typedef struct ttd_value_diff {
     uint64_t bad_index;     /* (RETURN) in each thread */
     uint64_t good_time_ns;  /* when, in each run */
     uint64_t bad_time_ns;
-    int before_split;       /* 1: earlier than the pair's first control-flow
-                               hunk (or the pair has none) */
+    int before_split;       /* 1: earlier than the first control-flow
+                               divergence (or there is none): it is the
+                               first divergence; 0: the calls parted first */
 } ttd_value_diff;
 
 /* One run (trace) as a whole. */

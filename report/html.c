@@ -489,8 +489,9 @@ static void value_section(hw *w)
     const ttd_value_diff *v = w->r->value_first;
     int ptr = v->cls == TTF_VC_POINTER;
 
-    raw(w, "<section class=\"first\" id=\"value\"><h2>First divergence: a value</h2>\n"
-           "<p id=\"tt-value\"><code>");
+    raw(w, "<section class=\"first\" id=\"value\"><h2>%s</h2>\n"
+           "<p id=\"tt-value\"><code>", v->before_split ? "First divergence: a value"
+                                                         : "A value differs too");
     fn(w, v->function);
     raw(w, "</code> %s", v->what == TTD_VAL_RETURN ? "returned" : "was called with ");
     if (v->what == TTD_VAL_ARG) {
@@ -518,8 +519,10 @@ static void value_section(hw *w)
     raw(w, "</code>, good event %" PRIu64 ", bad event %" PRIu64 ", at ", v->good_index,
         v->bad_index);
     ms(w, v->bad_time_ns);
-    raw(w, " ms in the bad run.%s</p>\n</section>\n", w->r->first
-        ? " The control-flow divergence it led to follows." : " The calls do not part after it.");
+    raw(w, " ms in the bad run.%s</p>\n</section>\n", !w->r->first
+        ? " The calls do not part after it." : v->before_split
+        ? " The control-flow divergence it led to follows."
+        : " The calls parted before it (below).");
 }
 
 static void first_section(hw *w)
@@ -874,10 +877,12 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     head(&w);
-    if (r->value_first)
+    if (r->value_first && r->value_first->before_split)
         value_section(&w);
     if (r->first)
         first_section(&w);
+    if (r->value_first && !r->value_first->before_split)
+        value_section(&w);
     raw(&w, "<div class=\"grid2\">\n");
     runs(&w);
     raw(&w, "<div>\n");

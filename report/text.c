@@ -231,7 +231,7 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     const ttd_pair *p = &r->pairs[v->pair];
 
     on(w, BOLD);
-    fputs("first divergence: `", w->f);
+    fputs(v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
     safe(w, v->function);
     if (v->what == TTD_VAL_RETURN) {
         fputs("` returned ", w->f);
@@ -292,8 +292,8 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 
     base = ttr_min_level(d->good, d->ngood, ttr_min_level(d->bad, d->nbad, base));
     on(w, BOLD);
-    fputs(r->value_first ? "then the call sequences part: thread "
-                         : "first divergence: thread ", w->f);
+    fputs(r->value_first && r->value_first->before_split
+          ? "then the call sequences part: thread " : "first divergence: thread ", w->f);
     safe(w, thread_name(p));
     fprintf(w->f, " (good #%u, bad #%u), good event %" PRIu64 ", bad event %" PRIu64
             ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
@@ -449,11 +449,14 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
     values_line(&w, r);
-    if (r->value_first)
-        value_divergence(&w, r, r->value_first);
+    const ttd_value_diff *v = r->value_first;
+    if (v && v->before_split)
+        value_divergence(&w, r, v);
     if (r->first) {
         divergence(&w, r, r->first);
-    } else if (!r->value_first) {
+        if (v && !v->before_split)
+            value_divergence(&w, r, v);
+    } else if (!v) {
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
                 r->npairs == 1 ? "" : "s");
