@@ -1,0 +1,46 @@
+#!/bin/sh
+# values_calls.sh - values mode on plain calls, built with gcc and clang:
+# v1.1 header, arguments and return values (ints, negative, NULL and
+# non-NULL pointers), a tail call (both functions exit with the one value),
+# floating point, long double, rdx and varargs results intact through the
+# hooks, clean nesting, no gmon.out; recursion 100000 deep.
+. "$(dirname "$0")/values_lib.inc"
+
+for prog in val_calls val_calls_clang; do
+    rec $prog.trc "$F/$prog"
+    has 'add=5 neg=-7 lookup=null,set pair=40,41 fmix=4.75 ldmul=7.5 vsum=7 tail=10' $prog.trc.out
+    "$BD/ttdump" "$T/$prog.trc" > hdr 2>&1 || fail "ttdump header"
+    has 'version: *1\.1' hdr
+    has 'required features: 0x3 (events-v1, values)' hdr
+    ev $prog.trc
+    e=$prog.trc.ev
+    has '^  > add \[rdi=2 rsi=3 ' $e
+    has '^  < add = 5$' $e
+    has '^  < neg = -7$' $e
+    has '^  > mkpair \[rdi=40 ' $e
+    has '^  < mkpair = 40$' $e
+    count '^  < lookup = 0$' $e 1
+    count '^  < lookup = 0x[0-9a-f]*$' $e 1
+    has '^  > tail_a \[rdi=4 ' $e
+    has '^    > tail_b \[rdi=5 ' $e
+    has '^    < tail_b = 10$' $e
+    has '^  < tail_a = 10$' $e
+    before '> tail_a' '> tail_b' $e
+    before '< tail_b' '< tail_a' $e
+    "$BD/tests/capture_check" "$T/$prog.trc" > chk || fail "capture_check $prog"
+    has '^walk thread=0 events=[0-9]* open=0 maxdepth=3 nesting_errors=0 rc=0$' chk
+    has '^summary closed=1 crashed=0 events=28 lost=0 damaged=0' chk
+done
+[ -e gmon.out ] && fail "gmon.out written (linked with -pg?)"
+
+# 100000 deep: the shadow stack grows in the slow path
+ulimit -s unlimited 2>/dev/null || ulimit -s 1048576 2>/dev/null || true
+rec deep.trc "$F/val_calls" deep 100000
+has '^deep=100000$' deep.trc.out
+"$BD/tests/capture_check" "$T/deep.trc" > chk || fail "capture_check deep"
+has '^count thread=0 func=deep enter=100001 exit=100001$' chk
+has '^walk thread=0 events=[0-9]* open=0 maxdepth=100002 nesting_errors=0 rc=0$' chk
+ev deep.trc
+has '< deep = \(100000\|0x186a0\)$' deep.trc.ev
+has '< deep = \(50000\|0xc350\)$' deep.trc.ev
+echo "ok: values of calls, tail calls and 100000-deep recursion"
