@@ -3,7 +3,8 @@
 # v1.1 header, arguments and return values (ints, negative, NULL and
 # non-NULL pointers), a tail call (both functions exit with the one value),
 # floating point, long double, rdx and varargs results intact through the
-# hooks, clean nesting, no gmon.out; recursion 100000 deep.
+# hooks, clean nesting, no gmon.out; recursion 100000 deep; calls on a
+# misaligned stack.
 . "$(dirname "$0")/values_lib.inc"
 
 for prog in val_calls val_calls_clang; do
@@ -43,4 +44,10 @@ has '^walk thread=0 events=[0-9]* open=0 maxdepth=100002 nesting_errors=0 rc=0$'
 ev deep.trc
 has '< deep = \(100000\|0x186a0\)$' deep.trc.ev
 has '< deep = \(50000\|0xc350\)$' deep.trc.ev
+# calls on a misaligned stack, through many chunk switches (slow path)
+rec chain.trc "$F/val_calls" chain 300000
+has '^chain=1050000$' chain.trc.out
+"$BD/tests/capture_check" "$T/chain.trc" > chk || fail "capture_check chain"
+has '^count thread=0 func=chain_c enter=300000 exit=300000$' chk
+has '^walk thread=0 events=[0-9]* open=0 maxdepth=4 nesting_errors=0 rc=0$' chk
 echo "ok: values of calls, tail calls and 100000-deep recursion"
