@@ -44,7 +44,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ttfmt.h"
+#include "ttf_int.h"
 
 #define ARENA_BLOCK 65536
 #define NOTICE_MAX 256
@@ -57,6 +57,7 @@ struct smod {
     Dwfl *dwfl;                /* its own session; NULL = names as offsets */
     Dwfl_Module *dm;           /* the reported module in dwfl */
     const char *base_name;     /* basename of m->path ("?" if empty) */
+    int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
 };
 
 /* One cached answer. An empty slot has name == NULL. */
@@ -67,6 +68,8 @@ struct centry {
     int line_state;            /* 0 not asked yet, 1 found, -1 no line info */
     const char *name;          /* never NULL once filled */
     const char *file;          /* source file when line_state == 1 */
+    int sig_state;             /* 0 not asked yet, 1 found, -1 not found */
+    const ttf_signature *sig;  /* the signature when sig_state == 1 */
 };
 
 /* A block of the string arena. */
@@ -102,10 +105,12 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 /* ---- small helpers ------------------------------------------------------ */
 
+/* n bytes, 8-byte aligned (signatures keep arrays here too). */
 static char *arena_alloc(ttf_sym *s, size_t n)
 {
     struct ablock *b = s->arena;
 
+    n = (n + 7) & ~(size_t)7;
     if (!b || b->cap - b->used < n) {
         size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
         b = malloc(sizeof *b + cap);
@@ -431,6 +436,58 @@ static void resolve_line(ttf_sym *s, struct centry *e)
     e->file = file;
     e->line = lineno;
     e->line_state = 1;
+}
+
+/* ---- signatures --------------------------------------------------------- */
+
+static void *sig_alloc(void *ctx, size_t n)
+{
+    return arena_alloc(ctx, n);
+}
+
+/* Fill e's signature; a module without DWARF says so once. */
+static void resolve_sig(ttf_sym *s, struct centry *e)
+{
+    ttf_signature sig;
+
+    e->sig_state = -1;
+    if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
+        return;
+    struct smod *sm = &s->mods[e->mod];
+    if (sm->dwarf_state == 0)
+        sm->dwarf_state = ttfi_has_dwarf(sm->dm) ? 1 : -1;
+    if (sm->dwarf_state < 0) {
+        add_notice(s, "%s: no debug info; values not compared", sm->m->path);
+        return;
+    }
+    if (ttfi_dwarf_signature(sm->dm, e->addr, sig_alloc, s, &sig) != 0)
+        return;
+    ttf_signature *copy = (ttf_signature *)arena_alloc(s, sizeof *copy);
+    if (!copy)
+        return;
+    *copy = sig;
+    e->sig = copy;
+    e->sig_state = 1;
+}
+
+int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
+                      const ttf_signature **out)
+{
+    if (out)
+        *out = NULL;
+    if (!s || !ev || !out || ev->site != 0 ||
+        (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT))
+        return TT_EINVAL;
+    int32_t mod = find_module(s, ev->addr, ev->time_ns);
+    struct centry *e = lookup(s, ev->addr, mod);
+    if (!e)
+        return TT_ENOMEM;
+    if (e->sig_state == 0)
+        resolve_sig(s, e);
+    if (e->sig_state < 0)
+        return TT_ENOTFOUND;
+    *out = e->sig;
+    return 0;
 }
 
 /* ---- public ------------------------------------------------------------- */

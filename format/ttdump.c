@@ -40,6 +40,7 @@ struct opts {
     int per_thread;            /* 1: --per-thread profile */
     int chrome;                /* 1: --chrome, trace-event JSON */
     int no_demangle;           /* 1: --no-demangle, C++ names as stored */
+    int raw_values;            /* 1: --raw-values, registers not parameters */
 };
 
 /* State of one dump run. */
@@ -102,6 +103,10 @@ static const char *const usage_text =
     "                        chrome://tracing) instead of events\n"
     "  -l, --lines           file:line on enter events\n"
     "      --no-demangle     show C++ function names mangled, as stored\n"
+    "      --raw-values      calls of a trace with values: the six argument\n"
+    "                        registers and rax as recorded, not the declared\n"
+    "                        parameters and result (the default where debug\n"
+    "                        info describes the function)\n"
     "  -n, --no-header       events only, no header/process/threads sections\n"
     "      --color WHEN      auto, always or never (default auto)\n"
     "  -h, --help            this text\n"
@@ -513,34 +518,53 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
     return filtered ? s->nsel : ev->depth - 1 - s->skew;
 }
 
-/* A register as a number: small ones in decimal (negative as such), the
- * rest in hex. */
-static void put_reg(FILE *f, uint64_t v)
-{
-    int64_t sv = (int64_t)v;
-    if (sv > -65536 && sv < 65536)
-        fprintf(f, "%" PRId64, sv);
-    else
-        fprintf(f, "0x%" PRIx64, v);
-}
-
-/* The values of a call (format 1.1): all six argument registers of an
- * ENTER, the return register of an EXIT. */
-static void put_values(const struct dump *d, const ttf_event *ev)
+/* The registers as recorded: all six argument registers and the mask of
+ * those that changed (ENTER), rax (EXIT). */
+static void put_raw_values(const struct dump *d, const ttf_event *ev)
 {
     static const char *const regs[TTF_VALUE_REGS] = {"rdi", "rsi", "rdx",
                                                      "rcx", "r8", "r9"};
+    char v[64];
     if (ev->kind == TTF_EV_EXIT) {
-        fputs(" = ", d->out);
-        put_reg(d->out, ev->retval);
+        ttf_value_format(v, sizeof v, ev->retval, NULL);
+        fprintf(d->out, " = %s", v);
         return;
     }
     fputs(" [", d->out);
     for (int i = 0; i < TTF_VALUE_REGS; i++) {
-        fprintf(d->out, "%s%s=", i ? " " : "", regs[i]);
-        put_reg(d->out, ev->argregs[i]);
+        ttf_value_format(v, sizeof v, ev->argregs[i], NULL);
+        fprintf(d->out, "%s%s=%s", i ? " " : "", regs[i], v);
     }
     fprintf(d->out, " changed=0x%02x]", ev->changed);
+}
+
+/* The values of a call by its signature: "(1, NULL)" after an ENTER (a
+ * parameter in no integer register prints "?"), " = -22" after an EXIT
+ * (nothing for void); the raw registers without debug info. */
+static void put_values(const struct dump *d, const ttf_event *ev)
+{
+    const ttf_signature *sig = NULL;
+    char v[64];
+
+    if (d->o->raw_values || ttf_sym_signature(d->sym, ev, &sig) != 0) {
+        put_raw_values(d, ev);
+        return;
+    }
+    if (ev->kind == TTF_EV_EXIT) {
+        if (sig->ret.cls == TTF_VC_VOID)
+            return;
+        ttf_value_format(v, sizeof v, ev->retval, &sig->ret);
+        fprintf(d->out, " = %s", v);
+        return;
+    }
+    fputc('(', d->out);
+    for (size_t i = 0; i < sig->nparams; i++) {
+        const ttf_param *p = &sig->params[i];
+        if (p->reg >= 0)
+            ttf_value_format(v, sizeof v, ev->argregs[p->reg], &p->type);
+        fprintf(d->out, "%s%s", i ? ", " : "", p->reg >= 0 ? v : "?");
+    }
+    fputs(sig->variadic ? (sig->nparams ? ", ...)" : "...)") : ")", d->out);
 }
 
 /* ENTER and EXIT; --function may leave them out. */
@@ -907,6 +931,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"per-thread", no_argument, NULL, 'T' + 256},
         {"chrome", no_argument, NULL, 'J' + 256},
         {"no-demangle", no_argument, NULL, 'D' + 256},
+        {"raw-values", no_argument, NULL, 'R' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -931,6 +956,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;
         case 'D' + 256: o->no_demangle = 1; break;
+        case 'R' + 256: o->raw_values = 1; break;
         case 'h': fputs(usage_text, stdout); exit(0);
         case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
                          TTF_VERSION_MAJOR, TTF_VERSION_MINOR,

@@ -353,6 +353,76 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev);
 int ttf_sym_event_line(ttf_sym *s, const ttf_event *ev, const char **file,
                        int *line);
 
+/* ---- signatures and values (format 1.1) -------------------------------- */
+
+/* What a return value or parameter is, as far as comparing runs goes. */
+enum ttf_vclass {
+    TTF_VC_UNKNOWN = 0, /* no debug info: not compared */
+    TTF_VC_VOID,        /* no value (a void function's rax is not a value) */
+    TTF_VC_SIGNED,      /* signed integer of `size` bytes: compared exactly */
+    TTF_VC_UNSIGNED,    /* unsigned integer (char, size_t, ...): exactly */
+    TTF_VC_BOOL,        /* _Bool / bool: compared as 0 / 1 */
+    TTF_VC_ENUM,        /* enumeration: compared exactly */
+    TTF_VC_POINTER,     /* pointer or C++ reference: NULL / non-NULL only */
+    TTF_VC_FLOAT,       /* float, double: not recorded (xmm0), not compared */
+    TTF_VC_OTHER        /* struct, union, array, ...: not compared */
+};
+
+/* A type, reduced to what the diff needs. */
+typedef struct ttf_vtype {
+    int cls;                    /* TTF_VC_* */
+    unsigned size;              /* bytes (0 for void and unknown) */
+    int is_signed;              /* ENUM: its underlying type is signed */
+    const char *name;           /* as declared ("int", "size_t", "node *");
+                                   "" if unnamed or unknown */
+} ttf_vtype;
+
+/* One declared parameter. */
+typedef struct ttf_param {
+    const char *name;           /* "" if unnamed */
+    ttf_vtype type;             /* its type */
+    int reg;                    /* integer argument register (0..5 = rdi..r9,
+                                   an index into ttf_event.argregs) it
+                                   arrives in, -1 if none (float, large
+                                   struct, past the sixth) */
+} ttf_param;
+
+/* A function's signature from its DWARF debug info (x86-64 SysV calling
+ * convention: integer, pointer, enum and bool parameters take rdi..r9 in
+ * order; a struct returned in memory takes rdi first). */
+typedef struct ttf_signature {
+    ttf_vtype ret;              /* return type (cls TTF_VC_VOID for void) */
+    size_t nparams;             /* declared parameters (C++: `this` first) */
+    const ttf_param *params;    /* nparams of them */
+    int variadic;               /* 1: ends in "..." */
+} ttf_signature;
+
+/* The signature of the function of an ENTER/EXIT event (through the module
+ * loaded at the event's time, as ttf_sym_event_name). *out lives until
+ * ttf_sym_close; answers are cached per function. Errors: TT_EINVAL (NULL
+ * argument, a scope or non-call event), TT_ENOTFOUND (the module has no
+ * DWARF info or does not describe this address: the first time per module
+ * this adds a notice "prog: no debug info; values not compared"),
+ * TT_ENOMEM. */
+int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
+                      const ttf_signature **out);
+
+/* 1 if values of type ty are compared between runs (integers, enums, bools,
+ * pointers as NULL / non-NULL), 0 if not (void, float, struct, unknown). */
+int ttf_value_comparable(const ttf_vtype *ty);
+
+/* The comparable form of a raw register holding a value of type ty:
+ * integers and enums cut to their size (sign-extended if signed), bools
+ * 0 / 1, pointers 0 (NULL) / 1 (non-NULL). Raw unchanged for other types. */
+uint64_t ttf_value_norm(uint64_t raw, const ttf_vtype *ty);
+
+/* A raw register as text for type ty (NULL ty = unknown type): "-22",
+ * "4294967295", "true", "NULL", "0x7ffd5a10", "'A' (65)" for chars; a
+ * register of unknown type prints in decimal when small, else hex. Like
+ * snprintf: writes at most len bytes with the NUL, returns the length it
+ * wanted. */
+int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
+
 /* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
 size_t ttf_sym_notice_count(const ttf_sym *s);
 const char *ttf_sym_get_notice(const ttf_sym *s, size_t i);
