@@ -8,9 +8,9 @@ for how in exit abort kill; do
     rec $how.trc "$F/val_calls" $how
     ev $how.trc
     e=$how.trc.ev
-    has '^  > down \[rdi=3 ' $e
-    has '^        > down \[rdi=0 ' $e
-    has '^          > end_here \[rdi=' $e
+    has '^  > down(3, [0-2])$' $e
+    has '^        > down(0, [0-2])$' $e
+    has '^          > end_here([0-2])$' $e
     count '^ *< ' $e 0
     "$BD/tests/capture_check" "$T/$how.trc" > $how.chk || fail "capture_check $how"
     has '^walk thread=0 events=[0-9]* open=6 maxdepth=6 nesting_errors=0 rc=0$' $how.chk

@@ -24,6 +24,6 @@ TTCAP_OUT=app.trc ./app > app.out || fail "run"
 has '^42$' app.out
 [ -e gmon.out ] && fail "gmon.out written"
 "$P/bin/ttdump" -n --color never app.trc > app.ev || fail "ttdump"
-has '> twice \[rdi=21 ' app.ev
+has '> twice(21)$' app.ev
 has '< twice = 42$' app.ev
 echo "ok: values mode from an installed copy with pkg-config"

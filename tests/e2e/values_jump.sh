@@ -17,10 +17,10 @@ has '^summary closed=1 crashed=0 events=[0-9]* lost=0 damaged=0' chk
 ev j.trc
 e=j.trc.ev
 count '^  < jumper = 3$' $e 1000
-has '^  < sjumper = 0xfffffffb$' $e
-has '^  > alt \[rdi=5 ' $e
-has '^    > on_usr2 ' $e
-has '^      > in_handler \[rdi=2 ' $e
+has '^  < sjumper = -5$' $e
+has '^  > alt(5)$' $e
+has '^    > on_usr2(12)$' $e
+has '^      > in_handler(2)$' $e
 has '^      < in_handler = 102$' $e
 has '^  < alt = 15$' $e
 has '^  < after = 9$' $e

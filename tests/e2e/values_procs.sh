@@ -21,8 +21,8 @@ has '< work = 9009$' t.trc.ev
 rec f.trc "$F/val_fork"
 has '^parent=-3 vfork_exec=9 work=14$' f.trc.out
 ev f.trc
-has '^      < forker = 0xfffffffd$' f.trc.ev
-has '^  < f1 = 0xfffffffd$' f.trc.ev
+has '^      < forker = -3$' f.trc.ev
+has '^  < f1 = -3$' f.trc.ev
 has '^  < vforker = 9$' f.trc.ev
 n=0
 for c in f.trc.*[0-9]; do
@@ -30,7 +30,7 @@ for c in f.trc.*[0-9]; do
     ev "$c"
     if grep -q '< forker = 3$' "$c.ev"; then
         has '^  < f1 = 3$' "$c.ev"
-        has '^  > child_work \[rdi=3 ' "$c.ev"
+        has '^  > child_work(3)$' "$c.ev"
         has '^  < child_work = 21$' "$c.ev"
         n=$((n + 1))
     elif grep -q 'exit status 9' "$c.ev"; then
@@ -44,17 +44,17 @@ done
 rec d.trc "$F/val_dlopen" "$F/val_plugin.so"
 has '^plugin=20$' d.trc.out
 ev d.trc
-has '^    > plug_entry \[rdi=4 ' d.trc.ev
-has '^      > plug_mul \[rdi=4 rsi=5 ' d.trc.ev
+has '^    > plug_entry(4)$' d.trc.ev
+has '^      > plug_mul(4, 5)$' d.trc.ev
 has '^      < plug_mul = 20$' d.trc.ev
 has '^  < host = 20$' d.trc.ev
 
 rec m.trc "$F/val_mixed"
 has '^mixed=31$' m.trc.out
 ev m.trc
-has '^  > pg_outer \[rdi=1 ' m.trc.ev
-has '^    > inst_mid ' m.trc.ev
-has '^      > pg_leaf \[rdi=3 ' m.trc.ev
+has '^  > pg_outer(1)$' m.trc.ev
+has '^    > inst_mid(1)$' m.trc.ev   # no values: arguments as at the last ENTER
+has '^      > pg_leaf(3)$' m.trc.ev
 has '^      < pg_leaf = 30$' m.trc.ev
 has '^    < inst_mid = 0$' m.trc.ev
 has '^  < pg_outer = 31$' m.trc.ev
