@@ -15,7 +15,7 @@ SCALE=${BENCH_SCALE:-1}
 tmp=$(mktemp -d /tmp/ttvbench.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-for p in plain empty inst pgempty values pg; do
+for p in plain empty inst pgempty pgret values pg; do
     [ -x "$BB/cap_vwork.$p" ] || make -s B="$B" bench-values-progs >/dev/null 2>&1
     [ -x "$BB/cap_vwork.$p" ] || { echo "bench_values: $BB/cap_vwork.$p missing"; exit 1; }
 done
@@ -26,6 +26,7 @@ command -v uftrace >/dev/null 2>&1 && have_uft=1
 ncalls() {
     case $1 in
     plain|empty|pgempty) n=50000000 ;;
+    pgret) n=20000000 ;;
     inst|values) n=6000000 ;;
     inst-none|values-none) n=12000000 ;;
     uftrace) n=500000 ;;
@@ -41,7 +42,7 @@ run() {
     wl=$1; v=$2; n=$(ncalls "$v"); out=$tmp/out; bytes=-; flag=-
     rm -rf "$trc" "$tmp/uft"
     case $v in
-    plain|empty|pgempty) "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
+    plain|empty|pgempty|pgret) "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
     inst|values) TTCAP_OUT=$trc "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
     inst-none|values-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_vwork.${v%-none}" "$wl" "$n" > "$out" ;;
     uftrace) uftrace record -d "$tmp/uft" -A '^leaf$@arg1' -R '^leaf$@retval' \
@@ -65,7 +66,7 @@ run() {
     echo "$wl $v $ns $cpu $bytes $flag" >> "$res"
 }
 
-variants="plain empty pgempty inst values inst-none values-none"
+variants="plain empty pgempty pgret inst values inst-none values-none"
 [ "$have_uft" = 1 ] && variants="$variants uftrace"
 echo "values bench: $REPS reps, scale $SCALE, $(nproc) cpus; uptime:$(uptime | sed 's/.*up [^,]*, *[0-9]* users*, *//; s/^/ /')"
 start=$(date +%s)
@@ -86,7 +87,7 @@ function med(s,   n, i, j, t, a) {
 }
 BEGIN {
     name["plain"] = "plain (no hooks)"; name["empty"] = "-finstrument-functions, empty hooks"
-    name["pgempty"] = "-pg -mfentry, empty __fentry__"; name["inst"] = "ttcap plain mode, tsc"
+    name["pgempty"] = "-pg -mfentry, empty __fentry__"; name["pgret"] = "-pg -mfentry, return hook only"; name["inst"] = "ttcap plain mode, tsc"
     name["values"] = "ttcap VALUES mode, tsc"; name["inst-none"] = "ttcap plain mode, clock none"
     name["values-none"] = "ttcap VALUES mode, clock none"; name["uftrace"] = "uftrace record -A arg1 -R retval"
 }
