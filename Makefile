@@ -1,15 +1,21 @@
 # tt - trace-travel debugging toolkit.
 #
-#   make            deps check, then libraries and tools into build/
-#   make test       unit tests (cmocka), end-to-end tests, fuzz smoke run
+#   make            libraries and tools into build/
+#   make test       deps check, layer check, unit tests (cmocka), end-to-end
+#                   tests, fuzz smoke run
 #   make asan       the same tests in an ASan+UBSan build (build/asan/)
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
 #   make fuzz       libFuzzer target for the trace reader (build/fuzz_reader)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
+#                   (ttcap.h ttfmt.h ttdiff.h ttreport.h, libttcap.so/.a,
+#                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
 #
 # Folders are layers: capture/ and format/ at the bottom, diff/ on format/,
-# report/ on diff/. Any *.mk file in a layer folder, fixtures/ or tests/ is
+# report/ on diff/ (README.md, Architecture). Each folder's objects are
+# compiled with the include paths of its own layer and those below only, so
+# including a higher layer's header fails to compile (make check-layers
+# proves it). Any *.mk file in a layer folder, fixtures/ or tests/ is
 # included, so a module adds its own rules without editing this file.
 
 B ?= build
@@ -23,17 +29,35 @@ WARN = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
 ifdef WERROR
 WARN += -Werror
 endif
+# include paths per layer: capture/ sees the format's wire header alone
+# (copied into $(B)/inc/wire), format/ itself, diff/ and report/ the layers
+# below them; tests, benchmarks and test tools see everything
+INC_capture = -Icapture -I$(B)/inc/wire
+INC_format  = -Iformat
+INC_diff    = -Idiff -Iformat
+INC_report  = -Ireport -Idiff -Iformat
+INC_tests   = -Iformat -Icapture -Idiff -Ireport -Itests/unit -Ifixtures/traces
 CPPFLAGS_TT = -Iformat -Icapture -Idiff -Ireport -D_GNU_SOURCE
-CFLAGS_TT = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) $(CPPFLAGS_TT)
-LIBCFLAGS = $(CFLAGS_TT) -fvisibility=hidden
-SYSLIBS = -ldw -lelf -lpcre2-8 -lxxhash -lpthread -ldl -lm
+CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE
+CFLAGS_TT = $(CFLAGS_BASE) $(CPPFLAGS_TT)
+LIBCFLAGS = $(CFLAGS_BASE) -fvisibility=hidden
+# dependency tracking of tests and tools (a .d beside each output)
+DEPFLAGS = -MMD -MP -MF $@.d
+# what each library needs at link time (libttfmt: libdw; libttdiff adds
+# PCRE2 and xxHash; libttreport adds nothing)
+FMT_LIBS = -ldw -lelf -lpthread -ldl -lm
+DIFF_LIBS = -lpcre2-8 -lxxhash
+SYSLIBS = $(DIFF_LIBS) $(FMT_LIBS)
 export B CC SAN
 
 # ---- sources ---------------------------------------------------------------
-FMT_SRC  := $(filter-out format/ttdump.c, $(wildcard format/*.c))
+FMT_SRC  := $(wildcard format/*.c)
 CAP_SRC  := $(wildcard capture/*.c capture/*.S)
-DIFF_SRC := $(filter-out diff/ttdiff.c, $(wildcard diff/*.c))
-REP_SRC  := $(wildcard report/*.c)
+DIFF_SRC := $(wildcard diff/*.c)
+# report/ also holds the commands and their shared command-line module
+# (cli.c), linked into the tools, not into libttreport
+CMD_SRC  := report/ttdump.c report/ttdiff.c report/cli.c
+REP_SRC  := $(filter-out $(CMD_SRC), $(wildcard report/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
 
@@ -45,22 +69,28 @@ LIBREP  = $(B)/libttreport.a
 TOOLS   = $(B)/ttdump $(B)/ttdiff
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit e2e asan bench demo fuzz install clean check-headers
+.PHONY: all deps test test-run unit e2e asan bench demo demo-run fuzz install \
+        clean check-headers check-layers
 
-all: deps $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
+all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
      $(TOOLS) $(B)/ttcap.pc
 
 deps:
 	@sh .ci/deps
 
+# the layer of an object is its folder: INC_<folder> are its include paths
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
 
 # capture/ is never instrumented and never sees -finstrument-functions
-$(B)/obj/capture/%.o: capture/%.c
+$(B)/obj/capture/%.o: capture/%.c $(B)/inc/wire/ttf_wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) -fno-instrument-functions -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_capture) -fno-instrument-functions -MMD -MP -c $< -o $@
+
+$(B)/inc/wire/ttf_wire.h: format/ttf_wire.h
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 $(LIBFMT): $(call obj,$(FMT_SRC))
 	@mkdir -p $(dir $@)
@@ -86,10 +116,10 @@ $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 	$(CC) -shared $(SAN) -o $@ $^ -Wl,-soname,libttcap.so.1 -lpthread -ldl
 	ln -sf libttcap.so $(B)/libttcap.so.1
 
-$(B)/ttdump: $(B)/obj/format/ttdump.o $(LIBFMT)
+$(B)/ttdump: $(B)/obj/report/ttdump.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttdiff: $(B)/obj/diff/ttdiff.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttcap.pc: Makefile
@@ -104,13 +134,18 @@ $(B)/ttcap.pc: Makefile
 $(B)/tests/%: tests/unit/%.c $(call obj,$(UNIT_HLP)) $(LIBREP) $(LIBDIFF) \
               $(LIBFMT) $(B)/libttcap.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(call obj,$(UNIT_HLP)) \
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) $(INC_tests) -o $@ $< $(call obj,$(UNIT_HLP)) \
 	  $(LIBREP) $(LIBDIFF) $(LIBFMT) $(SYSLIBS) -lcmocka
 
 unit: all $(UNIT_BIN)
 
-test: unit fixtures check-headers
+# test and demo check the Debian packages first (.ci/deps), then build: a
+# second make, so a parallel build never starts before the packages are in
+test:
 	@sh .ci/deps --test
+	@$(MAKE) --no-print-directory test-run
+
+test-run: unit fixtures check-headers check-layers
 	@sh tests/run.sh $(B)
 
 # Fatal signals stay with the program under test (libttcap records them),
@@ -123,7 +158,11 @@ asan:
 bench: all fixtures
 	@sh tests/bench/run.sh $(B)
 
-demo: all fixtures
+demo:
+	@sh .ci/deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: all fixtures
 	@sh fixtures/demo.sh $(B)
 
 fuzz: $(B)/fuzz_reader
@@ -133,16 +172,31 @@ $(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS_TT) \
 	  -o $@ $^ $(SYSLIBS)
 
+# every public header compiles on its own as C99, with its layer's include
+# paths in the tree and from one folder as installed
 check-headers:
-	@for h in format/ttfmt.h capture/ttcap.h diff/ttdiff.h report/ttreport.h; do \
-	  [ -f $$h ] || continue; \
-	  echo "#include \"$$h\"" | $(CC) -std=c99 -Wall -Wextra -Werror -x c -fsyntax-only -Iformat -Icapture -Idiff -Ireport - || exit 1; \
+	@set -e; rm -rf $(B)/inc/all; mkdir -p $(B)/inc/all; \
+	cp capture/ttcap.h format/ttfmt.h diff/ttdiff.h report/ttreport.h $(B)/inc/all/; \
+	for h in capture:ttcap.h format:ttfmt.h diff:ttdiff.h report:ttreport.h; do \
+	  l=$${h%%:*}; f=$${h#*:}; \
+	  case $$l in capture) inc="-Icapture";; format) inc="$(INC_format)";; \
+	    diff) inc="$(INC_diff)";; report) inc="$(INC_report)";; esac; \
+	  for i in "$$inc" "-I$(B)/inc/all"; do \
+	    echo "#include \"$$f\"" | $(CC) -std=c99 -Wall -Wextra -Werror -x c -fsyntax-only $$i - \
+	      || { echo "check-headers: $$f with $$i"; exit 1; }; \
+	  done; \
 	done
+
+# each layer compiles its own and lower headers and fails on higher ones
+check-layers: $(B)/inc/wire/ttf_wire.h
+	@CC="$(CC)" B="$(B)" INC_capture="$(INC_capture)" INC_format="$(INC_format)" \
+	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" sh tests/check_layers.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 format/ttfmt.h capture/ttcap.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/libttcap.a $(LIBFMT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 capture/ttcap.h format/ttfmt.h diff/ttdiff.h report/ttreport.h \
+	  $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/libttcap.a $(LIBFMT) $(LIBDIFF) $(LIBREP) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libttcap.so $(DESTDIR)$(PREFIX)/lib/libttcap.so.1
 	ln -sf libttcap.so.1 $(DESTDIR)$(PREFIX)/lib/libttcap.so
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
@@ -168,4 +222,4 @@ $(B)/fixtures/%: fixtures/progs/%.c $(B)/libttcap.so capture/ttcap.h
 .PHONY: fixtures
 
 -include $(wildcard format/*.mk capture/*.mk diff/*.mk report/*.mk fixtures/*.mk tests/*.mk tests/*/*.mk)
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

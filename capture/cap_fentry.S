@@ -8,7 +8,8 @@
  * is live (rdi rsi rdx rcx r8 r9; rax = vector registers used by a varargs
  * call; r10 = static chain of a nested function; xmm0-7), and the stack is
  * [rsp] = return into the function, [rsp+8] = the function's own return
- * address (the slot values mode hooks). The fast C half is compiled with
+ * address (the slot values mode hooks). The stack is not always 16-byte
+ * aligned there (nor in the trampoline), so both realign it through rbp. The fast C half is compiled with
  * -mgeneral-regs-only, so it needs only the integer registers saved; the
  * slow half (a new chunk, a new thread, growing the shadow stack) calls
  * into libc, so xmm0-7 are saved around it as well.
@@ -32,8 +33,13 @@ __fentry__:
         jne     1f
         ret
 1:
+        pushq   %rbp                    /* the stack may be misaligned: gcc */
+        .cfi_adjust_cfa_offset 8        /* skips aligning calls to functions */
+        .cfi_rel_offset rbp, 0          /* it knows need no alignment, and */
+        movq    %rsp, %rbp              /* -pg adds this call to them */
+        .cfi_def_cfa_register rbp
         subq    $64, %rsp
-        .cfi_adjust_cfa_offset 64
+        andq    $-16, %rsp
         movq    %rdi, 0(%rsp)
         movq    %rsi, 8(%rsp)
         movq    %rdx, 16(%rsp)
@@ -43,8 +49,8 @@ __fentry__:
         movq    %rax, 48(%rsp)
         movq    %r10, 56(%rsp)
         movq    %rsp, %rdi              /* the saved argument registers */
-        movq    64(%rsp), %rsi          /* return address into the function */
-        leaq    72(%rsp), %rdx          /* the function's return slot */
+        movq    8(%rbp), %rsi           /* return address into the function */
+        leaq    16(%rbp), %rdx          /* the function's return slot */
         call    cap_fentry_fast
         testl   %eax, %eax
         jnz     3f
@@ -57,35 +63,34 @@ __fentry__:
         movq    40(%rsp), %r9
         movq    48(%rsp), %rax
         movq    56(%rsp), %r10
-        addq    $64, %rsp
-        .cfi_adjust_cfa_offset -64
+        movq    %rbp, %rsp
+        popq    %rbp
+        .cfi_def_cfa rsp, 8
         ret
 3:
-        .cfi_adjust_cfa_offset 64
+        .cfi_def_cfa rbp, 16
         subq    $128, %rsp
-        .cfi_adjust_cfa_offset 128
-        movups  %xmm0, 0(%rsp)
-        movups  %xmm1, 16(%rsp)
-        movups  %xmm2, 32(%rsp)
-        movups  %xmm3, 48(%rsp)
-        movups  %xmm4, 64(%rsp)
-        movups  %xmm5, 80(%rsp)
-        movups  %xmm6, 96(%rsp)
-        movups  %xmm7, 112(%rsp)
+        movaps  %xmm0, 0(%rsp)
+        movaps  %xmm1, 16(%rsp)
+        movaps  %xmm2, 32(%rsp)
+        movaps  %xmm3, 48(%rsp)
+        movaps  %xmm4, 64(%rsp)
+        movaps  %xmm5, 80(%rsp)
+        movaps  %xmm6, 96(%rsp)
+        movaps  %xmm7, 112(%rsp)
         leaq    128(%rsp), %rdi
-        movq    192(%rsp), %rsi
-        leaq    200(%rsp), %rdx
+        movq    8(%rbp), %rsi
+        leaq    16(%rbp), %rdx
         call    cap_fentry_slow
-        movups  0(%rsp), %xmm0
-        movups  16(%rsp), %xmm1
-        movups  32(%rsp), %xmm2
-        movups  48(%rsp), %xmm3
-        movups  64(%rsp), %xmm4
-        movups  80(%rsp), %xmm5
-        movups  96(%rsp), %xmm6
-        movups  112(%rsp), %xmm7
+        movaps  0(%rsp), %xmm0
+        movaps  16(%rsp), %xmm1
+        movaps  32(%rsp), %xmm2
+        movaps  48(%rsp), %xmm3
+        movaps  64(%rsp), %xmm4
+        movaps  80(%rsp), %xmm5
+        movaps  96(%rsp), %xmm6
+        movaps  112(%rsp), %xmm7
         addq    $128, %rsp
-        .cfi_adjust_cfa_offset -128
         jmp     2b
         .cfi_endproc
         .size   __fentry__, .-__fentry__
@@ -102,26 +107,32 @@ __fentry__:
 cap_ret_tramp:
         pushq   %rax
         pushq   %rdx
+        pushq   %rbp
+        movq    %rsp, %rbp              /* rbp+24: rsp after the function's ret */
+        andq    $-16, %rsp
         movq    %rax, %rdi              /* the return value */
-        leaq    16(%rsp), %rsi          /* rsp at the function's ret + 8 */
+        leaq    24(%rbp), %rsi
         call    cap_fexit_fast          /* rax = real return, rdx = slow */
         testq   %rdx, %rdx
         jnz     1f
         movq    %rax, %r11
+        movq    %rbp, %rsp
+        popq    %rbp
         popq    %rdx
         popq    %rax
         jmp     *%r11
 1:
-        subq    $48, %rsp
-        movups  %xmm0, 0(%rsp)
-        movups  %xmm1, 16(%rsp)
-        movq    56(%rsp), %rdi          /* the saved rax */
-        leaq    64(%rsp), %rsi
+        subq    $32, %rsp
+        movaps  %xmm0, 0(%rsp)
+        movaps  %xmm1, 16(%rsp)
+        movq    16(%rbp), %rdi          /* the saved rax */
+        leaq    24(%rbp), %rsi
         call    cap_fexit_slow          /* rax = real return */
         movq    %rax, %r11
-        movups  0(%rsp), %xmm0
-        movups  16(%rsp), %xmm1
-        addq    $48, %rsp
+        movaps  0(%rsp), %xmm0
+        movaps  16(%rsp), %xmm1
+        movq    %rbp, %rsp
+        popq    %rbp
         popq    %rdx
         popq    %rax
         jmp     *%r11

@@ -17,14 +17,6 @@
 #include "ttcap.h"
 #include "ttf_wire.h"
 
-/* format v1.1 (issue 12): until format/ttf_wire.h has them */
-#ifndef TTF_CHUNK_VALUES
-#define TTF_CHUNK_VALUES 0x2u
-#endif
-#ifndef TTF_REQ_VALUES
-#define TTF_REQ_VALUES 0x2u
-#endif
-
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define CAP_HAVE_TSC 1
@@ -32,8 +24,9 @@
 
 #define CAP_RESERVE 128         /* bytes kept free at each chunk end for CUT/CRASH/END */
 #define CAP_HOT_MAX 24          /* longest hot record (tag + svar + uvar) */
-#define CAP_VHOT_MAX 82         /* longest values-mode ENTER (+ mask + 6 svar);
-                                   82 + the longest terminal record < CAP_RESERVE */
+#define CAP_VHOT_MAX (CAP_HOT_MAX - 3 + TTF_ENTER_VALUES_MAX)
+                                /* longest values-mode ENTER (82 bytes): it
+                                   and a terminal record fit in CAP_RESERVE */
 #define CAP_GROW 16             /* chunks added to the file per growth step */
 #define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
 #define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
@@ -59,7 +52,7 @@ struct tstate {
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
-    uint64_t vprev[6];          /* values mode: argument registers at the last ENTER */
+    uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
     uint8_t *base;              /* start of the mapped chunk */
     uint64_t chunk;             /* its index in the file */
     uint32_t index;             /* thread index (creation order) */

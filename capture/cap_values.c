@@ -53,8 +53,6 @@
 
 #include "cap_int.h"
 
-#define CAP_VALUES_MINOR 1      /* format minor version of a trace with values */
-
 /* The file header of a trace with values: minor 1, TTF_REQ_VALUES (once). */
 void cap_values_chunk(void)
 {
@@ -64,7 +62,7 @@ void cap_values_chunk(void)
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
     if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_VALUES)
         return;
-    ttf_put_u16(h + TTF_H_VMINOR, CAP_VALUES_MINOR);
+    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
     __atomic_fetch_or(req, TTF_REQ_VALUES, __ATOMIC_RELEASE);
 }
 
@@ -125,16 +123,9 @@ void put_enter(struct tstate *t, uintptr_t fn, const uint64_t *r)
 {
     uint8_t tag, *p = t->pos;
     uint8_t *q = cap_hot_head(t, p, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
-    uint8_t *m = q++;
-    unsigned mask = 0;
-    for (unsigned i = 0; i < 6; i++) {
-        if (r[i] == t->vprev[i])
-            continue;
-        mask |= 1u << i;
-        q = ttf_put_svar(q, (int64_t)(r[i] - t->vprev[i]));
+    q = ttf_put_enter_values(q, r, t->vprev);
+    for (unsigned i = 0; i < TTF_ARGREGS; i++)
         t->vprev[i] = r[i];
-    }
-    *m = (uint8_t)mask;
     cap_commit(t, p, tag, q);
 }
 
@@ -143,7 +134,7 @@ void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax)
 {
     uint8_t tag, *p = t->pos;
     uint8_t *q = cap_hot_head(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
-    q = ttf_put_svar(q, (int64_t)rax);
+    q = ttf_put_exit_value(q, rax);
     cap_commit(t, p, tag, q);
 }
 

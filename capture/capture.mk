@@ -10,11 +10,11 @@ $(B)/fixtures/cap_plugin.so: fixtures/progs/cap_dlopen.c
 
 $(B)/tests/capture_check: tests/e2e/capture_check.c $(LIBFMT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -o $@ $< $(LIBFMT) $(SYSLIBS)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -o $@ $< $(LIBFMT) $(SYSLIBS)
 
 $(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
 
 # cap_calls linked with the static library (libttcap.a inside the program)
@@ -28,8 +28,25 @@ $(B)/fixtures/cap_static: fixtures/progs/cap_calls.c $(B)/libttcap.a capture/ttc
 # traced function's floating point arguments)
 $(B)/obj/capture/%.o: capture/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TT) -fPIC -g -MMD -MP -c $< -o $@
+	$(CC) -fPIC -g -MMD -MP -c $< -o $@
 
 ifeq ($(shell uname -m),x86_64)
 $(B)/obj/capture/cap_values.o: LIBCFLAGS += -mgeneral-regs-only
 endif
+
+# ttcap-values.pc: values mode flags (compile with them, link without -pg)
+all: $(B)/ttcap-values.pc
+install: install-values-pc
+.PHONY: install-values-pc
+
+$(B)/ttcap-values.pc: capture/capture.mk
+	@mkdir -p $(dir $@)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	  'includedir=$${prefix}/include' '' 'Name: ttcap-values' \
+	  'Description: tt capture library, values mode: arguments and return values (x86-64; compile with the Cflags, link without -pg)' \
+	  'Version: 1.1.0' 'Cflags: -I$${includedir} -pg -mfentry' \
+	  'Libs: -L$${libdir} -lttcap' 'Libs.private: -lpthread -ldl' > $@
+
+install-values-pc: $(B)/ttcap-values.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(B)/ttcap-values.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ttcap-values.pc

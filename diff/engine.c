@@ -144,7 +144,7 @@ typedef struct base {
 struct ttd_diff {
     run r[2];               /* TTD_GOOD, TTD_BAD */
     ttd_options o;          /* options as given */
-    ttf_regex *re[3];       /* --thread, --function, --exclude */
+    ttd_regex *re[3];       /* --thread, --function, --exclude */
     ipair *ip;              /* aligned pairs */
     size_t nip;
     base *base;             /* baseline good runs (open while aligning) */
@@ -710,7 +710,7 @@ static int thread_selected(const ttd_diff *d, const ttd_tinfo *t)
     if (!d->re[0])
         return 1;
     snprintf(num, sizeof num, "%u", t->index);
-    return ttf_regex_match(d->re[0], t->name) || ttf_regex_match(d->re[0], num);
+    return ttd_regex_match(d->re[0], t->name) || ttd_regex_match(d->re[0], num);
 }
 
 static void thread_info(const run *r, uint32_t i, uint64_t events,
@@ -763,7 +763,7 @@ static int compile(ttd_diff *d, int i, const char *pattern, const char *flag,
 
     if (!pattern)
         return 0;
-    int rc = ttf_regex_compile(pattern, &d->re[i], &e);
+    int rc = ttd_regex_compile(pattern, &d->re[i], &e);
     if (rc < 0 && err) {
         snprintf(msg, sizeof msg, "%s: %s", flag, rc == TT_EINVAL ? e.msg : ttf_strerror(rc));
         set_err(err, rc, msg);
@@ -1670,7 +1670,7 @@ void ttd_free(ttd_diff *d)
         ttf_close(d->r[ri].owned);
     }
     for (int i = 0; i < 3; i++)
-        ttf_regex_free(d->re[i]);
+        ttd_regex_free(d->re[i]);
     ttd_arena_free(&d->arena);
     free(d);
 }

@@ -33,8 +33,8 @@ typedef struct ttd_norm {
     const ttf_trace *trace; /* the run */
     ttf_sym *sym;           /* its symbols (owned by the norm) */
     int messages;           /* TTD_MSG_* */
-    const ttf_regex *keep;  /* --function, NULL = all */
-    const ttf_regex *drop;  /* --exclude, NULL = none */
+    const ttd_regex *keep;  /* --function, NULL = all */
+    const ttd_regex *drop;  /* --exclude, NULL = none */
     ttd_cache funcs;        /* ENTER/EXIT by address (scopes by site) */
     ttd_cache sites;        /* MESSAGE/MARK by site id */
     char *buf;              /* formatted message text */
@@ -44,7 +44,7 @@ typedef struct ttd_norm {
 /* Set up n over trace t (opens its symbols, C++ names demangled unless
  * no_demangle). 0, TT_ENOMEM or a symbol error. */
 int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
-                  const ttf_regex *keep, const ttf_regex *drop,
+                  const ttd_regex *keep, const ttd_regex *drop,
                   int no_demangle);
 void ttd_norm_free(ttd_norm *n);
 

@@ -72,15 +72,15 @@ static ttd_slot *cache_get(ttd_cache *c, uint64_t id, int *fresh)
 
 static int passes(const ttd_norm *n, const char *name)
 {
-    if (n->keep && !ttf_regex_match(n->keep, name))
+    if (n->keep && !ttd_regex_match(n->keep, name))
         return 0;
-    if (n->drop && ttf_regex_match(n->drop, name))
+    if (n->drop && ttd_regex_match(n->drop, name))
         return 0;
     return 1;
 }
 
 int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
-                  const ttf_regex *keep, const ttf_regex *drop,
+                  const ttd_regex *keep, const ttd_regex *drop,
                   int no_demangle)
 {
     memset(n, 0, sizeof *n);

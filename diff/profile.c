@@ -1,5 +1,5 @@
 /*
- * profile.c - ttdiff --profile: profile two runs (format/profile.c), pair
+ * profile.c - ttdiff --profile: profile two runs (diff/profile_calc.c), pair
  * their functions by name and order them by the largest change, bad minus
  * good. Functions seen in one run only are kept and flagged. Both profiles
  * are sorted by name and merged in one pass. --thread selects the threads
@@ -14,10 +14,10 @@
 struct ttd_profile {
     ttf_trace *own[2];          /* traces opened by ttd_profile_diff_files */
     ttf_sym *sym[2];            /* name the functions of each run */
-    ttf_profile *prof[2];       /* each run's profile */
+    ttd_prof *prof[2];       /* each run's profile */
     ttd_profile_delta *rows;    /* the pairs */
     ttd_profile_result res;     /* handed out */
-    ttf_regex *re[3];           /* --thread, --function, --exclude; NULL = none */
+    ttd_regex *re[3];           /* --thread, --function, --exclude; NULL = none */
 };
 
 static void set_err(ttf_error *err, int code, const char *path,
@@ -40,8 +40,8 @@ static int64_t sub(uint64_t b, uint64_t g)
     return (int64_t)(b - g);
 }
 
-static void fill(ttd_profile_delta *d, const ttf_profile_row *g,
-                 const ttf_profile_row *b)
+static void fill(ttd_profile_delta *d, const ttd_prof_row *g,
+                 const ttd_prof_row *b)
 {
     memset(d, 0, sizeof *d);
     d->only = !b ? TTD_PROF_ONLY_GOOD : !g ? TTD_PROF_ONLY_BAD : TTD_PROF_BOTH;
@@ -68,9 +68,9 @@ static uint64_t mag(int64_t v)
 static int64_t key(const ttd_profile_delta *d, int sort)
 {
     switch (sort) {
-    case TTF_PROF_SELF: return d->self_ns;
-    case TTF_PROF_CALLS: return d->calls;
-    case TTF_PROF_AVG: return d->avg_ns;
+    case TTD_PROF_SELF: return d->self_ns;
+    case TTD_PROF_CALLS: return d->calls;
+    case TTD_PROF_AVG: return d->avg_ns;
     default: return d->total_ns;
     }
 }
@@ -89,23 +89,23 @@ static int cmp_change(const void *va, const void *vb, void *arg)
 /* Does --function/--exclude keep this function? */
 static int func_kept(const ttd_profile *p, const char *name)
 {
-    if (p->re[1] && !ttf_regex_match(p->re[1], name))
+    if (p->re[1] && !ttd_regex_match(p->re[1], name))
         return 0;
-    return !(p->re[2] && ttf_regex_match(p->re[2], name));
+    return !(p->re[2] && ttd_regex_match(p->re[2], name));
 }
 
 /* Pair the two name-sorted profiles. */
 static int merge(ttd_profile *p)
 {
-    size_t n[2] = {ttf_profile_count(p->prof[0]), ttf_profile_count(p->prof[1])};
+    size_t n[2] = {ttd_prof_count(p->prof[0]), ttd_prof_count(p->prof[1])};
     size_t i = 0, j = 0, k = 0;
 
     p->rows = calloc(n[0] + n[1] + 1, sizeof *p->rows);
     if (!p->rows)
         return TT_ENOMEM;
     while (i < n[0] || j < n[1]) {
-        const ttf_profile_row *g = ttf_profile_get(p->prof[0], i);
-        const ttf_profile_row *b = ttf_profile_get(p->prof[1], j);
+        const ttd_prof_row *g = ttd_prof_get(p->prof[0], i);
+        const ttd_prof_row *b = ttd_prof_get(p->prof[1], j);
         int c = !g ? 1 : !b ? -1 : strcmp(g->name, b->name);
         i += c <= 0;
         j += c >= 0;
@@ -130,8 +130,8 @@ static char *select_threads(const ttd_profile *p, const ttf_trace *t)
     for (size_t i = 0; sel && i < n; i++) {
         const ttf_thread *th = ttf_get_thread(t, i);
         snprintf(num, sizeof num, "%zu", i);
-        sel[i] = !p->re[0] || ttf_regex_match(p->re[0], th->name) ||
-                 ttf_regex_match(p->re[0], num);
+        sel[i] = !p->re[0] || ttd_regex_match(p->re[0], th->name) ||
+                 ttd_regex_match(p->re[0], num);
     }
     return sel;
 }
@@ -139,7 +139,7 @@ static char *select_threads(const ttd_profile *p, const ttf_trace *t)
 static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
                        const ttd_options *o, ttf_error *err)
 {
-    ttf_profile_opts po = {0, NULL, ttf_thread_count(t)};
+    ttd_prof_opts po = {0, NULL, ttf_thread_count(t)};
     char *sel = select_threads(p, t);
     int rc = sel ? ttf_sym_open(t, &p->sym[run]) : TT_ENOMEM;
 
@@ -156,13 +156,13 @@ static int profile_run(ttd_profile *p, int run, const ttf_trace *t,
         return TT_ENOTFOUND;
     }
     po.threads = sel;
-    rc = ttf_profile_build(t, p->sym[run], &po, &p->prof[run], err);
+    rc = ttd_prof_build(t, p->sym[run], &po, &p->prof[run], err);
     free(sel);
     if (rc < 0)
         return rc;  /* err names the trace */
-    ttf_profile_sort(p->prof[run], TTF_PROF_NAME);
+    ttd_prof_sort(p->prof[run], TTD_PROF_NAME);
     p->res.path[run] = ttf_path(t);
-    p->res.info[run] = *ttf_profile_get_info(p->prof[run]);
+    p->res.info[run] = *ttd_prof_get_info(p->prof[run]);
     return 0;
 }
 
@@ -174,7 +174,7 @@ static int compile(ttd_profile *p, int i, const char *pattern,
     if (!pattern)
         return 0;
     memset(&e, 0, sizeof e);
-    int rc = ttf_regex_compile(pattern, &p->re[i], &e);
+    int rc = ttd_regex_compile(pattern, &p->re[i], &e);
     if (rc < 0 && err) {
         memset(err, 0, sizeof *err);
         err->code = rc;
@@ -199,9 +199,9 @@ int ttd_profile_diff(const ttf_trace *good, const ttf_trace *bad,
     if (out)
         *out = NULL;
     if (sort == 0)
-        sort = TTF_PROF_TOTAL;
-    if (!good || !bad || !out || (sort != TTF_PROF_TOTAL && sort != TTF_PROF_SELF &&
-                                  sort != TTF_PROF_CALLS && sort != TTF_PROF_AVG)) {
+        sort = TTD_PROF_TOTAL;
+    if (!good || !bad || !out || (sort != TTD_PROF_TOTAL && sort != TTD_PROF_SELF &&
+                                  sort != TTD_PROF_CALLS && sort != TTD_PROF_AVG)) {
         set_err(err, TT_EINVAL, NULL, "bad argument (sort by total, self, calls or avg)");
         return TT_EINVAL;
     }
@@ -269,12 +269,12 @@ void ttd_profile_free(ttd_profile *p)
     if (!p)
         return;
     for (int i = 0; i < 2; i++) {
-        ttf_profile_free(p->prof[i]);
+        ttd_prof_free(p->prof[i]);
         ttf_sym_close(p->sym[i]);
         ttf_close(p->own[i]);
     }
     for (int i = 0; i < 3; i++)
-        ttf_regex_free(p->re[i]);
+        ttd_regex_free(p->re[i]);
     free(p->rows);
     free(p);
 }

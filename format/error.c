@@ -1,7 +1,8 @@
 /*
- * error.c - the error model of libttfmt: code names, the runtime version,
- * the one corruption report every parse failure goes through, the slow path
- * of varint decoding, and the arena that owns a trace's strings.
+ * error.c - the error model of libttfmt: code names, the runtime version
+ * and format description (ttf_format), the one corruption report every
+ * parse failure goes through, the slow path of varint decoding, and the
+ * arena that owns a trace's strings.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,10 +10,22 @@
 #include <string.h>
 
 #include "ttf_int.h"
+#include "ttf_wire.h"
+
+_Static_assert(TTF_HEADER_CLOSED == TTF_FLAG_CLOSED, "ttfmt.h and ttf_wire.h agree");
 
 int ttf_version(void)
 {
     return TTF_VERSION_NUMBER;
+}
+
+const ttf_format_info *ttf_format(void)
+{
+    static const ttf_format_info info = {
+        TTF_VERSION_MAJOR_WIRE, TTF_VERSION_MINOR_WIRE, TTF_MIN_READER_WIRE,
+        TTF_ENDIAN_MARK,
+    };
+    return &info;
 }
 
 const char *ttf_strerror(int err)

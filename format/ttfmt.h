@@ -17,7 +17,15 @@
 extern "C" {
 #endif
 
-#define TTF_VERSION_MAJOR 1
+/* 2.0.0: the profile, the regex filters and the Chrome export left libttfmt
+ * (format/ is bytes <-> events and symbols only). ttf_profile_* is now
+ * ttd_prof_* and ttf_regex_* is ttd_regex_* in ttdiff.h (libttdiff.a);
+ * ttf_profile_write_text is ttr_prof_text and ttf_chrome_write is
+ * ttr_chrome_write in ttreport.h (libttreport.a). See README, Architecture.
+ * Added ttf_format and TTF_HEADER_CLOSED.
+ * 2.1.0: values (trace format 1.1): ttf_event has_values, changed,
+ * argregs, retval; the writer's values option. */
+#define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 1
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
@@ -25,6 +33,16 @@ extern "C" {
 
 /* The library's own version at run time (TTF_VERSION_NUMBER it was built with). */
 int ttf_version(void);
+
+/* The trace format this library writes (FORMAT.md). */
+typedef struct ttf_format_info {
+    unsigned major, minor;  /* format version written in new headers */
+    unsigned min_reader;    /* oldest reader major version that reads them */
+    uint32_t endian_mark;   /* the header's endian field as written */
+} ttf_format_info;
+
+/* A static description of the format (never NULL). */
+const ttf_format_info *ttf_format(void);
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -90,12 +108,15 @@ enum ttf_arg_type {
 
 typedef struct ttf_trace ttf_trace;
 
+/* ttf_header.flags bit: the writer closed the file (exit status is set). */
+#define TTF_HEADER_CLOSED 1u
+
 /* Fixed header fields, as stored. */
 typedef struct ttf_header {
     uint16_t version_major, version_minor, min_reader_major, header_size;
     uint32_t required_features, optional_features;
     uint32_t chunk_size, data_offset, flags;
-    int32_t exit_status;        /* valid when flags & TTF_FLAG_CLOSED (1) */
+    int32_t exit_status;        /* valid when flags & TTF_HEADER_CLOSED */
     uint64_t tsc_hz;            /* counter ticks per second, 0 if unknown */
     uint64_t start_realtime_ns; /* CLOCK_REALTIME at trace start */
 } ttf_header;
@@ -426,139 +447,6 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
 /* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
 size_t ttf_sym_notice_count(const ttf_sym *s);
 const char *ttf_sym_get_notice(const ttf_sym *s, size_t i);
-
-/* ---- filters (PCRE2, shared by ttdump and ttdiff) ----------------------- */
-
-typedef struct ttf_regex ttf_regex;
-
-/* Compile a PCRE2 pattern (JIT-compiled when the library supports it).
- * Errors: TT_EINVAL for a bad pattern, with err->msg like
- * "bad regex 'a(b': missing closing parenthesis at offset 3"; TT_ENOMEM. */
-int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err);
-/* 1 if s matches anywhere, 0 if not. */
-int ttf_regex_match(const ttf_regex *re, const char *s);
-void ttf_regex_free(ttf_regex *re);
-
-/* ---- profiles (format/profile.c) ---------------------------------------- */
-
-/* Per-function calls and times from ENTER/EXIT events. Inclusive time of a
- * recursive function counts only its outermost active frame; self time
- * leaves out callees and every PAUSE..RESUME interval. Unbalanced streams
- * are expected: frames skipped by longjmp (an outer frame's EXIT arrives
- * first) and frames still open when the thread's events end are closed
- * there and counted as "never returned". Rows merge functions by name. */
-typedef struct ttf_profile ttf_profile;
-
-/* Why a frame never returned. */
-enum ttf_prof_end {
-    TTF_PROF_UNWOUND = 1,   /* an enclosing frame returned first (longjmp) */
-    TTF_PROF_CRASH,         /* open when the thread recorded a crash */
-    TTF_PROF_THREAD_END,    /* open when the thread ended */
-    TTF_PROF_TRACE_END      /* open when the thread's events stop */
-};
-
-/* Sort columns (numbers sort largest first, names and threads A-Z). */
-enum ttf_prof_col {
-    TTF_PROF_NAME = 1, TTF_PROF_CALLS, TTF_PROF_TOTAL, TTF_PROF_SELF,
-    TTF_PROF_MIN, TTF_PROF_AVG, TTF_PROF_MAX, TTF_PROF_NEVER,
-    TTF_PROF_THREAD
-};
-
-/* Where a function first failed to return. */
-typedef struct ttf_prof_where {
-    int reason;             /* TTF_PROF_* end, 0 if it always returned */
-    uint32_t thread;        /* thread index */
-    uint64_t enter_ns;      /* when that frame was entered */
-    uint64_t close_ns;      /* when it was closed (see reason) */
-    const char *caller;     /* enclosing function, "" at the top */
-} ttf_prof_where;
-
-/* One function (in one thread, or in all threads). */
-typedef struct ttf_profile_row {
-    const char *name;       /* function name (ttf_sym_event_name) */
-    uint32_t thread;        /* thread index, TTF_ALL_THREADS when merged */
-    uint32_t threads;       /* threads that called it */
-    uint64_t calls;         /* frames entered */
-    uint64_t total_ns;      /* inclusive time, outermost frames only */
-    uint64_t self_ns;       /* exclusive time, pauses left out */
-    uint64_t min_ns;        /* shortest call (inclusive) */
-    uint64_t avg_ns;        /* mean call (sum of every frame's time / calls) */
-    uint64_t max_ns;        /* longest call */
-    uint64_t never_returned;/* frames closed by the profiler, not an EXIT */
-    ttf_prof_where where;   /* the first of those */
-} ttf_profile_row;
-
-/* The whole computation. */
-typedef struct ttf_profile_info {
-    uint64_t events;        /* events read */
-    uint32_t threads;       /* threads profiled */
-    uint64_t paused_ns;     /* PAUSE..RESUME time, all threads */
-    uint64_t stray_exits;   /* EXITs matching no open frame (ignored) */
-    uint64_t never_returned;/* frames closed by the profiler */
-    int per_thread;         /* 1: one row per thread and function */
-    int sort;               /* TTF_PROF_* column of the current order */
-} ttf_profile_info;
-
-typedef struct ttf_profile_opts {
-    int per_thread;         /* 1: rows per (thread, function) */
-    const char *threads;    /* per thread index: nonzero = profile it; NULL = all */
-    size_t nthreads;        /* entries in threads (missing = not profiled) */
-} ttf_profile_opts;
-
-/* Read every selected thread of t (one pass, thread by thread) and build
- * the profile, sorted by total time. sym names the functions and must
- * outlive the profile; opts may be NULL. Errors: TT_EINVAL (NULL t or sym),
- * TT_ENOMEM, reader errors; err (may be NULL) says what. *out is NULL on
- * error. Memory is O(functions x threads + deepest stack). */
-int ttf_profile_build(const ttf_trace *t, ttf_sym *sym,
-                      const ttf_profile_opts *opts, ttf_profile **out,
-                      ttf_error *err);
-void ttf_profile_free(ttf_profile *p);      /* NULL is fine */
-
-size_t ttf_profile_count(const ttf_profile *p);
-/* Row i in the current order; NULL past the end. */
-const ttf_profile_row *ttf_profile_get(const ttf_profile *p, size_t i);
-const ttf_profile_info *ttf_profile_get_info(const ttf_profile *p);
-
-/* Reorder the rows by a TTF_PROF_* column (per-thread profiles keep threads
- * together, in index order). Ties go by name. TT_EINVAL for a bad column. */
-int ttf_profile_sort(ttf_profile *p, int column);
-
-/* "calls" -> TTF_PROF_CALLS (also name, total, self, min, avg, max, never,
- * thread); TT_EINVAL for anything else. */
-int ttf_profile_column(const char *name);
-/* The name of a column or of a TTF_PROF_* end reason ("unwound", "crash",
- * "thread end", "trace end"); "?" if unknown. */
-const char *ttf_profile_column_name(int column);
-const char *ttf_profile_end_name(int reason);
-
-/* Print p as tables (ttdump --profile): a summary line, the rows (one table
- * per thread when per-thread) with times in microseconds, then where each
- * never-returning function first failed to return. function (may be NULL)
- * keeps only matching rows. t names the threads. 0 or TT_EIO. */
-int ttf_profile_write_text(FILE *f, const ttf_profile *p, const ttf_trace *t,
-                           const ttf_regex *function);
-
-/* ---- Chrome trace-event JSON (format/chrome.c) --------------------------- */
-
-typedef struct ttf_chrome_opts {
-    int no_messages;        /* 1: leave messages and marks out */
-    const char *threads;    /* per thread index: nonzero = write it; NULL = all */
-    size_t nthreads;        /* entries in threads */
-    const ttf_regex *function; /* only frames of matching functions; NULL = all */
-} ttf_chrome_opts;
-
-/* Stream t to f as one Chrome trace-event JSON document (Perfetto UI and
- * chrome://tracing load it): process_name / thread_name metadata, one track
- * per thread (pid = traced pid, tid = OS tid), perfectly nested B/E events
- * (frames left open are closed at the thread's last event, frames skipped
- * by longjmp where an outer frame returns), messages, marks, crashes and
- * pauses as thread-scoped instant events. ts is microseconds since the trace
- * start with ns precision. Memory: the deepest stack and one escaped name
- * per function, never the document. opts may be NULL. Errors: TT_EINVAL,
- * TT_ENOMEM, TT_EIO (writing failed), reader errors. */
-int ttf_chrome_write(FILE *f, const ttf_trace *t, ttf_sym *sym,
-                     const ttf_chrome_opts *opts, ttf_error *err);
 
 #ifdef __cplusplus
 }

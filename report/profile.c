@@ -36,7 +36,7 @@ static void percent(char *b, size_t n, double v, int only)
 static void run_line(FILE *f, const char *what, const ttd_profile_result *r,
                      int run)
 {
-    const ttf_profile_info *in = &r->info[run];
+    const ttd_prof_info *in = &r->info[run];
 
     fprintf(f, "%s %s: %" PRIu64 " events, %" PRIu32 " threads, %" PRIu64
             " frames never returned\n", what, r->path[run] ? r->path[run] : "",
@@ -77,7 +77,7 @@ int ttr_profile_text(FILE *f, const ttd_profile *p, const ttr_options *opts)
     run_line(f, "bad ", r, TTD_BAD);
     fprintf(f, "%zu functions, %zu with other call counts or in one run only; "
             "deltas are bad - good, times in microseconds, largest %s change "
-            "first\n", r->nrows, r->changed, ttf_profile_column_name(r->sort));
+            "first\n", r->nrows, r->changed, ttd_prof_column_name(r->sort));
     fprintf(f, "%10s %10s %9s %14s %14s %14s %8s %14s %8s  %s\n", "calls",
             "calls", "calls", "total", "total", "total", "total", "self",
             "self", "function");
@@ -98,7 +98,7 @@ static void json_pct(FILE *f, const char *name, double v, const char *sep)
         fprintf(f, "\"%s\":%.3f%s", name, v, sep);
 }
 
-static void json_row(FILE *f, const ttf_profile_row *r, int present)
+static void json_row(FILE *f, const ttd_prof_row *r, int present)
 {
     if (!present) {
         fputs("null", f);
@@ -113,7 +113,7 @@ static void json_row(FILE *f, const ttf_profile_row *r, int present)
 
 static void json_run(FILE *f, const ttd_profile_result *r, int run)
 {
-    const ttf_profile_info *in = &r->info[run];
+    const ttd_prof_info *in = &r->info[run];
 
     fputs("{\"trace\":", f);
     ttr_json_string(f, r->path[run]);
@@ -155,7 +155,7 @@ int ttr_profile_json(FILE *f, const ttd_profile *p, const ttr_options *opts)
     fputs(",\"bad\":", f);
     json_run(f, r, TTD_BAD);
     fprintf(f, ",\"sort\":\"%s\",\"changed\":%zu,\"functions\":[",
-            ttf_profile_column_name(r->sort), r->changed);
+            ttd_prof_column_name(r->sort), r->changed);
     for (size_t i = 0; i < r->nrows; i++) {
         fputs(i ? ",\n" : "\n", f);
         json_delta(f, &r->rows[i]);

@@ -9,23 +9,17 @@
 
 #include <stdio.h>
 
-/* installed side by side; in the source tree, found beside its folder */
-#if defined(__has_include)
-#if !__has_include("ttdiff.h")
-#include "../diff/ttdiff.h"
-#define TT_TTDIFF_INCLUDED
-#endif
-#endif
-#ifndef TT_TTDIFF_INCLUDED
+/* installed side by side; in the source tree, -Idiff -Iformat find them */
 #include "ttdiff.h"
-#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* 1.1: ttr_prof_text and ttr_chrome_write, formerly ttf_profile_write_text
+ * and ttf_chrome_write in libttfmt 1.x. */
 #define TTR_VERSION_MAJOR 1
-#define TTR_VERSION_MINOR 0
+#define TTR_VERSION_MINOR 1
 #define TTR_VERSION_PATCH 0
 #define TTR_VERSION_NUMBER \
     (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
@@ -88,6 +82,36 @@ int ttr_profile_text(FILE *f, const ttd_profile *p, const ttr_options *opts);
  * "version":1, "good":{...}, "bad":{...}, "sort":..., "functions":[...]},
  * times in ns, percentages null where the good value is 0. 0 or TT_EIO. */
 int ttr_profile_json(FILE *f, const ttd_profile *p, const ttr_options *opts);
+
+/* ---- one run's profile as tables (report/prof_table.c) ----------------- */
+
+/* Print p as tables (ttdump --profile): a summary line, the rows (one table
+ * per thread when per-thread) with times in microseconds, then where each
+ * never-returning function first failed to return. function (may be NULL)
+ * keeps only matching rows. t names the threads. 0 or TT_EIO. */
+int ttr_prof_text(FILE *f, const ttd_prof *p, const ttf_trace *t,
+                  const ttd_regex *function);
+
+/* ---- Chrome trace-event JSON (report/chrome.c) -------------------------- */
+
+typedef struct ttr_chrome_opts {
+    int no_messages;        /* 1: leave messages and marks out */
+    const char *threads;    /* per thread index: nonzero = write it; NULL = all */
+    size_t nthreads;        /* entries in threads */
+    const ttd_regex *function; /* only frames of matching functions; NULL = all */
+} ttr_chrome_opts;
+
+/* Stream t to f as one Chrome trace-event JSON document (Perfetto UI and
+ * chrome://tracing load it): process_name / thread_name metadata, one track
+ * per thread (pid = traced pid, tid = OS tid), perfectly nested B/E events
+ * (frames left open are closed at the thread's last event, frames skipped
+ * by longjmp where an outer frame returns), messages, marks, crashes and
+ * pauses as thread-scoped instant events. ts is microseconds since the trace
+ * start with ns precision. Memory: the deepest stack and one escaped name
+ * per function, never the document. opts may be NULL. Errors: TT_EINVAL,
+ * TT_ENOMEM, TT_EIO (writing failed), reader errors. */
+int ttr_chrome_write(FILE *f, const ttf_trace *t, ttf_sym *sym,
+                     const ttr_chrome_opts *opts, ttf_error *err);
 
 #ifdef __cplusplus
 }

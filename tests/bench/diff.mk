@@ -10,4 +10,4 @@ bench: bench-diff-progs
 
 $(B)/bench/gen_trace: tests/bench/gen_trace.c $(LIBFMT) format/ttfmt.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TT) -o $@ $< $(LIBFMT) $(SYSLIBS)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -o $@ $< $(LIBFMT) $(SYSLIBS)

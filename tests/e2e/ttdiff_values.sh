@@ -8,7 +8,7 @@ set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
 [ "$(uname -m)" = x86_64 ] || { echo "ok (skipped: values mode is x86-64 only)"; exit 0; }
-[ -x "$BD/fixtures/val_lookup" ] || fail "$BD/fixtures/val_lookup not built (make fixtures)"
+[ -x "$BD/fixtures/vd_lookup" ] || fail "$BD/fixtures/vd_lookup not built (make fixtures)"
 
 # vcase FIXTURE GOOD BAD VALUE-LINE JSON-VALUE SUSPECT1
 #   VALUE-LINE  regex after "first divergence: " in the text report
@@ -34,30 +34,30 @@ assert s['good_value'] and s['bad_value'] and s['good_value'] != s['bad_value'],
 "
 }
 
-vcase val_lookup "add 5" "ad 5" \
+vcase vd_lookup "add 5" "ad 5" \
     '`find_command` returned NULL in the bad run, 0x[0-9a-f]* (non-NULL) in the good run' \
     "assert v['function'] == 'find_command' and v['what'] == 'return' and v['class'] == 'pointer'
 assert v['bad_value'] == 'NULL' and v['good_value'].startswith('0x') and v['before_split']" \
     find_command
-vcase val_status 2 3 \
+vcase vd_status 2 3 \
     '`read_u32` returned 3 in the bad run, 2 in the good run' \
     "assert v['function'] == 'read_u32' and (v['good_value'], v['bad_value']) == ('2', '3')" \
     check_header
-vcase val_errchain 30 99999999999999999999 \
+vcase vd_errchain 30 99999999999999999999 \
     '`parse_number` returned -34 in the bad run, 0 in the good run' \
     "assert v['function'] == 'parse_number' and v['type'] == 'int' and v['bad_raw'] == '0xffffffde'" \
     parse_number
-vcase val_longjmp '1+2*3' '1+2*%' \
+vcase vd_longjmp '1+2*3' '1+2*%' \
     '`next_token` returned 4 in the bad run, 1 in the good run' \
     "assert v['function'] == 'next_token' and v['class'] == 'enum'" \
     next_token
-vcase val_threads 30 300 \
+vcase vd_threads 30 300 \
     '`queue_jobs` was called with argument 1 (last) = 300 in the bad run, 30 in the good run' \
     "assert v['what'] == 'argument' and v['param'] == 'last' and v['arg'] == 0" \
     validate_job
 json "$T/out" "assert d['first_divergence']['thread']['bad'] == 1, d['first_divergence']['thread']"
-if [ -x "$BD/fixtures/val_cxx" ]; then
-    vcase val_cxx km kms \
+if [ -x "$BD/fixtures/vd_cxx" ]; then
+    vcase vd_cxx km kms \
         '`Units::find(char const\*) const` returned NULL in the bad run, 0x[0-9a-f]* (non-NULL) in the good run' \
         "assert v['function'].startswith('Units::find') and v['bad_value'] == 'NULL'" \
         'Units::find(char const*) const'
@@ -65,12 +65,12 @@ fi
 
 # values in the context lines, the stack and the hunk
 rm -f "$T"/*.trc
-rec g.trc "$BD/fixtures/val_errchain" 30
-rec b.trc "$BD/fixtures/val_errchain" 99999999999999999999
+rec g.trc "$BD/fixtures/vd_errchain" 30
+rec b.trc "$BD/fixtures/vd_errchain" 99999999999999999999
 run 1 --color never "$T/g.trc" "$T/b.trc"
 has '^ *[0-9]* *parse_number(0x[0-9a-f]*, 0x[0-9a-f]*) = -34;' "$T/out"
 has '^ *read_section(0x[0-9a-f]*, 3, 0x[0-9a-f]*)  at ' "$T/out"
-has '^then the call sequences part: thread val_errchain' "$T/out"
+has '^then the call sequences part: thread vd_errchain' "$T/out"
 # the error code's origin before the callers that pass it on
 has '^  2\. parse_entry  at .*(returned right before the split; returned -34' "$T/out"
 # HTML shows the same
@@ -81,7 +81,7 @@ has '<p id="tt-value"><code><span class="fn">parse_number</span></code> returned
 # --no-values: as without values (no value divergence, old ranking)
 run 1 --no-values --color never "$T/g.trc" "$T/b.trc"
 has '^values: turned off (--no-values)' "$T/out"
-has '^first divergence: thread val_errchain' "$T/out"
+has '^first divergence: thread vd_errchain' "$T/out"
 has '^  1\. parse_entry  at .*(returned right before the split)$' "$T/out"
 run 1 --no-values --format json "$T/g.trc" "$T/b.trc"
 json "$T/out" "assert d['value_divergence'] is None and not d['values']['compared'] and d['options']['no_values']"
@@ -92,13 +92,13 @@ rec q.trc "$BD/fixtures/pg/sus_lookup" zed
 run 1 --color never "$T/p.trc" "$T/q.trc"
 has '^values: the good run has none (built without -pg -mfentry)' "$T/out"
 
-# --baseline: a value that differs between good runs is noise. val_status
+# --baseline: a value that differs between good runs is noise. vd_status
 # with version 1 and 2 both decode: read_u32's result varies between good
 # runs, so the first value divergence becomes check_header's -22.
 rm -f "$T"/*.trc
-rec g.trc "$BD/fixtures/val_status" 2
-rec g2.trc "$BD/fixtures/val_status" 1
-rec b.trc "$BD/fixtures/val_status" 3
+rec g.trc "$BD/fixtures/vd_status" 2
+rec g2.trc "$BD/fixtures/vd_status" 1
+rec b.trc "$BD/fixtures/vd_status" 3
 run 1 --baseline "$T/g2.trc" --format json "$T/g.trc" "$T/b.trc"
 json "$T/out" "
 v = d['value_divergence']

@@ -20,6 +20,20 @@
 #include "ttcap.h"
 #include "ttfmt.h"
 
+/* capture/ writes these codes without seeing ttfmt.h: they must agree */
+_Static_assert((int)TTCAP_ARG_I64 == (int)TTF_ARG_I64 &&
+               (int)TTCAP_ARG_U64 == (int)TTF_ARG_U64 &&
+               (int)TTCAP_ARG_F64 == (int)TTF_ARG_F64 &&
+               (int)TTCAP_ARG_PTR == (int)TTF_ARG_PTR &&
+               (int)TTCAP_ARG_STR == (int)TTF_ARG_STR,
+               "ttcap.h argument types follow ttfmt.h");
+_Static_assert((int)TTCAP_SITE_LOG == (int)TTF_SITE_LOG &&
+               (int)TTCAP_SITE_VALUE == (int)TTF_SITE_VALUE &&
+               (int)TTCAP_SITE_RETURN == (int)TTF_SITE_RETURN &&
+               (int)TTCAP_SITE_MARK == (int)TTF_SITE_MARK &&
+               (int)TTCAP_SITE_SCOPE == (int)TTF_SITE_SCOPE,
+               "ttcap.h site kinds follow ttfmt.h");
+
 #define THREADS 4
 #define PER_THREAD 3000
 

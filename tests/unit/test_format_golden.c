@@ -5,7 +5,7 @@
  * that breaks old files, or changes what the writer emits, fails here.
  */
 #include "test_format_util.h"
-#include "../../fixtures/traces/golden.h"
+#include "golden.h"     /* fixtures/traces/ (-Ifixtures/traces) */
 
 /* One expected event, from playing a script through a model of the reader. */
 struct xev {

@@ -1,5 +1,5 @@
 /*
- * test_profile.c - ttf_profile on synthetic traces with exact times (every
+ * test_profile.c - ttd_prof on synthetic traces with exact times (every
  * scripted event is 10 ns after the previous one): inclusive and self time,
  * recursion, pauses, longjmp-style unwinding, a crash, stray exits, sorting,
  * per-thread rows; the profile diff (ttd_profile_diff) and the Chrome export.
@@ -26,7 +26,7 @@ static const char *const TWO[] = {"main", "worker"};
 struct prof {
     ttf_trace *t;
     ttf_sym *sym;
-    ttf_profile *p;
+    ttd_prof *p;
 };
 
 static const char *next_path(void)
@@ -54,29 +54,29 @@ static const char *write2(const char *s0, const char *s1, int crashed)
 
 static void prof_open(struct prof *pr, const char *path, int per_thread)
 {
-    ttf_profile_opts o = {per_thread, NULL, 0};
+    ttd_prof_opts o = {per_thread, NULL, 0};
     ttf_error err;
 
     assert_int_equal(ttf_open(path, &pr->t, &err), 0);
     assert_int_equal(ttf_sym_open(pr->t, &pr->sym), 0);
-    int rc = ttf_profile_build(pr->t, pr->sym, &o, &pr->p, &err);
+    int rc = ttd_prof_build(pr->t, pr->sym, &o, &pr->p, &err);
     if (rc < 0)
-        fail_msg("ttf_profile_build: %s", err.msg);
+        fail_msg("ttd_prof_build: %s", err.msg);
 }
 
 static void prof_close(struct prof *pr)
 {
-    ttf_profile_free(pr->p);
+    ttd_prof_free(pr->p);
     ttf_sym_close(pr->sym);
     ttf_close(pr->t);
 }
 
 /* The row of a function (in thread th, or merged when th is ALL). */
-static const ttf_profile_row *row(const struct prof *pr, const char *name,
+static const ttd_prof_row *row(const struct prof *pr, const char *name,
                                   uint32_t th)
 {
-    for (size_t i = 0; i < ttf_profile_count(pr->p); i++) {
-        const ttf_profile_row *r = ttf_profile_get(pr->p, i);
+    for (size_t i = 0; i < ttd_prof_count(pr->p); i++) {
+        const ttd_prof_row *r = ttd_prof_get(pr->p, i);
         if (strcmp(r->name, name) == 0 && r->thread == th)
             return r;
     }
@@ -89,9 +89,9 @@ static void test_times(void **state)
     (void)state;
     struct prof pr;
     prof_open(&pr, write2("main{ parse{ lex{} lex{} } }", NULL, 0), 0);
-    const ttf_profile_row *m = row(&pr, "dt_main", TTF_ALL_THREADS);
-    const ttf_profile_row *p = row(&pr, "dt_parse", TTF_ALL_THREADS);
-    const ttf_profile_row *l = row(&pr, "dt_lex", TTF_ALL_THREADS);
+    const ttd_prof_row *m = row(&pr, "dt_main", TTF_ALL_THREADS);
+    const ttd_prof_row *p = row(&pr, "dt_parse", TTF_ALL_THREADS);
+    const ttd_prof_row *l = row(&pr, "dt_lex", TTF_ALL_THREADS);
 
     /* events at 10, 20, ... 80 ns: main 10-80, parse 20-70, lex 30-40, 50-60 */
     assert_int_equal(m->calls, 1);
@@ -106,10 +106,10 @@ static void test_times(void **state)
     assert_int_equal(l->avg_ns, 10);
     assert_int_equal(l->max_ns, 10);
     assert_int_equal(m->never_returned, 0);
-    assert_int_equal(ttf_profile_get_info(pr.p)->never_returned, 0);
+    assert_int_equal(ttd_prof_get_info(pr.p)->never_returned, 0);
     /* default order: total, largest first */
-    assert_string_equal(ttf_profile_get(pr.p, 0)->name, "dt_main");
-    assert_string_equal(ttf_profile_get(pr.p, 2)->name, "dt_lex");
+    assert_string_equal(ttd_prof_get(pr.p, 0)->name, "dt_main");
+    assert_string_equal(ttd_prof_get(pr.p, 2)->name, "dt_lex");
     prof_close(&pr);
 }
 
@@ -118,7 +118,7 @@ static void test_recursion(void **state)
     (void)state;
     struct prof pr;
     prof_open(&pr, write2("main{ work{ work{ work{} } } }", NULL, 0), 0);
-    const ttf_profile_row *w = row(&pr, "dt_work", TTF_ALL_THREADS);
+    const ttd_prof_row *w = row(&pr, "dt_work", TTF_ALL_THREADS);
 
     /* work frames: 20-70, 30-60, 40-50: inclusive counts the outer one */
     assert_int_equal(w->calls, 3);
@@ -144,11 +144,11 @@ static void test_pause(void **state)
     assert_int_equal(dt_run(&t, 0, "@6000 } }"), 0);     /* 6010, 6020 */
     assert_int_equal(dt_close(&t, 0), 0);
     prof_open(&pr, path, 0);
-    const ttf_profile_row *w = row(&pr, "dt_work", TTF_ALL_THREADS);
+    const ttd_prof_row *w = row(&pr, "dt_work", TTF_ALL_THREADS);
     assert_int_equal(w->total_ns, 4990);
     assert_int_equal(w->self_ns, 4990 - 4000);
     assert_int_equal(row(&pr, "dt_main", TTF_ALL_THREADS)->self_ns, 20);
-    assert_int_equal(ttf_profile_get_info(pr.p)->paused_ns, 4000);
+    assert_int_equal(ttd_prof_get_info(pr.p)->paused_ns, 4000);
     prof_close(&pr);
 }
 
@@ -166,18 +166,18 @@ static void test_unwound_and_stray(void **state)
     assert_int_equal(ttf_write_exit(t.w, 0, 1060, (uint64_t)(uintptr_t)dt_check), 0);
     assert_int_equal(dt_close(&t, 0), 0);
     prof_open(&pr, path, 0);
-    const ttf_profile_row *l = row(&pr, "dt_lex", TTF_ALL_THREADS);
-    const ttf_profile_row *p = row(&pr, "dt_parse", TTF_ALL_THREADS);
+    const ttd_prof_row *l = row(&pr, "dt_lex", TTF_ALL_THREADS);
+    const ttd_prof_row *p = row(&pr, "dt_parse", TTF_ALL_THREADS);
     assert_int_equal(l->never_returned, 1);
-    assert_int_equal(l->where.reason, TTF_PROF_UNWOUND);
+    assert_int_equal(l->where.reason, TTD_PROF_UNWOUND);
     assert_int_equal(l->where.close_ns - l->where.enter_ns, 20);
     assert_string_equal(l->where.caller, "dt_parse");
     assert_int_equal(p->never_returned, 1);
     assert_string_equal(p->where.caller, "dt_main");
     assert_int_equal(row(&pr, "dt_main", TTF_ALL_THREADS)->never_returned, 0);
     assert_int_equal(row(&pr, "dt_main", TTF_ALL_THREADS)->total_ns, 40);
-    assert_int_equal(ttf_profile_get_info(pr.p)->stray_exits, 1);
-    assert_int_equal(ttf_profile_get_info(pr.p)->never_returned, 2);
+    assert_int_equal(ttd_prof_get_info(pr.p)->stray_exits, 1);
+    assert_int_equal(ttd_prof_get_info(pr.p)->never_returned, 2);
     prof_close(&pr);
 }
 
@@ -186,14 +186,14 @@ static void test_crash(void **state)
     (void)state;
     struct prof pr;
     prof_open(&pr, write2("main{ parse{ fail{ *11", NULL, 1), 0);
-    const ttf_profile_row *f = row(&pr, "dt_fail", TTF_ALL_THREADS);
+    const ttd_prof_row *f = row(&pr, "dt_fail", TTF_ALL_THREADS);
     assert_int_equal(f->never_returned, 1);
-    assert_int_equal(f->where.reason, TTF_PROF_CRASH);
+    assert_int_equal(f->where.reason, TTD_PROF_CRASH);
     assert_int_equal(f->total_ns, 10);     /* closed at the crash event */
     assert_int_equal(row(&pr, "dt_main", TTF_ALL_THREADS)->where.reason,
-                     TTF_PROF_CRASH);
-    assert_int_equal(ttf_profile_get_info(pr.p)->never_returned, 3);
-    assert_string_equal(ttf_profile_end_name(TTF_PROF_CRASH), "crash");
+                     TTD_PROF_CRASH);
+    assert_int_equal(ttd_prof_get_info(pr.p)->never_returned, 3);
+    assert_string_equal(ttd_prof_end_name(TTD_PROF_CRASH), "crash");
     prof_close(&pr);
 }
 
@@ -207,22 +207,22 @@ static void test_threads_and_sort(void **state)
     assert_int_equal(row(&pr, "dt_lex", 0)->calls, 2);
     assert_int_equal(row(&pr, "dt_lex", 1)->calls, 1);
     assert_int_equal(row(&pr, "dt_work", 1)->total_ns, 30);
-    assert_int_equal(ttf_profile_sort(pr.p, TTF_PROF_CALLS), 0);
-    assert_int_equal(ttf_profile_get(pr.p, 0)->thread, 0);
-    assert_string_equal(ttf_profile_get(pr.p, 0)->name, "dt_lex");
-    assert_int_equal(ttf_profile_get(pr.p, ttf_profile_count(pr.p) - 1)->thread, 1);
-    assert_int_equal(ttf_profile_sort(pr.p, 99), TT_EINVAL);
+    assert_int_equal(ttd_prof_sort(pr.p, TTD_PROF_CALLS), 0);
+    assert_int_equal(ttd_prof_get(pr.p, 0)->thread, 0);
+    assert_string_equal(ttd_prof_get(pr.p, 0)->name, "dt_lex");
+    assert_int_equal(ttd_prof_get(pr.p, ttd_prof_count(pr.p) - 1)->thread, 1);
+    assert_int_equal(ttd_prof_sort(pr.p, 99), TT_EINVAL);
     prof_close(&pr);
 
     prof_open(&pr, path, 0);
-    const ttf_profile_row *l = row(&pr, "dt_lex", TTF_ALL_THREADS);
+    const ttd_prof_row *l = row(&pr, "dt_lex", TTF_ALL_THREADS);
     assert_int_equal(l->calls, 3);
     assert_int_equal(l->threads, 2);
-    assert_int_equal(ttf_profile_sort(pr.p, TTF_PROF_NAME), 0);
-    assert_string_equal(ttf_profile_get(pr.p, 0)->name, "dt_lex");
-    assert_int_equal(ttf_profile_column("self"), TTF_PROF_SELF);
-    assert_int_equal(ttf_profile_column("bogus"), TT_EINVAL);
-    assert_string_equal(ttf_profile_column_name(TTF_PROF_AVG), "avg");
+    assert_int_equal(ttd_prof_sort(pr.p, TTD_PROF_NAME), 0);
+    assert_string_equal(ttd_prof_get(pr.p, 0)->name, "dt_lex");
+    assert_int_equal(ttd_prof_column("self"), TTD_PROF_SELF);
+    assert_int_equal(ttd_prof_column("bogus"), TT_EINVAL);
+    assert_string_equal(ttd_prof_column_name(TTD_PROF_AVG), "avg");
     prof_close(&pr);
 }
 
@@ -268,7 +268,7 @@ static void test_diff(void **state)
     assert_int_equal(ttd_profile_diff_files(g, "/nonexistent.trc", NULL, 0, &p, &err),
                      TT_EIO);
     assert_null(p);
-    assert_int_equal(ttd_profile_diff_files(g, b, NULL, TTF_PROF_MIN, &p, &err),
+    assert_int_equal(ttd_profile_diff_files(g, b, NULL, TTD_PROF_MIN, &p, &err),
                      TT_EINVAL);
 }
 
@@ -290,7 +290,7 @@ static void test_chrome(void **state)
 
     prof_open(&pr, write2("main{ parse{ #1:7 lex{ *11", "work{}", 1), 0);
     FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(ttf_chrome_write(f, pr.t, pr.sym, NULL, &err), 0);
+    assert_int_equal(ttr_chrome_write(f, pr.t, pr.sym, NULL, &err), 0);
     fclose(f);
     assert_int_equal(count(buf, "\"ph\":\"B\""), 4);
     assert_int_equal(count(buf, "\"ph\":\"E\""), 4);
@@ -303,17 +303,17 @@ static void test_chrome(void **state)
     free(buf);
 
     /* --function keeps matching frames only, still balanced */
-    ttf_regex *re = NULL;
-    assert_int_equal(ttf_regex_compile("parse|work", &re, &err), 0);
-    ttf_chrome_opts o = {1, NULL, 0, re};
+    ttd_regex *re = NULL;
+    assert_int_equal(ttd_regex_compile("parse|work", &re, &err), 0);
+    ttr_chrome_opts o = {1, NULL, 0, re};
     f = open_memstream(&buf, &len);
-    assert_int_equal(ttf_chrome_write(f, pr.t, pr.sym, &o, &err), 0);
+    assert_int_equal(ttr_chrome_write(f, pr.t, pr.sym, &o, &err), 0);
     fclose(f);
     assert_int_equal(count(buf, "\"ph\":\"B\""), 2);
     assert_int_equal(count(buf, "\"ph\":\"E\""), 2);
     assert_null(strstr(buf, "value"));
     free(buf);
-    ttf_regex_free(re);
+    ttd_regex_free(re);
     prof_close(&pr);
 }
 

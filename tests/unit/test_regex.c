@@ -1,5 +1,5 @@
 /*
- * test_regex.c - the PCRE2 filter of format/regex.c: matching anywhere,
+ * test_regex.c - the PCRE2 filter of diff/regex.c: matching anywhere,
  * anchors, bad patterns reported with PCRE2's text and the offset, and
  * NULL handling.
  */
@@ -11,15 +11,15 @@
 
 #include <cmocka.h>
 
-#include "ttfmt.h"
+#include "ttdiff.h"
 
-static ttf_regex *compile_ok(const char *pattern)
+static ttd_regex *compile_ok(const char *pattern)
 {
-    ttf_regex *re = NULL;
+    ttd_regex *re = NULL;
     ttf_error err;
 
     memset(&err, 0, sizeof err);
-    assert_int_equal(ttf_regex_compile(pattern, &re, &err), 0);
+    assert_int_equal(ttd_regex_compile(pattern, &re, &err), 0);
     assert_non_null(re);
     return re;
 }
@@ -27,38 +27,38 @@ static ttf_regex *compile_ok(const char *pattern)
 static void test_match_anywhere(void **state)
 {
     (void)state;
-    ttf_regex *re = compile_ok("work(er)?-[0-9]+");
+    ttd_regex *re = compile_ok("work(er)?-[0-9]+");
 
-    assert_int_equal(ttf_regex_match(re, "worker-12"), 1);
-    assert_int_equal(ttf_regex_match(re, "pool/work-3/x"), 1);
-    assert_int_equal(ttf_regex_match(re, "worker-"), 0);
-    assert_int_equal(ttf_regex_match(re, ""), 0);
-    ttf_regex_free(re);
+    assert_int_equal(ttd_regex_match(re, "worker-12"), 1);
+    assert_int_equal(ttd_regex_match(re, "pool/work-3/x"), 1);
+    assert_int_equal(ttd_regex_match(re, "worker-"), 0);
+    assert_int_equal(ttd_regex_match(re, ""), 0);
+    ttd_regex_free(re);
 }
 
 static void test_anchors_and_reuse(void **state)
 {
     (void)state;
-    ttf_regex *re = compile_ok("^parse_(int|float)$");
+    ttd_regex *re = compile_ok("^parse_(int|float)$");
 
     /* the cached match block is reused: alternate hits and misses */
     for (int i = 0; i < 1000; i++) {
-        assert_int_equal(ttf_regex_match(re, "parse_int"), 1);
-        assert_int_equal(ttf_regex_match(re, "xparse_int"), 0);
-        assert_int_equal(ttf_regex_match(re, "parse_float"), 1);
-        assert_int_equal(ttf_regex_match(re, "parse_floats"), 0);
+        assert_int_equal(ttd_regex_match(re, "parse_int"), 1);
+        assert_int_equal(ttd_regex_match(re, "xparse_int"), 0);
+        assert_int_equal(ttd_regex_match(re, "parse_float"), 1);
+        assert_int_equal(ttd_regex_match(re, "parse_floats"), 0);
     }
-    ttf_regex_free(re);
+    ttd_regex_free(re);
 }
 
 static void test_bad_pattern(void **state)
 {
     (void)state;
-    ttf_regex *re = (ttf_regex *)&re; /* must be reset to NULL */
+    ttd_regex *re = (ttd_regex *)&re; /* must be reset to NULL */
     ttf_error err;
 
     memset(&err, 0, sizeof err);
-    assert_int_equal(ttf_regex_compile("a(b", &re, &err), TT_EINVAL);
+    assert_int_equal(ttd_regex_compile("a(b", &re, &err), TT_EINVAL);
     assert_null(re);
     assert_int_equal(err.code, TT_EINVAL);
     assert_int_equal(err.offset, 3);
@@ -69,31 +69,31 @@ static void test_bad_pattern(void **state)
 static void test_bad_pattern_other(void **state)
 {
     (void)state;
-    ttf_regex *re = NULL;
+    ttd_regex *re = NULL;
     ttf_error err;
 
     memset(&err, 0, sizeof err);
-    assert_int_equal(ttf_regex_compile("x*+*", &re, &err), TT_EINVAL);
+    assert_int_equal(ttd_regex_compile("x*+*", &re, &err), TT_EINVAL);
     assert_null(re);
     assert_non_null(strstr(err.msg, "bad regex 'x*+*': "));
     assert_non_null(strstr(err.msg, " at offset 3"));
     /* no error struct: still fails cleanly */
-    assert_int_equal(ttf_regex_compile("[z-a]", &re, NULL), TT_EINVAL);
+    assert_int_equal(ttd_regex_compile("[z-a]", &re, NULL), TT_EINVAL);
     assert_null(re);
 }
 
 static void test_null_arguments(void **state)
 {
     (void)state;
-    ttf_regex *re = NULL;
+    ttd_regex *re = NULL;
 
-    assert_int_equal(ttf_regex_compile(NULL, &re, NULL), TT_EINVAL);
-    assert_int_equal(ttf_regex_compile("x", NULL, NULL), TT_EINVAL);
-    assert_int_equal(ttf_regex_match(NULL, "x"), 0);
+    assert_int_equal(ttd_regex_compile(NULL, &re, NULL), TT_EINVAL);
+    assert_int_equal(ttd_regex_compile("x", NULL, NULL), TT_EINVAL);
+    assert_int_equal(ttd_regex_match(NULL, "x"), 0);
     re = compile_ok("x");
-    assert_int_equal(ttf_regex_match(re, NULL), 0);
-    ttf_regex_free(re);
-    ttf_regex_free(NULL);
+    assert_int_equal(ttd_regex_match(re, NULL), 0);
+    ttd_regex_free(re);
+    ttd_regex_free(NULL);
 }
 
 int main(void)

@@ -3,21 +3,18 @@
  * modules, threads and notices, then each thread's events as an indented
  * call tree with times since the trace start (or --merged, --stats).
  * Events are streamed through ttf_iter: memory stays flat on huge traces.
+ * Errors, colour, --help and --version go through the shared report/cli.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "ttf_wire.h"
-#include "ttfmt.h"
+#include "cli.h"
 
-#define EXIT_USAGE 2
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
 #define KIND_MAX 16            /* TTF_EV_* values are below this */
@@ -32,11 +29,11 @@ struct opts {
     int color;                 /* 1: ANSI colours */
     const char *thread_pat;    /* --thread pattern, NULL = all */
     long thread_index;         /* --thread given as a number, else -1 */
-    ttf_regex *thread_re;      /* --thread as a regex on names */
+    ttd_regex *thread_re;      /* --thread as a regex on names */
     const char *func_pat;      /* --function pattern, NULL = all */
-    ttf_regex *func_re;        /* compiled --function pattern */
+    ttd_regex *func_re;        /* compiled --function pattern */
     int profile;               /* 1: --profile, per-function table */
-    int sort;                  /* --sort column, TTF_PROF_* */
+    int sort;                  /* --sort column, TTD_PROF_* */
     int per_thread;            /* 1: --per-thread profile */
     int chrome;                /* 1: --chrome, trace-event JSON */
     int no_demangle;           /* 1: --no-demangle, C++ names as stored */
@@ -115,20 +112,6 @@ static const char *const usage_text =
     "Exit status: 0 success, 2 bad usage, unreadable or corrupt trace.\n";
 
 /* ---- small helpers ------------------------------------------------------ */
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    fflush(stdout);
-    fputs("ttdump: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(EXIT_USAGE);
-}
 
 static void fmt_rel(char *buf, size_t n, uint64_t ns)
 {
@@ -232,7 +215,7 @@ static void print_header(const struct dump *d)
             h->version_minor);
     fprintf(f, "  min reader:        %u\n", h->min_reader_major);
     fprintf(f, "  header size:       %u\n", h->header_size);
-    fprintf(f, "  endian:            little (0x%08x)\n", TTF_ENDIAN_MARK);
+    fprintf(f, "  endian:            little (0x%08x)\n", ttf_format()->endian_mark);
     fprintf(f, "  required features: ");
     put_bits(f, h->required_features, req, 2);
     fprintf(f, "  optional features: ");
@@ -241,7 +224,7 @@ static void print_header(const struct dump *d)
     fprintf(f, "  data offset:       %" PRIu32 "\n", h->data_offset);
     fprintf(f, "  flags:             ");
     put_bits(f, h->flags, flags, 1);
-    if (h->flags & TTF_FLAG_CLOSED)
+    if (h->flags & TTF_HEADER_CLOSED)
         fprintf(f, "  exit status:       %" PRId32 "\n", h->exit_status);
     else
         fprintf(f, "  exit status:       none (not closed)\n");
@@ -428,7 +411,7 @@ static const char *thread_name(const struct dump *d, uint32_t i)
 /* Does --function select this function name? */
 static int func_ok(const struct dump *d, const char *name)
 {
-    return !d->o->func_re || ttf_regex_match(d->o->func_re, name);
+    return !d->o->func_re || ttd_regex_match(d->o->func_re, name);
 }
 
 /* Time, thread (merged) and indentation of one event line. */
@@ -712,7 +695,7 @@ static void each_event(struct dump *d, uint32_t thread,
     int rc = ttf_iter_open(d->t, thread, &it);
 
     if (rc != 0)
-        die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
+        ttr_cli_die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
     while ((rc = ttf_iter_next(it, &ev)) == 1) {
         if (thread == TTF_ALL_THREADS &&
             (ev.thread >= d->nthreads || !d->selected[ev.thread]))
@@ -721,7 +704,7 @@ static void each_event(struct dump *d, uint32_t thread,
     }
     ttf_iter_close(it);
     if (rc < 0)
-        die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
+        ttr_cli_die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
 }
 
 static void print_event_cb(struct dump *d, const ttf_event *ev, void *arg)
@@ -742,7 +725,7 @@ static void thread_title(const struct dump *d, uint32_t i)
 static void open_sym(struct dump *d)
 {
     if (ttf_sym_open(d->t, &d->sym) != 0)
-        die("%s: cannot open symbol resolver: out of memory", d->o->path);
+        ttr_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
     ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
     for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
         fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
@@ -835,34 +818,34 @@ static void print_stats(struct dump *d)
             " damaged\n", s->chunks_used, s->chunks_total, s->chunks_damaged);
 }
 
-/* ---- profile and Chrome JSON (format/profile.c, format/chrome.c) -------- */
+/* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) ---- */
 
 
 static void print_profile(struct dump *d)
 {
-    ttf_profile_opts po = {d->o->per_thread, d->selected, d->nthreads};
-    ttf_profile *p = NULL;
+    ttd_prof_opts po = {d->o->per_thread, d->selected, d->nthreads};
+    ttd_prof *p = NULL;
     ttf_error err;
 
     open_sym(d);
-    int rc = ttf_profile_build(d->t, d->sym, &po, &p, &err);
+    int rc = ttd_prof_build(d->t, d->sym, &po, &p, &err);
     if (rc < 0)
-        die("%s: profile: %s", d->o->path, err.msg);
+        ttr_cli_die("%s: profile: %s", d->o->path, err.msg);
     if (d->o->sort)
-        ttf_profile_sort(p, d->o->sort);
-    ttf_profile_write_text(d->out, p, d->t, d->o->func_re);
-    ttf_profile_free(p);
+        ttd_prof_sort(p, d->o->sort);
+    ttr_prof_text(d->out, p, d->t, d->o->func_re);
+    ttd_prof_free(p);
 }
 
 static void print_chrome(struct dump *d)
 {
-    ttf_chrome_opts co = {0, d->selected, d->nthreads, d->o->func_re};
+    ttr_chrome_opts co = {0, d->selected, d->nthreads, d->o->func_re};
     ttf_error err;
 
     open_sym(d);
-    int rc = ttf_chrome_write(d->out, d->t, d->sym, &co, &err);
+    int rc = ttr_chrome_write(d->out, d->t, d->sym, &co, &err);
     if (rc < 0)
-        die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+        ttr_cli_die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
 }
 
 /* ---- command line ------------------------------------------------------- */
@@ -878,27 +861,13 @@ static int all_digits(const char *s)
     return 1;
 }
 
-static ttf_regex *compile_or_die(const char *pattern)
+static ttd_regex *compile_or_die(const char *pattern)
 {
-    ttf_regex *re = NULL;
-    ttf_error err;
+    ttd_regex *re = NULL;
 
-    memset(&err, 0, sizeof err);
-    int rc = ttf_regex_compile(pattern, &re, &err);
-    if (rc != 0)
-        die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+    if (ttr_cli_regex(NULL, pattern, &re) != 0)
+        exit(TTR_CLI_TROUBLE);
     return re;
-}
-
-static int parse_color(const char *when)
-{
-    if (strcmp(when, "always") == 0)
-        return 1;
-    if (strcmp(when, "never") == 0)
-        return 0;
-    if (strcmp(when, "auto") == 0)
-        return isatty(STDOUT_FILENO);
-    die("--color: expected auto, always or never, not '%s'", when);
 }
 
 /* The option getopt just refused: a short one by its letter, else the
@@ -948,36 +917,36 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'n': o->header = 0; break;
         case 'C': color = optarg; break;
         case 'P' + 256: o->profile = 1; break;
-        case 'S' + 256: o->sort = ttf_profile_column(optarg);
+        case 'S' + 256: o->sort = ttd_prof_column(optarg);
                         if (o->sort < 0)
-                            die("--sort: '%s' is not name, calls, total, self, "
+                            ttr_cli_die("--sort: '%s' is not name, calls, total, self, "
                                 "min, avg, max, never or thread", optarg);
                         break;
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;
         case 'D' + 256: o->no_demangle = 1; break;
         case 'R' + 256: o->raw_values = 1; break;
-        case 'h': fputs(usage_text, stdout); exit(0);
-        case 'V': printf("ttdump %d.%d.%d (trace format %d.%d)\n",
-                         TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
-                         TTF_VERSION_PATCH, TTF_VERSION_MAJOR_WIRE,
-                         TTF_VERSION_MINOR_WIRE);
-                  exit(0);
-        case ':': die("%s: option needs an argument (try --help)",
+        case 'h': ttr_cli_help(usage_text);
+        case 'V': ttr_cli_version(TTF_VERSION_MAJOR, TTF_VERSION_MINOR,
+                                  TTF_VERSION_PATCH);
+        case ':': ttr_cli_die("%s: option needs an argument (try --help)",
                       bad_option(argv));
-        default:  die("%s: unknown option (try --help)", bad_option(argv));
+        default:  ttr_cli_die("%s: unknown option (try --help)", bad_option(argv));
         }
     }
     if (optind >= argc)
-        die("no trace file given (try --help)");
+        ttr_cli_die("no trace file given (try --help)");
     if (optind + 1 < argc)
-        die("%s: one trace file only (try --help)", argv[optind + 1]);
+        ttr_cli_die("%s: one trace file only (try --help)", argv[optind + 1]);
     o->path = argv[optind];
     if (o->chrome + o->profile + o->stats > 1)
-        die("--chrome, --profile and --stats go one at a time");
+        ttr_cli_die("--chrome, --profile and --stats go one at a time");
     if ((o->sort || o->per_thread) && !o->profile)
-        die("--sort and --per-thread go with --profile");
-    o->color = parse_color(color);
+        ttr_cli_die("--sort and --per-thread go with --profile");
+    int mode;
+    if (ttr_cli_color_mode(color, &mode) != 0)
+        exit(TTR_CLI_TROUBLE);
+    o->color = ttr_cli_use_color(mode, stdout);
     if (o->thread_pat && all_digits(o->thread_pat))
         o->thread_index = strtol(o->thread_pat, NULL, 10);
     else if (o->thread_pat)
@@ -997,14 +966,14 @@ static void select_threads(struct dump *d)
         if (o->thread_index >= 0)
             d->selected[i] = (long)i == o->thread_index;
         else if (o->thread_re)
-            d->selected[i] = ttf_regex_match(o->thread_re, th->name) ||
-                             ttf_regex_match(o->thread_re, th->first_name);
+            d->selected[i] = ttd_regex_match(o->thread_re, th->name) ||
+                             ttd_regex_match(o->thread_re, th->first_name);
         else
             d->selected[i] = 1;
         n += d->selected[i] != 0;
     }
     if (o->thread_pat && n == 0)
-        die("--thread '%s': no such thread in %s (%zu threads)",
+        ttr_cli_die("--thread '%s': no such thread in %s (%zu threads)",
             o->thread_pat, o->path, d->nthreads);
 }
 
@@ -1015,14 +984,14 @@ static void open_trace(struct dump *d)
     memset(&err, 0, sizeof err);
     int rc = ttf_open(d->o->path, &d->t, &err);
     if (rc != 0 && err.msg[0])
-        die("%s", err.msg);
+        ttr_cli_die("%s", err.msg);
     if (rc != 0)
-        die("%s: %s", d->o->path, ttf_strerror(rc));
+        ttr_cli_die("%s: %s", d->o->path, ttf_strerror(rc));
     d->nthreads = ttf_thread_count(d->t);
     d->selected = calloc(d->nthreads + 1, 1);
     d->stacks = calloc(d->nthreads + 1, sizeof *d->stacks);
     if (!d->selected || !d->stacks)
-        die("%s: out of memory", d->o->path);
+        ttr_cli_die("%s: out of memory", d->o->path);
     select_threads(d);
 }
 
@@ -1032,6 +1001,7 @@ int main(int argc, char **argv)
     struct opts o = {.header = 1, .thread_index = -1};
     struct dump d = {.o = &o, .out = stdout};
 
+    ttr_cli_init("ttdump");
     parse_args(argc, argv, &o);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     open_trace(&d);
@@ -1046,11 +1016,11 @@ int main(int argc, char **argv)
     else
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
-        die("stdout: write error");
+        ttr_cli_die("stdout: write error");
     ttf_sym_close(d.sym);
     ttf_close(d.t);
-    ttf_regex_free(o.thread_re);
-    ttf_regex_free(o.func_re);
+    ttd_regex_free(o.thread_re);
+    ttd_regex_free(o.func_re);
     free(d.selected);
     for (size_t i = 0; d.stacks && i <= d.nthreads; i++) {
         free(d.stacks[i].key);

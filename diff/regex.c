@@ -2,7 +2,7 @@
  * regex.c - the PCRE2 filters shared by ttdump and ttdiff (--thread,
  * --function). A thin wrapper: compile once (JIT when the library has it),
  * match many times with one cached match block. Not thread-safe: one
- * ttf_regex must not be matched from two threads at once.
+ * ttd_regex must not be matched from two threads at once.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttfmt.h"
+#include "ttdiff.h"
 
-struct ttf_regex {
+struct ttd_regex {
     pcre2_code *code;          /* the compiled pattern */
     pcre2_match_data *md;      /* reused by every match (ovector of 1 pair) */
     int jit;                   /* 1: JIT-compiled, match through the JIT */
@@ -29,7 +29,7 @@ static void set_error(ttf_error *err, int code, const char *pattern,
              pattern, why, offset);
 }
 
-int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err)
+int ttd_regex_compile(const char *pattern, ttd_regex **out, ttf_error *err)
 {
     int ecode = 0;
     PCRE2_SIZE eoff = 0;
@@ -42,7 +42,7 @@ int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err)
         set_error(err, TT_EINVAL, "(null)", "no pattern", 0);
         return TT_EINVAL;
     }
-    ttf_regex *re = calloc(1, sizeof *re);
+    ttd_regex *re = calloc(1, sizeof *re);
     if (!re)
         return TT_ENOMEM;
     re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0,
@@ -58,14 +58,14 @@ int ttf_regex_compile(const char *pattern, ttf_regex **out, ttf_error *err)
     re->jit = pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0;
     re->md = pcre2_match_data_create(1, NULL);
     if (!re->md) {
-        ttf_regex_free(re);
+        ttd_regex_free(re);
         return TT_ENOMEM;
     }
     *out = re;
     return 0;
 }
 
-int ttf_regex_match(const ttf_regex *re, const char *s)
+int ttd_regex_match(const ttd_regex *re, const char *s)
 {
     int rc;
 
@@ -80,7 +80,7 @@ int ttf_regex_match(const ttf_regex *re, const char *s)
     return rc >= 0;
 }
 
-void ttf_regex_free(ttf_regex *re)
+void ttd_regex_free(ttd_regex *re)
 {
     if (!re)
         return;

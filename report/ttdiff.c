@@ -1,17 +1,15 @@
 /*
  * ttdiff.c - the ttdiff command: parse options, run the engine, render.
  * Exit status like diff(1): 0 no divergence, 1 divergence, 2 trouble (a
- * one-line "ttdiff: ..." message on stderr).
+ * one-line "ttdiff: ..." message on stderr). Errors, colour, filters,
+ * --help and --version go through the shared report/cli.c.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "ttdiff.h"
-#include "ttreport.h"
+#include "cli.h"
 
 static const char usage[] =
     "usage: ttdiff [options] [--baseline GOOD2.trc ...] GOOD.trc BAD.trc\n"
@@ -54,121 +52,62 @@ typedef struct cli {
     ttd_options o;          /* engine options */
     ttr_options r;          /* renderer options */
     int json;               /* --format: 0 text, 1 json, 2 html */
-    int color;              /* -1 auto, 0 never, 1 always */
+    int color;              /* TTR_CLI_COLOR_* */
+    ttr_cli_filter filter;  /* --thread, --function, --exclude */
     const char *out;        /* -o FILE, NULL = stdout */
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
-    int sort;               /* --sort column (TTF_PROF_*), 0 = total */
+    int sort;               /* --sort column (TTD_PROF_*), 0 = total */
     const char **base;      /* --baseline files (argv strings) */
     size_t nbase;
 } cli;
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "ttdiff: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
-    return 2;
-}
-
-static int parse_uint(const char *s, unsigned *out)
-{
-    char *end;
-
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!*s || *end || errno || v > UINT_MAX || s[0] == '-')
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
-/* Check a regex now, so a bad one is reported before any trace is read. */
-static int check_regex(const char *flag, const char *pattern)
-{
-    ttf_regex *re;
-    ttf_error e;
-
-    if (ttf_regex_compile(pattern, &re, &e) < 0)
-        return fail("%s: %s", flag, e.msg);
-    ttf_regex_free(re);
-    return 0;
-}
-
-/* The value of an option: "--opt=value" or the next argument. */
-static const char *value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
-static int matches(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
 static int option(cli *c, int argc, char **argv, int *i)
 {
-    static const char *const with_value[] = {"--thread", "--function", "--exclude",
-        "--context", "--messages", "--format", "--color", "-o", "--sort",
-        "--suspects", "--baseline"};
+    static const char *const with_value[] = {"--context", "--messages",
+        "--format", "--color", "-o", "--sort", "--suspects", "--baseline"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
+    int rc = ttr_cli_filter_arg(&c->filter, argc, argv, i, 1);
+    if (rc)
+        return rc == 1 ? 0 : rc;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value && !name; k++)
-        if (matches(a, with_value[k]))
+        if (ttr_cli_is(a, with_value[k]))
             name = with_value[k];
     if (!name)
-        return fail("unknown option '%s'%s (see ttdiff --help)", a, "");
-    if (!(v = value(argc, argv, i, name)))
-        return fail("%s needs a value%s", name, "");
-    if (!strcmp(name, "--thread") || !strcmp(name, "--function") ||
-        !strcmp(name, "--exclude")) {
-        if (check_regex(name, v))
-            return 2;
-        *(name[2] == 't' ? &c->o.thread : name[2] == 'f' ? &c->o.function
-                                                         : &c->o.exclude) = v;
-    } else if (!strcmp(name, "--suspects")) {
-        if (parse_uint(v, &c->o.suspects) < 0)
-            return fail("--suspects: not a count: '%s'%s", v, "");
-    } else if (!strcmp(name, "--baseline")) {
+        return ttr_cli_fail("unknown option '%s' (see ttdiff --help)", a);
+    if (!(v = ttr_cli_value(argc, argv, i, name)))
+        return ttr_cli_fail("%s needs a value", name);
+    if (!strcmp(name, "--suspects"))
+        return ttr_cli_uint("--suspects", v, &c->o.suspects);
+    if (!strcmp(name, "--context"))
+        return ttr_cli_uint("--context", v, &c->o.context);
+    if (!strcmp(name, "--color"))
+        return ttr_cli_color_mode(v, &c->color);
+    if (!strcmp(name, "--baseline")) {
         c->base[c->nbase++] = v;
-    } else if (!strcmp(name, "--context")) {
-        if (parse_uint(v, &c->o.context) < 0)
-            return fail("--context: not a count: '%s'%s", v, "");
     } else if (!strcmp(name, "--messages")) {
         int m = !strcmp(v, "site") ? TTD_MSG_SITE : !strcmp(v, "text") ? TTD_MSG_TEXT
               : !strcmp(v, "off") ? TTD_MSG_OFF : -1;
         if (m < 0)
-            return fail("--messages: '%s' is not site, text or off%s", v, "");
+            return ttr_cli_fail("--messages: '%s' is not site, text or off", v);
         c->o.messages = m;
     } else if (!strcmp(name, "--format")) {
         if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "html"))
-            return fail("--format: '%s' is not text, json or html%s", v, "");
+            return ttr_cli_fail("--format: '%s' is not text, json or html", v);
         c->json = !strcmp(v, "json") ? 1 : !strcmp(v, "html") ? 2 : 0;
     } else if (!strcmp(name, "--sort")) {
-        c->sort = ttf_profile_column(v);
-        if (c->sort != TTF_PROF_TOTAL && c->sort != TTF_PROF_SELF &&
-            c->sort != TTF_PROF_CALLS && c->sort != TTF_PROF_AVG)
-            return fail("--sort: '%s' is not total, self, calls or avg%s", v, "");
-    } else if (!strcmp(name, "--color")) {
-        c->color = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0
-                 : !strcmp(v, "auto") ? -1 : -2;
-        if (c->color == -2)
-            return fail("--color: '%s' is not auto, always or never%s", v, "");
+        c->sort = ttd_prof_column(v);
+        if (c->sort != TTD_PROF_TOTAL && c->sort != TTD_PROF_SELF &&
+            c->sort != TTD_PROF_CALLS && c->sort != TTD_PROF_AVG)
+            return ttr_cli_fail("--sort: '%s' is not total, self, calls or avg", v);
     } else {
         c->out = v;
     }
     return 0;
 }
 
-/* 0 to go on, 2 on a usage error, 3 when done (help, version). */
+/* 0 to go on, 2 on a usage error, 3 for --help, 4 for --version. */
 static int parse(cli *c, int argc, char **argv)
 {
     int nfiles = 0, rest = 0;
@@ -176,25 +115,22 @@ static int parse(cli *c, int argc, char **argv)
     memset(c, 0, sizeof *c);
     ttd_options_init(&c->o);
     if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)))
-        return fail("out of memory%s%s", "", "");
+        return ttr_cli_fail("out of memory");
     ttr_options_init(&c->r);
-    c->color = -1;
+    c->color = TTR_CLI_COLOR_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = 0;
         if (rest || a[0] != '-' || !a[1]) {
             if (nfiles == 2)
-                return fail("too many files: '%s'%s (want GOOD.trc BAD.trc)", a, "");
+                return ttr_cli_fail("too many files: '%s' (want GOOD.trc BAD.trc)", a);
             c->files[nfiles++] = a;
         } else if (!strcmp(a, "--")) {
             rest = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
             return 3;
         } else if (!strcmp(a, "--version")) {
-            printf("ttdiff %d.%d.%d\n", TTD_VERSION_MAJOR, TTD_VERSION_MINOR,
-                   TTD_VERSION_PATCH);
-            return 3;
+            return 4;
         } else if (!strcmp(a, "--all")) {
             c->o.max_hunks = 0;
             c->r.all = 1;
@@ -215,21 +151,13 @@ static int parse(cli *c, int argc, char **argv)
             return rc;
     }
     if (nfiles < 2)
-        return fail("need two traces: GOOD.trc BAD.trc%s%s", "", " (see ttdiff --help)");
+        return ttr_cli_fail("need two traces: GOOD.trc BAD.trc (see ttdiff --help)");
+    c->o.thread = c->filter.thread;
+    c->o.function = c->filter.function;
+    c->o.exclude = c->filter.exclude;
     c->o.baselines = c->base;
     c->o.nbaselines = c->nbase;
     return 0;
-}
-
-static int use_color(const cli *c, FILE *out)
-{
-    const char *nc = getenv("NO_COLOR");
-
-    if (c->color >= 0)
-        return c->color;
-    if (nc && nc[0])
-        return 0;
-    return isatty(fileno(out));
 }
 
 /* ttdiff --profile: 0 same functions and call counts, 1 not, 2 trouble. */
@@ -240,17 +168,17 @@ static int profile_main(cli *c)
     FILE *out = stdout;
 
     if (c->json == 2)
-        return fail("--profile: --format html is not supported (text or json)%s%s", "", "");
+        return ttr_cli_fail("--profile: --format html is not supported (text or json)");
     memset(&err, 0, sizeof err);
     int rc = ttd_profile_diff_files(c->files[0], c->files[1], &c->o, c->sort,
                                     &p, &err);
     if (rc < 0)
-        return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
+        return ttr_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
     if (c->out && !(out = fopen(c->out, "w"))) {
         ttd_profile_free(p);
-        return fail("%s: %s", c->out, strerror(errno));
+        return ttr_cli_fail("%s: %s", c->out, strerror(errno));
     }
-    c->r.color = use_color(c, out);
+    c->r.color = ttr_cli_use_color(c->color, out);
     rc = c->json ? ttr_profile_json(out, p, &c->r) : ttr_profile_text(out, p, &c->r);
     int changed = ttd_profile_get_result(p)->changed > 0;
     ttd_profile_free(p);
@@ -259,41 +187,27 @@ static int profile_main(cli *c)
     if (out != stdout && fclose(out) != 0 && rc == 0)
         rc = TT_EIO;
     if (rc < 0)
-        return fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
+        return ttr_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
     return changed;
 }
 
-int main(int argc, char **argv)
+/* The diff of the two traces c names, rendered: 0, 1 or 2 as main. */
+static int diff_main(cli *c)
 {
-    cli c;
     ttd_diff *d = NULL;
     ttf_error err;
     FILE *out = stdout;
-    int rc = parse(&c, argc, argv);
 
-    if (rc) {
-        free(c.base);
-        return rc == 3 ? 0 : rc;
-    }
-    if (c.profile) {
-        if (c.nbase || c.o.collapse_loops)
-            rc = fail("--profile: --baseline and --collapse-loops do not apply%s%s", "", "");
-        else
-            rc = profile_main(&c);
-        free(c.base);
-        return rc;
-    }
-    rc = ttd_diff_files(c.files[0], c.files[1], &c.o, &d, &err);
-    free(c.base);
+    int rc = ttd_diff_files(c->files[0], c->files[1], &c->o, &d, &err);
     if (rc < 0)
-        return fail("%s%s", err.msg[0] ? err.msg : ttf_strerror(rc), "");
-    if (c.out && !(out = fopen(c.out, "w"))) {
+        return ttr_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+    if (c->out && !(out = fopen(c->out, "w"))) {
         ttd_free(d);
-        return fail("%s: %s", c.out, strerror(errno));
+        return ttr_cli_fail("%s: %s", c->out, strerror(errno));
     }
-    c.r.color = use_color(&c, out);
-    rc = c.json == 2 ? ttr_html(out, d, &c.r)
-       : c.json ? ttr_json(out, d, &c.r) : ttr_text(out, d, &c.r);
+    c->r.color = ttr_cli_use_color(c->color, out);
+    rc = c->json == 2 ? ttr_html(out, d, &c->r)
+       : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
     const ttd_result *res = ttd_get_result(d);
     int diverged = res->diverged || res->nunpaired > 0;
     ttd_free(d);
@@ -302,6 +216,25 @@ int main(int argc, char **argv)
     if (out != stdout && fclose(out) != 0 && rc == 0)
         rc = TT_EIO;
     if (rc < 0)
-        return fail("%s: %s", c.out ? c.out : "output", ttf_strerror(rc));
+        return ttr_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
     return diverged ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+
+    ttr_cli_init("ttdiff");
+    int rc = parse(&c, argc, argv);
+    if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops))
+        rc = ttr_cli_fail("--profile: --baseline and --collapse-loops do not apply");
+    else if (rc == 0)
+        rc = c.profile ? profile_main(&c) : diff_main(&c);
+    free(c.base);
+    ttr_cli_filter_free(&c.filter);
+    if (rc == 3)
+        ttr_cli_help(usage);
+    if (rc == 4)
+        ttr_cli_version(TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+    return rc;
 }

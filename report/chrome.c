@@ -1,5 +1,5 @@
 /*
- * chrome.c - stream a trace out as Chrome trace-event JSON (ttf_chrome_write
+ * chrome.c - stream a trace out as Chrome trace-event JSON (ttr_chrome_write
  * in ttfmt.h), the format the Perfetto UI and chrome://tracing load: one
  * track per thread, B/E pairs for frames, instant events for messages.
  * Threads are written one after the other; each needs only its open frames.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttfmt.h"
+#include "ttreport.h"
 
 #define OUTBUF (1 << 16)        /* bytes gathered before each fwrite */
 #define MSG_MAX 4096            /* longest message text written */
@@ -42,7 +42,7 @@ struct cframe {
 struct chrome {
     const ttf_trace *t;         /* trace being written */
     ttf_sym *sym;               /* names functions */
-    const ttf_chrome_opts *o;   /* options (never NULL here) */
+    const ttr_chrome_opts *o;   /* options (never NULL here) */
     struct out *out;            /* output buffer */
     struct fslot *map;          /* key -> name, open addressing, mask + 1 */
     uint64_t mask, used;
@@ -206,7 +206,7 @@ static int fill_slot(struct chrome *c, struct fslot *s, uint64_t key,
 
     s->key = key;
     s->json = json_dup(name);
-    s->keep = !c->o->function || ttf_regex_match(c->o->function, name);
+    s->keep = !c->o->function || ttd_regex_match(c->o->function, name);
     return s->json ? 0 : TT_ENOMEM;
 }
 
@@ -365,7 +365,7 @@ static int message(struct chrome *c, const ttf_event *ev)
     if (c->o->no_messages)
         return 0;
     if (c->o->function &&
-        !(cs && cs->func && ttf_regex_match(c->o->function, cs->func)))
+        !(cs && cs->func && ttd_regex_match(c->o->function, cs->func)))
         return 0;
     int n = ttf_format_message(c->t, ev, text, sizeof text);
     if (n < 0)
@@ -511,10 +511,10 @@ static int write_all(struct chrome *c, ttf_error *err)
     return 0;
 }
 
-int ttf_chrome_write(FILE *f, const ttf_trace *t, ttf_sym *sym,
-                     const ttf_chrome_opts *opts, ttf_error *err)
+int ttr_chrome_write(FILE *f, const ttf_trace *t, ttf_sym *sym,
+                     const ttr_chrome_opts *opts, ttf_error *err)
 {
-    static const ttf_chrome_opts defaults;
+    static const ttr_chrome_opts defaults;
     struct chrome c = {.t = t, .sym = sym, .o = opts ? opts : &defaults};
     int rc = TT_ENOMEM;
 

@@ -1,7 +1,8 @@
 /*
- * profile.c - per-function calls, inclusive and exclusive time from a
- * trace's ENTER/EXIT events (ttf_profile_* in ttfmt.h), for ttdump
- * --profile and ttdiff --profile.
+ * profile_calc.c - per-function calls, inclusive and exclusive time from a
+ * trace's ENTER/EXIT events (ttd_prof_* in ttdiff.h), for ttdump
+ * --profile and ttdiff --profile. Computes only: report/prof_table.c
+ * prints the tables.
  *
  * Design. Threads are read one after the other (never merged: a thread's
  * stream is all a call stack needs), each with a shadow stack of open
@@ -23,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttfmt.h"
+#include "ttdiff.h"
 
 #define SCOPE_KEY (1ull << 63)   /* key bit of TT_SCOPE frames (site ids) */
 
@@ -36,11 +37,11 @@ struct frame {
 
 /* Counters of one function (in one thread, or all threads). */
 struct fstat {
-    uint64_t calls, total, self, sum;   /* see ttf_profile_row; sum of durations */
+    uint64_t calls, total, self, sum;   /* see ttd_prof_row; sum of durations */
     uint64_t min, max;                  /* per call; min is UINT64_MAX at first */
     uint64_t never;                     /* frames closed without an EXIT */
     uint32_t threads;                   /* threads seen (all-thread stats) */
-    ttf_prof_where where;               /* first never-returned frame */
+    ttd_prof_where where;               /* first never-returned frame */
 };
 
 /* address (or scope key) -> function, open addressing */
@@ -49,11 +50,11 @@ struct aslot {
     uint32_t fid1;              /* function + 1; 0 = empty slot */
 };
 
-struct ttf_profile {
+struct ttd_prof {
     const ttf_trace *t;         /* the trace read */
     ttf_sym *sym;               /* names functions */
-    ttf_profile_info info;      /* totals, order */
-    ttf_profile_row *rows;      /* the result */
+    ttd_prof_info info;         /* totals, order */
+    ttd_prof_row *rows;         /* the result */
     size_t nrows, caprows;
     const char **names;         /* per function: its name */
     uint32_t nfn, capfn;        /* functions, slots of the per-function arrays */
@@ -109,7 +110,7 @@ static uint64_t str_hash(const char *s)
 
 /* ---- function tables ---------------------------------------------------- */
 
-static int grow_fn(ttf_profile *p)
+static int grow_fn(ttd_prof *p)
 {
     uint32_t cap = p->capfn ? p->capfn * 2 : 256;
     const char **names = realloc(p->names, cap * sizeof *names);
@@ -133,7 +134,7 @@ static int grow_fn(ttf_profile *p)
     return 0;
 }
 
-static int rehash_names(ttf_profile *p, uint64_t slots)
+static int rehash_names(ttd_prof *p, uint64_t slots)
 {
     uint32_t *m = calloc(slots, sizeof *m);
 
@@ -152,7 +153,7 @@ static int rehash_names(ttf_profile *p, uint64_t slots)
 }
 
 /* The function named name, added if new: its id, or a negative TT_E*. */
-static int64_t fid_of_name(ttf_profile *p, const char *name)
+static int64_t fid_of_name(ttd_prof *p, const char *name)
 {
     uint64_t i = str_hash(name) & p->nmask;
 
@@ -174,7 +175,7 @@ static int64_t fid_of_name(ttf_profile *p, const char *name)
     return f;
 }
 
-static int rehash_addrs(ttf_profile *p, uint64_t slots)
+static int rehash_addrs(ttd_prof *p, uint64_t slots)
 {
     struct aslot *m = calloc(slots, sizeof *m);
 
@@ -195,7 +196,7 @@ static int rehash_addrs(ttf_profile *p, uint64_t slots)
 }
 
 /* The function of an ENTER/EXIT event: its id, or a negative TT_E*. */
-static int64_t fid_of(ttf_profile *p, const ttf_event *ev)
+static int64_t fid_of(ttd_prof *p, const ttf_event *ev)
 {
     uint64_t key = ev->addr == 0 && ev->site ? SCOPE_KEY | ev->site : ev->addr;
 
@@ -218,14 +219,14 @@ static int64_t fid_of(ttf_profile *p, const ttf_event *ev)
 
 /* ---- one thread --------------------------------------------------------- */
 
-static void note_touch(ttf_profile *p, uint32_t f)
+static void note_touch(ttd_prof *p, uint32_t f)
 {
     if (p->cur[f].calls == 0)
         p->touched[p->ntouched++] = f;
 }
 
 /* Close the top frame at time now; reason 0 for a real EXIT. */
-static void pop(ttf_profile *p, const struct tstate *ts, uint64_t now,
+static void pop(ttd_prof *p, const struct tstate *ts, uint64_t now,
                 int reason)
 {
     struct frame *fr = &p->stack[--p->depth];
@@ -252,7 +253,7 @@ static void pop(ttf_profile *p, const struct tstate *ts, uint64_t now,
     }
 }
 
-static int push(ttf_profile *p, uint32_t f, uint64_t now)
+static int push(ttd_prof *p, uint32_t f, uint64_t now)
 {
     if (p->depth == p->capstack) {
         size_t cap = p->capstack ? p->capstack * 2 : 256;
@@ -270,7 +271,7 @@ static int push(ttf_profile *p, uint32_t f, uint64_t now)
 }
 
 /* An EXIT: close the nearest open frame of f and the frames above it. */
-static void close_exit(ttf_profile *p, const struct tstate *ts, uint32_t f,
+static void close_exit(ttd_prof *p, const struct tstate *ts, uint32_t f,
                     uint64_t now)
 {
     size_t k = p->depth;
@@ -282,11 +283,11 @@ static void close_exit(ttf_profile *p, const struct tstate *ts, uint32_t f,
         return;
     }
     while (p->depth > k)
-        pop(p, ts, now, TTF_PROF_UNWOUND);
+        pop(p, ts, now, TTD_PROF_UNWOUND);
     pop(p, ts, now, 0);
 }
 
-static int on_event(ttf_profile *p, struct tstate *ts, const ttf_event *ev)
+static int on_event(ttd_prof *p, struct tstate *ts, const ttf_event *ev)
 {
     uint64_t now = ev->time_ns > ts->last ? ev->time_ns : ts->last;
 
@@ -323,18 +324,18 @@ static int on_event(ttf_profile *p, struct tstate *ts, const ttf_event *ev)
     }
 }
 
-static int add_row(ttf_profile *p, const struct fstat *s, uint32_t f,
+static int add_row(ttd_prof *p, const struct fstat *s, uint32_t f,
                    uint32_t thread)
 {
     if (p->nrows == p->caprows) {
         size_t cap = p->caprows ? p->caprows * 2 : 256;
-        ttf_profile_row *r = realloc(p->rows, cap * sizeof *r);
+        ttd_prof_row *r = realloc(p->rows, cap * sizeof *r);
         if (!r)
             return TT_ENOMEM;
         p->rows = r;
         p->caprows = cap;
     }
-    ttf_profile_row *r = &p->rows[p->nrows++];
+    ttd_prof_row *r = &p->rows[p->nrows++];
     r->name = p->names[f];
     r->thread = thread;
     r->threads = thread == TTF_ALL_THREADS ? s->threads : 1;
@@ -351,10 +352,10 @@ static int add_row(ttf_profile *p, const struct fstat *s, uint32_t f,
 
 /* Fold the finished thread's counters into the all-thread ones (and its
  * rows, per thread), then clear them for the next thread. */
-static int end_thread(ttf_profile *p, const struct tstate *ts)
+static int end_thread(ttd_prof *p, const struct tstate *ts)
 {
-    int reason = ts->crashed ? TTF_PROF_CRASH
-               : ts->ended ? TTF_PROF_THREAD_END : TTF_PROF_TRACE_END;
+    int reason = ts->crashed ? TTD_PROF_CRASH
+               : ts->ended ? TTD_PROF_THREAD_END : TTD_PROF_TRACE_END;
     int rc = 0;
 
     while (p->depth)
@@ -383,7 +384,7 @@ static int end_thread(ttf_profile *p, const struct tstate *ts)
     return rc;
 }
 
-static int read_thread(ttf_profile *p, uint32_t thread, ttf_error *err)
+static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
 {
     struct tstate ts = {.thread = thread};
     const ttf_thread *th = ttf_get_thread(p->t, thread);
@@ -424,18 +425,17 @@ static int modules_unloaded(const ttf_trace *t)
     return 0;
 }
 
-static int selected(const ttf_profile_opts *o, size_t i)
+static int selected(const ttd_prof_opts *o, size_t i)
 {
     if (!o || !o->threads)
         return 1;
     return i < o->nthreads && o->threads[i];
 }
 
-int ttf_profile_build(const ttf_trace *t, ttf_sym *sym,
-                      const ttf_profile_opts *opts, ttf_profile **out,
-                      ttf_error *err)
+int ttd_prof_build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
+                   ttd_prof **out, ttf_error *err)
 {
-    ttf_profile *p;
+    ttd_prof *p;
     int rc = TT_ENOMEM;
 
     if (out)
@@ -460,18 +460,18 @@ int ttf_profile_build(const ttf_trace *t, ttf_sym *sym,
         if (p->all[f].calls && add_row(p, &p->all[f], f, TTF_ALL_THREADS) < 0)
             goto nomem;
     }
-    ttf_profile_sort(p, TTF_PROF_TOTAL);
+    ttd_prof_sort(p, TTD_PROF_TOTAL);
     *out = p;
     return 0;
 nomem:
     rc = TT_ENOMEM;
     set_err(err, rc, p->t, "out of memory");
 fail:
-    ttf_profile_free(p);
+    ttd_prof_free(p);
     return rc;
 }
 
-void ttf_profile_free(ttf_profile *p)
+void ttd_prof_free(ttd_prof *p)
 {
     if (!p)
         return;
@@ -487,17 +487,17 @@ void ttf_profile_free(ttf_profile *p)
     free(p);
 }
 
-size_t ttf_profile_count(const ttf_profile *p)
+size_t ttd_prof_count(const ttd_prof *p)
 {
     return p ? p->nrows : 0;
 }
 
-const ttf_profile_row *ttf_profile_get(const ttf_profile *p, size_t i)
+const ttd_prof_row *ttd_prof_get(const ttd_prof *p, size_t i)
 {
     return p && i < p->nrows ? &p->rows[i] : NULL;
 }
 
-const ttf_profile_info *ttf_profile_get_info(const ttf_profile *p)
+const ttd_prof_info *ttd_prof_get_info(const ttd_prof *p)
 {
     return p ? &p->info : NULL;
 }
@@ -509,27 +509,27 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 static int cmp_rows(const void *va, const void *vb, void *arg)
 {
-    const ttf_profile_row *a = va, *b = vb;
+    const ttd_prof_row *a = va, *b = vb;
     int col = *(const int *)arg, c = 0;
 
     if (a->thread != b->thread)
         return a->thread < b->thread ? -1 : 1;
     switch (col) {
-    case TTF_PROF_CALLS: c = cmp_u64(a->calls, b->calls); break;
-    case TTF_PROF_TOTAL: c = cmp_u64(a->total_ns, b->total_ns); break;
-    case TTF_PROF_SELF: c = cmp_u64(a->self_ns, b->self_ns); break;
-    case TTF_PROF_MIN: c = cmp_u64(a->min_ns, b->min_ns); break;
-    case TTF_PROF_AVG: c = cmp_u64(a->avg_ns, b->avg_ns); break;
-    case TTF_PROF_MAX: c = cmp_u64(a->max_ns, b->max_ns); break;
-    case TTF_PROF_NEVER: c = cmp_u64(a->never_returned, b->never_returned); break;
+    case TTD_PROF_CALLS: c = cmp_u64(a->calls, b->calls); break;
+    case TTD_PROF_TOTAL: c = cmp_u64(a->total_ns, b->total_ns); break;
+    case TTD_PROF_SELF: c = cmp_u64(a->self_ns, b->self_ns); break;
+    case TTD_PROF_MIN: c = cmp_u64(a->min_ns, b->min_ns); break;
+    case TTD_PROF_AVG: c = cmp_u64(a->avg_ns, b->avg_ns); break;
+    case TTD_PROF_MAX: c = cmp_u64(a->max_ns, b->max_ns); break;
+    case TTD_PROF_NEVER: c = cmp_u64(a->never_returned, b->never_returned); break;
     default: break;
     }
     return c ? c : strcmp(a->name, b->name);
 }
 
-int ttf_profile_sort(ttf_profile *p, int column)
+int ttd_prof_sort(ttd_prof *p, int column)
 {
-    if (!p || column < TTF_PROF_NAME || column > TTF_PROF_THREAD)
+    if (!p || column < TTD_PROF_NAME || column > TTD_PROF_THREAD)
         return TT_EINVAL;
     if (p->nrows > 1)
         qsort_r(p->rows, p->nrows, sizeof *p->rows, cmp_rows, &column);
@@ -538,119 +538,34 @@ int ttf_profile_sort(ttf_profile *p, int column)
 }
 
 static const char *const col_names[] = {
-    [TTF_PROF_NAME] = "name", [TTF_PROF_CALLS] = "calls",
-    [TTF_PROF_TOTAL] = "total", [TTF_PROF_SELF] = "self",
-    [TTF_PROF_MIN] = "min", [TTF_PROF_AVG] = "avg", [TTF_PROF_MAX] = "max",
-    [TTF_PROF_NEVER] = "never", [TTF_PROF_THREAD] = "thread",
+    [TTD_PROF_NAME] = "name", [TTD_PROF_CALLS] = "calls",
+    [TTD_PROF_TOTAL] = "total", [TTD_PROF_SELF] = "self",
+    [TTD_PROF_MIN] = "min", [TTD_PROF_AVG] = "avg", [TTD_PROF_MAX] = "max",
+    [TTD_PROF_NEVER] = "never", [TTD_PROF_THREAD] = "thread",
 };
 
-int ttf_profile_column(const char *name)
+int ttd_prof_column(const char *name)
 {
-    for (int c = TTF_PROF_NAME; name && c <= TTF_PROF_THREAD; c++) {
+    for (int c = TTD_PROF_NAME; name && c <= TTD_PROF_THREAD; c++) {
         if (strcmp(name, col_names[c]) == 0)
             return c;
     }
     return TT_EINVAL;
 }
 
-const char *ttf_profile_column_name(int column)
+const char *ttd_prof_column_name(int column)
 {
-    return column >= TTF_PROF_NAME && column <= TTF_PROF_THREAD
+    return column >= TTD_PROF_NAME && column <= TTD_PROF_THREAD
                ? col_names[column] : "?";
 }
 
-const char *ttf_profile_end_name(int reason)
+const char *ttd_prof_end_name(int reason)
 {
     switch (reason) {
-    case TTF_PROF_UNWOUND: return "unwound";
-    case TTF_PROF_CRASH: return "crash";
-    case TTF_PROF_THREAD_END: return "thread end";
-    case TTF_PROF_TRACE_END: return "trace end";
+    case TTD_PROF_UNWOUND: return "unwound";
+    case TTD_PROF_CRASH: return "crash";
+    case TTD_PROF_THREAD_END: return "thread end";
+    case TTD_PROF_TRACE_END: return "trace end";
     default: return "?";
     }
-}
-
-/* ---- text --------------------------------------------------------------- */
-
-static void put_us(FILE *f, int width, uint64_t ns)
-{
-    fprintf(f, " %*" PRIu64 ".%03u", width - 4, ns / 1000, (unsigned)(ns % 1000));
-}
-
-static void put_thread(FILE *f, const ttf_trace *t, uint32_t i)
-{
-    const ttf_thread *th = ttf_get_thread(t, i);
-
-    fprintf(f, "thread %" PRIu32 " \"%s\" (tid %" PRId64 ")", i,
-            th && th->name ? th->name : "", th ? th->tid : 0);
-}
-
-static void put_row(FILE *f, const ttf_profile_row *r)
-{
-    fprintf(f, "%10" PRIu64, r->calls);
-    put_us(f, 14, r->total_ns);
-    put_us(f, 14, r->self_ns);
-    put_us(f, 12, r->min_ns);
-    put_us(f, 12, r->avg_ns);
-    put_us(f, 12, r->max_ns);
-    fprintf(f, " %6" PRIu64 "  %s\n", r->never_returned, r->name);
-}
-
-static void put_where(FILE *f, const ttf_trace *t, const ttf_profile_row *r)
-{
-    const ttf_prof_where *w = &r->where;
-
-    fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " calls; first in ", r->name,
-            r->never_returned, r->calls);
-    put_thread(f, t, w->thread);
-    fprintf(f, ", entered +%" PRIu64 ".%03uus, closed +%" PRIu64 ".%03uus (%s)",
-            w->enter_ns / 1000, (unsigned)(w->enter_ns % 1000),
-            w->close_ns / 1000, (unsigned)(w->close_ns % 1000),
-            ttf_profile_end_name(w->reason));
-    if (w->caller && w->caller[0])
-        fprintf(f, ", called from %s", w->caller);
-    fputc('\n', f);
-}
-
-int ttf_profile_write_text(FILE *f, const ttf_profile *p, const ttf_trace *t,
-                           const ttf_regex *function)
-{
-    const ttf_profile_info *in = &p->info;
-    uint32_t thread = UINT32_MAX - 1;
-    uint64_t never = 0;
-
-    fprintf(f, "profile: %" PRIu32 " thread%s, %" PRIu64 " events, %s, "
-            "sorted by %s; times in microseconds\n", in->threads,
-            in->threads == 1 ? "" : "s", in->events,
-            in->per_thread ? "per thread" : "all threads merged",
-            ttf_profile_column_name(in->sort));
-    fprintf(f, "paused %" PRIu64 ".%03uus (left out of self), %" PRIu64
-            " stray exits, %" PRIu64 " frames never returned\n",
-            in->paused_ns / 1000, (unsigned)(in->paused_ns % 1000),
-            in->stray_exits, in->never_returned);
-    for (size_t i = 0; i < p->nrows; i++) {
-        const ttf_profile_row *r = &p->rows[i];
-        if (function && !ttf_regex_match(function, r->name))
-            continue;
-        never += r->never_returned != 0;
-        if (r->thread != thread || i == 0) {
-            if (in->per_thread) {
-                fputc('\n', f);
-                put_thread(f, t, r->thread);
-                fputs(":\n", f);
-            }
-            fprintf(f, "%10s %14s %14s %12s %12s %12s %6s  %s\n", "calls",
-                    "total", "self", "min", "avg", "max", "never", "function");
-            thread = r->thread;
-        }
-        put_row(f, r);
-    }
-    if (never)
-        fprintf(f, "never returned:\n");
-    for (size_t i = 0; i < p->nrows && never; i++) {
-        const ttf_profile_row *r = &p->rows[i];
-        if (r->never_returned && (!function || ttf_regex_match(function, r->name)))
-            put_where(f, t, r);
-    }
-    return ferror(f) ? TT_EIO : 0;
 }

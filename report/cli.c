@@ -1,0 +1,184 @@
+/*
+ * cli.c - the command-line module of the commands (cli.h): one wording of
+ * errors, one colour decision, one meaning of the filter options. Only the
+ * commands use it; the renderers never print errors of their own.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *prog_name = "tt";    /* set by ttr_cli_init */
+
+void ttr_cli_init(const char *prog)
+{
+    prog_name = prog;
+}
+
+static void vline(const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: ", prog_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int ttr_cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vline(fmt, ap);
+    va_end(ap);
+    return TTR_CLI_TROUBLE;
+}
+
+void ttr_cli_die(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vline(fmt, ap);
+    va_end(ap);
+    exit(TTR_CLI_TROUBLE);
+}
+
+int ttr_cli_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+const char *ttr_cli_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+int ttr_cli_uint(const char *flag, const char *s, unsigned *out)
+{
+    char *end;
+
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || errno || v > UINT_MAX || s[0] == '-')
+        return ttr_cli_fail("%s: not a count: '%s'", flag, s);
+    *out = (unsigned)v;
+    return 0;
+}
+
+int ttr_cli_color_mode(const char *when, int *mode)
+{
+    if (strcmp(when, "always") == 0)
+        *mode = TTR_CLI_COLOR_ALWAYS;
+    else if (strcmp(when, "never") == 0)
+        *mode = TTR_CLI_COLOR_NEVER;
+    else if (strcmp(when, "auto") == 0)
+        *mode = TTR_CLI_COLOR_AUTO;
+    else
+        return ttr_cli_fail("--color: expected auto, always or never, not '%s'",
+                            when);
+    return 0;
+}
+
+int ttr_cli_use_color(int mode, FILE *f)
+{
+    const char *nc = getenv("NO_COLOR");
+
+    if (mode != TTR_CLI_COLOR_AUTO)
+        return mode == TTR_CLI_COLOR_ALWAYS;
+    if (nc && nc[0])
+        return 0;
+    return isatty(fileno(f));
+}
+
+int ttr_cli_regex(const char *flag, const char *pattern, ttd_regex **re)
+{
+    ttf_error err;
+
+    memset(&err, 0, sizeof err);
+    *re = NULL;
+    int rc = ttd_regex_compile(pattern, re, &err);
+    if (rc == 0)
+        return 0;
+    const char *why = err.msg[0] ? err.msg : ttf_strerror(rc);
+    if (flag)
+        return ttr_cli_fail("%s: %s", flag, why);
+    return ttr_cli_fail("%s", why);
+}
+
+int ttr_cli_filter_set(ttr_cli_filter *f, const char *flag, const char *value,
+                       int flag_in_error)
+{
+    const char **pat = &f->exclude;
+    ttd_regex **re = &f->exclude_re;
+
+    if (strcmp(flag, "--thread") == 0) {
+        pat = &f->thread;
+        re = &f->thread_re;
+    } else if (strcmp(flag, "--function") == 0) {
+        pat = &f->function;
+        re = &f->function_re;
+    }
+    ttd_regex_free(*re);
+    *pat = value;
+    return ttr_cli_regex(flag_in_error ? flag : NULL, value, re);
+}
+
+int ttr_cli_filter_arg(ttr_cli_filter *f, int argc, char **argv, int *i,
+                       int flag_in_error)
+{
+    static const char *const flags[] = {"--thread", "--function", "--exclude"};
+    const char *flag = NULL;
+
+    for (size_t k = 0; k < sizeof flags / sizeof *flags && !flag; k++)
+        if (ttr_cli_is(argv[*i], flags[k]))
+            flag = flags[k];
+    if (!flag)
+        return 0;
+    const char *v = ttr_cli_value(argc, argv, i, flag);
+    if (!v)
+        return ttr_cli_fail("%s needs a value", flag);
+    int rc = ttr_cli_filter_set(f, flag, v, flag_in_error);
+    return rc ? rc : 1;
+}
+
+int ttr_cli_function_kept(const ttr_cli_filter *f, const char *name)
+{
+    if (f->function_re && !ttd_regex_match(f->function_re, name))
+        return 0;
+    return !f->exclude_re || !ttd_regex_match(f->exclude_re, name);
+}
+
+void ttr_cli_filter_free(ttr_cli_filter *f)
+{
+    ttd_regex_free(f->thread_re);
+    ttd_regex_free(f->function_re);
+    ttd_regex_free(f->exclude_re);
+    f->thread_re = f->function_re = f->exclude_re = NULL;
+}
+
+void ttr_cli_help(const char *usage)
+{
+    fputs(usage, stdout);
+    exit(0);
+}
+
+void ttr_cli_version(int major, int minor, int patch)
+{
+    const ttf_format_info *fi = ttf_format();
+
+    printf("%s %d.%d.%d (trace format %u.%u)\n", prog_name, major, minor,
+           patch, fi->major, fi->minor);
+    exit(0);
+}
