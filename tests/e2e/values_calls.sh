@@ -8,6 +8,7 @@
 . "$(dirname "$0")/values_lib.inc"
 
 for prog in val_calls val_calls_clang; do
+    [ -x "$F/$prog" ] || [ $prog = val_calls ] || { echo "note: no $prog (sanitizer build)"; continue; }
     rec $prog.trc "$F/$prog"
     has 'add=5 neg=-7 lookup=null,set pair=40,41 fmix=4.75 ldmul=7.5 vsum=7 tail=10' $prog.trc.out
     "$BD/ttdump" "$T/$prog.trc" > hdr 2>&1 || fail "ttdump header"
@@ -31,7 +32,7 @@ for prog in val_calls val_calls_clang; do
     before '< tail_b' '< tail_a' raw
     "$BD/tests/capture_check" "$T/$prog.trc" > chk || fail "capture_check $prog"
     has '^walk thread=0 events=[0-9]* open=0 maxdepth=3 nesting_errors=0 rc=0$' chk
-    has '^summary closed=1 crashed=0 events=28 lost=0 damaged=0' chk
+    has '^summary closed=1 crashed=0 events=[0-9]* lost=0 damaged=0' chk
 done
 # and as read with the debug info (gcc's DWARF)
 ev val_calls.trc

@@ -18,8 +18,8 @@ cat > app.c <<'SRC'
 __attribute__((noinline)) int twice(int x) { __asm__ volatile("" ::: "memory"); return 2 * x; }
 int main(void) { printf("%d\n", twice(21)); return 0; }
 SRC
-cc -g -O2 $(pkg-config --cflags ttcap-values) -c app.c || fail "compile"
-cc -o app app.o $(pkg-config --libs ttcap-values) -Wl,-rpath,"$P/lib" || fail "link"
+cc -g -O2 ${SAN:-} $(pkg-config --cflags ttcap-values) -c app.c || fail "compile"
+cc ${SAN:-} -o app app.o $(pkg-config --libs ttcap-values) -Wl,-rpath,"$P/lib" || fail "link"
 TTCAP_OUT=app.trc ./app > app.out || fail "run"
 has '^42$' app.out
 [ -e gmon.out ] && fail "gmon.out written"
