@@ -6,7 +6,8 @@
 #   make asan       the same tests in an ASan+UBSan build (build/asan/)
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
-#   make fuzz       libFuzzer target for the trace reader (build/fuzz_reader)
+#   make fuzz       libFuzzer targets: the trace reader (build/fuzz_reader),
+#                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
 #                   (ttcap.h ttfmt.h ttdiff.h ttreport.h, libttcap.so/.a,
 #                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
@@ -23,6 +24,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 SAN ?=
 OPT ?= -O2
+CAPDEFS ?=
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
        -Wmissing-prototypes -Wno-sign-conversion
@@ -56,7 +58,7 @@ CAP_SRC  := $(wildcard capture/*.c capture/*.S)
 DIFF_SRC := $(wildcard diff/*.c)
 # report/ also holds the commands and their shared command-line module
 # (cli.c), linked into the tools, not into libttreport
-CMD_SRC  := report/ttdump.c report/ttdiff.c report/cli.c
+CMD_SRC  := report/ttdump.c report/ttdiff.c report/ttrec.c report/cli.c
 REP_SRC  := $(filter-out $(CMD_SRC), $(wildcard report/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
@@ -66,7 +68,7 @@ obj = $(patsubst %.S,$(B)/obj/%.o,$(patsubst %.c,$(B)/obj/%.o,$(1)))
 LIBFMT  = $(B)/libttfmt.a
 LIBDIFF = $(B)/libttdiff.a
 LIBREP  = $(B)/libttreport.a
-TOOLS   = $(B)/ttdump $(B)/ttdiff
+TOOLS   = $(B)/ttdump $(B)/ttdiff $(B)/ttrec
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps test test-run unit e2e asan bench demo demo-run fuzz install \
@@ -86,7 +88,7 @@ $(B)/obj/%.o: %.c
 # capture/ is never instrumented and never sees -finstrument-functions
 $(B)/obj/capture/%.o: capture/%.c $(B)/inc/wire/ttf_wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) $(INC_capture) -fno-instrument-functions -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_capture) $(CAPDEFS) -fno-instrument-functions -MMD -MP -c $< -o $@
 
 $(B)/inc/wire/ttf_wire.h: format/ttf_wire.h
 	@mkdir -p $(dir $@)
@@ -120,6 +122,9 @@ $(B)/ttdump: $(B)/obj/report/ttdump.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
+
+$(B)/ttrec: $(B)/obj/report/ttrec.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttcap.pc: Makefile
@@ -165,9 +170,14 @@ demo:
 demo-run: all fixtures
 	@sh fixtures/demo.sh $(B)
 
-fuzz: $(B)/fuzz_reader
+fuzz: $(B)/fuzz_reader $(B)/fuzz_diff
 
 $(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS_TT) \
+	  -o $@ $^ $(SYSLIBS)
+
+$(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS_TT) \
 	  -o $@ $^ $(SYSLIBS)

@@ -125,6 +125,12 @@ int cap_grow(uint64_t chunk)
         off_t from = (off_t)(TTF_DATA_OFFSET + have * cap.chunk_size);
         off_t len = (off_t)((want - have) * cap.chunk_size);
         int e = fallocate(cap.fd, 0, from, len);
+        if (e != 0 && errno == ENOSPC && want > chunk + 1) {
+            /* a nearly full disk: the chunks needed now, not a whole step */
+            want = chunk + 1;
+            len = (off_t)((want - have) * cap.chunk_size);
+            e = fallocate(cap.fd, 0, from, len);
+        }
         if (e != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
             e = ftruncate(cap.fd, from + len);  /* only ever grows: from = size */
         if (e == 0)

@@ -12,8 +12,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,14 +31,120 @@ static void say(const char *msg)
     (void)r;
 }
 
-static long env_num(const char *name, long dflt)
+/* A value quoted for a stderr line: at most 64 bytes, anything but
+ * printable ASCII shown as '?' (the value may be anything). */
+static void quote_value(char *out, size_t len, const char *v)
+{
+    size_t o = 0;
+    for (; *v && o + 4 < len && o < 64; v++)
+        out[o++] = *v >= 0x20 && *v < 0x7f ? *v : '?';
+    if (*v) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = 0;
+}
+
+/* One line on stderr: "ttcap: NAME='value' WHY; using WHAT". */
+static void env_warn(const char *name, const char *v, const char *why, const char *what)
+{
+    char q[80], msg[320];
+    quote_value(q, sizeof q, v);
+    snprintf(msg, sizeof msg, "ttcap: %s='%s' %s; using %s\n", name, q, why, what);
+    say(msg);
+}
+
+/* The decimal number in variable name, lo..hi: dflt when unset or empty;
+ * anything else (not a number, out of range) gets one stderr line naming
+ * the variable, the value, the range and the default, and dflt. */
+static long env_num(const char *name, long lo, long hi, long dflt)
 {
     const char *v = getenv(name);
     if (!v || !*v)
         return dflt;
-    char *end;
+    char *end, why[96], what[48];
+    errno = 0;
     long n = strtol(v, &end, 10);
-    return *end ? dflt : n;
+    if (!*end && end != v && errno == 0 && n >= lo && n <= hi)
+        return n;
+    snprintf(why, sizeof why, "is not a number in %ld..%ld", lo, hi);
+    snprintf(what, sizeof what, "the default %ld", dflt);
+    env_warn(name, v, why, what);
+    return dflt;
+}
+
+/* TTCAP_CHUNK_KB: 16 .. 64 MiB, a power of two (a value between two is
+ * rounded up, and says so). The chunk size in bytes. */
+static uint32_t env_chunk(void)
+{
+    long kb = env_num("TTCAP_CHUNK_KB", 16, (long)(TTF_CHUNK_MAX >> 10),
+                      (long)(CAP_DEFAULT_CHUNK >> 10));
+    uint32_t size = 16u << 10;
+    while (size < (uint64_t)kb << 10 && size < TTF_CHUNK_MAX)
+        size <<= 1;
+    if ((uint64_t)kb << 10 != size) {
+        char v[24], what[48];
+        snprintf(v, sizeof v, "%ld", kb);
+        snprintf(what, sizeof what, "%u (the next power of two)", size >> 10);
+        env_warn("TTCAP_CHUNK_KB", v, "is not a power of two", what);
+    }
+    return size;
+}
+
+/* TTCAP_RING=MiB (1 .. 65536; 0 or unset = off): chunks kept per thread,
+ * at least 2 (a smaller ring says so). */
+static uint32_t env_ring(uint32_t chunk_size)
+{
+    long ring = env_num("TTCAP_RING", 0, 65536, 0);
+    if (ring <= 0)
+        return 0;
+    uint64_t n = ((uint64_t)ring << 20) / chunk_size;
+    if (n >= 2)
+        return (uint32_t)n;
+    char v[24], what[64];
+    snprintf(v, sizeof v, "%ld", ring);
+    snprintf(what, sizeof what, "2 chunks (%u KiB)", 2 * (chunk_size >> 10));
+    env_warn("TTCAP_RING", v, "holds fewer than 2 chunks", what);
+    return 2;
+}
+
+/* Everything but the output name: chunk, level, clock, ring, tests. */
+static void read_env(void)
+{
+    cap.chunk_size = env_chunk();
+    cap.level = (int)env_num("TTCAP_LEVEL", 0, TTCAP_TRACE, TTCAP_DEBUG);
+    const char *clk = getenv("TTCAP_CLOCK");
+    cap.timed = !(clk && strcmp(clk, "none") == 0);
+    if (clk && *clk && strcmp(clk, "none") != 0 && strcmp(clk, "tsc") != 0)
+        env_warn("TTCAP_CLOCK", clk, "is not tsc or none", "the default tsc");
+    cap.ring_n = env_ring(cap.chunk_size);
+    cap.sync = env_num("TTCAP_SYNC", 0, 1, 1) != 0;
+    long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
+    cap.fail_after = (uint64_t)fail;
+}
+
+/* The output name template from TTCAP_OUT or TTCAP=1 into cap.tmpl: 0,
+ * or -1 when this run is not traced. */
+static int read_out(void)
+{
+    const char *out = getenv("TTCAP_OUT");
+    const char *on = getenv("TTCAP");
+    if (out && *out) {
+        if (strlen(out) < sizeof cap.tmpl - 64) {
+            snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
+            return 0;
+        }
+        env_warn("TTCAP_OUT", out, "is longer than 4031 bytes", "no trace");
+        return -1;
+    }
+    if (!on || !*on || strcmp(on, "0") == 0)
+        return -1;
+    if (strcmp(on, "1") != 0) {
+        env_warn("TTCAP", on, "is not 0 or 1", "the default 0 (no trace)");
+        return -1;
+    }
+    snprintf(cap.tmpl, sizeof cap.tmpl, "%%e.%%p.trc");
+    return 0;
 }
 
 /* Expand the output template: %p pid, %e program name, %% percent. In a
@@ -64,6 +172,33 @@ static void expand_path(char *out, size_t len, const char *tmpl, int forked)
     out[o] = 0;
     if (forked && !had_pid && o + 16 < len)
         snprintf(out + o, len - o, ".%d", (int)getpid());
+}
+
+/* What stands at path (lstat: a link is not followed), for the refusal
+ * message; NULL when nothing or a regular file does. */
+static const char *odd_kind(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return NULL;
+    if (S_ISLNK(st.st_mode))
+        return "a symbolic link";
+    if (S_ISFIFO(st.st_mode))
+        return "a FIFO";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return "a device";
+    if (S_ISDIR(st.st_mode))
+        return "a directory";
+    if (S_ISSOCK(st.st_mode))
+        return "a socket";
+    return NULL;
+}
+
+/* Create path for writing: never through a symbolic link, never an
+ * existing file of any kind. The descriptor, or -1 with errno. */
+static int create_trace(const char *path)
+{
+    return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
 /* Make p absolute (so a forked child can name its parent's file). */
@@ -169,20 +304,22 @@ int cap_start(const char *parent)
 {
     expand_path(cap.path, sizeof cap.path, cap.tmpl, parent[0] != 0);
     absolutize(cap.path, sizeof cap.path);
-    int fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = create_trace(cap.path);
     size_t n = strlen(cap.path);
     for (int i = 1; fd < 0 && errno == EEXIST && parent[0] && i < 100; i++) {
         /* a traced process's exec'd image or child: the name is taken
          * (by our own parent, most likely), so number a new one */
         snprintf(cap.path + n, sizeof cap.path - n, ".%d", i);
-        fd = open(cap.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        fd = create_trace(cap.path);
     }
     if (fd < 0 && parent[0])
         cap.path[n] = 0;
     if (fd < 0) {
         char msg[CAP_PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s; running untraced\n",
-                 cap.path, strerror(errno));
+        int err = errno;
+        const char *kind = err == EEXIST || err == ELOOP ? odd_kind(cap.path) : NULL;
+        snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s%s; running untraced\n",
+                 cap.path, kind ? kind : strerror(err), kind ? " is there, refused" : "");
         say(msg);
         return -1;
     }
@@ -207,6 +344,7 @@ int cap_start(const char *parent)
                  cap.path, strerror(errno));
         say(msg);
         close(fd);
+        unlink(cap.path);       /* ours (O_EXCL), and not a trace: no header */
         cap.fd = -1;
         cap.hdr = NULL;
         return -1;
@@ -231,40 +369,45 @@ int cap_start(const char *parent)
     return 0;
 }
 
+/* Defined by a program that says TTCAP_ALLOW_SECURE_EXEC() (ttcap.h). */
+extern const int ttcap_allow_secure_exec __attribute__((weak));
+
+/* 1 when this run may be traced: not in secure-execution mode (setuid,
+ * setgid, raised capabilities: the kernel sets AT_SECURE), or the program
+ * or the library build opted in. Otherwise whoever starts the program
+ * would choose where a privileged process writes: TTCAP_* is not read. */
+static int secure_ok(void)
+{
+#ifdef CAP_ALLOW_SECURE_EXEC     /* build-time opt-in: make CAPDEFS=-DCAP_ALLOW_SECURE_EXEC */
+    return 1;
+#else
+    if (!getauxval(AT_SECURE))
+        return 1;
+    return &ttcap_allow_secure_exec != NULL && ttcap_allow_secure_exec;
+#endif
+}
+
 __attribute__((constructor(101)))
 static void cap_init(void)
 {
-    const char *out = getenv("TTCAP_OUT");
-    const char *on = getenv("TTCAP");
     ttcap_threshold = -0x7fffffff;
     real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
-    if (out && *out)
-        snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
-    else if (on && *on && strcmp(on, "0") != 0)
-        snprintf(cap.tmpl, sizeof cap.tmpl, "%%e.%%p.trc");
-    else
+    if (!secure_ok()) {
+        /* no value of TTCAP_* is used; only say why nothing is traced */
+        if (getenv("TTCAP_OUT") || getenv("TTCAP"))
+            say("ttcap: secure execution (setuid, setgid or capabilities):"
+                " TTCAP_* ignored, not traced\n");
         return;
-    long kb = env_num("TTCAP_CHUNK_KB", CAP_DEFAULT_CHUNK >> 10);
-    uint32_t size = 16u << 10;
-    while (size < (uint64_t)kb << 10 && size < TTF_CHUNK_MAX)
-        size <<= 1;
-    cap.chunk_size = size;
-    cap.level = (int)env_num("TTCAP_LEVEL", TTCAP_DEBUG);
-    if (cap.level < 0)
-        cap.level = 0;
-    const char *clk = getenv("TTCAP_CLOCK");
-    cap.timed = !(clk && strcmp(clk, "none") == 0);
-    long ring = env_num("TTCAP_RING", 0);
-    if (ring > 0) {
-        uint64_t n = ((uint64_t)ring << 20) / cap.chunk_size;
-        cap.ring_n = (uint32_t)(n < 2 ? 2 : n);
     }
-    long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0); /* fault injection */
-    cap.fail_after = fail > 0 ? (uint64_t)fail : 0;
+    if (read_out() != 0)
+        return;
+    read_env();
     char parent[CAP_PATH_MAX] = "";
     const char *prev = getenv("TTCAP_TRACE"); /* set by a traced ancestor */
-    if (prev)
+    if (prev && strlen(prev) < sizeof parent)
         snprintf(parent, sizeof parent, "%s", prev);
+    else if (prev)
+        env_warn("TTCAP_TRACE", prev, "is longer than 4095 bytes", "no parent trace");
     cap_start(parent);
 }
 

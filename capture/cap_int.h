@@ -79,6 +79,8 @@ struct capture {
     uint8_t *hdr;               /* the mapped file header page */
     uint32_t chunk_size;        /* bytes per chunk (power of two) */
     int timed;                  /* TTCAP_CLOCK != none */
+    int sync;                   /* record SYNC_OP (TTCAP_SYNC != 0) */
+    _Atomic int sync_flagged;   /* TTF_OPT_SYNC set in the header */
     int level;                  /* message threshold set by the user */
     uint32_t ring_n;            /* ring mode: chunks kept per thread (0 = off) */
     _Atomic uint64_t next_chunk;/* next chunk index to claim */

@@ -1,7 +1,8 @@
 /*
  * cap_interpose.c - libc and libpthread functions libttcap wraps: dlopen and
  * dlclose (module records, call sites of unloaded libraries), pthread_create
- * (thread numbers in creation order) and pthread_setname_np (thread names).
+ * (thread numbers in creation order) and pthread_setname_np (thread names);
+ * pthread mutex, condition and join calls (SYNC_OP records, see below).
  * Each finds the real function with dlsym(RTLD_NEXT) on first use.
  */
 #include <dlfcn.h>
@@ -107,6 +108,8 @@ struct start {
     uint32_t given;             /* 1 + the index taken at creation */
 };
 
+static void sync_op(int op, const void *obj, int64_t arg);
+
 static void *start_thread(void *p)
 {
     struct start st = *(struct start *)p;
@@ -131,9 +134,12 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
     st->fn = fn;
     st->arg = arg;
     st->given = atomic_fetch_add(&cap.next_thread, 1) + 1;
+    uint32_t index = st->given - 1;
     int rc = real(th, attr, start_thread, st);
     if (rc != 0)
         free(st);               /* the index stays unused: a gap, harmless */
+    else
+        sync_op(TTF_SYNC_CREATE, (const void *)*th, index);
     return rc;
 }
 
@@ -158,5 +164,129 @@ int pthread_setname_np(pthread_t th, const char *name)
         cap_write_name(t, buf);
         t->busy = 0;
     }
+    return rc;
+}
+
+/* ---- thread synchronisation: SYNC_OP records ------------------------------------
+ *
+ * Mutex, condition and thread operations are recorded in the calling
+ * thread's stream with the object's address. The cost is the real call plus
+ * one record (about 6-12 bytes); the path takes no lock, allocates nothing,
+ * and a thread already inside a write (a signal handler, or libttcap's own
+ * use) records nothing, so it never recurses. TTCAP_SYNC=0 turns it off. */
+
+static void sync_flag(void)
+{
+    if (atomic_load_explicit(&cap.sync_flagged, memory_order_relaxed) || !cap.hdr)
+        return;
+    atomic_store(&cap.sync_flagged, 1);
+    __atomic_fetch_or((uint32_t *)(cap.hdr + TTF_H_OPT), TTF_OPT_SYNC, __ATOMIC_RELAXED);
+}
+
+static void sync_op(int op, const void *obj, int64_t arg)
+{
+    struct tstate *t = &cap_tls;
+    if (!cap_on || !cap.sync || t->busy || t->state == TS_DONE)
+        return;
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint8_t *p = cap_room(t, 40);
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        *q++ = (uint8_t)op;
+        q = ttf_put_uvar(q, (uint64_t)(uintptr_t)obj);
+        q = ttf_put_svar(q, arg);
+        cap_commit(t, p, TTF_R_SYNC_OP, cap_ext_close(p, q));
+        sync_flag();
+    }
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+/* The next definition of name: the glibc 2.3.2 version of the condition
+ * functions (plain dlsym may hand out the old 2.2.5 ABI), else any. */
+static void *next_fn(const char *name, int versioned)
+{
+    void *f = versioned ? dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2") : NULL;
+    return f ? f : dlsym(RTLD_NEXT, name);
+}
+
+/* `real`: the next definition of the function being defined, found once */
+#define REAL(name, versioned) \
+    static __typeof__(name) *real; \
+    if (!real) \
+        real = (__typeof__(name) *)next_fn(#name, versioned)
+
+__attribute__((visibility("default")))
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+    REAL(pthread_mutex_lock, 0);
+    int rc = real ? real(m) : ENOSYS;
+    if (rc == 0)
+        sync_op(TTF_SYNC_LOCK, m, 0);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+    REAL(pthread_mutex_trylock, 0);
+    int rc = real ? real(m) : ENOSYS;
+    sync_op(TTF_SYNC_TRYLOCK, m, rc);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+    REAL(pthread_mutex_unlock, 0);
+    sync_op(TTF_SYNC_UNLOCK, m, 0);
+    return real ? real(m) : ENOSYS;
+}
+
+__attribute__((visibility("default")))
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+    REAL(pthread_cond_wait, 1);
+    sync_op(TTF_SYNC_WAIT, c, (int64_t)(uintptr_t)m);
+    int rc = real ? real(c, m) : ENOSYS;
+    sync_op(TTF_SYNC_WOKE, c, rc);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                           const struct timespec *abstime)
+{
+    REAL(pthread_cond_timedwait, 1);
+    sync_op(TTF_SYNC_WAIT, c, (int64_t)(uintptr_t)m);
+    int rc = real ? real(c, m, abstime) : ENOSYS;
+    sync_op(TTF_SYNC_WOKE, c, rc);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int pthread_cond_signal(pthread_cond_t *c)
+{
+    REAL(pthread_cond_signal, 1);
+    sync_op(TTF_SYNC_SIGNAL, c, 0);
+    return real ? real(c) : ENOSYS;
+}
+
+__attribute__((visibility("default")))
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+    REAL(pthread_cond_broadcast, 1);
+    sync_op(TTF_SYNC_BROADCAST, c, 0);
+    return real ? real(c) : ENOSYS;
+}
+
+__attribute__((visibility("default")))
+int pthread_join(pthread_t th, void **ret)
+{
+    REAL(pthread_join, 0);
+    int rc = real ? real(th, ret) : ENOSYS;
+    if (rc == 0)
+        sync_op(TTF_SYNC_JOIN, (const void *)th, 0);
     return rc;
 }

@@ -50,3 +50,18 @@ $(B)/ttcap-values.pc: capture/capture.mk
 install-values-pc: $(B)/ttcap-values.pc
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(B)/ttcap-values.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ttcap-values.pc
+# the secure-execution fixtures (tests/e2e/capture_setuid.sh makes copies of
+# them setuid root): libttcap.so found through an absolute rpath (glibc does
+# not expand $ORIGIN for setuid programs), libttcap.a, and libttcap.a with
+# the program's TTCAP_ALLOW_SECURE_EXEC() opt-in
+fixtures: $(B)/fixtures/cap_suid_abs $(B)/fixtures/cap_suid_static \
+          $(B)/fixtures/cap_suid_optin
+$(B)/fixtures/cap_suid_abs: fixtures/progs/cap_suid.c $(B)/libttcap.so capture/ttcap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXFLAGS) -o $@ $< -L$(B) -lttcap -Wl,-rpath,$(abspath $(B)) -lpthread -ldl
+$(B)/fixtures/cap_suid_static: fixtures/progs/cap_suid.c $(B)/libttcap.a capture/ttcap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXFLAGS) -o $@ $< $(B)/libttcap.a -lpthread -ldl $(if $(SAN),-lubsan)
+$(B)/fixtures/cap_suid_optin: fixtures/progs/cap_suid.c $(B)/libttcap.a capture/ttcap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXFLAGS) -DCAP_SUID_OPTIN -o $@ $< $(B)/libttcap.a -lpthread -ldl $(if $(SAN),-lubsan)

@@ -16,10 +16,20 @@
  *                     its last MiB, reusing its own oldest chunks.
  *   TTCAP_CLOCK=none  order only: no time on calls (tsc|none, default tsc).
  *   TTCAP_CHUNK_KB=K  chunk size (16 KiB .. 64 MiB, power of two; 256).
+ *   TTCAP_SYNC=0      do not record pthread mutex, condition and thread
+ *                     create/join operations (recorded by default).
  *   TTCAP_TRACE       set by the library to this process's trace file, so
  *                     an exec'd image or child names it as its parent (and
  *                     numbers its own file .1, .2 ... if the name is taken).
  *   TTCAP_TEST_FAIL_AFTER=N   tests only: chunk claims after N fail.
+ * A value out of range or not understood is reported on stderr (variable,
+ * value, accepted range, the default used) and the default applies.
+ * Secure execution (setuid, setgid, file capabilities: AT_SECURE): every
+ * TTCAP_* variable is ignored and nothing is traced, unless the program
+ * opts in with TTCAP_ALLOW_SECURE_EXEC() below or libttcap was built with
+ * -DCAP_ALLOW_SECURE_EXEC (make CAPDEFS=-DCAP_ALLOW_SECURE_EXEC).
+ * Trace files are created with O_EXCL | O_NOFOLLOW; an existing file,
+ * symbolic link, FIFO, device or directory at the name is refused by name.
  * A forked child writes its own file (%p, or ".<pid>" appended). Fatal
  * signals (SEGV BUS ILL FPE ABRT) add a CRASH event, then the program's
  * handler or the default action runs: a handler the program installs for
@@ -86,6 +96,21 @@ union ttcap_arg {
     double f;                   /* TTCAP_ARG_F64 */
     const char *s;              /* TTCAP_ARG_STR (NULL is stored as "(null)") */
 };
+
+/* TTCAP_ALLOW_SECURE_EXEC(): at file scope in one source file of the
+ * program, lets a setuid / setgid / capability-raised run honour TTCAP_*
+ * (an explicit decision of the program's author: whoever starts it then
+ * chooses where the privileged process writes its trace). Without it such
+ * a run is never traced. */
+#ifdef __cplusplus
+#define TTCAP_ALLOW_SECURE_EXEC() extern "C" \
+    __attribute__((visibility("default"), used)) \
+    const int ttcap_allow_secure_exec = 1
+#else
+#define TTCAP_ALLOW_SECURE_EXEC() \
+    __attribute__((visibility("default"), used)) \
+    const int ttcap_allow_secure_exec = 1
+#endif
 
 /* Messages with level <= ttcap_threshold are recorded. INT_MIN-like when
  * tracing is off, so a disabled TT_LOG costs one compare. Read-only. */

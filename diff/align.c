@@ -66,6 +66,7 @@
 #include <string.h>
 
 #include "align.h"
+#include "ttf_util.h"
 
 #define COST_FLOOR 256          /* smallest cost cap, as in xdiff */
 #define MAX_SIDE (1u << 29)     /* longest middle part we align (int32 math) */
@@ -525,7 +526,7 @@ static void runs_between(hunks *hs, const ctx *c, int32_t n,
 
 static inline size_t bit_of(uint64_t key, int shift)
 {
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift);
+    return (size_t)(ttfi_mix64(key) >> shift);
 }
 
 /* Fill a bitmap of 2^bits bits with the hashed keys of x. */

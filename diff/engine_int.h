@@ -1,12 +1,15 @@
 /*
  * engine_int.h - what the files of diff/ share and nobody else sees: the
- * normaliser (event -> 64-bit key), the thread pairing and the string arena.
+ * normaliser (event -> 64-bit key), the thread pairing, and the engine's
+ * state and functions shared by its files (engine.c, walk.c, setup.c,
+ * pair_align.c, hunks.c, detail.c, suspects.c).
  * Names carry the ttd_ prefix but are hidden (-fvisibility=hidden).
  */
 #ifndef TTD_ENGINE_INT_H
 #define TTD_ENGINE_INT_H
 
 #include "align.h"
+#include "ttf_util.h"
 #include "ttdiff.h"
 
 /* ---- per-address cache (open addressing, power-of-two size) ------------ */
@@ -200,6 +203,8 @@ typedef struct ttd_vfound {
 typedef struct ttd_vside {
     ttd_norm *norm;         /* the run's normaliser (and symbols) */
     uint32_t thread;        /* thread index */
+    uint64_t stop;          /* key index the walk ends at (the bad side's
+                               counts; UINT64_MAX: the thread's end) */
 } ttd_vside;
 
 /* Walk threads g and b in step over the events aligned outside hunks
@@ -230,11 +235,10 @@ size_t ttd_values_text(ttd_norm *n, const ttf_event *ev, char *buf,
  * read_block). */
 int ttd_lock_wrapper(const char *name);
 
-typedef struct ttd_arena ttd_arena;
 
 /* Fill out (pair, file and line left to the caller) from difference v of
  * the bad run's normaliser nb; strings in a. 0 or TT_ENOMEM. */
-int ttd_values_result(ttd_arena *a, ttd_norm *nb, const ttd_vdiff *v,
+int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
                       ttd_value_diff *out);
 
 /* ---- thread pairing ----------------------------------------------------- */
@@ -244,22 +248,261 @@ typedef struct ttd_tinfo {
     uint32_t index;     /* creation order */
     const char *name;   /* last name, else first name, else "" */
     const char *start;  /* first function entered, "" if none */
+    uint64_t events;    /* raw events of the thread */
     int64_t partner;    /* thread index in the other run, -1 if none */
     int paired_by;      /* TTD_PAIR_* when paired */
+    int tie;            /* TTD_PAIR_CONTENT: the round whose rule tied */
+    double score;       /* TTD_PAIR_CONTENT: similarity 0..1, else -1 */
+    double second;      /* best other candidate's score, -1 if none */
+    float *sketch;      /* content histogram, NULL until a tie needs it
+                           (malloc'd: ttd_tinfo_free) */
 } ttd_tinfo;
 
-/* Pair the threads of two runs (g[ng], b[nb]); fills partner and paired_by
- * on both sides. Deterministic; never fails. */
-void ttd_pair_threads(ttd_tinfo *g, size_t ng, ttd_tinfo *b, size_t nb);
+/* What ttd_pair_threads works on. */
+typedef struct ttd_pairing {
+    ttd_tinfo *g, *b;   /* the threads of both runs, by index */
+    size_t ng, nb;
+    ttd_norm *gn, *bn;  /* their normalisers (content sketches) */
+    const ttd_hand_pair *hand; /* pairs given by hand, applied first */
+    size_t nhand;
+    const ttd_hand_pair *bad_hand; /* out: the hand pair refused */
+} ttd_pairing;
 
-/* ---- arena: result memory, freed at once -------------------------------- */
+/* Pair the threads of two runs; fills partner, paired_by, tie, score and
+ * second on both sides (see pair.c). Deterministic. 0, TT_EINVAL (a hand
+ * pair names a missing or already paired thread: p->bad_hand), TT_ENOMEM
+ * or a reader error while sketching. */
+int ttd_pair_threads(ttd_pairing *p);
 
-struct ttd_arena {
-    struct ttd_block *head; /* newest block first */
+/* Thresholds of an uncertain content pair: a score below LOW, or another
+ * candidate within MARGIN of it unless both look alike (score >= ALIKE). */
+#define TTD_PAIR_LOW 0.8
+#define TTD_PAIR_MARGIN 0.05
+#define TTD_PAIR_ALIKE 0.98
+
+/* 1 if a content pair with this score and runner-up is uncertain. */
+int ttd_pair_uncertain(double score, double second);
+
+/* Free the sketches of t[0..n). */
+void ttd_tinfo_free(ttd_tinfo *t, size_t n);
+
+/* ---- noise hints (noise.c) ----------------------------------------------- */
+
+/* Traces beside good (same folder, same name but for its numbers: ttrec's
+ * pass-1.trc, pass-2.trc...), not good or bad themselves, sorted, at most
+ * 8; strings and the array in arena a. 0 or TT_ENOMEM. */
+int ttd_siblings(struct ttfi_arena *a, const char *good, const char *bad,
+                 const char ***out, size_t *nout);
+
+/* Mark dv (noise, noise_calls) when its differing calls wait or poll:
+ * every differing call has a waiting name (sleep, poll, wait, yield...)
+ * or repeats a call of the common events just before, and one at least
+ * waits. 0 or TT_ENOMEM. */
+int ttd_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
+
+/* ---- thread order around a divergence (interleave.c) --------------------- */
+
+/* One run as the interleaving sees it. */
+typedef struct ttd_ilv_run {
+    const ttf_trace *t;     /* the trace */
+    ttd_norm *norm;         /* its normaliser (function keys and names) */
+    size_t nt;              /* its threads */
+    const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
+    uint64_t split_ns;      /* walk up to this time (the split in this run) */
+} ttd_ilv_run;
+
+/* The interleaving of both runs (in[0] good, in[1] bad) before their
+ * splits; *out NULL when neither run has SYNC_OP records. Memory in a.
+ * 0, TT_ENOMEM or a reader error. */
+int ttd_interleave_build(struct ttfi_arena *a, const ttd_ilv_run in[2],
+                         ttd_interleave **out);
+
+/* ---- the diff state ----------------------------------------------------- */
+
+/* One run being compared. */
+typedef struct ttd_run_state {
+    const ttf_trace *t;     /* the trace */
+    ttf_trace *owned;       /* the same, when the engine opened it */
+    ttd_norm norm;          /* its normaliser and symbols */
+    ttd_tinfo *ti;          /* its threads, by index */
+    size_t nt;              /* thread count */
+    int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
+} ttd_run_state;
+
+/* One aligned thread pair. */
+typedef struct ttd_ipair {
+    uint32_t t[2];          /* thread index in the good and the bad run */
+    uint64_t n[2];          /* normalised events of each */
+    uint64_t crash;         /* bad side: key index of a CRASH, UINT64_MAX */
+    ttd_hunk *h;            /* its hunks (from ttd_align) */
+    size_t nh;              /* hunk count */
+    uint8_t *exp;           /* per hunk: 1 if also varies between good runs
+                               (NULL: no baselines) */
+    uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
+                               --collapse-loops) */
+    ttd_vfound vf;          /* what comparing its call values found */
+} ttd_ipair;
+
+/* A baseline good run: compared with the good run only. */
+typedef struct ttd_base {
+    ttd_run_state r;        /* the run (owned trace, normaliser, threads) */
+    int64_t *partner;       /* good run thread i -> its thread here, -1 */
+    const char *path;       /* its file (the caller's string) */
+} ttd_base;
+
+struct ttd_diff {
+    ttd_run_state r[2];     /* TTD_GOOD, TTD_BAD */
+    ttd_options o;          /* options as given */
+    ttd_regex *re[3];       /* --thread, --function, --exclude */
+    ttd_ipair *ip;          /* aligned pairs */
+    size_t nip;             /* pair count */
+    ttd_base *base;         /* baseline good runs (open while aligning) */
+    size_t nbase;           /* baselines open */
+    int full;               /* 1: pairs are stored whole (baselines, loops) */
+    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
+    ttd_result res;         /* what ttd_get_result hands out */
+    const ttd_divergence **detail; /* per resolved hunk, computed lazily */
+    int values;             /* 1: compare call values (both runs have them) */
+    ttd_openset noise;      /* value slots that vary between good runs */
 };
 
-void *ttd_arena_alloc(ttd_arena *a, size_t size);  /* zeroed, NULL on ENOMEM */
-char *ttd_arena_strdup(ttd_arena *a, const char *s);
-void ttd_arena_free(ttd_arena *a);
+/* One open call of a walk. */
+typedef struct ttd_frame_id {
+    uint64_t id;            /* address, or site | TTD_SITE_BIT */
+    uint64_t addr;          /* function address (0 for scopes) */
+    uint32_t site;          /* scope's call site, 0 for functions */
+    uint64_t time_ns;       /* when it was entered (picks the module) */
+    const char *name;       /* function name */
+    int has_values;         /* 1: argregs recorded */
+    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
+} ttd_frame_id;
+
+/* A walk over one thread: every raw event, the keys of kept ones, the
+ * running call stack. */
+typedef struct ttd_walk {
+    ttd_run_state *r;       /* the run */
+    ttf_iter *it;           /* its iterator on one thread */
+    ttf_event ev;           /* the current event */
+    int kept;               /* 1: ev takes part (its index is idx) */
+    uint64_t idx;           /* key index of ev if kept; else of the next */
+    uint64_t next;          /* key index the next kept event gets */
+    int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
+    ttd_frame_id *stack;    /* the call stack before ev, outermost first */
+    size_t nstack, cap;     /* frames open, room for */
+    ttd_openset open;       /* ids of stack[0..nstack) */
+} ttd_walk;
+
+/* ---- passes over one thread ---------------------------------------------- */
+
+/* Record kept events [lo, hi) into out[0..hi-lo). */
+typedef struct ttd_req {
+    uint64_t lo, hi;        /* key index range */
+    ttd_event *out;         /* hi - lo slots */
+} ttd_req;
+
+/* One common event before a split, as the suspects need it. */
+typedef struct ttd_sus_ev {
+    uint64_t idx;           /* key index */
+    uint64_t addr;          /* function address (EXIT) */
+    uint32_t site;          /* scope's call site (EXIT of a scope) */
+    uint64_t time_ns;       /* when (picks the module) */
+    int kind;               /* TTF_EV_* */
+    size_t nstack;          /* frames open before it */
+    const char *name;       /* function (EXIT) */
+    int leaf;               /* EXIT right after its own ENTER: no callees */
+    int has_values;         /* EXIT: retval recorded */
+    uint64_t retval;        /* EXIT: its return value */
+} ttd_sus_ev;
+
+/* What one pass over a thread collects. */
+typedef struct ttd_pass_spec {
+    ttd_req *rq;            /* ranges to record (sorted here) */
+    size_t nrq;             /* range count */
+    uint64_t stack_at;      /* snapshot the stack before this key index */
+    ttd_frame_id *stack;    /* out: malloc'd copy, outermost first */
+    size_t nstack;          /* frames in it */
+    ttd_sus_ev *ring;       /* last events before stack_at, NULL = not kept */
+    size_t ringcap;         /* its size */
+    uint64_t nring;         /* events put in it */
+} ttd_pass_spec;
+
+/* What full mode reuses from pair to pair. */
+typedef struct ttd_full {
+    ttd_seq seq[2];         /* the good thread; the other run's thread */
+    ttd_zones z;            /* where the good runs vary */
+} ttd_full;
+
+
+/* ---- the engine's files: walk.c ------------------------------------------ */
+
+/* Start a walk over thread `thread` of run r. 0 or a TT_E* code. */
+int ttd_walk_open(ttd_walk *w, ttd_run_state *r, uint32_t thread);
+void ttd_walk_close(ttd_walk *w);
+/* Next raw event: 1, 0 at the end, or a TT_E* code. */
+int ttd_walk_next(ttd_walk *w);
+/* Turn the walk's current event into a report event (strings in the
+ * arena). 0 or TT_ENOMEM. */
+int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out);
+/* One pass over thread `thread` of run ri collecting what ps asks for
+ * (ps->rq is sorted here). 0 or a TT_E* code. */
+int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps);
+
+/* ---- setup.c ------------------------------------------------------------- */
+
+/* Name and start function of each thread of r. 0 or a TT_E* code. */
+int ttd_load_threads(ttd_run_state *r);
+/* Fill a result's thread info for thread i of r. */
+void ttd_fill_thread_info(const ttd_run_state *r, uint32_t i, uint64_t events,
+                          ttd_thread_info *out);
+/* Build the pairs to align and the unpaired list. 0 or TT_ENOMEM. */
+int ttd_make_pairs(ttd_diff *d);
+/* Compile filter i (d->re[i]) from pattern, if any; err names the flag.
+ * 0 or a TT_E* code. */
+int ttd_compile_filter(ttd_diff *d, int i, const char *pattern,
+                       const char *flag, ttf_error *err);
+/* Fill a result's run info for run r opened from path (NULL: its own). */
+void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path,
+                       ttd_run_info *ri_out);
+/* Reader and symbol notices of run ri into the result. 0 or TT_ENOMEM. */
+int ttd_notices(ttd_diff *d, int ri);
+/* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */
+int ttd_find_crash(ttd_diff *d, int ri);
+
+/* ---- pair_align.c -------------------------------------------------------- */
+
+/* Normalise and align pair p in step (keys only past the common prefix,
+ * in kb). 0 or a TT_E* code. */
+int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2]);
+/* Full mode: p's threads stored whole (loops collapsed if asked), hunks
+ * checked against the zones where good runs vary. 0 or a TT_E* code. */
+int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu);
+/* Tree mode (the default): p's threads as call trees in tr[0..2) (reused from
+ * pair to pair), aligned call by call (tree.h); with --first-only read
+ * only up to the end of the call holding the first difference. 0 or a
+ * TT_E* code. */
+struct ttd_tree;
+int ttd_align_tree(ttd_diff *d, ttd_ipair *p, struct ttd_tree *tr);
+
+/* ---- hunks.c ------------------------------------------------------------- */
+
+/* Index whose time stands for a split at key index i of a thread with n
+ * keys: the event at i, else the last one; UINT64_MAX if it has none. */
+uint64_t ttd_probe_index(uint64_t i, uint64_t n);
+/* Append the range [lo, hi) -> out to rq[*n] (nothing if empty). */
+int ttd_add_req(ttd_req *rq, size_t *n, uint64_t lo, uint64_t hi,
+                ttd_event *out);
+/* Resolve the hunks of every pair into the result. 0 or a TT_E* code. */
+int ttd_resolve(ttd_diff *d);
+
+/* ---- detail.c, suspects.c ------------------------------------------------ */
+
+/* Source file and line of a function (addr) or scope (site) of the bad
+ * run, through the module loaded at time_ns (NULL, 0 if unknown). */
+void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
+                const char **file, int *line);
+/* Rank the suspects of the split in dv from the ring of pass b. 0 or
+ * TT_ENOMEM. */
+int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
+                 ttd_divergence *dv);
 
 #endif

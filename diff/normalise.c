@@ -11,18 +11,15 @@
 
 #include "engine_int.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ull
-
 /* Give every event kind its own key space. */
 static uint64_t mix(uint64_t h, int kind)
 {
-    return h ^ ((uint64_t)kind * GOLDEN);
+    return h ^ ttfi_mix64((uint64_t)kind);
 }
 
 static size_t slot_of(uint64_t id, size_t cap)
 {
-    uint64_t x = id * GOLDEN;
-    return (size_t)(x ^ (x >> 29)) & (cap - 1);
+    return (size_t)ttfi_mix64(id) & (cap - 1);
 }
 
 static int cache_grow(ttd_cache *c)

@@ -11,8 +11,6 @@
 
 #include "engine_int.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ull
-
 struct ttd_oslot {
     uint64_t key;           /* the key */
     uint64_t count;         /* open frames with it, 0 = empty slot */
@@ -20,8 +18,7 @@ struct ttd_oslot {
 
 static size_t home(const ttd_openset *o, uint64_t k)
 {
-    uint64_t h = k * GOLDEN;
-    return (size_t)(h ^ (h >> 29)) & (o->cap - 1);
+    return (size_t)ttfi_mix64(k) & (o->cap - 1);
 }
 
 /* The slot of k, or the empty slot where it would go. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ttdiff.h"
+#include "ttf_util.h"
 
 struct ttd_profile {
     ttf_trace *own[2];          /* traces opened by ttd_profile_diff_files */
@@ -20,14 +21,11 @@ struct ttd_profile {
     ttd_regex *re[3];           /* --thread, --function, --exclude; NULL = none */
 };
 
+/* The profile diff's wording of an error: "FILE: what". */
 static void set_err(ttf_error *err, int code, const char *path,
                     const char *what)
 {
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    snprintf(err->msg, sizeof err->msg, "%s: %s", path ? path : "profile", what);
+    ttfi_set_err(err, code, 0, "%s: %s", path ? path : "profile", what);
 }
 
 static double pct(int64_t d, uint64_t base)
@@ -175,12 +173,9 @@ static int compile(ttd_profile *p, int i, const char *pattern,
         return 0;
     memset(&e, 0, sizeof e);
     int rc = ttd_regex_compile(pattern, &p->re[i], &e);
-    if (rc < 0 && err) {
-        memset(err, 0, sizeof *err);
-        err->code = rc;
-        snprintf(err->msg, sizeof err->msg, "%s: %.200s", flag,
-                 e.msg[0] ? e.msg : ttf_strerror(rc));
-    }
+    if (rc < 0)
+        ttfi_set_err(err, rc, 0, "%s: %.200s", flag,
+                     e.msg[0] ? e.msg : ttf_strerror(rc));
     return rc;
 }
 

@@ -23,8 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "ttdiff.h"
+#include "ttf_util.h"
 
 #define SCOPE_KEY (1ull << 63)   /* key bit of TT_SCOPE frames (site ids) */
 
@@ -84,28 +86,8 @@ struct tstate {
 static void set_err(ttf_error *err, int code, const ttf_trace *t,
                     const char *what)
 {
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    snprintf(err->msg, sizeof err->msg, "%.160s: profile: %s",
-             t ? ttf_path(t) : "trace", what);
-}
-
-static uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
-}
-
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    ttfi_set_err(err, code, 0, "%.160s: profile: %s",
+                 t ? ttf_path(t) : "trace", what);
 }
 
 /* ---- function tables ---------------------------------------------------- */
@@ -141,7 +123,7 @@ static int rehash_names(ttd_prof *p, uint64_t slots)
     if (!m)
         return TT_ENOMEM;
     for (uint32_t f = 0; f < p->nfn; f++) {
-        uint64_t i = str_hash(p->names[f]) & (slots - 1);
+        uint64_t i = XXH3_64bits(p->names[f], strlen(p->names[f])) & (slots - 1);
         while (m[i])
             i = (i + 1) & (slots - 1);
         m[i] = f + 1;
@@ -155,7 +137,7 @@ static int rehash_names(ttd_prof *p, uint64_t slots)
 /* The function named name, added if new: its id, or a negative TT_E*. */
 static int64_t fid_of_name(ttd_prof *p, const char *name)
 {
-    uint64_t i = str_hash(name) & p->nmask;
+    uint64_t i = XXH3_64bits(name, strlen(name)) & p->nmask;
 
     for (; p->nmap[i]; i = (i + 1) & p->nmask) {
         if (strcmp(p->names[p->nmap[i] - 1], name) == 0)
@@ -184,7 +166,7 @@ static int rehash_addrs(ttd_prof *p, uint64_t slots)
     for (uint64_t j = 0; p->amap && j <= p->amask; j++) {
         if (!p->amap[j].fid1)
             continue;
-        uint64_t i = mix(p->amap[j].key) & (slots - 1);
+        uint64_t i = ttfi_mix64(p->amap[j].key) & (slots - 1);
         while (m[i].fid1)
             i = (i + 1) & (slots - 1);
         m[i] = p->amap[j];
@@ -202,7 +184,7 @@ static int64_t fid_of(ttd_prof *p, const ttf_event *ev)
 
     if (p->by_time)
         return fid_of_name(p, ttf_sym_event_name(p->sym, ev));
-    uint64_t i = mix(key) & p->amask;
+    uint64_t i = ttfi_mix64(key) & p->amask;
     for (; p->amap[i].fid1; i = (i + 1) & p->amask) {
         if (p->amap[i].key == key)
             return p->amap[i].fid1 - 1;

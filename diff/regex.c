@@ -11,23 +11,15 @@
 #include <string.h>
 
 #include "ttdiff.h"
+#include "ttf_util.h"
+
+#define BAD_REGEX "bad regex '%s': %s at offset %zu"  /* pattern, why, offset */
 
 struct ttd_regex {
     pcre2_code *code;          /* the compiled pattern */
     pcre2_match_data *md;      /* reused by every match (ovector of 1 pair) */
     int jit;                   /* 1: JIT-compiled, match through the JIT */
 };
-
-static void set_error(ttf_error *err, int code, const char *pattern,
-                      const char *why, size_t offset)
-{
-    if (!err)
-        return;
-    err->code = code;
-    err->offset = offset;
-    snprintf(err->msg, sizeof err->msg, "bad regex '%s': %s at offset %zu",
-             pattern, why, offset);
-}
 
 int ttd_regex_compile(const char *pattern, ttd_regex **out, ttf_error *err)
 {
@@ -39,7 +31,8 @@ int ttd_regex_compile(const char *pattern, ttd_regex **out, ttf_error *err)
         return TT_EINVAL;
     *out = NULL;
     if (!pattern) {
-        set_error(err, TT_EINVAL, "(null)", "no pattern", 0);
+        ttfi_set_err(err, TT_EINVAL, 0, BAD_REGEX, "(null)", "no pattern",
+                     (size_t)0);
         return TT_EINVAL;
     }
     ttd_regex *re = calloc(1, sizeof *re);
@@ -50,7 +43,8 @@ int ttd_regex_compile(const char *pattern, ttd_regex **out, ttf_error *err)
     if (!re->code) {
         if (pcre2_get_error_message(ecode, why, sizeof why) < 0)
             snprintf((char *)why, sizeof why, "error %d", ecode);
-        set_error(err, TT_EINVAL, pattern, (const char *)why, eoff);
+        ttfi_set_err(err, TT_EINVAL, eoff, BAD_REGEX, pattern,
+                     (const char *)why, (size_t)eoff);
         free(re);
         return TT_EINVAL;
     }

@@ -28,7 +28,6 @@
 
 #include "engine_int.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ull
 #define LOOP_SALT 0x5C0FFEE15B00C1EAull
 #define HUGE_PAGE (2u << 20)
 
@@ -80,9 +79,7 @@ struct ttd_cframe {
 
 static uint64_t fold(uint64_t h, uint64_t x)
 {
-    h = ((h << 5) | (h >> 59)) ^ x;
-    h *= GOLDEN;
-    return h ^ (h >> 31);
+    return ttfi_mix64(((h << 5) | (h >> 59)) ^ x);
 }
 
 static void commit(ttd_cframe *f)
@@ -166,7 +163,7 @@ static int child_subtree(ttd_seq *s, ttd_cframe *p, size_t start, uint64_t e,
             s->loops = nl;
             s->loopcap = ncap;
         }
-        s->k.k[p->prev] = (e ^ LOOP_SALT) * GOLDEN;
+        s->k.k[p->prev] = ttfi_mix64(e ^ LOOP_SALT);
         p->prev_loop = s->nloops;
         s->loops[s->nloops++] = (ttd_loop){p->prev, 1, unit};
     }

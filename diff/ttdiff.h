@@ -20,9 +20,14 @@ extern "C" {
 #endif
 
 /* 1.2: ttd_regex_* and ttd_prof_* (one run's profile), formerly ttf_regex_*
- * and ttf_profile_* in libttfmt 1.x. */
+ * and ttf_profile_* in libttfmt 1.x.
+ * 1.4: call values (format 1.1): ttd_value_diff, ttd_result value_first,
+ * values, values_compared, values_noise, values_note; ttd_event value,
+ * ttd_frame args, ttd_suspect value_differs, trivial, good_value,
+ * bad_value; ttd_options no_values. They work with both aligners (the
+ * call-tree one of 1.3 and --flat). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 2
+#define TTD_VERSION_MINOR 4
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -163,7 +168,21 @@ typedef struct ttd_options {
     int no_values;          /* 1: call values (format 1.1) take no part:
                                not compared, not shown, suspects ranked
                                as without them */
+    const struct ttd_hand_pair *pairs; /* threads paired by hand (--pair),
+                               before any rule; NULL = none */
+    size_t npairs;          /* entries in pairs */
+    int flat;               /* 1: align the flat event sequences (Myers on
+                               keys) instead of the call trees */
+    int first_only;         /* 1: per thread pair, only the first divergence,
+                               reading no further than the call holding it
+                               (pair event counts are then what was read) */
 } ttd_options;
+
+/* A thread pair given by hand: good run thread `good` with bad run thread
+ * `bad` (creation numbers, as ttdump and the reports show them). */
+typedef struct ttd_hand_pair {
+    uint32_t good, bad;     /* thread indexes */
+} ttd_hand_pair;
 
 /* Fill o with the defaults above. */
 void ttd_options_init(ttd_options *o);
@@ -178,7 +197,10 @@ enum ttd_paired_by {
     TTD_PAIR_NAME_START,/* same name and same start function */
     TTD_PAIR_NAME,      /* same name */
     TTD_PAIR_START,     /* same start function */
-    TTD_PAIR_ORDER      /* neither: the next unpaired in creation order */
+    TTD_PAIR_ORDER,     /* neither: the next unpaired in creation order */
+    TTD_PAIR_CONTENT,   /* several candidates tied under a rule (ttd_pair.tie):
+                           the most similar by what they did */
+    TTD_PAIR_HAND       /* given by hand (ttd_options.pairs) */
 };
 
 /* One event as shown in a report (decoded again from the trace). */
@@ -249,6 +271,15 @@ typedef struct ttd_pair {
     ttd_thread_info good;   /* the good run's thread */
     ttd_thread_info bad;    /* the bad run's thread */
     int paired_by;          /* TTD_PAIR_* */
+    int tie;                /* TTD_PAIR_CONTENT: the rule under which the
+                               threads tied (TTD_PAIR_NAME_START...) */
+    double similarity;      /* TTD_PAIR_CONTENT: score 0..1 (0.8 x cosine of
+                               the function histograms + 0.2 x event count
+                               ratio); -1 otherwise */
+    double second;          /* best score of another candidate of either
+                               thread, -1 if none */
+    int uncertain;          /* 1: a low score or a close second: check it,
+                               or pair by hand (--pair) */
     size_t hunks;           /* hunks in this pair's alignment that no good
                                run shows (with no baselines: all) */
     size_t expected;        /* hunks that also vary between good runs */
@@ -285,6 +316,50 @@ typedef struct ttd_other {
     size_t nevents;
 } ttd_other;
 
+/* One event of a cross-thread interleaving: a lock, condition or thread
+ * operation (SYNC_OP), or an enter/exit around an unprotected call. */
+typedef struct ttd_xev {
+    int kind;               /* TTF_EV_SYNC_OP, TTF_EV_ENTER or TTF_EV_EXIT */
+    int op;                 /* SYNC_OP: TTF_SOP_* (ttfmt.h); else 0 */
+    uint32_t thread;        /* thread index in its run */
+    int64_t pair;           /* index in ttd_result.pairs of its thread, -1 */
+    uint64_t time_ns;       /* ns since its run's start */
+    const char *object;     /* SYNC_OP: "mutex#1", "cond#2", "thread #3" (the
+                               run's objects numbered by first use, per kind);
+                               else NULL */
+    const char *func;       /* ENTER/EXIT: the function; SYNC_OP: the
+                               innermost open function of the thread, "" */
+} ttd_xev;
+
+/* The order of the threads around a divergence (traces with SYNC_OP
+ * records, TTF_HEADER_SYNC). */
+typedef struct ttd_interleave {
+    const ttd_xev *window[2];   /* last operations of all threads before the
+                                   split, per run, oldest first */
+    size_t nwindow[2];
+    uint64_t ops[2];            /* operations before the split, per run */
+    int order_differs;          /* 1: an object saw its operations in another
+                                   thread order (or count) in the two runs */
+    const char *order_object;   /* that object (numbered as in the good run) */
+    uint64_t order_index;       /* position in its operation sequence, from 0 */
+    ttd_xev order[2];           /* the operation there in each run (kind 0:
+                                   the run had no more operations on it) */
+    int unprotected;            /* 1: a bad-run call took no lock where every
+                                   good-run call of that function took one */
+    const char *unprot_func;    /* the function */
+    const char *unprot_lock;    /* the lock its good-run calls all took */
+    ttd_xev unprot_call;        /* its ENTER in the bad run (thread, time) */
+    uint64_t unprot_end_ns;     /* when it returned */
+    uint64_t good_calls;        /* good-run calls of it (all took the lock) */
+    int overlapped;             /* 1: another thread was inside the same
+                                   function when it returned (overlap) */
+    ttd_xev overlap;            /* that thread's ENTER (bad run) */
+    const ttd_xev *during;      /* what the other threads did meanwhile: their
+                                   calls of the same function and their
+                                   operations, oldest first */
+    size_t nduring;
+} ttd_interleave;
+
 /* Everything shown about one hunk. */
 typedef struct ttd_divergence {
     size_t hunk;            /* index in ttd_result.hunks */
@@ -308,6 +383,11 @@ typedef struct ttd_divergence {
     size_t nothers[2];
     const ttd_suspect *suspects; /* best first, at most options.suspects */
     size_t nsuspects;
+    const ttd_interleave *interleave; /* thread order before the split,
+                               NULL without SYNC_OP records (first
+                               divergence only) */
+    int noise;              /* TTD_NOISE_*: why it may be timing noise */
+    const char *noise_calls;/* TTD_NOISE_WAIT: the waiting calls, "a, b" */
 } ttd_divergence;
 
 /* What a value divergence is about. */
@@ -338,6 +418,12 @@ typedef struct ttd_value_diff {
                                divergence (or there is none): it is the
                                first divergence; 0: the calls parted first */
 } ttd_value_diff;
+/* Why a divergence may be timing noise, not the failure. */
+enum ttd_noise {
+    TTD_NOISE_NONE = 0,
+    TTD_NOISE_WAIT          /* its calls poll or sleep (a wait loop ran a
+                               different number of times) */
+};
 
 /* One run (trace) as a whole. */
 typedef struct ttd_run_info {
@@ -375,6 +461,10 @@ typedef struct ttd_result {
     const ttd_run_info *baselines; /* the baseline good runs (path, pid...;
                                    no crash event) */
     size_t nbaselines;
+    const char *const *siblings; /* with no baselines: traces beside the good
+                                   one named like it but for its numbers
+                                   (more good runs?), at most 8 */
+    size_t nsiblings;
     ttd_options options;        /* as used (regex strings owned by the caller;
                                    baselines copied, owned by the result) */
     int values;                 /* 1: both runs recorded call values and
@@ -421,7 +511,7 @@ int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out);
 /* Release everything. NULL is fine. */
 void ttd_free(ttd_diff *d);
 
-/* "main", "name+start", "name", "start", "order". */
+/* "main", "name+start", "name", "start", "order", "content", "hand". */
 const char *ttd_paired_by_name(int paired_by);
 
 /* ---- profile diff (diff/profile.c) -------------------------------------- */

@@ -6,7 +6,11 @@
  * Design. After a thread pair is aligned, its two threads are walked again
  * in step, skipping the hunks, so the walk visits exactly the pairs of
  * events the alignment matched (same function, same place in the call
- * sequence). A value is compared only when both runs recorded it and the
+ * sequence). Either aligner's hunks do: the call-tree aligner (the
+ * default) and the flat one (--flat, full mode) both give key-index
+ * ranges, ascending in both threads, and whatever lies between two hunks
+ * is matched one to one. With --first-only only the first hunk is known,
+ * so the caller stops the walk where it begins (ttd_vside.stop). A value is compared only when both runs recorded it and the
  * signature says it is comparable (ttf_value_comparable): integers, enums
  * and bools exactly after cutting the register to the type's size,
  * pointers by NULL / non-NULL, never void, float or struct values. The
@@ -24,8 +28,6 @@
 #include <string.h>
 
 #include "engine_int.h"
-
-#define GOLDEN 0x9E3779B97F4A7C15ull
 
 /* One thread walked over its kept events. */
 typedef struct vwalk {
@@ -71,7 +73,7 @@ static int vwalk_to(vwalk *w, uint64_t idx)
  * the EXIT's key; parameters with the ENTER's). */
 static uint64_t slot_key(uint64_t key, int slot)
 {
-    return key ^ ((uint64_t)(slot + 2) * GOLDEN);
+    return key ^ ttfi_mix64((uint64_t)(slot + 2));
 }
 
 /* Compare one value; 1 if it differs (and is not noise). */
@@ -190,7 +192,7 @@ int ttd_values_compare(ttd_vside g, ttd_vside b, const ttd_hunk *h,
         if ((rc = vwalk_next(&w[0])) <= 0 || (rc = vwalk_next(&w[1])) <= 0 ||
             (rc = skip_hunks(w, h, nh, &hi)) <= 0)
             break;
-        if (w[0].key != w[1].key)
+        if (w[0].key != w[1].key || w[1].idx >= b.stop)
             break;              /* out of step: stop rather than guess */
         if ((rc = compare_pair(w, noise, collect_noise, out)) < 0)
             break;
@@ -287,7 +289,7 @@ int ttd_lock_wrapper(const char *name)
     return lock_word(low + start, n - start);
 }
 
-int ttd_values_result(ttd_arena *a, ttd_norm *nb, const ttd_vdiff *v,
+int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
                       ttd_value_diff *out)
 {
     char buf[2][64];
@@ -307,8 +309,8 @@ int ttd_values_result(ttd_arena *a, ttd_norm *nb, const ttd_vdiff *v,
     out->bad_raw = p ? v->ev[1].argregs[p->reg] : v->ev[1].retval;
     ttf_value_format(buf[0], sizeof buf[0], out->good_raw, ty);
     ttf_value_format(buf[1], sizeof buf[1], out->bad_raw, ty);
-    out->good_value = ttd_arena_strdup(a, buf[0]);
-    out->bad_value = ttd_arena_strdup(a, buf[1]);
+    out->good_value = ttfi_arena_strcpy(a, buf[0]);
+    out->bad_value = ttfi_arena_strcpy(a, buf[1]);
     out->good_index = v->idx[0];
     out->bad_index = v->idx[1];
     out->good_time_ns = v->ev[0].time_ns;

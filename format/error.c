@@ -1,8 +1,8 @@
 /*
  * error.c - the error model of libttfmt: code names, the runtime version
  * and format description (ttf_format), the one corruption report every
- * parse failure goes through, the slow path of varint decoding, and the
- * arena that owns a trace's strings.
+ * parse failure goes through, the slow path of varint decoding, and
+ * error setting (ttfi_set_err).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +13,9 @@
 #include "ttf_wire.h"
 
 _Static_assert(TTF_HEADER_CLOSED == TTF_FLAG_CLOSED, "ttfmt.h and ttf_wire.h agree");
+_Static_assert(TTF_HEADER_SYNC == TTF_OPT_SYNC && (int)TTF_SOP_LOCK == (int)TTF_SYNC_LOCK &&
+               (int)TTF_SOP_WOKE == (int)TTF_SYNC_WOKE && (int)TTF_SOP_JOIN == (int)TTF_SYNC_JOIN,
+               "ttfmt.h and ttf_wire.h agree on SYNC_OP");
 
 int ttf_version(void)
 {
@@ -97,57 +100,24 @@ int ttfi_uvar_slow(struct ttfi_cursor *c, uint64_t *v)
     return CORRUPT(c, "varint longer than 10 bytes");
 }
 
-/* ---- arena ------------------------------------------------------------- */
-
-struct ttfi_block {
-    struct ttfi_block *next;    /* older block */
-    size_t used, size;          /* bytes handed out, bytes in data */
-    max_align_t data[];         /* the memory */
-};
-
-#define ARENA_BLOCK (64u * 1024u)
-
-void *ttfi_arena_alloc(struct ttfi_arena *a, size_t n)
+void ttfi_set_err(ttf_error *err, int code, uint64_t offset, const char *fmt,
+                  ...)
 {
-    struct ttfi_block *b = a->head;
-    size_t need = (n + 15) & ~(size_t)15;
+    va_list ap;
 
-    if (need < n)
-        return NULL;
-    if (!b || b->size - b->used < need) {
-        /* blocks grow 4 KiB, 8 KiB, ... 64 KiB: small traces stay small */
-        size_t size = b ? (b->size < ARENA_BLOCK ? b->size * 2 : ARENA_BLOCK) : 4096;
-        if (size < need)
-            size = need;
-        b = malloc(sizeof *b + size);
-        if (!b)
-            return NULL;
-        b->size = size;
-        b->used = 0;
-        b->next = a->head;
-        a->head = b;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += need;
-    return p;
+    if (!err)
+        return;
+    err->code = code;
+    err->offset = offset;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
 }
 
-char *ttfi_arena_strdup(struct ttfi_arena *a, const uint8_t *s, size_t n)
+const char *ttf_sync_op_name(int op)
 {
-    char *p = ttfi_arena_alloc(a, n + 1);
-    if (!p)
-        return NULL;
-    if (n)
-        memcpy(p, s, n);
-    p[n] = 0;
-    return p;
-}
-
-void ttfi_arena_free(struct ttfi_arena *a)
-{
-    while (a->head) {
-        struct ttfi_block *b = a->head;
-        a->head = b->next;
-        free(b);
-    }
+    static const char *const ops[] = {"op", "lock", "trylock", "unlock",
+        "cond-wait", "cond-woke", "cond-signal", "cond-broadcast",
+        "thread-create", "thread-join"};
+    return op > 0 && op < (int)(sizeof ops / sizeof *ops) ? ops[op] : "op";
 }

@@ -409,3 +409,44 @@ int ttf_format_message(const ttf_trace *t, const ttf_event *ev, char *buf,
         return r;
     return o.pos > INT_MAX ? INT_MAX : (int)o.pos;
 }
+
+/* ---- trace strings for a terminal ------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (2-4), 0 if invalid or ASCII. */
+size_t ttf_utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+
+    if (c >= 0xf5 || n == 0)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    }
+    if (c == 0xe0 && s[1] < 0xa0)
+        return 0;   /* overlong */
+    if (c == 0xed && s[1] >= 0xa0)
+        return 0;   /* surrogate */
+    if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
+        return 0;   /* overlong, past U+10FFFF */
+    return n;
+}
+
+int ttf_put_text(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)(str ? str : "");
+    while (*s) {
+        size_t n = *s < 0x80 ? 1 : ttf_utf8_len(s);
+        if (*s == '\n' || *s == '\t')
+            fputs(*s == '\n' ? "\\n" : "\\t", f);
+        else if (*s < 0x20 || *s == 0x7F || n == 0)
+            fprintf(f, "\\x%02x", *s);    /* C0, DEL, a byte of invalid UTF-8 */
+        else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)
+            fprintf(f, "\\xc2\\x%02x", s[1]); /* U+0080..U+009F: C1 controls */
+        else
+            fwrite(s, 1, n, f);
+        s += n ? n : 1;
+    }
+    return ferror(f) ? TT_EIO : 0;
+}

@@ -332,6 +332,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->text = NULL;
     ev->offset = off;
     ev->has_values = 0;
+    ev->sync_arg = 0;
 }
 
 static inline void ev_begin(const struct dec *d, ttf_event *ev, int kind,
@@ -491,161 +492,292 @@ static int meta_record(struct dec *d, unsigned tag, struct ttfi_cursor *s)
 
 static const ttf_callsite *find_site(const ttf_trace *t, uint32_t id);
 
-/* Event records after their time delta. Returns 0 or a TT_E* code. */
+/* Event records after their time delta: one decoder per record type, each
+ * reading through the record's cursor s, filling *ev and, while scanning,
+ * what the index keeps. Each returns 0 or a TT_E* code. */
+typedef int (*rec_decoder)(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                           ttf_event *ev);
+
+static int dec_module_load(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                           ttf_event *ev)
+{
+    const uint8_t *bid, *str;
+    size_t nbid, n;
+    uint64_t a, b;
+    int r;
+
+    (void)tag;
+    if ((r = cur_uvar(s, &a)) || (r = cur_uvar(s, &b)) ||
+        (r = cur_str(s, &bid, &nbid)) || (r = cur_str(s, &str, &n)))
+        return r;
+    ev_begin(d, ev, TTF_EV_MODULE_LOAD, d->c.rec);
+    ev->addr = a;
+    if (!d->scan) {
+        const struct aux *x = aux_find(d->t, ev->offset);
+        ev->text = x ? x->text : "";
+        ev->site = x ? x->index : 0;
+        return 0;
+    }
+    struct modrec *m = PUSH(d->scan, mods);
+    if (!m)
+        return 0;
+    m->pub.base = a;
+    m->pub.size = b;
+    m->pub.build_id = ttfi_arena_alloc(&d->scan->arena, nbid + 1);
+    if (m->pub.build_id)
+        memcpy((uint8_t *)m->pub.build_id, bid, nbid);
+    m->pub.build_id_len = nbid;
+    m->pub.unload_ns = UINT64_MAX;
+    m->pub.path = keep_text(d, str, n, 0);
+    m->load_tsc = d->tsc;
+    m->off = ev->offset;
+    return 0;
+}
+
+static int dec_module_unload(struct dec *d, unsigned tag,
+                             struct ttfi_cursor *s, ttf_event *ev)
+{
+    uint64_t a;
+    int r;
+
+    (void)tag;
+    if ((r = cur_uvar(s, &a)))
+        return r;
+    ev_begin(d, ev, TTF_EV_MODULE_UNLOAD, d->c.rec);
+    ev->addr = a;
+    if (d->scan) {
+        struct unload *u = PUSH(d->scan, unl);
+        if (u)
+            *u = (struct unload){d->tsc, a};
+    }
+    return 0;
+}
+
+static int dec_thread_start(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                            ttf_event *ev)
+{
+    const uint8_t *str;
+    size_t n;
+    uint64_t a;
+    int r;
+
+    (void)tag;
+    if ((r = cur_uvar(s, &a)) || (r = cur_str(s, &str, &n)))
+        return r;
+    ev_begin(d, ev, TTF_EV_THREAD_START, d->c.rec);
+    if (!d->scan) {
+        ev->text = text_of(d, d->c.rec);
+        return 0;
+    }
+    ev->text = keep_text(d, str, n, 0);
+    struct tthread *th = scan_thread(d);
+    if (th->has_start)
+        return 0;
+    th->has_start = 1;
+    th->start_tsc = d->tsc;
+    th->pub.tid = (int64_t)a;
+    th->pub.first_name = ev->text;
+    if (!*th->pub.name)
+        th->pub.name = ev->text;
+    return 0;
+}
+
+static int dec_thread_name(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                           ttf_event *ev)
+{
+    const uint8_t *str;
+    size_t n;
+    int r;
+
+    (void)tag;
+    if ((r = cur_str(s, &str, &n)))
+        return r;
+    ev_begin(d, ev, TTF_EV_THREAD_NAME, d->c.rec);
+    if (!d->scan) {
+        ev->text = text_of(d, d->c.rec);
+        return 0;
+    }
+    ev->text = keep_text(d, str, n, 0);
+    scan_thread(d)->pub.name = ev->text;
+    return 0;
+}
+
+static int dec_thread_end(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                          ttf_event *ev)
+{
+    (void)tag;
+    (void)s;
+    ev_begin(d, ev, TTF_EV_THREAD_END, d->c.rec);
+    if (d->scan) {
+        scan_thread(d)->pub.ended = 1;
+        scan_thread(d)->end_tsc = d->tsc;
+    }
+    return 0;
+}
+
+static int dec_message(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                       ttf_event *ev)
+{
+    uint64_t a;
+    int r;
+
+    (void)tag;
+    if ((r = cur_uvar(s, &a)))
+        return r;
+    if (a > UINT32_MAX)
+        return CORRUPT(s, "MESSAGE site %llu too large", (unsigned long long)a);
+    ev_begin(d, ev, TTF_EV_MESSAGE, d->c.rec);
+    ev->site = (uint32_t)a;
+    ev->args = s->p;
+    ev->args_len = (size_t)cur_left(s);
+    if (!d->scan) {
+        const ttf_callsite *cs = find_site(d->t, ev->site);
+        if (cs && cs->kind == TTF_SITE_MARK)
+            ev->kind = TTF_EV_MARK;
+    }
+    return 0;
+}
+
+/* SCOPE_ENTER and SCOPE_EXIT. */
+static int dec_scope(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                     ttf_event *ev)
+{
+    uint64_t a;
+    int r;
+
+    if ((r = cur_uvar(s, &a)))
+        return r;
+    if (a > UINT32_MAX)
+        return CORRUPT(s, "scope site %llu too large", (unsigned long long)a);
+    ev_begin(d, ev, tag == TTF_R_SCOPE_ENTER ? TTF_EV_ENTER : TTF_EV_EXIT,
+             d->c.rec);
+    ev->site = (uint32_t)a;
+    d->depth += tag == TTF_R_SCOPE_ENTER ? 1 : -1;
+    return 0;
+}
+
+static int dec_crash(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                     ttf_event *ev)
+{
+    uint64_t a, b;
+    int64_t sv;
+    int r;
+
+    (void)tag;
+    if ((r = cur_uvar(s, &a)) || (r = cur_svar(s, &sv)) ||
+        (r = cur_uvar(s, &b)))
+        return r;
+    ev_begin(d, ev, TTF_EV_CRASH, d->c.rec);
+    ev->signo = a > INT32_MAX ? INT32_MAX : (int)a;
+    ev->code = clamp_depth(sv);
+    ev->fault_addr = b;
+    if (d->scan)
+        d->scan->sum.crashed = 1;
+    return 0;
+}
+
+static int dec_lost(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                    ttf_event *ev)
+{
+    uint64_t a, b;
+    uint8_t u8;
+    int r;
+
+    (void)tag;
+    if ((r = cur_uvar(s, &a)) || (r = cur_uvar(s, &b)) ||
+        (r = cur_u8(s, &u8)))
+        return r;
+    ev_begin(d, ev, TTF_EV_LOST, d->c.rec);
+    ev->lost_events = a;
+    ev->lost_bytes = b;
+    ev->code = u8;
+    return 0;
+}
+
+static int dec_end(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                   ttf_event *ev)
+{
+    int64_t sv;
+    int r;
+
+    (void)tag;
+    if ((r = cur_svar(s, &sv)))
+        return r;
+    ev_begin(d, ev, TTF_EV_END, d->c.rec);
+    ev->signo = clamp_depth(sv);
+    if (d->scan) {
+        d->scan->proc.exited = 1;
+        d->scan->proc.exit_status = ev->signo;
+    }
+    return 0;
+}
+
+/* PAUSE and RESUME. */
+static int dec_pause(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                     ttf_event *ev)
+{
+    (void)s;
+    ev_begin(d, ev, tag == TTF_R_PAUSE ? TTF_EV_PAUSE : TTF_EV_RESUME,
+             d->c.rec);
+    return 0;
+}
+
+static int dec_cut(struct dec *d, unsigned tag, struct ttfi_cursor *s,
+                   ttf_event *ev)
+{
+    uint8_t u8;
+    int r;
+
+    (void)tag;
+    if ((r = cur_u8(s, &u8)))
+        return r;
+    ev_begin(d, ev, TTF_EV_CUT, d->c.rec);
+    ev->code = u8;
+    return 0;
+}
+
+/* The decoder of each required event record tag (NULL: not an event). */
+static const rec_decoder event_decoders[TTF_R_CUT + 1] = {
+    [TTF_R_MODULE_LOAD] = dec_module_load,
+    [TTF_R_MODULE_UNLOAD] = dec_module_unload,
+    [TTF_R_THREAD_START] = dec_thread_start,
+    [TTF_R_THREAD_NAME] = dec_thread_name,
+    [TTF_R_THREAD_END] = dec_thread_end,
+    [TTF_R_MESSAGE] = dec_message,
+    [TTF_R_SCOPE_ENTER] = dec_scope,
+    [TTF_R_SCOPE_EXIT] = dec_scope,
+    [TTF_R_CRASH] = dec_crash,
+    [TTF_R_LOST] = dec_lost,
+    [TTF_R_END] = dec_end,
+    [TTF_R_PAUSE] = dec_pause,
+    [TTF_R_RESUME] = dec_pause,
+    [TTF_R_CUT] = dec_cut,
+};
+
+/* Event record tag (<= TTF_R_CUT, not PROCESS, CALLSITE or SYNC) after its
+ * time delta. Returns 0 or a TT_E* code. */
 static int event_record(struct dec *d, unsigned tag, struct ttfi_cursor *s,
                         ttf_event *ev)
 {
-    const uint8_t *rec = d->c.rec, *str;
-    uint64_t a = 0, b = 0;
-    int64_t sv = 0;
-    size_t n;
-    uint8_t u8;
-    int r = 0;
+    return event_decoders[tag](d, tag, s, ev);
+}
 
-    switch (tag) {
-    case TTF_R_MODULE_LOAD: {
-        const uint8_t *bid;
-        size_t nbid;
-        if ((r = cur_uvar(s, &a)) || (r = cur_uvar(s, &b)) ||
-            (r = cur_str(s, &bid, &nbid)) || (r = cur_str(s, &str, &n)))
-            return r;
-        ev_begin(d, ev, TTF_EV_MODULE_LOAD, rec);
-        ev->addr = a;
-        if (!d->scan) {
-            const struct aux *x = aux_find(d->t, ev->offset);
-            ev->text = x ? x->text : "";
-            ev->site = x ? x->index : 0;
-            return 0;
-        }
-        struct modrec *m = PUSH(d->scan, mods);
-        if (!m)
-            return 0;
-        m->pub.base = a;
-        m->pub.size = b;
-        m->pub.build_id = ttfi_arena_alloc(&d->scan->arena, nbid + 1);
-        if (m->pub.build_id)
-            memcpy((uint8_t *)m->pub.build_id, bid, nbid);
-        m->pub.build_id_len = nbid;
-        m->pub.unload_ns = UINT64_MAX;
-        m->pub.path = keep_text(d, str, n, 0);
-        m->load_tsc = d->tsc;
-        m->off = ev->offset;
-        return 0;
-    }
-    case TTF_R_MODULE_UNLOAD:
-        if ((r = cur_uvar(s, &a)))
-            return r;
-        ev_begin(d, ev, TTF_EV_MODULE_UNLOAD, rec);
-        ev->addr = a;
-        if (d->scan) {
-            struct unload *u = PUSH(d->scan, unl);
-            if (u)
-                *u = (struct unload){d->tsc, a};
-        }
-        return 0;
-    case TTF_R_THREAD_START:
-        if ((r = cur_uvar(s, &a)) || (r = cur_str(s, &str, &n)))
-            return r;
-        ev_begin(d, ev, TTF_EV_THREAD_START, rec);
-        if (!d->scan) {
-            ev->text = text_of(d, rec);
-            return 0;
-        }
-        ev->text = keep_text(d, str, n, 0);
-        struct tthread *th = scan_thread(d);
-        if (!th->has_start) {
-            th->has_start = 1;
-            th->start_tsc = d->tsc;
-            th->pub.tid = (int64_t)a;
-            th->pub.first_name = ev->text;
-            if (!*th->pub.name)
-                th->pub.name = ev->text;
-        }
-        return 0;
-    case TTF_R_THREAD_NAME:
-        if ((r = cur_str(s, &str, &n)))
-            return r;
-        ev_begin(d, ev, TTF_EV_THREAD_NAME, rec);
-        if (!d->scan) {
-            ev->text = text_of(d, rec);
-            return 0;
-        }
-        ev->text = keep_text(d, str, n, 0);
-        scan_thread(d)->pub.name = ev->text;
-        return 0;
-    case TTF_R_THREAD_END:
-        ev_begin(d, ev, TTF_EV_THREAD_END, rec);
-        if (d->scan) {
-            scan_thread(d)->pub.ended = 1;
-            scan_thread(d)->end_tsc = d->tsc;
-        }
-        return 0;
-    case TTF_R_MESSAGE:
-        if ((r = cur_uvar(s, &a)))
-            return r;
-        if (a > UINT32_MAX)
-            return CORRUPT(s, "MESSAGE site %llu too large", (unsigned long long)a);
-        ev_begin(d, ev, TTF_EV_MESSAGE, rec);
-        ev->site = (uint32_t)a;
-        ev->args = s->p;
-        ev->args_len = (size_t)cur_left(s);
-        if (!d->scan) {
-            const ttf_callsite *cs = find_site(d->t, ev->site);
-            if (cs && cs->kind == TTF_SITE_MARK)
-                ev->kind = TTF_EV_MARK;
-        }
-        return 0;
-    case TTF_R_SCOPE_ENTER:
-    case TTF_R_SCOPE_EXIT:
-        if ((r = cur_uvar(s, &a)))
-            return r;
-        if (a > UINT32_MAX)
-            return CORRUPT(s, "scope site %llu too large", (unsigned long long)a);
-        ev_begin(d, ev, tag == TTF_R_SCOPE_ENTER ? TTF_EV_ENTER : TTF_EV_EXIT, rec);
-        ev->site = (uint32_t)a;
-        d->depth += tag == TTF_R_SCOPE_ENTER ? 1 : -1;
-        return 0;
-    case TTF_R_CRASH:
-        if ((r = cur_uvar(s, &a)) || (r = cur_svar(s, &sv)) ||
-            (r = cur_uvar(s, &b)))
-            return r;
-        ev_begin(d, ev, TTF_EV_CRASH, rec);
-        ev->signo = a > INT32_MAX ? INT32_MAX : (int)a;
-        ev->code = clamp_depth(sv);
-        ev->fault_addr = b;
-        if (d->scan)
-            d->scan->sum.crashed = 1;
-        return 0;
-    case TTF_R_LOST:
-        if ((r = cur_uvar(s, &a)) || (r = cur_uvar(s, &b)) ||
-            (r = cur_u8(s, &u8)))
-            return r;
-        ev_begin(d, ev, TTF_EV_LOST, rec);
-        ev->lost_events = a;
-        ev->lost_bytes = b;
-        ev->code = u8;
-        return 0;
-    case TTF_R_END:
-        if ((r = cur_svar(s, &sv)))
-            return r;
-        ev_begin(d, ev, TTF_EV_END, rec);
-        ev->signo = clamp_depth(sv);
-        if (d->scan) {
-            d->scan->proc.exited = 1;
-            d->scan->proc.exit_status = ev->signo;
-        }
-        return 0;
-    case TTF_R_PAUSE:
-    case TTF_R_RESUME:
-        ev_begin(d, ev, tag == TTF_R_PAUSE ? TTF_EV_PAUSE : TTF_EV_RESUME, rec);
-        return 0;
-    default: /* TTF_R_CUT */
-        if ((r = cur_u8(s, &u8)))
-            return r;
-        ev_begin(d, ev, TTF_EV_CUT, rec);
-        ev->code = u8;
-        return 0;
-    }
+/* SYNC_OP: u8 op, uvar object, svar arg (after t). 0 or damaged. */
+static int sync_op_record(struct dec *d, struct ttfi_cursor *s, ttf_event *ev)
+{
+    const uint8_t *rec = d->c.rec;
+    uint8_t op;
+    uint64_t obj;
+    int64_t arg;
+    int r;
+
+    if ((r = cur_u8(s, &op)) || (r = cur_uvar(s, &obj)) || (r = cur_svar(s, &arg)))
+        return r;
+    ev_begin(d, ev, TTF_EV_SYNC_OP, rec);
+    ev->code = op;
+    ev->addr = obj;
+    ev->sync_arg = arg;
+    return 0;
 }
 
 /* An extended record (tag 0x01..0x3F). 1: *ev is an event; 0: consumed,
@@ -660,12 +792,12 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
     c->p++;
     if ((r = cur_uvar(c, &len)) || (r = cur_bytes(c, len, &body, rec_name(tag))))
         return r;
-    if (tag >= TTF_R_OPTIONAL_FIRST) {
+    if (tag >= TTF_R_OPTIONAL_FIRST && tag != TTF_R_SYNC_OP) {
         if (d->scan)
             d->scan->skipped[tag - TTF_R_OPTIONAL_FIRST]++;
         return 0;
     }
-    if (tag > TTF_R_CUT)
+    if (tag > TTF_R_CUT && tag < TTF_R_OPTIONAL_FIRST)
         return CORRUPT(c, "unknown required record 0x%02x", tag);
     struct ttfi_cursor s = *c;
     s.p = body;
@@ -677,6 +809,8 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
         d->tsc += dt;
         if (tag == TTF_R_SYNC)
             r = meta_record(d, tag, &s);
+        else if (tag == TTF_R_SYNC_OP)
+            r = (r = sync_op_record(d, &s, ev)) == 0 ? 1 : r;
         else if ((r = event_record(d, tag, &s, ev)) == 0)
             r = 1;
     }
@@ -1177,15 +1311,12 @@ static void finish_index(ttf_trace *t)
              (unsigned long long)t->notes_dropped);
 }
 
+/* The reader's wording of an error: "FILE: offset N: what". */
 static void fill_error(ttf_error *err, const char *name, int code,
                        uint64_t offset, const char *what)
 {
-    if (!err)
-        return;
-    err->code = code;
-    err->offset = offset;
-    snprintf(err->msg, sizeof err->msg, "%s: offset %llu: %s", name,
-             (unsigned long long)offset, what);
+    ttfi_set_err(err, code, offset, "%s: offset %llu: %s", name,
+                 (unsigned long long)offset, what);
 }
 
 /* Takes ownership of t: on error it is closed. */
@@ -1276,11 +1407,7 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
         int e = fd >= 0 && S_ISDIR(st.st_mode) ? EISDIR : errno;
         if (fd >= 0)
             close(fd);
-        if (err) {
-            err->code = TT_EIO;
-            err->offset = 0;
-            snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(e));
-        }
+        ttfi_set_err(err, TT_EIO, 0, "%s: %s", path, strerror(e));
         return TT_EIO;
     }
     if (!(t = new_trace(path))) {
@@ -1294,11 +1421,7 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
         if (m == MAP_FAILED) {
             int e = errno;
             close(fd);
-            if (err) {
-                err->code = TT_EIO;
-                err->offset = 0;
-                snprintf(err->msg, sizeof err->msg, "%s: mmap: %s", path, strerror(e));
-            }
+            ttfi_set_err(err, TT_EIO, 0, "%s: mmap: %s", path, strerror(e));
             t->len = 0;
             ttf_close(t);
             return TT_EIO;

@@ -45,8 +45,9 @@
 #include <unistd.h>
 
 #include "ttf_int.h"
+#include "ttf_util.h"
+#include "ttfmt.h"
 
-#define ARENA_BLOCK 65536
 #define NOTICE_MAX 256
 #define NO_MODULE (-1)
 #define TIME_NONE (UINT64_MAX - 1) /* "now": after every load, before no unload */
@@ -72,13 +73,6 @@ struct centry {
     const ttf_signature *sig;  /* the signature when sig_state == 1 */
 };
 
-/* A block of the string arena. */
-struct ablock {
-    struct ablock *next;       /* the previously filled block */
-    size_t used, cap;          /* bytes used of data[cap] */
-    char data[];               /* the strings, NUL-terminated */
-};
-
 struct ttf_sym {
     const ttf_trace *t;        /* the trace whose modules we resolve */
     struct smod *mods;         /* nmods modules, trace order */
@@ -87,7 +81,7 @@ struct ttf_sym {
     uint64_t max_size;         /* largest module size (bounds the scan) */
     struct centry *tab;        /* the cache, cap slots (power of two) */
     size_t cap, used;
-    struct ablock *arena;      /* current string block (head of a list) */
+    struct ttfi_arena arena;   /* demangled and formatted names */
     char **notices;            /* nnotices lines, each malloc'ed */
     size_t nnotices, notices_cap;
     int demangle;              /* 1: C++ names demangled (the default) */
@@ -105,27 +99,6 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* n bytes, 8-byte aligned (signatures keep arrays here too). */
-static char *arena_alloc(ttf_sym *s, size_t n)
-{
-    struct ablock *b = s->arena;
-
-    n = (n + 7) & ~(size_t)7;
-    if (!b || b->cap - b->used < n) {
-        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        b = malloc(sizeof *b + cap);
-        if (!b)
-            return NULL;
-        b->next = s->arena;
-        b->used = 0;
-        b->cap = cap;
-        s->arena = b;
-    }
-    char *p = b->data + b->used;
-    b->used += n;
-    return p;
-}
-
 __attribute__((format(printf, 2, 3)))
 static const char *arena_printf(ttf_sym *s, const char *fmt, ...)
 {
@@ -137,11 +110,7 @@ static const char *arena_printf(ttf_sym *s, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return NULL;
-    size_t len = strlen(tmp) + 1;
-    char *p = arena_alloc(s, len);
-    if (p)
-        memcpy(p, tmp, len);
-    return p;
+    return ttfi_arena_strcpy(&s->arena, tmp);
 }
 
 /* Add a notice unless the same line is there already. */
@@ -174,15 +143,6 @@ static const char *path_base(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
 }
 
 /* ---- C++ names ---------------------------------------------------------- */
@@ -219,10 +179,7 @@ static const char *demangled(ttf_sym *s, const char *name)
         free(d);
         return name;
     }
-    size_t len = strlen(d) + 1;
-    char *p = arena_alloc(s, len);
-    if (p)
-        memcpy(p, d, len);
+    char *p = ttfi_arena_strcpy(&s->arena, d);
     free(d);
     return p ? p : name;
 }
@@ -345,7 +302,7 @@ static int32_t find_module(const ttf_sym *s, uint64_t addr, uint64_t t)
 
 static size_t slot_of(const ttf_sym *s, uint64_t addr, int32_t mod)
 {
-    return (size_t)mix64(addr ^ ((uint64_t)(uint32_t)mod << 48)) & (s->cap - 1);
+    return (size_t)ttfi_mix64(addr ^ ((uint64_t)(uint32_t)mod << 48)) & (s->cap - 1);
 }
 
 static struct centry *probe(const ttf_sym *s, uint64_t addr, int32_t mod)
@@ -442,7 +399,7 @@ static void resolve_line(ttf_sym *s, struct centry *e)
 
 static void *sig_alloc(void *ctx, size_t n)
 {
-    return arena_alloc(ctx, n);
+    return ttfi_arena_alloc(&((ttf_sym *)ctx)->arena, n);
 }
 
 /* Fill e's signature; a module without DWARF says so once. */
@@ -462,7 +419,7 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
     }
     if (ttfi_dwarf_signature(sm->dm, e->addr, sig_alloc, s, &sig) != 0)
         return;
-    ttf_signature *copy = (ttf_signature *)arena_alloc(s, sizeof *copy);
+    ttf_signature *copy = (ttf_signature *)ttfi_arena_alloc(&s->arena, sizeof *copy);
     if (!copy)
         return;
     *copy = sig;
@@ -531,11 +488,7 @@ void ttf_sym_close(ttf_sym *s)
         return;
     for (size_t i = 0; s->mods && i < s->nmods; i++)
         drop_session(&s->mods[i]);
-    while (s->arena) {
-        struct ablock *next = s->arena->next;
-        free(s->arena);
-        s->arena = next;
-    }
+    ttfi_arena_free(&s->arena);
     for (size_t i = 0; i < s->nnotices; i++)
         free(s->notices[i]);
     free(s->notices);

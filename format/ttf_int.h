@@ -1,7 +1,8 @@
 /*
  * ttf_int.h - internals shared by the format library's files: the one
  * bounds-checked cursor every parse goes through, the one corruption report
- * (CORRUPT / TRUNCATED), and a small arena for strings the trace hands out.
+ * (CORRUPT / TRUNCATED); the arena and other small helpers are in
+ * ttf_util.h.
  * Not installed; users read ttfmt.h.
  */
 #ifndef TTF_INT_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ttf_util.h"
 #include "ttfmt.h"
 
 /* What went wrong and where: filled by ttfi_bad(), read by the caller. */
@@ -137,15 +139,9 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, uint64_t addr,
 /* 1 if dm has DWARF debug info at all. */
 int ttfi_has_dwarf(Dwfl_Module *dm);
 
-/* ---- arena: many small allocations freed together ---------------------- */
-
-struct ttfi_arena {
-    struct ttfi_block *head;    /* newest block first */
-};
-
-void *ttfi_arena_alloc(struct ttfi_arena *a, size_t n);
-/* A NUL-terminated copy of n bytes (NUL bytes inside are kept). */
-char *ttfi_arena_strdup(struct ttfi_arena *a, const uint8_t *s, size_t n);
-void ttfi_arena_free(struct ttfi_arena *a);
+/* Length of the valid multi-byte UTF-8 sequence at s (2-4); 0 for ASCII
+ * and for bytes that are not valid UTF-8 (overlong, surrogate, past
+ * U+10FFFF, cut). */
+size_t ttf_utf8_len(const unsigned char *s);
 
 #endif

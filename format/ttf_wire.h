@@ -89,6 +89,8 @@
  *   PAUSE        t
  *   RESUME       t
  *   CUT          t, u8 reason   (this thread could write no further chunk)
+ *   SYNC_OP      (0x20, optional) t, u8 op (TTF_SYNC_*), uvar object address,
+ *                svar arg; 0x21..0x27 are reserved for more thread-sync records
  *
  * MESSAGE ARGS by type: I64 svar, U64 uvar, F64 8 bytes LE (IEEE 754),
  * PTR uvar, STR str (at most TTF_STR_MAX bytes kept).
@@ -129,6 +131,8 @@
 #define TTF_REQ_KNOWN 0x3u
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
+#define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
+                                    thread create/join) */
 #define TTF_FLAG_CLOSED 0x1u     /* a clean end was written */
 
 #define TTF_CHUNK_MAGIC 0x4b435454u /* "TTCK" */
@@ -175,6 +179,7 @@ enum {
     TTF_R_CUT = 0x11,
     TTF_R_REQUIRED_LAST = 0x1F,
     TTF_R_OPTIONAL_FIRST = 0x20,
+    TTF_R_SYNC_OP = 0x20,       /* optional: t, u8 op, uvar object, svar arg */
     TTF_R_LAST = 0x3F
 };
 
@@ -183,6 +188,19 @@ enum {
 #define TTF_MASK_BAD 0xC0u       /* mask bits that must be 0 */
 #define TTF_ENTER_VALUES_MAX (1 + TTF_ARGREGS * TTF_UVAR_MAX)
 #define TTF_EXIT_VALUE_MAX TTF_UVAR_MAX
+/* SYNC_OP operations (u8; readers keep unknown values, ttf_event.code) */
+enum {
+    TTF_SYNC_LOCK = 1,          /* mutex acquired (pthread_mutex_lock returned 0) */
+    TTF_SYNC_TRYLOCK = 2,       /* pthread_mutex_trylock; arg = its result (0 = got it) */
+    TTF_SYNC_UNLOCK = 3,        /* mutex released */
+    TTF_SYNC_WAIT = 4,          /* condition wait begins (arg = the mutex released) */
+    TTF_SYNC_WOKE = 5,          /* condition wait returned (arg = result, mutex held) */
+    TTF_SYNC_SIGNAL = 6,        /* pthread_cond_signal */
+    TTF_SYNC_BROADCAST = 7,     /* pthread_cond_broadcast */
+    TTF_SYNC_CREATE = 8,        /* pthread_create: object = the pthread_t,
+                                   arg = the new thread's index */
+    TTF_SYNC_JOIN = 9           /* pthread_join returned: object = the pthread_t */
+};
 
 #define TTF_STR_MAX 256   /* longest message string argument kept */
 

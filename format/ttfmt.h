@@ -24,7 +24,10 @@ extern "C" {
  * ttr_chrome_write in ttreport.h (libttreport.a). See README, Architecture.
  * Added ttf_format and TTF_HEADER_CLOSED.
  * 2.1.0: values (trace format 1.1): ttf_event has_values, changed,
- * argregs, retval; the writer's values option. */
+ * argregs, retval; the writer's values option; ttf_sym_signature and
+ * ttf_value_*. The same release reads and writes the optional SYNC_OP
+ * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
+ * TTF_HEADER_SYNC), which need no version of their own. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 1
 #define TTF_VERSION_PATCH 0
@@ -59,6 +62,11 @@ const ttf_format_info *ttf_format(void);
 /* A static, never NULL, description of a TT_E* code. */
 const char *ttf_strerror(int err);
 
+/* The name of a SYNC_OP operation (TTF_SOP_*): "lock",
+ * "trylock", "unlock", "cond-wait", "cond-woke", "cond-signal",
+ * "cond-broadcast", "thread-create", "thread-join"; "op" if unknown. */
+const char *ttf_sync_op_name(int op);
+
 /* Where and why a call failed. Filled by calls that take one (may be NULL).
  * msg names the file and the byte offset, e.g.
  * "bad.trc: offset 4160: truncated record (MESSAGE needs 12 bytes, 3 left)". */
@@ -85,7 +93,10 @@ enum ttf_event_kind {
     TTF_EV_PAUSE,       /* ttcap_pause() */
     TTF_EV_RESUME,      /* ttcap_resume() */
     TTF_EV_END,         /* clean process exit (exit status in signo) */
-    TTF_EV_CUT          /* the thread's stream was cut (disk full, I/O) */
+    TTF_EV_CUT,         /* the thread's stream was cut (disk full, I/O) */
+    TTF_EV_SYNC_OP      /* lock, condition or thread operation: code = op
+                           (TTF_SOP_*), addr = the object,
+                           sync_arg = its argument (optional record) */
 };
 
 enum ttf_site_kind {
@@ -110,6 +121,21 @@ typedef struct ttf_trace ttf_trace;
 
 /* ttf_header.flags bit: the writer closed the file (exit status is set). */
 #define TTF_HEADER_CLOSED 1u
+/* Optional feature bit: SYNC_OP events may be present (TTF_EV_SYNC_OP). */
+#define TTF_HEADER_SYNC 0x4u
+
+/* SYNC_OP operations (ttf_event.code of TTF_EV_SYNC_OP; FORMAT.md 4.2). */
+enum ttf_sync_op {
+    TTF_SOP_LOCK = 1,   /* mutex acquired */
+    TTF_SOP_TRYLOCK,    /* trylock; sync_arg = its result (0: acquired) */
+    TTF_SOP_UNLOCK,     /* mutex released */
+    TTF_SOP_WAIT,       /* condition wait begins; sync_arg = the mutex */
+    TTF_SOP_WOKE,       /* condition wait returned; sync_arg = its result */
+    TTF_SOP_SIGNAL,     /* pthread_cond_signal */
+    TTF_SOP_BROADCAST,  /* pthread_cond_broadcast */
+    TTF_SOP_CREATE,     /* pthread_create; object = pthread_t, sync_arg = index */
+    TTF_SOP_JOIN        /* pthread_join returned; object = pthread_t */
+};
 
 /* Fixed header fields, as stored. */
 typedef struct ttf_header {
@@ -209,6 +235,8 @@ typedef struct ttf_event {
                                    chunk's previous ENTER (the wire mask) */
     uint64_t argregs[TTF_VALUE_REGS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9 */
     uint64_t retval;            /* EXIT: rax as returned */
+    int64_t sync_arg;           /* SYNC_OP: the mutex (WAIT), result
+                                   (TRYLOCK, WOKE), thread index (CREATE) */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
@@ -257,6 +285,14 @@ typedef struct ttf_iter ttf_iter;
 int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out);
 int ttf_iter_next(ttf_iter *it, ttf_event *ev);
 void ttf_iter_close(ttf_iter *it);
+
+/* Write a trace string (name, message, path: anything read from a trace)
+ * for a terminal, so nothing in it can act as a control sequence: newline
+ * and tab as \\n \\t, other C0 controls and DEL as \\xNN, C1 controls
+ * (U+0080..U+009F) as \\xc2\\xNN, each byte of invalid UTF-8 as \\xNN (a
+ * lone 0x9B is an 8-bit CSI); valid UTF-8 is kept. NULL writes nothing.
+ * 0, or TT_EIO if f has an error. */
+int ttf_put_text(FILE *f, const char *s);
 
 /* Format a MESSAGE or MARK event as text (printf rules on the call site's
  * format and the stored args; VALUE sites print "name = value"). Writes at
@@ -331,6 +367,10 @@ int ttf_write_crash(ttf_writer *w, uint32_t thread, uint64_t tsc, int signo,
 int ttf_write_lost(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t events, uint64_t bytes);
 int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause);
+/* A SYNC_OP record (op TTF_SOP_*, 1..255) on object obj; sets the optional
+ * feature TTF_HEADER_SYNC in the header. TT_EINVAL for a bad op. */
+int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
+                      uint64_t obj, int64_t arg);
 /* Write the end marker (clean exit with status), flush and close. */
 int ttf_writer_close(ttf_writer *w, int exit_status);
 /* Flush and close without an end marker, as if the writer died. */

@@ -53,6 +53,7 @@ struct ttf_writer {
     int timed;                  /* hot events carry time deltas */
     int ring;                   /* TTF_OPT_RING set */
     int values;                 /* TTF_REQ_VALUES: ENTER/EXIT carry values */
+    int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     uint64_t hz;                /* tsc ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
     struct wthread **th;        /* threads by index (NULL = not seen) */
@@ -95,7 +96,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
     ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
-                       (w->timed ? 0 : TTF_OPT_NOCLOCK),
+                       (w->timed ? 0 : TTF_OPT_NOCLOCK) |
+                       (w->sync ? TTF_OPT_SYNC : 0),
                        w->chunk_size, w->hz, w->start_real);
     ttf_put_u32(h + TTF_H_FLAGS, flags);
     ttf_put_u32(h + TTF_H_EXIT, (uint32_t)status);
@@ -602,6 +604,21 @@ int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause)
     return put_ext(w, thread, pause ? TTF_R_PAUSE : TTF_R_RESUME, 1, tsc, &pl);
 }
 
+int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
+                      uint64_t obj, int64_t arg)
+{
+    struct payload pl;
+    uint8_t u8 = (uint8_t)op;
+    if (!w || op < 1 || op > 255)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_bytes(&pl, &u8, 1);
+    pl_uvar(&pl, obj);
+    pl_svar(&pl, arg);
+    w->sync = 1;
+    return put_ext(w, thread, TTF_R_SYNC_OP, 1, tsc, &pl);
+}
+
 static int finish(ttf_writer *w, int closed, int exit_status)
 {
     int r = w->err;
@@ -620,8 +637,8 @@ static int finish(ttf_writer *w, int closed, int exit_status)
         free(w->th[i]->buf);
         free(w->th[i]);
     }
-    if (!r && closed)
-        r = write_header(w, TTF_FLAG_CLOSED, exit_status);
+    if (!r && (closed || w->sync))
+        r = write_header(w, closed ? TTF_FLAG_CLOSED : 0, closed ? exit_status : 0);
     if (close(w->fd) && !r)
         r = TT_EIO;
     free(w->th);

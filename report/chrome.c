@@ -6,10 +6,11 @@
  * Names are escaped once per function and kept; the document never is.
  */
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ttf_util.h"
+#include "ttr_int.h"
 #include "ttreport.h"
 
 #define OUTBUF (1 << 16)        /* bytes gathered before each fwrite */
@@ -117,27 +118,6 @@ static void put_ts(struct out *o, uint64_t ns)
     put(o, b, n);
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-
-    if (c >= 0xf5 || n == 0)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    if (c == 0xe0 && s[1] < 0xa0)
-        return 0;   /* overlong */
-    if (c == 0xed && s[1] >= 0xa0)
-        return 0;   /* surrogate */
-    if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-        return 0;   /* overlong, past U+10FFFF */
-    return n;
-}
-
 /* s as a JSON string literal into a new buffer (quotes included): control
  * bytes, quote and backslash escaped, invalid UTF-8 as U+FFFD. */
 static char *json_dup(const char *s)
@@ -162,7 +142,13 @@ static char *json_dup(const char *s)
             u++;
         } else if (*u < 0x80) {
             *p++ = (char)*u++;
-        } else if ((n = utf8_len(u)) != 0) {
+        } else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
+            memcpy(p, "\\u00", 4);  /* C1 control: inert on a terminal */
+            p[4] = hex[u[1] >> 4];
+            p[5] = hex[u[1] & 15];
+            p += 6;
+            u += 2;
+        } else if ((n = ttr_utf8_len(u)) != 0) {
             memcpy(p, u, n);
             p += n;
             u += n;
@@ -191,14 +177,6 @@ static int put_json(struct out *o, const char *s)
 
 /* ---- names -------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
-}
-
 static int fill_slot(struct chrome *c, struct fslot *s, uint64_t key,
                      const ttf_event *ev)
 {
@@ -219,7 +197,7 @@ static int rehash(struct chrome *c, uint64_t slots)
     for (uint64_t j = 0; c->map && j <= c->mask; j++) {
         if (!c->map[j].json)
             continue;
-        uint64_t i = mix(c->map[j].key) & (slots - 1);
+        uint64_t i = ttfi_mix64(c->map[j].key) & (slots - 1);
         while (m[i].json)
             i = (i + 1) & (slots - 1);
         m[i] = c->map[j];
@@ -240,7 +218,7 @@ static const struct fslot *lookup(struct chrome *c, uint64_t key,
         c->tmp.json = NULL;
         return fill_slot(c, &c->tmp, key, ev) ? NULL : &c->tmp;
     }
-    uint64_t i = mix(key) & c->mask;
+    uint64_t i = ttfi_mix64(key) & c->mask;
     for (; c->map[i].json; i = (i + 1) & c->mask) {
         if (c->map[i].key == key)
             return &c->map[i];
@@ -251,7 +229,7 @@ static const struct fslot *lookup(struct chrome *c, uint64_t key,
         return &c->map[i];
     if (rehash(c, (c->mask + 1) * 2))
         return NULL;
-    for (i = mix(key) & c->mask; c->map[i].key != key || !c->map[i].json;)
+    for (i = ttfi_mix64(key) & c->mask; c->map[i].key != key || !c->map[i].json;)
         i = (i + 1) & c->mask;
     return &c->map[i];
 }
@@ -375,14 +353,13 @@ static int message(struct chrome *c, const ttf_event *ev)
 
 static int trouble(struct chrome *c, const ttf_event *ev)
 {
-    char text[128];
-    const char *sig;
+    char text[128], sig[24];
 
     switch (ev->kind) {
     case TTF_EV_CRASH:
-        sig = sigabbrev_np(ev->signo);
-        snprintf(text, sizeof text, "crash: SIG%s (signal %d) fault address 0x%"
-                 PRIx64, sig ? sig : "?", ev->signo, ev->fault_addr);
+        snprintf(text, sizeof text, "crash: %s (signal %d) fault address 0x%"
+                 PRIx64, ttfi_signal_name(ev->signo, sig, sizeof sig),
+                 ev->signo, ev->fault_addr);
         break;
     case TTF_EV_LOST:
         snprintf(text, sizeof text, "lost %" PRIu64 " events (%" PRIu64
@@ -473,11 +450,9 @@ static int write_thread(struct chrome *c, uint32_t i, ttf_error *err)
     ttf_iter_close(it);
     while (c->depth)
         pop_frame(c, c->last);
-    if (rc < 0 && err) {
-        err->code = rc;
-        snprintf(err->msg, sizeof err->msg, "%s: thread %" PRIu32 ": %s",
-                 ttf_path(c->t), i, ttf_strerror(rc));
-    }
+    if (rc < 0)
+        ttfi_set_err(err, rc, 0, "%s: thread %" PRIu32 ": %s",
+                     ttf_path(c->t), i, ttf_strerror(rc));
     return rc;
 }
 
@@ -535,11 +510,8 @@ int ttr_chrome_write(FILE *f, const ttf_trace *t, ttf_sym *sym,
     if (rc == 0 && (c.out->failed || fflush(f) != 0 || ferror(f)))
         rc = TT_EIO;
 done:
-    if (rc < 0 && err && !err->code) {
-        err->code = rc;
-        snprintf(err->msg, sizeof err->msg, "%s: %s", ttf_path(t),
-                 ttf_strerror(rc));
-    }
+    if (rc < 0 && err && !err->code)
+        ttfi_set_err(err, rc, 0, "%s: %s", ttf_path(t), ttf_strerror(rc));
     for (uint64_t j = 0; c.map && j <= c.mask; j++)
         free(c.map[j].json);
     free(c.map);

@@ -378,8 +378,11 @@ static void threads(hw *w)
         raw(w, "<tr>");
         thread_cell(w, &p->good);
         thread_cell(w, &p->bad);
-        raw(w, "<td>%s</td><td>%" PRIu64 " / %" PRIu64 "</td><td class=\"%s\">%zu</td><td>",
-            ttd_paired_by_name(p->paired_by), p->good.events, p->bad.events,
+        char how[32];
+        ttr_paired_by(p, how, sizeof how);
+        raw(w, "<td%s>%s</td><td>%" PRIu64 " / %" PRIu64 "</td><td class=\"%s\">%zu</td><td>",
+            p->uncertain ? " class=\"warn\" title=\"uncertain pairing: use --pair\"" : "",
+            how, p->good.events, p->bad.events,
             p->hunks ? "bad" : "ok", p->hunks);
         if (p->hunks)
             ms(w, p->first_time_ns);
@@ -525,6 +528,191 @@ static void value_section(hw *w)
         : " The calls parted before it (below).");
 }
 
+/* Hints that the first divergence may be noise (see diff/noise.c). */
+static void noise_note(hw *w, const ttd_divergence *d)
+{
+    const ttd_result *r = w->r;
+
+    if (d->noise == TTD_NOISE_WAIT) {
+        raw(w, "<p class=\"note noise\">This may be timing noise: the differing calls "
+               "wait or poll (<code>");
+        esc(w, d->noise_calls);
+        raw(w, "</code>), a wait loop that ran a different number of times.%s</p>\n",
+            r->nbaselines ? "" : " Good runs that vary here too tell noise from the "
+            "failure: record more and pass them with <code>--baseline</code> "
+            "(<code>ttrec --until-fail</code> does both).");
+    }
+    if (!r->nsiblings)
+        return;
+    raw(w, "<p class=\"note siblings\">More runs lie beside the good one; if they "
+           "passed, compare with them as baselines: <code>");
+    for (size_t i = 0; i < r->nsiblings; i++) {
+        raw(w, " --baseline ");
+        esc(w, r->siblings[i]);
+    }
+    raw(w, "</code></p>\n");
+}
+
+/* ---- thread order picture (SYNC_OP) ------------------------------------------- */
+
+#define SVG_W 900           /* picture width */
+#define SVG_LABEL 150       /* lane label column */
+#define SVG_LANE 18         /* lane height */
+
+/* The lanes: pair indexes seen in either window (-1: unpaired), sorted. */
+static void add_lane(int64_t *lane, size_t *n, size_t cap, int64_t p)
+{
+    size_t k = 0;
+    while (k < *n && lane[k] != p)
+        k++;
+    if (k == *n && *n < cap)
+        lane[(*n)++] = p;
+}
+
+static size_t lanes(const ttd_interleave *il, int64_t *lane, size_t cap)
+{
+    size_t n = 0;
+
+    for (int r = 0; r < 2; r++)
+        for (size_t i = 0; i < il->nwindow[r]; i++)
+            add_lane(lane, &n, cap, il->window[r][i].pair);
+    if (il->unprotected)
+        add_lane(lane, &n, cap, il->unprot_call.pair);
+    if (il->overlapped)
+        add_lane(lane, &n, cap, il->overlap.pair);
+    for (size_t i = 1; i < n; i++)  /* insertion sort: few lanes */
+        for (size_t k = i; k > 0 && lane[k - 1] > lane[k]; k--) {
+            int64_t t = lane[k];
+            lane[k] = lane[k - 1];
+            lane[k - 1] = t;
+        }
+    return n;
+}
+
+static size_t lane_of(const int64_t *lane, size_t n, int64_t pair)
+{
+    for (size_t i = 0; i < n; i++)
+        if (lane[i] == pair)
+            return i;
+    return 0;
+}
+
+static const char *op_color(int op)
+{
+    if (op == TTF_SOP_LOCK || op == TTF_SOP_TRYLOCK)
+        return "#1a7f37";
+    if (op == TTF_SOP_UNLOCK)
+        return "#8c959f";
+    return op >= TTF_SOP_CREATE ? "#8250df" : "#0969da";
+}
+
+/* x of time t on an axis from t0 to t1. */
+static double xpos(uint64_t t, uint64_t t0, uint64_t t1)
+{
+    double span = t1 > t0 ? (double)(t1 - t0) : 1.0;
+    double f = t < t0 ? 0.0 : (double)(t - t0) / span;
+    return SVG_LABEL + 10 + f * (SVG_W - SVG_LABEL - 30);
+}
+
+/* One run's block of lanes at y0: events, the unprotected call (bad run),
+ * the split as a red line. */
+static void svg_run(hw *w, const ttd_interleave *il, int r, const int64_t *lane,
+                    size_t nl, int y0)
+{
+    const ttd_xev *v = il->window[r];
+    size_t n = il->nwindow[r];
+    uint64_t t0 = n ? v[0].time_ns : 0, t1 = r ? w->r->first->bad_time_ns
+                                                 : w->r->first->good_time_ns;
+
+    if (r && il->overlapped && il->overlap.time_ns < t0)
+        t0 = il->overlap.time_ns;   /* show the overlapping calls */
+    if (r && il->nduring && il->during[0].time_ns < t0)
+        t0 = il->during[0].time_ns;
+
+    raw(w, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s run</text>\n", y0 - 4,
+        r ? "bad" : "good");
+    for (size_t i = 0; i < nl; i++) {
+        int y = y0 + (int)i * SVG_LANE + SVG_LANE / 2;
+        const ttd_pair *p = lane[i] >= 0 ? &w->r->pairs[lane[i]] : NULL;
+        const ttd_thread_info *ti = p ? (r ? &p->bad : &p->good) : NULL;
+        raw(w, "<text x=\"4\" y=\"%d\">#%u ", y + 4, ti ? ti->index : 0);
+        esc(w, ti ? ti->name : "unpaired");
+        raw(w, "</text><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d0d7de\"/>\n",
+            SVG_LABEL, y, SVG_W - 10, y);
+    }
+    if (r && il->unprotected && lane_of(lane, nl, il->unprot_call.pair) < nl) {
+        int y = y0 + (int)lane_of(lane, nl, il->unprot_call.pair) * SVG_LANE;
+        double xa = xpos(il->unprot_call.time_ns, t0, t1), xb = xpos(il->unprot_end_ns, t0, t1);
+        raw(w, "<rect class=\"unprot\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+               "fill=\"#cf222e\" opacity=\"0.25\"><title>", xa, y + 2, xb - xa + 1, SVG_LANE - 4);
+        esc(w, il->unprot_func);
+        raw(w, " without %s</title></rect>\n", "its lock");
+    }
+    for (size_t i = 0; r && i < il->nduring; i++) {
+        const ttd_xev *e = &il->during[i];
+        if (e->kind == TTF_EV_SYNC_OP)
+            continue;
+        int y = y0 + (int)lane_of(lane, nl, e->pair) * SVG_LANE;
+        raw(w, "<rect x=\"%.1f\" y=\"%d\" width=\"2\" height=\"%d\" fill=\"#cf222e\"><title>"
+               "%.3f ms %s ", xpos(e->time_ns, t0, t1), y + 2, SVG_LANE - 4,
+            (double)e->time_ns / 1e6, e->kind == TTF_EV_ENTER ? "enter" : "exit");
+        esc(w, e->func);
+        raw(w, "</title></rect>\n");
+    }
+    for (size_t i = 0; i < n; i++) {
+        double x = xpos(v[i].time_ns, t0, t1);
+        int y = y0 + (int)lane_of(lane, nl, v[i].pair) * SVG_LANE + SVG_LANE / 2;
+        raw(w, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\"><title>%.3f ms %s ",
+            x, y, op_color(v[i].op), (double)v[i].time_ns / 1e6, ttf_sync_op_name(v[i].op));
+        esc(w, v[i].object ? v[i].object : "");
+        raw(w, " in ");
+        esc(w, v[i].func ? v[i].func : "");
+        raw(w, "</title></circle>\n");
+    }
+    double xs = xpos(t1, t0, t1);
+    raw(w, "<line class=\"split\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#cf222e\" "
+           "stroke-width=\"2\"/><text x=\"%.1f\" y=\"%d\" fill=\"#cf222e\" text-anchor=\"end\">"
+           "divergence</text>\n", xs, y0, xs, y0 + (int)nl * SVG_LANE, xs - 4, y0 - 4);
+}
+
+/* The picture: one lane per thread on a time axis, good above bad. */
+static void order_section(hw *w, const ttd_interleave *il)
+{
+    int64_t lane[32];
+    size_t nl = lanes(il, lane, 32);
+    int block = (int)nl * SVG_LANE + 24;
+
+    raw(w, "<section class=\"order\" id=\"order\"><h2>Thread order before the divergence</h2>\n"
+           "<p class=\"mut\">The last lock, condition and thread operations of all threads "
+           "(%zu of %" PRIu64 " in the good run, %zu of %" PRIu64 " in the bad run); objects "
+           "are numbered by first use. Hover a dot for details.</p>\n",
+        il->nwindow[0], il->ops[0], il->nwindow[1], il->ops[1]);
+    raw(w, "<svg width=\"%d\" height=\"%d\" "
+           "font-size=\"11\" font-family=\"monospace\" role=\"img\">\n", SVG_W, 2 * block + 8);
+    svg_run(w, il, 0, lane, nl, 18);
+    svg_run(w, il, 1, lane, nl, 18 + block);
+    raw(w, "</svg>\n");
+    if (il->order_differs) {
+        raw(w, "<p>First difference in the order on <code>");
+        esc(w, il->order_object);
+        raw(w, "</code> (operation %" PRIu64 "): good thread #%u, bad thread #%u.</p>\n",
+            il->order_index + 1, il->order[0].thread, il->order[1].thread);
+    }
+    if (il->unprotected) {
+        raw(w, "<p class=\"bad unprot\">Unprotected: <code>");
+        esc(w, il->unprot_func);
+        raw(w, "</code> in bad thread #%u ran without <code>", il->unprot_call.thread);
+        esc(w, il->unprot_lock);
+        raw(w, "</code> (%.3f..%.3f ms), which all %" PRIu64 " good-run calls took",
+            (double)il->unprot_call.time_ns / 1e6, (double)il->unprot_end_ns / 1e6, il->good_calls);
+        if (il->overlapped)
+            raw(w, "; thread #%u was inside it too since %.3f ms", il->overlap.thread,
+                (double)il->overlap.time_ns / 1e6);
+        raw(w, ".</p>\n");
+    }
+    raw(w, "</section>\n");
+}
+
 static void first_section(hw *w)
 {
     const ttd_divergence *d = w->r->first;
@@ -543,7 +731,10 @@ static void first_section(hw *w)
     suspect_list(w, d);
     if (d->crash)
         crash_note(w, d->crash);
+    noise_note(w, d);
     raw(w, "</section>\n");
+    if (d->interleave)
+        order_section(w, d->interleave);
 }
 
 static void verdict(hw *w)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ttreport.h"
+#include "ttf_util.h"
 #include "ttr_int.h"
 
 int ttr_version(void)
@@ -23,13 +24,7 @@ void ttr_options_init(ttr_options *o)
 
 const char *ttr_kind_name(int kind)
 {
-    static const char *const names[] = {
-        "?", "enter", "exit", "message", "mark", "crash", "lost",
-        "thread_start", "thread_end", "thread_name", "module_load",
-        "module_unload", "pause", "resume", "end", "cut"};
-    if (kind < 0 || kind > TTF_EV_CUT)
-        return "?";
-    return names[kind];
+    return ttfi_kind_name(kind);
 }
 
 int ttr_json_string(FILE *f, const char *str)
@@ -49,6 +44,9 @@ int ttr_json_string(FILE *f, const char *str)
         } else if (n == 3 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
             fprintf(f, "\\u%04x", 0x2000u + (s[2] & 0x3Fu));
             s += 3;
+        } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
+            fprintf(f, "\\u%04x", s[1]);  /* C1 control: inert on a terminal */
+            s += 2;
         } else if (n > 1) {
             fwrite(s, 1, n, f);
             s += n;
@@ -156,6 +154,14 @@ static void k_u64(jw *w, const char *k, uint64_t v) { key(w, k); v_u64(w, v); }
 static void k_i64(jw *w, const char *k, int64_t v) { key(w, k); v_i64(w, v); }
 static void k_bool(jw *w, const char *k, int b) { key(w, k); v_lit(w, b ? "true" : "false"); }
 static void k_null(jw *w, const char *k) { key(w, k); v_lit(w, "null"); }
+
+/* A score 0..1, three decimals. */
+static void k_dbl(jw *w, const char *k, double v)
+{
+    key(w, k);
+    value(w);
+    fprintf(w->f, "%.3f", v);
+}
 
 /* ---- documents ----------------------------------------------------------- */
 
@@ -397,6 +403,94 @@ static void loop_counts(jw *w, const ttd_hunk_info *h)
     w->inline_from = save;
 }
 
+static void xev(jw *w, const ttd_xev *e)
+{
+    if (!e || !e->kind) {
+        v_lit(w, "null");
+        return;
+    }
+    open_c(w, '{');
+    k_str(w, "kind", ttr_kind_name(e->kind));
+    if (e->kind == TTF_EV_SYNC_OP)
+        k_str(w, "op", ttf_sync_op_name(e->op));
+    k_u64(w, "thread", e->thread);
+    if (e->pair >= 0)
+        k_u64(w, "pair", (uint64_t)e->pair);
+    else
+        k_null(w, "pair");
+    k_u64(w, "time_ns", e->time_ns);
+    if (e->object)
+        k_str(w, "object", e->object);
+    else
+        k_null(w, "object");
+    k_str(w, "function", e->func ? e->func : "");
+    close_c(w, '}');
+}
+
+static void xevs(jw *w, const char *k, const ttd_xev *e, size_t n)
+{
+    key(w, k);
+    open_c(w, '[');
+    for (size_t i = 0; i < n; i++)
+        xev(w, &e[i]);
+    close_c(w, ']');
+}
+
+static void unprotected(jw *w, const ttd_interleave *il)
+{
+    key(w, "unprotected");
+    if (!il->unprotected) {
+        v_lit(w, "null");
+        return;
+    }
+    open_c(w, '{');
+    k_str(w, "function", il->unprot_func);
+    k_str(w, "lock", il->unprot_lock);
+    key(w, "call");
+    xev(w, &il->unprot_call);
+    k_u64(w, "end_ns", il->unprot_end_ns);
+    k_u64(w, "good_calls", il->good_calls);
+    key(w, "overlap");
+    xev(w, il->overlapped ? &il->overlap : NULL);
+    xevs(w, "during", il->during, il->nduring);
+    close_c(w, '}');
+}
+
+static void interleave(jw *w, const ttd_interleave *il)
+{
+    key(w, "interleave");
+    if (!il) {
+        v_lit(w, "null");
+        return;
+    }
+    open_c(w, '{');
+    key(w, "window");
+    open_c(w, '{');
+    xevs(w, "good", il->window[0], il->nwindow[0]);
+    xevs(w, "bad", il->window[1], il->nwindow[1]);
+    close_c(w, '}');
+    key(w, "operations");
+    open_c(w, '{');
+    k_u64(w, "good", il->ops[0]);
+    k_u64(w, "bad", il->ops[1]);
+    close_c(w, '}');
+    key(w, "order_difference");
+    if (il->order_differs) {
+        open_c(w, '{');
+        k_str(w, "object", il->order_object);
+        k_u64(w, "index", il->order_index);
+        key(w, "good");
+        xev(w, &il->order[0]);
+        key(w, "bad");
+        xev(w, &il->order[1]);
+        close_c(w, '}');
+    } else {
+        v_lit(w, "null");
+    }
+    unprotected(w, il);
+    close_c(w, '}');
+}
+
 static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
@@ -440,6 +534,16 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     k_u64(w, "bad_more", d->bad_more);
     key(w, "crash");
     event(w, d->crash);
+    interleave(w, d->interleave);
+    key(w, "noise");
+    if (d->noise == TTD_NOISE_WAIT) {
+        open_c(w, '{');
+        k_str(w, "kind", "wait");
+        k_str(w, "calls", d->noise_calls);
+        close_c(w, '}');
+    } else {
+        v_lit(w, "null");
+    }
     key(w, "other_threads");
     open_c(w, '{');
     others(w, "good", d->others[TTD_GOOD], d->nothers[TTD_GOOD]);
@@ -481,6 +585,15 @@ static void pairs(jw *w, const ttd_result *r)
         thread(w, "good", &p->good);
         thread(w, "bad", &p->bad);
         k_str(w, "paired_by", ttd_paired_by_name(p->paired_by));
+        if (p->paired_by == TTD_PAIR_CONTENT) {
+            k_str(w, "tie", ttd_paired_by_name(p->tie));
+            k_dbl(w, "similarity", p->similarity);
+            if (p->second >= 0)
+                k_dbl(w, "second", p->second);
+            else
+                k_null(w, "second");
+        }
+        k_bool(w, "uncertain", p->uncertain);
         k_u64(w, "hunks", p->hunks);
         k_u64(w, "expected_hunks", p->expected);
         if (p->hunks)
@@ -537,6 +650,11 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
     pairs(&w, r);
     values_info(&w, r);
     value_divergence(&w, r, r->value_first);
+    key(&w, "siblings");
+    open_c(&w, '[');
+    for (size_t i = 0; i < r->nsiblings; i++)
+        v_str(&w, r->siblings[i]);
+    close_c(&w, ']');
     key(&w, "first_divergence");
     if (r->first)
         divergence(&w, r, r->first);

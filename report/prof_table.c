@@ -19,8 +19,9 @@ static void put_thread(FILE *f, const ttf_trace *t, uint32_t i)
 {
     const ttf_thread *th = ttf_get_thread(t, i);
 
-    fprintf(f, "thread %" PRIu32 " \"%s\" (tid %" PRId64 ")", i,
-            th && th->name ? th->name : "", th ? th->tid : 0);
+    fprintf(f, "thread %" PRIu32 " \"", i);
+    ttf_put_text(f, th && th->name ? th->name : "");
+    fprintf(f, "\" (tid %" PRId64 ")", th ? th->tid : 0);
 }
 
 static void put_row(FILE *f, const ttd_prof_row *r)
@@ -31,22 +32,28 @@ static void put_row(FILE *f, const ttd_prof_row *r)
     put_us(f, 12, r->min_ns);
     put_us(f, 12, r->avg_ns);
     put_us(f, 12, r->max_ns);
-    fprintf(f, " %6" PRIu64 "  %s\n", r->never_returned, r->name);
+    fprintf(f, " %6" PRIu64 "  ", r->never_returned);
+    ttf_put_text(f, r->name);
+    fputc('\n', f);
 }
 
 static void put_where(FILE *f, const ttf_trace *t, const ttd_prof_row *r)
 {
     const ttd_prof_where *w = &r->where;
 
-    fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " calls; first in ", r->name,
+    fputs("  ", f);
+    ttf_put_text(f, r->name);
+    fprintf(f, ": %" PRIu64 " of %" PRIu64 " calls; first in ",
             r->never_returned, r->calls);
     put_thread(f, t, w->thread);
     fprintf(f, ", entered +%" PRIu64 ".%03uus, closed +%" PRIu64 ".%03uus (%s)",
             w->enter_ns / 1000, (unsigned)(w->enter_ns % 1000),
             w->close_ns / 1000, (unsigned)(w->close_ns % 1000),
             ttd_prof_end_name(w->reason));
-    if (w->caller && w->caller[0])
-        fprintf(f, ", called from %s", w->caller);
+    if (w->caller && w->caller[0]) {
+        fputs(", called from ", f);
+        ttf_put_text(f, w->caller);
+    }
     fputc('\n', f);
 }
 

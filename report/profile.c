@@ -59,8 +59,10 @@ static void text_row(FILE *f, const ttd_profile_delta *d, int color)
         fputs(d->total_ns > 0 || d->only == TTD_PROF_ONLY_BAD ? "\033[31m"
                                                                : "\033[32m", f);
     fprintf(f, "%10" PRIu64 " %10" PRIu64 " %+9" PRId64 " %14s %14s %14s %8s "
-            "%14s %8s  %s%s", d->good.calls, d->bad.calls, d->calls, gt, bt,
-            dt, pt, ds, ps, d->name, mark);
+            "%14s %8s  ", d->good.calls, d->bad.calls, d->calls, gt, bt,
+            dt, pt, ds, ps);
+    ttf_put_text(f, d->name);
+    fputs(mark, f);
     if (color && (d->total_ns || d->only))
         fputs("\033[0m", f);
     fputc('\n', f);

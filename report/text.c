@@ -13,6 +13,7 @@
 #include "ttr_int.h"
 
 #define RED "\033[31m"
+#define YELLOW "\033[33m"
 #define GREEN "\033[32m"
 #define DIM "\033[2m"
 #define BOLD "\033[1m"
@@ -29,18 +30,10 @@ static void on(tw *w, const char *code)
         fputs(code, w->f);
 }
 
-/* A trace string with control bytes shown as \xNN. */
+/* A trace string made inert for a terminal (ttf_put_text). */
 static void safe(tw *w, const char *s)
 {
-    if (!s)
-        s = "?";
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7F)
-            fprintf(w->f, "\\x%02x", c);
-        else
-            putc(c, w->f);
-    }
+    ttf_put_text(w->f, s ? s : "?");
 }
 
 static void ms(tw *w, uint64_t ns)
@@ -327,6 +320,106 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     }
 }
 
+/* One interleaving event in at most width columns: "1.074 #2 producer-2
+ * lock mutex#1 (produce)". */
+static void xev_cell(tw *w, const ttd_result *r, int run, const ttd_xev *e, int width)
+{
+    char buf[160];
+    const ttd_pair *p = e->pair >= 0 ? &r->pairs[e->pair] : NULL;
+    const char *name = !p ? "" : run == TTD_GOOD ? p->good.name : p->bad.name;
+    const char *what = e->kind == TTF_EV_SYNC_OP ? ttf_sync_op_name(e->op)
+                     : e->kind == TTF_EV_ENTER ? "enter" : "exit";
+    int sync = e->kind == TTF_EV_SYNC_OP, in = sync && e->func && e->func[0];
+    int n = snprintf(buf, sizeof buf, "%.3f #%u %s %s %s%s%s%s", (double)e->time_ns / 1e6,
+                     e->thread, name, what, sync ? e->object : e->func,
+                     in ? " (" : "", in ? e->func : "", in ? ")" : "");
+    if (width > 0 && n > width)
+        buf[width] = '\0';
+    safe(w, buf);
+    if (width > 0)
+        fprintf(w->f, "%*s", width - (n < width ? n : width), "");
+}
+
+/* The threads' order before the split, both runs side by side. */
+static void interleave(tw *w, const ttd_result *r, const ttd_interleave *il)
+{
+    size_t n = il->nwindow[0] > il->nwindow[1] ? il->nwindow[0] : il->nwindow[1];
+    char head[64];
+
+    fputs("thread order before the divergence (lock, condition, thread operations; "
+          "objects numbered by first use):\n", w->f);
+    snprintf(head, sizeof head, "good (last %zu of %" PRIu64 ")", il->nwindow[0], il->ops[0]);
+    fprintf(w->f, "  %-48s | bad (last %zu of %" PRIu64 ")\n", head, il->nwindow[1], il->ops[1]);
+    for (size_t i = 0; i < n; i++) {
+        size_t g = i + il->nwindow[0] - n, b = i + il->nwindow[1] - n;
+        fputs("  ", w->f);
+        if (i + il->nwindow[0] >= n)
+            xev_cell(w, r, TTD_GOOD, &il->window[0][g], 48);
+        else
+            fprintf(w->f, "%48s", "");
+        fputs(" | ", w->f);
+        if (i + il->nwindow[1] >= n)
+            xev_cell(w, r, TTD_BAD, &il->window[1][b], 0);
+        putc('\n', w->f);
+    }
+    if (il->order_differs) {
+        fprintf(w->f, "first difference in the order on %s (operation %" PRIu64 "):\n",
+                il->order_object, il->order_index + 1);
+        for (int k = 0; k < 2; k++) {
+            fputs(k ? "  bad : " : "  good: ", w->f);
+            if (il->order[k].kind)
+                xev_cell(w, r, k, &il->order[k], 0);
+            else
+                fputs("(no more operations on it)", w->f);
+            putc('\n', w->f);
+        }
+    }
+    if (!il->unprotected)
+        return;
+    on(w, BOLD);
+    fputs("unprotected: ", w->f);
+    safe(w, il->unprot_func);
+    fprintf(w->f, " in bad #%u ran without %s (%.3f..%.3f ms); all %" PRIu64
+            " good-run calls of it took %s", il->unprot_call.thread, il->unprot_lock,
+            (double)il->unprot_call.time_ns / 1e6, (double)il->unprot_end_ns / 1e6, il->good_calls,
+            il->unprot_lock);
+    on(w, RESET);
+    if (il->overlapped) {
+        fprintf(w->f, "; bad #%u was inside %s too, since %.3f ms: the two calls overlap",
+                il->overlap.thread, il->unprot_func, (double)il->overlap.time_ns / 1e6);
+    }
+    fputs(il->nduring ? ". Meanwhile:\n" : "; no other thread acted meanwhile\n", w->f);
+    for (size_t i = 0; i < il->nduring; i++) {
+        fputs("  ", w->f);
+        xev_cell(w, r, TTD_BAD, &il->during[i], 0);
+        putc('\n', w->f);
+    }
+}
+
+/* Hints that the divergence may be noise: a waiting loop, siblings. */
+static void noise_notes(tw *w, const ttd_result *r, const ttd_divergence *d)
+{
+    if (d->noise == TTD_NOISE_WAIT) {
+        on(w, YELLOW);
+        fputs("note: this may be timing noise: the differing calls wait or poll (", w->f);
+        safe(w, d->noise_calls);
+        fputs("), a wait loop that ran a different number of times", w->f);
+        on(w, RESET);
+        fputs(r->nbaselines ? "\n" : "; good runs that vary here too tell noise from "
+              "the failure: record more and add them with --baseline (ttrec "
+              "--until-fail does both)\n", w->f);
+    }
+    if (!r->nsiblings)
+        return;
+    fputs("note: more runs lie beside the good one; if they passed, compare with them "
+          "as baselines:\n     ", w->f);
+    for (size_t i = 0; i < r->nsiblings; i++) {
+        fputs(" --baseline ", w->f);
+        safe(w, r->siblings[i]);
+    }
+    putc('\n', w->f);
+}
+
 static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
 {
     fputs("  ", w->f);
@@ -397,7 +490,19 @@ static void threads(tw *w, const ttd_result *r)
         thread_cell(w, &p->bad);
         char ev[48];
         snprintf(ev, sizeof ev, "%" PRIu64 "/%" PRIu64, p->good.events, p->bad.events);
-        fprintf(w->f, "%-12s %-22s %zu\n", ttd_paired_by_name(p->paired_by), ev, p->hunks);
+        char how[32];
+        ttr_paired_by(p, how, sizeof how);
+        fprintf(w->f, "%-12s %-22s %zu\n", how, ev, p->hunks);
+    }
+    for (size_t i = 0; i < r->npairs; i++) {
+        const ttd_pair *p = &r->pairs[i];
+        if (!p->uncertain)
+            continue;
+        fprintf(w->f, "  uncertain pairing: good #%u with bad #%u (similarity %.2f",
+                p->good.index, p->bad.index, p->similarity);
+        if (p->second >= 0)
+            fprintf(w->f, ", next best %.2f", p->second);
+        fprintf(w->f, "); to choose: --pair good#%u=bad#M\n", p->good.index);
     }
     for (size_t i = 0; i < r->nunpaired; i++) {
         const ttd_unpaired *u = &r->unpaired[i];
@@ -454,6 +559,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         value_divergence(&w, r, v);
     if (r->first) {
         divergence(&w, r, r->first);
+        if (r->first->interleave)
+            interleave(&w, r, r->first->interleave);
+        noise_notes(&w, r, r->first);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
     } else if (!v) {

@@ -22,14 +22,23 @@ static const char usage[] =
     "  --all               list every further divergence, not only the first few\n"
     "  --messages MODE     site (default), text or off: how messages compare\n"
     "  --minimal           exact alignment, no cost cap (slower on big changes)\n"
+    "  --flat              align the flat event sequences instead of the call\n"
+    "                      trees (hunks may then cut across calls)\n"
+    "  --first-only        only the first divergence of each thread pair, read\n"
+    "                      no further than the call that holds it\n"
     "  --suspects N        functions ranked as suspects of the first divergence (3):\n"
     "                      calls that returned just before the split, and the\n"
     "                      frame whose calls differ; 0 for none\n"
     "  --baseline FILE     another good run (repeatable): differences that also\n"
     "                      occur between the good runs are expected variation,\n"
     "                      listed apart and never the first divergence\n"
-    "  --collapse-loops    align a run of identical repeated call subtrees as one\n"
-    "                      item with a count; a count change shows as xN vs xM\n"
+    "  --pair good#N=bad#M pair thread N of the good run with thread M of the\n"
+    "                      bad run (repeatable; numbers as in the threads table);\n"
+    "                      other threads pair by name, start function, then by\n"
+    "                      what they did when those tie\n"
+    "  --collapse-loops    show loop count changes as xN vs xM: a group of up to\n"
+    "                      8 sibling calls repeated back to back is one item with\n"
+    "                      a count, iteration k aligned with iteration k\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
     "  --no-values         ignore recorded call values (-pg -mfentry builds):\n"
@@ -60,12 +69,39 @@ typedef struct cli {
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
     const char **base;      /* --baseline files (argv strings) */
     size_t nbase;
+    ttd_hand_pair *pairs;   /* --pair */
+    size_t npairs;
 } cli;
+
+/* "good#N=bad#M" (the "good"/"bad" words and '#' optional: "N=M"). */
+static int parse_pair(const char *s, ttd_hand_pair *out)
+{
+    unsigned long v[2];
+    char *end;
+
+    for (int k = 0; k < 2; k++) {
+        const char *word = k ? "bad" : "good";
+        if (!strncmp(s, word, strlen(word)))
+            s += strlen(word);
+        if (*s == '#')
+            s++;
+        if (*s < '0' || *s > '9')
+            return -1;
+        errno = 0;
+        v[k] = strtoul(s, &end, 10);
+        if (errno || v[k] > UINT32_MAX || *end != (k ? '\0' : '='))
+            return -1;
+        s = end + 1;
+    }
+    out->good = (uint32_t)v[0];
+    out->bad = (uint32_t)v[1];
+    return 0;
+}
 
 static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--messages",
-        "--format", "--color", "-o", "--sort", "--suspects", "--baseline"};
+        "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttr_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -86,6 +122,10 @@ static int option(cli *c, int argc, char **argv, int *i)
         return ttr_cli_color_mode(v, &c->color);
     if (!strcmp(name, "--baseline")) {
         c->base[c->nbase++] = v;
+    } else if (!strcmp(name, "--pair")) {
+        if (parse_pair(v, &c->pairs[c->npairs]) < 0)
+            return ttr_cli_fail("--pair: '%s' is not good#N=bad#M", v);
+        c->npairs++;
     } else if (!strcmp(name, "--messages")) {
         int m = !strcmp(v, "site") ? TTD_MSG_SITE : !strcmp(v, "text") ? TTD_MSG_TEXT
               : !strcmp(v, "off") ? TTD_MSG_OFF : -1;
@@ -114,7 +154,8 @@ static int parse(cli *c, int argc, char **argv)
 
     memset(c, 0, sizeof *c);
     ttd_options_init(&c->o);
-    if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)))
+    if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)) ||
+        !(c->pairs = calloc((size_t)argc + 1, sizeof *c->pairs)))
         return ttr_cli_fail("out of memory");
     ttr_options_init(&c->r);
     c->color = TTR_CLI_COLOR_AUTO;
@@ -136,6 +177,10 @@ static int parse(cli *c, int argc, char **argv)
             c->r.all = 1;
         } else if (!strcmp(a, "--minimal")) {
             c->o.minimal = 1;
+        } else if (!strcmp(a, "--flat")) {
+            c->o.flat = 1;
+        } else if (!strcmp(a, "--first-only")) {
+            c->o.first_only = 1;
         } else if (!strcmp(a, "--collapse-loops")) {
             c->o.collapse_loops = 1;
         } else if (!strcmp(a, "--profile")) {
@@ -157,6 +202,8 @@ static int parse(cli *c, int argc, char **argv)
     c->o.exclude = c->filter.exclude;
     c->o.baselines = c->base;
     c->o.nbaselines = c->nbase;
+    c->o.pairs = c->pairs;
+    c->o.npairs = c->npairs;
     return 0;
 }
 
@@ -231,6 +278,7 @@ int main(int argc, char **argv)
     else if (rc == 0)
         rc = c.profile ? profile_main(&c) : diff_main(&c);
     free(c.base);
+    free(c.pairs);
     ttr_cli_filter_free(&c.filter);
     if (rc == 3)
         ttr_cli_help(usage);

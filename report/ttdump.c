@@ -7,17 +7,17 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "ttf_util.h"
 
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
-#define KIND_MAX 16            /* TTF_EV_* values are below this */
+#define KIND_MAX 17            /* TTF_EV_* values are below this */
 
 /* What the command line asked for. */
 struct opts {
@@ -71,15 +71,21 @@ struct tstats {
     uint64_t spans[KIND_MAX];  /* events whose size could be measured */
 };
 
-static const char *const kind_names[KIND_MAX] = {
-    [TTF_EV_ENTER] = "enter", [TTF_EV_EXIT] = "exit",
-    [TTF_EV_MESSAGE] = "message", [TTF_EV_MARK] = "mark",
-    [TTF_EV_CRASH] = "crash", [TTF_EV_LOST] = "lost",
-    [TTF_EV_THREAD_START] = "thread-start", [TTF_EV_THREAD_END] = "thread-end",
-    [TTF_EV_THREAD_NAME] = "thread-name", [TTF_EV_MODULE_LOAD] = "module-load",
-    [TTF_EV_MODULE_UNLOAD] = "module-unload", [TTF_EV_PAUSE] = "pause",
-    [TTF_EV_RESUME] = "resume", [TTF_EV_END] = "end", [TTF_EV_CUT] = "cut",
-};
+/* ttdump spells a kind as reports do with '-' for '_' ("thread-start");
+ * NULL for a kind that is not a TTF_EV_* value. */
+static const char *kind_label(int kind)
+{
+    static char labels[KIND_MAX][16];
+
+    if (kind <= 0 || kind > TTF_EV_SYNC_OP || kind >= KIND_MAX)
+        return NULL;
+    if (!labels[kind][0]) {
+        snprintf(labels[kind], sizeof labels[kind], "%s", ttfi_kind_name(kind));
+        for (char *c = labels[kind]; *c; c++)
+            *c = *c == '_' ? '-' : *c;
+    }
+    return labels[kind];
+}
 
 static const char *const usage_text =
     "usage: ttdump [options] TRACE\n"
@@ -131,20 +137,11 @@ static void fmt_iso(char *buf, size_t n, uint64_t ns)
     snprintf(buf + k, n - k, ".%09" PRIu64 "Z", ns % 1000000000u);
 }
 
-/* Print s with control characters escaped, so one event stays one line. */
+/* Print s inert for a terminal, one event on one line (ttf_put_text:
+ * C0, C1, DEL and invalid UTF-8 escaped). */
 static void put_clean(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\x%02x", c);
-        else
-            fputc(c, f);
-    }
+    ttf_put_text(f, s);
 }
 
 static void put_quoted(FILE *f, const char *s)
@@ -152,17 +149,6 @@ static void put_quoted(FILE *f, const char *s)
     fputc('"', f);
     put_clean(f, s ? s : "");
     fputc('"', f);
-}
-
-static const char *signal_name(int signo, char *buf, size_t n)
-{
-    const char *ab = sigabbrev_np(signo);
-
-    if (ab)
-        snprintf(buf, n, "SIG%s", ab);
-    else
-        snprintf(buf, n, "signal %d", signo);
-    return buf;
 }
 
 static void color_on(const struct dump *d, const char *code)
@@ -203,7 +189,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 static void print_header(const struct dump *d)
 {
     static const char *const req[] = {"events-v1", "values"};
-    static const char *const opt[] = {"ring", "noclock"};
+    static const char *const opt[] = {"ring", "noclock", "sync"};
     static const char *const flags[] = {"closed"};
     const ttf_header *h = ttf_get_header(d->t);
     FILE *f = d->out;
@@ -219,7 +205,7 @@ static void print_header(const struct dump *d)
     fprintf(f, "  required features: ");
     put_bits(f, h->required_features, req, 2);
     fprintf(f, "  optional features: ");
-    put_bits(f, h->optional_features, opt, 2);
+    put_bits(f, h->optional_features, opt, 3);
     fprintf(f, "  chunk size:        %" PRIu32 "\n", h->chunk_size);
     fprintf(f, "  data offset:       %" PRIu32 "\n", h->data_offset);
     fprintf(f, "  flags:             ");
@@ -304,7 +290,7 @@ static void print_crash(const struct dump *d)
     fmt_rel(at, sizeof at, ev.time_ns);
     fprintf(f, "  crash:             %s (code %d) fault address 0x%" PRIx64
             " in thread %" PRIu32 " at %s\n",
-            signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
+            ttfi_signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
             ev.thread, at);
 }
 
@@ -366,8 +352,11 @@ static void print_thread_info(FILE *f, const ttf_thread *th)
     fmt_rel(t1, sizeof t1, th->end_ns);
     fprintf(f, "  [%" PRIu32 "] tid %" PRId64 " ", th->index, th->tid);
     put_quoted(f, th->name);
-    if (th->first_name && strcmp(th->first_name, th->name ? th->name : ""))
-        fprintf(f, " (was \"%s\")", th->first_name);
+    if (th->first_name && strcmp(th->first_name, th->name ? th->name : "")) {
+        fputs(" (was ", f);
+        put_quoted(f, th->first_name);
+        fputc(')', f);
+    }
     fprintf(f, " start %s end %s events %" PRIu64 " lost %" PRIu64
             " chunks %" PRIu32, t0, th->ended ? t1 : "-", th->events,
             th->lost_events, th->chunks);
@@ -440,7 +429,9 @@ static void put_where(const struct dump *d, const ttf_event *ev)
 
     if (ttf_sym_event_line(d->sym, ev, &file, &line) != 0)
         return;
-    fprintf(d->out, " (%s:%d)", file, line);
+    fputs(" (", d->out);
+    put_clean(d->out, file);
+    fprintf(d->out, ":%d)", line);
 }
 
 static void push_frame(struct tstack *s, uint64_t key, int sel)
@@ -560,7 +551,8 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
         return;
     line_start(d, ev, depth);
     color_on(d, enter ? "32" : "36");
-    fprintf(d->out, "%s %s", enter ? ">" : "<", name);
+    fputs(enter ? "> " : "< ", d->out);
+    put_clean(d->out, name);
     color_off(d);
     if (ev->has_values)
         put_values(d, ev);
@@ -599,13 +591,17 @@ static void print_message(const struct dump *d, const ttf_event *ev,
         snprintf(text, sizeof text, "<bad arguments: %s>", ttf_strerror(n));
     line_start(d, ev, depth);
     color_on(d, ev->kind == TTF_EV_MARK ? "1;33" : "33");
-    fprintf(d->out, "%s: ", site_label(cs));
+    put_clean(d->out, site_label(cs));
+    fputs(": ", d->out);
     put_clean(d->out, text);
     if (n >= (int)sizeof text)
         fputs("...", d->out);
     color_off(d);
-    if (d->o->lines && cs && cs->file)
-        fprintf(d->out, " (%s:%" PRIu32 ")", cs->file, cs->line);
+    if (d->o->lines && cs && cs->file) {
+        fputs(" (", d->out);
+        put_clean(d->out, cs->file);
+        fprintf(d->out, ":%" PRIu32 ")", cs->line);
+    }
     fputc('\n', d->out);
 }
 
@@ -619,7 +615,7 @@ static void print_trouble(const struct dump *d, const ttf_event *ev,
     color_on(d, "1;31");
     if (ev->kind == TTF_EV_CRASH)
         fprintf(d->out, "!! crash: %s (code %d) fault address 0x%" PRIx64,
-                signal_name(ev->signo, sig, sizeof sig), ev->code,
+                ttfi_signal_name(ev->signo, sig, sizeof sig), ev->code,
                 ev->fault_addr);
     else if (ev->kind == TTF_EV_CUT)
         fputs("!! stream cut: the thread could write no further data", d->out);
@@ -639,7 +635,7 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
     const ttf_module *m = NULL;
 
     line_start(d, ev, depth);
-    fprintf(d->out, "-- %s", kind_names[ev->kind]);
+    fprintf(d->out, "-- %s", kind_label(ev->kind));
     switch (ev->kind) {
     case TTF_EV_THREAD_NAME:
         fputc(' ', d->out);
@@ -648,8 +644,8 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
     case TTF_EV_MODULE_LOAD:
     case TTF_EV_MODULE_UNLOAD:
         m = ttf_get_module(d->t, ev->site);
-        fprintf(d->out, " 0x%" PRIx64 " %s", ev->addr,
-                m && m->path ? m->path : "");
+        fprintf(d->out, " 0x%" PRIx64 " ", ev->addr);
+        put_clean(d->out, m && m->path ? m->path : "");
         break;
     case TTF_EV_END:
         fprintf(d->out, ": exit status %d", ev->signo);
@@ -657,6 +653,26 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
     default:
         break;
     }
+    fputc('\n', d->out);
+}
+
+/* A lock, condition or thread operation (SYNC_OP). */
+static void print_sync(const struct dump *d, const ttf_event *ev, int depth)
+{
+    const char *op = ttf_sync_op_name(ev->code);
+
+    line_start(d, ev, depth);
+    color_on(d, "36");
+    fprintf(d->out, "~~ %s 0x%" PRIx64, op, ev->addr);
+    if (ev->code == TTF_SOP_WAIT)
+        fprintf(d->out, " (releases mutex 0x%" PRIx64 ")", (uint64_t)ev->sync_arg);
+    else if (ev->code == TTF_SOP_CREATE)
+        fprintf(d->out, " (thread #%" PRId64 ")", ev->sync_arg);
+    else if ((ev->code == TTF_SOP_TRYLOCK || ev->code == TTF_SOP_WOKE) && ev->sync_arg)
+        fprintf(d->out, " (%s)", strerror((int)ev->sync_arg));
+    else if (ev->code > TTF_SOP_JOIN)
+        fprintf(d->out, " (op %d, arg %" PRId64 ")", ev->code, ev->sync_arg);
+    color_off(d);
     fputc('\n', d->out);
 }
 
@@ -678,8 +694,11 @@ static void print_event(const struct dump *d, const ttf_event *ev)
     case TTF_EV_CUT:
         print_trouble(d, ev, depth);
         break;
+    case TTF_EV_SYNC_OP:
+        print_sync(d, ev, depth);
+        break;
     default:
-        if (ev->kind > 0 && ev->kind < KIND_MAX && kind_names[ev->kind])
+        if (kind_label(ev->kind))
             print_life(d, ev, depth);
         break;
     }
@@ -727,8 +746,11 @@ static void open_sym(struct dump *d)
     if (ttf_sym_open(d->t, &d->sym) != 0)
         ttr_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
     ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
-    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++)
-        fprintf(stderr, "ttdump: %s\n", ttf_sym_get_notice(d->sym, i));
+    for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++) {
+        fputs("ttdump: ", stderr);      /* may name a path from the trace */
+        put_clean(stderr, ttf_sym_get_notice(d->sym, i));
+        fputc('\n', stderr);
+    }
 }
 
 static void print_events(struct dump *d)
@@ -792,7 +814,7 @@ static void print_stats_thread(struct dump *d, uint32_t i)
     for (int k = 1; k < KIND_MAX; k++) {
         if (!r.st.count[k])
             continue;
-        fprintf(d->out, "  %-14s %12" PRIu64, kind_names[k], r.st.count[k]);
+        fprintf(d->out, "  %-14s %12" PRIu64, kind_label(k), r.st.count[k]);
         if (r.st.spans[k])
             fprintf(d->out, "  %.2f bytes/event",
                     (double)r.st.bytes[k] / (double)r.st.spans[k]);

@@ -30,4 +30,8 @@ int ttr_min_level(const ttd_event *ev, size_t n, int base);
  * "()" when the name already has its parameters (a demangled C++ name). */
 const char *ttr_call_suffix(const char *name, int leaf);
 
+/* How a pair was made, for a table cell: "name+start", "content 0.97"
+ * ("?" appended when uncertain). */
+void ttr_paired_by(const ttd_pair *p, char *buf, size_t n);
+
 #endif

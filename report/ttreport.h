@@ -56,7 +56,8 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts);
  * also if the embedded JSON cannot be buffered). */
 int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts);
 
-/* Write s as a JSON string literal, quotes included: control bytes, quote
+/* Write s as a JSON string literal, quotes included: control bytes (C0,
+ * DEL, C1 U+0080..U+009F: inert on a terminal too), quote
  * and backslash escaped, '<' '>' '&' U+2028 U+2029 as \u escapes (safe to
  * embed in HTML), each byte of invalid UTF-8 as U+FFFD. NULL writes null.
  * Returns 0 or TT_EIO. */

@@ -4,6 +4,7 @@
  */
 #include "ttr_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ttfmt.h"
@@ -51,4 +52,13 @@ const char *ttr_call_suffix(const char *name, int leaf)
     if (leaf)
         return has_params ? ";" : "();";
     return has_params ? " {" : "() {";
+}
+
+void ttr_paired_by(const ttd_pair *p, char *buf, size_t n)
+{
+    if (p->paired_by != TTD_PAIR_CONTENT) {
+        snprintf(buf, n, "%s", ttd_paired_by_name(p->paired_by));
+        return;
+    }
+    snprintf(buf, n, "content %.2f%s", p->similarity, p->uncertain ? "?" : "");
 }

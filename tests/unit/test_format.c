@@ -126,16 +126,9 @@ static void check_events(const struct evs *e, const struct want *w, size_t n)
     }
 }
 
-static void test_roundtrip(void **state)
+/* test_roundtrip, part 1: the header and summary. */
+static void check_rt_header(const ttf_trace *t)
 {
-    (void)state;
-    const char *path = write_all_kinds("all.trc", 1);
-    ttf_trace *t;
-    ttf_error err;
-    char buf[256];
-
-    assert_int_equal(ttf_open(path, &t, &err), 0);
-    assert_string_equal(ttf_path(t), path);
     const ttf_header *h = ttf_get_header(t);
     assert_int_equal(h->version_major, 1);
     assert_int_equal(h->chunk_size, 4096);
@@ -151,7 +144,11 @@ static void test_roundtrip(void **state)
     assert_int_equal(s->chunks_damaged, 0);
     assert_int_equal(s->duration_ns, 90);        /* 180 ticks at 2 GHz */
     assert_int_equal(ttf_notice_count(t), 0);
+}
 
+/* test_roundtrip, part 2: the process and its modules. */
+static void check_rt_process(const ttf_trace *t)
+{
     const ttf_process *pr = ttf_get_process(t);
     assert_int_equal(pr->pid, 1234);
     assert_string_equal(pr->exe, "/usr/bin/prog");
@@ -171,7 +168,11 @@ static void test_roundtrip(void **state)
     m = ttf_get_module(t, 1);
     assert_int_equal(m->unload_ns, 80);          /* (1160 - 1000) / 2 */
     assert_null(ttf_get_module(t, 2));
+}
 
+/* test_roundtrip, part 3: threads and call sites. */
+static void check_rt_threads(const ttf_trace *t)
+{
     assert_int_equal(ttf_thread_count(t), 2);
     const ttf_thread *th = ttf_get_thread(t, 1);
     assert_int_equal(th->tid, 1240);
@@ -192,6 +193,12 @@ static void test_roundtrip(void **state)
     assert_memory_equal(cs->types, msg_types, 5);
     assert_string_equal(cs->func, "main");
     assert_null(ttf_get_callsite(t, 9));
+}
+
+/* test_roundtrip, part 4: every event of both threads. */
+static void check_rt_events(ttf_trace *t)
+{
+    char buf[256];
 
     struct evs e0 = tu_events(t, 0, 0), e1 = tu_events(t, 1, 0);
     check_events(&e0, want0, sizeof want0 / sizeof want0[0]);
@@ -214,6 +221,21 @@ static void test_roundtrip(void **state)
     assert_int_equal(ttf_realtime_ns(t, 5), 1700000000000000005ull);
     free(e0.ev);
     free(e1.ev);
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    const char *path = write_all_kinds("all.trc", 1);
+    ttf_trace *t;
+    ttf_error err;
+
+    assert_int_equal(ttf_open(path, &t, &err), 0);
+    assert_string_equal(ttf_path(t), path);
+    check_rt_header(t);
+    check_rt_process(t);
+    check_rt_threads(t);
+    check_rt_events(t);
     assert_int_equal(ttf_iter_open(t, 2, &(ttf_iter *){0}), TT_EINVAL);
     ttf_close(t);
     ttf_close(NULL);
@@ -380,9 +402,9 @@ static void test_unknown_records(void **state)
 
 /* Many events over small chunks: order, depth and seq across chunks; then
  * a missing chunk gives one LOST event and the depth resyncs. */
-static void test_chunks_and_gaps(void **state)
+/* test_chunks_and_gaps, part 1: two threads over many 4 KiB chunks. */
+static uint8_t *write_chunks(size_t *len)
 {
-    (void)state;
     const char *path = tu_path("chunks.trc");
     ttf_writer_opts o = {.chunk_size = 4096, .timed = 1};
     ttf_writer *w;
@@ -398,17 +420,14 @@ static void test_chunks_and_gaps(void **state)
         tsc += 7;
     }
     assert_int_equal(ttf_writer_abandon(w), 0);   /* every enter stays open */
-    size_t len;
-    uint8_t *buf = tu_read(path, &len);
-    ttf_trace *t = tu_open_mem(buf, len);
-    assert_true(ttf_get_thread(t, 0)->chunks > 3);
-    struct evs e = tu_events(t, 0, 0);
-    assert_int_equal(e.n, 15000);
-    for (size_t i = 0; i < e.n; i++) {
-        assert_int_equal(e.ev[i].depth, (int)(i / 3 + i % 3));
-        assert_int_equal(e.ev[i].tsc, 100 + (i / 3) * 7 + i % 3);
-    }
-    ttf_close(t);
+    return tu_read(path, len);
+}
+
+/* test_chunks_and_gaps, part 2: thread 0's seq 1 chunk removed (slot
+ * magic zeroed, put back before returning); e is the full run. */
+static void check_chunk_gap(uint8_t *buf, size_t len, struct evs e)
+{
+    ttf_trace *t;
 
     /* remove thread 0's seq 1 chunk: find its slot */
     size_t gap_slot = SIZE_MAX;
@@ -443,10 +462,16 @@ static void test_chunks_and_gaps(void **state)
         assert_int_equal(g.ev[i].tsc, e.ev[i].tsc);
     free(g.ev);
     ttf_close(t);
+    ttf_put_u32(gc, TTF_CHUNK_MAGIC);
+}
+
+/* test_chunks_and_gaps, part 3: ring-style reuse of the slots. */
+static void check_chunk_ring(const uint8_t *buf, size_t len, struct evs e)
+{
+    ttf_trace *t;
 
     /* ring-style reuse: chunks shuffled across slots, the oldest one of
      * thread 1 overwritten by a newer chunk of thread 0 */
-    ttf_put_u32(gc, TTF_CHUNK_MAGIC);
     size_t nslots = (len - TTF_DATA_OFFSET) / 4096;
     uint8_t *ring = malloc(len), *tmp = malloc(4096);
     memcpy(ring, buf, len);
@@ -481,6 +506,25 @@ static void test_chunks_and_gaps(void **state)
     ttf_close(t);
     free(ring);
     free(tmp);
+}
+
+static void test_chunks_and_gaps(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = write_chunks(&len);
+    ttf_trace *t = tu_open_mem(buf, len);
+    assert_true(ttf_get_thread(t, 0)->chunks > 3);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 15000);
+    for (size_t i = 0; i < e.n; i++) {
+        assert_int_equal(e.ev[i].depth, (int)(i / 3 + i % 3));
+        assert_int_equal(e.ev[i].tsc, 100 + (i / 3) * 7 + i % 3);
+    }
+    ttf_close(t);
+
+    check_chunk_gap(buf, len, e);
+    check_chunk_ring(buf, len, e);
     free(e.ev);
     free(buf);
 }
@@ -830,6 +874,47 @@ static double measure(int kind, uint64_t *nev)
     return bpe;
 }
 
+/* SYNC_OP records: written, the optional feature bit set, read back with
+ * op, object and argument. */
+static void test_sync_ops(void **state)
+{
+    (void)state;
+    const char *path = tu_path("sync.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .tsc_hz = 1000000000u};
+    ttf_writer *w;
+    ttf_trace *t;
+    ttf_iter *it;
+    ttf_event ev;
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 110, TTF_SOP_LOCK, 0x5000, 0), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 120, TTF_SOP_WAIT, 0x6000, 0x5000), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 130, TTF_SOP_WOKE, 0x6000, -110), 0);
+    assert_int_equal(ttf_write_sync_op(w, 0, 140, 0, 0x6000, 0), TT_EINVAL);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_true(ttf_get_header(t)->optional_features & TTF_HEADER_SYNC);
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    static const int op[] = {TTF_SOP_LOCK, TTF_SOP_WAIT, TTF_SOP_WOKE};
+    static const uint64_t obj[] = {0x5000, 0x6000, 0x6000};
+    static const int64_t arg[] = {0, 0x5000, -110};
+    int k = 0;
+    while (ttf_iter_next(it, &ev) == 1) {
+        if (ev.kind != TTF_EV_SYNC_OP)
+            continue;
+        assert_true(k < 3);
+        assert_int_equal(ev.code, op[k]);
+        assert_int_equal(ev.addr, obj[k]);
+        assert_int_equal(ev.sync_arg, arg[k]);
+        assert_int_equal(ev.tsc, 110 + 10 * (uint64_t)k);
+        k++;
+    }
+    assert_int_equal(k, 3);
+    ttf_iter_close(it);
+    ttf_close(t);
+}
+
 static void test_compactness(void **state)
 {
     (void)state;
@@ -859,6 +944,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_sync_ops),
         cmocka_unit_test(test_abandoned),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_header_checks),

@@ -183,13 +183,9 @@ static void check_model(const ttf_trace *t, const struct model *m)
     free(all.ev);
 }
 
-static void test_basic(void **state)
+/* test_basic, part 1: header and summary. */
+static void check_basic_header(const ttf_trace *t)
 {
-    (void)state;
-    ttf_trace *t = open_golden("basic.trc");
-    struct model *m = malloc(sizeof *m);
-    model_build(m, golden_basic);
-
     const ttf_header *h = ttf_get_header(t);
     assert_int_equal(h->version_major, 1);
     assert_int_equal(h->version_minor, 0);
@@ -214,7 +210,11 @@ static void test_basic(void **state)
     assert_int_equal(s->bytes, 4096 + 2 * GOLDEN_CHUNK);
     assert_int_equal(s->duration_ns, (5800 - 1000) * 2 / 5);
     assert_int_equal(ttf_notice_count(t), 0);
+}
 
+/* test_basic, part 2: process and modules. */
+static void check_basic_process(const ttf_trace *t)
+{
     const ttf_process *p = ttf_get_process(t);
     assert_int_equal(p->pid, 4242);
     assert_int_equal(p->ppid, 1);
@@ -241,7 +241,11 @@ static void test_basic(void **state)
     assert_int_equal(md->build_id_len, 0);
     assert_int_equal(md->load_ns, 2);
     assert_int_equal(md->unload_ns, (5700 - 1000) * 2 / 5);
+}
 
+/* test_basic, part 3: threads. */
+static void check_basic_threads(const ttf_trace *t)
+{
     assert_int_equal(ttf_thread_count(t), 2);
     const ttf_thread *th = ttf_get_thread(t, 0);
     assert_int_equal(th->index, 0);
@@ -259,7 +263,11 @@ static void test_basic(void **state)
     assert_int_equal(th->end_ns, (1610 - 1000) * 2 / 5);
     assert_int_equal(th->events, 8);
     assert_int_equal(th->lost_events, 12);
+}
 
+/* test_basic, part 4: every call site the golden ops declare. */
+static void check_basic_sites(const ttf_trace *t)
+{
     for (const struct gop *g = golden_basic; g->op != G_DONE; g++) {
         if (g->op != G_SITE)
             continue;
@@ -275,6 +283,19 @@ static void test_basic(void **state)
         for (size_t i = 0; i < cs->nargs; i++)
             assert_int_equal(cs->types[i], golden_type(g->s2[i]));
     }
+}
+
+static void test_basic(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("basic.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_basic);
+
+    check_basic_header(t);
+    check_basic_process(t);
+    check_basic_threads(t);
+    check_basic_sites(t);
     check_model(t, m);
     assert_int_equal(ttf_realtime_ns(t, 40), GOLDEN_REALTIME + 40);
     free(m);

@@ -187,9 +187,36 @@ static void test_escape(void **state)
     escapes_to("\xc0\xaf", "\"\\ufffd\\ufffd\"");     /* overlong '/' */
     escapes_to("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
     escapes_to("\xe2\x80\xa8", "\"\\u2028\"");
+    escapes_to("\xc2\x9b" "2J\xc2\x85\xc2\xa0", "\"\\u009b2J\\u0085\xc2\xa0\"");  /* C1 */
     char *null = render_string(NULL);
     assert_string_equal(null, "null");
     free(null);
+}
+
+/* ttf_put_text: what a terminal gets from a trace string. */
+static void term_to(const char *in, const char *want)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(ttf_put_text(f, in), 0);
+    fclose(f);
+    assert_string_equal(buf, want);
+    free(buf);
+}
+
+static void test_terminal_text(void **state)
+{
+    (void)state;
+    term_to("plain <b> \"q\" caf\xc3\xa9 \xe2\x82\xac", "plain <b> \"q\" caf\xc3\xa9 \xe2\x82\xac");
+    term_to("a\nb\tc\r\x7f", "a\\nb\\tc\\x0d\\x7f");
+    term_to("\x1b]0;t\x07\x1b[2J", "\\x1b]0;t\\x07\\x1b[2J");
+    term_to("\x9b" "31m", "\\x9b31m");                    /* 8-bit CSI */
+    term_to("\xc2\x9b" "31m \xc2\x85", "\\xc2\\x9b31m \\xc2\\x85"); /* C1 as UTF-8 */
+    term_to("\xc2\xa0\xff\xc3(", "\xc2\xa0\\xff\\xc3(");    /* NBSP kept */
+    term_to("\xed\xa0\x80", "\\xed\\xa0\\x80");           /* surrogate */
+    term_to(NULL, "");
 }
 
 static void test_checker_rejects(void **state)
@@ -243,7 +270,7 @@ static void test_text_report(void **state)
     assert_null(strchr(buf, '\x01'));
     assert_non_null(strstr(buf, "first divergence: thread main\\x02<b>"));
     assert_non_null(strstr(buf, "  -        3    dt_check();"));
-    assert_non_null(strstr(buf, "log dt_log: say \"hi\" \\ \\x01\\x09<script>&"));
+    assert_non_null(strstr(buf, "log dt_log: say \"hi\" \\ \\x01\\t<script>&"));
     assert_non_null(strstr(buf, "the bad run died here: crash SIGSEGV"));
     free(buf);
 
@@ -291,6 +318,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_terminal_text),
         cmocka_unit_test(test_checker_rejects),
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_text_report),

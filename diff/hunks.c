@@ -1,0 +1,164 @@
+/*
+ * hunks.c - the hunks of every pair resolved into the result: which ones
+ * (the first divergences, then the expected ones), their first events and
+ * times, all sorted so the first divergence comes first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+/* Index whose time stands for a split at key index i of a thread with n
+ * keys: the event at i, else the last one; UINT64_MAX if it has none. */
+uint64_t ttd_probe_index(uint64_t i, uint64_t n)
+{
+    if (i < n)
+        return i;
+    return n ? n - 1 : UINT64_MAX;
+}
+
+int ttd_add_req(ttd_req *rq, size_t *n, uint64_t lo, uint64_t hi, ttd_event *out)
+{
+    if (lo == UINT64_MAX || hi <= lo)
+        return 0;
+    rq[*n].lo = lo;
+    rq[*n].hi = hi;
+    rq[*n].out = out;
+    (*n)++;
+    return 0;
+}
+
+static int hunk_cmp(const void *x, const void *y)
+{
+    const ttd_hunk_info *a = x, *b = y;
+    if (a->expected != b->expected)
+        return a->expected - b->expected;
+    if (a->time_ns != b->time_ns)
+        return a->time_ns < b->time_ns ? -1 : 1;
+    if (a->pair != b->pair)
+        return a->pair < b->pair ? -1 : 1;
+    return a->bad_index < b->bad_index ? -1 : a->bad_index > b->bad_index;
+}
+
+/* Resolve hunks sel[0..m) of pair pi into hs[0..m). */
+static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
+                        ttd_hunk_info *hs)
+{
+    ttd_ipair *p = &d->ip[pi];
+    ttd_event *ev = ttfi_arena_zalloc(&d->arena, 3 * m * sizeof *ev);
+    ttd_req *rq = malloc(2 * m * sizeof *rq);
+    ttd_pass_spec ps[2] = {{0}, {0}};
+    int rc = TT_ENOMEM;
+
+    if (!ev || !rq)
+        goto out;
+    for (int s = 0; s < 2; s++) {
+        ps[s].rq = rq + s * m;
+        ps[s].stack_at = UINT64_MAX;
+    }
+    for (size_t k = 0; k < m; k++) {
+        const ttd_hunk *h = &p->h[sel[k]];
+        hs[k].expected = p->exp ? p->exp[sel[k]] : 0;
+        hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
+        hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
+        ttd_add_req(ps[0].rq, &ps[0].nrq, h->a0, h->a1 > h->a0 ? h->a0 + 1 : 0, &ev[3 * k]);
+        uint64_t bi = h->b1 > h->b0 ? h->b0 : ttd_probe_index(h->b0, p->n[1]);
+        ttd_add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
+        ev[3 * k + 1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
+        hs[k].pair = pi;
+        hs[k].good_index = h->a0;
+        hs[k].good_count = h->a1 - h->a0;
+        hs[k].bad_index = h->b0;
+        hs[k].bad_count = h->b1 - h->b0;
+        hs[k].good_first = h->a1 > h->a0 ? &ev[3 * k] : NULL;
+        hs[k].bad_first = h->b1 > h->b0 ? &ev[3 * k + 1] : NULL;
+    }
+    for (int s = 0; s < 2; s++)
+        if ((rc = ttd_run_pass(d, s, p->t[s], &ps[s])) < 0)
+            goto out;
+    for (size_t k = 0; k < m; k++)
+        hs[k].time_ns = ev[3 * k + 1].time_ns;
+    rc = 0;
+out:
+    free(rq);
+    return rc;
+}
+
+/* Which hunks of p to resolve: the first max_hunks divergences, then the
+ * first max_hunks expected ones, into sel; counts of each kind. */
+static size_t select_hunks(const ttd_diff *d, const ttd_ipair *p, size_t *sel,
+                           size_t *ndiv, size_t *nexp)
+{
+    size_t cap = d->o.max_hunks, m = 0, got[2] = {0, 0};
+
+    *ndiv = *nexp = 0;
+    for (int e = 0; e < 2; e++)
+        for (size_t i = 0; i < p->nh; i++) {
+            int x = p->exp ? p->exp[i] : 0;
+            if (x != e)
+                continue;
+            *(e ? nexp : ndiv) += 1;
+            if (!cap || got[e] < cap) {
+                got[e]++;
+                sel[m++] = i;
+            }
+        }
+    return m;
+}
+
+int ttd_resolve(ttd_diff *d)
+{
+    size_t m = 0, maxh = 0;
+    ttd_pair *pairs = ttfi_arena_zalloc(&d->arena, (d->nip + 1) * sizeof *pairs);
+
+    if (!pairs)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < d->nip; i++) {
+        size_t nh = d->ip[i].nh, k = d->o.max_hunks && nh > 2 * d->o.max_hunks
+                                     ? 2 * d->o.max_hunks : nh;
+        m += k;
+        maxh = nh > maxh ? nh : maxh;
+    }
+    ttd_hunk_info *hs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *hs);
+    size_t *sel = malloc((maxh + 1) * sizeof *sel);
+    d->detail = calloc(m + 1, sizeof *d->detail);
+    if (!hs || !sel || !d->detail) {
+        free(sel);
+        return TT_ENOMEM;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < d->nip; i++) {
+        ttd_ipair *p = &d->ip[i];
+        size_t ndiv, nexp, k = select_hunks(d, p, sel, &ndiv, &nexp);
+        int rc = resolve_pair(d, i, sel, k, hs + at);
+        if (rc < 0) {
+            free(sel);
+            return rc;
+        }
+        ttd_fill_thread_info(&d->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
+        ttd_fill_thread_info(&d->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
+        const ttd_tinfo *gt = &d->r[TTD_GOOD].ti[p->t[0]];
+        pairs[i].paired_by = gt->paired_by;
+        pairs[i].tie = gt->tie;
+        pairs[i].similarity = gt->score;
+        pairs[i].second = gt->second;
+        pairs[i].uncertain = ttd_pair_uncertain(gt->score, gt->second);
+        pairs[i].hunks = ndiv;
+        pairs[i].expected = nexp;
+        pairs[i].first_time_ns = ndiv ? hs[at].time_ns : 0;
+        d->res.hunks_total += ndiv;
+        d->res.expected_total += nexp;
+        for (size_t j = 0; j < k; j++)
+            d->res.nexpected += (size_t)hs[at + j].expected;
+        at += k;
+    }
+    free(sel);
+    qsort(hs, at, sizeof *hs, hunk_cmp);
+    d->res.pairs = pairs;
+    d->res.npairs = d->nip;
+    d->res.hunks = hs;
+    d->res.nhunks = at;
+    d->res.diverged = d->res.hunks_total > 0;
+    return 0;
+}
+

@@ -1,0 +1,349 @@
+/*
+ * pair_align.c - one thread pair normalised and aligned: in step with the
+ * common prefix only compared (the default), or both sides stored whole
+ * and checked against the zones where baseline good runs vary (full mode),
+ * or as two call trees (tree mode, the default: tree.c, talign.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+#include "tree.h"
+
+/* One thread's key stream while a pair is normalised. */
+typedef struct src {
+    ttd_run_state *r;                 /* its run */
+    ttf_iter *it;           /* its events */
+    uint64_t n;             /* keys produced so far */
+    uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
+    size_t bound;           /* raw events of the thread (>= keys) */
+    int kind;               /* kind of the event of the last key */
+} src;
+
+static int src_open(src *s, ttd_run_state *r, uint32_t thread)
+{
+    const ttf_thread *th = ttf_get_thread(r->t, thread);
+
+    s->r = r;
+    s->n = 0;
+    s->crash = UINT64_MAX;
+    s->bound = (size_t)(th ? th->events : 0);
+    return ttf_iter_open(r->t, thread, &s->it);
+}
+
+/* The next key: 1, 0 at the end, or a TT_E* code. */
+static int src_next(src *s, uint64_t *key)
+{
+    ttf_event ev;
+    int rc;
+
+    while ((rc = ttf_iter_next(s->it, &ev)) > 0) {
+        rc = ttd_norm_key(&s->r->norm, &ev, key);
+        if (rc == 0)
+            continue;
+        if (rc < 0)
+            return rc;
+        if (ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+            s->crash = s->n;
+        s->kind = ev.kind;
+        s->n++;
+        return 1;
+    }
+    return rc;
+}
+
+/* The rest of s into kb after the m keys already there; *n = keys stored. */
+static int drain(src *s, ttd_keybuf *kb, size_t m, size_t *n)
+{
+    int rc = ttd_keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
+
+    while (rc >= 0) {
+        if (m == kb->cap && (rc = ttd_keybuf_reserve(kb, 2 * m, m)) < 0)
+            break;
+        if ((rc = src_next(s, &kb->k[m])) <= 0)
+            break;
+        m++;
+    }
+    *n = m;
+    return rc < 0 ? rc : 0;
+}
+
+/* Normalise both threads of a pair in step: the common prefix is only
+ * compared, never stored (identical runs cost no key memory at all); from
+ * the first difference on, the rest of each side goes to kb. */
+static int normalise_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2], size_t *prefix,
+                          size_t m[2])
+{
+    src s[2] = {{0}, {0}};
+    uint64_t k[2];
+    int got[2] = {0, 0}, rc;
+
+    if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
+        return rc;
+    if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0)
+        goto out;
+    do {
+        if ((got[0] = src_next(&s[0], &k[0])) < 0 || (got[1] = src_next(&s[1], &k[1])) < 0) {
+            rc = got[0] < 0 ? got[0] : got[1];
+            goto out;
+        }
+    } while (got[0] && got[1] && k[0] == k[1]);
+    *prefix = (size_t)s[0].n - (size_t)got[0];
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        if ((rc = ttd_keybuf_reserve(&kb[i], 16, 0)) < 0)
+            break;
+        kb[i].k[0] = k[i];
+        rc = drain(&s[i], &kb[i], (size_t)got[i], &m[i]);
+    }
+    p->n[0] = s[0].n;
+    p->n[1] = s[1].n;
+    p->crash = s[1].crash;
+out:
+    ttf_iter_close(s[0].it);
+    ttf_iter_close(s[1].it);
+    return rc < 0 ? rc : 0;
+}
+
+/* Thread th of run r, whole, into s; *crash = key index of its CRASH. */
+static int load_seq(ttd_run_state *r, uint32_t th, int collapse, ttd_seq *s,
+                    uint64_t *crash)
+{
+    src in = {0};
+    uint64_t key;
+    int rc = src_open(&in, r, th);
+
+    if (rc >= 0)
+        rc = ttd_seq_reset(s, collapse, in.bound);
+    while (rc >= 0 && (rc = src_next(&in, &key)) > 0)
+        rc = ttd_seq_feed(s, key, in.kind);
+    if (crash)
+        *crash = in.crash;
+    ttf_iter_close(in.it);
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- call values (values.c) --------------------------------------------- */
+
+/* Compare the call values of pair p along its alignment, whichever
+ * aligner made it: flat and tree hunks alike are key-index ranges,
+ * ascending in both threads, so the walk steps over them the same way.
+ * With --first-only only the first hunk is known, so the walk stops
+ * where it begins. */
+static int pair_values(ttd_diff *d, ttd_ipair *p)
+{
+    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttd_vside b = {&d->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
+
+    if (!d->values)
+        return 0;
+    if (d->o.first_only && p->nh)
+        b.stop = p->h[0].b0;
+    return ttd_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
+                              &p->vf);
+}
+
+/* Learn which value slots vary between the good run and baseline k from
+ * their alignment x[nx] (item hunks of fu->seq). */
+static int baseline_values(ttd_diff *d, const ttd_ipair *p, size_t k, ttd_full *fu,
+                           const ttd_xhunk *x, size_t nx)
+{
+    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttd_vside o = {&d->base[k].r.norm, (uint32_t)d->base[k].partner[p->t[0]],
+                   UINT64_MAX};
+    ttd_vfound vf;
+    ttd_hunk *h;
+
+    if (!d->values || !ttf_get_summary(d->base[k].r.t)->values)
+        return 0;
+    if (!(h = malloc((nx + 1) * sizeof *h)))
+        return TT_ENOMEM;
+    for (size_t i = 0; i < nx; i++)
+        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
+    memset(&vf, 0, sizeof vf);
+    int rc = ttd_values_compare(g, o, h, nx, &d->noise, 1, &vf);
+    ttd_vfound_free(&vf);
+    free(h);
+    return rc;
+}
+
+/* ---- flat mode ----------------------------------------------------------- */
+
+/* The good run's zones of variation against every baseline, for pair p. */
+static int pair_zones(ttd_diff *d, const ttd_ipair *p, ttd_full *fu)
+{
+    ttd_xhunk *x = NULL;
+    size_t nx = 0;
+    int rc = 0;
+
+    ttd_zones_clear(&fu->z);
+    for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
+        int64_t tk = d->base[k].partner[p->t[0]];
+        if (tk < 0)
+            continue;
+        rc = load_seq(&d->base[k].r, (uint32_t)tk, d->o.collapse_loops, &fu->seq[1], NULL);
+        if (rc >= 0)
+            rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+        if (rc >= 0)
+            rc = ttd_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
+        if (rc >= 0)
+            rc = baseline_values(d, p, k, fu, x, nx);
+        free(x);
+        x = NULL;
+    }
+    return rc < 0 ? rc : ttd_zones_finish(&fu->z);
+}
+
+/* Full mode: both threads stored whole (loops collapsed if asked), hunks
+ * checked against the zones where good runs vary. */
+int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
+{
+    ttd_xhunk *x = NULL;
+    size_t nx = 0;
+    int rc = load_seq(&d->r[TTD_GOOD], p->t[0], d->o.collapse_loops, &fu->seq[0], NULL);
+
+    if (rc >= 0)
+        rc = pair_zones(d, p, fu);
+    if (rc >= 0)
+        rc = load_seq(&d->r[TTD_BAD], p->t[1], d->o.collapse_loops, &fu->seq[1], &p->crash);
+    if (rc >= 0)
+        rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+    if (rc < 0)
+        return rc;
+    p->n[0] = fu->seq[0].raw;
+    p->n[1] = fu->seq[1].raw;
+    p->h = malloc((nx + 1) * sizeof *p->h);
+    p->exp = calloc(nx + 1, 1);
+    p->reps = calloc(2 * nx + 2, sizeof *p->reps);
+    if (!p->h || !p->exp || !p->reps) {
+        free(x);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < nx; i++) {
+        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &p->h[i]);
+        p->exp[i] = (uint8_t)(d->nbase && ttd_zones_cover(&fu->z, &fu->seq[0], &fu->seq[1], &x[i]));
+        p->reps[2 * i] = x[i].reps[0];
+        p->reps[2 * i + 1] = x[i].reps[1];
+    }
+    p->nh = nx;
+    free(x);
+    if (p->crash != UINT64_MAX)
+        d->r[TTD_BAD].crash_thread = p->t[1];
+    return pair_values(d, p);
+}
+
+int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
+{
+    size_t prefix = 0, m[2] = {0, 0};
+    int rc = normalise_pair(d, p, kb, &prefix, m);
+
+    if (rc < 0)
+        return rc;
+    if (p->crash != UINT64_MAX)
+        d->r[TTD_BAD].crash_thread = p->t[1];
+    rc = ttd_align(kb[0].k, m[0], kb[1].k, m[1], d->o.minimal, &p->h, &p->nh);
+    if (d->o.first_only && p->nh > 1)
+        p->nh = 1;
+    for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
+        p->h[i].a0 += prefix;
+        p->h[i].a1 += prefix;
+        p->h[i].b0 += prefix;
+        p->h[i].b1 += prefix;
+    }
+    return rc < 0 ? rc : pair_values(d, p);
+}
+
+
+/* ---- tree mode ----------------------------------------------------------- */
+
+/* Feed the rest of s into t; with stop > 0, only until the open call at
+ * stack position stop - 1 has ended. */
+static int feed_rest(src *s, ttd_tree *t, size_t stop)
+{
+    uint64_t key;
+    int rc = 0;
+
+    while ((!stop || t->nst >= stop) && (rc = src_next(s, &key)) > 0)
+        if ((rc = ttd_tree_feed(t, key, s->kind)) < 0)
+            break;
+    return rc < 0 ? rc : 0;
+}
+
+/* Both threads of p as call trees. With --first-only, read in step up to
+ * the first difference, then each side only until the call open there
+ * (the deepest common one) has ended: the first hunk lies inside it. */
+static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
+{
+    src s[2] = {{0}, {0}};
+    uint64_t k[2];
+    int got[2] = {1, 1}, rc;
+    size_t stop = 0;
+
+    if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
+        return rc;
+    if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0 ||
+        (rc = ttd_tree_reset(&tr[0], s[0].bound)) < 0 ||
+        (rc = ttd_tree_reset(&tr[1], s[1].bound)) < 0)
+        goto out;
+    while (d->o.first_only) {
+        for (int i = 0; i < 2; i++)
+            if ((got[i] = src_next(&s[i], &k[i])) < 0) {
+                rc = got[i];
+                goto out;
+            }
+        if (got[0] && got[1] && k[0] == k[1]) {
+            if ((rc = ttd_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||
+                (rc = ttd_tree_feed(&tr[1], k[1], s[1].kind)) < 0)
+                goto out;
+            continue;
+        }
+        stop = tr[0].nst;
+        for (int i = 0; i < 2 && rc >= 0; i++)
+            if (got[i])
+                rc = ttd_tree_feed(&tr[i], k[i], s[i].kind);
+        break;
+    }
+    for (int i = 0; i < 2 && rc >= 0; i++)
+        if (got[i])
+            rc = feed_rest(&s[i], &tr[i], stop);
+    p->n[0] = s[0].n;
+    p->n[1] = s[1].n;
+    p->crash = s[1].crash;
+out:
+    ttd_tree_finish(&tr[0]);
+    ttd_tree_finish(&tr[1]);
+    ttf_iter_close(s[0].it);
+    ttf_iter_close(s[1].it);
+    return rc < 0 ? rc : 0;
+}
+
+int ttd_align_tree(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
+{
+    ttd_xhunk *x = NULL;
+    size_t nx = 0;
+    int rc = load_trees(d, p, tr);
+
+    if (rc >= 0)
+        rc = ttd_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
+    if (rc < 0)
+        return rc;
+    if (d->o.first_only && nx > 1)
+        nx = 1;
+    if (p->crash != UINT64_MAX)
+        d->r[TTD_BAD].crash_thread = p->t[1];
+    p->h = malloc((nx + 1) * sizeof *p->h);
+    p->reps = d->o.collapse_loops ? calloc(2 * nx + 2, sizeof *p->reps) : NULL;
+    if (!p->h || (d->o.collapse_loops && !p->reps)) {
+        free(x);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < nx; i++) {
+        p->h[i] = (ttd_hunk){x[i].a0, x[i].a1, x[i].b0, x[i].b1};
+        if (p->reps) {
+            p->reps[2 * i] = x[i].reps[0];
+            p->reps[2 * i + 1] = x[i].reps[1];
+        }
+    }
+    p->nh = nx;
+    free(x);
+    return pair_values(d, p);
+}

@@ -1,0 +1,490 @@
+/*
+ * talign.c - the call-tree aligner of libttdiff: two threads' call trees
+ * (tree.c) aligned top down, children list by children list, into hunks
+ * that begin and end at call boundaries.
+ *
+ * Design. This is execution indexing (B. Xin, W. N. Sumner, X. Zhang,
+ * "Efficient program execution indexing", PLDI 2008): an event of one run
+ * corresponds to an event of the other when their call paths correspond.
+ * Start with the two roots matched. For a matched pair of calls whose
+ * subtree hashes differ (same function, different content):
+ *   1. list the children of each (the calls it made, its messages);
+ *   2. collapse loops: a group of k <= MAX_PERIOD sibling subtrees
+ *      repeated r >= 2 times back to back becomes one item with a count,
+ *      keyed by the group's hashes only, so a loop that ran 3 times in one
+ *      run and 5 in the other still matches;
+ *   3. align the two item lists with Myers (align.c) on the subtree
+ *      hashes: equal subtrees match in O(1), whatever their size;
+ *   4. matched loop items with different counts: the first min(counts)
+ *      iterations align iteration by iteration (they are equal); the rest
+ *      is a count hunk, or, when a differing region follows, joins it (the
+ *      loop ended early because an iteration changed);
+ *   5. inside each differing region, the items are expanded back to single
+ *      children and aligned again on function keys: two calls of the same
+ *      function pair up and are aligned in turn (back to 1), the rest are
+ *      hunks of whole subtrees;
+ *   6. a call that returned in one run and not in the other adds a hunk of
+ *      its EXIT.
+ * Work is proportional to the children lists of the calls that differ,
+ * not to the events: a 10M-event call that is the same costs one compare.
+ * Lists are usually short; a long one (an interpreter's dispatch loop) is
+ * what Myers' cost cap and the loop collapse are for.
+ *
+ * The first hunk starts where the flat key sequences first differ: each
+ * list is aligned with its common prefix trimmed, and within a region the
+ * first items either differ in function (the hunk starts there) or pair up
+ * (the difference is inside). Pairs are worked through with an explicit
+ * stack (deep recursion in a trace is not deep recursion here), each pair's
+ * actions pushed in reverse so hunks come out in ascending order; hunks
+ * that touch are merged.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "tree.h"
+
+#define MAX_PERIOD 8                    /* longest loop body, in siblings */
+#define LOOP_SALT 0x4C4F4F50C0FFEE11ull /* seeds a loop item's hash */
+
+/* A child in a list, with the key index where it starts. */
+typedef struct kid {
+    size_t node;            /* its node */
+    uint64_t raw0;          /* its first key index */
+} kid;
+
+/* One side's children list of the pair being aligned. */
+typedef struct side {
+    const ttd_tree *t;      /* its tree */
+    kid *k;                 /* children, plus a sentinel at n (raw0 = end) */
+    uint64_t *kh;           /* children's hashes */
+    uint64_t *ih;           /* items (loops collapsed): hashes */
+    size_t *ik;             /* items: first child; ik[ni] = n */
+    uint32_t *per, *cnt;    /* items: loop period and count (1, 1: none) */
+    uint64_t *keys;         /* scratch: keys of a region's children */
+    size_t n, ni, cap;      /* children, items, room of every array */
+} side;
+
+/* Something to do, in output order: align a pair, or emit a hunk. */
+typedef struct task {
+    int pair;               /* 1: align nodes v[0], v[2] at raws v[1], v[3] */
+    uint64_t v[4];          /* pair: node, raw0 per side; hunk: a0 a1 b0 b1 */
+    uint64_t reps[2];       /* hunk: loop counts, 0 if none */
+} task;
+
+typedef struct tvec {
+    task *v;                /* tasks */
+    size_t n, cap;
+} tvec;
+
+typedef struct tctx {
+    side s[2];              /* the two lists */
+    tvec stack;             /* pending tasks, next on top */
+    tvec acts;              /* the current pair's actions, in order */
+    ttd_xhunk *out;         /* hunks so far */
+    size_t nout, outcap;
+    int minimal;            /* exact Myers */
+    int nomem;              /* an allocation failed */
+} tctx;
+
+static int tpush(tvec *v, const task *t)
+{
+    if (v->n == v->cap) {
+        size_t ncap = v->cap ? 2 * v->cap : 64;
+        task *nv = realloc(v->v, ncap * sizeof *nv);
+        if (!nv)
+            return TT_ENOMEM;
+        v->v = nv;
+        v->cap = ncap;
+    }
+    v->v[v->n++] = *t;
+    return 0;
+}
+
+static int side_room(side *s, size_t n)
+{
+    if (n <= s->cap)
+        return 0;
+    size_t ncap = s->cap ? s->cap : 64;
+    while (ncap < n)
+        ncap *= 2;
+    kid *k = realloc(s->k, ncap * sizeof *k);
+    if (k)
+        s->k = k;
+    uint64_t *kh = realloc(s->kh, ncap * sizeof *kh);
+    if (kh)
+        s->kh = kh;
+    uint64_t *ih = realloc(s->ih, ncap * sizeof *ih);
+    if (ih)
+        s->ih = ih;
+    size_t *ik = realloc(s->ik, ncap * sizeof *ik);
+    if (ik)
+        s->ik = ik;
+    uint32_t *per = realloc(s->per, ncap * sizeof *per);
+    if (per)
+        s->per = per;
+    uint32_t *cnt = realloc(s->cnt, ncap * sizeof *cnt);
+    if (cnt)
+        s->cnt = cnt;
+    uint64_t *keys = realloc(s->keys, ncap * sizeof *keys);
+    if (keys)
+        s->keys = keys;
+    if (!k || !kh || !ih || !ik || !per || !cnt || !keys)
+        return TT_ENOMEM;
+    s->cap = ncap;
+    return 0;
+}
+
+static void side_free(side *s)
+{
+    free(s->k);
+    free(s->kh);
+    free(s->ih);
+    free(s->ik);
+    free(s->per);
+    free(s->cnt);
+    free(s->keys);
+}
+
+/* The children of node p (first key index r) into s->k and s->kh. */
+static int gather(side *s, size_t p, uint64_t r)
+{
+    const ttd_node *pn = ttd_tree_node(s->t, p);
+    size_t c = p + 1, end = p ? p + ttd_node_size(pn) : s->t->n;
+    uint64_t raw = r + (p ? 1 : 0);
+
+    s->n = 0;
+    while (c < end) {
+        const ttd_node *cn = ttd_tree_node(s->t, c);
+        if (s->n + 2 > s->cap && side_room(s, s->n + 2) < 0)
+            return TT_ENOMEM;
+        s->k[s->n] = (kid){c, raw};
+        s->kh[s->n++] = cn->hash;
+        raw += cn->len;
+        c += ttd_node_size(cn);
+    }
+    if (side_room(s, s->n + 2) < 0)
+        return TT_ENOMEM;
+    s->k[s->n] = (kid){end, raw};
+    return 0;
+}
+
+/* Repetitions of the k children at i, back to back. */
+static uint32_t reps_at(const side *s, size_t i, size_t k)
+{
+    uint32_t r = 1;
+
+    while (i + (r + 1) * k <= s->n &&
+           memcmp(s->kh + i, s->kh + i + r * k, k * sizeof *s->kh) == 0)
+        r++;
+    return r;
+}
+
+/* Items from the children: the longest run of a repeated group of up to
+ * MAX_PERIOD siblings (shortest group on a tie) becomes one item. */
+static void collapse(side *s)
+{
+    size_t i = 0;
+
+    s->ni = 0;
+    while (i < s->n) {
+        size_t best = 0, bestk = 1;
+        uint32_t bestr = 1;
+        for (size_t k = 1; k <= MAX_PERIOD && i + 2 * k <= s->n; k++) {
+            uint32_t r = reps_at(s, i, k);
+            if (r >= 2 && r * k > best) {
+                best = r * k;
+                bestk = k;
+                bestr = r;
+            }
+        }
+        uint64_t h = s->kh[i];
+        if (best)
+            h = XXH3_64bits_withSeed(s->kh + i, bestk * sizeof *s->kh, LOOP_SALT);
+        s->ih[s->ni] = h;
+        s->ik[s->ni] = i;
+        s->per[s->ni] = (uint32_t)bestk;
+        s->cnt[s->ni++] = bestr;
+        i += bestk * bestr;
+    }
+    s->ik[s->ni] = s->n;
+}
+
+/* Align two lists: Myers on what is left after the common ends. */
+static int align_list(const uint64_t *a, size_t na, const uint64_t *b,
+                      size_t nb, int minimal, ttd_hunk **h, size_t *nh)
+{
+    size_t p = 0, n, m;
+
+    *h = NULL;
+    *nh = 0;
+    while (p < na && p < nb && a[p] == b[p])
+        p++;
+    n = na - p;
+    m = nb - p;
+    while (n && m && a[p + n - 1] == b[p + m - 1]) {
+        n--;
+        m--;
+    }
+    if (!n && !m)
+        return 0;
+    if (!n || !m || (n == 1 && m == 1)) {
+        if (!(*h = malloc(sizeof **h)))
+            return TT_ENOMEM;
+        **h = (ttd_hunk){p, p + n, p, p + m};
+        *nh = 1;
+        return 0;
+    }
+    int rc = ttd_align(a + p, n, b + p, m, minimal, h, nh);
+    for (size_t i = 0; rc == 0 && i < *nh; i++) {
+        (*h)[i].a0 += p;
+        (*h)[i].a1 += p;
+        (*h)[i].b0 += p;
+        (*h)[i].b1 += p;
+    }
+    return rc;
+}
+
+static int act_hunk(tctx *c, uint64_t a0, uint64_t a1, uint64_t b0,
+                    uint64_t b1, uint64_t ra, uint64_t rb)
+{
+    task t = {0, {a0, a1, b0, b1}, {ra, rb}};
+    return tpush(&c->acts, &t);
+}
+
+/* Children a[x], b[y] matched: align them if they differ. */
+static int act_pair(tctx *c, size_t x, size_t y)
+{
+    const kid *ka = &c->s[0].k[x], *kb = &c->s[1].k[y];
+
+    if (c->s[0].kh[x] == c->s[1].kh[y])
+        return 0;
+    task t = {1, {ka->node, ka->raw0, kb->node, kb->raw0}, {0, 0}};
+    return tpush(&c->acts, &t);
+}
+
+/* Children a[x0..x1), b[y0..y1) differ as items: pair calls of the same
+ * function, the rest are hunks. */
+static int region(tctx *c, size_t x0, size_t x1, size_t y0, size_t y1)
+{
+    side *a = &c->s[0], *b = &c->s[1];
+    ttd_hunk *h = NULL;
+    size_t nh = 0, x = x0, y = y0;
+    int rc = 0;
+
+    if (x0 == x1 || y0 == y1)
+        return act_hunk(c, a->k[x0].raw0, a->k[x1].raw0, b->k[y0].raw0,
+                        b->k[y1].raw0, 0, 0);
+    for (size_t i = x0; i < x1; i++)
+        a->keys[i - x0] = ttd_tree_node(a->t, a->k[i].node)->key;
+    for (size_t i = y0; i < y1; i++)
+        b->keys[i - y0] = ttd_tree_node(b->t, b->k[i].node)->key;
+    if ((rc = align_list(a->keys, x1 - x0, b->keys, y1 - y0, c->minimal, &h, &nh)) < 0)
+        return rc;
+    for (size_t k = 0; k <= nh && rc == 0; k++) {
+        size_t ex = k < nh ? x0 + h[k].a0 : x1;
+        for (; x < ex && rc == 0; x++, y++)
+            rc = act_pair(c, x, y);
+        if (k == nh || rc < 0)
+            break;
+        x = x0 + h[k].a1;
+        y = y0 + h[k].b1;
+        rc = act_hunk(c, a->k[x0 + h[k].a0].raw0, a->k[x].raw0,
+                      b->k[y0 + h[k].b0].raw0, b->k[y].raw0, 0, 0);
+    }
+    free(h);
+    return rc;
+}
+
+/* Matched items i, j: a count hunk if they are loops run a different
+ * number of times (iteration k with iteration k, the extra ones differ). */
+static int counts(tctx *c, size_t i, size_t j)
+{
+    const side *a = &c->s[0], *b = &c->s[1];
+    uint32_t ca = a->cnt[i], cb = b->cnt[j], m = ca < cb ? ca : cb;
+    size_t pa = a->per[i], pb = b->per[j];
+
+    if (ca == cb)
+        return 0;
+    return act_hunk(c, a->k[a->ik[i] + m * pa].raw0, a->k[a->ik[i] + ca * pa].raw0,
+                    b->k[b->ik[j] + m * pb].raw0, b->k[b->ik[j] + cb * pb].raw0,
+                    ca, cb);
+}
+
+/* The EXIT of one of two matched calls, if only one returned; both
+ * sides' children are gathered (their sentinels: where the EXIT goes). */
+static int closure(tctx *c, size_t na, size_t nb)
+{
+    const ttd_node *x = ttd_tree_node(c->s[0].t, na);
+    const ttd_node *y = ttd_tree_node(c->s[1].t, nb);
+    uint64_t ea = c->s[0].k[c->s[0].n].raw0, eb = c->s[1].k[c->s[1].n].raw0;
+    int ca = !!(ttd_node_flags(x) & TTD_NODE_CLOSED);
+    int cb = !!(ttd_node_flags(y) & TTD_NODE_CLOSED);
+
+    if (ca == cb)
+        return 0;
+    return act_hunk(c, ea, ea + (uint64_t)ca, eb, eb + (uint64_t)cb, 0, 0);
+}
+
+/* Where the differing region after matched items i, j begins: if they
+ * are loops run a different number of times, the extra iterations join it
+ * (the loop ended early because an iteration changed: that iteration is
+ * aligned with what replaced it, iteration k with iteration k); else just
+ * after them. 1 if the extra iterations were taken. */
+static int extra(const tctx *c, size_t i, size_t j, size_t *x, size_t *y)
+{
+    const side *a = &c->s[0], *b = &c->s[1];
+    uint32_t ca = a->cnt[i], cb = b->cnt[j], m = ca < cb ? ca : cb;
+
+    *x = a->ik[i + 1];
+    *y = b->ik[j + 1];
+    if (ca == cb)
+        return 0;
+    *x = a->ik[i] + m * a->per[i];
+    *y = b->ik[j] + m * b->per[j];
+    return 1;
+}
+
+/* The actions of matched calls na, nb, whose children are gathered, in
+ * order, into c->acts. */
+static int list_actions(tctx *c, size_t na, size_t nb)
+{
+    side *a = &c->s[0], *b = &c->s[1];
+    ttd_hunk *h = NULL;
+    size_t nh = 0, i = 0, j = 0;
+    int rc;
+
+    c->acts.n = 0;
+    collapse(a);
+    collapse(b);
+    if ((rc = align_list(a->ih, a->ni, b->ih, b->ni, c->minimal, &h, &nh)) < 0)
+        return rc;
+    for (size_t k = 0; k <= nh && rc == 0; k++) {
+        size_t ei = k < nh ? h[k].a0 : a->ni, x = 0, y = 0;
+        int took = 0;
+        for (; i < ei && rc == 0; i++, j++) {
+            if (k < nh && i + 1 == ei)
+                took = extra(c, i, j, &x, &y);
+            if (!took)
+                rc = counts(c, i, j);
+        }
+        if (k == nh || rc < 0)
+            break;
+        if (!took) {
+            x = a->ik[h[k].a0];
+            y = b->ik[h[k].b0];
+        }
+        rc = region(c, x, a->ik[h[k].a1], y, b->ik[h[k].b1]);
+        i = h[k].a1;
+        j = h[k].b1;
+    }
+    free(h);
+    return rc < 0 ? rc : closure(c, na, nb);
+}
+
+/* The actions of one matched pair of calls. Subtrees and loops first;
+ * but if that puts the first action before the first child that differs
+ * (the loops were cut differently in the two runs, or whole subtrees
+ * matched across a changed one), the children align by function key
+ * alone, call with call, as the flat event sequences would: the first
+ * hunk is then where the runs first differ. */
+static int pair_actions(tctx *c, const task *p)
+{
+    side *a = &c->s[0], *b = &c->s[1];
+    size_t lcp = 0, na = (size_t)p->v[0], nb = (size_t)p->v[2];
+    int rc;
+
+    if ((rc = gather(a, na, p->v[1])) < 0 || (rc = gather(b, nb, p->v[3])) < 0)
+        return rc;
+    while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
+        lcp++;
+    if ((rc = list_actions(c, na, nb)) < 0)
+        return rc;
+    if (!c->acts.n)
+        return 0;
+    const task *t = &c->acts.v[0];
+    if ((t->pair ? t->v[1] : t->v[0]) >= a->k[lcp].raw0)
+        return 0;
+    c->acts.n = 0;
+    if ((rc = region(c, 0, a->n, 0, b->n)) < 0)
+        return rc;
+    return closure(c, na, nb);
+}
+
+/* Append a hunk to the output. Hunks that touch (a call's last children,
+ * its EXIT, its next siblings: a crash and the returns it prevented) are
+ * merged into one, as the flat alignment would show them; loop count
+ * hunks stay apart. */
+static int emit(tctx *c, const task *t)
+{
+    ttd_xhunk x = {t->v[0], t->v[1], t->v[2], t->v[3], {t->reps[0], t->reps[1]}};
+    ttd_xhunk *last = c->nout ? &c->out[c->nout - 1] : NULL;
+
+    if (x.a0 == x.a1 && x.b0 == x.b1)
+        return 0;
+    if (last && !last->reps[0] && !x.reps[0] && last->a1 == x.a0 &&
+        last->b1 == x.b0) {
+        last->a1 = x.a1;
+        last->b1 = x.b1;
+        return 0;
+    }
+    if (c->nout == c->outcap) {
+        size_t ncap = c->outcap ? 2 * c->outcap : 16;
+        ttd_xhunk *no = realloc(c->out, ncap * sizeof *no);
+        if (!no)
+            return TT_ENOMEM;
+        c->out = no;
+        c->outcap = ncap;
+    }
+    c->out[c->nout++] = x;
+    return 0;
+}
+
+static int run(tctx *c)
+{
+    int rc = 0;
+
+    while (c->stack.n && rc == 0) {
+        task t = c->stack.v[--c->stack.n];
+        if (!t.pair) {
+            rc = emit(c, &t);
+            continue;
+        }
+        if ((rc = pair_actions(c, &t)) < 0)
+            break;
+        for (size_t i = c->acts.n; i-- > 0 && rc == 0;)
+            rc = tpush(&c->stack, &c->acts.v[i]);
+    }
+    return rc;
+}
+
+int ttd_tree_align(const ttd_tree *a, const ttd_tree *b, int minimal,
+                   ttd_xhunk **out, size_t *nout)
+{
+    tctx c;
+    int rc = 0;
+
+    memset(&c, 0, sizeof c);
+    *out = NULL;
+    *nout = 0;
+    c.s[0].t = a;
+    c.s[1].t = b;
+    c.minimal = minimal;
+    if (ttd_tree_node(a, 0)->hash != ttd_tree_node(b, 0)->hash) {
+        task root = {1, {0, 0, 0, 0}, {0, 0}};
+        rc = tpush(&c.stack, &root);
+        if (rc == 0)
+            rc = run(&c);
+    }
+    side_free(&c.s[0]);
+    side_free(&c.s[1]);
+    free(c.stack.v);
+    free(c.acts.v);
+    if (rc < 0) {
+        free(c.out);
+        return rc;
+    }
+    *out = c.out;
+    *nout = c.nout;
+    return 0;
+}

@@ -1,0 +1,86 @@
+/*
+ * tree.h - internal interface of the call-tree aligner (tree.c): a thread's
+ * kept events as a compact call tree with subtree hashes, built as they
+ * stream in, and the alignment of two such trees into hunks that begin and
+ * end at call boundaries. Not public: ttdiff.h is.
+ */
+#ifndef TTD_TREE_H
+#define TTD_TREE_H
+
+#include "engine_int.h"
+
+/* Node flags. */
+#define TTD_NODE_CALL 1u    /* an ENTER and what it called (else a leaf) */
+#define TTD_NODE_CLOSED 2u  /* the call's own EXIT was seen */
+#define TTD_NODE_MAX (1u << 30) /* nodes per thread (size has 30 bits) */
+
+/* One node (24 bytes), in preorder: its subtree is nodes [i, i + size).
+ * Node 0 is the thread's top level (no events of its own). Where a node
+ * starts is not stored: the first child starts one event after its parent
+ * (at 0 for the root's), each next sibling where the previous one ends. */
+typedef struct ttd_node {
+    uint64_t hash;          /* subtree hash: XXH3 chained over the key,
+                               the children's hashes in order, the end */
+    uint64_t key;           /* ENTER key of a call, the key of a leaf */
+    uint32_t info;          /* size << 2 | TTD_NODE_* flags */
+    uint32_t len;           /* key indexes it spans (root: capped) */
+} ttd_node;
+
+static inline uint32_t ttd_node_size(const ttd_node *nd)
+{
+    return nd->info >> 2;
+}
+
+static inline uint32_t ttd_node_flags(const ttd_node *nd)
+{
+    return nd->info & 3u;
+}
+
+/* One open call while building. */
+typedef struct ttd_tframe {
+    size_t node;            /* its node */
+    uint64_t raw0;          /* key index of its ENTER */
+    uint64_t h;             /* hash of the key and children so far */
+} ttd_tframe;
+
+/* A thread's call tree. */
+typedef struct ttd_tree {
+    ttd_keybuf nb;          /* the nodes, 3 words each */
+    size_t n;               /* nodes used (node 0 is the root) */
+    uint64_t raw;           /* keys fed */
+    ttd_tframe *st;         /* open calls, st[0] the root */
+    size_t nst, stcap;
+    ttd_openset open;       /* EXIT keys of st[1..nst) */
+    int done;               /* 1: ttd_tree_finish ran */
+} ttd_tree;
+
+/* Node i of t. */
+static inline ttd_node *ttd_tree_node(const ttd_tree *t, size_t i)
+{
+    return (ttd_node *)(void *)(t->nb.k + 3 * i);
+}
+
+/* Start a new tree in t (memory kept); bound = keys expected. 0 or
+ * TT_ENOMEM. */
+int ttd_tree_reset(ttd_tree *t, size_t bound);
+/* Add the next kept key, of event kind (TTF_EV_*). An EXIT closes the
+ * innermost open call it matches, and every call above it (a longjmp);
+ * one that matches none is a leaf. 0, or TT_ENOMEM (also past
+ * TTD_NODE_MAX nodes: such a thread needs --flat). */
+int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind);
+/* Close the calls still open (the thread ended or died inside them) and
+ * the root. Call once, after the last feed. */
+void ttd_tree_finish(ttd_tree *t);
+void ttd_tree_free(ttd_tree *t);
+
+/* Align two finished trees. *out (malloc'd, caller frees, NULL if none)
+ * gets the hunks in key-index space, ascending; a hunk with reps[0] set is
+ * a loop count change: a group of sibling calls repeated reps[0] times in
+ * a and reps[1] in b, the range being the extra repetitions. Every hunk
+ * side is whole sibling subtrees and EXITs of calls that returned in one
+ * run only: no call begun in a hunk continues after it. minimal: exact
+ * Myers on every list (no cost cap). 0 or TT_ENOMEM. */
+int ttd_tree_align(const ttd_tree *a, const ttd_tree *b, int minimal,
+                   ttd_xhunk **out, size_t *nout);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * walk.c - the engine's passes over one thread: a walk replays a thread's
+ * events with the normaliser's filter and the running call stack, and one
+ * pass records the events at the key indices a report asks for.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+int ttd_walk_open(ttd_walk *w, ttd_run_state *r, uint32_t thread)
+{
+    memset(w, 0, sizeof *w);
+    w->r = r;
+    return ttf_iter_open(r->t, thread, &w->it);
+}
+
+void ttd_walk_close(ttd_walk *w)
+{
+    ttf_iter_close(w->it);
+    free(w->stack);
+    ttd_openset_free(&w->open);
+}
+
+static int push(ttd_walk *w, const ttf_event *ev)
+{
+    if (w->nstack == w->cap) {
+        size_t ncap = w->cap ? w->cap * 2 : 64;
+        ttd_frame_id *ns = realloc(w->stack, ncap * sizeof *ns);
+        if (!ns)
+            return TT_ENOMEM;
+        w->stack = ns;
+        w->cap = ncap;
+    }
+    ttd_frame_id *f = &w->stack[w->nstack++];
+    f->id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
+    f->addr = ev->site ? 0 : ev->addr;
+    f->site = ev->site;
+    f->time_ns = ev->time_ns;
+    f->name = ttd_norm_func(&w->r->norm, ev);
+    f->has_values = ev->has_values;
+    if (ev->has_values)
+        memcpy(f->argregs, ev->argregs, sizeof f->argregs);
+    return ttd_openset_add(&w->open, f->id);
+}
+
+/* Pop to the frame ev leaves; an exit with no matching frame (the trace
+ * began inside it, or a longjmp) leaves the stack alone. The open counts
+ * make that case O(1); otherwise the scan stops at the frames it pops. */
+static void pop(ttd_walk *w, const ttf_event *ev)
+{
+    uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
+    size_t i = w->nstack;
+
+    if (!ttd_openset_count(&w->open, id))
+        return;
+    while (i > 0 && w->stack[i - 1].id != id)
+        i--;
+    if (i == 0)
+        return;
+    while (w->nstack >= i)
+        ttd_openset_del(&w->open, w->stack[--w->nstack].id);
+}
+
+/* Next raw event: 1, 0 at the end, or a TT_E* code. */
+int ttd_walk_next(ttd_walk *w)
+{
+    uint64_t key;
+
+    if (w->pending) {
+        w->pending = 0;
+        if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
+            return TT_ENOMEM;
+        if (w->ev.kind == TTF_EV_EXIT)
+            pop(w, &w->ev);
+    }
+    int rc = ttf_iter_next(w->it, &w->ev);
+    if (rc <= 0)
+        return rc;
+    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT;
+    rc = ttd_norm_key(&w->r->norm, &w->ev, &key);
+    if (rc < 0)
+        return rc;
+    w->kept = rc;
+    w->idx = w->next;
+    w->next += (uint64_t)rc;
+    return 1;
+}
+
+/* Turn the walk's current event into a report event (strings in the arena). */
+int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
+{
+    const ttf_event *ev = &w->ev;
+
+    memset(out, 0, sizeof *out);
+    out->kind = ev->kind;
+    out->thread = ev->thread;
+    out->index = w->idx;
+    out->time_ns = ev->time_ns;
+    out->depth = ev->depth;
+    if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) {
+        char v[512];
+        out->name = ttd_norm_func(&w->r->norm, ev);
+        if (!d->values || !ttd_values_text(&w->r->norm, ev, v, sizeof v))
+            return 0;
+        out->value = ttfi_arena_strcpy(&d->arena, v);
+        return out->value ? 0 : TT_ENOMEM;
+    }
+    if (ev->kind == TTF_EV_CRASH) {
+        char sig[24];
+        out->name = w->nstack ? w->stack[w->nstack - 1].name : NULL;
+        out->text = ttfi_arena_strcpy(&d->arena,
+                                      ttfi_signal_name(ev->signo, sig, sizeof sig));
+        out->signo = ev->signo;
+        out->fault_addr = ev->fault_addr;
+        return out->text ? 0 : TT_ENOMEM;
+    }
+    const ttf_callsite *cs = ttf_get_callsite(w->r->t, ev->site);
+    out->name = cs && cs->func ? cs->func : "";
+    out->text = ttfi_arena_strcpy(&d->arena, ttd_norm_text(&w->r->norm, ev));
+    return out->text ? 0 : TT_ENOMEM;
+}
+
+static int req_cmp(const void *x, const void *y)
+{
+    const ttd_req *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static void keep_ring(ttd_walk *w, ttd_pass_spec *ps)
+{
+    const ttd_sus_ev *prev = ps->nring ? &ps->ring[(ps->nring - 1) % ps->ringcap] : NULL;
+    int leaf = prev && w->ev.kind == TTF_EV_EXIT && prev->kind == TTF_EV_ENTER &&
+               prev->addr == (w->ev.site ? 0 : w->ev.addr) && prev->site == w->ev.site;
+    ttd_sus_ev *e = &ps->ring[ps->nring++ % ps->ringcap];
+
+    e->leaf = leaf;
+    e->has_values = w->ev.has_values;
+    e->retval = w->ev.retval;
+    e->idx = w->idx;
+    e->kind = w->ev.kind;
+    e->nstack = w->nstack;
+    e->addr = w->ev.site ? 0 : w->ev.addr;
+    e->time_ns = w->ev.time_ns;
+    e->site = w->ev.site;
+    e->name = w->ev.kind == TTF_EV_EXIT ? ttd_norm_func(&w->r->norm, &w->ev) : NULL;
+}
+
+static int snapshot(ttd_walk *w, ttd_pass_spec *ps)
+{
+    if (ps->stack || ps->stack_at == UINT64_MAX)
+        return 0;
+    ps->stack = malloc((w->nstack + 1) * sizeof *ps->stack);
+    if (!ps->stack)
+        return TT_ENOMEM;
+    if (w->nstack)
+        memcpy(ps->stack, w->stack, w->nstack * sizeof *ps->stack);
+    ps->nstack = w->nstack;
+    return 0;
+}
+
+static int record(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps, size_t *first)
+{
+    while (*first < ps->nrq && ps->rq[*first].hi <= w->idx)
+        (*first)++;
+    for (size_t i = *first; i < ps->nrq && ps->rq[i].lo <= w->idx; i++) {
+        ttd_req *q = &ps->rq[i];
+        if (w->idx >= q->hi)
+            continue;
+        int rc = ttd_walk_fill(d, w, &q->out[w->idx - q->lo]);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps)
+{
+    ttd_walk w;
+    uint64_t stop = ps->stack_at == UINT64_MAX ? 0 : ps->stack_at + 1;
+    size_t first = 0;
+    int rc;
+
+    qsort(ps->rq, ps->nrq, sizeof *ps->rq, req_cmp);
+    for (size_t i = 0; i < ps->nrq; i++)
+        stop = ps->rq[i].hi > stop ? ps->rq[i].hi : stop;
+    rc = ttd_walk_open(&w, &d->r[ri], thread);
+    if (rc < 0)
+        return rc;
+    while (w.next < stop && (rc = ttd_walk_next(&w)) > 0) {
+        if (!w.kept)
+            continue;
+        if (ps->ring && w.idx < ps->stack_at)
+            keep_ring(&w, ps);
+        if (w.idx == ps->stack_at && (rc = snapshot(&w, ps)) < 0)
+            break;
+        if ((rc = record(d, &w, ps, &first)) < 0)
+            break;
+    }
+    if (rc >= 0) /* the split is at the very end */
+        rc = snapshot(&w, ps);
+    ttd_walk_close(&w);
+    return rc < 0 ? rc : 0;
+}

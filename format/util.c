@@ -1,0 +1,102 @@
+/*
+ * util.c - the small things every layer above the wire shares
+ * (ttf_util.h): event kind and signal names, and the arena that owns a
+ * trace's strings, the symbols' names and a diff's results.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttf_util.h"
+
+/* ---- names --------------------------------------------------------------- */
+
+const char *ttfi_kind_name(int kind)
+{
+    static const char *const names[] = {
+        "?", "enter", "exit", "message", "mark", "crash", "lost",
+        "thread_start", "thread_end", "thread_name", "module_load",
+        "module_unload", "pause", "resume", "end", "cut", "sync_op"};
+    if (kind < 0 || kind > TTF_EV_SYNC_OP)
+        return "?";
+    return names[kind];
+}
+
+const char *ttfi_signal_name(int signo, char *buf, size_t n)
+{
+    const char *ab = sigabbrev_np(signo);
+
+    if (ab)
+        snprintf(buf, n, "SIG%s", ab);
+    else
+        snprintf(buf, n, "signal %d", signo);
+    return buf;
+}
+
+/* ---- arena ------------------------------------------------------------- */
+
+struct ttfi_block {
+    struct ttfi_block *next;    /* older block */
+    size_t used, size;          /* bytes handed out, bytes in data */
+    max_align_t data[];         /* the memory */
+};
+
+#define ARENA_BLOCK (64u * 1024u)
+
+void *ttfi_arena_alloc(struct ttfi_arena *a, size_t n)
+{
+    struct ttfi_block *b = a->head;
+    size_t need = (n + 15) & ~(size_t)15;
+
+    if (need < n)
+        return NULL;
+    if (!b || b->size - b->used < need) {
+        /* blocks grow 4 KiB, 8 KiB, ... 64 KiB: small traces stay small */
+        size_t size = b ? (b->size < ARENA_BLOCK ? b->size * 2 : ARENA_BLOCK) : 4096;
+        if (size < need)
+            size = need;
+        b = malloc(sizeof *b + size);
+        if (!b)
+            return NULL;
+        b->size = size;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += need;
+    return p;
+}
+
+char *ttfi_arena_strdup(struct ttfi_arena *a, const uint8_t *s, size_t n)
+{
+    char *p = ttfi_arena_alloc(a, n + 1);
+    if (!p)
+        return NULL;
+    if (n)
+        memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+void ttfi_arena_free(struct ttfi_arena *a)
+{
+    while (a->head) {
+        struct ttfi_block *b = a->head;
+        a->head = b->next;
+        free(b);
+    }
+}
+
+void *ttfi_arena_zalloc(struct ttfi_arena *a, size_t n)
+{
+    void *p = ttfi_arena_alloc(a, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
+char *ttfi_arena_strcpy(struct ttfi_arena *a, const char *s)
+{
+    return ttfi_arena_strdup(a, (const uint8_t *)s, strlen(s));
+}

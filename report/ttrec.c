@@ -1,0 +1,665 @@
+/*
+ * ttrec.c - the ttrec command: record a run of a program with libttcap, or
+ * rerun it until it fails (--until-fail N), keep the first failing trace
+ * and a few passing ones, and hand them to ttdiff (the passing ones beyond
+ * the first as --baseline, so timing noise between good runs is expected).
+ * Preloads libttcap when the program was built with -finstrument-functions
+ * but not linked with it. Exit status: see usage[]. Errors, --help and
+ * --version go through the shared report/cli.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: ttrec [options] -- PROG [ARGS...]\n"
+    "       ttrec --until-fail N [options] -- PROG [ARGS...]\n"
+    "Record a run of PROG with libttcap; or run it up to N times until it fails,\n"
+    "then compare the failing run with passing ones (ttdiff).\n"
+    "\n"
+    "  -o PATH             one run: the trace file (default PROG.trc, or PROG.2.trc...\n"
+    "                      if taken); --until-fail: the folder for the traces\n"
+    "                      (default PROG.ttrec), which holds fail.trc, fail.out,\n"
+    "                      pass-1.trc... and report.txt (or .json/.html)\n"
+    "  -f                  replace an existing trace file (one run)\n"
+    "  --until-fail N      run up to N times; stop at the first failing run once\n"
+    "                      K passing runs are kept\n"
+    "  --keep K            passing runs kept (default 3: one good run and two\n"
+    "                      baselines for ttdiff)\n"
+    "  --fail-if CMD       also a failure: CMD (run by /bin/sh, with the run's\n"
+    "                      stdout and stderr on its stdin) exits 0, e.g.\n"
+    "                      --fail-if 'grep -q ERROR'\n"
+    "  --timeout SECS      a run still going after SECS is killed (SIGTERM, then\n"
+    "                      SIGKILL) and counts as failing (a hang)\n"
+    "  --preload / --no-preload  force LD_PRELOAD of libttcap on or off (default:\n"
+    "                      on when PROG calls __cyg_profile_func_enter but does\n"
+    "                      not link libttcap)\n"
+    "  --format FMT        the ttdiff report: text (default), json or html\n"
+    "  --ttdiff-arg ARG    pass ARG to ttdiff (repeatable), e.g. --ttdiff-arg=--all\n"
+    "  -q, --quiet         no progress lines\n"
+    "  -h, --help          this help\n"
+    "  --version           print the version\n"
+    "\n"
+    "Failure: an exit status other than 0, a signal, a timeout, or --fail-if.\n"
+    "Exit status, one run: the program's (128+N for signal N). --until-fail:\n"
+    "ttdiff's (0 no divergence, 1 divergence) once a failure was caught, 0 when\n"
+    "none of the N runs failed (a line says so), 2 trouble (bad options, PROG\n"
+    "would not start, no passing run to compare with).\n";
+
+/* What the command line asked for. */
+typedef struct opts {
+    const char *out;        /* -o */
+    int force;              /* -f */
+    unsigned runs;          /* --until-fail N, 0 = one run */
+    unsigned keep;          /* --keep K */
+    const char *fail_if;    /* --fail-if CMD */
+    unsigned timeout;       /* --timeout SECS, 0 = none */
+    int preload;            /* -1 auto, 0 off, 1 on */
+    const char *format;     /* --format */
+    const char **targs;     /* --ttdiff-arg values */
+    size_t ntargs;
+    int quiet;              /* -q */
+    char **argv;            /* PROG ARGS..., NULL-terminated */
+    char *prog;             /* PROG resolved in PATH (malloc'd) */
+    char *lib;              /* libttcap.so to preload, NULL = none */
+    int tty;                /* stderr is a terminal: one updating line */
+} opts;
+
+static int parse_count(const char *s, unsigned *out)
+{
+    char *end;
+
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || errno || v > 1000000 || s[0] == '-')
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int matches(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* An option with a value ("--opt=v" or "--opt v"); 2 on a usage error. */
+static int valued(opts *o, int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i], *v;
+    size_t n = strlen(name);
+
+    if (a[n] == '=')
+        v = a + n + 1;
+    else if (*i + 1 < argc)
+        v = argv[++*i];
+    else
+        return ttr_cli_fail("%s needs a value", name);
+    if (!strcmp(name, "-o"))
+        o->out = v;
+    else if (!strcmp(name, "--fail-if"))
+        o->fail_if = v;
+    else if (!strcmp(name, "--ttdiff-arg"))
+        o->targs[o->ntargs++] = v;
+    else if (!strcmp(name, "--format")) {
+        if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "html"))
+            return ttr_cli_fail("--format: '%s' is not text, json or html", v);
+        o->format = v;
+    } else {
+        unsigned *dst = !strcmp(name, "--until-fail") ? &o->runs
+                      : !strcmp(name, "--keep") ? &o->keep : &o->timeout;
+        if (parse_count(v, dst) < 0 || (dst == &o->runs && !*dst))
+            return ttr_cli_fail("%s: not a count: '%s'", name, v);
+    }
+    return 0;
+}
+
+static int option(opts *o, int argc, char **argv, int *i)
+{
+    static const char *const with_value[] = {"-o", "--until-fail", "--keep",
+        "--fail-if", "--timeout", "--format", "--ttdiff-arg"};
+    const char *a = argv[*i];
+
+    if (!strcmp(a, "-f"))
+        o->force = 1;
+    else if (!strcmp(a, "--preload") || !strcmp(a, "--no-preload"))
+        o->preload = a[2] == 'p';
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+        o->quiet = 1;
+    else {
+        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+            if (matches(a, with_value[k]))
+                return valued(o, argc, argv, i, with_value[k]);
+        return ttr_cli_fail("unknown option '%s' (see ttrec --help)", a);
+    }
+    return 0;
+}
+
+/* 0 to go on, 2 on a usage error (--help and --version exit here). */
+static int parse(opts *o, int argc, char **argv)
+{
+    int i;
+
+    memset(o, 0, sizeof *o);
+    o->keep = 3;
+    o->preload = -1;
+    o->format = "text";
+    if (!(o->targs = calloc((size_t)argc + 1, sizeof *o->targs)))
+        return ttr_cli_fail("out of memory");
+    for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        int rc = 0;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            ttr_cli_help(usage);
+        if (!strcmp(argv[i], "--version"))
+            ttr_cli_version(TTD_VERSION_MAJOR, TTD_VERSION_MINOR, TTD_VERSION_PATCH);
+        if (argv[i][0] != '-')
+            return ttr_cli_fail("'%s': put the program after -- (ttrec [options] -- PROG ARGS)",
+                        argv[i]);
+        if ((rc = option(o, argc, argv, &i)))
+            return rc;
+    }
+    if (i + 1 >= argc)
+        return ttr_cli_fail("no program to run (ttrec [options] -- PROG ARGS; see ttrec --help)");
+    o->argv = argv + i + 1;
+    if (o->runs && o->keep == 0)
+        return ttr_cli_fail("--keep: at least one passing run is needed to compare with");
+    return 0;
+}
+
+/* ---- the program and libttcap ------------------------------------------- */
+
+/* PROG as execvp would find it (malloc'd), NULL if not found. */
+static char *resolve(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[PATH_MAX];
+
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) == 0 ? strdup(prog) : NULL;
+    for (const char *p = path ? path : "/usr/bin:/bin"; p; ) {
+        const char *colon = strchr(p, ':');
+        int n = colon ? (int)(colon - p) : (int)strlen(p);
+        snprintf(buf, sizeof buf, "%.*s/%s", n, n ? p : ".", prog);
+        if (access(buf, X_OK) == 0)
+            return strdup(buf);
+        p = colon ? colon + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* Facts from entry k of section sh (see elf_facts). */
+static int elf_entry(Elf *e, const GElf_Shdr *sh, Elf_Data *data, size_t k)
+{
+    const char *name;
+
+    if (sh->sh_type == SHT_DYNAMIC) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(data, (int)k, &dyn) || dyn.d_tag != DT_NEEDED)
+            return 0;
+        name = elf_strptr(e, sh->sh_link, dyn.d_un.d_val);
+        return name && strstr(name, "libttcap") ? 2 : 0;
+    }
+    if (sh->sh_type != SHT_DYNSYM && sh->sh_type != SHT_SYMTAB)
+        return 0;
+    GElf_Sym sym;
+    if (!gelf_getsym(data, (int)k, &sym) ||
+        !(name = elf_strptr(e, sh->sh_link, sym.st_name)))
+        return 0;
+    if (!strcmp(name, "ttcap_version"))
+        return sym.st_shndx != SHN_UNDEF ? 2 : 0;
+    if (strcmp(name, "__cyg_profile_func_enter"))
+        return 0;
+    return sym.st_shndx == SHN_UNDEF ? 1 : 2;
+}
+
+/* What the ELF file's dynamic section says: bit 0 it calls
+ * __cyg_profile_func_enter (built with -finstrument-functions), bit 1 it
+ * needs or defines libttcap. -1 if it is no ELF file we can read. */
+static int elf_facts(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), facts = 0;
+    Elf *e;
+    Elf_Scn *scn = NULL;
+
+    if (fd < 0)
+        return -1;
+    elf_version(EV_CURRENT);
+    if (!(e = elf_begin(fd, ELF_C_READ, NULL)) || elf_kind(e) != ELF_K_ELF) {
+        elf_end(e);
+        close(fd);
+        return -1;
+    }
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!gelf_getshdr(scn, &sh) || !data || !sh.sh_entsize)
+            continue;
+        for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++)
+            facts |= elf_entry(e, &sh, data, k);
+    }
+    elf_end(e);
+    close(fd);
+    return facts;
+}
+
+/* A file beside this executable ("libttcap.so", "ttdiff"), else in
+ * ../lib (installed); malloc'd, NULL if there is none. */
+static char *beside_me(const char *name, const char *installed)
+{
+    char self[PATH_MAX], buf[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    char *dir = dirname(self);
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+    if (access(buf, F_OK) == 0)
+        return strdup(buf);
+    if (!installed)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s/../lib/%s", dir, installed);
+    return access(buf, F_OK) == 0 ? strdup(buf) : NULL;
+}
+
+/* Decide on LD_PRELOAD (o->lib) for o->prog. 0 or 2 (trouble). */
+static int choose_preload(opts *o)
+{
+    const char *env = getenv("TTREC_LIBTTCAP");
+    int facts = o->preload == 1 ? 1 : o->preload == 0 ? 2 : elf_facts(o->prog);
+
+    if (facts != 1)
+        return 0;  /* links libttcap already, not instrumented, or no ELF */
+    o->lib = env && env[0] ? strdup(env) : beside_me("libttcap.so", "libttcap.so.1");
+    if (!o->lib)
+        return ttr_cli_fail("%s is built with -finstrument-functions but not linked with "
+                    "libttcap, and libttcap.so was not found (set TTREC_LIBTTCAP)",
+                    o->prog);
+    return 0;
+}
+
+/* ---- one run -------------------------------------------------------------- */
+
+/* How one run ended. */
+typedef struct outcome {
+    int status;             /* waitpid status */
+    int timed_out;          /* 1: killed after --timeout */
+} outcome;
+
+static void child(const opts *o, const char *trace, const char *out)
+{
+    if (out) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(127);
+    }
+    setenv("TTCAP_OUT", trace, 1);
+    if (o->lib) {
+        const char *old = getenv("LD_PRELOAD");
+        char *v = malloc(strlen(o->lib) + (old ? strlen(old) : 0) + 2);
+        if (!v)
+            _exit(127);
+        sprintf(v, "%s%s%s", o->lib, old && old[0] ? " " : "", old ? old : "");
+        setenv("LD_PRELOAD", v, 1);
+    }
+    execv(o->prog, o->argv);
+    fprintf(stderr, "ttrec: %s: %s\n", o->prog, strerror(errno));
+    _exit(127);
+}
+
+/* Wait for pid, killing it after o->timeout seconds. */
+static int await(const opts *o, pid_t pid, outcome *r)
+{
+    struct timespec tick = {0, 5000000};
+    unsigned long waited = 0, limit = o->timeout * 200ul;
+
+    memset(r, 0, sizeof *r);
+    for (;;) {
+        pid_t w = waitpid(pid, &r->status, o->timeout ? WNOHANG : 0);
+        if (w == pid)
+            return 0;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        if (!o->timeout || w < 0)
+            continue;
+        nanosleep(&tick, NULL);
+        if (++waited == limit) {
+            r->timed_out = 1;
+            kill(pid, SIGTERM);
+        } else if (waited == limit + 400) {
+            kill(pid, SIGKILL);
+        }
+    }
+}
+
+/* Run PROG once, traced into trace (output into out, NULL = inherited). */
+static int run_once(const opts *o, const char *trace, const char *out, outcome *r)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+
+    if (pid < 0)
+        return ttr_cli_fail("fork: %s", strerror(errno));
+    if (pid == 0)
+        child(o, trace, out);
+    if (await(o, pid, r) < 0)
+        return ttr_cli_fail("waitpid: %s", strerror(errno));
+    if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && access(trace, F_OK) != 0)
+        return ttr_cli_fail("%s could not be started", o->prog);
+    return 0;
+}
+
+/* The user's predicate on a run's output: 1 it says failure, 0 not, -1
+ * it could not run. */
+static int predicate(const char *cmd, const char *out)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    int st;
+
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(out, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || dup2(fd, 0) < 0)
+            _exit(127);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static int failed(const opts *o, const outcome *r, const char *out)
+{
+    if (r->timed_out || !WIFEXITED(r->status) || WEXITSTATUS(r->status) != 0)
+        return 1;
+    return o->fail_if && out && predicate(o->fail_if, out) == 1;
+}
+
+/* "exit 3", "SIGSEGV", "timeout" */
+static void describe(const outcome *r, char *buf, size_t n)
+{
+    if (r->timed_out)
+        snprintf(buf, n, "timed out");
+    else if (WIFSIGNALED(r->status))
+        snprintf(buf, n, "killed by signal %d (%s)", WTERMSIG(r->status),
+                 strsignal(WTERMSIG(r->status)));
+    else
+        snprintf(buf, n, "exit %d", WEXITSTATUS(r->status));
+}
+
+/* ---- one recorded run ------------------------------------------------------ */
+
+/* A free trace name for one run: o->out, else PROG.trc, PROG.2.trc... */
+static int trace_name(const opts *o, char *buf, size_t n)
+{
+    char prog[PATH_MAX];
+
+    if (o->out) {
+        snprintf(buf, n, "%s", o->out);
+        if (access(buf, F_OK) == 0 && (!o->force || unlink(buf) < 0))
+            return ttr_cli_fail("%s exists (use -f to replace it, or -o another name)",
+                        buf);
+        return 0;
+    }
+    snprintf(prog, sizeof prog, "%s", o->prog);
+    const char *base = basename(prog);
+    snprintf(buf, n, "%s.trc", base);
+    for (int k = 2; access(buf, F_OK) == 0; k++)
+        snprintf(buf, n, "%s.%d.trc", base, k);
+    return 0;
+}
+
+static int record_one(const opts *o)
+{
+    char trace[PATH_MAX], how[128];
+    outcome r;
+    int rc;
+
+    if ((rc = trace_name(o, trace, sizeof trace)) || (rc = run_once(o, trace, NULL, &r)))
+        return rc;
+    describe(&r, how, sizeof how);
+    if (!o->quiet)
+        fprintf(stderr, "ttrec: %s %s, trace in %s%s\n", o->argv[0], how, trace,
+                o->lib ? " (libttcap preloaded)" : "");
+    if (access(trace, F_OK) != 0)
+        fprintf(stderr, "ttrec: no trace was written: is %s built with "
+                "-finstrument-functions (or using libttcap's macros)?\n", o->prog);
+    if (WIFSIGNALED(r.status))
+        return 128 + WTERMSIG(r.status);
+    return WEXITSTATUS(r.status);
+}
+
+/* ---- --until-fail ---------------------------------------------------------- */
+
+/* The state of a hunt for a failing run. */
+typedef struct hunt {
+    char dir[PATH_MAX];     /* where the traces go */
+    unsigned n;             /* runs done */
+    unsigned passes;        /* passing runs kept (pass-1.trc...) */
+    unsigned fails;         /* failing runs seen */
+    unsigned first_fail;    /* run number of the kept failing run, 0 = none */
+    char how[128];          /* how it failed */
+} hunt;
+
+static void path_in(const hunt *h, char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", h->dir, name);
+}
+
+/* Make the folder (o->out, else PROG.ttrec); an existing one only with -f. */
+static int make_dir(const opts *o, hunt *h)
+{
+    char prog[PATH_MAX];
+
+    snprintf(prog, sizeof prog, "%s", o->prog);
+    if (o->out)
+        snprintf(h->dir, sizeof h->dir, "%s", o->out);
+    else
+        snprintf(h->dir, sizeof h->dir, "%s.ttrec", basename(prog));
+    if (mkdir(h->dir, 0700) == 0)
+        return 0;
+    if (errno != EEXIST || !o->force)
+        return ttr_cli_fail("%s: %s (use -f to reuse a folder, or -o another one)", h->dir,
+                    errno == EEXIST ? "exists" : strerror(errno));
+    return 0;
+}
+
+static void progress(const opts *o, const hunt *h, int last)
+{
+    if (o->quiet)
+        return;
+    fprintf(stderr, "%sttrec: run %u of %u, %u failing, %u passing kept%s",
+            o->tty ? "\r" : "", h->n, o->runs, h->fails, h->passes,
+            o->tty ? "\033[K" : "\n");
+    if (o->tty && last)
+        fputc('\n', stderr);
+}
+
+/* File the run just made (run.trc, run.out) as the failing one, a passing
+ * one, or nothing. */
+static int keep_run(const opts *o, hunt *h, const outcome *r, int bad)
+{
+    char trc[PATH_MAX + 16], out[PATH_MAX + 16], dst[PATH_MAX + 32];
+    int rc = 0;
+
+    path_in(h, trc, sizeof trc, "run.trc");
+    path_in(h, out, sizeof out, "run.out");
+    if (bad && !h->first_fail) {
+        h->first_fail = h->n;
+        describe(r, h->how, sizeof h->how);
+        if (!r->timed_out && WIFEXITED(r->status) && !WEXITSTATUS(r->status))
+            snprintf(h->how, sizeof h->how, "exit 0, --fail-if said failure");
+        path_in(h, dst, sizeof dst, "fail.out");
+        rc = rename(out, dst);
+        path_in(h, dst, sizeof dst, "fail.trc");
+        rc |= rename(trc, dst);
+    } else if (!bad && h->passes < o->keep) {
+        char name[32];
+        snprintf(name, sizeof name, "pass-%u.trc", ++h->passes);
+        path_in(h, dst, sizeof dst, name);
+        rc = rename(trc, dst);
+    }
+    h->fails += (unsigned)bad;
+    unlink(trc);
+    unlink(out);
+    return rc ? ttr_cli_fail("%s: %s", dst, strerror(errno)) : 0;
+}
+
+/* Forget what an earlier hunt left in the folder under our names. */
+static void clear_dir(const hunt *h, unsigned keep)
+{
+    static const char *const names[] = {"run.trc", "run.out", "fail.trc", "fail.out"};
+    char buf[PATH_MAX + 32];
+
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        path_in(h, buf, sizeof buf, names[i]);
+        unlink(buf);
+    }
+    for (unsigned k = 1; k <= keep + 16; k++) {
+        snprintf(buf, sizeof buf, "%s/pass-%u.trc", h->dir, k);
+        unlink(buf);
+    }
+}
+
+static int hunt_runs(const opts *o, hunt *h)
+{
+    char trc[PATH_MAX + 16], out[PATH_MAX + 16];
+    outcome r;
+    int rc;
+
+    path_in(h, trc, sizeof trc, "run.trc");
+    path_in(h, out, sizeof out, "run.out");
+    clear_dir(h, o->keep);
+    while (h->n < o->runs && !(h->first_fail && h->passes >= o->keep)) {
+        if ((rc = run_once(o, trc, out, &r)))
+            return rc;
+        h->n++;
+        if (access(trc, F_OK) != 0)
+            return ttr_cli_fail("run %s wrote no trace: is the program built with "
+                        "-finstrument-functions (see ttrec --help)?", trc);
+        if ((rc = keep_run(o, h, &r, failed(o, &r, out))))
+            return rc;
+        progress(o, h, 0);
+    }
+    if (o->tty)
+        progress(o, h, 1);
+    return 0;
+}
+
+/* Run ttdiff on the kept runs; its exit status, or 2. */
+static int diff_runs(const opts *o, const hunt *h)
+{
+    char *ttdiff = beside_me("ttdiff", NULL);
+    const char **av = calloc(o->ntargs + 2 * h->passes + 12, sizeof *av);
+    char paths[18][PATH_MAX + 32], ext[16];
+    size_t n = 0;
+    int st = 0;
+
+    if (!av)
+        return ttr_cli_fail("out of memory");
+    av[n++] = ttdiff ? ttdiff : "ttdiff";
+    for (size_t i = 0; i < o->ntargs; i++)
+        av[n++] = o->targs[i];
+    av[n++] = "--format";
+    av[n++] = o->format;
+    if (strcmp(o->format, "text")) {
+        snprintf(ext, sizeof ext, "report.%s", o->format);
+        path_in(h, paths[17], sizeof paths[17], ext);
+        av[n++] = "-o";
+        av[n++] = paths[17];
+    }
+    for (unsigned k = 2; k <= h->passes && k < 16; k++) {
+        snprintf(paths[k], sizeof paths[k], "%s/pass-%u.trc", h->dir, k);
+        av[n++] = "--baseline";
+        av[n++] = paths[k];
+    }
+    path_in(h, paths[0], sizeof paths[0], "pass-1.trc");
+    path_in(h, paths[1], sizeof paths[1], "fail.trc");
+    av[n++] = paths[0];
+    av[n++] = paths[1];
+    if (!o->quiet) {
+        fprintf(stderr, "ttrec:");
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, " %s", av[i]);
+        fputc('\n', stderr);
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(av[0], (char *const *)av);
+        fprintf(stderr, "ttrec: %s: %s\n", av[0], strerror(errno));
+        _exit(2);
+    }
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    free(av);
+    free(ttdiff);
+    if (pid < 0 || !WIFEXITED(st))
+        return ttr_cli_fail("ttdiff did not finish");
+    if (strcmp(o->format, "text") && WEXITSTATUS(st) < 2 && !o->quiet)
+        fprintf(stderr, "ttrec: report in %s\n", paths[17]);
+    return WEXITSTATUS(st);
+}
+
+static int until_fail(const opts *o)
+{
+    hunt h;
+    int rc;
+
+    memset(&h, 0, sizeof h);
+    if ((rc = make_dir(o, &h)) || (rc = hunt_runs(o, &h)))
+        return rc;
+    if (!h.first_fail) {
+        fprintf(stderr, "ttrec: no failure in %u runs (passing traces kept in %s/)\n",
+                h.n, h.dir);
+        return 0;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "ttrec: run %u failed (%s): %s/fail.trc, its output %s/fail.out; "
+                "%u passing run%s kept\n", h.first_fail, h.how, h.dir, h.dir,
+                h.passes, h.passes == 1 ? "" : "s");
+    if (!h.passes)
+        return ttr_cli_fail("every run failed: no passing run to compare with (%s/fail.trc kept)",
+                    h.dir);
+    return diff_runs(o, &h);
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+
+    ttr_cli_init("ttrec");
+    int rc = parse(&o, argc, argv);
+
+    if (rc)
+        goto out;
+    if (!(o.prog = resolve(o.argv[0]))) {
+        rc = ttr_cli_fail("%s: command not found", o.argv[0]);
+        goto out;
+    }
+    o.tty = isatty(2);
+    if ((rc = choose_preload(&o)))
+        goto out;
+    rc = o.runs ? until_fail(&o) : record_one(&o);
+out:
+    free(o.targs);
+    free(o.prog);
+    free(o.lib);
+    return rc;
+}

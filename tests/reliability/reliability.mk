@@ -1,0 +1,32 @@
+# tests/reliability/reliability.mk - `make check-reliability`: the
+# reliability suite (tests/reliability/run.sh, README "Reliability"). Its
+# programs: rel_damage (damaged traces through reader, engine and renderers,
+# ASan), the fixtures it records, and the ASan tools it runs.
+.PHONY: check-reliability rel-progs
+
+RELSAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+$(B)/rel/rel_damage: tests/reliability/rel_damage.c tests/fuzz/fuzz_reader.c \
+                     tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -g -O1 $(RELSAN) $(CPPFLAGS_TT) -Itests/fuzz -o $@ \
+	  tests/reliability/rel_damage.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC) $(SYSLIBS)
+
+rel-progs: $(B)/rel/rel_damage
+fixtures: rel-progs     # the short suite runs in make test
+
+check-reliability: all fixtures rel-progs
+	$(MAKE) B=build/asan OPT=-O1 SAN="$(RELSAN)" build/asan/ttdump build/asan/ttdiff
+	@sh tests/reliability/run.sh $(B)
+
+# programs under test: instrumented, linked with libttcap.so
+RELFIX = $(B)/rel/rel_count $(B)/rel/rel_life $(B)/rel/rel_hostile $(B)/rel/rel_scale
+$(B)/rel/%: tests/reliability/%.c $(B)/libttcap.so capture/ttcap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXFLAGS) -o $@ $< -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
+$(B)/rel/rel_cxx: tests/reliability/rel_cxx.cpp $(B)/libttcap.so capture/ttcap.h
+	@mkdir -p $(dir $@)
+	$(CXX_FIX) -g -O1 -finstrument-functions -fno-plt -rdynamic -Icapture -o $@ $< \
+	  -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
+rel-progs: $(RELFIX) $(B)/rel/rel_cxx
+rel-progs: $(B)/bench/gen_trace

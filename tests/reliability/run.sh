@@ -1,0 +1,41 @@
+#!/bin/sh
+# run.sh - the reliability suite (`make check-reliability`; README
+# "Reliability"). Runs each check_*.sh, then prints a table: check, its
+# figure, ok / FAIL / skip. $1 = build dir; --short for the quick version
+# (small counts, seconds per check) that tests/e2e/reliability_short.sh
+# runs within `make test`. Exit 1 if any check fails.
+B=${1:-build}; SHORT=0
+[ "$2" = --short ] && SHORT=1
+cd "$(dirname "$0")/../.." || exit 2
+H=tests/reliability
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+if [ $SHORT = 1 ]; then
+    DMG="100 4 3 200"; CNT=1; SCALE=short
+    export REL_TOOLS=${REL_TOOLS:-$B}   # the build's own tools (ASan under make asan)
+else
+    DMG="10000 400 120 1"; CNT=5; SCALE=full
+fi
+# REL_DAMAGE="mutations tool-files fuzz-seconds truncation-stride" overrides
+DMG=${REL_DAMAGE:-$DMG}
+fail=0
+run() { # script args...
+    s=$1; shift
+    echo "== $s $*" >&2
+    sh "$H/$s" "$B" "$@" > "$log.1" 2>&1 || fail=1
+    grep '^RESULT ' "$log.1" | tee -a "$log" >&2
+    grep -v '^RESULT ' "$log.1" | tail -20 >&2
+    grep -q '^RESULT ' "$log.1" || { echo "RESULT $s|no result (script failed)|FAIL" >> "$log"; fail=1; }
+}
+# shellcheck disable=SC2086
+run check_damage.sh $DMG
+run check_count.sh $CNT
+run check_life.sh
+run check_disk.sh
+run check_scale.sh $SCALE
+run check_hostile.sh
+echo
+echo "reliability suite ($([ $SHORT = 1 ] && echo short || echo full)), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| %s | %s | %s |\n|---|---|---|\n' check figure result
+sed 's/^RESULT //' "$log" | awk -F'|' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }'
+grep -q '|FAIL$' "$log" && fail=1
+exit $fail

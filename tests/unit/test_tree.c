@@ -1,0 +1,446 @@
+/*
+ * test_tree.c - the call-tree builder and aligner (diff/tree.c, talign.c).
+ *
+ * 10k random pairs of small call trees (loops, longjmps, crashes, stray
+ * EXITs) against brute force: the hunks must be a valid edit script of the
+ * flat key sequences, the first one must start at their longest common
+ * prefix or at the start of the call holding it, no call begun in a hunk
+ * may go on after it,
+ * and the cost (events in hunks) is bounded below by the optimal top-down
+ * tree edit distance (Selkow 1977: a node can match only if its parent
+ * does; computed by dynamic programming), which it must reach on most.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tree.h"
+
+#define MAXEV 400
+#define NFUNC 5
+#define INF (1u << 30)
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static unsigned below(unsigned n)
+{
+    return n ? (unsigned)(rnd() % n) : 0;
+}
+
+/* A stream of kept events. */
+typedef struct stream {
+    uint64_t key[MAXEV];
+    int kind[MAXEV];
+    size_t n;
+} stream;
+
+/* A generated call tree (before it is written as events). */
+typedef struct gnode {
+    int fn;                 /* function, or -1 - message number */
+    int cut;                /* 1: left by longjmp (no EXIT written) */
+    int nk;
+    struct gnode *k[12];
+} gnode;
+
+static uint64_t enter_key(int fn)
+{
+    return 0x1000 + (uint64_t)fn * 0x10001;
+}
+
+/* Every generated node, freed together after each pair (mutations drop
+ * and share nodes). */
+static gnode **all;
+static size_t nall, allcap;
+
+static gnode *new_gnode(void)
+{
+    if (nall == allcap) {
+        allcap = allcap ? 2 * allcap : 1024;
+        all = realloc(all, allcap * sizeof *all);
+        assert_non_null(all);
+    }
+    all[nall] = calloc(1, sizeof **all);
+    assert_non_null(all[nall]);
+    return all[nall++];
+}
+
+static void free_gnodes(void)
+{
+    while (nall)
+        free(all[--nall]);
+}
+
+static gnode *gen(int depth)
+{
+    gnode *g = new_gnode();
+
+    if (depth > 0 && below(5) == 0) {
+        g->fn = -1 - (int)below(2);
+        return g;
+    }
+    g->fn = (int)below(NFUNC);
+    g->cut = depth > 1 && below(25) == 0;
+    int nk = depth > 3 ? 0 : (int)below(4);
+    for (int i = 0; i < nk && g->nk < 12; i++) {
+        gnode *c = gen(depth + 1);
+        int reps = below(5) == 0 ? 2 + (int)below(3) : 1;
+        g->k[g->nk++] = c;
+        for (int r = 1; r < reps && g->nk < 12; r++) {  /* a loop (shared) */
+            g->k[g->nk++] = c;
+        }
+    }
+    return g;
+}
+
+static gnode *copy(const gnode *g)
+{
+    gnode *c = new_gnode();
+
+    *c = *g;
+    for (int i = 0; i < g->nk; i++)
+        c->k[i] = i && g->k[i] == g->k[i - 1] ? c->k[i - 1] : copy(g->k[i]);
+    return c;
+}
+
+/* Change c somewhere: a function, a child dropped, added or repeated. */
+static void mutate(gnode *g, int depth)
+{
+    unsigned what = below(6);
+
+    if (g->fn < 0)
+        return;
+    if (g->nk && what < 3) {
+        mutate(g->k[below((unsigned)g->nk)], depth + 1);
+        return;
+    }
+    if (what == 3 && g->nk) {
+        int i = (int)below((unsigned)g->nk);
+        memmove(&g->k[i], &g->k[i + 1], (size_t)(g->nk - i - 1) * sizeof g->k[0]);
+        g->nk--;
+    } else if (what == 4 && g->nk < 12) {
+        int i = (int)below((unsigned)g->nk + 1);
+        memmove(&g->k[i + 1], &g->k[i], (size_t)(g->nk - i) * sizeof g->k[0]);
+        g->k[i] = gen(depth + 2);
+        g->nk++;
+    } else if (g->nk && g->nk < 12) {
+        int i = (int)below((unsigned)g->nk);
+        memmove(&g->k[i + 1], &g->k[i], (size_t)(g->nk - i) * sizeof g->k[0]);
+        g->nk++;
+    } else {
+        g->fn = (int)below(NFUNC);
+    }
+}
+
+static void put(stream *s, uint64_t key, int kind)
+{
+    if (s->n < MAXEV) {
+        s->key[s->n] = key;
+        s->kind[s->n++] = kind;
+    }
+}
+
+static void write_ev(const gnode *g, stream *s)
+{
+    if (g->fn < 0) {
+        put(s, 0x7000 + (uint64_t)(-g->fn), TTF_EV_MESSAGE);
+        return;
+    }
+    put(s, enter_key(g->fn), TTF_EV_ENTER);
+    for (int i = 0; i < g->nk; i++)
+        write_ev(g->k[i], s);
+    if (!g->cut)
+        put(s, ttd_norm_exit_of(enter_key(g->fn)), TTF_EV_EXIT);
+}
+
+/* A run: a few top-level calls; sometimes a stray EXIT first or a crash
+ * (the end cut off). */
+static void write_run(gnode **top, int ntop, int stray, size_t crash_at,
+                      stream *s)
+{
+    s->n = 0;
+    if (stray)
+        put(s, ttd_norm_exit_of(enter_key(stray - 1)), TTF_EV_EXIT);
+    for (int i = 0; i < ntop; i++)
+        write_ev(top[i], s);
+    if (crash_at && crash_at < s->n) {
+        s->n = crash_at;
+        put(s, 0x9999, TTF_EV_CRASH);
+    }
+}
+
+static void build(ttd_tree *t, const stream *s)
+{
+    assert_int_equal(ttd_tree_reset(t, s->n), 0);
+    for (size_t i = 0; i < s->n; i++)
+        assert_int_equal(ttd_tree_feed(t, s->key[i], s->kind[i]), 0);
+    ttd_tree_finish(t);
+}
+
+/* ---- brute force ----------------------------------------------------- */
+
+typedef struct kids {
+    size_t node[MAXEV + 1];
+    uint64_t raw0[MAXEV + 1];   /* [n]: end of the children */
+    size_t n;
+} kids;
+
+static void kids_of(const ttd_tree *t, size_t p, uint64_t r, kids *k)
+{
+    const ttd_node *pn = ttd_tree_node(t, p);
+    size_t c = p + 1, end = p ? p + ttd_node_size(pn) : t->n;
+    uint64_t raw = r + (p ? 1 : 0);
+
+    k->n = 0;
+    while (c < end) {
+        k->node[k->n] = c;
+        k->raw0[k->n++] = raw;
+        raw += ttd_tree_node(t, c)->len;
+        c += ttd_node_size(ttd_tree_node(t, c));
+    }
+    k->raw0[k->n] = raw;
+}
+
+/* Optimal top-down edit cost (events) of two matched nodes. */
+static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
+                       const ttd_tree *b, size_t ib, uint64_t rb)
+{
+    kids *ka = malloc(sizeof *ka), *kb = malloc(sizeof *kb);
+    const ttd_node *x = ttd_tree_node(a, ia), *y = ttd_tree_node(b, ib);
+    unsigned r;
+
+    assert_true(ka && kb);
+    kids_of(a, ia, ra, ka);
+    kids_of(b, ib, rb, kb);
+    unsigned *d = malloc((ka->n + 1) * (kb->n + 1) * sizeof *d);
+    assert_non_null(d);
+#define D(i, j) d[(i) * (kb->n + 1) + (j)]
+    for (size_t i = 0; i <= ka->n; i++) {
+        for (size_t j = 0; j <= kb->n; j++) {
+            unsigned best = INF;
+            if (!i && !j)
+                best = 0;
+            if (i)
+                best = D(i - 1, j) + (unsigned)(ka->raw0[i] - ka->raw0[i - 1]);
+            if (j && D(i, j - 1) + (unsigned)(kb->raw0[j] - kb->raw0[j - 1]) < best)
+                best = D(i, j - 1) + (unsigned)(kb->raw0[j] - kb->raw0[j - 1]);
+            if (i && j) {
+                const ttd_node *u = ttd_tree_node(a, ka->node[i - 1]);
+                const ttd_node *v = ttd_tree_node(b, kb->node[j - 1]);
+                unsigned sub = INF;
+                if (u->hash == v->hash)
+                    sub = 0;
+                else if (u->key == v->key && (ttd_node_flags(u) & TTD_NODE_CALL) &&
+                         (ttd_node_flags(v) & TTD_NODE_CALL))
+                    sub = selkow(a, ka->node[i - 1], ka->raw0[i - 1], b,
+                                 kb->node[j - 1], kb->raw0[j - 1]);
+                if (D(i - 1, j - 1) + sub < best)
+                    best = D(i - 1, j - 1) + sub;
+            }
+            D(i, j) = best;
+        }
+    }
+    r = D(ka->n, kb->n);
+#undef D
+    r += (ttd_node_flags(x) & TTD_NODE_CLOSED) != (ttd_node_flags(y) & TTD_NODE_CLOSED);
+    free(d);
+    free(ka);
+    free(kb);
+    return r;
+}
+
+/* 1 if no call that begins in [x0, x1) of t goes on after it. */
+static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
+{
+    kids k;
+    size_t stack[MAXEV + 1], sraw[MAXEV + 1], n = 0;
+
+    stack[n] = 0;
+    sraw[n++] = 0;
+    while (n) {
+        size_t p = stack[--n];
+        kids_of(t, p, sraw[n], &k);
+        for (size_t i = 0; i < k.n; i++) {
+            const ttd_node *c = ttd_tree_node(t, k.node[i]);
+            if (k.raw0[i] >= x0 && k.raw0[i] < x1 && k.raw0[i] + c->len > x1)
+                return 0;
+            if (ttd_node_flags(c) & TTD_NODE_CALL) {
+                stack[n] = k.node[i];
+                sraw[n++] = k.raw0[i];
+            }
+        }
+    }
+    return 1;
+}
+
+static size_t at_lcp;
+
+static ttd_tree tra, trb;       /* reused: reset keeps their memory */
+
+static int check_pair(const stream *sa, const stream *sb)
+{
+    ttd_xhunk *h = NULL;
+    size_t nh = 0, x = 0, y = 0, lcp = 0;
+    unsigned cost = 0;
+
+    build(&tra, sa);
+    build(&trb, sb);
+    assert_int_equal(tra.raw, sa->n);
+    assert_int_equal(ttd_tree_align(&tra, &trb, 0, &h, &nh), 0);
+    while (lcp < sa->n && lcp < sb->n && sa->key[lcp] == sb->key[lcp])
+        lcp++;
+    if (lcp == sa->n && lcp == sb->n) {
+        assert_int_equal(nh, 0);
+    } else {
+        assert_true(nh > 0);
+        /* at the flat first difference, or at the start of the call
+         * holding it when an inserted call begins like the next one */
+        assert_int_equal(h[0].a0, h[0].b0);
+        assert_true(h[0].a0 <= lcp);
+        at_lcp += h[0].a0 == lcp;
+    }
+    for (size_t k = 0; k <= nh; k++) {
+        size_t ex = k < nh ? h[k].a0 : sa->n, ey = k < nh ? h[k].b0 : sb->n;
+        assert_int_equal(ex - x, ey - y);
+        for (; x < ex; x++, y++)
+            assert_true(sa->key[x] == sb->key[y]);
+        if (k == nh)
+            break;
+        assert_true(h[k].a0 <= h[k].a1 && h[k].b0 <= h[k].b1);
+        assert_true(h[k].a1 > h[k].a0 || h[k].b1 > h[k].b0);
+        assert_true(on_boundaries(&tra, h[k].a0, h[k].a1));
+        assert_true(on_boundaries(&trb, h[k].b0, h[k].b1));
+        cost += (unsigned)(h[k].a1 - h[k].a0 + h[k].b1 - h[k].b0);
+        x = h[k].a1;
+        y = h[k].b1;
+    }
+    assert_int_equal(x, sa->n);
+    assert_int_equal(y, sb->n);
+    unsigned best = ttd_tree_node(&tra, 0)->hash == ttd_tree_node(&trb, 0)->hash
+                    ? 0 : selkow(&tra, 0, 0, &trb, 0, 0);
+    assert_true(cost >= best);
+    free(h);
+    return cost == best;
+}
+
+static void random_trees(void **state)
+{
+    static stream sa, sb;
+    size_t optimal = 0, total = 10000;
+
+    (void)state;
+    for (size_t it = 0; it < total; it++) {
+        gnode *ga[4], *gb[4];
+        int n = 1 + (int)below(3);
+        for (int i = 0; i < n; i++) {
+            ga[i] = gen(0);
+            gb[i] = copy(ga[i]);
+        }
+        for (unsigned m = below(4); m > 0; m--)
+            mutate(gb[below((unsigned)n)], 0);
+        write_run(ga, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0, 0, &sa);
+        write_run(gb, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0,
+                  below(8) == 0 ? 1 + below(MAXEV / 2) : 0, &sb);
+        optimal += (size_t)check_pair(&sa, &sb);
+        free_gnodes();
+    }
+    ttd_tree_free(&tra);
+    ttd_tree_free(&trb);
+    free(all);
+    all = NULL;
+    allcap = 0;
+    printf("tree aligner: optimal (top-down edit distance) on %zu of %zu;"
+           " first hunk at the flat first difference on %zu\n", optimal,
+           total, at_lcp);
+    assert_true(optimal * 100 >= total * 95);
+}
+
+/* longjmp: the EXIT of an outer call closes the inner ones. */
+static void longjmp_and_crash(void **state)
+{
+    ttd_tree t = {0};
+    uint64_t f = enter_key(0), g = enter_key(1), h = enter_key(2);
+
+    (void)state;
+    assert_int_equal(ttd_tree_reset(&t, 8), 0);
+    assert_int_equal(ttd_tree_feed(&t, ttd_norm_exit_of(h), TTF_EV_EXIT), 0);
+    assert_int_equal(ttd_tree_feed(&t, f, TTF_EV_ENTER), 0);
+    assert_int_equal(ttd_tree_feed(&t, g, TTF_EV_ENTER), 0);
+    assert_int_equal(ttd_tree_feed(&t, h, TTF_EV_ENTER), 0);
+    assert_int_equal(ttd_tree_feed(&t, ttd_norm_exit_of(f), TTF_EV_EXIT), 0);
+    assert_int_equal(ttd_tree_feed(&t, g, TTF_EV_ENTER), 0);
+    ttd_tree_finish(&t);
+    assert_int_equal(t.n, 6); /* root, stray exit, f, g, h, g */
+    const ttd_node *n = ttd_tree_node(&t, 0);
+    assert_int_equal(ttd_node_flags(&n[1]), 0);
+    assert_int_equal(ttd_node_flags(&n[2]), TTD_NODE_CALL | TTD_NODE_CLOSED);
+    assert_int_equal(ttd_node_size(&n[2]), 3);
+    assert_int_equal(n[2].len, 4);  /* events 1..4 */
+    assert_int_equal(ttd_node_flags(&n[3]), TTD_NODE_CALL);
+    assert_int_equal(n[3].len, 2);  /* 2..3: cut by f's EXIT at 4 */
+    assert_int_equal(n[4].len, 1);
+    assert_int_equal(ttd_node_flags(&n[5]), TTD_NODE_CALL);
+    assert_int_equal(n[5].len, 1);
+    ttd_tree_free(&t);
+}
+
+/* A loop of three sibling calls: 3 iterations against 5 is one count
+ * hunk of the two extra iterations. */
+static void loop_of_three(void **state)
+{
+    static stream sa, sb;
+    ttd_tree ta = {0}, tb = {0};
+    ttd_xhunk *h = NULL;
+    size_t nh = 0;
+
+    (void)state;
+    for (int side = 0; side < 2; side++) {
+        stream *s = side ? &sb : &sa;
+        s->n = 0;
+        put(s, enter_key(0), TTF_EV_ENTER);
+        for (int it = 0; it < (side ? 5 : 3); it++)
+            for (int f = 1; f <= 3; f++) {
+                put(s, enter_key(f), TTF_EV_ENTER);
+                put(s, ttd_norm_exit_of(enter_key(f)), TTF_EV_EXIT);
+            }
+        put(s, enter_key(4), TTF_EV_ENTER);
+        put(s, ttd_norm_exit_of(enter_key(4)), TTF_EV_EXIT);
+        put(s, ttd_norm_exit_of(enter_key(0)), TTF_EV_EXIT);
+    }
+    build(&ta, &sa);
+    build(&tb, &sb);
+    assert_int_equal(ttd_tree_align(&ta, &tb, 0, &h, &nh), 0);
+    assert_int_equal(nh, 1);
+    assert_int_equal(h[0].reps[0], 3);
+    assert_int_equal(h[0].reps[1], 5);
+    assert_int_equal(h[0].a0, 19);
+    assert_int_equal(h[0].a1, 19);
+    assert_int_equal(h[0].b0, 19);
+    assert_int_equal(h[0].b1, 31);
+    free(h);
+    ttd_tree_free(&ta);
+    ttd_tree_free(&tb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(longjmp_and_crash),
+        cmocka_unit_test(loop_of_three),
+        cmocka_unit_test(random_trees),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
