@@ -63,6 +63,30 @@ if [ -x "$BD/fixtures/vd_cxx" ]; then
         'Units::find(char const*) const'
 fi
 
+# the aligners agree on values: the call-tree one (default), --flat and
+# --first-only name the same value divergence and suspect #1
+for args in "vd_errchain 30 99999999999999999999" "vd_threads 30 300" "vd_status 2 3"; do
+    set -- $args
+    rm -f "$T"/*.trc
+    rec g.trc "$BD/fixtures/$1" "$2"
+    rec b.trc "$BD/fixtures/$1" "$3"
+    for mode in "" --flat --first-only; do
+        run 1 --format json $mode "$T/g.trc" "$T/b.trc"
+        mv "$T/out" "$T/v$mode.json"
+    done
+    for mode in --flat --first-only; do
+        python3 -c "
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+va, vb = a['value_divergence'], b['value_divergence']
+keys = ('function', 'what', 'arg', 'good_value', 'bad_value', 'before_split')
+assert va and vb and all(va[k] == vb[k] for k in keys), (va, vb)
+sa, sb = (x['first_divergence']['suspects'][0]['function'] for x in (a, b))
+assert sa == sb, (sa, sb)
+" "$T/v.json" "$T/v$mode.json" || fail "$1: tree and $mode disagree on values"
+    done
+done
+
 # values in the context lines, the stack and the hunk
 rm -f "$T"/*.trc
 rec g.trc "$BD/fixtures/vd_errchain" 30
