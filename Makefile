@@ -58,7 +58,7 @@ export B CC SAN
 
 # ---- sources ---------------------------------------------------------------
 FMT_SRC  := $(wildcard format/*.c)
-CAP_SRC  := $(wildcard capture/*.c)
+CAP_SRC  := $(wildcard capture/*.c capture/*.S)
 DIFF_SRC := $(wildcard diff/*.c)
 # report/ also holds the commands and their shared command-line module
 # (cli.c), linked into the tools, not into libttreport
@@ -67,7 +67,7 @@ REP_SRC  := $(filter-out $(CMD_SRC), $(wildcard report/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
 
-obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+obj = $(patsubst %.S,$(B)/obj/%.o,$(patsubst %.c,$(B)/obj/%.o,$(1)))
 
 LIBFMT  = $(B)/libttfmt.a
 LIBDIFF = $(B)/libttdiff.a

@@ -44,20 +44,17 @@ static void slow_event(struct tstate *t, uintptr_t a, int is_exit);
 
 /* ---- the hot path --------------------------------------------------------- */
 
+/* In a values chunk (a thread that also runs -pg -mfentry code) every
+ * ENTER carries an argument mask and every EXIT a return value: these hooks
+ * see neither, so they write mask 0 (arguments as at the previous ENTER)
+ * and return value 0, each one zero byte. */
 static inline __attribute__((always_inline))
 void put_hot(struct tstate *t, uintptr_t a, uint8_t hit, uint8_t miss)
 {
-    uint8_t *p = t->pos, *q = p + 1;
-    unsigned slot = TTF_SLOT(a);
-    uint8_t tag = (uint8_t)(hit | slot);
-    if (__builtin_expect(t->cache[slot] != a, 0)) {
-        q = ttf_put_svar(q, (int64_t)(a - t->prev));
-        t->prev = a;
-        t->cache[slot] = a;
-        tag = miss;
-    }
-    if (t->timed)
-        q = cap_put_t(t, q);
+    uint8_t tag, *p = t->pos;
+    uint8_t *q = cap_hot_head(t, p, a, hit, miss, &tag);
+    if (t->vals)
+        *q++ = 0;
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = tag;
     atomic_signal_fence(memory_order_release);
@@ -232,7 +229,10 @@ static int claim_chunk(struct tstate *t, int *recycled)
     uint64_t tsc = cap_tsc();
     ttf_put_u32(m + TTF_C_THREAD, t->index);
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
-    ttf_put_u16(m + TTF_C_FLAGS, t->timed ? TTF_CHUNK_TIMED : 0);
+    ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
+                                            (t->vals ? TTF_CHUNK_VALUES : 0)));
+    if (t->vals)
+        cap_values_chunk();
     ttf_put_u16(m + TTF_C_HSIZE, TTF_CHUNK_HDR);
     ttf_put_u32(m + TTF_C_DEPTH, (uint32_t)t->depth);
     ttf_put_u64(m + TTF_C_TSC, tsc);
@@ -249,6 +249,7 @@ static int claim_chunk(struct tstate *t, int *recycled)
         cap.any_calls = 1;
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
+    memset(t->vprev, 0, sizeof t->vprev);
     return 0;
 }
 
@@ -318,7 +319,7 @@ static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
 
 /* The chunk is full (or the thread has none): move to a new one. On
  * failure the old chunk gets a CUT record and the thread counts losses. */
-static void switch_chunk(struct tstate *t)
+void cap_switch_chunk(struct tstate *t)
 {
     uint8_t *old = t->base;
     int recycled;
@@ -345,11 +346,11 @@ uint8_t *cap_room(struct tstate *t, size_t need)
     if (t->state == TS_NEW)
         cap_thread_begin(t);
     if (t->state == TS_CUT && (++t->lost & 0xffff) == 0)
-        switch_chunk(t);        /* retry now and then: space may be back */
+        cap_switch_chunk(t);        /* retry now and then: space may be back */
     if (t->state != TS_LIVE)
         return NULL;
     if (t->pos + need > t->limit + CAP_RESERVE / 2)
-        switch_chunk(t);
+        cap_switch_chunk(t);
     /* a fresh chunk starts with records of its own (LOST, ring-mode
      * definitions), and a record larger than a chunk never fits */
     if (t->state != TS_LIVE || t->pos + need > t->limit + CAP_RESERVE / 2)
@@ -368,9 +369,9 @@ static void slow_event(struct tstate *t, uintptr_t a, int is_exit)
     if (t->state == TS_NEW)
         cap_thread_begin(t);
     else if (t->state == TS_LIVE)
-        switch_chunk(t);
+        cap_switch_chunk(t);
     else if (t->state == TS_CUT && (++t->lost & 0xffff) == 0)
-        switch_chunk(t);
+        cap_switch_chunk(t);
     if (t->state == TS_LIVE && t->pos < t->limit) {
         if (is_exit)
             put_hot(t, a, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
@@ -487,6 +488,7 @@ void cap_thread_end(void *arg)
         munmap(base, cap.chunk_size);
     if (ring)
         munmap(ring, cap.ring_n * sizeof(uint64_t));
+    cap_values_thread_end();
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
 }

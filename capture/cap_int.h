@@ -24,6 +24,9 @@
 
 #define CAP_RESERVE 128         /* bytes kept free at each chunk end for CUT/CRASH/END */
 #define CAP_HOT_MAX 24          /* longest hot record (tag + svar + uvar) */
+#define CAP_VHOT_MAX (CAP_HOT_MAX - 3 + TTF_ENTER_VALUES_MAX)
+                                /* longest values-mode ENTER (82 bytes): it
+                                   and a terminal record fit in CAP_RESERVE */
 #define CAP_GROW 16             /* chunks added to the file per growth step */
 #define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
 #define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
@@ -47,8 +50,9 @@ struct tstate {
     uint8_t busy;               /* 1 while writing: nested events are dropped */
     uint8_t timed;              /* hot events carry a tsc delta */
     uint8_t state;              /* TS_* */
-    uint8_t pad;                /* unused */
+    uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
+    uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
     uint8_t *base;              /* start of the mapped chunk */
     uint64_t chunk;             /* its index in the file */
     uint32_t index;             /* thread index (creation order) */
@@ -160,6 +164,27 @@ static inline uint8_t *cap_ext_close(uint8_t *p, uint8_t *q)
     return q + 1;
 }
 
+/* A hot record's head at p: the address (hit: in the tag; miss: svar
+ * delta) and the time delta. Returns the byte after; *tag is the tag to
+ * commit. Shared by the -finstrument-functions hooks and values mode. */
+static inline __attribute__((always_inline))
+uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
+                      uint8_t miss, uint8_t *tag)
+{
+    uint8_t *q = p + 1;
+    unsigned slot = TTF_SLOT(a);
+    *tag = (uint8_t)(hit | slot);
+    if (__builtin_expect(t->cache[slot] != a, 0)) {
+        q = ttf_put_svar(q, (int64_t)(a - t->prev));
+        t->prev = a;
+        t->cache[slot] = a;
+        *tag = miss;
+    }
+    if (t->timed)
+        q = cap_put_t(t, q);
+    return q;
+}
+
 /* Publish a record: every byte after the tag is already there. */
 static inline void cap_commit(struct tstate *t, uint8_t *p, uint8_t tag, uint8_t *q)
 {
@@ -173,6 +198,7 @@ static inline void cap_commit(struct tstate *t, uint8_t *p, uint8_t tag, uint8_t
 void cap_hook_enter(void *fn, void *call_site); /* == our __cyg_profile_func_enter */
 uint8_t *cap_room(struct tstate *t, size_t need);
 uint8_t *cap_reserve_room(struct tstate *t);
+void cap_switch_chunk(struct tstate *t);
 void cap_thread_begin(struct tstate *t);
 void cap_thread_reset(struct tstate *t);
 void cap_thread_end(void *arg);
@@ -202,6 +228,9 @@ void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
 /* cap_store.c */
 void cap_store_init(void);
 void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main);
+/* cap_values.c (values mode, x86-64 -pg -mfentry; stubs elsewhere) */
+void cap_values_chunk(void);
+void cap_values_thread_end(void);
 
 /* cap_sig.c */
 void cap_signals_install(void);

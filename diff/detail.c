@@ -36,6 +36,25 @@ void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
     }
 }
 
+/* The arguments of a frame of the bad run as text, NULL if unknown. */
+static const char *frame_args(ttd_diff *d, const ttd_frame_id *f)
+{
+    ttf_event ev;
+    char v[512];
+
+    if (!d->values || !f->has_values || f->site)
+        return NULL;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = f->addr;
+    ev.time_ns = f->time_ns;
+    ev.has_values = 1;
+    memcpy(ev.argregs, f->argregs, sizeof ev.argregs);
+    if (!ttd_values_text(&d->r[TTD_BAD].norm, &ev, v, sizeof v))
+        return NULL;
+    return ttfi_arena_strcpy(&d->arena, v);
+}
+
 /* Common prefix (by name) of the stacks before the split in both runs. */
 static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec *b,
                         ttd_divergence *dv)
@@ -52,6 +71,7 @@ static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec
         fr[i].name = b->stack[i].name;
         ttd_locate(d, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
                &fr[i].file, &fr[i].line);
+        fr[i].args = frame_args(d, &b->stack[i]);
     }
     dv->stack = fr;
     dv->nstack = n;
@@ -312,7 +332,7 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     dv->bad_time_ns = nb ? dv->bad[0].time_ns : probe[1].time_ns;
     dv->crash = crashed ? &probe[2] : NULL;
     if ((rc = common_stack(d, &ps[0], &ps[1], dv)) < 0 ||
-        (rc = ttd_suspects(d, &ps[1], dv)) < 0)
+        (rc = ttd_suspects(d, p, &ps[1], dv)) < 0)
         goto out;
     if ((rc = others(d, TTD_GOOD, p->t[0], dv->good_time_ns, dv)) < 0)
         goto out;

@@ -200,6 +200,56 @@ static int pair_runs(ttd_diff *d, ttf_error *err)
     return rc;
 }
 
+/* Whether call values are compared, and if not, why. */
+static void values_setup(ttd_diff *d)
+{
+    const ttf_trace *g = d->r[TTD_GOOD].t, *b = d->r[TTD_BAD].t;
+
+    d->values = !d->o.no_values && ttd_values_on(g, b);
+    if (d->o.no_values)
+        d->res.values_note = "turned off (--no-values)";
+    else if (!ttf_get_summary(g)->values && !ttf_get_summary(b)->values)
+        d->res.values_note = "not recorded (build with -pg -mfentry to record them)";
+    else if (!d->values)
+        d->res.values_note = ttf_get_summary(g)->values
+            ? "the bad run has none (built without -pg -mfentry)"
+            : "the good run has none (built without -pg -mfentry)";
+}
+
+/* The first value divergence over all pairs: the earliest in the bad run. */
+static int value_first(ttd_diff *d)
+{
+    const ttd_vdiff *best = NULL;
+    size_t bp = 0;
+
+    for (size_t i = 0; i < d->nip; i++) {
+        const ttd_vfound *f = &d->ip[i].vf;
+        d->res.values_compared += f->compared;
+        d->res.values_noise += f->noise;
+        if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
+            best = &f->first;
+            bp = i;
+        }
+    }
+    if (d->values && !d->res.values_compared)
+        d->res.values_note = "none comparable (no debug info, or only void, "
+                             "float or struct values)";
+    d->res.values = d->values && d->res.values_compared > 0;
+    if (!best)
+        return 0;
+    ttd_value_diff *v = ttfi_arena_alloc(&d->arena, sizeof *v);
+    if (!v || ttd_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
+        return TT_ENOMEM;
+    v->pair = bp;
+    ttd_locate(d, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
+    const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected ? &d->res.hunks[0] : NULL;
+    v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
+                                           : best->ev[1].time_ns < h->time_ns);
+    d->res.value_first = v;
+    d->res.diverged = 1;
+    return 0;
+}
+
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
@@ -217,6 +267,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         if ((rc = ttd_load_threads(r)) < 0)
             return rc;
     }
+    values_setup(d);
     if ((rc = pair_runs(d, err)) < 0 || (rc = ttd_make_pairs(d)) < 0 ||
         (rc = open_baselines(d, err)) < 0)
         return rc;
@@ -242,7 +293,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     close_baselines(d);
     if (rc < 0)
         return rc;
-    if ((rc = ttd_resolve(d)) < 0)
+    if ((rc = ttd_resolve(d)) < 0 || (rc = value_first(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         ttd_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
@@ -360,7 +411,9 @@ void ttd_free(ttd_diff *d)
         free(d->ip[i].h);
         free(d->ip[i].exp);
         free(d->ip[i].reps);
+        ttd_vfound_free(&d->ip[i].vf);
     }
+    ttd_openset_free(&d->noise);
     free(d->ip);
     ttd_walk_cache_free(d);
     free(d->detail);

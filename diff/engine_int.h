@@ -176,6 +176,71 @@ int ttd_zones_cover(const ttd_zones *z, const ttd_seq *g, const ttd_seq *b,
 void ttd_zones_clear(ttd_zones *z);     /* empty, memory kept */
 void ttd_zones_free(ttd_zones *z);
 
+/* ---- values (values.c) --------------------------------------------------- */
+
+/* A value that differed between two aligned calls. */
+typedef struct ttd_vdiff {
+    uint64_t idx[2];        /* key index of the ENTER/EXIT in good, bad */
+    ttf_event ev[2];        /* the two events (good, bad) */
+    int what;               /* TTD_VAL_RETURN or TTD_VAL_ARG */
+    int arg;                /* ARG: parameter index */
+    const ttf_signature *sig; /* the bad run's signature of the function */
+} ttd_vdiff;
+
+/* What comparing the values of one thread pair found. */
+typedef struct ttd_vfound {
+    int found;              /* 1: first holds the first difference */
+    ttd_vdiff first;        /* the first differing value (events order) */
+    ttd_vdiff *rets;        /* differing return values, bad index order */
+    size_t nrets, capr;     /* (at most TTD_VRETS_MAX kept) */
+    uint64_t compared;      /* values compared */
+    uint64_t noise;         /* differences ignored as good-run noise */
+} ttd_vfound;
+
+#define TTD_VRETS_MAX 65536
+
+/* One side of a value comparison: a thread of a run. */
+typedef struct ttd_vside {
+    ttd_norm *norm;         /* the run's normaliser (and symbols) */
+    uint32_t thread;        /* thread index */
+    uint64_t stop;          /* key index the walk ends at (the bad side's
+                               counts; UINT64_MAX: the thread's end) */
+} ttd_vside;
+
+/* Walk threads g and b in step over the events aligned outside hunks
+ * h[nh] (raw key indexes, ascending) and compare the values of each pair
+ * of calls (comparable return values and arguments, by signature). With
+ * collect_noise set (g against another good run), every difference's
+ * (function, value) goes into noise; otherwise differences already in
+ * noise are skipped and counted, and *out gets the first difference and
+ * the differing returns. 0 or a TT_E* code. */
+int ttd_values_compare(ttd_vside g, ttd_vside b, const ttd_hunk *h,
+                       size_t nh, ttd_openset *noise, int collect_noise,
+                       ttd_vfound *out);
+void ttd_vfound_free(ttd_vfound *f);
+/* The differing return at bad key index idx, NULL if none. */
+const ttd_vdiff *ttd_vfound_ret(const ttd_vfound *f, uint64_t idx);
+
+/* 1 if both traces carry values (format 1.1). */
+int ttd_values_on(const ttf_trace *g, const ttf_trace *b);
+
+/* Text of a call's values by signature into buf: "(1, NULL)" for an ENTER,
+ * "-22" for an EXIT; 0 with "" when there is nothing to show (no values,
+ * no signature, a void, float or struct result). Returns the length. */
+size_t ttd_values_text(ttd_norm *n, const ttf_event *ev, char *buf,
+                       size_t len);
+
+/* 1 if name reads as a lock wrapper (a word lock, unlock, mutex, spin...
+ * in snake_case or CamelCase: pthread_mutex_lock, LockGuard; not
+ * read_block). */
+int ttd_lock_wrapper(const char *name);
+
+
+/* Fill out (pair, file and line left to the caller) from difference v of
+ * the bad run's normaliser nb; strings in a. 0 or TT_ENOMEM. */
+int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
+                      ttd_value_diff *out);
+
 /* ---- thread pairing ----------------------------------------------------- */
 
 /* One thread as the pairing sees it. */
@@ -276,6 +341,7 @@ typedef struct ttd_ipair {
                                (NULL: no baselines) */
     uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
                                --collapse-loops) */
+    ttd_vfound vf;          /* what comparing its call values found */
 } ttd_ipair;
 
 /* A baseline good run: compared with the good run only. */
@@ -298,6 +364,8 @@ struct ttd_diff {
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
     struct ttd_walk_cache *wc; /* walks the details resume (detail.c), NULL */
+    int values;             /* 1: compare call values (both runs have them) */
+    ttd_openset noise;      /* value slots that vary between good runs */
 };
 
 /* One open call of a walk. */
@@ -307,6 +375,8 @@ typedef struct ttd_frame_id {
     uint32_t site;          /* scope's call site, 0 for functions */
     uint64_t time_ns;       /* when it was entered (picks the module) */
     const char *name;       /* function name */
+    int has_values;         /* 1: argregs recorded */
+    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
 } ttd_frame_id;
 
 /* A walk over one thread: every raw event, the keys of kept ones, the
@@ -341,6 +411,9 @@ typedef struct ttd_sus_ev {
     int kind;               /* TTF_EV_* */
     size_t nstack;          /* frames open before it */
     const char *name;       /* function (EXIT) */
+    int leaf;               /* EXIT right after its own ENTER: no callees */
+    int has_values;         /* EXIT: retval recorded */
+    uint64_t retval;        /* EXIT: its return value */
 } ttd_sus_ev;
 
 /* What one pass over a thread collects. */
@@ -439,7 +512,8 @@ void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
                 const char **file, int *line);
 /* Rank the suspects of the split in dv from the ring of pass b. 0 or
  * TT_ENOMEM. */
-int ttd_suspects(ttd_diff *d, const ttd_pass_spec *b, ttd_divergence *dv);
+int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
+                 ttd_divergence *dv);
 /* Close the walks kept for later details (d->wc). */
 void ttd_walk_cache_free(ttd_diff *d);
 

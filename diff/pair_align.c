@@ -122,6 +122,52 @@ static int load_seq(ttd_run_state *r, uint32_t th, int collapse, ttd_seq *s,
     return rc < 0 ? rc : 0;
 }
 
+/* ---- call values (values.c) --------------------------------------------- */
+
+/* Compare the call values of pair p along its alignment, whichever
+ * aligner made it: flat and tree hunks alike are key-index ranges,
+ * ascending in both threads, so the walk steps over them the same way.
+ * With --first-only only the first hunk is known, so the walk stops
+ * where it begins. */
+static int pair_values(ttd_diff *d, ttd_ipair *p)
+{
+    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttd_vside b = {&d->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
+
+    if (!d->values)
+        return 0;
+    if (d->o.first_only && p->nh)
+        b.stop = p->h[0].b0;
+    return ttd_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
+                              &p->vf);
+}
+
+/* Learn which value slots vary between the good run and baseline k from
+ * their alignment x[nx] (item hunks of fu->seq). */
+static int baseline_values(ttd_diff *d, const ttd_ipair *p, size_t k, ttd_full *fu,
+                           const ttd_xhunk *x, size_t nx)
+{
+    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttd_vside o = {&d->base[k].r.norm, (uint32_t)d->base[k].partner[p->t[0]],
+                   UINT64_MAX};
+    ttd_vfound vf;
+    ttd_hunk *h;
+
+    if (!d->values || !ttf_get_summary(d->base[k].r.t)->values)
+        return 0;
+    if (!(h = malloc((nx + 1) * sizeof *h)))
+        return TT_ENOMEM;
+    for (size_t i = 0; i < nx; i++)
+        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
+    memset(&vf, 0, sizeof vf);
+    int rc = ttd_values_compare(g, o, h, nx, &d->noise, 1, &vf);
+    ttd_vfound_free(&vf);
+    free(h);
+    return rc;
+}
+
+/* ---- flat mode ----------------------------------------------------------- */
+
 /* The good run's zones of variation against every baseline, for pair p. */
 static int pair_zones(ttd_diff *d, const ttd_ipair *p, ttd_full *fu)
 {
@@ -139,6 +185,8 @@ static int pair_zones(ttd_diff *d, const ttd_ipair *p, ttd_full *fu)
             rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
         if (rc >= 0)
             rc = ttd_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
+        if (rc >= 0)
+            rc = baseline_values(d, p, k, fu, x, nx);
         free(x);
         x = NULL;
     }
@@ -180,7 +228,7 @@ int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
     free(x);
     if (p->crash != UINT64_MAX)
         d->r[TTD_BAD].crash_thread = p->t[1];
-    return 0;
+    return pair_values(d, p);
 }
 
 int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
@@ -201,7 +249,7 @@ int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
         p->h[i].b0 += prefix;
         p->h[i].b1 += prefix;
     }
-    return rc;
+    return rc < 0 ? rc : pair_values(d, p);
 }
 
 
@@ -297,5 +345,5 @@ int ttd_align_tree(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
     }
     p->nh = nx;
     free(x);
-    return 0;
+    return pair_values(d, p);
 }

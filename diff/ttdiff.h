@@ -20,7 +20,12 @@ extern "C" {
 #endif
 
 /* 1.2: ttd_regex_* and ttd_prof_* (one run's profile), formerly ttf_regex_*
- * and ttf_profile_* in libttfmt 1.x. */
+ * and ttf_profile_* in libttfmt 1.x.
+ * 1.4: call values (format 1.1): ttd_value_diff, ttd_result value_first,
+ * values, values_compared, values_noise, values_note; ttd_event value,
+ * ttd_frame args, ttd_suspect value_differs, trivial, good_value,
+ * bad_value; ttd_options no_values. They work with both aligners (the
+ * call-tree one of 1.3 and --flat). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 4
 #define TTD_VERSION_PATCH 0
@@ -169,6 +174,9 @@ typedef struct ttd_options {
     int collapse_loops;     /* 1: a run of identical call subtrees aligns as
                                one item with a repeat count */
     int no_demangle;        /* 1: C++ names compared and shown mangled */
+    int no_values;          /* 1: call values (format 1.1) take no part:
+                               not compared, not shown, suspects ranked
+                               as without them */
     const struct ttd_hand_pair *pairs; /* threads paired by hand (--pair),
                                before any rule; NULL = none */
     size_t npairs;          /* entries in pairs */
@@ -216,6 +224,9 @@ typedef struct ttd_event {
                            else NULL */
     int signo;          /* CRASH: signal number */
     uint64_t fault_addr;/* CRASH: faulting address */
+    const char *value;  /* ENTER: its arguments "(1, NULL)"; EXIT: its
+                           return value "-22"; NULL if not recorded, not
+                           described by debug info, or void */
 } ttd_event;
 
 /* One frame of a call stack. */
@@ -223,6 +234,8 @@ typedef struct ttd_frame {
     const char *name;   /* function name */
     const char *file;   /* source file of the function, NULL if unknown */
     int line;           /* its line, 0 if unknown */
+    const char *args;   /* the bad run's arguments "(1, NULL)", NULL if
+                           not recorded */
 } ttd_frame;
 
 /* Why a function is a suspect. */
@@ -245,6 +258,13 @@ typedef struct ttd_suspect {
                            (0: the event right before it); FRAME: 0 */
     int depth;          /* frames below the diverging frame's parent: 0 for
                            the frame and its siblings, 1 its children... */
+    int value_differs;  /* RETURNED: 1 if that call returned another value
+                           than the same call in the good run */
+    const char *good_value; /* then: the return values as text; NULL if */
+    const char *bad_value;  /* the value was not compared */
+    int trivial;        /* RETURNED: a leaf (no callees) that returned the
+                           same value (or void), or a lock wrapper: never
+                           ranked first */
 } ttd_suspect;
 
 /* One thread of one run. */
@@ -379,6 +399,34 @@ typedef struct ttd_divergence {
     const char *noise_calls;/* TTD_NOISE_WAIT: the waiting calls, "a, b" */
 } ttd_divergence;
 
+/* What a value divergence is about. */
+enum ttd_value_what { TTD_VAL_RETURN = 1, TTD_VAL_ARG };
+
+/* A value divergence: the first pair of aligned calls (same place in both
+ * runs' call sequences) whose comparable return value or argument differs
+ * (integers, enums, bools exactly; pointers as NULL / non-NULL). */
+typedef struct ttd_value_diff {
+    size_t pair;            /* index in ttd_result.pairs */
+    int what;               /* TTD_VAL_RETURN or TTD_VAL_ARG */
+    int arg;                /* ARG: parameter index, 0 = first */
+    const char *function;   /* the function called */
+    const char *param;      /* ARG: parameter name ("" if unnamed) */
+    const char *type;       /* the value's declared type ("int", "node *") */
+    int cls;                /* TTF_VC_* of that type */
+    const char *file;       /* the function's source file, NULL if unknown */
+    int line;               /* its line, 0 if unknown */
+    uint64_t good_raw;      /* the registers as recorded */
+    uint64_t bad_raw;
+    const char *good_value; /* as text: "NULL", "-22", "0x7ffd... " */
+    const char *bad_value;
+    uint64_t good_index;    /* key index of the call's ENTER (ARG) or EXIT */
+    uint64_t bad_index;     /* (RETURN) in each thread */
+    uint64_t good_time_ns;  /* when, in each run */
+    uint64_t bad_time_ns;
+    int before_split;       /* 1: earlier than the first control-flow
+                               divergence (or there is none): it is the
+                               first divergence; 0: the calls parted first */
+} ttd_value_diff;
 /* Why a divergence may be timing noise, not the failure. */
 enum ttd_noise {
     TTD_NOISE_NONE = 0,
@@ -442,6 +490,16 @@ typedef struct ttd_result {
     size_t nsiblings;
     ttd_options options;        /* as used (regex strings owned by the caller;
                                    baselines copied, owned by the result) */
+    int values;                 /* 1: both runs recorded call values and
+                                   they were compared */
+    const char *values_note;    /* why not (values == 0), else NULL: "the
+                                   good run has no values (compiled without
+                                   -pg -mfentry)", "--no-values", ... */
+    const ttd_value_diff *value_first; /* the first value divergence (earliest
+                                   in the bad run), NULL if none */
+    uint64_t values_compared;   /* values compared, all pairs */
+    uint64_t values_noise;      /* differing values ignored because they also
+                                   vary between good runs (--baseline) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -38,6 +38,9 @@ static int push(ttd_walk *w, const ttf_event *ev)
     f->site = ev->site;
     f->time_ns = ev->time_ns;
     f->name = ttd_norm_func(&w->r->norm, ev);
+    f->has_values = ev->has_values;
+    if (ev->has_values)
+        memcpy(f->argregs, ev->argregs, sizeof f->argregs);
     return ttd_openset_add(&w->open, f->id);
 }
 
@@ -96,8 +99,12 @@ int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
     out->time_ns = ev->time_ns;
     out->depth = ev->depth;
     if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) {
+        char v[512];
         out->name = ttd_norm_func(&w->r->norm, ev);
-        return 0;
+        if (!d->values || !ttd_values_text(&w->r->norm, ev, v, sizeof v))
+            return 0;
+        out->value = ttfi_arena_strcpy(&d->arena, v);
+        return out->value ? 0 : TT_ENOMEM;
     }
     if (ev->kind == TTF_EV_CRASH) {
         char sig[24];
@@ -122,8 +129,14 @@ static int req_cmp(const void *x, const void *y)
 
 static void keep_ring(ttd_walk *w, ttd_pass_spec *ps)
 {
+    const ttd_sus_ev *prev = ps->nring ? &ps->ring[(ps->nring - 1) % ps->ringcap] : NULL;
+    int leaf = prev && w->ev.kind == TTF_EV_EXIT && prev->kind == TTF_EV_ENTER &&
+               prev->addr == (w->ev.site ? 0 : w->ev.addr) && prev->site == w->ev.site;
     ttd_sus_ev *e = &ps->ring[ps->nring++ % ps->ringcap];
 
+    e->leaf = leaf;
+    e->has_values = w->ev.has_values;
+    e->retval = w->ev.retval;
     e->idx = w->idx;
     e->kind = w->ev.kind;
     e->nstack = w->nstack;

@@ -1,5 +1,5 @@
 /*
- * reader.c - open, check and index a trace file (format v1, FORMAT.md),
+ * reader.c - open, check and index a trace file (format v1.1, FORMAT.md),
  * then hand out its events one thread at a time or merged by time.
  *
  * Design. Opening does all the distrust: the header is checked field by
@@ -132,12 +132,16 @@ struct dec {
     ttf_trace *scan;            /* while opening: collect metadata here */
     struct chunk *ch;           /* the chunk */
     int timed;                  /* hot events carry a time delta */
+    int values;                 /* hot events carry values (v1.1) */
     uint64_t tsc;               /* running counter value */
     uint64_t prev;              /* last miss address */
     int64_t depth;              /* call depth now */
     struct ttfi_problem pb;     /* what stopped the chunk, if anything */
     uint64_t cache[TTF_SLOTS];  /* function cache */
+    uint64_t regs[TTF_ARGREGS]; /* argument registers at the last ENTER */
 };
+
+_Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
 
 /* One thread's event stream across its chunks. */
 struct titer {
@@ -291,6 +295,8 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->c.rec = NULL;
     d->c.pb = &d->pb;
     d->timed = (ch->flags & TTF_CHUNK_TIMED) != 0;
+    d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
+    memset(d->regs, 0, sizeof d->regs);
     d->tsc = ch->tsc;
     d->prev = 0;
     d->depth = ch->depth;
@@ -325,6 +331,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->lost_bytes = 0;
     ev->text = NULL;
     ev->offset = off;
+    ev->has_values = 0;
     ev->sync_arg = 0;
 }
 
@@ -814,6 +821,37 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
     return CORRUPT(c, "bad %s record: %s", rec_name(tag), what);
 }
 
+/* The values after an ENTER/EXIT of a values chunk (FORMAT.md 4.1): the
+ * register mask and deltas, or rax. 0 or a TT_E* code (d->pb). */
+static int dec_values(struct dec *d, ttf_event *ev)
+{
+    struct ttfi_cursor *c = &d->c;
+    int64_t v;
+    uint8_t mask;
+
+    ev->has_values = 1;
+    if (ev->kind == TTF_EV_EXIT) {
+        if (cur_svar(c, &v))
+            return d->pb.code;
+        ev->retval = (uint64_t)v;
+        return 0;
+    }
+    if (cur_u8(c, &mask))
+        return d->pb.code;
+    if (mask & TTF_MASK_BAD)
+        return CORRUPT(c, "ENTER value mask 0x%02x has bits 6-7 set", mask);
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        if (cur_svar(c, &v))
+            return d->pb.code;
+        d->regs[i] += (uint64_t)v;
+    }
+    ev->changed = mask;
+    memcpy(ev->argregs, d->regs, sizeof d->regs);
+    return 0;
+}
+
 /* Next event of the chunk: 1 with *ev, 0 at its end, <0 damaged (d->pb). */
 static int dec_next(struct dec *d, ttf_event *ev)
 {
@@ -836,6 +874,8 @@ static int dec_next(struct dec *d, ttf_event *ev)
             d->tsc += v;
             ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
+            if (d->values && dec_values(d, ev))
+                return d->pb.code;
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
             return 1;
         }
@@ -852,6 +892,8 @@ static int dec_next(struct dec *d, ttf_event *ev)
             d->tsc += v;
             ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
+            if (d->values && dec_values(d, ev))
+                return d->pb.code;
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
         }
@@ -1004,7 +1046,7 @@ static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
     c.rec = t->buf + TTF_H_REQ;
     if (h->required_features & ~TTF_REQ_KNOWN)
         return REFUSE(&c, TT_EFEATURE, "needs unknown required feature bits 0x%x "
-                      "(this reader knows 0x%x: events-v1)",
+                      "(this reader knows 0x%x: events-v1, values)",
                       h->required_features & ~TTF_REQ_KNOWN, TTF_REQ_KNOWN);
     c.rec = t->buf + TTF_H_HSIZE;
     if (h->header_size < TTF_HEADER_SIZE)
@@ -1062,6 +1104,10 @@ static void scan_slot(ttf_trace *t, uint64_t i)
     }
     if (f[1] >= THREADS_MAX || f[1] >= t->sum.chunks_total + THREAD_SLACK) {
         CORRUPT(&c, "chunk thread index %llu out of range", (unsigned long long)f[1]);
+        goto bad;
+    }
+    if ((f[3] & TTF_CHUNK_VALUES) && !(t->hdr.required_features & TTF_REQ_VALUES)) {
+        CORRUPT(&c, "chunk carries values but the header lacks the values feature");
         goto bad;
     }
     struct chunk *ch = PUSH(t, chunks);
@@ -1249,6 +1295,7 @@ static void finish_index(ttf_trace *t)
     if (t->sum.events)
         t->sum.duration_ns = to_ns(t, t->ev_max) - to_ns(t, t->ev_min);
     t->sum.closed = (t->hdr.flags & TTF_FLAG_CLOSED) || t->proc.exited;
+    t->sum.values = (t->hdr.required_features & TTF_REQ_VALUES) != 0;
     t->real0 = t->hdr.start_realtime_ns ? t->hdr.start_realtime_ns
              : t->proc.start_realtime_ns;
     for (size_t i = 0; !t->real0 && i < t->n_chunks; i++)

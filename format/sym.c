@@ -50,6 +50,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ttf_int.h"
 #include "ttf_util.h"
 #include "ttfmt.h"
 
@@ -63,6 +64,7 @@ struct smod {
     Dwfl *dwfl;                /* its own session; NULL = names as offsets */
     Dwfl_Module *dm;           /* the reported module in dwfl */
     const char *base_name;     /* basename of m->path ("?" if empty) */
+    int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
 };
 
 /* One cached answer. An empty slot has name == NULL. */
@@ -73,6 +75,8 @@ struct centry {
     int line_state;            /* 0 not asked yet, 1 found, -1 no line info */
     const char *name;          /* never NULL once filled */
     const char *file;          /* source file when line_state == 1 */
+    int sig_state;             /* 0 not asked yet, 1 found, -1 not found */
+    const ttf_signature *sig;  /* the signature when sig_state == 1 */
 };
 
 struct ttf_sym {
@@ -484,6 +488,58 @@ static void resolve_line(ttf_sym *s, struct centry *e)
     e->file = file;
     e->line = lineno;
     e->line_state = 1;
+}
+
+/* ---- signatures --------------------------------------------------------- */
+
+static void *sig_alloc(void *ctx, size_t n)
+{
+    return ttfi_arena_alloc(&((ttf_sym *)ctx)->arena, n);
+}
+
+/* Fill e's signature; a module without DWARF says so once. */
+static void resolve_sig(ttf_sym *s, struct centry *e)
+{
+    ttf_signature sig;
+
+    e->sig_state = -1;
+    if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
+        return;
+    struct smod *sm = &s->mods[e->mod];
+    if (sm->dwarf_state == 0)
+        sm->dwarf_state = ttfi_has_dwarf(sm->dm) ? 1 : -1;
+    if (sm->dwarf_state < 0) {
+        add_notice(s, "%s: no debug info; values not compared", sm->m->path);
+        return;
+    }
+    if (ttfi_dwarf_signature(sm->dm, e->addr, sig_alloc, s, &sig) != 0)
+        return;
+    ttf_signature *copy = (ttf_signature *)ttfi_arena_alloc(&s->arena, sizeof *copy);
+    if (!copy)
+        return;
+    *copy = sig;
+    e->sig = copy;
+    e->sig_state = 1;
+}
+
+int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
+                      const ttf_signature **out)
+{
+    if (out)
+        *out = NULL;
+    if (!s || !ev || !out || ev->site != 0 ||
+        (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT))
+        return TT_EINVAL;
+    int32_t mod = find_module(s, ev->addr, ev->time_ns);
+    struct centry *e = lookup(s, ev->addr, mod);
+    if (!e)
+        return TT_ENOMEM;
+    if (e->sig_state == 0)
+        resolve_sig(s, e);
+    if (e->sig_state < 0)
+        return TT_ENOTFOUND;
+    *out = e->sig;
+    return 0;
 }
 
 /* ---- public ------------------------------------------------------------- */

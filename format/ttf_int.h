@@ -125,6 +125,20 @@ static inline int cur_str(struct ttfi_cursor *c, const uint8_t **s, size_t *n)
     return r;
 }
 
+/* ---- signatures (signature.c, used by sym.c) ----------------------------- */
+
+typedef struct Dwfl_Module Dwfl_Module;
+
+/* The signature of the function holding addr (a traced address, bias
+ * included) in dm's DWARF; arrays and copied names from alloc(ctx, n),
+ * other names point into dm's data. 0, TT_ENOTFOUND (no DWARF for addr),
+ * TT_ENOMEM. */
+int ttfi_dwarf_signature(Dwfl_Module *dm, uint64_t addr,
+                         void *(*alloc)(void *ctx, size_t n), void *ctx,
+                         ttf_signature *sig);
+/* 1 if dm has DWARF debug info at all. */
+int ttfi_has_dwarf(Dwfl_Module *dm);
+
 /* Length of the valid multi-byte UTF-8 sequence at s (2-4); 0 for ASCII
  * and for bytes that are not valid UTF-8 (overlong, surrogate, past
  * U+10FFFF, cut). */

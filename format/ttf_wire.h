@@ -1,5 +1,5 @@
 /*
- * ttf_wire.h - the bytes of trace format v1, shared by every writer and the
+ * ttf_wire.h - the bytes of trace format v1.1, shared by every writer and the
  * reader. Private to tt (capture/ and format/); users read ttfmt.h.
  *
  * The layout is documented twice: here, as the tables the code uses, and in
@@ -14,7 +14,7 @@
  *   OFFSET SIZE FIELD
  *   0      8    magic "\x89TTF\r\n\x1a\n" (catches 7-bit and CRLF damage)
  *   8      2    version_major      (1)
- *   10     2    version_minor      (0)
+ *   10     2    version_minor      (1 if the file uses a v1.1 feature, else 0)
  *   12     2    min_reader_major   (oldest reader major that can read it: 1)
  *   14     2    header_size        (64: bytes of this header that are defined)
  *   16     4    endian             0x01020304 (reads back as 04 03 02 01)
@@ -33,7 +33,8 @@
  *   0      4    magic 'TTCK' (0x4b435454)
  *   4      4    thread index (creation order, from 0)
  *   8      4    seq (per-thread chunk sequence, from 0; gaps = lost data)
- *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta)
+ *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta;
+ *                TTF_CHUNK_VALUES: hot events carry values, see below)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -54,6 +55,15 @@
  *                     0x01..0x1F required (unknown => corrupt/unsupported)
  *                     0x20..0x3F optional (unknown => skipped by length)
  *   tag 0x42..0x7F    invalid in v1
+ * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
+ * hit or miss, after its tdelta, is followed by
+ *                     u8 mask: bit i = argument register i changed (rdi,
+ *                     rsi, rdx, rcx, r8, r9 = bits 0..5; bits 6-7 set =
+ *                     corrupt), then per set bit in bit order
+ *                     svar (int64)(value - prev[i]); prev[i] = register i
+ *                     at the previous ENTER of this chunk (0 at its start)
+ * and every EXIT, hit or miss, after its tdelta, by
+ *                     svar rax (the return register, absolute)
  * uvar = LEB128 unsigned (at most 10 bytes); svar = zigzag then uvar;
  * str = uvar length + bytes (no NUL). A writer stores every byte after the
  * tag first and the tag last, so a record is all there or reads as 0x00.
@@ -94,7 +104,8 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 0
+#define TTF_VERSION_MINOR_WIRE 1   /* newest minor written; files without
+                                      a v1.1 feature still say 0 */
 #define TTF_MIN_READER_WIRE 1
 #define TTF_HEADER_SIZE 64
 #define TTF_DATA_OFFSET 4096
@@ -116,7 +127,8 @@
 #define TTF_H_START 56
 
 #define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
-#define TTF_REQ_KNOWN 0x1u
+#define TTF_REQ_VALUES 0x2u      /* v1.1: chunks may carry values */
+#define TTF_REQ_KNOWN 0x3u
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -134,6 +146,7 @@
 #define TTF_C_MONO 32
 #define TTF_C_REAL 40
 #define TTF_CHUNK_TIMED 0x1u
+#define TTF_CHUNK_VALUES 0x2u    /* ENTER/EXIT carry registers (v1.1) */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -170,6 +183,11 @@ enum {
     TTF_R_LAST = 0x3F
 };
 
+/* values (v1.1): the integer argument registers, in mask bit order */
+#define TTF_ARGREGS 6            /* rdi, rsi, rdx, rcx, r8, r9 */
+#define TTF_MASK_BAD 0xC0u       /* mask bits that must be 0 */
+#define TTF_ENTER_VALUES_MAX (1 + TTF_ARGREGS * TTF_UVAR_MAX)
+#define TTF_EXIT_VALUE_MAX TTF_UVAR_MAX
 /* SYNC_OP operations (u8; readers keep unknown values, ttf_event.code) */
 enum {
     TTF_SYNC_LOCK = 1,          /* mutex acquired (pthread_mutex_lock returned 0) */
@@ -254,24 +272,62 @@ static inline uint64_t ttf_get_le(const uint8_t *p, int n)
     return v;
 }
 
+/* The values after an ENTER in a TTF_CHUNK_VALUES chunk: mask, then the
+ * deltas of the registers that differ from prev (the chunk's previous
+ * ENTER). Writes at most TTF_ENTER_VALUES_MAX bytes; the caller copies regs
+ * into prev once the record is committed. */
+static inline uint8_t *ttf_put_enter_values(uint8_t *p,
+                                            const uint64_t regs[TTF_ARGREGS],
+                                            const uint64_t prev[TTF_ARGREGS])
+{
+    uint8_t *mask = p++;
+    unsigned m = 0;
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        if (regs[i] == prev[i])
+            continue;
+        m |= 1u << i;
+        p = ttf_put_svar(p, (int64_t)(regs[i] - prev[i]));
+    }
+    *mask = (uint8_t)m;
+    return p;
+}
+
+/* The value after an EXIT in a TTF_CHUNK_VALUES chunk: rax, absolute. */
+static inline uint8_t *ttf_put_exit_value(uint8_t *p, uint64_t rax)
+{
+    return ttf_put_svar(p, (int64_t)rax);
+}
 
 /* Fill a file header's fields, all but the magic (a writer stores it last,
- * or first when the header is written in one piece) and flags/exit status. */
-static inline void ttf_put_header(uint8_t *h, uint32_t opt_features,
-                                  uint32_t chunk_size, uint64_t tsc_hz,
-                                  uint64_t start_realtime_ns)
+ * or first when the header is written in one piece) and flags/exit status.
+ * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
+ * chunks carry values (which makes it version 1.1; others stay 1.0). */
+static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
+                                      uint32_t opt_features,
+                                      uint32_t chunk_size, uint64_t tsc_hz,
+                                      uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_VALUES)
+                                      ? TTF_VERSION_MINOR_WIRE : 0);
     ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
     ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
     ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);
-    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
+    ttf_put_u32(h + TTF_H_REQ, required);
     ttf_put_u32(h + TTF_H_OPT, opt_features);
     ttf_put_u32(h + TTF_H_CHUNK, chunk_size);
     ttf_put_u32(h + TTF_H_DATAOFF, TTF_DATA_OFFSET);
     ttf_put_u64(h + TTF_H_TSCHZ, tsc_hz);
     ttf_put_u64(h + TTF_H_START, start_realtime_ns);
+}
+
+/* The same for a trace without values (format 1.0 bytes). */
+static inline void ttf_put_header(uint8_t *h, uint32_t opt_features,
+                                  uint32_t chunk_size, uint64_t tsc_hz,
+                                  uint64_t start_realtime_ns)
+{
+    ttf_put_header_req(h, TTF_REQ_EVENTS_V1, opt_features, chunk_size, tsc_hz,
+                       start_realtime_ns);
 }
 
 #endif

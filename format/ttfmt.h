@@ -1,5 +1,5 @@
 /*
- * ttfmt.h - read and write tt trace files (format v1, see FORMAT.md), and
+ * ttfmt.h - read and write tt trace files (format v1.1, see FORMAT.md), and
  * resolve their function addresses to names.
  *
  * The one public header of libttfmt. Handles are opaque; every call that can
@@ -22,9 +22,14 @@ extern "C" {
  * ttd_prof_* and ttf_regex_* is ttd_regex_* in ttdiff.h (libttdiff.a);
  * ttf_profile_write_text is ttr_prof_text and ttf_chrome_write is
  * ttr_chrome_write in ttreport.h (libttreport.a). See README, Architecture.
- * Added ttf_format and TTF_HEADER_CLOSED. */
+ * Added ttf_format and TTF_HEADER_CLOSED.
+ * 2.1.0: values (trace format 1.1): ttf_event has_values, changed,
+ * argregs, retval; the writer's values option; ttf_sym_signature and
+ * ttf_value_*. The same release reads and writes the optional SYNC_OP
+ * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
+ * TTF_HEADER_SYNC), which need no version of their own. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 0
+#define TTF_VERSION_MINOR 1
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -119,7 +124,7 @@ typedef struct ttf_trace ttf_trace;
 /* Optional feature bit: SYNC_OP events may be present (TTF_EV_SYNC_OP). */
 #define TTF_HEADER_SYNC 0x4u
 
-/* SYNC_OP operations (ttf_event.code of TTF_EV_SYNC_OP; FORMAT.md 4.1). */
+/* SYNC_OP operations (ttf_event.code of TTF_EV_SYNC_OP; FORMAT.md 4.2). */
 enum ttf_sync_op {
     TTF_SOP_LOCK = 1,   /* mutex acquired */
     TTF_SOP_TRYLOCK,    /* trylock; sync_arg = its result (0: acquired) */
@@ -154,6 +159,8 @@ typedef struct ttf_summary {
     uint64_t bytes;             /* file size */
     uint64_t data_bytes;        /* bytes of records (excluding padding) */
     uint64_t duration_ns;       /* last event time - first */
+    int values;                 /* 1: calls carry argument registers and
+                                   return values (format 1.1, -pg -mfentry) */
 } ttf_summary;
 
 typedef struct ttf_process {
@@ -198,7 +205,15 @@ typedef struct ttf_callsite {
     const uint8_t *types;       /* nargs TTF_ARG_* codes */
 } ttf_callsite;
 
-/* One decoded event. Pointers are into the trace and live as long as it. */
+/* Integer argument registers recorded per ENTER (x86-64 SysV order: rdi,
+ * rsi, rdx, rcx, r8, r9). */
+#define TTF_VALUE_REGS 6
+
+/* One decoded event. Pointers are into the trace and live as long as it.
+ * Values (format 1.1) are copies held in the event itself: has_values says
+ * whether argregs (ENTER) or retval (EXIT) were recorded; when it is 0 they
+ * are not set and must not be read. The registers are raw: how many are
+ * parameters, and of what type, comes from debug info (ttf_sym_signature). */
 typedef struct ttf_event {
     int kind;                   /* TTF_EV_* */
     uint32_t thread;            /* thread index */
@@ -215,6 +230,11 @@ typedef struct ttf_event {
     uint64_t lost_events, lost_bytes; /* LOST */
     const char *text;           /* THREAD_NAME: the name; else NULL */
     uint64_t offset;            /* byte offset of the record in the file */
+    int has_values;             /* 1: ENTER has argregs, EXIT has retval */
+    unsigned changed;           /* ENTER: registers that changed since the
+                                   chunk's previous ENTER (the wire mask) */
+    uint64_t argregs[TTF_VALUE_REGS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9 */
+    uint64_t retval;            /* EXIT: rax as returned */
     int64_t sync_arg;           /* SYNC_OP: the mutex (WAIT), result
                                    (TRYLOCK, WOKE), thread index (CREATE) */
 } ttf_event;
@@ -299,6 +319,9 @@ typedef struct ttf_writer_opts {
     uint64_t tsc_hz;            /* 0 = 1e9 (tsc values are nanoseconds) */
     uint64_t start_realtime_ns;
     int ring;                   /* mark TTF_OPT_RING */
+    int values;                 /* 1: a format 1.1 trace whose ENTER/EXIT
+                                   events carry values (0 registers unless
+                                   written with the *_values calls) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -322,6 +345,14 @@ int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr);
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr);
+/* An ENTER with its argument registers (rdi..r9), and an EXIT with its
+ * return value, for a writer opened with opts.values (TT_EINVAL otherwise;
+ * regs may not be NULL). ttf_write_enter/exit on such a writer record
+ * zeros. Errors as ttf_write_enter. */
+int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                           uint64_t addr, const uint64_t regs[TTF_VALUE_REGS]);
+int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                         uint64_t addr, uint64_t retval);
 int ttf_write_callsite(ttf_writer *w, uint32_t thread,
                        const ttf_callsite *site);
 /* args: raw bytes encoded per the site's types (see FORMAT.md). */
@@ -394,6 +425,76 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev);
  * argument), TT_ENOTFOUND (no debug info, no such site), TT_ENOMEM. */
 int ttf_sym_event_line(ttf_sym *s, const ttf_event *ev, const char **file,
                        int *line);
+
+/* ---- signatures and values (format 1.1) -------------------------------- */
+
+/* What a return value or parameter is, as far as comparing runs goes. */
+enum ttf_vclass {
+    TTF_VC_UNKNOWN = 0, /* no debug info: not compared */
+    TTF_VC_VOID,        /* no value (a void function's rax is not a value) */
+    TTF_VC_SIGNED,      /* signed integer of `size` bytes: compared exactly */
+    TTF_VC_UNSIGNED,    /* unsigned integer (char, size_t, ...): exactly */
+    TTF_VC_BOOL,        /* _Bool / bool: compared as 0 / 1 */
+    TTF_VC_ENUM,        /* enumeration: compared exactly */
+    TTF_VC_POINTER,     /* pointer or C++ reference: NULL / non-NULL only */
+    TTF_VC_FLOAT,       /* float, double: not recorded (xmm0), not compared */
+    TTF_VC_OTHER        /* struct, union, array, ...: not compared */
+};
+
+/* A type, reduced to what the diff needs. */
+typedef struct ttf_vtype {
+    int cls;                    /* TTF_VC_* */
+    unsigned size;              /* bytes (0 for void and unknown) */
+    int is_signed;              /* ENUM: its underlying type is signed */
+    const char *name;           /* as declared ("int", "size_t", "node *");
+                                   "" if unnamed or unknown */
+} ttf_vtype;
+
+/* One declared parameter. */
+typedef struct ttf_param {
+    const char *name;           /* "" if unnamed */
+    ttf_vtype type;             /* its type */
+    int reg;                    /* integer argument register (0..5 = rdi..r9,
+                                   an index into ttf_event.argregs) it
+                                   arrives in, -1 if none (float, large
+                                   struct, past the sixth) */
+} ttf_param;
+
+/* A function's signature from its DWARF debug info (x86-64 SysV calling
+ * convention: integer, pointer, enum and bool parameters take rdi..r9 in
+ * order; a struct returned in memory takes rdi first). */
+typedef struct ttf_signature {
+    ttf_vtype ret;              /* return type (cls TTF_VC_VOID for void) */
+    size_t nparams;             /* declared parameters (C++: `this` first) */
+    const ttf_param *params;    /* nparams of them */
+    int variadic;               /* 1: ends in "..." */
+} ttf_signature;
+
+/* The signature of the function of an ENTER/EXIT event (through the module
+ * loaded at the event's time, as ttf_sym_event_name). *out lives until
+ * ttf_sym_close; answers are cached per function. Errors: TT_EINVAL (NULL
+ * argument, a scope or non-call event), TT_ENOTFOUND (the module has no
+ * DWARF info or does not describe this address: the first time per module
+ * this adds a notice "prog: no debug info; values not compared"),
+ * TT_ENOMEM. */
+int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
+                      const ttf_signature **out);
+
+/* 1 if values of type ty are compared between runs (integers, enums, bools,
+ * pointers as NULL / non-NULL), 0 if not (void, float, struct, unknown). */
+int ttf_value_comparable(const ttf_vtype *ty);
+
+/* The comparable form of a raw register holding a value of type ty:
+ * integers and enums cut to their size (sign-extended if signed), bools
+ * 0 / 1, pointers 0 (NULL) / 1 (non-NULL). Raw unchanged for other types. */
+uint64_t ttf_value_norm(uint64_t raw, const ttf_vtype *ty);
+
+/* A raw register as text for type ty (NULL ty = unknown type): "-22",
+ * "4294967295", "true", "NULL", "0x7ffd5a10", "'A' (65)" for chars; a
+ * register of unknown type prints in decimal when small, else hex. Like
+ * snprintf: writes at most len bytes with the NUL, returns the length it
+ * wanted. */
+int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
 
 /* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
 size_t ttf_sym_notice_count(const ttf_sym *s);

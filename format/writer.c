@@ -14,6 +14,9 @@
  * record (whose delta is then 0), so untimed records (PROCESS, CALLSITE)
  * never pin a chunk to a stale time. Times that go backwards within a
  * thread are written as delta 0 (the wire has no negative deltas).
+ * A values writer (opts.values, format 1.1) appends to each ENTER the
+ * register mask and deltas against the chunk's previous ENTER, and to each
+ * EXIT its return value; those registers restart at 0 with every chunk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +44,7 @@ struct wthread {
     int64_t depth;              /* call depth now */
     int64_t chunk_depth;        /* call depth when the open chunk began */
     uint64_t cache[TTF_SLOTS];  /* function cache of the open chunk */
+    uint64_t regs[TTF_ARGREGS]; /* registers of the chunk's last ENTER */
 };
 
 struct ttf_writer {
@@ -48,6 +52,7 @@ struct ttf_writer {
     uint32_t chunk_size;        /* bytes per chunk */
     int timed;                  /* hot events carry time deltas */
     int ring;                   /* TTF_OPT_RING set */
+    int values;                 /* TTF_REQ_VALUES: ENTER/EXIT carry values */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     uint64_t hz;                /* tsc ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
@@ -89,9 +94,11 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
 {
     uint8_t h[TTF_HEADER_SIZE] = {0};
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
-    ttf_put_header(h, (w->ring ? TTF_OPT_RING : 0) |
-                   (w->timed ? 0 : TTF_OPT_NOCLOCK) | (w->sync ? TTF_OPT_SYNC : 0),
-                   w->chunk_size, w->hz, w->start_real);
+    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0),
+                       (w->ring ? TTF_OPT_RING : 0) |
+                       (w->timed ? 0 : TTF_OPT_NOCLOCK) |
+                       (w->sync ? TTF_OPT_SYNC : 0),
+                       w->chunk_size, w->hz, w->start_real);
     ttf_put_u32(h + TTF_H_FLAGS, flags);
     ttf_put_u32(h + TTF_H_EXIT, (uint32_t)status);
     return write_all(w, h, sizeof h, 0);
@@ -129,6 +136,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->chunk_size = o.chunk_size;
     w->timed = o.timed != 0;
     w->ring = o.ring != 0;
+    w->values = o.values != 0;
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
     w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -189,6 +197,7 @@ static void open_chunk(struct wthread *t)
     t->prev = 0;
     t->chunk_depth = t->depth;
     memset(t->cache, 0, sizeof t->cache);
+    memset(t->regs, 0, sizeof t->regs);
 }
 
 static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
@@ -202,7 +211,8 @@ static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
     ttf_put_u32(h, TTF_CHUNK_MAGIC);
     ttf_put_u32(h + TTF_C_THREAD, index);
     ttf_put_u32(h + TTF_C_SEQ, t->seq);
-    ttf_put_u16(h + TTF_C_FLAGS, w->timed ? TTF_CHUNK_TIMED : 0);
+    ttf_put_u16(h + TTF_C_FLAGS, (w->timed ? TTF_CHUNK_TIMED : 0) |
+                                 (w->values ? TTF_CHUNK_VALUES : 0));
     ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
     ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)(int32_t)t->chunk_depth);
     ttf_put_u64(h + TTF_C_TSC, t->base);
@@ -239,40 +249,65 @@ static void commit_time(ttf_writer *w, struct wthread *t, uint64_t tsc)
         w->now = t->tsc;
 }
 
-static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
-                   uint64_t addr, int exit)
+/* An ENTER or EXIT: exit 0 with regs (ENTER values), 1 with ret (EXIT). */
+struct hot {
+    uint64_t addr;              /* function address */
+    int exit;                   /* 1: EXIT */
+    const uint64_t *regs;       /* ENTER: argument registers (values mode) */
+    uint64_t ret;               /* EXIT: return value (values mode) */
+};
+
+/* Encode h against t's open chunk into tmp; returns the bytes used. */
+static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
+                         const struct hot *h, uint64_t tsc, uint8_t *tmp)
 {
+    unsigned slot = TTF_SLOT(h->addr);
+    uint8_t *p = tmp;
+
+    if (t->cache[slot] == h->addr) {
+        *p++ = (uint8_t)((h->exit ? TTF_T_EXIT_HIT : TTF_T_ENTER_HIT) | slot);
+    } else {
+        *p++ = h->exit ? TTF_T_EXIT_MISS : TTF_T_ENTER_MISS;
+        p = ttf_put_svar(p, (int64_t)(h->addr - t->prev));
+    }
+    if (w->timed)
+        p = ttf_put_uvar(p, delta_for(t, tsc));
+    if (w->values && h->exit)
+        p = ttf_put_exit_value(p, h->ret);
+    else if (w->values)
+        p = ttf_put_enter_values(p, h->regs, t->regs);
+    return (size_t)(p - tmp);
+}
+
+static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                   const struct hot *h)
+{
+    static const uint64_t zeros[TTF_ARGREGS];
+    struct hot hv = *h;
     struct wthread *t;
-    unsigned slot = TTF_SLOT(addr);
 
     if (w->err)
         return w->err;
     if (!(t = get_thread(w, thread)))
         return bad_index(w, thread) ? TT_EINVAL : TT_ENOMEM;
+    if (!hv.regs)
+        hv.regs = zeros;
     for (;;) {
-        uint8_t tmp[32], *p = tmp;
+        uint8_t tmp[2 * TTF_UVAR_MAX + 1 + TTF_ENTER_VALUES_MAX];
         if (!t->used)
             open_chunk(t);
-        int hit = t->cache[slot] == addr;
-        if (hit) {
-            *p++ = (uint8_t)((exit ? TTF_T_EXIT_HIT : TTF_T_ENTER_HIT) | slot);
-        } else {
-            *p++ = exit ? TTF_T_EXIT_MISS : TTF_T_ENTER_MISS;
-            p = ttf_put_svar(p, (int64_t)(addr - t->prev));
-        }
-        if (w->timed)
-            p = ttf_put_uvar(p, delta_for(t, tsc));
-        size_t n = (size_t)(p - tmp);
+        size_t n = encode_hot(w, t, &hv, tsc, tmp);
         if (t->used + n <= w->chunk_size) {
             memcpy(t->buf + t->used, tmp, n);
             t->used += n;
-            if (!hit) {
-                t->cache[slot] = addr;
-                t->prev = addr;
-            }
+            t->cache[TTF_SLOT(hv.addr)] = hv.addr;
+            if (tmp[0] < TTF_T_ENTER_HIT)
+                t->prev = hv.addr;
             if (w->timed)
                 commit_time(w, t, tsc);
-            t->depth += exit ? -1 : 1;
+            if (w->values && !hv.exit)
+                memcpy(t->regs, hv.regs, sizeof t->regs);
+            t->depth += hv.exit ? -1 : 1;
             return 0;
         }
         int r = flush_chunk(w, thread, t);
@@ -284,13 +319,33 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr)
 {
-    return w ? put_hot(w, thread, tsc, addr, 0) : TT_EINVAL;
+    struct hot h = {addr, 0, NULL, 0};
+    return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr)
 {
-    return w ? put_hot(w, thread, tsc, addr, 1) : TT_EINVAL;
+    struct hot h = {addr, 1, NULL, 0};
+    return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
+}
+
+int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                           uint64_t addr, const uint64_t regs[TTF_VALUE_REGS])
+{
+    struct hot h = {addr, 0, regs, 0};
+    if (!w || !w->values || !regs)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
+}
+
+int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                         uint64_t addr, uint64_t retval)
+{
+    struct hot h = {addr, 1, NULL, retval};
+    if (!w || !w->values)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
 }
 
 /* ---- extended records: payload built in w->scratch, then placed -------- */

@@ -160,13 +160,24 @@ static void code(hw *w, const ttd_event *e, int mode)
     switch (e->kind) {
     case TTF_EV_ENTER:
         fn(w, e->name);
+        if (e->value) {
+            raw(w, "<span class=\"val\">");
+            esc(w, e->value);
+            raw(w, "</span>%s", mode == ROW_LEAF ? ";" : " {");
+            return;
+        }
         raw(w, "%s", ttr_call_suffix(e->name, mode == ROW_LEAF));
         return;
     case TTF_EV_EXIT:
         raw(w, "}");
-        if (mode != ROW_CLOSE) {
+        if (mode != ROW_CLOSE || e->value) {
             raw(w, " <span class=\"cm\">/* ");
             esc(w, e->name);
+            if (e->value) {
+                raw(w, " = <span class=\"val\">");
+                esc(w, e->value);
+                raw(w, "</span>");
+            }
             raw(w, " */</span>");
         }
         return;
@@ -445,6 +456,11 @@ static void stack_list(hw *w, const ttd_divergence *d)
         const ttd_frame *fr = &d->stack[i];
         raw(w, "<li style=\"padding-left:%zuch\">", 2 * i);
         fn(w, fr->name);
+        if (fr->args) {
+            raw(w, "<span class=\"val\">");
+            esc(w, fr->args);
+            raw(w, "</span>");
+        }
         if (fr->file && fr->line > 0) {
             raw(w, "<span class=\"loc\">");
             esc(w, fr->file);
@@ -478,6 +494,13 @@ static void suspect_list(hw *w, const ttd_divergence *d)
         else
             raw(w, " <span class=\"mut\">returned %" PRIu64 " event%s before the split</span>",
                 s->distance + 1, s->distance ? "s" : "");
+        if (s->value_differs) {
+            raw(w, " <span class=\"vdiff\">returned <span class=\"val\">");
+            esc(w, s->bad_value);
+            raw(w, "</span> in the bad run, <span class=\"val\">");
+            esc(w, s->good_value);
+            raw(w, "</span> in the good run</span>");
+        }
         raw(w, "</li>\n");
     }
     raw(w, "</ol>\n");
@@ -490,6 +513,48 @@ static void crash_note(hw *w, const ttd_event *e)
     raw(w, " at ");
     ms(w, e->time_ns);
     raw(w, " ms</p>\n");
+}
+
+/* The value divergence: which call returned (or got) another value. */
+static void value_section(hw *w)
+{
+    const ttd_value_diff *v = w->r->value_first;
+    int ptr = v->cls == TTF_VC_POINTER;
+
+    raw(w, "<section class=\"first\" id=\"value\"><h2>%s</h2>\n"
+           "<p id=\"tt-value\"><code>", v->before_split ? "First divergence: a value"
+                                                         : "A value differs too");
+    fn(w, v->function);
+    raw(w, "</code> %s", v->what == TTD_VAL_RETURN ? "returned" : "was called with ");
+    if (v->what == TTD_VAL_ARG) {
+        raw(w, "argument %d", v->arg + 1);
+        if (v->param[0]) {
+            raw(w, " (<code>");
+            esc(w, v->param);
+            raw(w, "</code>)");
+        }
+        raw(w, " =");
+    }
+    raw(w, " <b class=\"val\">");
+    esc(w, v->bad_value);
+    raw(w, "</b>%s in the bad run, <b class=\"val\">", ptr && strcmp(v->bad_value, "NULL")
+                                                          ? " (non-NULL)" : "");
+    esc(w, v->good_value);
+    raw(w, "</b>%s in the good run", ptr && strcmp(v->good_value, "NULL") ? " (non-NULL)" : "");
+    if (v->file && v->line > 0) {
+        raw(w, " <span class=\"loc\">");
+        esc(w, v->file);
+        raw(w, ":%d</span>", v->line);
+    }
+    raw(w, ".</p>\n<p class=\"mut\">Thread <code>");
+    esc(w, thread_name(&w->r->pairs[v->pair]));
+    raw(w, "</code>, good event %" PRIu64 ", bad event %" PRIu64 ", at ", v->good_index,
+        v->bad_index);
+    ms(w, v->bad_time_ns);
+    raw(w, " ms in the bad run.%s</p>\n</section>\n", !w->r->first
+        ? " The calls do not part after it." : v->before_split
+        ? " The control-flow divergence it led to follows."
+        : " The calls parted before it (below).");
 }
 
 /* Hints that the first divergence may be noise (see diff/noise.c). */
@@ -757,6 +822,12 @@ static void verdict(hw *w)
     const ttd_result *r = w->r;
 
     raw(w, "<p class=\"verdict\">");
+    if (!r->first && r->value_first) {
+        raw(w, "<span class=\"pill bad\">diverged</span>A value differs: <code>");
+        esc(w, r->value_first->function);
+        raw(w, "</code>; the calls do not part.</p>\n");
+        return;
+    }
     if (!r->first) {
         raw(w, "<span class=\"pill ok\">same</span>No divergence in %zu thread pair%s",
             r->npairs, r->npairs == 1 ? "" : "s");
@@ -1101,8 +1172,12 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     head(&w);
+    if (r->value_first && r->value_first->before_split)
+        value_section(&w);
     if (r->first)
         first_section(&w);
+    if (r->value_first && !r->value_first->before_split)
+        value_section(&w);
     raw(&w, "<div class=\"grid2\">\n");
     runs(&w);
     raw(&w, "<div>\n");

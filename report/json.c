@@ -182,6 +182,8 @@ static void event(jw *w, const ttd_event *e)
     k_str(w, "function", e->name);
     if (e->text)
         k_str(w, "text", e->text);
+    if (e->value)
+        k_str(w, "value", e->value);
     k_i64(w, "depth", e->depth);
     k_u64(w, "thread", e->thread);
     k_u64(w, "time_ns", e->time_ns);
@@ -265,6 +267,7 @@ static void options(jw *w, const ttd_options *o)
     k_u64(w, "suspects", o->suspects);
     k_bool(w, "collapse_loops", o->collapse_loops);
     k_bool(w, "no_demangle", o->no_demangle);
+    k_bool(w, "no_values", o->no_values);
     key(w, "baselines");
     open_c(w, '[');
     for (size_t i = 0; o->baselines && i < o->nbaselines; i++)
@@ -300,6 +303,7 @@ static void frame(jw *w, const ttd_frame *f)
         k_i64(w, "line", f->line);
     else
         k_null(w, "line");
+    k_str(w, "args", f->args);
     close_c(w, '}');
     w->inline_from = save;
 }
@@ -321,8 +325,70 @@ static void suspect(jw *w, const ttd_suspect *s)
     k_u64(w, "index", s->index);
     k_u64(w, "distance", s->distance);
     k_i64(w, "depth", s->depth);
+    k_bool(w, "value_differs", s->value_differs);
+    k_str(w, "good_value", s->good_value);
+    k_str(w, "bad_value", s->bad_value);
+    k_bool(w, "trivial", s->trivial);
     close_c(w, '}');
     w->inline_from = save;
+}
+
+static const char *const vclass[] = {"unknown", "void", "signed", "unsigned",
+                                     "bool", "enum", "pointer", "float", "other"};
+
+/* How values took part (top level "values"). */
+static void values_info(jw *w, const ttd_result *r)
+{
+    key(w, "values");
+    open_c(w, '{');
+    k_bool(w, "compared", r->values);
+    k_str(w, "note", r->values_note);
+    k_u64(w, "count", r->values_compared);
+    k_u64(w, "noise", r->values_noise);
+    close_c(w, '}');
+}
+
+static void value_divergence(jw *w, const ttd_result *r, const ttd_value_diff *v)
+{
+    char hex[32];
+
+    key(w, "value_divergence");
+    if (!v) {
+        v_lit(w, "null");
+        return;
+    }
+    const ttd_pair *p = &r->pairs[v->pair];
+    open_c(w, '{');
+    k_u64(w, "pair", v->pair);
+    k_str(w, "thread", p->bad.name[0] ? p->bad.name : p->good.name);
+    k_str(w, "what", v->what == TTD_VAL_RETURN ? "return" : "argument");
+    if (v->what == TTD_VAL_ARG) {
+        k_i64(w, "arg", v->arg);
+        k_str(w, "param", v->param);
+    } else {
+        k_null(w, "arg");
+        k_null(w, "param");
+    }
+    k_str(w, "function", v->function);
+    k_str(w, "file", v->file);
+    if (v->line > 0)
+        k_i64(w, "line", v->line);
+    else
+        k_null(w, "line");
+    k_str(w, "type", v->type);
+    k_str(w, "class", vclass[v->cls >= 0 && v->cls <= TTF_VC_OTHER ? v->cls : 0]);
+    k_str(w, "good_value", v->good_value);
+    k_str(w, "bad_value", v->bad_value);
+    snprintf(hex, sizeof hex, "0x%" PRIx64, v->good_raw);
+    k_str(w, "good_raw", hex);
+    snprintf(hex, sizeof hex, "0x%" PRIx64, v->bad_raw);
+    k_str(w, "bad_raw", hex);
+    k_u64(w, "good_index", v->good_index);
+    k_u64(w, "bad_index", v->bad_index);
+    k_u64(w, "good_time_ns", v->good_time_ns);
+    k_u64(w, "bad_time_ns", v->bad_time_ns);
+    k_bool(w, "before_split", v->before_split);
+    close_c(w, '}');
 }
 
 static void loop_counts(jw *w, const ttd_hunk_info *h)
@@ -589,6 +655,8 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
         run(&w, &r->baselines[i]);
     close_c(&w, ']');
     pairs(&w, r);
+    values_info(&w, r);
+    value_divergence(&w, r, r->value_first);
     key(&w, "siblings");
     open_c(&w, '[');
     for (size_t i = 0; i < r->nsiblings; i++)

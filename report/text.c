@@ -1,6 +1,7 @@
 /*
- * text.c - the human report of a ttdiff result: the first divergence with
- * its stack, suspects, context and both sides as indented call trees
+ * text.c - the human report of a ttdiff result: the value divergence (a
+ * call that returned another value), the first divergence with its stack,
+ * suspects, context and both sides as indented call trees
  * (-/+), the crash, what other threads were doing, further hunks, those
  * that also vary between good runs, and the thread pairs. Colour is ANSI,
  * only when asked; trace strings are made printable.
@@ -48,6 +49,10 @@ static void describe(tw *w, const ttd_event *e)
     case TTF_EV_EXIT:
         fputs(e->kind == TTF_EV_ENTER ? "enter " : "exit ", w->f);
         safe(w, e->name);
+        if (e->value) {
+            fputs(e->kind == TTF_EV_EXIT ? " = " : "", w->f);
+            safe(w, e->value);
+        }
         break;
     case TTF_EV_CRASH:
         fprintf(w->f, "crash %s (signal %d) at 0x%" PRIx64, e->text ? e->text : "?",
@@ -65,6 +70,23 @@ static void describe(tw *w, const ttd_event *e)
     }
 }
 
+/* "f(1, NULL) {", or "f(1, NULL) = 0;" for a call with nothing inside
+ * (its EXIT ex), "f();" / "f() {" without values. */
+static void call_line(tw *w, const ttd_event *e, const ttd_event *ex, int leaf)
+{
+    safe(w, e->name);
+    if (!e->value && !(ex && ex->value)) {
+        fputs(ttr_call_suffix(e->name, leaf), w->f);
+        return;
+    }
+    safe(w, e->value ? e->value : strchr(e->name, '(') ? "" : "(...)");
+    if (ex && ex->value) {
+        fputs(" = ", w->f);
+        safe(w, ex->value);
+    }
+    fputs(leaf ? ";" : " {", w->f);
+}
+
 /* Call-tree lines of ev[0..n) with marker m; an ENTER directly followed by
  * its EXIT prints as "foo();". */
 static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
@@ -80,11 +102,14 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
         if (ind > TTR_MAX_INDENT)
             fprintf(w->f, "[depth %d] ", ind);
         if (e->kind == TTF_EV_ENTER) {
-            safe(w, e->name);
-            fputs(ttr_call_suffix(e->name, folded), w->f);
+            call_line(w, e, folded ? &ev[i + 1] : NULL, folded);
         } else if (e->kind == TTF_EV_EXIT) {
             fputs("} /* ", w->f);
             safe(w, e->name);
+            if (e->value) {
+                fputs(" = ", w->f);
+                safe(w, e->value);
+            }
             fputs(" */", w->f);
         } else {
             describe(w, e);
@@ -111,6 +136,8 @@ static void stack(tw *w, const ttd_divergence *d)
         if (i > TTR_MAX_INDENT)
             fprintf(w->f, "[depth %zu] ", i);
         safe(w, fr->name);
+        if (fr->args)
+            safe(w, fr->args);
         if (fr->file && fr->line > 0) {
             on(w, DIM);
             fputs("  at ", w->f);
@@ -139,12 +166,20 @@ static void suspects(tw *w, const ttd_divergence *d)
             on(w, RESET);
         }
         if (s->role == TTD_SUSPECT_FRAME)
-            fputs("  (the diverging frame: its calls differ)\n", w->f);
+            fputs("  (the diverging frame: its calls differ", w->f);
         else if (s->distance == 0)
-            fputs("  (returned right before the split)\n", w->f);
+            fputs("  (returned right before the split", w->f);
         else
-            fprintf(w->f, "  (returned %" PRIu64 " event%s before the split)\n",
+            fprintf(w->f, "  (returned %" PRIu64 " event%s before the split",
                     s->distance + 1, s->distance ? "s" : "");
+        if (s->value_differs) {
+            fputs("; returned ", w->f);
+            safe(w, s->bad_value);
+            fputs(" in the bad run, ", w->f);
+            safe(w, s->good_value);
+            fputs(" in the good run", w->f);
+        }
+        fputs(")\n", w->f);
     }
 }
 
@@ -224,6 +259,74 @@ static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int ba
         bad_end(w, r, d);
 }
 
+/* "NULL", "0x5555 (non-NULL)", "-22": a value as the diff compared it. */
+static void value(tw *w, const ttd_value_diff *v, const char *text)
+{
+    safe(w, text);
+    if (v->cls == TTF_VC_POINTER && strcmp(text, "NULL") != 0)
+        fputs(" (non-NULL)", w->f);
+}
+
+/* The value divergence: which call, which value, both runs. */
+static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v)
+{
+    const ttd_pair *p = &r->pairs[v->pair];
+
+    on(w, BOLD);
+    fputs(v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
+    safe(w, v->function);
+    if (v->what == TTD_VAL_RETURN) {
+        fputs("` returned ", w->f);
+    } else {
+        fprintf(w->f, "` was called with argument %d", v->arg + 1);
+        if (v->param[0]) {
+            fputs(" (", w->f);
+            safe(w, v->param);
+            putc(')', w->f);
+        }
+        fputs(" = ", w->f);
+    }
+    value(w, v, v->bad_value);
+    fputs(" in the bad run, ", w->f);
+    value(w, v, v->good_value);
+    fputs(" in the good run", w->f);
+    on(w, RESET);
+    fputs("\n  a value: thread ", w->f);
+    safe(w, thread_name(p));
+    fprintf(w->f, ", good event %" PRIu64 ", bad event %" PRIu64 ", at ",
+            v->good_index, v->bad_index);
+    ms(w, v->bad_time_ns);
+    fputs(" in the bad run", w->f);
+    if (v->file && v->line > 0) {
+        fputs("; ", w->f);
+        safe(w, v->function);
+        fputs(" at ", w->f);
+        safe(w, v->file);
+        fprintf(w->f, ":%d", v->line);
+    }
+    fputs(v->type && v->type[0] ? " (" : "", w->f);
+    safe(w, v->type && v->type[0] ? v->type : "");
+    fputs(v->type && v->type[0] ? ")\n" : "\n", w->f);
+    if (!r->first)
+        fputs("the call sequences do not part after it\n", w->f);
+}
+
+/* How values took part: compared, ignored as noise, or why not. */
+static void values_line(tw *w, const ttd_result *r)
+{
+    if (r->values) {
+        fprintf(w->f, "values: %" PRIu64 " compared", r->values_compared);
+        if (r->values_noise)
+            fprintf(w->f, ", %" PRIu64 " differing ones ignored (they vary between "
+                    "good runs)", r->values_noise);
+        putc('\n', w->f);
+    } else if (r->values_note && strncmp(r->values_note, "not recorded", 12) != 0) {
+        fputs("values: ", w->f);
+        safe(w, r->values_note);
+        putc('\n', w->f);
+    }
+}
+
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
@@ -231,7 +334,8 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 
     base = ttr_min_level(d->good, d->ngood, ttr_min_level(d->bad, d->nbad, base));
     on(w, BOLD);
-    fputs("first divergence: thread ", w->f);
+    fputs(r->value_first && r->value_first->before_split
+          ? "then the call sequences part: thread " : "first divergence: thread ", w->f);
     safe(w, thread_name(p));
     fprintf(w->f, " (good #%u, bad #%u), good event %" PRIu64 ", bad event %" PRIu64
             ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
@@ -513,12 +617,18 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
     program_note(&w, r);
+    values_line(&w, r);
+    const ttd_value_diff *v = r->value_first;
+    if (v && v->before_split)
+        value_divergence(&w, r, v);
     if (r->first) {
         divergence(&w, r, r->first);
         if (r->first->interleave)
             interleave(&w, r, r->first->interleave);
         noise_notes(&w, r, r->first);
-    } else {
+        if (v && !v->before_split)
+            value_divergence(&w, r, v);
+    } else if (!v) {
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
                 r->npairs == 1 ? "" : "s");

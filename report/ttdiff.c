@@ -46,6 +46,8 @@ static const char usage[] =
     "                      (a program rebuilt or moved since; repeatable)\n"
     "  --debug-dir DIR     look for modules by build-id in DIR/.build-id\n"
     "                      (repeatable; each trace's folder is always searched)\n"
+    "  --no-values         ignore recorded call values (-pg -mfentry builds):\n"
+    "                      no value divergence, suspects ranked without them\n"
     "  --profile           compare per-function profiles instead: calls and\n"
     "                      times side by side, bad - good, largest change first\n"
     "                      (text or json; exit 1 if call counts differ or a\n"
@@ -196,6 +198,8 @@ static int parse(cli *c, int argc, char **argv)
             c->profile = 1;
         } else if (!strcmp(a, "--no-demangle")) {
             c->o.no_demangle = 1;
+        } else if (!strcmp(a, "--no-values")) {
+            c->o.no_values = 1;
         } else {
             rc = option(c, argc, argv, &i);
         }

@@ -33,6 +33,7 @@ struct opts {
     int per_thread;            /* 1: --per-thread profile */
     int chrome;                /* 1: --chrome, trace-event JSON */
     int no_demangle;           /* 1: --no-demangle, C++ names as stored */
+    int raw_values;            /* 1: --raw-values, registers not parameters */
 };
 
 /* State of one dump run. */
@@ -106,6 +107,10 @@ static const char *const usage_text =
     "                        (the program rebuilt or moved since; repeatable)\n"
     "      --debug-dir DIR   look for modules by build-id in DIR/.build-id\n"
     "                        (repeatable; the trace's folder is always searched)\n"
+    "      --raw-values      calls of a trace with values: the six argument\n"
+    "                        registers and rax as recorded, not the declared\n"
+    "                        parameters and result (the default where debug\n"
+    "                        info describes the function)\n"
     "  -n, --no-header       events only, no header/process/threads sections\n"
     "      --color WHEN      auto, always or never (default auto)\n"
     "  -h, --help            this text\n"
@@ -184,7 +189,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 
 static void print_header(const struct dump *d)
 {
-    static const char *const req[] = {"events-v1"};
+    static const char *const req[] = {"events-v1", "values"};
     static const char *const opt[] = {"ring", "noclock", "sync"};
     static const char *const flags[] = {"closed"};
     const ttf_header *h = ttf_get_header(d->t);
@@ -199,7 +204,7 @@ static void print_header(const struct dump *d)
     fprintf(f, "  header size:       %u\n", h->header_size);
     fprintf(f, "  endian:            little (0x%08x)\n", ttf_format()->endian_mark);
     fprintf(f, "  required features: ");
-    put_bits(f, h->required_features, req, 1);
+    put_bits(f, h->required_features, req, 2);
     fprintf(f, "  optional features: ");
     put_bits(f, h->optional_features, opt, 3);
     fprintf(f, "  chunk size:        %" PRIu32 "\n", h->chunk_size);
@@ -234,6 +239,8 @@ static void print_summary(const struct dump *d)
         fprintf(f, " (%.2f bytes/event)",
                 (double)s->data_bytes / (double)s->events);
     fprintf(f, "\n  duration:          %s\n", dur + 1);
+    if (s->values)
+        fprintf(f, "  values:            arguments and return values recorded\n");
 }
 
 /* The first CRASH event, if the summary says there is one (one extra pass
@@ -490,6 +497,55 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
     return filtered ? s->nsel : ev->depth - 1 - s->skew;
 }
 
+/* The registers as recorded: all six argument registers and the mask of
+ * those that changed (ENTER), rax (EXIT). */
+static void put_raw_values(const struct dump *d, const ttf_event *ev)
+{
+    static const char *const regs[TTF_VALUE_REGS] = {"rdi", "rsi", "rdx",
+                                                     "rcx", "r8", "r9"};
+    char v[64];
+    if (ev->kind == TTF_EV_EXIT) {
+        ttf_value_format(v, sizeof v, ev->retval, NULL);
+        fprintf(d->out, " = %s", v);
+        return;
+    }
+    fputs(" [", d->out);
+    for (int i = 0; i < TTF_VALUE_REGS; i++) {
+        ttf_value_format(v, sizeof v, ev->argregs[i], NULL);
+        fprintf(d->out, "%s%s=%s", i ? " " : "", regs[i], v);
+    }
+    fprintf(d->out, " changed=0x%02x]", ev->changed);
+}
+
+/* The values of a call by its signature: "(1, NULL)" after an ENTER (a
+ * parameter in no integer register prints "?"), " = -22" after an EXIT
+ * (nothing for void); the raw registers without debug info. */
+static void put_values(const struct dump *d, const ttf_event *ev)
+{
+    const ttf_signature *sig = NULL;
+    char v[64];
+
+    if (d->o->raw_values || ttf_sym_signature(d->sym, ev, &sig) != 0) {
+        put_raw_values(d, ev);
+        return;
+    }
+    if (ev->kind == TTF_EV_EXIT) {
+        if (sig->ret.cls == TTF_VC_VOID)
+            return;
+        ttf_value_format(v, sizeof v, ev->retval, &sig->ret);
+        fprintf(d->out, " = %s", v);
+        return;
+    }
+    fputc('(', d->out);
+    for (size_t i = 0; i < sig->nparams; i++) {
+        const ttf_param *p = &sig->params[i];
+        if (p->reg >= 0)
+            ttf_value_format(v, sizeof v, ev->argregs[p->reg], &p->type);
+        fprintf(d->out, "%s%s", i ? ", " : "", p->reg >= 0 ? v : "?");
+    }
+    fputs(sig->variadic ? (sig->nparams ? ", ...)" : "...)") : ")", d->out);
+}
+
 /* ENTER and EXIT; --function may leave them out. */
 static void print_call(const struct dump *d, const ttf_event *ev, int depth)
 {
@@ -503,6 +559,8 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
     fputs(enter ? "> " : "< ", d->out);
     put_clean(d->out, name);
     color_off(d);
+    if (ev->has_values)
+        put_values(d, ev);
     if (enter && d->o->lines)
         put_where(d, ev);
     fputc('\n', d->out);
@@ -862,6 +920,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"no-demangle", no_argument, NULL, 'D' + 256},
         {"exe", required_argument, NULL, 'E' + 256},
         {"debug-dir", required_argument, NULL, 'G' + 256},
+        {"raw-values", no_argument, NULL, 'R' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -892,6 +951,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'G' + 256: if (ttr_cli_sym_option("--debug-dir", optarg))
                             exit(TTR_CLI_TROUBLE);
                         break;
+        case 'R' + 256: o->raw_values = 1; break;
         case 'h': ttr_cli_help(usage_text);
         case 'V': ttr_cli_version();
         case ':': ttr_cli_die("%s needs a value", bad_option(argv));

@@ -26,7 +26,7 @@ extern "C" {
     (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
 
 /* Version of the JSON schema written by ttr_json (report/JSON.md). */
-#define TTR_JSON_SCHEMA_VERSION 1
+#define TTR_JSON_SCHEMA_VERSION 2
 
 /* The library's own version at run time. */
 int ttr_version(void);

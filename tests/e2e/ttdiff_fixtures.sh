@@ -29,7 +29,7 @@ run 1 --format json -o "$T/p.json" "$T/pg.trc" "$T/pb.trc"
 python3 -m json.tool "$T/p.json" > /dev/null || fail "json.tool rejects p.json"
 json "$T/p.json" '
 f = d["first_divergence"]
-assert d["schema_version"] == 1 and d["diverged"] is True
+assert d["schema_version"] == 2 and d["diverged"] is True
 assert f["stack"] == ["main", "parse"], f["stack"]
 assert f["thread"]["good"] == 0 and f["thread"]["bad"] == 0
 assert f["bad"][0]["function"] == "reject_input" and f["bad"][0]["kind"] == "enter"

@@ -45,4 +45,11 @@ for g in fixtures/traces/*.trc; do
     "$TTDUMP" --stats "$g" > "$T/st" || fail "$name: --stats exit $?"
     has '^total: [0-9]* events' "$T/st"
 done
+# format 1.1: the values feature by name, arguments and return values
+"$TTDUMP" fixtures/traces/values.trc > "$T/v"
+has '^  required features: 0x3 (events-v1, values)' "$T/v"
+has '^  version: *1\.1' "$T/v"
+has '^  values: *arguments and return values recorded' "$T/v"
+has '> 0x401200 \[rdi=0x555555559eb0 rsi=-22 rdx=7 rcx=0 r8=0 r9=0 changed=0x07\]' "$T/v"
+has '< 0x401300 = -22$' "$T/v"
 echo "ok ($n golden traces)"

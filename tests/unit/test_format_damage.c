@@ -2,21 +2,40 @@
  * test_format_damage.c - the reader against damaged traces: a cut at every
  * byte offset gives a prefix of the right events (or a clear error), a
  * half-written chunk reads clean, and thousands of random bit flips and
- * byte smashes never crash and keep the counts consistent.
+ * byte smashes never crash and keep the counts consistent. Everything runs
+ * twice: on a v1.0 trace and on a v1.1 trace whose calls carry values.
  */
 #include "test_format_util.h"
 
 static uint8_t *g_buf;          /* the reference trace */
 static size_t g_len;
 static struct evs g_ev[2];      /* its events per thread (no LOST) */
+static int g_values;            /* the reference trace carries values */
 
 static const uint8_t g_types[] = {TTF_ARG_I64, TTF_ARG_STR, TTF_ARG_F64};
+
+/* Enter and exit f, with values when the trace has them. */
+static void call_edge(ttf_writer *w, uint32_t th, uint64_t tsc, uint64_t f,
+                      int exit, int i)
+{
+    uint64_t r[TTF_VALUE_REGS] = {(uint64_t)i, 0x7ffd0000ull + (uint64_t)i * 8,
+                                  (uint64_t)-i, 3, 0, (uint64_t)i << 40};
+    if (!g_values && exit)
+        assert_int_equal(ttf_write_exit(w, th, tsc, f), 0);
+    else if (!g_values)
+        assert_int_equal(ttf_write_enter(w, th, tsc, f), 0);
+    else if (exit)
+        assert_int_equal(ttf_write_exit_value(w, th, tsc, f, (uint64_t)(i % 3 - 1)), 0);
+    else
+        assert_int_equal(ttf_write_enter_values(w, th, tsc, f, r), 0);
+}
 
 static int setup(void **state)
 {
     (void)state;
     const char *path = tu_path("ref.trc");
-    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .tsc_hz = 2500000000ull};
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .tsc_hz = 2500000000ull,
+                         .values = g_values};
     ttf_writer *w;
     const char *argv[] = {"prog", "arg"};
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
@@ -30,7 +49,7 @@ static int setup(void **state)
     for (int i = 0; i < 250; i++) {
         for (uint32_t th = 0; th < 2; th++) {
             uint64_t f = 0x401000u + (uint64_t)(i % 13) * 0x30 + th * 0x1000;
-            assert_int_equal(ttf_write_enter(w, th, tsc += 37, f), 0);
+            call_edge(w, th, tsc += 37, f, 0, i);
             if (i % 2) {                 /* big records: fewer events per chunk */
                 static const char text[] = "a message argument of some sixty "
                                            "bytes, to fill chunks up";
@@ -42,7 +61,7 @@ static int setup(void **state)
                 assert_int_equal(ttf_write_message(w, th, tsc += 11, 1, a,
                                                    (size_t)(p - a)), 0);
             }
-            assert_int_equal(ttf_write_exit(w, th, tsc += 90, f), 0);
+            call_edge(w, th, tsc += 90, f, 1, i);
         }
     }
     assert_int_equal(ttf_write_crash(w, 1, tsc += 5, 11, 1, 0x10), 0);
@@ -57,13 +76,21 @@ static int setup(void **state)
     return 0;
 }
 
+static int setup_values(void **state)
+{
+    g_values = 1;
+    return setup(state);
+}
+
 static int teardown(void **state)
 {
     (void)state;
     free(g_buf);
     free(g_ev[0].ev);
     free(g_ev[1].ev);
+    memset(g_ev, 0, sizeof g_ev);
     tu_cleanup();
+    tu_dir[0] = 0;              /* the next group makes a new folder */
     return 0;
 }
 
@@ -73,7 +100,10 @@ static int same_event(const ttf_event *a, const ttf_event *b)
            a->time_ns == b->time_ns && a->addr == b->addr && a->site == b->site &&
            a->depth == b->depth && a->args_len == b->args_len &&
            (!a->args_len || memcmp(a->args, b->args, a->args_len) == 0) &&
-           a->signo == b->signo && a->offset == b->offset;
+           a->signo == b->signo && a->offset == b->offset &&
+           a->has_values == b->has_values &&
+           (!a->has_values || (a->kind == TTF_EV_EXIT ? a->retval == b->retval
+            : memcmp(a->argregs, b->argregs, sizeof a->argregs) == 0));
 }
 
 /* Iterate every way the API offers; the counts must agree. */
@@ -238,10 +268,16 @@ static void test_garbage_chunks(void **state)
     struct tb b;
     for (int round = 0; round < 500; round++) {
         tb_init(&b, 4096, rnd() % 2 ? 0 : 3000000000ull);
+        if (g_values && rnd() % 8)
+            ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES);
         for (uint32_t s = 0; s < 3; s++) {
             tb_chunk(&b, s, (uint32_t)(rnd() % 3), (uint32_t)(rnd() % 4),
                      (int)(rnd() % 2), (int32_t)(rnd() % 5) - 2, rnd() % 100000,
                      rnd() % 2 ? rnd() % 100000 : 0);
+            if (g_values && rnd() % 4)     /* values chunks, mostly legal */
+                ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS,
+                            (uint16_t)(ttf_get_le(b.buf + b.coff + TTF_C_FLAGS, 2) |
+                                       TTF_CHUNK_VALUES));
             size_t n = (size_t)(rnd() % 600);
             for (size_t i = 0; i < n; i++) {
                 uint8_t v = (uint8_t)rnd();
@@ -265,5 +301,7 @@ int main(void)
         cmocka_unit_test(test_bit_flips),
         cmocka_unit_test(test_garbage_chunks),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int failed = cmocka_run_group_tests_name("v1.0", tests, setup, teardown);
+    return failed + cmocka_run_group_tests_name("v1.1 values", tests,
+                                                setup_values, teardown);
 }

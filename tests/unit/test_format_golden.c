@@ -16,6 +16,9 @@ struct xev {
     int depth;
     const char *text;           /* thread name / module path / message text */
     uint64_t n1, n2;            /* CRASH signo, fault; LOST events, bytes */
+    int vals;                   /* 1: a call of a values trace */
+    uint64_t regs[TTF_VALUE_REGS]; /* its argument registers (ENTER) */
+    uint64_t ret;               /* its return value (EXIT) */
 };
 
 struct model {
@@ -33,6 +36,7 @@ static void model_push(struct model *m, const struct xev *x)
 static void model_build(struct model *m, const struct gop *g)
 {
     int depth[4] = {0};
+    int vals = golden_has_values(g);
     uint32_t mods = 0;
     uint64_t now = 0;
 
@@ -55,8 +59,12 @@ static void model_build(struct model *m, const struct gop *g)
         case G_MOD: x.kind = TTF_EV_MODULE_LOAD; x.addr = g->a; x.site = mods++;
             x.text = g->s1; break;
         case G_UNLOAD: x.kind = TTF_EV_MODULE_UNLOAD; x.addr = g->a; break;
-        case G_ENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; (*d)++; break;
-        case G_EXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; (*d)--; break;
+        case G_ENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = vals; (*d)++; break;
+        case G_EXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = vals; (*d)--; break;
+        case G_VENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = 1;
+            golden_regs(g->s1, x.regs); (*d)++; break;
+        case G_VEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = 1; x.ret = g->b;
+            (*d)--; break;
         case G_MSG: x.kind = TTF_EV_MESSAGE; x.site = (uint32_t)g->a; x.text = g->s2; break;
         case G_MARK: x.kind = TTF_EV_MARK; x.site = (uint32_t)g->a; x.text = g->s2; break;
         case G_SCOPE_IN: x.kind = TTF_EV_ENTER; x.site = (uint32_t)g->a; (*d)++; break;
@@ -68,7 +76,8 @@ static void model_build(struct model *m, const struct gop *g)
         default: /* G_LOOP */
             for (uint64_t i = 0; i < g->a; i++) {
                 struct xev e = {.kind = TTF_EV_ENTER, .thread = g->thread,
-                                .tsc = g->tsc + i * 80, .addr = g->b, .depth = *d};
+                                .tsc = g->tsc + i * 80, .addr = g->b, .depth = *d,
+                                .vals = vals};
                 model_push(m, &e);
                 e.kind = TTF_EV_EXIT;
                 e.tsc += 40;
@@ -99,6 +108,11 @@ static void check_event(const ttf_trace *t, const ttf_event *ev,
                  x->thread, (unsigned long long)x->tsc, (unsigned long long)x->addr,
                  x->site, x->depth);
     assert_int_equal(ev->time_ns, (x->tsc - start) * 2 / 5);   /* 2.5 GHz */
+    assert_int_equal(ev->has_values, x->vals);
+    if (x->vals && x->kind == TTF_EV_ENTER)
+        assert_memory_equal(ev->argregs, x->regs, sizeof x->regs);
+    if (x->vals && x->kind == TTF_EV_EXIT)
+        assert_int_equal(ev->retval, x->ret);
     switch (x->kind) {
     case TTF_EV_THREAD_START: case TTF_EV_THREAD_NAME: case TTF_EV_MODULE_LOAD:
         assert_string_equal(ev->text, x->text);
@@ -308,6 +322,29 @@ static void test_crashed(void **state)
     ttf_close(t);
 }
 
+/* values.trc (format 1.1): header, then every value against the script. */
+static void test_values(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("values.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_values);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_major, 1);
+    assert_int_equal(h->version_minor, 1);
+    assert_int_equal(h->min_reader_major, 1);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->values, 1);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->chunks_used, 3);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    free(m);
+    ttf_close(t);
+}
+
 static int same_ev(const ttf_event *a, const ttf_event *b)
 {
     return a->kind == b->kind && a->tsc == b->tsc && a->time_ns == b->time_ns &&
@@ -358,8 +395,9 @@ static void test_same_bytes(void **state)
     static const struct {
         const char *name;
         const struct gop *script;
-    } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed}};
-    for (size_t i = 0; i < 2; i++) {
+    } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed},
+                 {"values.trc", golden_values}};
+    for (size_t i = 0; i < 3; i++) {
         const char *path = tu_path(files[i].name);
         size_t n1, n2;
         assert_int_equal(golden_write(path, files[i].script), 0);
@@ -399,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_basic),
         cmocka_unit_test(test_crashed),
         cmocka_unit_test(test_damaged),
+        cmocka_unit_test(test_values),
         cmocka_unit_test(test_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, teardown_all);

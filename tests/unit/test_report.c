@@ -242,7 +242,7 @@ static void test_json_report(void **state)
     assert_int_equal(ttr_json(f, d, NULL), 0);
     fclose(f);
     assert_true(json_ok(buf));
-    assert_non_null(strstr(buf, "\"schema_version\": 1"));
+    assert_non_null(strstr(buf, "\"schema_version\": 2"));
     assert_non_null(strstr(buf, "\"stack\": [\"dt_main\"]"));
     assert_non_null(strstr(buf, "\"function\": \"dt_check\""));
     assert_non_null(strstr(buf, "say \\\"hi\\\" \\\\ \\u0001\\t\\u003cscript\\u003e\\u0026\\ufffd\\ufffd(7)"));

@@ -1,0 +1,143 @@
+/*
+ * cap_fentry.S - values mode entry points (x86-64): __fentry__, called as
+ * the first instruction of every function compiled with -pg -mfentry, and
+ * cap_ret_tramp, where those functions return to instead of their caller.
+ * The C halves are in cap_values.c.
+ *
+ * __fentry__ runs before the function's prologue: every argument register
+ * is live (rdi rsi rdx rcx r8 r9; rax = vector registers used by a varargs
+ * call; r10 = static chain of a nested function; xmm0-7), and the stack is
+ * [rsp] = return into the function, [rsp+8] = the function's own return
+ * address (the slot values mode hooks). The stack is not always 16-byte
+ * aligned there (nor in the trampoline), so both realign it through rbp. The fast C half is compiled with
+ * -mgeneral-regs-only, so it needs only the integer registers saved; the
+ * slow half (a new chunk, a new thread, growing the shadow stack) calls
+ * into libc, so xmm0-7 are saved around it as well.
+ *
+ * cap_ret_tramp is reached by the function's ret, so rsp = slot + 8 and the
+ * return value is in rax, rdx (and xmm0, xmm1, st0 for floating point
+ * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
+ * saved). It hands rax and rsp to C, gets the real return address back and
+ * jumps there with every return register as the function left it.
+ */
+#if defined(__x86_64__) && defined(__linux__)
+
+        .text
+
+        .globl  __fentry__
+        .type   __fentry__, @function
+        .p2align 4
+__fentry__:
+        .cfi_startproc
+        cmpl    $0, cap_on(%rip)
+        jne     1f
+        ret
+1:
+        pushq   %rbp                    /* the stack may be misaligned: gcc */
+        .cfi_adjust_cfa_offset 8        /* skips aligning calls to functions */
+        .cfi_rel_offset rbp, 0          /* it knows need no alignment, and */
+        movq    %rsp, %rbp              /* -pg adds this call to them */
+        .cfi_def_cfa_register rbp
+        subq    $64, %rsp
+        andq    $-16, %rsp
+        movq    %rdi, 0(%rsp)
+        movq    %rsi, 8(%rsp)
+        movq    %rdx, 16(%rsp)
+        movq    %rcx, 24(%rsp)
+        movq    %r8, 32(%rsp)
+        movq    %r9, 40(%rsp)
+        movq    %rax, 48(%rsp)
+        movq    %r10, 56(%rsp)
+        movq    %rsp, %rdi              /* the saved argument registers */
+        movq    8(%rbp), %rsi           /* return address into the function */
+        leaq    16(%rbp), %rdx          /* the function's return slot */
+        call    cap_fentry_fast
+        testl   %eax, %eax
+        jnz     3f
+2:
+        movq    0(%rsp), %rdi
+        movq    8(%rsp), %rsi
+        movq    16(%rsp), %rdx
+        movq    24(%rsp), %rcx
+        movq    32(%rsp), %r8
+        movq    40(%rsp), %r9
+        movq    48(%rsp), %rax
+        movq    56(%rsp), %r10
+        movq    %rbp, %rsp
+        popq    %rbp
+        .cfi_def_cfa rsp, 8
+        ret
+3:
+        .cfi_def_cfa rbp, 16
+        subq    $128, %rsp
+        movaps  %xmm0, 0(%rsp)
+        movaps  %xmm1, 16(%rsp)
+        movaps  %xmm2, 32(%rsp)
+        movaps  %xmm3, 48(%rsp)
+        movaps  %xmm4, 64(%rsp)
+        movaps  %xmm5, 80(%rsp)
+        movaps  %xmm6, 96(%rsp)
+        movaps  %xmm7, 112(%rsp)
+        leaq    128(%rsp), %rdi
+        movq    8(%rbp), %rsi
+        leaq    16(%rbp), %rdx
+        call    cap_fentry_slow
+        movaps  0(%rsp), %xmm0
+        movaps  16(%rsp), %xmm1
+        movaps  32(%rsp), %xmm2
+        movaps  48(%rsp), %xmm3
+        movaps  64(%rsp), %xmm4
+        movaps  80(%rsp), %xmm5
+        movaps  96(%rsp), %xmm6
+        movaps  112(%rsp), %xmm7
+        addq    $128, %rsp
+        jmp     2b
+        .cfi_endproc
+        .size   __fentry__, .-__fentry__
+
+/* No caller frame to describe: an unwinder reaching here stops (C++
+ * exceptions and pthread_exit restore the real addresses first). */
+        .globl  cap_ret_tramp
+        .hidden cap_ret_tramp
+        .type   cap_ret_tramp, @function
+        .p2align 4
+        .cfi_startproc
+        .cfi_undefined rip
+        nop                             /* a return address - 1 stays inside */
+cap_ret_tramp:
+        pushq   %rax
+        pushq   %rdx
+        pushq   %rbp
+        movq    %rsp, %rbp              /* rbp+24: rsp after the function's ret */
+        andq    $-16, %rsp
+        movq    %rax, %rdi              /* the return value */
+        leaq    24(%rbp), %rsi
+        call    cap_fexit_fast          /* rax = real return, rdx = slow */
+        testq   %rdx, %rdx
+        jnz     1f
+        movq    %rax, %r11
+        movq    %rbp, %rsp
+        popq    %rbp
+        popq    %rdx
+        popq    %rax
+        jmp     *%r11
+1:
+        subq    $32, %rsp
+        movaps  %xmm0, 0(%rsp)
+        movaps  %xmm1, 16(%rsp)
+        movq    16(%rbp), %rdi          /* the saved rax */
+        leaq    24(%rbp), %rsi
+        call    cap_fexit_slow          /* rax = real return */
+        movq    %rax, %r11
+        movaps  0(%rsp), %xmm0
+        movaps  16(%rsp), %xmm1
+        movq    %rbp, %rsp
+        popq    %rbp
+        popq    %rdx
+        popq    %rax
+        jmp     *%r11
+        .cfi_endproc
+        .size   cap_ret_tramp, .-cap_ret_tramp
+
+#endif
+        .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,319 @@
+/*
+ * values.c - compare the values of aligned calls (format 1.1): the return
+ * value of each pair of matching EXITs and the arguments of each pair of
+ * matching ENTERs, by the function's signature from debug info.
+ *
+ * Design. After a thread pair is aligned, its two threads are walked again
+ * in step, skipping the hunks, so the walk visits exactly the pairs of
+ * events the alignment matched (same function, same place in the call
+ * sequence). Either aligner's hunks do: the call-tree aligner (the
+ * default) and the flat one (--flat, full mode) both give key-index
+ * ranges, ascending in both threads, and whatever lies between two hunks
+ * is matched one to one. With --first-only only the first hunk is known,
+ * so the caller stops the walk where it begins (ttd_vside.stop). A value is compared only when both runs recorded it and the
+ * signature says it is comparable (ttf_value_comparable): integers, enums
+ * and bools exactly after cutting the register to the type's size,
+ * pointers by NULL / non-NULL, never void, float or struct values. The
+ * first difference is the pair's value divergence; every differing return
+ * value is kept too (bounded), for ranking suspects.
+ *
+ * Noise. Against a baseline (another good run) the same walk collects the
+ * (function, value slot) of every difference into a set; differences at a
+ * slot in that set are then skipped when the bad run is compared, like
+ * hunks inside the zones where good runs vary. A slot is a function's
+ * return value or one of its parameters, so a hash seed or a time stamp
+ * passed around is ignored wherever that function is called.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+/* One thread walked over its kept events. */
+typedef struct vwalk {
+    ttd_norm *norm;         /* its normaliser */
+    ttf_iter *it;           /* its events */
+    ttf_event ev;           /* the current kept event */
+    uint64_t key;           /* its key */
+    uint64_t idx;           /* its key index */
+    uint64_t next;          /* key index of the next kept event */
+} vwalk;
+
+int ttd_values_on(const ttf_trace *g, const ttf_trace *b)
+{
+    return ttf_get_summary(g)->values && ttf_get_summary(b)->values;
+}
+
+/* Next kept event: 1, 0 at the end, or a TT_E* code. */
+static int vwalk_next(vwalk *w)
+{
+    int rc;
+    while ((rc = ttf_iter_next(w->it, &w->ev)) > 0) {
+        rc = ttd_norm_key(w->norm, &w->ev, &w->key);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        w->idx = w->next++;
+        return 1;
+    }
+    return rc;
+}
+
+/* Advance w until its event's index is at least idx. */
+static int vwalk_to(vwalk *w, uint64_t idx)
+{
+    int rc = 1;
+    while (rc > 0 && w->idx < idx)
+        rc = vwalk_next(w);
+    return rc;
+}
+
+/* The noise-set key of a function's value slot (-1 = return value, with
+ * the EXIT's key; parameters with the ENTER's). */
+static uint64_t slot_key(uint64_t key, int slot)
+{
+    return key ^ ttfi_mix64((uint64_t)(slot + 2));
+}
+
+/* Compare one value; 1 if it differs (and is not noise). */
+static int one_value(ttd_openset *noise, int collect, uint64_t key, int slot, const ttf_vtype *tg,
+                     const ttf_vtype *tb, uint64_t rg, uint64_t rb,
+                     ttd_vfound *out)
+{
+    if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
+        return 0;
+    out->compared++;
+    if (ttf_value_norm(rg, tg) == ttf_value_norm(rb, tb))
+        return 0;
+    uint64_t k = slot_key(key, slot);
+    if (collect) {
+        if (!ttd_openset_count(noise, k) && ttd_openset_add(noise, k) < 0)
+            return -1;
+        return 0;
+    }
+    if (noise && ttd_openset_count(noise, k)) {
+        out->noise++;
+        return 0;
+    }
+    return 1;
+}
+
+static int keep_ret(ttd_vfound *out, const ttd_vdiff *v)
+{
+    if (out->nrets >= TTD_VRETS_MAX)
+        return 0;
+    if (out->nrets == out->capr) {
+        size_t cap = out->capr ? 2 * out->capr : 64;
+        ttd_vdiff *n = realloc(out->rets, cap * sizeof *n);
+        if (!n)
+            return TT_ENOMEM;
+        out->rets = n;
+        out->capr = cap;
+    }
+    out->rets[out->nrets++] = *v;
+    return 0;
+}
+
+/* Compare the values of the pair of calls at w[0], w[1]. */
+static int compare_pair(vwalk w[2], ttd_openset *noise, int collect,
+                        ttd_vfound *out)
+{
+    const ttf_event *g = &w[0].ev, *b = &w[1].ev;
+    const ttf_signature *sg, *sb;
+    ttd_vdiff v;
+    int d = 0;
+
+    if ((g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site ||
+        !g->has_values || !b->has_values ||
+        ttf_sym_signature(w[0].norm->sym, g, &sg) != 0 ||
+        ttf_sym_signature(w[1].norm->sym, b, &sb) != 0)
+        return 0;
+    memset(&v, 0, sizeof v);
+    if (g->kind == TTF_EV_EXIT) {
+        d = one_value(noise, collect, w[0].key, -1, &sg->ret, &sb->ret,
+                      g->retval, b->retval, out);
+        v.what = TTD_VAL_RETURN;
+    }
+    for (size_t i = 0; g->kind == TTF_EV_ENTER && !d && i < sb->nparams &&
+                       i < sg->nparams; i++) {
+        const ttf_param *pg = &sg->params[i], *pb = &sb->params[i];
+        if (pg->reg < 0 || pb->reg < 0)
+            continue;
+        d = one_value(noise, collect, w[0].key, (int)i, &pg->type, &pb->type,
+                      g->argregs[pg->reg], b->argregs[pb->reg], out);
+        v.what = TTD_VAL_ARG;
+        v.arg = (int)i;
+    }
+    if (d <= 0)
+        return d < 0 ? TT_ENOMEM : 0;
+    v.idx[0] = w[0].idx;
+    v.idx[1] = w[1].idx;
+    v.ev[0] = *g;
+    v.ev[1] = *b;
+    v.sig = sb;
+    if (!out->found) {
+        out->found = 1;
+        out->first = v;
+    }
+    return v.what == TTD_VAL_RETURN ? keep_ret(out, &v) : 0;
+}
+
+/* Skip the hunks that start at the walks' positions. 1 to go on, 0 at an
+ * end, <0 on error. */
+static int skip_hunks(vwalk w[2], const ttd_hunk *h, size_t nh, size_t *hi)
+{
+    int rc = 1;
+    while (rc > 0 && *hi < nh && (w[0].idx >= h[*hi].a0 || w[1].idx >= h[*hi].b0)) {
+        rc = vwalk_to(&w[0], h[*hi].a1);
+        if (rc > 0)
+            rc = vwalk_to(&w[1], h[*hi].b1);
+        (*hi)++;
+    }
+    return rc;
+}
+
+int ttd_values_compare(ttd_vside g, ttd_vside b, const ttd_hunk *h,
+                       size_t nh, ttd_openset *noise, int collect_noise,
+                       ttd_vfound *out)
+{
+    vwalk w[2];
+    size_t hi = 0;
+    int rc;
+
+    memset(w, 0, sizeof w);
+    w[0].norm = g.norm;
+    w[1].norm = b.norm;
+    if ((rc = ttf_iter_open(g.norm->trace, g.thread, &w[0].it)) < 0)
+        return rc;
+    if ((rc = ttf_iter_open(b.norm->trace, b.thread, &w[1].it)) < 0)
+        goto out;
+    for (;;) {
+        if ((rc = vwalk_next(&w[0])) <= 0 || (rc = vwalk_next(&w[1])) <= 0 ||
+            (rc = skip_hunks(w, h, nh, &hi)) <= 0)
+            break;
+        if (w[0].key != w[1].key || w[1].idx >= b.stop)
+            break;              /* out of step: stop rather than guess */
+        if ((rc = compare_pair(w, noise, collect_noise, out)) < 0)
+            break;
+    }
+out:
+    ttf_iter_close(w[0].it);
+    ttf_iter_close(w[1].it);
+    return rc < 0 ? rc : 0;
+}
+
+void ttd_vfound_free(ttd_vfound *f)
+{
+    free(f->rets);
+    memset(f, 0, sizeof *f);
+}
+
+const ttd_vdiff *ttd_vfound_ret(const ttd_vfound *f, uint64_t idx)
+{
+    size_t lo = 0, hi = f ? f->nrets : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->rets[mid].idx[1] < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return f && lo < f->nrets && f->rets[lo].idx[1] == idx ? &f->rets[lo] : NULL;
+}
+
+/* "(1, NULL)": the arguments in integer registers ("?" for the others). */
+static size_t args_text(const ttf_signature *sig, const ttf_event *ev,
+                        char *buf, size_t len)
+{
+    size_t n = 0;
+    char v[64];
+
+    n += (size_t)snprintf(buf, len, "(");
+    for (size_t i = 0; i < sig->nparams && n < len; i++) {
+        const ttf_param *p = &sig->params[i];
+        if (p->reg >= 0)
+            ttf_value_format(v, sizeof v, ev->argregs[p->reg], &p->type);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+                              p->reg >= 0 ? v : "?");
+    }
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s)", sig->variadic
+                              ? (sig->nparams ? ", ..." : "...") : "");
+    return n < len ? n : len - 1;
+}
+
+size_t ttd_values_text(ttd_norm *n, const ttf_event *ev, char *buf, size_t len)
+{
+    const ttf_signature *sig;
+
+    buf[0] = '\0';
+    if (!ev->has_values || ev->site || ttf_sym_signature(n->sym, ev, &sig) != 0)
+        return 0;
+    if (ev->kind == TTF_EV_ENTER)
+        return args_text(sig, ev, buf, len);
+    if (ev->kind != TTF_EV_EXIT || !ttf_value_comparable(&sig->ret))
+        return 0;               /* void; float and struct are not recorded */
+    int k = ttf_value_format(buf, len, ev->retval, &sig->ret);
+    return k < 0 ? 0 : (size_t)k < len ? (size_t)k : len - 1;
+}
+
+/* Is tok one of the words a lock wrapper is named with? */
+static int lock_word(const char *tok, size_t n)
+{
+    static const char *const words[] = {"lock", "unlock", "trylock", "mutex",
+                                        "spinlock", "spin", "rwlock", "rdlock",
+                                        "wrlock", "futex", NULL};
+    for (size_t i = 0; words[i]; i++)
+        if (strlen(words[i]) == n && strncmp(words[i], tok, n) == 0)
+            return 1;
+    return 0;
+}
+
+int ttd_lock_wrapper(const char *name)
+{
+    char low[128];
+    size_t n = 0, start = 0;
+
+    for (size_t i = 0; name[i] && n + 1 < sizeof low; i++) {
+        char c = name[i];
+        int upper = c >= 'A' && c <= 'Z';
+        int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum || (upper && n > start)) {   /* a word ends here */
+            if (lock_word(low + start, n - start))
+                return 1;
+            start = alnum ? n : n + 1;
+        }
+        low[n++] = upper ? (char)(c - 'A' + 'a') : alnum ? c : ' ';
+    }
+    return lock_word(low + start, n - start);
+}
+
+int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
+                      ttd_value_diff *out)
+{
+    char buf[2][64];
+    const ttf_vtype *ty = &v->sig->ret;
+    const ttf_param *p = v->what == TTD_VAL_ARG ? &v->sig->params[v->arg] : NULL;
+
+    memset(out, 0, sizeof *out);
+    out->what = v->what;
+    out->arg = v->arg;
+    out->function = ttd_norm_func(nb, &v->ev[1]);
+    out->param = p ? p->name : "";
+    if (p)
+        ty = &p->type;
+    out->type = ty->name;
+    out->cls = ty->cls;
+    out->good_raw = p ? v->ev[0].argregs[p->reg] : v->ev[0].retval;
+    out->bad_raw = p ? v->ev[1].argregs[p->reg] : v->ev[1].retval;
+    ttf_value_format(buf[0], sizeof buf[0], out->good_raw, ty);
+    ttf_value_format(buf[1], sizeof buf[1], out->bad_raw, ty);
+    out->good_value = ttfi_arena_strcpy(a, buf[0]);
+    out->bad_value = ttfi_arena_strcpy(a, buf[1]);
+    out->good_index = v->idx[0];
+    out->bad_index = v->idx[1];
+    out->good_time_ns = v->ev[0].time_ns;
+    out->bad_time_ns = v->ev[1].time_ns;
+    return out->good_value && out->bad_value ? 0 : TT_ENOMEM;
+}

@@ -1,0 +1,122 @@
+#!/bin/sh
+# bench_values.sh BUILD - cost per call (ns) and bytes per call of libttcap's
+# values mode (-pg -mfentry: one argument and the return value recorded)
+# next to its plain mode (-finstrument-functions, no values), the empty
+# hooks of both instrumentations and `uftrace record -A arg1 -R retval` on
+# the same -pg binary; leaf and chain loops (tests/bench/cap_vwork.c),
+# median of BENCH_REPS (5) interleaved runs, load printed. Targets: values
+# at most 1.5x the plain mode's ns per call (same clock setting) and at most
+# 8 B per call. Never fails on speed. x86-64 only.
+B=${1:-build}
+BB=$B/bench
+REPS=${BENCH_REPS:-5}
+SCALE=${BENCH_SCALE:-1}
+[ "$(uname -m)" = x86_64 ] || { echo "bench_values: x86-64 only, skipped"; exit 0; }
+tmp=$(mktemp -d /tmp/ttvbench.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+for p in plain empty inst pgempty pgret values pg; do
+    [ -x "$BB/cap_vwork.$p" ] || make -s B="$B" bench-values-progs >/dev/null 2>&1
+    [ -x "$BB/cap_vwork.$p" ] || { echo "bench_values: $BB/cap_vwork.$p missing"; exit 1; }
+done
+have_uft=0
+command -v uftrace >/dev/null 2>&1 && have_uft=1
+[ "$have_uft" = 1 ] || echo "note: uftrace not installed: skipped"
+
+ncalls() {
+    case $1 in
+    plain|empty|pgempty) n=50000000 ;;
+    pgret) n=20000000 ;;
+    inst|values) n=6000000 ;;
+    inst-none|values-none) n=12000000 ;;
+    uftrace) n=500000 ;;
+    esac
+    awk -v n="$n" -v s="$SCALE" 'BEGIN { n = int(n * s); print n < 3000 ? 3000 : n }'
+}
+
+trc=$tmp/t.trc
+res=$tmp/res
+: > "$res"
+# run WORKLOAD VARIANT: appends "wl variant ns cpu bytes_per_call flag"
+run() {
+    wl=$1; v=$2; n=$(ncalls "$v"); out=$tmp/out; bytes=-; flag=-
+    rm -rf "$trc" "$tmp/uft"
+    case $v in
+    plain|empty|pgempty|pgret) "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
+    inst|values) TTCAP_OUT=$trc "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
+    inst-none|values-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_vwork.${v%-none}" "$wl" "$n" > "$out" ;;
+    uftrace) uftrace record -d "$tmp/uft" -A '^leaf$@arg1' -R '^leaf$@retval' \
+                 -A '^chain_@arg1' -R '^chain_@retval' "$BB/cap_vwork.pg" "$wl" "$n" > "$out" 2>/dev/null ;;
+    esac
+    ns=$(sed -n 's/^ns_per_call=\([0-9.]*\) .*/\1/p' "$out")
+    cpu=$(sed -n 's/.*cpu_ns_per_call=\([0-9.]*\) .*/\1/p' "$out")
+    calls=$(sed -n 's/.* calls=\([0-9]*\).*/\1/p' "$out")
+    [ -n "$ns" ] || { echo "bench_values: $wl $v produced no figure"; return; }
+    if [ -f "$trc" ]; then
+        "$B/ttdump" --stats "$trc" > "$tmp/st" 2>&1 || flag=unreadable
+        db=$(sed -n 's/^ *data bytes: *\([0-9]*\).*/\1/p' "$tmp/st")
+        ne=$(sed -n 's/^ *events: *\([0-9]*\) (lost \([0-9]*\)).*/\1 \2/p' "$tmp/st")
+        set -- $ne
+        [ "${2:-1}" = 0 ] && [ "${1:-0}" -ge $((2 * calls)) ] || flag="events:${1:-?}/lost:${2:-?}"
+        bytes=$(awk -v b="${db:-0}" -v c="$calls" 'BEGIN { printf "%.2f", b / c }')
+    fi
+    if [ "$v" = uftrace ]; then
+        bytes=$(cat "$tmp"/uft/[0-9]*.dat 2>/dev/null | wc -c | awk -v c="$calls" '{ printf "%.2f", $1 / c }')
+    fi
+    echo "$wl $v $ns $cpu $bytes $flag" >> "$res"
+}
+
+variants="plain empty pgempty pgret inst values inst-none values-none"
+[ "$have_uft" = 1 ] && variants="$variants uftrace"
+echo "values bench: $REPS reps, scale $SCALE, $(nproc) cpus; uptime:$(uptime | sed 's/.*up [^,]*, *[0-9]* users*, *//; s/^/ /')"
+start=$(date +%s)
+rep=1
+while [ "$rep" -le "$REPS" ]; do
+    for wl in leaf chain; do
+        for v in $variants; do run "$wl" "$v"; done
+    done
+    rep=$((rep + 1))
+done
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+awk -v load="$load" '
+function med(s,   n, i, j, t, a) {
+    n = split(s, a, " ")
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n ? a[int((n + 1) / 2)] : ""
+}
+BEGIN {
+    name["plain"] = "plain (no hooks)"; name["empty"] = "-finstrument-functions, empty hooks"
+    name["pgempty"] = "-pg -mfentry, empty __fentry__"; name["pgret"] = "-pg -mfentry, return hook only"; name["inst"] = "ttcap plain mode, tsc"
+    name["values"] = "ttcap VALUES mode, tsc"; name["inst-none"] = "ttcap plain mode, clock none"
+    name["values-none"] = "ttcap VALUES mode, clock none"; name["uftrace"] = "uftrace record -A arg1 -R retval"
+}
+{
+    k = $1 SUBSEP $2
+    if (!(k in w)) { order[++nk] = k; if (!($1 in seen)) { seen[$1] = 1; wls[++nw] = $1 } }
+    w[k] = w[k] " " $3; c[k] = c[k] " " $4
+    if ($5 != "-") b[k] = b[k] " " $5
+    if ($6 != "-") f[k] = $6
+}
+END {
+    for (x = 1; x <= nw; x++) {
+        wl = wls[x]
+        printf "\n%-36s %8s %8s %7s %9s  %s\n", wl " loop", "ns/call", "cpu ns", "B/call", "vs plain", "target (cpu ns; <=1.5x plain mode, <=8 B)"
+        for (i = 1; i <= nk; i++) {
+            split(order[i], kk, SUBSEP)
+            if (kk[1] != wl) continue
+            v = kk[2]; k = order[i]
+            bm = (k in b) ? med(b[k]) : "-"
+            base = v == "values" ? "inst" : v == "values-none" ? "inst-none" : ""
+            r = "-"; tg = ""
+            if (base != "") {
+                pc = med(c[wl SUBSEP base]); r = sprintf("%.2fx", med(c[k]) / pc)
+                tg = sprintf("%s, %s", med(c[k]) / pc <= 1.5 ? "ok" : "MISSED", bm != "-" && bm <= 8 ? "ok" : "MISSED")
+            }
+            printf "  %-34s %8.2f %8.2f %7s %9s  %s%s\n", name[v], med(w[k]), med(c[k]), bm, r, tg, (k in f) ? " flag " f[k] : ""
+        }
+    }
+    printf "\nmedian of the runs; ratio and targets on the thread CPU time (the machine is shared);\n"
+    printf "B/call: ttdump --stats data bytes / calls (ttcap), uftrace.data/<tid>.dat / calls; load at end %s\n", load
+}' "$res"
+echo "bench_values: $(($(date +%s) - start)) s"

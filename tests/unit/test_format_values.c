@@ -1,0 +1,243 @@
+/*
+ * test_format_values.c - format v1.1 values: writer/reader round trip of
+ * argument registers and return values across chunk restarts, the exact
+ * bytes of FORMAT.md's example decoded from a hand-made chunk, a corrupt
+ * mask (bits 6-7), a values chunk in a file without the feature bit, the
+ * refusal an older reader gives (unknown required bit), and v1.0 files
+ * reading as before.
+ */
+#include "test_format_util.h"
+
+#define FA 0x401000u
+#define FB 0x401230u
+
+/* Register set number i of the round trip: small, negative, pointer-like
+ * and repeated values, so masks of every shape occur. */
+static void regs_of(uint64_t i, uint64_t r[TTF_VALUE_REGS])
+{
+    r[0] = i % 5;
+    r[1] = 0x7ffd00001000ull + (i / 3) * 16;
+    r[2] = (uint64_t)-(int64_t)(i % 7);
+    r[3] = i % 2 ? 0xffffffffffffffffull : 0;
+    r[4] = 42;
+    r[5] = i * 0x10001;
+}
+
+static uint64_t ret_of(uint64_t i)
+{
+    return i % 3 == 0 ? (uint64_t)-22 : i % 3 == 1 ? 0 : 0x5555deadbeefull + i;
+}
+
+static const char *write_values(const char *name, uint64_t n)
+{
+    const char *path = tu_path(name);
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1};
+    ttf_writer *w;
+    uint64_t r[TTF_VALUE_REGS];
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 10, 1, "main"), 0);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t f = i % 2 ? FA : FB;
+        regs_of(i, r);
+        assert_int_equal(ttf_write_enter_values(w, 0, 100 + 10 * i, f, r), 0);
+        assert_int_equal(ttf_write_exit_value(w, 0, 105 + 10 * i, f, ret_of(i)), 0);
+    }
+    assert_int_equal(ttf_write_enter(w, 0, 100 + 10 * n, FA), 0); /* zeros */
+    assert_int_equal(ttf_write_exit(w, 0, 101 + 10 * n, FA), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    return path;
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    const uint64_t n = 3000;            /* several 4 KiB chunks */
+    const char *path = write_values("v.trc", n);
+    ttf_trace *t;
+    ttf_error err;
+
+    assert_int_equal(ttf_open(path, &t, &err), 0);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, 1);
+    assert_int_equal(h->required_features, 0x3);
+    assert_int_equal(ttf_get_summary(t)->values, 1);
+    assert_true(ttf_get_thread(t, 0)->chunks > 2);
+    assert_int_equal(ttf_notice_count(t), 0);
+    struct evs e = tu_events(t, 0, 0);
+    size_t k = 1;                       /* after THREAD_START */
+    uint64_t r[TTF_VALUE_REGS];
+    for (uint64_t i = 0; i < n; i++, k += 2) {
+        const ttf_event *en = &e.ev[k], *ex = &e.ev[k + 1];
+        regs_of(i, r);
+        assert_int_equal(en->kind, TTF_EV_ENTER);
+        assert_int_equal(en->has_values, 1);
+        assert_memory_equal(en->argregs, r, sizeof r);
+        assert_true(en->changed < 0x40);
+        assert_int_equal(ex->kind, TTF_EV_EXIT);
+        assert_int_equal(ex->has_values, 1);
+        assert_int_equal(ex->retval, ret_of(i));
+        assert_int_equal(ex->addr, i % 2 ? FA : FB);
+    }
+    static const uint64_t zero[TTF_VALUE_REGS];
+    assert_memory_equal(e.ev[k].argregs, zero, sizeof zero);
+    assert_int_equal(e.ev[k + 1].retval, 0);
+    free(e.ev);
+    ttf_close(t);
+}
+
+/* A v1.1 file header with the values bit, and a values chunk. */
+static void values_file(struct tb *b, int req_values)
+{
+    tb_init(b, 4096, 1000000000u);
+    ttf_put_u16(b->buf + TTF_H_VMINOR, 1);
+    ttf_put_u32(b->buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 |
+                                    (req_values ? TTF_REQ_VALUES : 0));
+    tb_chunk(b, 0, 0, 0, 1, 0, 500, 0);
+    ttf_put_u16(b->buf + b->coff + TTF_C_FLAGS, TTF_CHUNK_TIMED | TTF_CHUNK_VALUES);
+}
+
+/* FORMAT.md 4.1's example, byte for byte. */
+static void test_example_bytes(void **state)
+{
+    (void)state;
+    struct tb b;
+    values_file(&b, 1);
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(0x401200));
+    tb_uvar(&b, 1);
+    tb_u8(&b, 0x03);                                /* rdi, rsi changed */
+    tb_uvar(&b, ttf_zigzag(3));
+    tb_uvar(&b, ttf_zigzag(0x7ffd1000));
+    tb_u8(&b, 0xe4);                                /* EXIT hit 0x24 */
+    tb_uvar(&b, 2);
+    tb_uvar(&b, ttf_zigzag(0));
+    static const uint8_t example[] = {0xa4, 0x04, 0x01, 0x03, 0xe4, 0x05, 0x2b};
+    tb_raw(&b, example, sizeof example);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 4);
+    assert_int_equal(e.ev[0].argregs[0], 3);
+    assert_int_equal(e.ev[0].argregs[1], 0x7ffd1000);
+    assert_int_equal(e.ev[0].changed, 0x03);
+    assert_int_equal(e.ev[2].kind, TTF_EV_ENTER);
+    assert_int_equal(e.ev[2].addr, 0x401200);
+    assert_int_equal(e.ev[2].tsc, 507);
+    assert_int_equal(e.ev[2].argregs[0], 1);
+    assert_int_equal(e.ev[2].argregs[1], 0x7ffd1000);
+    assert_int_equal(e.ev[2].argregs[2], 0);
+    assert_int_equal(e.ev[2].changed, 0x01);
+    assert_int_equal((int64_t)e.ev[3].retval, -22);
+    assert_int_equal(e.ev[3].depth, 1);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* Mask bits 6-7 end the chunk there (one corruption report), as does a
+ * values chunk in a file that lacks the feature bit. */
+static void test_bad_mask(void **state)
+{
+    (void)state;
+    struct tb b;
+    values_file(&b, 1);
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(0x1000));
+    tb_uvar(&b, 1);
+    tb_u8(&b, 0x00);
+    size_t bad_at = b.cpos;
+    tb_u8(&b, (uint8_t)(TTF_T_ENTER_HIT | TTF_SLOT(0x1000)));
+    tb_uvar(&b, 1);
+    tb_u8(&b, 0x41);                                /* bit 6: corrupt */
+    tb_uvar(&b, 2);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 2);
+    assert_int_equal(e.ev[1].kind, TTF_EV_LOST);
+    assert_int_equal(e.ev[1].offset, bad_at);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    assert_true(tu_has_notice(t, "ENTER value mask 0x41 has bits 6-7 set"));
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+
+    values_file(&b, 0);
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(0x1000));
+    tb_uvar(&b, 1);
+    tb_u8(&b, 0x00);
+    t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    assert_int_equal(ttf_get_summary(t)->events, 0);
+    assert_true(tu_has_notice(t, "chunk carries values but the header lacks"));
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* What an older reader does with a values trace: the required bit it does
+ * not know makes it refuse up front. Here a bit this reader does not know
+ * stands in for 0x2 (a v1.0 reader's TTF_REQ_KNOWN is 0x1). */
+static void test_refused_by_older_reader(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *buf = tu_read(write_values("old.trc", 10), &n);
+    ttf_trace *t;
+    ttf_error err;
+
+    assert_int_equal(ttf_get_le(buf + TTF_H_REQ, 4), TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES);
+    ttf_put_u32(buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | 0x40);
+    assert_int_equal(ttf_open_mem(buf, n, "old.trc", &t, &err), TT_EFEATURE);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "needs unknown required feature bits 0x40"));
+    assert_non_null(strstr(err.msg, "events-v1, values"));
+    free(buf);
+}
+
+/* A v1.0 trace: no values, version 1.0 bytes; the *_values calls need a
+ * values writer. */
+static void test_v10_unchanged(void **state)
+{
+    (void)state;
+    const char *path = tu_path("v10.trc");
+    ttf_writer *w;
+    uint64_t r[TTF_VALUE_REGS] = {1, 2, 3, 4, 5, 6};
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_enter_values(w, 0, 1, FA, r), TT_EINVAL);
+    assert_int_equal(ttf_write_exit_value(w, 0, 1, FA, 0), TT_EINVAL);
+    assert_int_equal(ttf_write_enter(w, 0, 1, FA), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 2, FA), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_write_enter_values(NULL, 0, 1, FA, r), TT_EINVAL);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_header(t)->version_minor, 0);
+    assert_int_equal(ttf_get_header(t)->required_features, TTF_REQ_EVENTS_V1);
+    assert_int_equal(ttf_get_summary(t)->values, 0);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 3);
+    assert_int_equal(e.ev[0].has_values, 0);
+    assert_int_equal(e.ev[1].has_values, 0);
+    free(e.ev);
+    ttf_close(t);
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    tu_cleanup();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_example_bytes),
+        cmocka_unit_test(test_bad_mask),
+        cmocka_unit_test(test_refused_by_older_reader),
+        cmocka_unit_test(test_v10_unchanged),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown_all);
+}

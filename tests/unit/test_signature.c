@@ -1,0 +1,243 @@
+/*
+ * test_signature.c - function signatures from DWARF (ttf_sym_signature) on
+ * functions of this very test binary (built with -g): return classes and
+ * sizes, parameter names, classes and the registers they arrive in (a
+ * struct returned in memory shifts them, floats and big structs take none,
+ * the seventh has none), variadic functions; a stripped copy of the binary
+ * gives TT_ENOTFOUND and one notice. Then the value rules of value.c:
+ * which classes compare, normalising, formatting.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ttfmt.h"
+#include "self_module.h"
+#include "tmpdir.h"
+
+enum sig_color { SIG_RED = -1, SIG_GREEN = 1 };
+struct sig_big { long a, b, c, d; };
+struct sig_node { struct sig_node *next; int v; };
+
+__attribute__((noinline)) int sig_int(int a, const char *s, long n);
+__attribute__((noinline)) void sig_void(double d, unsigned char c);
+__attribute__((noinline)) enum sig_color sig_enum(bool b, struct sig_big bg,
+                                                  size_t z);
+__attribute__((noinline)) struct sig_big sig_big(int x);
+__attribute__((noinline)) struct sig_node *sig_ptr(struct sig_node *n, int *p);
+__attribute__((noinline)) int sig_var(const char *fmt, ...);
+__attribute__((noinline)) short sig_seven(int a, int b, int c, int d, int e,
+                                          int f, int g);
+
+int sig_int(int a, const char *s, long n) { return a + (int)n + (s ? 1 : 0); }
+void sig_void(double d, unsigned char c) { __asm__ volatile("" :: "g"(d), "g"(c)); }
+enum sig_color sig_enum(bool b, struct sig_big bg, size_t z)
+{
+    return b && bg.a && z ? SIG_RED : SIG_GREEN;
+}
+struct sig_big sig_big(int x) { struct sig_big r = {x, x, x, x}; return r; }
+struct sig_node *sig_ptr(struct sig_node *n, int *p) { return p ? n : NULL; }
+int sig_var(const char *fmt, ...) { return fmt ? 1 : 0; }
+short sig_seven(int a, int b, int c, int d, int e, int f, int g)
+{
+    return (short)(a + b + c + d + e + f + g);
+}
+
+static void *const fns[] = {(void *)sig_int, (void *)sig_void, (void *)sig_enum,
+                            (void *)sig_big, (void *)sig_ptr, (void *)sig_var,
+                            (void *)sig_seven};
+#define NFNS (sizeof fns / sizeof fns[0])
+
+static int trace_no;
+
+/* A trace of one call to each of fns, with the module at path. */
+static ttf_trace *make_trace(const char *path)
+{
+    char name[512];
+    ttf_writer *w = NULL;
+    ttf_trace *t = NULL;
+
+    snprintf(name, sizeof name, "%s/s%d.trc", dir, trace_no++);
+    assert_int_equal(ttf_writer_open(name, NULL, &w), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, self.base, self.size,
+                                      self.build_id, self.build_id_len, path), 0);
+    for (size_t i = 0; i < NFNS; i++) {
+        uint64_t a = (uint64_t)(uintptr_t)fns[i];
+        assert_int_equal(ttf_write_enter(w, 0, 1000 + 10 * i, a), 0);
+        assert_int_equal(ttf_write_exit(w, 0, 1005 + 10 * i, a), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(name, &t, NULL), 0);
+    return t;
+}
+
+/* The signatures of fns, in order, from trace t. */
+static void signatures(ttf_trace *t, ttf_sym *s, const ttf_signature **out,
+                       int *rc)
+{
+    ttf_iter *it;
+    ttf_event ev;
+    size_t k = 0;
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    while (ttf_iter_next(it, &ev) == 1 && k < NFNS) {
+        if (ev.kind != TTF_EV_ENTER)
+            continue;
+        rc[k] = ttf_sym_signature(s, &ev, &out[k]);
+        k++;
+    }
+    ttf_iter_close(it);
+    assert_int_equal(k, NFNS);
+}
+
+static void check_param(const ttf_param *p, const char *name, int cls,
+                        unsigned size, int reg)
+{
+    assert_string_equal(p->name, name);
+    assert_int_equal(p->type.cls, cls);
+    assert_int_equal(p->type.size, size);
+    assert_int_equal(p->reg, reg);
+}
+
+static void test_signatures(void **state)
+{
+    (void)state;
+    ttf_trace *t = make_trace(self.path);
+    ttf_sym *s;
+    const ttf_signature *sg[NFNS];
+    int rc[NFNS];
+
+    assert_int_equal(sig_int(1, "x", 2) + sig_var("a", 1) + sig_seven(1, 1, 1, 1, 1, 1, 1), 12);
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    signatures(t, s, sg, rc);
+    for (size_t i = 0; i < NFNS; i++)
+        assert_int_equal(rc[i], 0);
+    /* int sig_int(int a, const char *s, long n) */
+    assert_int_equal(sg[0]->ret.cls, TTF_VC_SIGNED);
+    assert_int_equal(sg[0]->ret.size, 4);
+    assert_string_equal(sg[0]->ret.name, "int");
+    assert_int_equal(sg[0]->nparams, 3);
+    check_param(&sg[0]->params[0], "a", TTF_VC_SIGNED, 4, 0);
+    check_param(&sg[0]->params[1], "s", TTF_VC_POINTER, 8, 1);
+    assert_string_equal(sg[0]->params[1].type.name, "char *");
+    check_param(&sg[0]->params[2], "n", TTF_VC_SIGNED, 8, 2);
+    /* void sig_void(double d, unsigned char c): d in xmm0, c in rdi */
+    assert_int_equal(sg[1]->ret.cls, TTF_VC_VOID);
+    check_param(&sg[1]->params[0], "d", TTF_VC_FLOAT, 8, -1);
+    check_param(&sg[1]->params[1], "c", TTF_VC_UNSIGNED, 1, 0);
+    /* enum sig_color sig_enum(bool b, struct sig_big bg, size_t z) */
+    assert_int_equal(sg[2]->ret.cls, TTF_VC_ENUM);
+    assert_int_equal(sg[2]->ret.size, 4);
+    assert_int_equal(sg[2]->ret.is_signed, 1);
+    check_param(&sg[2]->params[0], "b", TTF_VC_BOOL, 1, 0);
+    check_param(&sg[2]->params[1], "bg", TTF_VC_OTHER, 32, -1);
+    check_param(&sg[2]->params[2], "z", TTF_VC_UNSIGNED, 8, 1);
+    assert_string_equal(sg[2]->params[2].type.name, "size_t");
+    /* struct sig_big sig_big(int x): the result's address takes rdi */
+    assert_int_equal(sg[3]->ret.cls, TTF_VC_OTHER);
+    assert_int_equal(sg[3]->ret.size, 32);
+    check_param(&sg[3]->params[0], "x", TTF_VC_SIGNED, 4, 1);
+    /* struct sig_node *sig_ptr(struct sig_node *n, int *p) */
+    assert_int_equal(sg[4]->ret.cls, TTF_VC_POINTER);
+    assert_string_equal(sg[4]->ret.name, "struct sig_node *");
+    check_param(&sg[4]->params[1], "p", TTF_VC_POINTER, 8, 1);
+    /* int sig_var(const char *fmt, ...) */
+    assert_int_equal(sg[5]->variadic, 1);
+    assert_int_equal(sg[5]->nparams, 1);
+    assert_int_equal(sg[0]->variadic, 0);
+    /* short sig_seven(7 ints): the seventh is on the stack */
+    assert_int_equal(sg[6]->ret.cls, TTF_VC_SIGNED);
+    assert_int_equal(sg[6]->ret.size, 2);
+    assert_int_equal(sg[6]->nparams, 7);
+    check_param(&sg[6]->params[5], "f", TTF_VC_SIGNED, 4, 5);
+    check_param(&sg[6]->params[6], "g", TTF_VC_SIGNED, 4, -1);
+    assert_int_equal(ttf_sym_notice_count(s), 0);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
+/* A copy without debug info: no signatures, one notice for the module. */
+static void test_no_debug_info(void **state)
+{
+    (void)state;
+    char copy[600], cmd[5000];
+    snprintf(copy, sizeof copy, "%s/stripped", dir);
+    snprintf(cmd, sizeof cmd, "objcopy --strip-debug '%s' '%s'", self.path, copy);
+    assert_int_equal(system(cmd), 0);
+    ttf_trace *t = make_trace(copy);
+    ttf_sym *s;
+    const ttf_signature *sg[NFNS];
+    int rc[NFNS];
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    signatures(t, s, sg, rc);
+    for (size_t i = 0; i < NFNS; i++) {
+        assert_int_equal(rc[i], TT_ENOTFOUND);
+        assert_null(sg[i]);
+    }
+    assert_int_equal(ttf_sym_notice_count(s), 1);
+    assert_non_null(strstr(ttf_sym_get_notice(s, 0), "stripped: no debug info; "
+                                                     "values not compared"));
+    ttf_event ev = {.kind = TTF_EV_MESSAGE};
+    assert_int_equal(ttf_sym_signature(s, &ev, &sg[0]), TT_EINVAL);
+    assert_int_equal(ttf_sym_signature(NULL, &ev, &sg[0]), TT_EINVAL);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
+static void test_value_rules(void **state)
+{
+    (void)state;
+    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int"}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar"};
+    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool"}, p = {TTF_VC_POINTER, 8, 0, "node *"};
+    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color"}, v = {TTF_VC_VOID, 0, 0, "void"};
+    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double"}, o = {TTF_VC_OTHER, 32, 0, "big"};
+    char buf[64];
+
+    assert_true(ttf_value_comparable(&i32) && ttf_value_comparable(&p) &&
+                ttf_value_comparable(&b) && ttf_value_comparable(&e));
+    assert_false(ttf_value_comparable(&v) || ttf_value_comparable(&f) ||
+                 ttf_value_comparable(&o) || ttf_value_comparable(NULL));
+    /* the upper half of rax is garbage for an int */
+    assert_int_equal(ttf_value_norm(0xdeadbeefffffffeaull, &i32), (uint64_t)-22);
+    assert_int_equal(ttf_value_norm(0x1234567800000000ull, &i32), 0);
+    assert_int_equal(ttf_value_norm(0x1ff, &u8), 0xff);
+    assert_int_equal(ttf_value_norm(0x100, &b), 0);
+    assert_int_equal(ttf_value_norm(0x7ffd1234, &p), 1);
+    assert_int_equal(ttf_value_norm(0, &p), 0);
+    assert_int_equal(ttf_value_norm(0xffffffffull, &e), (uint64_t)-1);
+    ttf_value_format(buf, sizeof buf, 0xffffffeaull, &i32);
+    assert_string_equal(buf, "-22");
+    ttf_value_format(buf, sizeof buf, 0x41, &u8);
+    assert_string_equal(buf, "'A' (65)");
+    ttf_value_format(buf, sizeof buf, 1, &b);
+    assert_string_equal(buf, "true");
+    ttf_value_format(buf, sizeof buf, 0, &p);
+    assert_string_equal(buf, "NULL");
+    ttf_value_format(buf, sizeof buf, 0x7ffd1234, &p);
+    assert_string_equal(buf, "0x7ffd1234");
+    ttf_value_format(buf, sizeof buf, (uint64_t)-5, NULL);
+    assert_string_equal(buf, "-5");
+    ttf_value_format(buf, sizeof buf, 0x55550000beefull, NULL);
+    assert_string_equal(buf, "0x55550000beef");
+    assert_int_equal(ttf_value_format(buf, 2, 12345, &i32), 5);
+    assert_string_equal(buf, "1");
+}
+
+int main(void)
+{
+    if (self_module_load() != 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_signatures),
+        cmocka_unit_test(test_no_debug_info),
+        cmocka_unit_test(test_value_rules),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,233 @@
+/*
+ * test_values_diff.c - ttdiff's value comparison (diff/values.c) on traces
+ * made with the format writer whose module map is this test binary (built
+ * with -g), so its functions below have real signatures: pointers compare
+ * by NULL / non-NULL only, an int's upper register half is ignored, an
+ * argument difference is named with its parameter, baseline noise, suspect
+ * ranking with values, --no-values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ttdiff.h"
+#include "self_module.h"
+#include "tmpdir.h"
+
+__attribute__((noinline)) int vt_status(int x);
+__attribute__((noinline)) const char *vt_find(const char *key);
+__attribute__((noinline)) void vt_leaf(int x);
+__attribute__((noinline)) int vt_check(int x);
+__attribute__((noinline)) void vt_run(void);
+__attribute__((noinline)) void vt_ok(void);
+__attribute__((noinline)) void vt_fail(void);
+
+int vt_status(int x) { return x ? -22 : 0; }
+const char *vt_find(const char *key) { return key; }
+void vt_leaf(int x) { __asm__ volatile("" :: "g"(x)); }
+int vt_check(int x) { vt_leaf(x); return x; }
+void vt_run(void) { __asm__ volatile(""); }
+void vt_ok(void) { __asm__ volatile(""); }
+void vt_fail(void) { __asm__ volatile(""); }
+
+/* One step of a script: enter fn with args, or exit it with ret. */
+struct op {
+    void *fn;                   /* NULL ends the script */
+    int exit;                   /* 1: exit */
+    uint64_t a0;                /* first argument (enter) or result (exit) */
+};
+
+#define E(f, a) {(void *)(f), 0, (uint64_t)(a)}
+#define X(f, r) {(void *)(f), 1, (uint64_t)(r)}
+
+static int trace_no;
+
+static const char *write_trace(const struct op *ops)
+{
+    static char name[4][512];
+    char *path = name[trace_no % 4];
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = 1};
+    ttf_writer *w;
+    uint64_t tsc = 1000;
+
+    snprintf(path, 512, "%s/v%d.trc", dir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, self.base, self.size,
+                                      self.build_id, self.build_id_len, self.path), 0);
+    for (; ops->fn; ops++) {
+        uint64_t a = (uint64_t)(uintptr_t)ops->fn;
+        uint64_t r[TTF_VALUE_REGS] = {ops->a0, 0x1111, 0, 0, 0, 0};
+        if (ops->exit)
+            assert_int_equal(ttf_write_exit_value(w, 0, tsc += 10, a, ops->a0), 0);
+        else
+            assert_int_equal(ttf_write_enter_values(w, 0, tsc += 10, a, r), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    return path;
+}
+
+static ttd_diff *diff(const struct op *g, const struct op *b, const ttd_options *o)
+{
+    ttd_diff *d = NULL;
+    ttf_error err;
+    char gp[512];
+    snprintf(gp, sizeof gp, "%s", write_trace(g));
+    int rc = ttd_diff_files(gp, write_trace(b), o, &d, &err);
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    return d;
+}
+
+/* Two non-NULL pointers are the same value; an int's upper half is not
+ * part of it: no value divergence, values compared. */
+static void test_same(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_run, 0), E(vt_find, 0x5000), X(vt_find, 0x5000),
+                           E(vt_status, 0), X(vt_status, 0), X(vt_run, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_find, 0x7000), X(vt_find, 0x9000),
+                           E(vt_status, 0xabcd00000000ull), X(vt_status, 0xdead00000000ull),
+                           X(vt_run, 0), {0}};
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->values, 1);
+    assert_null(r->values_note);
+    assert_true(r->values_compared >= 4);
+    assert_null(r->value_first);
+    assert_int_equal(r->diverged, 0);
+    ttd_free(d);
+}
+
+/* NULL against non-NULL: a value divergence before the calls part. */
+static void test_null_return(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_run, 0), E(vt_find, 0x5000), X(vt_find, 0x5000),
+                           E(vt_ok, 0), X(vt_ok, 0), X(vt_run, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_find, 0x5000), X(vt_find, 0),
+                           E(vt_fail, 0), X(vt_fail, 0), X(vt_run, 0), {0}};
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_value_diff *v = r->value_first;
+    assert_non_null(v);
+    assert_int_equal(r->diverged, 1);
+    assert_string_equal(v->function, "vt_find");
+    assert_int_equal(v->what, TTD_VAL_RETURN);
+    assert_int_equal(v->cls, TTF_VC_POINTER);
+    assert_string_equal(v->bad_value, "NULL");
+    assert_string_equal(v->good_value, "0x5000");
+    assert_string_equal(v->type, "char *");
+    assert_int_equal(v->before_split, 1);
+    assert_int_equal(v->bad_index, 2);
+    assert_non_null(r->first);
+    assert_true(r->first->nsuspects >= 1);
+    assert_string_equal(r->first->suspects[0].name, "vt_find");
+    assert_int_equal(r->first->suspects[0].value_differs, 1);
+    assert_string_equal(r->first->suspects[0].bad_value, "NULL");
+    /* the context shows values */
+    const ttd_divergence *dv = r->first;
+    assert_string_equal(dv->before[dv->nbefore - 1].value, "NULL");
+    assert_string_equal(dv->stack[0].args, "()");
+    ttd_free(d);
+}
+
+/* An int argument differs: named with its parameter. */
+static void test_argument(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_status, 1), X(vt_status, 0), {0}};
+    const struct op b[] = {E(vt_status, 2), X(vt_status, 0), {0}};
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_value_diff *v = ttd_get_result(d)->value_first;
+    assert_non_null(v);
+    assert_int_equal(v->what, TTD_VAL_ARG);
+    assert_int_equal(v->arg, 0);
+    assert_string_equal(v->param, "x");
+    assert_string_equal(v->good_value, "1");
+    assert_string_equal(v->bad_value, "2");
+    assert_null(ttd_get_result(d)->first);       /* the calls never part */
+    ttd_free(d);
+}
+
+/* Suspects: the call that returned another value first, even when a
+ * trivial leaf returned later; the leaf is never first. */
+static void test_suspect_rank(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_run, 0), E(vt_status, 0), X(vt_status, 0),
+                           E(vt_check, 4), E(vt_leaf, 4), X(vt_leaf, 0),
+                           X(vt_check, 4), E(vt_ok, 0), X(vt_ok, 0),
+                           X(vt_run, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_status, 0), X(vt_status, -22),
+                           E(vt_check, 4), E(vt_leaf, 4), X(vt_leaf, 0),
+                           X(vt_check, 4), E(vt_fail, 0), X(vt_fail, 0),
+                           X(vt_run, 0), {0}};
+    ttd_options o;
+    ttd_options_init(&o);
+    o.suspects = 5;
+    ttd_diff *d = diff(g, b, &o);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_true(dv->nsuspects >= 3);
+    assert_string_equal(dv->suspects[0].name, "vt_status");
+    assert_string_equal(dv->suspects[0].bad_value, "-22");
+    assert_string_equal(dv->suspects[0].good_value, "0");
+    const ttd_suspect *last = &dv->suspects[dv->nsuspects - 1];
+    assert_string_equal(last->name, "vt_leaf");
+    assert_int_equal(last->trivial, 1);
+    ttd_free(d);
+
+    o.no_values = 1;                            /* as without values */
+    d = diff(g, b, &o);
+    const ttd_result *r = ttd_get_result(d);
+    assert_null(r->value_first);
+    assert_int_equal(r->values, 0);
+    assert_string_equal(r->values_note, "turned off (--no-values)");
+    assert_string_equal(r->first->suspects[0].name, "vt_check");
+    assert_null(r->first->before[r->first->nbefore - 1].value);
+    ttd_free(d);
+}
+
+/* A value that differs between good runs is noise with --baseline. */
+static void test_baseline_noise(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_status, 0), X(vt_status, 0), {0}};
+    const struct op g2[] = {E(vt_status, 0), X(vt_status, 7), {0}};
+    const struct op b[] = {E(vt_status, 0), X(vt_status, -22), {0}};
+    char base[512];
+    snprintf(base, sizeof base, "%s", write_trace(g2));
+    const char *bases[] = {base};
+    ttd_options o;
+    ttd_options_init(&o);
+    o.baselines = bases;
+    o.nbaselines = 1;
+    ttd_diff *d = diff(g, b, &o);
+    const ttd_result *r = ttd_get_result(d);
+    assert_null(r->value_first);
+    assert_int_equal(r->values_noise, 1);
+    assert_int_equal(r->diverged, 0);
+    ttd_free(d);
+}
+
+int main(void)
+{
+    if (self_module_load() != 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same),
+        cmocka_unit_test(test_null_return),
+        cmocka_unit_test(test_argument),
+        cmocka_unit_test(test_suspect_rank),
+        cmocka_unit_test(test_baseline_noise),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
