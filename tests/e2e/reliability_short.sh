@@ -3,9 +3,9 @@
 # counts, a few seconds per check) inside `make test`; the full one is
 # `make check-reliability` (tests/reliability/run.sh). $1 = build dir.
 # Not in the sanitizer build (make asan): the suite builds and runs its own
-# ASan tools, and its lifecycle and hostile-string checks under an
-# all-ASan build are not yet understood (c: C++ throw trace unreadable,
-# f2/f3 fail) - see the closing note of session 2.
+# ASan tools, and its test programs are built without -fsanitize, so they
+# cannot start against the ASan libttcap of build/asan (the ASan runtime
+# must load first): no trace, and checks c, f2 and f3 fail for that alone.
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
 if [ -n "${SAN:-}" ]; then
