@@ -433,20 +433,40 @@ size_t ttf_utf8_len(const unsigned char *s)
     return n;
 }
 
+/* Bytes at s that print as they are: printable ASCII and valid UTF-8
+ * other than the C1 controls. */
+static size_t plain_run(const unsigned char *s)
+{
+    size_t i = 0;
+    for (;;) {
+        if (s[i] >= 0x20 && s[i] < 0x7F) {
+            i++;
+            continue;
+        }
+        size_t n = s[i] < 0x80 ? 0 : ttf_utf8_len(s + i);
+        if (n == 0 || (n == 2 && s[i] == 0xC2 && s[i + 1] < 0xA0))
+            return i;
+        i += n;
+    }
+}
+
 int ttf_put_text(FILE *f, const char *str)
 {
     const unsigned char *s = (const unsigned char *)(str ? str : "");
     while (*s) {
-        size_t n = *s < 0x80 ? 1 : ttf_utf8_len(s);
-        if (*s == '\n' || *s == '\t')
-            fputs(*s == '\n' ? "\\n" : "\\t", f);
-        else if (*s < 0x20 || *s == 0x7F || n == 0)
-            fprintf(f, "\\x%02x", *s);    /* C0, DEL, a byte of invalid UTF-8 */
-        else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)
-            fprintf(f, "\\xc2\\x%02x", s[1]); /* U+0080..U+009F: C1 controls */
-        else
+        size_t n = plain_run(s);
+        if (n) {
             fwrite(s, 1, n, f);
-        s += n ? n : 1;
+            s += n;
+        } else if (*s == '\n' || *s == '\t') {
+            fputs(*s == '\n' ? "\\n" : "\\t", f);
+            s++;
+        } else if (s[0] == 0xC2 && ttf_utf8_len(s) == 2) {
+            fprintf(f, "\\xc2\\x%02x", s[1]); /* U+0080..U+009F: C1 */
+            s += 2;
+        } else {
+            fprintf(f, "\\x%02x", *s++); /* C0, DEL, invalid UTF-8 byte */
+        }
     }
     return ferror(f) ? TT_EIO : 0;
 }
