@@ -109,6 +109,10 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
  * none. */
 static size_t closes(const ttd_tree *t, uint64_t k)
 {
+    size_t top = t->nst - 1;
+
+    if (top && ttd_norm_exit_of(ttd_tree_node(t, t->st[top].node)->key) == k)
+        return top;     /* the usual case: the innermost call returns */
     if (!ttd_openset_count(&t->open, k))
         return 0;
     for (size_t i = t->nst; i-- > 1;)
