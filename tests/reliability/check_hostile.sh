@@ -13,7 +13,9 @@ hd="$d/$(printf 'dir<\033[31m>"q'"'")"
 mkdir "$hd"
 src="$hd/$(printf 'h<script>\033]0;t\007.c')"
 cp "$HERE/rel_hostile.c" "$src"
-cc -g -O1 -finstrument-functions -rdynamic -I"$HERE/../../capture" -o "$hd/prog" "$src" \
+# built like the fixtures: with the build's sanitizer (make asan), else its
+# programs could not start against an ASan libttcap
+${CC:-cc} -g -O1 -finstrument-functions -rdynamic ${SAN:+$SAN -fno-sanitize=undefined} -I"$HERE/../../capture" -o "$hd/prog" "$src" \
     -L"$B" -lttcap -Wl,-rpath,"$B" -lpthread || { echo "RESULT f. hostile strings|cannot build|FAIL"; exit 1; }
 ARG=$(printf '\033[5m</script>\302\233')
 TTCAP_OUT=$d/g.trc "$hd/prog" good "$ARG" >/dev/null

@@ -26,7 +26,7 @@ $(B)/rel/%: tests/reliability/%.c $(B)/libttcap.so capture/ttcap.h
 	$(CC) $(FIXFLAGS) -o $@ $< -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
 $(B)/rel/rel_cxx: tests/reliability/rel_cxx.cpp $(B)/libttcap.so capture/ttcap.h
 	@mkdir -p $(dir $@)
-	$(CXX_FIX) -g -O1 -finstrument-functions -fno-plt -rdynamic -Icapture -o $@ $< \
+	$(CXX_FIX) -g -O1 -finstrument-functions -fno-plt -rdynamic -Icapture $(FIXSAN) -o $@ $< \
 	  -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
 rel-progs: $(RELFIX) $(B)/rel/rel_cxx
 rel-progs: $(B)/bench/gen_trace
