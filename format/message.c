@@ -412,24 +412,28 @@ int ttf_format_message(const ttf_trace *t, const ttf_event *ev, char *buf,
 
 /* ---- trace strings for a terminal ------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (2-4), 0 if invalid or ASCII. */
 size_t ttf_utf8_len(const unsigned char *s)
 {
-    unsigned c = s[0];
-    size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    unsigned c = s[0], min, cp;
+    size_t n;
 
-    if (c >= 0xf5 || n == 0)
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, min = 0x80, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, min = 0x800, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, min = 0x10000, cp = c & 0x07;
+    else
         return 0;
     for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
+        if ((s[i] & 0xC0) != 0x80)
             return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
     }
-    if (c == 0xe0 && s[1] < 0xa0)
-        return 0;   /* overlong */
-    if (c == 0xed && s[1] >= 0xa0)
-        return 0;   /* surrogate */
-    if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-        return 0;   /* overlong, past U+10FFFF */
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
     return n;
 }
 

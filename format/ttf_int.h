@@ -139,9 +139,4 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, uint64_t addr,
 /* 1 if dm has DWARF debug info at all. */
 int ttfi_has_dwarf(Dwfl_Module *dm);
 
-/* Length of the valid multi-byte UTF-8 sequence at s (2-4); 0 for ASCII
- * and for bytes that are not valid UTF-8 (overlong, surrogate, past
- * U+10FFFF, cut). */
-size_t ttf_utf8_len(const unsigned char *s);
-
 #endif

@@ -29,7 +29,7 @@ extern "C" {
  * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
  * TTF_HEADER_SYNC), which need no version of their own. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 1
+#define TTF_VERSION_MINOR 2
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -293,6 +293,13 @@ void ttf_iter_close(ttf_iter *it);
  * lone 0x9B is an 8-bit CSI); valid UTF-8 is kept. NULL writes nothing.
  * 0, or TT_EIO if f has an error. */
 int ttf_put_text(FILE *f, const char *s);
+
+/* Length (1..4) of the valid UTF-8 sequence at s, 1 for an ASCII byte
+ * (NUL included), 0 if s does not start one (a stray continuation byte,
+ * an overlong form, a surrogate, past U+10FFFF, cut short). Reads at most
+ * up to the first byte that breaks the sequence, so a NUL-terminated
+ * string is never overrun. For escapers of every output format. */
+size_t ttf_utf8_len(const unsigned char *s);
 
 /* Format a MESSAGE or MARK event as text (printf rules on the call site's
  * format and the stored args; VALUE sites print "name = value"). Writes at

@@ -148,7 +148,7 @@ static char *json_dup(const char *s)
             p[5] = hex[u[1] & 15];
             p += 6;
             u += 2;
-        } else if ((n = ttr_utf8_len(u)) != 0) {
+        } else if ((n = ttf_utf8_len(u)) != 0) {
             memcpy(p, u, n);
             p += n;
             u += n;

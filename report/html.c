@@ -84,7 +84,7 @@ static void esc(hw *w, const char *str)
     const unsigned char *s = (const unsigned char *)(str ? str : "");
 
     while (*s) {
-        size_t n = ttr_utf8_len(s);
+        size_t n = ttf_utf8_len(s);
         if (n == 0) {
             fputs("\xEF\xBF\xBD", w->f);
             s++;

@@ -37,7 +37,7 @@ int ttr_json_string(FILE *f, const char *str)
     }
     putc('"', f);
     while (*s) {
-        size_t n = ttr_utf8_len(s);
+        size_t n = ttf_utf8_len(s);
         if (n == 0) {
             fputs("\\ufffd", f);
             s++;

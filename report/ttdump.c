@@ -960,9 +960,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
         }
     }
     if (optind >= argc)
-        ttr_cli_die("no trace file given (try --help)");
+        ttr_cli_die("no trace file given: ttdump [options] TRACE.trc (see ttdump --help)");
     if (optind + 1 < argc)
-        ttr_cli_die("%s: one trace file only (try --help)", argv[optind + 1]);
+        ttr_cli_die("%s: one trace file only (see ttdump --help)", argv[optind + 1]);
     o->path = argv[optind];
     if (o->chrome + o->profile + o->stats > 1)
         ttr_cli_die("--chrome, --profile and --stats go one at a time");

@@ -9,11 +9,6 @@
 
 #include "ttdiff.h"
 
-/* Length of the valid UTF-8 sequence starting at s (1..4), 0 if the bytes
- * there are not valid UTF-8 (overlong, surrogate, past U+10FFFF, cut). s
- * must be NUL-terminated: a NUL ends a sequence as invalid. */
-size_t ttr_utf8_len(const unsigned char *s);
-
 /* Indentation level of an event in a call tree: its depth, less one for
  * an EXIT (which closes the frame its ENTER opened). */
 int ttr_level(const ttd_event *e);

@@ -1,6 +1,6 @@
 /*
- * util.c - helpers shared by the renderers: UTF-8 validation for escaping,
- * and call-tree levels for indentation (see ttr_int.h).
+ * util.c - helpers shared by the renderers: call-tree levels for
+ * indentation (see ttr_int.h); UTF-8 validation is ttf_utf8_len.
  */
 #include "ttr_int.h"
 
@@ -8,31 +8,6 @@
 #include <string.h>
 
 #include "ttfmt.h"
-
-size_t ttr_utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0], min, cp;
-    size_t n;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, min = 0x10000, cp = c & 0x07;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
 
 int ttr_level(const ttd_event *e)
 {
