@@ -250,6 +250,7 @@ static int claim_chunk(struct tstate *t, int *recycled)
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
     memset(t->vprev, 0, sizeof t->vprev);
+    memset(t->vstride, 0, sizeof t->vstride);
     return 0;
 }
 

@@ -53,6 +53,7 @@ struct tstate {
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
     uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
+    uint64_t vstride[TTF_ARGREGS];/* values mode: how far each moved there */
     uint8_t *base;              /* start of the mapped chunk */
     uint64_t chunk;             /* its index in the file */
     uint32_t index;             /* thread index (creation order) */

@@ -123,9 +123,8 @@ void put_enter(struct tstate *t, uintptr_t fn, const uint64_t *r)
 {
     uint8_t tag, *p = t->pos;
     uint8_t *q = cap_hot_head(t, p, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
-    q = ttf_put_enter_values(q, r, t->vprev);
-    for (unsigned i = 0; i < TTF_ARGREGS; i++)
-        t->vprev[i] = r[i];
+    q = ttf_put_enter_values(q, r, t->vprev, t->vstride);
+    ttf_values_advance(r, t->vprev, t->vstride);
     cap_commit(t, p, tag, q);
 }
 
@@ -271,6 +270,7 @@ static int values_ready(struct tstate *t)
         uint16_t f = (uint16_t)ttf_get_le(t->base + TTF_C_FLAGS, 2);
         ttf_put_u16(t->base + TTF_C_FLAGS, (uint16_t)(f | TTF_CHUNK_VALUES));
         memset(t->vprev, 0, sizeof t->vprev);
+        memset(t->vstride, 0, sizeof t->vstride);
         cap_values_chunk();
     }
     return cap_room(t, CAP_VHOT_MAX) != NULL;

@@ -139,6 +139,7 @@ struct dec {
     struct ttfi_problem pb;     /* what stopped the chunk, if anything */
     uint64_t cache[TTF_SLOTS];  /* function cache */
     uint64_t regs[TTF_ARGREGS]; /* argument registers at the last ENTER */
+    uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
 };
 
 _Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
@@ -297,6 +298,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->timed = (ch->flags & TTF_CHUNK_TIMED) != 0;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     memset(d->regs, 0, sizeof d->regs);
+    memset(d->stride, 0, sizeof d->stride);
     d->tsc = ch->tsc;
     d->prev = 0;
     d->depth = ch->depth;
@@ -839,15 +841,20 @@ static int dec_values(struct dec *d, ttf_event *ev)
     if (cur_u8(c, &mask))
         return d->pb.code;
     if (mask & TTF_MASK_BAD)
-        return CORRUPT(c, "ENTER value mask 0x%02x has bits 6-7 set", mask);
+        return CORRUPT(c, "ENTER value mask 0x%02x has bit 7 set", mask);
+    unsigned changed = 0;
     for (int i = 0; i < TTF_ARGREGS; i++) {
-        if (!(mask & (1u << i)))
-            continue;
-        if (cur_svar(c, &v))
-            return d->pb.code;
-        d->regs[i] += (uint64_t)v;
+        uint64_t d_i = mask & TTF_MASK_STRIDE ? d->stride[i] : 0;
+        if (mask & (1u << i)) {
+            if (cur_svar(c, &v))
+                return d->pb.code;
+            d_i = (uint64_t)v;
+        }
+        changed |= (unsigned)(d_i != 0) << i;
+        d->stride[i] = d_i;
+        d->regs[i] += d_i;
     }
-    ev->changed = mask;
+    ev->changed = changed;
     memcpy(ev->argregs, d->regs, sizeof d->regs);
     return 0;
 }

@@ -57,11 +57,15 @@
  *   tag 0x42..0x7F    invalid in v1
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
- *                     u8 mask: bit i = argument register i changed (rdi,
- *                     rsi, rdx, rcx, r8, r9 = bits 0..5; bits 6-7 set =
- *                     corrupt), then per set bit in bit order
- *                     svar (int64)(value - prev[i]); prev[i] = register i
- *                     at the previous ENTER of this chunk (0 at its start)
+ *                     u8 mask: bit i = argument register i is given (rdi,
+ *                     rsi, rdx, rcx, r8, r9 = bits 0..5), bit 6 = STRIDE
+ *                     (bit 7 set = corrupt), then per set bit in bit order
+ *                     svar d = (int64)(value - prev[i]); a register not
+ *                     given is prev[i] without STRIDE, prev[i] + stride[i]
+ *                     with it; then stride[i] = value - prev[i] and
+ *                     prev[i] = value for all six (prev = the registers at
+ *                     the previous ENTER of this chunk, prev and stride 0
+ *                     at its start)
  * and every EXIT, hit or miss, after its tdelta, by
  *                     svar rax (the return register, absolute)
  * uvar = LEB128 unsigned (at most 10 bytes); svar = zigzag then uvar;
@@ -185,7 +189,8 @@ enum {
 
 /* values (v1.1): the integer argument registers, in mask bit order */
 #define TTF_ARGREGS 6            /* rdi, rsi, rdx, rcx, r8, r9 */
-#define TTF_MASK_BAD 0xC0u       /* mask bits that must be 0 */
+#define TTF_MASK_STRIDE 0x40u    /* registers not given follow their stride */
+#define TTF_MASK_BAD 0x80u       /* mask bits that must be 0 */
 #define TTF_ENTER_VALUES_MAX (1 + TTF_ARGREGS * TTF_UVAR_MAX)
 #define TTF_EXIT_VALUE_MAX TTF_UVAR_MAX
 /* SYNC_OP operations (u8; readers keep unknown values, ttf_event.code) */
@@ -273,23 +278,43 @@ static inline uint64_t ttf_get_le(const uint8_t *p, int n)
 }
 
 /* The values after an ENTER in a TTF_CHUNK_VALUES chunk: mask, then the
- * deltas of the registers that differ from prev (the chunk's previous
- * ENTER). Writes at most TTF_ENTER_VALUES_MAX bytes; the caller copies regs
- * into prev once the record is committed. */
+ * deltas of the registers given. Of the two predictions for a register not
+ * given (unchanged since the chunk's previous ENTER, or moved by the same
+ * stride as then: a loop counter, a pointer walking an array), the one
+ * that leaves fewer registers to give is used; unchanged on a tie. Writes
+ * at most TTF_ENTER_VALUES_MAX bytes; once the record is committed the
+ * caller calls ttf_values_advance. */
 static inline uint8_t *ttf_put_enter_values(uint8_t *p,
                                             const uint64_t regs[TTF_ARGREGS],
-                                            const uint64_t prev[TTF_ARGREGS])
+                                            const uint64_t prev[TTF_ARGREGS],
+                                            const uint64_t stride[TTF_ARGREGS])
 {
-    uint8_t *mask = p++;
-    unsigned m = 0;
+    unsigned same = 0, strided = 0, nsame = 0, nstrided = 0;
     for (int i = 0; i < TTF_ARGREGS; i++) {
-        if (regs[i] == prev[i])
-            continue;
-        m |= 1u << i;
-        p = ttf_put_svar(p, (int64_t)(regs[i] - prev[i]));
+        unsigned a = regs[i] != prev[i], b = regs[i] != prev[i] + stride[i];
+        same |= a << i;
+        strided |= b << i;
+        nsame += a;
+        nstrided += b;
     }
-    *mask = (uint8_t)m;
+    unsigned m = nstrided < nsame ? strided | TTF_MASK_STRIDE : same;
+    *p++ = (uint8_t)m;
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        if (m & (1u << i))
+            p = ttf_put_svar(p, (int64_t)(regs[i] - prev[i]));
+    }
     return p;
+}
+
+/* After an ENTER with values regs: the state the next one is coded on. */
+static inline void ttf_values_advance(const uint64_t regs[TTF_ARGREGS],
+                                      uint64_t prev[TTF_ARGREGS],
+                                      uint64_t stride[TTF_ARGREGS])
+{
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        stride[i] = regs[i] - prev[i];
+        prev[i] = regs[i];
+    }
 }
 
 /* The value after an EXIT in a TTF_CHUNK_VALUES chunk: rax, absolute. */

@@ -232,7 +232,7 @@ typedef struct ttf_event {
     uint64_t offset;            /* byte offset of the record in the file */
     int has_values;             /* 1: ENTER has argregs, EXIT has retval */
     unsigned changed;           /* ENTER: registers that changed since the
-                                   chunk's previous ENTER (the wire mask) */
+                                   chunk's previous ENTER (bit i = reg i) */
     uint64_t argregs[TTF_VALUE_REGS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9 */
     uint64_t retval;            /* EXIT: rax as returned */
     int64_t sync_arg;           /* SYNC_OP: the mutex (WAIT), result

@@ -45,6 +45,7 @@ struct wthread {
     int64_t chunk_depth;        /* call depth when the open chunk began */
     uint64_t cache[TTF_SLOTS];  /* function cache of the open chunk */
     uint64_t regs[TTF_ARGREGS]; /* registers of the chunk's last ENTER */
+    uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
 };
 
 struct ttf_writer {
@@ -198,6 +199,7 @@ static void open_chunk(struct wthread *t)
     t->chunk_depth = t->depth;
     memset(t->cache, 0, sizeof t->cache);
     memset(t->regs, 0, sizeof t->regs);
+    memset(t->stride, 0, sizeof t->stride);
 }
 
 static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
@@ -275,7 +277,7 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
     if (w->values && h->exit)
         p = ttf_put_exit_value(p, h->ret);
     else if (w->values)
-        p = ttf_put_enter_values(p, h->regs, t->regs);
+        p = ttf_put_enter_values(p, h->regs, t->regs, t->stride);
     return (size_t)(p - tmp);
 }
 
@@ -306,7 +308,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
             if (w->timed)
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)
-                memcpy(t->regs, hv.regs, sizeof t->regs);
+                ttf_values_advance(hv.regs, t->regs, t->stride);
             t->depth += hv.exit ? -1 : 1;
             return 0;
         }

@@ -2,7 +2,7 @@
  * test_format_values.c - format v1.1 values: writer/reader round trip of
  * argument registers and return values across chunk restarts, the exact
  * bytes of FORMAT.md's example decoded from a hand-made chunk, a corrupt
- * mask (bits 6-7), a values chunk in a file without the feature bit, the
+ * mask (bit 7), registers that follow their stride (bit 6), a values chunk in a file without the feature bit, the
  * refusal an older reader gives (unknown required bit), and v1.0 files
  * reading as before.
  */
@@ -135,7 +135,79 @@ static void test_example_bytes(void **state)
     free(b.buf);
 }
 
-/* Mask bits 6-7 end the chunk there (one corruption report), as does a
+/* Bit 6 (STRIDE): registers not given move by what they moved at the
+ * previous ENTER; without it they stay. changed says which moved. */
+static void test_stride(void **state)
+{
+    (void)state;
+    struct tb b;
+    values_file(&b, 1);
+    static const struct { uint8_t mask; int64_t d; uint64_t rdi; unsigned changed; } st[] = {
+        {0x03, 5, 5, 0x03},     /* rdi = 5, rsi = 5 */
+        {0x01, 3, 8, 0x01},     /* rdi += 3; rsi stays */
+        {0x40, 0, 11, 0x01},    /* rdi follows its stride 3, rsi its 0 */
+        {0x40, 0, 14, 0x01},
+        {0x41, 0, 14, 0x00},    /* rdi given: +0, the stride is now 0 */
+        {0x40, 0, 14, 0x00},
+        {0x00, 0, 14, 0x00},
+    };
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(0x1000));
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+        if (i)
+            tb_u8(&b, (uint8_t)(TTF_T_ENTER_HIT | TTF_SLOT(0x1000)));
+        tb_uvar(&b, 1);
+        tb_u8(&b, st[i].mask);
+        if (st[i].mask & 1)
+            tb_uvar(&b, ttf_zigzag(st[i].d));
+        if (st[i].mask & 2)
+            tb_uvar(&b, ttf_zigzag(st[i].d));
+    }
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, sizeof st / sizeof st[0]);
+    for (size_t i = 0; i < e.n; i++) {
+        assert_int_equal(e.ev[i].argregs[0], st[i].rdi);
+        assert_int_equal(e.ev[i].argregs[1], 5);
+        assert_int_equal(e.ev[i].changed, i == 0 ? 0x03 : st[i].changed);
+    }
+    assert_int_equal(ttf_notice_count(t), 0);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* The writer codes a strided register for free: ENTERs whose rdi and rcx
+ * step by 1 and 8 take tag, tdelta and mask only. */
+static void test_stride_bytes(void **state)
+{
+    (void)state;
+    const char *path = tu_path("s.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1};
+    ttf_writer *w;
+    uint64_t r[TTF_VALUE_REGS] = {0};
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 10, 1, "main"), 0);
+    for (uint64_t i = 0; i < 200; i++) {
+        r[0] = i;
+        r[3] = 0x7ffd0000 + 8 * i;
+        assert_int_equal(ttf_write_enter_values(w, 0, 100 + 10 * i, FA, r), 0);
+        assert_int_equal(ttf_write_exit_value(w, 0, 105 + 10 * i, FA, i & 7), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *t;
+    ttf_error err;
+    assert_int_equal(ttf_open(path, &t, &err), 0);
+    /* 200 calls: 6 bytes each after the first two, which set the strides */
+    assert_true(ttf_get_summary(t)->data_bytes <= 200 * 6 + 40);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.ev[2 * 199 + 1].argregs[3], 0x7ffd0000 + 8 * 199);
+    free(e.ev);
+    ttf_close(t);
+}
+
+/* Mask bit 7 ends the chunk there (one corruption report), as does a
  * values chunk in a file that lacks the feature bit. */
 static void test_bad_mask(void **state)
 {
@@ -149,7 +221,7 @@ static void test_bad_mask(void **state)
     size_t bad_at = b.cpos;
     tb_u8(&b, (uint8_t)(TTF_T_ENTER_HIT | TTF_SLOT(0x1000)));
     tb_uvar(&b, 1);
-    tb_u8(&b, 0x41);                                /* bit 6: corrupt */
+    tb_u8(&b, 0x81);                                /* bit 7: corrupt */
     tb_uvar(&b, 2);
     ttf_trace *t = tu_open_mem(b.buf, b.len);
     struct evs e = tu_events(t, 0, 0);
@@ -157,7 +229,7 @@ static void test_bad_mask(void **state)
     assert_int_equal(e.ev[1].kind, TTF_EV_LOST);
     assert_int_equal(e.ev[1].offset, bad_at);
     assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
-    assert_true(tu_has_notice(t, "ENTER value mask 0x41 has bits 6-7 set"));
+    assert_true(tu_has_notice(t, "ENTER value mask 0x81 has bit 7 set"));
     free(e.ev);
     ttf_close(t);
     free(b.buf);
@@ -235,6 +307,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_example_bytes),
+        cmocka_unit_test(test_stride),
+        cmocka_unit_test(test_stride_bytes),
         cmocka_unit_test(test_bad_mask),
         cmocka_unit_test(test_refused_by_older_reader),
         cmocka_unit_test(test_v10_unchanged),
