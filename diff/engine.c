@@ -25,13 +25,21 @@
  * from the same walk: a ring of the last common events before the split
  * gives the calls that returned there (see suspects.c).
  *
- * With baselines (more good runs), or --collapse-loops with --flat, a pair
- * is stored whole as key sequences instead (seq.c, 8 bytes per event and side, 16 with the loop
- * map): the good thread is aligned with its partner in each baseline
- * first, to learn where good runs vary, then with the bad thread; hunks
- * inside that variation are marked expected and sorted after the real
- * divergences, so the first divergence is the first difference no good
- * run shows.
+ * With baselines (more good runs) the good thread of a pair is aligned
+ * with its partner in each baseline first, to learn where and in what good
+ * runs vary, then with the bad thread; hunks that only show such variation
+ * are marked expected and sorted after the real divergences, so the first
+ * divergence is the first difference no good run shows. Two rules mark
+ * them: by position (--flat: the pair is stored whole as key sequences,
+ * seq.c, 8 bytes per event and side, 16 with the loop map; a hunk inside a
+ * zone where the good runs differ, made of keys that differ there) and by
+ * function (both aligners, fnoise.c: every event's context, its function
+ * and caller, also differs between good runs, or was only displaced), so
+ * a poll loop that ran longer at another place every time is noise too.
+ * A hunk that only begins with such noise is split, the noise expected.
+ * (--collapse-loops with --flat stores pairs whole as well.)
+ * The tree aligner keeps the good tree and reloads the other side per
+ * baseline; --first-only then reads whole threads.
  *
  * The files: this one holds the entry points; walk.c the passes over one
  * thread; setup.c the threads, pairs, filters and run information;
@@ -334,7 +342,7 @@ static int start(const ttf_trace *good, const ttf_trace *bad,
         ttd_options_init(&d->o);
     d->r[TTD_GOOD].t = good;
     d->r[TTD_BAD].t = bad;
-    d->full = d->o.nbaselines || (d->o.collapse_loops && d->o.flat);
+    d->full = d->o.flat && (d->o.nbaselines || d->o.collapse_loops);
     *out = d;
     return 0;
 }
@@ -414,6 +422,7 @@ void ttd_free(ttd_diff *d)
         ttd_vfound_free(&d->ip[i].vf);
     }
     ttd_openset_free(&d->noise);
+    ttd_openset_free(&d->calls);
     free(d->ip);
     ttd_walk_cache_free(d);
     free(d->detail);

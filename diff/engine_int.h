@@ -366,6 +366,8 @@ struct ttd_diff {
     struct ttd_walk_cache *wc; /* walks the details resume (detail.c), NULL */
     int values;             /* 1: compare call values (both runs have them) */
     ttd_openset noise;      /* value slots that vary between good runs */
+    ttd_openset calls;      /* contexts of the calls that vary between good
+                               runs in the pair being aligned (fnoise.c) */
 };
 
 /* One open call of a walk. */
@@ -477,6 +479,31 @@ int ttd_same_program(const ttd_run_info *g, const ttd_run_info *b);
 int ttd_notices(ttd_diff *d, int ri);
 /* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */
 int ttd_find_crash(ttd_diff *d, int ri);
+
+/* ---- noise by function (fnoise.c) --------------------------------------- */
+
+/* One side of a thread pair's hunks: a thread of a run. */
+typedef struct ttd_fside {
+    ttd_run_state *r;       /* the run */
+    uint32_t thread;        /* the thread's index in it */
+} ttd_fside;
+
+/* Add to set the context of every event of the hunks h[nh] (raw key
+ * indexes) of thread g of the good run against thread o of another good
+ * run: its key and, with by_caller (the tree aligner), its caller's. 0 or
+ * a TT_E* code. */
+int ttd_fnoise_learn(ttd_openset *set, int by_caller, ttd_fside g, ttd_fside o,
+                     const ttd_hunk *h, size_t nh);
+/* Set exp[i] for every hunk h[i] of thread g of the good run against
+ * thread b of the bad run whose events, on both sides, are all noise by
+ * the rule of fnoise.c (a context in set, or displaced), one at least
+ * with a context in set; for the others, lead[i] (good side) and
+ * lead[nh + i] (bad side) count the noise events the hunk starts with,
+ * when one of them is in set (lead: 2 * nh slots, all 0 when set is
+ * empty). 0 or a TT_E* code. */
+int ttd_fnoise_mark(const ttd_openset *set, int by_caller, ttd_fside g,
+                    ttd_fside b, const ttd_hunk *h, size_t nh, uint8_t *exp,
+                    size_t *lead);
 
 /* ---- pair_align.c -------------------------------------------------------- */
 

@@ -142,28 +142,107 @@ static int pair_values(ttd_diff *d, ttd_ipair *p)
                               &p->vf);
 }
 
-/* Learn which value slots vary between the good run and baseline k from
- * their alignment x[nx] (item hunks of fu->seq). */
-static int baseline_values(ttd_diff *d, const ttd_ipair *p, size_t k, ttd_full *fu,
-                           const ttd_xhunk *x, size_t nx)
+/* What baseline k varies in against the good run, from their hunks h[nh]
+ * (raw key indexes): the contexts of its calls (fnoise.c) and the value
+ * slots that differ along the rest (values.c). */
+static int baseline_learn(ttd_diff *d, const ttd_ipair *p, size_t k,
+                          const ttd_hunk *h, size_t nh)
 {
+    ttd_base *bk = &d->base[k];
     ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
-    ttd_vside o = {&d->base[k].r.norm, (uint32_t)d->base[k].partner[p->t[0]],
-                   UINT64_MAX};
+    ttd_vside o = {&bk->r.norm, (uint32_t)bk->partner[p->t[0]], UINT64_MAX};
     ttd_vfound vf;
-    ttd_hunk *h;
+    ttd_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fo = {&bk->r, o.thread};
+    int rc = ttd_fnoise_learn(&d->calls, !d->o.flat, fg, fo, h, nh);
 
-    if (!d->values || !ttf_get_summary(d->base[k].r.t)->values)
-        return 0;
-    if (!(h = malloc((nx + 1) * sizeof *h)))
+    if (rc < 0 || !d->values || !ttf_get_summary(bk->r.t)->values)
+        return rc;
+    memset(&vf, 0, sizeof vf);
+    rc = ttd_values_compare(g, o, h, nh, &d->noise, 1, &vf);
+    ttd_vfound_free(&vf);
+    return rc;
+}
+
+/* The same from the item hunks x[nx] of fu->seq. */
+static int baseline_items(ttd_diff *d, const ttd_ipair *p, size_t k, ttd_full *fu,
+                          const ttd_xhunk *x, size_t nx)
+{
+    ttd_hunk *h = malloc((nx + 1) * sizeof *h);
+    int rc;
+
+    if (!h)
         return TT_ENOMEM;
     for (size_t i = 0; i < nx; i++)
         ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
-    memset(&vf, 0, sizeof vf);
-    int rc = ttd_values_compare(g, o, h, nx, &d->noise, 1, &vf);
-    ttd_vfound_free(&vf);
+    rc = baseline_learn(d, p, k, h, nx);
     free(h);
     return rc;
+}
+
+/* ---- noise by function (fnoise.c) ---------------------------------------- */
+
+/* Hunk i of p becomes two: its first la good and lb bad events, expected,
+ * then the rest, into h, exp, reps at k (reps NULL: none). */
+static size_t split_one(const ttd_ipair *p, size_t i, size_t la, size_t lb,
+                        ttd_hunk *h, uint8_t *exp, uint64_t *reps, size_t k)
+{
+    const ttd_hunk *x = &p->h[i];
+
+    if (la || lb) {
+        h[k] = (ttd_hunk){x->a0, x->a0 + la, x->b0, x->b0 + lb};
+        exp[k++] = 1;
+    }
+    h[k] = (ttd_hunk){x->a0 + la, x->a1, x->b0 + lb, x->b1};
+    exp[k] = p->exp[i];
+    if (reps) {
+        reps[2 * k] = p->reps[2 * i];
+        reps[2 * k + 1] = p->reps[2 * i + 1];
+    }
+    return k + 1;
+}
+
+/* Mark the hunks of p whose events all vary between good runs by function
+ * too (fnoise.c), and split one that only starts with such events into
+ * that start, expected, and the rest: the first divergence then begins at
+ * the first event no good run varies in. Loop count hunks stay whole. */
+static int mark_noise(ttd_diff *d, ttd_ipair *p)
+{
+    size_t nh = p->nh, n = nh, *lead = malloc((2 * nh + 1) * sizeof *lead);
+    ttd_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fb = {&d->r[TTD_BAD], p->t[1]};
+    int rc = lead ? 0 : TT_ENOMEM;
+
+    if (rc == 0)
+        rc = ttd_fnoise_mark(&d->calls, !d->o.flat, fg, fb, p->h, nh, p->exp, lead);
+    for (size_t i = 0; rc == 0 && i < nh; i++) {
+        if (p->exp[i] || (p->reps && p->reps[2 * i]))
+            lead[i] = lead[nh + i] = 0;
+        n += lead[i] || lead[nh + i];
+    }
+    if (rc < 0 || n == nh) {
+        free(lead);
+        return rc;
+    }
+    ttd_hunk *h = malloc((n + 1) * sizeof *h);
+    uint8_t *exp = calloc(n + 1, 1);
+    uint64_t *reps = p->reps ? calloc(2 * n + 2, sizeof *reps) : NULL;
+    if (!h || !exp || (p->reps && !reps)) {
+        free(h);
+        free(exp);
+        free(reps);
+        free(lead);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0, k = 0; i < nh; i++)
+        k = split_one(p, i, lead[i], lead[nh + i], h, exp, reps, k);
+    free(p->h);
+    free(p->exp);
+    free(p->reps);
+    free(lead);
+    p->h = h;
+    p->exp = exp;
+    p->reps = reps;
+    p->nh = n;
+    return 0;
 }
 
 /* ---- flat mode ----------------------------------------------------------- */
@@ -176,6 +255,7 @@ static int pair_zones(ttd_diff *d, const ttd_ipair *p, ttd_full *fu)
     int rc = 0;
 
     ttd_zones_clear(&fu->z);
+    ttd_openset_clear(&d->calls);
     for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
         int64_t tk = d->base[k].partner[p->t[0]];
         if (tk < 0)
@@ -186,7 +266,7 @@ static int pair_zones(ttd_diff *d, const ttd_ipair *p, ttd_full *fu)
         if (rc >= 0)
             rc = ttd_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
         if (rc >= 0)
-            rc = baseline_values(d, p, k, fu, x, nx);
+            rc = baseline_items(d, p, k, fu, x, nx);
         free(x);
         x = NULL;
     }
@@ -228,6 +308,8 @@ int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
     free(x);
     if (p->crash != UINT64_MAX)
         d->r[TTD_BAD].crash_thread = p->t[1];
+    if (d->nbase && (rc = mark_noise(d, p)) < 0)
+        return rc;
     return pair_values(d, p);
 }
 
@@ -316,34 +398,96 @@ out:
     return rc < 0 ? rc : 0;
 }
 
+/* Thread th of run r, whole, as the call tree t; *n = its keys, *crash =
+ * key index of its CRASH (if crash). */
+static int load_tree(ttd_run_state *r, uint32_t th, ttd_tree *t, uint64_t *n,
+                     uint64_t *crash)
+{
+    src s = {0};
+    int rc = src_open(&s, r, th);
+
+    if (rc >= 0 && (rc = ttd_tree_reset(t, s.bound)) >= 0) {
+        rc = feed_rest(&s, t, 0);
+        ttd_tree_finish(t);
+    }
+    *n = s.n;
+    if (crash)
+        *crash = s.crash;
+    ttf_iter_close(s.it);
+    return rc < 0 ? rc : 0;
+}
+
+/* Tree hunks as key-index hunks (the loop counts dropped); NULL on
+ * ENOMEM. */
+static ttd_hunk *raw_hunks(const ttd_xhunk *x, size_t nx)
+{
+    ttd_hunk *h = malloc((nx + 1) * sizeof *h);
+
+    for (size_t i = 0; h && i < nx; i++)
+        h[i] = (ttd_hunk){x[i].a0, x[i].a1, x[i].b0, x[i].b1};
+    return h;
+}
+
+/* Tree mode with baselines: the good thread of p whole in tr[0], aligned
+ * with its partner in every baseline (in tr[1]) to learn what varies
+ * between good runs, then the bad thread whole in tr[1]. --first-only
+ * reads everything here: the first hunk may be one the good runs show. */
+static int load_with_baselines(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
+{
+    uint64_t n;
+    int rc = load_tree(&d->r[TTD_GOOD], p->t[0], &tr[0], &p->n[0], NULL);
+
+    ttd_openset_clear(&d->calls);
+    for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
+        int64_t tk = d->base[k].partner[p->t[0]];
+        ttd_xhunk *x = NULL;
+        ttd_hunk *h = NULL;
+        size_t nx = 0;
+        if (tk < 0)
+            continue;
+        if ((rc = load_tree(&d->base[k].r, (uint32_t)tk, &tr[1], &n, NULL)) < 0 ||
+            (rc = ttd_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx)) < 0)
+            break;
+        if (!(h = raw_hunks(x, nx)))
+            rc = TT_ENOMEM;
+        if (rc >= 0)
+            rc = baseline_learn(d, p, k, h, nx);
+        free(x);
+        free(h);
+    }
+    if (rc >= 0)
+        rc = load_tree(&d->r[TTD_BAD], p->t[1], &tr[1], &p->n[1], &p->crash);
+    return rc;
+}
+
 int ttd_align_tree(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
 {
     ttd_xhunk *x = NULL;
     size_t nx = 0;
-    int rc = load_trees(d, p, tr);
+    int rc = d->nbase ? load_with_baselines(d, p, tr) : load_trees(d, p, tr);
 
     if (rc >= 0)
         rc = ttd_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
     if (rc < 0)
         return rc;
-    if (d->o.first_only && nx > 1)
+    if (d->o.first_only && !d->nbase && nx > 1)
         nx = 1;
     if (p->crash != UINT64_MAX)
         d->r[TTD_BAD].crash_thread = p->t[1];
-    p->h = malloc((nx + 1) * sizeof *p->h);
+    p->h = raw_hunks(x, nx);
     p->reps = d->o.collapse_loops ? calloc(2 * nx + 2, sizeof *p->reps) : NULL;
-    if (!p->h || (d->o.collapse_loops && !p->reps)) {
+    p->exp = d->nbase ? calloc(nx + 1, 1) : NULL;
+    if (!p->h || (d->o.collapse_loops && !p->reps) || (d->nbase && !p->exp)) {
         free(x);
         return TT_ENOMEM;
     }
-    for (size_t i = 0; i < nx; i++) {
-        p->h[i] = (ttd_hunk){x[i].a0, x[i].a1, x[i].b0, x[i].b1};
-        if (p->reps) {
-            p->reps[2 * i] = x[i].reps[0];
-            p->reps[2 * i + 1] = x[i].reps[1];
-        }
+    for (size_t i = 0; p->reps && i < nx; i++) {
+        p->reps[2 * i] = x[i].reps[0];
+        p->reps[2 * i + 1] = x[i].reps[1];
     }
     p->nh = nx;
     free(x);
+    if (p->exp && (rc = mark_noise(d, p)) < 0)
+        return rc;
     return pair_values(d, p);
 }
