@@ -296,8 +296,9 @@ int ttd_siblings(struct ttfi_arena *a, const char *good, const char *bad,
                  const char ***out, size_t *nout);
 
 /* Mark dv (noise, noise_calls) when its differing calls wait or poll:
- * every differing call has a waiting name (sleep, poll, wait, yield...)
- * or repeats a call of the common events just before, and one at least
+ * every differing call has a waiting name (sleep, poll, wait, yield...),
+ * repeats a call of the common events just before, or returns at once
+ * beside a waiting call of its side (a loop's condition), and one at least
  * waits. 0 or TT_ENOMEM. */
 int ttd_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
 

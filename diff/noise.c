@@ -130,22 +130,35 @@ static void add_name(char *buf, size_t n, const char *name)
         snprintf(buf + len, n - len, "%s%s", len ? ", " : "", name);
 }
 
-/* 1 if every call in ev[0..n) waits or repeats a call of the common
- * events before the split, and one at least waits; names in buf. */
+/* Does call ev[i] return at once (a loop's condition, as
+ * numReadsInFlight() in zstd's wait for a read)? */
+static int leaf(const ttd_event *ev, size_t n, size_t i)
+{
+    return i + 1 < n && ev[i + 1].kind == TTF_EV_EXIT && ev[i + 1].name &&
+           strcmp(ev[i + 1].name, ev[i].name) == 0;
+}
+
+/* 1 if every call in ev[0..n) waits, repeats a call of the common events
+ * before the split, or returns at once beside a call that waits on this
+ * side; one at least waits (*waited); names in buf. */
 static int waiting_side(const ttd_divergence *dv, const ttd_event *ev, size_t n,
                         char *buf, size_t len, int *waited)
 {
+    int here = 0, leaves = 0;
+
     for (size_t i = 0; i < n; i++) {
         if (ev[i].kind != TTF_EV_ENTER || !ev[i].name)
             continue;
         if (waits(ev[i].name)) {
-            *waited = 1;
+            here = *waited = 1;
             add_name(buf, len, ev[i].name);
         } else if (!among(ev[i].name, dv->before, dv->nbefore)) {
-            return 0;
+            if (!leaf(ev, n, i))
+                return 0;
+            leaves = 1;
         }
     }
-    return 1;
+    return here || !leaves;
 }
 
 int ttd_noise_of(struct ttfi_arena *a, ttd_divergence *dv)

@@ -1,7 +1,8 @@
 /*
  * test_suspects.c - ttdiff beyond the first divergence, on traces written
  * with the format writer: suspects (ranking, depth, --suspects N), baseline
- * good runs (expected hunks, the first real one still found) and collapsed
+ * good runs (expected hunks by position and by function, the first real
+ * one still found) and collapsed
  * loops (count hunks, nested loops, the rest aligned).
  */
 #include <setjmp.h>
@@ -276,6 +277,47 @@ static void test_loop_baseline(void **state)
     ttd_free(d);
 }
 
+/* Baselines know noise by function too: a poll that varies between good
+ * runs in one place is noise in another place with the same caller (with
+ * --flat: any caller); a call that never varied is not, and a hunk that
+ * only starts with noise is split there. */
+static void test_baseline_by_function(void **state)
+{
+    (void)state;
+    const char *g = "main{ parse{ lex{} } work{} parse{ lex{} } }";
+    const char *base[] = {"main{ parse{ lex{} lex{} } work{} parse{ lex{} } }"};
+    const char *g2 = "main{ parse{ lex{} } check{ lex{} } }";
+    const char *base2[] = {"main{ parse{ lex{} lex{} } check{ lex{} } }"};
+    ttd_options o;
+
+    for (int flat = 0; flat < 2; flat++) {
+        ttd_options_init(&o);
+        o.flat = flat;
+        ttd_diff *d = diffn(g, "main{ parse{ lex{} } work{} parse{ lex{} lex{} } }", base, 1, &o);
+        const ttd_result *r = ttd_get_result(d);
+        assert_int_equal(r->diverged, 0);
+        assert_int_equal(r->expected_total, 1);
+        ttd_free(d);
+
+        d = diffn(g, "main{ parse{ lex{} } work{} parse{ lex{} lex{} fail{} } }", base, 1, &o);
+        r = ttd_get_result(d);
+        assert_int_equal(r->diverged, 1);
+        assert_int_equal(r->hunks_total, 1);
+        assert_int_equal(r->expected_total, 1);
+        assert_string_equal(r->first->bad[0].name, "dt_fail");
+        ttd_free(d);
+
+        ttd_options_init(&o);
+        o.flat = flat;
+        d = diffn(g2, "main{ parse{ lex{} } check{ lex{} lex{} } }", base2, 1, &o);
+        r = ttd_get_result(d);
+        assert_int_equal(r->diverged, !flat); /* lex varied in parse only */
+        if (!flat)
+            assert_string_equal(r->first->bad[0].name, "dt_lex");
+        ttd_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_loop_counts),
         cmocka_unit_test(test_loop_nested),
         cmocka_unit_test(test_loop_baseline),
+        cmocka_unit_test(test_baseline_by_function),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
