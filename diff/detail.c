@@ -3,13 +3,17 @@
  * the context before it, the common call stack, its suspects (suspects.c)
  * and what the other threads did up to the split.
  *
- * A report asks for the details of several hunks in index order (the HTML
- * page asks for up to 20). Each needs a pass over its pair's threads up to
- * the hunk and a pass over every other thread up to the split's time; done
- * from the start each time, a page over hunks spread along a long run read
- * the run many times over. So the walks stay open in d->wc and the next
- * detail resumes them when it needs nothing they have already passed (and
- * reopens them otherwise): what is computed is the same, read once.
+ * A report may ask for the details of several hunks (the HTML page asks
+ * for up to 20). Each needs a pass over its pair's threads up to the hunk
+ * (by key index) and the last events of every other thread up to the
+ * split's time. Hunk by hunk, a page over hunks spread along a long run
+ * read each thread twice (once by index, once by time) or many times. So
+ * a batch of hunks is detailed together: every thread of each run is
+ * walked once, in thread order, and that one walk serves all the passes
+ * on it (sorted by where they start) and all the other-thread requests
+ * (sorted by time). The times are known before any walk: ttd_resolve put
+ * them in the hunk info. What is computed is what a walk per request
+ * would compute.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,198 +82,218 @@ static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec
     return 0;
 }
 
-/* Ring of the last events of one thread up to time limit. */
+#define MAX_OTHERS 32 /* other threads shown per run */
+#define BATCH 32      /* hunks detailed by one set of walks (each holds a
+                         suspects ring of SUSPECT_WINDOW events) */
+
+/* One hunk being detailed. */
+typedef struct job {
+    ttd_divergence *dv;     /* its details, being filled */
+    const ttd_ipair *p;     /* its pair */
+    ttd_req rq[5];          /* the ranges its passes record */
+    ttd_pass_spec ps[2];    /* its passes over the pair's good, bad thread */
+    ttd_event *probe;       /* [0] good, [1] bad, [2] crash */
+    int crashed;            /* 1: the bad run's crash is in the hunk */
+    uint64_t limit[2];      /* per run: time the other threads are shown to */
+    ttd_other *oth[2];      /* per run: the other threads (MAX_OTHERS + 1) */
+    size_t noth[2];         /* per run: those with events, so far */
+} job;
+
+/* A job's pass over the thread being walked. */
+typedef struct pass_run {
+    ttd_pass_spec *ps;      /* the pass */
+    uint64_t start, stop;   /* it takes the kept events [start, stop) */
+    int done;               /* 1: past stop */
+} pass_run;
+
+/* A job's request for the last events of the thread being walked. */
+typedef struct other_req {
+    uint64_t limit;         /* events up to the first one past this time */
+    job *j;                 /* whose */
+} other_req;
+
+/* One raw event kept for the other-thread requests. */
 typedef struct ring_ev {
     ttf_event ev;           /* the raw event */
     uint64_t idx;           /* its key index */
 } ring_ev;
 
-#define CACHED_THREADS 64 /* threads per run whose walks are kept */
+/* One walk over a thread and what it serves. */
+typedef struct serve {
+    ttd_walk w;             /* the walk */
+    int ri;                 /* its run */
+    uint32_t th;            /* its thread */
+    pass_run *pr;           /* the passes on it, by start */
+    size_t npr, nstarted, nleft; /* count, started so far, not done */
+    other_req *oq;          /* the other-thread requests, by limit */
+    size_t noq, nanswered;  /* count, answered so far */
+    ring_ev *ring;          /* the last other_events kept events */
+    uint64_t n;             /* kept events put in it */
+} serve;
 
-/* A walk over another thread, kept for the next detail. */
-typedef struct other_walk {
-    ttd_walk w;             /* the walk, valid if open */
-    int open;               /* 1: w is open */
-    int state;              /* 1: w.ev (time > limit) not yet taken; 2: ended */
-    uint64_t limit;         /* time it was walked to */
-    ring_ev *ring;          /* its last k kept events */
-    size_t n;               /* kept events put in ring */
-} other_walk;
-
-/* The walks d->wc keeps (see the essay). */
-struct ttd_walk_cache {
-    ttd_walk pass[2][CACHED_THREADS]; /* per run and thread: detail passes */
-    int pass_open[2][CACHED_THREADS]; /* 1: pass[ri][th] is open */
-    other_walk oth[2][CACHED_THREADS]; /* per run and thread: others() walks */
-};
-
-static void other_close(other_walk *o)
-{
-    if (o->open)
-        ttd_walk_close(&o->w);
-    free(o->ring);
-    memset(o, 0, sizeof *o);
-}
-
-void ttd_walk_cache_free(ttd_diff *d)
-{
-    if (!d->wc)
-        return;
-    for (int ri = 0; ri < 2; ri++) {
-        for (size_t i = 0; i < CACHED_THREADS; i++) {
-            if (d->wc->pass_open[ri][i])
-                ttd_walk_close(&d->wc->pass[ri][i]);
-            other_close(&d->wc->oth[ri][i]);
-        }
-    }
-    free(d->wc);
-    d->wc = NULL;
-}
-
-static struct ttd_walk_cache *cache(ttd_diff *d)
-{
-    if (!d->wc)
-        d->wc = calloc(1, sizeof *d->wc);
-    return d->wc;
-}
-
-/* ttd_run_pass, resuming the kept walk of run ri when it can. */
-static int cached_pass(ttd_diff *d, int ri, uint32_t th, ttd_pass_spec *ps)
-{
-    struct ttd_walk_cache *c = th < CACHED_THREADS ? cache(d) : NULL;
-    int rc;
-
-    if (!c)
-        return th < CACHED_THREADS ? TT_ENOMEM : ttd_run_pass(d, ri, th, ps);
-    ttd_walk *w = &c->pass[ri][th];
-    int *open = &c->pass_open[ri][th];
-    if (*open && w->next > ttd_pass_low(ps)) {
-        ttd_walk_close(w);
-        *open = 0;
-    }
-    if (!*open) {
-        if ((rc = ttd_walk_open(w, &d->r[ri], th)) < 0)
-            return rc;
-        *open = 1;
-    }
-    rc = ttd_pass_walk(d, w, ps);
-    if (rc != 0) { /* ended or failed: nothing to resume */
-        ttd_walk_close(w);
-        *open = 0;
-    }
-    return rc < 0 ? rc : 0;
-}
-
-/* Walk o on to time limit, putting kept events in its ring of k. */
-static int other_advance(other_walk *o, uint64_t limit, size_t k)
-{
-    int rc = 1;
-
-    o->limit = limit;
-    if (o->state == 2)
-        return 0;
-    if (o->state == 1 && o->w.ev.time_ns > limit)
-        return 0;
-    if (o->state != 1)
-        rc = ttd_walk_next(&o->w);
-    for (; rc > 0; rc = ttd_walk_next(&o->w)) {
-        if (o->w.ev.time_ns > limit) {
-            o->state = 1;
-            return 0;
-        }
-        if (!o->w.kept)
-            continue;
-        o->ring[o->n % k].ev = o->w.ev;
-        o->ring[o->n % k].idx = o->w.idx;
-        o->n++;
-    }
-    o->state = 2;
-    return rc;
-}
-
-/* The kept walk of thread th of run ri, walked on to time limit; a fresh
- * one if it was past limit. NULL on error (*rc). */
-static other_walk *other_at(ttd_diff *d, int ri, uint32_t th, uint64_t limit,
-                            other_walk *own, int *rc)
+/* Answer request q from the ring: the thread's last events and, for a
+ * crash among them, the stack as the walk stands. */
+static int answer(ttd_diff *d, serve *s, const other_req *q)
 {
     size_t k = d->o.other_events;
-    struct ttd_walk_cache *c = th < CACHED_THREADS ? cache(d) : NULL;
-    other_walk *o = c ? &c->oth[ri][th] : own;
-
-    if (o->open && o->limit > limit)
-        other_close(o);
-    if (!o->open) {
-        if (!(o->ring = malloc((k + 1) * sizeof *o->ring))) {
-            *rc = TT_ENOMEM;
-            return NULL;
-        }
-        if ((*rc = ttd_walk_open(&o->w, &d->r[ri], th)) < 0) {
-            other_close(o);
-            return NULL;
-        }
-        o->open = 1;
-    }
-    if ((*rc = other_advance(o, limit, k)) < 0) {
-        other_close(o);
-        return NULL;
-    }
-    return o;
-}
-
-static int last_events(ttd_diff *d, int ri, uint32_t th, uint64_t limit,
-                       ttd_other *out)
-{
-    size_t k = d->o.other_events;
-    other_walk own;
+    size_t m = s->n < k ? (size_t)s->n : k;
+    job *j = q->j;
+    ttd_other *o = &j->oth[s->ri][j->noth[s->ri]];
+    ttd_event *evs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
+    ttd_walk w = s->w;
     int rc = 0;
 
-    memset(&own, 0, sizeof own);
-    other_walk *o = other_at(d, ri, th, limit, &own, &rc);
-    if (!o)
-        return rc;
-    size_t m = o->n < k ? o->n : k;
-    ttd_event *evs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
     if (!evs)
-        rc = TT_ENOMEM;
-    ttd_walk w = o->w; /* its stack as it stands; event from the ring */
+        return TT_ENOMEM;
+    o->thread = s->th;
+    o->name = d->r[s->ri].ti[s->th].name;
     for (size_t i = 0; rc >= 0 && i < m; i++) {
-        const ring_ev *re = &o->ring[(o->n - m + i) % k];
+        const ring_ev *re = &s->ring[(s->n - m + i) % k];
         w.ev = re->ev;
         w.idx = re->idx;
         rc = ttd_walk_fill(d, &w, &evs[i]);
     }
-    if (o == &own)
-        other_close(o);
-    out->events = evs;
-    out->nevents = m;
+    o->events = evs;
+    o->nevents = m;
+    j->noth[s->ri] += m > 0;
     return rc < 0 ? rc : 0;
 }
 
-#define MAX_OTHERS 32
-
-/* What the other threads of run ri did up to time limit. */
-static int others(ttd_diff *d, int ri, uint32_t skip, uint64_t limit,
-                  ttd_divergence *dv)
+/* Answer the requests whose limit is below time t. */
+static int answer_to(ttd_diff *d, serve *s, uint64_t t)
 {
-    ttd_run_state *r = &d->r[ri];
-    size_t k = d->o.other_events, n = 0;
-    ttd_other *o = ttfi_arena_zalloc(&d->arena, (MAX_OTHERS + 1) * sizeof *o);
+    int rc;
+
+    for (; s->nanswered < s->noq && s->oq[s->nanswered].limit < t; s->nanswered++)
+        if ((rc = answer(d, s, &s->oq[s->nanswered])) < 0)
+            return rc;
+    return 0;
+}
+
+/* Give the walk's current kept event to the passes that want it. */
+static int take(ttd_diff *d, serve *s)
+{
+    uint64_t idx = s->w.idx;
+    int rc;
+
+    while (s->nstarted < s->npr && s->pr[s->nstarted].start <= idx)
+        s->nstarted++;
+    for (size_t i = 0; i < s->nstarted; i++) {
+        pass_run *r = &s->pr[i];
+        if (r->done)
+            continue;
+        if ((rc = ttd_pass_take(d, &s->w, r->ps)) < 0)
+            return rc;
+        if (s->w.next >= r->stop) {
+            r->done = 1;
+            s->nleft--;
+        }
+    }
+    return 0;
+}
+
+/* Walk s's thread once, serving everything asked of it. */
+static int serve_walk(ttd_diff *d, serve *s)
+{
+    size_t k = d->o.other_events;
     int rc = 0;
 
-    if (!o)
-        return TT_ENOMEM;
-    for (size_t i = 0; k && i < r->nt && n < MAX_OTHERS; i++) {
-        const ttf_thread *th = ttf_get_thread(r->t, i);
-        if (i == skip || !th || th->start_ns > limit)
-            continue;
-        o[n].thread = (uint32_t)i;
-        o[n].name = r->ti[i].name;
-        if ((rc = last_events(d, ri, (uint32_t)i, limit, &o[n])) < 0)
+    while (s->nleft || s->nanswered < s->noq) {
+        if ((rc = ttd_walk_next(&s->w)) <= 0)
             break;
-        n += o[n].nevents > 0;
+        if ((rc = answer_to(d, s, s->w.ev.time_ns)) < 0)
+            return rc;
+        if (!s->w.kept)
+            continue;
+        if (s->nleft && (rc = take(d, s)) < 0)
+            return rc;
+        if (s->nanswered < s->noq) {
+            s->ring[s->n % k].ev = s->w.ev;
+            s->ring[s->n % k].idx = s->w.idx;
+            s->n++;
+        }
     }
-    dv->others[ri] = o;
-    dv->nothers[ri] = n;
+    if (rc < 0)
+        return rc;
+    /* the thread ended: the rest are answered at its end */
+    if ((rc = answer_to(d, s, UINT64_MAX)) < 0)
+        return rc;
+    for (; s->nanswered < s->noq; s->nanswered++)
+        if ((rc = answer(d, s, &s->oq[s->nanswered])) < 0)
+            return rc;
+    for (size_t i = 0; i < s->npr; i++)
+        if (!s->pr[i].done && (rc = ttd_pass_end(&s->w, s->pr[i].ps)) < 0)
+            return rc;
+    return 0;
+}
+
+static int pr_cmp(const void *x, const void *y)
+{
+    const pass_run *a = x, *b = y;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int oq_cmp(const void *x, const void *y)
+{
+    const other_req *a = x, *b = y;
+    return a->limit < b->limit ? -1 : a->limit > b->limit;
+}
+
+/* What jobs j[0..nj) ask of thread th of run ri, into s (arrays of nj). */
+static void gather(ttd_diff *d, job *j, size_t nj, serve *s)
+{
+    const ttf_thread *t = ttf_get_thread(d->r[s->ri].t, s->th);
+
+    s->npr = s->noq = 0;
+    for (size_t i = 0; i < nj; i++) {
+        if (j[i].p->t[s->ri] == s->th) {
+            pass_run *r = &s->pr[s->npr++];
+            r->ps = &j[i].ps[s->ri];
+            r->start = ttd_pass_low(r->ps);
+            r->start -= r->start > 0; /* a ring's first event sees the one before */
+            r->stop = ttd_pass_begin(r->ps);
+            r->done = 0;
+        } else if (d->o.other_events && t && t->start_ns <= j[i].limit[s->ri] &&
+                   j[i].noth[s->ri] < MAX_OTHERS) {
+            s->oq[s->noq].limit = j[i].limit[s->ri];
+            s->oq[s->noq++].j = &j[i];
+        }
+    }
+    qsort(s->pr, s->npr, sizeof *s->pr, pr_cmp);
+    qsort(s->oq, s->noq, sizeof *s->oq, oq_cmp);
+    s->nstarted = s->nanswered = 0;
+    s->nleft = s->npr;
+    s->n = 0;
+}
+
+/* Walk every thread of run ri that jobs j[0..nj) need, once each. */
+static int walk_run(ttd_diff *d, int ri, job *j, size_t nj)
+{
+    serve s;
+    int rc = TT_ENOMEM;
+
+    memset(&s, 0, sizeof s);
+    s.ri = ri;
+    s.pr = malloc(nj * sizeof *s.pr);
+    s.oq = malloc(nj * sizeof *s.oq);
+    s.ring = malloc((d->o.other_events + 1) * sizeof *s.ring);
+    if (!s.pr || !s.oq || !s.ring)
+        goto out;
+    rc = 0;
+    for (size_t th = 0; rc >= 0 && th < d->r[ri].nt; th++) {
+        s.th = (uint32_t)th;
+        gather(d, j, nj, &s);
+        if (!s.npr && !s.noq)
+            continue;
+        if ((rc = ttd_walk_open(&s.w, &d->r[ri], s.th)) < 0)
+            break;
+        rc = serve_walk(d, &s);
+        ttd_walk_close(&s.w);
+    }
+out:
+    free(s.pr);
+    free(s.oq);
+    free(s.ring);
     return rc;
 }
 
@@ -278,25 +302,29 @@ static uint64_t min64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
+/* Set job j up for hunk hi: its event slots, passes and requests. */
+static int job_init(ttd_diff *d, size_t hi, job *j)
 {
     const ttd_hunk_info *h = &d->res.hunks[hi];
     const ttd_ipair *p = &d->ip[h->pair];
     uint64_t ng = min64(h->good_count, d->o.max_lines);
     uint64_t nb = min64(h->bad_count, d->o.max_lines);
     uint64_t nctx = min64(d->o.context, h->bad_index);
+    ttd_divergence *dv = ttfi_arena_zalloc(&d->arena, sizeof *dv);
     ttd_event *ev = ttfi_arena_zalloc(&d->arena, (ng + nb + nctx + 3) * sizeof *ev);
-    ttd_event *probe = ev + ng + nb + nctx; /* [0] good, [1] bad, [2] crash */
-    ttd_req rq[5];
-    ttd_pass_spec ps[2] = {{rq, 0, h->good_index, NULL, 0, NULL, 0, 0},
-                       {rq + 1, 0, h->bad_index, NULL, 0, NULL, 0, 0}};
-    int rc;
 
-    if (!ev)
+    j->p = p;
+    j->dv = dv;
+    for (int ri = 0; ri < 2; ri++)
+        j->oth[ri] = ttfi_arena_zalloc(&d->arena, (MAX_OTHERS + 1) * sizeof *j->oth[ri]);
+    if (!dv || !ev || !j->oth[0] || !j->oth[1])
         return TT_ENOMEM;
+    j->probe = ev + ng + nb + nctx;
+    j->ps[0].stack_at = h->good_index;
+    j->ps[1].stack_at = h->bad_index;
     if (d->o.suspects) {
-        ps[1].ringcap = SUSPECT_WINDOW;
-        if (!(ps[1].ring = malloc(SUSPECT_WINDOW * sizeof *ps[1].ring)))
+        j->ps[1].ringcap = SUSPECT_WINDOW;
+        if (!(j->ps[1].ring = malloc(SUSPECT_WINDOW * sizeof *j->ps[1].ring)))
             return TT_ENOMEM;
     }
     dv->hunk = hi;
@@ -314,36 +342,85 @@ static int detail(ttd_diff *d, size_t hi, ttd_divergence *dv)
     dv->nbefore = nctx;
     uint64_t gp = ng ? UINT64_MAX : ttd_probe_index(h->good_index, p->n[0]);
     uint64_t bp = nb ? UINT64_MAX : ttd_probe_index(h->bad_index, p->n[1]);
-    ttd_add_req(rq, &ps[0].nrq, h->good_index, h->good_index + ng, ev);
-    ttd_add_req(rq, &ps[0].nrq, gp, gp + 1, &probe[0]);
-    ps[1].rq = rq + ps[0].nrq;
-    ttd_add_req(ps[1].rq, &ps[1].nrq, h->bad_index - nctx, h->bad_index, before);
-    ttd_add_req(ps[1].rq, &ps[1].nrq, h->bad_index, h->bad_index + nb, bad);
-    ttd_add_req(ps[1].rq, &ps[1].nrq, bp, bp + 1, &probe[1]);
-    int crashed = p->crash >= h->bad_index && p->crash < h->bad_index + h->bad_count;
-    if (crashed)
-        ttd_add_req(ps[1].rq, &ps[1].nrq, p->crash, p->crash + 1, &probe[2]);
-    probe[0].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
-    probe[1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
-    for (int s = 0; s < 2; s++)
-        if ((rc = cached_pass(d, s, p->t[s], &ps[s])) < 0)
-            goto out;
-    dv->good_time_ns = ng ? dv->good[0].time_ns : probe[0].time_ns;
-    dv->bad_time_ns = nb ? dv->bad[0].time_ns : probe[1].time_ns;
-    dv->crash = crashed ? &probe[2] : NULL;
-    if ((rc = common_stack(d, &ps[0], &ps[1], dv)) < 0 ||
-        (rc = ttd_suspects(d, p, &ps[1], dv)) < 0)
-        goto out;
-    if ((rc = others(d, TTD_GOOD, p->t[0], dv->good_time_ns, dv)) < 0)
-        goto out;
-    if ((rc = others(d, TTD_BAD, p->t[1], dv->bad_time_ns, dv)) < 0)
-        goto out;
-    rc = ttd_noise_of(&d->arena, dv);
-out:
-    free(ps[0].stack);
-    free(ps[1].stack);
-    free(ps[1].ring);
+    j->ps[0].rq = j->rq;
+    ttd_add_req(j->rq, &j->ps[0].nrq, h->good_index, h->good_index + ng, ev);
+    ttd_add_req(j->rq, &j->ps[0].nrq, gp, gp + 1, &j->probe[0]);
+    ttd_pass_spec *b = &j->ps[1];
+    b->rq = j->rq + j->ps[0].nrq;
+    ttd_add_req(b->rq, &b->nrq, h->bad_index - nctx, h->bad_index, before);
+    ttd_add_req(b->rq, &b->nrq, h->bad_index, h->bad_index + nb, bad);
+    ttd_add_req(b->rq, &b->nrq, bp, bp + 1, &j->probe[1]);
+    j->crashed = p->crash >= h->bad_index && p->crash < h->bad_index + h->bad_count;
+    if (j->crashed)
+        ttd_add_req(b->rq, &b->nrq, p->crash, p->crash + 1, &j->probe[2]);
+    j->probe[0].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
+    j->probe[1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
+    j->limit[0] = h->good_time_ns;
+    j->limit[1] = h->time_ns;
+    return 0;
+}
+
+/* The rest of job j's details, from what the walks collected. */
+static int job_finish(ttd_diff *d, job *j)
+{
+    ttd_divergence *dv = j->dv;
+    int rc;
+
+    dv->good_time_ns = dv->ngood ? dv->good[0].time_ns : j->probe[0].time_ns;
+    dv->bad_time_ns = dv->nbad ? dv->bad[0].time_ns : j->probe[1].time_ns;
+    dv->crash = j->crashed ? &j->probe[2] : NULL;
+    if ((rc = common_stack(d, &j->ps[0], &j->ps[1], dv)) < 0 ||
+        (rc = ttd_suspects(d, j->p, &j->ps[1], dv)) < 0)
+        return rc;
+    for (int ri = 0; ri < 2; ri++) {
+        dv->others[ri] = j->oth[ri];
+        dv->nothers[ri] = j->noth[ri];
+    }
+    return ttd_noise_of(&d->arena, dv);
+}
+
+/* Detail hunks hi[0..n) (n <= BATCH), not detailed yet. */
+static int batch(ttd_diff *d, const size_t *hi, size_t n)
+{
+    job *j = calloc(n + 1, sizeof *j);
+    int rc = 0;
+
+    if (!j)
+        return TT_ENOMEM;
+    for (size_t i = 0; rc >= 0 && i < n; i++)
+        rc = job_init(d, hi[i], &j[i]);
+    for (int ri = 0; rc >= 0 && ri < 2; ri++)
+        rc = walk_run(d, ri, j, n);
+    for (size_t i = 0; rc >= 0 && i < n; i++)
+        if ((rc = job_finish(d, &j[i])) >= 0)
+            d->detail[hi[i]] = j[i].dv;
+    for (size_t i = 0; i < n; i++) {
+        free(j[i].ps[0].stack);
+        free(j[i].ps[1].stack);
+        free(j[i].ps[1].ring);
+    }
+    free(j);
     return rc;
+}
+
+int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
+{
+    size_t hi[BATCH], m = 0;
+    int rc;
+
+    if (!d || first > d->res.nhunks || n > d->res.nhunks - first)
+        return TT_EINVAL;
+    for (size_t i = first; i < first + n; i++) {
+        if (d->detail[i])
+            continue;
+        hi[m++] = i;
+        if (m == BATCH) {
+            if ((rc = batch(d, hi, m)) < 0)
+                return rc;
+            m = 0;
+        }
+    }
+    return m ? batch(d, hi, m) : 0;
 }
 
 int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
@@ -351,15 +428,10 @@ int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
     if (!d || !out || i >= d->res.nhunks)
         return TT_EINVAL;
     if (!d->detail[i]) {
-        ttd_divergence *dv = ttfi_arena_zalloc(&d->arena, sizeof *dv);
-        if (!dv)
-            return TT_ENOMEM;
-        int rc = detail(d, i, dv);
+        int rc = batch(d, &i, 1);
         if (rc < 0)
             return rc;
-        d->detail[i] = dv;
     }
     *out = d->detail[i];
     return 0;
 }
-

@@ -424,7 +424,6 @@ void ttd_free(ttd_diff *d)
     ttd_openset_free(&d->noise);
     ttd_openset_free(&d->calls);
     free(d->ip);
-    ttd_walk_cache_free(d);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
         ttd_norm_free(&d->r[ri].norm);

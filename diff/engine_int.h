@@ -364,7 +364,6 @@ struct ttd_diff {
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
-    struct ttd_walk_cache *wc; /* walks the details resume (detail.c), NULL */
     int values;             /* 1: compare call values (both runs have them) */
     ttd_openset noise;      /* value slots that vary between good runs */
     ttd_openset calls;      /* contexts of the calls that vary between good
@@ -429,6 +428,7 @@ typedef struct ttd_pass_spec {
     ttd_sus_ev *ring;       /* last events before stack_at, NULL = not kept */
     size_t ringcap;         /* its size */
     uint64_t nring;         /* events put in it */
+    size_t first;           /* walk state: ranges rq[0..first) are passed */
 } ttd_pass_spec;
 
 /* What full mode reuses from pair to pair. */
@@ -457,6 +457,14 @@ int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps);
 int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps);
 /* Lowest key index a pass for ps must read (its suspects ring included). */
 uint64_t ttd_pass_low(const ttd_pass_spec *ps);
+/* A pass driven by the caller's own walk (several passes and other work
+ * on one walk): ttd_pass_begin sorts ps->rq and returns the key index
+ * the pass is done at (it needs the kept events below it); ttd_pass_take
+ * gives it the walk's current kept event (0 or TT_ENOMEM); ttd_pass_end
+ * closes it when the thread ends first (0 or TT_ENOMEM). */
+uint64_t ttd_pass_begin(ttd_pass_spec *ps);
+int ttd_pass_take(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps);
+int ttd_pass_end(ttd_walk *w, ttd_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
@@ -542,7 +550,5 @@ void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
  * TT_ENOMEM. */
 int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
                  ttd_divergence *dv);
-/* Close the walks kept for later details (d->wc). */
-void ttd_walk_cache_free(ttd_diff *d);
 
 #endif

@@ -61,7 +61,9 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         hs[k].expected = p->exp ? p->exp[sel[k]] : 0;
         hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
         hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
-        ttd_add_req(ps[0].rq, &ps[0].nrq, h->a0, h->a1 > h->a0 ? h->a0 + 1 : 0, &ev[3 * k]);
+        uint64_t gi = h->a1 > h->a0 ? h->a0 : ttd_probe_index(h->a0, p->n[0]);
+        ttd_add_req(ps[0].rq, &ps[0].nrq, gi, gi + 1, &ev[3 * k]);
+        ev[3 * k].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
         uint64_t bi = h->b1 > h->b0 ? h->b0 : ttd_probe_index(h->b0, p->n[1]);
         ttd_add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
         ev[3 * k + 1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
@@ -76,8 +78,10 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
     for (int s = 0; s < 2; s++)
         if ((rc = ttd_run_pass(d, s, p->t[s], &ps[s])) < 0)
             goto out;
-    for (size_t k = 0; k < m; k++)
+    for (size_t k = 0; k < m; k++) {
         hs[k].time_ns = ev[3 * k + 1].time_ns;
+        hs[k].good_time_ns = ev[3 * k].time_ns;
+    }
     rc = 0;
 out:
     free(rq);

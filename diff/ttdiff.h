@@ -309,6 +309,9 @@ typedef struct ttd_hunk_info {
     uint64_t bad_index;     /* first differing event in the bad thread */
     uint64_t bad_count;     /* events only the bad run has */
     uint64_t time_ns;       /* bad-run time where it starts */
+    uint64_t good_time_ns;  /* good-run time where it starts (the event at
+                               good_index, else the thread's last one,
+                               else the thread's start) */
     const ttd_event *good_first; /* first good-only event, NULL if none */
     const ttd_event *bad_first;  /* first bad-only event, NULL if none */
     int expected;           /* 1: also varies between the good runs */
@@ -530,6 +533,13 @@ const ttd_result *ttd_get_result(const ttd_diff *d);
  * until ttd_free). Errors: TT_EINVAL (no such hunk), TT_ENOMEM, reader
  * errors. */
 int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out);
+
+/* Compute the details of hunks first..first+n-1 together (those not
+ * computed yet), so that each thread of each run is read once for all of
+ * them rather than once per hunk; ttd_hunk_detail then returns them at
+ * once. For a report that shows several hunks. Errors: TT_EINVAL (d NULL
+ * or the range past the hunks), TT_ENOMEM, reader errors. */
+int ttd_hunk_details(ttd_diff *d, size_t first, size_t n);
 
 /* Release everything. NULL is fine. */
 void ttd_free(ttd_diff *d);

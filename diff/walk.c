@@ -159,11 +159,11 @@ static int snapshot(ttd_walk *w, ttd_pass_spec *ps)
     return 0;
 }
 
-static int record(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps, size_t *first)
+static int record(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
 {
-    while (*first < ps->nrq && ps->rq[*first].hi <= w->idx)
-        (*first)++;
-    for (size_t i = *first; i < ps->nrq && ps->rq[i].lo <= w->idx; i++) {
+    while (ps->first < ps->nrq && ps->rq[ps->first].hi <= w->idx)
+        ps->first++;
+    for (size_t i = ps->first; i < ps->nrq && ps->rq[i].lo <= w->idx; i++) {
         ttd_req *q = &ps->rq[i];
         if (w->idx >= q->hi)
             continue;
@@ -187,27 +187,44 @@ uint64_t ttd_pass_low(const ttd_pass_spec *ps)
     return low;
 }
 
-int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+uint64_t ttd_pass_begin(ttd_pass_spec *ps)
 {
     uint64_t stop = ps->stack_at == UINT64_MAX ? 0 : ps->stack_at + 1;
-    size_t first = 0;
-    int rc = 0, ended = 0;
 
     qsort(ps->rq, ps->nrq, sizeof *ps->rq, req_cmp);
     for (size_t i = 0; i < ps->nrq; i++)
         stop = ps->rq[i].hi > stop ? ps->rq[i].hi : stop;
+    ps->first = 0;
+    return stop;
+}
+
+int ttd_pass_take(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+{
+    int rc;
+
+    if (ps->ring && w->idx < ps->stack_at)
+        keep_ring(w, ps);
+    if (w->idx == ps->stack_at && (rc = snapshot(w, ps)) < 0)
+        return rc;
+    return record(d, w, ps);
+}
+
+int ttd_pass_end(ttd_walk *w, ttd_pass_spec *ps)
+{
+    return snapshot(w, ps);
+}
+
+int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+{
+    uint64_t stop = ttd_pass_begin(ps);
+    int rc = 0, ended = 0;
+
     while (w->next < stop) {
         if ((rc = ttd_walk_next(w)) <= 0) {
             ended = rc == 0;
             break;
         }
-        if (!w->kept)
-            continue;
-        if (ps->ring && w->idx < ps->stack_at)
-            keep_ring(w, ps);
-        if (w->idx == ps->stack_at && (rc = snapshot(w, ps)) < 0)
-            break;
-        if ((rc = record(d, w, ps, &first)) < 0)
+        if (w->kept && (rc = ttd_pass_take(d, w, ps)) < 0)
             break;
     }
     if (rc < 0)

@@ -1073,10 +1073,12 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
         return 0;
     raw(w, "<section id=\"divergences\"><h2>Divergences</h2>\n");
     toolbar(w, n, r->hunks_total);
+    int rc = ttd_hunk_details(dd, 0, n); /* one read of each thread for all */
+    if (rc < 0)
+        return rc;
     for (size_t i = 0; i < n; i++) {
         const ttd_divergence *d;
-        int rc = ttd_hunk_detail(dd, i, &d);
-        if (rc < 0)
+        if ((rc = ttd_hunk_detail(dd, i, &d)) < 0)
             return rc;
         window(w, d, i, n);
     }
