@@ -55,6 +55,10 @@ void ttd_norm_free(ttd_norm *n);
  * it is filtered out or never compared (thread, module, sync events), or
  * TT_ENOMEM. */
 int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key);
+/* ttd_norm_key's answer without the key: 1 if ev takes part, 0 if not,
+ * or TT_ENOMEM. With no --function/--exclude, an ENTER/EXIT needs no
+ * look-up (the walks' fast path). */
+int ttd_norm_kept(ttd_norm *n, const ttf_event *ev);
 
 /* The function name of an ENTER/EXIT event (cached). */
 const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev);
@@ -376,7 +380,7 @@ typedef struct ttd_frame_id {
     uint64_t addr;          /* function address (0 for scopes) */
     uint32_t site;          /* scope's call site, 0 for functions */
     uint64_t time_ns;       /* when it was entered (picks the module) */
-    const char *name;       /* function name */
+    const char *name;       /* function name, NULL until asked (ttd_frame_name) */
     int has_values;         /* 1: argregs recorded */
     uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
 } ttd_frame_id;
@@ -393,7 +397,8 @@ typedef struct ttd_walk {
     int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
     ttd_frame_id *stack;    /* the call stack before ev, outermost first */
     size_t nstack, cap;     /* frames open, room for */
-    ttd_openset open;       /* ids of stack[0..nstack) */
+    ttd_openset open;       /* ids of stack[0..nstack) while live */
+    int live;               /* 1: open is kept (the stack grew deep) */
 } ttd_walk;
 
 /* ---- passes over one thread ---------------------------------------------- */

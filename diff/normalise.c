@@ -171,6 +171,15 @@ uint64_t ttd_norm_exit_of(uint64_t enter_key)
     return mix(mix(enter_key, TTF_EV_ENTER), TTF_EV_EXIT);
 }
 
+int ttd_norm_kept(ttd_norm *n, const ttf_event *ev)
+{
+    uint64_t key;
+
+    if ((ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) && !n->keep && !n->drop)
+        return 1;
+    return ttd_norm_key(n, ev, &key);
+}
+
 int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
 {
     ttd_slot *s;

@@ -22,6 +22,11 @@ void ttd_walk_close(ttd_walk *w)
     ttd_openset_free(&w->open);
 }
 
+/* Frames up to which an EXIT that is not the innermost frame's looks for
+ * its frame by scanning the stack; deeper, the open set counts the open
+ * ids, so an EXIT with no open frame costs O(1) rather than a scan. */
+#define SCAN_DEPTH 64
+
 static int push(ttd_walk *w, const ttf_event *ev)
 {
     if (w->nstack == w->cap) {
@@ -37,54 +42,100 @@ static int push(ttd_walk *w, const ttf_event *ev)
     f->addr = ev->site ? 0 : ev->addr;
     f->site = ev->site;
     f->time_ns = ev->time_ns;
-    f->name = ttd_norm_func(&w->r->norm, ev);
+    f->name = NULL; /* looked up when asked: frame_name() */
     f->has_values = ev->has_values;
     if (ev->has_values)
         memcpy(f->argregs, ev->argregs, sizeof f->argregs);
-    return ttd_openset_add(&w->open, f->id);
+    return w->live ? ttd_openset_add(&w->open, f->id) : 0;
+}
+
+/* Make the open set live: the ids of every frame. */
+static int go_live(ttd_walk *w)
+{
+    for (size_t i = 0; i < w->nstack; i++)
+        if (ttd_openset_add(&w->open, w->stack[i].id) < 0)
+            return TT_ENOMEM;
+    w->live = 1;
+    return 0;
+}
+
+/* Close frames stack[n..); back under SCAN_DEPTH / 2 the set goes idle
+ * (its keys deleted one by one, so it is empty again). */
+static void drop_to(ttd_walk *w, size_t n)
+{
+    if (!w->live) {
+        w->nstack = n;
+        return;
+    }
+    while (w->nstack > n)
+        ttd_openset_del(&w->open, w->stack[--w->nstack].id);
+    if (n >= SCAN_DEPTH / 2)
+        return;
+    while (n > 0)
+        ttd_openset_del(&w->open, w->stack[--n].id);
+    w->live = 0;
 }
 
 /* Pop to the frame ev leaves; an exit with no matching frame (the trace
- * began inside it, or a longjmp) leaves the stack alone. The open counts
- * make that case O(1); otherwise the scan stops at the frames it pops. */
-static void pop(ttd_walk *w, const ttf_event *ev)
+ * began inside it, or a longjmp) leaves the stack alone. Mostly it is the
+ * innermost frame; else a scan, or the open counts when deep. */
+static int pop(ttd_walk *w, const ttf_event *ev)
 {
     uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
     size_t i = w->nstack;
 
-    if (!ttd_openset_count(&w->open, id))
-        return;
+    if (i && w->stack[i - 1].id == id) {
+        drop_to(w, i - 1);
+        return 0;
+    }
+    if (!w->live && i > SCAN_DEPTH && go_live(w) < 0)
+        return TT_ENOMEM;
+    if (w->live && !ttd_openset_count(&w->open, id))
+        return 0;
     while (i > 0 && w->stack[i - 1].id != id)
         i--;
-    if (i == 0)
-        return;
-    while (w->nstack >= i)
-        ttd_openset_del(&w->open, w->stack[--w->nstack].id);
+    if (i > 0)
+        drop_to(w, i - 1);
+    return 0;
 }
 
 /* Next raw event: 1, 0 at the end, or a TT_E* code. */
 int ttd_walk_next(ttd_walk *w)
 {
-    uint64_t key;
-
     if (w->pending) {
         w->pending = 0;
         if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
             return TT_ENOMEM;
-        if (w->ev.kind == TTF_EV_EXIT)
-            pop(w, &w->ev);
+        if (w->ev.kind == TTF_EV_EXIT && pop(w, &w->ev) < 0)
+            return TT_ENOMEM;
     }
     int rc = ttf_iter_next(w->it, &w->ev);
     if (rc <= 0)
         return rc;
     w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT;
-    rc = ttd_norm_key(&w->r->norm, &w->ev, &key);
+    rc = ttd_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;
     w->kept = rc;
     w->idx = w->next;
     w->next += (uint64_t)rc;
     return 1;
+}
+
+/* The name of frame f, looked up on first use (the cache has it: its
+ * ENTER went through the normaliser before). */
+static const char *frame_name(ttd_walk *w, ttd_frame_id *f)
+{
+    ttf_event ev;
+
+    if (f->name)
+        return f->name;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = f->addr;
+    ev.site = f->site;
+    ev.time_ns = f->time_ns;
+    return f->name = ttd_norm_func(&w->r->norm, &ev);
 }
 
 /* Turn the walk's current event into a report event (strings in the arena). */
@@ -108,7 +159,7 @@ int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
     }
     if (ev->kind == TTF_EV_CRASH) {
         char sig[24];
-        out->name = w->nstack ? w->stack[w->nstack - 1].name : NULL;
+        out->name = w->nstack ? frame_name(w, &w->stack[w->nstack - 1]) : NULL;
         out->text = ttfi_arena_strcpy(&d->arena,
                                       ttfi_signal_name(ev->signo, sig, sizeof sig));
         out->signo = ev->signo;
@@ -153,6 +204,8 @@ static int snapshot(ttd_walk *w, ttd_pass_spec *ps)
     ps->stack = malloc((w->nstack + 1) * sizeof *ps->stack);
     if (!ps->stack)
         return TT_ENOMEM;
+    for (size_t i = 0; i < w->nstack; i++)
+        frame_name(w, &w->stack[i]);
     if (w->nstack)
         memcpy(ps->stack, w->stack, w->nstack * sizeof *ps->stack);
     ps->nstack = w->nstack;
