@@ -376,6 +376,162 @@ static void test_earliest_and_others(void **state)
     ttd_free(d);
 }
 
+/* Two report events alike (names by content: strings live in each diff). */
+static void same_events(const ttd_event *a, const ttd_event *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(a[i].kind, b[i].kind);
+        assert_int_equal(a[i].index, b[i].index);
+        assert_int_equal(a[i].time_ns, b[i].time_ns);
+        assert_string_equal(a[i].name ? a[i].name : "-", b[i].name ? b[i].name : "-");
+    }
+}
+
+/* The details of one hunk from two diffs of the same traces alike. */
+static void same_detail(const ttd_divergence *a, const ttd_divergence *b)
+{
+    assert_int_equal(a->pair, b->pair);
+    assert_int_equal(a->good_index, b->good_index);
+    assert_int_equal(a->bad_index, b->bad_index);
+    assert_int_equal(a->good_time_ns, b->good_time_ns);
+    assert_int_equal(a->bad_time_ns, b->bad_time_ns);
+    assert_int_equal(a->nstack, b->nstack);
+    for (size_t i = 0; i < a->nstack; i++)
+        assert_string_equal(a->stack[i].name, b->stack[i].name);
+    assert_int_equal(a->nbefore, b->nbefore);
+    same_events(a->before, b->before, a->nbefore);
+    assert_int_equal(a->ngood, b->ngood);
+    same_events(a->good, b->good, a->ngood);
+    assert_int_equal(a->nbad, b->nbad);
+    same_events(a->bad, b->bad, a->nbad);
+    assert_int_equal(a->nsuspects, b->nsuspects);
+    for (size_t i = 0; i < a->nsuspects; i++)
+        assert_string_equal(a->suspects[i].name, b->suspects[i].name);
+    for (int ri = 0; ri < 2; ri++) {
+        assert_int_equal(a->nothers[ri], b->nothers[ri]);
+        for (size_t i = 0; i < a->nothers[ri]; i++) {
+            assert_int_equal(a->others[ri][i].thread, b->others[ri][i].thread);
+            assert_int_equal(a->others[ri][i].nevents, b->others[ri][i].nevents);
+            same_events(a->others[ri][i].events, b->others[ri][i].events,
+                        a->others[ri][i].nevents);
+        }
+    }
+}
+
+/* Write a 3-thread run whose threads take turns; bad != 0 changes some
+ * calls of every thread, at interleaved times and close together. */
+static void turns(const char *path, int bad)
+{
+    static const char *const names[] = {"main", "worker", "worker"};
+    dt t;
+
+    assert_int_equal(dt_open(&t, path, 0, names, 3), 0);
+    for (uint32_t th = 0; th < 3; th++)
+        assert_int_equal(dt_run(&t, th, "main{"), 0);
+    for (int k = 0; k < 60; k++) {
+        for (uint32_t th = 0; th < 3; th++) {
+            char s[96];
+            uint64_t at = 10000 + (uint64_t)k * 1000 + th * 300;
+            int change = bad && (k % 4 == (int)th || k == 20 || k == 21);
+            snprintf(s, sizeof s, "@%llu parse{ lex{} %s } check{}",
+                     (unsigned long long)at, change ? "fail{} log{}" : "lex{}");
+            assert_int_equal(dt_run(&t, th, s), 0);
+        }
+    }
+    for (uint32_t th = 0; th < 3; th++)
+        assert_int_equal(dt_run(&t, th, "}"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* The details of many hunks computed together (one walk per thread) are
+ * those computed one by one, in any order. */
+static void test_details_batch(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d1, *d2;
+    ttd_options o;
+    ttf_error err;
+
+    turns(next_path(pg, sizeof pg), 0);
+    turns(next_path(pb, sizeof pb), 1);
+    ttd_options_init(&o);
+    o.max_hunks = 0;
+    o.other_events = 3;
+    assert_int_equal(ttd_diff_files(pg, pb, &o, &d1, &err), 0);
+    assert_int_equal(ttd_diff_files(pg, pb, &o, &d2, &err), 0);
+    const ttd_result *r = ttd_get_result(d1);
+    size_t n = r->nhunks;
+    assert_true(n > 32); /* more than one batch of details */
+    assert_int_equal(ttd_hunk_details(d1, 0, n), 0);
+    assert_int_equal(ttd_hunk_details(d1, n, 1), TT_EINVAL);
+    assert_int_equal(ttd_hunk_details(NULL, 0, 0), TT_EINVAL);
+    size_t others = 0;
+    for (size_t i = n; i-- > 0;) {
+        const ttd_divergence *a, *b;
+        assert_int_equal(ttd_hunk_detail(d2, i, &b), 0);
+        assert_int_equal(ttd_hunk_detail(d1, i, &a), 0);
+        same_detail(a, b);
+        others += a->nothers[TTD_BAD];
+    }
+    assert_true(others > n); /* the other threads were shown */
+    ttd_free(d1);
+    ttd_free(d2);
+}
+
+/* A walk's stack through an unbalanced stream deeper than the scan: an
+ * exit with no open frame leaves it alone, an exit of an outer frame (a
+ * longjmp) closes everything inside it. */
+static void deep(const char *path, int bad)
+{
+    uint64_t a[8], now = 1000;
+    dt t;
+
+    assert_int_equal(dt_open(&t, path, 0, MAIN_ONLY, 1), 0);
+    for (size_t i = 0; i < 8; i++)
+        a[i] = dt_addr(&t, dt_fns[i].name, strlen(dt_fns[i].name));
+    /* main work parse x100, stray exit of lex, a changed call deep down */
+    assert_int_equal(ttf_write_enter(t.w, 0, now++, a[0]), 0);
+    assert_int_equal(ttf_write_enter(t.w, 0, now++, a[5]), 0);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(ttf_write_enter(t.w, 0, now++, a[1]), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, now++, a[2]), 0);
+    assert_int_equal(ttf_write_enter(t.w, 0, now++, a[bad ? 6 : 7]), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, now++, a[bad ? 6 : 7]), 0);
+    /* work returns past its 100 open callees; a changed call in check */
+    assert_int_equal(ttf_write_exit(t.w, 0, now++, a[5]), 0);
+    assert_int_equal(ttf_write_enter(t.w, 0, now++, a[3]), 0);
+    assert_int_equal(ttf_write_enter(t.w, 0, now++, a[bad ? 4 : 2]), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, now++, a[bad ? 4 : 2]), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, now++, a[3]), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, now++, a[0]), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+static void test_deep_unbalanced(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+    ttf_error err;
+    const ttd_divergence *h;
+
+    deep(next_path(pg, sizeof pg), 0);
+    deep(next_path(pb, sizeof pb), 1);
+    assert_int_equal(ttd_diff_files(pg, pb, NULL, &d, &err), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->nhunks, 2);
+    h = r->first;
+    assert_int_equal(h->nstack, 102); /* main work parse x100: lex closed none */
+    assert_string_equal(h->stack[1].name, "dt_work");
+    assert_string_equal(h->stack[101].name, "dt_parse");
+    assert_int_equal(ttd_hunk_detail(d, 1, &h), 0);
+    assert_int_equal(h->nstack, 2); /* main check: work closed its callees */
+    assert_string_equal(h->stack[0].name, "dt_main");
+    assert_string_equal(h->stack[1].name, "dt_check");
+    ttd_free(d);
+}
+
 static void test_api_contract(void **state)
 {
     (void)state;
@@ -446,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_pairing),
         cmocka_unit_test(test_thread_match),
         cmocka_unit_test(test_earliest_and_others),
+        cmocka_unit_test(test_details_batch),
+        cmocka_unit_test(test_deep_unbalanced),
         cmocka_unit_test(test_api_contract),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
