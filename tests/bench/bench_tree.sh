@@ -7,15 +7,18 @@
 # and --format html against text (tree and flat) on a 15M-event 3-thread
 # pair with 5 edits per thread spread along the run (the page details up
 # to 20 of them; issue 14: html within 1.5x of text).
-# Median of 3 (BENCH_REPS); each run at most 120 s (reported T/O). Prints
+# Median of 3 (BENCH_REPS; html at least 5, text and html taking turns);
+# each run at most 120 s (reported T/O). Prints
 # events/s, peak RSS per event and seconds (wall and cpu: the machine is
 # shared, so wall can be several times cpu), with the uptime load. Never
-# fails on speed. BENCH_TREE_KEEP=1 keeps the generated data.
+# fails on speed. BENCH_TREE_KEEP=1 keeps the generated data;
+# BENCH_TREE_CASES="html" (any of equal lua threads html) runs only those.
 
 B=${1:-build}
 GEN=$B/bench/gen_trace
 TTDIFF=$B/ttdiff
 REPS=${BENCH_REPS:-3}
+HREPS=$(( REPS > 5 ? REPS : 5 ))
 data=$B/bench/treedata
 tmp=$(mktemp -d /tmp/ttbtree.XXXXXX) || exit 1
 
@@ -32,6 +35,12 @@ for p in "$GEN" "$TTDIFF" /usr/bin/time; do
 done
 mkdir -p "$data" || exit 1
 
+# want CASE: true if BENCH_TREE_CASES (default: all) lists CASE
+want() {
+    case " ${BENCH_TREE_CASES:-equal lua threads html} " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
 # gen N MODE NAME
 gen() {
     [ -f "$data/$3.trc" ] && [ -f "$data/$3.n" ] && return 0
@@ -39,20 +48,37 @@ gen() {
         { echo "bench_tree: gen_trace $1 $2 failed"; exit 1; }
 }
 
-# measure CMD...: median by wall of REPS runs: "wall cpu maxrss_kb exit"
+# once FILE CMD...: run CMD once (at most 120 s), append "wall cpu maxrss_kb
+# exit" to FILE
+once() {
+    f=$1
+    shift
+    /usr/bin/time -f "%e %U %S %M %x" -o "$tmp/t" timeout 120 "$@" \
+        > /dev/null 2> "$tmp/err"
+    tail -n 1 "$tmp/t" |
+        awk '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, $5 }' >> "$f"
+}
+
+# median FILE: the median of each column of FILE's runs, on its own
+# (the exit status of the last run): "wall cpu maxrss_kb exit"
+median() {
+    nr=$(wc -l < "$1")
+    for col in 1 2 3; do
+        awk -v c=$col '{ print $c }' "$1" | sort -n | awk -v n="$nr" 'NR == int((n + 1) / 2)'
+    done | tr '\n' ' '
+    tail -n 1 "$1" | awk '{ print $4 }'
+}
+
+# measure CMD...: REPS runs (one if it times out): "wall cpu maxrss_kb exit"
 measure() {
     : > "$tmp/runs"
     r=0
     while [ "$r" -lt "$REPS" ]; do
-        /usr/bin/time -f "%e %U %S %M %x" -o "$tmp/t" timeout 120 "$@" \
-            > /dev/null 2> "$tmp/err"
-        tail -n 1 "$tmp/t" |
-            awk '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, $5 }' >> "$tmp/runs"
+        once "$tmp/runs" "$@"
         r=$((r + 1))
         case "$(tail -n 1 "$tmp/runs")" in *" 124") break ;; esac
     done
-    nr=$(wc -l < "$tmp/runs")
-    sort -n "$tmp/runs" | awk -v n="$nr" 'NR == int((n + 1) / 2)'
+    median "$tmp/runs"
 }
 
 res=$tmp/results
@@ -73,35 +99,53 @@ bench() {
     done
 }
 
-# bench_html CASE GOOD BAD: text against html, tree and flat
+# bench_html CASE GOOD BAD: text against html, tree and flat, the four
+# taking turns (so a change of load hits them alike), HREPS rounds
 bench_html() {
     c=$1 g=$data/$2 b=$data/$3
     ev=$(( $(cat "$g.n") + $(cat "$b.n") ))
     echo "case $c: $ev events (load: $(uptime | sed 's/.*load average: //'))"
-    for tool in tree-text tree-html flat-text flat-html; do
-        fl=; [ "${tool%-*}" = flat ] && fl=--flat
-        echo "$c $ev $tool $(measure "$TTDIFF" $fl --color never --format "${tool#*-}" \
-            "$g.trc" "$b.trc")" >> "$res"
+    tools="tree-text tree-html flat-text flat-html"
+    for tool in $tools; do : > "$tmp/runs.$tool"; done
+    r=0
+    while [ "$r" -lt "$HREPS" ]; do
+        for tool in $tools; do
+            fl=; [ "${tool%-*}" = flat ] && fl=--flat
+            once "$tmp/runs.$tool" "$TTDIFF" $fl --color never --format "${tool#*-}" \
+                "$g.trc" "$b.trc"
+        done
+        r=$((r + 1))
+    done
+    for tool in $tools; do
+        echo "$c $ev $tool $(median "$tmp/runs.$tool")" >> "$res"
     done
 }
 
 start=$(date +%s)
 echo "ttdiff tree aligner benchmark (gen_trace: synthetic call trees)"
-gen 10000000 good good10m
-gen 10000000 edits:100 edits10m
-gen 10000000 lua:1 lua10m
-gen 14000000 lua:2 lua14m
-gen 12500000 threads3:0 thr_good
-gen 12500000 threads3:100 thr_bad
-gen 7500000 threads3:0 html_good
-gen 7500000 threads3:5 html_bad
-bench 10M-equal good10m edits10m
-bench lua-10M-14M lua10m lua14m
-bench 3thr-25M thr_good thr_bad
-bench_html html-15M html_good html_bad
+if want equal; then
+    gen 10000000 good good10m
+    gen 10000000 edits:100 edits10m
+    bench 10M-equal good10m edits10m
+fi
+if want lua; then
+    gen 10000000 lua:1 lua10m
+    gen 14000000 lua:2 lua14m
+    bench lua-10M-14M lua10m lua14m
+fi
+if want threads; then
+    gen 12500000 threads3:0 thr_good
+    gen 12500000 threads3:100 thr_bad
+    bench 3thr-25M thr_good thr_bad
+fi
+if want html; then
+    gen 7500000 threads3:0 html_good
+    gen 7500000 threads3:5 html_bad
+    bench_html html-15M html_good html_bad
+fi
 
 echo
-echo "Median of $REPS runs (one when a run times out at 120 s). wall, cpu ="
+echo "Median of $REPS runs ($HREPS for html; one when a run times out at 120 s). wall, cpu ="
 echo "user+sys in s; Mev/s = events of both traces / s; B/ev = peak RSS / events."
 echo "load now: $(uptime | sed 's/.*load average: //')"
 awk '
@@ -126,16 +170,17 @@ $3 == "tree" {
            ($5 < 10 ? "met" : "MISSED")
   printf "\n"
 }' "$res"
-echo "HTML against text (issue 14: html cpu <= 1.5x text cpu):"
+echo "HTML against text, same run, median of $HREPS turns each (issue 14: html cpu <= 1.5x text cpu):"
 awk '
-$3 ~ /-(text|html)$/ { split($3, t, "-"); c[t[1] "-" t[2]] = $5; w[t[1] "-" t[2]] = $4 }
+$3 ~ /-(text|html)$/ { c[$3] = $5; w[$3] = $4 }
 END {
   for (m = 1; m <= 2; m++) {
     e = m == 1 ? "tree" : "flat"
     if (!((e "-text") in c)) continue
     ct = c[e "-text"] > 0 ? c[e "-text"] : 0.001; wt = w[e "-text"] > 0 ? w[e "-text"] : 0.001
     r = c[e "-html"] / ct
-    printf "  %-5s html/text %.2fx cpu %s, %.2fx wall\n", e, r, (r <= 1.5 ? "met" : "MISSED"),
+    printf "  %-5s html %.2f s cpu, text %.2f s cpu: %.2fx %s; wall %.2f / %.2f s: %.2fx\n", e,
+           c[e "-html"], c[e "-text"], r, (r <= 1.5 ? "met" : "MISSED"), w[e "-html"], w[e "-text"],
            w[e "-html"] / wt
   }
 }' "$res"
