@@ -25,9 +25,11 @@ extern "C" {
  * values, values_compared, values_noise, values_note; ttd_event value,
  * ttd_frame args, ttd_suspect value_differs, trivial, good_value,
  * bad_value; ttd_options no_values. They work with both aligners (the
- * call-tree one of 1.3 and --flat). */
+ * call-tree one of 1.3 and --flat).
+ * 1.5: ttd_hunk_details (several hunks' details in one read of each
+ * thread); ttd_hunk_info good_time_ns. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 4
+#define TTD_VERSION_MINOR 5
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
