@@ -28,8 +28,8 @@ extern "C" {
  * ttf_value_*. The same release reads and writes the optional SYNC_OP
  * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
  * TTF_HEADER_SYNC), which need no version of their own.
- * 2.2.0: ttf_value_errcode; ttf_value_format gives such values their
- * signed form too ("18446744073709551596 (-20)"). */
+ * 2.2.0: ttf_utf8_len; ttf_value_errcode, and ttf_value_format gives
+ * such values their signed form too ("18446744073709551596 (-20)"). */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 2
 #define TTF_VERSION_PATCH 0
