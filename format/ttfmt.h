@@ -484,8 +484,10 @@ typedef struct ttf_signature {
  * ttf_sym_close; answers are cached per function. Errors: TT_EINVAL (NULL
  * argument, a scope or non-call event), TT_ENOTFOUND (the module has no
  * DWARF info or does not describe this address: the first time per module
- * this adds a notice "prog: no debug info; values not compared"),
- * TT_ENOMEM. */
+ * this adds a notice "prog: no debug info; values not compared", or
+ * "prog: fn: no debug info (compiled without -g?); values of such
+ * functions not compared"), TT_ENOMEM. DWARF 4 and 5 from gcc and clang,
+ * with or without .debug_aranges, split DWARF (.dwo) included. */
 int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
                       const ttf_signature **out);
 
