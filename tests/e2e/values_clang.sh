@@ -65,10 +65,12 @@ if command -v clang++ >/dev/null && [ -x "$BD/fixtures/vd_cxx" ]; then
     has '^first divergence: `Units::find(char const\*) const` returned NULL in the bad run' cx.txt
 fi
 
-# no debug info at all: one note per run, and nothing compared
+# no debug info at all: one note per run, and nothing compared (a
+# sanitizer build links start-up objects with debug info: then the note
+# names the first function without it)
 build e0 clang vd_errchain.c -g0
 pair e0 30 99999999999999999999
-[ "$(grep -c 'note: .*/e0: no debug info; values not compared' e0.txt)" = 2 ] ||
+[ "$(grep -c 'note: .*/e0: .*no debug info.*; values .*not compared' e0.txt)" = 2 ] ||
     { cat e0.txt; fail "want one 'no debug info' note per run"; }
 has '^values: none comparable' e0.txt
 # debug info for another object only: one note per run, naming the module
