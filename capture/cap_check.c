@@ -6,7 +6,9 @@
  * dlopen'd plugin, or after libc), one line on stderr says so. At the end,
  * a trace with no function call from a program that has neither hooks nor
  * macros gets one line too (libttcap preloaded into an uninstrumented
- * program). Slow path only: start and exit.
+ * program). A program linked with -pg (gcrt1.o, whose start-up calls
+ * glibc's __monstartup: gprof's SIGPROF timer, gmon.out at exit) gets one
+ * line at start too. Slow path only: start and exit.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -44,6 +46,8 @@ static void scan_relas(const ElfW(Rela) *r, size_t bytes, const ElfW(Sym) *sym,
             rf->hooks = 1;
         else if (strncmp(name, "ttcap_", 6) == 0)
             rf->api = 1;
+        else if (strcmp(name, "__monstartup") == 0)
+            rf->gprof = 1;
     }
 }
 
@@ -107,11 +111,28 @@ static void say(const char *msg)
     (void)r;
 }
 
+/* One line when the program was linked with -pg: gprof's profiler runs
+ * beside the trace (SIGPROF every 10 ms interrupts system calls, gmon.out
+ * is written at exit) and libttcap needs none of it. */
+static void check_gprof(void)
+{
+    char msg[512];
+    if (!main_refs.gprof)
+        return;
+    snprintf(msg, sizeof msg,
+             "ttcap: %s: linked with -pg: glibc's gprof profiler runs too (a "
+             "SIGPROF timer, gmon.out at exit); -pg is for compiling only: "
+             "link without it ($(pkg-config --libs ttcap-values))\n",
+             program_invocation_short_name);
+    say(msg);
+}
+
 /* At trace start: warn (one line) when the program's calls of the hooks do
- * not reach libttcap. */
+ * not reach libttcap, or when it was linked with -pg. */
 void cap_check_start(void)
 {
     dl_iterate_phdr(main_cb, &main_refs);
+    check_gprof();
     if (main_refs.self || !main_refs.hooks)
         return;
     /* the program's scope (RTLD_DEFAULT would search ours, which holds

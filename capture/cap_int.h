@@ -79,6 +79,7 @@ struct cap_refs {
     int hooks;                  /* __cyg_profile_func_enter: it is instrumented */
     int api;                    /* any ttcap_ symbol (the manual macros) */
     int self;                   /* libttcap is inside it (static link) */
+    int gprof;                  /* __monstartup: linked with -pg (gcrt1.o) */
 };
 
 /* The process-wide capture state. */

@@ -27,7 +27,8 @@ extern "C" {
  * bad_value; ttd_options no_values. They work with both aligners (the
  * call-tree one of 1.3 and --flat).
  * 1.5: ttd_hunk_details (several hunks' details in one read of each
- * thread); ttd_hunk_info good_time_ns. */
+ * thread); ttd_hunk_info good_time_ns; ttd_value_diff good_is_code,
+ * bad_is_code, good_code, bad_code (a size_t error code's signed form). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 5
 #define TTD_VERSION_PATCH 0
@@ -424,6 +425,10 @@ typedef struct ttd_value_diff {
     uint64_t bad_raw;
     const char *good_value; /* as text: "NULL", "-22", "0x7ffd... " */
     const char *bad_value;
+    int good_is_code;       /* 1: an unsigned 64-bit value within 4096 of */
+    int bad_is_code;        /* 2^64 (ttf_value_errcode): an error code */
+    int64_t good_code;      /* then its signed form: -20 for */
+    int64_t bad_code;       /* 18446744073709551596 */
     uint64_t good_index;    /* key index of the call's ENTER (ARG) or EXIT */
     uint64_t bad_index;     /* (RETURN) in each thread */
     uint64_t good_time_ns;  /* when, in each run */

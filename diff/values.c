@@ -311,6 +311,8 @@ int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
     ttf_value_format(buf[1], sizeof buf[1], out->bad_raw, ty);
     out->good_value = ttfi_arena_strcpy(a, buf[0]);
     out->bad_value = ttfi_arena_strcpy(a, buf[1]);
+    out->good_is_code = ttf_value_errcode(out->good_raw, ty, &out->good_code);
+    out->bad_is_code = ttf_value_errcode(out->bad_raw, ty, &out->bad_code);
     out->good_index = v->idx[0];
     out->bad_index = v->idx[1];
     out->good_time_ns = v->ev[0].time_ns;

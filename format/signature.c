@@ -4,10 +4,17 @@
  * type (ttf_vclass), its size and name, and the integer argument register
  * each parameter arrives in under the x86-64 SysV calling convention.
  * sym.c finds the module and caches the answer per function.
+ *
+ * The compile unit of an address: libdwfl finds it through .debug_aranges,
+ * which clang does not emit (nor does gcc for every object); then a map of
+ * the units' own ranges (DW_AT_low_pc/high_pc or DW_AT_ranges, DWARF 4 or
+ * 5), built once per module on first need, finds it instead. Source lines
+ * go through the same fallback.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +23,21 @@
 
 #define PARAMS_MAX 64          /* parameters kept per function */
 #define INT_REGS 6             /* rdi, rsi, rdx, rcx, r8, r9 */
+#define CU_RANGES_MAX (1u << 22) /* unit ranges kept per module */
+
+/* One address range of a compile unit. */
+struct cu_range {
+    Dwarf_Addr lo, hi;         /* [lo, hi), module addresses (no bias) */
+    Dwarf_Die cu;              /* the unit's DIE */
+};
+
+/* A module's compile units by address, for when libdwfl's lookup fails. */
+struct ttfi_cumap {
+    struct cu_range *r;        /* n ranges sorted by lo */
+    size_t n, cap;
+    Dwarf_Addr bias;           /* the module's DWARF load bias */
+    int ok;                    /* 1: built (r may still be empty) */
+};
 
 /* Where the strings and arrays of a signature are allocated. */
 struct sig_alloc {
@@ -242,18 +264,138 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
     return 0;
 }
 
-int ttfi_dwarf_signature(Dwfl_Module *dm, uint64_t addr,
-                         void *(*alloc)(void *ctx, size_t n), void *ctx,
-                         ttf_signature *sig)
+/* ---- compile units by address ------------------------------------------ */
+
+static int add_range(struct ttfi_cumap *m, Dwarf_Addr lo, Dwarf_Addr hi,
+                     Dwarf_Die *cu)
+{
+    if (lo >= hi)
+        return 0;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        struct cu_range *r = cap <= CU_RANGES_MAX
+                             ? realloc(m->r, cap * sizeof *r) : NULL;
+        if (!r)
+            return TT_ENOMEM;
+        m->r = r;
+        m->cap = cap;
+    }
+    m->r[m->n++] = (struct cu_range){lo, hi, *cu};
+    return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const struct cu_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every unit's ranges, sorted. A split unit (-gsplit-dwarf) is looked up
+ * through its skeleton's ranges. */
+static int build_map(Dwfl_Module *dm, struct ttfi_cumap *m)
+{
+    Dwarf_CU *unit = NULL, *next;
+    Dwarf_Half version;
+    uint8_t type;
+    Dwarf_Die cu, sub;
+    Dwarf *dw = dwfl_module_getdwarf(dm, &m->bias);
+
+    m->ok = 1;
+    for (; dw; unit = next) {
+        Dwarf_Addr base, lo, hi;
+        ptrdiff_t off = 0;
+        memset(&sub, 0, sizeof sub);
+        if (dwarf_get_units(dw, unit, &next, &version, &type, &cu, &sub) != 0)
+            break;
+        Dwarf_Die *look = type == DW_UT_skeleton && sub.addr ? &sub : &cu;
+        while ((off = dwarf_ranges(&cu, off, &base, &lo, &hi)) > 0)
+            if (add_range(m, lo, hi, look))
+                return TT_ENOMEM;
+    }
+    if (m->n)
+        qsort(m->r, m->n, sizeof *m->r, cmp_range);
+    return 0;
+}
+
+/* The unit holding addr (bias included): libdwfl's answer, else the map's
+ * (*map built on first need). 0 or TT_ENOTFOUND, TT_ENOMEM. */
+static int unit_of(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                   Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+    Dwarf_Die *d = dwfl_module_addrdie(dm, addr, bias);
+    if (d) {
+        *cu = *d;
+        return 0;
+    }
+    if (!*map && !(*map = calloc(1, sizeof **map)))
+        return TT_ENOMEM;
+    struct ttfi_cumap *m = *map;
+    if (!m->ok && build_map(dm, m))
+        return TT_ENOMEM;
+    Dwarf_Addr pc = addr - m->bias;
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) { /* first range with lo > pc */
+        size_t mid = (lo + hi) / 2;
+        if (m->r[mid].lo <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || pc >= m->r[lo - 1].hi)
+        return TT_ENOTFOUND;
+    *cu = m->r[lo - 1].cu;
+    *bias = m->bias;
+    return 0;
+}
+
+/* A skeleton unit (-gsplit-dwarf) replaced by its split unit, which holds
+ * the functions. 0, or -1 when the .dwo is not found. */
+static int split_unit(Dwarf_Die *cu)
+{
+    uint8_t type = 0;
+    Dwarf_Die sub;
+
+    memset(&sub, 0, sizeof sub);
+    if (dwarf_cu_info(cu->cu, NULL, &type, NULL, &sub, NULL, NULL, NULL) != 0 ||
+        type != DW_UT_skeleton)
+        return 0;
+    if (!sub.addr)
+        return -1;
+    *cu = sub;
+    return 0;
+}
+
+void ttfi_cumap_free(struct ttfi_cumap *map)
+{
+    if (map)
+        free(map->r);
+    free(map);
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
+                         uint64_t addr, void *(*alloc)(void *ctx, size_t n),
+                         void *ctx, ttf_signature *sig, const char **why)
 {
     struct sig_alloc a = {alloc, ctx, 0};
     Dwarf_Addr bias = 0;
-    Dwarf_Die fn, *pd;
+    Dwarf_Die cu, fn, *pd;
 
     memset(sig, 0, sizeof *sig);
-    Dwarf_Die *cu = dwfl_module_addrdie(dm, addr, &bias);
-    if (!cu || find_function(cu, addr - bias, &fn))
+    int rc = unit_of(dm, map, addr, &cu, &bias);
+    if (rc) {
+        *why = "no debug info (compiled without -g?)";
+        return rc;
+    }
+    if (split_unit(&cu)) {
+        *why = "its split DWARF (.dwo) not found";
         return TT_ENOTFOUND;
+    }
+    if (find_function(&cu, addr - bias, &fn)) {
+        *why = "no DWARF function entry";
+        return TT_ENOTFOUND;
+    }
     if (!(pd = malloc(PARAMS_MAX * sizeof *pd)))
         return TT_ENOMEM;
     read_type(&a, &fn, &sig->ret);
@@ -263,8 +405,53 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, uint64_t addr,
     return r ? r : a.oom ? TT_ENOMEM : 0;
 }
 
-int ttfi_has_dwarf(Dwfl_Module *dm)
+int ttfi_dwarf_line(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                    const char **file, int *line)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu;
+    Dwfl_Line *l = dwfl_module_getsrc(dm, addr);
+
+    if (l) {
+        *file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+        return *file ? 0 : TT_ENOTFOUND;
+    }
+    int rc = unit_of(dm, map, addr, &cu, &bias);
+    if (rc)
+        return rc;
+    Dwarf_Line *dl = dwarf_getsrc_die(&cu, addr - bias);
+    if (!dl || dwarf_lineno(dl, line) != 0 ||
+        !(*file = dwarf_linesrc(dl, NULL, NULL)))
+        return TT_ENOTFOUND;
+    return 0;
+}
+
+/* 1 if the ELF file has a section called name. */
+static int has_section(Elf *elf, const char *name)
+{
+    size_t strndx;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+
+    if (!elf || elf_getshdrstrndx(elf, &strndx) != 0)
+        return 0;
+    while ((scn = elf_nextscn(elf, scn))) {
+        const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, strndx, sh.sh_name) : NULL;
+        if (n && strcmp(n, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len)
 {
     Dwarf_Addr bias;
-    return dwfl_module_getdwarf(dm, &bias) != NULL;
+    if (dwfl_module_getdwarf(dm, &bias))
+        return 0;
+    const char *msg = dwfl_errmsg(-1);
+    if (!has_section(dwfl_module_getelf(dm, &bias), ".debug_info"))
+        snprintf(why, len, "no debug info");
+    else
+        snprintf(why, len, "debug info unreadable (%s)", msg ? msg : "?");
+    return 1;
 }

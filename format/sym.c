@@ -65,6 +65,8 @@ struct smod {
     Dwfl_Module *dm;           /* the reported module in dwfl */
     const char *base_name;     /* basename of m->path ("?" if empty) */
     int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
+    int sig_noticed;           /* 1: a function without signature noticed */
+    struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
 };
 
 /* One cached answer. An empty slot has name == NULL. */
@@ -214,6 +216,8 @@ static void drop_session(struct smod *sm)
 {
     if (sm->dwfl)
         dwfl_end(sm->dwfl);
+    ttfi_cumap_free(sm->cus);
+    sm->cus = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
 }
@@ -476,14 +480,13 @@ static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
 static void resolve_line(ttf_sym *s, struct centry *e)
 {
     int lineno = 0;
+    const char *file = NULL;
 
     e->line_state = -1;
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
-    Dwfl_Line *l = dwfl_module_getsrc(s->mods[e->mod].dm, e->addr);
-    const char *file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL)
-                         : NULL;
-    if (!file)
+    struct smod *sm = &s->mods[e->mod];
+    if (ttfi_dwarf_line(sm->dm, &sm->cus, e->addr, &file, &lineno) != 0)
         return;
     e->file = file;
     e->line = lineno;
@@ -497,22 +500,34 @@ static void *sig_alloc(void *ctx, size_t n)
     return ttfi_arena_alloc(&((ttf_sym *)ctx)->arena, n);
 }
 
-/* Fill e's signature; a module without DWARF says so once. */
+/* Fill e's signature. A module whose signatures cannot be read says so
+ * once: without (readable) DWARF, or the first function it does not
+ * describe (an object compiled without -g). */
 static void resolve_sig(ttf_sym *s, struct centry *e)
 {
     ttf_signature sig;
+    char why[NOTICE_MAX];
+    const char *what = NULL;
 
     e->sig_state = -1;
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
     struct smod *sm = &s->mods[e->mod];
-    if (sm->dwarf_state == 0)
-        sm->dwarf_state = ttfi_has_dwarf(sm->dm) ? 1 : -1;
-    if (sm->dwarf_state < 0) {
-        add_notice(s, "%s: no debug info; values not compared", sm->m->path);
-        return;
+    if (sm->dwarf_state == 0 && ttfi_dwarf_missing(sm->dm, why, sizeof why)) {
+        add_notice(s, "%s: %s; values not compared", sm->m->path, why);
+        sm->dwarf_state = -1;
     }
-    if (ttfi_dwarf_signature(sm->dm, e->addr, sig_alloc, s, &sig) != 0)
+    if (sm->dwarf_state < 0)
+        return;
+    sm->dwarf_state = 1;
+    int rc = ttfi_dwarf_signature(sm->dm, &sm->cus, e->addr, sig_alloc, s,
+                                  &sig, &what);
+    if (rc == TT_ENOTFOUND && !sm->sig_noticed) {
+        add_notice(s, "%s: %.80s: %s; values of such functions not compared",
+                   sm->m->path, e->name, what);
+        sm->sig_noticed = 1;
+    }
+    if (rc)
         return;
     ttf_signature *copy = (ttf_signature *)ttfi_arena_alloc(&s->arena, sizeof *copy);
     if (!copy)

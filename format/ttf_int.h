@@ -129,14 +129,28 @@ static inline int cur_str(struct ttfi_cursor *c, const uint8_t **s, size_t *n)
 
 typedef struct Dwfl_Module Dwfl_Module;
 
+/* A module's compile units by address (built on first need when libdwfl
+ * cannot find an address's unit: no .debug_aranges, as clang builds).
+ * Kept by the caller per module, NULL at first; freed with
+ * ttfi_cumap_free (NULL accepted). */
+struct ttfi_cumap;
+void ttfi_cumap_free(struct ttfi_cumap *map);
+
 /* The signature of the function holding addr (a traced address, bias
  * included) in dm's DWARF; arrays and copied names from alloc(ctx, n),
- * other names point into dm's data. 0, TT_ENOTFOUND (no DWARF for addr),
+ * other names point into dm's data. 0, TT_ENOTFOUND (no DWARF for addr;
+ * *why says why, "no debug info (compiled without -g?)", ...),
  * TT_ENOMEM. */
-int ttfi_dwarf_signature(Dwfl_Module *dm, uint64_t addr,
-                         void *(*alloc)(void *ctx, size_t n), void *ctx,
-                         ttf_signature *sig);
-/* 1 if dm has DWARF debug info at all. */
-int ttfi_has_dwarf(Dwfl_Module *dm);
+int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
+                         uint64_t addr, void *(*alloc)(void *ctx, size_t n),
+                         void *ctx, ttf_signature *sig, const char **why);
+/* Source file and line of addr (bias included): libdwfl's answer, else
+ * through the unit map. *file points into dm's data. 0, TT_ENOTFOUND,
+ * TT_ENOMEM. */
+int ttfi_dwarf_line(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                    const char **file, int *line);
+/* 0 if dm has readable DWARF; else 1 with why (len bytes) saying "no debug
+ * info" or "debug info unreadable (<libdw's reason>)". */
+int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);
 
 #endif

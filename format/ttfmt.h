@@ -27,7 +27,9 @@ extern "C" {
  * argregs, retval; the writer's values option; ttf_sym_signature and
  * ttf_value_*. The same release reads and writes the optional SYNC_OP
  * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
- * TTF_HEADER_SYNC), which need no version of their own. */
+ * TTF_HEADER_SYNC), which need no version of their own.
+ * 2.2.0: ttf_utf8_len; ttf_value_errcode, and ttf_value_format gives
+ * such values their signed form too ("18446744073709551596 (-20)"). */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 2
 #define TTF_VERSION_PATCH 0
@@ -482,8 +484,10 @@ typedef struct ttf_signature {
  * ttf_sym_close; answers are cached per function. Errors: TT_EINVAL (NULL
  * argument, a scope or non-call event), TT_ENOTFOUND (the module has no
  * DWARF info or does not describe this address: the first time per module
- * this adds a notice "prog: no debug info; values not compared"),
- * TT_ENOMEM. */
+ * this adds a notice "prog: no debug info; values not compared", or
+ * "prog: fn: no debug info (compiled without -g?); values of such
+ * functions not compared"), TT_ENOMEM. DWARF 4 and 5 from gcc and clang,
+ * with or without .debug_aranges, split DWARF (.dwo) included. */
 int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
                       const ttf_signature **out);
 
@@ -496,8 +500,18 @@ int ttf_value_comparable(const ttf_vtype *ty);
  * 0 / 1, pointers 0 (NULL) / 1 (non-NULL). Raw unchanged for other types. */
 uint64_t ttf_value_norm(uint64_t raw, const ttf_vtype *ty);
 
+/* Negative error codes returned as an unsigned 64-bit type (size_t), as
+ * zstd's: values within TTF_ERRCODE_MAX of 2^64 have a signed form. */
+#define TTF_ERRCODE_MAX 4096
+
+/* 1 if raw, of type ty, is an unsigned 64-bit integer within
+ * TTF_ERRCODE_MAX of 2^64 (18446744073709551596), with *code (if not
+ * NULL) set to its signed form (-20); else 0. */
+int ttf_value_errcode(uint64_t raw, const ttf_vtype *ty, int64_t *code);
+
 /* A raw register as text for type ty (NULL ty = unknown type): "-22",
- * "4294967295", "true", "NULL", "0x7ffd5a10", "'A' (65)" for chars; a
+ * "4294967295", "true", "NULL", "0x7ffd5a10", "'A' (65)" for chars,
+ * "18446744073709551596 (-20)" for ttf_value_errcode's values; a
  * register of unknown type prints in decimal when small, else hex. Like
  * snprintf: writes at most len bytes with the NUL, returns the length it
  * wanted. */

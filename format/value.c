@@ -2,7 +2,7 @@
  * value.c - recorded register values (format 1.1) as the values of their
  * declared types: which ones two runs can compare, their comparable form
  * (integers cut to their size, pointers reduced to NULL / non-NULL), and
- * their text.
+ * their text (a size_t error code with its signed form).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,6 +48,17 @@ uint64_t ttf_value_norm(uint64_t raw, const ttf_vtype *ty)
     }
 }
 
+int ttf_value_errcode(uint64_t raw, const ttf_vtype *ty, int64_t *code)
+{
+    if (!ty || ty->cls != TTF_VC_UNSIGNED || (ty->size && ty->size < 8))
+        return 0;
+    if (raw < UINT64_MAX - (TTF_ERRCODE_MAX - 1))
+        return 0;
+    if (code)
+        *code = (int64_t)raw;
+    return 1;
+}
+
 /* A register of unknown type: small ones (either sign) in decimal. */
 static int format_raw(char *buf, size_t len, uint64_t raw)
 {
@@ -70,6 +81,7 @@ static int format_char(char *buf, size_t len, uint64_t v, int sign)
 
 int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty)
 {
+    int64_t code;
     if (!ty)
         return format_raw(buf, len, raw);
     uint64_t v = ttf_value_norm(raw, ty);
@@ -81,6 +93,8 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty)
     case TTF_VC_UNSIGNED:
         if (ty->size == 1)
             return format_char(buf, len, v, 0);
+        if (ttf_value_errcode(v, ty, &code))
+            return snprintf(buf, len, "%" PRIu64 " (%" PRId64 ")", v, code);
         return snprintf(buf, len, "%" PRIu64, v);
     case TTF_VC_ENUM:
         return ty->is_signed ? snprintf(buf, len, "%" PRId64, (int64_t)v)

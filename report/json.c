@@ -383,6 +383,14 @@ static void value_divergence(jw *w, const ttd_result *r, const ttd_value_diff *v
     k_str(w, "good_raw", hex);
     snprintf(hex, sizeof hex, "0x%" PRIx64, v->bad_raw);
     k_str(w, "bad_raw", hex);
+    if (v->good_is_code)
+        k_i64(w, "good_signed", v->good_code);
+    else
+        k_null(w, "good_signed");
+    if (v->bad_is_code)
+        k_i64(w, "bad_signed", v->bad_code);
+    else
+        k_null(w, "bad_signed");
     k_u64(w, "good_index", v->good_index);
     k_u64(w, "bad_index", v->bad_index);
     k_u64(w, "good_time_ns", v->good_time_ns);

@@ -3,8 +3,9 @@
  * functions of this very test binary (built with -g): return classes and
  * sizes, parameter names, classes and the registers they arrive in (a
  * struct returned in memory shifts them, floats and big structs take none,
- * the seventh has none), variadic functions; a stripped copy of the binary
- * gives TT_ENOTFOUND and one notice. Then the value rules of value.c:
+ * the seventh has none), variadic functions, also from a copy without
+ * .debug_aranges (as clang builds); a stripped copy of the binary gives
+ * TT_ENOTFOUND and one notice. Then the value rules of value.c:
  * which classes compare, normalising, formatting.
  */
 #include <setjmp.h>
@@ -106,10 +107,11 @@ static void check_param(const ttf_param *p, const char *name, int cls,
     assert_int_equal(p->reg, reg);
 }
 
-static void test_signatures(void **state)
+/* The signatures of fns read from the module at path (this binary or a
+ * copy of it) are the declared ones. */
+static void check_signatures(const char *path)
 {
-    (void)state;
-    ttf_trace *t = make_trace(self.path);
+    ttf_trace *t = make_trace(path);
     ttf_sym *s;
     const ttf_signature *sg[NFNS];
     int rc[NFNS];
@@ -159,8 +161,35 @@ static void test_signatures(void **state)
     check_param(&sg[6]->params[5], "f", TTF_VC_SIGNED, 4, 5);
     check_param(&sg[6]->params[6], "g", TTF_VC_SIGNED, 4, -1);
     assert_int_equal(ttf_sym_notice_count(s), 0);
+    const char *file = NULL;
+    int line = 0;
+    assert_int_equal(ttf_sym_line(s, (uint64_t)(uintptr_t)sig_int, &file, &line), 0);
+    assert_non_null(strstr(file, "test_signature.c"));
+    assert_true(line > 30);
     ttf_sym_close(s);
     ttf_close(t);
+}
+
+static void test_signatures(void **state)
+{
+    (void)state;
+    check_signatures(self.path);
+}
+
+/* A copy without .debug_aranges (as clang builds: libdwfl cannot find an
+ * address's unit then): the same signatures and lines, through the map of
+ * the units' own ranges. */
+static void test_no_aranges(void **state)
+{
+    (void)state;
+    char copy[600], cmd[5000];
+    snprintf(copy, sizeof copy, "%s/noaranges", dir);
+    snprintf(cmd, sizeof cmd, "objcopy --remove-section .debug_aranges '%s' '%s'",
+             self.path, copy);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "readelf -S '%s' | grep -q debug_aranges", copy);
+    assert_int_not_equal(system(cmd), 0);
+    check_signatures(copy);
 }
 
 /* A copy without debug info: no signatures, one notice for the module. */
@@ -236,6 +265,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signatures),
+        cmocka_unit_test(test_no_aranges),
         cmocka_unit_test(test_no_debug_info),
         cmocka_unit_test(test_value_rules),
     };

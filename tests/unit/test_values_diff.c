@@ -4,7 +4,8 @@
  * with -g), so its functions below have real signatures: pointers compare
  * by NULL / non-NULL only, an int's upper register half is ignored, an
  * argument difference is named with its parameter, baseline noise, suspect
- * ranking with values, --no-values.
+ * ranking with values, --no-values, a size_t error code's signed form
+ * in the result and the three reports.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ttdiff.h"
+#include "ttreport.h"
 #include "self_module.h"
 #include "tmpdir.h"
 
@@ -28,6 +30,7 @@ __attribute__((noinline)) int vt_check(int x);
 __attribute__((noinline)) void vt_run(void);
 __attribute__((noinline)) void vt_ok(void);
 __attribute__((noinline)) void vt_fail(void);
+__attribute__((noinline)) size_t vt_decode(int x);
 
 int vt_status(int x) { return x ? -22 : 0; }
 const char *vt_find(const char *key) { return key; }
@@ -36,6 +39,7 @@ int vt_check(int x) { vt_leaf(x); return x; }
 void vt_run(void) { __asm__ volatile(""); }
 void vt_ok(void) { __asm__ volatile(""); }
 void vt_fail(void) { __asm__ volatile(""); }
+size_t vt_decode(int x) { return x ? (size_t)-20 : 5; }
 
 /* One step of a script: enter fn with args, or exit it with ret. */
 struct op {
@@ -157,6 +161,67 @@ static void test_argument(void **state)
     ttd_free(d);
 }
 
+/* The report of d by render (ttr_text, ttr_html, ttr_json), malloc'ed. */
+static char *render(ttd_diff *d, int (*fn)(FILE *, ttd_diff *, const ttr_options *))
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    assert_int_equal(fn(f, d, NULL), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* A size_t near 2^64 is an error code: its signed form too, in the
+ * result, the text, the HTML and the JSON; small size_t values and the
+ * edges (2^64 - 4096 is one, 2^64 - 4097 is not) as they are. */
+static void test_size_t_code(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_decode, 0), X(vt_decode, 5), {0}};
+    const struct op b[] = {E(vt_decode, 0), X(vt_decode, (uint64_t)-20), {0}};
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_value_diff *v = ttd_get_result(d)->value_first;
+    assert_non_null(v);
+    assert_string_equal(v->type, "size_t");
+    assert_string_equal(v->good_value, "5");
+    assert_string_equal(v->bad_value, "18446744073709551596 (-20)");
+    assert_int_equal(v->good_is_code, 0);
+    assert_int_equal(v->bad_is_code, 1);
+    assert_int_equal(v->bad_code, -20);
+    char *t = render(d, ttr_text), *h = render(d, ttr_html), *j = render(d, ttr_json);
+    assert_non_null(strstr(t, "`vt_decode` returned 18446744073709551596 (-20) in the bad run, 5 in the good run"));
+    assert_non_null(strstr(h, "<b class=\"val\">18446744073709551596 (-20)</b>"));
+    assert_non_null(strstr(j, "\"bad_value\": \"18446744073709551596 (-20)\""));
+    assert_non_null(strstr(j, "\"good_signed\": null"));
+    assert_non_null(strstr(j, "\"bad_signed\": -20"));
+    free(t);
+    free(h);
+    free(j);
+    ttd_free(d);
+
+    ttf_vtype z = {TTF_VC_UNSIGNED, 8, 0, "size_t"}, u4 = {TTF_VC_UNSIGNED, 4, 0, "unsigned"};
+    ttf_vtype l = {TTF_VC_SIGNED, 8, 0, "long"};
+    int64_t code = 0;
+    char buf[64];
+    assert_int_equal(ttf_value_errcode((uint64_t)-4096, &z, &code), 1);
+    assert_int_equal(code, -4096);
+    assert_int_equal(ttf_value_errcode((uint64_t)-4097, &z, &code), 0);
+    assert_int_equal(ttf_value_errcode((uint64_t)-1, &z, NULL), 1);
+    assert_int_equal(ttf_value_errcode(0xfffffffe, &u4, NULL), 0);
+    assert_int_equal(ttf_value_errcode((uint64_t)-20, &l, NULL), 0);
+    assert_int_equal(ttf_value_errcode((uint64_t)-20, NULL, NULL), 0);
+    ttf_value_format(buf, sizeof buf, (uint64_t)-4097, &z);
+    assert_string_equal(buf, "18446744073709547519");
+    ttf_value_format(buf, sizeof buf, (uint64_t)-1, &z);
+    assert_string_equal(buf, "18446744073709551615 (-1)");
+    ttf_value_format(buf, sizeof buf, 0xffffffec, &u4);
+    assert_string_equal(buf, "4294967276");
+    ttf_value_format(buf, sizeof buf, (uint64_t)-20, &l);
+    assert_string_equal(buf, "-20");
+}
+
 /* Suspects: the call that returned another value first, even when a
  * trivial leaf returned later; the leaf is never first. */
 static void test_suspect_rank(void **state)
@@ -228,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_argument),
         cmocka_unit_test(test_suspect_rank),
         cmocka_unit_test(test_baseline_noise),
+        cmocka_unit_test(test_size_t_code),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
