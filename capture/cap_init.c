@@ -55,8 +55,10 @@ static void env_warn(const char *name, const char *v, const char *why, const cha
 }
 
 /* The decimal number in variable name, lo..hi: dflt when unset or empty;
- * anything else (not a number, out of range) gets one stderr line naming
- * the variable, the value, the range and the default, and dflt. */
+ * anything else gets one stderr line naming the variable, the value, what
+ * is wrong ("out of range" for a number outside lo..hi, even one too large
+ * for a long; "not a number" otherwise), the range and the default, and
+ * dflt. */
 static long env_num(const char *name, long lo, long hi, long dflt)
 {
     const char *v = getenv(name);
@@ -65,9 +67,11 @@ static long env_num(const char *name, long lo, long hi, long dflt)
     char *end, why[96], what[48];
     errno = 0;
     long n = strtol(v, &end, 10);
-    if (!*end && end != v && errno == 0 && n >= lo && n <= hi)
+    int number = !*end && end != v;
+    if (number && errno == 0 && n >= lo && n <= hi)
         return n;
-    snprintf(why, sizeof why, "is not a number in %ld..%ld", lo, hi);
+    snprintf(why, sizeof why, number ? "is out of range (%ld..%ld)" : "is not a number (%ld..%ld)",
+             lo, hi);
     snprintf(what, sizeof what, "the default %ld", dflt);
     env_warn(name, v, why, what);
     return dflt;

@@ -3,7 +3,7 @@
  * dlclose (module records, call sites of unloaded libraries), pthread_create
  * (thread numbers in creation order) and pthread_setname_np (thread names);
  * pthread mutex, condition and join calls (SYNC_OP records, see below).
- * Each finds the real function with dlsym(RTLD_NEXT) on first use.
+ * Each finds the real function on first use, through REAL().
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -18,12 +18,24 @@
 
 /* ---- interposers ---------------------------------------------------------------- */
 
+/* The next definition of name: the glibc 2.3.2 version of the condition
+ * functions (plain dlsym may hand out the old 2.2.5 ABI), else any. */
+static void *next_fn(const char *name, int versioned)
+{
+    void *f = versioned ? dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2") : NULL;
+    return f ? f : dlsym(RTLD_NEXT, name);
+}
+
+/* `real`: the next definition of the function being defined, found once */
+#define REAL(name, versioned) \
+    static __typeof__(name) *real; \
+    if (!real) \
+        real = (__typeof__(name) *)next_fn(#name, versioned)
+
 __attribute__((visibility("default")))
 void *dlopen(const char *file, int mode)
 {
-    static void *(*real)(const char *, int);
-    if (!real)
-        real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+    REAL(dlopen, 0);
     void *h = real ? real(file, mode) : NULL;
     struct tstate *t = &cap_tls;
     if (cap_on && h && !t->busy) {
@@ -86,9 +98,7 @@ static void forget_sites(void *handle)
 __attribute__((visibility("default")))
 int dlclose(void *handle)
 {
-    static int (*real)(void *);
-    if (!real)
-        real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+    REAL(dlclose, 0);
     forget_sites(handle);
     int rc = real ? real(handle) : -1;
     struct tstate *t = &cap_tls;
@@ -122,10 +132,7 @@ __attribute__((visibility("default")))
 int pthread_create(pthread_t *th, const pthread_attr_t *attr,
                    void *(*fn)(void *), void *arg)
 {
-    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-    if (!real)
-        real = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
-                        void *))dlsym(RTLD_NEXT, "pthread_create");
+    REAL(pthread_create, 0);
     if (!real)
         return ENOSYS;
     struct start *st = cap_on ? malloc(sizeof *st) : NULL;
@@ -146,9 +153,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 __attribute__((visibility("default")))
 int pthread_setname_np(pthread_t th, const char *name)
 {
-    static int (*real)(pthread_t, const char *);
-    if (!real)
-        real = (int (*)(pthread_t, const char *))dlsym(RTLD_NEXT, "pthread_setname_np");
+    REAL(pthread_setname_np, 0);
     int rc = real ? real(th, name) : ENOSYS;
     if (rc != 0 || !cap_on)
         return rc;
@@ -202,20 +207,6 @@ static void sync_op(int op, const void *obj, int64_t arg)
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
 }
-
-/* The next definition of name: the glibc 2.3.2 version of the condition
- * functions (plain dlsym may hand out the old 2.2.5 ABI), else any. */
-static void *next_fn(const char *name, int versioned)
-{
-    void *f = versioned ? dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2") : NULL;
-    return f ? f : dlsym(RTLD_NEXT, name);
-}
-
-/* `real`: the next definition of the function being defined, found once */
-#define REAL(name, versioned) \
-    static __typeof__(name) *real; \
-    if (!real) \
-        real = (__typeof__(name) *)next_fn(#name, versioned)
 
 __attribute__((visibility("default")))
 int pthread_mutex_lock(pthread_mutex_t *m)

@@ -394,7 +394,19 @@ static void *real_fn(void *_Atomic *cache, const char *name)
     return f;
 }
 
+/* The interposers' caller's stack pointer (they keep a frame pointer). */
 #define CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 16)
+
+/* An unwinder entry point: the real function `name` (found once, cached in
+ * *cache), after putting back the real return addresses of the live hooked
+ * frames at or above sp (the interposer's caller's) for it to walk. */
+static void *unwind_real(void *_Atomic *cache, const char *name, uintptr_t sp)
+{
+    void *f = real_fn(cache, name);
+    if (sh.n)
+        unhook(sp);
+    return f;
+}
 
 typedef _Unwind_Reason_Code (*raise_fn)(struct _Unwind_Exception *);
 typedef _Unwind_Reason_Code (*forced_fn)(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *);
@@ -403,20 +415,14 @@ __attribute__((visibility("default")))
 _Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *e)
 {
     static void *_Atomic real;
-    raise_fn f = (raise_fn)real_fn(&real, "_Unwind_RaiseException");
-    if (sh.n)
-        unhook(CALLER_SP());
-    return f(e);
+    return ((raise_fn)unwind_real(&real, "_Unwind_RaiseException", CALLER_SP()))(e);
 }
 
 __attribute__((visibility("default")))
 _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
 {
     static void *_Atomic real;
-    raise_fn f = (raise_fn)real_fn(&real, "_Unwind_Resume_or_Rethrow");
-    if (sh.n)
-        unhook(CALLER_SP());
-    return f(e);
+    return ((raise_fn)unwind_real(&real, "_Unwind_Resume_or_Rethrow", CALLER_SP()))(e);
 }
 
 __attribute__((visibility("default")))
@@ -424,10 +430,7 @@ _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
                                          _Unwind_Stop_Fn stop, void *arg)
 {
     static void *_Atomic real;
-    forced_fn f = (forced_fn)real_fn(&real, "_Unwind_ForcedUnwind");
-    if (sh.n)
-        unhook(CALLER_SP());
-    return f(e, stop, arg);
+    return ((forced_fn)unwind_real(&real, "_Unwind_ForcedUnwind", CALLER_SP()))(e, stop, arg);
 }
 
 void *__cxa_begin_catch(void *exc);
@@ -449,9 +452,7 @@ __attribute__((visibility("default"), noreturn))
 void pthread_exit(void *retval)
 {
     static void *_Atomic real;
-    void (*f)(void *) = (void (*)(void *))real_fn(&real, "pthread_exit");
-    if (sh.n)
-        unhook(CALLER_SP());
+    void (*f)(void *) = (void (*)(void *))unwind_real(&real, "pthread_exit", CALLER_SP());
     sh.n = 0;
     f(retval);
     abort();

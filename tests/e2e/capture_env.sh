@@ -18,21 +18,22 @@ check() {
     "$CHK" t.trc > t.out 2>&1
     grep -q -- "$3" t.out || { echo "FAIL: $1: trace lacks /$3/"; fail=1; }
 }
-check TTCAP_CHUNK_KB=3 "ttcap: TTCAP_CHUNK_KB='3' is not a number in 16..65536; using the default 256" "^header .*chunk=262144 "
-check TTCAP_CHUNK_KB=131072 "ttcap: TTCAP_CHUNK_KB='131072' is not a number in 16..65536; using the default 256" "chunk=262144 "
-check TTCAP_CHUNK_KB=64k "ttcap: TTCAP_CHUNK_KB='64k' is not a number in 16..65536; using the default 256" "chunk=262144 "
+check TTCAP_CHUNK_KB=3 "ttcap: TTCAP_CHUNK_KB='3' is out of range (16..65536); using the default 256" "^header .*chunk=262144 "
+check TTCAP_CHUNK_KB=131072 "ttcap: TTCAP_CHUNK_KB='131072' is out of range (16..65536); using the default 256" "chunk=262144 "
+check TTCAP_CHUNK_KB=99999999999999999999 "ttcap: TTCAP_CHUNK_KB='99999999999999999999' is out of range (16..65536); using the default 256" "chunk=262144 "
+check TTCAP_CHUNK_KB=64k "ttcap: TTCAP_CHUNK_KB='64k' is not a number (16..65536); using the default 256" "chunk=262144 "
 check TTCAP_CHUNK_KB=100 "ttcap: TTCAP_CHUNK_KB='100' is not a power of two; using 128 (the next power of two)" "chunk=131072 "
 check TTCAP_CHUNK_KB=64 "" "chunk=65536 "
 check TTCAP_CLOCK=bogus "ttcap: TTCAP_CLOCK='bogus' is not tsc or none; using the default tsc" "noclock=0"
 check TTCAP_CLOCK=tsc "" "noclock=0"
-check TTCAP_RING=-1 "ttcap: TTCAP_RING='-1' is not a number in 0..65536; using the default 0" "ring=0"
-check TTCAP_RING=99999 "ttcap: TTCAP_RING='99999' is not a number in 0..65536; using the default 0" "ring=0"
+check TTCAP_RING=-1 "ttcap: TTCAP_RING='-1' is out of range (0..65536); using the default 0" "ring=0"
+check TTCAP_RING=99999 "ttcap: TTCAP_RING='99999' is out of range (0..65536); using the default 0" "ring=0"
 check "TTCAP_RING=1 TTCAP_CHUNK_KB=1024" "ttcap: TTCAP_RING='1' holds fewer than 2 chunks; using 2 chunks (2048 KiB)" "ring=1"
-check TTCAP_LEVEL=9 "ttcap: TTCAP_LEVEL='9' is not a number in 0..5; using the default 4" ""
-check TTCAP_LEVEL=-1 "ttcap: TTCAP_LEVEL='-1' is not a number in 0..5; using the default 4" ""
-check TTCAP_TEST_FAIL_AFTER=x "ttcap: TTCAP_TEST_FAIL_AFTER='x' is not a number in 0..2147483647; using the default 0" ""
+check TTCAP_LEVEL=9 "ttcap: TTCAP_LEVEL='9' is out of range (0..5); using the default 4" ""
+check TTCAP_LEVEL=-1 "ttcap: TTCAP_LEVEL='-1' is out of range (0..5); using the default 4" ""
+check TTCAP_TEST_FAIL_AFTER=x "ttcap: TTCAP_TEST_FAIL_AFTER='x' is not a number (0..2147483647); using the default 0" ""
 # control characters in a value are not echoed raw
-check "TTCAP_LEVEL=$(printf '\033[31m')" "ttcap: TTCAP_LEVEL='?[31m' is not a number in 0..5; using the default 4" ""
+check "TTCAP_LEVEL=$(printf '\033[31m')" "ttcap: TTCAP_LEVEL='?[31m' is not a number (0..5); using the default 4" ""
 # TTCAP itself: 0 or 1
 rm -f *.trc
 TTCAP=yes "$P" calls 1 2>err >/dev/null || { echo "FAIL: TTCAP=yes exit"; fail=1; }
