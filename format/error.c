@@ -13,7 +13,8 @@
 #include "ttf_wire.h"
 
 _Static_assert(TTF_HEADER_CLOSED == TTF_FLAG_CLOSED, "ttfmt.h and ttf_wire.h agree");
-_Static_assert(TTF_HEADER_SYNC == TTF_OPT_SYNC && (int)TTF_SOP_LOCK == (int)TTF_SYNC_LOCK &&
+_Static_assert(TTF_HEADER_SYNC == TTF_OPT_SYNC && TTF_HEADER_RING == TTF_OPT_RING &&
+               (int)TTF_SOP_LOCK == (int)TTF_SYNC_LOCK &&
                (int)TTF_SOP_WOKE == (int)TTF_SYNC_WOKE && (int)TTF_SOP_JOIN == (int)TTF_SYNC_JOIN,
                "ttfmt.h and ttf_wire.h agree on SYNC_OP");
 

@@ -123,6 +123,9 @@ typedef struct ttf_trace ttf_trace;
 
 /* ttf_header.flags bit: the writer closed the file (exit status is set). */
 #define TTF_HEADER_CLOSED 1u
+/* Optional feature bit: chunks may have been reused (ring mode, flight
+ * recorder): a thread's seq gaps are its oldest chunks, overwritten. */
+#define TTF_HEADER_RING 0x1u
 /* Optional feature bit: SYNC_OP events may be present (TTF_EV_SYNC_OP). */
 #define TTF_HEADER_SYNC 0x4u
 

@@ -220,6 +220,26 @@ static void print_header(const struct dump *d)
     fprintf(f, "  start time:        %s\n", when);
 }
 
+/* What a gap in a thread's chunk sequence is: in a ring-mode trace
+ * (TTF_OPT_RING) chunks the writer reused for newer events, "overwritten"
+ * (or damaged, if the file has damaged chunks: those leave gaps too);
+ * otherwise NULL (missing chunks, shown as seq gaps). */
+static const char *gap_word(const struct dump *d)
+{
+    if (!(ttf_get_header(d->t)->optional_features & TTF_HEADER_RING))
+        return NULL;
+    return ttf_get_summary(d->t)->chunks_damaged ? "overwritten or damaged" : "overwritten";
+}
+
+/* Missing sequence numbers over every thread. */
+static uint64_t total_gaps(const struct dump *d)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < d->nthreads; i++)
+        n += ttf_get_thread(d->t, i)->seq_gaps;
+    return n;
+}
+
 static void print_summary(const struct dump *d)
 {
     const ttf_summary *s = ttf_get_summary(d->t);
@@ -234,6 +254,12 @@ static void print_summary(const struct dump *d)
             s->chunks_damaged);
     fprintf(f, "  events:            %" PRIu64 " (lost %" PRIu64 ")\n",
             s->events, s->lost_events);
+    uint64_t gaps = total_gaps(d);
+    if (gaps && gap_word(d))
+        fprintf(f, "  %-19s%" PRIu64 " chunks (ring: %" PRIu64 " bytes of the oldest "
+                "events, not counted as lost)\n", strcmp(gap_word(d), "overwritten") ?
+                "overwritten/damaged:" : "overwritten:", gaps,
+                gaps * ttf_get_header(d->t)->chunk_size);
     fprintf(f, "  data bytes:        %" PRIu64, s->data_bytes);
     if (s->events)
         fprintf(f, " (%.2f bytes/event)",
@@ -345,7 +371,7 @@ static void print_module(FILE *f, size_t i, const ttf_module *m)
     fputc('\n', f);
 }
 
-static void print_thread_info(FILE *f, const ttf_thread *th)
+static void print_thread_info(FILE *f, const ttf_thread *th, const char *gap)
 {
     char t0[48], t1[48];
 
@@ -361,7 +387,9 @@ static void print_thread_info(FILE *f, const ttf_thread *th)
     fprintf(f, " start %s end %s events %" PRIu64 " lost %" PRIu64
             " chunks %" PRIu32, t0, th->ended ? t1 : "-", th->events,
             th->lost_events, th->chunks);
-    if (th->seq_gaps)
+    if (th->seq_gaps && gap)
+        fprintf(f, " %s %" PRIu32 " chunks (ring)", gap, th->seq_gaps);
+    else if (th->seq_gaps)
         fprintf(f, " seq-gaps %" PRIu32, th->seq_gaps);
     fputc('\n', f);
 }
@@ -380,7 +408,7 @@ static void print_sections(const struct dump *d)
         print_module(f, i, ttf_get_module(d->t, i));
     fprintf(f, "threads: %zu\n", d->nthreads);
     for (size_t i = 0; i < d->nthreads; i++)
-        print_thread_info(f, ttf_get_thread(d->t, i));
+        print_thread_info(f, ttf_get_thread(d->t, i), gap_word(d));
     n = ttf_notice_count(d->t);
     fprintf(f, "notices: %zu\n", n);
     for (size_t i = 0; i < n; i++) {
@@ -814,9 +842,12 @@ static void print_stats_thread(struct dump *d, uint32_t i)
     for (int k = 0; k < KIND_MAX; k++)
         total += r.st.count[k];
     thread_title(d, i);
-    fprintf(d->out, "  events %" PRIu64 ", chunks %" PRIu32 ", lost %"
-            PRIu64 ", seq gaps %" PRIu32 "\n", total, th->chunks,
-            th->lost_events, th->seq_gaps);
+    fprintf(d->out, "  events %" PRIu64 ", chunks %" PRIu32 ", lost %" PRIu64,
+            total, th->chunks, th->lost_events);
+    if (gap_word(d))
+        fprintf(d->out, ", %s %" PRIu32 " chunks (ring)\n", gap_word(d), th->seq_gaps);
+    else
+        fprintf(d->out, ", seq gaps %" PRIu32 "\n", th->seq_gaps);
     for (int k = 1; k < KIND_MAX; k++) {
         if (!r.st.count[k])
             continue;
@@ -843,7 +874,10 @@ static void print_stats(struct dump *d)
         fprintf(d->out, " (%.2f bytes/event)",
                 (double)s->data_bytes / (double)s->events);
     fprintf(d->out, ", chunks %" PRIu64 " used of %" PRIu64 ", %" PRIu64
-            " damaged\n", s->chunks_used, s->chunks_total, s->chunks_damaged);
+            " damaged", s->chunks_used, s->chunks_total, s->chunks_damaged);
+    if (gap_word(d))
+        fprintf(d->out, ", %s %" PRIu64 " (ring)", gap_word(d), total_gaps(d));
+    fputc('\n', d->out);
 }
 
 /* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) ---- */
