@@ -139,5 +139,47 @@ cap_ret_tramp:
         .cfi_endproc
         .size   cap_ret_tramp, .-cap_ret_tramp
 
+/* makecontext is variadic: this keeps every argument register (and rax,
+ * the vector register count) and the stacked arguments as they came, asks
+ * cap_makecontext_real (cap_values.c) for the real one and jumps there. */
+        .globl  makecontext
+        .type   makecontext, @function
+        .p2align 4
+makecontext:
+        .cfi_startproc
+        pushq   %rdi
+        .cfi_adjust_cfa_offset 8
+        pushq   %rsi
+        .cfi_adjust_cfa_offset 8
+        pushq   %rdx
+        .cfi_adjust_cfa_offset 8
+        pushq   %rcx
+        .cfi_adjust_cfa_offset 8
+        pushq   %r8
+        .cfi_adjust_cfa_offset 8
+        pushq   %r9
+        .cfi_adjust_cfa_offset 8
+        pushq   %rax                    /* 7 pushes: rsp is 16-byte aligned */
+        .cfi_adjust_cfa_offset 8
+        call    cap_makecontext_real
+        movq    %rax, %r11
+        popq    %rax
+        .cfi_adjust_cfa_offset -8
+        popq    %r9
+        .cfi_adjust_cfa_offset -8
+        popq    %r8
+        .cfi_adjust_cfa_offset -8
+        popq    %rcx
+        .cfi_adjust_cfa_offset -8
+        popq    %rdx
+        .cfi_adjust_cfa_offset -8
+        popq    %rsi
+        .cfi_adjust_cfa_offset -8
+        popq    %rdi
+        .cfi_adjust_cfa_offset -8
+        jmp     *%r11
+        .cfi_endproc
+        .size   makecontext, .-makecontext
+
 #endif
         .section .note.GNU-stack,"",@progbits

@@ -38,6 +38,11 @@
  * the trampoline: the interposers below put every real return address back
  * first, and __cxa_begin_catch hooks the frames still live again.
  *
+ * Stack switching (makecontext/swapcontext) cannot be followed: a
+ * coroutine's frames are on another stack, so their slots say nothing of
+ * their order. makecontext (wrapped in cap_fentry.S) stops hooking for the
+ * whole process; frames hooked before return as usual.
+ *
  * Signals: all shadow stack changes happen with tstate.busy set, so a
  * handler interrupting one neither writes nor hooks (its calls are counted
  * lost); a handler's own calls otherwise nest like any other.
@@ -87,6 +92,9 @@ struct shadow {
 };
 
 static __thread struct shadow sh __attribute__((tls_model("initial-exec")));
+
+/* Set by makecontext (stack switching, below): no frame is hooked after. */
+static atomic_int switched;
 
 /* called from cap_fentry.S */
 __attribute__((visibility("hidden"))) void cap_ret_tramp(void);
@@ -160,7 +168,8 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     struct tstate *t = &cap_tls;
     uint32_t n = sh.n;
     uintptr_t s = (uintptr_t)slot;
-    if (__builtin_expect(t->pos >= t->limit || !t->vals || t->busy || n >= sh.cap, 0))
+    if (__builtin_expect(t->pos >= t->limit || !t->vals || t->busy || n >= sh.cap ||
+                         atomic_load_explicit(&switched, memory_order_relaxed), 0))
         return 1;
     if (n && sh.e[n - 1].slot <= s && !(sh.e[n - 1].slot == s && *slot == TRAMP))
         return 1;
@@ -276,13 +285,28 @@ static int values_ready(struct tstate *t)
     return cap_room(t, CAP_VHOT_MAX) != NULL;
 }
 
+/* One stderr line, once: values mode stopped at makecontext (below). */
+static void say_switched(void)
+{
+    static atomic_int said;
+    static const char m[] = "ttcap: values mode: makecontext switches stacks, which "
+                            "values mode cannot follow; calls of -pg code are not "
+                            "recorded from here on (counted as lost)\n";
+    if (atomic_exchange(&said, 1))
+        return;
+    ssize_t r = write(2, m, sizeof m - 1);
+    (void)r;
+}
+
 void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
 {
     struct tstate *t = &cap_tls;
     if (!cap_on)
         return;
-    if (t->busy) {
+    if (t->busy || atomic_load_explicit(&switched, memory_order_relaxed)) {
         t->lost_nested += 2;    /* this ENTER and the EXIT it will not get */
+        if (!t->busy)
+            say_switched();
         return;
     }
     t->busy = 1;
@@ -353,6 +377,40 @@ void cap_values_thread_end(void)
     memset(&sh, 0, sizeof sh);
 }
 
+static void *real_fn(void *_Atomic *cache, const char *name)
+{
+    void *f = atomic_load(cache);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, name);
+        atomic_store(cache, f);
+    }
+    if (!f)
+        lost_frame();
+    return f;
+}
+
+/* ---- stack switching: makecontext ------------------------------------------------ */
+
+/* Called by makecontext (cap_fentry.S, which keeps every argument register
+ * and the stacked arguments for the real one): returns that. A context
+ * made here runs on another stack, where returns cannot be matched by
+ * stack address, so from now on no thread hooks a frame: calls of -pg code
+ * are counted as lost (2 events each), frames hooked before still return
+ * with their values, and one stderr line says so. */
+void *cap_makecontext_real(void);
+void *cap_makecontext_real(void)
+{
+    static void *_Atomic real;
+    void *f = real_fn(&real, "makecontext");
+    if (!cap_on || atomic_exchange(&switched, 1))
+        return f;
+    const uint8_t *h = cap.hdr;
+    if (h && (__atomic_load_n((const uint32_t *)(const void *)(h + TTF_H_REQ),
+                              __ATOMIC_ACQUIRE) & TTF_REQ_VALUES))
+        say_switched();         /* else at the first -pg call refused */
+    return f;
+}
+
 /* ---- unwinders: C++ exceptions, pthread_exit ---------------------------------- */
 
 /* Put the real return addresses back in every live hooked frame (slot at
@@ -380,18 +438,6 @@ static void rehook(uintptr_t sp)
         if (sh.e[i].slot >= sp && *slot == sh.e[i].ret)
             *slot = TRAMP;
     }
-}
-
-static void *real_fn(void *_Atomic *cache, const char *name)
-{
-    void *f = atomic_load(cache);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, name);
-        atomic_store(cache, f);
-    }
-    if (!f)
-        lost_frame();
-    return f;
 }
 
 /* The interposers' caller's stack pointer (they keep a frame pointer). */
