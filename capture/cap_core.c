@@ -72,7 +72,7 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
         slow_event(t, (uintptr_t)fn, 0);
         return;
     }
-    t->busy = 1;
+    t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_hot(t, (uintptr_t)fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
     t->depth++;
@@ -96,7 +96,7 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
         slow_event(t, (uintptr_t)fn, 1);
         return;
     }
-    t->busy = 1;
+    t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_hot(t, (uintptr_t)fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
     t->depth--;
@@ -464,6 +464,12 @@ void cap_thread_end(void *arg)
 {
     (void)arg;
     struct tstate *t = &cap_tls;
+    if (t->busy == CAP_BUSY_HOT && t->state == TS_LIVE) {
+        /* a hot path that will never resume (asynchronous cancellation,
+         * pthread_exit from a signal handler): drop its partial record */
+        memset(t->pos, 0, CAP_VHOT_MAX);
+        t->busy = 0;
+    }
     if (!cap_on || t->busy || t->state != TS_LIVE)
         return;
     t->busy = 1;

@@ -95,16 +95,27 @@ __fentry__:
         .cfi_endproc
         .size   __fentry__, .-__fentry__
 
-/* No caller frame to describe: an unwinder reaching here stops (C++
- * exceptions and pthread_exit restore the real addresses first). */
+/* An unwinder reaching a hooked frame's return address (cap_ret_tramp - 1
+ * falls on the nop) sees a frame with no stack of its own (CFA = rsp,
+ * the slot + 8) whose return address is back in the slot. Before it reads
+ * that, it calls this frame's personality routine, which puts the real
+ * return addresses back in every live hooked frame (cap_values.c): so
+ * exceptions and pthread_cancel's forced unwind (which glibc runs past
+ * libttcap's _Unwind_* interposers) walk on through the real callers. A
+ * walker that calls no personality (backtrace(), gdb) finds the
+ * trampoline again at the same CFA and stops there. Inside the trampoline
+ * (a signal there) the frame is the outermost. */
         .globl  cap_ret_tramp
         .hidden cap_ret_tramp
         .type   cap_ret_tramp, @function
         .p2align 4
         .cfi_startproc
-        .cfi_undefined rip
+        .cfi_personality 0x1b, cap_tramp_personality
+        .cfi_def_cfa rsp, 0
+        .cfi_offset rip, -8
         nop                             /* a return address - 1 stays inside */
 cap_ret_tramp:
+        .cfi_undefined rip
         pushq   %rax
         pushq   %rdx
         pushq   %rbp

@@ -22,6 +22,7 @@
 #define CAP_HAVE_TSC 1
 #endif
 
+#define CAP_BUSY_HOT 2          /* tstate.busy in a hot path (see there) */
 #define CAP_RESERVE 128         /* bytes kept free at each chunk end for CUT/CRASH/END */
 #define CAP_HOT_MAX 24          /* longest hot record (tag + svar + uvar) */
 #define CAP_VHOT_MAX (CAP_HOT_MAX - 3 + TTF_ENTER_VALUES_MAX)
@@ -47,7 +48,9 @@ struct tstate {
     uint64_t prev;              /* address of the previous cache miss */
     uint64_t tsc;               /* running tsc (base of the next delta) */
     int32_t depth;              /* call depth now (ENTER +1, EXIT -1) */
-    uint8_t busy;               /* 1 while writing: nested events are dropped */
+    uint8_t busy;               /* nonzero while writing: nested events are dropped;
+                                   CAP_BUSY_HOT in a hot path (no lock held, at most
+                                   one record partly written at pos) */
     uint8_t timed;              /* hot events carry a tsc delta */
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */

@@ -33,10 +33,13 @@
  * as with -finstrument-functions after a longjmp: readers close them at the
  * next EXIT of an outer frame. A tail call enters a second function on an
  * already hooked slot: both get an entry with that slot and both an EXIT
- * with the one return value, innermost first. C++ exceptions and
- * pthread_exit walk the stack with the unwinder, which cannot walk through
- * the trampoline: the interposers below put every real return address back
- * first, and __cxa_begin_catch hooks the frames still live again.
+ * with the one return value, innermost first. C++ exceptions,
+ * pthread_exit and pthread_cancel walk the stack with the unwinder, which
+ * cannot walk through the trampoline: the interposers below put every real
+ * return address back first, and __cxa_begin_catch hooks the frames still
+ * live again. glibc's cancellation calls the unwinder through its own
+ * handle on libgcc_s, past the interposers: there the trampoline's unwind
+ * entry (cap_fentry.S) has a personality routine that does the same.
  *
  * Stack switching (makecontext/swapcontext) cannot be followed: a
  * coroutine's frames are on another stack, so their slots say nothing of
@@ -173,7 +176,7 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
         return 1;
     if (n && sh.e[n - 1].slot <= s && !(sh.e[n - 1].slot == s && *slot == TRAMP))
         return 1;
-    t->busy = 1;
+    t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t fn = fn_start(self);
     put_enter(t, fn, regs);
@@ -194,7 +197,7 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
         return (struct tramp_ret){ 0, 1 };
     struct shent *e = &sh.e[n - 1];
     uintptr_t ret = e->ret;
-    t->busy = 1;
+    t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_exit(t, e->fn, rax);
     t->depth--;
@@ -438,6 +441,26 @@ static void rehook(uintptr_t sp)
         if (sh.e[i].slot >= sp && *slot == sh.e[i].ret)
             *slot = TRAMP;
     }
+}
+
+/* The personality routine of the trampoline's frame (cap_fentry.S): an
+ * unwinder (phase 1 or 2, forced or not) walking up from here is about to
+ * read a hooked frame's return address. Every live hooked frame is below
+ * its caller's frame and above this one. */
+_Unwind_Reason_Code cap_tramp_personality(int version, _Unwind_Action actions,
+                                          _Unwind_Exception_Class cls,
+                                          struct _Unwind_Exception *e,
+                                          struct _Unwind_Context *ctx);
+__attribute__((visibility("hidden")))
+_Unwind_Reason_Code cap_tramp_personality(int version, _Unwind_Action actions,
+                                          _Unwind_Exception_Class cls,
+                                          struct _Unwind_Exception *e,
+                                          struct _Unwind_Context *ctx)
+{
+    (void)version, (void)actions, (void)cls, (void)e, (void)ctx;
+    if (sh.n)
+        unhook((uintptr_t)__builtin_frame_address(0));
+    return _URC_CONTINUE_UNWIND;
 }
 
 /* The interposers' caller's stack pointer (they keep a frame pointer). */
