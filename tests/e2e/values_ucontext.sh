@@ -7,7 +7,10 @@
 . "$(dirname "$0")/values_lib.inc"
 
 msg='^ttcap: values mode: makecontext switches stacks, which values mode cannot follow; calls of -pg code are not recorded from here on (counted as lost)$'
-TTCAP_OUT="$T/u.trc" "$F/val_ucontext" > u.out 2> u.err; rc=$?
+# (ASan's runtime adds a warning of its own about makecontext: not ours)
+asan_warn="^==[0-9]*==WARNING: ASan doesn't fully support makecontext"
+TTCAP_OUT="$T/u.trc" "$F/val_ucontext" > u.out 2> u.all; rc=$?
+grep -v -e "$asan_warn" u.all > u.err
 [ "$rc" = 0 ] || { cat u.out u.err; fail "exit status $rc"; }
 has '^sum=66 after=71$' u.out
 count "$msg" u.err 1
@@ -22,7 +25,8 @@ has '^< main = 0$' u.trc.ev
 has '!! lost 24 events' u.trc.ev
 
 # untraced: no word from libttcap
-"$F/val_ucontext" > n.out 2> n.err || fail "untraced exit status"
+"$F/val_ucontext" > n.out 2> n.all || fail "untraced exit status"
+grep -v -e "$asan_warn" n.all > n.err
 has '^sum=66 after=71$' n.out
 [ ! -s n.err ] || { cat n.err; fail "stderr when not tracing"; }
 echo "ok: makecontext/swapcontext: refused with one line, the program runs on"
