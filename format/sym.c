@@ -14,9 +14,9 @@
  * recorded (the program was rebuilt) is looked for by build-id: the files
  * given with ttf_sym_search (--exe), the .build-id/xx/yyyy trees of the
  * trace's folder (where libttcap keeps a copy of each instrumented module),
- * of TTCAP_STORE and of the ttf_sym_search folders (--debug-dir), then
- * libdwfl's own build-id search (/usr/lib/debug, debuginfod when
- * DEBUGINFOD_URLS is set). A copy found gives one notice naming it; with
+ * of TTCAP_STORE and of the ttf_sym_search folders (--debug-dir) and of
+ * /usr/lib/debug, then, when DEBUGINFOD_URLS is set, libdwfl's own
+ * build-id search, which asks debuginfod. A copy found gives one notice naming it; with
  * none, the module keeps no session: its addresses read "<basename>+0x<off>"
  * (off from the load bias, as addr2line wants it) and one notice says why.
  * An address in no module reads "0x<addr>".
@@ -245,7 +245,7 @@ static int try_file(struct smod *sm, const char *path, const char **why)
 }
 
 /* libdwfl's own search by build-id: the .build-id folders of its debuginfo
- * path (/usr/lib/debug) and debuginfod when DEBUGINFOD_URLS is set. */
+ * path (/usr/lib/debug) and debuginfod (DEBUGINFOD_URLS). */
 static int try_libdwfl(struct smod *sm)
 {
     sm->dwfl = dwfl_begin(&offline_callbacks);
@@ -306,7 +306,14 @@ static const char *find_copy(ttf_sym *s, struct smod *sm)
     for (char *d = strtok_r(dirs, ":", &slash); d; d = strtok_r(NULL, ":", &slash))
         if (try_store(sm, d, hex))
             return arena_printf(s, "%s/.build-id/%.2s/%s", d, hex, hex + 2);
-    return try_libdwfl(sm) ? "the debuginfo path or debuginfod" : NULL;
+    if (try_store(sm, "/usr/lib/debug", hex))
+        return arena_printf(s, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+    /* libdwfl's search adds only debuginfod, and loads its client library
+     * (and curl's dozens) even with no server set: ask it only with one */
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (!urls || !urls[0])
+        return NULL;
+    return try_libdwfl(sm) ? "debuginfod" : NULL;
 }
 
 /* Open one module's file in its own session: the recorded path, else a copy
