@@ -95,22 +95,12 @@ static void set_err(ttf_error *err, int code, const ttf_trace *t,
 static int grow_fn(ttd_prof *p)
 {
     uint32_t cap = p->capfn ? p->capfn * 2 : 256;
-    const char **names = realloc(p->names, cap * sizeof *names);
-    if (names)
-        p->names = names;
-    struct fstat *all = realloc(p->all, cap * sizeof *all);
-    if (all)
-        p->all = all;
-    struct fstat *cur = realloc(p->cur, cap * sizeof *cur);
-    if (cur)
-        p->cur = cur;
-    uint32_t *active = realloc(p->active, cap * sizeof *active);
-    if (active)
-        p->active = active;
-    uint32_t *touched = realloc(p->touched, cap * sizeof *touched);
-    if (touched)
-        p->touched = touched;
-    if (!names || !all || !cur || !active || !touched)
+    int rc = ttfi_regrow(&p->names, cap, sizeof *p->names);
+    rc |= ttfi_regrow(&p->all, cap, sizeof *p->all);
+    rc |= ttfi_regrow(&p->cur, cap, sizeof *p->cur);
+    rc |= ttfi_regrow(&p->active, cap, sizeof *p->active);
+    rc |= ttfi_regrow(&p->touched, cap, sizeof *p->touched);
+    if (rc)
         return TT_ENOMEM;
     p->capfn = cap;
     return 0;

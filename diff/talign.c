@@ -108,28 +108,14 @@ static int side_room(side *s, size_t n)
     size_t ncap = s->cap ? s->cap : 64;
     while (ncap < n)
         ncap *= 2;
-    kid *k = realloc(s->k, ncap * sizeof *k);
-    if (k)
-        s->k = k;
-    uint64_t *kh = realloc(s->kh, ncap * sizeof *kh);
-    if (kh)
-        s->kh = kh;
-    uint64_t *ih = realloc(s->ih, ncap * sizeof *ih);
-    if (ih)
-        s->ih = ih;
-    size_t *ik = realloc(s->ik, ncap * sizeof *ik);
-    if (ik)
-        s->ik = ik;
-    uint32_t *per = realloc(s->per, ncap * sizeof *per);
-    if (per)
-        s->per = per;
-    uint32_t *cnt = realloc(s->cnt, ncap * sizeof *cnt);
-    if (cnt)
-        s->cnt = cnt;
-    uint64_t *keys = realloc(s->keys, ncap * sizeof *keys);
-    if (keys)
-        s->keys = keys;
-    if (!k || !kh || !ih || !ik || !per || !cnt || !keys)
+    int rc = ttfi_regrow(&s->k, ncap, sizeof *s->k);
+    rc |= ttfi_regrow(&s->kh, ncap, sizeof *s->kh);
+    rc |= ttfi_regrow(&s->ih, ncap, sizeof *s->ih);
+    rc |= ttfi_regrow(&s->ik, ncap, sizeof *s->ik);
+    rc |= ttfi_regrow(&s->per, ncap, sizeof *s->per);
+    rc |= ttfi_regrow(&s->cnt, ncap, sizeof *s->cnt);
+    rc |= ttfi_regrow(&s->keys, ncap, sizeof *s->keys);
+    if (rc)
         return TT_ENOMEM;
     s->cap = ncap;
     return 0;

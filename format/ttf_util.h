@@ -39,6 +39,12 @@ char *ttfi_arena_strcpy(struct ttfi_arena *a, const char *s);
 /* Free every block (the arena is empty again; NULL head is fine). */
 void ttfi_arena_free(struct ttfi_arena *a);
 
+/* Reallocate the array whose pointer is at pp (any T **) to n elements of
+ * size bytes. On failure the old array stays in place and this returns
+ * TT_ENOMEM, so parallel arrays can be grown in turn and their common
+ * capacity raised only when every one succeeded; else 0. */
+int ttfi_regrow(void *pp, size_t n, size_t size);
+
 /* ---- hashing --------------------------------------------------------------- */
 
 /* The one 64-bit mixer (the MurmurHash3 finaliser): every input bit

@@ -88,6 +88,18 @@ void ttfi_arena_free(struct ttfi_arena *a)
     }
 }
 
+int ttfi_regrow(void *pp, size_t n, size_t size)
+{
+    void *old, *p;
+
+    memcpy(&old, pp, sizeof old);   /* pp is a T **: no void ** aliasing */
+    p = realloc(old, n * size);
+    if (!p)
+        return TT_ENOMEM;
+    memcpy(pp, &p, sizeof p);
+    return 0;
+}
+
 void *ttfi_arena_zalloc(struct ttfi_arena *a, size_t n)
 {
     void *p = ttfi_arena_alloc(a, n);
