@@ -131,6 +131,10 @@ struct dec {
     const ttf_trace *t;         /* the trace */
     ttf_trace *scan;            /* while opening: collect metadata here */
     struct chunk *ch;           /* the chunk */
+    const uint8_t *buf;         /* t->buf: offsets are counted from here */
+    uint32_t thread;            /* ch->thread */
+    int fast;                   /* in a chunk without values: hit_fast may
+                                   decode its next record */
     int timed;                  /* hot events carry a time delta */
     int values;                 /* hot events carry values (v1.1) */
     uint64_t tsc;               /* running counter value */
@@ -295,8 +299,10 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->c.end_is_eof = d->scan && ch->cut;
     d->c.rec = NULL;
     d->c.pb = &d->pb;
+    d->thread = ch->thread;
     d->timed = (ch->flags & TTF_CHUNK_TIMED) != 0;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
+    d->fast = !d->values;
     memset(d->regs, 0, sizeof d->regs);
     memset(d->stride, 0, sizeof d->stride);
     d->tsc = ch->tsc;
@@ -307,9 +313,9 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
 
 static inline int clamp_depth(int64_t v)
 {
-    if (v > INT32_MAX)
-        return INT32_MAX;
-    return v < INT32_MIN ? INT32_MIN : (int)v;
+    if (__builtin_expect(v == (int32_t)v, 1))
+        return (int)v;
+    return v > 0 ? INT32_MAX : INT32_MIN;
 }
 
 /* Every field set one by one: cheaper than zeroing the struct first (a
@@ -340,8 +346,8 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
 static inline void ev_begin(const struct dec *d, ttf_event *ev, int kind,
                             const uint8_t *rec)
 {
-    ev_fill(ev, kind, d->ch->thread, d->tsc, to_ns(d->t, d->tsc),
-            clamp_depth(d->depth), (uint64_t)(rec - d->t->buf));
+    ev_fill(ev, kind, d->thread, d->tsc, to_ns(d->t, d->tsc),
+            clamp_depth(d->depth), (uint64_t)(rec - d->buf));
 }
 
 static const struct aux *aux_find(const ttf_trace *t, uint64_t off)
@@ -938,7 +944,36 @@ static void lost_here(const struct dec *d, ttf_event *ev, uint64_t off,
     ev->lost_bytes = bytes;
 }
 
-static int titer_next(struct titer *ti, ttf_event *ev)
+/* The common record decoded in line, without dec_next's generality: a
+ * hit ENTER or EXIT (function in the cache) whose time delta, if timed,
+ * is one byte, in a chunk without values. 1 with *ev as dec_next would
+ * fill it; 0 (nothing read or changed) if the next record is any other:
+ * dec_next then starts over at the same byte, and reports any damage. */
+static inline int hit_fast(struct dec *d, ttf_event *ev)
+{
+    const uint8_t *p = d->c.p;
+    const uint8_t *q = p + 1 + d->timed;
+    uint64_t dt = 0;
+
+    if (!d->fast || q > d->c.end || *p < TTF_T_ENTER_HIT)
+        return 0;
+    if (d->timed && (dt = p[1]) >= 0x80)
+        return 0;
+    unsigned tag = *p;
+    int exit = tag >= TTF_T_EXIT_HIT;
+    d->c.p = q;
+    d->tsc += dt;
+    ev_fill(ev, exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
+            to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
+    d->depth += exit ? -1 : 1;
+    return 1;
+}
+
+/* Next event of the thread, any record: 1 with *ev, 0 at the end. Out of
+ * line, so that titer_next's fast path stays small where it is inlined. */
+static __attribute__((noinline)) int titer_step(struct titer *ti,
+                                                ttf_event *ev)
 {
     struct dec *d = &ti->d;
     for (;;) {
@@ -966,6 +1001,7 @@ static int titer_next(struct titer *ti, ttf_event *ev)
         if (r == 1)
             return 1;
         ti->in_chunk = 0;
+        d->fast = 0;
         if (d->scan)
             chunk_done(d, r);
         if (r < 0 || d->ch->damaged) {
@@ -975,11 +1011,18 @@ static int titer_next(struct titer *ti, ttf_event *ev)
     }
 }
 
+/* Next event of the thread: 1 with *ev, 0 at its end. */
+static inline int titer_next(struct titer *ti, ttf_event *ev)
+{
+    return hit_fast(&ti->d, ev) ? 1 : titer_step(ti, ev);
+}
+
 static void titer_init(struct titer *ti, const ttf_trace *t, size_t thread,
                        ttf_trace *scan)
 {
     memset(ti, 0, sizeof *ti);
     ti->d.t = t;
+    ti->d.buf = t->buf;
     ti->d.scan = scan;
     ti->th = &((ttf_trace *)t)->threads[thread];
 }
@@ -1203,28 +1246,46 @@ static int index_chunks(ttf_trace *t)
     return 0;
 }
 
-static void scan_threads(ttf_trace *t)
+/* Count thread i's events and find their time range: all the scan needs
+ * of them. hit is a local whose address goes nowhere but hit_fast, so the
+ * compiler keeps only the fields read here. */
+static void scan_events(ttf_trace *t, size_t i)
 {
     struct titer ti;
-    ttf_event ev;
+    ttf_event ev, hit;
+    uint64_t n = 0, lost = 0, first = 0, last = 0;
+    uint64_t lo = t->ev_min, hi = t->ev_max;
 
+    titer_init(&ti, t, i, t);
+    for (;;) {
+        if (hit_fast(&ti.d, &hit)) {
+            last = hit.tsc;
+        } else if (titer_step(&ti, &ev) == 1) {
+            last = ev.tsc;
+            lost += ev.lost_events;
+        } else {
+            break;
+        }
+        first = n++ ? first : last;
+        lo = last < lo ? last : lo;
+        hi = last > hi ? last : hi;
+    }
+    struct tthread *th = ti.th;
+    th->pub.events = n;
+    th->pub.lost_events = lost;
+    th->has_ev = n != 0;
+    th->first_tsc = first;
+    th->last_tsc = last;
+    t->ev_min = lo;
+    t->ev_max = hi;
+}
+
+static void scan_threads(ttf_trace *t)
+{
     t->ev_min = UINT64_MAX;
     for (size_t i = 0; i < t->nthreads; i++) {
-        titer_init(&ti, t, i, t);
-        struct tthread *th = ti.th;
-        while (titer_next(&ti, &ev) == 1) {
-            th->pub.events++;
-            th->pub.lost_events += ev.lost_events;
-            if (!th->has_ev)
-                th->first_tsc = ev.tsc;
-            th->has_ev = 1;
-            th->last_tsc = ev.tsc;
-            if (ev.tsc < t->ev_min)
-                t->ev_min = ev.tsc;
-            if (ev.tsc > t->ev_max)
-                t->ev_max = ev.tsc;
-        }
-        if (!th->n)
+        scan_events(t, i);
+        if (!t->threads[i].n)
             note(t, "%s: thread %zu has no chunks (lost or overwritten)",
                  t->name, i);
     }

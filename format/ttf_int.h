@@ -61,11 +61,19 @@ static inline uint64_t cur_offset(const struct ttfi_cursor *c, const uint8_t *p)
     return c->off0 + (uint64_t)(p - c->start);
 }
 
-/* uvar: LEB128, at most 10 bytes, must fit 64 bits. */
+/* uvar: LEB128, at most 10 bytes, must fit 64 bits. One and two bytes,
+ * the common sizes, are decoded here, the rest by ttfi_uvar_slow. */
 static inline int cur_uvar(struct ttfi_cursor *c, uint64_t *v)
 {
-    if (c->p < c->end && *c->p < 0x80) {
-        *v = *c->p++;
+    const uint8_t *p = c->p;
+    if (p < c->end && p[0] < 0x80) {
+        *v = p[0];
+        c->p = p + 1;
+        return 0;
+    }
+    if (c->end - p >= 2 && p[1] < 0x80) {
+        *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        c->p = p + 2;
         return 0;
     }
     return ttfi_uvar_slow(c, v);

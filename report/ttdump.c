@@ -811,19 +811,21 @@ struct stat_run {
     struct tstats st;          /* counts so far */
     int prev_kind;             /* kind of the previous event, 0 = none */
     uint64_t prev_offset;      /* its byte offset */
+    uint64_t data_offset;      /* the header's: where chunk slots begin */
+    uint64_t slot_mask;        /* ~(chunk size - 1): offsets past data_offset
+                                  in one slot agree in these bits (the reader
+                                  takes only powers of two as chunk sizes) */
 };
 
 static void stat_cb(struct dump *d, const ttf_event *ev, void *arg)
 {
     struct stat_run *r = arg;
-    const ttf_header *h = ttf_get_header(d->t);
-    uint64_t cs = h->chunk_size ? h->chunk_size : 1;
     int kind = ev->kind > 0 && ev->kind < KIND_MAX ? ev->kind : 0;
+    uint64_t same = (ev->offset - r->data_offset) ^ (r->prev_offset - r->data_offset);
 
+    (void)d;
     r->st.count[kind]++;
-    if (r->prev_kind && ev->offset > r->prev_offset &&
-        (ev->offset - h->data_offset) / cs ==
-            (r->prev_offset - h->data_offset) / cs) {
+    if (r->prev_kind && ev->offset > r->prev_offset && !(same & r->slot_mask)) {
         r->st.bytes[r->prev_kind] += ev->offset - r->prev_offset;
         r->st.spans[r->prev_kind]++;
     }
@@ -834,10 +836,13 @@ static void stat_cb(struct dump *d, const ttf_event *ev, void *arg)
 static void print_stats_thread(struct dump *d, uint32_t i)
 {
     const ttf_thread *th = ttf_get_thread(d->t, i);
+    const ttf_header *h = ttf_get_header(d->t);
     struct stat_run r;
     uint64_t total = 0;
 
     memset(&r, 0, sizeof r);
+    r.data_offset = h->data_offset;
+    r.slot_mask = ~(uint64_t)(h->chunk_size ? h->chunk_size - 1 : 0);
     each_event(d, i, stat_cb, &r);
     for (int k = 0; k < KIND_MAX; k++)
         total += r.st.count[k];
