@@ -133,7 +133,7 @@ struct dec {
     struct chunk *ch;           /* the chunk */
     const uint8_t *buf;         /* t->buf: offsets are counted from here */
     uint32_t thread;            /* ch->thread */
-    int fast;                   /* in a chunk without values: hit_fast may
+    int fast;                   /* in a chunk without values: hot_fast may
                                    decode its next record */
     int timed;                  /* hot events carry a time delta */
     int values;                 /* hot events carry values (v1.1) */
@@ -944,28 +944,40 @@ static void lost_here(const struct dec *d, ttf_event *ev, uint64_t off,
     ev->lost_bytes = bytes;
 }
 
-/* The common record decoded in line, without dec_next's generality: a
- * hit ENTER or EXIT (function in the cache) whose time delta, if timed,
- * is one byte, in a chunk without values. 1 with *ev as dec_next would
- * fill it; 0 (nothing read or changed) if the next record is any other:
- * dec_next then starts over at the same byte, and reports any damage. */
-static inline int hit_fast(struct dec *d, ttf_event *ev)
+/* The common records decoded in line, without dec_next's generality: an
+ * ENTER or EXIT, hit or miss, whose varints have one or two bytes, in a
+ * chunk without values. 1 with *ev as dec_next would fill it; 0 (nothing
+ * read or changed) if the next record is any other: dec_next then starts
+ * over at the same byte, and reports any damage. */
+static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
+                                                          ttf_event *ev)
 {
-    const uint8_t *p = d->c.p;
-    const uint8_t *q = p + 1 + d->timed;
-    uint64_t dt = 0;
+    const uint8_t *p = d->c.p, *q = p + 1, *end = d->c.end;
+    uint64_t addr, u, dt = 0;
+    int exit;
 
-    if (!d->fast || q > d->c.end || *p < TTF_T_ENTER_HIT)
-        return 0;
-    if (d->timed && (dt = p[1]) >= 0x80)
+    if (!d->fast || p >= end)
         return 0;
     unsigned tag = *p;
-    int exit = tag >= TTF_T_EXIT_HIT;
+    if (tag >= TTF_T_ENTER_HIT) {
+        if (d->timed && !uvar_short(&q, end, &dt))
+            return 0;
+        addr = d->cache[tag & (TTF_SLOTS - 1)];
+        exit = tag >= TTF_T_EXIT_HIT;
+    } else {
+        if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
+            (d->timed && !uvar_short(&q, end, &dt)))
+            return 0;
+        addr = d->prev + (uint64_t)unzigzag(u);
+        d->cache[TTF_SLOT(addr)] = addr;
+        d->prev = addr;
+        exit = tag == TTF_T_EXIT_MISS;
+    }
     d->c.p = q;
     d->tsc += dt;
     ev_fill(ev, exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
             to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
-    ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
+    ev->addr = addr;
     d->depth += exit ? -1 : 1;
     return 1;
 }
@@ -1012,9 +1024,10 @@ static __attribute__((noinline)) int titer_step(struct titer *ti,
 }
 
 /* Next event of the thread: 1 with *ev, 0 at its end. */
-static inline int titer_next(struct titer *ti, ttf_event *ev)
+static inline __attribute__((always_inline)) int titer_next(struct titer *ti,
+                                                       ttf_event *ev)
 {
-    return hit_fast(&ti->d, ev) ? 1 : titer_step(ti, ev);
+    return hot_fast(&ti->d, ev) ? 1 : titer_step(ti, ev);
 }
 
 static void titer_init(struct titer *ti, const ttf_trace *t, size_t thread,
@@ -1247,7 +1260,7 @@ static int index_chunks(ttf_trace *t)
 }
 
 /* Count thread i's events and find their time range: all the scan needs
- * of them. hit is a local whose address goes nowhere but hit_fast, so the
+ * of them. hit is a local whose address goes nowhere but hot_fast, so the
  * compiler keeps only the fields read here. */
 static void scan_events(ttf_trace *t, size_t i)
 {
@@ -1258,7 +1271,7 @@ static void scan_events(ttf_trace *t, size_t i)
 
     titer_init(&ti, t, i, t);
     for (;;) {
-        if (hit_fast(&ti.d, &hit)) {
+        if (hot_fast(&ti.d, &hit)) {
             last = hit.tsc;
         } else if (titer_step(&ti, &ev) == 1) {
             last = ev.tsc;

@@ -61,21 +61,36 @@ static inline uint64_t cur_offset(const struct ttfi_cursor *c, const uint8_t *p)
     return c->off0 + (uint64_t)(p - c->start);
 }
 
-/* uvar: LEB128, at most 10 bytes, must fit 64 bits. One and two bytes,
- * the common sizes, are decoded here, the rest by ttfi_uvar_slow. */
+/* A uvar of one or two bytes (the common sizes) at *p, before end: 1 with
+ * *v and *p moved past it; else 0 with nothing changed. */
+static inline int uvar_short(const uint8_t **p, const uint8_t *end,
+                             uint64_t *v)
+{
+    const uint8_t *b = *p;
+    if (b < end && b[0] < 0x80) {
+        *v = b[0];
+        *p = b + 1;
+        return 1;
+    }
+    if (end - b >= 2 && b[1] < 0x80) {
+        *v = (uint64_t)(b[0] & 0x7f) | (uint64_t)b[1] << 7;
+        *p = b + 2;
+        return 1;
+    }
+    return 0;
+}
+
+/* svar: a zigzag-coded uvar. */
+static inline int64_t unzigzag(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/* uvar: LEB128, at most 10 bytes, must fit 64 bits. */
 static inline int cur_uvar(struct ttfi_cursor *c, uint64_t *v)
 {
-    const uint8_t *p = c->p;
-    if (p < c->end && p[0] < 0x80) {
-        *v = p[0];
-        c->p = p + 1;
+    if (uvar_short(&c->p, c->end, v))
         return 0;
-    }
-    if (c->end - p >= 2 && p[1] < 0x80) {
-        *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-        c->p = p + 2;
-        return 0;
-    }
     return ttfi_uvar_slow(c, v);
 }
 
@@ -83,7 +98,7 @@ static inline int cur_svar(struct ttfi_cursor *c, int64_t *v)
 {
     uint64_t u;
     int r = cur_uvar(c, &u);
-    *v = r ? 0 : (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+    *v = r ? 0 : unzigzag(u);
     return r;
 }
 
