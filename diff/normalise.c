@@ -43,18 +43,23 @@ static int cache_grow(ttd_cache *c)
     return 0;
 }
 
-/* The slot of id; *fresh = 1 if it was just created (fields to fill). */
-static ttd_slot *cache_get(ttd_cache *c, uint64_t id, int *fresh)
+/* The slot of id, or NULL if it has none yet: the per-event look-up. */
+static inline ttd_slot *cache_find(const ttd_cache *c, uint64_t id)
 {
-    *fresh = 0;
-    if (c->cap) {
-        size_t j = slot_of(id, c->cap);
-        while (c->slots[j].used) {
-            if (c->slots[j].id == id)
-                return &c->slots[j];
-            j = (j + 1) & (c->cap - 1);
-        }
+    if (!c->cap)
+        return NULL;
+    for (size_t j = slot_of(id, c->cap); c->slots[j].used;
+         j = (j + 1) & (c->cap - 1)) {
+        if (c->slots[j].id == id)
+            return &c->slots[j];
     }
+    return NULL;
+}
+
+/* A new slot for id, which has none (fields to fill); NULL if out of
+ * memory. Out of line: once per distinct address or site. */
+static __attribute__((noinline)) ttd_slot *cache_add(ttd_cache *c, uint64_t id)
+{
     if ((c->n + 1) * 2 > c->cap && cache_grow(c) < 0)
         return NULL;
     size_t j = slot_of(id, c->cap);
@@ -63,7 +68,6 @@ static ttd_slot *cache_get(ttd_cache *c, uint64_t id, int *fresh)
     c->slots[j].used = 1;
     c->slots[j].id = id;
     c->n++;
-    *fresh = 1;
     return &c->slots[j];
 }
 
@@ -109,20 +113,29 @@ void ttd_norm_free(ttd_norm *n)
     memset(n, 0, sizeof *n);
 }
 
-static ttd_slot *func_slot(ttd_norm *n, const ttf_event *ev)
+/* The new slot of an address or scope site: named, filtered, hashed. */
+static __attribute__((noinline)) ttd_slot *func_add(ttd_norm *n,
+                                                    const ttf_event *ev,
+                                                    uint64_t id)
 {
-    int fresh;
-    uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
-    ttd_slot *s = cache_get(&n->funcs, id, &fresh);
+    ttd_slot *s = cache_add(&n->funcs, id);
 
-    if (!s || !fresh)
-        return s;
+    if (!s)
+        return NULL;
     s->name = ttf_sym_event_name(n->sym, ev);
     if (!s->name)
         s->name = "?";
     s->hash = XXH3_64bits(s->name, strlen(s->name));
     s->keep = passes(n, s->name);
     return s;
+}
+
+static inline ttd_slot *func_slot(ttd_norm *n, const ttf_event *ev)
+{
+    uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
+    ttd_slot *s = cache_find(&n->funcs, id);
+
+    return s ? s : func_add(n, ev, id);
 }
 
 const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev)
@@ -133,10 +146,9 @@ const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev)
 
 static ttd_slot *site_slot(ttd_norm *n, uint32_t site)
 {
-    int fresh;
-    ttd_slot *s = cache_get(&n->sites, site, &fresh);
+    ttd_slot *s = cache_find(&n->sites, site);
 
-    if (!s || !fresh)
+    if (s || !(s = cache_add(&n->sites, site)))
         return s;
     const ttf_callsite *cs = ttf_get_callsite(n->trace, site);
     const char *fmt = cs && cs->fmt ? cs->fmt : "";
@@ -180,20 +192,14 @@ int ttd_norm_kept(ttd_norm *n, const ttf_event *ev)
     return ttd_norm_key(n, ev, &key);
 }
 
-int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
+/* ttd_norm_key for the kinds other than ENTER and EXIT. */
+static __attribute__((noinline)) int other_key(ttd_norm *n,
+                                               const ttf_event *ev,
+                                               uint64_t *key)
 {
     ttd_slot *s;
 
     switch (ev->kind) {
-    case TTF_EV_ENTER:
-    case TTF_EV_EXIT:
-        s = func_slot(n, ev);
-        if (!s)
-            return TT_ENOMEM;
-        /* constant kinds: the compiler folds their mix */
-        *key = ev->kind == TTF_EV_ENTER ? mix(s->hash, TTF_EV_ENTER)
-                                        : mix(s->hash, TTF_EV_EXIT);
-        return s->keep;
     case TTF_EV_MESSAGE:
     case TTF_EV_MARK:
         s = site_slot(n, ev->site);
@@ -213,4 +219,17 @@ int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
     default:
         return 0;
     }
+}
+
+int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
+{
+    if (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
+        return other_key(n, ev, key);
+    ttd_slot *s = func_slot(n, ev);
+    if (!s)
+        return TT_ENOMEM;
+    /* constant kinds: the compiler folds their mix */
+    *key = ev->kind == TTF_EV_ENTER ? mix(s->hash, TTF_EV_ENTER)
+                                    : mix(s->hash, TTF_EV_EXIT);
+    return s->keep;
 }
