@@ -11,8 +11,11 @@
  * records for every chunk where its good records end (vend) and whether
  * bytes were damaged there. Iteration later decodes only up to vend, so
  * counts, LOST markers and events are the same in both passes by
- * construction, and the hot path is a tag test, a cache load and a
- * one-byte varint in the common case - no allocation per event.
+ * construction. The hot path is in line in both passes (hot_fast): an
+ * ENTER or EXIT with short varints is a tag test, a cache load and a
+ * byte or two; anything else (other records, values, long varints, the
+ * end of a chunk, damage) goes to dec_next untouched, which stays the
+ * one decoder of all of it. No allocation per event.
  *
  * Recovery. Bad bytes never fail the trace: they end their chunk, leave a
  * notice ("bad.trc: offset 8231: invalid record tag 0x55; rest of chunk
@@ -954,7 +957,7 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
 {
     const uint8_t *p = d->c.p, *q = p + 1, *end = d->c.end;
     uint64_t addr, u, dt = 0;
-    int exit;
+    int is_exit;
 
     if (!d->fast || p >= end)
         return 0;
@@ -963,7 +966,7 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         if (d->timed && !uvar_short(&q, end, &dt))
             return 0;
         addr = d->cache[tag & (TTF_SLOTS - 1)];
-        exit = tag >= TTF_T_EXIT_HIT;
+        is_exit = tag >= TTF_T_EXIT_HIT;
     } else {
         if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
             (d->timed && !uvar_short(&q, end, &dt)))
@@ -971,14 +974,14 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         addr = d->prev + (uint64_t)unzigzag(u);
         d->cache[TTF_SLOT(addr)] = addr;
         d->prev = addr;
-        exit = tag == TTF_T_EXIT_MISS;
+        is_exit = tag == TTF_T_EXIT_MISS;
     }
     d->c.p = q;
     d->tsc += dt;
-    ev_fill(ev, exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
+    ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
             to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     ev->addr = addr;
-    d->depth += exit ? -1 : 1;
+    d->depth += is_exit ? -1 : 1;
     return 1;
 }
 
