@@ -1,0 +1,195 @@
+/*
+ * test_format_fast.c - the reader's in-line path for ENTER/EXIT (hits and
+ * misses, varints of every length, timed and untimed chunks, values
+ * chunks) gives the events the writer was given, every field of them set
+ * even when the caller scribbled over the event between calls, in single
+ * thread and merged iteration alike.
+ */
+#include "test_format_util.h"
+
+#define NEV 20000u              /* ENTER/EXIT events per thread */
+#define NFUNC 200u              /* distinct functions: misses and hits */
+
+/* One written event, to compare with what is read. */
+struct want {
+    int kind;                   /* TTF_EV_ENTER or TTF_EV_EXIT */
+    uint64_t tsc, addr;         /* as written */
+    int depth;                  /* depth before it */
+};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A time step whose varint has 1, 2, 3 or many bytes (or is 0). */
+static uint64_t time_step(void)
+{
+    static const uint64_t range[5] = {1, 128, 16384, 2097152, 1ull << 40};
+    return next_rand() % range[next_rand() % 5];
+}
+
+/* Function i: near neighbours (short deltas) and far ones (long). */
+static uint64_t func_addr(uint64_t i)
+{
+    return i % 4 == 0 ? 0x7f0000000000ull + i * 0x123456789ull
+                      : 0x401000u + i * 0x30u;
+}
+
+/* Thread th's events: a random walk of calls and returns. */
+static struct want *plan(uint64_t tsc0)
+{
+    struct want *w = calloc(NEV, sizeof *w);
+    uint64_t stack[NEV], tsc = tsc0;
+    int depth = 0;
+
+    assert_non_null(w);
+    for (uint32_t i = 0; i < NEV; i++) {
+        int enter = depth == 0 || (i + (uint32_t)depth < NEV && next_rand() % 2);
+        tsc += time_step();
+        if (enter)
+            stack[depth] = func_addr(next_rand() % NFUNC);
+        else
+            depth--;
+        w[i] = (struct want){enter ? TTF_EV_ENTER : TTF_EV_EXIT, tsc,
+                             stack[depth], enter ? depth : depth + 1};
+        if (enter)
+            depth++;
+    }
+    return w;
+}
+
+static const char *write_plan(const char *name, int timed, int values,
+                              struct want *w[2])
+{
+    const char *path = tu_path(name);
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = timed, .values = values};
+    ttf_writer *wr;
+
+    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
+    for (uint32_t th = 0; th < 2; th++)
+        assert_int_equal(ttf_write_thread_start(wr, th, 1000 + th, 7 + th, "t"), 0);
+    for (uint32_t i = 0; i < NEV; i++) {
+        for (uint32_t th = 0; th < 2; th++) {
+            const struct want *e = &w[th][i];
+            if (e->kind == TTF_EV_ENTER)
+                assert_int_equal(ttf_write_enter(wr, th, e->tsc, e->addr), 0);
+            else
+                assert_int_equal(ttf_write_exit(wr, th, e->tsc, e->addr), 0);
+        }
+    }
+    assert_int_equal(ttf_writer_close(wr, 0), 0);
+    return path;
+}
+
+/* ev is what the writer's e became; fields it does not use are empty. */
+static void check_event(const ttf_event *ev, const struct want *e,
+                        uint32_t th, int timed, int values)
+{
+    assert_int_equal(ev->kind, e->kind);
+    assert_int_equal(ev->thread, th);
+    assert_int_equal(ev->addr, e->addr);
+    assert_int_equal(ev->depth, e->depth);
+    if (timed)
+        assert_int_equal(ev->tsc, e->tsc);
+    assert_int_equal(ev->site, 0);
+    assert_null(ev->args);
+    assert_int_equal(ev->args_len, 0);
+    assert_int_equal(ev->signo, 0);
+    assert_int_equal(ev->code, 0);
+    assert_int_equal(ev->fault_addr, 0);
+    assert_int_equal(ev->lost_events, 0);
+    assert_int_equal(ev->lost_bytes, 0);
+    assert_null(ev->text);
+    assert_int_equal(ev->has_values, values);
+    assert_int_equal(ev->sync_arg, 0);
+}
+
+/* Read thread th (or all threads) scribbling over ev between calls. */
+static void read_back(ttf_trace *t, uint32_t which, struct want *w[2],
+                      int timed, int values)
+{
+    ttf_iter *it;
+    ttf_event ev;
+    uint32_t k[2] = {0, 0};
+    uint64_t last_off[2] = {0, 0}, last_ns = 0;
+    int r;
+
+    assert_int_equal(ttf_iter_open(t, which, &it), 0);
+    for (;;) {
+        memset(&ev, 0xa5, sizeof ev);
+        if ((r = ttf_iter_next(it, &ev)) != 1)
+            break;
+        if (ev.kind != TTF_EV_ENTER && ev.kind != TTF_EV_EXIT)
+            continue;
+        assert_true(ev.thread < 2);
+        assert_true(k[ev.thread] < NEV);
+        check_event(&ev, &w[ev.thread][k[ev.thread]++], ev.thread, timed, values);
+        assert_true(ev.offset > last_off[ev.thread]);
+        last_off[ev.thread] = ev.offset;
+        assert_true(which != TTF_ALL_THREADS || ev.time_ns >= last_ns);
+        last_ns = ev.time_ns;
+    }
+    assert_int_equal(r, 0);
+    ttf_iter_close(it);
+    for (uint32_t th = 0; th < 2; th++)
+        assert_int_equal(k[th], which == TTF_ALL_THREADS || which == th ? NEV : 0);
+}
+
+static void round_trip(const char *name, int timed, int values)
+{
+    struct want *w[2] = {plan(1000), plan(1001)};
+    const char *path = write_plan(name, timed, values, w);
+    ttf_trace *t;
+
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    assert_int_equal(ttf_get_summary(t)->events, 2 * (NEV + 1) + 1);  /* + THREAD_STARTs, END */
+    read_back(t, 0, w, timed, values);
+    read_back(t, 1, w, timed, values);
+    if (timed)
+        read_back(t, TTF_ALL_THREADS, w, timed, values);
+    ttf_close(t);
+    free(w[0]);
+    free(w[1]);
+}
+
+static void test_timed(void **state)
+{
+    (void)state;
+    round_trip("timed.trc", 1, 0);
+}
+
+static void test_untimed(void **state)
+{
+    (void)state;
+    round_trip("untimed.trc", 0, 0);
+}
+
+static void test_values(void **state)
+{
+    (void)state;
+    round_trip("values.trc", 1, 1);
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    tu_cleanup();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_timed),
+        cmocka_unit_test(test_untimed),
+        cmocka_unit_test(test_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown_all);
+}
