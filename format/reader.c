@@ -1677,12 +1677,10 @@ int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out)
     return 0;
 }
 
-int ttf_iter_next(ttf_iter *it, ttf_event *ev)
+/* The next event of a merged iteration. Out of line, so that
+ * ttf_iter_next keeps one copy of the in-line path and few registers. */
+static __attribute__((noinline)) int merged_next(ttf_iter *it, ttf_event *ev)
 {
-    if (!it || !ev)
-        return TT_EINVAL;
-    if (!it->subs)
-        return titer_next(&it->one, ev);
     if (!it->nheap)
         return 0;
     uint32_t top = it->heap[0];
@@ -1691,6 +1689,15 @@ int ttf_iter_next(ttf_iter *it, ttf_event *ev)
         it->heap[0] = it->heap[--it->nheap];
     sift_down(it, 0);
     return 1;
+}
+
+int ttf_iter_next(ttf_iter *it, ttf_event *ev)
+{
+    if (!it || !ev)
+        return TT_EINVAL;
+    if (it->subs)
+        return merged_next(it, ev);
+    return titer_next(&it->one, ev);
 }
 
 void ttf_iter_close(ttf_iter *it)
