@@ -197,9 +197,27 @@ static void note_touch(ttd_prof *p, uint32_t f)
         p->touched[p->ntouched++] = f;
 }
 
+/* A frame closed without its EXIT: counted, and the first one kept. */
+static __attribute__((noinline)) void never_returned(ttd_prof *p,
+                                                     const struct tstate *ts,
+                                                     const struct frame *fr,
+                                                     uint64_t now, int reason)
+{
+    struct fstat *s = &p->cur[fr->fid];
+
+    p->info.never_returned++;
+    if (s->never++ == 0) {
+        s->where.reason = reason;
+        s->where.thread = ts->thread;
+        s->where.enter_ns = fr->enter_ns;
+        s->where.close_ns = now;
+        s->where.caller = p->depth ? p->names[p->stack[p->depth - 1].fid] : "";
+    }
+}
+
 /* Close the top frame at time now; reason 0 for a real EXIT. */
-static void pop(ttd_prof *p, const struct tstate *ts, uint64_t now,
-                int reason)
+static inline void pop(ttd_prof *p, const struct tstate *ts, uint64_t now,
+                       int reason)
 {
     struct frame *fr = &p->stack[--p->depth];
     struct fstat *s = &p->cur[fr->fid];
@@ -213,16 +231,8 @@ static void pop(ttd_prof *p, const struct tstate *ts, uint64_t now,
     if (fr->outer)
         s->total += dur;
     p->active[fr->fid]--;
-    if (!reason)
-        return;
-    p->info.never_returned++;
-    if (s->never++ == 0) {
-        s->where.reason = reason;
-        s->where.thread = ts->thread;
-        s->where.enter_ns = fr->enter_ns;
-        s->where.close_ns = now;
-        s->where.caller = p->depth ? p->names[p->stack[p->depth - 1].fid] : "";
-    }
+    if (reason)
+        never_returned(p, ts, fr, now, reason);
 }
 
 static int push(ttd_prof *p, uint32_t f, uint64_t now)
