@@ -18,7 +18,10 @@
  * return value is in rax, rdx (and xmm0, xmm1, st0 for floating point
  * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
  * saved). It hands rax and rsp to C, gets the real return address back and
- * jumps there with every return register as the function left it.
+ * jumps there with every return register as the function left it, and the
+ * argument registers too: else the caller's next call would pass our
+ * buffer pointers and clock readings in its unused argument registers,
+ * different in every run and costly to record.
  */
 #if defined(__x86_64__) && defined(__linux__)
 
@@ -121,32 +124,41 @@ cap_ret_tramp:
         pushq   %rbp
         movq    %rsp, %rbp              /* rbp+24: rsp after the function's ret */
         andq    $-16, %rsp
+        pushq   %rdi                    /* the scratch registers as the function */
+        pushq   %rsi                    /* left them: the caller's next call */
+        pushq   %rcx                    /* then passes what it would without */
+        pushq   %r8                     /* libttcap, not our pointers and clock */
+        pushq   %r9                     /* readings (6 pushes: still aligned) */
+        pushq   %r10
         movq    %rax, %rdi              /* the return value */
         leaq    24(%rbp), %rsi
         call    cap_fexit_fast          /* rax = real return, rdx = slow */
         testq   %rdx, %rdx
-        jnz     1f
+        jnz     2f
+1:
         movq    %rax, %r11
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rcx
+        popq    %rsi
+        popq    %rdi
         movq    %rbp, %rsp
         popq    %rbp
         popq    %rdx
         popq    %rax
         jmp     *%r11
-1:
+2:
         subq    $32, %rsp
         movaps  %xmm0, 0(%rsp)
         movaps  %xmm1, 16(%rsp)
         movq    16(%rbp), %rdi          /* the saved rax */
         leaq    24(%rbp), %rsi
         call    cap_fexit_slow          /* rax = real return */
-        movq    %rax, %r11
         movaps  0(%rsp), %xmm0
         movaps  16(%rsp), %xmm1
-        movq    %rbp, %rsp
-        popq    %rbp
-        popq    %rdx
-        popq    %rax
-        jmp     *%r11
+        addq    $32, %rsp
+        jmp     1b
         .cfi_endproc
         .size   cap_ret_tramp, .-cap_ret_tramp
 

@@ -88,7 +88,10 @@ struct shent {
 /* A thread's shadow stack (not in struct tstate: that is reset at fork and
  * thread start, and a forked child still returns through these frames). */
 struct shadow {
-    struct shent *e;            /* entries, oldest first (mmap'd) */
+    struct shent *e;            /* entries, oldest first (mmap'd); e[-1] is a
+                                   guard whose slot is above every stack, so
+                                   the fast paths read e[n - 1] and e[n - 2]
+                                   without testing n */
     uint32_t n;                 /* entries in use */
     uint32_t cap;               /* entries mapped */
     int unhooked;               /* real addresses put back for an unwinder */
@@ -134,8 +137,7 @@ void put_enter(struct tstate *t, uintptr_t fn, const uint64_t *r)
 {
     uint8_t tag, *p = t->pos;
     uint8_t *q = cap_hot_head(t, p, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
-    q = ttf_put_enter_values(q, r, t->vprev, t->vstride);
-    ttf_values_advance(r, t->vprev, t->vstride);
+    q = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
     cap_commit(t, p, tag, q);
 }
 
@@ -174,7 +176,8 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     if (__builtin_expect(t->pos >= t->limit || !t->vals || t->busy || n >= sh.cap ||
                          atomic_load_explicit(&switched, memory_order_relaxed), 0))
         return 1;
-    if (n && sh.e[n - 1].slot <= s && !(sh.e[n - 1].slot == s && *slot == TRAMP))
+    const struct shent *top = sh.e + n - 1;     /* the guard when n is 0 */
+    if (top->slot <= s && !(top->slot == s && *slot == TRAMP))
         return 1;
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
@@ -192,10 +195,10 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
     struct tstate *t = &cap_tls;
     uint32_t n = sh.n;
     uintptr_t s = sp - 8;
-    if (__builtin_expect(!n || sh.e[n - 1].slot != s || (n > 1 && sh.e[n - 2].slot == s) ||
+    const struct shent *e = sh.e + n - 1;       /* below it: the guard at least */
+    if (__builtin_expect(!n || e->slot != s || e[-1].slot == s ||
                          t->pos >= t->limit || !t->vals || t->busy || !cap_on, 0))
         return (struct tramp_ret){ 0, 1 };
-    struct shent *e = &sh.e[n - 1];
     uintptr_t ret = e->ret;
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
@@ -223,15 +226,17 @@ static int shadow_room(void)
     size_t want = sh.cap ? (size_t)sh.cap * 2 : SH_FIRST;
     if (want > UINT32_MAX)
         return -1;
-    void *m;
+    size_t was = sh.e ? (sh.cap + 1) * sizeof *sh.e : 0;
+    struct shent *m;
     if (sh.e)
-        m = mremap(sh.e, sh.cap * sizeof *sh.e, want * sizeof *sh.e, MREMAP_MAYMOVE);
+        m = mremap(sh.e - 1, was, (want + 1) * sizeof *sh.e, MREMAP_MAYMOVE);
     else
-        m = mmap(NULL, want * sizeof *sh.e, PROT_READ | PROT_WRITE,
+        m = mmap(NULL, (want + 1) * sizeof *sh.e, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return -1;
-    sh.e = m;
+    m[0].slot = UINTPTR_MAX;
+    sh.e = m + 1;
     sh.cap = (uint32_t)want;
     return 0;
 }
@@ -376,7 +381,7 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
 void cap_values_thread_end(void)
 {
     if (sh.e)
-        munmap(sh.e, sh.cap * sizeof *sh.e);
+        munmap(sh.e - 1, (sh.cap + 1) * sizeof *sh.e);
     memset(&sh, 0, sizeof sh);
 }
 

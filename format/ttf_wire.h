@@ -277,33 +277,58 @@ static inline uint64_t ttf_get_le(const uint8_t *p, int n)
     return v;
 }
 
+/* Bits set in a 6-bit register mask. */
+static const uint8_t ttf_regs_set[1u << TTF_ARGREGS] = {
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+};
+
+/* The mask of an ENTER's values (below), with d[i] = regs[i] - prev[i].
+ * Of the two predictions for a register not given (unchanged since the
+ * chunk's previous ENTER, or moved by the same stride as then: a loop
+ * counter, a pointer walking an array), the one that leaves fewer
+ * registers to give is used; unchanged on a tie. Unrolled and branch-free:
+ * values mode runs this on every call. */
+static inline unsigned ttf_values_mask(const uint64_t regs[TTF_ARGREGS],
+                                       const uint64_t prev[TTF_ARGREGS],
+                                       const uint64_t stride[TTF_ARGREGS],
+                                       uint64_t d[TTF_ARGREGS])
+{
+    unsigned same = 0, strided = 0;
+#pragma GCC unroll 6
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        d[i] = regs[i] - prev[i];
+        same |= (unsigned)(d[i] != 0) << i;
+        strided |= (unsigned)(d[i] != stride[i]) << i;
+    }
+    unsigned pick = -(unsigned)(ttf_regs_set[strided] < ttf_regs_set[same]);
+    return (pick & (strided | TTF_MASK_STRIDE)) | (~pick & same);
+}
+
+/* The mask byte, then the zigzag deltas of the registers it gives. */
+static inline uint8_t *ttf_put_values_deltas(uint8_t *p, unsigned m,
+                                             const uint64_t d[TTF_ARGREGS])
+{
+    *p++ = (uint8_t)m;
+    for (unsigned left = m & ((1u << TTF_ARGREGS) - 1); left; left &= left - 1)
+        p = ttf_put_svar(p, (int64_t)d[__builtin_ctz(left)]);
+    return p;
+}
+
 /* The values after an ENTER in a TTF_CHUNK_VALUES chunk: mask, then the
- * deltas of the registers given. Of the two predictions for a register not
- * given (unchanged since the chunk's previous ENTER, or moved by the same
- * stride as then: a loop counter, a pointer walking an array), the one
- * that leaves fewer registers to give is used; unchanged on a tie. Writes
- * at most TTF_ENTER_VALUES_MAX bytes; once the record is committed the
- * caller calls ttf_values_advance. */
+ * deltas of the registers given (ttf_values_mask). Writes at most
+ * TTF_ENTER_VALUES_MAX bytes; once the record is committed the caller
+ * calls ttf_values_advance. */
 static inline uint8_t *ttf_put_enter_values(uint8_t *p,
                                             const uint64_t regs[TTF_ARGREGS],
                                             const uint64_t prev[TTF_ARGREGS],
                                             const uint64_t stride[TTF_ARGREGS])
 {
-    unsigned same = 0, strided = 0, nsame = 0, nstrided = 0;
-    for (int i = 0; i < TTF_ARGREGS; i++) {
-        unsigned a = regs[i] != prev[i], b = regs[i] != prev[i] + stride[i];
-        same |= a << i;
-        strided |= b << i;
-        nsame += a;
-        nstrided += b;
-    }
-    unsigned m = nstrided < nsame ? strided | TTF_MASK_STRIDE : same;
-    *p++ = (uint8_t)m;
-    for (int i = 0; i < TTF_ARGREGS; i++) {
-        if (m & (1u << i))
-            p = ttf_put_svar(p, (int64_t)(regs[i] - prev[i]));
-    }
-    return p;
+    uint64_t d[TTF_ARGREGS];
+    unsigned m = ttf_values_mask(regs, prev, stride, d);
+    return ttf_put_values_deltas(p, m, d);
 }
 
 /* After an ENTER with values regs: the state the next one is coded on. */
@@ -311,10 +336,28 @@ static inline void ttf_values_advance(const uint64_t regs[TTF_ARGREGS],
                                       uint64_t prev[TTF_ARGREGS],
                                       uint64_t stride[TTF_ARGREGS])
 {
+#pragma GCC unroll 6
     for (int i = 0; i < TTF_ARGREGS; i++) {
         stride[i] = regs[i] - prev[i];
         prev[i] = regs[i];
     }
+}
+
+/* Both at once, for a writer that always has room (libttcap): writes the
+ * values and moves prev/stride on, computing each delta once. */
+static inline uint8_t *ttf_put_enter_values_step(uint8_t *p,
+                                                 const uint64_t regs[TTF_ARGREGS],
+                                                 uint64_t prev[TTF_ARGREGS],
+                                                 uint64_t stride[TTF_ARGREGS])
+{
+    uint64_t d[TTF_ARGREGS];
+    unsigned m = ttf_values_mask(regs, prev, stride, d);
+#pragma GCC unroll 6
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        stride[i] = d[i];
+        prev[i] = regs[i];
+    }
+    return ttf_put_values_deltas(p, m, d);
 }
 
 /* The value after an EXIT in a TTF_CHUNK_VALUES chunk: rax, absolute. */
