@@ -21,6 +21,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#define XXH_INLINE_ALL      /* chain() runs once or twice per event */
 #include <xxhash.h>
 
 #include "tree.h"
@@ -29,13 +30,19 @@
 #define END_CUT 0x43555421ull       /* ... when it ended without an EXIT */
 #define END_ROOT 0x524f4f54ull      /* ... for the root */
 
+/* Open calls up to which an EXIT that is not the innermost call's looks
+ * for its call by scanning the stack; deeper, the open set counts the
+ * open EXIT keys, so an EXIT that closes nothing costs O(1). */
+#define SCAN_DEPTH 64
+
 static uint64_t chain(uint64_t h, uint64_t x)
 {
     return XXH3_64bits_withSeed(&x, sizeof x, h);
 }
 
-/* A new node at the end; NULL on ENOMEM. */
-static ttd_node *new_node(ttd_tree *t)
+/* A new node at the end, all of it set; NULL on ENOMEM. */
+static ttd_node *new_node(ttd_tree *t, uint64_t key, uint64_t hash,
+                          uint32_t flags)
 {
     if (t->n + 1 >= TTD_NODE_MAX)
         return NULL;
@@ -43,13 +50,11 @@ static ttd_node *new_node(ttd_tree *t)
         ttd_keybuf_reserve(&t->nb, 6 * t->n + 64, 3 * t->n) < 0)
         return NULL;
     ttd_node *nd = ttd_tree_node(t, t->n++);
-    memset(nd, 0, sizeof *nd);
-    nd->info = 1u << 2;
-    nd->len = 1;
+    *nd = (ttd_node){hash, key, 1u << 2 | flags, 1};
     return nd;
 }
 
-static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t h)
+static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t key)
 {
     if (t->nst == t->stcap) {
         size_t ncap = t->stcap ? 2 * t->stcap : 64;
@@ -59,8 +64,9 @@ static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t h)
         t->st = ns;
         t->stcap = ncap;
     }
-    t->st[t->nst++] = (ttd_tframe){node, raw0, h};
-    return 0;
+    uint64_t x = node ? ttd_norm_exit_of(key) : 0;
+    t->st[t->nst++] = (ttd_tframe){node, raw0, key, x};
+    return t->live ? ttd_openset_add(&t->open, x) : 0;
 }
 
 int ttd_tree_reset(ttd_tree *t, size_t bound)
@@ -71,11 +77,11 @@ int ttd_tree_reset(ttd_tree *t, size_t bound)
     t->raw = 0;
     t->nst = 0;
     t->done = 0;
+    t->live = 0;
     ttd_openset_clear(&t->open);
     if (rc < 0)
         return rc;
-    ttd_node *root = new_node(t);
-    if (!root)
+    if (!new_node(t, 0, 0, 0))
         return TT_ENOMEM;
     return push_call(t, 0, 0, 0);
 }
@@ -99,26 +105,52 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
     nd->len = (uint32_t)(end - f->raw0);
     nd->info = (uint32_t)(t->n - f->node) << 2 | TTD_NODE_CALL |
                (how == END_EXIT ? TTD_NODE_CLOSED : 0);
-    if (t->nst) {
-        ttd_openset_del(&t->open, ttd_norm_exit_of(nd->key));
-        t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
-    }
+    if (t->live)
+        ttd_openset_del(&t->open, f->xkey);
+    t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
+}
+
+/* Make the open set live: the EXIT keys of every open call. 0 or
+ * TT_ENOMEM (the set is then left idle, emptied). */
+static int go_live(ttd_tree *t)
+{
+    for (size_t i = 1; i < t->nst; i++)
+        if (ttd_openset_add(&t->open, t->st[i].xkey) < 0) {
+            ttd_openset_clear(&t->open);
+            return TT_ENOMEM;
+        }
+    t->live = 1;
+    return 0;
 }
 
 /* The open call (stack position >= 1) an EXIT with key k closes, 0 if
- * none. */
-static size_t closes(const ttd_tree *t, uint64_t k)
+ * none. Mostly the innermost call; else a scan, or the open counts when
+ * the stack is deep (a scan too if they cannot be had). */
+static size_t closes(ttd_tree *t, uint64_t k)
 {
     size_t top = t->nst - 1;
 
-    if (top && ttd_norm_exit_of(ttd_tree_node(t, t->st[top].node)->key) == k)
-        return top;     /* the usual case: the innermost call returns */
-    if (!ttd_openset_count(&t->open, k))
+    if (top && t->st[top].xkey == k)
+        return top;
+    if (!t->live && top > SCAN_DEPTH)
+        go_live(t);
+    if (t->live && !ttd_openset_count(&t->open, k))
         return 0;
-    for (size_t i = t->nst; i-- > 1;)
-        if (ttd_norm_exit_of(ttd_tree_node(t, t->st[i].node)->key) == k)
+    for (size_t i = top; i >= 1; i--)
+        if (t->st[i].xkey == k)
             return i;
     return 0;
+}
+
+/* Calls closed back under SCAN_DEPTH / 2: the set goes idle (its keys
+ * deleted one by one, so it is empty again). */
+static void maybe_idle(ttd_tree *t)
+{
+    if (!t->live || t->nst >= SCAN_DEPTH / 2)
+        return;
+    for (size_t i = t->nst; i-- > 1;)
+        ttd_openset_del(&t->open, t->st[i].xkey);
+    t->live = 0;
 }
 
 int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
@@ -130,22 +162,19 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
         while (t->nst > f + 1)
             close_top(t, raw, END_CUT);
         close_top(t, raw + 1, END_EXIT);
+        maybe_idle(t);
         return 0;
     }
     size_t at = t->n;
-    ttd_node *nd = new_node(t);
-    if (!nd)
-        return TT_ENOMEM;
-    nd->key = key;
     if (kind != TTF_EV_ENTER) {
-        nd->hash = key;
+        if (!new_node(t, key, key, 0))
+            return TT_ENOMEM;
         t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, key);
         return 0;
     }
-    nd->info |= TTD_NODE_CALL;
-    if (push_call(t, at, raw, key) < 0)
+    if (!new_node(t, key, 0, TTD_NODE_CALL))
         return TT_ENOMEM;
-    return ttd_openset_add(&t->open, ttd_norm_exit_of(key));
+    return push_call(t, at, raw, key);
 }
 
 void ttd_tree_finish(ttd_tree *t)
@@ -159,5 +188,7 @@ void ttd_tree_finish(ttd_tree *t)
     root->len = (uint32_t)(t->raw > UINT32_MAX ? UINT32_MAX : t->raw);
     root->info = (uint32_t)t->n << 2;
     t->nst = 0;
+    t->live = 0;
+    ttd_openset_clear(&t->open);
     t->done = 1;
 }

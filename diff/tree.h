@@ -41,6 +41,7 @@ typedef struct ttd_tframe {
     size_t node;            /* its node */
     uint64_t raw0;          /* key index of its ENTER */
     uint64_t h;             /* hash of the key and children so far */
+    uint64_t xkey;          /* the EXIT key that closes it */
 } ttd_tframe;
 
 /* A thread's call tree. */
@@ -50,7 +51,8 @@ typedef struct ttd_tree {
     uint64_t raw;           /* keys fed */
     ttd_tframe *st;         /* open calls, st[0] the root */
     size_t nst, stcap;
-    ttd_openset open;       /* EXIT keys of st[1..nst) */
+    ttd_openset open;       /* EXIT keys of st[1..nst) while live */
+    int live;               /* 1: open is kept (the stack grew deep) */
     int done;               /* 1: ttd_tree_finish ran */
 } ttd_tree;
 
