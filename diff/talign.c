@@ -132,11 +132,12 @@ static void side_free(side *s)
     free(s->keys);
 }
 
-/* The children of node p (first key index r) into s->k and s->kh. */
+/* The children of node p (first key index r) into s->k and s->kh; a
+ * shared node's are those of the copy it points at. */
 static int gather(side *s, size_t p, uint64_t r)
 {
-    const ttd_node *pn = ttd_tree_node(s->t, p);
-    size_t c = p + 1, end = p ? p + ttd_node_size(pn) : s->t->n;
+    size_t b = ttd_tree_body(s->t, p);
+    size_t c = b + 1, end = p ? b + ttd_node_size(ttd_tree_node(s->t, b)) : s->t->n;
     uint64_t raw = r + (p ? 1 : 0);
 
     s->n = 0;

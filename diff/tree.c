@@ -13,6 +13,13 @@
  * with the same hash are the same calls in the same order (up to a 64-bit
  * collision), which the aligner uses to match them in O(1).
  *
+ * Shared subtrees (ttdiff's trees): a returned call whose subtree equals
+ * a recent one (a table of recent subtrees by hash; the nodes compared)
+ * keeps only its own node, pointing at the copy; its children nodes are
+ * dropped from the end of the array. Programs repeat themselves (loop
+ * bodies, leaf helpers), so a 10M-event run keeps about 2M nodes rather
+ * than 5M; the aligner reads a shared node's children at the copy.
+ *
  * Unbalanced streams: an EXIT closes the innermost open call with that
  * function (the open-key counts make "none" an O(1) answer) and every call
  * above it, which ended without an EXIT (longjmp, exceptions); an EXIT with
@@ -69,6 +76,26 @@ static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t key)
     return t->live ? ttd_openset_add(&t->open, x) : 0;
 }
 
+/* The share table for a tree of about bound keys, emptied: a slot per 4
+ * keys, 64 to 65536 (1 MB, about the cache; it holds recent subtrees,
+ * not all). 0 or TT_ENOMEM. */
+static int share_reset(ttd_tree *t, size_t bound)
+{
+    size_t cap = 64;
+
+    while (cap < 65536 && 4 * cap < bound)
+        cap *= 2;
+    if (cap > t->shcap) {
+        free(t->sh);
+        t->shcap = 0;
+        if (!(t->sh = malloc(cap * sizeof *t->sh)))
+            return TT_ENOMEM;
+        t->shcap = cap;
+    }
+    memset(t->sh, 0, t->shcap * sizeof *t->sh);
+    return 0;
+}
+
 int ttd_tree_reset(ttd_tree *t, size_t bound)
 {
     int rc = ttd_keybuf_reserve(&t->nb, 3 * (bound / 2) + 64, 0);
@@ -79,6 +106,8 @@ int ttd_tree_reset(ttd_tree *t, size_t bound)
     t->done = 0;
     t->live = 0;
     ttd_openset_clear(&t->open);
+    if (rc == 0 && t->share)
+        rc = share_reset(t, bound);
     if (rc < 0)
         return rc;
     if (!new_node(t, 0, 0, 0))
@@ -90,8 +119,33 @@ void ttd_tree_free(ttd_tree *t)
 {
     ttd_keybuf_free(&t->nb);
     free(t->st);
+    free(t->sh);
     ttd_openset_free(&t->open);
     memset(t, 0, sizeof *t);
+}
+
+/* The returned call at node at, its subtree [at, n) just closed: if the
+ * share table holds a copy (same hash, and the same nodes, so the same
+ * subtree whatever the hash), the call becomes one node pointing at it;
+ * else it is the copy from now on. A copy is never dropped while a node
+ * points at it: nodes are dropped only from the end, and what points at
+ * a node comes after it. A slot may name nodes dropped since, or
+ * rewritten: the compare sees it (an open call has len 0, no closed node
+ * has). */
+static void share(ttd_tree *t, size_t at)
+{
+    ttd_node *nd = ttd_tree_node(t, at);
+    size_t sz = t->n - at;
+    ttd_tshare *s = &t->sh[nd->hash & (t->shcap - 1)];
+
+    if (s->hash == nd->hash && s->node + sz <= at &&
+        memcmp(ttd_tree_node(t, s->node), nd, sz * sizeof *nd) == 0) {
+        nd->info = (uint32_t)s->node << 2 | TTD_NODE_SHARED;
+        t->n = at + 1;
+        return;
+    }
+    s->hash = nd->hash;
+    s->node = at;
 }
 
 /* Close the innermost open call, ending at key index end; its end marker
@@ -105,6 +159,8 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
     nd->len = (uint32_t)(end - f->raw0);
     nd->info = (uint32_t)(t->n - f->node) << 2 | TTD_NODE_CALL |
                (how == END_EXIT ? TTD_NODE_CLOSED : 0);
+    if (t->share && how == END_EXIT && t->n - f->node > 1)
+        share(t, f->node);
     if (t->live)
         ttd_openset_del(&t->open, f->xkey);
     t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
@@ -172,8 +228,10 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
         t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, key);
         return 0;
     }
-    if (!new_node(t, key, 0, TTD_NODE_CALL))
+    ttd_node *nd = new_node(t, key, 0, TTD_NODE_CALL);
+    if (!nd)
         return TT_ENOMEM;
+    nd->len = 0;            /* open: no closed node has len 0 (share) */
     return push_call(t, at, raw, key);
 }
 

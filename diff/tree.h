@@ -13,9 +13,14 @@
 #define TTD_NODE_CALL 1u    /* an ENTER and what it called (else a leaf) */
 #define TTD_NODE_CLOSED 2u  /* the call's own EXIT was seen */
 #define TTD_NODE_MAX (1u << 30) /* nodes per thread (size has 30 bits) */
+/* Low bits of info that flag a shared node (CLOSED alone is never a
+ * node's flags): a returned call whose subtree is stored once, at the
+ * node info >> 2, an earlier copy (ttd_tree.share). Its size is 1. */
+#define TTD_NODE_SHARED 2u
 
-/* One node (24 bytes), in preorder: its subtree is nodes [i, i + size).
- * Node 0 is the thread's top level (no events of its own). Where a node
+/* One node (24 bytes), in preorder: its subtree is nodes [i, i + size)
+ * (a shared node: size 1, its children at ttd_tree_body). Node 0 is the
+ * thread's top level (no events of its own). Where a node
  * starts is not stored: the first child starts one event after its parent
  * (at 0 for the root's), each next sibling where the previous one ends. */
 typedef struct ttd_node {
@@ -23,17 +28,20 @@ typedef struct ttd_node {
                                the children's hashes in order, the end */
     uint64_t key;           /* ENTER key of a call, the key of a leaf */
     uint32_t info;          /* size << 2 | TTD_NODE_* flags */
-    uint32_t len;           /* key indexes it spans (root: capped) */
+    uint32_t len;           /* key indexes it spans (root: capped; an
+                               open call: 0 until it closes) */
 } ttd_node;
 
 static inline uint32_t ttd_node_size(const ttd_node *nd)
 {
-    return nd->info >> 2;
+    return (nd->info & 3u) == TTD_NODE_SHARED ? 1u : nd->info >> 2;
 }
 
 static inline uint32_t ttd_node_flags(const ttd_node *nd)
 {
-    return nd->info & 3u;
+    uint32_t f = nd->info & 3u;
+
+    return f == TTD_NODE_SHARED ? TTD_NODE_CALL | TTD_NODE_CLOSED : f;
 }
 
 /* One open call while building. */
@@ -43,6 +51,12 @@ typedef struct ttd_tframe {
     uint64_t h;             /* hash of the key and children so far */
     uint64_t xkey;          /* the EXIT key that closes it */
 } ttd_tframe;
+
+/* A recent subtree, by hash (share mode). */
+typedef struct ttd_tshare {
+    uint64_t hash;          /* its hash */
+    size_t node;            /* its root node (maybe gone since: checked) */
+} ttd_tshare;
 
 /* A thread's call tree. */
 typedef struct ttd_tree {
@@ -54,6 +68,10 @@ typedef struct ttd_tree {
     ttd_openset open;       /* EXIT keys of st[1..nst) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
     int done;               /* 1: ttd_tree_finish ran */
+    int share;              /* 1: a returned call equal to a recent one
+                               is one shared node (set before reset) */
+    ttd_tshare *sh;         /* share: recent subtrees, direct-mapped */
+    size_t shcap;           /* slots of sh (a power of 2) */
 } ttd_tree;
 
 /* Node i of t. */
@@ -62,8 +80,20 @@ static inline ttd_node *ttd_tree_node(const ttd_tree *t, size_t i)
     return (ttd_node *)(void *)(t->nb.k + 3 * i);
 }
 
-/* Start a new tree in t (memory kept); bound = keys expected. 0 or
- * TT_ENOMEM. */
+/* The node that holds node i's children: i, or the copy a shared node
+ * points at. Its children are the nodes after it, within its size. */
+static inline size_t ttd_tree_body(const ttd_tree *t, size_t i)
+{
+    uint32_t info = ttd_tree_node(t, i)->info;
+
+    return (info & 3u) == TTD_NODE_SHARED ? info >> 2 : i;
+}
+
+/* Start a new tree in t (memory kept); bound = keys expected. With
+ * t->share set, a returned call equal to a recent one (same hash, and
+ * the same nodes: checked) keeps only its own node, pointing at the
+ * earlier copy (TTD_NODE_SHARED): the aligner sees the same tree, in
+ * fewer nodes. 0 or TT_ENOMEM. */
 int ttd_tree_reset(ttd_tree *t, size_t bound);
 /* Add the next kept key, of event kind (TTF_EV_*). An EXIT closes the
  * innermost open call it matches, and every call above it (a longjmp);

@@ -368,6 +368,77 @@ static void random_trees(void **state)
     assert_true(optimal * 100 >= total * 95);
 }
 
+/* The keys of node i's subtree, in order, appended to out (a shared
+ * node's children are those of the copy it points at). */
+static void expand(const ttd_tree *t, size_t i, stream *out)
+{
+    const ttd_node *nd = ttd_tree_node(t, i);
+    size_t b = ttd_tree_body(t, i);
+    size_t c = b + 1, end = i ? b + ttd_node_size(ttd_tree_node(t, b)) : t->n;
+
+    if (i)
+        put(out, nd->key, TTF_EV_ENTER);
+    if (i && !(ttd_node_flags(nd) & TTD_NODE_CALL))
+        return;
+    for (; c < end; c += ttd_node_size(ttd_tree_node(t, c)))
+        expand(t, c, out);
+    if (ttd_node_flags(nd) & TTD_NODE_CLOSED)
+        put(out, ttd_norm_exit_of(nd->key), TTF_EV_EXIT);
+}
+
+/* Trees with repeated subtrees stored once (ttd_tree.share, as ttdiff
+ * builds them) hold the same events and align exactly as the full
+ * trees: the same hunks, on the same 10k kinds of random pairs. */
+static void shared_subtrees(void **state)
+{
+    static stream sa, sb, ex;
+    static ttd_tree fa, fb, ha, hb;
+    size_t fewer = 0, total = 10000;
+
+    (void)state;
+    ha.share = hb.share = 1;
+    for (size_t it = 0; it < total; it++) {
+        gnode *ga[4], *gb[4];
+        int n = 1 + (int)below(3);
+        for (int i = 0; i < n; i++) {
+            ga[i] = gen(0);
+            gb[i] = copy(ga[i]);
+        }
+        for (unsigned m = below(4); m > 0; m--)
+            mutate(gb[below((unsigned)n)], 0);
+        write_run(ga, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0, 0, &sa);
+        write_run(gb, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0,
+                  below(8) == 0 ? 1 + below(MAXEV / 2) : 0, &sb);
+        build(&fa, &sa);
+        build(&fb, &sb);
+        build(&ha, &sa);
+        build(&hb, &sb);
+        ex.n = 0;
+        expand(&ha, 0, &ex);
+        assert_int_equal(ex.n, sa.n);
+        assert_memory_equal(ex.key, sa.key, sa.n * sizeof *sa.key);
+        assert_true(ttd_tree_node(&ha, 0)->hash == ttd_tree_node(&fa, 0)->hash);
+        fewer += ha.n < fa.n;
+
+        ttd_xhunk *h = NULL, *g = NULL;
+        size_t nh = 0, ng = 0;
+        assert_int_equal(ttd_tree_align(&fa, &fb, 0, &h, &nh), 0);
+        assert_int_equal(ttd_tree_align(&ha, &hb, 0, &g, &ng), 0);
+        assert_int_equal(nh, ng);
+        if (nh)
+            assert_memory_equal(h, g, nh * sizeof *h);
+        free(h);
+        free(g);
+        free_gnodes();
+    }
+    ttd_tree_free(&fa);
+    ttd_tree_free(&fb);
+    ttd_tree_free(&ha);
+    ttd_tree_free(&hb);
+    printf("shared subtrees: fewer nodes in %zu of %zu trees\n", fewer, total);
+    assert_true(fewer * 10 >= total);
+}
+
 /* longjmp: the EXIT of an outer call closes the inner ones. */
 static void longjmp_and_crash(void **state)
 {
@@ -441,6 +512,7 @@ int main(void)
         cmocka_unit_test(longjmp_and_crash),
         cmocka_unit_test(loop_of_three),
         cmocka_unit_test(random_trees),
+        cmocka_unit_test(shared_subtrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
