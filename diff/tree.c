@@ -14,7 +14,7 @@
  * collision), which the aligner uses to match them in O(1).
  *
  * Shared subtrees (ttdiff's trees): a returned call whose subtree equals
- * a recent one (a table of recent subtrees by hash; the nodes compared)
+ * a recent one (a table of recent subtrees by hash, size and length)
  * keeps only its own node, pointing at the copy; its children nodes are
  * dropped from the end of the array. Programs repeat themselves (loop
  * bodies, leaf helpers), so a 10M-event run keeps about 2M nodes rather
@@ -77,13 +77,14 @@ static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t key)
 }
 
 /* The share table for a tree of about bound keys, emptied: a slot per 4
- * keys, 64 to 65536 (1 MB, about the cache; it holds recent subtrees,
- * not all). 0 or TT_ENOMEM. */
+ * keys, 64 to 8192 (192 KB: it must stay in the cache, a miss per call
+ * costs more than the nodes it saves; it holds recent subtrees, not all).
+ * 0 or TT_ENOMEM. */
 static int share_reset(ttd_tree *t, size_t bound)
 {
     size_t cap = 64;
 
-    while (cap < 65536 && 4 * cap < bound)
+    while (cap < 8192 && 4 * cap < bound)
         cap *= 2;
     if (cap > t->shcap) {
         free(t->sh);
@@ -124,28 +125,41 @@ void ttd_tree_free(ttd_tree *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Drop nodes [from, n): the share slots that name them are emptied
+ * (only returned calls with children are named; these nodes were just
+ * written, their slots just used: both still in the cache). */
+static void drop_from(ttd_tree *t, size_t from)
+{
+    for (size_t i = from; i < t->n; i++) {
+        const ttd_node *c = ttd_tree_node(t, i);
+        if ((c->info & 3u) != (TTD_NODE_CALL | TTD_NODE_CLOSED) || c->info >> 2 < 2)
+            continue;
+        ttd_tshare *s = &t->sh[c->hash & (t->shcap - 1)];
+        if (s->node == i)
+            s->node = 0;
+    }
+    t->n = from;
+}
+
 /* The returned call at node at, its subtree [at, n) just closed: if the
- * share table holds a copy (same hash, and the same nodes, so the same
- * subtree whatever the hash), the call becomes one node pointing at it;
- * else it is the copy from now on. A copy is never dropped while a node
- * points at it: nodes are dropped only from the end, and what points at
- * a node comes after it. A slot may name nodes dropped since, or
- * rewritten: the compare sees it (an open call has len 0, no closed node
- * has). */
+ * share table holds a copy (same hash, size in nodes and length: the
+ * same subtree, as far as a 64-bit hash tells, which is what the aligner
+ * goes by too), the call becomes one node pointing at it; else it is the
+ * copy from now on. A copy is never dropped while a node points at it:
+ * nodes are dropped only from the end, and what points at a node comes
+ * after it; a slot whose node is dropped is emptied. The copy is not
+ * read: that would be a cache miss per call. */
 static void share(ttd_tree *t, size_t at)
 {
     ttd_node *nd = ttd_tree_node(t, at);
-    size_t sz = t->n - at;
     ttd_tshare *s = &t->sh[nd->hash & (t->shcap - 1)];
 
-    if (s->hash == nd->hash && s->node + sz <= at &&
-        memcmp(ttd_tree_node(t, s->node), nd, sz * sizeof *nd) == 0) {
-        nd->info = (uint32_t)s->node << 2 | TTD_NODE_SHARED;
-        t->n = at + 1;
+    if (s->node && s->hash == nd->hash && s->info == nd->info && s->len == nd->len) {
+        drop_from(t, at + 1);
+        nd->info = s->node << 2 | TTD_NODE_SHARED;
         return;
     }
-    s->hash = nd->hash;
-    s->node = at;
+    *s = (ttd_tshare){nd->hash, (uint32_t)at, nd->info, nd->len};
 }
 
 /* Close the innermost open call, ending at key index end; its end marker
@@ -228,10 +242,8 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
         t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, key);
         return 0;
     }
-    ttd_node *nd = new_node(t, key, 0, TTD_NODE_CALL);
-    if (!nd)
+    if (!new_node(t, key, 0, TTD_NODE_CALL))
         return TT_ENOMEM;
-    nd->len = 0;            /* open: no closed node has len 0 (share) */
     return push_call(t, at, raw, key);
 }
 

@@ -28,8 +28,7 @@ typedef struct ttd_node {
                                the children's hashes in order, the end */
     uint64_t key;           /* ENTER key of a call, the key of a leaf */
     uint32_t info;          /* size << 2 | TTD_NODE_* flags */
-    uint32_t len;           /* key indexes it spans (root: capped; an
-                               open call: 0 until it closes) */
+    uint32_t len;           /* key indexes it spans (root: capped) */
 } ttd_node;
 
 static inline uint32_t ttd_node_size(const ttd_node *nd)
@@ -55,7 +54,8 @@ typedef struct ttd_tframe {
 /* A recent subtree, by hash (share mode). */
 typedef struct ttd_tshare {
     uint64_t hash;          /* its hash */
-    size_t node;            /* its root node (maybe gone since: checked) */
+    uint32_t node;          /* its root node, 0 if none */
+    uint32_t info, len;     /* that node's info and len */
 } ttd_tshare;
 
 /* A thread's call tree. */
@@ -90,8 +90,8 @@ static inline size_t ttd_tree_body(const ttd_tree *t, size_t i)
 }
 
 /* Start a new tree in t (memory kept); bound = keys expected. With
- * t->share set, a returned call equal to a recent one (same hash, and
- * the same nodes: checked) keeps only its own node, pointing at the
+ * t->share set, a returned call equal to a recent one (same hash, size
+ * and length) keeps only its own node, pointing at the
  * earlier copy (TTD_NODE_SHARED): the aligner sees the same tree, in
  * fewer nodes. 0 or TT_ENOMEM. */
 int ttd_tree_reset(ttd_tree *t, size_t bound);
