@@ -66,8 +66,13 @@ const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev);
 /* The formatted text of a MESSAGE/MARK event in n->buf ("?" on failure). */
 const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev);
 
-/* The EXIT key that closes a call entered with ENTER key k. */
-uint64_t ttd_norm_exit_of(uint64_t enter_key);
+/* The EXIT key that closes a call entered with ENTER key k (keys are the
+ * function's hash with the kind's mixed in: normalise.c). Inline: the
+ * tree builder asks once per call. */
+static inline uint64_t ttd_norm_exit_of(uint64_t enter_key)
+{
+    return enter_key ^ ttfi_mix64((uint64_t)TTF_EV_ENTER) ^ ttfi_mix64((uint64_t)TTF_EV_EXIT);
+}
 
 /* ---- open-frame counts (openset.c) --------------------------------------- */
 

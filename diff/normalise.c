@@ -178,11 +178,6 @@ const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev)
     return n->buf;
 }
 
-uint64_t ttd_norm_exit_of(uint64_t enter_key)
-{
-    return mix(mix(enter_key, TTF_EV_ENTER), TTF_EV_EXIT);
-}
-
 int ttd_norm_kept(ttd_norm *n, const ttf_event *ev)
 {
     uint64_t key;
