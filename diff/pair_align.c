@@ -344,7 +344,7 @@ static int feed_rest(src *s, ttd_tree *t, size_t stop)
     uint64_t key;
     int rc = 0;
 
-    while ((!stop || t->nst >= stop) && (rc = src_next(s, &key)) > 0)
+    while ((!stop || ttd_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
         if ((rc = ttd_tree_feed(t, key, s->kind)) < 0)
             break;
     return rc < 0 ? rc : 0;
@@ -378,7 +378,7 @@ static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
                 goto out;
             continue;
         }
-        stop = tr[0].nst;
+        stop = ttd_tree_depth(&tr[0]);
         for (int i = 0; i < 2 && rc >= 0; i++)
             if (got[i])
                 rc = ttd_tree_feed(&tr[i], k[i], s[i].kind);

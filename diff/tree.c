@@ -104,6 +104,7 @@ int ttd_tree_reset(ttd_tree *t, size_t bound)
     t->n = 0;
     t->raw = 0;
     t->nst = 0;
+    t->pend = 0;
     t->done = 0;
     t->live = 0;
     ttd_openset_clear(&t->open);
@@ -223,11 +224,43 @@ static void maybe_idle(ttd_tree *t)
     t->live = 0;
 }
 
+/* The pending call (node n - 1, entered at key index raw0) ended with
+ * nothing in it: `how` as close_top would end it, without its frame. */
+static void close_pending(ttd_tree *t, uint64_t end, uint64_t raw0, uint64_t how)
+{
+    ttd_node *nd = ttd_tree_node(t, t->n - 1);
+
+    t->pend = 0;
+    nd->hash = chain(nd->key, how);
+    nd->len = (uint32_t)(end - raw0);
+    nd->info = 1u << 2 | TTD_NODE_CALL | (how == END_EXIT ? TTD_NODE_CLOSED : 0);
+    t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
+}
+
+/* The next key (at key index raw) after an ENTER whose call is pending:
+ * its EXIT returns it at once (most calls are leaves), anything else
+ * makes it an open call on the stack. 1 if the key was its EXIT, 0, or
+ * TT_ENOMEM. */
+static int after_enter(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
+{
+    const ttd_node *nd = ttd_tree_node(t, t->n - 1);
+
+    if (kind == TTF_EV_EXIT && key == ttd_norm_exit_of(nd->key)) {
+        close_pending(t, raw + 1, raw - 1, END_EXIT);
+        return 1;
+    }
+    t->pend = 0;
+    return push_call(t, t->n - 1, raw - 1, nd->key);
+}
+
 int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
 {
     uint64_t raw = t->raw++;
-    size_t f = kind == TTF_EV_EXIT ? closes(t, key) : 0;
+    int rc = t->pend ? after_enter(t, key, kind, raw) : 0;
 
+    if (rc)
+        return rc < 0 ? rc : 0;
+    size_t f = kind == TTF_EV_EXIT ? closes(t, key) : 0;
     if (f) {
         while (t->nst > f + 1)
             close_top(t, raw, END_CUT);
@@ -235,7 +268,6 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
         maybe_idle(t);
         return 0;
     }
-    size_t at = t->n;
     if (kind != TTF_EV_ENTER) {
         if (!new_node(t, key, key, 0))
             return TT_ENOMEM;
@@ -244,13 +276,16 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
     }
     if (!new_node(t, key, 0, TTD_NODE_CALL))
         return TT_ENOMEM;
-    return push_call(t, at, raw, key);
+    t->pend = 1;            /* on the stack when something comes inside */
+    return 0;
 }
 
 void ttd_tree_finish(ttd_tree *t)
 {
     if (t->done)
         return;
+    if (t->pend)
+        close_pending(t, t->raw, t->raw - 1, END_CUT);
     while (t->nst > 1)
         close_top(t, t->raw, END_CUT);
     ttd_node *root = ttd_tree_node(t, 0);

@@ -65,6 +65,8 @@ typedef struct ttd_tree {
     uint64_t raw;           /* keys fed */
     ttd_tframe *st;         /* open calls, st[0] the root */
     size_t nst, stcap;
+    int pend;               /* 1: the last key was an ENTER, its call
+                               (node n - 1) open but not yet on st */
     ttd_openset open;       /* EXIT keys of st[1..nst) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
     int done;               /* 1: ttd_tree_finish ran */
@@ -87,6 +89,12 @@ static inline size_t ttd_tree_body(const ttd_tree *t, size_t i)
     uint32_t info = ttd_tree_node(t, i)->info;
 
     return (info & 3u) == TTD_NODE_SHARED ? info >> 2 : i;
+}
+
+/* Open calls, the root included (the stack depth while building). */
+static inline size_t ttd_tree_depth(const ttd_tree *t)
+{
+    return t->nst + (size_t)t->pend;
 }
 
 /* Start a new tree in t (memory kept); bound = keys expected. With
