@@ -47,14 +47,20 @@ static uint64_t chain(uint64_t h, uint64_t x)
     return XXH3_64bits_withSeed(&x, sizeof x, h);
 }
 
-/* A new node at the end, all of it set; NULL on ENOMEM. */
-static ttd_node *new_node(ttd_tree *t, uint64_t key, uint64_t hash,
-                          uint32_t flags)
+/* Room for one more node: 0, or TT_ENOMEM (also at TTD_NODE_MAX). */
+__attribute__((noinline))
+static int node_room(ttd_tree *t)
 {
     if (t->n + 1 >= TTD_NODE_MAX)
-        return NULL;
-    if (3 * (t->n + 1) > t->nb.cap &&
-        ttd_keybuf_reserve(&t->nb, 6 * t->n + 64, 3 * t->n) < 0)
+        return TT_ENOMEM;
+    return ttd_keybuf_reserve(&t->nb, 6 * t->n + 64, 3 * t->n);
+}
+
+/* A new node at the end, all of it set; NULL on ENOMEM. */
+static inline ttd_node *new_node(ttd_tree *t, uint64_t key, uint64_t hash,
+                                 uint32_t flags)
+{
+    if ((3 * (t->n + 1) > t->nb.cap || t->n + 1 >= TTD_NODE_MAX) && node_room(t) < 0)
         return NULL;
     ttd_node *nd = ttd_tree_node(t, t->n++);
     *nd = (ttd_node){hash, key, 1u << 2 | flags, 1};
@@ -237,29 +243,17 @@ static void close_pending(ttd_tree *t, uint64_t end, uint64_t raw0, uint64_t how
     t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
 }
 
-/* The next key (at key index raw) after an ENTER whose call is pending:
- * its EXIT returns it at once (most calls are leaves), anything else
- * makes it an open call on the stack. 1 if the key was its EXIT, 0, or
- * TT_ENOMEM. */
-static int after_enter(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
+/* Every key but an ENTER after a key that was no ENTER, and the EXIT of
+ * a pending call: out of line, so the two common cases take few
+ * registers. A pending call something else follows goes on the stack. */
+__attribute__((noinline))
+static int feed_other(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
 {
-    const ttd_node *nd = ttd_tree_node(t, t->n - 1);
-
-    if (kind == TTF_EV_EXIT && key == ttd_norm_exit_of(nd->key)) {
-        close_pending(t, raw + 1, raw - 1, END_EXIT);
-        return 1;
+    if (t->pend) {
+        t->pend = 0;
+        if (push_call(t, t->n - 1, raw - 1, ttd_tree_node(t, t->n - 1)->key) < 0)
+            return TT_ENOMEM;
     }
-    t->pend = 0;
-    return push_call(t, t->n - 1, raw - 1, nd->key);
-}
-
-int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
-{
-    uint64_t raw = t->raw++;
-    int rc = t->pend ? after_enter(t, key, kind, raw) : 0;
-
-    if (rc)
-        return rc < 0 ? rc : 0;
     size_t f = kind == TTF_EV_EXIT ? closes(t, key) : 0;
     if (f) {
         while (t->nst > f + 1)
@@ -268,15 +262,30 @@ int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
         maybe_idle(t);
         return 0;
     }
-    if (kind != TTF_EV_ENTER) {
-        if (!new_node(t, key, key, 0))
-            return TT_ENOMEM;
+    if (!new_node(t, key, kind == TTF_EV_ENTER ? 0 : key,
+                  kind == TTF_EV_ENTER ? TTD_NODE_CALL : 0))
+        return TT_ENOMEM;
+    if (kind == TTF_EV_ENTER)
+        t->pend = 1;        /* on the stack when something comes inside */
+    else
         t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, key);
+    return 0;
+}
+
+int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
+{
+    uint64_t raw = t->raw++;
+
+    if (t->pend && kind == TTF_EV_EXIT &&
+        key == ttd_norm_exit_of(ttd_tree_node(t, t->n - 1)->key)) {
+        close_pending(t, raw + 1, raw - 1, END_EXIT);   /* a leaf call */
         return 0;
     }
+    if (t->pend || kind != TTF_EV_ENTER)
+        return feed_other(t, key, kind, raw);
     if (!new_node(t, key, 0, TTD_NODE_CALL))
         return TT_ENOMEM;
-    t->pend = 1;            /* on the stack when something comes inside */
+    t->pend = 1;
     return 0;
 }
 
