@@ -7,11 +7,11 @@
  * Design. Memory is the budget that matters (a trace may hold hundreds of
  * millions of events), so only one thread pair is held at a time: by
  * default as two call trees (24 bytes per call or other event, at most
- * 12 per event and side, and a repeated subtree stored once: about 4.5 on
- * the mostly-equal 10M benchmark); with --flat as the 8-byte keys past the common
- * prefix: both threads are normalised in step and their common prefix is
- * compared on the fly, never stored (two identical runs need no key
- * memory).
+ * 12 per event and side, and a repeated subtree stored once: about 5.5
+ * on the mostly-equal 10M benchmark); with --flat as the 8-byte keys
+ * past the common prefix: both threads are normalised in step and their
+ * common prefix is compared on the fly, never stored (two identical runs
+ * need no key memory).
  * Nothing points back into the trace: the k-th key is the k-th event that
  * passes the (deterministic) normaliser, so to show an event the engine
  * walks the thread again, applying the same filter, until it reaches k.

@@ -17,7 +17,7 @@
  * a recent one (a table of recent subtrees by hash, size and length)
  * keeps only its own node, pointing at the copy; its children nodes are
  * dropped from the end of the array. Programs repeat themselves (loop
- * bodies, leaf helpers), so a 10M-event run keeps about 2M nodes rather
+ * bodies, leaf helpers), so a 10M-event run keeps 2.3M nodes rather
  * than 5M; the aligner reads a shared node's children at the copy.
  *
  * Unbalanced streams: an EXIT closes the innermost open call with that
