@@ -336,6 +336,25 @@ static int check_pair(const stream *sa, const stream *sb)
     return cost == best;
 }
 
+/* A random pair: one to three top-level calls, the second run mutated
+ * up to three times, either maybe beginning with a stray EXIT, the
+ * second maybe cut off by a crash. */
+static void random_pair(stream *sa, stream *sb)
+{
+    gnode *ga[4], *gb[4];
+    int n = 1 + (int)below(3);
+
+    for (int i = 0; i < n; i++) {
+        ga[i] = gen(0);
+        gb[i] = copy(ga[i]);
+    }
+    for (unsigned m = below(4); m > 0; m--)
+        mutate(gb[below((unsigned)n)], 0);
+    write_run(ga, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0, 0, sa);
+    write_run(gb, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0,
+              below(8) == 0 ? 1 + below(MAXEV / 2) : 0, sb);
+}
+
 static void random_trees(void **state)
 {
     static stream sa, sb;
@@ -343,17 +362,7 @@ static void random_trees(void **state)
 
     (void)state;
     for (size_t it = 0; it < total; it++) {
-        gnode *ga[4], *gb[4];
-        int n = 1 + (int)below(3);
-        for (int i = 0; i < n; i++) {
-            ga[i] = gen(0);
-            gb[i] = copy(ga[i]);
-        }
-        for (unsigned m = below(4); m > 0; m--)
-            mutate(gb[below((unsigned)n)], 0);
-        write_run(ga, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0, 0, &sa);
-        write_run(gb, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0,
-                  below(8) == 0 ? 1 + below(MAXEV / 2) : 0, &sb);
+        random_pair(&sa, &sb);
         optimal += (size_t)check_pair(&sa, &sb);
         free_gnodes();
     }
@@ -398,17 +407,7 @@ static void shared_subtrees(void **state)
     (void)state;
     ha.share = hb.share = 1;
     for (size_t it = 0; it < total; it++) {
-        gnode *ga[4], *gb[4];
-        int n = 1 + (int)below(3);
-        for (int i = 0; i < n; i++) {
-            ga[i] = gen(0);
-            gb[i] = copy(ga[i]);
-        }
-        for (unsigned m = below(4); m > 0; m--)
-            mutate(gb[below((unsigned)n)], 0);
-        write_run(ga, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0, 0, &sa);
-        write_run(gb, n, below(10) == 0 ? 1 + (int)below(NFUNC) : 0,
-                  below(8) == 0 ? 1 + below(MAXEV / 2) : 0, &sb);
+        random_pair(&sa, &sb);
         build(&fa, &sa);
         build(&fb, &sb);
         build(&ha, &sa);
