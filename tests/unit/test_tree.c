@@ -438,6 +438,134 @@ static void shared_subtrees(void **state)
     assert_true(fewer * 10 >= total);
 }
 
+/* ---- deep stacks --------------------------------------------------- */
+
+#define DEEPEV 6000
+
+/* The open calls left after EXIT key x: below the innermost it closes. */
+static size_t unwind(const uint64_t *open, size_t depth, uint64_t x)
+{
+    for (size_t i = depth; i-- > 0;)
+        if (ttd_norm_exit_of(open[i]) == x)
+            return i;
+    return depth;
+}
+
+/* A random walk down to about 300 open calls and back, several times
+ * (the builder keeps open-key counts past 64 open calls and drops them
+ * under 32), among 5 functions, so the same function is open at many
+ * depths: mostly a call or the innermost return, sometimes the EXIT of
+ * an outer call (a longjmp) or of one not open, or a message. */
+static size_t deep_stream(uint64_t *key, int *kind)
+{
+    size_t n = 0, depth = 0;
+    uint64_t open[DEEPEV];
+
+    while (n < DEEPEV) {
+        unsigned r = below(100), down = (n / 1000) % 2 == 0;
+        if (r < (down ? 60u : 35u)) {
+            open[depth++] = enter_key((int)below(NFUNC));
+            key[n] = open[depth - 1];
+            kind[n++] = TTF_EV_ENTER;
+        } else if (r < 95 && depth) {
+            key[n] = ttd_norm_exit_of(open[--depth]);
+            kind[n++] = TTF_EV_EXIT;
+        } else if (r < 98) {
+            key[n] = ttd_norm_exit_of(enter_key((int)below(NFUNC)));
+            kind[n++] = TTF_EV_EXIT;
+            depth = unwind(open, depth, key[n - 1]);
+        } else {
+            key[n] = 0x7001;
+            kind[n++] = TTF_EV_MESSAGE;
+        }
+    }
+    return n;
+}
+
+/* A node as a plain stack simulation says it must be. */
+typedef struct refnode {
+    uint64_t start, len;
+    int call, closed;
+} refnode;
+
+/* The nodes of key[n] in preorder (one per ENTER and per event no call
+ * takes), by scanning the stack for every EXIT. */
+static size_t deep_ref(const uint64_t *key, const int *kind, size_t n, refnode *rn)
+{
+    size_t st[DEEPEV], nst = 0, nn = 0;
+
+    for (size_t e = 0; e < n; e++) {
+        size_t i = nst;
+        if (kind[e] == TTF_EV_EXIT)
+            while (i > 0 && ttd_norm_exit_of(key[rn[st[i - 1]].start]) != key[e])
+                i--;
+        if (kind[e] == TTF_EV_EXIT && i > 0) {
+            for (; nst > i; nst--)
+                rn[st[nst - 1]].len = e - rn[st[nst - 1]].start;
+            rn[st[i - 1]].len = e + 1 - rn[st[i - 1]].start;
+            rn[st[--nst]].closed = 1;
+            continue;
+        }
+        rn[nn] = (refnode){e, 1, kind[e] == TTF_EV_ENTER, 0};
+        if (kind[e] == TTF_EV_ENTER)
+            st[nst++] = nn;
+        nn++;
+    }
+    while (nst--)
+        rn[st[nst]].len = n - rn[st[nst]].start;
+    return nn;
+}
+
+/* Deep stacks: every node as the stack simulation has it; shared trees
+ * align as full ones. */
+static void deep_stacks(void **state)
+{
+    static uint64_t ka[DEEPEV], kb[DEEPEV];
+    static int da[DEEPEV], db[DEEPEV];
+    static refnode rn[DEEPEV];
+    static ttd_tree fa, fb, ha, hb;
+
+    (void)state;
+    ha.share = hb.share = 1;
+    for (int it = 0; it < 20; it++) {
+        size_t n = deep_stream(ka, da), nn = deep_ref(ka, da, n, rn);
+        memcpy(kb, ka, sizeof ka);
+        memcpy(db, da, sizeof da);
+        for (int m = 0; m < 5; m++)
+            kb[below(DEEPEV)] = 0x7002;     /* 5 events become messages */
+        for (size_t i = 0; i < DEEPEV; i++)
+            db[i] = kb[i] == 0x7002 ? TTF_EV_MESSAGE : db[i];
+        ttd_tree *tv[4] = {&fa, &fb, &ha, &hb};
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(ttd_tree_reset(tv[k], n), 0);
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(ttd_tree_feed(tv[k], k % 2 ? kb[i] : ka[i],
+                                               k % 2 ? db[i] : da[i]), 0);
+            ttd_tree_finish(tv[k]);
+        }
+        assert_int_equal(fa.n, nn + 1);
+        for (size_t i = 0; i < nn; i++) {
+            const ttd_node *nd = ttd_tree_node(&fa, i + 1);
+            assert_int_equal(nd->len, rn[i].len);
+            assert_int_equal(!!(ttd_node_flags(nd) & TTD_NODE_CALL), rn[i].call);
+            assert_int_equal(!!(ttd_node_flags(nd) & TTD_NODE_CLOSED), rn[i].closed);
+        }
+        ttd_xhunk *h = NULL, *g = NULL;
+        size_t nh = 0, ng = 0;
+        assert_true(ttd_tree_node(&ha, 0)->hash == ttd_tree_node(&fa, 0)->hash);
+        assert_int_equal(ttd_tree_align(&fa, &fb, 0, &h, &nh), 0);
+        assert_int_equal(ttd_tree_align(&ha, &hb, 0, &g, &ng), 0);
+        assert_true(nh > 0 && nh == ng);
+        assert_memory_equal(h, g, nh * sizeof *h);
+        free(h);
+        free(g);
+    }
+    ttd_tree_free(&fa);
+    ttd_tree_free(&fb);
+    ttd_tree_free(&ha);
+    ttd_tree_free(&hb);
+}
+
 /* longjmp: the EXIT of an outer call closes the inner ones. */
 static void longjmp_and_crash(void **state)
 {
@@ -512,6 +640,7 @@ int main(void)
         cmocka_unit_test(loop_of_three),
         cmocka_unit_test(random_trees),
         cmocka_unit_test(shared_subtrees),
+        cmocka_unit_test(deep_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
