@@ -20,8 +20,13 @@
  * bodies, leaf helpers), so a 10M-event run keeps 2.3M nodes rather
  * than 5M; the aligner reads a shared node's children at the copy.
  *
+ * A call goes on the stack only when something happens inside it: most
+ * calls return at once (the ENTER, then its EXIT), and such a call is
+ * closed as a node with no frame ("pending" in between).
+ *
  * Unbalanced streams: an EXIT closes the innermost open call with that
- * function (the open-key counts make "none" an O(1) answer) and every call
+ * function (a scan of the stack; past 64 open calls, open-key counts make
+ * "none" an O(1) answer) and every call
  * above it, which ended without an EXIT (longjmp, exceptions); an EXIT with
  * no open call is a leaf (the trace began inside it); calls still open at
  * the end (a crash, a thread that never returned) are closed there.
@@ -243,9 +248,10 @@ static void close_pending(ttd_tree *t, uint64_t end, uint64_t raw0, uint64_t how
     t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
 }
 
-/* Every key but an ENTER after a key that was no ENTER, and the EXIT of
- * a pending call: out of line, so the two common cases take few
- * registers. A pending call something else follows goes on the stack. */
+/* Every key but the two common ones (an ENTER with no call pending, the
+ * EXIT of the pending call): out of line, so that those take few
+ * registers. A pending call that something else follows goes on the
+ * stack first. */
 __attribute__((noinline))
 static int feed_other(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
 {
