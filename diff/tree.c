@@ -180,16 +180,20 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
 {
     ttd_tframe *f = &t->st[--t->nst];
     ttd_node *nd = ttd_tree_node(t, f->node);
+    uint64_t h = chain(f->h, how);
+    int shared = t->share && how == END_EXIT && t->n - f->node > 1;
 
-    nd->hash = chain(f->h, how);
+    if (shared)     /* its slot loads while the parent's hash is made */
+        __builtin_prefetch(&t->sh[h & (t->shcap - 1)]);
+    nd->hash = h;
     nd->len = (uint32_t)(end - f->raw0);
     nd->info = (uint32_t)(t->n - f->node) << 2 | TTD_NODE_CALL |
                (how == END_EXIT ? TTD_NODE_CLOSED : 0);
-    if (t->share && how == END_EXIT && t->n - f->node > 1)
-        share(t, f->node);
     if (t->live)
         ttd_openset_del(&t->open, f->xkey);
-    t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
+    t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, h);
+    if (shared)
+        share(t, f->node);
 }
 
 /* Make the open set live: the EXIT keys of every open call. 0 or
