@@ -146,12 +146,16 @@ static inline uint64_t cap_clock_ns(clockid_t id)
 
 /* Time delta for a record: never negative (a migration between cores with
  * skewed counters clamps to 0 rather than going back in time). */
-static inline uint8_t *cap_put_t(struct tstate *t, uint8_t *q)
+static inline uint8_t *cap_put_t_at(struct tstate *t, uint8_t *q, uint64_t now)
 {
-    uint64_t now = cap_tsc();
     uint64_t d = now > t->tsc ? now - t->tsc : 0;
     t->tsc += d;
     return ttf_put_uvar(q, d);
+}
+
+static inline uint8_t *cap_put_t(struct tstate *t, uint8_t *q)
+{
+    return cap_put_t_at(t, q, cap_tsc());
 }
 
 /* Extended record framing: the payload is written from p + 2 assuming a
@@ -169,11 +173,10 @@ static inline uint8_t *cap_ext_close(uint8_t *p, uint8_t *q)
     return q + 1;
 }
 
-/* A hot record's head at p: the address (hit: in the tag; miss: svar
- * delta) and the time delta. Returns the byte after; *tag is the tag to
- * commit. Shared by the -finstrument-functions hooks and values mode. */
+/* A hot record's address at p + 1 (hit: in the tag; miss: svar delta).
+ * Returns the byte after; *tag is the tag to commit. */
 static inline __attribute__((always_inline))
-uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
+uint8_t *cap_hot_addr(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
                       uint8_t miss, uint8_t *tag)
 {
     uint8_t *q = p + 1;
@@ -185,6 +188,17 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
         t->cache[slot] = a;
         *tag = miss;
     }
+    return q;
+}
+
+/* A hot record's head at p: the address and the time delta. Returns the
+ * byte after; *tag is the tag to commit. The -finstrument-functions hooks
+ * use it; values mode reads the clock earlier (cap_values.c). */
+static inline __attribute__((always_inline))
+uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
+                      uint8_t miss, uint8_t *tag)
+{
+    uint8_t *q = cap_hot_addr(t, p, a, hit, miss, tag);
     if (t->timed)
         q = cap_put_t(t, q);
     return q;

@@ -132,20 +132,31 @@ static inline uintptr_t fn_start(uintptr_t self)
     return w == 0xfa1e0ff3u ? fn - 4 : fn;
 }
 
+/* The clock for a record, read by the fast paths first thing so that its
+ * latency (rdtsc is slow in VMs) overlaps the bookkeeping. */
+static inline uint64_t clock_now(const struct tstate *t)
+{
+    return t->timed ? cap_tsc() : 0;
+}
+
 static inline __attribute__((always_inline))
-void put_enter(struct tstate *t, uintptr_t fn, const uint64_t *r)
+void put_enter(struct tstate *t, uintptr_t fn, const uint64_t *r, uint64_t now)
 {
     uint8_t tag, *p = t->pos;
-    uint8_t *q = cap_hot_head(t, p, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
+    uint8_t *q = cap_hot_addr(t, p, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
+    if (t->timed)
+        q = cap_put_t_at(t, q, now);
     q = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
     cap_commit(t, p, tag, q);
 }
 
 static inline __attribute__((always_inline))
-void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax)
+void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t now)
 {
     uint8_t tag, *p = t->pos;
-    uint8_t *q = cap_hot_head(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
+    uint8_t *q = cap_hot_addr(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
+    if (t->timed)
+        q = cap_put_t_at(t, q, now);
     q = ttf_put_exit_value(q, rax);
     cap_commit(t, p, tag, q);
 }
@@ -171,6 +182,7 @@ static inline void push(uintptr_t *slot, uintptr_t fn)
 int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
 {
     struct tstate *t = &cap_tls;
+    uint64_t now = clock_now(t);    /* a signal's records in between clamp it */
     uint32_t n = sh.n;
     uintptr_t s = (uintptr_t)slot;
     if (__builtin_expect(t->pos >= t->limit || !t->vals || t->busy || n >= sh.cap ||
@@ -182,7 +194,7 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t fn = fn_start(self);
-    put_enter(t, fn, regs);
+    put_enter(t, fn, regs, now);
     push(slot, fn);
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
@@ -193,6 +205,7 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
 struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
 {
     struct tstate *t = &cap_tls;
+    uint64_t now = clock_now(t);
     uint32_t n = sh.n;
     uintptr_t s = sp - 8;
     const struct shent *e = sh.e + n - 1;       /* below it: the guard at least */
@@ -202,7 +215,7 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
     uintptr_t ret = e->ret;
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
-    put_exit(t, e->fn, rax);
+    put_exit(t, e->fn, rax, now);
     t->depth--;
     sh.n = n - 1;
     atomic_signal_fence(memory_order_seq_cst);
@@ -324,7 +337,7 @@ void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     if (t->state != TS_DONE && shadow_room() == 0 && prune(slot) == 0 &&
         values_ready(t)) {
         uintptr_t fn = fn_start(self);
-        put_enter(t, fn, regs);
+        put_enter(t, fn, regs, clock_now(t));
         push(slot, fn);
         t->depth++;
     }
@@ -366,7 +379,7 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
     atomic_signal_fence(memory_order_seq_cst);
     for (uint32_t k = top; k-- > low;) {
         if (cap_on && t->state != TS_DONE && values_ready(t))
-            put_exit(t, sh.e[k].fn, rax);
+            put_exit(t, sh.e[k].fn, rax, clock_now(t));
         if (t->state != TS_DONE)
             t->depth--;
     }
