@@ -312,8 +312,10 @@ static inline uint8_t *ttf_put_values_deltas(uint8_t *p, unsigned m,
                                              const uint64_t d[TTF_ARGREGS])
 {
     *p++ = (uint8_t)m;
-    for (unsigned left = m & ((1u << TTF_ARGREGS) - 1); left; left &= left - 1)
-        p = ttf_put_svar(p, (int64_t)d[__builtin_ctz(left)]);
+#pragma GCC unroll 6
+    for (int i = 0; i < TTF_ARGREGS; i++)
+        if (m & (1u << i))
+            p = ttf_put_svar(p, (int64_t)d[i]);
     return p;
 }
 
