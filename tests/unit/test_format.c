@@ -933,13 +933,6 @@ static void test_compactness(void **state)
     assert_true(total / 4 <= 4.0);
 }
 
-static int teardown_all(void **state)
-{
-    (void)state;
-    tu_cleanup();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -957,5 +950,5 @@ int main(void)
         cmocka_unit_test(test_errors_and_version),
         cmocka_unit_test(test_compactness),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown_all);
+    return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

@@ -177,13 +177,6 @@ static void test_values(void **state)
     round_trip("values.trc", 1, 1);
 }
 
-static int teardown_all(void **state)
-{
-    (void)state;
-    tu_cleanup();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,5 +184,5 @@ int main(void)
         cmocka_unit_test(test_untimed),
         cmocka_unit_test(test_values),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown_all);
+    return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

@@ -424,13 +424,6 @@ static void test_same_bytes(void **state)
     }
 }
 
-static int teardown_all(void **state)
-{
-    (void)state;
-    tu_cleanup();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,5 +433,5 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_same_bytes),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown_all);
+    return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

@@ -47,6 +47,14 @@ static inline void tu_cleanup(void)
         fprintf(stderr, "could not remove %s\n", tu_dir);
 }
 
+/* A cmocka group teardown that removes the scratch directory. */
+static inline int tu_teardown_all(void **state)
+{
+    (void)state;
+    tu_cleanup();
+    return 0;
+}
+
 static inline uint8_t *tu_read(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

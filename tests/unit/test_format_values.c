@@ -295,13 +295,6 @@ static void test_v10_unchanged(void **state)
     ttf_close(t);
 }
 
-static int teardown_all(void **state)
-{
-    (void)state;
-    tu_cleanup();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,5 +306,5 @@ int main(void)
         cmocka_unit_test(test_refused_by_older_reader),
         cmocka_unit_test(test_v10_unchanged),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown_all);
+    return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
