@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -194,7 +195,7 @@ static int zero_fill(off_t off, size_t len)
 
 /* Map a fresh (or recycled) chunk and write its header, magic last.
  * Returns 0, or a CAP_WHY_* reason. The old chunk is left alone. */
-static int claim_chunk(struct tstate *t, int *recycled)
+static int claim_chunk_now(struct tstate *t, int *recycled)
 {
     uint64_t c = 0;
     *recycled = ring_pick(t, &c);
@@ -252,6 +253,20 @@ static int claim_chunk(struct tstate *t, int *recycled)
     memset(t->vprev, 0, sizeof t->vprev);
     memset(t->vstride, 0, sizeof t->vstride);
     return 0;
+}
+
+/* claim_chunk_now with cancellation off: pwrite and fallocate are
+ * cancellation points, and a thread cancelled there (a pending
+ * pthread_cancel meeting a chunk switch) would unwind out of libttcap with
+ * the grow lock held and its busy flag set, taking every other thread's
+ * next chunk and its own later records with it. */
+static int claim_chunk(struct tstate *t, int *recycled)
+{
+    int was, ignored;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    int why = claim_chunk_now(t, recycled);
+    pthread_setcancelstate(was, &ignored);
+    return why;
 }
 
 /* Where a terminal record (CUT, CRASH, END, LOST) goes: the current
