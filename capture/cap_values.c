@@ -208,8 +208,10 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
     uint64_t now = clock_now(t);
     uint32_t n = sh.n;
     uintptr_t s = sp - 8;
+    if (__builtin_expect(!n, 0))
+        return (struct tramp_ret){ 0, 1 };
     const struct shent *e = sh.e + n - 1;       /* below it: the guard at least */
-    if (__builtin_expect(!n || e->slot != s || e[-1].slot == s ||
+    if (__builtin_expect(e->slot != s || e[-1].slot == s ||
                          t->pos >= t->limit || !t->vals || t->busy || !cap_on, 0))
         return (struct tramp_ret){ 0, 1 };
     uintptr_t ret = e->ret;
