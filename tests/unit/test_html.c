@@ -14,6 +14,7 @@
 
 #include "diff_traces.h"
 #include "ttreport.h"
+#include "report_util.h"
 
 #include "tmpdir.h"
 static int seq;
@@ -59,13 +60,9 @@ static ttd_diff *diff2(const char *good, const char *bad, int crashed)
 /* The page of d (caller frees). */
 static char *render(ttd_diff *d, const ttr_options *o)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    size_t len;
+    char *buf = tu_report(d, ttr_html, o, &len);
 
-    assert_non_null(f);
-    assert_int_equal(ttr_html(f, d, o), 0);
-    assert_int_equal(fclose(f), 0);
     assert_int_equal(strlen(buf), len);
     return buf;
 }

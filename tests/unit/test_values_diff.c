@@ -20,6 +20,7 @@
 
 #include "ttdiff.h"
 #include "ttreport.h"
+#include "report_util.h"
 #include "self_module.h"
 #include "tmpdir.h"
 
@@ -161,18 +162,6 @@ static void test_argument(void **state)
     ttd_free(d);
 }
 
-/* The report of d by render (ttr_text, ttr_html, ttr_json), malloc'ed. */
-static char *render(ttd_diff *d, int (*fn)(FILE *, ttd_diff *, const ttr_options *))
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    assert_non_null(f);
-    assert_int_equal(fn(f, d, NULL), 0);
-    assert_int_equal(fclose(f), 0);
-    return buf;
-}
-
 /* A size_t near 2^64 is an error code: its signed form too, in the
  * result, the text, the HTML and the JSON; small size_t values and the
  * edges (2^64 - 4096 is one, 2^64 - 4097 is not) as they are. */
@@ -190,7 +179,8 @@ static void test_size_t_code(void **state)
     assert_int_equal(v->good_is_code, 0);
     assert_int_equal(v->bad_is_code, 1);
     assert_int_equal(v->bad_code, -20);
-    char *t = render(d, ttr_text), *h = render(d, ttr_html), *j = render(d, ttr_json);
+    char *t = tu_report(d, ttr_text, NULL, NULL), *h = tu_report(d, ttr_html, NULL, NULL);
+    char *j = tu_report(d, ttr_json, NULL, NULL);
     assert_non_null(strstr(t, "`vt_decode` returned 18446744073709551596 (-20) in the bad run, 5 in the good run"));
     assert_non_null(strstr(h, "<b class=\"val\">18446744073709551596 (-20)</b>"));
     assert_non_null(strstr(j, "\"bad_value\": \"18446744073709551596 (-20)\""));
