@@ -67,6 +67,8 @@ struct smod {
     int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
     int sig_noticed;           /* 1: a function without signature noticed */
     struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
+    struct ttfi_code *code;    /* its functions' code (code.c, NULL until
+                                  asked) */
 };
 
 /* One cached answer. An empty slot has name == NULL. */
@@ -217,7 +219,9 @@ static void drop_session(struct smod *sm)
     if (sm->dwfl)
         dwfl_end(sm->dwfl);
     ttfi_cumap_free(sm->cus);
+    ttfi_code_free(sm->code);
     sm->cus = NULL;
+    sm->code = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
 }
@@ -720,6 +724,24 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     int32_t mod = find_module(s, ev->addr, ev->time_ns);
     struct centry *e = lookup(s, ev->addr, mod);
     return e ? e->name : oom_name;
+}
+
+struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
+{
+    if (!s || i >= s->nmods)
+        return NULL;
+    *dm = s->mods[i].dm;
+    return &s->mods[i].code;
+}
+
+const char *ttfi_sym_demangle(ttf_sym *s, const char *name)
+{
+    return demangled(s, name);
+}
+
+void *ttfi_sym_alloc(ttf_sym *s, size_t n)
+{
+    return ttfi_arena_alloc(&s->arena, n);
 }
 
 size_t ttf_sym_notice_count(const ttf_sym *s)
