@@ -47,9 +47,17 @@ struct creloc {
     uint64_t addend;           /* RELATIVE: the address stored */
 };
 
+/* One symbol with an address range (function or data), for look-ups. */
+struct csym {
+    uint64_t addr, size;       /* link-time range (size 0: that address) */
+    const char *name;          /* raw symbol name */
+};
+
 struct ttfi_code {
     ttf_code_info info;        /* what ttf_sym_code hands out */
     ttf_code_func *funcs;      /* info.funcs, owned */
+    struct csym *syms;         /* functions and data objects by address */
+    size_t nsyms;
     struct csec *secs;         /* allocated sections by address */
     size_t nsecs;
     struct creloc *rel;        /* relocated words by offset */
@@ -62,6 +70,7 @@ void ttfi_code_free(struct ttfi_code *c)
     if (!c)
         return;
     free(c->funcs);
+    free(c->syms);
     free(c->secs);
     free(c->rel);
     free(c);
@@ -232,6 +241,9 @@ static void take_symbol(ttf_sym *s, struct ttfi_code *c, int i)
         c->info.instrumented |= is_hook(name);
         return;
     }
+    if (type == STT_OBJECT || type == STT_FUNC || type == STT_GNU_IFUNC ||
+        type == STT_NOTYPE)
+        c->syms[c->nsyms++] = (struct csym){addr - c->info.bias, sym.st_size, name};
     if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0)
         return;
     if (is_hook(name) && strcmp(name, "mcount") != 0)
@@ -242,6 +254,37 @@ static void take_symbol(ttf_sym *s, struct ttfi_code *c, int i)
     f->addr = addr - c->info.bias;
     f->size = sym.st_size;
     f->code = code_bytes(c, f->addr, f->size);
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+    const struct csym *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    if (x->size != y->size) /* the larger first: the enclosing one */
+        return x->size > y->size ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* The symbol holding link-time address a: the nearest start at or below
+ * a whose range holds it (a symbol of size 0 only at its address); NULL
+ * if none. libdwfl's dwfl_module_addrinfo scans the table per call. */
+static const struct csym *sym_at(const struct ttfi_code *c, uint64_t a)
+{
+    size_t lo = 0, hi = c->nsyms;
+    while (lo < hi) { /* first symbol starting above a */
+        size_t mid = (lo + hi) / 2;
+        if (c->syms[mid].addr <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k-- > 0 && lo - k <= 16;) {
+        const struct csym *y = &c->syms[k];
+        if (a - y->addr < y->size || (y->size == 0 && a == y->addr))
+            return y;
+    }
+    return NULL;
 }
 
 /* Sort and drop repeats (a symbol in both .symtab and MiniDebugInfo). */
@@ -261,11 +304,13 @@ static int read_functions(ttf_sym *s, struct ttfi_code *c)
     if (n < 0)
         n = 0;
     c->funcs = calloc((size_t)n + 1, sizeof *c->funcs);
-    if (!c->funcs)
+    c->syms = calloc((size_t)n + 1, sizeof *c->syms);
+    if (!c->funcs || !c->syms)
         return TT_ENOMEM;
     for (int i = 1; i < n; i++)
         take_symbol(s, c, i);
     sort_funcs(c);
+    qsort(c->syms, c->nsyms, sizeof *c->syms, cmp_sym);
     c->info.funcs = c->funcs;
     return 0;
 }
@@ -369,14 +414,11 @@ static uint64_t word_at(const struct ttfi_code *c, uint64_t a)
 static void plain_ref(const struct ttfi_code *c, const struct csec *s,
                       uint64_t a, ttf_code_ref *out)
 {
-    GElf_Off off = 0;
-    GElf_Sym sym;
-    const char *name = dwfl_module_addrinfo(c->dm, a + c->info.bias, &off, &sym,
-                                            NULL, NULL, NULL);
-    if (name && name[0] && (off < sym.st_size || off == 0)) {
+    const struct csym *y = sym_at(c, a);
+    if (y) {
         out->kind = TTF_REF_SYMBOL;
-        out->name = name;
-        out->offset = off;
+        out->name = y->name;
+        out->offset = a - y->addr;
         return;
     }
     out->kind = TTF_REF_DATA;
