@@ -81,7 +81,10 @@ struct side {
     struct rslot *rc;          /* target cache, cap slots (power of two) */
     size_t cap, used;
     uint32_t *ord;             /* instruction offsets (scratch) */
+    struct ttdi_insn *ins;     /* the instructions there */
     size_t ordcap;
+    uint8_t *nb;               /* the normalised bytes being hashed */
+    size_t nblen, nbcap;
     struct fsum *f;            /* its functions' summaries */
     size_t nf;
 };
@@ -255,7 +258,8 @@ static int offsets(struct side *sd, const ttf_code_func *f, size_t *n,
     struct ttdi_insn in;
     uint64_t off = 0;
     if (f->size > sd->ordcap) {
-        if (ttfi_regrow(&sd->ord, f->size, sizeof *sd->ord))
+        if (ttfi_regrow(&sd->ord, f->size, sizeof *sd->ord) ||
+            ttfi_regrow(&sd->ins, f->size, sizeof *sd->ins))
             return TT_ENOMEM;
         sd->ordcap = f->size;
     }
@@ -263,8 +267,10 @@ static int offsets(struct side *sd, const ttf_code_func *f, size_t *n,
     for (; off < f->size; off += in.len) {
         if (ttdi_x86_decode(f->code + off, f->size - off, &in))
             break;
-        if (!in.nop)
-            sd->ord[(*n)++] = (uint32_t)off;
+        if (in.nop)
+            continue;
+        sd->ins[*n] = in;
+        sd->ord[(*n)++] = (uint32_t)off;
     }
     *end = off;
     return 0;
@@ -324,7 +330,7 @@ static int addr_part(struct side *sd, const ttf_code_func *f, size_t n,
  * what those fields name. */
 static int hash_insn(struct side *sd, const ttf_code_func *f, size_t n,
                      uint64_t off, const struct ttdi_insn *in,
-                     XXH3_state_t *st, int *hook)
+                     int *hook)
 {
     uint8_t buf[16];
     uint64_t end = f->addr + off + in->len, parts[2] = {0, 0};
@@ -352,32 +358,40 @@ static int hash_insn(struct side *sd, const ttf_code_func *f, size_t n,
         if (addr_part(sd, f, n, v, &parts[1], hook))
             return TT_ENOMEM;
     }
-    XXH3_64bits_update(st, buf, in->len);
-    XXH3_64bits_update(st, parts, sizeof parts);
+    memcpy(sd->nb + sd->nblen, buf, in->len); /* room: see fingerprint */
+    sd->nblen += in->len;
+    if (parts[0] | parts[1]) {
+        memcpy(sd->nb + sd->nblen, parts, sizeof parts);
+        sd->nblen += sizeof parts;
+    }
     return 0;
 }
 
 /* f's fingerprint into *out (known = 0 when the file has no code for it). */
-static int fingerprint(struct side *sd, const ttf_code_func *f, XXH3_state_t *st,
-                       struct fsum *out)
+static int fingerprint(struct side *sd, const ttf_code_func *f, struct fsum *out)
 {
-    struct ttdi_insn in;
     size_t n;
     uint64_t end;
     if (!f->code)
         return 0;
+    /* an instruction with address fields is 2 bytes or more and adds 16:
+     * 9 bytes per code byte at most */
+    size_t need = 9 * (size_t)f->size + 64;
     if (offsets(sd, f, &n, &end))
         return TT_ENOMEM;
-    XXH3_64bits_reset(st);
+    if (need > sd->nbcap) {
+        if (ttfi_regrow(&sd->nb, need, 1))
+            return TT_ENOMEM;
+        sd->nbcap = need;
+    }
+    sd->nblen = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t off = sd->ord[i];
-        ttdi_x86_decode(f->code + off, f->size - off, &in);
-        if (hash_insn(sd, f, n, off, &in, st, &out->instrumented))
+        if (hash_insn(sd, f, n, sd->ord[i], &sd->ins[i], &out->instrumented))
             return TT_ENOMEM;
     }
-    if (end < f->size) /* undecodable tail: raw */
-        XXH3_64bits_update(st, f->code + end, f->size - end);
-    out->hash = XXH3_64bits_digest(st);
+    memcpy(sd->nb + sd->nblen, f->code + end, f->size - end); /* undecodable tail: raw */
+    sd->nblen += f->size - end;
+    out->hash = XXH3_64bits(sd->nb, sd->nblen);
     out->known = 1;
     return 0;
 }
@@ -396,10 +410,9 @@ static int cmp_fsum(const void *a, const void *b)
 /* Summaries of every function of sd's module, sorted by name. */
 static int summarise(struct ttdi_codediff *cd, struct side *sd)
 {
-    XXH3_state_t *st = XXH3_createState();
-    int rc = st ? 0 : TT_ENOMEM;
+    int rc = 0;
     size_t n = sd->ci->nfuncs;
-    sd->f = rc ? NULL : calloc(n ? n : 1, sizeof *sd->f);
+    sd->f = calloc(n ? n : 1, sizeof *sd->f);
     if (!sd->f)
         rc = TT_ENOMEM;
     for (size_t i = 0; !rc && i < n; i++) {
@@ -409,9 +422,8 @@ static int summarise(struct ttdi_codediff *cd, struct side *sd)
         s->name = ttfi_arena_strcpy(&cd->arena, f->name);
         s->symbol = strcmp(f->name, f->symbol) == 0 ? s->name
                     : ttfi_arena_strcpy(&cd->arena, f->symbol);
-        rc = !s->name || !s->symbol ? TT_ENOMEM : fingerprint(sd, f, st, s);
+        rc = !s->name || !s->symbol ? TT_ENOMEM : fingerprint(sd, f, s);
     }
-    XXH3_freeState(st);
     if (!rc)
         sd->nf = n;
     if (!rc && n)
@@ -454,7 +466,8 @@ static int record(struct ttdi_codediff *cd, const struct fsum *s,
         return rc;
     if (ttfi_regrow(&cd->ch, cd->nch + 1, sizeof *cd->ch))
         return TT_ENOMEM;
-    cd->ch[cd->nch++] = (struct ttdi_code_change){s->name, module, status};
+    cd->ch[cd->nch++] = (struct ttdi_code_change){s->name, module, status,
+                                                  s->symbol};
     return 0;
 }
 
@@ -498,6 +511,8 @@ static void side_free(struct side *sd)
 {
     free(sd->rc);
     free(sd->ord);
+    free(sd->ins);
+    free(sd->nb);
     free(sd->f);
     memset(sd, 0, sizeof *sd);
 }
@@ -651,13 +666,6 @@ static int compare_all(struct ttdi_codediff *cd, const ttf_trace *t[2])
         rc = compare_module(cd, sym, idx[i], idx[n + i], m,
                             idx[i] == main_module(t[0]));
     }
-    size_t by[4] = {0, 0, 0, 0};
-    for (size_t i = 0; i < cd->nch; i++)
-        by[cd->ch[i].status & 3]++;
-    if (!rc && k)
-        rc = add_note(cd, "two builds: %zu of %zu functions in both changed, "
-                          "%zu added, %zu removed", by[TTDI_CODE_CHANGED],
-                      cd->compared, by[TTDI_CODE_ADDED], by[TTDI_CODE_REMOVED]);
     ttf_sym_close(sym[0]);
     ttf_sym_close(sym[1]);
     free(idx);

@@ -22,6 +22,8 @@ struct ttdi_code_change {
     const char *function;   /* as ttdiff names it (C++ demangled) */
     const char *module;     /* its module's file name ("prog", "libfoo.so") */
     int status;             /* TTDI_CODE_* */
+    const char *symbol;     /* the symbol as stored (mangled), for reports
+                               with C++ names off */
 };
 
 struct ttdi_codediff;
@@ -60,8 +62,8 @@ const struct ttdi_code_change *ttdi_codediff_get(const struct ttdi_codediff *cd,
 /* Functions compared (present in both builds), for reports and tests. */
 size_t ttdi_codediff_compared(const struct ttdi_codediff *cd);
 
-/* Notes: "prog: the good run's build (build-id 1a2b...) not found; its
- * code not compared", "two builds: 2 of 640 functions changed". */
+/* Why some code was not compared: "./prog: the good run's build (build-id
+ * 1a2b...) not found; its code not compared". */
 size_t ttdi_codediff_note_count(const struct ttdi_codediff *cd);
 const char *ttdi_codediff_note(const struct ttdi_codediff *cd, size_t i);
 
