@@ -76,6 +76,7 @@ static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec
         ttd_locate(d, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
                &fr[i].file, &fr[i].line);
         fr[i].args = frame_args(d, &b->stack[i]);
+        fr[i].code_changed = ttdi_codediff_changed(d->cd, fr[i].name) == 1;
     }
     dv->stack = fr;
     dv->nstack = n;

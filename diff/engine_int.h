@@ -9,6 +9,7 @@
 #define TTD_ENGINE_INT_H
 
 #include "align.h"
+#include "codediff.h"
 #include "ttf_util.h"
 #include "ttdiff.h"
 
@@ -377,6 +378,7 @@ struct ttd_diff {
     ttd_openset noise;      /* value slots that vary between good runs */
     ttd_openset calls;      /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
+    struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.c) */
 };
 
 /* One open call of a walk. */
