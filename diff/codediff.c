@@ -479,6 +479,33 @@ static int one_sided(struct ttdi_codediff *cd, struct side *sd,
     return record(cd, s, module, st, artifact);
 }
 
+/* Entries from i of side sd with the name of entry i (static functions
+ * of one name in several files). */
+static size_t run_of(const struct side *sd, size_t i)
+{
+    size_t k = 1;
+    while (i + k < sd->nf && strcmp(sd->f[i + k].name, sd->f[i].name) == 0)
+        k++;
+    return k;
+}
+
+/* Functions of one name at good i and bad j: put bad ones with the same
+ * code opposite their good twins, so that only real changes count (the
+ * rest pair in address order). */
+static void match_twins(struct side sd[2], size_t i, size_t j)
+{
+    size_t ng = run_of(&sd[0], i), nb = run_of(&sd[1], j);
+    for (size_t k = 0; ng > 1 && nb > 1 && k < ng && k < nb; k++) {
+        for (size_t m = k + 1; m < nb && sd[0].f[i + k].hash != sd[1].f[j + k].hash; m++) {
+            if (sd[1].f[j + m].hash != sd[0].f[i + k].hash)
+                continue;
+            struct fsum t = sd[1].f[j + k];
+            sd[1].f[j + k] = sd[1].f[j + m];
+            sd[1].f[j + m] = t;
+        }
+    }
+}
+
 /* Walk both sorted lists: pairs compared, the rest added or removed. */
 static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module)
 {
@@ -495,6 +522,8 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
             rc = one_sided(cd, &sd[1], b, module, TTDI_CODE_ADDED);
             j++;
         } else {
+            if (i == 0 || strcmp(sd[0].f[i - 1].name, g->name) != 0)
+                match_twins(sd, i, j);
             int changed = g->known && b->known && g->hash != b->hash;
             int art = g->known && b->known && g->instrumented != b->instrumented;
             rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art) : 0;

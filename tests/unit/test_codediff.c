@@ -73,15 +73,28 @@ static const char source[] =
     "    switch (c) { case 0: return 11; case 1: return counter; case 2: return 37;\n"
     "    case 3: return 41 + counter; case 4: return 5; default: return -1; }\n"
     "}\n"
+    "#ifdef TWINS\n"
+    "int other_entry(int x);\n"
+    "static __attribute__((noipa)) int helper(int x) { return x + 40; }\n"
+    "#endif\n"
     "int main(int argc, char **argv)\n"
     "{\n"
     "    int r = lookup(argc > 1 ? argv[1] : \"user1\");\n"
+    "#ifdef TWINS\n"
+    "    r += other_entry(argc) + helper(argc);\n"
+    "#endif\n"
     "#ifdef EXTRA\n"
     "    r += extra_above(argc);\n"
     "#endif\n"
     "    show(\"x\");\n"
     "    return r + table_sum(argc) + pick(argc) + printf(\"%d\\n\", counter);\n"
     "}\n";
+
+/* A second file with a static function of the same name as one in
+ * source: twins, told apart by their code. */
+static const char other[] =
+    "static __attribute__((noipa)) int helper(int x) { return x * 5 - 3; }\n"
+    "__attribute__((noipa)) int other_entry(int x) { return helper(x) + 1; }\n";
 
 /* One build: its binary and build-id. */
 struct build {
@@ -113,10 +126,17 @@ static int compile(struct build *b, const char *name, const char *defs, int pie)
     char cmd[2048];
     snprintf(b->path, sizeof b->path, "%s/%s", tmpdir, name);
     b->pie = pie;
+    const char *first = strstr(defs, "-DOTHER_FIRST") ? "other" : "prog";
+    const char *second = strstr(defs, "-DTWINS") ? (first[0] == 'o' ? "prog" : "other") : NULL;
+    char files[1300];
+    snprintf(files, sizeof files, "'%s/%s.c'", tmpdir, first);
+    if (second)
+        snprintf(files + strlen(files), sizeof files - strlen(files), " '%s/%s.c'",
+                 tmpdir, second);
     snprintf(cmd, sizeof cmd,
-             "cc -O2 -g -finstrument-functions -fno-plt %s %s -o '%s' '%s/prog.c' "
+             "cc -O2 -g -finstrument-functions -fno-plt %s %s -o '%s' %s "
              "-Wl,--build-id 2>/dev/null",
-             pie ? "-fPIE -pie" : "-fno-pic -no-pie", defs, b->path, tmpdir);
+             pie ? "-fPIE -pie" : "-fno-pic -no-pie", defs, b->path, files);
     if (system(cmd) != 0)
         return -1;
     return build_id_of(b->path, b->id, &b->idlen);
@@ -143,7 +163,7 @@ static ttf_trace *trace_of(const struct build *b)
     return t;
 }
 
-static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr;
+static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2];
 
 static int setup_all(void **state)
 {
@@ -154,6 +174,10 @@ static int setup_all(void **state)
     snprintf(path, sizeof path, "%s/prog.c", tmpdir);
     FILE *f = fopen(path, "w");
     if (!f || fputs(source, f) < 0 || fclose(f) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/other.c", tmpdir);
+    f = fopen(path, "w");
+    if (!f || fputs(other, f) < 0 || fclose(f) != 0)
         return -1;
     have_cc = system("cc --version >/dev/null 2>&1") == 0;
     for (int pie = 0; have_cc && pie < 2; pie++) {
@@ -168,6 +192,9 @@ static int setup_all(void **state)
     }
     if (have_cc)
         have_cc &= compile(&b_noinstr, "noinstr_pie", "-DNOINSTR", 1) == 0;
+    if (have_cc)
+        have_cc &= compile(&b_twins[0], "twins_a", "-DTWINS", 1) == 0 &&
+                   compile(&b_twins[1], "twins_b", "-DTWINS -DOTHER_FIRST", 1) == 0;
     return 0;
 }
 
@@ -297,6 +324,20 @@ static void test_artifact(void **state)
     assert_string_equal(list, "1:show");
     assert_int_equal(ttdi_codediff_artifact(cd, "show"), 1);
     assert_int_equal(ttdi_codediff_artifact(cd, "lookup"), 0);
+    ttdi_codediff_free(cd);
+}
+
+/* Two static functions named helper in two files, linked in the other
+ * order (their addresses swap): paired by their code, nothing changed. */
+static void test_twins(void **state)
+{
+    char list[256];
+    (void)state;
+    skip_without_cc();
+    struct ttdi_codediff *cd = diff(&b_twins[0], &b_twins[1], list, sizeof list);
+    assert_string_equal(list, "");
+    assert_int_equal(ttdi_codediff_changed(cd, "helper"), 0);
+    assert_true(ttdi_codediff_compared(cd) >= 9);
     ttdi_codediff_free(cd);
 }
 
@@ -430,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_same_build),
         cmocka_unit_test(test_missing),
         cmocka_unit_test(test_artifact),
+        cmocka_unit_test(test_twins),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
