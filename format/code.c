@@ -220,8 +220,8 @@ static const uint8_t *code_bytes(const struct ttfi_code *c, uint64_t addr,
                                  uint64_t size)
 {
     const struct csec *s = sec_of(c, addr);
-    if (!s || !s->data || addr - s->addr + size > s->size)
-        return NULL;
+    if (!s || !s->data || size > s->size - (addr - s->addr))
+        return NULL; /* (a symbol's size is the file's word: no overflow) */
     return s->data + (addr - s->addr);
 }
 

@@ -556,7 +556,8 @@ typedef struct ttf_code_info {
 /* The defined functions (STT_FUNC, STT_GNU_IFUNC, size > 0) of module
  * `module` (index for ttf_get_module) with their machine code, read from
  * the file ttf_sym_open found for it (build-id checked). Read once per
- * module, then cached; *out lives until ttf_sym_close. Errors: TT_EINVAL
+ * module, then cached (names demangled as set at that first call); *out
+ * lives until ttf_sym_close. Errors: TT_EINVAL
  * (NULL argument, no such module), TT_ENOTFOUND (no file with the module's
  * build-id was found, or its path is empty), TT_ENOMEM. */
 int ttf_sym_code(ttf_sym *s, size_t module, const ttf_code_info **out);
