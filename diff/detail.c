@@ -18,27 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 #define SUSPECT_WINDOW 4096 /* common events searched back from a split */
-
-/* Source file and line of a function (addr) or scope (site) of the bad
- * run, through the module loaded at time_ns. */
-void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
-                const char **file, int *line)
-{
-    ttf_event ev;
-
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TTF_EV_ENTER;
-    ev.addr = addr;
-    ev.site = site;
-    ev.time_ns = time_ns;
-    if (ttf_sym_event_line(d->r[TTD_BAD].norm.sym, &ev, file, line) < 0) {
-        *file = NULL;
-        *line = 0;
-    }
-}
 
 /* The arguments of a frame of the bad run as text, NULL if unknown. */
 static const char *frame_args(ttd_diff *d, const ttd_frame_id *f)
@@ -73,7 +55,7 @@ static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         fr[i].name = b->stack[i].name;
-        ttd_locate(d, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
+        ttd_norm_locate(&d->r[TTD_BAD].norm, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
                &fr[i].file, &fr[i].line);
         fr[i].args = frame_args(d, &b->stack[i]);
     }

@@ -42,18 +42,22 @@
  * The tree aligner keeps the good tree and reloads the other side per
  * baseline; --first-only then reads whole threads.
  *
- * The files: this one holds the entry points; walk.c the passes over one
- * thread; setup.c the threads, pairs, filters and run information;
- * pair_align.c the normalisation and alignment of one pair; hunks.c the
- * hunks resolved; detail.c and suspects.c the details of one hunk. Their
- * shared state is in engine_int.h; result memory is one arena
- * (format/ttf_util.h).
+ * The files are stages (diff/STAGES, checked by make check-stages), each
+ * with its header, a stage using only those below it: prepare (prepare.h:
+ * normalise.c, regex.c, openset.c, pair.c) -> align (align.h, tree.h:
+ * align.c, seq.c, tree.c, talign.c, values.c, fnoise.c; state.h: the
+ * engine's state and pair_align.c, which aligns one pair into its script)
+ * -> resolve (resolve.h: walk.c the walks and passes over one thread;
+ * setup.c the threads, pairs, filters and run information; hunks.c the
+ * hunks resolved; detail.c and suspects.c the details of one hunk;
+ * interleave.c, noise.c) -> this file, the entry points, on top. Result
+ * memory is one arena (format/ttf_util.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 #include "tree.h"
 
 int ttd_version(void)
@@ -250,7 +254,7 @@ static int value_first(ttd_diff *d)
     if (!v || ttd_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
         return TT_ENOMEM;
     v->pair = bp;
-    ttd_locate(d, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
+    ttd_norm_locate(&d->r[TTD_BAD].norm, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
     const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected ? &d->res.hunks[0] : NULL;
     v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
                                            : best->ev[1].time_ns < h->time_ns);

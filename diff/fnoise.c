@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "align.h"
 
 /* One walk over a thread with its call stack of ENTER keys. */
 typedef struct cwalk {
@@ -109,10 +109,10 @@ static size_t side_events(const ttd_hunk *h, size_t nh, int s)
 static int collect(ttd_fside f, int by_caller, const ttd_hunk *h, size_t nh,
                    int s, uint64_t **out)
 {
-    cwalk w = {&f.r->norm, NULL, NULL, 0, 0, by_caller};
+    cwalk w = {f.norm, NULL, NULL, 0, 0, by_caller};
     uint64_t idx = 0, *c = calloc(side_events(h, nh, s) + 1, sizeof *c);
     size_t i = 0, k = 0;
-    int rc = c ? ttf_iter_open(f.r->t, f.thread, &w.it) : TT_ENOMEM;
+    int rc = c ? ttf_iter_open(f.t, f.thread, &w.it) : TT_ENOMEM;
 
     while (rc >= 0 && i < nh) {
         size_t lo = s ? h[i].b0 : h[i].a0, hi = s ? h[i].b1 : h[i].a1;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 /* Index whose time stands for a split at key index i of a thread with n
  * keys: the event at i, else the last one; UINT64_MAX if it has none. */

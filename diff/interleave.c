@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 #define WINDOW 24           /* operations shown per run */
 #define OBJ_CAP 4096        /* objects numbered per run (hash slots) */

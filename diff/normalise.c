@@ -9,7 +9,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "engine_int.h"
+#include "prepare.h"
 
 /* Give every event kind its own key space. */
 static uint64_t mix(uint64_t h, int kind)
@@ -227,4 +227,22 @@ int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
     *key = ev->kind == TTF_EV_ENTER ? mix(s->hash, TTF_EV_ENTER)
                                     : mix(s->hash, TTF_EV_EXIT);
     return s->keep;
+}
+
+/* Source file and line of a function (addr) or scope (site) of n's run,
+ * through the module loaded at time_ns (NULL, 0 if unknown). */
+void ttd_norm_locate(ttd_norm *n, uint64_t addr, uint32_t site,
+                     uint64_t time_ns, const char **file, int *line)
+{
+    ttf_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = addr;
+    ev.site = site;
+    ev.time_ns = time_ns;
+    if (ttf_sym_event_line(n->sym, &ev, file, line) < 0) {
+        *file = NULL;
+        *line = 0;
+    }
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "prepare.h"
 
 struct ttd_oslot {
     uint64_t key;           /* the key */

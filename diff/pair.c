@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "prepare.h"
 
 #define SKETCH_BINS 256             /* histogram bins */
 #define SKETCH_EVENTS (1u << 21)    /* kept events read per thread at most */

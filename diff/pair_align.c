@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "state.h"
 #include "tree.h"
 
 /* One thread's key stream while a pair is normalised. */
@@ -152,7 +152,8 @@ static int baseline_learn(ttd_diff *d, const ttd_ipair *p, size_t k,
     ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
     ttd_vside o = {&bk->r.norm, (uint32_t)bk->partner[p->t[0]], UINT64_MAX};
     ttd_vfound vf;
-    ttd_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fo = {&bk->r, o.thread};
+    ttd_fside fg = {d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, p->t[0]};
+    ttd_fside fo = {bk->r.t, &bk->r.norm, o.thread};
     int rc = ttd_fnoise_learn(&d->calls, !d->o.flat, fg, fo, h, nh);
 
     if (rc < 0 || !d->values || !ttf_get_summary(bk->r.t)->values)
@@ -208,7 +209,8 @@ static size_t split_one(const ttd_ipair *p, size_t i, size_t la, size_t lb,
 static int mark_noise(ttd_diff *d, ttd_ipair *p)
 {
     size_t nh = p->nh, n = nh, *lead = malloc((2 * nh + 1) * sizeof *lead);
-    ttd_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fb = {&d->r[TTD_BAD], p->t[1]};
+    ttd_fside fg = {d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, p->t[0]};
+    ttd_fside fb = {d->r[TTD_BAD].t, &d->r[TTD_BAD].norm, p->t[1]};
     int rc = lead ? 0 : TT_ENOMEM;
 
     if (rc == 0)

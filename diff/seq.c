@@ -26,7 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "engine_int.h"
+#include "align.h"
 
 #define LOOP_SALT 0x5C0FFEE15B00C1EAull
 #define HUGE_PAGE (2u << 20)

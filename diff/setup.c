@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 /* Name and start function of each thread (walks up to its first ENTER). */
 int ttd_load_threads(ttd_run_state *r)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 static int listed(const ttd_suspect *s, size_t n, const char *name)
 {
@@ -160,7 +160,7 @@ int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
             continue;
         ttd_suspect *x = &s[n++];
         x->name = e->name;
-        ttd_locate(d, e->addr, e->site, e->time_ns, &x->file, &x->line);
+        ttd_norm_locate(&d->r[TTD_BAD].norm, e->addr, e->site, e->time_ns, &x->file, &x->line);
         x->role = TTD_SUSPECT_RETURNED;
         x->index = e->idx;
         x->distance = dv->bad_index - 1 - e->idx;

@@ -7,7 +7,7 @@
 #ifndef TTD_TREE_H
 #define TTD_TREE_H
 
-#include "engine_int.h"
+#include "align.h"
 
 /* Node flags. */
 #define TTD_NODE_CALL 1u    /* an ENTER and what it called (else a leaf) */

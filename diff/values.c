@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "align.h"
 
 /* One thread walked over its kept events. */
 typedef struct vwalk {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 int ttd_walk_open(ttd_walk *w, ttd_run_state *r, uint32_t thread)
 {
