@@ -16,42 +16,42 @@
 /* ---- the walk: one thread's events replayed (walk.c) -------------------- */
 
 /* One open call of a walk. */
-typedef struct ttd_frame_id {
-    uint64_t id;            /* address, or site | TTD_SITE_BIT */
+typedef struct ttdi_frame_id {
+    uint64_t id;            /* address, or site | TTDI_SITE_BIT */
     uint64_t addr;          /* function address (0 for scopes) */
     uint32_t site;          /* scope's call site, 0 for functions */
     uint64_t time_ns;       /* when it was entered (picks the module) */
-    const char *name;       /* function name, NULL until asked (ttd_frame_name) */
+    const char *name;       /* function name, NULL until asked (ttdi_frame_name) */
     int has_values;         /* 1: argregs recorded */
     uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
-} ttd_frame_id;
+} ttdi_frame_id;
 
 /* A walk over one thread: every raw event, the keys of kept ones, the
  * running call stack. */
-typedef struct ttd_walk {
-    ttd_run_state *r;       /* the run */
+typedef struct ttdi_walk {
+    ttdi_run_state *r;       /* the run */
     ttf_iter *it;           /* its iterator on one thread */
     ttf_event ev;           /* the current event */
     int kept;               /* 1: ev takes part (its index is idx) */
     uint64_t idx;           /* key index of ev if kept; else of the next */
     uint64_t next;          /* key index the next kept event gets */
     int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
-    ttd_frame_id *stack;    /* the call stack before ev, outermost first */
+    ttdi_frame_id *stack;    /* the call stack before ev, outermost first */
     size_t nstack, cap;     /* frames open, room for */
-    ttd_openset open;       /* ids of stack[0..nstack) while live */
+    ttdi_openset open;       /* ids of stack[0..nstack) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
-} ttd_walk;
+} ttdi_walk;
 
 /* ---- passes over one thread (walk.c) -------------------------------------- */
 
 /* Record kept events [lo, hi) into out[0..hi-lo). */
-typedef struct ttd_req {
+typedef struct ttdi_req {
     uint64_t lo, hi;        /* key index range */
     ttd_event *out;         /* hi - lo slots */
-} ttd_req;
+} ttdi_req;
 
 /* One common event before a split, as the suspects need it. */
-typedef struct ttd_sus_ev {
+typedef struct ttdi_sus_ev {
     uint64_t idx;           /* key index */
     uint64_t addr;          /* function address (EXIT) */
     uint32_t site;          /* scope's call site (EXIT of a scope) */
@@ -62,119 +62,119 @@ typedef struct ttd_sus_ev {
     int leaf;               /* EXIT right after its own ENTER: no callees */
     int has_values;         /* EXIT: retval recorded */
     uint64_t retval;        /* EXIT: its return value */
-} ttd_sus_ev;
+} ttdi_sus_ev;
 
 /* What one pass over a thread collects. */
-typedef struct ttd_pass_spec {
-    ttd_req *rq;            /* ranges to record (sorted here) */
+typedef struct ttdi_pass_spec {
+    ttdi_req *rq;            /* ranges to record (sorted here) */
     size_t nrq;             /* range count */
     uint64_t stack_at;      /* snapshot the stack before this key index */
-    ttd_frame_id *stack;    /* out: malloc'd copy, outermost first */
+    ttdi_frame_id *stack;    /* out: malloc'd copy, outermost first */
     size_t nstack;          /* frames in it */
-    ttd_sus_ev *ring;       /* last events before stack_at, NULL = not kept */
+    ttdi_sus_ev *ring;       /* last events before stack_at, NULL = not kept */
     size_t ringcap;         /* its size */
     uint64_t nring;         /* events put in it */
     size_t first;           /* walk state: ranges rq[0..first) are passed */
-} ttd_pass_spec;
+} ttdi_pass_spec;
 
 /* ---- walks and passes (walk.c) ------------------------------------------- */
 
 /* Start a walk over thread `thread` of run r. 0 or a TT_E* code. */
-int ttd_walk_open(ttd_walk *w, ttd_run_state *r, uint32_t thread);
-void ttd_walk_close(ttd_walk *w);
+int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+void ttdi_walk_close(ttdi_walk *w);
 /* Next raw event: 1, 0 at the end, or a TT_E* code. */
-int ttd_walk_next(ttd_walk *w);
+int ttdi_walk_next(ttdi_walk *w);
 /* Turn the walk's current event into a report event (strings in the
  * arena). 0 or TT_ENOMEM. */
-int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out);
+int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out);
 /* One pass over thread `thread` of run ri collecting what ps asks for
  * (ps->rq is sorted here). 0 or a TT_E* code. */
-int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps);
+int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps);
 /* The same pass on an open walk w, which must not have read past
- * ttd_pass_low(ps); w stays open, positioned after the last event read.
+ * ttdi_pass_low(ps); w stays open, positioned after the last event read.
  * 1 if the thread ended, 0 if not, or a TT_E* code. */
-int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps);
+int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
 /* Lowest key index a pass for ps must read (its suspects ring included). */
-uint64_t ttd_pass_low(const ttd_pass_spec *ps);
+uint64_t ttdi_pass_low(const ttdi_pass_spec *ps);
 /* A pass driven by the caller's own walk (several passes and other work
- * on one walk): ttd_pass_begin sorts ps->rq and returns the key index
- * the pass is done at (it needs the kept events below it); ttd_pass_take
- * gives it the walk's current kept event (0 or TT_ENOMEM); ttd_pass_end
+ * on one walk): ttdi_pass_begin sorts ps->rq and returns the key index
+ * the pass is done at (it needs the kept events below it); ttdi_pass_take
+ * gives it the walk's current kept event (0 or TT_ENOMEM); ttdi_pass_end
  * closes it when the thread ends first (0 or TT_ENOMEM). */
-uint64_t ttd_pass_begin(ttd_pass_spec *ps);
-int ttd_pass_take(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps);
-int ttd_pass_end(ttd_walk *w, ttd_pass_spec *ps);
+uint64_t ttdi_pass_begin(ttdi_pass_spec *ps);
+int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
 /* Name and start function of each thread of r. 0 or a TT_E* code. */
-int ttd_load_threads(ttd_run_state *r);
+int ttdi_load_threads(ttdi_run_state *r);
 /* Fill a result's thread info for thread i of r. */
-void ttd_fill_thread_info(const ttd_run_state *r, uint32_t i, uint64_t events,
-                          ttd_thread_info *out);
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
+                           ttd_thread_info *out);
 /* Build the pairs to align and the unpaired list. 0 or TT_ENOMEM. */
-int ttd_make_pairs(ttd_diff *d);
+int ttdi_make_pairs(ttd_diff *d);
 /* Compile filter i (d->re[i]) from pattern, if any; err names the flag.
  * 0 or a TT_E* code. */
-int ttd_compile_filter(ttd_diff *d, int i, const char *pattern,
-                       const char *flag, ttf_error *err);
+int ttdi_compile_filter(ttd_diff *d, int i, const char *pattern,
+                        const char *flag, ttf_error *err);
 /* Fill a result's run info for run r opened from path (NULL: its own). */
-void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path,
-                       ttd_run_info *ri_out);
+void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path,
+                        ttd_run_info *ri_out);
 /* The two runs' programs compared: TTD_PROGRAM_*. */
-int ttd_same_program(const ttd_run_info *g, const ttd_run_info *b);
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
 /* Reader and symbol notices of run ri into the result. 0 or TT_ENOMEM. */
-int ttd_notices(ttd_diff *d, int ri);
+int ttdi_notices(ttd_diff *d, int ri);
 /* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */
-int ttd_find_crash(ttd_diff *d, int ri);
+int ttdi_find_crash(ttd_diff *d, int ri);
 
 /* ---- noise hints (noise.c) ----------------------------------------------- */
 
 /* Traces beside good (same folder, same name but for its numbers: ttrec's
  * pass-1.trc, pass-2.trc...), not good or bad themselves, sorted, at most
  * 8; strings and the array in arena a. 0 or TT_ENOMEM. */
-int ttd_siblings(struct ttfi_arena *a, const char *good, const char *bad,
-                 const char ***out, size_t *nout);
+int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
+                  const char ***out, size_t *nout);
 
 /* Mark dv (noise, noise_calls) when its differing calls wait or poll:
  * every differing call has a waiting name (sleep, poll, wait, yield...),
  * repeats a call of the common events just before, or returns at once
  * beside a waiting call of its side (a loop's condition), and one at least
  * waits. 0 or TT_ENOMEM. */
-int ttd_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
+int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
 
 /* ---- thread order around a divergence (interleave.c) --------------------- */
 
 /* One run as the interleaving sees it. */
-typedef struct ttd_ilv_run {
+typedef struct ttdi_ilv_run {
     const ttf_trace *t;     /* the trace */
-    ttd_norm *norm;         /* its normaliser (function keys and names) */
+    ttdi_norm *norm;         /* its normaliser (function keys and names) */
     size_t nt;              /* its threads */
     const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
     uint64_t split_ns;      /* walk up to this time (the split in this run) */
-} ttd_ilv_run;
+} ttdi_ilv_run;
 
 /* The interleaving of both runs (in[0] good, in[1] bad) before their
  * splits; *out NULL when neither run has SYNC_OP records. Memory in a.
  * 0, TT_ENOMEM or a reader error. */
-int ttd_interleave_build(struct ttfi_arena *a, const ttd_ilv_run in[2],
-                         ttd_interleave **out);
+int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2],
+                          ttd_interleave **out);
 /* ---- hunks.c ------------------------------------------------------------- */
 
 /* Index whose time stands for a split at key index i of a thread with n
  * keys: the event at i, else the last one; UINT64_MAX if it has none. */
-uint64_t ttd_probe_index(uint64_t i, uint64_t n);
+uint64_t ttdi_probe_index(uint64_t i, uint64_t n);
 /* Append the range [lo, hi) -> out to rq[*n] (nothing if empty). */
-int ttd_add_req(ttd_req *rq, size_t *n, uint64_t lo, uint64_t hi,
-                ttd_event *out);
+int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi,
+                 ttd_event *out);
 /* Resolve the hunks of every pair into the result. 0 or a TT_E* code. */
-int ttd_resolve(ttd_diff *d);
+int ttdi_resolve(ttd_diff *d);
 
 /* ---- suspects.c ---------------------------------------------------------- */
 
 /* Rank the suspects of the split in dv from the ring of pass b. 0 or
  * TT_ENOMEM. */
-int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
-                 ttd_divergence *dv);
+int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
+                  ttd_divergence *dv);
 
 #endif
