@@ -1,5 +1,5 @@
 /*
- * profile.c - ttdiff --profile: profile two runs (diff/profile_calc.c), pair
+ * profile_diff.c - ttdiff --profile: profile two runs (run_profile.c), pair
  * their functions by name and order them by the largest change, bad minus
  * good. Functions seen in one run only are kept and flagged. Both profiles
  * are sorted by name and merged in one pass. --thread selects the threads
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttdiff.h"
+#include "ttprof.h"
 #include "ttf_util.h"
 
 struct ttd_profile {
