@@ -2,6 +2,7 @@
  * align.c - the sequence aligner of libttdiff: Myers' O(ND) difference
  * algorithm in linear space, with git xdiff's cost cap and discard pass.
  * Input: two arrays of 64-bit event keys; output: the differing hunks.
+ * Stage 1 align of diff/STAGES (its header: align.h).
  */
 
 /*

@@ -2,6 +2,7 @@
  * detail.c - the details of one hunk, computed when asked: its events,
  * the context before it, the common call stack, its suspects (suspects.c)
  * and what the other threads did up to the split.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  *
  * A report may ask for the details of several hunks (the HTML page asks
  * for up to 20). Each needs a pass over its pair's threads up to the hunk

@@ -3,6 +3,7 @@
  * pair to keys, align them (as call trees: tree.c, talign.c; with --flat
  * as key sequences: align.c) and resolve the hunks into the plain structs
  * of ttdiff.h. It never prints.
+ * Stage 4 engine of diff/STAGES: the top, on resolve.h.
  *
  * Design. Memory is the budget that matters (a trace may hold hundreds of
  * millions of events), so only one thread pair is held at a time: by

@@ -4,6 +4,7 @@
  * different places in every run, so the zones of variation (seq.c) of one
  * pair of good runs never cover those of another; its calls, though, are
  * always the same few, made by the same callers.
+ * Stage 1 align of diff/STAGES (its header: align.h).
  *
  * Design. An event's context is what the aligner matched it by: with the
  * tree aligner its key and the ENTER key of the call it happens in (its

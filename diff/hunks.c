@@ -2,6 +2,7 @@
  * hunks.c - the hunks of every pair resolved into the result: which ones
  * (the first divergences, then the expected ones), their first events and
  * times, all sorted so the first divergence comes first.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>

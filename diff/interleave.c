@@ -5,6 +5,7 @@
  * saw its operations in another thread order, and a bad-run call that took
  * no lock where every good-run call of the same function took one (the
  * unprotected operation), with what the other threads did meanwhile.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  *
  * Each run is walked once, all threads merged by time, up to the split.
  * Objects have no stable address across runs, so each run numbers them by

@@ -4,6 +4,7 @@
  * numbers, as ttrec keeps them) that were not given as --baseline, and a
  * first divergence whose differing calls poll or sleep (a wait loop that
  * ran a different number of times). Both only suggest --baseline.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <dirent.h>
 #include <stdio.h>

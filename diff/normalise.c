@@ -4,6 +4,8 @@
  * and rebuilt binaries compare), a message's call site (format + function,
  * not the site id, which depends on firing order) or its formatted text.
  * Each distinct address or site is symbolised, filtered and hashed once.
+ * The same symbols answer where a function's source is (ttdi_norm_locate).
+ * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
 #include <stdlib.h>
 #include <string.h>

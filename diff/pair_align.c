@@ -3,6 +3,9 @@
  * common prefix only compared (the default), or both sides stored whole
  * and checked against the zones where baseline good runs vary (full mode),
  * or as two call trees (tree mode, the default: tree.c, talign.c).
+ * What it writes is the pair's script (ttdi_ipair, state.h): the hunks,
+ * which of them good runs share, loop counts, differing call values.
+ * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * good. Functions seen in one run only are kept and flagged. Both profiles
  * are sorted by name and merged in one pass. --thread selects the threads
  * profiled, --function/--exclude the functions compared, as in the diff.
+ * Stage 5 profile-diff of diff/STAGES (its header: ttprof.h).
  */
 #include <math.h>
 #include <stdlib.h>

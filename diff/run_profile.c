@@ -4,6 +4,7 @@
  * ttprof.h), for ttdump --profile and the profile diff of ttdiff
  * --profile (profile_diff.c). Computes only: report/run_profile_table.c
  * prints the tables.
+ * Stage 0 run-profile of diff/STAGES (its header: ttprof.h).
  *
  * Design. Threads are read one after the other (never merged: a thread's
  * stream is all a call stack needs), each with a shadow stack of open

@@ -3,6 +3,7 @@
  * thread's whole key sequence, optionally with loops collapsed
  * (--collapse-loops), the hunks between two such sequences including loop
  * count changes, and the zones where good runs vary (--baseline).
+ * Stage 1 align of diff/STAGES (its header: align.h).
  *
  * Design. Collapsing is one streaming pass over the keys as they are
  * normalised: a stack of open calls, each with a running hash of its

@@ -2,6 +2,7 @@
  * setup.c - what the engine sets up around the alignment: each run's
  * threads, the selected pairs, the filters, and the run information,
  * notices and crash event copied into the result.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * ring of common events a pass keeps before the split; with call values
  * (format 1.1) re-ranked by what each call returned (judge(), rank(),
  * origins_first()).
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>

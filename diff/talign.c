@@ -2,6 +2,7 @@
  * talign.c - the call-tree aligner of libttdiff: two threads' call trees
  * (tree.c) aligned top down, children list by children list, into hunks
  * that begin and end at call boundaries.
+ * Stage 1 align of diff/STAGES (its header: tree.h).
  *
  * Design. This is execution indexing (B. Xin, W. N. Sumner, X. Zhang,
  * "Efficient program execution indexing", PLDI 2008): an event of one run

@@ -1,6 +1,7 @@
 /*
  * tree.c - a thread's kept events as a call tree with subtree hashes, built
  * in one streaming pass (the aligner on top is talign.c).
+ * Stage 1 align of diff/STAGES (its header: tree.h).
  *
  * Design. Each call (ENTER up to its EXIT) and each other kept event (a
  * message, a mark, a crash, an EXIT that closes nothing) is one node of 24

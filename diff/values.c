@@ -2,6 +2,7 @@
  * values.c - compare the values of aligned calls (format 1.1): the return
  * value of each pair of matching EXITs and the arguments of each pair of
  * matching ENTERs, by the function's signature from debug info.
+ * Stage 1 align of diff/STAGES (its header: align.h).
  *
  * Design. After a thread pair is aligned, its two threads are walked again
  * in step, skipping the hunks, so the walk visits exactly the pairs of

@@ -2,6 +2,7 @@
  * walk.c - the engine's passes over one thread: a walk replays a thread's
  * events with the normaliser's filter and the running call stack, and one
  * pass records the events at the key indices a report asks for.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>
