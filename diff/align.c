@@ -94,7 +94,7 @@ typedef struct box {
 
 /* Hunks being built from the matched runs, which arrive in order. */
 typedef struct hunks {
-    ttdi_hunk *h;                /* the array handed out */
+    ttdi_hunk *h;               /* the array handed out */
     size_t n, cap;              /* used and allocated entries */
     size_t ax, by;              /* end of the last match in a and in b */
     int nomem;                  /* an allocation failed */

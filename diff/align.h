@@ -62,16 +62,16 @@ typedef struct ttdi_cframe ttdi_cframe;
  * the items (a raw key, or one loop item per run of identical subtrees)
  * with the raw index where each starts. */
 typedef struct ttdi_seq {
-    ttdi_keybuf k;           /* item keys */
-    ttdi_keybuf map;         /* collapse: raw index of item i */
+    ttdi_keybuf k;          /* item keys */
+    ttdi_keybuf map;        /* collapse: raw index of item i */
     size_t n;               /* items */
     uint64_t raw;           /* raw keys fed */
     int collapse;           /* 1: collapse loops */
-    ttdi_loop *loops;        /* collapsed loops by item index */
+    ttdi_loop *loops;       /* collapsed loops by item index */
     size_t nloops, loopcap;
-    ttdi_cframe *st;         /* open calls, [0] is the thread's top level */
+    ttdi_cframe *st;        /* open calls, [0] is the thread's top level */
     size_t nst, stcap;
-    ttdi_openset open;       /* EXIT keys of st[1..nst) */
+    ttdi_openset open;      /* EXIT keys of st[1..nst) */
 } ttdi_seq;
 
 /* Start filling s again (its memory is kept); bound = raw events expected. */
@@ -121,7 +121,7 @@ int ttdi_zones_finish(ttdi_zones *z);
  * side differs there between good runs too. */
 int ttdi_zones_cover(const ttdi_zones *z, const ttdi_seq *g, const ttdi_seq *b,
                      const ttdi_xhunk *x);
-void ttdi_zones_clear(ttdi_zones *z);     /* empty, memory kept */
+void ttdi_zones_clear(ttdi_zones *z);   /* empty, memory kept */
 void ttdi_zones_free(ttdi_zones *z);
 
 /* ---- values (values.c) --------------------------------------------------- */
@@ -138,8 +138,8 @@ typedef struct ttdi_vdiff {
 /* What comparing the values of one thread pair found. */
 typedef struct ttdi_vfound {
     int found;              /* 1: first holds the first difference */
-    ttdi_vdiff first;        /* the first differing value (events order) */
-    ttdi_vdiff *rets;        /* differing return values, bad index order */
+    ttdi_vdiff first;       /* the first differing value (events order) */
+    ttdi_vdiff *rets;       /* differing return values, bad index order */
     size_t nrets, capr;     /* (at most TTDI_VRETS_MAX kept) */
     uint64_t compared;      /* values compared */
     uint64_t noise;         /* differences ignored as good-run noise */
@@ -149,7 +149,7 @@ typedef struct ttdi_vfound {
 
 /* One side of a value comparison: a thread of a run. */
 typedef struct ttdi_vside {
-    ttdi_norm *norm;         /* the run's normaliser (and symbols) */
+    ttdi_norm *norm;        /* the run's normaliser (and symbols) */
     uint32_t thread;        /* thread index */
     uint64_t stop;          /* key index the walk ends at (the bad side's
                                counts; UINT64_MAX: the thread's end) */
@@ -193,7 +193,7 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *nb, const ttdi_vdiff *v,
 /* One side of a thread pair's hunks: a thread of a run. */
 typedef struct ttdi_fside {
     const ttf_trace *t;     /* the run */
-    ttdi_norm *norm;         /* its normaliser */
+    ttdi_norm *norm;        /* its normaliser */
     uint32_t thread;        /* the thread's index in it */
 } ttdi_fside;
 

@@ -72,9 +72,9 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
 /* One hunk being detailed. */
 typedef struct job {
     ttd_divergence *dv;     /* its details, being filled */
-    const ttdi_ipair *p;     /* its pair */
-    ttdi_req rq[5];          /* the ranges its passes record */
-    ttdi_pass_spec ps[2];    /* its passes over the pair's good, bad thread */
+    const ttdi_ipair *p;    /* its pair */
+    ttdi_req rq[5];         /* the ranges its passes record */
+    ttdi_pass_spec ps[2];   /* its passes over the pair's good, bad thread */
     ttd_event *probe;       /* [0] good, [1] bad, [2] crash */
     int crashed;            /* 1: the bad run's crash is in the hunk */
     uint64_t limit[2];      /* per run: time the other threads are shown to */
@@ -84,7 +84,7 @@ typedef struct job {
 
 /* A job's pass over the thread being walked. */
 typedef struct pass_run {
-    ttdi_pass_spec *ps;      /* the pass */
+    ttdi_pass_spec *ps;     /* the pass */
     uint64_t start, stop;   /* it takes the kept events [start, stop) */
     int done;               /* 1: past stop */
 } pass_run;
@@ -103,7 +103,7 @@ typedef struct ring_ev {
 
 /* One walk over a thread and what it serves. */
 typedef struct serve {
-    ttdi_walk w;             /* the walk */
+    ttdi_walk w;            /* the walk */
     int ri;                 /* its run */
     uint32_t th;            /* its thread */
     pass_run *pr;           /* the passes on it, by start */

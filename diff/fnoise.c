@@ -36,7 +36,7 @@
 
 /* One walk over a thread with its call stack of ENTER keys. */
 typedef struct cwalk {
-    ttdi_norm *norm;         /* the run's normaliser */
+    ttdi_norm *norm;        /* the run's normaliser */
     ttf_iter *it;           /* its events */
     uint64_t *st;           /* open calls' ENTER keys, innermost last */
     size_t nst, cap;        /* open, room */
@@ -153,7 +153,7 @@ int ttdi_fnoise_learn(ttdi_openset *set, int by_caller, ttdi_fside g, ttdi_fside
 typedef struct mark {
     const ttdi_openset *set; /* contexts that vary between good runs */
     uint64_t *c[2];         /* contexts of the hunks' events, per side */
-    ttdi_openset cnt[2];     /* per side: the hunks' events by context */
+    ttdi_openset cnt[2];    /* per side: the hunks' events by context */
 } mark;
 
 /* Is event k of side s noise (*varies set if its context varies)? */

@@ -77,7 +77,7 @@ typedef struct fnslot {
 
 /* One run's walk. */
 typedef struct xrun {
-    const ttdi_ilv_run *in;  /* the run */
+    const ttdi_ilv_run *in; /* the run */
     xthread *th;            /* per thread */
     obj *objs;              /* OBJ_CAP slots */
     int nkind[3];           /* objects numbered per kind */

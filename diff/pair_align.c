@@ -15,7 +15,7 @@
 
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
-    ttdi_run_state *r;                 /* its run */
+    ttdi_run_state *r;                /* its run */
     ttf_iter *it;           /* its events */
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */

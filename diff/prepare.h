@@ -24,7 +24,7 @@ typedef struct ttdi_slot {
 } ttdi_slot;
 
 typedef struct ttdi_cache {
-    ttdi_slot *slots;    /* cap slots */
+    ttdi_slot *slots;   /* cap slots */
     size_t cap;         /* power of two, 0 before the first insert */
     size_t n;           /* slots used */
 } ttdi_cache;
@@ -39,8 +39,8 @@ typedef struct ttdi_norm {
     int messages;           /* TTD_MSG_* */
     const ttd_regex *keep;  /* --function, NULL = all */
     const ttd_regex *drop;  /* --exclude, NULL = none */
-    ttdi_cache funcs;        /* ENTER/EXIT by address (scopes by site) */
-    ttdi_cache sites;        /* MESSAGE/MARK by site id */
+    ttdi_cache funcs;       /* ENTER/EXIT by address (scopes by site) */
+    ttdi_cache sites;       /* MESSAGE/MARK by site id */
     char *buf;              /* formatted message text */
     size_t buflen;          /* its size */
 } ttdi_norm;
@@ -121,9 +121,9 @@ typedef struct ttdi_tinfo {
 
 /* What ttdi_pair_threads works on. */
 typedef struct ttdi_pairing {
-    ttdi_tinfo *g, *b;   /* the threads of both runs, by index */
+    ttdi_tinfo *g, *b;  /* the threads of both runs, by index */
     size_t ng, nb;
-    ttdi_norm *gn, *bn;  /* their normalisers (content sketches) */
+    ttdi_norm *gn, *bn; /* their normalisers (content sketches) */
     const ttd_hand_pair *hand; /* pairs given by hand, applied first */
     size_t nhand;
     const ttd_hand_pair *bad_hand; /* out: the hand pair refused */

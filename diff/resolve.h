@@ -29,16 +29,16 @@ typedef struct ttdi_frame_id {
 /* A walk over one thread: every raw event, the keys of kept ones, the
  * running call stack. */
 typedef struct ttdi_walk {
-    ttdi_run_state *r;       /* the run */
+    ttdi_run_state *r;      /* the run */
     ttf_iter *it;           /* its iterator on one thread */
     ttf_event ev;           /* the current event */
     int kept;               /* 1: ev takes part (its index is idx) */
     uint64_t idx;           /* key index of ev if kept; else of the next */
     uint64_t next;          /* key index the next kept event gets */
     int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
-    ttdi_frame_id *stack;    /* the call stack before ev, outermost first */
+    ttdi_frame_id *stack;   /* the call stack before ev, outermost first */
     size_t nstack, cap;     /* frames open, room for */
-    ttdi_openset open;       /* ids of stack[0..nstack) while live */
+    ttdi_openset open;      /* ids of stack[0..nstack) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
 } ttdi_walk;
 
@@ -66,12 +66,12 @@ typedef struct ttdi_sus_ev {
 
 /* What one pass over a thread collects. */
 typedef struct ttdi_pass_spec {
-    ttdi_req *rq;            /* ranges to record (sorted here) */
+    ttdi_req *rq;           /* ranges to record (sorted here) */
     size_t nrq;             /* range count */
     uint64_t stack_at;      /* snapshot the stack before this key index */
-    ttdi_frame_id *stack;    /* out: malloc'd copy, outermost first */
+    ttdi_frame_id *stack;   /* out: malloc'd copy, outermost first */
     size_t nstack;          /* frames in it */
-    ttdi_sus_ev *ring;       /* last events before stack_at, NULL = not kept */
+    ttdi_sus_ev *ring;      /* last events before stack_at, NULL = not kept */
     size_t ringcap;         /* its size */
     uint64_t nring;         /* events put in it */
     size_t first;           /* walk state: ranges rq[0..first) are passed */
@@ -148,7 +148,7 @@ int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
 /* One run as the interleaving sees it. */
 typedef struct ttdi_ilv_run {
     const ttf_trace *t;     /* the trace */
-    ttdi_norm *norm;         /* its normaliser (function keys and names) */
+    ttdi_norm *norm;        /* its normaliser (function keys and names) */
     size_t nt;              /* its threads */
     const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
     uint64_t split_ns;      /* walk up to this time (the split in this run) */

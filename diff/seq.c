@@ -248,7 +248,7 @@ const ttdi_loop *ttdi_seq_loop(const ttdi_seq *s, size_t i)
 /* ---- hunks --------------------------------------------------------------- */
 
 typedef struct xvec {
-    ttdi_xhunk *v;           /* hunks */
+    ttdi_xhunk *v;          /* hunks */
     size_t n, cap;
 } xvec;
 

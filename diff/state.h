@@ -17,8 +17,8 @@
 typedef struct ttdi_run_state {
     const ttf_trace *t;     /* the trace */
     ttf_trace *owned;       /* the same, when the engine opened it */
-    ttdi_norm norm;          /* its normaliser and symbols */
-    ttdi_tinfo *ti;          /* its threads, by index */
+    ttdi_norm norm;         /* its normaliser and symbols */
+    ttdi_tinfo *ti;         /* its threads, by index */
     size_t nt;              /* thread count */
     int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
 } ttdi_run_state;
@@ -28,44 +28,44 @@ typedef struct ttdi_ipair {
     uint32_t t[2];          /* thread index in the good and the bad run */
     uint64_t n[2];          /* normalised events of each */
     uint64_t crash;         /* bad side: key index of a CRASH, UINT64_MAX */
-    ttdi_hunk *h;            /* its hunks (from ttdi_align) */
+    ttdi_hunk *h;           /* its hunks (from ttdi_align) */
     size_t nh;              /* hunk count */
     uint8_t *exp;           /* per hunk: 1 if also varies between good runs
                                (NULL: no baselines) */
     uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
                                --collapse-loops) */
-    ttdi_vfound vf;          /* what comparing its call values found */
+    ttdi_vfound vf;         /* what comparing its call values found */
 } ttdi_ipair;
 
 /* A baseline good run: compared with the good run only. */
 typedef struct ttdi_base {
-    ttdi_run_state r;        /* the run (owned trace, normaliser, threads) */
+    ttdi_run_state r;       /* the run (owned trace, normaliser, threads) */
     int64_t *partner;       /* good run thread i -> its thread here, -1 */
     const char *path;       /* its file (the caller's string) */
 } ttdi_base;
 
 struct ttd_diff {
-    ttdi_run_state r[2];     /* TTD_GOOD, TTD_BAD */
+    ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
     ttd_options o;          /* options as given */
     ttd_regex *re[3];       /* --thread, --function, --exclude */
-    ttdi_ipair *ip;          /* aligned pairs */
+    ttdi_ipair *ip;         /* aligned pairs */
     size_t nip;             /* pair count */
-    ttdi_base *base;         /* baseline good runs (open while aligning) */
+    ttdi_base *base;        /* baseline good runs (open while aligning) */
     size_t nbase;           /* baselines open */
     int full;               /* 1: pairs are stored whole (baselines, loops) */
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
     int values;             /* 1: compare call values (both runs have them) */
-    ttdi_openset noise;      /* value slots that vary between good runs */
-    ttdi_openset calls;      /* contexts of the calls that vary between good
+    ttdi_openset noise;     /* value slots that vary between good runs */
+    ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
 };
 
 /* What full mode reuses from pair to pair. */
 typedef struct ttdi_full {
-    ttdi_seq seq[2];         /* the good thread; the other run's thread */
-    ttdi_zones z;            /* where the good runs vary */
+    ttdi_seq seq[2];        /* the good thread; the other run's thread */
+    ttdi_zones z;           /* where the good runs vary */
 } ttdi_full;
 
 /* ---- a pair's script from the aligners (pair_align.c) --------------------- */

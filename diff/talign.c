@@ -56,7 +56,7 @@ typedef struct kid {
 
 /* One side's children list of the pair being aligned. */
 typedef struct side {
-    const ttdi_tree *t;      /* its tree */
+    const ttdi_tree *t;     /* its tree */
     kid *k;                 /* children, plus a sentinel at n (raw0 = end) */
     uint64_t *kh;           /* children's hashes */
     uint64_t *ih;           /* items (loops collapsed): hashes */
@@ -82,7 +82,7 @@ typedef struct tctx {
     side s[2];              /* the two lists */
     tvec stack;             /* pending tasks, next on top */
     tvec acts;              /* the current pair's actions, in order */
-    ttdi_xhunk *out;         /* hunks so far */
+    ttdi_xhunk *out;        /* hunks so far */
     size_t nout, outcap;
     int minimal;            /* exact Myers */
     int nomem;              /* an allocation failed */

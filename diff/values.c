@@ -32,7 +32,7 @@
 
 /* One thread walked over its kept events. */
 typedef struct vwalk {
-    ttdi_norm *norm;         /* its normaliser */
+    ttdi_norm *norm;        /* its normaliser */
     ttf_iter *it;           /* its events */
     ttf_event ev;           /* the current kept event */
     uint64_t key;           /* its key */

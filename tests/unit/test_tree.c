@@ -288,7 +288,7 @@ static int on_boundaries(const ttdi_tree *t, uint64_t x0, uint64_t x1)
 
 static size_t at_lcp;
 
-static ttdi_tree tra, trb;       /* reused: reset keeps their memory */
+static ttdi_tree tra, trb;      /* reused: reset keeps their memory */
 
 static int check_pair(const stream *sa, const stream *sb)
 {
