@@ -7,7 +7,8 @@
 # the two builds' machine code function by function: key_hash is listed as
 # changed, in text and JSON, and nothing else (every other function moved
 # to another address and is the same). Two runs of one build compare no
-# code; a good build that cannot be found gives a note.
+# code; a good build that cannot be found gives a note; a function traced
+# in one build only is named as an artifact of the build.
 B=${1:-build}
 . "$(dirname "$0")/example_lib.inc"
 export LD_LIBRARY_PATH="$BD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -48,4 +49,33 @@ rm -rf "$T/.build-id"
 diffrun 1 "$T/a.trc" "$T/b.trc"
 has "^note: .*app: the good run's build (build-id [0-9a-f]*\.\.\.) not found; its code not compared" "$T/out"
 grep -q '^changed between the builds' "$T/out" && fail "code compared without the good build"
+# an artifact of the build: clamp8() traced in build A, not in build B
+# (no_instrument_function); the runs made the same calls
+cat > "$T/art.c" <<'SRC'
+#include <stdio.h>
+#ifdef NOTRACE
+__attribute__((no_instrument_function))
+#endif
+static __attribute__((noinline)) int clamp8(int x) { return x < 0 ? 0 : x > 8 ? 8 : x; }
+static __attribute__((noinline)) int total(int n) { int s = 0; for (int i = -2; i < n; i++) s += clamp8(i); return s; }
+int main(void) { printf("%d\n", total(12)); return 0; }
+SRC
+for v in A B; do
+    cc -g -O2 ${SAN:-} $( [ $v = B ] && echo -DNOTRACE) -finstrument-functions -fno-plt \
+        -Icapture -o "$T/art" "$T/art.c" -L"$BD" -lttcap -Wl,-rpath,"$BD" || fail "build art $v"
+    rec "art$v.trc" "$T/art"
+done
+diffrun 1 "$T/artA.trc" "$T/artB.trc"
+# (total changes too: its callee became a const function for gcc)
+has '^changed between the builds: clamp8, total (of [0-9]* functions in both)$' "$T/out"
+has '^      total  at .*  (code changed between the builds)$' "$T/out"
+has '^note: this looks like an artifact of the build, not of the run: clamp8 is instrumented in one build only' "$T/out"
+diffrun 1 --format json "$T/artA.trc" "$T/artB.trc"
+json "$T/out" '
+assert f["build_artifact"] == "clamp8", f["build_artifact"]
+assert d["changed_functions"] == [
+    {"function": "clamp8", "module": "art", "status": "changed", "artifact": True},
+    {"function": "total", "module": "art", "status": "changed", "artifact": False}], d["changed_functions"]
+assert [fr["code_changed"] for fr in f["frames"]] == [False, True], f["frames"]
+'
 echo ok
