@@ -728,9 +728,13 @@ int ttdi_codediff_open(struct ttdi_codediff **out, const ttf_trace *good,
 
 int ttdi_codediff_changed(const struct ttdi_codediff *cd, const char *function)
 {
-    const struct entry *e = find(cd, function);
-    if (e)
-        return e->status != 0;
+    char cold[NAME_MAX_STRIP];
+    const struct entry *e = find(cd, function), *c = NULL;
+    /* gcc's f.cold is f's own code moved out of line: it counts for f */
+    if (function && snprintf(cold, sizeof cold, "%s.cold", function) < (int)sizeof cold)
+        c = find(cd, cold);
+    if (e || c)
+        return (e && e->status) || (c && c->status);
     return cd && cd->incomplete ? -1 : 0;
 }
 

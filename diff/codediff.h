@@ -39,9 +39,10 @@ int ttdi_codediff_open(struct ttdi_codediff **out, const ttf_trace *good,
                        const ttf_trace *bad);
 
 /* 1 if the function (the demangled name as ttdiff shows it, or the raw
- * symbol) changed, was added or was removed between the builds; 0 if its
- * code is the same (or every build-id matches); -1 if unknown (a module
- * could not be compared and the name is in no compared module). */
+ * symbol) changed, was added or was removed between the builds, its gcc
+ * cold part ("f.cold") included; 0 if its code is the same (or every
+ * build-id matches); -1 if unknown (a module could not be compared and the
+ * name is in no compared module). */
 int ttdi_codediff_changed(const struct ttdi_codediff *cd, const char *function);
 
 /* 1 if a difference at this function looks like an artifact of the build

@@ -77,6 +77,22 @@ static const char source[] =
     "int other_entry(int x);\n"
     "static __attribute__((noipa)) int helper(int x) { return x + 40; }\n"
     "#endif\n"
+    "__attribute__((cold, noinline)) static void die(const char *m, int x)\n"
+    "{ fprintf(stderr, \"%s %d\\n\", m, x); }\n"
+    "F int checked(int x)\n"
+    "{\n"
+    "    int r = x * 2;\n"
+    "    if (x < 0) {\n"
+    "        for (int i = 0; i < 3; i++)\n"
+    "            fprintf(stderr, \"negative %d\\n\", x + i);\n"
+    "#ifdef COLDMSG\n"
+    "        die(\"worse\", x);\n"
+    "#else\n"
+    "        die(\"bad\", x);\n"
+    "#endif\n"
+    "    }\n"
+    "    return r;\n"
+    "}\n"
     "int main(int argc, char **argv)\n"
     "{\n"
     "    int r = lookup(argc > 1 ? argv[1] : \"user1\");\n"
@@ -87,6 +103,7 @@ static const char source[] =
     "    r += extra_above(argc);\n"
     "#endif\n"
     "    show(\"x\");\n"
+    "    r += checked(argc);\n"
     "    return r + table_sum(argc) + pick(argc) + printf(\"%d\\n\", counter);\n"
     "}\n";
 
@@ -163,7 +180,8 @@ static ttf_trace *trace_of(const struct build *b)
     return t;
 }
 
-static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2];
+static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2],
+                    b_coldmsg;
 
 static int setup_all(void **state)
 {
@@ -192,6 +210,8 @@ static int setup_all(void **state)
     }
     if (have_cc)
         have_cc &= compile(&b_noinstr, "noinstr_pie", "-DNOINSTR", 1) == 0;
+    if (have_cc)
+        have_cc &= compile(&b_coldmsg, "coldmsg_pie", "-DCOLDMSG", 1) == 0;
     if (have_cc)
         have_cc &= compile(&b_twins[0], "twins_a", "-DTWINS", 1) == 0 &&
                    compile(&b_twins[1], "twins_b", "-DTWINS -DOTHER_FIRST", 1) == 0;
@@ -341,6 +361,27 @@ static void test_twins(void **state)
     ttdi_codediff_free(cd);
 }
 
+/* Only the message checked() passes to die() on its cold path changed:
+ * gcc put that call in checked.cold, which is listed; checked counts as
+ * changed through it. */
+static void test_cold(void **state)
+{
+    char list[256];
+    (void)state;
+    skip_without_cc();
+    struct ttdi_codediff *cd = diff(&b_base[1], &b_coldmsg, list, sizeof list);
+    if (strcmp(list, "1:checked") == 0) {
+        ttdi_codediff_free(cd);
+        print_message("gcc made no checked.cold: skipped\n");
+        skip();
+    }
+    assert_string_equal(list, "1:checked.cold");
+    assert_int_equal(ttdi_codediff_changed(cd, "checked.cold"), 1);
+    assert_int_equal(ttdi_codediff_changed(cd, "checked"), 1);
+    assert_int_equal(ttdi_codediff_changed(cd, "die"), 0);
+    ttdi_codediff_free(cd);
+}
+
 static void test_errors(void **state)
 {
     struct ttdi_codediff *cd = (void *)1;
@@ -472,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_missing),
         cmocka_unit_test(test_artifact),
         cmocka_unit_test(test_twins),
+        cmocka_unit_test(test_cold),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
