@@ -34,12 +34,14 @@
  * callers. Data tables reached through a computed address (jump tables'
  * contents, arrays indexed at run time) are compared by name, not content.
  * Bytes the decoder does not know end the decoding and the rest of the
- * function is hashed raw (addresses then count). x86-64 only.
+ * function is hashed raw (addresses then count). x86-64 only: a module of
+ * another machine gives a note and is not compared.
  *
  * Cost: nothing at all when the build-ids match (checked from the traces'
  * module records); else one pass over the code of the two files, each
  * distinct target resolved once (a cache per side).
  */
+#include <elf.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -561,6 +563,12 @@ static int open_side(struct ttdi_codediff *cd, struct side *sd,
     int rc = ttf_sym_code(sd->sym, sd->mod, &sd->ci);
     if (rc == TT_ENOMEM)
         return rc;
+    if (!rc && sd->ci->machine != EM_X86_64) {
+        cd->incomplete = 1;
+        rc = add_note(cd, "%s: not x86-64 code (ELF machine %d); its code "
+                          "not compared", m->path, sd->ci->machine);
+        return rc ? rc : 0;
+    }
     if (!rc)
         return 1;
     hex_id(m, hex, sizeof hex);

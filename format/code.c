@@ -330,6 +330,7 @@ static int load_code(ttf_sym *s, Dwfl_Module *dm, struct ttfi_code **out)
         return TT_ENOMEM;
     c->dm = dm;
     c->info.bias = bias;
+    c->info.machine = eh.e_machine;
     c->info.position_dependent = eh.e_type == ET_EXEC;
     dwfl_module_info(dm, NULL, NULL, NULL, NULL, NULL, &file, NULL);
     c->info.file = file ? file : "?";

@@ -542,6 +542,7 @@ typedef struct ttf_code_info {
     const char *file;           /* the file read: the recorded path, or the
                                    copy found by build-id (ttf_sym_search) */
     uint64_t bias;              /* traced address = link-time address + bias */
+    int machine;                /* the ELF e_machine (62: EM_X86_64) */
     int position_dependent;     /* 1: an ET_EXEC file (non-PIE): code holds
                                    absolute link-time addresses as immediates
                                    and displacements */
