@@ -357,6 +357,7 @@ int cap_start(const char *parent)
         cap.tsc_hz = calibrate();
     cap.start_real = cap_clock_ns(CLOCK_REALTIME);
     write_header();
+    cap_policy_hooks(&cap_hooks);   /* before the first chunk is claimed */
     install_hooks();
     struct tstate *t = &cap_tls;
     t->busy = 1;

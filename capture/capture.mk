@@ -23,7 +23,8 @@ $(B)/fixtures/cap_static: fixtures/progs/cap_calls.c $(B)/libttcap.a capture/ttc
 	@mkdir -p $(dir $@)
 	$(CC) $(FIXFLAGS) -o $@ $< $(B)/libttcap.a -lpthread -ldl $(if $(SAN),-lubsan)
 
-# values mode (cap_fentry.S, cap_values.c): the assembly entry points, and
+# values mode (cap_fentry.S, cap_tramp.S, cap_values.c, cap_shadow.c): the
+# assembly entry points and trampoline, and
 # a fast path that must leave the vector registers alone (they hold the
 # traced function's floating point arguments)
 $(B)/obj/capture/%.o: capture/%.S
@@ -31,7 +32,7 @@ $(B)/obj/capture/%.o: capture/%.S
 	$(CC) -fPIC -g -MMD -MP -c $< -o $@
 
 ifeq ($(shell uname -m),x86_64)
-$(B)/obj/capture/cap_values.o: LIBCFLAGS += -mgeneral-regs-only
+$(B)/obj/capture/cap_values.o $(B)/obj/capture/cap_shadow.o: LIBCFLAGS += -mgeneral-regs-only
 endif
 
 # ttcap-values.pc: values mode flags (compile with them, link without -pg)
