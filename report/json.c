@@ -27,6 +27,11 @@ const char *ttr_kind_name(int kind)
     return ttfi_kind_name(kind);
 }
 
+const char *ttr_signal_name(int signo, char *buf, size_t n)
+{
+    return ttfi_signal_name(signo, buf, n);
+}
+
 int ttr_json_string(FILE *f, const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;

@@ -20,7 +20,7 @@ extern "C" {
  * and ttf_chrome_write in libttfmt 1.x. 1.2: ttr_prof_text takes exclude,
  * ttr_chrome_opts has exclude (ttdump --exclude). */
 #define TTR_VERSION_MAJOR 1
-#define TTR_VERSION_MINOR 2
+#define TTR_VERSION_MINOR 3
 #define TTR_VERSION_PATCH 0
 #define TTR_VERSION_NUMBER \
     (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
@@ -67,6 +67,11 @@ int ttr_json_string(FILE *f, const char *s);
 /* Name of an event kind as used in reports: "enter", "exit", "message",
  * "mark", "crash", ... */
 const char *ttr_kind_name(int kind);
+
+/* Name of a signal as reports spell it: "SIGSEGV" for one this system
+ * knows, else "signal N"; written to buf (n bytes; 24 hold any) and
+ * returned. */
+const char *ttr_signal_name(int signo, char *buf, size_t n);
 
 /* ---- profile diff (report/profile.c) ------------------------------------ */
 

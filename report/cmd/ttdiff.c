@@ -2,7 +2,7 @@
  * ttdiff.c - the ttdiff command: parse options, run the engine, render.
  * Exit status like diff(1): 0 no divergence, 1 divergence, 2 trouble (a
  * one-line "ttdiff: ..." message on stderr). Errors, colour, filters,
- * --help and --version go through the shared report/cli.c.
+ * --help and --version go through the shared cli.c.
  */
 #include <errno.h>
 #include <stdio.h>

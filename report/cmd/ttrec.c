@@ -5,7 +5,7 @@
  * the first as --baseline, so timing noise between good runs is expected).
  * Preloads libttcap when the program was built with -finstrument-functions
  * but not linked with it. Exit status: see usage[]. Errors, --help and
- * --version go through the shared report/cli.c.
+ * --version go through the shared cli.c.
  */
 #include <errno.h>
 #include <fcntl.h>

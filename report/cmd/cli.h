@@ -1,9 +1,11 @@
 /*
- * cli.h - the command-line module shared by the commands of report/
- * (ttdump, ttdiff, and the coming ttrec): error lines, option values,
- * colour, filters, --help and --version, so every command words and
- * decides these alike. Not part of libttreport's installed API: the
- * commands link report/cli.o themselves.
+ * cli.h - the command-line module shared by the commands in report/cmd/
+ * (ttdump, ttdiff, ttrec): error lines, option values, colour, filters,
+ * --help and --version, so every command words and decides these alike.
+ * Not part of libttreport's installed API: the commands link cli.o
+ * themselves. The commands are compiled against the public headers only
+ * (ttreport.h, ttdiff.h, ttfmt.h as installed: make check-layers), so they
+ * use the libraries as any other program would.
  *
  * Conventions every command keeps through this module:
  * - an error is one stderr line "PROG: what" (usually "PROG: FILE: what"

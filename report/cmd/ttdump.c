@@ -3,7 +3,7 @@
  * modules, threads and notices, then each thread's events as an indented
  * call tree with times since the trace start (or --merged, --stats).
  * Events are streamed through ttf_iter: memory stays flat on huge traces.
- * Errors, colour, --help and --version go through the shared report/cli.c.
+ * Errors, colour, --help and --version go through the shared cli.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "ttf_util.h"
 
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
@@ -76,7 +75,7 @@ static const char *kind_label(int kind)
     if (kind <= 0 || kind > TTF_EV_SYNC_OP || kind >= KIND_MAX)
         return NULL;
     if (!labels[kind][0]) {
-        snprintf(labels[kind], sizeof labels[kind], "%s", ttfi_kind_name(kind));
+        snprintf(labels[kind], sizeof labels[kind], "%s", ttr_kind_name(kind));
         for (char *c = labels[kind]; *c; c++)
             *c = *c == '_' ? '-' : *c;
     }
@@ -317,7 +316,7 @@ static void print_crash(const struct dump *d)
     fmt_rel(at, sizeof at, ev.time_ns);
     fprintf(f, "  crash:             %s (code %d) fault address 0x%" PRIx64
             " in thread %" PRIu32 " at %s\n",
-            ttfi_signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
+            ttr_signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
             ev.thread, at);
 }
 
@@ -649,7 +648,7 @@ static void print_trouble(const struct dump *d, const ttf_event *ev,
     color_on(d, "1;31");
     if (ev->kind == TTF_EV_CRASH)
         fprintf(d->out, "!! crash: %s (code %d) fault address 0x%" PRIx64,
-                ttfi_signal_name(ev->signo, sig, sizeof sig), ev->code,
+                ttr_signal_name(ev->signo, sig, sizeof sig), ev->code,
                 ev->fault_addr);
     else if (ev->kind == TTF_EV_CUT)
         fputs("!! stream cut: the thread could write no further data", d->out);
