@@ -218,7 +218,7 @@ static void run(jw *w, const ttd_run_info *r)
     k_str(w, "exe", r->exe);
     char hex[132];
     if (r->build_id)
-        k_str(w, "build_id", ttr_build_id_hex(r, hex, sizeof hex));
+        k_str(w, "build_id", ttri_build_id_hex(r, hex, sizeof hex));
     else
         k_null(w, "build_id");
     key(w, "argv");

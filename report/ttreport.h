@@ -18,7 +18,7 @@ extern "C" {
 
 /* 1.1: ttr_prof_text and ttr_chrome_write, formerly ttf_profile_write_text
  * and ttf_chrome_write in libttfmt 1.x. 1.2: ttr_prof_text takes exclude,
- * ttr_chrome_opts has exclude (ttdump --exclude). */
+ * ttr_chrome_opts has exclude (ttdump --exclude). 1.3: ttr_signal_name. */
 #define TTR_VERSION_MAJOR 1
 #define TTR_VERSION_MINOR 3
 #define TTR_VERSION_PATCH 0
