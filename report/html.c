@@ -935,7 +935,7 @@ static void side_by_side(hw *w, const ttd_divergence *d)
 
     w->base = ttri_min_level(d->before, d->nbefore, 1 << 30);
     w->base = ttri_min_level(d->good, d->ngood,
-                            ttri_min_level(d->bad, d->nbad, w->base));
+                             ttri_min_level(d->bad, d->nbad, w->base));
     if (w->base == 1 << 30)
         w->base = 0;
     raw(w, "<div class=\"sbs\" style=\"--nw:%dch\"><div class=\"hd\"><div>good &middot; "

@@ -87,7 +87,7 @@ int ttri_cli_color_mode(const char *when, int *mode)
         *mode = TTRI_CLI_COLOR_AUTO;
     else
         return ttri_cli_fail("--color: expected auto, always or never, not '%s'",
-                            when);
+                             when);
     return 0;
 }
 
@@ -118,7 +118,7 @@ int ttri_cli_regex(const char *flag, const char *pattern, ttd_regex **re)
 }
 
 int ttri_cli_filter_set(ttri_cli_filter *f, const char *flag, const char *value,
-                       int flag_in_error)
+                        int flag_in_error)
 {
     const char **pat = &f->exclude;
     ttd_regex **re = &f->exclude_re;
@@ -136,7 +136,7 @@ int ttri_cli_filter_set(ttri_cli_filter *f, const char *flag, const char *value,
 }
 
 int ttri_cli_filter_arg(ttri_cli_filter *f, int argc, char **argv, int *i,
-                       int flag_in_error)
+                        int flag_in_error)
 {
     static const char *const flags[] = {"--thread", "--function", "--exclude"};
     const char *flag = NULL;

@@ -29,7 +29,7 @@
 
 /* --color modes */
 enum ttri_cli_color { TTRI_CLI_COLOR_AUTO = -1, TTRI_CLI_COLOR_NEVER = 0,
-                     TTRI_CLI_COLOR_ALWAYS = 1 };
+                      TTRI_CLI_COLOR_ALWAYS = 1 };
 
 /* Name the command for every later error line ("ttdump"). */
 void ttri_cli_init(const char *prog);
@@ -79,11 +79,11 @@ typedef struct ttri_cli_filter {
  * TTRI_CLI_TROUBLE after an error line (no value, bad regex). flag_in_error
  * 0 words a bad regex without the flag (ttdump's wording). */
 int ttri_cli_filter_arg(ttri_cli_filter *f, int argc, char **argv, int *i,
-                       int flag_in_error);
+                        int flag_in_error);
 /* Set one filter option (flag "--thread", "--function" or "--exclude")
  * from its value, as ttri_cli_filter_arg. */
 int ttri_cli_filter_set(ttri_cli_filter *f, const char *flag, const char *value,
-                       int flag_in_error);
+                        int flag_in_error);
 /* 1 if function name passes --function and --exclude. */
 int ttri_cli_function_kept(const ttri_cli_filter *f, const char *name);
 void ttri_cli_filter_free(ttri_cli_filter *f);

@@ -183,7 +183,7 @@ static int parse(cli *c, int argc, char **argv)
             return 4;
         } else if ((!strcmp(a, "-t") || !strcmp(a, "-f")) && i + 1 < argc) {
             rc = ttri_cli_filter_set(&c->filter, a[1] == 't' ? "--thread" : "--function",
-                                    argv[++i], 1);
+                                     argv[++i], 1);
         } else if (!strcmp(a, "--all")) {
             c->o.max_hunks = 0;
             c->r.all = 1;
@@ -259,15 +259,15 @@ static int filters_matched(const cli *c, const ttd_result *r)
     uint64_t events = 0;
     if (c->o.thread && !r->npairs && !r->nunpaired)
         return ttri_cli_fail("--thread '%s': no thread matches in %s or %s", c->o.thread,
-                            c->files[0], c->files[1]);
+                             c->files[0], c->files[1]);
     for (size_t i = 0; i < r->npairs; i++)
         events += r->pairs[i].good.events + r->pairs[i].bad.events;
     for (size_t i = 0; i < r->nunpaired; i++)
         events += r->unpaired[i].thread.events;
     if (c->o.function && !events)
         return ttri_cli_fail("--function '%s': no function matches in %s or %s%s",
-                            c->o.function, c->files[0], c->files[1],
-                            c->o.thread ? " (threads chosen by --thread)" : "");
+                             c->o.function, c->files[0], c->files[1],
+                             c->o.thread ? " (threads chosen by --thread)" : "");
     return 0;
 }
 

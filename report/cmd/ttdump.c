@@ -994,7 +994,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'V': ttri_cli_version();
         case ':': ttri_cli_die("%s needs a value", bad_option(argv));
         default:  ttri_cli_die("unknown option '%s' (see ttdump --help)",
-                              bad_option(argv));
+                               bad_option(argv));
         }
     }
     if (optind >= argc)
@@ -1073,7 +1073,7 @@ int main(int argc, char **argv)
         ttri_cli_die("stdout: write error");
     if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats)
         ttri_cli_die("--function '%s': no function matches in %s", o.filter.function,
-                    o.path);
+                     o.path);
     ttf_sym_close(d.sym);
     ttf_close(d.t);
     ttri_cli_filter_free(&o.filter);
