@@ -46,4 +46,17 @@ int ttri_bad_stopped_early(const ttd_result *r);
  * none; returns buf. */
 char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
 
+/* Most bytes ttri_json_esc writes for one character. */
+#define TTRI_JSON_ESC_MAX 6
+
+/* The JSON escape of the character at *s (one byte, or one UTF-8
+ * sequence; not the NUL) into p, by report/JSON.md's rules: '"' '\\' and
+ * \n \t \r by their short escapes; other C0 controls, DEL, C1 controls
+ * (U+0080..U+009F), '<' '>' '&', U+2028 and U+2029 as \uXXXX (so the
+ * document can be embedded in HTML and read by a JavaScript parser); a
+ * byte that is not part of valid UTF-8 as \ufffd; anything else as is.
+ * *s moves past the character. Returns the end of what it wrote: at most
+ * TTRI_JSON_ESC_MAX bytes. */
+char *ttri_json_esc(char *p, const unsigned char **s);
+
 #endif

@@ -188,6 +188,18 @@ static void test_escape(void **state)
     escapes_to("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
     escapes_to("\xe2\x80\xa8", "\"\\u2028\"");
     escapes_to("\xc2\x9b" "2J\xc2\x85\xc2\xa0", "\"\\u009b2J\\u0085\xc2\xa0\"");  /* C1 */
+    /* longer than ttr_json_string's buffer: every escape whole across flushes */
+    char in[303], want[1100];
+    size_t n = 0;
+    want[n++] = '"';
+    for (int i = 0; i < 299; i++) {
+        in[i] = i % 2 ? '<' : 'a';
+        n += (size_t)snprintf(want + n, sizeof want - n, "%s", i % 2 ? "\\u003c" : "a");
+    }
+    memcpy(in + 299, "\xe2\x80\xa9", 3);
+    snprintf(want + n, sizeof want - n, "\\u2029\"");
+    in[302] = 0;
+    escapes_to(in, want);
     char *null = render_string(NULL);
     assert_string_equal(null, "null");
     free(null);
