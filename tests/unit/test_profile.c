@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -33,7 +34,7 @@ static const char *next_path(void)
 {
     static char buf[4][256];
     char *b = buf[seq % 4];
-    snprintf(b, 256, "%s/t%d.trc", dir, seq++);
+    snprintf(b, 256, "%s/t%d.trc", tu_tmpdir, seq++);
     return b;
 }
 
@@ -330,5 +331,5 @@ int main(void)
         cmocka_unit_test(test_diff),
         cmocka_unit_test(test_chrome),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

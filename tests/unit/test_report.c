@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -158,8 +159,8 @@ static ttd_diff *hostile_diff(void)
     ttd_diff *d = NULL;
     ttf_error err;
 
-    snprintf(pg, sizeof pg, "%s/g%d.trc", dir, n);
-    snprintf(pb, sizeof pb, "%s/b%d.trc", dir, n++);
+    snprintf(pg, sizeof pg, "%s/g%d.trc", tu_tmpdir, n);
+    snprintf(pb, sizeof pb, "%s/b%d.trc", tu_tmpdir, n++);
     assert_int_equal(dt_open(&t, pg, 0, names, 1), 0);
     assert_int_equal(dt_run(&t, 0, "main{ parse{} check{} }"), 0);
     assert_int_equal(dt_close(&t, 0), 0);
@@ -306,7 +307,7 @@ static void test_no_divergence(void **state)
     ttd_diff *d;
     ttf_error err;
 
-    snprintf(p, sizeof p, "%s/same.trc", dir);
+    snprintf(p, sizeof p, "%s/same.trc", tu_tmpdir);
     assert_int_equal(dt_open(&t, p, 0, names, 1), 0);
     assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
     assert_int_equal(dt_close(&t, 0), 0);
@@ -336,5 +337,5 @@ int main(void)
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_no_divergence),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
