@@ -1,6 +1,12 @@
 /*
  * cap_core.c - the capture fast path: the -finstrument-functions hooks, the
- * per-thread chunk writer, chunk claiming and file growth, thread start/end.
+ * per-thread chunk writer, chunk claiming and file growth, a thread's first
+ * and last records. The mechanism at the bottom of capture/ (capture/STAGES:
+ * only the ELF leaf is below it): it calls nothing above it by name. What a
+ * thread owes at a new chunk (names, modules, ring-mode definitions) is
+ * policy, reached through cap_hooks (cap_policy.c fills it at trace start);
+ * a thread's end is the policy calling cap_thread_ending and
+ * cap_thread_close around its own records.
  *
  * Design. The trace file is a header page followed by fixed-size chunks.
  * Every thread writes only into its own chunk, which is mmap'd MAP_SHARED

@@ -1,8 +1,10 @@
 /*
  * cap_int.h - libttcap internals shared by its files: the process-wide
- * capture state, the per-thread state in initial-exec TLS, and the record
- * writing helpers. Nothing here is exported (the library is built with
- * -fvisibility=hidden); the hot path itself lives in cap_core.c.
+ * capture state, the per-thread state in initial-exec TLS, the record
+ * writing helpers, the hooks the writer calls up through, and each file's
+ * functions, bottom of capture/STAGES first. Nothing here is exported (the
+ * library is built with -fvisibility=hidden); the hot path itself lives in
+ * cap_core.c, values mode's shared state in cap_values.h.
  */
 #ifndef CAP_INT_H
 #define CAP_INT_H

@@ -1,7 +1,9 @@
 /*
  * cap_modules.c - the MODULE and MODULE_UNLOAD records: the loaded objects
- * (found with dl_iterate_phdr, named with their build-id), rescanned after
- * dlopen/dlclose, and written again at the start of a recycled ring chunk.
+ * (found with dl_iterate_phdr, named with their build-id: cap_elf.c),
+ * rescanned after dlopen/dlclose (cap_interpose.c) and at chunk switches
+ * and thread ends (cap_policy.c), written again at the start of a recycled
+ * ring chunk; a new module is kept in the build-id store (cap_store.c).
  */
 #include <dlfcn.h>
 #include <elf.h>

@@ -4,6 +4,7 @@
  * track per thread, B/E pairs for frames, instant events for messages.
  * Threads are written one after the other; each needs only its open frames.
  * Names are escaped once per function and kept; the document never is.
+ * Strings are escaped as ttdiff's JSON is (ttri_json_esc, report/JSON.md).
  */
 #include <inttypes.h>
 #include <stdlib.h>
