@@ -10,10 +10,10 @@
  * call; r10 = static chain of a nested function; xmm0-7), and the stack is
  * [rsp] = return into the function, [rsp+8] = the function's own return
  * address (the slot values mode hooks). The stack is not always 16-byte
- * aligned there, so it realigns it through rbp. The fast C half is compiled with
- * -mgeneral-regs-only, so it needs only the integer registers saved; the
- * slow half (a new chunk, a new thread, growing the shadow stack) calls
- * into libc, so xmm0-7 are saved around it as well.
+ * aligned there, so it realigns it through rbp. The fast C half is
+ * compiled with -mgeneral-regs-only, so it needs only the integer
+ * registers saved; the slow half (a new chunk, a new thread, growing the
+ * shadow stack) calls into libc, so xmm0-7 are saved around it as well.
  */
 #if defined(__x86_64__) && defined(__linux__)
 

@@ -9,8 +9,8 @@
  * return value is in rax, rdx (and xmm0, xmm1, st0 for floating point
  * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
  * saved). The stack is not always 16-byte aligned there, so it realigns it
- * through rbp. It hands rax and rsp to C, gets the real return address back and
- * jumps there with every return register as the function left it, and the
+ * through rbp. It hands rax and rsp to C, gets the real return address
+ * back and jumps there with every return register as the function left it, and the
  * argument registers too: else the caller's next call would pass our
  * buffer pointers and clock readings in its unused argument registers,
  * different in every run and costly to record.

@@ -41,9 +41,9 @@
  * pthread_exit and pthread_cancel walk the stack with the unwinder, which
  * cannot walk through the trampoline: the interposers (cap_shadow.c) put
  * every real return address back first, and __cxa_begin_catch hooks the
- * frames still live again. glibc's cancellation calls the unwinder through its own
- * handle on libgcc_s, past the interposers: there the trampoline's unwind
- * entry (cap_tramp.S) has a personality routine that does the same.
+ * frames still live again. glibc's cancellation calls the unwinder through
+ * its own handle on libgcc_s, past the interposers: there the trampoline's
+ * unwind entry (cap_tramp.S) has a personality routine that does the same.
  *
  * Stack switching (makecontext/swapcontext) cannot be followed: a
  * coroutine's frames are on another stack, so their slots say nothing of
