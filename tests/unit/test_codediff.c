@@ -25,10 +25,10 @@
 #include <cmocka.h>
 
 #include "codediff.h"
+#include "tmpdir.h"
 #include "ttfmt.h"
 #include "x86len.h"
 
-static char tmpdir[] = "/tmp/tt_test_codediff_XXXXXX";
 static int trace_no;
 static int have_cc;
 
@@ -137,19 +137,19 @@ static int build_id_of(const char *path, uint8_t *id, size_t *len)
     return n > 0 ? 0 : -1;
 }
 
-/* Compile source with defs (e.g. "-DCHANGED") into tmpdir/name. */
+/* Compile source with defs (e.g. "-DCHANGED") into tu_tmpdir/name. */
 static int compile(struct build *b, const char *name, const char *defs, int pie)
 {
     char cmd[2048];
-    snprintf(b->path, sizeof b->path, "%s/%s", tmpdir, name);
+    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
     b->pie = pie;
     const char *first = strstr(defs, "-DOTHER_FIRST") ? "other" : "prog";
     const char *second = strstr(defs, "-DTWINS") ? (first[0] == 'o' ? "prog" : "other") : NULL;
     char files[1300];
-    snprintf(files, sizeof files, "'%s/%s.c'", tmpdir, first);
+    snprintf(files, sizeof files, "'%s/%s.c'", tu_tmpdir, first);
     if (second)
         snprintf(files + strlen(files), sizeof files - strlen(files), " '%s/%s.c'",
-                 tmpdir, second);
+                 tu_tmpdir, second);
     snprintf(cmd, sizeof cmd,
              "cc -O2 -g -finstrument-functions -fno-plt %s %s -o '%s' %s "
              "-Wl,--build-id 2>/dev/null",
@@ -168,7 +168,7 @@ static ttf_trace *trace_of(const struct build *b)
     const char *argv[] = {b->path};
     uint64_t base = b->pie ? 0x555555554000ull : 0;
 
-    snprintf(path, sizeof path, "%s/t%d.trc", tmpdir, trace_no++);
+    snprintf(path, sizeof path, "%s/t%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
     assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
     assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
@@ -187,13 +187,13 @@ static int setup_all(void **state)
 {
     char path[600];
     (void)state;
-    if (!mkdtemp(tmpdir))
+    if (tu_tmpdir_setup(state))
         return -1;
-    snprintf(path, sizeof path, "%s/prog.c", tmpdir);
+    snprintf(path, sizeof path, "%s/prog.c", tu_tmpdir);
     FILE *f = fopen(path, "w");
     if (!f || fputs(source, f) < 0 || fclose(f) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/other.c", tmpdir);
+    snprintf(path, sizeof path, "%s/other.c", tu_tmpdir);
     f = fopen(path, "w");
     if (!f || fputs(other, f) < 0 || fclose(f) != 0)
         return -1;
@@ -220,10 +220,7 @@ static int setup_all(void **state)
 
 static int teardown_all(void **state)
 {
-    char cmd[256];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_tmpdir_teardown(state);
 }
 
 /* Diff build g against build b; the changes as "status:function ..." */

@@ -284,10 +284,11 @@ static void test_clone(void **state)
     uint64_t addr = 0;
     (void)state;
     assert_int_equal(sig_clone_user(1), 13);
-    snprintf(name, sizeof name, "%s/clone.trc", dir);
+    snprintf(name, sizeof name, "%s/clone.trc", tu_tmpdir);
     assert_int_equal(ttf_writer_open(name, NULL, &w), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, self.base, self.size, self.build_id,
-                                      self.build_id_len, self.path), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len,
+                                      tu_self.path), 0);
     assert_int_equal(ttf_writer_close(w, 0), 0);
     assert_int_equal(ttf_open(name, &t, NULL), 0);
     assert_int_equal(ttf_sym_open(t, &s), 0);
