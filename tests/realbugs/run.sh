@@ -205,7 +205,7 @@ run_case() {
     export SRC PATCHFILE
     for MODE in $RB_MODES; do
         rb_mode_flags "$MODE"
-        STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so")" \
+        STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so" "$RB_DIR/lib.sh")" \
             "$(cd "$CASE" && find . -type f | sort | xargs cat | sha256sum | cut -c1-16)" \
             "$TT_CFLAGS $TT_LDFLAGS" "$SRC")
         if [ "$KIND" = patch ]; then
