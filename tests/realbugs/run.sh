@@ -155,12 +155,15 @@ score_mode() {
     frame=$(rb_diverging_frame "$J")
     rb_suspects "$J" >"$R/suspects.txt"
     s1=$(sed -n 1p "$R/suspects.txt")
-    # the truth of this mode: TRUTH_DIVERGE_VALUES / TRUTH_CAUSE_VALUES
-    # (or _PLAIN) when the case sets them (a static function inlined in
-    # one mode's binary has no frame of its own there), else the common one
-    M=$(echo "$MODE" | tr a-z A-Z)
-    eval "td=\${TRUTH_DIVERGE_$M:-\$TRUTH_DIVERGE}; tc=\${TRUTH_CAUSE_$M:-\$TRUTH_CAUSE}"
     div=no; t1=no; t3=no
+    # a case may name the truth per mode (TRUTH_DIVERGE_PLAIN, ..._VALUES,
+    # TRUTH_CAUSE_PLAIN, ..._VALUES) where inlining moves the first traced
+    # difference (-finstrument-functions instruments inlined code, -pg not)
+    case $MODE in
+    plain)  td=${TRUTH_DIVERGE_PLAIN:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_PLAIN:-$TRUTH_CAUSE} ;;
+    values) td=${TRUTH_DIVERGE_VALUES:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_VALUES:-$TRUTH_CAUSE} ;;
+    *)      td=$TRUTH_DIVERGE; tc=$TRUTH_CAUSE ;;
+    esac
     rb_match "$td" "$frame" && div=yes
     rb_match "$tc" "$s1" && t1=yes
     head -3 "$R/suspects.txt" | while IFS= read -r s; do
@@ -190,7 +193,7 @@ row_fail() {
 run_case() {
     CASE=${1%/}; NAME=$(basename "$CASE")
     PKG=; PKG_VERSION=; KIND=; PATCH=; REVERSE=0; TRUTH_DIVERGE=; TRUTH_CAUSE=
-    TRUTH_DIVERGE_PLAIN=; TRUTH_CAUSE_PLAIN=; TRUTH_DIVERGE_VALUES=; TRUTH_CAUSE_VALUES=
+    TRUTH_DIVERGE_PLAIN=; TRUTH_DIVERGE_VALUES=; TRUTH_CAUSE_PLAIN=; TRUTH_CAUSE_VALUES=
     TAGS=; SINGLE_THREADED=1
     . "$CASE/case.sh"
     export CASE NAME
