@@ -5,7 +5,7 @@ KIND=patch
 PATCH=debian/patches/CVE-2026-39956.patch
 TRUTH_DIVERGE='^f_string_indexes$'
 TRUTH_CAUSE='^f_string_indexes$'
-TAGS='regression crash'
+TAGS='regression crash big'
 SINGLE_THREADED=1
 
 # jq without configure: the generated files by hand, every source of
