@@ -140,18 +140,23 @@ rb_match() {
     [ -n "$2" ] && printf '%s\n' "$2" | grep -Eq -- "$1"
 }
 
-# rb_cc_prog BIN "CPPFLAGS" "LIBS" FILE.c... : compile the files with the
+# rb_cc_prog BIN "CPPFLAGS" "LIBS" FILE... : compile the files with the
 # mode's TT_CFLAGS ($JOBS at a time; for cases that need no configure
 # step, or only a few objects of a configured tree) and link them into BIN
-# with TT_LDFLAGS. Objects go beside BIN in BIN.obj/.
+# with TT_LDFLAGS. .c files with ${CC:-cc}, others (.cc .cpp .cxx) with
+# ${CXX:-c++}, which then also links. Objects go to BIN.obj/.
 rb_cc_prog() {
     bin=$1; cpp=$2; libs=$3; shift 3
     od=$bin.obj; mkdir -p "$od"
     for f in "$@"; do printf '%s\n' "$f"; done |
         RB_OD=$od RB_CPP=$cpp xargs -P "${JOBS:-2}" -I{} sh -c \
-            'o="$RB_OD/$(echo "{}" | tr / _ | sed "s/\.c\$/.o/")"; \
-             echo "cc {}"; ${CC:-cc} $TT_CFLAGS $RB_CPP -c -o "$o" "{}"' || return 1
-    objs=
-    for f in "$@"; do objs="$objs $od/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"; done
-    ${CC:-cc} -o "$bin" $objs $TT_LDFLAGS $libs
+            'f="{}"; o="$RB_OD/$(echo "$f" | tr / _ | sed "s/\.[^.]*\$/.o/")"; \
+             case $f in *.c) c=${CC:-cc} ;; *) c=${CXX:-c++} ;; esac; \
+             echo "$c $f"; $c $TT_CFLAGS $RB_CPP -c -o "$o" "$f"' || return 1
+    objs=; link=${CC:-cc}
+    for f in "$@"; do
+        objs="$objs $od/$(echo "$f" | tr / _ | sed 's/\.[^.]*$/.o/')"
+        case $f in *.c) ;; *) link=${CXX:-c++} ;; esac
+    done
+    $link -o "$bin" $objs $TT_LDFLAGS $libs
 }

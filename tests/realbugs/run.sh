@@ -14,7 +14,8 @@
 #   2. builds the good and the bad program (a patch apart) or one program
 #      (two inputs) with the case's build function, again only when
 #      libttcap, the flags or the case changed,
-#   3. records good, good2 (a second passing run) and bad traces,
+#   3. records good (ok1.trc), good2 (ok2.trc, a second passing run) and
+#      bad (bad.trc) traces,
 #   4. runs `ttdiff --format json good bad` under /usr/bin/time and
 #      `ttdiff good good2`, and scores the report: the diverging frame
 #      against TRUTH_DIVERGE, suspects #1 and #1..3 against TRUTH_CAUSE.
@@ -139,13 +140,16 @@ ttdiff_json() {
 score_mode() {
     R=$OUTD/$NAME/$MODE
     mkdir -p "$R"
-    record good "$GOOD_OUT" "$R/good.trc" || { row_fail "no good trace"; return; }
-    record good "$GOOD_OUT" "$R/good2.trc" || { row_fail "no good2 trace"; return; }
+    # ok1 (good), ok2 (good2), bad: names of one length, so the three runs
+    # get environments (TTCAP_OUT, PWD) of one size and the same stack
+    # addresses (a program that hashes addresses then behaves the same)
+    record good "$GOOD_OUT" "$R/ok1.trc" || { row_fail "no good trace"; return; }
+    record good "$GOOD_OUT" "$R/ok2.trc" || { row_fail "no good2 trace"; return; }
     record bad "$BAD_OUT" "$R/bad.trc" || { row_fail "no bad trace"; return; }
-    rc=$(ttdiff_json "$R/good.trc" "$R/bad.trc" "$R/good-bad")
-    gg=$(ttdiff_json "$R/good.trc" "$R/good2.trc" "$R/good-good")
-    [ "$rc" -gt 2 ] && note "$NAME ($MODE): ttdiff good bad ended with status $rc (124 = timeout; see $R/good-bad.err): $B/ttdiff --format json $R/good.trc $R/bad.trc"
-    [ "$gg" -gt 2 ] && note "$NAME ($MODE): ttdiff good good2 ended with status $gg: $B/ttdiff $R/good.trc $R/good2.trc"
+    rc=$(ttdiff_json "$R/ok1.trc" "$R/bad.trc" "$R/good-bad")
+    gg=$(ttdiff_json "$R/ok1.trc" "$R/ok2.trc" "$R/good-good")
+    [ "$rc" -gt 2 ] && note "$NAME ($MODE): ttdiff good bad ended with status $rc (124 = timeout; see $R/good-bad.err): $B/ttdiff --format json $R/ok1.trc $R/bad.trc"
+    [ "$gg" -gt 2 ] && note "$NAME ($MODE): ttdiff good good2 ended with status $gg: $B/ttdiff $R/ok1.trc $R/ok2.trc"
     J=$R/good-bad.json
     events=$(rb_json_field "$J" '.runs.bad.events')
     frame=$(rb_diverging_frame "$J")
@@ -201,7 +205,7 @@ run_case() {
     export SRC PATCHFILE
     for MODE in $RB_MODES; do
         rb_mode_flags "$MODE"
-        STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so")" \
+        STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so" "$RB_DIR/lib.sh")" \
             "$(cd "$CASE" && find . -type f | sort | xargs cat | sha256sum | cut -c1-16)" \
             "$TT_CFLAGS $TT_LDFLAGS" "$SRC")
         if [ "$KIND" = patch ]; then
