@@ -209,10 +209,12 @@ run_case() {
             "$(cd "$CASE" && find . -type f | sort | xargs cat | sha256sum | cut -c1-16)" \
             "$TT_CFLAGS $TT_LDFLAGS" "$SRC")
         if [ "$KIND" = patch ]; then
-            GOOD_OUT=$(build_side "$NAME" "$MODE" good "$gside") || { row_fail "build failed"; continue; }
-            BAD_OUT=$(build_side "$NAME" "$MODE" bad "$bside") || { row_fail "build failed"; continue; }
+            # ok/ko: the good and the bad build, names of one length (a
+            # program that looks at its own path sees paths of one length)
+            GOOD_OUT=$(build_side "$NAME" "$MODE" ok "$gside") || { row_fail "build failed"; continue; }
+            BAD_OUT=$(build_side "$NAME" "$MODE" ko "$bside") || { row_fail "build failed"; continue; }
         else
-            GOOD_OUT=$(build_side "$NAME" "$MODE" one as-is) || { row_fail "build failed"; continue; }
+            GOOD_OUT=$(build_side "$NAME" "$MODE" in as-is) || { row_fail "build failed"; continue; }
             BAD_OUT=$GOOD_OUT
         fi
         score_mode
