@@ -156,10 +156,18 @@ score_mode() {
     rb_suspects "$J" >"$R/suspects.txt"
     s1=$(sed -n 1p "$R/suspects.txt")
     div=no; t1=no; t3=no
-    rb_match "$TRUTH_DIVERGE" "$frame" && div=yes
-    rb_match "$TRUTH_CAUSE" "$s1" && t1=yes
+    # a case may name the truth per mode (TRUTH_DIVERGE_PLAIN, ..._VALUES,
+    # TRUTH_CAUSE_PLAIN, ..._VALUES) where inlining moves the first traced
+    # difference (-finstrument-functions instruments inlined code, -pg not)
+    case $MODE in
+    plain)  td=${TRUTH_DIVERGE_PLAIN:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_PLAIN:-$TRUTH_CAUSE} ;;
+    values) td=${TRUTH_DIVERGE_VALUES:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_VALUES:-$TRUTH_CAUSE} ;;
+    *)      td=$TRUTH_DIVERGE; tc=$TRUTH_CAUSE ;;
+    esac
+    rb_match "$td" "$frame" && div=yes
+    rb_match "$tc" "$s1" && t1=yes
     head -3 "$R/suspects.txt" | while IFS= read -r s; do
-        rb_match "$TRUTH_CAUSE" "$s" && { echo yes; break; }
+        rb_match "$tc" "$s" && { echo yes; break; }
     done | grep -q yes && t3=yes
     set -- $(cat "$R/good-bad.time" 2>/dev/null | tail -1)
     cpu=$(awk -v u="${1:-0}" -v s="${2:-0}" 'BEGIN { printf "%.2f", u + s }')
@@ -169,8 +177,8 @@ score_mode() {
         "$SINGLE_THREADED" "$rc" >>"$RES"
     {
         echo "$NAME ($MODE): ttdiff status $rc, good-vs-good $gg"
-        echo "  diverging frame: ${frame:-none}   (truth: $TRUTH_DIVERGE)"
-        echo "  suspects: $(head -5 "$R/suspects.txt" | tr '\n' ' ')  (truth: $TRUTH_CAUSE)"
+        echo "  diverging frame: ${frame:-none}   (truth: $td)"
+        echo "  suspects: $(head -5 "$R/suspects.txt" | tr '\n' ' ')  (truth: $tc)"
     } >>"$DET"
 }
 
@@ -185,6 +193,7 @@ row_fail() {
 run_case() {
     CASE=${1%/}; NAME=$(basename "$CASE")
     PKG=; PKG_VERSION=; KIND=; PATCH=; REVERSE=0; TRUTH_DIVERGE=; TRUTH_CAUSE=
+    TRUTH_DIVERGE_PLAIN=; TRUTH_DIVERGE_VALUES=; TRUTH_CAUSE_PLAIN=; TRUTH_CAUSE_VALUES=
     TAGS=; SINGLE_THREADED=1
     . "$CASE/case.sh"
     export CASE NAME
