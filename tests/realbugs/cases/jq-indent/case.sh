@@ -4,7 +4,7 @@ PKG=jq
 KIND=input
 TRUTH_DIVERGE='^jv_dump_term$'
 TRUTH_CAUSE='^main$'
-TAGS='arg-chain'
+TAGS='arg-chain big'
 SINGLE_THREADED=1
 
 # jq without configure: the generated files by hand, every source of

@@ -7,7 +7,7 @@ KIND=patch
 PATCH=fix.patch
 TRUTH_DIVERGE='^jq_util_input_next_input$'
 TRUTH_CAUSE='^jq_util_input_read_more$'
-TAGS='regression'
+TAGS='regression big'
 SINGLE_THREADED=1
 
 # jq without configure: the generated files by hand, every source of
