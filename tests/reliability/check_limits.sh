@@ -23,7 +23,7 @@ n=30; calls=2692537             # fib(30): 2 * F(31) - 1 calls
 lost_of() {
     l=$(sed -n 's/^summary .* lost=\([0-9]*\).*/\1/p' "$1")
     c=$(sed -n 's/^cutinfo events=\([0-9]*\) .* sum=\([0-9]*\)/\1 \2/p' "$1" |
-        awk '{ print $1 > $2 ? $1 : $2 }')
+        awk '{ print ($1 > $2 ? $1 : $2) }')
     echo $((${l:-0} + ${c:-0}))
 }
 hooks_of() { sed -n 's/^count thread=[0-9]* func=[^ ]* enter=\([0-9]*\) exit=\([0-9]*\)/\1 \2/p' "$1" |
