@@ -47,6 +47,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -191,6 +192,17 @@ static int retry_due(void)
     return !at || cap_clock_ns(CLOCK_MONOTONIC_COARSE) >= at;
 }
 
+/* Free bytes on the trace's file system (the root's reserve counted for
+ * root), UINT64_MAX when unknown. */
+static uint64_t disk_room(void)
+{
+    struct statfs sf;
+    if (fstatfs(cap.fd, &sf) != 0 || sf.f_blocks == 0)
+        return UINT64_MAX;
+    uint64_t blocks = geteuid() == 0 ? (uint64_t)sf.f_bfree : (uint64_t)sf.f_bavail;
+    return blocks * (uint64_t)sf.f_bsize;
+}
+
 /* Grow the file from have to want chunks (want > chunk), never past
  * RLIMIT_FSIZE. 0 or a CAP_WHY_* reason. Under grow_lock. */
 static int grow_locked(uint64_t chunk, uint64_t have, uint64_t want)
@@ -203,6 +215,14 @@ static int grow_locked(uint64_t chunk, uint64_t have, uint64_t want)
         return CAP_WHY_LIMIT;
     off_t from = (off_t)(TTF_DATA_OFFSET + have * cap.chunk_size);
     off_t len = (off_t)((want - have) * cap.chunk_size);
+    uint64_t room = disk_room();
+    if ((uint64_t)len > room && want > chunk + 1) {
+        want = chunk + 1;       /* a nearly full disk: the chunks needed now */
+        len = (off_t)((want - have) * cap.chunk_size);
+    }
+    if ((uint64_t)len > room)
+        return CAP_WHY_FULL;    /* asked of no file system: a failed fallocate
+                                   of a large chunk on tmpfs fills it, then frees */
     int e = fallocate(cap.fd, 0, from, len);
     if (e != 0 && errno == ENOSPC && want > chunk + 1) {
         /* a nearly full disk: the chunks needed now, not a whole step */

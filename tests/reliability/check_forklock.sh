@@ -28,5 +28,5 @@ for mode in env dl; do
     [ -s "$d/err" ] && bad="$bad $mode:stderr:$(head -c 200 "$d/err" | tr '\n' ' ')"
 done
 ok=ok; [ -z "$bad" ] || ok=FAIL
-echo "RESULT i. fork while threads hold libc/loader locks ($N forks each)|${fig% ;}${bad:+; problems:$bad}|$ok"
+echo "RESULT i. fork while threads hold libc/loader locks ($N forks each)|$(echo "${fig%;}" | sed "s/^ *//")${bad:+; problems:$bad}|$ok"
 [ $ok = ok ]
