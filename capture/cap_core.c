@@ -601,7 +601,8 @@ void cap_switch_chunk(struct tstate *t)
 }
 
 /* Room for an extended record of need bytes (tag included), switching
- * chunks when needed. NULL when the thread cannot write. */
+ * chunks when needed. NULL when the thread cannot write (a cut thread
+ * counts the record as lost; need 0 only begins the thread). */
 uint8_t *cap_room(struct tstate *t, size_t need)
 {
     if (t->state == TS_NEW)
@@ -611,7 +612,8 @@ uint8_t *cap_room(struct tstate *t, size_t need)
     if (t->state == TS_LIVE && t->pos + need > t->limit + CAP_RESERVE / 2)
         cap_switch_chunk(t);
     if (t->state == TS_CUT) {
-        cut_count(t);
+        if (need)               /* 0: only beginning the thread, no record */
+            cut_count(t);
         return NULL;
     }
     /* a fresh chunk starts with records of its own (LOST, ring-mode
