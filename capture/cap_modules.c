@@ -243,7 +243,7 @@ void cap_replay_modules(struct tstate *t)
 /* fork: the table is taken for the fork (not from a thread inside a write
  * of ours, which may hold it: a fork from a signal handler), waiting at
  * most 200 ms for a scan in progress; released in the parent and child. */
-static int fork_took;
+static __thread int fork_took __attribute__((tls_model("initial-exec"))); /* this thread took it */
 
 void cap_modules_fork_prepare(void)
 {
