@@ -20,7 +20,8 @@ check-reliability: all fixtures rel-progs
 	@sh tests/reliability/run.sh $(B)
 
 # programs under test: instrumented, linked with libttcap.so
-RELFIX = $(B)/rel/rel_count $(B)/rel/rel_life $(B)/rel/rel_hostile $(B)/rel/rel_scale
+RELFIX = $(B)/rel/rel_count $(B)/rel/rel_life $(B)/rel/rel_hostile $(B)/rel/rel_scale \
+         $(B)/rel/rel_forklock
 $(B)/rel/%: tests/reliability/%.c $(B)/libttcap.so capture/ttcap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(FIXFLAGS) -o $@ $< -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
