@@ -30,3 +30,10 @@ $(B)/rel/rel_cxx: tests/reliability/rel_cxx.cpp $(B)/libttcap.so capture/ttcap.h
 	  -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
 rel-progs: $(RELFIX) $(B)/rel/rel_cxx
 rel-progs: $(B)/bench/gen_trace
+
+# rel_syms: modules of 10^3..10^5 symbols and traces calling 1,000 of their
+# functions (check_syms.sh); a plain program on libttfmt, not traced
+$(B)/rel/rel_syms: tests/reliability/rel_syms.c $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(INC_tests) -o $@ $< $(LIBFMT) $(FMT_LIBS)
+rel-progs: $(B)/rel/rel_syms

@@ -33,6 +33,7 @@ run check_life.sh
 run check_disk.sh
 run check_scale.sh $SCALE
 run check_hostile.sh
+run check_syms.sh $([ $SHORT = 1 ] && echo 10 || echo 50)
 echo
 echo "reliability suite ($([ $SHORT = 1 ] && echo short || echo full)), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| %s | %s | %s |\n|---|---|---|\n' check figure result
