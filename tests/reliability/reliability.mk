@@ -37,3 +37,8 @@ $(B)/rel/rel_syms: tests/reliability/rel_syms.c $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) $(INC_tests) -o $@ $< $(LIBFMT) $(FMT_LIBS)
 rel-progs: $(B)/rel/rel_syms
+# rel_gen: cut, look-alike-thread and odd-module traces (issue 24 checks)
+$(B)/rel/rel_gen: tests/reliability/rel_gen.c $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(INC_tests) -o $@ $< $(LIBFMT) $(FMT_LIBS)
+rel-progs: $(B)/rel/rel_gen
