@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_syms.sh - reliability check (g): symbol look-up against the size of
+# check_syms.sh - reliability check (k): symbol look-up against the size of
 # the symbol table (issue 24, defect 4). rel_syms builds a module with 10^3
 # and one with 10^5 symbols and a trace calling the same 1,000 of each
 # one's functions; ttdump (every event named) on the big module must take
@@ -10,7 +10,7 @@ d=$(mktemp -d "${TMPDIR:-/tmp}/ttsyms.XXXXXX") || exit 2
 trap 'rm -rf "$d"' EXIT
 for n in 1000 100000; do
     "$B/rel/rel_syms" "$d" $n 1000 "$CALLS" > "$d/gen.$n" 2>&1 || {
-        cat "$d/gen.$n"; echo "RESULT g. 10^5-symbol module|cannot generate the modules|FAIL"; exit 1; }
+        cat "$d/gen.$n"; echo "RESULT k. 10^5-symbol module|cannot generate the modules|FAIL"; exit 1; }
 done
 ms() { # best of 3 wall-clock runs of ttdump on $1, in ms
     best=
@@ -32,5 +32,5 @@ ok=ok
 [ "$big" -le $((3 * (small > 0 ? small : 1))) ] || ok=FAIL
 [ "$named" -ge "$ev" ] || { ok=FAIL; echo "only $named of $ev events named"; }
 grep -q '+0x' "$d/out" && { ok=FAIL; echo "offsets instead of names"; grep -m3 '+0x' "$d/out"; }
-echo "RESULT g. 10^5-symbol module: ttdump, 1,000 functions, $ev events|10^3 symbols $small ms, 10^5 symbols $big ms ($(awk "BEGIN { printf \"%.1f\", $big / ($small > 0 ? $small : 1) }")x, limit 3x)|$ok"
+echo "RESULT k. 10^5-symbol module: ttdump, 1,000 functions, $ev events|10^3 symbols $small ms, 10^5 symbols $big ms ($(awk "BEGIN { printf \"%.1f\", $big / ($small > 0 ? $small : 1) }")x, limit 3x)|$ok"
 [ $ok = ok ]

@@ -28,8 +28,9 @@
 static int opened(const char *path, ttf_writer **w)
 {
     const char *argv[] = {"rel_gen"};
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1}; /* many threads */
     remove(path);
-    if (ttf_writer_open(path, NULL, w) != 0)
+    if (ttf_writer_open(path, &o, w) != 0)
         return -1;
     return ttf_write_process(*w, 100, 1, "rel_gen", 1, argv, "");
 }

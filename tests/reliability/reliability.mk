@@ -42,3 +42,8 @@ $(B)/rel/rel_gen: tests/reliability/rel_gen.c $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) $(INC_tests) -o $@ $< $(LIBFMT) $(FMT_LIBS)
 rel-progs: $(B)/rel/rel_gen
+# libfailmalloc.so: allocation-failure injection (check_oom.sh), preloaded
+$(B)/rel/libfailmalloc.so: tests/reliability/failmalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -g -O1 -fPIC -shared -o $@ $< -ldl
+rel-progs: $(B)/rel/libfailmalloc.so

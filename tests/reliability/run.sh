@@ -33,6 +33,8 @@ run check_life.sh
 run check_disk.sh
 run check_scale.sh $SCALE
 run check_hostile.sh
+run check_threads.sh $([ $SHORT = 1 ] && echo 4000 || echo 20000)
+run check_oom.sh $([ $SHORT = 1 ] && echo 7 || echo 1)
 run check_syms.sh $([ $SHORT = 1 ] && echo 10 || echo 50)
 echo
 echo "reliability suite ($([ $SHORT = 1 ] && echo short || echo full)), load: $(cut -d' ' -f1-3 /proc/loadavg)"
