@@ -109,7 +109,8 @@ int ttd_tree_reset(ttd_tree *t, size_t bound);
  * TTD_NODE_MAX nodes: such a thread needs --flat). */
 int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind);
 /* Close the calls still open (the thread ended or died inside them) and
- * the root. Call once, after the last feed. */
+ * the root. Call once, after the last feed; a tree whose reset failed (or
+ * never ran) is only marked done. */
 void ttd_tree_finish(ttd_tree *t);
 void ttd_tree_free(ttd_tree *t);
 

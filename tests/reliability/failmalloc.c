@@ -57,11 +57,17 @@ static void resolve(void)
     real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
     real_memalign_p = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
     real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+    resolving = 0;
+}
+
+/* The settings, once the environment can be read (a sanitizer runtime
+ * allocates before it can); calls before count too. */
+__attribute__((constructor)) static void settings(void)
+{
     const char *e = getenv("TT_FAIL_AT");
     fail_at = e ? atol(e) : 0;
     e = getenv("TT_FAIL_PERSIST");
     persist = e && e[0] == '1';
-    resolving = 0;
 }
 
 /* 1 if this call is to fail. */
