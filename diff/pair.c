@@ -31,7 +31,7 @@ static int same(const char *x, const char *y)
 }
 
 /* Do g and b match under the rule of this round? */
-static int fits(const ttd_tinfo *g, const ttd_tinfo *b, int round)
+static int fits(const ttdi_tinfo *g, const ttdi_tinfo *b, int round)
 {
     switch (round) {
     case TTD_PAIR_NAME_START:
@@ -46,7 +46,7 @@ static int fits(const ttd_tinfo *g, const ttd_tinfo *b, int round)
     }
 }
 
-static void join(ttd_tinfo *g, ttd_tinfo *b, int how, int tie)
+static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
 {
     g->partner = b->index;
     b->partner = g->index;
@@ -55,7 +55,7 @@ static void join(ttd_tinfo *g, ttd_tinfo *b, int how, int tie)
 }
 
 /* The content sketch of thread ti of the run n normalises (computed once). */
-static int sketch(ttd_norm *n, ttd_tinfo *ti)
+static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
     ttf_iter *it;
     ttf_event ev;
@@ -71,7 +71,7 @@ static int sketch(ttd_norm *n, ttd_tinfo *ti)
     while (seen < SKETCH_EVENTS && (rc = ttf_iter_next(it, &ev)) > 0) {
         if (ev.kind != TTF_EV_ENTER && ev.kind != TTF_EV_MESSAGE)
             continue;
-        if ((rc = ttd_norm_key(n, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(n, &ev, &key)) < 0)
             break;
         seen += (uint64_t)rc;
         if (rc)
@@ -88,7 +88,7 @@ static int sketch(ttd_norm *n, ttd_tinfo *ti)
     return rc < 0 ? rc : 0;
 }
 
-static double similarity(const ttd_tinfo *g, const ttd_tinfo *b)
+static double similarity(const ttdi_tinfo *g, const ttdi_tinfo *b)
 {
     double dot = 0;
     uint64_t lo = g->events < b->events ? g->events : b->events;
@@ -146,17 +146,17 @@ typedef struct entry {
 } entry;
 
 typedef struct rsort {
-    ttd_pairing *p;
+    ttdi_pairing *p;
     int round;
 } rsort;
 
-static const ttd_tinfo *info_of(const ttd_pairing *p, const entry *e)
+static const ttdi_tinfo *info_of(const ttdi_pairing *p, const entry *e)
 {
     return e->run ? &p->b[e->i] : &p->g[e->i];
 }
 
 /* The round's key of t: strcmp order of (k1, k2). */
-static void key_of(const ttd_tinfo *t, int round, const char **k1, const char **k2)
+static void key_of(const ttdi_tinfo *t, int round, const char **k1, const char **k2)
 {
     *k1 = round == TTD_PAIR_START ? t->start : t->name;
     *k2 = round == TTD_PAIR_NAME_START ? t->start : "";
@@ -180,7 +180,7 @@ static int cmp_entry(const void *x, const void *y, void *ctx)
 }
 
 /* Can t take part in a round by key (its key is set)? */
-static int keyed(const ttd_tinfo *t, int round)
+static int keyed(const ttdi_tinfo *t, int round)
 {
     if (t->partner >= 0)
         return 0;
@@ -189,7 +189,7 @@ static int keyed(const ttd_tinfo *t, int round)
 
 /* Score c[0..n) and pair them greedily, best first (ties in creation
  * order), as the content pairing of one tied group. */
-static int greedy(ttd_pairing *p, int round, cand *c, size_t n)
+static int greedy(ttdi_pairing *p, int round, cand *c, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         int rc = sketch(p->gn, &p->g[c[k].g]);
@@ -199,7 +199,7 @@ static int greedy(ttd_pairing *p, int round, cand *c, size_t n)
     }
     qsort(c, n, sizeof *c, cand_cmp);
     for (size_t k = 0; k < n; k++) {
-        ttd_tinfo *g = &p->g[c[k].g], *b = &p->b[c[k].b];
+        ttdi_tinfo *g = &p->g[c[k].g], *b = &p->b[c[k].b];
         if (g->partner >= 0 || b->partner >= 0)
             continue;
         join(g, b, TTD_PAIR_CONTENT, round);
@@ -210,7 +210,7 @@ static int greedy(ttd_pairing *p, int round, cand *c, size_t n)
 }
 
 /* The fingerprint of a thread's content: its sketch and event count. */
-static uint64_t print_of(const ttd_tinfo *t)
+static uint64_t print_of(const ttdi_tinfo *t)
 {
     uint64_t h = t->events * 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < SKETCH_BINS; i++) {
@@ -223,7 +223,7 @@ static uint64_t print_of(const ttd_tinfo *t)
 
 /* Join g and b of a big tie: their own score, the runner-up as good when
  * look-alikes remain (alike: another thread had the same content). */
-static void join_alike(ttd_tinfo *g, ttd_tinfo *b, int round, int alike)
+static void join_alike(ttdi_tinfo *g, ttdi_tinfo *b, int round, int alike)
 {
     join(g, b, TTD_PAIR_CONTENT, round);
     g->score = b->score = similarity(g, b);
@@ -245,7 +245,7 @@ static int cmp_pent(const void *x, const void *y)
 
 /* Same content, by creation order: walk both runs' threads sorted by
  * (fingerprint, index) in step. */
-static void pair_same_content(ttd_pairing *p, int round, pent *g, size_t ng,
+static void pair_same_content(ttdi_pairing *p, int round, pent *g, size_t ng,
                               pent *b, size_t nb)
 {
     qsort(g, ng, sizeof *g, cmp_pent);
@@ -262,7 +262,7 @@ static void pair_same_content(ttd_pairing *p, int round, pent *g, size_t ng,
 }
 
 /* A big tied group: gi[ng] and bi[nb] thread indexes, creation order. */
-static int big_tie(ttd_pairing *p, int round, const uint32_t *gi, size_t ng,
+static int big_tie(ttdi_pairing *p, int round, const uint32_t *gi, size_t ng,
                    const uint32_t *bi, size_t nb)
 {
     pent *g = malloc((ng + 1) * sizeof *g), *b = malloc((nb + 1) * sizeof *b);
@@ -293,7 +293,7 @@ static int big_tie(ttd_pairing *p, int round, const uint32_t *gi, size_t ng,
 }
 
 /* One group of a keyed round: good threads gi[ng], bad bi[nb]. */
-static int group_pairs(ttd_pairing *p, int round, const uint32_t *gi, size_t ng,
+static int group_pairs(ttdi_pairing *p, int round, const uint32_t *gi, size_t ng,
                        const uint32_t *bi, size_t nb, cand *c)
 {
     if (ng == 1 && nb == 1) {
@@ -313,7 +313,7 @@ static int group_pairs(ttd_pairing *p, int round, const uint32_t *gi, size_t ng,
 
 /* A keyed round: sort, then each group. idx holds room for every thread
  * of both runs; c for SMALL_TIE candidates. */
-static int keyed_round(ttd_pairing *p, int round, entry *e, uint32_t *idx, cand *c)
+static int keyed_round(ttdi_pairing *p, int round, entry *e, uint32_t *idx, cand *c)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->ng; i++)
@@ -346,7 +346,7 @@ static int keyed_round(ttd_pairing *p, int round, entry *e, uint32_t *idx, cand 
  * Not an equality, so pairs are counted one by one (few threads are left
  * by now); past SMALL_TIE x 64 pairs, compatible threads pair in creation
  * order instead. */
-static int order_round(ttd_pairing *p, uint32_t *cg, uint32_t *cb, cand *c)
+static int order_round(ttdi_pairing *p, uint32_t *cg, uint32_t *cb, cand *c)
 {
     size_t lg = 0, lb = 0, n = 0;
     for (size_t i = 0; i < p->ng; i++)
@@ -393,7 +393,7 @@ static int order_round(ttd_pairing *p, uint32_t *cg, uint32_t *cb, cand *c)
 
 /* Pairs given by hand; TT_EINVAL (with p->bad_hand set) when one names a
  * thread that does not exist or is already paired. */
-static int by_hand(ttd_pairing *p)
+static int by_hand(ttdi_pairing *p)
 {
     for (size_t k = 0; k < p->nhand; k++) {
         const ttd_hand_pair *h = &p->hand[k];
@@ -407,7 +407,7 @@ static int by_hand(ttd_pairing *p)
     return 0;
 }
 
-int ttd_pair_threads(ttd_pairing *p)
+int ttdi_pair_threads(ttdi_pairing *p)
 {
     size_t big = p->ng > p->nb ? p->ng : p->nb;
     uint32_t *cnt = malloc((2 * big + 1) * sizeof *cnt);
@@ -438,16 +438,16 @@ out:
     return rc;
 }
 
-int ttd_pair_uncertain(double score, double second)
+int ttdi_pair_uncertain(double score, double second)
 {
     if (score < 0)
         return 0;
-    if (score < TTD_PAIR_LOW)
+    if (score < TTDI_PAIR_LOW)
         return 1;
-    return second >= 0 && score - second < TTD_PAIR_MARGIN && score < TTD_PAIR_ALIKE;
+    return second >= 0 && score - second < TTDI_PAIR_MARGIN && score < TTDI_PAIR_ALIKE;
 }
 
-void ttd_tinfo_free(ttd_tinfo *t, size_t n)
+void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)
 {
     for (size_t i = 0; t && i < n; i++) {
         free(t[i].sketch);

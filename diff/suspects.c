@@ -34,7 +34,7 @@ static void add_frame(const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 
 /* A call whose return value differs from the good run's (vd): both
  * values as text. */
-static void value_differs(ttd_diff *d, const ttd_vdiff *vd, ttd_suspect *x)
+static void value_differs(ttd_diff *d, const ttdi_vdiff *vd, ttd_suspect *x)
 {
     char v[64];
 
@@ -50,7 +50,7 @@ static void value_differs(ttd_diff *d, const ttd_vdiff *vd, ttd_suspect *x)
  * return another value than in the good run (the pair's value walk says),
  * and is it a lock wrapper, or a leaf that returned void or the same
  * value? Nothing with --no-values. */
-static void judge(ttd_diff *d, const ttd_ipair *p, const ttd_sus_ev *e,
+static void judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
                   ttd_suspect *x)
 {
     const ttf_signature *sig;
@@ -58,8 +58,8 @@ static void judge(ttd_diff *d, const ttd_ipair *p, const ttd_sus_ev *e,
 
     if (d->o.no_values)
         return;
-    x->trivial = ttd_lock_wrapper(x->name);
-    const ttd_vdiff *vd = d->values ? ttd_vfound_ret(&p->vf, e->idx) : NULL;
+    x->trivial = ttdi_lock_wrapper(x->name);
+    const ttdi_vdiff *vd = d->values ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
     if (vd) {
         value_differs(d, vd, x);
         return;
@@ -138,7 +138,7 @@ static void origins_first(ttd_suspect *s, size_t n)
  * (unless --no-values) the list is then re-ranked: a call that returned
  * another value than in the good run goes first, trivial leaves and lock
  * wrappers last (judge()). */
-int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
+int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
                  ttd_divergence *dv)
 {
     size_t want = d->o.suspects, n = 0, depth = dv->nstack;
@@ -152,7 +152,7 @@ int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
     if (!s)
         return TT_ENOMEM;
     for (uint64_t i = 0; i < have && n < cap; i++) {
-        const ttd_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
+        const ttdi_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
         if (depth && e->nstack + 1 < depth)
             break; /* before the diverging frame's caller began */
         if (e->kind != TTF_EV_EXIT || e->nstack < depth || !e->name ||
