@@ -3,11 +3,12 @@
  * ring of common events a pass keeps before the split; with call values
  * (format 1.1) re-ranked by what each call returned (judge(), rank(),
  * origins_first()).
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 static int listed(const ttd_suspect *s, size_t n, const char *name)
 {
@@ -139,7 +140,7 @@ static void origins_first(ttd_suspect *s, size_t n)
  * another value than in the good run goes first, trivial leaves and lock
  * wrappers last (judge()). */
 int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
-                 ttd_divergence *dv)
+                  ttd_divergence *dv)
 {
     size_t want = d->o.suspects, n = 0, depth = dv->nstack;
     size_t cap = d->o.no_values ? want : want + SUSPECT_EXTRA;
@@ -160,7 +161,8 @@ int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
             continue;
         ttd_suspect *x = &s[n++];
         x->name = e->name;
-        ttd_locate(d, e->addr, e->site, e->time_ns, &x->file, &x->line);
+        ttdi_norm_locate(&d->r[TTD_BAD].norm, e->addr, e->site, e->time_ns,
+                         &x->file, &x->line);
         x->role = TTD_SUSPECT_RETURNED;
         x->index = e->idx;
         x->distance = dv->bad_index - 1 - e->idx;

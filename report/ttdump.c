@@ -911,7 +911,7 @@ static void print_stats(struct dump *d)
         fprintf(d->out, "%s\n", cut);
 }
 
-/* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) ---- */
+/* ---- profile and Chrome JSON (diff/run_profile.c, report/chrome.c) ----- */
 
 
 static void print_profile(struct dump *d)
