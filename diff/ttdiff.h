@@ -368,8 +368,13 @@ typedef struct ttd_run_info {
     int closed;             /* 1: clean end recorded */
     int exit_status;        /* valid when closed */
     const ttd_event *crash; /* the crash event, NULL if none */
-    size_t nnotices;        /* reader and symbol notices */
+    size_t nnotices;        /* reader and symbol notices (the cut first) */
     const char *const *notices;
+    const char *cut;        /* the run's trace was cut (disk full...):
+                               "trace cut: disk full after N events; M
+                               events could not be written (1 thread cut)"
+                               (ttf_cut_text); NULL if not. A thread's
+                               events past its cut are never a divergence */
     const uint8_t *build_id;/* the program's build-id (its module whose path
                                is exe, else the first; a copy owned by the
                                result), NULL if none */
