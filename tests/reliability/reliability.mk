@@ -15,7 +15,10 @@ $(B)/rel/rel_damage: tests/reliability/rel_damage.c tests/fuzz/fuzz_reader.c \
 rel-progs: $(B)/rel/rel_damage
 fixtures: rel-progs     # the short suite runs in make test
 
-check-reliability: all fixtures rel-progs
+# the libFuzzer targets are built first whenever clang is there (a3 ran
+# them only if an earlier `make fuzz` had left them in the build)
+HAVE_CLANG := $(shell command -v clang 2>/dev/null)
+check-reliability: all fixtures rel-progs $(if $(HAVE_CLANG),fuzz)
 	$(MAKE) B=build/asan OPT=-O1 SAN="$(RELSAN)" build/asan/ttdump build/asan/ttdiff
 	@sh tests/reliability/run.sh $(B)
 

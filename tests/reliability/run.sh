@@ -34,6 +34,8 @@ run check_disk.sh
 run check_scale.sh $SCALE
 run check_hostile.sh
 run check_threads.sh $([ $SHORT = 1 ] && echo 4000 || echo 20000)
+run check_special.sh
+run check_outputs.sh
 run check_oom.sh $([ $SHORT = 1 ] && echo 7 || echo 1)
 run check_syms.sh $([ $SHORT = 1 ] && echo 10 || echo 50)
 echo
