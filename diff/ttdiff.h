@@ -450,6 +450,10 @@ int ttd_diff_files(const char *good, const char *bad,
 
 /* The results. Valid until ttd_free. */
 const ttd_result *ttd_get_result(const ttd_diff *d);
+/* TT_ENOMEM if anything of d so far (the diff, details and names asked
+ * for since) was degraded for want of memory: a name read "?", a notice
+ * went missing. 0 otherwise. A tool checks it after rendering. */
+int ttd_status(const ttd_diff *d);
 
 /* Details of hunk i of ttd_result.hunks (computed on first call, then kept
  * until ttd_free). Errors: TT_EINVAL (no such hunk), TT_ENOMEM, reader

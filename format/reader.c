@@ -1489,7 +1489,9 @@ static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
                               t->hdr.chunk_size;
     for (uint64_t i = 0; i < t->sum.chunks_total; i++)
         scan_slot(t, i);
-    if (!t->oom && index_chunks(t) == 0 && !t->oom)
+    if (!t->oom && index_chunks(t) != 0)
+        t->oom = 1;     /* the thread table could not be had */
+    if (!t->oom)
         scan_threads(t);
     if (!t->oom)
         finish_index(t);

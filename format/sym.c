@@ -96,6 +96,8 @@ struct ttf_sym {
     size_t nnotices, notices_cap;
     int demangle;              /* 1: C++ names demangled (the default) */
     uid_t owner;               /* the trace file's owner (trusted paths) */
+    int oom;                   /* 1: an answer or notice was lost for
+                                  want of memory (ttf_sym_status) */
 };
 
 static const char *const oom_name = "?";
@@ -143,14 +145,18 @@ static void add_notice(ttf_sym *s, const char *fmt, ...)
     if (s->nnotices == s->notices_cap) {
         size_t cap = s->notices_cap ? 2 * s->notices_cap : 8;
         char **n = realloc(s->notices, cap * sizeof *n);
-        if (!n)
+        if (!n) {
+            s->oom = 1;
             return;
+        }
         s->notices = n;
         s->notices_cap = cap;
     }
     char *copy = strdup(line);
     if (copy)
         s->notices[s->nnotices++] = copy;
+    else
+        s->oom = 1;
 }
 
 static const char *path_base(const char *path)
@@ -190,11 +196,13 @@ static const char *demangled(ttf_sym *s, const char *name)
         return name;
     char *d = cxa_demangle(name, NULL, NULL, &status);
     if (!d || status != 0) {
+        s->oom |= status == -1; /* -1: a memory allocation failed */
         free(d);
         return name;
     }
     char *p = ttfi_arena_strcpy(&s->arena, d);
     free(d);
+    s->oom |= !p;
     return p ? p : name;
 }
 
@@ -235,7 +243,8 @@ static int try_fd(struct smod *sm, const char *path, int fd, const char **why)
     sm->dwfl = dwfl_begin(&offline_callbacks);
     if (!sm->dwfl) {
         close(fd);
-        return 0;
+        *why = "out of memory";
+        return -1;
     }
     dwfl_report_begin(sm->dwfl);
     sm->dm = dwfl_report_elf(sm->dwfl, sm->base_name, path, fd, sm->m->base,
@@ -345,6 +354,8 @@ static const char *find_copy(ttf_sym *s, struct smod *sm)
 static void notice_unused(ttf_sym *s, const char *path, const char *copy,
                           int rc, const char *why)
 {
+    if (rc == -1 && why && strcasestr(why, "out of memory"))
+        s->oom = 1; /* ours or libdwfl's: the names would be offsets */
     if (copy && rc < -1)
         add_notice(s, "%s: %s; symbols from %s", path,
                    rc == -2 ? "missing" : why, copy);
@@ -507,7 +518,7 @@ static const char *resolve_name(ttf_sym *s, uint64_t addr, int32_t mod)
 }
 
 /* The cache entry of (addr, mod), filled with its name; NULL only when
- * memory runs out. */
+ * memory runs out (and s->oom set). */
 static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
 {
     struct centry *e = probe(s, addr, mod);
@@ -515,13 +526,17 @@ static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
     if (e->name)
         return e;
     if (2 * (s->used + 1) > s->cap) {
-        if (grow(s) != 0)
+        if (grow(s) != 0) {
+            s->oom = 1;
             return NULL;
+        }
         e = probe(s, addr, mod);
     }
     const char *name = resolve_name(s, addr, mod);
-    if (!name)
+    if (!name) {
+        s->oom = 1;
         return NULL;
+    }
     e->addr = addr;
     e->mod = mod;
     e->name = name;
@@ -574,6 +589,7 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
     sm->dwarf_state = 1;
     int rc = ttfi_dwarf_signature(sm->dm, &sm->cus, e->addr, sig_alloc, s,
                                   &sig, &what);
+    s->oom |= rc == TT_ENOMEM;
     if (rc == TT_ENOTFOUND && !sm->sig_noticed) {
         add_notice(s, "%s: %.80s: %s; values of such functions not compared",
                    sm->m->path, e->name, what);
@@ -582,8 +598,10 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
     if (rc)
         return;
     ttf_signature *copy = (ttf_signature *)ttfi_arena_alloc(&s->arena, sizeof *copy);
-    if (!copy)
+    if (!copy) {
+        s->oom = 1;
         return;
+    }
     *copy = sig;
     e->sig = copy;
     e->sig_state = 1;
@@ -767,6 +785,11 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     int32_t mod = find_module(s, ev->addr, ev->time_ns);
     struct centry *e = lookup(s, ev->addr, mod);
     return e ? e->name : oom_name;
+}
+
+int ttf_sym_status(const ttf_sym *s)
+{
+    return s && s->oom ? TT_ENOMEM : 0;
 }
 
 size_t ttf_sym_notice_count(const ttf_sym *s)

@@ -453,6 +453,10 @@ int ttf_writer_abandon(ttf_writer *w);
 typedef struct ttf_sym ttf_sym;
 
 int ttf_sym_open(const ttf_trace *t, ttf_sym **out);
+/* TT_ENOMEM if any answer of s so far was degraded for want of memory (a
+ * name read "?", a notice or a signature went missing), else 0: a tool
+ * checks it before trusting what it printed. */
+int ttf_sym_status(const ttf_sym *s);
 void ttf_sym_close(ttf_sym *s);
 
 /* Where ttf_sym_open looks for a module whose file at the recorded path is

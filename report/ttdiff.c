@@ -304,6 +304,8 @@ static int diff_main(cli *c)
     rc = c->json == 2 ? ttr_html(out, d, &c->r)
        : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
     int diverged = res->diverged || res->nunpaired > 0;
+    if (rc >= 0)
+        rc = ttd_status(d);  /* a name or detail lost for want of memory */
     ttd_free(d);
     if (fflush(out) != 0 && rc == 0)
         rc = TT_EIO;

@@ -1098,6 +1098,8 @@ int main(int argc, char **argv)
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
         ttr_cli_die("stdout: write error");
+    if (ttf_sym_status(d.sym) < 0)  /* a name or notice printed as "?" */
+        ttr_cli_die("out of memory");
     if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats)
         ttr_cli_die("--function '%s': no function matches in %s", o.filter.function,
                     o.path);
