@@ -420,7 +420,7 @@ int ttd_status(const ttd_diff *d)
     if (!d)
         return TT_EINVAL;
     for (int i = 0; i < 2; i++)
-        if (ttf_sym_status(d->r[i].norm.sym) < 0)
+        if (ttf_sym_status(d->r[i].norm.sym) < 0 || d->r[i].norm.oom)
             return TT_ENOMEM;
     return 0;
 }

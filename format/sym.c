@@ -553,7 +553,9 @@ static void resolve_line(ttf_sym *s, struct centry *e)
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
     struct smod *sm = &s->mods[e->mod];
-    if (ttfi_dwarf_line(sm->dm, &sm->cus, e->addr, &file, &lineno) != 0)
+    int rc = ttfi_dwarf_line(sm->dm, &sm->cus, e->addr, &file, &lineno);
+    s->oom |= rc == TT_ENOMEM;
+    if (rc != 0)
         return;
     e->file = file;
     e->line = lineno;

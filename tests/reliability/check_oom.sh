@@ -7,7 +7,8 @@
 # undisturbed run's output and status; never a crash, a sanitizer report
 # (ASan tools: leaks included) or a hang. Also (n) ttdiff and ttdump under
 # `ulimit -v` on a 2M-event trace: "out of memory", exit 2, or success.
-# $2 = stride over N (1: every N). Before the fix: SIGSEGV at 10 of 178 N.
+# $2 = stride over N (1: every N). Before the fix (plain tools): 7 of 105
+# ttdiff runs wrong (SIGSEGV, names printed as "?", exit 1 from libdw).
 B=$(cd "$1" && pwd); STRIDE=${2:-1}
 A=${REL_TOOLS:-$B/asan}; case $A in /*) ;; *) A=$(pwd)/$A;; esac
 SHIM=$B/rel/libfailmalloc.so
@@ -46,6 +47,7 @@ for tools in "$A"; do
     inject "ttdiff, Nth fails" 0 "$tools/ttdiff" --color never "$d/g.trc" "$d/b.trc"
     inject "ttdiff, all from N fail" 1 "$tools/ttdiff" --color never "$d/g.trc" "$d/b.trc"
     inject "ttdiff --format json, Nth fails" 0 "$tools/ttdiff" --format json "$d/g.trc" "$d/b.trc"
+    inject "ttdiff --format html, Nth fails" 0 "$tools/ttdiff" --format html "$d/g.trc" "$d/b.trc"
     inject "ttdump, Nth fails" 0 "$tools/ttdump" --color never "$d/g.trc"
     inject "ttdump, all from N fail" 1 "$tools/ttdump" --color never "$d/g.trc"
 done

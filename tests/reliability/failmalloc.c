@@ -3,17 +3,25 @@
  * (check_oom.sh; issue 24, defect 8), as SQLite's tests do it: an
  * LD_PRELOAD library whose malloc, calloc, realloc, reallocarray,
  * posix_memalign, aligned_alloc and memalign fail (NULL, ENOMEM) on the
- * Nth call counted from the program's start.
+ * Nth call counted from the library's constructor (the program's start).
  *   TT_FAIL_AT=N         fail call N (1 = the first); 0 or unset: none
  *   TT_FAIL_PERSIST=1    fail every call from N on, not only the Nth
  *   TT_FAIL_COUNT=FILE   at exit, write the number of calls to FILE
+ *   TT_FAIL_ELFUTILS=1   count and fail elfutils' allocations too
+ * By default an allocation made from inside elfutils (libdw, libelf: a
+ * caller among the first frames, found with libgcc's unwinder and dladdr) is
+ * neither counted nor failed: elfutils 0.188 itself dereferences NULL on
+ * some of its own (a tsearch result used unchecked in libdw), which no
+ * caller can prevent; tt sets libdw's out-of-memory handler for the rest.
  * glibc sends its own allocations (stdio buffers, strdup, qsort...)
  * through these too. Under ASan (ASAN_OPTIONS=verify_asan_link_order=0)
  * the real functions are ASan's. Calls made while the real functions are
  * being looked up come from a small static arena.
  */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <unwind.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,7 +34,9 @@ static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
 static int (*real_memalign_p)(void **, size_t, size_t);
 static void (*real_free)(void *);
-static long fail_at, persist;
+static long fail_at, persist, elfutils;
+static __thread int inside;     /* in the caller check: pass through */
+static int ready;               /* settings read: count from now on */
 static atomic_long calls;
 static int resolving;
 static char early[1 << 16];
@@ -68,11 +78,48 @@ __attribute__((constructor)) static void settings(void)
     fail_at = e ? atol(e) : 0;
     e = getenv("TT_FAIL_PERSIST");
     persist = e && e[0] == '1';
+    e = getenv("TT_FAIL_ELFUTILS");
+    elfutils = e && e[0] == '1';
+    ready = 1;
+}
+
+/* The first frames' addresses, through libgcc's unwinder (linked in:
+ * glibc's backtrace would dlopen it, allocating in the loader). */
+struct frames {
+    void *pc[10];
+    int n;
+};
+
+static _Unwind_Reason_Code one_frame(struct _Unwind_Context *ctx, void *arg)
+{
+    struct frames *f = arg;
+    if (f->n == 10)
+        return _URC_END_OF_STACK;
+    f->pc[f->n++] = (void *)_Unwind_GetIP(ctx);
+    return _URC_NO_REASON;
+}
+
+/* 1 if a caller among the first frames is elfutils' (libdw, libelf). */
+static int from_elfutils(void)
+{
+    struct frames f = {.n = 0};
+    inside = 1;
+    _Unwind_Backtrace(one_frame, &f);
+    int found = 0;
+    for (int i = 2; i < f.n && !found; i++) {
+        Dl_info di;
+        found = dladdr(f.pc[i], &di) && di.dli_fname &&
+                (strstr(di.dli_fname, "/libdw") || strstr(di.dli_fname, "/libelf"));
+    }
+    inside = 0;
+    return found;
 }
 
 /* 1 if this call is to fail. */
 static int failing(void)
 {
+    if (!ready || inside || (!elfutils && from_elfutils()))
+        return 0;
     long n = atomic_fetch_add(&calls, 1) + 1;
     if (fail_at <= 0 || n < fail_at || (n > fail_at && !persist))
         return 0;

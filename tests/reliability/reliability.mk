@@ -48,5 +48,5 @@ rel-progs: $(B)/rel/rel_gen
 # libfailmalloc.so: allocation-failure injection (check_oom.sh), preloaded
 $(B)/rel/libfailmalloc.so: tests/reliability/failmalloc.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -g -O1 -fPIC -shared -o $@ $< -ldl
+	$(CC) -std=gnu11 -g -O1 -fPIC -shared -o $@ $< -ldl -lgcc_s
 rel-progs: $(B)/rel/libfailmalloc.so
