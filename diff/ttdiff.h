@@ -30,9 +30,10 @@ extern "C" {
  * call-tree one of 1.3 and --flat).
  * 1.5: ttd_hunk_details (several hunks' details in one read of each
  * thread); ttd_hunk_info good_time_ns; ttd_value_diff good_is_code,
- * bad_is_code, good_code, bad_code (a size_t error code's signed form). */
+ * bad_is_code, good_code, bad_code (a size_t error code's signed form).
+ * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 5
+#define TTD_VERSION_MINOR 6
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)

@@ -29,9 +29,12 @@ extern "C" {
  * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
  * TTF_HEADER_SYNC), which need no version of their own.
  * 2.2.0: ttf_utf8_len; ttf_value_errcode, and ttf_value_format gives
- * such values their signed form too ("18446744073709551596 (-20)"). */
+ * such values their signed form too ("18446744073709551596 (-20)").
+ * 2.3.0: cut traces: ttf_header cut_*, ttf_summary cut_threads, cut_reason,
+ * cut_events, ttf_thread cut, ttf_cut_count/ttf_get_cut, ttf_cut_text,
+ * ttf_cut_reason_name, ttf_write_cut, TTF_CUT_*; ttf_sym_status. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 2
+#define TTF_VERSION_MINOR 3
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)

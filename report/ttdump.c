@@ -896,8 +896,8 @@ static void print_stats(struct dump *d)
         if (d->selected[i])
             print_stats_thread(d, i);
     }
-    fprintf(d->out, "total: %" PRIu64 " events, %" PRIu64 " data bytes",
-            s->events, s->data_bytes);
+    fprintf(d->out, "total: %" PRIu64 " events (lost %" PRIu64 "), %" PRIu64
+            " data bytes", s->events, s->lost_events, s->data_bytes);
     if (s->events)
         fprintf(d->out, " (%.2f bytes/event)",
                 (double)s->data_bytes / (double)s->events);
@@ -905,7 +905,7 @@ static void print_stats(struct dump *d)
             " damaged", s->chunks_used, s->chunks_total, s->chunks_damaged);
     if (gap_word(d))
         fprintf(d->out, ", %s %" PRIu64 " (ring)", gap_word(d), total_gaps(d));
-    fprintf(d->out, ", lost %" PRIu64 "\n", s->lost_events);
+    fputc('\n', d->out);
     char cut[200];
     if (ttf_cut_text(d->t, cut, sizeof cut))
         fprintf(d->out, "%s\n", cut);
