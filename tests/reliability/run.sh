@@ -37,6 +37,11 @@ run check_setuid.sh
 run check_limits.sh $SCALE
 run check_forklock.sh $FORKS
 run check_modes.sh
+run check_threads.sh $([ $SHORT = 1 ] && echo 4000 || echo 20000)
+run check_special.sh
+run check_outputs.sh
+run check_oom.sh $([ $SHORT = 1 ] && echo "7 300000" || echo "1 2000000")
+run check_syms.sh $([ $SHORT = 1 ] && echo 50 || echo 100)
 echo
 echo "reliability suite ($([ $SHORT = 1 ] && echo short || echo full)), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| %s | %s | %s |\n|---|---|---|\n' check figure result
