@@ -31,9 +31,12 @@ extern "C" {
  * 1.5: ttd_hunk_details (several hunks' details in one read of each
  * thread); ttd_hunk_info good_time_ns; ttd_value_diff good_is_code,
  * bad_is_code, good_code, bad_code (a size_t error code's signed form).
- * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status. */
+ * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status.
+ * 1.7: two builds: ttd_result changed_functions, nchanged_functions,
+ * code_compared, code_functions, code_notes; ttd_code_change; ttd_frame
+ * code_changed; ttd_divergence build_artifact. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 6
+#define TTD_VERSION_MINOR 7
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -150,6 +153,8 @@ typedef struct ttd_frame {
     int line;           /* its line, 0 if unknown */
     const char *args;   /* the bad run's arguments "(1, NULL)", NULL if
                            not recorded */
+    int code_changed;   /* 1: its machine code changed (or it is new)
+                           between the good and the bad run's builds */
 } ttd_frame;
 
 /* Why a function is a suspect. */
@@ -314,6 +319,11 @@ typedef struct ttd_divergence {
                                divergence only) */
     int noise;              /* TTD_NOISE_*: why it may be timing noise */
     const char *noise_calls;/* TTD_NOISE_WAIT: the waiting calls, "a, b" */
+    const char *build_artifact; /* two builds: the function of the first
+                               differing event when that difference looks
+                               like an artifact of the build rather than of
+                               the run (instrumented in one build only: an
+                               inline function from a header), else NULL */
 } ttd_divergence;
 
 /* What a value divergence is about. */
@@ -354,6 +364,23 @@ enum ttd_noise {
     TTD_NOISE_WAIT          /* its calls poll or sleep (a wait loop ran a
                                different number of times) */
 };
+
+/* What happened to a function's machine code between two builds. */
+enum ttd_code_status {
+    TTD_CODE_CHANGED = 1,   /* in both builds, its code differs */
+    TTD_CODE_ADDED,         /* only in the bad run's build */
+    TTD_CODE_REMOVED        /* only in the good run's build */
+};
+
+/* A function whose machine code differs between the good and the bad
+ * run's builds (compared with addresses normalised: diff/codediff.c). */
+typedef struct ttd_code_change {
+    const char *function;   /* its name as the report shows it */
+    const char *module;     /* its file's name ("prog", "libfoo.so") */
+    int status;             /* TTD_CODE_* */
+    int artifact;           /* 1: instrumented in one build only (see
+                               ttd_divergence.build_artifact) */
+} ttd_code_change;
 
 /* One run (trace) as a whole. */
 typedef struct ttd_run_info {
@@ -426,6 +453,18 @@ typedef struct ttd_result {
     uint64_t values_compared;   /* values compared, all pairs */
     uint64_t values_noise;      /* differing values ignored because they also
                                    vary between good runs (--baseline) */
+    int code_compared;          /* 1: the runs' programs (or a module they
+                                   share) are two builds, and their machine
+                                   code was compared function by function */
+    size_t code_functions;      /* functions found in both builds */
+    const ttd_code_change *changed_functions; /* what differs: changed,
+                                   then added, then removed, each by module
+                                   and name */
+    size_t nchanged_functions;
+    const char *const *code_notes; /* why some code was not compared: "prog:
+                                   the good run's build (build-id 1a2b...)
+                                   not found; its code not compared" */
+    size_t ncode_notes;
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */
