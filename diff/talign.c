@@ -334,7 +334,7 @@ static int extra(const tctx *c, size_t i, size_t j, size_t *x, size_t *y)
 }
 
 /* The actions of matched calls na, nb, whose children are gathered, in
- * order, into c->acts. */
+ * order, appended to c->acts. */
 static int list_actions(tctx *c, size_t na, size_t nb)
 {
     side *a = &c->s[0], *b = &c->s[1];
@@ -342,7 +342,6 @@ static int list_actions(tctx *c, size_t na, size_t nb)
     size_t nh = 0, i = 0, j = 0;
     int rc;
 
-    c->acts.n = 0;
     collapse(a);
     collapse(b);
     if ((rc = align_list(a->ih, a->ni, b->ih, b->ni, c->minimal, &h, &nh)) < 0)
@@ -370,12 +369,51 @@ static int list_actions(tctx *c, size_t na, size_t nb)
     return rc < 0 ? rc : closure(c, na, nb);
 }
 
-/* The actions of one matched pair of calls. Subtrees and loops first;
- * but if that puts the first action before the first child that differs
- * (the loops were cut differently in the two runs, or whole subtrees
- * matched across a changed one), the children align by function key
- * alone, call with call, as the flat event sequences would: the first
- * hunk is then where the runs first differ. */
+/* 1 if children x of both lists are calls of one function (their ENTERs
+ * are the same event), so that the flat sequences agree past x's start. */
+static int same_call(const tctx *c, size_t x)
+{
+    const side *a = &c->s[0], *b = &c->s[1];
+
+    if (x >= a->n || x >= b->n)
+        return 0;
+    const ttdi_node *u = ttdi_tree_node(a->t, a->k[x].node);
+    const ttdi_node *v = ttdi_tree_node(b->t, b->k[x].node);
+    return u->key == v->key && (ttdi_node_flags(u) & TTDI_NODE_CALL) &&
+           (ttdi_node_flags(v) & TTDI_NODE_CALL);
+}
+
+/* Drop the first m children of s's list (the sentinel stays at the end). */
+static void drop_kids(side *s, size_t m)
+{
+    memmove(s->k, s->k + m, (s->n - m + 1) * sizeof *s->k);
+    memmove(s->kh, s->kh + m, (s->n - m) * sizeof *s->kh);
+    s->n -= m;
+}
+
+/* The split slid down into children x (same_call): they are paired, and
+ * the children after them aligned as a list of their own. */
+static int slide_into(tctx *c, size_t na, size_t nb, size_t x)
+{
+    int rc;
+
+    c->acts.n = 0;
+    if ((rc = act_pair(c, x, x)) < 0)
+        return rc;
+    drop_kids(&c->s[0], x + 1);
+    drop_kids(&c->s[1], x + 1);
+    return list_actions(c, na, nb);
+}
+
+/* The actions of one matched pair of calls, the first of them where the
+ * flat sequences first differ (the split; see "Where the split goes").
+ * Subtrees and loops first. If that puts the first action before the
+ * first child that differs (the loops were cut differently in the two
+ * runs, or whole subtrees matched across a changed one), the children
+ * align by function key alone, call with call, as the flat event
+ * sequences would. If it puts a hunk at that child, and the other run's
+ * child there is a call of the same function, the two are paired and the
+ * rest aligned after them. */
 static int pair_actions(tctx *c, const task *p)
 {
     side *a = &c->s[0], *b = &c->s[1];
@@ -386,12 +424,16 @@ static int pair_actions(tctx *c, const task *p)
         return rc;
     while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
         lcp++;
+    c->acts.n = 0;
     if ((rc = list_actions(c, na, nb)) < 0)
         return rc;
     if (!c->acts.n)
         return 0;
     const task *t = &c->acts.v[0];
-    if ((t->pair ? t->v[1] : t->v[0]) >= a->k[lcp].raw0)
+    uint64_t at = t->pair ? t->v[1] : t->v[0];
+    if (at == a->k[lcp].raw0 && !t->pair && same_call(c, lcp))
+        return slide_into(c, na, nb, lcp);
+    if (at >= a->k[lcp].raw0)
         return 0;
     c->acts.n = 0;
     if ((rc = region(c, 0, a->n, 0, b->n)) < 0)
