@@ -38,6 +38,37 @@
  * stack (deep recursion in a trace is not deep recursion here), each pair's
  * actions pushed in reverse so hunks come out in ascending order; hunks
  * that touch are merged.
+ *
+ * Where the split goes. Many alignments of two lists are as good as each
+ * other; which one is reported decides where "the runs first differ" is
+ * said to be, and so the diverging frame. git's xdiff meets this with
+ * hunks that can slide (xdl_change_compact: a group of changed lines moves
+ * up or down while the line leaving it equals the line entering it, and a
+ * heuristic picks the place). Call trees meet it at the first hunk of
+ * each pair of calls, and the rule here is: the split goes where the
+ * two runs' events first differ, never before. Whatever the runs did
+ * after that point, up to it they did the same thing, event for event; a
+ * hunk that starts earlier says "the good run made this call, the bad run
+ * did not" of a call that both runs made at that very point. So when the
+ * first children that differ, one per run, are calls of one function, they
+ * are paired and the difference is looked for inside them, even when
+ * Myers on subtree hashes found a cheaper script that drops the first one
+ * whole and matches the second with an equal call further on (a loop that
+ * ran four times in one run and twice in the other: its second iteration
+ * in one run equals its last in the other, and matching those two puts
+ * the split in the caller, at the start of an iteration that both runs
+ * began the same way). By function key, the two scripts match as many
+ * children; by events, the one kept here can cost more (the paired calls'
+ * insides differ where an equal copy matched), which is the price of a
+ * first difference that is a fact about the runs rather than a choice of
+ * the aligner. Only the first action of a pair slides (into the pair),
+ * and the rest of the list is aligned again on hashes after it, so later
+ * hunks keep the cheap script; that also bounds the cost: one extra list
+ * alignment per pair of calls that differ, and only where the first
+ * difference was a whole call. It is also what the flat aligner (--flat)
+ * does by construction, its common prefix being trimmed first; both now
+ * put the first hunk at the longest common prefix of the flat key
+ * sequences (tests/unit/test_tree.c checks it on 10k random pairs).
  */
 #include <stdlib.h>
 #include <string.h>
