@@ -44,39 +44,37 @@
  * said to be, and so the diverging frame. git's xdiff meets this with
  * hunks that can slide (xdl_change_compact: a group of changed lines moves
  * up or down while the line leaving it equals the line entering it, and a
- * heuristic picks the place). Call trees meet it at the first hunk of
- * each pair of calls, and the rule here is: the split goes where the
- * two runs' events first differ, never before. Whatever the runs did
- * after that point, up to it they did the same thing, event for event; a
- * hunk that starts earlier says "the good run made this call, the bad run
- * did not" of a call that both runs made at that very point. So when the
- * first children that differ, one per run, are calls of one function, they
- * are paired and the difference is looked for inside them, even when
- * Myers on subtree hashes found a cheaper script that drops the first one
- * whole and matches the second with an equal call further on (a loop that
- * ran four times in one run and twice in the other: its second iteration
- * in one run equals its last in the other, and matching those two puts
- * the split in the caller, at the start of an iteration that both runs
- * began the same way). By function key, the two scripts match as many
- * children; by events, the one kept here can cost more (the paired calls'
- * insides differ where an equal copy matched), which is the price of a
- * first difference that is a fact about the runs rather than a choice of
- * the aligner. Only the split slides: the pairs worked through before
- * the first hunk is out, the chain of calls that holds it. Past the
- * split, "the same point in both runs" is itself a product of the
- * alignment, not a fact, and the script with the fewest differing events
- * says best what changed (a call dropped whole is one hunk, not a pair
- * that differs inside plus a dropped copy: when every pair slid,
- * bench_diff's 10M events with 10k edits gave 1.4% more hunks, and the
- * tree aligner reached the top-down edit distance on 97.4% of
+ * heuristic picks the place). Here it matters most at the split, the first
+ * hunk, and the rule is: the split goes where the two runs' events first
+ * differ, never before. Whatever the runs did after that point, up to it
+ * they did the same thing, event for event; a hunk that starts earlier
+ * says "the good run made this call, the bad run did not" of a call that
+ * both runs made at that very point. So when the first children that
+ * differ, one per run, are calls of one function, they are paired and the
+ * difference is looked for inside them, even when Myers on subtree hashes
+ * found a cheaper script that drops the first one whole and matches the
+ * second with an equal call further on (a loop that ran four times in one
+ * run and twice in the other: its second iteration in one run equals its
+ * last in the other, and matching those two puts the split in the caller,
+ * at the start of an iteration that both runs began the same way). By
+ * function key, the two scripts match as many children; by events, the one
+ * kept here can cost more (the paired calls' insides differ where an equal
+ * copy matched), which is the price of a first difference that is a fact
+ * about the runs rather than a choice of the aligner. Only the split
+ * slides: the pairs worked through before the first hunk is out, the chain
+ * of calls that holds it. Past the split, "the same point in both runs" is
+ * itself a product of the alignment, not a fact, and the script with the
+ * fewest differing events says best what changed (a call dropped whole is
+ * one hunk, not a pair that differs inside plus a dropped copy: when every
+ * pair slid, bench_diff's 10M events with 10k edits gave 1.4% more hunks,
+ * and the tree aligner reached the top-down edit distance on 97.4% of
  * test_tree's random pairs; 98.0% with the split alone sliding, 99.1%
- * without the rule). The rest of the list after
- * a slid pair is aligned again on hashes, so its later hunks keep the
- * cheap script; the cost is one more list alignment per call on the
- * chain. It is also what the flat aligner (--flat) does by construction,
- * its common prefix being trimmed first; both put the first hunk at the
- * longest common prefix of the flat key sequences (tests/unit/test_tree.c
- * checks it on 10k random pairs).
+ * without the rule). The rest of the list after a slid pair is aligned
+ * again on hashes, so its later hunks keep the cheap script; the cost is
+ * one more list alignment per call on the chain. It is also what the flat
+ * aligner (--flat) does by construction, its common prefix being trimmed
+ * first; both put the first hunk at the longest common prefix of the flat
+ * key sequences (tests/unit/test_tree.c checks it on 10k random pairs).
  */
 #include <stdlib.h>
 #include <string.h>
