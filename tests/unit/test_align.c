@@ -92,15 +92,25 @@ static size_t check_script(const uint64_t *a, size_t na, const uint64_t *b,
     return edits;
 }
 
-/* Align, check validity, and (when exact) minimality against the DP. */
+/* Align, check validity, and (when exact) minimality against the DP.
+ * The first hunk starts at the longest common prefix: of the scripts of
+ * one cost, the one that matches the runs' common beginning (where the
+ * runs first differ is a fact, not a choice; talign.c, "Where the split
+ * goes"). */
 static void check_pair(const uint64_t *a, size_t na, const uint64_t *b,
                        size_t nb, int minimal, int want_exact)
 {
     ttdi_hunk *h = NULL;
-    size_t nh = 0, edits;
+    size_t nh = 0, edits, pre = 0;
 
     assert_int_equal(ttdi_align(a, na, b, nb, minimal, &h, &nh), 0);
     assert_true((nh == 0) == (h == NULL));
+    while (pre < na && pre < nb && a[pre] == b[pre])
+        pre++;
+    if (nh) {
+        assert_int_equal(h[0].a0, pre);
+        assert_int_equal(h[0].b0, pre);
+    }
     edits = check_script(a, na, b, nb, h, nh);
     if (want_exact)
         assert_int_equal(edits, na + nb - 2 * lcs(a, na, b, nb));
@@ -185,6 +195,43 @@ static void test_edges(void **state)
     assert_int_equal(h[0].b1 - h[0].b0, 1);
     assert_true(b[h[0].b0] == 999);
     free(h);
+}
+
+/* jq-nul's shape as flat keys (an ENTER of f is f, its EXIT f + 100): a
+ * loop whose good run calls N four times and the bad run twice, the bad
+ * run's second N equal to the good run's fourth. Dropping the good run's
+ * iterations 2 and 3 whole, or its events from inside its second N to
+ * inside its fourth, cost the same; the hunk starts inside N, where the
+ * runs' events first differ (P against D), not at N's ENTER. */
+static void test_split_at_prefix(void **state)
+{
+    enum { N = 1, I, R, P, D, O };
+#define CALL(f) f, f + 100
+    static const uint64_t a[] = {
+        N, CALL(I), CALL(R), CALL(D), CALL(P), N + 100, CALL(O),
+        N, CALL(I), CALL(R), CALL(P), N + 100, CALL(O),
+        N, CALL(I), CALL(R), CALL(P), N + 100, CALL(O),
+        N, CALL(I), CALL(R), CALL(D), N + 100,
+    };
+    static const uint64_t b[] = {
+        N, CALL(I), CALL(R), CALL(D), CALL(P), N + 100, CALL(O),
+        N, CALL(I), CALL(R), CALL(D), N + 100,
+    };
+#undef CALL
+    ttdi_hunk *h = NULL;
+    size_t nh = 0, na = sizeof a / sizeof *a, nb = sizeof b / sizeof *b;
+
+    (void)state;
+    for (int minimal = 0; minimal < 2; minimal++) {
+        assert_int_equal(ttdi_align(a, na, b, nb, minimal, &h, &nh), 0);
+        assert_int_equal(nh, 1);
+        assert_int_equal(h[0].a0, 17);      /* ENTER P, in the 2nd N */
+        assert_true(a[h[0].a0] == P && b[h[0].b0] == D);
+        assert_int_equal(h[0].b1 - h[0].b0, 0);
+        assert_int_equal(h[0].a1 - h[0].a0, na - nb);
+        free(h);
+        check_pair(a, na, b, nb, minimal, 1);
+    }
 }
 
 /* A call-tree-like sequence: nested enter/exit keys of nfunc functions. */
@@ -279,6 +326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_split_at_prefix),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_large),
         cmocka_unit_test(test_shuffled),

@@ -4,11 +4,13 @@
  * 10k random pairs of small call trees (loops, longjmps, crashes, stray
  * EXITs) against brute force: the hunks must be a valid edit script of the
  * flat key sequences, the first one must start at their longest common
- * prefix or at the start of the call holding it, no call begun in a hunk
- * may go on after it,
+ * prefix (the split goes where the runs first differ, talign.c), no call
+ * begun in a hunk may go on after it,
  * and the cost (events in hunks) is bounded below by the optimal top-down
  * tree edit distance (Selkow 1977: a node can match only if its parent
  * does; computed by dynamic programming), which it must reach on most.
+ * Hand-made pairs where two alignments are equally good by function key
+ * check which one the split rule picks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -286,7 +288,7 @@ static int on_boundaries(const ttdi_tree *t, uint64_t x0, uint64_t x1)
     return 1;
 }
 
-static size_t at_lcp;
+static size_t differing;
 
 static ttdi_tree tra, trb;      /* reused: reset keeps their memory */
 
@@ -306,11 +308,10 @@ static int check_pair(const stream *sa, const stream *sb)
         assert_int_equal(nh, 0);
     } else {
         assert_true(nh > 0);
-        /* at the flat first difference, or at the start of the call
-         * holding it when an inserted call begins like the next one */
-        assert_int_equal(h[0].a0, h[0].b0);
-        assert_true(h[0].a0 <= lcp);
-        at_lcp += h[0].a0 == lcp;
+        /* at the flat first difference, never before it */
+        assert_int_equal(h[0].a0, lcp);
+        assert_int_equal(h[0].b0, lcp);
+        differing++;
     }
     for (size_t k = 0; k <= nh; k++) {
         size_t ex = k < nh ? h[k].a0 : sa->n, ey = k < nh ? h[k].b0 : sb->n;
@@ -371,9 +372,9 @@ static void random_trees(void **state)
     free(all);
     all = NULL;
     allcap = 0;
-    printf("tree aligner: optimal (top-down edit distance) on %zu of %zu;"
-           " first hunk at the flat first difference on %zu\n", optimal,
-           total, at_lcp);
+    printf("tree aligner: optimal (top-down edit distance) on %zu of %zu"
+           " (%zu differ; the first hunk at the flat first difference in"
+           " all)\n", optimal, total, differing);
     assert_true(optimal * 100 >= total * 95);
 }
 
@@ -633,11 +634,136 @@ static void loop_of_three(void **state)
     ttdi_tree_free(&tb);
 }
 
+/* ---- where the split goes ---------------------------------------- */
+
+/* Events of a call tree written as letters: a letter is a call of
+ * function letter - 'A' (its ENTER, then the calls in the parentheses
+ * after it, if any, then its EXIT). Returns the rest of the text. */
+static const char *spell(const char *t, stream *s)
+{
+    while (*t >= 'A' && *t <= 'Z') {
+        uint64_t k = enter_key(*t++ - 'A');
+        put(s, k, TTF_EV_ENTER);
+        if (*t == '(') {
+            t = spell(t + 1, s);
+            assert_true(*t == ')');
+            t++;
+        }
+        put(s, ttdi_norm_exit_of(k), TTF_EV_EXIT);
+    }
+    return t;
+}
+
+static void spell_run(const char *t, stream *s)
+{
+    s->n = 0;
+    assert_true(*spell(t, s) == '\0');
+}
+
+/* The first hunk of a's and b's alignment, checked by check_pair (a
+ * valid script that starts at the flat first difference); *optimal: the
+ * script's events reach the top-down edit distance. */
+static ttdi_xhunk first_hunk(const stream *sa, const stream *sb, size_t *nh,
+                             int *optimal)
+{
+    ttdi_xhunk *h = NULL, h0;
+
+    *optimal = check_pair(sa, sb);
+    build(&tra, sa);
+    build(&trb, sb);
+    assert_int_equal(ttdi_tree_align(&tra, &trb, 0, &h, nh), 0);
+    assert_true(*nh > 0);
+    h0 = h[0];
+    free(h);
+    return h0;
+}
+
+/* jq-nul's shape: main (M) loops over next_input (N) and process (O).
+ * The good run's N is called four times, the bad run's twice, and the bad
+ * run's second N equals the good run's fourth (it reads (D) and finds
+ * nothing). Myers on subtree hashes drops the good run's second and third
+ * iterations whole and matches the two last N calls: by events the
+ * cheapest script, but its first hunk begins at the good run's second N,
+ * whose ENTER, I and R calls the bad run's second N made too. The split
+ * goes where the events first differ: inside the second N of both, parser
+ * (P) against read (D). By function key both scripts match as many calls. */
+static void split_in_loop_iteration(void **state)
+{
+    static stream sa, sb;
+    size_t nh;
+    int optimal;
+
+    (void)state;
+    spell_run("M(EN(IRDBP(S))VO(SS)EN(IRP(S))VO(S)EN(IRP(SS))VO(SS)EN(IRD)VE)", &sa);
+    spell_run("M(EN(IRDBP(S))VO(SS)EN(IRD)VE)", &sb);
+    ttdi_xhunk h = first_hunk(&sa, &sb, &nh, &optimal);
+    assert_true(sa.key[h.a0] == enter_key('P' - 'A'));
+    assert_true(sb.key[h.b0] == enter_key('D' - 'A'));
+    assert_true(sa.key[h.a0 - 5] == enter_key('N' - 'A'));
+    /* the rule costs events here: the cheapest script splits in M */
+    assert_false(optimal);
+    ttdi_tree_free(&tra);
+    ttdi_tree_free(&trb);
+}
+
+/* The first calls that differ are of two functions (X only in the good
+ * run): the split stays at X, a whole call, and nothing is paired. */
+static void split_at_other_function(void **state)
+{
+    static stream sa, sb;
+    size_t nh;
+    int optimal;
+
+    (void)state;
+    spell_run("M(EX(I)N(IRD)E)", &sa);
+    spell_run("M(EN(IRD)E)", &sb);
+    ttdi_xhunk h = first_hunk(&sa, &sb, &nh, &optimal);
+    assert_int_equal(nh, 1);
+    assert_true(optimal);
+    assert_int_equal(h.a0, 3);      /* ENTER X */
+    assert_int_equal(h.a1, 7);      /* after its EXIT */
+    assert_int_equal(h.b0, 3);
+    assert_int_equal(h.b1, 3);
+    ttdi_tree_free(&tra);
+    ttdi_tree_free(&trb);
+}
+
+/* A loop of F(G) ran 3 times in the good run and 4 in the bad one, and
+ * the call after it is F(H): the bad run's fourth F begins as the good
+ * run's F(H) does, so the split is inside that F (G against H), not a
+ * count hunk in M; the loop whose next call is another function keeps its
+ * count hunk (loop_of_three). */
+static void split_after_loop(void **state)
+{
+    static stream sa, sb;
+    size_t nh;
+    int optimal;
+
+    (void)state;
+    spell_run("M(F(G)F(G)F(G)F(H)E)", &sa);
+    spell_run("M(F(G)F(G)F(G)F(G)F(H)E)", &sb);
+    ttdi_xhunk h = first_hunk(&sa, &sb, &nh, &optimal);
+    assert_int_equal(h.reps[0], 0);
+    assert_true(sa.key[h.a0] == enter_key('H' - 'A'));
+    assert_true(sb.key[h.b0] == enter_key('G' - 'A'));
+    spell_run("M(F(G)F(G)F(G)E)", &sa);
+    spell_run("M(F(G)F(G)F(G)F(G)E)", &sb);
+    h = first_hunk(&sa, &sb, &nh, &optimal);
+    assert_int_equal(nh, 1);
+    assert_int_equal(h.reps[0], 3);
+    assert_int_equal(h.reps[1], 4);
+    ttdi_tree_free(&tra);
+    ttdi_tree_free(&trb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(longjmp_and_crash),
         cmocka_unit_test(loop_of_three),
+        cmocka_unit_test(split_in_loop_iteration),
+        cmocka_unit_test(split_at_other_function),
+        cmocka_unit_test(split_after_loop),
         cmocka_unit_test(random_trees),
         cmocka_unit_test(shared_subtrees),
         cmocka_unit_test(deep_stacks),
