@@ -1,0 +1,114 @@
+#!/bin/sh
+# ttcc.sh - the compiler wrapper's command lines (ttcc --show prints each
+# command it runs): probes without input files run unchanged; -E and -M
+# get only the include folder; a compile gets the mode's flags first;
+# links (programs and shared libraries) get libttcap kept under
+# --as-needed and lose -pg; a compile+link with -pg is split; arguments
+# with spaces and quotes reach the compiler intact; g++; its own errors
+# exit 2 with one line. The programs built run and record.
+set -eu
+B=${1:-build}
+cd "$(dirname "$0")/../.."
+BD=$(cd "$B" && pwd)
+TTCC=$BD/ttcc
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+fail() { echo "FAIL: $*"; exit 1; }
+san=${SAN:-}
+unset TTCC_MODE TTCC_SHOW
+# has REGEX FILE / hasnt REGEX FILE
+has() { grep -qE -- "$1" "$2" || { cat "$2"; fail "no '$1' in $2"; }; }
+hasnt() { ! grep -qE -- "$1" "$2" || { cat "$2"; fail "'$1' in $2"; }; }
+LINK='-Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state$'
+
+cat > a.c <<'SRC'
+#include <stdio.h>
+#include <ttcap.h>
+int twice(int x);
+int main(void) { TT_LOG(TTCAP_INFO, "%s", MSG); printf("%d\n", twice(21)); return 0; }
+SRC
+cat > b.c <<'SRC'
+int twice(int x) { return 2 * x; }
+SRC
+
+# probes: unchanged, even in values mode
+"$TTCC" --show --values gcc --version > /dev/null 2> probe.err
+[ "$(cat probe.err)" = "ttcc: gcc --version" ] || { cat probe.err; fail "probe changed"; }
+"$TTCC" --show gcc -print-prog-name=ld > /dev/null 2> probe2.err
+[ "$(cat probe2.err)" = "ttcc: gcc -print-prog-name=ld" ] || fail "-print-prog-name changed"
+
+# -E and -M: include folder only (ttcap.h is found), no mode flags
+"$TTCC" --show --values gcc -E -DMSG='"x"' a.c > pre.out 2> pre.err
+has "^ttcc: gcc -E '-DMSG=\"x\"' a.c -idirafter$BD/include\$" pre.err
+has 'ttcap_' pre.out
+"$TTCC" gcc -M a.c > deps.out
+has 'ttcap.h' deps.out
+
+# compile: mode flags first, then the command, intact (a space, quotes)
+"$TTCC" --show gcc $san -c -DMSG='"hello, world"' a.c 2> c.err
+has "^ttcc: gcc -finstrument-functions -fno-plt -g .*-c '-DMSG=\"hello, world\"' a.c -idirafter" c.err
+TTCC_MODE=values "$TTCC" --show gcc $san -c -o b.o b.c 2> cv.err
+has '^ttcc: gcc -pg -mfentry -g .*-c -o b.o b.c -idirafter' cv.err
+# the option wins over the environment
+TTCC_MODE=values "$TTCC" --show --plain gcc -fsyntax-only b.c 2> cp.err
+has '^ttcc: gcc -finstrument-functions' cp.err
+
+# link, LDFLAGS-style --as-needed before the objects, -pg given: kept, dropped
+"$TTCC" --show gcc $san -Wl,--as-needed -pg -o app a.o b.o 2> l.err
+has "^ttcc: gcc .*-Wl,--as-needed -o app a.o b.o -L$BD -Wl,-rpath,$BD $LINK" l.err
+hasnt ' -pg' l.err
+readelf -d app | grep -q 'NEEDED.*libttcap' || fail "app: libttcap not needed"
+TTCAP_OUT=t.trc ./app > app.out 2> app.err || fail "app: run"
+[ "$(cat app.out)" = 42 ] && [ ! -s app.err ] && [ ! -e gmon.out ] || fail "app: output"
+"$BD/ttdump" -n t.trc > t.dump
+has '> main$' t.dump
+has 'hello, world' t.dump
+
+# shared library link: libttcap needed there too
+"$TTCC" --show gcc $san -fPIC -shared -Wl,--as-needed -o libb.so b.c 2> s.err
+has "$LINK" s.err
+readelf -d libb.so | grep -q 'NEEDED.*libttcap' || fail "libb.so: libttcap not needed"
+
+# values mode, compile and link in one command with two sources and -x:
+# split into compiles with -pg and a link without
+if [ "$(uname -m)" = x86_64 ]; then
+    cp b.c b.txt
+    mkdir tmp
+    TMPDIR=$T/tmp "$TTCC" --show --values gcc $san -DMSG='"v"' -o appv a.c -x c b.txt -x none 2> v.err
+    [ "$(grep -c '^ttcc: ' v.err)" = 3 ] || { cat v.err; fail "values: not split in 3"; }
+    has "^ttcc: gcc -pg -mfentry -g .*-c -x none a.c -o $T/tmp/ttcc.*/0.o" v.err
+    has '^ttcc: gcc -pg -mfentry -g .*-c -x c b.txt -o /.*/1.o' v.err
+    tail -1 v.err > vl.err
+    hasnt ' -pg| -x |\.c |b\.txt' vl.err
+    has "^ttcc: gcc .*-o appv /.*/0.o /.*/1.o -L$BD -Wl,-rpath,$BD $LINK" vl.err
+    TTCAP_OUT=v.trc ./appv > v.out 2> v.err2 || fail "appv: run"
+    [ ! -s v.err2 ] && [ ! -e gmon.out ] || { cat v.err2; fail "appv: stderr or gmon.out"; }
+    "$BD/ttdump" -n v.trc > v.dump
+    has '> twice[(]21[)]$' v.dump
+    has '< twice = 42$' v.dump
+    [ -z "$(ls tmp)" ] || fail "temporary folder left: $(ls tmp)"
+fi
+
+# C++
+printf '#include <string>\nstatic std::string f(int n) { return std::string(n, 42); }\nint main() { return f(3).size() == 3 ? 0 : 1; }\n' > c.cc
+"$TTCC" g++ $san -o appcc c.cc
+TTCAP_OUT=cc.trc ./appcc || fail "g++ app: run"
+"$BD/ttdump" -n cc.trc | grep -q '> f\[abi:cxx11\](int)$\|> f(int)$' || fail "g++ app: no f"
+
+# ttcc's own errors: one line, exit 2; a failing compile: the compiler's status
+for args in "" "--bogus gcc" "--values"; do
+    set +e; "$TTCC" $args > e.out 2> e.err; rc=$?; set -e
+    [ "$rc" = 2 ] && [ "$(wc -l < e.err)" = 1 ] && grep -q '^ttcc: ' e.err ||
+        { cat e.err; fail "ttcc $args: rc $rc"; }
+done
+set +e; TTCC_MODE=fast "$TTCC" gcc -c b.c 2> e.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q 'TTCC_MODE=fast' e.err || fail "bad TTCC_MODE: rc $rc"
+set +e; "$TTCC" no-such-cc -c b.c 2> e.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q 'no-such-cc: cannot run' e.err || fail "missing compiler: rc $rc"
+echo 'int x = ;' > bad.c
+set +e; "$TTCC" gcc -c bad.c 2> /dev/null; rc=$?; set -e
+[ "$rc" = 1 ] || fail "failing compile: rc $rc"
+"$TTCC" --help | grep -q '^usage: ttcc' || fail "--help"
+"$TTCC" --version | grep -qE '^ttcc [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
+echo ok
