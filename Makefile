@@ -10,7 +10,7 @@
 #                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
 #                   (ttcap.h ttfmt.h ttdiff.h ttprof.h ttreport.h, libttcap.so/.a,
-#                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
+#                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff ttrec ttcc)
 #
 # Folders are layers: capture/ and format/ at the bottom, diff/ on format/,
 # report/ on diff/ (README.md, Architecture). Each folder's objects are

@@ -9,6 +9,7 @@
 set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
+SRC=$(pwd)
 BD=$(cd "$B" && pwd)
 TTCC=$BD/ttcc
 T=$(mktemp -d)
@@ -95,6 +96,15 @@ printf '#include <string>\nstatic std::string f(int n) { return std::string(n, 4
 "$TTCC" g++ $san -o appcc c.cc
 TTCAP_OUT=cc.trc ./appcc || fail "g++ app: run"
 "$BD/ttdump" -n cc.trc | grep -q '> f\[abi:cxx11\](int)$\|> f(int)$' || fail "g++ app: no f"
+
+# installed: PREFIX/bin/ttcc links PREFIX/lib/libttcap.so, finds PREFIX/include
+P=$T/prefix
+(cd "$SRC" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s B="$B" install PREFIX="$P") \
+    > inst.log 2>&1 || { cat inst.log; fail "make install"; }
+"$P/bin/ttcc" --show gcc $san -DMSG='"i"' -o appi a.c b.c 2> i.err
+has "^ttcc: gcc .* -idirafter$P/include -L$P/lib -Wl,-rpath,$P/lib $LINK" i.err
+ldd appi | grep -q "libttcap.so.1 => $P/lib/" || { ldd appi; fail "installed: libttcap"; }
+TTCAP_OUT=i.trc ./appi > /dev/null && [ -s i.trc ] || fail "installed: no trace"
 
 # ttcc's own errors: one line, exit 2; a failing compile: the compiler's status
 for args in "" "--bogus gcc" "--values"; do

@@ -21,6 +21,12 @@ san=${SAN:-}
 # a sanitizer build's libttcap needs the sanitizer runtime in the program
 export CFLAGS="-O2 -g $san" LDFLAGS="-Wl,--as-needed $san"
 unset MAKEFLAGS MFLAGS MAKELEVEL TTCC_MODE TTCC_SHOW CC
+# the README's recipes are the commands run below
+for r in 'make CC="ttcc gcc"' 'CC="ttcc gcc" cmake -S . -B build && cmake --build build' \
+         './configure CC="ttcc gcc" && make' 'CC="ttcc gcc" meson setup build && ninja -C build' \
+         'make CC="ttcc --values gcc"' 'TTCC_MODE=values cmake --build build'; do
+    grep -qF -- "$r" README.md || fail "README.md has no recipe '$r'"
+done
 
 mkdir "$T/src"
 cat > "$T/src/calc.h" <<'SRC'
@@ -106,15 +112,15 @@ build() {
         *:values) export TTCC_MODE=values ;;
     esac
     case $sys in
-    make) make -C "$d" CC="$cc" ;;
-    cmake) CC="$cc" cmake -S "$d" -B "$d/b" && cmake --build "$d/b" ;;
+    make) (cd "$d" && make CC="$cc") ;;
+    cmake) (cd "$d" && CC="$cc" cmake -S . -B build && cmake --build build) ;;
     autotools) (cd "$d" && autoreconf -i && ./configure CC="$cc" && make) ;;
-    meson) CC="$cc" meson setup "$d/b" "$d" && ninja -C "$d/b" ;;
+    meson) (cd "$d" && CC="$cc" meson setup build && ninja -C build) ;;
     esac > "$T/$name.log" 2>&1 || { tail -40 "$T/$name.log"; fail "$name: build"; }
     unset TTCC_MODE
     case $sys in
     make) prog=$d/app ;;
-    cmake|meson) prog=$d/b/app ;;
+    cmake|meson) prog=$d/build/app ;;
     autotools) prog=$d/app ;;     # libtool's wrapper script
     esac
     check_run "$name" "$prog" "$mode"
