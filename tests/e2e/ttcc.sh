@@ -105,6 +105,9 @@ P=$T/prefix
 has "^ttcc: gcc .* -idirafter$P/include -L$P/lib -Wl,-rpath,$P/lib $LINK" i.err
 ldd appi | grep -q "libttcap.so.1 => $P/lib/" || { ldd appi; fail "installed: libttcap"; }
 TTCAP_OUT=i.trc ./appi > /dev/null && [ -s i.trc ] || fail "installed: no trace"
+for p in man1/ttcc.1 man1/ttdiff.1 man1/ttdump.1 man1/ttrec.1 man3/libttcap.3; do
+    [ -f "$P/share/man/$p" ] || fail "not installed: share/man/$p"
+done
 
 # ttcc's own errors: one line, exit 2; a failing compile: the compiler's status
 for args in "" "--bogus gcc" "--values"; do
