@@ -125,7 +125,8 @@ $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 $(B)/ttdump: $(B)/obj/report/ttdump.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(B)/obj/report/cmd/ttdiff_gdb.o \
+             $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttrec: $(B)/obj/report/ttrec.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
