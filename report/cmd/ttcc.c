@@ -320,7 +320,48 @@ static void push_link_args(vec *v, char **args, size_t n, char **objs)
     }
 }
 
-/* Compile each source of args[0..n) to dir/N.o (objs[k], malloc'd); the
+/* Into opts, the options of args[0..n) that a compile of one source
+ * takes: all but -o, -x and link-only ones (with their values). */
+static void compile_options(vec *opts, char **args, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *a = args[i];
+        if (a[0] != '-' || !a[1])
+            continue;
+        int val = takes_value(a) && i + 1 < n;
+        int keep = strncmp(a, "-o", 2) && strncmp(a, "-x", 2) && !link_only(a);
+        if (keep)
+            push(opts, a);
+        if (keep && val)
+            push(opts, args[i + 1]);
+        i += val;
+    }
+}
+
+/* Compile source src (in language lang, NULL = by its suffix) to obj with
+ * the mode's flags and opts: the compiler's exit status. */
+static int compile_one(const conf *c, const char *compiler, const vec *opts,
+                       const char *lang, char *src, char *obj)
+{
+    vec v = { NULL, 0, 0 };
+    push(&v, (char *)compiler);
+    push_mode(c, &v);
+    for (size_t j = 0; j < opts->n; j++)
+        push(&v, opts->v[j]);
+    push(&v, "-c");
+    push(&v, "-x");
+    push(&v, (char *)(lang ? lang : "none"));
+    push(&v, src);
+    push(&v, "-o");
+    push(&v, obj);
+    push(&v, cat("-idirafter", c->incdir));
+    int rc = run_wait(c, &v);
+    free(v.v[v.n - 1]);
+    free(v.v);
+    return rc;
+}
+
+/* Compile each source of args[0..n) to dir/K.o (objs[k], malloc'd); the
  * first failing compile's status, or 0. */
 static int split_compile(const conf *c, const char *compiler, char **args,
                          size_t n, const char *dir, char **objs)
@@ -329,6 +370,7 @@ static int split_compile(const conf *c, const char *compiler, char **args,
     const char *lang = NULL;
     size_t k = 0;
     int rc = 0;
+    compile_options(&opts, args, n);
     for (size_t i = 0; i < n && !rc; i++) {
         char *a = args[i];
         if (a[0] == '-' && a[1]) {
@@ -336,10 +378,6 @@ static int split_compile(const conf *c, const char *compiler, char **args,
             if (!strncmp(a, "-x", 2)) {
                 lang = val ? args[i + 1] : a + 2;
                 lang = strcmp(lang, "none") ? lang : NULL;
-            } else if (strncmp(a, "-o", 2) && !link_only(a)) {
-                push(&opts, a);
-                if (val)
-                    push(&opts, args[i + 1]);
             }
             i += val;
             continue;
@@ -349,20 +387,7 @@ static int split_compile(const conf *c, const char *compiler, char **args,
         char num[32];
         snprintf(num, sizeof num, "/%zu.o", k);
         objs[k] = cat(dir, num);
-        vec v = { NULL, 0, 0 };
-        push(&v, (char *)compiler);
-        push_mode(c, &v);
-        for (size_t j = 0; j < opts.n; j++)
-            push(&v, opts.v[j]);
-        push(&v, "-c");
-        push(&v, "-x");
-        push(&v, (char *)(lang ? lang : "none"));
-        push(&v, a);
-        push(&v, "-o");
-        push(&v, objs[k++]);
-        push(&v, cat("-idirafter", c->incdir));
-        rc = run_wait(c, &v);
-        free(v.v);
+        rc = compile_one(c, compiler, &opts, lang, a, objs[k++]);
     }
     free(opts.v);
     return rc;
