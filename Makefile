@@ -173,11 +173,12 @@ asan:
 bench: all fixtures
 	@sh tests/bench/run.sh $(B)
 
+# demo builds only what it runs (two tools, one fixture), in parallel
 demo:
 	@sh .ci/deps
-	@$(MAKE) --no-print-directory demo-run
+	@$(MAKE) --no-print-directory -j$$(nproc) demo-run
 
-demo-run: all fixtures
+demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 	@sh fixtures/demo.sh $(B)
 
 fuzz: $(B)/fuzz_reader $(B)/fuzz_diff
