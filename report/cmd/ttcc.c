@@ -17,7 +17,8 @@
  * - Compiling (-c, -S, -fsyntax-only): the mode's flags come first (so a
  *   -fno-instrument-functions or -g0 of the project's, later, still wins),
  *   then the command, then the include folder.
- * - Linking (executables and shared libraries alike): -pg and -p are taken
+ * - Linking (executables and shared libraries alike; not -r, a partial
+ *   link, which only loses -pg): -pg and -p are taken
  *   out and libttcap is added at the end between
  *   -Wl,--push-state,--no-as-needed and -Wl,--pop-state, with -L and an
  *   rpath to its folder (beside ttcc in a build tree, PREFIX/lib when
@@ -90,6 +91,7 @@ typedef struct scan {
     size_t inputs;          /* input files (sources, objects, @files) */
     size_t sources;         /* inputs the compiler compiles */
     int pg;                 /* -pg or -p given */
+    int partial;            /* -r: a relocatable (partial) link */
 } scan;
 
 static void fail_exit(const char *fmt, const char *a, const char *b)
@@ -178,12 +180,14 @@ static void scan_option(scan *sc, const char *a)
         sc->pre = 1;
     else if (!strcmp(a, "-pg") || !strcmp(a, "-p"))
         sc->pg = 1;
+    else if (!strcmp(a, "-r"))
+        sc->partial = 1;
 }
 
 /* What the compiler arguments args[0..n) ask for. */
 static scan scan_args(char **args, size_t n)
 {
-    scan sc = { 0, 0, 0, 0, 0 };
+    scan sc = { 0, 0, 0, 0, 0, 0 };
     const char *lang = NULL;        /* current -x language, NULL = by suffix */
     for (size_t i = 0; i < n; i++) {
         const char *a = args[i];
@@ -516,6 +520,10 @@ int main(int argc, char **argv)
     scan sc = scan_args(args, n);
     vec v = { NULL, 0, 0 };
     push(&v, argv[at]);
+    const char *base = strrchr(argv[at], '/');
+    if (!strcmp(base ? base + 1 : argv[at], "ttcc"))
+        fail_exit("the compiler is ttcc itself: name the real one (ttcc gcc ...)%s%s",
+                  NULL, NULL);
     if (!sc.inputs) {                       /* a probe: run as is */
         for (size_t i = 0; i < n; i++)
             push(&v, args[i]);
@@ -540,7 +548,7 @@ int main(int argc, char **argv)
     }
     if (sc.sources || sc.stop)
         push(&v, cat("-idirafter", c.incdir));
-    if (!sc.stop)
+    if (!sc.stop && !sc.partial)
         push_link(&c, &v);
     run_exec(&c, &v);
 }

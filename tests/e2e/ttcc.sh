@@ -66,6 +66,10 @@ TTCAP_OUT=t.trc ./app > app.out 2> app.err || fail "app: run"
 has '> main$' t.dump
 has 'hello, world' t.dump
 
+# a partial link (-r) gets no libttcap, only loses -pg
+"$TTCC" --show gcc -r -pg -o ab.o a.o b.o 2> r.err
+hasnt 'lttcap| -pg' r.err
+
 # shared library link: libttcap needed there too
 "$TTCC" --show gcc $san -fPIC -shared -Wl,--as-needed -o libb.so b.c 2> s.err
 has "$LINK" s.err
@@ -110,7 +114,7 @@ for p in man1/ttcc.1 man1/ttdiff.1 man1/ttdump.1 man1/ttrec.1 man3/libttcap.3; d
 done
 
 # ttcc's own errors: one line, exit 2; a failing compile: the compiler's status
-for args in "" "--bogus gcc" "--values"; do
+for args in "" "--bogus gcc" "--values" "ttcc gcc -c b.c" "$TTCC -c b.c"; do
     set +e; "$TTCC" $args > e.out 2> e.err; rc=$?; set -e
     [ "$rc" = 2 ] && [ "$(wc -l < e.err)" = 1 ] && grep -q '^ttcc: ' e.err ||
         { cat e.err; fail "ttcc $args: rc $rc"; }
