@@ -8,7 +8,8 @@
  * macros gets one line too (libttcap preloaded into an uninstrumented
  * program). A program linked with -pg (gcrt1.o, whose start-up calls
  * glibc's __monstartup: gprof's SIGPROF timer, gmon.out at exit) gets one
- * line at start too. Slow path only: start and exit.
+ * line at start too, and so does a -pg -mfentry program whose __fentry__
+ * goes to another object (glibc's). Slow path only: start and exit.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -48,6 +49,8 @@ static void scan_relas(const ElfW(Rela) *r, size_t bytes, const ElfW(Sym) *sym,
             rf->api = 1;
         else if (strcmp(name, "__monstartup") == 0)
             rf->gprof = 1;
+        else if (strcmp(name, "__fentry__") == 0)
+            rf->fentry = 1;
     }
 }
 
@@ -127,12 +130,48 @@ static void check_gprof(void)
     say(msg);
 }
 
+typedef void *(*fentry_open_fn)(const char *, int);
+typedef int (*fentry_close_fn)(void *);
+
+/* One line when the program calls __fentry__ (-pg -mfentry) and the loader
+ * binds it to another object than libttcap (glibc's, which counts for
+ * gprof: libttcap named after libc, or only in a dlopen'd plugin). The
+ * program's scope is asked through the loader's own dlopen (not our
+ * interposer, which would rescan the modules). */
+static void check_fentry(void)
+{
+    Dl_info me, di;
+    if (main_refs.self || !main_refs.fentry || !dladdr((void *)&cap_hook_enter, &me))
+        return;
+    /* no next one when libc comes before libttcap: then the first is libc's */
+    void *o = dlsym(RTLD_NEXT, "dlopen"), *c = dlsym(RTLD_NEXT, "dlclose");
+    fentry_open_fn real_open = (fentry_open_fn)(o ? o : dlsym(RTLD_DEFAULT, "dlopen"));
+    fentry_close_fn real_close = (fentry_close_fn)(c ? c : dlsym(RTLD_DEFAULT, "dlclose"));
+    void *prog = real_open && real_close ? real_open(NULL, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    void *bound = prog ? dlsym(prog, "__fentry__") : NULL;
+    if (prog)
+        real_close(prog);
+    int found = bound && dladdr(bound, &di);
+    if (!prog || (found && di.dli_fbase == me.dli_fbase))
+        return;
+    char msg[CAP_PATH_MAX + 512];
+    snprintf(msg, sizeof msg,
+             "ttcap: %s: the program's -pg -mfentry hooks (__fentry__) go to %s, not "
+             "libttcap: no function calls will be traced; link it with "
+             "$(pkg-config --libs ttcap-values) (keeps -lttcap under --as-needed), "
+             "build with ttcc --values, or LD_PRELOAD=libttcap.so\n",
+             program_invocation_short_name,
+             found && di.dli_fname ? di.dli_fname : "nowhere");
+    say(msg);
+}
+
 /* At trace start: warn (one line) when the program's calls of the hooks do
  * not reach libttcap, or when it was linked with -pg. */
 void cap_check_start(void)
 {
     dl_iterate_phdr(main_cb, &main_refs);
     check_gprof();
+    check_fentry();
     if (main_refs.self || !main_refs.hooks)
         return;
     /* the program's scope (RTLD_DEFAULT would search ours, which holds
@@ -161,7 +200,8 @@ void cap_check_end(struct tstate *t)
 {
     if (t->prev)
         cap.any_calls = 1;
-    if (cap.any_calls || main_refs.hooks || main_refs.api || main_refs.self)
+    if (cap.any_calls || main_refs.hooks || main_refs.fentry || main_refs.api ||
+        main_refs.self)
         return;
     char msg[CAP_PATH_MAX + 512];
     snprintf(msg, sizeof msg,

@@ -94,4 +94,18 @@ mkdir "$T/pre"
 grep -q 'libttcap preloaded' "$T/pre/err" || { cat "$T/pre/err"; fail "ttrec: not preloaded"; }
 "$P/bin/ttdump" -n "$T/preload.trc" | grep -q '< calc = 14$' || fail "ttrec: no values"
 echo "ttrec preload: ok"
+
+# 4. libttcap loaded, but the program's __fentry__ bound to glibc's (libc
+# named before libttcap): one line at start when TTCAP_OUT is set, none
+# without it; the run's end does not call the program uninstrumented
+(cd "$T/pre" && cc $san -o wrong app.o calc.o -Wl,--no-as-needed -lc -L"$P/lib" -lttcap \
+    -Wl,-rpath,"$P/lib") || fail "build wrong"
+readelf -d "$T/pre/wrong" | grep -q 'NEEDED.*libttcap' || fail "wrong: libttcap not needed"
+(cd "$T/pre" && TTCAP_OUT="$T/wrong.trc" ./wrong > out 2> err) || fail "wrong: run"
+[ "$(grep -c '^ttcap: ' "$T/pre/err")" = 1 ] &&
+    grep -q "^ttcap: wrong: the program's -pg -mfentry hooks (__fentry__) go to .*libc.so.6, not libttcap" "$T/pre/err" ||
+    { cat "$T/pre/err"; fail "wrong: no one-line warning"; }
+(cd "$T/pre" && ./wrong > out 2> err) || fail "wrong: run untraced"
+[ ! -s "$T/pre/err" ] || { cat "$T/pre/err"; fail "wrong: warned untraced"; }
+echo "__fentry__ elsewhere: ok"
 echo ok
