@@ -17,6 +17,3 @@ install-ttcc: $(B)/ttcc
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(B)/ttcc $(DESTDIR)$(PREFIX)/bin/
 
-# until the commands move to report/cmd/ (issue 25): ttdiff.c sees
-# report/cmd/ttdiff_gdb.h
-$(B)/obj/report/ttdiff.o: INC_report += -Ireport/cmd

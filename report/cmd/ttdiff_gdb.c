@@ -148,7 +148,7 @@ static int walk(const ttf_trace *t, ttf_sym *sym, uint32_t thread,
 }
 
 /* Find the split in the bad trace (thread index thread): pl->func is then
- * malloc'd. 0, or an error line and TTR_CLI_TROUBLE. */
+ * malloc'd. 0, or an error line and TTRI_CLI_TROUBLE. */
 static int locate_split(const ttd_result *res, const ttd_divergence *dv,
                         uint32_t thread, int demangle, place *pl)
 {
@@ -160,7 +160,7 @@ static int locate_split(const ttd_result *res, const ttd_divergence *dv,
     int rc = f ? ttf_open(path, &t, &err) : TT_ENOMEM;
     if (rc < 0) {
         free(f);
-        return ttr_cli_fail("--gdb: %s: %s", path,
+        return ttri_cli_fail("--gdb: %s: %s", path,
                             f && err.msg[0] ? err.msg : ttf_strerror(rc));
     }
     if ((rc = ttf_sym_open(t, &sym)) == 0) {
@@ -173,9 +173,9 @@ static int locate_split(const ttd_result *res, const ttd_divergence *dv,
     ttf_close(t);
     free(f);
     if (rc == 1)
-        return ttr_cli_fail("--gdb: %s: the split (thread #%u at %.3f ms) is not "
+        return ttri_cli_fail("--gdb: %s: the split (thread #%u at %.3f ms) is not "
                             "found in the trace", path, thread, (double)dv->bad_time_ns / 1e6);
-    return rc < 0 ? ttr_cli_fail("--gdb: %s: %s", path, ttf_strerror(rc)) : 0;
+    return rc < 0 ? ttri_cli_fail("--gdb: %s: %s", path, ttf_strerror(rc)) : 0;
 }
 
 /* s as one sh word in single quotes (gdb's "set args" goes through the
@@ -293,17 +293,17 @@ int ttri_gdb_script(const char *path, const ttd_result *res, int demangle)
 {
     const ttd_divergence *dv = res->first;
     if (!dv)
-        return ttr_cli_fail("--gdb: no divergence in the calls: nothing to stop at");
+        return ttri_cli_fail("--gdb: no divergence in the calls: nothing to stop at");
     const ttd_thread_info *th = &res->pairs[dv->pair].bad;
     const ttd_run_info *run = &res->runs[TTD_BAD];
     if (!dv->nstack)
-        return ttr_cli_fail("--gdb: the divergence is outside any call (thread #%u's "
+        return ttri_cli_fail("--gdb: the divergence is outside any call (thread #%u's "
                             "first events): no function to stop in", th->index);
     if (run->argc < 1)
-        return ttr_cli_fail("--gdb: %s: no command line recorded", run->path);
+        return ttri_cli_fail("--gdb: %s: no command line recorded", run->path);
     const char *inner = dv->stack[dv->nstack - 1].name;
     if (strstr(inner, "+0x") || !strncmp(inner, "0x", 2))
-        return ttr_cli_fail("--gdb: the diverging frame %s has no symbol (a stripped "
+        return ttri_cli_fail("--gdb: the diverging frame %s has no symbol (a stripped "
                             "binary? see --exe)", inner);
     place pl = { 0, NULL };
     int rc = locate_split(res, dv, th->index, demangle, &pl);
@@ -312,15 +312,15 @@ int ttri_gdb_script(const char *path, const ttd_result *res, int demangle)
     FILE *f = fopen(path, "w");
     if (!f) {
         free((char *)pl.func);
-        return ttr_cli_fail("--gdb: %s: %s", path, strerror(errno));
+        return ttri_cli_fail("--gdb: %s: %s", path, strerror(errno));
     }
     put_header(f, res, dv, th, &pl);
     rc = put_commands(f, run, dv, th, &pl);
     free((char *)pl.func);
     if (fclose(f) != 0 && rc == 0)
-        return ttr_cli_fail("--gdb: %s: %s", path, strerror(errno));
+        return ttri_cli_fail("--gdb: %s: %s", path, strerror(errno));
     if (rc < 0)
-        return ttr_cli_fail("--gdb: an argument of the bad run holds a newline: "
+        return ttri_cli_fail("--gdb: an argument of the bad run holds a newline: "
                             "gdb's set args cannot pass it");
     return 0;
 }

@@ -14,7 +14,7 @@
  * that function in that thread, N counted in the bad trace up to the
  * split; the script then prints tt's stack and gdb's backtrace. demangle:
  * as the diff's names (1 unless --no-demangle). 0, or an error line
- * ("ttdiff: --gdb: ...") and TTR_CLI_TROUBLE: no divergence, a thread or
+ * ("ttdiff: --gdb: ...") and TTRI_CLI_TROUBLE: no divergence, a thread or
  * program gdb cannot be pointed at, the split not found in the bad trace,
  * the file not writable. */
 int ttri_gdb_script(const char *path, const ttd_result *res, int demangle);
