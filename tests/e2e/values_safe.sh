@@ -5,7 +5,8 @@
 # ttcap::values target compiles with -pg -mfentry and links without -pg;
 # ttrec preloads libttcap into a -pg -mfentry program linked without it;
 # a -pg -mfentry program whose __fentry__ is bound to glibc's while
-# libttcap is loaded gets one line on stderr when TTCAP_OUT is set. Each
+# libttcap is loaded gets one line on stderr when TTCAP_OUT is set (and a
+# plain mode program whose hooks are bound so, as before). Each
 # traced run records calc's argument and return value.
 set -eu
 B=${1:-build}
@@ -108,4 +109,15 @@ readelf -d "$T/pre/wrong" | grep -q 'NEEDED.*libttcap' || fail "wrong: libttcap 
 (cd "$T/pre" && ./wrong > out 2> err) || fail "wrong: run untraced"
 [ ! -s "$T/pre/err" ] || { cat "$T/pre/err"; fail "wrong: warned untraced"; }
 echo "__fentry__ elsewhere: ok"
+# the same in plain mode (the check finds the loader's dlopen with libc
+# first too)
+(cd "$T/src" && cc -g $san -finstrument-functions -c app.c -o "$T/pre/pa.o" &&
+    cc -g $san -finstrument-functions -c calc.c -o "$T/pre/pc.o" &&
+    cc $san -o "$T/pre/wrongp" "$T/pre/pa.o" "$T/pre/pc.o" -Wl,--no-as-needed -lc \
+        -L"$P/lib" -lttcap -Wl,-rpath,"$P/lib") || fail "build wrongp"
+(cd "$T/pre" && TTCAP_OUT="$T/wrongp.trc" ./wrongp > out 2> err) || fail "wrongp: run"
+[ "$(grep -c '^ttcap: ' "$T/pre/err")" = 1 ] &&
+    grep -q "^ttcap: wrongp: the program's -finstrument-functions hooks go to .*libc.so.6" "$T/pre/err" ||
+    { cat "$T/pre/err"; fail "wrongp: no one-line warning"; }
+echo "plain hooks elsewhere: ok"
 echo ok
