@@ -5,7 +5,9 @@
 # links (programs and shared libraries) get libttcap kept under
 # --as-needed and lose -pg; a compile+link with -pg is split; arguments
 # with spaces and quotes reach the compiler intact; g++; its own errors
-# exit 2 with one line. The programs built run and record.
+# exit 2 with one line. The programs built run and record. Installed: the
+# README's sq.c example, built by its own pkg-config line and by ttcc, shows
+# the events the README prints.
 set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
@@ -111,6 +113,33 @@ ldd appi | grep -q "libttcap.so.1 => $P/lib/" || { ldd appi; fail "installed: li
 TTCAP_OUT=i.trc ./appi > /dev/null && [ -s i.trc ] || fail "installed: no trace"
 for p in man1/ttcc.1 man1/ttdiff.1 man1/ttdump.1 man1/ttrec.1 man3/libttcap.3; do
     [ -f "$P/share/man/$p" ] || fail "not installed: share/man/$p"
+done
+
+# the README's sq.c example, built with its pkg-config line (rpath
+# included: the prefix is not in the loader's path) and with ttcc; the
+# events ttdump shows are the README's, times and tids aside
+python3 - "$SRC/README.md" sq.c sq.cmd sq.want <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.index("For example, `sq.c`:")
+code = re.search(r"```c\n(.*?)```", s[i:], re.S).group(1)
+out = re.search(r"```\n(\$ cc .*?)```", s[i:], re.S).group(1)
+open(sys.argv[2], "w").write(code)
+cmd = out.split("\n$ TTCAP_OUT")[0][2:].replace("\\\n", " ")
+open(sys.argv[3], "w").write(cmd + "\n")
+ev = out[out.index("events:"):].splitlines()
+ev = [l for l in ev if "module-load" not in l]
+open(sys.argv[4], "w").write("\n".join(ev) + "\n")
+PY
+mask() { sed -E 's/^ *\+[0-9.]+us //; s/\(tid [0-9]+\)/(tid N)/' | grep -v 'module-load'; }
+mask < sq.want > sq.want.m
+PKG_CONFIG_PATH=$P/lib/pkgconfig sh -c "$(cat sq.cmd) $san" || fail "README sq.c: $(cat sq.cmd)"
+"$P/bin/ttcc" cc $san -o sq2 sq.c
+for b in sq sq2; do
+    env -u LD_LIBRARY_PATH TTCAP_OUT=$b.trc ./$b > $b.out || fail "README sq.c: $b does not start"
+    [ "$(cat $b.out)" = 5 ] || fail "README sq.c: $b printed $(cat $b.out)"
+    "$P/bin/ttdump" -n $b.trc | sed "s/\"$b\"/\"sq\"/" | mask > $b.got
+    diff sq.want.m $b.got > $b.diff || { cat $b.diff; fail "README sq.c: $b's events differ"; }
 done
 
 # ttcc's own errors: one line, exit 2; a failing compile: the compiler's status
