@@ -26,6 +26,7 @@
  *   effect is split: each source is compiled to a temporary object with
  *   -pg, then the objects are linked without it.
  *
+ * Response files (@file) are read for what they ask, never rewritten.
  * Arguments are never re-parsed by a shell: the compiler is exec'd with an
  * argument vector. Standalone on purpose (no tt library linked): it runs
  * once per compile. Errors: one line "ttcc: what", exit status 2.
@@ -92,6 +93,7 @@ typedef struct scan {
     size_t sources;         /* inputs the compiler compiles */
     int pg;                 /* -pg or -p given */
     int partial;            /* -r: a relocatable (partial) link */
+    size_t rsp_sources;     /* sources named inside @files */
 } scan;
 
 static void fail_exit(const char *fmt, const char *a, const char *b)
@@ -184,26 +186,84 @@ static void scan_option(scan *sc, const char *a)
         sc->partial = 1;
 }
 
-/* What the compiler arguments args[0..n) ask for. */
-static scan scan_args(char **args, size_t n)
+/* The arguments in response file path (gcc's @file: words split at white
+ * space, '...' and "..." quoted, backslash escapes), as a vector of
+ * malloc'd strings; an empty one if it cannot be read (gcc then takes
+ * "@path" as a file name). */
+static vec read_rsp(const char *path)
 {
-    scan sc = { 0, 0, 0, 0, 0, 0 };
-    const char *lang = NULL;        /* current -x language, NULL = by suffix */
+    vec v = { NULL, 0, 0 };
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return v;
+    char *w = NULL;
+    size_t len = 0;
+    FILE *m = NULL;
+    int c, q = 0;
+    while ((c = fgetc(f)) != EOF) {
+        if (!q && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+            if (m && !fclose(m))
+                push(&v, w);
+            m = NULL;
+            continue;
+        }
+        if (!m && !(m = open_memstream(&w, &len)))
+            break;
+        int esc = c == '\\';
+        if (esc && (c = fgetc(f)) == EOF)
+            break;
+        if (!esc && q && c == q)
+            q = 0;
+        else if (!esc && !q && (c == '\'' || c == '"'))
+            q = c;
+        else
+            fputc(c, m);
+    }
+    if (m && !fclose(m))
+        push(&v, w);
+    fclose(f);
+    return v;
+}
+
+/* Classify args[0..n) into sc; lang is the current -x language (NULL: by
+ * suffix). A response file's words count as if given here (one level):
+ * its sources in sc->rsp_sources too. */
+static void scan_into(scan *sc, char **args, size_t n, const char **lang, int in_rsp)
+{
     for (size_t i = 0; i < n; i++) {
         const char *a = args[i];
         if (a[0] == '-' && a[1]) {
-            if (!strcmp(a, "-x") && i + 1 < n)
-                lang = strcmp(args[i + 1], "none") ? args[i + 1] : NULL;
-            else if (!strncmp(a, "-x", 2) && a[2])
-                lang = strcmp(a + 2, "none") ? a + 2 : NULL;
-            scan_option(&sc, a);
+            if (!strncmp(a, "-x", 2))
+                *lang = a[2] ? a + 2 : i + 1 < n ? args[i + 1] : NULL;
+            if (*lang && !strcmp(*lang, "none"))
+                *lang = NULL;
+            scan_option(sc, a);
             i += takes_value(a) && i + 1 < n;
             continue;
         }
-        sc.inputs++;
-        if (a[0] != '@' && (lang || is_source(a)))
-            sc.sources++;
+        if (a[0] == '@' && !in_rsp) {
+            vec r = read_rsp(a + 1);
+            scan_into(sc, r.v, r.n, lang, 1);
+            sc->inputs += !r.v;         /* unreadable: gcc's file name */
+            for (size_t k = 0; k < r.n; k++)
+                free(r.v[k]);
+            free(r.v);
+            continue;
+        }
+        sc->inputs++;
+        int src = *lang || is_source(a);
+        sc->sources += src;
+        sc->rsp_sources += src && in_rsp;
     }
+}
+
+/* What the compiler arguments args[0..n) ask for. */
+static scan scan_args(char **args, size_t n)
+{
+    scan sc;
+    const char *lang = NULL;
+    memset(&sc, 0, sizeof sc);
+    scan_into(&sc, args, n, &lang, 0);
     return sc;
 }
 
@@ -536,8 +596,12 @@ int main(int argc, char **argv)
         push(&v, cat("-idirafter", c.incdir));
         run_exec(&c, &v);
     }
-    if (!sc.stop && sc.sources && (c.values || sc.pg))
+    if (!sc.stop && sc.sources && (c.values || sc.pg)) {
+        if (sc.rsp_sources)
+            fail_exit("a compile and link in one command with -pg, its sources in an "
+                      "@file: compile (-c) and link separately%s%s", NULL, NULL);
         return split_run(&c, argv + at, n + 1, sc.sources);
+    }
     if (sc.sources || sc.stop)
         push_mode(&c, &v);
     if (sc.stop) {

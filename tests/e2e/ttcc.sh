@@ -97,6 +97,21 @@ if [ "$(uname -m)" = x86_64 ]; then
     [ -z "$(ls tmp)" ] || fail "temporary folder left: $(ls tmp)"
 fi
 
+# @file response files are read: -c inside one is a compile, objects a
+# link, sources with -pg in a compile+link an error (no silent split)
+printf '%s\n' "-c '-DMSG=\"r f\"'" a.c > rsp.c
+"$TTCC" --show gcc $san @rsp.c -o ar.o 2> rc.err
+has '^ttcc: gcc -finstrument-functions -fno-plt -g .*@rsp.c -o ar.o -idirafter' rc.err
+hasnt 'lttcap' rc.err
+printf 'a.o b.o\n' > rsp.l
+"$TTCC" --show gcc $san -o appr @rsp.l 2> rl.err
+has "@rsp.l -L$BD -Wl,-rpath,$BD $LINK" rl.err
+./appr > /dev/null || fail "@file link: run"
+printf 'a.c b.c\n' > rsp.s
+set +e; "$TTCC" --values gcc -DMSG='"x"' -o apps @rsp.s 2> rs.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q '@file: compile (-c) and link separately' rs.err ||
+    { cat rs.err; fail "@file sources with -pg: rc $rc"; }
+
 # C++
 printf '#include <string>\nstatic std::string f(int n) { return std::string(n, 42); }\nint main() { return f(3).size() == 3 ? 0 : 1; }\n' > c.cc
 "$TTCC" g++ $san -o appcc c.cc
