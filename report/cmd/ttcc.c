@@ -70,6 +70,18 @@ static const char usage[] =
     "Exit status: the compiler's; 2 for ttcc's own errors (bad options, no\n"
     "compiler, libttcap not found, the compiler would not start).\n";
 
+#if defined(__SANITIZE_ADDRESS__)
+/* ttcc lives for one command and ends in exec or exit: the argument
+ * vectors it builds are not freed on every path (the kernel does), so an
+ * ASan build's leak report at exit would only turn its exit status into
+ * LeakSanitizer's. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return "detect_leaks=0";
+}
+#endif
+
 /* What ttcc was asked to do, and where libttcap is. */
 typedef struct conf {
     int values;             /* 1 values mode, 0 plain mode */
@@ -474,8 +486,11 @@ static int split_run(const conf *c, char **argv, size_t n, size_t nsrc)
         vec v = { NULL, 0, 0 };
         push(&v, argv[0]);
         push_link_args(&v, argv + 1, n - 1, objs);
+        size_t owned = v.n;         /* push_link's -L and -rpath are ours */
         push_link(c, &v);
         rc = run_wait(c, &v);
+        free(v.v[owned]);
+        free(v.v[owned + 1]);
         free(v.v);
     }
     for (size_t k = 0; k < nsrc && objs[k]; k++) {
@@ -600,6 +615,7 @@ int main(int argc, char **argv)
         if (sc.rsp_sources)
             fail_exit("a compile and link in one command with -pg, its sources in an "
                       "@file: compile (-c) and link separately%s%s", NULL, NULL);
+        free(v.v);
         return split_run(&c, argv + at, n + 1, sc.sources);
     }
     if (sc.sources || sc.stop)
