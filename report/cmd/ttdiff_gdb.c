@@ -289,7 +289,8 @@ static int put_commands(FILE *f, const ttd_run_info *run, const ttd_divergence *
     return 0;
 }
 
-int ttri_gdb_script(const char *path, const ttd_result *res, int demangle)
+int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
+                    int force)
 {
     const ttd_divergence *dv = res->first;
     if (!dv)
@@ -309,10 +310,10 @@ int ttri_gdb_script(const char *path, const ttd_result *res, int demangle)
     int rc = locate_split(res, dv, th->index, demangle, &pl);
     if (rc)
         return rc;
-    FILE *f = fopen(path, "w");
+    FILE *f = ttri_cli_create(path, force, "--force");
     if (!f) {
         free((char *)pl.func);
-        return ttri_cli_fail("--gdb: %s: %s", path, strerror(errno));
+        return TTRI_CLI_TROUBLE;
     }
     put_header(f, res, dv, th, &pl);
     rc = put_commands(f, run, dv, th, &pl);

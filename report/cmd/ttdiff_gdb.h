@@ -16,7 +16,9 @@
  * as the diff's names (1 unless --no-demangle). 0, or an error line
  * ("ttdiff: --gdb: ...") and TTRI_CLI_TROUBLE: no divergence, a thread or
  * program gdb cannot be pointed at, the split not found in the bad trace,
- * the file not writable. */
-int ttri_gdb_script(const char *path, const ttd_result *res, int demangle);
+ * the file not writable or already there without force (created as
+ * ttri_cli_create does: 0600, never through a symbolic link). */
+int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
+                    int force);
 
 #endif
