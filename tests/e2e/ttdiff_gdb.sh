@@ -56,6 +56,12 @@ grep -q 'hit Breakpoint 1, process_item (worker=[^,]*2, item=[^,]*3)' threads.gd
     { cat threads.gdbout; fail "threads: not worker 2's item 3"; }
 grep -q '^Thread 3 "worker-2" hit' threads.gdbout || fail "threads: not in worker-2"
 
+# an existing script is replaced only with --force (as -o's report)
+set +e; "$BD/ttdiff" --gdb parser.gdb parser.good.trc parser.bad.trc > /dev/null 2> ex.err; rc=$?; set -e
+[ "$rc" = 2 ] && grep -q 'exists' ex.err || { cat ex.err; fail "existing script: rc $rc"; }
+set +e; "$BD/ttdiff" --force --gdb parser.gdb parser.good.trc parser.bad.trc > /dev/null 2> ex.err; rc=$?; set -e
+[ "$rc" = 1 ] || { cat ex.err; fail "--force: rc $rc"; }
+
 # no divergence: exit 2, one line, no script
 TTCAP_OUT=same1.trc "$F/ex_parser" size=1 > /dev/null
 TTCAP_OUT=same2.trc "$F/ex_parser" size=1 > /dev/null
