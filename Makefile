@@ -10,7 +10,7 @@
 #                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
 #                   (ttcap.h ttfmt.h ttdiff.h ttprof.h ttreport.h, libttcap.so/.a,
-#                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
+#                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff ttrec ttcc)
 #
 # Folders are layers: capture/ and format/ at the bottom, diff/ on format/,
 # report/ on diff/ (README.md, Architecture). Each folder's objects are
@@ -138,7 +138,8 @@ $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 $(B)/ttdump: $(B)/obj/report/cmd/ttdump.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttdiff: $(B)/obj/report/cmd/ttdiff.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdiff: $(B)/obj/report/cmd/ttdiff.o $(B)/obj/report/cmd/cli.o \
+             $(B)/obj/report/cmd/ttdiff_gdb.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 $(B)/ttrec: $(B)/obj/report/cmd/ttrec.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
@@ -185,11 +186,12 @@ asan:
 bench: all fixtures
 	@sh tests/bench/run.sh $(B)
 
+# demo builds only what it runs (two tools, one fixture), in parallel
 demo:
 	@sh .ci/deps
-	@$(MAKE) --no-print-directory demo-run
+	@$(MAKE) --no-print-directory -j$$(nproc) demo-run
 
-demo-run: all fixtures
+demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 	@sh fixtures/demo.sh $(B)
 
 fuzz: $(B)/fuzz_reader $(B)/fuzz_diff

@@ -8,7 +8,8 @@
  * macros gets one line too (libttcap preloaded into an uninstrumented
  * program). A program linked with -pg (gcrt1.o, whose start-up calls
  * glibc's __monstartup: gprof's SIGPROF timer, gmon.out at exit) gets one
- * line at start too. Slow path only: start and exit. Above the writer
+ * line at start too, and so does a -pg -mfentry program whose __fentry__
+ * goes to another object (glibc's). Slow path only: start and exit. Above the writer
  * (cap_core.c) and the ELF leaf (cap_elf.c); it calls the loader's own
  * dlopen, not libttcap's interposer.
  */
@@ -56,26 +57,62 @@ static void check_gprof(void)
 typedef void *(*open_fn)(const char *, int);
 typedef int (*close_fn)(void *);
 
+/* What name is bound to in the program's scope (RTLD_DEFAULT would search
+ * ours, which holds libttcap even when it came in as a dlopen'd plugin's
+ * dependency), through the loader's dlopen and dlclose: this only looks,
+ * and our interposers (cap_interpose.c) would rescan modules and forget
+ * the program's call sites. There is no next dlopen when libc comes
+ * before libttcap; the first one is then libc's. *ok = 0 if the scope
+ * could not be opened. */
+static void *program_binding(const char *name, int *ok)
+{
+    void *o = dlsym(RTLD_NEXT, "dlopen"), *c = dlsym(RTLD_NEXT, "dlclose");
+    open_fn real_open = (open_fn)(o ? o : dlsym(RTLD_DEFAULT, "dlopen"));
+    close_fn real_close = (close_fn)(c ? c : dlsym(RTLD_DEFAULT, "dlclose"));
+    void *prog = real_open && real_close ? real_open(NULL, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    void *bound = prog ? dlsym(prog, name) : NULL;
+    if (prog)
+        real_close(prog);
+    *ok = prog != NULL;
+    return bound;
+}
+
+/* One line when the program calls __fentry__ (-pg -mfentry) and the loader
+ * binds it to another object than libttcap (glibc's, which counts for
+ * gprof: libttcap named after libc, or only in a dlopen'd plugin). */
+static void check_fentry(void)
+{
+    Dl_info me, di;
+    int ok;
+    if (main_refs.self || !main_refs.fentry || !dladdr((void *)&cap_hook_enter, &me))
+        return;
+    void *bound = program_binding("__fentry__", &ok);
+    int found = bound && dladdr(bound, &di);
+    if (!ok || (found && di.dli_fbase == me.dli_fbase))
+        return;
+    char msg[CAP_PATH_MAX + 512];
+    snprintf(msg, sizeof msg,
+             "ttcap: %s: the program's -pg -mfentry hooks (__fentry__) go to %s, not "
+             "libttcap: no function calls will be traced; link it with "
+             "$(pkg-config --libs ttcap-values) (keeps -lttcap under --as-needed), "
+             "build with ttcc --values, or LD_PRELOAD=libttcap.so\n",
+             program_invocation_short_name,
+             found && di.dli_fname ? di.dli_fname : "nowhere");
+    say(msg);
+}
+
 /* At trace start: warn (one line) when the program's calls of the hooks do
  * not reach libttcap, or when it was linked with -pg. */
 void cap_check_start(void)
 {
+    int ok;
     dl_iterate_phdr(main_cb, &main_refs);
     check_gprof();
+    check_fentry();
     if (main_refs.self || !main_refs.hooks)
         return;
-    /* the program's scope (RTLD_DEFAULT would search ours, which holds
-     * libttcap even when it came in as a dlopen'd plugin's dependency),
-     * through the loader's dlopen and dlclose: this only looks, and our
-     * interposers (cap_interpose.c) would rescan modules and forget the
-     * program's call sites */
-    open_fn real_open = (open_fn)dlsym(RTLD_NEXT, "dlopen");
-    close_fn real_close = (close_fn)dlsym(RTLD_NEXT, "dlclose");
-    void *prog = real_open && real_close ? real_open(NULL, RTLD_NOW | RTLD_NOLOAD) : NULL;
-    void *bound = prog ? dlsym(prog, "__cyg_profile_func_enter") : NULL;
-    if (prog)
-        real_close(prog);
-    if (!prog || bound == (void *)&cap_hook_enter)
+    void *bound = program_binding("__cyg_profile_func_enter", &ok);
+    if (!ok || bound == (void *)&cap_hook_enter)
         return;
     Dl_info di;
     const char *who = bound && dladdr(bound, &di) && di.dli_fname ? di.dli_fname
@@ -95,7 +132,8 @@ void cap_check_end(struct tstate *t)
 {
     if (t->prev)
         cap.any_calls = 1;
-    if (cap.any_calls || main_refs.hooks || main_refs.api || main_refs.self)
+    if (cap.any_calls || main_refs.hooks || main_refs.fentry || main_refs.api ||
+        main_refs.self)
         return;
     char msg[CAP_PATH_MAX + 512];
     snprintf(msg, sizeof msg,

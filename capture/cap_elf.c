@@ -67,6 +67,8 @@ static void scan_relas(const ElfW(Rela) *r, size_t bytes, const ElfW(Sym) *sym,
             rf->api = 1;
         else if (strcmp(name, "__monstartup") == 0)
             rf->gprof = 1;
+        else if (strcmp(name, "__fentry__") == 0)
+            rf->fentry = 1;
     }
 }
 

@@ -92,6 +92,7 @@ struct cap_refs {
     int api;                    /* any ttcap_ symbol (the manual macros) */
     int self;                   /* libttcap is inside it (static link) */
     int gprof;                  /* __monstartup: linked with -pg (gcrt1.o) */
+    int fentry;                 /* __fentry__: built with -pg -mfentry */
 };
 
 /* The process-wide capture state. */

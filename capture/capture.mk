@@ -14,18 +14,19 @@ ifeq ($(shell uname -m),x86_64)
 $(B)/obj/capture/cap_values.o $(B)/obj/capture/cap_shadow.o: LIBCFLAGS += -mgeneral-regs-only
 endif
 
-# ttcap-values.pc: values mode flags (compile with them, link without -pg)
+# ttcap-values.pc: values mode flags (compile with them, link without -pg;
+# the library kept under --as-needed, as in ttcap.pc)
 all: $(B)/ttcap-values.pc
 install: install-values-pc
 .PHONY: install-values-pc
 
-$(B)/ttcap-values.pc: capture/capture.mk
+$(B)/ttcap-values.pc: capture/capture.mk Makefile
 	@mkdir -p $(dir $@)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
 	  'includedir=$${prefix}/include' '' 'Name: ttcap-values' \
 	  'Description: tt capture library, values mode: arguments and return values (x86-64; compile with the Cflags, link without -pg)' \
-	  'Version: 1.1.0' 'Cflags: -I$${includedir} -pg -mfentry' \
-	  'Libs: -L$${libdir} -lttcap' 'Libs.private: -lpthread -ldl' > $@
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir} -pg -mfentry' \
+	  'Libs: -L$${libdir} $(TTCAP_LINK)' 'Libs.private: -lpthread -ldl' > $@
 
 install-values-pc: $(B)/ttcap-values.pc
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -4,6 +4,11 @@
 #                        -fno-plt, the include directory, and the library
 #                        kept under --as-needed whatever the linker flags
 #   ttcap::ttcap_static  the same with libttcap.a
+#   ttcap::values        values mode (x86-64: arguments and return values):
+#                        -pg -mfentry on the compile only (CMake does not
+#                        pass a target's compile options to the link, so
+#                        gprof's gcrt1.o stays out), libttcap.so kept
+#                        under --as-needed
 # Usage: find_package(ttcap REQUIRED)
 #        target_link_libraries(app PRIVATE ttcap::ttcap)
 get_filename_component(_ttcap_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
@@ -23,6 +28,15 @@ if(NOT TARGET ttcap::ttcap_static)
     INTERFACE_INCLUDE_DIRECTORIES "${_ttcap_prefix}/include"
     INTERFACE_COMPILE_OPTIONS "-finstrument-functions;-fno-plt"
     INTERFACE_LINK_LIBRARIES "${_ttcap_prefix}/lib/libttcap.a;-lpthread;-ldl")
+endif()
+
+if(NOT TARGET ttcap::values)
+  add_library(ttcap::values INTERFACE IMPORTED)
+  set_target_properties(ttcap::values PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${_ttcap_prefix}/include"
+    INTERFACE_COMPILE_OPTIONS "-pg;-mfentry"
+    INTERFACE_LINK_LIBRARIES
+      "-Wl,--push-state,--no-as-needed;${_ttcap_prefix}/lib/libttcap.so;-Wl,--pop-state")
 endif()
 
 set(ttcap_INCLUDE_DIRS "${_ttcap_prefix}/include")

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ttdiff_gdb.h"
 
 static const char usage[] =
     "usage: ttdiff [options] [--baseline GOOD2.trc ...] GOOD.trc BAD.trc\n"
@@ -57,7 +58,11 @@ static const char usage[] =
     "  --sort COL          --profile order: total (default), self, calls, avg\n"
     "  -o FILE             write the report to FILE (created 0600; never through\n"
     "                      a symbolic link)\n"
-    "  --force             let -o replace an existing file\n"
+    "  --force             let -o and --gdb replace an existing file\n"
+    "  --gdb FILE          also write a gdb script to FILE that runs the bad run's\n"
+    "                      command line and stops at the first divergence: in its\n"
+    "                      thread, at the entry of the diverging frame (gdb -x FILE,\n"
+    "                      from the folder the bad run started in)\n"
     "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -h, --help          this help\n"
     "  -V, --version       print the version\n"
@@ -73,6 +78,7 @@ typedef struct cli {
     ttri_cli_filter filter;  /* --thread, --function, --exclude */
     const char *out;        /* -o FILE, NULL = stdout */
     int force;              /* --force: -o may replace a file */
+    const char *gdb;        /* --gdb FILE, NULL = none */
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
@@ -111,7 +117,7 @@ static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--messages",
         "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair",
-        "--exe", "--debug-dir"};
+        "--exe", "--debug-dir", "--gdb"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttri_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -148,6 +154,8 @@ static int option(cli *c, int argc, char **argv, int *i)
         if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "html"))
             return ttri_cli_fail("--format: '%s' is not text, json or html", v);
         c->json = !strcmp(v, "json") ? 1 : !strcmp(v, "html") ? 2 : 0;
+    } else if (!strcmp(name, "--gdb")) {
+        c->gdb = v;
     } else if (!strcmp(name, "--sort")) {
         c->sort = ttd_prof_column(v);
         if (c->sort != TTD_PROF_TOTAL && c->sort != TTD_PROF_SELF &&
@@ -306,6 +314,7 @@ static int diff_main(cli *c)
     int diverged = res->diverged || res->nunpaired > 0;
     if (rc >= 0)
         rc = ttd_status(d);  /* a name or detail lost for want of memory */
+    int grc = rc >= 0 && c->gdb ? ttri_gdb_script(c->gdb, res, !c->o.no_demangle, c->force) : 0;
     ttd_free(d);
     if (fflush(out) != 0 && rc == 0)
         rc = TT_EIO;
@@ -313,6 +322,10 @@ static int diff_main(cli *c)
         rc = TT_EIO;
     if (rc < 0)
         return ttri_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
+    if (grc)
+        return grc;
+    if (c->gdb)
+        fprintf(stderr, "ttdiff: gdb script in %s (gdb -x %s)\n", c->gdb, c->gdb);
     return diverged ? 1 : 0;
 }
 

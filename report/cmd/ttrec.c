@@ -4,8 +4,8 @@
  * and a few passing ones, and hand them to ttdiff (the passing ones beyond
  * the first as --baseline, so timing noise between good runs is expected).
  * Preloads libttcap when the program was built with -finstrument-functions
- * but not linked with it. Exit status: see usage[]. Errors, --help and
- * --version go through the shared cli.c.
+ * or -pg -mfentry but not linked with it. Exit status: see usage[]. Errors,
+ * --help and --version go through the shared cli.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,8 +45,8 @@ static const char usage[] =
     "  --timeout SECS      a run still going after SECS is killed (SIGTERM, then\n"
     "                      SIGKILL) and counts as failing (a hang)\n"
     "  --preload / --no-preload  force LD_PRELOAD of libttcap on or off (default:\n"
-    "                      on when PROG calls __cyg_profile_func_enter but does\n"
-    "                      not link libttcap)\n"
+    "                      on when PROG calls __cyg_profile_func_enter or\n"
+    "                      __fentry__ but does not link libttcap)\n"
     "  --format FMT        the ttdiff report: text (default), json or html\n"
     "  --ttdiff-arg ARG    pass ARG to ttdiff (repeatable), e.g. --ttdiff-arg=--all\n"
     "  -q, --quiet         no progress lines\n"
@@ -220,13 +220,14 @@ static int elf_entry(Elf *e, const GElf_Shdr *sh, Elf_Data *data, size_t k)
         return 0;
     if (!strcmp(name, "ttcap_version"))
         return sym.st_shndx != SHN_UNDEF ? 2 : 0;
-    if (strcmp(name, "__cyg_profile_func_enter"))
+    if (strcmp(name, "__cyg_profile_func_enter") && strcmp(name, "__fentry__"))
         return 0;
     return sym.st_shndx == SHN_UNDEF ? 1 : 2;
 }
 
 /* What the ELF file's dynamic section says: bit 0 it calls
- * __cyg_profile_func_enter (built with -finstrument-functions), bit 1 it
+ * __cyg_profile_func_enter or __fentry__ (built with -finstrument-functions
+ * or -pg -mfentry), bit 1 it
  * needs or defines libttcap. -1 if it is no ELF file we can read. */
 static int elf_facts(const char *path)
 {
@@ -285,8 +286,9 @@ static int choose_preload(opts *o)
         return 0;  /* links libttcap already, not instrumented, or no ELF */
     o->lib = env && env[0] ? strdup(env) : beside_me("libttcap.so", "libttcap.so.1");
     if (!o->lib)
-        return ttri_cli_fail("%s is built with -finstrument-functions but not linked with "
-                    "libttcap, and libttcap.so was not found (set TTREC_LIBTTCAP)",
+        return ttri_cli_fail("%s is built with -finstrument-functions or -pg -mfentry "
+                    "but not linked with libttcap, and libttcap.so was not found (set "
+                    "TTREC_LIBTTCAP)",
                     o->prog);
     return 0;
 }
@@ -440,7 +442,8 @@ static int record_one(const opts *o)
                 o->lib ? " (libttcap preloaded)" : "");
     if (access(trace, F_OK) != 0)
         fprintf(stderr, "ttrec: no trace was written: is %s built with "
-                "-finstrument-functions (or using libttcap's macros)?\n", o->prog);
+                "-finstrument-functions or -pg -mfentry (CC=\"ttcc gcc\"), or using "
+                "libttcap's macros?\n", o->prog);
     if (WIFSIGNALED(r.status))
         return 128 + WTERMSIG(r.status);
     return WEXITSTATUS(r.status);
@@ -553,7 +556,7 @@ static int hunt_runs(const opts *o, hunt *h)
         h->n++;
         if (access(trc, F_OK) != 0)
             return ttri_cli_fail("run %s wrote no trace: is the program built with "
-                        "-finstrument-functions (see ttrec --help)?", trc);
+                        "-finstrument-functions or -pg -mfentry (see ttrec --help)?", trc);
         if ((rc = keep_run(o, h, &r, failed(o, &r, out))))
             return rc;
         progress(o, h, 0);

@@ -47,6 +47,13 @@ sh fixtures/demo.sh "$BD" > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "dem
 has '^first divergence: thread race_queue' "$T/demo.out"
 has '^== JSON report: ' "$T/demo.out"
 python3 -m json.tool "$BD/demo/report.json" > /dev/null || fail "demo JSON"
+# the closing hint agrees with the report: the unprotected call it named
+u=$(sed -n 's/^unprotected: \([a-z_]*\) in bad .*/\1/p' "$T/demo.out")
+if [ -n "$u" ]; then
+    has "in the bad run $u\$" "$T/demo.out"
+else
+    has '^== The producers made the same calls' "$T/demo.out"
+fi
 if "$TTDIFF" --help | grep -q html; then
     has '^== HTML report: ' "$T/demo.out"
     grep -q '<html' "$BD/demo/report.html" || fail "demo HTML report"

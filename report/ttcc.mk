@@ -1,0 +1,19 @@
+# ttcc.mk - the compiler wrapper ttcc (report/cmd/ttcc.c): standalone (no
+# tt library linked), built beside libttcap.so with ttcap.h in
+# $(B)/include, which is where it looks for both in a build tree.
+
+all: $(B)/ttcc $(B)/include/ttcap.h
+install: install-ttcc
+.PHONY: install-ttcc
+
+$(B)/ttcc: $(B)/obj/report/cmd/ttcc.o
+	$(CC) $(SAN) -o $@ $^
+
+$(B)/include/ttcap.h: capture/ttcap.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+install-ttcc: $(B)/ttcc
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(B)/ttcc $(DESTDIR)$(PREFIX)/bin/
+
