@@ -7,6 +7,9 @@
  * not finish within 3 s is counted as hung and killed. A child reports
  * with its exit status whether it was traced (0) or not (3).
  * Usage: rel_forklock env|dl N [LIBRARY]   (dl: LIBRARY, default libm.so.6)
+ * With libm, children hang in exit() traced or not (about 3% here): its
+ * dlclose runs __cxa_finalize under glibc's __exit_funcs_lock, which
+ * fork does not reset. The check churns librel_churn.so (rel_churnlib.c).
  * Prints "forks=N finished=F traced=T hung=H".
  */
 #define _GNU_SOURCE

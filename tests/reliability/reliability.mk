@@ -32,7 +32,11 @@ $(B)/rel/rel_cxx: tests/reliability/rel_cxx.cpp $(B)/libttcap.so capture/ttcap.h
 	@mkdir -p $(dir $@)
 	$(CXX_FIX) -g -O1 -finstrument-functions -fno-plt -rdynamic -Icapture $(FIXSAN) -o $@ $< \
 	  -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
-rel-progs: $(RELFIX) $(B)/rel/rel_cxx
+# the library check (i) churns: no start files (rel_churnlib.c says why)
+$(B)/rel/librel_churn.so: tests/reliability/rel_churnlib.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -fPIC -shared -nostartfiles -o $@ $<
+rel-progs: $(RELFIX) $(B)/rel/rel_cxx $(B)/rel/librel_churn.so
 rel-progs: $(B)/bench/gen_trace
 
 # rel_syms: modules of 10^3..10^5 symbols and traces calling 1,000 of their
