@@ -28,9 +28,14 @@ extern "C" {
  * call-tree one of 1.3 and --flat).
  * 1.5: ttd_hunk_details (several hunks' details in one read of each
  * thread); ttd_hunk_info good_time_ns; ttd_value_diff good_is_code,
- * bad_is_code, good_code, bad_code (a size_t error code's signed form). */
+ * bad_is_code, good_code, bad_code (a size_t error code's signed form).
+ * 1.6: why, not just where (diff/explain.c): ttd_suspect score, evidence,
+ * pair; ttd_evidence; ttd_cause and ttd_divergence chain, nchain,
+ * chain_end (also in ttd_result for runs with no split); ttd_outcome in
+ * ttd_result; ttd_result values_ignored, value_others; value_first is
+ * now the headline value difference (see explain.c). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 5
+#define TTD_VERSION_MINOR 6
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -249,6 +254,40 @@ enum ttd_suspect_role {
     TTD_SUSPECT_FRAME         /* the diverging frame: its children differ */
 };
 
+/* What a piece of evidence about a suspect says (ttd_evidence.kind). */
+enum ttd_evidence_kind {
+    TTD_EV_FRAME = 1,   /* "diverging_frame": its calls differ at the split */
+    TTD_EV_VALUE,       /* "value_differs": it returned another value */
+    TTD_EV_ARGS,        /* "args_differ": it was called with other arguments */
+    TTD_EV_ARG_ORIGIN,  /* "arg_origin": it computed an argument that differs
+                           and was passed down to the split */
+    TTD_EV_CODE,        /* "code_changed": its machine code differs between
+                           the two builds */
+    TTD_EV_NOISE,       /* "varies_in_good_runs": its differing value is
+                           noise (varies between good runs, a clock or
+                           counter, an address): counts against it */
+    TTD_EV_DISTANCE,    /* "distance": how near the split it returned (a
+                           weak tie-breaker) */
+    TTD_EV_THREAD,      /* "earlier_in_other_thread": its value differed in
+                           another thread earlier in the bad run's time */
+    TTD_EV_CHAIN,       /* "on_cause_chain": a step of the cause chain */
+    TTD_EV_ERROR,       /* "error_appears": its value turned into an error
+                           (negative, NULL, false) where its inputs did not */
+    TTD_EV_TRIVIAL      /* "trivial": a leaf returning the same value or
+                           void, or a lock wrapper: counts against it */
+};
+
+/* One reason a function is (or is not) a suspect. */
+typedef struct ttd_evidence {
+    int kind;           /* TTD_EV_* */
+    double weight;      /* its part of the score; negative counts against */
+    const char *text;   /* in words: "returned -22 in the bad run, 0 in the
+                           good run" */
+} ttd_evidence;
+
+/* "diverging_frame", "value_differs"... for a TTD_EV_* kind; "?" if unknown. */
+const char *ttd_evidence_name(int kind);
+
 /* One suspect of a divergence: a function that may have decided it. */
 typedef struct ttd_suspect {
     const char *name;   /* function name */
@@ -268,7 +307,54 @@ typedef struct ttd_suspect {
     int trivial;        /* RETURNED: a leaf (no callees) that returned the
                            same value (or void), or a lock wrapper: never
                            ranked first */
+    double score;       /* sum of the evidence weights; suspects are ranked
+                           by it, highest first (1.6) */
+    const ttd_evidence *evidence; /* why, strongest first (1.6) */
+    size_t nevidence;
+    size_t pair;        /* index in ttd_result.pairs of the thread it ran in
+                           (another thread's: earlier_in_other_thread) */
 } ttd_suspect;
+
+/* What one step of a cause chain is (ttd_cause.kind). */
+enum ttd_cause_kind {
+    TTD_CAUSE_RETURNED = 1, /* "returned": a call returned another value */
+    TTD_CAUSE_ARGUMENT,     /* "argument": a call got another argument */
+    TTD_CAUSE_SPLIT,        /* "split": the calls part (the divergence) */
+    TTD_CAUSE_EXIT,         /* "exit_status": the runs ended differently */
+    TTD_CAUSE_CODE          /* "code_changed": the function's code differs
+                               between the builds */
+};
+
+/* One step of a cause chain: earliest cause first, each step explaining
+ * the next ("because" read backwards). */
+typedef struct ttd_cause {
+    int kind;               /* TTD_CAUSE_* */
+    const char *function;   /* the function of the step ("" if none) */
+    size_t pair;            /* index in ttd_result.pairs of its thread */
+    const char *thread;     /* that thread's name */
+    int arg;                /* ARGUMENT: parameter index, 0 = first; else -1 */
+    const char *param;      /* ARGUMENT: its name ("" if unnamed), else NULL */
+    const char *good_value; /* the value in each run as text, NULL if none */
+    const char *bad_value;
+    uint64_t bad_index;     /* key index (bad run) of the event: the call's
+                               ENTER (argument), EXIT (returned), the split;
+                               UINT64_MAX if none */
+    uint64_t bad_time_ns;   /* its time in the bad run (0 if none) */
+    int strong;             /* 1: linked to the next step by an equal value
+                               (passed on as is); 0: by position or time */
+    const char *text;       /* the step in words */
+} ttd_cause;
+
+/* How the two runs ended. */
+typedef struct ttd_outcome {
+    int has_exit[2];        /* 1: the run recorded a clean end (TTD_GOOD, TTD_BAD) */
+    int exit_status[2];     /* its exit status then */
+    int signal[2];          /* signal of its crash, 0 if none */
+    int same_calls;         /* 1: every thread pair made the same calls (no
+                               hunk, no unpaired thread) */
+    int differs;            /* 1: the runs ended differently (exit status or
+                               signal) */
+} ttd_outcome;
 
 /* One thread of one run. */
 typedef struct ttd_thread_info {
@@ -403,6 +489,13 @@ typedef struct ttd_divergence {
                                divergence only) */
     int noise;              /* TTD_NOISE_*: why it may be timing noise */
     const char *noise_calls;/* TTD_NOISE_WAIT: the waiting calls, "a, b" */
+    const ttd_cause *chain; /* first divergence: why the calls part, earliest
+                               cause first, the split last (1.6); NULL for
+                               the other hunks */
+    size_t nchain;
+    const char *chain_end;  /* why the chain stops where it does ("no
+                               earlier value differs", "values not
+                               recorded"...), NULL with no chain */
 } ttd_divergence;
 
 /* What a value divergence is about. */
@@ -510,6 +603,21 @@ typedef struct ttd_result {
     uint64_t values_compared;   /* values compared, all pairs */
     uint64_t values_noise;      /* differing values ignored because they also
                                    vary between good runs (--baseline) */
+    ttd_outcome outcome;        /* how the runs ended; a different end with
+                                   the same calls is a divergence (1.6) */
+    uint64_t values_ignored;    /* differing values not taken as causes by
+                                   themselves: clocks and counters, values
+                                   that look like addresses or time stamps
+                                   (explain.c) (1.6) */
+    const ttd_value_diff *value_others; /* other value differences that do
+                                   not lead to the split or the exit status,
+                                   earliest first, at most 8 (1.6) */
+    size_t nvalue_others;
+    const ttd_cause *chain;     /* the cause chain of the outcome: the first
+                                   divergence's (first->chain), or with the
+                                   same calls, of the exit status (1.6) */
+    size_t nchain;
+    const char *chain_end;      /* why it stops, NULL with no chain */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -69,9 +69,7 @@ static int vwalk_to(vwalk *w, uint64_t idx)
     return rc;
 }
 
-/* The noise-set key of a function's value slot (-1 = return value, with
- * the EXIT's key; parameters with the ENTER's). */
-static uint64_t slot_key(uint64_t key, int slot)
+uint64_t ttd_value_slot_key(uint64_t key, int slot)
 {
     return key ^ ttfi_mix64((uint64_t)(slot + 2));
 }
@@ -86,7 +84,7 @@ static int one_value(ttd_openset *noise, int collect, uint64_t key, int slot, co
     out->compared++;
     if (ttf_value_norm(rg, tg) == ttf_value_norm(rb, tb))
         return 0;
-    uint64_t k = slot_key(key, slot);
+    uint64_t k = ttd_value_slot_key(key, slot);
     if (collect) {
         if (!ttd_openset_count(noise, k) && ttd_openset_add(noise, k) < 0)
             return -1;
