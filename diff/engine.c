@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "explain.h"
 #include "tree.h"
 
 int ttd_version(void)
@@ -319,7 +320,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if (d->res.nhunks > d->res.nexpected &&
         (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
         return rc;
-    return d->res.first ? thread_order(d, d->detail[0]) : 0;
+    if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
+        return rc;
+    return ttdi_explain(d);
 }
 
 static int start(const ttf_trace *good, const ttf_trace *bad,

@@ -600,6 +600,8 @@ enum ttdi_noise {
  * a. 0 or TT_ENOMEM. */
 int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Take x's evidence of that kind back (its weight off the score). */
+void ttdi_evid_drop(ttd_suspect *x, int kind);
 /* 1 if x has evidence of that kind. */
 int ttdi_evid_has(const ttd_suspect *x, int kind);
 /* Rank s[0..n) by score, highest first (ties: nearer the split, then the

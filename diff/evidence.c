@@ -62,6 +62,20 @@ int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
     return 0;
 }
 
+void ttdi_evid_drop(ttd_suspect *x, int kind)
+{
+    ttd_evidence *e = (ttd_evidence *)x->evidence;
+
+    for (size_t i = 0; i < x->nevidence; i++) {
+        if (e[i].kind != kind)
+            continue;
+        x->score -= e[i].weight;
+        memmove(&e[i], &e[i + 1], (x->nevidence - i - 1) * sizeof *e);
+        x->nevidence--;
+        return;
+    }
+}
+
 int ttdi_evid_has(const ttd_suspect *x, int kind)
 {
     for (size_t i = 0; i < x->nevidence; i++)

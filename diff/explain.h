@@ -27,9 +27,12 @@ typedef struct ttdi_xcall {
     uint64_t addr;              /* bad run: function address */
     uint64_t time_ns;           /* bad run: ENTER time */
     uint64_t enter[2];          /* key index of the ENTER in good, bad */
+    uint64_t gtime_ns;          /* good run: ENTER time */
     uint64_t exit_idx;          /* bad key index of its EXIT; UINT64_MAX if it
                                    did not return in step before the stop */
+    uint64_t gexit_idx;         /* good key index of its EXIT (returned) */
     uint64_t exit_ns;           /* bad run: EXIT time */
+    uint64_t gexit_ns;          /* good run: EXIT time */
     const ttf_signature *sig;   /* bad run's signature, NULL if unknown */
     uint64_t args[2][TTF_VALUE_REGS]; /* argument registers, good and bad */
     uint64_t ret[2];            /* return registers (returned) */

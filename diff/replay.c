@@ -171,6 +171,7 @@ static int ensure(ttdi_replay *rp, size_t i)
         x->key = f->key;
         x->addr = f->ev[1].addr;
         x->time_ns = f->ev[1].time_ns;
+        x->gtime_ns = f->ev[0].time_ns;
         x->enter[0] = f->enter[0];
         x->enter[1] = f->enter[1];
         x->sig = f->sig;
@@ -344,6 +345,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     ttdi_xcall *x = &rp->c[f->node];
     x->exit_idx = s[1].idx;
     x->exit_ns = s[1].ev.time_ns;
+    x->gexit_idx = s[0].idx;
+    x->gexit_ns = s[0].ev.time_ns;
     x->returned = (uint8_t)(f->matched != 0);
     x->ret[0] = s[0].ev.retval;
     x->ret[1] = s[1].ev.retval;

@@ -251,7 +251,13 @@ enum ttd_suspect_role {
     TTD_SUSPECT_RETURNED = 1, /* a call of it returned in the common events
                                  just before the split, at the diverging
                                  frame's depth or deeper */
-    TTD_SUSPECT_FRAME         /* the diverging frame: its children differ */
+    TTD_SUSPECT_FRAME,        /* the diverging frame: its children differ */
+    TTD_SUSPECT_CALLER,       /* an enclosing frame of the split (it computed
+                                 a differing argument, or its code changed)
+                                 (1.6) */
+    TTD_SUSPECT_EARLIER       /* a call on the cause chain that returned
+                                 before the suspects' window, or in another
+                                 thread (1.6) */
 };
 
 /* What a piece of evidence about a suspect says (ttd_evidence.kind). */
@@ -340,8 +346,9 @@ typedef struct ttd_cause {
                                ENTER (argument), EXIT (returned), the split;
                                UINT64_MAX if none */
     uint64_t bad_time_ns;   /* its time in the bad run (0 if none) */
-    int strong;             /* 1: linked to the next step by an equal value
-                               (passed on as is); 0: by position or time */
+    int strong;             /* 1: its value is the next step's, passed on
+                               as is (an equal value in both runs); 0: the
+                               next step follows by position or time */
     const char *text;       /* the step in words */
 } ttd_cause;
 
