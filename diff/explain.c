@@ -671,7 +671,7 @@ static int step_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n,
     if (st->kind != TTD_CAUSE_RETURNED && st->kind != TTD_CAUSE_ARGUMENT)
         return 0;
     ttd_suspect *f = suspect_of(e, dv, s, n, st->function, st->pair, x);
-    int origin = i + 1 == c->n;
+    int origin = i + 1 == c->n && !c->origin;
     if (st->kind == TTD_CAUSE_RETURNED) {
         if (!f->value_differs) {
             f->value_differs = 1;
@@ -745,6 +745,10 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
         ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
         rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",
                            e->ch.end ? e->ch.end : "computed the differing argument");
+        if (rc >= 0)
+            rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_CHAIN,
+                               TTDI_W_CHAIN + TTDI_W_CHAIN_ORIGIN, "the earliest cause on "
+                               "the cause chain: it computed the value the chain starts with");
     }
     if (rc >= 0)
         rc = code_evidence(e, dv, s, &n);

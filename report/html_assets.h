@@ -98,6 +98,8 @@ static const char html_css[] =
     ".r.crash{background:var(--delx);color:var(--bad);font-weight:700}\n"
     ".fn{color:#8250df}.ctx .fn{color:inherit}\n"
     ".val{color:#0a7d4e}.vdiff{margin-left:.5em;color:#b35900}\n"
+    "ul.evid{margin:.1em 0 .3em;padding-left:1.4em;font-size:.9em}"
+    "ul.evid li.against{color:#888}ol.chain li{margin:.15em 0}\n"
     ".cm{color:var(--mut)}\n"
     ".mk{display:inline-block;font-size:10.5px;border-radius:3px;padding:0 4px;"
     "margin-right:5px;background:#fff8c5;color:#7d4e00;border:1px solid #eac54f}\n"
