@@ -572,7 +572,7 @@ int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
 /* Weights of the evidence kinds (evidence.c says why). */
 #define TTDI_W_FRAME 3.0
 #define TTDI_W_VALUE 4.0
-#define TTDI_W_ERROR 3.0
+#define TTDI_W_ERROR 4.0
 #define TTDI_W_ARGS 1.0
 #define TTDI_W_ARG_ORIGIN 4.0
 #define TTDI_W_CODE 6.0
@@ -617,6 +617,10 @@ int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return);
 /* The reason as words: "it also varies between the good runs". */
 const char *ttdi_noise_words(int why);
+/* 1 if a value's answer flipped between good and bad: one reads as an
+ * error and the other not (ttdi_value_error), or an integer was 0 in one
+ * run and 1 in the other (a yes/no answer). */
+int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad);
 /* 1 if a value reads as an error (a negative signed integer, NULL, false,
  * a size_t error code), 0 if as success, -1 if it cannot tell. */
 int ttdi_value_error(const ttf_vtype *ty, uint64_t raw);

@@ -7,8 +7,10 @@
  * Weights. The diverging frame starts at FRAME (3): in most real bugs the
  * function whose calls part is where the decision was made. Another
  * function ranks above it only on evidence: a differing return value
- * (VALUE, 4), an error appearing there (ERROR, 3), being the origin of a
- * differing argument passed down (ARG_ORIGIN, 4), a step of the cause
+ * (VALUE, 4), its answer flipping there while its inputs did not (ERROR,
+ * 4: an error appears, NULL for non-NULL, 0 for 1: a decision), being the
+ * origin of a differing argument passed down (ARG_ORIGIN, 4; 2 in the
+ * thread's entry function, where it comes from the input), a step of the cause
  * chain (CHAIN, 2, and CHAIN_ORIGIN, 2 more for its earliest step), code
  * changed between the builds (CODE, 6: the strongest single clue in a
  * regression), a value difference earlier in another thread (THREAD, 2).
@@ -196,6 +198,19 @@ const char *ttdi_noise_words(int why)
     case TTDI_NOISE_CLOCK: return "it behaves like a clock or a counter";
     default: return "";
     }
+}
+
+int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad)
+{
+    if (!ty)
+        return 0;
+    int g = ttdi_value_error(ty, good), b = ttdi_value_error(ty, bad);
+    if (g >= 0 && b >= 0 && g != b)
+        return 1;
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED && ty->cls != TTF_VC_ENUM)
+        return 0;
+    uint64_t x = ttf_value_norm(good, ty), y = ttf_value_norm(bad, ty);
+    return (x == 0 && y == 1) || (x == 1 && y == 0);  /* a yes/no answer */
 }
 
 int ttdi_value_error(const ttf_vtype *ty, uint64_t raw)

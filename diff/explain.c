@@ -54,6 +54,7 @@ typedef struct xchain {
     size_t n;
     const char *end;            /* why it stops */
     const char *origin;         /* function that computed an argument, NULL */
+    int origin_entry;           /* 1: it is the thread's entry function */
     size_t origin_pair;
 } xchain;
 
@@ -157,11 +158,7 @@ static int real_ret(const xpair *xp, const ttdi_xcall *x)
 /* Did node x's return value turn into an error (or out of one)? */
 static int ret_flips(const ttdi_xcall *x)
 {
-    if (!x->sig || !x->returned)
-        return 0;
-    int g = ttdi_value_error(&x->sig->ret, x->ret[0]);
-    int b = ttdi_value_error(&x->sig->ret, x->ret[1]);
-    return g >= 0 && b >= 0 && g != b;
+    return x->sig && x->returned && ttdi_value_flip(&x->sig->ret, x->ret[0], x->ret[1]);
 }
 
 /* ---- chain steps ------------------------------------------------------------ */
@@ -288,6 +285,7 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
     }
     e->ch.origin = fname(e, xp, par);
     e->ch.origin_pair = xp->pair;
+    e->ch.origin_entry = par->parent == 0;
     int j = first_arg(par);
     const ttf_param *q = j >= 0 ? param(par, j) : NULL;
     snprintf(e->buf, sizeof e->buf, "`%s` computed the argument: no earlier call returned "
@@ -441,24 +439,42 @@ static int other_threads(ectx *e, size_t self, uint64_t t)
 
 /* ---- the chains -------------------------------------------------------------- */
 
+/* What an event does, in a few words: "calls `f`", "crashes (SIGSEGV)". */
+static void ev_words(const ttd_event *ev, char *buf, size_t n)
+{
+    const char *f = ev->name ? ev->name : "?";
+
+    switch (ev->kind) {
+    case TTF_EV_ENTER: snprintf(buf, n, "calls `%s`", f); break;
+    case TTF_EV_EXIT: snprintf(buf, n, "returns from `%s`", f); break;
+    case TTF_EV_CRASH: snprintf(buf, n, "crashes (%s)", ev->text ? ev->text : "?"); break;
+    default: snprintf(buf, n, "logs in `%s`", f);
+    }
+}
+
 static int split_step(ectx *e, const ttd_divergence *dv, const xpair *xp, int32_t node)
 {
     ttd_cause *s = add_step(e, TTD_CAUSE_SPLIT, xp, node);
     const char *f = dv->nstack ? dv->stack[dv->nstack - 1].name : "(the top level)";
-    const char *g = dv->ngood ? dv->good[0].name : NULL, *b = dv->nbad ? dv->bad[0].name : NULL;
+    char g[200], b[200];
 
     if (!s)
         return 0;
     s->function = dv->nstack ? f : "";
     s->bad_index = dv->bad_index;
     s->bad_time_ns = dv->bad_time_ns;
-    if (g && b)
-        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`: the good run goes on with "
-                 "`%s`, the bad run with `%s`", f, g, b);
+    if (dv->ngood)
+        ev_words(&dv->good[0], g, sizeof g);
+    if (dv->nbad)
+        ev_words(&dv->bad[0], b, sizeof b);
+    if (dv->ngood && dv->nbad)
+        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`: the good run %s, the bad "
+                 "run %s", f, g, b);
+    else if (dv->ngood || dv->nbad)
+        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`: only the %s run %s", f,
+                 dv->nbad ? "bad" : "good", dv->nbad ? b : g);
     else
-        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`: %s", f,
-                 b ? "the bad run has calls the good run does not" : g
-                 ? "the good run has calls the bad run does not" : "the runs differ here");
+        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`", f);
     s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
     return s->text ? 0 : TT_ENOMEM;
 }
@@ -652,11 +668,8 @@ static int error_appears(const xchain *c, size_t i)
     if (c->step[i + 1].kind == TTD_CAUSE_RETURNED)
         return !ret_flips(y);
     const ttf_param *p = param(y, c->step[i + 1].arg);
-    if (!p)
-        return 1;
-    int g = ttdi_value_error(&p->type, argreg(y, 0, c->step[i + 1].arg));
-    int b = ttdi_value_error(&p->type, argreg(y, 1, c->step[i + 1].arg));
-    return !(g >= 0 && b >= 0 && g != b);
+    return !p || !ttdi_value_flip(&p->type, argreg(y, 0, c->step[i + 1].arg),
+                                  argreg(y, 1, c->step[i + 1].arg));
 }
 
 /* Evidence from chain step i. */
@@ -684,10 +697,11 @@ static int step_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n,
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
-            rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its result turned %s "
-                               "here, its inputs did not",
-                               ttdi_value_error(&x->sig->ret, x->ret[1]) ? "into an error"
-                               : "from an error into success");
+            rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped "
+                               "here (%s), its inputs did not",
+                               ttdi_value_error(&x->sig->ret, x->ret[1]) == 1 ? "an error in "
+                               "the bad run" : ttdi_value_error(&x->sig->ret, x->ret[0]) == 1
+                               ? "an error in the good run" : "yes/no");
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param
@@ -743,8 +757,11 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
         rc = step_evidence(e, dv, s, &n, i);
     if (rc >= 0 && e->ch.origin) {
         ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
-        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",
-                           e->ch.end ? e->ch.end : "computed the differing argument");
+        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN,
+                           TTDI_W_ARG_ORIGIN / (e->ch.origin_entry ? 2 : 1), "%s%s",
+                           e->ch.end ? e->ch.end : "computed the differing argument",
+                           e->ch.origin_entry ? " (the thread's entry function: from "
+                           "its input)" : "");
         if (rc >= 0)
             rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_CHAIN,
                                TTDI_W_CHAIN + TTDI_W_CHAIN_ORIGIN, "the earliest cause on "
@@ -845,6 +862,14 @@ static vref *collect(ectx *e, size_t *nout)
     return v;
 }
 
+/* With --thread, --function or --exclude only part of the calls are
+ * compared: another end alone is then no divergence. */
+static int ended_differently(const ttd_diff *d)
+{
+    const ttd_outcome *o = &d->res.outcome;
+    return o->differs && o->same_calls && !d->o.thread && !d->o.function && !d->o.exclude;
+}
+
 /* value_first: the chain's earliest value step, else (no chain value) the
  * earliest real difference; value_others: the rest not on the chain. */
 static int headline(ectx *e)
@@ -878,7 +903,7 @@ static int headline(ectx *e)
             if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
                 break;
             rc = value_of(e, v[i].xp, x, v[i].arg, first);
-            first->before_split = !d->res.first && !d->res.outcome.differs;
+            first->before_split = !d->res.first && !ended_differently(d);
             continue;
         }
         rc = value_of(e, v[i].xp, x, v[i].arg, &others[no++]);
@@ -922,12 +947,11 @@ static int explain_all(ectx *e)
 {
     ttd_diff *d = e->d;
     ttd_divergence *dv = (ttd_divergence *)d->res.first;
-    const ttd_outcome *o = &d->res.outcome;
     int rc = 0;
 
     if (dv)
         rc = chain_split(e, dv);
-    else if (o->differs && o->same_calls)
+    else if (ended_differently(d))
         rc = chain_exit(e);
     if (rc >= 0 && e->ch.n)
         rc = publish_chain(e);
@@ -944,7 +968,7 @@ static int explain_all(ectx *e)
         return rc;
     if (dv && (rc = rank_suspects(e, dv)) < 0)
         return rc;
-    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || o->differs;
+    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || ended_differently(d);
     return 0;
 }
 

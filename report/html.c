@@ -847,7 +847,7 @@ static void verdict(hw *w)
     const ttd_result *r = w->r;
 
     raw(w, "<p class=\"verdict\">");
-    if (!r->first && r->outcome.differs && r->outcome.same_calls) {
+    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
         raw(w, "<span class=\"pill bad\">diverged</span>The runs made the same calls "
                "but ended differently (exit status %d in the bad run, %d in the good "
                "run).</p>\n", r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
@@ -1205,7 +1205,7 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     head(&w);
-    if (!r->first && r->outcome.differs && r->outcome.same_calls) {
+    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
         raw(&w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");
         chain_list(&w, r->chain, r->nchain, r->chain_end);
         raw(&w, "</section>\n");

@@ -289,7 +289,7 @@ static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int ba
 /* The same calls, another end: no hunk says so, the outcome does. */
 static int ended_differently(const ttd_result *r)
 {
-    return !r->first && r->outcome.differs && r->outcome.same_calls;
+    return !r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT;
 }
 
 /* "NULL", "0x5555 (non-NULL)", "-22": a value as the diff compared it. */
