@@ -53,6 +53,8 @@ typedef struct xchain {
     int32_t node[CHAIN_MAX + 2];      /* its node there (-1: none) */
     size_t n;
     const char *end;            /* why it stops */
+    int memory;                 /* 1: it stops at a value computed from what
+                                   the values do not show */
     const char *origin;         /* function that computed an argument, NULL */
     int origin_entry;           /* 1: it is the thread's entry function */
     size_t origin_pair;
@@ -338,6 +340,7 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
         return explain_arg(e, xp, id, k, depth + 1);
     }
     e->ch.end = "no earlier value differs";
+    e->ch.memory = 1;
     return 0;
 }
 
@@ -374,26 +377,66 @@ static int node_depth(const ttdi_replay *rp, int32_t id)
     return n;
 }
 
-/* The best cause in replay xp that returned before time t: error flips
- * first, then the outermost, then the latest. -1 if none. */
-static int32_t best_before(const xpair *xp, uint64_t t)
-{
-    int32_t best = -1;
-    int bf = 0, bd = 0;
+/* A differing value of a replay: node, and argument (-1: its return). */
+typedef struct vcand {
+    const xpair *xp;
+    int32_t node;
+    int arg;
+    int flips;                  /* its answer flipped */
+    int same;                   /* the same values as the chain's start */
+    int depth;                  /* node depth */
+    uint64_t t;                 /* bad-run time */
+} vcand;
 
+/* Is a better than b? The same value first, then flips, the outermost,
+ * the latest. */
+static int better(const vcand *a, const vcand *b)
+{
+    if (!b->xp || a->same != b->same)
+        return !b->xp || a->same > b->same;
+    if (a->flips != b->flips)
+        return a->flips > b->flips;
+    if (a->depth != b->depth)
+        return a->depth < b->depth;
+    return a->t >= b->t;
+}
+
+/* Are the values of candidate c the texts g, b? */
+static int same_text(ectx *e, const vcand *c, const char *g, const char *b)
+{
+    const ttdi_xcall *x = &c->xp->rp.c[c->node];
+    const ttf_param *p = c->arg >= 0 ? param(x, c->arg) : NULL;
+    const ttf_vtype *ty = p ? &p->type : &x->sig->ret;
+    char vg[64], vb[64];
+
+    if (!g || !b)
+        return 0;
+    ttf_value_format(vg, sizeof vg, p ? argreg(x, 0, c->arg) : x->ret[0], ty);
+    ttf_value_format(vb, sizeof vb, p ? argreg(x, 1, c->arg) : x->ret[1], ty);
+    (void)e;
+    return strcmp(vg, g) == 0 && strcmp(vb, b) == 0;
+}
+
+/* The best differing value of replay xp before time t into *best. */
+static void best_before(ectx *e, const xpair *xp, uint64_t t, const ttd_cause *want,
+                        vcand *best)
+{
     for (size_t i = 1; i < xp->rp.n; i++) {
         const ttdi_xcall *x = &xp->rp.c[i];
-        if (!real_ret(xp, x) || x->exit_ns >= t)
-            continue;
-        int f = ret_flips(x), dep = node_depth(&xp->rp, (int32_t)i);
-        if (best < 0 || f > bf || (f == bf && dep < bd) ||
-            (f == bf && dep == bd && x->exit_ns >= xp->rp.c[best].exit_ns)) {
-            best = (int32_t)i;
-            bf = f;
-            bd = dep;
+        for (int k = -1; k < TTDI_MAXP; k++) {
+            if (k < 0 ? !real_ret(xp, x) || x->exit_ns >= t
+                      : !(x->argdiff & (1u << k)) || x->time_ns >= t)
+                continue;
+            const ttf_param *p = k >= 0 ? param(x, k) : NULL;
+            vcand c = {xp, (int32_t)i, k, 0, 0, node_depth(&xp->rp, (int32_t)i),
+                       k < 0 ? x->exit_ns : x->time_ns};
+            c.flips = k < 0 ? ret_flips(x)
+                      : p && ttdi_value_flip(&p->type, argreg(x, 0, k), argreg(x, 1, k));
+            c.same = want && same_text(e, &c, want->good_value, want->bad_value);
+            if (better(&c, best))
+                *best = c;
         }
     }
-    return best;
 }
 
 /* Any differing value (return or argument, not noise) in a replay? */
@@ -405,36 +448,54 @@ static int has_values(const xpair *xp)
     return 0;
 }
 
-/* The split's thread shows no value difference before time t: another
- * thread's earlier one is the next step (replayed up to t). */
-static int other_threads(ectx *e, size_t self, uint64_t t)
+/* Another thread's value difference before time t as the next step
+ * (pairs replayed up to t): one with the same values as want (the chain's
+ * earliest step, NULL if none) is linked by value; else, with weak set,
+ * the best by time (better()), or with weak clear only an answer that
+ * flipped. 0 when none, 1 when added, or a TT_E* code. */
+static int other_threads(ectx *e, size_t self, uint64_t t, const ttd_cause *want,
+                         int weak)
 {
     ttd_diff *d = e->d;
-    const xpair *best = NULL;
-    int32_t bn = -1;
+    vcand best;
     int rc;
 
+    memset(&best, 0, sizeof best);
     for (size_t i = 0; i < d->nip; i++) {
         if (i == self || !d->ip[i].vf.found || d->ip[i].vf.first.ev[1].time_ns >= t)
             continue;
         if ((rc = replay(e, i, UINT64_MAX, t)) < 0)
             return rc;
-        int32_t n = best_before(&e->xp[i], t);
-        if (n < 0)
-            continue;
-        const ttdi_xcall *x = &e->xp[i].rp.c[n];
-        if (!best || ret_flips(x) > ret_flips(&best->rp.c[bn]) ||
-            (ret_flips(x) == ret_flips(&best->rp.c[bn]) && x->exit_ns > best->rp.c[bn].exit_ns)) {
-            best = &e->xp[i];
-            bn = n;
-        }
+        best_before(e, &e->xp[i], t, want, &best);
     }
-    if (!best)
+    if (!best.xp || (!weak && !best.same && !best.flips))
         return 0;
-    if ((rc = step_returned(e, best, bn, 0)) < 0)
-        return rc;
     e->ch.end = NULL;
-    return explain_call(e, best, bn, 1);
+    if (best.arg < 0) {
+        if ((rc = step_returned(e, best.xp, best.node, best.same)) < 0)
+            return rc;
+        rc = explain_call(e, best.xp, best.node, 1);
+    } else {
+        if ((rc = step_argument(e, best.xp, best.node, best.arg, best.same)) < 0)
+            return rc;
+        rc = explain_arg(e, best.xp, best.node, best.arg, 1);
+    }
+    return rc < 0 ? rc : 1;
+}
+
+/* The chain stopped at a value computed from what the values do not show
+ * (memory): an earlier value difference of another thread may have put it
+ * there. Linked by the same values, or by time when its answer flipped
+ * (an error in a worker). */
+static int memory_link(ectx *e, size_t self)
+{
+    const ttd_cause *first = e->ch.n ? &e->ch.step[e->ch.n - 1] : NULL;
+
+    if (!e->ch.memory || !first || (first->kind != TTD_CAUSE_RETURNED &&
+                                    first->kind != TTD_CAUSE_ARGUMENT))
+        return 0;
+    e->ch.memory = 0;
+    return other_threads(e, self, first->bad_time_ns, first, 0);
 }
 
 /* ---- the chains -------------------------------------------------------------- */
@@ -505,8 +566,10 @@ static int chain_split(ectx *e, const ttd_divergence *dv)
     if ((rc = explain_frame(e, xp, node, dv->bad_index)) < 0)
         return rc;
     if (e->ch.n == 1 && !has_values(xp))
-        return other_threads(e, dv->pair, dv->bad_time_ns);
-    return 0;
+        rc = other_threads(e, dv->pair, dv->bad_time_ns, NULL, 1);
+    else
+        rc = memory_link(e, dv->pair);
+    return rc < 0 ? rc : 0;
 }
 
 /* Same calls, another end: the exit status step and why. */
@@ -542,12 +605,14 @@ static int chain_exit(ectx *e)
         if (real_ret(xp, &xp->rp.c[c]))
             top = c;
     if (top >= 0) {
-        if ((rc = step_returned(e, xp, top, 0)) < 0)
+        if ((rc = step_returned(e, xp, top, 0)) < 0 ||
+            (rc = explain_call(e, xp, top, 1)) < 0 || (rc = memory_link(e, 0)) < 0)
             return rc;
-        return explain_call(e, xp, top, 1);
+        return 0;
     }
     e->ch.end = "no value differs";
-    return other_threads(e, 0, UINT64_MAX);
+    rc = other_threads(e, 0, UINT64_MAX, NULL, 1);
+    return rc < 0 ? rc : 0;
 }
 
 /* ---- code changed between the builds ------------------------------------------- */
@@ -654,22 +719,35 @@ static ttd_suspect *suspect_of(ectx *e, ttd_divergence *dv, ttd_suspect *s, size
     return f;
 }
 
-/* Does step i's value turn into an error where the step before it (its
- * cause, i + 1) did not? */
-static int error_appears(const xchain *c, size_t i)
+/* Did the value of chain step i (a return or an argument) flip: an error
+ * for success, NULL for non-NULL, 0 for 1? */
+static int step_flips(const xchain *c, size_t i)
 {
+    const ttd_cause *st = &c->step[i];
     const ttdi_xcall *x = c->from[i] && c->node[i] >= 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
 
-    if (!x || c->step[i].kind != TTD_CAUSE_RETURNED || !ret_flips(x))
+    if (!x)
         return 0;
-    if (i + 1 >= c->n || !c->from[i + 1] || c->node[i + 1] < 0)
-        return 1;
-    const ttdi_xcall *y = &c->from[i + 1]->rp.c[c->node[i + 1]];
-    if (c->step[i + 1].kind == TTD_CAUSE_RETURNED)
-        return !ret_flips(y);
-    const ttf_param *p = param(y, c->step[i + 1].arg);
-    return !p || !ttdi_value_flip(&p->type, argreg(y, 0, c->step[i + 1].arg),
-                                  argreg(y, 1, c->step[i + 1].arg));
+    if (st->kind == TTD_CAUSE_RETURNED)
+        return ret_flips(x);
+    if (st->kind != TTD_CAUSE_ARGUMENT)
+        return 0;
+    const ttf_param *p = param(x, st->arg);
+    return p && ttdi_value_flip(&p->type, argreg(x, 0, st->arg), argreg(x, 1, st->arg));
+}
+
+/* Is chain step i (latest first) where the decision was made? Its answer
+ * flipped; its cause (i + 1) did not flip and pass it on as is (then the
+ * decision is there); and no later step (i - 1) turned it into another
+ * flipped answer (then the decision is that one's: `find_user` returning
+ * NULL because `same` said 0). */
+static int error_appears(const xchain *c, size_t i)
+{
+    if (c->step[i].kind != TTD_CAUSE_RETURNED || !step_flips(c, i))
+        return 0;
+    if (i + 1 < c->n && c->step[i + 1].strong && step_flips(c, i + 1))
+        return 0;
+    return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
 }
 
 /* Evidence from chain step i. */
