@@ -26,6 +26,8 @@
 
 #include "explain.h"
 
+#define NZ 8                    /* noisy values remembered per frame */
+
 /* One open call of one side. */
 typedef struct ttdi_rframe {
     uint64_t key;               /* its ENTER key */
@@ -37,6 +39,13 @@ typedef struct ttdi_rframe {
     const ttf_signature *sig;   /* bad side: signature, NULL if unknown */
     uint16_t argdiff, argnoisy; /* bad side: arguments that differ */
     uint8_t argwhy;
+    uint8_t real_in;            /* bad side: an argument or a callee's result
+                                   differed for real */
+    uint8_t noise_why;          /* bad side: TTDI_NOISE_* of the last noisy
+                                   input (argument or callee result), 0 none */
+    uint8_t nnz;                /* noisy values seen in it (nz holds the last) */
+    uint64_t nz[NZ][2];         /* bad side: the last noisy callee results
+                                   and arguments, good and bad registers */
 } ttdi_rframe;
 
 /* One side being read. */
@@ -270,8 +279,29 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
                             slot < 0);
 }
 
-/* Compare the arguments of a frame entered in step. */
-static void compare_args(ttdi_replay *rp, ttdi_rframe *f)
+/* Frame f saw a noisy value (g, b) for reason why. */
+static void remember(ttdi_rframe *f, uint64_t g, uint64_t b, int why)
+{
+    f->nz[f->nnz % NZ][0] = g;
+    f->nz[f->nnz % NZ][1] = b;
+    f->nnz = (uint8_t)(f->nnz + 1 < 255 ? f->nnz + 1 : NZ);
+    f->noise_why = (uint8_t)why;
+}
+
+/* Is (g, b) a noisy value frame f saw (a callee's result or its own
+ * argument)? Its reason, else 0: a value passed on from noise is noise. */
+static int derived(const ttdi_rframe *f, uint64_t g, uint64_t b)
+{
+    size_t n = f->nnz < NZ ? f->nnz : NZ;
+    for (size_t i = 0; f && i < n; i++)
+        if (f->nz[i][0] == g && f->nz[i][1] == b)
+            return f->noise_why ? f->noise_why : TTDI_NOISE_CLOCK;
+    return 0;
+}
+
+/* Compare the arguments of a frame entered in step (its caller: up, NULL
+ * at the top). */
+static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
 {
     const ttf_signature *sig = f->sig;
 
@@ -284,13 +314,17 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f)
         if (ttf_value_norm(g, &p->type) == ttf_value_norm(b, &p->type))
             continue;
         int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
+        if (!why && up)
+            why = derived(up, g, b);
         if (!why) {
             f->argdiff |= (uint16_t)(1u << i);
+            f->real_in = 1;
             continue;
         }
         if (!f->argnoisy)
             f->argwhy = (uint8_t)why;
         f->argnoisy |= (uint16_t)(1u << i);
+        remember(f, g, b, why);
         rp->ignored++;
     }
 }
@@ -309,8 +343,26 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0)
         f->sig = NULL;
     if (f->sig && s[0].ev.has_values && s[1].ev.has_values)
-        compare_args(rp, f);
+        compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
+}
+
+/* Why frame f's differing result (g, b) is noise, 0 if it is not: noise
+ * by its look or the baselines, a clock so far (it grew from call to call),
+ * or computed from noisy inputs only (a duration from two time stamps). */
+static int ret_noise(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty,
+                     uint64_t g, uint64_t b, const ttf_event *ev)
+{
+    int why = noise_of(rp, f->exit_key, -1, ty, g, b, ev);
+
+    if (why)
+        return why;
+    if (ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED) {
+        const ttdi_rstat *st = rstat(rp, f->key);
+        if (st && clock_like(st))
+            return TTDI_NOISE_CLOCK;
+    }
+    return f->noise_why && !f->real_in ? f->noise_why : 0;
 }
 
 /* Compare the return values of the frame fi of the bad side, closed by a
@@ -333,8 +385,14 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
             rstat_add(st, 1, ttf_value_norm(b, &sig->ret));
         }
         diff = ttf_value_norm(g, &sig->ret) != ttf_value_norm(b, &sig->ret);
-        if (diff && (why = noise_of(rp, f->exit_key, -1, &sig->ret, g, b, &s[1].ev)))
+        if (diff)
+            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
+        if (why)
             rp->ignored++;
+        if (why && fi > 0)
+            remember(&rp->st[1][fi - 1], g, b, why);
+        else if (diff && fi > 0)
+            rp->st[1][fi - 1].real_in = 1;
         diff = diff && !why;
     }
     if (diff && (rc = ensure(rp, fi)) < 0)
