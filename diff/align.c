@@ -93,7 +93,7 @@ typedef struct box {
 
 /* Hunks being built from the matched runs, which arrive in order. */
 typedef struct hunks {
-    ttd_hunk *h;                /* the array handed out */
+    ttdi_hunk *h;                /* the array handed out */
     size_t n, cap;              /* used and allocated entries */
     size_t ax, by;              /* end of the last match in a and in b */
     int nomem;                  /* an allocation failed */
@@ -468,11 +468,11 @@ static int myers(ctx *c, const uint64_t *a, int32_t n, const uint64_t *b,
 
 /* ---- hunks from matched runs ---------------------------------------- */
 
-static void push_hunk(hunks *hs, ttd_hunk h)
+static void push_hunk(hunks *hs, ttdi_hunk h)
 {
     if (hs->n == hs->cap) {
         size_t ncap = hs->cap ? 2 * hs->cap : 16;
-        ttd_hunk *nh = realloc(hs->h, ncap * sizeof *nh);
+        ttdi_hunk *nh = realloc(hs->h, ncap * sizeof *nh);
 
         if (!nh) {
             hs->nomem = 1;
@@ -488,7 +488,7 @@ static void push_hunk(hunks *hs, ttd_hunk h)
 static void gap_to(hunks *hs, size_t x, size_t y)
 {
     if (x > hs->ax || y > hs->by)
-        push_hunk(hs, (ttd_hunk){ hs->ax, x, hs->by, y });
+        push_hunk(hs, (ttdi_hunk){ hs->ax, x, hs->by, y });
 }
 
 /* a[x..x+len) matches b[y..y+len); runs arrive in ascending order. */
@@ -648,8 +648,8 @@ out:
     return rc;
 }
 
-int ttd_align(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-              int minimal, ttd_hunk **out, size_t *nout)
+int ttdi_align(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+              int minimal, ttdi_hunk **out, size_t *nout)
 {
     hunks hs = { 0 };
     size_t pre = 0, n, m;

@@ -11,7 +11,7 @@
  * a batch of hunks is detailed together: every thread of each run is
  * walked once, in thread order, and that one walk serves all the passes
  * on it (sorted by where they start) and all the other-thread requests
- * (sorted by time). The times are known before any walk: ttd_resolve put
+ * (sorted by time). The times are known before any walk: ttdi_resolve put
  * them in the hunk info. What is computed is what a walk per request
  * would compute.
  */
@@ -41,7 +41,7 @@ void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
 }
 
 /* The arguments of a frame of the bad run as text, NULL if unknown. */
-static const char *frame_args(ttd_diff *d, const ttd_frame_id *f)
+static const char *frame_args(ttd_diff *d, const ttdi_frame_id *f)
 {
     ttf_event ev;
     char v[512];
@@ -54,13 +54,13 @@ static const char *frame_args(ttd_diff *d, const ttd_frame_id *f)
     ev.time_ns = f->time_ns;
     ev.has_values = 1;
     memcpy(ev.argregs, f->argregs, sizeof ev.argregs);
-    if (!ttd_values_text(&d->r[TTD_BAD].norm, &ev, v, sizeof v))
+    if (!ttdi_values_text(&d->r[TTD_BAD].norm, &ev, v, sizeof v))
         return NULL;
     return ttfi_arena_strcpy(&d->arena, v);
 }
 
 /* Common prefix (by name) of the stacks before the split in both runs. */
-static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec *b,
+static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_spec *b,
                         ttd_divergence *dv)
 {
     size_t n = 0;
@@ -89,9 +89,9 @@ static int common_stack(ttd_diff *d, const ttd_pass_spec *g, const ttd_pass_spec
 /* One hunk being detailed. */
 typedef struct job {
     ttd_divergence *dv;     /* its details, being filled */
-    const ttd_ipair *p;     /* its pair */
-    ttd_req rq[5];          /* the ranges its passes record */
-    ttd_pass_spec ps[2];    /* its passes over the pair's good, bad thread */
+    const ttdi_ipair *p;     /* its pair */
+    ttdi_req rq[5];          /* the ranges its passes record */
+    ttdi_pass_spec ps[2];    /* its passes over the pair's good, bad thread */
     ttd_event *probe;       /* [0] good, [1] bad, [2] crash */
     int crashed;            /* 1: the bad run's crash is in the hunk */
     uint64_t limit[2];      /* per run: time the other threads are shown to */
@@ -101,7 +101,7 @@ typedef struct job {
 
 /* A job's pass over the thread being walked. */
 typedef struct pass_run {
-    ttd_pass_spec *ps;      /* the pass */
+    ttdi_pass_spec *ps;      /* the pass */
     uint64_t start, stop;   /* it takes the kept events [start, stop) */
     int done;               /* 1: past stop */
 } pass_run;
@@ -120,7 +120,7 @@ typedef struct ring_ev {
 
 /* One walk over a thread and what it serves. */
 typedef struct serve {
-    ttd_walk w;             /* the walk */
+    ttdi_walk w;             /* the walk */
     int ri;                 /* its run */
     uint32_t th;            /* its thread */
     pass_run *pr;           /* the passes on it, by start */
@@ -140,7 +140,7 @@ static int answer(ttd_diff *d, serve *s, const other_req *q)
     job *j = q->j;
     ttd_other *o = &j->oth[s->ri][j->noth[s->ri]];
     ttd_event *evs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
-    ttd_walk w = s->w;
+    ttdi_walk w = s->w;
     int rc = 0;
 
     if (!evs)
@@ -151,7 +151,7 @@ static int answer(ttd_diff *d, serve *s, const other_req *q)
         const ring_ev *re = &s->ring[(s->n - m + i) % k];
         w.ev = re->ev;
         w.idx = re->idx;
-        rc = ttd_walk_fill(d, &w, &evs[i]);
+        rc = ttdi_walk_fill(d, &w, &evs[i]);
     }
     o->events = evs;
     o->nevents = m;
@@ -182,7 +182,7 @@ static int take(ttd_diff *d, serve *s)
         pass_run *r = &s->pr[i];
         if (r->done)
             continue;
-        if ((rc = ttd_pass_take(d, &s->w, r->ps)) < 0)
+        if ((rc = ttdi_pass_take(d, &s->w, r->ps)) < 0)
             return rc;
         if (s->w.next >= r->stop) {
             r->done = 1;
@@ -199,7 +199,7 @@ static int serve_walk(ttd_diff *d, serve *s)
     int rc = 0;
 
     while (s->nleft || s->nanswered < s->noq) {
-        if ((rc = ttd_walk_next(&s->w)) <= 0)
+        if ((rc = ttdi_walk_next(&s->w)) <= 0)
             break;
         if ((rc = answer_to(d, s, s->w.ev.time_ns)) < 0)
             return rc;
@@ -222,7 +222,7 @@ static int serve_walk(ttd_diff *d, serve *s)
         if ((rc = answer(d, s, &s->oq[s->nanswered])) < 0)
             return rc;
     for (size_t i = 0; i < s->npr; i++)
-        if (!s->pr[i].done && (rc = ttd_pass_end(&s->w, s->pr[i].ps)) < 0)
+        if (!s->pr[i].done && (rc = ttdi_pass_end(&s->w, s->pr[i].ps)) < 0)
             return rc;
     return 0;
 }
@@ -249,9 +249,9 @@ static void gather(ttd_diff *d, job *j, size_t nj, serve *s)
         if (j[i].p->t[s->ri] == s->th) {
             pass_run *r = &s->pr[s->npr++];
             r->ps = &j[i].ps[s->ri];
-            r->start = ttd_pass_low(r->ps);
+            r->start = ttdi_pass_low(r->ps);
             r->start -= r->start > 0; /* a ring's first event sees the one before */
-            r->stop = ttd_pass_begin(r->ps);
+            r->stop = ttdi_pass_begin(r->ps);
             r->done = 0;
         } else if (d->o.other_events && t && t->start_ns <= j[i].limit[s->ri] &&
                    j[i].noth[s->ri] < MAX_OTHERS) {
@@ -285,10 +285,10 @@ static int walk_run(ttd_diff *d, int ri, job *j, size_t nj)
         gather(d, j, nj, &s);
         if (!s.npr && !s.noq)
             continue;
-        if ((rc = ttd_walk_open(&s.w, &d->r[ri], s.th)) < 0)
+        if ((rc = ttdi_walk_open(&s.w, &d->r[ri], s.th)) < 0)
             break;
         rc = serve_walk(d, &s);
-        ttd_walk_close(&s.w);
+        ttdi_walk_close(&s.w);
     }
 out:
     free(s.pr);
@@ -306,7 +306,7 @@ static uint64_t min64(uint64_t a, uint64_t b)
 static int job_init(ttd_diff *d, size_t hi, job *j)
 {
     const ttd_hunk_info *h = &d->res.hunks[hi];
-    const ttd_ipair *p = &d->ip[h->pair];
+    const ttdi_ipair *p = &d->ip[h->pair];
     uint64_t ng = min64(h->good_count, d->o.max_lines);
     uint64_t nb = min64(h->bad_count, d->o.max_lines);
     uint64_t nctx = min64(d->o.context, h->bad_index);
@@ -340,19 +340,19 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     dv->bad_more = h->bad_count - nb;
     dv->before = before;
     dv->nbefore = nctx;
-    uint64_t gp = ng ? UINT64_MAX : ttd_probe_index(h->good_index, p->n[0]);
-    uint64_t bp = nb ? UINT64_MAX : ttd_probe_index(h->bad_index, p->n[1]);
+    uint64_t gp = ng ? UINT64_MAX : ttdi_probe_index(h->good_index, p->n[0]);
+    uint64_t bp = nb ? UINT64_MAX : ttdi_probe_index(h->bad_index, p->n[1]);
     j->ps[0].rq = j->rq;
-    ttd_add_req(j->rq, &j->ps[0].nrq, h->good_index, h->good_index + ng, ev);
-    ttd_add_req(j->rq, &j->ps[0].nrq, gp, gp + 1, &j->probe[0]);
-    ttd_pass_spec *b = &j->ps[1];
+    ttdi_add_req(j->rq, &j->ps[0].nrq, h->good_index, h->good_index + ng, ev);
+    ttdi_add_req(j->rq, &j->ps[0].nrq, gp, gp + 1, &j->probe[0]);
+    ttdi_pass_spec *b = &j->ps[1];
     b->rq = j->rq + j->ps[0].nrq;
-    ttd_add_req(b->rq, &b->nrq, h->bad_index - nctx, h->bad_index, before);
-    ttd_add_req(b->rq, &b->nrq, h->bad_index, h->bad_index + nb, bad);
-    ttd_add_req(b->rq, &b->nrq, bp, bp + 1, &j->probe[1]);
+    ttdi_add_req(b->rq, &b->nrq, h->bad_index - nctx, h->bad_index, before);
+    ttdi_add_req(b->rq, &b->nrq, h->bad_index, h->bad_index + nb, bad);
+    ttdi_add_req(b->rq, &b->nrq, bp, bp + 1, &j->probe[1]);
     j->crashed = p->crash >= h->bad_index && p->crash < h->bad_index + h->bad_count;
     if (j->crashed)
-        ttd_add_req(b->rq, &b->nrq, p->crash, p->crash + 1, &j->probe[2]);
+        ttdi_add_req(b->rq, &b->nrq, p->crash, p->crash + 1, &j->probe[2]);
     j->probe[0].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
     j->probe[1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
     j->limit[0] = h->good_time_ns;
@@ -370,13 +370,13 @@ static int job_finish(ttd_diff *d, job *j)
     dv->bad_time_ns = dv->nbad ? dv->bad[0].time_ns : j->probe[1].time_ns;
     dv->crash = j->crashed ? &j->probe[2] : NULL;
     if ((rc = common_stack(d, &j->ps[0], &j->ps[1], dv)) < 0 ||
-        (rc = ttd_suspects(d, j->p, &j->ps[1], dv)) < 0)
+        (rc = ttdi_suspects(d, j->p, &j->ps[1], dv)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         dv->others[ri] = j->oth[ri];
         dv->nothers[ri] = j->noth[ri];
     }
-    return ttd_noise_of(&d->arena, dv);
+    return ttdi_noise_of(&d->arena, dv);
 }
 
 /* Detail hunks hi[0..n) (n <= BATCH), not detailed yet. */

@@ -87,7 +87,7 @@ const char *ttd_paired_by_name(int paired_by)
 /* Open the baseline runs and pair each one's threads with the good run's. */
 static int open_baselines(ttd_diff *d, ttf_error *err)
 {
-    ttd_run_state *g = &d->r[TTD_GOOD];
+    ttdi_run_state *g = &d->r[TTD_GOOD];
     ttd_run_info *info;
     int rc = 0;
 
@@ -95,7 +95,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         return 0;
     d->base = calloc(d->o.nbaselines, sizeof *d->base);
     info = ttfi_arena_zalloc(&d->arena, d->o.nbaselines * sizeof *info);
-    ttd_tinfo *gt = malloc((g->nt + 1) * sizeof *gt);
+    ttdi_tinfo *gt = malloc((g->nt + 1) * sizeof *gt);
     if (!d->base || !info || !gt) {
         free(gt);
         return TT_ENOMEM;
@@ -107,7 +107,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
     }
     d->res.baselines = info;
     for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
-        ttd_base *b = &d->base[k];
+        ttdi_base *b = &d->base[k];
         b->path = d->o.baselines[k];
         b->r.crash_thread = -1;
         if (!b->path || !(paths[k] = ttfi_arena_strcpy(&d->arena, b->path))) {
@@ -118,25 +118,25 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
             break;
         d->nbase++;
         b->r.t = b->r.owned;
-        if ((rc = ttd_norm_init(&b->r.norm, b->r.t, d->o.messages, d->re[1], d->re[2],
+        if ((rc = ttdi_norm_init(&b->r.norm, b->r.t, d->o.messages, d->re[1], d->re[2],
                                  d->o.no_demangle)) < 0 ||
-            (rc = ttd_load_threads(&b->r)) < 0)
+            (rc = ttdi_load_threads(&b->r)) < 0)
             break;
         if (!(b->partner = malloc((g->nt + 1) * sizeof *b->partner))) {
             rc = TT_ENOMEM;
             break;
         }
         memcpy(gt, g->ti, g->nt * sizeof *gt);
-        ttd_pairing pg = {gt, b->r.ti, g->nt, b->r.nt, &g->norm, &b->r.norm,
+        ttdi_pairing pg = {gt, b->r.ti, g->nt, b->r.nt, &g->norm, &b->r.norm,
                           NULL, 0, NULL};
-        rc = ttd_pair_threads(&pg);
+        rc = ttdi_pair_threads(&pg);
         for (size_t i = 0; i < g->nt; i++) {
             b->partner[i] = gt[i].partner;
             g->ti[i].sketch = gt[i].sketch; /* computed once, kept by g */
         }
         if (rc < 0)
             break;
-        ttd_fill_run_info(d, &b->r, b->path, &info[k]);
+        ttdi_fill_run_info(d, &b->r, b->path, &info[k]);
         info[k].exe = "";
         info[k].argc = 0;
         info[k].argv = NULL;
@@ -150,8 +150,8 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
 static void close_baselines(ttd_diff *d)
 {
     for (size_t k = 0; k < d->nbase; k++) {
-        ttd_norm_free(&d->base[k].r.norm);
-        ttd_tinfo_free(d->base[k].r.ti, d->base[k].r.nt);
+        ttdi_norm_free(&d->base[k].r.norm);
+        ttdi_tinfo_free(d->base[k].r.ti, d->base[k].r.nt);
         free(d->base[k].r.ti);
         free(d->base[k].partner);
         ttf_close(d->base[k].r.owned);
@@ -165,7 +165,7 @@ static void close_baselines(ttd_diff *d)
  * run recorded lock, condition or thread operations (interleave.c). */
 static int thread_order(ttd_diff *d, const ttd_divergence *dv)
 {
-    ttd_ilv_run in[2];
+    ttdi_ilv_run in[2];
     int64_t *map[2] = {NULL, NULL};
     int rc = 0;
 
@@ -181,12 +181,12 @@ static int thread_order(ttd_diff *d, const ttd_divergence *dv)
             map[r][i] = -1;
         for (size_t k = 0; k < d->nip; k++)
             map[r][d->ip[k].t[r]] = (int64_t)k;
-        in[r] = (ttd_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
+        in[r] = (ttdi_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
                               r ? dv->bad_time_ns : dv->good_time_ns};
     }
     ttd_interleave *il = NULL;
     if (rc >= 0)
-        rc = ttd_interleave_build(&d->arena, in, &il);
+        rc = ttdi_interleave_build(&d->arena, in, &il);
     ((ttd_divergence *)dv)->interleave = il;
     free(map[0]);
     free(map[1]);
@@ -196,10 +196,10 @@ static int thread_order(ttd_diff *d, const ttd_divergence *dv)
 /* Pair the good and the bad run's threads (hand pairs first). */
 static int pair_runs(ttd_diff *d, ttf_error *err)
 {
-    ttd_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
-    ttd_pairing p = {g->ti, b->ti, g->nt, b->nt, &g->norm, &b->norm,
+    ttdi_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
+    ttdi_pairing p = {g->ti, b->ti, g->nt, b->nt, &g->norm, &b->norm,
                      d->o.pairs, d->o.npairs, NULL};
-    int rc = ttd_pair_threads(&p);
+    int rc = ttdi_pair_threads(&p);
 
     if (rc == TT_EINVAL && p.bad_hand)
         ttfi_set_err(err, rc, 0, "--pair good#%u=bad#%u: %s", p.bad_hand->good,
@@ -215,7 +215,7 @@ static void values_setup(ttd_diff *d)
 {
     const ttf_trace *g = d->r[TTD_GOOD].t, *b = d->r[TTD_BAD].t;
 
-    d->values = !d->o.no_values && ttd_values_on(g, b);
+    d->values = !d->o.no_values && ttdi_values_on(g, b);
     if (d->o.no_values)
         d->res.values_note = "turned off (--no-values)";
     else if (!ttf_get_summary(g)->values && !ttf_get_summary(b)->values)
@@ -229,11 +229,11 @@ static void values_setup(ttd_diff *d)
 /* The first value divergence over all pairs: the earliest in the bad run. */
 static int value_first(ttd_diff *d)
 {
-    const ttd_vdiff *best = NULL;
+    const ttdi_vdiff *best = NULL;
     size_t bp = 0;
 
     for (size_t i = 0; i < d->nip; i++) {
-        const ttd_vfound *f = &d->ip[i].vf;
+        const ttdi_vfound *f = &d->ip[i].vf;
         d->res.values_compared += f->compared;
         d->res.values_noise += f->noise;
         if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
@@ -248,7 +248,7 @@ static int value_first(ttd_diff *d)
     if (!best)
         return 0;
     ttd_value_diff *v = ttfi_arena_alloc(&d->arena, sizeof *v);
-    if (!v || ttd_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
+    if (!v || ttdi_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
         return TT_ENOMEM;
     v->pair = bp;
     ttd_locate(d, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
@@ -264,57 +264,57 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
 
-    if ((rc = ttd_compile_filter(d, 0, d->o.thread, "--thread", err)) < 0 ||
-        (rc = ttd_compile_filter(d, 1, d->o.function, "--function", err)) < 0 ||
-        (rc = ttd_compile_filter(d, 2, d->o.exclude, "--exclude", err)) < 0)
+    if ((rc = ttdi_compile_filter(d, 0, d->o.thread, "--thread", err)) < 0 ||
+        (rc = ttdi_compile_filter(d, 1, d->o.function, "--function", err)) < 0 ||
+        (rc = ttdi_compile_filter(d, 2, d->o.exclude, "--exclude", err)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
-        ttd_run_state *r = &d->r[ri];
+        ttdi_run_state *r = &d->r[ri];
         r->crash_thread = -1;
-        if ((rc = ttd_norm_init(&r->norm, r->t, d->o.messages, d->re[1], d->re[2],
+        if ((rc = ttdi_norm_init(&r->norm, r->t, d->o.messages, d->re[1], d->re[2],
                                  d->o.no_demangle)) < 0)
             return rc;
-        if ((rc = ttd_load_threads(r)) < 0)
+        if ((rc = ttdi_load_threads(r)) < 0)
             return rc;
     }
     values_setup(d);
-    if ((rc = pair_runs(d, err)) < 0 || (rc = ttd_make_pairs(d)) < 0 ||
+    if ((rc = pair_runs(d, err)) < 0 || (rc = ttdi_make_pairs(d)) < 0 ||
         (rc = open_baselines(d, err)) < 0)
         return rc;
-    ttd_keybuf kb[2] = {{0}, {0}};
-    ttd_tree tr[2];
-    ttd_full fu;
+    ttdi_keybuf kb[2] = {{0}, {0}};
+    ttdi_tree tr[2];
+    ttdi_full fu;
     memset(&fu, 0, sizeof fu);
     memset(tr, 0, sizeof tr);
     tr[0].share = tr[1].share = 1;  /* repeated subtrees stored once */
     for (size_t i = 0; i < d->nip && rc >= 0; i++) {
-        ttd_ipair *p = &d->ip[i];
+        ttdi_ipair *p = &d->ip[i];
         if (d->full)
-            rc = ttd_align_full(d, p, &fu);
+            rc = ttdi_align_full(d, p, &fu);
         else
-            rc = d->o.flat ? ttd_align_pair(d, p, kb) : ttd_align_tree(d, p, tr);
+            rc = d->o.flat ? ttdi_align_pair(d, p, kb) : ttdi_align_tree(d, p, tr);
     }
-    ttd_keybuf_free(&kb[0]);
-    ttd_keybuf_free(&kb[1]);
-    ttd_tree_free(&tr[0]);
-    ttd_tree_free(&tr[1]);
-    ttd_seq_free(&fu.seq[0]);
-    ttd_seq_free(&fu.seq[1]);
-    ttd_zones_free(&fu.z);
+    ttdi_keybuf_free(&kb[0]);
+    ttdi_keybuf_free(&kb[1]);
+    ttdi_tree_free(&tr[0]);
+    ttdi_tree_free(&tr[1]);
+    ttdi_seq_free(&fu.seq[0]);
+    ttdi_seq_free(&fu.seq[1]);
+    ttdi_zones_free(&fu.z);
     close_baselines(d);
     if (rc < 0)
         return rc;
-    if ((rc = ttd_resolve(d)) < 0 || (rc = value_first(d)) < 0)
+    if ((rc = ttdi_resolve(d)) < 0 || (rc = value_first(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
-        ttd_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
-        if ((rc = ttd_notices(d, ri)) < 0 || (rc = ttd_find_crash(d, ri)) < 0)
+        ttdi_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
+        if ((rc = ttdi_notices(d, ri)) < 0 || (rc = ttdi_find_crash(d, ri)) < 0)
             return rc;
     }
-    d->res.program = ttd_same_program(&d->res.runs[0], &d->res.runs[1]);
+    d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
     d->res.options = d->o;
     if (!d->o.nbaselines && d->res.diverged &&
-        (rc = ttd_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
+        (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
                            (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
         return rc;
     if (d->res.nhunks > d->res.nexpected &&
@@ -424,15 +424,15 @@ void ttd_free(ttd_diff *d)
         free(d->ip[i].h);
         free(d->ip[i].exp);
         free(d->ip[i].reps);
-        ttd_vfound_free(&d->ip[i].vf);
+        ttdi_vfound_free(&d->ip[i].vf);
     }
-    ttd_openset_free(&d->noise);
-    ttd_openset_free(&d->calls);
+    ttdi_openset_free(&d->noise);
+    ttdi_openset_free(&d->calls);
     free(d->ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
-        ttd_norm_free(&d->r[ri].norm);
-        ttd_tinfo_free(d->r[ri].ti, d->r[ri].nt);
+        ttdi_norm_free(&d->r[ri].norm);
+        ttdi_tinfo_free(d->r[ri].ti, d->r[ri].nt);
         free(d->r[ri].ti);
         ttf_close(d->r[ri].owned);
     }

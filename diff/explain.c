@@ -118,12 +118,12 @@ static const char *fname(ectx *e, const xpair *xp, const ttdi_xcall *x)
     ev.addr = x->addr;
     ev.time_ns = x->time_ns;
     (void)xp;
-    return ttd_norm_func(&e->d->r[TTD_BAD].norm, &ev);
+    return ttdi_norm_func(&e->d->r[TTD_BAD].norm, &ev);
 }
 
 static const char *thread_name(ectx *e, size_t pair)
 {
-    const ttd_tinfo *t = &e->d->r[TTD_BAD].ti[e->d->ip[pair].t[1]];
+    const ttdi_tinfo *t = &e->d->r[TTD_BAD].ti[e->d->ip[pair].t[1]];
     return t->name;
 }
 

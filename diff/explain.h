@@ -57,14 +57,14 @@ typedef struct ttdi_rstat {
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */
 typedef struct ttdi_replay {
     /* in */
-    ttd_norm *norm[2];          /* the runs' normalisers (good, bad) */
+    ttdi_norm *norm[2];          /* the runs' normalisers (good, bad) */
     uint32_t thread[2];         /* the pair's threads */
-    const ttd_hunk *h;          /* its hunks (raw key indexes, ascending) */
+    const ttdi_hunk *h;          /* its hunks (raw key indexes, ascending) */
     size_t nh;
     uint64_t stop;              /* stop before this bad key index */
     uint64_t stop_ns;           /* or before the first bad event after this
                                    time (UINT64_MAX: no limit) */
-    const ttd_openset *noise;   /* value slots varying between good runs */
+    const ttdi_openset *noise;   /* value slots varying between good runs */
     /* out */
     ttdi_xcall *c;              /* the calls kept; c[0] the top level */
     size_t n, cap;

@@ -35,7 +35,7 @@
 
 /* One walk over a thread with its call stack of ENTER keys. */
 typedef struct cwalk {
-    ttd_norm *norm;         /* the run's normaliser */
+    ttdi_norm *norm;         /* the run's normaliser */
     ttf_iter *it;           /* its events */
     uint64_t *st;           /* open calls' ENTER keys, innermost last */
     size_t nst, cap;        /* open, room */
@@ -58,7 +58,7 @@ static int cw_apply(cwalk *w, uint64_t k, int kind, uint64_t *ctx)
         return 0;
     }
     if (kind == TTF_EV_EXIT)
-        while (f > 0 && ttd_norm_exit_of(w->st[f - 1]) != k)
+        while (f > 0 && ttdi_norm_exit_of(w->st[f - 1]) != k)
             f--;
     if (kind == TTF_EV_EXIT && f > 0)
         w->nst = f - 1; /* it closes that call and those above it */
@@ -85,7 +85,7 @@ static int cw_next(cwalk *w, uint64_t *ctx)
     int rc;
 
     while ((rc = ttf_iter_next(w->it, &ev)) > 0) {
-        if ((rc = ttd_norm_key(w->norm, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(w->norm, &ev, &key)) < 0)
             return rc;
         if (rc > 0)
             return cw_apply(w, key, ev.kind, ctx) < 0 ? TT_ENOMEM : 1;
@@ -94,7 +94,7 @@ static int cw_next(cwalk *w, uint64_t *ctx)
 }
 
 /* Events of side s of the hunks h[nh]. */
-static size_t side_events(const ttd_hunk *h, size_t nh, int s)
+static size_t side_events(const ttdi_hunk *h, size_t nh, int s)
 {
     size_t n = 0;
 
@@ -106,7 +106,7 @@ static size_t side_events(const ttd_hunk *h, size_t nh, int s)
 /* The contexts of the events of side s of h[nh], in order, from thread f:
  * *out malloc'd (side_events of them; 0 for an event the thread does not
  * have). 0 or a TT_E* code. */
-static int collect(ttd_fside f, int by_caller, const ttd_hunk *h, size_t nh,
+static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
                    int s, uint64_t **out)
 {
     cwalk w = {&f.r->norm, NULL, NULL, 0, 0, by_caller};
@@ -132,8 +132,8 @@ static int collect(ttd_fside f, int by_caller, const ttd_hunk *h, size_t nh,
     return rc < 0 ? rc : 0;
 }
 
-int ttd_fnoise_learn(ttd_openset *set, int by_caller, ttd_fside g, ttd_fside o,
-                     const ttd_hunk *h, size_t nh)
+int ttdi_fnoise_learn(ttdi_openset *set, int by_caller, ttdi_fside g, ttdi_fside o,
+                     const ttdi_hunk *h, size_t nh)
 {
     uint64_t *c = NULL;
     int rc = 0;
@@ -142,7 +142,7 @@ int ttd_fnoise_learn(ttd_openset *set, int by_caller, ttd_fside g, ttd_fside o,
         if ((rc = collect(s ? o : g, by_caller, h, nh, s, &c)) < 0)
             break;
         for (size_t k = 0, n = side_events(h, nh, s); k < n && rc >= 0; k++)
-            rc = ttd_openset_add(set, c[k]);
+            rc = ttdi_openset_add(set, c[k]);
         free(c);
     }
     return rc < 0 ? rc : 0;
@@ -150,9 +150,9 @@ int ttd_fnoise_learn(ttd_openset *set, int by_caller, ttd_fside g, ttd_fside o,
 
 /* What marking one pair works with. */
 typedef struct mark {
-    const ttd_openset *set; /* contexts that vary between good runs */
+    const ttdi_openset *set; /* contexts that vary between good runs */
     uint64_t *c[2];         /* contexts of the hunks' events, per side */
-    ttd_openset cnt[2];     /* per side: the hunks' events by context */
+    ttdi_openset cnt[2];     /* per side: the hunks' events by context */
 } mark;
 
 /* Is event k of side s noise (*varies set if its context varies)? */
@@ -160,18 +160,18 @@ static int noisy(const mark *m, int s, size_t k, int *varies)
 {
     uint64_t x = m->c[s][k];
 
-    if (ttd_openset_count(m->set, x)) {
+    if (ttdi_openset_count(m->set, x)) {
         *varies = 1;
         return 1;
     }
-    return ttd_openset_count(&m->cnt[0], x) == ttd_openset_count(&m->cnt[1], x);
+    return ttdi_openset_count(&m->cnt[0], x) == ttdi_openset_count(&m->cnt[1], x);
 }
 
 /* Hunk i (its events from k[0], k[1] on each side): expected if every
  * event is noise and one at least varies; else, if the noisy events that
  * lead it include one that varies, their count on each side in lead[i],
  * lead[nh + i]. */
-static void judge(const mark *m, const ttd_hunk *h, size_t nh, size_t i,
+static void judge(const mark *m, const ttdi_hunk *h, size_t nh, size_t i,
                   const size_t k[2], uint8_t *exp, size_t *lead)
 {
     size_t n[2] = {h[i].a1 - h[i].a0, h[i].b1 - h[i].b0};
@@ -190,8 +190,8 @@ static void judge(const mark *m, const ttd_hunk *h, size_t nh, size_t i,
         lead[i] = lead[nh + i] = 0;
 }
 
-int ttd_fnoise_mark(const ttd_openset *set, int by_caller, ttd_fside g,
-                    ttd_fside b, const ttd_hunk *h, size_t nh, uint8_t *exp,
+int ttdi_fnoise_mark(const ttdi_openset *set, int by_caller, ttdi_fside g,
+                    ttdi_fside b, const ttdi_hunk *h, size_t nh, uint8_t *exp,
                     size_t *lead)
 {
     mark m;
@@ -206,7 +206,7 @@ int ttd_fnoise_mark(const ttd_openset *set, int by_caller, ttd_fside g,
         if ((rc = collect(s ? b : g, by_caller, h, nh, s, &m.c[s])) < 0)
             break;
         for (size_t k = 0, n = side_events(h, nh, s); k < n && rc >= 0; k++)
-            rc = ttd_openset_add(&m.cnt[s], m.c[s][k]);
+            rc = ttdi_openset_add(&m.cnt[s], m.c[s][k]);
     }
     for (size_t i = 0, k[2] = {0, 0}; rc >= 0 && i < nh; i++) {
         if (!exp[i])
@@ -216,7 +216,7 @@ int ttd_fnoise_mark(const ttd_openset *set, int by_caller, ttd_fside g,
     }
     for (int s = 0; s < 2; s++) {
         free(m.c[s]);
-        ttd_openset_free(&m.cnt[s]);
+        ttdi_openset_free(&m.cnt[s]);
     }
     return rc < 0 ? rc : 0;
 }

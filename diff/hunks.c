@@ -10,14 +10,14 @@
 
 /* Index whose time stands for a split at key index i of a thread with n
  * keys: the event at i, else the last one; UINT64_MAX if it has none. */
-uint64_t ttd_probe_index(uint64_t i, uint64_t n)
+uint64_t ttdi_probe_index(uint64_t i, uint64_t n)
 {
     if (i < n)
         return i;
     return n ? n - 1 : UINT64_MAX;
 }
 
-int ttd_add_req(ttd_req *rq, size_t *n, uint64_t lo, uint64_t hi, ttd_event *out)
+int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi, ttd_event *out)
 {
     if (lo == UINT64_MAX || hi <= lo)
         return 0;
@@ -44,10 +44,10 @@ static int hunk_cmp(const void *x, const void *y)
 static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
                         ttd_hunk_info *hs)
 {
-    ttd_ipair *p = &d->ip[pi];
+    ttdi_ipair *p = &d->ip[pi];
     ttd_event *ev = ttfi_arena_zalloc(&d->arena, 3 * m * sizeof *ev);
-    ttd_req *rq = malloc(2 * m * sizeof *rq);
-    ttd_pass_spec ps[2] = {{0}, {0}};
+    ttdi_req *rq = malloc(2 * m * sizeof *rq);
+    ttdi_pass_spec ps[2] = {{0}, {0}};
     int rc = TT_ENOMEM;
 
     if (!ev || !rq)
@@ -57,15 +57,15 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         ps[s].stack_at = UINT64_MAX;
     }
     for (size_t k = 0; k < m; k++) {
-        const ttd_hunk *h = &p->h[sel[k]];
+        const ttdi_hunk *h = &p->h[sel[k]];
         hs[k].expected = p->exp ? p->exp[sel[k]] : 0;
         hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
         hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
-        uint64_t gi = h->a1 > h->a0 ? h->a0 : ttd_probe_index(h->a0, p->n[0]);
-        ttd_add_req(ps[0].rq, &ps[0].nrq, gi, gi + 1, &ev[3 * k]);
+        uint64_t gi = h->a1 > h->a0 ? h->a0 : ttdi_probe_index(h->a0, p->n[0]);
+        ttdi_add_req(ps[0].rq, &ps[0].nrq, gi, gi + 1, &ev[3 * k]);
         ev[3 * k].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
-        uint64_t bi = h->b1 > h->b0 ? h->b0 : ttd_probe_index(h->b0, p->n[1]);
-        ttd_add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
+        uint64_t bi = h->b1 > h->b0 ? h->b0 : ttdi_probe_index(h->b0, p->n[1]);
+        ttdi_add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
         ev[3 * k + 1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
         hs[k].pair = pi;
         hs[k].good_index = h->a0;
@@ -76,7 +76,7 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         hs[k].bad_first = h->b1 > h->b0 ? &ev[3 * k + 1] : NULL;
     }
     for (int s = 0; s < 2; s++)
-        if ((rc = ttd_run_pass(d, s, p->t[s], &ps[s])) < 0)
+        if ((rc = ttdi_run_pass(d, s, p->t[s], &ps[s])) < 0)
             goto out;
     for (size_t k = 0; k < m; k++) {
         hs[k].time_ns = ev[3 * k + 1].time_ns;
@@ -90,7 +90,7 @@ out:
 
 /* Which hunks of p to resolve: the first max_hunks divergences, then the
  * first max_hunks expected ones, into sel; counts of each kind. */
-static size_t select_hunks(const ttd_diff *d, const ttd_ipair *p, size_t *sel,
+static size_t select_hunks(const ttd_diff *d, const ttdi_ipair *p, size_t *sel,
                            size_t *ndiv, size_t *nexp)
 {
     size_t cap = d->o.max_hunks, m = 0, got[2] = {0, 0};
@@ -110,7 +110,7 @@ static size_t select_hunks(const ttd_diff *d, const ttd_ipair *p, size_t *sel,
     return m;
 }
 
-int ttd_resolve(ttd_diff *d)
+int ttdi_resolve(ttd_diff *d)
 {
     size_t m = 0, maxh = 0;
     ttd_pair *pairs = ttfi_arena_zalloc(&d->arena, (d->nip + 1) * sizeof *pairs);
@@ -132,21 +132,21 @@ int ttd_resolve(ttd_diff *d)
     }
     size_t at = 0;
     for (size_t i = 0; i < d->nip; i++) {
-        ttd_ipair *p = &d->ip[i];
+        ttdi_ipair *p = &d->ip[i];
         size_t ndiv, nexp, k = select_hunks(d, p, sel, &ndiv, &nexp);
         int rc = resolve_pair(d, i, sel, k, hs + at);
         if (rc < 0) {
             free(sel);
             return rc;
         }
-        ttd_fill_thread_info(&d->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
-        ttd_fill_thread_info(&d->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
-        const ttd_tinfo *gt = &d->r[TTD_GOOD].ti[p->t[0]];
+        ttdi_fill_thread_info(&d->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
+        ttdi_fill_thread_info(&d->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
+        const ttdi_tinfo *gt = &d->r[TTD_GOOD].ti[p->t[0]];
         pairs[i].paired_by = gt->paired_by;
         pairs[i].tie = gt->tie;
         pairs[i].similarity = gt->score;
         pairs[i].second = gt->second;
-        pairs[i].uncertain = ttd_pair_uncertain(gt->score, gt->second);
+        pairs[i].uncertain = ttdi_pair_uncertain(gt->score, gt->second);
         pairs[i].hunks = ndiv;
         pairs[i].expected = nexp;
         pairs[i].first_time_ns = ndiv ? hs[at].time_ns : 0;

@@ -54,7 +54,7 @@ typedef struct oseq {
 
 /* One open call of a thread. */
 typedef struct xframe {
-    uint64_t key;           /* function key (ttd_norm_key of its ENTER) */
+    uint64_t key;           /* function key (ttdi_norm_key of its ENTER) */
     uint64_t mask;          /* locks held at entry or taken inside */
     uint64_t t0;            /* entered at */
     const char *name;       /* function */
@@ -76,7 +76,7 @@ typedef struct fnslot {
 
 /* One run's walk. */
 typedef struct xrun {
-    const ttd_ilv_run *in;  /* the run */
+    const ttdi_ilv_run *in;  /* the run */
     xthread *th;            /* per thread */
     obj *objs;              /* OBJ_CAP slots */
     int nkind[3];           /* objects numbered per kind */
@@ -236,7 +236,7 @@ static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event
 /* Walk run x up to its split. */
 static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u)
 {
-    const ttd_ilv_run *in = x->in;
+    const ttdi_ilv_run *in = x->in;
     ttf_iter *it;
     ttf_event ev;
     uint64_t key;
@@ -249,11 +249,11 @@ static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot 
         if (ev.kind == TTF_EV_SYNC_OP) {
             rc = sync_event(a, x, t, &ev);
         } else if (ev.kind == TTF_EV_ENTER) {
-            if ((rc = ttd_norm_key(in->norm, &ev, &key)) > 0)
-                rc = push(t, key, ev.time_ns, ttd_norm_func(in->norm, &ev));
+            if ((rc = ttdi_norm_key(in->norm, &ev, &key)) > 0)
+                rc = push(t, key, ev.time_ns, ttdi_norm_func(in->norm, &ev));
         } else if (ev.kind == TTF_EV_EXIT && t->n &&
-                   (rc = ttd_norm_key(in->norm, &ev, &key)) > 0 &&
-                   ttd_norm_exit_of(t->f[t->n - 1].key) == key) {
+                   (rc = ttdi_norm_key(in->norm, &ev, &key)) > 0 &&
+                   ttdi_norm_exit_of(t->f[t->n - 1].key) == key) {
             ret(x, t, ev.thread, ev.time_ns, fns, bad, u);
         }
     }
@@ -266,7 +266,7 @@ static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot 
  * DURING_MAX before it returned (where a race completes). */
 static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave *out)
 {
-    const ttd_ilv_run *in = x->in;
+    const ttdi_ilv_run *in = x->in;
     ttd_xev *v = ttfi_arena_zalloc(a, (DURING_MAX + 1) * sizeof *v);
     ttf_iter *it;
     ttf_event ev;
@@ -288,11 +288,11 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
             continue;
         if (ev.time_ns < u->call.time_ns) { /* before: only who is inside it */
             if ((ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT) &&
-                (rc = ttd_norm_key(in->norm, &ev, &key)) > 0 &&
-                (key == u->key || key == ttd_norm_exit_of(u->key)))
+                (rc = ttdi_norm_key(in->norm, &ev, &key)) > 0 &&
+                (key == u->key || key == ttdi_norm_exit_of(u->key)))
                 open_at[ev.thread] = key == u->key
                     ? (ttd_xev){TTF_EV_ENTER, 0, ev.thread, in->pair_of[ev.thread],
-                                ev.time_ns, NULL, ttd_norm_func(in->norm, &ev)}
+                                ev.time_ns, NULL, ttdi_norm_func(in->norm, &ev)}
                     : (ttd_xev){0};
             continue;
         }
@@ -302,10 +302,10 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
             e.op = ev.code;
             e.object = o ? o->label : "?";
         } else if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT) {
-            if ((rc = ttd_norm_key(in->norm, &ev, &key)) <= 0 ||
-                key != (ev.kind == TTF_EV_ENTER ? u->key : ttd_norm_exit_of(u->key)))
+            if ((rc = ttdi_norm_key(in->norm, &ev, &key)) <= 0 ||
+                key != (ev.kind == TTF_EV_ENTER ? u->key : ttdi_norm_exit_of(u->key)))
                 continue;
-            e.func = ttd_norm_func(in->norm, &ev);
+            e.func = ttdi_norm_func(in->norm, &ev);
             open_at[ev.thread] = ev.kind == TTF_EV_ENTER ? e : (ttd_xev){0};
         } else {
             continue;
@@ -411,7 +411,7 @@ static int unprot_result(struct ttfi_arena *a, xrun *b, const xrun *g, const unp
     return during(a, b, u, out);
 }
 
-int ttd_interleave_build(struct ttfi_arena *a, const ttd_ilv_run in[2], ttd_interleave **out)
+int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_interleave **out)
 {
     xrun x[2];
     unprot u = {0};

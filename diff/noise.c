@@ -60,7 +60,7 @@ static int same_file(const char *dir, const char *name, const char *path)
     return strcmp(base, name) == 0 && strcmp(d2, dir) == 0;
 }
 
-int ttd_siblings(struct ttfi_arena *a, const char *good, const char *bad,
+int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
                  const char ***out, size_t *nout)
 {
     char dir[4096], want[256], sk[256];
@@ -161,7 +161,7 @@ static int waiting_side(const ttd_divergence *dv, const ttd_event *ev, size_t n,
     return here || !leaves;
 }
 
-int ttd_noise_of(struct ttfi_arena *a, ttd_divergence *dv)
+int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv)
 {
     char buf[256] = "";
     int waited = 0;

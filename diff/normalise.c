@@ -22,10 +22,10 @@ static size_t slot_of(uint64_t id, size_t cap)
     return (size_t)ttfi_mix64(id) & (cap - 1);
 }
 
-static int cache_grow(ttd_cache *c)
+static int cache_grow(ttdi_cache *c)
 {
     size_t ncap = c->cap ? c->cap * 2 : 1024;
-    ttd_slot *ns = calloc(ncap, sizeof *ns);
+    ttdi_slot *ns = calloc(ncap, sizeof *ns);
 
     if (!ns)
         return TT_ENOMEM;
@@ -44,7 +44,7 @@ static int cache_grow(ttd_cache *c)
 }
 
 /* The slot of id, or NULL if it has none yet: the per-event look-up. */
-static inline ttd_slot *cache_find(const ttd_cache *c, uint64_t id)
+static inline ttdi_slot *cache_find(const ttdi_cache *c, uint64_t id)
 {
     if (!c->cap)
         return NULL;
@@ -58,7 +58,7 @@ static inline ttd_slot *cache_find(const ttd_cache *c, uint64_t id)
 
 /* A new slot for id, which has none (fields to fill); NULL if out of
  * memory. Out of line: once per distinct address or site. */
-static __attribute__((noinline)) ttd_slot *cache_add(ttd_cache *c, uint64_t id)
+static __attribute__((noinline)) ttdi_slot *cache_add(ttdi_cache *c, uint64_t id)
 {
     if ((c->n + 1) * 2 > c->cap && cache_grow(c) < 0)
         return NULL;
@@ -71,7 +71,7 @@ static __attribute__((noinline)) ttd_slot *cache_add(ttd_cache *c, uint64_t id)
     return &c->slots[j];
 }
 
-static int passes(const ttd_norm *n, const char *name)
+static int passes(const ttdi_norm *n, const char *name)
 {
     if (n->keep && !ttd_regex_match(n->keep, name))
         return 0;
@@ -80,7 +80,7 @@ static int passes(const ttd_norm *n, const char *name)
     return 1;
 }
 
-int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
+int ttdi_norm_init(ttdi_norm *n, const ttf_trace *t, int messages,
                   const ttd_regex *keep, const ttd_regex *drop,
                   int no_demangle)
 {
@@ -102,7 +102,7 @@ int ttd_norm_init(ttd_norm *n, const ttf_trace *t, int messages,
     return ttf_sym_set_demangle(n->sym, !no_demangle);
 }
 
-void ttd_norm_free(ttd_norm *n)
+void ttdi_norm_free(ttdi_norm *n)
 {
     if (!n)
         return;
@@ -114,11 +114,11 @@ void ttd_norm_free(ttd_norm *n)
 }
 
 /* The new slot of an address or scope site: named, filtered, hashed. */
-static __attribute__((noinline)) ttd_slot *func_add(ttd_norm *n,
+static __attribute__((noinline)) ttdi_slot *func_add(ttdi_norm *n,
                                                     const ttf_event *ev,
                                                     uint64_t id)
 {
-    ttd_slot *s = cache_add(&n->funcs, id);
+    ttdi_slot *s = cache_add(&n->funcs, id);
 
     if (!s)
         return NULL;
@@ -130,23 +130,23 @@ static __attribute__((noinline)) ttd_slot *func_add(ttd_norm *n,
     return s;
 }
 
-static inline ttd_slot *func_slot(ttd_norm *n, const ttf_event *ev)
+static inline ttdi_slot *func_slot(ttdi_norm *n, const ttf_event *ev)
 {
-    uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
-    ttd_slot *s = cache_find(&n->funcs, id);
+    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    ttdi_slot *s = cache_find(&n->funcs, id);
 
     return s ? s : func_add(n, ev, id);
 }
 
-const char *ttd_norm_func(ttd_norm *n, const ttf_event *ev)
+const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev)
 {
-    ttd_slot *s = func_slot(n, ev);
+    ttdi_slot *s = func_slot(n, ev);
     return s ? s->name : "?";
 }
 
-static ttd_slot *site_slot(ttd_norm *n, uint32_t site)
+static ttdi_slot *site_slot(ttdi_norm *n, uint32_t site)
 {
-    ttd_slot *s = cache_find(&n->sites, site);
+    ttdi_slot *s = cache_find(&n->sites, site);
 
     if (s || !(s = cache_add(&n->sites, site)))
         return s;
@@ -160,7 +160,7 @@ static ttd_slot *site_slot(ttd_norm *n, uint32_t site)
     return s;
 }
 
-const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev)
+const char *ttdi_norm_text(ttdi_norm *n, const ttf_event *ev)
 {
     int len = ttf_format_message(n->trace, ev, n->buf, n->buflen);
 
@@ -178,21 +178,21 @@ const char *ttd_norm_text(ttd_norm *n, const ttf_event *ev)
     return n->buf;
 }
 
-int ttd_norm_kept(ttd_norm *n, const ttf_event *ev)
+int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev)
 {
     uint64_t key;
 
     if ((ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) && !n->keep && !n->drop)
         return 1;
-    return ttd_norm_key(n, ev, &key);
+    return ttdi_norm_key(n, ev, &key);
 }
 
-/* ttd_norm_key for the kinds other than ENTER and EXIT. */
-static __attribute__((noinline)) int other_key(ttd_norm *n,
+/* ttdi_norm_key for the kinds other than ENTER and EXIT. */
+static __attribute__((noinline)) int other_key(ttdi_norm *n,
                                                const ttf_event *ev,
                                                uint64_t *key)
 {
-    ttd_slot *s;
+    ttdi_slot *s;
 
     switch (ev->kind) {
     case TTF_EV_MESSAGE:
@@ -204,7 +204,7 @@ static __attribute__((noinline)) int other_key(ttd_norm *n,
             return 0;
         *key = mix(s->hash, ev->kind);
         if (n->messages == TTD_MSG_TEXT) {
-            const char *txt = ttd_norm_text(n, ev);
+            const char *txt = ttdi_norm_text(n, ev);
             *key = mix(XXH3_64bits_withSeed(txt, strlen(txt), s->hash), ev->kind);
         }
         return 1;
@@ -216,11 +216,11 @@ static __attribute__((noinline)) int other_key(ttd_norm *n,
     }
 }
 
-int ttd_norm_key(ttd_norm *n, const ttf_event *ev, uint64_t *key)
+int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
 {
     if (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
         return other_key(n, ev, key);
-    ttd_slot *s = func_slot(n, ev);
+    ttdi_slot *s = func_slot(n, ev);
     if (!s)
         return TT_ENOMEM;
     /* constant kinds: the compiler folds their mix */

@@ -11,18 +11,18 @@
 
 #include "engine_int.h"
 
-struct ttd_oslot {
+struct ttdi_oslot {
     uint64_t key;           /* the key */
     uint64_t count;         /* open frames with it, 0 = empty slot */
 };
 
-static size_t home(const ttd_openset *o, uint64_t k)
+static size_t home(const ttdi_openset *o, uint64_t k)
 {
     return (size_t)ttfi_mix64(k) & (o->cap - 1);
 }
 
 /* The slot of k, or the empty slot where it would go. */
-static struct ttd_oslot *find(const ttd_openset *o, uint64_t k)
+static struct ttdi_oslot *find(const ttdi_openset *o, uint64_t k)
 {
     size_t i = home(o, k);
 
@@ -31,9 +31,9 @@ static struct ttd_oslot *find(const ttd_openset *o, uint64_t k)
     return &o->slot[i];
 }
 
-static int grow(ttd_openset *o)
+static int grow(ttdi_openset *o)
 {
-    ttd_openset n = {0};
+    ttdi_openset n = {0};
 
     n.cap = o->cap ? 2 * o->cap : 64;
     n.slot = calloc(n.cap, sizeof *n.slot);
@@ -50,11 +50,11 @@ static int grow(ttd_openset *o)
     return 0;
 }
 
-int ttd_openset_add(ttd_openset *o, uint64_t k)
+int ttdi_openset_add(ttdi_openset *o, uint64_t k)
 {
     if (2 * (o->used + 1) > o->cap && grow(o) < 0)
         return TT_ENOMEM;
-    struct ttd_oslot *s = find(o, k);
+    struct ttdi_oslot *s = find(o, k);
     if (!s->count) {
         s->key = k;
         o->used++;
@@ -63,11 +63,11 @@ int ttd_openset_add(ttd_openset *o, uint64_t k)
     return 0;
 }
 
-void ttd_openset_del(ttd_openset *o, uint64_t k)
+void ttdi_openset_del(ttdi_openset *o, uint64_t k)
 {
     if (!o->cap)
         return;
-    struct ttd_oslot *s = find(o, k);
+    struct ttdi_oslot *s = find(o, k);
     if (!s->count || --s->count)
         return;
     /* s is now empty: move back every follower whose home is not
@@ -84,19 +84,19 @@ void ttd_openset_del(ttd_openset *o, uint64_t k)
     }
 }
 
-uint64_t ttd_openset_count(const ttd_openset *o, uint64_t k)
+uint64_t ttdi_openset_count(const ttdi_openset *o, uint64_t k)
 {
     return o->cap ? find(o, k)->count : 0;
 }
 
-void ttd_openset_clear(ttd_openset *o)
+void ttdi_openset_clear(ttdi_openset *o)
 {
     if (o->used)
         memset(o->slot, 0, o->cap * sizeof *o->slot);
     o->used = 0;
 }
 
-void ttd_openset_free(ttd_openset *o)
+void ttdi_openset_free(ttdi_openset *o)
 {
     free(o->slot);
     memset(o, 0, sizeof *o);

@@ -30,7 +30,7 @@ static int same(const char *x, const char *y)
 }
 
 /* Do g and b match under the rule of this round? */
-static int fits(const ttd_tinfo *g, const ttd_tinfo *b, int round)
+static int fits(const ttdi_tinfo *g, const ttdi_tinfo *b, int round)
 {
     switch (round) {
     case TTD_PAIR_NAME_START:
@@ -45,7 +45,7 @@ static int fits(const ttd_tinfo *g, const ttd_tinfo *b, int round)
     }
 }
 
-static void join(ttd_tinfo *g, ttd_tinfo *b, int how, int tie)
+static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
 {
     g->partner = b->index;
     b->partner = g->index;
@@ -54,7 +54,7 @@ static void join(ttd_tinfo *g, ttd_tinfo *b, int how, int tie)
 }
 
 /* The content sketch of thread ti of the run n normalises (computed once). */
-static int sketch(ttd_norm *n, ttd_tinfo *ti)
+static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
     ttf_iter *it;
     ttf_event ev;
@@ -70,7 +70,7 @@ static int sketch(ttd_norm *n, ttd_tinfo *ti)
     while (seen < SKETCH_EVENTS && (rc = ttf_iter_next(it, &ev)) > 0) {
         if (ev.kind != TTF_EV_ENTER && ev.kind != TTF_EV_MESSAGE)
             continue;
-        if ((rc = ttd_norm_key(n, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(n, &ev, &key)) < 0)
             break;
         seen += (uint64_t)rc;
         if (rc)
@@ -87,7 +87,7 @@ static int sketch(ttd_norm *n, ttd_tinfo *ti)
     return rc < 0 ? rc : 0;
 }
 
-static double similarity(const ttd_tinfo *g, const ttd_tinfo *b)
+static double similarity(const ttdi_tinfo *g, const ttdi_tinfo *b)
 {
     double dot = 0;
     uint64_t lo = g->events < b->events ? g->events : b->events;
@@ -128,7 +128,7 @@ static double runner_up(const cand *c, const cand *all, size_t n)
 
 /* The tied candidates of one round: pairs that fit where either side has
  * more than one fit. cg/cb count the fits per thread. */
-static size_t tied(ttd_pairing *p, int round, uint32_t *cg, uint32_t *cb, cand *c)
+static size_t tied(ttdi_pairing *p, int round, uint32_t *cg, uint32_t *cb, cand *c)
 {
     size_t n = 0;
 
@@ -141,7 +141,7 @@ static size_t tied(ttd_pairing *p, int round, uint32_t *cg, uint32_t *cb, cand *
 }
 
 /* One round: unique fits by the rule, ties by content. */
-static int round_pairs(ttd_pairing *p, int round, uint32_t *cg, uint32_t *cb,
+static int round_pairs(ttdi_pairing *p, int round, uint32_t *cg, uint32_t *cb,
                        cand *c)
 {
     memset(cg, 0, p->ng * sizeof *cg);
@@ -166,7 +166,7 @@ static int round_pairs(ttd_pairing *p, int round, uint32_t *cg, uint32_t *cb,
     }
     qsort(c, n, sizeof *c, cand_cmp);
     for (size_t k = 0; k < n; k++) {
-        ttd_tinfo *g = &p->g[c[k].g], *b = &p->b[c[k].b];
+        ttdi_tinfo *g = &p->g[c[k].g], *b = &p->b[c[k].b];
         if (g->partner >= 0 || b->partner >= 0)
             continue;
         join(g, b, TTD_PAIR_CONTENT, round);
@@ -178,7 +178,7 @@ static int round_pairs(ttd_pairing *p, int round, uint32_t *cg, uint32_t *cb,
 
 /* Pairs given by hand; TT_EINVAL (with p->bad_hand set) when one names a
  * thread that does not exist or is already paired. */
-static int by_hand(ttd_pairing *p)
+static int by_hand(ttdi_pairing *p)
 {
     for (size_t k = 0; k < p->nhand; k++) {
         const ttd_hand_pair *h = &p->hand[k];
@@ -192,7 +192,7 @@ static int by_hand(ttd_pairing *p)
     return 0;
 }
 
-int ttd_pair_threads(ttd_pairing *p)
+int ttdi_pair_threads(ttdi_pairing *p)
 {
     size_t big = p->ng > p->nb ? p->ng : p->nb;
     size_t nc = p->ng * p->nb < MAX_CANDIDATES ? p->ng * p->nb : MAX_CANDIDATES;
@@ -218,16 +218,16 @@ out:
     return rc;
 }
 
-int ttd_pair_uncertain(double score, double second)
+int ttdi_pair_uncertain(double score, double second)
 {
     if (score < 0)
         return 0;
-    if (score < TTD_PAIR_LOW)
+    if (score < TTDI_PAIR_LOW)
         return 1;
-    return second >= 0 && score - second < TTD_PAIR_MARGIN && score < TTD_PAIR_ALIKE;
+    return second >= 0 && score - second < TTDI_PAIR_MARGIN && score < TTDI_PAIR_ALIKE;
 }
 
-void ttd_tinfo_free(ttd_tinfo *t, size_t n)
+void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)
 {
     for (size_t i = 0; t && i < n; i++) {
         free(t[i].sketch);

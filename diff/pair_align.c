@@ -12,7 +12,7 @@
 
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
-    ttd_run_state *r;                 /* its run */
+    ttdi_run_state *r;                 /* its run */
     ttf_iter *it;           /* its events */
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
@@ -20,7 +20,7 @@ typedef struct src {
     int kind;               /* kind of the event of the last key */
 } src;
 
-static int src_open(src *s, ttd_run_state *r, uint32_t thread)
+static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
 {
     const ttf_thread *th = ttf_get_thread(r->t, thread);
 
@@ -38,7 +38,7 @@ static int src_next(src *s, uint64_t *key)
     int rc;
 
     while ((rc = ttf_iter_next(s->it, &ev)) > 0) {
-        rc = ttd_norm_key(&s->r->norm, &ev, key);
+        rc = ttdi_norm_key(&s->r->norm, &ev, key);
         if (rc == 0)
             continue;
         if (rc < 0)
@@ -53,12 +53,12 @@ static int src_next(src *s, uint64_t *key)
 }
 
 /* The rest of s into kb after the m keys already there; *n = keys stored. */
-static int drain(src *s, ttd_keybuf *kb, size_t m, size_t *n)
+static int drain(src *s, ttdi_keybuf *kb, size_t m, size_t *n)
 {
-    int rc = ttd_keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
+    int rc = ttdi_keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
 
     while (rc >= 0) {
-        if (m == kb->cap && (rc = ttd_keybuf_reserve(kb, 2 * m, m)) < 0)
+        if (m == kb->cap && (rc = ttdi_keybuf_reserve(kb, 2 * m, m)) < 0)
             break;
         if ((rc = src_next(s, &kb->k[m])) <= 0)
             break;
@@ -71,7 +71,7 @@ static int drain(src *s, ttd_keybuf *kb, size_t m, size_t *n)
 /* Normalise both threads of a pair in step: the common prefix is only
  * compared, never stored (identical runs cost no key memory at all); from
  * the first difference on, the rest of each side goes to kb. */
-static int normalise_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2], size_t *prefix,
+static int normalise_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2], size_t *prefix,
                           size_t m[2])
 {
     src s[2] = {{0}, {0}};
@@ -90,7 +90,7 @@ static int normalise_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2], size_t *p
     } while (got[0] && got[1] && k[0] == k[1]);
     *prefix = (size_t)s[0].n - (size_t)got[0];
     for (int i = 0; i < 2 && rc >= 0; i++) {
-        if ((rc = ttd_keybuf_reserve(&kb[i], 16, 0)) < 0)
+        if ((rc = ttdi_keybuf_reserve(&kb[i], 16, 0)) < 0)
             break;
         kb[i].k[0] = k[i];
         rc = drain(&s[i], &kb[i], (size_t)got[i], &m[i]);
@@ -105,7 +105,7 @@ out:
 }
 
 /* Thread th of run r, whole, into s; *crash = key index of its CRASH. */
-static int load_seq(ttd_run_state *r, uint32_t th, int collapse, ttd_seq *s,
+static int load_seq(ttdi_run_state *r, uint32_t th, int collapse, ttdi_seq *s,
                     uint64_t *crash)
 {
     src in = {0};
@@ -113,9 +113,9 @@ static int load_seq(ttd_run_state *r, uint32_t th, int collapse, ttd_seq *s,
     int rc = src_open(&in, r, th);
 
     if (rc >= 0)
-        rc = ttd_seq_reset(s, collapse, in.bound);
+        rc = ttdi_seq_reset(s, collapse, in.bound);
     while (rc >= 0 && (rc = src_next(&in, &key)) > 0)
-        rc = ttd_seq_feed(s, key, in.kind);
+        rc = ttdi_seq_feed(s, key, in.kind);
     if (crash)
         *crash = in.crash;
     ttf_iter_close(in.it);
@@ -129,51 +129,51 @@ static int load_seq(ttd_run_state *r, uint32_t th, int collapse, ttd_seq *s,
  * ascending in both threads, so the walk steps over them the same way.
  * With --first-only only the first hunk is known, so the walk stops
  * where it begins. */
-static int pair_values(ttd_diff *d, ttd_ipair *p)
+static int pair_values(ttd_diff *d, ttdi_ipair *p)
 {
-    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
-    ttd_vside b = {&d->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
+    ttdi_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttdi_vside b = {&d->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
 
     if (!d->values)
         return 0;
     if (d->o.first_only && p->nh)
         b.stop = p->h[0].b0;
-    return ttd_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
+    return ttdi_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
                               &p->vf);
 }
 
 /* What baseline k varies in against the good run, from their hunks h[nh]
  * (raw key indexes): the contexts of its calls (fnoise.c) and the value
  * slots that differ along the rest (values.c). */
-static int baseline_learn(ttd_diff *d, const ttd_ipair *p, size_t k,
-                          const ttd_hunk *h, size_t nh)
+static int baseline_learn(ttd_diff *d, const ttdi_ipair *p, size_t k,
+                          const ttdi_hunk *h, size_t nh)
 {
-    ttd_base *bk = &d->base[k];
-    ttd_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
-    ttd_vside o = {&bk->r.norm, (uint32_t)bk->partner[p->t[0]], UINT64_MAX};
-    ttd_vfound vf;
-    ttd_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fo = {&bk->r, o.thread};
-    int rc = ttd_fnoise_learn(&d->calls, !d->o.flat, fg, fo, h, nh);
+    ttdi_base *bk = &d->base[k];
+    ttdi_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttdi_vside o = {&bk->r.norm, (uint32_t)bk->partner[p->t[0]], UINT64_MAX};
+    ttdi_vfound vf;
+    ttdi_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fo = {&bk->r, o.thread};
+    int rc = ttdi_fnoise_learn(&d->calls, !d->o.flat, fg, fo, h, nh);
 
     if (rc < 0 || !d->values || !ttf_get_summary(bk->r.t)->values)
         return rc;
     memset(&vf, 0, sizeof vf);
-    rc = ttd_values_compare(g, o, h, nh, &d->noise, 1, &vf);
-    ttd_vfound_free(&vf);
+    rc = ttdi_values_compare(g, o, h, nh, &d->noise, 1, &vf);
+    ttdi_vfound_free(&vf);
     return rc;
 }
 
 /* The same from the item hunks x[nx] of fu->seq. */
-static int baseline_items(ttd_diff *d, const ttd_ipair *p, size_t k, ttd_full *fu,
-                          const ttd_xhunk *x, size_t nx)
+static int baseline_items(ttd_diff *d, const ttdi_ipair *p, size_t k, ttdi_full *fu,
+                          const ttdi_xhunk *x, size_t nx)
 {
-    ttd_hunk *h = malloc((nx + 1) * sizeof *h);
+    ttdi_hunk *h = malloc((nx + 1) * sizeof *h);
     int rc;
 
     if (!h)
         return TT_ENOMEM;
     for (size_t i = 0; i < nx; i++)
-        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
+        ttdi_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
     rc = baseline_learn(d, p, k, h, nx);
     free(h);
     return rc;
@@ -183,16 +183,16 @@ static int baseline_items(ttd_diff *d, const ttd_ipair *p, size_t k, ttd_full *f
 
 /* Hunk i of p becomes two: its first la good and lb bad events, expected,
  * then the rest, into h, exp, reps at k (reps NULL: none). */
-static size_t split_one(const ttd_ipair *p, size_t i, size_t la, size_t lb,
-                        ttd_hunk *h, uint8_t *exp, uint64_t *reps, size_t k)
+static size_t split_one(const ttdi_ipair *p, size_t i, size_t la, size_t lb,
+                        ttdi_hunk *h, uint8_t *exp, uint64_t *reps, size_t k)
 {
-    const ttd_hunk *x = &p->h[i];
+    const ttdi_hunk *x = &p->h[i];
 
     if (la || lb) {
-        h[k] = (ttd_hunk){x->a0, x->a0 + la, x->b0, x->b0 + lb};
+        h[k] = (ttdi_hunk){x->a0, x->a0 + la, x->b0, x->b0 + lb};
         exp[k++] = 1;
     }
-    h[k] = (ttd_hunk){x->a0 + la, x->a1, x->b0 + lb, x->b1};
+    h[k] = (ttdi_hunk){x->a0 + la, x->a1, x->b0 + lb, x->b1};
     exp[k] = p->exp[i];
     if (reps) {
         reps[2 * k] = p->reps[2 * i];
@@ -205,14 +205,14 @@ static size_t split_one(const ttd_ipair *p, size_t i, size_t la, size_t lb,
  * too (fnoise.c), and split one that only starts with such events into
  * that start, expected, and the rest: the first divergence then begins at
  * the first event no good run varies in. Loop count hunks stay whole. */
-static int mark_noise(ttd_diff *d, ttd_ipair *p)
+static int mark_noise(ttd_diff *d, ttdi_ipair *p)
 {
     size_t nh = p->nh, n = nh, *lead = malloc((2 * nh + 1) * sizeof *lead);
-    ttd_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fb = {&d->r[TTD_BAD], p->t[1]};
+    ttdi_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fb = {&d->r[TTD_BAD], p->t[1]};
     int rc = lead ? 0 : TT_ENOMEM;
 
     if (rc == 0)
-        rc = ttd_fnoise_mark(&d->calls, !d->o.flat, fg, fb, p->h, nh, p->exp, lead);
+        rc = ttdi_fnoise_mark(&d->calls, !d->o.flat, fg, fb, p->h, nh, p->exp, lead);
     for (size_t i = 0; rc == 0 && i < nh; i++) {
         if (p->exp[i] || (p->reps && p->reps[2 * i]))
             lead[i] = lead[nh + i] = 0;
@@ -222,7 +222,7 @@ static int mark_noise(ttd_diff *d, ttd_ipair *p)
         free(lead);
         return rc;
     }
-    ttd_hunk *h = malloc((n + 1) * sizeof *h);
+    ttdi_hunk *h = malloc((n + 1) * sizeof *h);
     uint8_t *exp = calloc(n + 1, 1);
     uint64_t *reps = p->reps ? calloc(2 * n + 2, sizeof *reps) : NULL;
     if (!h || !exp || (p->reps && !reps)) {
@@ -248,36 +248,36 @@ static int mark_noise(ttd_diff *d, ttd_ipair *p)
 /* ---- flat mode ----------------------------------------------------------- */
 
 /* The good run's zones of variation against every baseline, for pair p. */
-static int pair_zones(ttd_diff *d, const ttd_ipair *p, ttd_full *fu)
+static int pair_zones(ttd_diff *d, const ttdi_ipair *p, ttdi_full *fu)
 {
-    ttd_xhunk *x = NULL;
+    ttdi_xhunk *x = NULL;
     size_t nx = 0;
     int rc = 0;
 
-    ttd_zones_clear(&fu->z);
-    ttd_openset_clear(&d->calls);
+    ttdi_zones_clear(&fu->z);
+    ttdi_openset_clear(&d->calls);
     for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
         int64_t tk = d->base[k].partner[p->t[0]];
         if (tk < 0)
             continue;
         rc = load_seq(&d->base[k].r, (uint32_t)tk, d->o.collapse_loops, &fu->seq[1], NULL);
         if (rc >= 0)
-            rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+            rc = ttdi_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
         if (rc >= 0)
-            rc = ttd_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
+            rc = ttdi_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
         if (rc >= 0)
             rc = baseline_items(d, p, k, fu, x, nx);
         free(x);
         x = NULL;
     }
-    return rc < 0 ? rc : ttd_zones_finish(&fu->z);
+    return rc < 0 ? rc : ttdi_zones_finish(&fu->z);
 }
 
 /* Full mode: both threads stored whole (loops collapsed if asked), hunks
  * checked against the zones where good runs vary. */
-int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
+int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu)
 {
-    ttd_xhunk *x = NULL;
+    ttdi_xhunk *x = NULL;
     size_t nx = 0;
     int rc = load_seq(&d->r[TTD_GOOD], p->t[0], d->o.collapse_loops, &fu->seq[0], NULL);
 
@@ -286,7 +286,7 @@ int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
     if (rc >= 0)
         rc = load_seq(&d->r[TTD_BAD], p->t[1], d->o.collapse_loops, &fu->seq[1], &p->crash);
     if (rc >= 0)
-        rc = ttd_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+        rc = ttdi_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
     if (rc < 0)
         return rc;
     p->n[0] = fu->seq[0].raw;
@@ -299,8 +299,8 @@ int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
         return TT_ENOMEM;
     }
     for (size_t i = 0; i < nx; i++) {
-        ttd_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &p->h[i]);
-        p->exp[i] = (uint8_t)(d->nbase && ttd_zones_cover(&fu->z, &fu->seq[0], &fu->seq[1], &x[i]));
+        ttdi_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &p->h[i]);
+        p->exp[i] = (uint8_t)(d->nbase && ttdi_zones_cover(&fu->z, &fu->seq[0], &fu->seq[1], &x[i]));
         p->reps[2 * i] = x[i].reps[0];
         p->reps[2 * i + 1] = x[i].reps[1];
     }
@@ -313,7 +313,7 @@ int ttd_align_full(ttd_diff *d, ttd_ipair *p, ttd_full *fu)
     return pair_values(d, p);
 }
 
-int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
+int ttdi_align_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2])
 {
     size_t prefix = 0, m[2] = {0, 0};
     int rc = normalise_pair(d, p, kb, &prefix, m);
@@ -322,7 +322,7 @@ int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
         return rc;
     if (p->crash != UINT64_MAX)
         d->r[TTD_BAD].crash_thread = p->t[1];
-    rc = ttd_align(kb[0].k, m[0], kb[1].k, m[1], d->o.minimal, &p->h, &p->nh);
+    rc = ttdi_align(kb[0].k, m[0], kb[1].k, m[1], d->o.minimal, &p->h, &p->nh);
     if (d->o.first_only && p->nh > 1)
         p->nh = 1;
     for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
@@ -339,13 +339,13 @@ int ttd_align_pair(ttd_diff *d, ttd_ipair *p, ttd_keybuf kb[2])
 
 /* Feed the rest of s into t; with stop > 0, only until the open call at
  * stack position stop - 1 has ended. */
-static int feed_rest(src *s, ttd_tree *t, size_t stop)
+static int feed_rest(src *s, ttdi_tree *t, size_t stop)
 {
     uint64_t key;
     int rc = 0;
 
-    while ((!stop || ttd_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
-        if ((rc = ttd_tree_feed(t, key, s->kind)) < 0)
+    while ((!stop || ttdi_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
+        if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;
     return rc < 0 ? rc : 0;
 }
@@ -353,7 +353,7 @@ static int feed_rest(src *s, ttd_tree *t, size_t stop)
 /* Both threads of p as call trees. With --first-only, read in step up to
  * the first difference, then each side only until the call open there
  * (the deepest common one) has ended: the first hunk lies inside it. */
-static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
+static int load_trees(ttd_diff *d, ttdi_ipair *p, ttdi_tree tr[2])
 {
     src s[2] = {{0}, {0}};
     uint64_t k[2];
@@ -363,8 +363,8 @@ static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
     if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
         return rc;
     if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0 ||
-        (rc = ttd_tree_reset(&tr[0], s[0].bound)) < 0 ||
-        (rc = ttd_tree_reset(&tr[1], s[1].bound)) < 0)
+        (rc = ttdi_tree_reset(&tr[0], s[0].bound)) < 0 ||
+        (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0)
         goto out;
     while (d->o.first_only) {
         for (int i = 0; i < 2; i++)
@@ -373,15 +373,15 @@ static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
                 goto out;
             }
         if (got[0] && got[1] && k[0] == k[1]) {
-            if ((rc = ttd_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||
-                (rc = ttd_tree_feed(&tr[1], k[1], s[1].kind)) < 0)
+            if ((rc = ttdi_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||
+                (rc = ttdi_tree_feed(&tr[1], k[1], s[1].kind)) < 0)
                 goto out;
             continue;
         }
-        stop = ttd_tree_depth(&tr[0]);
+        stop = ttdi_tree_depth(&tr[0]);
         for (int i = 0; i < 2 && rc >= 0; i++)
             if (got[i])
-                rc = ttd_tree_feed(&tr[i], k[i], s[i].kind);
+                rc = ttdi_tree_feed(&tr[i], k[i], s[i].kind);
         break;
     }
     for (int i = 0; i < 2 && rc >= 0; i++)
@@ -391,8 +391,8 @@ static int load_trees(ttd_diff *d, ttd_ipair *p, ttd_tree tr[2])
     p->n[1] = s[1].n;
     p->crash = s[1].crash;
 out:
-    ttd_tree_finish(&tr[0]);
-    ttd_tree_finish(&tr[1]);
+    ttdi_tree_finish(&tr[0]);
+    ttdi_tree_finish(&tr[1]);
     ttf_iter_close(s[0].it);
     ttf_iter_close(s[1].it);
     return rc < 0 ? rc : 0;
@@ -400,15 +400,15 @@ out:
 
 /* Thread th of run r, whole, as the call tree t; *n = its keys, *crash =
  * key index of its CRASH (if crash). */
-static int load_tree(ttd_run_state *r, uint32_t th, ttd_tree *t, uint64_t *n,
+static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
                      uint64_t *crash)
 {
     src s = {0};
     int rc = src_open(&s, r, th);
 
-    if (rc >= 0 && (rc = ttd_tree_reset(t, s.bound)) >= 0) {
+    if (rc >= 0 && (rc = ttdi_tree_reset(t, s.bound)) >= 0) {
         rc = feed_rest(&s, t, 0);
-        ttd_tree_finish(t);
+        ttdi_tree_finish(t);
     }
     *n = s.n;
     if (crash)
@@ -419,12 +419,12 @@ static int load_tree(ttd_run_state *r, uint32_t th, ttd_tree *t, uint64_t *n,
 
 /* Tree hunks as key-index hunks (the loop counts dropped); NULL on
  * ENOMEM. */
-static ttd_hunk *raw_hunks(const ttd_xhunk *x, size_t nx)
+static ttdi_hunk *raw_hunks(const ttdi_xhunk *x, size_t nx)
 {
-    ttd_hunk *h = malloc((nx + 1) * sizeof *h);
+    ttdi_hunk *h = malloc((nx + 1) * sizeof *h);
 
     for (size_t i = 0; h && i < nx; i++)
-        h[i] = (ttd_hunk){x[i].a0, x[i].a1, x[i].b0, x[i].b1};
+        h[i] = (ttdi_hunk){x[i].a0, x[i].a1, x[i].b0, x[i].b1};
     return h;
 }
 
@@ -432,21 +432,21 @@ static ttd_hunk *raw_hunks(const ttd_xhunk *x, size_t nx)
  * with its partner in every baseline (in tr[1]) to learn what varies
  * between good runs, then the bad thread whole in tr[1]. --first-only
  * reads everything here: the first hunk may be one the good runs show. */
-static int load_with_baselines(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
+static int load_with_baselines(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
 {
     uint64_t n;
     int rc = load_tree(&d->r[TTD_GOOD], p->t[0], &tr[0], &p->n[0], NULL);
 
-    ttd_openset_clear(&d->calls);
+    ttdi_openset_clear(&d->calls);
     for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
         int64_t tk = d->base[k].partner[p->t[0]];
-        ttd_xhunk *x = NULL;
-        ttd_hunk *h = NULL;
+        ttdi_xhunk *x = NULL;
+        ttdi_hunk *h = NULL;
         size_t nx = 0;
         if (tk < 0)
             continue;
         if ((rc = load_tree(&d->base[k].r, (uint32_t)tk, &tr[1], &n, NULL)) < 0 ||
-            (rc = ttd_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx)) < 0)
+            (rc = ttdi_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx)) < 0)
             break;
         if (!(h = raw_hunks(x, nx)))
             rc = TT_ENOMEM;
@@ -460,14 +460,14 @@ static int load_with_baselines(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
     return rc;
 }
 
-int ttd_align_tree(ttd_diff *d, ttd_ipair *p, ttd_tree *tr)
+int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
 {
-    ttd_xhunk *x = NULL;
+    ttdi_xhunk *x = NULL;
     size_t nx = 0;
     int rc = d->nbase ? load_with_baselines(d, p, tr) : load_trees(d, p, tr);
 
     if (rc >= 0)
-        rc = ttd_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
+        rc = ttdi_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
     if (rc < 0)
         return rc;
     if (d->o.first_only && !d->nbase && nx > 1)

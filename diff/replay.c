@@ -50,7 +50,7 @@ typedef struct ttdi_rframe {
 
 /* One side being read. */
 typedef struct rside {
-    ttd_norm *norm;
+    ttdi_norm *norm;
     ttf_iter *it;
     ttf_event ev;               /* current kept event */
     uint64_t key;               /* its key */
@@ -62,7 +62,7 @@ static int rnext(rside *s)
 {
     int rc;
     while ((rc = ttf_iter_next(s->it, &s->ev)) > 0) {
-        if ((rc = ttd_norm_key(s->norm, &s->ev, &s->key)) < 0)
+        if ((rc = ttdi_norm_key(s->norm, &s->ev, &s->key)) < 0)
             return rc;
         if (rc == 0)
             continue;
@@ -87,7 +87,7 @@ static int push(ttdi_replay *rp, int side, const rside *s)
     ttdi_rframe *f = &rp->st[side][rp->nst[side]++];
     memset(f, 0, sizeof *f);
     f->key = s->key;
-    f->exit_key = ttd_norm_exit_of(s->key);
+    f->exit_key = ttdi_norm_exit_of(s->key);
     f->node = -1;
     f->enter[side] = s->idx;
     f->ev[side] = s->ev;
@@ -266,7 +266,7 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 /* The noise-set key of a value slot, as values.c makes it. */
 static int baseline_noise(const ttdi_replay *rp, uint64_t key, int slot)
 {
-    return rp->noise && ttd_openset_count(rp->noise, ttd_value_slot_key(key, slot));
+    return rp->noise && ttdi_openset_count(rp->noise, ttdi_value_slot_key(key, slot));
 }
 
 /* Why a difference at slot (-1 return) of function key is noise, 0 if not. */
@@ -275,7 +275,7 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
 {
     if (baseline_noise(rp, key, slot))
         return TTDI_NOISE_BASELINE;
-    return ttdi_value_noise(ty, g, b, slot < 0 ? ttd_norm_func(rp->norm[1], ev) : NULL,
+    return ttdi_value_noise(ty, g, b, slot < 0 ? ttdi_norm_func(rp->norm[1], ev) : NULL,
                             slot < 0);
 }
 
@@ -458,7 +458,7 @@ static int skip(ttdi_replay *rp, rside s[2], size_t *hi, int *stopped)
 
     while (rc > 0 && *hi < rp->nh &&
            (s[0].idx >= rp->h[*hi].a0 || s[1].idx >= rp->h[*hi].b0)) {
-        const ttd_hunk *h = &rp->h[(*hi)++];
+        const ttdi_hunk *h = &rp->h[(*hi)++];
         while (rc > 0 && s[0].idx < h->a1) {
             lone(rp, 0, &s[0]);
             rc = rnext(&s[0]);

@@ -36,7 +36,7 @@
 /* Key buffers are big and written once, front to back: map them with
  * transparent huge pages where the kernel allows, so filling 80 MB costs
  * 40 page faults rather than 20000. */
-int ttd_keybuf_reserve(ttd_keybuf *kb, size_t n, size_t keep)
+int ttdi_keybuf_reserve(ttdi_keybuf *kb, size_t n, size_t keep)
 {
     if (n <= kb->cap)
         return 0;
@@ -55,7 +55,7 @@ int ttd_keybuf_reserve(ttd_keybuf *kb, size_t n, size_t keep)
     return 0;
 }
 
-void ttd_keybuf_free(ttd_keybuf *kb)
+void ttdi_keybuf_free(ttdi_keybuf *kb)
 {
     if (kb->k)
         munmap(kb->k, kb->bytes);
@@ -64,7 +64,7 @@ void ttd_keybuf_free(ttd_keybuf *kb)
 
 /* ---- collapsing ---------------------------------------------------------- */
 
-struct ttd_cframe {
+struct ttdi_cframe {
     uint64_t enter;         /* ENTER key (0 for the top level) */
     uint64_t h;             /* hash of the children folded so far */
     uint64_t pend;          /* hash of the last child, not yet folded */
@@ -82,24 +82,24 @@ static uint64_t fold(uint64_t h, uint64_t x)
     return ttfi_mix64(((h << 5) | (h >> 59)) ^ x);
 }
 
-static void commit(ttd_cframe *f)
+static void commit(ttdi_cframe *f)
 {
     if (f->has_pend)
         f->h = fold(f->h, f->pend);
     f->has_pend = 0;
 }
 
-static int push_frame(ttd_seq *s, uint64_t enter, size_t start, uint64_t raw0)
+static int push_frame(ttdi_seq *s, uint64_t enter, size_t start, uint64_t raw0)
 {
     if (s->nst == s->stcap) {
         size_t ncap = s->stcap ? 2 * s->stcap : 64;
-        ttd_cframe *ns = realloc(s->st, ncap * sizeof *ns);
+        ttdi_cframe *ns = realloc(s->st, ncap * sizeof *ns);
         if (!ns)
             return TT_ENOMEM;
         s->st = ns;
         s->stcap = ncap;
     }
-    ttd_cframe *f = &s->st[s->nst++];
+    ttdi_cframe *f = &s->st[s->nst++];
     memset(f, 0, sizeof *f);
     f->enter = enter;
     f->h = fold(0, enter);
@@ -110,35 +110,35 @@ static int push_frame(ttd_seq *s, uint64_t enter, size_t start, uint64_t raw0)
     return 0;
 }
 
-int ttd_seq_reset(ttd_seq *s, int collapse, size_t bound)
+int ttdi_seq_reset(ttdi_seq *s, int collapse, size_t bound)
 {
-    int rc = ttd_keybuf_reserve(&s->k, bound + 16, 0);
+    int rc = ttdi_keybuf_reserve(&s->k, bound + 16, 0);
 
     if (rc == 0 && collapse)
-        rc = ttd_keybuf_reserve(&s->map, bound + 16, 0);
+        rc = ttdi_keybuf_reserve(&s->map, bound + 16, 0);
     s->n = 0;
     s->raw = 0;
     s->collapse = collapse;
     s->nloops = 0;
     s->nst = 0;
-    ttd_openset_clear(&s->open);
+    ttdi_openset_clear(&s->open);
     if (rc == 0 && collapse)
         rc = push_frame(s, 0, 0, 0);
     return rc;
 }
 
-void ttd_seq_free(ttd_seq *s)
+void ttdi_seq_free(ttdi_seq *s)
 {
-    ttd_keybuf_free(&s->k);
-    ttd_keybuf_free(&s->map);
+    ttdi_keybuf_free(&s->k);
+    ttdi_keybuf_free(&s->map);
     free(s->loops);
     free(s->st);
-    ttd_openset_free(&s->open);
+    ttdi_openset_free(&s->open);
     memset(s, 0, sizeof *s);
 }
 
 /* A subtree [start, n) of hash e just closed under frame p. */
-static int child_subtree(ttd_seq *s, ttd_cframe *p, size_t start, uint64_t e,
+static int child_subtree(ttdi_seq *s, ttdi_cframe *p, size_t start, uint64_t e,
                          uint64_t unit)
 {
     if (p->prev == SIZE_MAX || p->prev_unit != e) {
@@ -157,7 +157,7 @@ static int child_subtree(ttd_seq *s, ttd_cframe *p, size_t start, uint64_t e,
     if (p->prev_loop == SIZE_MAX) {
         if (s->nloops == s->loopcap) {
             size_t ncap = s->loopcap ? 2 * s->loopcap : 64;
-            ttd_loop *nl = realloc(s->loops, ncap * sizeof *nl);
+            ttdi_loop *nl = realloc(s->loops, ncap * sizeof *nl);
             if (!nl)
                 return TT_ENOMEM;
             s->loops = nl;
@@ -165,9 +165,9 @@ static int child_subtree(ttd_seq *s, ttd_cframe *p, size_t start, uint64_t e,
         }
         s->k.k[p->prev] = ttfi_mix64(e ^ LOOP_SALT);
         p->prev_loop = s->nloops;
-        s->loops[s->nloops++] = (ttd_loop){p->prev, 1, unit};
+        s->loops[s->nloops++] = (ttdi_loop){p->prev, 1, unit};
     }
-    ttd_loop *l = &s->loops[p->prev_loop];
+    ttdi_loop *l = &s->loops[p->prev_loop];
     l->count++;
     p->pend = fold(e, l->count);
     p->has_pend = 1;
@@ -176,61 +176,61 @@ static int child_subtree(ttd_seq *s, ttd_cframe *p, size_t start, uint64_t e,
 
 /* The open frame an EXIT with key k closes, 0 if none (the top level).
  * The counts make a miss O(1); a hit scans only the frames it pops. */
-static size_t match(const ttd_seq *s, uint64_t k)
+static size_t match(const ttdi_seq *s, uint64_t k)
 {
-    if (!ttd_openset_count(&s->open, k))
+    if (!ttdi_openset_count(&s->open, k))
         return 0;
     for (size_t i = s->nst; i-- > 1;)
-        if (ttd_norm_exit_of(s->st[i].enter) == k)
+        if (ttdi_norm_exit_of(s->st[i].enter) == k)
             return i;
     return 0;
 }
 
-int ttd_seq_feed(ttd_seq *s, uint64_t key, int kind)
+int ttdi_seq_feed(ttdi_seq *s, uint64_t key, int kind)
 {
     size_t at = s->n;
     uint64_t raw = s->raw++;
 
-    if (at >= s->k.cap && ttd_keybuf_reserve(&s->k, 2 * at + 16, at) < 0)
+    if (at >= s->k.cap && ttdi_keybuf_reserve(&s->k, 2 * at + 16, at) < 0)
         return TT_ENOMEM;
     s->k.k[s->n++] = key;
     if (!s->collapse)
         return 0;
-    if (at >= s->map.cap && ttd_keybuf_reserve(&s->map, 2 * at + 16, at) < 0)
+    if (at >= s->map.cap && ttdi_keybuf_reserve(&s->map, 2 * at + 16, at) < 0)
         return TT_ENOMEM;
     s->map.k[at] = raw;
     if (kind == TTF_EV_ENTER) {
         if (push_frame(s, key, at, raw) < 0)
             return TT_ENOMEM;
-        return ttd_openset_add(&s->open, ttd_norm_exit_of(key));
+        return ttdi_openset_add(&s->open, ttdi_norm_exit_of(key));
     }
     size_t f = kind == TTF_EV_EXIT ? match(s, key) : 0;
     if (f == 0) { /* a message, or a return from before the trace began */
-        ttd_cframe *top = &s->st[s->nst - 1];
+        ttdi_cframe *top = &s->st[s->nst - 1];
         commit(top);
         top->pend = key;
         top->has_pend = 1;
         top->prev = SIZE_MAX;
         return 0;
     }
-    ttd_cframe c = s->st[f];
+    ttdi_cframe c = s->st[f];
     commit(&c);
     uint64_t e = fold(c.h, key);
     /* calls left without a return (longjmp) just end here */
     for (size_t i = f; i < s->nst; i++)
-        ttd_openset_del(&s->open, ttd_norm_exit_of(s->st[i].enter));
+        ttdi_openset_del(&s->open, ttdi_norm_exit_of(s->st[i].enter));
     s->nst = f;
     return child_subtree(s, &s->st[f - 1], c.start, e, raw + 1 - c.raw0);
 }
 
-uint64_t ttd_seq_raw(const ttd_seq *s, size_t i)
+uint64_t ttdi_seq_raw(const ttdi_seq *s, size_t i)
 {
     if (i >= s->n)
         return s->raw;
     return s->collapse ? s->map.k[i] : i;
 }
 
-const ttd_loop *ttd_seq_loop(const ttd_seq *s, size_t i)
+const ttdi_loop *ttdi_seq_loop(const ttdi_seq *s, size_t i)
 {
     size_t lo = 0, hi = s->nloops;
 
@@ -247,15 +247,15 @@ const ttd_loop *ttd_seq_loop(const ttd_seq *s, size_t i)
 /* ---- hunks --------------------------------------------------------------- */
 
 typedef struct xvec {
-    ttd_xhunk *v;           /* hunks */
+    ttdi_xhunk *v;           /* hunks */
     size_t n, cap;
 } xvec;
 
-static int xpush(xvec *x, const ttd_xhunk *h)
+static int xpush(xvec *x, const ttdi_xhunk *h)
 {
     if (x->n == x->cap) {
         size_t ncap = x->cap ? 2 * x->cap : 16;
-        ttd_xhunk *nv = realloc(x->v, ncap * sizeof *nv);
+        ttdi_xhunk *nv = realloc(x->v, ncap * sizeof *nv);
         if (!nv)
             return TT_ENOMEM;
         x->v = nv;
@@ -266,32 +266,32 @@ static int xpush(xvec *x, const ttd_xhunk *h)
 }
 
 /* Count hunks of the matched items a[i..i+n) ~ b[j..j+n). */
-static int counts(const ttd_seq *a, const ttd_seq *b, size_t i, size_t j,
+static int counts(const ttdi_seq *a, const ttdi_seq *b, size_t i, size_t j,
                   size_t n, xvec *x)
 {
     for (size_t k = 0; k < n && a->nloops && b->nloops; k++) {
-        const ttd_loop *la = ttd_seq_loop(a, i + k), *lb = ttd_seq_loop(b, j + k);
+        const ttdi_loop *la = ttdi_seq_loop(a, i + k), *lb = ttdi_seq_loop(b, j + k);
         if (!la || !lb || la->count == lb->count)
             continue;
-        ttd_xhunk h = {i + k, i + k + 1, j + k, j + k + 1, {la->count, lb->count}};
+        ttdi_xhunk h = {i + k, i + k + 1, j + k, j + k + 1, {la->count, lb->count}};
         if (xpush(x, &h) < 0)
             return TT_ENOMEM;
     }
     return 0;
 }
 
-int ttd_seq_align(const ttd_seq *a, const ttd_seq *b, int minimal,
-                  ttd_xhunk **out, size_t *nout)
+int ttdi_seq_align(const ttdi_seq *a, const ttdi_seq *b, int minimal,
+                  ttdi_xhunk **out, size_t *nout)
 {
-    ttd_hunk *h = NULL;
+    ttdi_hunk *h = NULL;
     size_t nh = 0, i = 0, j = 0;
     xvec x = {NULL, 0, 0};
-    int rc = ttd_align(a->k.k, a->n, b->k.k, b->n, minimal, &h, &nh);
+    int rc = ttdi_align(a->k.k, a->n, b->k.k, b->n, minimal, &h, &nh);
 
     for (size_t k = 0; rc == 0 && k < nh; k++) {
         if ((rc = counts(a, b, i, j, h[k].a0 - i, &x)) < 0)
             break;
-        ttd_xhunk xh = {h[k].a0, h[k].a1, h[k].b0, h[k].b1, {0, 0}};
+        ttdi_xhunk xh = {h[k].a0, h[k].a1, h[k].b0, h[k].b1, {0, 0}};
         rc = xpush(&x, &xh);
         i = h[k].a1;
         j = h[k].b1;
@@ -308,18 +308,18 @@ int ttd_seq_align(const ttd_seq *a, const ttd_seq *b, int minimal,
     return 0;
 }
 
-void ttd_seq_to_raw(const ttd_seq *a, const ttd_seq *b, const ttd_xhunk *x,
-                    ttd_hunk *out)
+void ttdi_seq_to_raw(const ttdi_seq *a, const ttdi_seq *b, const ttdi_xhunk *x,
+                    ttdi_hunk *out)
 {
-    out->a0 = (size_t)ttd_seq_raw(a, x->a0);
-    out->a1 = (size_t)ttd_seq_raw(a, x->a1);
-    out->b0 = (size_t)ttd_seq_raw(b, x->b0);
-    out->b1 = (size_t)ttd_seq_raw(b, x->b1);
+    out->a0 = (size_t)ttdi_seq_raw(a, x->a0);
+    out->a1 = (size_t)ttdi_seq_raw(a, x->a1);
+    out->b0 = (size_t)ttdi_seq_raw(b, x->b0);
+    out->b1 = (size_t)ttdi_seq_raw(b, x->b1);
     if (!x->reps[0])
         return;
     uint64_t c = x->reps[0] < x->reps[1] ? x->reps[0] : x->reps[1];
-    out->a0 += (size_t)(c * ttd_seq_loop(a, x->a0)->unit);
-    out->b0 += (size_t)(c * ttd_seq_loop(b, x->b0)->unit);
+    out->a0 += (size_t)(c * ttdi_seq_loop(a, x->a0)->unit);
+    out->b0 += (size_t)(c * ttdi_seq_loop(b, x->b0)->unit);
 }
 
 /* ---- zones --------------------------------------------------------------- */
@@ -350,7 +350,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
-static int zone_room(ttd_zones *z, size_t nkeys)
+static int zone_room(ttdi_zones *z, size_t nkeys)
 {
     size_t cap = z->cap;
     if (grow((void **)&z->keys, &z->keycap, z->nkeys + nkeys, sizeof *z->keys) < 0)
@@ -380,8 +380,8 @@ static size_t uniq(uint64_t *k, size_t n)
     return m;
 }
 
-int ttd_zones_add(ttd_zones *z, const ttd_seq *g, const ttd_seq *o,
-                  const ttd_xhunk *x, size_t nx)
+int ttdi_zones_add(ttdi_zones *z, const ttdi_seq *g, const ttdi_seq *o,
+                  const ttdi_xhunk *x, size_t nx)
 {
     for (size_t i = 0; i < nx; i++) {
         size_t na = x[i].a1 - x[i].a0, nb = x[i].b1 - x[i].b0;
@@ -415,7 +415,7 @@ static int zref_cmp(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-int ttd_zones_finish(ttd_zones *z)
+int ttdi_zones_finish(ttdi_zones *z)
 {
     zref *r = malloc((z->n + 1) * sizeof *r);
     uint64_t *keys = malloc((z->nkeys + 1) * sizeof *keys);
@@ -460,8 +460,8 @@ int ttd_zones_finish(ttd_zones *z)
     return 0;
 }
 
-int ttd_zones_cover(const ttd_zones *z, const ttd_seq *g, const ttd_seq *b,
-                    const ttd_xhunk *x)
+int ttdi_zones_cover(const ttdi_zones *z, const ttdi_seq *g, const ttdi_seq *b,
+                    const ttdi_xhunk *x)
 {
     size_t lo = 0, hi = z->n;
 
@@ -485,13 +485,13 @@ int ttd_zones_cover(const ttd_zones *z, const ttd_seq *g, const ttd_seq *b,
     return 1;
 }
 
-void ttd_zones_clear(ttd_zones *z)
+void ttdi_zones_clear(ttdi_zones *z)
 {
     z->n = 0;
     z->nkeys = 0;
 }
 
-void ttd_zones_free(ttd_zones *z)
+void ttdi_zones_free(ttdi_zones *z)
 {
     free(z->lo);
     free(z->hi);

@@ -10,7 +10,7 @@
 #include "engine_int.h"
 
 /* Name and start function of each thread (walks up to its first ENTER). */
-int ttd_load_threads(ttd_run_state *r)
+int ttdi_load_threads(ttdi_run_state *r)
 {
     r->nt = ttf_thread_count(r->t);
     r->ti = calloc(r->nt + 1, sizeof *r->ti);
@@ -18,7 +18,7 @@ int ttd_load_threads(ttd_run_state *r)
         return TT_ENOMEM;
     for (size_t i = 0; i < r->nt; i++) {
         const ttf_thread *th = ttf_get_thread(r->t, i);
-        ttd_tinfo *ti = &r->ti[i];
+        ttdi_tinfo *ti = &r->ti[i];
         ti->index = (uint32_t)i;
         ti->name = th && th->name && th->name[0] ? th->name
                    : th && th->first_name ? th->first_name : "";
@@ -33,7 +33,7 @@ int ttd_load_threads(ttd_run_state *r)
         while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.kind != TTF_EV_ENTER)
             ;
         if (rc > 0)
-            ti->start = ttd_norm_func(&r->norm, &ev);
+            ti->start = ttdi_norm_func(&r->norm, &ev);
         ttf_iter_close(it);
         if (rc < 0)
             return rc;
@@ -42,12 +42,12 @@ int ttd_load_threads(ttd_run_state *r)
 }
 
 /* --thread as every command means it (ttd_thread_match). */
-static int thread_selected(const ttd_diff *d, const ttd_tinfo *t)
+static int thread_selected(const ttd_diff *d, const ttdi_tinfo *t)
 {
     return ttd_thread_match(d->o.thread, d->re[0], t->index, t->name, t->first);
 }
 
-void ttd_fill_thread_info(const ttd_run_state *r, uint32_t i, uint64_t events,
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
                           ttd_thread_info *out)
 {
     out->index = i;
@@ -57,9 +57,9 @@ void ttd_fill_thread_info(const ttd_run_state *r, uint32_t i, uint64_t events,
 }
 
 /* Build the ipairs (selected, in good creation order) and the unpaired list. */
-int ttd_make_pairs(ttd_diff *d)
+int ttdi_make_pairs(ttd_diff *d)
 {
-    ttd_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
+    ttdi_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
     ttd_unpaired *up = ttfi_arena_zalloc(&d->arena, (g->nt + b->nt + 1) * sizeof *up);
 
     d->ip = calloc(g->nt + 1, sizeof *d->ip);
@@ -67,29 +67,29 @@ int ttd_make_pairs(ttd_diff *d)
         return TT_ENOMEM;
     d->res.unpaired = up;
     for (size_t i = 0; i < g->nt; i++) {
-        ttd_tinfo *t = &g->ti[i];
+        ttdi_tinfo *t = &g->ti[i];
         if (t->partner < 0 || !(thread_selected(d, t) ||
                                 thread_selected(d, &b->ti[t->partner])))
             continue;
-        ttd_ipair *p = &d->ip[d->nip++];
+        ttdi_ipair *p = &d->ip[d->nip++];
         p->t[0] = (uint32_t)i;
         p->t[1] = (uint32_t)t->partner;
     }
     for (int ri = 0; ri < 2; ri++) {
         for (size_t i = 0; i < d->r[ri].nt; i++) {
-            const ttd_tinfo *t = &d->r[ri].ti[i];
+            const ttdi_tinfo *t = &d->r[ri].ti[i];
             if (t->partner >= 0 || !thread_selected(d, t))
                 continue;
             const ttf_thread *th = ttf_get_thread(d->r[ri].t, i);
             ttd_unpaired *u = &up[d->res.nunpaired++];
             u->run = ri;
-            ttd_fill_thread_info(&d->r[ri], (uint32_t)i, th ? th->events : 0, &u->thread);
+            ttdi_fill_thread_info(&d->r[ri], (uint32_t)i, th ? th->events : 0, &u->thread);
         }
     }
     return 0;
 }
 
-int ttd_compile_filter(ttd_diff *d, int i, const char *pattern, const char *flag,
+int ttdi_compile_filter(ttd_diff *d, int i, const char *pattern, const char *flag,
                        ttf_error *err)
 {
     ttf_error e;
@@ -105,7 +105,7 @@ int ttd_compile_filter(ttd_diff *d, int i, const char *pattern, const char *flag
     return rc;
 }
 
-void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path, ttd_run_info *ri_out)
+void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path, ttd_run_info *ri_out)
 {
     const ttf_process *pr = ttf_get_process(r->t);
     const ttf_summary *s = ttf_get_summary(r->t);
@@ -148,7 +148,7 @@ void ttd_fill_run_info(ttd_diff *d, ttd_run_state *r, const char *path, ttd_run_
     }
 }
 
-int ttd_same_program(const ttd_run_info *g, const ttd_run_info *b)
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b)
 {
     if (g->exe[0] && b->exe[0] && strcmp(g->exe, b->exe) != 0)
         return TTD_PROGRAM_OTHER;
@@ -159,9 +159,9 @@ int ttd_same_program(const ttd_run_info *g, const ttd_run_info *b)
 }
 
 /* Reader and symbol notices of one run, copied into the result. */
-int ttd_notices(ttd_diff *d, int ri)
+int ttdi_notices(ttd_diff *d, int ri)
 {
-    ttd_run_state *r = &d->r[ri];
+    ttdi_run_state *r = &d->r[ri];
     size_t n1 = ttf_notice_count(r->t), n2 = ttf_sym_notice_count(r->norm.sym);
     const char **v = ttfi_arena_zalloc(&d->arena, (n1 + n2 + 1) * sizeof *v);
 
@@ -179,24 +179,24 @@ int ttd_notices(ttd_diff *d, int ri)
 /* The first CRASH event in one thread, with the function it hit; 1 found. */
 static int crash_in(ttd_diff *d, int ri, uint32_t th, ttd_event *ev)
 {
-    ttd_walk w;
-    int rc = ttd_walk_open(&w, &d->r[ri], th);
+    ttdi_walk w;
+    int rc = ttdi_walk_open(&w, &d->r[ri], th);
 
     if (rc < 0)
         return rc;
-    while ((rc = ttd_walk_next(&w)) > 0 && w.ev.kind != TTF_EV_CRASH)
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.kind != TTF_EV_CRASH)
         ;
-    if (rc > 0 && (rc = ttd_walk_fill(d, &w, ev)) == 0)
+    if (rc > 0 && (rc = ttdi_walk_fill(d, &w, ev)) == 0)
         rc = 1;
-    ttd_walk_close(&w);
+    ttdi_walk_close(&w);
     return rc;
 }
 
 /* The run's crash event: in the thread found while normalising, else
  * looked for in every thread. */
-int ttd_find_crash(ttd_diff *d, int ri)
+int ttdi_find_crash(ttd_diff *d, int ri)
 {
-    ttd_run_state *r = &d->r[ri];
+    ttdi_run_state *r = &d->r[ri];
     const ttf_summary *s = ttf_get_summary(r->t);
     ttd_event *ev = ttfi_arena_zalloc(&d->arena, sizeof *ev);
     int rc = 0;

@@ -38,7 +38,7 @@ static int add_frame(ttd_diff *d, const ttd_divergence *dv, ttd_suspect *s, size
 
 /* A call whose return value differs from the good run's (vd): both
  * values as text. */
-static void value_differs(ttd_diff *d, const ttd_vdiff *vd, ttd_suspect *x)
+static void value_differs(ttd_diff *d, const ttdi_vdiff *vd, ttd_suspect *x)
 {
     char v[64];
 
@@ -54,14 +54,14 @@ static void value_differs(ttd_diff *d, const ttd_vdiff *vd, ttd_suspect *x)
  * another value than in the good run (the pair's value walk says; noise
  * by its look counts against), and is it a lock wrapper, or a leaf that
  * returned void or the same value? Values take no part with --no-values. */
-static int judge(ttd_diff *d, const ttd_ipair *p, const ttd_sus_ev *e,
+static int judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
                  ttd_suspect *x)
 {
     const ttf_signature *sig;
     ttf_event ev;
 
-    x->trivial = ttd_lock_wrapper(x->name);
-    const ttd_vdiff *vd = d->values && !d->o.no_values ? ttd_vfound_ret(&p->vf, e->idx) : NULL;
+    x->trivial = ttdi_lock_wrapper(x->name);
+    const ttdi_vdiff *vd = d->values && !d->o.no_values ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
     if (vd) {
         value_differs(d, vd, x);
         int why = ttdi_value_noise(&vd->sig->ret, vd->ev[0].retval, vd->ev[1].retval,
@@ -86,7 +86,7 @@ static int judge(ttd_diff *d, const ttd_ipair *p, const ttd_sus_ev *e,
         x->trivial = 1;
     if (x->trivial)
         return ttdi_evid_add(&d->arena, x, TTD_EV_TRIVIAL, TTDI_W_TRIVIAL, "%s",
-                             ttd_lock_wrapper(x->name) ? "a lock wrapper"
+                             ttdi_lock_wrapper(x->name) ? "a lock wrapper"
                              : "a leaf that returned the same value (or nothing)");
     return 0;
 }
@@ -114,7 +114,7 @@ static int distance(ttd_diff *d, ttd_suspect *x)
  * is a tie-breaker. The array holds every candidate, ranked, and ends with
  * one whose name is NULL; nsuspects of them are shown (the explain stage
  * adds evidence to all of them and ranks again). */
-int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
+int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
                  ttd_divergence *dv)
 {
     size_t want = d->o.suspects, n = 0, depth = dv->nstack;
@@ -130,7 +130,7 @@ int ttd_suspects(ttd_diff *d, const ttd_ipair *p, const ttd_pass_spec *b,
     if (depth && (rc = add_frame(d, dv, s, &n)) < 0)
         return rc;
     for (uint64_t i = 0; i < have && n < cap && rc >= 0; i++) {
-        const ttd_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
+        const ttdi_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
         if (depth && e->nstack + 1 < depth)
             break; /* before the diverging frame's caller began */
         if (e->kind != TTF_EV_EXIT || e->nstack < depth || !e->name ||

@@ -55,7 +55,7 @@ typedef struct kid {
 
 /* One side's children list of the pair being aligned. */
 typedef struct side {
-    const ttd_tree *t;      /* its tree */
+    const ttdi_tree *t;      /* its tree */
     kid *k;                 /* children, plus a sentinel at n (raw0 = end) */
     uint64_t *kh;           /* children's hashes */
     uint64_t *ih;           /* items (loops collapsed): hashes */
@@ -81,7 +81,7 @@ typedef struct tctx {
     side s[2];              /* the two lists */
     tvec stack;             /* pending tasks, next on top */
     tvec acts;              /* the current pair's actions, in order */
-    ttd_xhunk *out;         /* hunks so far */
+    ttdi_xhunk *out;         /* hunks so far */
     size_t nout, outcap;
     int minimal;            /* exact Myers */
     int nomem;              /* an allocation failed */
@@ -136,19 +136,19 @@ static void side_free(side *s)
  * shared node's are those of the copy it points at. */
 static int gather(side *s, size_t p, uint64_t r)
 {
-    size_t b = ttd_tree_body(s->t, p);
-    size_t c = b + 1, end = p ? b + ttd_node_size(ttd_tree_node(s->t, b)) : s->t->n;
+    size_t b = ttdi_tree_body(s->t, p);
+    size_t c = b + 1, end = p ? b + ttdi_node_size(ttdi_tree_node(s->t, b)) : s->t->n;
     uint64_t raw = r + (p ? 1 : 0);
 
     s->n = 0;
     while (c < end) {
-        const ttd_node *cn = ttd_tree_node(s->t, c);
+        const ttdi_node *cn = ttdi_tree_node(s->t, c);
         if (s->n + 2 > s->cap && side_room(s, s->n + 2) < 0)
             return TT_ENOMEM;
         s->k[s->n] = (kid){c, raw};
         s->kh[s->n++] = cn->hash;
         raw += cn->len;
-        c += ttd_node_size(cn);
+        c += ttdi_node_size(cn);
     }
     if (side_room(s, s->n + 2) < 0)
         return TT_ENOMEM;
@@ -199,7 +199,7 @@ static void collapse(side *s)
 
 /* Align two lists: Myers on what is left after the common ends. */
 static int align_list(const uint64_t *a, size_t na, const uint64_t *b,
-                      size_t nb, int minimal, ttd_hunk **h, size_t *nh)
+                      size_t nb, int minimal, ttdi_hunk **h, size_t *nh)
 {
     size_t p = 0, n, m;
 
@@ -218,11 +218,11 @@ static int align_list(const uint64_t *a, size_t na, const uint64_t *b,
     if (!n || !m || (n == 1 && m == 1)) {
         if (!(*h = malloc(sizeof **h)))
             return TT_ENOMEM;
-        **h = (ttd_hunk){p, p + n, p, p + m};
+        **h = (ttdi_hunk){p, p + n, p, p + m};
         *nh = 1;
         return 0;
     }
-    int rc = ttd_align(a + p, n, b + p, m, minimal, h, nh);
+    int rc = ttdi_align(a + p, n, b + p, m, minimal, h, nh);
     for (size_t i = 0; rc == 0 && i < *nh; i++) {
         (*h)[i].a0 += p;
         (*h)[i].a1 += p;
@@ -255,7 +255,7 @@ static int act_pair(tctx *c, size_t x, size_t y)
 static int region(tctx *c, size_t x0, size_t x1, size_t y0, size_t y1)
 {
     side *a = &c->s[0], *b = &c->s[1];
-    ttd_hunk *h = NULL;
+    ttdi_hunk *h = NULL;
     size_t nh = 0, x = x0, y = y0;
     int rc = 0;
 
@@ -263,9 +263,9 @@ static int region(tctx *c, size_t x0, size_t x1, size_t y0, size_t y1)
         return act_hunk(c, a->k[x0].raw0, a->k[x1].raw0, b->k[y0].raw0,
                         b->k[y1].raw0, 0, 0);
     for (size_t i = x0; i < x1; i++)
-        a->keys[i - x0] = ttd_tree_node(a->t, a->k[i].node)->key;
+        a->keys[i - x0] = ttdi_tree_node(a->t, a->k[i].node)->key;
     for (size_t i = y0; i < y1; i++)
-        b->keys[i - y0] = ttd_tree_node(b->t, b->k[i].node)->key;
+        b->keys[i - y0] = ttdi_tree_node(b->t, b->k[i].node)->key;
     if ((rc = align_list(a->keys, x1 - x0, b->keys, y1 - y0, c->minimal, &h, &nh)) < 0)
         return rc;
     for (size_t k = 0; k <= nh && rc == 0; k++) {
@@ -302,11 +302,11 @@ static int counts(tctx *c, size_t i, size_t j)
  * sides' children are gathered (their sentinels: where the EXIT goes). */
 static int closure(tctx *c, size_t na, size_t nb)
 {
-    const ttd_node *x = ttd_tree_node(c->s[0].t, na);
-    const ttd_node *y = ttd_tree_node(c->s[1].t, nb);
+    const ttdi_node *x = ttdi_tree_node(c->s[0].t, na);
+    const ttdi_node *y = ttdi_tree_node(c->s[1].t, nb);
     uint64_t ea = c->s[0].k[c->s[0].n].raw0, eb = c->s[1].k[c->s[1].n].raw0;
-    int ca = !!(ttd_node_flags(x) & TTD_NODE_CLOSED);
-    int cb = !!(ttd_node_flags(y) & TTD_NODE_CLOSED);
+    int ca = !!(ttdi_node_flags(x) & TTDI_NODE_CLOSED);
+    int cb = !!(ttdi_node_flags(y) & TTDI_NODE_CLOSED);
 
     if (ca == cb)
         return 0;
@@ -337,7 +337,7 @@ static int extra(const tctx *c, size_t i, size_t j, size_t *x, size_t *y)
 static int list_actions(tctx *c, size_t na, size_t nb)
 {
     side *a = &c->s[0], *b = &c->s[1];
-    ttd_hunk *h = NULL;
+    ttdi_hunk *h = NULL;
     size_t nh = 0, i = 0, j = 0;
     int rc;
 
@@ -404,8 +404,8 @@ static int pair_actions(tctx *c, const task *p)
  * hunks stay apart. */
 static int emit(tctx *c, const task *t)
 {
-    ttd_xhunk x = {t->v[0], t->v[1], t->v[2], t->v[3], {t->reps[0], t->reps[1]}};
-    ttd_xhunk *last = c->nout ? &c->out[c->nout - 1] : NULL;
+    ttdi_xhunk x = {t->v[0], t->v[1], t->v[2], t->v[3], {t->reps[0], t->reps[1]}};
+    ttdi_xhunk *last = c->nout ? &c->out[c->nout - 1] : NULL;
 
     if (x.a0 == x.a1 && x.b0 == x.b1)
         return 0;
@@ -417,7 +417,7 @@ static int emit(tctx *c, const task *t)
     }
     if (c->nout == c->outcap) {
         size_t ncap = c->outcap ? 2 * c->outcap : 16;
-        ttd_xhunk *no = realloc(c->out, ncap * sizeof *no);
+        ttdi_xhunk *no = realloc(c->out, ncap * sizeof *no);
         if (!no)
             return TT_ENOMEM;
         c->out = no;
@@ -445,8 +445,8 @@ static int run(tctx *c)
     return rc;
 }
 
-int ttd_tree_align(const ttd_tree *a, const ttd_tree *b, int minimal,
-                   ttd_xhunk **out, size_t *nout)
+int ttdi_tree_align(const ttdi_tree *a, const ttdi_tree *b, int minimal,
+                   ttdi_xhunk **out, size_t *nout)
 {
     tctx c;
     int rc = 0;
@@ -457,7 +457,7 @@ int ttd_tree_align(const ttd_tree *a, const ttd_tree *b, int minimal,
     c.s[0].t = a;
     c.s[1].t = b;
     c.minimal = minimal;
-    if (ttd_tree_node(a, 0)->hash != ttd_tree_node(b, 0)->hash) {
+    if (ttdi_tree_node(a, 0)->hash != ttdi_tree_node(b, 0)->hash) {
         task root = {1, {0, 0, 0, 0}, {0, 0}};
         rc = tpush(&c.stack, &root);
         if (rc == 0)

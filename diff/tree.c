@@ -52,46 +52,46 @@ static uint64_t chain(uint64_t h, uint64_t x)
     return XXH3_64bits_withSeed(&x, sizeof x, h);
 }
 
-/* Room for one more node: 0, or TT_ENOMEM (also at TTD_NODE_MAX). */
+/* Room for one more node: 0, or TT_ENOMEM (also at TTDI_NODE_MAX). */
 __attribute__((noinline))
-static int node_room(ttd_tree *t)
+static int node_room(ttdi_tree *t)
 {
-    if (t->n + 1 >= TTD_NODE_MAX)
+    if (t->n + 1 >= TTDI_NODE_MAX)
         return TT_ENOMEM;
-    return ttd_keybuf_reserve(&t->nb, 6 * t->n + 64, 3 * t->n);
+    return ttdi_keybuf_reserve(&t->nb, 6 * t->n + 64, 3 * t->n);
 }
 
 /* A new node at the end, all of it set; NULL on ENOMEM. */
-static inline ttd_node *new_node(ttd_tree *t, uint64_t key, uint64_t hash,
+static inline ttdi_node *new_node(ttdi_tree *t, uint64_t key, uint64_t hash,
                                  uint32_t flags)
 {
-    if ((3 * (t->n + 1) > t->nb.cap || t->n + 1 >= TTD_NODE_MAX) && node_room(t) < 0)
+    if ((3 * (t->n + 1) > t->nb.cap || t->n + 1 >= TTDI_NODE_MAX) && node_room(t) < 0)
         return NULL;
-    ttd_node *nd = ttd_tree_node(t, t->n++);
-    *nd = (ttd_node){hash, key, 1u << 2 | flags, 1};
+    ttdi_node *nd = ttdi_tree_node(t, t->n++);
+    *nd = (ttdi_node){hash, key, 1u << 2 | flags, 1};
     return nd;
 }
 
-static int push_call(ttd_tree *t, size_t node, uint64_t raw0, uint64_t key)
+static int push_call(ttdi_tree *t, size_t node, uint64_t raw0, uint64_t key)
 {
     if (t->nst == t->stcap) {
         size_t ncap = t->stcap ? 2 * t->stcap : 64;
-        ttd_tframe *ns = realloc(t->st, ncap * sizeof *ns);
+        ttdi_tframe *ns = realloc(t->st, ncap * sizeof *ns);
         if (!ns)
             return TT_ENOMEM;
         t->st = ns;
         t->stcap = ncap;
     }
-    uint64_t x = node ? ttd_norm_exit_of(key) : 0;
-    t->st[t->nst++] = (ttd_tframe){node, raw0, key, x};
-    return t->live ? ttd_openset_add(&t->open, x) : 0;
+    uint64_t x = node ? ttdi_norm_exit_of(key) : 0;
+    t->st[t->nst++] = (ttdi_tframe){node, raw0, key, x};
+    return t->live ? ttdi_openset_add(&t->open, x) : 0;
 }
 
 /* The share table for a tree of about bound keys, emptied: a slot per 4
  * keys, 64 to 8192 (192 KB: it must stay in the cache, a miss per call
  * costs more than the nodes it saves; it holds recent subtrees, not all).
  * 0 or TT_ENOMEM. */
-static int share_reset(ttd_tree *t, size_t bound)
+static int share_reset(ttdi_tree *t, size_t bound)
 {
     size_t cap = 64;
 
@@ -108,9 +108,9 @@ static int share_reset(ttd_tree *t, size_t bound)
     return 0;
 }
 
-int ttd_tree_reset(ttd_tree *t, size_t bound)
+int ttdi_tree_reset(ttdi_tree *t, size_t bound)
 {
-    int rc = ttd_keybuf_reserve(&t->nb, 3 * (bound / 2) + 64, 0);
+    int rc = ttdi_keybuf_reserve(&t->nb, 3 * (bound / 2) + 64, 0);
 
     t->n = 0;
     t->raw = 0;
@@ -118,7 +118,7 @@ int ttd_tree_reset(ttd_tree *t, size_t bound)
     t->pend = 0;
     t->done = 0;
     t->live = 0;
-    ttd_openset_clear(&t->open);
+    ttdi_openset_clear(&t->open);
     if (rc == 0 && t->share)
         rc = share_reset(t, bound);
     if (rc < 0)
@@ -128,25 +128,25 @@ int ttd_tree_reset(ttd_tree *t, size_t bound)
     return push_call(t, 0, 0, 0);
 }
 
-void ttd_tree_free(ttd_tree *t)
+void ttdi_tree_free(ttdi_tree *t)
 {
-    ttd_keybuf_free(&t->nb);
+    ttdi_keybuf_free(&t->nb);
     free(t->st);
     free(t->sh);
-    ttd_openset_free(&t->open);
+    ttdi_openset_free(&t->open);
     memset(t, 0, sizeof *t);
 }
 
 /* Drop nodes [from, n): the share slots that name them are emptied
  * (only returned calls with children are named; these nodes were just
  * written, their slots just used: both still in the cache). */
-static void drop_from(ttd_tree *t, size_t from)
+static void drop_from(ttdi_tree *t, size_t from)
 {
     for (size_t i = from; i < t->n; i++) {
-        const ttd_node *c = ttd_tree_node(t, i);
-        if ((c->info & 3u) != (TTD_NODE_CALL | TTD_NODE_CLOSED) || c->info >> 2 < 2)
+        const ttdi_node *c = ttdi_tree_node(t, i);
+        if ((c->info & 3u) != (TTDI_NODE_CALL | TTDI_NODE_CLOSED) || c->info >> 2 < 2)
             continue;
-        ttd_tshare *s = &t->sh[c->hash & (t->shcap - 1)];
+        ttdi_tshare *s = &t->sh[c->hash & (t->shcap - 1)];
         if (s->node == i)
             s->node = 0;
     }
@@ -161,25 +161,25 @@ static void drop_from(ttd_tree *t, size_t from)
  * nodes are dropped only from the end, and what points at a node comes
  * after it; a slot whose node is dropped is emptied. The copy is not
  * read: that would be a cache miss per call. */
-static void share(ttd_tree *t, size_t at)
+static void share(ttdi_tree *t, size_t at)
 {
-    ttd_node *nd = ttd_tree_node(t, at);
-    ttd_tshare *s = &t->sh[nd->hash & (t->shcap - 1)];
+    ttdi_node *nd = ttdi_tree_node(t, at);
+    ttdi_tshare *s = &t->sh[nd->hash & (t->shcap - 1)];
 
     if (s->node && s->hash == nd->hash && s->info == nd->info && s->len == nd->len) {
         drop_from(t, at + 1);
-        nd->info = s->node << 2 | TTD_NODE_SHARED;
+        nd->info = s->node << 2 | TTDI_NODE_SHARED;
         return;
     }
-    *s = (ttd_tshare){nd->hash, (uint32_t)at, nd->info, nd->len};
+    *s = (ttdi_tshare){nd->hash, (uint32_t)at, nd->info, nd->len};
 }
 
 /* Close the innermost open call, ending at key index end; its end marker
  * is `how`. Its hash goes into its parent. */
-static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
+static void close_top(ttdi_tree *t, uint64_t end, uint64_t how)
 {
-    ttd_tframe *f = &t->st[--t->nst];
-    ttd_node *nd = ttd_tree_node(t, f->node);
+    ttdi_tframe *f = &t->st[--t->nst];
+    ttdi_node *nd = ttdi_tree_node(t, f->node);
     uint64_t h = chain(f->h, how);
     int shared = t->share && how == END_EXIT && t->n - f->node > 1;
 
@@ -187,10 +187,10 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
         __builtin_prefetch(&t->sh[h & (t->shcap - 1)]);
     nd->hash = h;
     nd->len = (uint32_t)(end - f->raw0);
-    nd->info = (uint32_t)(t->n - f->node) << 2 | TTD_NODE_CALL |
-               (how == END_EXIT ? TTD_NODE_CLOSED : 0);
+    nd->info = (uint32_t)(t->n - f->node) << 2 | TTDI_NODE_CALL |
+               (how == END_EXIT ? TTDI_NODE_CLOSED : 0);
     if (t->live)
-        ttd_openset_del(&t->open, f->xkey);
+        ttdi_openset_del(&t->open, f->xkey);
     t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, h);
     if (shared)
         share(t, f->node);
@@ -198,11 +198,11 @@ static void close_top(ttd_tree *t, uint64_t end, uint64_t how)
 
 /* Make the open set live: the EXIT keys of every open call. 0 or
  * TT_ENOMEM (the set is then left idle, emptied). */
-static int go_live(ttd_tree *t)
+static int go_live(ttdi_tree *t)
 {
     for (size_t i = 1; i < t->nst; i++)
-        if (ttd_openset_add(&t->open, t->st[i].xkey) < 0) {
-            ttd_openset_clear(&t->open);
+        if (ttdi_openset_add(&t->open, t->st[i].xkey) < 0) {
+            ttdi_openset_clear(&t->open);
             return TT_ENOMEM;
         }
     t->live = 1;
@@ -212,7 +212,7 @@ static int go_live(ttd_tree *t)
 /* The open call (stack position >= 1) an EXIT with key k closes, 0 if
  * none. Mostly the innermost call; else a scan, or the open counts when
  * the stack is deep (a scan too if they cannot be had). */
-static size_t closes(ttd_tree *t, uint64_t k)
+static size_t closes(ttdi_tree *t, uint64_t k)
 {
     size_t top = t->nst - 1;
 
@@ -220,7 +220,7 @@ static size_t closes(ttd_tree *t, uint64_t k)
         return top;
     if (!t->live && top > SCAN_DEPTH)
         go_live(t);
-    if (t->live && !ttd_openset_count(&t->open, k))
+    if (t->live && !ttdi_openset_count(&t->open, k))
         return 0;
     for (size_t i = top; i >= 1; i--)
         if (t->st[i].xkey == k)
@@ -230,25 +230,25 @@ static size_t closes(ttd_tree *t, uint64_t k)
 
 /* Calls closed back under SCAN_DEPTH / 2: the set goes idle (its keys
  * deleted one by one, so it is empty again). */
-static void maybe_idle(ttd_tree *t)
+static void maybe_idle(ttdi_tree *t)
 {
     if (!t->live || t->nst >= SCAN_DEPTH / 2)
         return;
     for (size_t i = t->nst; i-- > 1;)
-        ttd_openset_del(&t->open, t->st[i].xkey);
+        ttdi_openset_del(&t->open, t->st[i].xkey);
     t->live = 0;
 }
 
 /* The pending call (node n - 1, entered at key index raw0) ended with
  * nothing in it: `how` as close_top would end it, without its frame. */
-static void close_pending(ttd_tree *t, uint64_t end, uint64_t raw0, uint64_t how)
+static void close_pending(ttdi_tree *t, uint64_t end, uint64_t raw0, uint64_t how)
 {
-    ttd_node *nd = ttd_tree_node(t, t->n - 1);
+    ttdi_node *nd = ttdi_tree_node(t, t->n - 1);
 
     t->pend = 0;
     nd->hash = chain(nd->key, how);
     nd->len = (uint32_t)(end - raw0);
-    nd->info = 1u << 2 | TTD_NODE_CALL | (how == END_EXIT ? TTD_NODE_CLOSED : 0);
+    nd->info = 1u << 2 | TTDI_NODE_CALL | (how == END_EXIT ? TTDI_NODE_CLOSED : 0);
     t->st[t->nst - 1].h = chain(t->st[t->nst - 1].h, nd->hash);
 }
 
@@ -257,11 +257,11 @@ static void close_pending(ttd_tree *t, uint64_t end, uint64_t raw0, uint64_t how
  * registers. A pending call that something else follows goes on the
  * stack first. */
 __attribute__((noinline))
-static int feed_other(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
+static int feed_other(ttdi_tree *t, uint64_t key, int kind, uint64_t raw)
 {
     if (t->pend) {
         t->pend = 0;
-        if (push_call(t, t->n - 1, raw - 1, ttd_tree_node(t, t->n - 1)->key) < 0)
+        if (push_call(t, t->n - 1, raw - 1, ttdi_tree_node(t, t->n - 1)->key) < 0)
             return TT_ENOMEM;
     }
     size_t f = kind == TTF_EV_EXIT ? closes(t, key) : 0;
@@ -273,7 +273,7 @@ static int feed_other(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
         return 0;
     }
     if (!new_node(t, key, kind == TTF_EV_ENTER ? 0 : key,
-                  kind == TTF_EV_ENTER ? TTD_NODE_CALL : 0))
+                  kind == TTF_EV_ENTER ? TTDI_NODE_CALL : 0))
         return TT_ENOMEM;
     if (kind == TTF_EV_ENTER)
         t->pend = 1;        /* on the stack when something comes inside */
@@ -282,24 +282,24 @@ static int feed_other(ttd_tree *t, uint64_t key, int kind, uint64_t raw)
     return 0;
 }
 
-int ttd_tree_feed(ttd_tree *t, uint64_t key, int kind)
+int ttdi_tree_feed(ttdi_tree *t, uint64_t key, int kind)
 {
     uint64_t raw = t->raw++;
 
     if (t->pend && kind == TTF_EV_EXIT &&
-        key == ttd_norm_exit_of(ttd_tree_node(t, t->n - 1)->key)) {
+        key == ttdi_norm_exit_of(ttdi_tree_node(t, t->n - 1)->key)) {
         close_pending(t, raw + 1, raw - 1, END_EXIT);   /* a leaf call */
         return 0;
     }
     if (t->pend || kind != TTF_EV_ENTER)
         return feed_other(t, key, kind, raw);
-    if (!new_node(t, key, 0, TTD_NODE_CALL))
+    if (!new_node(t, key, 0, TTDI_NODE_CALL))
         return TT_ENOMEM;
     t->pend = 1;
     return 0;
 }
 
-void ttd_tree_finish(ttd_tree *t)
+void ttdi_tree_finish(ttdi_tree *t)
 {
     if (t->done)
         return;
@@ -307,12 +307,12 @@ void ttd_tree_finish(ttd_tree *t)
         close_pending(t, t->raw, t->raw - 1, END_CUT);
     while (t->nst > 1)
         close_top(t, t->raw, END_CUT);
-    ttd_node *root = ttd_tree_node(t, 0);
+    ttdi_node *root = ttdi_tree_node(t, 0);
     root->hash = chain(t->st[0].h, END_ROOT);
     root->len = (uint32_t)(t->raw > UINT32_MAX ? UINT32_MAX : t->raw);
     root->info = (uint32_t)t->n << 2;
     t->nst = 0;
     t->live = 0;
-    ttd_openset_clear(&t->open);
+    ttdi_openset_clear(&t->open);
     t->done = 1;
 }

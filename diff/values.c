@@ -10,7 +10,7 @@
  * default) and the flat one (--flat, full mode) both give key-index
  * ranges, ascending in both threads, and whatever lies between two hunks
  * is matched one to one. With --first-only only the first hunk is known,
- * so the caller stops the walk where it begins (ttd_vside.stop). A value is compared only when both runs recorded it and the
+ * so the caller stops the walk where it begins (ttdi_vside.stop). A value is compared only when both runs recorded it and the
  * signature says it is comparable (ttf_value_comparable): integers, enums
  * and bools exactly after cutting the register to the type's size,
  * pointers by NULL / non-NULL, never void, float or struct values. The
@@ -31,7 +31,7 @@
 
 /* One thread walked over its kept events. */
 typedef struct vwalk {
-    ttd_norm *norm;         /* its normaliser */
+    ttdi_norm *norm;         /* its normaliser */
     ttf_iter *it;           /* its events */
     ttf_event ev;           /* the current kept event */
     uint64_t key;           /* its key */
@@ -39,7 +39,7 @@ typedef struct vwalk {
     uint64_t next;          /* key index of the next kept event */
 } vwalk;
 
-int ttd_values_on(const ttf_trace *g, const ttf_trace *b)
+int ttdi_values_on(const ttf_trace *g, const ttf_trace *b)
 {
     return ttf_get_summary(g)->values && ttf_get_summary(b)->values;
 }
@@ -49,7 +49,7 @@ static int vwalk_next(vwalk *w)
 {
     int rc;
     while ((rc = ttf_iter_next(w->it, &w->ev)) > 0) {
-        rc = ttd_norm_key(w->norm, &w->ev, &w->key);
+        rc = ttdi_norm_key(w->norm, &w->ev, &w->key);
         if (rc < 0)
             return rc;
         if (rc == 0)
@@ -69,41 +69,41 @@ static int vwalk_to(vwalk *w, uint64_t idx)
     return rc;
 }
 
-uint64_t ttd_value_slot_key(uint64_t key, int slot)
+uint64_t ttdi_value_slot_key(uint64_t key, int slot)
 {
     return key ^ ttfi_mix64((uint64_t)(slot + 2));
 }
 
 /* Compare one value; 1 if it differs (and is not noise). */
-static int one_value(ttd_openset *noise, int collect, uint64_t key, int slot, const ttf_vtype *tg,
+static int one_value(ttdi_openset *noise, int collect, uint64_t key, int slot, const ttf_vtype *tg,
                      const ttf_vtype *tb, uint64_t rg, uint64_t rb,
-                     ttd_vfound *out)
+                     ttdi_vfound *out)
 {
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
     out->compared++;
     if (ttf_value_norm(rg, tg) == ttf_value_norm(rb, tb))
         return 0;
-    uint64_t k = ttd_value_slot_key(key, slot);
+    uint64_t k = ttdi_value_slot_key(key, slot);
     if (collect) {
-        if (!ttd_openset_count(noise, k) && ttd_openset_add(noise, k) < 0)
+        if (!ttdi_openset_count(noise, k) && ttdi_openset_add(noise, k) < 0)
             return -1;
         return 0;
     }
-    if (noise && ttd_openset_count(noise, k)) {
+    if (noise && ttdi_openset_count(noise, k)) {
         out->noise++;
         return 0;
     }
     return 1;
 }
 
-static int keep_ret(ttd_vfound *out, const ttd_vdiff *v)
+static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
 {
-    if (out->nrets >= TTD_VRETS_MAX)
+    if (out->nrets >= TTDI_VRETS_MAX)
         return 0;
     if (out->nrets == out->capr) {
         size_t cap = out->capr ? 2 * out->capr : 64;
-        ttd_vdiff *n = realloc(out->rets, cap * sizeof *n);
+        ttdi_vdiff *n = realloc(out->rets, cap * sizeof *n);
         if (!n)
             return TT_ENOMEM;
         out->rets = n;
@@ -114,12 +114,12 @@ static int keep_ret(ttd_vfound *out, const ttd_vdiff *v)
 }
 
 /* Compare the values of the pair of calls at w[0], w[1]. */
-static int compare_pair(vwalk w[2], ttd_openset *noise, int collect,
-                        ttd_vfound *out)
+static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
+                        ttdi_vfound *out)
 {
     const ttf_event *g = &w[0].ev, *b = &w[1].ev;
     const ttf_signature *sg, *sb;
-    ttd_vdiff v;
+    ttdi_vdiff v;
     int d = 0;
 
     if ((g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site ||
@@ -159,7 +159,7 @@ static int compare_pair(vwalk w[2], ttd_openset *noise, int collect,
 
 /* Skip the hunks that start at the walks' positions. 1 to go on, 0 at an
  * end, <0 on error. */
-static int skip_hunks(vwalk w[2], const ttd_hunk *h, size_t nh, size_t *hi)
+static int skip_hunks(vwalk w[2], const ttdi_hunk *h, size_t nh, size_t *hi)
 {
     int rc = 1;
     while (rc > 0 && *hi < nh && (w[0].idx >= h[*hi].a0 || w[1].idx >= h[*hi].b0)) {
@@ -171,9 +171,9 @@ static int skip_hunks(vwalk w[2], const ttd_hunk *h, size_t nh, size_t *hi)
     return rc;
 }
 
-int ttd_values_compare(ttd_vside g, ttd_vside b, const ttd_hunk *h,
-                       size_t nh, ttd_openset *noise, int collect_noise,
-                       ttd_vfound *out)
+int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
+                       size_t nh, ttdi_openset *noise, int collect_noise,
+                       ttdi_vfound *out)
 {
     vwalk w[2];
     size_t hi = 0;
@@ -201,13 +201,13 @@ out:
     return rc < 0 ? rc : 0;
 }
 
-void ttd_vfound_free(ttd_vfound *f)
+void ttdi_vfound_free(ttdi_vfound *f)
 {
     free(f->rets);
     memset(f, 0, sizeof *f);
 }
 
-const ttd_vdiff *ttd_vfound_ret(const ttd_vfound *f, uint64_t idx)
+const ttdi_vdiff *ttdi_vfound_ret(const ttdi_vfound *f, uint64_t idx)
 {
     size_t lo = 0, hi = f ? f->nrets : 0;
     while (lo < hi) {
@@ -241,7 +241,7 @@ static size_t args_text(const ttf_signature *sig, const ttf_event *ev,
     return n < len ? n : len - 1;
 }
 
-size_t ttd_values_text(ttd_norm *n, const ttf_event *ev, char *buf, size_t len)
+size_t ttdi_values_text(ttdi_norm *n, const ttf_event *ev, char *buf, size_t len)
 {
     const ttf_signature *sig;
 
@@ -268,7 +268,7 @@ static int lock_word(const char *tok, size_t n)
     return 0;
 }
 
-int ttd_lock_wrapper(const char *name)
+int ttdi_lock_wrapper(const char *name)
 {
     char low[128];
     size_t n = 0, start = 0;
@@ -287,7 +287,7 @@ int ttd_lock_wrapper(const char *name)
     return lock_word(low + start, n - start);
 }
 
-int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
+int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *nb, const ttdi_vdiff *v,
                       ttd_value_diff *out)
 {
     char buf[2][64];
@@ -297,7 +297,7 @@ int ttd_values_result(struct ttfi_arena *a, ttd_norm *nb, const ttd_vdiff *v,
     memset(out, 0, sizeof *out);
     out->what = v->what;
     out->arg = v->arg;
-    out->function = ttd_norm_func(nb, &v->ev[1]);
+    out->function = ttdi_norm_func(nb, &v->ev[1]);
     out->param = p ? p->name : "";
     if (p)
         ty = &p->type;

@@ -8,18 +8,18 @@
 
 #include "engine_int.h"
 
-int ttd_walk_open(ttd_walk *w, ttd_run_state *r, uint32_t thread)
+int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->r = r;
     return ttf_iter_open(r->t, thread, &w->it);
 }
 
-void ttd_walk_close(ttd_walk *w)
+void ttdi_walk_close(ttdi_walk *w)
 {
     ttf_iter_close(w->it);
     free(w->stack);
-    ttd_openset_free(&w->open);
+    ttdi_openset_free(&w->open);
 }
 
 /* Frames up to which an EXIT that is not the innermost frame's looks for
@@ -27,18 +27,18 @@ void ttd_walk_close(ttd_walk *w)
  * ids, so an EXIT with no open frame costs O(1) rather than a scan. */
 #define SCAN_DEPTH 64
 
-static int push(ttd_walk *w, const ttf_event *ev)
+static int push(ttdi_walk *w, const ttf_event *ev)
 {
     if (w->nstack == w->cap) {
         size_t ncap = w->cap ? w->cap * 2 : 64;
-        ttd_frame_id *ns = realloc(w->stack, ncap * sizeof *ns);
+        ttdi_frame_id *ns = realloc(w->stack, ncap * sizeof *ns);
         if (!ns)
             return TT_ENOMEM;
         w->stack = ns;
         w->cap = ncap;
     }
-    ttd_frame_id *f = &w->stack[w->nstack++];
-    f->id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
+    ttdi_frame_id *f = &w->stack[w->nstack++];
+    f->id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
     f->addr = ev->site ? 0 : ev->addr;
     f->site = ev->site;
     f->time_ns = ev->time_ns;
@@ -46,14 +46,14 @@ static int push(ttd_walk *w, const ttf_event *ev)
     f->has_values = ev->has_values;
     if (ev->has_values)
         memcpy(f->argregs, ev->argregs, sizeof f->argregs);
-    return w->live ? ttd_openset_add(&w->open, f->id) : 0;
+    return w->live ? ttdi_openset_add(&w->open, f->id) : 0;
 }
 
 /* Make the open set live: the ids of every frame. */
-static int go_live(ttd_walk *w)
+static int go_live(ttdi_walk *w)
 {
     for (size_t i = 0; i < w->nstack; i++)
-        if (ttd_openset_add(&w->open, w->stack[i].id) < 0)
+        if (ttdi_openset_add(&w->open, w->stack[i].id) < 0)
             return TT_ENOMEM;
     w->live = 1;
     return 0;
@@ -61,27 +61,27 @@ static int go_live(ttd_walk *w)
 
 /* Close frames stack[n..); back under SCAN_DEPTH / 2 the set goes idle
  * (its keys deleted one by one, so it is empty again). */
-static void drop_to(ttd_walk *w, size_t n)
+static void drop_to(ttdi_walk *w, size_t n)
 {
     if (!w->live) {
         w->nstack = n;
         return;
     }
     while (w->nstack > n)
-        ttd_openset_del(&w->open, w->stack[--w->nstack].id);
+        ttdi_openset_del(&w->open, w->stack[--w->nstack].id);
     if (n >= SCAN_DEPTH / 2)
         return;
     while (n > 0)
-        ttd_openset_del(&w->open, w->stack[--n].id);
+        ttdi_openset_del(&w->open, w->stack[--n].id);
     w->live = 0;
 }
 
 /* Pop to the frame ev leaves; an exit with no matching frame (the trace
  * began inside it, or a longjmp) leaves the stack alone. Mostly it is the
  * innermost frame; else a scan, or the open counts when deep. */
-static int pop(ttd_walk *w, const ttf_event *ev)
+static int pop(ttdi_walk *w, const ttf_event *ev)
 {
-    uint64_t id = ev->site ? (ev->site | TTD_SITE_BIT) : ev->addr;
+    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
     size_t i = w->nstack;
 
     if (i && w->stack[i - 1].id == id) {
@@ -90,7 +90,7 @@ static int pop(ttd_walk *w, const ttf_event *ev)
     }
     if (!w->live && i > SCAN_DEPTH && go_live(w) < 0)
         return TT_ENOMEM;
-    if (w->live && !ttd_openset_count(&w->open, id))
+    if (w->live && !ttdi_openset_count(&w->open, id))
         return 0;
     while (i > 0 && w->stack[i - 1].id != id)
         i--;
@@ -100,7 +100,7 @@ static int pop(ttd_walk *w, const ttf_event *ev)
 }
 
 /* Next raw event: 1, 0 at the end, or a TT_E* code. */
-int ttd_walk_next(ttd_walk *w)
+int ttdi_walk_next(ttdi_walk *w)
 {
     if (w->pending) {
         w->pending = 0;
@@ -113,7 +113,7 @@ int ttd_walk_next(ttd_walk *w)
     if (rc <= 0)
         return rc;
     w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT;
-    rc = ttd_norm_kept(&w->r->norm, &w->ev);
+    rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;
     w->kept = rc;
@@ -124,7 +124,7 @@ int ttd_walk_next(ttd_walk *w)
 
 /* The name of frame f, looked up on first use (the cache has it: its
  * ENTER went through the normaliser before). */
-static const char *frame_name(ttd_walk *w, ttd_frame_id *f)
+static const char *frame_name(ttdi_walk *w, ttdi_frame_id *f)
 {
     ttf_event ev;
 
@@ -135,11 +135,11 @@ static const char *frame_name(ttd_walk *w, ttd_frame_id *f)
     ev.addr = f->addr;
     ev.site = f->site;
     ev.time_ns = f->time_ns;
-    return f->name = ttd_norm_func(&w->r->norm, &ev);
+    return f->name = ttdi_norm_func(&w->r->norm, &ev);
 }
 
 /* Turn the walk's current event into a report event (strings in the arena). */
-int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
+int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
 {
     const ttf_event *ev = &w->ev;
 
@@ -151,8 +151,8 @@ int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
     out->depth = ev->depth;
     if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) {
         char v[512];
-        out->name = ttd_norm_func(&w->r->norm, ev);
-        if (!d->values || !ttd_values_text(&w->r->norm, ev, v, sizeof v))
+        out->name = ttdi_norm_func(&w->r->norm, ev);
+        if (!d->values || !ttdi_values_text(&w->r->norm, ev, v, sizeof v))
             return 0;
         out->value = ttfi_arena_strcpy(&d->arena, v);
         return out->value ? 0 : TT_ENOMEM;
@@ -168,22 +168,22 @@ int ttd_walk_fill(ttd_diff *d, ttd_walk *w, ttd_event *out)
     }
     const ttf_callsite *cs = ttf_get_callsite(w->r->t, ev->site);
     out->name = cs && cs->func ? cs->func : "";
-    out->text = ttfi_arena_strcpy(&d->arena, ttd_norm_text(&w->r->norm, ev));
+    out->text = ttfi_arena_strcpy(&d->arena, ttdi_norm_text(&w->r->norm, ev));
     return out->text ? 0 : TT_ENOMEM;
 }
 
 static int req_cmp(const void *x, const void *y)
 {
-    const ttd_req *a = x, *b = y;
+    const ttdi_req *a = x, *b = y;
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-static void keep_ring(ttd_walk *w, ttd_pass_spec *ps)
+static void keep_ring(ttdi_walk *w, ttdi_pass_spec *ps)
 {
-    const ttd_sus_ev *prev = ps->nring ? &ps->ring[(ps->nring - 1) % ps->ringcap] : NULL;
+    const ttdi_sus_ev *prev = ps->nring ? &ps->ring[(ps->nring - 1) % ps->ringcap] : NULL;
     int leaf = prev && w->ev.kind == TTF_EV_EXIT && prev->kind == TTF_EV_ENTER &&
                prev->addr == (w->ev.site ? 0 : w->ev.addr) && prev->site == w->ev.site;
-    ttd_sus_ev *e = &ps->ring[ps->nring++ % ps->ringcap];
+    ttdi_sus_ev *e = &ps->ring[ps->nring++ % ps->ringcap];
 
     e->leaf = leaf;
     e->has_values = w->ev.has_values;
@@ -194,10 +194,10 @@ static void keep_ring(ttd_walk *w, ttd_pass_spec *ps)
     e->addr = w->ev.site ? 0 : w->ev.addr;
     e->time_ns = w->ev.time_ns;
     e->site = w->ev.site;
-    e->name = w->ev.kind == TTF_EV_EXIT ? ttd_norm_func(&w->r->norm, &w->ev) : NULL;
+    e->name = w->ev.kind == TTF_EV_EXIT ? ttdi_norm_func(&w->r->norm, &w->ev) : NULL;
 }
 
-static int snapshot(ttd_walk *w, ttd_pass_spec *ps)
+static int snapshot(ttdi_walk *w, ttdi_pass_spec *ps)
 {
     if (ps->stack || ps->stack_at == UINT64_MAX)
         return 0;
@@ -212,15 +212,15 @@ static int snapshot(ttd_walk *w, ttd_pass_spec *ps)
     return 0;
 }
 
-static int record(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+static int record(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     while (ps->first < ps->nrq && ps->rq[ps->first].hi <= w->idx)
         ps->first++;
     for (size_t i = ps->first; i < ps->nrq && ps->rq[i].lo <= w->idx; i++) {
-        ttd_req *q = &ps->rq[i];
+        ttdi_req *q = &ps->rq[i];
         if (w->idx >= q->hi)
             continue;
-        int rc = ttd_walk_fill(d, w, &q->out[w->idx - q->lo]);
+        int rc = ttdi_walk_fill(d, w, &q->out[w->idx - q->lo]);
         if (rc < 0)
             return rc;
     }
@@ -228,7 +228,7 @@ static int record(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
 }
 
 /* Lowest key index ps needs the walk to read (its ring included). */
-uint64_t ttd_pass_low(const ttd_pass_spec *ps)
+uint64_t ttdi_pass_low(const ttdi_pass_spec *ps)
 {
     uint64_t low = ps->stack_at;
 
@@ -240,7 +240,7 @@ uint64_t ttd_pass_low(const ttd_pass_spec *ps)
     return low;
 }
 
-uint64_t ttd_pass_begin(ttd_pass_spec *ps)
+uint64_t ttdi_pass_begin(ttdi_pass_spec *ps)
 {
     uint64_t stop = ps->stack_at == UINT64_MAX ? 0 : ps->stack_at + 1;
 
@@ -251,7 +251,7 @@ uint64_t ttd_pass_begin(ttd_pass_spec *ps)
     return stop;
 }
 
-int ttd_pass_take(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     int rc;
 
@@ -262,22 +262,22 @@ int ttd_pass_take(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
     return record(d, w, ps);
 }
 
-int ttd_pass_end(ttd_walk *w, ttd_pass_spec *ps)
+int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps)
 {
     return snapshot(w, ps);
 }
 
-int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
+int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
 {
-    uint64_t stop = ttd_pass_begin(ps);
+    uint64_t stop = ttdi_pass_begin(ps);
     int rc = 0, ended = 0;
 
     while (w->next < stop) {
-        if ((rc = ttd_walk_next(w)) <= 0) {
+        if ((rc = ttdi_walk_next(w)) <= 0) {
             ended = rc == 0;
             break;
         }
-        if (w->kept && (rc = ttd_pass_take(d, w, ps)) < 0)
+        if (w->kept && (rc = ttdi_pass_take(d, w, ps)) < 0)
             break;
     }
     if (rc < 0)
@@ -286,14 +286,14 @@ int ttd_pass_walk(ttd_diff *d, ttd_walk *w, ttd_pass_spec *ps)
     return rc < 0 ? rc : ended;
 }
 
-int ttd_run_pass(ttd_diff *d, int ri, uint32_t thread, ttd_pass_spec *ps)
+int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps)
 {
-    ttd_walk w;
-    int rc = ttd_walk_open(&w, &d->r[ri], thread);
+    ttdi_walk w;
+    int rc = ttdi_walk_open(&w, &d->r[ri], thread);
 
     if (rc < 0)
         return rc;
-    rc = ttd_pass_walk(d, &w, ps);
-    ttd_walk_close(&w);
+    rc = ttdi_pass_walk(d, &w, ps);
+    ttdi_walk_close(&w);
     return rc < 0 ? rc : 0;
 }

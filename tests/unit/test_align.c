@@ -57,7 +57,7 @@ static size_t lcs(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
  * non-empty, separated by at least one match, matched runs equal, and
  * replaying it on a gives b. Returns the number of edited elements. */
 static size_t check_script(const uint64_t *a, size_t na, const uint64_t *b,
-                           size_t nb, const ttd_hunk *h, size_t nh)
+                           size_t nb, const ttdi_hunk *h, size_t nh)
 {
     uint64_t *out = malloc((nb + 1) * sizeof *out);
     size_t k, ia = 0, ib = 0, no = 0, edits = 0;
@@ -96,10 +96,10 @@ static size_t check_script(const uint64_t *a, size_t na, const uint64_t *b,
 static void check_pair(const uint64_t *a, size_t na, const uint64_t *b,
                        size_t nb, int minimal, int want_exact)
 {
-    ttd_hunk *h = NULL;
+    ttdi_hunk *h = NULL;
     size_t nh = 0, edits;
 
-    assert_int_equal(ttd_align(a, na, b, nb, minimal, &h, &nh), 0);
+    assert_int_equal(ttdi_align(a, na, b, nb, minimal, &h, &nh), 0);
     assert_true((nh == 0) == (h == NULL));
     edits = check_script(a, na, b, nb, h, nh);
     if (want_exact)
@@ -144,7 +144,7 @@ static void test_random_small(void **state)
 static void test_edges(void **state)
 {
     uint64_t a[40], b[40];
-    ttd_hunk *h = NULL;
+    ttdi_hunk *h = NULL;
     size_t i, nh = 7;
 
     (void)state;
@@ -152,7 +152,7 @@ static void test_edges(void **state)
         a[i] = i % 3;
         b[i] = 100 + i;
     }
-    assert_int_equal(ttd_align(a, 0, b, 0, 1, &h, &nh), 0);
+    assert_int_equal(ttdi_align(a, 0, b, 0, 1, &h, &nh), 0);
     assert_null(h);
     assert_int_equal(nh, 0);
     check_pair(a, 0, b, 0, 0, 1);
@@ -165,9 +165,9 @@ static void test_edges(void **state)
     check_pair(a, 1, b, 1, 1, 1);
 
     /* identical: no hunk; disjoint: one hunk covering both */
-    assert_int_equal(ttd_align(a, 40, a, 40, 0, &h, &nh), 0);
+    assert_int_equal(ttdi_align(a, 40, a, 40, 0, &h, &nh), 0);
     assert_int_equal(nh, 0);
-    assert_int_equal(ttd_align(a, 40, b, 25, 0, &h, &nh), 0);
+    assert_int_equal(ttdi_align(a, 40, b, 25, 0, &h, &nh), 0);
     assert_int_equal(nh, 1);
     assert_int_equal(h[0].a0, 0);
     assert_int_equal(h[0].a1, 40);
@@ -179,7 +179,7 @@ static void test_edges(void **state)
     memcpy(b, a, 20 * sizeof *a);
     b[20] = 999;
     memcpy(b + 21, a + 20, 19 * sizeof *a);
-    assert_int_equal(ttd_align(a, 39, b, 40, 0, &h, &nh), 0);
+    assert_int_equal(ttdi_align(a, 39, b, 40, 0, &h, &nh), 0);
     assert_int_equal(nh, 1);
     assert_int_equal(h[0].a1 - h[0].a0, 0);
     assert_int_equal(h[0].b1 - h[0].b0, 1);
@@ -213,7 +213,7 @@ static void test_random_large(void **state)
 {
     size_t n = 20000, i, nh1 = 0, nh2 = 0;
     uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    ttd_hunk *h1 = NULL, *h2 = NULL;
+    ttdi_hunk *h1 = NULL, *h2 = NULL;
     int iter;
 
     (void)state;
@@ -231,8 +231,8 @@ static void test_random_large(void **state)
     for (i = 0; i < 200; i++)
         b[rnd_below(n)] = 7777 + rnd_below(3);
     check_pair(a, n, b, n, 0, 0);
-    assert_int_equal(ttd_align(a, n, b, n, 0, &h1, &nh1), 0);
-    assert_int_equal(ttd_align(a, n, b, n, 0, &h2, &nh2), 0);
+    assert_int_equal(ttdi_align(a, n, b, n, 0, &h1, &nh1), 0);
+    assert_int_equal(ttdi_align(a, n, b, n, 0, &h2, &nh2), 0);
     assert_int_equal(nh1, nh2);
     assert_memory_equal(h1, h2, nh1 * sizeof *h1);
     free(h1);

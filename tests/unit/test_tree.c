@@ -163,7 +163,7 @@ static void write_ev(const gnode *g, stream *s)
     for (int i = 0; i < g->nk; i++)
         write_ev(g->k[i], s);
     if (!g->cut)
-        put(s, ttd_norm_exit_of(enter_key(g->fn)), TTF_EV_EXIT);
+        put(s, ttdi_norm_exit_of(enter_key(g->fn)), TTF_EV_EXIT);
 }
 
 /* A run: a few top-level calls; sometimes a stray EXIT first or a crash
@@ -173,7 +173,7 @@ static void write_run(gnode **top, int ntop, int stray, size_t crash_at,
 {
     s->n = 0;
     if (stray)
-        put(s, ttd_norm_exit_of(enter_key(stray - 1)), TTF_EV_EXIT);
+        put(s, ttdi_norm_exit_of(enter_key(stray - 1)), TTF_EV_EXIT);
     for (int i = 0; i < ntop; i++)
         write_ev(top[i], s);
     if (crash_at && crash_at < s->n) {
@@ -182,12 +182,12 @@ static void write_run(gnode **top, int ntop, int stray, size_t crash_at,
     }
 }
 
-static void build(ttd_tree *t, const stream *s)
+static void build(ttdi_tree *t, const stream *s)
 {
-    assert_int_equal(ttd_tree_reset(t, s->n), 0);
+    assert_int_equal(ttdi_tree_reset(t, s->n), 0);
     for (size_t i = 0; i < s->n; i++)
-        assert_int_equal(ttd_tree_feed(t, s->key[i], s->kind[i]), 0);
-    ttd_tree_finish(t);
+        assert_int_equal(ttdi_tree_feed(t, s->key[i], s->kind[i]), 0);
+    ttdi_tree_finish(t);
 }
 
 /* ---- brute force ----------------------------------------------------- */
@@ -198,28 +198,28 @@ typedef struct kids {
     size_t n;
 } kids;
 
-static void kids_of(const ttd_tree *t, size_t p, uint64_t r, kids *k)
+static void kids_of(const ttdi_tree *t, size_t p, uint64_t r, kids *k)
 {
-    const ttd_node *pn = ttd_tree_node(t, p);
-    size_t c = p + 1, end = p ? p + ttd_node_size(pn) : t->n;
+    const ttdi_node *pn = ttdi_tree_node(t, p);
+    size_t c = p + 1, end = p ? p + ttdi_node_size(pn) : t->n;
     uint64_t raw = r + (p ? 1 : 0);
 
     k->n = 0;
     while (c < end) {
         k->node[k->n] = c;
         k->raw0[k->n++] = raw;
-        raw += ttd_tree_node(t, c)->len;
-        c += ttd_node_size(ttd_tree_node(t, c));
+        raw += ttdi_tree_node(t, c)->len;
+        c += ttdi_node_size(ttdi_tree_node(t, c));
     }
     k->raw0[k->n] = raw;
 }
 
 /* Optimal top-down edit cost (events) of two matched nodes. */
-static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
-                       const ttd_tree *b, size_t ib, uint64_t rb)
+static unsigned selkow(const ttdi_tree *a, size_t ia, uint64_t ra,
+                       const ttdi_tree *b, size_t ib, uint64_t rb)
 {
     kids *ka = malloc(sizeof *ka), *kb = malloc(sizeof *kb);
-    const ttd_node *x = ttd_tree_node(a, ia), *y = ttd_tree_node(b, ib);
+    const ttdi_node *x = ttdi_tree_node(a, ia), *y = ttdi_tree_node(b, ib);
     unsigned r;
 
     assert_true(ka && kb);
@@ -238,13 +238,13 @@ static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
             if (j && D(i, j - 1) + (unsigned)(kb->raw0[j] - kb->raw0[j - 1]) < best)
                 best = D(i, j - 1) + (unsigned)(kb->raw0[j] - kb->raw0[j - 1]);
             if (i && j) {
-                const ttd_node *u = ttd_tree_node(a, ka->node[i - 1]);
-                const ttd_node *v = ttd_tree_node(b, kb->node[j - 1]);
+                const ttdi_node *u = ttdi_tree_node(a, ka->node[i - 1]);
+                const ttdi_node *v = ttdi_tree_node(b, kb->node[j - 1]);
                 unsigned sub = INF;
                 if (u->hash == v->hash)
                     sub = 0;
-                else if (u->key == v->key && (ttd_node_flags(u) & TTD_NODE_CALL) &&
-                         (ttd_node_flags(v) & TTD_NODE_CALL))
+                else if (u->key == v->key && (ttdi_node_flags(u) & TTDI_NODE_CALL) &&
+                         (ttdi_node_flags(v) & TTDI_NODE_CALL))
                     sub = selkow(a, ka->node[i - 1], ka->raw0[i - 1], b,
                                  kb->node[j - 1], kb->raw0[j - 1]);
                 if (D(i - 1, j - 1) + sub < best)
@@ -255,7 +255,7 @@ static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
     }
     r = D(ka->n, kb->n);
 #undef D
-    r += (ttd_node_flags(x) & TTD_NODE_CLOSED) != (ttd_node_flags(y) & TTD_NODE_CLOSED);
+    r += (ttdi_node_flags(x) & TTDI_NODE_CLOSED) != (ttdi_node_flags(y) & TTDI_NODE_CLOSED);
     free(d);
     free(ka);
     free(kb);
@@ -263,7 +263,7 @@ static unsigned selkow(const ttd_tree *a, size_t ia, uint64_t ra,
 }
 
 /* 1 if no call that begins in [x0, x1) of t goes on after it. */
-static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
+static int on_boundaries(const ttdi_tree *t, uint64_t x0, uint64_t x1)
 {
     kids k;
     size_t stack[MAXEV + 1], sraw[MAXEV + 1], n = 0;
@@ -274,10 +274,10 @@ static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
         size_t p = stack[--n];
         kids_of(t, p, sraw[n], &k);
         for (size_t i = 0; i < k.n; i++) {
-            const ttd_node *c = ttd_tree_node(t, k.node[i]);
+            const ttdi_node *c = ttdi_tree_node(t, k.node[i]);
             if (k.raw0[i] >= x0 && k.raw0[i] < x1 && k.raw0[i] + c->len > x1)
                 return 0;
-            if (ttd_node_flags(c) & TTD_NODE_CALL) {
+            if (ttdi_node_flags(c) & TTDI_NODE_CALL) {
                 stack[n] = k.node[i];
                 sraw[n++] = k.raw0[i];
             }
@@ -288,18 +288,18 @@ static int on_boundaries(const ttd_tree *t, uint64_t x0, uint64_t x1)
 
 static size_t at_lcp;
 
-static ttd_tree tra, trb;       /* reused: reset keeps their memory */
+static ttdi_tree tra, trb;       /* reused: reset keeps their memory */
 
 static int check_pair(const stream *sa, const stream *sb)
 {
-    ttd_xhunk *h = NULL;
+    ttdi_xhunk *h = NULL;
     size_t nh = 0, x = 0, y = 0, lcp = 0;
     unsigned cost = 0;
 
     build(&tra, sa);
     build(&trb, sb);
     assert_int_equal(tra.raw, sa->n);
-    assert_int_equal(ttd_tree_align(&tra, &trb, 0, &h, &nh), 0);
+    assert_int_equal(ttdi_tree_align(&tra, &trb, 0, &h, &nh), 0);
     while (lcp < sa->n && lcp < sb->n && sa->key[lcp] == sb->key[lcp])
         lcp++;
     if (lcp == sa->n && lcp == sb->n) {
@@ -329,7 +329,7 @@ static int check_pair(const stream *sa, const stream *sb)
     }
     assert_int_equal(x, sa->n);
     assert_int_equal(y, sb->n);
-    unsigned best = ttd_tree_node(&tra, 0)->hash == ttd_tree_node(&trb, 0)->hash
+    unsigned best = ttdi_tree_node(&tra, 0)->hash == ttdi_tree_node(&trb, 0)->hash
                     ? 0 : selkow(&tra, 0, 0, &trb, 0, 0);
     assert_true(cost >= best);
     free(h);
@@ -366,8 +366,8 @@ static void random_trees(void **state)
         optimal += (size_t)check_pair(&sa, &sb);
         free_gnodes();
     }
-    ttd_tree_free(&tra);
-    ttd_tree_free(&trb);
+    ttdi_tree_free(&tra);
+    ttdi_tree_free(&trb);
     free(all);
     all = NULL;
     allcap = 0;
@@ -379,29 +379,29 @@ static void random_trees(void **state)
 
 /* The keys of node i's subtree, in order, appended to out (a shared
  * node's children are those of the copy it points at). */
-static void expand(const ttd_tree *t, size_t i, stream *out)
+static void expand(const ttdi_tree *t, size_t i, stream *out)
 {
-    const ttd_node *nd = ttd_tree_node(t, i);
-    size_t b = ttd_tree_body(t, i);
-    size_t c = b + 1, end = i ? b + ttd_node_size(ttd_tree_node(t, b)) : t->n;
+    const ttdi_node *nd = ttdi_tree_node(t, i);
+    size_t b = ttdi_tree_body(t, i);
+    size_t c = b + 1, end = i ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
 
     if (i)
         put(out, nd->key, TTF_EV_ENTER);
-    if (i && !(ttd_node_flags(nd) & TTD_NODE_CALL))
+    if (i && !(ttdi_node_flags(nd) & TTDI_NODE_CALL))
         return;
-    for (; c < end; c += ttd_node_size(ttd_tree_node(t, c)))
+    for (; c < end; c += ttdi_node_size(ttdi_tree_node(t, c)))
         expand(t, c, out);
-    if (ttd_node_flags(nd) & TTD_NODE_CLOSED)
-        put(out, ttd_norm_exit_of(nd->key), TTF_EV_EXIT);
+    if (ttdi_node_flags(nd) & TTDI_NODE_CLOSED)
+        put(out, ttdi_norm_exit_of(nd->key), TTF_EV_EXIT);
 }
 
-/* Trees with repeated subtrees stored once (ttd_tree.share, as ttdiff
+/* Trees with repeated subtrees stored once (ttdi_tree.share, as ttdiff
  * builds them) hold the same events and align exactly as the full
  * trees: the same hunks, on the same 10k kinds of random pairs. */
 static void shared_subtrees(void **state)
 {
     static stream sa, sb, ex;
-    static ttd_tree fa, fb, ha, hb;
+    static ttdi_tree fa, fb, ha, hb;
     size_t fewer = 0, total = 10000;
 
     (void)state;
@@ -416,13 +416,13 @@ static void shared_subtrees(void **state)
         expand(&ha, 0, &ex);
         assert_int_equal(ex.n, sa.n);
         assert_memory_equal(ex.key, sa.key, sa.n * sizeof *sa.key);
-        assert_true(ttd_tree_node(&ha, 0)->hash == ttd_tree_node(&fa, 0)->hash);
+        assert_true(ttdi_tree_node(&ha, 0)->hash == ttdi_tree_node(&fa, 0)->hash);
         fewer += ha.n < fa.n;
 
-        ttd_xhunk *h = NULL, *g = NULL;
+        ttdi_xhunk *h = NULL, *g = NULL;
         size_t nh = 0, ng = 0;
-        assert_int_equal(ttd_tree_align(&fa, &fb, 0, &h, &nh), 0);
-        assert_int_equal(ttd_tree_align(&ha, &hb, 0, &g, &ng), 0);
+        assert_int_equal(ttdi_tree_align(&fa, &fb, 0, &h, &nh), 0);
+        assert_int_equal(ttdi_tree_align(&ha, &hb, 0, &g, &ng), 0);
         assert_int_equal(nh, ng);
         if (nh)
             assert_memory_equal(h, g, nh * sizeof *h);
@@ -430,10 +430,10 @@ static void shared_subtrees(void **state)
         free(g);
         free_gnodes();
     }
-    ttd_tree_free(&fa);
-    ttd_tree_free(&fb);
-    ttd_tree_free(&ha);
-    ttd_tree_free(&hb);
+    ttdi_tree_free(&fa);
+    ttdi_tree_free(&fb);
+    ttdi_tree_free(&ha);
+    ttdi_tree_free(&hb);
     printf("shared subtrees: fewer nodes in %zu of %zu trees\n", fewer, total);
     assert_true(fewer * 10 >= total);
 }
@@ -446,7 +446,7 @@ static void shared_subtrees(void **state)
 static size_t unwind(const uint64_t *open, size_t depth, uint64_t x)
 {
     for (size_t i = depth; i-- > 0;)
-        if (ttd_norm_exit_of(open[i]) == x)
+        if (ttdi_norm_exit_of(open[i]) == x)
             return i;
     return depth;
 }
@@ -468,10 +468,10 @@ static size_t deep_stream(uint64_t *key, int *kind)
             key[n] = open[depth - 1];
             kind[n++] = TTF_EV_ENTER;
         } else if (r < 95 && depth) {
-            key[n] = ttd_norm_exit_of(open[--depth]);
+            key[n] = ttdi_norm_exit_of(open[--depth]);
             kind[n++] = TTF_EV_EXIT;
         } else if (r < 98) {
-            key[n] = ttd_norm_exit_of(enter_key((int)below(NFUNC)));
+            key[n] = ttdi_norm_exit_of(enter_key((int)below(NFUNC)));
             kind[n++] = TTF_EV_EXIT;
             depth = unwind(open, depth, key[n - 1]);
         } else {
@@ -497,7 +497,7 @@ static size_t deep_ref(const uint64_t *key, const int *kind, size_t n, refnode *
     for (size_t e = 0; e < n; e++) {
         size_t i = nst;
         if (kind[e] == TTF_EV_EXIT)
-            while (i > 0 && ttd_norm_exit_of(key[rn[st[i - 1]].start]) != key[e])
+            while (i > 0 && ttdi_norm_exit_of(key[rn[st[i - 1]].start]) != key[e])
                 i--;
         if (kind[e] == TTF_EV_EXIT && i > 0) {
             for (; nst > i; nst--)
@@ -523,7 +523,7 @@ static void deep_stacks(void **state)
     static uint64_t ka[DEEPEV], kb[DEEPEV];
     static int da[DEEPEV], db[DEEPEV];
     static refnode rn[DEEPEV];
-    static ttd_tree fa, fb, ha, hb;
+    static ttdi_tree fa, fb, ha, hb;
 
     (void)state;
     ha.share = hb.share = 1;
@@ -535,64 +535,64 @@ static void deep_stacks(void **state)
             kb[below(DEEPEV)] = 0x7002;     /* 5 events become messages */
         for (size_t i = 0; i < DEEPEV; i++)
             db[i] = kb[i] == 0x7002 ? TTF_EV_MESSAGE : db[i];
-        ttd_tree *tv[4] = {&fa, &fb, &ha, &hb};
+        ttdi_tree *tv[4] = {&fa, &fb, &ha, &hb};
         for (int k = 0; k < 4; k++) {
-            assert_int_equal(ttd_tree_reset(tv[k], n), 0);
+            assert_int_equal(ttdi_tree_reset(tv[k], n), 0);
             for (size_t i = 0; i < n; i++)
-                assert_int_equal(ttd_tree_feed(tv[k], k % 2 ? kb[i] : ka[i],
+                assert_int_equal(ttdi_tree_feed(tv[k], k % 2 ? kb[i] : ka[i],
                                                k % 2 ? db[i] : da[i]), 0);
-            ttd_tree_finish(tv[k]);
+            ttdi_tree_finish(tv[k]);
         }
         assert_int_equal(fa.n, nn + 1);
         for (size_t i = 0; i < nn; i++) {
-            const ttd_node *nd = ttd_tree_node(&fa, i + 1);
+            const ttdi_node *nd = ttdi_tree_node(&fa, i + 1);
             assert_int_equal(nd->len, rn[i].len);
-            assert_int_equal(!!(ttd_node_flags(nd) & TTD_NODE_CALL), rn[i].call);
-            assert_int_equal(!!(ttd_node_flags(nd) & TTD_NODE_CLOSED), rn[i].closed);
+            assert_int_equal(!!(ttdi_node_flags(nd) & TTDI_NODE_CALL), rn[i].call);
+            assert_int_equal(!!(ttdi_node_flags(nd) & TTDI_NODE_CLOSED), rn[i].closed);
         }
-        ttd_xhunk *h = NULL, *g = NULL;
+        ttdi_xhunk *h = NULL, *g = NULL;
         size_t nh = 0, ng = 0;
-        assert_true(ttd_tree_node(&ha, 0)->hash == ttd_tree_node(&fa, 0)->hash);
-        assert_int_equal(ttd_tree_align(&fa, &fb, 0, &h, &nh), 0);
-        assert_int_equal(ttd_tree_align(&ha, &hb, 0, &g, &ng), 0);
+        assert_true(ttdi_tree_node(&ha, 0)->hash == ttdi_tree_node(&fa, 0)->hash);
+        assert_int_equal(ttdi_tree_align(&fa, &fb, 0, &h, &nh), 0);
+        assert_int_equal(ttdi_tree_align(&ha, &hb, 0, &g, &ng), 0);
         assert_true(nh > 0 && nh == ng);
         assert_memory_equal(h, g, nh * sizeof *h);
         free(h);
         free(g);
     }
-    ttd_tree_free(&fa);
-    ttd_tree_free(&fb);
-    ttd_tree_free(&ha);
-    ttd_tree_free(&hb);
+    ttdi_tree_free(&fa);
+    ttdi_tree_free(&fb);
+    ttdi_tree_free(&ha);
+    ttdi_tree_free(&hb);
 }
 
 /* longjmp: the EXIT of an outer call closes the inner ones. */
 static void longjmp_and_crash(void **state)
 {
-    ttd_tree t = {0};
+    ttdi_tree t = {0};
     uint64_t f = enter_key(0), g = enter_key(1), h = enter_key(2);
 
     (void)state;
-    assert_int_equal(ttd_tree_reset(&t, 8), 0);
-    assert_int_equal(ttd_tree_feed(&t, ttd_norm_exit_of(h), TTF_EV_EXIT), 0);
-    assert_int_equal(ttd_tree_feed(&t, f, TTF_EV_ENTER), 0);
-    assert_int_equal(ttd_tree_feed(&t, g, TTF_EV_ENTER), 0);
-    assert_int_equal(ttd_tree_feed(&t, h, TTF_EV_ENTER), 0);
-    assert_int_equal(ttd_tree_feed(&t, ttd_norm_exit_of(f), TTF_EV_EXIT), 0);
-    assert_int_equal(ttd_tree_feed(&t, g, TTF_EV_ENTER), 0);
-    ttd_tree_finish(&t);
+    assert_int_equal(ttdi_tree_reset(&t, 8), 0);
+    assert_int_equal(ttdi_tree_feed(&t, ttdi_norm_exit_of(h), TTF_EV_EXIT), 0);
+    assert_int_equal(ttdi_tree_feed(&t, f, TTF_EV_ENTER), 0);
+    assert_int_equal(ttdi_tree_feed(&t, g, TTF_EV_ENTER), 0);
+    assert_int_equal(ttdi_tree_feed(&t, h, TTF_EV_ENTER), 0);
+    assert_int_equal(ttdi_tree_feed(&t, ttdi_norm_exit_of(f), TTF_EV_EXIT), 0);
+    assert_int_equal(ttdi_tree_feed(&t, g, TTF_EV_ENTER), 0);
+    ttdi_tree_finish(&t);
     assert_int_equal(t.n, 6); /* root, stray exit, f, g, h, g */
-    const ttd_node *n = ttd_tree_node(&t, 0);
-    assert_int_equal(ttd_node_flags(&n[1]), 0);
-    assert_int_equal(ttd_node_flags(&n[2]), TTD_NODE_CALL | TTD_NODE_CLOSED);
-    assert_int_equal(ttd_node_size(&n[2]), 3);
+    const ttdi_node *n = ttdi_tree_node(&t, 0);
+    assert_int_equal(ttdi_node_flags(&n[1]), 0);
+    assert_int_equal(ttdi_node_flags(&n[2]), TTDI_NODE_CALL | TTDI_NODE_CLOSED);
+    assert_int_equal(ttdi_node_size(&n[2]), 3);
     assert_int_equal(n[2].len, 4);  /* events 1..4 */
-    assert_int_equal(ttd_node_flags(&n[3]), TTD_NODE_CALL);
+    assert_int_equal(ttdi_node_flags(&n[3]), TTDI_NODE_CALL);
     assert_int_equal(n[3].len, 2);  /* 2..3: cut by f's EXIT at 4 */
     assert_int_equal(n[4].len, 1);
-    assert_int_equal(ttd_node_flags(&n[5]), TTD_NODE_CALL);
+    assert_int_equal(ttdi_node_flags(&n[5]), TTDI_NODE_CALL);
     assert_int_equal(n[5].len, 1);
-    ttd_tree_free(&t);
+    ttdi_tree_free(&t);
 }
 
 /* A loop of three sibling calls: 3 iterations against 5 is one count
@@ -600,8 +600,8 @@ static void longjmp_and_crash(void **state)
 static void loop_of_three(void **state)
 {
     static stream sa, sb;
-    ttd_tree ta = {0}, tb = {0};
-    ttd_xhunk *h = NULL;
+    ttdi_tree ta = {0}, tb = {0};
+    ttdi_xhunk *h = NULL;
     size_t nh = 0;
 
     (void)state;
@@ -612,15 +612,15 @@ static void loop_of_three(void **state)
         for (int it = 0; it < (side ? 5 : 3); it++)
             for (int f = 1; f <= 3; f++) {
                 put(s, enter_key(f), TTF_EV_ENTER);
-                put(s, ttd_norm_exit_of(enter_key(f)), TTF_EV_EXIT);
+                put(s, ttdi_norm_exit_of(enter_key(f)), TTF_EV_EXIT);
             }
         put(s, enter_key(4), TTF_EV_ENTER);
-        put(s, ttd_norm_exit_of(enter_key(4)), TTF_EV_EXIT);
-        put(s, ttd_norm_exit_of(enter_key(0)), TTF_EV_EXIT);
+        put(s, ttdi_norm_exit_of(enter_key(4)), TTF_EV_EXIT);
+        put(s, ttdi_norm_exit_of(enter_key(0)), TTF_EV_EXIT);
     }
     build(&ta, &sa);
     build(&tb, &sb);
-    assert_int_equal(ttd_tree_align(&ta, &tb, 0, &h, &nh), 0);
+    assert_int_equal(ttdi_tree_align(&ta, &tb, 0, &h, &nh), 0);
     assert_int_equal(nh, 1);
     assert_int_equal(h[0].reps[0], 3);
     assert_int_equal(h[0].reps[1], 5);
@@ -629,8 +629,8 @@ static void loop_of_three(void **state)
     assert_int_equal(h[0].b0, 19);
     assert_int_equal(h[0].b1, 31);
     free(h);
-    ttd_tree_free(&ta);
-    ttd_tree_free(&tb);
+    ttdi_tree_free(&ta);
+    ttdi_tree_free(&tb);
 }
 
 int main(void)
