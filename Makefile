@@ -1,7 +1,7 @@
 # tt - trace-travel debugging toolkit.
 #
 #   make            libraries and tools into build/
-#   make test       deps check, layer check, unit tests (cmocka), end-to-end
+#   make test       deps check, layer and stage checks, unit tests (cmocka), end-to-end
 #                   tests, fuzz smoke run
 #   make asan       the same tests in an ASan+UBSan build (build/asan/)
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
@@ -9,7 +9,7 @@
 #   make fuzz       libFuzzer targets: the trace reader (build/fuzz_reader),
 #                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
-#                   (ttcap.h ttfmt.h ttdiff.h ttreport.h, libttcap.so/.a,
+#                   (ttcap.h ttfmt.h ttdiff.h ttprof.h ttreport.h, libttcap.so/.a,
 #                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff)
 #
 # Folders are layers: capture/ and format/ at the bottom, diff/ on format/,
@@ -76,7 +76,7 @@ TOOLS   = $(B)/ttdump $(B)/ttdiff $(B)/ttrec
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps test test-run unit e2e asan bench demo demo-run fuzz install \
-        clean check-headers check-layers
+        clean check-headers check-layers check-stages
 
 all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
      $(TOOLS) $(B)/ttcap.pc
@@ -159,7 +159,7 @@ test:
 	@sh .ci/deps --test
 	@$(MAKE) --no-print-directory test-run
 
-test-run: unit fixtures check-headers check-layers
+test-run: unit fixtures check-headers check-layers check-stages
 	@sh tests/run.sh $(B)
 
 # Fatal signals stay with the program under test (libttcap records them),
@@ -195,8 +195,8 @@ $(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC)
 # paths in the tree and from one folder as installed
 check-headers:
 	@set -e; rm -rf $(B)/inc/all; mkdir -p $(B)/inc/all; \
-	cp capture/ttcap.h format/ttfmt.h diff/ttdiff.h report/ttreport.h $(B)/inc/all/; \
-	for h in capture:ttcap.h format:ttfmt.h diff:ttdiff.h report:ttreport.h; do \
+	cp capture/ttcap.h format/ttfmt.h diff/ttdiff.h diff/ttprof.h report/ttreport.h $(B)/inc/all/; \
+	for h in capture:ttcap.h format:ttfmt.h diff:ttdiff.h diff:ttprof.h report:ttreport.h; do \
 	  l=$${h%%:*}; f=$${h#*:}; \
 	  case $$l in capture) inc="-Icapture";; format) inc="$(INC_format)";; \
 	    diff) inc="$(INC_diff)";; report) inc="$(INC_report)";; esac; \
@@ -211,9 +211,17 @@ check-layers: $(B)/inc/wire/ttf_wire.h
 	@CC="$(CC)" B="$(B)" INC_capture="$(INC_capture)" INC_format="$(INC_format)" \
 	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" sh tests/check_layers.sh
 
+# inside a room, files form stages (diff/STAGES, capture/STAGES when there):
+# from the objects' symbols, no file calls a higher stage and no files call
+# each other in a cycle; the probe first proves the check catches both
+check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC)))
+	@CC="$(CC)" sh tests/check_stages.sh --probe $(B)/probe/stages
+	@sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
+	@$(if $(wildcard capture/STAGES),sh tests/check_stages.sh $(B)/obj/capture capture/STAGES,:)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 capture/ttcap.h format/ttfmt.h diff/ttdiff.h report/ttreport.h \
+	install -m 644 capture/ttcap.h format/ttfmt.h diff/ttdiff.h diff/ttprof.h report/ttreport.h \
 	  $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/libttcap.a $(LIBFMT) $(LIBDIFF) $(LIBREP) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libttcap.so $(DESTDIR)$(PREFIX)/lib/libttcap.so.1

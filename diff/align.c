@@ -2,6 +2,7 @@
  * align.c - the sequence aligner of libttdiff: Myers' O(ND) difference
  * algorithm in linear space, with git xdiff's cost cap and discard pass.
  * Input: two arrays of 64-bit event keys; output: the differing hunks.
+ * Stage 1 align of diff/STAGES (its header: align.h).
  */
 
 /*
@@ -93,7 +94,7 @@ typedef struct box {
 
 /* Hunks being built from the matched runs, which arrive in order. */
 typedef struct hunks {
-    ttdi_hunk *h;                /* the array handed out */
+    ttdi_hunk *h;               /* the array handed out */
     size_t n, cap;              /* used and allocated entries */
     size_t ax, by;              /* end of the last match in a and in b */
     int nomem;                  /* an allocation failed */
@@ -649,7 +650,7 @@ out:
 }
 
 int ttdi_align(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-              int minimal, ttdi_hunk **out, size_t *nout)
+               int minimal, ttdi_hunk **out, size_t *nout)
 {
     hunks hs = { 0 };
     size_t pre = 0, n, m;

@@ -2,6 +2,7 @@
  * detail.c - the details of one hunk, computed when asked: its events,
  * the context before it, the common call stack, its suspects (suspects.c)
  * and what the other threads did up to the split.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  *
  * A report may ask for the details of several hunks (the HTML page asks
  * for up to 20). Each needs a pass over its pair's threads up to the hunk
@@ -18,27 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 #define SUSPECT_WINDOW 4096 /* common events searched back from a split */
-
-/* Source file and line of a function (addr) or scope (site) of the bad
- * run, through the module loaded at time_ns. */
-void ttd_locate(ttd_diff *d, uint64_t addr, uint32_t site, uint64_t time_ns,
-                const char **file, int *line)
-{
-    ttf_event ev;
-
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TTF_EV_ENTER;
-    ev.addr = addr;
-    ev.site = site;
-    ev.time_ns = time_ns;
-    if (ttf_sym_event_line(d->r[TTD_BAD].norm.sym, &ev, file, line) < 0) {
-        *file = NULL;
-        *line = 0;
-    }
-}
 
 /* The arguments of a frame of the bad run as text, NULL if unknown. */
 static const char *frame_args(ttd_diff *d, const ttdi_frame_id *f)
@@ -73,8 +56,8 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         fr[i].name = b->stack[i].name;
-        ttd_locate(d, b->stack[i].addr, b->stack[i].site, b->stack[i].time_ns,
-               &fr[i].file, &fr[i].line);
+        ttdi_norm_locate(&d->r[TTD_BAD].norm, b->stack[i].addr, b->stack[i].site,
+                         b->stack[i].time_ns, &fr[i].file, &fr[i].line);
         fr[i].args = frame_args(d, &b->stack[i]);
     }
     dv->stack = fr;
@@ -89,9 +72,9 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
 /* One hunk being detailed. */
 typedef struct job {
     ttd_divergence *dv;     /* its details, being filled */
-    const ttdi_ipair *p;     /* its pair */
-    ttdi_req rq[5];          /* the ranges its passes record */
-    ttdi_pass_spec ps[2];    /* its passes over the pair's good, bad thread */
+    const ttdi_ipair *p;    /* its pair */
+    ttdi_req rq[5];         /* the ranges its passes record */
+    ttdi_pass_spec ps[2];   /* its passes over the pair's good, bad thread */
     ttd_event *probe;       /* [0] good, [1] bad, [2] crash */
     int crashed;            /* 1: the bad run's crash is in the hunk */
     uint64_t limit[2];      /* per run: time the other threads are shown to */
@@ -101,7 +84,7 @@ typedef struct job {
 
 /* A job's pass over the thread being walked. */
 typedef struct pass_run {
-    ttdi_pass_spec *ps;      /* the pass */
+    ttdi_pass_spec *ps;     /* the pass */
     uint64_t start, stop;   /* it takes the kept events [start, stop) */
     int done;               /* 1: past stop */
 } pass_run;
@@ -120,7 +103,7 @@ typedef struct ring_ev {
 
 /* One walk over a thread and what it serves. */
 typedef struct serve {
-    ttdi_walk w;             /* the walk */
+    ttdi_walk w;            /* the walk */
     int ri;                 /* its run */
     uint32_t th;            /* its thread */
     pass_run *pr;           /* the passes on it, by start */

@@ -3,6 +3,7 @@
  * pair to keys, align them (as call trees: tree.c, talign.c; with --flat
  * as key sequences: align.c) and resolve the hunks into the plain structs
  * of ttdiff.h. It never prints.
+ * Stage 4 engine of diff/STAGES: the top, on resolve.h.
  *
  * Design. Memory is the budget that matters (a trace may hold hundreds of
  * millions of events), so only one thread pair is held at a time: by
@@ -42,18 +43,21 @@
  * The tree aligner keeps the good tree and reloads the other side per
  * baseline; --first-only then reads whole threads.
  *
- * The files: this one holds the entry points; walk.c the passes over one
- * thread; setup.c the threads, pairs, filters and run information;
- * pair_align.c the normalisation and alignment of one pair; hunks.c the
- * hunks resolved; detail.c and suspects.c the details of one hunk. Their
- * shared state is in engine_int.h; result memory is one arena
- * (format/ttf_util.h).
+ * The files are stages (diff/STAGES, checked by make check-stages), each
+ * with its header, a stage using only those below it: prepare (prepare.h:
+ * normalise.c, regex.c, openset.c, pair.c) -> align (align.h, tree.h:
+ * align.c, seq.c, tree.c, talign.c, values.c, fnoise.c; state.h: the
+ * engine's state and pair_align.c, which aligns one pair into its script)
+ * -> resolve (resolve.h: walk.c the walks and passes over one thread;
+ * setup.c the threads, pairs, filters and run information; hunks.c the
+ * hunks resolved; detail.c and suspects.c the details of one hunk;
+ * interleave.c, noise.c) -> this file, the entry points, on top. Result
+ * memory is one arena (format/ttf_util.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
 #include "explain.h"
 #include "tree.h"
 
@@ -251,7 +255,8 @@ static int value_first(ttd_diff *d)
     if (!v || ttdi_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
         return TT_ENOMEM;
     v->pair = bp;
-    ttd_locate(d, best->ev[1].addr, 0, best->ev[1].time_ns, &v->file, &v->line);
+    ttdi_norm_locate(&d->r[TTD_BAD].norm, best->ev[1].addr, 0, best->ev[1].time_ns,
+                     &v->file, &v->line);
     const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected ? &d->res.hunks[0] : NULL;
     v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
                                            : best->ev[1].time_ns < h->time_ns);
@@ -315,7 +320,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     d->res.options = d->o;
     if (!d->o.nbaselines && d->res.diverged &&
         (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
-                           (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
+                            (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
         return rc;
     if (d->res.nhunks > d->res.nexpected &&
         (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)

@@ -706,7 +706,8 @@ static ttd_suspect *suspect_of(ectx *e, ttd_divergence *dv, ttd_suspect *s, size
     f->pair = pair;
     f->role = on_stack(dv, name) ? TTD_SUSPECT_CALLER : TTD_SUSPECT_EARLIER;
     if (x) {
-        ttd_locate(e->d, x->addr, 0, x->time_ns, &f->file, &f->line);
+        ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
+                         &f->file, &f->line);
         f->index = x->exit_idx != UINT64_MAX ? x->exit_idx : x->enter[1];
         if (pair == dv->pair && f->index < dv->bad_index)
             f->distance = dv->bad_index - 1 - f->index;
@@ -881,7 +882,8 @@ static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_
     v->bad_index = p ? x->enter[1] : x->exit_idx;
     v->good_time_ns = p ? x->gtime_ns : x->gexit_ns;
     v->bad_time_ns = p ? x->time_ns : x->exit_ns;
-    ttd_locate(e->d, x->addr, 0, x->time_ns, &v->file, &v->line);
+    ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
+                     &v->file, &v->line);
     return v->good_value && v->bad_value ? 0 : TT_ENOMEM;
 }
 

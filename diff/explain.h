@@ -11,7 +11,7 @@
 #ifndef TTDI_EXPLAIN_H
 #define TTDI_EXPLAIN_H
 
-#include "engine_int.h"
+#include "resolve.h"
 
 #define TTDI_MAXP 16                /* parameters compared per call */
 #define TTDI_REPLAY_NODES 65536     /* calls kept per replay (the oldest

@@ -4,6 +4,7 @@
  * different places in every run, so the zones of variation (seq.c) of one
  * pair of good runs never cover those of another; its calls, though, are
  * always the same few, made by the same callers.
+ * Stage 1 align of diff/STAGES (its header: align.h).
  *
  * Design. An event's context is what the aligner matched it by: with the
  * tree aligner its key and the ENTER key of the call it happens in (its
@@ -31,11 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "align.h"
 
 /* One walk over a thread with its call stack of ENTER keys. */
 typedef struct cwalk {
-    ttdi_norm *norm;         /* the run's normaliser */
+    ttdi_norm *norm;        /* the run's normaliser */
     ttf_iter *it;           /* its events */
     uint64_t *st;           /* open calls' ENTER keys, innermost last */
     size_t nst, cap;        /* open, room */
@@ -109,10 +110,10 @@ static size_t side_events(const ttdi_hunk *h, size_t nh, int s)
 static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
                    int s, uint64_t **out)
 {
-    cwalk w = {&f.r->norm, NULL, NULL, 0, 0, by_caller};
+    cwalk w = {f.norm, NULL, NULL, 0, 0, by_caller};
     uint64_t idx = 0, *c = calloc(side_events(h, nh, s) + 1, sizeof *c);
     size_t i = 0, k = 0;
-    int rc = c ? ttf_iter_open(f.r->t, f.thread, &w.it) : TT_ENOMEM;
+    int rc = c ? ttf_iter_open(f.t, f.thread, &w.it) : TT_ENOMEM;
 
     while (rc >= 0 && i < nh) {
         size_t lo = s ? h[i].b0 : h[i].a0, hi = s ? h[i].b1 : h[i].a1;
@@ -133,7 +134,7 @@ static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
 }
 
 int ttdi_fnoise_learn(ttdi_openset *set, int by_caller, ttdi_fside g, ttdi_fside o,
-                     const ttdi_hunk *h, size_t nh)
+                      const ttdi_hunk *h, size_t nh)
 {
     uint64_t *c = NULL;
     int rc = 0;
@@ -152,7 +153,7 @@ int ttdi_fnoise_learn(ttdi_openset *set, int by_caller, ttdi_fside g, ttdi_fside
 typedef struct mark {
     const ttdi_openset *set; /* contexts that vary between good runs */
     uint64_t *c[2];         /* contexts of the hunks' events, per side */
-    ttdi_openset cnt[2];     /* per side: the hunks' events by context */
+    ttdi_openset cnt[2];    /* per side: the hunks' events by context */
 } mark;
 
 /* Is event k of side s noise (*varies set if its context varies)? */
@@ -191,8 +192,8 @@ static void judge(const mark *m, const ttdi_hunk *h, size_t nh, size_t i,
 }
 
 int ttdi_fnoise_mark(const ttdi_openset *set, int by_caller, ttdi_fside g,
-                    ttdi_fside b, const ttdi_hunk *h, size_t nh, uint8_t *exp,
-                    size_t *lead)
+                     ttdi_fside b, const ttdi_hunk *h, size_t nh, uint8_t *exp,
+                     size_t *lead)
 {
     mark m;
     int rc = 0;

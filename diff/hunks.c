@@ -2,11 +2,12 @@
  * hunks.c - the hunks of every pair resolved into the result: which ones
  * (the first divergences, then the expected ones), their first events and
  * times, all sorted so the first divergence comes first.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 /* Index whose time stands for a split at key index i of a thread with n
  * keys: the event at i, else the last one; UINT64_MAX if it has none. */

@@ -5,6 +5,7 @@
  * saw its operations in another thread order, and a bad-run call that took
  * no lock where every good-run call of the same function took one (the
  * unprotected operation), with what the other threads did meanwhile.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  *
  * Each run is walked once, all threads merged by time, up to the split.
  * Objects have no stable address across runs, so each run numbers them by
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 #define WINDOW 24           /* operations shown per run */
 #define OBJ_CAP 4096        /* objects numbered per run (hash slots) */
@@ -76,7 +77,7 @@ typedef struct fnslot {
 
 /* One run's walk. */
 typedef struct xrun {
-    const ttdi_ilv_run *in;  /* the run */
+    const ttdi_ilv_run *in; /* the run */
     xthread *th;            /* per thread */
     obj *objs;              /* OBJ_CAP slots */
     int nkind[3];           /* objects numbered per kind */

@@ -4,13 +4,14 @@
  * numbers, as ttrec keeps them) that were not given as --baseline, and a
  * first divergence whose differing calls poll or sleep (a wait loop that
  * ran a different number of times). Both only suggest --baseline.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 #define MAX_SIBLINGS 8  /* sibling traces listed at most */
 
@@ -61,7 +62,7 @@ static int same_file(const char *dir, const char *name, const char *path)
 }
 
 int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
-                 const char ***out, size_t *nout)
+                  const char ***out, size_t *nout)
 {
     char dir[4096], want[256], sk[256];
     const char *base;

@@ -4,12 +4,14 @@
  * and rebuilt binaries compare), a message's call site (format + function,
  * not the site id, which depends on firing order) or its formatted text.
  * Each distinct address or site is symbolised, filtered and hashed once.
+ * The same symbols answer where a function's source is (ttdi_norm_locate).
+ * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
-#include "engine_int.h"
+#include "prepare.h"
 
 /* Give every event kind its own key space. */
 static uint64_t mix(uint64_t h, int kind)
@@ -81,8 +83,8 @@ static int passes(const ttdi_norm *n, const char *name)
 }
 
 int ttdi_norm_init(ttdi_norm *n, const ttf_trace *t, int messages,
-                  const ttd_regex *keep, const ttd_regex *drop,
-                  int no_demangle)
+                   const ttd_regex *keep, const ttd_regex *drop,
+                   int no_demangle)
 {
     memset(n, 0, sizeof *n);
     n->trace = t;
@@ -115,8 +117,8 @@ void ttdi_norm_free(ttdi_norm *n)
 
 /* The new slot of an address or scope site: named, filtered, hashed. */
 static __attribute__((noinline)) ttdi_slot *func_add(ttdi_norm *n,
-                                                    const ttf_event *ev,
-                                                    uint64_t id)
+                                                     const ttf_event *ev,
+                                                     uint64_t id)
 {
     ttdi_slot *s = cache_add(&n->funcs, id);
 
@@ -227,4 +229,22 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
     *key = ev->kind == TTF_EV_ENTER ? mix(s->hash, TTF_EV_ENTER)
                                     : mix(s->hash, TTF_EV_EXIT);
     return s->keep;
+}
+
+/* Source file and line of a function (addr) or scope (site) of n's run,
+ * through the module loaded at time_ns (NULL, 0 if unknown). */
+void ttdi_norm_locate(ttdi_norm *n, uint64_t addr, uint32_t site,
+                      uint64_t time_ns, const char **file, int *line)
+{
+    ttf_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = addr;
+    ev.site = site;
+    ev.time_ns = time_ns;
+    if (ttf_sym_event_line(n->sym, &ev, file, line) < 0) {
+        *file = NULL;
+        *line = 0;
+    }
 }

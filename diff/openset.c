@@ -5,11 +5,12 @@
  * whole stack. Linear probing; a slot with count 0 is empty, and a key
  * whose count drops to 0 is removed by shifting its followers back, so the
  * table holds only keys of frames still open.
+ * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "prepare.h"
 
 struct ttdi_oslot {
     uint64_t key;           /* the key */

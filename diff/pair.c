@@ -3,6 +3,7 @@
  * pairs given by hand (--pair), main with main, then rounds by name and
  * start function, by name alone, by start function alone, and last any two
  * threads with nothing telling them apart. What is left stays unpaired.
+ * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  *
  * Within a round a thread with exactly one candidate (and that candidate
  * with only it) is paired by the round's rule. Threads that tie (a pool of
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "prepare.h"
 
 #define SKETCH_BINS 256             /* histogram bins */
 #define SKETCH_EVENTS (1u << 21)    /* kept events read per thread at most */

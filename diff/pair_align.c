@@ -3,16 +3,19 @@
  * common prefix only compared (the default), or both sides stored whole
  * and checked against the zones where baseline good runs vary (full mode),
  * or as two call trees (tree mode, the default: tree.c, talign.c).
+ * What it writes is the pair's script (ttdi_ipair, state.h): the hunks,
+ * which of them good runs share, loop counts, differing call values.
+ * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "state.h"
 #include "tree.h"
 
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
-    ttdi_run_state *r;                 /* its run */
+    ttdi_run_state *r;                /* its run */
     ttf_iter *it;           /* its events */
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
@@ -139,7 +142,7 @@ static int pair_values(ttd_diff *d, ttdi_ipair *p)
     if (d->o.first_only && p->nh)
         b.stop = p->h[0].b0;
     return ttdi_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
-                              &p->vf);
+                               &p->vf);
 }
 
 /* What baseline k varies in against the good run, from their hunks h[nh]
@@ -152,7 +155,8 @@ static int baseline_learn(ttd_diff *d, const ttdi_ipair *p, size_t k,
     ttdi_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
     ttdi_vside o = {&bk->r.norm, (uint32_t)bk->partner[p->t[0]], UINT64_MAX};
     ttdi_vfound vf;
-    ttdi_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fo = {&bk->r, o.thread};
+    ttdi_fside fg = {d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, p->t[0]};
+    ttdi_fside fo = {bk->r.t, &bk->r.norm, o.thread};
     int rc = ttdi_fnoise_learn(&d->calls, !d->o.flat, fg, fo, h, nh);
 
     if (rc < 0 || !d->values || !ttf_get_summary(bk->r.t)->values)
@@ -208,7 +212,8 @@ static size_t split_one(const ttdi_ipair *p, size_t i, size_t la, size_t lb,
 static int mark_noise(ttd_diff *d, ttdi_ipair *p)
 {
     size_t nh = p->nh, n = nh, *lead = malloc((2 * nh + 1) * sizeof *lead);
-    ttdi_fside fg = {&d->r[TTD_GOOD], p->t[0]}, fb = {&d->r[TTD_BAD], p->t[1]};
+    ttdi_fside fg = {d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, p->t[0]};
+    ttdi_fside fb = {d->r[TTD_BAD].t, &d->r[TTD_BAD].norm, p->t[1]};
     int rc = lead ? 0 : TT_ENOMEM;
 
     if (rc == 0)

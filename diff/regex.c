@@ -3,6 +3,7 @@
  * --function). A thin wrapper: compile once (JIT when the library has it),
  * match many times with one cached match block. Not thread-safe: one
  * ttd_regex must not be matched from two threads at once.
+ * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

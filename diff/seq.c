@@ -3,6 +3,7 @@
  * thread's whole key sequence, optionally with loops collapsed
  * (--collapse-loops), the hunks between two such sequences including loop
  * count changes, and the zones where good runs vary (--baseline).
+ * Stage 1 align of diff/STAGES (its header: align.h).
  *
  * Design. Collapsing is one streaming pass over the keys as they are
  * normalised: a stack of open calls, each with a running hash of its
@@ -26,7 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "engine_int.h"
+#include "align.h"
 
 #define LOOP_SALT 0x5C0FFEE15B00C1EAull
 #define HUGE_PAGE (2u << 20)
@@ -247,7 +248,7 @@ const ttdi_loop *ttdi_seq_loop(const ttdi_seq *s, size_t i)
 /* ---- hunks --------------------------------------------------------------- */
 
 typedef struct xvec {
-    ttdi_xhunk *v;           /* hunks */
+    ttdi_xhunk *v;          /* hunks */
     size_t n, cap;
 } xvec;
 
@@ -281,7 +282,7 @@ static int counts(const ttdi_seq *a, const ttdi_seq *b, size_t i, size_t j,
 }
 
 int ttdi_seq_align(const ttdi_seq *a, const ttdi_seq *b, int minimal,
-                  ttdi_xhunk **out, size_t *nout)
+                   ttdi_xhunk **out, size_t *nout)
 {
     ttdi_hunk *h = NULL;
     size_t nh = 0, i = 0, j = 0;
@@ -309,7 +310,7 @@ int ttdi_seq_align(const ttdi_seq *a, const ttdi_seq *b, int minimal,
 }
 
 void ttdi_seq_to_raw(const ttdi_seq *a, const ttdi_seq *b, const ttdi_xhunk *x,
-                    ttdi_hunk *out)
+                     ttdi_hunk *out)
 {
     out->a0 = (size_t)ttdi_seq_raw(a, x->a0);
     out->a1 = (size_t)ttdi_seq_raw(a, x->a1);
@@ -381,7 +382,7 @@ static size_t uniq(uint64_t *k, size_t n)
 }
 
 int ttdi_zones_add(ttdi_zones *z, const ttdi_seq *g, const ttdi_seq *o,
-                  const ttdi_xhunk *x, size_t nx)
+                   const ttdi_xhunk *x, size_t nx)
 {
     for (size_t i = 0; i < nx; i++) {
         size_t na = x[i].a1 - x[i].a0, nb = x[i].b1 - x[i].b0;
@@ -461,7 +462,7 @@ int ttdi_zones_finish(ttdi_zones *z)
 }
 
 int ttdi_zones_cover(const ttdi_zones *z, const ttdi_seq *g, const ttdi_seq *b,
-                    const ttdi_xhunk *x)
+                     const ttdi_xhunk *x)
 {
     size_t lo = 0, hi = z->n;
 

@@ -2,12 +2,13 @@
  * setup.c - what the engine sets up around the alignment: each run's
  * threads, the selected pairs, the filters, and the run information,
  * notices and crash event copied into the result.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 /* Name and start function of each thread (walks up to its first ENTER). */
 int ttdi_load_threads(ttdi_run_state *r)
@@ -48,7 +49,7 @@ static int thread_selected(const ttd_diff *d, const ttdi_tinfo *t)
 }
 
 void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
-                          ttd_thread_info *out)
+                           ttd_thread_info *out)
 {
     out->index = i;
     out->name = r->ti[i].name;
@@ -90,7 +91,7 @@ int ttdi_make_pairs(ttd_diff *d)
 }
 
 int ttdi_compile_filter(ttd_diff *d, int i, const char *pattern, const char *flag,
-                       ttf_error *err)
+                        ttf_error *err)
 {
     ttf_error e;
     char msg[sizeof e.msg + 32];

@@ -4,11 +4,12 @@
  * (evidence.c: the diverging frame, position, a differing return value,
  * triviality) and ranked by score. The first divergence's are ranked again
  * by the explain stage (explain.c), which adds the cause chain's evidence.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 static int listed(const ttd_suspect *s, size_t n, const char *name)
 {
@@ -138,7 +139,8 @@ int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
             continue;
         ttd_suspect *x = &s[n++];
         x->name = e->name;
-        ttd_locate(d, e->addr, e->site, e->time_ns, &x->file, &x->line);
+        ttdi_norm_locate(&d->r[TTD_BAD].norm, e->addr, e->site, e->time_ns,
+                         &x->file, &x->line);
         x->role = TTD_SUSPECT_RETURNED;
         x->index = e->idx;
         x->pair = dv->pair;

@@ -2,6 +2,7 @@
  * talign.c - the call-tree aligner of libttdiff: two threads' call trees
  * (tree.c) aligned top down, children list by children list, into hunks
  * that begin and end at call boundaries.
+ * Stage 1 align of diff/STAGES (its header: tree.h).
  *
  * Design. This is execution indexing (B. Xin, W. N. Sumner, X. Zhang,
  * "Efficient program execution indexing", PLDI 2008): an event of one run
@@ -55,7 +56,7 @@ typedef struct kid {
 
 /* One side's children list of the pair being aligned. */
 typedef struct side {
-    const ttdi_tree *t;      /* its tree */
+    const ttdi_tree *t;     /* its tree */
     kid *k;                 /* children, plus a sentinel at n (raw0 = end) */
     uint64_t *kh;           /* children's hashes */
     uint64_t *ih;           /* items (loops collapsed): hashes */
@@ -81,7 +82,7 @@ typedef struct tctx {
     side s[2];              /* the two lists */
     tvec stack;             /* pending tasks, next on top */
     tvec acts;              /* the current pair's actions, in order */
-    ttdi_xhunk *out;         /* hunks so far */
+    ttdi_xhunk *out;        /* hunks so far */
     size_t nout, outcap;
     int minimal;            /* exact Myers */
     int nomem;              /* an allocation failed */
@@ -446,7 +447,7 @@ static int run(tctx *c)
 }
 
 int ttdi_tree_align(const ttdi_tree *a, const ttdi_tree *b, int minimal,
-                   ttdi_xhunk **out, size_t *nout)
+                    ttdi_xhunk **out, size_t *nout)
 {
     tctx c;
     int rc = 0;

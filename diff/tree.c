@@ -1,6 +1,7 @@
 /*
  * tree.c - a thread's kept events as a call tree with subtree hashes, built
  * in one streaming pass (the aligner on top is talign.c).
+ * Stage 1 align of diff/STAGES (its header: tree.h).
  *
  * Design. Each call (ENTER up to its EXIT) and each other kept event (a
  * message, a mark, a crash, an EXIT that closes nothing) is one node of 24
@@ -63,7 +64,7 @@ static int node_room(ttdi_tree *t)
 
 /* A new node at the end, all of it set; NULL on ENOMEM. */
 static inline ttdi_node *new_node(ttdi_tree *t, uint64_t key, uint64_t hash,
-                                 uint32_t flags)
+                                  uint32_t flags)
 {
     if ((3 * (t->n + 1) > t->nb.cap || t->n + 1 >= TTDI_NODE_MAX) && node_room(t) < 0)
         return NULL;

@@ -7,11 +7,11 @@
 #ifndef TTDI_TREE_H
 #define TTDI_TREE_H
 
-#include "engine_int.h"
+#include "align.h"
 
 /* Node flags. */
-#define TTDI_NODE_CALL 1u    /* an ENTER and what it called (else a leaf) */
-#define TTDI_NODE_CLOSED 2u  /* the call's own EXIT was seen */
+#define TTDI_NODE_CALL 1u   /* an ENTER and what it called (else a leaf) */
+#define TTDI_NODE_CLOSED 2u /* the call's own EXIT was seen */
 #define TTDI_NODE_MAX (1u << 30) /* nodes per thread (size has 30 bits) */
 /* Low bits of info that flag a shared node (CLOSED alone is never a
  * node's flags): a returned call whose subtree is stored once, at the
@@ -60,19 +60,19 @@ typedef struct ttdi_tshare {
 
 /* A thread's call tree. */
 typedef struct ttdi_tree {
-    ttdi_keybuf nb;          /* the nodes, 3 words each */
+    ttdi_keybuf nb;         /* the nodes, 3 words each */
     size_t n;               /* nodes used (node 0 is the root) */
     uint64_t raw;           /* keys fed */
-    ttdi_tframe *st;         /* open calls, st[0] the root */
+    ttdi_tframe *st;        /* open calls, st[0] the root */
     size_t nst, stcap;
     int pend;               /* 1: the last key was an ENTER, its call
                                (node n - 1) open but not yet on st */
-    ttdi_openset open;       /* EXIT keys of st[1..nst) while live */
+    ttdi_openset open;      /* EXIT keys of st[1..nst) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
     int done;               /* 1: ttdi_tree_finish ran */
     int share;              /* 1: a returned call equal to a recent one
                                is one shared node (set before reset) */
-    ttdi_tshare *sh;         /* share: recent subtrees, direct-mapped */
+    ttdi_tshare *sh;        /* share: recent subtrees, direct-mapped */
     size_t shcap;           /* slots of sh (a power of 2) */
 } ttdi_tree;
 
@@ -121,6 +121,6 @@ void ttdi_tree_free(ttdi_tree *t);
  * run only: no call begun in a hunk continues after it. minimal: exact
  * Myers on every list (no cost cap). 0 or TT_ENOMEM. */
 int ttdi_tree_align(const ttdi_tree *a, const ttdi_tree *b, int minimal,
-                   ttdi_xhunk **out, size_t *nout);
+                    ttdi_xhunk **out, size_t *nout);
 
 #endif

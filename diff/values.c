@@ -2,6 +2,7 @@
  * values.c - compare the values of aligned calls (format 1.1): the return
  * value of each pair of matching EXITs and the arguments of each pair of
  * matching ENTERs, by the function's signature from debug info.
+ * Stage 1 align of diff/STAGES (its header: align.h).
  *
  * Design. After a thread pair is aligned, its two threads are walked again
  * in step, skipping the hunks, so the walk visits exactly the pairs of
@@ -27,11 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "align.h"
 
 /* One thread walked over its kept events. */
 typedef struct vwalk {
-    ttdi_norm *norm;         /* its normaliser */
+    ttdi_norm *norm;        /* its normaliser */
     ttf_iter *it;           /* its events */
     ttf_event ev;           /* the current kept event */
     uint64_t key;           /* its key */
@@ -172,8 +173,8 @@ static int skip_hunks(vwalk w[2], const ttdi_hunk *h, size_t nh, size_t *hi)
 }
 
 int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
-                       size_t nh, ttdi_openset *noise, int collect_noise,
-                       ttdi_vfound *out)
+                        size_t nh, ttdi_openset *noise, int collect_noise,
+                        ttdi_vfound *out)
 {
     vwalk w[2];
     size_t hi = 0;
@@ -288,7 +289,7 @@ int ttdi_lock_wrapper(const char *name)
 }
 
 int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *nb, const ttdi_vdiff *v,
-                      ttd_value_diff *out)
+                       ttd_value_diff *out)
 {
     char buf[2][64];
     const ttf_vtype *ty = &v->sig->ret;

@@ -2,11 +2,12 @@
  * walk.c - the engine's passes over one thread: a walk replays a thread's
  * events with the normaliser's filter and the running call stack, and one
  * pass records the events at the key indices a report asks for.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {

@@ -885,7 +885,7 @@ static void print_stats(struct dump *d)
     fputc('\n', d->out);
 }
 
-/* ---- profile and Chrome JSON (diff/profile_calc.c, report/chrome.c) ---- */
+/* ---- profile and Chrome JSON (diff/run_profile.c, report/chrome.c) ----- */
 
 
 static void print_profile(struct dump *d)

@@ -11,6 +11,7 @@
 
 /* installed side by side; in the source tree, -Idiff -Iformat find them */
 #include "ttdiff.h"
+#include "ttprof.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,7 +69,7 @@ int ttr_json_string(FILE *f, const char *s);
  * "mark", "crash", ... */
 const char *ttr_kind_name(int kind);
 
-/* ---- profile diff (report/profile.c) ------------------------------------ */
+/* ---- the profile diff of two runs (report/profile_diff_table.c) ---------- */
 
 /* Version of the JSON written by ttr_profile_json ("tt-profile-diff"). */
 #define TTR_PROFILE_SCHEMA_VERSION 1
@@ -85,7 +86,7 @@ int ttr_profile_text(FILE *f, const ttd_profile *p, const ttr_options *opts);
  * times in ns, percentages null where the good value is 0. 0 or TT_EIO. */
 int ttr_profile_json(FILE *f, const ttd_profile *p, const ttr_options *opts);
 
-/* ---- one run's profile as tables (report/prof_table.c) ----------------- */
+/* ---- one run's profile as tables (report/run_profile_table.c) ----------- */
 
 /* Print p as tables (ttdump --profile): a summary line, the rows (one table
  * per thread when per-thread) with times in microseconds, then where each

@@ -35,7 +35,7 @@ probe capture ttf_wire.h ok
 for h in ttfmt.h ttf_int.h ttdiff.h ttreport.h cli.h; do probe capture $h fail; done
 probe format ttfmt.h ok
 probe format ttf_wire.h ok
-for h in ttcap.h cap_int.h ttdiff.h engine_int.h ttreport.h cli.h; do probe format $h fail; done
+for h in ttcap.h cap_int.h ttdiff.h prepare.h resolve.h ttreport.h cli.h; do probe format $h fail; done
 probe diff ttdiff.h ok
 probe diff ttfmt.h ok
 for h in ttcap.h cap_int.h ttreport.h ttr_int.h cli.h; do probe diff $h fail; done

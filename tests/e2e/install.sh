@@ -16,7 +16,8 @@ has() { grep -q -e "$1" "$2" || { echo "--- $2:"; head -40 "$2"; fail "no '$1' i
 # a make run from make test: do not take part in the outer jobserver
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s B="$B" install PREFIX="$P" \
     > "$T/install.log" 2>&1 || { cat "$T/install.log"; fail "make install"; }
-for f in include/ttcap.h include/ttfmt.h lib/libttcap.so lib/libttcap.so.1 \
+for f in include/ttcap.h include/ttfmt.h include/ttdiff.h include/ttprof.h \
+         include/ttreport.h lib/libttcap.so lib/libttcap.so.1 \
          lib/libttcap.a lib/libttfmt.a lib/pkgconfig/ttcap.pc bin/ttdump bin/ttdiff; do
     [ -e "$P/$f" ] || { find "$P"; fail "not installed: $f"; }
 done
@@ -117,6 +118,37 @@ SRC
 # main, work, square x3 (each twice: instrumented and TT_SCOPE'd)
 "$T/app/count" "$trc" > "$T/count" || fail "count"
 has '^1 8$' "$T/count"
+
+# the installed profile API (ttprof.h, libttdiff.a): the profile diff of
+# the trace with itself: square's 6 calls (3 instrumented, 3 TT_SCOPE'd,
+# one row by name) on both sides, nothing changed
+cat > "$T/app/prof.c" <<'SRC'
+#include <stdio.h>
+#include <string.h>
+#include <ttprof.h>
+
+int main(int argc, char **argv)
+{
+    ttd_profile *p;
+    const ttd_profile_result *r;
+    size_t i;
+
+    if (argc < 2 || ttd_profile_diff_files(argv[1], argv[1], NULL, 0, &p, NULL) != 0)
+        return 2;
+    r = ttd_profile_get_result(p);
+    for (i = 0; i < r->nrows; i++)
+        if (strcmp(r->rows[i].name, "square") == 0)
+            printf("square %llu %llu changed %zu\n",
+                   (unsigned long long)r->rows[i].good.calls,
+                   (unsigned long long)r->rows[i].bad.calls, r->changed);
+    ttd_profile_free(p);
+    return 0;
+}
+SRC
+(cd "$T/app" && cc -O1 ${SAN:-} -I"$P/include" -o prof prof.c "$P/lib/libttdiff.a" \
+    "$P/lib/libttfmt.a" -ldw -lelf -lpcre2-8 -lxxhash -lm) || fail "building against ttprof.h"
+"$T/app/prof" "$trc" > "$T/prof" || fail "prof"
+has '^square 6 6 changed 0$' "$T/prof"
 
 # static linking against the installed libttcap.a works as well
 (cd "$T/app" && cc -O1 ${SAN:-} $cflags -o app_static app.c "$P/lib/libttcap.a" -lpthread -ldl) \

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "engine_int.h"
+#include "resolve.h"
 #include "ttdiff.h"
 #include "ttreport.h"
 #include "report_util.h"

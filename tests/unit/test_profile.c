@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "diff_traces.h"
-#include "ttdiff.h"
+#include "ttprof.h"
 #include "ttreport.h"
 
 #include "tmpdir.h"

@@ -288,7 +288,7 @@ static int on_boundaries(const ttdi_tree *t, uint64_t x0, uint64_t x1)
 
 static size_t at_lcp;
 
-static ttdi_tree tra, trb;       /* reused: reset keeps their memory */
+static ttdi_tree tra, trb;      /* reused: reset keeps their memory */
 
 static int check_pair(const stream *sa, const stream *sb)
 {
@@ -540,7 +540,7 @@ static void deep_stacks(void **state)
             assert_int_equal(ttdi_tree_reset(tv[k], n), 0);
             for (size_t i = 0; i < n; i++)
                 assert_int_equal(ttdi_tree_feed(tv[k], k % 2 ? kb[i] : ka[i],
-                                               k % 2 ? db[i] : da[i]), 0);
+                                                k % 2 ? db[i] : da[i]), 0);
             ttdi_tree_finish(tv[k]);
         }
         assert_int_equal(fa.n, nn + 1);

@@ -1,5 +1,5 @@
 /*
- * profile.c - render a profile diff (ttd_profile, diff/ttdiff.h) as a text
+ * profile_diff_table.c - render a profile diff (ttd_profile, diff/ttprof.h) as a text
  * table or as JSON ("tt-profile-diff", version TTR_PROFILE_SCHEMA_VERSION).
  * Deltas are bad minus good everywhere; the order is the engine's (largest
  * change first).

@@ -1,8 +1,10 @@
 /*
- * profile_calc.c - per-function calls, inclusive and exclusive time from a
- * trace's ENTER/EXIT events (ttd_prof_* in ttdiff.h), for ttdump
- * --profile and ttdiff --profile. Computes only: report/prof_table.c
+ * run_profile.c - one run's profile: per-function calls, inclusive and
+ * exclusive time from a trace's ENTER/EXIT events (ttd_prof_* in
+ * ttprof.h), for ttdump --profile and the profile diff of ttdiff
+ * --profile (profile_diff.c). Computes only: report/run_profile_table.c
  * prints the tables.
+ * Stage 0 run-profile of diff/STAGES (its header: ttprof.h).
  *
  * Design. Threads are read one after the other (never merged: a thread's
  * stream is all a call stack needs), each with a shadow stack of open
@@ -25,7 +27,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "ttdiff.h"
+#include "ttprof.h"
 #include "ttf_util.h"
 
 #define SCOPE_KEY (1ull << 63)   /* key bit of TT_SCOPE frames (site ids) */

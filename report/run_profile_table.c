@@ -1,5 +1,5 @@
 /*
- * prof_table.c - one run's profile (ttd_prof, diff/profile_calc.c) as the
+ * run_profile_table.c - one run's profile (ttd_prof, diff/run_profile.c) as the
  * tables of ttdump --profile: a summary, the rows (one table per thread
  * when per-thread), times in microseconds, then where each never-returning
  * function first failed to return. Prints only; the numbers are the diff

@@ -1,15 +1,16 @@
 /*
- * profile.c - ttdiff --profile: profile two runs (diff/profile_calc.c), pair
+ * profile_diff.c - ttdiff --profile: profile two runs (run_profile.c), pair
  * their functions by name and order them by the largest change, bad minus
  * good. Functions seen in one run only are kept and flagged. Both profiles
  * are sorted by name and merged in one pass. --thread selects the threads
  * profiled, --function/--exclude the functions compared, as in the diff.
+ * Stage 5 profile-diff of diff/STAGES (its header: ttprof.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttdiff.h"
+#include "ttprof.h"
 #include "ttf_util.h"
 
 struct ttd_profile {

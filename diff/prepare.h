@@ -1,0 +1,150 @@
+/*
+ * prepare.h - stage 0 of diff/ (diff/STAGES), what every later stage
+ * builds on: the normaliser that turns an event into a 64-bit key and
+ * names it (normalise.c, with the filters of regex.c and the symbol
+ * lookup of a function's source line), the open-frame multiset
+ * (openset.c) and the pairing of the two runs' threads (pair.c).
+ * Internal to libttdiff: names carry ttdi_ and are hidden
+ * (-fvisibility=hidden); ttdiff.h is the public side.
+ */
+#ifndef TTDI_PREPARE_H
+#define TTDI_PREPARE_H
+
+#include "ttf_util.h"
+#include "ttdiff.h"
+
+/* ---- per-address cache (open addressing, power-of-two size) ------------ */
+
+typedef struct ttdi_slot {
+    uint64_t id;        /* address, or site id | TTDI_SITE_BIT */
+    uint64_t hash;      /* XXH3 of what identifies it (name; site fmt+func) */
+    const char *name;   /* function name (symbols' or call site's string) */
+    int keep;           /* 1: passes --function/--exclude */
+    int used;           /* 1: slot taken */
+} ttdi_slot;
+
+typedef struct ttdi_cache {
+    ttdi_slot *slots;   /* cap slots */
+    size_t cap;         /* power of two, 0 before the first insert */
+    size_t n;           /* slots used */
+} ttdi_cache;
+
+#define TTDI_SITE_BIT (1ull << 63)
+
+/* ---- normaliser: one per run ------------------------------------------- */
+
+typedef struct ttdi_norm {
+    const ttf_trace *trace; /* the run */
+    ttf_sym *sym;           /* its symbols (owned by the norm) */
+    int messages;           /* TTD_MSG_* */
+    const ttd_regex *keep;  /* --function, NULL = all */
+    const ttd_regex *drop;  /* --exclude, NULL = none */
+    ttdi_cache funcs;       /* ENTER/EXIT by address (scopes by site) */
+    ttdi_cache sites;       /* MESSAGE/MARK by site id */
+    char *buf;              /* formatted message text */
+    size_t buflen;          /* its size */
+} ttdi_norm;
+
+/* Set up n over trace t (opens its symbols, C++ names demangled unless
+ * no_demangle). 0, TT_ENOMEM or a symbol error. */
+int ttdi_norm_init(ttdi_norm *n, const ttf_trace *t, int messages,
+                   const ttd_regex *keep, const ttd_regex *drop,
+                   int no_demangle);
+void ttdi_norm_free(ttdi_norm *n);
+
+/* The key of ev: 1 with *key set if it takes part in the alignment, 0 if
+ * it is filtered out or never compared (thread, module, sync events), or
+ * TT_ENOMEM. */
+int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
+/* ttdi_norm_key's answer without the key: 1 if ev takes part, 0 if not,
+ * or TT_ENOMEM. With no --function/--exclude, an ENTER/EXIT needs no
+ * look-up (the walks' fast path). */
+int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev);
+
+/* The function name of an ENTER/EXIT event (cached). */
+const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev);
+
+/* The formatted text of a MESSAGE/MARK event in n->buf ("?" on failure). */
+const char *ttdi_norm_text(ttdi_norm *n, const ttf_event *ev);
+
+/* Source file and line of a function (addr) or scope (site) of n's run,
+ * through the module loaded at time_ns (NULL, 0 if unknown). */
+void ttdi_norm_locate(ttdi_norm *n, uint64_t addr, uint32_t site,
+                      uint64_t time_ns, const char **file, int *line);
+
+/* The EXIT key that closes a call entered with ENTER key k (keys are the
+ * function's hash with the kind's mixed in: normalise.c). Inline: the
+ * tree builder asks once per call. */
+static inline uint64_t ttdi_norm_exit_of(uint64_t enter_key)
+{
+    return enter_key ^ ttfi_mix64((uint64_t)TTF_EV_ENTER) ^ ttfi_mix64((uint64_t)TTF_EV_EXIT);
+}
+
+/* ---- open-frame counts (openset.c) --------------------------------------- */
+
+/* How many open frames carry each key: a multiset kept beside a call
+ * stack, so an EXIT that closes no open frame is told in O(1) expected
+ * instead of by a scan of the whole stack. */
+typedef struct ttdi_openset {
+    struct ttdi_oslot *slot; /* open addressing, power-of-two size */
+    size_t cap;             /* slots (0 before the first add) */
+    size_t used;            /* slots holding a key */
+} ttdi_openset;
+
+/* Count one more frame with key k. 0 or TT_ENOMEM. */
+int ttdi_openset_add(ttdi_openset *o, uint64_t k);
+/* Count one frame fewer with key k (it must have been added). */
+void ttdi_openset_del(ttdi_openset *o, uint64_t k);
+/* Frames open with key k. */
+uint64_t ttdi_openset_count(const ttdi_openset *o, uint64_t k);
+/* Forget all keys (the memory is kept). */
+void ttdi_openset_clear(ttdi_openset *o);
+void ttdi_openset_free(ttdi_openset *o);
+
+/* ---- thread pairing ----------------------------------------------------- */
+
+/* One thread as the pairing sees it. */
+typedef struct ttdi_tinfo {
+    uint32_t index;     /* creation order */
+    const char *name;   /* last name, else first name, else "" */
+    const char *first;  /* first name, NULL if none */
+    const char *start;  /* first function entered, "" if none */
+    uint64_t events;    /* raw events of the thread */
+    int64_t partner;    /* thread index in the other run, -1 if none */
+    int paired_by;      /* TTD_PAIR_* when paired */
+    int tie;            /* TTD_PAIR_CONTENT: the round whose rule tied */
+    double score;       /* TTD_PAIR_CONTENT: similarity 0..1, else -1 */
+    double second;      /* best other candidate's score, -1 if none */
+    float *sketch;      /* content histogram, NULL until a tie needs it
+                           (malloc'd: ttdi_tinfo_free) */
+} ttdi_tinfo;
+
+/* What ttdi_pair_threads works on. */
+typedef struct ttdi_pairing {
+    ttdi_tinfo *g, *b;  /* the threads of both runs, by index */
+    size_t ng, nb;
+    ttdi_norm *gn, *bn; /* their normalisers (content sketches) */
+    const ttd_hand_pair *hand; /* pairs given by hand, applied first */
+    size_t nhand;
+    const ttd_hand_pair *bad_hand; /* out: the hand pair refused */
+} ttdi_pairing;
+
+/* Pair the threads of two runs; fills partner, paired_by, tie, score and
+ * second on both sides (see pair.c). Deterministic. 0, TT_EINVAL (a hand
+ * pair names a missing or already paired thread: p->bad_hand), TT_ENOMEM
+ * or a reader error while sketching. */
+int ttdi_pair_threads(ttdi_pairing *p);
+
+/* Thresholds of an uncertain content pair: a score below LOW, or another
+ * candidate within MARGIN of it unless both look alike (score >= ALIKE). */
+#define TTDI_PAIR_LOW 0.8
+#define TTDI_PAIR_MARGIN 0.05
+#define TTDI_PAIR_ALIKE 0.98
+
+/* 1 if a content pair with this score and runner-up is uncertain. */
+int ttdi_pair_uncertain(double score, double second);
+
+/* Free the sketches of t[0..n). */
+void ttdi_tinfo_free(ttdi_tinfo *t, size_t n);
+
+#endif

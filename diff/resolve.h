@@ -1,0 +1,241 @@
+/*
+ * resolve.h - stage 2 of diff/ (diff/STAGES): from the script of state.h
+ * to the result. The walk over one thread that replays its events with
+ * the running call stack and the passes that record ranges of them
+ * (walk.c), the runs' threads, pairs, notices and crash (setup.c), the
+ * hunks resolved into the result (hunks.c), a hunk's details on demand
+ * (detail.c) with its suspects (suspects.c), the thread order around a
+ * divergence (interleave.c) and the noise hints (noise.c).
+ * Internal to libttdiff (ttdi_, hidden).
+ */
+#ifndef TTDI_RESOLVE_H
+#define TTDI_RESOLVE_H
+
+#include "state.h"
+
+/* ---- the walk: one thread's events replayed (walk.c) -------------------- */
+
+/* One open call of a walk. */
+typedef struct ttdi_frame_id {
+    uint64_t id;            /* address, or site | TTDI_SITE_BIT */
+    uint64_t addr;          /* function address (0 for scopes) */
+    uint32_t site;          /* scope's call site, 0 for functions */
+    uint64_t time_ns;       /* when it was entered (picks the module) */
+    const char *name;       /* function name, NULL until asked (ttdi_frame_name) */
+    int has_values;         /* 1: argregs recorded */
+    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
+} ttdi_frame_id;
+
+/* A walk over one thread: every raw event, the keys of kept ones, the
+ * running call stack. */
+typedef struct ttdi_walk {
+    ttdi_run_state *r;      /* the run */
+    ttf_iter *it;           /* its iterator on one thread */
+    ttf_event ev;           /* the current event */
+    int kept;               /* 1: ev takes part (its index is idx) */
+    uint64_t idx;           /* key index of ev if kept; else of the next */
+    uint64_t next;          /* key index the next kept event gets */
+    int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
+    ttdi_frame_id *stack;   /* the call stack before ev, outermost first */
+    size_t nstack, cap;     /* frames open, room for */
+    ttdi_openset open;      /* ids of stack[0..nstack) while live */
+    int live;               /* 1: open is kept (the stack grew deep) */
+} ttdi_walk;
+
+/* ---- passes over one thread (walk.c) -------------------------------------- */
+
+/* Record kept events [lo, hi) into out[0..hi-lo). */
+typedef struct ttdi_req {
+    uint64_t lo, hi;        /* key index range */
+    ttd_event *out;         /* hi - lo slots */
+} ttdi_req;
+
+/* One common event before a split, as the suspects need it. */
+typedef struct ttdi_sus_ev {
+    uint64_t idx;           /* key index */
+    uint64_t addr;          /* function address (EXIT) */
+    uint32_t site;          /* scope's call site (EXIT of a scope) */
+    uint64_t time_ns;       /* when (picks the module) */
+    int kind;               /* TTF_EV_* */
+    size_t nstack;          /* frames open before it */
+    const char *name;       /* function (EXIT) */
+    int leaf;               /* EXIT right after its own ENTER: no callees */
+    int has_values;         /* EXIT: retval recorded */
+    uint64_t retval;        /* EXIT: its return value */
+} ttdi_sus_ev;
+
+/* What one pass over a thread collects. */
+typedef struct ttdi_pass_spec {
+    ttdi_req *rq;           /* ranges to record (sorted here) */
+    size_t nrq;             /* range count */
+    uint64_t stack_at;      /* snapshot the stack before this key index */
+    ttdi_frame_id *stack;   /* out: malloc'd copy, outermost first */
+    size_t nstack;          /* frames in it */
+    ttdi_sus_ev *ring;      /* last events before stack_at, NULL = not kept */
+    size_t ringcap;         /* its size */
+    uint64_t nring;         /* events put in it */
+    size_t first;           /* walk state: ranges rq[0..first) are passed */
+} ttdi_pass_spec;
+
+/* ---- walks and passes (walk.c) ------------------------------------------- */
+
+/* Start a walk over thread `thread` of run r. 0 or a TT_E* code. */
+int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+void ttdi_walk_close(ttdi_walk *w);
+/* Next raw event: 1, 0 at the end, or a TT_E* code. */
+int ttdi_walk_next(ttdi_walk *w);
+/* Turn the walk's current event into a report event (strings in the
+ * arena). 0 or TT_ENOMEM. */
+int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out);
+/* One pass over thread `thread` of run ri collecting what ps asks for
+ * (ps->rq is sorted here). 0 or a TT_E* code. */
+int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps);
+/* The same pass on an open walk w, which must not have read past
+ * ttdi_pass_low(ps); w stays open, positioned after the last event read.
+ * 1 if the thread ended, 0 if not, or a TT_E* code. */
+int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+/* Lowest key index a pass for ps must read (its suspects ring included). */
+uint64_t ttdi_pass_low(const ttdi_pass_spec *ps);
+/* A pass driven by the caller's own walk (several passes and other work
+ * on one walk): ttdi_pass_begin sorts ps->rq and returns the key index
+ * the pass is done at (it needs the kept events below it); ttdi_pass_take
+ * gives it the walk's current kept event (0 or TT_ENOMEM); ttdi_pass_end
+ * closes it when the thread ends first (0 or TT_ENOMEM). */
+uint64_t ttdi_pass_begin(ttdi_pass_spec *ps);
+int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps);
+
+/* ---- setup.c ------------------------------------------------------------- */
+
+/* Name and start function of each thread of r. 0 or a TT_E* code. */
+int ttdi_load_threads(ttdi_run_state *r);
+/* Fill a result's thread info for thread i of r. */
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
+                           ttd_thread_info *out);
+/* Build the pairs to align and the unpaired list. 0 or TT_ENOMEM. */
+int ttdi_make_pairs(ttd_diff *d);
+/* Compile filter i (d->re[i]) from pattern, if any; err names the flag.
+ * 0 or a TT_E* code. */
+int ttdi_compile_filter(ttd_diff *d, int i, const char *pattern,
+                        const char *flag, ttf_error *err);
+/* Fill a result's run info for run r opened from path (NULL: its own). */
+void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path,
+                        ttd_run_info *ri_out);
+/* The two runs' programs compared: TTD_PROGRAM_*. */
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
+/* Reader and symbol notices of run ri into the result. 0 or TT_ENOMEM. */
+int ttdi_notices(ttd_diff *d, int ri);
+/* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */
+int ttdi_find_crash(ttd_diff *d, int ri);
+
+/* ---- noise hints (noise.c) ----------------------------------------------- */
+
+/* Traces beside good (same folder, same name but for its numbers: ttrec's
+ * pass-1.trc, pass-2.trc...), not good or bad themselves, sorted, at most
+ * 8; strings and the array in arena a. 0 or TT_ENOMEM. */
+int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
+                  const char ***out, size_t *nout);
+
+/* Mark dv (noise, noise_calls) when its differing calls wait or poll:
+ * every differing call has a waiting name (sleep, poll, wait, yield...),
+ * repeats a call of the common events just before, or returns at once
+ * beside a waiting call of its side (a loop's condition), and one at least
+ * waits. 0 or TT_ENOMEM. */
+int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
+
+/* ---- thread order around a divergence (interleave.c) --------------------- */
+
+/* One run as the interleaving sees it. */
+typedef struct ttdi_ilv_run {
+    const ttf_trace *t;     /* the trace */
+    ttdi_norm *norm;        /* its normaliser (function keys and names) */
+    size_t nt;              /* its threads */
+    const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
+    uint64_t split_ns;      /* walk up to this time (the split in this run) */
+} ttdi_ilv_run;
+
+/* The interleaving of both runs (in[0] good, in[1] bad) before their
+ * splits; *out NULL when neither run has SYNC_OP records. Memory in a.
+ * 0, TT_ENOMEM or a reader error. */
+int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2],
+                          ttd_interleave **out);
+/* ---- hunks.c ------------------------------------------------------------- */
+
+/* Index whose time stands for a split at key index i of a thread with n
+ * keys: the event at i, else the last one; UINT64_MAX if it has none. */
+uint64_t ttdi_probe_index(uint64_t i, uint64_t n);
+/* Append the range [lo, hi) -> out to rq[*n] (nothing if empty). */
+int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi,
+                 ttd_event *out);
+/* Resolve the hunks of every pair into the result. 0 or a TT_E* code. */
+int ttdi_resolve(ttd_diff *d);
+
+/* ---- suspects.c ---------------------------------------------------------- */
+
+/* Rank the suspects of the split in dv from the ring of pass b. 0 or
+ * TT_ENOMEM. */
+int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
+                  ttd_divergence *dv);
+
+/* ---- evidence (evidence.c) ----------------------------------------------- */
+
+#define TTDI_EVID_MAX 12            /* evidence kept per suspect */
+
+/* Weights of the evidence kinds (evidence.c says why). */
+#define TTDI_W_FRAME 3.0
+#define TTDI_W_VALUE 4.0
+#define TTDI_W_ERROR 4.0
+#define TTDI_W_ARGS 1.0
+#define TTDI_W_ARG_ORIGIN 4.0
+#define TTDI_W_CODE 6.0
+#define TTDI_W_NOISE (-2.0)
+#define TTDI_W_THREAD 2.0
+#define TTDI_W_CHAIN 2.0
+#define TTDI_W_CHAIN_ORIGIN 2.0     /* added for the chain's earliest step */
+#define TTDI_W_TRIVIAL (-1.5)
+
+/* Why a differing value is not a cause by itself. */
+enum ttdi_noise {
+    TTDI_NOISE_NONE = 0,
+    TTDI_NOISE_BASELINE,    /* its slot also differs between good runs */
+    TTDI_NOISE_ADDR,        /* a 64-bit integer of magnitude >= 2^44 in both
+                               runs: an address, a time stamp or a hash */
+    TTDI_NOISE_CLOCK        /* a return value that grows from call to call
+                               within a run, or of a function named like a
+                               clock (time, now, tick, rand, pid...) */
+};
+
+#define TTDI_ADDR_LIKE (1ull << 44)
+
+/* Add a piece of evidence (text by fmt) to x, its weight to x->score;
+ * each kind once (a second is ignored), at most TTDI_EVID_MAX. Memory in
+ * a. 0 or TT_ENOMEM. */
+int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Take x's evidence of that kind back (its weight off the score). */
+void ttdi_evid_drop(ttd_suspect *x, int kind);
+/* 1 if x has evidence of that kind. */
+int ttdi_evid_has(const ttd_suspect *x, int kind);
+/* Rank s[0..n) by score, highest first (ties: nearer the split, then the
+ * order given); each suspect's evidence strongest first. */
+void ttdi_suspects_rank(ttd_suspect *s, size_t n);
+/* 1 if a function name has a word naming a clock or chance (time, now,
+ * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
+int ttdi_clock_name(const char *name);
+/* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
+ * the registers) is noise by its own look; func: the function, is_return:
+ * 1 for its return value. TTDI_NOISE_NONE otherwise. */
+int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
+                     const char *func, int is_return);
+/* The reason as words: "it also varies between the good runs". */
+const char *ttdi_noise_words(int why);
+/* 1 if a value's answer flipped between good and bad: one reads as an
+ * error and the other not (ttdi_value_error), or an integer was 0 in one
+ * run and 1 in the other (a yes/no answer). */
+int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad);
+/* 1 if a value reads as an error (a negative signed integer, NULL, false,
+ * a size_t error code), 0 if as success, -1 if it cannot tell. */
+int ttdi_value_error(const ttf_vtype *ty, uint64_t raw);
+
+
+#endif

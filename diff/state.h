@@ -1,0 +1,86 @@
+/*
+ * state.h - the engine's state (engine.c): the two runs, the script the
+ * align stage writes for every thread pair (ttdi_ipair: its hunks, which
+ * of them good runs share, loop counts, differing values), the baselines
+ * and the result being built; and the drivers of the align stage that
+ * fill a pair's script (pair_align.c). Everything from resolve.h up reads
+ * it. Internal to libttdiff (ttdi_, hidden).
+ */
+#ifndef TTDI_STATE_H
+#define TTDI_STATE_H
+
+#include "align.h"
+
+/* ---- the diff state (engine.c) ------------------------------------------- */
+
+/* One run being compared. */
+typedef struct ttdi_run_state {
+    const ttf_trace *t;     /* the trace */
+    ttf_trace *owned;       /* the same, when the engine opened it */
+    ttdi_norm norm;         /* its normaliser and symbols */
+    ttdi_tinfo *ti;         /* its threads, by index */
+    size_t nt;              /* thread count */
+    int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
+} ttdi_run_state;
+
+/* One aligned thread pair. */
+typedef struct ttdi_ipair {
+    uint32_t t[2];          /* thread index in the good and the bad run */
+    uint64_t n[2];          /* normalised events of each */
+    uint64_t crash;         /* bad side: key index of a CRASH, UINT64_MAX */
+    ttdi_hunk *h;           /* its hunks (from ttdi_align) */
+    size_t nh;              /* hunk count */
+    uint8_t *exp;           /* per hunk: 1 if also varies between good runs
+                               (NULL: no baselines) */
+    uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
+                               --collapse-loops) */
+    ttdi_vfound vf;         /* what comparing its call values found */
+} ttdi_ipair;
+
+/* A baseline good run: compared with the good run only. */
+typedef struct ttdi_base {
+    ttdi_run_state r;       /* the run (owned trace, normaliser, threads) */
+    int64_t *partner;       /* good run thread i -> its thread here, -1 */
+    const char *path;       /* its file (the caller's string) */
+} ttdi_base;
+
+struct ttd_diff {
+    ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
+    ttd_options o;          /* options as given */
+    ttd_regex *re[3];       /* --thread, --function, --exclude */
+    ttdi_ipair *ip;         /* aligned pairs */
+    size_t nip;             /* pair count */
+    ttdi_base *base;        /* baseline good runs (open while aligning) */
+    size_t nbase;           /* baselines open */
+    int full;               /* 1: pairs are stored whole (baselines, loops) */
+    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
+    ttd_result res;         /* what ttd_get_result hands out */
+    const ttd_divergence **detail; /* per resolved hunk, computed lazily */
+    int values;             /* 1: compare call values (both runs have them) */
+    ttdi_openset noise;     /* value slots that vary between good runs */
+    ttdi_openset calls;     /* contexts of the calls that vary between good
+                               runs in the pair being aligned (fnoise.c) */
+};
+
+/* What full mode reuses from pair to pair. */
+typedef struct ttdi_full {
+    ttdi_seq seq[2];        /* the good thread; the other run's thread */
+    ttdi_zones z;           /* where the good runs vary */
+} ttdi_full;
+
+/* ---- a pair's script from the aligners (pair_align.c) --------------------- */
+
+/* Normalise and align pair p in step (keys only past the common prefix,
+ * in kb). 0 or a TT_E* code. */
+int ttdi_align_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2]);
+/* Full mode: p's threads stored whole (loops collapsed if asked), hunks
+ * checked against the zones where good runs vary. 0 or a TT_E* code. */
+int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu);
+/* Tree mode (the default): p's threads as call trees in tr[0..2) (reused from
+ * pair to pair), aligned call by call (tree.h); with --first-only read
+ * only up to the end of the call holding the first difference. 0 or a
+ * TT_E* code. */
+struct ttdi_tree;
+int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, struct ttdi_tree *tr);
+
+#endif
