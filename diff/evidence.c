@@ -9,8 +9,8 @@
  * function ranks above it only on evidence: a differing return value
  * (VALUE, 4), its answer flipping there while its inputs did not (ERROR,
  * 4: an error appears, NULL for non-NULL, 0 for 1: a decision), being the
- * origin of a differing argument passed down (ARG_ORIGIN, 4; 2 in the
- * thread's entry function, where it comes from the input), a step of the cause
+ * origin of a differing argument passed down (ARG_ORIGIN, 4: a length or
+ * a flag computed frames up), a step of the cause
  * chain (CHAIN, 2, and CHAIN_ORIGIN, 2 more for its earliest step), code
  * changed between the builds (CODE, 6: the strongest single clue in a
  * regression), a value difference earlier in another thread (THREAD, 2).
@@ -143,6 +143,17 @@ static int clock_word(const char *tok, size_t n)
     return 0;
 }
 
+int ttdi_clone_name(const char *name)
+{
+    static const char *const sfx[] = {".isra.", ".constprop.", ".part.", ".cold",
+                                      ".lto_priv.", NULL};
+
+    for (size_t i = 0; name && sfx[i]; i++)
+        if (strstr(name, sfx[i]))
+            return 1;
+    return 0;
+}
+
 int ttdi_clock_name(const char *name)
 {
     char low[128];
@@ -176,11 +187,27 @@ static uint64_t magnitude(uint64_t raw, const ttf_vtype *ty)
     return v;
 }
 
+/* Both values read as one wall-clock time, in seconds or milliseconds
+ * since 1970, from 2000 to 2100, taken less than 10^7 units apart. */
+static int epoch_like(uint64_t g, uint64_t b)
+{
+    static const uint64_t lo[2] = {946684800ull, 946684800000ull};
+    static const uint64_t hi[2] = {4102444800ull, 4102444800000ull};
+
+    for (int u = 0; u < 2; u++)
+        if (g >= lo[u] && g < hi[u] && b >= lo[u] && b < hi[u] &&
+            (g > b ? g - b : b - g) < 10000000ull)
+            return 1;
+    return 0;
+}
+
 int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return)
 {
     if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED))
         return TTDI_NOISE_NONE;
+    if (ty->size >= 4 && epoch_like(ttf_value_norm(good, ty), ttf_value_norm(bad, ty)))
+        return TTDI_NOISE_ADDR;
     if (ty->size == 8 && !ttf_value_errcode(good, ty, NULL) &&
         !ttf_value_errcode(bad, ty, NULL) &&
         magnitude(good, ty) >= TTDI_ADDR_LIKE && magnitude(bad, ty) >= TTDI_ADDR_LIKE)

@@ -56,7 +56,6 @@ typedef struct xchain {
     int memory;                 /* 1: it stops at a value computed from what
                                    the values do not show */
     const char *origin;         /* function that computed an argument, NULL */
-    int origin_entry;           /* 1: it is the thread's entry function */
     size_t origin_pair;
 } xchain;
 
@@ -287,7 +286,6 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
     }
     e->ch.origin = fname(e, xp, par);
     e->ch.origin_pair = xp->pair;
-    e->ch.origin_entry = par->parent == 0;
     int j = first_arg(par);
     const ttf_param *q = j >= 0 ? param(par, j) : NULL;
     snprintf(e->buf, sizeof e->buf, "`%s` computed the argument: no earlier call returned "
@@ -836,11 +834,8 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
         rc = step_evidence(e, dv, s, &n, i);
     if (rc >= 0 && e->ch.origin) {
         ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
-        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN,
-                           TTDI_W_ARG_ORIGIN / (e->ch.origin_entry ? 2 : 1), "%s%s",
-                           e->ch.end ? e->ch.end : "computed the differing argument",
-                           e->ch.origin_entry ? " (the thread's entry function: from "
-                           "its input)" : "");
+        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",
+                           e->ch.end ? e->ch.end : "computed the differing argument");
         if (rc >= 0)
             rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_CHAIN,
                                TTDI_W_CHAIN + TTDI_W_CHAIN_ORIGIN, "the earliest cause on "

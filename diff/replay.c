@@ -340,8 +340,9 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     f->matched = 1;
     f->enter[0] = s[0].idx;
     f->ev[0] = s[0].ev;
-    if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0)
-        f->sig = NULL;
+    if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0 ||
+        ttdi_clone_name(ttdi_norm_func(s[1].norm, &s[1].ev)))
+        f->sig = NULL;      /* a clone's registers are not its declared values */
     if (f->sig && s[0].ev.has_values && s[1].ev.has_values)
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;

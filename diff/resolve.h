@@ -199,7 +199,9 @@ enum ttdi_noise {
     TTDI_NOISE_NONE = 0,
     TTDI_NOISE_BASELINE,    /* its slot also differs between good runs */
     TTDI_NOISE_ADDR,        /* a 64-bit integer of magnitude >= 2^44 in both
-                               runs: an address, a time stamp or a hash */
+                               runs (an address, a time stamp or a hash),
+                               or a wall-clock time in seconds or ms since
+                               1970 (2000..2100, less than 10^7 apart) */
     TTDI_NOISE_CLOCK        /* a return value that grows from call to call
                                within a run, or of a function named like a
                                clock (time, now, tick, rand, pid...) */
@@ -222,6 +224,11 @@ void ttdi_suspects_rank(ttd_suspect *s, size_t n);
 /* 1 if a function name has a word naming a clock or chance (time, now,
  * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
 int ttdi_clock_name(const char *name);
+/* 1 if name is a gcc clone's (f.isra.0, f.constprop.1, f.part.2, f.cold):
+ * its registers need not hold the declared parameters, nor rax the
+ * declared result, so its values are not compared (by name until the
+ * clone's own debug info is read, issue 20 item 5). */
+int ttdi_clone_name(const char *name);
 /* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
  * the registers) is noise by its own look; func: the function, is_return:
  * 1 for its return value. TTDI_NOISE_NONE otherwise. */
