@@ -279,9 +279,13 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
                             slot < 0);
 }
 
-/* Frame f saw a noisy value (g, b) for reason why. */
+/* Frame f saw a noisy value (g, b) for reason why: what is computed from
+ * it alone is noise too (taint), unless the reason is the baselines. */
 static void remember(ttdi_rframe *f, uint64_t g, uint64_t b, int why)
 {
+    if (why == TTDI_NOISE_BASELINE)
+        return;     /* the good runs vary there, and so would what follows
+                       from it: the baselines say so slot by slot */
     f->nz[f->nnz % NZ][0] = g;
     f->nz[f->nnz % NZ][1] = b;
     f->nnz = (uint8_t)(f->nnz + 1 < 255 ? f->nnz + 1 : NZ);
