@@ -412,6 +412,25 @@ static void test_baseline_not_followed(void **state)
     assert_null(r->value_first);
     assert_string_equal(r->first->suspects[0].name, "xt_use");
     ttd_free(d);
+
+    /* a result computed from a varying argument is still a cause when the
+     * good runs do not vary in it: xt_check(500) = -22 */
+    const struct op h[] = {E(xt_main, 1), E(xt_check, 5), X(xt_check, 0), E(xt_ok, 0),
+                           X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op h2[] = {E(xt_main, 1), E(xt_check, 6), X(xt_check, 0), E(xt_ok, 0),
+                            X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op hb[] = {E(xt_main, 1), E(xt_check, 500), X(xt_check, -22), E(xt_fail, 0),
+                            X(xt_fail, 0), X(xt_main, 0), {0}};
+    snprintf(base, sizeof base, "%s", write_trace(h2, 0, 1));
+    d = diff_x(h, 0, hb, 0, 1, &o);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_int_equal(r->first->nchain, 2);
+    assert_string_equal(r->first->chain[0].function, "xt_check");
+    assert_int_equal(r->first->chain[0].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(r->first->chain_end, "no earlier value differs");
+    assert_string_equal(r->first->suspects[0].name, "xt_check");
+    ttd_free(d);
 }
 
 /* Threads: the worker's xt_work returned -5 before the main thread split;
