@@ -70,9 +70,12 @@ static int vwalk_to(vwalk *w, uint64_t idx)
     return rc;
 }
 
+/* The slot's number is mixed with a tag of its own: mixed alone, the
+ * return slot's (-1, with the EXIT key) met parameter 0's (with the ENTER
+ * key), as the two keys differ by the kinds' mixes (normalise.c). */
 uint64_t ttdi_value_slot_key(uint64_t key, int slot)
 {
-    return key ^ ttfi_mix64((uint64_t)(slot + 2));
+    return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
 /* Compare one value; 1 if it differs (and is not noise). */
