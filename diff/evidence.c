@@ -167,11 +167,10 @@ int ttdi_clock_name(const char *name)
         int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
         int camel = upper && i > 0 && ((name[i - 1] >= 'a' && name[i - 1] <= 'z') ||
                                        (name[i - 1] >= '0' && name[i - 1] <= '9'));
-        if (!alnum || camel) {   /* a word ends here */
-            if (clock_word(low + start, n - start))
-                return 1;
+        if ((!alnum || camel) && clock_word(low + start, n - start))
+            return 1;   /* a word ends here, and it names a clock */
+        if (!alnum || camel)
             start = alnum ? n : n + 1;
-        }
         low[n++] = upper ? (char)(c - 'A' + 'a') : alnum ? c : ' ';
     }
     return clock_word(low + start, n - start);

@@ -415,26 +415,33 @@ static int same_text(ectx *e, const vcand *c, const char *g, const char *b)
     return strcmp(vg, g) == 0 && strcmp(vb, b) == 0;
 }
 
+/* Value k (-1: the return) of node i of xp as a candidate before time t
+ * into *best when it is better. */
+static void consider(ectx *e, const xpair *xp, size_t i, int k, uint64_t t,
+                     const ttd_cause *want, vcand *best)
+{
+    const ttdi_xcall *x = &xp->rp.c[i];
+    const ttf_param *p = k >= 0 ? param(x, k) : NULL;
+
+    if (k < 0 ? !real_ret(xp, x) || x->exit_ns >= t
+              : !(x->argdiff & (1u << k)) || x->time_ns >= t)
+        return;
+    vcand c = {xp, (int32_t)i, k, 0, 0, node_depth(&xp->rp, (int32_t)i),
+               k < 0 ? x->exit_ns : x->time_ns};
+    c.flips = k < 0 ? ret_flips(x)
+              : p && ttdi_value_flip(&p->type, argreg(x, 0, k), argreg(x, 1, k));
+    c.same = want && same_text(e, &c, want->good_value, want->bad_value);
+    if (better(&c, best))
+        *best = c;
+}
+
 /* The best differing value of replay xp before time t into *best. */
 static void best_before(ectx *e, const xpair *xp, uint64_t t, const ttd_cause *want,
                         vcand *best)
 {
-    for (size_t i = 1; i < xp->rp.n; i++) {
-        const ttdi_xcall *x = &xp->rp.c[i];
-        for (int k = -1; k < TTDI_MAXP; k++) {
-            if (k < 0 ? !real_ret(xp, x) || x->exit_ns >= t
-                      : !(x->argdiff & (1u << k)) || x->time_ns >= t)
-                continue;
-            const ttf_param *p = k >= 0 ? param(x, k) : NULL;
-            vcand c = {xp, (int32_t)i, k, 0, 0, node_depth(&xp->rp, (int32_t)i),
-                       k < 0 ? x->exit_ns : x->time_ns};
-            c.flips = k < 0 ? ret_flips(x)
-                      : p && ttdi_value_flip(&p->type, argreg(x, 0, k), argreg(x, 1, k));
-            c.same = want && same_text(e, &c, want->good_value, want->bad_value);
-            if (better(&c, best))
-                *best = c;
-        }
-    }
+    for (size_t i = 1; i < xp->rp.n; i++)
+        for (int k = -1; k < TTDI_MAXP; k++)
+            consider(e, xp, i, k, t, want, best);
 }
 
 /* Any differing value (return or argument, not noise) in a replay? */
@@ -905,36 +912,45 @@ static int on_chain(const ectx *e, const vref *r)
     return 0;
 }
 
-/* Every real value difference of the replays, earliest first. */
-static vref *collect(ectx *e, size_t *nout)
-{
-    size_t n = 0, cap = 64;
-    vref *v = malloc(cap * sizeof *v);
+/* A growing list of value differences. */
+typedef struct vrefs {
+    vref *v;
+    size_t n, cap;
+} vrefs;
 
-    for (size_t p = 0; v && p < e->d->nip; p++) {
-        const xpair *xp = &e->xp[p];
-        for (size_t i = 1; xp->done && i < xp->rp.n; i++) {
-            const ttdi_xcall *x = &xp->rp.c[i];
-            for (int k = -1; k < TTDI_MAXP; k++) {
-                if (k < 0 ? !real_ret(xp, x) : !(x->argdiff & (1u << k)))
-                    continue;
-                if (n == cap) {
-                    vref *m = realloc(v, 2 * cap * sizeof *v);
-                    if (!m) {
-                        free(v);
-                        return NULL;
-                    }
-                    v = m;
-                    cap *= 2;
-                }
-                v[n++] = (vref){xp, (int32_t)i, k, k < 0 ? x->exit_ns : x->time_ns};
-            }
+/* The real differences of node i of xp into l. 0 or TT_ENOMEM. */
+static int node_refs(const xpair *xp, size_t i, vrefs *l)
+{
+    const ttdi_xcall *x = &xp->rp.c[i];
+
+    for (int k = -1; k < TTDI_MAXP; k++) {
+        if (k < 0 ? !real_ret(xp, x) : !(x->argdiff & (1u << k)))
+            continue;
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 64;
+            vref *m = realloc(l->v, cap * sizeof *m);
+            if (!m)
+                return TT_ENOMEM;
+            l->v = m;
+            l->cap = cap;
         }
+        l->v[l->n++] = (vref){xp, (int32_t)i, k, k < 0 ? x->exit_ns : x->time_ns};
     }
-    if (v)
-        qsort(v, n, sizeof *v, vref_cmp);
-    *nout = n;
-    return v;
+    return 0;
+}
+
+/* Every real value difference of the replays, earliest first, into l.
+ * 0 or TT_ENOMEM. */
+static int collect(ectx *e, vrefs *l)
+{
+    int rc = 0;
+
+    for (size_t p = 0; p < e->d->nip && rc >= 0; p++)
+        for (size_t i = 1; e->xp[p].done && i < e->xp[p].rp.n && rc >= 0; i++)
+            rc = node_refs(&e->xp[p], i, l);
+    if (rc >= 0 && l->n)
+        qsort(l->v, l->n, sizeof *l->v, vref_cmp);
+    return rc;
 }
 
 /* With --thread, --function or --exclude only part of the calls are
@@ -951,7 +967,6 @@ static int headline(ectx *e)
 {
     ttd_diff *d = e->d;
     ttd_value_diff *first = NULL;
-    size_t nv = 0;
     int rc = 0;
 
     for (size_t i = e->ch.n; i-- > 0 && !first;) {
@@ -965,27 +980,29 @@ static int headline(ectx *e)
             return rc;
         first->before_split = 1;
     }
-    vref *v = collect(e, &nv);
-    if (!v)
-        return TT_ENOMEM;
+    vrefs l = {NULL, 0, 0};
     ttd_value_diff *others = ttfi_arena_zalloc(&d->arena, (OTHERS_MAX + 1) * sizeof *others);
+    if (!others || collect(e, &l) < 0) {
+        free(l.v);
+        return TT_ENOMEM;
+    }
     size_t no = 0;
-    for (size_t i = 0; others && i < nv && no < OTHERS_MAX && rc >= 0; i++) {
-        if (on_chain(e, &v[i]))
+    for (size_t i = 0; i < l.n && no < OTHERS_MAX && rc >= 0; i++) {
+        if (on_chain(e, &l.v[i]))
             continue;
-        const ttdi_xcall *x = &v[i].xp->rp.c[v[i].node];
-        if (!first) {
-            if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
-                break;
-            rc = value_of(e, v[i].xp, x, v[i].arg, first);
-            first->before_split = !d->res.first && !ended_differently(d);
+        const ttdi_xcall *x = &l.v[i].xp->rp.c[l.v[i].node];
+        if (first) {
+            rc = value_of(e, l.v[i].xp, x, l.v[i].arg, &others[no++]);
             continue;
         }
-        rc = value_of(e, v[i].xp, x, v[i].arg, &others[no++]);
+        if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
+            rc = TT_ENOMEM;
+        else if ((rc = value_of(e, l.v[i].xp, x, l.v[i].arg, first)) >= 0)
+            first->before_split = !d->res.first && !ended_differently(d);
     }
-    free(v);
-    if (!others || (nv && !first))
-        return TT_ENOMEM;
+    free(l.v);
+    if (rc < 0)
+        return rc;
     d->res.value_first = first;
     d->res.value_others = others;
     d->res.nvalue_others = no;

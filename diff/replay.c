@@ -198,6 +198,17 @@ static int ensure(ttdi_replay *rp, size_t i)
 
 /* ---- return statistics ---------------------------------------------------- */
 
+/* Slot of key in table t of cap slots (a power of two): its own or the
+ * free one where it goes. */
+static size_t rslot(const ttdi_rstat *t, size_t cap, uint64_t key)
+{
+    size_t j = (size_t)ttfi_mix64(key) & (cap - 1);
+    while (t[j].key && t[j].key != key)
+        j = (j + 1) & (cap - 1);
+    return j;
+}
+
+/* The statistics of function key (added when new); NULL out of memory. */
 static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
 {
     if (2 * (rp->rsn + 1) > rp->rscap) {
@@ -205,21 +216,14 @@ static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
         ttdi_rstat *n = calloc(cap, sizeof *n), *old = rp->rs;
         if (!n)
             return NULL;
-        for (size_t i = 0; i < rp->rscap; i++) {
-            if (!old[i].key)
-                continue;
-            size_t j = (size_t)ttfi_mix64(old[i].key) & (cap - 1);
-            while (n[j].key)
-                j = (j + 1) & (cap - 1);
-            n[j] = old[i];
-        }
+        for (size_t i = 0; i < rp->rscap; i++)
+            if (old[i].key)
+                n[rslot(n, cap, old[i].key)] = old[i];
         free(old);
         rp->rs = n;
         rp->rscap = cap;
     }
-    size_t j = (size_t)ttfi_mix64(key | 1) & (rp->rscap - 1);
-    while (rp->rs[j].key && rp->rs[j].key != (key | 1))
-        j = (j + 1) & (rp->rscap - 1);
+    size_t j = rslot(rp->rs, rp->rscap, key | 1);
     if (!rp->rs[j].key) {
         rp->rs[j].key = key | 1;
         rp->rsn++;
@@ -255,9 +259,7 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 {
     if (x->retnoise || !x->retdiff || !rp->rscap)
         return x->retnoise;
-    size_t j = (size_t)ttfi_mix64(x->key | 1) & (rp->rscap - 1);
-    while (rp->rs[j].key && rp->rs[j].key != (x->key | 1))
-        j = (j + 1) & (rp->rscap - 1);
+    size_t j = rslot(rp->rs, rp->rscap, x->key | 1);
     return rp->rs[j].key && clock_like(&rp->rs[j]) ? TTDI_NOISE_CLOCK : 0;
 }
 
@@ -352,6 +354,21 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
 
+/* An integer result (g, b) of function key into its statistics. 0 or
+ * TT_ENOMEM. */
+static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_t g,
+                     uint64_t b)
+{
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+        return 0;
+    ttdi_rstat *st = rstat(rp, key);
+    if (!st)
+        return TT_ENOMEM;
+    rstat_add(st, 0, ttf_value_norm(g, ty));
+    rstat_add(st, 1, ttf_value_norm(b, ty));
+    return 0;
+}
+
 /* Why frame f's differing result (g, b) is noise, 0 if it is not: noise
  * by its look or the baselines, a clock so far (it grew from call to call),
  * or computed from noisy inputs only (a duration from two time stamps). */
@@ -382,13 +399,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         ttf_value_comparable(&sig->ret)) {
         uint64_t g = s[0].ev.retval, b = s[1].ev.retval;
         rp->compared++;
-        if (sig->ret.cls == TTF_VC_SIGNED || sig->ret.cls == TTF_VC_UNSIGNED) {
-            ttdi_rstat *st = rstat(rp, f->key);
-            if (!st)
-                return TT_ENOMEM;
-            rstat_add(st, 0, ttf_value_norm(g, &sig->ret));
-            rstat_add(st, 1, ttf_value_norm(b, &sig->ret));
-        }
+        if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
+            return TT_ENOMEM;
         diff = ttf_value_norm(g, &sig->ret) != ttf_value_norm(b, &sig->ret);
         if (diff)
             why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
