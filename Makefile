@@ -37,11 +37,15 @@ WARN += -Werror
 endif
 # include paths per layer: capture/ sees the format's wire header alone
 # (copied into $(B)/inc/wire), format/ itself, diff/ and report/ the layers
-# below them; tests, benchmarks and test tools see everything
+# below them, the commands the public headers; tests, benchmarks and test
+# tools see everything
 INC_capture = -Icapture -I$(B)/inc/wire
 INC_format  = -Iformat
 INC_diff    = -Idiff -Iformat
 INC_report  = -Ireport -Idiff -Iformat
+# the commands (report/cmd/) see the libraries as an installed user does:
+# their own folder and the public headers (copied into $(B)/inc/pub)
+INC_cmd     = -Ireport/cmd -I$(B)/inc/pub
 INC_tests   = -Iformat -Icapture -Idiff -Ireport -Itests/unit -Ifixtures/traces
 CPPFLAGS_TT = -Iformat -Icapture -Idiff -Ireport -D_GNU_SOURCE
 CFLAGS_BASE = -std=gnu11 -g $(OPT) -fPIC $(WARN) $(SAN) -D_GNU_SOURCE -DTT_VERSION='"$(VERSION)"'
@@ -60,10 +64,12 @@ export B CC SAN
 FMT_SRC  := $(wildcard format/*.c)
 CAP_SRC  := $(wildcard capture/*.c capture/*.S)
 DIFF_SRC := $(wildcard diff/*.c)
-# report/ also holds the commands and their shared command-line module
-# (cli.c), linked into the tools, not into libttreport
-CMD_SRC  := report/ttdump.c report/ttdiff.c report/ttrec.c report/cli.c
-REP_SRC  := $(filter-out $(CMD_SRC), $(wildcard report/*.c))
+REP_SRC  := $(wildcard report/*.c)
+# the commands and their shared command-line module (cli.c), linked into
+# the tools, not into libttreport
+CMD_SRC  := $(wildcard report/cmd/*.c)
+# the public headers, as installed
+PUB_HDR  := capture/ttcap.h format/ttfmt.h diff/ttdiff.h diff/ttprof.h report/ttreport.h
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_HLP := $(filter-out tests/unit/test_%, $(wildcard tests/unit/*.c))
 
@@ -98,6 +104,13 @@ $(B)/inc/wire/ttf_wire.h: format/ttf_wire.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# the commands: compiled against the public headers only
+$(B)/obj/report/cmd/%.o: report/cmd/%.c $(addprefix $(B)/inc/pub/,$(notdir $(PUB_HDR)))
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBCFLAGS) $(INC_cmd) -MMD -MP -c $< -o $@
+
+$(foreach h,$(PUB_HDR),$(eval $(B)/inc/pub/$(notdir $(h)): $(h) ; @mkdir -p $$(dir $$@) && cp $$< $$@))
+
 $(LIBFMT): $(call obj,$(FMT_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -122,13 +135,13 @@ $(B)/libttcap.so: $(call obj,$(CAP_SRC))
 	$(CC) -shared $(SAN) -o $@ $^ -Wl,-soname,libttcap.so.1 -lpthread -ldl
 	ln -sf libttcap.so $(B)/libttcap.so.1
 
-$(B)/ttdump: $(B)/obj/report/ttdump.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdump: $(B)/obj/report/cmd/ttdump.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttdiff: $(B)/obj/report/ttdiff.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttdiff: $(B)/obj/report/cmd/ttdiff.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttrec: $(B)/obj/report/ttrec.o $(B)/obj/report/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttrec: $(B)/obj/report/cmd/ttrec.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 # -lttcap kept under --as-needed wherever the flags stand (build systems put
@@ -195,7 +208,7 @@ $(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC)
 # paths in the tree and from one folder as installed
 check-headers:
 	@set -e; rm -rf $(B)/inc/all; mkdir -p $(B)/inc/all; \
-	cp capture/ttcap.h format/ttfmt.h diff/ttdiff.h diff/ttprof.h report/ttreport.h $(B)/inc/all/; \
+	cp $(PUB_HDR) $(B)/inc/all/; \
 	for h in capture:ttcap.h format:ttfmt.h diff:ttdiff.h diff:ttprof.h report:ttreport.h; do \
 	  l=$${h%%:*}; f=$${h#*:}; \
 	  case $$l in capture) inc="-Icapture";; format) inc="$(INC_format)";; \
@@ -207,9 +220,10 @@ check-headers:
 	done
 
 # each layer compiles its own and lower headers and fails on higher ones
-check-layers: $(B)/inc/wire/ttf_wire.h
+check-layers: $(B)/inc/wire/ttf_wire.h $(addprefix $(B)/inc/pub/,$(notdir $(PUB_HDR)))
 	@CC="$(CC)" B="$(B)" INC_capture="$(INC_capture)" INC_format="$(INC_format)" \
-	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" sh tests/check_layers.sh
+	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" INC_cmd="$(INC_cmd)" \
+	  sh tests/check_layers.sh
 
 # inside a room, files form stages (diff/STAGES, capture/STAGES when there):
 # from the objects' symbols, no file calls a higher stage and no files call
@@ -221,8 +235,7 @@ check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 capture/ttcap.h format/ttfmt.h diff/ttdiff.h diff/ttprof.h report/ttreport.h \
-	  $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(PUB_HDR) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/libttcap.a $(LIBFMT) $(LIBDIFF) $(LIBREP) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libttcap.so $(DESTDIR)$(PREFIX)/lib/libttcap.so.1
 	ln -sf libttcap.so.1 $(DESTDIR)$(PREFIX)/lib/libttcap.so

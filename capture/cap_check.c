@@ -8,10 +8,11 @@
  * macros gets one line too (libttcap preloaded into an uninstrumented
  * program). A program linked with -pg (gcrt1.o, whose start-up calls
  * glibc's __monstartup: gprof's SIGPROF timer, gmon.out at exit) gets one
- * line at start too. Slow path only: start and exit.
+ * line at start too. Slow path only: start and exit. Above the writer
+ * (cap_core.c) and the ELF leaf (cap_elf.c); it calls the loader's own
+ * dlopen, not libttcap's interposer.
  */
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <link.h>
 #include <stdio.h>
@@ -20,86 +21,11 @@
 
 #include "cap_int.h"
 
-#if __ELF_NATIVE_CLASS == 64
-#define REL_SYM ELF64_R_SYM
-#else
-#define REL_SYM ELF32_R_SYM
-#endif
-
-/* Pointer-valued dynamic tags: relocated in place by glibc on most targets,
- * not on some (read-only dynamic section); a value below the load bias is
- * taken as unrelocated. */
-static uintptr_t dyn_ptr(const struct dl_phdr_info *info, uintptr_t v)
-{
-    return v < info->dlpi_addr ? v + info->dlpi_addr : v;
-}
-
-static void scan_relas(const ElfW(Rela) *r, size_t bytes, const ElfW(Sym) *sym,
-                       const char *str, struct cap_refs *rf)
-{
-    for (size_t i = 0; r && i < bytes / sizeof *r; i++) {
-        size_t s = REL_SYM(r[i].r_info);
-        if (s == 0)
-            continue;
-        const char *name = str + sym[s].st_name;
-        if (strcmp(name, "__cyg_profile_func_enter") == 0)
-            rf->hooks = 1;
-        else if (strncmp(name, "ttcap_", 6) == 0)
-            rf->api = 1;
-        else if (strcmp(name, "__monstartup") == 0)
-            rf->gprof = 1;
-    }
-}
-
-static int is_inside(const struct dl_phdr_info *info, uintptr_t a)
-{
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz)
-            return 1;
-    }
-    return 0;
-}
-
-/* What the object info's dynamic relocations refer to, and whether it holds
- * libttcap. RELA targets only (x86-64, aarch64, riscv...); elsewhere only
- * self is found. */
-void cap_module_refs(const struct dl_phdr_info *info, struct cap_refs *rf)
-{
-    memset(rf, 0, sizeof *rf);
-    rf->self = is_inside(info, (uintptr_t)&cap_hook_enter);
-    const ElfW(Dyn) *d = NULL;
-    for (int i = 0; i < info->dlpi_phnum; i++)
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    uintptr_t sym = 0, str = 0, rela = 0, jmp = 0;
-    size_t relasz = 0, jmpsz = 0, pltrel = DT_RELA;
-    for (; d && d->d_tag != DT_NULL; d++) {
-        switch (d->d_tag) {
-        case DT_SYMTAB: sym = dyn_ptr(info, d->d_un.d_ptr); break;
-        case DT_STRTAB: str = dyn_ptr(info, d->d_un.d_ptr); break;
-        case DT_RELA: rela = dyn_ptr(info, d->d_un.d_ptr); break;
-        case DT_RELASZ: relasz = d->d_un.d_val; break;
-        case DT_JMPREL: jmp = dyn_ptr(info, d->d_un.d_ptr); break;
-        case DT_PLTRELSZ: jmpsz = d->d_un.d_val; break;
-        case DT_PLTREL: pltrel = d->d_un.d_val; break;
-        }
-    }
-    if (!sym || !str)
-        return;
-    scan_relas((const ElfW(Rela) *)rela, relasz, (const ElfW(Sym) *)sym,
-               (const char *)str, rf);
-    if (pltrel == DT_RELA)
-        scan_relas((const ElfW(Rela) *)jmp, jmpsz, (const ElfW(Sym) *)sym,
-                   (const char *)str, rf);
-}
-
 /* The first object dl_iterate_phdr visits is the program. */
 static int main_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
-    cap_module_refs(info, arg);
+    cap_elf_refs(info, (uintptr_t)&cap_hook_enter, arg);
     return 1;
 }
 
@@ -127,6 +53,9 @@ static void check_gprof(void)
     say(msg);
 }
 
+typedef void *(*open_fn)(const char *, int);
+typedef int (*close_fn)(void *);
+
 /* At trace start: warn (one line) when the program's calls of the hooks do
  * not reach libttcap, or when it was linked with -pg. */
 void cap_check_start(void)
@@ -136,11 +65,16 @@ void cap_check_start(void)
     if (main_refs.self || !main_refs.hooks)
         return;
     /* the program's scope (RTLD_DEFAULT would search ours, which holds
-     * libttcap even when it came in as a dlopen'd plugin's dependency) */
-    void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+     * libttcap even when it came in as a dlopen'd plugin's dependency),
+     * through the loader's dlopen and dlclose: this only looks, and our
+     * interposers (cap_interpose.c) would rescan modules and forget the
+     * program's call sites */
+    open_fn real_open = (open_fn)dlsym(RTLD_NEXT, "dlopen");
+    close_fn real_close = (close_fn)dlsym(RTLD_NEXT, "dlclose");
+    void *prog = real_open && real_close ? real_open(NULL, RTLD_NOW | RTLD_NOLOAD) : NULL;
     void *bound = prog ? dlsym(prog, "__cyg_profile_func_enter") : NULL;
     if (prog)
-        dlclose(prog);
+        real_close(prog);
     if (!prog || bound == (void *)&cap_hook_enter)
         return;
     Dl_info di;

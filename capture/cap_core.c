@@ -1,6 +1,12 @@
 /*
  * cap_core.c - the capture fast path: the -finstrument-functions hooks, the
- * per-thread chunk writer, chunk claiming and file growth, thread start/end.
+ * per-thread chunk writer, chunk claiming and file growth, a thread's first
+ * and last records. The mechanism at the bottom of capture/ (capture/STAGES:
+ * only the ELF leaf is below it): it calls nothing above it by name. What a
+ * thread owes at a new chunk (names, modules, ring-mode definitions) is
+ * policy, reached through cap_hooks (cap_policy.c fills it at trace start);
+ * a thread's end is the policy calling cap_thread_ending and
+ * cap_thread_close around its own records.
  *
  * Design. The trace file is a header page followed by fixed-size chunks.
  * Every thread writes only into its own chunk, which is mmap'd MAP_SHARED
@@ -40,6 +46,7 @@ struct capture cap = { .fd = -1, .grow_lock = ATOMIC_FLAG_INIT,
                        .mod_lock = ATOMIC_FLAG_INIT, .site_lock = ATOMIC_FLAG_INIT };
 int cap_on;
 __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
+struct cap_hooks cap_hooks;
 
 static void slow_event(struct tstate *t, uintptr_t a, int is_exit);
 
@@ -193,6 +200,21 @@ static int zero_fill(off_t off, size_t len)
     return 0;
 }
 
+/* The file header of a trace with values: minor 1, TTF_REQ_VALUES (once).
+ * Called at the claim of a values chunk and when a thread turns values on
+ * (cap_shadow.c). */
+void cap_values_chunk(void)
+{
+    uint8_t *h = cap.hdr;
+    if (!h)
+        return;
+    uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
+    if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_VALUES)
+        return;
+    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
+    __atomic_fetch_or(req, TTF_REQ_VALUES, __ATOMIC_RELEASE);
+}
+
 /* Map a fresh (or recycled) chunk and write its header, magic last.
  * Returns 0, or a CAP_WHY_* reason. The old chunk is left alone. */
 static int claim_chunk_now(struct tstate *t, int *recycled)
@@ -314,25 +336,6 @@ void cap_flush_lost(struct tstate *t)
     }
 }
 
-/* Records owed at the start of a new chunk. */
-static void after_switch(struct tstate *t, int recycled, uint64_t chunk)
-{
-    cap_flush_lost(t);
-    if (recycled) {
-        if (t->name[0])
-            cap_write_name(t, t->name);
-        if (!atomic_flag_test_and_set(&cap.site_lock)) { /* else: nested, skip */
-            for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
-                if (s->def_chunk == chunk + 1)
-                    cap_write_site(t, s);
-            cap_spin_unlock(&cap.site_lock);
-        }
-        cap_rewrite_modules(t, chunk + 1);
-    }
-    cap_check_names(t);
-    cap_check_modules(t, 0);
-}
-
 /* The chunk is full (or the thread has none): move to a new one. On
  * failure the old chunk gets a CUT record and the thread counts losses. */
 void cap_switch_chunk(struct tstate *t)
@@ -352,7 +355,8 @@ void cap_switch_chunk(struct tstate *t)
     if (old)
         munmap(old, cap.chunk_size);
     t->state = TS_LIVE;
-    after_switch(t, recycled, t->chunk);
+    if (cap_hooks.switched)     /* set by cap_start, before any chunk */
+        cap_hooks.switched(t, recycled, t->chunk);
 }
 
 /* Room for an extended record of need bytes (tag included), switching
@@ -474,25 +478,31 @@ void cap_thread_begin(struct tstate *t)
     cap_commit(t, p, TTF_R_THREAD_START, cap_ext_close(p, q));
 }
 
-/* pthread key destructor: the thread is ending. */
-void cap_thread_end(void *arg)
+/* The thread is ending (its pthread key destructor, cap_thread_end in
+ * cap_policy.c): 1 when it has a chunk to close, with busy set for the
+ * caller, who ends with cap_thread_close; 0 when nothing is to be written.
+ * A hot path that will never resume (asynchronous cancellation,
+ * pthread_exit from a signal handler) has its partial record dropped. */
+int cap_thread_ending(struct tstate *t)
 {
-    (void)arg;
-    struct tstate *t = &cap_tls;
     if (t->busy == CAP_BUSY_HOT && t->state == TS_LIVE) {
-        /* a hot path that will never resume (asynchronous cancellation,
-         * pthread_exit from a signal handler): drop its partial record */
         memset(t->pos, 0, CAP_VHOT_MAX);
         t->busy = 0;
     }
     if (!cap_on || t->busy || t->state != TS_LIVE)
-        return;
+        return 0;
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
     if (t->prev)
         cap.any_calls = 1;
-    cap_check_names(t);
-    cap_check_modules(t, 0);
+    return 1;
+}
+
+/* After cap_thread_ending: the LOST records owed, THREAD_END, and the
+ * thread's chunk and ring released; the thread is TS_DONE (busy stays set:
+ * the caller clears it). */
+void cap_thread_close(struct tstate *t)
+{
     cap_flush_lost(t);
     uint8_t *p = cap_room(t, 16);
     if (p) {
@@ -510,9 +520,6 @@ void cap_thread_end(void *arg)
         munmap(base, cap.chunk_size);
     if (ring)
         munmap(ring, cap.ring_n * sizeof(uint64_t));
-    cap_values_thread_end();
-    atomic_signal_fence(memory_order_seq_cst);
-    t->busy = 0;
 }
 
 /* ---- call sites -------------------------------------------------------------- */

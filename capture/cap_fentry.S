@@ -1,27 +1,19 @@
 /*
  * cap_fentry.S - values mode entry points (x86-64): __fentry__, called as
  * the first instruction of every function compiled with -pg -mfentry, and
- * cap_ret_tramp, where those functions return to instead of their caller.
- * The C halves are in cap_values.c.
+ * makecontext. The C halves are in cap_values.c; the return trampoline the
+ * hooked frames return to is in cap_tramp.S (below cap_values.c in
+ * capture/STAGES, which names it).
  *
  * __fentry__ runs before the function's prologue: every argument register
  * is live (rdi rsi rdx rcx r8 r9; rax = vector registers used by a varargs
  * call; r10 = static chain of a nested function; xmm0-7), and the stack is
  * [rsp] = return into the function, [rsp+8] = the function's own return
  * address (the slot values mode hooks). The stack is not always 16-byte
- * aligned there (nor in the trampoline), so both realign it through rbp. The fast C half is compiled with
- * -mgeneral-regs-only, so it needs only the integer registers saved; the
- * slow half (a new chunk, a new thread, growing the shadow stack) calls
- * into libc, so xmm0-7 are saved around it as well.
- *
- * cap_ret_tramp is reached by the function's ret, so rsp = slot + 8 and the
- * return value is in rax, rdx (and xmm0, xmm1, st0 for floating point
- * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
- * saved). It hands rax and rsp to C, gets the real return address back and
- * jumps there with every return register as the function left it, and the
- * argument registers too: else the caller's next call would pass our
- * buffer pointers and clock readings in its unused argument registers,
- * different in every run and costly to record.
+ * aligned there, so it realigns it through rbp. The fast C half is
+ * compiled with -mgeneral-regs-only, so it needs only the integer
+ * registers saved; the slow half (a new chunk, a new thread, growing the
+ * shadow stack) calls into libc, so xmm0-7 are saved around it as well.
  */
 #if defined(__x86_64__) && defined(__linux__)
 
@@ -97,70 +89,6 @@ __fentry__:
         jmp     2b
         .cfi_endproc
         .size   __fentry__, .-__fentry__
-
-/* An unwinder reaching a hooked frame's return address (cap_ret_tramp - 1
- * falls on the nop) sees a frame with no stack of its own (CFA = rsp,
- * the slot + 8) whose return address is back in the slot. Before it reads
- * that, it calls this frame's personality routine, which puts the real
- * return addresses back in every live hooked frame (cap_values.c): so
- * exceptions and pthread_cancel's forced unwind (which glibc runs past
- * libttcap's _Unwind_* interposers) walk on through the real callers. A
- * walker that calls no personality (backtrace(), gdb) finds the
- * trampoline again at the same CFA and stops there. Inside the trampoline
- * (a signal there) the frame is the outermost. */
-        .globl  cap_ret_tramp
-        .hidden cap_ret_tramp
-        .type   cap_ret_tramp, @function
-        .p2align 4
-        .cfi_startproc
-        .cfi_personality 0x1b, cap_tramp_personality
-        .cfi_def_cfa rsp, 0
-        .cfi_offset rip, -8
-        nop                             /* a return address - 1 stays inside */
-cap_ret_tramp:
-        .cfi_undefined rip
-        pushq   %rax
-        pushq   %rdx
-        pushq   %rbp
-        movq    %rsp, %rbp              /* rbp+24: rsp after the function's ret */
-        andq    $-16, %rsp
-        pushq   %rdi                    /* the scratch registers as the function */
-        pushq   %rsi                    /* left them: the caller's next call */
-        pushq   %rcx                    /* then passes what it would without */
-        pushq   %r8                     /* libttcap, not our pointers and clock */
-        pushq   %r9                     /* readings (6 pushes: still aligned) */
-        pushq   %r10
-        movq    %rax, %rdi              /* the return value */
-        leaq    24(%rbp), %rsi
-        call    cap_fexit_fast          /* rax = real return, rdx = slow */
-        testq   %rdx, %rdx
-        jnz     2f
-1:
-        movq    %rax, %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rcx
-        popq    %rsi
-        popq    %rdi
-        movq    %rbp, %rsp
-        popq    %rbp
-        popq    %rdx
-        popq    %rax
-        jmp     *%r11
-2:
-        subq    $32, %rsp
-        movaps  %xmm0, 0(%rsp)
-        movaps  %xmm1, 16(%rsp)
-        movq    16(%rbp), %rdi          /* the saved rax */
-        leaq    24(%rbp), %rsi
-        call    cap_fexit_slow          /* rax = real return */
-        movaps  0(%rsp), %xmm0
-        movaps  16(%rsp), %xmm1
-        addq    $32, %rsp
-        jmp     1b
-        .cfi_endproc
-        .size   cap_ret_tramp, .-cap_ret_tramp
 
 /* makecontext is variadic: this keeps every argument register (and rax,
  * the vector register count) and the stacked arguments as they came, asks

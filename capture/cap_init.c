@@ -1,8 +1,10 @@
 /*
  * cap_init.c - starting and ending a trace: environment, file and header,
- * the PROCESS record, clean exit (exit, _exit, _Exit) and fork. Hot path:
- * cap_core.c; modules: cap_modules.c; dlopen/pthread interposers:
- * cap_interpose.c; fatal signals: cap_sig.c; manual API: cap_api.c.
+ * the PROCESS record, clean exit (exit, _exit, _Exit) and fork; the top of
+ * capture/STAGES, it wires the writer's hooks (cap_policy_hooks) and the
+ * thread-end destructor (cap_policy.c). Hot path: cap_core.c; modules:
+ * cap_modules.c; dlopen/pthread interposers: cap_interpose.c; fatal
+ * signals: cap_sig.c; manual API: cap_api.c; values mode: cap_values.c.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -357,6 +359,7 @@ int cap_start(const char *parent)
         cap.tsc_hz = calibrate();
     cap.start_real = cap_clock_ns(CLOCK_REALTIME);
     write_header();
+    cap_policy_hooks(&cap_hooks);   /* before the first chunk is claimed */
     install_hooks();
     struct tstate *t = &cap_tls;
     t->busy = 1;

@@ -1,8 +1,10 @@
 /*
  * cap_int.h - libttcap internals shared by its files: the process-wide
- * capture state, the per-thread state in initial-exec TLS, and the record
- * writing helpers. Nothing here is exported (the library is built with
- * -fvisibility=hidden); the hot path itself lives in cap_core.c.
+ * capture state, the per-thread state in initial-exec TLS, the record
+ * writing helpers, the hooks the writer calls up through, and each file's
+ * functions, bottom of capture/STAGES first. Nothing here is exported (the
+ * library is built with -fvisibility=hidden); the hot path itself lives in
+ * cap_core.c, values mode's shared state in cap_values.h.
  */
 #ifndef CAP_INT_H
 #define CAP_INT_H
@@ -77,7 +79,7 @@ struct capmod {
     uint64_t def_chunk;         /* ring mode: 1 + chunk holding its MODULE_LOAD, 0 = pinned */
 };
 
-/* What a loaded object's dynamic relocations refer to (cap_module_refs). */
+/* What a loaded object's dynamic relocations refer to (cap_elf_refs). */
 struct cap_refs {
     int hooks;                  /* __cyg_profile_func_enter: it is instrumented */
     int api;                    /* any ttcap_ symbol (the manual macros) */
@@ -122,7 +124,17 @@ struct capture {
     char store[CAP_PATH_MAX];   /* build-id store root ("" = none; cap_store.c) */
 };
 
+/* What the writer (cap_core.c, the bottom of capture/STAGES) calls up to:
+ * it calls nothing above it by name. Filled by cap_policy_hooks at trace
+ * start, before the first chunk is claimed. */
+struct cap_hooks {
+    /* thread t now writes in chunk (recycled: a ring-mode reuse): write
+     * the records owed at a chunk's start (cap_policy.c) */
+    void (*switched)(struct tstate *t, int recycled, uint64_t chunk);
+};
+
 extern struct capture cap;
+extern struct cap_hooks cap_hooks;
 extern int cap_on;              /* tracing enabled: tested first by every hook */
 extern __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
 
@@ -213,6 +225,14 @@ static inline void cap_commit(struct tstate *t, uint8_t *p, uint8_t tag, uint8_t
     t->pos = q;
 }
 
+/* Declarations by file, bottom of capture/STAGES first: a file calls only
+ * those above its own section. */
+
+/* cap_elf.c (a leaf) */
+struct dl_phdr_info;
+void cap_elf_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n);
+void cap_elf_refs(const struct dl_phdr_info *info, uintptr_t self, struct cap_refs *rf);
+
 /* cap_core.c */
 void cap_hook_enter(void *fn, void *call_site); /* == our __cyg_profile_func_enter */
 uint8_t *cap_room(struct tstate *t, size_t need);
@@ -220,7 +240,8 @@ uint8_t *cap_reserve_room(struct tstate *t);
 void cap_switch_chunk(struct tstate *t);
 void cap_thread_begin(struct tstate *t);
 void cap_thread_reset(struct tstate *t);
-void cap_thread_end(void *arg);
+int cap_thread_ending(struct tstate *t);
+void cap_thread_close(struct tstate *t);
 void cap_check_names(struct tstate *t);
 void cap_flush_lost(struct tstate *t);
 void cap_write_name(struct tstate *t, const char *name);
@@ -229,29 +250,31 @@ int cap_grow(uint64_t chunk);
 int cap_site_id(struct tstate *t, struct ttcap_site *s);
 void cap_spin_lock(atomic_flag *f);
 void cap_spin_unlock(atomic_flag *f);
-
-/* cap_check.c */
-struct dl_phdr_info;
-void cap_module_refs(const struct dl_phdr_info *info, struct cap_refs *rf);
-void cap_check_start(void);
-void cap_check_end(struct tstate *t);
-
-/* cap_init.c */
-int cap_start(const char *parent_trace);
-
-/* cap_modules.c */
-void cap_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n);
-void cap_check_modules(struct tstate *t, int force);
-void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
+void cap_values_chunk(void);
 
 /* cap_store.c */
 void cap_store_init(void);
 void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main);
-/* cap_values.c (values mode, x86-64 -pg -mfentry; stubs elsewhere) */
-void cap_values_chunk(void);
-void cap_values_thread_end(void);
+
+/* cap_modules.c */
+void cap_check_modules(struct tstate *t, int force);
+void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
+
+/* cap_check.c */
+void cap_check_start(void);
+void cap_check_end(struct tstate *t);
 
 /* cap_sig.c */
 void cap_signals_install(void);
+
+/* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
+void cap_values_thread_end(void);
+
+/* cap_policy.c */
+void cap_policy_hooks(struct cap_hooks *h);
+void cap_thread_end(void *arg);
+
+/* cap_init.c */
+int cap_start(const char *parent_trace);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * cap_modules.c - the MODULE and MODULE_UNLOAD records: the loaded objects
- * (found with dl_iterate_phdr, named with their build-id), rescanned after
- * dlopen/dlclose, and written again at the start of a recycled ring chunk.
+ * (found with dl_iterate_phdr, named with their build-id: cap_elf.c),
+ * rescanned after dlopen/dlclose (cap_interpose.c) and at chunk switches
+ * and thread ends (cap_policy.c), written again at the start of a recycled
+ * ring chunk; a new module is kept in the build-id store (cap_store.c).
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -26,32 +28,6 @@ struct scan {
 };
 enum { SCAN_ALL, SCAN_DIFF, SCAN_REWRITE };
 
-/* The GNU build-id note of a loaded object: *id, *n bytes (NULL, 0: none). */
-void cap_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n)
-{
-    *id = NULL;
-    *n = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-        const uint8_t *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const uint8_t *name = p + sizeof *nh;
-            const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                memcmp(name, "GNU", 4) == 0 && desc + nh->n_descsz <= end) {
-                *id = desc;
-                *n = nh->n_descsz;
-                return;
-            }
-            p = desc + ((nh->n_descsz + 3) & ~3u);
-        }
-    }
-}
-
 static void write_module(struct tstate *t, const struct dl_phdr_info *info,
                          const char *path)
 {
@@ -63,7 +39,7 @@ static void write_module(struct tstate *t, const struct dl_phdr_info *info,
     }
     const uint8_t *id;
     size_t nid, np = strnlen(path, 2048);
-    cap_build_id(info, &id, &nid);
+    cap_elf_build_id(info, &id, &nid);
     if (nid > 64)
         nid = 64;
     uint8_t *p = cap_room(t, 64 + nid + np);

@@ -90,11 +90,11 @@ void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_
     size_t nid;
     if (!cap.store[0])
         return;
-    cap_build_id(info, &id, &nid);
+    cap_elf_build_id(info, &id, &nid);
     if (nid < 2 || nid > 64)
         return;
     struct cap_refs rf;
-    cap_module_refs(info, &rf);
+    cap_elf_refs(info, (uintptr_t)&cap_hook_enter, &rf);
     if (!rf.hooks && !(rf.self && is_main))
         return;                 /* uninstrumented, or libttcap.so itself */
     char hex[132], dst[CAP_PATH_MAX + 160];

@@ -1066,8 +1066,16 @@ static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
 {
     struct ttfi_cursor c = {t->buf, t->buf + t->len, t->buf, 0, NULL, 1, pb};
     ttf_header *h = &t->hdr;
-    uint64_t v[14];
-    static const int width[14] = {8, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 8};
+    enum { VMAJOR, VMINOR, MINREAD, HSIZE, ENDIAN, REQ, OPT, CHUNK, DATAOFF, FLAGS,
+           EXIT, TSCHZ, START, NFIELDS };
+    static const struct { uint8_t off, width; } field[NFIELDS] = {
+        [VMAJOR] = {TTF_H_VMAJOR, 2}, [VMINOR] = {TTF_H_VMINOR, 2},
+        [MINREAD] = {TTF_H_MINREAD, 2}, [HSIZE] = {TTF_H_HSIZE, 2},
+        [ENDIAN] = {TTF_H_ENDIAN, 4}, [REQ] = {TTF_H_REQ, 4}, [OPT] = {TTF_H_OPT, 4},
+        [CHUNK] = {TTF_H_CHUNK, 4}, [DATAOFF] = {TTF_H_DATAOFF, 4},
+        [FLAGS] = {TTF_H_FLAGS, 4}, [EXIT] = {TTF_H_EXIT, 4}, [TSCHZ] = {TTF_H_TSCHZ, 8},
+        [START] = {TTF_H_START, 8}};
+    uint64_t v[NFIELDS];
     int r;
 
     if ((r = check_magic(&c, t->len)))
@@ -1075,32 +1083,32 @@ static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
     if (t->len < TTF_HEADER_SIZE)
         return TRUNCATED(&c, "truncated file header (needs %d bytes, %zu present)",
                          TTF_HEADER_SIZE, t->len);
-    for (int i = 0; i < 14; i++)
-        if ((r = cur_le(&c, width[i], &v[i])))
+    for (int i = 0; i < NFIELDS; i++) {
+        c.p = t->buf + field[i].off;
+        if ((r = cur_le(&c, field[i].width, &v[i])))
             return r;
-    uint64_t start_real;
-    if ((r = cur_le(&c, 8, &start_real)))
-        return r;
-    h->version_major = (uint16_t)v[1];
-    h->version_minor = (uint16_t)v[2];
-    h->min_reader_major = (uint16_t)v[3];
-    h->header_size = (uint16_t)v[4];
-    h->required_features = (uint32_t)v[6];
-    h->optional_features = (uint32_t)v[7];
-    h->chunk_size = (uint32_t)v[8];
-    h->data_offset = (uint32_t)v[9];
-    h->flags = (uint32_t)v[10];
-    h->exit_status = (int32_t)(uint32_t)v[11];
-    h->tsc_hz = v[13];
-    h->start_realtime_ns = start_real;
+    }
+    c.p = t->buf + TTF_HEADER_SIZE;
+    h->version_major = (uint16_t)v[VMAJOR];
+    h->version_minor = (uint16_t)v[VMINOR];
+    h->min_reader_major = (uint16_t)v[MINREAD];
+    h->header_size = (uint16_t)v[HSIZE];
+    h->required_features = (uint32_t)v[REQ];
+    h->optional_features = (uint32_t)v[OPT];
+    h->chunk_size = (uint32_t)v[CHUNK];
+    h->data_offset = (uint32_t)v[DATAOFF];
+    h->flags = (uint32_t)v[FLAGS];
+    h->exit_status = (int32_t)(uint32_t)v[EXIT];
+    h->tsc_hz = v[TSCHZ];
+    h->start_realtime_ns = v[START];
 
     c.rec = t->buf + TTF_H_ENDIAN;
-    if (v[5] == 0x04030201u)
+    if (v[ENDIAN] == 0x04030201u)
         return CORRUPT(&c, "byte order marker 04030201: written big-endian "
                            "(unsupported)");
-    if (v[5] != TTF_ENDIAN_MARK)
+    if (v[ENDIAN] != TTF_ENDIAN_MARK)
         return CORRUPT(&c, "bad byte order marker 0x%08llx",
-                       (unsigned long long)v[5]);
+                       (unsigned long long)v[ENDIAN]);
     c.rec = t->buf + TTF_H_VMAJOR;
     if (h->version_major == 0)
         return CORRUPT(&c, "bad format version 0.%u", h->version_minor);

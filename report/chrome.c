@@ -4,6 +4,7 @@
  * track per thread, B/E pairs for frames, instant events for messages.
  * Threads are written one after the other; each needs only its open frames.
  * Names are escaped once per function and kept; the document never is.
+ * Strings are escaped as ttdiff's JSON is (ttri_json_esc, report/JSON.md).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -118,46 +119,18 @@ static void put_ts(struct out *o, uint64_t ns)
     put(o, b, n);
 }
 
-/* s as a JSON string literal into a new buffer (quotes included): control
- * bytes, quote and backslash escaped, invalid UTF-8 as U+FFFD. */
+/* s as a JSON string literal into a new buffer (quotes included), escaped
+ * as ttr_json escapes (ttri_json_esc, JSON.md). NULL when memory runs out. */
 static char *json_dup(const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
     size_t len = strlen(s);
-    char *b = malloc(len * 6 + 3), *p = b;
+    char *b = malloc(len * TTRI_JSON_ESC_MAX + 3), *p = b;
 
     if (!b)
         return NULL;
     *p++ = '"';
-    for (const unsigned char *u = (const unsigned char *)s; *u;) {
-        size_t n;
-        if (*u == '"' || *u == '\\') {
-            *p++ = '\\';
-            *p++ = (char)*u++;
-        } else if (*u < 0x20 || *u == 0x7f) {
-            memcpy(p, "\\u00", 4);
-            p[4] = hex[*u >> 4];
-            p[5] = hex[*u & 15];
-            p += 6;
-            u++;
-        } else if (*u < 0x80) {
-            *p++ = (char)*u++;
-        } else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
-            memcpy(p, "\\u00", 4);  /* C1 control: inert on a terminal */
-            p[4] = hex[u[1] >> 4];
-            p[5] = hex[u[1] & 15];
-            p += 6;
-            u += 2;
-        } else if ((n = ttf_utf8_len(u)) != 0) {
-            memcpy(p, u, n);
-            p += n;
-            u += n;
-        } else {
-            memcpy(p, "\\ufffd", 6);
-            p += 6;
-            u++;
-        }
-    }
+    for (const unsigned char *u = (const unsigned char *)s; *u;)
+        p = ttri_json_esc(p, &u);
     *p++ = '"';
     *p = '\0';
     return b;

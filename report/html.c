@@ -166,7 +166,7 @@ static void code(hw *w, const ttd_event *e, int mode)
             raw(w, "</span>%s", mode == ROW_LEAF ? ";" : " {");
             return;
         }
-        raw(w, "%s", ttr_call_suffix(e->name, mode == ROW_LEAF));
+        raw(w, "%s", ttri_call_suffix(e->name, mode == ROW_LEAF));
         return;
     case TTF_EV_EXIT:
         raw(w, "}");
@@ -202,7 +202,7 @@ static void code(hw *w, const ttd_event *e, int mode)
 /* One half of a row: event number, time (ms since run start), code. */
 static void half(hw *w, const ttd_event *e, uint64_t index, int timed, int mode)
 {
-    int l = ttr_level(e) - w->base;
+    int l = ttri_level(e) - w->base;
 
     raw(w, "<span class=\"h\"><span class=\"n\">%" PRIu64 "</span><span class=\"t\">", index);
     if (timed)
@@ -318,8 +318,8 @@ static void program_note(hw *w)
         raw(w, "two builds of <code>");
         esc(w, r->runs[TTD_BAD].exe);
         raw(w, "</code> (build-id <code>%.12s</code> vs <code>%.12s</code>)",
-            ttr_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
-            ttr_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
+            ttri_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
+            ttri_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
     }
     raw(w, "; compared by function name.</p>\n");
 }
@@ -408,7 +408,7 @@ static void threads(hw *w)
         thread_cell(w, &p->good);
         thread_cell(w, &p->bad);
         char how[32];
-        ttr_paired_by(p, how, sizeof how);
+        ttri_paired_by(p, how, sizeof how);
         raw(w, "<td%s>%s</td><td>%" PRIu64 " / %" PRIu64 "</td><td class=\"%s\">%zu</td><td>",
             p->uncertain ? " class=\"warn\" title=\"uncertain pairing: use --pair\"" : "",
             how, p->good.events, p->bad.events,
@@ -804,7 +804,7 @@ static void first_section(hw *w)
     chain_list(w, d->chain, d->nchain, d->chain_end);
     if (d->crash)
         crash_note(w, d->crash);
-    else if (ttr_bad_stopped_early(w->r))
+    else if (ttri_bad_stopped_early(w->r))
         early_note(w, d);
     noise_note(w, d);
     raw(w, "</section>\n");
@@ -889,7 +889,7 @@ static void verdict(hw *w)
     raw(w, ", after ");
     ms(w, d->bad_time_ns);
     raw(w, " ms.%s", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
-    if (!r->runs[TTD_BAD].crash && ttr_bad_stopped_early(r))
+    if (!r->runs[TTD_BAD].crash && ttri_bad_stopped_early(r))
         raw(w, " The bad run stopped early (%s %d).", r->runs[TTD_BAD].closed ?
             "exit status" : "no clean end, last status", r->runs[TTD_BAD].exit_status);
     raw(w, "</p>\n");
@@ -964,9 +964,9 @@ static void side_by_side(hw *w, const ttd_divergence *d)
 {
     const ttd_pair *p = &w->r->pairs[d->pair];
 
-    w->base = ttr_min_level(d->before, d->nbefore, 1 << 30);
-    w->base = ttr_min_level(d->good, d->ngood,
-                            ttr_min_level(d->bad, d->nbad, w->base));
+    w->base = ttri_min_level(d->before, d->nbefore, 1 << 30);
+    w->base = ttri_min_level(d->good, d->ngood,
+                             ttri_min_level(d->bad, d->nbad, w->base));
     if (w->base == 1 << 30)
         w->base = 0;
     raw(w, "<div class=\"sbs\" style=\"--nw:%dch\"><div class=\"hd\"><div>good &middot; "

@@ -27,42 +27,74 @@ const char *ttr_kind_name(int kind)
     return ttfi_kind_name(kind);
 }
 
+const char *ttr_signal_name(int signo, char *buf, size_t n)
+{
+    return ttfi_signal_name(signo, buf, n);
+}
+
+/* The one JSON string escaper of report/ (JSON.md, Conventions): ttr_json
+ * and the Chrome export (chrome.c) both write through it. */
+char *ttri_json_esc(char *p, const unsigned char **s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = *s;
+    size_t n = ttf_utf8_len(u);
+    unsigned c = u[0];          /* the code written as \uXXXX, if any */
+
+    if (n == 0) {
+        memcpy(p, "\\ufffd", 6);
+        *s = u + 1;
+        return p + 6;
+    }
+    *s = u + n;
+    if (n == 3 && u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)) {
+        c = 0x2000u + (u[2] & 0x3Fu);
+    } else if (n == 2 && u[0] == 0xC2 && u[1] < 0xA0) {
+        c = u[1];               /* C1 control: inert on a terminal */
+    } else if (n > 1) {
+        memcpy(p, u, n);
+        return p + n;
+    } else {
+        const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
+                      : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+        if (e) {
+            memcpy(p, e, 2);
+            return p + 2;
+        }
+        if (c >= 0x20 && c != 0x7F && c != '<' && c != '>' && c != '&') {
+            *p = (char)c;
+            return p + 1;
+        }
+    }
+    p[0] = '\\';
+    p[1] = 'u';
+    p[2] = hex[c >> 12];
+    p[3] = hex[(c >> 8) & 15];
+    p[4] = hex[(c >> 4) & 15];
+    p[5] = hex[c & 15];
+    return p + 6;
+}
+
 int ttr_json_string(FILE *f, const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
+    char buf[512];
+    size_t n = 0;
 
     if (!s) {
         fputs("null", f);
         return ferror(f) ? TT_EIO : 0;
     }
-    putc('"', f);
+    buf[n++] = '"';
     while (*s) {
-        size_t n = ttf_utf8_len(s);
-        if (n == 0) {
-            fputs("\\ufffd", f);
-            s++;
-        } else if (n == 3 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
-            fprintf(f, "\\u%04x", 0x2000u + (s[2] & 0x3Fu));
-            s += 3;
-        } else if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) {
-            fprintf(f, "\\u%04x", s[1]);  /* C1 control: inert on a terminal */
-            s += 2;
-        } else if (n > 1) {
-            fwrite(s, 1, n, f);
-            s += n;
-        } else {
-            unsigned c = *s++;
-            const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
-                          : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
-            if (e)
-                fputs(e, f);
-            else if (c < 0x20 || c == 0x7F || c == '<' || c == '>' || c == '&')
-                fprintf(f, "\\u%04x", c);
-            else
-                putc((int)c, f);
+        if (n + TTRI_JSON_ESC_MAX + 1 > sizeof buf) {   /* room for it and the quote */
+            fwrite(buf, 1, n, f);
+            n = 0;
         }
+        n = (size_t)(ttri_json_esc(buf + n, &s) - buf);
     }
-    putc('"', f);
+    buf[n++] = '"';
+    fwrite(buf, 1, n, f);
     return ferror(f) ? TT_EIO : 0;
 }
 
@@ -213,7 +245,7 @@ static void run(jw *w, const ttd_run_info *r)
     k_str(w, "exe", r->exe);
     char hex[132];
     if (r->build_id)
-        k_str(w, "build_id", ttr_build_id_hex(r, hex, sizeof hex));
+        k_str(w, "build_id", ttri_build_id_hex(r, hex, sizeof hex));
     else
         k_null(w, "build_id");
     key(w, "argv");

@@ -76,7 +76,7 @@ static void call_line(tw *w, const ttd_event *e, const ttd_event *ex, int leaf)
 {
     safe(w, e->name);
     if (!e->value && !(ex && ex->value)) {
-        fputs(ttr_call_suffix(e->name, leaf), w->f);
+        fputs(ttri_call_suffix(e->name, leaf), w->f);
         return;
     }
     safe(w, e->value ? e->value : strchr(e->name, '(') ? "" : "(...)");
@@ -94,12 +94,12 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
 {
     for (size_t i = 0; i < n; i++) {
         const ttd_event *e = &ev[i];
-        int folded = ttr_folds(ev, n, i);
-        int ind = ttr_level(e) - base;
+        int folded = ttri_folds(ev, n, i);
+        int ind = ttri_level(e) - base;
         on(w, col);
-        int cols = ind < 0 ? 0 : ind > TTR_MAX_INDENT ? TTR_MAX_INDENT : ind;
+        int cols = ind < 0 ? 0 : ind > TTRI_MAX_INDENT ? TTRI_MAX_INDENT : ind;
         fprintf(w->f, "  %c %8" PRIu64 "  %*s", m, e->index, 2 * cols, "");
-        if (ind > TTR_MAX_INDENT)
+        if (ind > TTRI_MAX_INDENT)
             fprintf(w->f, "[depth %d] ", ind);
         if (e->kind == TTF_EV_ENTER) {
             call_line(w, e, folded ? &ev[i + 1] : NULL, folded);
@@ -132,8 +132,8 @@ static void stack(tw *w, const ttd_divergence *d)
         fputs("    (top level)\n", w->f);
     for (size_t i = 0; i < d->nstack; i++) {
         const ttd_frame *fr = &d->stack[i];
-        fprintf(w->f, "    %*s", (int)(2 * (i < TTR_MAX_INDENT ? i : TTR_MAX_INDENT)), "");
-        if (i > TTR_MAX_INDENT)
+        fprintf(w->f, "    %*s", (int)(2 * (i < TTRI_MAX_INDENT ? i : TTRI_MAX_INDENT)), "");
+        if (i > TTRI_MAX_INDENT)
             fprintf(w->f, "[depth %zu] ", i);
         safe(w, fr->name);
         if (fr->args)
@@ -238,7 +238,7 @@ static void others(tw *w, const char *run, const ttd_other *o, size_t n)
 /* "last N common events:", saying why fewer lines follow when they do. */
 static void before_heading(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
-    size_t lines = ttr_tree_lines(d->before, d->nbefore);
+    size_t lines = ttri_tree_lines(d->before, d->nbefore);
     if (d->nbefore == 0) {
         fputs("no common events before the split (the threads differ from their start)\n",
               w->f);
@@ -282,7 +282,7 @@ static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int ba
     tree(w, '+', GREEN, d->bad, d->nbad, base);
     if (d->bad_more)
         fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
-    if (d->crash || ttr_bad_stopped_early(r))
+    if (d->crash || ttri_bad_stopped_early(r))
         bad_end(w, r, d);
 }
 
@@ -421,9 +421,9 @@ static void values_line(tw *w, const ttd_result *r)
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
-    int base = ttr_min_level(d->before, d->nbefore, 1 << 30);
+    int base = ttri_min_level(d->before, d->nbefore, 1 << 30);
 
-    base = ttr_min_level(d->good, d->ngood, ttr_min_level(d->bad, d->nbad, base));
+    base = ttri_min_level(d->good, d->ngood, ttri_min_level(d->bad, d->nbad, base));
     on(w, BOLD);
     fputs(r->value_first && r->value_first->before_split
           ? "then the call sequences part: thread " : "first divergence: thread ", w->f);
@@ -441,7 +441,7 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     before_heading(w, r, d);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
-    int early = ttr_bad_stopped_early(r);
+    int early = ttri_bad_stopped_early(r);
     if (early)  /* what the bad run did instead comes first */
         bad_side(w, r, d, base);
     tree(w, '-', RED, d->good, d->ngood, base);
@@ -627,7 +627,7 @@ static void threads(tw *w, const ttd_result *r)
         char ev[48];
         snprintf(ev, sizeof ev, "%" PRIu64 "/%" PRIu64, p->good.events, p->bad.events);
         char how[32];
-        ttr_paired_by(p, how, sizeof how);
+        ttri_paired_by(p, how, sizeof how);
         fprintf(w->f, "%-12s %-22s %zu\n", how, ev, p->hunks);
     }
     for (size_t i = 0; i < r->npairs; i++) {
@@ -686,8 +686,8 @@ static void program_note(tw *w, const ttd_result *r)
         fputs("note: two builds of ", w->f);
         safe(w, r->runs[TTD_BAD].exe);
         fprintf(w->f, ": build-id %.12s vs %.12s (compared by function name)\n",
-                ttr_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
-                ttr_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
+                ttri_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
+                ttri_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
     }
 }
 

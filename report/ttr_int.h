@@ -1,6 +1,8 @@
 /*
  * ttr_int.h - helpers shared by the renderers (text, JSON, HTML). Private
- * to report/; hidden from the library's users like every internal name.
+ * to report/; hidden from the library's users like every internal name,
+ * and named ttri_ (the public API, ttreport.h, is ttr_), so a call site
+ * shows which is which.
  */
 #ifndef TTR_INT_H
 #define TTR_INT_H
@@ -11,37 +13,50 @@
 
 /* Indentation level of an event in a call tree: its depth, less one for
  * an EXIT (which closes the frame its ENTER opened). */
-int ttr_level(const ttd_event *e);
+int ttri_level(const ttd_event *e);
 
-/* The smallest ttr_level among ev[0..n) and base. */
-int ttr_min_level(const ttd_event *ev, size_t n, int base);
+/* The smallest ttri_level among ev[0..n) and base. */
+int ttri_min_level(const ttd_event *ev, size_t n, int base);
 
 /* Call trees indent at most this many levels; deeper lines say their depth
  * ("[depth N]") instead, so a 100k-deep stack stays linear in size. */
-#define TTR_MAX_INDENT 64
+#define TTRI_MAX_INDENT 64
 
 /* What follows a function name on a call line: "();" for a call with
  * nothing inside (leaf), "() {" for one that opens a subtree; without the
  * "()" when the name already has its parameters (a demangled C++ name). */
-const char *ttr_call_suffix(const char *name, int leaf);
+const char *ttri_call_suffix(const char *name, int leaf);
 
 /* How a pair was made, for a table cell: "name+start", "content 0.97"
  * ("?" appended when uncertain). */
-void ttr_paired_by(const ttd_pair *p, char *buf, size_t n);
+void ttri_paired_by(const ttd_pair *p, char *buf, size_t n);
 
 /* Lines a call tree of ev[0..n) takes: an ENTER directly followed by its
  * EXIT folds into one ("foo();"). */
-size_t ttr_tree_lines(const ttd_event *ev, size_t n);
+size_t ttri_tree_lines(const ttd_event *ev, size_t n);
 
 /* 1 when the call-tree line of ev[i] folds ev[i + 1] into it. */
-int ttr_folds(const ttd_event *ev, size_t n, size_t i);
+int ttri_folds(const ttd_event *ev, size_t n, size_t i);
 
 /* 1 when the bad run stopped early: it crashed, had no clean end, or
  * exited with another status than the good run. */
-int ttr_bad_stopped_early(const ttd_result *r);
+int ttri_bad_stopped_early(const ttd_result *r);
 
 /* The build-id of r as lowercase hex into buf (at most 129 bytes), "" if
  * none; returns buf. */
-char *ttr_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
+char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
+
+/* Most bytes ttri_json_esc writes for one character. */
+#define TTRI_JSON_ESC_MAX 6
+
+/* The JSON escape of the character at *s (one byte, or one UTF-8
+ * sequence; not the NUL) into p, by report/JSON.md's rules: '"' '\\' and
+ * \n \t \r by their short escapes; other C0 controls, DEL, C1 controls
+ * (U+0080..U+009F), '<' '>' '&', U+2028 and U+2029 as \uXXXX (so the
+ * document can be embedded in HTML and read by a JavaScript parser); a
+ * byte that is not part of valid UTF-8 as \ufffd; anything else as is.
+ * *s moves past the character. Returns the end of what it wrote: at most
+ * TTRI_JSON_ESC_MAX bytes. */
+char *ttri_json_esc(char *p, const unsigned char **s);
 
 #endif

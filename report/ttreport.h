@@ -19,9 +19,9 @@ extern "C" {
 
 /* 1.1: ttr_prof_text and ttr_chrome_write, formerly ttf_profile_write_text
  * and ttf_chrome_write in libttfmt 1.x. 1.2: ttr_prof_text takes exclude,
- * ttr_chrome_opts has exclude (ttdump --exclude). */
+ * ttr_chrome_opts has exclude (ttdump --exclude). 1.3: ttr_signal_name. */
 #define TTR_VERSION_MAJOR 1
-#define TTR_VERSION_MINOR 2
+#define TTR_VERSION_MINOR 3
 #define TTR_VERSION_PATCH 0
 #define TTR_VERSION_NUMBER \
     (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
@@ -68,6 +68,11 @@ int ttr_json_string(FILE *f, const char *s);
 /* Name of an event kind as used in reports: "enter", "exit", "message",
  * "mark", "crash", ... */
 const char *ttr_kind_name(int kind);
+
+/* Name of a signal as reports spell it: "SIGSEGV" for one this system
+ * knows, else "signal N"; written to buf (n bytes; 24 hold any) and
+ * returned. */
+const char *ttr_signal_name(int signo, char *buf, size_t n);
 
 /* ---- the profile diff of two runs (report/profile_diff_table.c) ---------- */
 

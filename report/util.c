@@ -9,19 +9,19 @@
 
 #include "ttfmt.h"
 
-int ttr_level(const ttd_event *e)
+int ttri_level(const ttd_event *e)
 {
     return e->kind == TTF_EV_EXIT ? e->depth - 1 : e->depth;
 }
 
-int ttr_min_level(const ttd_event *ev, size_t n, int base)
+int ttri_min_level(const ttd_event *ev, size_t n, int base)
 {
     for (size_t i = 0; i < n; i++)
-        base = ttr_level(&ev[i]) < base ? ttr_level(&ev[i]) : base;
+        base = ttri_level(&ev[i]) < base ? ttri_level(&ev[i]) : base;
     return base;
 }
 
-const char *ttr_call_suffix(const char *name, int leaf)
+const char *ttri_call_suffix(const char *name, int leaf)
 {
     int has_params = name && strchr(name, '(') != NULL;
     if (leaf)
@@ -29,7 +29,7 @@ const char *ttr_call_suffix(const char *name, int leaf)
     return has_params ? " {" : "() {";
 }
 
-void ttr_paired_by(const ttd_pair *p, char *buf, size_t n)
+void ttri_paired_by(const ttd_pair *p, char *buf, size_t n)
 {
     if (p->paired_by != TTD_PAIR_CONTENT) {
         snprintf(buf, n, "%s", ttd_paired_by_name(p->paired_by));
@@ -38,22 +38,22 @@ void ttr_paired_by(const ttd_pair *p, char *buf, size_t n)
     snprintf(buf, n, "content %.2f%s", p->similarity, p->uncertain ? "?" : "");
 }
 
-int ttr_folds(const ttd_event *ev, size_t n, size_t i)
+int ttri_folds(const ttd_event *ev, size_t n, size_t i)
 {
     return ev[i].kind == TTF_EV_ENTER && i + 1 < n &&
            ev[i + 1].kind == TTF_EV_EXIT && ev[i].name && ev[i + 1].name &&
            strcmp(ev[i].name, ev[i + 1].name) == 0;
 }
 
-size_t ttr_tree_lines(const ttd_event *ev, size_t n)
+size_t ttri_tree_lines(const ttd_event *ev, size_t n)
 {
     size_t lines = 0;
     for (size_t i = 0; i < n; i++, lines++)
-        i += (size_t)ttr_folds(ev, n, i);
+        i += (size_t)ttri_folds(ev, n, i);
     return lines;
 }
 
-int ttr_bad_stopped_early(const ttd_result *r)
+int ttri_bad_stopped_early(const ttd_result *r)
 {
     const ttd_run_info *g = &r->runs[TTD_GOOD], *b = &r->runs[TTD_BAD];
     if (b->crash || !b->closed)
@@ -61,7 +61,7 @@ int ttr_bad_stopped_early(const ttd_result *r)
     return g->closed && !g->crash && b->exit_status != g->exit_status;
 }
 
-char *ttr_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
+char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
 {
     size_t o = 0;
     buf[0] = 0;

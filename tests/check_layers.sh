@@ -6,7 +6,7 @@
 # a header of a layer above it or beside it. No source file may reach
 # around the include paths with a relative "../" include.
 # Environment: CC, B (build dir), INC_capture, INC_format, INC_diff,
-# INC_report (the Makefile's include paths).
+# INC_report, INC_cmd (the Makefile's include paths).
 set -u
 B=${B:-build}
 CC=${CC:-cc}
@@ -40,9 +40,12 @@ probe diff ttdiff.h ok
 probe diff ttfmt.h ok
 for h in ttcap.h cap_int.h ttreport.h ttr_int.h cli.h; do probe diff $h fail; done
 probe report ttreport.h ok
-probe report cli.h ok
 probe report ttdiff.h ok
-for h in ttcap.h cap_int.h; do probe report $h fail; done
+for h in ttcap.h cap_int.h cli.h; do probe report $h fail; done
+# the commands (report/cmd/) see the public headers as installed and their
+# own folder, none of the libraries' internals
+for h in cli.h ttreport.h ttdiff.h ttprof.h ttfmt.h ttcap.h; do probe cmd $h ok; done
+for h in ttr_int.h ttf_util.h ttf_int.h ttf_wire.h prepare.h state.h resolve.h cap_int.h; do probe cmd $h fail; done
 
 # no relative includes anywhere in the sources
 rel=$(grep -rn --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./' \

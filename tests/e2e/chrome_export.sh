@@ -56,6 +56,9 @@ names = [e.get("name", "") for e in json.load(open(sys.argv[1], encoding="utf-8"
 want = 'odd <q"b\\s\n\t\x01\ufffd\u00e9>'
 sys.exit(0 if want in names else "missing %r" % want)
 PY
+# one escaper with ttdiff's JSON (report/JSON.md): no raw < > & anywhere
+grep -q '[<>&]' "$T/x.json" && fail "raw < > or & in the Chrome JSON (want \\u003c \\u003e \\u0026)"
+grep -q 'odd \\u003cq' "$T/x.json" || fail "'<' of the odd message not \\u003c"
 
 # --thread and --function select; a bad option is an error
 "$B/ttdump" --chrome --thread prof-worker --function 'prof_leaf' "$T/c.trc" > "$T/w.json"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cli_filters.sh - the filter options mean the same in ttdump and ttdiff
-# (report/cli.c, ttd_thread_match): --thread N is thread index N only (on a
+# (report/cmd/cli.c, ttd_thread_match): --thread N is thread index N only (on a
 # trace with more than 10 threads, so "1" must not select 10 or 11), any
 # other --thread is a regex on the name or first name; ttdump --exclude
 # drops the matching functions in the event tree, --profile and --chrome.

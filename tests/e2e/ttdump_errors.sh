@@ -22,7 +22,7 @@ expect_err() {
 }
 
 expect_err '.*nonexistent.trc.*' "$T/nonexistent.trc"
-# worded as ttdiff and ttrec word them (report/cli.c)
+# worded as ttdiff and ttrec word them (report/cmd/cli.c)
 expect_err "unknown option '--bogus' (see ttdump --help)" --bogus x.trc
 expect_err "unknown option '-Q' (see ttdump --help)" -Q x.trc
 expect_err '--thread needs a value' x.trc --thread

@@ -3,40 +3,33 @@
  * the format writer, from a tiny script: "main{ parse{ lex{} } }" enters
  * and leaves functions of this test binary (so they symbolise to real
  * names), "#1:7" logs call site 1 with the argument 7, "*11" crashes.
+ * The bodies are in diff_traces.c (linked into every unit test).
  */
 #ifndef DIFF_TRACES_H
 #define DIFF_TRACES_H
 
-#include <link.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "ttfmt.h"
 
-#define DT_NOINLINE __attribute__((noinline, used))
-
-/* Distinct bodies, so the compiler cannot fold them into one. */
-static DT_NOINLINE int dt_main(void) { return 101; }
-static DT_NOINLINE int dt_parse(void) { return 102; }
-static DT_NOINLINE int dt_lex(void) { return 103; }
-static DT_NOINLINE int dt_check(void) { return 104; }
-static DT_NOINLINE int dt_fail(void) { return 105; }
-static DT_NOINLINE int dt_work(void) { return 106; }
-static DT_NOINLINE int dt_log(void) { return 107; }
-static DT_NOINLINE int dt_helper(void) { return 108; }
+/* The functions scripts name ("main" is dt_main, ...): distinct bodies in
+ * diff_traces.c, whose addresses the traces hold. */
+int dt_main(void);
+int dt_parse(void);
+int dt_lex(void);
+int dt_check(void);
+int dt_fail(void);
+int dt_work(void);
+int dt_log(void);
+int dt_helper(void);
 
 /* Script names and the functions they stand for. */
-static const struct dt_fn {
+#define DT_NFNS 8
+extern const struct dt_fn {
     const char *name;       /* as written in scripts */
     int (*fn)(void);        /* the function whose address is traced */
-} dt_fns[] = {
-    {"main", dt_main}, {"parse", dt_parse}, {"lex", dt_lex},
-    {"check", dt_check}, {"fail", dt_fail}, {"work", dt_work},
-    {"log", dt_log}, {"helper", dt_helper},
-};
+} dt_fns[DT_NFNS];
 
 /* A trace being built. */
 typedef struct dt {
@@ -47,132 +40,24 @@ typedef struct dt {
     int depth[16];
 } dt;
 
-static int dt_first_object(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    *(uint64_t *)data = info->dlpi_addr;
-    return 1; /* the main program comes first */
-}
-
-static uint64_t dt_bias(void)
-{
-    uint64_t bias = 0;
-    dl_iterate_phdr(dt_first_object, &bias);
-    return bias;
-}
-
-static uint64_t dt_addr(const dt *t, const char *name, size_t len)
-{
-    for (size_t i = 0; i < sizeof dt_fns / sizeof dt_fns[0]; i++)
-        if (strlen(dt_fns[i].name) == len && !strncmp(dt_fns[i].name, name, len))
-            return (uint64_t)(uintptr_t)dt_fns[i].fn + t->shift;
-    fprintf(stderr, "diff_traces: unknown function '%.*s'\n", (int)len, name);
-    abort();
-}
+/* The traced address of script function name[0..len) (aborts on an
+ * unknown name). */
+uint64_t dt_addr(const dt *t, const char *name, size_t len);
 
 /* Start a trace at path with threads named names[0..n) (NULL: unnamed);
- * the test binary is its one module, loaded shift bytes above where it is. */
-static int dt_open(dt *t, const char *path, uint64_t shift,
-                   const char *const *names, int n)
-{
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    const char *argv[] = {"prog", "arg"};
-    int rc;
-
-    memset(t, 0, sizeof *t);
-    t->shift = shift;
-    if (len < 0)
-        return -1;
-    self[len] = '\0';
-    if ((rc = ttf_writer_open(path, NULL, &t->w)) < 0)
-        return rc;
-    if ((rc = ttf_write_process(t->w, 1234, 1, self, 2, argv, "")) < 0)
-        return rc;
-    for (int i = 0; i < n; i++) {
-        t->now[i] = 1000 + (uint64_t)i;
-        if ((rc = ttf_write_thread_start(t->w, (uint32_t)i, t->now[i], 1234 + i,
-                                         names[i] ? names[i] : "")) < 0)
-            return rc;
-    }
-    return ttf_write_module(t->w, 0, t->now[0], dt_bias() + shift, 64u << 20,
-                            NULL, 0, self);
-}
+ * the test binary is its one module, loaded shift bytes above where it is.
+ * 0 or a negative TT_E code. */
+int dt_open(dt *t, const char *path, uint64_t shift,
+            const char *const *names, int n);
 
 /* Define call site id on thread th: a TT_LOG in func with fmt and one
  * integer argument. */
-static int dt_site(dt *t, uint32_t th, uint32_t id, const char *fmt,
-                   const char *func)
-{
-    static const uint8_t types[1] = {TTF_ARG_I64};
-    ttf_callsite cs;
+int dt_site(dt *t, uint32_t th, uint32_t id, const char *fmt, const char *func);
 
-    memset(&cs, 0, sizeof cs);
-    cs.id = id;
-    cs.kind = TTF_SITE_LOG;
-    cs.line = 10 + id;
-    cs.fmt = fmt;
-    cs.file = "test.c";
-    cs.func = func;
-    cs.nargs = 1;
-    cs.types = types;
-    return ttf_write_callsite(t->w, th, &cs);
-}
+/* Run a script on thread th (see above; "@N" sets the clock). */
+int dt_run(dt *t, uint32_t th, const char *s);
 
-/* A signed LEB128 zigzag varint, as MESSAGE args store an I64. */
-static size_t dt_svar(uint8_t *p, int64_t v)
-{
-    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    size_t n = 0;
-    while (u >= 0x80) {
-        p[n++] = (uint8_t)(u | 0x80);
-        u >>= 7;
-    }
-    p[n++] = (uint8_t)u;
-    return n;
-}
-
-/* Run a script on thread th (see the header comment; "@N" sets the clock). */
-static int dt_run(dt *t, uint32_t th, const char *s)
-{
-    int rc = 0;
-
-    while (*s && rc >= 0) {
-        char *end;
-        if (*s == ' ') {
-            s++;
-            continue;
-        }
-        t->now[th] += 10;
-        if (*s == '}') {
-            rc = ttf_write_exit(t->w, th, t->now[th], t->stack[th][--t->depth[th]]);
-            s++;
-        } else if (*s == '#') {
-            uint32_t site = (uint32_t)strtoul(s + 1, &end, 10);
-            int64_t v = strtoll(end + 1, &end, 10);
-            uint8_t args[16];
-            rc = ttf_write_message(t->w, th, t->now[th], site, args, dt_svar(args, v));
-            s = end;
-        } else if (*s == '*') {
-            rc = ttf_write_crash(t->w, th, t->now[th], (int)strtol(s + 1, &end, 10), 1, 0);
-            s = end;
-        } else if (*s == '@') {
-            t->now[th] = strtoull(s + 1, &end, 10);
-            s = end;
-        } else {
-            const char *b = strchr(s, '{');
-            uint64_t a = dt_addr(t, s, (size_t)(b - s));
-            t->stack[th][t->depth[th]++] = a;
-            rc = ttf_write_enter(t->w, th, t->now[th], a);
-            s = b + 1;
-        }
-    }
-    return rc;
-}
-
-static int dt_close(dt *t, int crashed)
-{
-    return crashed ? ttf_writer_abandon(t->w) : ttf_writer_close(t->w, 0);
-}
+/* Finish the trace: closed, or abandoned as a crashed run leaves it. */
+int dt_close(dt *t, int crashed);
 
 #endif

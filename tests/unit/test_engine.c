@@ -23,7 +23,7 @@ static const char *const MAIN_ONLY[] = {"main"};
 /* A fresh file name for the next trace. */
 static const char *next_path(char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/t%d.trc", dir, seq++);
+    snprintf(buf, len, "%s/t%d.trc", tu_tmpdir, seq++);
     return buf;
 }
 
@@ -88,7 +88,7 @@ static void test_changed_call(void **state)
     assert_string_equal(f->stack[0].name, "dt_main");
     assert_string_equal(f->stack[1].name, "dt_parse");
     assert_non_null(f->stack[1].file);
-    assert_non_null(strstr(f->stack[1].file, "diff_traces.h"));
+    assert_non_null(strstr(f->stack[1].file, "diff_traces.c"));
     assert_true(f->stack[1].line > 0);
     assert_int_equal(f->ngood, 2);
     assert_string_equal(f->good[0].name, "dt_check");
@@ -606,5 +606,5 @@ int main(void)
         cmocka_unit_test(test_deep_unbalanced),
         cmocka_unit_test(test_api_contract),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -4,7 +4,18 @@
  * sequence gaps, ring-style reused chunks, the merged iterator, times and
  * message formatting. Damage sweeps are in test_format_damage.c.
  */
-#include "test_format_util.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
 
 #define F1 0x401000u
 #define F2 0x401230u

@@ -5,7 +5,18 @@
  * byte smashes never crash and keep the counts consistent. Everything runs
  * twice: on a v1.0 trace and on a v1.1 trace whose calls carry values.
  */
-#include "test_format_util.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
 
 static uint8_t *g_buf;          /* the reference trace */
 static size_t g_len;

@@ -5,7 +5,18 @@
  * even when the caller scribbled over the event between calls, in single
  * thread and merged iteration alike.
  */
-#include "test_format_util.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
 
 #define NEV 20000u              /* ENTER/EXIT events per thread */
 #define NFUNC 200u              /* distinct functions: misses and hits */

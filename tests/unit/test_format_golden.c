@@ -4,7 +4,18 @@
  * today's writer checked to produce the very same bytes. A format change
  * that breaks old files, or changes what the writer emits, fails here.
  */
-#include "test_format_util.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
 #include "golden.h"     /* fixtures/traces/ (-Ifixtures/traces) */
 
 /* One expected event, from playing a script through a model of the reader. */

@@ -6,7 +6,18 @@
  * refusal an older reader gives (unknown required bit), and v1.0 files
  * reading as before.
  */
-#include "test_format_util.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
 
 #define FA 0x401000u
 #define FB 0x401230u

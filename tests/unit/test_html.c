@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -24,7 +25,7 @@ static int seq;
 
 static const char *next_path(char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/t%d.trc", dir, seq++);
+    snprintf(buf, len, "%s/t%d.trc", tu_tmpdir, seq++);
     return buf;
 }
 
@@ -238,5 +239,5 @@ int main(void)
         cmocka_unit_test(test_same_and_crash),
         cmocka_unit_test(test_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -66,10 +66,10 @@ static ttf_trace *make_trace(const char *path)
     ttf_writer *w = NULL;
     ttf_trace *t = NULL;
 
-    snprintf(name, sizeof name, "%s/s%d.trc", dir, trace_no++);
+    snprintf(name, sizeof name, "%s/s%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(name, NULL, &w), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, self.base, self.size,
-                                      self.build_id, self.build_id_len, path), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, path), 0);
     for (size_t i = 0; i < NFNS; i++) {
         uint64_t a = (uint64_t)(uintptr_t)fns[i];
         assert_int_equal(ttf_write_enter(w, 0, 1000 + 10 * i, a), 0);
@@ -173,7 +173,7 @@ static void check_signatures(const char *path)
 static void test_signatures(void **state)
 {
     (void)state;
-    check_signatures(self.path);
+    check_signatures(tu_self.path);
 }
 
 /* A copy without .debug_aranges (as clang builds: libdwfl cannot find an
@@ -183,9 +183,9 @@ static void test_no_aranges(void **state)
 {
     (void)state;
     char copy[600], cmd[5000];
-    snprintf(copy, sizeof copy, "%s/noaranges", dir);
+    snprintf(copy, sizeof copy, "%s/noaranges", tu_tmpdir);
     snprintf(cmd, sizeof cmd, "objcopy --remove-section .debug_aranges '%s' '%s'",
-             self.path, copy);
+             tu_self.path, copy);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "readelf -S '%s' | grep -q debug_aranges", copy);
     assert_int_not_equal(system(cmd), 0);
@@ -197,8 +197,8 @@ static void test_no_debug_info(void **state)
 {
     (void)state;
     char copy[600], cmd[5000];
-    snprintf(copy, sizeof copy, "%s/stripped", dir);
-    snprintf(cmd, sizeof cmd, "objcopy --strip-debug '%s' '%s'", self.path, copy);
+    snprintf(copy, sizeof copy, "%s/stripped", tu_tmpdir);
+    snprintf(cmd, sizeof cmd, "objcopy --strip-debug '%s' '%s'", tu_self.path, copy);
     assert_int_equal(system(cmd), 0);
     ttf_trace *t = make_trace(copy);
     ttf_sym *s;
@@ -269,5 +269,5 @@ int main(void)
         cmocka_unit_test(test_no_debug_info),
         cmocka_unit_test(test_value_rules),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

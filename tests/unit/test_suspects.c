@@ -23,7 +23,7 @@ static const char *const MAIN_ONLY[] = {"main"};
 static const char *write1(char *buf, size_t len, const char *s)
 {
     dt t;
-    snprintf(buf, len, "%s/t%d.trc", dir, seq++);
+    snprintf(buf, len, "%s/t%d.trc", tu_tmpdir, seq++);
     assert_int_equal(dt_open(&t, buf, 0, MAIN_ONLY, 1), 0);
     assert_int_equal(dt_site(&t, 0, 1, "value %d", "dt_log"), 0);
     assert_int_equal(dt_run(&t, 0, s), 0);
@@ -83,7 +83,7 @@ static void test_suspect_order(void **state)
     assert_string_equal(f->suspects[2].name, "dt_helper");
     assert_int_equal(f->suspects[2].depth, 2);
     assert_int_equal(f->suspects[2].distance, 1);
-    assert_non_null(strstr(ttd_get_result(d)->runs[TTD_GOOD].path, dir)); /* a copy */
+    assert_non_null(strstr(ttd_get_result(d)->runs[TTD_GOOD].path, tu_tmpdir)); /* a copy */
     ttd_free(d);
 }
 
@@ -149,8 +149,8 @@ static void test_baseline_expected(void **state)
     assert_string_equal(r->first->suspects[0].name, "dt_main");   /* the frame */
     assert_string_equal(r->first->suspects[1].name, "dt_check");
     assert_int_equal(r->nbaselines, 1);
-    assert_non_null(strstr(r->baselines[0].path, dir));
-    assert_non_null(strstr(r->options.baselines[0], dir));
+    assert_non_null(strstr(r->baselines[0].path, tu_tmpdir));
+    assert_non_null(strstr(r->options.baselines[0], tu_tmpdir));
     ttd_free(d);
 
     /* fewer polls than every good run: still only poll keys, expected */
@@ -335,5 +335,5 @@ int main(void)
         cmocka_unit_test(test_loop_baseline),
         cmocka_unit_test(test_baseline_by_function),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -83,11 +83,11 @@ static ttf_trace *make_trace(const struct mod_spec *mods, int nmods,
     ttf_writer *w = NULL;
     ttf_trace *t = NULL;
     ttf_error err;
-    const char *argv[] = {self.path};
+    const char *argv[] = {tu_self.path};
 
     snprintf(path, sizeof path, "%s/t%d.trc", tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
-    assert_int_equal(ttf_write_process(w, 42, 1, self.path, 1, argv, ""), 0);
+    assert_int_equal(ttf_write_process(w, 42, 1, tu_self.path, 1, argv, ""), 0);
     assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
     for (int i = 0; i < nmods; i++) {
         const struct mod_spec *m = &mods[i];
@@ -112,15 +112,15 @@ static ttf_trace *make_trace(const struct mod_spec *mods, int nmods,
 
 static struct mod_spec self_spec(void)
 {
-    struct mod_spec m = {self.base, self.size, self.build_id,
-                         self.build_id_len, self.path, 100, 0};
+    struct mod_spec m = {tu_self.base, tu_self.size, tu_self.build_id,
+                         tu_self.build_id_len, tu_self.path, 100, 0};
     return m;
 }
 
 static const char *exe_base(void)
 {
-    const char *slash = strrchr(self.path, '/');
-    return slash ? slash + 1 : self.path;
+    const char *slash = strrchr(tu_self.path, '/');
+    return slash ? slash + 1 : tu_self.path;
 }
 
 static void test_names(void **state)
@@ -201,9 +201,9 @@ static void test_build_id_mismatch(void **state)
     uint8_t wrong[64];
     struct mod_spec m = self_spec();
     uint64_t a = addr_of(sym_target_a);
-    char want[sizeof self.path + 32];
+    char want[sizeof tu_self.path + 32];
 
-    memcpy(wrong, self.build_id, self.build_id_len);
+    memcpy(wrong, tu_self.build_id, tu_self.build_id_len);
     wrong[0] ^= 0xff;
     m.build_id = wrong;
     ttf_trace *t = make_trace(&m, 1, &a, 1);
@@ -213,12 +213,12 @@ static void test_build_id_mismatch(void **state)
 
     assert_int_equal(ttf_sym_open(t, &s), 0);
     snprintf(want, sizeof want, "%s+0x%llx", exe_base(),
-             (unsigned long long)(a - self.base));
+             (unsigned long long)(a - tu_self.base));
     assert_string_equal(ttf_sym_name(s, a), want);
     assert_string_equal(ttf_sym_name(s, a), want);
     assert_int_equal(ttf_sym_line(s, a, &file, &line), TT_ENOTFOUND);
     assert_int_equal(ttf_sym_notice_count(s), 1);
-    assert_non_null(strstr(ttf_sym_get_notice(s, 0), self.path));
+    assert_non_null(strstr(ttf_sym_get_notice(s, 0), tu_self.path));
     assert_non_null(strstr(ttf_sym_get_notice(s, 0),
                            "build-id differs from the traced binary"));
     ttf_sym_close(s);
@@ -314,7 +314,7 @@ static void test_reload_same_address(void **state)
     assert_int_equal(ttf_module_count(t), 2);
     assert_int_equal(ttf_sym_open(t, &s), 0);
     snprintf(want, sizeof want, "reloaded.so+0x%llx",
-             (unsigned long long)(a - self.base));
+             (unsigned long long)(a - tu_self.base));
     assert_int_equal(ttf_iter_open(t, 0, &it), 0);
     while (ttf_iter_next(it, &ev) == 1) {
         if (ev.kind != TTF_EV_ENTER)
@@ -357,7 +357,7 @@ static void test_event_lines_follow_time(void **state)
     ttf_sym *s = NULL;
 
     m[0].unload_tsc = 3000;
-    m[1].base = self.base + a - b;
+    m[1].base = tu_self.base + a - b;
     m[1].load_tsc = 4000;
     ttf_trace *t = make_trace(m, 2, &a, 1);
     assert_int_equal(ttf_sym_open(t, &s), 0);

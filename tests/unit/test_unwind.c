@@ -102,8 +102,8 @@ static void test_unmatched_exits(void **state)
     char g[256], b[256];
 
     (void)state;
-    snprintf(g, sizeof g, "%s/t%d.trc", dir, seq++);
-    snprintf(b, sizeof b, "%s/t%d.trc", dir, seq++);
+    snprintf(g, sizeof g, "%s/t%d.trc", tu_tmpdir, seq++);
+    snprintf(b, sizeof b, "%s/t%d.trc", tu_tmpdir, seq++);
     deep_trace(g, "check");
     deep_trace(b, "fail");
     for (int collapse = 0; collapse < 2; collapse++) {
@@ -132,8 +132,8 @@ static void test_nested_same(void **state)
 
     (void)state;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        snprintf(g, sizeof g, "%s/t%d.trc", dir, seq++);
-        snprintf(b, sizeof b, "%s/t%d.trc", dir, seq++);
+        snprintf(g, sizeof g, "%s/t%d.trc", tu_tmpdir, seq++);
+        snprintf(b, sizeof b, "%s/t%d.trc", tu_tmpdir, seq++);
         scripted(g, cases[c].good);
         scripted(b, cases[c].bad);
         for (int collapse = 0; collapse < 2; collapse++) {
@@ -174,8 +174,8 @@ static void test_jump_below_top(void **state)
     char g[256], b[256];
 
     (void)state;
-    snprintf(g, sizeof g, "%s/t%d.trc", dir, seq++);
-    snprintf(b, sizeof b, "%s/t%d.trc", dir, seq++);
+    snprintf(g, sizeof g, "%s/t%d.trc", tu_tmpdir, seq++);
+    snprintf(b, sizeof b, "%s/t%d.trc", tu_tmpdir, seq++);
     jump_trace(g, "helper");
     jump_trace(b, "fail");
     for (int collapse = 0; collapse < 2; collapse++) {
@@ -192,5 +192,5 @@ int main(void)
         cmocka_unit_test(test_nested_same),
         cmocka_unit_test(test_jump_below_top),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

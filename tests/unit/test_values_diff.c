@@ -62,11 +62,11 @@ static const char *write_trace(const struct op *ops)
     ttf_writer *w;
     uint64_t tsc = 1000;
 
-    snprintf(path, 512, "%s/v%d.trc", dir, trace_no++);
+    snprintf(path, 512, "%s/v%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
     assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, self.base, self.size,
-                                      self.build_id, self.build_id_len, self.path), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
     for (; ops->fn; ops++) {
         uint64_t a = (uint64_t)(uintptr_t)ops->fn;
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, 0x1111, 0, 0, 0, 0};
@@ -286,5 +286,5 @@ int main(void)
         cmocka_unit_test(test_baseline_noise),
         cmocka_unit_test(test_size_t_code),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -1,28 +1,19 @@
 /*
  * tmpdir.h - one temporary folder per unit-test binary, for tests that
- * write traces: `dir` names it; setup/teardown are cmocka group fixtures
- * that create it and remove it with everything in it.
+ * write traces: tu_tmpdir names it; tu_tmpdir_setup/tu_tmpdir_teardown are
+ * cmocka group fixtures that create it and remove it with everything in it
+ * (tmpdir.c).
  */
 #ifndef TT_TEST_TMPDIR_H
 #define TT_TEST_TMPDIR_H
 
-#include <stdio.h>
-#include <stdlib.h>
+/* The folder's path (a mkdtemp template until the setup ran). */
+extern char tu_tmpdir[];
 
-static char dir[] = "/tmp/tt_unit.XXXXXX";
+/* Create the folder: 0, or -1 when mkdtemp fails. */
+int tu_tmpdir_setup(void **state);
 
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    char cmd[64];
-    (void)state;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+/* Remove it and everything in it: 0, or -1 when rm fails. */
+int tu_tmpdir_teardown(void **state);
 
 #endif

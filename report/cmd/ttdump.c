@@ -3,7 +3,7 @@
  * modules, threads and notices, then each thread's events as an indented
  * call tree with times since the trace start (or --merged, --stats).
  * Events are streamed through ttf_iter: memory stays flat on huge traces.
- * Errors, colour, --help and --version go through the shared report/cli.c.
+ * Errors, colour, --help and --version go through the shared cli.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "ttf_util.h"
 
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
@@ -27,7 +26,7 @@ struct opts {
     int lines;                 /* 1: file:line on enter events */
     int header;                /* 1: print the sections before the events */
     int color;                 /* 1: ANSI colours */
-    ttr_cli_filter filter;     /* --thread, --function, --exclude */
+    ttri_cli_filter filter;     /* --thread, --function, --exclude */
     int profile;               /* 1: --profile, per-function table */
     int sort;                  /* --sort column, TTD_PROF_* */
     int per_thread;            /* 1: --per-thread profile */
@@ -76,7 +75,7 @@ static const char *kind_label(int kind)
     if (kind <= 0 || kind > TTF_EV_SYNC_OP || kind >= KIND_MAX)
         return NULL;
     if (!labels[kind][0]) {
-        snprintf(labels[kind], sizeof labels[kind], "%s", ttfi_kind_name(kind));
+        snprintf(labels[kind], sizeof labels[kind], "%s", ttr_kind_name(kind));
         for (char *c = labels[kind]; *c; c++)
             *c = *c == '_' ? '-' : *c;
     }
@@ -317,7 +316,7 @@ static void print_crash(const struct dump *d)
     fmt_rel(at, sizeof at, ev.time_ns);
     fprintf(f, "  crash:             %s (code %d) fault address 0x%" PRIx64
             " in thread %" PRIu32 " at %s\n",
-            ttfi_signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
+            ttr_signal_name(ev.signo, sig, sizeof sig), ev.code, ev.fault_addr,
             ev.thread, at);
 }
 
@@ -431,7 +430,7 @@ static uint64_t func_hits;     /* names --function selected (0: a typo?) */
 
 static int func_ok(const struct dump *d, const char *name)
 {
-    int ok = ttr_cli_function_kept(&d->o->filter, name);
+    int ok = ttri_cli_function_kept(&d->o->filter, name);
     func_hits += (uint64_t)ok;
     return ok;
 }
@@ -649,7 +648,7 @@ static void print_trouble(const struct dump *d, const ttf_event *ev,
     color_on(d, "1;31");
     if (ev->kind == TTF_EV_CRASH)
         fprintf(d->out, "!! crash: %s (code %d) fault address 0x%" PRIx64,
-                ttfi_signal_name(ev->signo, sig, sizeof sig), ev->code,
+                ttr_signal_name(ev->signo, sig, sizeof sig), ev->code,
                 ev->fault_addr);
     else if (ev->kind == TTF_EV_CUT)
         fputs("!! stream cut: the thread could write no further data", d->out);
@@ -748,7 +747,7 @@ static void each_event(struct dump *d, uint32_t thread,
     int rc = ttf_iter_open(d->t, thread, &it);
 
     if (rc != 0)
-        ttr_cli_die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
+        ttri_cli_die("%s: cannot iterate events: %s", d->o->path, ttf_strerror(rc));
     while ((rc = ttf_iter_next(it, &ev)) == 1) {
         if (thread == TTF_ALL_THREADS &&
             (ev.thread >= d->nthreads || !d->selected[ev.thread]))
@@ -757,7 +756,7 @@ static void each_event(struct dump *d, uint32_t thread,
     }
     ttf_iter_close(it);
     if (rc < 0)
-        ttr_cli_die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
+        ttri_cli_die("%s: reading events: %s", d->o->path, ttf_strerror(rc));
 }
 
 static void print_event_cb(struct dump *d, const ttf_event *ev, void *arg)
@@ -778,7 +777,7 @@ static void thread_title(const struct dump *d, uint32_t i)
 static void open_sym(struct dump *d)
 {
     if (ttf_sym_open(d->t, &d->sym) != 0)
-        ttr_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
+        ttri_cli_die("%s: cannot open symbol resolver: out of memory", d->o->path);
     ttf_sym_set_demangle(d->sym, !d->o->no_demangle);
     for (size_t i = 0; i < ttf_sym_notice_count(d->sym); i++) {
         fputs("ttdump: ", stderr);      /* may name a path from the trace */
@@ -897,7 +896,7 @@ static void print_profile(struct dump *d)
     open_sym(d);
     int rc = ttd_prof_build(d->t, d->sym, &po, &p, &err);
     if (rc < 0)
-        ttr_cli_die("%s: profile: %s", d->o->path, err.msg);
+        ttri_cli_die("%s: profile: %s", d->o->path, err.msg);
     if (d->o->sort)
         ttd_prof_sort(p, d->o->sort);
     ttr_prof_text(d->out, p, d->t, d->o->filter.function_re,
@@ -914,16 +913,16 @@ static void print_chrome(struct dump *d)
     open_sym(d);
     int rc = ttr_chrome_write(d->out, d->t, d->sym, &co, &err);
     if (rc < 0)
-        ttr_cli_die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+        ttri_cli_die("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
 }
 
 /* ---- command line ------------------------------------------------------- */
 
-/* Set a filter option (ttr_cli_filter_set), or exit after its error. */
+/* Set a filter option (ttri_cli_filter_set), or exit after its error. */
 static void filter_or_die(struct opts *o, const char *flag, const char *value)
 {
-    if (ttr_cli_filter_set(&o->filter, flag, value, 1) != 0)
-        exit(TTR_CLI_TROUBLE);
+    if (ttri_cli_filter_set(&o->filter, flag, value, 1) != 0)
+        exit(TTRI_CLI_TROUBLE);
 }
 
 /* The option getopt just refused: a short one by its letter, else the
@@ -979,40 +978,40 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'P' + 256: o->profile = 1; break;
         case 'S' + 256: o->sort = ttd_prof_column(optarg);
                         if (o->sort < 0)
-                            ttr_cli_die("--sort: '%s' is not name, calls, total, self, "
+                            ttri_cli_die("--sort: '%s' is not name, calls, total, self, "
                                 "min, avg, max, never or thread", optarg);
                         break;
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;
         case 'D' + 256: o->no_demangle = 1; break;
-        case 'E' + 256: if (ttr_cli_sym_option("--exe", optarg)) exit(TTR_CLI_TROUBLE);
+        case 'E' + 256: if (ttri_cli_sym_option("--exe", optarg)) exit(TTRI_CLI_TROUBLE);
                         break;
-        case 'G' + 256: if (ttr_cli_sym_option("--debug-dir", optarg))
-                            exit(TTR_CLI_TROUBLE);
+        case 'G' + 256: if (ttri_cli_sym_option("--debug-dir", optarg))
+                            exit(TTRI_CLI_TROUBLE);
                         break;
         case 'R' + 256: o->raw_values = 1; break;
-        case 'h': ttr_cli_help(usage_text);
-        case 'V': ttr_cli_version();
-        case ':': ttr_cli_die("%s needs a value", bad_option(argv));
-        default:  ttr_cli_die("unknown option '%s' (see ttdump --help)",
-                              bad_option(argv));
+        case 'h': ttri_cli_help(usage_text);
+        case 'V': ttri_cli_version();
+        case ':': ttri_cli_die("%s needs a value", bad_option(argv));
+        default:  ttri_cli_die("unknown option '%s' (see ttdump --help)",
+                               bad_option(argv));
         }
     }
     if (optind >= argc)
-        ttr_cli_die("no trace file given: ttdump [options] TRACE.trc (see ttdump --help)");
+        ttri_cli_die("no trace file given: ttdump [options] TRACE.trc (see ttdump --help)");
     if (optind + 1 < argc)
-        ttr_cli_die("%s: one trace file only (see ttdump --help)", argv[optind + 1]);
+        ttri_cli_die("%s: one trace file only (see ttdump --help)", argv[optind + 1]);
     o->path = argv[optind];
     if (o->chrome + o->profile + o->stats > 1)
-        ttr_cli_die("--chrome, --profile and --stats go one at a time");
+        ttri_cli_die("--chrome, --profile and --stats go one at a time");
     if ((o->sort || o->per_thread) && !o->profile)
-        ttr_cli_die("--sort and --per-thread go with --profile");
+        ttri_cli_die("--sort and --per-thread go with --profile");
     int mode;
-    if (ttr_cli_color_mode(color, &mode) != 0)
-        exit(TTR_CLI_TROUBLE);
-    o->color = ttr_cli_use_color(mode, stdout);
-    if (ttr_cli_sym_apply() != 0)
-        exit(TTR_CLI_TROUBLE);
+    if (ttri_cli_color_mode(color, &mode) != 0)
+        exit(TTRI_CLI_TROUBLE);
+    o->color = ttri_cli_use_color(mode, stdout);
+    if (ttri_cli_sym_apply() != 0)
+        exit(TTRI_CLI_TROUBLE);
 }
 
 /* Mark the threads --thread selects; selecting none is an error. */
@@ -1028,7 +1027,7 @@ static void select_threads(struct dump *d)
         n += d->selected[i] != 0;
     }
     if (o->filter.thread && n == 0)
-        ttr_cli_die("--thread '%s': no such thread in %s (%zu threads)",
+        ttri_cli_die("--thread '%s': no such thread in %s (%zu threads)",
             o->filter.thread, o->path, d->nthreads);
 }
 
@@ -1039,14 +1038,14 @@ static void open_trace(struct dump *d)
     memset(&err, 0, sizeof err);
     int rc = ttf_open(d->o->path, &d->t, &err);
     if (rc != 0 && err.msg[0])
-        ttr_cli_die("%s", err.msg);
+        ttri_cli_die("%s", err.msg);
     if (rc != 0)
-        ttr_cli_die("%s: %s", d->o->path, ttf_strerror(rc));
+        ttri_cli_die("%s: %s", d->o->path, ttf_strerror(rc));
     d->nthreads = ttf_thread_count(d->t);
     d->selected = calloc(d->nthreads + 1, 1);
     d->stacks = calloc(d->nthreads + 1, sizeof *d->stacks);
     if (!d->selected || !d->stacks)
-        ttr_cli_die("%s: out of memory", d->o->path);
+        ttri_cli_die("%s: out of memory", d->o->path);
     select_threads(d);
 }
 
@@ -1056,7 +1055,7 @@ int main(int argc, char **argv)
     struct opts o = {.header = 1};
     struct dump d = {.o = &o, .out = stdout};
 
-    ttr_cli_init("ttdump");
+    ttri_cli_init("ttdump");
     parse_args(argc, argv, &o);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     open_trace(&d);
@@ -1071,13 +1070,13 @@ int main(int argc, char **argv)
     else
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
-        ttr_cli_die("stdout: write error");
+        ttri_cli_die("stdout: write error");
     if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats)
-        ttr_cli_die("--function '%s': no function matches in %s", o.filter.function,
-                    o.path);
+        ttri_cli_die("--function '%s': no function matches in %s", o.filter.function,
+                     o.path);
     ttf_sym_close(d.sym);
     ttf_close(d.t);
-    ttr_cli_filter_free(&o.filter);
+    ttri_cli_filter_free(&o.filter);
     free(d.selected);
     for (size_t i = 0; d.stacks && i <= d.nthreads; i++) {
         free(d.stacks[i].key);

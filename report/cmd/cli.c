@@ -12,9 +12,9 @@
 
 #include "cli.h"
 
-static const char *prog_name = "tt";    /* set by ttr_cli_init */
+static const char *prog_name = "tt";    /* set by ttri_cli_init */
 
-void ttr_cli_init(const char *prog)
+void ttri_cli_init(const char *prog)
 {
     prog_name = prog;
 }
@@ -27,33 +27,33 @@ static void vline(const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
-int ttr_cli_fail(const char *fmt, ...)
+int ttri_cli_fail(const char *fmt, ...)
 {
     va_list ap;
 
     va_start(ap, fmt);
     vline(fmt, ap);
     va_end(ap);
-    return TTR_CLI_TROUBLE;
+    return TTRI_CLI_TROUBLE;
 }
 
-void ttr_cli_die(const char *fmt, ...)
+void ttri_cli_die(const char *fmt, ...)
 {
     va_list ap;
 
     va_start(ap, fmt);
     vline(fmt, ap);
     va_end(ap);
-    exit(TTR_CLI_TROUBLE);
+    exit(TTRI_CLI_TROUBLE);
 }
 
-int ttr_cli_is(const char *arg, const char *name)
+int ttri_cli_is(const char *arg, const char *name)
 {
     size_t n = strlen(name);
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-const char *ttr_cli_value(int argc, char **argv, int *i, const char *name)
+const char *ttri_cli_value(int argc, char **argv, int *i, const char *name)
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
@@ -65,44 +65,44 @@ const char *ttr_cli_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
-int ttr_cli_uint(const char *flag, const char *s, unsigned *out)
+int ttri_cli_uint(const char *flag, const char *s, unsigned *out)
 {
     char *end;
 
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
     if (!*s || *end || errno || v > UINT_MAX || s[0] == '-')
-        return ttr_cli_fail("%s: not a count: '%s'", flag, s);
+        return ttri_cli_fail("%s: not a count: '%s'", flag, s);
     *out = (unsigned)v;
     return 0;
 }
 
-int ttr_cli_color_mode(const char *when, int *mode)
+int ttri_cli_color_mode(const char *when, int *mode)
 {
     if (strcmp(when, "always") == 0)
-        *mode = TTR_CLI_COLOR_ALWAYS;
+        *mode = TTRI_CLI_COLOR_ALWAYS;
     else if (strcmp(when, "never") == 0)
-        *mode = TTR_CLI_COLOR_NEVER;
+        *mode = TTRI_CLI_COLOR_NEVER;
     else if (strcmp(when, "auto") == 0)
-        *mode = TTR_CLI_COLOR_AUTO;
+        *mode = TTRI_CLI_COLOR_AUTO;
     else
-        return ttr_cli_fail("--color: expected auto, always or never, not '%s'",
-                            when);
+        return ttri_cli_fail("--color: expected auto, always or never, not '%s'",
+                             when);
     return 0;
 }
 
-int ttr_cli_use_color(int mode, FILE *f)
+int ttri_cli_use_color(int mode, FILE *f)
 {
     const char *nc = getenv("NO_COLOR");
 
-    if (mode != TTR_CLI_COLOR_AUTO)
-        return mode == TTR_CLI_COLOR_ALWAYS;
+    if (mode != TTRI_CLI_COLOR_AUTO)
+        return mode == TTRI_CLI_COLOR_ALWAYS;
     if (nc && nc[0])
         return 0;
     return isatty(fileno(f));
 }
 
-int ttr_cli_regex(const char *flag, const char *pattern, ttd_regex **re)
+int ttri_cli_regex(const char *flag, const char *pattern, ttd_regex **re)
 {
     ttf_error err;
 
@@ -113,12 +113,12 @@ int ttr_cli_regex(const char *flag, const char *pattern, ttd_regex **re)
         return 0;
     const char *why = err.msg[0] ? err.msg : ttf_strerror(rc);
     if (flag)
-        return ttr_cli_fail("%s: %s", flag, why);
-    return ttr_cli_fail("%s", why);
+        return ttri_cli_fail("%s: %s", flag, why);
+    return ttri_cli_fail("%s", why);
 }
 
-int ttr_cli_filter_set(ttr_cli_filter *f, const char *flag, const char *value,
-                       int flag_in_error)
+int ttri_cli_filter_set(ttri_cli_filter *f, const char *flag, const char *value,
+                        int flag_in_error)
 {
     const char **pat = &f->exclude;
     ttd_regex **re = &f->exclude_re;
@@ -132,35 +132,35 @@ int ttr_cli_filter_set(ttr_cli_filter *f, const char *flag, const char *value,
     }
     ttd_regex_free(*re);
     *pat = value;
-    return ttr_cli_regex(flag_in_error ? flag : NULL, value, re);
+    return ttri_cli_regex(flag_in_error ? flag : NULL, value, re);
 }
 
-int ttr_cli_filter_arg(ttr_cli_filter *f, int argc, char **argv, int *i,
-                       int flag_in_error)
+int ttri_cli_filter_arg(ttri_cli_filter *f, int argc, char **argv, int *i,
+                        int flag_in_error)
 {
     static const char *const flags[] = {"--thread", "--function", "--exclude"};
     const char *flag = NULL;
 
     for (size_t k = 0; k < sizeof flags / sizeof *flags && !flag; k++)
-        if (ttr_cli_is(argv[*i], flags[k]))
+        if (ttri_cli_is(argv[*i], flags[k]))
             flag = flags[k];
     if (!flag)
         return 0;
-    const char *v = ttr_cli_value(argc, argv, i, flag);
+    const char *v = ttri_cli_value(argc, argv, i, flag);
     if (!v)
-        return ttr_cli_fail("%s needs a value", flag);
-    int rc = ttr_cli_filter_set(f, flag, v, flag_in_error);
+        return ttri_cli_fail("%s needs a value", flag);
+    int rc = ttri_cli_filter_set(f, flag, v, flag_in_error);
     return rc ? rc : 1;
 }
 
-int ttr_cli_function_kept(const ttr_cli_filter *f, const char *name)
+int ttri_cli_function_kept(const ttri_cli_filter *f, const char *name)
 {
     if (f->function_re && !ttd_regex_match(f->function_re, name))
         return 0;
     return !f->exclude_re || !ttd_regex_match(f->exclude_re, name);
 }
 
-void ttr_cli_filter_free(ttr_cli_filter *f)
+void ttri_cli_filter_free(ttri_cli_filter *f)
 {
     ttd_regex_free(f->thread_re);
     ttd_regex_free(f->function_re);
@@ -168,7 +168,7 @@ void ttr_cli_filter_free(ttr_cli_filter *f)
     f->thread_re = f->function_re = f->exclude_re = NULL;
 }
 
-void ttr_cli_help(const char *usage)
+void ttri_cli_help(const char *usage)
 {
     fputs(usage, stdout);
     exit(0);
@@ -178,7 +178,7 @@ void ttr_cli_help(const char *usage)
 #define TT_VERSION "?"
 #endif
 
-void ttr_cli_version(void)
+void ttri_cli_version(void)
 {
     const ttf_format_info *fi = ttf_format();
 
@@ -194,27 +194,27 @@ static const char *sym_exe[SYM_MAX];   /* --exe values (argv strings) */
 static size_t sym_nexe;
 static char sym_dirs[8192];            /* --debug-dir values, ':'-joined */
 
-int ttr_cli_sym_option(const char *flag, const char *value)
+int ttri_cli_sym_option(const char *flag, const char *value)
 {
     if (!value || !value[0])
-        return ttr_cli_fail("%s needs a value", flag);
+        return ttri_cli_fail("%s needs a value", flag);
     if (strcmp(flag, "--exe") == 0) {
         if (sym_nexe == SYM_MAX)
-            return ttr_cli_fail("--exe: at most %d", SYM_MAX);
+            return ttri_cli_fail("--exe: at most %d", SYM_MAX);
         sym_exe[sym_nexe++] = value;
         return 0;
     }
     size_t n = strlen(sym_dirs);
     if (n + strlen(value) + 2 > sizeof sym_dirs)
-        return ttr_cli_fail("--debug-dir: too long");
+        return ttri_cli_fail("--debug-dir: too long");
     snprintf(sym_dirs + n, sizeof sym_dirs - n, "%s%s", n ? ":" : "", value);
     return 0;
 }
 
-int ttr_cli_sym_apply(void)
+int ttri_cli_sym_apply(void)
 {
     if (!sym_nexe && !sym_dirs[0])
         return 0;
     int rc = ttf_sym_search(sym_exe, sym_nexe, sym_dirs[0] ? sym_dirs : NULL);
-    return rc == 0 ? 0 : ttr_cli_fail("%s", ttf_strerror(rc));
+    return rc == 0 ? 0 : ttri_cli_fail("%s", ttf_strerror(rc));
 }

@@ -2,7 +2,7 @@
  * ttdiff.c - the ttdiff command: parse options, run the engine, render.
  * Exit status like diff(1): 0 no divergence, 1 divergence, 2 trouble (a
  * one-line "ttdiff: ..." message on stderr). Errors, colour, filters,
- * --help and --version go through the shared report/cli.c.
+ * --help and --version go through the shared cli.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,8 +67,8 @@ typedef struct cli {
     ttd_options o;          /* engine options */
     ttr_options r;          /* renderer options */
     int json;               /* --format: 0 text, 1 json, 2 html */
-    int color;              /* TTR_CLI_COLOR_* */
-    ttr_cli_filter filter;  /* --thread, --function, --exclude */
+    int color;              /* TTRI_CLI_COLOR_* */
+    ttri_cli_filter filter;  /* --thread, --function, --exclude */
     const char *out;        /* -o FILE, NULL = stdout */
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
@@ -111,45 +111,45 @@ static int option(cli *c, int argc, char **argv, int *i)
         "--exe", "--debug-dir"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
-    int rc = ttr_cli_filter_arg(&c->filter, argc, argv, i, 1);
+    int rc = ttri_cli_filter_arg(&c->filter, argc, argv, i, 1);
     if (rc)
         return rc == 1 ? 0 : rc;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value && !name; k++)
-        if (ttr_cli_is(a, with_value[k]))
+        if (ttri_cli_is(a, with_value[k]))
             name = with_value[k];
     if (!name)
-        return ttr_cli_fail("unknown option '%s' (see ttdiff --help)", a);
-    if (!(v = ttr_cli_value(argc, argv, i, name)))
-        return ttr_cli_fail("%s needs a value", name);
+        return ttri_cli_fail("unknown option '%s' (see ttdiff --help)", a);
+    if (!(v = ttri_cli_value(argc, argv, i, name)))
+        return ttri_cli_fail("%s needs a value", name);
     if (!strcmp(name, "--suspects"))
-        return ttr_cli_uint("--suspects", v, &c->o.suspects);
+        return ttri_cli_uint("--suspects", v, &c->o.suspects);
     if (!strcmp(name, "--context"))
-        return ttr_cli_uint("--context", v, &c->o.context);
+        return ttri_cli_uint("--context", v, &c->o.context);
     if (!strcmp(name, "--color"))
-        return ttr_cli_color_mode(v, &c->color);
+        return ttri_cli_color_mode(v, &c->color);
     if (!strcmp(name, "--exe") || !strcmp(name, "--debug-dir"))
-        return ttr_cli_sym_option(name, v);
+        return ttri_cli_sym_option(name, v);
     if (!strcmp(name, "--baseline")) {
         c->base[c->nbase++] = v;
     } else if (!strcmp(name, "--pair")) {
         if (parse_pair(v, &c->pairs[c->npairs]) < 0)
-            return ttr_cli_fail("--pair: '%s' is not good#N=bad#M", v);
+            return ttri_cli_fail("--pair: '%s' is not good#N=bad#M", v);
         c->npairs++;
     } else if (!strcmp(name, "--messages")) {
         int m = !strcmp(v, "site") ? TTD_MSG_SITE : !strcmp(v, "text") ? TTD_MSG_TEXT
               : !strcmp(v, "off") ? TTD_MSG_OFF : -1;
         if (m < 0)
-            return ttr_cli_fail("--messages: '%s' is not site, text or off", v);
+            return ttri_cli_fail("--messages: '%s' is not site, text or off", v);
         c->o.messages = m;
     } else if (!strcmp(name, "--format")) {
         if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "html"))
-            return ttr_cli_fail("--format: '%s' is not text, json or html", v);
+            return ttri_cli_fail("--format: '%s' is not text, json or html", v);
         c->json = !strcmp(v, "json") ? 1 : !strcmp(v, "html") ? 2 : 0;
     } else if (!strcmp(name, "--sort")) {
         c->sort = ttd_prof_column(v);
         if (c->sort != TTD_PROF_TOTAL && c->sort != TTD_PROF_SELF &&
             c->sort != TTD_PROF_CALLS && c->sort != TTD_PROF_AVG)
-            return ttr_cli_fail("--sort: '%s' is not total, self, calls or avg", v);
+            return ttri_cli_fail("--sort: '%s' is not total, self, calls or avg", v);
     } else {
         c->out = v;
     }
@@ -165,15 +165,15 @@ static int parse(cli *c, int argc, char **argv)
     ttd_options_init(&c->o);
     if (!(c->base = calloc((size_t)argc + 1, sizeof *c->base)) ||
         !(c->pairs = calloc((size_t)argc + 1, sizeof *c->pairs)))
-        return ttr_cli_fail("out of memory");
+        return ttri_cli_fail("out of memory");
     ttr_options_init(&c->r);
-    c->color = TTR_CLI_COLOR_AUTO;
+    c->color = TTRI_CLI_COLOR_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = 0;
         if (rest || a[0] != '-' || !a[1]) {
             if (nfiles == 2)
-                return ttr_cli_fail("too many files: '%s' (want GOOD.trc BAD.trc)", a);
+                return ttri_cli_fail("too many files: '%s' (want GOOD.trc BAD.trc)", a);
             c->files[nfiles++] = a;
         } else if (!strcmp(a, "--")) {
             rest = 1;
@@ -182,8 +182,8 @@ static int parse(cli *c, int argc, char **argv)
         } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             return 4;
         } else if ((!strcmp(a, "-t") || !strcmp(a, "-f")) && i + 1 < argc) {
-            rc = ttr_cli_filter_set(&c->filter, a[1] == 't' ? "--thread" : "--function",
-                                    argv[++i], 1);
+            rc = ttri_cli_filter_set(&c->filter, a[1] == 't' ? "--thread" : "--function",
+                                     argv[++i], 1);
         } else if (!strcmp(a, "--all")) {
             c->o.max_hunks = 0;
             c->r.all = 1;
@@ -208,9 +208,9 @@ static int parse(cli *c, int argc, char **argv)
             return rc;
     }
     if (nfiles < 2)
-        return ttr_cli_fail("need two traces: GOOD.trc BAD.trc (see ttdiff --help)");
-    if (ttr_cli_sym_apply() != 0)
-        return TTR_CLI_TROUBLE;
+        return ttri_cli_fail("need two traces: GOOD.trc BAD.trc (see ttdiff --help)");
+    if (ttri_cli_sym_apply() != 0)
+        return TTRI_CLI_TROUBLE;
     c->o.thread = c->filter.thread;
     c->o.function = c->filter.function;
     c->o.exclude = c->filter.exclude;
@@ -229,17 +229,17 @@ static int profile_main(cli *c)
     FILE *out = stdout;
 
     if (c->json == 2)
-        return ttr_cli_fail("--profile: --format html is not supported (text or json)");
+        return ttri_cli_fail("--profile: --format html is not supported (text or json)");
     memset(&err, 0, sizeof err);
     int rc = ttd_profile_diff_files(c->files[0], c->files[1], &c->o, c->sort,
                                     &p, &err);
     if (rc < 0)
-        return ttr_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+        return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
     if (c->out && !(out = fopen(c->out, "w"))) {
         ttd_profile_free(p);
-        return ttr_cli_fail("%s: %s", c->out, strerror(errno));
+        return ttri_cli_fail("%s: %s", c->out, strerror(errno));
     }
-    c->r.color = ttr_cli_use_color(c->color, out);
+    c->r.color = ttri_cli_use_color(c->color, out);
     rc = c->json ? ttr_profile_json(out, p, &c->r) : ttr_profile_text(out, p, &c->r);
     int changed = ttd_profile_get_result(p)->changed > 0;
     ttd_profile_free(p);
@@ -248,26 +248,26 @@ static int profile_main(cli *c)
     if (out != stdout && fclose(out) != 0 && rc == 0)
         rc = TT_EIO;
     if (rc < 0)
-        return ttr_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
+        return ttri_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
     return changed;
 }
 
 /* A --thread or --function that matches nothing is a mistake (a typo
- * would read as "identical"): 0, or an error line and TTR_CLI_TROUBLE. */
+ * would read as "identical"): 0, or an error line and TTRI_CLI_TROUBLE. */
 static int filters_matched(const cli *c, const ttd_result *r)
 {
     uint64_t events = 0;
     if (c->o.thread && !r->npairs && !r->nunpaired)
-        return ttr_cli_fail("--thread '%s': no thread matches in %s or %s", c->o.thread,
-                            c->files[0], c->files[1]);
+        return ttri_cli_fail("--thread '%s': no thread matches in %s or %s", c->o.thread,
+                             c->files[0], c->files[1]);
     for (size_t i = 0; i < r->npairs; i++)
         events += r->pairs[i].good.events + r->pairs[i].bad.events;
     for (size_t i = 0; i < r->nunpaired; i++)
         events += r->unpaired[i].thread.events;
     if (c->o.function && !events)
-        return ttr_cli_fail("--function '%s': no function matches in %s or %s%s",
-                            c->o.function, c->files[0], c->files[1],
-                            c->o.thread ? " (threads chosen by --thread)" : "");
+        return ttri_cli_fail("--function '%s': no function matches in %s or %s%s",
+                             c->o.function, c->files[0], c->files[1],
+                             c->o.thread ? " (threads chosen by --thread)" : "");
     return 0;
 }
 
@@ -280,10 +280,10 @@ static int diff_main(cli *c)
 
     int rc = ttd_diff_files(c->files[0], c->files[1], &c->o, &d, &err);
     if (rc < 0)
-        return ttr_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+        return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
     if (c->out && !(out = fopen(c->out, "w"))) {
         ttd_free(d);
-        return ttr_cli_fail("%s: %s", c->out, strerror(errno));
+        return ttri_cli_fail("%s: %s", c->out, strerror(errno));
     }
     const ttd_result *res = ttd_get_result(d);
     if ((rc = filters_matched(c, res)) != 0) {
@@ -295,7 +295,7 @@ static int diff_main(cli *c)
                 res->program == TTD_PROGRAM_OTHER ? "different programs"
                                                   : "two builds (other build-ids)",
                 res->runs[TTD_GOOD].exe, res->runs[TTD_BAD].exe);
-    c->r.color = ttr_cli_use_color(c->color, out);
+    c->r.color = ttri_cli_use_color(c->color, out);
     rc = c->json == 2 ? ttr_html(out, d, &c->r)
        : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
     int diverged = res->diverged || res->nunpaired > 0;
@@ -305,7 +305,7 @@ static int diff_main(cli *c)
     if (out != stdout && fclose(out) != 0 && rc == 0)
         rc = TT_EIO;
     if (rc < 0)
-        return ttr_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
+        return ttri_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
     return diverged ? 1 : 0;
 }
 
@@ -313,18 +313,18 @@ int main(int argc, char **argv)
 {
     cli c;
 
-    ttr_cli_init("ttdiff");
+    ttri_cli_init("ttdiff");
     int rc = parse(&c, argc, argv);
     if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops))
-        rc = ttr_cli_fail("--profile: --baseline and --collapse-loops do not apply");
+        rc = ttri_cli_fail("--profile: --baseline and --collapse-loops do not apply");
     else if (rc == 0)
         rc = c.profile ? profile_main(&c) : diff_main(&c);
     free(c.base);
     free(c.pairs);
-    ttr_cli_filter_free(&c.filter);
+    ttri_cli_filter_free(&c.filter);
     if (rc == 3)
-        ttr_cli_help(usage);
+        ttri_cli_help(usage);
     if (rc == 4)
-        ttr_cli_version();
+        ttri_cli_version();
     return rc;
 }

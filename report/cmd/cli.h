@@ -1,13 +1,15 @@
 /*
- * cli.h - the command-line module shared by the commands of report/
- * (ttdump, ttdiff, and the coming ttrec): error lines, option values,
- * colour, filters, --help and --version, so every command words and
- * decides these alike. Not part of libttreport's installed API: the
- * commands link report/cli.o themselves.
+ * cli.h - the command-line module shared by the commands in report/cmd/
+ * (ttdump, ttdiff, ttrec): error lines, option values, colour, filters,
+ * --help and --version, so every command words and decides these alike.
+ * Not part of libttreport's installed API: the commands link cli.o
+ * themselves. The commands are compiled against the public headers only
+ * (ttreport.h, ttdiff.h, ttfmt.h as installed: make check-layers), so they
+ * use the libraries as any other program would.
  *
  * Conventions every command keeps through this module:
  * - an error is one stderr line "PROG: what" (usually "PROG: FILE: what"
- *   or "PROG: --option: what"), and the exit status is 2 (TTR_CLI_TROUBLE);
+ *   or "PROG: --option: what"), and the exit status is 2 (TTRI_CLI_TROUBLE);
  * - --color WHEN is auto (default), always or never; auto means colour
  *   only on a terminal and only when NO_COLOR is unset or empty;
  * - --thread, --function and --exclude are PCRE2 patterns matched anywhere
@@ -16,91 +18,91 @@
  * - --help prints the usage to stdout and exits 0; --version prints
  *   "PROG X.Y.Z (trace format M.m)" and exits 0.
  */
-#ifndef TTR_CLI_H
-#define TTR_CLI_H
+#ifndef TTRI_CLI_H
+#define TTRI_CLI_H
 
 #include <stdio.h>
 
 #include "ttreport.h"
 
-#define TTR_CLI_TROUBLE 2       /* exit status of every usage or input error */
+#define TTRI_CLI_TROUBLE 2       /* exit status of every usage or input error */
 
 /* --color modes */
-enum ttr_cli_color { TTR_CLI_COLOR_AUTO = -1, TTR_CLI_COLOR_NEVER = 0,
-                     TTR_CLI_COLOR_ALWAYS = 1 };
+enum ttri_cli_color { TTRI_CLI_COLOR_AUTO = -1, TTRI_CLI_COLOR_NEVER = 0,
+                      TTRI_CLI_COLOR_ALWAYS = 1 };
 
 /* Name the command for every later error line ("ttdump"). */
-void ttr_cli_init(const char *prog);
+void ttri_cli_init(const char *prog);
 
 /* Print "PROG: " and the formatted text as one stderr line (stdout is
  * flushed first, so the line follows what was printed). Returns
- * TTR_CLI_TROUBLE; ttr_cli_die exits with it. */
+ * TTRI_CLI_TROUBLE; ttri_cli_die exits with it. */
 __attribute__((format(printf, 1, 2)))
-int ttr_cli_fail(const char *fmt, ...);
+int ttri_cli_fail(const char *fmt, ...);
 __attribute__((format(printf, 1, 2), noreturn))
-void ttr_cli_die(const char *fmt, ...);
+void ttri_cli_die(const char *fmt, ...);
 
 /* 1 if arg is the long option name, alone or as "name=value". */
-int ttr_cli_is(const char *arg, const char *name);
+int ttri_cli_is(const char *arg, const char *name);
 /* The value of the long option name at argv[*i]: after its '=', else the
  * next argument (*i advances). NULL if there is none. */
-const char *ttr_cli_value(int argc, char **argv, int *i, const char *name);
+const char *ttri_cli_value(int argc, char **argv, int *i, const char *name);
 
 /* An unsigned count: 0, or an error line "FLAG: not a count: 'S'" and
- * TTR_CLI_TROUBLE. */
-int ttr_cli_uint(const char *flag, const char *s, unsigned *out);
+ * TTRI_CLI_TROUBLE. */
+int ttri_cli_uint(const char *flag, const char *s, unsigned *out);
 
-/* A --color value: 0 and *mode (TTR_CLI_COLOR_*), or an error line and
- * TTR_CLI_TROUBLE. */
-int ttr_cli_color_mode(const char *when, int *mode);
+/* A --color value: 0 and *mode (TTRI_CLI_COLOR_*), or an error line and
+ * TTRI_CLI_TROUBLE. */
+int ttri_cli_color_mode(const char *when, int *mode);
 /* Whether to colour output to f in mode: always, never, or (auto) when f
  * is a terminal and NO_COLOR is unset or empty. */
-int ttr_cli_use_color(int mode, FILE *f);
+int ttri_cli_use_color(int mode, FILE *f);
 
 /* Compile pattern (*re, free with ttd_regex_free), or an error line
  * "FLAG: bad regex ..." ("bad regex ..." when flag is NULL) and
- * TTR_CLI_TROUBLE. */
-int ttr_cli_regex(const char *flag, const char *pattern, ttd_regex **re);
+ * TTRI_CLI_TROUBLE. */
+int ttri_cli_regex(const char *flag, const char *pattern, ttd_regex **re);
 
 /* The filter options, as given and compiled. */
-typedef struct ttr_cli_filter {
+typedef struct ttri_cli_filter {
     const char *thread;         /* --thread pattern, NULL = every thread */
     const char *function;       /* --function pattern, NULL = every function */
     const char *exclude;        /* --exclude pattern, NULL = none dropped */
     ttd_regex *thread_re;       /* compiled thread, NULL if not given */
     ttd_regex *function_re;     /* compiled function, NULL if not given */
     ttd_regex *exclude_re;      /* compiled exclude, NULL if not given */
-} ttr_cli_filter;
+} ttri_cli_filter;
 
 /* If arg is --thread, --function or --exclude, take its value (as
- * ttr_cli_value), compile it and return 1; 0 if arg is another option;
- * TTR_CLI_TROUBLE after an error line (no value, bad regex). flag_in_error
+ * ttri_cli_value), compile it and return 1; 0 if arg is another option;
+ * TTRI_CLI_TROUBLE after an error line (no value, bad regex). flag_in_error
  * 0 words a bad regex without the flag (ttdump's wording). */
-int ttr_cli_filter_arg(ttr_cli_filter *f, int argc, char **argv, int *i,
-                       int flag_in_error);
+int ttri_cli_filter_arg(ttri_cli_filter *f, int argc, char **argv, int *i,
+                        int flag_in_error);
 /* Set one filter option (flag "--thread", "--function" or "--exclude")
- * from its value, as ttr_cli_filter_arg. */
-int ttr_cli_filter_set(ttr_cli_filter *f, const char *flag, const char *value,
-                       int flag_in_error);
+ * from its value, as ttri_cli_filter_arg. */
+int ttri_cli_filter_set(ttri_cli_filter *f, const char *flag, const char *value,
+                        int flag_in_error);
 /* 1 if function name passes --function and --exclude. */
-int ttr_cli_function_kept(const ttr_cli_filter *f, const char *name);
-void ttr_cli_filter_free(ttr_cli_filter *f);
+int ttri_cli_function_kept(const ttri_cli_filter *f, const char *name);
+void ttri_cli_filter_free(ttri_cli_filter *f);
 
 /* Where to find the symbols of a module rebuilt or gone since the trace:
  * --exe FILE (repeatable: used for the module with its build-id) and
  * --debug-dir DIR (repeatable: folders with .build-id/xx/yyyy trees).
- * Remember one of them (value: the option's argument); ttr_cli_sym_apply
+ * Remember one of them (value: the option's argument); ttri_cli_sym_apply
  * hands them to libttfmt (ttf_sym_search) before any trace is read: 0, or
- * an error line and TTR_CLI_TROUBLE. */
-int ttr_cli_sym_option(const char *flag, const char *value);
-int ttr_cli_sym_apply(void);
+ * an error line and TTRI_CLI_TROUBLE. */
+int ttri_cli_sym_option(const char *flag, const char *value);
+int ttri_cli_sym_apply(void);
 
 /* --help: usage to stdout, exit 0. */
 __attribute__((noreturn))
-void ttr_cli_help(const char *usage);
+void ttri_cli_help(const char *usage);
 /* Print "<prog> <toolkit version> (trace format M.m)" (the Makefile's
  * VERSION, one for every tool) and exit 0. */
 __attribute__((noreturn))
-void ttr_cli_version(void);
+void ttri_cli_version(void);
 
 #endif

@@ -1,29 +1,25 @@
 /*
- * test_format_util.h - helpers for the format tests: temporary paths, whole
- * file reads, a byte builder for hand-made traces (independent of the
- * writer, so writer and reader cannot share a mistake) and event capture.
- * Included by tests/unit/test_format*.c only; everything is static.
+ * format_util.c - helpers for the format tests (format_util.h): temporary
+ * paths, whole file reads, a byte builder for hand-made traces and event
+ * capture.
  */
-#ifndef TEST_FORMAT_UTIL_H
-#define TEST_FORMAT_UTIL_H
-
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
 #include <cmocka.h>
 
-#include "ttf_wire.h"
-#include "ttfmt.h"
+#include "format_util.h"
 
-static char tu_dir[256];
+char tu_dir[256];
 
 /* A fresh path in a per-process temporary directory (file not created). */
-static inline const char *tu_path(const char *name)
+const char *tu_path(const char *name)
 {
     static char buf[8][512];
     static int k;
@@ -37,7 +33,7 @@ static inline const char *tu_path(const char *name)
     return p;
 }
 
-static inline void tu_cleanup(void)
+void tu_cleanup(void)
 {
     char cmd[300];
     if (!tu_dir[0])
@@ -48,14 +44,14 @@ static inline void tu_cleanup(void)
 }
 
 /* A cmocka group teardown that removes the scratch directory. */
-static inline int tu_teardown_all(void **state)
+int tu_teardown_all(void **state)
 {
     (void)state;
     tu_cleanup();
     return 0;
 }
 
-static inline uint8_t *tu_read(const char *path, size_t *len)
+uint8_t *tu_read(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
@@ -72,15 +68,7 @@ static inline uint8_t *tu_read(const char *path, size_t *len)
 
 /* ---- byte builder ------------------------------------------------------ */
 
-struct tb {
-    uint8_t *buf;               /* the file being built */
-    size_t len;                 /* its length */
-    uint32_t chunk;             /* chunk size */
-    size_t cpos;                /* write position in the open chunk */
-    size_t coff;                /* offset of the open chunk */
-};
-
-static inline void tb_reserve(struct tb *b, size_t len)
+void tb_reserve(struct tb *b, size_t len)
 {
     if (len <= b->len)
         return;
@@ -91,7 +79,7 @@ static inline void tb_reserve(struct tb *b, size_t len)
 }
 
 /* A v1 header; chunk slots are added by tb_chunk. */
-static inline void tb_init(struct tb *b, uint32_t chunk, uint64_t hz)
+void tb_init(struct tb *b, uint32_t chunk, uint64_t hz)
 {
     memset(b, 0, sizeof *b);
     b->chunk = chunk;
@@ -109,8 +97,8 @@ static inline void tb_init(struct tb *b, uint32_t chunk, uint64_t hz)
 }
 
 /* Start chunk slot `slot` (grows the file to hold it). */
-static inline void tb_chunk(struct tb *b, uint32_t slot, uint32_t thread, uint32_t seq,
-                     int timed, int32_t depth, uint64_t tsc, uint64_t mono)
+void tb_chunk(struct tb *b, uint32_t slot, uint32_t thread, uint32_t seq,
+              int timed, int32_t depth, uint64_t tsc, uint64_t mono)
 {
     b->coff = TTF_DATA_OFFSET + (size_t)slot * b->chunk;
     tb_reserve(b, b->coff + b->chunk);
@@ -127,50 +115,53 @@ static inline void tb_chunk(struct tb *b, uint32_t slot, uint32_t thread, uint32
     b->cpos = b->coff + TTF_CHUNK_HDR;
 }
 
-static inline void tb_raw(struct tb *b, const void *p, size_t n)
+void tb_raw(struct tb *b, const void *p, size_t n)
 {
     assert_true(b->cpos + n <= b->coff + b->chunk);
     memcpy(b->buf + b->cpos, p, n);
     b->cpos += n;
 }
 
-static inline void tb_u8(struct tb *b, uint8_t v) { tb_raw(b, &v, 1); }
+void tb_u8(struct tb *b, uint8_t v)
+{
+    tb_raw(b, &v, 1);
+}
 
-static inline void tb_uvar(struct tb *b, uint64_t v)
+void tb_uvar(struct tb *b, uint64_t v)
 {
     uint8_t t[10];
     tb_raw(b, t, (size_t)(ttf_put_uvar(t, v) - t));
 }
 
 /* An extended record: tag, uvar length, payload (built by the caller). */
-static inline void tb_ext(struct tb *b, uint8_t tag, const uint8_t *pl, size_t n)
+void tb_ext(struct tb *b, uint8_t tag, const uint8_t *pl, size_t n)
 {
     tb_u8(b, tag);
     tb_uvar(b, n);
     tb_raw(b, pl, n);
 }
 
-/* A payload buffer. */
-struct pl {
-    uint8_t b[1024];            /* bytes */
-    size_t n;                   /* used */
-};
-
-static inline void pl_uvar(struct pl *p, uint64_t v)
+void pl_uvar(struct pl *p, uint64_t v)
 {
     p->n = (size_t)(ttf_put_uvar(p->b + p->n, v) - p->b);
 }
 
-static inline void pl_svar(struct pl *p, int64_t v) { pl_uvar(p, ttf_zigzag(v)); }
+void pl_svar(struct pl *p, int64_t v)
+{
+    pl_uvar(p, ttf_zigzag(v));
+}
 
-static inline void pl_u8(struct pl *p, uint8_t v) { p->b[p->n++] = v; }
+void pl_u8(struct pl *p, uint8_t v)
+{
+    p->b[p->n++] = v;
+}
 
-static inline void pl_str(struct pl *p, const char *s)
+void pl_str(struct pl *p, const char *s)
 {
     p->n = (size_t)(ttf_put_str(p->b + p->n, s, strlen(s)) - p->b);
 }
 
-static inline void pl_f64(struct pl *p, double d)
+void pl_f64(struct pl *p, double d)
 {
     uint64_t v;
     memcpy(&v, &d, 8);
@@ -180,12 +171,7 @@ static inline void pl_f64(struct pl *p, double d)
 
 /* ---- reading ------------------------------------------------------------- */
 
-struct evs {
-    ttf_event *ev;              /* events */
-    size_t n, cap;              /* count, capacity */
-};
-
-static inline void evs_push(struct evs *e, const ttf_event *ev)
+void evs_push(struct evs *e, const ttf_event *ev)
 {
     if (e->n == e->cap) {
         e->cap = e->cap ? e->cap * 2 : 64;
@@ -196,7 +182,7 @@ static inline void evs_push(struct evs *e, const ttf_event *ev)
 }
 
 /* All events of thread (or TTF_ALL_THREADS); skip_lost drops LOST events. */
-static inline struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost)
+struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost)
 {
     struct evs e = {0};
     ttf_iter *it;
@@ -211,7 +197,7 @@ static inline struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip
     return e;
 }
 
-static inline ttf_trace *tu_open_mem(const uint8_t *b, size_t n)
+ttf_trace *tu_open_mem(const uint8_t *b, size_t n)
 {
     ttf_trace *t = NULL;
     ttf_error err;
@@ -222,12 +208,10 @@ static inline ttf_trace *tu_open_mem(const uint8_t *b, size_t n)
     return t;
 }
 
-static inline int tu_has_notice(const ttf_trace *t, const char *needle)
+int tu_has_notice(const ttf_trace *t, const char *needle)
 {
     for (size_t i = 0; i < ttf_notice_count(t); i++)
         if (strstr(ttf_get_notice(t, i), needle))
             return 1;
     return 0;
 }
-
-#endif

@@ -5,7 +5,7 @@
  * the first as --baseline, so timing noise between good runs is expected).
  * Preloads libttcap when the program was built with -finstrument-functions
  * but not linked with it. Exit status: see usage[]. Errors, --help and
- * --version go through the shared report/cli.c.
+ * --version go through the shared cli.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -107,7 +107,7 @@ static int valued(opts *o, int argc, char **argv, int *i, const char *name)
     else if (*i + 1 < argc)
         v = argv[++*i];
     else
-        return ttr_cli_fail("%s needs a value", name);
+        return ttri_cli_fail("%s needs a value", name);
     if (!strcmp(name, "-o"))
         o->out = v;
     else if (!strcmp(name, "--fail-if"))
@@ -116,13 +116,13 @@ static int valued(opts *o, int argc, char **argv, int *i, const char *name)
         o->targs[o->ntargs++] = v;
     else if (!strcmp(name, "--format")) {
         if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "html"))
-            return ttr_cli_fail("--format: '%s' is not text, json or html", v);
+            return ttri_cli_fail("--format: '%s' is not text, json or html", v);
         o->format = v;
     } else {
         unsigned *dst = !strcmp(name, "--until-fail") ? &o->runs
                       : !strcmp(name, "--keep") ? &o->keep : &o->timeout;
         if (parse_count(v, dst) < 0 || (dst == &o->runs && !*dst))
-            return ttr_cli_fail("%s: not a count: '%s'", name, v);
+            return ttri_cli_fail("%s: not a count: '%s'", name, v);
     }
     return 0;
 }
@@ -143,7 +143,7 @@ static int option(opts *o, int argc, char **argv, int *i)
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             if (matches(a, with_value[k]))
                 return valued(o, argc, argv, i, with_value[k]);
-        return ttr_cli_fail("unknown option '%s' (see ttrec --help)", a);
+        return ttri_cli_fail("unknown option '%s' (see ttrec --help)", a);
     }
     return 0;
 }
@@ -158,24 +158,24 @@ static int parse(opts *o, int argc, char **argv)
     o->preload = -1;
     o->format = "text";
     if (!(o->targs = calloc((size_t)argc + 1, sizeof *o->targs)))
-        return ttr_cli_fail("out of memory");
+        return ttri_cli_fail("out of memory");
     for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
         int rc = 0;
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            ttr_cli_help(usage);
+            ttri_cli_help(usage);
         if (!strcmp(argv[i], "--version"))
-            ttr_cli_version();
+            ttri_cli_version();
         if (argv[i][0] != '-')
-            return ttr_cli_fail("'%s': put the program after -- (ttrec [options] -- PROG ARGS)",
+            return ttri_cli_fail("'%s': put the program after -- (ttrec [options] -- PROG ARGS)",
                         argv[i]);
         if ((rc = option(o, argc, argv, &i)))
             return rc;
     }
     if (i + 1 >= argc)
-        return ttr_cli_fail("no program to run (ttrec [options] -- PROG ARGS; see ttrec --help)");
+        return ttri_cli_fail("no program to run (ttrec [options] -- PROG ARGS; see ttrec --help)");
     o->argv = argv + i + 1;
     if (o->runs && o->keep == 0)
-        return ttr_cli_fail("--keep: at least one passing run is needed to compare with");
+        return ttri_cli_fail("--keep: at least one passing run is needed to compare with");
     return 0;
 }
 
@@ -285,7 +285,7 @@ static int choose_preload(opts *o)
         return 0;  /* links libttcap already, not instrumented, or no ELF */
     o->lib = env && env[0] ? strdup(env) : beside_me("libttcap.so", "libttcap.so.1");
     if (!o->lib)
-        return ttr_cli_fail("%s is built with -finstrument-functions but not linked with "
+        return ttri_cli_fail("%s is built with -finstrument-functions but not linked with "
                     "libttcap, and libttcap.so was not found (set TTREC_LIBTTCAP)",
                     o->prog);
     return 0;
@@ -352,13 +352,13 @@ static int run_once(const opts *o, const char *trace, const char *out, outcome *
     pid_t pid = fork();
 
     if (pid < 0)
-        return ttr_cli_fail("fork: %s", strerror(errno));
+        return ttri_cli_fail("fork: %s", strerror(errno));
     if (pid == 0)
         child(o, trace, out);
     if (await(o, pid, r) < 0)
-        return ttr_cli_fail("waitpid: %s", strerror(errno));
+        return ttri_cli_fail("waitpid: %s", strerror(errno));
     if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && access(trace, F_OK) != 0)
-        return ttr_cli_fail("%s could not be started", o->prog);
+        return ttri_cli_fail("%s could not be started", o->prog);
     return 0;
 }
 
@@ -414,7 +414,7 @@ static int trace_name(const opts *o, char *buf, size_t n)
     if (o->out) {
         snprintf(buf, n, "%s", o->out);
         if (access(buf, F_OK) == 0 && (!o->force || unlink(buf) < 0))
-            return ttr_cli_fail("%s exists (use -f to replace it, or -o another name)",
+            return ttri_cli_fail("%s exists (use -f to replace it, or -o another name)",
                         buf);
         return 0;
     }
@@ -476,7 +476,7 @@ static int make_dir(const opts *o, hunt *h)
     if (mkdir(h->dir, 0700) == 0)
         return 0;
     if (errno != EEXIST || !o->force)
-        return ttr_cli_fail("%s: %s (use -f to reuse a folder, or -o another one)", h->dir,
+        return ttri_cli_fail("%s: %s (use -f to reuse a folder, or -o another one)", h->dir,
                     errno == EEXIST ? "exists" : strerror(errno));
     return 0;
 }
@@ -519,7 +519,7 @@ static int keep_run(const opts *o, hunt *h, const outcome *r, int bad)
     h->fails += (unsigned)bad;
     unlink(trc);
     unlink(out);
-    return rc ? ttr_cli_fail("%s: %s", dst, strerror(errno)) : 0;
+    return rc ? ttri_cli_fail("%s: %s", dst, strerror(errno)) : 0;
 }
 
 /* Forget what an earlier hunt left in the folder under our names. */
@@ -552,7 +552,7 @@ static int hunt_runs(const opts *o, hunt *h)
             return rc;
         h->n++;
         if (access(trc, F_OK) != 0)
-            return ttr_cli_fail("run %s wrote no trace: is the program built with "
+            return ttri_cli_fail("run %s wrote no trace: is the program built with "
                         "-finstrument-functions (see ttrec --help)?", trc);
         if ((rc = keep_run(o, h, &r, failed(o, &r, out))))
             return rc;
@@ -573,7 +573,7 @@ static int diff_runs(const opts *o, const hunt *h)
     int st = 0;
 
     if (!av)
-        return ttr_cli_fail("out of memory");
+        return ttri_cli_fail("out of memory");
     av[n++] = ttdiff ? ttdiff : "ttdiff";
     for (size_t i = 0; i < o->ntargs; i++)
         av[n++] = o->targs[i];
@@ -612,7 +612,7 @@ static int diff_runs(const opts *o, const hunt *h)
     free(av);
     free(ttdiff);
     if (pid < 0 || !WIFEXITED(st))
-        return ttr_cli_fail("ttdiff did not finish");
+        return ttri_cli_fail("ttdiff did not finish");
     if (strcmp(o->format, "text") && WEXITSTATUS(st) < 2 && !o->quiet)
         fprintf(stderr, "ttrec: report in %s\n", paths[17]);
     return WEXITSTATUS(st);
@@ -636,7 +636,7 @@ static int until_fail(const opts *o)
                 "%u passing run%s kept\n", h.first_fail, h.how, h.dir, h.dir,
                 h.passes, h.passes == 1 ? "" : "s");
     if (!h.passes)
-        return ttr_cli_fail("every run failed: no passing run to compare with (%s/fail.trc kept)",
+        return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc kept)",
                     h.dir);
     return diff_runs(o, &h);
 }
@@ -645,13 +645,13 @@ int main(int argc, char **argv)
 {
     opts o;
 
-    ttr_cli_init("ttrec");
+    ttri_cli_init("ttrec");
     int rc = parse(&o, argc, argv);
 
     if (rc)
         goto out;
     if (!(o.prog = resolve(o.argv[0]))) {
-        rc = ttr_cli_fail("%s: command not found", o.argv[0]);
+        rc = ttri_cli_fail("%s: command not found", o.argv[0]);
         goto out;
     }
     o.tty = isatty(2);

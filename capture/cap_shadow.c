@@ -1,0 +1,297 @@
+/*
+ * cap_shadow.c - values mode, the return side: the thread's shadow stack of
+ * hooked frames (cap_values.h), the EXIT records written when a hooked
+ * function returns into cap_ret_tramp (cap_tramp.S calls cap_fexit_fast,
+ * and cap_fexit_slow when the fast path declines), the unwinder
+ * interposers and the trampoline's personality routine, which put the real
+ * return addresses back before an unwinder walks the stack. The design is
+ * in cap_values.c. Below the trampoline in capture/STAGES: it names
+ * neither it nor the entry side (cap_tramp holds its address).
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#include "cap_values.h"
+
+#if defined(__x86_64__) && defined(__linux__)
+
+__thread struct shadow cap_sh __attribute__((tls_model("initial-exec")));
+uintptr_t cap_tramp;
+
+#define TRAMP __atomic_load_n(&cap_tramp, __ATOMIC_RELAXED)
+
+static inline __attribute__((always_inline))
+void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t now)
+{
+    uint8_t tag, *p = t->pos;
+    uint8_t *q = cap_hot_addr(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
+    if (t->timed)
+        q = cap_put_t_at(t, q, now);
+    q = ttf_put_exit_value(q, rax);
+    cap_commit(t, p, tag, q);
+}
+
+struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
+{
+    struct tstate *t = &cap_tls;
+    uint64_t now = clock_now(t);
+    uint32_t n = cap_sh.n;
+    uintptr_t s = sp - 8;
+    if (__builtin_expect(!n, 0))
+        return (struct tramp_ret){ 0, 1 };
+    const struct shent *e = cap_sh.e + n - 1;       /* below it: the guard at least */
+    if (__builtin_expect(e->slot != s || e[-1].slot == s ||
+                         t->pos >= t->limit || !t->vals || t->busy || !cap_on, 0))
+        return (struct tramp_ret){ 0, 1 };
+    uintptr_t ret = e->ret;
+    t->busy = CAP_BUSY_HOT;
+    atomic_signal_fence(memory_order_seq_cst);
+    put_exit(t, e->fn, rax, now);
+    t->depth--;
+    cap_sh.n = n - 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+    return (struct tramp_ret){ ret, 0 };
+}
+
+/* ---- the slow path ------------------------------------------------------------ */
+
+/* 1 when the thread runs on its signal stack (sigaltstack), else 0. */
+int cap_on_altstack(void)
+{
+    stack_t ss;
+    return sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
+}
+
+/* Are any ENTER/EXIT records in the thread's chunk? */
+static int chunk_has_hot(const struct tstate *t)
+{
+    const uint8_t *p = t->base + TTF_CHUNK_HDR;
+    while (p < t->pos && *p) {
+        if (*p++ >= TTF_T_ENTER_MISS)
+            return 1;
+        uint64_t len = 0;
+        for (unsigned sh7 = 0; p < t->pos && sh7 < 64; sh7 += 7) {
+            len |= (uint64_t)(*p & 0x7f) << sh7;
+            if (!(*p++ & 0x80))
+                break;
+        }
+        p += len;
+    }
+    return 0;
+}
+
+/* Room for a values record in a values chunk, turning values on for the
+ * thread if needed (module comment). 1 ready, 0 not (the thread is cut). */
+int cap_values_ready(struct tstate *t)
+{
+    if (!cap_room(t, CAP_VHOT_MAX))
+        return 0;
+    if (t->vals)
+        return 1;
+    t->vals = 1;
+    if (chunk_has_hot(t)) {
+        cap_switch_chunk(t);
+    } else {
+        uint16_t f = (uint16_t)ttf_get_le(t->base + TTF_C_FLAGS, 2);
+        ttf_put_u16(t->base + TTF_C_FLAGS, (uint16_t)(f | TTF_CHUNK_VALUES));
+        memset(t->vprev, 0, sizeof t->vprev);
+        memset(t->vstride, 0, sizeof t->vstride);
+        cap_values_chunk();
+    }
+    return cap_room(t, CAP_VHOT_MAX) != NULL;
+}
+
+__attribute__((noreturn, cold))
+static void lost_frame(void)
+{
+    static const char m[] = "ttcap: values mode: no shadow entry for a return "
+                            "(stack switched by swapcontext?); aborting\n";
+    ssize_t r = write(2, m, sizeof m - 1);
+    (void)r;
+    abort();
+}
+
+/* The general return: find the entry of the slot returned from, drop the
+ * entries above it, EXIT every function of a tail-call chain on it. */
+uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
+{
+    struct tstate *t = &cap_tls;
+    uintptr_t s = sp - 8;
+    uint32_t top = cap_sh.n;
+    while (top && cap_sh.e[top - 1].slot != s)
+        top--;
+    if (!top)
+        lost_frame();
+    uint32_t low = top - 1;
+    while (low && cap_sh.e[low - 1].slot == s)
+        low--;
+    uintptr_t ret = cap_sh.e[top - 1].ret;
+    if (t->busy) {
+        t->lost_nested += top - low;
+        cap_sh.n = low;
+        return ret;
+    }
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    for (uint32_t k = top; k-- > low;) {
+        if (cap_on && t->state != TS_DONE && cap_values_ready(t))
+            put_exit(t, cap_sh.e[k].fn, rax, clock_now(t));
+        if (t->state != TS_DONE)
+            t->depth--;
+    }
+    cap_sh.n = low;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+    return ret;
+}
+
+/* pthread key destructor (cap_thread_end): every frame has returned or
+ * was unhooked by pthread_exit; later calls are not hooked (TS_DONE). */
+void cap_values_thread_end(void)
+{
+    if (cap_sh.e)
+        munmap(cap_sh.e - 1, (cap_sh.cap + 1) * sizeof *cap_sh.e);
+    memset(&cap_sh, 0, sizeof cap_sh);
+}
+
+/* The next definition of name (libc's, libgcc_s's), found once and cached
+ * in *cache; none is fatal (one stderr line, abort). */
+void *cap_real_fn(void *_Atomic *cache, const char *name)
+{
+    void *f = atomic_load(cache);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, name);
+        atomic_store(cache, f);
+    }
+    if (!f)
+        lost_frame();
+    return f;
+}
+
+/* ---- unwinders: C++ exceptions, pthread_exit ---------------------------------- */
+
+/* Put the real return addresses back in every live hooked frame (slot at
+ * or above sp, the interposer's caller's stack pointer). */
+static void unhook(uintptr_t sp)
+{
+    for (uint32_t i = cap_sh.n; i-- > 0;) {
+        uintptr_t *slot = (uintptr_t *)cap_sh.e[i].slot;
+        if (cap_sh.e[i].slot >= sp && *slot == TRAMP)
+            *slot = cap_sh.e[i].ret;
+    }
+    cap_sh.unhooked = cap_sh.n > 0;
+}
+
+/* After a catch: drop the frames the exception unwound (below sp), hook
+ * the live ones again. */
+static void rehook(uintptr_t sp)
+{
+    cap_sh.unhooked = 0;
+    if (!cap_on_altstack())
+        while (cap_sh.n && cap_sh.e[cap_sh.n - 1].slot < sp)
+            cap_sh.n--;
+    for (uint32_t i = 0; i < cap_sh.n; i++) {
+        uintptr_t *slot = (uintptr_t *)cap_sh.e[i].slot;
+        if (cap_sh.e[i].slot >= sp && *slot == cap_sh.e[i].ret)
+            *slot = TRAMP;
+    }
+}
+
+/* The personality routine of the trampoline's frame (cap_tramp.S): an
+ * unwinder (phase 1 or 2, forced or not) walking up from here is about to
+ * read a hooked frame's return address. Every live hooked frame is below
+ * its caller's frame and above this one. */
+_Unwind_Reason_Code cap_tramp_personality(int version, _Unwind_Action actions,
+                                          _Unwind_Exception_Class cls,
+                                          struct _Unwind_Exception *e,
+                                          struct _Unwind_Context *ctx);
+__attribute__((visibility("hidden")))
+_Unwind_Reason_Code cap_tramp_personality(int version, _Unwind_Action actions,
+                                          _Unwind_Exception_Class cls,
+                                          struct _Unwind_Exception *e,
+                                          struct _Unwind_Context *ctx)
+{
+    (void)version, (void)actions, (void)cls, (void)e, (void)ctx;
+    if (cap_sh.n)
+        unhook((uintptr_t)__builtin_frame_address(0));
+    return _URC_CONTINUE_UNWIND;
+}
+
+/* The interposers' caller's stack pointer (they keep a frame pointer). */
+#define CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 16)
+
+/* An unwinder entry point: the real function `name` (found once, cached in
+ * *cache), after putting back the real return addresses of the live hooked
+ * frames at or above sp (the interposer's caller's) for it to walk. */
+static void *unwind_real(void *_Atomic *cache, const char *name, uintptr_t sp)
+{
+    void *f = cap_real_fn(cache, name);
+    if (cap_sh.n)
+        unhook(sp);
+    return f;
+}
+
+typedef _Unwind_Reason_Code (*raise_fn)(struct _Unwind_Exception *);
+typedef _Unwind_Reason_Code (*forced_fn)(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *);
+
+__attribute__((visibility("default")))
+_Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *e)
+{
+    static void *_Atomic real;
+    return ((raise_fn)unwind_real(&real, "_Unwind_RaiseException", CALLER_SP()))(e);
+}
+
+__attribute__((visibility("default")))
+_Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
+{
+    static void *_Atomic real;
+    return ((raise_fn)unwind_real(&real, "_Unwind_Resume_or_Rethrow", CALLER_SP()))(e);
+}
+
+__attribute__((visibility("default")))
+_Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
+                                         _Unwind_Stop_Fn stop, void *arg)
+{
+    static void *_Atomic real;
+    return ((forced_fn)unwind_real(&real, "_Unwind_ForcedUnwind", CALLER_SP()))(e, stop, arg);
+}
+
+void *__cxa_begin_catch(void *exc);
+
+__attribute__((visibility("default")))
+void *__cxa_begin_catch(void *exc)
+{
+    static void *_Atomic real;
+    void *(*f)(void *) = (void *(*)(void *))cap_real_fn(&real, "__cxa_begin_catch");
+    void *r = f(exc);
+    if (cap_sh.unhooked)
+        rehook(CALLER_SP());
+    return r;
+}
+
+/* pthread_exit unwinds the thread (glibc calls the unwinder through its own
+ * handle on libgcc_s, past the interposers above). */
+__attribute__((visibility("default"), noreturn))
+void pthread_exit(void *retval)
+{
+    static void *_Atomic real;
+    void (*f)(void *) = (void (*)(void *))unwind_real(&real, "pthread_exit", CALLER_SP());
+    cap_sh.n = 0;
+    f(retval);
+    abort();
+}
+
+#else /* not x86-64 Linux: no values mode */
+
+void cap_values_thread_end(void)
+{
+}
+
+#endif

@@ -1,0 +1,14 @@
+# tests/capture.mk - libttcap's test programs: the trace checker used by
+# tests/e2e/capture_*.sh, and the capture unit test (linked with
+# libttcap.a, which the generic unit rule does not link).
+
+fixtures: $(B)/tests/capture_check
+
+$(B)/tests/capture_check: tests/e2e/capture_check.c $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -o $@ $< $(LIBFMT) $(SYSLIBS)
+
+$(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
+	  $(SYSLIBS) -lcmocka

@@ -1,0 +1,55 @@
+/*
+ * self_module.c - the running test binary as a MODULE record would
+ * describe it (self_module.h).
+ */
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "self_module.h"
+
+struct self_module tu_self;
+
+static void note_build_id(struct dl_phdr_info *info, const ElfW(Phdr) *ph)
+{
+    const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+    const uint8_t *end = p + ph->p_memsz;
+
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+        const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+        const uint8_t *desc = p + sizeof *nh + ((nh->n_namesz + 3) & ~3u);
+        if (nh->n_type == NT_GNU_BUILD_ID && nh->n_descsz <= 64) {
+            memcpy(tu_self.build_id, desc, nh->n_descsz);
+            tu_self.build_id_len = nh->n_descsz;
+            return;
+        }
+        p = desc + ((nh->n_descsz + 3) & ~3u);
+    }
+}
+
+static int first_object(struct dl_phdr_info *info, size_t sz, void *arg)
+{
+    (void)sz;
+    (void)arg;
+    tu_self.base = info->dlpi_addr;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && ph->p_vaddr + ph->p_memsz > tu_self.size)
+            tu_self.size = ph->p_vaddr + ph->p_memsz;
+        if (ph->p_type == PT_NOTE && !tu_self.build_id_len)
+            note_build_id(info, ph);
+    }
+    return 1; /* the main program comes first */
+}
+
+int self_module_load(void)
+{
+    ssize_t n = readlink("/proc/self/exe", tu_self.path, sizeof tu_self.path - 1);
+    if (n <= 0)
+        return -1;
+    tu_self.path[n] = 0;
+    dl_iterate_phdr(first_object, NULL);
+    return tu_self.build_id_len ? 0 : -1;
+}
