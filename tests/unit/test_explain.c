@@ -107,12 +107,12 @@ static const char *write_trace(const struct op *ops, int status, int values)
 
     for (const struct op *p = ops; p->fn; p++)
         nth = p->th + 1 > nth ? p->th + 1 : nth;
-    snprintf(path, 512, "%s/x%d.trc", dir, trace_no++);
+    snprintf(path, 512, "%s/x%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
     for (uint32_t t = 0; t < nth; t++)
         assert_int_equal(ttf_write_thread_start(w, t, 100 + t, 1 + t, t ? "worker" : "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, self.base, self.size,
-                                      self.build_id, self.build_id_len, self.path), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
     for (; ops->fn; ops++) {
         uint64_t a = (uint64_t)(uintptr_t)ops->fn;
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
@@ -613,5 +613,5 @@ int main(void)
         cmocka_unit_test(test_rank_order),
         cmocka_unit_test(test_reports),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
