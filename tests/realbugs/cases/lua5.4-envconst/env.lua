@@ -1,0 +1,2 @@
+local _ENV <const> = "abc"
+return len

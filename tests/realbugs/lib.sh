@@ -1,0 +1,162 @@
+# tests/realbugs/lib.sh - shell functions of the real-bug accuracy benchmark
+# (make realbugs; sourced by run.sh, POSIX sh).
+#
+# The benchmark builds real programs from Debian source packages twice or
+# once (a fixed and a buggy build one patch apart, or one build run on a
+# passing and a failing input), in both capture modes, records a passing
+# run, a second passing run and a failing run, and scores ttdiff's JSON
+# report against a ground truth written from the source code beforehand.
+# These functions do the parts that do not depend on a case: getting
+# sources (apt-get source, deb-src enabled on demand), patched copies of a
+# source tree, a cache stamp so a build is redone only when libttcap or the
+# case changed, the compiler flags of each mode, and reading the report.
+# Everything expensive lives under $RB_CACHE (default
+# $HOME/.cache/tt-realbugs), outside the repository.
+
+rb_note() { printf 'realbugs: %s\n' "$*" >&2; }
+
+# rb_hash FILE... : one sha256 over the contents of the files, in order
+rb_hash() {
+    cat "$@" 2>/dev/null | sha256sum | cut -c1-16
+}
+
+# rb_debsrc_enabled : 0 when some apt source lists deb-src entries
+rb_debsrc_enabled() {
+    grep -Eqs '^[[:space:]]*(deb-src[[:space:]]|Types:.*deb-src)' \
+        /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+        /etc/apt/sources.list.d/*.sources
+}
+
+# rb_enable_debsrc : make sure `apt-get source` can work. When no deb-src
+# entry exists and we are root, adds one for this Debian release
+# (/etc/os-release's VERSION_CODENAME, deb.debian.org) and updates the
+# lists; otherwise returns 1 with a note (cached sources still work).
+rb_enable_debsrc() {
+    command -v apt-get >/dev/null 2>&1 || { rb_note "no apt-get: only cached sources can be used"; return 1; }
+    rb_debsrc_enabled && return 0
+    if [ "$(id -u)" != 0 ]; then
+        rb_note "no deb-src entry in /etc/apt and not root: only cached sources can be used (add a deb-src line, or run as root once)"
+        return 1
+    fi
+    codename=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
+    [ -n "$codename" ] || { rb_note "cannot tell the Debian release (/etc/os-release): deb-src not enabled"; return 1; }
+    rb_note "enabling deb-src for $codename (/etc/apt/sources.list.d/tt-realbugs-src.sources)"
+    cat > /etc/apt/sources.list.d/tt-realbugs-src.sources <<EOT
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $codename $codename-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+    apt-get update -qq >/dev/null 2>&1 || { rb_note "apt-get update failed: sources may be missing"; return 1; }
+}
+
+# rb_fetch PKG [VERSION] : print the unpacked source tree of PKG (as
+# `apt-get source` leaves it: Debian's patches applied), fetching it into
+# $RB_CACHE/src/PKG on first use. Returns 1 with a note when it cannot.
+rb_fetch() {
+    d=$RB_CACHE/src/$1
+    mkdir -p "$d"
+    tree=$(ls -d "$d"/*/debian 2>/dev/null | head -1)
+    if [ -z "$tree" ]; then
+        if [ "${RB_DEBSRC:-1}" = 0 ]; then
+            rb_note "$1: source not cached and deb-src not available"
+            return 1
+        fi
+        spec=$1; [ -n "${2:-}" ] && spec="$1=$2"
+        ( cd "$d" && flock "$d/.lock" apt-get source -qq "$spec" ) \
+            >"$d/fetch.log" 2>&1 || {
+            rb_note "$1: apt-get source failed (see $d/fetch.log)"; return 1; }
+        tree=$(ls -d "$d"/*/debian 2>/dev/null | head -1)
+        [ -n "$tree" ] || { rb_note "$1: no source tree after apt-get source"; return 1; }
+    fi
+    dirname "$tree"
+}
+
+# rb_patch_path SRC CASEDIR PATCH : the patch file: a path inside the
+# source tree (debian/patches/...) or inside the case folder
+rb_patch_path() {
+    if [ -f "$1/$3" ]; then echo "$1/$3"
+    elif [ -f "$2/$3" ]; then echo "$2/$3"
+    elif [ -f "$2/$(basename "$3")" ]; then echo "$2/$(basename "$3")"
+    else return 1; fi
+}
+
+# rb_copy_tree SRC SIDE PATCHFILE DEST : copy SRC to DEST with the patch
+# in for SIDE=with, out for SIDE=without; SIDE=as-is copies. A patch that
+# is already in the tree (Debian's own) is reversed for "without"; one
+# that is not (an upstream fix) is applied for "with". -p1 first, then -p0.
+rb_copy_tree() {
+    rm -rf "$4"; mkdir -p "$(dirname "$4")"
+    cp -a "$1" "$4" || return 1
+    [ "$2" = as-is ] && return 0
+    for p in 1 0; do
+        if patch -d "$4" -p$p -R --dry-run -s -f <"$3" >/dev/null 2>&1; then
+            [ "$2" = without ] && { patch -d "$4" -p$p -R -s -f <"$3" >/dev/null || return 1; }
+            return 0
+        fi
+        if patch -d "$4" -p$p --dry-run -s -f <"$3" >/dev/null 2>&1; then
+            [ "$2" = with ] && { patch -d "$4" -p$p -s -f <"$3" >/dev/null || return 1; }
+            return 0
+        fi
+    done
+    rb_note "patch $3 neither applies nor reverses on $1"
+    return 1
+}
+
+# rb_mode_flags MODE : set TT_CFLAGS / TT_LDFLAGS (and CFLAGS/LDFLAGS
+# exported for the case's build) for plain or values mode
+rb_mode_flags() {
+    case $1 in
+    plain)  TT_CFLAGS=$TTCC_PLAIN_CFLAGS;  TT_LDFLAGS=$TTCC_PLAIN_LDFLAGS ;;
+    values) TT_CFLAGS=$TTCC_VALUES_CFLAGS; TT_LDFLAGS=$TTCC_VALUES_LDFLAGS ;;
+    *) return 1 ;;
+    esac
+    export TT_CFLAGS TT_LDFLAGS
+}
+
+# rb_json_field FILE JQ-EXPR : one value from a JSON report ("" on error)
+rb_json_field() {
+    jq -r "$2 // empty" "$1" 2>/dev/null | head -1
+}
+
+# rb_diverging_frame FILE : the function of the first divergence's
+# diverging frame: the innermost frame of its common stack (the function
+# whose calls differ), else the suspect whose role says so
+rb_diverging_frame() {
+    jq -r '.first_divergence // empty
+           | (.stack[-1] // ([.suspects[]? | select(.role == "diverging_frame") | .function][0]) // empty)' \
+        "$1" 2>/dev/null | head -1
+}
+
+# rb_suspects FILE : the first divergence's suspects, best first, one
+# function name a line
+rb_suspects() {
+    jq -r '.first_divergence.suspects[]?.function // empty' "$1" 2>/dev/null
+}
+
+# rb_match REGEX NAME : grep -E REGEX on the name
+rb_match() {
+    [ -n "$2" ] && printf '%s\n' "$2" | grep -Eq -- "$1"
+}
+
+# rb_cc_prog BIN "CPPFLAGS" "LIBS" FILE... : compile the files with the
+# mode's TT_CFLAGS ($JOBS at a time; for cases that need no configure
+# step, or only a few objects of a configured tree) and link them into BIN
+# with TT_LDFLAGS. .c files with ${CC:-cc}, others (.cc .cpp .cxx) with
+# ${CXX:-c++}, which then also links. Objects go to BIN.obj/.
+rb_cc_prog() {
+    bin=$1; cpp=$2; libs=$3; shift 3
+    od=$bin.obj; mkdir -p "$od"
+    for f in "$@"; do printf '%s\n' "$f"; done |
+        RB_OD=$od RB_CPP=$cpp xargs -P "${JOBS:-2}" -I{} sh -c \
+            'f="{}"; o="$RB_OD/$(echo "$f" | tr / _ | sed "s/\.[^.]*\$/.o/")"; \
+             case $f in *.c) c=${CC:-cc} ;; *) c=${CXX:-c++} ;; esac; \
+             echo "$c $f"; $c $TT_CFLAGS $RB_CPP -c -o "$o" "$f"' || return 1
+    objs=; link=${CC:-cc}
+    for f in "$@"; do
+        objs="$objs $od/$(echo "$f" | tr / _ | sed 's/\.[^.]*$/.o/')"
+        case $f in *.c) ;; *) link=${CXX:-c++} ;; esac
+    done
+    $link -o "$bin" $objs $TT_LDFLAGS $libs
+}
