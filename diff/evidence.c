@@ -145,9 +145,11 @@ static int clock_word(const char *tok, size_t n)
 
 int ttdi_clone_name(const char *name)
 {
-    static const char *const sfx[] = {".isra.", ".constprop.", ".part.", ".cold",
-                                      ".lto_priv.", NULL};
+    static const char *const sfx[] = {".constprop.", ".part.", ".cold", ".lto_priv.",
+                                      NULL};
 
+    if (name && strstr(name, ".isra."))
+        return 2;   /* IPA-SRA may drop the result too: rax is no value */
     for (size_t i = 0; name && sfx[i]; i++)
         if (strstr(name, sfx[i]))
             return 1;

@@ -39,6 +39,7 @@ typedef struct ttdi_rframe {
     const ttf_signature *sig;   /* bad side: signature, NULL if unknown */
     uint16_t argdiff, argnoisy; /* bad side: arguments that differ */
     uint8_t argwhy;
+    uint8_t clone;              /* bad side: ttdi_clone_name of it */
     uint8_t real_in;            /* bad side: an argument or a callee's result
                                    differed for real */
     uint8_t noise_why;          /* bad side: TTDI_NOISE_* of the last noisy
@@ -346,10 +347,12 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     f->matched = 1;
     f->enter[0] = s[0].idx;
     f->ev[0] = s[0].ev;
-    if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0 ||
-        ttdi_clone_name(ttdi_norm_func(s[1].norm, &s[1].ev)))
-        f->sig = NULL;      /* a clone's registers are not its declared values */
-    if (f->sig && s[0].ev.has_values && s[1].ev.has_values)
+    if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0)
+        f->sig = NULL;
+    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s[1].norm, &s[1].ev)) : 0;
+    if (f->clone == 2)
+        f->sig = NULL;      /* neither its registers nor rax are its values */
+    if (f->sig && !f->clone && s[0].ev.has_values && s[1].ev.has_values)
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }

@@ -224,10 +224,11 @@ void ttdi_suspects_rank(ttd_suspect *s, size_t n);
 /* 1 if a function name has a word naming a clock or chance (time, now,
  * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
 int ttdi_clock_name(const char *name);
-/* 1 if name is a gcc clone's (f.isra.0, f.constprop.1, f.part.2, f.cold):
- * its registers need not hold the declared parameters, nor rax the
- * declared result, so its values are not compared (by name until the
- * clone's own debug info is read, issue 20 item 5). */
+/* How far a gcc clone's registers can be trusted, by its name (until the
+ * clone's own debug info is read, issue 20 item 5): 0 not a clone; 1 its
+ * arguments are not the declared parameters (f.constprop.1, f.part.2,
+ * f.cold: constants propagated, a split part) but its result is; 2 neither
+ * (f.isra.0: IPA-SRA may drop parameters and the result). */
 int ttdi_clone_name(const char *name);
 /* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
  * the registers) is noise by its own look; func: the function, is_return:

@@ -62,7 +62,7 @@ static int judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
     ttf_event ev;
 
     x->trivial = ttdi_lock_wrapper(x->name);
-    const ttdi_vdiff *vd = d->values && !d->o.no_values && !ttdi_clone_name(x->name)
+    const ttdi_vdiff *vd = d->values && !d->o.no_values && ttdi_clone_name(x->name) < 2
                              ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
     if (vd) {
         value_differs(d, vd, x);
