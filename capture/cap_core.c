@@ -29,6 +29,21 @@
  * thread is inside a write finds busy set and its events are dropped and
  * counted (LOST), so the half-written record is never overwritten. Each
  * chunk keeps CAP_RESERVE bytes at its end so CUT, CRASH and END always fit.
+ *
+ * Cuts. A thread that cannot get a chunk (disk full, a write error, the
+ * file size limit RLIMIT_FSIZE) is cut: its old chunk ends with a CUT
+ * record and its events are counted, not written, in the file header's cut
+ * fields (TTF_OPT_CUTINFO): its own entry of the cut table (a plain store
+ * per lost event, so the count survives SIGKILL) and the total cut_events
+ * (atomic adds every 256 events and when the thread resumes, ends, exits,
+ * crashes). A thread cut before its first chunk is in the table too, so no
+ * thread vanishes. After a failed claim no thread tries again for a
+ * back-off (10 ms doubling to 1 s): a full file system is not asked again
+ * by every thread every few thousand events (each failed fallocate of a
+ * large chunk on tmpfs allocates and frees it all). A claim never passes
+ * RLIMIT_FSIZE (read at each growth): the kernel would kill the program
+ * with SIGXFSZ; SIGXFSZ is also blocked around the writes and one they
+ * raise taken back, in case the limit drops under us.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +52,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -125,34 +142,130 @@ void cap_spin_unlock(atomic_flag *f)
     atomic_flag_clear_explicit(f, memory_order_release);
 }
 
-/* Make the file long enough to hold chunk. 0 or -1 (disk full, I/O error). */
+/* RLIMIT_FSIZE in bytes, UINT64_MAX when there is none. */
+uint64_t cap_fsize_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    return (uint64_t)rl.rlim_cur;
+}
+
+void cap_xfsz_hold(struct cap_xfsz *g)
+{
+    sigset_t x;
+    sigemptyset(&x);
+    sigaddset(&x, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &x, &g->old);
+    sigset_t now;
+    g->pending = sigpending(&now) == 0 && sigismember(&now, SIGXFSZ);
+}
+
+void cap_xfsz_release(struct cap_xfsz *g)
+{
+    sigset_t now;
+    if (!g->pending && sigpending(&now) == 0 && sigismember(&now, SIGXFSZ)) {
+        sigset_t x;
+        sigemptyset(&x);
+        sigaddset(&x, SIGXFSZ);
+        struct timespec zero = { 0, 0 };
+        sigtimedwait(&x, NULL, &zero);  /* ours: the write that passed the limit */
+    }
+    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
+/* The reason a write failed with errno e. */
+static int why_of(int e)
+{
+    return e == ENOSPC || e == EDQUOT ? CAP_WHY_FULL : e == EFBIG ? CAP_WHY_LIMIT : CAP_WHY_IO;
+}
+
+/* After a failed claim: nobody tries again before the back-off is over. */
+static _Atomic int last_why = CAP_WHY_FULL;
+
+static void claim_failed(int why)
+{
+    uint64_t w = cap.retry_wait ? cap.retry_wait * 2 : 10000000u;
+    if (w > 1000000000u)
+        w = 1000000000u;
+    cap.retry_wait = w;         /* racy, harmless: only a delay */
+    atomic_store(&last_why, why);
+    atomic_store(&cap.retry_at, cap_clock_ns(CLOCK_MONOTONIC_COARSE) + w);
+}
+
+static int retry_due(void)
+{
+    uint64_t at = atomic_load_explicit(&cap.retry_at, memory_order_relaxed);
+    return !at || cap_clock_ns(CLOCK_MONOTONIC_COARSE) >= at;
+}
+
+/* Free bytes on the trace's file system (the root's reserve counted for
+ * root), UINT64_MAX when unknown. */
+static uint64_t disk_room(void)
+{
+    struct statfs sf;
+    if (fstatfs(cap.fd, &sf) != 0 || sf.f_blocks == 0)
+        return UINT64_MAX;
+    uint64_t blocks = geteuid() == 0 ? (uint64_t)sf.f_bfree : (uint64_t)sf.f_bavail;
+    return blocks * (uint64_t)sf.f_bsize;
+}
+
+/* Grow the file from have to want chunks (want > chunk), never past
+ * RLIMIT_FSIZE. 0 or a CAP_WHY_* reason. Under grow_lock. */
+static int grow_locked(uint64_t chunk, uint64_t have, uint64_t want)
+{
+    uint64_t limit = cap_fsize_limit();
+    uint64_t fit = limit < TTF_DATA_OFFSET ? 0 : (limit - TTF_DATA_OFFSET) / cap.chunk_size;
+    if (want > fit)
+        want = fit;             /* a step would pass the file size limit */
+    if (want <= chunk)
+        return CAP_WHY_LIMIT;
+    off_t from = (off_t)(TTF_DATA_OFFSET + have * cap.chunk_size);
+    off_t len = (off_t)((want - have) * cap.chunk_size);
+    uint64_t room = disk_room();
+    if ((uint64_t)len > room && want > chunk + 1) {
+        want = chunk + 1;       /* a nearly full disk: the chunks needed now */
+        len = (off_t)((want - have) * cap.chunk_size);
+    }
+    if ((uint64_t)len > room)
+        return CAP_WHY_FULL;    /* asked of no file system: a failed fallocate
+                                   of a large chunk on tmpfs fills it, then frees */
+    int e = fallocate(cap.fd, 0, from, len);
+    if (e != 0 && errno == ENOSPC && want > chunk + 1) {
+        /* a nearly full disk: the chunks needed now, not a whole step */
+        want = chunk + 1;
+        len = (off_t)((want - have) * cap.chunk_size);
+        e = fallocate(cap.fd, 0, from, len);
+    }
+    if (e != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
+        e = ftruncate(cap.fd, from + len);  /* only ever grows: from = size */
+    if (e != 0)
+        return why_of(errno);
+    atomic_store_explicit(&cap.cap_chunks, want, memory_order_release);
+    return 0;
+}
+
+/* Make the file long enough to hold chunk: 0, or a CAP_WHY_* reason (disk
+ * full, file size limit, I/O error; also while the back-off after such a
+ * failure lasts). */
 int cap_grow(uint64_t chunk)
 {
     if (chunk < atomic_load_explicit(&cap.cap_chunks, memory_order_acquire))
         return 0;
-    int rc = 0;
+    if (!retry_due())
+        return atomic_load(&last_why);
+    int why = 0;
+    struct cap_xfsz g;
+    cap_xfsz_hold(&g);
     cap_spin_lock(&cap.grow_lock);
     uint64_t have = atomic_load(&cap.cap_chunks);
-    if (chunk >= have) {
-        uint64_t want = (chunk / CAP_GROW + 1) * CAP_GROW;
-        off_t from = (off_t)(TTF_DATA_OFFSET + have * cap.chunk_size);
-        off_t len = (off_t)((want - have) * cap.chunk_size);
-        int e = fallocate(cap.fd, 0, from, len);
-        if (e != 0 && errno == ENOSPC && want > chunk + 1) {
-            /* a nearly full disk: the chunks needed now, not a whole step */
-            want = chunk + 1;
-            len = (off_t)((want - have) * cap.chunk_size);
-            e = fallocate(cap.fd, 0, from, len);
-        }
-        if (e != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
-            e = ftruncate(cap.fd, from + len);  /* only ever grows: from = size */
-        if (e == 0)
-            atomic_store_explicit(&cap.cap_chunks, want, memory_order_release);
-        else
-            rc = -1;
-    }
+    if (chunk >= have)
+        why = grow_locked(chunk, have, (chunk / CAP_GROW + 1) * CAP_GROW);
     cap_spin_unlock(&cap.grow_lock);
-    return rc;
+    cap_xfsz_release(&g);
+    if (why)
+        claim_failed(why);
+    return why;
 }
 
 /* Ring mode: pick the chunk to reuse, or 0 with *c unset if the thread has
@@ -183,7 +296,7 @@ static void ring_note(struct tstate *t, uint64_t c)
 /* Write zeros over a fresh chunk's extent before it is mapped: fallocate
  * leaves unwritten extents, and faulting those in page by page through the
  * mapping costs the hot path (measured: TT_LOG 29.7 -> 24.7 ns). A short
- * write here is a full disk, found in the slow path. 0 or -1. */
+ * write here is a full disk, found in the slow path. 0 or a CAP_WHY_*. */
 static int zero_fill(off_t off, size_t len)
 {
     static const uint8_t zeros[64 * 1024];
@@ -194,9 +307,26 @@ static int zero_fill(off_t off, size_t len)
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return -1;
+            return w < 0 ? why_of(errno) : CAP_WHY_FULL;
         done += (size_t)w;
     }
+    return 0;
+}
+
+/* A new chunk index with room in the file behind it: 0 (*c set) or a
+ * CAP_WHY_* reason. The index is taken only once the file holds it, so
+ * failed claims leave no holes that a later growth would have to fill. */
+static int take_index(uint64_t *c)
+{
+    uint64_t n = atomic_load(&cap.next_chunk);
+    for (;;) {
+        int why = cap_grow(n);
+        if (why)
+            return why;
+        if (atomic_compare_exchange_weak(&cap.next_chunk, &n, n + 1))
+            break;
+    }
+    *c = n;
     return 0;
 }
 
@@ -223,14 +353,14 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     *recycled = ring_pick(t, &c);
     if (cap.fail_after && atomic_fetch_add(&cap.claims, 1) >= cap.fail_after)
         return CAP_WHY_IO;      /* TTCAP_TEST_FAIL_AFTER: injected failure */
-    if (!*recycled) {
-        c = atomic_fetch_add(&cap.next_chunk, 1);
-        if (cap_grow(c) != 0)
-            return CAP_WHY_FULL;
-    }
+    int why = *recycled ? 0 : take_index(&c);
+    if (why)
+        return why;
     off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
-    if (!*recycled && zero_fill(off, cap.chunk_size) != 0)
-        return CAP_WHY_FULL;
+    if (!*recycled && (why = zero_fill(off, cap.chunk_size)) != 0) {
+        claim_failed(why);
+        return why;
+    }
     uint8_t *m = mmap(NULL, cap.chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED,
                       cap.fd, off);
     if (m == MAP_FAILED)
@@ -285,8 +415,11 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
 static int claim_chunk(struct tstate *t, int *recycled)
 {
     int was, ignored;
+    struct cap_xfsz g;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    cap_xfsz_hold(&g);
     int why = claim_chunk_now(t, recycled);
+    cap_xfsz_release(&g);
     pthread_setcancelstate(was, &ignored);
     return why;
 }
@@ -321,13 +454,16 @@ static void write_lost(struct tstate *t, uint64_t n, int why)
 }
 
 /* Write the LOST records the thread owes (events dropped while cut off,
- * or while a signal handler interrupted a record being written). */
+ * or while a signal handler interrupted a record being written). Only
+ * with a chunk: a cut thread's count stays in the header (cut fields). */
 void cap_flush_lost(struct tstate *t)
 {
+    if (t->state != TS_LIVE)
+        return;
     if (t->lost) {
         uint64_t n = t->lost;
         t->lost = 0;
-        write_lost(t, n, CAP_WHY_FULL);
+        write_lost(t, n, t->cut_why ? t->cut_why : CAP_WHY_FULL);
     }
     if (t->lost_nested) {
         uint64_t n = t->lost_nested;
@@ -336,12 +472,118 @@ void cap_flush_lost(struct tstate *t)
     }
 }
 
+/* ---- cuts: the header's cut fields (TTF_OPT_CUTINFO) ------------------------ */
+
+static uint8_t *cut_entry(const struct tstate *t)
+{
+    return cap.hdr && t->cut_slot > 0
+               ? cap.hdr + TTF_CUT_TABLE + (size_t)(t->cut_slot - 1) * TTF_CUT_ENTRY
+               : NULL;
+}
+
+static void cut_flags(const struct tstate *t, uint32_t set)
+{
+    uint8_t *e = cut_entry(t);
+    if (e)
+        __atomic_fetch_or((uint32_t *)(void *)(e + TTF_CUTE_FLAGS), set, __ATOMIC_RELAXED);
+}
+
+/* The thread is cut (why): its entry in the cut table, taken once (a
+ * thread cut again after a resume keeps it); nochunk: it never had a
+ * chunk. The first cut of the process sets cut_reason and its time. */
+static void cut_enter(struct tstate *t, int why, int nochunk)
+{
+    uint8_t *h = cap.hdr;
+    t->cut_why = (uint8_t)why;
+    if (!h || t->cut_slot)
+        return;
+    uint32_t n = __atomic_fetch_add((uint32_t *)(void *)(h + TTF_H_CUTTHR), 1u, __ATOMIC_RELAXED);
+    uint64_t now = cap_clock_ns(CLOCK_REALTIME);
+    uint32_t none = 0;
+    if (__atomic_compare_exchange_n((uint32_t *)(void *)(h + TTF_H_CUTWHY), &none, (uint32_t)why,
+                                    0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        __atomic_store_n((uint64_t *)(void *)(h + TTF_H_CUTTIME), now, __ATOMIC_RELAXED);
+    if (n >= TTF_CUT_ENTRIES) {
+        t->cut_slot = -1;       /* in the totals only */
+        return;
+    }
+    uint8_t *e = h + TTF_CUT_TABLE + (size_t)n * TTF_CUT_ENTRY;
+    ttf_put_u32(e + TTF_CUTE_TID, (uint32_t)syscall(SYS_gettid));
+    ttf_put_u64(e + TTF_CUTE_LOST, t->lost + t->lost_nested);
+    ttf_put_u64(e + TTF_CUTE_TIME, now);
+    ttf_put_u32(e + TTF_CUTE_FLAGS, nochunk ? TTF_CUTF_NOCHUNK : 0);
+    ttf_put_u32(e + TTF_CUTE_REASON, (uint32_t)why);
+    __atomic_store_n((uint32_t *)(void *)(e + TTF_CUTE_THREAD), t->index + 1, __ATOMIC_RELEASE);
+    t->cut_slot = (int32_t)n + 1;
+}
+
+/* Add the thread's lost events not yet in the header's cut_events. */
+void cap_cut_publish(struct tstate *t)
+{
+    uint64_t pend = t->lost + t->lost_nested;
+    if (!cap.hdr || t->state != TS_CUT || pend <= t->cut_pub)
+        return;
+    __atomic_fetch_add((uint64_t *)(void *)(cap.hdr + TTF_H_CUTEV), pend - t->cut_pub,
+                       __ATOMIC_RELAXED);
+    t->cut_pub = pend;
+}
+
+/* One event (or record) a cut thread could not write. */
+static void cut_count(struct tstate *t)
+{
+    t->lost++;
+    uint64_t pend = t->lost + t->lost_nested;
+    uint8_t *e = cut_entry(t);
+    if (e)
+        __atomic_store_n((uint64_t *)(void *)(e + TTF_CUTE_LOST), pend, __ATOMIC_RELAXED);
+    if (pend - t->cut_pub >= 256)
+        cap_cut_publish(t);
+}
+
+/* A cut thread tries for a chunk now and then: every 1024 lost events,
+ * once the back-off after the last failed claim is over. */
+static void cut_retry(struct tstate *t)
+{
+    if ((t->lost & 0x3ff) == 0x3ff && retry_due())
+        cap_switch_chunk(t);
+}
+
+/* A cut thread got a chunk again: THREAD_START if it never wrote one, a
+ * LOST record for its gap, and that count taken back off the header. */
+static void cut_resume(struct tstate *t)
+{
+    uint64_t pub = t->cut_pub;
+    uint8_t *e = cut_entry(t);
+    if (!t->started)
+        cap_write_thread_start(t);
+    cap_flush_lost(t);
+    if (e) {
+        __atomic_store_n((uint64_t *)(void *)(e + TTF_CUTE_LOST), t->lost + t->lost_nested,
+                         __ATOMIC_RELAXED);
+        cut_flags(t, TTF_CUTF_RESUMED);
+    }
+    if (pub && cap.hdr)
+        __atomic_fetch_sub((uint64_t *)(void *)(cap.hdr + TTF_H_CUTEV), pub, __ATOMIC_RELAXED);
+    t->cut_pub = 0;
+}
+
+/* A cut thread ends (its key destructor): the header gets its count and
+ * its entry the ENDED flag. */
+void cap_cut_thread_end(struct tstate *t)
+{
+    if (t->state != TS_CUT)
+        return;
+    cap_cut_publish(t);
+    cut_flags(t, TTF_CUTF_ENDED);
+    t->state = TS_DONE;
+}
+
 /* The chunk is full (or the thread has none): move to a new one. On
  * failure the old chunk gets a CUT record and the thread counts losses. */
 void cap_switch_chunk(struct tstate *t)
 {
     uint8_t *old = t->base;
-    int recycled;
+    int recycled, was_cut = t->state == TS_CUT;
     int why = claim_chunk(t, &recycled);
     if (why) {
         write_cut(t, why);
@@ -350,27 +592,34 @@ void cap_switch_chunk(struct tstate *t)
         if (old)
             munmap(old, cap.chunk_size);
         t->base = NULL;
+        cut_enter(t, why, 0);
         return;
     }
     if (old)
         munmap(old, cap.chunk_size);
     t->state = TS_LIVE;
+    if (was_cut)
+        cut_resume(t);
     if (cap_hooks.switched)     /* set by cap_start, before any chunk */
         cap_hooks.switched(t, recycled, t->chunk);
 }
 
 /* Room for an extended record of need bytes (tag included), switching
- * chunks when needed. NULL when the thread cannot write. */
+ * chunks when needed. NULL when the thread cannot write (a cut thread
+ * counts the record as lost; need 0 only begins the thread). */
 uint8_t *cap_room(struct tstate *t, size_t need)
 {
     if (t->state == TS_NEW)
         cap_thread_begin(t);
-    if (t->state == TS_CUT && (++t->lost & 0xffff) == 0)
-        cap_switch_chunk(t);        /* retry now and then: space may be back */
-    if (t->state != TS_LIVE)
-        return NULL;
-    if (t->pos + need > t->limit + CAP_RESERVE / 2)
+    if (t->state == TS_CUT)
+        cut_retry(t);           /* now and then: space may be back */
+    if (t->state == TS_LIVE && t->pos + need > t->limit + CAP_RESERVE / 2)
         cap_switch_chunk(t);
+    if (t->state == TS_CUT) {
+        if (need)               /* 0: only beginning the thread, no record */
+            cut_count(t);
+        return NULL;
+    }
     /* a fresh chunk starts with records of its own (LOST, ring-mode
      * definitions), and a record larger than a chunk never fits */
     if (t->state != TS_LIVE || t->pos + need > t->limit + CAP_RESERVE / 2)
@@ -390,13 +639,15 @@ static void slow_event(struct tstate *t, uintptr_t a, int is_exit)
         cap_thread_begin(t);
     else if (t->state == TS_LIVE)
         cap_switch_chunk(t);
-    else if (t->state == TS_CUT && (++t->lost & 0xffff) == 0)
-        cap_switch_chunk(t);
+    else if (t->state == TS_CUT)
+        cut_retry(t);
     if (t->state == TS_LIVE && t->pos < t->limit) {
         if (is_exit)
             put_hot(t, a, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
         else
             put_hot(t, a, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
+    } else if (t->state == TS_CUT) {
+        cut_count(t);
     }
     if (t->state != TS_DONE)
         t->depth += is_exit ? -1 : 1;
@@ -447,25 +698,9 @@ void cap_thread_reset(struct tstate *t)
     t->depth = depth;
 }
 
-/* First event of a thread (or trace start for the main thread): index,
- * first chunk, THREAD_START. */
-void cap_thread_begin(struct tstate *t)
+/* THREAD_START: the thread's tid and OS name. */
+void cap_write_thread_start(struct tstate *t)
 {
-    int32_t depth = t->depth;
-    uint32_t given = t->given;
-    cap_thread_reset(t);
-    t->depth = depth;
-    t->timed = (uint8_t)cap.timed;
-    t->index = given ? given - 1 : atomic_fetch_add(&cap.next_thread, 1);
-    int why = claim_chunk(t, &(int){ 0 });
-    if (why) {
-        t->state = TS_CUT;
-        t->pos = t->limit = NULL;
-        return;
-    }
-    t->state = TS_LIVE;
-    if (cap.key_ok)
-        pthread_setspecific(cap.key, (void *)1);
     read_name(t->name);
     t->name_gen = atomic_load(&cap.name_gen);
     size_t n = strlen(t->name);
@@ -476,11 +711,38 @@ void cap_thread_begin(struct tstate *t)
     q = ttf_put_uvar(q, (uint64_t)syscall(SYS_gettid));
     q = ttf_put_str(q, t->name, n);
     cap_commit(t, p, TTF_R_THREAD_START, cap_ext_close(p, q));
+    t->started = 1;
+}
+
+/* First event of a thread (or trace start for the main thread): index,
+ * first chunk, THREAD_START. Without a chunk the thread is cut from its
+ * start (in the header's cut table), and writes THREAD_START if it gets
+ * one later. */
+void cap_thread_begin(struct tstate *t)
+{
+    int32_t depth = t->depth;
+    uint32_t given = t->given;
+    cap_thread_reset(t);
+    t->depth = depth;
+    t->timed = (uint8_t)cap.timed;
+    t->index = given ? given - 1 : atomic_fetch_add(&cap.next_thread, 1);
+    if (cap.key_ok)
+        pthread_setspecific(cap.key, (void *)1);
+    int why = claim_chunk(t, &(int){ 0 });
+    if (why) {
+        t->state = TS_CUT;
+        t->pos = t->limit = NULL;
+        cut_enter(t, why, 1);
+        return;
+    }
+    t->state = TS_LIVE;
+    cap_write_thread_start(t);
 }
 
 /* The thread is ending (its pthread key destructor, cap_thread_end in
  * cap_policy.c): 1 when it has a chunk to close, with busy set for the
- * caller, who ends with cap_thread_close; 0 when nothing is to be written.
+ * caller, who ends with cap_thread_close; 0 when nothing is to be written
+ * (a cut thread: its count goes to the header, its cut entry says ENDED).
  * A hot path that will never resume (asynchronous cancellation,
  * pthread_exit from a signal handler) has its partial record dropped. */
 int cap_thread_ending(struct tstate *t)
@@ -489,7 +751,11 @@ int cap_thread_ending(struct tstate *t)
         memset(t->pos, 0, CAP_VHOT_MAX);
         t->busy = 0;
     }
-    if (!cap_on || t->busy || t->state != TS_LIVE)
+    if (!cap_on || t->busy)
+        return 0;
+    if (t->state == TS_CUT)
+        cap_cut_thread_end(t);
+    if (t->state != TS_LIVE)
         return 0;
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);

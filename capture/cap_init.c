@@ -5,6 +5,22 @@
  * thread-end destructor (cap_policy.c). Hot path: cap_core.c; modules:
  * cap_modules.c; dlopen/pthread interposers: cap_interpose.c; fatal
  * signals: cap_sig.c; manual API: cap_api.c; values mode: cap_values.c.
+ *
+ * fork. The child handler runs in a copy of the process in which every
+ * other thread is gone, perhaps holding glibc's environment lock or the
+ * loader's locks for ever, so it does only async-signal-safe work: system
+ * calls, stores, its own formatting (no stdio, no setenv, no
+ * dl_iterate_phdr, no getenv). The modules come from the table the parent
+ * kept (cap_replay_modules), the parent trace's name from memory, and
+ * TTCAP_TRACE (which names the trace of exec'd images' parent) is a buffer
+ * of ours that the environment points to (putenv at start), rewritten in
+ * place. Until the child itself calls dlopen or dlclose it does not look
+ * at the loader's list again (cap.loader_suspect).
+ *
+ * Secure execution (setuid, setgid, capabilities): TTCAP_* is not read,
+ * and is removed from the environment, as glibc removes LD_PRELOAD: a
+ * setuid program that becomes root for good and execs another traced
+ * program would otherwise hand it the caller's choice of file.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -31,6 +47,27 @@ static void say(const char *msg)
 {
     ssize_t r = write(2, msg, strlen(msg));
     (void)r;
+}
+
+/* Append s at out[*o] (room len, always NUL-terminated, cut when full).
+ * Async-signal-safe, as put_dec: the fork child formats with these. */
+static void put_s(char *out, size_t len, size_t *o, const char *s)
+{
+    while (*s && *o + 1 < len)
+        out[(*o)++] = *s++;
+    out[*o] = 0;
+}
+
+static void put_dec(char *out, size_t len, size_t *o, unsigned long v)
+{
+    char d[24];
+    size_t n = 0;
+    do
+        d[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n && *o + 1 < len)
+        out[(*o)++] = d[--n];
+    out[*o] = 0;
 }
 
 /* A value quoted for a stderr line: at most 64 bytes, anything but
@@ -125,17 +162,48 @@ static void read_env(void)
         env_warn("TTCAP_CLOCK", clk, "is not tsc or none", "the default tsc");
     cap.ring_n = env_ring(cap.chunk_size);
     cap.sync = env_num("TTCAP_SYNC", 0, 1, 1) != 0;
+    const char *store = getenv("TTCAP_STORE"); /* here: a fork child reads no environ */
+    snprintf(cap.store_env, sizeof cap.store_env, "%s", store ? store : "");
     long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
     cap.fail_after = (uint64_t)fail;
 }
 
 /* The output name template from TTCAP_OUT or TTCAP=1 into cap.tmpl: 0,
  * or -1 when this run is not traced. */
+/* What is wrong with the template t (into why), or NULL: only %p, %e and
+ * %% are known; an unknown one is refused rather than taken literally. */
+static const char *bad_template(const char *t, char *why, size_t len)
+{
+    for (; *t; t++) {
+        if (*t != '%')
+            continue;
+        t++;
+        if (!*t)
+            return "ends in a lone %";
+        if (*t == 'p' || *t == 'e' || *t == '%')
+            continue;
+        snprintf(why, len, "has an unknown %%%c (known: %%p %%e %%%%)",
+                 *t >= 0x20 && *t < 0x7f ? *t : '?');
+        return why;
+    }
+    return NULL;
+}
+
 static int read_out(void)
 {
     const char *out = getenv("TTCAP_OUT");
     const char *on = getenv("TTCAP");
-    if (out && *out) {
+    char why[64];
+    const char *bad;
+    if (out && !*out) {
+        env_warn("TTCAP_OUT", out, "is empty", "no trace");
+        return -1;
+    }
+    if (out && (bad = bad_template(out, why, sizeof why)) != NULL) {
+        env_warn("TTCAP_OUT", out, bad, "no trace");
+        return -1;
+    }
+    if (out) {
         if (strlen(out) < sizeof cap.tmpl - 64) {
             snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
             return 0;
@@ -153,31 +221,36 @@ static int read_out(void)
     return 0;
 }
 
-/* Expand the output template: %p pid, %e program name, %% percent. In a
- * child of a traced process (forked, or exec'd from one: TTCAP_TRACE set)
- * a template without %p gets ".<pid>" appended. */
+/* Expand the output template (checked by read_out): %p pid, %e program
+ * name, %% percent. In a child of a traced process (forked, or exec'd from
+ * one: TTCAP_TRACE set) a template without %p gets ".<pid>" appended.
+ * Async-signal-safe (the fork child runs it). */
 static void expand_path(char *out, size_t len, const char *tmpl, int forked)
 {
     size_t o = 0;
     int had_pid = 0;
+    out[0] = 0;
     for (const char *s = tmpl; *s && o + 32 < len; s++) {
         if (s[0] != '%' || !s[1]) {
             out[o++] = *s;
+            out[o] = 0;
             continue;
         }
         s++;
         if (*s == 'p') {
-            o += (size_t)snprintf(out + o, len - o, "%d", (int)getpid());
+            put_dec(out, len, &o, (unsigned long)getpid());
             had_pid = 1;
         } else if (*s == 'e') {
-            o += (size_t)snprintf(out + o, len - o, "%s", program_invocation_short_name);
+            put_s(out, len, &o, program_invocation_short_name);
         } else {
             out[o++] = *s;
+            out[o] = 0;
         }
     }
-    out[o] = 0;
-    if (forked && !had_pid && o + 16 < len)
-        snprintf(out + o, len - o, ".%d", (int)getpid());
+    if (forked && !had_pid && o + 16 < len) {
+        put_s(out, len, &o, ".");
+        put_dec(out, len, &o, (unsigned long)getpid());
+    }
 }
 
 /* What stands at path (lstat: a link is not followed), for the refusal
@@ -207,17 +280,21 @@ static int create_trace(const char *path)
     return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
-/* Make p absolute (so a forked child can name its parent's file). */
+/* Make p absolute (so a forked child can name its parent's file).
+ * Async-signal-safe. */
 static void absolutize(char *p, size_t len)
 {
     if (p[0] == '/')
         return;
     char cwd[CAP_PATH_MAX], tmp[CAP_PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
+    if (syscall(SYS_getcwd, cwd, sizeof cwd) < 0)
         return;
-    int n = snprintf(tmp, sizeof tmp, "%s/%s", cwd, p);
-    if (n > 0 && (size_t)n < len)
-        memcpy(p, tmp, (size_t)n + 1);
+    size_t o = 0;
+    put_s(tmp, sizeof tmp, &o, cwd);
+    put_s(tmp, sizeof tmp, &o, "/");
+    put_s(tmp, sizeof tmp, &o, p);
+    if (o + 1 < sizeof tmp && o < len)
+        memcpy(p, tmp, o + 1);
 }
 
 static uint64_t calibrate(void)
@@ -281,13 +358,16 @@ static void write_header(void)
 {
     uint8_t *h = cap.hdr;
     ttf_put_header(h, (cap.ring_n ? TTF_OPT_RING : 0) |
-                   (cap.timed ? 0 : TTF_OPT_NOCLOCK),
+                   (cap.timed ? 0 : TTF_OPT_NOCLOCK) | TTF_OPT_CUTINFO,
                    cap.chunk_size, cap.tsc_hz, cap.start_real);
+    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE_CUT); /* cut fields: cap_core.c */
     atomic_thread_fence(memory_order_release);
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
 }
 
 static void on_exit_cb(int status, void *arg);
+static void fork_prepare(void);
+static void fork_parent(void);
 static void fork_child(void);
 
 typedef void (*exit_fn)(int);
@@ -300,33 +380,50 @@ static void install_hooks(void)
     cap.hooks_ok = 1;
     cap.key_ok = pthread_key_create(&cap.key, cap_thread_end) == 0;
     on_exit(on_exit_cb, NULL);
-    pthread_atfork(NULL, NULL, fork_child);
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
     cap_signals_install();
 }
 
-/* Create the trace file named by cap.tmpl and write its first records.
- * 0, or -1 with the process left untraced (one line on stderr). */
-int cap_start(const char *parent)
+/* "ttcap: cannot WHAT trace 'PATH': WHY; running untraced", one line.
+ * Async-signal-safe (strerrordesc_np: no locale, no lock). */
+static void say_untraced(const char *what, const char *why, const char *refused)
 {
-    expand_path(cap.path, sizeof cap.path, cap.tmpl, parent[0] != 0);
+    char msg[CAP_PATH_MAX + 160];
+    size_t o = 0;
+    put_s(msg, sizeof msg, &o, "ttcap: cannot ");
+    put_s(msg, sizeof msg, &o, what);
+    put_s(msg, sizeof msg, &o, " trace '");
+    put_s(msg, sizeof msg, &o, cap.path);
+    put_s(msg, sizeof msg, &o, "': ");
+    put_s(msg, sizeof msg, &o, why ? why : "unknown error");
+    put_s(msg, sizeof msg, &o, refused);
+    put_s(msg, sizeof msg, &o, "; running untraced\n");
+    say(msg);
+}
+
+/* Create the file named by cap.tmpl (numbered when the name is taken in a
+ * child of a traced process): its descriptor, or -1 said on stderr. */
+static int create_named(const char *parent, int forked)
+{
+    expand_path(cap.path, sizeof cap.path, cap.tmpl, forked || parent[0] != 0);
     absolutize(cap.path, sizeof cap.path);
     int fd = create_trace(cap.path);
     size_t n = strlen(cap.path);
-    for (int i = 1; fd < 0 && errno == EEXIST && parent[0] && i < 100; i++) {
+    for (unsigned i = 1; fd < 0 && errno == EEXIST && parent[0] && i < 100; i++) {
         /* a traced process's exec'd image or child: the name is taken
          * (by our own parent, most likely), so number a new one */
-        snprintf(cap.path + n, sizeof cap.path - n, ".%d", i);
+        size_t o = n;
+        put_s(cap.path, sizeof cap.path, &o, ".");
+        put_dec(cap.path, sizeof cap.path, &o, i);
         fd = create_trace(cap.path);
     }
     if (fd < 0 && parent[0])
         cap.path[n] = 0;
     if (fd < 0) {
-        char msg[CAP_PATH_MAX + 128];
         int err = errno;
         const char *kind = err == EEXIST || err == ELOOP ? odd_kind(cap.path) : NULL;
-        snprintf(msg, sizeof msg, "ttcap: cannot create trace '%s': %s%s; running untraced\n",
-                 cap.path, kind ? kind : strerror(err), kind ? " is there, refused" : "");
-        say(msg);
+        say_untraced("create", kind ? kind : strerrordesc_np(err),
+                     kind ? " is there, refused" : "");
         return -1;
     }
     int high = fcntl(fd, F_DUPFD_CLOEXEC, 512); /* out of the way of dup2(x, 3) */
@@ -334,21 +431,67 @@ int cap_start(const char *parent)
         close(fd);
         fd = high;
     }
+    return fd;
+}
+
+/* The header page (allocated, so its later stores need no new block on a
+ * full disk), the first growth and the header mapping. 0, or -1 with
+ * errno. Never passes RLIMIT_FSIZE (SIGXFSZ would kill the program). */
+static int setup_file(int fd)
+{
+    struct cap_xfsz g;
+    int rc = -1;
+    cap_xfsz_hold(&g);
+    if (cap_fsize_limit() < TTF_DATA_OFFSET) {
+        errno = EFBIG;
+    } else if (fallocate(fd, 0, 0, TTF_DATA_OFFSET) != 0 &&
+               (errno == ENOSPC || errno == EFBIG || ftruncate(fd, TTF_DATA_OFFSET) != 0)) {
+        /* errno set */
+    } else {
+        int why = cap_grow(0);
+        if (why)
+            errno = why == CAP_WHY_LIMIT ? EFBIG : why == CAP_WHY_FULL ? ENOSPC : EIO;
+        else if ((cap.hdr = mmap(NULL, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, MAP_SHARED,
+                                 fd, 0)) != MAP_FAILED)
+            rc = 0;
+    }
+    cap_xfsz_release(&g);
+    return rc;
+}
+
+/* TTCAP_TRACE=<this trace> for exec'd images (they name it as their
+ * parent). The environment points at this buffer (putenv at the first
+ * start); a forked child rewrites it in place, taking no lock. */
+static char trace_env[CAP_PATH_MAX + 16];
+
+static void name_for_children(int forked)
+{
+    size_t o = 0;
+    put_s(trace_env, sizeof trace_env, &o, "TTCAP_TRACE=");
+    put_s(trace_env, sizeof trace_env, &o, cap.path);
+    if (!forked)
+        putenv(trace_env);
+}
+
+/* Create the trace file named by cap.tmpl and write its first records.
+ * 0, or -1 with the process left untraced (one line on stderr). forked:
+ * from the fork child handler, which must stay async-signal-safe. */
+int cap_start(const char *parent, int forked)
+{
+    int fd = create_named(parent, forked);
+    if (fd < 0)
+        return -1;
     cap.fd = fd;
     cap.pid = (int)getpid();
     atomic_store(&cap.next_chunk, 0);
     atomic_store(&cap.cap_chunks, 0);
     atomic_store(&cap.next_thread, 0);
+    atomic_store(&cap.retry_at, 0);
+    cap.retry_wait = 0;
     atomic_flag_clear(&cap.grow_lock);
     atomic_flag_clear(&cap.mod_lock);
-    cap.nmods = 0;
-    if (ftruncate(fd, TTF_DATA_OFFSET) != 0 || cap_grow(0) != 0 ||
-        (cap.hdr = mmap(NULL, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, MAP_SHARED,
-                        fd, 0)) == MAP_FAILED) {
-        char msg[CAP_PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "ttcap: cannot write trace '%s': %s; running untraced\n",
-                 cap.path, strerror(errno));
-        say(msg);
+    if (setup_file(fd) != 0) {
+        say_untraced("write", strerrordesc_np(errno), "");
         close(fd);
         unlink(cap.path);       /* ours (O_EXCL), and not a trace: no header */
         cap.fd = -1;
@@ -366,12 +509,17 @@ int cap_start(const char *parent)
     cap_thread_begin(t);
     write_process(t, parent);
     cap_store_init();
-    cap_check_modules(t, 1);
+    if (forked) {
+        cap_replay_modules(t);  /* no dl_iterate_phdr in a fork child */
+    } else {
+        cap.nmods = 0;
+        cap_check_modules(t, 1);
+    }
     atomic_flag_clear(&cap.site_lock);
     for (struct ttcap_site *s = atomic_load(&cap.sites); s; s = s->next)
         cap_write_site(t, s);   /* forked: sites the parent defined */
     t->busy = 0;
-    setenv("TTCAP_TRACE", cap.path, 1); /* names the parent of exec'd images */
+    name_for_children(forked);
     ttcap_threshold = cap.level;
     cap_on = 1;
     return 0;
@@ -395,6 +543,18 @@ static int secure_ok(void)
 #endif
 }
 
+/* Secure execution: TTCAP and every TTCAP_* variable out of environ (in
+ * place, as unsetenv does), so no program this one execs sees them. */
+static void strip_env(void)
+{
+    char **w = environ;
+    for (char **r = environ; r && *r; r++)
+        if (strncmp(*r, "TTCAP", 5) != 0 || ((*r)[5] != '=' && (*r)[5] != '_' && (*r)[5]))
+            *w++ = *r;
+    if (w)
+        *w = NULL;
+}
+
 __attribute__((constructor(101)))
 static void cap_init(void)
 {
@@ -405,6 +565,7 @@ static void cap_init(void)
         if (getenv("TTCAP_OUT") || getenv("TTCAP"))
             say("ttcap: secure execution (setuid, setgid or capabilities):"
                 " TTCAP_* ignored, not traced\n");
+        strip_env();
         return;
     }
     if (read_out() != 0)
@@ -416,7 +577,7 @@ static void cap_init(void)
         snprintf(parent, sizeof parent, "%s", prev);
     else if (prev)
         env_warn("TTCAP_TRACE", prev, "is longer than 4095 bytes", "no parent trace");
-    if (cap_start(parent) == 0)
+    if (cap_start(parent, 0) == 0)
         cap_check_start();
 }
 
@@ -447,6 +608,7 @@ static void finish(int status, int quick)
             q = ttf_put_svar(q, status);
             cap_commit(t, p, TTF_R_END, cap_ext_close(p, q));
         }
+        cap_cut_publish(t);     /* a cut thread: its count into the header */
         t->busy = 0;
     }
     cap_on = 0;
@@ -463,11 +625,26 @@ static void on_exit_cb(int status, void *arg)
         finish(status, 0);
 }
 
-/* fork: the child starts its own trace naming the parent's. */
+/* fork, before: the module table must not be half-updated in the child. */
+static void fork_prepare(void)
+{
+    if (cap_on)
+        cap_modules_fork_prepare();
+}
+
+static void fork_parent(void)
+{
+    cap_modules_fork_parent();
+}
+
+/* fork: the child starts its own trace naming the parent's. Only
+ * async-signal-safe work (see the top of this file). */
 static void fork_child(void)
 {
+    cap_modules_fork_parent();  /* the table lock, taken in fork_prepare */
     if (!cap_on)
         return;
+    cap.loader_suspect = 1;
     cap_on = 0;
     ttcap_threshold = -0x7fffffff;
     char parent[CAP_PATH_MAX];
@@ -481,7 +658,7 @@ static void fork_child(void)
     cap.fd = -1;
     cap.hdr = NULL;
     cap_thread_reset(t);        /* keeps depth: the child is mid-call */
-    cap_start(parent);
+    cap_start(parent, 1);
 }
 
 /* _exit and _Exit end the trace as exit() does, then end the process. Not

@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,7 +39,7 @@
 /* thread states (tstate.state) */
 enum { TS_NEW = 0, TS_LIVE, TS_CUT, TS_DONE };
 /* LOST / CUT reasons (u8 in the record; the values of TTF_LOST_*) */
-enum { CAP_WHY_NESTED = 0, CAP_WHY_FULL = 1, CAP_WHY_IO = 2 };
+enum { CAP_WHY_NESTED = 0, CAP_WHY_FULL = 1, CAP_WHY_IO = 2, CAP_WHY_LIMIT = 3 };
 
 /* One thread's writer. All fields are touched only by the owning thread
  * (and by a signal handler running on it, guarded by busy). pos and limit
@@ -71,6 +72,12 @@ struct tstate {
     uint64_t *ring;             /* ring mode: own chunk indexes, oldest at ring_head */
     uint32_t ring_cnt;          /* entries used in ring */
     uint32_t ring_head;         /* oldest entry once ring is full */
+    int32_t cut_slot;           /* 1 + its entry in the header's cut table,
+                                   -1 cut beyond the table, 0 never cut */
+    uint8_t started;            /* THREAD_START written (a thread cut before
+                                   its first chunk writes it when it gets one) */
+    uint8_t cut_why;            /* CAP_WHY_* of its last cut */
+    uint64_t cut_pub;           /* lost events already added to the header's cut_events */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -106,6 +113,15 @@ struct capture {
     _Atomic uint32_t next_site; /* last call site id given */
     _Atomic unsigned name_gen;  /* bumped when another thread renames one */
     struct ttcap_site *_Atomic sites; /* defined call sites (for fork/ring) */
+    _Atomic uint64_t retry_at;  /* CLOCK_MONOTONIC_COARSE ns before which no
+                                   thread tries to claim a chunk again after a
+                                   claim failed (disk full, file size limit) */
+    uint64_t retry_wait;        /* the back-off now (doubles, 10 ms .. 1 s) */
+    _Atomic unsigned dl_gen;    /* dlopen/dlclose calls seen by our interposers */
+    unsigned dl_gen_seen;       /* dl_gen at the last module scan */
+    int loader_suspect;         /* a forked child: the loader's locks may be held
+                                   by a thread that is gone; no dl_iterate_phdr
+                                   until our own dlopen/dlclose ran here */
     uint64_t fail_after;        /* tests: chunk claims that succeed (0 = all) */
     _Atomic uint64_t claims;    /* tests: chunk claims so far */
     uint64_t tsc_hz;            /* counter ticks per second */
@@ -122,6 +138,7 @@ struct capture {
     char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
     char path[CAP_PATH_MAX];    /* this process's trace file */
     char store[CAP_PATH_MAX];   /* build-id store root ("" = none; cap_store.c) */
+    char store_env[CAP_PATH_MAX];/* TTCAP_STORE as read at start ("" = unset) */
 };
 
 /* What the writer (cap_core.c, the bottom of capture/STAGES) calls up to:
@@ -239,6 +256,7 @@ uint8_t *cap_room(struct tstate *t, size_t need);
 uint8_t *cap_reserve_room(struct tstate *t);
 void cap_switch_chunk(struct tstate *t);
 void cap_thread_begin(struct tstate *t);
+void cap_write_thread_start(struct tstate *t);
 void cap_thread_reset(struct tstate *t);
 int cap_thread_ending(struct tstate *t);
 void cap_thread_close(struct tstate *t);
@@ -251,6 +269,19 @@ int cap_site_id(struct tstate *t, struct ttcap_site *s);
 void cap_spin_lock(atomic_flag *f);
 void cap_spin_unlock(atomic_flag *f);
 void cap_values_chunk(void);
+void cap_cut_publish(struct tstate *t);
+void cap_cut_thread_end(struct tstate *t);
+uint64_t cap_fsize_limit(void);
+
+/* SIGXFSZ around a write that could pass RLIMIT_FSIZE: blocked, and one
+ * the write raised is taken back, so the program's own disposition never
+ * sees ours (cap_core.c). */
+struct cap_xfsz {
+    sigset_t old;               /* the thread's mask before */
+    int pending;                /* SIGXFSZ was pending already */
+};
+void cap_xfsz_hold(struct cap_xfsz *g);
+void cap_xfsz_release(struct cap_xfsz *g);
 
 /* cap_store.c */
 void cap_store_init(void);
@@ -259,6 +290,9 @@ void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_
 /* cap_modules.c */
 void cap_check_modules(struct tstate *t, int force);
 void cap_rewrite_modules(struct tstate *t, uint64_t chunk1);
+void cap_replay_modules(struct tstate *t);
+void cap_modules_fork_prepare(void);
+void cap_modules_fork_parent(void);
 
 /* cap_check.c */
 void cap_check_start(void);
@@ -275,6 +309,6 @@ void cap_policy_hooks(struct cap_hooks *h);
 void cap_thread_end(void *arg);
 
 /* cap_init.c */
-int cap_start(const char *parent_trace);
+int cap_start(const char *parent_trace, int forked);
 
 #endif

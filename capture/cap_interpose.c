@@ -37,6 +37,8 @@ void *dlopen(const char *file, int mode)
 {
     REAL(dlopen, 0);
     void *h = real ? real(file, mode) : NULL;
+    if (h)
+        atomic_fetch_add(&cap.dl_gen, 1);   /* the loader worked here (fork child) */
     struct tstate *t = &cap_tls;
     if (cap_on && h && !t->busy) {
         t->busy = 1;
@@ -101,6 +103,7 @@ int dlclose(void *handle)
     REAL(dlclose, 0);
     forget_sites(handle);
     int rc = real ? real(handle) : -1;
+    atomic_fetch_add(&cap.dl_gen, 1);
     struct tstate *t = &cap_tls;
     if (cap_on && !t->busy && t->state == TS_LIVE) {
         t->busy = 1;

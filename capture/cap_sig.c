@@ -113,6 +113,8 @@ static void set_default(int sig)
 static void write_crash(int sig, const siginfo_t *si)
 {
     struct tstate *t = &cap_tls;
+    if (cap_on)
+        cap_cut_publish(t);     /* a cut thread: its count into the header */
     uint8_t *p = cap_on ? cap_reserve_room(t) : NULL;
     if (!p)
         return;

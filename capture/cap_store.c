@@ -8,6 +8,13 @@
  * file. Only modules that call the -finstrument-functions hooks (or hold
  * libttcap: a static link) are kept: libc and friends hold no traced address. Slow path
  * only: trace start and module scans after dlopen.
+ *
+ * A copy is readable by whom the binary is readable by, no more (owner
+ * read, plus group and other read where the binary grants them): a
+ * private 0700 program's copy is 0400, never world-readable. A copy that
+ * would pass RLIMIT_FSIZE is not made (the kernel would kill the program
+ * with SIGXFSZ), and SIGXFSZ is held around the copy in case the limit
+ * drops under us.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +32,7 @@
 /* Choose the store from TTCAP_STORE and the trace's (absolute) path. */
 void cap_store_init(void)
 {
-    const char *e = getenv("TTCAP_STORE");
+    const char *e = cap.store_env;  /* TTCAP_STORE, read at start (cap_init.c) */
     cap.store[0] = 0;
     if (e && (strcmp(e, "none") == 0 || strcmp(e, "0") == 0))
         return;
@@ -61,17 +68,29 @@ static int copy_fd(int in, int out)
     return n == 0 ? 0 : -1;
 }
 
+/* Copy src to dst through a temporary name: readable as src is (read
+ * bits only, owner always), regular files only, within RLIMIT_FSIZE. */
 static int copy_file(const char *src, const char *dst)
 {
     char tmp[CAP_PATH_MAX + 192];
     snprintf(tmp, sizeof tmp, "%s.tmp%d", dst, (int)getpid());
-    int in = open(src, O_RDONLY | O_CLOEXEC);
+    int in = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (in < 0)
         return -1;
-    int out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+    struct stat st;
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_size > cap_fsize_limit()) {
+        close(in);
+        return -1;
+    }
+    mode_t mode = S_IRUSR | (st.st_mode & (S_IRGRP | S_IROTH));
+    int out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     int rc = -1;
     if (out >= 0) {
+        struct cap_xfsz g;
+        cap_xfsz_hold(&g);
         rc = copy_fd(in, out);
+        cap_xfsz_release(&g);
         close(out);
         if (rc == 0)
             rc = rename(tmp, dst);

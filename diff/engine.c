@@ -362,6 +362,8 @@ static int finish(ttd_diff *d, const char *paths[2], ttd_diff **out,
 {
     int rc = diff_all(d, paths, err);
 
+    if (rc >= 0)
+        rc = ttd_status(d);
     if (rc < 0) {
         if (err && err->code == 0)
             ttfi_set_err(err, rc, 0, "%s", ttf_strerror(rc));
@@ -413,6 +415,16 @@ int ttd_diff_files(const char *good, const char *bad,
     (*out)->r[0].owned = t[0];
     (*out)->r[1].owned = t[1];
     return finish(*out, paths, out, err);
+}
+
+int ttd_status(const ttd_diff *d)
+{
+    if (!d)
+        return TT_EINVAL;
+    for (int i = 0; i < 2; i++)
+        if (ttf_sym_status(d->r[i].norm.sym) < 0 || d->r[i].norm.oom)
+            return TT_ENOMEM;
+    return 0;
 }
 
 const ttd_result *ttd_get_result(const ttd_diff *d)

@@ -143,6 +143,7 @@ static inline ttdi_slot *func_slot(ttdi_norm *n, const ttf_event *ev)
 const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev)
 {
     ttdi_slot *s = func_slot(n, ev);
+    n->oom |= !s;
     return s ? s->name : "?";
 }
 
@@ -168,15 +169,19 @@ const char *ttdi_norm_text(ttdi_norm *n, const ttf_event *ev)
 
     if (len >= 0 && (size_t)len >= n->buflen) {
         char *nb = malloc((size_t)len + 1);
-        if (!nb)
+        if (!nb) {
+            n->oom = 1;
             return "?";
+        }
         free(n->buf);
         n->buf = nb;
         n->buflen = (size_t)len + 1;
         len = ttf_format_message(n->trace, ev, n->buf, n->buflen);
     }
-    if (len < 0)
+    if (len < 0) {
+        n->oom |= len == TT_ENOMEM;
         return "?";
+    }
     return n->buf;
 }
 

@@ -14,6 +14,8 @@
  * 0.2 x the ratio of the threads' event counts (smaller / larger). The
  * assignment is greedy: best score first (ties in creation order), which
  * is the minimum-cost assignment whenever each thread has one clear match.
+ * Rounds work on groups of equal key, so any number of threads pairs in
+ * O(n log n); big look-alike pools pair in creation order (see below).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +25,6 @@
 
 #define SKETCH_BINS 256             /* histogram bins */
 #define SKETCH_EVENTS (1u << 21)    /* kept events read per thread at most */
-#define MAX_CANDIDATES (1u << 18)   /* more tied pairs: creation order */
 
 static int same(const char *x, const char *y)
 {
@@ -127,38 +128,70 @@ static double runner_up(const cand *c, const cand *all, size_t n)
     return best;
 }
 
-/* The tied candidates of one round: pairs that fit where either side has
- * more than one fit. cg/cb count the fits per thread. */
-static size_t tied(ttdi_pairing *p, int round, uint32_t *cg, uint32_t *cb, cand *c)
-{
-    size_t n = 0;
+/* ---- one round ------------------------------------------------------------
+ * The rules of the first three rounds are equalities on a key (name and
+ * start function, name, start function), so a round sorts the unpaired
+ * threads of both runs by key once and works group by group: O(n log n)
+ * for any number of threads. A group of one thread per run is a unique
+ * fit. A tie of up to SMALL_TIE candidate pairs is scored pair by pair
+ * (greedy, best first); a bigger one (a pool of thousands of look-alike
+ * workers) pairs in creation order where the content agrees, then same
+ * content by creation order, then what is left by creation order: linear
+ * in the threads, every thread paired. */
 
-    for (size_t i = 0; i < p->ng; i++)
-        for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++)
-            if (p->b[j].partner < 0 && fits(&p->g[i], &p->b[j], round) &&
-                (cg[i] > 1 || cb[j] > 1) && n < MAX_CANDIDATES)
-                c[n++] = (cand){(uint32_t)i, (uint32_t)j, 0};
-    return n;
+#define SMALL_TIE (1u << 16)        /* candidate pairs scored one by one */
+
+/* One thread in a round's sort: run 0 good, 1 bad; its index. */
+typedef struct entry {
+    uint32_t run, i;
+} entry;
+
+typedef struct rsort {
+    ttdi_pairing *p;
+    int round;
+} rsort;
+
+static const ttdi_tinfo *info_of(const ttdi_pairing *p, const entry *e)
+{
+    return e->run ? &p->b[e->i] : &p->g[e->i];
 }
 
-/* One round: unique fits by the rule, ties by content. */
-static int round_pairs(ttdi_pairing *p, int round, uint32_t *cg, uint32_t *cb,
-                       cand *c)
+/* The round's key of t: strcmp order of (k1, k2). */
+static void key_of(const ttdi_tinfo *t, int round, const char **k1, const char **k2)
 {
-    memset(cg, 0, p->ng * sizeof *cg);
-    memset(cb, 0, p->nb * sizeof *cb);
-    for (size_t i = 0; i < p->ng; i++)
-        for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++)
-            if (p->b[j].partner < 0 && fits(&p->g[i], &p->b[j], round)) {
-                cg[i]++;
-                cb[j]++;
-            }
-    for (size_t i = 0; i < p->ng; i++)
-        for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++)
-            if (cg[i] == 1 && cb[j] == 1 && p->b[j].partner < 0 &&
-                fits(&p->g[i], &p->b[j], round))
-                join(&p->g[i], &p->b[j], round, 0);
-    size_t n = tied(p, round, cg, cb, c);
+    *k1 = round == TTD_PAIR_START ? t->start : t->name;
+    *k2 = round == TTD_PAIR_NAME_START ? t->start : "";
+}
+
+static int cmp_entry(const void *x, const void *y, void *ctx)
+{
+    const rsort *r = ctx;
+    const entry *a = x, *b = y;
+    const char *a1, *a2, *b1, *b2;
+    key_of(info_of(r->p, a), r->round, &a1, &a2);
+    key_of(info_of(r->p, b), r->round, &b1, &b2);
+    int c = strcmp(a1, b1);
+    if (!c)
+        c = strcmp(a2, b2);
+    if (!c && a->run != b->run)
+        c = a->run < b->run ? -1 : 1;
+    if (!c && a->i != b->i)
+        c = a->i < b->i ? -1 : 1;
+    return c;
+}
+
+/* Can t take part in a round by key (its key is set)? */
+static int keyed(const ttdi_tinfo *t, int round)
+{
+    if (t->partner >= 0)
+        return 0;
+    return round == TTD_PAIR_NAME ? t->name[0] != 0 : t->start[0] != 0;
+}
+
+/* Score c[0..n) and pair them greedily, best first (ties in creation
+ * order), as the content pairing of one tied group. */
+static int greedy(ttdi_pairing *p, int round, cand *c, size_t n)
+{
     for (size_t k = 0; k < n; k++) {
         int rc = sketch(p->gn, &p->g[c[k].g]);
         if (rc < 0 || (rc = sketch(p->bn, &p->b[c[k].b])) < 0)
@@ -175,6 +208,188 @@ static int round_pairs(ttdi_pairing *p, int round, uint32_t *cg, uint32_t *cb,
         g->second = b->second = runner_up(&c[k], c, n);
     }
     return 0;
+}
+
+/* The fingerprint of a thread's content: its sketch and event count. */
+static uint64_t print_of(const ttdi_tinfo *t)
+{
+    uint64_t h = t->events * 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < SKETCH_BINS; i++) {
+        uint32_t v;
+        memcpy(&v, &t->sketch[i], sizeof v);
+        h = (h ^ v) * 0x100000001B3ull;
+    }
+    return h;
+}
+
+/* Join g and b of a big tie: their own score, the runner-up as good when
+ * look-alikes remain (alike: another thread had the same content). */
+static void join_alike(ttdi_tinfo *g, ttdi_tinfo *b, int round, int alike)
+{
+    join(g, b, TTD_PAIR_CONTENT, round);
+    g->score = b->score = similarity(g, b);
+    g->second = b->second = alike ? g->score : -1;
+}
+
+typedef struct pent {
+    uint64_t fp;            /* content fingerprint */
+    uint32_t i;             /* thread index */
+} pent;
+
+static int cmp_pent(const void *x, const void *y)
+{
+    const pent *a = x, *b = y;
+    if (a->fp != b->fp)
+        return a->fp < b->fp ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Same content, by creation order: walk both runs' threads sorted by
+ * (fingerprint, index) in step. */
+static void pair_same_content(ttdi_pairing *p, int round, pent *g, size_t ng,
+                              pent *b, size_t nb)
+{
+    qsort(g, ng, sizeof *g, cmp_pent);
+    qsort(b, nb, sizeof *b, cmp_pent);
+    for (size_t i = 0, j = 0; i < ng && j < nb;) {
+        if (g[i].fp != b[j].fp) {
+            g[i].fp < b[j].fp ? i++ : j++;
+            continue;
+        }
+        if (p->g[g[i].i].partner < 0 && p->b[b[j].i].partner < 0)
+            join_alike(&p->g[g[i].i], &p->b[b[j].i], round, 1);
+        i++, j++;
+    }
+}
+
+/* A big tied group: gi[ng] and bi[nb] thread indexes, creation order. */
+static int big_tie(ttdi_pairing *p, int round, const uint32_t *gi, size_t ng,
+                   const uint32_t *bi, size_t nb)
+{
+    pent *g = malloc((ng + 1) * sizeof *g), *b = malloc((nb + 1) * sizeof *b);
+    int rc = g && b ? 0 : TT_ENOMEM;
+    for (size_t i = 0; rc >= 0 && i < ng; i++)
+        if ((rc = sketch(p->gn, &p->g[gi[i]])) >= 0)
+            g[i] = (pent){print_of(&p->g[gi[i]]), gi[i]};
+    for (size_t j = 0; rc >= 0 && j < nb; j++)
+        if ((rc = sketch(p->bn, &p->b[bi[j]])) >= 0)
+            b[j] = (pent){print_of(&p->b[bi[j]]), bi[j]};
+    /* creation order where the content agrees */
+    for (size_t k = 0; rc >= 0 && k < ng && k < nb; k++)
+        if (g[k].fp == b[k].fp)
+            join_alike(&p->g[gi[k]], &p->b[bi[k]], round, 1);
+    if (rc >= 0)
+        pair_same_content(p, round, g, ng, b, nb);
+    /* the rest by creation order */
+    for (size_t i = 0, j = 0; rc >= 0 && i < ng && j < nb;) {
+        if (p->g[gi[i]].partner >= 0 || p->b[bi[j]].partner >= 0) {
+            p->g[gi[i]].partner >= 0 ? i++ : j++;
+            continue;
+        }
+        join_alike(&p->g[gi[i++]], &p->b[bi[j++]], round, 0);
+    }
+    free(g);
+    free(b);
+    return rc;
+}
+
+/* One group of a keyed round: good threads gi[ng], bad bi[nb]. */
+static int group_pairs(ttdi_pairing *p, int round, const uint32_t *gi, size_t ng,
+                       const uint32_t *bi, size_t nb, cand *c)
+{
+    if (ng == 1 && nb == 1) {
+        join(&p->g[gi[0]], &p->b[bi[0]], round, 0);
+        return 0;
+    }
+    if (!ng || !nb)
+        return 0;
+    if ((uint64_t)ng * nb > SMALL_TIE)
+        return big_tie(p, round, gi, ng, bi, nb);
+    size_t n = 0;
+    for (size_t i = 0; i < ng; i++)
+        for (size_t j = 0; j < nb; j++)
+            c[n++] = (cand){gi[i], bi[j], 0};
+    return greedy(p, round, c, n);
+}
+
+/* A keyed round: sort, then each group. idx holds room for every thread
+ * of both runs; c for SMALL_TIE candidates. */
+static int keyed_round(ttdi_pairing *p, int round, entry *e, uint32_t *idx, cand *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->ng; i++)
+        if (keyed(&p->g[i], round))
+            e[n++] = (entry){0, (uint32_t)i};
+    for (size_t j = 0; j < p->nb; j++)
+        if (keyed(&p->b[j], round))
+            e[n++] = (entry){1, (uint32_t)j};
+    rsort r = {p, round};
+    qsort_r(e, n, sizeof *e, cmp_entry, &r);
+    int rc = 0;
+    for (size_t s = 0, t; rc >= 0 && s < n; s = t) {
+        size_t ng = 0, nb = 0;
+        for (t = s; t < n; t++) {
+            const char *a1, *a2, *b1, *b2;
+            key_of(info_of(p, &e[s]), round, &a1, &a2);
+            key_of(info_of(p, &e[t]), round, &b1, &b2);
+            if (strcmp(a1, b1) || strcmp(a2, b2))
+                break;
+            e[t].run ? nb++ : ng++;
+        }
+        for (size_t k = s; k < t; k++) /* good ones first (the sort) */
+            idx[k - s] = e[k].i;
+        rc = group_pairs(p, round, idx, ng, idx + ng, nb, c);
+    }
+    return rc;
+}
+
+/* The last round: threads with no name and no start function that differ.
+ * Not an equality, so pairs are counted one by one (few threads are left
+ * by now); past SMALL_TIE x 64 pairs, compatible threads pair in creation
+ * order instead. */
+static int order_round(ttdi_pairing *p, uint32_t *cg, uint32_t *cb, cand *c)
+{
+    size_t lg = 0, lb = 0, n = 0;
+    for (size_t i = 0; i < p->ng; i++)
+        lg += p->g[i].partner < 0;
+    for (size_t j = 0; j < p->nb; j++)
+        lb += p->b[j].partner < 0;
+    if ((uint64_t)lg * lb > (uint64_t)SMALL_TIE * 64) {
+        for (size_t i = 0, j = 0; i < p->ng && j < p->nb;) {
+            if (p->g[i].partner >= 0 || p->b[j].partner >= 0) {
+                p->g[i].partner >= 0 ? i++ : j++;
+                continue;
+            }
+            if (fits(&p->g[i], &p->b[j], TTD_PAIR_ORDER))
+                join(&p->g[i], &p->b[j], TTD_PAIR_ORDER, 0);
+            i++, j++;
+        }
+        return 0;
+    }
+    memset(cg, 0, p->ng * sizeof *cg);
+    memset(cb, 0, p->nb * sizeof *cb);
+    for (size_t i = 0; i < p->ng; i++)
+        for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++)
+            if (p->b[j].partner < 0 && fits(&p->g[i], &p->b[j], TTD_PAIR_ORDER))
+                cg[i]++, cb[j]++;
+    for (size_t i = 0; i < p->ng; i++)
+        for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++)
+            if (cg[i] == 1 && cb[j] == 1 && p->b[j].partner < 0 &&
+                fits(&p->g[i], &p->b[j], TTD_PAIR_ORDER))
+                join(&p->g[i], &p->b[j], TTD_PAIR_ORDER, 0);
+    int rc = 0;
+    for (size_t i = 0; rc >= 0 && i < p->ng; i++) {
+        for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++) {
+            if (p->b[j].partner < 0 && fits(&p->g[i], &p->b[j], TTD_PAIR_ORDER) &&
+                (cg[i] > 1 || cb[j] > 1))
+                c[n++] = (cand){(uint32_t)i, (uint32_t)j, 0};
+            if (n == SMALL_TIE) { /* one chunk of candidates at a time */
+                rc = greedy(p, TTD_PAIR_ORDER, c, n);
+                n = 0;
+            }
+        }
+    }
+    return rc < 0 ? rc : greedy(p, TTD_PAIR_ORDER, c, n);
 }
 
 /* Pairs given by hand; TT_EINVAL (with p->bad_hand set) when one names a
@@ -196,25 +411,30 @@ static int by_hand(ttdi_pairing *p)
 int ttdi_pair_threads(ttdi_pairing *p)
 {
     size_t big = p->ng > p->nb ? p->ng : p->nb;
-    size_t nc = p->ng * p->nb < MAX_CANDIDATES ? p->ng * p->nb : MAX_CANDIDATES;
     uint32_t *cnt = malloc((2 * big + 1) * sizeof *cnt);
-    cand *c = malloc((nc + 1) * sizeof *c);
+    entry *e = malloc((p->ng + p->nb + 1) * sizeof *e);
+    uint32_t *idx = malloc((p->ng + p->nb + 1) * sizeof *idx);
+    cand *c = malloc((SMALL_TIE + 1) * sizeof *c);
     int rc = TT_ENOMEM;
 
     for (size_t i = 0; i < p->ng; i++)
         p->g[i].partner = -1, p->g[i].score = p->g[i].second = -1;
     for (size_t i = 0; i < p->nb; i++)
         p->b[i].partner = -1, p->b[i].score = p->b[i].second = -1;
-    if (!cnt || !c)
+    if (!cnt || !e || !idx || !c)
         goto out;
     if ((rc = by_hand(p)) < 0)
         goto out;
     if (p->ng && p->nb && p->g[0].partner < 0 && p->b[0].partner < 0)
         join(&p->g[0], &p->b[0], TTD_PAIR_MAIN, 0);
-    for (int round = TTD_PAIR_NAME_START; round <= TTD_PAIR_ORDER && rc >= 0; round++)
-        rc = round_pairs(p, round, cnt, cnt + big, c);
+    for (int round = TTD_PAIR_NAME_START; round < TTD_PAIR_ORDER && rc >= 0; round++)
+        rc = keyed_round(p, round, e, idx, c);
+    if (rc >= 0)
+        rc = order_round(p, cnt, cnt + big, c);
 out:
     free(cnt);
+    free(e);
+    free(idx);
     free(c);
     return rc;
 }

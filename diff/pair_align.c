@@ -125,6 +125,30 @@ static int load_seq(ttdi_run_state *r, uint32_t th, int collapse, ttdi_seq *s,
     return rc < 0 ? rc : 0;
 }
 
+/* ---- a run cut short (disk full) ------------------------------------------ */
+
+/* A thread whose stream was cut (a full disk: the writer could get no
+ * chunk) stops where the cut is, not where the program stopped: what the
+ * other run did after that point is unknown here, not a divergence. Drop
+ * the trailing hunks that only add events of the other side after the cut
+ * side's last event (flat or tree hunks alike: the missing calls and the
+ * exits of the calls left open). A difference before the cut stays. */
+static void drop_cut_tail(const ttd_diff *d, ttdi_ipair *p)
+{
+    const ttf_thread *g = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0]);
+    const ttf_thread *b = ttf_get_thread(d->r[TTD_BAD].t, p->t[1]);
+    int gcut = g && g->cut, bcut = b && b->cut;
+
+    while (p->nh && (gcut || bcut)) {
+        const ttdi_hunk *h = &p->h[p->nh - 1];
+        int tail_b = bcut && h->b0 == h->b1 && h->b0 == p->n[1];
+        int tail_g = gcut && h->a0 == h->a1 && h->a0 == p->n[0];
+        if (!tail_b && !tail_g)
+            break;
+        p->nh--;
+    }
+}
+
 /* ---- call values (values.c) --------------------------------------------- */
 
 /* Compare the call values of pair p along its alignment, whichever
@@ -137,6 +161,7 @@ static int pair_values(ttd_diff *d, ttdi_ipair *p)
     ttdi_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
     ttdi_vside b = {&d->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
 
+    drop_cut_tail(d, p);
     if (!d->values)
         return 0;
     if (d->o.first_only && p->nh)

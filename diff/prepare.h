@@ -43,6 +43,8 @@ typedef struct ttdi_norm {
     ttdi_cache sites;       /* MESSAGE/MARK by site id */
     char *buf;              /* formatted message text */
     size_t buflen;          /* its size */
+    int oom;                /* 1: a name or text read "?" for want of
+                               memory (ttd_status) */
 } ttdi_norm;
 
 /* Set up n over trace t (opens its symbols, C++ names demangled unless

@@ -131,6 +131,9 @@ void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path, ttd_ru
     if (pr && pr->exited)
         ri_out->exit_status = pr->exit_status;
     ri_out->threads = r->nt;
+    char cut[256];
+    if (ttf_cut_text(r->t, cut, sizeof cut))
+        ri_out->cut = ttfi_arena_strcpy(&d->arena, cut);
     size_t nm = ttf_module_count(r->t);
     const ttf_module *m = nm ? ttf_get_module(r->t, 0) : NULL; /* else the first */
     for (size_t i = 0; i < nm; i++) {
@@ -164,16 +167,19 @@ int ttdi_notices(ttd_diff *d, int ri)
 {
     ttdi_run_state *r = &d->r[ri];
     size_t n1 = ttf_notice_count(r->t), n2 = ttf_sym_notice_count(r->norm.sym);
-    const char **v = ttfi_arena_zalloc(&d->arena, (n1 + n2 + 1) * sizeof *v);
+    const char **v = ttfi_arena_zalloc(&d->arena, (n1 + n2 + 2) * sizeof *v);
+    size_t n = 0;
 
     if (!v)
         return TT_ENOMEM;
+    if (d->res.runs[ri].cut)
+        v[n++] = d->res.runs[ri].cut;
     for (size_t i = 0; i < n1; i++)
-        v[i] = ttf_get_notice(r->t, i);
+        v[n++] = ttf_get_notice(r->t, i);
     for (size_t i = 0; i < n2; i++)
-        v[n1 + i] = ttf_sym_get_notice(r->norm.sym, i);
+        v[n++] = ttf_sym_get_notice(r->norm.sym, i);
     d->res.runs[ri].notices = v;
-    d->res.runs[ri].nnotices = n1 + n2;
+    d->res.runs[ri].nnotices = n;
     return 0;
 }
 

@@ -304,6 +304,10 @@ void ttdi_tree_finish(ttdi_tree *t)
 {
     if (t->done)
         return;
+    if (t->nst == 0) { /* never reset, or its reset ran out of memory */
+        t->done = 1;
+        return;
+    }
     if (t->pend)
         close_pending(t, t->raw, t->raw - 1, END_CUT);
     while (t->nst > 1)

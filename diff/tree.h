@@ -109,7 +109,8 @@ int ttdi_tree_reset(ttdi_tree *t, size_t bound);
  * TTDI_NODE_MAX nodes: such a thread needs --flat). */
 int ttdi_tree_feed(ttdi_tree *t, uint64_t key, int kind);
 /* Close the calls still open (the thread ended or died inside them) and
- * the root. Call once, after the last feed. */
+ * the root. Call once, after the last feed; a tree whose reset failed (or
+ * never ran) is only marked done. */
 void ttdi_tree_finish(ttdi_tree *t);
 void ttdi_tree_free(ttdi_tree *t);
 

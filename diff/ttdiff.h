@@ -31,11 +31,12 @@ extern "C" {
  * 1.5: ttd_hunk_details (several hunks' details in one read of each
  * thread); ttd_hunk_info good_time_ns; ttd_value_diff good_is_code,
  * bad_is_code, good_code, bad_code (a size_t error code's signed form).
- * 1.6: why, not just where (diff/explain.c): ttd_suspect score, evidence,
- * pair; ttd_evidence; ttd_cause and ttd_divergence chain, nchain,
- * chain_end (also in ttd_result for runs with no split); ttd_outcome in
- * ttd_result; ttd_result values_ignored, value_others; value_first is
- * now the headline value difference (see explain.c). */
+ * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status. Why,
+ * not just where (diff/explain.c): ttd_suspect score, evidence, pair;
+ * ttd_evidence; ttd_cause and ttd_divergence chain, nchain, chain_end
+ * (also in ttd_result for runs with no split); ttd_outcome in ttd_result;
+ * ttd_result values_ignored, value_others; value_first is now the
+ * headline value difference (see explain.c). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 6
 #define TTD_VERSION_PATCH 0
@@ -468,8 +469,13 @@ typedef struct ttd_run_info {
     int closed;             /* 1: clean end recorded */
     int exit_status;        /* valid when closed */
     const ttd_event *crash; /* the crash event, NULL if none */
-    size_t nnotices;        /* reader and symbol notices */
+    size_t nnotices;        /* reader and symbol notices (the cut first) */
     const char *const *notices;
+    const char *cut;        /* the run's trace was cut (disk full...):
+                               "trace cut: disk full after N events; M
+                               events could not be written (1 thread cut)"
+                               (ttf_cut_text); NULL if not. A thread's
+                               events past its cut are never a divergence */
     const uint8_t *build_id;/* the program's build-id (its module whose path
                                is exe, else the first; a copy owned by the
                                result), NULL if none */
@@ -560,6 +566,10 @@ int ttd_diff_files(const char *good, const char *bad,
 
 /* The results. Valid until ttd_free. */
 const ttd_result *ttd_get_result(const ttd_diff *d);
+/* TT_ENOMEM if anything of d so far (the diff, details and names asked
+ * for since) was degraded for want of memory: a name read "?", a notice
+ * went missing. 0 otherwise. A tool checks it after rendering. */
+int ttd_status(const ttd_diff *d);
 
 /* Details of hunk i of ttd_result.hunks (computed on first call, then kept
  * until ttd_free). Errors: TT_EINVAL (no such hunk), TT_ENOMEM, reader

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,8 @@ struct ttf_trace {
     uint64_t real0;             /* CLOCK_REALTIME ns at time 0 */
     uint64_t ev_min, ev_max;    /* first and last event tsc */
     int oom;                    /* an allocation failed while opening */
+    ttf_cut cuts[TTF_CUT_ENTRIES]; /* the header's cut table, used entries */
+    size_t ncuts;
 };
 
 /* Decoding state of one chunk; reset at every chunk like the writer's. */
@@ -1062,6 +1065,39 @@ static int check_magic(struct ttfi_cursor *c, size_t len)
     return CORRUPT(c, "not a tt trace (bad magic)");
 }
 
+/* The header's cut counters and cut table (TTF_OPT_CUTINFO: libttcap
+ * keeps them in the mapped header page). Entries past the file's end or
+ * data_offset are not read; an entry's thread index + 1 is stored last,
+ * so 0 marks an unused (or half-written) one. */
+static void parse_cutinfo(ttf_trace *t)
+{
+    ttf_header *h = &t->hdr;
+    const uint8_t *b = t->buf;
+    if (!(h->optional_features & TTF_OPT_CUTINFO) ||
+        h->header_size < TTF_HEADER_SIZE_CUT || t->len < TTF_HEADER_SIZE_CUT)
+        return;
+    h->cut_events = ttf_get_le(b + TTF_H_CUTEV, 8);
+    h->cut_threads = (uint32_t)ttf_get_le(b + TTF_H_CUTTHR, 4);
+    h->cut_reason = (uint32_t)ttf_get_le(b + TTF_H_CUTWHY, 4);
+    h->cut_realtime_ns = ttf_get_le(b + TTF_H_CUTTIME, 8);
+    for (size_t i = 0; i < TTF_CUT_ENTRIES; i++) {
+        uint64_t off = TTF_CUT_TABLE + i * TTF_CUT_ENTRY;
+        if (off + TTF_CUT_ENTRY > t->len || off + TTF_CUT_ENTRY > h->data_offset)
+            break;
+        const uint8_t *e = b + off;
+        uint32_t th1 = (uint32_t)ttf_get_le(e + TTF_CUTE_THREAD, 4);
+        if (!th1)
+            continue;
+        uint32_t why = (uint32_t)ttf_get_le(e + TTF_CUTE_REASON, 4);
+        t->cuts[t->ncuts++] = (ttf_cut){ .thread = th1 - 1,
+            .tid = (int64_t)ttf_get_le(e + TTF_CUTE_TID, 4),
+            .lost = ttf_get_le(e + TTF_CUTE_LOST, 8),
+            .realtime_ns = ttf_get_le(e + TTF_CUTE_TIME, 8),
+            .flags = (uint32_t)ttf_get_le(e + TTF_CUTE_FLAGS, 4),
+            .reason = why > 255 ? 255 : (int)why };
+    }
+}
+
 static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
 {
     struct ttfi_cursor c = {t->buf, t->buf + t->len, t->buf, 0, NULL, 1, pb};
@@ -1101,6 +1137,7 @@ static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
     h->exit_status = (int32_t)(uint32_t)v[EXIT];
     h->tsc_hz = v[TSCHZ];
     h->start_realtime_ns = v[START];
+    parse_cutinfo(t);
 
     c.rec = t->buf + TTF_H_ENDIAN;
     if (v[ENDIAN] == 0x04030201u)
@@ -1279,6 +1316,7 @@ static void scan_events(ttf_trace *t, size_t i)
     ttf_event ev, hit;
     uint64_t n = 0, lost = 0, first = 0, last = 0;
     uint64_t lo = t->ev_min, hi = t->ev_max;
+    int cut = -1;
 
     titer_init(&ti, t, i, t);
     for (;;) {
@@ -1287,6 +1325,7 @@ static void scan_events(ttf_trace *t, size_t i)
         } else if (titer_step(&ti, &ev) == 1) {
             last = ev.tsc;
             lost += ev.lost_events;
+            cut = ev.kind == TTF_EV_CUT && cut < 0 ? ev.code : cut;
         } else {
             break;
         }
@@ -1297,11 +1336,36 @@ static void scan_events(ttf_trace *t, size_t i)
     struct tthread *th = ti.th;
     th->pub.events = n;
     th->pub.lost_events = lost;
+    th->pub.cut = cut >= 0;
+    if (cut >= 0 && t->sum.cut_threads++ == 0)
+        t->sum.cut_reason = cut;
     th->has_ev = n != 0;
     th->first_tsc = first;
     th->last_tsc = last;
     t->ev_min = lo;
     t->ev_max = hi;
+}
+
+/* The summary's cut fields: CUT records and the header's counters (a
+ * thread that never got a chunk leaves no record, only the count). */
+static void sum_cuts(ttf_trace *t)
+{
+    const ttf_header *h = &t->hdr;
+    uint64_t table = 0;
+    for (size_t i = 0; i < t->ncuts; i++)
+        table += t->cuts[i].lost;
+    if (h->cut_threads > t->sum.cut_threads)
+        t->sum.cut_threads = h->cut_threads;
+    if (t->ncuts > t->sum.cut_threads)
+        t->sum.cut_threads = t->ncuts;
+    if (h->cut_threads || t->ncuts)
+        t->sum.cut_reason = t->ncuts ? t->cuts[0].reason
+                          : (int)(h->cut_reason > 255 ? 255 : h->cut_reason);
+    else if (!t->sum.cut_threads)
+        t->sum.cut_reason = h->cut_events ? TTF_CUT_UNSPEC : -1;
+    /* exact per thread; the total may be short after a SIGKILL */
+    t->sum.cut_events = h->cut_events > table ? h->cut_events : table;
+    t->sum.lost_events += t->sum.cut_events;
 }
 
 static void scan_threads(ttf_trace *t)
@@ -1382,6 +1446,7 @@ static void finish_index(ttf_trace *t)
         t->sum.events += th->pub.events;
         t->sum.lost_events += th->pub.lost_events;
     }
+    sum_cuts(t);
     for (size_t i = 0; i < t->n_chunks; i++)
         t->sum.data_bytes += t->chunks[i].vend - t->chunks[i].off - t->chunks[i].hsize;
     if (t->sum.events)
@@ -1432,7 +1497,9 @@ static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
                               t->hdr.chunk_size;
     for (uint64_t i = 0; i < t->sum.chunks_total; i++)
         scan_slot(t, i);
-    if (!t->oom && index_chunks(t) == 0 && !t->oom)
+    if (!t->oom && index_chunks(t) != 0)
+        t->oom = 1;     /* the thread table could not be had */
+    if (!t->oom)
         scan_threads(t);
     if (!t->oom)
         finish_index(t);
@@ -1562,6 +1629,40 @@ const ttf_header *ttf_get_header(const ttf_trace *t)
 const ttf_summary *ttf_get_summary(const ttf_trace *t)
 {
     return t ? &t->sum : NULL;
+}
+
+size_t ttf_cut_count(const ttf_trace *t)
+{
+    return t ? t->ncuts : 0;
+}
+
+const ttf_cut *ttf_get_cut(const ttf_trace *t, size_t i)
+{
+    return t && i < t->ncuts ? &t->cuts[i] : NULL;
+}
+
+const char *ttf_cut_reason_name(int reason)
+{
+    switch (reason) {
+    case TTF_CUT_FULL: return "disk full";
+    case TTF_CUT_IO: return "write failed";
+    case TTF_CUT_LIMIT: return "file size limit";
+    default: return "writer stopped";
+    }
+}
+
+int ttf_cut_text(const ttf_trace *t, char *buf, size_t len)
+{
+    const ttf_summary *s = ttf_get_summary(t);
+    if (len)
+        buf[0] = 0;
+    if (!s || s->cut_reason < 0)
+        return 0;
+    snprintf(buf, len, "trace cut: %s after %" PRIu64 " events; %" PRIu64
+             " events could not be written (%" PRIu64 " thread%s cut)",
+             ttf_cut_reason_name(s->cut_reason), s->events, s->cut_events,
+             s->cut_threads, s->cut_threads == 1 ? "" : "s");
+    return 1;
 }
 
 const ttf_process *ttf_get_process(const ttf_trace *t)

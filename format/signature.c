@@ -15,9 +15,11 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ttf_int.h"
 
@@ -374,6 +376,26 @@ void ttfi_cumap_free(struct ttfi_cumap *map)
 
 /* ---- entry points --------------------------------------------------------- */
 
+/* libdw's own allocations that fail call the Dwarf's out-of-memory
+ * handler, which must not return; its default prints "libdw: Cannot
+ * allocate memory" and exits 1, which reads as "the runs differ". Ours
+ * says what every tool says (PROG: out of memory) and exits 2. */
+__attribute__((noreturn)) static void dw_oom(void)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: out of memory (in libdw)\n", program_invocation_short_name);
+    _exit(2);
+}
+
+/* dm's DWARF (if any) with dw_oom as its out-of-memory handler. */
+static void guard(Dwfl_Module *dm)
+{
+    Dwarf_Addr bias;
+    Dwarf *dw = dwfl_module_getdwarf(dm, &bias);
+    if (dw)
+        dwarf_new_oom_handler(dw, dw_oom);
+}
+
 int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
                          uint64_t addr, void *(*alloc)(void *ctx, size_t n),
                          void *ctx, ttf_signature *sig, const char **why)
@@ -405,17 +427,30 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
     return r ? r : a.oom ? TT_ENOMEM : 0;
 }
 
+/* 1 if libdwfl's or libdw's last error was a failed allocation (the
+ * error codes are read, and so cleared). */
+static int lost_memory(void)
+{
+    int e = dwfl_errno(), f = dwarf_errno();
+    const char *m = e ? dwfl_errmsg(e) : NULL, *n = f ? dwarf_errmsg(f) : NULL;
+    return (m && strcasestr(m, "memory")) || (n && strcasestr(n, "memory"));
+}
+
 int ttfi_dwarf_line(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
                     const char **file, int *line)
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die cu;
+    guard(dm);
+    lost_memory(); /* clear older errors */
     Dwfl_Line *l = dwfl_module_getsrc(dm, addr);
 
     if (l) {
         *file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
         return *file ? 0 : TT_ENOTFOUND;
     }
+    if (lost_memory())
+        return TT_ENOMEM;
     int rc = unit_of(dm, map, addr, &cu, &bias);
     if (rc)
         return rc;
@@ -446,6 +481,7 @@ static int has_section(Elf *elf, const char *name)
 int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len)
 {
     Dwarf_Addr bias;
+    guard(dm);
     if (dwfl_module_getdwarf(dm, &bias))
         return 0;
     const char *msg = dwfl_errmsg(-1);

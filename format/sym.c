@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ttf_int.h"
@@ -67,6 +68,7 @@ struct smod {
     int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
     int sig_noticed;           /* 1: a function without signature noticed */
     struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
+    struct ttfi_symtab *syms;  /* symbols by address (NULL until needed) */
 };
 
 /* One cached answer. An empty slot has name == NULL. */
@@ -93,6 +95,9 @@ struct ttf_sym {
     char **notices;            /* nnotices lines, each malloc'ed */
     size_t nnotices, notices_cap;
     int demangle;              /* 1: C++ names demangled (the default) */
+    uid_t owner;               /* the trace file's owner (trusted paths) */
+    int oom;                   /* 1: an answer or notice was lost for
+                                  want of memory (ttf_sym_status) */
 };
 
 static const char *const oom_name = "?";
@@ -140,14 +145,18 @@ static void add_notice(ttf_sym *s, const char *fmt, ...)
     if (s->nnotices == s->notices_cap) {
         size_t cap = s->notices_cap ? 2 * s->notices_cap : 8;
         char **n = realloc(s->notices, cap * sizeof *n);
-        if (!n)
+        if (!n) {
+            s->oom = 1;
             return;
+        }
         s->notices = n;
         s->notices_cap = cap;
     }
     char *copy = strdup(line);
     if (copy)
         s->notices[s->nnotices++] = copy;
+    else
+        s->oom = 1;
 }
 
 static const char *path_base(const char *path)
@@ -187,11 +196,13 @@ static const char *demangled(ttf_sym *s, const char *name)
         return name;
     char *d = cxa_demangle(name, NULL, NULL, &status);
     if (!d || status != 0) {
+        s->oom |= status == -1; /* -1: a memory allocation failed */
         free(d);
         return name;
     }
     char *p = ttfi_arena_strcpy(&s->arena, d);
     free(d);
+    s->oom |= !p;
     return p ? p : name;
 }
 
@@ -217,24 +228,29 @@ static void drop_session(struct smod *sm)
     if (sm->dwfl)
         dwfl_end(sm->dwfl);
     ttfi_cumap_free(sm->cus);
+    ttfi_symtab_free(sm->syms);
     sm->cus = NULL;
+    sm->syms = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
 }
 
-/* Report path as sm's module in a new session. 1: kept (its build-id is the
- * recorded one), 0: no such file or another build, -1: unreadable (*why
- * set). */
-static int try_file(struct smod *sm, const char *path, const char **why)
+/* Report the file open as fd (path) as sm's module in a new session, which
+ * takes fd. 1: kept (its build-id is the recorded one), 0: another build,
+ * -1: unreadable (*why set). */
+static int try_fd(struct smod *sm, const char *path, int fd, const char **why)
 {
-    if (access(path, R_OK) != 0)
-        return 0;
     sm->dwfl = dwfl_begin(&offline_callbacks);
-    if (!sm->dwfl)
-        return 0;
+    if (!sm->dwfl) {
+        close(fd);
+        *why = "out of memory";
+        return -1;
+    }
     dwfl_report_begin(sm->dwfl);
-    sm->dm = dwfl_report_elf(sm->dwfl, sm->base_name, path, -1, sm->m->base,
+    sm->dm = dwfl_report_elf(sm->dwfl, sm->base_name, path, fd, sm->m->base,
                              true);
+    if (!sm->dm)
+        close(fd); /* libdwfl keeps (and closes) fd only on success */
     dwfl_report_end(sm->dwfl, NULL, NULL);
     int rc = sm->dm ? build_id_matches(sm) : -1;
     if (rc < 0)
@@ -242,6 +258,23 @@ static int try_file(struct smod *sm, const char *path, const char **why)
     if (rc != 1)
         drop_session(sm);
     return rc;
+}
+
+/* try_fd on the file at path, opened without blocking and only when it is
+ * a regular file; trust: 1 to refuse (0) a file that others could have put
+ * there (safeopen.c). */
+static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
+                    int trust, const char **why)
+{
+    char where[512];
+    int fd = ttfi_open_regular(path, why);
+    if (fd < 0)
+        return 0;
+    if (trust && !ttfi_trusted_place(path, fd, s->owner, where, sizeof where)) {
+        close(fd);
+        return 0;
+    }
+    return try_fd(sm, path, fd, why);
 }
 
 /* libdwfl's own search by build-id: the .build-id folders of its debuginfo
@@ -266,17 +299,18 @@ static int try_libdwfl(struct smod *sm)
 }
 
 /* The copies of build-id hex in folder dir's .build-id tree. */
-static int try_store(struct smod *sm, const char *dir, const char *hex)
+static int try_store(const ttf_sym *s, struct smod *sm, const char *dir,
+                     const char *hex)
 {
     char path[4096];
     const char *why = NULL;
     if (!dir || !dir[0])
         return 0;
     snprintf(path, sizeof path, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
-    if (try_file(sm, path, &why) == 1)
+    if (try_file(s, sm, path, 1, &why) == 1)
         return 1;
     snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
-    return try_file(sm, path, &why) == 1;
+    return try_file(s, sm, path, 1, &why) == 1;
 }
 
 /* Another file with the recorded build-id: --exe files, the stores (the
@@ -291,7 +325,7 @@ static const char *find_copy(ttf_sym *s, struct smod *sm)
     for (size_t i = 0; i < sm->m->build_id_len; i++)
         snprintf(hex + 2 * i, 3, "%02x", sm->m->build_id[i]);
     for (size_t i = 0; i < search_nexe; i++)
-        if (try_file(sm, search_exe[i], &why) == 1)
+        if (try_file(s, sm, search_exe[i], 0, &why) == 1) /* given by hand */
             return search_exe[i];
     snprintf(dirs, sizeof dirs, "%s", ttf_path(s->t) ? ttf_path(s->t) : "");
     char *slash = strrchr(dirs, '/');
@@ -299,14 +333,14 @@ static const char *find_copy(ttf_sym *s, struct smod *sm)
         *slash = 0;
     else
         snprintf(dirs, sizeof dirs, ".");
-    if (try_store(sm, dirs, hex))
+    if (try_store(s, sm, dirs, hex))
         return arena_printf(s, "%s/.build-id/%.2s/%s", dirs, hex, hex + 2);
     snprintf(dirs, sizeof dirs, "%s:%s", getenv("TTCAP_STORE") ? getenv("TTCAP_STORE") : "",
              search_dirs ? search_dirs : "");
     for (char *d = strtok_r(dirs, ":", &slash); d; d = strtok_r(NULL, ":", &slash))
-        if (try_store(sm, d, hex))
+        if (try_store(s, sm, d, hex))
             return arena_printf(s, "%s/.build-id/%.2s/%s", d, hex, hex + 2);
-    if (try_store(sm, "/usr/lib/debug", hex))
+    if (try_store(s, sm, "/usr/lib/debug", hex))
         return arena_printf(s, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
     /* libdwfl's search adds only debuginfod, and loads its client library
      * (and curl's dozens) even with no server set: ask it only with one */
@@ -316,34 +350,56 @@ static const char *find_copy(ttf_sym *s, struct smod *sm)
     return try_libdwfl(sm) ? "debuginfod" : NULL;
 }
 
-/* Open one module's file in its own session: the recorded path, else a copy
- * with its build-id (find_copy); on failure leave it as offsets with a
- * notice saying why. */
-static void open_module(ttf_sym *s, struct smod *sm)
+/* Why the recorded file of a module could not be used, once. */
+static void notice_unused(ttf_sym *s, const char *path, const char *copy,
+                          int rc, const char *why)
 {
-    const char *path = sm->m->path, *why = NULL;
-
-    if (!path || !path[0])
-        return; /* nameless mapping (vdso, anonymous): offsets, no notice */
-    int rc = try_file(sm, path, &why);
-    if (rc == 1)
-        return;
-    int missing = access(path, R_OK) != 0;
-    int err = errno;
-    const char *copy = find_copy(s, sm);
-    if (copy && missing)
-        add_notice(s, "%s: missing; symbols from %s", path, copy);
+    if (rc == -1 && why && strcasestr(why, "out of memory"))
+        s->oom = 1; /* ours or libdwfl's: the names would be offsets */
+    if (copy && rc < -1)
+        add_notice(s, "%s: %s; symbols from %s", path,
+                   rc == -2 ? "missing" : why, copy);
     else if (copy)
         add_notice(s, "%s: rebuilt since the trace; symbols from %s", path, copy);
-    else if (missing)
-        add_notice(s, "%s: cannot open (%s); names shown as offsets", path,
-                   strerror(err));
+    else if (rc < -1)
+        add_notice(s, "%s: cannot open (%s); names shown as offsets", path, why);
     else if (rc < 0)
         add_notice(s, "%s: cannot read (%s); names shown as offsets", path,
                    why ? why : "?");
     else
         add_notice(s, "%s: build-id differs from the traced binary; "
                       "names shown as offsets", path);
+}
+
+/* Open one module's file in its own session: the recorded path, else a copy
+ * with its build-id (find_copy); on failure leave it as offsets with a
+ * notice saying why. The recorded path is opened without blocking and only
+ * as a regular file (a FIFO there would hang us). A file in a place others
+ * can write is never believed on its build-id alone (anyone can forge the
+ * note): a trusted copy's content is used instead, or none. */
+static void open_module(ttf_sym *s, struct smod *sm)
+{
+    const char *path = sm->m->path, *why = NULL;
+    char where[512];
+
+    if (!path || !path[0])
+        return; /* nameless mapping (vdso, anonymous): offsets, no notice */
+    int fd = ttfi_open_regular(path, &why), rc = errno == ENOENT ? -2 : -3;
+    if (fd >= 0 && !ttfi_trusted_place(path, fd, s->owner, where, sizeof where)) {
+        close(fd);
+        const char *copy = find_copy(s, sm);
+        if (copy)
+            add_notice(s, "%s: in %s, which others can write; symbols from "
+                       "the copy %s", path, where, copy);
+        else
+            add_notice(s, "%s: in %s, which others can write, and no trusted "
+                       "copy to check it against (--exe trusts a file); names "
+                       "shown as offsets", path, where);
+        return;
+    }
+    if (fd >= 0 && (rc = try_fd(sm, path, fd, &why)) == 1)
+        return;
+    notice_unused(s, path, find_copy(s, sm), rc, why);
 }
 
 static int cmp_base(const void *a, const void *b, void *ctx)
@@ -444,12 +500,12 @@ static const char *resolve_name(ttf_sym *s, uint64_t addr, int32_t mod)
 {
     if (mod == NO_MODULE)
         return arena_printf(s, "0x%" PRIx64, addr);
-    const struct smod *sm = &s->mods[mod];
+    struct smod *sm = &s->mods[mod];
+    if (sm->dm && !sm->syms && ttfi_symtab_build(sm->dm, &sm->syms) != 0)
+        return NULL;
     if (sm->dm) {
-        GElf_Off off = 0;
-        GElf_Sym sym;
-        const char *name = dwfl_module_addrinfo(sm->dm, addr, &off, &sym,
-                                                NULL, NULL, NULL);
+        uint64_t off = 0;
+        const char *name = ttfi_symtab_find(sm->syms, addr, &off);
         if (name)
             name = demangled(s, name);
         if (name && off == 0)
@@ -462,7 +518,7 @@ static const char *resolve_name(ttf_sym *s, uint64_t addr, int32_t mod)
 }
 
 /* The cache entry of (addr, mod), filled with its name; NULL only when
- * memory runs out. */
+ * memory runs out (and s->oom set). */
 static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
 {
     struct centry *e = probe(s, addr, mod);
@@ -470,13 +526,17 @@ static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
     if (e->name)
         return e;
     if (2 * (s->used + 1) > s->cap) {
-        if (grow(s) != 0)
+        if (grow(s) != 0) {
+            s->oom = 1;
             return NULL;
+        }
         e = probe(s, addr, mod);
     }
     const char *name = resolve_name(s, addr, mod);
-    if (!name)
+    if (!name) {
+        s->oom = 1;
         return NULL;
+    }
     e->addr = addr;
     e->mod = mod;
     e->name = name;
@@ -493,7 +553,9 @@ static void resolve_line(ttf_sym *s, struct centry *e)
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
     struct smod *sm = &s->mods[e->mod];
-    if (ttfi_dwarf_line(sm->dm, &sm->cus, e->addr, &file, &lineno) != 0)
+    int rc = ttfi_dwarf_line(sm->dm, &sm->cus, e->addr, &file, &lineno);
+    s->oom |= rc == TT_ENOMEM;
+    if (rc != 0)
         return;
     e->file = file;
     e->line = lineno;
@@ -529,6 +591,7 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
     sm->dwarf_state = 1;
     int rc = ttfi_dwarf_signature(sm->dm, &sm->cus, e->addr, sig_alloc, s,
                                   &sig, &what);
+    s->oom |= rc == TT_ENOMEM;
     if (rc == TT_ENOTFOUND && !sm->sig_noticed) {
         add_notice(s, "%s: %.80s: %s; values of such functions not compared",
                    sm->m->path, e->name, what);
@@ -537,8 +600,10 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
     if (rc)
         return;
     ttf_signature *copy = (ttf_signature *)ttfi_arena_alloc(&s->arena, sizeof *copy);
-    if (!copy)
+    if (!copy) {
+        s->oom = 1;
         return;
+    }
     *copy = sig;
     e->sig = copy;
     e->sig_state = 1;
@@ -611,6 +676,8 @@ int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
         return TT_ENOMEM;
     s->t = t;
     s->demangle = 1;
+    struct stat st;
+    s->owner = ttf_path(t) && stat(ttf_path(t), &st) == 0 ? st.st_uid : 0;
     s->nmods = ttf_module_count(t);
     s->mods = calloc(s->nmods ? s->nmods : 1, sizeof *s->mods);
     s->order = calloc(s->nmods ? s->nmods : 1, sizeof *s->order);
@@ -720,6 +787,11 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     int32_t mod = find_module(s, ev->addr, ev->time_ns);
     struct centry *e = lookup(s, ev->addr, mod);
     return e ? e->name : oom_name;
+}
+
+int ttf_sym_status(const ttf_sym *s)
+{
+    return s && s->oom ? TT_ENOMEM : 0;
 }
 
 size_t ttf_sym_notice_count(const ttf_sym *s)

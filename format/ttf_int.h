@@ -176,4 +176,31 @@ int ttfi_dwarf_line(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
  * info" or "debug info unreadable (<libdw's reason>)". */
 int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);
 
+
+/* ---- files a trace names (safeopen.c) and symbol tables (symtab.c) ----- */
+
+#include <sys/types.h>
+
+/* Open path read-only without blocking, a regular file only (a FIFO or a
+ * device at a recorded path is refused before it is opened). The fd, or
+ * -1 with *why saying why ("not a regular file", strerror). */
+int ttfi_open_regular(const char *path, const char **why);
+/* 1 if the file open as fd at path could only have been put there by a
+ * trusted user: it and every folder above its real path are owned by
+ * root, us or `also` (the trace's owner) and writable by no one else (a
+ * world-writable folder only when sticky, like /tmp). 0 with where (len
+ * bytes) naming the file or folder that others can write. */
+int ttfi_trusted_place(const char *path, int fd, uid_t also, char *where,
+                       size_t len);
+
+/* A module's symbols sorted by address (built once; O(log n) look-ups). */
+struct ttfi_symtab;
+/* Build dm's table. 0 or TT_ENOMEM (*out NULL). */
+int ttfi_symtab_build(Dwfl_Module *dm, struct ttfi_symtab **out);
+/* The symbol holding addr (bias included) as dwfl_module_addrinfo would
+ * answer, *off its offset from the symbol; NULL if none (or t NULL). */
+const char *ttfi_symtab_find(const struct ttfi_symtab *t, uint64_t addr,
+                             uint64_t *off);
+void ttfi_symtab_free(struct ttfi_symtab *t);   /* NULL accepted */
+
 #endif

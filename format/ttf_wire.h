@@ -16,7 +16,8 @@
  *   8      2    version_major      (1)
  *   10     2    version_minor      (1 if the file uses a v1.1 feature, else 0)
  *   12     2    min_reader_major   (oldest reader major that can read it: 1)
- *   14     2    header_size        (64: bytes of this header that are defined)
+ *   14     2    header_size        (bytes of this header that are defined: 64, or
+ *                                   128 with TTF_OPT_CUTINFO)
  *   16     4    endian             0x01020304 (reads back as 04 03 02 01)
  *   20     4    required features  (TTF_REQ_*; unknown bit => refuse)
  *   24     4    optional features  (TTF_OPT_*; unknown bit => ignore)
@@ -27,6 +28,33 @@
  *   44     4    reserved (0)
  *   48     8    tsc_hz             (counter ticks per second; 0 = unknown)
  *   56     8    start_realtime_ns  (CLOCK_REALTIME when the trace began)
+ *   with TTF_OPT_CUTINFO (v1.1, header_size 128; the writer keeps them in the
+ *   mapped header page, so they survive a killed writer):
+ *   64     8    cut_events         events lost to cuts (a thread that could get
+ *                                  no chunk: disk full, write error, file size
+ *                                  limit) and NOT in any LOST record (a thread
+ *                                  that gets a chunk again writes a LOST record
+ *                                  for its gap and takes it back off here):
+ *                                  total lost = LOST records + cut_events.
+ *                                  Published in batches: after a SIGKILL it may
+ *                                  be short by < 256 per cut thread (the cut
+ *                                  table below is exact)
+ *   72     4    cut_threads        threads ever cut (also those never given a chunk)
+ *   76     4    cut_reason         TTF_LOST_* of the first cut (0 = never cut)
+ *   80     8    cut_realtime_ns    CLOCK_REALTIME of the first cut
+ *   88     40   reserved (0)
+ *   128 .. data_offset: the CUT TABLE, one 32-byte entry per cut thread in the
+ *   order they were cut (threads beyond its room are in the totals only):
+ *     0   4    thread index + 1 (0 = unused entry; stored last)
+ *     4   4    tid
+ *     8   8    lost: that thread's events lost to cuts, not in a LOST record
+ *              (stored at every lost event: exact even after a SIGKILL)
+ *     16  8    CLOCK_REALTIME ns of the thread's first cut
+ *     24  4    flags: TTF_CUTF_NOCHUNK the thread was cut before its first
+ *              chunk (it has no records unless RESUMED), TTF_CUTF_ENDED it
+ *              ended, TTF_CUTF_RESUMED it got a chunk later
+ *     28  4    reason (TTF_LOST_*)
+ *   Readers: lost to cuts = max(cut_events, sum of the entries' lost).
  *
  * CHUNK HEADER (48 bytes; magic written last, so a half-claimed chunk reads
  * as unused)
@@ -129,6 +157,23 @@
 #define TTF_H_EXIT 40
 #define TTF_H_TSCHZ 48
 #define TTF_H_START 56
+#define TTF_H_CUTEV 64           /* TTF_OPT_CUTINFO fields (see above) */
+#define TTF_H_CUTTHR 72
+#define TTF_H_CUTWHY 76
+#define TTF_H_CUTTIME 80
+#define TTF_HEADER_SIZE_CUT 128  /* header_size written with TTF_OPT_CUTINFO */
+#define TTF_CUT_TABLE 128        /* first cut table entry */
+#define TTF_CUT_ENTRY 32         /* bytes per entry */
+#define TTF_CUT_ENTRIES ((TTF_DATA_OFFSET - TTF_CUT_TABLE) / TTF_CUT_ENTRY)
+#define TTF_CUTE_THREAD 0        /* u32 thread index + 1 (0 = unused) */
+#define TTF_CUTE_TID 4           /* u32 */
+#define TTF_CUTE_LOST 8          /* u64 */
+#define TTF_CUTE_TIME 16         /* u64 realtime ns */
+#define TTF_CUTE_FLAGS 24        /* u32 TTF_CUTF_* */
+#define TTF_CUTE_REASON 28       /* u32 TTF_LOST_* */
+#define TTF_CUTF_NOCHUNK 0x1u    /* cut before its first chunk */
+#define TTF_CUTF_ENDED 0x2u      /* the thread ended */
+#define TTF_CUTF_RESUMED 0x4u    /* it got a chunk again later */
 
 #define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
 #define TTF_REQ_VALUES 0x2u      /* v1.1: chunks may carry values */
@@ -137,6 +182,8 @@
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
                                     thread create/join) */
+#define TTF_OPT_CUTINFO 0x8u     /* the header's cut fields and cut table are
+                                    kept (header_size 128); absent: unknown */
 #define TTF_FLAG_CLOSED 0x1u     /* a clean end was written */
 
 #define TTF_CHUNK_MAGIC 0x4b435454u /* "TTCK" */
@@ -214,6 +261,7 @@ enum {
                              handler while the thread was mid-record) */
 #define TTF_LOST_FULL 1   /* no buffer or chunk space */
 #define TTF_LOST_IO 2     /* a write to the file failed */
+#define TTF_LOST_LIMIT 3  /* the file size limit (RLIMIT_FSIZE, EFBIG) */
 
 /* Encoders: write at p, return the byte after. Caller guarantees room
  * (TTF_UVAR_MAX per uvar). */

@@ -29,9 +29,12 @@ extern "C" {
  * records (TTF_EV_SYNC_OP, ttf_event sync_arg, ttf_sync_op_name,
  * TTF_HEADER_SYNC), which need no version of their own.
  * 2.2.0: ttf_utf8_len; ttf_value_errcode, and ttf_value_format gives
- * such values their signed form too ("18446744073709551596 (-20)"). */
+ * such values their signed form too ("18446744073709551596 (-20)").
+ * 2.3.0: cut traces: ttf_header cut_*, ttf_summary cut_threads, cut_reason,
+ * cut_events, ttf_thread cut, ttf_cut_count/ttf_get_cut, ttf_cut_text,
+ * ttf_cut_reason_name, ttf_write_cut, TTF_CUT_*; ttf_sym_status. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 2
+#define TTF_VERSION_MINOR 3
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -150,7 +153,39 @@ typedef struct ttf_header {
     int32_t exit_status;        /* valid when flags & TTF_HEADER_CLOSED */
     uint64_t tsc_hz;            /* counter ticks per second, 0 if unknown */
     uint64_t start_realtime_ns; /* CLOCK_REALTIME at trace start */
+    /* cut counters (a writer that keeps them: TTF_HEADER_CUTINFO; else 0) */
+    uint64_t cut_events;        /* events lost to cuts, not in LOST records */
+    uint32_t cut_threads;       /* threads ever cut */
+    uint32_t cut_reason;        /* the first cut's TTF_CUT_*, 0 = none */
+    uint64_t cut_realtime_ns;   /* CLOCK_REALTIME of the first cut */
 } ttf_header;
+
+/* Optional feature bit: the header's cut counters and table are kept. */
+#define TTF_HEADER_CUTINFO 0x8u
+
+/* Why a stream was cut or data lost (ttf_event.code of CUT and LOST,
+ * ttf_header.cut_reason, ttf_cut.reason): the format's reason byte. */
+#define TTF_CUT_UNSPEC 0        /* not said */
+#define TTF_CUT_FULL 1          /* no space: disk full */
+#define TTF_CUT_IO 2            /* a write failed */
+#define TTF_CUT_LIMIT 3         /* the file size limit (RLIMIT_FSIZE) */
+
+/* ttf_cut.flags */
+#define TTF_CUTFL_NOCHUNK 0x1u  /* cut before its first chunk: no records of
+                                   its own unless RESUMED */
+#define TTF_CUTFL_ENDED 0x2u    /* the thread ended */
+#define TTF_CUTFL_RESUMED 0x4u  /* it got a chunk again later */
+
+/* A thread the writer cut off, from the header's cut table. */
+typedef struct ttf_cut {
+    uint32_t thread;            /* thread index */
+    int64_t tid;                /* OS thread id */
+    uint64_t lost;              /* its events lost to the cut and not in a
+                                   LOST record (exact) */
+    uint64_t realtime_ns;       /* CLOCK_REALTIME of its first cut */
+    uint32_t flags;             /* TTF_CUTFL_* */
+    int reason;                 /* TTF_CUT_* */
+} ttf_cut;
 
 /* What reading the file found beyond the header. */
 typedef struct ttf_summary {
@@ -166,6 +201,12 @@ typedef struct ttf_summary {
     uint64_t duration_ns;       /* last event time - first */
     int values;                 /* 1: calls carry argument registers and
                                    return values (format 1.1, -pg -mfentry) */
+    uint64_t cut_threads;       /* threads whose stream was cut (CUT
+                                   records, or the header's count if more) */
+    int cut_reason;             /* first cut's TTF_CUT_*, -1: nothing cut */
+    uint64_t cut_events;        /* events lost to cuts and in no LOST record
+                                   (header counters and cut table; also
+                                   counted in lost_events) */
 } ttf_summary;
 
 typedef struct ttf_process {
@@ -198,6 +239,7 @@ typedef struct ttf_thread {
     uint64_t events;            /* decodable events in its stream */
     uint64_t lost_events;
     uint32_t chunks, seq_gaps;  /* chunk count; missing sequence numbers */
+    int cut;                    /* 1: its stream ends with a CUT record */
 } ttf_thread;
 
 typedef struct ttf_callsite {
@@ -263,6 +305,17 @@ void ttf_close(ttf_trace *t);
 const char *ttf_path(const ttf_trace *t);
 const ttf_header *ttf_get_header(const ttf_trace *t);
 const ttf_summary *ttf_get_summary(const ttf_trace *t);
+/* A cut trace (disk full...) in one line, into buf (len bytes): "trace
+ * cut: disk full after 1200 events; 5400 events could not be written (1
+ * thread cut)". 1 if the trace was cut, else 0 with buf "". */
+int ttf_cut_text(const ttf_trace *t, char *buf, size_t len);
+/* "disk full", "write failed", "file size limit" or "writer stopped" for a
+ * TTF_CUT_* reason. */
+const char *ttf_cut_reason_name(int reason);
+/* The header's cut table: threads cut off, in the order they were cut (a
+ * thread that never got a chunk is only here). NULL past the end. */
+size_t ttf_cut_count(const ttf_trace *t);
+const ttf_cut *ttf_get_cut(const ttf_trace *t, size_t i);
 const ttf_process *ttf_get_process(const ttf_trace *t);
 
 size_t ttf_module_count(const ttf_trace *t);
@@ -379,6 +432,11 @@ int ttf_write_crash(ttf_writer *w, uint32_t thread, uint64_t tsc, int signo,
 int ttf_write_lost(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t events, uint64_t bytes);
 int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause);
+/* A CUT record (the thread could write no further: reason TTF_CUT_*, 0..255)
+ * and, in the header's cut counters, one thread more and unwritten events
+ * that were never written after it (as libttcap counts them). TT_EINVAL. */
+int ttf_write_cut(ttf_writer *w, uint32_t thread, uint64_t tsc, int reason,
+                  uint64_t unwritten);
 /* A SYNC_OP record (op TTF_SOP_*, 1..255) on object obj; sets the optional
  * feature TTF_HEADER_SYNC in the header. TT_EINVAL for a bad op. */
 int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
@@ -398,6 +456,10 @@ int ttf_writer_abandon(ttf_writer *w);
 typedef struct ttf_sym ttf_sym;
 
 int ttf_sym_open(const ttf_trace *t, ttf_sym **out);
+/* TT_ENOMEM if any answer of s so far was degraded for want of memory (a
+ * name read "?", a notice or a signature went missing), else 0: a tool
+ * checks it before trusting what it printed. */
+int ttf_sym_status(const ttf_sym *s);
 void ttf_sym_close(ttf_sym *s);
 
 /* Where ttf_sym_open looks for a module whose file at the recorded path is

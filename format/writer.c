@@ -57,6 +57,9 @@ struct ttf_writer {
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     uint64_t hz;                /* tsc ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
+    uint64_t cut_events;        /* header cut counters (ttf_write_cut) */
+    uint32_t cut_threads, cut_reason;
+    struct { uint32_t thread, reason; uint64_t lost; } cut[TTF_CUT_ENTRIES];
     struct wthread **th;        /* threads by index (NULL = not seen) */
     uint32_t nth;               /* entries in th */
     uint32_t created;           /* threads seen so far */
@@ -91,9 +94,29 @@ static int write_all(ttf_writer *w, const void *p, size_t n, uint64_t off)
     return 0;
 }
 
+/* The cut counters and table into header h (as libttcap keeps them);
+ * returns the header bytes to write. */
+static size_t put_cutinfo(const ttf_writer *w, uint8_t *h)
+{
+    size_t n = w->cut_threads < TTF_CUT_ENTRIES ? w->cut_threads : TTF_CUT_ENTRIES;
+    ttf_put_u32(h + TTF_H_OPT, (uint32_t)ttf_get_le(h + TTF_H_OPT, 4) | TTF_OPT_CUTINFO);
+    ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE_CUT);
+    ttf_put_u64(h + TTF_H_CUTEV, w->cut_events);
+    ttf_put_u32(h + TTF_H_CUTTHR, w->cut_threads);
+    ttf_put_u32(h + TTF_H_CUTWHY, w->cut_reason);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *e = h + TTF_CUT_TABLE + i * TTF_CUT_ENTRY;
+        ttf_put_u64(e + TTF_CUTE_LOST, w->cut[i].lost);
+        ttf_put_u32(e + TTF_CUTE_REASON, w->cut[i].reason);
+        ttf_put_u32(e + TTF_CUTE_THREAD, w->cut[i].thread + 1);
+    }
+    return TTF_CUT_TABLE + n * TTF_CUT_ENTRY;
+}
+
 static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
 {
-    uint8_t h[TTF_HEADER_SIZE] = {0};
+    uint8_t h[TTF_CUT_TABLE + TTF_CUT_ENTRIES * TTF_CUT_ENTRY] = {0};
+    size_t len = TTF_HEADER_SIZE;
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
     ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
@@ -102,7 +125,9 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
                        w->chunk_size, w->hz, w->start_real);
     ttf_put_u32(h + TTF_H_FLAGS, flags);
     ttf_put_u32(h + TTF_H_EXIT, (uint32_t)status);
-    return write_all(w, h, sizeof h, 0);
+    if (w->cut_threads)
+        len = put_cutinfo(w, h);
+    return write_all(w, h, len, 0);
 }
 
 int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
@@ -595,6 +620,26 @@ int ttf_write_lost(ttf_writer *w, uint32_t thread, uint64_t tsc,
     pl_uvar(&pl, bytes);
     pl_bytes(&pl, &reason, 1);
     return put_ext(w, thread, TTF_R_LOST, 1, tsc, &pl);
+}
+
+int ttf_write_cut(ttf_writer *w, uint32_t thread, uint64_t tsc, int reason,
+                  uint64_t unwritten)
+{
+    struct payload pl;
+    uint8_t u8 = (uint8_t)reason;
+    if (!w || reason < 0 || reason > 255)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_bytes(&pl, &u8, 1);
+    if (w->cut_threads < TTF_CUT_ENTRIES) {
+        w->cut[w->cut_threads].thread = thread;
+        w->cut[w->cut_threads].reason = (uint32_t)reason;
+        w->cut[w->cut_threads].lost = unwritten;
+    }
+    if (w->cut_threads++ == 0)
+        w->cut_reason = (uint32_t)reason;
+    w->cut_events += unwritten;
+    return put_ext(w, thread, TTF_R_CUT, 1, tsc, &pl);
 }
 
 int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause)

@@ -264,6 +264,10 @@ static void run(jw *w, const ttd_run_info *r)
         k_null(w, "exit_status");
     key(w, "crash");
     event(w, r->crash);
+    if (r->cut)
+        k_str(w, "cut", r->cut);
+    else
+        k_null(w, "cut");
     key(w, "notices");
     open_c(w, '[');
     for (size_t i = 0; i < r->nnotices; i++)

@@ -731,6 +731,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
                 r->npairs == 1 ? "" : "s");
+        if (r->runs[TTD_GOOD].cut || r->runs[TTD_BAD].cut)
+            fprintf(f, " before the %s run's trace was cut",
+                    r->runs[TTD_BAD].cut ? "bad" : "good");
         if (r->nunpaired)
             fprintf(f, ", but %zu unpaired thread%s", r->nunpaired,
                     r->nunpaired == 1 ? "" : "s");

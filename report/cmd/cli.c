@@ -4,10 +4,12 @@
  * commands use it; the renderers never print errors of their own.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -45,6 +47,64 @@ void ttri_cli_die(const char *fmt, ...)
     vline(fmt, ap);
     va_end(ap);
     exit(TTRI_CLI_TROUBLE);
+}
+
+/* What stands at path, when it is no regular file (lstat: a link is not
+ * followed); NULL for a regular file. */
+static const char *odd_kind(const struct stat *st)
+{
+    if (S_ISLNK(st->st_mode))
+        return "a symbolic link";
+    if (S_ISDIR(st->st_mode))
+        return "a folder";
+    if (!S_ISREG(st->st_mode))
+        return "a FIFO, device or socket";
+    return NULL;
+}
+
+FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        const char *odd = odd_kind(&st);
+        if (odd) {
+            ttri_cli_fail("%s: is %s: not replaced", path, odd);
+            return NULL;
+        }
+        if (!force) {
+            ttri_cli_fail("%s: exists (use %s to replace it)", path, force_flag);
+            return NULL;
+        }
+        if (unlink(path) != 0) {
+            ttri_cli_fail("%s: %s", path, strerror(errno));
+            return NULL;
+        }
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        ttri_cli_fail("%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+    return f;
+}
+
+int ttri_cli_own_dir(const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return ttri_cli_fail("%s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return ttri_cli_fail("%s: is %s, not a folder", dir,
+                            odd_kind(&st) ? odd_kind(&st) : "a file");
+    if (st.st_uid != geteuid())
+        return ttri_cli_fail("%s: owned by user %u, not by you: not written into",
+                            dir, (unsigned)st.st_uid);
+    if (st.st_mode & S_IWOTH)
+        return ttri_cli_fail("%s: anyone can write into it (mode %03o): not "
+                            "written into", dir, (unsigned)(st.st_mode & 0777));
+    return 0;
 }
 
 int ttri_cli_is(const char *arg, const char *name)

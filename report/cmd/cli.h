@@ -42,6 +42,19 @@ int ttri_cli_fail(const char *fmt, ...);
 __attribute__((format(printf, 1, 2), noreturn))
 void ttri_cli_die(const char *fmt, ...);
 
+/* Reports and folders a command writes (ttdiff -o, ttrec's folder and
+ * report), with the rules of the trace files: a report can hold logged
+ * message contents and often lands in a shared folder.
+ * ttri_cli_create: open path for writing, created 0600; never through a
+ * symbolic link at its final name; an existing file only with force, and
+ * only a regular one (removed and created anew, so the new one is ours and
+ * 0600). The stream, or NULL after an error line ("PATH: exists (use
+ * --force...)", "PATH: is a symbolic link...").
+ * ttri_cli_own_dir: 0 if dir is a folder (not a link to one) owned by us
+ * and not writable by all, else an error line and TTRI_CLI_TROUBLE. */
+FILE *ttri_cli_create(const char *path, int force, const char *force_flag);
+int ttri_cli_own_dir(const char *dir);
+
 /* 1 if arg is the long option name, alone or as "name=value". */
 int ttri_cli_is(const char *arg, const char *name);
 /* The value of the long option name at argv[*i]: after its '=', else the

@@ -55,7 +55,9 @@ static const char usage[] =
     "                      function is in one run only); --thread, --function\n"
     "                      and --exclude choose the threads and functions\n"
     "  --sort COL          --profile order: total (default), self, calls, avg\n"
-    "  -o FILE             write the report to FILE\n"
+    "  -o FILE             write the report to FILE (created 0600; never through\n"
+    "                      a symbolic link)\n"
+    "  --force             let -o replace an existing file\n"
     "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -h, --help          this help\n"
     "  -V, --version       print the version\n"
@@ -70,6 +72,7 @@ typedef struct cli {
     int color;              /* TTRI_CLI_COLOR_* */
     ttri_cli_filter filter;  /* --thread, --function, --exclude */
     const char *out;        /* -o FILE, NULL = stdout */
+    int force;              /* --force: -o may replace a file */
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
@@ -187,6 +190,8 @@ static int parse(cli *c, int argc, char **argv)
         } else if (!strcmp(a, "--all")) {
             c->o.max_hunks = 0;
             c->r.all = 1;
+        } else if (!strcmp(a, "--force")) {
+            c->force = 1;
         } else if (!strcmp(a, "--minimal")) {
             c->o.minimal = 1;
         } else if (!strcmp(a, "--flat")) {
@@ -235,9 +240,9 @@ static int profile_main(cli *c)
                                     &p, &err);
     if (rc < 0)
         return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
-    if (c->out && !(out = fopen(c->out, "w"))) {
+    if (c->out && !(out = ttri_cli_create(c->out, c->force, "--force"))) {
         ttd_profile_free(p);
-        return ttri_cli_fail("%s: %s", c->out, strerror(errno));
+        return TTRI_CLI_TROUBLE;
     }
     c->r.color = ttri_cli_use_color(c->color, out);
     rc = c->json ? ttr_profile_json(out, p, &c->r) : ttr_profile_text(out, p, &c->r);
@@ -281,9 +286,9 @@ static int diff_main(cli *c)
     int rc = ttd_diff_files(c->files[0], c->files[1], &c->o, &d, &err);
     if (rc < 0)
         return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
-    if (c->out && !(out = fopen(c->out, "w"))) {
+    if (c->out && !(out = ttri_cli_create(c->out, c->force, "--force"))) {
         ttd_free(d);
-        return ttri_cli_fail("%s: %s", c->out, strerror(errno));
+        return TTRI_CLI_TROUBLE;
     }
     const ttd_result *res = ttd_get_result(d);
     if ((rc = filters_matched(c, res)) != 0) {
@@ -299,6 +304,8 @@ static int diff_main(cli *c)
     rc = c->json == 2 ? ttr_html(out, d, &c->r)
        : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
     int diverged = res->diverged || res->nunpaired > 0;
+    if (rc >= 0)
+        rc = ttd_status(d);  /* a name or detail lost for want of memory */
     ttd_free(d);
     if (fflush(out) != 0 && rc == 0)
         rc = TT_EIO;

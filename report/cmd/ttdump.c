@@ -253,6 +253,9 @@ static void print_summary(const struct dump *d)
             s->chunks_damaged);
     fprintf(f, "  events:            %" PRIu64 " (lost %" PRIu64 ")\n",
             s->events, s->lost_events);
+    char cut[200];
+    if (ttf_cut_text(d->t, cut, sizeof cut))
+        fprintf(f, "  cut:               %s\n", cut);
     uint64_t gaps = total_gaps(d);
     if (gaps && gap_word(d))
         fprintf(f, "  %-19s%" PRIu64 " chunks (ring: %" PRIu64 " bytes of the oldest "
@@ -393,6 +396,25 @@ static void print_thread_info(FILE *f, const ttf_thread *th, const char *gap)
     fputc('\n', f);
 }
 
+/* The header's cut table: every thread cut off, with what it lost (one
+ * that never got a chunk appears only here). */
+static void print_cuts(FILE *f, const ttf_trace *t)
+{
+    size_t n = ttf_cut_count(t);
+    if (!n)
+        return;
+    fprintf(f, "cut threads: %zu\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const ttf_cut *c = ttf_get_cut(t, i);
+        fprintf(f, "  [%" PRIu32 "] tid %" PRId64 " cut (%s): %" PRIu64
+                " events lost%s%s%s\n", c->thread, c->tid,
+                ttf_cut_reason_name(c->reason), c->lost,
+                c->flags & TTF_CUTFL_NOCHUNK ? ", never had a chunk" : "",
+                c->flags & TTF_CUTFL_RESUMED ? ", resumed later" : "",
+                c->flags & TTF_CUTFL_ENDED ? ", ended" : "");
+    }
+}
+
 static void print_sections(const struct dump *d)
 {
     FILE *f = d->out;
@@ -408,6 +430,7 @@ static void print_sections(const struct dump *d)
     fprintf(f, "threads: %zu\n", d->nthreads);
     for (size_t i = 0; i < d->nthreads; i++)
         print_thread_info(f, ttf_get_thread(d->t, i), gap_word(d));
+    print_cuts(f, d->t);
     n = ttf_notice_count(d->t);
     fprintf(f, "notices: %zu\n", n);
     for (size_t i = 0; i < n; i++) {
@@ -872,8 +895,8 @@ static void print_stats(struct dump *d)
         if (d->selected[i])
             print_stats_thread(d, i);
     }
-    fprintf(d->out, "total: %" PRIu64 " events, %" PRIu64 " data bytes",
-            s->events, s->data_bytes);
+    fprintf(d->out, "total: %" PRIu64 " events (lost %" PRIu64 "), %" PRIu64
+            " data bytes", s->events, s->lost_events, s->data_bytes);
     if (s->events)
         fprintf(d->out, " (%.2f bytes/event)",
                 (double)s->data_bytes / (double)s->events);
@@ -882,6 +905,9 @@ static void print_stats(struct dump *d)
     if (gap_word(d))
         fprintf(d->out, ", %s %" PRIu64 " (ring)", gap_word(d), total_gaps(d));
     fputc('\n', d->out);
+    char cut[200];
+    if (ttf_cut_text(d->t, cut, sizeof cut))
+        fprintf(d->out, "%s\n", cut);
 }
 
 /* ---- profile and Chrome JSON (diff/run_profile.c, report/chrome.c) ----- */
@@ -1071,6 +1097,8 @@ int main(int argc, char **argv)
         print_events(&d);
     if (fflush(stdout) != 0 || ferror(stdout))
         ttri_cli_die("stdout: write error");
+    if (ttf_sym_status(d.sym) < 0)  /* a name or notice printed as "?" */
+        ttri_cli_die("out of memory");
     if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats)
         ttri_cli_die("--function '%s': no function matches in %s", o.filter.function,
                      o.path);

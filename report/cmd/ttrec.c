@@ -302,7 +302,7 @@ typedef struct outcome {
 static void child(const opts *o, const char *trace, const char *out)
 {
     if (out) {
-        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
             _exit(127);
     }
@@ -478,7 +478,7 @@ static int make_dir(const opts *o, hunt *h)
     if (errno != EEXIST || !o->force)
         return ttri_cli_fail("%s: %s (use -f to reuse a folder, or -o another one)", h->dir,
                     errno == EEXIST ? "exists" : strerror(errno));
-    return 0;
+    return ttri_cli_own_dir(h->dir); /* ours alone: its file names are fixed */
 }
 
 static void progress(const opts *o, const hunt *h, int last)
@@ -584,6 +584,8 @@ static int diff_runs(const opts *o, const hunt *h)
         path_in(h, paths[17], sizeof paths[17], ext);
         av[n++] = "-o";
         av[n++] = paths[17];
+        if (o->force)
+            av[n++] = "--force";
     }
     for (unsigned k = 2; k <= h->passes && k < 16; k++) {
         snprintf(paths[k], sizeof paths[k], "%s/pass-%u.trc", h->dir, k);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ttf_wire.h"
 #include "ttfmt.h"
 
 struct count {
@@ -110,6 +111,37 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
     return r < 0;
 }
 
+/* The header's cut fields and cut table (TTF_OPT_CUTINFO), read from the
+ * file's bytes: "cutinfo events=E threads=T reason=R sum=S" and one
+ * "cutthread idx=I tid=T lost=L flags=F reason=R" per entry. */
+static void print_cutinfo(const char *path)
+{
+    uint8_t h[TTF_DATA_OFFSET];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f)
+        fclose(f);
+    if (n < sizeof h || !(ttf_get_le(h + TTF_H_OPT, 4) & TTF_OPT_CUTINFO))
+        return;
+    unsigned long long sum = 0;
+    for (unsigned i = 0; i < TTF_CUT_ENTRIES; i++)
+        sum += ttf_get_le(h + TTF_CUT_TABLE + i * TTF_CUT_ENTRY + TTF_CUTE_LOST, 8);
+    printf("cutinfo events=%llu threads=%u reason=%u sum=%llu\n",
+           (unsigned long long)ttf_get_le(h + TTF_H_CUTEV, 8),
+           (unsigned)ttf_get_le(h + TTF_H_CUTTHR, 4), (unsigned)ttf_get_le(h + TTF_H_CUTWHY, 4),
+           sum);
+    for (unsigned i = 0; i < TTF_CUT_ENTRIES; i++) {
+        const uint8_t *e = h + TTF_CUT_TABLE + i * TTF_CUT_ENTRY;
+        unsigned th = (unsigned)ttf_get_le(e + TTF_CUTE_THREAD, 4);
+        if (th)
+            printf("cutthread idx=%u tid=%u lost=%llu flags=%u reason=%u\n", th - 1,
+                   (unsigned)ttf_get_le(e + TTF_CUTE_TID, 4),
+                   (unsigned long long)ttf_get_le(e + TTF_CUTE_LOST, 8),
+                   (unsigned)ttf_get_le(e + TTF_CUTE_FLAGS, 4),
+                   (unsigned)ttf_get_le(e + TTF_CUTE_REASON, 4));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -137,6 +169,7 @@ int main(int argc, char **argv)
            ttf_notice_count(t));
     for (size_t i = 0; i < ttf_notice_count(t); i++)
         printf("notice %s\n", ttf_get_notice(t, i));
+    print_cutinfo(argv[1]);
     printf("process pid=%lld ppid=%lld argc=%d exe=%s parent=%s exited=%d status=%d\n",
            (long long)p->pid, (long long)p->ppid, p->argc, p->exe, p->parent_trace,
            p->exited, p->exit_status);

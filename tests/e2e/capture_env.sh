@@ -40,5 +40,20 @@ TTCAP=yes "$P" calls 1 2>err >/dev/null || { echo "FAIL: TTCAP=yes exit"; fail=1
 [ "$(cat err)" = "ttcap: TTCAP='yes' is not 0 or 1; using the default 0 (no trace)" ] ||
     { echo "FAIL: TTCAP=yes: '$(cat err)'"; fail=1; }
 ls ./*.trc >/dev/null 2>&1 && { echo "FAIL: TTCAP=yes traced"; fail=1; }
+# TTCAP_OUT set but unusable: one line, untraced, no file
+out_refused() { # value, the stderr line
+    rm -rf ./* ./.build-id
+    env TTCAP_OUT="$1" TTCAP=1 "$P" calls 1 2>err >/dev/null || { echo "FAIL: TTCAP_OUT='$1': exit $?"; fail=1; }
+    [ "$(cat err)" = "$2" ] || { echo "FAIL: TTCAP_OUT='$1': stderr '$(cat err)', want '$2'"; fail=1; }
+    [ -z "$(ls -A)" ] || [ "$(ls -A)" = err ] || { echo "FAIL: TTCAP_OUT='$1' created: $(ls -A)"; fail=1; }
+}
+out_refused "" "ttcap: TTCAP_OUT='' is empty; using no trace"
+out_refused "t.%q.trc" "ttcap: TTCAP_OUT='t.%q.trc' has an unknown %q (known: %p %e %%); using no trace"
+out_refused "t.trc%" "ttcap: TTCAP_OUT='t.trc%' ends in a lone %; using no trace"
+# the known ones still work
+rm -f ./*.trc
+TTCAP_OUT='t.%%.%p.trc' "$P" calls 1 2>err >/dev/null
+[ -s err ] && { echo "FAIL: %% %p: stderr $(cat err)"; fail=1; }
+ls t.%.[0-9]*.trc >/dev/null 2>&1 || { echo "FAIL: %% %p: no t.%.<pid>.trc: $(ls)"; fail=1; }
 [ $fail = 0 ] && echo "capture_env: ok"
 exit $fail

@@ -53,6 +53,22 @@ arg $payload" ] || bad "$p $out: output '$o' $(cat "$d/err")"
         grep -q "TTCAP_\* ignored, not traced" "$d/err" || bad "$p: no notice: $(cat "$d/err")"
     done
 done
+# a setuid program that becomes root for good (setuid(0)) and execs another
+# traced program: that one is not in secure mode (real and effective ids
+# are root), so the variables must not reach it (glibc strips LD_PRELOAD
+# the same way): nothing traced, no file, no TTCAP_* in its environment
+for p in cap_suid_abs cap_suid_static; do
+    rm -f "$d"/open/* "$d"/rootonly/*
+    o=$(as_nobody env TTCAP_OUT="$d/rootonly/cron" TTCAP=1 TTCAP_TRACE=/x TTCAP_STORE="$d/rootonly" \
+        "$d/$p" --exec "$d/$p" --env "$payload" 2>"$d/err") || bad "$p --exec: exit $? ($(cat "$d/err"))"
+    [ "$o" = "traced=0 euid=0
+exec $d/$p
+traced=0 euid=0
+env TTCAP_OUT=(unset) TTCAP=(unset) TTCAP_TRACE=(unset)
+arg $payload" ] || bad "$p --exec: output '$o' $(cat "$d/err")"
+    [ -z "$(ls -A "$d/rootonly")" ] || bad "$p --exec: root created: $(ls -lA "$d/rootonly")"
+    [ "$(grep -c . "$d/err")" = 1 ] || bad "$p --exec: stderr: $(cat "$d/err")"
+done
 # the same binaries run by root unprivileged-ly (no AT_SECURE): traced
 o=$(TTCAP_OUT="$d/open/root.trc" "$d/cap_suid_static" a) || bad "root run"
 [ "${o%%

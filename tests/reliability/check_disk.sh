@@ -21,7 +21,8 @@ cmp -s "$d/plain.out" "$d/t.out" && [ $prc = $trc ] || bad="$bad output-or-statu
 cuts=$(grep -c '^cut thread=' "$d/chk")
 ev=$(sed -n 's/^summary .* events=\([0-9]*\).*/\1/p' "$d/chk")
 [ "$cuts" -ge 1 ] || bad="$bad no-CUT-record"
-"$B/ttdump" --stats "$d/mnt/f.trc" > /dev/null 2>&1 || bad="$bad ttdump-stats-failed"
+"$B/ttdump" --stats "$d/mnt/f.trc" > "$d/st" 2>&1 || bad="$bad ttdump-stats-failed"
+grep -q '^trace cut: disk full after [0-9]* events' "$d/st" || bad="$bad stats-without-trace-cut"
 "$B/ttdump" "$d/mnt/f.trc" 2>/dev/null | grep -q -i 'cut' || bad="$bad ttdump-shows-no-cut"
 size=$(du -k "$d/mnt/f.trc" | cut -f1)
 rm -f "$d/mnt/f.trc"

@@ -10,10 +10,10 @@ cd "$(dirname "$0")/../.." || exit 2
 H=tests/reliability
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 if [ $SHORT = 1 ]; then
-    DMG="100 4 3 200"; CNT=1; SCALE=short
+    DMG="100 4 3 200"; CNT=1; SCALE=short; FORKS=10
     export REL_TOOLS=${REL_TOOLS:-$B}   # the build's own tools (ASan under make asan)
 else
-    DMG="10000 400 120 1"; CNT=5; SCALE=full
+    DMG="10000 400 120 1"; CNT=5; SCALE=full; FORKS=50
 fi
 # REL_DAMAGE="mutations tool-files fuzz-seconds truncation-stride" overrides
 DMG=${REL_DAMAGE:-$DMG}
@@ -33,6 +33,15 @@ run check_life.sh
 run check_disk.sh
 run check_scale.sh $SCALE
 run check_hostile.sh
+run check_setuid.sh
+run check_limits.sh $SCALE
+run check_forklock.sh $FORKS
+run check_modes.sh
+run check_threads.sh $([ $SHORT = 1 ] && echo 4000 || echo 20000)
+run check_special.sh
+run check_outputs.sh
+run check_oom.sh $([ $SHORT = 1 ] && echo "7 300000" || echo "1 2000000")
+run check_syms.sh $([ $SHORT = 1 ] && echo 50 || echo 100)
 echo
 echo "reliability suite ($([ $SHORT = 1 ] && echo short || echo full)), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| %s | %s | %s |\n|---|---|---|\n' check figure result

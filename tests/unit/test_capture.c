@@ -2,7 +2,8 @@
  * test_capture.c - cmocka tests of libttcap linked statically: the disabled
  * library (no file, arguments not evaluated), the _Generic argument types,
  * and a traced re-run of this binary (TTCAP_OUT set, 4 threads logging
- * messages of every type across small chunks) checked with the reader.
+ * messages of every type across small chunks) checked with the reader,
+ * and a re-run whose chunk claims fail (the header's cut table).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <pthread.h>
 
 #include "ttcap.h"
+#include "ttf_wire.h"
 #include "ttfmt.h"
 
 /* capture/ writes these codes without seeing ttfmt.h: they must agree */
@@ -189,6 +191,63 @@ static void test_traced_child(void **state)
     unlink(path);
 }
 
+/* ---- cut threads: the header's cut table ----------------------------------
+ * TTCAP_TEST_FAIL_AFTER=1: the main thread's first chunk is the only one,
+ * so the workers are cut before their first chunk (NOCHUNK). Each must be
+ * in the cut table, ended, with every scope, message and value it made
+ * counted (the call sites' definitions, written by whichever thread uses
+ * a site first, may add one each), and cut_events must hold the sum. */
+static void test_cut_table(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tt_test_capture_cut_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("TTCAP_OUT", path, 1);
+        setenv("TTCAP_TEST_FAIL_AFTER", "1", 1);
+        setenv("TT_TEST_CAPTURE_CHILD", "1", 1);
+        execl("/proc/self/exe", "test_capture", (char *)NULL);
+        _exit(99);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 7);
+    uint8_t h[TTF_DATA_OFFSET];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(h, 1, sizeof h, f), sizeof h);
+    fclose(f);
+    assert_true(ttf_get_le(h + TTF_H_OPT, 4) & TTF_OPT_CUTINFO);
+    assert_int_equal(ttf_get_le(h + TTF_H_HSIZE, 2), TTF_HEADER_SIZE_CUT);
+    assert_int_equal(ttf_get_le(h + TTF_H_CUTTHR, 4), THREADS);
+    assert_int_equal(ttf_get_le(h + TTF_H_CUTWHY, 4), TTF_LOST_IO);
+    assert_true(ttf_get_le(h + TTF_H_CUTTIME, 8) >= ttf_get_le(h + TTF_H_START, 8));
+    uint64_t sum = 0;
+    unsigned seen = 0;
+    for (unsigned i = 0; i < THREADS; i++) {
+        const uint8_t *e = h + TTF_CUT_TABLE + i * TTF_CUT_ENTRY;
+        uint32_t th = (uint32_t)ttf_get_le(e + TTF_CUTE_THREAD, 4);
+        assert_true(th >= 2 && th <= THREADS + 1);    /* workers: index 1..4 */
+        seen |= 1u << (th - 2);
+        assert_int_equal(ttf_get_le(e + TTF_CUTE_FLAGS, 4), TTF_CUTF_NOCHUNK | TTF_CUTF_ENDED);
+        assert_int_equal(ttf_get_le(e + TTF_CUTE_REASON, 4), TTF_LOST_IO);
+        assert_true(ttf_get_le(e + TTF_CUTE_TID, 4) > 0);
+        uint64_t lost = ttf_get_le(e + TTF_CUTE_LOST, 8);
+        assert_in_range(lost, 3 * PER_THREAD, 3 * PER_THREAD + 4);
+        sum += lost;
+    }
+    assert_int_equal(seen, (1u << THREADS) - 1);
+    assert_int_equal(ttf_get_le(h + TTF_CUT_TABLE + THREADS * TTF_CUT_ENTRY, 4), 0);
+    assert_int_equal(ttf_get_le(h + TTF_H_CUTEV, 8), sum);
+    assert_true(sum >= 3 * PER_THREAD * THREADS && sum <= 3 * PER_THREAD * THREADS + 4);
+    unlink(path);
+}
+
 int main(void)
 {
     if (getenv("TT_TEST_CAPTURE_CHILD"))
@@ -197,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_disabled),
         cmocka_unit_test(test_arg_types),
         cmocka_unit_test(test_traced_child),
+        cmocka_unit_test(test_cut_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

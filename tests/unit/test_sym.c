@@ -8,6 +8,10 @@
  */
 #include <dirent.h>
 #include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +25,7 @@
 #include <cmocka.h>
 
 #include "ttfmt.h"
+#include "ttf_int.h"
 #include "self_module.h"
 
 /* Two real functions to resolve; the enums give the lines where their
@@ -41,6 +46,7 @@ __attribute__((noinline)) static int sym_target_b(int x)
 }
 
 static char tmpdir[] = "/tmp/tt_test_sym_XXXXXX";
+static const char *trace_dir = tmpdir; /* where make_trace writes */
 static int trace_no;
 
 static int setup_all(void **state)
@@ -85,7 +91,7 @@ static ttf_trace *make_trace(const struct mod_spec *mods, int nmods,
     ttf_error err;
     const char *argv[] = {tu_self.path};
 
-    snprintf(path, sizeof path, "%s/t%d.trc", tmpdir, trace_no++);
+    snprintf(path, sizeof path, "%s/t%d.trc", trace_dir, trace_no++);
     assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
     assert_int_equal(ttf_write_process(w, 42, 1, tu_self.path, 1, argv, ""), 0);
     assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
@@ -434,6 +440,193 @@ static void test_scope_event(void **state)
     ttf_close(t);
 }
 
+/* ---- files at recorded paths (issue 24, defect 1) ------------------------ */
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_sym: blocked opening a recorded path\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(3);
+}
+
+/* A FIFO, a folder and a character device recorded as module files: the
+ * resolver returns at once with names as offsets and one notice each. */
+static void test_special_files(void **state)
+{
+    (void)state;
+    char fifo[600], dir[600];
+    snprintf(fifo, sizeof fifo, "%s/fifo.so", tmpdir);
+    snprintf(dir, sizeof dir, "%s/dir.so", tmpdir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    struct mod_spec m[3] = {
+        {0x100000000ull, 0x10000, NULL, 0, fifo, 100, 0},
+        {0x200000000ull, 0x10000, NULL, 0, dir, 100, 0},
+        {0x300000000ull, 0x10000, NULL, 0, "/dev/zero", 100, 0}};
+    uint64_t addrs[] = {0x100000010ull, 0x200000020ull, 0x300000030ull};
+    ttf_trace *t = make_trace(m, 3, addrs, 3);
+    ttf_sym *s = NULL;
+
+    signal(SIGALRM, on_alarm);
+    alarm(10);
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    alarm(0);
+    assert_string_equal(ttf_sym_name(s, addrs[0]), "fifo.so+0x10");
+    assert_string_equal(ttf_sym_name(s, addrs[1]), "dir.so+0x20");
+    assert_string_equal(ttf_sym_name(s, addrs[2]), "zero+0x30");
+    assert_int_equal(ttf_sym_notice_count(s), 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_non_null(strstr(ttf_sym_get_notice(s, i), "not a regular file"));
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
+/* Copy file from to to, replacing every "sym_target_a" by "pwn_target_a"
+ * when forge is set: an ELF with the same build-id note and other names. */
+static void copy_file(const char *from, const char *to, int forge, mode_t mode)
+{
+    FILE *in = fopen(from, "rb");
+    assert_non_null(in);
+    assert_int_equal(fseek(in, 0, SEEK_END), 0);
+    long n = ftell(in);
+    rewind(in);
+    char *buf = malloc((size_t)n);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, in), (size_t)n);
+    fclose(in);
+    for (char *p = buf; forge && (p = memmem(p, (size_t)(buf + n - p),
+                                             "sym_target_a", 12)); p += 12)
+        memcpy(p, "pwn", 3);
+    int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, (size_t)n), n);
+    close(fd);
+    free(buf);
+}
+
+/* An ELF planted in a folder anyone can write, with the traced binary's
+ * build-id and other symbol names, is not believed: offsets and a notice
+ * without a trusted copy, the copy beside the trace when there is one. */
+static void test_planted_elf(void **state)
+{
+    (void)state;
+    char shared[600], planted[700], store[600], copy[900];
+    snprintf(shared, sizeof shared, "%s/shared", tmpdir);
+    snprintf(planted, sizeof planted, "%s/prog", shared);
+    assert_int_equal(mkdir(shared, 0777), 0);
+    assert_int_equal(chmod(shared, 0777), 0);
+    copy_file(tu_self.path, planted, 1, 0755);
+    struct mod_spec m = self_spec();
+    m.path = planted;
+    uint64_t a = addr_of(sym_target_a);
+    ttf_trace *t = make_trace(&m, 1, &a, 1);
+    ttf_sym *s = NULL;
+    char want[64];
+
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    snprintf(want, sizeof want, "prog+0x%llx", (unsigned long long)(a - tu_self.base));
+    assert_string_equal(ttf_sym_name(s, a), want);
+    assert_int_equal(ttf_sym_notice_count(s), 1);
+    assert_non_null(strstr(ttf_sym_get_notice(s, 0), "which others can write"));
+    ttf_sym_close(s);
+    ttf_close(t);
+
+    /* the same trace in a folder with libttcap's copy of the binary */
+    char hex[129];
+    for (size_t i = 0; i < tu_self.build_id_len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", tu_self.build_id[i]);
+    snprintf(store, sizeof store, "%s/st", tmpdir);
+    assert_int_equal(mkdir(store, 0700), 0);
+    snprintf(copy, sizeof copy, "%s/.build-id", store);
+    assert_int_equal(mkdir(copy, 0700), 0);
+    snprintf(copy, sizeof copy, "%s/.build-id/%.2s", store, hex);
+    assert_int_equal(mkdir(copy, 0700), 0);
+    snprintf(copy, sizeof copy, "%s/.build-id/%.2s/%s", store, hex, hex + 2);
+    copy_file(tu_self.path, copy, 0, 0444);
+    trace_dir = store;
+    t = make_trace(&m, 1, &a, 1);
+    trace_dir = tmpdir;
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    assert_string_equal(ttf_sym_name(s, a), "sym_target_a");
+    assert_int_equal(ttf_sym_notice_count(s), 1);
+    assert_non_null(strstr(ttf_sym_get_notice(s, 0), "symbols from the copy"));
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
+/* ---- the sorted symbol table (issue 24, defect 4) ------------------------- */
+
+static int dwfl_name_cmp_mod(Dwfl_Module *dm, uint64_t lo, uint64_t hi,
+                             uint64_t step, const struct ttfi_symtab *tab)
+{
+    int diffs = 0;
+    for (uint64_t a = lo; a < hi; a += step) {
+        GElf_Off off = 0;
+        GElf_Sym sym;
+        uint64_t off2 = 0;
+        const char *n1 = dwfl_module_addrinfo(dm, a, &off, &sym, NULL, NULL, NULL);
+        const char *n2 = ttfi_symtab_find(tab, a, &off2);
+        if ((!n1) != (!n2) || (n1 && (strcmp(n1, n2) || off != off2))) {
+            if (diffs++ < 5 || getenv("TT_SYMTAB_ALL"))
+                print_message("0x%llx: libdwfl %s+%llu, table %s+%llu\n",
+                              (unsigned long long)a, n1 ? n1 : "-",
+                              (unsigned long long)(n1 ? off : 0),
+                              n2 ? n2 : "-", (unsigned long long)off2);
+        }
+    }
+    return diffs;
+}
+
+static char *no_path;
+static const Dwfl_Callbacks plain_cb = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &no_path,
+};
+
+/* The table answers what dwfl_module_addrinfo answers, at every address of
+ * this test binary's code and at sampled code addresses of libc and
+ * libstdc++ (aliases, versioned, weak and IFUNC symbols, labels). */
+static int compare_file(const char *path, uint64_t step)
+{
+    Dwfl *d = dwfl_begin(&plain_cb);
+    assert_non_null(d);
+    dwfl_report_begin(d);
+    Dwfl_Module *dm = dwfl_report_elf(d, "m", path, -1, 0x10000000, true);
+    dwfl_report_end(d, NULL, NULL);
+    assert_non_null(dm);
+    struct ttfi_symtab *tab = NULL;
+    assert_int_equal(ttfi_symtab_build(dm, &tab), 0);
+    GElf_Addr bias = 0;
+    Elf *elf = dwfl_module_getelf(dm, &bias);
+    assert_non_null(elf);
+    int diffs = 0;
+    /* the code: traced addresses are there (labels in the gaps between
+     * data sections are not compared: libdwfl's rule there is its own) */
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR))
+            diffs += dwfl_name_cmp_mod(dm, sh.sh_addr + bias,
+                                       sh.sh_addr + bias + sh.sh_size, step, tab);
+    }
+    ttfi_symtab_free(tab);
+    dwfl_end(d);
+    return diffs;
+}
+
+static void test_symtab_matches_libdwfl(void **state)
+{
+    (void)state;
+    assert_int_equal(compare_file(tu_self.path, 1), 0);
+    const char *libs[] = {"/lib/x86_64-linux-gnu/libc.so.6",
+                          "/lib/x86_64-linux-gnu/libstdc++.so.6"};
+    for (size_t i = 0; i < 2; i++)
+        if (access(libs[i], R_OK) == 0)
+            assert_int_equal(compare_file(libs[i], 409), 0);
+}
+
 static void test_null_safe(void **state)
 {
     (void)state;
@@ -459,6 +652,9 @@ int main(void)
         cmocka_unit_test(test_event_lines_follow_time),
         cmocka_unit_test(test_scope_event),
         cmocka_unit_test(test_null_safe),
+        cmocka_unit_test(test_special_files),
+        cmocka_unit_test(test_planted_elf),
+        cmocka_unit_test(test_symtab_matches_libdwfl),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
