@@ -1151,8 +1151,12 @@ static int embed_json(hw *w, ttd_diff *d, const ttr_options *o)
     if (!m)
         return TT_ENOMEM;
     rc = ttr_json(m, d, o);
+    if (rc == 0 && ferror(m))
+        rc = TT_ENOMEM;
     if (fclose(m) != 0 && rc == 0)
         rc = TT_ENOMEM;
+    if (rc == 0 && len == 0)    /* a failed buffer may lose the document */
+        rc = TT_ENOMEM;         /* silently: it is never empty */
     if (rc == 0) {
         raw(w, "<script type=\"application/json\" id=\"tt-data\">");
         for (size_t i = 0; i < len; i++) {
