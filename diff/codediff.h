@@ -1,21 +1,74 @@
 /*
- * codediff.h - functions whose machine code differs between the two runs'
- * builds (issue 20, item 5). STUB until branch s5-codediff lands: every
- * answer is "unknown". Interface as agreed with that branch.
+ * codediff.h - two builds compared function by function: which functions'
+ * machine code changed between the good and the bad run's binaries (prepare
+ * stage; codediff.c). Internal to diff/.
  */
 #ifndef TTDI_CODEDIFF_H
 #define TTDI_CODEDIFF_H
 
+#include <stddef.h>
+
 #include "ttfmt.h"
+
+/* What happened to a function between the builds. */
+enum ttdi_code_status {
+    TTDI_CODE_CHANGED = 1,  /* in both, its code differs */
+    TTDI_CODE_ADDED,        /* only in the bad run's build */
+    TTDI_CODE_REMOVED       /* only in the good run's build */
+};
+
+/* One function whose code differs. */
+struct ttdi_code_change {
+    const char *function;   /* as ttdiff names it (C++ demangled) */
+    const char *module;     /* its module's file name ("prog", "libfoo.so") */
+    int status;             /* TTDI_CODE_* */
+    const char *symbol;     /* the symbol as stored (mangled), for reports
+                               with C++ names off */
+};
 
 struct ttdi_codediff;
 
-/* Compare the builds of good and bad: 0 or a TT_E* code; empty when the
- * build-ids match. */
+/* Compare the code of the modules the two runs share (the main programs,
+ * and modules with the same path) whose build-ids differ. Only the main
+ * program and modules that are instrumented (call the tracing hooks) are
+ * compared. Nothing is read when every build-id matches: then the set is
+ * empty and every function is the same. A module whose two files cannot
+ * both be found gives a note and leaves its functions unknown. 0, or
+ * TT_EINVAL (NULL argument), TT_ENOMEM; on error *out is NULL. */
 int ttdi_codediff_open(struct ttdi_codediff **out, const ttf_trace *good,
                        const ttf_trace *bad);
-/* 1 changed or added, 0 the same, -1 unknown. */
+
+/* 1 if the function (the demangled name as ttdiff shows it, or the raw
+ * symbol) changed, was added or was removed between the builds, its gcc
+ * cold part ("f.cold") included; 0 if its code is the same (or every
+ * build-id matches); -1 if unknown (a module could not be compared and the
+ * name is in no compared module). */
 int ttdi_codediff_changed(const struct ttdi_codediff *cd, const char *function);
+
+/* 1 if a difference at this function looks like an artifact of the build
+ * rather than of the run: it is present in both builds but instrumented
+ * in one only (its copy calls the tracing hooks in one build, not in the
+ * other: an inline function from a header inlined in one build, or
+ * compiled with other flags), or it is present in one build only, is
+ * instrumented there and is defined in a header (an out-of-line copy of
+ * an inline function that the other build inlined). 0 otherwise. */
+int ttdi_codediff_artifact(const struct ttdi_codediff *cd, const char *function);
+
+/* The changed, added and removed functions: changed first, then added,
+ * then removed, each by module and name. */
+size_t ttdi_codediff_count(const struct ttdi_codediff *cd);
+const struct ttdi_code_change *ttdi_codediff_get(const struct ttdi_codediff *cd,
+                                                 size_t i);
+
+/* Functions compared (present in both builds), for reports and tests. */
+size_t ttdi_codediff_compared(const struct ttdi_codediff *cd);
+
+/* Why some code was not compared: "./prog: the good run's build (build-id
+ * 1a2b...) not found; its code not compared". */
+size_t ttdi_codediff_note_count(const struct ttdi_codediff *cd);
+const char *ttdi_codediff_note(const struct ttdi_codediff *cd, size_t i);
+
+/* Release everything. NULL is fine. */
 void ttdi_codediff_free(struct ttdi_codediff *cd);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "resolve.h"
 
 #define SUSPECT_WINDOW 4096 /* common events searched back from a split */
@@ -59,6 +60,7 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
         ttdi_norm_locate(&d->r[TTD_BAD].norm, b->stack[i].addr, b->stack[i].site,
                          b->stack[i].time_ns, &fr[i].file, &fr[i].line);
         fr[i].args = frame_args(d, &b->stack[i]);
+        fr[i].code_changed = ttdi_codediff_changed(d->cd, fr[i].name) == 1;
     }
     dv->stack = fr;
     dv->nstack = n;

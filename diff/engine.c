@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "explain.h"
 #include "tree.h"
 
@@ -265,6 +266,46 @@ static int value_first(ttd_diff *d)
     return 0;
 }
 
+/* Two builds: the functions whose machine code differs into the result
+ * (names as the report shows them: mangled with no_demangle). */
+static int code_results(ttd_diff *d)
+{
+    const struct ttdi_codediff *cd = d->cd;
+    size_t n = ttdi_codediff_count(cd), nn = ttdi_codediff_note_count(cd);
+    ttd_code_change *ch = ttfi_arena_zalloc(&d->arena, (n + 1) * sizeof *ch);
+    const char **notes = ttfi_arena_zalloc(&d->arena, (nn + 1) * sizeof *notes);
+    if (!ch || !notes)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const struct ttdi_code_change *c = ttdi_codediff_get(cd, i);
+        ch[i].function = d->o.no_demangle ? c->symbol : c->function;
+        ch[i].module = c->module;
+        ch[i].status = c->status;
+        ch[i].artifact = ttdi_codediff_artifact(cd, c->function);
+    }
+    for (size_t i = 0; i < nn; i++)
+        notes[i] = ttdi_codediff_note(cd, i);
+    d->res.code_functions = ttdi_codediff_compared(cd);
+    d->res.code_compared = d->res.code_functions > 0 || n > 0;
+    d->res.changed_functions = ch;
+    d->res.nchanged_functions = n;
+    d->res.code_notes = notes;
+    d->res.ncode_notes = nn;
+    return 0;
+}
+
+/* The first divergence's first differing event, when it is a call of a
+ * function that the two builds instrument differently. */
+static void build_artifact(ttd_diff *d, ttd_divergence *dv)
+{
+    const ttd_event *e[2] = {dv->ngood ? &dv->good[0] : NULL,
+                             dv->nbad ? &dv->bad[0] : NULL};
+    for (int i = 0; i < 2 && !dv->build_artifact; i++)
+        if (e[i] && (e[i]->kind == TTF_EV_ENTER || e[i]->kind == TTF_EV_EXIT) &&
+            e[i]->name && ttdi_codediff_artifact(d->cd, e[i]->name))
+            dv->build_artifact = e[i]->name;
+}
+
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
@@ -283,6 +324,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
             return rc;
     }
     values_setup(d);
+    if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0 ||
+        (rc = code_results(d)) < 0)
+        return rc;
     if ((rc = pair_runs(d, err)) < 0 || (rc = ttdi_make_pairs(d)) < 0 ||
         (rc = open_baselines(d, err)) < 0)
         return rc;
@@ -325,6 +369,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if (d->res.nhunks > d->res.nexpected &&
         (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
         return rc;
+    if (d->res.first)
+        build_artifact(d, (ttd_divergence *)d->detail[0]);
     if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
         return rc;
     return ttdi_explain(d);
@@ -445,6 +491,7 @@ void ttd_free(ttd_diff *d)
     }
     ttdi_openset_free(&d->noise);
     ttdi_openset_free(&d->calls);
+    ttdi_codediff_free(d->cd);
     free(d->ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {

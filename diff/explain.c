@@ -64,7 +64,8 @@ typedef struct ectx {
     ttd_diff *d;
     xpair *xp;                  /* per pair, replayed when needed */
     xchain ch;
-    struct ttdi_codediff *cd;   /* code changed between builds, NULL */
+    const struct ttdi_codediff *cd; /* code changed between builds (the
+                                   engine's, prepare stage), NULL */
     char buf[512];
 } ectx;
 
@@ -1032,7 +1033,6 @@ static void finish(ectx *e)
         ttdi_replay_free(&e->xp[i].rp);
     }
     free(e->xp);
-    ttdi_codediff_free(e->cd);
 }
 
 static int explain_all(ectx *e)
@@ -1074,9 +1074,7 @@ int ttdi_explain(ttd_diff *d)
     outcome(d);
     if (!(e.xp = calloc(d->nip + 1, sizeof *e.xp)))
         return TT_ENOMEM;
-    if (d->res.program == TTD_PROGRAM_BUILD &&
-        ttdi_codediff_open(&e.cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t) < 0)
-        e.cd = NULL;    /* unknown: the report goes on without it */
+    e.cd = d->cd;           /* empty when the build-ids match */
     rc = explain_all(&e);
     finish(&e);
     return rc;

@@ -11,6 +11,8 @@
 
 #include "align.h"
 
+struct ttdi_codediff;       /* codediff.h */
+
 /* ---- the diff state (engine.c) ------------------------------------------- */
 
 /* One run being compared. */
@@ -60,6 +62,8 @@ struct ttd_diff {
     ttdi_openset noise;     /* value slots that vary between good runs */
     ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
+    struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
+                               prepare stage) */
 };
 
 /* What full mode reuses from pair to pair. */

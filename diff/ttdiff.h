@@ -31,14 +31,17 @@ extern "C" {
  * 1.5: ttd_hunk_details (several hunks' details in one read of each
  * thread); ttd_hunk_info good_time_ns; ttd_value_diff good_is_code,
  * bad_is_code, good_code, bad_code (a size_t error code's signed form).
- * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status. Why,
- * not just where (diff/explain.c): ttd_suspect score, evidence, pair;
- * ttd_evidence; ttd_cause and ttd_divergence chain, nchain, chain_end
- * (also in ttd_result for runs with no split); ttd_outcome in ttd_result;
+ * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status.
+ * 1.7: two builds: ttd_result changed_functions, nchanged_functions,
+ * code_compared, code_functions, code_notes; ttd_code_change; ttd_frame
+ * code_changed; ttd_divergence build_artifact. Why, not just where
+ * (diff/explain.c): ttd_suspect score, evidence, pair; ttd_evidence;
+ * ttd_cause and ttd_divergence chain, nchain, chain_end (also in
+ * ttd_result for runs with no split); ttd_outcome in ttd_result;
  * ttd_result values_ignored, value_others; value_first is now the
  * headline value difference (see explain.c). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 6
+#define TTD_VERSION_MINOR 7
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -155,6 +158,8 @@ typedef struct ttd_frame {
     int line;           /* its line, 0 if unknown */
     const char *args;   /* the bad run's arguments "(1, NULL)", NULL if
                            not recorded */
+    int code_changed;   /* 1: its machine code changed (or it is new)
+                           between the good and the bad run's builds */
 } ttd_frame;
 
 /* Why a function is a suspect. */
@@ -165,10 +170,10 @@ enum ttd_suspect_role {
     TTD_SUSPECT_FRAME,        /* the diverging frame: its children differ */
     TTD_SUSPECT_CALLER,       /* an enclosing frame of the split (it computed
                                  a differing argument, or its code changed)
-                                 (1.6) */
+                                 (1.7) */
     TTD_SUSPECT_EARLIER       /* a call on the cause chain that returned
                                  before the suspects' window, or in another
-                                 thread (1.6) */
+                                 thread (1.7) */
 };
 
 /* What a piece of evidence about a suspect says (ttd_evidence.kind). */
@@ -225,8 +230,8 @@ typedef struct ttd_suspect {
                            same value (or void), or a lock wrapper: never
                            ranked first */
     double score;       /* sum of the evidence weights; suspects are ranked
-                           by it, highest first (1.6) */
-    const ttd_evidence *evidence; /* why, strongest first (1.6) */
+                           by it, highest first (1.7) */
+    const ttd_evidence *evidence; /* why, strongest first (1.7) */
     size_t nevidence;
     size_t pair;        /* index in ttd_result.pairs of the thread it ran in
                            (another thread's: earlier_in_other_thread) */
@@ -408,12 +413,17 @@ typedef struct ttd_divergence {
     int noise;              /* TTD_NOISE_*: why it may be timing noise */
     const char *noise_calls;/* TTD_NOISE_WAIT: the waiting calls, "a, b" */
     const ttd_cause *chain; /* first divergence: why the calls part, earliest
-                               cause first, the split last (1.6); NULL for
+                               cause first, the split last (1.7); NULL for
                                the other hunks */
     size_t nchain;
     const char *chain_end;  /* why the chain stops where it does ("no
                                earlier value differs", "values not
                                recorded"...), NULL with no chain */
+    const char *build_artifact; /* two builds: the function of the first
+                               differing event when that difference looks
+                               like an artifact of the build rather than of
+                               the run (instrumented in one build only: an
+                               inline function from a header), else NULL */
 } ttd_divergence;
 
 /* What a value divergence is about. */
@@ -454,6 +464,23 @@ enum ttd_noise {
     TTD_NOISE_WAIT          /* its calls poll or sleep (a wait loop ran a
                                different number of times) */
 };
+
+/* What happened to a function's machine code between two builds. */
+enum ttd_code_status {
+    TTD_CODE_CHANGED = 1,   /* in both builds, its code differs */
+    TTD_CODE_ADDED,         /* only in the bad run's build */
+    TTD_CODE_REMOVED        /* only in the good run's build */
+};
+
+/* A function whose machine code differs between the good and the bad
+ * run's builds (compared with addresses normalised: diff/codediff.c). */
+typedef struct ttd_code_change {
+    const char *function;   /* its name as the report shows it */
+    const char *module;     /* its file's name ("prog", "libfoo.so") */
+    int status;             /* TTD_CODE_* */
+    int artifact;           /* 1: instrumented in one build only (see
+                               ttd_divergence.build_artifact) */
+} ttd_code_change;
 
 /* One run (trace) as a whole. */
 typedef struct ttd_run_info {
@@ -527,20 +554,32 @@ typedef struct ttd_result {
     uint64_t values_noise;      /* differing values ignored because they also
                                    vary between good runs (--baseline) */
     ttd_outcome outcome;        /* how the runs ended; a different end with
-                                   the same calls is a divergence (1.6) */
+                                   the same calls is a divergence (1.7) */
     uint64_t values_ignored;    /* differing values not taken as causes by
                                    themselves: clocks and counters, values
                                    that look like addresses or time stamps
-                                   (explain.c) (1.6) */
+                                   (explain.c) (1.7) */
     const ttd_value_diff *value_others; /* other value differences that do
                                    not lead to the split or the exit status,
-                                   earliest first, at most 8 (1.6) */
+                                   earliest first, at most 8 (1.7) */
     size_t nvalue_others;
     const ttd_cause *chain;     /* the cause chain of the outcome: the first
                                    divergence's (first->chain), or with the
-                                   same calls, of the exit status (1.6) */
+                                   same calls, of the exit status (1.7) */
     size_t nchain;
     const char *chain_end;      /* why it stops, NULL with no chain */
+    int code_compared;          /* 1: the runs' programs (or a module they
+                                   share) are two builds, and their machine
+                                   code was compared function by function */
+    size_t code_functions;      /* functions found in both builds */
+    const ttd_code_change *changed_functions; /* what differs: changed,
+                                   then added, then removed, each by module
+                                   and name */
+    size_t nchanged_functions;
+    const char *const *code_notes; /* why some code was not compared: "prog:
+                                   the good run's build (build-id 1a2b...)
+                                   not found; its code not compared" */
+    size_t ncode_notes;
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

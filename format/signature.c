@@ -10,6 +10,19 @@
  * the units' own ranges (DW_AT_low_pc/high_pc or DW_AT_ranges, DWARF 4 or
  * 5), built once per module on first need, finds it instead. Source lines
  * go through the same fallback.
+ *
+ * gcc's clones (".constprop.N", ".isra.N", ".part.N", ".cold") do not keep
+ * the declared signature: a constant argument is dropped, a pointer to a
+ * struct becomes the one field used, a split-off part takes what the split
+ * needs. Their registers are read from the clone's own DWARF instead: its
+ * concrete DW_TAG_subprogram lists formal parameters (each with
+ * DW_AT_abstract_origin to the declared one) whose location at the entry
+ * pc is a register (DW_OP_reg5 = rdi ...) only when the value really
+ * arrives there; any other location (a constant, an implicit pointer, a
+ * GNU_parameter_ref to a replaced pointer) and any parameter the clone
+ * does not list leaves that parameter without a register (not shown, not
+ * compared). An .isra clone may also drop its return value, which DWARF
+ * does not say: its return is not compared.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -266,6 +279,77 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
     return 0;
 }
 
+/* ---- gcc clones ---------------------------------------------------------- */
+
+/* 1 if the symbol is a gcc clone whose signature may differ from the
+ * declared one (an .isra clone sets *isra). */
+static int clone_name(const char *sym, int *isra)
+{
+    *isra = sym && strstr(sym, ".isra.") != NULL;
+    return sym && (*isra || strstr(sym, ".constprop.") || strstr(sym, ".part.") ||
+                   strstr(sym, ".cold"));
+}
+
+/* The integer argument register (0..5 = rdi..r9) a parameter's location
+ * names at pc, -1 if it is not one register. */
+static int entry_reg(Dwarf_Die *param, Dwarf_Addr pc)
+{
+    static const int dwarf_to_arg[10] = {-1, 2, 3, -1, 1, 0, -1, -1, 4, 5};
+    Dwarf_Attribute at;
+    Dwarf_Op *ops = NULL;
+    size_t nops = 0;
+    if (!dwarf_attr(param, DW_AT_location, &at) ||
+        dwarf_getlocation_addr(&at, pc, &ops, &nops, 1) != 1 || nops != 1)
+        return -1;
+    unsigned r = ops[0].atom == DW_OP_regx ? (unsigned)ops[0].number
+                 : ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31
+                 ? (unsigned)(ops[0].atom - DW_OP_reg0) : 99u;
+    return r < 10 ? dwarf_to_arg[r] : -1;
+}
+
+/* A clone's registers: for each declared parameter pd[i] (of the origin),
+ * the register the clone's own parameter for it arrives in at pc. */
+static void clone_regs(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *pd, int n,
+                       ttf_signature *sig)
+{
+    ttf_param *pp = (ttf_param *)sig->params;
+    Dwarf_Die c, origin;
+    Dwarf_Attribute at;
+    for (int i = 0; i < n; i++)
+        pp[i].reg = -1;
+    if (dwarf_child(fn, &c) != 0)
+        return;
+    do {
+        if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
+            !dwarf_attr(&c, DW_AT_abstract_origin, &at) ||
+            !dwarf_formref_die(&at, &origin))
+            continue;
+        for (int i = 0; i < n; i++)
+            if (dwarf_dieoffset(&pd[i]) == dwarf_dieoffset(&origin))
+                pp[i].reg = entry_reg(&c, pc);
+    } while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The declared parameters of a clone fn (its origin's), registers from the
+ * clone's own DWARF. 0 or TT_ENOMEM. */
+static int clone_signature(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Addr pc,
+                           int isra, Dwarf_Die *pd, ttf_signature *sig)
+{
+    Dwarf_Attribute at;
+    Dwarf_Die origin;
+    int n = 0;
+    if (dwarf_attr(fn, DW_AT_abstract_origin, &at) &&
+        dwarf_formref_die(&at, &origin))
+        n = param_list(&origin, &origin, pd, PARAMS_MAX, &sig->variadic);
+    int r = fill_params(a, fn, pd, n, sig);
+    if (r)
+        return r;
+    clone_regs(fn, pc, pd, n, sig);
+    if (isra && sig->ret.cls != TTF_VC_VOID)
+        sig->ret.cls = TTF_VC_UNKNOWN;
+    return 0;
+}
+
 /* ---- compile units by address ------------------------------------------ */
 
 static int add_range(struct ttfi_cumap *m, Dwarf_Addr lo, Dwarf_Addr hi,
@@ -421,8 +505,15 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
     if (!(pd = malloc(PARAMS_MAX * sizeof *pd)))
         return TT_ENOMEM;
     read_type(&a, &fn, &sig->ret);
-    int n = gather_params(&fn, pd, &sig->variadic);
-    int r = fill_params(&a, &fn, pd, n, sig);
+    int isra = 0, r;
+    Dwarf_Addr entry = addr - bias;
+    if (clone_name(dwfl_module_addrname(dm, addr), &isra)) {
+        dwarf_lowpc(&fn, &entry);
+        r = clone_signature(&a, &fn, entry, isra, pd, sig);
+    } else {
+        int n = gather_params(&fn, pd, &sig->variadic);
+        r = fill_params(&a, &fn, pd, n, sig);
+    }
     free(pd);
     return r ? r : a.oom ? TT_ENOMEM : 0;
 }

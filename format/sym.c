@@ -68,6 +68,8 @@ struct smod {
     int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
     int sig_noticed;           /* 1: a function without signature noticed */
     struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
+    struct ttfi_code *code;    /* its functions' code (code.c, NULL until
+                                  asked) */
     struct ttfi_symtab *syms;  /* symbols by address (NULL until needed) */
 };
 
@@ -228,8 +230,10 @@ static void drop_session(struct smod *sm)
     if (sm->dwfl)
         dwfl_end(sm->dwfl);
     ttfi_cumap_free(sm->cus);
+    ttfi_code_free(sm->code);
     ttfi_symtab_free(sm->syms);
     sm->cus = NULL;
+    sm->code = NULL;
     sm->syms = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
@@ -787,6 +791,24 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     int32_t mod = find_module(s, ev->addr, ev->time_ns);
     struct centry *e = lookup(s, ev->addr, mod);
     return e ? e->name : oom_name;
+}
+
+struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
+{
+    if (!s || i >= s->nmods)
+        return NULL;
+    *dm = s->mods[i].dm;
+    return &s->mods[i].code;
+}
+
+const char *ttfi_sym_demangle(ttf_sym *s, const char *name)
+{
+    return demangled(s, name);
+}
+
+void *ttfi_sym_alloc(ttf_sym *s, size_t n)
+{
+    return ttfi_arena_alloc(&s->arena, n);
 }
 
 int ttf_sym_status(const ttf_sym *s)

@@ -176,6 +176,20 @@ int ttfi_dwarf_line(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
  * info" or "debug info unreadable (<libdw's reason>)". */
 int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);
 
+/* ---- machine code (code.c, on sym.c's sessions) --------------------------- */
+
+/* What code.c keeps per module (NULL until asked; ttfi_code_free). */
+struct ttfi_code;
+void ttfi_code_free(struct ttfi_code *c);
+
+/* Module i of s as sym.c opened it: its libdwfl module (NULL when no file
+ * with its build-id was found) and code.c's slot for it. NULL if i is out
+ * of range. */
+struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm);
+/* name demangled as ttf_sym_name shows it (an arena copy, or name itself). */
+const char *ttfi_sym_demangle(ttf_sym *s, const char *name);
+/* n bytes in s's arena (freed with s), NULL when memory runs out. */
+void *ttfi_sym_alloc(ttf_sym *s, size_t n);
 
 /* ---- files a trace names (safeopen.c) and symbol tables (symtab.c) ----- */
 

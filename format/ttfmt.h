@@ -32,9 +32,11 @@ extern "C" {
  * such values their signed form too ("18446744073709551596 (-20)").
  * 2.3.0: cut traces: ttf_header cut_*, ttf_summary cut_threads, cut_reason,
  * cut_events, ttf_thread cut, ttf_cut_count/ttf_get_cut, ttf_cut_text,
- * ttf_cut_reason_name, ttf_write_cut, TTF_CUT_*; ttf_sym_status. */
+ * ttf_cut_reason_name, ttf_write_cut, TTF_CUT_*; ttf_sym_status.
+ * 2.4.0: machine code of a module's functions and what an address in it
+ * names (ttf_sym_code, ttf_sym_code_ref): two builds compared. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 3
+#define TTF_VERSION_MINOR 4
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -581,6 +583,84 @@ int ttf_value_errcode(uint64_t raw, const ttf_vtype *ty, int64_t *code);
  * snprintf: writes at most len bytes with the NUL, returns the length it
  * wanted. */
 int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
+
+/* ---- machine code (two builds compared; format/code.c) ------------------- */
+
+/* One function of a module's symbol table with its machine code. */
+typedef struct ttf_code_func {
+    const char *name;           /* as ttf_sym_name shows it (C++ demangled
+                                   unless ttf_sym_set_demangle is off) */
+    const char *symbol;         /* the symbol as stored ("_ZN3foo3barEv") */
+    uint64_t addr;              /* link-time address (the file's own, no
+                                   load bias: add ttf_code_info.bias) */
+    uint64_t size;              /* bytes, as the symbol says (> 0) */
+    const uint8_t *code;        /* its size bytes in the file; NULL when the
+                                   file holds no code for it (a .debug file
+                                   with the code stripped) */
+} ttf_code_func;
+
+/* The functions of one module's file. */
+typedef struct ttf_code_info {
+    const char *file;           /* the file read: the recorded path, or the
+                                   copy found by build-id (ttf_sym_search) */
+    uint64_t bias;              /* traced address = link-time address + bias */
+    int machine;                /* the ELF e_machine (62: EM_X86_64) */
+    int position_dependent;     /* 1: an ET_EXEC file (non-PIE): code holds
+                                   absolute link-time addresses as immediates
+                                   and displacements */
+    int instrumented;           /* 1: it calls the -finstrument-functions or
+                                   -pg hooks (__cyg_profile_func_enter,
+                                   __fentry__, mcount) defined elsewhere, or
+                                   is statically linked with them */
+    const ttf_code_func *funcs; /* nfuncs, by address (aliases each listed) */
+    size_t nfuncs;
+} ttf_code_info;
+
+/* The defined functions (STT_FUNC, STT_GNU_IFUNC, size > 0) of module
+ * `module` (index for ttf_get_module) with their machine code, read from
+ * the file ttf_sym_open found for it (build-id checked). Read once per
+ * module, then cached (names demangled as set at that first call); *out
+ * lives until ttf_sym_close. Errors: TT_EINVAL
+ * (NULL argument, no such module), TT_ENOTFOUND (no file with the module's
+ * build-id was found, or its path is empty), TT_ENOMEM. */
+int ttf_sym_code(ttf_sym *s, size_t module, const ttf_code_info **out);
+
+/* What a code reference names (ttf_code_ref.kind). */
+enum ttf_ref_kind {
+    TTF_REF_NONE = 0,   /* not an address of the file */
+    TTF_REF_SYMBOL,     /* in a function or data symbol: name + offset */
+    TTF_REF_IMPORT,     /* a PLT entry or GOT slot: the symbol it binds */
+    TTF_REF_DATA        /* in a section but no symbol (string literals,
+                           constants): the section, and for read-only
+                           data the bytes there */
+};
+
+/* The target of a call, jump, rip-relative operand or absolute address. */
+typedef struct ttf_code_ref {
+    int kind;                   /* TTF_REF_* */
+    const char *name;           /* SYMBOL: the symbol (raw, not demangled);
+                                   IMPORT: the imported symbol ("printf");
+                                   DATA: the section (".rodata"); else NULL */
+    uint64_t offset;            /* SYMBOL: from the symbol's start; DATA:
+                                   from the section's start; else 0 */
+    const uint8_t *bytes;       /* DATA in a read-only section: the bytes at
+                                   the address up to and with the first NUL,
+                                   at most 64 (a string literal is all of
+                                   it); else NULL */
+    size_t nbytes;
+    size_t navail;              /* DATA in a read-only section: bytes
+                                   readable at `bytes` up to the section's
+                                   end (jump tables are read past a NUL) */
+} ttf_code_ref;
+
+/* What link-time address addr of module `module` names: a PLT entry (its
+ * `jmp *slot(%rip)` decoded) or a GOT slot gives the symbol its relocation
+ * binds (a slot without one: the address stored in it, resolved in turn);
+ * else the symbol holding addr; else the section. Pointers live until
+ * ttf_sym_close. Errors: TT_EINVAL (NULL argument, no such module),
+ * TT_ENOTFOUND (as ttf_sym_code), TT_ENOMEM. */
+int ttf_sym_code_ref(ttf_sym *s, size_t module, uint64_t addr,
+                     ttf_code_ref *out);
 
 /* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
 size_t ttf_sym_notice_count(const ttf_sym *s);

@@ -324,6 +324,37 @@ static void program_note(hw *w)
     raw(w, "; compared by function name.</p>\n");
 }
 
+/* Two builds: the functions whose machine code differs, and notes. */
+static void code_list(hw *w)
+{
+    const ttd_result *r = w->r;
+    static const char *const what[] = {"", "", " (new)", " (removed)"};
+    for (size_t i = 0; i < r->ncode_notes; i++) {
+        raw(w, "<p class=\"note\">");
+        esc(w, r->code_notes[i]);
+        raw(w, "</p>\n");
+    }
+    if (!r->code_compared)
+        return;
+    raw(w, "<p class=\"note\" id=\"tt-code\"><b>Changed between the builds</b> "
+           "(machine code compared, %zu function%s in both): %s</p>\n",
+        r->code_functions, r->code_functions == 1 ? "" : "s",
+        r->nchanged_functions ? "" : "none");
+    if (!r->nchanged_functions)
+        return;
+    raw(w, "<ul class=\"chgl\" id=\"tt-changed\">\n");
+    for (size_t i = 0; i < r->nchanged_functions; i++) {
+        const ttd_code_change *c = &r->changed_functions[i];
+        raw(w, "<li>");
+        fn(w, c->function);
+        raw(w, "<span class=\"loc\">");
+        esc(w, c->module);
+        raw(w, "%s%s</span></li>\n", what[c->status & 3],
+            c->artifact ? ", instrumented in one build only" : "");
+    }
+    raw(w, "</ul>\n");
+}
+
 static void runs(hw *w)
 {
     const ttd_run_info *g = &w->r->runs[TTD_GOOD], *b = &w->r->runs[TTD_BAD];
@@ -360,6 +391,7 @@ static void runs(hw *w)
     end_cell(w, b);
     raw(w, "</tr>\n</table>\n");
     program_note(w);
+    code_list(w);
     for (size_t i = 0; i < w->r->nbaselines; i++) {
         const ttd_run_info *x = &w->r->baselines[i];
         raw(w, "<p class=\"note\">baseline good run: <code>");
@@ -466,6 +498,9 @@ static void stack_list(hw *w, const ttd_divergence *d)
             esc(w, fr->file);
             raw(w, ":%d</span>", fr->line);
         }
+        if (fr->code_changed)
+            raw(w, "<span class=\"chg\" title=\"its machine code differs between "
+                   "the two builds\">code changed</span>");
         raw(w, "</li>\n");
     }
     raw(w, "<li class=\"here\" style=\"padding-left:%zuch\">&#8627;", 2 * d->nstack);
@@ -586,6 +621,13 @@ static void noise_note(hw *w, const ttd_divergence *d)
 {
     const ttd_result *r = w->r;
 
+    if (d->build_artifact) {
+        raw(w, "<p class=\"note noise\" id=\"tt-artifact\">This looks like an "
+               "artifact of the build, not of the run: <code>");
+        esc(w, d->build_artifact);
+        raw(w, "</code> is instrumented in one build only (an inline function "
+               "from a header, compiled or inlined differently).</p>\n");
+    }
     if (d->noise == TTD_NOISE_WAIT) {
         raw(w, "<p class=\"note noise\">This may be timing noise: the differing calls "
                "wait or poll (<code>");

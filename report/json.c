@@ -340,6 +340,7 @@ static void frame(jw *w, const ttd_frame *f)
     else
         k_null(w, "line");
     k_str(w, "args", f->args);
+    k_bool(w, "code_changed", f->code_changed);
     close_c(w, '}');
     w->inline_from = save;
 }
@@ -387,6 +388,35 @@ static const char *const vclass[] = {"unknown", "void", "signed", "unsigned",
                                      "bool", "enum", "pointer", "float", "other"};
 
 /* How values took part (top level "values"). */
+/* Two builds: "code" (whether machine code was compared) and
+ * "changed_functions". */
+static void code_info(jw *w, const ttd_result *r)
+{
+    static const char *const status[] = {"?", "changed", "added", "removed"};
+    key(w, "code");
+    open_c(w, '{');
+    k_bool(w, "compared", r->code_compared);
+    k_u64(w, "functions", r->code_functions);
+    key(w, "notes");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->ncode_notes; i++)
+        v_str(w, r->code_notes[i]);
+    close_c(w, ']');
+    close_c(w, '}');
+    key(w, "changed_functions");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->nchanged_functions; i++) {
+        const ttd_code_change *c = &r->changed_functions[i];
+        open_c(w, '{');
+        k_str(w, "function", c->function);
+        k_str(w, "module", c->module);
+        k_str(w, "status", status[c->status & 3]);
+        k_bool(w, "artifact", c->artifact);
+        close_c(w, '}');
+    }
+    close_c(w, ']');
+}
+
 static void values_info(jw *w, const ttd_result *r)
 {
     key(w, "values");
@@ -692,6 +722,7 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     } else {
         v_lit(w, "null");
     }
+    k_str(w, "build_artifact", d->build_artifact);
     key(w, "other_threads");
     open_c(w, '{');
     others(w, "good", d->others[TTD_GOOD], d->nothers[TTD_GOOD]);
@@ -798,6 +829,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
         run(&w, &r->baselines[i]);
     close_c(&w, ']');
     pairs(&w, r);
+    code_info(&w, r);
     values_info(&w, r);
     outcome(&w, r);
     value_divergence(&w, r, r->value_first);

@@ -145,7 +145,7 @@ static void stack(tw *w, const ttd_divergence *d)
             fprintf(w->f, ":%d", fr->line);
             on(w, RESET);
         }
-        putc('\n', w->f);
+        fputs(fr->code_changed ? "  (code changed between the builds)\n" : "\n", w->f);
     }
 }
 
@@ -532,9 +532,19 @@ static void interleave(tw *w, const ttd_result *r, const ttd_interleave *il)
     }
 }
 
-/* Hints that the divergence may be noise: a waiting loop, siblings. */
+/* Hints that the divergence may be noise: a waiting loop, siblings, an
+ * artifact of two builds. */
 static void noise_notes(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
+    if (d->build_artifact) {
+        on(w, YELLOW);
+        fputs("note: this looks like an artifact of the build, not of the run: ", w->f);
+        safe(w, d->build_artifact);
+        fputs(" is instrumented in one build only (an inline function from a "
+              "header, compiled or inlined differently)", w->f);
+        on(w, RESET);
+        putc('\n', w->f);
+    }
     if (d->noise == TTD_NOISE_WAIT) {
         on(w, YELLOW);
         fputs("note: this may be timing noise: the differing calls wait or poll (", w->f);
@@ -691,6 +701,33 @@ static void program_note(tw *w, const ttd_result *r)
     }
 }
 
+/* "changed between the builds: f, g (new) (+N more)" when two builds'
+ * code was compared, and why some was not. */
+static void code_line(tw *w, const ttd_result *r)
+{
+    size_t n = r->nchanged_functions, shown = n <= 6 ? n : 5;
+    for (size_t i = 0; i < r->ncode_notes; i++) {
+        fputs("note: ", w->f);
+        safe(w, r->code_notes[i]);
+        putc('\n', w->f);
+    }
+    if (!r->code_compared)
+        return;
+    fputs("changed between the builds: ", w->f);
+    fputs(n ? "" : "none", w->f);
+    for (size_t i = 0; i < shown; i++) {
+        const ttd_code_change *c = &r->changed_functions[i];
+        fputs(i ? ", " : "", w->f);
+        safe(w, c->function);
+        fputs(c->status == TTD_CODE_ADDED ? " (new)"
+              : c->status == TTD_CODE_REMOVED ? " (removed)" : "", w->f);
+    }
+    if (n > shown)
+        fprintf(w->f, " (+%zu more)", n - shown);
+    fprintf(w->f, " (of %zu function%s in both)\n", r->code_functions,
+            r->code_functions == 1 ? "" : "s");
+}
+
 int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
@@ -709,6 +746,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
     program_note(&w, r);
+    code_line(&w, r);
     values_line(&w, r);
     const ttd_value_diff *v = r->value_first;
     int ended = ended_differently(r);

@@ -1,0 +1,516 @@
+/*
+ * test_codediff.c - two builds compared function by function
+ * (diff/codediff.c over format/code.c, with the x86-64 decoder of
+ * diff/x86len.c): one C file compiled in several variants here with cc, as
+ * PIE and as a position-dependent executable, each with a one-module trace
+ * pointing at it. Checks that exactly the changed function is marked, that
+ * a function added above the others (every address moves, string literals
+ * too) marks only itself and its caller, that matching build-ids read
+ * nothing, that a missing binary gives a note and "unknown", that a
+ * function instrumented in one build only is an artifact; and that the
+ * decoder's instruction boundaries agree with objdump's on real code.
+ */
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "codediff.h"
+#include "tmpdir.h"
+#include "ttfmt.h"
+#include "x86len.h"
+
+static int trace_no;
+static int have_cc;
+
+/* The program compiled in variants: CHANGED edits key_hash's loop, EXTRA
+ * adds a function (and a string) above all others, NOINSTR leaves show()
+ * uninstrumented. The hooks are stubs, so no libttcap is needed. */
+static const char source[] =
+    "#include <stdio.h>\n"
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "static int counter;\n"
+    "static char buf[64];\n"
+    "#ifdef EXTRA\n"
+    "F int extra_above(int x) { puts(\"an extra string\"); return x * 7 + counter; }\n"
+    "#endif\n"
+    "F int key_hash(const char *k)\n"
+    "{\n"
+    "    unsigned h = 5381;\n"
+    "#ifdef CHANGED\n"
+    "    for (int i = 0; i < 4 && k[i]; i++) h = h * 33 + (unsigned char)k[i];\n"
+    "#else\n"
+    "    for (; *k; k++) h = h * 33 + (unsigned char)*k;\n"
+    "#endif\n"
+    "    return (int)(h % 8);\n"
+    "}\n"
+    "F int lookup(const char *k) { counter++; return key_hash(k) + counter; }\n"
+    "#ifdef NOINSTR\n"
+    "NI\n"
+    "#endif\n"
+    "F void show(const char *k) { snprintf(buf, sizeof buf, \"key %s\", k); puts(buf); }\n"
+    "F int table_sum(int n)\n"
+    "{\n"
+    "    static const int t[] = {1, 2, 3, 5, 8, 13};\n"
+    "    int s = 0;\n"
+    "    for (int i = 0; i < n && i < 6; i++) s += t[i];\n"
+    "    return s;\n"
+    "}\n"
+    "F int pick(int c)\n"
+    "{\n"
+    "    switch (c) { case 0: return 11; case 1: return counter; case 2: return 37;\n"
+    "    case 3: return 41 + counter; case 4: return 5; default: return -1; }\n"
+    "}\n"
+    "#ifdef TWINS\n"
+    "int other_entry(int x);\n"
+    "static __attribute__((noipa)) int helper(int x) { return x + 40; }\n"
+    "#endif\n"
+    "__attribute__((cold, noinline)) static void die(const char *m, int x)\n"
+    "{ fprintf(stderr, \"%s %d\\n\", m, x); }\n"
+    "F int checked(int x)\n"
+    "{\n"
+    "    int r = x * 2;\n"
+    "    if (x < 0) {\n"
+    "        for (int i = 0; i < 3; i++)\n"
+    "            fprintf(stderr, \"negative %d\\n\", x + i);\n"
+    "#ifdef COLDMSG\n"
+    "        die(\"worse\", x);\n"
+    "#else\n"
+    "        die(\"bad\", x);\n"
+    "#endif\n"
+    "    }\n"
+    "    return r;\n"
+    "}\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    int r = lookup(argc > 1 ? argv[1] : \"user1\");\n"
+    "#ifdef TWINS\n"
+    "    r += other_entry(argc) + helper(argc);\n"
+    "#endif\n"
+    "#ifdef EXTRA\n"
+    "    r += extra_above(argc);\n"
+    "#endif\n"
+    "    show(\"x\");\n"
+    "    r += checked(argc);\n"
+    "    return r + table_sum(argc) + pick(argc) + printf(\"%d\\n\", counter);\n"
+    "}\n";
+
+/* A second file with a static function of the same name as one in
+ * source: twins, told apart by their code. */
+static const char other[] =
+    "static __attribute__((noipa)) int helper(int x) { return x * 5 - 3; }\n"
+    "__attribute__((noipa)) int other_entry(int x) { return helper(x) + 1; }\n";
+
+/* One build: its binary and build-id. */
+struct build {
+    char path[512];
+    uint8_t id[64];
+    size_t idlen;
+    int pie;
+};
+
+static int build_id_of(const char *path, uint8_t *id, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    const void *bits = NULL;
+    elf_version(EV_CURRENT);
+    Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+    ssize_t n = e ? dwelf_elf_gnu_build_id(e, &bits) : -1;
+    if (n > 0 && (size_t)n <= 64)
+        memcpy(id, bits, (size_t)n);
+    *len = n > 0 ? (size_t)n : 0;
+    elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return n > 0 ? 0 : -1;
+}
+
+/* Compile source with defs (e.g. "-DCHANGED") into tu_tmpdir/name. */
+static int compile(struct build *b, const char *name, const char *defs, int pie)
+{
+    char cmd[2048];
+    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
+    b->pie = pie;
+    const char *first = strstr(defs, "-DOTHER_FIRST") ? "other" : "prog";
+    const char *second = strstr(defs, "-DTWINS") ? (first[0] == 'o' ? "prog" : "other") : NULL;
+    char files[1300];
+    snprintf(files, sizeof files, "'%s/%s.c'", tu_tmpdir, first);
+    if (second)
+        snprintf(files + strlen(files), sizeof files - strlen(files), " '%s/%s.c'",
+                 tu_tmpdir, second);
+    snprintf(cmd, sizeof cmd,
+             "cc -O2 -g -finstrument-functions -fno-plt %s %s -o '%s' %s "
+             "-Wl,--build-id 2>/dev/null",
+             pie ? "-fPIE -pie" : "-fno-pic -no-pie", defs, b->path, files);
+    if (system(cmd) != 0)
+        return -1;
+    return build_id_of(b->path, b->id, &b->idlen);
+}
+
+/* A one-thread trace of build b (its only module is the program). */
+static ttf_trace *trace_of(const struct build *b)
+{
+    char path[600];
+    ttf_writer *w = NULL;
+    ttf_trace *t = NULL;
+    const char *argv[] = {b->path};
+    uint64_t base = b->pie ? 0x555555554000ull : 0;
+
+    snprintf(path, sizeof path, "%s/t%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, base, 1 << 22, b->id, b->idlen,
+                                      b->path), 0);
+    assert_int_equal(ttf_write_thread_end(w, 0, 1000), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    return t;
+}
+
+static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2],
+                    b_coldmsg;
+
+static int setup_all(void **state)
+{
+    char path[600];
+    (void)state;
+    if (tu_tmpdir_setup(state))
+        return -1;
+    snprintf(path, sizeof path, "%s/prog.c", tu_tmpdir);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(source, f) < 0 || fclose(f) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/other.c", tu_tmpdir);
+    f = fopen(path, "w");
+    if (!f || fputs(other, f) < 0 || fclose(f) != 0)
+        return -1;
+    have_cc = system("cc --version >/dev/null 2>&1") == 0;
+    for (int pie = 0; have_cc && pie < 2; pie++) {
+        const char *sfx[2] = {"_nopie", "_pie"};
+        char n[64];
+        snprintf(n, sizeof n, "base%s", sfx[pie]);
+        have_cc &= compile(&b_base[pie], n, "", pie) == 0;
+        snprintf(n, sizeof n, "changed%s", sfx[pie]);
+        have_cc &= compile(&b_changed[pie], n, "-DCHANGED", pie) == 0;
+        snprintf(n, sizeof n, "extra%s", sfx[pie]);
+        have_cc &= compile(&b_extra[pie], n, "-DEXTRA", pie) == 0;
+    }
+    if (have_cc)
+        have_cc &= compile(&b_noinstr, "noinstr_pie", "-DNOINSTR", 1) == 0;
+    if (have_cc)
+        have_cc &= compile(&b_coldmsg, "coldmsg_pie", "-DCOLDMSG", 1) == 0;
+    if (have_cc)
+        have_cc &= compile(&b_twins[0], "twins_a", "-DTWINS", 1) == 0 &&
+                   compile(&b_twins[1], "twins_b", "-DTWINS -DOTHER_FIRST", 1) == 0;
+    return 0;
+}
+
+static int teardown_all(void **state)
+{
+    return tu_tmpdir_teardown(state);
+}
+
+/* Diff build g against build b; the changes as "status:function ..." */
+static struct ttdi_codediff *diff(const struct build *g, const struct build *b,
+                                  char *list, size_t len)
+{
+    ttf_trace *tg = trace_of(g), *tb = trace_of(b);
+    struct ttdi_codediff *cd = NULL;
+    size_t k = 0;
+    assert_int_equal(ttdi_codediff_open(&cd, tg, tb), 0);
+    list[0] = 0;
+    for (size_t i = 0; i < ttdi_codediff_count(cd); i++) {
+        const struct ttdi_code_change *c = ttdi_codediff_get(cd, i);
+        k += (size_t)snprintf(list + k, len - k, "%s%d:%s", i ? " " : "",
+                              c->status, c->function);
+        assert_true(k < len);
+    }
+    ttf_close(tg);
+    ttf_close(tb);
+    return cd;
+}
+
+static void skip_without_cc(void)
+{
+    if (!have_cc) {
+        print_message("no cc: skipped\n");
+        skip();
+    }
+}
+
+/* One function's loop changed: that function and nothing else. */
+static void test_one_changed(void **state)
+{
+    char list[1024];
+    (void)state;
+    skip_without_cc();
+    for (int pie = 0; pie < 2; pie++) {
+        struct ttdi_codediff *cd = diff(&b_base[pie], &b_changed[pie], list, sizeof list);
+        assert_string_equal(list, "1:key_hash");
+        assert_int_equal(ttdi_codediff_changed(cd, "key_hash"), 1);
+        assert_int_equal(ttdi_codediff_changed(cd, "lookup"), 0);
+        assert_int_equal(ttdi_codediff_changed(cd, "main"), 0);
+        assert_int_equal(ttdi_codediff_changed(cd, "printf"), 0);
+        assert_int_equal(ttdi_codediff_artifact(cd, "key_hash"), 0);
+        assert_true(ttdi_codediff_compared(cd) >= 7);
+        assert_int_equal(ttdi_codediff_note_count(cd), 0);
+        ttdi_codediff_free(cd);
+    }
+}
+
+/* A function added above the others moves every address (code, string
+ * literals, data): only it (added) and its caller main (changed) differ. */
+static void test_moved(void **state)
+{
+    char list[1024];
+    (void)state;
+    skip_without_cc();
+    for (int pie = 0; pie < 2; pie++) {
+        struct ttdi_codediff *cd = diff(&b_base[pie], &b_extra[pie], list, sizeof list);
+        assert_string_equal(list, "1:main 2:extra_above");
+        assert_int_equal(ttdi_codediff_changed(cd, "extra_above"), 1);
+        assert_int_equal(ttdi_codediff_changed(cd, "show"), 0);
+        assert_int_equal(ttdi_codediff_changed(cd, "table_sum"), 0);
+        ttdi_codediff_free(cd);
+        /* and the other way round: removed */
+        cd = diff(&b_extra[pie], &b_base[pie], list, sizeof list);
+        assert_string_equal(list, "1:main 3:extra_above");
+        ttdi_codediff_free(cd);
+    }
+}
+
+/* Same build-id: nothing read, nothing changed, every function "same". */
+static void test_same_build(void **state)
+{
+    char list[64];
+    (void)state;
+    skip_without_cc();
+    struct ttdi_codediff *cd = diff(&b_base[1], &b_base[1], list, sizeof list);
+    assert_string_equal(list, "");
+    assert_int_equal(ttdi_codediff_count(cd), 0);
+    assert_int_equal(ttdi_codediff_compared(cd), 0);
+    assert_int_equal(ttdi_codediff_note_count(cd), 0);
+    assert_int_equal(ttdi_codediff_changed(cd, "key_hash"), 0);
+    ttdi_codediff_free(cd);
+}
+
+/* The good run's binary is gone (and no copy by build-id): a note, and
+ * every function unknown. */
+static void test_missing(void **state)
+{
+    char list[64], path[600];
+    struct build gone;
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile(&gone, "gone_pie", "-DCHANGED -DEXTRA", 1), 0);
+    ttf_trace *tg = trace_of(&gone), *tb = trace_of(&b_base[1]);
+    snprintf(path, sizeof path, "%s", gone.path);
+    assert_int_equal(unlink(path), 0);
+    struct ttdi_codediff *cd = NULL;
+    assert_int_equal(ttdi_codediff_open(&cd, tg, tb), 0);
+    assert_int_equal(ttdi_codediff_count(cd), 0);
+    assert_int_equal(ttdi_codediff_changed(cd, "key_hash"), -1);
+    assert_true(ttdi_codediff_note_count(cd) >= 1);
+    assert_non_null(strstr(ttdi_codediff_note(cd, 0), "not found"));
+    ttdi_codediff_free(cd);
+    ttf_close(tg);
+    ttf_close(tb);
+    (void)list;
+}
+
+/* show() instrumented in one build only: changed, and an artifact. */
+static void test_artifact(void **state)
+{
+    char list[256];
+    (void)state;
+    skip_without_cc();
+    struct ttdi_codediff *cd = diff(&b_base[1], &b_noinstr, list, sizeof list);
+    assert_string_equal(list, "1:show");
+    assert_int_equal(ttdi_codediff_artifact(cd, "show"), 1);
+    assert_int_equal(ttdi_codediff_artifact(cd, "lookup"), 0);
+    ttdi_codediff_free(cd);
+}
+
+/* Two static functions named helper in two files, linked in the other
+ * order (their addresses swap): paired by their code, nothing changed. */
+static void test_twins(void **state)
+{
+    char list[256];
+    (void)state;
+    skip_without_cc();
+    struct ttdi_codediff *cd = diff(&b_twins[0], &b_twins[1], list, sizeof list);
+    assert_string_equal(list, "");
+    assert_int_equal(ttdi_codediff_changed(cd, "helper"), 0);
+    assert_true(ttdi_codediff_compared(cd) >= 9);
+    ttdi_codediff_free(cd);
+}
+
+/* Only the message checked() passes to die() on its cold path changed:
+ * gcc put that call in checked.cold, which is listed; checked counts as
+ * changed through it. */
+static void test_cold(void **state)
+{
+    char list[256];
+    (void)state;
+    skip_without_cc();
+    struct ttdi_codediff *cd = diff(&b_base[1], &b_coldmsg, list, sizeof list);
+    if (strcmp(list, "1:checked") == 0) {
+        ttdi_codediff_free(cd);
+        print_message("gcc made no checked.cold: skipped\n");
+        skip();
+    }
+    assert_string_equal(list, "1:checked.cold");
+    assert_int_equal(ttdi_codediff_changed(cd, "checked.cold"), 1);
+    assert_int_equal(ttdi_codediff_changed(cd, "checked"), 1);
+    assert_int_equal(ttdi_codediff_changed(cd, "die"), 0);
+    ttdi_codediff_free(cd);
+}
+
+static void test_errors(void **state)
+{
+    struct ttdi_codediff *cd = (void *)1;
+    (void)state;
+    assert_int_equal(ttdi_codediff_open(&cd, NULL, NULL), TT_EINVAL);
+    assert_null(cd);
+    assert_int_equal(ttdi_codediff_open(NULL, NULL, NULL), TT_EINVAL);
+    assert_int_equal(ttdi_codediff_count(NULL), 0);
+    assert_null(ttdi_codediff_get(NULL, 0));
+    assert_int_equal(ttdi_codediff_changed(NULL, "x"), 0);
+    ttdi_codediff_free(NULL);
+}
+
+/* Hand-made instructions: lengths and fields. */
+static void test_decoder_fields(void **state)
+{
+    struct ttdi_insn in;
+    static const uint8_t call[] = {0xe8, 1, 2, 3, 4};
+    static const uint8_t lea_rip[] = {0x48, 0x8d, 0x3d, 0x10, 0, 0, 0};
+    static const uint8_t movabs[] = {0x48, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8};
+    static const uint8_t nopw[] = {0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0};
+    static const uint8_t jcc8[] = {0x75, 0xfe};
+    static const uint8_t vex3[] = {0xc4, 0xe3, 0x79, 0x16, 0xc0, 0x01}; /* vpextrd */
+    static const uint8_t evex[] = {0x62, 0xf1, 0x7c, 0x48, 0x10, 0x44, 0x24, 0x01};
+    static const uint8_t test_imm[] = {0xf6, 0x05, 1, 0, 0, 0, 0x80}; /* testb $,rip */
+    static const uint8_t bad[] = {0x06};
+    (void)state;
+    assert_int_equal(ttdi_x86_decode(call, sizeof call, &in), 0);
+    assert_true(in.len == 5 && in.branch && in.imm_off == 1 && in.imm_len == 4);
+    assert_int_equal(ttdi_x86_decode(lea_rip, sizeof lea_rip, &in), 0);
+    assert_true(in.len == 7 && in.riprel && in.disp_off == 3 && in.disp_len == 4);
+    assert_int_equal(ttdi_x86_decode(movabs, sizeof movabs, &in), 0);
+    assert_true(in.len == 10 && in.imm_len == 8 && !in.branch);
+    assert_int_equal(ttdi_x86_decode(nopw, sizeof nopw, &in), 0);
+    assert_true(in.len == 10 && in.nop);
+    assert_int_equal(ttdi_x86_decode(jcc8, sizeof jcc8, &in), 0);
+    assert_true(in.len == 2 && in.branch && in.imm_len == 1);
+    assert_int_equal(ttdi_x86_decode(vex3, sizeof vex3, &in), 0);
+    assert_int_equal(in.len, 6);
+    assert_int_equal(ttdi_x86_decode(evex, sizeof evex, &in), 0);
+    assert_int_equal(in.len, 8);
+    assert_int_equal(ttdi_x86_decode(test_imm, sizeof test_imm, &in), 0);
+    assert_true(in.len == 7 && in.riprel && in.imm_len == 1);
+    assert_int_equal(ttdi_x86_decode(bad, sizeof bad, &in), -1);
+    assert_int_equal(ttdi_x86_decode(call, 3, &in), -1); /* cut short */
+}
+
+/* Every instruction boundary objdump prints for a real file's .text is one
+ * the decoder finds walking from each function's start, and vice versa. */
+static void check_boundaries(const char *file)
+{
+    char cmd[1024], line[512];
+    snprintf(cmd, sizeof cmd, "objdump -d --no-show-raw-insn -j .text '%s' 2>/dev/null", file);
+    FILE *p = popen(cmd, "r");
+    unsigned long long start = 0, addr, prev = 0, checked = 0;
+    int in_func = 0;
+    int fd = open(file, O_RDONLY);
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh, text = {0};
+    const uint8_t *bytes = NULL;
+    size_t strndx;
+    assert_non_null(p);
+    assert_non_null(e);
+    elf_getshdrstrndx(e, &strndx);
+    while ((scn = elf_nextscn(e, scn)))
+        if (gelf_getshdr(scn, &sh) && strcmp(elf_strptr(e, strndx, sh.sh_name), ".text") == 0) {
+            text = sh;
+            bytes = elf_getdata(scn, NULL)->d_buf;
+        }
+    assert_non_null(bytes);
+    while (fgets(line, sizeof line, p)) {
+        if (line[0] != ' ' && sscanf(line, "%llx <", &addr) == 1 && strstr(line, ">:")) {
+            in_func = 1; /* a symbol: start walking here */
+            start = prev = addr;
+            continue;
+        }
+        if (!in_func || sscanf(line, " %llx:", &addr) != 1 || strstr(line, "(bad)"))
+            continue;
+        while (prev < addr) { /* walk to objdump's next boundary */
+            struct ttdi_insn in;
+            int rc = ttdi_x86_decode(bytes + (prev - text.sh_addr),
+                                     text.sh_addr + text.sh_size - prev, &in);
+            if (rc)
+                fail_msg("%s: cannot decode at %llx (function at %llx)", file, prev, start);
+            prev += in.len;
+        }
+        if (prev != addr)
+            fail_msg("%s: boundary %llx, decoder says %llx (function at %llx)", file, addr, prev, start);
+        checked++;
+    }
+    pclose(p);
+    elf_end(e);
+    close(fd);
+    assert_true(checked > 100);
+}
+
+static void test_decoder_objdump(void **state)
+{
+    (void)state;
+    if (system("objdump --version >/dev/null 2>&1") != 0) {
+        print_message("no objdump: skipped\n");
+        skip();
+    }
+    char self[512];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0; /* objdump's own /proc/self/exe is objdump */
+    elf_version(EV_CURRENT);
+    check_boundaries(self);
+    const char *more[] = {"/usr/bin/ls", "/lib/x86_64-linux-gnu/libc.so.6",
+                          "/usr/lib/x86_64-linux-gnu/libdw.so.1"};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+        if (access(more[i], R_OK) == 0)
+            check_boundaries(more[i]); /* libc: hand-written AVX2, AVX-512 */
+    if (have_cc)
+        check_boundaries(b_base[0].path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decoder_fields),
+        cmocka_unit_test(test_decoder_objdump),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_one_changed),
+        cmocka_unit_test(test_moved),
+        cmocka_unit_test(test_same_build),
+        cmocka_unit_test(test_missing),
+        cmocka_unit_test(test_artifact),
+        cmocka_unit_test(test_twins),
+        cmocka_unit_test(test_cold),
+    };
+    return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
