@@ -169,6 +169,10 @@ void ttdi_vfound_free(ttdi_vfound *f);
 /* The differing return at bad key index idx, NULL if none. */
 const ttdi_vdiff *ttdi_vfound_ret(const ttdi_vfound *f, uint64_t idx);
 
+/* The noise-set key of a function's value slot: slot -1 is the return
+ * value (key: the function's EXIT key), parameters 0.. (its ENTER key). */
+uint64_t ttdi_value_slot_key(uint64_t key, int slot);
+
 /* 1 if both traces carry values (format 1.1). */
 int ttdi_values_on(const ttf_trace *g, const ttf_trace *b);
 

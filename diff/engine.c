@@ -59,7 +59,7 @@
 #include <string.h>
 
 #include "codediff.h"
-#include "resolve.h"
+#include "explain.h"
 #include "tree.h"
 
 int ttd_version(void)
@@ -371,7 +371,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         return rc;
     if (d->res.first)
         build_artifact(d, (ttd_divergence *)d->detail[0]);
-    return d->res.first ? thread_order(d, d->detail[0]) : 0;
+    if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
+        return rc;
+    return ttdi_explain(d);
 }
 
 static int start(const ttf_trace *good, const ttf_trace *bad,

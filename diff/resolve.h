@@ -177,4 +177,73 @@ int ttdi_resolve(ttd_diff *d);
 int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
                   ttd_divergence *dv);
 
+/* ---- evidence (evidence.c) ----------------------------------------------- */
+
+#define TTDI_EVID_MAX 12            /* evidence kept per suspect */
+
+/* Weights of the evidence kinds (evidence.c says why). */
+#define TTDI_W_FRAME 3.0
+#define TTDI_W_VALUE 4.0
+#define TTDI_W_ERROR 4.0
+#define TTDI_W_ARGS 1.0
+#define TTDI_W_ARG_ORIGIN 4.0
+#define TTDI_W_CODE 6.0
+#define TTDI_W_NOISE (-2.0)
+#define TTDI_W_THREAD 2.0
+#define TTDI_W_CHAIN 2.0
+#define TTDI_W_CHAIN_ORIGIN 2.0     /* added for the chain's earliest step */
+#define TTDI_W_TRIVIAL (-1.5)
+
+/* Why a differing value is not a cause by itself. */
+enum ttdi_noise {
+    TTDI_NOISE_NONE = 0,
+    TTDI_NOISE_BASELINE,    /* its slot also differs between good runs */
+    TTDI_NOISE_ADDR,        /* a 64-bit integer of magnitude >= 2^44 in both
+                               runs (an address, a time stamp or a hash),
+                               or a wall-clock time in seconds or ms since
+                               1970 (2000..2100, less than 10^7 apart) */
+    TTDI_NOISE_CLOCK        /* a return value that grows from call to call
+                               within a run, or of a function named like a
+                               clock (time, now, tick, rand, pid...) */
+};
+
+#define TTDI_ADDR_LIKE (1ull << 44)
+
+/* Add a piece of evidence (text by fmt) to x, its weight to x->score;
+ * each kind once (a second is ignored), at most TTDI_EVID_MAX. Memory in
+ * a. 0 or TT_ENOMEM. */
+int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Take x's evidence of that kind back (its weight off the score). */
+void ttdi_evid_drop(ttd_suspect *x, int kind);
+/* 1 if x has evidence of that kind. */
+int ttdi_evid_has(const ttd_suspect *x, int kind);
+/* Rank s[0..n) by score, highest first (ties: nearer the split, then the
+ * order given); each suspect's evidence strongest first. */
+void ttdi_suspects_rank(ttd_suspect *s, size_t n);
+/* 1 if a function name has a word naming a clock or chance (time, now,
+ * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
+int ttdi_clock_name(const char *name);
+/* How far a gcc clone's registers can be trusted, by its name (until the
+ * clone's own debug info is read, issue 20 item 5): 0 not a clone; 1 its
+ * arguments are not the declared parameters (f.constprop.1, f.part.2,
+ * f.cold: constants propagated, a split part) but its result is; 2 neither
+ * (f.isra.0: IPA-SRA may drop parameters and the result). */
+int ttdi_clone_name(const char *name);
+/* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
+ * the registers) is noise by its own look; func: the function, is_return:
+ * 1 for its return value. TTDI_NOISE_NONE otherwise. */
+int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
+                     const char *func, int is_return);
+/* The reason as words: "it also varies between the good runs". */
+const char *ttdi_noise_words(int why);
+/* 1 if a value's answer flipped between good and bad: one reads as an
+ * error and the other not (ttdi_value_error), or an integer was 0 in one
+ * run and 1 in the other (a yes/no answer). */
+int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad);
+/* 1 if a value reads as an error (a negative signed integer, NULL, false,
+ * a size_t error code), 0 if as success, -1 if it cannot tell. */
+int ttdi_value_error(const ttf_vtype *ty, uint64_t raw);
+
+
 #endif

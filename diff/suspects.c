@@ -1,8 +1,9 @@
 /*
- * suspects.c - the calls most likely behind a divergence, ranked from the
- * ring of common events a pass keeps before the split; with call values
- * (format 1.1) re-ranked by what each call returned (judge(), rank(),
- * origins_first()).
+ * suspects.c - the calls that may be behind a divergence, from the ring of
+ * common events a pass keeps before the split, each with its evidence
+ * (evidence.c: the diverging frame, position, a differing return value,
+ * triviality) and ranked by score. The first divergence's are ranked again
+ * by the explain stage (explain.c), which adds the cause chain's evidence.
  * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
@@ -18,19 +19,22 @@ static int listed(const ttd_suspect *s, size_t n, const char *name)
     return 0;
 }
 
-static void add_frame(const ttd_divergence *dv, ttd_suspect *s, size_t *n)
+static int add_frame(ttd_diff *d, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 {
     const ttd_frame *f = &dv->stack[dv->nstack - 1];
 
     if (listed(s, *n, f->name))
-        return;
+        return 0;
     memset(&s[*n], 0, sizeof s[*n]);
     s[*n].name = f->name;
     s[*n].file = f->file;
     s[*n].line = f->line;
     s[*n].role = TTD_SUSPECT_FRAME;
     s[*n].index = dv->bad_index;
+    s[*n].pair = dv->pair;
     (*n)++;
+    return ttdi_evid_add(&d->arena, &s[*n - 1], TTD_EV_FRAME, TTDI_W_FRAME,
+                         "the diverging frame: its calls differ here");
 }
 
 /* A call whose return value differs from the good run's (vd): both
@@ -47,112 +51,87 @@ static void value_differs(ttd_diff *d, const ttdi_vdiff *vd, ttd_suspect *x)
     x->bad_value = ttfi_arena_strcpy(&d->arena, v);
 }
 
-/* Values and triviality of a call that returned before the split: did it
- * return another value than in the good run (the pair's value walk says),
- * and is it a lock wrapper, or a leaf that returned void or the same
- * value? Nothing with --no-values. */
-static void judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
-                  ttd_suspect *x)
+/* Evidence about a call that returned before the split: did it return
+ * another value than in the good run (the pair's value walk says; noise
+ * by its look counts against), and is it a lock wrapper, or a leaf that
+ * returned void or the same value? Values take no part with --no-values. */
+static int judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
+                 ttd_suspect *x)
 {
     const ttf_signature *sig;
     ttf_event ev;
 
-    if (d->o.no_values)
-        return;
     x->trivial = ttdi_lock_wrapper(x->name);
-    const ttdi_vdiff *vd = d->values ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
+    const ttdi_vdiff *vd = d->values && !d->o.no_values && ttdi_clone_name(x->name) < 2
+                             ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
     if (vd) {
         value_differs(d, vd, x);
-        return;
+        int why = ttdi_value_noise(&vd->sig->ret, vd->ev[0].retval, vd->ev[1].retval,
+                                   x->name, 1);
+        if (why)
+            return ttdi_evid_add(&d->arena, x, TTD_EV_NOISE, TTDI_W_NOISE,
+                                 "returned %s in the bad run, %s in the good run, "
+                                 "but %s", x->bad_value, x->good_value,
+                                 ttdi_noise_words(why));
+        return ttdi_evid_add(&d->arena, x, TTD_EV_VALUE, TTDI_W_VALUE,
+                             "returned %s in the bad run, %s in the good run",
+                             x->bad_value, x->good_value);
     }
     memset(&ev, 0, sizeof ev);
     ev.kind = TTF_EV_EXIT;
     ev.addr = e->addr;
     ev.time_ns = e->time_ns;
-    if (!e->leaf || e->site || ttf_sym_signature(d->r[TTD_BAD].norm.sym, &ev, &sig))
-        return;
-    if (sig->ret.cls == TTF_VC_VOID ||
-        (d->values && e->has_values && ttf_value_comparable(&sig->ret)))
+    if (!x->trivial && e->leaf && !e->site && !d->o.no_values &&
+        ttf_sym_signature(d->r[TTD_BAD].norm.sym, &ev, &sig) == 0 &&
+        (sig->ret.cls == TTF_VC_VOID ||
+         (d->values && e->has_values && ttf_value_comparable(&sig->ret))))
         x->trivial = 1;
+    if (x->trivial)
+        return ttdi_evid_add(&d->arena, x, TTD_EV_TRIVIAL, TTDI_W_TRIVIAL, "%s",
+                             ttdi_lock_wrapper(x->name) ? "a lock wrapper"
+                             : "a leaf that returned the same value (or nothing)");
+    return 0;
 }
 
-static int tier(const ttd_suspect *x)
+/* Position, the weak tie-breaker: 1 / (1 + events between). */
+static int distance(ttd_diff *d, ttd_suspect *x)
 {
-    return x->value_differs ? 0 : x->trivial ? 2 : 1;
-}
-
-/* Stable order by tier: calls that returned another value first, trivial
- * leaves and lock wrappers last. */
-static void rank(ttd_suspect *s, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        ttd_suspect x = s[i];
-        size_t j = i;
-        for (; j > 0 && tier(&s[j - 1]) > tier(&x); j--)
-            s[j] = s[j - 1];
-        s[j] = x;
-    }
-}
-
-/* A value that can be told apart from a yes/no answer: an integer other
- * than -1, 0 and 1 (an error code such as -34), not a pointer or bool. */
-static int distinctive(const char *v)
-{
-    char *end;
-    long long x = v ? strtoll(v, &end, 10) : 0;
-    return v && *v && !*end && (x < -1 || x > 1);
-}
-
-/* An error code passed up a chain of callers: among the calls that
- * returned another value, one that returned the same distinctive value
- * as a nearer one (its caller passing it on) is where the value began, so
- * it moves in front of the first of them. Booleans and pointers are not
- * followed: two calls answering "no" need not be one answer passed on. */
-static void origins_first(ttd_suspect *s, size_t n)
-{
-    for (size_t i = 0; i < n && s[i].value_differs; i++) {
-        size_t origin = i;
-        if (!distinctive(s[i].bad_value))
-            continue;
-        for (size_t j = i + 1; j < n && s[j].value_differs; j++)
-            if (strcmp(s[j].bad_value, s[i].bad_value) == 0 &&
-                strcmp(s[j].good_value, s[i].good_value) == 0)
-                origin = j;
-        if (origin == i)
-            continue;
-        ttd_suspect x = s[origin];
-        memmove(&s[i + 1], &s[i], (origin - i) * sizeof *s);
-        s[i] = x;
-    }
+    if (x->distance == 0)
+        return ttdi_evid_add(&d->arena, x, TTD_EV_DISTANCE, 1.0,
+                             "returned right before the split");
+    return ttdi_evid_add(&d->arena, x, TTD_EV_DISTANCE, 1.0 / (1.0 + (double)x->distance),
+                         "returned %llu events before the split",
+                         (unsigned long long)x->distance + 1);
 }
 
 #define SUSPECT_EXTRA 32 /* candidates looked at beyond those shown */
 
-/* Rank the suspects of a split from the common events before it (b->ring,
- * bad run): every call that returned there at the diverging frame's depth
- * or deeper (its earlier siblings, their callees, its own callees), before
- * the walk back leaves the diverging frame's caller, nearest return first,
- * each function once. The diverging frame itself comes second: the call
- * that returned right before the split most often made the decision its
- * caller then acts on (a validator saying no, a lookup finding nothing),
- * and the diverging frame is where that answer was read. With values
- * (unless --no-values) the list is then re-ranked: a call that returned
- * another value than in the good run goes first, trivial leaves and lock
- * wrappers last (judge()). */
+/* The suspects of a split from the common events before it (b->ring, bad
+ * run): every call that returned there at the diverging frame's depth or
+ * deeper (its earlier siblings, their callees, its own callees), before
+ * the walk back leaves the diverging frame's caller, each function once
+ * (its return nearest the split), and the diverging frame itself; each
+ * with its evidence (evidence.c), ranked by score. A call ranks above the
+ * frame only on evidence (a differing return value); its position alone
+ * is a tie-breaker. The array holds every candidate, ranked, and ends with
+ * one whose name is NULL; nsuspects of them are shown (the explain stage
+ * adds evidence to all of them and ranks again). */
 int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
-                  ttd_divergence *dv)
+                 ttd_divergence *dv)
 {
     size_t want = d->o.suspects, n = 0, depth = dv->nstack;
-    size_t cap = d->o.no_values ? want : want + SUSPECT_EXTRA;
+    size_t cap = want + SUSPECT_EXTRA;
     uint64_t have = b->nring < b->ringcap ? b->nring : b->ringcap;
-    int frame = depth > 0;
+    int rc = 0;
 
     if (!want || !b->ring)
         return 0;
     ttd_suspect *s = ttfi_arena_zalloc(&d->arena, (cap + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
-    for (uint64_t i = 0; i < have && n < cap; i++) {
+    if (depth && (rc = add_frame(d, dv, s, &n)) < 0)
+        return rc;
+    for (uint64_t i = 0; i < have && n < cap && rc >= 0; i++) {
         const ttdi_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
         if (depth && e->nstack + 1 < depth)
             break; /* before the diverging frame's caller began */
@@ -165,20 +144,16 @@ int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
                          &x->file, &x->line);
         x->role = TTD_SUSPECT_RETURNED;
         x->index = e->idx;
+        x->pair = dv->pair;
         x->distance = dv->bad_index - 1 - e->idx;
         x->depth = (int)(e->nstack - (depth ? depth : 1));
-        judge(d, p, e, x);
-        if (frame && n < cap) {
-            add_frame(dv, s, &n);
-            frame = 0;
-        }
+        if ((rc = distance(d, x)) >= 0)
+            rc = judge(d, p, e, x);
     }
-    if (frame && n < cap)
-        add_frame(dv, s, &n);
-    rank(s, n);
-    origins_first(s, n);
+    if (rc < 0)
+        return rc;
+    ttdi_suspects_rank(s, n);
     dv->suspects = s;
     dv->nsuspects = n < want ? n : want;
     return 0;
 }
-

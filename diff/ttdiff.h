@@ -34,7 +34,12 @@ extern "C" {
  * 1.6: ttd_run_info cut (a trace cut by a full disk); ttd_status.
  * 1.7: two builds: ttd_result changed_functions, nchanged_functions,
  * code_compared, code_functions, code_notes; ttd_code_change; ttd_frame
- * code_changed; ttd_divergence build_artifact. */
+ * code_changed; ttd_divergence build_artifact. Why, not just where
+ * (diff/explain.c): ttd_suspect score, evidence, pair; ttd_evidence;
+ * ttd_cause and ttd_divergence chain, nchain, chain_end (also in
+ * ttd_result for runs with no split); ttd_outcome in ttd_result;
+ * ttd_result values_ignored, value_others; value_first is now the
+ * headline value difference (see explain.c). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 7
 #define TTD_VERSION_PATCH 0
@@ -162,8 +167,48 @@ enum ttd_suspect_role {
     TTD_SUSPECT_RETURNED = 1, /* a call of it returned in the common events
                                  just before the split, at the diverging
                                  frame's depth or deeper */
-    TTD_SUSPECT_FRAME         /* the diverging frame: its children differ */
+    TTD_SUSPECT_FRAME,        /* the diverging frame: its children differ */
+    TTD_SUSPECT_CALLER,       /* an enclosing frame of the split (it computed
+                                 a differing argument, or its code changed)
+                                 (1.7) */
+    TTD_SUSPECT_EARLIER       /* a call on the cause chain that returned
+                                 before the suspects' window, or in another
+                                 thread (1.7) */
 };
+
+/* What a piece of evidence about a suspect says (ttd_evidence.kind). */
+enum ttd_evidence_kind {
+    TTD_EV_FRAME = 1,   /* "diverging_frame": its calls differ at the split */
+    TTD_EV_VALUE,       /* "value_differs": it returned another value */
+    TTD_EV_ARGS,        /* "args_differ": it was called with other arguments */
+    TTD_EV_ARG_ORIGIN,  /* "arg_origin": it computed an argument that differs
+                           and was passed down to the split */
+    TTD_EV_CODE,        /* "code_changed": its machine code differs between
+                           the two builds */
+    TTD_EV_NOISE,       /* "varies_in_good_runs": its differing value is
+                           noise (varies between good runs, a clock or
+                           counter, an address): counts against it */
+    TTD_EV_DISTANCE,    /* "distance": how near the split it returned (a
+                           weak tie-breaker) */
+    TTD_EV_THREAD,      /* "earlier_in_other_thread": its value differed in
+                           another thread earlier in the bad run's time */
+    TTD_EV_CHAIN,       /* "on_cause_chain": a step of the cause chain */
+    TTD_EV_ERROR,       /* "error_appears": its value turned into an error
+                           (negative, NULL, false) where its inputs did not */
+    TTD_EV_TRIVIAL      /* "trivial": a leaf returning the same value or
+                           void, or a lock wrapper: counts against it */
+};
+
+/* One reason a function is (or is not) a suspect. */
+typedef struct ttd_evidence {
+    int kind;           /* TTD_EV_* */
+    double weight;      /* its part of the score; negative counts against */
+    const char *text;   /* in words: "returned -22 in the bad run, 0 in the
+                           good run" */
+} ttd_evidence;
+
+/* "diverging_frame", "value_differs"... for a TTD_EV_* kind; "?" if unknown. */
+const char *ttd_evidence_name(int kind);
 
 /* One suspect of a divergence: a function that may have decided it. */
 typedef struct ttd_suspect {
@@ -184,7 +229,55 @@ typedef struct ttd_suspect {
     int trivial;        /* RETURNED: a leaf (no callees) that returned the
                            same value (or void), or a lock wrapper: never
                            ranked first */
+    double score;       /* sum of the evidence weights; suspects are ranked
+                           by it, highest first (1.7) */
+    const ttd_evidence *evidence; /* why, strongest first (1.7) */
+    size_t nevidence;
+    size_t pair;        /* index in ttd_result.pairs of the thread it ran in
+                           (another thread's: earlier_in_other_thread) */
 } ttd_suspect;
+
+/* What one step of a cause chain is (ttd_cause.kind). */
+enum ttd_cause_kind {
+    TTD_CAUSE_RETURNED = 1, /* "returned": a call returned another value */
+    TTD_CAUSE_ARGUMENT,     /* "argument": a call got another argument */
+    TTD_CAUSE_SPLIT,        /* "split": the calls part (the divergence) */
+    TTD_CAUSE_EXIT,         /* "exit_status": the runs ended differently */
+    TTD_CAUSE_CODE          /* "code_changed": the function's code differs
+                               between the builds */
+};
+
+/* One step of a cause chain: earliest cause first, each step explaining
+ * the next ("because" read backwards). */
+typedef struct ttd_cause {
+    int kind;               /* TTD_CAUSE_* */
+    const char *function;   /* the function of the step ("" if none) */
+    size_t pair;            /* index in ttd_result.pairs of its thread */
+    const char *thread;     /* that thread's name */
+    int arg;                /* ARGUMENT: parameter index, 0 = first; else -1 */
+    const char *param;      /* ARGUMENT: its name ("" if unnamed), else NULL */
+    const char *good_value; /* the value in each run as text, NULL if none */
+    const char *bad_value;
+    uint64_t bad_index;     /* key index (bad run) of the event: the call's
+                               ENTER (argument), EXIT (returned), the split;
+                               UINT64_MAX if none */
+    uint64_t bad_time_ns;   /* its time in the bad run (0 if none) */
+    int strong;             /* 1: its value is the next step's, passed on
+                               as is (an equal value in both runs); 0: the
+                               next step follows by position or time */
+    const char *text;       /* the step in words */
+} ttd_cause;
+
+/* How the two runs ended. */
+typedef struct ttd_outcome {
+    int has_exit[2];        /* 1: the run recorded a clean end (TTD_GOOD, TTD_BAD) */
+    int exit_status[2];     /* its exit status then */
+    int signal[2];          /* signal of its crash, 0 if none */
+    int same_calls;         /* 1: every thread pair made the same calls (no
+                               hunk, no unpaired thread) */
+    int differs;            /* 1: the runs ended differently (exit status or
+                               signal) */
+} ttd_outcome;
 
 /* One thread of one run. */
 typedef struct ttd_thread_info {
@@ -319,6 +412,13 @@ typedef struct ttd_divergence {
                                divergence only) */
     int noise;              /* TTD_NOISE_*: why it may be timing noise */
     const char *noise_calls;/* TTD_NOISE_WAIT: the waiting calls, "a, b" */
+    const ttd_cause *chain; /* first divergence: why the calls part, earliest
+                               cause first, the split last (1.7); NULL for
+                               the other hunks */
+    size_t nchain;
+    const char *chain_end;  /* why the chain stops where it does ("no
+                               earlier value differs", "values not
+                               recorded"...), NULL with no chain */
     const char *build_artifact; /* two builds: the function of the first
                                differing event when that difference looks
                                like an artifact of the build rather than of
@@ -453,6 +553,21 @@ typedef struct ttd_result {
     uint64_t values_compared;   /* values compared, all pairs */
     uint64_t values_noise;      /* differing values ignored because they also
                                    vary between good runs (--baseline) */
+    ttd_outcome outcome;        /* how the runs ended; a different end with
+                                   the same calls is a divergence (1.7) */
+    uint64_t values_ignored;    /* differing values not taken as causes by
+                                   themselves: clocks and counters, values
+                                   that look like addresses or time stamps
+                                   (explain.c) (1.7) */
+    const ttd_value_diff *value_others; /* other value differences that do
+                                   not lead to the split or the exit status,
+                                   earliest first, at most 8 (1.7) */
+    size_t nvalue_others;
+    const ttd_cause *chain;     /* the cause chain of the outcome: the first
+                                   divergence's (first->chain), or with the
+                                   same calls, of the exit status (1.7) */
+    size_t nchain;
+    const char *chain_end;      /* why it stops, NULL with no chain */
     int code_compared;          /* 1: the runs' programs (or a module they
                                    share) are two builds, and their machine
                                    code was compared function by function */

@@ -70,11 +70,12 @@ static int vwalk_to(vwalk *w, uint64_t idx)
     return rc;
 }
 
-/* The noise-set key of a function's value slot (-1 = return value, with
- * the EXIT's key; parameters with the ENTER's). */
-static uint64_t slot_key(uint64_t key, int slot)
+/* The slot's number is mixed with a tag of its own: mixed alone, the
+ * return slot's (-1, with the EXIT key) met parameter 0's (with the ENTER
+ * key), as the two keys differ by the kinds' mixes (normalise.c). */
+uint64_t ttdi_value_slot_key(uint64_t key, int slot)
 {
-    return key ^ ttfi_mix64((uint64_t)(slot + 2));
+    return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
 /* Compare one value; 1 if it differs (and is not noise). */
@@ -87,7 +88,7 @@ static int one_value(ttdi_openset *noise, int collect, uint64_t key, int slot, c
     out->compared++;
     if (ttf_value_norm(rg, tg) == ttf_value_norm(rb, tb))
         return 0;
-    uint64_t k = slot_key(key, slot);
+    uint64_t k = ttdi_value_slot_key(key, slot);
     if (collect) {
         if (!ttdi_openset_count(noise, k) && ttdi_openset_add(noise, k) < 0)
             return -1;

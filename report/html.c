@@ -524,21 +524,45 @@ static void suspect_list(hw *w, const ttd_divergence *d)
             esc(w, s->file);
             raw(w, ":%d</span>", s->line);
         }
-        if (s->role == TTD_SUSPECT_FRAME)
-            raw(w, " <span class=\"mut\">the diverging frame: its calls differ</span>");
-        else
-            raw(w, " <span class=\"mut\">returned %" PRIu64 " event%s before the split</span>",
-                s->distance + 1, s->distance ? "s" : "");
-        if (s->value_differs) {
-            raw(w, " <span class=\"vdiff\">returned <span class=\"val\">");
-            esc(w, s->bad_value);
-            raw(w, "</span> in the bad run, <span class=\"val\">");
-            esc(w, s->good_value);
-            raw(w, "</span> in the good run</span>");
+        raw(w, " <span class=\"mut\">score %.1f</span><ul class=\"evid\">", s->score);
+        for (size_t k = 0; k < s->nevidence; k++) {
+            raw(w, "<li class=\"%s\" title=\"%s, weight %.2f\">",
+                s->evidence[k].weight < 0 ? "against" : "for",
+                ttd_evidence_name(s->evidence[k].kind), s->evidence[k].weight);
+            esc(w, s->evidence[k].text);
+            raw(w, "</li>");
         }
-        raw(w, "</li>\n");
+        raw(w, "</ul></li>\n");
     }
     raw(w, "</ol>\n");
+}
+
+/* The cause chain, earliest first, each later step "because of" the one
+ * before; why it starts there. */
+static void chain_list(hw *w, const ttd_cause *c, size_t n, const char *end)
+{
+    if (!n)
+        return;
+    raw(w, "<div class=\"mut\">Cause chain, earliest first:</div>\n"
+           "<ol class=\"chain\" id=\"tt-chain\">\n");
+    for (size_t i = 0; i < n; i++) {
+        int other = i > 0 && c[i].pair != c[i - 1].pair && c[i].kind != TTD_CAUSE_CODE &&
+                    c[i - 1].kind != TTD_CAUSE_CODE;
+        raw(w, "<li data-kind=\"%d\">", c[i].kind);
+        if (other) {
+            raw(w, "<span class=\"mut\">after %zu (thread <code>", i);
+            esc(w, c[i - 1].thread);
+            raw(w, "</code> first, in the bad run's time):</span> ");
+        } else if (i > 0) {
+            raw(w, "<span class=\"mut\">because of %zu%s:</span> ", i,
+                c[i - 1].strong ? " (the same value)" : "");
+        }
+        esc(w, c[i].text);
+        raw(w, "</li>\n");
+    }
+    raw(w, "</ol>\n<p class=\"mut\" id=\"tt-chain-end\">It starts at 1: ");
+    esc(w, end);
+    raw(w, "</p>\n");
 }
 
 static void crash_note(hw *w, const ttd_event *e)
@@ -819,6 +843,7 @@ static void first_section(hw *w)
     raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
     stack_list(w, d);
     suspect_list(w, d);
+    chain_list(w, d->chain, d->nchain, d->chain_end);
     if (d->crash)
         crash_note(w, d->crash);
     else if (ttri_bad_stopped_early(w->r))
@@ -864,6 +889,12 @@ static void verdict(hw *w)
     const ttd_result *r = w->r;
 
     raw(w, "<p class=\"verdict\">");
+    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
+        raw(w, "<span class=\"pill bad\">diverged</span>The runs made the same calls "
+               "but ended differently (exit status %d in the bad run, %d in the good "
+               "run).</p>\n", r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+        return;
+    }
     if (!r->first && r->value_first) {
         raw(w, "<span class=\"pill bad\">diverged</span>A value differs: <code>");
         esc(w, r->value_first->function);
@@ -1162,8 +1193,12 @@ static int embed_json(hw *w, ttd_diff *d, const ttr_options *o)
     if (!m)
         return TT_ENOMEM;
     rc = ttr_json(m, d, o);
+    if (rc == 0 && ferror(m))
+        rc = TT_ENOMEM;
     if (fclose(m) != 0 && rc == 0)
         rc = TT_ENOMEM;
+    if (rc == 0 && len == 0)    /* a failed buffer may lose the document */
+        rc = TT_ENOMEM;         /* silently: it is never empty */
     if (rc == 0) {
         raw(w, "<script type=\"application/json\" id=\"tt-data\">");
         for (size_t i = 0; i < len; i++) {
@@ -1216,6 +1251,11 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     head(&w);
+    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
+        raw(&w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");
+        chain_list(&w, r->chain, r->nchain, r->chain_end);
+        raw(&w, "</section>\n");
+    }
     if (r->value_first && r->value_first->before_split)
         value_section(&w);
     if (r->first)

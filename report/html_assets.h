@@ -98,6 +98,8 @@ static const char html_css[] =
     ".r.crash{background:var(--delx);color:var(--bad);font-weight:700}\n"
     ".fn{color:#8250df}.ctx .fn{color:inherit}\n"
     ".val{color:#0a7d4e}.vdiff{margin-left:.5em;color:#b35900}\n"
+    "ul.evid{margin:.1em 0 .3em;padding-left:1.4em;font-size:.9em}"
+    "ul.evid li.against{color:#888}ol.chain li{margin:.15em 0}\n"
     ".chg{margin-left:.6em;padding:0 4px;border-radius:3px;background:#fff1d6;"
     "color:#9a6700;font-size:11.5px}\n"
     "ul.chgl{margin:0 0 8px;padding-left:18px;font-size:12.5px}\n"

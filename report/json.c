@@ -187,7 +187,7 @@ static void k_i64(jw *w, const char *k, int64_t v) { key(w, k); v_i64(w, v); }
 static void k_bool(jw *w, const char *k, int b) { key(w, k); v_lit(w, b ? "true" : "false"); }
 static void k_null(jw *w, const char *k) { key(w, k); v_lit(w, "null"); }
 
-/* A score 0..1, three decimals. */
+/* A number with three decimals (similarity, score, weight). */
 static void k_dbl(jw *w, const char *k, double v)
 {
     key(w, k);
@@ -358,7 +358,9 @@ static void suspect(jw *w, const ttd_suspect *s)
         k_i64(w, "line", s->line);
     else
         k_null(w, "line");
-    k_str(w, "role", s->role == TTD_SUSPECT_FRAME ? "diverging_frame" : "returned");
+    k_str(w, "role", s->role == TTD_SUSPECT_FRAME ? "diverging_frame"
+                     : s->role == TTD_SUSPECT_CALLER ? "caller"
+                     : s->role == TTD_SUSPECT_EARLIER ? "earlier" : "returned");
     k_u64(w, "index", s->index);
     k_u64(w, "distance", s->distance);
     k_i64(w, "depth", s->depth);
@@ -366,6 +368,18 @@ static void suspect(jw *w, const ttd_suspect *s)
     k_str(w, "good_value", s->good_value);
     k_str(w, "bad_value", s->bad_value);
     k_bool(w, "trivial", s->trivial);
+    k_u64(w, "pair", s->pair);
+    k_dbl(w, "score", s->score);
+    key(w, "evidence");
+    open_c(w, '[');
+    for (size_t i = 0; i < s->nevidence; i++) {
+        open_c(w, '{');
+        k_str(w, "kind", ttd_evidence_name(s->evidence[i].kind));
+        k_dbl(w, "weight", s->evidence[i].weight);
+        k_str(w, "text", s->evidence[i].text);
+        close_c(w, '}');
+    }
+    close_c(w, ']');
     close_c(w, '}');
     w->inline_from = save;
 }
@@ -411,18 +425,14 @@ static void values_info(jw *w, const ttd_result *r)
     k_str(w, "note", r->values_note);
     k_u64(w, "count", r->values_compared);
     k_u64(w, "noise", r->values_noise);
+    k_u64(w, "ignored", r->values_ignored);
     close_c(w, '}');
 }
 
-static void value_divergence(jw *w, const ttd_result *r, const ttd_value_diff *v)
+/* One value difference as an object. */
+static void value_obj(jw *w, const ttd_result *r, const ttd_value_diff *v)
 {
     char hex[32];
-
-    key(w, "value_divergence");
-    if (!v) {
-        v_lit(w, "null");
-        return;
-    }
     const ttd_pair *p = &r->pairs[v->pair];
     open_c(w, '{');
     k_u64(w, "pair", v->pair);
@@ -462,6 +472,89 @@ static void value_divergence(jw *w, const ttd_result *r, const ttd_value_diff *v
     k_u64(w, "good_time_ns", v->good_time_ns);
     k_u64(w, "bad_time_ns", v->bad_time_ns);
     k_bool(w, "before_split", v->before_split);
+    close_c(w, '}');
+}
+
+static void value_divergence(jw *w, const ttd_result *r, const ttd_value_diff *v)
+{
+    key(w, "value_divergence");
+    if (v)
+        value_obj(w, r, v);
+    else
+        v_lit(w, "null");
+    key(w, "value_others");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->nvalue_others; i++)
+        value_obj(w, r, &r->value_others[i]);
+    close_c(w, ']');
+}
+
+/* "returned", "argument"... for a TTD_CAUSE_* kind. */
+static const char *cause_kind(int kind)
+{
+    static const char *const names[] = {"?", "returned", "argument", "split",
+                                        "exit_status", "code_changed"};
+    return kind >= 0 && kind <= TTD_CAUSE_CODE ? names[kind] : "?";
+}
+
+/* The cause chain, earliest first, and why it stops. */
+static void cause_chain(jw *w, const ttd_cause *c, size_t n, const char *end)
+{
+    key(w, "cause_chain");
+    open_c(w, '[');
+    for (size_t i = 0; i < n; i++) {
+        int save = w->inline_from;
+        if (w->inline_from > w->depth)
+            w->inline_from = w->depth;
+        open_c(w, '{');
+        k_str(w, "kind", cause_kind(c[i].kind));
+        k_str(w, "function", c[i].function);
+        k_str(w, "thread", c[i].thread);
+        k_u64(w, "pair", c[i].pair);
+        if (c[i].kind == TTD_CAUSE_ARGUMENT) {
+            k_i64(w, "arg", c[i].arg);
+            k_str(w, "param", c[i].param);
+        }
+        k_str(w, "good", c[i].good_value);
+        k_str(w, "bad", c[i].bad_value);
+        if (c[i].bad_index != UINT64_MAX)
+            k_u64(w, "bad_index", c[i].bad_index);
+        else
+            k_null(w, "bad_index");
+        k_bool(w, "strong", c[i].strong);
+        k_str(w, "text", c[i].text);
+        close_c(w, '}');
+        w->inline_from = save;
+    }
+    close_c(w, ']');
+    k_str(w, "cause_chain_end", end);
+}
+
+/* How the runs ended (top level "outcome"). */
+static void outcome(jw *w, const ttd_result *r)
+{
+    const ttd_outcome *o = &r->outcome;
+    static const char *const k[2][2] = {{"good_exit", "bad_exit"},
+                                        {"good_signal", "bad_signal"}};
+
+    key(w, "outcome");
+    open_c(w, '{');
+    for (int i = 0; i < 2; i++) {
+        if (o->has_exit[i])
+            k_i64(w, k[0][i], o->exit_status[i]);
+        else
+            k_null(w, k[0][i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (o->signal[i])
+            k_i64(w, k[1][i], o->signal[i]);
+        else
+            k_null(w, k[1][i]);
+    }
+    k_bool(w, "same_calls", o->same_calls);
+    k_bool(w, "differs", o->differs);
+    if (!r->first && r->nchain)
+        cause_chain(w, r->chain, r->nchain, r->chain_end);
     close_c(w, '}');
 }
 
@@ -605,6 +698,12 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     for (size_t i = 0; i < d->nsuspects; i++)
         suspect(w, &d->suspects[i]);
     close_c(w, ']');
+    if (d->chain)
+        cause_chain(w, d->chain, d->nchain, d->chain_end);
+    else
+        k_null(w, "cause_chain");
+    if (!d->chain)
+        k_null(w, "cause_chain_end");
     loop_counts(w, &r->hunks[d->hunk]);
     events(w, "before", d->before, d->nbefore);
     events(w, "good", d->good, d->ngood);
@@ -732,6 +831,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
     pairs(&w, r);
     code_info(&w, r);
     values_info(&w, r);
+    outcome(&w, r);
     value_divergence(&w, r, r->value_first);
     key(&w, "siblings");
     open_c(&w, '[');

@@ -149,11 +149,25 @@ static void stack(tw *w, const ttd_divergence *d)
     }
 }
 
+/* A suspect's evidence in words, strongest first: "score 11.0: returned
+ * -22 in the bad run, 0 in the good run; ...". */
+static void evidence(tw *w, const ttd_suspect *s)
+{
+    fprintf(w->f, "  (score %.1f", s->score);
+    for (size_t i = 0; i < s->nevidence; i++) {
+        fputs(i ? "; " : ": ", w->f);
+        if (s->evidence[i].weight < 0)
+            fputs("against: ", w->f);
+        safe(w, s->evidence[i].text);
+    }
+    fputs(")\n", w->f);
+}
+
 static void suspects(tw *w, const ttd_divergence *d)
 {
     if (!d->nsuspects)
         return;
-    fputs("suspects (most likely first):\n", w->f);
+    fputs("suspects (most likely first, by evidence):\n", w->f);
     for (size_t i = 0; i < d->nsuspects; i++) {
         const ttd_suspect *s = &d->suspects[i];
         fprintf(w->f, "  %zu. ", i + 1);
@@ -165,22 +179,35 @@ static void suspects(tw *w, const ttd_divergence *d)
             fprintf(w->f, ":%d", s->line);
             on(w, RESET);
         }
-        if (s->role == TTD_SUSPECT_FRAME)
-            fputs("  (the diverging frame: its calls differ", w->f);
-        else if (s->distance == 0)
-            fputs("  (returned right before the split", w->f);
-        else
-            fprintf(w->f, "  (returned %" PRIu64 " event%s before the split",
-                    s->distance + 1, s->distance ? "s" : "");
-        if (s->value_differs) {
-            fputs("; returned ", w->f);
-            safe(w, s->bad_value);
-            fputs(" in the bad run, ", w->f);
-            safe(w, s->good_value);
-            fputs(" in the good run", w->f);
-        }
-        fputs(")\n", w->f);
+        evidence(w, s);
     }
+}
+
+/* The cause chain, earliest first: each later step "because of" the one
+ * before it; then why it starts where it does. */
+static void chain(tw *w, const ttd_cause *c, size_t n, const char *end)
+{
+    if (!n)
+        return;
+    fputs("cause chain (earliest first):\n", w->f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(w->f, "  %zu. ", i + 1);
+        if (i > 0 && c[i].kind != TTD_CAUSE_CODE && c[i - 1].kind != TTD_CAUSE_CODE &&
+            c[i].pair != c[i - 1].pair)
+            fprintf(w->f, "after %zu (thread ", i);
+        else if (i > 0)
+            fprintf(w->f, "because of %zu%s: ", i, c[i - 1].strong ? " (the same value)" : "");
+        if (i > 0 && c[i].kind != TTD_CAUSE_CODE && c[i - 1].kind != TTD_CAUSE_CODE &&
+            c[i].pair != c[i - 1].pair) {
+            safe(w, c[i - 1].thread);
+            fputs(" first, in the bad run's time): ", w->f);
+        }
+        safe(w, c[i].text);
+        putc('\n', w->f);
+    }
+    fputs("  it starts at 1: ", w->f);
+    safe(w, end);
+    putc('\n', w->f);
 }
 
 /* " loop xN vs xM" for a loop count hunk. */
@@ -259,6 +286,12 @@ static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int ba
         bad_end(w, r, d);
 }
 
+/* The same calls, another end: no hunk says so, the outcome does. */
+static int ended_differently(const ttd_result *r)
+{
+    return !r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT;
+}
+
 /* "NULL", "0x5555 (non-NULL)", "-22": a value as the diff compared it. */
 static void value(tw *w, const ttd_value_diff *v, const char *text)
 {
@@ -273,7 +306,9 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     const ttd_pair *p = &r->pairs[v->pair];
 
     on(w, BOLD);
-    fputs(v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
+    fputs(ended_differently(r) ? (v->before_split ? "the first value difference that "
+                                  "matters: `" : "a value differs too: `")
+          : v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
     safe(w, v->function);
     if (v->what == TTD_VAL_RETURN) {
         fputs("` returned ", w->f);
@@ -311,6 +346,59 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
         fputs("the call sequences do not part after it\n", w->f);
 }
 
+/* "exit status 1", "signal 11", "no clean end" of run i. */
+static void end_words(tw *w, const ttd_outcome *o, int i)
+{
+    if (o->signal[i])
+        fprintf(w->f, "signal %d", o->signal[i]);
+    else if (o->has_exit[i])
+        fprintf(w->f, "exit status %d", o->exit_status[i]);
+    else
+        fputs("no clean end", w->f);
+}
+
+static void outcome_line(tw *w, const ttd_result *r)
+{
+    on(w, BOLD);
+    fputs("first divergence: the runs made the same calls but ended differently: ", w->f);
+    end_words(w, &r->outcome, TTD_BAD);
+    fputs(" in the bad run, ", w->f);
+    end_words(w, &r->outcome, TTD_GOOD);
+    fputs(" in the good run", w->f);
+    on(w, RESET);
+    putc('\n', w->f);
+}
+
+/* Value differences that do not lead to the split or the exit status. */
+static void value_others(tw *w, const ttd_result *r)
+{
+    if (!r->nvalue_others)
+        return;
+    fputs("other values differ (not on the cause chain):\n", w->f);
+    for (size_t i = 0; i < r->nvalue_others; i++) {
+        const ttd_value_diff *v = &r->value_others[i];
+        fputs("  `", w->f);
+        safe(w, v->function);
+        if (v->what == TTD_VAL_RETURN) {
+            fputs("` returned ", w->f);
+        } else {
+            fprintf(w->f, "` was called with argument %d", v->arg + 1);
+            if (v->param[0]) {
+                fputs(" (", w->f);
+                safe(w, v->param);
+                putc(')', w->f);
+            }
+            fputs(" = ", w->f);
+        }
+        value(w, v, v->bad_value);
+        fputs(" in the bad run, ", w->f);
+        value(w, v, v->good_value);
+        fprintf(w->f, " in the good run (thread ");
+        safe(w, thread_name(&r->pairs[v->pair]));
+        fprintf(w->f, ", bad event %" PRIu64 ")\n", v->bad_index);
+    }
+}
+
 /* How values took part: compared, ignored as noise, or why not. */
 static void values_line(tw *w, const ttd_result *r)
 {
@@ -319,6 +407,9 @@ static void values_line(tw *w, const ttd_result *r)
         if (r->values_noise)
             fprintf(w->f, ", %" PRIu64 " differing ones ignored (they vary between "
                     "good runs)", r->values_noise);
+        if (r->values_ignored)
+            fprintf(w->f, ", %" PRIu64 " differing ones not taken as causes (clocks, "
+                    "counters, addresses)", r->values_ignored);
         putc('\n', w->f);
     } else if (r->values_note && strncmp(r->values_note, "not recorded", 12) != 0) {
         fputs("values: ", w->f);
@@ -346,6 +437,7 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     putc('\n', w->f);
     stack(w, d);
     suspects(w, d);
+    chain(w, d->chain, d->nchain, d->chain_end);
     before_heading(w, r, d);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
@@ -657,6 +749,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     code_line(&w, r);
     values_line(&w, r);
     const ttd_value_diff *v = r->value_first;
+    int ended = ended_differently(r);
+    if (ended)
+        outcome_line(&w, r);
     if (v && v->before_split)
         value_divergence(&w, r, v);
     if (r->first) {
@@ -664,6 +759,10 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         if (r->first->interleave)
             interleave(&w, r, r->first->interleave);
         noise_notes(&w, r, r->first);
+        if (v && !v->before_split)
+            value_divergence(&w, r, v);
+    } else if (ended) {
+        chain(&w, r->chain, r->nchain, r->chain_end);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
     } else if (!v) {
@@ -683,6 +782,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         on(&w, RESET);
         putc('\n', f);
     }
+    value_others(&w, r);
     hunks(&w, r, opts);
     threads(&w, r);
     return ferror(f) ? TT_EIO : 0;

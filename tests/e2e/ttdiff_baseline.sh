@@ -47,12 +47,13 @@ B3="--baseline $T/g1.trc --baseline $T/g2.trc --baseline $T/g3.trc"
 run 1 --color never $B3 "$T/g0.trc" "$T/bad.trc"
 has '^base: .*g1.trc' "$T/out"
 has '^first divergence: thread poller' "$T/out"
-has '^  1\. check_item  at ' "$T/out"
+# no values: the diverging frame first, the validator next (position only)
+has '^  2\. check_item  at .*returned right before the split' "$T/out"
 has '^  +  *[0-9]*  reject() {' "$T/out"
 run 1 --format json $B3 "$T/g0.trc" "$T/bad.trc"
 json "$T/out" '
 f = d["first_divergence"]
-assert f["suspects"][0]["function"] == "check_item", f["suspects"]
+assert [s["function"] for s in f["suspects"][:2]] == [f["stack"][-1], "check_item"], f["suspects"]
 assert f["bad"][0]["function"] == "reject" and f["good"][0]["function"] == "accept_item"
 assert d["hunks_total"] == 1 and all(not h["expected"] for h in d["hunks"])
 assert all(h["expected"] for h in d["expected_hunks"])

@@ -26,7 +26,7 @@ has 'content 1.00 ' "$T/out"
 rec bad.trc "$P" bad
 run 1 --color never "$T/g0.trc" "$T/bad.trc"
 has '^first divergence: thread pool_alike' "$T/out"
-has '^  1\. check_line  at ' "$T/out"
+has '^  2\. check_line  at ' "$T/out"   # after the diverging frame: no values
 has '^  +  *[0-9]*  reject_line();' "$T/out"
 run 1 --format json "$T/g0.trc" "$T/bad.trc"
 json "$T/out" '

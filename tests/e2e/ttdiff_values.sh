@@ -21,7 +21,8 @@ vcase() {
     has "^values: [0-9]* compared" "$T/out"
     has "^first divergence: $4" "$T/out"
     re6=$(printf '%s' "$6" | sed 's/[*.[]/\\&/g')
-    has "^  1\. $re6  at .*$1\.c[p]*:[0-9]*  (.*in the good run)" "$T/out"
+    has "^  1\. $re6  at .*$1\.c[p]*:[0-9]*  (score [0-9.]*: .*in the good run" "$T/out"
+    has "^cause chain (earliest first):" "$T/out"
     run 1 --format json "$T/g.trc" "$T/b.trc"
     json "$T/out" "
 v = d['value_divergence']
@@ -51,9 +52,14 @@ vcase vd_longjmp '1+2*3' '1+2*%' \
     '`next_token` returned 4 in the bad run, 1 in the good run' \
     "assert v['function'] == 'next_token' and v['class'] == 'enum'" \
     next_token
+# the main thread's argument differs first in time, but nothing links it to
+# the worker's split but memory: the headline is the worker's answer, the
+# argument is listed under it
 vcase vd_threads 30 300 \
-    '`queue_jobs` was called with argument 1 (last) = 300 in the bad run, 30 in the good run' \
-    "assert v['what'] == 'argument' and v['param'] == 'last' and v['arg'] == 0" \
+    '`validate_job` returned -1 in the bad run, 0 in the good run' \
+    "assert v['function'] == 'validate_job' and v['what'] == 'return'
+o = d['value_others']
+assert o and o[0]['what'] == 'argument' and o[0]['param'] == 'last' and o[0]['arg'] == 0, o" \
     validate_job
 json "$T/out" "assert d['first_divergence']['thread']['bad'] == 1, d['first_divergence']['thread']"
 if [ -x "$BD/fixtures/vd_cxx" ]; then
@@ -96,7 +102,8 @@ has '^ *[0-9]* *parse_number(0x[0-9a-f]*, 0x[0-9a-f]*) = -34;' "$T/out"
 has '^ *read_section(0x[0-9a-f]*, 3, 0x[0-9a-f]*)  at ' "$T/out"
 has '^then the call sequences part: thread vd_errchain' "$T/out"
 # the error code's origin before the callers that pass it on
-has '^  2\. parse_entry  at .*(returned right before the split; returned -34' "$T/out"
+has '^  2\. parse_entry  at .*(score [0-9.]*: returned -34 in the bad run, 0 in the good run; on the cause chain' "$T/out"
+has '^  2\. because of 1 (the same value): `parse_entry` returned -34' "$T/out"
 # HTML shows the same
 run 1 --format html "$T/g.trc" "$T/b.trc"
 has '<section class="first" id="value">' "$T/out"
@@ -106,7 +113,9 @@ has '<p id="tt-value"><code><span class="fn">parse_number</span></code> returned
 run 1 --no-values --color never "$T/g.trc" "$T/b.trc"
 has '^values: turned off (--no-values)' "$T/out"
 has '^first divergence: thread vd_errchain' "$T/out"
-has '^  1\. parse_entry  at .*(returned right before the split)$' "$T/out"
+has '^  1\. read_section  at .*(score 3.0: the diverging frame: its calls differ here)$' "$T/out"
+has '^  2\. parse_entry  at .*(score 1.0: returned right before the split)$' "$T/out"
+has '^  it starts at 1: values not recorded' "$T/out"
 run 1 --no-values --format json "$T/g.trc" "$T/b.trc"
 json "$T/out" "assert d['value_divergence'] is None and not d['values']['compared'] and d['options']['no_values']"
 

@@ -58,11 +58,21 @@ static int j_string(jp *p)
 
 static int j_number(jp *p)
 {
-    const char *start = p->s;
+    const char *start = p->s, *digits;
     if (*p->s == '-')
         p->s++;
+    digits = p->s;
     while (*p->s >= '0' && *p->s <= '9')
         p->s++;
+    if (p->s == digits)
+        return -1;
+    if (*p->s == '.') {             /* a fraction needs a digit after the dot */
+        const char *f = ++p->s;
+        while (*p->s >= '0' && *p->s <= '9')
+            p->s++;
+        if (p->s == f)
+            return -1;
+    }
     return p->s > start ? 0 : -1;
 }
 
@@ -242,6 +252,8 @@ static void test_checker_rejects(void **state)
     assert_false(json_ok("\"raw\x01\""));
     assert_false(json_ok("\"bad \\q\""));
     assert_false(json_ok("{} x"));
+    assert_true(json_ok("[1.500, -0.250]"));
+    assert_false(json_ok("[1.]"));
 }
 
 static void test_json_report(void **state)

@@ -66,16 +66,20 @@ static void test_suspect_order(void **state)
                         "main{ parse{ lex{} check{ helper{} } fail{} } }", NULL, 0, NULL);
     const ttd_divergence *f = ttd_get_result(d)->first;
 
+    /* no values: position alone never ranks a callee above the diverging
+     * frame; the callees follow, nearest first */
     assert_non_null(f);
     assert_int_equal(f->nsuspects, 3);
-    assert_string_equal(f->suspects[0].name, "dt_check");
-    assert_int_equal(f->suspects[0].role, TTD_SUSPECT_RETURNED);
-    assert_int_equal(f->suspects[0].distance, 0);
-    assert_int_equal(f->suspects[0].depth, 1);
-    assert_non_null(f->suspects[0].file);
-    assert_true(f->suspects[0].line > 0);
-    assert_string_equal(f->suspects[1].name, "dt_parse");
-    assert_int_equal(f->suspects[1].role, TTD_SUSPECT_FRAME);
+    assert_string_equal(f->suspects[0].name, "dt_parse");
+    assert_int_equal(f->suspects[0].role, TTD_SUSPECT_FRAME);
+    assert_string_equal(f->suspects[1].name, "dt_check");
+    assert_int_equal(f->suspects[1].role, TTD_SUSPECT_RETURNED);
+    assert_int_equal(f->suspects[1].distance, 0);
+    assert_int_equal(f->suspects[1].depth, 1);
+    assert_non_null(f->suspects[1].file);
+    assert_true(f->suspects[1].line > 0);
+    assert_true(f->suspects[0].score > f->suspects[1].score);
+    assert_true(f->suspects[1].score > f->suspects[2].score);
     assert_string_equal(f->suspects[2].name, "dt_helper");
     assert_int_equal(f->suspects[2].depth, 2);
     assert_int_equal(f->suspects[2].distance, 1);
@@ -95,16 +99,16 @@ static void test_suspect_sibling_and_limit(void **state)
                         "work{} main{ lex{} parse{ fail{} } }", NULL, 0, &o);
     const ttd_divergence *f = ttd_get_result(d)->first;
     assert_int_equal(f->nsuspects, 1);
-    assert_string_equal(f->suspects[0].name, "dt_lex");
-    assert_int_equal(f->suspects[0].depth, 0);
+    assert_string_equal(f->suspects[0].name, "dt_parse");
     ttd_free(d);
 
     ttd_options_init(&o);
     d = diffn("work{} main{ lex{} parse{ helper{} } }",
               "work{} main{ lex{} parse{ fail{} } }", NULL, 0, &o);
     f = ttd_get_result(d)->first;
-    assert_int_equal(f->nsuspects, 2); /* lex, parse; never work (outside main) */
-    assert_string_equal(f->suspects[1].name, "dt_parse");
+    assert_int_equal(f->nsuspects, 2); /* parse, lex; never work (outside main) */
+    assert_string_equal(f->suspects[1].name, "dt_lex");
+    assert_int_equal(f->suspects[1].depth, 0);
     ttd_free(d);
 
     ttd_options_init(&o);
@@ -142,7 +146,8 @@ static void test_baseline_expected(void **state)
     assert_int_equal(r->pairs[0].hunks, 1);
     assert_int_equal(r->pairs[0].expected, 1);
     assert_string_equal(r->first->bad[0].name, "dt_fail");
-    assert_string_equal(r->first->suspects[0].name, "dt_check");
+    assert_string_equal(r->first->suspects[0].name, "dt_main");   /* the frame */
+    assert_string_equal(r->first->suspects[1].name, "dt_check");
     assert_int_equal(r->nbaselines, 1);
     assert_non_null(strstr(r->baselines[0].path, tu_tmpdir));
     assert_non_null(strstr(r->options.baselines[0], tu_tmpdir));

@@ -1,0 +1,1081 @@
+/*
+ * explain.c - why the runs differ, not just where: the cause chain, the
+ * suspects' evidence and ranking, the outcome and the headline.
+ *
+ * Design. The stage runs last, on what the others left: the resolved
+ * hunks, the first divergence's details (stack, candidate suspects) and
+ * each pair's alignment (its hunks), which replay.c walks again to keep
+ * the calls whose values differ as a tree. From the split the chain
+ * follows values back, one question at a time:
+ *   the calls part in frame F - did a callee of F return another value
+ *   before the split? (the nearest such callee; noise never counts)
+ *   a callee C returned another value - why? a callee of C that returned
+ *   the same value (passed on: a strong link), else C's last differing
+ *   callee, else an argument of C that differs;
+ *   an argument of C differs - who produced it? an earlier callee of C's
+ *   caller that returned the same value in both runs, or the caller's own
+ *   argument with the same value (strong links; pointers by identity,
+ *   each run against itself); else the caller computed it (arg_origin).
+ * It stops where the evidence stops and says why (cause_chain_end). When
+ * the split's thread shows no value difference, another thread's that
+ * came earlier in the bad run's time is the next step (by time only,
+ * or strong when it holds the same value). With the same calls and
+ * another exit status, the chain starts from the main thread's last
+ * returning top-level call. Every step lends evidence to its function;
+ * suspects are ranked by score (evidence.c), so a function ranks above
+ * the diverging frame only on evidence. The headline value difference is
+ * the chain's earliest; others are listed under it, and noise (values
+ * that vary between good runs, clocks and counters, addresses) is never
+ * a cause by itself.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codediff.h"
+#include "explain.h"
+
+#define CHAIN_MAX 24            /* steps followed at most */
+#define OTHERS_MAX 8            /* other value differences listed */
+
+/* One replayed pair. */
+typedef struct xpair {
+    ttdi_replay rp;             /* its replay */
+    size_t pair;                /* index in d->ip / res.pairs */
+    int done;                   /* 1: replayed */
+} xpair;
+
+/* A chain being built, latest step first. */
+typedef struct xchain {
+    ttd_cause step[CHAIN_MAX + 2];
+    const xpair *from[CHAIN_MAX + 2]; /* the replay of each step (NULL: none) */
+    int32_t node[CHAIN_MAX + 2];      /* its node there (-1: none) */
+    size_t n;
+    const char *end;            /* why it stops */
+    int memory;                 /* 1: it stops at a value computed from what
+                                   the values do not show */
+    const char *origin;         /* function that computed an argument, NULL */
+    size_t origin_pair;
+} xchain;
+
+/* The stage's state. */
+typedef struct ectx {
+    ttd_diff *d;
+    xpair *xp;                  /* per pair, replayed when needed */
+    xchain ch;
+    const struct ttdi_codediff *cd; /* code changed between builds (the
+                                   engine's, prepare stage), NULL */
+    char buf[512];
+} ectx;
+
+/* ---- values as text -------------------------------------------------------- */
+
+static const char *vtext(ectx *e, uint64_t raw, const ttf_vtype *ty)
+{
+    char v[64];
+    ttf_value_format(v, sizeof v, raw, ty);
+    return ttfi_arena_strcpy(&e->d->arena, v);
+}
+
+/* A value as a signed 64-bit number by its type (pointers raw). */
+static int64_t as_i64(uint64_t raw, const ttf_vtype *ty)
+{
+    uint64_t v = ty->cls == TTF_VC_POINTER ? raw : ttf_value_norm(raw, ty);
+    if (ty->cls == TTF_VC_SIGNED && ty->size > 0 && ty->size < 8) {
+        unsigned bits = 8 * ty->size;
+        if (v >> (bits - 1) & 1)
+            v |= ~0ull << bits;
+    }
+    return (int64_t)v;
+}
+
+/* Same value in both runs: a (ta, good ga, bad ba) and b. */
+static int same_values(const ttf_vtype *ta, uint64_t ga, uint64_t ba,
+                       const ttf_vtype *tb, uint64_t gb, uint64_t bb)
+{
+    if ((ta->cls == TTF_VC_POINTER) != (tb->cls == TTF_VC_POINTER))
+        return 0;
+    return as_i64(ga, ta) == as_i64(gb, tb) && as_i64(ba, ta) == as_i64(bb, tb);
+}
+
+static const ttf_param *param(const ttdi_xcall *x, int k)
+{
+    return x->sig && (size_t)k < x->sig->nparams ? &x->sig->params[k] : NULL;
+}
+
+static uint64_t argreg(const ttdi_xcall *x, int run, int k)
+{
+    const ttf_param *p = param(x, k);
+    return p && p->reg >= 0 ? x->args[run][p->reg] : 0;
+}
+
+static const char *fname(ectx *e, const xpair *xp, const ttdi_xcall *x)
+{
+    ttf_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = x->addr;
+    ev.time_ns = x->time_ns;
+    (void)xp;
+    return ttdi_norm_func(&e->d->r[TTD_BAD].norm, &ev);
+}
+
+static const char *thread_name(ectx *e, size_t pair)
+{
+    const ttdi_tinfo *t = &e->d->r[TTD_BAD].ti[e->d->ip[pair].t[1]];
+    return t->name;
+}
+
+/* ---- replays ---------------------------------------------------------------- */
+
+/* Replay pair i up to bad key index stop or bad time stop_ns. */
+static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
+{
+    ttd_diff *d = e->d;
+    xpair *x = &e->xp[i];
+
+    if (x->done)
+        return 0;
+    x->done = 1;
+    x->pair = i;
+    x->rp.norm[0] = &d->r[TTD_GOOD].norm;
+    x->rp.norm[1] = &d->r[TTD_BAD].norm;
+    x->rp.thread[0] = d->ip[i].t[0];
+    x->rp.thread[1] = d->ip[i].t[1];
+    x->rp.h = d->ip[i].h;
+    x->rp.nh = d->ip[i].nh;
+    x->rp.stop = stop;
+    x->rp.stop_ns = stop_ns;
+    x->rp.noise = d->o.nbaselines ? &d->noise : NULL;
+    return ttdi_replay_run(&x->rp);
+}
+
+/* A differing return that counts (not noise). */
+static int real_ret(const xpair *xp, const ttdi_xcall *x)
+{
+    return x->returned && x->retdiff && !ttdi_replay_retnoise(&xp->rp, x);
+}
+
+/* Did node x's return value turn into an error (or out of one)? */
+static int ret_flips(const ttdi_xcall *x)
+{
+    return x->sig && x->returned && ttdi_value_flip(&x->sig->ret, x->ret[0], x->ret[1]);
+}
+
+/* ---- chain steps ------------------------------------------------------------ */
+
+static ttd_cause *add_step(ectx *e, int kind, const xpair *xp, int32_t node)
+{
+    xchain *c = &e->ch;
+
+    if (c->n >= CHAIN_MAX + 2)
+        return NULL;
+    ttd_cause *s = &c->step[c->n];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->arg = -1;
+    s->function = "";
+    s->bad_index = UINT64_MAX;
+    s->pair = xp ? xp->pair : 0;
+    s->thread = xp ? thread_name(e, xp->pair) : "";
+    c->from[c->n] = xp;
+    c->node[c->n] = node;
+    c->n++;
+    return s;
+}
+
+/* A call returned another value. */
+static int step_returned(ectx *e, const xpair *xp, int32_t id, int strong)
+{
+    const ttdi_xcall *x = &xp->rp.c[id];
+    ttd_cause *s = add_step(e, TTD_CAUSE_RETURNED, xp, id);
+
+    if (!s)
+        return 0;
+    s->function = fname(e, xp, x);
+    s->good_value = vtext(e, x->ret[0], &x->sig->ret);
+    s->bad_value = vtext(e, x->ret[1], &x->sig->ret);
+    s->bad_index = x->exit_idx;
+    s->bad_time_ns = x->exit_ns;
+    s->strong = strong;
+    snprintf(e->buf, sizeof e->buf, "`%s` returned %s in the bad run, %s in the good run",
+             s->function, s->bad_value, s->good_value);
+    s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    return s->good_value && s->bad_value && s->text ? 1 : TT_ENOMEM;
+}
+
+/* A call got another argument k. */
+static int step_argument(ectx *e, const xpair *xp, int32_t id, int k, int strong)
+{
+    const ttdi_xcall *x = &xp->rp.c[id];
+    const ttf_param *p = param(x, k);
+    ttd_cause *s = add_step(e, TTD_CAUSE_ARGUMENT, xp, id);
+
+    if (!s || !p)
+        return 0;
+    s->function = fname(e, xp, x);
+    s->arg = k;
+    s->param = p->name ? p->name : "";
+    s->good_value = vtext(e, argreg(x, 0, k), &p->type);
+    s->bad_value = vtext(e, argreg(x, 1, k), &p->type);
+    s->bad_index = x->enter[1];
+    s->bad_time_ns = x->time_ns;
+    s->strong = strong;
+    snprintf(e->buf, sizeof e->buf, "`%s` was called with %s%s%s = %s in the bad run, %s in "
+             "the good run", s->function, s->param[0] ? "" : "argument ",
+             s->param[0] ? s->param : "", s->param[0] ? "" : "", s->bad_value, s->good_value);
+    if (!s->param[0])
+        snprintf(e->buf, sizeof e->buf, "`%s` was called with argument %d = %s in the bad "
+                 "run, %s in the good run", s->function, k + 1, s->bad_value, s->good_value);
+    s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    return s->good_value && s->bad_value && s->text ? 1 : TT_ENOMEM;
+}
+
+static void set_end(ectx *e, const char *fmt, const char *a, const char *b)
+{
+    snprintf(e->buf, sizeof e->buf, fmt, a, b);
+    e->ch.end = ttfi_arena_strcpy(&e->d->arena, e->buf);
+}
+
+/* ---- following values ---------------------------------------------------------- */
+
+static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth);
+
+/* The first differing, non-noise parameter of x, -1 if none. */
+static int first_arg(const ttdi_xcall *x)
+{
+    for (int k = 0; k < TTDI_MAXP; k++)
+        if (x->argdiff & (1u << k))
+            return k;
+    return -1;
+}
+
+/* Argument k of node id differs: who produced it? */
+static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
+{
+    const ttdi_xcall *x = &xp->rp.c[id], *c = xp->rp.c;
+    const ttf_param *p = param(x, k);
+    int32_t pid = x->parent;
+
+    if (depth > CHAIN_MAX || !p)
+        return 0;
+    if (pid <= 0) {
+        set_end(e, "`%s` is where the thread begins: the argument came from outside it%s",
+                fname(e, xp, x), xp->pair == 0 ? " (the program's input)" : "");
+        return 0;
+    }
+    const ttdi_xcall *par = &c[pid];
+    int32_t found = -1;
+    for (int32_t s = par->first; s >= 0 && c[s].enter[1] < x->enter[1]; s = c[s].next)
+        if (real_ret(xp, &c[s]) && c[s].exit_idx < x->enter[1] &&
+            same_values(&c[s].sig->ret, c[s].ret[0], c[s].ret[1], &p->type,
+                        argreg(x, 0, k), argreg(x, 1, k)))
+            found = s;              /* the nearest before the call */
+    if (found >= 0) {
+        int rc = step_returned(e, xp, found, 1);
+        return rc < 0 ? rc : explain_call(e, xp, found, depth + 1);
+    }
+    for (int j = 0; j < TTDI_MAXP; j++) {
+        const ttf_param *q = param(par, j);
+        if (!(par->argdiff & (1u << j)) || !q ||
+            !same_values(&q->type, argreg(par, 0, j), argreg(par, 1, j), &p->type,
+                         argreg(x, 0, k), argreg(x, 1, k)))
+            continue;
+        int rc = step_argument(e, xp, pid, j, 1);
+        return rc < 0 ? rc : explain_arg(e, xp, pid, j, depth + 1);
+    }
+    e->ch.origin = fname(e, xp, par);
+    e->ch.origin_pair = xp->pair;
+    int j = first_arg(par);
+    const ttf_param *q = j >= 0 ? param(par, j) : NULL;
+    snprintf(e->buf, sizeof e->buf, "`%s` computed the argument: no earlier call returned "
+             "it and `%s` did not receive it as is%s%s%s", e->ch.origin, e->ch.origin,
+             q ? " (its own argument " : "", q && q->name ? q->name : "",
+             q ? " differs too)" : "");
+    e->ch.end = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    return 0;
+}
+
+/* The callee of node id to follow: one that passed the same value on,
+ * else the last that returned another value (before bound). */
+static int32_t pick_callee(const xpair *xp, int32_t id, uint64_t bound, int *strong)
+{
+    const ttdi_xcall *c = xp->rp.c, *x = &c[id];
+    int32_t last = -1, same = -1;
+
+    for (int32_t s = x->first; s >= 0; s = c[s].next) {
+        if (!real_ret(xp, &c[s]) || c[s].exit_idx >= bound)
+            continue;
+        last = s;
+        if (x->returned && x->sig && same_values(&c[s].sig->ret, c[s].ret[0], c[s].ret[1],
+                                                 &x->sig->ret, x->ret[0], x->ret[1]))
+            same = s;
+    }
+    *strong = same >= 0;
+    return same >= 0 ? same : last;
+}
+
+/* Node id returned another value: why? */
+static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
+{
+    const ttdi_xcall *x = &xp->rp.c[id];
+    int strong, rc;
+
+    if (depth > CHAIN_MAX) {
+        e->ch.end = "the chain is longer than it follows";
+        return 0;
+    }
+    int32_t s = pick_callee(xp, id, x->exit_idx, &strong);
+    if (s >= 0) {
+        if ((rc = step_returned(e, xp, s, strong)) < 0)
+            return rc;
+        return explain_call(e, xp, s, depth + 1);
+    }
+    int k = first_arg(x);
+    if (k >= 0) {
+        if ((rc = step_argument(e, xp, id, k, 0)) < 0)
+            return rc;
+        return explain_arg(e, xp, id, k, depth + 1);
+    }
+    e->ch.end = "no earlier value differs";
+    e->ch.memory = 1;
+    return 0;
+}
+
+/* The frame at the split (node id) decided: on what? Its callees'
+ * values before the split, else its arguments. */
+static int explain_frame(ectx *e, const xpair *xp, int32_t id, uint64_t split)
+{
+    int strong, rc;
+    int32_t s = pick_callee(xp, id, split, &strong);
+
+    if (s >= 0) {
+        if ((rc = step_returned(e, xp, s, 0)) < 0)
+            return rc;
+        return explain_call(e, xp, s, 1);
+    }
+    int k = id > 0 ? first_arg(&xp->rp.c[id]) : -1;
+    if (k >= 0) {
+        if ((rc = step_argument(e, xp, id, k, 0)) < 0)
+            return rc;
+        return explain_arg(e, xp, id, k, 1);
+    }
+    e->ch.end = "no earlier value differs";
+    return 0;
+}
+
+/* Depth of node id (0 for the top level). */
+static int node_depth(const ttdi_replay *rp, int32_t id)
+{
+    int n = 0;
+    while (id > 0 && n < 100000) {
+        id = rp->c[id].parent;
+        n++;
+    }
+    return n;
+}
+
+/* A differing value of a replay: node, and argument (-1: its return). */
+typedef struct vcand {
+    const xpair *xp;
+    int32_t node;
+    int arg;
+    int flips;                  /* its answer flipped */
+    int same;                   /* the same values as the chain's start */
+    int depth;                  /* node depth */
+    uint64_t t;                 /* bad-run time */
+} vcand;
+
+/* Is a better than b? The same value first, then flips, the outermost,
+ * the latest. */
+static int better(const vcand *a, const vcand *b)
+{
+    if (!b->xp || a->same != b->same)
+        return !b->xp || a->same > b->same;
+    if (a->flips != b->flips)
+        return a->flips > b->flips;
+    if (a->depth != b->depth)
+        return a->depth < b->depth;
+    return a->t >= b->t;
+}
+
+/* Are the values of candidate c the texts g, b? */
+static int same_text(ectx *e, const vcand *c, const char *g, const char *b)
+{
+    const ttdi_xcall *x = &c->xp->rp.c[c->node];
+    const ttf_param *p = c->arg >= 0 ? param(x, c->arg) : NULL;
+    const ttf_vtype *ty = p ? &p->type : &x->sig->ret;
+    char vg[64], vb[64];
+
+    if (!g || !b)
+        return 0;
+    ttf_value_format(vg, sizeof vg, p ? argreg(x, 0, c->arg) : x->ret[0], ty);
+    ttf_value_format(vb, sizeof vb, p ? argreg(x, 1, c->arg) : x->ret[1], ty);
+    (void)e;
+    return strcmp(vg, g) == 0 && strcmp(vb, b) == 0;
+}
+
+/* Value k (-1: the return) of node i of xp as a candidate before time t
+ * into *best when it is better. */
+static void consider(ectx *e, const xpair *xp, size_t i, int k, uint64_t t,
+                     const ttd_cause *want, vcand *best)
+{
+    const ttdi_xcall *x = &xp->rp.c[i];
+    const ttf_param *p = k >= 0 ? param(x, k) : NULL;
+
+    if (k < 0 ? !real_ret(xp, x) || x->exit_ns >= t
+              : !(x->argdiff & (1u << k)) || x->time_ns >= t)
+        return;
+    vcand c = {xp, (int32_t)i, k, 0, 0, node_depth(&xp->rp, (int32_t)i),
+               k < 0 ? x->exit_ns : x->time_ns};
+    c.flips = k < 0 ? ret_flips(x)
+              : p && ttdi_value_flip(&p->type, argreg(x, 0, k), argreg(x, 1, k));
+    c.same = want && same_text(e, &c, want->good_value, want->bad_value);
+    if (better(&c, best))
+        *best = c;
+}
+
+/* The best differing value of replay xp before time t into *best. */
+static void best_before(ectx *e, const xpair *xp, uint64_t t, const ttd_cause *want,
+                        vcand *best)
+{
+    for (size_t i = 1; i < xp->rp.n; i++)
+        for (int k = -1; k < TTDI_MAXP; k++)
+            consider(e, xp, i, k, t, want, best);
+}
+
+/* Any differing value (return or argument, not noise) in a replay? */
+static int has_values(const xpair *xp)
+{
+    for (size_t i = 1; i < xp->rp.n; i++)
+        if (real_ret(xp, &xp->rp.c[i]) || xp->rp.c[i].argdiff)
+            return 1;
+    return 0;
+}
+
+/* Another thread's value difference before time t as the next step
+ * (pairs replayed up to t): one with the same values as want (the chain's
+ * earliest step, NULL if none) is linked by value; else, with weak set,
+ * the best by time (better()), or with weak clear only an answer that
+ * flipped. 0 when none, 1 when added, or a TT_E* code. */
+static int other_threads(ectx *e, size_t self, uint64_t t, const ttd_cause *want,
+                         int weak)
+{
+    ttd_diff *d = e->d;
+    vcand best;
+    int rc;
+
+    memset(&best, 0, sizeof best);
+    for (size_t i = 0; i < d->nip; i++) {
+        if (i == self || !d->ip[i].vf.found || d->ip[i].vf.first.ev[1].time_ns >= t)
+            continue;
+        if ((rc = replay(e, i, UINT64_MAX, t)) < 0)
+            return rc;
+        best_before(e, &e->xp[i], t, want, &best);
+    }
+    if (!best.xp || (!weak && !best.same && !best.flips))
+        return 0;
+    e->ch.end = NULL;
+    if (best.arg < 0) {
+        if ((rc = step_returned(e, best.xp, best.node, best.same)) < 0)
+            return rc;
+        rc = explain_call(e, best.xp, best.node, 1);
+    } else {
+        if ((rc = step_argument(e, best.xp, best.node, best.arg, best.same)) < 0)
+            return rc;
+        rc = explain_arg(e, best.xp, best.node, best.arg, 1);
+    }
+    return rc < 0 ? rc : 1;
+}
+
+/* The chain stopped at a value computed from what the values do not show
+ * (memory): an earlier value difference of another thread may have put it
+ * there. Linked by the same values, or by time when its answer flipped
+ * (an error in a worker). */
+static int memory_link(ectx *e, size_t self)
+{
+    const ttd_cause *first = e->ch.n ? &e->ch.step[e->ch.n - 1] : NULL;
+
+    if (!e->ch.memory || !first || (first->kind != TTD_CAUSE_RETURNED &&
+                                    first->kind != TTD_CAUSE_ARGUMENT))
+        return 0;
+    e->ch.memory = 0;
+    return other_threads(e, self, first->bad_time_ns, first, 0);
+}
+
+/* ---- the chains -------------------------------------------------------------- */
+
+/* What an event does, in a few words: "calls `f`", "crashes (SIGSEGV)". */
+static void ev_words(const ttd_event *ev, char *buf, size_t n)
+{
+    const char *f = ev->name ? ev->name : "?";
+
+    switch (ev->kind) {
+    case TTF_EV_ENTER: snprintf(buf, n, "calls `%s`", f); break;
+    case TTF_EV_EXIT: snprintf(buf, n, "returns from `%s`", f); break;
+    case TTF_EV_CRASH: snprintf(buf, n, "crashes (%s)", ev->text ? ev->text : "?"); break;
+    default: snprintf(buf, n, "logs in `%s`", f);
+    }
+}
+
+static int split_step(ectx *e, const ttd_divergence *dv, const xpair *xp, int32_t node)
+{
+    ttd_cause *s = add_step(e, TTD_CAUSE_SPLIT, xp, node);
+    const char *f = dv->nstack ? dv->stack[dv->nstack - 1].name : "(the top level)";
+    char g[200], b[200];
+
+    if (!s)
+        return 0;
+    s->function = dv->nstack ? f : "";
+    s->bad_index = dv->bad_index;
+    s->bad_time_ns = dv->bad_time_ns;
+    if (dv->ngood)
+        ev_words(&dv->good[0], g, sizeof g);
+    if (dv->nbad)
+        ev_words(&dv->bad[0], b, sizeof b);
+    if (dv->ngood && dv->nbad)
+        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`: the good run %s, the bad "
+                 "run %s", f, g, b);
+    else if (dv->ngood || dv->nbad)
+        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`: only the %s run %s", f,
+                 dv->nbad ? "bad" : "good", dv->nbad ? b : g);
+    else
+        snprintf(e->buf, sizeof e->buf, "the calls part in `%s`", f);
+    s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    return s->text ? 0 : TT_ENOMEM;
+}
+
+/* The chain of the first divergence. */
+static int chain_split(ectx *e, const ttd_divergence *dv)
+{
+    ttd_diff *d = e->d;
+    int rc;
+
+    if (!d->values) {
+        if ((rc = split_step(e, dv, NULL, -1)) < 0)
+            return rc;
+        e->ch.step[0].pair = dv->pair;
+        e->ch.step[0].thread = thread_name(e, dv->pair);
+        e->ch.end = d->res.values_note ? "values not recorded" : "values not recorded";
+        return 0;
+    }
+    if ((rc = replay(e, dv->pair, dv->bad_index, UINT64_MAX)) < 0)
+        return rc;
+    xpair *xp = &e->xp[dv->pair];
+    size_t fi = dv->nstack <= xp->rp.npath ? dv->nstack : xp->rp.npath;
+    int32_t node = fi ? xp->rp.path[fi - 1] : 0;
+    if (node < 0)
+        node = 0;
+    if ((rc = split_step(e, dv, xp, node)) < 0)
+        return rc;
+    if ((rc = explain_frame(e, xp, node, dv->bad_index)) < 0)
+        return rc;
+    if (e->ch.n == 1 && !has_values(xp))
+        rc = other_threads(e, dv->pair, dv->bad_time_ns, NULL, 1);
+    else
+        rc = memory_link(e, dv->pair);
+    return rc < 0 ? rc : 0;
+}
+
+/* Same calls, another end: the exit status step and why. */
+static int chain_exit(ectx *e)
+{
+    ttd_diff *d = e->d;
+    const ttd_outcome *o = &d->res.outcome;
+    char g[32], b[32];
+    int rc;
+
+    if (!d->nip)
+        return 0;
+    ttd_cause *s = add_step(e, TTD_CAUSE_EXIT, NULL, -1);
+    snprintf(g, sizeof g, o->signal[0] ? "signal %d" : o->has_exit[0] ? "%d" : "none",
+             o->signal[0] ? o->signal[0] : o->exit_status[0]);
+    snprintf(b, sizeof b, o->signal[1] ? "signal %d" : o->has_exit[1] ? "%d" : "none",
+             o->signal[1] ? o->signal[1] : o->exit_status[1]);
+    s->good_value = ttfi_arena_strcpy(&d->arena, g);
+    s->bad_value = ttfi_arena_strcpy(&d->arena, b);
+    s->thread = thread_name(e, 0);
+    snprintf(e->buf, sizeof e->buf, "the runs made the same calls but ended differently: "
+             "exit status %s in the bad run, %s in the good run", b, g);
+    s->text = ttfi_arena_strcpy(&d->arena, e->buf);
+    if (!d->values) {
+        e->ch.end = "values not recorded";
+        return 0;
+    }
+    if ((rc = replay(e, 0, UINT64_MAX, UINT64_MAX)) < 0)
+        return rc;
+    const xpair *xp = &e->xp[0];
+    int32_t top = -1;
+    for (int32_t c = xp->rp.c[0].first; c >= 0; c = xp->rp.c[c].next)
+        if (real_ret(xp, &xp->rp.c[c]))
+            top = c;
+    if (top >= 0) {
+        if ((rc = step_returned(e, xp, top, 0)) < 0 ||
+            (rc = explain_call(e, xp, top, 1)) < 0 || (rc = memory_link(e, 0)) < 0)
+            return rc;
+        return 0;
+    }
+    e->ch.end = "no value differs";
+    rc = other_threads(e, 0, UINT64_MAX, NULL, 1);
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- code changed between the builds ------------------------------------------- */
+
+static int changed(const ectx *e, const char *f)
+{
+    return e->cd && f && f[0] && ttdi_codediff_changed(e->cd, f) == 1;
+}
+
+/* Put the chain in the result, earliest first, with a code_changed step
+ * before the first step of each function whose code changed. */
+static int publish_chain(ectx *e)
+{
+    ttd_diff *d = e->d;
+    size_t n = e->ch.n, m = 0;
+    ttd_cause *out = ttfi_arena_zalloc(&d->arena, (2 * n + 1) * sizeof *out);
+
+    if (!out)
+        return TT_ENOMEM;
+    for (size_t i = n; i-- > 0;) {
+        const ttd_cause *s = &e->ch.step[i];
+        int dup = 0;
+        for (size_t j = 0; j < m; j++)
+            dup |= out[j].kind == TTD_CAUSE_CODE && strcmp(out[j].function, s->function) == 0;
+        if (!dup && changed(e, s->function)) {
+            ttd_cause *c = &out[m++];
+            *c = *s;
+            c->kind = TTD_CAUSE_CODE;
+            c->good_value = c->bad_value = NULL;
+            c->arg = -1;
+            c->param = NULL;
+            snprintf(e->buf, sizeof e->buf, "`%s`'s machine code differs between the two "
+                     "builds", s->function);
+            c->text = ttfi_arena_strcpy(&d->arena, e->buf);
+        }
+        out[m++] = *s;
+    }
+    d->res.chain = out;
+    d->res.nchain = m;
+    d->res.chain_end = e->ch.end ? e->ch.end : "no earlier value differs";
+    return 0;
+}
+
+/* ---- outcome -------------------------------------------------------------------- */
+
+static void outcome(ttd_diff *d)
+{
+    ttd_outcome *o = &d->res.outcome;
+
+    for (int r = 0; r < 2; r++) {
+        const ttd_run_info *ri = &d->res.runs[r];
+        o->has_exit[r] = ri->closed && !ri->crash;
+        o->exit_status[r] = o->has_exit[r] ? ri->exit_status : 0;
+        o->signal[r] = ri->crash ? ri->crash->signo : 0;
+    }
+    o->same_calls = d->res.hunks_total == 0 && d->res.nunpaired == 0;
+    o->differs = o->has_exit[0] != o->has_exit[1] || o->signal[0] != o->signal[1] ||
+                 (o->has_exit[0] && o->exit_status[0] != o->exit_status[1]);
+}
+
+/* ---- suspects --------------------------------------------------------------- */
+
+static ttd_suspect *find_sus(ttd_suspect *s, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0)
+            return &s[i];
+    return NULL;
+}
+
+static int on_stack(const ttd_divergence *dv, const char *name)
+{
+    for (size_t i = 0; i < dv->nstack; i++)
+        if (strcmp(dv->stack[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The suspect for function name (added when missing, at node x of pair
+ * pair if known). */
+static ttd_suspect *suspect_of(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n,
+                               const char *name, size_t pair, const ttdi_xcall *x)
+{
+    ttd_suspect *f = find_sus(s, *n, name);
+
+    if (f)
+        return f;
+    f = &s[(*n)++];
+    memset(f, 0, sizeof *f);
+    f->name = name;
+    f->pair = pair;
+    f->role = on_stack(dv, name) ? TTD_SUSPECT_CALLER : TTD_SUSPECT_EARLIER;
+    if (x) {
+        ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
+                         &f->file, &f->line);
+        f->index = x->exit_idx != UINT64_MAX ? x->exit_idx : x->enter[1];
+        if (pair == dv->pair && f->index < dv->bad_index)
+            f->distance = dv->bad_index - 1 - f->index;
+    }
+    for (size_t i = 0; i < dv->nstack && !x; i++)
+        if (strcmp(dv->stack[i].name, name) == 0) {
+            f->file = dv->stack[i].file;
+            f->line = dv->stack[i].line;
+        }
+    return f;
+}
+
+/* Did the value of chain step i (a return or an argument) flip: an error
+ * for success, NULL for non-NULL, 0 for 1? */
+static int step_flips(const xchain *c, size_t i)
+{
+    const ttd_cause *st = &c->step[i];
+    const ttdi_xcall *x = c->from[i] && c->node[i] >= 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
+
+    if (!x)
+        return 0;
+    if (st->kind == TTD_CAUSE_RETURNED)
+        return ret_flips(x);
+    if (st->kind != TTD_CAUSE_ARGUMENT)
+        return 0;
+    const ttf_param *p = param(x, st->arg);
+    return p && ttdi_value_flip(&p->type, argreg(x, 0, st->arg), argreg(x, 1, st->arg));
+}
+
+/* Is chain step i (latest first) where the decision was made? Its answer
+ * flipped; its cause (i + 1) did not flip and pass it on as is (then the
+ * decision is there); and no later step (i - 1) turned it into another
+ * flipped answer (then the decision is that one's: `find_user` returning
+ * NULL because `same` said 0). */
+static int error_appears(const xchain *c, size_t i)
+{
+    if (c->step[i].kind != TTD_CAUSE_RETURNED || !step_flips(c, i))
+        return 0;
+    if (i + 1 < c->n && c->step[i + 1].strong && step_flips(c, i + 1))
+        return 0;
+    return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
+}
+
+/* Evidence from chain step i. */
+static int step_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n, size_t i)
+{
+    const xchain *c = &e->ch;
+    const ttd_cause *st = &c->step[i];
+    const ttdi_xcall *x = c->from[i] && c->node[i] >= 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
+    struct ttfi_arena *a = &e->d->arena;
+    int rc = 0;
+
+    if (st->kind != TTD_CAUSE_RETURNED && st->kind != TTD_CAUSE_ARGUMENT)
+        return 0;
+    ttd_suspect *f = suspect_of(e, dv, s, n, st->function, st->pair, x);
+    int origin = i + 1 == c->n && !c->origin;
+    if (st->kind == TTD_CAUSE_RETURNED) {
+        if (!f->value_differs) {
+            f->value_differs = 1;
+            f->good_value = st->good_value;
+            f->bad_value = st->bad_value;
+            f->trivial = 0;
+            ttdi_evid_drop(f, TTD_EV_TRIVIAL); /* another call of it differs */
+            ttdi_evid_drop(f, TTD_EV_NOISE);
+        }
+        rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
+                           "run, %s in the good run", st->bad_value, st->good_value);
+        if (rc >= 0 && error_appears(c, i))
+            rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped "
+                               "here (%s), its inputs did not",
+                               ttdi_value_error(&x->sig->ret, x->ret[1]) == 1 ? "an error in "
+                               "the bad run" : ttdi_value_error(&x->sig->ret, x->ret[0]) == 1
+                               ? "an error in the good run" : "yes/no");
+    } else {
+        rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
+                           "run, %s in the good run", st->param && st->param[0] ? st->param
+                           : "an argument", st->bad_value, st->good_value);
+    }
+    /* another thread's step linked by time alone lends no chain weight */
+    int timed = st->pair != dv->pair && !st->strong;
+    if (rc >= 0 && !timed)
+        rc = ttdi_evid_add(a, f, TTD_EV_CHAIN, TTDI_W_CHAIN + (origin ? TTDI_W_CHAIN_ORIGIN : 0),
+                           "%s (step %zu of %zu)", origin ? "the earliest cause on the "
+                           "cause chain" : "on the cause chain", c->n - i, c->n);
+    if (rc >= 0 && st->pair != dv->pair)
+        rc = ttdi_evid_add(a, f, TTD_EV_THREAD, TTDI_W_THREAD, "in thread %s, %.3f ms "
+                           "before the split in thread %s", st->thread,
+                           (double)(dv->bad_time_ns - st->bad_time_ns) / 1e6,
+                           thread_name(e, dv->pair));
+    return rc;
+}
+
+/* Code changed: candidates and changed frames of the stack. */
+static int code_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n)
+{
+    int rc = 0;
+
+    if (!e->cd)
+        return 0;
+    for (size_t i = 0; i < dv->nstack && rc >= 0; i++)
+        if (changed(e, dv->stack[i].name))
+            suspect_of(e, dv, s, n, dv->stack[i].name, dv->pair, NULL);
+    for (size_t i = 0; i < *n && rc >= 0; i++)
+        if (changed(e, s[i].name))
+            rc = ttdi_evid_add(&e->d->arena, &s[i], TTD_EV_CODE, TTDI_W_CODE,
+                               "its machine code differs between the two builds");
+    return rc;
+}
+
+/* Weigh the first divergence's suspects again with the chain's evidence. */
+static int rank_suspects(ectx *e, ttd_divergence *dv)
+{
+    size_t n = 0, want = e->d->o.suspects;
+    int rc = 0;
+
+    if (!want || !dv->suspects)
+        return 0;
+    while (dv->suspects[n].name)
+        n++;
+    size_t cap = n + e->ch.n + dv->nstack + 2;
+    ttd_suspect *s = ttfi_arena_zalloc(&e->d->arena, (cap + 1) * sizeof *s);
+    if (!s)
+        return TT_ENOMEM;
+    memcpy(s, dv->suspects, n * sizeof *s);
+    for (size_t i = 0; i < e->ch.n && rc >= 0; i++)
+        rc = step_evidence(e, dv, s, &n, i);
+    if (rc >= 0 && e->ch.origin) {
+        ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
+        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",
+                           e->ch.end ? e->ch.end : "computed the differing argument");
+        if (rc >= 0)
+            rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_CHAIN,
+                               TTDI_W_CHAIN + TTDI_W_CHAIN_ORIGIN, "the earliest cause on "
+                               "the cause chain: it computed the value the chain starts with");
+    }
+    if (rc >= 0)
+        rc = code_evidence(e, dv, s, &n);
+    if (rc < 0)
+        return rc;
+    ttdi_suspects_rank(s, n);
+    dv->suspects = s;
+    dv->nsuspects = n < want ? n : want;
+    return 0;
+}
+
+/* ---- the headline ------------------------------------------------------------ */
+
+/* Value difference out of node x of xp: its return (arg < 0) or argument. */
+static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_value_diff *v)
+{
+    const ttf_param *p = arg >= 0 ? param(x, arg) : NULL;
+    const ttf_vtype *ty = p ? &p->type : &x->sig->ret;
+
+    memset(v, 0, sizeof *v);
+    v->pair = xp->pair;
+    v->what = p ? TTD_VAL_ARG : TTD_VAL_RETURN;
+    v->arg = p ? arg : 0;
+    v->function = fname(e, xp, x);
+    v->param = p && p->name ? p->name : "";
+    v->type = ty->name ? ty->name : "";
+    v->cls = ty->cls;
+    v->good_raw = p ? argreg(x, 0, arg) : x->ret[0];
+    v->bad_raw = p ? argreg(x, 1, arg) : x->ret[1];
+    v->good_value = vtext(e, v->good_raw, ty);
+    v->bad_value = vtext(e, v->bad_raw, ty);
+    v->good_is_code = ttf_value_errcode(v->good_raw, ty, &v->good_code);
+    v->bad_is_code = ttf_value_errcode(v->bad_raw, ty, &v->bad_code);
+    v->good_index = p ? x->enter[0] : x->gexit_idx;
+    v->bad_index = p ? x->enter[1] : x->exit_idx;
+    v->good_time_ns = p ? x->gtime_ns : x->gexit_ns;
+    v->bad_time_ns = p ? x->time_ns : x->exit_ns;
+    ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
+                     &v->file, &v->line);
+    return v->good_value && v->bad_value ? 0 : TT_ENOMEM;
+}
+
+/* One differing value found by a replay. */
+typedef struct vref {
+    const xpair *xp;
+    int32_t node;
+    int arg;                    /* -1: the return value */
+    uint64_t t;                 /* bad-run time */
+} vref;
+
+static int vref_cmp(const void *x, const void *y)
+{
+    const vref *a = x, *b = y;
+    return a->t < b->t ? -1 : a->t > b->t;
+}
+
+static int on_chain(const ectx *e, const vref *r)
+{
+    for (size_t i = 0; i < e->ch.n; i++)
+        if (e->ch.from[i] == r->xp && e->ch.node[i] == r->node &&
+            (e->ch.step[i].kind == TTD_CAUSE_RETURNED ? -1 : e->ch.step[i].arg) == r->arg)
+            return 1;
+    return 0;
+}
+
+/* A growing list of value differences. */
+typedef struct vrefs {
+    vref *v;
+    size_t n, cap;
+} vrefs;
+
+/* The real differences of node i of xp into l. 0 or TT_ENOMEM. */
+static int node_refs(const xpair *xp, size_t i, vrefs *l)
+{
+    const ttdi_xcall *x = &xp->rp.c[i];
+
+    for (int k = -1; k < TTDI_MAXP; k++) {
+        if (k < 0 ? !real_ret(xp, x) : !(x->argdiff & (1u << k)))
+            continue;
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 64;
+            vref *m = realloc(l->v, cap * sizeof *m);
+            if (!m)
+                return TT_ENOMEM;
+            l->v = m;
+            l->cap = cap;
+        }
+        l->v[l->n++] = (vref){xp, (int32_t)i, k, k < 0 ? x->exit_ns : x->time_ns};
+    }
+    return 0;
+}
+
+/* Every real value difference of the replays, earliest first, into l.
+ * 0 or TT_ENOMEM. */
+static int collect(ectx *e, vrefs *l)
+{
+    int rc = 0;
+
+    for (size_t p = 0; p < e->d->nip && rc >= 0; p++)
+        for (size_t i = 1; e->xp[p].done && i < e->xp[p].rp.n && rc >= 0; i++)
+            rc = node_refs(&e->xp[p], i, l);
+    if (rc >= 0 && l->n)
+        qsort(l->v, l->n, sizeof *l->v, vref_cmp);
+    return rc;
+}
+
+/* With --thread, --function or --exclude only part of the calls are
+ * compared: another end alone is then no divergence. */
+static int ended_differently(const ttd_diff *d)
+{
+    const ttd_outcome *o = &d->res.outcome;
+    return o->differs && o->same_calls && !d->o.thread && !d->o.function && !d->o.exclude;
+}
+
+/* value_first: the chain's earliest value step, else (no chain value) the
+ * earliest real difference; value_others: the rest not on the chain. */
+static int headline(ectx *e)
+{
+    ttd_diff *d = e->d;
+    ttd_value_diff *first = NULL;
+    int rc = 0;
+
+    for (size_t i = e->ch.n; i-- > 0 && !first;) {
+        const ttd_cause *s = &e->ch.step[i];
+        if (s->kind != TTD_CAUSE_RETURNED && s->kind != TTD_CAUSE_ARGUMENT)
+            continue;
+        if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
+            return TT_ENOMEM;
+        if ((rc = value_of(e, e->ch.from[i], &e->ch.from[i]->rp.c[e->ch.node[i]],
+                           s->kind == TTD_CAUSE_RETURNED ? -1 : s->arg, first)) < 0)
+            return rc;
+        first->before_split = 1;
+    }
+    vrefs l = {NULL, 0, 0};
+    ttd_value_diff *others = ttfi_arena_zalloc(&d->arena, (OTHERS_MAX + 1) * sizeof *others);
+    if (!others || collect(e, &l) < 0) {
+        free(l.v);
+        return TT_ENOMEM;
+    }
+    size_t no = 0;
+    for (size_t i = 0; i < l.n && no < OTHERS_MAX && rc >= 0; i++) {
+        if (on_chain(e, &l.v[i]))
+            continue;
+        const ttdi_xcall *x = &l.v[i].xp->rp.c[l.v[i].node];
+        if (first) {
+            rc = value_of(e, l.v[i].xp, x, l.v[i].arg, &others[no++]);
+            continue;
+        }
+        if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
+            rc = TT_ENOMEM;
+        else if ((rc = value_of(e, l.v[i].xp, x, l.v[i].arg, first)) >= 0)
+            first->before_split = !d->res.first && !ended_differently(d);
+    }
+    free(l.v);
+    if (rc < 0)
+        return rc;
+    d->res.value_first = first;
+    d->res.value_others = others;
+    d->res.nvalue_others = no;
+    return rc;
+}
+
+/* With no split, every pair whose values differ is replayed whole. */
+static int replay_all(ectx *e)
+{
+    int rc = 0;
+
+    for (size_t i = 0; i < e->d->nip && rc >= 0; i++)
+        if (e->d->ip[i].vf.found)
+            rc = replay(e, i, UINT64_MAX, UINT64_MAX);
+    return rc;
+}
+
+static void finish(ectx *e)
+{
+    for (size_t i = 0; e->xp && i < e->d->nip; i++) {
+        if (!e->xp[i].done)
+            continue;
+        e->d->res.values_ignored += e->xp[i].rp.ignored;
+        for (size_t k = 1; k < e->xp[i].rp.n; k++)
+            e->d->res.values_ignored += e->xp[i].rp.c[k].retdiff &&
+                                        ttdi_replay_retnoise(&e->xp[i].rp, &e->xp[i].rp.c[k]);
+        ttdi_replay_free(&e->xp[i].rp);
+    }
+    free(e->xp);
+}
+
+static int explain_all(ectx *e)
+{
+    ttd_diff *d = e->d;
+    ttd_divergence *dv = (ttd_divergence *)d->res.first;
+    int rc = 0;
+
+    if (dv)
+        rc = chain_split(e, dv);
+    else if (ended_differently(d))
+        rc = chain_exit(e);
+    if (rc >= 0 && e->ch.n)
+        rc = publish_chain(e);
+    if (rc < 0)
+        return rc;
+    if (dv) {
+        dv->chain = d->res.chain;
+        dv->nchain = d->res.nchain;
+        dv->chain_end = d->res.chain_end;
+    }
+    if (d->values && !dv && (rc = replay_all(e)) < 0)
+        return rc;
+    if (d->values && (rc = headline(e)) < 0)
+        return rc;
+    if (dv && (rc = rank_suspects(e, dv)) < 0)
+        return rc;
+    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || ended_differently(d);
+    return 0;
+}
+
+int ttdi_explain(ttd_diff *d)
+{
+    ectx e;
+    int rc;
+
+    memset(&e, 0, sizeof e);
+    e.d = d;
+    outcome(d);
+    if (!(e.xp = calloc(d->nip + 1, sizeof *e.xp)))
+        return TT_ENOMEM;
+    e.cd = d->cd;           /* empty when the build-ids match */
+    rc = explain_all(&e);
+    finish(&e);
+    return rc;
+}

@@ -1,0 +1,101 @@
+/*
+ * explain.h - the explain stage of diff/ (issue 20): why the runs differ,
+ * not just where. It runs after the hunks are resolved and the first
+ * divergence detailed, reads the alignment's result (each pair's hunks as
+ * key-index ranges) and replays events through the reader; it never sees
+ * an aligner's internals. replay.c walks one thread pair along its
+ * alignment and keeps the calls whose values differ as a tree; explain.c
+ * follows values back from the split or the exit status (the cause
+ * chain), weighs the suspects' evidence and picks the headline.
+ */
+#ifndef TTDI_EXPLAIN_H
+#define TTDI_EXPLAIN_H
+
+#include "resolve.h"
+
+#define TTDI_MAXP 16                /* parameters compared per call */
+#define TTDI_REPLAY_NODES 65536     /* calls kept per replay (the oldest
+                                       closed ones are dropped beyond) */
+
+/* One call of a replayed pair that matters to an explanation: its return
+ * value or an argument differs between the runs, or it encloses such a
+ * call, or it was open at the stop. Node 0 is the thread's top level. */
+typedef struct ttdi_xcall {
+    int32_t parent;             /* enclosing call's node, -1 for node 0 */
+    int32_t first, last, next;  /* children in order; next sibling; -1 none */
+    uint64_t key;               /* function key (its ENTER's, normalise.c) */
+    uint64_t addr;              /* bad run: function address */
+    uint64_t time_ns;           /* bad run: ENTER time */
+    uint64_t enter[2];          /* key index of the ENTER in good, bad */
+    uint64_t gtime_ns;          /* good run: ENTER time */
+    uint64_t exit_idx;          /* bad key index of its EXIT; UINT64_MAX if it
+                                   did not return in step before the stop */
+    uint64_t gexit_idx;         /* good key index of its EXIT (returned) */
+    uint64_t exit_ns;           /* bad run: EXIT time */
+    uint64_t gexit_ns;          /* good run: EXIT time */
+    const ttf_signature *sig;   /* bad run's signature, NULL if unknown */
+    uint64_t args[2][TTF_VALUE_REGS]; /* argument registers, good and bad */
+    uint64_t ret[2];            /* return registers (returned) */
+    uint8_t values;             /* 1: both runs recorded values */
+    uint8_t returned;           /* 1: its EXIT was matched: ret is valid */
+    uint8_t retdiff;            /* 1: the return value differs */
+    uint8_t retnoise;           /* TTDI_NOISE_* when that difference is noise */
+    uint16_t argdiff;           /* bit i: parameter i differs (not noise) */
+    uint16_t argnoisy;          /* bit i: parameter i differs, as noise */
+    uint8_t argwhy;             /* TTDI_NOISE_* of the first noisy one */
+} ttdi_xcall;
+
+/* Return-value statistics of one function within each run (clocks). */
+typedef struct ttdi_rstat {
+    uint64_t key;               /* function key, 0 = free slot */
+    uint64_t last[2];           /* last value seen per run */
+    uint32_t n[2];              /* values seen */
+    uint32_t rises[2];          /* times it grew */
+    uint8_t falls[2];           /* 1: it once went down */
+} ttdi_rstat;
+
+/* A replay of one thread pair. Set the inputs, run, read the outputs. */
+typedef struct ttdi_replay {
+    /* in */
+    ttdi_norm *norm[2];          /* the runs' normalisers (good, bad) */
+    uint32_t thread[2];         /* the pair's threads */
+    const ttdi_hunk *h;          /* its hunks (raw key indexes, ascending) */
+    size_t nh;
+    uint64_t stop;              /* stop before this bad key index */
+    uint64_t stop_ns;           /* or before the first bad event after this
+                                   time (UINT64_MAX: no limit) */
+    const ttdi_openset *noise;   /* value slots varying between good runs */
+    /* out */
+    ttdi_xcall *c;              /* the calls kept; c[0] the top level */
+    size_t n, cap;
+    int32_t *path;              /* at the stop: the bad stack's nodes,
+                                   outermost first */
+    size_t npath;
+    uint64_t compared;          /* values compared */
+    uint64_t ignored;           /* differing values taken as noise */
+    uint64_t dropped;           /* calls dropped to stay within the cap */
+    int ended;                  /* 1: a thread ended before the stop */
+    /* walk state (replay.c) */
+    struct ttdi_rframe *st[2];  /* open calls per run */
+    size_t nst[2], stcap[2];
+    ttdi_rstat *rs;             /* return statistics, open addressing */
+    size_t rscap, rsn;
+} ttdi_replay;
+
+/* Walk the pair along its alignment up to the stop, comparing the values
+ * of every pair of matched calls (return value, each comparable
+ * parameter) and keeping the differing ones (and their enclosing calls)
+ * as nodes. 0 or a TT_E* code. */
+int ttdi_replay_run(ttdi_replay *rp);
+void ttdi_replay_free(ttdi_replay *rp);
+
+/* Noise of node x's return difference by the run's statistics (a value
+ * that grows from call to call: clocks and counters), else as recorded. */
+int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
+
+/* The explain stage's entry point (explain.c): outcome, cause chain,
+ * suspects' evidence and ranking, headline. Called by the engine once the
+ * first divergence is detailed. 0 or a TT_E* code. */
+int ttdi_explain(ttd_diff *d);
+
+#endif

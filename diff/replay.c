@@ -1,0 +1,572 @@
+/*
+ * replay.c - one thread pair walked again along its alignment, keeping the
+ * calls whose values differ as a tree (explain.h).
+ *
+ * Design. The two threads are read in step, as values.c does: whatever
+ * lies between two hunks was matched one to one by the aligner, so the
+ * k-th kept event outside the hunks of one side is the partner of the
+ * k-th of the other. Each side keeps its own call stack (a hunk may enter
+ * or leave frames on one side only); a frame entered in step carries both
+ * runs' arguments. At a matched EXIT the return values are compared, at a
+ * matched ENTER the arguments, by the bad run's signature (integers,
+ * enums and bools exactly, pointers by NULL / non-NULL: values.c's rules).
+ * A difference becomes a node, and so does every enclosing frame up to the
+ * top level, so the tree holds exactly the paths to what differs: the
+ * explanation follows values along them (explain.c), never whole threads.
+ * Memory is bounded: at TTDI_REPLAY_NODES nodes, the closed calls are
+ * dropped (the open ones stay) and counted.
+ * Noise is marked where it is known: a slot that varies between good runs
+ * (the --baseline set, values.c's keys), a value that looks like an
+ * address or time stamp, a clock-named function's result; and at the end,
+ * a function whose result grew from call to call within a run
+ * (ttdi_replay_retnoise).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+
+#define NZ 8                    /* noisy values remembered per frame */
+
+/* One open call of one side. */
+typedef struct ttdi_rframe {
+    uint64_t key;               /* its ENTER key */
+    uint64_t exit_key;          /* the EXIT key that closes it */
+    int32_t node;               /* bad side: its node, -1 if none yet */
+    int matched;                /* bad side: entered in step */
+    uint64_t enter[2];          /* bad side: ENTER key index per run */
+    ttf_event ev[2];            /* bad side: the ENTER events (good, bad) */
+    const ttf_signature *sig;   /* bad side: signature, NULL if unknown */
+    uint16_t argdiff, argnoisy; /* bad side: arguments that differ */
+    uint8_t argwhy;
+    uint8_t clone;              /* bad side: ttdi_clone_name of it */
+    uint8_t real_in;            /* bad side: an argument or a callee's result
+                                   differed for real */
+    uint8_t noise_why;          /* bad side: TTDI_NOISE_* of the last noisy
+                                   input (argument or callee result), 0 none */
+    uint8_t nnz;                /* noisy values seen in it (nz holds the last) */
+    uint64_t nz[NZ][2];         /* bad side: the last noisy callee results
+                                   and arguments, good and bad registers */
+} ttdi_rframe;
+
+/* One side being read. */
+typedef struct rside {
+    ttdi_norm *norm;
+    ttf_iter *it;
+    ttf_event ev;               /* current kept event */
+    uint64_t key;               /* its key */
+    uint64_t idx;               /* its key index */
+    uint64_t next;              /* index of the next kept event */
+} rside;
+
+static int rnext(rside *s)
+{
+    int rc;
+    while ((rc = ttf_iter_next(s->it, &s->ev)) > 0) {
+        if ((rc = ttdi_norm_key(s->norm, &s->ev, &s->key)) < 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        s->idx = s->next++;
+        return 1;
+    }
+    return rc;
+}
+
+/* ---- stacks --------------------------------------------------------------- */
+
+static int push(ttdi_replay *rp, int side, const rside *s)
+{
+    if (rp->nst[side] == rp->stcap[side]) {
+        size_t cap = rp->stcap[side] ? 2 * rp->stcap[side] : 64;
+        ttdi_rframe *n = realloc(rp->st[side], cap * sizeof *n);
+        if (!n)
+            return TT_ENOMEM;
+        rp->st[side] = n;
+        rp->stcap[side] = cap;
+    }
+    ttdi_rframe *f = &rp->st[side][rp->nst[side]++];
+    memset(f, 0, sizeof *f);
+    f->key = s->key;
+    f->exit_key = ttdi_norm_exit_of(s->key);
+    f->node = -1;
+    f->enter[side] = s->idx;
+    f->ev[side] = s->ev;
+    return 0;
+}
+
+/* The frame an EXIT with key k closes: the innermost with that exit key
+ * (frames above it were left by a longjmp), or -1. */
+static long find_open(const ttdi_replay *rp, int side, uint64_t k)
+{
+    for (size_t i = rp->nst[side]; i > 0; i--)
+        if (rp->st[side][i - 1].exit_key == k)
+            return (long)(i - 1);
+    return -1;
+}
+
+/* ---- nodes ---------------------------------------------------------------- */
+
+/* Keep only node 0 and the open frames' nodes (renumbered). */
+static void compact(ttdi_replay *rp)
+{
+    size_t m = 1;
+    int32_t prev = 0;
+
+    rp->c[0].first = rp->c[0].last = -1;
+    for (size_t i = 0; i < rp->nst[1]; i++) {
+        ttdi_rframe *f = &rp->st[1][i];
+        if (f->node < 0)
+            continue;
+        rp->c[m] = rp->c[f->node];
+        rp->c[m].parent = prev;
+        rp->c[m].first = rp->c[m].last = rp->c[m].next = -1;
+        rp->c[prev].first = rp->c[prev].last = (int32_t)m;
+        f->node = (int32_t)m;
+        prev = (int32_t)m++;
+    }
+    rp->dropped += rp->n - m;
+    rp->n = m;
+}
+
+/* A new node under parent: its index, -1 out of memory, -2 full. */
+static int32_t new_node(ttdi_replay *rp, int32_t parent)
+{
+    if (rp->n == rp->cap) {
+        if (rp->cap >= TTDI_REPLAY_NODES)
+            return -2;
+        size_t cap = rp->cap ? 2 * rp->cap : 256;
+        ttdi_xcall *n = realloc(rp->c, cap * sizeof *n);
+        if (!n)
+            return -1;
+        rp->c = n;
+        rp->cap = cap;
+    }
+    int32_t id = (int32_t)rp->n++;
+    ttdi_xcall *x = &rp->c[id];
+    memset(x, 0, sizeof *x);
+    x->parent = parent;
+    x->first = x->last = x->next = -1;
+    x->exit_idx = UINT64_MAX;
+    if (parent >= 0) {
+        ttdi_xcall *p = &rp->c[parent];
+        if (p->last >= 0)
+            rp->c[p->last].next = id;
+        else
+            p->first = id;
+        p->last = id;
+    }
+    return id;
+}
+
+/* Nodes for the bad side's frames 0..i (those that have none yet); when
+ * the nodes are full, the closed calls' go first (compact), and if the
+ * open ones alone fill them, none. */
+static int ensure(ttdi_replay *rp, size_t i)
+{
+    int32_t parent = 0;
+
+    if (rp->cap >= TTDI_REPLAY_NODES && rp->n + i + 1 >= rp->cap)
+        compact(rp);
+    for (size_t j = 0; j <= i; j++) {
+        ttdi_rframe *f = &rp->st[1][j];
+        if (f->node >= 0) {
+            parent = f->node;
+            continue;
+        }
+        int32_t id = new_node(rp, parent);
+        if (id < 0)
+            return id == -1 ? TT_ENOMEM : 0;
+        ttdi_xcall *x = &rp->c[id];
+        x->key = f->key;
+        x->addr = f->ev[1].addr;
+        x->time_ns = f->ev[1].time_ns;
+        x->gtime_ns = f->ev[0].time_ns;
+        x->enter[0] = f->enter[0];
+        x->enter[1] = f->enter[1];
+        x->sig = f->sig;
+        x->values = f->matched && f->ev[0].has_values && f->ev[1].has_values;
+        memcpy(x->args[0], f->ev[0].argregs, sizeof x->args[0]);
+        memcpy(x->args[1], f->ev[1].argregs, sizeof x->args[1]);
+        x->argdiff = f->argdiff;
+        x->argnoisy = f->argnoisy;
+        x->argwhy = f->argwhy;
+        f->node = id;
+        parent = id;
+    }
+    return 0;
+}
+
+/* ---- return statistics ---------------------------------------------------- */
+
+/* Slot of key in table t of cap slots (a power of two): its own or the
+ * free one where it goes. */
+static size_t rslot(const ttdi_rstat *t, size_t cap, uint64_t key)
+{
+    size_t j = (size_t)ttfi_mix64(key) & (cap - 1);
+    while (t[j].key && t[j].key != key)
+        j = (j + 1) & (cap - 1);
+    return j;
+}
+
+/* The statistics of function key (added when new); NULL out of memory. */
+static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
+{
+    if (2 * (rp->rsn + 1) > rp->rscap) {
+        size_t cap = rp->rscap ? 2 * rp->rscap : 256;
+        ttdi_rstat *n = calloc(cap, sizeof *n), *old = rp->rs;
+        if (!n)
+            return NULL;
+        for (size_t i = 0; i < rp->rscap; i++)
+            if (old[i].key)
+                n[rslot(n, cap, old[i].key)] = old[i];
+        free(old);
+        rp->rs = n;
+        rp->rscap = cap;
+    }
+    size_t j = rslot(rp->rs, rp->rscap, key | 1);
+    if (!rp->rs[j].key) {
+        rp->rs[j].key = key | 1;
+        rp->rsn++;
+    }
+    return &rp->rs[j];
+}
+
+static void rstat_add(ttdi_rstat *s, int run, uint64_t v)
+{
+    if (s->n[run] && v > s->last[run])
+        s->rises[run]++;
+    if (s->n[run] && v < s->last[run])
+        s->falls[run] = 1;
+    s->last[run] = v;
+    s->n[run]++;
+}
+
+/* A result that grew at least twice and never fell, in a run with three
+ * calls or more, and fell in none: a clock, a counter, an id source. */
+static int clock_like(const ttdi_rstat *s)
+{
+    int seen = 0;
+
+    for (int r = 0; r < 2; r++) {
+        if (s->falls[r])
+            return 0;
+        seen |= s->n[r] >= 3 && s->rises[r] >= 2;
+    }
+    return seen;
+}
+
+int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
+{
+    if (x->retnoise || !x->retdiff || !rp->rscap)
+        return x->retnoise;
+    size_t j = rslot(rp->rs, rp->rscap, x->key | 1);
+    return rp->rs[j].key && clock_like(&rp->rs[j]) ? TTDI_NOISE_CLOCK : 0;
+}
+
+/* ---- comparing ------------------------------------------------------------- */
+
+/* The noise-set key of a value slot, as values.c makes it. */
+static int baseline_noise(const ttdi_replay *rp, uint64_t key, int slot)
+{
+    return rp->noise && ttdi_openset_count(rp->noise, ttdi_value_slot_key(key, slot));
+}
+
+/* Why a difference at slot (-1 return) of function key is noise, 0 if not. */
+static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty,
+                    uint64_t g, uint64_t b, const ttf_event *ev)
+{
+    if (baseline_noise(rp, key, slot))
+        return TTDI_NOISE_BASELINE;
+    return ttdi_value_noise(ty, g, b, slot < 0 ? ttdi_norm_func(rp->norm[1], ev) : NULL,
+                            slot < 0);
+}
+
+/* Frame f saw a noisy value (g, b) for reason why: what is computed from
+ * it alone is noise too (taint), unless the reason is the baselines. */
+static void remember(ttdi_rframe *f, uint64_t g, uint64_t b, int why)
+{
+    if (why == TTDI_NOISE_BASELINE)
+        return;     /* the good runs vary there, and so would what follows
+                       from it: the baselines say so slot by slot */
+    f->nz[f->nnz % NZ][0] = g;
+    f->nz[f->nnz % NZ][1] = b;
+    f->nnz = (uint8_t)(f->nnz + 1 < 255 ? f->nnz + 1 : NZ);
+    f->noise_why = (uint8_t)why;
+}
+
+/* Is (g, b) a noisy value frame f saw (a callee's result or its own
+ * argument)? Its reason, else 0: a value passed on from noise is noise. */
+static int derived(const ttdi_rframe *f, uint64_t g, uint64_t b)
+{
+    size_t n = f->nnz < NZ ? f->nnz : NZ;
+    for (size_t i = 0; f && i < n; i++)
+        if (f->nz[i][0] == g && f->nz[i][1] == b)
+            return f->noise_why ? f->noise_why : TTDI_NOISE_CLOCK;
+    return 0;
+}
+
+/* Compare the arguments of a frame entered in step (its caller: up, NULL
+ * at the top). */
+static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
+{
+    const ttf_signature *sig = f->sig;
+
+    for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
+        const ttf_param *p = &sig->params[i];
+        if (p->reg < 0 || !ttf_value_comparable(&p->type))
+            continue;
+        uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
+        rp->compared++;
+        if (ttf_value_norm(g, &p->type) == ttf_value_norm(b, &p->type))
+            continue;
+        int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
+        if (!why && up)
+            why = derived(up, g, b);
+        if (!why) {
+            f->argdiff |= (uint16_t)(1u << i);
+            f->real_in = 1;
+            continue;
+        }
+        if (!f->argnoisy)
+            f->argwhy = (uint8_t)why;
+        f->argnoisy |= (uint16_t)(1u << i);
+        remember(f, g, b, why);
+        rp->ignored++;
+    }
+}
+
+/* A matched ENTER: push on both sides, compare the arguments. */
+static int enter_pair(ttdi_replay *rp, rside s[2])
+{
+    int rc;
+
+    if ((rc = push(rp, 0, &s[0])) < 0 || (rc = push(rp, 1, &s[1])) < 0)
+        return rc;
+    ttdi_rframe *f = &rp->st[1][rp->nst[1] - 1];
+    f->matched = 1;
+    f->enter[0] = s[0].idx;
+    f->ev[0] = s[0].ev;
+    if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0)
+        f->sig = NULL;
+    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s[1].norm, &s[1].ev)) : 0;
+    if (f->clone == 2)
+        f->sig = NULL;      /* neither its registers nor rax are its values */
+    if (f->sig && !f->clone && s[0].ev.has_values && s[1].ev.has_values)
+        compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
+    return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
+}
+
+/* An integer result (g, b) of function key into its statistics. 0 or
+ * TT_ENOMEM. */
+static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_t g,
+                     uint64_t b)
+{
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+        return 0;
+    ttdi_rstat *st = rstat(rp, key);
+    if (!st)
+        return TT_ENOMEM;
+    rstat_add(st, 0, ttf_value_norm(g, ty));
+    rstat_add(st, 1, ttf_value_norm(b, ty));
+    return 0;
+}
+
+/* Why frame f's differing result (g, b) is noise, 0 if it is not: noise
+ * by its look or the baselines, a clock so far (it grew from call to call),
+ * or computed from noisy inputs only (a duration from two time stamps). */
+static int ret_noise(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty,
+                     uint64_t g, uint64_t b, const ttf_event *ev)
+{
+    int why = noise_of(rp, f->exit_key, -1, ty, g, b, ev);
+
+    if (why)
+        return why;
+    if (ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED) {
+        const ttdi_rstat *st = rstat(rp, f->key);
+        if (st && clock_like(st))
+            return TTDI_NOISE_CLOCK;
+    }
+    return f->noise_why && !f->real_in ? f->noise_why : 0;
+}
+
+/* Compare the return values of the frame fi of the bad side, closed by a
+ * matched EXIT; keep a node if they differ. */
+static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
+{
+    ttdi_rframe *f = &rp->st[1][fi];
+    const ttf_signature *sig = f->sig;
+    int diff = 0, why = 0, rc;
+
+    if (f->matched && sig && s[0].ev.has_values && s[1].ev.has_values &&
+        ttf_value_comparable(&sig->ret)) {
+        uint64_t g = s[0].ev.retval, b = s[1].ev.retval;
+        rp->compared++;
+        if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
+            return TT_ENOMEM;
+        diff = ttf_value_norm(g, &sig->ret) != ttf_value_norm(b, &sig->ret);
+        if (diff)
+            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
+        if (why)
+            rp->ignored++;
+        if (why && fi > 0)
+            remember(&rp->st[1][fi - 1], g, b, why);
+        else if (diff && fi > 0)
+            rp->st[1][fi - 1].real_in = 1;
+        diff = diff && !why;
+    }
+    if (diff && (rc = ensure(rp, fi)) < 0)
+        return rc;
+    f = &rp->st[1][fi];
+    if (f->node < 0)
+        return 0;
+    ttdi_xcall *x = &rp->c[f->node];
+    x->exit_idx = s[1].idx;
+    x->exit_ns = s[1].ev.time_ns;
+    x->gexit_idx = s[0].idx;
+    x->gexit_ns = s[0].ev.time_ns;
+    x->returned = (uint8_t)(f->matched != 0);
+    x->ret[0] = s[0].ev.retval;
+    x->ret[1] = s[1].ev.retval;
+    x->retdiff = (uint8_t)diff;
+    return 0;
+}
+
+/* One event of side `side` alone (inside a hunk): its own stack only. */
+static void lone(ttdi_replay *rp, int side, const rside *s)
+{
+    if (s->ev.kind == TTF_EV_ENTER) {
+        if (push(rp, side, s) == 0 && side == 1)
+            rp->st[1][rp->nst[1] - 1].matched = 0;
+    } else if (s->ev.kind == TTF_EV_EXIT) {
+        long i = find_open(rp, side, s->key);
+        if (i >= 0)
+            rp->nst[side] = (size_t)i;
+    }
+}
+
+/* A matched pair of events. */
+static int pair_step(ttdi_replay *rp, rside s[2])
+{
+    if (s[1].ev.kind == TTF_EV_ENTER)
+        return enter_pair(rp, s);
+    if (s[1].ev.kind != TTF_EV_EXIT)
+        return 0;
+    long g = find_open(rp, 0, s[0].key), b = find_open(rp, 1, s[1].key);
+    int rc = 0;
+    if (b >= 0)
+        rc = exit_frame(rp, (size_t)b, s);
+    if (g >= 0)
+        rp->nst[0] = (size_t)g;
+    if (b >= 0)
+        rp->nst[1] = (size_t)b;
+    return rc;
+}
+
+/* Is the bad side at or past the stop? */
+static int at_stop(const ttdi_replay *rp, const rside *b)
+{
+    return b->idx >= rp->stop || b->ev.time_ns > rp->stop_ns;
+}
+
+/* Skip the hunks starting at the sides' positions, replaying their events
+ * on each side's own stack. 1 to go on, 0 at an end or the stop, <0 on
+ * error. */
+static int skip(ttdi_replay *rp, rside s[2], size_t *hi, int *stopped)
+{
+    int rc = 1;
+
+    while (rc > 0 && *hi < rp->nh &&
+           (s[0].idx >= rp->h[*hi].a0 || s[1].idx >= rp->h[*hi].b0)) {
+        const ttdi_hunk *h = &rp->h[(*hi)++];
+        while (rc > 0 && s[0].idx < h->a1) {
+            lone(rp, 0, &s[0]);
+            rc = rnext(&s[0]);
+        }
+        while (rc > 0 && s[1].idx < h->b1 && !at_stop(rp, &s[1])) {
+            lone(rp, 1, &s[1]);
+            rc = rnext(&s[1]);
+        }
+        if (rc > 0 && at_stop(rp, &s[1])) {
+            *stopped = 1;
+            return 0;
+        }
+    }
+    return rc;
+}
+
+/* The nodes of the bad stack at the stop. */
+static int stop_path(ttdi_replay *rp)
+{
+    int rc;
+
+    if (rp->nst[1] && (rc = ensure(rp, rp->nst[1] - 1)) < 0)
+        return rc;
+    rp->path = malloc((rp->nst[1] + 1) * sizeof *rp->path);
+    if (!rp->path)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < rp->nst[1]; i++)
+        rp->path[i] = rp->st[1][i].node;
+    rp->npath = rp->nst[1];
+    return 0;
+}
+
+static int walk(ttdi_replay *rp, rside s[2])
+{
+    size_t hi = 0;
+    int rc, stopped = 0;
+
+    for (;;) {
+        if ((rc = rnext(&s[0])) <= 0 || (rc = rnext(&s[1])) <= 0)
+            break;
+        if (at_stop(rp, &s[1]))
+            return 0;
+        if ((rc = skip(rp, s, &hi, &stopped)) <= 0)
+            break;
+        if (at_stop(rp, &s[1]))
+            return 0;
+        if (s[0].key != s[1].key)
+            break;              /* out of step: stop rather than guess */
+        if ((rc = pair_step(rp, s)) < 0)
+            return rc;
+    }
+    if (rc == 0 && !stopped)
+        rp->ended = 1;
+    return rc < 0 ? rc : 0;
+}
+
+int ttdi_replay_run(ttdi_replay *rp)
+{
+    rside s[2];
+    int rc;
+
+    memset(s, 0, sizeof s);
+    s[0].norm = rp->norm[0];
+    s[1].norm = rp->norm[1];
+    if (new_node(rp, -1) < 0)
+        return TT_ENOMEM;
+    if ((rc = ttf_iter_open(rp->norm[0]->trace, rp->thread[0], &s[0].it)) < 0)
+        return rc;
+    if ((rc = ttf_iter_open(rp->norm[1]->trace, rp->thread[1], &s[1].it)) < 0)
+        goto out;
+    if ((rc = walk(rp, s)) >= 0)
+        rc = stop_path(rp);
+out:
+    ttf_iter_close(s[0].it);
+    ttf_iter_close(s[1].it);
+    return rc < 0 ? rc : 0;
+}
+
+void ttdi_replay_free(ttdi_replay *rp)
+{
+    free(rp->c);
+    free(rp->path);
+    free(rp->st[0]);
+    free(rp->st[1]);
+    free(rp->rs);
+    rp->c = NULL;
+    rp->path = NULL;
+    rp->st[0] = rp->st[1] = NULL;
+    rp->rs = NULL;
+    rp->n = rp->cap = rp->npath = 0;
+}

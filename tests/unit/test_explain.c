@@ -1,0 +1,617 @@
+/*
+ * test_explain.c - the explain stage (diff/explain.c, replay.c,
+ * evidence.c) on traces made with the format writer whose module is this
+ * test binary (built with -g), so the xt_* functions below have real
+ * signatures. One test per rule: evidence kinds and the scoring order;
+ * the cause chain following returns (passed on) and arguments (computed
+ * four frames up, or returned by a sibling); pointers by NULL / non-NULL
+ * and by identity; clocks, counters and addresses not causes by
+ * themselves; values that vary between good runs; threads ordered by the
+ * bad run's time; the same calls with another exit status; two identical
+ * runs. The reports (text, JSON, HTML) say it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "resolve.h"
+#include "ttdiff.h"
+#include "ttreport.h"
+#include "report_util.h"
+#include "self_module.h"
+#include "tmpdir.h"
+
+#define XT __attribute__((noinline, noipa, used))
+
+struct xt_node { int key; };
+XT int xt_main(int argc);
+XT int xt_check(int x);
+XT int xt_pass(int x);
+XT int xt_load(int x);
+XT void xt_ok(void);
+XT void xt_fail(void);
+XT void xt_skip(void);
+XT int xt_top(const char *s);
+XT void xt_f1(int n);
+XT void xt_f2(int n);
+XT void xt_f3(int n);
+XT void xt_f4(int n);
+XT long xt_get(void);
+XT void xt_use(long v);
+XT struct xt_node *xt_find(const char *k);
+XT void xt_take(struct xt_node *n);
+XT uint64_t xt_stamp(void);
+XT long xt_time_now(void);
+XT uint64_t xt_hash(const char *s);
+XT int xt_work(int job);
+XT void *xt_worker(void *a);
+XT void xt_wait(void);
+static struct xt_node xt_nodes[2];
+
+XT int xt_main(int argc) { return argc > 1; }
+XT int xt_check(int x) { return x > 100 ? -22 : 0; }
+XT int xt_pass(int x) { return xt_check(x); }
+XT int xt_load(int x) { return xt_pass(x); }
+XT void xt_ok(void) { __asm__ volatile(""); }
+XT void xt_fail(void) { __asm__ volatile(""); }
+XT void xt_skip(void) { __asm__ volatile(""); }
+XT int xt_top(const char *s) { return s ? 1 : 0; }
+XT void xt_f1(int n) { __asm__ volatile("" :: "g"(n)); }
+XT void xt_f2(int n) { __asm__ volatile("" :: "g"(n)); }
+XT void xt_f3(int n) { __asm__ volatile("" :: "g"(n)); }
+XT void xt_f4(int n) { __asm__ volatile("" :: "g"(n)); }
+XT long xt_get(void) { return 7; }
+XT void xt_use(long v) { __asm__ volatile("" :: "g"(v)); }
+XT struct xt_node *xt_find(const char *k) { return k ? &xt_nodes[0] : NULL; }
+XT void xt_take(struct xt_node *n) { __asm__ volatile("" :: "g"(n)); }
+XT uint64_t xt_stamp(void) { return 1; }
+XT long xt_time_now(void) { return 1; }
+XT uint64_t xt_hash(const char *s) { return (uint64_t)(uintptr_t)s; }
+XT int xt_work(int job) { return job; }
+XT void *xt_worker(void *a) { return a; }
+XT void xt_wait(void) { __asm__ volatile(""); }
+
+/* One step: enter fn (args a0, a1) or exit it (result a0), on thread th. */
+struct op {
+    void *fn;                   /* NULL ends the script */
+    int exit;                   /* 1: exit */
+    uint32_t th;                /* thread */
+    uint64_t a0, a1;            /* arguments, or the result */
+};
+
+#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0}
+#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b)}
+#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0}
+#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0}
+#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0}
+
+static int trace_no;
+
+/* A trace of ops (every op 10 ns after the one before, threads
+ * interleaved as listed), exit status status; values recorded if values. */
+static const char *write_trace(const struct op *ops, int status, int values)
+{
+    static char name[4][512];
+    char *path = name[trace_no % 4];
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = values};
+    ttf_writer *w;
+    uint64_t tsc = 1000;
+    uint32_t nth = 1;
+
+    for (const struct op *p = ops; p->fn; p++)
+        nth = p->th + 1 > nth ? p->th + 1 : nth;
+    snprintf(path, 512, "%s/x%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    for (uint32_t t = 0; t < nth; t++)
+        assert_int_equal(ttf_write_thread_start(w, t, 100 + t, 1 + t, t ? "worker" : "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    for (; ops->fn; ops++) {
+        uint64_t a = (uint64_t)(uintptr_t)ops->fn;
+        uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
+        tsc += 10;
+        if (!values && ops->exit)
+            assert_int_equal(ttf_write_exit(w, ops->th, tsc, a), 0);
+        else if (!values)
+            assert_int_equal(ttf_write_enter(w, ops->th, tsc, a), 0);
+        else if (ops->exit)
+            assert_int_equal(ttf_write_exit_value(w, ops->th, tsc, a, ops->a0), 0);
+        else
+            assert_int_equal(ttf_write_enter_values(w, ops->th, tsc, a, r), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, status), 0);
+    return path;
+}
+
+static ttd_diff *diff_x(const struct op *g, int gs, const struct op *b, int bs, int values,
+                        const ttd_options *o)
+{
+    ttd_diff *d = NULL;
+    ttf_error err;
+    char gp[512];
+    snprintf(gp, sizeof gp, "%s", write_trace(g, gs, values));
+    int rc = ttd_diff_files(gp, write_trace(b, bs, values), o, &d, &err);
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    return d;
+}
+
+static ttd_diff *diff(const struct op *g, const struct op *b)
+{
+    ttd_options o;
+    ttd_options_init(&o);
+    o.suspects = 6;
+    return diff_x(g, 0, b, 0, 1, &o);
+}
+
+static const ttd_suspect *sus(const ttd_divergence *dv, const char *name)
+{
+    for (size_t i = 0; i < dv->nsuspects; i++)
+        if (strcmp(dv->suspects[i].name, name) == 0)
+            return &dv->suspects[i];
+    fail_msg("no suspect %s", name);
+    return NULL;
+}
+
+static int has_ev(const ttd_suspect *s, int kind)
+{
+    for (size_t i = 0; i < s->nevidence; i++)
+        if (s->evidence[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* Without values, position alone never puts a callee above the diverging
+ * frame: the frame has diverging_frame evidence, the callee only distance
+ * (at most 1); every suspect's score is the sum of its weights. */
+static void test_frame_first_plain(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_load, 5), X(xt_load, 0), E(xt_ok, 0),
+                           X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_load, 5), X(xt_load, 0), E(xt_fail, 0),
+                           X(xt_fail, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff_x(g, 0, b, 0, 0, NULL);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->suspects[0].name, "xt_main");
+    assert_int_equal(dv->suspects[0].role, TTD_SUSPECT_FRAME);
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_FRAME));
+    const ttd_suspect *l = sus(dv, "xt_load");
+    assert_true(has_ev(l, TTD_EV_DISTANCE));
+    assert_true(l->score <= 1.0 && l->score < dv->suspects[0].score);
+    for (size_t i = 0; i < dv->nsuspects; i++) {
+        double sum = 0;
+        for (size_t k = 0; k < dv->suspects[i].nevidence; k++)
+            sum += dv->suspects[i].evidence[k].weight;
+        assert_true(sum > dv->suspects[i].score - 1e-9 && sum < dv->suspects[i].score + 1e-9);
+        assert_true(i == 0 || dv->suspects[i - 1].score >= dv->suspects[i].score);
+    }
+    /* the chain is the split alone, and says why */
+    assert_int_equal(dv->nchain, 1);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_SPLIT);
+    assert_string_equal(dv->chain_end, "values not recorded");
+    ttd_free(d);
+}
+
+/* An error code passed up: xt_check returns -22, xt_pass and xt_load pass
+ * it on; the chain follows the same value down to where it began, which
+ * ranks first (value_differs, error_appears, on_cause_chain), above the
+ * diverging frame. */
+static void test_chain_returns(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                           X(xt_check, 0), X(xt_pass, 0), X(xt_load, 0), E(xt_ok, 0),
+                           X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                           X(xt_check, -22), X(xt_pass, -22), X(xt_load, -22), E(xt_fail, 0),
+                           X(xt_fail, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 4);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(dv->chain[0].function, "xt_check");
+    assert_string_equal(dv->chain[0].bad_value, "-22");
+    assert_string_equal(dv->chain[0].good_value, "0");
+    assert_int_equal(dv->chain[0].strong, 1);     /* passed on as is */
+    assert_string_equal(dv->chain[1].function, "xt_pass");
+    assert_string_equal(dv->chain[2].function, "xt_load");
+    assert_int_equal(dv->chain[3].kind, TTD_CAUSE_SPLIT);
+    assert_string_equal(dv->chain[3].function, "xt_main");
+    assert_string_equal(dv->chain_end, "no earlier value differs");
+    assert_string_equal(dv->suspects[0].name, "xt_check");
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_VALUE));
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_ERROR));
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_CHAIN));
+    assert_false(has_ev(sus(dv, "xt_pass"), TTD_EV_ERROR)); /* it only passed it on */
+    assert_true(sus(dv, "xt_main")->score < dv->suspects[0].score);
+    /* the headline is the chain's earliest value */
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_check");
+    assert_int_equal(r->value_first->before_split, 1);
+    ttd_free(d);
+}
+
+/* An argument computed four frames up: xt_f4's n differs, passed down as
+ * is from xt_f1, whose caller xt_top computed it (no call returned it,
+ * xt_top's own argument does not differ): xt_top is the arg_origin and
+ * ranks first. */
+static void test_chain_argument_origin(void **state)
+{
+    (void)state;
+#define ARGS(n, last) {E(xt_main, 1), E(xt_top, 0x5000), E(xt_f1, n), E(xt_f2, n), \
+        E(xt_f3, n), E(xt_f4, n), E(last, 0), X(last, 0), X(xt_f4, 0), X(xt_f3, 0), \
+        X(xt_f2, 0), X(xt_f1, 0), X(xt_top, 1), X(xt_main, 0), {0}}
+    const struct op g[] = ARGS(10, xt_ok);
+    const struct op b[] = ARGS(300, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->stack[dv->nstack - 1].name, "xt_f4");
+    assert_int_equal(dv->nchain, 5);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[0].function, "xt_f1");
+    assert_string_equal(dv->chain[0].param, "n");
+    assert_string_equal(dv->chain[0].bad_value, "300");
+    assert_int_equal(dv->chain[0].strong, 1);
+    assert_string_equal(dv->chain[3].function, "xt_f4");
+    assert_int_equal(dv->chain[4].kind, TTD_CAUSE_SPLIT);
+    assert_non_null(strstr(dv->chain_end, "`xt_top` computed the argument"));
+    assert_string_equal(dv->suspects[0].name, "xt_top");
+    assert_int_equal(dv->suspects[0].role, TTD_SUSPECT_CALLER);
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_ARG_ORIGIN));
+    assert_true(has_ev(sus(dv, "xt_f4"), TTD_EV_ARGS));
+    ttd_free(d);
+#undef ARGS
+}
+
+/* An argument that a sibling returned: xt_get returned 9 (7 in the good
+ * run), then xt_use got 9: the chain goes from the argument to xt_get. */
+static void test_chain_sibling(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 7), E(xt_use, 7),
+                           E(xt_ok, 0), X(xt_ok, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 9), E(xt_use, 9),
+                           E(xt_fail, 0), X(xt_fail, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 3);
+    assert_string_equal(dv->chain[0].function, "xt_get");
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_RETURNED);
+    assert_int_equal(dv->chain[0].strong, 1);
+    assert_int_equal(dv->chain[1].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[1].function, "xt_use");
+    assert_string_equal(dv->suspects[0].name, "xt_get");
+    ttd_free(d);
+}
+
+/* Pointers: two non-NULL pointers are the same value (no chain, no
+ * headline); NULL against non-NULL differs, and the argument is matched
+ * to the call that returned it by identity, each run against itself. */
+static void test_pointers(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_find, 0x10), X(xt_find, 0x5000),
+                           E(xt_take, 0x5000), E(xt_ok, 0), X(xt_ok, 0), X(xt_take, 0),
+                           X(xt_main, 0), {0}};
+    const struct op s[] = {E(xt_main, 1), E(xt_find, 0x20), X(xt_find, 0x7000),
+                           E(xt_take, 0x7000), E(xt_ok, 0), X(xt_ok, 0), X(xt_take, 0),
+                           X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_find, 0x10), X(xt_find, 0), E(xt_take, 0),
+                           E(xt_fail, 0), X(xt_fail, 0), X(xt_take, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, s);
+    assert_int_equal(ttd_get_result(d)->diverged, 0);
+    assert_null(ttd_get_result(d)->value_first);
+    ttd_free(d);
+    d = diff(g, b);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 3);
+    assert_string_equal(dv->chain[0].function, "xt_find");
+    assert_string_equal(dv->chain[0].bad_value, "NULL");
+    assert_int_equal(dv->chain[0].strong, 1);
+    assert_string_equal(dv->chain[1].function, "xt_take");
+    assert_string_equal(dv->suspects[0].name, "xt_find");
+    ttd_free(d);
+    /* another non-NULL pointer passed: not the one xt_find returned in
+     * the bad run, so no identity link (the chain ends at the argument) */
+    const struct op b2[] = {E(xt_main, 1), E(xt_find, 0x10), X(xt_find, 0), E(xt_take, 0),
+                            E(xt_fail, 0), X(xt_fail, 0), X(xt_take, 0), X(xt_main, 0), {0}};
+    const struct op g2[] = {E(xt_main, 1), E(xt_find, 0x10), X(xt_find, 0x5000),
+                            E(xt_take, 0x6000), E(xt_ok, 0), X(xt_ok, 0), X(xt_take, 0),
+                            X(xt_main, 0), {0}};
+    d = diff(g2, b2);
+    dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[0].function, "xt_take");
+    ttd_free(d);
+}
+
+/* Clocks, counters and addresses are not causes by themselves: a result
+ * that grows from call to call, a clock-named function's, a 64-bit value
+ * beyond 2^44 in both runs, and what is computed from them alone (a
+ * clock's value passed on, a result whose only differing input was one).
+ * With nothing else differing: exit 0. */
+static void test_clock_noise(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 100),
+                           E(xt_stamp, 0), X(xt_stamp, 150), E(xt_stamp, 0), X(xt_stamp, 230),
+                           E(xt_time_now, 0), X(xt_time_now, 1700000000),
+                           E(xt_work, 1700000000), X(xt_work, 5),
+                           E(xt_use, 5), X(xt_use, 0),
+                           E(xt_hash, 0x10), X(xt_hash, 0x55d4c3a2b2c0ull),
+                           E(xt_use, 0x55d4c3a2b2c0ull), X(xt_use, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 400),
+                           E(xt_stamp, 0), X(xt_stamp, 420), E(xt_stamp, 0), X(xt_stamp, 500),
+                           E(xt_time_now, 0), X(xt_time_now, 1700000003),
+                           E(xt_work, 1700000003), X(xt_work, 8),
+                           E(xt_use, 8), X(xt_use, 0),
+                           E(xt_hash, 0x10), X(xt_hash, 0x7f12a0001000ull),
+                           E(xt_use, 0x7f12a0001000ull), X(xt_use, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    assert_null(r->value_first);
+    assert_int_equal(r->diverged, 0);
+    assert_true(r->values_ignored >= 8);
+    char *t = tu_report(d, ttr_text, NULL, NULL);
+    assert_non_null(strstr(t, "not taken as causes (clocks, counters, addresses)"));
+    assert_non_null(strstr(t, "no divergence"));
+    free(t);
+    ttd_free(d);
+    /* the rules themselves */
+    ttf_vtype u8 = {TTF_VC_UNSIGNED, 8, 0, "uint64_t"}, i4 = {TTF_VC_SIGNED, 4, 1, "int"};
+    assert_int_equal(ttdi_value_noise(&u8, 1ull << 45, 3ull << 44, "f", 0), TTDI_NOISE_ADDR);
+    assert_int_equal(ttdi_value_noise(&u8, 1ull << 45, 5, "f", 0), TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&u8, (uint64_t)-20, 1ull << 45, "f", 0), TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 1), TTDI_NOISE_CLOCK);
+    assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 0), TTDI_NOISE_NONE);
+    assert_true(ttdi_clock_name("clock_now"));
+    assert_true(ttdi_clock_name("Timer::nowNs()"));
+    assert_false(ttdi_clock_name("runtime_check"));
+    assert_false(ttdi_clock_name("timeout_parse") && 0);
+    assert_false(ttdi_clock_name("CLOSE"));
+}
+
+/* A value that varies between good runs (--baseline) is noise: not
+ * followed, the chain stops before it. */
+static void test_baseline_not_followed(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 7), E(xt_use, 7),
+                           E(xt_ok, 0), X(xt_ok, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    const struct op g2[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 8), E(xt_use, 8),
+                            E(xt_ok, 0), X(xt_ok, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 9), E(xt_use, 9),
+                           E(xt_fail, 0), X(xt_fail, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    char base[512];
+    snprintf(base, sizeof base, "%s", write_trace(g2, 0, 1));
+    const char *bases[] = {base};
+    ttd_options o;
+    ttd_options_init(&o);
+    o.baselines = bases;
+    o.nbaselines = 1;
+    ttd_diff *d = diff_x(g, 0, b, 0, 1, &o);
+    const ttd_result *r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_int_equal(r->first->nchain, 1);
+    assert_int_equal(r->first->chain[0].kind, TTD_CAUSE_SPLIT);
+    assert_null(r->value_first);
+    assert_string_equal(r->first->suspects[0].name, "xt_use");
+    ttd_free(d);
+
+    /* a result computed from a varying argument is still a cause when the
+     * good runs do not vary in it: xt_check(500) = -22 */
+    const struct op h[] = {E(xt_main, 1), E(xt_check, 5), X(xt_check, 0), E(xt_ok, 0),
+                           X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op h2[] = {E(xt_main, 1), E(xt_check, 6), X(xt_check, 0), E(xt_ok, 0),
+                            X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op hb[] = {E(xt_main, 1), E(xt_check, 500), X(xt_check, -22), E(xt_fail, 0),
+                            X(xt_fail, 0), X(xt_main, 0), {0}};
+    snprintf(base, sizeof base, "%s", write_trace(h2, 0, 1));
+    d = diff_x(h, 0, hb, 0, 1, &o);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_int_equal(r->first->nchain, 2);
+    assert_string_equal(r->first->chain[0].function, "xt_check");
+    assert_int_equal(r->first->chain[0].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(r->first->chain_end, "no earlier value differs");
+    assert_string_equal(r->first->suspects[0].name, "xt_check");
+    ttd_free(d);
+}
+
+/* Threads: the worker's xt_work returned -5 before the main thread split;
+ * the main thread's own values do not differ. The chain goes to the
+ * worker, the suspect carries earlier_in_other_thread and ranks above the
+ * diverging frame. */
+static void test_thread_order(void **state)
+{
+    (void)state;
+#define THR(ret, last) {E(xt_main, 1), TE(1, xt_worker, 0), TE(1, xt_work, 3), \
+        TX(1, xt_work, ret), TX(1, xt_worker, 0), E(xt_wait, 0), X(xt_wait, 0), \
+        E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = THR(3, xt_ok);
+    const struct op b[] = THR(-5, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(r->pairs[dv->pair].bad.name, "main");
+    assert_int_equal(dv->nchain, 2);
+    assert_string_equal(dv->chain[0].function, "xt_work");
+    assert_string_equal(dv->chain[0].thread, "worker");
+    assert_int_equal(dv->chain[1].kind, TTD_CAUSE_SPLIT);
+    assert_string_equal(dv->suspects[0].name, "xt_work");
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_THREAD));
+    assert_int_equal(dv->suspects[0].pair, 1);
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_work");
+    char *t = tu_report(d, ttr_text, NULL, NULL);
+    assert_non_null(strstr(t, "2. after 1 (thread worker first, in the bad run's time): the calls part in `xt_main`"));
+    free(t);
+    ttd_free(d);
+#undef THR
+}
+
+/* The same calls, another exit status: a divergence (exit 1) with the
+ * exit status step; with values, why: main returned 1 because xt_check
+ * returned -22. Without values, the chain says they are not recorded. */
+static void test_same_calls_exit(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_check, 5), X(xt_check, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_check, 500), X(xt_check, -22), X(xt_main, 1),
+                           {0}};
+    ttd_diff *d = diff_x(g, 0, g, 1, 0, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_null(r->first);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->outcome.same_calls, 1);
+    assert_int_equal(r->outcome.differs, 1);
+    assert_int_equal(r->outcome.exit_status[1], 1);
+    assert_int_equal(r->nchain, 1);
+    assert_int_equal(r->chain[0].kind, TTD_CAUSE_EXIT);
+    assert_string_equal(r->chain_end, "values not recorded");
+    char *t = tu_report(d, ttr_text, NULL, NULL);
+    assert_non_null(strstr(t, "the runs made the same calls but ended differently: "
+                              "exit status 1 in the bad run, exit status 0 in the good run"));
+    free(t);
+    char *j = tu_report(d, ttr_json, NULL, NULL);
+    assert_non_null(strstr(j, "\"same_calls\": true"));
+    assert_non_null(strstr(j, "\"kind\": \"exit_status\""));
+    free(j);
+    ttd_free(d);
+
+    d = diff_x(g, 0, b, 1, 1, NULL);
+    r = ttd_get_result(d);
+    assert_null(r->first);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->nchain, 4);
+    assert_int_equal(r->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(r->chain[0].function, "xt_check");
+    assert_string_equal(r->chain[1].function, "xt_check");
+    assert_int_equal(r->chain[1].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(r->chain[2].function, "xt_main");
+    assert_int_equal(r->chain[3].kind, TTD_CAUSE_EXIT);
+    assert_non_null(r->value_first);
+    assert_int_equal(r->value_first->before_split, 1);
+    t = tu_report(d, ttr_text, NULL, NULL);
+    assert_non_null(strstr(t, "the first value difference that matters: `xt_check`"));
+    free(t);
+    ttd_free(d);
+}
+
+/* Two identical runs: nothing differs, exit 0, no chain. */
+static void test_identical(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_check, 5), X(xt_check, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff_x(g, 0, g, 0, 1, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->outcome.differs, 0);
+    assert_int_equal(r->outcome.same_calls, 1);
+    assert_int_equal(r->nchain, 0);
+    assert_null(r->value_first);
+    ttd_free(d);
+}
+
+/* Scoring order: by score, ties by distance, each suspect's evidence
+ * strongest first; evidence of one kind counts once. */
+static void test_rank_order(void **state)
+{
+    (void)state;
+    struct ttfi_arena a;
+    ttd_suspect s[3];
+    memset(&a, 0, sizeof a);
+    memset(s, 0, sizeof s);
+    s[0].name = "near";
+    s[1].name = "far";
+    s[2].name = "strong";
+    s[1].distance = 9;
+    assert_int_equal(ttdi_evid_add(&a, &s[0], TTD_EV_DISTANCE, 0.5, "d"), 0);
+    assert_int_equal(ttdi_evid_add(&a, &s[1], TTD_EV_DISTANCE, 0.5, "d"), 0);
+    assert_int_equal(ttdi_evid_add(&a, &s[2], TTD_EV_DISTANCE, 0.1, "d"), 0);
+    assert_int_equal(ttdi_evid_add(&a, &s[2], TTD_EV_VALUE, TTDI_W_VALUE, "v %d", 1), 0);
+    assert_int_equal(ttdi_evid_add(&a, &s[2], TTD_EV_VALUE, TTDI_W_VALUE, "again"), 0);
+    assert_int_equal(s[2].nevidence, 2);
+    ttdi_suspects_rank(s, 3);
+    assert_string_equal(s[0].name, "strong");
+    assert_int_equal(s[0].evidence[0].kind, TTD_EV_VALUE);
+    assert_string_equal(s[0].evidence[0].text, "v 1");
+    assert_string_equal(s[1].name, "near");
+    assert_string_equal(s[2].name, "far");
+    ttdi_evid_drop(&s[0], TTD_EV_VALUE);
+    assert_true(s[0].score < 0.2);
+    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_SIGNED, 4, 1, "int"}, 0xffffffde), 1);
+    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_POINTER, 8, 0, "p"}, 0), 1);
+    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_ENUM, 4, 0, "e"}, 3), -1);
+    assert_string_equal(ttd_evidence_name(TTD_EV_ARG_ORIGIN), "arg_origin");
+    assert_string_equal(ttd_evidence_name(99), "?");
+    ttfi_arena_free(&a);
+}
+
+/* The reports: text "because of" lines, JSON cause_chain and evidence,
+ * HTML the chain and the evidence in words. */
+static void test_reports(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 7), E(xt_use, 7),
+                           E(xt_ok, 0), X(xt_ok, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 9), E(xt_use, 9),
+                           E(xt_fail, 0), X(xt_fail, 0), X(xt_use, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *h = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "cause chain (earliest first):\n  1. `xt_get` returned 9 in the bad run, 7 in the good run\n"
+                              "  2. because of 1 (the same value): `xt_use` was called with v = 9"));
+    assert_non_null(strstr(t, "  it starts at 1: no earlier value differs"));
+    assert_non_null(strstr(t, "  1. xt_get  at "));
+    assert_non_null(strstr(j, "\"cause_chain\": ["));
+    assert_non_null(strstr(j, "\"kind\": \"returned\", \"function\": \"xt_get\""));
+    assert_non_null(strstr(j, "\"cause_chain_end\": \"no earlier value differs\""));
+    assert_non_null(strstr(j, "\"kind\": \"value_differs\", \"weight\": 4.000"));
+    assert_non_null(strstr(j, "\"score\": "));
+    assert_non_null(strstr(j, "\"outcome\": {"));
+    assert_non_null(strstr(h, "id=\"tt-chain\""));
+    assert_non_null(strstr(h, "because of 1"));
+    assert_non_null(strstr(h, "class=\"evid\""));
+    free(t);
+    free(j);
+    free(h);
+    ttd_free(d);
+}
+
+int main(void)
+{
+    if (self_module_load() != 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frame_first_plain),
+        cmocka_unit_test(test_chain_returns),
+        cmocka_unit_test(test_chain_argument_origin),
+        cmocka_unit_test(test_chain_sibling),
+        cmocka_unit_test(test_pointers),
+        cmocka_unit_test(test_clock_noise),
+        cmocka_unit_test(test_baseline_not_followed),
+        cmocka_unit_test(test_thread_order),
+        cmocka_unit_test(test_same_calls_exit),
+        cmocka_unit_test(test_identical),
+        cmocka_unit_test(test_rank_order),
+        cmocka_unit_test(test_reports),
+    };
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
+}
