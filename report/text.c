@@ -300,15 +300,11 @@ static void value(tw *w, const ttd_value_diff *v, const char *text)
         fputs(" (non-NULL)", w->f);
 }
 
-/* The value divergence: which call, which value, both runs. */
-static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v)
+/* "f` returned B in the bad run, G" or "f` was called with argument N
+ * (param) = B in the bad run, G": a value difference after its opening
+ * backquote, up to the good run's value (the caller ends the sentence). */
+static void value_both(tw *w, const ttd_value_diff *v)
 {
-    const ttd_pair *p = &r->pairs[v->pair];
-
-    on(w, BOLD);
-    fputs(ended_differently(r) ? (v->before_split ? "the first value difference that "
-                                  "matters: `" : "a value differs too: `")
-          : v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
     safe(w, v->function);
     if (v->what == TTD_VAL_RETURN) {
         fputs("` returned ", w->f);
@@ -324,6 +320,18 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     value(w, v, v->bad_value);
     fputs(" in the bad run, ", w->f);
     value(w, v, v->good_value);
+}
+
+/* The value divergence: which call, which value, both runs. */
+static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v)
+{
+    const ttd_pair *p = &r->pairs[v->pair];
+
+    on(w, BOLD);
+    fputs(ended_differently(r) ? (v->before_split ? "the first value difference that "
+                                  "matters: `" : "a value differs too: `")
+          : v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
+    value_both(w, v);
     fputs(" in the good run", w->f);
     on(w, RESET);
     fputs("\n  a value: thread ", w->f);
@@ -378,21 +386,7 @@ static void value_others(tw *w, const ttd_result *r)
     for (size_t i = 0; i < r->nvalue_others; i++) {
         const ttd_value_diff *v = &r->value_others[i];
         fputs("  `", w->f);
-        safe(w, v->function);
-        if (v->what == TTD_VAL_RETURN) {
-            fputs("` returned ", w->f);
-        } else {
-            fprintf(w->f, "` was called with argument %d", v->arg + 1);
-            if (v->param[0]) {
-                fputs(" (", w->f);
-                safe(w, v->param);
-                putc(')', w->f);
-            }
-            fputs(" = ", w->f);
-        }
-        value(w, v, v->bad_value);
-        fputs(" in the bad run, ", w->f);
-        value(w, v, v->good_value);
+        value_both(w, v);
         fprintf(w->f, " in the good run (thread ");
         safe(w, thread_name(&r->pairs[v->pair]));
         fprintf(w->f, ", bad event %" PRIu64 ")\n", v->bad_index);
