@@ -34,6 +34,12 @@ RB_DIR=$ROOT/tests/realbugs
 B=$(cd "$B" && pwd)
 . "$RB_DIR/lib.sh"
 
+# jq reads the reports; installed here when root (like make bench's peers)
+if ! command -v jq >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    rb_note "installing jq"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null 2>&1 ||
+        rb_note "apt-get install jq failed"
+fi
 for t in jq sha256sum timeout patch flock; do
     command -v $t >/dev/null 2>&1 || { echo "realbugs: needs $t" >&2; exit 2; }
 done
