@@ -40,6 +40,7 @@
  */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <pthread.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -375,6 +376,60 @@ static void notice_unused(ttf_sym *s, const char *path, const char *copy,
                       "names shown as offsets", path);
 }
 
+/* 1 if sm's open file has no symbol table of its own (.symtab) and
+ * libdwfl found no separate debug file for it: only the dynamic symbols
+ * name its functions (static ones show as offsets). */
+static int stripped(struct smod *sm)
+{
+    GElf_Addr bias;
+    const char *debugfile = NULL;
+    Elf *e = sm->dm ? dwfl_module_getelf(sm->dm, &bias) : NULL;
+    if (!e)
+        return 0;
+    dwfl_module_info(sm->dm, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+    if (debugfile)
+        return 0;
+    for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            return 0;
+    }
+    return 1;
+}
+
+/* Say once that the program's own file is stripped, and how to get the
+ * names. Only the traced program's executable: system libraries are
+ * shipped stripped and hold no traced function, so a note for each would
+ * be noise. */
+static void notice_stripped(ttf_sym *s, struct smod *sm, const char *file)
+{
+    const ttf_process *pr = ttf_get_process(s->t);
+    if (!pr || !pr->exe || !sm->m->path || strcmp(pr->exe, sm->m->path) != 0)
+        return;
+    if (stripped(sm))
+        add_notice(s, "%s: stripped (no symbol table): functions that are not "
+                   "exported show as offsets; give an unstripped copy of the "
+                   "same build with --exe, or install its debug symbols", file);
+}
+
+/* A --exe file with the recorded build-id: it wins over the recorded path
+ * (an unstripped copy of a stripped program). 1 when one was taken. */
+static int try_given(ttf_sym *s, struct smod *sm)
+{
+    const char *why = NULL;
+    if (!sm->m->build_id_len || !sm->m->path)
+        return 0;
+    for (size_t i = 0; i < search_nexe; i++)
+        if (try_file(s, sm, search_exe[i], 0, &why) == 1) {
+            if (strcmp(search_exe[i], sm->m->path) != 0)
+                add_notice(s, "%s: symbols from %s (--exe, same build-id)",
+                           sm->m->path, search_exe[i]);
+            notice_stripped(s, sm, search_exe[i]);
+            return 1;
+        }
+    return 0;
+}
+
 /* Open one module's file in its own session: the recorded path, else a copy
  * with its build-id (find_copy); on failure leave it as offsets with a
  * notice saying why. The recorded path is opened without blocking and only
@@ -388,6 +443,8 @@ static void open_module(ttf_sym *s, struct smod *sm)
 
     if (!path || !path[0])
         return; /* nameless mapping (vdso, anonymous): offsets, no notice */
+    if (try_given(s, sm))
+        return;
     int fd = ttfi_open_regular(path, &why), rc = errno == ENOENT ? -2 : -3;
     if (fd >= 0 && !ttfi_trusted_place(path, fd, s->owner, where, sizeof where)) {
         close(fd);
@@ -401,8 +458,10 @@ static void open_module(ttf_sym *s, struct smod *sm)
                        "shown as offsets", path, where);
         return;
     }
-    if (fd >= 0 && (rc = try_fd(sm, path, fd, &why)) == 1)
+    if (fd >= 0 && (rc = try_fd(sm, path, fd, &why)) == 1) {
+        notice_stripped(s, sm, path);
         return;
+    }
     notice_unused(s, path, find_copy(s, sm), rc, why);
 }
 
