@@ -189,7 +189,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 static void print_header(const struct dump *d)
 {
     static const char *const req[] = {"events-v1", "values"};
-    static const char *const opt[] = {"ring", "noclock", "sync"};
+    static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo"};
     static const char *const flags[] = {"closed"};
     const ttf_header *h = ttf_get_header(d->t);
     FILE *f = d->out;
@@ -203,13 +203,13 @@ static void print_header(const struct dump *d)
     fprintf(f, "  header size:       %u\n", h->header_size);
     fprintf(f, "  endian:            little (0x%08x)\n", ttf_format()->endian_mark);
     fprintf(f, "  required features: ");
-    put_bits(f, h->required_features, req, 2);
+    put_bits(f, h->required_features, req, (int)(sizeof req / sizeof *req));
     fprintf(f, "  optional features: ");
-    put_bits(f, h->optional_features, opt, 3);
+    put_bits(f, h->optional_features, opt, (int)(sizeof opt / sizeof *opt));
     fprintf(f, "  chunk size:        %" PRIu32 "\n", h->chunk_size);
     fprintf(f, "  data offset:       %" PRIu32 "\n", h->data_offset);
     fprintf(f, "  flags:             ");
-    put_bits(f, h->flags, flags, 1);
+    put_bits(f, h->flags, flags, (int)(sizeof flags / sizeof *flags));
     if (h->flags & TTF_HEADER_CLOSED)
         fprintf(f, "  exit status:       %" PRId32 "\n", h->exit_status);
     else
