@@ -92,11 +92,12 @@ in_set() {
 }
 
 # case_call FN ARGS... : run one of the case's functions in a fresh shell
-# with the case sourced, under a time limit (so a hang ends)
+# with lib.sh, the package's pkgs/PKG.sh (when there) and the case
+# sourced, under a time limit (so a hang ends)
 case_call() {
     lim=$1; fn=$2; shift 2
-    timeout -k 10 "$lim" sh -c '. "$1"; . "$2"; fn=$3; shift 3; "$fn" "$@"' \
-        sh "$RB_DIR/lib.sh" "$CASE/case.sh" "$fn" "$@"
+    timeout -k 10 "$lim" sh -c '. "$1"; [ ! -f "$2" ] || . "$2"; . "$3"; fn=$4; shift 4; "$fn" "$@"' \
+        sh "$RB_DIR/lib.sh" "$RB_DIR/pkgs/$PKG.sh" "$CASE/case.sh" "$fn" "$@"
 }
 
 # build_side NAME MODE SIDE TREESIDE : the build of one side in one mode,
@@ -220,7 +221,8 @@ run_case() {
     export SRC PATCHFILE
     for MODE in $RB_MODES; do
         rb_mode_flags "$MODE"
-        STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so" "$RB_DIR/lib.sh")" \
+        STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so" "$RB_DIR/lib.sh" \
+                $(ls "$RB_DIR/pkgs/$PKG.sh" 2>/dev/null))" \
             "$(cd "$CASE" && find . -type f ! -name README.md | sort | xargs cat | sha256sum | cut -c1-16)" \
             "$TT_CFLAGS $TT_LDFLAGS" "$SRC")
         if [ "$KIND" = patch ]; then
