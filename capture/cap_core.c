@@ -358,6 +358,13 @@ void cap_values_chunk(void)
 static int claim_chunk_now(struct tstate *t, int *recycled)
 {
     uint64_t c = 0;
+    if (!t->sites) {            /* the thread's call-site state (cap_site) */
+        void *st = mmap(NULL, sizeof *t->sites, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (st == MAP_FAILED)
+            return CAP_WHY_FULL;
+        t->sites = st;
+    }
     *recycled = ring_pick(t, &c);
     if (cap.fail_after && atomic_fetch_add(&cap.claims, 1) >= cap.fail_after)
         return CAP_WHY_IO;      /* TTCAP_TEST_FAIL_AFTER: injected failure */
@@ -410,7 +417,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
         cap.any_calls = 1;
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
-    memset(&t->sites, 0, sizeof t->sites);
+    memset(t->sites, 0, sizeof *t->sites);
     memset(t->vprev, 0, sizeof t->vprev);
     memset(t->vstride, 0, sizeof t->vstride);
     return 0;
@@ -786,15 +793,19 @@ void cap_thread_close(struct tstate *t)
     }
     uint8_t *base = t->base;
     uint64_t *ring = t->ring;
+    struct ttf_sites *sites = t->sites;
     t->pos = t->limit = NULL;
     t->base = NULL;
     t->ring = NULL;
+    t->sites = NULL;
     t->state = TS_DONE;
     atomic_signal_fence(memory_order_seq_cst);
     if (base)
         munmap(base, cap.chunk_size);
     if (ring)
         munmap(ring, cap.ring_n * sizeof(uint64_t));
+    if (sites)
+        munmap(sites, sizeof *sites);
 }
 
 /* ---- call sites -------------------------------------------------------------- */

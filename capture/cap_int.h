@@ -60,8 +60,11 @@ struct tstate {
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
-    struct ttf_sites sites;     /* call sites of the chunk (format 1.2), reset
-                                   per chunk */
+    struct ttf_sites *sites;    /* call sites of the chunk (format 1.2), reset
+                                   per chunk; mmap'd at the thread's first
+                                   chunk, not in TLS: libttcap may be
+                                   dlopen'ed, and its initial-exec TLS must
+                                   fit glibc's small static TLS surplus */
     uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
     uint64_t vstride[TTF_ARGREGS];/* values mode: how far each moved there */
     uint8_t *base;              /* start of the mapped chunk */
@@ -247,13 +250,14 @@ uint8_t *cap_site(struct tstate *t, uint8_t *p, uintptr_t a, uintptr_t site,
                   uint8_t *ptag)
 {
     unsigned slot = TTF_SLOT(a);
+    struct ttf_sites *st = t->sites;
     uint8_t *e = p;
-    if (__builtin_expect(t->sites.ways[slot][0] != site, 0)) {
-        e = ttf_put_site_prefix(p, &t->sites, slot, site, ptag);
-        t->sites.ways[slot][1] = t->sites.ways[slot][0];
-        t->sites.ways[slot][0] = site;
+    if (__builtin_expect(st->ways[slot][0] != site, 0)) {
+        e = ttf_put_site_prefix(p, st, slot, site, ptag);
+        st->ways[slot][1] = st->ways[slot][0];
+        st->ways[slot][0] = site;
     }
-    t->sites.last = site;
+    st->last = site;
     return e;
 }
 

@@ -107,6 +107,10 @@ typedef struct ttd_options {
     int first_only;         /* 1: per thread pair, only the first divergence,
                                reading no further than the call holding it
                                (pair event counts are then what was read) */
+    int ignore_call_sites;  /* 1: calls of one function align whatever
+                               their call sites (format 1.2); 0: a call
+                               from another place is another event, when
+                               both runs recorded sites (ttdi_norm_sites) */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread
@@ -149,6 +153,11 @@ typedef struct ttd_event {
     const char *value;  /* ENTER: its arguments "(1, NULL)"; EXIT: its
                            return value "-22"; NULL if not recorded, not
                            described by debug info, or void */
+    const char *from;   /* ENTER whose call site takes part in the
+                           alignment (format 1.2, ttd_options
+                           ignore_call_sites off): where it was called,
+                           "parse:330" (caller:line) or "parse+0x3c"; else
+                           NULL */
 } ttd_event;
 
 /* One frame of a call stack. */
