@@ -74,21 +74,31 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
  * see neither, so they write mask 0 (arguments as at the previous ENTER)
  * and return value 0, each one zero byte. An ENTER carries its call site
  * (format 1.2): nothing more when the function's previous call in the
- * chunk came from the same place, else a prefix before it (cap_site),
- * whose tag is then the one committed last. */
+ * chunk came from the same place, else a prefix before it, written out of
+ * line (put_enter_moved), whose tag is then the one committed last. */
+static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_t a,
+                                                      uintptr_t site)
+{
+    uint8_t tag, ptag = 0, *p = t->pos;
+    uint8_t *e = cap_site_prefix(t, p, a, site, &ptag);
+    uint8_t *q = cap_hot_head(t, e, a, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
+    if (t->vals)
+        *q++ = 0;
+    *e = tag;
+    cap_commit(t, p, ptag, q);
+}
+
 static inline __attribute__((always_inline))
 void put_hot(struct tstate *t, uintptr_t a, uintptr_t site, uint8_t hit, uint8_t miss)
 {
-    uint8_t tag, ptag = 0, *p = t->pos, *e = p;
-    if (hit == TTF_T_ENTER_HIT)
-        e = cap_site(t, p, a, site, &ptag);
-    uint8_t *q = cap_hot_head(t, e, a, hit, miss, &tag);
+    uint8_t tag, *p = t->pos;
+    if (hit == TTF_T_ENTER_HIT && !cap_site_same(t, a, site)) {
+        put_enter_moved(t, a, site);        /* out of line: a prefix first */
+        return;
+    }
+    uint8_t *q = cap_hot_head(t, p, a, hit, miss, &tag);
     if (t->vals)
         *q++ = 0;
-    if (__builtin_expect(e != p, 0)) {
-        *e = tag;
-        tag = ptag;
-    }
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = tag;
     atomic_signal_fence(memory_order_release);

@@ -39,9 +39,11 @@ extern "C" {
  * ttd_cause and ttd_divergence chain, nchain, chain_end (also in
  * ttd_result for runs with no split); ttd_outcome in ttd_result;
  * ttd_result values_ignored, value_others; value_first is now the
- * headline value difference (see explain.c). */
+ * headline value difference (see explain.c).
+ * 1.8: call sites (format 1.2): ttd_options ignore_call_sites, ttd_event
+ * from. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 7
+#define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)

@@ -6,7 +6,10 @@
 # (exit 1, the split names note called from step:21 against step:23, in
 # text and JSON); --ignore-call-sites aligns them as before (exit 0);
 # ttdump --sites prints where each call came from; a good run against
-# itself is still equal.
+# itself is still equal. Two builds (an unrelated function added above
+# step(): every address and line of step() moves, and its build-id
+# changes): a good run of each still aligns (the site is step's line
+# counted from step's first line), and the bad run still differs.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
@@ -45,6 +48,25 @@ $CC -std=gnu11 -g -O0 -finstrument-functions -o "$T/site_plain" "$SRC" $LINK ||
     fail "cannot build $SRC (plain mode)"
 check_mode "$T/site_plain"
 echo "ok: plain mode"
+
+# the second build: 6 lines and a function more above step()
+awk '/^__attribute__\(\(noinline\)\) int step/ {
+        print "__attribute__((noinline)) int unrelated(int v)"; print "{";
+        print "    v += 3;"; print "    return v * v;"; print "}"; print "" }
+     { print }' "$SRC" > "$T/site_calls2.c"
+grep -q unrelated "$T/site_calls2.c" || fail "second build's source"
+$CC -std=gnu11 -g -O0 -finstrument-functions -o "$T/site_plain2" "$T/site_calls2.c" $LINK ||
+    fail "cannot build the second build"
+rec g.trc "$T/site_plain" good
+rec g3.trc "$T/site_plain2" good
+rec b3.trc "$T/site_plain2" bad
+"$BD/ttdump" --sites --lines "$T/b3.trc" | grep -q 'from step+0x[0-9a-f]* at .*site_calls2.c:27' ||
+    fail "second build: the call's line did not move"
+run 0 --color never "$T/g.trc" "$T/g3.trc"
+run 1 --color never "$T/g.trc" "$T/b3.trc"
+has "from step:27" "$T/out"
+has "from step:29" "$T/out"
+echo "ok: two builds"
 
 if [ "$(uname -m)" = x86_64 ]; then
     $CC -std=gnu11 -g -O0 -pg -mfentry -c -o "$T/site_values.o" "$SRC" &&
