@@ -84,16 +84,16 @@
  *                     0x01..0x1F required (unknown => corrupt/unsupported)
  *                     0x20..0x3F optional (unknown => skipped by length)
  *   tag 0x42          SITE_ALT (v1.2, only with TTF_REQ_SITES): the ENTER
- *                     right after (hit or miss) has the call site
- *                     sites[SLOT(fn)][1]; the two sites swap
+ *                     right after (hit or miss) has the call site of its
+ *                     site slot (TTF_SITE_SLOT of its function) that is not
+ *                     predicted (struct ttf_sites below)
  *   tag 0x43          SITE_NEW (v1.2, only with TTF_REQ_SITES): svar (site -
- *                     last_site); the ENTER right after has that call site;
- *                     sites[SLOT(fn)][1] = [0], [0] = site
- *                     Any other ENTER has the call site sites[SLOT(fn)][0]
- *                     (0 = not recorded); after every ENTER last_site = its
- *                     site. sites[64][2] and last_site restart at 0 in
- *                     every chunk. A prefix not followed by an ENTER is
- *                     corrupt. EXIT records carry no site.
+ *                     last_site); the ENTER right after has that call site
+ *                     Any other ENTER has its site slot's predicted call site
+ *                     (0 = not recorded); every ENTER moves the site state
+ *                     on (ttf_site_advance), which restarts at 0 in every
+ *                     chunk. A prefix not followed by an ENTER is corrupt.
+ *                     EXIT records carry no site.
  *   tag 0x44..0x7F    invalid in v1 (0x42, 0x43 too without TTF_REQ_SITES)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
@@ -224,7 +224,12 @@
 #define TTF_T_SITE_ALT 0x42      /* v1.2: the ENTER after has the slot's other site */
 #define TTF_T_SITE_NEW 0x43      /* v1.2: svar (site - last_site), then the ENTER */
 #define TTF_SLOTS 64
-#define TTF_SITE_WAYS 2          /* call sites remembered per function slot */
+#define TTF_SITE_WAYS 2          /* call sites remembered per site slot */
+#define TTF_SITE_SLOTS 256       /* site slots (v1.2): more than function
+                                    slots, as a function's sites are more
+                                    than its address */
+#define TTF_SITE_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 13) ^ ((a) >> 22)) & \
+                                     (TTF_SITE_SLOTS - 1)))
 #define TTF_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 10)) & (TTF_SLOTS - 1)))
 
 enum {
@@ -434,27 +439,60 @@ static inline uint8_t *ttf_put_exit_value(uint8_t *p, uint64_t rax)
 }
 
 /* Call sites (v1.2): the state both sides keep per chunk, all 0 at its
- * start. ways[SLOT(fn)] holds the two most recent call sites of ENTERs
- * whose function had that slot, [0] the newest; last is the site of the
- * chunk's previous ENTER. */
+ * start (FORMAT.md 4.3). For each site slot (TTF_SITE_SLOT of the ENTER's
+ * function; "slot" below), its two most recent
+ * distinct call sites ways[slot][0..1] and one byte st[slot]: bit 0 the
+ * index of the newer of the two (n), bits 1-2 whether the slot's last two
+ * ENTERs changed site (h: the newer change in bit 1; a change from site
+ * 0 does not count), bits 3-6 what came after each such history (tab:
+ * bit 3 + h = 1 if the site changed the last time the history was h). The predicted site is ways[slot][n ^ c],
+ * c = the tab bit of the current h: the newest, or the other one when
+ * the slot's history says the site changes now (calls that alternate, or
+ * come in pairs from two places, cost nothing once seen). last is the
+ * call site of the chunk's previous ENTER. */
 struct ttf_sites {
-    uint64_t ways[TTF_SLOTS][TTF_SITE_WAYS];
-    uint64_t last;
+    uint64_t ways[TTF_SITE_SLOTS][TTF_SITE_WAYS];
+    uint8_t st[TTF_SITE_SLOTS]; /* n | h << 1 | tab << 3 */
+    uint64_t last;              /* site of the previous ENTER */
 };
 
+/* 1 if the slot's history predicts a change of site (c above). */
+static inline unsigned ttf_site_change(unsigned st)
+{
+    return (st >> (3 + ((st >> 1) & 3))) & 1;
+}
+
+/* Index in ways[slot] of the site predicted for the slot's next ENTER. */
+static inline unsigned ttf_site_pick(const struct ttf_sites *s, unsigned slot)
+{
+    unsigned st = s->st[slot];
+    return (st & 1) ^ ttf_site_change(st);
+}
+
+/* The slot state after an ENTER that changed site (ch 1) or not, the
+ * newest index then being n. A change from site 0 (a fresh slot) is not
+ * one: a function called from one place costs its first SITE_NEW only. */
+static inline uint8_t ttf_site_state(unsigned st, unsigned ch, unsigned n)
+{
+    unsigned h = (st >> 1) & 3, tab = st >> 3;
+    tab = (tab & ~(1u << h)) | (ch << h);
+    return (uint8_t)(n | (((h << 1) | ch) & 3) << 1 | tab << 3);
+}
+
 /* The prefix an ENTER of slot with call site site needs, at p: nothing
- * (returns p) when it is the slot's newest site, SITE_ALT when it is the
- * other one, else SITE_NEW and the delta against the previous ENTER's site.
- * *tag is set to the prefix's tag when there is one. Writes at most
- * 1 + TTF_UVAR_MAX bytes; state unchanged (ttf_site_advance). */
+ * (returns p) when it is the predicted site, SITE_ALT when it is the
+ * slot's other site, else SITE_NEW and the delta against the previous
+ * ENTER's site. *tag is set to the prefix's tag when there is one. Writes
+ * at most 1 + TTF_UVAR_MAX bytes; state unchanged (ttf_site_advance). */
 static inline uint8_t *ttf_put_site_prefix(uint8_t *p, const struct ttf_sites *s,
                                            unsigned slot, uint64_t site,
                                            uint8_t *tag)
 {
     const uint64_t *w = s->ways[slot];
-    if (__builtin_expect(w[0] == site, 1))
+    unsigned i = ttf_site_pick(s, slot);
+    if (__builtin_expect(w[i] == site, 1))
         return p;
-    if (w[1] == site) {
+    if (w[i ^ 1] == site) {
         *tag = TTF_T_SITE_ALT;
         return p + 1;
     }
@@ -463,15 +501,29 @@ static inline uint8_t *ttf_put_site_prefix(uint8_t *p, const struct ttf_sites *s
 }
 
 /* After an ENTER of slot with call site site: the state the next one is
- * coded on (the newest site of the slot first, the one it replaced second). */
+ * coded on. The newest site again: no change; the older one: a change,
+ * it becomes the newest; a third: a change, it replaces the older one and
+ * becomes the newest. */
 static inline void ttf_site_advance(struct ttf_sites *s, unsigned slot,
                                     uint64_t site)
 {
     uint64_t *w = s->ways[slot];
-    if (w[0] != site) {
-        w[1] = w[0];
-        w[0] = site;
-    }
+    unsigned st = s->st[slot], n = st & 1, ch = w[n] != site;
+    unsigned seen = ch && w[n] != 0;
+    if (ch && w[n ^ 1] != site)
+        w[n ^ 1] = site;
+    s->st[slot] = ttf_site_state(st, seen, n ^ ch);
+    s->last = site;
+}
+
+/* ttf_site_advance after an ENTER with the predicted site, the common
+ * case: what was predicted happened. (The two ways differ once a slot's
+ * site has changed, which a predicted change needs.) */
+static inline void ttf_site_hit(struct ttf_sites *s, unsigned slot, uint64_t site)
+{
+    unsigned st = s->st[slot], n = st & 1, ch = ttf_site_change(st);
+    unsigned seen = ch && s->ways[slot][n] != 0;
+    s->st[slot] = ttf_site_state(st, seen, n ^ ch);
     s->last = site;
 }
 
