@@ -248,12 +248,7 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
 static inline __attribute__((always_inline))
 int cap_site_same(struct tstate *t, uintptr_t a, uintptr_t site)
 {
-    struct ttf_sites *st = t->sites;
-    unsigned slot = TTF_SITE_SLOT(a);
-    if (__builtin_expect(st->ways[slot][ttf_site_pick(st, slot)] != site, 0))
-        return 0;
-    ttf_site_hit(st, slot, site);
-    return 1;
+    return ttf_site_try(t->sites, TTF_SITE_SLOT(a), site);
 }
 
 /* The prefix of an ENTER of a whose site is not its slot's predicted one, at p:

@@ -1051,9 +1051,7 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     if (d->sites_ok && !is_exit) {
         /* an ENTER without a prefix: its site slot's predicted site
            (traces without sites skip this: call_site is 0) */
-        unsigned ss = TTF_SITE_SLOT(addr);
-        ev->call_site = d->sites.ways[ss][ttf_site_pick(&d->sites, ss)];
-        ttf_site_hit(&d->sites, ss, ev->call_site);
+        ev->call_site = ttf_site_take(&d->sites, TTF_SITE_SLOT(addr));
     }
     d->depth += is_exit ? -1 : 1;
     return 1;
