@@ -15,7 +15,11 @@ set -eu
 
 CC=${CC:-cc}
 SRC=fixtures/progs/site_calls.c
-LINK="-L$BD -lttcap -Wl,-rpath,$BD"
+# a sanitizer build's libttcap needs its runtime in the program too (as
+# the fixtures are built: FIXSAN)
+SANF=${SAN:-}
+[ -n "$SANF" ] && SANF="$SANF -fno-sanitize=undefined"
+LINK="$SANF -L$BD -lttcap -Wl,-rpath,$BD"
 
 check_mode() {
     prog=$1
@@ -44,7 +48,7 @@ assert any(e.get('from') == 'step:23' for e in fd['good']), fd['good']
     json "$T/out" "assert d['options']['ignore_call_sites'] is True and not d['diverged'], d"
 }
 
-$CC -std=gnu11 -g -O0 -finstrument-functions -o "$T/site_plain" "$SRC" $LINK ||
+$CC -std=gnu11 -g -O0 $SANF -finstrument-functions -o "$T/site_plain" "$SRC" $LINK ||
     fail "cannot build $SRC (plain mode)"
 check_mode "$T/site_plain"
 echo "ok: plain mode"
@@ -55,7 +59,7 @@ awk '/^__attribute__\(\(noinline\)\) int step/ {
         print "    v += 3;"; print "    return v * v;"; print "}"; print "" }
      { print }' "$SRC" > "$T/site_calls2.c"
 grep -q unrelated "$T/site_calls2.c" || fail "second build's source"
-$CC -std=gnu11 -g -O0 -finstrument-functions -o "$T/site_plain2" "$T/site_calls2.c" $LINK ||
+$CC -std=gnu11 -g -O0 $SANF -finstrument-functions -o "$T/site_plain2" "$T/site_calls2.c" $LINK ||
     fail "cannot build the second build"
 rec g.trc "$T/site_plain" good
 rec g3.trc "$T/site_plain2" good
@@ -69,7 +73,7 @@ has "from step:23" "$T/out"          # the good build's usual line
 echo "ok: two builds"
 
 if [ "$(uname -m)" = x86_64 ]; then
-    $CC -std=gnu11 -g -O0 -pg -mfentry -c -o "$T/site_values.o" "$SRC" &&
+    $CC -std=gnu11 -g -O0 $SANF -pg -mfentry -c -o "$T/site_values.o" "$SRC" &&
         $CC -o "$T/site_values" "$T/site_values.o" $LINK || fail "cannot build $SRC (values mode)"
     check_mode "$T/site_values"
     echo "ok: values mode"
