@@ -1,5 +1,5 @@
 /*
- * reader.c - open, check and index a trace file (format v1.1, FORMAT.md),
+ * reader.c - open, check and index a trace file (format v1.2, FORMAT.md),
  * then hand out its events one thread at a time or merged by time.
  *
  * Design. Opening does all the distrust: the header is checked field by
@@ -150,6 +150,12 @@ struct dec {
     uint64_t cache[TTF_SLOTS];  /* function cache */
     uint64_t regs[TTF_ARGREGS]; /* argument registers at the last ENTER */
     uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
+    int sites_ok;               /* the file may have site prefixes (v1.2) */
+    unsigned pend;              /* the site prefix read before this ENTER:
+                                   TTF_T_SITE_ALT, TTF_T_SITE_NEW or 0 */
+    uint64_t pend_site;         /* SITE_NEW: the site it gives */
+    const uint8_t *pend_rec;    /* the prefix's first byte */
+    struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
 };
 
 _Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
@@ -315,6 +321,9 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->prev = 0;
     d->depth = ch->depth;
     memset(d->cache, 0, sizeof d->cache);
+    d->sites_ok = (t->hdr.required_features & TTF_REQ_SITES) != 0;
+    d->pend = 0;
+    memset(&d->sites, 0, sizeof d->sites);
 }
 
 static inline int clamp_depth(int64_t v)
@@ -347,6 +356,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->offset = off;
     ev->has_values = 0;
     ev->sync_arg = 0;
+    ev->call_site = 0;
 }
 
 static inline void ev_begin(const struct dec *d, ttf_event *ev, int kind,
@@ -871,6 +881,40 @@ static int dec_values(struct dec *d, ttf_event *ev)
     return 0;
 }
 
+static inline int is_enter_tag(unsigned tag)
+{
+    return (tag & 0xC0) == TTF_T_ENTER_HIT || tag == TTF_T_ENTER_MISS;
+}
+
+/* A SITE_ALT or SITE_NEW prefix (v1.2) at c->rec: kept for the ENTER that
+ * must follow. 0, or <0 if its delta is damaged. */
+static int dec_site_prefix(struct dec *d, unsigned tag)
+{
+    struct ttfi_cursor *c = &d->c;
+    int64_t delta = 0;
+    if (d->pend)
+        return CORRUPT(c, "call-site record not followed by an ENTER");
+    c->p = c->rec + 1;
+    if (tag == TTF_T_SITE_NEW && cur_svar(c, &delta))
+        return d->pb.code;
+    d->pend = tag;
+    d->pend_rec = c->rec;
+    d->pend_site = d->sites.last + (uint64_t)delta;
+    return 0;
+}
+
+/* The call site of an ENTER of slot: the prefix's, else the slot's newest;
+ * the chunk's site state moves on (ttf_site_advance). */
+static inline uint64_t enter_site(struct dec *d, unsigned slot)
+{
+    const uint64_t *w = d->sites.ways[slot];
+    uint64_t site = d->pend == TTF_T_SITE_ALT ? w[1]
+                  : d->pend == TTF_T_SITE_NEW ? d->pend_site : w[0];
+    d->pend = 0;
+    ttf_site_advance(&d->sites, slot, site);
+    return site;
+}
+
 /* Next event of the chunk: 1 with *ev, 0 at its end, <0 damaged (d->pb). */
 static int dec_next(struct dec *d, ttf_event *ev)
 {
@@ -879,13 +923,19 @@ static int dec_next(struct dec *d, ttf_event *ev)
         const uint8_t *p = c->p;
         uint64_t v = 0;
         if (p >= c->end) {
+            c->rec = d->pend ? d->pend_rec : p;
+            if (d->pend && !c->end_is_eof)
+                return CORRUPT(c, "call-site record at the end of its chunk");
             if (!c->end_is_eof)
                 return 0;
-            c->rec = p;
             return TRUNCATED(c, "chunk cut by the end of the file");
         }
         unsigned tag = *p;
         c->rec = p;
+        if (d->pend && !is_enter_tag(tag)) {
+            c->rec = d->pend_rec;
+            return CORRUPT(c, "call-site record not followed by an ENTER");
+        }
         if (tag >= TTF_T_ENTER_HIT) {
             c->p = p + 1;
             if (d->timed && cur_uvar(c, &v))
@@ -893,6 +943,8 @@ static int dec_next(struct dec *d, ttf_event *ev)
             d->tsc += v;
             ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
+            if (tag < TTF_T_EXIT_HIT)
+                ev->call_site = enter_site(d, tag & (TTF_SLOTS - 1));
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
@@ -911,10 +963,17 @@ static int dec_next(struct dec *d, ttf_event *ev)
             d->tsc += v;
             ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
+            if (tag == TTF_T_ENTER_MISS)
+                ev->call_site = enter_site(d, TTF_SLOT(addr));
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
+        }
+        if ((tag == TTF_T_SITE_ALT || tag == TTF_T_SITE_NEW) && d->sites_ok) {
+            if (dec_site_prefix(d, tag))
+                return d->pb.code;
+            continue;
         }
         if (tag > TTF_R_LAST)
             return CORRUPT(c, "invalid record tag 0x%02x", tag);
@@ -960,6 +1019,7 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
 {
     const uint8_t *p = d->c.p, *q = p + 1, *end = d->c.end;
     uint64_t addr, u, dt = 0;
+    unsigned slot;
     int is_exit;
 
     if (!d->fast || p >= end)
@@ -968,22 +1028,30 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     if (tag >= TTF_T_ENTER_HIT) {
         if (d->timed && !uvar_short(&q, end, &dt))
             return 0;
-        addr = d->cache[tag & (TTF_SLOTS - 1)];
+        slot = tag & (TTF_SLOTS - 1);
+        addr = d->cache[slot];
         is_exit = tag >= TTF_T_EXIT_HIT;
     } else {
         if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
             (d->timed && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
-        d->cache[TTF_SLOT(addr)] = addr;
+        slot = TTF_SLOT(addr);
+        d->cache[slot] = addr;
         d->prev = addr;
         is_exit = tag == TTF_T_EXIT_MISS;
     }
+    /* an ENTER without a prefix: its slot's newest site (0 in traces
+       without sites), which stays the newest */
+    uint64_t site = d->sites.ways[slot][0];
+    site = is_exit ? 0 : site;
+    d->sites.last = is_exit ? d->sites.last : site;
     d->c.p = q;
     d->tsc += dt;
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
             to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     ev->addr = addr;
+    ev->call_site = site;
     d->depth += is_exit ? -1 : 1;
     return 1;
 }
@@ -1157,7 +1225,7 @@ static int parse_header(ttf_trace *t, struct ttfi_problem *pb)
     c.rec = t->buf + TTF_H_REQ;
     if (h->required_features & ~TTF_REQ_KNOWN)
         return REFUSE(&c, TT_EFEATURE, "needs unknown required feature bits 0x%x "
-                      "(this reader knows 0x%x: events-v1, values)",
+                      "(this reader knows 0x%x: events-v1, values, sites)",
                       h->required_features & ~TTF_REQ_KNOWN, TTF_REQ_KNOWN);
     c.rec = t->buf + TTF_H_HSIZE;
     if (h->header_size < TTF_HEADER_SIZE)
@@ -1453,6 +1521,7 @@ static void finish_index(ttf_trace *t)
         t->sum.duration_ns = to_ns(t, t->ev_max) - to_ns(t, t->ev_min);
     t->sum.closed = (t->hdr.flags & TTF_FLAG_CLOSED) || t->proc.exited;
     t->sum.values = (t->hdr.required_features & TTF_REQ_VALUES) != 0;
+    t->sum.sites = (t->hdr.required_features & TTF_REQ_SITES) != 0;
     t->real0 = t->hdr.start_realtime_ns ? t->hdr.start_realtime_ns
              : t->proc.start_realtime_ns;
     for (size_t i = 0; !t->real0 && i < t->n_chunks; i++)

@@ -1,5 +1,5 @@
 /*
- * ttf_wire.h - the bytes of trace format v1.1, shared by every writer and the
+ * ttf_wire.h - the bytes of trace format v1.2, shared by every writer and the
  * reader. Private to tt (capture/ and format/); users read ttfmt.h.
  *
  * The layout is documented twice: here, as the tables the code uses, and in
@@ -14,7 +14,8 @@
  *   OFFSET SIZE FIELD
  *   0      8    magic "\x89TTF\r\n\x1a\n" (catches 7-bit and CRLF damage)
  *   8      2    version_major      (1)
- *   10     2    version_minor      (1 if the file uses a v1.1 feature, else 0)
+ *   10     2    version_minor      (2 if the file uses call sites (v1.2),
+ *                                   else 1 if values (v1.1), else 0)
  *   12     2    min_reader_major   (oldest reader major that can read it: 1)
  *   14     2    header_size        (bytes of this header that are defined: 64, or
  *                                   128 with TTF_OPT_CUTINFO)
@@ -82,7 +83,18 @@
  *   tag 0x01..0x3F    extended record: uvar length, then length payload bytes
  *                     0x01..0x1F required (unknown => corrupt/unsupported)
  *                     0x20..0x3F optional (unknown => skipped by length)
- *   tag 0x42..0x7F    invalid in v1
+ *   tag 0x42          SITE_ALT (v1.2, only with TTF_REQ_SITES): the ENTER
+ *                     right after (hit or miss) has the call site
+ *                     sites[SLOT(fn)][1]; the two sites swap
+ *   tag 0x43          SITE_NEW (v1.2, only with TTF_REQ_SITES): svar (site -
+ *                     last_site); the ENTER right after has that call site;
+ *                     sites[SLOT(fn)][1] = [0], [0] = site
+ *                     Any other ENTER has the call site sites[SLOT(fn)][0]
+ *                     (0 = not recorded); after every ENTER last_site = its
+ *                     site. sites[64][2] and last_site restart at 0 in
+ *                     every chunk. A prefix not followed by an ENTER is
+ *                     corrupt. EXIT records carry no site.
+ *   tag 0x44..0x7F    invalid in v1 (0x42, 0x43 too without TTF_REQ_SITES)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
  *                     u8 mask: bit i = argument register i is given (rdi,
@@ -136,8 +148,9 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 1   /* newest minor written; files without
-                                      a v1.1 feature still say 0 */
+#define TTF_VERSION_MINOR_WIRE 2   /* newest minor written; a file says
+                                      the minor of the newest feature it
+                                      uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
 #define TTF_HEADER_SIZE 64
 #define TTF_DATA_OFFSET 4096
@@ -177,7 +190,8 @@
 
 #define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
 #define TTF_REQ_VALUES 0x2u      /* v1.1: chunks may carry values */
-#define TTF_REQ_KNOWN 0x3u
+#define TTF_REQ_SITES 0x4u       /* v1.2: ENTER records carry call sites */
+#define TTF_REQ_KNOWN 0x7u
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -207,7 +221,10 @@
 #define TTF_T_EXIT_HIT 0xC0
 #define TTF_T_ENTER_MISS 0x40
 #define TTF_T_EXIT_MISS 0x41
+#define TTF_T_SITE_ALT 0x42      /* v1.2: the ENTER after has the slot's other site */
+#define TTF_T_SITE_NEW 0x43      /* v1.2: svar (site - last_site), then the ENTER */
 #define TTF_SLOTS 64
+#define TTF_SITE_WAYS 2          /* call sites remembered per function slot */
 #define TTF_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 10)) & (TTF_SLOTS - 1)))
 
 enum {
@@ -416,18 +433,61 @@ static inline uint8_t *ttf_put_exit_value(uint8_t *p, uint64_t rax)
     return ttf_put_svar(p, (int64_t)rax);
 }
 
+/* Call sites (v1.2): the state both sides keep per chunk, all 0 at its
+ * start. ways[SLOT(fn)] holds the two most recent call sites of ENTERs
+ * whose function had that slot, [0] the newest; last is the site of the
+ * chunk's previous ENTER. */
+struct ttf_sites {
+    uint64_t ways[TTF_SLOTS][TTF_SITE_WAYS];
+    uint64_t last;
+};
+
+/* The prefix an ENTER of slot with call site site needs, at p: nothing
+ * (returns p) when it is the slot's newest site, SITE_ALT when it is the
+ * other one, else SITE_NEW and the delta against the previous ENTER's site.
+ * *tag is set to the prefix's tag when there is one. Writes at most
+ * 1 + TTF_UVAR_MAX bytes; state unchanged (ttf_site_advance). */
+static inline uint8_t *ttf_put_site_prefix(uint8_t *p, const struct ttf_sites *s,
+                                           unsigned slot, uint64_t site,
+                                           uint8_t *tag)
+{
+    const uint64_t *w = s->ways[slot];
+    if (__builtin_expect(w[0] == site, 1))
+        return p;
+    if (w[1] == site) {
+        *tag = TTF_T_SITE_ALT;
+        return p + 1;
+    }
+    *tag = TTF_T_SITE_NEW;
+    return ttf_put_svar(p + 1, (int64_t)(site - s->last));
+}
+
+/* After an ENTER of slot with call site site: the state the next one is
+ * coded on (the newest site of the slot first, the one it replaced second). */
+static inline void ttf_site_advance(struct ttf_sites *s, unsigned slot,
+                                    uint64_t site)
+{
+    uint64_t *w = s->ways[slot];
+    if (w[0] != site) {
+        w[1] = w[0];
+        w[0] = site;
+    }
+    s->last = site;
+}
+
 /* Fill a file header's fields, all but the magic (a writer stores it last,
  * or first when the header is written in one piece) and flags/exit status.
  * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
- * chunks carry values (which makes it version 1.1; others stay 1.0). */
+ * chunks carry values (which makes it version 1.1) and TTF_REQ_SITES for
+ * one whose ENTERs carry call sites (1.2); others stay 1.0. */
 static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint32_t opt_features,
                                       uint32_t chunk_size, uint64_t tsc_hz,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_VALUES)
-                                      ? TTF_VERSION_MINOR_WIRE : 0);
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_SITES) ? 2
+                                  : (required & TTF_REQ_VALUES) ? 1 : 0);
     ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
     ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);
     ttf_put_u32(h + TTF_H_ENDIAN, TTF_ENDIAN_MARK);

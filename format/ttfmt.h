@@ -35,8 +35,11 @@ extern "C" {
  * ttf_cut_reason_name, ttf_write_cut, TTF_CUT_*; ttf_sym_status.
  * 2.4.0: machine code of a module's functions and what an address in it
  * names (ttf_sym_code, ttf_sym_code_ref): two builds compared.
- * 2.5.0: inline chains from DWARF (ttf_sym_inline, ttf_inline_frame): the
- * functions inlined at a call site, each with its line. */
+ * 2.5.0: call sites (trace format 1.2): ttf_event call_site,
+ * ttf_summary sites, ttf_writer_opts sites, ttf_write_enter_site and
+ * ttf_write_enter_values_site; inline chains from DWARF (ttf_sym_inline,
+ * ttf_inline_frame): the functions inlined at a call site, each with its
+ * line. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -205,6 +208,8 @@ typedef struct ttf_summary {
     uint64_t duration_ns;       /* last event time - first */
     int values;                 /* 1: calls carry argument registers and
                                    return values (format 1.1, -pg -mfentry) */
+    int sites;                  /* 1: ENTERs carry their call site (format
+                                   1.2; ttf_event.call_site) */
     uint64_t cut_threads;       /* threads whose stream was cut (CUT
                                    records, or the header's count if more) */
     int cut_reason;             /* first cut's TTF_CUT_*, -1: nothing cut */
@@ -288,6 +293,11 @@ typedef struct ttf_event {
     uint64_t retval;            /* EXIT: rax as returned */
     int64_t sync_arg;           /* SYNC_OP: the mutex (WAIT), result
                                    (TRYLOCK, WOKE), thread index (CREATE) */
+    uint64_t call_site;         /* ENTER (format 1.2): the return address in
+                                   the caller, absolute (as addr: this run's
+                                   address space); 0 = not recorded (older
+                                   traces, writers without sites) and on
+                                   every other kind of event */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
@@ -391,6 +401,11 @@ typedef struct ttf_writer_opts {
     int values;                 /* 1: a format 1.1 trace whose ENTER/EXIT
                                    events carry values (0 registers unless
                                    written with the *_values calls) */
+    int sites;                  /* 1: a format 1.2 trace whose ENTERs carry
+                                   call sites from the start (else the first
+                                   ENTER written with a site makes it one, and
+                                   the header says so once it is rewritten at
+                                   close or abandon) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -420,6 +435,18 @@ int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
  * zeros. Errors as ttf_write_enter. */
 int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
                            uint64_t addr, const uint64_t regs[TTF_VALUE_REGS]);
+/* An ENTER with its call site (format 1.2): call_site is the return address
+ * in the caller, as libttcap records it; 0 = not recorded (the same as
+ * ttf_write_enter). A non-zero site makes the trace a sites trace
+ * (TTF_REQ_SITES: readers older than 2.5 refuse it). Costs nothing in the
+ * file when the function's previous call (in the chunk) came from the same
+ * site, one byte when from the site before that, else a few. The values
+ * variant is ttf_write_enter_values with a site. Errors as those calls. */
+int ttf_write_enter_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                         uint64_t addr, uint64_t call_site);
+int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                                uint64_t addr, uint64_t call_site,
+                                const uint64_t regs[TTF_VALUE_REGS]);
 int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t retval);
 int ttf_write_callsite(ttf_writer *w, uint32_t thread,

@@ -17,6 +17,10 @@
  * A values writer (opts.values, format 1.1) appends to each ENTER the
  * register mask and deltas against the chunk's previous ENTER, and to each
  * EXIT its return value; those registers restart at 0 with every chunk.
+ * A sites writer (format 1.2: opts.sites, or the first ENTER written with
+ * a call site) puts a SITE_ALT or SITE_NEW prefix before an ENTER whose
+ * call site is not the newest one of its function's slot, exactly as
+ * libttcap does; the site state restarts with every chunk too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +50,7 @@ struct wthread {
     uint64_t cache[TTF_SLOTS];  /* function cache of the open chunk */
     uint64_t regs[TTF_ARGREGS]; /* registers of the chunk's last ENTER */
     uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
+    struct ttf_sites sites;     /* call sites of the open chunk (v1.2) */
 };
 
 struct ttf_writer {
@@ -55,6 +60,7 @@ struct ttf_writer {
     int ring;                   /* TTF_OPT_RING set */
     int values;                 /* TTF_REQ_VALUES: ENTER/EXIT carry values */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
+    int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
     uint64_t hz;                /* tsc ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
     uint64_t cut_events;        /* header cut counters (ttf_write_cut) */
@@ -118,7 +124,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
     uint8_t h[TTF_CUT_TABLE + TTF_CUT_ENTRIES * TTF_CUT_ENTRY] = {0};
     size_t len = TTF_HEADER_SIZE;
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
-    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0),
+    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0) |
+                              (w->sites ? TTF_REQ_SITES : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
                        (w->sync ? TTF_OPT_SYNC : 0),
@@ -163,6 +170,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->timed = o.timed != 0;
     w->ring = o.ring != 0;
     w->values = o.values != 0;
+    w->sites = o.sites != 0;
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
     w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -225,6 +233,7 @@ static void open_chunk(struct wthread *t)
     memset(t->cache, 0, sizeof t->cache);
     memset(t->regs, 0, sizeof t->regs);
     memset(t->stride, 0, sizeof t->stride);
+    memset(&t->sites, 0, sizeof t->sites);
 }
 
 static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
@@ -282,15 +291,23 @@ struct hot {
     int exit;                   /* 1: EXIT */
     const uint64_t *regs;       /* ENTER: argument registers (values mode) */
     uint64_t ret;               /* EXIT: return value (values mode) */
+    uint64_t site;              /* ENTER: call site (0 = not recorded) */
 };
 
-/* Encode h against t's open chunk into tmp; returns the bytes used. */
+/* Encode h against t's open chunk into tmp; returns the bytes used, *pre
+ * those of a call-site prefix (the ENTER or EXIT record starts there). */
 static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
-                         const struct hot *h, uint64_t tsc, uint8_t *tmp)
+                         const struct hot *h, uint64_t tsc, uint8_t *tmp,
+                         size_t *pre)
 {
     unsigned slot = TTF_SLOT(h->addr);
-    uint8_t *p = tmp;
+    uint8_t *p = tmp, ptag = 0;
 
+    if (!h->exit)
+        p = ttf_put_site_prefix(p, &t->sites, slot, h->site, &ptag);
+    if (p != tmp)
+        tmp[0] = ptag;
+    *pre = (size_t)(p - tmp);
     if (t->cache[slot] == h->addr) {
         *p++ = (uint8_t)((h->exit ? TTF_T_EXIT_HIT : TTF_T_ENTER_HIT) | slot);
     } else {
@@ -320,16 +337,20 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
     if (!hv.regs)
         hv.regs = zeros;
     for (;;) {
-        uint8_t tmp[2 * TTF_UVAR_MAX + 1 + TTF_ENTER_VALUES_MAX];
+        uint8_t tmp[2 + 3 * TTF_UVAR_MAX + TTF_ENTER_VALUES_MAX];
+        size_t pre;
         if (!t->used)
             open_chunk(t);
-        size_t n = encode_hot(w, t, &hv, tsc, tmp);
+        size_t n = encode_hot(w, t, &hv, tsc, tmp, &pre);
         if (t->used + n <= w->chunk_size) {
             memcpy(t->buf + t->used, tmp, n);
             t->used += n;
-            t->cache[TTF_SLOT(hv.addr)] = hv.addr;
-            if (tmp[0] < TTF_T_ENTER_HIT)
+            unsigned slot = TTF_SLOT(hv.addr);
+            if (tmp[pre] < TTF_T_ENTER_HIT)
                 t->prev = hv.addr;
+            t->cache[slot] = hv.addr;
+            if (!hv.exit)
+                ttf_site_advance(&t->sites, slot, hv.site);
             if (w->timed)
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)
@@ -346,21 +367,42 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr)
 {
-    struct hot h = {addr, 0, NULL, 0};
+    struct hot h = {addr, 0, NULL, 0, 0};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
+}
+
+int ttf_write_enter_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                         uint64_t addr, uint64_t call_site)
+{
+    struct hot h = {addr, 0, NULL, 0, call_site};
+    if (!w)
+        return TT_EINVAL;
+    w->sites |= call_site != 0;
+    return put_hot(w, thread, tsc, &h);
+}
+
+int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                                uint64_t addr, uint64_t call_site,
+                                const uint64_t regs[TTF_VALUE_REGS])
+{
+    struct hot h = {addr, 0, regs, 0, call_site};
+    if (!w || !w->values || !regs)
+        return TT_EINVAL;
+    w->sites |= call_site != 0;
+    return put_hot(w, thread, tsc, &h);
 }
 
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr)
 {
-    struct hot h = {addr, 1, NULL, 0};
+    struct hot h = {addr, 1, NULL, 0, 0};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
                            uint64_t addr, const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0};
+    struct hot h = {addr, 0, regs, 0, 0};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -369,7 +411,7 @@ int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t retval)
 {
-    struct hot h = {addr, 1, NULL, retval};
+    struct hot h = {addr, 1, NULL, retval, 0};
     if (!w || !w->values)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -684,7 +726,7 @@ static int finish(ttf_writer *w, int closed, int exit_status)
         free(w->th[i]->buf);
         free(w->th[i]);
     }
-    if (!r && (closed || w->sync))
+    if (!r && (closed || w->sync || w->sites))
         r = write_header(w, closed ? TTF_FLAG_CLOSED : 0, closed ? exit_status : 0);
     if (close(w->fd) && !r)
         r = TT_EIO;

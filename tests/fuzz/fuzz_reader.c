@@ -1,7 +1,9 @@
 /*
  * fuzz_reader.c - libFuzzer target for the trace reader: open the input as
  * a trace, walk every thread, the merged stream and every message, and
- * check that the counts agree. Built by `make fuzz` (build/fuzz_reader);
+ * check that the counts agree and that only ENTERs of a sites trace (format
+ * 1.2) have a call site. The seed corpus (tests/e2e/fuzz_smoke.sh) holds
+ * every golden trace, sites.trc's prefixes among them. Built by `make fuzz` (build/fuzz_reader);
  * tests/e2e/fuzz_smoke.sh runs it for a few seconds on the golden traces.
  */
 #include <stddef.h>
@@ -24,6 +26,10 @@ static uint64_t walk(const ttf_trace *t, uint32_t thread)
         abort();
     while ((r = ttf_iter_next(it, &ev)) == 1) {
         n++;
+        if (ev.call_site && ev.kind != TTF_EV_ENTER)
+            abort();            /* only an ENTER has a call site (1.2) */
+        if (ev.call_site && !ttf_get_summary(t)->sites)
+            abort();
         if (ev.kind == TTF_EV_MESSAGE || ev.kind == TTF_EV_MARK)
             (void)ttf_format_message(t, &ev, buf, (size_t)(n % 3 ? sizeof buf : 7));
         (void)ttf_realtime_ns(t, ev.time_ns);

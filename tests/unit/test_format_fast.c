@@ -1,7 +1,7 @@
 /*
  * test_format_fast.c - the reader's in-line path for ENTER/EXIT (hits and
  * misses, varints of every length, timed and untimed chunks, values
- * chunks) gives the events the writer was given, every field of them set
+ * chunks, chunks with call-site prefixes) gives the events the writer was given, every field of them set
  * even when the caller scribbled over the event between calls, in single
  * thread and merged iteration alike.
  */
@@ -26,6 +26,7 @@ struct want {
     int kind;                   /* TTF_EV_ENTER or TTF_EV_EXIT */
     uint64_t tsc, addr;         /* as written */
     int depth;                  /* depth before it */
+    uint64_t site;              /* ENTER: its call site (sites traces) */
 };
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -52,6 +53,18 @@ static uint64_t func_addr(uint64_t i)
                       : 0x401000u + i * 0x30u;
 }
 
+/* A call site for a call of fn: mostly one of its two usual sites, at
+ * times a third or one far away, or none. */
+static uint64_t call_site(uint64_t fn)
+{
+    uint64_t r = next_rand() % 16;
+    if (r < 9)
+        return fn + 0x1000 + 5 * (r % 2);
+    if (r < 13)
+        return 0x401000u + next_rand() % 0x100000;
+    return r < 15 ? 0x7f0000000000ull + next_rand() : 0;
+}
+
 /* Thread th's events: a random walk of calls and returns. */
 static struct want *plan(uint64_t tsc0)
 {
@@ -68,7 +81,8 @@ static struct want *plan(uint64_t tsc0)
         else
             depth--;
         w[i] = (struct want){enter ? TTF_EV_ENTER : TTF_EV_EXIT, tsc,
-                             stack[depth], enter ? depth : depth + 1};
+                             stack[depth], enter ? depth : depth + 1,
+                             enter ? call_site(stack[depth]) : 0};
         if (enter)
             depth++;
     }
@@ -76,10 +90,11 @@ static struct want *plan(uint64_t tsc0)
 }
 
 static const char *write_plan(const char *name, int timed, int values,
-                              struct want *w[2])
+                              int sites, struct want *w[2])
 {
     const char *path = tu_path(name);
     ttf_writer_opts o = {.chunk_size = 4096, .timed = timed, .values = values};
+    uint64_t regs[TTF_VALUE_REGS] = {0};
     ttf_writer *wr;
 
     assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
@@ -88,7 +103,12 @@ static const char *write_plan(const char *name, int timed, int values,
     for (uint32_t i = 0; i < NEV; i++) {
         for (uint32_t th = 0; th < 2; th++) {
             const struct want *e = &w[th][i];
-            if (e->kind == TTF_EV_ENTER)
+            if (e->kind == TTF_EV_ENTER && sites && values)
+                assert_int_equal(ttf_write_enter_values_site(wr, th, e->tsc, e->addr,
+                                                             e->site, regs), 0);
+            else if (e->kind == TTF_EV_ENTER && sites)
+                assert_int_equal(ttf_write_enter_site(wr, th, e->tsc, e->addr, e->site), 0);
+            else if (e->kind == TTF_EV_ENTER)
                 assert_int_equal(ttf_write_enter(wr, th, e->tsc, e->addr), 0);
             else
                 assert_int_equal(ttf_write_exit(wr, th, e->tsc, e->addr), 0);
@@ -100,8 +120,9 @@ static const char *write_plan(const char *name, int timed, int values,
 
 /* ev is what the writer's e became; fields it does not use are empty. */
 static void check_event(const ttf_event *ev, const struct want *e,
-                        uint32_t th, int timed, int values)
+                        uint32_t th, int timed, int values, int sites)
 {
+    assert_int_equal(ev->call_site, sites ? e->site : 0);
     assert_int_equal(ev->kind, e->kind);
     assert_int_equal(ev->thread, th);
     assert_int_equal(ev->addr, e->addr);
@@ -123,7 +144,7 @@ static void check_event(const ttf_event *ev, const struct want *e,
 
 /* Read thread th (or all threads) scribbling over ev between calls. */
 static void read_back(ttf_trace *t, uint32_t which, struct want *w[2],
-                      int timed, int values)
+                      int timed, int values, int sites)
 {
     ttf_iter *it;
     ttf_event ev;
@@ -140,7 +161,7 @@ static void read_back(ttf_trace *t, uint32_t which, struct want *w[2],
             continue;
         assert_true(ev.thread < 2);
         assert_true(k[ev.thread] < NEV);
-        check_event(&ev, &w[ev.thread][k[ev.thread]++], ev.thread, timed, values);
+        check_event(&ev, &w[ev.thread][k[ev.thread]++], ev.thread, timed, values, sites);
         assert_true(ev.offset > last_off[ev.thread]);
         last_off[ev.thread] = ev.offset;
         assert_true(which != TTF_ALL_THREADS || ev.time_ns >= last_ns);
@@ -152,19 +173,20 @@ static void read_back(ttf_trace *t, uint32_t which, struct want *w[2],
         assert_int_equal(k[th], which == TTF_ALL_THREADS || which == th ? NEV : 0);
 }
 
-static void round_trip(const char *name, int timed, int values)
+static void round_trip(const char *name, int timed, int values, int sites)
 {
     struct want *w[2] = {plan(1000), plan(1001)};
-    const char *path = write_plan(name, timed, values, w);
+    const char *path = write_plan(name, timed, values, sites, w);
     ttf_trace *t;
 
     assert_int_equal(ttf_open(path, &t, NULL), 0);
     assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
     assert_int_equal(ttf_get_summary(t)->events, 2 * (NEV + 1) + 1);  /* + THREAD_STARTs, END */
-    read_back(t, 0, w, timed, values);
-    read_back(t, 1, w, timed, values);
+    assert_int_equal(ttf_get_summary(t)->sites, sites);
+    read_back(t, 0, w, timed, values, sites);
+    read_back(t, 1, w, timed, values, sites);
     if (timed)
-        read_back(t, TTF_ALL_THREADS, w, timed, values);
+        read_back(t, TTF_ALL_THREADS, w, timed, values, sites);
     ttf_close(t);
     free(w[0]);
     free(w[1]);
@@ -173,19 +195,27 @@ static void round_trip(const char *name, int timed, int values)
 static void test_timed(void **state)
 {
     (void)state;
-    round_trip("timed.trc", 1, 0);
+    round_trip("timed.trc", 1, 0, 0);
 }
 
 static void test_untimed(void **state)
 {
     (void)state;
-    round_trip("untimed.trc", 0, 0);
+    round_trip("untimed.trc", 0, 0, 0);
 }
 
 static void test_values(void **state)
 {
     (void)state;
-    round_trip("values.trc", 1, 1);
+    round_trip("values.trc", 1, 1, 0);
+}
+
+static void test_sites(void **state)
+{
+    (void)state;
+    round_trip("sites.trc", 1, 0, 1);
+    round_trip("sites_untimed.trc", 0, 0, 1);
+    round_trip("sites_values.trc", 1, 1, 1);
 }
 
 int main(void)
@@ -194,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_timed),
         cmocka_unit_test(test_untimed),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_sites),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

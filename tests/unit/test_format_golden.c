@@ -30,6 +30,7 @@ struct xev {
     int vals;                   /* 1: a call of a values trace */
     uint64_t regs[TTF_VALUE_REGS]; /* its argument registers (ENTER) */
     uint64_t ret;               /* its return value (EXIT) */
+    uint64_t call_site;         /* ENTER: its call site (format 1.2) */
 };
 
 struct model {
@@ -59,7 +60,7 @@ static void model_build(struct model *m, const struct gop *g)
         if (g->op != G_PROC && g->op != G_SITE) {
             if (g->tsc < m->start)
                 m->start = g->tsc;
-            uint64_t last = g->op == G_LOOP ? g->tsc + g->a * 80 : g->tsc;
+            uint64_t last = g->op == G_LOOP || g->op == G_SLOOP ? g->tsc + g->a * 80 : g->tsc;
             now = last > now ? last : now;
         }
         switch (g->op) {
@@ -70,10 +71,11 @@ static void model_build(struct model *m, const struct gop *g)
         case G_MOD: x.kind = TTF_EV_MODULE_LOAD; x.addr = g->a; x.site = mods++;
             x.text = g->s1; break;
         case G_UNLOAD: x.kind = TTF_EV_MODULE_UNLOAD; x.addr = g->a; break;
-        case G_ENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = vals; (*d)++; break;
+        case G_ENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = vals;
+            x.call_site = g->b; (*d)++; break;
         case G_EXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = vals; (*d)--; break;
         case G_VENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = 1;
-            golden_regs(g->s1, x.regs); (*d)++; break;
+            x.call_site = g->b; golden_regs(g->s1, x.regs); (*d)++; break;
         case G_VEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = 1; x.ret = g->b;
             (*d)--; break;
         case G_MSG: x.kind = TTF_EV_MESSAGE; x.site = (uint32_t)g->a; x.text = g->s2; break;
@@ -84,13 +86,18 @@ static void model_build(struct model *m, const struct gop *g)
         case G_LOST: x.kind = TTF_EV_LOST; x.n1 = g->a; x.n2 = g->b; break;
         case G_PAUSE: x.kind = TTF_EV_PAUSE; break;
         case G_RESUME: x.kind = TTF_EV_RESUME; break;
-        default: /* G_LOOP */
+        default: /* G_LOOP, G_SLOOP */
             for (uint64_t i = 0; i < g->a; i++) {
                 struct xev e = {.kind = TTF_EV_ENTER, .thread = g->thread,
                                 .tsc = g->tsc + i * 80, .addr = g->b, .depth = *d,
                                 .vals = vals};
+                if (g->op == G_SLOOP) {
+                    e.addr = GOLDEN_SLOOP_FN;
+                    e.call_site = golden_sloop_site(g->b, i);
+                }
                 model_push(m, &e);
                 e.kind = TTF_EV_EXIT;
+                e.call_site = 0;
                 e.tsc += 40;
                 e.depth = *d + 1;
                 model_push(m, &e);
@@ -119,6 +126,9 @@ static void check_event(const ttf_trace *t, const ttf_event *ev,
                  x->thread, (unsigned long long)x->tsc, (unsigned long long)x->addr,
                  x->site, x->depth);
     assert_int_equal(ev->time_ns, (x->tsc - start) * 2 / 5);   /* 2.5 GHz */
+    if (ev->call_site != x->call_site)
+        fail_msg("event %zu: call site %llx, want %llx", i,
+                 (unsigned long long)ev->call_site, (unsigned long long)x->call_site);
     assert_int_equal(ev->has_values, x->vals);
     if (x->vals && x->kind == TTF_EV_ENTER)
         assert_memory_equal(ev->argregs, x->regs, sizeof x->regs);
@@ -356,6 +366,32 @@ static void test_values(void **state)
     ttf_close(t);
 }
 
+/* sites.trc (format 1.2): header, then every call site against the
+ * script; the file is smaller than without sites by design only where a
+ * site repeats (checked in test_format_sites). */
+static void test_sites(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("sites.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_sites);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_major, 1);
+    assert_int_equal(h->version_minor, 2);
+    assert_int_equal(h->min_reader_major, 1);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->sites, 1);
+    assert_int_equal(s->values, 0);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->chunks_used, 2);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    free(m);
+    ttf_close(t);
+}
+
 static int same_ev(const ttf_event *a, const ttf_event *b)
 {
     return a->kind == b->kind && a->tsc == b->tsc && a->time_ns == b->time_ns &&
@@ -407,8 +443,8 @@ static void test_same_bytes(void **state)
         const char *name;
         const struct gop *script;
     } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed},
-                 {"values.trc", golden_values}};
-    for (size_t i = 0; i < 3; i++) {
+                 {"values.trc", golden_values}, {"sites.trc", golden_sites}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *path = tu_path(files[i].name);
         size_t n1, n2;
         assert_int_equal(golden_write(path, files[i].script), 0);
@@ -442,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_crashed),
         cmocka_unit_test(test_damaged),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_sites),
         cmocka_unit_test(test_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);

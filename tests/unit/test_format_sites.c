@@ -1,0 +1,287 @@
+/*
+ * test_format_sites.c - format v1.2 call sites: FORMAT.md 4.3's example
+ * decoded byte for byte and written back the same by the writer; what a
+ * site costs (nothing when it repeats, one byte for the slot's other
+ * site); prefixes that are damage (not followed by an ENTER, at the end of
+ * a chunk, a second prefix, in a file without the feature bit); values and
+ * sites together; the header (1.2, required bit 0x4) and the refusal an
+ * older reader gives; 1.0 and 1.1 files unchanged.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
+
+#define FN 0x401200u
+#define SITE_A 0x40115au
+#define SITE_B 0x401172u
+
+/* A v1.2 file header (sites bit when req_sites) and one timed chunk at tsc
+ * 1000. */
+static void sites_file(struct tb *b, int req_sites)
+{
+    tb_init(b, 4096, 1000000000u);
+    ttf_put_u16(b->buf + TTF_H_VMINOR, 2);
+    ttf_put_u32(b->buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 |
+                                    (req_sites ? TTF_REQ_SITES : 0));
+    tb_chunk(b, 0, 0, 0, 1, 0, 1000, 0);
+}
+
+/* FORMAT.md 4.3's example. */
+static const uint8_t example[] = {
+    0x43, 0xb4, 0xc5, 0x80, 0x04,       /* SITE_NEW +0x40115a */
+    0x40, 0x80, 0xc8, 0x80, 0x04, 0x01, /* ENTER miss 0x401200, t 1 */
+    0xe4, 0x01,                         /* EXIT hit */
+    0xa4, 0x01,                         /* ENTER hit, same site */
+    0xe4, 0x01,
+    0x43, 0x30, 0xa4, 0x04,             /* SITE_NEW +0x18, ENTER hit */
+    0xe4, 0x01,
+    0x42, 0xa4, 0x01,                   /* SITE_ALT, ENTER hit */
+};
+
+static void test_example_bytes(void **state)
+{
+    (void)state;
+    struct tb b;
+    sites_file(&b, 1);
+    tb_raw(&b, example, sizeof example);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    static const struct { int kind; uint64_t tsc, site; } want[] = {
+        {TTF_EV_ENTER, 1001, SITE_A}, {TTF_EV_EXIT, 1002, 0},
+        {TTF_EV_ENTER, 1003, SITE_A}, {TTF_EV_EXIT, 1004, 0},
+        {TTF_EV_ENTER, 1008, SITE_B}, {TTF_EV_EXIT, 1009, 0},
+        {TTF_EV_ENTER, 1010, SITE_A},
+    };
+    assert_int_equal(e.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < e.n; i++) {
+        assert_int_equal(e.ev[i].kind, want[i].kind);
+        assert_int_equal(e.ev[i].addr, FN);
+        assert_int_equal(e.ev[i].tsc, want[i].tsc);
+        assert_int_equal(e.ev[i].call_site, want[i].site);
+    }
+    assert_int_equal(ttf_notice_count(t), 0);
+    assert_int_equal(ttf_get_summary(t)->sites, 1);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* The writer emits the example's very bytes. */
+static void test_writer_bytes(void **state)
+{
+    (void)state;
+    const char *path = tu_path("ex.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .sites = 1};
+    ttf_writer *w;
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_enter_site(w, 0, 1000, FN, SITE_A), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 1001, FN), 0);
+    assert_int_equal(ttf_write_enter_site(w, 0, 1002, FN, SITE_A), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 1003, FN), 0);
+    assert_int_equal(ttf_write_enter_site(w, 0, 1007, FN, SITE_B), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 1008, FN), 0);
+    assert_int_equal(ttf_write_enter_site(w, 0, 1009, FN, SITE_A), 0);
+    assert_int_equal(ttf_writer_abandon(w), 0);
+    size_t n;
+    uint8_t *buf = tu_read(path, &n);
+    assert_true(n >= 4096 + 48 + sizeof example);
+    assert_int_equal(ttf_get_le(buf + TTF_H_VMINOR, 2), 2);
+    assert_int_equal(ttf_get_le(buf + TTF_H_REQ, 4), TTF_REQ_EVENTS_V1 | TTF_REQ_SITES);
+    /* the first record's delta is 0 (the chunk's base is its time) */
+    static const uint8_t first[] = {0x43, 0xb4, 0xc5, 0x80, 0x04,
+                                    0x40, 0x80, 0xc8, 0x80, 0x04, 0x00};
+    assert_memory_equal(buf + 4096 + 48, first, sizeof first);
+    assert_memory_equal(buf + 4096 + 48 + sizeof first, example + sizeof first,
+                        sizeof example - sizeof first);
+    assert_int_equal(buf[4096 + 48 + sizeof example], 0);
+    free(buf);
+}
+
+/* What sites cost: a function always called from one place costs nothing
+ * over a trace without sites (after its first call), two places in turn
+ * one byte a call. */
+static uint64_t data_bytes(const char *name, int sites, int nsites)
+{
+    const char *path = tu_path(name);
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .sites = sites};
+    ttf_writer *w;
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t site = sites ? SITE_A + 0x20 * (i % (uint64_t)nsites) : 0;
+        assert_int_equal(ttf_write_enter_site(w, 0, 10 * i, FN, site), 0);
+        assert_int_equal(ttf_write_exit(w, 0, 10 * i + 5, FN), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_summary(t)->sites, sites);
+    struct evs e = tu_events(t, 0, 0);
+    for (size_t i = 0; i < 2000; i += 2)
+        assert_int_equal(e.ev[i].call_site,
+                         sites ? SITE_A + 0x20 * ((i / 2) % (uint64_t)nsites) : 0);
+    uint64_t n = ttf_get_summary(t)->data_bytes;
+    free(e.ev);
+    ttf_close(t);
+    return n;
+}
+
+static void test_cost(void **state)
+{
+    (void)state;
+    uint64_t none = data_bytes("none.trc", 0, 1);
+    uint64_t one = data_bytes("one.trc", 1, 1);
+    uint64_t two = data_bytes("two.trc", 1, 2);
+    uint64_t three = data_bytes("three.trc", 1, 3);
+    assert_int_equal(one, none + 5);            /* the first call's SITE_NEW */
+    assert_int_equal(two, none + 5 + 2 + 998);  /* then the second's, then ALT */
+    assert_true(three > two + 900);             /* a third site: new each time */
+}
+
+/* A prefix must be followed by an ENTER: an EXIT, a second prefix, an
+ * extended record or the chunk's end there is damage at the prefix, and a
+ * prefix in a file without the sites bit is an invalid tag. */
+static void damaged_after(const uint8_t *tail, size_t n, int req_sites,
+                          const char *notice)
+{
+    struct tb b;
+    sites_file(&b, req_sites);
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(FN));
+    tb_uvar(&b, 1);
+    size_t bad_at = b.cpos;
+    tb_raw(&b, tail, n);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 2);
+    assert_int_equal(e.ev[0].kind, TTF_EV_ENTER);
+    assert_int_equal(e.ev[1].kind, TTF_EV_LOST);
+    assert_int_equal(e.ev[1].offset, bad_at);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    if (!tu_has_notice(t, notice))
+        fail_msg("no notice \"%s\" (%s)", notice,
+                 ttf_notice_count(t) ? ttf_get_notice(t, 0) : "none");
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+static void test_bad_prefix(void **state)
+{
+    (void)state;
+    static const uint8_t exit_after[] = {0x42, 0xe4, 0x01};
+    static const uint8_t two[] = {0x43, 0x02, 0x42, 0xa4, 0x01};
+    static const uint8_t ext_after[] = {0x42, TTF_R_PAUSE, 0x01, 0x00};
+    static const uint8_t at_end[] = {0x43, 0x02};
+    static const uint8_t cut_delta[] = {0x43, 0x80};
+    damaged_after(exit_after, sizeof exit_after, 1,
+                  "call-site record not followed by an ENTER");
+    damaged_after(two, sizeof two, 1, "call-site record not followed by an ENTER");
+    damaged_after(ext_after, sizeof ext_after, 1,
+                  "call-site record not followed by an ENTER");
+    damaged_after(at_end, sizeof at_end, 1, "call-site record");
+    damaged_after(cut_delta, sizeof cut_delta, 1, "offset");
+    static const uint8_t ok[] = {0x42, 0xa4, 0x01};
+    damaged_after(ok, sizeof ok, 0, "invalid record tag 0x42");
+}
+
+/* Values and sites together: the prefix, then the ENTER with its values. */
+static void test_with_values(void **state)
+{
+    (void)state;
+    const char *path = tu_path("vs.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1};
+    ttf_writer *w;
+    uint64_t r[TTF_VALUE_REGS] = {1, 2, 3, 4, 5, 6};
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    for (uint64_t i = 0; i < 3000; i++) {
+        r[0] = i;
+        assert_int_equal(ttf_write_enter_values_site(w, 0, 10 * i, FN + 0x40 * (i % 3),
+                                                     SITE_A + i % 5, r), 0);
+        assert_int_equal(ttf_write_exit_value(w, 0, 10 * i + 5, FN + 0x40 * (i % 3), i), 0);
+    }
+    assert_int_equal(ttf_write_enter_values_site(NULL, 0, 1, FN, 1, r), TT_EINVAL);
+    assert_int_equal(ttf_write_enter_values_site(w, 0, 1, FN, 1, NULL), TT_EINVAL);
+    assert_int_equal(ttf_write_enter_site(NULL, 0, 1, FN, 1), TT_EINVAL);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, 2);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_SITES);
+    assert_true(ttf_get_thread(t, 0)->chunks > 2);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 6001);
+    for (size_t i = 0; i < 3000; i++) {
+        assert_int_equal(e.ev[2 * i].call_site, SITE_A + i % 5);
+        assert_int_equal(e.ev[2 * i].argregs[0], i);
+        assert_int_equal(e.ev[2 * i + 1].call_site, 0);
+        assert_int_equal(e.ev[2 * i + 1].retval, i);
+    }
+    free(e.ev);
+    ttf_close(t);
+}
+
+/* An older reader refuses a sites trace: here a bit this reader does not
+ * know stands in for 0x4 (a v1.1 reader's known bits are 0x3). And a
+ * writer that records no site writes the 1.0 or 1.1 bytes it always did. */
+static void test_versions(void **state)
+{
+    (void)state;
+    const char *path = tu_path("s.trc");
+    ttf_writer *w;
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_enter_site(w, 0, 1, FN, 0), 0);  /* no site */
+    assert_int_equal(ttf_write_exit(w, 0, 2, FN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_header(t)->version_minor, 0);
+    assert_int_equal(ttf_get_header(t)->required_features, TTF_REQ_EVENTS_V1);
+    assert_int_equal(ttf_get_summary(t)->sites, 0);
+    ttf_close(t);
+
+    path = tu_path("s2.trc");
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1, FN), 0);
+    assert_int_equal(ttf_write_enter_site(w, 0, 2, FN + 0x40, SITE_B), 0);
+    assert_int_equal(ttf_writer_abandon(w), 0);     /* the header says sites */
+    size_t n;
+    uint8_t *buf = tu_read(path, &n);
+    assert_int_equal(ttf_get_le(buf + TTF_H_REQ, 4), TTF_REQ_EVENTS_V1 | TTF_REQ_SITES);
+    ttf_error err;
+    assert_int_equal(ttf_open_mem(buf, n, "s2.trc", &t, &err), 0);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 2);
+    assert_int_equal(e.ev[0].call_site, 0);
+    assert_int_equal(e.ev[1].call_site, SITE_B);
+    free(e.ev);
+    ttf_close(t);
+    ttf_put_u32(buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES | 0x80);
+    assert_int_equal(ttf_open_mem(buf, n, "s2.trc", &t, &err), TT_EFEATURE);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "needs unknown required feature bits 0x80"));
+    assert_non_null(strstr(err.msg, "events-v1, values, sites"));
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_example_bytes),
+        cmocka_unit_test(test_writer_bytes),
+        cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_bad_prefix),
+        cmocka_unit_test(test_with_values),
+        cmocka_unit_test(test_versions),
+    };
+    return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
+}
