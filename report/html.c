@@ -498,13 +498,13 @@ static void frame_item(hw *w, const ttd_frame *fr)
         raw(w, "<span class=\"tag inl\" title=\"the compiler inlined it into the "
                "frame above: it has no call of its own; known from the call sites' "
                "debug info\">inlined</span>");
-    if (fr->call_line > 0)
-        raw(w, "<span class=\"loc\">line %d</span>", fr->call_line);
     if (fr->file && fr->line > 0) {
         raw(w, "<span class=\"loc\">");
         esc(w, fr->file);
         raw(w, ":%d</span>", fr->line);
     }
+    if (fr->call_line > 0)
+        raw(w, "<span class=\"loc\">calling at line %d</span>", fr->call_line);
     if (fr->code_changed)
         raw(w, "<span class=\"chg\" title=\"its machine code differs between "
                "the two builds\">code changed</span>");

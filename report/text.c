@@ -125,7 +125,7 @@ static const char *thread_name(const ttd_pair *p)
     return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
 }
 
-/* "  [inlined]" and ", calls at line N" of a frame. */
+/* "  [inlined]" after a frame's name. */
 static void frame_marks(tw *w, const ttd_frame *fr)
 {
     if (fr->inlined) {
@@ -133,8 +133,13 @@ static void frame_marks(tw *w, const ttd_frame *fr)
         fputs("  [inlined]", w->f);
         on(w, RESET);
     }
+}
+
+/* "  calling at line N" after a frame's location. */
+static void frame_call(tw *w, const ttd_frame *fr)
+{
     if (fr->call_line > 0)
-        fprintf(w->f, "  line %d", fr->call_line);
+        fprintf(w->f, "  calling at line %d", fr->call_line);
 }
 
 static void stack(tw *w, const ttd_divergence *d)
@@ -161,6 +166,7 @@ static void stack(tw *w, const ttd_divergence *d)
             fprintf(w->f, ":%d", fr->line);
             on(w, RESET);
         }
+        frame_call(w, fr);
         fputs(fr->code_changed ? "  (code changed between the builds)\n" : "\n", w->f);
     }
 }
