@@ -563,7 +563,7 @@ static void lines_block(hw *w, const ttd_lines *l)
     for (size_t i = 0; i < l->nsource; i++) {
         raw(w, "<span%s><i>%5d</i> ", src_class(l, l->source[i].line), l->source[i].line);
         esc(w, l->source[i].text);
-        raw(w, "</span>\n");
+        raw(w, "</span>"); /* display:block: no newline */
     }
     raw(w, "</pre><div class=\"mut\"><span class=\"sc\">common call</span> "
            "<span class=\"sg\">good</span> <span class=\"sb\">bad</span></div></div>\n");
@@ -900,8 +900,8 @@ static void first_section(hw *w)
     raw(w, " ms in the bad run (");
     ms(w, d->good_time_ns);
     raw(w, " ms in the good run). <a href=\"#d1\" data-go=\"1\">Side by side &#8595;</a></p>\n");
-    raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
     lines_block(w, d->lines);
+    raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
     stack_list(w, d);
     suspect_list(w, d);
     chain_list(w, d->chain, d->nchain, d->chain_end);
@@ -979,10 +979,10 @@ static void verdict(hw *w)
            "thread <code>", r->hunks_total, r->hunks_total == 1 ? "" : "s");
     esc(w, thread_name(&r->pairs[d->pair]));
     raw(w, "</code>");
-    if (d->nstack) {
+    if (d->nframes) { /* the innermost frame, an inlined one included */
         raw(w, " inside <code>");
-        esc(w, d->stack[d->nstack - 1].name);
-        raw(w, "</code>");
+        esc(w, d->frames[d->nframes - 1].name);
+        raw(w, "</code>%s", d->frames[d->nframes - 1].inlined ? " (inlined)" : "");
     }
     if (e && (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)) {
         raw(w, " at <code>");
