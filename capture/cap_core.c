@@ -65,21 +65,30 @@ int cap_on;
 __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
 struct cap_hooks cap_hooks;
 
-static void slow_event(struct tstate *t, uintptr_t a, int is_exit);
+static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exit);
 
 /* ---- the hot path --------------------------------------------------------- */
 
 /* In a values chunk (a thread that also runs -pg -mfentry code) every
  * ENTER carries an argument mask and every EXIT a return value: these hooks
  * see neither, so they write mask 0 (arguments as at the previous ENTER)
- * and return value 0, each one zero byte. */
+ * and return value 0, each one zero byte. An ENTER carries its call site
+ * (format 1.2): nothing more when the function's previous call in the
+ * chunk came from the same place, else a prefix before it (cap_site),
+ * whose tag is then the one committed last. */
 static inline __attribute__((always_inline))
-void put_hot(struct tstate *t, uintptr_t a, uint8_t hit, uint8_t miss)
+void put_hot(struct tstate *t, uintptr_t a, uintptr_t site, uint8_t hit, uint8_t miss)
 {
-    uint8_t tag, *p = t->pos;
-    uint8_t *q = cap_hot_head(t, p, a, hit, miss, &tag);
+    uint8_t tag, ptag = 0, *p = t->pos, *e = p;
+    if (hit == TTF_T_ENTER_HIT)
+        e = cap_site(t, p, a, site, &ptag);
+    uint8_t *q = cap_hot_head(t, e, a, hit, miss, &tag);
     if (t->vals)
         *q++ = 0;
+    if (__builtin_expect(e != p, 0)) {
+        *e = tag;
+        tag = ptag;
+    }
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = tag;
     atomic_signal_fence(memory_order_release);
@@ -89,17 +98,16 @@ void put_hot(struct tstate *t, uintptr_t a, uint8_t hit, uint8_t miss)
 __attribute__((visibility("default")))
 void __cyg_profile_func_enter(void *fn, void *call_site)
 {
-    (void)call_site;
     if (!cap_on)
         return;
     struct tstate *t = &cap_tls;
     if (__builtin_expect(t->pos >= t->limit || t->busy, 0)) {
-        slow_event(t, (uintptr_t)fn, 0);
+        slow_event(t, (uintptr_t)fn, (uintptr_t)call_site, 0);
         return;
     }
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
-    put_hot(t, (uintptr_t)fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
+    put_hot(t, (uintptr_t)fn, (uintptr_t)call_site, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
@@ -118,12 +126,12 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
         return;
     struct tstate *t = &cap_tls;
     if (__builtin_expect(t->pos >= t->limit || t->busy, 0)) {
-        slow_event(t, (uintptr_t)fn, 1);
+        slow_event(t, (uintptr_t)fn, 0, 1);
         return;
     }
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
-    put_hot(t, (uintptr_t)fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
+    put_hot(t, (uintptr_t)fn, 0, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
     t->depth--;
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
@@ -330,7 +338,8 @@ static int take_index(uint64_t *c)
     return 0;
 }
 
-/* The file header of a trace with values: minor 1, TTF_REQ_VALUES (once).
+/* The file header of a trace with values: TTF_REQ_VALUES (once; the minor
+ * version is already 2: libttcap's traces always have call sites).
  * Called at the claim of a values chunk and when a thread turns values on
  * (cap_shadow.c). */
 void cap_values_chunk(void)
@@ -341,7 +350,6 @@ void cap_values_chunk(void)
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
     if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_VALUES)
         return;
-    ttf_put_u16(h + TTF_H_VMINOR, TTF_VERSION_MINOR_WIRE);
     __atomic_fetch_or(req, TTF_REQ_VALUES, __ATOMIC_RELEASE);
 }
 
@@ -402,6 +410,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
         cap.any_calls = 1;
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
+    memset(&t->sites, 0, sizeof t->sites);
     memset(t->vprev, 0, sizeof t->vprev);
     memset(t->vstride, 0, sizeof t->vstride);
     return 0;
@@ -627,7 +636,7 @@ uint8_t *cap_room(struct tstate *t, size_t need)
     return t->pos;
 }
 
-static void slow_event(struct tstate *t, uintptr_t a, int is_exit)
+static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exit)
 {
     if (t->busy) {
         t->lost_nested++;
@@ -643,9 +652,9 @@ static void slow_event(struct tstate *t, uintptr_t a, int is_exit)
         cut_retry(t);
     if (t->state == TS_LIVE && t->pos < t->limit) {
         if (is_exit)
-            put_hot(t, a, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
+            put_hot(t, a, 0, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS);
         else
-            put_hot(t, a, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
+            put_hot(t, a, site, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS);
     } else if (t->state == TS_CUT) {
         cut_count(t);
     }

@@ -357,9 +357,10 @@ static void write_process(struct tstate *t, const char *parent)
 static void write_header(void)
 {
     uint8_t *h = cap.hdr;
-    ttf_put_header(h, (cap.ring_n ? TTF_OPT_RING : 0) |
-                   (cap.timed ? 0 : TTF_OPT_NOCLOCK) | TTF_OPT_CUTINFO,
-                   cap.chunk_size, cap.tsc_hz, cap.start_real);
+    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES,   /* format 1.2 */
+                       (cap.ring_n ? TTF_OPT_RING : 0) |
+                       (cap.timed ? 0 : TTF_OPT_NOCLOCK) | TTF_OPT_CUTINFO,
+                       cap.chunk_size, cap.tsc_hz, cap.start_real);
     ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE_CUT); /* cut fields: cap_core.c */
     atomic_thread_fence(memory_order_release);
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);

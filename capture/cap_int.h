@@ -26,10 +26,12 @@
 #endif
 
 #define CAP_BUSY_HOT 2          /* tstate.busy in a hot path (see there) */
-#define CAP_RESERVE 128         /* bytes kept free at each chunk end for CUT/CRASH/END */
-#define CAP_HOT_MAX 24          /* longest hot record (tag + svar + uvar) */
+#define CAP_RESERVE 160         /* bytes kept free at each chunk end for CUT/CRASH/END */
+#define CAP_SITE_MAX (1 + TTF_UVAR_MAX) /* longest call-site prefix (SITE_NEW) */
+#define CAP_HOT_MAX (24 + CAP_SITE_MAX) /* longest hot record (site prefix +
+                                   tag + svar + uvar) */
 #define CAP_VHOT_MAX (CAP_HOT_MAX - 3 + TTF_ENTER_VALUES_MAX)
-                                /* longest values-mode ENTER (82 bytes): it
+                                /* longest values-mode ENTER (93 bytes): it
                                    and a terminal record fit in CAP_RESERVE */
 #define CAP_GROW 16             /* chunks added to the file per growth step */
 #define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
@@ -58,6 +60,8 @@ struct tstate {
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
+    struct ttf_sites sites;     /* call sites of the chunk (format 1.2), reset
+                                   per chunk */
     uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
     uint64_t vstride[TTF_ARGREGS];/* values mode: how far each moved there */
     uint8_t *base;              /* start of the mapped chunk */
@@ -232,6 +236,25 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
     if (t->timed)
         q = cap_put_t(t, q);
     return q;
+}
+
+/* An ENTER's call-site prefix at p (FORMAT.md 4.3), when its site is not
+ * the newest of the function's slot: returns where the ENTER record goes
+ * (p itself when no prefix is needed) and sets *ptag to the prefix's tag.
+ * Moves the site state on, like the function cache, before the commit. */
+static inline __attribute__((always_inline))
+uint8_t *cap_site(struct tstate *t, uint8_t *p, uintptr_t a, uintptr_t site,
+                  uint8_t *ptag)
+{
+    unsigned slot = TTF_SLOT(a);
+    uint8_t *e = p;
+    if (__builtin_expect(t->sites.ways[slot][0] != site, 0)) {
+        e = ttf_put_site_prefix(p, &t->sites, slot, site, ptag);
+        t->sites.ways[slot][1] = t->sites.ways[slot][0];
+        t->sites.ways[slot][0] = site;
+    }
+    t->sites.last = site;
+    return e;
 }
 
 /* Publish a record: every byte after the tag is already there. */

@@ -8,8 +8,9 @@
  * file sits above the trampoline, which sits above the return side.
  *
  * Design. -mfentry makes every function call __fentry__ before its
- * prologue, with the argument registers intact: the ENTER record takes
- * them, as a mask of the registers that changed since the previous ENTER of
+ * prologue, with the argument registers intact, and the function's own
+ * return address (its call site, format 1.2) in the slot it hooks: the
+ * ENTER record takes the site (nothing when it repeats) and the registers, as a mask of the registers that changed since the previous ENTER of
  * the chunk plus one zigzag delta each (a counter argument costs a byte).
  * The return value is caught the way uftrace and ftrace do: __fentry__
  * replaces the function's return address (at a known stack slot) with
@@ -92,15 +93,32 @@ static inline uintptr_t fn_start(uintptr_t self)
     return w == 0xfa1e0ff3u ? fn - 4 : fn;
 }
 
+/* The ENTER of fn called from site (the function's return address): the
+ * call-site prefix when needed (cap_site), the record, its values. */
 static inline __attribute__((always_inline))
-void put_enter(struct tstate *t, uintptr_t fn, const uint64_t *r, uint64_t now)
+void put_enter(struct tstate *t, uintptr_t fn, uintptr_t site, const uint64_t *r,
+               uint64_t now)
 {
-    uint8_t tag, *p = t->pos;
-    uint8_t *q = cap_hot_addr(t, p, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
+    uint8_t tag, ptag = 0, *p = t->pos;
+    uint8_t *e = cap_site(t, p, fn, site, &ptag);
+    uint8_t *q = cap_hot_addr(t, e, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
     if (t->timed)
         q = cap_put_t_at(t, q, now);
     q = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
+    if (__builtin_expect(e != p, 0)) {
+        *e = tag;
+        tag = ptag;
+    }
     cap_commit(t, p, tag, q);
+}
+
+/* The return address of the frame whose slot __fentry__ hooks: the call
+ * site; a tail call finds the slot hooked already, and the real address in
+ * the top entry (push). */
+static inline uintptr_t call_site(const uintptr_t *slot)
+{
+    uintptr_t was = *slot;
+    return was == TRAMP ? cap_sh.e[cap_sh.n - 1].ret : was;
 }
 
 /* Hook the frame whose return address is at slot. Room is checked. A tail
@@ -136,7 +154,7 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t fn = fn_start(self);
-    put_enter(t, fn, regs, now);
+    put_enter(t, fn, call_site(slot), regs, now);
     push(slot, fn);
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
@@ -214,7 +232,7 @@ void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     if (t->state != TS_DONE && shadow_room() == 0 && prune(slot) == 0 &&
         cap_values_ready(t)) {
         uintptr_t fn = fn_start(self);
-        put_enter(t, fn, regs, clock_now(t));
+        put_enter(t, fn, call_site(slot), regs, clock_now(t));
         push(slot, fn);
         t->depth++;
     }

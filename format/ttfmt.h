@@ -37,9 +37,9 @@ extern "C" {
  * names (ttf_sym_code, ttf_sym_code_ref): two builds compared.
  * 2.5.0: call sites (trace format 1.2): ttf_event call_site,
  * ttf_summary sites, ttf_writer_opts sites, ttf_write_enter_site and
- * ttf_write_enter_values_site; inline chains from DWARF (ttf_sym_inline,
- * ttf_inline_frame): the functions inlined at a call site, each with its
- * line. */
+ * ttf_write_enter_values_site; ttf_sym_site and ttf_site_where; inline
+ * chains from DWARF (ttf_sym_inline, ttf_inline_frame): the functions
+ * inlined at a call site, each with its line. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -720,6 +720,34 @@ typedef struct ttf_code_ref {
  * TT_ENOTFOUND (as ttf_sym_code), TT_ENOMEM. */
 int ttf_sym_code_ref(ttf_sym *s, size_t module, uint64_t addr,
                      ttf_code_ref *out);
+
+/* ---- call sites (format 1.2; format/site.c) -------------------------------- */
+
+/* Where a recorded call site (ttf_event.call_site: a return address) is. */
+typedef struct ttf_site_where {
+    int module;                 /* index of the module holding it (ttf_get_module),
+                                   -1 if none */
+    uint64_t module_offset;     /* site - that module's base: the same in every
+                                   run of one build */
+    const char *caller;         /* the function holding the call, as
+                                   ttf_sym_name shows it; NULL without a
+                                   symbol table */
+    uint64_t caller_addr;       /* its start, in the run's address space */
+    uint64_t caller_offset;     /* site - caller_addr ("from main+0x1a") */
+    const char *file;           /* the call's source file, NULL without
+                                   debug info */
+    int line;                   /* the call's line (of site - 1), 0 if unknown */
+    int caller_line;            /* the caller's first line (of its entry), 0 if
+                                   unknown or in another file: line -
+                                   caller_line survives code moved elsewhere */
+} ttf_site_where;
+
+/* Fill *out for call site `site` of trace t (t must be the trace s was
+ * opened on). Strings live until ttf_sym_close. 0, even when only the
+ * module is known (caller NULL, line 0); TT_ENOTFOUND (site 0 or in no
+ * module: module -1), TT_EINVAL (NULL argument), TT_ENOMEM. */
+int ttf_sym_site(ttf_sym *s, const ttf_trace *t, uint64_t site,
+                 ttf_site_where *out);
 
 /* Notices ("build-id mismatch for ./prog, using offsets"), once each. */
 size_t ttf_sym_notice_count(const ttf_sym *s);

@@ -596,6 +596,31 @@ static void put_values(const struct dump *d, const ttf_event *ev)
     fputs(sig->variadic ? (sig->nparams ? ", ...)" : "...)") : ")", d->out);
 }
 
+/* " from caller+0x1a" after an ENTER with a call site (format 1.2): the
+ * function holding the call and the return address's offset in it; the
+ * module and offset without a symbol table; with --lines also the call's
+ * file:line. */
+static void put_site(const struct dump *d, const ttf_event *ev)
+{
+    ttf_site_where w;
+    int rc = ttf_sym_site(d->sym, d->t, ev->call_site, &w);
+
+    fputs(" from ", d->out);
+    if (rc == 0 && w.caller) {
+        put_clean(d->out, w.caller);
+        fprintf(d->out, "+0x%" PRIx64, w.caller_offset);
+    } else if (rc == 0) {
+        put_clean(d->out, ttf_sym_name(d->sym, ev->call_site));
+    } else {
+        fprintf(d->out, "0x%" PRIx64, ev->call_site);
+    }
+    if (d->o->lines && rc == 0 && w.file) {
+        fputs(" at ", d->out);
+        put_clean(d->out, w.file);
+        fprintf(d->out, ":%d", w.line);
+    }
+}
+
 /* ENTER and EXIT; --function may leave them out. */
 static void print_call(const struct dump *d, const ttf_event *ev, int depth)
 {
@@ -613,6 +638,8 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
         put_values(d, ev);
     if (enter && d->o->lines)
         put_where(d, ev);
+    if (enter && ev->call_site)
+        put_site(d, ev);
     fputc('\n', d->out);
 }
 
