@@ -128,9 +128,25 @@ static ttd_frame *fb_add(fbuf *b)
     return &b->f[b->n++];
 }
 
+/* path as the traced frames name files: the debug info's own (often
+ * relative) name when one of them names the same file, else path. */
+static const char *as_traced(const ttd_divergence *dv, const char *path)
+{
+    size_t np = path ? strlen(path) : 0;
+
+    for (size_t i = 0; i < dv->nstack; i++) {
+        const char *f = dv->stack[i].file;
+        size_t nf = f ? strlen(f) : 0;
+        if (nf && nf < np && path[np - nf - 1] == '/' && !strcmp(path + np - nf, f))
+            return f;
+    }
+    return path;
+}
+
 /* Append the inlined frames q = 1..depth of w's path; the frame before
  * them gets its call line. 0 or TT_ENOMEM. */
-static int add_inlined(fbuf *b, const where *w, size_t depth)
+static int add_inlined(fbuf *b, const where *w, size_t depth,
+                       const ttd_divergence *dv)
 {
     const ttf_inline_frame *up = at_depth(w, 0);
 
@@ -142,7 +158,7 @@ static int add_inlined(fbuf *b, const where *w, size_t depth)
         if (!f)
             return TT_ENOMEM;
         f->name = x->function ? x->function : "?";
-        f->file = x->decl_file;
+        f->file = as_traced(dv, x->decl_file);
         f->line = x->decl_line;
         f->inlined = 1;
         f->call_line = x->line;
@@ -165,7 +181,7 @@ static int between(ttd_diff *d, const ttdi_pass_spec *b, const ttd_divergence *d
         if (i + 1 < dv->nstack &&
             locate(d, TTD_BAD, b->stack[i + 1].call_site, b->stack[i + 1].time_ns,
                    dv->stack[i].name, &w) &&
-            add_inlined(out, &w, w.j) < 0)
+            add_inlined(out, &w, w.j, dv) < 0)
             return TT_ENOMEM;
     }
     return 0;
@@ -408,7 +424,7 @@ int ttdi_lines(ttd_diff *d, const ttdi_pass_spec ps[2], ttd_divergence *dv)
     size_t q = shared(&w[TTD_GOOD], &w[TTD_BAD]);
     const where *ref = w[TTD_BAD].c ? &w[TTD_BAD] : &w[TTD_GOOD];
     if (rc == 0 && dv->nstack && ref->c)
-        rc = add_inlined(&fb, ref, q);
+        rc = add_inlined(&fb, ref, q, dv);
     ttd_frame *fr = rc == 0 ? ttfi_arena_zalloc(&d->arena, (fb.n + 1) * sizeof *fr) : NULL;
     if (fr && fb.n)
         memcpy(fr, fb.f, fb.n * sizeof *fr);

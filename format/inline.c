@@ -125,6 +125,27 @@ static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
     return m;
 }
 
+/* path made absolute with the unit's DW_AT_comp_dir when it is relative
+ * (gcc names the files as given on its command line); path itself when
+ * absolute, NULL, or memory runs out. */
+static const char *absolute(Dwarf_Die *cu, const char *path,
+                            void *(*alloc)(void *ctx, size_t n), void *ctx)
+{
+    Dwarf_Attribute at;
+    const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+
+    if (!path || path[0] == '/' || !dir || dir[0] != '/')
+        return path;
+    size_t nd = strlen(dir), np = strlen(path);
+    char *full = alloc(ctx, nd + np + 2);
+    if (!full)
+        return path;
+    memcpy(full, dir, nd);
+    full[nd] = '/';
+    memcpy(full + nd + 1, path, np + 1);
+    return full;
+}
+
 int ttfi_dwarf_inline(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
                       void *(*alloc)(void *ctx, size_t n), void *ctx,
                       ttf_inline_frame **out, size_t *nout)
@@ -154,6 +175,10 @@ int ttfi_dwarf_inline(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
     ttf_inline_frame *copy = alloc(ctx, k * sizeof *copy);
     if (!copy)
         return TT_ENOMEM;
+    for (size_t i = 0; i < k; i++) {
+        fr[i].file = absolute(&cu, fr[i].file, alloc, ctx);
+        fr[i].decl_file = absolute(&cu, fr[i].decl_file, alloc, ctx);
+    }
     memcpy(copy, fr, k * sizeof *copy);
     *out = copy;
     *nout = k;

@@ -537,7 +537,8 @@ typedef struct ttf_inline_frame {
                                DWARF (DW_AT_abstract_origin; C++ demangled
                                as ttf_sym_name), the out-of-line one's as
                                ttf_sym_name shows it; NULL if unnamed */
-    const char *file;       /* source file of `line`, NULL if unknown */
+    const char *file;       /* source file of `line` (made absolute with the
+                               unit's compile folder), NULL if unknown */
     int line;               /* where this frame was: the innermost frame at
                                the address's own line; every other frame at
                                the line where the frame inside it was

@@ -98,7 +98,6 @@ static int teardown(void **state)
 {
     if (lib)
         dlclose(lib);
-    if (getenv("TT_KEEP")) { fprintf(stderr, "kept %s\n", tu_tmpdir); return 0; }
     return tu_tmpdir_teardown(state);
 }
 
