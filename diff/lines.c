@@ -243,10 +243,12 @@ static int within(const where *c, const where *b, size_t q)
     return 1;
 }
 
+static int same_file(const char *a, const char *b);
+
 /* Widen [*lo, *hi] to hold line (of file) when it is in file f. */
 static void widen(int *lo, int *hi, const ttd_line_call *lc, const char *f)
 {
-    if (!lc || lc->line <= 0 || !lc->file || !f || strcmp(lc->file, f))
+    if (!lc || lc->line <= 0 || !same_file(lc->file, f))
         return;
     if (!*lo || lc->line < *lo)
         *lo = lc->line;
@@ -254,8 +256,23 @@ static void widen(int *lo, int *hi, const ttd_line_call *lc, const char *f)
         *hi = lc->line;
 }
 
-/* The range holding the branch: the positions, and the function's first
- * line when there is no common call. */
+/* 1 if paths a and b name the same file: equal, or one is the other
+ * with folders in front (the debug info's relative name and the absolute
+ * one made with the compile folder). */
+static int same_file(const char *a, const char *b)
+{
+    size_t na = a ? strlen(a) : 0, nb = b ? strlen(b) : 0;
+
+    if (!na || !nb)
+        return 0;
+    if (na < nb)
+        return same_file(b, a);
+    return !strcmp(a + na - nb, b) && (na == nb || a[na - nb - 1] == '/');
+}
+
+/* The range holding the branch: the positions; from the function's first
+ * line when there is no common call, or when every position is one line
+ * (a loop whose condition decided: it is above that line). */
 static void range_of(ttd_lines *l, const ttd_frame *df)
 {
     int lo = 0, hi = 0;
@@ -266,7 +283,8 @@ static void range_of(ttd_lines *l, const ttd_frame *df)
         return;
     if (l->common)
         widen(&lo, &hi, l->common, l->file);
-    else if (df->line > 0 && df->line < lo && df->file && !strcmp(df->file, l->file))
+    if ((!l->common || lo == hi) && df->line > 0 && df->line < lo &&
+        same_file(df->file, l->file))
         lo = df->line;
     l->first = lo;
     l->last = hi;
@@ -371,10 +389,12 @@ static void split_paths(ttd_diff *d, const ttdi_pass_spec *ps, const ttd_diverge
 static const ttd_line_call *split_pos(ttd_diff *d, int ri, const ttdi_pass_spec *ps,
                                       const where *w, size_t q, uint64_t count)
 {
+    if (ps->at.kind == TTF_EV_EXIT && q == 0)
+        return returned(d); /* its first differing event, or (no event
+                               differs in it) the next common one: it
+                               returned where the other run called */
     if (!count)
         return NULL;
-    if (ps->at.kind == TTF_EV_EXIT && q == 0)
-        return returned(d);
     return w->c ? position(d, ri, w, q, ps->at.addr, ps->at.time_ns) : NULL;
 }
 
