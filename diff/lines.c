@@ -272,8 +272,10 @@ static int same_file(const char *a, const char *b)
 
 /* The range holding the branch: the positions; from the function's first
  * line when there is no common call, or when every position is one line
- * (a loop whose condition decided: it is above that line). */
-static void range_of(ttd_lines *l, const ttd_frame *df)
+ * (a loop whose condition decided: it is above that line); to the
+ * function's last line (end, 0 if unknown) when a run returned (its
+ * return statement is not known: it is below the common call). */
+static void range_of(ttd_lines *l, const ttd_frame *df, int end)
 {
     int lo = 0, hi = 0;
 
@@ -286,6 +288,9 @@ static void range_of(ttd_lines *l, const ttd_frame *df)
     if ((!l->common || lo == hi) && df->line > 0 && df->line < lo &&
         same_file(df->file, l->file))
         lo = df->line;
+    int ret = (l->good && !l->good->calls[0]) || (l->bad && !l->bad->calls[0]);
+    if (ret && end > hi)
+        hi = end;
     l->first = lo;
     l->last = hi;
 }
@@ -408,6 +413,7 @@ static int decide(ttd_diff *d, const ttdi_pass_spec *ps, ttd_divergence *dv,
     ttd_lines *l = ttfi_arena_zalloc(&d->arena, sizeof *l);
     where wc;
 
+    memset(&wc, 0, sizeof wc);
     if (!l)
         return TT_ENOMEM;
     l->function = df->name;
@@ -422,7 +428,8 @@ static int decide(ttd_diff *d, const ttdi_pass_spec *ps, ttd_divergence *dv,
     const ttd_line_call *any = l->bad && l->bad->file ? l->bad :
                                l->good && l->good->file ? l->good : l->common;
     l->file = any ? any->file : NULL;
-    range_of(l, df);
+    const ttf_inline_frame *tfr = q == 0 ? at_depth(ref->c ? ref : &wc, 0) : NULL;
+    range_of(l, df, tfr && same_file(tfr->decl_file, l->file) ? tfr->end_line : 0);
     int rc = 0;
     if (l->file && l->first)
         rc = read_source(d, l);

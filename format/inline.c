@@ -73,6 +73,51 @@ static void call_pos(Dwarf_Die *cu, Dwarf_Die *die, const char **file, int *line
         *line = (int)w;
 }
 
+/* Index of the first line of the table (sorted by address) at or past a. */
+static size_t first_at(Dwarf_Lines *lines, size_t n, Dwarf_Addr a)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        Dwarf_Addr m = 0;
+        Dwarf_Line *l = dwarf_onesrcline(lines, mid);
+        if (l && dwarf_lineaddr(l, &m) == 0 && m < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The last line of function fn's body: the largest line the line table
+ * gives its code (every range of it: a hot/cold split has two) in its own
+ * file; 0 if unknown. */
+static int end_line(Dwarf_Die *cu, Dwarf_Die *fn)
+{
+    Dwarf_Lines *lines = NULL;
+    size_t n = 0;
+    Dwarf_Addr base, lo, hi, a = 0;
+    ptrdiff_t off = 0;
+    const char *file = dwarf_decl_file(fn);
+    int last = 0, no = 0;
+
+    if (!file || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return 0;
+    while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0) {
+        for (size_t i = first_at(lines, n, lo); i < n; i++) {
+            Dwarf_Line *l = dwarf_onesrcline(lines, i);
+            if (!l || dwarf_lineaddr(l, &a) || a >= hi)
+                break;
+            if (dwarf_lineno(l, &no) || no <= last)
+                continue;
+            const char *f = dwarf_linesrc(l, NULL, NULL);
+            last = f && !strcmp(f, file) ? no : last;
+        }
+    }
+    return last;
+}
+
 /* The frames of scopes[0..n) (innermost first, the concrete tree) into fr (room for
  * CHAIN_MAX); the count, 0 if no subprogram ends them. fr[0].file/line
  * are left for the caller (the address's own line). */
@@ -94,8 +139,10 @@ static size_t fill_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n,
         if (dwarf_decl_line(&scopes[i], &f->decl_line) != 0)
             f->decl_line = 0;
         f->decl_file = dwarf_decl_file(&scopes[i]);
-        if (tag == DW_TAG_subprogram)
+        if (tag == DW_TAG_subprogram) {
+            f->end_line = end_line(cu, &scopes[i]);
             return k;
+        }
         f->inlined = 1;
         call_pos(cu, &scopes[i], &file, &line);
     }

@@ -545,6 +545,9 @@ typedef struct ttf_inline_frame {
                                inlined (DW_AT_call_line); 0 if unknown */
     const char *decl_file;  /* where the function is defined, NULL if */
     int decl_line;          /* unknown (DW_AT_decl_file/line); 0 if unknown */
+    int end_line;           /* the last frame (out-of-line): the last line
+                               of its body the line table names in its file
+                               (its closing brace, mostly); else 0 */
     int inlined;            /* 1: the compiler inlined this function into
                                the next frame; 0 for the last frame, the
                                out-of-line function holding the address */

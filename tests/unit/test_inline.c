@@ -49,7 +49,8 @@ static const char lib_src[] =
     "}\n";                                                  /* 24 */
 enum {
     L_DEEP_DECL = 8, L_DEEP_CALL = 10, L_CHECK_DECL = 13,
-    L_CHECK_CALL = 16, L_OUTER_DECL = 19, L_OUTER_CALL = 21, L_SINK2 = 22
+    L_CHECK_CALL = 16, L_OUTER_DECL = 19, L_OUTER_CALL = 21, L_SINK2 = 22,
+    L_OUTER_END = 24
 };
 
 /* One library built and loaded. */
@@ -145,6 +146,8 @@ static void test_chain(void **state)
     assert_int_equal(fr[2].inlined, 0);
     assert_int_equal(fr[2].line, L_OUTER_CALL);
     assert_int_equal(fr[2].decl_line, L_OUTER_DECL);
+    assert_int_equal(fr[2].end_line, L_OUTER_END);
+    assert_int_equal(fr[0].end_line, 0);
     /* the same answer from the cache, at any time the module is loaded */
     assert_int_equal(ttf_sym_inline(s, l.ra[0] - 1, UINT64_MAX, &again, &m), 0);
     assert_ptr_equal(again, fr);
