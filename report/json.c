@@ -747,8 +747,8 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     int save = w->inline_from;
     w->inline_from = w->depth;
     open_c(w, '[');
-    for (size_t i = 0; i < d->nstack; i++)
-        v_str(w, d->stack[i].name);
+    for (size_t i = 0; i < (d->nframes ? d->nframes : d->nstack); i++)
+        v_str(w, d->nframes ? d->frames[i].name : d->stack[i].name);
     close_c(w, ']');
     w->inline_from = save;
     key(w, "frames");

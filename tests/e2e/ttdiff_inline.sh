@@ -64,7 +64,8 @@ assert '(inlined into' not in fd['lines']['text']
 # values mode: no ENTER for it; it shows through its calls' call sites
 json "$T/values.json" "
 fd = d['first_divergence']
-assert fd['stack'][-1] == 'parse_list' and 'parse_item' not in fd['stack'], fd['stack']
+assert fd['stack'][-2:] == ['parse_list', 'parse_item'], fd['stack']
+assert [f['function'] for f in fd['frames'] if not f['inlined']][-1] == 'parse_list', fd['frames']
 fr = fd['frames']
 assert [f['function'] for f in fr[-2:]] == ['parse_list', 'parse_item'], fr
 assert fr[-1]['inlined'] is True and fr[-2]['inlined'] is False, fr
