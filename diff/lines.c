@@ -306,6 +306,8 @@ static int read_source(ttd_diff *d, ttd_lines *l)
     FILE *f = stat(l->file, &st) == 0 && S_ISREG(st.st_mode) &&
               (uint64_t)st.st_size <= SOURCE_BYTES_MAX ? fopen(l->file, "r") : NULL;
 
+    if (!f && errno == ENOMEM)
+        return TT_ENOMEM;
     if (!f) {
         snprintf(msg, sizeof msg, "source not readable: %.500s (%s)", l->file,
                  errno ? strerror(errno) : "not a regular file or too large");
@@ -314,8 +316,8 @@ static int read_source(ttd_diff *d, ttd_lines *l)
     }
     ttd_source_line *s = ttfi_arena_zalloc(&d->arena, TTD_SOURCE_MAX * sizeof *s);
     int no = 0, rc = s ? 0 : TT_ENOMEM;
-    ssize_t len;
-    while (rc == 0 && no < l->last && (len = getline(&buf, &cap, f)) >= 0) {
+    errno = 0;
+    while (rc == 0 && no < l->last && getline(&buf, &cap, f) >= 0) {
         if (++no < first)
             continue;
         buf[strcspn(buf, "\n")] = 0;
@@ -323,9 +325,11 @@ static int read_source(ttd_diff *d, ttd_lines *l)
         if (!(s[l->nsource++].text = ttfi_arena_strcpy(&d->arena, buf)))
             rc = TT_ENOMEM;
     }
+    if (rc == 0 && errno == ENOMEM) /* getline could not grow buf */
+        rc = TT_ENOMEM;
     free(buf);
     fclose(f);
-    l->source = s;
+    l->source = l->nsource ? s : NULL;
     if (rc == 0 && l->nsource == 0)
         l->source_missing = "source file shorter than its debug info says (another version?)";
     return rc;
