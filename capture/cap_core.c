@@ -74,21 +74,31 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
  * see neither, so they write mask 0 (arguments as at the previous ENTER)
  * and return value 0, each one zero byte. An ENTER carries its call site
  * (format 1.2): nothing more when the function's previous call in the
- * chunk came from the same place, else a prefix before it (cap_site),
- * whose tag is then the one committed last. */
+ * chunk came from the same place, else a prefix before it, written out of
+ * line (put_enter_moved), whose tag is then the one committed last. */
+static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_t a,
+                                                      uintptr_t site)
+{
+    uint8_t tag, ptag = 0, *p = t->pos;
+    uint8_t *e = cap_site_prefix(t, p, a, site, &ptag);
+    uint8_t *q = cap_hot_head(t, e, a, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
+    if (t->vals)
+        *q++ = 0;
+    *e = tag;
+    cap_commit(t, p, ptag, q);
+}
+
 static inline __attribute__((always_inline))
 void put_hot(struct tstate *t, uintptr_t a, uintptr_t site, uint8_t hit, uint8_t miss)
 {
-    uint8_t tag, ptag = 0, *p = t->pos, *e = p;
-    if (hit == TTF_T_ENTER_HIT)
-        e = cap_site(t, p, a, site, &ptag);
-    uint8_t *q = cap_hot_head(t, e, a, hit, miss, &tag);
+    uint8_t tag, *p = t->pos;
+    if (hit == TTF_T_ENTER_HIT && !cap_site_same(t, a, site)) {
+        put_enter_moved(t, a, site);        /* out of line: a prefix first */
+        return;
+    }
+    uint8_t *q = cap_hot_head(t, p, a, hit, miss, &tag);
     if (t->vals)
         *q++ = 0;
-    if (__builtin_expect(e != p, 0)) {
-        *e = tag;
-        tag = ptag;
-    }
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = tag;
     atomic_signal_fence(memory_order_release);
@@ -358,6 +368,13 @@ void cap_values_chunk(void)
 static int claim_chunk_now(struct tstate *t, int *recycled)
 {
     uint64_t c = 0;
+    if (!t->sites) {            /* the thread's call-site state (cap_site) */
+        void *st = mmap(NULL, sizeof *t->sites, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (st == MAP_FAILED)
+            return CAP_WHY_FULL;
+        t->sites = st;
+    }
     *recycled = ring_pick(t, &c);
     if (cap.fail_after && atomic_fetch_add(&cap.claims, 1) >= cap.fail_after)
         return CAP_WHY_IO;      /* TTCAP_TEST_FAIL_AFTER: injected failure */
@@ -410,7 +427,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
         cap.any_calls = 1;
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
-    memset(&t->sites, 0, sizeof t->sites);
+    memset(t->sites, 0, sizeof *t->sites);
     memset(t->vprev, 0, sizeof t->vprev);
     memset(t->vstride, 0, sizeof t->vstride);
     return 0;
@@ -786,15 +803,19 @@ void cap_thread_close(struct tstate *t)
     }
     uint8_t *base = t->base;
     uint64_t *ring = t->ring;
+    struct ttf_sites *sites = t->sites;
     t->pos = t->limit = NULL;
     t->base = NULL;
     t->ring = NULL;
+    t->sites = NULL;
     t->state = TS_DONE;
     atomic_signal_fence(memory_order_seq_cst);
     if (base)
         munmap(base, cap.chunk_size);
     if (ring)
         munmap(ring, cap.ring_n * sizeof(uint64_t));
+    if (sites)
+        munmap(sites, sizeof *sites);
 }
 
 /* ---- call sites -------------------------------------------------------------- */

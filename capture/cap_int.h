@@ -60,8 +60,11 @@ struct tstate {
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
-    struct ttf_sites sites;     /* call sites of the chunk (format 1.2), reset
-                                   per chunk */
+    struct ttf_sites *sites;    /* call sites of the chunk (format 1.2), reset
+                                   per chunk; mmap'd at the thread's first
+                                   chunk, not in TLS: libttcap may be
+                                   dlopen'ed, and its initial-exec TLS must
+                                   fit glibc's small static TLS surplus */
     uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
     uint64_t vstride[TTF_ARGREGS];/* values mode: how far each moved there */
     uint8_t *base;              /* start of the mapped chunk */
@@ -238,22 +241,30 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
     return q;
 }
 
-/* An ENTER's call-site prefix at p (FORMAT.md 4.3), when its site is not
- * the newest of the function's slot: returns where the ENTER record goes
- * (p itself when no prefix is needed) and sets *ptag to the prefix's tag.
- * Moves the site state on, like the function cache, before the commit. */
+/* The call site of an ENTER of a (FORMAT.md 4.3): 1 if it is the newest
+ * of the function's slot, the common case, which costs no byte (the state
+ * then moves on here); 0 if the ENTER needs a prefix (cap_site_prefix). */
 static inline __attribute__((always_inline))
-uint8_t *cap_site(struct tstate *t, uint8_t *p, uintptr_t a, uintptr_t site,
-                  uint8_t *ptag)
+int cap_site_same(struct tstate *t, uintptr_t a, uintptr_t site)
+{
+    struct ttf_sites *st = t->sites;
+    if (__builtin_expect(st->ways[TTF_SLOT(a)][0] != site, 0))
+        return 0;
+    st->last = site;
+    return 1;
+}
+
+/* The prefix of an ENTER of a whose site is not its slot's newest, at p:
+ * returns where the ENTER record goes, *ptag the prefix's tag (committed
+ * last, for the two records as one). Moves the site state on, like the
+ * function cache, before the commit. */
+static inline uint8_t *cap_site_prefix(struct tstate *t, uint8_t *p, uintptr_t a,
+                                       uintptr_t site, uint8_t *ptag)
 {
     unsigned slot = TTF_SLOT(a);
-    uint8_t *e = p;
-    if (__builtin_expect(t->sites.ways[slot][0] != site, 0)) {
-        e = ttf_put_site_prefix(p, &t->sites, slot, site, ptag);
-        t->sites.ways[slot][1] = t->sites.ways[slot][0];
-        t->sites.ways[slot][0] = site;
-    }
-    t->sites.last = site;
+    struct ttf_sites *st = t->sites;
+    uint8_t *e = ttf_put_site_prefix(p, st, slot, site, ptag);
+    ttf_site_advance(st, slot, site);
     return e;
 }
 

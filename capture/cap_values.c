@@ -96,20 +96,38 @@ static inline uintptr_t fn_start(uintptr_t self)
 /* The ENTER of fn called from site (the function's return address): the
  * call-site prefix when needed (cap_site), the record, its values. */
 static inline __attribute__((always_inline))
+void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
+                  uint64_t now, uint8_t *tag)
+{
+    uint8_t *q = cap_hot_addr(t, e, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, tag);
+    if (t->timed)
+        q = cap_put_t_at(t, q, now);
+    t->pos = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
+}
+
+/* An ENTER whose site needs a prefix: out of line, the rare case. */
+static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_t fn,
+                                                      uintptr_t site, const uint64_t *r,
+                                                      uint64_t now)
+{
+    uint8_t tag, ptag = 0, *p = t->pos;
+    uint8_t *e = cap_site_prefix(t, p, fn, site, &ptag);
+    put_enter_at(t, e, fn, r, now, &tag);
+    *e = tag;
+    cap_commit(t, p, ptag, t->pos);
+}
+
+static inline __attribute__((always_inline))
 void put_enter(struct tstate *t, uintptr_t fn, uintptr_t site, const uint64_t *r,
                uint64_t now)
 {
-    uint8_t tag, ptag = 0, *p = t->pos;
-    uint8_t *e = cap_site(t, p, fn, site, &ptag);
-    uint8_t *q = cap_hot_addr(t, e, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
-    if (t->timed)
-        q = cap_put_t_at(t, q, now);
-    q = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
-    if (__builtin_expect(e != p, 0)) {
-        *e = tag;
-        tag = ptag;
+    uint8_t tag, *p = t->pos;
+    if (!cap_site_same(t, fn, site)) {
+        put_enter_moved(t, fn, site, r, now);
+        return;
     }
-    cap_commit(t, p, tag, q);
+    put_enter_at(t, p, fn, r, now, &tag);
+    cap_commit(t, p, tag, t->pos);
 }
 
 /* The return address of the frame whose slot __fentry__ hooks: the call

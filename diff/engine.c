@@ -125,6 +125,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         b->r.t = b->r.owned;
         if ((rc = ttdi_norm_init(&b->r.norm, b->r.t, d->o.messages, d->re[1], d->re[2],
                                  d->o.no_demangle)) < 0 ||
+            (rc = ttdi_norm_sites_like(&b->r.norm, &g->norm)) < 0 ||
             (rc = ttdi_load_threads(&b->r)) < 0)
             break;
         if (!(b->partner = malloc((g->nt + 1) * sizeof *b->partner))) {
@@ -320,7 +321,11 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         if ((rc = ttdi_norm_init(&r->norm, r->t, d->o.messages, d->re[1], d->re[2],
                                  d->o.no_demangle)) < 0)
             return rc;
-        if ((rc = ttdi_load_threads(r)) < 0)
+    }
+    for (int ri = 0; ri < 2; ri++) {    /* keys with call sites before any is made */
+        ttdi_run_state *r = &d->r[ri];
+        if ((rc = ttdi_norm_sites(&r->norm, d->r[!ri].t, !d->o.ignore_call_sites)) < 0 ||
+            (rc = ttdi_load_threads(r)) < 0)
             return rc;
     }
     values_setup(d);

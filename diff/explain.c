@@ -506,13 +506,17 @@ static int memory_link(ectx *e, size_t self)
 
 /* ---- the chains -------------------------------------------------------------- */
 
-/* What an event does, in a few words: "calls `f`", "crashes (SIGSEGV)". */
+/* What an event does, in a few words: "calls `f`", "calls `f` from
+ * g:12", "crashes (SIGSEGV)". */
 static void ev_words(const ttd_event *ev, char *buf, size_t n)
 {
     const char *f = ev->name ? ev->name : "?";
 
     switch (ev->kind) {
-    case TTF_EV_ENTER: snprintf(buf, n, "calls `%s`", f); break;
+    case TTF_EV_ENTER:          /* with its call site when that aligns */
+        snprintf(buf, n, "calls `%s`%s%s", f, ev->from ? " from " : "",
+                 ev->from ? ev->from : "");
+        break;
     case TTF_EV_EXIT: snprintf(buf, n, "returns from `%s`", f); break;
     case TTF_EV_CRASH: snprintf(buf, n, "crashes (%s)", ev->text ? ev->text : "?"); break;
     default: snprintf(buf, n, "logs in `%s`", f);

@@ -5,8 +5,12 @@
  * not the site id, which depends on firing order) or its formatted text.
  * Each distinct address or site is symbolised, filtered and hashed once.
  * The same symbols answer where a function's source is (ttdi_norm_locate).
+ * Call sites (format 1.2) go into an ENTER key's low bits when both runs
+ * have them (ttdi_norm_sites: by module offset within one build, by caller
+ * and relative line across builds); an EXIT key keeps those bits 0.
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -109,6 +113,8 @@ void ttdi_norm_free(ttdi_norm *n)
     if (!n)
         return;
     ttf_sym_close(n->sym);
+    free(n->mod_same);
+    free(n->csites.slots);
     free(n->funcs.slots);
     free(n->sites.slots);
     free(n->buf);
@@ -223,6 +229,136 @@ static __attribute__((noinline)) int other_key(ttdi_norm *n,
     }
 }
 
+/* ---- call sites (format 1.2) ---------------------------------------------- */
+
+/* 1 if the other run has module m's build: the same build-id, or with
+ * none on either side the same path and size. */
+static int same_build(const ttf_module *m, const ttf_trace *other)
+{
+    for (size_t j = 0; j < ttf_module_count(other); j++) {
+        const ttf_module *o = ttf_get_module(other, j);
+        if (m->build_id_len && o->build_id_len == m->build_id_len &&
+            memcmp(m->build_id, o->build_id, m->build_id_len) == 0)
+            return 1;
+        if (!m->build_id_len && !o->build_id_len && m->size == o->size &&
+            strcmp(m->path, o->path) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int ttdi_norm_sites(ttdi_norm *n, const ttf_trace *other, int on)
+{
+    free(n->mod_same);
+    n->mod_same = NULL;
+    n->site_on = on && other && ttf_get_summary(n->trace)->sites &&
+                 ttf_get_summary(other)->sites;
+    if (!n->site_on)
+        return 0;
+    size_t nm = ttf_module_count(n->trace);
+    if (!(n->mod_same = calloc(nm ? nm : 1, 1))) {
+        n->site_on = 0;
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < nm; i++)
+        n->mod_same[i] = (uint8_t)same_build(ttf_get_module(n->trace, i), other);
+    return 0;
+}
+
+int ttdi_norm_sites_like(ttdi_norm *n, const ttdi_norm *ref)
+{
+    free(n->mod_same);
+    n->mod_same = NULL;
+    n->site_on = ref->site_on && ttf_get_summary(n->trace)->sites;
+    if (!n->site_on)
+        return 0;
+    size_t nm = ttf_module_count(n->trace);
+    if (!(n->mod_same = calloc(nm ? nm : 1, 1))) {
+        n->site_on = 0;
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < nm; i++) {
+        const ttf_module *m = ttf_get_module(n->trace, i);
+        for (size_t j = 0; j < ttf_module_count(ref->trace) && !n->mod_same[i]; j++) {
+            const ttf_module *o = ttf_get_module(ref->trace, j);
+            int same = m->build_id_len ? o->build_id_len == m->build_id_len &&
+                                         memcmp(m->build_id, o->build_id, m->build_id_len) == 0
+                                       : !o->build_id_len && m->size == o->size &&
+                                         strcmp(m->path, o->path) == 0;
+            n->mod_same[i] = (uint8_t)(same && ref->mod_same[j]);
+        }
+    }
+    return 0;
+}
+
+/* The module holding the call before return address site: index or -1
+ * (the later of two at one place). */
+static int site_module(const ttf_trace *t, uint64_t site)
+{
+    int found = -1;
+    for (size_t i = 0; i < ttf_module_count(t); i++) {
+        const ttf_module *m = ttf_get_module(t, i);
+        if (site - 1 >= m->base && site - 1 - m->base < (m->size ? m->size : 1))
+            found = (int)i;
+    }
+    return found;
+}
+
+/* What names site across runs (ttdi_norm_sites), hashed; 0: nothing does. */
+static uint64_t site_hash(ttdi_norm *n, uint64_t site)
+{
+    int mi = site_module(n->trace, site);
+    if (mi < 0)
+        return 0;
+    const ttf_module *m = ttf_get_module(n->trace, (size_t)mi);
+    if (n->mod_same[mi]) {
+        uint64_t off = site - m->base;
+        uint64_t seed = m->build_id_len ? XXH3_64bits(m->build_id, m->build_id_len)
+                                        : XXH3_64bits(m->path, strlen(m->path));
+        return XXH3_64bits_withSeed(&off, sizeof off, seed);
+    }
+    ttf_site_where w;
+    int rc = ttf_sym_site(n->sym, n->trace, site, &w);
+    n->oom |= rc == TT_ENOMEM;
+    if (rc < 0 || !w.caller || !w.line || !w.caller_line)
+        return 0;
+    uint64_t rel = (uint64_t)(int64_t)(w.line - w.caller_line);
+    return XXH3_64bits_withSeed(w.caller, strlen(w.caller), ttfi_mix64(rel + 1));
+}
+
+/* The part of an ENTER key that says where it was called from (cached). */
+static __attribute__((noinline)) uint64_t site_part(ttdi_norm *n, uint64_t site)
+{
+    ttdi_slot *s = cache_find(&n->csites, site);
+    if (s)
+        return s->hash;
+    uint64_t h = site_hash(n, site) & TTDI_SITE_MASK;
+    if (!(s = cache_add(&n->csites, site))) {
+        n->oom = 1;
+        return h;
+    }
+    s->hash = h;
+    return h;
+}
+
+const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
+                                size_t len)
+{
+    ttf_site_where w;
+    if (len)
+        buf[0] = 0;
+    if (!n->site_on || ev->kind != TTF_EV_ENTER || !ev->call_site || !len ||
+        ttf_sym_site(n->sym, n->trace, ev->call_site, &w) < 0)
+        return buf;
+    if (w.caller && w.line)
+        snprintf(buf, len, "%s:%d", w.caller, w.line);
+    else if (w.caller)
+        snprintf(buf, len, "%s+0x%llx", w.caller, (unsigned long long)w.caller_offset);
+    else
+        snprintf(buf, len, "%s", ttf_sym_name(n->sym, ev->call_site));
+    return buf;
+}
+
 int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
 {
     if (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
@@ -231,8 +367,13 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
     if (!s)
         return TT_ENOMEM;
     /* constant kinds: the compiler folds their mix */
-    *key = ev->kind == TTF_EV_ENTER ? mix(s->hash, TTF_EV_ENTER)
-                                    : mix(s->hash, TTF_EV_EXIT);
+    if (ev->kind == TTF_EV_EXIT) {
+        *key = mix(s->hash, TTF_EV_EXIT) & ~TTDI_SITE_MASK;
+        return s->keep;
+    }
+    *key = mix(s->hash, TTF_EV_ENTER);
+    if (n->site_on && ev->call_site)
+        *key ^= site_part(n, ev->call_site);
     return s->keep;
 }
 

@@ -45,7 +45,15 @@ typedef struct ttdi_norm {
     size_t buflen;          /* its size */
     int oom;                /* 1: a name or text read "?" for want of
                                memory (ttd_status) */
+    int site_on;            /* ENTER keys carry their call site (ttdi_norm_sites) */
+    uint8_t *mod_same;      /* per module: the other run has the same build */
+    ttdi_cache csites;      /* call sites by address: hash = the key part */
 } ttdi_norm;
+
+/* Bits of an ENTER key that hold its call site (format 1.2): the low 20.
+ * An EXIT key has them 0, so that the EXIT closing a call is found from
+ * its ENTER's key whatever site that had (ttdi_norm_exit_of). */
+#define TTDI_SITE_MASK ((1ull << 20) - 1)
 
 /* Set up n over trace t (opens its symbols, C++ names demangled unless
  * no_demangle). 0, TT_ENOMEM or a symbol error. */
@@ -53,6 +61,29 @@ int ttdi_norm_init(ttdi_norm *n, const ttf_trace *t, int messages,
                    const ttd_regex *keep, const ttd_regex *drop,
                    int no_demangle);
 void ttdi_norm_free(ttdi_norm *n);
+
+/* Call sites in the keys (format 1.2; both runs must be set up alike):
+ * with on, and both n's run and other recorded sites, an ENTER's key also
+ * says where it was called from, so that two calls of one function from
+ * different places are different events. The site is named so that it
+ * compares across runs: in a module of the same build in both runs (same
+ * build-id; same path and size without one) by its offset in the module
+ * (ASLR moves only the base); in a module rebuilt between them by the
+ * calling function and the call's line counted from that function's first
+ * line (code moved elsewhere changes neither); without debug info for
+ * that, not at all (the call matches by its function, as with on = 0).
+ * 0 or TT_ENOMEM. */
+int ttdi_norm_sites(ttdi_norm *n, const ttf_trace *other, int on);
+/* The same for a third run (a baseline) set up as ref was: on if ref's are
+ * and n's run has sites; a module named by offset where ref names the same
+ * build's so, else by caller and line. 0 or TT_ENOMEM. */
+int ttdi_norm_sites_like(ttdi_norm *n, const ttdi_norm *ref);
+
+/* "parse:330" (the calling function and the call's line) or "parse+0x3c"
+ * for an ENTER's call site, into buf; "" when sites are off for n or the
+ * event has none. Returns buf. */
+const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
+                                size_t len);
 
 /* The key of ev: 1 with *key set if it takes part in the alignment, 0 if
  * it is filtered out or never compared (thread, module, sync events), or
@@ -75,11 +106,13 @@ void ttdi_norm_locate(ttdi_norm *n, uint64_t addr, uint32_t site,
                       uint64_t time_ns, const char **file, int *line);
 
 /* The EXIT key that closes a call entered with ENTER key k (keys are the
- * function's hash with the kind's mixed in: normalise.c). Inline: the
- * tree builder asks once per call. */
+ * function's hash with the kind's mixed in, an ENTER's with its call site
+ * in the TTDI_SITE_MASK bits, which an EXIT's has 0: normalise.c).
+ * Inline: the tree builder asks once per call. */
 static inline uint64_t ttdi_norm_exit_of(uint64_t enter_key)
 {
-    return enter_key ^ ttfi_mix64((uint64_t)TTF_EV_ENTER) ^ ttfi_mix64((uint64_t)TTF_EV_EXIT);
+    return (enter_key ^ ttfi_mix64((uint64_t)TTF_EV_ENTER) ^
+            ttfi_mix64((uint64_t)TTF_EV_EXIT)) & ~TTDI_SITE_MASK;
 }
 
 /* ---- open-frame counts (openset.c) --------------------------------------- */

@@ -40,7 +40,8 @@ extern "C" {
  * ttd_result for runs with no split); ttd_outcome in ttd_result;
  * ttd_result values_ignored, value_others; value_first is now the
  * headline value difference (see explain.c).
- * 1.8: inside the frame (issue 21): ttd_divergence frames, nframes (the
+ * 1.8: call sites (format 1.2): ttd_options ignore_call_sites, ttd_event
+ * from. Inside the frame (issue 21): ttd_divergence frames, nframes (the
  * stack with the functions the compiler inlined, from the call sites'
  * DWARF inline chains), ttd_frame inlined, call_line, call_file;
  * ttd_divergence lines (ttd_lines: the deciding line). */
@@ -111,6 +112,10 @@ typedef struct ttd_options {
     int first_only;         /* 1: per thread pair, only the first divergence,
                                reading no further than the call holding it
                                (pair event counts are then what was read) */
+    int ignore_call_sites;  /* 1: calls of one function align whatever
+                               their call sites (format 1.2); 0: a call
+                               from another place is another event, when
+                               both runs recorded sites (ttdi_norm_sites) */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread
@@ -153,6 +158,11 @@ typedef struct ttd_event {
     const char *value;  /* ENTER: its arguments "(1, NULL)"; EXIT: its
                            return value "-22"; NULL if not recorded, not
                            described by debug info, or void */
+    const char *from;   /* ENTER whose call site takes part in the
+                           alignment (format 1.2, ttd_options
+                           ignore_call_sites off): where it was called,
+                           "parse:330" (caller:line) or "parse+0x3c"; else
+                           NULL */
 } ttd_event;
 
 /* One frame of a call stack. */

@@ -161,6 +161,10 @@ int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
     if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) {
         char v[512];
         out->name = ttdi_norm_func(&w->r->norm, ev);
+        if (ev->kind == TTF_EV_ENTER && ev->call_site && w->r->norm.site_on &&
+            ttdi_norm_site_text(&w->r->norm, ev, v, sizeof v)[0] &&
+            !(out->from = ttfi_arena_strcpy(&d->arena, v)))
+            return TT_ENOMEM;
         if (!d->values || !ttdi_values_text(&w->r->norm, ev, v, sizeof v))
             return 0;
         out->value = ttfi_arena_strcpy(&d->arena, v);

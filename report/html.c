@@ -164,9 +164,14 @@ static void code(hw *w, const ttd_event *e, int mode)
             raw(w, "<span class=\"val\">");
             esc(w, e->value);
             raw(w, "</span>%s", mode == ROW_LEAF ? ";" : " {");
-            return;
+        } else {
+            raw(w, "%s", ttri_call_suffix(e->name, mode == ROW_LEAF));
         }
-        raw(w, "%s", ttri_call_suffix(e->name, mode == ROW_LEAF));
+        if (e->from) {              /* its call site (format 1.2) */
+            raw(w, " <span class=\"cm\">/* from ");
+            esc(w, e->from);
+            raw(w, " */</span>");
+        }
         return;
     case TTF_EV_EXIT:
         raw(w, "}");

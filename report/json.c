@@ -216,6 +216,8 @@ static void event(jw *w, const ttd_event *e)
         k_str(w, "text", e->text);
     if (e->value)
         k_str(w, "value", e->value);
+    if (e->from)
+        k_str(w, "from", e->from);
     k_i64(w, "depth", e->depth);
     k_u64(w, "thread", e->thread);
     k_u64(w, "time_ns", e->time_ns);
@@ -304,6 +306,7 @@ static void options(jw *w, const ttd_options *o)
     k_bool(w, "collapse_loops", o->collapse_loops);
     k_bool(w, "no_demangle", o->no_demangle);
     k_bool(w, "no_values", o->no_values);
+    k_bool(w, "ignore_call_sites", o->ignore_call_sites);
     key(w, "baselines");
     open_c(w, '[');
     for (size_t i = 0; o->baselines && i < o->nbaselines; i++)

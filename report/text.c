@@ -53,6 +53,10 @@ static void describe(tw *w, const ttd_event *e)
             fputs(e->kind == TTF_EV_EXIT ? " = " : "", w->f);
             safe(w, e->value);
         }
+        if (e->from) {
+            fputs(" from ", w->f);
+            safe(w, e->from);
+        }
         break;
     case TTF_EV_CRASH:
         fprintf(w->f, "crash %s (signal %d) at 0x%" PRIx64, e->text ? e->text : "?",
@@ -103,6 +107,11 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
             fprintf(w->f, "[depth %d] ", ind);
         if (e->kind == TTF_EV_ENTER) {
             call_line(w, e, folded ? &ev[i + 1] : NULL, folded);
+            if (e->from) {          /* its call site (format 1.2) */
+                fputs("  /* from ", w->f);
+                safe(w, e->from);
+                fputs(" */", w->f);
+            }
         } else if (e->kind == TTF_EV_EXIT) {
             fputs("} /* ", w->f);
             safe(w, e->name);

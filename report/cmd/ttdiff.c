@@ -50,6 +50,10 @@ static const char usage[] =
     "                      (repeatable; each trace's folder is always searched)\n"
     "  --no-values         ignore recorded call values (-pg -mfentry builds):\n"
     "                      no value divergence, suspects ranked without them\n"
+    "  --ignore-call-sites calls of one function align whatever place they\n"
+    "                      were called from (by default, when both traces\n"
+    "                      recorded call sites, a call from another line is\n"
+    "                      another event)\n"
     "  --profile           compare per-function profiles instead: calls and\n"
     "                      times side by side, bad - good, largest change first\n"
     "                      (text or json; exit 1 if call counts differ or a\n"
@@ -212,6 +216,8 @@ static int parse(cli *c, int argc, char **argv)
             c->profile = 1;
         } else if (!strcmp(a, "--no-demangle")) {
             c->o.no_demangle = 1;
+        } else if (!strcmp(a, "--ignore-call-sites")) {
+            c->o.ignore_call_sites = 1;
         } else if (!strcmp(a, "--no-values")) {
             c->o.no_values = 1;
         } else {

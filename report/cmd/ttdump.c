@@ -24,6 +24,7 @@ struct opts {
     int merged;                /* 1: one time-ordered stream of all threads */
     int stats;                 /* 1: counts instead of events */
     int lines;                 /* 1: file:line on enter events */
+    int sites;                 /* 1: call sites on enter events (format 1.2) */
     int header;                /* 1: print the sections before the events */
     int color;                 /* 1: ANSI colours */
     ttri_cli_filter filter;     /* --thread, --function, --exclude */
@@ -101,6 +102,9 @@ static const char *const usage_text =
     "      --chrome          Chrome trace-event JSON (Perfetto UI,\n"
     "                        chrome://tracing) instead of events\n"
     "  -l, --lines           file:line on enter events\n"
+    "      --sites           where each call came from: 'from caller+0x1a'\n"
+    "                        (and the call's file:line with --lines), for\n"
+    "                        traces with call sites (format 1.2)\n"
     "      --no-demangle     show C++ function names mangled, as stored\n"
     "      --exe FILE        symbols from FILE for the module with its build-id\n"
     "                        (the program rebuilt or moved since; repeatable)\n"
@@ -596,7 +600,7 @@ static void put_values(const struct dump *d, const ttf_event *ev)
     fputs(sig->variadic ? (sig->nparams ? ", ...)" : "...)") : ")", d->out);
 }
 
-/* " from caller+0x1a" after an ENTER with a call site (format 1.2): the
+/* --sites: " from caller+0x1a" after an ENTER with a call site (format 1.2): the
  * function holding the call and the return address's offset in it; the
  * module and offset without a symbol table; with --lines also the call's
  * file:line. */
@@ -638,7 +642,7 @@ static void print_call(const struct dump *d, const ttf_event *ev, int depth)
         put_values(d, ev);
     if (enter && d->o->lines)
         put_where(d, ev);
-    if (enter && ev->call_site)
+    if (enter && ev->call_site && d->o->sites)
         put_site(d, ev);
     fputc('\n', d->out);
 }
@@ -1053,6 +1057,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"exe", required_argument, NULL, 'E' + 256},
         {"debug-dir", required_argument, NULL, 'G' + 256},
         {"raw-values", no_argument, NULL, 'R' + 256},
+        {"sites", no_argument, NULL, 'W' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -1067,6 +1072,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'X' + 256: filter_or_die(o, "--exclude", optarg); break;
         case 's': o->stats = 1; break;
         case 'l': o->lines = 1; break;
+        case 'W' + 256: o->sites = 1; break;
         case 'n': o->header = 0; break;
         case 'C': color = optarg; break;
         case 'P' + 256: o->profile = 1; break;

@@ -5,6 +5,9 @@
 # median ns/call of BENCH_REPS (5) interleaved runs; never fails on speed.
 # BENCH_SCALE=0.1 shrinks every run for a quick look; on a busy machine it
 # stops after 3 reps when the next would pass BENCH_BUDGET (300) seconds.
+# BENCH_BASE=REF (a git commit, branch or tag) adds a "before" row: the same
+# binary run with the libttcap.so of REF (tests/bench/before.sh), and the
+# change in ns and bytes per call against it, in the same run.
 
 B=${1:-build}
 BB=$B/bench
@@ -40,6 +43,10 @@ have_tt=0
 [ "$have_tt" = 1 ] || note "libttcap not built yet: no ttcap rows"
 have_static=0
 [ -x "$BB/cap_work.ttcap-static" ] && have_static=1
+before=""
+if [ -n "${BENCH_BASE:-}" ] && [ "$have_tt" = 1 ]; then
+    before=$(sh tests/bench/before.sh "$B" "$BENCH_BASE") || before=""
+fi
 have_log=0
 [ -x "$BB/cap_log.ttcap" ] && [ -x "$BB/cap_log.plain" ] && have_log=1
 
@@ -81,7 +88,7 @@ fi
 ncalls() {
     case $1 in
     plain|empty|stub|off|offnoplt|offstatic) n=50000000 ;;
-    ttcap|static) n=6000000 ;;
+    ttcap|static|before) n=6000000 ;;
     none) n=12000000 ;;
     uftrace) n=1000000 ;;
     uftrace4m) n=2000000 ;;
@@ -126,6 +133,7 @@ run() {
     offnoplt) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap-noplt" "$wl" "$n" "$th" > "$out" ;;
     offstatic) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap-static" "$wl" "$n" "$th" > "$out" ;;
     ttcap) TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
+    before) TTCAP_OUT=$trc LD_LIBRARY_PATH=$before "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
     none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
     static) TTCAP_OUT=$trc "$BB/cap_work.ttcap-static" "$wl" "$n" "$th" > "$out" ;;
     uftrace) uftrace record -d "$tmp/uft" "$BB/cap_work.inst" "$wl" "$n" "$th" > "$out" 2>"$tmp/err" ;;
@@ -146,7 +154,7 @@ run() {
     fi
     total=$((calls * th))
     case $v in
-    ttcap|none|static|log-ttcap|log-none|log-filtered) trace_bytes "$total" ;;
+    ttcap|none|static|before|log-ttcap|log-none|log-filtered) trace_bytes "$total" ;;
     uftrace*) bytes=$(cat "$tmp"/uft/*.dat 2>/dev/null | wc -c) ;;
     lttng) bytes=$lt_bytes; flag=$lt_flag ;;
     esac
@@ -209,6 +217,7 @@ run_lttng() {
 # ---- the runs, interleaved: every rep runs every variant once -----------
 variants="plain empty stub"
 [ "$have_tt" = 1 ] && variants="$variants off ttcap none"
+[ -n "$before" ] && variants="$variants before"
 [ -x "$BB/cap_work.ttcap-noplt" ] && variants="$variants offnoplt"
 [ "$have_static" = 1 ] && variants="$variants offstatic static"
 [ "$have_uft" = 1 ] && variants="$variants uftrace uftrace4m"
@@ -247,7 +256,7 @@ done
 load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 basis=$(awk -v a="$load0" -v b="$load1" -v n="$(nproc)" 'BEGIN { print (a + 0 > n / 2 || b + 0 > n / 2) ? "cpu" : "wall" }')
 # results: wl variant rep wall_ns bytes rss_kb flag cpu_ns
-awk -v basis="$basis" '
+awk -v basis="$basis" -v base="${BENCH_BASE:-}" '
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
@@ -263,7 +272,7 @@ BEGIN {
     name["uftrace4m"] = "uftrace record -b 4M"; name["lttng"] = "lttng-ust cyg-fast"
     name["log-plain"] = "loop, TT_LOG compiled out"; name["log-off"] = "TT_LOG, tracing disabled"
     name["log-filtered"] = "TT_LOG above threshold"; name["log-ttcap"] = "TT_LOG tsc"
-    name["log-none"] = "TT_LOG order-only"
+    name["log-none"] = "TT_LOG order-only"; name["before"] = "ttcap tsc (.so), BENCH_BASE"
 }
 {
     k = $1 SUBSEP $2
@@ -309,6 +318,11 @@ END {
                 ratio(m, e), ratio(m, t),
                 med(rss[k]) / 1024, tg, flagtext(k, tg != "")
         }
+        kb = wls[w] SUBSEP "before"; k = wls[w] SUBSEP "ttcap"
+        if ((kb in wall) && (k in wall))
+            printf "  change against BENCH_BASE=%s: %+.2f ns/call wall, %+.2f cpu, %+.2f B/call\n", base,
+                med(wall[k]) - med(wall[kb]), med(cpu[k]) - med(cpu[kb]),
+                ((k in bytes) && (kb in bytes)) ? med(bytes[k]) - med(bytes[kb]) : 0
     }
 }' "$res"
 

@@ -9,6 +9,9 @@
 # the TSC) and at most 8 B per call. Without a clock the plain mode costs
 # less than catching a return does, so only bytes are checked there.
 # Never fails on speed. x86-64 only.
+# BENCH_BASE=REF (a git commit, branch or tag) adds "before" rows: the same
+# binaries run with the libttcap.so of REF (tests/bench/before.sh), and the
+# cost of the change in ns and bytes per call, both modes, in the same run.
 # All runs share one CPU (BENCH_CPU, default 0; taskset, when installed):
 # on a VM whose CPUs run at different speeds from moment to moment, runs
 # that land on different CPUs made ratios swing by 20%.
@@ -30,12 +33,16 @@ done
 have_uft=0
 command -v uftrace >/dev/null 2>&1 && have_uft=1
 [ "$have_uft" = 1 ] || echo "note: uftrace not installed: skipped"
+before=""
+if [ -n "${BENCH_BASE:-}" ]; then
+    before=$(sh tests/bench/before.sh "$B" "$BENCH_BASE") || before=""
+fi
 
 ncalls() {
     case $1 in
     plain|empty|pgempty) n=50000000 ;;
     pgret) n=20000000 ;;
-    inst|values) n=6000000 ;;
+    inst|values|inst-before|values-before) n=6000000 ;;
     inst-none|values-none) n=12000000 ;;
     uftrace) n=500000 ;;
     esac
@@ -53,6 +60,7 @@ run() {
     plain|empty|pgempty|pgret) "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
     inst|values) TTCAP_OUT=$trc "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
     inst-none|values-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_vwork.${v%-none}" "$wl" "$n" > "$out" ;;
+    inst-before|values-before) TTCAP_OUT=$trc LD_LIBRARY_PATH=$before "$BB/cap_vwork.${v%-before}" "$wl" "$n" > "$out" ;;
     uftrace) uftrace record -d "$tmp/uft" -A '^leaf$@arg1' -R '^leaf$@retval' \
                  -A '^chain_@arg1' -R '^chain_@retval' "$BB/cap_vwork.pg" "$wl" "$n" > "$out" 2>/dev/null ;;
     esac
@@ -76,6 +84,7 @@ run() {
 
 variants="plain empty pgempty pgret inst values inst-none values-none"
 [ "$have_uft" = 1 ] && variants="$variants uftrace"
+[ -n "$before" ] && variants="$variants inst-before values-before"
 echo "values bench: $REPS reps, scale $SCALE, $(nproc) cpus${TT_BENCH_PINNED:+ (pinned to cpu ${BENCH_CPU:-0})}; uptime:$(uptime | sed 's/.*up [^,]*, *[0-9]* users*, *//; s/^/ /')"
 start=$(date +%s)
 rep=1
@@ -86,7 +95,7 @@ while [ "$rep" -le "$REPS" ]; do
     rep=$((rep + 1))
 done
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-awk -v load="$load" '
+awk -v load="$load" -v base="${BENCH_BASE:-}" '
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
@@ -98,6 +107,7 @@ BEGIN {
     name["pgempty"] = "-pg -mfentry, empty __fentry__"; name["pgret"] = "-pg -mfentry, return hook only"; name["inst"] = "ttcap plain mode, tsc"
     name["values"] = "ttcap VALUES mode, tsc"; name["inst-none"] = "ttcap plain mode, clock none"
     name["values-none"] = "ttcap VALUES mode, clock none"; name["uftrace"] = "uftrace record -A arg1 -R retval"
+    name["inst-before"] = "ttcap plain mode, tsc, BENCH_BASE"; name["values-before"] = "ttcap VALUES mode, tsc, BENCH_BASE"
 }
 {
     k = $1 SUBSEP $2
@@ -125,6 +135,16 @@ END {
                 tg = sprintf("-, %s (no time target: the return hook alone is %.2fx)",
                              bm != "-" && bm <= 8 ? "ok" : "MISSED", med(c[wl SUBSEP "pgret"]) / pc)
             printf "  %-34s %8.2f %8.2f %7s %9s  %s%s\n", name[v], med(w[k]), med(c[k]), bm, r, tg, (k in f) ? " flag " f[k] : ""
+        }
+    }
+    for (x = 1; x <= nw && base != ""; x++) {
+        wl = wls[x]
+        for (m = 0; m < 2; m++) {
+            v = m ? "values" : "inst"; k = wl SUBSEP v; kb = wl SUBSEP v "-before"
+            if (!(kb in c)) continue
+            if (x == 1 && m == 0) printf "\nchange against BENCH_BASE=%s (same binaries, same run; medians):\n", base
+            printf "  %-6s %-6s mode: %+.2f ns/call (cpu), %+.2f ns/call (wall), %+.2f B/call\n", wl, m ? "values" : "plain",
+                med(c[k]) - med(c[kb]), med(w[k]) - med(w[kb]), med(b[k]) - med(b[kb])
         }
     }
     printf "\nmedian of the runs; ratio and targets on the thread CPU time (the machine is shared);\n"

@@ -4,6 +4,8 @@
  * reader library, so the bench can run while format/ is being written and
  * cross-checks it: data bytes = chunk headers + records, padding excluded.
  *
+ * Call-site prefixes (format 1.2) are counted apart (site_prefixes).
+ *
  * usage: cap_trcstat FILE  ->  "data_bytes=.. events=.. messages=.. ..."
  */
 #include <fcntl.h>
@@ -21,6 +23,7 @@ struct stat_sum {
     uint64_t enters, exits;     /* hot ENTER / EXIT records */
     uint64_t messages;          /* MESSAGE records */
     uint64_t others;            /* any other extended record */
+    uint64_t sites;             /* call-site prefixes (format 1.2) */
     uint64_t chunks;            /* chunks with a valid magic */
     int bad;                    /* 1: a record ran past its chunk */
 };
@@ -56,6 +59,9 @@ static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
         tag == TTF_T_ENTER_MISS ? s->enters++ : s->exits++;
         p = skip_uvar(p, e, NULL);
         p = p && timed ? skip_uvar(p, e, NULL) : p;
+    } else if (tag == TTF_T_SITE_ALT || tag == TTF_T_SITE_NEW) {
+        s->sites++;             /* a prefix: its ENTER follows */
+        p = tag == TTF_T_SITE_NEW ? skip_uvar(p, e, NULL) : p;
     } else if (tag <= TTF_R_LAST) {
         tag == TTF_R_MESSAGE ? s->messages++ : s->others++;
         p = skip_uvar(p, e, &len);
@@ -107,11 +113,11 @@ int main(int argc, char **argv)
     for (size_t at = off; at + csize <= n; at += csize)
         walk_chunk(m + at, csize, &s);
     printf("data_bytes=%llu events=%llu enters=%llu exits=%llu messages=%llu "
-           "other=%llu chunks=%llu chunk_size=%u file_bytes=%zu damaged=%d\n",
+           "other=%llu site_prefixes=%llu chunks=%llu chunk_size=%u file_bytes=%zu damaged=%d\n",
            (unsigned long long)s.data,
            (unsigned long long)(s.enters + s.exits + s.messages),
            (unsigned long long)s.enters, (unsigned long long)s.exits,
            (unsigned long long)s.messages, (unsigned long long)s.others,
-           (unsigned long long)s.chunks, csize, n, s.bad);
+           (unsigned long long)s.sites, (unsigned long long)s.chunks, csize, n, s.bad);
     return 0;
 }

@@ -54,6 +54,9 @@ RB_RUN_TIMEOUT=${RB_RUN_TIMEOUT:-600}
 RB_BUILD_TIMEOUT=${RB_BUILD_TIMEOUT:-1800}
 RB_DIFF_TIMEOUT=${RB_DIFF_TIMEOUT:-900}
 JOBS=${JOBS:-2}
+RB_TTDIFF_ARGS=${RB_TTDIFF_ARGS:-}   # more ttdiff options for both diffs (split on blanks),
+                                    # e.g. --ignore-call-sites to score the same recordings
+                                    # without call-site alignment
 OUTD=$B/realbugs
 mkdir -p "$RB_CACHE/src" "$OUTD"
 # the compiler and linker flags of each mode (the case's build function
@@ -138,7 +141,7 @@ record() {
 # ttdiff_json A B OUTBASE : ttdiff --format json, timed; prints its status
 ttdiff_json() {
     /usr/bin/time -f '%U %S %M' -o "$3.time" \
-        timeout -k 10 "$RB_DIFF_TIMEOUT" "$B/ttdiff" --format json "$1" "$2" \
+        timeout -k 10 "$RB_DIFF_TIMEOUT" "$B/ttdiff" --format json $RB_TTDIFF_ARGS "$1" "$2" \
         >"$3.json" 2>"$3.err"
     echo $?
 }

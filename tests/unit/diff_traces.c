@@ -142,10 +142,15 @@ int dt_run(dt *t, uint32_t th, const char *s)
             t->now[th] = strtoull(s + 1, &end, 10);
             s = end;
         } else {
-            const char *b = strchr(s, '{');
-            uint64_t a = dt_addr(t, s, (size_t)(b - s));
+            const char *b = strchr(s, '{'), *c = memchr(s, ':', (size_t)(b - s));
+            uint64_t a = dt_addr(t, s, (size_t)((c ? c : b) - s));
+            /* "f:N{": called from N bytes into the calling function */
+            uint64_t site = c ? (t->depth[th] ? t->stack[th][t->depth[th] - 1]
+                                              : dt_addr(t, "main", 4)) + strtoull(c + 1, NULL, 0)
+                              : 0;
             t->stack[th][t->depth[th]++] = a;
-            rc = ttf_write_enter(t->w, th, t->now[th], a);
+            rc = c ? ttf_write_enter_site(t->w, th, t->now[th], a, site)
+                   : ttf_write_enter(t->w, th, t->now[th], a);
             s = b + 1;
         }
     }

@@ -2,7 +2,9 @@
  * diff_traces.h - build small synthetic traces for the ttdiff tests with
  * the format writer, from a tiny script: "main{ parse{ lex{} } }" enters
  * and leaves functions of this test binary (so they symbolise to real
- * names), "#1:7" logs call site 1 with the argument 7, "*11" crashes.
+ * names), "#1:7" logs call site 1 with the argument 7, "*11" crashes,
+ * "lex:2{}" calls lex from 2 bytes into the calling function (a call site,
+ * format 1.2).
  * The bodies are in diff_traces.c (linked into every unit test).
  */
 #ifndef DIFF_TRACES_H
