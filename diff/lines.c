@@ -394,11 +394,13 @@ static void split_paths(ttd_diff *d, const ttdi_pass_spec *ps, const ttd_diverge
     }
 }
 
-/* One run's position at the split, q levels inside T (NULL: unknown). */
+/* One run's position at the split, q levels inside T, the innermost of
+ * the nstack common frames (NULL: unknown). */
 static const ttd_line_call *split_pos(ttd_diff *d, int ri, const ttdi_pass_spec *ps,
-                                      const where *w, size_t q, uint64_t count)
+                                      const where *w, size_t q, uint64_t count,
+                                      size_t nstack)
 {
-    if (ps->at.kind == TTF_EV_EXIT && q == 0)
+    if (ps->at.kind == TTF_EV_EXIT && q == 0 && ps->nstack == nstack)
         return returned(d); /* its first differing event, or (no event
                                differs in it) the next common one: it
                                returned where the other run called */
@@ -422,8 +424,10 @@ static int decide(ttd_diff *d, const ttdi_pass_spec *ps, ttd_divergence *dv,
         return TT_ENOMEM;
     l->function = df->name;
     l->inlined = df->inlined;
-    l->good = split_pos(d, TTD_GOOD, &ps[TTD_GOOD], &w[TTD_GOOD], q, h->good_count);
-    l->bad = split_pos(d, TTD_BAD, &ps[TTD_BAD], &w[TTD_BAD], q, h->bad_count);
+    l->good = split_pos(d, TTD_GOOD, &ps[TTD_GOOD], &w[TTD_GOOD], q, h->good_count,
+                        dv->nstack);
+    l->bad = split_pos(d, TTD_BAD, &ps[TTD_BAD], &w[TTD_BAD], q, h->bad_count,
+                       dv->nstack);
     const where *ref = w[TTD_BAD].c ? &w[TTD_BAD] : &w[TTD_GOOD];
     if (tf->last_site && locate(d, TTD_BAD, tf->last_site, tf->last_time,
                                 dv->stack[dv->nstack - 1].name, &wc) &&
