@@ -241,27 +241,24 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
     return q;
 }
 
-/* The call site of an ENTER of a (FORMAT.md 4.3): 1 if it is the newest
- * of the function's slot, the common case, which costs no byte (the state
- * then moves on here); 0 if the ENTER needs a prefix (cap_site_prefix). */
+/* The call site of an ENTER of a (FORMAT.md 4.3): 1 if it is the one
+ * predicted for the function's slot, the common case, which costs no byte
+ * (the state then moves on here); 0 if the ENTER needs a prefix
+ * (cap_site_prefix). */
 static inline __attribute__((always_inline))
 int cap_site_same(struct tstate *t, uintptr_t a, uintptr_t site)
 {
-    struct ttf_sites *st = t->sites;
-    if (__builtin_expect(st->ways[TTF_SLOT(a)][0] != site, 0))
-        return 0;
-    st->last = site;
-    return 1;
+    return ttf_site_try(t->sites, TTF_SITE_SLOT(a), site);
 }
 
-/* The prefix of an ENTER of a whose site is not its slot's newest, at p:
+/* The prefix of an ENTER of a whose site is not its slot's predicted one, at p:
  * returns where the ENTER record goes, *ptag the prefix's tag (committed
  * last, for the two records as one). Moves the site state on, like the
  * function cache, before the commit. */
 static inline uint8_t *cap_site_prefix(struct tstate *t, uint8_t *p, uintptr_t a,
                                        uintptr_t site, uint8_t *ptag)
 {
-    unsigned slot = TTF_SLOT(a);
+    unsigned slot = TTF_SITE_SLOT(a);
     struct ttf_sites *st = t->sites;
     uint8_t *e = ttf_put_site_prefix(p, st, slot, site, ptag);
     ttf_site_advance(st, slot, site);

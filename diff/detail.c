@@ -378,8 +378,10 @@ static int batch(ttd_diff *d, const size_t *hi, size_t n)
     for (int ri = 0; rc >= 0 && ri < 2; ri++)
         rc = walk_run(d, ri, j, n);
     for (size_t i = 0; rc >= 0 && i < n; i++)
-        if ((rc = job_finish(d, &j[i])) >= 0)
+        if ((rc = job_finish(d, &j[i])) >= 0) {
+            ttdi_sites_trim((ttd_divergence *)j[i].dv);    /* call sites where they matter */
             d->detail[hi[i]] = j[i].dv;
+        }
     for (size_t i = 0; i < n; i++) {
         free(j[i].ps[0].stack);
         free(j[i].ps[1].stack);

@@ -322,16 +322,17 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
                                  d->o.no_demangle)) < 0)
             return rc;
     }
-    for (int ri = 0; ri < 2; ri++) {    /* keys with call sites before any is made */
-        ttdi_run_state *r = &d->r[ri];
-        if ((rc = ttdi_norm_sites(&r->norm, d->r[!ri].t, !d->o.ignore_call_sites)) < 0 ||
-            (rc = ttdi_load_threads(r)) < 0)
+    for (int ri = 0; ri < 2; ri++)
+        if ((rc = ttdi_load_threads(&d->r[ri])) < 0)
             return rc;
-    }
     values_setup(d);
     if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0 ||
         (rc = code_results(d)) < 0)
         return rc;
+    for (int ri = 0; ri < 2; ri++)      /* keys with call sites, before any is made */
+        if ((rc = ttdi_norm_sites(&d->r[ri].norm, d->r[!ri].t, !d->o.ignore_call_sites,
+                                  d->cd)) < 0)
+            return rc;
     if ((rc = pair_runs(d, err)) < 0 || (rc = ttdi_make_pairs(d)) < 0 ||
         (rc = open_baselines(d, err)) < 0)
         return rc;

@@ -82,6 +82,8 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
     for (size_t k = 0; k < m; k++) {
         hs[k].time_ns = ev[3 * k + 1].time_ns;
         hs[k].good_time_ns = ev[3 * k].time_ns;
+        ttdi_sites_trim_pair(hs[k].good_first ? &ev[3 * k] : NULL,
+                             hs[k].bad_first ? &ev[3 * k + 1] : NULL);
     }
     rc = 0;
 out:

@@ -6,8 +6,9 @@
  * Each distinct address or site is symbolised, filtered and hashed once.
  * The same symbols answer where a function's source is (ttdi_norm_locate).
  * Call sites (format 1.2) go into an ENTER key's low bits when both runs
- * have them (ttdi_norm_sites: by module offset within one build, by caller
- * and relative line across builds); an EXIT key keeps those bits 0.
+ * have them (ttdi_norm_sites: by module offset within one build, by the
+ * calling function and which of its calls it is across builds); an EXIT
+ * key keeps those bits 0.
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
 #include <stdio.h>
@@ -15,7 +16,9 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "codediff.h"
 #include "prepare.h"
+#include "x86len.h"
 
 /* Give every event kind its own key space. */
 static uint64_t mix(uint64_t h, int kind)
@@ -247,10 +250,12 @@ static int same_build(const ttf_module *m, const ttf_trace *other)
     return 0;
 }
 
-int ttdi_norm_sites(ttdi_norm *n, const ttf_trace *other, int on)
+int ttdi_norm_sites(ttdi_norm *n, const ttf_trace *other, int on,
+                    const struct ttdi_codediff *cd)
 {
     free(n->mod_same);
     n->mod_same = NULL;
+    n->cd = cd;
     n->site_on = on && other && ttf_get_summary(n->trace)->sites &&
                  ttf_get_summary(other)->sites;
     if (!n->site_on)
@@ -269,6 +274,7 @@ int ttdi_norm_sites_like(ttdi_norm *n, const ttdi_norm *ref)
 {
     free(n->mod_same);
     n->mod_same = NULL;
+    n->cd = ref->cd;
     n->site_on = ref->site_on && ttf_get_summary(n->trace)->sites;
     if (!n->site_on)
         return 0;
@@ -304,8 +310,59 @@ static int site_module(const ttf_trace *t, uint64_t site)
     return found;
 }
 
-/* What names site across runs (ttdi_norm_sites), hashed; 0: nothing does. */
-static uint64_t site_hash(ttdi_norm *n, uint64_t site)
+/* 1 if insn at p is a call (e8 rel32, or ff /2), past its prefixes. */
+static int is_call(const uint8_t *p, const struct ttdi_insn *in)
+{
+    unsigned i = 0;
+    while (i + 1 < in->len && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xf2 ||
+                               p[i] == 0xf3 || p[i] == 0x2e || p[i] == 0x3e ||
+                               p[i] == 0x26 || p[i] == 0x36 || p[i] == 0x64 ||
+                               p[i] == 0x65 || p[i] == 0xf0))
+        i++;
+    if (i + 1 < in->len && (p[i] & 0xf0) == 0x40)
+        i++;                    /* REX */
+    if (p[i] == 0xe8)
+        return 1;
+    return p[i] == 0xff && i + 1 < in->len && ((p[i + 1] >> 3) & 7) == 2;
+}
+
+/* Which call of its function a call site is: 1 + the calls before it in
+ * the calling function's machine code, decoded from its start; 0 when the
+ * code is unknown or the site is no call's end. A rebuilt function whose
+ * calls are the same has the same ordinals, whatever moved around it.
+ * *target: what a direct call there calls (in the run's addresses), else 0. */
+static uint64_t call_ordinal(const ttf_site_where *w, uint64_t site, uint64_t *target)
+{
+    const uint8_t *c = w->caller_code;
+    uint64_t at = 0, calls = 0;
+    *target = 0;
+    if (!c || w->caller_offset > w->caller_size)
+        return 0;
+    while (at < w->caller_offset) {
+        struct ttdi_insn in;
+        const uint8_t *p = c + at;
+        if (ttdi_x86_decode(p, (size_t)(w->caller_size - at), &in) < 0)
+            return 0;
+        calls += (uint64_t)is_call(p, &in);
+        at += in.len;
+        if (at != w->caller_offset)
+            continue;
+        if (!is_call(p, &in))
+            return 0;
+        if (in.branch && in.imm_len == 4) {
+            const uint8_t *r = p + in.imm_off;
+            uint32_t rel = (uint32_t)r[0] | (uint32_t)r[1] << 8 | (uint32_t)r[2] << 16 |
+                           (uint32_t)r[3] << 24;
+            *target = site + (uint64_t)(int64_t)(int32_t)rel;
+        }
+        return calls;
+    }
+    return 0;
+}
+
+/* What names site across runs (ttdi_norm_sites), hashed; 0: nothing does.
+ * *target as call_ordinal's, across builds. */
+static uint64_t site_hash(ttdi_norm *n, uint64_t site, uint64_t *target)
 {
     int mi = site_module(n->trace, site);
     if (mi < 0)
@@ -320,25 +377,30 @@ static uint64_t site_hash(ttdi_norm *n, uint64_t site)
     ttf_site_where w;
     int rc = ttf_sym_site(n->sym, n->trace, site, &w);
     n->oom |= rc == TT_ENOMEM;
-    if (rc < 0 || !w.caller || !w.line || !w.caller_line)
+    if (rc < 0 || !w.caller || !n->cd || ttdi_codediff_changed(n->cd, w.caller) != 0)
         return 0;
-    uint64_t rel = (uint64_t)(int64_t)(w.line - w.caller_line);
-    return XXH3_64bits_withSeed(w.caller, strlen(w.caller), ttfi_mix64(rel + 1));
+    uint64_t k = call_ordinal(&w, site, target);
+    return k ? XXH3_64bits_withSeed(w.caller, strlen(w.caller), ttfi_mix64(k)) : 0;
 }
 
-/* The part of an ENTER key that says where it was called from (cached). */
-static __attribute__((noinline)) uint64_t site_part(ttdi_norm *n, uint64_t site)
+/* The part of an ENTER key that says where it was called from (cached by
+ * site). Across builds, a direct call there that calls another function
+ * than fn says the site is another frame's (fn was tail-called, or
+ * inlined, in one build maybe only): then none. */
+static __attribute__((noinline)) uint64_t site_part(ttdi_norm *n, uint64_t site,
+                                                    uint64_t fn)
 {
     ttdi_slot *s = cache_find(&n->csites, site);
-    if (s)
-        return s->hash;
-    uint64_t h = site_hash(n, site) & TTDI_SITE_MASK;
-    if (!(s = cache_add(&n->csites, site))) {
-        n->oom = 1;
-        return h;
+    if (!s) {
+        uint64_t target = 0, h = site_hash(n, site, &target) & TTDI_SITE_MASK;
+        if (!(s = cache_add(&n->csites, site))) {
+            n->oom = 1;
+            return 0;
+        }
+        s->hash = h;
+        s->target = target;
     }
-    s->hash = h;
-    return h;
+    return s->target && s->target != fn ? 0 : s->hash;
 }
 
 const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
@@ -373,7 +435,7 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
     }
     *key = mix(s->hash, TTF_EV_ENTER);
     if (n->site_on && ev->call_site)
-        *key ^= site_part(n, ev->call_site);
+        *key ^= site_part(n, ev->call_site, ev->addr);
     return s->keep;
 }
 

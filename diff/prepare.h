@@ -21,6 +21,8 @@ typedef struct ttdi_slot {
     const char *name;   /* function name (symbols' or call site's string) */
     int keep;           /* 1: passes --function/--exclude */
     int used;           /* 1: slot taken */
+    uint64_t target;    /* call sites across builds: the function the call
+                           there calls, when it is a direct call; else 0 */
 } ttdi_slot;
 
 typedef struct ttdi_cache {
@@ -47,6 +49,8 @@ typedef struct ttdi_norm {
                                memory (ttd_status) */
     int site_on;            /* ENTER keys carry their call site (ttdi_norm_sites) */
     uint8_t *mod_same;      /* per module: the other run has the same build */
+    const struct ttdi_codediff *cd; /* the two builds' changed functions
+                               (ttdi_norm_sites), NULL = unknown */
     ttdi_cache csites;      /* call sites by address: hash = the key part */
 } ttdi_norm;
 
@@ -69,11 +73,18 @@ void ttdi_norm_free(ttdi_norm *n);
  * compares across runs: in a module of the same build in both runs (same
  * build-id; same path and size without one) by its offset in the module
  * (ASLR moves only the base); in a module rebuilt between them by the
- * calling function and the call's line counted from that function's first
- * line (code moved elsewhere changes neither); without debug info for
- * that, not at all (the call matches by its function, as with on = 0).
+ * calling function and which of its call instructions it is, counted in
+ * its machine code (code moved elsewhere, lines moved above it, a function
+ * inlined from elsewhere change neither), when cd (codediff.h, the two
+ * builds compared) says that function's code is the same in both builds;
+ * in a function that changed (or is unknown, or without its code) not at
+ * all: the call matches by its function, as with on = 0 (a function
+ * inlined in one build only moves its callees' sites into its callers,
+ * whose code then differs).
  * 0 or TT_ENOMEM. */
-int ttdi_norm_sites(ttdi_norm *n, const ttf_trace *other, int on);
+struct ttdi_codediff;
+int ttdi_norm_sites(ttdi_norm *n, const ttf_trace *other, int on,
+                    const struct ttdi_codediff *cd);
 /* The same for a third run (a baseline) set up as ref was: on if ref's are
  * and n's run has sites; a module named by offset where ref names the same
  * build's so, else by caller and line. 0 or TT_ENOMEM. */

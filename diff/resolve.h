@@ -101,6 +101,12 @@ int ttdi_walk_next(ttdi_walk *w);
 /* Turn the walk's current event into a report event (strings in the
  * arena). 0 or TT_ENOMEM. */
 int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out);
+/* Call sites shown only where they tell calls apart: keep ttd_event.from on
+ * a differing enter (good[], bad[]) whose function the other side also
+ * enters there, and on a hunk's first good and bad event when both enter
+ * one function; clear it elsewhere (common events, the crash). */
+void ttdi_sites_trim(ttd_divergence *dv);
+void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad);
 /* One pass over thread `thread` of run ri collecting what ps asks for
  * (ps->rq is sorted here). 0 or a TT_E* code. */
 int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps);

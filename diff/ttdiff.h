@@ -158,11 +158,12 @@ typedef struct ttd_event {
     const char *value;  /* ENTER: its arguments "(1, NULL)"; EXIT: its
                            return value "-22"; NULL if not recorded, not
                            described by debug info, or void */
-    const char *from;   /* ENTER whose call site takes part in the
-                           alignment (format 1.2, ttd_options
-                           ignore_call_sites off): where it was called,
-                           "parse:330" (caller:line) or "parse+0x3c"; else
-                           NULL */
+    const char *from;   /* an ENTER of the differing events whose function
+                           the other run enters there too, its call site
+                           taking part in the alignment (format 1.2,
+                           ttd_options ignore_call_sites off): where it was
+                           called, "parse:330" (caller:line) or
+                           "parse+0x3c"; else NULL (also on common events) */
 } ttd_event;
 
 /* One frame of a call stack. */

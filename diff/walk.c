@@ -185,6 +185,47 @@ int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
     return out->text ? 0 : TT_ENOMEM;
 }
 
+/* 1 if events ev[0..n) hold an enter of function name. */
+static int enters(const ttd_event *ev, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind == TTF_EV_ENTER && ev[i].name && name && !strcmp(ev[i].name, name))
+            return 1;
+    return 0;
+}
+
+static void trim_side(ttd_event *ev, size_t n, const ttd_event *other, size_t no)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].from && !enters(other, no, ev[i].name))
+            ev[i].from = NULL;
+}
+
+void ttdi_sites_trim(ttd_divergence *dv)
+{
+    ttd_event *g = (ttd_event *)dv->good, *b = (ttd_event *)dv->bad;
+    ttd_event *c = (ttd_event *)dv->before;
+
+    for (size_t i = 0; c && i < dv->nbefore; i++)
+        c[i].from = NULL;
+    if (dv->crash)
+        ((ttd_event *)dv->crash)->from = NULL;
+    if (g)
+        trim_side(g, dv->ngood, b, b ? dv->nbad : 0);
+    if (b)
+        trim_side(b, dv->nbad, g, g ? dv->ngood : 0);
+}
+
+void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad)
+{
+    int same = good && bad && good->kind == TTF_EV_ENTER && bad->kind == TTF_EV_ENTER &&
+               good->name && bad->name && !strcmp(good->name, bad->name);
+    if (good && !same)
+        good->from = NULL;
+    if (bad && !same)
+        bad->from = NULL;
+}
+
 static int req_cmp(const void *x, const void *y)
 {
     const ttdi_req *a = x, *b = y;

@@ -323,7 +323,8 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     memset(d->cache, 0, sizeof d->cache);
     d->sites_ok = (t->hdr.required_features & TTF_REQ_SITES) != 0;
     d->pend = 0;
-    memset(&d->sites, 0, sizeof d->sites);
+    if (d->sites_ok)            /* else never read: a prefix is invalid */
+        memset(&d->sites, 0, sizeof d->sites);
 }
 
 static inline int clamp_depth(int64_t v)
@@ -903,13 +904,14 @@ static int dec_site_prefix(struct dec *d, unsigned tag)
     return 0;
 }
 
-/* The call site of an ENTER of slot: the prefix's, else the slot's newest;
- * the chunk's site state moves on (ttf_site_advance). */
+/* The call site of an ENTER of site slot slot: the prefix's, else the
+ * slot's predicted one; the chunk's site state moves on (ttf_site_advance). */
 static inline uint64_t enter_site(struct dec *d, unsigned slot)
 {
     const uint64_t *w = d->sites.ways[slot];
-    uint64_t site = d->pend == TTF_T_SITE_ALT ? w[1]
-                  : d->pend == TTF_T_SITE_NEW ? d->pend_site : w[0];
+    unsigned i = ttf_site_pick(&d->sites, slot);
+    uint64_t site = d->pend == TTF_T_SITE_ALT ? w[i ^ 1]
+                  : d->pend == TTF_T_SITE_NEW ? d->pend_site : w[i];
     d->pend = 0;
     ttf_site_advance(&d->sites, slot, site);
     return site;
@@ -944,7 +946,7 @@ static int dec_next(struct dec *d, ttf_event *ev)
             ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
             if (tag < TTF_T_EXIT_HIT)
-                ev->call_site = enter_site(d, tag & (TTF_SLOTS - 1));
+                ev->call_site = enter_site(d, TTF_SITE_SLOT(ev->addr));
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
@@ -964,7 +966,7 @@ static int dec_next(struct dec *d, ttf_event *ev)
             ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
             if (tag == TTF_T_ENTER_MISS)
-                ev->call_site = enter_site(d, TTF_SLOT(addr));
+                ev->call_site = enter_site(d, TTF_SITE_SLOT(addr));
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
@@ -1041,17 +1043,16 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         d->prev = addr;
         is_exit = tag == TTF_T_EXIT_MISS;
     }
-    /* an ENTER without a prefix: its slot's newest site (0 in traces
-       without sites), which stays the newest */
-    uint64_t site = d->sites.ways[slot][0];
-    site = is_exit ? 0 : site;
-    d->sites.last = is_exit ? d->sites.last : site;
     d->c.p = q;
     d->tsc += dt;
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
             to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     ev->addr = addr;
-    ev->call_site = site;
+    if (d->sites_ok && !is_exit) {
+        /* an ENTER without a prefix: its site slot's predicted site
+           (traces without sites skip this: call_site is 0) */
+        ev->call_site = ttf_site_take(&d->sites, TTF_SITE_SLOT(addr));
+    }
     d->depth += is_exit ? -1 : 1;
     return 1;
 }

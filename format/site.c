@@ -76,6 +76,8 @@ int ttf_sym_site(ttf_sym *s, const ttf_trace *t, uint64_t site,
         out->caller = f->name;
         out->caller_addr = f->addr + info->bias;
         out->caller_offset = site - out->caller_addr;
+        out->caller_code = f->code;
+        out->caller_size = f->size;
     }
     const char *file;
     int line, first;

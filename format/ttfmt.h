@@ -738,6 +738,9 @@ typedef struct ttf_site_where {
                                    symbol table */
     uint64_t caller_addr;       /* its start, in the run's address space */
     uint64_t caller_offset;     /* site - caller_addr ("from main+0x1a") */
+    const uint8_t *caller_code; /* its machine code (caller_size bytes, as
+                                   ttf_sym_code reads it), NULL if unknown */
+    uint64_t caller_size;
     const char *file;           /* the call's source file, NULL without
                                    debug info */
     int line;                   /* the call's line (of site - 1), 0 if unknown */

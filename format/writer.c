@@ -304,7 +304,7 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
     uint8_t *p = tmp, ptag = 0;
 
     if (!h->exit)
-        p = ttf_put_site_prefix(p, &t->sites, slot, h->site, &ptag);
+        p = ttf_put_site_prefix(p, &t->sites, TTF_SITE_SLOT(h->addr), h->site, &ptag);
     if (p != tmp)
         tmp[0] = ptag;
     *pre = (size_t)(p - tmp);
@@ -350,7 +350,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                 t->prev = hv.addr;
             t->cache[slot] = hv.addr;
             if (!hv.exit)
-                ttf_site_advance(&t->sites, slot, hv.site);
+                ttf_site_advance(&t->sites, TTF_SITE_SLOT(hv.addr), hv.site);
             if (w->timed)
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)

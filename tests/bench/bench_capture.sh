@@ -256,7 +256,7 @@ done
 load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 basis=$(awk -v a="$load0" -v b="$load1" -v n="$(nproc)" 'BEGIN { print (a + 0 > n / 2 || b + 0 > n / 2) ? "cpu" : "wall" }')
 # results: wl variant rep wall_ns bytes rss_kb flag cpu_ns
-awk -v basis="$basis" -v base="${BENCH_BASE:-}" '
+awk -v basis="$basis" -v bbase="${BENCH_BASE:-}" '
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
@@ -320,7 +320,7 @@ END {
         }
         kb = wls[w] SUBSEP "before"; k = wls[w] SUBSEP "ttcap"
         if ((kb in wall) && (k in wall))
-            printf "  change against BENCH_BASE=%s: %+.2f ns/call wall, %+.2f cpu, %+.2f B/call\n", base,
+            printf "  change against BENCH_BASE=%s: %+.2f ns/call wall, %+.2f cpu, %+.2f B/call\n", bbase,
                 med(wall[k]) - med(wall[kb]), med(cpu[k]) - med(cpu[kb]),
                 ((k in bytes) && (kb in bytes)) ? med(bytes[k]) - med(bytes[kb]) : 0
     }

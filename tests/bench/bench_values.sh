@@ -95,7 +95,7 @@ while [ "$rep" -le "$REPS" ]; do
     rep=$((rep + 1))
 done
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-awk -v load="$load" -v base="${BENCH_BASE:-}" '
+awk -v load="$load" -v bbase="${BENCH_BASE:-}" '
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
@@ -137,12 +137,12 @@ END {
             printf "  %-34s %8.2f %8.2f %7s %9s  %s%s\n", name[v], med(w[k]), med(c[k]), bm, r, tg, (k in f) ? " flag " f[k] : ""
         }
     }
-    for (x = 1; x <= nw && base != ""; x++) {
+    for (x = 1; x <= nw && bbase != ""; x++) {
         wl = wls[x]
         for (m = 0; m < 2; m++) {
             v = m ? "values" : "inst"; k = wl SUBSEP v; kb = wl SUBSEP v "-before"
             if (!(kb in c)) continue
-            if (x == 1 && m == 0) printf "\nchange against BENCH_BASE=%s (same binaries, same run; medians):\n", base
+            if (x == 1 && m == 0) printf "\nchange against BENCH_BASE=%s (same binaries, same run; medians):\n", bbase
             printf "  %-6s %-6s mode: %+.2f ns/call (cpu), %+.2f ns/call (wall), %+.2f B/call\n", wl, m ? "values" : "plain",
                 med(c[k]) - med(c[kb]), med(w[k]) - med(w[kb]), med(b[k]) - med(b[kb])
         }

@@ -1,8 +1,8 @@
 /*
  * test_format_sites.c - format v1.2 call sites: FORMAT.md 4.3's example
  * decoded byte for byte and written back the same by the writer; what a
- * site costs (nothing when it repeats, one byte for the slot's other
- * site); prefixes that are damage (not followed by an ENTER, at the end of
+ * site costs (nothing when it repeats or alternates with one other, one
+ * byte for the slot's other site); prefixes that are damage (not followed by an ENTER, at the end of
  * a chunk, a second prefix, in a file without the feature bit); values and
  * sites together; the header (1.2, required bit 0x4) and the refusal an
  * older reader gives; 1.0 and 1.1 files unchanged.
@@ -44,7 +44,13 @@ static const uint8_t example[] = {
     0xe4, 0x01,
     0x43, 0x30, 0xa4, 0x04,             /* SITE_NEW +0x18, ENTER hit */
     0xe4, 0x01,
-    0x42, 0xa4, 0x01,                   /* SITE_ALT, ENTER hit */
+    0x42, 0xa4, 0x01,                   /* SITE_ALT, ENTER hit: A */
+    0xe4, 0x01,
+    0x42, 0xa4, 0x01,                   /* SITE_ALT: B */
+    0xe4, 0x01,
+    0xa4, 0x01,                         /* the history predicts A */
+    0xe4, 0x01,
+    0xa4, 0x01,                         /* and B */
 };
 
 static void test_example_bytes(void **state)
@@ -59,7 +65,10 @@ static void test_example_bytes(void **state)
         {TTF_EV_ENTER, 1001, SITE_A}, {TTF_EV_EXIT, 1002, 0},
         {TTF_EV_ENTER, 1003, SITE_A}, {TTF_EV_EXIT, 1004, 0},
         {TTF_EV_ENTER, 1008, SITE_B}, {TTF_EV_EXIT, 1009, 0},
-        {TTF_EV_ENTER, 1010, SITE_A},
+        {TTF_EV_ENTER, 1010, SITE_A}, {TTF_EV_EXIT, 1011, 0},
+        {TTF_EV_ENTER, 1012, SITE_B}, {TTF_EV_EXIT, 1013, 0},
+        {TTF_EV_ENTER, 1014, SITE_A}, {TTF_EV_EXIT, 1015, 0},
+        {TTF_EV_ENTER, 1016, SITE_B},
     };
     assert_int_equal(e.n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < e.n; i++) {
@@ -83,13 +92,13 @@ static void test_writer_bytes(void **state)
     ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .sites = 1};
     ttf_writer *w;
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
-    assert_int_equal(ttf_write_enter_site(w, 0, 1000, FN, SITE_A), 0);
-    assert_int_equal(ttf_write_exit(w, 0, 1001, FN), 0);
-    assert_int_equal(ttf_write_enter_site(w, 0, 1002, FN, SITE_A), 0);
-    assert_int_equal(ttf_write_exit(w, 0, 1003, FN), 0);
-    assert_int_equal(ttf_write_enter_site(w, 0, 1007, FN, SITE_B), 0);
-    assert_int_equal(ttf_write_exit(w, 0, 1008, FN), 0);
-    assert_int_equal(ttf_write_enter_site(w, 0, 1009, FN, SITE_A), 0);
+    static const uint64_t seq[] = {SITE_A, SITE_A, SITE_B, SITE_A, SITE_B, SITE_A, SITE_B};
+    static const uint64_t at[] = {1000, 1002, 1007, 1009, 1011, 1013, 1015};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        assert_int_equal(ttf_write_enter_site(w, 0, at[i], FN, seq[i]), 0);
+        if (i + 1 < sizeof seq / sizeof seq[0])
+            assert_int_equal(ttf_write_exit(w, 0, at[i] + 1, FN), 0);
+    }
     assert_int_equal(ttf_writer_abandon(w), 0);
     size_t n;
     uint8_t *buf = tu_read(path, &n);
@@ -107,8 +116,9 @@ static void test_writer_bytes(void **state)
 }
 
 /* What sites cost: a function always called from one place costs nothing
- * over a trace without sites (after its first call), two places in turn
- * one byte a call. */
+ * over a trace without sites (after its first calls in the chunk), nor two
+ * places in turn (once the slot's history has seen it: one SITE_ALT),
+ * three in turn a SITE_NEW a call. */
 static uint64_t data_bytes(const char *name, int sites, int nsites)
 {
     const char *path = tu_path(name);
@@ -141,8 +151,10 @@ static void test_cost(void **state)
     uint64_t one = data_bytes("one.trc", 1, 1);
     uint64_t two = data_bytes("two.trc", 1, 2);
     uint64_t three = data_bytes("three.trc", 1, 3);
-    assert_int_equal(one, none + 5);            /* the first call's SITE_NEW */
-    assert_int_equal(two, none + 5 + 2 + 998);  /* then the second's, then ALT */
+    /* the first call's SITE_NEW, then one SITE_ALT while the slot's
+       history learns that the site stays (its first change was from 0) */
+    assert_int_equal(one, none + 5 + 1);
+    assert_int_equal(two, none + 5 + 2 + 1);    /* the second's, one ALT */
     assert_true(three > two + 900);             /* a third site: new each time */
 }
 
@@ -273,9 +285,30 @@ static void test_versions(void **state)
     free(buf);
 }
 
+/* The fast paths' table is the rule: for every state byte, the state
+ * after an ENTER from the predicted site (ttf_site_state). */
+static void test_hit_table(void **state)
+{
+    (void)state;
+    for (unsigned st = 0; st < 256; st++) {
+        unsigned pick = st >> 7;
+        assert_int_equal(ttf_site_hit_next[st], ttf_site_state(st, pick ^ (st & 1), pick));
+    }
+    struct ttf_sites s;
+    memset(&s, 0, sizeof s);
+    s.ways[3][1] = 0x1234;
+    s.st[3] = ttf_site_pack(1, 0, 0);
+    assert_int_equal(ttf_site_try(&s, 3, 0x1234), 1);
+    assert_int_equal(s.last, 0x1234);
+    assert_int_equal(ttf_site_try(&s, 3, 0x99), 0);     /* no change */
+    assert_int_equal(s.last, 0x1234);
+    assert_int_equal(ttf_site_take(&s, 3), 0x1234);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hit_table),
         cmocka_unit_test(test_example_bytes),
         cmocka_unit_test(test_writer_bytes),
         cmocka_unit_test(test_cost),

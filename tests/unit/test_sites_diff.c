@@ -117,7 +117,7 @@ static void test_keys(void **state)
     one(p, sizeof p, 0, "main{ lex:2{} lex:4{} lex{} }");
     assert_int_equal(ttf_open(p, &t, NULL), 0);
     assert_int_equal(ttdi_norm_init(&n, t, TTD_MSG_SITE, NULL, NULL, 0), 0);
-    assert_int_equal(ttdi_norm_sites(&n, t, 1), 0);
+    assert_int_equal(ttdi_norm_sites(&n, t, 1, NULL), 0);
     assert_int_equal(n.site_on, 1);
     ttf_iter *it;
     ttf_event ev;
@@ -142,7 +142,7 @@ static void test_keys(void **state)
         ;
     assert_non_null(strstr(ttdi_norm_site_text(&n, &ev, buf, sizeof buf), "dt_main"));
     ttf_iter_close(it);
-    assert_int_equal(ttdi_norm_sites(&n, t, 0), 0);     /* off: no site bits */
+    assert_int_equal(ttdi_norm_sites(&n, t, 0, NULL), 0);     /* off: no site bits */
     assert_int_equal(n.site_on, 0);
     assert_string_equal(ttdi_norm_site_text(&n, &ev, buf, sizeof buf), "");
     ttdi_norm_free(&n);

@@ -60,7 +60,7 @@ typedef struct gnode {
 
 static uint64_t enter_key(int fn)
 {
-    return 0x1000 + (uint64_t)fn * 0x10001;
+    return 0x1000 + ((uint64_t)fn << 32) * 0x10001; /* distinct above the site bits */
 }
 
 /* Every generated node, freed together after each pair (mutations drop
