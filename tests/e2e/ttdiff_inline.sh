@@ -87,8 +87,10 @@ PY
 # there is no source (traces without call sites: tests/unit/test_lines.c)
 mkdir -p "$T/src"
 cp "$SRC" "$T/src/gone.c"
-cc -std=gnu11 -g -O2 -pg -mfentry -c -o "$T/gone.o" "$T/src/gone.c"
-cc -rdynamic -o "$T/gone" "$T/gone.o" -L"$BD" -lttcap -Wl,-rpath,"$BD" -lpthread -ldl
+SAN=""   # a sanitizer build's libttcap needs the program built likewise
+ldd "$BD/libttcap.so" 2>/dev/null | grep -q libasan && SAN="-fsanitize=address,undefined"
+cc -std=gnu11 -g -O2 -pg -mfentry $SAN -c -o "$T/gone.o" "$T/src/gone.c"
+cc $SAN -rdynamic -o "$T/gone" "$T/gone.o" -L"$BD" -lttcap -Wl,-rpath,"$BD" -lpthread -ldl
 rec gone.g.trc "$T/gone" 12,7,30
 rec gone.b.trc "$T/gone" 12,x,30
 rm "$T/src/gone.c"
