@@ -355,6 +355,7 @@ static int job_finish(ttd_diff *d, job *j)
     dv->bad_time_ns = dv->nbad ? dv->bad[0].time_ns : j->probe[1].time_ns;
     dv->crash = j->crashed ? &j->probe[2] : NULL;
     if ((rc = common_stack(d, &j->ps[0], &j->ps[1], dv)) < 0 ||
+        (rc = ttdi_lines(d, j->ps, dv)) < 0 ||
         (rc = ttdi_suspects(d, j->p, &j->ps[1], dv)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {

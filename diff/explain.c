@@ -526,12 +526,13 @@ static void ev_words(const ttd_event *ev, char *buf, size_t n)
 static int split_step(ectx *e, const ttd_divergence *dv, const xpair *xp, int32_t node)
 {
     ttd_cause *s = add_step(e, TTD_CAUSE_SPLIT, xp, node);
-    const char *f = dv->nstack ? dv->stack[dv->nstack - 1].name : "(the top level)";
+    /* the innermost frame, an inlined one included (lines.c) */
+    const char *f = dv->nframes ? dv->frames[dv->nframes - 1].name : "(the top level)";
     char g[200], b[200];
 
     if (!s)
         return 0;
-    s->function = dv->nstack ? f : "";
+    s->function = dv->nframes ? f : "";
     s->bad_index = dv->bad_index;
     s->bad_time_ns = dv->bad_time_ns;
     if (dv->ngood)

@@ -24,7 +24,20 @@ typedef struct ttdi_frame_id {
     const char *name;       /* function name, NULL until asked (ttdi_frame_name) */
     int has_values;         /* 1: argregs recorded */
     uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
+    uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
+    uint64_t last_site;     /* call site of the last kept call it made, 0 */
+    uint64_t last_addr;     /* that call's function (0: none made yet) */
+    uint64_t last_time;     /* that call's time (picks the module) */
 } ttdi_frame_id;
+
+/* The event a pass stood on at its stack snapshot (the hunk's first
+ * event in that run), as the deciding line needs it. */
+typedef struct ttdi_split_ev {
+    int kind;               /* TTF_EV_*; 0: the thread had ended */
+    uint64_t addr;          /* ENTER/EXIT: the function (0 for scopes) */
+    uint64_t call_site;     /* ENTER: its call site, 0 = not recorded */
+    uint64_t time_ns;       /* when */
+} ttdi_split_ev;
 
 /* A walk over one thread: every raw event, the keys of kept ones, the
  * running call stack. */
@@ -71,6 +84,7 @@ typedef struct ttdi_pass_spec {
     uint64_t stack_at;      /* snapshot the stack before this key index */
     ttdi_frame_id *stack;   /* out: malloc'd copy, outermost first */
     size_t nstack;          /* frames in it */
+    ttdi_split_ev at;       /* out: the event at stack_at */
     ttdi_sus_ev *ring;      /* last events before stack_at, NULL = not kept */
     size_t ringcap;         /* its size */
     uint64_t nring;         /* events put in it */
@@ -148,6 +162,14 @@ int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
  * beside a waiting call of its side (a loop's condition), and one at least
  * waits. 0 or TT_ENOMEM. */
 int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
+
+/* ---- lines.c --------------------------------------------------------------- */
+
+/* dv's frames with the inlined ones (dv->frames; = its traced stack when
+ * the calls carry no call sites) and its deciding line (dv->lines, NULL
+ * if unknown), from the passes ps[TTD_GOOD], ps[TTD_BAD] over its pair
+ * (their snapshots at the split). Needs dv->stack. 0 or TT_ENOMEM. */
+int ttdi_lines(ttd_diff *d, const ttdi_pass_spec ps[2], ttd_divergence *dv);
 
 /* ---- thread order around a divergence (interleave.c) --------------------- */
 

@@ -21,7 +21,7 @@ static int listed(const ttd_suspect *s, size_t n, const char *name)
 
 static int add_frame(ttd_diff *d, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 {
-    const ttd_frame *f = &dv->stack[dv->nstack - 1];
+    const ttd_frame *f = &dv->frames[dv->nframes - 1]; /* inlined or not */
 
     if (listed(s, *n, f->name))
         return 0;

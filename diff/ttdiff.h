@@ -41,7 +41,10 @@ extern "C" {
  * ttd_result values_ignored, value_others; value_first is now the
  * headline value difference (see explain.c).
  * 1.8: call sites (format 1.2): ttd_options ignore_call_sites, ttd_event
- * from. */
+ * from. Inside the frame (issue 21): ttd_divergence frames, nframes (the
+ * stack with the functions the compiler inlined, from the call sites'
+ * DWARF inline chains), ttd_frame inlined, call_line, call_file;
+ * ttd_divergence lines (ttd_lines: the deciding line). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
@@ -172,7 +175,56 @@ typedef struct ttd_frame {
                            not recorded */
     int code_changed;   /* 1: its machine code changed (or it is new)
                            between the good and the bad run's builds */
+    int inlined;        /* 1: the compiler inlined it into the frame before
+                           it (its caller): it has no ENTER of its own and
+                           is known from the call sites' debug info (1.8) */
+    int call_line;      /* the line in it where the next frame was called
+                           (the innermost frame: where the bad run's first
+                           differing call was made); 0 if unknown (1.8) */
+    const char *call_file; /* the file of call_line, NULL if unknown */
 } ttd_frame;
+
+/* One run's position in the diverging frame (ttd_lines). */
+typedef struct ttd_line_call {
+    int line;           /* source line of the call, 0 if unknown */
+    const char *file;   /* its file, NULL if unknown */
+    const char *calls;  /* the function called there; "" when the frame
+                           returned instead of calling */
+} ttd_line_call;
+
+/* One source line (ttd_lines.source). */
+typedef struct ttd_source_line {
+    int line;           /* its number, from 1 */
+    const char *text;   /* its text, without the newline */
+} ttd_source_line;
+
+/* The deciding line: where in the diverging frame each run went (1.8).
+ * Positions come from the calls' call sites (format 1.2) mapped through
+ * the debug info, so an inlined helper is a frame of its own. */
+typedef struct ttd_lines {
+    const char *function;   /* the diverging frame (innermost of frames) */
+    int inlined;            /* 1: it is an inlined frame */
+    const char *file;       /* the source file of the lines, NULL if unknown */
+    const ttd_line_call *common; /* the last call both runs made from it
+                               before the split, NULL if none (the split is
+                               its first call, or that call is elsewhere) */
+    const ttd_line_call *good;   /* each run's first differing call there; */
+    const ttd_line_call *bad;    /* NULL if the run has none (no call site) */
+    int first, last;        /* the narrowest line range holding the branch
+                               (the positions above, or from the function's
+                               first line when there is no common call); 0
+                               if unknown */
+    const ttd_source_line *source; /* lines first..last of file (at most
+                               TTD_SOURCE_MAX), NULL if not readable */
+    size_t nsource;
+    const char *source_missing; /* why source is NULL ("file not found:
+                               /src/parse.c"), NULL if it is not */
+    const char *text;       /* the sentence: "in parse_item (inlined into
+                               parse): good: parse.c:36 calls add_node;
+                               bad: parse.c:33 calls set_error" */
+} ttd_lines;
+
+#define TTD_SOURCE_MAX 40   /* source lines kept per ttd_lines */
 
 /* Why a function is a suspect. */
 enum ttd_suspect_role {
@@ -404,8 +456,16 @@ typedef struct ttd_divergence {
     uint64_t bad_index;
     uint64_t good_time_ns;  /* time at the split in each run */
     uint64_t bad_time_ns;
-    const ttd_frame *stack; /* common call stack, outermost first */
+    const ttd_frame *stack; /* common call stack, outermost first: the traced
+                               frames (an ENTER each) */
     size_t nstack;
+    const ttd_frame *frames; /* the same with the inlined frames between and
+                               below them (call sites through the debug
+                               info), outermost first; = stack when none
+                               (1.8) */
+    size_t nframes;
+    const ttd_lines *lines; /* the deciding line, NULL when the calls carry
+                               no call sites or no debug info (1.8) */
     const ttd_event *before;/* last common events (context), oldest first */
     size_t nbefore;
     const ttd_event *good;  /* good-only events, at most max_lines */

@@ -38,8 +38,16 @@ static int push(ttdi_walk *w, const ttf_event *ev)
         w->stack = ns;
         w->cap = ncap;
     }
+    if (w->nstack && w->kept && !ev->site) {
+        ttdi_frame_id *up = &w->stack[w->nstack - 1];
+        up->last_site = ev->call_site;
+        up->last_addr = ev->addr;
+        up->last_time = ev->time_ns;
+    }
     ttdi_frame_id *f = &w->stack[w->nstack++];
     f->id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    f->call_site = ev->call_site;
+    f->last_site = f->last_addr = f->last_time = 0;
     f->addr = ev->site ? 0 : ev->addr;
     f->site = ev->site;
     f->time_ns = ev->time_ns;
@@ -255,6 +263,13 @@ static int snapshot(ttdi_walk *w, ttdi_pass_spec *ps)
     if (w->nstack)
         memcpy(ps->stack, w->stack, w->nstack * sizeof *ps->stack);
     ps->nstack = w->nstack;
+    memset(&ps->at, 0, sizeof ps->at);
+    if (w->kept && w->idx == ps->stack_at) {
+        ps->at.kind = w->ev.kind;
+        ps->at.addr = w->ev.site ? 0 : w->ev.addr;
+        ps->at.call_site = w->ev.kind == TTF_EV_ENTER ? w->ev.call_site : 0;
+        ps->at.time_ns = w->ev.time_ns;
+    }
     return 0;
 }
 

@@ -451,6 +451,15 @@ static int split_unit(Dwarf_Die *cu)
     return 0;
 }
 
+int ttfi_dwarf_unit(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                    Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+    int rc = unit_of(dm, map, addr, cu, bias);
+    if (rc)
+        return rc;
+    return split_unit(cu) ? TT_ENOTFOUND : 0;
+}
+
 void ttfi_cumap_free(struct ttfi_cumap *map)
 {
     if (map)

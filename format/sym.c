@@ -84,6 +84,9 @@ struct centry {
     const char *file;          /* source file when line_state == 1 */
     int sig_state;             /* 0 not asked yet, 1 found, -1 not found */
     const ttf_signature *sig;  /* the signature when sig_state == 1 */
+    int inl_state;             /* 0 not asked yet, 1 found, -1 not found */
+    const ttf_inline_frame *inl; /* the inline chain when inl_state == 1 */
+    size_t ninl;               /* its frames */
 };
 
 struct ttf_sym {
@@ -689,6 +692,56 @@ int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
     if (e->sig_state < 0)
         return TT_ENOTFOUND;
     *out = e->sig;
+    return 0;
+}
+
+/* ---- inline chains ------------------------------------------------------- */
+
+/* Fill e's inline chain (inline.c); the out-of-line frame is named by its
+ * symbol, as the traced functions are, and inlined C++ names demangled. */
+static void resolve_inline(ttf_sym *s, struct centry *e)
+{
+    ttf_inline_frame *fr = NULL;
+    size_t n = 0;
+
+    e->inl_state = -1;
+    if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
+        return;
+    struct smod *sm = &s->mods[e->mod];
+    int rc = ttfi_dwarf_inline(sm->dm, &sm->cus, e->addr, sig_alloc, s, &fr, &n);
+    s->oom |= rc == TT_ENOMEM;
+    if (rc)
+        return;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (fr[i].function)
+            fr[i].function = demangled(s, fr[i].function);
+    uint64_t off = 0;
+    const char *sym = sm->syms ? ttfi_symtab_find(sm->syms, e->addr, &off) : NULL;
+    fr[n - 1].function = sym ? demangled(s, sym) : fr[n - 1].function;
+    e->inl = fr;
+    e->ninl = n;
+    e->inl_state = 1;
+}
+
+int ttf_sym_inline(ttf_sym *s, uint64_t addr, uint64_t time_ns,
+                   const ttf_inline_frame **out, size_t *n)
+{
+    if (out)
+        *out = NULL;
+    if (n)
+        *n = 0;
+    if (!s || !out || !n)
+        return TT_EINVAL;
+    int32_t mod = find_module(s, addr, time_ns == UINT64_MAX ? TIME_NONE : time_ns);
+    struct centry *e = lookup(s, addr, mod);
+    if (!e)
+        return TT_ENOMEM;
+    if (e->inl_state == 0)
+        resolve_inline(s, e);
+    if (e->inl_state < 0)
+        return TT_ENOTFOUND;
+    *out = e->inl;
+    *n = e->ninl;
     return 0;
 }
 

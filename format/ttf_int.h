@@ -172,6 +172,21 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
  * TT_ENOMEM. */
 int ttfi_dwarf_line(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
                     const char **file, int *line);
+/* The compile unit holding addr (bias included), a split unit for a
+ * skeleton, and the module's DWARF bias. 0, TT_ENOTFOUND (no unit, or its
+ * .dwo is missing), TT_ENOMEM. (Dwarf_Die: include <elfutils/libdw.h>.) */
+#ifdef _LIBDW_H
+int ttfi_dwarf_unit(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                    Dwarf_Die *cu, Dwarf_Addr *bias);
+#endif
+/* The inline chain at addr (bias included; inline.c): frames innermost
+ * first, the out-of-line function last (its name from DWARF: the caller
+ * may prefer the symbol's). The array from alloc(ctx, n), names and files
+ * point into dm's data. 0, TT_ENOTFOUND (no DWARF function holds addr),
+ * TT_ENOMEM. */
+int ttfi_dwarf_inline(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                      void *(*alloc)(void *ctx, size_t n), void *ctx,
+                      ttf_inline_frame **out, size_t *nout);
 /* 0 if dm has readable DWARF; else 1 with why (len bytes) saying "no debug
  * info" or "debug info unreadable (<libdw's reason>)". */
 int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);

@@ -37,7 +37,9 @@ extern "C" {
  * names (ttf_sym_code, ttf_sym_code_ref): two builds compared.
  * 2.5.0: call sites (trace format 1.2): ttf_event call_site,
  * ttf_summary sites, ttf_writer_opts sites, ttf_write_enter_site and
- * ttf_write_enter_values_site; ttf_sym_site and ttf_site_where. */
+ * ttf_write_enter_values_site; ttf_sym_site and ttf_site_where; inline
+ * chains from DWARF (ttf_sym_inline, ttf_inline_frame): the functions
+ * inlined at a call site, each with its line. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -528,6 +530,40 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev);
  * argument), TT_ENOTFOUND (no debug info, no such site), TT_ENOMEM. */
 int ttf_sym_event_line(ttf_sym *s, const ttf_event *ev, const char **file,
                        int *line);
+
+/* One frame of an address's inline chain (ttf_sym_inline). */
+typedef struct ttf_inline_frame {
+    const char *function;   /* the function: an inlined one's name from its
+                               DWARF (DW_AT_abstract_origin; C++ demangled
+                               as ttf_sym_name), the out-of-line one's as
+                               ttf_sym_name shows it; NULL if unnamed */
+    const char *file;       /* source file of `line` (made absolute with the
+                               unit's compile folder), NULL if unknown */
+    int line;               /* where this frame was: the innermost frame at
+                               the address's own line; every other frame at
+                               the line where the frame inside it was
+                               inlined (DW_AT_call_line); 0 if unknown */
+    const char *decl_file;  /* where the function is defined, NULL if */
+    int decl_line;          /* unknown (DW_AT_decl_file/line); 0 if unknown */
+    int end_line;           /* the last frame (out-of-line): the last line
+                               of its body the line table names in its file
+                               (its closing brace, mostly); else 0 */
+    int inlined;            /* 1: the compiler inlined this function into
+                               the next frame; 0 for the last frame, the
+                               out-of-line function holding the address */
+} ttf_inline_frame;
+
+/* The inline chain at addr of the module loaded at time_ns (as
+ * ttf_sym_event_name picks it; UINT64_MAX: the module loaded last): the
+ * inlined functions whose code holds addr, innermost first, each with the
+ * line it was at, then the out-of-line function (the last frame, inlined
+ * 0). With nothing inlined there, one frame. For a call site give the
+ * return address - 1 (inside the call instruction). *out (n frames) lives
+ * until ttf_sym_close; answers are cached per address. Errors: TT_EINVAL
+ * (NULL argument), TT_ENOTFOUND (no module, no DWARF describes addr),
+ * TT_ENOMEM. */
+int ttf_sym_inline(ttf_sym *s, uint64_t addr, uint64_t time_ns,
+                   const ttf_inline_frame **out, size_t *n);
 
 /* ---- signatures and values (format 1.1) -------------------------------- */
 

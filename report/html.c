@@ -484,34 +484,94 @@ static void first_event(hw *w, const char *sign, const ttd_event *e)
     raw(w, "</code>");
 }
 
+/* The frames of d with the inlined ones (the traced stack if none). */
+static const ttd_frame *frames_of(const ttd_divergence *d, size_t *n)
+{
+    *n = d->nframes ? d->nframes : d->nstack;
+    return d->nframes ? d->frames : d->stack;
+}
+
+static void frame_item(hw *w, const ttd_frame *fr)
+{
+    fn(w, fr->name);
+    if (fr->args) {
+        raw(w, "<span class=\"val\">");
+        esc(w, fr->args);
+        raw(w, "</span>");
+    }
+    if (fr->inlined)
+        raw(w, "<span class=\"tag inl\" title=\"the compiler inlined it into the "
+               "frame above: it has no call of its own; known from the call sites' "
+               "debug info\">inlined</span>");
+    if (fr->file && fr->line > 0) {
+        raw(w, "<span class=\"loc\">");
+        esc(w, fr->file);
+        raw(w, ":%d</span>", fr->line);
+    }
+    if (fr->call_line > 0)
+        raw(w, "<span class=\"loc\">calling at line %d</span>", fr->call_line);
+    if (fr->code_changed)
+        raw(w, "<span class=\"chg\" title=\"its machine code differs between "
+               "the two builds\">code changed</span>");
+}
+
 static void stack_list(hw *w, const ttd_divergence *d)
 {
+    size_t n;
+    const ttd_frame *frames = frames_of(d, &n);
+
     raw(w, "<ol class=\"stk\" id=\"tt-stack\">\n");
-    if (!d->nstack)
+    if (!n)
         raw(w, "<li class=\"mut\">(top level of the thread)</li>\n");
-    for (size_t i = 0; i < d->nstack; i++) {
-        const ttd_frame *fr = &d->stack[i];
-        raw(w, "<li style=\"padding-left:%zuch\">", 2 * i);
-        fn(w, fr->name);
-        if (fr->args) {
-            raw(w, "<span class=\"val\">");
-            esc(w, fr->args);
-            raw(w, "</span>");
-        }
-        if (fr->file && fr->line > 0) {
-            raw(w, "<span class=\"loc\">");
-            esc(w, fr->file);
-            raw(w, ":%d</span>", fr->line);
-        }
-        if (fr->code_changed)
-            raw(w, "<span class=\"chg\" title=\"its machine code differs between "
-                   "the two builds\">code changed</span>");
+    for (size_t i = 0; i < n; i++) {
+        raw(w, "<li%s style=\"padding-left:%zuch\">",
+            frames[i].inlined ? " class=\"inl\"" : "", 2 * i);
+        frame_item(w, &frames[i]);
         raw(w, "</li>\n");
     }
-    raw(w, "<li class=\"here\" style=\"padding-left:%zuch\">&#8627;", 2 * d->nstack);
+    raw(w, "<li class=\"here\" style=\"padding-left:%zuch\">&#8627;", 2 * n);
     first_event(w, "-", d->ngood ? &d->good[0] : NULL);
     first_event(w, "+", d->nbad ? &d->bad[0] : NULL);
     raw(w, "</li>\n</ol>\n");
+}
+
+/* The class of source line no in the deciding-line listing. */
+static const char *src_class(const ttd_lines *l, int no)
+{
+    if (l->bad && l->bad->line == no)
+        return " class=\"sb\"";
+    if (l->good && l->good->line == no)
+        return " class=\"sg\"";
+    if (l->common && l->common->line == no)
+        return " class=\"sc\"";
+    return "";
+}
+
+/* The deciding line: the sentence, then the source lines of the range
+ * (good's, bad's and the common call's lines marked), or why not. */
+static void lines_block(hw *w, const ttd_lines *l)
+{
+    if (!l)
+        return;
+    raw(w, "<div class=\"dec\" id=\"tt-lines\"><div><b>Deciding line:</b> ");
+    esc(w, l->text);
+    raw(w, "</div>\n");
+    if (!l->source) {
+        raw(w, "<div class=\"mut\">No source shown: ");
+        esc(w, l->source_missing ? l->source_missing : "unknown file");
+        raw(w, "</div></div>\n");
+        return;
+    }
+    raw(w, "<pre class=\"src\" title=\"");
+    esc(w, l->file);
+    raw(w, "\">");
+    for (size_t i = 0; i < l->nsource; i++) {
+        raw(w, "<span%s><i>%5d</i> ", src_class(l, l->source[i].line), l->source[i].line);
+        esc(w, l->source[i].text);
+        raw(w, "</span>"); /* display:block: no newline */
+    }
+    raw(w, "</pre><div class=\"mut\"><span class=\"sc\">common call</span> "
+           "<span class=\"sg\">good</span> <span class=\"sb\">bad</span></div></div>\n");
 }
 
 static void suspect_list(hw *w, const ttd_divergence *d)
@@ -845,6 +905,7 @@ static void first_section(hw *w)
     raw(w, " ms in the bad run (");
     ms(w, d->good_time_ns);
     raw(w, " ms in the good run). <a href=\"#d1\" data-go=\"1\">Side by side &#8595;</a></p>\n");
+    lines_block(w, d->lines);
     raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
     stack_list(w, d);
     suspect_list(w, d);
@@ -923,10 +984,10 @@ static void verdict(hw *w)
            "thread <code>", r->hunks_total, r->hunks_total == 1 ? "" : "s");
     esc(w, thread_name(&r->pairs[d->pair]));
     raw(w, "</code>");
-    if (d->nstack) {
+    if (d->nframes) { /* the innermost frame, an inlined one included */
         raw(w, " inside <code>");
-        esc(w, d->stack[d->nstack - 1].name);
-        raw(w, "</code>");
+        esc(w, d->frames[d->nframes - 1].name);
+        raw(w, "</code>%s", d->frames[d->nframes - 1].inlined ? " (inlined)" : "");
     }
     if (e && (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)) {
         raw(w, " at <code>");
@@ -1033,15 +1094,20 @@ static void side_by_side(hw *w, const ttd_divergence *d)
 
 static void crumb(hw *w, const ttd_divergence *d)
 {
+    size_t n;
+    const ttd_frame *frames = frames_of(d, &n);
+
     raw(w, "<div class=\"crumb\"><span class=\"mut\">stack:</span> ");
-    if (!d->nstack)
+    if (!n)
         raw(w, "<span class=\"mut\">(top level)</span>");
-    for (size_t i = 0; i < d->nstack; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i)
             raw(w, "<span class=\"sep\">&rsaquo;</span>");
-        fn(w, d->stack[i].name);
+        fn(w, frames[i].name);
+        if (frames[i].inlined)
+            raw(w, "<span class=\"tag inl\">inlined</span>");
     }
-    const ttd_frame *in = d->nstack ? &d->stack[d->nstack - 1] : NULL;
+    const ttd_frame *in = n ? &frames[n - 1] : NULL;
     if (in && in->file && in->line > 0) {
         raw(w, " <span class=\"mut\">(");
         esc(w, in->file);

@@ -344,8 +344,71 @@ static void frame(jw *w, const ttd_frame *f)
         k_null(w, "line");
     k_str(w, "args", f->args);
     k_bool(w, "code_changed", f->code_changed);
+    k_bool(w, "inlined", f->inlined);
+    if (f->call_line > 0)
+        k_i64(w, "call_line", f->call_line);
+    else
+        k_null(w, "call_line");
     close_c(w, '}');
     w->inline_from = save;
+}
+
+/* {"line", "calls"} of one position of the deciding line, or null. */
+static void line_call(jw *w, const char *k, const ttd_line_call *lc)
+{
+    key(w, k);
+    if (!lc) {
+        v_lit(w, "null");
+        return;
+    }
+    open_c(w, '{');
+    if (lc->line > 0)
+        k_i64(w, "line", lc->line);
+    else
+        k_null(w, "line");
+    k_str(w, "calls", lc->calls);
+    close_c(w, '}');
+}
+
+/* first_divergence.lines (JSON.md): the deciding line, or null. */
+static void lines(jw *w, const ttd_lines *l)
+{
+    key(w, "lines");
+    if (!l) {
+        v_lit(w, "null");
+        return;
+    }
+    open_c(w, '{');
+    k_str(w, "function", l->function);
+    k_str(w, "file", l->file);
+    line_call(w, "common", l->common);
+    line_call(w, "good", l->good);
+    line_call(w, "bad", l->bad);
+    key(w, "range");
+    if (l->first) {
+        open_c(w, '{');
+        k_i64(w, "first", l->first);
+        k_i64(w, "last", l->last);
+        close_c(w, '}');
+    } else {
+        v_lit(w, "null");
+    }
+    key(w, "source");
+    if (l->source) {
+        open_c(w, '[');
+        for (size_t i = 0; i < l->nsource; i++) {
+            open_c(w, '{');
+            k_i64(w, "line", l->source[i].line);
+            k_str(w, "text", l->source[i].text);
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    } else {
+        v_lit(w, "null");
+    }
+    k_str(w, "source_missing", l->source_missing);
+    k_str(w, "text", l->text);
+    close_c(w, '}');
 }
 
 static void suspect(jw *w, const ttd_suspect *s)
@@ -687,15 +750,16 @@ static void divergence(jw *w, const ttd_result *r, const ttd_divergence *d)
     int save = w->inline_from;
     w->inline_from = w->depth;
     open_c(w, '[');
-    for (size_t i = 0; i < d->nstack; i++)
-        v_str(w, d->stack[i].name);
+    for (size_t i = 0; i < (d->nframes ? d->nframes : d->nstack); i++)
+        v_str(w, d->nframes ? d->frames[i].name : d->stack[i].name);
     close_c(w, ']');
     w->inline_from = save;
     key(w, "frames");
     open_c(w, '[');
-    for (size_t i = 0; i < d->nstack; i++)
-        frame(w, &d->stack[i]);
+    for (size_t i = 0; i < (d->nframes ? d->nframes : d->nstack); i++)
+        frame(w, d->nframes ? &d->frames[i] : &d->stack[i]);
     close_c(w, ']');
+    lines(w, d->lines);
     key(w, "suspects");
     open_c(w, '[');
     for (size_t i = 0; i < d->nsuspects; i++)

@@ -134,19 +134,40 @@ static const char *thread_name(const ttd_pair *p)
     return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
 }
 
+/* "  [inlined]" after a frame's name. */
+static void frame_marks(tw *w, const ttd_frame *fr)
+{
+    if (fr->inlined) {
+        on(w, BOLD);
+        fputs("  [inlined]", w->f);
+        on(w, RESET);
+    }
+}
+
+/* "  calling at line N" after a frame's location. */
+static void frame_call(tw *w, const ttd_frame *fr)
+{
+    if (fr->call_line > 0)
+        fprintf(w->f, "  calling at line %d", fr->call_line);
+}
+
 static void stack(tw *w, const ttd_divergence *d)
 {
+    const ttd_frame *frames = d->nframes ? d->frames : d->stack;
+    size_t n = d->nframes ? d->nframes : d->nstack;
+
     fputs("call stack (outermost first):\n", w->f);
-    if (!d->nstack)
+    if (!n)
         fputs("    (top level)\n", w->f);
-    for (size_t i = 0; i < d->nstack; i++) {
-        const ttd_frame *fr = &d->stack[i];
+    for (size_t i = 0; i < n; i++) {
+        const ttd_frame *fr = &frames[i];
         fprintf(w->f, "    %*s", (int)(2 * (i < TTRI_MAX_INDENT ? i : TTRI_MAX_INDENT)), "");
         if (i > TTRI_MAX_INDENT)
             fprintf(w->f, "[depth %zu] ", i);
         safe(w, fr->name);
         if (fr->args)
             safe(w, fr->args);
+        frame_marks(w, fr);
         if (fr->file && fr->line > 0) {
             on(w, DIM);
             fputs("  at ", w->f);
@@ -154,6 +175,7 @@ static void stack(tw *w, const ttd_divergence *d)
             fprintf(w->f, ":%d", fr->line);
             on(w, RESET);
         }
+        frame_call(w, fr);
         fputs(fr->code_changed ? "  (code changed between the builds)\n" : "\n", w->f);
     }
 }
@@ -438,6 +460,11 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     reps(w, &r->hunks[d->hunk]);
     on(w, RESET);
     putc('\n', w->f);
+    if (d->lines) {
+        fputs("deciding line: ", w->f);
+        safe(w, d->lines->text);
+        putc('\n', w->f);
+    }
     stack(w, d);
     suspects(w, d);
     chain(w, d->chain, d->nchain, d->chain_end);

@@ -24,4 +24,9 @@ extern struct self_module tu_self;
 /* Fill tu_self; 0, or -1 if this binary cannot be described. */
 int self_module_load(void);
 
+/* Describe the loaded object whose path is `path` (dlopen'ed by the
+ * test) into out; 0, or -1 if no such object is loaded or it has no
+ * build-id. */
+int self_module_find(const char *path, struct self_module *out);
+
 #endif
