@@ -39,9 +39,12 @@ extern "C" {
  * ttd_cause and ttd_divergence chain, nchain, chain_end (also in
  * ttd_result for runs with no split); ttd_outcome in ttd_result;
  * ttd_result values_ignored, value_others; value_first is now the
- * headline value difference (see explain.c). */
+ * headline value difference (see explain.c).
+ * 1.8: values read well: ttd_value_diff caller, stack, nstack (where the
+ * call was made); ttd_event good_value (a common event whose value
+ * differs shows each run's own). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 7
+#define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -149,6 +152,10 @@ typedef struct ttd_event {
     const char *value;  /* ENTER: its arguments "(1, NULL)"; EXIT: its
                            return value "-22"; NULL if not recorded, not
                            described by debug info, or void */
+    const char *good_value; /* a common event (ttd_divergence before) of
+                           the bad run whose value text differs from the
+                           good run's same event: the good run's text
+                           (value is the bad run's); else NULL (1.8) */
 } ttd_event;
 
 /* One frame of a call stack. */
@@ -457,6 +464,14 @@ typedef struct ttd_value_diff {
     int before_split;       /* 1: earlier than the first control-flow
                                divergence (or there is none): it is the
                                first divergence; 0: the calls parted first */
+    const char *caller;     /* the function that made the call, in the bad
+                               run; NULL when it is the thread's first
+                               traced call (1.8) */
+    const ttd_frame *stack; /* the bad run's call stack at the call,
+                               outermost first, the caller last (the
+                               function called is not in it); NULL when
+                               not known (1.8) */
+    size_t nstack;          /* frames in stack */
 } ttd_value_diff;
 /* Why a divergence may be timing noise, not the failure. */
 enum ttd_noise {
