@@ -46,6 +46,9 @@ def mask_time(m):
 
 
 MASKS = [
+    # "name:      value" fields (ttdump's header): values are left-aligned
+    # after the label, so the width of a masked one must not count
+    (r"^(\s*[a-z][a-z_ ]*:) {2,}", r"\1 "),
     (r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z", "DATE"),
     (r"file:///\S+", "file:///ABS"),
     (r"(exe|module|path): +/\S+", r"\1: /ABS"),
