@@ -7,7 +7,7 @@
 # For each case in tests/realbugs/cases/*/ (a case.sh and a README.md that
 # argues the ground truth from the source code; see README.md here and the
 # contract in the case README template), in each mode (plain:
-# -finstrument-functions, values: -pg -mfentry):
+# -finstrument-functions, values: -pg -mfentry and ttcap-values.pc's flags):
 #   1. gets the Debian source package (apt-get source, cached under
 #      $TT_REALBUGS_CACHE or $HOME/.cache/tt-realbugs; deb-src is enabled
 #      when root, else the case is skipped with a note if not cached),
