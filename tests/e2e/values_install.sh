@@ -42,8 +42,9 @@ has '^42$' app.out
 "$P/bin/ttdump" -n --color never app.trc > app.ev || fail "ttdump"
 has '> twice(21)$' app.ev
 has '< twice = 42$' app.ev
-has '> get_b(0x[0-9a-f]*)$' app.ev
-has '< get_b = 42$' app.ev
+# (an ASan build may still specialise it: get_b.constprop.0, same signature)
+has '> get_b\(\.constprop\.[0-9]*\)\{0,1\}(0x[0-9a-f]*)$' app.ev
+has '< get_b\(\.constprop\.[0-9]*\)\{0,1\} = 42$' app.ev
 cc -g -O2 ${SAN:-} $(pkg-config --variable=cflags_clang ttcap-values) -c app.c -o plain.o || fail "compile"
 nm plain.o | grep -q 'get_b\.isra' || echo "note: gcc made no get_b.isra clone without the flags"
 echo "ok: values mode from an installed copy with pkg-config"
