@@ -15,7 +15,9 @@ $(B)/obj/capture/cap_values.o $(B)/obj/capture/cap_shadow.o: LIBCFLAGS += -mgene
 endif
 
 # ttcap-values.pc: values mode flags (compile with them, link without -pg;
-# the library kept under --as-needed, as in ttcap.pc)
+# the library kept under --as-needed, as in ttcap.pc); Cflags has gcc's
+# VALUES_GCC_FLAGS (Makefile), the variable cflags_clang the same without
+# them (clang rejects -fno-ipa-sra and the like)
 all: $(B)/ttcap-values.pc
 install: install-values-pc
 .PHONY: install-values-pc
@@ -23,9 +25,10 @@ install: install-values-pc
 $(B)/ttcap-values.pc: capture/capture.mk Makefile
 	@mkdir -p $(dir $@)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
-	  'includedir=$${prefix}/include' '' 'Name: ttcap-values' \
-	  'Description: tt capture library, values mode: arguments and return values (x86-64; compile with the Cflags, link without -pg)' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir} -pg -mfentry' \
+	  'includedir=$${prefix}/include' \
+	  'cflags_clang=-I$${includedir} -pg -mfentry' '' 'Name: ttcap-values' \
+	  'Description: tt capture library, values mode: arguments and return values (x86-64; compile with the Cflags, link without -pg; clang: the cflags_clang variable)' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir} -pg -mfentry $(strip $(VALUES_GCC_FLAGS))' \
 	  'Libs: -L$${libdir} $(TTCAP_LINK)' 'Libs.private: -lpthread -ldl' > $@
 
 install-values-pc: $(B)/ttcap-values.pc

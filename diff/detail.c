@@ -75,9 +75,12 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
 typedef struct job {
     ttd_divergence *dv;     /* its details, being filled */
     const ttdi_ipair *p;    /* its pair */
-    ttdi_req rq[5];         /* the ranges its passes record */
+    ttdi_req rq[6];         /* the ranges its passes record */
     ttdi_pass_spec ps[2];   /* its passes over the pair's good, bad thread */
     ttd_event *probe;       /* [0] good, [1] bad, [2] crash */
+    ttd_event *gctx;        /* the good run's events at the places of
+                               dv->before (the same distance from the
+                               split); kind 0 where the good run has none */
     int crashed;            /* 1: the bad run's crash is in the hunk */
     uint64_t limit[2];      /* per run: time the other threads are shown to */
     ttd_other *oth[2];      /* per run: the other threads (MAX_OTHERS + 1) */
@@ -296,7 +299,8 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     uint64_t nb = min64(h->bad_count, d->o.max_lines);
     uint64_t nctx = min64(d->o.context, h->bad_index);
     ttd_divergence *dv = ttfi_arena_zalloc(&d->arena, sizeof *dv);
-    ttd_event *ev = ttfi_arena_zalloc(&d->arena, (ng + nb + nctx + 3) * sizeof *ev);
+    uint64_t gn = min64(nctx, h->good_index);
+    ttd_event *ev = ttfi_arena_zalloc(&d->arena, (ng + nb + 2 * nctx + 3) * sizeof *ev);
 
     j->p = p;
     j->dv = dv;
@@ -305,6 +309,7 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     if (!dv || !ev || !j->oth[0] || !j->oth[1])
         return TT_ENOMEM;
     j->probe = ev + ng + nb + nctx;
+    j->gctx = j->probe + 3;
     j->ps[0].stack_at = h->good_index;
     j->ps[1].stack_at = h->bad_index;
     if (d->o.suspects) {
@@ -330,6 +335,8 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     j->ps[0].rq = j->rq;
     ttdi_add_req(j->rq, &j->ps[0].nrq, h->good_index, h->good_index + ng, ev);
     ttdi_add_req(j->rq, &j->ps[0].nrq, gp, gp + 1, &j->probe[0]);
+    ttdi_add_req(j->rq, &j->ps[0].nrq, h->good_index - gn, h->good_index,
+                 j->gctx + (nctx - gn));
     ttdi_pass_spec *b = &j->ps[1];
     b->rq = j->rq + j->ps[0].nrq;
     ttdi_add_req(b->rq, &b->nrq, h->bad_index - nctx, h->bad_index, before);
@@ -345,6 +352,50 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     return 0;
 }
 
+static int is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* 1 if value texts a and b are the same but for the addresses ("0x..."):
+ * pointers compare as NULL / non-NULL, as the diff compares them. */
+static int same_text(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        if (a[0] == '0' && a[1] == 'x' && b[1] == 'x') {
+            for (a += 2; is_hex(*a); a++)
+                ;
+            for (b += 2; is_hex(*b); b++)
+                ;
+            continue;
+        }
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* The common events before the split whose value text differs between
+ * the runs (addresses aside) get the good run's (ttd_event good_value).
+ * The events at one
+ * distance from the split are the same call when kind, name and depth
+ * agree (an earlier hunk in reach of the context shifts them: then they
+ * do not agree, or they are of the same function anyway). */
+static void good_values(job *j)
+{
+    ttd_divergence *dv = j->dv;
+
+    for (size_t i = 0; i < dv->nbefore; i++) {
+        ttd_event *b = (ttd_event *)&dv->before[i];
+        const ttd_event *g = &j->gctx[i];
+        if (!g->kind || g->kind != b->kind || g->depth != b->depth ||
+            !g->name || !b->name || strcmp(g->name, b->name) != 0)
+            continue;
+        if (g->value && b->value && !same_text(g->value, b->value))
+            b->good_value = g->value;
+    }
+}
+
 /* The rest of job j's details, from what the walks collected. */
 static int job_finish(ttd_diff *d, job *j)
 {
@@ -354,6 +405,7 @@ static int job_finish(ttd_diff *d, job *j)
     dv->good_time_ns = dv->ngood ? dv->good[0].time_ns : j->probe[0].time_ns;
     dv->bad_time_ns = dv->nbad ? dv->bad[0].time_ns : j->probe[1].time_ns;
     dv->crash = j->crashed ? &j->probe[2] : NULL;
+    good_values(j);
     if ((rc = common_stack(d, &j->ps[0], &j->ps[1], dv)) < 0 ||
         (rc = ttdi_lines(d, j->ps, dv)) < 0 ||
         (rc = ttdi_suspects(d, j->p, &j->ps[1], dv)) < 0)

@@ -866,6 +866,55 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
 
 /* ---- the headline ------------------------------------------------------------ */
 
+#define VSTACK_MAX 256 /* frames kept in a value difference's stack */
+
+/* The bad run's arguments of call x as text, NULL when not recorded. */
+static const char *call_args(ectx *e, const ttdi_xcall *x)
+{
+    ttf_event ev;
+    char v[512];
+
+    if (!x->values)
+        return NULL;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = x->addr;
+    ev.time_ns = x->time_ns;
+    ev.has_values = 1;
+    memcpy(ev.argregs, x->args[1], sizeof ev.argregs);
+    if (!ttdi_values_text(&e->d->r[TTD_BAD].norm, &ev, v, sizeof v))
+        return NULL;
+    return ttfi_arena_strcpy(&e->d->arena, v);
+}
+
+/* v's caller and stack: the calls enclosing node x in xp's replay (its
+ * parents up to the root node 0), outermost first; at most VSTACK_MAX,
+ * the innermost kept. 0 or TT_ENOMEM. */
+static int value_stack(ectx *e, const xpair *xp, const ttdi_xcall *x, ttd_value_diff *v)
+{
+    const ttdi_xcall *c = xp->rp.c;
+    size_t n = 0;
+
+    for (int32_t i = x->parent; i > 0 && n < VSTACK_MAX; i = c[i].parent)
+        n++;
+    ttd_frame *fr = ttfi_arena_zalloc(&e->d->arena, (n + 1) * sizeof *fr);
+    if (!fr)
+        return TT_ENOMEM;
+    size_t k = n;
+    for (int32_t i = x->parent; i > 0 && k > 0; i = c[i].parent) {
+        ttd_frame *f = &fr[--k];
+        f->name = fname(e, xp, &c[i]);
+        ttdi_norm_locate(&e->d->r[TTD_BAD].norm, c[i].addr, 0, c[i].time_ns,
+                         &f->file, &f->line);
+        f->args = call_args(e, &c[i]);
+        f->code_changed = e->cd && f->name && ttdi_codediff_changed(e->cd, f->name) == 1;
+    }
+    v->stack = fr;
+    v->nstack = n;
+    v->caller = n ? fr[n - 1].name : NULL;
+    return 0;
+}
+
 /* Value difference out of node x of xp: its return (arg < 0) or argument. */
 static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_value_diff *v)
 {
@@ -892,7 +941,9 @@ static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_
     v->bad_time_ns = p ? x->time_ns : x->exit_ns;
     ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
                      &v->file, &v->line);
-    return v->good_value && v->bad_value ? 0 : TT_ENOMEM;
+    if (!v->good_value || !v->bad_value)
+        return TT_ENOMEM;
+    return value_stack(e, xp, x, v);
 }
 
 /* One differing value found by a replay. */

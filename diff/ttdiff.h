@@ -44,7 +44,10 @@ extern "C" {
  * from. Inside the frame (issue 21): ttd_divergence frames, nframes (the
  * stack with the functions the compiler inlined, from the call sites'
  * DWARF inline chains), ttd_frame inlined, call_line, call_file;
- * ttd_divergence lines (ttd_lines: the deciding line). */
+ * ttd_divergence lines (ttd_lines: the deciding line).
+ * Values read well (issue 23 part 4): ttd_value_diff caller, stack,
+ * nstack (where the call was made); ttd_event good_value (a common event
+ * whose value differs shows each run's own). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
@@ -164,6 +167,10 @@ typedef struct ttd_event {
                            ttd_options ignore_call_sites off): where it was
                            called, "parse:330" (caller:line) or
                            "parse+0x3c"; else NULL (also on common events) */
+    const char *good_value; /* a common event (ttd_divergence before) of
+                           the bad run whose value text differs from the
+                           good run's same event: the good run's text
+                           (value is the bad run's); else NULL (1.8) */
 } ttd_event;
 
 /* One frame of a call stack. */
@@ -529,6 +536,14 @@ typedef struct ttd_value_diff {
     int before_split;       /* 1: earlier than the first control-flow
                                divergence (or there is none): it is the
                                first divergence; 0: the calls parted first */
+    const char *caller;     /* the function that made the call, in the bad
+                               run; NULL when it is the thread's first
+                               traced call (1.8) */
+    const ttd_frame *stack; /* the bad run's call stack at the call,
+                               outermost first, the caller last (the
+                               function called is not in it); NULL when
+                               not known (1.8) */
+    size_t nstack;          /* frames in stack */
 } ttd_value_diff;
 /* Why a divergence may be timing noise, not the failure. */
 enum ttd_noise {

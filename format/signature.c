@@ -39,6 +39,7 @@
 #define PARAMS_MAX 64          /* parameters kept per function */
 #define INT_REGS 6             /* rdi, rsi, rdx, rcx, r8, r9 */
 #define CU_RANGES_MAX (1u << 22) /* unit ranges kept per module */
+#define ENUMS_MAX 4096         /* enumerators kept per enumeration */
 
 /* One address range of a compile unit. */
 struct cu_range {
@@ -130,6 +131,57 @@ static const char *pointer_name(struct sig_alloc *a, Dwarf_Die *ptr)
     return copy_str(a, buf);
 }
 
+/* An enumerator's DW_AT_const_value as a 64-bit pattern: sdata is signed,
+ * data1..8 and udata are taken as written. -1 when it has none. */
+static int enumerator_value(Dwarf_Die *e, uint64_t *v)
+{
+    Dwarf_Attribute at;
+    Dwarf_Sword sv;
+    Dwarf_Word uv;
+    if (!dwarf_attr(e, DW_AT_const_value, &at))
+        return -1;
+    if (dwarf_whatform(&at) == DW_FORM_sdata) {
+        if (dwarf_formsdata(&at, &sv))
+            return -1;
+        *v = (uint64_t)sv;
+        return 0;
+    }
+    if (dwarf_formudata(&at, &uv))
+        return -1;
+    *v = uv;
+    return 0;
+}
+
+/* The enumerators of the enumeration DIE en into ty (ty's size and sign
+ * already set: values are stored in ttf_value_norm's form). At most
+ * ENUMS_MAX. A failed allocation sets a->oom. */
+static void read_enumerators(struct sig_alloc *a, Dwarf_Die *en, ttf_vtype *ty)
+{
+    Dwarf_Die c;
+    size_t n = 0;
+    if (dwarf_child(en, &c) != 0)
+        return;
+    do {
+        n += dwarf_tag(&c) == DW_TAG_enumerator;
+    } while (n < ENUMS_MAX && dwarf_siblingof(&c, &c) == 0);
+    ttf_enumerator *e = n ? a->alloc(a->ctx, n * sizeof *e) : NULL;
+    if (!e || dwarf_child(en, &c) != 0) {
+        a->oom |= n && !e;
+        return;
+    }
+    size_t k = 0;
+    do {
+        uint64_t v;
+        const char *name = dwarf_diename(&c);
+        if (dwarf_tag(&c) != DW_TAG_enumerator || !name || enumerator_value(&c, &v))
+            continue;
+        e[k].name = name;
+        e[k++].value = ttf_value_norm(v, ty);
+    } while (k < n && dwarf_siblingof(&c, &c) == 0);
+    ty->enums = k ? e : NULL;
+    ty->nenums = k;
+}
+
 /* Classify the type DIE t (typedefs and qualifiers peeled; the outermost
  * name kept, so "size_t" rather than "long unsigned int"). */
 static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
@@ -159,6 +211,7 @@ static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
     case DW_TAG_enumeration_type:
         ty->cls = TTF_VC_ENUM;
         ty->is_signed = die_type(&p, &u) || base_class(&u) == TTF_VC_SIGNED;
+        read_enumerators(a, &p, ty);
         return;
     default:
         return;

@@ -39,7 +39,9 @@ extern "C" {
  * ttf_summary sites, ttf_writer_opts sites, ttf_write_enter_site and
  * ttf_write_enter_values_site; ttf_sym_site and ttf_site_where; inline
  * chains from DWARF (ttf_sym_inline, ttf_inline_frame): the functions
- * inlined at a call site, each with its line. */
+ * inlined at a call site, each with its line. Enums by name: ttf_enumerator,
+ * ttf_vtype enums and nenums (read from DWARF), ttf_value_format prints
+ * "RED (1)" and "A|B (3)". */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -580,6 +582,13 @@ enum ttf_vclass {
     TTF_VC_OTHER        /* struct, union, array, ...: not compared */
 };
 
+/* One named value of an enumeration (DW_TAG_enumerator). */
+typedef struct ttf_enumerator {
+    const char *name;           /* "RED" */
+    uint64_t value;             /* its DW_AT_const_value in the comparable
+                                   form of the enum (ttf_value_norm) */
+} ttf_enumerator;
+
 /* A type, reduced to what the diff needs. */
 typedef struct ttf_vtype {
     int cls;                    /* TTF_VC_* */
@@ -587,6 +596,10 @@ typedef struct ttf_vtype {
     int is_signed;              /* ENUM: its underlying type is signed */
     const char *name;           /* as declared ("int", "size_t", "node *");
                                    "" if unnamed or unknown */
+    const ttf_enumerator *enums;/* ENUM: its enumerators in declaration
+                                   order (libttfmt 2.5), NULL when none
+                                   were read (then values print as numbers) */
+    size_t nenums;              /* how many */
 } ttf_vtype;
 
 /* One declared parameter. */
@@ -641,7 +654,10 @@ int ttf_value_errcode(uint64_t raw, const ttf_vtype *ty, int64_t *code);
 
 /* A raw register as text for type ty (NULL ty = unknown type): "-22",
  * "4294967295", "true", "NULL", "0x7ffd5a10", "'A' (65)" for chars,
- * "18446744073709551596 (-20)" for ttf_value_errcode's values; a
+ * "18446744073709551596 (-20)" for ttf_value_errcode's values; an enum
+ * by name with its number, "RED (1)" (since 2.5), a flags-like enum's
+ * value that is no enumerator as "READ|EXEC (5)" when every set bit is
+ * a one-bit enumerator, else the number alone; a
  * register of unknown type prints in decimal when small, else hex. Like
  * snprintf: writes at most len bytes with the NUL, returns the length it
  * wanted. */

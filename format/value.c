@@ -2,7 +2,7 @@
  * value.c - recorded register values (format 1.1) as the values of their
  * declared types: which ones two runs can compare, their comparable form
  * (integers cut to their size, pointers reduced to NULL / non-NULL), and
- * their text (a size_t error code with its signed form).
+ * their text (a size_t error code with its signed form, an enum by name).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -79,6 +79,90 @@ static int format_char(char *buf, size_t len, uint64_t v, int sign)
                 : snprintf(buf, len, "%" PRIu64, v);
 }
 
+/* A number of an enum's size and sign. */
+static int format_int(char *buf, size_t len, uint64_t v, int sign)
+{
+    return sign ? snprintf(buf, len, "%" PRId64, (int64_t)v)
+                : snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* The enumerator whose value is v, NULL if none. */
+static const char *enum_name(const ttf_vtype *ty, uint64_t v)
+{
+    for (size_t i = 0; i < ty->nenums; i++)
+        if (ty->enums[i].value == v)
+            return ty->enums[i].name;
+    return NULL;
+}
+
+/* The enumerator of exactly the one bit b, NULL if none. */
+static const char *bit_name(const ttf_vtype *ty, unsigned b)
+{
+    return enum_name(ty, 1ull << b);
+}
+
+/* 1 if every set bit of v is a one-bit enumerator. */
+static int bits_named(const ttf_vtype *ty, uint64_t v)
+{
+    for (unsigned b = 0; b < 64; b++)
+        if ((v >> b & 1) && !bit_name(ty, b))
+            return 0;
+    return 1;
+}
+
+/* 1 if the enum looks like a set of flags: every enumerator is 0 or made
+ * of one-bit enumerators, one of them is 4 or more, and the values are not
+ * the plain sequence 1, 2, 3... of an ordinary enum (whose 3 = 1|2). */
+static int flags_like(const ttf_vtype *ty)
+{
+    uint64_t top = 0, max = 0;
+    size_t nonzero = 0;
+    for (size_t i = 0; i < ty->nenums; i++) {
+        uint64_t v = ty->enums[i].value;
+        if (v == 0)
+            continue;
+        if ((ty->is_signed && (int64_t)v < 0) || !bits_named(ty, v))
+            return 0;
+        if ((v & (v - 1)) == 0 && v > top)
+            top = v;
+        max = v > max ? v : max;
+        nonzero++;
+    }
+    return top >= 4 && max != nonzero;
+}
+
+/* v (no enumerator) as "A|B (v)" when the enum is flags_like and every
+ * set bit of v is a one-bit enumerator, else as the number. */
+static int format_flags(char *buf, size_t len, uint64_t v, const ttf_vtype *ty)
+{
+    char names[256];
+    size_t n = 0;
+    if (v == 0 || (ty->is_signed && (int64_t)v < 0) || !flags_like(ty))
+        return format_int(buf, len, v, ty->is_signed);
+    for (unsigned b = 0; b < 64; b++) {
+        if (!(v >> b & 1))
+            continue;
+        const char *nm = bit_name(ty, b);
+        if (!nm)
+            return format_int(buf, len, v, ty->is_signed);
+        int k = snprintf(names + n, sizeof names - n, "%s%s", n ? "|" : "", nm);
+        if (k < 0 || (size_t)k >= sizeof names - n)
+            return format_int(buf, len, v, ty->is_signed);
+        n += (size_t)k;
+    }
+    return snprintf(buf, len, "%s (%" PRIu64 ")", names, v);
+}
+
+/* An enum's value: "RED (1)", "A|B (3)" or the number. */
+static int format_enum(char *buf, size_t len, uint64_t v, const ttf_vtype *ty)
+{
+    const char *nm = enum_name(ty, v);
+    if (nm)
+        return ty->is_signed ? snprintf(buf, len, "%s (%" PRId64 ")", nm, (int64_t)v)
+                             : snprintf(buf, len, "%s (%" PRIu64 ")", nm, v);
+    return format_flags(buf, len, v, ty);
+}
+
 int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty)
 {
     int64_t code;
@@ -97,8 +181,7 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty)
             return snprintf(buf, len, "%" PRIu64 " (%" PRId64 ")", v, code);
         return snprintf(buf, len, "%" PRIu64, v);
     case TTF_VC_ENUM:
-        return ty->is_signed ? snprintf(buf, len, "%" PRId64, (int64_t)v)
-                             : snprintf(buf, len, "%" PRIu64, v);
+        return format_enum(buf, len, v, ty);
     case TTF_VC_BOOL:
         return snprintf(buf, len, "%s", v ? "true" : "false");
     case TTF_VC_POINTER:

@@ -154,18 +154,36 @@ static void crash_text(hw *w, const ttd_event *e)
     }
 }
 
-/* The code cell of an event: "foo();", "foo() {", "}", a message... */
-static void code(hw *w, const ttd_event *e, int mode)
+/* The value of e as one side shows it: the good run's own on the good
+ * side of a common event whose values differ (marked), else e's. */
+static void val(hw *w, const ttd_event *e, int good)
+{
+    const char *v = good && e->good_value ? e->good_value : e->value;
+    raw(w, "<span class=\"val%s\">", e->good_value ? " vd" : "");
+    esc(w, v);
+    raw(w, "</span>");
+}
+
+/* The code cell of an event: "foo();", "foo() {", "}", a message...; a
+ * call with nothing inside is one line with its EXIT ex ("foo(1) = 2;").
+ * good: the good run's half of a common row. */
+static void code(hw *w, const ttd_event *e, const ttd_event *ex, int mode, int good)
 {
     switch (e->kind) {
     case TTF_EV_ENTER:
         fn(w, e->name);
-        if (e->value) {
-            raw(w, "<span class=\"val\">");
-            esc(w, e->value);
-            raw(w, "</span>%s", mode == ROW_LEAF ? ";" : " {");
-        } else {
+        if (!e->value && !(ex && ex->value)) {
             raw(w, "%s", ttri_call_suffix(e->name, mode == ROW_LEAF));
+        } else {
+            if (e->value)
+                val(w, e, good);
+            else if (!strchr(e->name, '('))
+                raw(w, "(...)");
+            if (ex && ex->value) {
+                raw(w, " = ");
+                val(w, ex, good);
+            }
+            raw(w, "%s", mode == ROW_LEAF ? ";" : " {");
         }
         if (e->from) {              /* its call site (format 1.2) */
             raw(w, " <span class=\"cm\">/* from ");
@@ -179,9 +197,8 @@ static void code(hw *w, const ttd_event *e, int mode)
             raw(w, " <span class=\"cm\">/* ");
             esc(w, e->name);
             if (e->value) {
-                raw(w, " = <span class=\"val\">");
-                esc(w, e->value);
-                raw(w, "</span>");
+                raw(w, " = ");
+                val(w, e, good);
             }
             raw(w, " */</span>");
         }
@@ -204,16 +221,19 @@ static void code(hw *w, const ttd_event *e, int mode)
     esc(w, e->name);
 }
 
-/* One half of a row: event number, time (ms since run start), code. */
-static void half(hw *w, const ttd_event *e, uint64_t index, int timed, int mode)
+/* One half of a row: event number, time (ms since run start), code (ex:
+ * a leaf's EXIT; good: the good run's half of a common row). */
+static void half(hw *w, const ttd_event *e, const ttd_event *ex, uint64_t index,
+                 int good, int mode)
 {
+    int timed = !good;
     int l = ttri_level(e) - w->base;
 
     raw(w, "<span class=\"h\"><span class=\"n\">%" PRIu64 "</span><span class=\"t\">", index);
     if (timed)
         ms(w, e->time_ns);
     raw(w, "</span><span class=\"c\" style=\"--l:%d\">", l > 0 ? (l < 40 ? l : 40) : 0);
-    code(w, e, mode);
+    code(w, e, ex, mode, good);
     raw(w, "</span></span>");
 }
 
@@ -222,6 +242,7 @@ static void half(hw *w, const ttd_event *e, uint64_t index, int timed, int mode)
 static void row(hw *w, const char *cls, const ttd_event *e, int side, uint64_t gidx,
                 int mode)
 {
+    const ttd_event *ex = mode == ROW_LEAF ? e + 1 : NULL;
     const char *tag = mode == ROW_OPEN ? "summary" : "div";
 
     raw(w, "<%s class=\"r%s%s\"", tag, cls[0] ? " " : "", cls);
@@ -232,8 +253,8 @@ static void row(hw *w, const char *cls, const ttd_event *e, int side, uint64_t g
     }
     raw(w, ">");
     if (side == SIDE_BOTH)
-        half(w, e, gidx, 0, mode);
-    half(w, e, e->index, 1, mode);
+        half(w, e, ex, gidx, 1, mode);
+    half(w, e, ex, e->index, 0, mode);
     raw(w, "</%s>\n", tag);
 }
 
@@ -479,7 +500,7 @@ static void first_event(hw *w, const char *sign, const ttd_event *e)
         esc(w, e->name);
         raw(w, "%s", e->kind == TTF_EV_ENTER && !strchr(e->name, '(') ? "()" : "");
     } else {
-        code(w, e, ROW_LINE);
+        code(w, e, NULL, ROW_LINE, 0);
     }
     raw(w, "</code>");
 }
@@ -639,6 +660,37 @@ static void crash_note(hw *w, const ttd_event *e)
     raw(w, " ms</p>\n");
 }
 
+/* Where the call with the differing value was made: its caller and the
+ * bad run's stack, outermost first, the function called last. */
+static void value_caller(hw *w, const ttd_value_diff *v)
+{
+    if (!v->stack)
+        return;
+    if (!v->caller) {
+        raw(w, "<p class=\"mut\" id=\"tt-value-stack\">Called at the top of its "
+               "thread (no traced caller).</p>\n");
+        return;
+    }
+    const ttd_frame *c = &v->stack[v->nstack - 1];
+    raw(w, "<p class=\"mut\" id=\"tt-value-stack\">Called by <code>");
+    fn(w, v->caller);
+    raw(w, "</code>");
+    if (c->file && c->line > 0) {
+        raw(w, " <span class=\"loc\">");
+        esc(w, c->file);
+        raw(w, ":%d</span>", c->line);
+    }
+    raw(w, "; stack: ");
+    for (size_t i = 0; i < v->nstack; i++) {
+        raw(w, "<code>");
+        fn(w, v->stack[i].name);
+        raw(w, "</code> &gt; ");
+    }
+    raw(w, "<code>");
+    fn(w, v->function);
+    raw(w, "</code></p>\n");
+}
+
 /* The value divergence: which call returned (or got) another value. */
 static void value_section(hw *w)
 {
@@ -675,10 +727,12 @@ static void value_section(hw *w)
     raw(w, "</code>, good event %" PRIu64 ", bad event %" PRIu64 ", at ", v->good_index,
         v->bad_index);
     ms(w, v->bad_time_ns);
-    raw(w, " ms in the bad run.%s</p>\n</section>\n", !w->r->first
+    raw(w, " ms in the bad run.%s</p>\n", !w->r->first
         ? " The calls do not part after it." : v->before_split
         ? " The control-flow divergence it led to follows."
         : " The calls parted before it (below).");
+    value_caller(w, v);
+    raw(w, "</section>\n");
 }
 
 /* Hints that the first divergence may be noise (see diff/noise.c). */
@@ -1020,7 +1074,7 @@ static void others(hw *w, const ttd_divergence *d)
             raw(w, "</code></td><td class=\"mono\">");
             for (size_t j = 0; j < o->nevents; j++) {
                 raw(w, "%s", j ? "; " : "");
-                code(w, &o->events[j], ROW_LINE);
+                code(w, &o->events[j], NULL, ROW_LINE, 0);
                 raw(w, " <span class=\"cm\">@");
                 ms(w, o->events[j].time_ns);
                 raw(w, "</span>");

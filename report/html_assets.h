@@ -104,7 +104,7 @@ static const char html_css[] =
     ".r.gap{grid-template-columns:minmax(0,1fr);background:var(--bg);color:var(--mut);font-style:italic}\n"
     ".r.crash{background:var(--delx);color:var(--bad);font-weight:700}\n"
     ".fn{color:#8250df}.ctx .fn{color:inherit}\n"
-    ".val{color:#0a7d4e}.vdiff{margin-left:.5em;color:#b35900}\n"
+    ".val{color:#0a7d4e}.vdiff{margin-left:.5em;color:#b35900}.val.vd{color:#b35900;font-weight:600}\n"
     "ul.evid{margin:.1em 0 .3em;padding-left:1.4em;font-size:.9em}"
     "ul.evid li.against{color:#888}ol.chain li{margin:.15em 0}\n"
     ".chg{margin-left:.6em;padding:0 4px;border-radius:3px;background:#fff1d6;"

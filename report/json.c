@@ -218,6 +218,8 @@ static void event(jw *w, const ttd_event *e)
         k_str(w, "value", e->value);
     if (e->from)
         k_str(w, "from", e->from);
+    if (e->good_value)
+        k_str(w, "good_value", e->good_value);
     k_i64(w, "depth", e->depth);
     k_u64(w, "thread", e->thread);
     k_u64(w, "time_ns", e->time_ns);
@@ -538,6 +540,26 @@ static void value_obj(jw *w, const ttd_result *r, const ttd_value_diff *v)
     k_u64(w, "good_time_ns", v->good_time_ns);
     k_u64(w, "bad_time_ns", v->bad_time_ns);
     k_bool(w, "before_split", v->before_split);
+    k_str(w, "caller", v->caller);
+    if (!v->stack) {
+        k_null(w, "stack");
+        k_null(w, "frames");
+        close_c(w, '}');
+        return;
+    }
+    key(w, "stack");
+    int save = w->inline_from;
+    w->inline_from = w->depth;
+    open_c(w, '[');
+    for (size_t i = 0; i < v->nstack; i++)
+        v_str(w, v->stack[i].name);
+    close_c(w, ']');
+    w->inline_from = save;
+    key(w, "frames");
+    open_c(w, '[');
+    for (size_t i = 0; i < v->nstack; i++)
+        frame(w, &v->stack[i]);
+    close_c(w, ']');
     close_c(w, '}');
 }
 

@@ -75,7 +75,9 @@ static void describe(tw *w, const ttd_event *e)
 }
 
 /* "f(1, NULL) {", or "f(1, NULL) = 0;" for a call with nothing inside
- * (its EXIT ex), "f();" / "f() {" without values. */
+ * (its EXIT ex), "f();" / "f() {" without values; a common call whose
+ * values differ adds the good run's in a C comment after it: "good run:
+ * (1) = 3" (the arguments or the result only when only they differ). */
 static void call_line(tw *w, const ttd_event *e, const ttd_event *ex, int leaf)
 {
     safe(w, e->name);
@@ -89,6 +91,14 @@ static void call_line(tw *w, const ttd_event *e, const ttd_event *ex, int leaf)
         safe(w, ex->value);
     }
     fputs(leaf ? ";" : " {", w->f);
+    const char *ga = e->good_value, *gr = ex ? ex->good_value : NULL;
+    if (!ga && !gr)
+        return;
+    fputs("  /* good run: ", w->f);     /* a common call, other values */
+    safe(w, ga ? ga : "");
+    fputs(ga && gr ? " = " : "", w->f);
+    safe(w, gr ? gr : "");
+    fputs(" */", w->f);
 }
 
 /* Call-tree lines of ev[0..n) with marker m; an ENTER directly followed by
@@ -118,6 +128,10 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
             if (e->value) {
                 fputs(" = ", w->f);
                 safe(w, e->value);
+            }
+            if (e->good_value) {
+                fputs("; good run: ", w->f);
+                safe(w, e->good_value);
             }
             fputs(" */", w->f);
         } else {
@@ -353,6 +367,40 @@ static void value_both(tw *w, const ttd_value_diff *v)
     value(w, v, v->good_value);
 }
 
+#define VSTACK_SHOWN 8 /* innermost frames a value's stack line shows */
+
+/* "  called by `g` at f.c:12; stack: main > ... > g": where the call with
+ * the differing value was made (the bad run's stack). */
+static void value_caller(tw *w, const ttd_value_diff *v)
+{
+    if (!v->stack)
+        return;
+    if (!v->caller) {
+        fputs("  called at the top of its thread (no traced caller)\n", w->f);
+        return;
+    }
+    const ttd_frame *c = &v->stack[v->nstack - 1];
+    fputs("  called by `", w->f);
+    safe(w, v->caller);
+    putc('`', w->f);
+    if (c->file && c->line > 0) {
+        fputs(" at ", w->f);
+        safe(w, c->file);
+        fprintf(w->f, ":%d", c->line);
+    }
+    fputs("; stack: ", w->f);
+    size_t from = v->nstack > VSTACK_SHOWN ? v->nstack - VSTACK_SHOWN : 0;
+    if (from)
+        fprintf(w->f, "(%zu more) > ", from);
+    for (size_t i = from; i < v->nstack; i++) {
+        safe(w, v->stack[i].name);
+        fputs(i + 1 < v->nstack ? " > " : "", w->f);
+    }
+    fputs(" > ", w->f);
+    safe(w, v->function);
+    putc('\n', w->f);
+}
+
 /* The value divergence: which call, which value, both runs. */
 static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v)
 {
@@ -381,6 +429,7 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     fputs(v->type && v->type[0] ? " (" : "", w->f);
     safe(w, v->type && v->type[0] ? v->type : "");
     fputs(v->type && v->type[0] ? ")\n" : "\n", w->f);
+    value_caller(w, v);
     if (!r->first)
         fputs("the call sequences do not part after it\n", w->f);
 }

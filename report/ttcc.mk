@@ -6,6 +6,10 @@ all: $(B)/ttcc $(B)/include/ttcap.h
 install: install-ttcc
 .PHONY: install-ttcc
 
+# values mode's gcc flags, the ones ttcap-values.pc has (Makefile)
+$(B)/obj/report/cmd/ttcc.o: LIBCFLAGS += -DTTCC_VALUES_GCC='"$(strip $(VALUES_GCC_FLAGS))"'
+$(B)/obj/report/cmd/ttcc.o: Makefile
+
 $(B)/ttcc: $(B)/obj/report/cmd/ttcc.o
 	$(CC) $(SAN) -o $@ $^
 

@@ -53,8 +53,10 @@ static const char usage[] =
     "\n"
     "  --plain             plain mode (default): compile with -finstrument-functions\n"
     "                      -fno-plt -g; every call's entry and exit is recorded\n"
-    "  --values            values mode (x86-64): compile with -pg -mfentry -g; calls\n"
-    "                      also record their argument registers and return value\n"
+    "  --values            values mode (x86-64): compile with -pg -mfentry -g, and\n"
+    "                      with gcc the flags that keep functions called once,\n"
+    "                      split or cloned traced (see ttcc(1)); calls also\n"
+    "                      record their argument registers and return value\n"
     "  --show              print each command run to stderr (shell-quoted)\n"
     "  -h, --help          this help\n"
     "  --version           print the version\n"
@@ -86,6 +88,7 @@ const char *__lsan_default_options(void)
 typedef struct conf {
     int values;             /* 1 values mode, 0 plain mode */
     int show;               /* --show / TTCC_SHOW: print commands */
+    int clang;              /* 1: the compiler's name has "clang" in it */
     char libdir[PATH_MAX + 16];  /* folder holding libttcap.so */
     char incdir[PATH_MAX + 16];  /* folder holding ttcap.h */
 } conf;
@@ -335,7 +338,29 @@ static int run_wait(const conf *c, const vec *v)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Add the mode's compile flags to v. */
+#ifndef TTCC_VALUES_GCC
+#define TTCC_VALUES_GCC ""
+#endif
+
+/* Values mode's gcc flags (TTCC_VALUES_GCC, from the Makefile's
+ * VALUES_GCC_FLAGS, as in ttcap-values.pc), one by one into v. */
+static void push_values_gcc(vec *v)
+{
+    static char flags[] = TTCC_VALUES_GCC;
+    static int split;
+    static char *one[16];
+    static size_t n;
+    if (!split) {
+        for (char *t = strtok(flags, " "); t && n < 16; t = strtok(NULL, " "))
+            one[n++] = t;
+        split = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        push(v, one[i]);
+}
+
+/* Add the mode's compile flags to v: values mode's gcc flags unless the
+ * compiler is clang (which rejects them). */
 static void push_mode(const conf *c, vec *v)
 {
     if (c->values) {
@@ -346,6 +371,8 @@ static void push_mode(const conf *c, vec *v)
         push(v, "-fno-plt");
     }
     push(v, "-g");
+    if (c->values && !c->clang)
+        push_values_gcc(v);
 }
 
 /* Add libttcap's link flags to v: kept under --as-needed, found at run
@@ -596,6 +623,7 @@ int main(int argc, char **argv)
     vec v = { NULL, 0, 0 };
     push(&v, argv[at]);
     const char *base = strrchr(argv[at], '/');
+    c.clang = strstr(base ? base + 1 : argv[at], "clang") != NULL;
     if (!strcmp(base ? base + 1 : argv[at], "ttcc"))
         fail_exit("the compiler is ttcc itself: name the real one (ttcc gcc ...)%s%s",
                   NULL, NULL);

@@ -49,7 +49,7 @@ vcase vd_errchain 30 99999999999999999999 \
     "assert v['function'] == 'parse_number' and v['type'] == 'int' and v['bad_raw'] == '0xffffffde'" \
     parse_number
 vcase vd_longjmp '1+2*3' '1+2*%' \
-    '`next_token` returned 4 in the bad run, 1 in the good run' \
+    '`next_token` returned TOK_BAD (4) in the bad run, TOK_NUM (1) in the good run' \
     "assert v['function'] == 'next_token' and v['class'] == 'enum'" \
     next_token
 # the main thread's argument differs first in time, but nothing links it to

@@ -78,6 +78,11 @@ if command -v cmake > /dev/null; then
         -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $san" > "$T/cm.log" 2>&1 &&
         cmake --build "$T/cm" -- VERBOSE=1 >> "$T/cm.log" 2>&1 || { cat "$T/cm.log"; fail "cmake"; }
     grep -q ' -pg -mfentry .*-c ' "$T/cm.log" || { cat "$T/cm.log"; fail "cmake: no -pg compile"; }
+    # gcc gets values mode's flags as from ttcap-values.pc (README)
+    if cc --version 2>/dev/null | grep -qi 'gcc\|free software'; then
+        grep -q -- ' -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining .*-c ' "$T/cm.log" ||
+            { cat "$T/cm.log"; fail "cmake: no values gcc flags"; }
+    fi
     grep -- '-o app ' "$T/cm.log" | grep -q -- ' -pg' && fail "cmake: -pg on the link"
     check cmake "$T/cm/app"
     [ ! -s "$T/run.cmake/err" ] || { cat "$T/run.cmake/err"; fail "cmake: stderr"; }

@@ -7,7 +7,7 @@
 # For each case in tests/realbugs/cases/*/ (a case.sh and a README.md that
 # argues the ground truth from the source code; see README.md here and the
 # contract in the case README template), in each mode (plain:
-# -finstrument-functions, values: -pg -mfentry):
+# -finstrument-functions, values: -pg -mfentry and ttcap-values.pc's flags):
 #   1. gets the Debian source package (apt-get source, cached under
 #      $TT_REALBUGS_CACHE or $HOME/.cache/tt-realbugs; deb-src is enabled
 #      when root, else the case is skipped with a note if not cached),
@@ -44,7 +44,7 @@ for t in jq sha256sum timeout patch flock; do
     command -v $t >/dev/null 2>&1 || { echo "realbugs: needs $t" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "realbugs: needs GNU time (/usr/bin/time)" >&2; exit 2; }
-for f in ttdiff libttcap.so; do
+for f in ttdiff libttcap.so ttcap-values.pc; do
     [ -e "$B/$f" ] || { echo "realbugs: no $B/$f (run make first)" >&2; exit 2; }
 done
 
@@ -65,7 +65,10 @@ mkdir -p "$RB_CACHE/src" "$OUTD"
 # absolute rpath to this build
 TTLINK="-L$B -Wl,-rpath,$B -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state"
 TTCC_PLAIN_CFLAGS="-g -O2 -finstrument-functions -fno-plt"
-TTCC_VALUES_CFLAGS="-g -O2 -pg -mfentry"
+# values mode: -pg -mfentry and the gcc flags of $B/ttcap-values.pc (the
+# Makefile's VALUES_GCC_FLAGS); RB_VALUES_CFLAGS replaces them (e.g.
+# "-g -O2 -pg -mfentry" to score values mode without those flags)
+TTCC_VALUES_CFLAGS=${RB_VALUES_CFLAGS:-"-g -O2 $(sed -n 's/^Cflags: -I[^ ]* //p' "$B/ttcap-values.pc")"}
 TTCC_PLAIN_LDFLAGS=$TTLINK
 TTCC_VALUES_LDFLAGS=$TTLINK
 TTCC_PLAIN=$TTCC_PLAIN_CFLAGS

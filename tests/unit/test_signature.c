@@ -7,7 +7,8 @@
  * .debug_aranges (as clang builds); a stripped copy of the binary gives
  * TT_ENOTFOUND and one notice. Then the value rules of value.c:
  * which classes compare, normalising, formatting; and a gcc clone's
- * registers from its own DWARF.
+ * registers from its own DWARF; enums' enumerators from DWARF
+ * (DW_TAG_enumerator, signed and unsigned, a flags enum) and their text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +27,8 @@
 #include "tmpdir.h"
 
 enum sig_color { SIG_RED = -1, SIG_GREEN = 1 };
+enum sig_perm { SP_NONE = 0, SP_READ = 1, SP_WRITE = 2, SP_EXEC = 4 };
+enum sig_step { ST_A, ST_B, ST_C, ST_D, ST_E };
 struct sig_big { long a, b, c, d; };
 struct sig_node { struct sig_node *next; int v; };
 
@@ -36,6 +39,8 @@ __attribute__((noinline)) enum sig_color sig_enum(bool b, struct sig_big bg,
 __attribute__((noinline)) struct sig_big sig_big(int x);
 __attribute__((noinline)) struct sig_node *sig_ptr(struct sig_node *n, int *p);
 __attribute__((noinline)) int sig_var(const char *fmt, ...);
+__attribute__((noinline)) enum sig_perm sig_perm(enum sig_color c,
+                                                 enum sig_step st);
 __attribute__((noinline)) short sig_seven(int a, int b, int c, int d, int e,
                                           int f, int g);
 
@@ -48,6 +53,10 @@ enum sig_color sig_enum(bool b, struct sig_big bg, size_t z)
 struct sig_big sig_big(int x) { struct sig_big r = {x, x, x, x}; return r; }
 struct sig_node *sig_ptr(struct sig_node *n, int *p) { return p ? n : NULL; }
 int sig_var(const char *fmt, ...) { return fmt ? 1 : 0; }
+enum sig_perm sig_perm(enum sig_color c, enum sig_step st)
+{
+    return c == SIG_RED ? SP_READ | SP_EXEC : st == ST_E ? SP_WRITE : SP_NONE;
+}
 short sig_seven(int a, int b, int c, int d, int e, int f, int g)
 {
     return (short)(a + b + c + d + e + f + g);
@@ -64,7 +73,7 @@ int sig_clone_user(int x) { return sig_clone(x, 3, "ab") + sig_clone(x + 1, 3, "
 
 static void *const fns[] = {(void *)sig_int, (void *)sig_void, (void *)sig_enum,
                             (void *)sig_big, (void *)sig_ptr, (void *)sig_var,
-                            (void *)sig_seven};
+                            (void *)sig_seven, (void *)sig_perm};
 #define NFNS (sizeof fns / sizeof fns[0])
 
 static int trace_no;
@@ -186,6 +195,64 @@ static void test_signatures(void **state)
     check_signatures(tu_self.path);
 }
 
+/* v formatted as a value of type ty. */
+static const char *fmt(const ttf_vtype *ty, uint64_t v)
+{
+    static char buf[128];
+    ttf_value_format(buf, sizeof buf, v, ty);
+    return buf;
+}
+
+/* Enums by name: the enumerators of this binary's enums as DWARF gives
+ * them (a negative one in a signed enum, a flags enum, a plain sequence),
+ * in return types and parameters, and how their values print. */
+static void test_enums(void **state)
+{
+    (void)state;
+    ttf_trace *t = make_trace(tu_self.path);
+    ttf_sym *s;
+    const ttf_signature *sg[NFNS];
+    int rc[NFNS];
+
+    assert_int_equal(sig_perm(SIG_RED, ST_A), SP_READ | SP_EXEC);
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    signatures(t, s, sg, rc);
+    /* enum sig_color sig_enum(...): SIG_RED = -1, SIG_GREEN = 1 */
+    const ttf_vtype *col = &sg[2]->ret;
+    assert_int_equal(rc[2], 0);
+    assert_int_equal(col->cls, TTF_VC_ENUM);
+    assert_int_equal(col->nenums, 2);
+    assert_string_equal(col->enums[0].name, "SIG_RED");
+    assert_int_equal(col->enums[0].value, (uint64_t)-1);
+    assert_string_equal(col->enums[1].name, "SIG_GREEN");
+    assert_string_equal(fmt(col, 0xffffffffull), "SIG_RED (-1)");
+    assert_string_equal(fmt(col, 0xdead00000001ull), "SIG_GREEN (1)");
+    assert_string_equal(fmt(col, 7), "7");
+    /* enum sig_perm sig_perm(enum sig_color c, enum sig_step st) */
+    assert_int_equal(rc[7], 0);
+    const ttf_vtype *perm = &sg[7]->ret;
+    assert_int_equal(perm->cls, TTF_VC_ENUM);
+    assert_int_equal(perm->nenums, 4);
+    assert_string_equal(fmt(perm, 2), "SP_WRITE (2)");
+    assert_string_equal(fmt(perm, 0), "SP_NONE (0)");
+    assert_string_equal(fmt(perm, 5), "SP_READ|SP_EXEC (5)");
+    assert_string_equal(fmt(perm, 7), "SP_READ|SP_WRITE|SP_EXEC (7)");
+    assert_string_equal(fmt(perm, 9), "9");        /* bit 3 is no enumerator */
+    assert_int_equal(sg[7]->nparams, 2);
+    const ttf_vtype *c = &sg[7]->params[0].type, *st = &sg[7]->params[1].type;
+    assert_int_equal(c->cls, TTF_VC_ENUM);
+    assert_int_equal(c->nenums, 2);
+    assert_int_equal(st->nenums, 5);
+    assert_string_equal(st->enums[4].name, "ST_E");
+    assert_string_equal(fmt(st, 3), "ST_D (3)");
+    /* a plain sequence is no set of flags: 5 is no ST_B|ST_E */
+    assert_string_equal(fmt(st, 5), "5");
+    assert_int_equal(sg[7]->params[0].reg, 0);
+    assert_int_equal(sg[7]->params[1].reg, 1);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
 /* A copy without .debug_aranges (as clang builds: libdwfl cannot find an
  * address's unit then): the same signatures and lines, through the map of
  * the units' own ranges. */
@@ -233,10 +300,10 @@ static void test_no_debug_info(void **state)
 static void test_value_rules(void **state)
 {
     (void)state;
-    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int"}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar"};
-    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool"}, p = {TTF_VC_POINTER, 8, 0, "node *"};
-    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color"}, v = {TTF_VC_VOID, 0, 0, "void"};
-    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double"}, o = {TTF_VC_OTHER, 32, 0, "big"};
+    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int", NULL, 0}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar", NULL, 0};
+    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool", NULL, 0}, p = {TTF_VC_POINTER, 8, 0, "node *", NULL, 0};
+    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color", NULL, 0}, v = {TTF_VC_VOID, 0, 0, "void", NULL, 0};
+    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double", NULL, 0}, o = {TTF_VC_OTHER, 32, 0, "big", NULL, 0};
     char buf[64];
 
     assert_true(ttf_value_comparable(&i32) && ttf_value_comparable(&p) &&
@@ -265,6 +332,19 @@ static void test_value_rules(void **state)
     assert_string_equal(buf, "-5");
     ttf_value_format(buf, sizeof buf, 0x55550000beefull, NULL);
     assert_string_equal(buf, "0x55550000beef");
+    /* enumerators given by hand: one-bit ones of 4 and more make flags */
+    static const ttf_enumerator fl[] = {{"F_A", 1}, {"F_B", 2}, {"F_C", 8}, {"F_AC", 9}};
+    ttf_vtype ef = {TTF_VC_ENUM, 4, 0, "fl", fl, 4};
+    ttf_value_format(buf, sizeof buf, 11, &ef);
+    assert_string_equal(buf, "F_A|F_B|F_C (11)");
+    ttf_value_format(buf, sizeof buf, 9, &ef);
+    assert_string_equal(buf, "F_AC (9)");
+    ttf_value_format(buf, sizeof buf, 16, &ef);
+    assert_string_equal(buf, "16");
+    static const ttf_enumerator two[] = {{"R", 1}, {"W", 2}};
+    ttf_vtype e2 = {TTF_VC_ENUM, 4, 0, "rw", two, 2};
+    ttf_value_format(buf, sizeof buf, 3, &e2);
+    assert_string_equal(buf, "3");
     assert_int_equal(ttf_value_format(buf, 2, 12345, &i32), 5);
     assert_string_equal(buf, "1");
 }
@@ -319,6 +399,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signatures),
+        cmocka_unit_test(test_enums),
         cmocka_unit_test(test_no_aranges),
         cmocka_unit_test(test_no_debug_info),
         cmocka_unit_test(test_value_rules),

@@ -1,0 +1,61 @@
+#!/bin/sh
+# readme_outputs.sh - README.md's example outputs are what the tools print
+# (issue 23 part 6): `make demo`'s block (fixtures/demo.sh, as make demo
+# runs it), the values example (`ttdiff vgood.trc vbad.trc` on
+# fixtures/values/vd_errchain), `ttdump bad.trc` and `ttdump --profile
+# good.trc` of the parser example, compared by tests/e2e/readme_check.py
+# with times, pids, addresses and paths masked; and no README output block
+# is left unchecked. The demo is a race: its thread numbers and the length
+# of its thread-order lists vary (masked, or "..." in the README), so it is
+# recorded up to three times before a difference counts.
+set -eu
+B=${1:-build}
+cd "$(dirname "$0")/../.."
+BD=$(cd "$B" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+command -v python3 >/dev/null || { echo "ok (skipped: no python3)"; exit 0; }
+for f in fixtures/race_queue fixtures/ex_parser fixtures/vd_errchain ttdiff ttdump; do
+    [ -x "$B/$f" ] || fail "$B/$f not built (make fixtures)"
+done
+
+# the parser example's runs (as example_readme.sh records them)
+# (run as build/fixtures/ex_parser, the command line the README shows)
+mkdir "$T/ex"
+TTCAP_OUT=$T/ex/good.trc "$B/fixtures/ex_parser" size=64,mode=755,ro >/dev/null
+TTCAP_OUT=$T/ex/bad.trc "$B/fixtures/ex_parser" size=64,mode=755 >/dev/null
+(cd "$T/ex" && { "$BD/ttdump" --color never bad.trc >../ttdump.out || true; } &&
+ { "$BD/ttdump" --color never --profile -n good.trc >../profile.out || true; })
+# the values example
+(cd "$T" && TTCAP_OUT=vgood.trc "$BD/fixtures/vd_errchain" 30 >/dev/null 2>&1 || true
+ TTCAP_OUT=vbad.trc "$BD/fixtures/vd_errchain" 99999999999999999999 >/dev/null 2>&1 || true
+ "$BD/ttdiff" --color never vgood.trc vbad.trc >values.out || true)
+[ -s "$T/values.out" ] || fail "no values example output"
+
+check() {
+    python3 tests/e2e/readme_check.py README.md "$B" \
+        "trace: bad.trc" "$T/ttdump.out" \
+        "profile: 1 thread" "$T/profile.out" \
+        "\$ ttdiff vgood.trc vbad.trc" "$T/values.out" \
+        "== recording a good run:" "$T/demo.out" >"$T/check.out" 2>&1
+}
+for try in 1 2 3; do
+    sh fixtures/demo.sh "$B" >"$T/demo.out" 2>&1 || true
+    check && break
+    [ "$try" = 3 ] && { cat "$T/check.out"; fail "README.md's example outputs differ from the tools' (3 demo runs tried)"; }
+done
+# the check can fail: a README whose demo block has an old line number, or
+# whose values example lost a line, is stale
+sed 's/race_queue\.c:\([0-9]*\)$/race_queue.c:1\1/' README.md >"$T/stale1.md"
+sed '/^  called by `parse_entry`/d' README.md >"$T/stale2.md"
+for s in stale1 stale2; do
+    cmp -s README.md "$T/$s.md" && fail "$s: the README has no such line to change"
+    python3 tests/e2e/readme_check.py "$T/$s.md" "$B" \
+        "\$ ttdiff vgood.trc vbad.trc" "$T/values.out" \
+        "== recording a good run:" "$T/demo.out" >"$T/$s.out" 2>&1 &&
+        fail "a stale README ($s) passes the check"
+done
+grep -q "block starting '== recording a good run:'" "$T/stale1.out" || fail "stale1: $(cat "$T/stale1.out")"
+grep -q "block starting '\$ ttdiff vgood.trc vbad.trc'" "$T/stale2.out" || fail "stale2: $(cat "$T/stale2.out")"
+echo ok
