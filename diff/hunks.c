@@ -41,6 +41,67 @@ static int hunk_cmp(const void *x, const void *y)
     return a->bad_index < b->bad_index ? -1 : a->bad_index > b->bad_index;
 }
 
+/* Whether thread th of trace t waited on a condition after its last call
+ * event before time `until` (UINT64_MAX: to its end) and, when woke is
+ * set, was woken from that wait before `until`: 1 yes, 0 no, <0 error. */
+static int waits_at(const ttf_trace *t, uint32_t th, uint64_t until, int woke)
+{
+    ttf_iter *it;
+    ttf_event ev;
+    int rc, wait = 0, up = 0;
+
+    if ((rc = ttf_iter_open(t, th, &it)) < 0)
+        return rc;
+    while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < until) {
+        if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT ||
+            (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WAIT)) {
+            wait = ev.kind == TTF_EV_SYNC_OP;
+            up = 0;
+        }
+        else if (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WOKE && wait)
+            up = 1;
+    }
+    ttf_iter_close(it);
+    return rc < 0 ? rc : wait && (woke ? up : !up);
+}
+
+/* The bad run's end time when hunk h of pair p (good side's first event
+ * g) only says that the bad thread was cut off by the end of the process,
+ * else 0. A thread that waits (a pool worker between jobs, a main thread
+ * joining) while another thread calls exit or crashes has a stream that
+ * just stops: its last event says when it last did something, not when
+ * it went another way. So when the bad thread ran out of events, ended
+ * in a condition wait it never came back from, and the good thread at
+ * that point came back from the call the bad one is still in (its first
+ * differing event is that EXIT) or waited too and was woken (its first
+ * differing event comes after the wake-up), the hunk happens when the
+ * process ends: it sorts
+ * after the difference of the thread that ended the process, whose
+ * stream lasts to the end (the latest last event of the run) and keeps
+ * its own time. A thread that skipped a call before it waited went
+ * another way at its own time; threads that ended by themselves, or ran
+ * to the end, are not cut. */
+static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk *h,
+                         const ttd_event *g)
+{
+    const ttf_trace *t = d->r[TTD_BAD].t;
+    const ttf_thread *th = ttf_get_thread(t, p->t[1]);
+    uint64_t end = 0;
+
+    if (!th || th->ended || h->b1 != h->b0 || h->b0 < p->n[1] || h->a1 == h->a0)
+        return 0;
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *o = ttf_get_thread(t, i);
+        if (o && !o->ended && o->end_ns > end)
+            end = o->end_ns;
+    }
+    if (th->end_ns >= end || waits_at(t, p->t[1], UINT64_MAX, 0) != 1)
+        return 0;
+    if (g->kind != TTF_EV_EXIT && waits_at(d->r[TTD_GOOD].t, p->t[0], g->time_ns, 1) != 1)
+        return 0;
+    return end;
+}
+
 /* Resolve hunks sel[0..m) of pair pi into hs[0..m). */
 static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
                         ttd_hunk_info *hs)
@@ -80,8 +141,11 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         if ((rc = ttdi_run_pass(d, s, p->t[s], &ps[s])) < 0)
             goto out;
     for (size_t k = 0; k < m; k++) {
+        uint64_t cut = cut_time(d, p, &p->h[sel[k]], &ev[3 * k]);
         hs[k].time_ns = ev[3 * k + 1].time_ns;
         hs[k].good_time_ns = ev[3 * k].time_ns;
+        if (cut > hs[k].time_ns)
+            hs[k].time_ns = cut;
     }
     rc = 0;
 out:

@@ -84,13 +84,15 @@ struct op {
     int exit;                   /* 1: exit */
     uint32_t th;                /* thread */
     uint64_t a0, a1;            /* arguments, or the result */
+    int sop;                    /* TTF_SOP_*: a SYNC_OP record instead */
 };
 
-#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0}
-#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b)}
-#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0}
-#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0}
-#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0}
+#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0, 0}
+#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b), 0}
+#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0, 0}
+#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0, 0}
+#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0, 0}
+#define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
 
 static int trace_no;
 
@@ -117,7 +119,9 @@ static const char *write_trace(const struct op *ops, int status, int values)
         uint64_t a = (uint64_t)(uintptr_t)ops->fn;
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
         tsc += 10;
-        if (!values && ops->exit)
+        if (ops->sop)
+            assert_int_equal(ttf_write_sync_op(w, ops->th, tsc, ops->sop, 0x1000, 0), 0);
+        else if (!values && ops->exit)
             assert_int_equal(ttf_write_exit(w, ops->th, tsc, a), 0);
         else if (!values)
             assert_int_equal(ttf_write_enter(w, ops->th, tsc, a), 0);
@@ -466,6 +470,49 @@ static void test_thread_order(void **state)
 #undef THR
 }
 
+/* A thread cut off by the end of the process is not where the runs went
+ * another way: the bad run's worker waits in xt_wait (its stream ends in
+ * a condition wait, early in time) while the main thread takes another
+ * branch in xt_work and ends the process; the good run's worker came back
+ * from xt_wait. The worker's "stopped early" counts at the process's end,
+ * so the main thread's split is the first divergence. A worker that
+ * skipped a call before it waited went another way at its own time. */
+static void test_thread_cut_by_exit(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT),
+                           TS(1, TTF_SOP_WOKE), TX(1, xt_wait, 0), TX(1, xt_worker, 0),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_work, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {TE(1, xt_worker, 0), TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_fail, 0), X(xt_fail, 0), {0}};
+    ttd_diff *d = diff_x(g, 0, b, 1, 0, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(r->pairs[dv->pair].bad.name, "main");
+    assert_string_equal(dv->stack[dv->nstack - 1].name, "xt_work");
+    /* the worker's hunk is still listed, after it */
+    assert_true(r->nhunks >= 2);
+    assert_string_equal(r->pairs[r->hunks[r->nhunks - 1].pair].bad.name, "worker");
+    ttd_free(d);
+
+    /* the worker skipped xt_ok before it waited: its own time, first */
+    const struct op g2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 0), TX(1, xt_work, 0),
+                            TE(1, xt_ok, 0), TX(1, xt_ok, 0), TS(1, TTF_SOP_WAIT),
+                            TS(1, TTF_SOP_WOKE), TX(1, xt_worker, 0), E(xt_main, 1),
+                            E(xt_work, 1), E(xt_ok, 0), X(xt_ok, 0), X(xt_work, 0),
+                            X(xt_main, 0), {0}};
+    const struct op b2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 0), TX(1, xt_work, 0),
+                            TS(1, TTF_SOP_WAIT), E(xt_main, 1), E(xt_work, 1), E(xt_fail, 0),
+                            X(xt_fail, 0), {0}};
+    d = diff_x(g2, 0, b2, 1, 0, NULL);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
+    ttd_free(d);
+}
+
 /* The same calls, another exit status: a divergence (exit 1) with the
  * exit status step; with values, why: main returned 1 because xt_check
  * returned -22. Without values, the chain says they are not recorded. */
@@ -608,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
+        cmocka_unit_test(test_thread_cut_by_exit),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_rank_order),
