@@ -33,6 +33,12 @@ typedef struct ttdi_cache {
 
 /* ---- normaliser: one per run ------------------------------------------- */
 
+/* A module's mapped extent and lifetime (ttdi_norm.mods). */
+typedef struct ttdi_modrange {
+    uint64_t lo, hi;        /* [base, base + size) */
+    uint64_t load_ns, unload_ns;
+} ttdi_modrange;
+
 typedef struct ttdi_norm {
     const ttf_trace *trace; /* the run */
     ttf_sym *sym;           /* its symbols (owned by the norm) */
@@ -45,6 +51,10 @@ typedef struct ttdi_norm {
     size_t buflen;          /* its size */
     int oom;                /* 1: a name or text read "?" for want of
                                memory (ttd_status) */
+    ttdi_modrange *mods;    /* the trace's modules, copied at first use by
+                               pointer comparisons (values_ptr.c) */
+    size_t nmods;
+    int mods_ready;
 } ttdi_norm;
 
 /* Set up n over trace t (opens its symbols, C++ names demangled unless

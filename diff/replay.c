@@ -9,7 +9,8 @@
  * or leave frames on one side only); a frame entered in step carries both
  * runs' arguments. At a matched EXIT the return values are compared, at a
  * matched ENTER the arguments, by the bad run's signature (integers,
- * enums and bools exactly, pointers by NULL / non-NULL: values.c's rules).
+ * enums and bools exactly, pointers by NULL / non-NULL and by what they
+ * name in a module's image: values.c's rules, ttdi_value_differs).
  * A difference becomes a node, and so does every enclosing frame up to the
  * top level, so the tree holds exactly the paths to what differs: the
  * explanation follows values along them (explain.c), never whole threads.
@@ -318,7 +319,8 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
             continue;
         uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
         rp->compared++;
-        if (ttf_value_norm(g, &p->type) == ttf_value_norm(b, &p->type))
+        if (!ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
+                                f->ev[0].time_ns, f->ev[1].time_ns))
             continue;
         int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
         if (!why && up)
@@ -404,7 +406,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
-        diff = ttf_value_norm(g, &sig->ret) != ttf_value_norm(b, &sig->ret);
+        diff = ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
+                                  s[0].ev.time_ns, s[1].ev.time_ns);
         if (diff)
             why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
         if (why)

@@ -53,6 +53,7 @@ XT uint64_t xt_hash(const char *s);
 XT int xt_work(int job);
 XT void *xt_worker(void *a);
 XT void xt_wait(void);
+XT const char *xt_msg(int st);
 static struct xt_node xt_nodes[2];
 
 XT int xt_main(int argc) { return argc > 1; }
@@ -77,6 +78,7 @@ XT uint64_t xt_hash(const char *s) { return (uint64_t)(uintptr_t)s; }
 XT int xt_work(int job) { return job; }
 XT void *xt_worker(void *a) { return a; }
 XT void xt_wait(void) { __asm__ volatile(""); }
+XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No error"; }
 
 /* One step: enter fn (args a0, a1) or exit it (result a0), on thread th. */
 struct op {
@@ -95,6 +97,8 @@ struct op {
 #define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
 
 static int trace_no;
+static uint64_t trace_shift;   /* added to the module's base and every
+                                  function address: another ASLR layout */
 
 /* A trace of ops (every op 10 ns after the one before, threads
  * interleaved as listed), exit status status; values recorded if values. */
@@ -113,10 +117,10 @@ static const char *write_trace(const struct op *ops, int status, int values)
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
     for (uint32_t t = 0; t < nth; t++)
         assert_int_equal(ttf_write_thread_start(w, t, 100 + t, 1 + t, t ? "worker" : "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base + trace_shift, tu_self.size,
                                       tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
     for (; ops->fn; ops++) {
-        uint64_t a = (uint64_t)(uintptr_t)ops->fn;
+        uint64_t a = (uint64_t)(uintptr_t)ops->fn + trace_shift;
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
         tsc += 10;
         if (ops->sop)
@@ -342,6 +346,58 @@ static void test_pointers(void **state)
     assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
     assert_string_equal(dv->chain[0].function, "xt_take");
     ttd_free(d);
+}
+
+/* Pointers into the program's image compare by what they name, not by
+ * address: the good run is laid out 2 MiB higher (ASLR), yet the same
+ * string literal and the same static object are the same values; two
+ * different static messages differ (and are shown as their text), and so
+ * do a static object and a heap pointer. */
+static void test_static_pointers(void **state)
+{
+    (void)state;
+    const uint64_t sh = 0x200000;
+    uint64_t ok = (uint64_t)(uintptr_t)xt_msg(0), bad = (uint64_t)(uintptr_t)xt_msg(1);
+    uint64_t node = (uint64_t)(uintptr_t)&xt_nodes[0];
+#define MSG(st, msg, found) {E(xt_main, 1), E(xt_find, 0x10), X(xt_find, found), \
+        E(xt_take, found), X(xt_take, 0), E(xt_msg, st), X(xt_msg, msg), E(xt_ok, 0), \
+        X(xt_ok, 0), X(xt_main, 0), {0}}
+    const struct op g[] = MSG(0, ok + sh, node + sh);
+    const struct op same[] = MSG(0, ok, node);
+    const struct op b[] = MSG(0, bad, node);
+    const struct op heap[] = MSG(0, ok, 0x5000);
+    char gp[512];
+
+    trace_shift = sh;
+    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
+    trace_shift = 0;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    assert_int_equal(ttd_diff_files(gp, write_trace(same, 0, 1), NULL, &d, &err), 0);
+    assert_int_equal(ttd_get_result(d)->diverged, 0);
+    assert_null(ttd_get_result(d)->value_first);
+    ttd_free(d);
+
+    assert_int_equal(ttd_diff_files(gp, write_trace(b, 0, 1), NULL, &d, &err), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 1);
+    assert_null(r->first);                  /* the calls are the same */
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_msg");
+    assert_non_null(strstr(r->value_first->bad_value, "\"Start-end tags mismatch\""));
+    assert_non_null(strstr(r->value_first->good_value, "\"No error\""));
+    char *t = tu_report(d, ttr_text, NULL, NULL);
+    assert_null(strstr(t, "(non-NULL)"));   /* said by what it names */
+    free(t);
+    ttd_free(d);
+
+    assert_int_equal(ttd_diff_files(gp, write_trace(heap, 0, 1), NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_find");
+    assert_non_null(strstr(r->value_first->good_value, "&xt_nodes"));
+    ttd_free(d);
+#undef MSG
 }
 
 /* Clocks, counters and addresses are not causes by themselves: a result
@@ -652,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_chain_argument_origin),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
+        cmocka_unit_test(test_static_pointers),
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
