@@ -41,28 +41,27 @@ static int hunk_cmp(const void *x, const void *y)
     return a->bad_index < b->bad_index ? -1 : a->bad_index > b->bad_index;
 }
 
-/* Whether thread th of trace t waited on a condition after its last call
- * event before time `until` (UINT64_MAX: to its end) and, when woke is
- * set, was woken from that wait before `until`: 1 yes, 0 no, <0 error. */
-static int waits_at(const ttf_trace *t, uint32_t th, uint64_t until, int woke)
+#define TAIL_OPS 64             /* sync operations compared after a split */
+
+/* The lock, condition and thread operations thread th of trace t did
+ * after its last call event before time `until` (UINT64_MAX: to its end),
+ * at most TAIL_OPS of them into ops; their count, or a TT_E* code. */
+static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
 {
     ttf_iter *it;
     ttf_event ev;
-    int rc, wait = 0, up = 0;
+    int rc, n = 0;
 
     if ((rc = ttf_iter_open(t, th, &it)) < 0)
         return rc;
     while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < until) {
-        if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT ||
-            (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WAIT)) {
-            wait = ev.kind == TTF_EV_SYNC_OP;
-            up = 0;
-        }
-        else if (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WOKE && wait)
-            up = 1;
+        if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT)
+            n = 0;
+        else if (ev.kind == TTF_EV_SYNC_OP && n < TAIL_OPS)
+            ops[n++] = ev.code;
     }
     ttf_iter_close(it);
-    return rc < 0 ? rc : wait && (woke ? up : !up);
+    return rc < 0 ? rc : n;
 }
 
 /* The bad run's end time when hunk h of pair p (good side's first event
@@ -70,23 +69,24 @@ static int waits_at(const ttf_trace *t, uint32_t th, uint64_t until, int woke)
  * else 0. A thread that waits (a pool worker between jobs, a main thread
  * joining) while another thread calls exit or crashes has a stream that
  * just stops: its last event says when it last did something, not when
- * it went another way. So when the bad thread ran out of events, ended
- * in a condition wait it never came back from, and the good thread at
- * that point came back from the call the bad one is still in (its first
- * differing event is that EXIT) or waited too and was woken (its first
- * differing event comes after the wake-up), the hunk happens when the
- * process ends: it sorts
+ * it went another way. So when the bad thread ran out of events and
+ * ended in a condition wait it never came back from, after the same
+ * lock and condition operations as the good thread made at that point,
+ * and the good thread went past that point (one operation more at least:
+ * it was woken, or found its work there and took it) before its first
+ * differing event, the hunk happens when the process ends: it sorts
  * after the difference of the thread that ended the process, whose
  * stream lasts to the end (the latest last event of the run) and keeps
- * its own time. A thread that skipped a call before it waited went
- * another way at its own time; threads that ended by themselves, or ran
- * to the end, are not cut. */
+ * its own time. A thread that skipped a call before it got to the wait
+ * (the good one's differing call comes first) went another way at its
+ * own time; threads that ended by themselves are not cut. */
 static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk *h,
                          const ttd_event *g)
 {
     const ttf_trace *t = d->r[TTD_BAD].t;
     const ttf_thread *th = ttf_get_thread(t, p->t[1]);
     uint64_t end = 0;
+    int bo[TAIL_OPS], go[TAIL_OPS];
 
     if (!th || th->ended || h->b1 != h->b0 || h->b0 < p->n[1] || h->a1 == h->a0)
         return 0;
@@ -95,10 +95,17 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
         if (o && !o->ended && o->end_ns > end)
             end = o->end_ns;
     }
-    if (th->end_ns >= end || waits_at(t, p->t[1], UINT64_MAX, 0) != 1)
+    if (th->end_ns >= end)
         return 0;
-    if (g->kind != TTF_EV_EXIT && waits_at(d->r[TTD_GOOD].t, p->t[0], g->time_ns, 1) != 1)
-        return 0;
+    int nb = sync_tail(t, p->t[1], UINT64_MAX, bo);
+    if (nb < 1 || nb >= TAIL_OPS || bo[nb - 1] != TTF_SOP_WAIT)
+        return 0;               /* not blocked in a wait at its end */
+    int ng = sync_tail(d->r[TTD_GOOD].t, p->t[0], g->time_ns, go);
+    if (ng < nb)
+        return 0;               /* the good thread's difference came first */
+    for (int i = 0; i + 1 < nb; i++)
+        if (go[i] != bo[i])
+            return 0;
     return end;
 }
 
