@@ -187,9 +187,32 @@ size_t ttdi_values_text(ttdi_norm *n, const ttf_event *ev, char *buf,
  * read_block). */
 int ttdi_lock_wrapper(const char *name);
 
+/* Whether values g (good run, normaliser ng, at time gns) and b (bad
+ * run) of type ty differ as the diff compares them: integers, enums and
+ * bools by ttf_value_norm; pointers by NULL / non-NULL and, when either
+ * points into a module's image, by what it names there (a data symbol and
+ * offset, a string literal's bytes, a function: values_ptr.c), so two
+ * static messages differ and one object at two addresses does not. NULL
+ * normalisers: pointers by NULL / non-NULL only. 1 differs, 0 same. */
+int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64_t g,
+                       uint64_t b, uint64_t gns, uint64_t bns);
+/* What pointer p of run n at time ns names in a module's image, as text
+ * into buf (len bytes): "\"No error\"" for a string literal, "&name" or
+ * "&name+8" for a symbol; "" and 0 when it names nothing known. The
+ * length written. */
+size_t ttdi_pointee_text(ttdi_norm *n, uint64_t p, uint64_t ns, char *buf, size_t len);
+
+/* Raw value v of type ty of run n at time ns as text into buf (len
+ * bytes): a pointer into a module's image as what it names there and its
+ * address ("\"No error\" (0x55d0c1a2b9e8)"), else ttf_value_format's. */
+void ttdi_value_text(ttdi_norm *n, uint64_t v, const ttf_vtype *ty, uint64_t ns, char *buf,
+                     size_t len);
+
 /* Fill out (pair, file and line left to the caller) from difference v of
- * the bad run's normaliser nb; strings in a. 0 or TT_ENOMEM. */
-int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *nb, const ttdi_vdiff *v,
+ * the runs' normalisers ng, nb (names from nb; a pointer into a module's
+ * image is shown as what it names there too); strings in a. 0 or
+ * TT_ENOMEM. */
+int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const ttdi_vdiff *v,
                        ttd_value_diff *out);
 
 /* ---- noise by function (fnoise.c) --------------------------------------- */

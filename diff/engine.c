@@ -254,7 +254,7 @@ static int value_first(ttd_diff *d)
     if (!best)
         return 0;
     ttd_value_diff *v = ttfi_arena_alloc(&d->arena, sizeof *v);
-    if (!v || ttdi_values_result(&d->arena, &d->r[TTD_BAD].norm, best, v) < 0)
+    if (!v || ttdi_values_result(&d->arena, &d->r[TTD_GOOD].norm, &d->r[TTD_BAD].norm, best, v) < 0)
         return TT_ENOMEM;
     v->pair = bp;
     ttdi_norm_locate(&d->r[TTD_BAD].norm, best->ev[1].addr, 0, best->ev[1].time_ns,

@@ -148,9 +148,11 @@ int ttdi_clone_name(const char *name)
     static const char *const sfx[] = {".constprop.", ".part.", ".cold", ".lto_priv.",
                                       NULL};
 
-    if (name && strstr(name, ".isra."))
+    if (!name || !strchr(name, '.'))
+        return 0;   /* most names: one scan (the replay asks per call) */
+    if (strstr(name, ".isra."))
         return 2;   /* IPA-SRA may drop the result too: rax is no value */
-    for (size_t i = 0; name && sfx[i]; i++)
+    for (size_t i = 0; sfx[i]; i++)
         if (strstr(name, sfx[i]))
             return 1;
     return 0;

@@ -71,10 +71,11 @@ typedef struct ectx {
 
 /* ---- values as text -------------------------------------------------------- */
 
-static const char *vtext(ectx *e, uint64_t raw, const ttf_vtype *ty)
+/* Raw value of run `run` (TTD_GOOD, TTD_BAD) at time ns as text. */
+static const char *vtext(ectx *e, int run, uint64_t raw, const ttf_vtype *ty, uint64_t ns)
 {
-    char v[64];
-    ttf_value_format(v, sizeof v, raw, ty);
+    char v[128];
+    ttdi_value_text(&e->d->r[run].norm, raw, ty, ns, v, sizeof v);
     return ttfi_arena_strcpy(&e->d->arena, v);
 }
 
@@ -194,8 +195,8 @@ static int step_returned(ectx *e, const xpair *xp, int32_t id, int strong)
     if (!s)
         return 0;
     s->function = fname(e, xp, x);
-    s->good_value = vtext(e, x->ret[0], &x->sig->ret);
-    s->bad_value = vtext(e, x->ret[1], &x->sig->ret);
+    s->good_value = vtext(e, TTD_GOOD, x->ret[0], &x->sig->ret, x->gexit_ns);
+    s->bad_value = vtext(e, TTD_BAD, x->ret[1], &x->sig->ret, x->exit_ns);
     s->bad_index = x->exit_idx;
     s->bad_time_ns = x->exit_ns;
     s->strong = strong;
@@ -217,8 +218,8 @@ static int step_argument(ectx *e, const xpair *xp, int32_t id, int k, int strong
     s->function = fname(e, xp, x);
     s->arg = k;
     s->param = p->name ? p->name : "";
-    s->good_value = vtext(e, argreg(x, 0, k), &p->type);
-    s->bad_value = vtext(e, argreg(x, 1, k), &p->type);
+    s->good_value = vtext(e, TTD_GOOD, argreg(x, 0, k), &p->type, x->gtime_ns);
+    s->bad_value = vtext(e, TTD_BAD, argreg(x, 1, k), &p->type, x->time_ns);
     s->bad_index = x->enter[1];
     s->bad_time_ns = x->time_ns;
     s->strong = strong;
@@ -931,8 +932,8 @@ static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_
     v->cls = ty->cls;
     v->good_raw = p ? argreg(x, 0, arg) : x->ret[0];
     v->bad_raw = p ? argreg(x, 1, arg) : x->ret[1];
-    v->good_value = vtext(e, v->good_raw, ty);
-    v->bad_value = vtext(e, v->bad_raw, ty);
+    v->good_value = vtext(e, TTD_GOOD, v->good_raw, ty, p ? x->gtime_ns : x->gexit_ns);
+    v->bad_value = vtext(e, TTD_BAD, v->bad_raw, ty, p ? x->time_ns : x->exit_ns);
     v->good_is_code = ttf_value_errcode(v->good_raw, ty, &v->good_code);
     v->bad_is_code = ttf_value_errcode(v->bad_raw, ty, &v->bad_code);
     v->good_index = p ? x->enter[0] : x->gexit_idx;

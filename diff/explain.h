@@ -80,6 +80,7 @@ typedef struct ttdi_replay {
     size_t nst[2], stcap[2];
     ttdi_rstat *rs;             /* return statistics, open addressing */
     size_t rscap, rsn;
+    struct ttdi_rsig *sc;       /* signatures by function key (a cache) */
 } ttdi_replay;
 
 /* Walk the pair along its alignment up to the stop, comparing the values

@@ -41,6 +41,74 @@ static int hunk_cmp(const void *x, const void *y)
     return a->bad_index < b->bad_index ? -1 : a->bad_index > b->bad_index;
 }
 
+#define TAIL_OPS 64             /* sync operations compared after a split */
+
+/* The lock, condition and thread operations thread th of trace t did
+ * after its last call event before time `until` (UINT64_MAX: to its end),
+ * at most TAIL_OPS of them into ops; their count, or a TT_E* code. */
+static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
+{
+    ttf_iter *it;
+    ttf_event ev;
+    int rc, n = 0;
+
+    if ((rc = ttf_iter_open(t, th, &it)) < 0)
+        return rc;
+    while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < until) {
+        if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT)
+            n = 0;
+        else if (ev.kind == TTF_EV_SYNC_OP && n < TAIL_OPS)
+            ops[n++] = ev.code;
+    }
+    ttf_iter_close(it);
+    return rc < 0 ? rc : n;
+}
+
+/* The bad run's end time when hunk h of pair p (good side's first event
+ * g) only says that the bad thread was cut off by the end of the process,
+ * else 0. A thread that waits (a pool worker between jobs, a main thread
+ * joining) while another thread calls exit or crashes has a stream that
+ * just stops: its last event says when it last did something, not when
+ * it went another way. So when the bad thread ran out of events and
+ * ended in a condition wait it never came back from, after the same
+ * lock and condition operations as the good thread made at that point,
+ * and the good thread went past that point (one operation more at least:
+ * it was woken, or found its work there and took it) before its first
+ * differing event, the hunk happens when the process ends: it sorts
+ * after the difference of the thread that ended the process, whose
+ * stream lasts to the end (the latest last event of the run) and keeps
+ * its own time. A thread that skipped a call before it got to the wait
+ * (the good one's differing call comes first) went another way at its
+ * own time; threads that ended by themselves are not cut. */
+static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk *h,
+                         const ttd_event *g)
+{
+    const ttf_trace *t = d->r[TTD_BAD].t;
+    const ttf_thread *th = ttf_get_thread(t, p->t[1]);
+    uint64_t end = 0;
+    int bo[TAIL_OPS], go[TAIL_OPS];
+
+    if (!th || th->ended || h->b1 != h->b0 || h->b0 < p->n[1] || h->a1 == h->a0)
+        return 0;
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *o = ttf_get_thread(t, i);
+        if (o && !o->ended && o->end_ns > end)
+            end = o->end_ns;
+    }
+    if (th->end_ns >= end)
+        return 0;
+    int nb = sync_tail(t, p->t[1], UINT64_MAX, bo);
+    if (nb < 1 || nb >= TAIL_OPS || bo[nb - 1] != TTF_SOP_WAIT)
+        return 0;               /* not blocked in a wait at its end */
+    int ng = sync_tail(d->r[TTD_GOOD].t, p->t[0], g->time_ns, go);
+    if (ng < nb)
+        return 0;               /* the good thread's difference came first */
+    for (int i = 0; i + 1 < nb; i++)
+        if (go[i] != bo[i])
+            return 0;
+    return end;
+}
+
 /* Resolve hunks sel[0..m) of pair pi into hs[0..m). */
 static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
                         ttd_hunk_info *hs)
@@ -80,10 +148,13 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         if ((rc = ttdi_run_pass(d, s, p->t[s], &ps[s])) < 0)
             goto out;
     for (size_t k = 0; k < m; k++) {
+        uint64_t cut = cut_time(d, p, &p->h[sel[k]], &ev[3 * k]);
         hs[k].time_ns = ev[3 * k + 1].time_ns;
         hs[k].good_time_ns = ev[3 * k].time_ns;
         ttdi_sites_trim_pair(hs[k].good_first ? &ev[3 * k] : NULL,
                              hs[k].bad_first ? &ev[3 * k + 1] : NULL);
+        if (cut > hs[k].time_ns)
+            hs[k].time_ns = cut;
     }
     rc = 0;
 out:

@@ -121,6 +121,7 @@ void ttdi_norm_free(ttdi_norm *n)
     free(n->funcs.slots);
     free(n->sites.slots);
     free(n->buf);
+    free(n->mods);
     memset(n, 0, sizeof *n);
 }
 

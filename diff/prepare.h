@@ -35,6 +35,12 @@ typedef struct ttdi_cache {
 
 /* ---- normaliser: one per run ------------------------------------------- */
 
+/* A module's mapped extent and lifetime (ttdi_norm.mods). */
+typedef struct ttdi_modrange {
+    uint64_t lo, hi;        /* [base, base + size) */
+    uint64_t load_ns, unload_ns;
+} ttdi_modrange;
+
 typedef struct ttdi_norm {
     const ttf_trace *trace; /* the run */
     ttf_sym *sym;           /* its symbols (owned by the norm) */
@@ -52,6 +58,10 @@ typedef struct ttdi_norm {
     const struct ttdi_codediff *cd; /* the two builds' changed functions
                                (ttdi_norm_sites), NULL = unknown */
     ttdi_cache csites;      /* call sites by address: hash = the key part */
+    ttdi_modrange *mods;    /* the trace's modules, copied at first use by
+                               pointer comparisons (values_ptr.c) */
+    size_t nmods;
+    int mods_ready;
 } ttdi_norm;
 
 /* Bits of an ENTER key that hold its call site (format 1.2): the low 20.

@@ -9,7 +9,8 @@
  * or leave frames on one side only); a frame entered in step carries both
  * runs' arguments. At a matched EXIT the return values are compared, at a
  * matched ENTER the arguments, by the bad run's signature (integers,
- * enums and bools exactly, pointers by NULL / non-NULL: values.c's rules).
+ * enums and bools exactly, pointers by NULL / non-NULL and by what they
+ * name in a module's image: values.c's rules, ttdi_value_differs).
  * A difference becomes a node, and so does every enclosing frame up to the
  * top level, so the tree holds exactly the paths to what differs: the
  * explanation follows values along them (explain.c), never whole threads.
@@ -86,12 +87,24 @@ static int push(ttdi_replay *rp, int side, const rside *s)
         rp->stcap[side] = cap;
     }
     ttdi_rframe *f = &rp->st[side][rp->nst[side]++];
-    memset(f, 0, sizeof *f);
     f->key = s->key;
     f->exit_key = ttdi_norm_exit_of(s->key);
+    if (side == 0)
+        return 0;           /* the good side's frames only match EXITs */
+    /* the bad side's, field by field: a frame is about 600 bytes, most
+     * of it events and noise slots that are written before they are read
+     * (pushed twice per call: a memset was 4% of a values diff) */
     f->node = -1;
-    f->enter[side] = s->idx;
-    f->ev[side] = s->ev;
+    f->matched = 0;
+    f->enter[0] = 0;
+    f->enter[1] = s->idx;
+    f->ev[1] = s->ev;
+    f->ev[0].time_ns = 0;
+    f->ev[0].has_values = 0;
+    memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
+    f->sig = NULL;
+    f->argdiff = f->argnoisy = 0;
+    f->argwhy = f->clone = f->real_in = f->noise_why = f->nnz = 0;
     return 0;
 }
 
@@ -318,7 +331,8 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
             continue;
         uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
         rp->compared++;
-        if (ttf_value_norm(g, &p->type) == ttf_value_norm(b, &p->type))
+        if (!ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
+                                f->ev[0].time_ns, f->ev[1].time_ns))
             continue;
         int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
         if (!why && up)
@@ -336,6 +350,42 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
     }
 }
 
+/* One function's signature and clone kind, by its ENTER key. */
+typedef struct ttdi_rsig {
+    uint64_t key;               /* 0: empty */
+    const ttf_signature *sig;
+    uint8_t clone;
+} ttdi_rsig;
+
+#define RSIG 1024               /* cache slots (a power of two) */
+
+/* The signature of the bad run's ENTER s (NULL if unknown, or a clone
+ * whose registers are not its values) and its clone kind, into f: asked
+ * per matched call, so kept per function key (a direct-mapped cache: a
+ * collision only asks again). */
+static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
+{
+    ttdi_rsig *c = NULL;
+
+    if (!rp->sc)
+        rp->sc = calloc(RSIG, sizeof *rp->sc);
+    if (rp->sc && s->key) {
+        c = &rp->sc[(s->key ^ s->key >> 17) & (RSIG - 1)];
+        if (c->key == s->key) {
+            f->sig = c->sig;
+            f->clone = c->clone;
+            return;
+        }
+    }
+    if (s->ev.site || ttf_sym_signature(s->norm->sym, &s->ev, &f->sig) != 0)
+        f->sig = NULL;
+    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s->norm, &s->ev)) : 0;
+    if (f->clone == 2)
+        f->sig = NULL;      /* neither its registers nor rax are its values */
+    if (c)
+        *c = (ttdi_rsig){s->key, f->sig, f->clone};
+}
+
 /* A matched ENTER: push on both sides, compare the arguments. */
 static int enter_pair(ttdi_replay *rp, rside s[2])
 {
@@ -347,11 +397,7 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     f->matched = 1;
     f->enter[0] = s[0].idx;
     f->ev[0] = s[0].ev;
-    if (s[1].ev.site || ttf_sym_signature(s[1].norm->sym, &s[1].ev, &f->sig) != 0)
-        f->sig = NULL;
-    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s[1].norm, &s[1].ev)) : 0;
-    if (f->clone == 2)
-        f->sig = NULL;      /* neither its registers nor rax are its values */
+    signature_of(rp, &s[1], f);
     if (f->sig && !f->clone && s[0].ev.has_values && s[1].ev.has_values)
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
@@ -404,7 +450,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
-        diff = ttf_value_norm(g, &sig->ret) != ttf_value_norm(b, &sig->ret);
+        diff = ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
+                                  s[0].ev.time_ns, s[1].ev.time_ns);
         if (diff)
             why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
         if (why)
@@ -564,6 +611,8 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->st[0]);
     free(rp->st[1]);
     free(rp->rs);
+    free(rp->sc);
+    rp->sc = NULL;
     rp->c = NULL;
     rp->path = NULL;
     rp->st[0] = rp->st[1] = NULL;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "resolve.h"
 
 static int listed(const ttd_suspect *s, size_t n, const char *name)
@@ -105,6 +106,19 @@ static int distance(ttd_diff *d, ttd_suspect *x)
 }
 
 #define SUSPECT_EXTRA 32 /* candidates looked at beyond those shown */
+#define SUSPECT_CHANGED 4 /* changed functions looked for past those */
+
+/* Is e a candidate? The nearest cap calls are; past them (two builds),
+ * a call of a function whose machine code changed still is, up to
+ * SUSPECT_CHANGED more: the code that changed and ran before the split
+ * is the strongest clue in a regression (the explain stage weighs it,
+ * code_changed), however many calls came after it. */
+static int candidate(ttd_diff *d, const ttdi_sus_ev *e, size_t n, size_t cap)
+{
+    if (n < cap)
+        return 1;
+    return n < cap + SUSPECT_CHANGED && d->cd && ttdi_codediff_changed(d->cd, e->name) == 1;
+}
 
 /* The suspects of a split from the common events before it (b->ring, bad
  * run): every call that returned there at the diverging frame's depth or
@@ -126,17 +140,17 @@ int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
 
     if (!want || !b->ring)
         return 0;
-    ttd_suspect *s = ttfi_arena_zalloc(&d->arena, (cap + 1) * sizeof *s);
+    ttd_suspect *s = ttfi_arena_zalloc(&d->arena, (cap + SUSPECT_CHANGED + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
     if (depth && (rc = add_frame(d, dv, s, &n)) < 0)
         return rc;
-    for (uint64_t i = 0; i < have && n < cap && rc >= 0; i++) {
+    for (uint64_t i = 0; i < have && n < cap + SUSPECT_CHANGED && rc >= 0; i++) {
         const ttdi_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
         if (depth && e->nstack + 1 < depth)
             break; /* before the diverging frame's caller began */
         if (e->kind != TTF_EV_EXIT || e->nstack < depth || !e->name ||
-            listed(s, n, e->name))
+            listed(s, n, e->name) || !candidate(d, e, n, cap))
             continue;
         ttd_suspect *x = &s[n++];
         x->name = e->name;

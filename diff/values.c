@@ -14,7 +14,8 @@
  * so the caller stops the walk where it begins (ttdi_vside.stop). A value is compared only when both runs recorded it and the
  * signature says it is comparable (ttf_value_comparable): integers, enums
  * and bools exactly after cutting the register to the type's size,
- * pointers by NULL / non-NULL, never void, float or struct values. The
+ * pointers by NULL / non-NULL and by what they name in a module's image
+ * (values_ptr.c), never void, float or struct values. The
  * first difference is the pair's value divergence; every differing return
  * value is kept too (bounded), for ranking suspects.
  *
@@ -25,6 +26,7 @@
  * return value or one of its parameters, so a hash seed or a time stamp
  * passed around is ignored wherever that function is called.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,14 +81,17 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
 }
 
 /* Compare one value; 1 if it differs (and is not noise). */
-static int one_value(ttdi_openset *noise, int collect, uint64_t key, int slot, const ttf_vtype *tg,
-                     const ttf_vtype *tb, uint64_t rg, uint64_t rb,
+static int one_value(vwalk w[2], ttdi_openset *noise, int collect, int slot,
+                     const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg, uint64_t rb,
                      ttdi_vfound *out)
 {
+    uint64_t key = w[0].key;
+
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
     out->compared++;
-    if (ttf_value_norm(rg, tg) == ttf_value_norm(rb, tb))
+    if (!ttdi_value_differs(w[0].norm, w[1].norm, tb, rg, rb, w[0].ev.time_ns,
+                            w[1].ev.time_ns))
         return 0;
     uint64_t k = ttdi_value_slot_key(key, slot);
     if (collect) {
@@ -133,8 +138,7 @@ static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
         return 0;
     memset(&v, 0, sizeof v);
     if (g->kind == TTF_EV_EXIT) {
-        d = one_value(noise, collect, w[0].key, -1, &sg->ret, &sb->ret,
-                      g->retval, b->retval, out);
+        d = one_value(w, noise, collect, -1, &sg->ret, &sb->ret, g->retval, b->retval, out);
         v.what = TTD_VAL_RETURN;
     }
     for (size_t i = 0; g->kind == TTF_EV_ENTER && !d && i < sb->nparams &&
@@ -142,7 +146,7 @@ static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
         const ttf_param *pg = &sg->params[i], *pb = &sb->params[i];
         if (pg->reg < 0 || pb->reg < 0)
             continue;
-        d = one_value(noise, collect, w[0].key, (int)i, &pg->type, &pb->type,
+        d = one_value(w, noise, collect, (int)i, &pg->type, &pb->type,
                       g->argregs[pg->reg], b->argregs[pb->reg], out);
         v.what = TTD_VAL_ARG;
         v.arg = (int)i;
@@ -291,10 +295,21 @@ int ttdi_lock_wrapper(const char *name)
     return lock_word(low + start, n - start);
 }
 
-int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *nb, const ttdi_vdiff *v,
+void ttdi_value_text(ttdi_norm *n, uint64_t v, const ttf_vtype *ty, uint64_t ns, char *buf,
+                     size_t len)
+{
+    char what[96];
+
+    if (ty->cls == TTF_VC_POINTER && v && ttdi_pointee_text(n, v, ns, what, sizeof what))
+        snprintf(buf, len, "%s (0x%llx)", what, (unsigned long long)v);
+    else
+        ttf_value_format(buf, len, v, ty);
+}
+
+int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const ttdi_vdiff *v,
                        ttd_value_diff *out)
 {
-    char buf[2][64];
+    char buf[2][128];
     const ttf_vtype *ty = &v->sig->ret;
     const ttf_param *p = v->what == TTD_VAL_ARG ? &v->sig->params[v->arg] : NULL;
 
@@ -309,8 +324,8 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *nb, const ttdi_vdiff *v,
     out->cls = ty->cls;
     out->good_raw = p ? v->ev[0].argregs[p->reg] : v->ev[0].retval;
     out->bad_raw = p ? v->ev[1].argregs[p->reg] : v->ev[1].retval;
-    ttf_value_format(buf[0], sizeof buf[0], out->good_raw, ty);
-    ttf_value_format(buf[1], sizeof buf[1], out->bad_raw, ty);
+    ttdi_value_text(ng, out->good_raw, ty, v->ev[0].time_ns, buf[0], sizeof buf[0]);
+    ttdi_value_text(nb, out->bad_raw, ty, v->ev[1].time_ns, buf[1], sizeof buf[1]);
     out->good_value = ttfi_arena_strcpy(a, buf[0]);
     out->bad_value = ttfi_arena_strcpy(a, buf[1]);
     out->good_is_code = ttf_value_errcode(out->good_raw, ty, &out->good_code);

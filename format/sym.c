@@ -89,6 +89,8 @@ struct centry {
     size_t ninl;               /* its frames */
 };
 
+#define FMC_SIZE 256            /* find_module's cache (a power of two) */
+
 struct ttf_sym {
     const ttf_trace *t;        /* the trace whose modules we resolve */
     struct smod *mods;         /* nmods modules, trace order */
@@ -104,6 +106,10 @@ struct ttf_sym {
     uid_t owner;               /* the trace file's owner (trusted paths) */
     int oom;                   /* 1: an answer or notice was lost for
                                   want of memory (ttf_sym_status) */
+    struct {                   /* find_module's last answers by address */
+        uint64_t key;          /* the address + 1 (0: empty) */
+        int32_t mod;           /* a module live at the time asked */
+    } fmc[FMC_SIZE];
 };
 
 static const char *const oom_name = "?";
@@ -498,8 +504,26 @@ static int better_fallback(const ttf_sym *s, int32_t cur, const ttf_module *m,
     return c->load_ns > t && m->load_ns < c->load_ns;
 }
 
-/* Index of the module holding addr at time t, or NO_MODULE. */
-static int32_t find_module(const ttf_sym *s, uint64_t addr, uint64_t t)
+/* Index of the module holding addr at time t, or NO_MODULE. The values
+ * passes ask it for every call event (its signature), so the last live
+ * answer per address is kept: mappings of one time never overlap, so a
+ * module that holds addr and is live at t is the answer. */
+static int32_t find_module_slow(const ttf_sym *s, uint64_t addr, uint64_t t);
+
+static int32_t find_module(ttf_sym *s, uint64_t addr, uint64_t t)
+{
+    size_t h = (size_t)(addr >> 4 ^ addr >> 12) & (FMC_SIZE - 1);
+    if (s->fmc[h].key == addr + 1 && live_at(s->mods[s->fmc[h].mod].m, t))
+        return s->fmc[h].mod;
+    int32_t i = find_module_slow(s, addr, t);
+    if (i != NO_MODULE && live_at(s->mods[i].m, t)) {
+        s->fmc[h].key = addr + 1;
+        s->fmc[h].mod = i;
+    }
+    return i;
+}
+
+static int32_t find_module_slow(const ttf_sym *s, uint64_t addr, uint64_t t)
 {
     size_t lo = 0, hi = s->nmods;
     int32_t fallback = NO_MODULE;

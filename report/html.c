@@ -713,10 +713,11 @@ static void value_section(hw *w)
     }
     raw(w, " <b class=\"val\">");
     esc(w, v->bad_value);
-    raw(w, "</b>%s in the bad run, <b class=\"val\">", ptr && strcmp(v->bad_value, "NULL")
-                                                          ? " (non-NULL)" : "");
+    raw(w, "</b>%s in the bad run, <b class=\"val\">",
+        ptr && strncmp(v->bad_value, "0x", 2) == 0 ? " (non-NULL)" : "");
     esc(w, v->good_value);
-    raw(w, "</b>%s in the good run", ptr && strcmp(v->good_value, "NULL") ? " (non-NULL)" : "");
+    raw(w, "</b>%s in the good run",
+        ptr && strncmp(v->good_value, "0x", 2) == 0 ? " (non-NULL)" : "");
     if (v->file && v->line > 0) {
         raw(w, " <span class=\"loc\">");
         esc(w, v->file);

@@ -337,11 +337,13 @@ static int ended_differently(const ttd_result *r)
     return !r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT;
 }
 
-/* "NULL", "0x5555 (non-NULL)", "-22": a value as the diff compared it. */
+/* "NULL", "0x5555 (non-NULL)", "-22", "\"No error\" (0x5555)": a value
+ * as the diff compared it (a bare address only as NULL / non-NULL; one
+ * into a module's image by what it names there). */
 static void value(tw *w, const ttd_value_diff *v, const char *text)
 {
     safe(w, text);
-    if (v->cls == TTF_VC_POINTER && strcmp(text, "NULL") != 0)
+    if (v->cls == TTF_VC_POINTER && strncmp(text, "0x", 2) == 0)
         fputs(" (non-NULL)", w->f);
 }
 

@@ -36,9 +36,9 @@ assert s['good_value'] and s['bad_value'] and s['good_value'] != s['bad_value'],
 }
 
 vcase vd_lookup "add 5" "ad 5" \
-    '`find_command` returned NULL in the bad run, 0x[0-9a-f]* (non-NULL) in the good run' \
+    '`find_command` returned NULL in the bad run, &table[+0-9]* (0x[0-9a-f]*) in the good run' \
     "assert v['function'] == 'find_command' and v['what'] == 'return' and v['class'] == 'pointer'
-assert v['bad_value'] == 'NULL' and v['good_value'].startswith('0x') and v['before_split']" \
+assert v['bad_value'] == 'NULL' and v['good_value'].startswith('&table') and v['before_split']" \
     find_command
 vcase vd_status 2 3 \
     '`read_u32` returned 3 in the bad run, 2 in the good run' \

@@ -51,7 +51,7 @@ assert (v['good_value'], v['bad_value']) == ('0', '-34'), v
 
 build lk clang vd_lookup.c -g
 pair lk "add 5" "ad 5"
-has '^first divergence: `find_command` returned NULL in the bad run, 0x[0-9a-f]* (non-NULL) in the good run' lk.txt
+has '^first divergence: `find_command` returned NULL in the bad run, &table[+0-9]* (0x[0-9a-f]*) in the good run' lk.txt
 has '^  a value: .* find_command at .*vd_lookup\.c:[0-9]* (struct command \*)' lk.txt
 
 build sp clang vd_lookup.c -g -gsplit-dwarf

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "codediff.h"
+#include "ttdiff.h"
 #include "tmpdir.h"
 #include "ttfmt.h"
 #include "x86len.h"
@@ -93,6 +94,11 @@ static const char source[] =
     "    }\n"
     "    return r;\n"
     "}\n"
+    "#ifdef MANY\n"
+    "#define G(n) F int g##n(int x) { return x + n + counter; }\n"
+    "#define G8(n) G(n##0) G(n##1) G(n##2) G(n##3) G(n##4) G(n##5) G(n##6) G(n##7)\n"
+    "G8(1) G8(2) G8(3) G8(4) G8(5)\n"
+    "#endif\n"
     "int main(int argc, char **argv)\n"
     "{\n"
     "    int r = lookup(argc > 1 ? argv[1] : \"user1\");\n"
@@ -181,7 +187,7 @@ static ttf_trace *trace_of(const struct build *b)
 }
 
 static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2],
-                    b_coldmsg;
+                    b_coldmsg, b_many[2];
 
 static int setup_all(void **state)
 {
@@ -212,6 +218,9 @@ static int setup_all(void **state)
         have_cc &= compile(&b_noinstr, "noinstr_pie", "-DNOINSTR", 1) == 0;
     if (have_cc)
         have_cc &= compile(&b_coldmsg, "coldmsg_pie", "-DCOLDMSG", 1) == 0;
+    if (have_cc)
+        have_cc &= compile(&b_many[0], "many_pie", "-DMANY", 1) == 0 &&
+                   compile(&b_many[1], "many_changed_pie", "-DMANY -DCHANGED", 1) == 0;
     if (have_cc)
         have_cc &= compile(&b_twins[0], "twins_a", "-DTWINS", 1) == 0 &&
                    compile(&b_twins[1], "twins_b", "-DTWINS -DOTHER_FIRST", 1) == 0;
@@ -249,6 +258,80 @@ static void skip_without_cc(void)
         print_message("no cc: skipped\n");
         skip();
     }
+}
+
+/* The traced address of function name in build b's trace t (PIE). */
+static uint64_t fn_addr(ttf_trace *t, const char *name)
+{
+    ttf_sym *sym = NULL;
+    const ttf_code_info *ci = NULL;
+    uint64_t a = 0;
+    assert_int_equal(ttf_sym_open(t, &sym), 0);
+    assert_int_equal(ttf_sym_code(sym, 0, &ci), 0);
+    for (size_t i = 0; i < ci->nfuncs && !a; i++)
+        if (strcmp(ci->funcs[i].name, name) == 0)
+            a = ci->funcs[i].addr + ci->bias;
+    ttf_sym_close(sym);
+    assert_true(a != 0);
+    return a;
+}
+
+/* A plain trace of build b: main calls key_hash, then g10..g57 (40
+ * functions), then `last`; returns its path. */
+static const char *calls_trace(const struct build *b, const char *last, char *path,
+                               size_t len)
+{
+    ttf_trace *t = trace_of(b);
+    ttf_writer *w = NULL;
+    const char *argv[] = {b->path};
+    uint64_t tsc = 200, m = fn_addr(t, "main");
+    char g[16];
+
+    snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, 0x555555554000ull, 1 << 22, b->id, b->idlen,
+                                      b->path), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
+    for (int i = -1; i < 41; i++) {
+        if (i >= 0)
+            snprintf(g, sizeof g, "g%d", 10 + (i / 8) * 10 + i % 8);
+        uint64_t a = fn_addr(t, i < 0 ? "key_hash" : i == 40 ? last : g);
+        assert_int_equal(ttf_write_enter(w, 0, tsc++, a), 0);
+        assert_int_equal(ttf_write_exit(w, 0, tsc++, a), 0);
+    }
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_close(t);
+    return path;
+}
+
+/* The code that changed and ran before the split is a suspect however
+ * many other functions returned after it (40 here, more than the suspects
+ * looked at by position), and it ranks first on code_changed evidence. */
+static void test_changed_ran(void **state)
+{
+    char gp[600], bp[600];
+    ttd_options o;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    (void)state;
+    skip_without_cc();
+    ttd_options_init(&o);
+    o.suspects = 3;
+    calls_trace(&b_many[0], "show", gp, sizeof gp);
+    calls_trace(&b_many[1], "checked", bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, &o, &d, &err), 0);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->stack[dv->nstack - 1].name, "main");
+    assert_string_equal(dv->suspects[0].name, "key_hash");
+    int code = 0;
+    for (size_t k = 0; k < dv->suspects[0].nevidence; k++)
+        code |= dv->suspects[0].evidence[k].kind == TTD_EV_CODE;
+    assert_true(code);
+    ttd_free(d);
 }
 
 /* One function's loop changed: that function and nothing else. */
@@ -505,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_decoder_objdump),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_one_changed),
+        cmocka_unit_test(test_changed_ran),
         cmocka_unit_test(test_moved),
         cmocka_unit_test(test_same_build),
         cmocka_unit_test(test_missing),

@@ -53,6 +53,7 @@ XT uint64_t xt_hash(const char *s);
 XT int xt_work(int job);
 XT void *xt_worker(void *a);
 XT void xt_wait(void);
+XT const char *xt_msg(int st);
 static struct xt_node xt_nodes[2];
 
 XT int xt_main(int argc) { return argc > 1; }
@@ -77,6 +78,7 @@ XT uint64_t xt_hash(const char *s) { return (uint64_t)(uintptr_t)s; }
 XT int xt_work(int job) { return job; }
 XT void *xt_worker(void *a) { return a; }
 XT void xt_wait(void) { __asm__ volatile(""); }
+XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No error"; }
 
 /* One step: enter fn (args a0, a1) or exit it (result a0), on thread th. */
 struct op {
@@ -84,15 +86,19 @@ struct op {
     int exit;                   /* 1: exit */
     uint32_t th;                /* thread */
     uint64_t a0, a1;            /* arguments, or the result */
+    int sop;                    /* TTF_SOP_*: a SYNC_OP record instead */
 };
 
-#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0}
-#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b)}
-#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0}
-#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0}
-#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0}
+#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0, 0}
+#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b), 0}
+#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0, 0}
+#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0, 0}
+#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0, 0}
+#define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
 
 static int trace_no;
+static uint64_t trace_shift;   /* added to the module's base and every
+                                  function address: another ASLR layout */
 
 /* A trace of ops (every op 10 ns after the one before, threads
  * interleaved as listed), exit status status; values recorded if values. */
@@ -111,13 +117,15 @@ static const char *write_trace(const struct op *ops, int status, int values)
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
     for (uint32_t t = 0; t < nth; t++)
         assert_int_equal(ttf_write_thread_start(w, t, 100 + t, 1 + t, t ? "worker" : "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base + trace_shift, tu_self.size,
                                       tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
     for (; ops->fn; ops++) {
-        uint64_t a = (uint64_t)(uintptr_t)ops->fn;
+        uint64_t a = (uint64_t)(uintptr_t)ops->fn + trace_shift;
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
         tsc += 10;
-        if (!values && ops->exit)
+        if (ops->sop)
+            assert_int_equal(ttf_write_sync_op(w, ops->th, tsc, ops->sop, 0x1000, 0), 0);
+        else if (!values && ops->exit)
             assert_int_equal(ttf_write_exit(w, ops->th, tsc, a), 0);
         else if (!values)
             assert_int_equal(ttf_write_enter(w, ops->th, tsc, a), 0);
@@ -340,6 +348,58 @@ static void test_pointers(void **state)
     ttd_free(d);
 }
 
+/* Pointers into the program's image compare by what they name, not by
+ * address: the good run is laid out 2 MiB higher (ASLR), yet the same
+ * string literal and the same static object are the same values; two
+ * different static messages differ (and are shown as their text), and so
+ * do a static object and a heap pointer. */
+static void test_static_pointers(void **state)
+{
+    (void)state;
+    const uint64_t sh = 0x200000;
+    uint64_t ok = (uint64_t)(uintptr_t)xt_msg(0), bad = (uint64_t)(uintptr_t)xt_msg(1);
+    uint64_t node = (uint64_t)(uintptr_t)&xt_nodes[0];
+#define MSG(st, msg, found) {E(xt_main, 1), E(xt_find, 0x10), X(xt_find, found), \
+        E(xt_take, found), X(xt_take, 0), E(xt_msg, st), X(xt_msg, msg), E(xt_ok, 0), \
+        X(xt_ok, 0), X(xt_main, 0), {0}}
+    const struct op g[] = MSG(0, ok + sh, node + sh);
+    const struct op same[] = MSG(0, ok, node);
+    const struct op b[] = MSG(0, bad, node);
+    const struct op heap[] = MSG(0, ok, 0x5000);
+    char gp[512];
+
+    trace_shift = sh;
+    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
+    trace_shift = 0;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    assert_int_equal(ttd_diff_files(gp, write_trace(same, 0, 1), NULL, &d, &err), 0);
+    assert_int_equal(ttd_get_result(d)->diverged, 0);
+    assert_null(ttd_get_result(d)->value_first);
+    ttd_free(d);
+
+    assert_int_equal(ttd_diff_files(gp, write_trace(b, 0, 1), NULL, &d, &err), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 1);
+    assert_null(r->first);                  /* the calls are the same */
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_msg");
+    assert_non_null(strstr(r->value_first->bad_value, "\"Start-end tags mismatch\""));
+    assert_non_null(strstr(r->value_first->good_value, "\"No error\""));
+    char *t = tu_report(d, ttr_text, NULL, NULL);
+    assert_null(strstr(t, "(non-NULL)"));   /* said by what it names */
+    free(t);
+    ttd_free(d);
+
+    assert_int_equal(ttd_diff_files(gp, write_trace(heap, 0, 1), NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_find");
+    assert_non_null(strstr(r->value_first->good_value, "&xt_nodes"));
+    ttd_free(d);
+#undef MSG
+}
+
 /* Clocks, counters and addresses are not causes by themselves: a result
  * that grows from call to call, a clock-named function's, a 64-bit value
  * beyond 2^44 in both runs, and what is computed from them alone (a
@@ -464,6 +524,49 @@ static void test_thread_order(void **state)
     free(t);
     ttd_free(d);
 #undef THR
+}
+
+/* A thread cut off by the end of the process is not where the runs went
+ * another way: the bad run's worker waits in xt_wait (its stream ends in
+ * a condition wait, early in time) while the main thread takes another
+ * branch in xt_work and ends the process; the good run's worker came back
+ * from xt_wait. The worker's "stopped early" counts at the process's end,
+ * so the main thread's split is the first divergence. A worker that
+ * skipped a call before it waited went another way at its own time. */
+static void test_thread_cut_by_exit(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT),
+                           TS(1, TTF_SOP_WOKE), TX(1, xt_wait, 0), TX(1, xt_worker, 0),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_work, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {TE(1, xt_worker, 0), TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_fail, 0), X(xt_fail, 0), {0}};
+    ttd_diff *d = diff_x(g, 0, b, 1, 0, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(r->pairs[dv->pair].bad.name, "main");
+    assert_string_equal(dv->stack[dv->nstack - 1].name, "xt_work");
+    /* the worker's hunk is still listed, after it */
+    assert_true(r->nhunks >= 2);
+    assert_string_equal(r->pairs[r->hunks[r->nhunks - 1].pair].bad.name, "worker");
+    ttd_free(d);
+
+    /* the worker skipped xt_ok before it waited: its own time, first */
+    const struct op g2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 0), TX(1, xt_work, 0),
+                            TE(1, xt_ok, 0), TX(1, xt_ok, 0), TS(1, TTF_SOP_WAIT),
+                            TS(1, TTF_SOP_WOKE), TX(1, xt_worker, 0), E(xt_main, 1),
+                            E(xt_work, 1), E(xt_ok, 0), X(xt_ok, 0), X(xt_work, 0),
+                            X(xt_main, 0), {0}};
+    const struct op b2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 0), TX(1, xt_work, 0),
+                            TS(1, TTF_SOP_WAIT), E(xt_main, 1), E(xt_work, 1), E(xt_fail, 0),
+                            X(xt_fail, 0), {0}};
+    d = diff_x(g2, 0, b2, 1, 0, NULL);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
+    ttd_free(d);
 }
 
 /* The same calls, another exit status: a divergence (exit 1) with the
@@ -605,9 +708,11 @@ int main(void)
         cmocka_unit_test(test_chain_argument_origin),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
+        cmocka_unit_test(test_static_pointers),
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
+        cmocka_unit_test(test_thread_cut_by_exit),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_rank_order),
