@@ -1,0 +1,492 @@
+/*
+ * pools.c - look-alike threads compared as a pool: which worker took which
+ * work item is no difference; an item that one run did and the other did
+ * not (an error path) is, and stays a hunk of the thread that did it.
+ * Stage 1 align of diff/STAGES (its header: state.h).
+ *
+ * Design. A pool is a set of thread pairs whose threads start in one
+ * function and are named alike but for their digits ("worker-0",
+ * "worker-1"; or all unnamed), two pairs or more. Pairing (pair.c) has
+ * already matched such threads by what they did, but a queue hands its
+ * items out by timing: worker 1 does items 1, 4, 5 in one run and 2, 3, 6
+ * in the next, and no pairing makes those threads alike. So the pool's
+ * work is compared as a whole: each thread's worker loop is found in its
+ * call tree (from the top, the calls that are all their caller does, or
+ * nearly all: a loop wrapped in a setup call), its children are the work
+ * items, and an item is its subtree hash (tree.h: the normalised calls it
+ * made, in order). The good run's items and the bad run's are two
+ * multisets; a hash that one run has more often is a surplus (good-only
+ * or bad-only items). The per-thread alignment still runs as ever (it
+ * gives the hunks their places, events and contexts), and then a hunk
+ * inside a worker loop stays only when it touches a surplus item; the
+ * others are items that another worker of the pool did in the other run.
+ * Surplus items go first to hunks that touch a bad-only item (the hunk
+ * that aligned the error path against its good counterpart), so the one
+ * hunk kept is the one that shows what the item did differently.
+ *
+ * Cost: a pool pair whose trees are equal costs a walk over its loop's
+ * children to count them, nothing else (the bench's swapped workers);
+ * only pairs that differ keep their items, 32 bytes each, sorted once per
+ * pool. Hunks outside the loops (before it, after it, or across its end:
+ * a crash) are never touched. Pools need the call trees: --flat and
+ * --first-only do without them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+#include "tree.h"
+
+#define LOOP_DEPTH 64       /* levels searched for a worker loop */
+#define WRAP_MAX 3          /* children beside a wrapped loop at most */
+#define LOOP_MIN 8          /* items a wrapped loop has at least */
+
+/* ---- finding the pools ----------------------------------------------------- */
+
+/* name with every run of digits replaced by one '#' into out[n] */
+static void skeleton(const char *name, char *out, size_t n)
+{
+    size_t k = 0;
+
+    for (const char *p = name; *p && k + 1 < n; p++) {
+        if (*p < '0' || *p > '9') {
+            out[k++] = *p;
+            continue;
+        }
+        out[k++] = '#';
+        while (p[1] >= '0' && p[1] <= '9')
+            p++;
+    }
+    out[k] = '\0';
+}
+
+/* A pair as the grouping sees it. */
+typedef struct pkey {
+    const char *start;      /* start function, both runs */
+    char skel[64];          /* name skeleton, both runs */
+    size_t i;               /* pair index */
+} pkey;
+
+static int cmp_pkey(const void *x, const void *y)
+{
+    const pkey *a = x, *b = y;
+    int c = strcmp(a->start, b->start);
+    if (!c)
+        c = strcmp(a->skel, b->skel);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The key of pair p, 0 if it can be in no pool (start functions differ
+ * or are unknown, names differ but for digits). */
+static int pool_key(const ttd_diff *d, const ttdi_ipair *p, size_t i, pkey *k)
+{
+    const ttdi_tinfo *g = &d->r[TTD_GOOD].ti[p->t[0]], *b = &d->r[TTD_BAD].ti[p->t[1]];
+    char sb[64];
+
+    if (!g->start[0] || strcmp(g->start, b->start))
+        return 0;
+    skeleton(g->name, k->skel, sizeof k->skel);
+    skeleton(b->name, sb, sizeof sb);
+    k->start = g->start;
+    k->i = i;
+    return strcmp(k->skel, sb) == 0;
+}
+
+int ttdi_pools_find(ttd_diff *d)
+{
+    pkey *k = malloc((d->nip + 1) * sizeof *k);
+    size_t n = 0, npools = 0;
+
+    if (!k)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < d->nip; i++) {
+        d->ip[i].pool = -1;
+        n += (size_t)pool_key(d, &d->ip[i], i, &k[n]);
+    }
+    qsort(k, n, sizeof *k, cmp_pkey);
+    d->pools = calloc(n / 2 + 1, sizeof *d->pools);
+    for (size_t s = 0, t; d->pools && s < n; s = t) {
+        for (t = s + 1; t < n && !strcmp(k[s].start, k[t].start) &&
+                        !strcmp(k[s].skel, k[t].skel); t++)
+            ;
+        if (t - s < 2)
+            continue;
+        for (size_t j = s; j < t; j++)
+            d->ip[k[j].i].pool = (int)npools;
+        d->pools[npools++].start = k[s].start;
+    }
+    free(k);
+    if (!d->pools)
+        return TT_ENOMEM;
+    /* ids in the order of the pools' first pairs */
+    int next = 1;
+    for (size_t i = 0; i < d->nip; i++) {
+        ttdi_pool *pl = d->ip[i].pool >= 0 ? &d->pools[d->ip[i].pool] : NULL;
+        if (pl && !pl->id[0])
+            snprintf(pl->id, sizeof pl->id, "pool#%d", next++);
+    }
+    d->npools = npools;
+    return 0;
+}
+
+/* ---- a thread's worker loop ------------------------------------------------- */
+
+/* Children of node nd (first key index r): how many, the biggest (node,
+ * key index, length) and their total length. */
+typedef struct kids {
+    size_t n, big;
+    uint64_t bigraw, biglen, total;
+} kids;
+
+static void scan_kids(const ttdi_tree *t, size_t nd, uint64_t r, kids *k)
+{
+    size_t b = ttdi_tree_body(t, nd);
+    size_t c = b + 1, end = nd ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
+    uint64_t raw = r + (nd ? 1 : 0);
+
+    memset(k, 0, sizeof *k);
+    while (c < end) {
+        const ttdi_node *cn = ttdi_tree_node(t, c);
+        if (cn->len > k->biglen || !k->n)
+            k->big = c, k->bigraw = raw, k->biglen = cn->len;
+        k->n++;
+        k->total += cn->len;
+        raw += cn->len;
+        c += ttdi_node_size(cn);
+    }
+}
+
+/* The children of node nd (at key index r) as level lv: key, range,
+ * count, and the items themselves if keep. 0 or TT_ENOMEM. */
+static int level_of(const ttdi_tree *t, size_t nd, uint64_t r, int keep, ttdi_level *lv)
+{
+    size_t b = ttdi_tree_body(t, nd);
+    size_t c = b + 1, end = nd ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
+    uint64_t raw = r + (nd ? 1 : 0);
+    size_t n = 0, cap = 0;
+    ttdi_item *v = NULL;
+
+    lv->key = nd ? ttdi_tree_node(t, nd)->key : 0;
+    lv->lr[0] = raw;
+    for (; c < end; c += ttdi_node_size(ttdi_tree_node(t, c)), n++) {
+        const ttdi_node *cn = ttdi_tree_node(t, c);
+        if (keep && n == cap) {
+            cap = cap ? 2 * cap : 64;
+            ttdi_item *nv = realloc(v, cap * sizeof *v);
+            if (!nv) {
+                free(v);
+                return TT_ENOMEM;
+            }
+            v = nv;
+        }
+        if (keep)
+            v[n] = (ttdi_item){cn->hash, raw, raw + cn->len, 0, 0};
+        raw += cn->len;
+    }
+    lv->lr[1] = raw;
+    lv->items = v;
+    lv->n = n;
+    return 0;
+}
+
+/* The way down t to its worker loop, level by level into lv[0..*n): from
+ * the top, go down into a call that is all its caller did and made calls
+ * itself, or nearly all of it (at most WRAP_MAX calls beside it, 90% of
+ * the events, LOOP_MIN children of its own: a loop wrapped in setup and
+ * teardown). The pool then works at the deepest level all its threads
+ * share (settle_pool). 0 or TT_ENOMEM. */
+static int find_loop(const ttdi_tree *t, int keep, ttdi_level *lv, size_t *n)
+{
+    size_t nd = 0;
+    uint64_t r = 0;
+    kids k, kk;
+
+    *n = 0;
+    for (int depth = 0; depth < LOOP_DEPTH; depth++) {
+        if (level_of(t, nd, r, keep, &lv[(*n)++]) < 0)
+            return TT_ENOMEM;
+        scan_kids(t, nd, r, &k);
+        if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
+            break;
+        scan_kids(t, k.big, k.bigraw, &kk);
+        if (!kk.n || (k.n > 1 && (k.n > WRAP_MAX || k.biglen * 10 < k.total * 9 ||
+                                  kk.n < LOOP_MIN)))
+            break;
+        nd = k.big;
+        r = k.bigraw;
+    }
+    return 0;
+}
+
+int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr)
+{
+    int differ = ttdi_tree_node(&tr[0], 0)->hash != ttdi_tree_node(&tr[1], 0)->hash;
+
+    for (int s = 0; s < 2; s++) {
+        if (!(p->lv[s] = calloc(LOOP_DEPTH + 1, sizeof *p->lv[s])))
+            return TT_ENOMEM;
+        if (find_loop(&tr[s], differ, p->lv[s], &p->nlv[s]) < 0)
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+void ttdi_pool_free(ttdi_ipair *p)
+{
+    for (int s = 0; s < 2; s++) {
+        for (size_t j = 0; p->lv[s] && j < p->nlv[s]; j++)
+            free(p->lv[s][j].items);
+        free(p->lv[s]);
+        p->lv[s] = NULL;
+        p->nlv[s] = 0;
+    }
+}
+
+/* ---- the multiset ------------------------------------------------------------- */
+
+/* One item in the pool's sort. */
+typedef struct ient {
+    uint64_t hash;
+    ttdi_item *it;
+    int side;
+} ient;
+
+static int cmp_ient(const void *x, const void *y)
+{
+    const ient *a = x, *b = y;
+    return (a->hash > b->hash) - (a->hash < b->hash);
+}
+
+long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
+                        size_t nb, uint64_t **sur)
+{
+    ient *e = malloc((ng + nb + 1) * sizeof *e);
+    uint64_t *s = malloc(2 * (ng + nb + 1) * sizeof *s);
+    size_t n = 0, groups = 0;
+
+    *sur = NULL;
+    if (!e || !s) {
+        free(e);
+        free(s);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < ng; i++)
+        e[n++] = (ient){g[i]->hash, g[i], 0};
+    for (size_t i = 0; i < nb; i++)
+        e[n++] = (ient){b[i]->hash, b[i], 1};
+    qsort(e, n, sizeof *e, cmp_ient);
+    for (size_t i = 0, j; i < n; i = j, groups++) {
+        uint64_t c[2] = {0, 0};
+        for (j = i; j < n && e[j].hash == e[i].hash; j++) {
+            c[e[j].side]++;
+            e[j].it->grp = (uint32_t)groups;
+            e[j].it->state = 0;
+        }
+        uint64_t m = c[0] < c[1] ? c[0] : c[1];
+        s[2 * groups] = c[0] - m;
+        s[2 * groups + 1] = c[1] - m;
+    }
+    free(e);
+    *sur = s;
+    return (long)groups;
+}
+
+/* ---- settling a pool ----------------------------------------------------------- */
+
+/* Is hunk h of p inside both worker loops (at level L)? */
+static int inside(const ttdi_ipair *p, const ttdi_hunk *h, size_t L)
+{
+    const uint64_t *g = p->lv[0][L].lr, *b = p->lv[1][L].lr;
+    return h->a0 >= g[0] && h->a1 <= g[1] && h->b0 >= b[0] && h->b1 <= b[1];
+}
+
+/* The items of side s of p that key range [lo, hi) touches: [*i0, *i1). */
+static void touched(const ttdi_level *lv, uint64_t lo, uint64_t hi, size_t *i0, size_t *i1)
+{
+    const ttdi_item *v = lv->items;
+    size_t a = 0, z = lv->n;
+
+    while (a < z) { /* first item ending after lo */
+        size_t m = a + (z - a) / 2;
+        if (v[m].raw1 <= lo)
+            a = m + 1;
+        else
+            z = m;
+    }
+    *i0 = a;
+    while (a < lv->n && v[a].raw0 < hi && lo < hi)
+        a++;
+    *i1 = lo < hi ? a : *i0;
+}
+
+/* Mark the not yet marked items of side s touched by hunk h as differing
+ * while their group has surplus left; 1 if h touches a differing item of
+ * that side. */
+static int claim(ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s, uint64_t *sur)
+{
+    size_t i0, i1;
+    int any = 0;
+
+    touched(&p->lv[s][L], s ? h->b0 : h->a0, s ? h->b1 : h->a1, &i0, &i1);
+    for (size_t i = i0; i < i1; i++) {
+        ttdi_item *it = &p->lv[s][L].items[i];
+        if (!it->state && sur[2 * it->grp + (uint32_t)s]) {
+            sur[2 * it->grp + (uint32_t)s]--;
+            it->state = 1;
+        }
+        any |= it->state;
+    }
+    return any;
+}
+
+/* 1 if hunk h touches an item of side s marked differing. */
+static int marked(const ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s)
+{
+    size_t i0, i1;
+
+    touched(&p->lv[s][L], s ? h->b0 : h->a0, s ? h->b1 : h->a1, &i0, &i1);
+    for (size_t i = i0; i < i1; i++)
+        if (p->lv[s][L].items[i].state)
+            return 1;
+    return 0;
+}
+
+/* Is pair p part of pool k's comparison (its items kept at the pool's
+ * level)? */
+static int in_pool(const ttd_diff *d, const ttdi_ipair *p, size_t k)
+{
+    size_t L = d->pools[k].level;
+    return p->pool == (int)k && p->nlv[0] > L && p->nlv[1] > L &&
+           p->lv[0][L].items && p->lv[1][L].items;
+}
+
+/* Drop the hunks of p whose keep[] is 0. */
+static void drop_hunks(ttdi_ipair *p, const uint8_t *keep)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < p->nh; i++) {
+        if (!keep[i])
+            continue;
+        p->h[n] = p->h[i];
+        if (p->exp)
+            p->exp[n] = p->exp[i];
+        if (p->reps) {
+            p->reps[2 * n] = p->reps[2 * i];
+            p->reps[2 * n + 1] = p->reps[2 * i + 1];
+        }
+        n++;
+    }
+    p->nh = n;
+}
+
+/* Which hunks of the pool's pairs touch a surplus item: bad-only items
+ * first, then the good-only ones of hunks that hold a bad-only item (the
+ * item the bad run did instead); the other good-only items only when the
+ * bad run did nothing the good one did not (it did less). Hunks that
+ * touch none are dropped. */
+static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, long groups)
+{
+    uint64_t bad_only = 0;
+    size_t L = d->pools[k].level;
+
+    for (long g = 0; g < groups; g++)
+        bad_only += sur[2 * g + 1];
+    for (int pass = 0; pass < (bad_only ? 2 : 3); pass++) {
+        for (size_t i = 0; i < d->nip; i++) {
+            ttdi_ipair *p = &d->ip[i];
+            for (size_t j = 0; in_pool(d, p, k) && j < p->nh; j++) {
+                if (!inside(p, &p->h[j], L))
+                    continue;
+                if (pass == 0)
+                    claim(p, L, &p->h[j], 1, sur);
+                else if (pass == 2 || claim(p, L, &p->h[j], 1, sur))
+                    claim(p, L, &p->h[j], 0, sur);
+            }
+        }
+    }
+    for (size_t i = 0; i < d->nip; i++) {
+        ttdi_ipair *p = &d->ip[i];
+        if (!in_pool(d, p, k) || !p->nh)
+            continue;
+        uint8_t *keep = malloc(p->nh);
+        if (!keep)
+            return TT_ENOMEM;
+        for (size_t j = 0; j < p->nh; j++)
+            keep[j] = (uint8_t)(!inside(p, &p->h[j], L) || marked(p, L, &p->h[j], 0) ||
+                                marked(p, L, &p->h[j], 1));
+        drop_hunks(p, keep);
+        free(keep);
+    }
+    return 0;
+}
+
+/* The deepest level all of pool k's threads share (same calls on the way
+ * down), where its work items are. */
+static size_t pool_level(const ttd_diff *d, size_t k)
+{
+    const ttdi_ipair *ref = NULL;
+    size_t L = SIZE_MAX;
+
+    for (size_t i = 0; i < d->nip; i++) {
+        const ttdi_ipair *p = &d->ip[i];
+        if (p->pool != (int)k || !p->nlv[0] || !p->nlv[1])
+            continue;
+        if (!ref)
+            ref = p;
+        for (int s = 0; s < 2; s++) {
+            size_t j = 0;
+            while (j < p->nlv[s] && j < ref->nlv[0] && j <= L &&
+                   p->lv[s][j].key == ref->lv[0][j].key)
+                j++;
+            L = j ? (j - 1 < L ? j - 1 : L) : 0;
+        }
+    }
+    return L == SIZE_MAX ? 0 : L;
+}
+
+/* Pool k: its level, items and the multiset comparison. */
+static int settle_pool(ttd_diff *d, size_t k)
+{
+    ttdi_pool *pl = &d->pools[k];
+    size_t n[2] = {0, 0}, L = pl->level = pool_level(d, k);
+
+    for (size_t i = 0; i < d->nip; i++) {
+        const ttdi_ipair *p = &d->ip[i];
+        for (int s = 0; s < 2 && p->pool == (int)k; s++)
+            pl->items[s] += p->nlv[s] > L ? p->lv[s][L].n : 0;
+        if (in_pool(d, p, k))
+            n[0] += p->lv[0][L].n, n[1] += p->lv[1][L].n;
+    }
+    if (!n[0] && !n[1])
+        return 0;
+    ttdi_item **v = malloc((n[0] + n[1] + 1) * sizeof *v);
+    if (!v)
+        return TT_ENOMEM;
+    size_t m[2] = {0, n[0]};
+    for (size_t i = 0; i < d->nip; i++)
+        for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++)
+            for (size_t j = 0; j < d->ip[i].lv[s][L].n; j++)
+                v[m[s]++] = &d->ip[i].lv[s][L].items[j];
+    uint64_t *sur;
+    long groups = ttdi_items_surplus(v, n[0], v + n[0], n[1], &sur);
+    free(v);
+    if (groups < 0)
+        return (int)groups;
+    for (long g = 0; g < groups; g++)
+        pl->differing += sur[2 * g] + sur[2 * g + 1];
+    int rc = settle_hunks(d, k, sur, groups);
+    free(sur);
+    return rc;
+}
+
+int ttdi_pools_settle(ttd_diff *d)
+{
+    int rc = 0;
+
+    for (size_t k = 0; k < d->npools && rc >= 0; k++)
+        rc = settle_pool(d, k);
+    for (size_t i = 0; i < d->nip; i++)
+        ttdi_pool_free(&d->ip[i]);
+    return rc;
+}
