@@ -6,10 +6,11 @@
  * divergences and never the first divergence nor counted in the exit
  * status. Stage 1 align of diff/STAGES (its header: state.h).
  *
- * Design. Only one-sided hunks are judged (events one run has and the
- * other has not at that place: the tree aligner gives a loop that ran more
- * times as exactly that, its extra iterations). A one-sided hunk is a
- * wait loop (TTD_TIMING_WAIT) when
+ * Design. The tree aligner gives a loop that ran more times as a one-sided
+ * hunk, its extra iterations (or, when the loops were cut differently, an
+ * iteration aligned against a neighbouring call). Each side of a hunk
+ * that has events is judged; the hunk is a wait loop (TTD_TIMING_WAIT)
+ * when each such side is one, that is when
  *   - it repeats: every function it enters is also entered among the
  *     REPEAT_BEFORE calls before it or the REPEAT_AFTER calls after it in
  *     the same thread (more iterations of the loop beside it), and
@@ -26,8 +27,8 @@
  * (hashed), are exactly those of a one-sided hunk of the other run in
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
  * whichever thread reached pthread_once first.
- * Cost: one pass over each side of a pair that has one-sided hunks, up to
- * the last of them; identical runs have none and pay nothing.
+ * Cost: one pass over each side of a pair that has hunks, up to the last
+ * of them; identical runs have none and pay nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +204,8 @@ static int wait_loop(const cand *c)
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
 
-/* The one-sided hunks of p that may be timing: not expected, not where
- * the bad run crashed. Side s (0 good-only, 1 bad-only) into c. */
+/* The hunks of p that may be timing: not expected, not where the bad run
+ * crashed. Their non-empty sides s (0 good, 1 bad) into c. */
 static size_t candidates(const ttdi_ipair *p, int s, cand *c)
 {
     size_t n = 0;
@@ -212,10 +213,9 @@ static size_t candidates(const ttdi_ipair *p, int s, cand *c)
     for (size_t i = 0; i < p->nh; i++) {
         const ttdi_hunk *h = &p->h[i];
         uint64_t lo = s ? h->b0 : h->a0, hi = s ? h->b1 : h->a1;
-        uint64_t olo = s ? h->a0 : h->b0, ohi = s ? h->a1 : h->b1;
-        if ((p->exp && p->exp[i]) || lo == hi || olo != ohi)
+        if ((p->exp && p->exp[i]) || lo == hi)
             continue;
-        if (s && p->crash != UINT64_MAX && p->crash < hi + 1)
+        if (p->crash != UINT64_MAX && p->crash < h->b1 + 1)
             continue;
         memset(&c[n], 0, sizeof c[n]);
         c[n].hunk = i;
@@ -242,12 +242,16 @@ static int cmp_mv(const void *x, const void *y)
     return a->side - b->side;
 }
 
-/* Judge pair pi; its other one-sided hunks go to m (room for its hunks). */
+/* Judge pair pi: a hunk is a wait loop when each of its sides that has
+ * events is one (a loop that ran more times in one run, or an iteration
+ * aligned against another); its other one-sided hunks go to m (room for
+ * its hunks), for the moved-work match. */
 static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
 {
     ttdi_ipair *p = &d->ip[pi];
     cand *c = malloc((p->nh + 1) * sizeof *c);
-    int rc = c ? 0 : TT_ENOMEM;
+    uint8_t *ok = calloc(p->nh + 1, 1);
+    int rc = c && ok ? 0 : TT_ENOMEM;
 
     for (int s = 0; s < 2 && rc >= 0; s++) {
         size_t nc = candidates(p, s, c);
@@ -256,13 +260,21 @@ static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
         if ((rc = scan_thread(&d->r[s], p->t[s], c, nc)) < 0)
             break;
         for (size_t j = 0; j < nc; j++) {
+            const ttdi_hunk *h = &p->h[c[j].hunk];
+            int other = s ? h->a1 > h->a0 : h->b1 > h->b0;
             if (wait_loop(&c[j]))
-                p->tim[c[j].hunk] = TTD_TIMING_WAIT;
-            else
+                ok[c[j].hunk] |= (uint8_t)(1u << s);
+            else if (!other)
                 m[(*nm)++] = (mv){c[j].hash, pi, c[j].hunk, s};
         }
     }
+    for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
+        unsigned need = (p->h[i].a1 > p->h[i].a0) | (unsigned)(p->h[i].b1 > p->h[i].b0) << 1;
+        if (need && ok[i] == need)
+            p->tim[i] = TTD_TIMING_WAIT;
+    }
     free(c);
+    free(ok);
     return rc;
 }
 

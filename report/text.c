@@ -580,6 +580,10 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
         describe(w, h->bad_first);
         on(w, RESET);
     }
+    if (h->timing)
+        fprintf(w->f, "  (%s)", h->timing == TTD_TIMING_MOVED
+                                    ? "moved: the other run did it in another thread"
+                                    : "a loop that waits ran more times");
     putc('\n', w->f);
 }
 
@@ -598,12 +602,18 @@ static void hunk_lines(tw *w, const ttd_result *r, const ttr_options *o, size_t 
 
 static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
 {
-    size_t ndiv = r->nhunks - r->nexpected;
+    size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
 
     if (r->hunks_total > 1) {
         fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
         hunk_lines(w, r, o, ndiv ? 1 : 0, ndiv, r->hunks_total - 1);
     }
+    if (r->timing_total) {
+        fprintf(w->f, "timing-shaped (how the threads were timed, not divergences): %" PRIu64
+                "\n", r->timing_total);
+        hunk_lines(w, r, o, ndiv, ndiv + r->ntiming, r->timing_total);
+    }
+    ndiv += r->ntiming;
     if (r->expected_total) {
         fprintf(w->f, "also varies between good runs (expected, not divergences): %" PRIu64
                 "\n", r->expected_total);
@@ -632,7 +642,18 @@ static void threads(tw *w, const ttd_result *r)
         snprintf(ev, sizeof ev, "%" PRIu64 "/%" PRIu64, p->good.events, p->bad.events);
         char how[32];
         ttri_paired_by(p, how, sizeof how);
-        fprintf(w->f, "%-12s %-22s %zu\n", how, ev, p->hunks);
+        fprintf(w->f, "%-12s %-22s %zu", how, ev, p->hunks);
+        if (p->pool)
+            fprintf(w->f, "%*s%s", p->hunks < 10 ? 6 : 2, "", p->pool);
+        putc('\n', w->f);
+    }
+    for (size_t i = 0; i < r->npools; i++) {
+        const ttd_pool *pl = &r->pools[i];
+        fprintf(w->f, "  %s: %zu look-alike threads starting in ", pl->id, pl->nbad);
+        safe(w, pl->start);
+        fprintf(w->f, ", compared as a pool: %" PRIu64 " work items good, %" PRIu64
+                " bad, %" PRIu64 " done by one run only\n", pl->items_good, pl->items_bad,
+                pl->items_differing);
     }
     for (size_t i = 0; i < r->npairs; i++) {
         const ttd_pair *p = &r->pairs[i];
@@ -773,6 +794,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
             fprintf(f, " (%" PRIu64 " difference%s that also occur%s between the good runs)",
                     r->expected_total, r->expected_total == 1 ? "" : "s",
                     r->expected_total == 1 ? "s" : "");
+        if (r->timing_total)
+            fprintf(f, " (%" PRIu64 " timing-shaped difference%s)", r->timing_total,
+                    r->timing_total == 1 ? "" : "s");
         on(&w, RESET);
         putc('\n', f);
     }
