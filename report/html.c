@@ -853,8 +853,8 @@ static void first_section(hw *w)
         early_note(w, d);
     noise_note(w, d);
     raw(w, "</section>\n");
-    if (d->interleave)
-        order_section(w, d->interleave);
+    if (d->interleave && (d->interleave->shared || d->interleave->unprotected))
+        order_section(w, d->interleave); /* only when the order can matter */
 }
 
 static void filter_item(hw *w, const char *opt, const char *val)

@@ -20,6 +20,7 @@ void ttr_options_init(ttr_options *o)
 {
     memset(o, 0, sizeof *o);
     o->hunk_lines = 10;
+    o->order_rows = 8;
 }
 
 const char *ttr_kind_name(int kind)
@@ -636,6 +637,7 @@ static void interleave(jw *w, const ttd_interleave *il)
         return;
     }
     open_c(w, '{');
+    k_bool(w, "shared", il->shared);
     key(w, "window");
     open_c(w, '{');
     xevs(w, "good", il->window[0], il->nwindow[0]);

@@ -470,16 +470,24 @@ static void xev_cell(tw *w, const ttd_result *r, int run, const ttd_xev *e, int 
         fprintf(w->f, "%*s", width - (n < width ? n : width), "");
 }
 
-/* The threads' order before the split, both runs side by side. */
-static void interleave(tw *w, const ttd_result *r, const ttd_interleave *il)
+/* The threads' order before the split, both runs side by side: only
+ * when two threads used one object in it (else the order says nothing),
+ * its last o->order_rows rows, the cut ones counted. */
+static void order_rows(tw *w, const ttd_result *r, const ttd_interleave *il,
+                       const ttr_options *o)
 {
-    size_t n = il->nwindow[0] > il->nwindow[1] ? il->nwindow[0] : il->nwindow[1];
+    size_t all = il->nwindow[0] > il->nwindow[1] ? il->nwindow[0] : il->nwindow[1];
+    size_t n = o->order_rows && o->order_rows < all ? o->order_rows : all;
+    size_t sg = il->nwindow[0] < n ? il->nwindow[0] : n;
+    size_t sb = il->nwindow[1] < n ? il->nwindow[1] : n;
     char head[64];
 
     fputs("thread order before the divergence (lock, condition, thread operations; "
           "objects numbered by first use):\n", w->f);
-    snprintf(head, sizeof head, "good (last %zu of %" PRIu64 ")", il->nwindow[0], il->ops[0]);
-    fprintf(w->f, "  %-48s | bad (last %zu of %" PRIu64 ")\n", head, il->nwindow[1], il->ops[1]);
+    if (all > n)
+        fprintf(w->f, "  ... %zu more rows, --order-rows %zu\n", all - n, all);
+    snprintf(head, sizeof head, "good (last %zu of %" PRIu64 ")", sg, il->ops[0]);
+    fprintf(w->f, "  %-48s | bad (last %zu of %" PRIu64 ")\n", head, sb, il->ops[1]);
     for (size_t i = 0; i < n; i++) {
         size_t g = i + il->nwindow[0] - n, b = i + il->nwindow[1] - n;
         fputs("  ", w->f);
@@ -504,6 +512,11 @@ static void interleave(tw *w, const ttd_result *r, const ttd_interleave *il)
             putc('\n', w->f);
         }
     }
+}
+
+/* A bad-run call that took no lock its good-run calls all took. */
+static void unprotected(tw *w, const ttd_result *r, const ttd_interleave *il)
+{
     if (!il->unprotected)
         return;
     on(w, BOLD);
@@ -771,8 +784,10 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         value_divergence(&w, r, v);
     if (r->first) {
         divergence(&w, r, r->first);
+        if (r->first->interleave && r->first->interleave->shared)
+            order_rows(&w, r, r->first->interleave, opts);
         if (r->first->interleave)
-            interleave(&w, r, r->first->interleave);
+            unprotected(&w, r, r->first->interleave);
         noise_notes(&w, r, r->first);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
