@@ -156,37 +156,69 @@ static void scan_kids(const ttdi_tree *t, size_t nd, uint64_t r, kids *k)
     }
 }
 
-/* The children of node nd (at key index r) as level lv: key, range,
- * count, and the items themselves if keep. 0 or TT_ENOMEM. */
-static int level_of(const ttdi_tree *t, size_t nd, uint64_t r, int keep, ttdi_level *lv)
+/* A growing array of items. */
+typedef struct ivec {
+    ttdi_item *v;
+    size_t n, cap;
+} ivec;
+
+/* Append the children of node nd (at key index r) to iv, each with parent
+ * (if keep; else only counted); their key range into lr. 0 or TT_ENOMEM. */
+static int children(const ttdi_tree *t, size_t nd, uint64_t r, int keep, uint32_t parent,
+                    ivec *iv, uint64_t lr[2])
 {
     size_t b = ttdi_tree_body(t, nd);
     size_t c = b + 1, end = nd ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
     uint64_t raw = r + (nd ? 1 : 0);
-    size_t n = 0, cap = 0;
-    ttdi_item *v = NULL;
 
-    lv->key = nd ? ttdi_tree_node(t, nd)->key : 0;
-    lv->lr[0] = raw;
-    for (; c < end; c += ttdi_node_size(ttdi_tree_node(t, c)), n++) {
+    lr[0] = raw;
+    for (; c < end; c += ttdi_node_size(ttdi_tree_node(t, c)), iv->n++) {
         const ttdi_node *cn = ttdi_tree_node(t, c);
-        if (keep && n == cap) {
-            cap = cap ? 2 * cap : 64;
-            ttdi_item *nv = realloc(v, cap * sizeof *v);
-            if (!nv) {
-                free(v);
+        if (keep && iv->n == iv->cap) {
+            size_t ncap = iv->cap ? 2 * iv->cap : 64;
+            ttdi_item *nv = realloc(iv->v, ncap * sizeof *nv);
+            if (!nv)
                 return TT_ENOMEM;
-            }
-            v = nv;
+            iv->v = nv;
+            iv->cap = ncap;
         }
         if (keep)
-            v[n] = (ttdi_item){cn->hash, raw, raw + cn->len, 0, 0};
+            iv->v[iv->n] = (ttdi_item){cn->hash, raw, raw + cn->len, 0, 0, parent};
         raw += cn->len;
     }
-    lv->lr[1] = raw;
-    lv->items = v;
-    lv->n = n;
+    lr[1] = raw;
     return 0;
+}
+
+/* The children of node nd (at key index r) as level lv: key, range,
+ * count, and the items themselves if keep. 0 or TT_ENOMEM. */
+static int level_of(const ttdi_tree *t, size_t nd, uint64_t r, int keep, ttdi_level *lv)
+{
+    ivec iv = {NULL, 0, 0};
+    int rc = children(t, nd, r, keep, 0, &iv, lv->lr);
+
+    lv->key = nd ? ttdi_tree_node(t, nd)->key : 0;
+    lv->items = iv.v;
+    lv->n = iv.n;
+    return rc;
+}
+
+/* The children of each item of the loop level lv (node nd at r) as its
+ * sub-items, for the second look at the items that differ. */
+static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
+{
+    size_t b = ttdi_tree_body(t, nd);
+    size_t c = b + 1, end = nd ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
+    ivec iv = {NULL, 0, 0};
+    uint64_t lr[2];
+    int rc = 0;
+
+    for (uint32_t i = 0; c < end && rc >= 0; c += ttdi_node_size(ttdi_tree_node(t, c)), i++)
+        if (ttdi_node_flags(ttdi_tree_node(t, c)) & TTDI_NODE_CALL)
+            rc = children(t, c, lv->items[i].raw0, 1, i, &iv, lr);
+    lv->subs = iv.v;
+    lv->nsubs = iv.n;
+    return rc;
 }
 
 /* The way down t to its worker loop, level by level into lv[0..*n): from
@@ -215,7 +247,7 @@ static int find_loop(const ttdi_tree *t, int keep, ttdi_level *lv, size_t *n)
         nd = k.big;
         r = k.bigraw;
     }
-    return 0;
+    return keep ? sub_items(t, nd, &lv[*n - 1]) : 0;
 }
 
 int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr)
@@ -234,8 +266,10 @@ int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr)
 void ttdi_pool_free(ttdi_ipair *p)
 {
     for (int s = 0; s < 2; s++) {
-        for (size_t j = 0; p->lv[s] && j < p->nlv[s]; j++)
+        for (size_t j = 0; p->lv[s] && j < p->nlv[s]; j++) {
             free(p->lv[s][j].items);
+            free(p->lv[s][j].subs);
+        }
         free(p->lv[s]);
         p->lv[s] = NULL;
         p->nlv[s] = 0;
@@ -301,10 +335,10 @@ static int inside(const ttdi_ipair *p, const ttdi_hunk *h, size_t L)
 }
 
 /* The items of side s of p that key range [lo, hi) touches: [*i0, *i1). */
-static void touched(const ttdi_level *lv, uint64_t lo, uint64_t hi, size_t *i0, size_t *i1)
+static void touched_in(const ttdi_item *v, size_t n, uint64_t lo, uint64_t hi, size_t *i0,
+                       size_t *i1)
 {
-    const ttdi_item *v = lv->items;
-    size_t a = 0, z = lv->n;
+    size_t a = 0, z = n;
 
     while (a < z) { /* first item ending after lo */
         size_t m = a + (z - a) / 2;
@@ -314,9 +348,14 @@ static void touched(const ttdi_level *lv, uint64_t lo, uint64_t hi, size_t *i0, 
             z = m;
     }
     *i0 = a;
-    while (a < lv->n && v[a].raw0 < hi && lo < hi)
+    while (a < n && v[a].raw0 < hi && lo < hi)
         a++;
     *i1 = lo < hi ? a : *i0;
+}
+
+static void touched(const ttdi_level *lv, uint64_t lo, uint64_t hi, size_t *i0, size_t *i1)
+{
+    touched_in(lv->items, lv->n, lo, hi, i0, i1);
 }
 
 /* Mark the not yet marked items of side s touched by hunk h as differing
@@ -330,11 +369,11 @@ static int claim(ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s, uint64_t *s
     touched(&p->lv[s][L], s ? h->b0 : h->a0, s ? h->b1 : h->a1, &i0, &i1);
     for (size_t i = i0; i < i1; i++) {
         ttdi_item *it = &p->lv[s][L].items[i];
-        if (!it->state && sur[2 * it->grp + (uint32_t)s]) {
+        if (!(it->state & 1) && sur[2 * it->grp + (uint32_t)s]) {
             sur[2 * it->grp + (uint32_t)s]--;
-            it->state = 1;
+            it->state |= 1;
         }
-        any |= it->state;
+        any |= it->state & 1;
     }
     return any;
 }
@@ -346,7 +385,7 @@ static int marked(const ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s)
 
     touched(&p->lv[s][L], s ? h->b0 : h->a0, s ? h->b1 : h->a1, &i0, &i1);
     for (size_t i = i0; i < i1; i++)
-        if (p->lv[s][L].items[i].state)
+        if (p->lv[s][L].items[i].state & 1)
             return 1;
     return 0;
 }
@@ -380,12 +419,142 @@ static void drop_hunks(ttdi_ipair *p, const uint8_t *keep)
     p->nh = n;
 }
 
+/* ---- the second look: inside the items that differ ----------------------------- */
+
+/* The sub-items of side s of p, when its loop level is L (its deepest). */
+static const ttdi_level *subs_of(const ttdi_ipair *p, int s, size_t L)
+{
+    return p->nlv[s] == L + 1 && p->lv[s][L].subs ? &p->lv[s][L] : NULL;
+}
+
+/* Select (state bit 2) the items whose calls the second look compares:
+ * the bad run's items that differ (those its hunks touch), and as many of
+ * the good run's items of each hash as it did more often than the bad run
+ * (which of them does not matter: same hash, same calls). cnt: the
+ * surplus per group, used up here. */
+static void select_items(ttd_diff *d, size_t k, uint64_t *cnt)
+{
+    size_t L = d->pools[k].level;
+
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < d->nip; i++) {
+            const ttdi_ipair *p = &d->ip[i];
+            for (size_t j = 0; in_pool(d, p, k) && j < p->lv[0][L].n; j++) {
+                ttdi_item *it = &p->lv[0][L].items[j];
+                uint64_t *left = &cnt[2 * it->grp];
+                if (*left && !(it->state & 2) && (pass || (it->state & 1))) {
+                    it->state |= 2;
+                    --*left;
+                }
+            }
+            for (size_t j = 0; !pass && in_pool(d, p, k) && j < p->lv[1][L].n; j++)
+                if (p->lv[1][L].items[j].state & 1)
+                    p->lv[1][L].items[j].state |= 2;
+        }
+}
+
+/* The calls made by the selected items (select_items), both runs, as one
+ * more multiset: a sub-item one run made more often is marked differing
+ * (state 1), the first ones in the pool's order. */
+static int sub_surplus(ttd_diff *d, size_t k, uint64_t *cnt)
+{
+    size_t L = d->pools[k].level, n[2] = {0, 0};
+
+    select_items(d, k, cnt);
+    for (int pass = 0; pass < 2; pass++) {
+        ttdi_item **v = NULL;
+        if (pass && !(v = malloc((n[0] + n[1] + 1) * sizeof *v)))
+            return TT_ENOMEM;
+        size_t m[2] = {0, n[0]};
+        for (size_t i = 0; i < d->nip; i++)
+            for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++) {
+                const ttdi_level *lv = subs_of(&d->ip[i], s, L);
+                for (size_t j = 0; lv && j < lv->nsubs; j++) {
+                    lv->subs[j].state = 0;
+                    if (!(lv->items[lv->subs[j].parent].state & 2))
+                        continue;
+                    if (pass)
+                        v[m[s]++] = &lv->subs[j];
+                    else
+                        n[s]++;
+                }
+            }
+        if (!pass)
+            continue;
+        uint64_t *sur;
+        long groups = ttdi_items_surplus(v, n[0], v + n[0], n[1], &sur);
+        for (size_t j = 0; groups >= 0 && j < n[0] + n[1]; j++) {
+            uint64_t *left = &sur[2 * v[j]->grp + (j >= n[0])];
+            v[j]->state = *left > 0;
+            *left -= *left > 0;
+        }
+        free(v);
+        free(sur);
+        if (groups < 0)
+            return (int)groups;
+    }
+    return 0;
+}
+
+/* 1 if hunk h touches a sub-item of side s marked differing. */
+static int sub_marked(const ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s)
+{
+    const ttdi_level *lv = subs_of(p, s, L);
+    size_t i0, i1;
+
+    if (!lv)
+        return 0;
+    touched_in(lv->subs, lv->nsubs, s ? h->b0 : h->a0, s ? h->b1 : h->a1, &i0, &i1);
+    for (size_t i = i0; i < i1; i++)
+        if (lv->subs[i].state)
+            return 1;
+    return 0;
+}
+
+/* The bad item (loop level L) that holds all of hunk h's bad side and
+ * differs, or SIZE_MAX. */
+static size_t bad_item_of(const ttdi_ipair *p, size_t L, const ttdi_hunk *h)
+{
+    size_t i0, i1;
+
+    touched(&p->lv[1][L], h->b0, h->b1, &i0, &i1);
+    return i1 == i0 + 1 && (p->lv[1][L].items[i0].state & 1) ? i0 : SIZE_MAX;
+}
+
+/* The second look, for the kept hunks of p that lie inside one bad item
+ * that differs: when some of them touch a call that the items that
+ * differ made more often in one run (the error path), the others (an item
+ * aligned against an item of another kind, which another worker did) are
+ * dropped. An item none of whose hunks touches one keeps them all (the
+ * difference is deeper). */
+static int second_look(const ttdi_ipair *p, size_t L, uint8_t *keep)
+{
+    if (!subs_of(p, 1, L))
+        return 0;
+    uint8_t *hit = calloc(p->lv[1][L].n + 1, 1);
+    if (!hit)
+        return TT_ENOMEM;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t j = 0; j < p->nh; j++) {
+            size_t it = keep[j] ? bad_item_of(p, L, &p->h[j]) : SIZE_MAX;
+            if (it == SIZE_MAX)
+                continue;
+            int sub = sub_marked(p, L, &p->h[j], 1) || sub_marked(p, L, &p->h[j], 0);
+            if (!pass)
+                hit[it] |= (uint8_t)sub;
+            else if (hit[it] && !sub)
+                keep[j] = 0;
+        }
+    free(hit);
+    return 0;
+}
+
 /* Which hunks of the pool's pairs touch a surplus item: bad-only items
  * first, then the good-only ones of hunks that hold a bad-only item (the
  * item the bad run did instead); the other good-only items only when the
  * bad run did nothing the good one did not (it did less). Hunks that
  * touch none are dropped. */
-static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, long groups)
+static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, long groups)
 {
     uint64_t bad_only = 0;
     size_t L = d->pools[k].level;
@@ -405,6 +574,8 @@ static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, long groups)
             }
         }
     }
+    if (sub_surplus(d, k, cnt) < 0)
+        return TT_ENOMEM;
     for (size_t i = 0; i < d->nip; i++) {
         ttdi_ipair *p = &d->ip[i];
         if (!in_pool(d, p, k) || !p->nh)
@@ -415,8 +586,12 @@ static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, long groups)
         for (size_t j = 0; j < p->nh; j++)
             keep[j] = (uint8_t)(!inside(p, &p->h[j], L) || marked(p, L, &p->h[j], 0) ||
                                 marked(p, L, &p->h[j], 1));
-        drop_hunks(p, keep);
+        int rc = second_look(p, L, keep);
+        if (rc >= 0)
+            drop_hunks(p, keep);
         free(keep);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }
@@ -475,7 +650,13 @@ static int settle_pool(ttd_diff *d, size_t k)
         return (int)groups;
     for (long g = 0; g < groups; g++)
         pl->differing += sur[2 * g] + sur[2 * g + 1];
-    int rc = settle_hunks(d, k, sur, groups);
+    uint64_t *cnt = malloc(2 * ((size_t)groups + 1) * sizeof *cnt);
+    int rc = cnt ? 0 : TT_ENOMEM;
+    if (cnt) {
+        memcpy(cnt, sur, 2 * (size_t)groups * sizeof *cnt);
+        rc = settle_hunks(d, k, sur, cnt, groups);
+    }
+    free(cnt);
     free(sur);
     return rc;
 }

@@ -21,6 +21,7 @@ typedef struct ttdi_item {
     uint64_t raw0, raw1;    /* its key index range */
     uint32_t grp;           /* pools.c: its hash group in the pool */
     uint8_t state;          /* pools.c: 1 differing (only one run did it) */
+    uint32_t parent;        /* a sub-item: the item it is a child of */
 } ttdi_item;
 
 /* One level on a pool thread's way down to its worker loop: a call and
@@ -30,6 +31,9 @@ typedef struct ttdi_level {
     uint64_t lr[2];         /* key index range of its children */
     ttdi_item *items;       /* its children, when the pair's trees differ */
     size_t n;               /* how many (also when not kept) */
+    ttdi_item *subs;        /* the deepest level: its items' children (the
+                               second look at items that differ), by item */
+    size_t nsubs;
 } ttdi_level;
 
 /* A pool of look-alike threads (pools.c). */

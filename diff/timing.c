@@ -11,9 +11,10 @@
  * iteration aligned against a neighbouring call). Each side of a hunk
  * that has events is judged; the hunk is a wait loop (TTD_TIMING_WAIT)
  * when each such side is one, that is when
- *   - it repeats: every function it enters is also entered among the
- *     REPEAT_BEFORE calls before it or the REPEAT_AFTER calls after it in
- *     the same thread (more iterations of the loop beside it), and
+ *   - it repeats: every function it enters is entered twice or more in
+ *     it, or also among the REPEAT_BEFORE calls before it or the
+ *     REPEAT_AFTER calls after it in the same thread (more iterations of
+ *     the loop beside it), and
  *   - it waits, about once per iteration: the iterations (the times its
  *     first function is entered) are at most twice its waits, a wait being
  *     an idle gap of GAP_NS or more between two kept events of the thread
@@ -199,7 +200,7 @@ static int wait_loop(const cand *c)
     if (c->many || !c->nk)
         return 0;
     for (size_t i = 0; i < c->nk; i++)
-        if (!c->k[i].found)
+        if (!c->k[i].found && c->k[i].calls < 2)
             return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
