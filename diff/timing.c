@@ -37,8 +37,8 @@
 #include "state.h"
 
 #define GAP_NS 20000u       /* an idle gap that counts as a wait */
-#define REPEAT_BEFORE 64    /* calls before a hunk it may repeat */
-#define REPEAT_AFTER 32     /* calls after it */
+#define REPEAT_BEFORE 256   /* calls before a hunk it may repeat */
+#define REPEAT_AFTER 256    /* calls after it */
 #define KEYS_MAX 16         /* distinct functions a wait loop enters */
 
 int ttdi_waits_name(const char *name)
