@@ -135,7 +135,7 @@ static int pools_result(ttd_diff *d, ttd_pair *pairs)
     for (size_t k = 0; k < d->npools; k++) {
         const ttdi_pool *pl = &d->pools[k];
         v[k] = (ttd_pool){ttfi_arena_strcpy(&d->arena, pl->id), pl->start, th, 0, NULL, 0,
-                          pl->items[0], pl->items[1], pl->differing};
+                          pl->items[0], pl->items[1], pl->differing, !pl->over};
         for (size_t i = 0; i < d->nip; i++)
             if (d->ip[i].pool == (int)k)
                 th[v[k].ngood++] = d->ip[i].t[0];

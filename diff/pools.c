@@ -25,10 +25,14 @@
  * hunk kept is the one that shows what the item did differently.
  *
  * Cost: a pool pair whose trees are equal costs a walk over its loop's
- * children to count them, nothing else (the bench's swapped workers);
- * only pairs that differ keep their items, 32 bytes each, sorted once per
- * pool. Hunks outside the loops (before it, after it, or across its end:
- * a crash) are never touched. Pools need the call trees: --flat and
+ * children to count them, nothing else (the bench's swapped workers).
+ * A pair that differs keeps only the items its hunks touch (40 bytes
+ * each, and their children): an item no hunk touches is matched with an
+ * equal item of the paired thread and cancels out of the multiset anyway.
+ * Past POOL_ITEMS_MAX touched items on a side, the pair keeps its
+ * per-thread hunks (memory stays bounded on runs that differ everywhere).
+ * Hunks outside the loops (before it, after it, or across its end: a
+ * crash) are never touched. Pools need the call trees: --flat and
  * --first-only do without them.
  */
 #include <stdlib.h>
@@ -40,6 +44,7 @@
 #define LOOP_DEPTH 64       /* levels searched for a worker loop */
 #define WRAP_MAX 3          /* children beside a wrapped loop at most */
 #define LOOP_MIN 8          /* items a wrapped loop has at least */
+#define POOL_ITEMS_MAX (1u << 20) /* items that differ per thread, at most */
 
 /* ---- finding the pools ----------------------------------------------------- */
 
@@ -162,19 +167,46 @@ typedef struct ivec {
     size_t n, cap;
 } ivec;
 
-/* Append the children of node nd (at key index r) to iv, each with parent
- * (if keep; else only counted); their key range into lr. 0 or TT_ENOMEM. */
+/* One side's hunks, walked in step with the items (key order): an item
+ * is kept only if a hunk touches it. NULL: keep every item. */
+typedef struct rng {
+    const ttdi_xhunk *x;
+    size_t nx, at;
+    int side;
+} rng;
+
+/* Does a hunk of rg touch key range [lo, hi)? (lo ascending per walk) */
+static int hit(rng *rg, uint64_t lo, uint64_t hi)
+{
+    if (!rg)
+        return 1;
+    for (; rg->at < rg->nx; rg->at++) {
+        const ttdi_xhunk *h = &rg->x[rg->at];
+        uint64_t h0 = rg->side ? h->b0 : h->a0, h1 = rg->side ? h->b1 : h->a1;
+        if (h1 > lo || h0 >= hi)
+            return h0 < hi && lo < h1;
+    }
+    return 0;
+}
+
+/* Append the children of node nd (at key index r) to iv, each with parent,
+ * if keep and a hunk of rg touches it; count them all in *total; their key
+ * range into lr. 0 or TT_ENOMEM. */
 static int children(const ttdi_tree *t, size_t nd, uint64_t r, int keep, uint32_t parent,
-                    ivec *iv, uint64_t lr[2])
+                    rng *rg, ivec *iv, size_t *total, uint64_t lr[2])
 {
     size_t b = ttdi_tree_body(t, nd);
     size_t c = b + 1, end = nd ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
     uint64_t raw = r + (nd ? 1 : 0);
 
     lr[0] = raw;
-    for (; c < end; c += ttdi_node_size(ttdi_tree_node(t, c)), iv->n++) {
+    for (; c < end; c += ttdi_node_size(ttdi_tree_node(t, c)), (*total)++) {
         const ttdi_node *cn = ttdi_tree_node(t, c);
-        if (keep && iv->n == iv->cap) {
+        uint64_t r0 = raw;
+        raw += cn->len;
+        if (!keep || !hit(rg, r0, raw))
+            continue;
+        if (iv->n == iv->cap) {
             size_t ncap = iv->cap ? 2 * iv->cap : 64;
             ttdi_item *nv = realloc(iv->v, ncap * sizeof *nv);
             if (!nv)
@@ -182,40 +214,48 @@ static int children(const ttdi_tree *t, size_t nd, uint64_t r, int keep, uint32_
             iv->v = nv;
             iv->cap = ncap;
         }
-        if (keep)
-            iv->v[iv->n] = (ttdi_item){cn->hash, raw, raw + cn->len, 0, 0, parent};
-        raw += cn->len;
+        iv->v[iv->n++] = (ttdi_item){cn->hash, r0, raw, 0, 0, parent};
     }
     lr[1] = raw;
     return 0;
 }
 
 /* The children of node nd (at key index r) as level lv: key, range,
- * count, and the items themselves if keep. 0 or TT_ENOMEM. */
-static int level_of(const ttdi_tree *t, size_t nd, uint64_t r, int keep, ttdi_level *lv)
+ * count, and the items themselves if keep (those rg touches). */
+static int level_of(const ttdi_tree *t, size_t nd, uint64_t r, int keep, rng *rg,
+                    ttdi_level *lv)
 {
     ivec iv = {NULL, 0, 0};
-    int rc = children(t, nd, r, keep, 0, &iv, lv->lr);
 
+    lv->total = 0;
+    int rc = children(t, nd, r, keep, 0, rg, &iv, &lv->total, lv->lr);
     lv->key = nd ? ttdi_tree_node(t, nd)->key : 0;
     lv->items = iv.v;
     lv->n = iv.n;
+    lv->kept = (uint8_t)keep;
     return rc;
 }
 
-/* The children of each item of the loop level lv (node nd at r) as its
+/* The children of each kept item of the loop level lv (node nd) as its
  * sub-items, for the second look at the items that differ. */
 static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
 {
     size_t b = ttdi_tree_body(t, nd);
     size_t c = b + 1, end = nd ? b + ttdi_node_size(ttdi_tree_node(t, b)) : t->n;
     ivec iv = {NULL, 0, 0};
-    uint64_t lr[2];
+    uint64_t lr[2], raw = lv->lr[0];
+    size_t i = 0, count = 0;
     int rc = 0;
 
-    for (uint32_t i = 0; c < end && rc >= 0; c += ttdi_node_size(ttdi_tree_node(t, c)), i++)
-        if (ttdi_node_flags(ttdi_tree_node(t, c)) & TTDI_NODE_CALL)
-            rc = children(t, c, lv->items[i].raw0, 1, i, &iv, lr);
+    for (; c < end && i < lv->n && rc >= 0; c += ttdi_node_size(ttdi_tree_node(t, c))) {
+        const ttdi_node *cn = ttdi_tree_node(t, c);
+        if (raw == lv->items[i].raw0) {
+            if (ttdi_node_flags(cn) & TTDI_NODE_CALL)
+                rc = children(t, c, raw, 1, (uint32_t)i, NULL, &iv, &count, lr);
+            i++;
+        }
+        raw += cn->len;
+    }
     lv->subs = iv.v;
     lv->nsubs = iv.n;
     return rc;
@@ -226,8 +266,13 @@ static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
  * itself, or nearly all of it (at most WRAP_MAX calls beside it, 90% of
  * the events, LOOP_MIN children of its own: a loop wrapped in setup and
  * teardown). The pool then works at the deepest level all its threads
- * share (settle_pool). 0 or TT_ENOMEM. */
-static int find_loop(const ttdi_tree *t, int keep, ttdi_level *lv, size_t *n)
+ * share (settle_pool). With keep, each level keeps the items a hunk (x,
+ * side s) touches, the deepest also their children: the items no hunk
+ * touches are matched one to one with the paired thread's (same hash) and
+ * cancel out of the multiset anyway.
+ * 0 or TT_ENOMEM. */
+static int find_loop(const ttdi_tree *t, int keep, const ttdi_xhunk *x, size_t nx, int s,
+                     ttdi_level *lv, size_t *n)
 {
     size_t nd = 0;
     uint64_t r = 0;
@@ -235,7 +280,8 @@ static int find_loop(const ttdi_tree *t, int keep, ttdi_level *lv, size_t *n)
 
     *n = 0;
     for (int depth = 0; depth < LOOP_DEPTH; depth++) {
-        if (level_of(t, nd, r, keep, &lv[(*n)++]) < 0)
+        rng rg = {x, nx, 0, s};
+        if (level_of(t, nd, r, keep, &rg, &lv[(*n)++]) < 0)
             return TT_ENOMEM;
         scan_kids(t, nd, r, &k);
         if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
@@ -247,17 +293,28 @@ static int find_loop(const ttdi_tree *t, int keep, ttdi_level *lv, size_t *n)
         nd = k.big;
         r = k.bigraw;
     }
-    return keep ? sub_items(t, nd, &lv[*n - 1]) : 0;
+    if (!keep)
+        return 0;
+    ttdi_level *last = &lv[*n - 1];
+    if (last->n > POOL_ITEMS_MAX) { /* too many differ: per-thread hunks */
+        free(last->items);
+        last->items = NULL;
+        last->n = 0;
+        last->kept = 0;
+        last->over = 1;
+        return 0;
+    }
+    return sub_items(t, nd, last);
 }
 
-int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr)
+int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr, const ttdi_xhunk *x, size_t nx)
 {
     int differ = ttdi_tree_node(&tr[0], 0)->hash != ttdi_tree_node(&tr[1], 0)->hash;
 
     for (int s = 0; s < 2; s++) {
         if (!(p->lv[s] = calloc(LOOP_DEPTH + 1, sizeof *p->lv[s])))
             return TT_ENOMEM;
-        if (find_loop(&tr[s], differ, p->lv[s], &p->nlv[s]) < 0)
+        if (find_loop(&tr[s], differ, x, nx, s, p->lv[s], &p->nlv[s]) < 0)
             return TT_ENOMEM;
     }
     return 0;
@@ -334,7 +391,9 @@ static int inside(const ttdi_ipair *p, const ttdi_hunk *h, size_t L)
     return h->a0 >= g[0] && h->a1 <= g[1] && h->b0 >= b[0] && h->b1 <= b[1];
 }
 
-/* The items of side s of p that key range [lo, hi) touches: [*i0, *i1). */
+/* The items of v[0..n) (ascending) that key range [lo, hi) touches:
+ * [*i0, *i1). An empty range touches the item it lies strictly inside
+ * (the other run's events there: that item differs). */
 static void touched_in(const ttdi_item *v, size_t n, uint64_t lo, uint64_t hi, size_t *i0,
                        size_t *i1)
 {
@@ -348,9 +407,13 @@ static void touched_in(const ttdi_item *v, size_t n, uint64_t lo, uint64_t hi, s
             z = m;
     }
     *i0 = a;
-    while (a < n && v[a].raw0 < hi && lo < hi)
+    if (lo == hi) { /* a point: inside an item (not at its start) or none */
+        *i1 = a < n && v[a].raw0 < lo ? a + 1 : a;
+        return;
+    }
+    while (a < n && v[a].raw0 < hi)
         a++;
-    *i1 = lo < hi ? a : *i0;
+    *i1 = a;
 }
 
 static void touched(const ttdi_level *lv, uint64_t lo, uint64_t hi, size_t *i0, size_t *i1)
@@ -395,8 +458,8 @@ static int marked(const ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s)
 static int in_pool(const ttd_diff *d, const ttdi_ipair *p, size_t k)
 {
     size_t L = d->pools[k].level;
-    return p->pool == (int)k && p->nlv[0] > L && p->nlv[1] > L &&
-           p->lv[0][L].items && p->lv[1][L].items;
+    return p->pool == (int)k && p->nlv[0] > L && p->nlv[1] > L && p->lv[0][L].kept &&
+           p->lv[1][L].kept;
 }
 
 /* Drop the hunks of p whose keep[] is 0. */
@@ -626,14 +689,18 @@ static int settle_pool(ttd_diff *d, size_t k)
     ttdi_pool *pl = &d->pools[k];
     size_t n[2] = {0, 0}, L = pl->level = pool_level(d, k);
 
+    int over = 0;
     for (size_t i = 0; i < d->nip; i++) {
         const ttdi_ipair *p = &d->ip[i];
-        for (int s = 0; s < 2 && p->pool == (int)k; s++)
-            pl->items[s] += p->nlv[s] > L ? p->lv[s][L].n : 0;
+        for (int s = 0; s < 2 && p->pool == (int)k; s++) {
+            pl->items[s] += p->nlv[s] > L ? p->lv[s][L].total : 0;
+            over |= p->nlv[s] && p->lv[s][p->nlv[s] - 1].over;
+        }
         if (in_pool(d, p, k))
             n[0] += p->lv[0][L].n, n[1] += p->lv[1][L].n;
     }
-    if (!n[0] && !n[1])
+    pl->over = over;
+    if ((!n[0] && !n[1]) || over) /* over: a thread too different, per-thread hunks */
         return 0;
     ttdi_item **v = malloc((n[0] + n[1] + 1) * sizeof *v);
     if (!v)

@@ -29,8 +29,14 @@ typedef struct ttdi_item {
 typedef struct ttdi_level {
     uint64_t key;           /* the call's ENTER key (level 0, the top: 0) */
     uint64_t lr[2];         /* key index range of its children */
-    ttdi_item *items;       /* its children, when the pair's trees differ */
-    size_t n;               /* how many (also when not kept) */
+    ttdi_item *items;       /* its children, when the pair's trees differ
+                               (at the deepest level, those the pair's
+                               hunks touch) */
+    size_t n;               /* how many kept */
+    size_t total;           /* its children, kept or not */
+    uint8_t kept;           /* 1: items kept (the pair's trees differ) */
+    uint8_t over;           /* 1: more than POOL_ITEMS_MAX touched: none
+                               kept, the pool is not compared as one */
     ttdi_item *subs;        /* the deepest level: its items' children (the
                                second look at items that differ), by item */
     size_t nsubs;
@@ -43,6 +49,7 @@ typedef struct ttdi_pool {
     size_t level;           /* the worker loop's level, common to all */
     uint64_t items[2];      /* items of each run */
     uint64_t differing;     /* items only one run did */
+    int over;               /* 1: not compared (too many items differ) */
 } ttdi_pool;
 
 /* One run being compared. */
@@ -131,10 +138,11 @@ int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, struct ttdi_tree *tr);
  * threads share a start function and a name but for its digits, two or
  * more of them. Sets ipair.pool. 0 or TT_ENOMEM. */
 int ttdi_pools_find(ttd_diff *d);
-/* Tree mode, pool pair p with both trees in tr[0..2): find each side's
- * worker loop and count its items; keep them when the trees differ. 0 or
- * TT_ENOMEM. */
-int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr);
+/* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
+ * x[0..nx): find each side's worker loop and count its items; when the
+ * trees differ, keep those the hunks touch. 0 or TT_ENOMEM. */
+int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr, const ttdi_xhunk *x,
+                    size_t nx);
 /* Free what ttdi_pool_items kept in p. */
 void ttdi_pool_free(ttdi_ipair *p);
 /* After every pair is aligned: per pool, the multiset of the good run's

@@ -29,7 +29,9 @@
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
  * whichever thread reached pthread_once first.
  * Cost: one pass over each side of a pair that has hunks, up to the last
- * of them; identical runs have none and pay nothing.
+ * of them; identical runs have none and pay nothing. A hunk side of more
+ * than SIDE_MAX events is not judged (no wait loop is that long, and the
+ * pass would read a whole thread that differs everywhere).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,7 @@
 #define REPEAT_BEFORE 256   /* calls before a hunk it may repeat */
 #define REPEAT_AFTER 256    /* calls after it */
 #define KEYS_MAX 16         /* distinct functions a wait loop enters */
+#define SIDE_MAX (1u << 20) /* events of a hunk side judged at most */
 
 int ttdi_waits_name(const char *name)
 {
@@ -214,7 +217,7 @@ static size_t candidates(const ttdi_ipair *p, int s, cand *c)
     for (size_t i = 0; i < p->nh; i++) {
         const ttdi_hunk *h = &p->h[i];
         uint64_t lo = s ? h->b0 : h->a0, hi = s ? h->b1 : h->a1;
-        if ((p->exp && p->exp[i]) || lo == hi)
+        if ((p->exp && p->exp[i]) || lo == hi || hi - lo > SIDE_MAX)
             continue;
         if (p->crash != UINT64_MAX && p->crash < h->b1 + 1)
             continue;

@@ -332,6 +332,9 @@ typedef struct ttd_pool {
     uint64_t items_bad;         /* bad run */
     uint64_t items_differing;   /* items only one run did (good-only plus
                                    bad-only, by subtree hash) */
+    int compared;               /* 0: too many items differ (more than 2^20
+                                   in a thread): per-thread hunks only,
+                                   items_differing 0 */
 } ttd_pool;
 
 /* A thread with no partner in the other run. */

@@ -796,6 +796,7 @@ static void pools(jw *w, const ttd_result *r)
         k_u64(w, "items_good", pl->items_good);
         k_u64(w, "items_bad", pl->items_bad);
         k_u64(w, "items_differing", pl->items_differing);
+        k_bool(w, "compared", pl->compared);
         close_c(w, '}');
     }
     close_c(w, ']');

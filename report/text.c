@@ -664,6 +664,11 @@ static void threads(tw *w, const ttd_result *r)
         const ttd_pool *pl = &r->pools[i];
         fprintf(w->f, "  %s: %zu look-alike threads starting in ", pl->id, pl->nbad);
         safe(w, pl->start);
+        if (!pl->compared) {
+            fprintf(w->f, ": %" PRIu64 " work items good, %" PRIu64 " bad, too many "
+                    "differ to compare them as a pool\n", pl->items_good, pl->items_bad);
+            continue;
+        }
         fprintf(w->f, ", compared as a pool: %" PRIu64 " work items good, %" PRIu64
                 " bad, %" PRIu64 " done by one run only\n", pl->items_good, pl->items_bad,
                 pl->items_differing);

@@ -124,6 +124,7 @@ static void pool_shuffled_is_same(void **state)
     assert_int_equal(pl->items_good, 11);
     assert_int_equal(pl->items_bad, 11);
     assert_int_equal(pl->items_differing, 0);
+    assert_int_equal(pl->compared, 1);
     assert_null(r->pairs[0].pool);
     for (size_t i = 1; i < r->npairs; i++)
         assert_string_equal(r->pairs[i].pool, "pool#1");
