@@ -11,9 +11,9 @@
  * items out by timing: worker 1 does items 1, 4, 5 in one run and 2, 3, 6
  * in the next, and no pairing makes those threads alike. So the pool's
  * work is compared as a whole: each thread's worker loop is found in its
- * call tree (from the top, the calls that are all their caller does, or
- * nearly all: a loop wrapped in a setup call), its children are the work
- * items, and an item is its subtree hash (tree.h: the normalised calls it
+ * call tree (from the top, the biggest call of a caller that made at most
+ * three, at the deepest level all the pool's threads share: a loop
+ * wrapped in setup and teardown calls), its children are the work items, and an item is its subtree hash (tree.h: the normalised calls it
  * made, in order). The good run's items and the bad run's are two
  * multisets; a hash that one run has more often is a surplus (good-only
  * or bad-only items). The per-thread alignment still runs as ever (it
@@ -42,8 +42,7 @@
 #include "tree.h"
 
 #define LOOP_DEPTH 64       /* levels searched for a worker loop */
-#define WRAP_MAX 3          /* children beside a wrapped loop at most */
-#define LOOP_MIN 8          /* items a wrapped loop has at least */
+#define WRAP_MAX 3          /* calls of a caller that wraps a loop, at most */
 #define POOL_ITEMS_MAX (1u << 20) /* items that differ per thread, at most */
 
 /* ---- finding the pools ----------------------------------------------------- */
@@ -167,6 +166,20 @@ typedef struct ivec {
     size_t n, cap;
 } ivec;
 
+static int ivec_push(ivec *iv, ttdi_item it)
+{
+    if (iv->n == iv->cap) {
+        size_t ncap = iv->cap ? 2 * iv->cap : 64;
+        ttdi_item *nv = realloc(iv->v, ncap * sizeof *nv);
+        if (!nv)
+            return TT_ENOMEM;
+        iv->v = nv;
+        iv->cap = ncap;
+    }
+    iv->v[iv->n++] = it;
+    return 0;
+}
+
 /* One side's hunks, walked in step with the items (key order): an item
  * is kept only if a hunk touches it. NULL: keep every item. */
 typedef struct rng {
@@ -204,17 +217,9 @@ static int children(const ttdi_tree *t, size_t nd, uint64_t r, int keep, uint32_
         const ttdi_node *cn = ttdi_tree_node(t, c);
         uint64_t r0 = raw;
         raw += cn->len;
-        if (!keep || !hit(rg, r0, raw))
-            continue;
-        if (iv->n == iv->cap) {
-            size_t ncap = iv->cap ? 2 * iv->cap : 64;
-            ttdi_item *nv = realloc(iv->v, ncap * sizeof *nv);
-            if (!nv)
-                return TT_ENOMEM;
-            iv->v = nv;
-            iv->cap = ncap;
-        }
-        iv->v[iv->n++] = (ttdi_item){cn->hash, r0, raw, 0, 0, parent};
+        if (keep && hit(rg, r0, raw) &&
+            ivec_push(iv, (ttdi_item){cn->hash, r0, raw, 0, 0, parent}) < 0)
+            return TT_ENOMEM;
     }
     lr[1] = raw;
     return 0;
@@ -249,11 +254,10 @@ static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
 
     for (; c < end && i < lv->n && rc >= 0; c += ttdi_node_size(ttdi_tree_node(t, c))) {
         const ttdi_node *cn = ttdi_tree_node(t, c);
-        if (raw == lv->items[i].raw0) {
-            if (ttdi_node_flags(cn) & TTDI_NODE_CALL)
-                rc = children(t, c, raw, 1, (uint32_t)i, NULL, &iv, &count, lr);
-            i++;
-        }
+        int call = (ttdi_node_flags(cn) & TTDI_NODE_CALL) != 0;
+        if (raw == lv->items[i].raw0 && call)
+            rc = children(t, c, raw, 1, (uint32_t)i, NULL, &iv, &count, lr);
+        i += raw == lv->items[i].raw0;
         raw += cn->len;
     }
     lv->subs = iv.v;
@@ -262,11 +266,11 @@ static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
 }
 
 /* The way down t to its worker loop, level by level into lv[0..*n): from
- * the top, go down into a call that is all its caller did and made calls
- * itself, or nearly all of it (at most WRAP_MAX calls beside it, 90% of
- * the events, LOOP_MIN children of its own: a loop wrapped in setup and
- * teardown). The pool then works at the deepest level all its threads
- * share (settle_pool). With keep, each level keeps the items a hunk (x,
+ * the top, go down into the biggest call of a caller that made at most
+ * WRAP_MAX (a loop wrapped in setup and teardown), if it made calls
+ * itself. A thread that took one item goes down into it too; the pool
+ * works at the deepest level all its threads share (settle_pool), which
+ * the threads that took many items decide. With keep, each level keeps the items a hunk (x,
  * side s) touches, the deepest also their children: the items no hunk
  * touches are matched one to one with the paired thread's (same hash) and
  * cancel out of the multiset anyway.
@@ -287,8 +291,7 @@ static int find_loop(const ttdi_tree *t, int keep, const ttdi_xhunk *x, size_t n
         if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
             break;
         scan_kids(t, k.big, k.bigraw, &kk);
-        if (!kk.n || (k.n > 1 && (k.n > WRAP_MAX || k.biglen * 10 < k.total * 9 ||
-                                  kk.n < LOOP_MIN)))
+        if (!kk.n || k.n > WRAP_MAX)
             break;
         nd = k.big;
         r = k.bigraw;
@@ -495,6 +498,18 @@ static const ttdi_level *subs_of(const ttdi_ipair *p, int s, size_t L)
  * the good run's items of each hash as it did more often than the bad run
  * (which of them does not matter: same hash, same calls). cnt: the
  * surplus per group, used up here. */
+static void select_good(ttdi_level *lv, uint64_t *cnt, int pass)
+{
+    for (size_t j = 0; j < lv->n; j++) {
+        ttdi_item *it = &lv->items[j];
+        uint64_t *left = &cnt[2 * it->grp];
+        if (*left && !(it->state & 2) && (pass || (it->state & 1))) {
+            it->state |= 2;
+            --*left;
+        }
+    }
+}
+
 static void select_items(ttd_diff *d, size_t k, uint64_t *cnt)
 {
     size_t L = d->pools[k].level;
@@ -502,23 +517,33 @@ static void select_items(ttd_diff *d, size_t k, uint64_t *cnt)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < d->nip; i++) {
             const ttdi_ipair *p = &d->ip[i];
-            for (size_t j = 0; in_pool(d, p, k) && j < p->lv[0][L].n; j++) {
-                ttdi_item *it = &p->lv[0][L].items[j];
-                uint64_t *left = &cnt[2 * it->grp];
-                if (*left && !(it->state & 2) && (pass || (it->state & 1))) {
-                    it->state |= 2;
-                    --*left;
-                }
-            }
-            for (size_t j = 0; !pass && in_pool(d, p, k) && j < p->lv[1][L].n; j++)
-                if (p->lv[1][L].items[j].state & 1)
-                    p->lv[1][L].items[j].state |= 2;
+            if (!in_pool(d, p, k))
+                continue;
+            select_good(&p->lv[0][L], cnt, pass);
+            ttdi_item *b = p->lv[1][L].items;
+            for (size_t j = 0; !pass && j < p->lv[1][L].n; j++)
+                b[j].state |= (uint8_t)((b[j].state & 1) << 1);
         }
 }
 
 /* The calls made by the selected items (select_items), both runs, as one
  * more multiset: a sub-item one run made more often is marked differing
  * (state 1), the first ones in the pool's order. */
+/* The sub-items of lv whose item is selected: counted into *n, and into
+ * v at *m if v. */
+static void collect_subs(const ttdi_level *lv, ttdi_item **v, size_t *m, size_t *n)
+{
+    for (size_t j = 0; lv && j < lv->nsubs; j++) {
+        lv->subs[j].state = 0;
+        if (!(lv->items[lv->subs[j].parent].state & 2))
+            continue;
+        if (v)
+            v[(*m)++] = &lv->subs[j];
+        else
+            (*n)++;
+    }
+}
+
 static int sub_surplus(ttd_diff *d, size_t k, uint64_t *cnt)
 {
     size_t L = d->pools[k].level, n[2] = {0, 0};
@@ -530,18 +555,8 @@ static int sub_surplus(ttd_diff *d, size_t k, uint64_t *cnt)
             return TT_ENOMEM;
         size_t m[2] = {0, n[0]};
         for (size_t i = 0; i < d->nip; i++)
-            for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++) {
-                const ttdi_level *lv = subs_of(&d->ip[i], s, L);
-                for (size_t j = 0; lv && j < lv->nsubs; j++) {
-                    lv->subs[j].state = 0;
-                    if (!(lv->items[lv->subs[j].parent].state & 2))
-                        continue;
-                    if (pass)
-                        v[m[s]++] = &lv->subs[j];
-                    else
-                        n[s]++;
-                }
-            }
+            for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++)
+                collect_subs(subs_of(&d->ip[i], s, L), v, &m[s], &n[s]);
         if (!pass)
             continue;
         uint64_t *sur;
@@ -600,16 +615,29 @@ static int second_look(const ttdi_ipair *p, size_t L, uint8_t *keep)
     for (int pass = 0; pass < 2; pass++)
         for (size_t j = 0; j < p->nh; j++) {
             size_t it = keep[j] ? bad_item_of(p, L, &p->h[j]) : SIZE_MAX;
-            if (it == SIZE_MAX)
-                continue;
-            int sub = sub_marked(p, L, &p->h[j], 1) || sub_marked(p, L, &p->h[j], 0);
-            if (!pass)
+            int sub = it != SIZE_MAX &&
+                      (sub_marked(p, L, &p->h[j], 1) || sub_marked(p, L, &p->h[j], 0));
+            if (it != SIZE_MAX && !pass)
                 hit[it] |= (uint8_t)sub;
-            else if (hit[it] && !sub)
+            else if (it != SIZE_MAX && hit[it] && !sub)
                 keep[j] = 0;
         }
     free(hit);
     return 0;
+}
+
+/* One pass of settle_hunks over pair p's hunks inside the loop: 0 claims
+ * the bad items, 1 the good items of hunks that hold a bad one, 2 all. */
+static void claim_pass(ttdi_ipair *p, size_t L, uint64_t *sur, int pass)
+{
+    for (size_t j = 0; j < p->nh; j++) {
+        if (!inside(p, &p->h[j], L))
+            continue;
+        if (pass == 0)
+            claim(p, L, &p->h[j], 1, sur);
+        else if (pass == 2 || claim(p, L, &p->h[j], 1, sur))
+            claim(p, L, &p->h[j], 0, sur);
+    }
 }
 
 /* Which hunks of the pool's pairs touch a surplus item: bad-only items
@@ -624,19 +652,10 @@ static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, lon
 
     for (long g = 0; g < groups; g++)
         bad_only += sur[2 * g + 1];
-    for (int pass = 0; pass < (bad_only ? 2 : 3); pass++) {
-        for (size_t i = 0; i < d->nip; i++) {
-            ttdi_ipair *p = &d->ip[i];
-            for (size_t j = 0; in_pool(d, p, k) && j < p->nh; j++) {
-                if (!inside(p, &p->h[j], L))
-                    continue;
-                if (pass == 0)
-                    claim(p, L, &p->h[j], 1, sur);
-                else if (pass == 2 || claim(p, L, &p->h[j], 1, sur))
-                    claim(p, L, &p->h[j], 0, sur);
-            }
-        }
-    }
+    for (int pass = 0; pass < (bad_only ? 2 : 3); pass++)
+        for (size_t i = 0; i < d->nip; i++)
+            if (in_pool(d, &d->ip[i], k))
+                claim_pass(&d->ip[i], L, sur, pass);
     if (sub_surplus(d, k, cnt) < 0)
         return TT_ENOMEM;
     for (size_t i = 0; i < d->nip; i++) {

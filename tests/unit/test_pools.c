@@ -153,6 +153,45 @@ static void pool_error_item_named(void **state)
     ttd_free(d);
 }
 
+/* The loop wrapped in setup and a run call (work{ helper{} log{ items } }),
+ * one worker taking a single item: the pool level is the loop, where the
+ * workers that took many items say it is. */
+static void pool_wrapped_loop(void **state)
+{
+    (void)state;
+    static const char *const G[3] = {
+        "work{ helper{} log{ check{} parse{lex{}} check{} helper{} check{} parse{lex{}} check{} } }",
+        "work{ helper{} log{ check{} } }",
+        "work{ helper{} log{ check{} lex{} check{} } }"};
+    static const char *const B[3] = {
+        "work{ helper{} log{ check{} lex{} check{} parse{lex{}} check{} helper{} check{} } }",
+        "work{ helper{} log{ check{} parse{lex{}} check{} } }",
+        "work{ helper{} log{ check{} } }"};
+    static const char *const F[3] = {
+        "work{ helper{} log{ check{} lex{} check{} parse{lex{}} check{} helper{} check{} } }",
+        "work{ helper{} log{ check{} parse{lex{}fail{}} check{} } }",
+        "work{ helper{} log{ check{} } }"};
+    char pg[256], pb[256];
+    ttd_diff *d;
+    pool_run(pg, sizeof pg, G);
+    pool_run(pb, sizeof pb, B);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->npools, 1);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->pools[0].items_differing, 0);
+    ttd_free(d);
+    pool_run(pb, sizeof pb, F);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->hunks_total, 1);
+    assert_int_equal(r->pairs[r->hunks[0].pair].bad.index, 2);
+    int saw_fail = 0;
+    for (size_t i = 0; i < r->first->nbad; i++)
+        saw_fail |= r->first->bad[i].name && !strcmp(r->first->bad[i].name, "dt_fail");
+    assert_true(saw_fail);
+    ttd_free(d);
+}
+
 /* Without the pool view the same runs differ in every worker: the pool is
  * what makes them equal (the test would pass for nothing otherwise). */
 static void pool_needs_the_pool(void **state)
@@ -271,6 +310,7 @@ int main(void)
         cmocka_unit_test(pool_shuffled_is_same),
         cmocka_unit_test(pool_error_item_named),
         cmocka_unit_test(pool_needs_the_pool),
+        cmocka_unit_test(pool_wrapped_loop),
         cmocka_unit_test(poll_loop_is_timing),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(once_winner_is_moved),
