@@ -747,12 +747,53 @@ static int settle_pool(ttd_diff *d, size_t k)
     return rc;
 }
 
+/* ---- call values in a pool ------------------------------------------------------ */
+
+/* Is a value difference at key indexes idx (good, bad) of pool pair p one
+ * to keep? Inside the worker loop only within an item the bad run alone
+ * did: elsewhere the aligned calls are of whichever items the two
+ * threads took (item 4 against item 7), and their arguments differ for
+ * that reason only. */
+static int value_kept(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
+{
+    const ttdi_level *g = &p->lv[0][L], *b = &p->lv[1][L];
+    size_t i0, i1;
+
+    if (idx[0] < g->lr[0] || idx[0] >= g->lr[1] || idx[1] < b->lr[0] || idx[1] >= b->lr[1])
+        return 1;
+    touched_in(b->items, b->n, idx[1], idx[1] + 1, &i0, &i1);
+    return i1 > i0 && (b->items[i0].state & 1);
+}
+
+/* Drop the value differences of pool k's pairs that only say which
+ * worker took which item (value_kept). */
+static void pool_values(ttd_diff *d, size_t k)
+{
+    size_t L = d->pools[k].level;
+
+    for (size_t i = 0; i < d->nip; i++) {
+        ttdi_ipair *p = &d->ip[i];
+        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L || d->pools[k].over)
+            continue;
+        ttdi_vfound *f = &p->vf;
+        if (f->found && !value_kept(p, L, f->first.idx))
+            f->found = 0;
+        size_t n = 0;
+        for (size_t j = 0; j < f->nrets; j++)
+            if (value_kept(p, L, f->rets[j].idx))
+                f->rets[n++] = f->rets[j];
+        f->nrets = n;
+    }
+}
+
 int ttdi_pools_settle(ttd_diff *d)
 {
     int rc = 0;
 
-    for (size_t k = 0; k < d->npools && rc >= 0; k++)
+    for (size_t k = 0; k < d->npools && rc >= 0; k++) {
         rc = settle_pool(d, k);
+        pool_values(d, k);
+    }
     for (size_t i = 0; i < d->nip; i++)
         ttdi_pool_free(&d->ip[i]);
     return rc;

@@ -147,8 +147,8 @@ int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr, const ttdi_xhunk 
 void ttdi_pool_free(ttdi_ipair *p);
 /* After every pair is aligned: per pool, the multiset of the good run's
  * items against the bad run's; a hunk inside a worker loop stays only if
- * it touches an item one run did more often than the other. 0 or
- * TT_ENOMEM. */
+ * it touches an item one run did more often than the other, and so does
+ * a call value difference (ipair.vf). 0 or TT_ENOMEM. */
 int ttdi_pools_settle(ttd_diff *d);
 /* The multiset comparison itself (pools.c, also for the unit tests):
  * items g[0..ng) and b[0..nb), hashes set; groups them by hash (grp) and

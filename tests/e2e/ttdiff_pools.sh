@@ -6,7 +6,8 @@
 # differed (else nothing was tested); the bad run (item 7 fails
 # validation) must name the failing item's error path, report_bad_item,
 # in the worker that took it. Text, JSON (threads[].pool, pools[]) and
-# HTML show the pool.
+# HTML show the pool; in values mode only the values of the item that
+# went differently count.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
@@ -52,4 +53,20 @@ assert ts[0]["pool"] is None and all(t["pool"] == "pool#1" for t in ts[1:]), ts'
 run 1 --format html -o "$T/r.html" "$T/g3.0.trc" "$T/bad.trc"
 has '<th>pool</th>' "$T/r.html"
 has '<td>pool#1</td>' "$T/r.html"
+# values mode (-pg -mfentry): the items' arguments differ with the worker
+# that took them; only the values of the item that went differently count
+V=$BD/fixtures/pg/pool_queue
+rec v0.trc "$V"
+ok=0
+for i in 1 2 3; do
+    rec v$i.trc "$V"
+    rc=0; "$TTDIFF" "$T/v0.trc" "$T/v$i.trc" > "$T/out" 2>&1 || rc=$?
+    [ "$rc" = 0 ] && ok=$((ok + 1)) || head -30 "$T/out"
+done
+echo "pool_queue, values mode: identical runs exit 0 in $ok of 3"
+[ "$ok" = 3 ] || fail "values mode: only $ok of 3 identical runs gave exit 0"
+rec vbad.trc "$V" bad
+run 1 --color never "$T/v0.trc" "$T/vbad.trc"
+has '^  +  *[0-9]*  *report_bad_item(7);' "$T/out"
+has 'validate_item .*returned 0 in the bad run, 1 in the good run' "$T/out"
 echo ok
