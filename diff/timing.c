@@ -14,7 +14,9 @@
  *   - it repeats: every function it enters is entered twice or more in
  *     it, or also among the REPEAT_BEFORE calls before it or the
  *     REPEAT_AFTER calls after it in the same thread (more iterations of
- *     the loop beside it), and
+ *     the loop beside it), or returns at once while the hunk blocks (a
+ *     condition wait or join in it): the condition of a wait loop that
+ *     ran once, as zstd's AIO_ReadPool_numReadsInFlight(), and
  *   - it waits, about once per iteration: the iterations (the times its
  *     first function is entered) are at most twice its waits, a wait being
  *     an idle gap of GAP_NS or more between two kept events of the thread
@@ -61,6 +63,7 @@ typedef struct fkey {
     uint64_t calls;         /* times entered in the hunk */
     uint8_t found;          /* also entered beside the hunk */
     uint8_t waits;          /* its name says it waits */
+    uint8_t inner;          /* 1: a call of it made calls (not a leaf) */
 } fkey;
 
 /* One side of a one-sided hunk being judged. */
@@ -69,6 +72,7 @@ typedef struct cand {
     uint64_t lo, hi;        /* key index range */
     uint64_t hash;          /* its keys, hashed in order */
     uint64_t waits;         /* gaps, wait calls, blocking operations */
+    uint64_t blocked;       /* blocking operations (condition wait, join) */
     fkey k[KEYS_MAX];       /* functions entered */
     size_t nk;
     int many;               /* 1: more than KEYS_MAX functions */
@@ -85,6 +89,10 @@ typedef struct scan {
     size_t afirst;          /* the first still looking after itself */
     uint64_t n;             /* kept events so far */
     uint64_t last_ns;       /* time of the last kept event */
+    fkey *open;             /* the function entered by the last kept event,
+                               inside a candidate (its call a leaf if the
+                               next kept event is its EXIT) */
+    uint64_t open_exit;     /* that EXIT's key */
 } scan;
 
 static fkey *fk_find(cand *c, uint64_t key)
@@ -116,6 +124,8 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
     }
     f->calls++;
     c->waits += f->waits;
+    s->open = f;
+    s->open_exit = ttdi_norm_exit_of(key);
 }
 
 /* One kept event (key) of the thread at key index s->n. */
@@ -125,6 +135,9 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     int enter = ev->kind == TTF_EV_ENTER;
 
     s->last_ns = ev->time_ns;
+    if (s->open && !(ev->kind == TTF_EV_EXIT && key == s->open_exit))
+        s->open->inner = 1;
+    s->open = NULL;
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= i; j++) {
         cand *c = &s->c[j];
         if (i >= c->hi) {   /* after it: the first event ends its last gap */
@@ -161,8 +174,10 @@ static void sync_op(scan *s, const ttf_event *ev)
     if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN)
         return;
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++)
-        if (s->n < s->c[j].hi)
+        if (s->n < s->c[j].hi) {
             s->c[j].waits++;
+            s->c[j].blocked++;
+        }
 }
 
 /* Scan thread th of run r for candidates c[0..nc), ascending. */
@@ -203,7 +218,7 @@ static int wait_loop(const cand *c)
     if (c->many || !c->nk)
         return 0;
     for (size_t i = 0; i < c->nk; i++)
-        if (!c->k[i].found && c->k[i].calls < 2)
+        if (!c->k[i].found && c->k[i].calls < 2 && (c->k[i].inner || !c->blocked))
             return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
