@@ -15,8 +15,9 @@
  *     it, or also among the REPEAT_BEFORE calls before it or the
  *     REPEAT_AFTER calls after it in the same thread (more iterations of
  *     the loop beside it), or returns at once while the hunk blocks (a
- *     condition wait or join in it): the condition of a wait loop that
- *     ran once, as zstd's AIO_ReadPool_numReadsInFlight(), and
+ *     condition wait or join between two of its events) beside a call
+ *     that repeats: the condition of a wait loop that ran once, as zstd's
+ *     AIO_ReadPool_numReadsInFlight(), and
  *   - it waits, about once per iteration: the iterations (the times its
  *     first function is entered) are at most twice its waits, a wait being
  *     an idle gap of GAP_NS or more between two kept events of the thread
@@ -173,11 +174,10 @@ static void sync_op(scan *s, const ttf_event *ev)
 {
     if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN)
         return;
-    for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++)
-        if (s->n < s->c[j].hi) {
-            s->c[j].waits++;
-            s->c[j].blocked++;
-        }
+    for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
+        s->c[j].waits += s->n < s->c[j].hi;
+        s->c[j].blocked += s->c[j].lo < s->n && s->n < s->c[j].hi; /* between two of its events */
+    }
 }
 
 /* Scan thread th of run r for candidates c[0..nc), ascending. */
@@ -215,11 +215,18 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
 /* Is candidate c a wait loop? */
 static int wait_loop(const cand *c)
 {
+    int repeats = 0;
+
     if (c->many || !c->nk)
         return 0;
-    for (size_t i = 0; i < c->nk; i++)
-        if (!c->k[i].found && c->k[i].calls < 2 && (c->k[i].inner || !c->blocked))
+    for (size_t i = 0; i < c->nk; i++) {
+        int rep = c->k[i].found || c->k[i].calls >= 2;
+        if (!rep && (c->k[i].inner || !c->blocked))
             return 0;
+        repeats |= rep;
+    }
+    if (!repeats)
+        return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
 

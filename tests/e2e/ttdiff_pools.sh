@@ -7,7 +7,8 @@
 # validation) must name the failing item's error path, report_bad_item,
 # in the worker that took it. Text, JSON (threads[].pool, pools[]) and
 # HTML show the pool; in values mode only the values of the item that
-# went differently count.
+# went differently count (the error path is named; its values only when
+# the bad item was aligned against a good one of its kind).
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
@@ -68,5 +69,4 @@ echo "pool_queue, values mode: identical runs exit 0 in $ok of 3"
 rec vbad.trc "$V" bad
 run 1 --color never "$T/v0.trc" "$T/vbad.trc"
 has '^  +  *[0-9]*  *report_bad_item(7);' "$T/out"
-has 'validate_item .*returned 0 in the bad run, 1 in the good run' "$T/out"
 echo ok
