@@ -78,6 +78,12 @@ void ttd_options_init(ttd_options *o)
     o->suspects = 3;
 }
 
+const char *ttd_timing_name(int timing)
+{
+    return timing == TTD_TIMING_WAIT ? "wait_loop"
+         : timing == TTD_TIMING_MOVED ? "moved" : NULL;
+}
+
 const char *ttd_paired_by_name(int paired_by)
 {
     static const char *const names[] = {"?", "main", "name+start", "name",
@@ -259,7 +265,8 @@ static int value_first(ttd_diff *d)
     v->pair = bp;
     ttdi_norm_locate(&d->r[TTD_BAD].norm, best->ev[1].addr, 0, best->ev[1].time_ns,
                      &v->file, &v->line);
-    const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected ? &d->res.hunks[0] : NULL;
+    const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected + d->res.ntiming
+                                 ? &d->res.hunks[0] : NULL;
     v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
                                            : best->ev[1].time_ns < h->time_ns);
     d->res.value_first = v;
@@ -334,7 +341,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
                                   d->cd)) < 0)
             return rc;
     if ((rc = pair_runs(d, err)) < 0 || (rc = ttdi_make_pairs(d)) < 0 ||
-        (rc = open_baselines(d, err)) < 0)
+        (rc = ttdi_pools_find(d)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
     ttdi_keybuf kb[2] = {{0}, {0}};
     ttdi_tree tr[2];
@@ -357,6 +364,10 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     ttdi_seq_free(&fu.seq[1]);
     ttdi_zones_free(&fu.z);
     close_baselines(d);
+    if (rc >= 0 && !d->o.flat)
+        rc = ttdi_pools_settle(d);
+    if (rc >= 0)
+        rc = ttdi_timing_mark(d);
     if (rc < 0)
         return rc;
     if ((rc = ttdi_resolve(d)) < 0 || (rc = value_first(d)) < 0)
@@ -372,7 +383,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
                             (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
         return rc;
-    if (d->res.nhunks > d->res.nexpected &&
+    if (d->res.nhunks > d->res.nexpected + d->res.ntiming &&
         (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
         return rc;
     if (d->res.first)
@@ -493,11 +504,14 @@ void ttd_free(ttd_diff *d)
         free(d->ip[i].h);
         free(d->ip[i].exp);
         free(d->ip[i].reps);
+        free(d->ip[i].tim);
+        ttdi_pool_free(&d->ip[i]);
         ttdi_vfound_free(&d->ip[i].vf);
     }
     ttdi_openset_free(&d->noise);
     ttdi_openset_free(&d->calls);
     ttdi_codediff_free(d->cd);
+    free(d->pools);
     free(d->ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {

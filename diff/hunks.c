@@ -29,11 +29,17 @@ int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi, ttd_event *o
     return 0;
 }
 
+/* A hunk's place: divergences, then timing-shaped ones, then expected. */
+static int hunk_class(const ttd_hunk_info *h)
+{
+    return h->expected ? 2 : h->timing ? 1 : 0;
+}
+
 static int hunk_cmp(const void *x, const void *y)
 {
     const ttd_hunk_info *a = x, *b = y;
-    if (a->expected != b->expected)
-        return a->expected - b->expected;
+    if (hunk_class(a) != hunk_class(b))
+        return hunk_class(a) - hunk_class(b);
     if (a->time_ns != b->time_ns)
         return a->time_ns < b->time_ns ? -1 : 1;
     if (a->pair != b->pair)
@@ -128,6 +134,7 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
     for (size_t k = 0; k < m; k++) {
         const ttdi_hunk *h = &p->h[sel[k]];
         hs[k].expected = p->exp ? p->exp[sel[k]] : 0;
+        hs[k].timing = p->tim && !hs[k].expected ? p->tim[sel[k]] : 0;
         hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
         hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
         uint64_t gi = h->a1 > h->a0 ? h->a0 : ttdi_probe_index(h->a0, p->n[0]);
@@ -162,26 +169,62 @@ out:
     return rc;
 }
 
-/* Which hunks of p to resolve: the first max_hunks divergences, then the
- * first max_hunks expected ones, into sel; counts of each kind. */
-static size_t select_hunks(const ttd_diff *d, const ttdi_ipair *p, size_t *sel,
-                           size_t *ndiv, size_t *nexp)
+/* Hunk i of p: 0 a divergence, 1 timing-shaped, 2 expected. */
+static int class_of(const ttdi_ipair *p, size_t i)
 {
-    size_t cap = d->o.max_hunks, m = 0, got[2] = {0, 0};
+    return p->exp && p->exp[i] ? 2 : p->tim && p->tim[i] ? 1 : 0;
+}
 
-    *ndiv = *nexp = 0;
-    for (int e = 0; e < 2; e++)
+/* Which hunks of p to resolve: the first max_hunks divergences, then the
+ * first max_hunks timing-shaped and expected ones, into sel; counts of
+ * each class (n[0] divergences, n[1] timing, n[2] expected). */
+static size_t select_hunks(const ttd_diff *d, const ttdi_ipair *p, size_t *sel,
+                           size_t n[3])
+{
+    size_t cap = d->o.max_hunks, m = 0, got[3] = {0, 0, 0};
+
+    n[0] = n[1] = n[2] = 0;
+    for (int e = 0; e < 3; e++)
         for (size_t i = 0; i < p->nh; i++) {
-            int x = p->exp ? p->exp[i] : 0;
-            if (x != e)
+            if (class_of(p, i) != e)
                 continue;
-            *(e ? nexp : ndiv) += 1;
+            n[e]++;
             if (!cap || got[e] < cap) {
                 got[e]++;
                 sel[m++] = i;
             }
         }
     return m;
+}
+
+/* The pools into the result, and each pair's pool id. */
+static int pools_result(ttd_diff *d, ttd_pair *pairs)
+{
+    ttd_pool *v = ttfi_arena_zalloc(&d->arena, (d->npools + 1) * sizeof *v);
+    uint32_t *th = ttfi_arena_zalloc(&d->arena, (2 * d->nip + 1) * sizeof *th);
+
+    if (!v || !th)
+        return TT_ENOMEM;
+    for (size_t k = 0; k < d->npools; k++) {
+        const ttdi_pool *pl = &d->pools[k];
+        v[k] = (ttd_pool){ttfi_arena_strcpy(&d->arena, pl->id), pl->start, th, 0, NULL, 0,
+                          pl->items[0], pl->items[1], pl->differing, !pl->over};
+        for (size_t i = 0; i < d->nip; i++)
+            if (d->ip[i].pool == (int)k)
+                th[v[k].ngood++] = d->ip[i].t[0];
+        v[k].bad_threads = th += v[k].ngood;
+        for (size_t i = 0; i < d->nip; i++)
+            if (d->ip[i].pool == (int)k) {
+                th[v[k].nbad++] = d->ip[i].t[1];
+                pairs[i].pool = v[k].id;
+            }
+        th += v[k].nbad;
+        if (!v[k].id)
+            return TT_ENOMEM;
+    }
+    d->res.pools = v;
+    d->res.npools = d->npools;
+    return 0;
 }
 
 int ttdi_resolve(ttd_diff *d)
@@ -192,8 +235,8 @@ int ttdi_resolve(ttd_diff *d)
     if (!pairs)
         return TT_ENOMEM;
     for (size_t i = 0; i < d->nip; i++) {
-        size_t nh = d->ip[i].nh, k = d->o.max_hunks && nh > 2 * d->o.max_hunks
-                                     ? 2 * d->o.max_hunks : nh;
+        size_t nh = d->ip[i].nh, k = d->o.max_hunks && nh > 3 * d->o.max_hunks
+                                     ? 3 * d->o.max_hunks : nh;
         m += k;
         maxh = nh > maxh ? nh : maxh;
     }
@@ -207,7 +250,7 @@ int ttdi_resolve(ttd_diff *d)
     size_t at = 0;
     for (size_t i = 0; i < d->nip; i++) {
         ttdi_ipair *p = &d->ip[i];
-        size_t ndiv, nexp, k = select_hunks(d, p, sel, &ndiv, &nexp);
+        size_t cnt[3], k = select_hunks(d, p, sel, cnt), ndiv = cnt[0], nexp = cnt[2];
         int rc = resolve_pair(d, i, sel, k, hs + at);
         if (rc < 0) {
             free(sel);
@@ -223,14 +266,20 @@ int ttdi_resolve(ttd_diff *d)
         pairs[i].uncertain = ttdi_pair_uncertain(gt->score, gt->second);
         pairs[i].hunks = ndiv;
         pairs[i].expected = nexp;
+        pairs[i].timing = cnt[1];
+        d->res.timing_total += cnt[1];
         pairs[i].first_time_ns = ndiv ? hs[at].time_ns : 0;
         d->res.hunks_total += ndiv;
         d->res.expected_total += nexp;
-        for (size_t j = 0; j < k; j++)
+        for (size_t j = 0; j < k; j++) {
             d->res.nexpected += (size_t)hs[at + j].expected;
+            d->res.ntiming += (size_t)(hs[at + j].timing != 0);
+        }
         at += k;
     }
     free(sel);
+    if (pools_result(d, pairs) < 0)
+        return TT_ENOMEM;
     qsort(hs, at, sizeof *hs, hunk_cmp);
     d->res.pairs = pairs;
     d->res.npairs = d->nip;

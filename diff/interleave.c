@@ -370,6 +370,17 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
     }
 }
 
+/* Did two threads operate on one object among v[0..n)? */
+static int shared(const ttd_xev *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (v[i].thread != v[j].thread && v[i].object && v[j].object &&
+                strcmp(v[i].object, v[j].object) == 0)
+                return 1;
+    return 0;
+}
+
 static int window(struct ttfi_arena *a, const xrun *x, int r, ttd_interleave *out)
 {
     size_t n = x->nops < WINDOW ? (size_t)x->nops : WINDOW;
@@ -381,6 +392,7 @@ static int window(struct ttfi_arena *a, const xrun *x, int r, ttd_interleave *ou
         v[i] = x->ring[(x->nops - n + i) % WINDOW];
     out->window[r] = v;
     out->nwindow[r] = n;
+    out->shared |= shared(v, n);
     out->ops[r] = x->nops;
     return 0;
 }

@@ -96,18 +96,6 @@ int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
     return 0;
 }
 
-/* Does a function name say it waits (sleep, poll, wait, yield...)? */
-static int waits(const char *name)
-{
-    static const char *const words[] = {"sleep", "poll", "wait", "yield", "spin",
-        "select", "timeout", "timed", "backoff", "retry", "idle", "delay", "pause"};
-
-    for (size_t i = 0; name && i < sizeof words / sizeof *words; i++)
-        if (strcasestr(name, words[i]))
-            return 1;
-    return 0;
-}
-
 static int among(const char *name, const ttd_event *ev, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -150,7 +138,7 @@ static int waiting_side(const ttd_divergence *dv, const ttd_event *ev, size_t n,
     for (size_t i = 0; i < n; i++) {
         if (ev[i].kind != TTF_EV_ENTER || !ev[i].name)
             continue;
-        if (waits(ev[i].name)) {
+        if (ttdi_waits_name(ev[i].name)) {
             here = *waited = 1;
             add_name(buf, len, ev[i].name);
         } else if (!among(ev[i].name, dv->before, dv->nbefore)) {

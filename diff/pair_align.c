@@ -498,8 +498,12 @@ int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
 
     if (rc >= 0)
         rc = ttdi_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
-    if (rc < 0)
+    if (rc >= 0 && p->pool >= 0 && !d->o.first_only)
+        rc = ttdi_pool_items(p, tr, x, nx); /* pools.c: the work items */
+    if (rc < 0) {
+        free(x);
         return rc;
+    }
     if (d->o.first_only && !d->nbase && nx > 1)
         nx = 1;
     if (p->crash != UINT64_MAX)

@@ -15,6 +15,43 @@ struct ttdi_codediff;       /* codediff.h */
 
 /* ---- the diff state (engine.c) ------------------------------------------- */
 
+/* One work item of a pool thread: a call (or leaf) under its worker loop. */
+typedef struct ttdi_item {
+    uint64_t hash;          /* subtree hash (tree.h) */
+    uint64_t raw0, raw1;    /* its key index range */
+    uint32_t grp;           /* pools.c: its hash group in the pool */
+    uint8_t state;          /* pools.c: 1 differing (only one run did it) */
+    uint32_t parent;        /* a sub-item: the item it is a child of */
+} ttdi_item;
+
+/* One level on a pool thread's way down to its worker loop: a call and
+ * its children (pools.c). */
+typedef struct ttdi_level {
+    uint64_t key;           /* the call's ENTER key (level 0, the top: 0) */
+    uint64_t lr[2];         /* key index range of its children */
+    ttdi_item *items;       /* its children, when the pair's trees differ
+                               (at the deepest level, those the pair's
+                               hunks touch) */
+    size_t n;               /* how many kept */
+    size_t total;           /* its children, kept or not */
+    uint8_t kept;           /* 1: items kept (the pair's trees differ) */
+    uint8_t over;           /* 1: more than POOL_ITEMS_MAX touched: none
+                               kept, the pool is not compared as one */
+    ttdi_item *subs;        /* the deepest level: its items' children (the
+                               second look at items that differ), by item */
+    size_t nsubs;
+} ttdi_level;
+
+/* A pool of look-alike threads (pools.c). */
+typedef struct ttdi_pool {
+    char id[16];            /* "pool#1" */
+    const char *start;      /* start function */
+    size_t level;           /* the worker loop's level, common to all */
+    uint64_t items[2];      /* items of each run */
+    uint64_t differing;     /* items only one run did */
+    int over;               /* 1: not compared (too many items differ) */
+} ttdi_pool;
+
 /* One run being compared. */
 typedef struct ttdi_run_state {
     const ttf_trace *t;     /* the trace */
@@ -37,6 +74,12 @@ typedef struct ttdi_ipair {
     uint64_t *reps;         /* per hunk: loop counts good, bad (NULL: no
                                --collapse-loops) */
     ttdi_vfound vf;         /* what comparing its call values found */
+    int pool;               /* index in d->pools, -1: not in a pool */
+    ttdi_level *lv[2];      /* pool pair: each side's way down to its
+                               worker loop (pools.c), level 0 the top */
+    size_t nlv[2];
+    uint8_t *tim;           /* per hunk: TTD_TIMING_* (timing.c), NULL
+                               until judged */
 } ttdi_ipair;
 
 /* A baseline good run: compared with the good run only. */
@@ -64,6 +107,8 @@ struct ttd_diff {
                                runs in the pair being aligned (fnoise.c) */
     struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
                                prepare stage) */
+    ttdi_pool *pools;       /* pools of look-alike threads (pools.c) */
+    size_t npools;
 };
 
 /* What full mode reuses from pair to pair. */
@@ -86,5 +131,41 @@ int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu);
  * TT_E* code. */
 struct ttdi_tree;
 int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, struct ttdi_tree *tr);
+
+/* ---- pools of look-alike threads (pools.c) -------------------------------- */
+
+/* Group the pairs (d->ip, after ttdi_make_pairs) into pools: pairs whose
+ * threads share a start function and a name but for its digits, two or
+ * more of them. Sets ipair.pool. 0 or TT_ENOMEM. */
+int ttdi_pools_find(ttd_diff *d);
+/* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
+ * x[0..nx): find each side's worker loop and count its items; when the
+ * trees differ, keep those the hunks touch. 0 or TT_ENOMEM. */
+int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr, const ttdi_xhunk *x,
+                    size_t nx);
+/* Free what ttdi_pool_items kept in p. */
+void ttdi_pool_free(ttdi_ipair *p);
+/* After every pair is aligned: per pool, the multiset of the good run's
+ * items against the bad run's; a hunk inside a worker loop stays only if
+ * it touches an item one run did more often than the other, and so does
+ * a call value difference (ipair.vf). 0 or TT_ENOMEM. */
+int ttdi_pools_settle(ttd_diff *d);
+/* The multiset comparison itself (pools.c, also for the unit tests):
+ * items g[0..ng) and b[0..nb), hashes set; groups them by hash (grp) and
+ * writes each group's surplus, the items of that hash that one run did
+ * more often, into *sur (malloc'd, 2 per group: good, bad; caller frees).
+ * Returns the groups (>= 0) or TT_ENOMEM. */
+long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
+                        size_t nb, uint64_t **sur);
+
+/* ---- timing-shaped hunks (timing.c) ---------------------------------------- */
+
+/* Judge every pair's one-sided hunks: extra iterations of a loop that
+ * waits (TTD_TIMING_WAIT), or the same calls missing in one thread and
+ * extra in another (TTD_TIMING_MOVED). Sets ipair.tim. 0 or a TT_E* code
+ * (reader errors). */
+int ttdi_timing_mark(ttd_diff *d);
+/* Does a function name say it waits (sleep, poll, wait, yield...)? */
+int ttdi_waits_name(const char *name);
 
 #endif

@@ -47,7 +47,9 @@ extern "C" {
  * ttd_divergence lines (ttd_lines: the deciding line).
  * Values read well (issue 23 part 4): ttd_value_diff caller, stack,
  * nstack (where the call was made); ttd_event good_value (a common event
- * whose value differs shows each run's own). */
+ * whose value differs shows each run's own). Pools and timing-shaped hunks (issue 22): ttd_pool, ttd_result
+ * pools, npools, ntiming, timing_total; ttd_pair pool, timing;
+ * ttd_hunk_info timing; ttd_timing_name; ttd_interleave shared. */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
@@ -376,7 +378,34 @@ typedef struct ttd_pair {
                                run shows (with no baselines: all) */
     size_t expected;        /* hunks that also vary between good runs */
     uint64_t first_time_ns; /* bad-run time of its first hunk (if hunks) */
+    const char *pool;       /* its pool ("pool#1": look-alike threads whose
+                               work is compared as a multiset of work
+                               items, ttd_pool), NULL if none (1.8) */
+    size_t timing;          /* hunks judged timing-shaped (not counted in
+                               hunks) (1.8) */
 } ttd_pair;
+
+/* A pool: look-alike threads (same start function, names alike but for
+ * their digits) in both runs, whose work is compared as a multiset of
+ * work items (the calls of each thread's worker loop, by subtree hash):
+ * which worker took which item is no difference; an item that only one
+ * run did (an error path) is, and stays a hunk of the thread that did it
+ * (1.8). */
+typedef struct ttd_pool {
+    const char *id;             /* "pool#1", ... */
+    const char *start;          /* the threads' start function */
+    const uint32_t *good_threads; /* thread indexes in the good run */
+    size_t ngood;
+    const uint32_t *bad_threads;  /* and in the bad run */
+    size_t nbad;
+    uint64_t items_good;        /* work items of the pool, good run */
+    uint64_t items_bad;         /* bad run */
+    uint64_t items_differing;   /* items only one run did (good-only plus
+                                   bad-only, by subtree hash) */
+    int compared;               /* 0: too many items differ (more than 2^20
+                                   in a thread): per-thread hunks only,
+                                   items_differing 0 */
+} ttd_pool;
 
 /* A thread with no partner in the other run. */
 typedef struct ttd_unpaired {
@@ -401,7 +430,24 @@ typedef struct ttd_hunk_info {
     uint64_t good_reps;     /* loop count hunk (--collapse-loops): times the */
     uint64_t bad_reps;      /* repeated subtree ran in each run; 0 if not one.
                                The ranges are then the extra iterations. */
+    int timing;             /* TTD_TIMING_*: the hunk is timing-shaped, not a
+                               divergence (1.8) */
 } ttd_hunk_info;
+
+/* Why a hunk is timing-shaped (ttd_hunk_info.timing). */
+enum ttd_timing {
+    TTD_TIMING_NONE = 0,
+    TTD_TIMING_WAIT,        /* "wait_loop": only one run has them, they
+                               repeat calls beside them (a loop ran more
+                               times) and they wait: a blocking operation,
+                               a call named like a wait, or a long idle gap */
+    TTD_TIMING_MOVED        /* "moved": the same calls, whole, are missing in
+                               one thread and extra in another (who won a
+                               once or lock race did the work) */
+};
+
+/* "wait_loop", "moved", or NULL for TTD_TIMING_NONE. */
+const char *ttd_timing_name(int timing);
 
 /* Last events of one other thread just before a divergence. */
 typedef struct ttd_other {
@@ -453,6 +499,10 @@ typedef struct ttd_interleave {
                                    calls of the same function and their
                                    operations, oldest first */
     size_t nduring;
+    int shared;                 /* 1: in a run's window, two or more threads
+                                   operated on one object (the order can
+                                   matter); 0: each object had one thread
+                                   (1.8) */
 } ttd_interleave;
 
 /* Everything shown about one hunk. */
@@ -667,6 +717,14 @@ typedef struct ttd_result {
                                    the good run's build (build-id 1a2b...)
                                    not found; its code not compared" */
     size_t ncode_notes;
+    const ttd_pool *pools;      /* pools of look-alike threads (1.8) */
+    size_t npools;
+    size_t ntiming;             /* timing-shaped hunks resolved: they follow
+                                   the divergences in hunks, before the
+                                   expected ones (hunks[nhunks - nexpected -
+                                   ntiming .. nhunks - nexpected)) (1.8) */
+    uint64_t timing_total;      /* timing-shaped hunks of all pairs (not in
+                                   hunks_total) (1.8) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -459,7 +459,7 @@ static void threads(hw *w)
 
     raw(w, "<section><h2>Threads</h2><table><tr><th>good</th><th>bad</th>"
            "<th>paired by</th><th>events</th><th>divergences</th>"
-           "<th>first (ms)</th></tr>\n");
+           "<th>first (ms)</th><th>pool</th></tr>\n");
     for (size_t i = 0; i < r->npairs; i++) {
         const ttd_pair *p = &r->pairs[i];
         raw(w, "<tr>");
@@ -473,6 +473,9 @@ static void threads(hw *w)
             p->hunks ? "bad" : "ok", p->hunks);
         if (p->hunks)
             ms(w, p->first_time_ns);
+        raw(w, "</td><td>");
+        if (p->pool)
+            esc(w, p->pool);
         raw(w, "</td></tr>\n");
     }
     for (size_t i = 0; i < r->nunpaired; i++) {
@@ -483,7 +486,7 @@ static void threads(hw *w)
         thread_cell(w, &u->thread);
         if (u->run == TTD_GOOD)
             raw(w, "<td>&mdash;</td>");
-        raw(w, "<td>unpaired</td><td>%" PRIu64 "</td><td></td><td></td></tr>\n",
+        raw(w, "<td>unpaired</td><td>%" PRIu64 "</td><td></td><td></td><td></td></tr>\n",
             u->thread.events);
     }
     raw(w, "</table></section>\n");
@@ -971,8 +974,8 @@ static void first_section(hw *w)
         early_note(w, d);
     noise_note(w, d);
     raw(w, "</section>\n");
-    if (d->interleave)
-        order_section(w, d->interleave);
+    if (d->interleave && (d->interleave->shared || d->interleave->unprotected))
+        order_section(w, d->interleave); /* only when the order can matter */
 }
 
 static void filter_item(hw *w, const char *opt, const char *val)
@@ -1257,12 +1260,20 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
 {
     const ttd_result *r = w->r;
     size_t cap = o->all ? WINDOWS_ALL : (size_t)o->hunk_lines + 1;
-    size_t ndiv = r->nhunks - r->nexpected;
+    size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
     size_t n = ndiv < cap ? ndiv : cap;
+
+    if (r->ntiming) {
+        raw(w, "<section id=\"timing\">");
+        hunk_list(w, ndiv, ndiv + r->ntiming, "Timing-shaped (not divergences)");
+        raw(w, "<p class=\"note\">%" PRIu64 " difference%s only in how the threads were "
+               "timed: a loop that waits ran more times, or work moved to another "
+               "thread.</p></section>\n", r->timing_total, r->timing_total == 1 ? "" : "s");
+    }
 
     if (r->nexpected) {
         raw(w, "<section id=\"expected\">");
-        hunk_list(w, ndiv, r->nhunks, "Also varies between good runs (expected)");
+        hunk_list(w, ndiv + r->ntiming, r->nhunks, "Also varies between good runs (expected)");
         raw(w, "<p class=\"note\">%" PRIu64 " difference%s of the bad run also occur%s "
                "between the good runs (<code>--baseline</code>): not divergences.</p>"
                "</section>\n", r->expected_total, r->expected_total == 1 ? "" : "s",

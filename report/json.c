@@ -20,6 +20,7 @@ void ttr_options_init(ttr_options *o)
 {
     memset(o, 0, sizeof *o);
     o->hunk_lines = 10;
+    o->order_rows = 8;
 }
 
 const char *ttr_kind_name(int kind)
@@ -724,6 +725,7 @@ static void interleave(jw *w, const ttd_interleave *il)
         return;
     }
     open_c(w, '{');
+    k_bool(w, "shared", il->shared);
     key(w, "window");
     open_c(w, '{');
     xevs(w, "good", il->window[0], il->nwindow[0]);
@@ -835,12 +837,58 @@ static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
     k_u64(w, "bad_count", h->bad_count);
     k_u64(w, "time_ns", h->time_ns);
     k_bool(w, "expected", h->expected);
+    k_bool(w, "timing", h->timing != 0);
+    k_str(w, "timing_kind", ttd_timing_name(h->timing));
     loop_counts(w, h);
     key(w, "good_first");
     event(w, h->good_first);
     key(w, "bad_first");
     event(w, h->bad_first);
     close_c(w, '}');
+}
+
+/* One pool thread as "#1 worker-0" ("#1" if unnamed). */
+static void pool_thread(jw *w, const ttd_pair *pairs, size_t npairs, int run, uint32_t t)
+{
+    char buf[96];
+    const char *name = "";
+
+    for (size_t i = 0; i < npairs; i++) {
+        const ttd_thread_info *ti = run ? &pairs[i].bad : &pairs[i].good;
+        if (ti->index == t)
+            name = ti->name;
+    }
+    snprintf(buf, sizeof buf, "#%u%s%.80s", t, name[0] ? " " : "", name);
+    v_str(w, buf);
+}
+
+/* The pools of look-alike threads (issue 22). */
+static void pools(jw *w, const ttd_result *r)
+{
+    key(w, "pools");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->npools; i++) {
+        const ttd_pool *pl = &r->pools[i];
+        open_c(w, '{');
+        k_str(w, "id", pl->id);
+        k_str(w, "start_function", pl->start);
+        key(w, "good_threads");
+        open_c(w, '[');
+        for (size_t j = 0; j < pl->ngood; j++)
+            pool_thread(w, r->pairs, r->npairs, 0, pl->good_threads[j]);
+        close_c(w, ']');
+        key(w, "bad_threads");
+        open_c(w, '[');
+        for (size_t j = 0; j < pl->nbad; j++)
+            pool_thread(w, r->pairs, r->npairs, 1, pl->bad_threads[j]);
+        close_c(w, ']');
+        k_u64(w, "items_good", pl->items_good);
+        k_u64(w, "items_bad", pl->items_bad);
+        k_u64(w, "items_differing", pl->items_differing);
+        k_bool(w, "compared", pl->compared);
+        close_c(w, '}');
+    }
+    close_c(w, ']');
 }
 
 static void pairs(jw *w, const ttd_result *r)
@@ -864,6 +912,8 @@ static void pairs(jw *w, const ttd_result *r)
         k_bool(w, "uncertain", p->uncertain);
         k_u64(w, "hunks", p->hunks);
         k_u64(w, "expected_hunks", p->expected);
+        k_u64(w, "timing_hunks", p->timing);
+        k_str(w, "pool", p->pool);
         if (p->hunks)
             k_u64(w, "first_time_ns", p->first_time_ns);
         else
@@ -871,6 +921,7 @@ static void pairs(jw *w, const ttd_result *r)
         close_c(w, '}');
     }
     close_c(w, ']');
+    pools(w, r);
     key(w, "unpaired");
     open_c(w, '[');
     for (size_t i = 0; i < r->nunpaired; i++) {
@@ -934,6 +985,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
         v_lit(&w, "null");
     k_u64(&w, "hunks_total", r->hunks_total);
     k_u64(&w, "expected_total", r->expected_total);
+    k_u64(&w, "timing_total", r->timing_total);
     key(&w, "hunks");
     open_c(&w, '[');
     for (size_t i = 0; i < r->nhunks - r->nexpected; i++)

@@ -557,16 +557,24 @@ static void xev_cell(tw *w, const ttd_result *r, int run, const ttd_xev *e, int 
         fprintf(w->f, "%*s", width - (n < width ? n : width), "");
 }
 
-/* The threads' order before the split, both runs side by side. */
-static void interleave(tw *w, const ttd_result *r, const ttd_interleave *il)
+/* The threads' order before the split, both runs side by side: only
+ * when two threads used one object in it (else the order says nothing),
+ * its last o->order_rows rows, the cut ones counted. */
+static void order_rows(tw *w, const ttd_result *r, const ttd_interleave *il,
+                       const ttr_options *o)
 {
-    size_t n = il->nwindow[0] > il->nwindow[1] ? il->nwindow[0] : il->nwindow[1];
+    size_t all = il->nwindow[0] > il->nwindow[1] ? il->nwindow[0] : il->nwindow[1];
+    size_t n = o->order_rows && o->order_rows < all ? o->order_rows : all;
+    size_t sg = il->nwindow[0] < n ? il->nwindow[0] : n;
+    size_t sb = il->nwindow[1] < n ? il->nwindow[1] : n;
     char head[64];
 
     fputs("thread order before the divergence (lock, condition, thread operations; "
           "objects numbered by first use):\n", w->f);
-    snprintf(head, sizeof head, "good (last %zu of %" PRIu64 ")", il->nwindow[0], il->ops[0]);
-    fprintf(w->f, "  %-48s | bad (last %zu of %" PRIu64 ")\n", head, il->nwindow[1], il->ops[1]);
+    if (all > n)
+        fprintf(w->f, "  ... %zu more rows, --order-rows %zu\n", all - n, all);
+    snprintf(head, sizeof head, "good (last %zu of %" PRIu64 ")", sg, il->ops[0]);
+    fprintf(w->f, "  %-48s | bad (last %zu of %" PRIu64 ")\n", head, sb, il->ops[1]);
     for (size_t i = 0; i < n; i++) {
         size_t g = i + il->nwindow[0] - n, b = i + il->nwindow[1] - n;
         fputs("  ", w->f);
@@ -591,6 +599,11 @@ static void interleave(tw *w, const ttd_result *r, const ttd_interleave *il)
             putc('\n', w->f);
         }
     }
+}
+
+/* A bad-run call that took no lock its good-run calls all took. */
+static void unprotected(tw *w, const ttd_result *r, const ttd_interleave *il)
+{
     if (!il->unprotected)
         return;
     on(w, BOLD);
@@ -667,6 +680,10 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
         describe(w, h->bad_first);
         on(w, RESET);
     }
+    if (h->timing)
+        fprintf(w->f, "  (%s)", h->timing == TTD_TIMING_MOVED
+                                    ? "moved: the other run did it in another thread"
+                                    : "a loop that waits ran more times");
     putc('\n', w->f);
 }
 
@@ -685,12 +702,18 @@ static void hunk_lines(tw *w, const ttd_result *r, const ttr_options *o, size_t 
 
 static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
 {
-    size_t ndiv = r->nhunks - r->nexpected;
+    size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
 
     if (r->hunks_total > 1) {
         fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
         hunk_lines(w, r, o, ndiv ? 1 : 0, ndiv, r->hunks_total - 1);
     }
+    if (r->timing_total) {
+        fprintf(w->f, "timing-shaped (how the threads were timed, not divergences): %" PRIu64
+                "\n", r->timing_total);
+        hunk_lines(w, r, o, ndiv, ndiv + r->ntiming, r->timing_total);
+    }
+    ndiv += r->ntiming;
     if (r->expected_total) {
         fprintf(w->f, "also varies between good runs (expected, not divergences): %" PRIu64
                 "\n", r->expected_total);
@@ -719,7 +742,23 @@ static void threads(tw *w, const ttd_result *r)
         snprintf(ev, sizeof ev, "%" PRIu64 "/%" PRIu64, p->good.events, p->bad.events);
         char how[32];
         ttri_paired_by(p, how, sizeof how);
-        fprintf(w->f, "%-12s %-22s %zu\n", how, ev, p->hunks);
+        fprintf(w->f, "%-12s %-22s %zu", how, ev, p->hunks);
+        if (p->pool)
+            fprintf(w->f, "%*s%s", p->hunks < 10 ? 6 : 2, "", p->pool);
+        putc('\n', w->f);
+    }
+    for (size_t i = 0; i < r->npools; i++) {
+        const ttd_pool *pl = &r->pools[i];
+        fprintf(w->f, "  %s: %zu look-alike threads starting in ", pl->id, pl->nbad);
+        safe(w, pl->start);
+        if (!pl->compared) {
+            fprintf(w->f, ": %" PRIu64 " work items good, %" PRIu64 " bad, too many "
+                    "differ to compare them as a pool\n", pl->items_good, pl->items_bad);
+            continue;
+        }
+        fprintf(w->f, ", compared as a pool: %" PRIu64 " work items good, %" PRIu64
+                " bad, %" PRIu64 " done by one run only\n", pl->items_good, pl->items_bad,
+                pl->items_differing);
     }
     for (size_t i = 0; i < r->npairs; i++) {
         const ttd_pair *p = &r->pairs[i];
@@ -837,8 +876,10 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         value_divergence(&w, r, v);
     if (r->first) {
         divergence(&w, r, r->first);
+        if (r->first->interleave && r->first->interleave->shared)
+            order_rows(&w, r, r->first->interleave, opts);
         if (r->first->interleave)
-            interleave(&w, r, r->first->interleave);
+            unprotected(&w, r, r->first->interleave);
         noise_notes(&w, r, r->first);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
@@ -860,6 +901,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
             fprintf(f, " (%" PRIu64 " difference%s that also occur%s between the good runs)",
                     r->expected_total, r->expected_total == 1 ? "" : "s",
                     r->expected_total == 1 ? "s" : "");
+        if (r->timing_total)
+            fprintf(f, " (%" PRIu64 " timing-shaped difference%s)", r->timing_total,
+                    r->timing_total == 1 ? "" : "s");
         on(&w, RESET);
         putc('\n', f);
     }

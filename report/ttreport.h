@@ -36,9 +36,10 @@ typedef struct ttr_options {
     int color;          /* 1: ANSI colours (red -, green +, dim context) */
     int all;            /* 1: a line for every resolved hunk */
     unsigned hunk_lines;/* hunk lines shown when all is 0 (10) */
+    unsigned order_rows;/* rows of the thread-order block (8); 0 = all */
 } ttr_options;
 
-/* Fill o with the defaults (no colour, 10 hunk lines). */
+/* Fill o with the defaults (no colour, 10 hunk lines, 8 order rows). */
 void ttr_options_init(ttr_options *o);
 
 /* Write the human report of d to f. opts may be NULL. Returns 0, TT_EIO if

@@ -22,6 +22,9 @@ static const char usage[] =
     "  --exclude REGEX     drop functions matching REGEX\n"
     "  --context N         common events shown before the divergence (5)\n"
     "  --all               list every further divergence, not only the first few\n"
+    "  --order-rows N      rows of the thread-order block shown (8; 0 = all the\n"
+    "                      engine kept, 24 per run); the block only appears when\n"
+    "                      two threads used one lock or object near the split\n"
     "  --messages MODE     site (default), text or off: how messages compare\n"
     "  --minimal           exact alignment, no cost cap (slower on big changes)\n"
     "  --flat              align the flat event sequences instead of the call\n"
@@ -119,7 +122,7 @@ static int parse_pair(const char *s, ttd_hand_pair *out)
 
 static int option(cli *c, int argc, char **argv, int *i)
 {
-    static const char *const with_value[] = {"--context", "--messages",
+    static const char *const with_value[] = {"--context", "--order-rows", "--messages",
         "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair",
         "--exe", "--debug-dir", "--gdb"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
@@ -138,6 +141,8 @@ static int option(cli *c, int argc, char **argv, int *i)
         return ttri_cli_uint("--suspects", v, &c->o.suspects);
     if (!strcmp(name, "--context"))
         return ttri_cli_uint("--context", v, &c->o.context);
+    if (!strcmp(name, "--order-rows"))
+        return ttri_cli_uint("--order-rows", v, &c->r.order_rows);
     if (!strcmp(name, "--color"))
         return ttri_cli_color_mode(v, &c->color);
     if (!strcmp(name, "--exe") || !strcmp(name, "--debug-dir"))

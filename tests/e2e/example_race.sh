@@ -20,8 +20,8 @@ has '^first divergence: thread race_queue (good #0, bad #0)' "$T/out"
 has '^    main  at .*race_queue.c:[0-9]' "$T/out"
 has '^      consume_all  at .*race_queue.c:[0-9]' "$T/out"
 has '^  -  *[0-9]*  consume_item();' "$T/out"
-has '^  #1 producer-1  *#1 producer-1  *name+start  *58/58  *0$' "$T/out"
-has '^  #2 producer-2  *#2 producer-2  *name+start  *58/58  *0$' "$T/out"
+has '^  #1 producer-1  *#1 producer-1  *name+start  *58/58  *0  *pool#1$' "$T/out"
+has '^  #2 producer-2  *#2 producer-2  *name+start  *58/58  *0  *pool#1$' "$T/out"
 
 diffrun 1 --format json "$T/good.trc" "$T/bad.trc"
 json "$T/out" '

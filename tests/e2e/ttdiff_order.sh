@@ -23,9 +23,21 @@ has '^  good (last [0-9]* of [0-9]*) *| bad (last' "$T/out"
 has ' lock mutex#1 (reserve_slot) *| ' "$T/out"
 has '^first difference in the order on mutex#1' "$T/out"
 has '^unprotected: reserve_slot in bad #[12] ran without mutex#1 (.*); all 16 good-run calls of it took mutex#1; bad #[12] was inside reserve_slot too' "$T/out"
+# at most 8 rows by default, the cut ones counted; --order-rows N; 0 = all
+n=$(sed -n '/^thread order before/,/^first difference in the order/p' "$T/out" | grep -c ' | ')
+[ "$n" -le 9 ] || fail "$n rows in the thread-order block (at most 8 and the heading)"
+has '^  \.\.\. [0-9]* more rows, --order-rows [0-9]*$' "$T/out"
+run 1 --color never --order-rows 3 "$T/good.trc" "$T/bad.trc"
+has '^  good (last 3 of [0-9]*) *| bad (last 3 of' "$T/out"
+has '^  \.\.\. 21 more rows, --order-rows 24$' "$T/out"
+run 1 --color never --order-rows 0 "$T/good.trc" "$T/bad.trc"
+has '^  good (last 24 of [0-9]*) *| bad (last 24 of' "$T/out"
+grep -q 'more rows, --order-rows' "$T/out" && fail "--order-rows 0 cut rows"
+run 2 --order-rows many "$T/good.trc" "$T/bad.trc"
 run 1 --format json "$T/good.trc" "$T/bad.trc"
 json "$T/out" '
 il = d["first_divergence"]["interleave"]
+assert il["shared"] is True, il
 assert il["operations"]["good"] > 0 and il["window"]["bad"], il["operations"]
 assert all(e["kind"] == "sync_op" for e in il["window"]["good"])
 assert il["order_difference"]["object"] == "mutex#1"

@@ -1,0 +1,319 @@
+/*
+ * test_pools.c - pools of look-alike threads (diff/pools.c) and
+ * timing-shaped hunks (diff/timing.c), issue 22: the multiset of work
+ * items by itself, then whole diffs of synthetic traces whose workers
+ * took the items of one queue in another order (no divergence), one of
+ * which took an error path (one hunk, in the thread that did it, showing
+ * the error call), a poll loop that ran more times with idle gaps
+ * (timing, not a divergence) against one that ran more times without
+ * (a divergence), and a call that moved to another thread (moved work).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diff_traces.h"
+#include "state.h"
+#include "tmpdir.h"
+
+static char *next_path(char *buf, size_t len)
+{
+    static int seq;
+    snprintf(buf, len, "%s/p%d.trc", tu_tmpdir, seq++);
+    return buf;
+}
+
+/* ---- the multiset ----------------------------------------------------------- */
+
+static void surplus_of_items(void **state)
+{
+    (void)state;
+    ttdi_item g[5] = {{1, 0, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0},
+                      {3, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0}};
+    ttdi_item b[4] = {{3, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 0},
+                      {3, 0, 0, 0, 0, 0}};
+    ttdi_item *gp[5], *bp[4];
+    uint64_t *sur;
+
+    for (int i = 0; i < 5; i++)
+        gp[i] = &g[i];
+    for (int i = 0; i < 4; i++)
+        bp[i] = &b[i];
+    long n = ttdi_items_surplus(gp, 5, bp, 4, &sur);
+    assert_int_equal(n, 4);                 /* hashes 1, 2, 3, 4 */
+    assert_int_equal(g[0].grp, b[1].grp);   /* same hash, same group */
+    assert_int_equal(g[2].grp, b[0].grp);
+    assert_int_not_equal(g[0].grp, g[1].grp);
+    /* hash 1: one each; 2: good only; 3: 3 good, 2 bad; 4: bad only */
+    assert_int_equal(sur[2 * g[0].grp], 0);
+    assert_int_equal(sur[2 * g[0].grp + 1], 0);
+    assert_int_equal(sur[2 * g[1].grp], 1);
+    assert_int_equal(sur[2 * g[2].grp], 1);
+    assert_int_equal(sur[2 * g[2].grp + 1], 0);
+    assert_int_equal(sur[2 * b[2].grp + 1], 1);
+    assert_int_equal(sur[2 * b[2].grp], 0);
+    free(sur);
+    /* empty sides */
+    assert_int_equal(ttdi_items_surplus(gp, 0, bp, 0, &sur), 0);
+    free(sur);
+}
+
+/* ---- whole diffs --------------------------------------------------------------- */
+
+static const char *const NAMES[] = {"main", "worker-1", "worker-2", "worker-3"};
+
+/* A run: main, then three workers running w[0..3) (scripts). */
+static void pool_run(char *path, size_t len, const char *const w[3])
+{
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, NAMES, 4), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ }"), 0);
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(dt_run(&t, i + 1, w[i]), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+static const ttd_result *diff(const char *g, const char *b, ttd_diff **d)
+{
+    ttf_error err;
+    int rc = ttd_diff_files(g, b, NULL, d, &err);
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    return ttd_get_result(*d);
+}
+
+/* Items: "check{}" takes one from the queue; "parse{lex{}}", "helper{}",
+ * "log{lex{}lex{}}" are the work; "parse{lex{}fail{}}" the error path. */
+static const char *const GOOD[3] = {
+    "work{ check{} parse{lex{}} check{} helper{} check{} }",
+    "work{ check{} log{lex{}lex{}} check{} }",
+    "work{ check{} parse{lex{}} check{} }"};
+static const char *const SHUFFLED[3] = {
+    "work{ check{} log{lex{}lex{}} check{} parse{lex{}} check{} }",
+    "work{ check{} helper{} check{} }",
+    "work{ check{} parse{lex{}} check{} }"};
+static const char *const FAILED[3] = {
+    "work{ check{} log{lex{}lex{}} check{} parse{lex{}fail{}} check{} }",
+    "work{ check{} helper{} check{} }",
+    "work{ check{} parse{lex{}} check{} }"};
+
+static void pool_shuffled_is_same(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    pool_run(pg, sizeof pg, GOOD);
+    pool_run(pb, sizeof pb, SHUFFLED);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->npools, 1);
+    const ttd_pool *pl = &r->pools[0];
+    assert_string_equal(pl->id, "pool#1");
+    assert_string_equal(pl->start, "dt_work");
+    assert_int_equal(pl->ngood, 3);
+    assert_int_equal(pl->nbad, 3);
+    assert_int_equal(pl->items_good, 11);
+    assert_int_equal(pl->items_bad, 11);
+    assert_int_equal(pl->items_differing, 0);
+    assert_int_equal(pl->compared, 1);
+    assert_null(r->pairs[0].pool);
+    for (size_t i = 1; i < r->npairs; i++)
+        assert_string_equal(r->pairs[i].pool, "pool#1");
+    ttd_free(d);
+}
+
+static void pool_error_item_named(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    pool_run(pg, sizeof pg, GOOD);
+    pool_run(pb, sizeof pb, FAILED);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->hunks_total, 1);
+    assert_int_equal(r->pools[0].items_differing, 2); /* parse good-only, failed parse */
+    const ttd_hunk_info *h = &r->hunks[0];
+    assert_int_equal(r->pairs[h->pair].bad.index, 1);
+    assert_non_null(r->first);
+    int saw_fail = 0;
+    for (size_t i = 0; i < r->first->nbad; i++)
+        saw_fail |= r->first->bad[i].name && !strcmp(r->first->bad[i].name, "dt_fail");
+    assert_true(saw_fail);
+    ttd_free(d);
+}
+
+/* The loop wrapped in setup and a run call (work{ helper{} log{ items } }),
+ * one worker taking a single item: the pool level is the loop, where the
+ * workers that took many items say it is. */
+static void pool_wrapped_loop(void **state)
+{
+    (void)state;
+    static const char *const G[3] = {
+        "work{ helper{} log{ check{} parse{lex{}} check{} helper{} check{} parse{lex{}} check{} } }",
+        "work{ helper{} log{ check{} } }",
+        "work{ helper{} log{ check{} lex{} check{} } }"};
+    static const char *const B[3] = {
+        "work{ helper{} log{ check{} lex{} check{} parse{lex{}} check{} helper{} check{} } }",
+        "work{ helper{} log{ check{} parse{lex{}} check{} } }",
+        "work{ helper{} log{ check{} } }"};
+    static const char *const F[3] = {
+        "work{ helper{} log{ check{} lex{} check{} parse{lex{}} check{} helper{} check{} } }",
+        "work{ helper{} log{ check{} parse{lex{}fail{}} check{} } }",
+        "work{ helper{} log{ check{} } }"};
+    char pg[256], pb[256];
+    ttd_diff *d;
+    pool_run(pg, sizeof pg, G);
+    pool_run(pb, sizeof pb, B);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->npools, 1);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->pools[0].items_differing, 0);
+    ttd_free(d);
+    pool_run(pb, sizeof pb, F);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->hunks_total, 1);
+    assert_int_equal(r->pairs[r->hunks[0].pair].bad.index, 2);
+    int saw_fail = 0;
+    for (size_t i = 0; i < r->first->nbad; i++)
+        saw_fail |= r->first->bad[i].name && !strcmp(r->first->bad[i].name, "dt_fail");
+    assert_true(saw_fail);
+    ttd_free(d);
+}
+
+/* Without the pool view the same runs differ in every worker: the pool is
+ * what makes them equal (the test would pass for nothing otherwise). */
+static void pool_needs_the_pool(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"main", "alpha", "beta", "gamma"};
+    char pg[256], pb[256];
+    dt t;
+    ttd_diff *d;
+
+    /* distinct names: not a pool, paired by name */
+    for (int run = 0; run < 2; run++) {
+        const char *const *w = run ? SHUFFLED : GOOD;
+        assert_int_equal(dt_open(&t, next_path(run ? pb : pg, 256), 0, names, 4), 0);
+        assert_int_equal(dt_run(&t, 0, "main{ }"), 0);
+        for (uint32_t i = 0; i < 3; i++)
+            assert_int_equal(dt_run(&t, i + 1, w[i]), 0);
+        assert_int_equal(dt_close(&t, 0), 0);
+    }
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->npools, 0);
+    assert_int_equal(r->diverged, 1);
+    ttd_free(d);
+}
+
+/* ---- timing ----------------------------------------------------------------------- */
+
+static void two_threads(char *path, size_t len, const char *main_s, const char *poll_s)
+{
+    static const char *const names[] = {"main", "poller"};
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, names, 2), 0);
+    assert_int_equal(dt_run(&t, 0, main_s), 0);
+    assert_int_equal(dt_run(&t, 1, poll_s), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* A poll loop (check, then helper that sleeps: a 100 us gap) that ran 2
+ * times in one run and 4 in the other: timing. */
+static void poll_loop_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} lex{} }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} "
+                "helper{ @300000 } check{} helper{ @400000 } check{} lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->ntiming, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    assert_null(r->first);
+    ttd_free(d);
+}
+
+/* The same loop with no waits between its iterations decides the outcome
+ * (a consumer that found fewer items): a divergence. */
+static void busy_loop_is_divergence(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ check{} helper{} check{} helper{} check{} lex{} }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ check{} helper{} check{} helper{} check{} helper{} check{} "
+                "helper{} check{} lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->hunks_total, 1);
+    assert_int_equal(r->timing_total, 0);
+    assert_non_null(r->first);
+    ttd_free(d);
+}
+
+/* Who won the once: the table built by main in one run, by the poller in
+ * the other; what follows is the same. */
+static void once_winner_is_moved(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    two_threads(pg, sizeof pg, "main{ check{ log{lex{}lex{}} } parse{} }",
+                "work{ check{} lex{} }");
+    two_threads(pb, sizeof pb, "main{ check{} parse{} }",
+                "work{ check{ log{lex{}lex{}} } lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->timing_total, 2);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_MOVED);
+    assert_int_equal(r->hunks[1].timing, TTD_TIMING_MOVED);
+    assert_string_equal(ttd_timing_name(TTD_TIMING_MOVED), "moved");
+    ttd_free(d);
+    /* if the work that follows differs, it still shows */
+    two_threads(pb, sizeof pb, "main{ check{} parse{} }",
+                "work{ check{ log{lex{}lex{}} } fail{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_non_null(r->first);
+    assert_string_equal(r->first->bad[0].name, "dt_fail");
+    ttd_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(surplus_of_items),
+        cmocka_unit_test(pool_shuffled_is_same),
+        cmocka_unit_test(pool_error_item_named),
+        cmocka_unit_test(pool_needs_the_pool),
+        cmocka_unit_test(pool_wrapped_loop),
+        cmocka_unit_test(poll_loop_is_timing),
+        cmocka_unit_test(busy_loop_is_divergence),
+        cmocka_unit_test(once_winner_is_moved),
+    };
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
+}
