@@ -39,9 +39,12 @@ extern "C" {
  * ttd_cause and ttd_divergence chain, nchain, chain_end (also in
  * ttd_result for runs with no split); ttd_outcome in ttd_result;
  * ttd_result values_ignored, value_others; value_first is now the
- * headline value difference (see explain.c). */
+ * headline value difference (see explain.c).
+ * 1.8: races (diff/races.c): ttd_race, ttd_result races, nraces;
+ * ttd_options bad_failed, ttd_outcome failed (a caught failure is never
+ * "no divergence"). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 7
+#define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -107,6 +110,11 @@ typedef struct ttd_options {
     int first_only;         /* 1: per thread pair, only the first divergence,
                                reading no further than the call holding it
                                (pair event counts are then what was read) */
+    const char *bad_failed; /* the bad run is known to have failed, and how
+                               ("exit 0, --fail-if said failure"; ttrec
+                               --until-fail): the runs then always differ,
+                               in their outcome at least (1.8); NULL = not
+                               known */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread
@@ -277,7 +285,56 @@ typedef struct ttd_outcome {
                                hunk, no unpaired thread) */
     int differs;            /* 1: the runs ended differently (exit status or
                                signal) */
+    int failed;             /* 1: the bad run is known to have failed
+                               (options.bad_failed): a divergence in the
+                               outcome even with the same end (1.8) */
 } ttd_outcome;
+
+/* What a race is (ttd_race.kind). */
+enum ttd_race_kind {
+    TTD_RACE_CHECK_ACT = 1  /* "unordered_check_act": two threads each
+                               between a lock-free call (the check) and a
+                               later call of the same caller that took a
+                               lock (the act), with nothing ordering one
+                               thread's act before the other's check */
+};
+
+/* A race: calls of two threads of one run that nothing (no lock, no
+ * condition, no create or join) ordered, found through the run's
+ * happens-before order (vector clocks at function granularity: races.c).
+ * Both threads made the same check and act. (1.8) */
+typedef struct ttd_race {
+    int kind;               /* TTD_RACE_* */
+    int run;                /* TTD_BAD or TTD_GOOD: the run it is seen in */
+    uint32_t thread[2];     /* thread indexes in that run, the one whose
+                               act came first first */
+    const char *thread_name[2]; /* their names ("#N" when unnamed) */
+    int64_t pair[2];        /* their index in ttd_result.pairs, -1 if none */
+    const char *check;      /* the lock-free call */
+    const char *act;        /* the call that took the lock */
+    uint64_t time_ns;       /* when both were between check and act (the
+                               later check's entry); unordered only: the
+                               later check's entry too */
+    uint64_t end_ns;        /* when the first act released its lock */
+    const char *lock;       /* the act's lock ("mutex#1"), NULL if none */
+    int check_locked;       /* 1: a lock was held during the check */
+    int act_locked;         /* 1: the act took or held a lock */
+    int overlapped;         /* 1: both threads were between check and act
+                               at once; 0: they were not, but nothing
+                               ordered them (they could have been) */
+    uint64_t count;         /* times the pair of calls overlapped in the run
+                               (overlapped), or were unordered (else) */
+    int good_compared;      /* 1: good runs were walked for the same pair */
+    int seen_in_good;       /* 1: the same check and act overlapped in two
+                               threads of a good run too */
+    uint64_t good_count;    /* times they did there (0 if not compared) */
+    double score;           /* ranking, highest first: overlapped, not seen
+                               in good runs, near the split or the end */
+    const char *const *stacks[2]; /* each thread's stack at its act,
+                               outermost first, the act last */
+    size_t nstacks[2];
+    const char *text;       /* the finding in one sentence */
+} ttd_race;
 
 /* One thread of one run. */
 typedef struct ttd_thread_info {
@@ -580,6 +637,11 @@ typedef struct ttd_result {
                                    the good run's build (build-id 1a2b...)
                                    not found; its code not compared" */
     size_t ncode_notes;
+    const ttd_race *races;      /* races of the bad run, best first (at most
+                                   8), when threads are involved: a split
+                                   with two threads running, or a caught
+                                   failure (1.8); NULL if none */
+    size_t nraces;
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -1,0 +1,759 @@
+/*
+ * races.c - races named: calls of two threads that overlapped with
+ * nothing ordering them, from one run's happens-before order.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
+ *
+ * Design. FastTrack (Flanagan and Freund, PLDI 2009) keeps a vector
+ * clock per thread and per lock, and an epoch (clock@thread) per memory
+ * location: an access races with an earlier one when the earlier epoch is
+ * not below the accessing thread's clock entry for that thread. The trace
+ * has no memory accesses, but it has every call and every SYNC_OP, so the
+ * same clocks work at function granularity:
+ *   lock, successful trylock, condition woken: acquire (the thread's
+ *     clock joins the lock's or the condition's);
+ *   unlock, condition wait (its mutex): release (the lock's clock becomes
+ *     the thread's; the thread's own entry goes up by one);
+ *   signal, broadcast: release into the condition's clock;
+ *   create: the child's clock joins the parent's (then the parent's entry
+ *     goes up); join: the joiner's clock joins the joined thread's.
+ * An event x of thread t at epoch e happens before an event y of thread u
+ * iff e <= C_u[t] at y. Clocks start at 1 for the thread's own entry.
+ *
+ * What is compared is a check-then-act: a call that held no lock and took
+ * none (the check, e.g. tickets_left) followed in the same caller by a
+ * call during which a lock is taken (the act, take_ticket). Each thread's
+ * window runs from the check's entry to the act's release of its last lock
+ * (the act's effect is visible from there). Two windows of the same check
+ * and act in two threads race when the first one's release does not
+ * happen before the second one's check: nothing made the second thread
+ * check after the first one acted. They "overlapped" when, moreover, the
+ * second check came before that release in time: both threads were
+ * between check and act at once, the shape of an oversold last ticket.
+ * Unordered windows that did not overlap are what could have happened
+ * (reported when nothing overlapped, as candidates). A check is one of the
+ * last CANDS lock-free calls of the caller since its last locking call
+ * (the stretch before the act); each makes its own window, so
+ * `if (left()) { work(); take(); }` yields (left, take) and (work, take),
+ * and the good runs tell them apart: a pair that overlapped in a good run
+ * too ranks lower.
+ *
+ * Cost. One pass over the run's events merged by time; per event a few
+ * compares (an ENTER pushes a frame, an EXIT pops it and, when lock-free,
+ * keeps it as a candidate check with a copy of the clock when the clock
+ * changed since the last copy); clocks are joined only at sync operations;
+ * a window's close scans the last RING windows of the other threads. No
+ * names are looked up until the few races found are written out. The
+ * engine runs it only when threads matter (a split while two threads ran,
+ * or a caught failure) and the traces recorded sync operations.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve.h"
+
+#define CANDS 4             /* candidate checks kept per caller */
+#define RING 32             /* windows kept per thread */
+#define STACK_KEEP 12       /* frames kept per window (innermost ones) */
+#define AGG_CAP 64          /* distinct (check, act) pairs per run */
+#define OBJ_CAP 4096        /* sync objects per run (hash slots) */
+#define UP_MAX 4            /* callers searched for a check above the lock */
+#define POP_MAX 8           /* frames an EXIT may close (longjmp) */
+
+/* A candidate check: a lock-free call that returned in its caller. */
+typedef struct cand {
+    uint64_t fn;            /* function id */
+    uint64_t t0;            /* its entry */
+} cand;
+
+/* One open call. f[0] of a thread is its top level. */
+typedef struct hframe {
+    uint64_t fn;            /* function id (address, or scope site) */
+    uint64_t t0;            /* entered at */
+    uint8_t locked;         /* 1: held or took a lock */
+    uint8_t ncand;          /* candidate checks among its children */
+    cand c[CANDS];          /* oldest first */
+} hframe;
+
+/* A check-act window of one thread. */
+typedef struct win {
+    uint64_t check, act;    /* function ids (act 0: the caller's own lock) */
+    uint64_t caller;        /* the caller of both */
+    uint64_t a;             /* check entry */
+    uint64_t r;             /* release of the act's last lock */
+    uint32_t erel;          /* the thread's epoch at that release */
+    int lock;               /* the act's mutex number (0: unknown) */
+    int open;               /* 1: the act still holds its lock */
+    uint32_t *vc;           /* the clock at the check (nt entries) */
+    uint64_t stack[STACK_KEEP]; /* callers, outermost first, then the act */
+    uint8_t nstack;
+} win;
+
+/* A thread during the walk. */
+typedef struct hthread {
+    uint32_t *vc;           /* its vector clock */
+    hframe *f;              /* open calls, f[0] the top level */
+    size_t n, cap;
+    uint32_t *cvc;          /* candidate clocks: (depth*CANDS + k)*nt */
+    size_t cvcap;           /* depths with room in cvc */
+    int held;               /* mutexes held */
+    uint64_t wait_mutex;    /* the mutex of a condition wait */
+    win ring[RING];         /* last windows */
+    uint64_t nwin;          /* windows made */
+} hthread;
+
+/* A sync object. */
+typedef struct hobj {
+    uint64_t addr;          /* 0: free slot */
+    int kind;               /* 0 mutex, 1 cond, 2 thread */
+    int num;                /* number within its kind, from 1 */
+    int64_t thread;         /* thread: its index (CREATE), -1 */
+    uint32_t *vc;           /* lock / condition clock, NULL until released */
+} hobj;
+
+/* One (check, act) pair's findings in a run. */
+typedef struct agg {
+    uint64_t check, act, caller;
+    uint64_t overlaps;      /* windows that overlapped */
+    uint64_t unordered;     /* unordered windows that did not */
+    int best_over;          /* the kept instance overlapped */
+    uint64_t dist;          /* its distance from the focus */
+    uint32_t th[2];         /* its threads, first act first */
+    uint64_t time, end;     /* both between / the first release */
+    int lock;
+    uint64_t stack[2][STACK_KEEP];
+    uint8_t nstack[2];
+} agg;
+
+struct ttdi_hb {
+    size_t nt;              /* threads */
+    uint64_t focus;         /* instances nearest it are kept */
+    hthread *th;
+    hobj *objs;             /* OBJ_CAP slots */
+    int nkind[3];
+    agg ag[AGG_CAP];
+    size_t nag;
+    uint64_t last_ns;       /* latest event time */
+};
+
+static uint32_t *vc_new(size_t nt)
+{
+    return calloc(nt ? nt : 1, sizeof(uint32_t));
+}
+
+/* a = a join b; 1 if a changed. */
+static int vc_join(uint32_t *a, const uint32_t *b, size_t nt)
+{
+    int ch = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (b[i] > a[i]) {
+            a[i] = b[i];
+            ch = 1;
+        }
+    return ch;
+}
+
+int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
+{
+    struct ttdi_hb *h = calloc(1, sizeof *h);
+
+    *out = NULL;
+    if (!h || !(h->th = calloc(nt + 1, sizeof *h->th)) ||
+        !(h->objs = calloc(OBJ_CAP, sizeof *h->objs))) {
+        ttdi_hb_free(h);
+        return TT_ENOMEM;
+    }
+    h->nt = nt;
+    h->focus = focus;
+    for (size_t i = 0; i < nt; i++) {
+        hthread *t = &h->th[i];
+        t->cap = 64;
+        t->f = calloc(t->cap, sizeof *t->f);
+        t->vc = vc_new(nt);
+        for (size_t k = 0; k < RING && t->vc; k++)
+            if (!(t->ring[k].vc = vc_new(nt)))
+                t->vc = NULL;
+        if (!t->f || !t->vc) {
+            ttdi_hb_free(h);
+            return TT_ENOMEM;
+        }
+        t->vc[i] = 1;
+        t->n = 1;           /* the top level */
+    }
+    *out = h;
+    return 0;
+}
+
+void ttdi_hb_free(struct ttdi_hb *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; h->th && i < h->nt; i++) {
+        free(h->th[i].vc);
+        free(h->th[i].f);
+        free(h->th[i].cvc);
+        for (size_t k = 0; k < RING; k++)
+            free(h->th[i].ring[k].vc);
+    }
+    for (size_t i = 0; h->objs && i < OBJ_CAP; i++)
+        free(h->objs[i].vc);
+    free(h->th);
+    free(h->objs);
+    free(h);
+}
+
+/* ---- objects --------------------------------------------------------------- */
+
+static int op_kind(int op)
+{
+    if (op >= TTF_SOP_WAIT && op <= TTF_SOP_BROADCAST)
+        return 1;
+    return op == TTF_SOP_CREATE || op == TTF_SOP_JOIN ? 2 : 0;
+}
+
+/* The object at addr, numbered by first use per kind (as interleave.c
+ * numbers them); NULL when the table is full. */
+static hobj *object(struct ttdi_hb *h, uint64_t addr, int kind)
+{
+    addr = addr ? addr : 1;
+    size_t i = (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52) % OBJ_CAP;
+
+    for (size_t k = 0; k < OBJ_CAP; k++, i = (i + 1) % OBJ_CAP) {
+        hobj *o = &h->objs[i];
+        if (o->addr == addr)
+            return o;
+        if (o->addr)
+            continue;
+        o->addr = addr;
+        o->kind = kind;
+        o->num = ++h->nkind[kind];
+        o->thread = -1;
+        return o;
+    }
+    return NULL;
+}
+
+/* Release thread t's clock into object o (its clock becomes a join). */
+static int release_into(struct ttdi_hb *h, hthread *t, uint32_t self, hobj *o)
+{
+    if (o && !o->vc && !(o->vc = vc_new(h->nt)))
+        return TT_ENOMEM;
+    if (o)
+        vc_join(o->vc, t->vc, h->nt);
+    t->vc[self]++;
+    return 0;
+}
+
+static void acquire_from(struct ttdi_hb *h, hthread *t, const uint32_t *vc)
+{
+    if (vc)
+        vc_join(t->vc, vc, h->nt);
+}
+
+/* ---- windows ----------------------------------------------------------------- */
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
+static agg *agg_of(struct ttdi_hb *h, const win *w)
+{
+    for (size_t i = 0; i < h->nag; i++)
+        if (h->ag[i].check == w->check && h->ag[i].act == w->act &&
+            h->ag[i].caller == w->caller)
+            return &h->ag[i];
+    if (h->nag == AGG_CAP)
+        return NULL;
+    agg *g = &h->ag[h->nag++];
+    memset(g, 0, sizeof *g);
+    g->check = w->check;
+    g->act = w->act;
+    g->caller = w->caller;
+    return g;
+}
+
+/* Windows p (thread tp, released first) and w (thread tw) are unordered:
+ * count them, and keep them when they are the best instance so far. */
+static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
+                  const win *w)
+{
+    agg *g = agg_of(h, w);
+    int over = w->a < p->r;
+    uint64_t when = p->a > w->a ? p->a : w->a;
+
+    if (!g)
+        return;
+    if (over)
+        g->overlaps++;
+    else
+        g->unordered++;
+    uint64_t dist = absdiff(when, h->focus);
+    if (g->overlaps + g->unordered > 1 && (g->best_over > over ||
+                                           (g->best_over == over && dist > g->dist)))
+        return;
+    g->best_over = over;
+    g->dist = dist;
+    g->th[0] = tp;
+    g->th[1] = tw;
+    g->time = when;
+    g->end = p->r;
+    g->lock = w->lock ? w->lock : p->lock;
+    memcpy(g->stack[0], p->stack, sizeof p->stack);
+    memcpy(g->stack[1], w->stack, sizeof w->stack);
+    g->nstack[0] = p->nstack;
+    g->nstack[1] = w->nstack;
+}
+
+/* Window w of thread u closed: compare it with the other threads' closed
+ * windows of the same check and act. w's clock is u's at its check: the
+ * other window's release happened before that check iff its epoch is at
+ * most w->vc[t]. */
+static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
+{
+    for (uint32_t t = 0; t < h->nt; t++) {
+        const hthread *o = &h->th[t];
+        if (t == u || !o->nwin)
+            continue;
+        for (size_t k = 0; k < RING && k < o->nwin; k++) {
+            const win *p = &o->ring[k];
+            if (p->open || p->check != w->check || p->act != w->act ||
+                p->caller != w->caller || p->erel <= w->vc[t] || p->r > w->r)
+                continue;
+            found(h, t, p, u, w);
+        }
+    }
+}
+
+/* The lock was released (the thread holds none now): close its windows. */
+static void close_windows(struct ttdi_hb *h, uint32_t self, uint64_t now)
+{
+    hthread *t = &h->th[self];
+    size_t n = t->nwin < RING ? (size_t)t->nwin : RING;
+
+    for (size_t k = 0; k < n; k++) {
+        win *w = &t->ring[k];
+        if (!w->open)
+            continue;
+        w->open = 0;
+        w->r = now;
+        w->erel = t->vc[self];
+        compare(h, self, w);
+    }
+}
+
+/* A window per candidate check of caller frame j (act: frame j+1, or the
+ * lock itself when j is the innermost frame). */
+static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
+{
+    hframe *c = &t->f[j];
+    size_t first = j >= STACK_KEEP - 1 ? j - (STACK_KEEP - 2) : 1;
+
+    for (size_t k = 0; k < c->ncand; k++) {
+        win *w = &t->ring[t->nwin++ % RING];
+        w->check = c->c[k].fn;
+        w->act = j + 1 < t->n ? t->f[j + 1].fn : 0;
+        w->caller = c->fn;
+        w->a = c->c[k].t0;
+        w->lock = lock;
+        w->open = 1;
+        memcpy(w->vc, &t->cvc[(j * CANDS + k) * h->nt], h->nt * sizeof *w->vc);
+        w->nstack = 0;
+        for (size_t i = first; i <= j + 1 && i < t->n; i++)
+            w->stack[w->nstack++] = t->f[i].fn;
+    }
+    c->ncand = 0;
+}
+
+/* A lock acquired with none held: the act of the nearest caller, at most
+ * UP_MAX levels up, that has candidate checks. */
+static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
+{
+    for (size_t up = 0; up < UP_MAX && up + 1 < t->n; up++) {
+        size_t j = t->n - 1 - up;
+        if (t->f[j].ncand) {
+            open_windows(h, t, j, lock);
+            return;
+        }
+    }
+}
+
+/* ---- calls --------------------------------------------------------------------- */
+
+static int push(struct ttdi_hb *h, hthread *t, uint64_t fn, uint64_t now)
+{
+    if (t->n == t->cap) {
+        size_t nc = 2 * t->cap;
+        hframe *f = realloc(t->f, nc * sizeof *f);
+        if (!f)
+            return TT_ENOMEM;
+        t->f = f;
+        t->cap = nc;
+    }
+    if (t->cvcap < t->cap) {
+        uint32_t *v = realloc(t->cvc, t->cap * CANDS * h->nt * sizeof *v);
+        if (!v)
+            return TT_ENOMEM;
+        t->cvc = v;
+        t->cvcap = t->cap;
+    }
+    hframe *f = &t->f[t->n++];
+    f->fn = fn;
+    f->t0 = now;
+    f->locked = t->held > 0;
+    f->ncand = 0;
+    return 0;
+}
+
+/* Frame f returned into its caller p (index j): a locking call ends p's
+ * stretch; a lock-free one is a candidate check (its clock copied). */
+static void returned(struct ttdi_hb *h, hthread *t, size_t j, const hframe *f)
+{
+    hframe *p = &t->f[j];
+    size_t k = 0;
+
+    if (f->locked) {
+        p->locked = 1;
+        p->ncand = 0;
+        return;
+    }
+    while (k < p->ncand && p->c[k].fn != f->fn)
+        k++;
+    if (k == CANDS) {       /* full: forget the oldest */
+        memmove(&p->c[0], &p->c[1], (CANDS - 1) * sizeof p->c[0]);
+        memmove(&t->cvc[j * CANDS * h->nt], &t->cvc[(j * CANDS + 1) * h->nt],
+                (CANDS - 1) * h->nt * sizeof *t->cvc);
+        k = CANDS - 1;
+    } else if (k < p->ncand) { /* seen again: to the end, newest */
+        cand c = p->c[k];
+        uint32_t *v = &t->cvc[j * CANDS * h->nt];
+        memmove(&p->c[k], &p->c[k + 1], (size_t)(p->ncand - k - 1) * sizeof c);
+        memmove(&v[k * h->nt], &v[(k + 1) * h->nt], (p->ncand - k - 1) * h->nt * sizeof *v);
+        k = p->ncand - 1u;
+    } else {
+        p->ncand++;
+    }
+    p->c[k] = (cand){f->fn, f->t0};
+    memcpy(&t->cvc[(j * CANDS + k) * h->nt], t->vc, h->nt * sizeof *t->vc);
+}
+
+static void exit_call(struct ttdi_hb *h, hthread *t, uint64_t fn)
+{
+    size_t i = t->n;
+
+    while (i > 1 && t->n - i < POP_MAX && t->f[i - 1].fn != fn)
+        i--;
+    if (i <= 1 || t->f[i - 1].fn != fn)
+        return;
+    while (t->n >= i) {
+        hframe f = t->f[--t->n];
+        returned(h, t, t->n - 1, &f);
+    }
+}
+
+/* ---- sync operations ----------------------------------------------------------- */
+
+static void acquired(struct ttdi_hb *h, hthread *t, hobj *o, int opens)
+{
+    acquire_from(h, t, o ? o->vc : NULL);
+    if (!t->held++ && opens)
+        act_begins(h, t, o ? o->num : 0);
+    t->f[t->n - 1].locked = 1;
+}
+
+static int released(struct ttdi_hb *h, uint32_t self, hobj *o, uint64_t now)
+{
+    hthread *t = &h->th[self];
+
+    if (t->held > 0 && !--t->held)
+        close_windows(h, self, now);
+    return release_into(h, t, self, o);
+}
+
+/* A thread operation: create (the child starts after what its parent did)
+ * or join (the joiner goes on after all the joined thread did). */
+static int thread_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
+{
+    hthread *t = &h->th[self];
+    hobj *o = object(h, ev->addr, 2);
+
+    if (ev->code == TTF_SOP_CREATE) {
+        if (o)
+            o->thread = ev->sync_arg;
+        if (ev->sync_arg >= 0 && (uint64_t)ev->sync_arg < h->nt)
+            vc_join(h->th[ev->sync_arg].vc, t->vc, h->nt);
+        t->vc[self]++;
+    } else if (o && o->thread >= 0 && (uint64_t)o->thread < h->nt) {
+        acquire_from(h, t, h->th[o->thread].vc);
+    }
+    return 0;
+}
+
+static int sync_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
+{
+    hthread *t = &h->th[self];
+    int kind = op_kind(ev->code);
+
+    if (kind == 2)
+        return thread_op(h, self, ev);
+    hobj *o = object(h, ev->addr, kind);
+    switch (ev->code) {
+    case TTF_SOP_LOCK:
+        acquired(h, t, o, 1);
+        return 0;
+    case TTF_SOP_TRYLOCK:
+        if (!ev->sync_arg)
+            acquired(h, t, o, 1);
+        return 0;
+    case TTF_SOP_UNLOCK:
+        return released(h, self, o, ev->time_ns);
+    case TTF_SOP_WAIT:
+        t->wait_mutex = (uint64_t)ev->sync_arg;
+        return released(h, self, object(h, t->wait_mutex, 0), ev->time_ns);
+    case TTF_SOP_WOKE:
+        acquire_from(h, t, o ? o->vc : NULL);
+        acquired(h, t, object(h, t->wait_mutex, 0), 0);
+        return 0;
+    case TTF_SOP_SIGNAL:
+    case TTF_SOP_BROADCAST:
+        return release_into(h, t, self, o);
+    default:
+        return 0;
+    }
+}
+
+int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
+{
+    if (ev->thread >= h->nt)
+        return 0;
+    hthread *t = &h->th[ev->thread];
+    h->last_ns = ev->time_ns;
+    switch (ev->kind) {
+    case TTF_EV_ENTER:
+        return push(h, t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
+    case TTF_EV_EXIT:
+        exit_call(h, t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr);
+        return 0;
+    case TTF_EV_SYNC_OP:
+        return sync_op(h, ev->thread, ev);
+    default:
+        return 0;
+    }
+}
+
+/* Close what is still open at the end of the walk (a lock never released
+ * before the stop: its windows end there). */
+void ttdi_hb_finish(struct ttdi_hb *h)
+{
+    for (uint32_t i = 0; i < h->nt; i++)
+        if (h->th[i].held) {
+            h->th[i].held = 0;
+            close_windows(h, i, h->last_ns);
+        }
+}
+
+int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
+{
+    ttf_iter *it;
+    ttf_event ev;
+    int rc = ttf_iter_open(t, TTF_ALL_THREADS, &it);
+
+    while (rc >= 0 && (rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns <= until_ns)
+        rc = ttdi_hb_event(h, &ev);
+    ttf_iter_close(it);
+    ttdi_hb_finish(h);
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- the results ------------------------------------------------------------------ */
+
+#define RACES_MAX 8         /* races reported */
+
+/* The name of function id of run n (as the normaliser names it). */
+static const char *fname(ttdi_norm *n, uint64_t id, uint64_t when)
+{
+    ttf_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.time_ns = when;
+    if (id & TTDI_SITE_BIT)
+        ev.site = (uint32_t)id;
+    else
+        ev.addr = id;
+    return ttdi_norm_func(n, &ev);
+}
+
+/* What the act is called: its function, or the caller's own lock. */
+static const char *act_name(struct ttfi_arena *a, ttdi_norm *n, const agg *g)
+{
+    char buf[300];
+
+    if (g->act)
+        return fname(n, g->act, g->time);
+    snprintf(buf, sizeof buf, "%s's lock", fname(n, g->caller, g->time));
+    return ttfi_arena_strcpy(a, buf);
+}
+
+/* The same check and act (act NULL: the caller's own lock) in a good run:
+ * its findings, NULL if none. */
+static const agg *in_good(const ttdi_race_run *gr, const struct ttdi_hb *gh,
+                          const char *check, const char *act, const char *caller)
+{
+    for (size_t i = 0; gh && i < gh->nag; i++) {
+        const agg *g = &gh->ag[i];
+        if (!g->act != !act || strcmp(fname(gr->norm, g->check, 0), check) ||
+            strcmp(fname(gr->norm, g->caller, 0), caller))
+            continue;
+        if (!act || !strcmp(fname(gr->norm, g->act, 0), act))
+            return g;
+    }
+    return NULL;
+}
+
+static const char *thread_label(struct ttfi_arena *a, const ttf_trace *t, uint32_t i)
+{
+    const ttf_thread *th = ttf_get_thread(t, i);
+    char buf[64];
+
+    if (th && th->name && th->name[0])
+        return th->name;
+    if (th && th->first_name && th->first_name[0])
+        return th->first_name;
+    snprintf(buf, sizeof buf, "#%u", i);
+    return ttfi_arena_strcpy(a, buf);
+}
+
+static int stacks(struct ttfi_arena *a, ttdi_norm *n, const agg *g, ttd_race *r)
+{
+    for (int k = 0; k < 2; k++) {
+        const char **v = ttfi_arena_zalloc(a, (size_t)(g->nstack[k] + 1) * sizeof *v);
+        if (!v)
+            return TT_ENOMEM;
+        for (size_t i = 0; i < g->nstack[k]; i++)
+            v[i] = fname(n, g->stack[k][i], g->time);
+        r->stacks[k] = v;
+        r->nstacks[k] = g->nstack[k];
+    }
+    return 0;
+}
+
+/* The sentence of a race. */
+static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
+{
+    char buf[1024], lock[64], good[160] = "";
+
+    snprintf(lock, sizeof lock, "%s", r->lock ? r->lock : "the lock");
+    if (r->good_compared && !r->seen_in_good)
+        snprintf(good, sizeof good, "; never in the good run%s", r->overlapped ? "" : " either");
+    else if (r->good_compared)
+        snprintf(good, sizeof good, "; the good run had that too (%" PRIu64 " time%s)",
+                 r->good_count, r->good_count == 1 ? "" : "s");
+    if (r->overlapped)
+        snprintf(buf, sizeof buf, "in the %s run, %s and %s were both between `%s` and `%s` "
+                 "at %.1f ms, not ordered by any lock; the check is outside %s, the act "
+                 "inside%s", r->run ? "bad" : "good", r->thread_name[0], r->thread_name[1],
+                 r->check, r->act, (double)r->time_ns / 1e6, lock, good);
+    else
+        snprintf(buf, sizeof buf, "in the %s run, nothing ordered %s's `%s` ... `%s` and "
+                 "%s's (at %.1f ms): they could have been between them at once; the check "
+                 "is outside %s, the act inside%s", r->run ? "bad" : "good",
+                 r->thread_name[0], r->check, r->act, r->thread_name[1],
+                 (double)r->time_ns / 1e6, lock, good);
+    return ttfi_arena_strcpy(a, buf);
+}
+
+/* One race of the bad run from its findings g (and the good runs'). */
+static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_hb *const *gh,
+                    const agg *g, ttd_race *r)
+{
+    const ttdi_race_run *b = &in->bad;
+    char lock[32];
+
+    r->kind = TTD_RACE_CHECK_ACT;
+    r->run = TTD_BAD;
+    r->check = fname(b->norm, g->check, g->time);
+    r->act = act_name(a, b->norm, g);
+    const char *caller = fname(b->norm, g->caller, g->time);
+    for (int k = 0; k < 2; k++) {
+        r->thread[k] = g->th[k];
+        r->thread_name[k] = thread_label(a, b->t, g->th[k]);
+        r->pair[k] = b->pair_of ? b->pair_of[g->th[k]] : -1;
+    }
+    r->time_ns = g->time;
+    r->end_ns = g->end;
+    snprintf(lock, sizeof lock, "mutex#%d", g->lock);
+    r->lock = g->lock ? ttfi_arena_strcpy(a, lock) : NULL;
+    r->act_locked = 1;
+    r->overlapped = g->best_over;
+    r->count = g->best_over ? g->overlaps : g->unordered;
+    r->good_compared = in->ngood > 0;
+    for (size_t i = 0; i < in->ngood; i++) {
+        const agg *q = in_good(&in->good[i], gh[i], r->check, g->act ? r->act : NULL,
+                               caller);
+        r->good_count += q ? q->overlaps : 0;
+    }
+    r->seen_in_good = r->good_count > 0;
+    double near = (double)g->dist / 1e6; /* ms from the split or the end */
+    r->score = (r->overlapped ? 2.0 : 0.5) + 1.0 / (1.0 + near / 10.0) +
+               (!r->good_compared ? 0.0 : r->seen_in_good ? -1.0 : 1.5);
+    if (stacks(a, b->norm, g, r) < 0 || !(r->text = race_text(a, r)))
+        return TT_ENOMEM;
+    return 0;
+}
+
+static int race_cmp(const void *x, const void *y)
+{
+    const ttd_race *a = x, *b = y;
+    if (a->score != b->score)
+        return a->score < b->score ? 1 : -1;
+    return a->time_ns < b->time_ns ? -1 : a->time_ns > b->time_ns;
+}
+
+/* Walk one run into a fresh hb (NULL: too many threads, nothing found). */
+static int walk(const ttdi_race_run *r, struct ttdi_hb **out)
+{
+    size_t nt = ttf_thread_count(r->t);
+    int rc;
+
+    *out = NULL;
+    if (nt < 2 || nt > TTDI_HB_THREADS)
+        return 0;
+    if ((rc = ttdi_hb_open(nt, r->focus_ns, out)) < 0)
+        return rc;
+    return ttdi_hb_walk(*out, r->t, r->until_ns);
+}
+
+int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **out,
+                     size_t *nout)
+{
+    struct ttdi_hb *bh = NULL, **gh = calloc(in->ngood + 1, sizeof *gh);
+    ttd_race *v = NULL;
+    size_t n = 0;
+    int rc = gh ? walk(&in->bad, &bh) : TT_ENOMEM;
+
+    *out = NULL;
+    *nout = 0;
+    if (rc < 0 || !bh || !bh->nag)
+        goto done;
+    for (size_t i = 0; i < in->ngood && rc >= 0; i++)
+        rc = walk(&in->good[i], &gh[i]);
+    if (rc < 0 || !(v = ttfi_arena_zalloc(a, (bh->nag + 1) * sizeof *v))) {
+        rc = rc < 0 ? rc : TT_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < bh->nag && rc >= 0; i++)
+        rc = one_race(a, in, gh, &bh->ag[i], &v[n++]);
+    if (rc >= 0) {
+        qsort(v, n, sizeof *v, race_cmp);
+        *out = v;
+        *nout = n < RACES_MAX ? n : RACES_MAX;
+    }
+done:
+    ttdi_hb_free(bh);
+    for (size_t i = 0; gh && i < in->ngood; i++)
+        ttdi_hb_free(gh[i]);
+    free(gh);
+    return rc < 0 ? rc : 0;
+}
