@@ -85,6 +85,7 @@ typedef struct win {
     uint32_t erel;          /* the thread's epoch at that release */
     int lock;               /* the act's mutex number (0: unknown) */
     int open;               /* 1: the act still holds its lock */
+    int nearest;            /* 1: the check was the last call before the act */
     uint32_t *vc;           /* the clock at the check (nt entries) */
     uint64_t stack[STACK_KEEP]; /* callers, outermost first, then the act */
     uint8_t nstack;
@@ -118,9 +119,11 @@ typedef struct agg {
     uint64_t overlaps;      /* windows that overlapped */
     uint64_t unordered;     /* unordered windows that did not */
     int best_over;          /* the kept instance overlapped */
+    int nearest;            /* its check was the last call before the act */
     uint64_t dist;          /* its distance from the focus */
     uint32_t th[2];         /* its threads, first act first */
     uint64_t time, end;     /* both between / the first release */
+    uint64_t a[2], r[2];    /* each thread's check entry and release */
     int lock;
     uint64_t stack[2][STACK_KEEP];
     uint8_t nstack[2];
@@ -293,17 +296,22 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
     if (g->overlaps + g->unordered > 1 && (g->best_over > over ||
                                            (g->best_over == over && dist > g->dist)))
         return;
+    int lo = tp > tw;       /* the lower thread index first */
+    const win *x[2] = {p, w};
+    uint32_t th[2] = {tp, tw};
     g->best_over = over;
+    g->nearest = p->nearest && w->nearest;
     g->dist = dist;
-    g->th[0] = tp;
-    g->th[1] = tw;
     g->time = when;
     g->end = p->r;
     g->lock = w->lock ? w->lock : p->lock;
-    memcpy(g->stack[0], p->stack, sizeof p->stack);
-    memcpy(g->stack[1], w->stack, sizeof w->stack);
-    g->nstack[0] = p->nstack;
-    g->nstack[1] = w->nstack;
+    for (int k = 0; k < 2; k++) {
+        g->th[k] = th[k ^ lo];
+        g->a[k] = x[k ^ lo]->a;
+        g->r[k] = x[k ^ lo]->r;
+        memcpy(g->stack[k], x[k ^ lo]->stack, sizeof p->stack);
+        g->nstack[k] = x[k ^ lo]->nstack;
+    }
 }
 
 /* Window w of thread u closed: compare it with the other threads' closed
@@ -358,6 +366,7 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
         w->a = c->c[k].t0;
         w->lock = lock;
         w->open = 1;
+        w->nearest = k + 1 == c->ncand;
         memcpy(w->vc, &t->cvc[(j * CANDS + k) * h->nt], h->nt * sizeof *w->vc);
         w->nstack = 0;
         for (size_t i = first; i <= j + 1 && i < t->n; i++)
@@ -646,10 +655,11 @@ static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
 
     snprintf(lock, sizeof lock, "%s", r->lock ? r->lock : "the lock");
     if (r->good_compared && !r->seen_in_good)
-        snprintf(good, sizeof good, "; never in the good run%s", r->overlapped ? "" : " either");
+        snprintf(good, sizeof good, "; never in the good runs%s", r->overlapped ? "" : " either");
     else if (r->good_compared)
-        snprintf(good, sizeof good, "; the good run had that too (%" PRIu64 " time%s)",
-                 r->good_count, r->good_count == 1 ? "" : "s");
+        snprintf(good, sizeof good, "; the good runs had that too (%" PRIu64 " time%s, "
+                 "%" PRIu64 " in the bad run)", r->good_count, r->good_count == 1 ? "" : "s",
+                 r->count);
     if (r->overlapped)
         snprintf(buf, sizeof buf, "in the %s run, %s and %s were both between `%s` and `%s` "
                  "at %.1f ms, not ordered by any lock; the check is outside %s, the act "
@@ -662,6 +672,25 @@ static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
                  r->thread_name[0], r->check, r->act, r->thread_name[1],
                  (double)r->time_ns / 1e6, lock, good);
     return ttfi_arena_strcpy(a, buf);
+}
+
+/* The rank of race r (findings g): it overlapped (else it only could
+ * have); near the split or the end; its check was the call right before
+ * the act (the narrowest window of nested ones); it never happened in a
+ * good run (else less, the more often good runs had it per run than the
+ * bad run did). */
+static double score(const ttd_race *r, const agg *g, size_t ngood)
+{
+    double near = (double)g->dist / 1e6; /* ms from the focus */
+    double s = (r->overlapped ? 2.0 : 0.5) + 1.0 / (1.0 + near / 10.0) +
+               (g->nearest ? 0.5 : 0.0);
+
+    if (!r->good_compared)
+        return s;
+    if (!r->seen_in_good)
+        return s + 1.5;
+    double rate = (double)r->good_count / (double)ngood / (double)(r->count ? r->count : 1);
+    return s - (rate < 1.0 ? rate : 1.0);
 }
 
 /* One race of the bad run from its findings g (and the good runs'). */
@@ -680,6 +709,8 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
         r->thread[k] = g->th[k];
         r->thread_name[k] = thread_label(a, b->t, g->th[k]);
         r->pair[k] = b->pair_of ? b->pair_of[g->th[k]] : -1;
+        r->check_ns[k] = g->a[k];
+        r->release_ns[k] = g->r[k];
     }
     r->time_ns = g->time;
     r->end_ns = g->end;
@@ -695,9 +726,7 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
         r->good_count += q ? q->overlaps : 0;
     }
     r->seen_in_good = r->good_count > 0;
-    double near = (double)g->dist / 1e6; /* ms from the split or the end */
-    r->score = (r->overlapped ? 2.0 : 0.5) + 1.0 / (1.0 + near / 10.0) +
-               (!r->good_compared ? 0.0 : r->seen_in_good ? -1.0 : 1.5);
+    r->score = score(r, g, in->ngood);
     if (stacks(a, b->norm, g, r) < 0 || !(r->text = race_text(a, r)))
         return TT_ENOMEM;
     return 0;

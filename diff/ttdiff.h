@@ -306,8 +306,7 @@ enum ttd_race_kind {
 typedef struct ttd_race {
     int kind;               /* TTD_RACE_* */
     int run;                /* TTD_BAD or TTD_GOOD: the run it is seen in */
-    uint32_t thread[2];     /* thread indexes in that run, the one whose
-                               act came first first */
+    uint32_t thread[2];     /* thread indexes in that run, lower first */
     const char *thread_name[2]; /* their names ("#N" when unnamed) */
     int64_t pair[2];        /* their index in ttd_result.pairs, -1 if none */
     const char *check;      /* the lock-free call */
@@ -316,6 +315,8 @@ typedef struct ttd_race {
                                later check's entry); unordered only: the
                                later check's entry too */
     uint64_t end_ns;        /* when the first act released its lock */
+    uint64_t check_ns[2];   /* each thread's check entry (thread[] order) */
+    uint64_t release_ns[2]; /* each thread's act released its lock */
     const char *lock;       /* the act's lock ("mutex#1"), NULL if none */
     int check_locked;       /* 1: a lock was held during the check */
     int act_locked;         /* 1: the act took or held a lock */

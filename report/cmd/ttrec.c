@@ -604,7 +604,7 @@ static int diff_runs(const opts *o, const hunt *h)
     if (!o->quiet) {
         fprintf(stderr, "ttrec:");
         for (size_t i = 0; i < n; i++)
-            fprintf(stderr, " %s", av[i]);
+            fprintf(stderr, strchr(av[i], ' ') ? " '%s'" : " %s", av[i]);
         fputc('\n', stderr);
     }
     fflush(NULL);
