@@ -831,7 +831,7 @@ static void race_svg(hw *w, const ttd_race *x)
             SVG_LABEL, y + SVG_LANE / 2, SVG_W - 10, y + SVG_LANE / 2);
         raw(w, "<rect class=\"window\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                "fill=\"#cf222e\" opacity=\"0.3\"><title>%.3f..%.3f ms: ", xa, y + 2,
-            xb - xa + 1, SVG_LANE - 4, (double)x->check_ns[k] / 1e6,
+            xb - xa > 3 ? xb - xa : 3, SVG_LANE - 4, (double)x->check_ns[k] / 1e6,
             (double)x->release_ns[k] / 1e6);
         esc(w, x->check);
         raw(w, " ... ");
