@@ -99,6 +99,8 @@ typedef struct hthread {
     uint32_t *cvc;          /* candidate clocks: (depth*CANDS + k)*nt */
     size_t cvcap;           /* depths with room in cvc */
     int held;               /* mutexes held */
+    int created;            /* 1: its create was seen (or it is main) */
+    int nopen;              /* windows open */
     uint64_t wait_mutex;    /* the mutex of a condition wait */
     win ring[RING];         /* last windows */
     uint64_t nwin;          /* windows made */
@@ -183,6 +185,7 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
         }
         t->vc[i] = 1;
         t->n = 1;           /* the top level */
+        t->created = i == 0;
     }
     *out = h;
     return 0;
@@ -322,14 +325,20 @@ static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
 {
     for (uint32_t t = 0; t < h->nt; t++) {
         const hthread *o = &h->th[t];
-        if (t == u || !o->nwin)
+        size_t n = o->nwin < RING ? (size_t)o->nwin : RING;
+        if (t == u)
             continue;
-        for (size_t k = 0; k < RING && k < o->nwin; k++) {
-            const win *p = &o->ring[k];
-            if (p->open || p->check != w->check || p->act != w->act ||
-                p->caller != w->caller || p->erel <= w->vc[t] || p->r > w->r)
+        /* newest first: a thread's releases only go up, so once one
+         * happened before w's check, all older ones did */
+        for (size_t j = 0; j < n; j++) {
+            const win *p = &o->ring[(o->nwin - 1 - j) % RING];
+            if (p->open)
                 continue;
-            found(h, t, p, u, w);
+            if (p->erel <= w->vc[t])
+                break;
+            if (p->check == w->check && p->act == w->act && p->caller == w->caller &&
+                p->r <= w->r)
+                found(h, t, p, u, w);
         }
     }
 }
@@ -338,13 +347,13 @@ static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
 static void close_windows(struct ttdi_hb *h, uint32_t self, uint64_t now)
 {
     hthread *t = &h->th[self];
-    size_t n = t->nwin < RING ? (size_t)t->nwin : RING;
 
-    for (size_t k = 0; k < n; k++) {
-        win *w = &t->ring[k];
+    for (uint64_t j = t->nwin; j-- > 0 && t->nopen && t->nwin - j <= RING;) {
+        win *w = &t->ring[j % RING];  /* the open ones are the newest */
         if (!w->open)
             continue;
         w->open = 0;
+        t->nopen--;
         w->r = now;
         w->erel = t->vc[self];
         compare(h, self, w);
@@ -360,6 +369,7 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
 
     for (size_t k = 0; k < c->ncand; k++) {
         win *w = &t->ring[t->nwin++ % RING];
+        t->nopen += !w->open;
         w->check = c->c[k].fn;
         w->act = j + 1 < t->n ? t->f[j + 1].fn : 0;
         w->caller = c->fn;
@@ -444,7 +454,9 @@ static void returned(struct ttdi_hb *h, hthread *t, size_t j, const hframe *f)
         p->ncand++;
     }
     p->c[k] = (cand){f->fn, f->t0};
-    memcpy(&t->cvc[(j * CANDS + k) * h->nt], t->vc, h->nt * sizeof *t->vc);
+    uint32_t *dst = &t->cvc[(j * CANDS + k) * h->nt];
+    for (size_t i = 0; i < h->nt; i++) /* few threads: no memcpy call */
+        dst[i] = t->vc[i];
 }
 
 static void exit_call(struct ttdi_hb *h, hthread *t, uint64_t fn)
@@ -490,8 +502,10 @@ static int thread_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
     if (ev->code == TTF_SOP_CREATE) {
         if (o)
             o->thread = ev->sync_arg;
-        if (ev->sync_arg >= 0 && (uint64_t)ev->sync_arg < h->nt)
+        if (ev->sync_arg >= 0 && (uint64_t)ev->sync_arg < h->nt) {
             vc_join(h->th[ev->sync_arg].vc, t->vc, h->nt);
+            h->th[ev->sync_arg].created = 1;
+        }
         t->vc[self]++;
     } else if (o && o->thread >= 0 && (uint64_t)o->thread < h->nt) {
         acquire_from(h, t, h->th[o->thread].vc);
@@ -537,7 +551,7 @@ int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
     if (ev->thread >= h->nt)
         return 0;
     hthread *t = &h->th[ev->thread];
-    h->last_ns = ev->time_ns;
+    h->last_ns = ev->time_ns > h->last_ns ? ev->time_ns : h->last_ns;
     switch (ev->kind) {
     case TTF_EV_ENTER:
         return push(h, t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
@@ -562,15 +576,58 @@ void ttdi_hb_finish(struct ttdi_hb *h)
         }
 }
 
+/* One thread's iterator in a walk: its next event held back until the
+ * other threads' earlier sync operations are done. */
+typedef struct cursor {
+    ttf_iter *it;
+    ttf_event ev;           /* the held event */
+    int held;               /* 1: ev waits its turn; 0: the thread is done */
+} cursor;
+
+/* Feed thread i's events until one must wait its turn: a sync operation,
+ * or any event of a thread whose create was not seen yet (its clock may
+ * still take its parent's). 0 or an error. */
+static int advance(struct ttdi_hb *h, cursor *c, uint32_t i, uint64_t until_ns)
+{
+    int rc;
+
+    c->held = 0;
+    while ((rc = ttf_iter_next(c->it, &c->ev)) > 0 && c->ev.time_ns <= until_ns) {
+        if (c->ev.kind == TTF_EV_SYNC_OP || !h->th[i].created) {
+            c->held = 1;
+            return 0;
+        }
+        if ((rc = ttdi_hb_event(h, &c->ev)) < 0)
+            return rc;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* The walk runs each thread alone between its sync operations (calls
+ * touch only their own thread) and takes the held events in time order
+ * (ties by thread, as the reader merges): the same order as a merged
+ * iteration where it matters, without a heap step per event. */
 int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
 {
-    ttf_iter *it;
-    ttf_event ev;
-    int rc = ttf_iter_open(t, TTF_ALL_THREADS, &it);
+    cursor *c = calloc(h->nt + 1, sizeof *c);
+    int rc = c ? 0 : TT_ENOMEM;
 
-    while (rc >= 0 && (rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns <= until_ns)
-        rc = ttdi_hb_event(h, &ev);
-    ttf_iter_close(it);
+    for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
+        if ((rc = ttf_iter_open(t, i, &c[i].it)) >= 0)
+            rc = advance(h, &c[i], i, until_ns);
+    while (rc >= 0) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < h->nt; i++)
+            if (c[i].held && (best == UINT32_MAX || c[i].ev.time_ns < c[best].ev.time_ns))
+                best = i;
+        if (best == UINT32_MAX)
+            break;
+        if ((rc = ttdi_hb_event(h, &c[best].ev)) >= 0)
+            rc = advance(h, &c[best], best, until_ns);
+    }
+    for (uint32_t i = 0; c && i < h->nt; i++)
+        ttf_iter_close(c[i].it);
+    free(c);
     ttdi_hb_finish(h);
     return rc < 0 ? rc : 0;
 }
