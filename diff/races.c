@@ -65,6 +65,7 @@
 typedef struct cand {
     uint64_t fn;            /* function id */
     uint64_t t0;            /* its entry */
+    uint32_t ver;           /* the thread's clock version then */
 } cand;
 
 /* One open call. f[0] of a thread is its top level. */
@@ -94,10 +95,10 @@ typedef struct win {
 /* A thread during the walk. */
 typedef struct hthread {
     uint32_t *vc;           /* its vector clock */
+    uint32_t ver;           /* bumped when an acquire changed another
+                               thread's entry of vc */
     hframe *f;              /* open calls, f[0] the top level */
     size_t n, cap;
-    uint32_t *cvc;          /* candidate clocks: (depth*CANDS + k)*nt */
-    size_t cvcap;           /* depths with room in cvc */
     int held;               /* mutexes held */
     int created;            /* 1: its create was seen (or it is main) */
     int nopen;              /* windows open */
@@ -198,7 +199,6 @@ void ttdi_hb_free(struct ttdi_hb *h)
     for (size_t i = 0; h->th && i < h->nt; i++) {
         free(h->th[i].vc);
         free(h->th[i].f);
-        free(h->th[i].cvc);
         for (size_t k = 0; k < RING; k++)
             free(h->th[i].ring[k].vc);
     }
@@ -253,8 +253,8 @@ static int release_into(struct ttdi_hb *h, hthread *t, uint32_t self, hobj *o)
 
 static void acquire_from(struct ttdi_hb *h, hthread *t, const uint32_t *vc)
 {
-    if (vc)
-        vc_join(t->vc, vc, h->nt);
+    if (vc && vc_join(t->vc, vc, h->nt))
+        t->ver++;
 }
 
 /* ---- windows ----------------------------------------------------------------- */
@@ -370,6 +370,8 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
     for (size_t k = 0; k < c->ncand; k++) {
         win *w = &t->ring[t->nwin++ % RING];
         t->nopen += !w->open;
+        if (c->c[k].ver != t->ver)
+            continue;   /* it acquired between check and act: not this shape */
         w->check = c->c[k].fn;
         w->act = j + 1 < t->n ? t->f[j + 1].fn : 0;
         w->caller = c->fn;
@@ -377,7 +379,7 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
         w->lock = lock;
         w->open = 1;
         w->nearest = k + 1 == c->ncand;
-        memcpy(w->vc, &t->cvc[(j * CANDS + k) * h->nt], h->nt * sizeof *w->vc);
+        memcpy(w->vc, t->vc, h->nt * sizeof *w->vc); /* the clock at the check */
         w->nstack = 0;
         for (size_t i = first; i <= j + 1 && i < t->n; i++)
             w->stack[w->nstack++] = t->f[i].fn;
@@ -400,7 +402,7 @@ static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
 
 /* ---- calls --------------------------------------------------------------------- */
 
-static int push(struct ttdi_hb *h, hthread *t, uint64_t fn, uint64_t now)
+static int push(hthread *t, uint64_t fn, uint64_t now)
 {
     if (t->n == t->cap) {
         size_t nc = 2 * t->cap;
@@ -410,13 +412,6 @@ static int push(struct ttdi_hb *h, hthread *t, uint64_t fn, uint64_t now)
         t->f = f;
         t->cap = nc;
     }
-    if (t->cvcap < t->cap) {
-        uint32_t *v = realloc(t->cvc, t->cap * CANDS * h->nt * sizeof *v);
-        if (!v)
-            return TT_ENOMEM;
-        t->cvc = v;
-        t->cvcap = t->cap;
-    }
     hframe *f = &t->f[t->n++];
     f->fn = fn;
     f->t0 = now;
@@ -425,11 +420,11 @@ static int push(struct ttdi_hb *h, hthread *t, uint64_t fn, uint64_t now)
     return 0;
 }
 
-/* Frame f returned into its caller p (index j): a locking call ends p's
- * stretch; a lock-free one is a candidate check (its clock copied). */
-static void returned(struct ttdi_hb *h, hthread *t, size_t j, const hframe *f)
+/* Frame f returned into its caller p: a locking call ends p's stretch; a
+ * lock-free one is a candidate check (the newest; a function seen again
+ * moves to the end). */
+static void returned(hthread *t, hframe *p, const hframe *f)
 {
-    hframe *p = &t->f[j];
     size_t k = 0;
 
     if (f->locked) {
@@ -439,27 +434,16 @@ static void returned(struct ttdi_hb *h, hthread *t, size_t j, const hframe *f)
     }
     while (k < p->ncand && p->c[k].fn != f->fn)
         k++;
-    if (k == CANDS) {       /* full: forget the oldest */
-        memmove(&p->c[0], &p->c[1], (CANDS - 1) * sizeof p->c[0]);
-        memmove(&t->cvc[j * CANDS * h->nt], &t->cvc[(j * CANDS + 1) * h->nt],
-                (CANDS - 1) * h->nt * sizeof *t->cvc);
-        k = CANDS - 1;
-    } else if (k < p->ncand) { /* seen again: to the end, newest */
-        cand c = p->c[k];
-        uint32_t *v = &t->cvc[j * CANDS * h->nt];
-        memmove(&p->c[k], &p->c[k + 1], (size_t)(p->ncand - k - 1) * sizeof c);
-        memmove(&v[k * h->nt], &v[(k + 1) * h->nt], (p->ncand - k - 1) * h->nt * sizeof *v);
-        k = p->ncand - 1u;
-    } else {
+    if (k == CANDS)         /* full: forget the oldest */
+        k = 0;
+    if (k < p->ncand)
+        memmove(&p->c[k], &p->c[k + 1], (size_t)(p->ncand - k - 1) * sizeof p->c[0]);
+    else
         p->ncand++;
-    }
-    p->c[k] = (cand){f->fn, f->t0};
-    uint32_t *dst = &t->cvc[(j * CANDS + k) * h->nt];
-    for (size_t i = 0; i < h->nt; i++) /* few threads: no memcpy call */
-        dst[i] = t->vc[i];
+    p->c[p->ncand - 1] = (cand){f->fn, f->t0, t->ver};
 }
 
-static void exit_call(struct ttdi_hb *h, hthread *t, uint64_t fn)
+static void exit_call(hthread *t, uint64_t fn)
 {
     size_t i = t->n;
 
@@ -468,18 +452,21 @@ static void exit_call(struct ttdi_hb *h, hthread *t, uint64_t fn)
     if (i <= 1 || t->f[i - 1].fn != fn)
         return;
     while (t->n >= i) {
-        hframe f = t->f[--t->n];
-        returned(h, t, t->n - 1, &f);
+        t->n--;
+        returned(t, &t->f[t->n - 1], &t->f[t->n]);
     }
 }
 
 /* ---- sync operations ----------------------------------------------------------- */
 
+/* Before the acquire's join: the windows take the clock their checks
+ * had (unchanged since, or the candidate is dropped). */
 static void acquired(struct ttdi_hb *h, hthread *t, hobj *o, int opens)
 {
-    acquire_from(h, t, o ? o->vc : NULL);
-    if (!t->held++ && opens)
+    if (!t->held && opens)
         act_begins(h, t, o ? o->num : 0);
+    acquire_from(h, t, o ? o->vc : NULL);
+    t->held++;
     t->f[t->n - 1].locked = 1;
 }
 
@@ -503,6 +490,9 @@ static int thread_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
         if (o)
             o->thread = ev->sync_arg;
         if (ev->sync_arg >= 0 && (uint64_t)ev->sync_arg < h->nt) {
+            /* no version bump: libttcap records the create once
+             * pthread_create returned, and what the child did before
+             * that record came after the create all the same */
             vc_join(h->th[ev->sync_arg].vc, t->vc, h->nt);
             h->th[ev->sync_arg].created = 1;
         }
@@ -554,9 +544,9 @@ int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
     h->last_ns = ev->time_ns > h->last_ns ? ev->time_ns : h->last_ns;
     switch (ev->kind) {
     case TTF_EV_ENTER:
-        return push(h, t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
+        return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
     case TTF_EV_EXIT:
-        exit_call(h, t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr);
+        exit_call(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr);
         return 0;
     case TTF_EV_SYNC_OP:
         return sync_op(h, ev->thread, ev);
