@@ -239,9 +239,8 @@ static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_tra
 }
 
 /* The races of the bad run (races.c), when threads matter: the split came
- * while two threads of the bad run ran, or the calls are the same and the
- * runs ended differently (or the bad run is known to have failed). Only
- * with SYNC_OP records. */
+ * while two threads of the bad run ran, or the runs ended differently (or
+ * the bad run is known to have failed). Only with SYNC_OP records. */
 static int races(ttd_diff *d)
 {
     const ttf_trace *bt = d->r[TTD_BAD].t;
@@ -249,7 +248,7 @@ static int races(ttd_diff *d)
     int fail = d->res.outcome.differs || d->res.outcome.failed;
 
     if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
-        !d->res.diverged || (dv ? running_at(bt, dv->bad_time_ns) < 2 : !fail))
+        !d->res.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
         return 0;
     size_t nb = d->o.nbaselines;
     int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);

@@ -60,6 +60,9 @@
 #define OBJ_CAP 4096        /* sync objects per run (hash slots) */
 #define UP_MAX 4            /* callers searched for a check above the lock */
 #define POP_MAX 8           /* frames an EXIT may close (longjmp) */
+#define FN_CAP 4096         /* lock-taking functions tracked (hash slots) */
+#define FN_BLOOM (1u << 16) /* bits of their filter */
+#define UNPROT UINT64_MAX   /* agg.caller of an unprotected-call finding */
 
 /* A candidate check: a lock-free call that returned in its caller. */
 typedef struct cand {
@@ -74,6 +77,8 @@ typedef struct hframe {
     uint64_t t0;            /* entered at */
     uint8_t locked;         /* 1: held or took a lock */
     uint8_t ncand;          /* candidate checks among its children */
+    uint16_t lock;          /* the first mutex it took inside, 0 none */
+    uint32_t ver;           /* the thread's clock version at entry */
     cand c[CANDS];          /* oldest first */
 } hframe;
 
@@ -105,7 +110,18 @@ typedef struct hthread {
     uint64_t wait_mutex;    /* the mutex of a condition wait */
     win ring[RING];         /* last windows */
     uint64_t nwin;          /* windows made */
+    win calls[RING];        /* last calls of lock-taking functions (check =
+                               act = the function, caller UNPROT, a..r the
+                               call, lock 0 when it took none) */
+    uint64_t ncalls;
 } hthread;
+
+/* A function that took a lock in some call of the run. */
+typedef struct fnstat {
+    uint64_t fn;            /* 0: free slot */
+    uint64_t locked;        /* its calls that took a lock */
+    int lock;               /* the first one's mutex number */
+} fnstat;
 
 /* A sync object. */
 typedef struct hobj {
@@ -122,11 +138,13 @@ typedef struct agg {
     uint64_t overlaps;      /* windows that overlapped */
     uint64_t unordered;     /* unordered windows that did not */
     int best_over;          /* the kept instance overlapped */
+    int best_q;             /* its quality: 2 overlapped + 1 both lock-free */
     int nearest;            /* its check was the last call before the act */
     uint64_t dist;          /* its distance from the focus */
     uint32_t th[2];         /* its threads, first act first */
     uint64_t time, end;     /* both between / the first release */
     uint64_t a[2], r[2];    /* each thread's check entry and release */
+    int plock[2];           /* unprotected calls: each call's lock, 0 none */
     int lock;
     uint64_t stack[2][STACK_KEEP];
     uint8_t nstack[2];
@@ -141,6 +159,8 @@ struct ttdi_hb {
     agg ag[AGG_CAP];
     size_t nag;
     uint64_t last_ns;       /* latest event time */
+    fnstat *fns;            /* FN_CAP slots */
+    uint64_t *bloom;        /* FN_BLOOM bits: fn may be in fns */
 };
 
 static uint32_t *vc_new(size_t nt)
@@ -166,7 +186,9 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
 
     *out = NULL;
     if (!h || !(h->th = calloc(nt + 1, sizeof *h->th)) ||
-        !(h->objs = calloc(OBJ_CAP, sizeof *h->objs))) {
+        !(h->objs = calloc(OBJ_CAP, sizeof *h->objs)) ||
+        !(h->fns = calloc(FN_CAP, sizeof *h->fns)) ||
+        !(h->bloom = calloc(FN_BLOOM / 64, sizeof *h->bloom))) {
         ttdi_hb_free(h);
         return TT_ENOMEM;
     }
@@ -178,7 +200,7 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
         t->f = calloc(t->cap, sizeof *t->f);
         t->vc = vc_new(nt);
         for (size_t k = 0; k < RING && t->vc; k++)
-            if (!(t->ring[k].vc = vc_new(nt)))
+            if (!(t->ring[k].vc = vc_new(nt)) || !(t->calls[k].vc = vc_new(nt)))
                 t->vc = NULL;
         if (!t->f || !t->vc) {
             ttdi_hb_free(h);
@@ -199,13 +221,17 @@ void ttdi_hb_free(struct ttdi_hb *h)
     for (size_t i = 0; h->th && i < h->nt; i++) {
         free(h->th[i].vc);
         free(h->th[i].f);
-        for (size_t k = 0; k < RING; k++)
+        for (size_t k = 0; k < RING; k++) {
             free(h->th[i].ring[k].vc);
+            free(h->th[i].calls[k].vc);
+        }
     }
     for (size_t i = 0; h->objs && i < OBJ_CAP; i++)
         free(h->objs[i].vc);
     free(h->th);
     free(h->objs);
+    free(h->fns);
+    free(h->bloom);
     free(h);
 }
 
@@ -286,8 +312,8 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
                   const win *w)
 {
     agg *g = agg_of(h, w);
-    int over = w->a < p->r;
     uint64_t when = p->a > w->a ? p->a : w->a;
+    int over = when < (p->r < w->r ? p->r : w->r);
 
     if (!g)
         return;
@@ -296,19 +322,21 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
     else
         g->unordered++;
     uint64_t dist = absdiff(when, h->focus);
-    if (g->overlaps + g->unordered > 1 && (g->best_over > over ||
-                                           (g->best_over == over && dist > g->dist)))
+    int q = 2 * over + (!p->lock && !w->lock); /* both calls without it: better */
+    if (g->overlaps + g->unordered > 1 && (g->best_q > q || (g->best_q == q && dist > g->dist)))
         return;
     int lo = tp > tw;       /* the lower thread index first */
+    g->best_q = q;
     const win *x[2] = {p, w};
     uint32_t th[2] = {tp, tw};
     g->best_over = over;
     g->nearest = p->nearest && w->nearest;
     g->dist = dist;
     g->time = when;
-    g->end = p->r;
+    g->end = p->r < w->r ? p->r : w->r;
     g->lock = w->lock ? w->lock : p->lock;
     for (int k = 0; k < 2; k++) {
+        g->plock[k] = x[k ^ lo]->lock;
         g->th[k] = th[k ^ lo];
         g->a[k] = x[k ^ lo]->a;
         g->r[k] = x[k ^ lo]->r;
@@ -325,13 +353,15 @@ static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
 {
     for (uint32_t t = 0; t < h->nt; t++) {
         const hthread *o = &h->th[t];
-        size_t n = o->nwin < RING ? (size_t)o->nwin : RING;
+        uint64_t nw = o->nwin;
+        const win *ring = o->ring;
+        size_t n = nw < RING ? (size_t)nw : RING;
         if (t == u)
             continue;
         /* newest first: a thread's releases only go up, so once one
          * happened before w's check, all older ones did */
         for (size_t j = 0; j < n; j++) {
-            const win *p = &o->ring[(o->nwin - 1 - j) % RING];
+            const win *p = &ring[(nw - 1 - j) % RING];
             if (p->open)
                 continue;
             if (p->erel <= w->vc[t])
@@ -417,7 +447,89 @@ static int push(hthread *t, uint64_t fn, uint64_t now)
     f->t0 = now;
     f->locked = t->held > 0;
     f->ncand = 0;
+    f->lock = 0;
+    f->ver = t->ver;
     return 0;
+}
+
+/* ---- unprotected calls --------------------------------------------------------- */
+
+static size_t fn_hash(uint64_t fn)
+{
+    return (size_t)((fn * 0x9E3779B97F4A7C15ull) >> 40);
+}
+
+/* The lock-taking function fn (added when add), NULL if not (or full). */
+static fnstat *fn_find(struct ttdi_hb *h, uint64_t fn, int add)
+{
+    size_t b = fn_hash(fn) % FN_BLOOM, i = fn_hash(fn) % FN_CAP;
+
+    if (!add && !(h->bloom[b / 64] >> (b % 64) & 1))
+        return NULL;        /* the common case: one bit */
+    for (size_t k = 0; k < FN_CAP; k++, i = (i + 1) % FN_CAP) {
+        if (h->fns[i].fn == fn)
+            return &h->fns[i];
+        if (h->fns[i].fn)
+            continue;
+        if (!add)
+            return NULL;
+        h->bloom[b / 64] |= 1ull << (b % 64);
+        h->fns[i].fn = fn;
+        return &h->fns[i];
+    }
+    return NULL;
+}
+
+/* Call w of thread u (of a lock-taking function) against the other
+ * threads' calls of it: unordered when neither one's exit happened before
+ * the other's entry, and at least one of them took no lock. The threads
+ * are walked apart between sync operations, so either may come first. */
+static void compare_calls(struct ttdi_hb *h, uint32_t u, const win *w)
+{
+    for (uint32_t t = 0; t < h->nt; t++) {
+        const hthread *o = &h->th[t];
+        size_t n = o->ncalls < RING ? (size_t)o->ncalls : RING;
+        if (t == u)
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            const win *p = &o->calls[(o->ncalls - 1 - j) % RING];
+            if (p->erel <= w->vc[t])
+                break;      /* p and all older ones before w */
+            if (p->check != w->check || (p->lock && w->lock) || w->erel <= p->vc[u])
+                continue;
+            if (p->r <= w->r)
+                found(h, t, p, u, w);
+            else
+                found(h, u, w, t, p);
+        }
+    }
+}
+
+/* A call f of a lock-taking function returned (thread self, f at depth
+ * t->n): kept; a lock-free one is compared with the other threads' calls
+ * of it (at least one of two overlapping calls then ran without the lock
+ * the function's other calls take). */
+static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint64_t now)
+{
+    hthread *t = &h->th[self];
+    fnstat *s = fn_find(h, f->fn, f->lock != 0);
+
+    if (!s || (f->locked && !f->lock))
+        return;             /* not lock-taking, or inside an outer lock */
+    if (f->lock && !s->locked++)
+        s->lock = f->lock;
+    win *w = &t->calls[t->ncalls++ % RING];
+    size_t first = t->n >= STACK_KEEP ? t->n - (STACK_KEEP - 1) : 1;
+    uint32_t *vc = w->vc;
+    *w = (win){f->fn, f->fn, UNPROT, f->t0, now, t->vc[self], f->lock, 0, 1, vc, {0}, 0};
+    for (size_t i = first; i <= t->n; i++)
+        w->stack[w->nstack++] = t->f[i].fn;
+    /* the clock at its entry: the same now for a lock-free call (no
+     * acquire since, nor a join); a locking call keeps its clock at the
+     * exit (later: it can only hide a race, never make one up) */
+    memcpy(w->vc, t->vc, h->nt * sizeof *vc);
+    if (f->lock || f->ver == t->ver)
+        compare_calls(h, self, w);
 }
 
 /* Frame f returned into its caller p: a locking call ends p's stretch; a
@@ -443,8 +555,9 @@ static void returned(hthread *t, hframe *p, const hframe *f)
     p->c[p->ncand - 1] = (cand){f->fn, f->t0, t->ver};
 }
 
-static void exit_call(hthread *t, uint64_t fn)
+static void exit_call(struct ttdi_hb *h, uint32_t self, uint64_t fn, uint64_t now)
 {
+    hthread *t = &h->th[self];
     size_t i = t->n;
 
     while (i > 1 && t->n - i < POP_MAX && t->f[i - 1].fn != fn)
@@ -453,7 +566,12 @@ static void exit_call(hthread *t, uint64_t fn)
         return;
     while (t->n >= i) {
         t->n--;
-        returned(t, &t->f[t->n - 1], &t->f[t->n]);
+        if (t->f[t->n].lock || !t->f[t->n].locked)
+            lockfn_call(h, self, &t->f[t->n], now);
+        hframe *p = &t->f[t->n - 1];
+        if (!p->lock)
+            p->lock = t->f[t->n].lock;
+        returned(t, p, &t->f[t->n]);
     }
 }
 
@@ -468,6 +586,8 @@ static void acquired(struct ttdi_hb *h, hthread *t, hobj *o, int opens)
     acquire_from(h, t, o ? o->vc : NULL);
     t->held++;
     t->f[t->n - 1].locked = 1;
+    if (!t->f[t->n - 1].lock && o && o->num < 65536)
+        t->f[t->n - 1].lock = (uint16_t)o->num;
 }
 
 static int released(struct ttdi_hb *h, uint32_t self, hobj *o, uint64_t now)
@@ -546,7 +666,7 @@ int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
     case TTF_EV_ENTER:
         return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
     case TTF_EV_EXIT:
-        exit_call(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr);
+        exit_call(h, ev->thread, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
         return 0;
     case TTF_EV_SYNC_OP:
         return sync_op(h, ev->thread, ev);
@@ -659,8 +779,9 @@ static const agg *in_good(const ttdi_race_run *gr, const struct ttdi_hb *gh,
 {
     for (size_t i = 0; gh && i < gh->nag; i++) {
         const agg *g = &gh->ag[i];
-        if (!g->act != !act || strcmp(fname(gr->norm, g->check, 0), check) ||
-            strcmp(fname(gr->norm, g->caller, 0), caller))
+        if ((g->caller == UNPROT) != !caller || !g->act != !act ||
+            strcmp(fname(gr->norm, g->check, 0), check) ||
+            (caller && strcmp(fname(gr->norm, g->caller, 0), caller)))
             continue;
         if (!act || !strcmp(fname(gr->norm, g->act, 0), act))
             return g;
@@ -695,6 +816,25 @@ static int stacks(struct ttfi_arena *a, ttdi_norm *n, const agg *g, ttd_race *r)
     return 0;
 }
 
+/* The sentence of an unprotected-call race (good: what the good runs say). */
+static const char *unprot_text(struct ttfi_arena *a, const ttd_race *r, const char *lock,
+                               const char *good)
+{
+    char buf[1024], who[200];
+
+    if (r->check_locked != r->act_locked)
+        snprintf(who, sizeof who, "%s's call took no lock, %s's took %s",
+                 r->thread_name[r->check_locked], r->thread_name[!r->check_locked], lock);
+    else
+        snprintf(who, sizeof who, "neither call took %s", lock);
+    snprintf(buf, sizeof buf, "in the %s run, %s and %s were both inside `%s` at %.1f ms%s, "
+             "not ordered by any lock; %s, which %" PRIu64 " other call%s of it took%s",
+             r->run ? "bad" : "good", r->thread_name[0], r->thread_name[1], r->check,
+             (double)r->time_ns / 1e6, r->overlapped ? "" : " (or could have been)", who,
+             r->locked_calls, r->locked_calls == 1 ? "" : "s", good);
+    return ttfi_arena_strcpy(a, buf);
+}
+
 /* The sentence of a race. */
 static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
 {
@@ -707,6 +847,8 @@ static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
         snprintf(good, sizeof good, "; the good runs had that too (%" PRIu64 " time%s, "
                  "%" PRIu64 " in the bad run)", r->good_count, r->good_count == 1 ? "" : "s",
                  r->count);
+    if (r->kind == TTD_RACE_UNPROTECTED)
+        return unprot_text(a, r, lock, good);
     if (r->overlapped)
         snprintf(buf, sizeof buf, "in the %s run, %s and %s were both between `%s` and `%s` "
                  "at %.1f ms, not ordered by any lock; the check is outside %s, the act "
@@ -741,17 +883,19 @@ static double score(const ttd_race *r, const agg *g, size_t ngood)
 }
 
 /* One race of the bad run from its findings g (and the good runs'). */
-static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_hb *const *gh,
-                    const agg *g, ttd_race *r)
+static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_hb *bh,
+                    struct ttdi_hb *const *gh, const agg *g, ttd_race *r)
 {
     const ttdi_race_run *b = &in->bad;
+    int unprot = g->caller == UNPROT;
+    const fnstat *fs = unprot ? fn_find(bh, g->check, 0) : NULL;
     char lock[32];
 
-    r->kind = TTD_RACE_CHECK_ACT;
+    r->kind = unprot ? TTD_RACE_UNPROTECTED : TTD_RACE_CHECK_ACT;
     r->run = TTD_BAD;
     r->check = fname(b->norm, g->check, g->time);
-    r->act = act_name(a, b->norm, g);
-    const char *caller = fname(b->norm, g->caller, g->time);
+    r->act = unprot ? r->check : act_name(a, b->norm, g);
+    const char *caller = unprot ? NULL : fname(b->norm, g->caller, g->time);
     for (int k = 0; k < 2; k++) {
         r->thread[k] = g->th[k];
         r->thread_name[k] = thread_label(a, b->t, g->th[k]);
@@ -761,9 +905,13 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
     }
     r->time_ns = g->time;
     r->end_ns = g->end;
-    snprintf(lock, sizeof lock, "mutex#%d", g->lock);
-    r->lock = g->lock ? ttfi_arena_strcpy(a, lock) : NULL;
-    r->act_locked = 1;
+    int lk = fs ? fs->lock : g->lock;
+    snprintf(lock, sizeof lock, "mutex#%d", lk);
+    r->lock = lk ? ttfi_arena_strcpy(a, lock) : NULL;
+    r->check_locked = unprot && g->plock[0];
+    r->act_locked = !unprot || g->plock[1];
+    r->locked_calls = fs ? fs->locked - (uint64_t)(g->plock[0] != 0) -
+                           (uint64_t)(g->plock[1] != 0) : 0;
     r->overlapped = g->best_over;
     r->count = g->best_over ? g->overlaps : g->unordered;
     r->good_compared = in->ngood > 0;
@@ -820,7 +968,7 @@ int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **o
         goto done;
     }
     for (size_t i = 0; i < bh->nag && rc >= 0; i++)
-        rc = one_race(a, in, gh, &bh->ag[i], &v[n++]);
+        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[n++]);
     if (rc >= 0) {
         qsort(v, n, sizeof *v, race_cmp);
         *out = v;

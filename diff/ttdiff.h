@@ -292,11 +292,17 @@ typedef struct ttd_outcome {
 
 /* What a race is (ttd_race.kind). */
 enum ttd_race_kind {
-    TTD_RACE_CHECK_ACT = 1  /* "unordered_check_act": two threads each
+    TTD_RACE_CHECK_ACT = 1, /* "unordered_check_act": two threads each
                                between a lock-free call (the check) and a
                                later call of the same caller that took a
                                lock (the act), with nothing ordering one
                                thread's act before the other's check */
+    TTD_RACE_UNPROTECTED    /* "unordered_unprotected_call": two threads'
+                               calls of a function whose other calls in the
+                               run take a lock, at least one of the two
+                               without it, with nothing ordering them (the
+                               "unprotected" of ttd_interleave without good
+                               runs to learn from); check = act = it */
 };
 
 /* A race: calls of two threads of one run that nothing (no lock, no
@@ -318,8 +324,12 @@ typedef struct ttd_race {
     uint64_t check_ns[2];   /* each thread's check entry (thread[] order) */
     uint64_t release_ns[2]; /* each thread's act released its lock */
     const char *lock;       /* the act's lock ("mutex#1"), NULL if none */
-    int check_locked;       /* 1: a lock was held during the check */
-    int act_locked;         /* 1: the act took or held a lock */
+    int check_locked;       /* 1: a lock was held during the check
+                               (UNPROTECTED: thread[0]'s call took one) */
+    int act_locked;         /* 1: the act took or held a lock
+                               (UNPROTECTED: thread[1]'s call took one) */
+    uint64_t locked_calls;  /* UNPROTECTED: the run's other calls of the
+                               function that took the lock; else 0 */
     int overlapped;         /* 1: both threads were between check and act
                                at once; 0: they were not, but nothing
                                ordered them (they could have been) */

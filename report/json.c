@@ -322,7 +322,8 @@ static void options(jw *w, const ttd_options *o)
 static void race(jw *w, const ttd_race *x)
 {
     open_c(w, '{');
-    k_str(w, "kind", "unordered_check_act");
+    k_str(w, "kind", x->kind == TTD_RACE_UNPROTECTED ? "unordered_unprotected_call"
+                                                     : "unordered_check_act");
     k_str(w, "run", x->run == TTD_BAD ? "bad" : "good");
     key(w, "threads");
     open_c(w, '[');
@@ -352,6 +353,7 @@ static void race(jw *w, const ttd_race *x)
     k_bool(w, "act_locked", x->act_locked);
     k_bool(w, "overlapped", x->overlapped);
     k_u64(w, "count", x->count);
+    k_u64(w, "locked_calls", x->locked_calls);
     k_bool(w, "seen_in_good", x->seen_in_good);
     if (x->good_compared)
         k_u64(w, "good_count", x->good_count);

@@ -352,6 +352,52 @@ static void test_locked_check_no_race(void **state)
     ttfi_arena_free(&a);
 }
 
+/* A function whose calls take a lock, called by two threads at once
+ * without it (the unprotected call, learnt from the run itself): named;
+ * called the same way one after the other with the lock passed between
+ * them: not. The threads are walked apart, so the later call in time may
+ * be seen first. */
+static void unprotected(const char *name, int overlap)
+{
+    dt t;
+    open_trace(&t, name);
+    run(&t, 1, "@1000 parse{ lex{");          /* a locking call of lex */
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);      /* 1040 */
+    run(&t, 1, "} lex{ @2000 } }");           /* lex without it: 1060..2010 */
+    run(&t, 2, overlap ? "@1100" : "@2100");
+    if (!overlap) {                           /* ordered by the mutex */
+        op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    }
+    run(&t, 2, "parse{ lex{ } }");            /* lex without it, inside 1060..2010 */
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_unprotected_call(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    unprotected("unprot.trc", 1);
+    assert_int_equal(races_of("unprot.trc", NULL, 0, &r, &a), 1);
+    assert_int_equal(r->kind, TTD_RACE_UNPROTECTED);
+    assert_true(r->overlapped);
+    assert_string_equal(r->check, "dt_lex");
+    assert_string_equal(r->lock, "mutex#1");
+    assert_false(r->check_locked);
+    assert_false(r->act_locked);
+    assert_int_equal(r->locked_calls, 1);
+    assert_non_null(strstr(r->text, "seller-0 and seller-1 were both inside `dt_lex` at "
+                                    "0.0 ms, not ordered by any lock; neither call took "
+                                    "mutex#1, which 1 other call of it took"));
+    assert_string_equal(r->stacks[0][1], "dt_lex");
+    unprotected("unprot-later.trc", 0);
+    assert_int_equal(races_of("unprot-later.trc", NULL, 0, &r, &a), 0);
+    ttfi_arena_free(&a);
+}
+
 /* The engine: the same calls, the same exit status, but the bad run is
  * known to have failed: a divergence in the outcome, with the race. */
 static void test_caught_failure(void **state)
@@ -393,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_good_runs),
         cmocka_unit_test(test_nearest_check_first),
         cmocka_unit_test(test_locked_check_no_race),
+        cmocka_unit_test(test_unprotected_call),
         cmocka_unit_test(test_caught_failure),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
