@@ -77,7 +77,8 @@ typedef struct hframe {
     uint64_t t0;            /* entered at */
     uint8_t locked;         /* 1: held or took a lock */
     uint8_t ncand;          /* candidate checks among its children */
-    uint16_t lock;          /* the first mutex it took inside, 0 none */
+    uint16_t lock;          /* the first mutex it took itself (its own
+                               code, not a callee's), 0 none */
     uint32_t ver;           /* the thread's clock version at entry */
     cand c[CANDS];          /* oldest first */
 } hframe;
@@ -568,10 +569,7 @@ static void exit_call(struct ttdi_hb *h, uint32_t self, uint64_t fn, uint64_t no
         t->n--;
         if (t->f[t->n].lock || !t->f[t->n].locked)
             lockfn_call(h, self, &t->f[t->n], now);
-        hframe *p = &t->f[t->n - 1];
-        if (!p->lock)
-            p->lock = t->f[t->n].lock;
-        returned(t, p, &t->f[t->n]);
+        returned(t, &t->f[t->n - 1], &t->f[t->n]);
     }
 }
 
@@ -967,8 +965,10 @@ int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **o
         rc = rc < 0 ? rc : TT_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < bh->nag && rc >= 0; i++)
-        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[n++]);
+    for (size_t i = 0; i < bh->nag && rc >= 0; i++) {
+        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[n]);
+        n += v[n].kind != TTD_RACE_UNPROTECTED || v[n].locked_calls > 0;
+    }
     if (rc >= 0) {
         qsort(v, n, sizeof *v, race_cmp);
         *out = v;

@@ -5,8 +5,9 @@
 # (lanes; rendered by headless Chromium, screenshot saved, when it is
 # there). The failing run is made deterministic: a wrapper passes "race"
 # (a barrier inside the window, show 0 with one ticket) from its 4th run
-# on. And a caught failure whose threads made the same calls (--fail-if on
-# the output) is a divergence in the outcome, exit 1, never "no divergence".
+# on. race_queue's unprotected reserve_slot is named too. And a caught
+# failure whose threads made the same calls (--fail-if on the output) is a
+# divergence in the outcome, exit 1, never "no divergence".
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 TTREC=$BD/ttrec
@@ -74,6 +75,20 @@ if [ -n "$CHROME" ]; then
 else
     echo "note: no chromium: the HTML lanes checked in the file only"
 fi
+
+# race_queue: reserve_slot's other calls take mutex#1; in the bad run both
+# producers ran it at once without the lock (the unprotected call, learnt
+# from the bad run itself, no good run needed to know the lock)
+rec rq-good.trc "$BD/fixtures/race_queue"
+rec rq-bad.trc "$BD/fixtures/race_queue" race
+run 1 --color never "$T/rq-good.trc" "$T/rq-bad.trc"
+has '^  1\. in the bad run, producer-1 and producer-2 were both inside `reserve_slot` at [0-9.]* ms, not ordered by any lock; neither call took mutex#1, which [0-9]* other calls of it took' "$T/out"
+has '^     producer-1: producer_main > produce > reserve_slot$' "$T/out"
+run 1 --format json "$T/rq-good.trc" "$T/rq-bad.trc"
+json "$T/out" '
+r = [x for x in d["races"] if x["kind"] == "unordered_unprotected_call"][0]
+assert r["check"] == r["act"] == "reserve_slot" and r["lock"] == "mutex#1", r
+assert r["overlapped"] and not r["check_locked"] and not r["act_locked"] and r["locked_calls"] >= 8, r'
 
 # a caught failure with the same calls: --fail-if says the 2nd run failed
 rc=0; "$TTREC" --until-fail 3 --keep 1 -o same --fail-if \

@@ -364,7 +364,14 @@ static void unprotected(const char *name, int overlap)
     run(&t, 1, "@1000 parse{ lex{");          /* a locking call of lex */
     op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
     op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);      /* 1040 */
-    run(&t, 1, "} lex{ @2000 } }");           /* lex without it: 1060..2010 */
+    run(&t, 1, "} lex{ @2000 }");             /* lex without it: 1060..2010 */
+    if (!overlap) {                           /* then a release */
+        run(&t, 1, "work{");
+        op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 1, "}");
+    }
+    run(&t, 1, "}");
     run(&t, 2, overlap ? "@1100" : "@2100");
     if (!overlap) {                           /* ordered by the mutex */
         op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
@@ -389,6 +396,7 @@ static void test_unprotected_call(void **state)
     assert_false(r->check_locked);
     assert_false(r->act_locked);
     assert_int_equal(r->locked_calls, 1);
+    assert_int_equal(r->check_ns[1], 120);  /* the later entry, seen first */
     assert_non_null(strstr(r->text, "seller-0 and seller-1 were both inside `dt_lex` at "
                                     "0.0 ms, not ordered by any lock; neither call took "
                                     "mutex#1, which 1 other call of it took"));
