@@ -266,7 +266,7 @@ static int races(ttd_diff *d)
         rc = open_race_bases(d, g, nm, tr);
     }
     ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : end_of(bt),
-                         UINT64_MAX}, g, nb + 1};
+                         UINT64_MAX}, g, nb + 1, 0};
     ttd_race *v = NULL;
     if (rc >= 0)
         rc = ttdi_races_build(&d->arena, &in, &v, &d->res.nraces);

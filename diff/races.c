@@ -816,7 +816,7 @@ static int stacks(struct ttfi_arena *a, ttdi_norm *n, const agg *g, ttd_race *r)
 
 /* The sentence of an unprotected-call race (good: what the good runs say). */
 static const char *unprot_text(struct ttfi_arena *a, const ttd_race *r, const char *lock,
-                               const char *good)
+                               const char *good, const char *run)
 {
     char buf[1024], who[200];
 
@@ -825,18 +825,19 @@ static const char *unprot_text(struct ttfi_arena *a, const ttd_race *r, const ch
                  r->thread_name[r->check_locked], r->thread_name[!r->check_locked], lock);
     else
         snprintf(who, sizeof who, "neither call took %s", lock);
-    snprintf(buf, sizeof buf, "in the %s run, %s and %s were both inside `%s` at %.1f ms%s, "
+    snprintf(buf, sizeof buf, "in %s run, %s and %s were both inside `%s` at %.1f ms%s, "
              "not ordered by any lock; %s, which %" PRIu64 " other call%s of it took%s",
-             r->run ? "bad" : "good", r->thread_name[0], r->thread_name[1], r->check,
+             run, r->thread_name[0], r->thread_name[1], r->check,
              (double)r->time_ns / 1e6, r->overlapped ? "" : " (or could have been)", who,
              r->locked_calls, r->locked_calls == 1 ? "" : "s", good);
     return ttfi_arena_strcpy(a, buf);
 }
 
 /* The sentence of a race. */
-static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
+static const char *race_text(struct ttfi_arena *a, const ttd_race *r, int alone)
 {
     char buf[1024], lock[64], good[160] = "";
+    const char *run = alone ? "this" : r->run ? "the bad" : "the good";
 
     snprintf(lock, sizeof lock, "%s", r->lock ? r->lock : "the lock");
     if (r->good_compared && !r->seen_in_good)
@@ -846,16 +847,16 @@ static const char *race_text(struct ttfi_arena *a, const ttd_race *r)
                  "%" PRIu64 " in the bad run)", r->good_count, r->good_count == 1 ? "" : "s",
                  r->count);
     if (r->kind == TTD_RACE_UNPROTECTED)
-        return unprot_text(a, r, lock, good);
+        return unprot_text(a, r, lock, good, run);
     if (r->overlapped)
-        snprintf(buf, sizeof buf, "in the %s run, %s and %s were both between `%s` and `%s` "
+        snprintf(buf, sizeof buf, "in %s run, %s and %s were both between `%s` and `%s` "
                  "at %.1f ms, not ordered by any lock; the check is outside %s, the act "
-                 "inside%s", r->run ? "bad" : "good", r->thread_name[0], r->thread_name[1],
+                 "inside%s", run, r->thread_name[0], r->thread_name[1],
                  r->check, r->act, (double)r->time_ns / 1e6, lock, good);
     else
-        snprintf(buf, sizeof buf, "in the %s run, nothing ordered %s's `%s` ... `%s` and "
+        snprintf(buf, sizeof buf, "in %s run, nothing ordered %s's `%s` ... `%s` and "
                  "%s's (at %.1f ms): they could have been between them at once; the check "
-                 "is outside %s, the act inside%s", r->run ? "bad" : "good",
+                 "is outside %s, the act inside%s", run,
                  r->thread_name[0], r->check, r->act, r->thread_name[1],
                  (double)r->time_ns / 1e6, lock, good);
     return ttfi_arena_strcpy(a, buf);
@@ -920,7 +921,7 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
     }
     r->seen_in_good = r->good_count > 0;
     r->score = score(r, g, in->ngood);
-    if (stacks(a, b->norm, g, r) < 0 || !(r->text = race_text(a, r)))
+    if (stacks(a, b->norm, g, r) < 0 || !(r->text = race_text(a, r, in->alone)))
         return TT_ENOMEM;
     return 0;
 }
@@ -980,4 +981,75 @@ done:
         ttdi_hb_free(gh[i]);
     free(gh);
     return rc < 0 ? rc : 0;
+}
+
+/* ---- one run alone (ttd_races_find) ------------------------------------------------ */
+
+struct ttd_races {
+    struct ttfi_arena arena;    /* the races */
+    ttdi_norm norm;             /* names (its cache holds them) */
+    ttd_race *v;
+    size_t n;
+};
+
+/* The last thread end (or start) of trace t: the failure, if any. */
+static uint64_t trace_end(const ttf_trace *t)
+{
+    uint64_t end = 0;
+
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        uint64_t e = th ? (th->ended ? th->end_ns : th->start_ns) : 0;
+        end = e > end ? e : end;
+    }
+    return end;
+}
+
+int ttd_races_find(const ttf_trace *t, const ttd_options *opts, ttd_races **out,
+                   ttf_error *err)
+{
+    ttd_races *r;
+    int rc;
+
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (out)
+        *out = NULL;
+    if (!out || !t) {
+        ttfi_set_err(err, TT_EINVAL, 0, "%s", ttf_strerror(TT_EINVAL));
+        return TT_EINVAL;
+    }
+    if (!(*out = r = calloc(1, sizeof *r))) {
+        ttfi_set_err(err, TT_ENOMEM, 0, "%s", ttf_strerror(TT_ENOMEM));
+        return TT_ENOMEM;
+    }
+    rc = ttdi_norm_init(&r->norm, t, TTD_MSG_SITE, NULL, NULL, opts && opts->no_demangle);
+    if (rc >= 0 && (ttf_get_header(t)->optional_features & TTF_HEADER_SYNC)) {
+        ttdi_races_in in = {{t, &r->norm, NULL, trace_end(t), UINT64_MAX}, NULL, 0, 1};
+        rc = ttdi_races_build(&r->arena, &in, &r->v, &r->n);
+    }
+    if (rc >= 0 && (ttf_sym_status(r->norm.sym) < 0 || r->norm.oom))
+        rc = TT_ENOMEM;
+    if (rc < 0) {
+        ttfi_set_err(err, rc, 0, "%s", ttf_strerror(rc));
+        ttd_races_free(r);
+        *out = NULL;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+const ttd_race *ttd_races_list(const ttd_races *r, size_t *n)
+{
+    if (n)
+        *n = r ? r->n : 0;
+    return r ? r->v : NULL;
+}
+
+void ttd_races_free(ttd_races *r)
+{
+    if (!r)
+        return;
+    ttdi_norm_free(&r->norm);
+    ttfi_arena_free(&r->arena);
+    free(r);
 }

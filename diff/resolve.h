@@ -191,6 +191,7 @@ typedef struct ttdi_races_in {
     ttdi_race_run bad;
     const ttdi_race_run *good;
     size_t ngood;
+    int alone;              /* 1: one run on its own ("in this run") */
 } ttdi_races_in;
 
 /* The races of the bad run, best first (at most 8), in *out (memory in a;

@@ -41,6 +41,7 @@ extern "C" {
  * ttd_result values_ignored, value_others; value_first is now the
  * headline value difference (see explain.c).
  * 1.8: races (diff/races.c): ttd_race, ttd_result races, nraces;
+ * ttd_races_find, ttd_races_list, ttd_races_free (one run alone);
  * ttd_options bad_failed, ttd_outcome failed (a caught failure is never
  * "no divergence"). */
 #define TTD_VERSION_MAJOR 1
@@ -697,6 +698,24 @@ int ttd_hunk_details(ttd_diff *d, size_t first, size_t n);
 
 /* Release everything. NULL is fine. */
 void ttd_free(ttd_diff *d);
+
+/* ---- one run's races (diff/races.c) -------------------------------------- */
+
+typedef struct ttd_races ttd_races;
+
+/* The races of one run alone, with no good run to compare with (ttdump
+ * --races): candidate pairs ranked, best first, at most 8, as in
+ * ttd_result.races (run TTD_BAD, good_compared 0, pair -1). t must
+ * outlive *out; opts may be NULL (only no_demangle is read). None found
+ * (no SYNC_OP records, one thread) is not an error: the list is empty.
+ * Errors: TT_EINVAL, TT_ENOMEM, symbol and reader errors (err may be
+ * NULL). (1.8) */
+int ttd_races_find(const ttf_trace *t, const ttd_options *opts, ttd_races **out,
+                   ttf_error *err);
+/* The list (n set to its length); valid until ttd_races_free. */
+const ttd_race *ttd_races_list(const ttd_races *r, size_t *n);
+/* NULL is fine. */
+void ttd_races_free(ttd_races *r);
 
 /* "main", "name+start", "name", "start", "order", "content", "hand". */
 const char *ttd_paired_by_name(int paired_by);

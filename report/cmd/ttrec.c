@@ -643,8 +643,8 @@ static int until_fail(const opts *o)
                 "%u passing run%s kept\n", h.first_fail, h.how, h.dir, h.dir,
                 h.passes, h.passes == 1 ? "" : "s");
     if (!h.passes)
-        return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc kept)",
-                    h.dir);
+        return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc "
+                    "kept; its races alone: ttdump --races %s/fail.trc)", h.dir, h.dir);
     return diff_runs(o, &h);
 }
 

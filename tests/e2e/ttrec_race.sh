@@ -76,6 +76,17 @@ else
     echo "note: no chromium: the HTML lanes checked in the file only"
 fi
 
+# one run alone (no good run): ttdump --races ranks the candidates
+"$BD/ttdump" --races hunt/fail.trc > races.txt || fail "ttdump --races"
+has '^races (no good run to compare with: candidates, ranked; [1-9][0-9]* found):$' races.txt
+has '^  1\. in this run, seller-0 and seller-1 were both between `tickets_left` and `take_ticket` at ' races.txt
+has '^     seller-1: seller_main > take_ticket$' races.txt
+TTCAP_SYNC=0 TTCAP_OUT="$T/nosync.trc" "$P" race > /dev/null || true
+"$BD/ttdump" --races "$T/nosync.trc" > races.txt || fail "ttdump --races, no sync records"
+has '^races: none looked for (no lock operations recorded' races.txt
+rc=0; "$BD/ttdump" --races --stats hunt/fail.trc > /dev/null 2> err || rc=$?
+[ "$rc" = 2 ] || fail "--races --stats: exit $rc, want 2"
+
 # race_queue: reserve_slot's other calls take mutex#1; in the bad run both
 # producers ran it at once without the lock (the unprotected call, learnt
 # from the bad run itself, no good run needed to know the lock)

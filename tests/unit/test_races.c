@@ -83,7 +83,7 @@ static size_t races_of(const char *name, const char *const *good, size_t ngood,
         if (i)
             g[i - 1] = (ttdi_race_run){t[i], &nm[i], NULL, UINT64_MAX, UINT64_MAX};
     }
-    ttdi_races_in in = {{t[0], &nm[0], NULL, UINT64_MAX, UINT64_MAX}, g, ngood};
+    ttdi_races_in in = {{t[0], &nm[0], NULL, UINT64_MAX, UINT64_MAX}, g, ngood, 0};
     assert_int_equal(ttdi_races_build(a, &in, &v, &n), 0);
     /* names live in the normalisers: copy what the tests read */
     for (size_t i = 0; i < n; i++) {
@@ -406,6 +406,30 @@ static void test_unprotected_call(void **state)
     ttfi_arena_free(&a);
 }
 
+/* One run alone through the public API: the same race, "in this run". */
+static void test_one_run_alone(void **state)
+{
+    ttf_trace *t = NULL;
+    ttd_races *r = NULL;
+    size_t n = 9;
+    (void)state;
+
+    overlapping("alone.trc");
+    assert_int_equal(ttf_open(path_of("alone.trc"), &t, NULL), 0);
+    assert_int_equal(ttd_races_find(t, NULL, &r, NULL), 0);
+    const ttd_race *v = ttd_races_list(r, &n);
+    assert_int_equal(n, 1);
+    assert_false(v[0].good_compared);
+    assert_int_equal(v[0].pair[0], -1);
+    assert_non_null(strstr(v[0].text, "in this run, seller-0 and seller-1 were both between"));
+    ttd_races_free(r);
+    assert_int_equal(ttd_races_find(NULL, NULL, &r, NULL), TT_EINVAL);
+    assert_null(ttd_races_list(NULL, &n));
+    assert_int_equal(n, 0);
+    ttd_races_free(NULL);
+    ttf_close(t);
+}
+
 /* The engine: the same calls, the same exit status, but the bad run is
  * known to have failed: a divergence in the outcome, with the race. */
 static void test_caught_failure(void **state)
@@ -448,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_nearest_check_first),
         cmocka_unit_test(test_locked_check_no_race),
         cmocka_unit_test(test_unprotected_call),
+        cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
