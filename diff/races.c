@@ -54,7 +54,7 @@
 #include "resolve.h"
 
 #define CANDS 4             /* candidate checks kept per caller */
-#define RING 32             /* windows kept per thread */
+#define RING 8              /* windows kept per thread */
 #define STACK_KEEP 12       /* frames kept per window (innermost ones) */
 #define AGG_CAP 64          /* distinct (check, act) pairs per run */
 #define OBJ_CAP 4096        /* sync objects per run (hash slots) */
@@ -63,6 +63,8 @@
 #define FN_CAP 4096         /* lock-taking functions tracked (hash slots) */
 #define FN_BLOOM (1u << 16) /* bits of their filter */
 #define UNPROT UINT64_MAX   /* agg.caller of an unprotected-call finding */
+#define CBUCKETS 16         /* buckets of a thread's calls of lock-taking */
+#define CDEPTH 4            /* functions, calls kept per bucket */
 
 /* A candidate check: a lock-free call that returned in its caller. */
 typedef struct cand {
@@ -106,15 +108,15 @@ typedef struct hthread {
     hframe *f;              /* open calls, f[0] the top level */
     size_t n, cap;
     int held;               /* mutexes held */
-    int created;            /* 1: its create was seen (or it is main) */
     int nopen;              /* windows open */
     uint64_t wait_mutex;    /* the mutex of a condition wait */
     win ring[RING];         /* last windows */
     uint64_t nwin;          /* windows made */
-    win calls[RING];        /* last calls of lock-taking functions (check =
-                               act = the function, caller UNPROT, a..r the
-                               call, lock 0 when it took none) */
-    uint64_t ncalls;
+    win calls[CBUCKETS][CDEPTH]; /* last calls of lock-taking functions,
+                               by function hash (check = act = the
+                               function, caller UNPROT, a..r the call,
+                               lock 0 when it took none) */
+    uint64_t ncalls[CBUCKETS]; /* calls kept per bucket */
 } hthread;
 
 /* A function that took a lock in some call of the run. */
@@ -201,7 +203,10 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
         t->f = calloc(t->cap, sizeof *t->f);
         t->vc = vc_new(nt);
         for (size_t k = 0; k < RING && t->vc; k++)
-            if (!(t->ring[k].vc = vc_new(nt)) || !(t->calls[k].vc = vc_new(nt)))
+            if (!(t->ring[k].vc = vc_new(nt)))
+                t->vc = NULL;
+        for (size_t k = 0; k < CBUCKETS * CDEPTH && t->vc; k++)
+            if (!(t->calls[k / CDEPTH][k % CDEPTH].vc = vc_new(nt)))
                 t->vc = NULL;
         if (!t->f || !t->vc) {
             ttdi_hb_free(h);
@@ -209,7 +214,6 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
         }
         t->vc[i] = 1;
         t->n = 1;           /* the top level */
-        t->created = i == 0;
     }
     *out = h;
     return 0;
@@ -222,10 +226,10 @@ void ttdi_hb_free(struct ttdi_hb *h)
     for (size_t i = 0; h->th && i < h->nt; i++) {
         free(h->th[i].vc);
         free(h->th[i].f);
-        for (size_t k = 0; k < RING; k++) {
+        for (size_t k = 0; k < RING; k++)
             free(h->th[i].ring[k].vc);
-            free(h->th[i].calls[k].vc);
-        }
+        for (size_t k = 0; k < CBUCKETS * CDEPTH; k++)
+            free(h->th[i].calls[k / CDEPTH][k % CDEPTH].vc);
     }
     for (size_t i = 0; h->objs && i < OBJ_CAP; i++)
         free(h->objs[i].vc);
@@ -485,15 +489,15 @@ static fnstat *fn_find(struct ttdi_hb *h, uint64_t fn, int add)
  * threads' calls of it: unordered when neither one's exit happened before
  * the other's entry, and at least one of them took no lock. The threads
  * are walked apart between sync operations, so either may come first. */
-static void compare_calls(struct ttdi_hb *h, uint32_t u, const win *w)
+static void compare_calls(struct ttdi_hb *h, uint32_t u, const win *w, size_t b)
 {
     for (uint32_t t = 0; t < h->nt; t++) {
         const hthread *o = &h->th[t];
-        size_t n = o->ncalls < RING ? (size_t)o->ncalls : RING;
+        size_t n = o->ncalls[b] < CDEPTH ? (size_t)o->ncalls[b] : CDEPTH;
         if (t == u)
             continue;
         for (size_t j = 0; j < n; j++) {
-            const win *p = &o->calls[(o->ncalls - 1 - j) % RING];
+            const win *p = &o->calls[b][(o->ncalls[b] - 1 - j) % CDEPTH];
             if (p->erel <= w->vc[t])
                 break;      /* p and all older ones before w */
             if (p->check != w->check || (p->lock && w->lock) || w->erel <= p->vc[u])
@@ -519,18 +523,27 @@ static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint6
         return;             /* not lock-taking, or inside an outer lock */
     if (f->lock && !s->locked++)
         s->lock = f->lock;
-    win *w = &t->calls[t->ncalls++ % RING];
+    size_t b = fn_hash(f->fn) % CBUCKETS;
+    win *w = &t->calls[b][t->ncalls[b]++ % CDEPTH];
     size_t first = t->n >= STACK_KEEP ? t->n - (STACK_KEEP - 1) : 1;
-    uint32_t *vc = w->vc;
-    *w = (win){f->fn, f->fn, UNPROT, f->t0, now, t->vc[self], f->lock, 0, 1, vc, {0}, 0};
+    w->check = w->act = f->fn;
+    w->caller = UNPROT;
+    w->a = f->t0;
+    w->r = now;
+    w->erel = t->vc[self];
+    w->lock = f->lock;
+    w->open = 0;
+    w->nearest = 1;
+    w->nstack = 0;
     for (size_t i = first; i <= t->n; i++)
         w->stack[w->nstack++] = t->f[i].fn;
     /* the clock at its entry: the same now for a lock-free call (no
      * acquire since, nor a join); a locking call keeps its clock at the
      * exit (later: it can only hide a race, never make one up) */
-    memcpy(w->vc, t->vc, h->nt * sizeof *vc);
+    for (size_t i = 0; i < h->nt; i++)
+        w->vc[i] = t->vc[i];
     if (f->lock || f->ver == t->ver)
-        compare_calls(h, self, w);
+        compare_calls(h, self, w, b);
 }
 
 /* Frame f returned into its caller p: a locking call ends p's stretch; a
@@ -612,7 +625,6 @@ static int thread_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
              * pthread_create returned, and what the child did before
              * that record came after the create all the same */
             vc_join(h->th[ev->sync_arg].vc, t->vc, h->nt);
-            h->th[ev->sync_arg].created = 1;
         }
         t->vc[self]++;
     } else if (o && o->thread >= 0 && (uint64_t)o->thread < h->nt) {
@@ -692,16 +704,18 @@ typedef struct cursor {
     int held;               /* 1: ev waits its turn; 0: the thread is done */
 } cursor;
 
-/* Feed thread i's events until one must wait its turn: a sync operation,
- * or any event of a thread whose create was not seen yet (its clock may
- * still take its parent's). 0 or an error. */
-static int advance(struct ttdi_hb *h, cursor *c, uint32_t i, uint64_t until_ns)
+/* Feed thread i's events until one must wait its turn: a sync operation
+ * (calls change only their own thread; a child's calls before the create
+ * record, which libttcap writes once pthread_create returned, keep the
+ * clock they had: only their windows' clocks matter, taken at its first
+ * acquire, in turn). 0 or an error. */
+static int advance(struct ttdi_hb *h, cursor *c, uint64_t until_ns)
 {
     int rc;
 
     c->held = 0;
     while ((rc = ttf_iter_next(c->it, &c->ev)) > 0 && c->ev.time_ns <= until_ns) {
-        if (c->ev.kind == TTF_EV_SYNC_OP || !h->th[i].created) {
+        if (c->ev.kind == TTF_EV_SYNC_OP) {
             c->held = 1;
             return 0;
         }
@@ -722,7 +736,7 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
 
     for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
         if ((rc = ttf_iter_open(t, i, &c[i].it)) >= 0)
-            rc = advance(h, &c[i], i, until_ns);
+            rc = advance(h, &c[i], until_ns);
     while (rc >= 0) {
         uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < h->nt; i++)
@@ -731,7 +745,7 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
         if (best == UINT32_MAX)
             break;
         if ((rc = ttdi_hb_event(h, &c[best].ev)) >= 0)
-            rc = advance(h, &c[best], best, until_ns);
+            rc = advance(h, &c[best], until_ns);
     }
     for (uint32_t i = 0; c && i < h->nt; i++)
         ttf_iter_close(c[i].it);
