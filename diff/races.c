@@ -37,14 +37,26 @@
  * and the good runs tell them apart: a pair that overlapped in a good run
  * too ranks lower.
  *
- * Cost. One pass over the run's events merged by time; per event a few
- * compares (an ENTER pushes a frame, an EXIT pops it and, when lock-free,
- * keeps it as a candidate check with a copy of the clock when the clock
- * changed since the last copy); clocks are joined only at sync operations;
- * a window's close scans the last RING windows of the other threads. No
+ * The same clocks generalise interleave.c's "unprotected" rule, which
+ * needs good runs to learn which functions lock: a function whose calls
+ * take a lock themselves (learnt from the bad run), called by two threads
+ * with nothing ordering the calls and at least one without the lock, is
+ * named too (race_queue's reserve_slot).
+ *
+ * Cost. One pass over the run: each thread is read alone up to its next
+ * sync operation (calls touch only their own thread's state), and the
+ * held sync operations are taken in time order, ties by thread, as the
+ * reader merges; so no merge step per event. Per event a few compares (an
+ * ENTER pushes a frame; an EXIT pops it, keeps a lock-free call as a
+ * candidate check, and keeps a call of a lock-taking function, found
+ * through a one-bit filter, with its clock); clocks are joined only at
+ * sync operations; a window's close scans the last RING windows of the
+ * other threads, newest first, up to the first one ordered before it. No
  * names are looked up until the few races found are written out. The
  * engine runs it only when threads matter (a split while two threads ran,
- * or a caught failure) and the traces recorded sync operations.
+ * or a failing outcome) and the traces recorded sync operations. A
+ * thread read ahead of the others can meet a lock-free call of a function
+ * before the call that shows the function locks: the rule then misses it.
  */
 #include <inttypes.h>
 #include <stdio.h>
