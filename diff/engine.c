@@ -205,6 +205,90 @@ static int thread_order(ttd_diff *d, const ttd_divergence *dv)
     return rc;
 }
 
+/* Threads of trace t running at time ns (started, not yet ended). */
+static size_t running_at(const ttf_trace *t, uint64_t ns)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        n += th && th->start_ns <= ns && (!th->ended || th->end_ns >= ns);
+    }
+    return n;
+}
+
+/* The last thread end (or start) of trace t: where a failure shows. */
+static uint64_t end_of(const ttf_trace *t)
+{
+    uint64_t end = 0;
+
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        uint64_t e = th ? (th->ended ? th->end_ns : th->start_ns) : 0;
+        end = e > end ? e : end;
+    }
+    return end;
+}
+
+/* The baselines again, for the races (closed after the alignment). */
+static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_trace **tr)
+{
+    int rc = 0;
+
+    for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
+        if ((rc = ttf_open(d->o.baselines[k], &tr[k], NULL)) < 0 ||
+            (rc = ttdi_norm_init(&nm[k], tr[k], d->o.messages, NULL, NULL,
+                                 d->o.no_demangle)) < 0)
+            break;
+        g[k + 1] = (ttdi_race_run){tr[k], &nm[k], NULL, end_of(tr[k]), UINT64_MAX};
+    }
+    return rc;
+}
+
+/* The races of the bad run (races.c), when threads matter: the split came
+ * while two threads of the bad run ran, or the runs ended differently (or
+ * the bad run is known to have failed). Only with SYNC_OP records. */
+static int races(ttd_diff *d)
+{
+    const ttf_trace *bt = d->r[TTD_BAD].t;
+    const ttd_divergence *dv = d->res.first;
+    int fail = d->res.outcome.differs || d->res.outcome.failed;
+
+    if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
+        !d->res.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
+        return 0;
+    size_t nb = d->o.nbaselines;
+    int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);
+    ttdi_race_run *g = calloc(nb + 1, sizeof *g);
+    ttdi_norm *nm = calloc(nb + 1, sizeof *nm);
+    ttf_trace **tr = calloc(nb + 1, sizeof *tr);
+    int rc = map && g && nm && tr ? 0 : TT_ENOMEM;
+    for (size_t i = 0; rc >= 0 && i < d->r[TTD_BAD].nt; i++)
+        map[i] = -1;
+    for (size_t k = 0; rc >= 0 && k < d->nip; k++)
+        map[d->ip[k].t[TTD_BAD]] = (int64_t)k;
+    if (rc >= 0) {
+        g[0] = (ttdi_race_run){d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, NULL,
+                              dv ? dv->good_time_ns : end_of(d->r[TTD_GOOD].t), UINT64_MAX};
+        rc = open_race_bases(d, g, nm, tr);
+    }
+    ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : end_of(bt),
+                         UINT64_MAX}, g, nb + 1, 0};
+    ttd_race *v = NULL;
+    if (rc >= 0)
+        rc = ttdi_races_build(&d->arena, &in, &v, &d->res.nraces);
+    d->res.races = v;
+    for (size_t k = 0; nm && tr && k < nb; k++) {
+        ttdi_norm_free(&nm[k]);
+        ttf_close(tr[k]);
+    }
+    free(map);
+    free(g);
+    free(nm);
+    free(tr);
+    return rc;
+}
+
 /* Pair the good and the bad run's threads (hand pairs first). */
 static int pair_runs(ttd_diff *d, ttf_error *err)
 {
@@ -390,7 +474,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         build_artifact(d, (ttd_divergence *)d->detail[0]);
     if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
         return rc;
-    return ttdi_explain(d);
+    if ((rc = ttdi_explain(d)) < 0)
+        return rc;
+    return races(d);
 }
 
 static int start(const ttf_trace *good, const ttf_trace *bad,

@@ -683,6 +683,7 @@ static void outcome(ttd_diff *d)
     o->same_calls = d->res.hunks_total == 0 && d->res.nunpaired == 0;
     o->differs = o->has_exit[0] != o->has_exit[1] || o->signal[0] != o->signal[1] ||
                  (o->has_exit[0] && o->exit_status[0] != o->exit_status[1]);
+    o->failed = d->o.bad_failed != NULL; /* caught failing: never the same */
 }
 
 /* ---- suspects --------------------------------------------------------------- */
@@ -1117,7 +1118,8 @@ static int explain_all(ectx *e)
         return rc;
     if (dv && (rc = rank_suspects(e, dv)) < 0)
         return rc;
-    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || ended_differently(d);
+    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || ended_differently(d) ||
+                      d->res.outcome.failed;
     return 0;
 }
 

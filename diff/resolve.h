@@ -5,7 +5,8 @@
  * (walk.c), the runs' threads, pairs, notices and crash (setup.c), the
  * hunks resolved into the result (hunks.c), a hunk's details on demand
  * (detail.c) with its suspects (suspects.c), the thread order around a
- * divergence (interleave.c) and the noise hints (noise.c).
+ * divergence (interleave.c), the races of happens-before (races.c) and
+ * the noise hints (noise.c).
  * Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_RESOLVE_H
@@ -187,6 +188,47 @@ typedef struct ttdi_ilv_run {
  * 0, TT_ENOMEM or a reader error. */
 int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2],
                           ttd_interleave **out);
+/* ---- races: happens-before at function granularity (races.c) ------------ */
+
+#define TTDI_HB_THREADS 256         /* runs with more threads are not walked */
+
+/* One run's happens-before walk (vector clocks per thread, lock, condition),
+ * fed events merged by time; instances nearest focus are kept. */
+struct ttdi_hb;
+/* A walk over nt threads. 0 or TT_ENOMEM (*out NULL). */
+int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out);
+/* One event (any kind; thread indexes past nt are ignored). 0 or TT_ENOMEM. */
+int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev);
+/* Close the windows still open (the stop). */
+void ttdi_hb_finish(struct ttdi_hb *h);
+/* Feed trace t's events up to until_ns, then finish. 0 or a reader error. */
+int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns);
+void ttdi_hb_free(struct ttdi_hb *h);
+
+/* One run for the races. */
+typedef struct ttdi_race_run {
+    const ttf_trace *t;     /* the trace */
+    ttdi_norm *norm;        /* its normaliser (names) */
+    const int64_t *pair_of; /* thread -> index in ttd_result.pairs, NULL */
+    uint64_t focus_ns;      /* the split or the failure (end) */
+    uint64_t until_ns;      /* walk up to (UINT64_MAX: the end) */
+} ttdi_race_run;
+
+/* The runs: the bad one, and good ones to compare with (may be none). */
+typedef struct ttdi_races_in {
+    ttdi_race_run bad;
+    const ttdi_race_run *good;
+    size_t ngood;
+    int alone;              /* 1: one run on its own ("in this run") */
+} ttdi_races_in;
+
+/* The races of the bad run, best first (at most 8), in *out (memory in a;
+ * NULL, 0 when none or the run has fewer than 2 or more than
+ * TTDI_HB_THREADS threads). Good runs are walked only when the bad run has
+ * candidates. 0, TT_ENOMEM or a reader error. */
+int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **out,
+                     size_t *nout);
+
 /* ---- hunks.c ------------------------------------------------------------- */
 
 /* Index whose time stands for a split at key index i of a thread with n

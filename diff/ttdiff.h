@@ -47,9 +47,13 @@ extern "C" {
  * ttd_divergence lines (ttd_lines: the deciding line).
  * Values read well (issue 23 part 4): ttd_value_diff caller, stack,
  * nstack (where the call was made); ttd_event good_value (a common event
- * whose value differs shows each run's own). Pools and timing-shaped hunks (issue 22): ttd_pool, ttd_result
- * pools, npools, ntiming, timing_total; ttd_pair pool, timing;
- * ttd_hunk_info timing; ttd_timing_name; ttd_interleave shared. */
+ * whose value differs shows each run's own). Pools and timing-shaped
+ * hunks (issue 22): ttd_pool, ttd_result pools, npools, ntiming,
+ * timing_total; ttd_pair pool, timing; ttd_hunk_info timing;
+ * ttd_timing_name; ttd_interleave shared. Races (diff/races.c): ttd_race,
+ * ttd_result races, nraces; ttd_races_find, ttd_races_list,
+ * ttd_races_free (one run alone); ttd_options bad_failed, ttd_outcome
+ * failed (a caught failure is never "no divergence"). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
@@ -121,6 +125,11 @@ typedef struct ttd_options {
                                their call sites (format 1.2); 0: a call
                                from another place is another event, when
                                both runs recorded sites (ttdi_norm_sites) */
+    const char *bad_failed; /* the bad run is known to have failed, and how
+                               ("exit 0, --fail-if said failure"; ttrec
+                               --until-fail): the runs then always differ,
+                               in their outcome at least (1.8); NULL = not
+                               known */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread
@@ -350,7 +359,67 @@ typedef struct ttd_outcome {
                                hunk, no unpaired thread) */
     int differs;            /* 1: the runs ended differently (exit status or
                                signal) */
+    int failed;             /* 1: the bad run is known to have failed
+                               (options.bad_failed): a divergence in the
+                               outcome even with the same end (1.8) */
 } ttd_outcome;
+
+/* What a race is (ttd_race.kind). */
+enum ttd_race_kind {
+    TTD_RACE_CHECK_ACT = 1, /* "unordered_check_act": two threads each
+                               between a lock-free call (the check) and a
+                               later call of the same caller that took a
+                               lock (the act), with nothing ordering one
+                               thread's act before the other's check */
+    TTD_RACE_UNPROTECTED    /* "unordered_unprotected_call": two threads'
+                               calls of a function whose other calls in the
+                               run take a lock, at least one of the two
+                               without it, with nothing ordering them (the
+                               "unprotected" of ttd_interleave without good
+                               runs to learn from); check = act = it */
+};
+
+/* A race: calls of two threads of one run that nothing (no lock, no
+ * condition, no create or join) ordered, found through the run's
+ * happens-before order (vector clocks at function granularity: races.c).
+ * Both threads made the same check and act. (1.8) */
+typedef struct ttd_race {
+    int kind;               /* TTD_RACE_* */
+    int run;                /* TTD_BAD or TTD_GOOD: the run it is seen in */
+    uint32_t thread[2];     /* thread indexes in that run, lower first */
+    const char *thread_name[2]; /* their names ("#N" when unnamed) */
+    int64_t pair[2];        /* their index in ttd_result.pairs, -1 if none */
+    const char *check;      /* the lock-free call */
+    const char *act;        /* the call that took the lock */
+    uint64_t time_ns;       /* when both were between check and act (the
+                               later check's entry); unordered only: the
+                               later check's entry too */
+    uint64_t end_ns;        /* when the first act released its lock */
+    uint64_t check_ns[2];   /* each thread's check entry (thread[] order) */
+    uint64_t release_ns[2]; /* each thread's act released its lock */
+    const char *lock;       /* the act's lock ("mutex#1"), NULL if none */
+    int check_locked;       /* 1: a lock was held during the check
+                               (UNPROTECTED: thread[0]'s call took one) */
+    int act_locked;         /* 1: the act took or held a lock
+                               (UNPROTECTED: thread[1]'s call took one) */
+    uint64_t locked_calls;  /* UNPROTECTED: the run's other calls of the
+                               function that took the lock; else 0 */
+    int overlapped;         /* 1: both threads were between check and act
+                               at once; 0: they were not, but nothing
+                               ordered them (they could have been) */
+    uint64_t count;         /* times the pair of calls overlapped in the run
+                               (overlapped), or were unordered (else) */
+    int good_compared;      /* 1: good runs were walked for the same pair */
+    int seen_in_good;       /* 1: the same check and act overlapped in two
+                               threads of a good run too */
+    uint64_t good_count;    /* times they did there (0 if not compared) */
+    double score;           /* ranking, highest first: overlapped, not seen
+                               in good runs, near the split or the end */
+    const char *const *stacks[2]; /* each thread's stack at its act,
+                               outermost first, the act last */
+    size_t nstacks[2];
+    const char *text;       /* the finding in one sentence */
+} ttd_race;
 
 /* One thread of one run. */
 typedef struct ttd_thread_info {
@@ -725,6 +794,11 @@ typedef struct ttd_result {
                                    ntiming .. nhunks - nexpected)) (1.8) */
     uint64_t timing_total;      /* timing-shaped hunks of all pairs (not in
                                    hunks_total) (1.8) */
+    const ttd_race *races;      /* races of the bad run, best first (at most
+                                   8), when threads are involved: a split
+                                   with two threads running, or a caught
+                                   failure (1.8); NULL if none */
+    size_t nraces;
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */
@@ -769,6 +843,24 @@ int ttd_hunk_details(ttd_diff *d, size_t first, size_t n);
 
 /* Release everything. NULL is fine. */
 void ttd_free(ttd_diff *d);
+
+/* ---- one run's races (diff/races.c) -------------------------------------- */
+
+typedef struct ttd_races ttd_races;
+
+/* The races of one run alone, with no good run to compare with (ttdump
+ * --races): candidate pairs ranked, best first, at most 8, as in
+ * ttd_result.races (run TTD_BAD, good_compared 0, pair -1). t must
+ * outlive *out; opts may be NULL (only no_demangle is read). None found
+ * (no SYNC_OP records, one thread) is not an error: the list is empty.
+ * Errors: TT_EINVAL, TT_ENOMEM, symbol and reader errors (err may be
+ * NULL). (1.8) */
+int ttd_races_find(const ttf_trace *t, const ttd_options *opts, ttd_races **out,
+                   ttf_error *err);
+/* The list (n set to its length); valid until ttd_races_free. */
+const ttd_race *ttd_races_list(const ttd_races *r, size_t *n);
+/* NULL is fine. */
+void ttd_races_free(ttd_races *r);
 
 /* "main", "name+start", "name", "start", "order", "content", "hand". */
 const char *ttd_paired_by_name(int paired_by);

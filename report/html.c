@@ -931,6 +931,76 @@ static void order_section(hw *w, const ttd_interleave *il)
     raw(w, "</section>\n");
 }
 
+/* ---- races (diff/races.c) ----------------------------------------------------- */
+
+/* One race's lanes: each thread's window from its check to its act's
+ * release, the moment both were inside as a red line. */
+static void race_svg(hw *w, const ttd_race *x)
+{
+    uint64_t t0 = x->check_ns[0] < x->check_ns[1] ? x->check_ns[0] : x->check_ns[1];
+    uint64_t t1 = x->release_ns[0] > x->release_ns[1] ? x->release_ns[0] : x->release_ns[1];
+    uint64_t pad = (t1 - t0) / 8 + 1;
+
+    t0 = t0 > pad ? t0 - pad : 0;
+    t1 += pad;
+    raw(w, "<svg class=\"race\" width=\"%d\" height=\"%d\" font-size=\"11\" "
+           "font-family=\"monospace\" role=\"img\">\n", SVG_W, 2 * SVG_LANE + 24);
+    for (int k = 0; k < 2; k++) {
+        int y = 16 + k * SVG_LANE;
+        double xa = xpos(x->check_ns[k], t0, t1), xb = xpos(x->release_ns[k], t0, t1);
+        raw(w, "<text x=\"4\" y=\"%d\">#%u ", y + SVG_LANE / 2 + 4, x->thread[k]);
+        esc(w, x->thread_name[k]);
+        raw(w, "</text><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d0d7de\"/>\n",
+            SVG_LABEL, y + SVG_LANE / 2, SVG_W - 10, y + SVG_LANE / 2);
+        raw(w, "<rect class=\"window\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+               "fill=\"#cf222e\" opacity=\"0.3\"><title>%.3f..%.3f ms: ", xa, y + 2,
+            xb - xa > 3 ? xb - xa : 3, SVG_LANE - 4, (double)x->check_ns[k] / 1e6,
+            (double)x->release_ns[k] / 1e6);
+        esc(w, x->check);
+        raw(w, " ... ");
+        esc(w, x->act);
+        raw(w, "</title></rect>\n");
+    }
+    double xs = xpos(x->time_ns, t0, t1);
+    raw(w, "<line class=\"both\" x1=\"%.1f\" y1=\"12\" x2=\"%.1f\" y2=\"%d\" "
+           "stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"%.1f\" y=\"10\" "
+           "fill=\"#cf222e\">%.3f ms</text>\n</svg>\n", xs, xs, 16 + 2 * SVG_LANE, xs + 3,
+        (double)x->time_ns / 1e6);
+}
+
+/* The races of the bad run, best first (at most 3), with both stacks. */
+static void races_section(hw *w)
+{
+    const ttd_result *r = w->r;
+    size_t n = r->nraces < 3 ? r->nraces : 3;
+
+    if (!n)
+        return;
+    raw(w, "<section class=\"races\" id=\"races\"><h2>Races</h2>\n<p class=\"mut\">"
+           "Calls of two threads that no lock, condition, create or join ordered (the "
+           "bad run's happens-before order); %zu found, the best %zu here. Each lane is a "
+           "thread from its check to its act's release.</p>\n", r->nraces, n);
+    for (size_t i = 0; i < n; i++) {
+        const ttd_race *x = &r->races[i];
+        raw(w, "<p class=\"%s race\">", i ? "note" : "bad");
+        esc(w, x->text);
+        raw(w, "</p>\n");
+        race_svg(w, x);
+        for (int k = 0; k < 2; k++) {
+            raw(w, "<div class=\"mut\"><code>");
+            esc(w, x->thread_name[k]);
+            raw(w, "</code>:");
+            for (size_t j = 0; j < x->nstacks[k]; j++) {
+                raw(w, j ? " &gt; <code>" : " <code>");
+                esc(w, x->stacks[k][j]);
+                raw(w, "</code>");
+            }
+            raw(w, "</div>\n");
+        }
+    }
+    raw(w, "</section>\n");
+}
+
 /* The bad run ended early without a crash here: how, and what it had left. */
 static void early_note(hw *w, const ttd_divergence *d)
 {
@@ -1017,6 +1087,13 @@ static void verdict(hw *w)
         raw(w, "<span class=\"pill bad\">diverged</span>The runs made the same calls "
                "but ended differently (exit status %d in the bad run, %d in the good "
                "run).</p>\n", r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+        return;
+    }
+    if (!r->first && !r->value_first && r->outcome.failed) {
+        raw(w, "<span class=\"pill bad\">diverged</span>The outcome: the bad run failed (");
+        esc(w, r->options.bad_failed);
+        raw(w, "), the good run did not%s.</p>\n",
+            r->outcome.same_calls ? "; every thread made the same calls" : "");
         return;
     }
     if (!r->first && r->value_first) {
@@ -1397,6 +1474,7 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         value_section(&w);
     if (r->first)
         first_section(&w);
+    races_section(&w);
     if (r->value_first && !r->value_first->before_split)
         value_section(&w);
     raw(&w, "<div class=\"grid2\">\n");

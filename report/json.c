@@ -189,11 +189,16 @@ static void k_bool(jw *w, const char *k, int b) { key(w, k); v_lit(w, b ? "true"
 static void k_null(jw *w, const char *k) { key(w, k); v_lit(w, "null"); }
 
 /* A number with three decimals (similarity, score, weight). */
+static void v_dbl(jw *w, double v)
+{
+    value(w);
+    fprintf(w->f, "%.3f", v);
+}
+
 static void k_dbl(jw *w, const char *k, double v)
 {
     key(w, k);
-    value(w);
-    fprintf(w->f, "%.3f", v);
+    v_dbl(w, v);
 }
 
 /* ---- documents ----------------------------------------------------------- */
@@ -310,12 +315,77 @@ static void options(jw *w, const ttd_options *o)
     k_bool(w, "no_demangle", o->no_demangle);
     k_bool(w, "no_values", o->no_values);
     k_bool(w, "ignore_call_sites", o->ignore_call_sites);
+    k_str(w, "bad_failed", o->bad_failed);
     key(w, "baselines");
     open_c(w, '[');
     for (size_t i = 0; o->baselines && i < o->nbaselines; i++)
         v_str(w, o->baselines[i]);
     close_c(w, ']');
     close_c(w, '}');
+}
+
+/* One race of the bad run (top level "races", diff/races.c). */
+static void race(jw *w, const ttd_race *x)
+{
+    open_c(w, '{');
+    k_str(w, "kind", x->kind == TTD_RACE_UNPROTECTED ? "unordered_unprotected_call"
+                                                     : "unordered_check_act");
+    k_str(w, "run", x->run == TTD_BAD ? "bad" : "good");
+    key(w, "threads");
+    open_c(w, '[');
+    v_str(w, x->thread_name[0]);
+    v_str(w, x->thread_name[1]);
+    close_c(w, ']');
+    key(w, "thread_indexes");
+    open_c(w, '[');
+    v_u64(w, x->thread[0]);
+    v_u64(w, x->thread[1]);
+    close_c(w, ']');
+    k_str(w, "check", x->check);
+    k_str(w, "act", x->act);
+    k_dbl(w, "time_ms", (double)x->time_ns / 1e6);
+    k_dbl(w, "end_ms", (double)x->end_ns / 1e6);
+    key(w, "windows_ms");
+    open_c(w, '[');
+    for (int k = 0; k < 2; k++) {
+        open_c(w, '[');
+        v_dbl(w, (double)x->check_ns[k] / 1e6);
+        v_dbl(w, (double)x->release_ns[k] / 1e6);
+        close_c(w, ']');
+    }
+    close_c(w, ']');
+    k_str(w, "lock", x->lock);
+    k_bool(w, "check_locked", x->check_locked);
+    k_bool(w, "act_locked", x->act_locked);
+    k_bool(w, "overlapped", x->overlapped);
+    k_u64(w, "count", x->count);
+    k_u64(w, "locked_calls", x->locked_calls);
+    k_bool(w, "seen_in_good", x->seen_in_good);
+    if (x->good_compared)
+        k_u64(w, "good_count", x->good_count);
+    else
+        k_null(w, "good_count");
+    k_dbl(w, "score", x->score);
+    key(w, "stacks");
+    open_c(w, '[');
+    for (int k = 0; k < 2; k++) {
+        open_c(w, '[');
+        for (size_t i = 0; i < x->nstacks[k]; i++)
+            v_str(w, x->stacks[k][i]);
+        close_c(w, ']');
+    }
+    close_c(w, ']');
+    k_str(w, "text", x->text);
+    close_c(w, '}');
+}
+
+static void races(jw *w, const ttd_result *r)
+{
+    key(w, "races");
+    open_c(w, '[');
+    for (size_t i = 0; i < r->nraces; i++)
+        race(w, &r->races[i]);
+    close_c(w, ']');
 }
 
 static void others(jw *w, const char *k, const ttd_other *o, size_t n)
@@ -642,6 +712,8 @@ static void outcome(jw *w, const ttd_result *r)
     }
     k_bool(w, "same_calls", o->same_calls);
     k_bool(w, "differs", o->differs);
+    k_bool(w, "failed", o->failed);
+    k_str(w, "failure", r->options.bad_failed);
     if (!r->first && r->nchain)
         cause_chain(w, r->chain, r->nchain, r->chain_end);
     close_c(w, '}');
@@ -972,6 +1044,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
     code_info(&w, r);
     values_info(&w, r);
     outcome(&w, r);
+    races(&w, r);
     value_divergence(&w, r, r->value_first);
     key(&w, "siblings");
     open_c(&w, '[');

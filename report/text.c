@@ -626,6 +626,49 @@ static void unprotected(tw *w, const ttd_result *r, const ttd_interleave *il)
     }
 }
 
+/* The races of the bad run (happens-before, diff/races.c), best first:
+ * at most 3, each with both threads' stacks at their act. */
+static void races(tw *w, const ttd_result *r)
+{
+    size_t n = r->nraces < 3 ? r->nraces : 3;
+
+    if (!n)
+        return;
+    fprintf(w->f, "races (calls of two threads that no lock, condition, create or join "
+            "ordered; %zu found):\n", r->nraces);
+    for (size_t i = 0; i < n; i++) {
+        const ttd_race *x = &r->races[i];
+        fprintf(w->f, "  %zu. ", i + 1);
+        if (!i)
+            on(w, BOLD);
+        safe(w, x->text);
+        on(w, RESET);
+        putc('\n', w->f);
+        for (int k = 0; k < 2; k++) {
+            fputs("     ", w->f);
+            safe(w, x->thread_name[k]);
+            fputs(":", w->f);
+            for (size_t j = 0; j < x->nstacks[k]; j++) {
+                fputs(j ? " > " : " ", w->f);
+                safe(w, x->stacks[k][j]);
+            }
+            putc('\n', w->f);
+        }
+    }
+}
+
+/* A caught failure with nothing else to show: the outcome is the
+ * divergence. */
+static void failed_line(tw *w, const ttd_result *r)
+{
+    on(w, BOLD);
+    fputs("first divergence: the outcome: the bad run failed (", w->f);
+    safe(w, r->options.bad_failed);
+    fputs("), the good run did not", w->f);
+    on(w, RESET);
+    fputs(r->outcome.same_calls ? "; every thread made the same calls\n" : "\n", w->f);
+}
+
 /* Hints that the divergence may be noise: a waiting loop, siblings, an
  * artifact of two builds. */
 static void noise_notes(tw *w, const ttd_result *r, const ttd_divergence *d)
@@ -887,6 +930,8 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         chain(&w, r->chain, r->nchain, r->chain_end);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
+    } else if (!v && r->outcome.failed) {
+        failed_line(&w, r);
     } else if (!v) {
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
@@ -907,6 +952,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         on(&w, RESET);
         putc('\n', f);
     }
+    races(&w, r);
     value_others(&w, r);
     hunks(&w, r, opts);
     threads(&w, r);

@@ -38,6 +38,9 @@ static const char usage[] =
     "                      occur between the good runs (there, or in the same\n"
     "                      calls anywhere) are expected variation, listed\n"
     "                      apart and never the first divergence\n"
+    "  --bad-failed HOW    the bad run is known to have failed, as HOW says (ttrec\n"
+    "                      --until-fail passes it): the runs then always differ,\n"
+    "                      in their outcome at least, and exit status is 1\n"
     "  --pair good#N=bad#M pair thread N of the good run with thread M of the\n"
     "                      bad run (repeatable; numbers as in the threads table);\n"
     "                      other threads pair by name, start function, then by\n"
@@ -124,7 +127,7 @@ static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--order-rows", "--messages",
         "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair",
-        "--exe", "--debug-dir", "--gdb"};
+        "--exe", "--debug-dir", "--gdb", "--bad-failed"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttri_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -149,6 +152,8 @@ static int option(cli *c, int argc, char **argv, int *i)
         return ttri_cli_sym_option(name, v);
     if (!strcmp(name, "--baseline")) {
         c->base[c->nbase++] = v;
+    } else if (!strcmp(name, "--bad-failed")) {
+        c->o.bad_failed = v;
     } else if (!strcmp(name, "--pair")) {
         if (parse_pair(v, &c->pairs[c->npairs]) < 0)
             return ttri_cli_fail("--pair: '%s' is not good#N=bad#M", v);

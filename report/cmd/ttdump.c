@@ -34,6 +34,7 @@ struct opts {
     int chrome;                /* 1: --chrome, trace-event JSON */
     int no_demangle;           /* 1: --no-demangle, C++ names as stored */
     int raw_values;            /* 1: --raw-values, registers not parameters */
+    int races;                 /* 1: --races, the run's races alone */
 };
 
 /* State of one dump run. */
@@ -101,6 +102,10 @@ static const char *const usage_text =
     "      --per-thread      one profile table per thread\n"
     "      --chrome          Chrome trace-event JSON (Perfetto UI,\n"
     "                        chrome://tracing) instead of events\n"
+    "      --races           the run's races instead of events: calls of two\n"
+    "                        threads that no lock, condition, create or join\n"
+    "                        ordered (check-then-act, unprotected calls),\n"
+    "                        ranked, with no good run to compare with\n"
     "  -l, --lines           file:line on enter events\n"
     "      --sites           where each call came from: 'from caller+0x1a'\n"
     "                        (and the call's file:line with --lines), for\n"
@@ -1058,6 +1063,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"debug-dir", required_argument, NULL, 'G' + 256},
         {"raw-values", no_argument, NULL, 'R' + 256},
         {"sites", no_argument, NULL, 'W' + 256},
+        {"races", no_argument, NULL, 'Q' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -1090,6 +1096,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
                             exit(TTRI_CLI_TROUBLE);
                         break;
         case 'R' + 256: o->raw_values = 1; break;
+        case 'Q' + 256: o->races = 1; break;
         case 'h': ttri_cli_help(usage_text);
         case 'V': ttri_cli_version();
         case ':': ttri_cli_die("%s needs a value", bad_option(argv));
@@ -1102,8 +1109,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
     if (optind + 1 < argc)
         ttri_cli_die("%s: one trace file only (see ttdump --help)", argv[optind + 1]);
     o->path = argv[optind];
-    if (o->chrome + o->profile + o->stats > 1)
-        ttri_cli_die("--chrome, --profile and --stats go one at a time");
+    if (o->chrome + o->profile + o->stats + o->races > 1)
+        ttri_cli_die("--chrome, --profile, --stats and --races go one at a time");
     if ((o->sort || o->per_thread) && !o->profile)
         ttri_cli_die("--sort and --per-thread go with --profile");
     int mode;
@@ -1112,6 +1119,43 @@ static void parse_args(int argc, char **argv, struct opts *o)
     o->color = ttri_cli_use_color(mode, stdout);
     if (ttri_cli_sym_apply() != 0)
         exit(TTRI_CLI_TROUBLE);
+}
+
+/* --races: the run's races alone (libttdiff, diff/races.c), best first,
+ * each with both threads' stacks. */
+static void print_races(struct dump *d)
+{
+    ttd_options opts;
+    ttd_races *r = NULL;
+    ttf_error err;
+    size_t n;
+
+    ttd_options_init(&opts);
+    opts.no_demangle = d->o->no_demangle;
+    if (ttd_races_find(d->t, &opts, &r, &err) < 0)
+        ttri_cli_die("%s: races: %s", d->o->path, err.msg[0] ? err.msg : "failed");
+    const ttd_race *v = ttd_races_list(r, &n);
+    if (!(ttf_get_header(d->t)->optional_features & TTF_HEADER_SYNC))
+        fputs("races: none looked for (no lock operations recorded: TTCAP_SYNC=0?)\n", d->out);
+    else
+        fprintf(d->out, "races (no good run to compare with: candidates, ranked; %zu "
+                "found):\n", n);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(d->out, "  %zu. ", i + 1);
+        ttf_put_text(d->out, v[i].text);
+        fputc('\n', d->out);
+        for (int k = 0; k < 2; k++) {
+            fputs("     ", d->out);
+            ttf_put_text(d->out, v[i].thread_name[k]);
+            fputc(':', d->out);
+            for (size_t j = 0; j < v[i].nstacks[k]; j++) {
+                fputs(j ? " > " : " ", d->out);
+                ttf_put_text(d->out, v[i].stacks[k][j]);
+            }
+            fputc('\n', d->out);
+        }
+    }
+    ttd_races_free(r);
 }
 
 /* Mark the threads --thread selects; selecting none is an error. */
@@ -1159,10 +1203,12 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &o);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     open_trace(&d);
-    if (o.header && !o.chrome)
+    if (o.header && !o.chrome && !o.races)
         print_sections(&d);
     if (o.chrome)
         print_chrome(&d);
+    else if (o.races)
+        print_races(&d);
     else if (o.profile)
         print_profile(&d);
     else if (o.stats)
@@ -1173,7 +1219,7 @@ int main(int argc, char **argv)
         ttri_cli_die("stdout: write error");
     if (ttf_sym_status(d.sym) < 0)  /* a name or notice printed as "?" */
         ttri_cli_die("out of memory");
-    if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats)
+    if (o.filter.function_re && !func_hits && !o.chrome && !o.profile && !o.stats && !o.races)
         ttri_cli_die("--function '%s': no function matches in %s", o.filter.function,
                      o.path);
     ttf_sym_close(d.sym);

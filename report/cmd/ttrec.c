@@ -55,9 +55,9 @@ static const char usage[] =
     "\n"
     "Failure: an exit status other than 0, a signal, a timeout, or --fail-if.\n"
     "Exit status, one run: the program's (128+N for signal N). --until-fail:\n"
-    "ttdiff's (0 no divergence, 1 divergence) once a failure was caught, 0 when\n"
-    "none of the N runs failed (a line says so), 2 trouble (bad options, PROG\n"
-    "would not start, no passing run to compare with).\n";
+    "1 once a failure was caught (ttdiff's: a caught failure is a divergence, in\n"
+    "the outcome at least), 0 when none of the N runs failed (a line says so),\n"
+    "2 trouble (bad options, PROG would not start, no passing run to compare with).\n";
 
 /* What the command line asked for. */
 typedef struct opts {
@@ -582,6 +582,8 @@ static int diff_runs(const opts *o, const hunt *h)
         av[n++] = o->targs[i];
     av[n++] = "--format";
     av[n++] = o->format;
+    av[n++] = "--bad-failed";   /* a caught failure is never "no divergence" */
+    av[n++] = h->how;
     if (strcmp(o->format, "text")) {
         snprintf(ext, sizeof ext, "report.%s", o->format);
         path_in(h, paths[17], sizeof paths[17], ext);
@@ -602,7 +604,7 @@ static int diff_runs(const opts *o, const hunt *h)
     if (!o->quiet) {
         fprintf(stderr, "ttrec:");
         for (size_t i = 0; i < n; i++)
-            fprintf(stderr, " %s", av[i]);
+            fprintf(stderr, strchr(av[i], ' ') ? " '%s'" : " %s", av[i]);
         fputc('\n', stderr);
     }
     fflush(NULL);
@@ -641,8 +643,8 @@ static int until_fail(const opts *o)
                 "%u passing run%s kept\n", h.first_fail, h.how, h.dir, h.dir,
                 h.passes, h.passes == 1 ? "" : "s");
     if (!h.passes)
-        return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc kept)",
-                    h.dir);
+        return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc "
+                    "kept; its races alone: ttdump --races %s/fail.trc)", h.dir, h.dir);
     return diff_runs(o, &h);
 }
 

@@ -4,7 +4,10 @@
  * two unnamed workers that start in the same function and play two roles
  * (different functions); with "swap" the workers swap roles, as a thread
  * pool's workers do from run to run. Written with libttfmt's writer.
- * usage: gen_threads EVENTS THREADS(1|3) same|swap OUT.trc
+ * With SYNC 1 every 8th call of a role takes and releases a shared mutex
+ * inside (SYNC_OP records, as libttcap writes them); EXIT is the exit
+ * status recorded (bench_races.sh: a failing run with the same calls).
+ * usage: gen_threads EVENTS THREADS(1|3) same|swap OUT.trc [SYNC [EXIT]]
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +28,8 @@ static void check(int rc, const char *what)
     exit(2);
 }
 
+static int sync_ops;    /* SYNC argument */
+
 static uint64_t fn(unsigned f)
 {
     return MOD_BASE + 0x1000 + (uint64_t)f * 0x60;
@@ -41,6 +46,11 @@ static void role(ttf_writer *w, uint32_t th, int r, uint64_t n, uint64_t *t)
         unsigned a = base + (unsigned)(i * 7 % 40), b = base + (unsigned)((i / 4) % 9);
         check(ttf_write_enter(w, th, *t += NS_PER_EVENT, fn(a)), "enter");
         check(ttf_write_enter(w, th, *t += NS_PER_EVENT, fn(b)), "enter");
+        if (sync_ops && i % 32 == 0) {
+            check(ttf_write_sync_op(w, th, *t += NS_PER_EVENT, TTF_SOP_LOCK, 0x7000, 0), "lock");
+            check(ttf_write_sync_op(w, th, *t += NS_PER_EVENT, TTF_SOP_UNLOCK, 0x7000, 0),
+                  "unlock");
+        }
         check(ttf_write_exit(w, th, *t += NS_PER_EVENT, fn(b)), "exit");
         check(ttf_write_exit(w, th, *t += NS_PER_EVENT, fn(a)), "exit");
     }
@@ -54,10 +64,13 @@ int main(int argc, char **argv)
     ttf_writer *w = NULL;
     uint64_t t = 1000;
 
-    if (argc != 5) {
-        fprintf(stderr, "usage: gen_threads EVENTS THREADS(1|3) same|swap OUT.trc\n");
+    if (argc < 5 || argc > 7) {
+        fprintf(stderr, "usage: gen_threads EVENTS THREADS(1|3) same|swap OUT.trc "
+                "[SYNC [EXIT]]\n");
         return 2;
     }
+    sync_ops = argc > 5 && atoi(argv[5]);
+    int status = argc > 6 ? atoi(argv[6]) : 0;
     uint64_t n = strtoull(argv[1], NULL, 10);
     int threads = atoi(argv[2]), swap = strcmp(argv[3], "swap") == 0;
     check(ttf_writer_open(argv[4], NULL, &w), "open");
@@ -78,7 +91,7 @@ int main(int argc, char **argv)
         check(ttf_write_exit(w, 0, t += NS_PER_EVENT, fn(0)), "exit");
     }
     check(ttf_write_thread_end(w, 0, t + 1), "thread end");
-    check(ttf_writer_close(w, 0), "close");
+    check(ttf_writer_close(w, status), "close");
     printf("%s: %llu events requested, %d thread(s)%s\n", argv[4], (unsigned long long)n,
            threads, swap ? ", roles swapped" : "");
     return 0;

@@ -47,7 +47,7 @@ rc=0; "$TTREC" --until-fail 60 -o hunt -- "$BD/fixtures/race_queue" flaky > out 
 [ "$rc" = 1 ] || { cat out err; fail "ttrec --until-fail: exit $rc, want 1"; }
 has '^ttrec: run 1 of 60, ' err
 has '^ttrec: run [0-9]* failed (exit 1): hunt/fail.trc' err
-has 'ttdiff --format text --baseline hunt/pass-2.trc --baseline hunt/pass-3.trc hunt/pass-1.trc hunt/fail.trc' err
+has "ttdiff --format text --bad-failed 'exit 1' --baseline hunt/pass-2.trc --baseline hunt/pass-3.trc hunt/pass-1.trc hunt/fail.trc" err
 [ -s hunt/fail.trc ] && [ -s hunt/pass-3.trc ] && [ ! -e hunt/pass-4.trc ] || fail "kept traces: $(ls hunt)"
 has '^FAIL: ' hunt/fail.out
 has '^first divergence: thread race_queue' out

@@ -1,0 +1,1081 @@
+/*
+ * races.c - races named: calls of two threads that overlapped with
+ * nothing ordering them, from one run's happens-before order.
+ * Stage 2 resolve of diff/STAGES (its header: resolve.h).
+ *
+ * Design. FastTrack (Flanagan and Freund, PLDI 2009) keeps a vector
+ * clock per thread and per lock, and an epoch (clock@thread) per memory
+ * location: an access races with an earlier one when the earlier epoch is
+ * not below the accessing thread's clock entry for that thread. The trace
+ * has no memory accesses, but it has every call and every SYNC_OP, so the
+ * same clocks work at function granularity:
+ *   lock, successful trylock, condition woken: acquire (the thread's
+ *     clock joins the lock's or the condition's);
+ *   unlock, condition wait (its mutex): release (the lock's clock becomes
+ *     the thread's; the thread's own entry goes up by one);
+ *   signal, broadcast: release into the condition's clock;
+ *   create: the child's clock joins the parent's (then the parent's entry
+ *     goes up); join: the joiner's clock joins the joined thread's.
+ * An event x of thread t at epoch e happens before an event y of thread u
+ * iff e <= C_u[t] at y. Clocks start at 1 for the thread's own entry.
+ *
+ * What is compared is a check-then-act: a call that held no lock and took
+ * none (the check, e.g. tickets_left) followed in the same caller by a
+ * call during which a lock is taken (the act, take_ticket). Each thread's
+ * window runs from the check's entry to the act's release of its last lock
+ * (the act's effect is visible from there). Two windows of the same check
+ * and act in two threads race when the first one's release does not
+ * happen before the second one's check: nothing made the second thread
+ * check after the first one acted. They "overlapped" when, moreover, the
+ * second check came before that release in time: both threads were
+ * between check and act at once, the shape of an oversold last ticket.
+ * Unordered windows that did not overlap are what could have happened
+ * (reported when nothing overlapped, as candidates). A check is one of the
+ * last CANDS lock-free calls of the caller since its last locking call
+ * (the stretch before the act); each makes its own window, so
+ * `if (left()) { work(); take(); }` yields (left, take) and (work, take),
+ * and the good runs tell them apart: a pair that overlapped in a good run
+ * too ranks lower.
+ *
+ * The same clocks generalise interleave.c's "unprotected" rule, which
+ * needs good runs to learn which functions lock: a function whose calls
+ * take a lock themselves (learnt from the bad run), called by two threads
+ * with nothing ordering the calls and at least one without the lock, is
+ * named too (race_queue's reserve_slot).
+ *
+ * Cost. One pass over the run: each thread is read alone up to its next
+ * sync operation (calls touch only their own thread's state), and the
+ * held sync operations are taken in time order, ties by thread, as the
+ * reader merges; so no merge step per event. Per event a few compares (an
+ * ENTER pushes a frame; an EXIT pops it, keeps a lock-free call as a
+ * candidate check, and keeps a call of a lock-taking function, found
+ * through a one-bit filter, with its clock); clocks are joined only at
+ * sync operations; a window's close scans the last RING windows of the
+ * other threads, newest first, up to the first one ordered before it. No
+ * names are looked up until the few races found are written out. The
+ * engine runs it only when threads matter (a split while two threads ran,
+ * or a failing outcome) and the traces recorded sync operations. A
+ * thread read ahead of the others can meet a lock-free call of a function
+ * before the call that shows the function locks: the rule then misses it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve.h"
+
+#define CANDS 4             /* candidate checks kept per caller */
+#define RING 8              /* windows kept per thread */
+#define STACK_KEEP 12       /* frames kept per window (innermost ones) */
+#define AGG_CAP 64          /* distinct (check, act) pairs per run */
+#define OBJ_CAP 4096        /* sync objects per run (hash slots) */
+#define UP_MAX 4            /* callers searched for a check above the lock */
+#define POP_MAX 8           /* frames an EXIT may close (longjmp) */
+#define FN_CAP 4096         /* lock-taking functions tracked (hash slots) */
+#define FN_BLOOM (1u << 16) /* bits of their filter */
+#define UNPROT UINT64_MAX   /* agg.caller of an unprotected-call finding */
+#define CBUCKETS 16         /* buckets of a thread's calls of lock-taking */
+#define CDEPTH 4            /* functions, calls kept per bucket */
+
+/* A candidate check: a lock-free call that returned in its caller. */
+typedef struct cand {
+    uint64_t fn;            /* function id */
+    uint64_t t0;            /* its entry */
+    uint32_t ver;           /* the thread's clock version then */
+} cand;
+
+/* One open call. f[0] of a thread is its top level. */
+typedef struct hframe {
+    uint64_t fn;            /* function id (address, or scope site) */
+    uint64_t t0;            /* entered at */
+    uint8_t locked;         /* 1: held or took a lock */
+    uint8_t ncand;          /* candidate checks among its children */
+    uint16_t lock;          /* the first mutex it took itself (its own
+                               code, not a callee's), 0 none */
+    uint32_t ver;           /* the thread's clock version at entry */
+    cand c[CANDS];          /* oldest first */
+} hframe;
+
+/* A check-act window of one thread. */
+typedef struct win {
+    uint64_t check, act;    /* function ids (act 0: the caller's own lock) */
+    uint64_t caller;        /* the caller of both */
+    uint64_t a;             /* check entry */
+    uint64_t r;             /* release of the act's last lock */
+    uint32_t erel;          /* the thread's epoch at that release */
+    int lock;               /* the act's mutex number (0: unknown) */
+    int open;               /* 1: the act still holds its lock */
+    int nearest;            /* 1: the check was the last call before the act */
+    uint32_t *vc;           /* the clock at the check (nt entries) */
+    uint64_t stack[STACK_KEEP]; /* callers, outermost first, then the act */
+    uint8_t nstack;
+} win;
+
+/* A thread during the walk. */
+typedef struct hthread {
+    uint32_t *vc;           /* its vector clock */
+    uint32_t ver;           /* bumped when an acquire changed another
+                               thread's entry of vc */
+    hframe *f;              /* open calls, f[0] the top level */
+    size_t n, cap;
+    int held;               /* mutexes held */
+    int nopen;              /* windows open */
+    uint64_t wait_mutex;    /* the mutex of a condition wait */
+    win ring[RING];         /* last windows */
+    uint64_t nwin;          /* windows made */
+    win calls[CBUCKETS][CDEPTH]; /* last calls of lock-taking functions,
+                               by function hash (check = act = the
+                               function, caller UNPROT, a..r the call,
+                               lock 0 when it took none) */
+    uint64_t ncalls[CBUCKETS]; /* calls kept per bucket */
+} hthread;
+
+/* A function that took a lock in some call of the run. */
+typedef struct fnstat {
+    uint64_t fn;            /* 0: free slot */
+    uint64_t locked;        /* its calls that took a lock */
+    int lock;               /* the first one's mutex number */
+} fnstat;
+
+/* A sync object. */
+typedef struct hobj {
+    uint64_t addr;          /* 0: free slot */
+    int kind;               /* 0 mutex, 1 cond, 2 thread */
+    int num;                /* number within its kind, from 1 */
+    int64_t thread;         /* thread: its index (CREATE), -1 */
+    uint32_t *vc;           /* lock / condition clock, NULL until released */
+} hobj;
+
+/* One (check, act) pair's findings in a run. */
+typedef struct agg {
+    uint64_t check, act, caller;
+    uint64_t overlaps;      /* windows that overlapped */
+    uint64_t unordered;     /* unordered windows that did not */
+    int best_over;          /* the kept instance overlapped */
+    int best_q;             /* its quality: 2 overlapped + 1 both lock-free */
+    int nearest;            /* its check was the last call before the act */
+    uint64_t dist;          /* its distance from the focus */
+    uint32_t th[2];         /* its threads, first act first */
+    uint64_t time, end;     /* both between / the first release */
+    uint64_t a[2], r[2];    /* each thread's check entry and release */
+    int plock[2];           /* unprotected calls: each call's lock, 0 none */
+    int lock;
+    uint64_t stack[2][STACK_KEEP];
+    uint8_t nstack[2];
+} agg;
+
+struct ttdi_hb {
+    size_t nt;              /* threads */
+    uint64_t focus;         /* instances nearest it are kept */
+    hthread *th;
+    hobj *objs;             /* OBJ_CAP slots */
+    int nkind[3];
+    agg ag[AGG_CAP];
+    size_t nag;
+    uint64_t last_ns;       /* latest event time */
+    fnstat *fns;            /* FN_CAP slots */
+    uint64_t *bloom;        /* FN_BLOOM bits: fn may be in fns */
+};
+
+static uint32_t *vc_new(size_t nt)
+{
+    return calloc(nt ? nt : 1, sizeof(uint32_t));
+}
+
+/* a = a join b; 1 if a changed. */
+static int vc_join(uint32_t *a, const uint32_t *b, size_t nt)
+{
+    int ch = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (b[i] > a[i]) {
+            a[i] = b[i];
+            ch = 1;
+        }
+    return ch;
+}
+
+int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
+{
+    struct ttdi_hb *h = calloc(1, sizeof *h);
+
+    *out = NULL;
+    if (!h || !(h->th = calloc(nt + 1, sizeof *h->th)) ||
+        !(h->objs = calloc(OBJ_CAP, sizeof *h->objs)) ||
+        !(h->fns = calloc(FN_CAP, sizeof *h->fns)) ||
+        !(h->bloom = calloc(FN_BLOOM / 64, sizeof *h->bloom))) {
+        ttdi_hb_free(h);
+        return TT_ENOMEM;
+    }
+    h->nt = nt;
+    h->focus = focus;
+    for (size_t i = 0; i < nt; i++) {
+        hthread *t = &h->th[i];
+        t->cap = 64;
+        t->f = calloc(t->cap, sizeof *t->f);
+        t->vc = vc_new(nt);
+        for (size_t k = 0; k < RING && t->vc; k++)
+            if (!(t->ring[k].vc = vc_new(nt)))
+                t->vc = NULL;
+        for (size_t k = 0; k < CBUCKETS * CDEPTH && t->vc; k++)
+            if (!(t->calls[k / CDEPTH][k % CDEPTH].vc = vc_new(nt)))
+                t->vc = NULL;
+        if (!t->f || !t->vc) {
+            ttdi_hb_free(h);
+            return TT_ENOMEM;
+        }
+        t->vc[i] = 1;
+        t->n = 1;           /* the top level */
+    }
+    *out = h;
+    return 0;
+}
+
+void ttdi_hb_free(struct ttdi_hb *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; h->th && i < h->nt; i++) {
+        free(h->th[i].vc);
+        free(h->th[i].f);
+        for (size_t k = 0; k < RING; k++)
+            free(h->th[i].ring[k].vc);
+        for (size_t k = 0; k < CBUCKETS * CDEPTH; k++)
+            free(h->th[i].calls[k / CDEPTH][k % CDEPTH].vc);
+    }
+    for (size_t i = 0; h->objs && i < OBJ_CAP; i++)
+        free(h->objs[i].vc);
+    free(h->th);
+    free(h->objs);
+    free(h->fns);
+    free(h->bloom);
+    free(h);
+}
+
+/* ---- objects --------------------------------------------------------------- */
+
+static int op_kind(int op)
+{
+    if (op >= TTF_SOP_WAIT && op <= TTF_SOP_BROADCAST)
+        return 1;
+    return op == TTF_SOP_CREATE || op == TTF_SOP_JOIN ? 2 : 0;
+}
+
+/* The object at addr, numbered by first use per kind (as interleave.c
+ * numbers them); NULL when the table is full. */
+static hobj *object(struct ttdi_hb *h, uint64_t addr, int kind)
+{
+    addr = addr ? addr : 1;
+    size_t i = (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52) % OBJ_CAP;
+
+    for (size_t k = 0; k < OBJ_CAP; k++, i = (i + 1) % OBJ_CAP) {
+        hobj *o = &h->objs[i];
+        if (o->addr == addr)
+            return o;
+        if (o->addr)
+            continue;
+        o->addr = addr;
+        o->kind = kind;
+        o->num = ++h->nkind[kind];
+        o->thread = -1;
+        return o;
+    }
+    return NULL;
+}
+
+/* Release thread t's clock into object o (its clock becomes a join). */
+static int release_into(struct ttdi_hb *h, hthread *t, uint32_t self, hobj *o)
+{
+    if (o && !o->vc && !(o->vc = vc_new(h->nt)))
+        return TT_ENOMEM;
+    if (o)
+        vc_join(o->vc, t->vc, h->nt);
+    t->vc[self]++;
+    return 0;
+}
+
+static void acquire_from(struct ttdi_hb *h, hthread *t, const uint32_t *vc)
+{
+    if (vc && vc_join(t->vc, vc, h->nt))
+        t->ver++;
+}
+
+/* ---- windows ----------------------------------------------------------------- */
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
+static agg *agg_of(struct ttdi_hb *h, const win *w)
+{
+    for (size_t i = 0; i < h->nag; i++)
+        if (h->ag[i].check == w->check && h->ag[i].act == w->act &&
+            h->ag[i].caller == w->caller)
+            return &h->ag[i];
+    if (h->nag == AGG_CAP)
+        return NULL;
+    agg *g = &h->ag[h->nag++];
+    memset(g, 0, sizeof *g);
+    g->check = w->check;
+    g->act = w->act;
+    g->caller = w->caller;
+    return g;
+}
+
+/* Windows p (thread tp, released first) and w (thread tw) are unordered:
+ * count them, and keep them when they are the best instance so far. */
+static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
+                  const win *w)
+{
+    agg *g = agg_of(h, w);
+    uint64_t when = p->a > w->a ? p->a : w->a;
+    int over = when < (p->r < w->r ? p->r : w->r);
+
+    if (!g)
+        return;
+    if (over)
+        g->overlaps++;
+    else
+        g->unordered++;
+    uint64_t dist = absdiff(when, h->focus);
+    int q = 2 * over + (!p->lock && !w->lock); /* both calls without it: better */
+    if (g->overlaps + g->unordered > 1 && (g->best_q > q || (g->best_q == q && dist > g->dist)))
+        return;
+    int lo = tp > tw;       /* the lower thread index first */
+    g->best_q = q;
+    const win *x[2] = {p, w};
+    uint32_t th[2] = {tp, tw};
+    g->best_over = over;
+    g->nearest = p->nearest && w->nearest;
+    g->dist = dist;
+    g->time = when;
+    g->end = p->r < w->r ? p->r : w->r;
+    g->lock = w->lock ? w->lock : p->lock;
+    for (int k = 0; k < 2; k++) {
+        g->plock[k] = x[k ^ lo]->lock;
+        g->th[k] = th[k ^ lo];
+        g->a[k] = x[k ^ lo]->a;
+        g->r[k] = x[k ^ lo]->r;
+        memcpy(g->stack[k], x[k ^ lo]->stack, sizeof p->stack);
+        g->nstack[k] = x[k ^ lo]->nstack;
+    }
+}
+
+/* Window w of thread u closed: compare it with the other threads' closed
+ * windows of the same check and act. w's clock is u's at its check: the
+ * other window's release happened before that check iff its epoch is at
+ * most w->vc[t]. */
+static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
+{
+    for (uint32_t t = 0; t < h->nt; t++) {
+        const hthread *o = &h->th[t];
+        uint64_t nw = o->nwin;
+        const win *ring = o->ring;
+        size_t n = nw < RING ? (size_t)nw : RING;
+        if (t == u)
+            continue;
+        /* newest first: a thread's releases only go up, so once one
+         * happened before w's check, all older ones did */
+        for (size_t j = 0; j < n; j++) {
+            const win *p = &ring[(nw - 1 - j) % RING];
+            if (p->open)
+                continue;
+            if (p->erel <= w->vc[t])
+                break;
+            if (p->check == w->check && p->act == w->act && p->caller == w->caller &&
+                p->r <= w->r)
+                found(h, t, p, u, w);
+        }
+    }
+}
+
+/* The lock was released (the thread holds none now): close its windows. */
+static void close_windows(struct ttdi_hb *h, uint32_t self, uint64_t now)
+{
+    hthread *t = &h->th[self];
+
+    for (uint64_t j = t->nwin; j-- > 0 && t->nopen && t->nwin - j <= RING;) {
+        win *w = &t->ring[j % RING];  /* the open ones are the newest */
+        if (!w->open)
+            continue;
+        w->open = 0;
+        t->nopen--;
+        w->r = now;
+        w->erel = t->vc[self];
+        compare(h, self, w);
+    }
+}
+
+/* A window per candidate check of caller frame j (act: frame j+1, or the
+ * lock itself when j is the innermost frame). */
+static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
+{
+    hframe *c = &t->f[j];
+    size_t first = j >= STACK_KEEP - 1 ? j - (STACK_KEEP - 2) : 1;
+
+    for (size_t k = 0; k < c->ncand; k++) {
+        win *w = &t->ring[t->nwin++ % RING];
+        t->nopen += !w->open;
+        if (c->c[k].ver != t->ver)
+            continue;   /* it acquired between check and act: not this shape */
+        w->check = c->c[k].fn;
+        w->act = j + 1 < t->n ? t->f[j + 1].fn : 0;
+        w->caller = c->fn;
+        w->a = c->c[k].t0;
+        w->lock = lock;
+        w->open = 1;
+        w->nearest = k + 1 == c->ncand;
+        memcpy(w->vc, t->vc, h->nt * sizeof *w->vc); /* the clock at the check */
+        w->nstack = 0;
+        for (size_t i = first; i <= j + 1 && i < t->n; i++)
+            w->stack[w->nstack++] = t->f[i].fn;
+    }
+    c->ncand = 0;
+}
+
+/* A lock acquired with none held: the act of the nearest caller, at most
+ * UP_MAX levels up, that has candidate checks. */
+static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
+{
+    for (size_t up = 0; up < UP_MAX && up + 1 < t->n; up++) {
+        size_t j = t->n - 1 - up;
+        if (t->f[j].ncand) {
+            open_windows(h, t, j, lock);
+            return;
+        }
+    }
+}
+
+/* ---- calls --------------------------------------------------------------------- */
+
+static int push(hthread *t, uint64_t fn, uint64_t now)
+{
+    if (t->n == t->cap) {
+        size_t nc = 2 * t->cap;
+        hframe *f = realloc(t->f, nc * sizeof *f);
+        if (!f)
+            return TT_ENOMEM;
+        t->f = f;
+        t->cap = nc;
+    }
+    hframe *f = &t->f[t->n++];
+    f->fn = fn;
+    f->t0 = now;
+    f->locked = t->held > 0;
+    f->ncand = 0;
+    f->lock = 0;
+    f->ver = t->ver;
+    return 0;
+}
+
+/* ---- unprotected calls --------------------------------------------------------- */
+
+static size_t fn_hash(uint64_t fn)
+{
+    return (size_t)((fn * 0x9E3779B97F4A7C15ull) >> 40);
+}
+
+/* The lock-taking function fn (added when add), NULL if not (or full). */
+static fnstat *fn_find(struct ttdi_hb *h, uint64_t fn, int add)
+{
+    size_t b = fn_hash(fn) % FN_BLOOM, i = fn_hash(fn) % FN_CAP;
+
+    if (!add && !(h->bloom[b / 64] >> (b % 64) & 1))
+        return NULL;        /* the common case: one bit */
+    for (size_t k = 0; k < FN_CAP; k++, i = (i + 1) % FN_CAP) {
+        if (h->fns[i].fn == fn)
+            return &h->fns[i];
+        if (h->fns[i].fn)
+            continue;
+        if (!add)
+            return NULL;
+        h->bloom[b / 64] |= 1ull << (b % 64);
+        h->fns[i].fn = fn;
+        return &h->fns[i];
+    }
+    return NULL;
+}
+
+/* Call w of thread u (of a lock-taking function) against the other
+ * threads' calls of it: unordered when neither one's exit happened before
+ * the other's entry, and at least one of them took no lock. The threads
+ * are walked apart between sync operations, so either may come first. */
+static void compare_calls(struct ttdi_hb *h, uint32_t u, const win *w, size_t b)
+{
+    for (uint32_t t = 0; t < h->nt; t++) {
+        const hthread *o = &h->th[t];
+        size_t n = o->ncalls[b] < CDEPTH ? (size_t)o->ncalls[b] : CDEPTH;
+        if (t == u)
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            const win *p = &o->calls[b][(o->ncalls[b] - 1 - j) % CDEPTH];
+            if (p->erel <= w->vc[t])
+                break;      /* p and all older ones before w */
+            if (p->check != w->check || (p->lock && w->lock) || w->erel <= p->vc[u])
+                continue;
+            if (p->r <= w->r)
+                found(h, t, p, u, w);
+            else
+                found(h, u, w, t, p);
+        }
+    }
+}
+
+/* A call f of a lock-taking function returned (thread self, f at depth
+ * t->n): kept; a lock-free one is compared with the other threads' calls
+ * of it (at least one of two overlapping calls then ran without the lock
+ * the function's other calls take). */
+static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint64_t now)
+{
+    hthread *t = &h->th[self];
+    fnstat *s = fn_find(h, f->fn, f->lock != 0);
+
+    if (!s || (f->locked && !f->lock))
+        return;             /* not lock-taking, or inside an outer lock */
+    if (f->lock && !s->locked++)
+        s->lock = f->lock;
+    size_t b = fn_hash(f->fn) % CBUCKETS;
+    win *w = &t->calls[b][t->ncalls[b]++ % CDEPTH];
+    size_t first = t->n >= STACK_KEEP ? t->n - (STACK_KEEP - 1) : 1;
+    w->check = w->act = f->fn;
+    w->caller = UNPROT;
+    w->a = f->t0;
+    w->r = now;
+    w->erel = t->vc[self];
+    w->lock = f->lock;
+    w->open = 0;
+    w->nearest = 1;
+    w->nstack = 0;
+    for (size_t i = first; i <= t->n; i++)
+        w->stack[w->nstack++] = t->f[i].fn;
+    /* the clock at its entry: the same now for a lock-free call (no
+     * acquire since, nor a join); a locking call keeps its clock at the
+     * exit (later: it can only hide a race, never make one up) */
+    for (size_t i = 0; i < h->nt; i++)
+        w->vc[i] = t->vc[i];
+    if (f->lock || f->ver == t->ver)
+        compare_calls(h, self, w, b);
+}
+
+/* Frame f returned into its caller p: a locking call ends p's stretch; a
+ * lock-free one is a candidate check (the newest; a function seen again
+ * moves to the end). */
+static void returned(hthread *t, hframe *p, const hframe *f)
+{
+    size_t k = 0;
+
+    if (f->locked) {
+        p->locked = 1;
+        p->ncand = 0;
+        return;
+    }
+    while (k < p->ncand && p->c[k].fn != f->fn)
+        k++;
+    if (k == CANDS)         /* full: forget the oldest */
+        k = 0;
+    if (k < p->ncand)
+        memmove(&p->c[k], &p->c[k + 1], (size_t)(p->ncand - k - 1) * sizeof p->c[0]);
+    else
+        p->ncand++;
+    p->c[p->ncand - 1] = (cand){f->fn, f->t0, t->ver};
+}
+
+static void exit_call(struct ttdi_hb *h, uint32_t self, uint64_t fn, uint64_t now)
+{
+    hthread *t = &h->th[self];
+    size_t i = t->n;
+
+    while (i > 1 && t->n - i < POP_MAX && t->f[i - 1].fn != fn)
+        i--;
+    if (i <= 1 || t->f[i - 1].fn != fn)
+        return;
+    while (t->n >= i) {
+        t->n--;
+        if (t->f[t->n].lock || !t->f[t->n].locked)
+            lockfn_call(h, self, &t->f[t->n], now);
+        returned(t, &t->f[t->n - 1], &t->f[t->n]);
+    }
+}
+
+/* ---- sync operations ----------------------------------------------------------- */
+
+/* Before the acquire's join: the windows take the clock their checks
+ * had (unchanged since, or the candidate is dropped). */
+static void acquired(struct ttdi_hb *h, hthread *t, hobj *o, int opens)
+{
+    if (!t->held && opens)
+        act_begins(h, t, o ? o->num : 0);
+    acquire_from(h, t, o ? o->vc : NULL);
+    t->held++;
+    t->f[t->n - 1].locked = 1;
+    if (!t->f[t->n - 1].lock && o && o->num < 65536)
+        t->f[t->n - 1].lock = (uint16_t)o->num;
+}
+
+static int released(struct ttdi_hb *h, uint32_t self, hobj *o, uint64_t now)
+{
+    hthread *t = &h->th[self];
+
+    if (t->held > 0 && !--t->held)
+        close_windows(h, self, now);
+    return release_into(h, t, self, o);
+}
+
+/* A thread operation: create (the child starts after what its parent did)
+ * or join (the joiner goes on after all the joined thread did). */
+static int thread_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
+{
+    hthread *t = &h->th[self];
+    hobj *o = object(h, ev->addr, 2);
+
+    if (ev->code == TTF_SOP_CREATE) {
+        if (o)
+            o->thread = ev->sync_arg;
+        if (ev->sync_arg >= 0 && (uint64_t)ev->sync_arg < h->nt) {
+            /* no version bump: libttcap records the create once
+             * pthread_create returned, and what the child did before
+             * that record came after the create all the same */
+            vc_join(h->th[ev->sync_arg].vc, t->vc, h->nt);
+        }
+        t->vc[self]++;
+    } else if (o && o->thread >= 0 && (uint64_t)o->thread < h->nt) {
+        acquire_from(h, t, h->th[o->thread].vc);
+    }
+    return 0;
+}
+
+static int sync_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
+{
+    hthread *t = &h->th[self];
+    int kind = op_kind(ev->code);
+
+    if (kind == 2)
+        return thread_op(h, self, ev);
+    hobj *o = object(h, ev->addr, kind);
+    switch (ev->code) {
+    case TTF_SOP_LOCK:
+        acquired(h, t, o, 1);
+        return 0;
+    case TTF_SOP_TRYLOCK:
+        if (!ev->sync_arg)
+            acquired(h, t, o, 1);
+        return 0;
+    case TTF_SOP_UNLOCK:
+        return released(h, self, o, ev->time_ns);
+    case TTF_SOP_WAIT:
+        t->wait_mutex = (uint64_t)ev->sync_arg;
+        return released(h, self, object(h, t->wait_mutex, 0), ev->time_ns);
+    case TTF_SOP_WOKE:
+        acquire_from(h, t, o ? o->vc : NULL);
+        acquired(h, t, object(h, t->wait_mutex, 0), 0);
+        return 0;
+    case TTF_SOP_SIGNAL:
+    case TTF_SOP_BROADCAST:
+        return release_into(h, t, self, o);
+    default:
+        return 0;
+    }
+}
+
+int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
+{
+    if (ev->thread >= h->nt)
+        return 0;
+    hthread *t = &h->th[ev->thread];
+    h->last_ns = ev->time_ns > h->last_ns ? ev->time_ns : h->last_ns;
+    switch (ev->kind) {
+    case TTF_EV_ENTER:
+        return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
+    case TTF_EV_EXIT:
+        exit_call(h, ev->thread, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
+        return 0;
+    case TTF_EV_SYNC_OP:
+        return sync_op(h, ev->thread, ev);
+    default:
+        return 0;
+    }
+}
+
+/* Close what is still open at the end of the walk (a lock never released
+ * before the stop: its windows end there). */
+void ttdi_hb_finish(struct ttdi_hb *h)
+{
+    for (uint32_t i = 0; i < h->nt; i++)
+        if (h->th[i].held) {
+            h->th[i].held = 0;
+            close_windows(h, i, h->last_ns);
+        }
+}
+
+/* One thread's iterator in a walk: its next event held back until the
+ * other threads' earlier sync operations are done. */
+typedef struct cursor {
+    ttf_iter *it;
+    ttf_event ev;           /* the held event */
+    int held;               /* 1: ev waits its turn; 0: the thread is done */
+} cursor;
+
+/* Feed thread i's events until one must wait its turn: a sync operation
+ * (calls change only their own thread; a child's calls before the create
+ * record, which libttcap writes once pthread_create returned, keep the
+ * clock they had: only their windows' clocks matter, taken at its first
+ * acquire, in turn). 0 or an error. */
+static int advance(struct ttdi_hb *h, cursor *c, uint64_t until_ns)
+{
+    int rc;
+
+    c->held = 0;
+    while ((rc = ttf_iter_next(c->it, &c->ev)) > 0 && c->ev.time_ns <= until_ns) {
+        if (c->ev.kind == TTF_EV_SYNC_OP) {
+            c->held = 1;
+            return 0;
+        }
+        if ((rc = ttdi_hb_event(h, &c->ev)) < 0)
+            return rc;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* The walk runs each thread alone between its sync operations (calls
+ * touch only their own thread) and takes the held events in time order
+ * (ties by thread, as the reader merges): the same order as a merged
+ * iteration where it matters, without a heap step per event. */
+int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
+{
+    cursor *c = calloc(h->nt + 1, sizeof *c);
+    int rc = c ? 0 : TT_ENOMEM;
+
+    for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
+        if ((rc = ttf_iter_open(t, i, &c[i].it)) >= 0)
+            rc = advance(h, &c[i], until_ns);
+    while (rc >= 0) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < h->nt; i++)
+            if (c[i].held && (best == UINT32_MAX || c[i].ev.time_ns < c[best].ev.time_ns))
+                best = i;
+        if (best == UINT32_MAX)
+            break;
+        if ((rc = ttdi_hb_event(h, &c[best].ev)) >= 0)
+            rc = advance(h, &c[best], until_ns);
+    }
+    for (uint32_t i = 0; c && i < h->nt; i++)
+        ttf_iter_close(c[i].it);
+    free(c);
+    ttdi_hb_finish(h);
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- the results ------------------------------------------------------------------ */
+
+#define RACES_MAX 8         /* races reported */
+
+/* The name of function id of run n (as the normaliser names it). */
+static const char *fname(ttdi_norm *n, uint64_t id, uint64_t when)
+{
+    ttf_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.time_ns = when;
+    if (id & TTDI_SITE_BIT)
+        ev.site = (uint32_t)id;
+    else
+        ev.addr = id;
+    return ttdi_norm_func(n, &ev);
+}
+
+/* What the act is called: its function, or the caller's own lock. */
+static const char *act_name(struct ttfi_arena *a, ttdi_norm *n, const agg *g)
+{
+    char buf[300];
+
+    if (g->act)
+        return fname(n, g->act, g->time);
+    snprintf(buf, sizeof buf, "%s's lock", fname(n, g->caller, g->time));
+    return ttfi_arena_strcpy(a, buf);
+}
+
+/* The same check and act (act NULL: the caller's own lock) in a good run:
+ * its findings, NULL if none. */
+static const agg *in_good(const ttdi_race_run *gr, const struct ttdi_hb *gh,
+                          const char *check, const char *act, const char *caller)
+{
+    for (size_t i = 0; gh && i < gh->nag; i++) {
+        const agg *g = &gh->ag[i];
+        if ((g->caller == UNPROT) != !caller || !g->act != !act ||
+            strcmp(fname(gr->norm, g->check, 0), check) ||
+            (caller && strcmp(fname(gr->norm, g->caller, 0), caller)))
+            continue;
+        if (!act || !strcmp(fname(gr->norm, g->act, 0), act))
+            return g;
+    }
+    return NULL;
+}
+
+static const char *thread_label(struct ttfi_arena *a, const ttf_trace *t, uint32_t i)
+{
+    const ttf_thread *th = ttf_get_thread(t, i);
+    char buf[64];
+
+    if (th && th->name && th->name[0])
+        return th->name;
+    if (th && th->first_name && th->first_name[0])
+        return th->first_name;
+    snprintf(buf, sizeof buf, "#%u", i);
+    return ttfi_arena_strcpy(a, buf);
+}
+
+static int stacks(struct ttfi_arena *a, ttdi_norm *n, const agg *g, ttd_race *r)
+{
+    for (int k = 0; k < 2; k++) {
+        const char **v = ttfi_arena_zalloc(a, (size_t)(g->nstack[k] + 1) * sizeof *v);
+        if (!v)
+            return TT_ENOMEM;
+        for (size_t i = 0; i < g->nstack[k]; i++)
+            v[i] = fname(n, g->stack[k][i], g->time);
+        r->stacks[k] = v;
+        r->nstacks[k] = g->nstack[k];
+    }
+    return 0;
+}
+
+/* The sentence of an unprotected-call race (good: what the good runs say). */
+static const char *unprot_text(struct ttfi_arena *a, const ttd_race *r, const char *lock,
+                               const char *good, const char *run)
+{
+    char buf[1024], who[200];
+
+    if (r->check_locked != r->act_locked)
+        snprintf(who, sizeof who, "%s's call took no lock, %s's took %s",
+                 r->thread_name[r->check_locked], r->thread_name[!r->check_locked], lock);
+    else
+        snprintf(who, sizeof who, "neither call took %s", lock);
+    snprintf(buf, sizeof buf, "in %s run, %s and %s were both inside `%s` at %.1f ms%s, "
+             "not ordered by any lock; %s, which %" PRIu64 " other call%s of it took%s",
+             run, r->thread_name[0], r->thread_name[1], r->check,
+             (double)r->time_ns / 1e6, r->overlapped ? "" : " (or could have been)", who,
+             r->locked_calls, r->locked_calls == 1 ? "" : "s", good);
+    return ttfi_arena_strcpy(a, buf);
+}
+
+/* The sentence of a race. */
+static const char *race_text(struct ttfi_arena *a, const ttd_race *r, int alone)
+{
+    char buf[1024], lock[64], good[160] = "";
+    const char *run = alone ? "this" : r->run ? "the bad" : "the good";
+
+    snprintf(lock, sizeof lock, "%s", r->lock ? r->lock : "the lock");
+    if (r->good_compared && !r->seen_in_good)
+        snprintf(good, sizeof good, "; never in the good runs%s", r->overlapped ? "" : " either");
+    else if (r->good_compared)
+        snprintf(good, sizeof good, "; the good runs had that too (%" PRIu64 " time%s, "
+                 "%" PRIu64 " in the bad run)", r->good_count, r->good_count == 1 ? "" : "s",
+                 r->count);
+    if (r->kind == TTD_RACE_UNPROTECTED)
+        return unprot_text(a, r, lock, good, run);
+    if (r->overlapped)
+        snprintf(buf, sizeof buf, "in %s run, %s and %s were both between `%s` and `%s` "
+                 "at %.1f ms, not ordered by any lock; the check is outside %s, the act "
+                 "inside%s", run, r->thread_name[0], r->thread_name[1],
+                 r->check, r->act, (double)r->time_ns / 1e6, lock, good);
+    else
+        snprintf(buf, sizeof buf, "in %s run, nothing ordered %s's `%s` ... `%s` and "
+                 "%s's (at %.1f ms): they could have been between them at once; the check "
+                 "is outside %s, the act inside%s", run,
+                 r->thread_name[0], r->check, r->act, r->thread_name[1],
+                 (double)r->time_ns / 1e6, lock, good);
+    return ttfi_arena_strcpy(a, buf);
+}
+
+/* The rank of race r (findings g): it overlapped (else it only could
+ * have); near the split or the end; its check was the call right before
+ * the act (the narrowest window of nested ones); it never happened in a
+ * good run (else less, the more often good runs had it per run than the
+ * bad run did). */
+static double score(const ttd_race *r, const agg *g, size_t ngood)
+{
+    double near = (double)g->dist / 1e6; /* ms from the focus */
+    double s = (r->overlapped ? 2.0 : 0.5) + 1.0 / (1.0 + near / 10.0) +
+               (g->nearest ? 0.5 : 0.0);
+
+    if (!r->good_compared)
+        return s;
+    if (!r->seen_in_good)
+        return s + 1.5;
+    double rate = (double)r->good_count / (double)ngood / (double)(r->count ? r->count : 1);
+    return s - (rate < 1.0 ? rate : 1.0);
+}
+
+/* One race of the bad run from its findings g (and the good runs'). */
+static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_hb *bh,
+                    struct ttdi_hb *const *gh, const agg *g, ttd_race *r)
+{
+    const ttdi_race_run *b = &in->bad;
+    int unprot = g->caller == UNPROT;
+    const fnstat *fs = unprot ? fn_find(bh, g->check, 0) : NULL;
+    char lock[32];
+
+    r->kind = unprot ? TTD_RACE_UNPROTECTED : TTD_RACE_CHECK_ACT;
+    r->run = TTD_BAD;
+    r->check = fname(b->norm, g->check, g->time);
+    r->act = unprot ? r->check : act_name(a, b->norm, g);
+    const char *caller = unprot ? NULL : fname(b->norm, g->caller, g->time);
+    for (int k = 0; k < 2; k++) {
+        r->thread[k] = g->th[k];
+        r->thread_name[k] = thread_label(a, b->t, g->th[k]);
+        r->pair[k] = b->pair_of ? b->pair_of[g->th[k]] : -1;
+        r->check_ns[k] = g->a[k];
+        r->release_ns[k] = g->r[k];
+    }
+    r->time_ns = g->time;
+    r->end_ns = g->end;
+    int lk = fs ? fs->lock : g->lock;
+    snprintf(lock, sizeof lock, "mutex#%d", lk);
+    r->lock = lk ? ttfi_arena_strcpy(a, lock) : NULL;
+    r->check_locked = unprot && g->plock[0];
+    r->act_locked = !unprot || g->plock[1];
+    r->locked_calls = fs ? fs->locked - (uint64_t)(g->plock[0] != 0) -
+                           (uint64_t)(g->plock[1] != 0) : 0;
+    r->overlapped = g->best_over;
+    r->count = g->best_over ? g->overlaps : g->unordered;
+    r->good_compared = in->ngood > 0;
+    for (size_t i = 0; i < in->ngood; i++) {
+        const agg *q = in_good(&in->good[i], gh[i], r->check, g->act ? r->act : NULL,
+                               caller);
+        r->good_count += q ? q->overlaps : 0;
+    }
+    r->seen_in_good = r->good_count > 0;
+    r->score = score(r, g, in->ngood);
+    if (stacks(a, b->norm, g, r) < 0 || !(r->text = race_text(a, r, in->alone)))
+        return TT_ENOMEM;
+    return 0;
+}
+
+static int race_cmp(const void *x, const void *y)
+{
+    const ttd_race *a = x, *b = y;
+    if (a->score != b->score)
+        return a->score < b->score ? 1 : -1;
+    return a->time_ns < b->time_ns ? -1 : a->time_ns > b->time_ns;
+}
+
+/* Walk one run into a fresh hb (NULL: too many threads, nothing found). */
+static int walk(const ttdi_race_run *r, struct ttdi_hb **out)
+{
+    size_t nt = ttf_thread_count(r->t);
+    int rc;
+
+    *out = NULL;
+    if (nt < 2 || nt > TTDI_HB_THREADS)
+        return 0;
+    if ((rc = ttdi_hb_open(nt, r->focus_ns, out)) < 0)
+        return rc;
+    return ttdi_hb_walk(*out, r->t, r->until_ns);
+}
+
+int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **out,
+                     size_t *nout)
+{
+    struct ttdi_hb *bh = NULL, **gh = calloc(in->ngood + 1, sizeof *gh);
+    ttd_race *v = NULL;
+    size_t n = 0;
+    int rc = gh ? walk(&in->bad, &bh) : TT_ENOMEM;
+
+    *out = NULL;
+    *nout = 0;
+    if (rc < 0 || !bh || !bh->nag)
+        goto done;
+    for (size_t i = 0; i < in->ngood && rc >= 0; i++)
+        rc = walk(&in->good[i], &gh[i]);
+    if (rc < 0 || !(v = ttfi_arena_zalloc(a, (bh->nag + 1) * sizeof *v))) {
+        rc = rc < 0 ? rc : TT_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < bh->nag && rc >= 0; i++) {
+        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[n]);
+        n += v[n].kind != TTD_RACE_UNPROTECTED || v[n].locked_calls > 0;
+    }
+    if (rc >= 0) {
+        qsort(v, n, sizeof *v, race_cmp);
+        *out = v;
+        *nout = n < RACES_MAX ? n : RACES_MAX;
+    }
+done:
+    ttdi_hb_free(bh);
+    for (size_t i = 0; gh && i < in->ngood; i++)
+        ttdi_hb_free(gh[i]);
+    free(gh);
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- one run alone (ttd_races_find) ------------------------------------------------ */
+
+struct ttd_races {
+    struct ttfi_arena arena;    /* the races */
+    ttdi_norm norm;             /* names (its cache holds them) */
+    ttd_race *v;
+    size_t n;
+};
+
+/* The last thread end (or start) of trace t: the failure, if any. */
+static uint64_t trace_end(const ttf_trace *t)
+{
+    uint64_t end = 0;
+
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        uint64_t e = th ? (th->ended ? th->end_ns : th->start_ns) : 0;
+        end = e > end ? e : end;
+    }
+    return end;
+}
+
+int ttd_races_find(const ttf_trace *t, const ttd_options *opts, ttd_races **out,
+                   ttf_error *err)
+{
+    ttd_races *r;
+    int rc;
+
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (out)
+        *out = NULL;
+    if (!out || !t) {
+        ttfi_set_err(err, TT_EINVAL, 0, "%s", ttf_strerror(TT_EINVAL));
+        return TT_EINVAL;
+    }
+    if (!(*out = r = calloc(1, sizeof *r))) {
+        ttfi_set_err(err, TT_ENOMEM, 0, "%s", ttf_strerror(TT_ENOMEM));
+        return TT_ENOMEM;
+    }
+    rc = ttdi_norm_init(&r->norm, t, TTD_MSG_SITE, NULL, NULL, opts && opts->no_demangle);
+    if (rc >= 0 && (ttf_get_header(t)->optional_features & TTF_HEADER_SYNC)) {
+        ttdi_races_in in = {{t, &r->norm, NULL, trace_end(t), UINT64_MAX}, NULL, 0, 1};
+        rc = ttdi_races_build(&r->arena, &in, &r->v, &r->n);
+    }
+    if (rc >= 0 && (ttf_sym_status(r->norm.sym) < 0 || r->norm.oom))
+        rc = TT_ENOMEM;
+    if (rc < 0) {
+        ttfi_set_err(err, rc, 0, "%s", ttf_strerror(rc));
+        ttd_races_free(r);
+        *out = NULL;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+const ttd_race *ttd_races_list(const ttd_races *r, size_t *n)
+{
+    if (n)
+        *n = r ? r->n : 0;
+    return r ? r->v : NULL;
+}
+
+void ttd_races_free(ttd_races *r)
+{
+    if (!r)
+        return;
+    ttdi_norm_free(&r->norm);
+    ttfi_arena_free(&r->arena);
+    free(r);
+}

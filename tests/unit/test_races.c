@@ -1,0 +1,479 @@
+/*
+ * test_races.c - races named through happens-before (diff/races.c) on
+ * traces written with the format writer (ttf_write_sync_op): the vector
+ * clocks order two check-act windows through a lock (unlock, then lock in
+ * the other thread), a create, a join and a condition (signal, woken);
+ * without those the same windows are unordered, and overlapping ones are
+ * named "both between"; a good run that overlapped too is said so; the
+ * check nearest the act ranks first. A caught failure (bad_failed) with
+ * the same calls is a divergence in the outcome.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "resolve.h"
+#include "ttdiff.h"
+#include "diff_traces.h"
+#include "tmpdir.h"
+
+#define MUTEX 0x5000u
+#define MUTEX2 0x5100u
+#define COND 0x6000u
+
+static const char *const names[] = {"main", "seller-0", "seller-1"};
+
+/* A sync operation on thread th, 10 ns after its last event. */
+static void op(dt *t, uint32_t th, int code, uint64_t obj, int64_t arg)
+{
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_sync_op(t->w, th, t->now[th], code, obj, arg), 0);
+}
+
+static void run(dt *t, uint32_t th, const char *s)
+{
+    assert_int_equal(dt_run(t, th, s), 0);
+}
+
+/* "work{ lock unlock }": the act, taking mutex m. */
+static void act(dt *t, uint32_t th, uint64_t m)
+{
+    run(t, th, "work{");
+    op(t, th, TTF_SOP_LOCK, m, 0);
+    op(t, th, TTF_SOP_UNLOCK, m, 0);
+    run(t, th, "}");
+}
+
+static char *path_of(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    char *p = buf[k++ % 4];
+    snprintf(p, 512, "%s/%s", tu_tmpdir, name);
+    return p;
+}
+
+static void open_trace(dt *t, const char *name)
+{
+    remove(path_of(name));
+    assert_int_equal(dt_open(t, path_of(name), 0, (const char *const *)names, 3), 0);
+}
+
+/* The races of trace name (compared with good traces, may be none). */
+static size_t races_of(const char *name, const char *const *good, size_t ngood,
+                       const ttd_race **out, struct ttfi_arena *a)
+{
+    ttf_trace *t[4] = {NULL};
+    ttdi_norm nm[4];
+    ttdi_race_run g[3];
+    ttd_race *v = NULL;
+    size_t n = 0;
+
+    memset(nm, 0, sizeof nm);
+    assert_true(ngood < 4);
+    for (size_t i = 0; i <= ngood; i++) {
+        assert_int_equal(ttf_open(path_of(i ? good[i - 1] : name), &t[i], NULL), 0);
+        assert_int_equal(ttdi_norm_init(&nm[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
+        if (i)
+            g[i - 1] = (ttdi_race_run){t[i], &nm[i], NULL, UINT64_MAX, UINT64_MAX};
+    }
+    ttdi_races_in in = {{t[0], &nm[0], NULL, UINT64_MAX, UINT64_MAX}, g, ngood, 0};
+    assert_int_equal(ttdi_races_build(a, &in, &v, &n), 0);
+    /* names live in the normalisers: copy what the tests read */
+    for (size_t i = 0; i < n; i++) {
+        v[i].check = ttfi_arena_strcpy(a, v[i].check);
+        v[i].act = ttfi_arena_strcpy(a, v[i].act);
+        v[i].text = ttfi_arena_strcpy(a, v[i].text);
+        for (int k = 0; k < 2; k++) {
+            v[i].thread_name[k] = ttfi_arena_strcpy(a, v[i].thread_name[k]);
+            for (size_t j = 0; j < v[i].nstacks[k]; j++)
+                ((const char **)v[i].stacks[k])[j] = ttfi_arena_strcpy(a, v[i].stacks[k][j]);
+        }
+    }
+    for (size_t i = 0; i <= ngood; i++) {
+        ttdi_norm_free(&nm[i]);
+        ttf_close(t[i]);
+    }
+    *out = v;
+    return n;
+}
+
+/* Two sellers: parse{ check{} work{lock unlock} }, seller-1's check while
+ * seller-0 is between its check and its unlock; seller-1 locks after. */
+static void overlapping(const char *name)
+{
+    dt t;
+    open_trace(&t, name);
+    run(&t, 1, "@1000 parse{ check{}");       /* check 1020..1030 */
+    act(&t, 1, MUTEX);                        /* lock 1050, unlock 1060 */
+    run(&t, 2, "@1005 parse{ check{} work{"); /* check 1025 */
+    run(&t, 2, "@1095");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_overlap_named(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    overlapping("over.trc");
+    assert_int_equal(races_of("over.trc", NULL, 0, &r, &a), 1);
+    assert_int_equal(r->kind, TTD_RACE_CHECK_ACT);
+    assert_int_equal(r->run, TTD_BAD);
+    assert_true(r->overlapped);
+    assert_int_equal(r->count, 1);
+    assert_string_equal(r->check, "dt_check");
+    assert_string_equal(r->act, "dt_work");
+    assert_string_equal(r->lock, "mutex#1");
+    assert_int_equal(r->thread[0], 1);
+    assert_int_equal(r->thread[1], 2);
+    assert_string_equal(r->thread_name[0], "seller-0");
+    /* ns since the trace's start (1000) */
+    assert_int_equal(r->time_ns, 25);       /* the later check */
+    assert_int_equal(r->check_ns[0], 20);
+    assert_int_equal(r->release_ns[0], 60);
+    assert_int_equal(r->release_ns[1], 115);
+    assert_false(r->check_locked);
+    assert_true(r->act_locked);
+    assert_false(r->good_compared);
+    assert_int_equal(r->nstacks[0], 2);
+    assert_string_equal(r->stacks[1][0], "dt_parse");
+    assert_string_equal(r->stacks[1][1], "dt_work");
+    assert_non_null(strstr(r->text, "in the bad run, seller-0 and seller-1 were both between "
+                                    "`dt_check` and `dt_work` at 0.0 ms, not ordered by any "
+                                    "lock; the check is outside mutex#1, the act inside"));
+    ttfi_arena_free(&a);
+}
+
+/* seller-1 checks after seller-0's act; ordered iff, before its check, it
+ * acquired what seller-0 released (lock: mutex; cond: woken by a signal). */
+static void after(const char *name, int how)
+{
+    dt t;
+    open_trace(&t, name);
+    run(&t, 1, "@1000 parse{ check{}");
+    act(&t, 1, MUTEX);                        /* unlock at 1060 */
+    if (how == 2) {
+        run(&t, 1, "helper{");
+        op(&t, 1, TTF_SOP_SIGNAL, COND, 0);   /* 1090 */
+        run(&t, 1, "}");
+    }
+    run(&t, 1, "}");
+    run(&t, 2, "@1200 parse{ lex{");
+    if (how == 1) {                           /* the same mutex: ordered */
+        op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    } else if (how == 2) {                    /* woken after the signal */
+        op(&t, 2, TTF_SOP_LOCK, MUTEX2, 0);
+        op(&t, 2, TTF_SOP_WAIT, COND, MUTEX2);
+        op(&t, 2, TTF_SOP_WOKE, COND, 0);
+        op(&t, 2, TTF_SOP_UNLOCK, MUTEX2, 0);
+    } else {                                  /* another mutex: unordered */
+        op(&t, 2, TTF_SOP_LOCK, MUTEX2, 0);
+        op(&t, 2, TTF_SOP_UNLOCK, MUTEX2, 0);
+    }
+    run(&t, 2, "} check{}");
+    act(&t, 2, MUTEX);
+    run(&t, 2, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_lock_orders(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    after("lock.trc", 1);
+    assert_int_equal(races_of("lock.trc", NULL, 0, &r, &a), 0);
+    after("nolock.trc", 0);
+    assert_int_equal(races_of("nolock.trc", NULL, 0, &r, &a), 1);
+    assert_false(r->overlapped);            /* could have: nothing ordered them */
+    assert_non_null(strstr(r->text, "nothing ordered seller-0's `dt_check` ... `dt_work` "
+                                    "and seller-1's"));
+    ttfi_arena_free(&a);
+}
+
+static void test_cond_orders(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    after("cond.trc", 2);
+    assert_int_equal(races_of("cond.trc", NULL, 0, &r, &a), 0);
+    ttfi_arena_free(&a);
+}
+
+/* main's window, then it creates seller-0 (the create orders them) or
+ * seller-0 just starts later. */
+static void create_join(const char *name, int edges)
+{
+    dt t;
+    open_trace(&t, name);
+    run(&t, 0, "@1000 parse{ check{}");
+    act(&t, 0, MUTEX);                        /* unlock 1060 */
+    if (edges)
+        op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);   /* 1080 */
+    run(&t, 1, "@1100 parse{ check{}");
+    act(&t, 1, MUTEX);
+    run(&t, 1, "}");
+    run(&t, 0, "}");
+    assert_int_equal(ttf_writer_close(t.w, 0), 0);
+}
+
+static void test_create_orders(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    create_join("create.trc", 1);
+    assert_int_equal(races_of("create.trc", NULL, 0, &r, &a), 0);
+    create_join("nocreate.trc", 0);
+    assert_int_equal(races_of("nocreate.trc", NULL, 0, &r, &a), 1);
+    assert_int_equal(r->thread[0], 0);
+    assert_int_equal(r->thread[1], 1);
+    ttfi_arena_free(&a);
+}
+
+/* seller-0 works first; main joins it, then makes its own window. */
+static void joined(const char *name, int join)
+{
+    dt t;
+    open_trace(&t, name);
+    run(&t, 1, "@1000 parse{ check{}");
+    act(&t, 1, MUTEX);
+    run(&t, 1, "}");
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);       /* at 1010: before seller-0's work */
+    run(&t, 0, "@1200");
+    if (join)
+        op(&t, 0, TTF_SOP_JOIN, 0xa1, 0);
+    run(&t, 0, "parse{ check{}");
+    act(&t, 0, MUTEX2);
+    run(&t, 0, "}");
+    assert_int_equal(ttf_writer_close(t.w, 0), 0);
+}
+
+static void test_join_orders(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    joined("join.trc", 1);
+    assert_int_equal(races_of("join.trc", NULL, 0, &r, &a), 0);
+    joined("nojoin.trc", 0);
+    assert_int_equal(races_of("nojoin.trc", NULL, 0, &r, &a), 1);
+    assert_false(r->overlapped);
+    ttfi_arena_free(&a);
+}
+
+/* A good run with the same windows one after the other, ordered (the
+ * second seller locked before checking): the race never happened there.
+ * A good run that overlapped too: seen_in_good, ranked lower. */
+static void test_good_runs(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    const char *good[2] = {"g-ordered.trc", "g-over.trc"};
+    (void)state;
+
+    overlapping("bad.trc");
+    after(good[0], 1);
+    overlapping(good[1]);
+    assert_int_equal(races_of("bad.trc", good, 1, &r, &a), 1);
+    assert_true(r->good_compared);
+    assert_false(r->seen_in_good);
+    assert_non_null(strstr(r->text, "; never in the good runs"));
+    double alone = r->score;
+    assert_int_equal(races_of("bad.trc", good, 2, &r, &a), 1);
+    assert_true(r->seen_in_good);
+    assert_int_equal(r->good_count, 1);
+    assert_true(r->score < alone);
+    assert_non_null(strstr(r->text, "the good runs had that too (1 time, 1 in the bad run)"));
+    ttfi_arena_free(&a);
+}
+
+/* parse{ helper{} check{} work{...} } in both sellers: (check, work) and
+ * (helper, work) both overlap; the check nearest the act ranks first. */
+static void test_nearest_check_first(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    dt t;
+    (void)state;
+
+    open_trace(&t, "near.trc");
+    run(&t, 1, "@1000 parse{ helper{} check{}");
+    act(&t, 1, MUTEX);                        /* unlock 1080 */
+    run(&t, 2, "@1003 parse{ helper{} check{} work{ @1100");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+    assert_int_equal(races_of("near.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_check");
+    assert_string_equal(r[1].check, "dt_helper");
+    assert_true(r[0].score > r[1].score);
+    ttfi_arena_free(&a);
+}
+
+/* A lock held during the check: no window (the check is not lock-free). */
+static void test_locked_check_no_race(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    dt t;
+    (void)state;
+
+    open_trace(&t, "held.trc");
+    for (uint32_t th = 1; th <= 2; th++) {
+        run(&t, th, th == 1 ? "@1000 parse{" : "@1200 parse{");
+        op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
+        run(&t, th, "check{} work{}");
+        op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, th, "}");
+    }
+    assert_int_equal(ttf_writer_close(t.w, 0), 0);
+    assert_int_equal(races_of("held.trc", NULL, 0, &r, &a), 0);
+    ttfi_arena_free(&a);
+}
+
+/* A function whose calls take a lock, called by two threads at once
+ * without it (the unprotected call, learnt from the run itself): named;
+ * called the same way one after the other with the lock passed between
+ * them: not. The threads are walked apart, so the later call in time may
+ * be seen first. */
+static void unprotected(const char *name, int overlap)
+{
+    dt t;
+    open_trace(&t, name);
+    run(&t, 1, "@1000 parse{ lex{");          /* a locking call of lex */
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);      /* 1040 */
+    run(&t, 1, "} lex{ @2000 }");             /* lex without it: 1060..2010 */
+    if (!overlap) {                           /* then a release */
+        run(&t, 1, "work{");
+        op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 1, "}");
+    }
+    run(&t, 1, "}");
+    run(&t, 2, overlap ? "@1100" : "@2100");
+    /* the mutex orders the calls; another one does not (the walk reaches
+     * seller-1's calls after this, when seller-0's locking lex is known) */
+    op(&t, 2, TTF_SOP_LOCK, overlap ? MUTEX2 : MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, overlap ? MUTEX2 : MUTEX, 0);
+    run(&t, 2, "parse{ lex{ } }");            /* lex without it, inside 1060..2010 */
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_unprotected_call(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    unprotected("unprot.trc", 1);
+    assert_int_equal(races_of("unprot.trc", NULL, 0, &r, &a), 1);
+    assert_int_equal(r->kind, TTD_RACE_UNPROTECTED);
+    assert_true(r->overlapped);
+    assert_string_equal(r->check, "dt_lex");
+    assert_string_equal(r->lock, "mutex#1");
+    assert_false(r->check_locked);
+    assert_false(r->act_locked);
+    assert_int_equal(r->locked_calls, 1);
+    assert_int_equal(r->check_ns[1], 140);  /* the later entry */
+    assert_non_null(strstr(r->text, "seller-0 and seller-1 were both inside `dt_lex` at "
+                                    "0.0 ms, not ordered by any lock; neither call took "
+                                    "mutex#1, which 1 other call of it took"));
+    assert_string_equal(r->stacks[0][1], "dt_lex");
+    unprotected("unprot-later.trc", 0);
+    assert_int_equal(races_of("unprot-later.trc", NULL, 0, &r, &a), 0);
+    ttfi_arena_free(&a);
+}
+
+/* One run alone through the public API: the same race, "in this run". */
+static void test_one_run_alone(void **state)
+{
+    ttf_trace *t = NULL;
+    ttd_races *r = NULL;
+    size_t n = 9;
+    (void)state;
+
+    overlapping("alone.trc");
+    assert_int_equal(ttf_open(path_of("alone.trc"), &t, NULL), 0);
+    assert_int_equal(ttd_races_find(t, NULL, &r, NULL), 0);
+    const ttd_race *v = ttd_races_list(r, &n);
+    assert_int_equal(n, 1);
+    assert_false(v[0].good_compared);
+    assert_int_equal(v[0].pair[0], -1);
+    assert_non_null(strstr(v[0].text, "in this run, seller-0 and seller-1 were both between"));
+    ttd_races_free(r);
+    assert_int_equal(ttd_races_find(NULL, NULL, &r, NULL), TT_EINVAL);
+    assert_null(ttd_races_list(NULL, &n));
+    assert_int_equal(n, 0);
+    ttd_races_free(NULL);
+    ttf_close(t);
+}
+
+/* The engine: the same calls, the same exit status, but the bad run is
+ * known to have failed: a divergence in the outcome, with the race. */
+static void test_caught_failure(void **state)
+{
+    ttd_options o;
+    ttd_diff *d = NULL;
+    (void)state;
+
+    overlapping("cg.trc");
+    overlapping("cb.trc");
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("cg.trc"), path_of("cb.trc"), &o, &d, NULL), 0);
+    const ttd_result *res = ttd_get_result(d);
+    assert_false(res->diverged);            /* not known: the same */
+    assert_int_equal(res->nraces, 0);
+    ttd_free(d);
+    o.bad_failed = "exit 0, --fail-if said failure";
+    assert_int_equal(ttd_diff_files(path_of("cg.trc"), path_of("cb.trc"), &o, &d, NULL), 0);
+    res = ttd_get_result(d);
+    assert_true(res->diverged);
+    assert_true(res->outcome.failed);
+    assert_true(res->outcome.same_calls);
+    assert_null(res->first);
+    assert_int_equal(res->nraces, 1);
+    assert_true(res->races[0].overlapped);
+    assert_true(res->races[0].seen_in_good); /* the good run had it too */
+    assert_int_equal(res->races[0].pair[0], 1);
+    ttd_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overlap_named),
+        cmocka_unit_test(test_lock_orders),
+        cmocka_unit_test(test_cond_orders),
+        cmocka_unit_test(test_create_orders),
+        cmocka_unit_test(test_join_orders),
+        cmocka_unit_test(test_good_runs),
+        cmocka_unit_test(test_nearest_check_first),
+        cmocka_unit_test(test_locked_check_no_race),
+        cmocka_unit_test(test_unprotected_call),
+        cmocka_unit_test(test_one_run_alone),
+        cmocka_unit_test(test_caught_failure),
+    };
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
+}
