@@ -90,8 +90,11 @@ __attribute__((visibility("default")))
 void __cyg_profile_func_enter(void *fn, void *call_site)
 {
     (void)call_site;
-    if (!cap_on)
-        return;
+    if (__builtin_expect(cap_on != 1, 0)) {
+        if (!cap_on)
+            return;
+        cap_chaos_point(&cap_tls, CAP_CHAOS_ENTRY); /* CAP_ON_CHAOS */
+    }
     struct tstate *t = &cap_tls;
     if (__builtin_expect(t->pos >= t->limit || t->busy, 0)) {
         slow_event(t, (uintptr_t)fn, 0);

@@ -3,7 +3,9 @@
  * dlclose (module records, call sites of unloaded libraries), pthread_create
  * (thread numbers in creation order) and pthread_setname_np (thread names);
  * pthread mutex, condition and join calls (SYNC_OP records, see below).
- * Each finds the real function on first use, through REAL().
+ * Each finds the real function on first use, through REAL(). In chaos
+ * mode (cap_chaos.c) the thread operations are also where the schedule is
+ * shaken: chaos() before the real call.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -123,6 +125,17 @@ struct start {
 
 static void sync_op(int op, const void *obj, int64_t arg);
 
+/* Chaos mode's point before a thread operation: when off, one test of a
+ * global word; on, not inside one of libttcap's own writes. */
+static inline void chaos(void)
+{
+    if (__builtin_expect(cap_chaos.on, 0)) {
+        struct tstate *t = &cap_tls;
+        if (cap_on && !t->busy)
+            cap_chaos_point(t, CAP_CHAOS_SYNC);
+    }
+}
+
 static void *start_thread(void *p)
 {
     struct start st = *(struct start *)p;
@@ -136,6 +149,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
                    void *(*fn)(void *), void *arg)
 {
     REAL(pthread_create, 0);
+    chaos();
     if (!real)
         return ENOSYS;
     struct start *st = cap_on ? malloc(sizeof *st) : NULL;
@@ -215,6 +229,7 @@ __attribute__((visibility("default")))
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
     REAL(pthread_mutex_lock, 0);
+    chaos();
     int rc = real ? real(m) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_LOCK, m, 0);
@@ -225,6 +240,7 @@ __attribute__((visibility("default")))
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
     REAL(pthread_mutex_trylock, 0);
+    chaos();
     int rc = real ? real(m) : ENOSYS;
     sync_op(TTF_SYNC_TRYLOCK, m, rc);
     return rc;
@@ -234,6 +250,7 @@ __attribute__((visibility("default")))
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
     REAL(pthread_mutex_unlock, 0);
+    chaos();
     sync_op(TTF_SYNC_UNLOCK, m, 0);
     return real ? real(m) : ENOSYS;
 }
@@ -242,6 +259,7 @@ __attribute__((visibility("default")))
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
     REAL(pthread_cond_wait, 1);
+    chaos();
     sync_op(TTF_SYNC_WAIT, c, (int64_t)(uintptr_t)m);
     int rc = real ? real(c, m) : ENOSYS;
     sync_op(TTF_SYNC_WOKE, c, rc);
@@ -253,6 +271,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                            const struct timespec *abstime)
 {
     REAL(pthread_cond_timedwait, 1);
+    chaos();
     sync_op(TTF_SYNC_WAIT, c, (int64_t)(uintptr_t)m);
     int rc = real ? real(c, m, abstime) : ENOSYS;
     sync_op(TTF_SYNC_WOKE, c, rc);
@@ -263,6 +282,7 @@ __attribute__((visibility("default")))
 int pthread_cond_signal(pthread_cond_t *c)
 {
     REAL(pthread_cond_signal, 1);
+    chaos();
     sync_op(TTF_SYNC_SIGNAL, c, 0);
     return real ? real(c) : ENOSYS;
 }
@@ -271,6 +291,7 @@ __attribute__((visibility("default")))
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
     REAL(pthread_cond_broadcast, 1);
+    chaos();
     sync_op(TTF_SYNC_BROADCAST, c, 0);
     return real ? real(c) : ENOSYS;
 }
@@ -279,6 +300,7 @@ __attribute__((visibility("default")))
 int pthread_join(pthread_t th, void **ret)
 {
     REAL(pthread_join, 0);
+    chaos();
     int rc = real ? real(th, ret) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_JOIN, (const void *)th, 0);

@@ -34,9 +34,11 @@ extern "C" {
  * cut_events, ttf_thread cut, ttf_cut_count/ttf_get_cut, ttf_cut_text,
  * ttf_cut_reason_name, ttf_write_cut, TTF_CUT_*; ttf_sym_status.
  * 2.4.0: machine code of a module's functions and what an address in it
- * names (ttf_sym_code, ttf_sym_code_ref): two builds compared. */
+ * names (ttf_sym_code, ttf_sym_code_ref): two builds compared.
+ * 2.5.0: chaos mode in the PROCESS record: ttf_process chaos and
+ * chaos_seed, TTF_PROC_CHAOS*, ttf_writer_opts chaos and chaos_seed. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 4
+#define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -220,7 +222,14 @@ typedef struct ttf_process {
     uint64_t start_realtime_ns;
     int exited;                 /* clean exit recorded */
     int exit_status;
+    unsigned chaos;             /* TTF_PROC_CHAOS*: the run was shaken by
+                                   libttcap's chaos mode (TTCAP_CHAOS); 0 = not */
+    uint64_t chaos_seed;        /* its seed, when chaos != 0 */
 } ttf_process;
+
+/* ttf_process.chaos bits (FORMAT.md, PROCESS) */
+#define TTF_PROC_CHAOS 0x1u         /* yields and sleeps at sync operations */
+#define TTF_PROC_CHAOS_ENTRIES 0x2u /* and at function entries */
 
 typedef struct ttf_module {
     const char *path;
@@ -389,6 +398,9 @@ typedef struct ttf_writer_opts {
     int values;                 /* 1: a format 1.1 trace whose ENTER/EXIT
                                    events carry values (0 registers unless
                                    written with the *_values calls) */
+    unsigned chaos;             /* TTF_PROC_CHAOS*: the PROCESS record says
+                                   the run was in chaos mode (0 = not) */
+    uint64_t chaos_seed;        /* with chaos: its seed */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
