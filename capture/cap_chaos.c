@@ -55,14 +55,14 @@ uint64_t cap_chaos_thread_seed(uint64_t seed, uint32_t index)
 
 /* What to do for draw r at a point of kind k (CAP_CHAOS_*): 0 nothing,
  * CAP_CHAOS_YIELD, or a sleep of that many microseconds (10..89). At a
- * sync operation 1 in 4 draws sleeps and 1 in 4 yields; at a function
+ * sync operation 1 in 8 draws sleeps and 1 in 8 yields; at a function
  * entry 1 in 512 sleeps and 1 in 64 yields (entries are many more). */
 unsigned cap_chaos_decide(uint64_t r, int k)
 {
     unsigned low = (unsigned)(r & 1023), sleep_us = 10 + (unsigned)((r >> 10) % 80);
 
     if (k == CAP_CHAOS_SYNC)
-        return low < 256 ? sleep_us : low < 512 ? CAP_CHAOS_YIELD : 0;
+        return low < 128 ? sleep_us : low < 256 ? CAP_CHAOS_YIELD : 0;
     return low < 2 ? sleep_us : low < 18 ? CAP_CHAOS_YIELD : 0;
 }
 
