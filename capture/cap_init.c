@@ -174,6 +174,7 @@ static void env_chaos(void)
     }
     cap_chaos.seed = (uint64_t)seed;
     cap_chaos.on = 1;
+    cap_sync_chaos_on();
 }
 
 /* Everything but the output name: chunk, level, clock, ring, chaos, tests. */

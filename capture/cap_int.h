@@ -326,6 +326,9 @@ void cap_signals_install(void);
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 void cap_values_thread_end(void);
 
+/* cap_interpose.c */
+void cap_sync_chaos_on(void);
+
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);
 void cap_thread_end(void *arg);
