@@ -3,7 +3,7 @@
 # a few hundred ns: about 1 run in 100 fails without chaos): the failure is
 # caught within 40 runs (measured: run 1 or 2 in 20 of 20 searches, so 40
 # is far from flaky), its seed is in ttrec's output, the trace, the text
-# report and the JSON (options.chaos_seed), and --chaos=SEED on one run
+# and HTML reports and the JSON (options.chaos_seed), and --chaos=SEED on one run
 # records that seed; the good run is the closest passing run (said, with
 # its prefix); --candidates bounds the passing traces on disk; usage errors.
 set -eu
@@ -31,6 +31,8 @@ has "^  chaos:             seed $seed, at sync operations (TTCAP_CHAOS=$seed rep
 grep -q 'chaos:' dump && fail "a calm passing run says chaos"
 run 1 --format json -o r.json hunt/pass-1.trc hunt/fail.trc
 json r.json "assert d['options']['chaos_seed'] == $seed, d['options']"
+run 1 --format html -o r.html hunt/pass-1.trc hunt/fail.trc
+has "id=\"tt-chaos\">The bad run ran in chaos mode, seed <code>$seed</code>" r.html
 run 1 --format json -o r2.json hunt/fail.trc hunt/pass-1.trc
 json r2.json "assert d['options']['chaos_seed'] is None"
 
