@@ -673,11 +673,11 @@ static int hunt_runs(const opts *o, hunt *h, unsigned keep)
          * run calm: under chaos most runs of a racy program fail */
         int calm = !o->chaos || h->first_fail;
         uint64_t seed = calm ? 0 : run_seed(o->chaos_seed, h->n + 1);
-        if (!calm || h->calm_said || !o->chaos || o->quiet)
-            ;
-        else if ((h->calm_said = 1))
+        if (calm && o->chaos && !h->calm_said && !o->quiet) {
+            h->calm_said = 1;
             fprintf(stderr, "ttrec: the failure is caught; the passing runs still "
                     "needed run without chaos\n");
+        }
         if ((rc = run_once(o, trc, out, calm ? NULL : &seed, &r)))
             return rc;
         h->n++;
