@@ -142,7 +142,8 @@ $(B)/ttdiff: $(B)/obj/report/cmd/ttdiff.o $(B)/obj/report/cmd/cli.o \
              $(B)/obj/report/cmd/ttdiff_gdb.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
-$(B)/ttrec: $(B)/obj/report/cmd/ttrec.o $(B)/obj/report/cmd/cli.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
+$(B)/ttrec: $(B)/obj/report/cmd/ttrec.o $(B)/obj/report/cmd/cli.o \
+            $(B)/obj/report/cmd/ttrec_closest.o $(LIBREP) $(LIBDIFF) $(LIBFMT)
 	$(CC) $(SAN) -o $@ $^ $(SYSLIBS)
 
 # -lttcap kept under --as-needed wherever the flags stand (build systems put

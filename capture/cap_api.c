@@ -25,7 +25,7 @@ int ttcap_version(void)
 __attribute__((visibility("default")))
 int ttcap_enabled(void)
 {
-    return cap_on;
+    return cap_on != 0;
 }
 
 __attribute__((visibility("default")))

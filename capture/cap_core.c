@@ -105,11 +105,8 @@ void put_hot(struct tstate *t, uintptr_t a, uintptr_t site, uint8_t hit, uint8_t
     t->pos = q;
 }
 
-__attribute__((visibility("default")))
-void __cyg_profile_func_enter(void *fn, void *call_site)
+static inline __attribute__((always_inline)) void enter_event(void *fn, void *call_site)
 {
-    if (!cap_on)
-        return;
     struct tstate *t = &cap_tls;
     if (__builtin_expect(t->pos >= t->limit || t->busy, 0)) {
         slow_event(t, (uintptr_t)fn, (uintptr_t)call_site, 0);
@@ -121,6 +118,27 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
+}
+
+/* cap_on == CAP_ON_CHAOS: chaos mode at function entries (cap_chaos.c),
+ * then the event. Out of line and reached by a tail call, so the hook's
+ * own path keeps no frame. */
+static __attribute__((noinline, cold)) void enter_chaos(void *fn, void *call_site)
+{
+    cap_chaos_point(&cap_tls, CAP_CHAOS_ENTRY);
+    enter_event(fn, call_site);
+}
+
+__attribute__((visibility("default")))
+void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+    if (__builtin_expect(cap_on != 1, 0)) {
+        if (!cap_on)
+            return;
+        enter_chaos(fn, call_site);
+        return;
+    }
+    enter_event(fn, call_site);
 }
 
 /* our own hook's address: &__cyg_profile_func_enter in this library goes

@@ -151,7 +151,33 @@ static uint32_t env_ring(uint32_t chunk_size)
     return 2;
 }
 
-/* Everything but the output name: chunk, level, clock, ring, tests. */
+/* TTCAP_CHAOS=SEED[,entries] (cap_chaos.c): SEED a decimal number; unset
+ * or empty = off; anything else says so once and leaves chaos off. */
+static void env_chaos(void)
+{
+    const char *v = getenv("TTCAP_CHAOS");
+    memset(&cap_chaos, 0, sizeof cap_chaos);
+    if (!v || !*v)
+        return;
+    char *end;
+    errno = 0;
+    unsigned long long seed = strtoull(v, &end, 10);
+    int ok = end != v && *v != '-' && errno == 0;
+    if (ok && *end == ',' && strcmp(end + 1, "entries") == 0)
+        cap_chaos.entries = 1;
+    else if (ok && *end)
+        ok = 0;
+    if (!ok) {
+        env_warn("TTCAP_CHAOS", v, "is not SEED or SEED,entries", "no chaos");
+        cap_chaos.entries = 0;
+        return;
+    }
+    cap_chaos.seed = (uint64_t)seed;
+    cap_chaos.on = 1;
+    cap_sync_chaos_on();
+}
+
+/* Everything but the output name: chunk, level, clock, ring, chaos, tests. */
 static void read_env(void)
 {
     cap.chunk_size = env_chunk();
@@ -164,6 +190,7 @@ static void read_env(void)
     cap.sync = env_num("TTCAP_SYNC", 0, 1, 1) != 0;
     const char *store = getenv("TTCAP_STORE"); /* here: a fork child reads no environ */
     snprintf(cap.store_env, sizeof cap.store_env, "%s", store ? store : "");
+    env_chaos();
     long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
     cap.fail_after = (uint64_t)fail;
 }
@@ -349,6 +376,10 @@ static void write_process(struct tstate *t, const char *parent)
     for (size_t i = 0; i < na; i += strnlen(args + i, na - i) + 1)
         q = ttf_put_str(q, args + i, strnlen(args + i, na - i));
     q = ttf_put_str(q, parent, npar);
+    if (cap_chaos.on) {         /* appended fields (FORMAT.md): the seed to reproduce */
+        q = ttf_put_uvar(q, TTF_CHAOS_ON | (cap_chaos.entries ? TTF_CHAOS_ENTRIES : 0));
+        q = ttf_put_uvar(q, cap_chaos.seed);
+    }
     cap_commit(t, p, TTF_R_PROCESS, cap_ext_close(p, q));
 }
 
@@ -522,7 +553,7 @@ int cap_start(const char *parent, int forked)
     t->busy = 0;
     name_for_children(forked);
     ttcap_threshold = cap.level;
-    cap_on = 1;
+    cap_on = cap_chaos.on && cap_chaos.entries ? CAP_ON_CHAOS : 1;
     return 0;
 }
 

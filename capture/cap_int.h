@@ -85,6 +85,8 @@ struct tstate {
                                    its first chunk writes it when it gets one) */
     uint8_t cut_why;            /* CAP_WHY_* of its last cut */
     uint64_t cut_pub;           /* lost events already added to the header's cut_events */
+    uint64_t chaos_rng;         /* chaos mode: this thread's PRNG state */
+    uint8_t chaos_ready;        /* chaos_rng seeded */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -158,9 +160,22 @@ struct cap_hooks {
     void (*switched)(struct tstate *t, int recycled, uint64_t chunk);
 };
 
+/* Chaos mode (cap_chaos.c; TTCAP_CHAOS, read at trace start). */
+struct cap_chaos_cfg {
+    int on;                     /* perturb at sync operations */
+    int entries;                /* and at function entries (cap_on == CAP_ON_CHAOS) */
+    uint64_t seed;              /* the run's seed */
+};
+enum { CAP_CHAOS_SYNC = 0, CAP_CHAOS_ENTRY = 1 };  /* kinds of chaos point */
+#define CAP_CHAOS_YIELD 1u      /* cap_chaos_decide: yield (0 nothing, else sleep us) */
+#define CAP_ON_CHAOS 3          /* cap_on: tracing, and chaos at function entries */
+
 extern struct capture cap;
 extern struct cap_hooks cap_hooks;
-extern int cap_on;              /* tracing enabled: tested first by every hook */
+extern struct cap_chaos_cfg cap_chaos;
+extern int cap_on;              /* tracing enabled: tested first by every hook;
+                                   1, or CAP_ON_CHAOS (the entry hook's "not 1"
+                                   test then also reaches chaos mode) */
 extern __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
 
 static inline uint64_t cap_tsc(void)
@@ -282,6 +297,12 @@ struct dl_phdr_info;
 void cap_elf_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n);
 void cap_elf_refs(const struct dl_phdr_info *info, uintptr_t self, struct cap_refs *rf);
 
+/* cap_chaos.c (a leaf beside the core: it reads only its own state) */
+uint64_t cap_chaos_next(uint64_t *state);
+uint64_t cap_chaos_thread_seed(uint64_t seed, uint32_t index);
+unsigned cap_chaos_decide(uint64_t r, int kind);
+void cap_chaos_point(struct tstate *t, int kind);
+
 /* cap_core.c */
 void cap_hook_enter(void *fn, void *call_site); /* == our __cyg_profile_func_enter */
 uint8_t *cap_room(struct tstate *t, size_t need);
@@ -335,6 +356,9 @@ void cap_signals_install(void);
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 void cap_values_thread_end(void);
+
+/* cap_interpose.c */
+void cap_sync_chaos_on(void);
 
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);

@@ -3,7 +3,9 @@
  * dlclose (module records, call sites of unloaded libraries), pthread_create
  * (thread numbers in creation order) and pthread_setname_np (thread names);
  * pthread mutex, condition and join calls (SYNC_OP records, see below).
- * Each finds the real function on first use, through REAL().
+ * Each finds the real function on first use, through REAL() (the thread
+ * operations through SYNC_REAL(), which is also where chaos mode,
+ * cap_chaos.c, shakes the schedule, before the real call).
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -123,6 +125,51 @@ struct start {
 
 static void sync_op(int op, const void *obj, int64_t arg);
 
+/* The thread operations' next definitions, for SYNC_REAL: w_real is what
+ * the fast path calls, w_found what was found. In chaos mode w_real stays
+ * NULL, so every call takes sync_real, which shakes the schedule there:
+ * off, a wrapper runs exactly the instructions it ran before chaos mode
+ * existed (one load and test of its pointer). */
+enum { W_CREATE, W_LOCK, W_TRYLOCK, W_UNLOCK, W_WAIT, W_TIMEDWAIT, W_SIGNAL,
+       W_BROADCAST, W_JOIN, W_N };
+static void *w_real[W_N], *w_found[W_N];
+static const struct { const char *name; int versioned; } w_info[W_N] = {
+    {"pthread_create", 0}, {"pthread_mutex_lock", 0}, {"pthread_mutex_trylock", 0},
+    {"pthread_mutex_unlock", 0}, {"pthread_cond_wait", 1},
+    {"pthread_cond_timedwait", 1}, {"pthread_cond_signal", 1},
+    {"pthread_cond_broadcast", 1}, {"pthread_join", 0}};
+
+/* Wrapper w's next definition, found once; in chaos mode also the chaos
+ * point before the call (not inside one of libttcap's own writes). */
+static void *sync_real(int w)
+{
+    void *f = w_found[w];
+    if (!f)
+        f = w_found[w] = next_fn(w_info[w].name, w_info[w].versioned);
+    if (!cap_chaos.on) {
+        w_real[w] = f;
+        return f;
+    }
+    struct tstate *t = &cap_tls;
+    if (cap_on && !t->busy)
+        cap_chaos_point(t, CAP_CHAOS_SYNC);
+    return f;
+}
+
+/* Chaos mode was turned on: no wrapper keeps its fast path (a call that
+ * read its pointer just before skips one chaos point, harmless). */
+void cap_sync_chaos_on(void)
+{
+    for (int w = 0; w < W_N; w++)
+        w_real[w] = NULL;
+}
+
+/* `real`: the thread operation's next definition (wrapper w), as REAL */
+#define SYNC_REAL(name, w) \
+    __typeof__(name) *real = (__typeof__(name) *)w_real[w]; \
+    if (__builtin_expect(!real, 0)) \
+        real = (__typeof__(name) *)sync_real(w)
+
 static void *start_thread(void *p)
 {
     struct start st = *(struct start *)p;
@@ -135,7 +182,7 @@ __attribute__((visibility("default")))
 int pthread_create(pthread_t *th, const pthread_attr_t *attr,
                    void *(*fn)(void *), void *arg)
 {
-    REAL(pthread_create, 0);
+    SYNC_REAL(pthread_create, W_CREATE);
     if (!real)
         return ENOSYS;
     struct start *st = cap_on ? malloc(sizeof *st) : NULL;
@@ -214,7 +261,7 @@ static void sync_op(int op, const void *obj, int64_t arg)
 __attribute__((visibility("default")))
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    REAL(pthread_mutex_lock, 0);
+    SYNC_REAL(pthread_mutex_lock, W_LOCK);
     int rc = real ? real(m) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_LOCK, m, 0);
@@ -224,7 +271,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 __attribute__((visibility("default")))
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-    REAL(pthread_mutex_trylock, 0);
+    SYNC_REAL(pthread_mutex_trylock, W_TRYLOCK);
     int rc = real ? real(m) : ENOSYS;
     sync_op(TTF_SYNC_TRYLOCK, m, rc);
     return rc;
@@ -233,7 +280,7 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 __attribute__((visibility("default")))
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-    REAL(pthread_mutex_unlock, 0);
+    SYNC_REAL(pthread_mutex_unlock, W_UNLOCK);
     sync_op(TTF_SYNC_UNLOCK, m, 0);
     return real ? real(m) : ENOSYS;
 }
@@ -241,7 +288,7 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 __attribute__((visibility("default")))
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    REAL(pthread_cond_wait, 1);
+    SYNC_REAL(pthread_cond_wait, W_WAIT);
     sync_op(TTF_SYNC_WAIT, c, (int64_t)(uintptr_t)m);
     int rc = real ? real(c, m) : ENOSYS;
     sync_op(TTF_SYNC_WOKE, c, rc);
@@ -252,7 +299,7 @@ __attribute__((visibility("default")))
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                            const struct timespec *abstime)
 {
-    REAL(pthread_cond_timedwait, 1);
+    SYNC_REAL(pthread_cond_timedwait, W_TIMEDWAIT);
     sync_op(TTF_SYNC_WAIT, c, (int64_t)(uintptr_t)m);
     int rc = real ? real(c, m, abstime) : ENOSYS;
     sync_op(TTF_SYNC_WOKE, c, rc);
@@ -262,7 +309,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 __attribute__((visibility("default")))
 int pthread_cond_signal(pthread_cond_t *c)
 {
-    REAL(pthread_cond_signal, 1);
+    SYNC_REAL(pthread_cond_signal, W_SIGNAL);
     sync_op(TTF_SYNC_SIGNAL, c, 0);
     return real ? real(c) : ENOSYS;
 }
@@ -270,7 +317,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 __attribute__((visibility("default")))
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
-    REAL(pthread_cond_broadcast, 1);
+    SYNC_REAL(pthread_cond_broadcast, W_BROADCAST);
     sync_op(TTF_SYNC_BROADCAST, c, 0);
     return real ? real(c) : ENOSYS;
 }
@@ -278,7 +325,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 __attribute__((visibility("default")))
 int pthread_join(pthread_t th, void **ret)
 {
-    REAL(pthread_join, 0);
+    SYNC_REAL(pthread_join, W_JOIN);
     int rc = real ? real(th, ret) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_JOIN, (const void *)th, 0);

@@ -18,6 +18,11 @@
  *   TTCAP_CHUNK_KB=K  chunk size (16 KiB .. 64 MiB, power of two; 256).
  *   TTCAP_SYNC=0      do not record pthread mutex, condition and thread
  *                     create/join operations (recorded by default).
+ *   TTCAP_CHAOS=SEED[,entries]  chaos mode: random yields and sleeps of
+ *                     10-89 us before pthread lock/unlock/create/join and
+ *                     condition calls (,entries: also at function entries),
+ *                     seeded per thread from SEED; recorded in the trace.
+ *                     ttrec --chaos sets it.
  *   TTCAP_STORE=dir   where a copy of each instrumented module is kept by
  *                     build-id (dir/.build-id/xx/yyyy), so an old trace of a
  *                     rebuilt program keeps its names; default: the trace's

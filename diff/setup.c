@@ -122,6 +122,8 @@ void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path, ttd_ru
         ri_out->argc = pr->argc;
         ri_out->argv = pr->argv;
         ri_out->start_realtime_ns = pr->start_realtime_ns;
+        ri_out->chaos = pr->chaos;
+        ri_out->chaos_seed = pr->chaos_seed;
     }
     if (s) {
         ri_out->duration_ns = s->duration_ns;

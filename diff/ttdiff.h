@@ -713,6 +713,10 @@ typedef struct ttd_run_info {
                                is exe, else the first; a copy owned by the
                                result), NULL if none */
     size_t build_id_len;    /* bytes of build_id */
+    unsigned chaos;         /* TTF_PROC_CHAOS*: run under libttcap's chaos
+                               mode (ttrec --chaos); 0 = not */
+    uint64_t chaos_seed;    /* its seed (TTCAP_CHAOS=seed repeats the
+                               perturbation), when chaos != 0 */
 } ttd_run_info;
 
 /* Whether the two runs are of the same program (ttd_result.program). */

@@ -438,6 +438,9 @@ static int scan_process(struct dec *d, struct ttfi_cursor *s)
     argv[argc] = NULL;
     if ((r = cur_str(s, &par, &npar)))
         return r;
+    uint64_t chaos = 0, seed = 0;   /* appended in chaos mode (1.1) */
+    if (cur_left(s) && ((r = cur_uvar(s, &chaos)) || (r = cur_uvar(s, &seed))))
+        return r;
     if (t->have_proc)
         return 0;
     t->have_proc = 1;
@@ -448,6 +451,8 @@ static int scan_process(struct dec *d, struct ttfi_cursor *s)
     t->proc.argc = (int)argc;
     t->proc.argv = argv;
     t->proc.parent_trace = ttfi_arena_strdup(&t->arena, par, npar);
+    t->proc.chaos = (unsigned)chaos;
+    t->proc.chaos_seed = chaos ? seed : 0;
     t->proc_hz = hz;            /* used when the header's copy is 0 */
     return 0;
 }

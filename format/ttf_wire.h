@@ -114,7 +114,9 @@
  *
  * EXTENDED RECORD PAYLOADS ("t" = uvar tdelta, added to the running tsc)
  *   PROCESS      uvar pid, uvar ppid, uvar start_realtime_ns, uvar tsc_hz,
- *                str exe, uvar argc, str * argc, str parent_trace
+ *                str exe, uvar argc, str * argc, str parent_trace,
+ *                [uvar chaos (TTF_CHAOS_*), uvar chaos_seed]  (appended in
+ *                1.1 by libttcap in chaos mode; absent: no chaos)
  *   MODULE_LOAD  t, uvar base, uvar size, str build_id (raw bytes), str path
  *   MODULE_UNLOAD t, uvar base
  *   THREAD_START t, uvar tid, str name
@@ -199,6 +201,8 @@
 #define TTF_OPT_CUTINFO 0x8u     /* the header's cut fields and cut table are
                                     kept (header_size 128); absent: unknown */
 #define TTF_FLAG_CLOSED 0x1u     /* a clean end was written */
+#define TTF_CHAOS_ON 0x1u        /* PROCESS chaos: schedule shaken at sync ops */
+#define TTF_CHAOS_ENTRIES 0x2u   /* ... and at function entries */
 
 #define TTF_CHUNK_MAGIC 0x4b435454u /* "TTCK" */
 #define TTF_CHUNK_HDR 48

@@ -41,7 +41,9 @@ extern "C" {
  * chains from DWARF (ttf_sym_inline, ttf_inline_frame): the functions
  * inlined at a call site, each with its line. Enums by name: ttf_enumerator,
  * ttf_vtype enums and nenums (read from DWARF), ttf_value_format prints
- * "RED (1)" and "A|B (3)". */
+ * "RED (1)" and "A|B (3)". Chaos mode in the PROCESS record:
+ * ttf_process chaos and chaos_seed, TTF_PROC_CHAOS*, ttf_writer_opts
+ * chaos and chaos_seed. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -229,7 +231,14 @@ typedef struct ttf_process {
     uint64_t start_realtime_ns;
     int exited;                 /* clean exit recorded */
     int exit_status;
+    unsigned chaos;             /* TTF_PROC_CHAOS*: the run was shaken by
+                                   libttcap's chaos mode (TTCAP_CHAOS); 0 = not */
+    uint64_t chaos_seed;        /* its seed, when chaos != 0 */
 } ttf_process;
+
+/* ttf_process.chaos bits (FORMAT.md, PROCESS) */
+#define TTF_PROC_CHAOS 0x1u         /* yields and sleeps at sync operations */
+#define TTF_PROC_CHAOS_ENTRIES 0x2u /* and at function entries */
 
 typedef struct ttf_module {
     const char *path;
@@ -408,6 +417,9 @@ typedef struct ttf_writer_opts {
                                    ENTER written with a site makes it one, and
                                    the header says so once it is rewritten at
                                    close or abandon) */
+    unsigned chaos;             /* TTF_PROC_CHAOS*: the PROCESS record says
+                                   the run was in chaos mode (0 = not) */
+    uint64_t chaos_seed;        /* with chaos: its seed */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */

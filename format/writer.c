@@ -63,6 +63,8 @@ struct ttf_writer {
     int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
     uint64_t hz;                /* tsc ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
+    unsigned chaos;             /* PROCESS: chaos mode bits, 0 = none */
+    uint64_t chaos_seed;        /* and its seed */
     uint64_t cut_events;        /* header cut counters (ttf_write_cut) */
     uint32_t cut_threads, cut_reason;
     struct { uint32_t thread, reason; uint64_t lost; } cut[TTF_CUT_ENTRIES];
@@ -173,6 +175,8 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->sites = o.sites != 0;
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
+    w->chaos = o.chaos;
+    w->chaos_seed = o.chaos ? o.chaos_seed : 0;
     w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (w->fd < 0 || write_all(w, zero, sizeof zero, 0) ||
         write_header(w, 0, 0)) {
@@ -521,6 +525,10 @@ int ttf_write_process(ttf_writer *w, int64_t pid, int64_t ppid,
     for (int i = 0; i < argc; i++)
         pl_str(&pl, argv[i]);
     pl_str(&pl, parent_trace);
+    if (w->chaos) {
+        pl_uvar(&pl, w->chaos);
+        pl_uvar(&pl, w->chaos_seed);
+    }
     return put_ext(w, 0, TTF_R_PROCESS, 0, 0, &pl);
 }
 

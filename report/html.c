@@ -1078,6 +1078,19 @@ static void filters(hw *w)
     raw(w, "</p>\n");
 }
 
+/* The bad run's chaos seed (ttrec --chaos), when it had one. */
+static void chaos_note(hw *w)
+{
+    const ttd_run_info *b = &w->r->runs[TTD_BAD];
+    if (!b->chaos)
+        return;
+    raw(w, "<p class=\"note\" id=\"tt-chaos\">The bad run ran in chaos mode, seed "
+           "<code>%" PRIu64 "</code> (yields and sleeps at thread operations%s); "
+           "<code>TTCAP_CHAOS=%" PRIu64 "%s</code> repeats them.</p>\n", b->chaos_seed,
+        b->chaos & TTF_PROC_CHAOS_ENTRIES ? " and function entries" : "", b->chaos_seed,
+        b->chaos & TTF_PROC_CHAOS_ENTRIES ? ",entries" : "");
+}
+
 static void verdict(hw *w)
 {
     const ttd_result *r = w->r;
@@ -1137,6 +1150,7 @@ static void verdict(hw *w)
             "exit status" : "no clean end, last status", r->runs[TTD_BAD].exit_status);
     raw(w, "</p>\n");
     filters(w);
+    chaos_note(w);
 }
 
 /* ---- divergence windows ------------------------------------------------------- */

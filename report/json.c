@@ -297,8 +297,9 @@ static void thread(jw *w, const char *k, const ttd_thread_info *t)
     close_c(w, '}');
 }
 
-static void options(jw *w, const ttd_options *o)
+static void options(jw *w, const ttd_result *r)
 {
+    const ttd_options *o = &r->options;
     static const char *const msg[] = {"site", "text", "off"};
     key(w, "options");
     open_c(w, '{');
@@ -321,6 +322,10 @@ static void options(jw *w, const ttd_options *o)
     for (size_t i = 0; o->baselines && i < o->nbaselines; i++)
         v_str(w, o->baselines[i]);
     close_c(w, ']');
+    if (r->runs[TTD_BAD].chaos)
+        k_u64(w, "chaos_seed", r->runs[TTD_BAD].chaos_seed);
+    else
+        k_null(w, "chaos_seed");
     close_c(w, '}');
 }
 
@@ -1027,7 +1032,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
     k_bool(&w, "diverged", r->diverged);
     k_str(&w, "program", r->program == TTD_PROGRAM_OTHER ? "different"
                          : r->program == TTD_PROGRAM_BUILD ? "other-build" : "same");
-    options(&w, &r->options);
+    options(&w, r);
     key(&w, "runs");
     open_c(&w, '{');
     key(&w, "good");

@@ -845,6 +845,20 @@ static void run_line(tw *w, const char *label, const ttd_run_info *r)
     }
 }
 
+/* One line when the bad run's schedule was shaken (ttrec --chaos): the
+ * seed that repeats the perturbation. */
+static void chaos_line(tw *w, const ttd_run_info *b)
+{
+    if (!b->chaos)
+        return;
+    fprintf(w->f, "chaos: the bad run ran in chaos mode, seed %" PRIu64 " (yields and sleeps at "
+            "thread operations%s); TTCAP_CHAOS=%" PRIu64 "%s or ttrec --chaos=%" PRIu64
+            "%s repeats them\n", b->chaos_seed,
+            b->chaos & TTF_PROC_CHAOS_ENTRIES ? " and function entries" : "", b->chaos_seed,
+            b->chaos & TTF_PROC_CHAOS_ENTRIES ? ",entries" : "", b->chaos_seed,
+            b->chaos & TTF_PROC_CHAOS_ENTRIES ? " --chaos-entries" : "");
+}
+
 /* One line when the runs are of different programs or builds. */
 static void program_note(tw *w, const ttd_result *r)
 {
@@ -908,6 +922,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
+    chaos_line(&w, &r->runs[TTD_BAD]);
     program_note(&w, r);
     code_line(&w, r);
     values_line(&w, r);

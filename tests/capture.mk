@@ -12,3 +12,8 @@ $(B)/tests/test_capture: tests/unit/test_capture.c $(B)/libttcap.a $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
+
+$(B)/tests/test_chaos: tests/unit/test_chaos.c $(B)/libttcap.a $(LIBFMT) capture/cap_int.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a $(LIBFMT) \
+	  $(SYSLIBS) -lcmocka

@@ -354,6 +354,10 @@ static void print_process(const struct dump *d)
         put_clean(f, p->parent_trace);
         fputc('\n', f);
     }
+    if (p->chaos)
+        fprintf(f, "  chaos:             seed %" PRIu64 "%s (TTCAP_CHAOS=%" PRIu64 "%s repeats it)\n",
+                p->chaos_seed, p->chaos & TTF_PROC_CHAOS_ENTRIES ? ", at sync operations and function entries" : ", at sync operations",
+                p->chaos_seed, p->chaos & TTF_PROC_CHAOS_ENTRIES ? ",entries" : "");
     fmt_iso(when, sizeof when, p->start_realtime_ns);
     fprintf(f, "  start time:        %s\n", when);
     print_exit(d);

@@ -1,8 +1,11 @@
 /*
  * ttrec.c - the ttrec command: record a run of a program with libttcap, or
  * rerun it until it fails (--until-fail N), keep the first failing trace
- * and a few passing ones, and hand them to ttdiff (the passing ones beyond
- * the first as --baseline, so timing noise between good runs is expected).
+ * and a few passing ones, and hand them to ttdiff: as the good run the
+ * passing run closest to the failing one (the longest common call prefix,
+ * ttrec_closest.c), the others as --baseline, so timing noise between good
+ * runs is expected. --chaos shakes each run's schedule (libttcap's chaos
+ * mode, TTCAP_CHAOS, a seed per run) so a rare race shows sooner.
  * Preloads libttcap when the program was built with -finstrument-functions
  * or -pg -mfentry but not linked with it. Exit status: see usage[]. Errors,
  * --help and --version go through the shared cli.c.
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ttrec_closest.h"
 
 static const char usage[] =
     "usage: ttrec [options] -- PROG [ARGS...]\n"
@@ -39,6 +43,16 @@ static const char usage[] =
     "                      K passing runs are kept\n"
     "  --keep K            passing runs kept (default 3: one good run and two\n"
     "                      baselines for ttdiff)\n"
+    "  --candidates C      passing runs kept while hunting (default 8, at most\n"
+    "                      64, the oldest replaced); the one sharing the longest\n"
+    "                      call prefix with the failing run is the good run, the\n"
+    "                      next K-1 the baselines\n"
+    "  --chaos[=SEED]      shake the schedule: random yields and short sleeps\n"
+    "                      before lock, unlock, create, join and condition calls\n"
+    "                      (libttcap's TTCAP_CHAOS); --until-fail gives run n a\n"
+    "                      seed made from SEED (default: random) and n, one run\n"
+    "                      uses SEED itself; the failing run's seed is reported\n"
+    "  --chaos-entries     with --chaos, also at random function entries\n"
     "  --fail-if CMD       also a failure: CMD (run by /bin/sh, with the run's\n"
     "                      stdout and stderr on its stdin) exits 0, e.g.\n"
     "                      --fail-if 'grep -q ERROR'\n"
@@ -59,12 +73,19 @@ static const char usage[] =
     "the outcome at least), 0 when none of the N runs failed (a line says so),\n"
     "2 trouble (bad options, PROG would not start, no passing run to compare with).\n";
 
+#define TTREC_SLOTS 64      /* most passing runs kept at once */
+
 /* What the command line asked for. */
 typedef struct opts {
     const char *out;        /* -o */
     int force;              /* -f */
     unsigned runs;          /* --until-fail N, 0 = one run */
     unsigned keep;          /* --keep K */
+    unsigned candidates;    /* --candidates C */
+    int chaos;              /* --chaos or --chaos-entries */
+    int chaos_entries;      /* --chaos-entries */
+    int chaos_given;        /* --chaos=SEED */
+    uint64_t chaos_seed;    /* SEED, or a random one */
     const char *fail_if;    /* --fail-if CMD */
     unsigned timeout;       /* --timeout SECS, 0 = none */
     int preload;            /* -1 auto, 0 off, 1 on */
@@ -77,6 +98,32 @@ typedef struct opts {
     char *lib;              /* libttcap.so to preload, NULL = none */
     int tty;                /* stderr is a terminal: one updating line */
 } opts;
+
+/* splitmix64: run seeds from the base seed, and a random base seed. */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* A base seed when --chaos gives none: from the clock and the pid, kept
+ * to 31 bits so it is easy to type back. */
+static uint64_t random_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
+                 ((uint64_t)getpid() << 48)) >> 33;
+}
+
+/* Run n's seed under --until-fail: 31 bits, a function of the base seed and
+ * n only (the same command line gives the same seeds). */
+static uint64_t run_seed(uint64_t base, unsigned n)
+{
+    return mix64(base ^ mix64(n)) >> 33;
+}
 
 static int parse_count(const char *s, unsigned *out)
 {
@@ -120,17 +167,36 @@ static int valued(opts *o, int argc, char **argv, int *i, const char *name)
         o->format = v;
     } else {
         unsigned *dst = !strcmp(name, "--until-fail") ? &o->runs
-                      : !strcmp(name, "--keep") ? &o->keep : &o->timeout;
+                      : !strcmp(name, "--keep") ? &o->keep
+                      : !strcmp(name, "--candidates") ? &o->candidates : &o->timeout;
         if (parse_count(v, dst) < 0 || (dst == &o->runs && !*dst))
             return ttri_cli_fail("%s: not a count: '%s'", name, v);
     }
     return 0;
 }
 
+/* --chaos or --chaos=SEED (a decimal number); 2 on a usage error. */
+static int chaos_option(opts *o, const char *a)
+{
+    const char *v = a[7] == '=' ? a + 8 : NULL;
+    char *end;
+
+    o->chaos = 1;
+    if (!v)
+        return 0;
+    errno = 0;
+    unsigned long long seed = strtoull(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-')
+        return ttri_cli_fail("--chaos: not a seed (a decimal number): '%s'", v);
+    o->chaos_seed = (uint64_t)seed;
+    o->chaos_given = 1;
+    return 0;
+}
+
 static int option(opts *o, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"-o", "--until-fail", "--keep",
-        "--fail-if", "--timeout", "--format", "--ttdiff-arg"};
+        "--fail-if", "--timeout", "--format", "--ttdiff-arg", "--candidates"};
     const char *a = argv[*i];
 
     if (!strcmp(a, "-f"))
@@ -139,6 +205,10 @@ static int option(opts *o, int argc, char **argv, int *i)
         o->preload = a[2] == 'p';
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
         o->quiet = 1;
+    else if (matches(a, "--chaos"))
+        return chaos_option(o, a);
+    else if (!strcmp(a, "--chaos-entries"))
+        o->chaos = o->chaos_entries = 1;
     else {
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             if (matches(a, with_value[k]))
@@ -155,6 +225,7 @@ static int parse(opts *o, int argc, char **argv)
 
     memset(o, 0, sizeof *o);
     o->keep = 3;
+    o->candidates = 8;
     o->preload = -1;
     o->format = "text";
     if (!(o->targs = calloc((size_t)argc + 1, sizeof *o->targs)))
@@ -176,6 +247,12 @@ static int parse(opts *o, int argc, char **argv)
     o->argv = argv + i + 1;
     if (o->runs && o->keep == 0)
         return ttri_cli_fail("--keep: at least one passing run is needed to compare with");
+    if (o->candidates == 0 || o->candidates > TTREC_SLOTS)
+        return ttri_cli_fail("--candidates: %u is not 1..%d", o->candidates, TTREC_SLOTS);
+    if (o->keep > TTREC_SLOTS)
+        return ttri_cli_fail("--keep: %u is more than %d", o->keep, TTREC_SLOTS);
+    if (o->chaos && !o->chaos_given)
+        o->chaos_seed = random_seed();
     return 0;
 }
 
@@ -301,7 +378,22 @@ typedef struct outcome {
     int timed_out;          /* 1: killed after --timeout */
 } outcome;
 
-static void child(const opts *o, const char *trace, const char *out)
+/* In the child: TTCAP_CHAOS for this run (*seed), or none inherited
+ * (seed NULL). */
+static void chaos_env(const opts *o, const uint64_t *seed)
+{
+    char v[40];
+
+    if (!seed) {
+        unsetenv("TTCAP_CHAOS");
+        return;
+    }
+    snprintf(v, sizeof v, "%llu%s", (unsigned long long)*seed,
+             o->chaos_entries ? ",entries" : "");
+    setenv("TTCAP_CHAOS", v, 1);
+}
+
+static void child(const opts *o, const char *trace, const char *out, const uint64_t *seed)
 {
     if (out) {
         int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -309,6 +401,7 @@ static void child(const opts *o, const char *trace, const char *out)
             _exit(127);
     }
     setenv("TTCAP_OUT", trace, 1);
+    chaos_env(o, seed);
     if (o->lib) {
         const char *old = getenv("LD_PRELOAD");
         char *v = malloc(strlen(o->lib) + (old ? strlen(old) : 0) + 2);
@@ -347,8 +440,10 @@ static int await(const opts *o, pid_t pid, outcome *r)
     }
 }
 
-/* Run PROG once, traced into trace (output into out, NULL = inherited). */
-static int run_once(const opts *o, const char *trace, const char *out, outcome *r)
+/* Run PROG once, traced into trace (output into out, NULL = inherited),
+ * in chaos mode with *seed (NULL: not). */
+static int run_once(const opts *o, const char *trace, const char *out, const uint64_t *seed,
+                    outcome *r)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -356,7 +451,7 @@ static int run_once(const opts *o, const char *trace, const char *out, outcome *
     if (pid < 0)
         return ttri_cli_fail("fork: %s", strerror(errno));
     if (pid == 0)
-        child(o, trace, out);
+        child(o, trace, out, seed);
     if (await(o, pid, r) < 0)
         return ttri_cli_fail("waitpid: %s", strerror(errno));
     if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && access(trace, F_OK) != 0)
@@ -434,12 +529,16 @@ static int record_one(const opts *o)
     outcome r;
     int rc;
 
-    if ((rc = trace_name(o, trace, sizeof trace)) || (rc = run_once(o, trace, NULL, &r)))
+    if ((rc = trace_name(o, trace, sizeof trace)) ||
+        (rc = run_once(o, trace, NULL, o->chaos ? &o->chaos_seed : NULL, &r)))
         return rc;
     describe(&r, how, sizeof how);
     if (!o->quiet)
         fprintf(stderr, "ttrec: %s %s, trace in %s%s\n", o->argv[0], how, trace,
                 o->lib ? " (libttcap preloaded)" : "");
+    if (!o->quiet && o->chaos)
+        fprintf(stderr, "ttrec: chaos seed %llu%s\n", (unsigned long long)o->chaos_seed,
+                o->chaos_entries ? " (and function entries)" : "");
     if (access(trace, F_OK) != 0)
         fprintf(stderr, "ttrec: no trace was written: is %s built with "
                 "-finstrument-functions or -pg -mfentry (CC=\"ttcc gcc\"), or using "
@@ -451,19 +550,32 @@ static int record_one(const opts *o)
 
 /* ---- --until-fail ---------------------------------------------------------- */
 
-/* The state of a hunt for a failing run. */
+/* The state of a hunt for a failing run. Passing runs go into slots
+ * (pass-1.trc ... pass-S.trc, S = max(--keep, --candidates)); when all are
+ * taken the oldest is replaced, so the disk holds at most S + 1 traces. */
 typedef struct hunt {
     char dir[PATH_MAX];     /* where the traces go */
     unsigned n;             /* runs done */
-    unsigned passes;        /* passing runs kept (pass-1.trc...) */
+    unsigned slots;         /* S */
+    unsigned passes;        /* slots holding a passing run */
+    unsigned oldest;        /* with all slots taken: the next to replace (0-based) */
+    unsigned run[TTREC_SLOTS];      /* run number in each slot */
+    uint64_t seed[TTREC_SLOTS];     /* its chaos seed */
     unsigned fails;         /* failing runs seen */
     unsigned first_fail;    /* run number of the kept failing run, 0 = none */
+    uint64_t fail_seed;     /* its chaos seed */
+    int calm_said;          /* said that runs after the failure are calm */
     char how[128];          /* how it failed */
 } hunt;
 
 static void path_in(const hunt *h, char *buf, size_t n, const char *name)
 {
     snprintf(buf, n, "%s/%s", h->dir, name);
+}
+
+static void slot_path(const hunt *h, char *buf, size_t n, const char *stem, unsigned k)
+{
+    snprintf(buf, n, "%s/%s-%u.trc", h->dir, stem, k);
 }
 
 /* Make the folder (o->out, else PROG.ttrec); an existing one only with -f. */
@@ -495,9 +607,9 @@ static void progress(const opts *o, const hunt *h, int last)
         fputc('\n', stderr);
 }
 
-/* File the run just made (run.trc, run.out) as the failing one, a passing
- * one, or nothing. */
-static int keep_run(const opts *o, hunt *h, const outcome *r, int bad)
+/* File the run just made (run.trc, run.out, with chaos seed) as the failing
+ * one, a passing one (a free slot, else the oldest's), or nothing. */
+static int keep_run(hunt *h, const outcome *r, int bad, uint64_t seed)
 {
     char trc[PATH_MAX + 16], out[PATH_MAX + 16], dst[PATH_MAX + 32];
     int rc = 0;
@@ -506,6 +618,7 @@ static int keep_run(const opts *o, hunt *h, const outcome *r, int bad)
     path_in(h, out, sizeof out, "run.out");
     if (bad && !h->first_fail) {
         h->first_fail = h->n;
+        h->fail_seed = seed;
         describe(r, h->how, sizeof h->how);
         if (!r->timed_out && WIFEXITED(r->status) && !WEXITSTATUS(r->status))
             snprintf(h->how, sizeof h->how, "exit 0, --fail-if said failure");
@@ -513,10 +626,13 @@ static int keep_run(const opts *o, hunt *h, const outcome *r, int bad)
         rc = rename(out, dst);
         path_in(h, dst, sizeof dst, "fail.trc");
         rc |= rename(trc, dst);
-    } else if (!bad && h->passes < o->keep) {
-        char name[32];
-        snprintf(name, sizeof name, "pass-%u.trc", ++h->passes);
-        path_in(h, dst, sizeof dst, name);
+    } else if (!bad) {
+        unsigned k = h->passes < h->slots ? h->passes++ : h->oldest;
+        if (k == h->oldest && h->passes == h->slots)  /* full: the next oldest */
+            h->oldest = (k + 1) % h->slots;
+        h->run[k] = h->n;
+        h->seed[k] = seed;
+        slot_path(h, dst, sizeof dst, "pass", k + 1);
         rc = rename(trc, dst);
     }
     h->fails += (unsigned)bad;
@@ -526,7 +642,7 @@ static int keep_run(const opts *o, hunt *h, const outcome *r, int bad)
 }
 
 /* Forget what an earlier hunt left in the folder under our names. */
-static void clear_dir(const hunt *h, unsigned keep)
+static void clear_dir(const hunt *h)
 {
     static const char *const names[] = {"run.trc", "run.out", "fail.trc", "fail.out"};
     char buf[PATH_MAX + 32];
@@ -535,13 +651,15 @@ static void clear_dir(const hunt *h, unsigned keep)
         path_in(h, buf, sizeof buf, names[i]);
         unlink(buf);
     }
-    for (unsigned k = 1; k <= keep + 16; k++) {
-        snprintf(buf, sizeof buf, "%s/pass-%u.trc", h->dir, k);
+    for (unsigned k = 1; k <= TTREC_SLOTS + 16; k++) {
+        slot_path(h, buf, sizeof buf, "pass", k);
+        unlink(buf);
+        slot_path(h, buf, sizeof buf, "cand", k);
         unlink(buf);
     }
 }
 
-static int hunt_runs(const opts *o, hunt *h)
+static int hunt_runs(const opts *o, hunt *h, unsigned keep)
 {
     char trc[PATH_MAX + 16], out[PATH_MAX + 16];
     outcome r;
@@ -549,15 +667,24 @@ static int hunt_runs(const opts *o, hunt *h)
 
     path_in(h, trc, sizeof trc, "run.trc");
     path_in(h, out, sizeof out, "run.out");
-    clear_dir(h, o->keep);
-    while (h->n < o->runs && !(h->first_fail && h->passes >= o->keep)) {
-        if ((rc = run_once(o, trc, out, &r)))
+    clear_dir(h);
+    while (h->n < o->runs && !(h->first_fail && h->passes >= keep)) {
+        /* once the failure is caught, the passing runs still missing are
+         * run calm: under chaos most runs of a racy program fail */
+        int calm = !o->chaos || h->first_fail;
+        uint64_t seed = calm ? 0 : run_seed(o->chaos_seed, h->n + 1);
+        if (calm && o->chaos && !h->calm_said && !o->quiet) {
+            h->calm_said = 1;
+            fprintf(stderr, "ttrec: the failure is caught; the passing runs still "
+                    "needed run without chaos\n");
+        }
+        if ((rc = run_once(o, trc, out, calm ? NULL : &seed, &r)))
             return rc;
         h->n++;
         if (access(trc, F_OK) != 0)
             return ttri_cli_fail("run %s wrote no trace: is the program built with "
                         "-finstrument-functions or -pg -mfentry (see ttrec --help)?", trc);
-        if ((rc = keep_run(o, h, &r, failed(o, &r, out))))
+        if ((rc = keep_run(h, &r, failed(o, &r, out), seed)))
             return rc;
         progress(o, h, 0);
     }
@@ -566,17 +693,103 @@ static int hunt_runs(const opts *o, hunt *h)
     return 0;
 }
 
+/* ---- the good run: the passing run closest to the failing one ------------- */
+
+/* Score every kept passing run against fail.trc into sc (slot order). A
+ * trace that cannot be read scores 0 (and says so). */
+static void score_slots(const opts *o, const hunt *h, ttri_prefix *sc)
+{
+    char path[PATH_MAX + 32], err[512];
+    ttri_calls *fail = NULL;
+
+    memset(sc, 0, h->passes * sizeof *sc);
+    path_in(h, path, sizeof path, "fail.trc");
+    if (ttri_calls_load(path, &fail, err, sizeof err)) {
+        if (!o->quiet)
+            fprintf(stderr, "ttrec: cannot compare the runs (%s): the good run is the "
+                    "first passing one\n", err);
+        return;
+    }
+    for (unsigned k = 0; k < h->passes; k++) {
+        slot_path(h, path, sizeof path, "pass", k + 1);
+        if (ttri_calls_prefix(fail, path, &sc[k], err, sizeof err) && !o->quiet)
+            fprintf(stderr, "ttrec: %s\n", err);
+    }
+    ttri_calls_free(fail);
+}
+
+/* Say which run is the good one and why, and which are baselines. */
+static void tell_choice(const opts *o, const hunt *h, const ttri_prefix *sc,
+                        const size_t *order, unsigned kept)
+{
+    const ttri_prefix *g = &sc[order[0]];
+
+    if (o->quiet)
+        return;
+    fprintf(stderr, "ttrec: good run: run %u (pass-1.trc), the closest of %u passing "
+            "run%s to the failing one: common call prefix %llu of its %llu calls "
+            "(summed over %zu thread%s paired by creation order)",
+            h->run[order[0]], h->passes, h->passes == 1 ? "" : "s",
+            (unsigned long long)g->common, (unsigned long long)g->calls,
+            g->threads, g->threads == 1 ? "" : "s");
+    for (unsigned i = 1; i < kept; i++)
+        fprintf(stderr, "%s run %u (pass-%u.trc, %llu)", i == 1 ? "; baselines:" : ",",
+                h->run[order[i]], i + 1, (unsigned long long)sc[order[i]].common);
+    if (h->passes > kept)
+        fprintf(stderr, "; %u farther run%s dropped", h->passes - kept,
+                h->passes - kept == 1 ? "" : "s");
+    fputc('\n', stderr);
+}
+
+/* Rename the kept runs so pass-1.trc is the closest, pass-2... the next
+ * closest up to keep; the rest are deleted. The number kept. */
+static unsigned choose_good(const opts *o, hunt *h)
+{
+    ttri_prefix sc[TTREC_SLOTS];
+    size_t order[TTREC_SLOTS];
+    unsigned run[TTREC_SLOTS], kept = h->passes < o->keep ? h->passes : o->keep;
+    uint64_t seed[TTREC_SLOTS];
+    char a[PATH_MAX + 32], b[PATH_MAX + 32];
+
+    score_slots(o, h, sc);
+    ttri_rank(sc, h->passes, order);
+    tell_choice(o, h, sc, order, kept);
+    for (unsigned k = 0; k < h->passes; k++) {
+        slot_path(h, a, sizeof a, "pass", k + 1);
+        slot_path(h, b, sizeof b, "cand", k + 1);
+        rename(a, b);
+    }
+    for (unsigned i = 0; i < h->passes; i++) {
+        slot_path(h, a, sizeof a, "cand", (unsigned)order[i] + 1);
+        slot_path(h, b, sizeof b, "pass", i + 1);
+        if (i < kept)
+            rename(a, b);
+        else
+            unlink(a);
+        run[i] = h->run[order[i]];
+        seed[i] = h->seed[order[i]];
+    }
+    memcpy(h->run, run, sizeof run);
+    memcpy(h->seed, seed, sizeof seed);
+    h->passes = kept;
+    return kept;
+}
+
 /* Run ttdiff on the kept runs; its exit status, or 2. */
 static int diff_runs(const opts *o, const hunt *h)
 {
     char *ttdiff = beside_me("ttdiff", NULL);
     const char **av = calloc(o->ntargs + 2 * h->passes + 12, sizeof *av);
-    char paths[18][PATH_MAX + 32], ext[16];
-    size_t n = 0;
+    char (*paths)[PATH_MAX + 32] = calloc(TTREC_SLOTS + 3, sizeof *paths), ext[16];
+    size_t n = 0, rep = TTREC_SLOTS + 2;
     int st = 0;
 
-    if (!av)
+    if (!av || !paths) {
+        free(av);
+        free(paths);
+        free(ttdiff);
         return ttri_cli_fail("out of memory");
+    }
     av[n++] = ttdiff ? ttdiff : "ttdiff";
     for (size_t i = 0; i < o->ntargs; i++)
         av[n++] = o->targs[i];
@@ -586,14 +799,14 @@ static int diff_runs(const opts *o, const hunt *h)
     av[n++] = h->how;
     if (strcmp(o->format, "text")) {
         snprintf(ext, sizeof ext, "report.%s", o->format);
-        path_in(h, paths[17], sizeof paths[17], ext);
+        path_in(h, paths[rep], sizeof paths[rep], ext);
         av[n++] = "-o";
-        av[n++] = paths[17];
+        av[n++] = paths[rep];
         if (o->force)
             av[n++] = "--force";
     }
-    for (unsigned k = 2; k <= h->passes && k < 16; k++) {
-        snprintf(paths[k], sizeof paths[k], "%s/pass-%u.trc", h->dir, k);
+    for (unsigned k = 2; k <= h->passes; k++) {
+        slot_path(h, paths[k], sizeof paths[k], "pass", k);
         av[n++] = "--baseline";
         av[n++] = paths[k];
     }
@@ -616,13 +829,30 @@ static int diff_runs(const opts *o, const hunt *h)
     }
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    if (pid >= 0 && WIFEXITED(st) && strcmp(o->format, "text") && WEXITSTATUS(st) < 2 &&
+        !o->quiet)
+        fprintf(stderr, "ttrec: report in %s\n", paths[rep]);
     free(av);
+    free(paths);
     free(ttdiff);
     if (pid < 0 || !WIFEXITED(st))
         return ttri_cli_fail("ttdiff did not finish");
-    if (strcmp(o->format, "text") && WEXITSTATUS(st) < 2 && !o->quiet)
-        fprintf(stderr, "ttrec: report in %s\n", paths[17]);
     return WEXITSTATUS(st);
+}
+
+static void tell_fail(const opts *o, const hunt *h)
+{
+    char seed[96] = "";
+
+    if (o->quiet)
+        return;
+    if (o->chaos)
+        snprintf(seed, sizeof seed, " in chaos mode, seed %llu (ttrec --chaos=%llu%s -- ... repeats it)",
+                 (unsigned long long)h->fail_seed, (unsigned long long)h->fail_seed,
+                 o->chaos_entries ? " --chaos-entries" : "");
+    fprintf(stderr, "ttrec: run %u failed (%s)%s: %s/fail.trc, its output %s/fail.out; "
+            "%u passing run%s kept\n", h->first_fail, h->how, seed, h->dir, h->dir,
+            h->passes, h->passes == 1 ? "" : "s");
 }
 
 static int until_fail(const opts *o)
@@ -631,20 +861,23 @@ static int until_fail(const opts *o)
     int rc;
 
     memset(&h, 0, sizeof h);
-    if ((rc = make_dir(o, &h)) || (rc = hunt_runs(o, &h)))
+    h.slots = o->keep > o->candidates ? o->keep : o->candidates;
+    if (!o->quiet && o->chaos)
+        fprintf(stderr, "ttrec: chaos mode, base seed %llu%s\n",
+                (unsigned long long)o->chaos_seed,
+                o->chaos_entries ? " (sync operations and function entries)" : "");
+    if ((rc = make_dir(o, &h)) || (rc = hunt_runs(o, &h, o->keep)))
         return rc;
     if (!h.first_fail) {
         fprintf(stderr, "ttrec: no failure in %u runs (passing traces kept in %s/)\n",
                 h.n, h.dir);
         return 0;
     }
-    if (!o->quiet)
-        fprintf(stderr, "ttrec: run %u failed (%s): %s/fail.trc, its output %s/fail.out; "
-                "%u passing run%s kept\n", h.first_fail, h.how, h.dir, h.dir,
-                h.passes, h.passes == 1 ? "" : "s");
+    tell_fail(o, &h);
     if (!h.passes)
         return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc "
                     "kept; its races alone: ttdump --races %s/fail.trc)", h.dir, h.dir);
+    choose_good(o, &h);
     return diff_runs(o, &h);
 }
 

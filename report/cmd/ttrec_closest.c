@@ -1,0 +1,207 @@
+/*
+ * ttrec_closest.c - ttrec --until-fail chooses, among the passing runs it
+ * kept, the one closest to the failing run as ttdiff's good run (the
+ * others become baselines).
+ *
+ * Design. Two runs of a flaky program start alike and part somewhere; the
+ * passing run that stays with the failing one longest shares the most of
+ * its history, so what differs after the common part is more likely the
+ * failure and less likely scheduling noise from the start (a worker that
+ * took another item first). Closeness is measured cheaply, through
+ * libttfmt alone and without symbols: each thread of a run is the
+ * sequence of its calls (ENTER events), each call a key made of its
+ * function's module path and offset in that module (so address space
+ * layout randomisation does not matter) and its depth. Threads pair by
+ * index (creation order); the score is the sum over paired threads of the
+ * length of their common prefix. The failing run's keys are held in memory
+ * (each thread's first TTRI_CALLS_MAX calls); each candidate is streamed
+ * against them and stops at its first difference per thread, so a
+ * candidate costs little more than reading up to where it parts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttfmt.h"
+#include "ttrec_closest.h"
+
+/* One thread's call keys. */
+struct tcalls {
+    uint64_t *key;
+    size_t n, cap;
+};
+
+struct ttri_calls {
+    struct tcalls *th;      /* by thread index */
+    size_t nth;
+};
+
+/* FNV-1a of a string: a module's identity across runs. */
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* The modules of a trace: enough to make an address module-relative. */
+struct mods {
+    const ttf_trace *t;
+    size_t n;
+    size_t last;            /* the module hit last (calls cluster) */
+};
+
+/* The key of a call: its function as (module, offset) and its depth. */
+static uint64_t call_key(struct mods *m, const ttf_event *ev)
+{
+    uint64_t where = ev->addr ? ev->addr : 0x5c09e000000000ull + ev->site;
+
+    for (size_t k = 0; ev->addr && k < m->n; k++) {
+        size_t i = (m->last + k) % m->n;
+        const ttf_module *mod = ttf_get_module(m->t, i);
+        if (ev->addr >= mod->base && ev->addr - mod->base < mod->size) {
+            m->last = i;
+            where = str_hash(mod->path) ^ ((ev->addr - mod->base) * 0x9e3779b97f4a7c15ull);
+            break;
+        }
+    }
+    return where * 31 + (uint64_t)(int64_t)ev->depth;
+}
+
+static int open_trace(const char *path, ttf_trace **t, char *err, size_t errlen)
+{
+    ttf_error e;
+    int rc = ttf_open(path, t, &e);
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, e.msg);
+    return rc;
+}
+
+static int push(struct tcalls *tc, uint64_t key)
+{
+    if (tc->n == tc->cap) {
+        size_t cap = tc->cap ? tc->cap * 2 : 256;
+        uint64_t *k = realloc(tc->key, cap * sizeof *k);
+        if (!k)
+            return TT_ENOMEM;
+        tc->key = k;
+        tc->cap = cap;
+    }
+    tc->key[tc->n++] = key;
+    return 0;
+}
+
+/* Thread i's calls into tc. */
+static int load_thread(const ttf_trace *t, uint32_t i, struct tcalls *tc)
+{
+    struct mods m = {t, ttf_module_count(t), 0};
+    ttf_iter *it = NULL;
+    ttf_event ev;
+    int rc = ttf_iter_open(t, i, &it);
+
+    while (!rc && tc->n < TTRI_CALLS_MAX && (rc = ttf_iter_next(it, &ev)) == 1) {
+        rc = 0;
+        if (ev.kind == TTF_EV_ENTER)
+            rc = push(tc, call_key(&m, &ev));
+    }
+    if (it)
+        ttf_iter_close(it);
+    return rc < 0 ? rc : 0;
+}
+
+int ttri_calls_load(const char *path, ttri_calls **out, char *err, size_t errlen)
+{
+    ttf_trace *t;
+    int rc = open_trace(path, &t, err, errlen);
+    ttri_calls *c;
+
+    *out = NULL;
+    if (rc)
+        return rc;
+    c = calloc(1, sizeof *c);
+    if (c)
+        c->nth = ttf_thread_count(t);
+    if (!c || !(c->th = calloc(c->nth ? c->nth : 1, sizeof *c->th))) {
+        free(c);
+        ttf_close(t);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < c->nth && !rc; i++)
+        rc = load_thread(t, (uint32_t)i, &c->th[i]);
+    ttf_close(t);
+    if (rc) {
+        snprintf(err, errlen, "%s: %s", path, ttf_strerror(rc));
+        ttri_calls_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+void ttri_calls_free(ttri_calls *c)
+{
+    for (size_t i = 0; c && i < c->nth; i++)
+        free(c->th[i].key);
+    if (c)
+        free(c->th);
+    free(c);
+}
+
+/* The common prefix of thread i of t with the failing run's tc. */
+static int thread_prefix(const ttf_trace *t, uint32_t i, const struct tcalls *tc,
+                         uint64_t *common)
+{
+    struct mods m = {t, ttf_module_count(t), 0};
+    ttf_iter *it = NULL;
+    ttf_event ev;
+    int rc = ttf_iter_open(t, i, &it);
+    size_t n = 0;
+
+    while (!rc && n < tc->n && (rc = ttf_iter_next(it, &ev)) == 1) {
+        rc = 0;
+        if (ev.kind != TTF_EV_ENTER)
+            continue;
+        if (call_key(&m, &ev) != tc->key[n])
+            break;
+        n++;
+    }
+    if (it)
+        ttf_iter_close(it);
+    *common += n;
+    return rc < 0 ? rc : 0;
+}
+
+int ttri_calls_prefix(const ttri_calls *fail, const char *path, ttri_prefix *out,
+                      char *err, size_t errlen)
+{
+    ttf_trace *t;
+    int rc = open_trace(path, &t, err, errlen);
+
+    memset(out, 0, sizeof *out);
+    if (rc)
+        return rc;
+    size_t n = ttf_thread_count(t);
+    out->threads = n < fail->nth ? n : fail->nth;
+    for (size_t i = 0; i < out->threads && !rc; i++) {
+        out->calls += fail->th[i].n;
+        rc = thread_prefix(t, (uint32_t)i, &fail->th[i], &out->common);
+    }
+    ttf_close(t);
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, ttf_strerror(rc));
+    return rc;
+}
+
+void ttri_rank(const ttri_prefix *scores, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = 1; i < n; i++) {   /* insertion sort: stable, n is small */
+        size_t x = order[i], j = i;
+        for (; j > 0 && scores[order[j - 1]].common < scores[x].common; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+}
