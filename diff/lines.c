@@ -361,14 +361,17 @@ static int sentence(ttd_diff *d, ttd_lines *l, const char *outer)
         say_pos(c, sizeof c, l->common);
         n += snprintf(t + n, sizeof t - (size_t)n, ", after %s", c);
     }
-    if (l->good) {
-        say_pos(g, sizeof g, l->good);
-        n += snprintf(t + n, sizeof t - (size_t)n, "%s good: %s", l->common ? ";" : ":", g);
+    if (l->good || l->bad) {
+        if (l->good)
+            say_pos(g, sizeof g, l->good);
+        n += snprintf(t + n, sizeof t - (size_t)n, "%s good: %s", l->common ? ";" : ":",
+                      l->good ? g : "makes no call there");
     }
-    if (l->bad) {
-        say_pos(b, sizeof b, l->bad);
-        n += snprintf(t + n, sizeof t - (size_t)n, "%s bad: %s",
-                      l->good || l->common ? ";" : ":", b);
+    if (l->bad || l->good) {   /* the side with no differing event there */
+        if (l->bad)
+            say_pos(b, sizeof b, l->bad);
+        n += snprintf(t + n, sizeof t - (size_t)n, "; bad: %s",
+                      l->bad ? b : "makes no call there");
     }
     if (l->first && l->last > l->first)
         snprintf(t + n, sizeof t - (size_t)n, " (the branch is in lines %d-%d)",

@@ -571,10 +571,10 @@ static void order_rows(tw *w, const ttd_result *r, const ttd_interleave *il,
 
     fputs("thread order before the divergence (lock, condition, thread operations; "
           "objects numbered by first use):\n", w->f);
-    if (all > n)
-        fprintf(w->f, "  ... %zu more rows, --order-rows %zu\n", all - n, all);
     snprintf(head, sizeof head, "good (last %zu of %" PRIu64 ")", sg, il->ops[0]);
     fprintf(w->f, "  %-48s | bad (last %zu of %" PRIu64 ")\n", head, sb, il->ops[1]);
+    if (all > n)
+        fprintf(w->f, "  ... %zu earlier rows (--order-rows %zu shows them)\n", all - n, all);
     for (size_t i = 0; i < n; i++) {
         size_t g = i + il->nwindow[0] - n, b = i + il->nwindow[1] - n;
         fputs("  ", w->f);

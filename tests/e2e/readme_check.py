@@ -69,7 +69,7 @@ MASKS = [
     (r"events \d+/\d+", "events N/N"),
     (r"events \d+ lost", "events N lost"),
     (r"\(\d+\.\d+ bytes/event\)", "(N bytes/event)"),
-    (r"\d+/\d+( +\d+)$", r"N/N\1"),
+    (r"\d+/\d+( +\d+)( +pool#\d+)?$", r"N/N\1\2"),
     (r"#\d+", "#N"),
     (r"producer-\d+", "producer-N"),
     (r"operation \d+", "operation N"),

@@ -3,8 +3,9 @@
 # (issue 23 part 6): `make demo`'s block (fixtures/demo.sh, as make demo
 # runs it), the values example (`ttdiff vgood.trc vbad.trc` on
 # fixtures/values/vd_errchain), `ttdump bad.trc` and `ttdump --profile
-# good.trc` of the parser example, compared by tests/e2e/readme_check.py
-# with times, pids, addresses and paths masked; and no README output block
+# good.trc` of the parser example, the inlined-helper example (`ttdiff
+# igood.trc ibad.trc` on fixtures/inline/inl_parse.c in values mode),
+# compared by tests/e2e/readme_check.py with times, pids, addresses and paths masked; and no README output block
 # is left unchecked. The demo is a race: its thread numbers and the length
 # of its thread-order lists vary (masked, or "..." in the README), so it is
 # recorded up to three times before a difference counts.
@@ -32,12 +33,22 @@ TTCAP_OUT=$T/ex/bad.trc "$B/fixtures/ex_parser" size=64,mode=755 >/dev/null
  TTCAP_OUT=vbad.trc "$BD/fixtures/vd_errchain" 99999999999999999999 >/dev/null 2>&1 || true
  "$BD/ttdiff" --color never vgood.trc vbad.trc >values.out || true)
 [ -s "$T/values.out" ] || fail "no values example output"
+# the inlined-helper example (values mode: x86-64 only)
+INL=
+if [ -x "$B/fixtures/inl_parse_pg" ]; then
+    (cd "$T" && TTCAP_OUT=igood.trc "$BD/fixtures/inl_parse_pg" 12,7,30 >/dev/null 2>&1 || true
+     TTCAP_OUT=ibad.trc "$BD/fixtures/inl_parse_pg" 12,x,30 >/dev/null 2>&1 || true
+     "$BD/ttdiff" --color never igood.trc ibad.trc >inline.out || true)
+    [ -s "$T/inline.out" ] || fail "no inlined-helper example output"
+    INL="\$ ttdiff igood.trc ibad.trc"
+fi
 
 check() {
     python3 tests/e2e/readme_check.py README.md "$B" \
         "trace: bad.trc" "$T/ttdump.out" \
         "profile: 1 thread" "$T/profile.out" \
         "\$ ttdiff vgood.trc vbad.trc" "$T/values.out" \
+        ${INL:+"$INL"} ${INL:+"$T/inline.out"} \
         "== recording a good run:" "$T/demo.out" >"$T/check.out" 2>&1
 }
 for try in 1 2 3; do
@@ -47,7 +58,7 @@ for try in 1 2 3; do
 done
 # the check can fail: a README whose demo block has an old line number, or
 # whose values example lost a line, is stale
-sed 's/race_queue\.c:\([0-9]*\)$/race_queue.c:1\1/' README.md >"$T/stale1.md"
+sed 's/\(race_queue\.c:[0-9]*  calling at line \)\([0-9]*\)$/\11\2/' README.md >"$T/stale1.md"
 sed '/^  called by `parse_entry`/d' README.md >"$T/stale2.md"
 for s in stale1 stale2; do
     cmp -s README.md "$T/$s.md" && fail "$s: the README has no such line to change"

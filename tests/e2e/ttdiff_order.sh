@@ -26,13 +26,13 @@ has '^unprotected: reserve_slot in bad #[12] ran without mutex#1 (.*); all 16 go
 # at most 8 rows by default, the cut ones counted; --order-rows N; 0 = all
 n=$(sed -n '/^thread order before/,/^first difference in the order/p' "$T/out" | grep -c ' | ')
 [ "$n" -le 9 ] || fail "$n rows in the thread-order block (at most 8 and the heading)"
-has '^  \.\.\. [0-9]* more rows, --order-rows [0-9]*$' "$T/out"
+has '^  \.\.\. [0-9]* earlier rows (--order-rows [0-9]* shows them)$' "$T/out"
 run 1 --color never --order-rows 3 "$T/good.trc" "$T/bad.trc"
 has '^  good (last 3 of [0-9]*) *| bad (last 3 of' "$T/out"
-has '^  \.\.\. 21 more rows, --order-rows 24$' "$T/out"
+has '^  \.\.\. 21 earlier rows (--order-rows 24 shows them)$' "$T/out"
 run 1 --color never --order-rows 0 "$T/good.trc" "$T/bad.trc"
 has '^  good (last 24 of [0-9]*) *| bad (last 24 of' "$T/out"
-grep -q 'more rows, --order-rows' "$T/out" && fail "--order-rows 0 cut rows"
+grep -q 'earlier rows (--order-rows' "$T/out" && fail "--order-rows 0 cut rows"
 run 2 --order-rows many "$T/good.trc" "$T/bad.trc"
 run 1 --format json "$T/good.trc" "$T/bad.trc"
 json "$T/out" '
