@@ -50,7 +50,7 @@ python3 -m json.tool "$BD/demo/report.json" > /dev/null || fail "demo JSON"
 # the closing hint agrees with the report: the unprotected call it named
 u=$(sed -n 's/^unprotected: \([a-z_]*\) in bad .*/\1/p' "$T/demo.out")
 if [ -n "$u" ]; then
-    has "in the bad run $u\$" "$T/demo.out"
+    has "^   run $u ran without " "$T/demo.out"
 else
     has '^== The producers made the same calls' "$T/demo.out"
 fi

@@ -45,9 +45,10 @@ has "^  chaos:             seed $seed, at sync operations " dump
 "$BD/ttdump" ent.trc > dump
 has '^  chaos:             seed 7, at sync operations and function entries (TTCAP_CHAOS=7,entries ' dump
 
-# --candidates bounds the passing traces kept while hunting
-rc=0; "$TTREC" -q --until-fail 5 --keep 1 --candidates 2 -o cand --fail-if 'grep -q "^never"' \
-    -- "$P" > out 2> err || rc=$?
+# --candidates bounds the passing traces kept while hunting (on a program
+# that never fails: race_tickets fails about 1 run in 100 unshaken)
+rc=0; "$TTREC" -q --until-fail 5 --keep 1 --candidates 2 -o cand \
+    -- "$BD/fixtures/ex_parser" size=64,mode=755,ro > out 2> err || rc=$?
 [ "$rc" = 0 ] || fail "no failure: exit $rc, want 0"
 [ "$(ls cand | grep -c '^pass-[0-9]*\.trc$')" = 2 ] || fail "--candidates 2 kept: $(ls cand)"
 
