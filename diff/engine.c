@@ -217,19 +217,6 @@ static size_t running_at(const ttf_trace *t, uint64_t ns)
     return n;
 }
 
-/* The last thread end (or start) of trace t: where a failure shows. */
-static uint64_t end_of(const ttf_trace *t)
-{
-    uint64_t end = 0;
-
-    for (size_t i = 0; i < ttf_thread_count(t); i++) {
-        const ttf_thread *th = ttf_get_thread(t, i);
-        uint64_t e = th ? (th->ended ? th->end_ns : th->start_ns) : 0;
-        end = e > end ? e : end;
-    }
-    return end;
-}
-
 /* The baselines again, for the races (closed after the alignment). */
 static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_trace **tr)
 {
@@ -240,7 +227,7 @@ static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_tra
             (rc = ttdi_norm_init(&nm[k], tr[k], d->o.messages, NULL, NULL,
                                  d->o.no_demangle)) < 0)
             break;
-        g[k + 1] = (ttdi_race_run){tr[k], &nm[k], NULL, end_of(tr[k]), UINT64_MAX};
+        g[k + 1] = (ttdi_race_run){tr[k], &nm[k], NULL, ttdi_trace_end(tr[k]), UINT64_MAX};
     }
     return rc;
 }
@@ -269,10 +256,10 @@ static int races(ttd_diff *d)
         map[d->ip[k].t[TTD_BAD]] = (int64_t)k;
     if (rc >= 0) {
         g[0] = (ttdi_race_run){d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, NULL,
-                              dv ? dv->good_time_ns : end_of(d->r[TTD_GOOD].t), UINT64_MAX};
+                              dv ? dv->good_time_ns : ttdi_trace_end(d->r[TTD_GOOD].t), UINT64_MAX};
         rc = open_race_bases(d, g, nm, tr);
     }
-    ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : end_of(bt),
+    ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : ttdi_trace_end(bt),
                          UINT64_MAX}, g, nb + 1, 0};
     ttd_race *v = NULL;
     if (rc >= 0)

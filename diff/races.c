@@ -1018,8 +1018,7 @@ struct ttd_races {
     size_t n;
 };
 
-/* The last thread end (or start) of trace t: the failure, if any. */
-static uint64_t trace_end(const ttf_trace *t)
+uint64_t ttdi_trace_end(const ttf_trace *t)
 {
     uint64_t end = 0;
 
@@ -1051,7 +1050,7 @@ int ttd_races_find(const ttf_trace *t, const ttd_options *opts, ttd_races **out,
     }
     rc = ttdi_norm_init(&r->norm, t, TTD_MSG_SITE, NULL, NULL, opts && opts->no_demangle);
     if (rc >= 0 && (ttf_get_header(t)->optional_features & TTF_HEADER_SYNC)) {
-        ttdi_races_in in = {{t, &r->norm, NULL, trace_end(t), UINT64_MAX}, NULL, 0, 1};
+        ttdi_races_in in = {{t, &r->norm, NULL, ttdi_trace_end(t), UINT64_MAX}, NULL, 0, 1};
         rc = ttdi_races_build(&r->arena, &in, &r->v, &r->n);
     }
     if (rc >= 0 && (ttf_sym_status(r->norm.sym) < 0 || r->norm.oom))

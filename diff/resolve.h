@@ -228,6 +228,8 @@ typedef struct ttdi_races_in {
  * candidates. 0, TT_ENOMEM or a reader error. */
 int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **out,
                      size_t *nout);
+/* The last thread end (or start) of trace t: where a failure shows. */
+uint64_t ttdi_trace_end(const ttf_trace *t);
 
 /* ---- hunks.c ------------------------------------------------------------- */
 
