@@ -442,6 +442,33 @@ static int slide_into(tctx *c, size_t na, size_t nb, size_t x)
     return list_actions(c, na, nb);
 }
 
+/* 1 if both children lists are the same functions in the same order
+ * (one key sequence): then child i pairs with child i. */
+static int same_keys(const tctx *c)
+{
+    const side *a = &c->s[0], *b = &c->s[1];
+
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (ttdi_tree_node(a->t, a->k[i].node)->key !=
+            ttdi_tree_node(b->t, b->k[i].node)->key)
+            return 0;
+    return 1;
+}
+
+/* Same calls in the same order: child i with child i (execution
+ * indexing), whatever equal subtrees lie elsewhere in the lists. */
+static int in_order(tctx *c, size_t na, size_t nb)
+{
+    int rc = 0;
+
+    c->acts.n = 0;
+    for (size_t i = 0; i < c->s[0].n && rc == 0; i++)
+        rc = act_pair(c, i, i);
+    return rc < 0 ? rc : closure(c, na, nb);
+}
+
 /* The actions of one matched pair of calls, the first of them where the
  * flat sequences first differ. Subtrees and loops first. If that puts the
  * first action before the first child that differs (the loops were cut
@@ -459,6 +486,8 @@ static int pair_actions(tctx *c, const task *p)
 
     if ((rc = gather(a, na, p->v[1])) < 0 || (rc = gather(b, nb, p->v[3])) < 0)
         return rc;
+    if (same_keys(c))
+        return in_order(c, na, nb);
     while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
         lcp++;
     c->acts.n = 0;
