@@ -291,7 +291,7 @@ static int find_loop(const ttdi_tree *t, int keep, const ttdi_xhunk *x, size_t n
         if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
             break;
         scan_kids(t, k.big, k.bigraw, &kk);
-        if (!kk.n || k.n > WRAP_MAX)
+        if (k.n > WRAP_MAX || (!kk.n && k.n > 1))
             break;
         nd = k.big;
         r = k.bigraw;
