@@ -15,9 +15,10 @@
  *     it, or also among the REPEAT_BEFORE calls before it or the
  *     REPEAT_AFTER calls after it in the same thread (more iterations of
  *     the loop beside it), or returns at once while the hunk blocks (a
- *     condition wait or join between two of its events) beside a call
- *     that repeats: the condition of a wait loop that ran once, as zstd's
- *     AIO_ReadPool_numReadsInFlight(), and
+ *     condition wait or join between two of its events): the condition of
+ *     a wait loop that ran once, as zstd's AIO_ReadPool_numReadsInFlight(),
+ *     beside a call that repeats or not (check, wait, check again: one
+ *     iteration that the other run did not need), and
  *   - it waits, about once per iteration: the iterations (the times its
  *     first function is entered) are at most twice its waits, a wait being
  *     an idle gap of GAP_NS or more between two kept events of the thread
@@ -212,21 +213,20 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
     return rc < 0 ? rc : 0;
 }
 
-/* Is candidate c a wait loop? */
+/* Is candidate c a wait loop? Each function it enters repeats, or
+ * returns at once while c blocks between two of its events: with none
+ * repeating, that is one iteration of a wait loop that the other run did
+ * not need (check, wait, check again: zstd's AIO_ReadPool_numReadsInFlight
+ * and the re-check after the condition wait). */
 static int wait_loop(const cand *c)
 {
-    int repeats = 0;
-
     if (c->many || !c->nk)
         return 0;
     for (size_t i = 0; i < c->nk; i++) {
         int rep = c->k[i].found || c->k[i].calls >= 2;
         if (!rep && (c->k[i].inner || !c->blocked))
             return 0;
-        repeats |= rep;
     }
-    if (!repeats)
-        return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
 
