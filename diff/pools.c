@@ -268,7 +268,9 @@ static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
 /* The way down t to its worker loop, level by level into lv[0..*n): from
  * the top, go down into the biggest call of a caller that made at most
  * WRAP_MAX (a loop wrapped in setup and teardown), if it made calls
- * itself. A thread that took one item goes down into it too; the pool
+ * itself, or if it is its caller's only call (a worker that took no
+ * item: its loop is there, empty, and the pool's other workers still
+ * compare item by item). A thread that took one item goes down into it too; the pool
  * works at the deepest level all its threads share (settle_pool), which
  * the threads that took many items decide. With keep, each level keeps the items a hunk (x,
  * side s) touches, the deepest also their children: the items no hunk

@@ -26,6 +26,17 @@
  *      hunks of whole subtrees;
  *   6. a call that returned in one run and not in the other adds a hunk of
  *      its EXIT.
+ * Same calls, same order: when the two children lists are the same
+ * functions in the same order (one key sequence, one length), child i
+ * pairs with child i and 2-5 are skipped. That is execution indexing
+ * itself: the k-th iteration of a loop that ran as many times in both runs
+ * is the k-th. Myers on hashes would rather match equal subtrees out of
+ * place, and a producer whose 16 pushes waited for room a different
+ * number of times each (zstd's POOL_add: isQueueFull, wait, isQueueFull)
+ * came out as "a push only the good run made" here and "one only the bad
+ * run made" there, where the runs made the same 16 pushes and only their
+ * waits differ (timing.c then says so). The first hunk is still at the
+ * flat first difference: the pairs before it are equal.
  * Work is proportional to the children lists of the calls that differ,
  * not to the events: a 10M-event call that is the same costs one compare.
  * Lists are usually short; a long one (an interpreter's dispatch loop) is

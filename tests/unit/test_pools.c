@@ -6,7 +6,9 @@
  * which took an error path (one hunk, in the thread that did it, showing
  * the error call), a poll loop that ran more times with idle gaps
  * (timing, not a divergence) against one that ran more times without
- * (a divergence), and a call that moved to another thread (moved work).
+ * (a divergence), a worker that took no item (still in the pool), a
+ * wait loop that ran once in one run only (check, wait, check: timing),
+ * and a call that moved to another thread (moved work).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -192,6 +194,45 @@ static void pool_wrapped_loop(void **state)
     ttd_free(d);
 }
 
+/* A worker that took no item (its start function made no calls) has an
+ * empty worker loop, not none: the pool is still compared item by item
+ * (zstd's poolTests, 4 workers for 16 jobs; a worker here waits for
+ * its items without calls, as POOL_thread does). Before, the idle worker put
+ * the pool's level at the whole thread, and a worker with one more item
+ * was a divergence. An error path in an item still shows. */
+static void pool_idle_worker(void **state)
+{
+    (void)state;
+    static const char *const G[3] = {
+        "work{ parse{lex{}} helper{} }", "work{ log{lex{}lex{}} }", "work{ }"};
+    static const char *const B[3] = {
+        "work{ parse{lex{}} }", "work{ log{lex{}lex{}} }", "work{ helper{} }"};
+    static const char *const F[3] = {
+        "work{ parse{lex{}fail{}} }", "work{ log{lex{}lex{}} }", "work{ helper{} }"};
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    pool_run(pg, sizeof pg, G);
+    pool_run(pb, sizeof pb, B);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->npools, 1);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->pools[0].items_good, 3);
+    assert_int_equal(r->pools[0].items_bad, 3);
+    assert_int_equal(r->pools[0].items_differing, 0);
+    ttd_free(d);
+    pool_run(pb, sizeof pb, F);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_non_null(r->first);
+    int saw_fail = 0;
+    for (size_t i = 0; i < r->first->nbad; i++)
+        saw_fail |= r->first->bad[i].name && !strcmp(r->first->bad[i].name, "dt_fail");
+    assert_true(saw_fail);
+    ttd_free(d);
+}
+
 /* Without the pool view the same runs differ in every worker: the pool is
  * what makes them equal (the test would pass for nothing otherwise). */
 static void pool_needs_the_pool(void **state)
@@ -274,6 +315,59 @@ static void busy_loop_is_divergence(void **state)
     ttd_free(d);
 }
 
+/* The poller of two_threads with a condition wait written in the middle
+ * of its script: s1, then a wait and its waking 150 us later, then s2. */
+static void wait_between(char *path, size_t len, const char *s1, const char *s2)
+{
+    static const char *const names[] = {"main", "poller"};
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, names, 2), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
+    assert_int_equal(dt_run(&t, 1, s1), 0);
+    if (s2) {
+        t.now[1] += 10;
+        assert_int_equal(ttf_write_sync_op(t.w, 1, t.now[1], TTF_SOP_WAIT, 0x1000, 0x2000), 0);
+        t.now[1] += 150000;
+        assert_int_equal(ttf_write_sync_op(t.w, 1, t.now[1], TTF_SOP_WOKE, 0x1000, 0), 0);
+        assert_int_equal(dt_run(&t, 1, s2), 0);
+    }
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* A wait loop that ran once in one run and not at all in the other:
+ * check, wait on the condition, check again (zstd's
+ * AIO_ReadPool_getNextCompletedJob: numReadsInFlight, the wait, the
+ * re-check from another line), calls made nowhere else in the thread.
+ * Calls that return at once with the wait between them: timing. The same
+ * calls without the wait, or with a call that itself made calls, are a
+ * divergence. */
+static void wait_once_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    wait_between(pg, sizeof pg, "work{ check{} lex{} }", NULL);
+    wait_between(pb, sizeof pb, "work{ check{} helper{}", "log{} lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    ttd_free(d);
+    two_threads(pb, sizeof pb, "main{ parse{} }", "work{ check{} helper{} log{} lex{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+    wait_between(pb, sizeof pb, "work{ check{} helper{}", "log{fail{}} lex{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 /* Who won the once: the table built by main in one run, by the poller in
  * the other; what follows is the same. */
 static void once_winner_is_moved(void **state)
@@ -311,8 +405,10 @@ int main(void)
         cmocka_unit_test(pool_error_item_named),
         cmocka_unit_test(pool_needs_the_pool),
         cmocka_unit_test(pool_wrapped_loop),
+        cmocka_unit_test(pool_idle_worker),
         cmocka_unit_test(poll_loop_is_timing),
         cmocka_unit_test(busy_loop_is_divergence),
+        cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(once_winner_is_moved),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);

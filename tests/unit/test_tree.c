@@ -756,6 +756,38 @@ static void split_after_loop(void **state)
     ttdi_tree_free(&trb);
 }
 
+/* A producer's loop of four P calls, each checking for room (I) until
+ * there is some, then adding (A): which P waited, and how often, differs
+ * between two runs that made the same four calls. The calls are the same
+ * functions in the same order, so P number k pairs with P number k
+ * (execution indexing) and every hunk is inside a P: the extra checks.
+ * Myers on subtree hashes would match the good run's P(IIA) with the bad
+ * run's first P and report a P that only the good run made. */
+static void same_calls_pair_in_order(void **state)
+{
+    static stream sa, sb;
+    ttdi_xhunk *h = NULL;
+    size_t nh = 0;
+
+    (void)state;
+    spell_run("M(P(IA)P(IIA)P(IA)P(IA))", &sa);
+    spell_run("M(P(IIA)P(IA)P(IA)P(IIIA))", &sb);
+    (void)check_pair(&sa, &sb);
+    build(&tra, &sa);
+    build(&trb, &sb);
+    assert_int_equal(ttdi_tree_align(&tra, &trb, 0, &h, &nh), 0);
+    assert_int_equal(nh, 3);
+    for (size_t i = 0; i < nh; i++) {
+        for (uint64_t k = h[i].a0; k < h[i].a1; k++)
+            assert_true(sa.key[k] == enter_key('I' - 'A') || sa.key[k] == ttdi_norm_exit_of(enter_key('I' - 'A')));
+        for (uint64_t k = h[i].b0; k < h[i].b1; k++)
+            assert_true(sb.key[k] == enter_key('I' - 'A') || sb.key[k] == ttdi_norm_exit_of(enter_key('I' - 'A')));
+    }
+    free(h);
+    ttdi_tree_free(&tra);
+    ttdi_tree_free(&trb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -764,6 +796,7 @@ int main(void)
         cmocka_unit_test(split_in_loop_iteration),
         cmocka_unit_test(split_at_other_function),
         cmocka_unit_test(split_after_loop),
+        cmocka_unit_test(same_calls_pair_in_order),
         cmocka_unit_test(random_trees),
         cmocka_unit_test(shared_subtrees),
         cmocka_unit_test(deep_stacks),
