@@ -6,3 +6,10 @@
 .PHONY: realbugs
 realbugs: all
 	@CASES="$(CASES)" sh tests/realbugs/run.sh $(B)
+
+# `make threadsuite`: passing runs of zstd's threaded tests (Debian source
+# package libzstd) diffed in 10 pairs with one baseline; prints "N of 10
+# pairs exit 0" (tests/realbugs/README.md). TS_MODES='plain values'.
+.PHONY: threadsuite
+threadsuite: all
+	@TS_MODES="$(TS_MODES)" sh tests/realbugs/threadsuite.sh $(B)
