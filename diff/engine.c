@@ -81,7 +81,8 @@ void ttd_options_init(ttd_options *o)
 const char *ttd_timing_name(int timing)
 {
     return timing == TTD_TIMING_WAIT ? "wait_loop"
-         : timing == TTD_TIMING_MOVED ? "moved" : NULL;
+         : timing == TTD_TIMING_MOVED ? "moved"
+         : timing == TTD_TIMING_RETRY ? "retry" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)

@@ -161,8 +161,9 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
 /* ---- timing-shaped hunks (timing.c) ---------------------------------------- */
 
 /* Judge every pair's one-sided hunks: extra iterations of a loop that
- * waits (TTD_TIMING_WAIT), or the same calls missing in one thread and
- * extra in another (TTD_TIMING_MOVED). Sets ipair.tim. 0 or a TT_E* code
+ * waits (TTD_TIMING_WAIT), the same calls missing in one thread and
+ * extra in another (TTD_TIMING_MOVED), or an attempt made again later
+ * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttd_diff *d);
 /* Does a function name say it waits (sleep, poll, wait, yield...)? */

@@ -17,8 +17,9 @@
  *     the loop beside it), or returns at once while the hunk blocks (a
  *     condition wait or join between two of its events): the condition of
  *     a wait loop that ran once, as zstd's AIO_ReadPool_numReadsInFlight(),
- *     beside a call that repeats or not (check, wait, check again: one
- *     iteration that the other run did not need), and
+ *     beside a call that repeats, or with none repeating when a call
+ *     follows the wait (check, wait, check again: one iteration that the
+ *     other run did not need), and
  *   - it waits, about once per iteration: the iterations (the times its
  *     first function is entered) are at most twice its waits, a wait being
  *     an idle gap of GAP_NS or more between two kept events of the thread
@@ -31,9 +32,20 @@
  * iteration). A one-sided hunk of one thread whose events, key for key
  * (hashed), are exactly those of a one-sided hunk of the other run in
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
- * whichever thread reached pthread_once first.
+ * whichever thread reached pthread_once first. An attempt that did its
+ * work at once in one run and failed in the other, which made it again
+ * later (a try-add to a full queue: zstd's ZSTDMT_createCompressionJob
+ * and POOL_tryAdd), is retried (TTD_TIMING_RETRY): the work missing
+ * inside the failed attempt, and the later hunk of the other run that
+ * holds a whole copy of the attempt that did it (plus copies of the
+ * failed one, and calls that return at once and repeat: the check of its
+ * result). For that the scan follows the open calls and hashes each call
+ * from a prefix hash of the keys (a polynomial hash mod 2^64: a call's
+ * hash from its two ends), keeping those of a hunk's ANC enclosing calls
+ * and of its whole calls.
  * Cost: one pass over each side of a pair that has hunks, up to the last
- * of them; identical runs have none and pay nothing. A hunk side of more
+ * of them (a stack of up to STACK_MAX open calls beside it); identical
+ * runs have none and pay nothing. A hunk side of more
  * than SIDE_MAX events is not judged (no wait loop is that long, and the
  * pass would read a whole thread that differs everywhere).
  */
@@ -47,6 +59,10 @@
 #define REPEAT_AFTER 256    /* calls after it */
 #define KEYS_MAX 16         /* distinct functions a wait loop enters */
 #define SIDE_MAX (1u << 20) /* events of a hunk side judged at most */
+#define ANC 3               /* enclosing calls of a hunk whose hashes are kept */
+#define TOP_MAX 8           /* whole calls of a hunk side, for the retry match */
+#define STACK_MAX 4096      /* open calls the scan follows */
+#define HB 0x9E3779B97F4A7C15ull /* base of the prefix hash of keys */
 
 int ttdi_waits_name(const char *name)
 {
@@ -75,11 +91,33 @@ typedef struct cand {
     uint64_t hash;          /* its keys, hashed in order */
     uint64_t waits;         /* gaps, wait calls, blocking operations */
     uint64_t blocked;       /* blocking operations (condition wait, join) */
+    uint64_t between;       /* calls made after one of them, which came
+                               after a call: check, wait, check again */
+    int pend;               /* a blocking operation after a call, no call yet */
     fkey k[KEYS_MAX];       /* functions entered */
     size_t nk;
     int many;               /* 1: more than KEYS_MAX functions */
     unsigned after;         /* calls after it still to look at */
+    int empty;              /* 1: this side has no events (a point) */
+    size_t base;            /* open calls at lo */
+    uint64_t anc[ANC];      /* enclosing calls at lo, innermost first:
+                               their subtree hashes, once they returned */
+    uint64_t ancat[ANC];    /* ... their ENTER's key index */
+    unsigned nanc, ancok;   /* how many; bit k: anc[k] is known */
+    uint64_t top[TOP_MAX];  /* its whole calls at its own level: hashes */
+    uint64_t topkey[TOP_MAX]; /* ... their ENTER keys */
+    uint8_t topleaf[TOP_MAX]; /* ... 1: returned at once */
+    unsigned ntop;
+    int topbad;             /* something else at its level, or too many */
 } cand;
+
+/* An open call the scan follows. */
+typedef struct frame {
+    uint64_t at;            /* its ENTER's key index */
+    uint64_t ph;            /* the prefix hash before it */
+    uint64_t enter;         /* its ENTER's key */
+    int watch;              /* a candidate wants its hash */
+} frame;
 
 /* The scan of one thread. */
 typedef struct scan {
@@ -95,7 +133,109 @@ typedef struct scan {
                                inside a candidate (its call a leaf if the
                                next kept event is its EXIT) */
     uint64_t open_exit;     /* that EXIT's key */
+    frame *st;              /* open calls (STACK_MAX at most followed) */
+    size_t nst, deep;       /* followed; open beyond them */
+    uint64_t ph, php;       /* prefix hash of the keys so far, and before
+                               the last one */
+    size_t started;         /* candidates whose lo was reached */
+    size_t cur;             /* the last non-empty one of them, or SIZE_MAX */
 } scan;
+
+static uint64_t hpow(uint64_t n)
+{
+    uint64_t r = 1, b = HB;
+
+    for (; n; n >>= 1, b *= b)
+        if (n & 1)
+            r *= b;
+    return r;
+}
+
+/* Candidates starting at key index i: the calls open there. */
+static void cand_start(scan *s, uint64_t i)
+{
+    for (; s->started < s->nc && s->c[s->started].lo <= i; s->started++) {
+        cand *c = &s->c[s->started];
+        c->base = s->nst + s->deep;
+        for (size_t k = 0; k < ANC && k < s->nst && !s->deep; k++) {
+            frame *f = &s->st[s->nst - 1 - k];
+            f->watch = 1;
+            c->ancat[c->nanc++] = f->at;
+        }
+        if (!c->empty)
+            s->cur = s->started;
+    }
+}
+
+/* The call at f (depth d, returned at key index i, its keys hashed: h)
+ * to the candidates that wanted it: as an enclosing call, as a whole call
+ * at a candidate's level. */
+static void call_done(scan *s, const frame *f, size_t d, uint64_t h, uint64_t i, uint64_t key)
+{
+    if (s->cur != SIZE_MAX) {
+        cand *c = &s->c[s->cur];
+        if (f->at >= c->lo && i < c->hi && d == c->base) {
+            if (c->ntop == TOP_MAX)
+                c->topbad = 1;
+            else {
+                c->topleaf[c->ntop] = i == f->at + 1;
+                c->topkey[c->ntop] = key;
+                c->top[c->ntop++] = h;
+            }
+        }
+    }
+    if (!f->watch)
+        return;
+    for (size_t j = s->started; j-- > 0 && s->c[j].lo >= f->at;) {
+        cand *c = &s->c[j];
+        size_t k = c->base - d - 1;
+        if (k < c->nanc && c->ancat[k] == f->at) {
+            c->anc[k] = h;
+            c->ancok |= 1u << k;
+        }
+    }
+}
+
+/* Kept event key (kind, key index i; s->ph has taken it, s->php is the
+ * prefix hash before it) on the stack of open calls: an EXIT closes the
+ * innermost open call it matches and those above it (left without one),
+ * as the tree builder does (tree.c). */
+static void follow(scan *s, int kind, uint64_t key, uint64_t i)
+{
+    cand *c = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
+
+    if (c && (i < c->lo || i >= c->hi))
+        c = NULL;
+    if (kind == TTF_EV_ENTER) {
+        if (s->nst == STACK_MAX || s->deep)
+            s->deep++;
+        else
+            s->st[s->nst++] = (frame){i, s->php, key, 0};
+        return;
+    }
+    if (c && s->nst + s->deep <= c->base)
+        c->topbad = 1; /* at its level, not inside a whole call */
+    if (kind != TTF_EV_EXIT)
+        return;
+    if (s->deep) {
+        s->deep--;
+        return;
+    }
+    size_t f = s->nst;
+    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+        f--;
+    if (f == 0 || ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+        return; /* closes nothing followed */
+    while (s->nst >= f) {
+        frame *fr = &s->st[--s->nst];
+        int mine = s->nst == f - 1;
+        uint64_t end = mine ? i + 1 : i; /* past its last event */
+        uint64_t h = (mine ? s->ph : s->php) - fr->ph * hpow(end - fr->at);
+        call_done(s, fr, s->nst, h, end - 1, fr->enter);
+        if (mine)
+            break;
+    }
+}
 
 static fkey *fk_find(cand *c, uint64_t key)
 {
@@ -125,6 +265,8 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
             f->found = s->ring[i] == key;
     }
     f->calls++;
+    c->between += (uint64_t)c->pend;
+    c->pend = 0;
     c->waits += f->waits;
     s->open = f;
     s->open_exit = ttdi_norm_exit_of(key);
@@ -136,6 +278,10 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     uint64_t i = s->n++, gap = ev->time_ns - s->last_ns;
     int enter = ev->kind == TTF_EV_ENTER;
 
+    cand_start(s, i);
+    s->php = s->ph;
+    s->ph = s->ph * HB + key + 1;
+    follow(s, ev->kind, key, i);
     s->last_ns = ev->time_ns;
     if (s->open && !(ev->kind == TTF_EV_EXIT && key == s->open_exit))
         s->open->inner = 1;
@@ -178,6 +324,7 @@ static void sync_op(scan *s, const ttf_event *ev)
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
         s->c[j].waits += s->n < s->c[j].hi;
         s->c[j].blocked += s->c[j].lo < s->n && s->n < s->c[j].hi; /* between two of its events */
+        s->c[j].pend |= s->c[j].nk && s->n < s->c[j].hi;
     }
 }
 
@@ -194,10 +341,15 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
     s.norm = &r->norm;
     s.c = c;
     s.nc = nc;
+    s.cur = SIZE_MAX;
+    if (!(s.st = malloc(STACK_MAX * sizeof *s.st)))
+        return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
-    if ((rc = ttf_iter_open(r->t, th, &it)) < 0)
+    if ((rc = ttf_iter_open(r->t, th, &it)) < 0) {
+        free(s.st);
         return rc;
+    }
     while (s.n <= end && (rc = ttf_iter_next(it, &ev)) > 0) {
         if (ev.kind == TTF_EV_SYNC_OP) {
             sync_op(&s, &ev);
@@ -210,23 +362,32 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
         rc = 1;
     }
     ttf_iter_close(it);
+    free(s.st);
     return rc < 0 ? rc : 0;
 }
 
 /* Is candidate c a wait loop? Each function it enters repeats, or
- * returns at once while c blocks between two of its events: with none
- * repeating, that is one iteration of a wait loop that the other run did
- * not need (check, wait, check again: zstd's AIO_ReadPool_numReadsInFlight
- * and the re-check after the condition wait). */
+ * returns at once while c blocks between two of its events, beside a
+ * call that repeats; or, none repeating, every one returns at once and c
+ * made a call after a blocking operation that came after a call: one
+ * iteration of a wait loop that the other run did not need (check, wait,
+ * check again: zstd's AIO_ReadPool_numReadsInFlight and the re-check
+ * after the condition wait). A call and then the wait with nothing after
+ * it is not one (a worker that skipped a call before it waited). */
 static int wait_loop(const cand *c)
 {
+    int repeats = 0;
+
     if (c->many || !c->nk)
         return 0;
     for (size_t i = 0; i < c->nk; i++) {
         int rep = c->k[i].found || c->k[i].calls >= 2;
         if (!rep && (c->k[i].inner || !c->blocked))
             return 0;
+        repeats |= rep;
     }
+    if (!repeats && !c->between)
+        return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
 
@@ -239,7 +400,7 @@ static size_t candidates(const ttdi_ipair *p, int s, cand *c)
     for (size_t i = 0; i < p->nh; i++) {
         const ttdi_hunk *h = &p->h[i];
         uint64_t lo = s ? h->b0 : h->a0, hi = s ? h->b1 : h->a1;
-        if ((p->exp && p->exp[i]) || lo == hi || hi - lo > SIDE_MAX)
+        if ((p->exp && p->exp[i]) || hi - lo > SIDE_MAX)
             continue;
         if (p->crash != UINT64_MAX && p->crash < h->b1 + 1)
             continue;
@@ -248,6 +409,7 @@ static size_t candidates(const ttdi_ipair *p, int s, cand *c)
         c[n].lo = lo;
         c[n].hi = hi;
         c[n].hash = 0xcbf29ce484222325ull ^ (hi - lo);
+        c[n].empty = lo == hi;
         c[n++].after = REPEAT_AFTER;
     }
     return n;
@@ -268,30 +430,100 @@ static int cmp_mv(const void *x, const void *y)
     return a->side - b->side;
 }
 
+/* Do the whole calls of candidate b (its own level) hold a copy of
+ * hash x, and else only copies of y or calls that return at once and
+ * repeat? 1 if so (with a copy of x), 2 (with a copy of y only), else 0. */
+static int attempts(cand *b, uint64_t x, uint64_t y)
+{
+    int sx = 0, sy = 0;
+
+    if (b->topbad || !b->ntop)
+        return 0;
+    for (unsigned t = 0; t < b->ntop; t++) {
+        if (b->top[t] == x) {
+            sx = 1;
+            continue;
+        }
+        if (b->top[t] == y) {
+            sy = 1;
+            continue;
+        }
+        fkey *f = fk_find(b, b->topkey[t]);
+        if (!b->topleaf[t] || !f || !(f->found || f->calls >= 2))
+            return 0;
+    }
+    return sx ? 1 : sy ? 2 : 0;
+}
+
+/* Retried attempts, in pair p (candidates cs[s], by hunk in ix[s]): a
+ * hunk A that one run (X) alone has inside a call (an attempt that did
+ * its work: POOL_tryAdd adding the job) whose counterpart in the other run
+ * (Y) did not (the queue was full), and a later hunk B that Y alone has
+ * holding a whole copy of X's call: Y made the attempt again and did the
+ * same work then. Both are timing (TTD_TIMING_RETRY), and so are Y's
+ * other extra attempts between, copies of its failed one. Each B beside
+ * the copies may hold only calls that return at once and repeat (the
+ * check of the attempt's result). Looked for within RETRY_NEAR hunks. */
+#define RETRY_NEAR 16
+static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
+{
+    for (int x = 0; x < 2; x++) {
+        int y = !x;
+        for (size_t a = 0; a < p->nh; a++) {
+            if (p->tim[a] || ix[x][a] == SIZE_MAX || ix[y][a] == SIZE_MAX)
+                continue;
+            cand *ca = &cs[x][ix[x][a]], *cy = &cs[y][ix[y][a]];
+            if (ca->empty || !cy->empty)
+                continue;
+            unsigned known = ca->ancok & cy->ancok;
+            for (unsigned k = 0; k < ANC && !p->tim[a]; k++) {
+                if (!(known >> k & 1) || ca->anc[k] == cy->anc[k])
+                    continue;
+                int got = 0;
+                for (int pass = 0; pass < 2; pass++)
+                    for (size_t b = a + 1; b < p->nh && b <= a + RETRY_NEAR; b++) {
+                        if (p->tim[b] || ix[x][b] == SIZE_MAX || ix[y][b] == SIZE_MAX ||
+                            !cs[x][ix[x][b]].empty || cs[y][ix[y][b]].empty)
+                            continue;
+                        int t = attempts(&cs[y][ix[y][b]], ca->anc[k], cy->anc[k]);
+                        if ((t == 1 && !pass && !got) || (t == 2 && pass && got)) {
+                            p->tim[b] = TTD_TIMING_RETRY;
+                            got = 1;
+                        }
+                    }
+                if (got)
+                    p->tim[a] = TTD_TIMING_RETRY;
+            }
+        }
+    }
+}
+
 /* Judge pair pi: a hunk is a wait loop when each of its sides that has
  * events is one (a loop that ran more times in one run, or an iteration
- * aligned against another); its other one-sided hunks go to m (room for
- * its hunks), for the moved-work match. */
+ * aligned against another), or a retried attempt (retry); its other
+ * one-sided hunks go to m (room for its hunks), for the moved-work
+ * match. */
 static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
 {
     ttdi_ipair *p = &d->ip[pi];
-    cand *c = malloc((p->nh + 1) * sizeof *c);
+    cand *cs[2] = {malloc((p->nh + 1) * sizeof **cs), malloc((p->nh + 1) * sizeof **cs)};
+    size_t *ix[2] = {malloc((p->nh + 1) * sizeof **ix), malloc((p->nh + 1) * sizeof **ix)};
+    size_t nc[2] = {0, 0};
     uint8_t *ok = calloc(p->nh + 1, 1);
-    int rc = c && ok ? 0 : TT_ENOMEM;
+    int rc = cs[0] && cs[1] && ix[0] && ix[1] && ok ? 0 : TT_ENOMEM;
 
     for (int s = 0; s < 2 && rc >= 0; s++) {
-        size_t nc = candidates(p, s, c);
-        if (!nc)
+        for (size_t i = 0; i < p->nh; i++)
+            ix[s][i] = SIZE_MAX;
+        nc[s] = candidates(p, s, cs[s]);
+        if (!nc[s])
             continue;
-        if ((rc = scan_thread(&d->r[s], p->t[s], c, nc)) < 0)
+        if ((rc = scan_thread(&d->r[s], p->t[s], cs[s], nc[s])) < 0)
             break;
-        for (size_t j = 0; j < nc; j++) {
-            const ttdi_hunk *h = &p->h[c[j].hunk];
-            int other = s ? h->a1 > h->a0 : h->b1 > h->b0;
-            if (wait_loop(&c[j]))
-                ok[c[j].hunk] |= (uint8_t)(1u << s);
-            else if (!other)
-                m[(*nm)++] = (mv){c[j].hash, pi, c[j].hunk, s};
+        for (size_t j = 0; j < nc[s]; j++) {
+            ix[s][cs[s][j].hunk] = j;
+            if (!cs[s][j].empty && wait_loop(&cs[s][j]))
+                ok[cs[s][j].hunk] |= (uint8_t)(1u << s);
         }
     }
     for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
@@ -299,7 +531,20 @@ static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
         if (need && ok[i] == need)
             p->tim[i] = TTD_TIMING_WAIT;
     }
-    free(c);
+    if (rc >= 0)
+        retry(p, cs, ix);
+    for (int s = 0; s < 2 && rc >= 0; s++)
+        for (size_t j = 0; j < nc[s]; j++) {
+            const cand *c = &cs[s][j];
+            const ttdi_hunk *h = &p->h[c->hunk];
+            int other = s ? h->a1 > h->a0 : h->b1 > h->b0;
+            if (!c->empty && !other && !p->tim[c->hunk])
+                m[(*nm)++] = (mv){c->hash, pi, c->hunk, s};
+        }
+    for (int s = 0; s < 2; s++) {
+        free(cs[s]);
+        free(ix[s]);
+    }
     free(ok);
     return rc;
 }

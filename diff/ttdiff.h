@@ -510,12 +510,16 @@ enum ttd_timing {
                                repeat calls beside them (a loop ran more
                                times) and they wait: a blocking operation,
                                a call named like a wait, or a long idle gap */
-    TTD_TIMING_MOVED        /* "moved": the same calls, whole, are missing in
+    TTD_TIMING_MOVED,       /* "moved": the same calls, whole, are missing in
                                one thread and extra in another (who won a
                                once or lock race did the work) */
+    TTD_TIMING_RETRY        /* "retry": an attempt that did its work in one
+                               run failed in the other, which made it again
+                               later and then did the same work (a trylock,
+                               a try-add to a full queue) */
 };
 
-/* "wait_loop", "moved", or NULL for TTD_TIMING_NONE. */
+/* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */
 const char *ttd_timing_name(int timing);
 
 /* Last events of one other thread just before a divergence. */

@@ -726,6 +726,8 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
     if (h->timing)
         fprintf(w->f, "  (%s)", h->timing == TTD_TIMING_MOVED
                                     ? "moved: the other run did it in another thread"
+                                    : h->timing == TTD_TIMING_RETRY
+                                    ? "retried: one run's attempt did it at once"
                                     : "a loop that waits ran more times");
     putc('\n', w->f);
 }

@@ -8,7 +8,8 @@
  * (timing, not a divergence) against one that ran more times without
  * (a divergence), a worker that took no item (still in the pool), a
  * wait loop that ran once in one run only (check, wait, check: timing),
- * and a call that moved to another thread (moved work).
+ * an attempt that one run made again later (retried), and a call that
+ * moved to another thread (moved work).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -368,6 +369,41 @@ static void wait_once_is_timing(void **state)
     ttd_free(d);
 }
 
+/* A try-add that did its work (helper) at once in the good run and found
+ * the queue full in the bad one, which tried again on the next round of
+ * its loop and did the same work then: check{ lex{} helper{} } is the
+ * attempt (POOL_tryAdd: isQueueFull, POOL_add_internal), log{} the check
+ * of its result. Retried, timing; a later attempt that went otherwise is
+ * a divergence. */
+static void retried_attempt_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ parse{ check{ lex{} helper{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+                "parse{ log{} } }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ parse{ check{ lex{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+                "parse{ check{ lex{} helper{} } log{} } }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->timing_total, 2);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_RETRY);
+    assert_int_equal(r->hunks[1].timing, TTD_TIMING_RETRY);
+    assert_string_equal(ttd_timing_name(TTD_TIMING_RETRY), "retry");
+    ttd_free(d);
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ parse{ check{ lex{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+                "parse{ check{ lex{} fail{} } log{} } }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 /* Who won the once: the table built by main in one run, by the poller in
  * the other; what follows is the same. */
 static void once_winner_is_moved(void **state)
@@ -409,6 +445,7 @@ int main(void)
         cmocka_unit_test(poll_loop_is_timing),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
+        cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
