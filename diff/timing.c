@@ -463,7 +463,9 @@ static int attempts(cand *b, uint64_t x, uint64_t y)
  * same work then. Both are timing (TTD_TIMING_RETRY), and so are Y's
  * other extra attempts between, copies of its failed one. Each B beside
  * the copies may hold only calls that return at once and repeat (the
- * check of the attempt's result). Looked for within RETRY_NEAR hunks. */
+ * check of the attempt's result); it may have been taken for a wait loop
+ * already (the attempts repeat, and the retry waited). Looked for within
+ * RETRY_NEAR hunks. */
 #define RETRY_NEAR 16
 static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
 {
@@ -482,7 +484,8 @@ static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
                 int got = 0;
                 for (int pass = 0; pass < 2; pass++)
                     for (size_t b = a + 1; b < p->nh && b <= a + RETRY_NEAR; b++) {
-                        if (p->tim[b] || ix[x][b] == SIZE_MAX || ix[y][b] == SIZE_MAX ||
+                        if (p->tim[b] == TTD_TIMING_RETRY || ix[x][b] == SIZE_MAX ||
+                            ix[y][b] == SIZE_MAX ||
                             !cs[x][ix[x][b]].empty || cs[y][ix[y][b]].empty)
                             continue;
                         int t = attempts(&cs[y][ix[y][b]], ca->anc[k], cy->anc[k]);
