@@ -62,6 +62,7 @@
 #define ANC 3               /* enclosing calls of a hunk whose hashes are kept */
 #define TOP_MAX 8           /* whole calls of a hunk side, for the retry match */
 #define STACK_MAX 4096      /* open calls the scan follows */
+#define RETRY_NEAR 16       /* hunks after a retry's first one looked at */
 #define HB 0x9E3779B97F4A7C15ull /* base of the prefix hash of keys */
 
 int ttdi_waits_name(const char *name)
@@ -167,27 +168,32 @@ static void cand_start(scan *s, uint64_t i)
     }
 }
 
+/* A whole call at candidate c's own level (hash h, ENTER key key,
+ * returned at once if leaf). */
+static void top_call(cand *c, uint64_t h, uint64_t key, int leaf)
+{
+    if (c->ntop == TOP_MAX) {
+        c->topbad = 1;
+        return;
+    }
+    c->topleaf[c->ntop] = (uint8_t)leaf;
+    c->topkey[c->ntop] = key;
+    c->top[c->ntop++] = h;
+}
+
 /* The call at f (depth d, returned at key index i, its keys hashed: h)
  * to the candidates that wanted it: as an enclosing call, as a whole call
  * at a candidate's level. */
 static void call_done(scan *s, const frame *f, size_t d, uint64_t h, uint64_t i, uint64_t key)
 {
-    if (s->cur != SIZE_MAX) {
-        cand *c = &s->c[s->cur];
-        if (f->at >= c->lo && i < c->hi && d == c->base) {
-            if (c->ntop == TOP_MAX)
-                c->topbad = 1;
-            else {
-                c->topleaf[c->ntop] = i == f->at + 1;
-                c->topkey[c->ntop] = key;
-                c->top[c->ntop++] = h;
-            }
-        }
-    }
+    cand *c = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
+
+    if (c && f->at >= c->lo && i < c->hi && d == c->base)
+        top_call(c, h, key, i == f->at + 1);
     if (!f->watch)
         return;
     for (size_t j = s->started; j-- > 0 && s->c[j].lo >= f->at;) {
-        cand *c = &s->c[j];
+        c = &s->c[j];
         size_t k = c->base - d - 1;
         if (k < c->nanc && c->ancat[k] == f->at) {
             c->anc[k] = h;
@@ -455,6 +461,40 @@ static int attempts(cand *b, uint64_t x, uint64_t y)
     return sx ? 1 : sy ? 2 : 0;
 }
 
+/* Candidate of side y of hunk b if b is one-sided there (side !y empty)
+ * and not a retry already, else NULL. */
+static cand *y_only(const ttdi_ipair *p, cand *cs[2], size_t *ix[2], int y, size_t b)
+{
+    int x = !y;
+
+    if (p->tim[b] == TTD_TIMING_RETRY || ix[x][b] == SIZE_MAX || ix[y][b] == SIZE_MAX)
+        return NULL;
+    if (!cs[x][ix[x][b]].empty || cs[y][ix[y][b]].empty)
+        return NULL;
+    return &cs[y][ix[y][b]];
+}
+
+/* Mark the hunks after a (within RETRY_NEAR) that only run y has and
+ * whose whole calls copy the attempt that did the work (hash xh: pass 0,
+ * the first such hunk) or, once one did, y's failed attempt (yh: pass 1,
+ * all of them). 1 if one copied xh. */
+static int retry_level(ttdi_ipair *p, cand *cs[2], size_t *ix[2], int y, size_t a,
+                       uint64_t xh, uint64_t yh)
+{
+    int got = 0;
+
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t b = a + 1; b < p->nh && b <= a + RETRY_NEAR; b++) {
+            cand *cb = y_only(p, cs, ix, y, b);
+            int t = cb ? attempts(cb, xh, yh) : 0;
+            if ((t == 1 && !pass && !got) || (t == 2 && pass && got)) {
+                p->tim[b] = TTD_TIMING_RETRY;
+                got = 1;
+            }
+        }
+    return got;
+}
+
 /* Retried attempts, in pair p (candidates cs[s], by hunk in ix[s]): a
  * hunk A that one run (X) alone has inside a call (an attempt that did
  * its work: POOL_tryAdd adding the job) whose counterpart in the other run
@@ -464,41 +504,30 @@ static int attempts(cand *b, uint64_t x, uint64_t y)
  * other extra attempts between, copies of its failed one. Each B beside
  * the copies may hold only calls that return at once and repeat (the
  * check of the attempt's result); it may have been taken for a wait loop
- * already (the attempts repeat, and the retry waited). Looked for within
+ * already (the attempts repeat, and the retry waited). The enclosing
+ * calls of A are tried from the innermost, ANC of them. Looked for within
  * RETRY_NEAR hunks. */
-#define RETRY_NEAR 16
+static void retry_at(ttdi_ipair *p, cand *cs[2], size_t *ix[2], int x, size_t a)
+{
+    int y = !x;
+
+    if (p->tim[a] || ix[x][a] == SIZE_MAX || ix[y][a] == SIZE_MAX)
+        return;
+    const cand *ca = &cs[x][ix[x][a]], *cy = &cs[y][ix[y][a]];
+    if (ca->empty || !cy->empty)
+        return;
+    unsigned known = ca->ancok & cy->ancok;
+    for (unsigned k = 0; k < ANC && !p->tim[a]; k++)
+        if ((known >> k & 1) && ca->anc[k] != cy->anc[k] &&
+            retry_level(p, cs, ix, y, a, ca->anc[k], cy->anc[k]))
+            p->tim[a] = TTD_TIMING_RETRY;
+}
+
 static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
 {
-    for (int x = 0; x < 2; x++) {
-        int y = !x;
-        for (size_t a = 0; a < p->nh; a++) {
-            if (p->tim[a] || ix[x][a] == SIZE_MAX || ix[y][a] == SIZE_MAX)
-                continue;
-            cand *ca = &cs[x][ix[x][a]], *cy = &cs[y][ix[y][a]];
-            if (ca->empty || !cy->empty)
-                continue;
-            unsigned known = ca->ancok & cy->ancok;
-            for (unsigned k = 0; k < ANC && !p->tim[a]; k++) {
-                if (!(known >> k & 1) || ca->anc[k] == cy->anc[k])
-                    continue;
-                int got = 0;
-                for (int pass = 0; pass < 2; pass++)
-                    for (size_t b = a + 1; b < p->nh && b <= a + RETRY_NEAR; b++) {
-                        if (p->tim[b] == TTD_TIMING_RETRY || ix[x][b] == SIZE_MAX ||
-                            ix[y][b] == SIZE_MAX ||
-                            !cs[x][ix[x][b]].empty || cs[y][ix[y][b]].empty)
-                            continue;
-                        int t = attempts(&cs[y][ix[y][b]], ca->anc[k], cy->anc[k]);
-                        if ((t == 1 && !pass && !got) || (t == 2 && pass && got)) {
-                            p->tim[b] = TTD_TIMING_RETRY;
-                            got = 1;
-                        }
-                    }
-                if (got)
-                    p->tim[a] = TTD_TIMING_RETRY;
-            }
-        }
-    }
+    for (int x = 0; x < 2; x++)
+        for (size_t a = 0; a < p->nh; a++)
+            retry_at(p, cs, ix, x, a);
 }
 
 /* Judge pair pi: a hunk is a wait loop when each of its sides that has
