@@ -85,7 +85,13 @@ static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
  * stream lasts to the end (the latest last event of the run) and keeps
  * its own time. A thread that skipped a call before it got to the wait
  * (the good one's differing call comes first) went another way at its
- * own time; threads that ended by themselves are not cut. */
+ * own time; threads that ended by themselves are not cut. When the bad
+ * run says which thread ended it (the END record of exit() is in that
+ * thread's stream), another thread whose stream just stops was cut by it
+ * waiting or running (preempted between two calls, its last event can be
+ * just before the exiting thread's split): it need not end in a wait,
+ * only have made the same operations as the good thread after its last
+ * call (none, or a lock it took). */
 static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk *h,
                          const ttd_event *g)
 {
@@ -103,13 +109,18 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
     }
     if (th->end_ns >= end)
         return 0;
+    const ttf_process *pr = ttf_get_process(t);
+    int other_exit = pr && pr->exit_thread >= 0 && pr->exit_thread != (int64_t)p->t[1];
     int nb = sync_tail(t, p->t[1], UINT64_MAX, bo);
-    if (nb < 1 || nb >= TAIL_OPS || bo[nb - 1] != TTF_SOP_WAIT)
+    if (nb < 0 || nb >= TAIL_OPS)
+        return 0;
+    int waits = nb > 0 && bo[nb - 1] == TTF_SOP_WAIT;
+    if (!waits && !other_exit)
         return 0;               /* not blocked in a wait at its end */
     int ng = sync_tail(d->r[TTD_GOOD].t, p->t[0], g->time_ns, go);
     if (ng < nb)
         return 0;               /* the good thread's difference came first */
-    for (int i = 0; i + 1 < nb; i++)
+    for (int i = 0; i < nb - waits; i++)
         if (go[i] != bo[i])
             return 0;
     return end;

@@ -738,6 +738,7 @@ static int dec_end(struct dec *d, unsigned tag, struct ttfi_cursor *s,
     if (d->scan) {
         d->scan->proc.exited = 1;
         d->scan->proc.exit_status = ev->signo;
+        d->scan->proc.exit_thread = d->thread;
     }
     return 0;
 }
@@ -1564,6 +1565,7 @@ static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
     }
     t->proc.exe = "";
     t->proc.parent_trace = "";
+    t->proc.exit_thread = -1;
     static const char *const no_args[] = {NULL};
     t->proc.argv = no_args;
     t->sum.bytes = t->len;

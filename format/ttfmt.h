@@ -43,7 +43,7 @@ extern "C" {
  * ttf_vtype enums and nenums (read from DWARF), ttf_value_format prints
  * "RED (1)" and "A|B (3)". Chaos mode in the PROCESS record:
  * ttf_process chaos and chaos_seed, TTF_PROC_CHAOS*, ttf_writer_opts
- * chaos and chaos_seed. */
+ * chaos and chaos_seed. ttf_process exit_thread, ttf_writer_close_in. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -234,6 +234,9 @@ typedef struct ttf_process {
     unsigned chaos;             /* TTF_PROC_CHAOS*: the run was shaken by
                                    libttcap's chaos mode (TTCAP_CHAOS); 0 = not */
     uint64_t chaos_seed;        /* its seed, when chaos != 0 */
+    int64_t exit_thread;        /* index of the thread whose stream holds the
+                                   END record (the one that called exit), -1
+                                   if none */
 } ttf_process;
 
 /* ttf_process.chaos bits (FORMAT.md, PROCESS) */
@@ -488,6 +491,9 @@ int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
                       uint64_t obj, int64_t arg);
 /* Write the end marker (clean exit with status), flush and close. */
 int ttf_writer_close(ttf_writer *w, int exit_status);
+/* The same with the end marker in thread's stream: the thread that called
+ * exit (ttf_process exit_thread). A bad thread index is TT_EINVAL. */
+int ttf_writer_close_in(ttf_writer *w, uint32_t thread, int exit_status);
 /* Flush and close without an end marker, as if the writer died. */
 int ttf_writer_abandon(ttf_writer *w);
 

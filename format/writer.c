@@ -716,7 +716,7 @@ int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
     return put_ext(w, thread, TTF_R_SYNC_OP, 1, tsc, &pl);
 }
 
-static int finish(ttf_writer *w, int closed, int exit_status)
+static int finish(ttf_writer *w, int closed, uint32_t thread, int exit_status)
 {
     int r = w->err;
 
@@ -724,7 +724,7 @@ static int finish(ttf_writer *w, int closed, int exit_status)
         struct payload pl;
         pl_init(w, &pl);
         pl_svar(&pl, exit_status);
-        r = put_ext(w, 0, TTF_R_END, 1, w->now, &pl);
+        r = put_ext(w, thread, TTF_R_END, 1, w->now, &pl);
     }
     for (uint32_t i = 0; i < w->nth; i++) {
         if (!w->th[i])
@@ -746,10 +746,15 @@ static int finish(ttf_writer *w, int closed, int exit_status)
 
 int ttf_writer_close(ttf_writer *w, int exit_status)
 {
-    return w ? finish(w, 1, exit_status) : TT_EINVAL;
+    return w ? finish(w, 1, 0, exit_status) : TT_EINVAL;
+}
+
+int ttf_writer_close_in(ttf_writer *w, uint32_t thread, int exit_status)
+{
+    return w ? finish(w, 1, thread, exit_status) : TT_EINVAL;
 }
 
 int ttf_writer_abandon(ttf_writer *w)
 {
-    return w ? finish(w, 0, 0) : TT_EINVAL;
+    return w ? finish(w, 0, 0, 0) : TT_EINVAL;
 }

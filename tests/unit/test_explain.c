@@ -97,6 +97,7 @@ struct op {
 #define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
 
 static int trace_no;
+static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
 static uint64_t trace_shift;   /* added to the module's base and every
                                   function address: another ASLR layout */
 
@@ -134,7 +135,7 @@ static const char *write_trace(const struct op *ops, int status, int values)
         else
             assert_int_equal(ttf_write_enter_values(w, ops->th, tsc, a, r), 0);
     }
-    assert_int_equal(ttf_writer_close(w, status), 0);
+    assert_int_equal(ttf_writer_close_in(w, end_thread, status), 0);
     return path;
 }
 
@@ -572,6 +573,50 @@ static void test_thread_cut_by_exit(void **state)
 /* The same calls, another exit status: a divergence (exit 1) with the
  * exit status step; with values, why: main returned 1 because xt_check
  * returned -22. Without values, the chain says they are not recorded. */
+/* Another thread called exit (the END record is in its stream): a thread
+ * cut mid-run, not waiting, is timed at the process's end too, so the
+ * exiting thread's own split heads; and the exiting worker's loop that
+ * stopped is a divergence, not a wait loop that ran fewer times. */
+static void test_thread_cut_running(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                           TE(1, xt_ok, 0), TX(1, xt_ok, 0), TX(1, xt_worker, 0),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_work, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_fail, 0), X(xt_fail, 0), {0}};
+    ttd_diff *d = diff_x(g, 0, b, 1, 0, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "main");
+    ttd_free(d);
+
+    /* the worker called exit after one job; the good one went on with two
+     * more, waiting before each: not timing, and it heads (main, cut) */
+    const struct op g2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+                            TX(1, xt_wait, 0), TE(1, xt_work, 2), TX(1, xt_work, 2),
+                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+                            TX(1, xt_wait, 0), TE(1, xt_work, 3), TX(1, xt_work, 3),
+                            TX(1, xt_worker, 0), E(xt_main, 1), E(xt_ok, 0), X(xt_ok, 0),
+                            X(xt_main, 0), {0}};
+    const struct op b2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                            E(xt_main, 1), {0}};
+    char gp[512];
+    snprintf(gp, sizeof gp, "%s", write_trace(g2, 0, 0));
+    end_thread = 1;
+    const char *bp = write_trace(b2, 70, 0);
+    end_thread = 0;
+    ttf_error err;
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
+    assert_int_equal(r->hunks[0].timing, 0);
+    ttd_free(d);
+}
+
 static void test_same_calls_exit(void **state)
 {
     (void)state;
@@ -713,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_cut_by_exit),
+        cmocka_unit_test(test_thread_cut_running),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_rank_order),
