@@ -615,6 +615,25 @@ static void test_thread_cut_running(void **state)
     assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
     assert_int_equal(r->hunks[0].timing, 0);
     ttd_free(d);
+
+    /* main checked a wait's condition (xt_wait, bad only) and waited where
+     * the good main found its data ready; the worker then called exit:
+     * main was cut waiting, the worker's split heads */
+    const struct op g3[] = {E(xt_main, 1), E(xt_work, 1), X(xt_work, 1), E(xt_skip, 0),
+                            X(xt_skip, 0), TE(1, xt_worker, 0), TE(1, xt_ok, 0),
+                            TX(1, xt_ok, 0), TX(1, xt_worker, 0), X(xt_main, 0), {0}};
+    const struct op b3[] = {E(xt_main, 1), E(xt_work, 1), X(xt_work, 1), E(xt_wait, 0),
+                            X(xt_wait, 0), TS(0, TTF_SOP_WAIT), TE(1, xt_worker, 0),
+                            TE(1, xt_fail, 0), TX(1, xt_fail, 0), {0}};
+    snprintf(gp, sizeof gp, "%s", write_trace(g3, 0, 0));
+    end_thread = 1;
+    bp = write_trace(b3, 70, 0);
+    end_thread = 0;
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
+    ttd_free(d);
 }
 
 static void test_same_calls_exit(void **state)
