@@ -18,8 +18,8 @@
  * register mask and deltas against the chunk's previous ENTER, and to each
  * EXIT its return value; those registers restart at 0 with every chunk.
  * A sites writer (format 1.2: opts.sites, or the first ENTER written with
- * a call site) puts a SITE_ALT or SITE_NEW prefix before an ENTER whose
- * call site is not the newest one of its function's slot, exactly as
+ * a call site) puts a SITE_WAY or SITE_NEW prefix before an ENTER whose
+ * call site is not the predicted one (FORMAT.md 4.3), exactly as
  * libttcap does; the site state restarts with every chunk too.
  */
 #include <errno.h>
@@ -308,7 +308,7 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
     uint8_t *p = tmp, ptag = 0;
 
     if (!h->exit)
-        p = ttf_put_site_prefix(p, &t->sites, TTF_SITE_SLOT(h->addr), h->site, &ptag);
+        p = ttf_put_site_prefix(p, &t->sites, h->addr, h->site, &ptag);
     if (p != tmp)
         tmp[0] = ptag;
     *pre = (size_t)(p - tmp);
@@ -354,7 +354,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                 t->prev = hv.addr;
             t->cache[slot] = hv.addr;
             if (!hv.exit)
-                ttf_site_advance(&t->sites, TTF_SITE_SLOT(hv.addr), hv.site);
+                ttf_site_advance(&t->sites, hv.addr, hv.site);
             if (w->timed)
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)
