@@ -525,19 +525,23 @@ static inline uint8_t *ttf_put_site_prefix(uint8_t *p, const struct ttf_sites *s
 /* After an ENTER of fn with call site site: the state the next one is
  * coded on. A site that was not the predicted one moves to the front of
  * its slot's ways (from where it was, else the oldest drops out); the
- * path entry takes the site in any case. */
+ * path entry takes the site in any case. (The ways move one by one, in a
+ * loop no compiler turns into a memmove call: libttcap's values mode runs
+ * this where no libc function may touch the vector registers.) */
 static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
                                     uint64_t site)
 {
     uint64_t *p = &s->path[TTF_SITE_PATH(fn, s->last)];
     uint64_t *w = s->ways[TTF_SITE_SLOT(fn)];
     if (site != ttf_site_pred(s, fn, *p)) {
-        unsigned i = 0;
-        while (i < TTF_SITE_WAYS - 1 && w[i] != site)
-            i++;
-        for (; i > 0; i--)
-            w[i] = w[i - 1];
-        w[0] = site;
+        uint64_t carry = site;
+        for (unsigned i = 0; i < TTF_SITE_WAYS; i++) {
+            uint64_t was = w[i];
+            w[i] = carry;
+            if (was == site)
+                break;
+            carry = was;
+        }
     }
     *p = site;
     s->last = site;
