@@ -240,8 +240,8 @@
 #define TTF_SITE_PATHS 4096      /* path table entries (v1.2) */
 /* The path table's entry of an ENTER of function a after an ENTER whose
  * call site was last (FORMAT.md 4.3: PATH). */
-#define TTF_SITE_PATH(a, last) ((unsigned)(((uint64_t)(a) ^ ((uint64_t)(last) << 16) ^ \
-    ((uint64_t)(last) >> 16)) * 0x9E3779B97F4A7C15ull >> 52))
+#define TTF_SITE_PATH(a, last) \
+    ((unsigned)((((a) >> 4) ^ ((uint64_t)(last) * 9)) & (TTF_SITE_PATHS - 1)))
 #define TTF_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 10)) & (TTF_SLOTS - 1)))
 
 enum {
