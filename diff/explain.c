@@ -863,9 +863,10 @@ static int calls_differ(const xpair *xp, int32_t id)
  * code. Its step index, or -1. */
 static int flipped_origin(const xchain *c)
 {
+    if (!c->n)
+        return -1;
     size_t i = c->n - 1;
-
-    if (!c->n || c->origin || !c->from[i] || c->node[i] <= 0 || !error_appears(c, i))
+    if (c->origin || !c->from[i] || c->node[i] <= 0 || !error_appears(c, i))
         return -1;
     const xpair *xp = c->from[i];
     if (xp->rp.c[c->node[i]].argdiff || calls_differ(xp, c->node[i]))
