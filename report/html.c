@@ -608,6 +608,11 @@ static void suspect_list(hw *w, const ttd_divergence *d)
         const ttd_suspect *s = &d->suspects[i];
         raw(w, "<li>");
         fn(w, s->name);
+        if (s->inlined_into) {
+            raw(w, " <span class=\"mut\">[inlined into ");
+            fn(w, s->inlined_into);
+            raw(w, "]</span>");
+        }
         if (s->file && s->line > 0) {
             raw(w, " <span class=\"loc\">");
             esc(w, s->file);
