@@ -95,10 +95,14 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
 
-# capture/ is never instrumented and never sees -finstrument-functions
+# capture/ is never instrumented and never sees -finstrument-functions; nor
+# does gcc turn its loops into memset/memmove calls (a libc call from the
+# values hooks clobbers the vector registers they must keep: values_calls)
+CAP_NOLIBCALL := $(shell $(CC) -Werror -fno-tree-loop-distribute-patterns -c -x c /dev/null \
+                   -o /dev/null 2>/dev/null && echo -fno-tree-loop-distribute-patterns)
 $(B)/obj/capture/%.o: capture/%.c $(B)/inc/wire/ttf_wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) $(INC_capture) $(CAPDEFS) -fno-instrument-functions -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_capture) $(CAPDEFS) $(CAP_NOLIBCALL) -fno-instrument-functions -MMD -MP -c $< -o $@
 
 $(B)/inc/wire/ttf_wire.h: format/ttf_wire.h
 	@mkdir -p $(dir $@)

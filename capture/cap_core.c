@@ -73,9 +73,10 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
  * ENTER carries an argument mask and every EXIT a return value: these hooks
  * see neither, so they write mask 0 (arguments as at the previous ENTER)
  * and return value 0, each one zero byte. An ENTER carries its call site
- * (format 1.2): nothing more when the function's previous call in the
- * chunk came from the same place, else a prefix before it, written out of
- * line (put_enter_moved), whose tag is then the one committed last. */
+ * (format 1.2): nothing more when it is the site predicted (FORMAT.md
+ * 4.3), else a prefix before it, written out of line (put_enter_moved),
+ * whose tag is then the one committed last; that path also finds the
+ * prediction the fast test leaves to it (a slot's way 0: no prefix). */
 static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_t a,
                                                       uintptr_t site)
 {
@@ -84,8 +85,9 @@ static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_
     uint8_t *q = cap_hot_head(t, e, a, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, &tag);
     if (t->vals)
         *q++ = 0;
-    *e = tag;
-    cap_commit(t, p, ptag, q);
+    if (e != p)
+        *e = tag;
+    cap_commit(t, p, e != p ? ptag : tag, q);
 }
 
 static inline __attribute__((always_inline))

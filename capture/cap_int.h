@@ -257,26 +257,25 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
 }
 
 /* The call site of an ENTER of a (FORMAT.md 4.3): 1 if it is the one
- * predicted for the function's slot, the common case, which costs no byte
- * (the state then moves on here); 0 if the ENTER needs a prefix
- * (cap_site_prefix). */
+ * the path table predicts, the common case, which costs no byte (the
+ * state then moves on here); 0 if the ENTER may need a prefix
+ * (cap_site_prefix, which returns p when it does not). */
 static inline __attribute__((always_inline))
 int cap_site_same(struct tstate *t, uintptr_t a, uintptr_t site)
 {
-    return ttf_site_try(t->sites, TTF_SITE_SLOT(a), site);
+    return ttf_site_try(t->sites, a, site);
 }
 
-/* The prefix of an ENTER of a whose site is not its slot's predicted one, at p:
+/* The prefix of an ENTER of a that cap_site_same did not take, at p:
  * returns where the ENTER record goes, *ptag the prefix's tag (committed
- * last, for the two records as one). Moves the site state on, like the
- * function cache, before the commit. */
+ * last, for the two records as one; p itself when no prefix is needed).
+ * Moves the site state on, like the function cache, before the commit. */
 static inline uint8_t *cap_site_prefix(struct tstate *t, uint8_t *p, uintptr_t a,
                                        uintptr_t site, uint8_t *ptag)
 {
-    unsigned slot = TTF_SITE_SLOT(a);
     struct ttf_sites *st = t->sites;
-    uint8_t *e = ttf_put_site_prefix(p, st, slot, site, ptag);
-    ttf_site_advance(st, slot, site);
+    uint8_t *e = ttf_put_site_prefix(p, st, a, site, ptag);
+    ttf_site_advance(st, a, site);
     return e;
 }
 

@@ -105,7 +105,7 @@ void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
     t->pos = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
 }
 
-/* An ENTER whose site needs a prefix: out of line, the rare case. */
+/* An ENTER whose site may need a prefix: out of line, the rare case. */
 static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_t fn,
                                                       uintptr_t site, const uint64_t *r,
                                                       uint64_t now)
@@ -113,8 +113,9 @@ static __attribute__((noinline)) void put_enter_moved(struct tstate *t, uintptr_
     uint8_t tag, ptag = 0, *p = t->pos;
     uint8_t *e = cap_site_prefix(t, p, fn, site, &ptag);
     put_enter_at(t, e, fn, r, now, &tag);
-    *e = tag;
-    cap_commit(t, p, ptag, t->pos);
+    if (e != p)
+        *e = tag;
+    cap_commit(t, p, e != p ? ptag : tag, t->pos);
 }
 
 static inline __attribute__((always_inline))

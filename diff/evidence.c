@@ -16,7 +16,10 @@
  * regression), a value difference earlier in another thread (THREAD, 2).
  * Position is a tie-breaker only: DISTANCE is 1 / (1 + events between the
  * return and the split), at most 1, below any real evidence. Noise and
- * trivial calls count against (NOISE -2, TRIVIAL -1.5).
+ * trivial calls count against (NOISE -2, TRIVIAL -1.5). A function the
+ * compiler inlined into the chain's origin whose answer flipped with the
+ * same inputs (INLINED) weighs half the origin's score (explain.c): the
+ * decision is in the origin's code, which includes it.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,9 +33,10 @@ const char *ttd_evidence_name(int kind)
     static const char *const names[] = {
         "?", "diverging_frame", "value_differs", "args_differ", "arg_origin",
         "code_changed", "varies_in_good_runs", "distance",
-        "earlier_in_other_thread", "on_cause_chain", "error_appears", "trivial"};
+        "earlier_in_other_thread", "on_cause_chain", "error_appears", "trivial",
+        "inlined_into"};
 
-    if (kind < 0 || kind > TTD_EV_TRIVIAL)
+    if (kind < 0 || kind > TTD_EV_INLINED)
         return "?";
     return names[kind];
 }

@@ -23,7 +23,12 @@
  * another exit status, the chain starts from the main thread's last
  * returning top-level call. Every step lends evidence to its function;
  * suspects are ranked by score (evidence.c), so a function ranks above
- * the diverging frame only on evidence. The headline value difference is
+ * the diverging frame only on evidence. When the chain starts at a call
+ * whose answer flipped while its inputs, its calls and their values did
+ * not, the decision was made in its own machine code, which includes the
+ * functions the compiler inlined into it (no ENTER of their own in values
+ * mode): they are suspects too (libttfmt's ttf_sym_inlined_in), deepest
+ * first, at half its score. The headline value difference is
  * the chain's earliest; others are listed under it, and noise (values
  * that vary between good runs, clocks and counters, addresses) is never
  * a cause by itself.
@@ -830,6 +835,102 @@ static int code_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n)
     return rc;
 }
 
+/* ---- inside the deciding function ---------------------------------------------- */
+
+#define INLINED_MAX 3           /* inlined functions made suspects per host */
+
+/* Did the traced calls of node id of xp differ: a hunk inside its range
+ * in either run, or a callee that returned another value? */
+static int calls_differ(const xpair *xp, int32_t id)
+{
+    const ttdi_xcall *c = xp->rp.c, *x = &c[id];
+
+    for (size_t i = 0; i < xp->rp.nh; i++) {
+        const ttdi_hunk *h = &xp->rp.h[i];
+        if (h->b1 > h->b0 && h->b0 < x->exit_idx && h->b1 > x->enter[1])
+            return 1;
+        if (h->a1 > h->a0 && h->a0 < x->gexit_idx && h->a1 > x->enter[0])
+            return 1;
+    }
+    for (int32_t k = x->first; k >= 0; k = c[k].next)
+        if (real_ret(xp, &c[k]))
+            return 1;
+    return 0;
+}
+
+/* The chain's origin when its answer flipped while its inputs, its calls
+ * and their values did not: the decision was made in its own machine
+ * code. Its step index, or -1. */
+static int flipped_origin(const xchain *c)
+{
+    if (!c->n)
+        return -1;
+    size_t i = c->n - 1;
+    if (c->origin || !c->from[i] || c->node[i] <= 0 || !error_appears(c, i))
+        return -1;
+    const xpair *xp = c->from[i];
+    if (xp->rp.c[c->node[i]].argdiff || calls_differ(xp, c->node[i]))
+        return -1;
+    return (int)i;
+}
+
+/* The suspect for function in, inlined into host h (added when missing,
+ * where h is). */
+static ttd_suspect *inlined_suspect(ttd_suspect *s, size_t *n, const ttd_suspect *h,
+                                    const ttf_inlined *in)
+{
+    ttd_suspect *f = find_sus(s, *n, in->function);
+
+    if (!f) {
+        f = &s[(*n)++];
+        memset(f, 0, sizeof *f);
+        f->name = in->function;
+        f->file = in->decl_file;
+        f->line = in->decl_line;
+        f->role = h->role;
+        f->index = h->index;
+        f->distance = h->distance;  /* ties keep the deepest first */
+        f->depth = h->depth;
+        f->pair = h->pair;
+    }
+    if (!f->inlined_into)
+        f->inlined_into = h->name;
+    return f;
+}
+
+/* The functions the compiler inlined into the chain's origin whose answer
+ * flipped with the same inputs and calls (they have no ENTER of their own
+ * in values mode): suspects below it, deepest first, at most INLINED_MAX,
+ * each weighing half the origin's score. */
+static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
+{
+    int i = flipped_origin(&e->ch);
+    ttf_inlined in[TTF_INLINED_MAX];
+    size_t k = 0;
+
+    if (i < 0)
+        return 0;
+    const ttdi_xcall *x = &e->ch.from[i]->rp.c[e->ch.node[i]];
+    const ttd_suspect *h = find_sus(s, *n, e->ch.step[i].function);
+    if (!h || h->score <= 0)
+        return 0;
+    int rc = ttf_sym_inlined_in(e->d->r[TTD_BAD].norm.sym, x->addr, x->time_ns, in,
+                                TTF_INLINED_MAX, &k);
+    if (rc)
+        return rc == TT_ENOMEM ? rc : 0;
+    double w = h->score * TTDI_W_INLINED_SHARE;
+    for (size_t j = 0, m = 0; j < k && m < INLINED_MAX && rc >= 0; j++) {
+        if (!in[j].function || strcmp(in[j].function, h->name) == 0)
+            continue;
+        ttd_suspect *f = inlined_suspect(s, n, h, &in[j]);
+        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_INLINED, w, "inlined into `%s`, whose "
+                           "answer flipped with the same inputs: its code ran inside it",
+                           h->name);
+        m++;
+    }
+    return rc;
+}
+
 /* Weigh the first divergence's suspects again with the chain's evidence. */
 static int rank_suspects(ectx *e, ttd_divergence *dv)
 {
@@ -840,7 +941,7 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
         return 0;
     while (dv->suspects[n].name)
         n++;
-    size_t cap = n + e->ch.n + dv->nstack + 2;
+    size_t cap = n + e->ch.n + dv->nstack + 2 + INLINED_MAX;
     ttd_suspect *s = ttfi_arena_zalloc(&e->d->arena, (cap + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
@@ -858,6 +959,8 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
     }
     if (rc >= 0)
         rc = code_evidence(e, dv, s, &n);
+    if (rc >= 0)
+        rc = inlined_suspects(e, s, &n);
     if (rc < 0)
         return rc;
     ttdi_suspects_rank(s, n);

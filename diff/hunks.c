@@ -48,6 +48,8 @@ static int hunk_cmp(const void *x, const void *y)
 }
 
 #define TAIL_OPS 64             /* sync operations compared after a split */
+#define CHECK_MAX 8             /* bad-only events before a last wait that
+                                   may only have checked its condition */
 
 /* The lock, condition and thread operations thread th of trace t did
  * after its last call event before time `until` (UINT64_MAX: to its end),
@@ -85,7 +87,16 @@ static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
  * stream lasts to the end (the latest last event of the run) and keeps
  * its own time. A thread that skipped a call before it got to the wait
  * (the good one's differing call comes first) went another way at its
- * own time; threads that ended by themselves are not cut. */
+ * own time; threads that ended by themselves are not cut. When the bad
+ * run says which thread ended it (the END record of exit() is in that
+ * thread's stream), another thread whose stream just stops was cut by it
+ * waiting or running (preempted between two calls, its last event can be
+ * just before the exiting thread's split): it need not end in a wait,
+ * only have made the same operations as the good thread after its last
+ * call (none, or a lock it took); and one that checked a condition first
+ * (a few calls only the bad run made, CHECK_MAX events at most) and then
+ * waited where the good thread found its data ready was cut waiting too:
+ * what differs is that it had to wait, which is timing. */
 static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk *h,
                          const ttd_event *g)
 {
@@ -94,8 +105,8 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
     uint64_t end = 0;
     int bo[TAIL_OPS], go[TAIL_OPS];
 
-    if (!th || th->ended || h->b1 != h->b0 || h->b0 < p->n[1] || h->a1 == h->a0)
-        return 0;
+    if (!th || th->ended || h->b1 < p->n[1] || h->a1 == h->a0)
+        return 0;               /* not at the end of the bad stream */
     for (size_t i = 0; i < ttf_thread_count(t); i++) {
         const ttf_thread *o = ttf_get_thread(t, i);
         if (o && !o->ended && o->end_ns > end)
@@ -103,13 +114,21 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
     }
     if (th->end_ns >= end)
         return 0;
+    const ttf_process *pr = ttf_get_process(t);
+    int other_exit = pr && pr->exit_thread >= 0 && pr->exit_thread != (int64_t)p->t[1];
     int nb = sync_tail(t, p->t[1], UINT64_MAX, bo);
-    if (nb < 1 || nb >= TAIL_OPS || bo[nb - 1] != TTF_SOP_WAIT)
+    if (nb < 0 || nb >= TAIL_OPS)
+        return 0;
+    int waits = nb > 0 && bo[nb - 1] == TTF_SOP_WAIT;
+    if (!waits && !other_exit)
         return 0;               /* not blocked in a wait at its end */
+    int checked = h->b1 > h->b0; /* bad-only calls, then the wait */
+    if (checked && (!other_exit || !waits || h->b1 - h->b0 > CHECK_MAX))
+        return 0;
     int ng = sync_tail(d->r[TTD_GOOD].t, p->t[0], g->time_ns, go);
-    if (ng < nb)
+    if (ng < nb - (checked ? waits : 0))
         return 0;               /* the good thread's difference came first */
-    for (int i = 0; i + 1 < nb; i++)
+    for (int i = 0; i < nb - waits; i++)
         if (go[i] != bo[i])
             return 0;
     return end;

@@ -265,6 +265,7 @@ int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
 #define TTDI_W_CHAIN 2.0
 #define TTDI_W_CHAIN_ORIGIN 2.0     /* added for the chain's earliest step */
 #define TTDI_W_TRIVIAL (-1.5)
+#define TTDI_W_INLINED_SHARE 0.5    /* of the host's score (explain.c) */
 
 /* Why a differing value is not a cause by itself. */
 enum ttdi_noise {

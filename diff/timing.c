@@ -29,7 +29,10 @@
  * So a consumer that found fewer items (no waits between its iterations)
  * is still a divergence, and so is a loop that ran longer because it
  * computed (a preemption or two in a thousand iterations is not once per
- * iteration). A one-sided hunk of one thread whose events, key for key
+ * iteration). Nor is the end of a bad-run thread that called exit while
+ * its good-run partner did not (the END record is in its stream): its
+ * loop stopped there because it ended the process (a writer thread whose
+ * write failed), not because the threads were timed differently. A one-sided hunk of one thread whose events, key for key
  * (hashed), are exactly those of a one-sided hunk of the other run in
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
  * whichever thread reached pthread_once first. An attempt that did its
@@ -397,9 +400,22 @@ static int wait_loop(const cand *c)
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }
 
+/* 1: the bad thread of p ended its process (it called exit: the END
+ * record is in its stream) and the good thread did not. */
+static int exits_alone(const ttd_diff *d, const ttdi_ipair *p)
+{
+    const ttf_process *g = ttf_get_process(d->r[TTD_GOOD].t);
+    const ttf_process *b = ttf_get_process(d->r[TTD_BAD].t);
+
+    return b && b->exit_thread == (int64_t)p->t[1] && (!g || g->exit_thread != (int64_t)p->t[0]);
+}
+
 /* The hunks of p that may be timing: not expected, not where the bad run
- * crashed. Their non-empty sides s (0 good, 1 bad) into c. */
-static size_t candidates(const ttdi_ipair *p, int s, cand *c)
+ * crashed, and not the end of a bad thread that ended the process by
+ * itself (exited: its loop stopped because it decided so, not because
+ * it was timed differently). Their non-empty sides s (0 good, 1 bad)
+ * into c. */
+static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)
 {
     size_t n = 0;
 
@@ -409,6 +425,8 @@ static size_t candidates(const ttdi_ipair *p, int s, cand *c)
         if ((p->exp && p->exp[i]) || hi - lo > SIDE_MAX)
             continue;
         if (p->crash != UINT64_MAX && p->crash < h->b1 + 1)
+            continue;
+        if (exited && h->b1 == p->n[1])
             continue;
         memset(&c[n], 0, sizeof c[n]);
         c[n].hunk = i;
@@ -544,10 +562,12 @@ static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
     uint8_t *ok = calloc(p->nh + 1, 1);
     int rc = cs[0] && cs[1] && ix[0] && ix[1] && ok ? 0 : TT_ENOMEM;
 
+    int exited = exits_alone(d, p);
+
     for (int s = 0; s < 2 && rc >= 0; s++) {
         for (size_t i = 0; i < p->nh; i++)
             ix[s][i] = SIZE_MAX;
-        nc[s] = candidates(p, s, cs[s]);
+        nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
         if ((rc = scan_thread(&d->r[s], p->t[s], cs[s], nc[s])) < 0)

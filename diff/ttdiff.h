@@ -53,7 +53,11 @@ extern "C" {
  * ttd_timing_name; ttd_interleave shared. Races (diff/races.c): ttd_race,
  * ttd_result races, nraces; ttd_races_find, ttd_races_list,
  * ttd_races_free (one run alone); ttd_options bad_failed, ttd_outcome
- * failed (a caught failure is never "no divergence"). */
+ * failed (a caught failure is never "no divergence"). Inside the
+ * deciding function: ttd_suspect inlined_into and TTD_EV_INLINED (the
+ * functions the compiler inlined into the chain's origin when its answer
+ * flipped with the same inputs and the same calls, from libttfmt's
+ * ttf_sym_inlined_in). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 8
 #define TTD_VERSION_PATCH 0
@@ -277,8 +281,12 @@ enum ttd_evidence_kind {
     TTD_EV_CHAIN,       /* "on_cause_chain": a step of the cause chain */
     TTD_EV_ERROR,       /* "error_appears": its value turned into an error
                            (negative, NULL, false) where its inputs did not */
-    TTD_EV_TRIVIAL      /* "trivial": a leaf returning the same value or
+    TTD_EV_TRIVIAL,     /* "trivial": a leaf returning the same value or
                            void, or a lock wrapper: counts against it */
+    TTD_EV_INLINED      /* "inlined_into": the compiler inlined it into the
+                           function whose answer flipped with the same
+                           inputs (the chain's origin): its code ran inside
+                           it, unseen by the trace (1.8) */
 };
 
 /* One reason a function is (or is not) a suspect. */
@@ -317,6 +325,10 @@ typedef struct ttd_suspect {
     size_t nevidence;
     size_t pair;        /* index in ttd_result.pairs of the thread it ran in
                            (another thread's: earlier_in_other_thread) */
+    const char *inlined_into; /* the function it was inlined into, whose
+                           answer flipped with the same inputs (evidence
+                           inlined_into; file and line: its definition;
+                           role: that function's); NULL otherwise (1.8) */
 } ttd_suspect;
 
 /* What one step of a cause chain is (ttd_cause.kind). */

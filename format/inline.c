@@ -22,6 +22,16 @@
  * A call site is asked as return address - 1 (the caller does that): the
  * return address itself may already be past the inlined copy's range
  * when the call is its last instruction.
+ *
+ * The other way round (ttfi_dwarf_inlined_in): the functions inlined into
+ * a function, anywhere in its body. The DW_TAG_subprogram is found as for
+ * a chain (the last function scope of the address); its DIE tree is then
+ * walked down: a DW_TAG_inlined_subroutine is one function (named through
+ * its abstract origin) at the depth of copies it sits in (1: inlined into
+ * the function itself, 2: into a function inlined there...); lexical
+ * blocks are walked through; nested subprograms, variables and call sites
+ * are not. Each function is kept once, at its deepest copy. The walk is
+ * bounded (WALK_DIES DIEs, WALK_DEPTH levels), and so is the answer.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -32,6 +42,9 @@
 #include "ttf_int.h"
 
 #define CHAIN_MAX 64           /* frames kept per address (deeper: cut) */
+#define WALK_DIES 200000       /* DIEs visited per function at most */
+#define WALK_DEPTH 64          /* DIE levels walked down at most */
+#define FOUND_MAX 256          /* distinct inlined functions kept per function */
 
 /* The name of a DIE, following DW_AT_abstract_origin / DW_AT_specification;
  * C++: the linkage name when there is one (the caller demangles it). */
@@ -229,5 +242,127 @@ int ttfi_dwarf_inline(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
     memcpy(copy, fr, k * sizeof *copy);
     *out = copy;
     *nout = k;
+    return 0;
+}
+
+/* ---- the functions inlined into a function ------------------------------ */
+
+/* One inlined function found by the walk. */
+struct found {
+    Dwarf_Die die;              /* its first copy at the depth kept */
+    const char *name;           /* its name (into the module's data) */
+    int depth;                  /* deepest copy's depth */
+    int copies;                 /* copies seen */
+    size_t order;               /* first seen (a tie-breaker) */
+};
+
+/* The walk's state. */
+struct walk {
+    struct found f[FOUND_MAX];
+    size_t n;
+    size_t dies;                /* DIEs visited */
+};
+
+/* Record inlined copy die at depth. */
+static void note_copy(struct walk *w, Dwarf_Die *die, int depth)
+{
+    const char *name = die_name(die);
+
+    if (!name)
+        return;
+    for (size_t i = 0; i < w->n; i++) {
+        if (strcmp(w->f[i].name, name) != 0)
+            continue;
+        w->f[i].copies++;
+        if (depth > w->f[i].depth) {
+            w->f[i].depth = depth;
+            w->f[i].die = *die;
+        }
+        return;
+    }
+    if (w->n == FOUND_MAX)
+        return;
+    w->f[w->n] = (struct found){*die, name, depth, 1, w->n};
+    w->n++;
+}
+
+/* Walk the children of parent, at copy depth depth (level: DIE levels). */
+static void walk_children(struct walk *w, Dwarf_Die *parent, int depth, int level)
+{
+    Dwarf_Die child;
+
+    if (level >= WALK_DEPTH || dwarf_child(parent, &child) != 0)
+        return;
+    do {
+        if (++w->dies > WALK_DIES)
+            return;
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_inlined_subroutine) {
+            note_copy(w, &child, depth + 1);
+            walk_children(w, &child, depth + 1, level + 1);
+        } else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
+                   tag == DW_TAG_catch_block) {
+            walk_children(w, &child, depth, level + 1);
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Deepest first, then in the order found. */
+static int found_cmp(const void *x, const void *y)
+{
+    const struct found *a = x, *b = y;
+
+    if (a->depth != b->depth)
+        return a->depth > b->depth ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The concrete DW_TAG_subprogram holding pc into *fn. 0 or TT_ENOTFOUND. */
+static int subprogram_at(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *fn)
+{
+    Dwarf_Die *scopes = NULL;
+    int n = concrete_scopes(cu, pc, &scopes), found = 0;
+
+    for (int i = 0; i < n && !found; i++) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+            continue;
+        *fn = scopes[i];
+        found = 1;
+    }
+    free(scopes);
+    return found ? 0 : TT_ENOTFOUND;
+}
+
+int ttfi_dwarf_inlined_in(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                          void *(*alloc)(void *ctx, size_t n), void *ctx,
+                          ttf_inlined *out, size_t max, size_t *nout)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu, fn;
+    struct walk *w;
+
+    *nout = 0;
+    int rc = ttfi_dwarf_unit(dm, map, addr, &cu, &bias);
+    if (rc)
+        return rc;
+    if ((rc = subprogram_at(&cu, addr - bias, &fn)) != 0)
+        return rc;
+    if (!(w = calloc(1, sizeof *w)))
+        return TT_ENOMEM;
+    walk_children(w, &fn, 0, 0);
+    qsort(w->f, w->n, sizeof *w->f, found_cmp);
+    size_t k = w->n < max ? w->n : max;
+    for (size_t i = 0; i < k; i++) {
+        ttf_inlined *o = &out[i];
+        memset(o, 0, sizeof *o);
+        o->function = w->f[i].name;
+        o->depth = w->f[i].depth;
+        o->copies = w->f[i].copies;
+        o->decl_file = absolute(&cu, dwarf_decl_file(&w->f[i].die), alloc, ctx);
+        if (dwarf_decl_line(&w->f[i].die, &o->decl_line) != 0)
+            o->decl_line = 0;
+    }
+    *nout = k;
+    free(w);
     return 0;
 }

@@ -152,7 +152,7 @@ struct dec {
     uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
     int sites_ok;               /* the file may have site prefixes (v1.2) */
     unsigned pend;              /* the site prefix read before this ENTER:
-                                   TTF_T_SITE_ALT, TTF_T_SITE_NEW or 0 */
+                                   TTF_T_SITE_WAY + way, TTF_T_SITE_NEW or 0 */
     uint64_t pend_site;         /* SITE_NEW: the site it gives */
     const uint8_t *pend_rec;    /* the prefix's first byte */
     struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
@@ -738,6 +738,7 @@ static int dec_end(struct dec *d, unsigned tag, struct ttfi_cursor *s,
     if (d->scan) {
         d->scan->proc.exited = 1;
         d->scan->proc.exit_status = ev->signo;
+        d->scan->proc.exit_thread = d->thread;
     }
     return 0;
 }
@@ -892,7 +893,7 @@ static inline int is_enter_tag(unsigned tag)
     return (tag & 0xC0) == TTF_T_ENTER_HIT || tag == TTF_T_ENTER_MISS;
 }
 
-/* A SITE_ALT or SITE_NEW prefix (v1.2) at c->rec: kept for the ENTER that
+/* A SITE_WAY or SITE_NEW prefix (v1.2) at c->rec: kept for the ENTER that
  * must follow. 0, or <0 if its delta is damaged. */
 static int dec_site_prefix(struct dec *d, unsigned tag)
 {
@@ -909,16 +910,20 @@ static int dec_site_prefix(struct dec *d, unsigned tag)
     return 0;
 }
 
-/* The call site of an ENTER of site slot slot: the prefix's, else the
- * slot's predicted one; the chunk's site state moves on (ttf_site_advance). */
-static inline uint64_t enter_site(struct dec *d, unsigned slot)
+/* The call site of an ENTER of fn: the prefix's, else the predicted one;
+ * the chunk's site state moves on (ttf_site_advance). */
+static inline uint64_t enter_site(struct dec *d, uint64_t fn)
 {
-    const uint64_t *w = d->sites.ways[slot];
-    unsigned i = ttf_site_pick(&d->sites, slot);
-    uint64_t site = d->pend == TTF_T_SITE_ALT ? w[i ^ 1]
-                  : d->pend == TTF_T_SITE_NEW ? d->pend_site : w[i];
+    uint64_t site;
+    if (d->pend == TTF_T_SITE_NEW)
+        site = d->pend_site;
+    else if (d->pend)
+        site = d->sites.ways[TTF_SITE_SLOT(fn)][d->pend - TTF_T_SITE_WAY];
+    else
+        site = ttf_site_pred(&d->sites, fn,
+                             d->sites.path[TTF_SITE_PATH(fn, d->sites.last)]);
     d->pend = 0;
-    ttf_site_advance(&d->sites, slot, site);
+    ttf_site_advance(&d->sites, fn, site);
     return site;
 }
 
@@ -951,7 +956,7 @@ static int dec_next(struct dec *d, ttf_event *ev)
             ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
             if (tag < TTF_T_EXIT_HIT)
-                ev->call_site = enter_site(d, TTF_SITE_SLOT(ev->addr));
+                ev->call_site = enter_site(d, ev->addr);
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
@@ -971,13 +976,13 @@ static int dec_next(struct dec *d, ttf_event *ev)
             ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
             if (tag == TTF_T_ENTER_MISS)
-                ev->call_site = enter_site(d, TTF_SITE_SLOT(addr));
+                ev->call_site = enter_site(d, addr);
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
         }
-        if ((tag == TTF_T_SITE_ALT || tag == TTF_T_SITE_NEW) && d->sites_ok) {
+        if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW && d->sites_ok) {
             if (dec_site_prefix(d, tag))
                 return d->pb.code;
             continue;
@@ -1054,9 +1059,9 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
             to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     ev->addr = addr;
     if (d->sites_ok && !is_exit) {
-        /* an ENTER without a prefix: its site slot's predicted site
-           (traces without sites skip this: call_site is 0) */
-        ev->call_site = ttf_site_take(&d->sites, TTF_SITE_SLOT(addr));
+        /* an ENTER without a prefix: its predicted site (traces
+           without sites skip this: call_site is 0) */
+        ev->call_site = ttf_site_take(&d->sites, addr);
     }
     d->depth += is_exit ? -1 : 1;
     return 1;
@@ -1564,6 +1569,7 @@ static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
     }
     t->proc.exe = "";
     t->proc.parent_trace = "";
+    t->proc.exit_thread = -1;
     static const char *const no_args[] = {NULL};
     t->proc.argv = no_args;
     t->sum.bytes = t->len;

@@ -769,6 +769,27 @@ int ttf_sym_inline(ttf_sym *s, uint64_t addr, uint64_t time_ns,
     return 0;
 }
 
+int ttf_sym_inlined_in(ttf_sym *s, uint64_t fn_addr, uint64_t time_ns,
+                       ttf_inlined *out, size_t max, size_t *n)
+{
+    if (n)
+        *n = 0;
+    if (!s || (!out && max) || !n)
+        return TT_EINVAL;
+    int32_t mod = find_module(s, fn_addr, time_ns == UINT64_MAX ? TIME_NONE : time_ns);
+    struct centry *e = lookup(s, fn_addr, mod); /* opens the module's DWARF */
+    if (!e)
+        return TT_ENOMEM;
+    if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
+        return TT_ENOTFOUND;
+    struct smod *sm = &s->mods[e->mod];
+    int rc = ttfi_dwarf_inlined_in(sm->dm, &sm->cus, fn_addr, sig_alloc, s, out, max, n);
+    s->oom |= rc == TT_ENOMEM;
+    for (size_t i = 0; rc == 0 && i < *n; i++)
+        out[i].function = demangled(s, out[i].function);
+    return rc;
+}
+
 /* ---- public ------------------------------------------------------------- */
 
 static void search_clear(void)

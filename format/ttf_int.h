@@ -187,6 +187,13 @@ int ttfi_dwarf_unit(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
 int ttfi_dwarf_inline(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
                       void *(*alloc)(void *ctx, size_t n), void *ctx,
                       ttf_inline_frame **out, size_t *nout);
+/* The functions inlined into the function holding addr (bias included;
+ * inline.c), deepest copy first, at most max into out; decl files from
+ * alloc(ctx, n), names point into dm's data. 0 (*nout may be 0),
+ * TT_ENOTFOUND (no DWARF function holds addr), TT_ENOMEM. */
+int ttfi_dwarf_inlined_in(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                          void *(*alloc)(void *ctx, size_t n), void *ctx,
+                          ttf_inlined *out, size_t max, size_t *nout);
 /* 0 if dm has readable DWARF; else 1 with why (len bytes) saying "no debug
  * info" or "debug info unreadable (<libdw's reason>)". */
 int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);

@@ -83,18 +83,20 @@
  *   tag 0x01..0x3F    extended record: uvar length, then length payload bytes
  *                     0x01..0x1F required (unknown => corrupt/unsupported)
  *                     0x20..0x3F optional (unknown => skipped by length)
- *   tag 0x42          SITE_ALT (v1.2, only with TTF_REQ_SITES): the ENTER
- *                     right after (hit or miss) has the call site of its
- *                     site slot (TTF_SITE_SLOT of its function) that is not
- *                     predicted (struct ttf_sites below)
- *   tag 0x43          SITE_NEW (v1.2, only with TTF_REQ_SITES): svar (site -
+ *   tag 0x42..0x45    SITE_WAY (v1.2, only with TTF_REQ_SITES): the ENTER
+ *                     right after (hit or miss) has the call site in way
+ *                     (tag - 0x42) of its site slot (TTF_SITE_SLOT of its
+ *                     function; struct ttf_sites below)
+ *   tag 0x46          SITE_NEW (v1.2, only with TTF_REQ_SITES): svar (site -
  *                     last_site); the ENTER right after has that call site
- *                     Any other ENTER has its site slot's predicted call site
- *                     (0 = not recorded); every ENTER moves the site state
- *                     on (ttf_site_advance), which restarts at 0 in every
+ *                     Any other ENTER has its predicted call site (0 = not
+ *                     recorded): the path table's for its function after
+ *                     the previous ENTER's site, else way 0 of its site
+ *                     slot; every ENTER moves the site state on
+ *                     (ttf_site_advance), which restarts at 0 in every
  *                     chunk. A prefix not followed by an ENTER is corrupt.
  *                     EXIT records carry no site.
- *   tag 0x44..0x7F    invalid in v1 (0x42, 0x43 too without TTF_REQ_SITES)
+ *   tag 0x47..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
  *                     u8 mask: bit i = argument register i is given (rdi,
@@ -225,15 +227,21 @@
 #define TTF_T_EXIT_HIT 0xC0
 #define TTF_T_ENTER_MISS 0x40
 #define TTF_T_EXIT_MISS 0x41
-#define TTF_T_SITE_ALT 0x42      /* v1.2: the ENTER after has the slot's other site */
-#define TTF_T_SITE_NEW 0x43      /* v1.2: svar (site - last_site), then the ENTER */
+#define TTF_T_SITE_WAY 0x42      /* v1.2: 0x42..0x45, the ENTER after has way
+                                    (tag - 0x42) of its site slot */
+#define TTF_T_SITE_NEW 0x46      /* v1.2: svar (site - last_site), then the ENTER */
 #define TTF_SLOTS 64
-#define TTF_SITE_WAYS 2          /* call sites remembered per site slot */
+#define TTF_SITE_WAYS 4          /* call sites remembered per site slot */
 #define TTF_SITE_SLOTS 256       /* site slots (v1.2): more than function
                                     slots, as a function's sites take more
                                     room than its address */
 #define TTF_SITE_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 10)) & (TTF_SITE_SLOTS - 1)))
                                  /* TTF_SLOT's hash, 8 bits: SLOT = SSLOT & 63 */
+#define TTF_SITE_PATHS 4096      /* path table entries (v1.2) */
+/* The path table's entry of an ENTER of function a after an ENTER whose
+ * call site was last (FORMAT.md 4.3: PATH). */
+#define TTF_SITE_PATH(a, last) \
+    ((unsigned)((((a) >> 4) ^ ((uint64_t)(last) * 9)) & (TTF_SITE_PATHS - 1)))
 #define TTF_SLOT(a) ((unsigned)((((a) >> 4) ^ ((a) >> 10)) & (TTF_SLOTS - 1)))
 
 enum {
@@ -443,133 +451,99 @@ static inline uint8_t *ttf_put_exit_value(uint8_t *p, uint64_t rax)
 }
 
 /* Call sites (v1.2): the state both sides keep per chunk, all 0 at its
- * start (FORMAT.md 4.3). For each site slot (TTF_SITE_SLOT of the ENTER's
- * function; "slot" below), its two most recent
- * distinct call sites ways[slot][0..1] and one byte st[slot]: bit 0 the
- * index of the newer of the two (n), bits 1-2 whether the slot's last two
- * ENTERs changed site (h: the newer change in bit 1), bits 3-6 what came
- * after each such history (tab:
- * bit 3 + h = 1 if the site changed the last time the history was h). The predicted site is ways[slot][n ^ c],
- * c = the tab bit of the current h: the newest, or the other one when
- * the slot's history says the site changes now (calls that alternate, or
- * come in pairs from two places, cost nothing once seen). last is the
+ * start (FORMAT.md 4.3). The site of a call is mostly decided by where the
+ * program just was: path[TTF_SITE_PATH(fn, last)] is the site the last
+ * ENTER of a function with that entry came from, after an ENTER whose site
+ * was last (the previous ENTER's site). It is the predicted site; when it
+ * is still 0, way 0 of the function's site slot is. ways[slot][0..3] are
+ * the slot's four most recent distinct sites that were not predicted,
+ * newest first: a call the path does not foresee (a fifth place, a loop's
+ * first round) costs a byte when it comes from one of them. last is the
  * call site of the chunk's previous ENTER. */
 struct ttf_sites {
+    uint64_t path[TTF_SITE_PATHS];
     uint64_t ways[TTF_SITE_SLOTS][TTF_SITE_WAYS];
-    uint8_t st[TTF_SITE_SLOTS]; /* n | h << 1 | tab << 3 | pick << 7 */
     uint64_t last;              /* site of the previous ENTER */
 };
 
-/* A slot's state byte: n, h, tab as above, and in bit 7 the index in
- * ways[slot] of the predicted site, n ^ (bit h of tab), kept ready so that
- * the fast paths find the prediction with one shift. */
-static inline uint8_t ttf_site_pack(unsigned n, unsigned h, unsigned tab)
+/* The site predicted for an ENTER of fn whose path entry is *p. */
+static inline uint64_t ttf_site_pred(const struct ttf_sites *s, uint64_t fn,
+                                     uint64_t p)
 {
-    return (uint8_t)(n | h << 1 | tab << 3 | (n ^ ((tab >> h) & 1)) << 7);
+    return p ? p : s->ways[TTF_SITE_SLOT(fn)][0];
 }
 
-/* Index in ways[slot] of the site predicted for the slot's next ENTER. */
-static inline unsigned ttf_site_pick(const struct ttf_sites *s, unsigned slot)
+/* The predicted site of an ENTER of fn, the state moved on as if it was
+ * its site (ttf_site_advance for that case: the ways stay). The reader's
+ * fast path. */
+static inline uint64_t ttf_site_take(struct ttf_sites *s, uint64_t fn)
 {
-    return s->st[slot] >> 7;
-}
-
-/* The slot state after an ENTER that changed site (ch 1) or not, the
- * newest index then being n. */
-static inline uint8_t ttf_site_state(unsigned st, unsigned ch, unsigned n)
-{
-    unsigned h = (st >> 1) & 3, tab = (st >> 3) & 15;
-    tab = (tab & ~(1u << h)) | (ch << h);
-    return ttf_site_pack(n, ((h << 1) | ch) & 3, tab);
-}
-
-/* ttf_site_state(st, pick ^ n, pick) for every state byte st, pick and n
- * its bits 7 and 0: the state after an ENTER whose site was the predicted
- * one, without the variable shifts (tests/unit/test_format_sites.c checks
- * it against ttf_site_state). */
-static const uint8_t ttf_site_hit_next[256] = {
-    0x00, 0x0a, 0x04, 0x16, 0x00, 0x22, 0x04, 0xc6, 0x00, 0x0a, 0x0c, 0x1e,
-    0x88, 0x2a, 0x0c, 0xce, 0x10, 0x9a, 0x04, 0x16, 0x10, 0xb2, 0x14, 0xd6,
-    0x10, 0x9a, 0x0c, 0x1e, 0x98, 0xba, 0x1c, 0xde, 0x20, 0x2a, 0xa4, 0x36,
-    0x00, 0x22, 0xa4, 0xe6, 0x20, 0x2a, 0xac, 0x3e, 0x88, 0x2a, 0xac, 0xee,
-    0x30, 0xba, 0xa4, 0x36, 0x10, 0xb2, 0xb4, 0xf6, 0x30, 0xba, 0xac, 0x3e,
-    0x98, 0xba, 0xbc, 0xfe, 0x40, 0x4a, 0x44, 0xd6, 0x40, 0x62, 0x04, 0xc6,
-    0x40, 0x4a, 0x4c, 0xde, 0xc8, 0x6a, 0x0c, 0xce, 0x50, 0xda, 0x44, 0xd6,
-    0x50, 0xf2, 0x14, 0xd6, 0x50, 0xda, 0x4c, 0xde, 0xd8, 0xfa, 0x1c, 0xde,
-    0x60, 0x6a, 0xe4, 0xf6, 0x40, 0x62, 0xa4, 0xe6, 0x60, 0x6a, 0xec, 0xfe,
-    0xc8, 0x6a, 0xac, 0xee, 0x70, 0xfa, 0xe4, 0xf6, 0x50, 0xf2, 0xb4, 0xf6,
-    0x70, 0xfa, 0xec, 0xfe, 0xd8, 0xfa, 0xbc, 0xfe, 0x8b, 0x81, 0x97, 0x85,
-    0xa3, 0x81, 0x47, 0x85, 0x8b, 0x81, 0x9f, 0x8d, 0xab, 0x09, 0x4f, 0x8d,
-    0x1b, 0x91, 0x97, 0x85, 0x33, 0x91, 0x57, 0x95, 0x1b, 0x91, 0x9f, 0x8d,
-    0x3b, 0x19, 0x5f, 0x9d, 0xab, 0xa1, 0xb7, 0x25, 0xa3, 0x81, 0x67, 0x25,
-    0xab, 0xa1, 0xbf, 0x2d, 0xab, 0x09, 0x6f, 0x2d, 0x3b, 0xb1, 0xb7, 0x25,
-    0x33, 0x91, 0x77, 0x35, 0x3b, 0xb1, 0xbf, 0x2d, 0x3b, 0x19, 0x7f, 0x3d,
-    0xcb, 0xc1, 0x57, 0xc5, 0xe3, 0xc1, 0x47, 0x85, 0xcb, 0xc1, 0x5f, 0xcd,
-    0xeb, 0x49, 0x4f, 0x8d, 0x5b, 0xd1, 0x57, 0xc5, 0x73, 0xd1, 0x57, 0x95,
-    0x5b, 0xd1, 0x5f, 0xcd, 0x7b, 0x59, 0x5f, 0x9d, 0xeb, 0xe1, 0x77, 0x65,
-    0xe3, 0xc1, 0x67, 0x25, 0xeb, 0xe1, 0x7f, 0x6d, 0xeb, 0x49, 0x6f, 0x2d,
-    0x7b, 0xf1, 0x77, 0x65, 0x73, 0xd1, 0x77, 0x35, 0x7b, 0xf1, 0x7f, 0x6d,
-    0x7b, 0x59, 0x7f, 0x3d,
-};
-
-/* The predicted site of an ENTER of slot, the state moved on as if it was
- * its site (ttf_site_advance for that case, cheaper: what the history
- * predicted happened, so its table is unchanged). The reader's fast path. */
-static inline uint64_t ttf_site_take(struct ttf_sites *s, unsigned slot)
-{
-    unsigned st = s->st[slot];
-    uint64_t site = s->ways[slot][st >> 7];
-    s->st[slot] = ttf_site_hit_next[st];
+    uint64_t *p = &s->path[TTF_SITE_PATH(fn, s->last)];
+    uint64_t site = ttf_site_pred(s, fn, *p);
+    *p = site;
     s->last = site;
     return site;
 }
 
-/* 1 if site is the predicted site of an ENTER of slot, with the state
- * moved on (as ttf_site_take); 0 (nothing changed) if not. The writers'
- * fast path. */
-static inline int ttf_site_try(struct ttf_sites *s, unsigned slot, uint64_t site)
+/* 1 if site is the predicted site of an ENTER of fn from its path entry,
+ * with the state moved on (as ttf_site_take); 0 (nothing changed) if not,
+ * or if the prediction comes from the slot's way 0: the caller then goes
+ * the slow way (ttf_put_site_prefix, ttf_site_advance), which finds no
+ * prefix needed in that case. The writers' fast path. */
+static inline int ttf_site_try(struct ttf_sites *s, uint64_t fn, uint64_t site)
 {
-    unsigned st = s->st[slot];
-    if (__builtin_expect(s->ways[slot][st >> 7] != site, 0))
+    uint64_t p = s->path[TTF_SITE_PATH(fn, s->last)];
+    if (__builtin_expect(p != site || !p, 0))
         return 0;
-    s->st[slot] = ttf_site_hit_next[st];
     s->last = site;
     return 1;
 }
 
-/* The prefix an ENTER of slot with call site site needs, at p: nothing
- * (returns p) when it is the predicted site, SITE_ALT when it is the
- * slot's other site, else SITE_NEW and the delta against the previous
- * ENTER's site. *tag is set to the prefix's tag when there is one. Writes
- * at most 1 + TTF_UVAR_MAX bytes; state unchanged (ttf_site_advance). */
+/* The prefix an ENTER of fn with call site site needs, at p: nothing
+ * (returns p) when it is the predicted site, SITE_WAY + i when it is way i
+ * of the slot (the first such), else SITE_NEW and the delta against the
+ * previous ENTER's site. *tag is set to the prefix's tag when there is
+ * one. Writes at most 1 + TTF_UVAR_MAX bytes; state unchanged
+ * (ttf_site_advance). */
 static inline uint8_t *ttf_put_site_prefix(uint8_t *p, const struct ttf_sites *s,
-                                           unsigned slot, uint64_t site,
+                                           uint64_t fn, uint64_t site,
                                            uint8_t *tag)
 {
-    const uint64_t *w = s->ways[slot];
-    unsigned i = ttf_site_pick(s, slot);
-    if (__builtin_expect(w[i] == site, 1))
+    const uint64_t *w = s->ways[TTF_SITE_SLOT(fn)];
+    if (site == ttf_site_pred(s, fn, s->path[TTF_SITE_PATH(fn, s->last)]))
         return p;
-    if (w[i ^ 1] == site) {
-        *tag = TTF_T_SITE_ALT;
-        return p + 1;
+    for (unsigned i = 0; i < TTF_SITE_WAYS; i++) {
+        if (w[i] == site) {
+            *tag = (uint8_t)(TTF_T_SITE_WAY + i);
+            return p + 1;
+        }
     }
     *tag = TTF_T_SITE_NEW;
     return ttf_put_svar(p + 1, (int64_t)(site - s->last));
 }
 
-/* After an ENTER of slot with call site site: the state the next one is
- * coded on. The newest site again: no change; the older one: a change,
- * it becomes the newest; a third: a change, it replaces the older one and
- * becomes the newest. */
-static inline void ttf_site_advance(struct ttf_sites *s, unsigned slot,
+/* After an ENTER of fn with call site site: the state the next one is
+ * coded on. A site that was not the predicted one moves to the front of
+ * its slot's ways (from where it was, else the oldest drops out); the
+ * path entry takes the site in any case. (The ways move one by one, in a
+ * loop no compiler turns into a memmove call: libttcap's values mode runs
+ * this where no libc function may touch the vector registers.) */
+static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
                                     uint64_t site)
 {
-    uint64_t *w = s->ways[slot];
-    unsigned st = s->st[slot], n = st & 1, ch = w[n] != site;
-    if (ch && w[n ^ 1] != site)
-        w[n ^ 1] = site;
-    s->st[slot] = ttf_site_state(st, ch, n ^ ch);
+    uint64_t *p = &s->path[TTF_SITE_PATH(fn, s->last)];
+    uint64_t *w = s->ways[TTF_SITE_SLOT(fn)];
+    if (site != ttf_site_pred(s, fn, *p)) {
+        uint64_t carry = site;
+        for (unsigned i = 0; i < TTF_SITE_WAYS; i++) {
+            uint64_t was = w[i];
+            w[i] = carry;
+            if (was == site)
+                break;
+            carry = was;
+        }
+    }
+    *p = site;
     s->last = site;
 }
 

@@ -43,7 +43,9 @@ extern "C" {
  * ttf_vtype enums and nenums (read from DWARF), ttf_value_format prints
  * "RED (1)" and "A|B (3)". Chaos mode in the PROCESS record:
  * ttf_process chaos and chaos_seed, TTF_PROC_CHAOS*, ttf_writer_opts
- * chaos and chaos_seed. */
+ * chaos and chaos_seed. ttf_process exit_thread, ttf_writer_close_in.
+ * The functions inlined into a function (ttf_sym_inlined_in, ttf_inlined,
+ * TTF_INLINED_MAX): what ran inside it without an ENTER of its own. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 5
 #define TTF_VERSION_PATCH 0
@@ -234,6 +236,9 @@ typedef struct ttf_process {
     unsigned chaos;             /* TTF_PROC_CHAOS*: the run was shaken by
                                    libttcap's chaos mode (TTCAP_CHAOS); 0 = not */
     uint64_t chaos_seed;        /* its seed, when chaos != 0 */
+    int64_t exit_thread;        /* index of the thread whose stream holds the
+                                   END record (the one that called exit), -1
+                                   if none */
 } ttf_process;
 
 /* ttf_process.chaos bits (FORMAT.md, PROCESS) */
@@ -488,6 +493,9 @@ int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
                       uint64_t obj, int64_t arg);
 /* Write the end marker (clean exit with status), flush and close. */
 int ttf_writer_close(ttf_writer *w, int exit_status);
+/* The same with the end marker in thread's stream: the thread that called
+ * exit (ttf_process exit_thread). A bad thread index is TT_EINVAL. */
+int ttf_writer_close_in(ttf_writer *w, uint32_t thread, int exit_status);
 /* Flush and close without an end marker, as if the writer died. */
 int ttf_writer_abandon(ttf_writer *w);
 
@@ -578,6 +586,33 @@ typedef struct ttf_inline_frame {
  * TT_ENOMEM. */
 int ttf_sym_inline(ttf_sym *s, uint64_t addr, uint64_t time_ns,
                    const ttf_inline_frame **out, size_t *n);
+
+/* One function the compiler inlined into another (ttf_sym_inlined_in). */
+typedef struct ttf_inlined {
+    const char *function;   /* its name, from its copies' abstract origin
+                               (C++ demangled as ttf_sym_name) */
+    const char *decl_file;  /* where it is defined (made absolute with the
+                               unit's compile folder), NULL if unknown */
+    int decl_line;          /* its DW_AT_decl_line, 0 if unknown */
+    int depth;              /* nesting of its deepest copy: 1 inlined into
+                               the function itself, 2 into a function
+                               inlined there, ... */
+    int copies;             /* its inlined copies in the function */
+} ttf_inlined;
+
+#define TTF_INLINED_MAX 16  /* a sensible max for ttf_sym_inlined_in */
+
+/* The functions inlined into the out-of-line function holding fn_addr (any
+ * address of its code; the module loaded at time_ns, as ttf_sym_inline):
+ * every DW_TAG_inlined_subroutine nested anywhere in its
+ * DW_TAG_subprogram, each function once, deepest copy first (the
+ * innermost helper is the most specific), then in the order of the DWARF;
+ * at most max into out (*n of them; the walk itself is bounded too).
+ * Names and files live until ttf_sym_close. 0 (also when nothing was
+ * inlined: *n = 0). Errors: TT_EINVAL (NULL argument), TT_ENOTFOUND (no
+ * module, no DWARF describes fn_addr), TT_ENOMEM. */
+int ttf_sym_inlined_in(ttf_sym *s, uint64_t fn_addr, uint64_t time_ns,
+                       ttf_inlined *out, size_t max, size_t *n);
 
 /* ---- signatures and values (format 1.1) -------------------------------- */
 

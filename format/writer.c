@@ -18,8 +18,8 @@
  * register mask and deltas against the chunk's previous ENTER, and to each
  * EXIT its return value; those registers restart at 0 with every chunk.
  * A sites writer (format 1.2: opts.sites, or the first ENTER written with
- * a call site) puts a SITE_ALT or SITE_NEW prefix before an ENTER whose
- * call site is not the newest one of its function's slot, exactly as
+ * a call site) puts a SITE_WAY or SITE_NEW prefix before an ENTER whose
+ * call site is not the predicted one (FORMAT.md 4.3), exactly as
  * libttcap does; the site state restarts with every chunk too.
  */
 #include <errno.h>
@@ -308,7 +308,7 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
     uint8_t *p = tmp, ptag = 0;
 
     if (!h->exit)
-        p = ttf_put_site_prefix(p, &t->sites, TTF_SITE_SLOT(h->addr), h->site, &ptag);
+        p = ttf_put_site_prefix(p, &t->sites, h->addr, h->site, &ptag);
     if (p != tmp)
         tmp[0] = ptag;
     *pre = (size_t)(p - tmp);
@@ -354,7 +354,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                 t->prev = hv.addr;
             t->cache[slot] = hv.addr;
             if (!hv.exit)
-                ttf_site_advance(&t->sites, TTF_SITE_SLOT(hv.addr), hv.site);
+                ttf_site_advance(&t->sites, hv.addr, hv.site);
             if (w->timed)
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)
@@ -716,7 +716,7 @@ int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
     return put_ext(w, thread, TTF_R_SYNC_OP, 1, tsc, &pl);
 }
 
-static int finish(ttf_writer *w, int closed, int exit_status)
+static int finish(ttf_writer *w, int closed, uint32_t thread, int exit_status)
 {
     int r = w->err;
 
@@ -724,7 +724,7 @@ static int finish(ttf_writer *w, int closed, int exit_status)
         struct payload pl;
         pl_init(w, &pl);
         pl_svar(&pl, exit_status);
-        r = put_ext(w, 0, TTF_R_END, 1, w->now, &pl);
+        r = put_ext(w, thread, TTF_R_END, 1, w->now, &pl);
     }
     for (uint32_t i = 0; i < w->nth; i++) {
         if (!w->th[i])
@@ -746,10 +746,15 @@ static int finish(ttf_writer *w, int closed, int exit_status)
 
 int ttf_writer_close(ttf_writer *w, int exit_status)
 {
-    return w ? finish(w, 1, exit_status) : TT_EINVAL;
+    return w ? finish(w, 1, 0, exit_status) : TT_EINVAL;
+}
+
+int ttf_writer_close_in(ttf_writer *w, uint32_t thread, int exit_status)
+{
+    return w ? finish(w, 1, thread, exit_status) : TT_EINVAL;
 }
 
 int ttf_writer_abandon(ttf_writer *w)
 {
-    return w ? finish(w, 0, 0) : TT_EINVAL;
+    return w ? finish(w, 0, 0, 0) : TT_EINVAL;
 }

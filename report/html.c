@@ -608,6 +608,11 @@ static void suspect_list(hw *w, const ttd_divergence *d)
         const ttd_suspect *s = &d->suspects[i];
         raw(w, "<li>");
         fn(w, s->name);
+        if (s->inlined_into) {
+            raw(w, " <span class=\"mut\">[inlined into ");
+            fn(w, s->inlined_into);
+            raw(w, "]</span>");
+        }
         if (s->file && s->line > 0) {
             raw(w, " <span class=\"loc\">");
             esc(w, s->file);
@@ -1149,8 +1154,6 @@ static void verdict(hw *w)
         raw(w, " The bad run stopped early (%s %d).", r->runs[TTD_BAD].closed ?
             "exit status" : "no clean end, last status", r->runs[TTD_BAD].exit_status);
     raw(w, "</p>\n");
-    filters(w);
-    chaos_note(w);
 }
 
 /* ---- divergence windows ------------------------------------------------------- */
@@ -1462,6 +1465,8 @@ static void head(hw *w)
     esc(w, base);
     raw(w, "</code>: good vs bad run</small></h1>\n");
     verdict(w);
+    filters(w);     /* whatever the verdict, as the text report's header */
+    chaos_note(w);
     raw(w, "</header>\n<main>\n");
 }
 

@@ -513,6 +513,7 @@ static void suspect(jw *w, const ttd_suspect *s)
     k_str(w, "bad_value", s->bad_value);
     k_bool(w, "trivial", s->trivial);
     k_u64(w, "pair", s->pair);
+    k_str(w, "inlined_into", s->inlined_into);
     k_dbl(w, "score", s->score);
     key(w, "evidence");
     open_c(w, '[');

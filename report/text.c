@@ -217,6 +217,11 @@ static void suspects(tw *w, const ttd_divergence *d)
         const ttd_suspect *s = &d->suspects[i];
         fprintf(w->f, "  %zu. ", i + 1);
         safe(w, s->name);
+        if (s->inlined_into) {
+            fputs(" [inlined into ", w->f);
+            safe(w, s->inlined_into);
+            fputc(']', w->f);
+        }
         if (s->file && s->line > 0) {
             on(w, DIM);
             fputs("  at ", w->f);

@@ -1,10 +1,11 @@
 /*
  * cap_trcstat.c - bytes and event counts of a trace, for the capture bench.
- * Walks every chunk's records by tag and length (ttf_wire.h) without the
- * reader library, so the bench can run while format/ is being written and
- * cross-checks it: data bytes = chunk headers + records, padding excluded.
+ * Walks every chunk's records by tag and length (ttf_wire.h; the values of
+ * a values chunk too) without the reader library, so the bench can run
+ * while format/ is being written and cross-checks it: data bytes = chunk headers + records, padding excluded.
  *
- * Call-site prefixes (format 1.2) are counted apart (site_prefixes).
+ * Call-site prefixes (format 1.2) are counted apart (site_prefixes, and
+ * their bytes site_bytes).
  *
  * usage: cap_trcstat FILE  ->  "data_bytes=.. events=.. messages=.. ..."
  */
@@ -24,6 +25,7 @@ struct stat_sum {
     uint64_t messages;          /* MESSAGE records */
     uint64_t others;            /* any other extended record */
     uint64_t sites;             /* call-site prefixes (format 1.2) */
+    uint64_t site_bytes;        /* their bytes */
     uint64_t chunks;            /* chunks with a valid magic */
     int bad;                    /* 1: a record ran past its chunk */
 };
@@ -45,8 +47,22 @@ static const uint8_t *skip_uvar(const uint8_t *p, const uint8_t *e, uint64_t *v)
 
 /* One record at p; returns the byte after it, or NULL at the end marker or
  * on damage (s->bad set). */
+/* The values after a hot record's time in a values chunk (FORMAT.md
+ * 4.1): an ENTER's mask and its given registers, an EXIT's return value. */
+static const uint8_t *skip_values(const uint8_t *p, const uint8_t *e, int is_exit)
+{
+    if (is_exit || !p)
+        return p ? skip_uvar(p, e, NULL) : NULL;
+    if (p >= e)
+        return NULL;
+    unsigned n = (unsigned)__builtin_popcount(*p++ & 0x3f);
+    while (p && n--)
+        p = skip_uvar(p, e, NULL);
+    return p;
+}
+
 static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
-                                  int timed, struct stat_sum *s)
+                                  int timed, int vals, struct stat_sum *s)
 {
     uint8_t tag = *p++;
     uint64_t len = 0;
@@ -55,13 +71,17 @@ static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
     if (tag & 0x80) {
         (tag & 0x40) ? s->exits++ : s->enters++;
         p = timed ? skip_uvar(p, e, NULL) : p;
+        p = vals ? skip_values(p, e, tag & 0x40) : p;
     } else if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
         tag == TTF_T_ENTER_MISS ? s->enters++ : s->exits++;
         p = skip_uvar(p, e, NULL);
         p = p && timed ? skip_uvar(p, e, NULL) : p;
-    } else if (tag == TTF_T_SITE_ALT || tag == TTF_T_SITE_NEW) {
+        p = vals ? skip_values(p, e, tag == TTF_T_EXIT_MISS) : p;
+    } else if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW) {
         s->sites++;             /* a prefix: its ENTER follows */
+        const uint8_t *at = p - 1;
         p = tag == TTF_T_SITE_NEW ? skip_uvar(p, e, NULL) : p;
+        s->site_bytes += p ? (uint64_t)(p - at) : 0;
     } else if (tag <= TTF_R_LAST) {
         tag == TTF_R_MESSAGE ? s->messages++ : s->others++;
         p = skip_uvar(p, e, &len);
@@ -78,9 +98,10 @@ static void walk_chunk(const uint8_t *c, uint32_t size, struct stat_sum *s)
 {
     if (ttf_get_le(c, 4) != TTF_CHUNK_MAGIC)
         return;
-    int timed = (int)(ttf_get_le(c + TTF_C_FLAGS, 2) & TTF_CHUNK_TIMED);
+    unsigned flags = (unsigned)ttf_get_le(c + TTF_C_FLAGS, 2);
+    int timed = (flags & TTF_CHUNK_TIMED) != 0, vals = (flags & TTF_CHUNK_VALUES) != 0;
     const uint8_t *p = c + TTF_CHUNK_HDR, *e = c + size, *q;
-    while (p < e && (q = walk_record(p, e, timed, s)) != NULL)
+    while (p < e && (q = walk_record(p, e, timed, vals, s)) != NULL)
         p = q;
     s->chunks++;
     s->data += (uint64_t)(p - c);
@@ -113,11 +134,12 @@ int main(int argc, char **argv)
     for (size_t at = off; at + csize <= n; at += csize)
         walk_chunk(m + at, csize, &s);
     printf("data_bytes=%llu events=%llu enters=%llu exits=%llu messages=%llu "
-           "other=%llu site_prefixes=%llu chunks=%llu chunk_size=%u file_bytes=%zu damaged=%d\n",
+           "other=%llu site_prefixes=%llu site_bytes=%llu chunks=%llu chunk_size=%u file_bytes=%zu damaged=%d\n",
            (unsigned long long)s.data,
            (unsigned long long)(s.enters + s.exits + s.messages),
            (unsigned long long)s.enters, (unsigned long long)s.exits,
            (unsigned long long)s.messages, (unsigned long long)s.others,
-           (unsigned long long)s.sites, (unsigned long long)s.chunks, csize, n, s.bad);
+           (unsigned long long)s.sites, (unsigned long long)s.site_bytes,
+           (unsigned long long)s.chunks, csize, n, s.bad);
     return 0;
 }

@@ -8,7 +8,8 @@
  * and by identity; clocks, counters and addresses not causes by
  * themselves; values that vary between good runs; threads ordered by the
  * bad run's time; the same calls with another exit status; two identical
- * runs. The reports (text, JSON, HTML) say it.
+ * runs; the functions inlined into a call whose answer flipped with the
+ * same inputs. The reports (text, JSON, HTML) say it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@ XT int xt_work(int job);
 XT void *xt_worker(void *a);
 XT void xt_wait(void);
 XT const char *xt_msg(int st);
+XT int xt_integral(const double *v);
 static struct xt_node xt_nodes[2];
 
 XT int xt_main(int argc) { return argc > 1; }
@@ -80,6 +82,23 @@ XT void *xt_worker(void *a) { return a; }
 XT void xt_wait(void) { __asm__ volatile(""); }
 XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No error"; }
 
+/* A decision made inside a function by helpers the compiler inlined into
+ * it (no ENTER of their own in values mode): xt_integral() holds
+ * xt_whole(), which holds xt_fits() (deepest); its one traced call,
+ * xt_get(), returns the same in both runs. */
+static inline __attribute__((always_inline)) int xt_fits(double v)
+{
+    return v > -9e18 && v < 9e18;
+}
+static inline __attribute__((always_inline)) int xt_whole(double v)
+{
+    return xt_fits(v) && v == (double)(long)v;
+}
+XT int xt_integral(const double *v)
+{
+    return xt_whole(*v + (double)xt_get());
+}
+
 /* One step: enter fn (args a0, a1) or exit it (result a0), on thread th. */
 struct op {
     void *fn;                   /* NULL ends the script */
@@ -97,6 +116,7 @@ struct op {
 #define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
 
 static int trace_no;
+static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
 static uint64_t trace_shift;   /* added to the module's base and every
                                   function address: another ASLR layout */
 
@@ -134,7 +154,7 @@ static const char *write_trace(const struct op *ops, int status, int values)
         else
             assert_int_equal(ttf_write_enter_values(w, ops->th, tsc, a, r), 0);
     }
-    assert_int_equal(ttf_writer_close(w, status), 0);
+    assert_int_equal(ttf_writer_close_in(w, end_thread, status), 0);
     return path;
 }
 
@@ -572,6 +592,69 @@ static void test_thread_cut_by_exit(void **state)
 /* The same calls, another exit status: a divergence (exit 1) with the
  * exit status step; with values, why: main returned 1 because xt_check
  * returned -22. Without values, the chain says they are not recorded. */
+/* Another thread called exit (the END record is in its stream): a thread
+ * cut mid-run, not waiting, is timed at the process's end too, so the
+ * exiting thread's own split heads; and the exiting worker's loop that
+ * stopped is a divergence, not a wait loop that ran fewer times. */
+static void test_thread_cut_running(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                           TE(1, xt_ok, 0), TX(1, xt_ok, 0), TX(1, xt_worker, 0),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_work, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                           E(xt_main, 1), E(xt_work, 1), E(xt_fail, 0), X(xt_fail, 0), {0}};
+    ttd_diff *d = diff_x(g, 0, b, 1, 0, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "main");
+    ttd_free(d);
+
+    /* the worker called exit after one job; the good one went on with two
+     * more, waiting before each: not timing, and it heads (main, cut) */
+    const struct op g2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+                            TX(1, xt_wait, 0), TE(1, xt_work, 2), TX(1, xt_work, 2),
+                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+                            TX(1, xt_wait, 0), TE(1, xt_work, 3), TX(1, xt_work, 3),
+                            TX(1, xt_worker, 0), E(xt_main, 1), E(xt_ok, 0), X(xt_ok, 0),
+                            X(xt_main, 0), {0}};
+    const struct op b2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                            E(xt_main, 1), {0}};
+    char gp[512];
+    snprintf(gp, sizeof gp, "%s", write_trace(g2, 0, 0));
+    end_thread = 1;
+    const char *bp = write_trace(b2, 70, 0);
+    end_thread = 0;
+    ttf_error err;
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
+    assert_int_equal(r->hunks[0].timing, 0);
+    ttd_free(d);
+
+    /* main checked a wait's condition (xt_wait, bad only) and waited where
+     * the good main found its data ready; the worker then called exit:
+     * main was cut waiting, the worker's split heads */
+    const struct op g3[] = {E(xt_main, 1), E(xt_work, 1), X(xt_work, 1), E(xt_skip, 0),
+                            X(xt_skip, 0), TE(1, xt_worker, 0), TE(1, xt_ok, 0),
+                            TX(1, xt_ok, 0), TX(1, xt_worker, 0), X(xt_main, 0), {0}};
+    const struct op b3[] = {E(xt_main, 1), E(xt_work, 1), X(xt_work, 1), E(xt_wait, 0),
+                            X(xt_wait, 0), TS(0, TTF_SOP_WAIT), TE(1, xt_worker, 0),
+                            TE(1, xt_fail, 0), TX(1, xt_fail, 0), {0}};
+    snprintf(gp, sizeof gp, "%s", write_trace(g3, 0, 0));
+    end_thread = 1;
+    bp = write_trace(b3, 70, 0);
+    end_thread = 0;
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "worker");
+    ttd_free(d);
+}
+
 static void test_same_calls_exit(void **state)
 {
     (void)state;
@@ -667,6 +750,97 @@ static void test_rank_order(void **state)
     ttfi_arena_free(&a);
 }
 
+/* xt_integral answers 1 in the good run, 0 in the bad one, with the same
+ * argument and the same traced call (xt_get, 7 in both): the decision is
+ * in its own code, which holds what the compiler inlined into it.
+ * xt_fits and xt_whole rank right below it, deepest first, each marked
+ * inlined into it at half its score; the reports say it. */
+static const struct op inl_g[] = {E(xt_main, 1), E(xt_integral, 0x5000), E(xt_get, 0),
+                                  X(xt_get, 7), X(xt_integral, 1), E(xt_ok, 0), X(xt_ok, 0),
+                                  X(xt_main, 0), {0}};
+static const struct op inl_b[] = {E(xt_main, 1), E(xt_integral, 0x5000), E(xt_get, 0),
+                                  X(xt_get, 7), X(xt_integral, 0), E(xt_fail, 0),
+                                  X(xt_fail, 0), X(xt_main, 0), {0}};
+
+static void test_inlined_suspects(void **state)
+{
+    (void)state;
+    ttd_diff *d = diff(inl_g, inl_b);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->chain[0].function, "xt_integral");
+    const ttd_suspect *h = &dv->suspects[0];
+    assert_string_equal(h->name, "xt_integral");
+    assert_true(has_ev(h, TTD_EV_ERROR));
+    assert_null(h->inlined_into);
+    assert_true(dv->nsuspects >= 4);
+    const char *want[] = {"xt_fits", "xt_whole"};
+    for (int i = 0; i < 2; i++) {
+        const ttd_suspect *f = &dv->suspects[1 + i];
+        assert_string_equal(f->name, want[i]);
+        assert_non_null(f->inlined_into);
+        assert_string_equal(f->inlined_into, "xt_integral");
+        assert_int_equal(f->nevidence, 1);
+        assert_int_equal(f->evidence[0].kind, TTD_EV_INLINED);
+        assert_true(f->score > h->score / 2 - 1e-9 && f->score < h->score / 2 + 1e-9);
+        assert_non_null(strstr(f->evidence[0].text, "inlined into `xt_integral`, whose "
+                               "answer flipped with the same inputs"));
+        assert_non_null(f->file);
+        assert_true(f->line > 0);
+    }
+    assert_string_equal(dv->suspects[3].name, "xt_main"); /* the diverging frame */
+    assert_null(dv->suspects[3].inlined_into);
+    assert_string_equal(ttd_evidence_name(TTD_EV_INLINED), "inlined_into");
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *html = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "\n  2. xt_fits [inlined into xt_integral]  at "));
+    assert_non_null(strstr(t, "\n  3. xt_whole [inlined into xt_integral]  at "));
+    assert_non_null(strstr(j, "\"function\": \"xt_fits\""));
+    assert_non_null(strstr(j, "\"inlined_into\": \"xt_integral\""));
+    assert_non_null(strstr(j, "\"inlined_into\": null"));
+    assert_non_null(strstr(j, "\"kind\": \"inlined_into\""));
+    assert_non_null(strstr(html, "[inlined into <span class=\"fn\">xt_integral</span>]"));
+    free(t);
+    free(j);
+    free(html);
+    ttd_free(d);
+}
+
+/* No inlined suspects when the host's traced calls differ (the split is
+ * inside it, or a callee's value explains it), and none without values. */
+static void test_inlined_not_when_calls_differ(void **state)
+{
+    (void)state;
+    const struct op g1[] = {E(xt_main, 1), E(xt_integral, 0x5000), E(xt_get, 0),
+                            X(xt_get, 7), E(xt_ok, 0), X(xt_ok, 0), X(xt_integral, 1),
+                            X(xt_main, 0), {0}};
+    const struct op b1[] = {E(xt_main, 1), E(xt_integral, 0x5000), E(xt_get, 0),
+                            X(xt_get, 7), E(xt_fail, 0), X(xt_fail, 0), X(xt_integral, 0),
+                            X(xt_main, 0), {0}};
+    const struct op b2[] = {E(xt_main, 1), E(xt_integral, 0x5000), E(xt_get, 0),
+                            X(xt_get, 8), X(xt_integral, 0), E(xt_fail, 0),
+                            X(xt_fail, 0), X(xt_main, 0), {0}};
+    ttd_options o;
+    ttd_options_init(&o);
+    o.suspects = 6;
+    ttd_diff *d[3] = {diff(g1, b1), diff(inl_g, b2), diff_x(inl_g, 0, inl_b, 0, 0, &o)};
+    for (int k = 0; k < 3; k++) {
+        const ttd_divergence *dv = ttd_get_result(d[k])->first;
+        assert_non_null(dv);
+        for (size_t i = 0; i < dv->nsuspects; i++) {
+            assert_null(dv->suspects[i].inlined_into);
+            assert_false(has_ev(&dv->suspects[i], TTD_EV_INLINED));
+            assert_string_not_equal(dv->suspects[i].name, "xt_fits");
+        }
+    }
+    /* the split inside the host: it is the diverging frame */
+    assert_string_equal(ttd_get_result(d[0])->first->suspects[0].name, "xt_integral");
+    /* a callee's value: the chain starts there */
+    assert_string_equal(ttd_get_result(d[1])->first->chain[0].function, "xt_get");
+    for (int k = 0; k < 3; k++)
+        ttd_free(d[k]);
+}
+
 /* The reports: text "because of" lines, JSON cause_chain and evidence,
  * HTML the chain and the evidence in words. */
 static void test_reports(void **state)
@@ -713,10 +887,13 @@ int main(void)
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_cut_by_exit),
+        cmocka_unit_test(test_thread_cut_running),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_rank_order),
         cmocka_unit_test(test_reports),
+        cmocka_unit_test(test_inlined_suspects),
+        cmocka_unit_test(test_inlined_not_when_calls_differ),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -167,6 +167,7 @@ static void check_rt_process(const ttf_trace *t)
     assert_string_equal(pr->argv[2], "arg two");
     assert_int_equal(pr->exited, 1);
     assert_int_equal(pr->exit_status, 3);
+    assert_int_equal(pr->exit_thread, 0);
 
     assert_int_equal(ttf_module_count(t), 2);
     const ttf_module *m = ttf_get_module(t, 0);
@@ -261,9 +262,37 @@ static void test_abandoned(void **state)
     assert_int_equal(ttf_get_summary(t)->closed, 0);
     assert_int_equal(ttf_get_header(t)->flags & TTF_FLAG_CLOSED, 0);
     assert_int_equal(ttf_get_process(t)->exited, 0);
+    assert_int_equal(ttf_get_process(t)->exit_thread, -1);
     struct evs e0 = tu_events(t, 0, 0);
     check_events(&e0, want0, sizeof want0 / sizeof want0[0] - 1);  /* no END */
     free(e0.ev);
+    ttf_close(t);
+}
+
+/* The end marker in the stream of the thread that called exit: the
+ * reader names that thread (ttf_process exit_thread). */
+static void test_exit_thread(void **state)
+{
+    (void)state;
+    const char *path = tu_path("exit_thread.trc");
+    ttf_writer *w;
+    ttf_trace *t;
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1};
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 10, 100, "main"), 0);
+    assert_int_equal(ttf_write_thread_start(w, 1, 11, 110, "writer"), 0);
+    assert_int_equal(ttf_write_enter(w, 1, 120, 0x401000), 0);
+    assert_int_equal(ttf_writer_close_in(w, 1, 70), 0);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    const ttf_process *pr = ttf_get_process(t);
+    assert_int_equal(pr->exited, 1);
+    assert_int_equal(pr->exit_status, 70);
+    assert_int_equal(pr->exit_thread, 1);
+    struct evs e1 = tu_events(t, 1, 0);
+    assert_true(e1.n >= 1);
+    assert_int_equal(e1.ev[e1.n - 1].kind, TTF_EV_END);
+    free(e1.ev);
     ttf_close(t);
 }
 
@@ -950,6 +979,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_sync_ops),
         cmocka_unit_test(test_abandoned),
+        cmocka_unit_test(test_exit_thread),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_header_checks),
         cmocka_unit_test(test_unknown_records),

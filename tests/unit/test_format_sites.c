@@ -1,8 +1,9 @@
 /*
  * test_format_sites.c - format v1.2 call sites: FORMAT.md 4.3's example
  * decoded byte for byte and written back the same by the writer; what a
- * site costs (nothing when it repeats or alternates with one other, one
- * byte for the slot's other site); prefixes that are damage (not followed by an ENTER, at the end of
+ * site costs (nothing once the path has seen it: one place, two in turn,
+ * three in a cycle; a byte for one of the slot's ways); the fast paths
+ * against the rule; prefixes that are damage (not followed by an ENTER, at the end of
  * a chunk, a second prefix, in a file without the feature bit); values and
  * sites together; the header (1.2, required bit 0x4) and the refusal an
  * older reader gives; 1.0 and 1.1 files unchanged.
@@ -37,18 +38,18 @@ static void sites_file(struct tb *b, int req_sites)
 
 /* FORMAT.md 4.3's example. */
 static const uint8_t example[] = {
-    0x43, 0xb4, 0xc5, 0x80, 0x04,       /* SITE_NEW +0x40115a */
+    0x46, 0xb4, 0xc5, 0x80, 0x04,       /* SITE_NEW +0x40115a */
     0x40, 0x80, 0xc8, 0x80, 0x04, 0x01, /* ENTER miss 0x401200, t 1 */
     0xe4, 0x01,                         /* EXIT hit */
-    0xa4, 0x01,                         /* ENTER hit, same site */
+    0xa4, 0x01,                         /* ENTER hit: way 0 predicts A */
     0xe4, 0x01,
-    0x43, 0x30, 0xa4, 0x04,             /* SITE_NEW +0x18, ENTER hit */
+    0x46, 0x30, 0xa4, 0x04,             /* SITE_NEW +0x18, ENTER hit */
     0xe4, 0x01,
-    0x42, 0xa4, 0x01,                   /* SITE_ALT, ENTER hit: A */
+    0x43, 0xa4, 0x01,                   /* SITE_WAY 1, ENTER hit: A */
     0xe4, 0x01,
-    0x42, 0xa4, 0x01,                   /* SITE_ALT: B */
+    0xa4, 0x01,                         /* the path after A predicts B */
     0xe4, 0x01,
-    0xa4, 0x01,                         /* the history predicts A */
+    0xa4, 0x01,                         /* after B, A */
     0xe4, 0x01,
     0xa4, 0x01,                         /* and B */
 };
@@ -106,7 +107,7 @@ static void test_writer_bytes(void **state)
     assert_int_equal(ttf_get_le(buf + TTF_H_VMINOR, 2), 2);
     assert_int_equal(ttf_get_le(buf + TTF_H_REQ, 4), TTF_REQ_EVENTS_V1 | TTF_REQ_SITES);
     /* the first record's delta is 0 (the chunk's base is its time) */
-    static const uint8_t first[] = {0x43, 0xb4, 0xc5, 0x80, 0x04,
+    static const uint8_t first[] = {0x46, 0xb4, 0xc5, 0x80, 0x04,
                                     0x40, 0x80, 0xc8, 0x80, 0x04, 0x00};
     assert_memory_equal(buf + 4096 + 48, first, sizeof first);
     assert_memory_equal(buf + 4096 + 48 + sizeof first, example + sizeof first,
@@ -116,9 +117,18 @@ static void test_writer_bytes(void **state)
 }
 
 /* What sites cost: a function always called from one place costs nothing
- * over a trace without sites (after its first calls in the chunk), nor two
- * places in turn (once the slot's history has seen it: one SITE_ALT),
- * three in turn a SITE_NEW a call. */
+ * over a trace without sites (after its first call in the chunk), nor two
+ * or three places in a cycle once the path table has seen each step (a
+ * SITE_NEW per new site, one SITE_WAY for the first step back); five
+ * places in an order the path does not repeat cost at most a SITE_WAY
+ * byte (one of the slot's four ways) or a short SITE_NEW a call. */
+static uint64_t site_of(uint64_t i, int nsites)
+{
+    if (nsites > 0)             /* in a cycle */
+        return SITE_A + 0x20 * (i % (uint64_t)nsites);
+    return SITE_A + 0x20 * ((i * i + i / 3) % (uint64_t)-nsites);     /* no cycle */
+}
+
 static uint64_t data_bytes(const char *name, int sites, int nsites)
 {
     const char *path = tu_path(name);
@@ -126,7 +136,7 @@ static uint64_t data_bytes(const char *name, int sites, int nsites)
     ttf_writer *w;
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
     for (uint64_t i = 0; i < 1000; i++) {
-        uint64_t site = sites ? SITE_A + 0x20 * (i % (uint64_t)nsites) : 0;
+        uint64_t site = sites ? site_of(i, nsites) : 0;
         assert_int_equal(ttf_write_enter_site(w, 0, 10 * i, FN, site), 0);
         assert_int_equal(ttf_write_exit(w, 0, 10 * i + 5, FN), 0);
     }
@@ -137,7 +147,7 @@ static uint64_t data_bytes(const char *name, int sites, int nsites)
     struct evs e = tu_events(t, 0, 0);
     for (size_t i = 0; i < 2000; i += 2)
         assert_int_equal(e.ev[i].call_site,
-                         sites ? SITE_A + 0x20 * ((i / 2) % (uint64_t)nsites) : 0);
+                         sites ? site_of(i / 2, nsites) : 0);
     uint64_t n = ttf_get_summary(t)->data_bytes;
     free(e.ev);
     ttf_close(t);
@@ -151,11 +161,11 @@ static void test_cost(void **state)
     uint64_t one = data_bytes("one.trc", 1, 1);
     uint64_t two = data_bytes("two.trc", 1, 2);
     uint64_t three = data_bytes("three.trc", 1, 3);
-    /* the first call's SITE_NEW, then one SITE_ALT while the slot's
-       history learns that the site stays (its first change was from 0) */
-    assert_int_equal(one, none + 5 + 1);
-    assert_int_equal(two, none + 5 + 2 + 1);    /* the second's, one ALT */
-    assert_true(three > two + 900);             /* a third site: new each time */
+    uint64_t five = data_bytes("five.trc", 1, -5);
+    assert_int_equal(one, none + 5);            /* the first call's SITE_NEW */
+    assert_int_equal(two, none + 5 + 2 + 1);    /* the second's, one WAY */
+    assert_int_equal(three, none + 5 + 2 + 2 + 1);
+    assert_true(five <= none + 1000 * 2);       /* a WAY or a short NEW */
 }
 
 /* A prefix must be followed by an ENTER: an EXIT, a second prefix, an
@@ -190,10 +200,11 @@ static void test_bad_prefix(void **state)
 {
     (void)state;
     static const uint8_t exit_after[] = {0x42, 0xe4, 0x01};
-    static const uint8_t two[] = {0x43, 0x02, 0x42, 0xa4, 0x01};
-    static const uint8_t ext_after[] = {0x42, TTF_R_PAUSE, 0x01, 0x00};
-    static const uint8_t at_end[] = {0x43, 0x02};
-    static const uint8_t cut_delta[] = {0x43, 0x80};
+    static const uint8_t two[] = {0x46, 0x02, 0x45, 0xa4, 0x01};
+    static const uint8_t ext_after[] = {0x44, TTF_R_PAUSE, 0x01, 0x00};
+    static const uint8_t at_end[] = {0x46, 0x02};
+    static const uint8_t cut_delta[] = {0x46, 0x80};
+    static const uint8_t beyond[] = {0x47, 0xa4, 0x01};
     damaged_after(exit_after, sizeof exit_after, 1,
                   "call-site record not followed by an ENTER");
     damaged_after(two, sizeof two, 1, "call-site record not followed by an ENTER");
@@ -201,8 +212,11 @@ static void test_bad_prefix(void **state)
                   "call-site record not followed by an ENTER");
     damaged_after(at_end, sizeof at_end, 1, "call-site record");
     damaged_after(cut_delta, sizeof cut_delta, 1, "offset");
+    damaged_after(beyond, sizeof beyond, 1, "invalid record tag 0x47");
     static const uint8_t ok[] = {0x42, 0xa4, 0x01};
     damaged_after(ok, sizeof ok, 0, "invalid record tag 0x42");
+    static const uint8_t ok_new[] = {0x46, 0x02, 0xa4, 0x01};
+    damaged_after(ok_new, sizeof ok_new, 0, "invalid record tag 0x46");
 }
 
 /* Values and sites together: the prefix, then the ENTER with its values. */
@@ -285,30 +299,68 @@ static void test_versions(void **state)
     free(buf);
 }
 
-/* The fast paths' table is the rule: for every state byte, the state
- * after an ENTER from the predicted site (ttf_site_state). */
-static void test_hit_table(void **state)
+/* The fast paths follow the rule: over calls of a few functions from a
+ * few sites in a pseudo-random order, a writer that takes ttf_site_try
+ * when it can (else ttf_put_site_prefix and ttf_site_advance) and a
+ * reader that takes ttf_site_take without a prefix (else the prefix's site
+ * and ttf_site_advance) agree on every site and end in the same state;
+ * ttf_site_try never takes what the slot's way 0 predicts. */
+static int64_t get_svar(const uint8_t *p, const uint8_t *e)
+{
+    uint64_t u = 0;
+    for (unsigned sh = 0; p < e; sh += 7)
+        u |= (uint64_t)(*p & 0x7f) << sh, p++;
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static void test_fast_paths(void **state)
 {
     (void)state;
-    for (unsigned st = 0; st < 256; st++) {
-        unsigned pick = st >> 7;
-        assert_int_equal(ttf_site_hit_next[st], ttf_site_state(st, pick ^ (st & 1), pick));
+    static struct ttf_sites wr, rd;
+    memset(&wr, 0, sizeof wr);
+    memset(&rd, 0, sizeof rd);
+    uint64_t x = 12345, fast = 0, pre = 0;
+    for (int i = 0; i < 20000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t fn = FN + 0x40 * ((x >> 33) % 5);
+        uint64_t site = SITE_A + 0x10 * ((x >> 40) % (i < 10000 ? 3 : 9));
+        uint8_t buf[16], tag = 0, *e = buf;
+        if (ttf_site_try(&wr, fn, site)) {
+            fast++;
+        } else {
+            e = ttf_put_site_prefix(buf, &wr, fn, site, &tag);
+            ttf_site_advance(&wr, fn, site);
+        }
+        uint64_t got;
+        if (e == buf) {
+            got = ttf_site_take(&rd, fn);
+        } else {
+            pre++;
+            int64_t d = tag == TTF_T_SITE_NEW ? get_svar(buf + 1, e) : 0;
+            got = tag == TTF_T_SITE_NEW ? rd.last + (uint64_t)d
+                : rd.ways[TTF_SITE_SLOT(fn)][tag - TTF_T_SITE_WAY];
+            ttf_site_advance(&rd, fn, got);
+        }
+        assert_int_equal(got, site);
     }
-    struct ttf_sites s;
-    memset(&s, 0, sizeof s);
-    s.ways[3][1] = 0x1234;
-    s.st[3] = ttf_site_pack(1, 0, 0);
-    assert_int_equal(ttf_site_try(&s, 3, 0x1234), 1);
-    assert_int_equal(s.last, 0x1234);
-    assert_int_equal(ttf_site_try(&s, 3, 0x99), 0);     /* no change */
-    assert_int_equal(s.last, 0x1234);
-    assert_int_equal(ttf_site_take(&s, 3), 0x1234);
+    assert_memory_equal(&wr, &rd, sizeof wr);
+    assert_true(fast > 1000 && pre > 1000);
+    /* way 0's prediction (no path entry yet) is left to the slow path */
+    memset(&wr, 0, sizeof wr);
+    wr.ways[TTF_SITE_SLOT(FN)][0] = SITE_A;
+    assert_int_equal(ttf_site_try(&wr, FN, SITE_A), 0);
+    uint8_t b[16], tag = 0;
+    assert_ptr_equal(ttf_put_site_prefix(b, &wr, FN, SITE_A, &tag), b);
+    assert_int_equal(ttf_site_take(&wr, FN), SITE_A);
+    assert_int_equal(wr.path[TTF_SITE_PATH(FN, 0)], SITE_A);
+    assert_int_equal(ttf_site_try(&wr, FN, SITE_B), 0);     /* no change */
+    assert_int_equal(wr.last, SITE_A);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hit_table),
+        cmocka_unit_test(test_fast_paths),
         cmocka_unit_test(test_example_bytes),
         cmocka_unit_test(test_writer_bytes),
         cmocka_unit_test(test_cost),

@@ -4,7 +4,9 @@
  * levels of inlined static helpers maps to both helpers, innermost first,
  * each with the line of the call it made, then the out-of-line function;
  * a call with nothing inlined is one frame; answers are cached; no debug
- * info or no module is TT_ENOTFOUND.
+ * info or no module is TT_ENOTFOUND. The other way round
+ * (ttf_sym_inlined_in): the functions inlined into outer(), each once,
+ * the deepest first, from any address of its code; the count capped.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -46,7 +48,11 @@ static const char lib_src[] =
     "    int r = check(x);\n"                               /* 21 */
     "    sink(r);\n"                                        /* 22 */
     "    return r + 1;\n"                                   /* 23 */
-    "}\n";                                                  /* 24 */
+    "}\n"                                                   /* 24 */
+    "int twice(int x)\n"                                    /* 25 */
+    "{\n"                                                   /* 26 */
+    "    return check(x) + check(x + 7);\n"                 /* 27 */
+    "}\n";                                                  /* 28 */
 enum {
     L_DEEP_DECL = 8, L_DEEP_CALL = 10, L_CHECK_DECL = 13,
     L_CHECK_CALL = 16, L_OUTER_DECL = 19, L_OUTER_CALL = 21, L_SINK2 = 22,
@@ -163,6 +169,57 @@ static void test_chain(void **state)
     dlclose(l.h);
 }
 
+/* The functions inlined into outer(): deep() inside check(), so deep
+ * first (depth 2), then check (depth 1), each with its definition; from
+ * outer's entry or an address inside the inlined copies alike. */
+static void test_inlined_in(void **state)
+{
+    struct lib l;
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    ttf_inlined in[TTF_INLINED_MAX];
+    size_t n = 0;
+
+    (void)state;
+    build_lib(&l, "inlin", "-O2 -g");
+    open_trace(&l, &t, &s);
+    uint64_t outer = (uint64_t)(uintptr_t)dlsym(l.h, "outer");
+    uint64_t twice = (uint64_t)(uintptr_t)dlsym(l.h, "twice");
+    uint64_t sink = (uint64_t)(uintptr_t)dlsym(l.h, "sink");
+    assert_int_equal(ttf_sym_inlined_in(s, outer, 500, in, TTF_INLINED_MAX, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(in[0].function, "deep");
+    assert_int_equal(in[0].depth, 2);
+    assert_int_equal(in[0].decl_line, L_DEEP_DECL);
+    assert_true(ends_with(in[0].decl_file, "/inlin.c"));
+    assert_int_equal(in[0].copies, 1);
+    assert_string_equal(in[1].function, "check");
+    assert_int_equal(in[1].depth, 1);
+    assert_int_equal(in[1].decl_line, L_CHECK_DECL);
+    assert_int_equal(in[1].copies, 1);
+    /* any address of outer's code: the call inside deep() inside check() */
+    assert_int_equal(ttf_sym_inlined_in(s, l.ra[0] - 1, UINT64_MAX, in,
+                                        TTF_INLINED_MAX, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(in[0].function, "deep");
+    /* two copies of check() in twice(): each function once */
+    assert_int_equal(ttf_sym_inlined_in(s, twice, 500, in, TTF_INLINED_MAX, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(in[0].function, "deep");
+    assert_string_equal(in[1].function, "check");
+    assert_int_equal(in[1].copies, 2);
+    /* capped: the deepest kept */
+    assert_int_equal(ttf_sym_inlined_in(s, outer, 500, in, 1, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(in[0].function, "deep");
+    /* nothing inlined into sink() */
+    assert_int_equal(ttf_sym_inlined_in(s, sink, 500, in, TTF_INLINED_MAX, &n), 0);
+    assert_int_equal(n, 0);
+    ttf_sym_close(s);
+    ttf_close(t);
+    dlclose(l.h);
+}
+
 /* No debug info, no module, bad arguments. */
 static void test_not_found(void **state)
 {
@@ -182,6 +239,15 @@ static void test_not_found(void **state)
     assert_int_equal(ttf_sym_inline(NULL, 0x10, 500, &fr, &n), TT_EINVAL);
     assert_int_equal(ttf_sym_inline(s, 0x10, 500, NULL, &n), TT_EINVAL);
     assert_int_equal(ttf_sym_inline(s, 0x10, 500, &fr, NULL), TT_EINVAL);
+    ttf_inlined in[2];
+    n = 7;
+    assert_int_equal(ttf_sym_inlined_in(s, (uint64_t)(uintptr_t)dlsym(l.h, "outer"), 500,
+                                        in, 2, &n), TT_ENOTFOUND);
+    assert_int_equal(n, 0);
+    assert_int_equal(ttf_sym_inlined_in(s, 0x10, 500, in, 2, &n), TT_ENOTFOUND);
+    assert_int_equal(ttf_sym_inlined_in(NULL, 0x10, 500, in, 2, &n), TT_EINVAL);
+    assert_int_equal(ttf_sym_inlined_in(s, 0x10, 500, NULL, 2, &n), TT_EINVAL);
+    assert_int_equal(ttf_sym_inlined_in(s, 0x10, 500, in, 2, NULL), TT_EINVAL);
     /* the name still resolves through the symbol table */
     assert_string_equal(ttf_sym_name(s, (uint64_t)(uintptr_t)dlsym(l.h, "outer")),
                         "outer");
@@ -194,6 +260,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_inlined_in),
         cmocka_unit_test(test_not_found),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);

@@ -6,10 +6,12 @@ PKG=libzstd
 KIND=input
 TRUTH_DIVERGE='^AIO_fwriteSparse$'
 TRUTH_CAUSE='^AIO_fwriteSparse$'
-# values build: AIO_fwriteSparse is inlined into its only caller
-# AIO_WritePool_executeWriteJob (nm/objdump, README.md)
-TRUTH_DIVERGE_VALUES='^AIO_WritePool_executeWriteJob$'
-TRUTH_CAUSE_VALUES='^AIO_WritePool_executeWriteJob$'
+# values build: with ttcap-values.pc's flags (-fno-inline-functions-called-once)
+# AIO_fwriteSparse is a function of its own, the source's truth; with bare
+# -pg -mfentry (RB_VALUES_CFLAGS) gcc inlines it into its only caller
+# AIO_WritePool_executeWriteJob, whose frame then runs its code (nm, README.md)
+TRUTH_DIVERGE_VALUES='^(AIO_fwriteSparse|AIO_WritePool_executeWriteJob)$'
+TRUTH_CAUSE_VALUES='^(AIO_fwriteSparse|AIO_WritePool_executeWriteJob)$'
 TAGS='thread'
 SINGLE_THREADED=0
 
