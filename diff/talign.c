@@ -28,7 +28,11 @@
  *      its EXIT.
  * Same calls, same order: while the two children lists are the same
  * functions in the same order (their common key prefix), child i pairs
- * with child i, and only the rest goes through 2-5. That is execution
+ * with child i, and only the rest goes through 2-5, unless one list is
+ * all prefix and the other goes on (a loop that ran more times: which of
+ * its iterations are the extra ones is what 2-5 decide; a pool worker that
+ * took more items would otherwise show them all as one hunk, its
+ * last ones, whatever items they were). That is execution
  * indexing itself: the k-th iteration of a loop is the k-th in both runs
  * as long as both runs made the same calls. Myers on hashes would rather
  * match equal subtrees out of place, and a producer whose 16 pushes
@@ -43,7 +47,7 @@
  * can cost more events than Myers' script (an item dropped at the front
  * of a list of same-function calls pairs each later call with its
  * neighbour): test_tree's random pairs reach the top-down edit distance in
- * 97.2% rather than 98.0%.
+ * 97.8% rather than 98.0%.
  * Work is proportional to the children lists of the calls that differ,
  * not to the events: a 10M-event call that is the same costs one compare.
  * Lists are usually short; a long one (an interpreter's dispatch loop) is
@@ -514,7 +518,7 @@ static int pair_actions(tctx *c, const task *p)
         return rc;
     int differ;
     size_t kp = key_prefix(c, &differ);
-    if (differ)
+    if (differ && (kp == a->n) == (kp == b->n))
         return in_order(c, na, nb, kp);
     while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
         lcp++;
