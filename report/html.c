@@ -1411,14 +1411,44 @@ static void left_out(hw *w)
     raw(w, "</code> (<code>-t N</code> for one thread, <code>-l</code> for source lines).</p>\n");
 }
 
+/* A growing buffer behind a FILE (fopencookie), that remembers a failed
+ * allocation itself: glibc's open_memstream can lose bytes silently when
+ * its buffer cannot grow (a corrupt embedded JSON, check_oom.sh). */
+struct jbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+};
+
+static ssize_t jbuf_write(void *c, const char *b, size_t n)
+{
+    struct jbuf *j = c;
+    if (j->failed)
+        return 0;
+    if (n > j->cap - j->len) {
+        size_t cap = j->cap ? j->cap : 4096;
+        while (cap - j->len < n)
+            cap *= 2;
+        char *p = realloc(j->p, cap);
+        if (!p) {
+            j->failed = 1;
+            return 0;
+        }
+        j->p = p;
+        j->cap = cap;
+    }
+    memcpy(j->p + j->len, b, n);
+    j->len += n;
+    return (ssize_t)n;
+}
+
 /* The JSON of ttr_json, with every '<' as \u003c (ttr_json_string already
  * escapes it in strings, and JSON has none outside them), so the block can
  * never hold "</script>" or "<!--". */
 static int embed_json(hw *w, ttd_diff *d, const ttr_options *o)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
+    struct jbuf j = {NULL, 0, 0, 0};
+    FILE *m = fopencookie(&j, "w", (cookie_io_functions_t){.write = jbuf_write});
     int rc;
 
     if (!m)
@@ -1428,19 +1458,19 @@ static int embed_json(hw *w, ttd_diff *d, const ttr_options *o)
         rc = TT_ENOMEM;
     if (fclose(m) != 0 && rc == 0)
         rc = TT_ENOMEM;
-    if (rc == 0 && len == 0)    /* a failed buffer may lose the document */
-        rc = TT_ENOMEM;         /* silently: it is never empty */
+    if (j.failed || (rc == 0 && j.len == 0))
+        rc = TT_ENOMEM;         /* whatever ttr_json made of the short write */
     if (rc == 0) {
         raw(w, "<script type=\"application/json\" id=\"tt-data\">");
-        for (size_t i = 0; i < len; i++) {
-            if (buf[i] == '<')
+        for (size_t i = 0; i < j.len; i++) {
+            if (j.p[i] == '<')
                 fputs("\\u003c", w->f);
             else
-                putc(buf[i], w->f);
+                putc(j.p[i], w->f);
         }
         raw(w, "</script>\n");
     }
-    free(buf);
+    free(j.p);
     return rc;
 }
 
