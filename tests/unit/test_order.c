@@ -10,7 +10,8 @@
  * the main thread's is marked as following the progress; it does not
  * when the main thread's split reached the decoder first (an unlock the
  * decoder then locked), when the main thread held no lock, nor when the
- * decoder's difference is under a lock whose holders differ too.
+ * decoder's difference is under a lock whose holders differ too. The
+ * text, JSON and HTML reports say it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,7 +24,9 @@
 #include <cmocka.h>
 
 #include "ttdiff.h"
+#include "ttreport.h"
 #include "diff_traces.h"
+#include "report_util.h"
 #include "tmpdir.h"
 
 #define MUTEX 0x5000u
@@ -153,6 +156,20 @@ static void test_independent_first(void **state)
     assert_int_equal(r->pairs[f->order_pair].bad.index, 1);
     assert_true(f->time_ns < r->hunks[0].time_ns);     /* it came first in time */
     assert_false(r->hunks[0].order_dep);
+    /* said in words in every report */
+    ttr_options o;
+    ttr_options_init(&o);
+    char *text = tu_report(d, ttr_text, &o, NULL);
+    assert_non_null(strstr(text, "earlier in time: thread main (bad #0) went another way"));
+    assert_non_null(strstr(text, "holding a lock that thread decoder (bad #1)"));
+    char *json = tu_report(d, ttr_json, &o, NULL);
+    assert_non_null(strstr(json, "\"follows_progress\": true"));
+    assert_non_null(strstr(json, "\"progress_pair\": 1"));
+    char *html = tu_report(d, ttr_html, &o, NULL);
+    assert_non_null(strstr(html, "id=\"tt-followed\""));
+    free(text);
+    free(json);
+    free(html);
     ttd_free(d);
 }
 
