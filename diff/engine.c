@@ -442,7 +442,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         rc = ttdi_timing_mark(d);
     if (rc < 0)
         return rc;
-    if ((rc = ttdi_resolve(d)) < 0 || (rc = value_first(d)) < 0)
+    if ((rc = ttdi_resolve(d)) < 0 || (rc = ttdi_order_settle(d)) < 0 ||
+        (rc = value_first(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         ttdi_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);

@@ -19,7 +19,8 @@
  * It stops where the evidence stops and says why (cause_chain_end). When
  * the split's thread shows no value difference, another thread's that
  * came earlier in the bad run's time is the next step (by time only,
- * or strong when it holds the same value). With the same calls and
+ * or strong when it holds the same value), unless that thread's
+ * difference only followed the threads' progress (order.c). With the same calls and
  * another exit status, the chain starts from the main thread's last
  * returning top-level call. Every step lends evidence to its function;
  * suspects are ranked by score (evidence.c), so a function ranks above
@@ -476,6 +477,8 @@ static int other_threads(ectx *e, size_t self, uint64_t t, const ttd_cause *want
     for (size_t i = 0; i < d->nip; i++) {
         if (i == self || !d->ip[i].vf.found || d->ip[i].vf.first.ev[1].time_ns >= t)
             continue;
+        if (d->res.followed && d->res.followed->pair == i)
+            continue;       /* follows the progress, reaches no split (order.c) */
         if ((rc = replay(e, i, UINT64_MAX, t)) < 0)
             return rc;
         best_before(e, &e->xp[i], t, want, &best);

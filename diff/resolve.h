@@ -242,6 +242,15 @@ int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi,
 /* Resolve the hunks of every pair into the result. 0 or a TT_E* code. */
 int ttdi_resolve(ttd_diff *d);
 
+/* ---- order.c ------------------------------------------------------------- */
+
+/* After ttdi_resolve: when the first divergence follows the threads'
+ * progress (a lock whose earlier holders differ) and another thread's
+ * first divergence is its own and not reached from it, put that one
+ * first and mark the other (ttd_hunk_info.order_dep, ttd_result.followed).
+ * 0 or a TT_E* code. */
+int ttdi_order_settle(ttd_diff *d);
+
 /* ---- suspects.c ---------------------------------------------------------- */
 
 /* Rank the suspects of the split in dv from the ring of pass b. 0 or

@@ -59,7 +59,7 @@ extern "C" {
  * flipped with the same inputs and the same calls, from libttfmt's
  * ttf_sym_inlined_in). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 8
+#define TTD_VERSION_MINOR 9
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -513,6 +513,16 @@ typedef struct ttd_hunk_info {
                                The ranges are then the extra iterations. */
     int timing;             /* TTD_TIMING_*: the hunk is timing-shaped, not a
                                divergence (1.8) */
+    int order_dep;          /* 1: it came first in the bad run's time, but
+                               its thread held a lock (or took one just
+                               before) that another thread had taken a
+                               different number of times by then in the two
+                               runs: it follows how far the threads had got,
+                               and the first divergence, another thread's
+                               own that it did not reach, was put before it
+                               (ttd_result.followed; 1.9) */
+    size_t order_pair;      /* order_dep: the pair of that other thread
+                               (== npairs: a thread with no partner) */
 } ttd_hunk_info;
 
 /* Why a hunk is timing-shaped (ttd_hunk_info.timing). */
@@ -819,6 +829,10 @@ typedef struct ttd_result {
                                    with two threads running, or a caught
                                    failure (1.8); NULL if none */
     size_t nraces;
+    const ttd_hunk_info *followed; /* the divergence that came first in the
+                                   bad run's time but follows the threads'
+                                   progress (order_dep), in hunks right
+                                   after the first; NULL if none (1.9) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

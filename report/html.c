@@ -748,6 +748,22 @@ static void value_section(hw *w)
 static void noise_note(hw *w, const ttd_divergence *d)
 {
     const ttd_result *r = w->r;
+    const ttd_hunk_info *f = r->followed;
+
+    if (f) {
+        raw(w, "<p class=\"note\" id=\"tt-followed\">Earlier in time, thread <code>");
+        esc(w, thread_name(&r->pairs[f->pair]));
+        raw(w, "</code> (bad #%u) went another way, holding a lock that ",
+            r->pairs[f->pair].bad.index);
+        if (f->order_pair < r->npairs) {
+            raw(w, "thread <code>");
+            esc(w, thread_name(&r->pairs[f->order_pair]));
+            raw(w, "</code> (bad #%u)", r->pairs[f->order_pair].bad.index);
+        } else
+            raw(w, "a thread with no partner");
+        raw(w, " had taken a different number of times by then: it follows how far "
+               "the threads had got, and nothing orders it before this one.</p>\n");
+    }
 
     if (d->build_artifact) {
         raw(w, "<p class=\"note noise\" id=\"tt-artifact\">This looks like an "

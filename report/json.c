@@ -917,6 +917,9 @@ static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
     k_bool(w, "expected", h->expected);
     k_bool(w, "timing", h->timing != 0);
     k_str(w, "timing_kind", ttd_timing_name(h->timing));
+    k_bool(w, "follows_progress", h->order_dep);
+    if (h->order_dep && h->order_pair < r->npairs)
+        k_u64(w, "progress_pair", h->order_pair);
     loop_counts(w, h);
     key(w, "good_first");
     event(w, h->good_first);

@@ -499,6 +499,30 @@ static void values_line(tw *w, const ttd_result *r)
     }
 }
 
+/* The divergence that came first in time but follows the threads'
+ * progress (order.c), in one line. */
+static void followed(tw *w, const ttd_result *r)
+{
+    const ttd_hunk_info *h = r->followed;
+
+    if (!h)
+        return;
+    const ttd_pair *p = &r->pairs[h->pair];
+    fputs("earlier in time: thread ", w->f);
+    safe(w, thread_name(p));
+    fprintf(w->f, " (bad #%u) went another way at ", p->bad.index);
+    ms(w, h->time_ns);
+    fputs(", holding a lock that ", w->f);
+    if (h->order_pair < r->npairs) {
+        fputs("thread ", w->f);
+        safe(w, thread_name(&r->pairs[h->order_pair]));
+        fprintf(w->f, " (bad #%u)", r->pairs[h->order_pair].bad.index);
+    } else
+        fputs("a thread with no partner", w->f);
+    fputs(" had taken a different number of times by then: it follows how far the"
+          " threads had got, and nothing orders it before this one\n", w->f);
+}
+
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     const ttd_pair *p = &r->pairs[d->pair];
@@ -516,6 +540,7 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     reps(w, &r->hunks[d->hunk]);
     on(w, RESET);
     putc('\n', w->f);
+    followed(w, r);
     if (d->lines) {
         fputs("deciding line: ", w->f);
         safe(w, d->lines->text);

@@ -1,0 +1,465 @@
+/*
+ * order.c - a first divergence that only follows how far the other
+ * threads had got. Stage 2 resolve of diff/STAGES (its header: resolve.h).
+ *
+ * The hunks are sorted by the bad run's time, so the first divergence is
+ * the first place any thread went another way. With threads that is not
+ * always where the runs began to differ: a main thread that reads a
+ * queue under its lock finds a job finished in the good run and not yet
+ * in the bad one, because the worker doing it was slower, and branches;
+ * the worker's own difference (the job failed) comes a few microseconds
+ * later in wall-clock time, yet nothing the main thread did reached it.
+ * Clock order between threads is an accident of the schedule; the order
+ * that means something is happens-before.
+ *
+ * So when the first divergence's thread held a lock at its split, or took
+ * one between its last common event and the split, and another thread
+ * had taken that lock a different number of times before it did in the
+ * two runs (the lock's earlier holders differ: what it read under the
+ * lock follows their progress), its split "follows the threads'
+ * progress". If another thread's first divergence does not (its thread
+ * held no such lock) and the first split does not happen before it (no
+ * unlock, signal, create or join after the split reaches that thread
+ * before its own split: the walk below taints threads and objects
+ * forward from the split), that divergence is independent of the first
+ * and is put first; the other is marked (ttd_hunk_info.order_dep) and
+ * stays in the list right after it. In values mode a thread's first
+ * difference can be a value on a common event (a call that returned
+ * another value) before its calls split: that point is used, so a worker
+ * whose job failed is judged where the failure showed, before the locks
+ * it took to report it. When both follow the progress, or the first
+ * reaches the second, or the runs have no SYNC_OP records, the clock
+ * order stands.
+ *
+ * Locks are matched across runs by their order of first use in the split
+ * thread (its events before the split are common to both runs); the
+ * other threads by their pairs. Cost: only when the first divergence is
+ * in a run with two or more diverging pairs: one walk of each thread of
+ * both runs up to the split, and one merged walk of the bad run from the
+ * split to the latest other divergence; nothing otherwise.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve.h"
+
+#define LOCKS_MAX 64            /* locks of a split thread followed */
+#define NEAR_MAX 8              /* other pairs' first divergences judged */
+#define OBJ_SLOTS 4096          /* objects the taint walk follows (hash) */
+
+/* One lock of the split thread. */
+typedef struct olock {
+    uint64_t addr;              /* the mutex */
+    uint64_t acq_ns;            /* the thread's last acquisition of it */
+    int held;                   /* 1: held at the split */
+} olock;
+
+/* A thread's locks at its split, numbered by first use (index + 1). */
+typedef struct oview {
+    olock l[LOCKS_MAX];
+    size_t n;
+} oview;
+
+/* Where a thread's first difference is, in one run. */
+typedef struct opoint {
+    uint32_t th;                /* the thread */
+    uint64_t from_ns;           /* its last common event before it */
+    uint64_t at_ns;             /* the difference */
+} opoint;
+
+/* The mutex ev acquires (a lock, a trylock that got it, the return of a
+ * condition wait: the mutex of the thread's last wait), else 0. */
+static uint64_t acquired(const ttf_event *ev, uint64_t waitmx)
+{
+    if (ev->kind != TTF_EV_SYNC_OP)
+        return 0;
+    if (ev->code == TTF_SOP_LOCK)
+        return ev->addr;
+    if (ev->code == TTF_SOP_TRYLOCK)
+        return ev->sync_arg == 0 ? ev->addr : 0;
+    return ev->code == TTF_SOP_WOKE ? waitmx : 0;
+}
+
+/* The mutex ev releases (an unlock, a condition wait's), else 0. */
+static uint64_t released(const ttf_event *ev)
+{
+    if (ev->kind != TTF_EV_SYNC_OP)
+        return 0;
+    if (ev->code == TTF_SOP_UNLOCK)
+        return ev->addr;
+    return ev->code == TTF_SOP_WAIT ? (uint64_t)ev->sync_arg : 0;
+}
+
+static olock *view_lock(oview *v, uint64_t addr, int add)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (v->l[i].addr == addr)
+            return &v->l[i];
+    if (!add || v->n == LOCKS_MAX)
+        return NULL;
+    v->l[v->n] = (olock){addr, 0, 0};
+    return &v->l[v->n++];
+}
+
+/* The locks of p's thread in trace t up to its difference. */
+static int view_of(const ttf_trace *t, const opoint *p, oview *v)
+{
+    ttf_iter *it;
+    ttf_event ev;
+    uint64_t waitmx = 0;
+    int rc;
+
+    v->n = 0;
+    if ((rc = ttf_iter_open(t, p->th, &it)) < 0)
+        return rc;
+    while ((rc = ttf_iter_next(it, &ev)) > 0) {
+        if (ev.time_ns > p->at_ns || (ev.time_ns == p->at_ns && ev.kind != TTF_EV_SYNC_OP))
+            break;
+        if (ev.kind != TTF_EV_SYNC_OP)
+            continue;
+        if (ev.code == TTF_SOP_WAIT)
+            waitmx = (uint64_t)ev.sync_arg;
+        uint64_t a = acquired(&ev, waitmx), r = released(&ev);
+        olock *l = a ? view_lock(v, a, 1) : NULL;
+        if (l) {
+            l->acq_ns = ev.time_ns;
+            l->held = 1;
+        }
+        if (r && (l = view_lock(v, r, 0)))
+            l->held = 0;
+    }
+    ttf_iter_close(it);
+    return rc < 0 ? rc : 0;
+}
+
+/* Lock l counts at p: held at the difference, or taken after the last
+ * common event. */
+static int counts_at(const olock *l, const opoint *p)
+{
+    return l->addr && (l->held || l->acq_ns > p->from_ns);
+}
+
+/* Acquisitions of mutex addr before `before` by every thread of run ri
+ * but self, added per pair into c[0..nip] (c[nip]: unpaired threads). */
+static int holders(ttd_diff *d, int ri, uint32_t self, uint64_t addr, uint64_t before,
+                   uint64_t *c)
+{
+    const ttf_trace *t = d->r[ri].t;
+
+    for (uint32_t x = 0; x < ttf_thread_count(t); x++) {
+        size_t slot = d->nip;
+        for (size_t k = 0; k < d->nip; k++)
+            if (d->ip[k].t[ri] == x)
+                slot = k;
+        if (x == self)
+            continue;
+        ttf_iter *it;
+        ttf_event ev;
+        uint64_t waitmx = 0;
+        int rc = ttf_iter_open(t, x, &it);
+        if (rc < 0)
+            return rc;
+        while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < before) {
+            if (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WAIT)
+                waitmx = (uint64_t)ev.sync_arg;
+            c[slot] += acquired(&ev, waitmx) == addr;
+        }
+        ttf_iter_close(it);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The pair whose thread had taken one of the locks that pair pi's thread
+ * held (or took) at its difference a different number of times before it
+ * did, in the two runs: nip for an unpaired thread, -1 for none, or a
+ * TT_E* code (< -1). */
+static int64_t depends(ttd_diff *d, size_t pi, const opoint pt[2])
+{
+    oview *v = malloc(2 * sizeof *v);
+    uint64_t *c = calloc(2 * (d->nip + 1), sizeof *c);
+    int64_t dep = -1;
+    int rc = v && c ? 0 : TT_ENOMEM;
+
+    for (int ri = 0; ri < 2 && rc >= 0; ri++)
+        rc = view_of(d->r[ri].t, &pt[ri], &v[ri]);
+    for (size_t i = 0; rc >= 0 && dep < 0 && i < (v ? v[1].n : 0); i++) {
+        const olock *b = &v[1].l[i], *g = i < v[0].n ? &v[0].l[i] : NULL;
+        if (!g || !counts_at(b, &pt[1]) || !counts_at(g, &pt[0]))
+            continue;
+        memset(c, 0, 2 * (d->nip + 1) * sizeof *c);
+        if ((rc = holders(d, TTD_GOOD, pt[0].th, g->addr, g->acq_ns, c)) < 0 ||
+            (rc = holders(d, TTD_BAD, pt[1].th, b->addr, b->acq_ns, c + d->nip + 1)) < 0)
+            break;
+        for (size_t k = 0; k <= d->nip && dep < 0; k++)
+            if (k != pi && c[k] != c[d->nip + 1 + k])
+                dep = (int64_t)k;
+    }
+    free(v);
+    free(c);
+    return rc < 0 ? rc : dep;
+}
+
+/* The time of key event idx of thread th in run ri; `none` if idx is past
+ * the thread's keys. */
+static int key_time(ttd_diff *d, int ri, uint32_t th, uint64_t idx, uint64_t none,
+                    uint64_t *out)
+{
+    ttd_event ev;
+    ttdi_req rq;
+    ttdi_pass_spec ps = {0};
+    int rc;
+
+    memset(&ev, 0, sizeof ev);
+    ev.time_ns = none;
+    ps.rq = &rq;
+    ps.stack_at = UINT64_MAX;
+    ttdi_add_req(ps.rq, &ps.nrq, idx, idx + 1, &ev);
+    rc = ttdi_run_pass(d, ri, th, &ps);
+    *out = ev.time_ns;
+    return rc;
+}
+
+/* Where hunk h's pair first differs, in both runs: its split, or in values
+ * mode a value on a common event before it. */
+static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
+{
+    const ttdi_ipair *p = &d->ip[h->pair];
+    const ttdi_vfound *f = &p->vf;
+    uint64_t at[2] = {h->good_time_ns, h->time_ns};
+    uint64_t idx[2] = {h->good_index, h->bad_index};
+    int rc = 0;
+
+    for (int ri = 0; ri < 2; ri++)
+        pt[ri].th = p->t[ri];
+    if (d->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
+        for (int ri = 0; ri < 2; ri++)
+            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns;
+        return 0;
+    }
+    for (int ri = 0; ri < 2 && rc >= 0; ri++) {
+        const ttf_thread *th = ttf_get_thread(d->r[ri].t, p->t[ri]);
+        pt[ri].at_ns = at[ri];
+        pt[ri].from_ns = th ? th->start_ns : 0;
+        if (idx[ri] > 0)
+            rc = key_time(d, ri, p->t[ri], idx[ri] - 1, pt[ri].from_ns, &pt[ri].from_ns);
+    }
+    return rc;
+}
+
+/* ---- the taint walk: what the split reaches in the bad run ------------ */
+
+typedef struct tslot {
+    uint64_t addr;              /* object, 0 = free */
+    uint64_t since;             /* released by a tainted thread since */
+} tslot;
+
+typedef struct taint {
+    tslot *obj;                 /* OBJ_SLOTS */
+    uint64_t *th;               /* per thread: tainted since, UINT64_MAX */
+    uint64_t *waitmx;           /* per thread: mutex of its last wait */
+    uint64_t *tid;              /* per thread: its pthread_t (from CREATE) */
+    size_t nt;
+} taint;
+
+static tslot *slot(taint *w, uint64_t addr, int add)
+{
+    size_t i = (size_t)((addr >> 4) * 0x9E3779B97F4A7C15ull >> 52) & (OBJ_SLOTS - 1);
+
+    for (size_t k = 0; k < OBJ_SLOTS; k++, i = (i + 1) & (OBJ_SLOTS - 1)) {
+        if (w->obj[i].addr == addr)
+            return &w->obj[i];
+        if (!w->obj[i].addr) {
+            if (!add)
+                return NULL;
+            w->obj[i] = (tslot){addr, UINT64_MAX};
+            return &w->obj[i];
+        }
+    }
+    return NULL;
+}
+
+static void mark(taint *w, uint64_t addr, uint64_t t)
+{
+    tslot *s = addr ? slot(w, addr, 1) : NULL;
+    if (s && t < s->since)
+        s->since = t;
+}
+
+/* Whether a tainted thread released object addr before t. */
+static int reached(taint *w, uint64_t addr, uint64_t t)
+{
+    const tslot *s = addr ? slot(w, addr, 0) : NULL;
+    return s && s->since <= t;
+}
+
+/* One sync operation of the merged walk. */
+static void tstep(taint *w, const ttf_event *ev)
+{
+    uint32_t x = ev->thread;
+    uint64_t t = ev->time_ns;
+
+    if (ev->code == TTF_SOP_CREATE && ev->sync_arg >= 0 && (size_t)ev->sync_arg < w->nt)
+        w->tid[ev->sync_arg] = ev->addr;
+    if (ev->code == TTF_SOP_WAIT)
+        w->waitmx[x] = (uint64_t)ev->sync_arg;
+    if (w->th[x] <= t) {
+        mark(w, released(ev), t);
+        if (ev->code == TTF_SOP_SIGNAL || ev->code == TTF_SOP_BROADCAST)
+            mark(w, ev->addr, t);
+        if (ev->code == TTF_SOP_CREATE && ev->sync_arg >= 0 && (size_t)ev->sync_arg < w->nt &&
+            w->th[ev->sync_arg] > t)
+            w->th[ev->sync_arg] = t;
+        return;
+    }
+    int in = reached(w, acquired(ev, w->waitmx[x]), t) ||
+             (ev->code == TTF_SOP_WOKE && reached(w, ev->addr, t));
+    for (size_t j = 0; ev->code == TTF_SOP_JOIN && j < w->nt; j++)
+        in |= w->tid[j] == ev->addr && w->th[j] <= t;
+    if (in)
+        w->th[x] = t;
+}
+
+/* Taint thread `from` of trace t at time `at` and carry it forward over
+ * the sync operations of all threads, merged by time, up to `until`:
+ * w->th[x] is when thread x was first reached. */
+static int taint_walk(const ttf_trace *t, uint32_t from, uint64_t at, uint64_t until, taint *w)
+{
+    size_t nt = w->nt;
+    ttf_iter **it = calloc(nt + 1, sizeof *it);
+    ttf_event *ev = calloc(nt + 1, sizeof *ev);
+    int *live = calloc(nt + 1, sizeof *live);
+    int rc = it && ev && live ? 0 : TT_ENOMEM;
+
+    for (size_t x = 0; x < nt; x++)
+        w->th[x] = UINT64_MAX;
+    w->th[from] = at;
+    for (uint32_t x = 0; x < nt && rc >= 0; x++) {
+        if ((rc = ttf_iter_open(t, x, &it[x])) < 0)
+            break;
+        while ((rc = ttf_iter_next(it[x], &ev[x])) > 0 && ev[x].time_ns < at) {
+            if (ev[x].kind == TTF_EV_SYNC_OP && ev[x].code == TTF_SOP_WAIT)
+                w->waitmx[x] = (uint64_t)ev[x].sync_arg;
+            if (ev[x].kind == TTF_EV_SYNC_OP && ev[x].code == TTF_SOP_CREATE)
+                tstep(w, &ev[x]);
+        }
+        live[x] = rc > 0;
+    }
+    while (rc >= 0) {
+        size_t m = nt;
+        for (size_t x = 0; x < nt; x++)
+            if (live[x] && ev[x].time_ns <= until && (m == nt || ev[x].time_ns < ev[m].time_ns))
+                m = x;
+        if (m == nt)
+            break;
+        if (ev[m].kind == TTF_EV_SYNC_OP)
+            tstep(w, &ev[m]);
+        rc = ttf_iter_next(it[m], &ev[m]);
+        live[m] = rc > 0;
+    }
+    for (size_t x = 0; it && x < nt; x++)
+        if (it[x])
+            ttf_iter_close(it[x]);
+    free(it);
+    free(ev);
+    free(live);
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- the first divergence ------------------------------------------------ */
+
+/* Candidates: the first divergence of each other pair (hunks sorted), at
+ * most NEAR_MAX, as indexes into r->hunks. */
+static size_t others(const ttd_result *r, size_t *k)
+{
+    size_t n = 0;
+
+    for (size_t i = 1; i < r->nhunks && n < NEAR_MAX; i++) {
+        const ttd_hunk_info *h = &r->hunks[i];
+        int seen = h->pair == r->hunks[0].pair;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = r->hunks[k[j]].pair == h->pair;
+        if (!h->expected && !h->timing && !seen)
+            k[n++] = i;
+    }
+    return n;
+}
+
+/* Among the candidates k[0..n), the first whose divergence is its own:
+ * not reached from the first split (w), not following the progress; its
+ * index in r->hunks, 0 for none, or a TT_E* code. */
+static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *w)
+{
+    for (size_t j = 0; j < n; j++) {
+        opoint pc[2];
+        const ttd_hunk_info *h = &d->res.hunks[k[j]];
+        int64_t rc = points(d, h, pc);
+        if (rc < 0)
+            return rc;
+        if (w->th[pc[1].th] <= pc[1].at_ns)
+            continue;           /* the first split may have led to it */
+        if ((rc = depends(d, h->pair, pc)) < -1)
+            return rc;
+        if (rc == -1)
+            return (int64_t)k[j];
+    }
+    return 0;
+}
+
+int ttdi_order_settle(ttd_diff *d)
+{
+    ttd_result *r = &d->res;
+    size_t k[NEAR_MAX];
+    opoint p0[2], pc[2];
+    int64_t rc;
+
+    if (r->nhunks < 2 || r->hunks[0].expected || r->hunks[0].timing ||
+        d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
+        !(ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
+        return 0;
+    size_t n = others(r, k);
+    if (!n)
+        return 0;
+    const ttd_hunk_info *h0 = &r->hunks[0];
+    if ((rc = points(d, h0, p0)) < 0)
+        return (int)rc;
+    uint64_t start = p0[1].at_ns;
+    if (p0[1].at_ns != h0->time_ns) {
+        /* the first difference is a value before the split: both count */
+        opoint sp[2] = {{p0[0].th, h0->good_time_ns, h0->good_time_ns},
+                        {p0[1].th, h0->time_ns, h0->time_ns}};
+        if ((rc = depends(d, h0->pair, sp)) < 0)
+            return rc < -1 ? (int)rc : 0;
+    }
+    int64_t dep = depends(d, h0->pair, p0);
+    if (dep < 0)
+        return dep < -1 ? (int)dep : 0;
+    uint64_t until = 0;
+    for (size_t j = 0; j < n; j++) {
+        if ((rc = points(d, &r->hunks[k[j]], pc)) < 0)
+            return (int)rc;
+        until = pc[1].at_ns > until ? pc[1].at_ns : until;
+    }
+    size_t nt = d->r[TTD_BAD].nt;
+    taint w = {calloc(OBJ_SLOTS, sizeof(tslot)), calloc(nt + 1, sizeof(uint64_t)),
+               calloc(nt + 1, sizeof(uint64_t)), calloc(nt + 1, sizeof(uint64_t)), nt};
+    rc = w.obj && w.th && w.waitmx && w.tid ? 0 : TT_ENOMEM;
+    if (rc >= 0)
+        rc = taint_walk(d->r[TTD_BAD].t, p0[1].th, start, until, &w);
+    if (rc >= 0)
+        rc = independent(d, k, n, &w);
+    free(w.obj);
+    free(w.th);
+    free(w.waitmx);
+    free(w.tid);
+    if (rc <= 0)
+        return (int)rc;
+    ttd_hunk_info first = r->hunks[rc], *hs = (ttd_hunk_info *)r->hunks;
+    memmove(hs + 1, hs, (size_t)rc * sizeof *hs);
+    hs[0] = first;
+    hs[1].order_dep = 1;
+    hs[1].order_pair = (size_t)dep;
+    r->followed = &hs[1];
+    return 0;
+}

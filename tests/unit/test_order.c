@@ -1,0 +1,218 @@
+/*
+ * test_order.c - the first divergence when one thread's difference only
+ * follows how far another had got (diff/order.c), on traces written with
+ * the format writer. The main thread reads a queue under mutex M; the
+ * decoder finishes its job under M. In the good run the decoder was
+ * quick (it took M before the main thread did), in the bad one slow, so
+ * the main thread's read went another way first in time (an extra call
+ * under M); the decoder's own difference (it calls fail instead of
+ * helper) comes later, before it takes M. That one heads the report and
+ * the main thread's is marked as following the progress; it does not
+ * when the main thread's split reached the decoder first (an unlock the
+ * decoder then locked), when the main thread held no lock, nor when the
+ * decoder's difference is under a lock whose holders differ too. The
+ * text, JSON and HTML reports say it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ttdiff.h"
+#include "ttreport.h"
+#include "diff_traces.h"
+#include "report_util.h"
+#include "tmpdir.h"
+
+#define MUTEX 0x5000u
+#define MUTEX2 0x5100u
+
+static const char *const names[] = {"main", "decoder"};
+
+static void op(dt *t, uint32_t th, int code, uint64_t obj)
+{
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_sync_op(t->w, th, t->now[th], code, obj, 0), 0);
+}
+
+static void run(dt *t, uint32_t th, const char *s)
+{
+    assert_int_equal(dt_run(t, th, s), 0);
+}
+
+static char *path_of(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    char *p = buf[k++ % 4];
+    snprintf(p, 512, "%s/%s", tu_tmpdir, name);
+    return p;
+}
+
+enum shape {
+    PLAIN,          /* as described above */
+    REACHED,        /* the decoder takes M after the main thread's split,
+                       before its own */
+    NO_LOCK,        /* the main thread's read holds no lock */
+    DEC_LOCKED      /* the decoder's split is under a second mutex the
+                       main thread took in the bad run only (before its
+                       own split) */
+};
+
+/* The main thread: main{ [lock M] parse{ [lex{}] } [unlock M] check{} }
+ * with the read at 1200 (threads start at 1000); lex only in the bad run. */
+static void main_thread(dt *t, int bad, enum shape s)
+{
+    run(t, 0, "@1010 main{ @1200");
+    if (s == DEC_LOCKED && bad) {       /* before its split: not reached */
+        op(t, 0, TTF_SOP_LOCK, MUTEX2);
+        op(t, 0, TTF_SOP_UNLOCK, MUTEX2);
+    }
+    if (s != NO_LOCK)
+        op(t, 0, TTF_SOP_LOCK, MUTEX);              /* 210 */
+    run(t, 0, bad ? "parse{ lex{} }" : "parse{ }"); /* 220.. */
+    if (s != NO_LOCK)
+        op(t, 0, TTF_SOP_UNLOCK, MUTEX);
+    run(t, 0, "check{} }");
+}
+
+/* The decoder: work{ check{} helper{} (good) | fail{} (bad) } with M
+ * taken at 1030 in the good run (before the main thread's read), at 300
+ * in the bad one (after its own split at ~1260). */
+static void decoder(dt *t, int bad, enum shape s)
+{
+    run(t, 1, "@1020 work{");
+    if (!bad) {
+        op(t, 1, TTF_SOP_LOCK, MUTEX);
+        op(t, 1, TTF_SOP_UNLOCK, MUTEX);
+        run(t, 1, "@1220 check{}");
+    } else if (s == REACHED) {
+        run(t, 1, "@1265");
+        op(t, 1, TTF_SOP_LOCK, MUTEX);              /* after main's unlock */
+        op(t, 1, TTF_SOP_UNLOCK, MUTEX);
+        run(t, 1, "check{}");
+    } else {
+        run(t, 1, "@1230 check{}");
+    }
+    if (s == DEC_LOCKED) {
+        op(t, 1, TTF_SOP_LOCK, MUTEX2);
+        run(t, 1, bad ? "fail{}" : "helper{}");
+        op(t, 1, TTF_SOP_UNLOCK, MUTEX2);
+    } else {
+        run(t, 1, bad ? "fail{}" : "helper{}");
+    }
+    if (bad && s != REACHED) {
+        run(t, 1, "@1300");
+        op(t, 1, TTF_SOP_LOCK, MUTEX);
+        op(t, 1, TTF_SOP_UNLOCK, MUTEX);
+    }
+    run(t, 1, "}");
+}
+
+static void write_run(const char *name, int bad, enum shape s)
+{
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, names, 2), 0);
+    main_thread(&t, bad, s);
+    decoder(&t, bad, s);
+    assert_int_equal(ttf_writer_close(t.w, 0), 0);
+}
+
+/* The bad-run thread of the first divergence, and whether one was put
+ * before a hunk that came earlier (followed). */
+static uint32_t first_thread(enum shape s, const ttd_hunk_info **followed, ttd_diff **d)
+{
+    ttd_options o;
+
+    write_run("g.trc", 0, s);
+    write_run("b.trc", 1, s);
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, d, NULL), 0);
+    const ttd_result *r = ttd_get_result(*d);
+    assert_true(r->diverged);
+    assert_non_null(r->first);
+    *followed = r->followed;
+    return r->pairs[r->first->pair].bad.index;
+}
+
+static void test_independent_first(void **state)
+{
+    const ttd_hunk_info *f;
+    ttd_diff *d;
+    (void)state;
+
+    assert_int_equal(first_thread(PLAIN, &f, &d), 1);  /* the decoder */
+    const ttd_result *r = ttd_get_result(d);
+    assert_non_null(f);
+    assert_ptr_equal(f, &r->hunks[1]);
+    assert_true(f->order_dep);
+    assert_int_equal(r->pairs[f->pair].bad.index, 0);  /* main's, marked */
+    assert_int_equal(r->pairs[f->order_pair].bad.index, 1);
+    assert_true(f->time_ns < r->hunks[0].time_ns);     /* it came first in time */
+    assert_false(r->hunks[0].order_dep);
+    /* said in words in every report */
+    ttr_options o;
+    ttr_options_init(&o);
+    char *text = tu_report(d, ttr_text, &o, NULL);
+    assert_non_null(strstr(text, "earlier in time: thread main (bad #0) went another way"));
+    assert_non_null(strstr(text, "holding a lock that thread decoder (bad #1)"));
+    char *json = tu_report(d, ttr_json, &o, NULL);
+    assert_non_null(strstr(json, "\"follows_progress\": true"));
+    assert_non_null(strstr(json, "\"progress_pair\": 1"));
+    char *html = tu_report(d, ttr_html, &o, NULL);
+    assert_non_null(strstr(html, "id=\"tt-followed\""));
+    free(text);
+    free(json);
+    free(html);
+    ttd_free(d);
+}
+
+static void test_reached_keeps_time(void **state)
+{
+    const ttd_hunk_info *f;
+    ttd_diff *d;
+    (void)state;
+
+    assert_int_equal(first_thread(REACHED, &f, &d), 0);
+    assert_null(f);
+    ttd_free(d);
+}
+
+static void test_no_lock_keeps_time(void **state)
+{
+    const ttd_hunk_info *f;
+    ttd_diff *d;
+    (void)state;
+
+    assert_int_equal(first_thread(NO_LOCK, &f, &d), 0);
+    assert_null(f);
+    ttd_free(d);
+}
+
+static void test_both_follow_keeps_time(void **state)
+{
+    const ttd_hunk_info *f;
+    ttd_diff *d;
+    (void)state;
+
+    assert_int_equal(first_thread(DEC_LOCKED, &f, &d), 0);
+    assert_null(f);
+    ttd_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_independent_first),
+        cmocka_unit_test(test_reached_keeps_time),
+        cmocka_unit_test(test_no_lock_keeps_time),
+        cmocka_unit_test(test_both_follow_keeps_time),
+    };
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
+}
