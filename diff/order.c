@@ -27,7 +27,10 @@
  * difference can be a value on a common event (a call that returned
  * another value) before its calls split: that point is used, so a worker
  * whose job failed is judged where the failure showed, before the locks
- * it took to report it. When both follow the progress, or the first
+ * it took to report it. Between two builds, a divergence whose innermost
+ * frame is a function whose machine code changed (codediff.c) is its own
+ * whatever reached it, and the first is never put back when its own
+ * frame changed. When both follow the progress, or the first
  * reaches the second, or the runs have no SYNC_OP records, the clock
  * order stands.
  *
@@ -41,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "resolve.h"
 
 #define LOCKS_MAX 64            /* locks of a split thread followed */
@@ -386,10 +390,38 @@ static size_t others(const ttd_result *r, size_t *k)
     return n;
 }
 
+/* 1 if the innermost frame at hunk h's split in the bad run is a
+ * function whose code changed between the two builds, else 0 (or a TT_E*
+ * code). */
+static int frame_changed(ttd_diff *d, const ttd_hunk_info *h)
+{
+    ttdi_pass_spec ps = {0};
+    int rc;
+
+    if (!d->cd || !ttdi_codediff_count(d->cd))
+        return 0;
+    ps.stack_at = h->bad_index;
+    if ((rc = ttdi_run_pass(d, TTD_BAD, d->ip[h->pair].t[1], &ps)) < 0 || !ps.nstack) {
+        free(ps.stack);
+        return rc < 0 ? rc : 0;
+    }
+    const ttdi_frame_id *f = &ps.stack[ps.nstack - 1];
+    ttf_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = f->addr;
+    ev.time_ns = f->time_ns;
+    const char *name = f->addr ? ttdi_norm_func(&d->r[TTD_BAD].norm, &ev) : NULL;
+    rc = name && ttdi_codediff_changed(d->cd, name) == 1;
+    free(ps.stack);
+    return rc;
+}
+
 /* Among the candidates k[0..n), the first whose divergence is its own:
- * not reached from the first split (w), not following the progress; its
- * index in r->hunks, 0 for none, or a TT_E* code. */
-static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *w)
+ * in code that changed between the builds (the strongest clue there is),
+ * or neither reached from the first split (w) nor following the
+ * progress; its index in r->hunks, 0 for none, or a TT_E* code. */
+static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *w, int *why)
 {
     for (size_t j = 0; j < n; j++) {
         opoint pc[2];
@@ -397,6 +429,10 @@ static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *
         int64_t rc = points(d, h, pc);
         if (rc < 0)
             return rc;
+        *why = TTD_ORDER_CHANGED;
+        if ((rc = frame_changed(d, h)) != 0)
+            return rc < 0 ? rc : (int64_t)k[j];
+        *why = TTD_ORDER_UNORDERED;
         if (w->th[pc[1].th] <= pc[1].at_ns)
             continue;           /* the first split may have led to it */
         if ((rc = depends(d, h->pair, pc)) < -1)
@@ -422,6 +458,8 @@ int ttdi_order_settle(ttd_diff *d)
     if (!n)
         return 0;
     const ttd_hunk_info *h0 = &r->hunks[0];
+    if ((rc = frame_changed(d, h0)) != 0)
+        return rc < 0 ? (int)rc : 0;    /* its own code changed: its own */
     if ((rc = points(d, h0, p0)) < 0)
         return (int)rc;
     uint64_t start = p0[1].at_ns;
@@ -436,6 +474,7 @@ int ttdi_order_settle(ttd_diff *d)
     if (dep < 0)
         return dep < -1 ? (int)dep : 0;
     uint64_t until = 0;
+    int why = 0;
     for (size_t j = 0; j < n; j++) {
         if ((rc = points(d, &r->hunks[k[j]], pc)) < 0)
             return (int)rc;
@@ -448,7 +487,7 @@ int ttdi_order_settle(ttd_diff *d)
     if (rc >= 0)
         rc = taint_walk(d->r[TTD_BAD].t, p0[1].th, start, until, &w);
     if (rc >= 0)
-        rc = independent(d, k, n, &w);
+        rc = independent(d, k, n, &w, &why);
     free(w.obj);
     free(w.th);
     free(w.waitmx);
@@ -458,7 +497,7 @@ int ttdi_order_settle(ttd_diff *d)
     ttd_hunk_info first = r->hunks[rc], *hs = (ttd_hunk_info *)r->hunks;
     memmove(hs + 1, hs, (size_t)rc * sizeof *hs);
     hs[0] = first;
-    hs[1].order_dep = 1;
+    hs[1].order_dep = why;
     hs[1].order_pair = (size_t)dep;
     r->followed = &hs[1];
     return 0;

@@ -513,17 +513,26 @@ typedef struct ttd_hunk_info {
                                The ranges are then the extra iterations. */
     int timing;             /* TTD_TIMING_*: the hunk is timing-shaped, not a
                                divergence (1.8) */
-    int order_dep;          /* 1: it came first in the bad run's time, but
-                               its thread held a lock (or took one just
-                               before) that another thread had taken a
-                               different number of times by then in the two
-                               runs: it follows how far the threads had got,
-                               and the first divergence, another thread's
-                               own that it did not reach, was put before it
+    int order_dep;          /* TTD_ORDER_*, 0 if none: it came first in the
+                               bad run's time, but its thread held a lock (or
+                               took one just before) that another thread had
+                               taken a different number of times by then in
+                               the two runs: it follows how far the threads
+                               had got, and the first divergence, another
+                               thread's own, was put before it
                                (ttd_result.followed; 1.9) */
     size_t order_pair;      /* order_dep: the pair of that other thread
                                (== npairs: a thread with no partner) */
 } ttd_hunk_info;
+
+/* Why a divergence that followed the threads' progress was put after
+ * another thread's own (ttd_hunk_info.order_dep). */
+enum ttd_order {
+    TTD_ORDER_UNORDERED = 1, /* nothing it did after its split reached the
+                                other thread before that one's split */
+    TTD_ORDER_CHANGED        /* the other split's innermost frame is code
+                                that changed between the two builds */
+};
 
 /* Why a hunk is timing-shaped (ttd_hunk_info.timing). */
 enum ttd_timing {

@@ -762,7 +762,9 @@ static void noise_note(hw *w, const ttd_divergence *d)
         } else
             raw(w, "a thread with no partner");
         raw(w, " had taken a different number of times by then: it follows how far "
-               "the threads had got, and nothing orders it before this one.</p>\n");
+               "the threads had got, and %s.</p>\n", f->order_dep == TTD_ORDER_CHANGED
+               ? "this one is in code that changed between the builds"
+               : "nothing orders it before this one");
     }
 
     if (d->build_artifact) {

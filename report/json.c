@@ -917,9 +917,12 @@ static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
     k_bool(w, "expected", h->expected);
     k_bool(w, "timing", h->timing != 0);
     k_str(w, "timing_kind", ttd_timing_name(h->timing));
-    k_bool(w, "follows_progress", h->order_dep);
+    k_bool(w, "follows_progress", h->order_dep != 0);
     if (h->order_dep && h->order_pair < r->npairs)
         k_u64(w, "progress_pair", h->order_pair);
+    if (h->order_dep)
+        k_str(w, "first_because", h->order_dep == TTD_ORDER_CHANGED ? "code_changed"
+                                                                     : "unordered");
     loop_counts(w, h);
     key(w, "good_first");
     event(w, h->good_first);

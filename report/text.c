@@ -519,8 +519,11 @@ static void followed(tw *w, const ttd_result *r)
         fprintf(w->f, " (bad #%u)", r->pairs[h->order_pair].bad.index);
     } else
         fputs("a thread with no partner", w->f);
-    fputs(" had taken a different number of times by then: it follows how far the"
-          " threads had got, and nothing orders it before this one\n", w->f);
+    fputs(h->order_dep == TTD_ORDER_CHANGED
+              ? " had taken a different number of times by then: it follows how far the"
+                " threads had got, and this one is in code that changed between the builds\n"
+              : " had taken a different number of times by then: it follows how far the"
+                " threads had got, and nothing orders it before this one\n", w->f);
 }
 
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)

@@ -2,7 +2,9 @@
 # ttdiff's explain stage (issue 20) on fixture programs, in both modes:
 # an argument computed four frames up (why_argchain), a worker thread's
 # error that makes the main thread take another path (why_worker), a
-# program that makes the same calls and exits 1 (why_exit); the cause
+# program that makes the same calls and exits 1 (why_exit), a main
+# thread's first split that only follows a slow worker's progress while
+# the worker's own check failed (why_progress); the cause
 # chain and the suspects' evidence in text, JSON and HTML (rendered in
 # headless Chromium when there is one); and two identical runs of
 # deterministic programs in values mode give exit 0, clocks and heap
@@ -72,6 +74,35 @@ s = f['suspects'][0]
 assert s['function'] == 'fetch' and s['pair'] == 1, s
 k = [e['kind'] for e in s['evidence']]
 assert 'earlier_in_other_thread' in k and 'error_appears' in k, k
+"
+fi
+
+# --- a first split that only follows the worker's progress (order.c): the
+# main thread finds the slow worker's job pending under the queue lock at
+# 50 ms; the worker's own failing check, at 300 ms, heads the report
+pair why_progress "7 0" "13 300"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+has '^first divergence: thread worker (good #1, bad #1)' "$T/out"
+has '^earlier in time: thread main (bad #0) went another way at [0-9.]* ms, holding a lock that thread worker (bad #1) had taken a different number of times by then: it follows how far the threads had got, and nothing orders it before this one' "$T/out"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" "
+h = d['hunks']
+assert d['first_divergence']['thread']['bad'] == 1 and h[0]['bad_thread'] == 1, h[0]
+assert not h[0]['follows_progress']
+m = [x for x in h if x['follows_progress']]
+assert len(m) == 1 and m[0]['bad_thread'] == 0 and m[0]['time_ns'] < h[0]['time_ns'], m
+assert m[0]['first_because'] == 'unordered' and m[0]['progress_pair'] == 1, m
+"
+run 1 --format html -o "$T/progress.html" "$T/g.trc" "$T/b.trc"
+has 'id="tt-followed">Earlier in time, thread <code>main</code> (bad #0) went another way' "$T/progress.html"
+run 1 --color never --thread 0 "$T/g.trc" "$T/b.trc"    # alone, main's split is the first
+has '^first divergence: thread main (good #0, bad #0)' "$T/out"
+if [ $VALUES = 1 ]; then
+    pair pg/why_progress "7 0" "13 300"
+    run 1 --format json "$T/g.trc" "$T/b.trc"
+    json "$T/out" "
+f = d['first_divergence']
+assert f['thread']['bad'] == 1 and f['suspects'][0]['function'] == 'check_block', f['suspects'][0]
 "
 fi
 
