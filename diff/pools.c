@@ -218,7 +218,7 @@ static int children(const ttdi_tree *t, size_t nd, uint64_t r, int keep, uint32_
         uint64_t r0 = raw;
         raw += cn->len;
         if (keep && hit(rg, r0, raw) &&
-            ivec_push(iv, (ttdi_item){cn->hash, r0, raw, 0, 0, parent}) < 0)
+            ivec_push(iv, (ttdi_item){cn->hash, r0, raw, 0, 0, parent, cn->key}) < 0)
             return TT_ENOMEM;
     }
     lr[1] = raw;
@@ -628,36 +628,117 @@ static int second_look(const ttdi_ipair *p, size_t L, uint8_t *keep)
     return 0;
 }
 
+/* Is key among keys[0..n) (sorted)? */
+static int key_in(const uint64_t *keys, size_t n, uint64_t key)
+{
+    size_t a = 0, z = n;
+
+    while (a < z) {
+        size_t m = a + (z - a) / 2;
+        if (keys[m] < key)
+            a = m + 1;
+        else
+            z = m;
+    }
+    return a < n && keys[a] == key;
+}
+
+/* Mark the good-run items hunk h touches whose group has surplus left and
+ * whose function is none of the bad-only items' (keys[0..n)). */
+static void claim_other(ttdi_ipair *p, size_t L, const ttdi_hunk *h, uint64_t *sur,
+                        const uint64_t *keys, size_t n)
+{
+    size_t i0, i1;
+
+    touched(&p->lv[0][L], h->a0, h->a1, &i0, &i1);
+    for (size_t i = i0; i < i1; i++) {
+        ttdi_item *it = &p->lv[0][L].items[i];
+        if (!(it->state & 1) && sur[2 * it->grp] && !key_in(keys, n, it->key)) {
+            sur[2 * it->grp]--;
+            it->state |= 1;
+        }
+    }
+}
+
 /* One pass of settle_hunks over pair p's hunks inside the loop: 0 claims
- * the bad items, 1 the good items of hunks that hold a bad one, 2 all. */
-static void claim_pass(ttdi_ipair *p, size_t L, uint64_t *sur, int pass)
+ * the bad items, 1 the good items of hunks that hold a bad one, 2 all, 3
+ * the good items of functions the bad run did no item of its own of. */
+static void claim_pass(ttdi_ipair *p, size_t L, uint64_t *sur, int pass, const uint64_t *keys,
+                       size_t nkeys)
 {
     for (size_t j = 0; j < p->nh; j++) {
         if (!inside(p, &p->h[j], L))
             continue;
         if (pass == 0)
             claim(p, L, &p->h[j], 1, sur);
+        else if (pass == 3)
+            claim_other(p, L, &p->h[j], sur, keys, nkeys);
         else if (pass == 2 || claim(p, L, &p->h[j], 1, sur))
             claim(p, L, &p->h[j], 0, sur);
     }
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The functions (ENTER keys) of the items the bad run alone did in pool
+ * k (groups with a bad-only surplus in cnt), sorted, into *out (malloc'd);
+ * their count, or TT_ENOMEM. */
+static long bad_only_keys(const ttd_diff *d, size_t k, const uint64_t *cnt, uint64_t **out)
+{
+    size_t L = d->pools[k].level, n = 0, cap = 0;
+
+    for (size_t i = 0; i < d->nip; i++)
+        if (in_pool(d, &d->ip[i], k))
+            cap += d->ip[i].lv[1][L].n;
+    uint64_t *v = malloc((cap + 1) * sizeof *v);
+    if (!v)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < d->nip; i++) {
+        if (!in_pool(d, &d->ip[i], k))
+            continue;
+        const ttdi_level *lv = &d->ip[i].lv[1][L];
+        for (size_t j = 0; j < lv->n; j++)
+            if (cnt[2 * lv->items[j].grp + 1])
+                v[n++] = lv->items[j].key;
+    }
+    qsort(v, n, sizeof *v, cmp_u64);
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++)
+        if (!m || v[m - 1] != v[j])
+            v[m++] = v[j];
+    *out = v;
+    return (long)m;
+}
+
 /* Which hunks of the pool's pairs touch a surplus item: bad-only items
  * first, then the good-only ones of hunks that hold a bad-only item (the
- * item the bad run did instead); the other good-only items only when the
- * bad run did nothing the good one did not (it did less). Hunks that
- * touch none are dropped. */
+ * item the bad run did instead); the other good-only items when the bad
+ * run did nothing the good one did not (it did less), or when the bad run
+ * did no item of their function of its own: an item the bad run did
+ * instead is one of the same function (the job that took its error
+ * path), so an extra wait in the bad run does not hide a job's missing
+ * call (xz's worker: lzma_free, good run only, beside one more
+ * mythread_cond_wait in the bad run). Hunks that touch none are dropped. */
 static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, long groups)
 {
-    uint64_t bad_only = 0;
+    uint64_t bad_only = 0, *keys = NULL;
     size_t L = d->pools[k].level;
+    long nkeys = 0;
 
     for (long g = 0; g < groups; g++)
         bad_only += sur[2 * g + 1];
-    for (int pass = 0; pass < (bad_only ? 2 : 3); pass++)
+    if (bad_only && (nkeys = bad_only_keys(d, k, cnt, &keys)) < 0)
+        return TT_ENOMEM;
+    for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < d->nip; i++)
             if (in_pool(d, &d->ip[i], k))
-                claim_pass(&d->ip[i], L, sur, pass);
+                claim_pass(&d->ip[i], L, sur, pass == 2 && bad_only ? 3 : pass, keys,
+                           (size_t)nkeys);
+    free(keys);
     if (sub_surplus(d, k, cnt) < 0)
         return TT_ENOMEM;
     for (size_t i = 0; i < d->nip; i++) {

@@ -22,6 +22,7 @@ typedef struct ttdi_item {
     uint32_t grp;           /* pools.c: its hash group in the pool */
     uint8_t state;          /* pools.c: 1 differing (only one run did it) */
     uint32_t parent;        /* a sub-item: the item it is a child of */
+    uint64_t key;           /* its call's ENTER key (a leaf's key) */
 } ttdi_item;
 
 /* One level on a pool thread's way down to its worker loop: a call and

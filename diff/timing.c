@@ -382,10 +382,12 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
  * iteration of a wait loop that the other run did not need (check, wait,
  * check again: zstd's AIO_ReadPool_numReadsInFlight and the re-check
  * after the condition wait). A call and then the wait with nothing after
- * it is not one (a worker that skipped a call before it waited). */
+ * it is not one (a worker that skipped a call before it waited); a wait
+ * alone is (calls named like a wait that blocked inside and made no call:
+ * xz's worker waiting for its first input in one run, its check inline). */
 static int wait_loop(const cand *c)
 {
-    int repeats = 0;
+    int repeats = 0, waits_only = c->blocked > 0;
 
     if (c->many || !c->nk)
         return 0;
@@ -394,8 +396,9 @@ static int wait_loop(const cand *c)
         if (!rep && (c->k[i].inner || !c->blocked))
             return 0;
         repeats |= rep;
+        waits_only &= c->k[i].waits && !c->k[i].inner;
     }
-    if (!repeats && !c->between)
+    if (!repeats && !c->between && !waits_only)
         return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;
 }

@@ -22,11 +22,12 @@ DT_NOINLINE int dt_fail(void) { return 105; }
 DT_NOINLINE int dt_work(void) { return 106; }
 DT_NOINLINE int dt_log(void) { return 107; }
 DT_NOINLINE int dt_helper(void) { return 108; }
+DT_NOINLINE int dt_wait(void) { return 109; }
 
 const struct dt_fn dt_fns[DT_NFNS] = {
     {"main", dt_main}, {"parse", dt_parse}, {"lex", dt_lex},
     {"check", dt_check}, {"fail", dt_fail}, {"work", dt_work},
-    {"log", dt_log}, {"helper", dt_helper},
+    {"log", dt_log}, {"helper", dt_helper}, {"wait", dt_wait},
 };
 
 static int dt_first_object(struct dl_phdr_info *info, size_t size, void *data)

@@ -25,9 +25,10 @@ int dt_fail(void);
 int dt_work(void);
 int dt_log(void);
 int dt_helper(void);
+int dt_wait(void);
 
 /* Script names and the functions they stand for. */
-#define DT_NFNS 8
+#define DT_NFNS 9
 extern const struct dt_fn {
     const char *name;       /* as written in scripts */
     int (*fn)(void);        /* the function whose address is traced */

@@ -8,6 +8,8 @@
  * (timing, not a divergence) against one that ran more times without
  * (a divergence), a worker that took no item (still in the pool), a
  * wait loop that ran once in one run only (check, wait, check: timing),
+ * a wait alone (timing) that does not hide a pool item of another
+ * function the bad run left out,
  * an attempt that one run made again later (retried), and a call that
  * moved to another thread (moved work).
  */
@@ -37,10 +39,10 @@ static char *next_path(char *buf, size_t len)
 static void surplus_of_items(void **state)
 {
     (void)state;
-    ttdi_item g[5] = {{1, 0, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0},
-                      {3, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0}};
-    ttdi_item b[4] = {{3, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 0},
-                      {3, 0, 0, 0, 0, 0}};
+    ttdi_item g[5] = {{1, 0, 0, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0, 0},
+                      {3, 0, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0, 0}};
+    ttdi_item b[4] = {{3, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 0, 0},
+                      {3, 0, 0, 0, 0, 0, 0}};
     ttdi_item *gp[5], *bp[4];
     uint64_t *sur;
 
@@ -369,6 +371,62 @@ static void wait_once_is_timing(void **state)
     ttd_free(d);
 }
 
+/* A wait alone: one run waited once more (a call named like a wait that
+ * blocked inside and made no call: xz's worker waiting for its first
+ * input, its check inline): timing. The same call not blocking is a
+ * divergence. */
+static void wait_alone_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    wait_between(pg, sizeof pg, "work{ check{} lex{} }", NULL);
+    wait_between(pb, sizeof pb, "work{ check{} wait{", "} lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    ttd_free(d);
+    two_threads(pb, sizeof pb, "main{ parse{} }", "work{ check{} wait{} lex{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
+/* A pool whose bad run waited once more in one worker (a wait item, bad
+ * run only) and left out another function's item (helper, good run
+ * only): the missing helper is still a divergence (an item the bad run
+ * did instead would be one of its own function), the wait is timing. */
+static void pool_wait_keeps_missing_item(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+    dt t;
+
+    pool_run(pg, sizeof pg, GOOD);
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, NAMES, 4), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ }"), 0);
+    assert_int_equal(dt_run(&t, 1, "work{ wait{"), 0);
+    t.now[1] += 10;
+    assert_int_equal(ttf_write_sync_op(t.w, 1, t.now[1], TTF_SOP_WAIT, 0x1000, 0x2000), 0);
+    t.now[1] += 150000;
+    assert_int_equal(ttf_write_sync_op(t.w, 1, t.now[1], TTF_SOP_WOKE, 0x1000, 0), 0);
+    assert_int_equal(dt_run(&t, 1, "} check{} parse{lex{}} check{} check{} }"), 0);
+    assert_int_equal(dt_run(&t, 2, GOOD[1]), 0);
+    assert_int_equal(dt_run(&t, 3, GOOD[2]), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->hunks_total, 1);
+    assert_non_null(r->hunks[0].good_first);
+    assert_string_equal(r->hunks[0].good_first->name, "dt_helper");
+    assert_int_equal(r->timing_total, 1);
+    ttd_free(d);
+}
+
 /* A try-add that did its work (helper) at once in the good run and found
  * the queue full in the bad one, which tried again on the next round of
  * its loop and did the same work then: check{ lex{} helper{} } is the
@@ -445,6 +503,8 @@ int main(void)
         cmocka_unit_test(poll_loop_is_timing),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
+        cmocka_unit_test(wait_alone_is_timing),
+        cmocka_unit_test(pool_wait_keeps_missing_item),
         cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
     };
