@@ -82,7 +82,8 @@ const char *ttd_timing_name(int timing)
 {
     return timing == TTD_TIMING_WAIT ? "wait_loop"
          : timing == TTD_TIMING_MOVED ? "moved"
-         : timing == TTD_TIMING_RETRY ? "retry" : NULL;
+         : timing == TTD_TIMING_RETRY ? "retry"
+         : timing == TTD_TIMING_PROGRESS ? "progress" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)
@@ -442,14 +443,15 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         rc = ttdi_timing_mark(d);
     if (rc < 0)
         return rc;
-    if ((rc = ttdi_resolve(d)) < 0 || (rc = ttdi_order_settle(d)) < 0 ||
-        (rc = value_first(d)) < 0)
+    if ((rc = ttdi_resolve(d)) < 0 || (rc = ttdi_order_settle(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         ttdi_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
         if ((rc = ttdi_notices(d, ri)) < 0 || (rc = ttdi_find_crash(d, ri)) < 0)
             return rc;
     }
+    if ((rc = ttdi_order_progress(d)) < 0 || (rc = value_first(d)) < 0)
+        return rc;
     d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
     d->res.options = d->o;
     if (!d->o.nbaselines && d->res.diverged &&

@@ -246,6 +246,11 @@ static int pools_result(ttd_diff *d, ttd_pair *pairs)
     return 0;
 }
 
+void ttdi_hunks_sort(ttd_diff *d)
+{
+    qsort((ttd_hunk_info *)d->res.hunks, d->res.nhunks, sizeof *d->res.hunks, hunk_cmp);
+}
+
 int ttdi_resolve(ttd_diff *d)
 {
     size_t m = 0, maxh = 0;

@@ -34,6 +34,17 @@
  * reaches the second, or the runs have no SYNC_OP records, the clock
  * order stands.
  *
+ * The same test says when two runs that ended alike differ only by the
+ * threads' progress (ttdi_order_progress): both closed with one exit
+ * status, no crash, no failure known, and every pair that diverged went
+ * another way first following the progress (a worker that created a
+ * compression context because none was free yet, where the other run
+ * reused one): all their hunks, the consequences in those threads
+ * included (the fresh context's first use), are timing-shaped
+ * (TTD_TIMING_PROGRESS), not divergences. One pair whose first split is
+ * its own keeps every hunk a divergence; runs that ended otherwise keep
+ * them all too (the failure is what the user is after).
+ *
  * Locks are matched across runs by their order of first use in the split
  * thread (its events before the split are common to both runs); the
  * other threads by their pairs. Cost: only when the first divergence is
@@ -500,5 +511,63 @@ int ttdi_order_settle(ttd_diff *d)
     hs[1].order_dep = why;
     hs[1].order_pair = (size_t)dep;
     r->followed = &hs[1];
+    return 0;
+}
+
+/* ---- runs that ended alike ------------------------------------------------ */
+
+/* 1 when both runs ended by themselves with one exit status (no crash, no
+ * failure known), with the same threads paired. */
+static int ended_alike(const ttd_diff *d)
+{
+    const ttd_run_info *g = &d->res.runs[TTD_GOOD], *b = &d->res.runs[TTD_BAD];
+
+    return g->closed && b->closed && !g->crash && !b->crash &&
+           g->exit_status == b->exit_status && !d->o.bad_failed && !d->res.nunpaired;
+}
+
+int ttdi_order_progress(ttd_diff *d)
+{
+    ttd_result *r = &d->res;
+    ttd_hunk_info *hs = (ttd_hunk_info *)r->hunks;
+    size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
+
+    if (!r->hunks_total || !ndiv || !ended_alike(d) || d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
+        !(ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
+        return 0;
+    uint8_t *seen = calloc(d->nip + 1, 1);
+    if (!seen)
+        return TT_ENOMEM;
+    int64_t rc = 0;
+    int own = 0;
+    for (size_t i = 0; i < ndiv && rc >= 0 && !own; i++) {
+        opoint pt[2];
+        if (seen[hs[i].pair])
+            continue;           /* the pair's first divergence decides */
+        seen[hs[i].pair] = 1;
+        if ((rc = points(d, &hs[i], pt)) >= 0 && (rc = depends(d, hs[i].pair, pt)) == -1)
+            own = 1;            /* a thread that went its own way: a divergence */
+    }
+    free(seen);
+    if (rc < -1 || (rc < 0 && rc != -1))
+        return (int)rc;
+    if (own)
+        return 0;
+    for (size_t i = 0; i < ndiv; i++) {
+        hs[i].timing = TTD_TIMING_PROGRESS;
+        hs[i].order_dep = 0;
+    }
+    for (size_t i = 0; i < r->npairs; i++) {
+        ttd_pair *p = (ttd_pair *)&r->pairs[i];
+        p->timing += p->hunks;
+        p->hunks = 0;
+        p->first_time_ns = 0;
+    }
+    r->timing_total += r->hunks_total;
+    r->hunks_total = 0;
+    r->ntiming += ndiv;
+    r->followed = NULL;
+    r->diverged = 0;
+    ttdi_hunks_sort(d);
     return 0;
 }

@@ -250,6 +250,14 @@ int ttdi_resolve(ttd_diff *d);
  * first and mark the other (ttd_hunk_info.order_dep, ttd_result.followed).
  * 0 or a TT_E* code. */
 int ttdi_order_settle(ttd_diff *d);
+/* After the runs' info (exit status, crash): when the runs ended alike and
+ * every pair that diverged first went another way following the
+ * progress, all those hunks are timing-shaped (TTD_TIMING_PROGRESS).
+ * 0 or a TT_E* code. */
+int ttdi_order_progress(ttd_diff *d);
+/* Sort the resolved hunks: divergences, timing-shaped, expected; each by
+ * the bad run's time. */
+void ttdi_hunks_sort(ttd_diff *d);
 
 /* ---- suspects.c ---------------------------------------------------------- */
 

@@ -544,10 +544,16 @@ enum ttd_timing {
     TTD_TIMING_MOVED,       /* "moved": the same calls, whole, are missing in
                                one thread and extra in another (who won a
                                once or lock race did the work) */
-    TTD_TIMING_RETRY        /* "retry": an attempt that did its work in one
+    TTD_TIMING_RETRY,       /* "retry": an attempt that did its work in one
                                run failed in the other, which made it again
                                later and then did the same work (a trylock,
                                a try-add to a full queue) */
+    TTD_TIMING_PROGRESS     /* "progress": the runs ended alike, and every
+                               thread that differs first went another way
+                               holding a lock whose earlier holders differ
+                               (it followed how far the other threads had
+                               got: a context created because none was free
+                               yet); all of those threads' hunks (1.9) */
 };
 
 /* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */

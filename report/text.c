@@ -761,6 +761,9 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
                                     ? "moved: the other run did it in another thread"
                                     : h->timing == TTD_TIMING_RETRY
                                     ? "retried: one run's attempt did it at once"
+                                    : h->timing == TTD_TIMING_PROGRESS
+                                    ? "follows the threads' progress: a lock's earlier"
+                                      " holders differ"
                                     : "a loop that waits ran more times");
     putc('\n', w->f);
 }

@@ -11,7 +11,8 @@
  * when the main thread's split reached the decoder first (an unlock the
  * decoder then locked), when the main thread held no lock, nor when the
  * decoder's difference is under a lock whose holders differ too. The
- * text, JSON and HTML reports say it.
+ * text, JSON and HTML reports say it. Runs that ended alike whose only
+ * difference follows the progress are timing-shaped ("progress").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,9 +60,12 @@ enum shape {
     REACHED,        /* the decoder takes M after the main thread's split,
                        before its own */
     NO_LOCK,        /* the main thread's read holds no lock */
-    DEC_LOCKED      /* the decoder's split is under a second mutex the
+    DEC_LOCKED,     /* the decoder's split is under a second mutex the
                        main thread took in the bad run only (before its
                        own split) */
+    SLOW_ONLY,      /* the decoder does the same calls in both runs, only
+                       later in the bad one: main's split is all there is */
+    SLOW_NO_LOCK    /* the same, but main's read holds no lock */
 };
 
 /* The main thread: main{ [lock M] parse{ [lex{}] } [unlock M] check{} }
@@ -73,10 +77,10 @@ static void main_thread(dt *t, int bad, enum shape s)
         op(t, 0, TTF_SOP_LOCK, MUTEX2);
         op(t, 0, TTF_SOP_UNLOCK, MUTEX2);
     }
-    if (s != NO_LOCK)
+    if (s != NO_LOCK && s != SLOW_NO_LOCK)
         op(t, 0, TTF_SOP_LOCK, MUTEX);              /* 210 */
     run(t, 0, bad ? "parse{ lex{} }" : "parse{ }"); /* 220.. */
-    if (s != NO_LOCK)
+    if (s != NO_LOCK && s != SLOW_NO_LOCK)
         op(t, 0, TTF_SOP_UNLOCK, MUTEX);
     run(t, 0, "check{} }");
 }
@@ -103,6 +107,8 @@ static void decoder(dt *t, int bad, enum shape s)
         op(t, 1, TTF_SOP_LOCK, MUTEX2);
         run(t, 1, bad ? "fail{}" : "helper{}");
         op(t, 1, TTF_SOP_UNLOCK, MUTEX2);
+    } else if (s == SLOW_ONLY || s == SLOW_NO_LOCK) {
+        run(t, 1, "helper{}");
     } else {
         run(t, 1, bad ? "fail{}" : "helper{}");
     }
@@ -206,6 +212,48 @@ static void test_both_follow_keeps_time(void **state)
     ttd_free(d);
 }
 
+/* Runs that ended alike whose only difference is main's read under a
+ * lock the slow decoder took later: timing-shaped ("progress"), no
+ * divergence; not when main's read held no lock, nor when the bad run is
+ * known to have failed. */
+static void test_progress_only(void **state)
+{
+    ttd_options o;
+    ttd_diff *d;
+    (void)state;
+
+    write_run("g.trc", 0, SLOW_ONLY);
+    write_run("b.trc", 1, SLOW_ONLY);
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_false(r->diverged);
+    assert_null(r->first);
+    assert_int_equal(r->hunks_total, 0);
+    assert_true(r->timing_total >= 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_PROGRESS);
+    assert_string_equal(ttd_timing_name(r->hunks[0].timing), "progress");
+    assert_int_equal(r->pairs[r->hunks[0].pair].bad.index, 0);
+    ttr_options ro;
+    ttr_options_init(&ro);
+    char *text = tu_report(d, ttr_text, &ro, NULL);
+    assert_non_null(strstr(text, "(follows the threads' progress: a lock's earlier holders differ)"));
+    free(text);
+    ttd_free(d);
+    o.bad_failed = "exit 0, the test said it failed";
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    r = ttd_get_result(d);
+    assert_true(r->diverged);
+    assert_int_equal(r->pairs[r->first->pair].bad.index, 0);
+    ttd_free(d);
+    write_run("g.trc", 0, SLOW_NO_LOCK);
+    write_run("b.trc", 1, SLOW_NO_LOCK);
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    assert_true(ttd_get_result(d)->diverged);
+    ttd_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_reached_keeps_time),
         cmocka_unit_test(test_no_lock_keeps_time),
         cmocka_unit_test(test_both_follow_keeps_time),
+        cmocka_unit_test(test_progress_only),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
