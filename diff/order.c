@@ -13,7 +13,9 @@
  * that means something is happens-before.
  *
  * So when the first divergence's thread held a lock at its split, or took
- * one between its last common event and the split, and another thread
+ * one between its last common event (or its last wake-up, a condition
+ * wait's return or a join, if earlier: what a thread decides between two
+ * waits follows what it found when it woke) and the split, and another thread
  * had taken that lock a different number of times before it did in the
  * two runs (the lock's earlier holders differ: what it read under the
  * lock follows their progress), its split "follows the threads'
@@ -73,12 +75,16 @@ typedef struct olock {
 typedef struct oview {
     olock l[LOCKS_MAX];
     size_t n;
+    uint64_t woke_ns;           /* its last wake-up (a condition wait's
+                                   return, a join) before it, 0: none */
 } oview;
 
 /* Where a thread's first difference is, in one run. */
 typedef struct opoint {
     uint32_t th;                /* the thread */
     uint64_t from_ns;           /* its last common event before it */
+    int call;                   /* 1: a split of the calls (else a value on a
+                                   common event: only locks held count) */
     uint64_t at_ns;             /* the difference */
 } opoint;
 
@@ -125,6 +131,7 @@ static int view_of(const ttf_trace *t, const opoint *p, oview *v)
     int rc;
 
     v->n = 0;
+    v->woke_ns = 0;
     if ((rc = ttf_iter_open(t, p->th, &it)) < 0)
         return rc;
     while ((rc = ttf_iter_next(it, &ev)) > 0) {
@@ -134,6 +141,8 @@ static int view_of(const ttf_trace *t, const opoint *p, oview *v)
             continue;
         if (ev.code == TTF_SOP_WAIT)
             waitmx = (uint64_t)ev.sync_arg;
+        if (ev.code == TTF_SOP_WOKE || ev.code == TTF_SOP_JOIN)
+            v->woke_ns = ev.time_ns;
         uint64_t a = acquired(&ev, waitmx), r = released(&ev);
         olock *l = a ? view_lock(v, a, 1) : NULL;
         if (l) {
@@ -147,11 +156,17 @@ static int view_of(const ttf_trace *t, const opoint *p, oview *v)
     return rc < 0 ? rc : 0;
 }
 
-/* Lock l counts at p: held at the difference, or taken after the last
- * common event. */
-static int counts_at(const olock *l, const opoint *p)
+/* Lock l of view v counts at p: held at the difference; for a split of
+ * the calls also taken since the thread last woke up (what it decides
+ * between two waits follows what it found when it woke: the input a
+ * reader thread had supplied by then) or since the last common event. */
+static int counts_at(const olock *l, const oview *v, const opoint *p)
 {
-    return l->addr && (l->held || l->acq_ns > p->from_ns);
+    uint64_t from = p->from_ns;
+
+    if (p->call && v->woke_ns && v->woke_ns <= from)
+        from = v->woke_ns - 1;
+    return l->addr && (l->held || (p->call && l->acq_ns > from));
 }
 
 /* Acquisitions of mutex addr before `before` by every thread of run ri
@@ -201,7 +216,7 @@ static int64_t depends(ttd_diff *d, size_t pi, const opoint pt[2])
         rc = view_of(d->r[ri].t, &pt[ri], &v[ri]);
     for (size_t i = 0; rc >= 0 && dep < 0 && i < (v ? v[1].n : 0); i++) {
         const olock *b = &v[1].l[i], *g = i < v[0].n ? &v[0].l[i] : NULL;
-        if (!g || !counts_at(b, &pt[1]) || !counts_at(g, &pt[0]))
+        if (!g || !counts_at(b, &v[1], &pt[1]) || !counts_at(g, &v[0], &pt[0]))
             continue;
         memset(c, 0, 2 * (d->nip + 1) * sizeof *c);
         if ((rc = holders(d, TTD_GOOD, pt[0].th, g->addr, g->acq_ns, c)) < 0 ||
@@ -246,11 +261,13 @@ static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
     uint64_t idx[2] = {h->good_index, h->bad_index};
     int rc = 0;
 
-    for (int ri = 0; ri < 2; ri++)
+    for (int ri = 0; ri < 2; ri++) {
         pt[ri].th = p->t[ri];
+        pt[ri].call = 1;
+    }
     if (d->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
         for (int ri = 0; ri < 2; ri++)
-            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns;
+            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns, pt[ri].call = 0;
         return 0;
     }
     for (int ri = 0; ri < 2 && rc >= 0; ri++) {
@@ -476,8 +493,10 @@ int ttdi_order_settle(ttd_diff *d)
     uint64_t start = p0[1].at_ns;
     if (p0[1].at_ns != h0->time_ns) {
         /* the first difference is a value before the split: both count */
-        opoint sp[2] = {{p0[0].th, h0->good_time_ns, h0->good_time_ns},
-                        {p0[1].th, h0->time_ns, h0->time_ns}};
+        opoint sp[2] = {{.th = p0[0].th, .from_ns = h0->good_time_ns,
+                         .at_ns = h0->good_time_ns, .call = 1},
+                        {.th = p0[1].th, .from_ns = h0->time_ns, .at_ns = h0->time_ns,
+                         .call = 1}};
         if ((rc = depends(d, h0->pair, sp)) < 0)
             return rc < -1 ? (int)rc : 0;
     }
