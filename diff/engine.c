@@ -330,7 +330,7 @@ static int value_first(ttd_diff *d)
         d->res.values_note = "none comparable (no debug info, or only void, "
                              "float or struct values)";
     d->res.values = d->values && d->res.values_compared > 0;
-    if (!best)
+    if (!best || d->res.values_progress)
         return 0;
     ttd_value_diff *v = ttfi_arena_alloc(&d->arena, sizeof *v);
     if (!v || ttdi_values_result(&d->arena, &d->r[TTD_GOOD].norm, &d->r[TTD_BAD].norm, best, v) < 0)

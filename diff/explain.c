@@ -1218,9 +1218,10 @@ static int explain_all(ectx *e)
         dv->nchain = d->res.nchain;
         dv->chain_end = d->res.chain_end;
     }
-    if (d->values && !dv && (rc = replay_all(e)) < 0)
+    int vals = d->values && !d->res.values_progress; /* order.c: not causes */
+    if (vals && !dv && (rc = replay_all(e)) < 0)
         return rc;
-    if (d->values && (rc = headline(e)) < 0)
+    if (vals && (rc = headline(e)) < 0)
         return rc;
     if (dv && (rc = rank_suspects(e, dv)) < 0)
         return rc;

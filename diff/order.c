@@ -43,7 +43,9 @@
  * compression context because none was free yet, where the other run
  * reused one): all their hunks, the consequences in those threads
  * included (the fresh context's first use), are timing-shaped
- * (TTD_TIMING_PROGRESS), not divergences. One pair whose first split is
+ * (TTD_TIMING_PROGRESS), not divergences; so are, in values mode, the
+ * values of such threads when their first difference is a value read
+ * under such a lock (ttd_result.values_progress). One pair whose first split is
  * its own keeps every hunk a divergence; runs that ended otherwise keep
  * them all too (the failure is what the user is after).
  *
@@ -545,33 +547,52 @@ static int ended_alike(const ttd_diff *d)
            g->exit_status == b->exit_status && !d->o.bad_failed && !d->res.nunpaired;
 }
 
+/* Whether pair pi's first difference follows the progress: its first
+ * divergence h (NULL: none) as a split of the calls, or, when values
+ * differ before it (or only values differ), its first value difference
+ * through the locks its thread held there or took since it last woke up
+ * (a count of bytes ready, read under a job's lock after a wait). 1, 0,
+ * or a TT_E* code. */
+static int follows(ttd_diff *d, size_t pi, const ttd_hunk_info *h)
+{
+    const ttdi_vfound *f = &d->ip[pi].vf;
+    opoint pt[2];
+    int64_t rc;
+
+    if (d->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
+        for (int ri = 0; ri < 2; ri++)
+            pt[ri] = (opoint){.th = d->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
+                              .at_ns = f->first.ev[ri].time_ns, .call = 1};
+    } else if (!h) {
+        return 0;
+    } else if ((rc = points(d, h, pt)) < 0) {
+        return (int)rc;
+    }
+    rc = depends(d, pi, pt);
+    return rc < -1 ? (int)rc : rc >= 0;
+}
+
 int ttdi_order_progress(ttd_diff *d)
 {
     ttd_result *r = &d->res;
     ttd_hunk_info *hs = (ttd_hunk_info *)r->hunks;
-    size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
+    size_t ndiv = r->nhunks - r->nexpected - r->ntiming, nvals = 0;
 
-    if (!r->hunks_total || !ndiv || !ended_alike(d) || d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
+    for (size_t i = 0; d->values && i < d->nip; i++)
+        nvals += d->ip[i].vf.found != 0;
+    if ((!ndiv && !nvals) || !ended_alike(d) || d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
         !(ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
         return 0;
-    uint8_t *seen = calloc(d->nip + 1, 1);
-    if (!seen)
-        return TT_ENOMEM;
-    int64_t rc = 0;
-    int own = 0;
-    for (size_t i = 0; i < ndiv && rc >= 0 && !own; i++) {
-        opoint pt[2];
-        if (seen[hs[i].pair])
-            continue;           /* the pair's first divergence decides */
-        seen[hs[i].pair] = 1;
-        if ((rc = points(d, &hs[i], pt)) >= 0 && (rc = depends(d, hs[i].pair, pt)) == -1)
-            own = 1;            /* a thread that went its own way: a divergence */
+    for (size_t pi = 0; pi < d->nip; pi++) {
+        const ttd_hunk_info *h = NULL;
+        for (size_t i = 0; i < ndiv && !h; i++)
+            h = hs[i].pair == pi ? &hs[i] : NULL;
+        if (!h && !(d->values && d->ip[pi].vf.found))
+            continue;
+        int rc = follows(d, pi, h);
+        if (rc <= 0)
+            return rc;          /* a thread that went its own way: a divergence */
     }
-    free(seen);
-    if (rc < -1 || (rc < 0 && rc != -1))
-        return (int)rc;
-    if (own)
-        return 0;
     for (size_t i = 0; i < ndiv; i++) {
         hs[i].timing = TTD_TIMING_PROGRESS;
         hs[i].order_dep = 0;
@@ -587,6 +608,7 @@ int ttdi_order_progress(ttd_diff *d)
     r->ntiming += ndiv;
     r->followed = NULL;
     r->diverged = 0;
+    r->values_progress = nvals;
     ttdi_hunks_sort(d);
     return 0;
 }

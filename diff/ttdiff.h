@@ -844,6 +844,11 @@ typedef struct ttd_result {
                                    with two threads running, or a caught
                                    failure (1.8); NULL if none */
     size_t nraces;
+    uint64_t values_progress;   /* runs that ended alike whose differences
+                                   all follow the threads' progress (see
+                                   TTD_TIMING_PROGRESS): the thread pairs
+                                   whose values differ, not causes; no value
+                                   divergence is reported (1.9) */
     const ttd_hunk_info *followed; /* the divergence that came first in the
                                    bad run's time but follows the threads'
                                    progress (order_dep), in hunks right

@@ -571,6 +571,7 @@ static void values_info(jw *w, const ttd_result *r)
     k_u64(w, "count", r->values_compared);
     k_u64(w, "noise", r->values_noise);
     k_u64(w, "ignored", r->values_ignored);
+    k_u64(w, "progress", r->values_progress);
     close_c(w, '}');
 }
 

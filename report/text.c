@@ -488,6 +488,9 @@ static void values_line(tw *w, const ttd_result *r)
         if (r->values_noise)
             fprintf(w->f, ", %" PRIu64 " differing ones ignored (they vary between "
                     "good runs)", r->values_noise);
+        if (r->values_progress)
+            fprintf(w->f, ", differing ones in %" PRIu64 " thread%s follow the threads'"
+                    " progress", r->values_progress, r->values_progress == 1 ? "" : "s");
         if (r->values_ignored)
             fprintf(w->f, ", %" PRIu64 " differing ones not taken as causes (clocks, "
                     "counters, addresses)", r->values_ignored);

@@ -872,6 +872,43 @@ static void test_reports(void **state)
     ttd_free(d);
 }
 
+/* Runs that ended alike, whose only difference is a value the main thread
+ * read holding a lock the worker had taken before it in the good run and
+ * after it in the bad one (how many bytes were ready): it follows the
+ * threads' progress, no value divergence (values_progress). Read without
+ * the lock, the same value is a divergence. */
+static void test_value_follows_progress(void **state)
+{
+    const struct op wg[] = {TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                            TE(0, xt_main, 1), TS(0, TTF_SOP_LOCK), TE(0, xt_get, 0),
+                            TX(0, xt_get, 7), TS(0, TTF_SOP_UNLOCK), TX(0, xt_main, 0),
+                            {NULL, 0, 0, 0, 0, 0}};
+    const struct op wb[] = {TE(0, xt_main, 1), TS(0, TTF_SOP_LOCK), TE(0, xt_get, 0),
+                            TX(0, xt_get, 5), TS(0, TTF_SOP_UNLOCK), TX(0, xt_main, 0),
+                            TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                            {NULL, 0, 0, 0, 0, 0}};
+    const struct op ug[] = {TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                            TE(0, xt_main, 1), TE(0, xt_get, 0), TX(0, xt_get, 7),
+                            TX(0, xt_main, 0), {NULL, 0, 0, 0, 0, 0}};
+    const struct op ub[] = {TE(0, xt_main, 1), TE(0, xt_get, 0), TX(0, xt_get, 5),
+                            TX(0, xt_main, 0), TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                            {NULL, 0, 0, 0, 0, 0}};
+    (void)state;
+    ttd_diff *d = diff(wg, wb);
+    const ttd_result *r = ttd_get_result(d);
+    assert_false(r->diverged);
+    assert_null(r->value_first);
+    assert_int_equal(r->values_progress, 1);
+    ttd_free(d);
+    d = diff(ug, ub);
+    r = ttd_get_result(d);
+    assert_true(r->diverged);
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_get");
+    assert_int_equal(r->values_progress, 0);
+    ttd_free(d);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -894,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_reports),
         cmocka_unit_test(test_inlined_suspects),
         cmocka_unit_test(test_inlined_not_when_calls_differ),
+        cmocka_unit_test(test_value_follows_progress),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
