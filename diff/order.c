@@ -87,6 +87,10 @@ typedef struct opoint {
     uint64_t from_ns;           /* its last common event before it */
     int call;                   /* 1: a split of the calls (else a value on a
                                    common event: only locks held count) */
+    int woke;                   /* 1: locks taken since the thread last woke
+                                   up count too (not for a pool's worker: its
+                                   items come from the queue it waits on, and
+                                   the pool compares them; its own locks do) */
     uint64_t at_ns;             /* the difference */
 } opoint;
 
@@ -166,9 +170,9 @@ static int counts_at(const olock *l, const oview *v, const opoint *p)
 {
     uint64_t from = p->from_ns;
 
-    if (p->call && v->woke_ns && v->woke_ns <= from)
+    if (p->woke && v->woke_ns && v->woke_ns <= from)
         from = v->woke_ns - 1;
-    return l->addr && (l->held || (p->call && l->acq_ns > from));
+    return l->addr && (l->held || ((p->call || p->woke) && l->acq_ns > from));
 }
 
 /* Acquisitions of mutex addr before `before` by every thread of run ri
@@ -266,10 +270,12 @@ static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
     for (int ri = 0; ri < 2; ri++) {
         pt[ri].th = p->t[ri];
         pt[ri].call = 1;
+        pt[ri].woke = p->pool < 0;
     }
     if (d->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
         for (int ri = 0; ri < 2; ri++)
-            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns, pt[ri].call = 0;
+            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns, pt[ri].call = 0,
+            pt[ri].woke = 0;
         return 0;
     }
     for (int ri = 0; ri < 2 && rc >= 0; ri++) {
@@ -403,18 +409,28 @@ static int taint_walk(const ttf_trace *t, uint32_t from, uint64_t at, uint64_t u
 
 /* ---- the first divergence ------------------------------------------------ */
 
-/* Candidates: the first divergence of each other pair (hunks sorted), at
- * most NEAR_MAX, as indexes into r->hunks. */
-static size_t others(const ttd_result *r, size_t *k)
+/* Whether hunk h only says its bad thread ran out of events (cut off by
+ * the end of the process: hunks.c times it at that end): no split of its
+ * own to put first. */
+static int cut_off(const ttd_diff *d, const ttd_hunk_info *h)
 {
+    return !h->bad_count && h->bad_index >= d->ip[h->pair].n[1];
+}
+
+/* Candidates: the first divergence of each other pair (hunks sorted), at
+ * most NEAR_MAX, as indexes into r->hunks; a pair whose first is a cut
+ * has none. */
+static size_t others(const ttd_diff *d, size_t *k)
+{
+    const ttd_result *r = &d->res;
     size_t n = 0;
 
     for (size_t i = 1; i < r->nhunks && n < NEAR_MAX; i++) {
         const ttd_hunk_info *h = &r->hunks[i];
-        int seen = h->pair == r->hunks[0].pair;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = r->hunks[k[j]].pair == h->pair;
-        if (!h->expected && !h->timing && !seen)
+        int first = !h->expected && !h->timing && h->pair != r->hunks[0].pair;
+        for (size_t j = 1; j < i && first; j++)
+            first = r->hunks[j].pair != h->pair || r->hunks[j].expected || r->hunks[j].timing;
+        if (first && !cut_off(d, h))
             k[n++] = i;
     }
     return n;
@@ -484,7 +500,7 @@ int ttdi_order_settle(ttd_diff *d)
         d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
         !(ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
         return 0;
-    size_t n = others(r, k);
+    size_t n = others(d, k);
     if (!n)
         return 0;
     const ttd_hunk_info *h0 = &r->hunks[0];
@@ -496,9 +512,9 @@ int ttdi_order_settle(ttd_diff *d)
     if (p0[1].at_ns != h0->time_ns) {
         /* the first difference is a value before the split: both count */
         opoint sp[2] = {{.th = p0[0].th, .from_ns = h0->good_time_ns,
-                         .at_ns = h0->good_time_ns, .call = 1},
+                         .at_ns = h0->good_time_ns, .call = 1, .woke = p0[0].woke},
                         {.th = p0[1].th, .from_ns = h0->time_ns, .at_ns = h0->time_ns,
-                         .call = 1}};
+                         .call = 1, .woke = p0[1].woke}};
         if ((rc = depends(d, h0->pair, sp)) < 0)
             return rc < -1 ? (int)rc : 0;
     }
@@ -562,7 +578,8 @@ static int follows(ttd_diff *d, size_t pi, const ttd_hunk_info *h)
     if (d->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
         for (int ri = 0; ri < 2; ri++)
             pt[ri] = (opoint){.th = d->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
-                              .at_ns = f->first.ev[ri].time_ns, .call = 1};
+                              .at_ns = f->first.ev[ri].time_ns, .call = 0,
+                              .woke = d->ip[pi].pool < 0};
     } else if (!h) {
         return 0;
     } else if ((rc = points(d, h, pt)) < 0) {

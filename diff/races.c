@@ -890,14 +890,17 @@ static const char *race_text(struct ttfi_arena *a, const ttd_race *r, int alone)
 
 /* The rank of race r (findings g): it overlapped (else it only could
  * have); near the split or the end; its check was the call right before
- * the act (the narrowest window of nested ones); it never happened in a
- * good run (else less, the more often good runs had it per run than the
+ * the act (the narrowest window of nested ones); an overlapping call that
+ * went without the lock its other calls took (the lock is missing right
+ * there, stronger than a window between two calls); it never happened in
+ * a good run (else less, the more often good runs had it per run than the
  * bad run did). */
 static double score(const ttd_race *r, const agg *g, size_t ngood)
 {
     double near = (double)g->dist / 1e6; /* ms from the focus */
     double s = (r->overlapped ? 2.0 : 0.5) + 1.0 / (1.0 + near / 10.0) +
-               (g->nearest ? 0.5 : 0.0);
+               (g->nearest ? 0.5 : 0.0) +
+               (r->overlapped && r->kind == TTD_RACE_UNPROTECTED ? 0.5 : 0.0);
 
     if (!r->good_compared)
         return s;

@@ -254,6 +254,48 @@ static void test_progress_only(void **state)
     ttd_free(d);
 }
 
+/* The decoder fails holding M (taken after the main thread's turn in the
+ * bad run, before it in the good one: its split follows the progress)
+ * and ends the process (its stream holds END); the main thread, cut off
+ * inside parse, has no split of its own to put first: the decoder's
+ * stays first, nothing is marked. */
+static void cut_run(const char *name, int bad)
+{
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, names, 2), 0);
+    run(&t, 0, bad ? "@1010 main{ @1200" : "@1010 main{ @1300");
+    op(&t, 0, TTF_SOP_LOCK, MUTEX);     /* 1210 bad, 1310 good */
+    op(&t, 0, TTF_SOP_UNLOCK, MUTEX);
+    run(&t, 0, bad ? "parse{" : "parse{ lex{} } check{} }");
+    run(&t, 1, "@1020 work{ @1250");
+    op(&t, 1, TTF_SOP_LOCK, MUTEX);     /* 1260: after main's in the bad run */
+    run(&t, 1, bad ? "check{} fail{}" : "check{} helper{}");
+    if (!bad) {
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX);
+        run(&t, 1, "}");
+    }
+    assert_int_equal(ttf_writer_close_in(t.w, bad ? 1 : 0, bad ? 1 : 0), 0);
+}
+
+static void test_cut_thread_not_first(void **state)
+{
+    ttd_options o;
+    ttd_diff *d;
+    (void)state;
+
+    cut_run("g.trc", 0);
+    cut_run("b.trc", 1);
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_true(r->diverged);
+    assert_non_null(r->first);
+    assert_int_equal(r->pairs[r->first->pair].bad.index, 1);
+    assert_null(r->followed);
+    ttd_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_no_lock_keeps_time),
         cmocka_unit_test(test_both_follow_keeps_time),
         cmocka_unit_test(test_progress_only),
+        cmocka_unit_test(test_cut_thread_not_first),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
