@@ -57,7 +57,12 @@ extern "C" {
  * deciding function: ttd_suspect inlined_into and TTD_EV_INLINED (the
  * functions the compiler inlined into the chain's origin when its answer
  * flipped with the same inputs and the same calls, from libttfmt's
- * ttf_sym_inlined_in). */
+ * ttf_sym_inlined_in).
+ * 1.9: threads ordered by happens-before (diff/order.c): ttd_hunk_info
+ * order_dep, order_pair, enum ttd_order; ttd_result followed (a first
+ * split that only followed the threads' progress, put after another
+ * thread's own); TTD_TIMING_PROGRESS and ttd_result values_progress (runs
+ * that ended alike and differ only by the threads' progress). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 9
 #define TTD_VERSION_PATCH 0
