@@ -103,6 +103,8 @@ typedef struct cand {
     int many;               /* 1: more than KEYS_MAX functions */
     unsigned after;         /* calls after it still to look at */
     int empty;              /* 1: this side has no events (a point) */
+    int in_wait;            /* the innermost call open at its start is named
+                               like a wait (wait_for: the loop it runs) */
     size_t base;            /* open calls at lo */
     uint64_t anc[ANC];      /* enclosing calls at lo, innermost first:
                                their subtree hashes, once they returned */
@@ -121,6 +123,7 @@ typedef struct frame {
     uint64_t ph;            /* the prefix hash before it */
     uint64_t enter;         /* its ENTER's key */
     int watch;              /* a candidate wants its hash */
+    uint64_t addr, t;       /* its function and when (its name, if asked) */
 } frame;
 
 /* The scan of one thread. */
@@ -161,6 +164,14 @@ static void cand_start(scan *s, uint64_t i)
     for (; s->started < s->nc && s->c[s->started].lo <= i; s->started++) {
         cand *c = &s->c[s->started];
         c->base = s->nst + s->deep;
+        if (s->nst && !s->deep) {
+            ttf_event e;
+            memset(&e, 0, sizeof e);
+            e.kind = TTF_EV_ENTER;
+            e.addr = s->st[s->nst - 1].addr;
+            e.time_ns = s->st[s->nst - 1].t;
+            c->in_wait = ttdi_waits_name(ttdi_norm_func(s->norm, &e));
+        }
         for (size_t k = 0; k < ANC && k < s->nst && !s->deep; k++) {
             frame *f = &s->st[s->nst - 1 - k];
             f->watch = 1;
@@ -209,8 +220,9 @@ static void call_done(scan *s, const frame *f, size_t d, uint64_t h, uint64_t i,
  * prefix hash before it) on the stack of open calls: an EXIT closes the
  * innermost open call it matches and those above it (left without one),
  * as the tree builder does (tree.c). */
-static void follow(scan *s, int kind, uint64_t key, uint64_t i)
+static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
 {
+    int kind = ev->kind;
     cand *c = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
 
     if (c && (i < c->lo || i >= c->hi))
@@ -219,7 +231,7 @@ static void follow(scan *s, int kind, uint64_t key, uint64_t i)
         if (s->nst == STACK_MAX || s->deep)
             s->deep++;
         else
-            s->st[s->nst++] = (frame){i, s->php, key, 0};
+            s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
         return;
     }
     if (c && s->nst + s->deep <= c->base)
@@ -290,7 +302,7 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     cand_start(s, i);
     s->php = s->ph;
     s->ph = s->ph * HB + key + 1;
-    follow(s, ev->kind, key, i);
+    follow(s, ev, key, i);
     s->last_ns = ev->time_ns;
     if (s->open && !(ev->kind == TTF_EV_EXIT && key == s->open_exit))
         s->open->inner = 1;
@@ -384,10 +396,14 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
  * after the condition wait). A call and then the wait with nothing after
  * it is not one (a worker that skipped a call before it waited); a wait
  * alone is (calls named like a wait that blocked inside and made no call:
- * xz's worker waiting for its first input in one run, its check inline). */
+ * xz's worker waiting for its first input in one run, its check inline);
+ * and so are calls that return at once and repeat, inside a call named
+ * like a wait (the loop that wait_for runs checked once more: poll_moves'
+ * jobs_in_flight, alone when the aligner matched the rest of the
+ * iteration elsewhere). */
 static int wait_loop(const cand *c)
 {
-    int repeats = 0, waits_only = c->blocked > 0;
+    int repeats = 0, waits_only = c->blocked > 0, leaves = 1;
 
     if (c->many || !c->nk)
         return 0;
@@ -397,7 +413,10 @@ static int wait_loop(const cand *c)
             return 0;
         repeats |= rep;
         waits_only &= c->k[i].waits && !c->k[i].inner;
+        leaves &= rep && !c->k[i].inner;
     }
+    if (c->in_wait && leaves)
+        return 1;   /* more checks of the loop a wait_for runs */
     if (!repeats && !c->between && !waits_only)
         return 0;
     return c->waits && c->k[0].calls <= 2 * c->waits;

@@ -9,7 +9,8 @@
  * (a divergence), a worker that took no item (still in the pool), a
  * wait loop that ran once in one run only (check, wait, check: timing),
  * a wait alone (timing) that does not hide a pool item of another
- * function the bad run left out,
+ * function the bad run left out, more checks inside a call named like a
+ * wait (timing),
  * an attempt that one run made again later (retried), and a call that
  * moved to another thread (moved work).
  */
@@ -395,6 +396,33 @@ static void wait_alone_is_timing(void **state)
     ttd_free(d);
 }
 
+/* Inside a call named like a wait, calls that return at once and repeat
+ * beside the hunk (the check of the loop the wait runs, once more in one
+ * run): timing; the same inside a call not named like one: a divergence. */
+static void wait_checks_are_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ check{} wait{ check{} lex{} check{} lex{} check{} } helper{} }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ check{} wait{ check{} lex{} check{} } helper{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_true(r->timing_total >= 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    ttd_free(d);
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ check{} log{ check{} lex{} check{} lex{} check{} } helper{} }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ check{} log{ check{} lex{} check{} } helper{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    ttd_free(d);
+}
+
 /* A pool whose bad run waited once more in one worker (a wait item, bad
  * run only) and left out another function's item (helper, good run
  * only): the missing helper is still a divergence (an item the bad run
@@ -504,6 +532,7 @@ int main(void)
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
+        cmocka_unit_test(wait_checks_are_timing),
         cmocka_unit_test(pool_wait_keeps_missing_item),
         cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
