@@ -207,11 +207,11 @@ static int holders(ttd_diff *d, int ri, uint32_t self, uint64_t addr, uint64_t b
     return 0;
 }
 
-/* The pair whose thread had taken one of the locks that pair pi's thread
- * held (or took) at its difference a different number of times before it
- * did, in the two runs: nip for an unpaired thread, -1 for none, or a
- * TT_E* code (< -1). */
-static int64_t depends(ttd_diff *d, size_t pi, const opoint pt[2])
+/* Into *dep the pair whose thread had taken one of the locks that pair
+ * pi's thread held (or took) at its difference a different number of
+ * times before it did, in the two runs: nip for an unpaired thread, -1
+ * for none. 0 or a TT_E* code. */
+static int depends(ttd_diff *d, size_t pi, const opoint pt[2], int64_t *out)
 {
     oview *v = malloc(2 * sizeof *v);
     uint64_t *c = calloc(2 * (d->nip + 1), sizeof *c);
@@ -234,7 +234,8 @@ static int64_t depends(ttd_diff *d, size_t pi, const opoint pt[2])
     }
     free(v);
     free(c);
-    return rc < 0 ? rc : dep;
+    *out = dep;
+    return rc < 0 ? rc : 0;
 }
 
 /* The time of key event idx of thread th in run ri; `none` if idx is past
@@ -481,9 +482,10 @@ static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *
         *why = TTD_ORDER_UNORDERED;
         if (w->th[pc[1].th] <= pc[1].at_ns)
             continue;           /* the first split may have led to it */
-        if ((rc = depends(d, h->pair, pc)) < -1)
+        int64_t dep;
+        if ((rc = depends(d, h->pair, pc, &dep)) < 0)
             return rc;
-        if (rc == -1)
+        if (dep == -1)
             return (int64_t)k[j];
     }
     return 0;
@@ -515,12 +517,13 @@ int ttdi_order_settle(ttd_diff *d)
                          .at_ns = h0->good_time_ns, .call = 1, .woke = p0[0].woke},
                         {.th = p0[1].th, .from_ns = h0->time_ns, .at_ns = h0->time_ns,
                          .call = 1, .woke = p0[1].woke}};
-        if ((rc = depends(d, h0->pair, sp)) < 0)
-            return rc < -1 ? (int)rc : 0;
+        int64_t vdep;
+        if ((rc = depends(d, h0->pair, sp, &vdep)) < 0 || vdep < 0)
+            return (int)rc;
     }
-    int64_t dep = depends(d, h0->pair, p0);
-    if (dep < 0)
-        return dep < -1 ? (int)dep : 0;
+    int64_t dep;
+    if ((rc = depends(d, h0->pair, p0, &dep)) < 0 || dep < 0)
+        return (int)rc;
     uint64_t until = 0;
     int why = 0;
     for (size_t j = 0; j < n; j++) {
@@ -585,8 +588,10 @@ static int follows(ttd_diff *d, size_t pi, const ttd_hunk_info *h)
     } else if ((rc = points(d, h, pt)) < 0) {
         return (int)rc;
     }
-    rc = depends(d, pi, pt);
-    return rc < -1 ? (int)rc : rc >= 0;
+    int64_t dep;
+    if ((rc = depends(d, pi, pt, &dep)) < 0)
+        return (int)rc;
+    return dep >= 0;
 }
 
 int ttdi_order_progress(ttd_diff *d)
