@@ -119,13 +119,8 @@ static uint64_t argreg(const ttdi_xcall *x, int run, int k)
 
 static const char *fname(ectx *e, const xpair *xp, const ttdi_xcall *x)
 {
-    ttf_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TTF_EV_ENTER;
-    ev.addr = x->addr;
-    ev.time_ns = x->time_ns;
     (void)xp;
-    return ttdi_norm_func(&e->d->r[TTD_BAD].norm, &ev);
+    return ttdi_norm_func_at(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns);
 }
 
 static const char *thread_name(ectx *e, size_t pair)

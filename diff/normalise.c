@@ -157,6 +157,18 @@ const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev)
     return s ? s->name : "?";
 }
 
+const char *ttdi_norm_func_at(ttdi_norm *n, uint64_t addr, uint32_t site, uint64_t time_ns)
+{
+    ttf_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = addr;
+    ev.site = site;
+    ev.time_ns = time_ns;
+    return ttdi_norm_func(n, &ev);
+}
+
 static ttdi_slot *site_slot(ttdi_norm *n, uint32_t site)
 {
     ttdi_slot *s = cache_find(&n->sites, site);

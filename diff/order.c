@@ -274,9 +274,10 @@ static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
         pt[ri].woke = p->pool < 0;
     }
     if (d->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
-        for (int ri = 0; ri < 2; ri++)
-            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns, pt[ri].call = 0,
-            pt[ri].woke = 0;
+        for (int ri = 0; ri < 2; ri++) {
+            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns;
+            pt[ri].call = pt[ri].woke = 0;
+        }
         return 0;
     }
     for (int ri = 0; ri < 2 && rc >= 0; ri++) {
@@ -410,6 +411,14 @@ static int taint_walk(const ttf_trace *t, uint32_t from, uint64_t at, uint64_t u
 
 /* ---- the first divergence ------------------------------------------------ */
 
+/* 1 if the bad run's sync operations can be walked: recorded, and not too
+ * many threads for the walks. */
+static int walkable(const ttd_diff *d)
+{
+    return d->r[TTD_BAD].nt <= TTDI_HB_THREADS &&
+           (ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC);
+}
+
 /* Whether hunk h only says its bad thread ran out of events (cut off by
  * the end of the process: hunks.c times it at that end): no split of its
  * own to put first. */
@@ -453,12 +462,8 @@ static int frame_changed(ttd_diff *d, const ttd_hunk_info *h)
         return rc < 0 ? rc : 0;
     }
     const ttdi_frame_id *f = &ps.stack[ps.nstack - 1];
-    ttf_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TTF_EV_ENTER;
-    ev.addr = f->addr;
-    ev.time_ns = f->time_ns;
-    const char *name = f->addr ? ttdi_norm_func(&d->r[TTD_BAD].norm, &ev) : NULL;
+    const char *name = f->addr ? ttdi_norm_func_at(&d->r[TTD_BAD].norm, f->addr, 0, f->time_ns)
+                               : NULL;
     rc = name && ttdi_codediff_changed(d->cd, name) == 1;
     free(ps.stack);
     return rc;
@@ -498,9 +503,7 @@ int ttdi_order_settle(ttd_diff *d)
     opoint p0[2], pc[2];
     int64_t rc;
 
-    if (r->nhunks < 2 || r->hunks[0].expected || r->hunks[0].timing ||
-        d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
-        !(ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
+    if (r->nhunks < 2 || r->hunks[0].expected || r->hunks[0].timing || !walkable(d))
         return 0;
     size_t n = others(d, k);
     if (!n)
@@ -602,8 +605,7 @@ int ttdi_order_progress(ttd_diff *d)
 
     for (size_t i = 0; d->values && i < d->nip; i++)
         nvals += d->ip[i].vf.found != 0;
-    if ((!ndiv && !nvals) || !ended_alike(d) || d->r[TTD_BAD].nt > TTDI_HB_THREADS ||
-        !(ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
+    if ((!ndiv && !nvals) || !ended_alike(d) || !walkable(d))
         return 0;
     for (size_t pi = 0; pi < d->nip; pi++) {
         const ttd_hunk_info *h = NULL;

@@ -117,6 +117,9 @@ int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev);
 
 /* The function name of an ENTER/EXIT event (cached). */
 const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev);
+/* The same for function addr (or scope site, addr 0) of the module loaded
+ * at time_ns, without an event at hand (a frame, a call kept aside). */
+const char *ttdi_norm_func_at(ttdi_norm *n, uint64_t addr, uint32_t site, uint64_t time_ns);
 
 /* The formatted text of a MESSAGE/MARK event in n->buf ("?" on failure). */
 const char *ttdi_norm_text(ttdi_norm *n, const ttf_event *ev);

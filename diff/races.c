@@ -773,16 +773,9 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
 /* The name of function id of run n (as the normaliser names it). */
 static const char *fname(ttdi_norm *n, uint64_t id, uint64_t when)
 {
-    ttf_event ev;
-
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TTF_EV_ENTER;
-    ev.time_ns = when;
     if (id & TTDI_SITE_BIT)
-        ev.site = (uint32_t)id;
-    else
-        ev.addr = id;
-    return ttdi_norm_func(n, &ev);
+        return ttdi_norm_func_at(n, 0, (uint32_t)id, when);
+    return ttdi_norm_func_at(n, id, 0, when);
 }
 
 /* What the act is called: its function, or the caller's own lock. */

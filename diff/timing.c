@@ -164,14 +164,9 @@ static void cand_start(scan *s, uint64_t i)
     for (; s->started < s->nc && s->c[s->started].lo <= i; s->started++) {
         cand *c = &s->c[s->started];
         c->base = s->nst + s->deep;
-        if (s->nst && !s->deep) {
-            ttf_event e;
-            memset(&e, 0, sizeof e);
-            e.kind = TTF_EV_ENTER;
-            e.addr = s->st[s->nst - 1].addr;
-            e.time_ns = s->st[s->nst - 1].t;
-            c->in_wait = ttdi_waits_name(ttdi_norm_func(s->norm, &e));
-        }
+        if (s->nst && !s->deep)
+            c->in_wait = ttdi_waits_name(ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
+                                                           s->st[s->nst - 1].t));
         for (size_t k = 0; k < ANC && k < s->nst && !s->deep; k++) {
             frame *f = &s->st[s->nst - 1 - k];
             f->watch = 1;

@@ -135,16 +135,9 @@ int ttdi_walk_next(ttdi_walk *w)
  * ENTER went through the normaliser before). */
 static const char *frame_name(ttdi_walk *w, ttdi_frame_id *f)
 {
-    ttf_event ev;
-
-    if (f->name)
-        return f->name;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TTF_EV_ENTER;
-    ev.addr = f->addr;
-    ev.site = f->site;
-    ev.time_ns = f->time_ns;
-    return f->name = ttdi_norm_func(&w->r->norm, &ev);
+    if (!f->name)
+        f->name = ttdi_norm_func_at(&w->r->norm, f->addr, f->site, f->time_ns);
+    return f->name;
 }
 
 /* Turn the walk's current event into a report event (strings in the arena). */
