@@ -71,6 +71,27 @@ static const char *unit_file(Dwarf_Die *cu, Dwarf_Word idx)
     return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+/* The file a DIE was declared in, NULL if unknown. Not dwarf_decl_file:
+ * libdw 0.188 asserts in it on a split unit (clang -gsplit-dwarf) whose
+ * line table was taken from the skeleton without its file table; the
+ * index is looked up here in the file table of the unit that holds the
+ * attribute (an abstract origin may sit in another unit). */
+static const char *decl_file(Dwarf_Die *die)
+{
+    Dwarf_Attribute at;
+    Dwarf_Word idx = 0;
+    Dwarf_Half version = 0;
+    Dwarf_Die unit;
+
+    if (dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &at), &idx) != 0 ||
+        !at.cu)
+        return NULL;
+    if (!dwarf_cu_die(at.cu, &unit, &version, NULL, NULL, NULL, NULL, NULL))
+        return NULL;
+    /* file 0 is the unit's own file from DWARF 5 on, "none" before */
+    return idx == 0 && version < 5 ? NULL : unit_file(&unit, idx);
+}
+
 /* Where inlined copy `die` was inlined into the scope around it. */
 static void call_pos(Dwarf_Die *cu, Dwarf_Die *die, const char **file, int *line)
 {
@@ -112,7 +133,7 @@ static int end_line(Dwarf_Die *cu, Dwarf_Die *fn)
     size_t n = 0;
     Dwarf_Addr base, lo, hi, a = 0;
     ptrdiff_t off = 0;
-    const char *file = dwarf_decl_file(fn);
+    const char *file = decl_file(fn);
     int last = 0, no = 0;
 
     if (!file || dwarf_getsrclines(cu, &lines, &n) != 0)
@@ -151,7 +172,7 @@ static size_t fill_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n,
         f->line = line;
         if (dwarf_decl_line(&scopes[i], &f->decl_line) != 0)
             f->decl_line = 0;
-        f->decl_file = dwarf_decl_file(&scopes[i]);
+        f->decl_file = decl_file(&scopes[i]);
         if (tag == DW_TAG_subprogram) {
             f->end_line = end_line(cu, &scopes[i]);
             return k;
@@ -358,7 +379,7 @@ int ttfi_dwarf_inlined_in(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t add
         o->function = w->f[i].name;
         o->depth = w->f[i].depth;
         o->copies = w->f[i].copies;
-        o->decl_file = absolute(&cu, dwarf_decl_file(&w->f[i].die), alloc, ctx);
+        o->decl_file = absolute(&cu, decl_file(&w->f[i].die), alloc, ctx);
         if (dwarf_decl_line(&w->f[i].die, &o->decl_line) != 0)
             o->decl_line = 0;
     }

@@ -25,13 +25,13 @@ build() {
 }
 # pair NAME GOOD BAD: record a good and a bad run, ttdiff them (text and JSON)
 pair() {
-    rm -f g.trc b.trc
+    rm -f "$T/g.trc" "$T/b.trc"
     rec g.trc "./$1" "$2"
     rec b.trc "./$1" "$3"
     run 1 --color never "$T/g.trc" "$T/b.trc"
-    cp out "$1.txt"
+    cp "$T/out" "$1.txt"
     run 1 --format json "$T/g.trc" "$T/b.trc"
-    cp out "$1.json"
+    cp "$T/out" "$1.json"
 }
 
 build ec clang vd_errchain.c -g
@@ -54,10 +54,17 @@ pair lk "add 5" "ad 5"
 has '^first divergence: `find_command` returned NULL in the bad run, &table[+0-9]* (0x[0-9a-f]*) in the good run' lk.txt
 has '^  a value: .* find_command at .*vd_lookup\.c:[0-9]* (struct command \*)' lk.txt
 
-build sp clang vd_lookup.c -g -gsplit-dwarf
-[ -s sp.dwo ] || fail "no sp.dwo"
-pair sp "add 5" "ad 5"
-has '^first divergence: `find_command` returned NULL in the bad run' sp.txt
+# split DWARF, in folders of several name lengths: libdw 0.188 asserts in
+# dwarf_decl_file on a split unit whose file table it has not read yet,
+# which happened or not with the folder's name (a clone under /tmp)
+for d in s s2 s33 s444 s5555 s66666; do
+    mkdir "$d" && cd "$d"
+    build sp clang vd_lookup.c -g -gsplit-dwarf
+    [ -s sp.dwo ] || fail "no sp.dwo"
+    pair sp "add 5" "ad 5"
+    has '^first divergence: `find_command` returned NULL in the bad run' sp.txt
+    cd "$T"
+done
 
 if command -v clang++ >/dev/null && [ -x "$BD/fixtures/vd_cxx" ]; then
     build cx clang++ vd_cxx.cpp -g
