@@ -167,6 +167,22 @@ void ttfi_cumap_free(struct ttfi_cumap *map);
 int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
                          uint64_t addr, void *(*alloc)(void *ctx, size_t n),
                          void *ctx, ttf_signature *sig, const char **why);
+/* How a parameter travels under the x86-64 psABI (abi.c). */
+struct ttfi_place {
+    int nint;                   /* integer registers it takes (0..2) */
+    int nsse;                   /* SSE registers it takes (0..2) */
+    int mem;                    /* 1: passed in memory (no register) */
+    int byref;                  /* 1: a C++ class passed by invisible
+                                   reference (nint 1: its copy's address) */
+};
+/* Where the value of owner's DW_AT_type (a parameter or a function's
+ * return) travels: 0 and *pl, or -1 when its type cannot be judged (no
+ * type, an unreadable field, an unaligned field). (Dwarf_Die: include
+ * <elfutils/libdw.h>.) */
+#ifdef _LIBDW_H
+int ttfi_abi_place(Dwarf_Die *owner, struct ttfi_place *pl);
+#endif
+
 /* Source file and line of addr (bias included): libdwfl's answer, else
  * through the unit map. *file points into dm's data. 0, TT_ENOTFOUND,
  * TT_ENOMEM. */
