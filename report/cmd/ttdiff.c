@@ -50,6 +50,9 @@ static const char usage[] =
     "                      a count, iteration k aligned with iteration k\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
+    "  --demangle=full     C++ names whole in text and HTML (default short:\n"
+    "                      std::string, std::vector<T>, deep templates as ...;\n"
+    "                      JSON always has them whole)\n"
     "  --exe FILE          symbols from FILE for the module with its build-id\n"
     "                      (a program rebuilt or moved since; repeatable)\n"
     "  --debug-dir DIR     look for modules by build-id in DIR/.build-id\n"
@@ -226,6 +229,10 @@ static int parse(cli *c, int argc, char **argv)
             c->profile = 1;
         } else if (!strcmp(a, "--no-demangle")) {
             c->o.no_demangle = 1;
+        } else if (!strcmp(a, "--demangle=full")) {
+            c->r.full_names = 1;
+        } else if (!strcmp(a, "--demangle=short")) {
+            c->r.full_names = 0;
         } else if (!strcmp(a, "--ignore-call-sites")) {
             c->o.ignore_call_sites = 1;
         } else if (!strcmp(a, "--no-values")) {
