@@ -31,7 +31,7 @@ differ() {
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ver=$("$B/ttcc" --version | sed -n 's/^ttcc //p')
+ver=$("$B/ttcc" --version | sed -n 's/^ttcc \([^ ]*\).*/\1/p')
 for cmd in ttdiff ttdump ttrec ttcc; do
     page=$M/$cmd.1
     [ -f "$page" ] || { say "no $page"; continue; }

@@ -171,5 +171,5 @@ echo 'int x = ;' > bad.c
 set +e; "$TTCC" gcc -c bad.c 2> /dev/null; rc=$?; set -e
 [ "$rc" = 1 ] || fail "failing compile: rc $rc"
 "$TTCC" --help | grep -q '^usage: ttcc' || fail "--help"
-"$TTCC" --version | grep -qE '^ttcc [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
+"$TTCC" --version | grep -qE '^ttcc [0-9]+\.[0-9]+\.[0-9]+ \(trace format [0-9]+\.[0-9]+\)$' || fail "--version"
 echo ok
