@@ -67,6 +67,7 @@ static const char usage[] =
     "  -h, --help          this help\n"
     "  -V, --version       print the version\n"
     "\n"
+    "--keep, --candidates, --fail-if, --format and --ttdiff-arg go with --until-fail.\n"
     "Failure: an exit status other than 0, a signal, a timeout, or --fail-if.\n"
     "Exit status, one run: the program's (128+N for signal N). --until-fail:\n"
     "1 once a failure was caught (ttdiff's: a caught failure is a divergence, in\n"
