@@ -8,7 +8,7 @@
 set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
-command -v pkg-config > /dev/null || { echo "install_projects: SKIP (no pkg-config)"; exit 0; }
+command -v pkg-config > /dev/null || { echo "SKIP: no pkg-config"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=$T/prefix
@@ -93,7 +93,7 @@ if command -v cmake > /dev/null; then
     check "$T/cm/app" cmake
     check "$T/cm/app_static" cmake_static
 else
-    echo "cmake: SKIP (not installed)"
+    echo "SKIP part: cmake (not installed)"
 fi
 
 # 3. plain cc, capture/INSTRUMENT.md's line

@@ -19,7 +19,7 @@ BD=$(cd "$B" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "ok (skipped: no python3)"; exit 0; }
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 for f in fixtures/race_queue fixtures/ex_parser fixtures/vd_errchain ttdiff ttdump; do
     [ -x "$B/$f" ] || fail "$B/$f not built (make fixtures)"
 done

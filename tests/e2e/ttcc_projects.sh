@@ -137,7 +137,7 @@ for sys in make cmake autotools meson; do
     meson) need="meson ninja" ;;
     esac
     if ! have $need; then
-        echo "$sys: SKIP (missing: $need; Debian: apt-get install cmake autoconf automake libtool meson ninja-build)"
+        echo "SKIP part: $sys (missing: $need; Debian: apt-get install cmake autoconf automake libtool meson ninja-build)"
         continue
     fi
     for m in $modes; do build "$sys-$m" "$sys" "$m"; done

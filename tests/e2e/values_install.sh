@@ -4,7 +4,7 @@
 # compiled with `pkg-config --cflags ttcap-values` and linked without -pg,
 # one run: the trace has its argument and return value, no gmon.out.
 . "$(dirname "$0")/values_lib.inc"
-command -v pkg-config > /dev/null || { echo "skip: no pkg-config"; exit 0; }
+command -v pkg-config > /dev/null || { echo "SKIP: no pkg-config"; exit 77; }
 P=$T/prefix
 cd "$SRC" || exit 1
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s B="$B" install PREFIX="$P" \

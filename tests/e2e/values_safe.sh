@@ -12,8 +12,8 @@ set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
 BD=$(cd "$B" && pwd)
-[ "$(uname -m)" = x86_64 ] || { echo "skip: values mode is x86-64 only"; exit 0; }
-command -v pkg-config > /dev/null || { echo "values_safe: SKIP (no pkg-config)"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP: values mode is x86-64 only"; exit 77; }
+command -v pkg-config > /dev/null || { echo "SKIP: no pkg-config"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=$T/prefix
@@ -98,7 +98,7 @@ mkdir "$T/pre"
     cc -g -O2 $san -pg -mfentry -c calc.c -o "$T/pre/calc.o" &&
     cc $san -o "$T/pre/app" "$T/pre/app.o" "$T/pre/calc.o") || fail "build unlinked"
 if ldd "$BD/libttcap.so" 2>/dev/null | grep -q libasan; then
-    echo "ttrec preload: skipped (ASan build)"
+    echo "SKIP part: ttrec preload (ASan build)"
 else
     (cd "$T/pre" && "$P/bin/ttrec" -o "$T/preload.trc" -- ./app > out 2> err) ||
         { cat "$T/pre/err"; fail "ttrec"; }
