@@ -89,40 +89,45 @@ static size_t operator_len(const char *s, size_t n)
     return 8;
 }
 
-/* Index of the '>' closing the list opened at s[0] == '<', n if none. */
-static size_t closing(const char *s, size_t n)
+/* Where the list opened at s[0] == '<' closes (the index of its '>'), or
+ * where the argument starting at s ends (a top-level ',' or n) when
+ * args is 1. Parentheses nest inside (a function type's commas are its
+ * own); a ')' that closes nothing opened here, or no '>', gives n: not a
+ * list after all. */
+static size_t scan(const char *s, size_t n, int args)
 {
-    int depth = 0;
+    int angle = 0, paren = 0;
     for (size_t i = 0; i < n; i++) {
         size_t op = operator_len(s + i, n - i);
         if (op) {
             i += op - 1;
             continue;
         }
-        depth += s[i] == '<' || s[i] == '(';
-        depth -= s[i] == '>' || s[i] == ')';
-        if (depth == 0)
+        if (s[i] == '(' || s[i] == ')') {
+            if (s[i] == ')' && paren == 0)
+                return n;
+            paren += s[i] == '(' ? 1 : -1;
+            continue;
+        }
+        if (paren)
+            continue;
+        if (args && s[i] == ',' && angle == 0)
             return i;
+        angle += s[i] == '<';
+        if (s[i] == '>' && --angle == (args ? -1 : 0))
+            return args ? n : i;
     }
     return n;
 }
 
-/* End of the argument starting at s (a top-level ',' or the end). */
+static size_t closing(const char *s, size_t n)
+{
+    return scan(s, n, 0);
+}
+
 static size_t arg_end(const char *s, size_t n)
 {
-    int depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t op = operator_len(s + i, n - i);
-        if (op) {
-            i += op - 1;
-            continue;
-        }
-        depth += s[i] == '<' || s[i] == '(';
-        depth -= s[i] == '>' || s[i] == ')';
-        if (s[i] == ',' && depth == 0)
-            return i;
-    }
-    return n;
+    return scan(s, n, 1);
 }
 
 static int is_default(const char *s, size_t n)
@@ -209,5 +214,27 @@ const char *ttri_short_name(const char *name, char *buf, size_t n)
         return name;
     buf[0] = 0;
     shorten(&o, name, strlen(name), 0);
+    return buf;
+}
+
+const char *ttri_short_quoted(const char *text, char *buf, size_t n)
+{
+    struct out o = {buf, n, 0, 0};
+    if (!text || n < 8 || (!strchr(text, '<') && !strstr(text, "std::__")))
+        return text;
+    buf[0] = 0;
+    const char *s = text;
+    while (*s && !o.full) {
+        const char *q = strchr(s, '`');
+        const char *e = q ? strchr(q + 1, '`') : NULL;
+        if (!e) {
+            put(&o, s, strlen(s));
+            break;
+        }
+        put(&o, s, (size_t)(q + 1 - s));
+        shorten(&o, q + 1, (size_t)(e - q - 1), 0);
+        put(&o, "`", 1);
+        s = e + 1;
+    }
     return buf;
 }

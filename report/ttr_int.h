@@ -34,6 +34,9 @@ const char *ttri_call_suffix(const char *name, int leaf);
  * buf (n bytes, cut with "..." when full). */
 #define TTRI_NAME_MAX 4096
 const char *ttri_short_name(const char *name, char *buf, size_t n);
+/* The same for each `quoted` name in a sentence (the engine quotes the
+ * names it puts in its sentences); the rest of the text as it is. */
+const char *ttri_short_quoted(const char *text, char *buf, size_t n);
 
 /* How a pair was made, for a table cell: "name+start", "content 0.97"
  * ("?" appended when uncertain). */

@@ -362,11 +362,16 @@ static void test_short_names(void **state)
          "std::function<void (int, char)>::operator()(int, char) const"},
         {"parse_number", "parse_number"},
         {"broken<int, (", "broken<int, ("},
+        {"f(a<b)", "f(a<b)"},
     };
     char buf[TTRI_NAME_MAX], tiny[24];
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         assert_string_equal(ttri_short_name(cases[i][0], buf, sizeof buf), cases[i][1]);
+    assert_string_equal(ttri_short_quoted("the calls part in `std::vector<Token, std::allocator<Token> >::at(unsigned long)`: i < n", buf, sizeof buf),
+                        "the calls part in `std::vector<Token>::at(unsigned long)`: i < n");
+    assert_string_equal(ttri_short_quoted("for (i = 0; i < n; i++) x<y>(z);", buf, sizeof buf),
+                        "for (i = 0; i < n; i++) x<y>(z);");
     const char *t = ttri_short_name(cases[1][0], tiny, sizeof tiny);
     assert_true(strlen(t) < sizeof tiny);
     assert_non_null(strstr(t, "..."));
