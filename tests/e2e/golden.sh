@@ -1,0 +1,9 @@
+#!/bin/sh
+# golden.sh - ttdiff's golden reports (tests/golden/README.md): every case's
+# text, JSON and HTML report, normalised, equals its expected.* file. On a
+# difference it prints a unified diff; `make golden-update` rewrites them.
+B=${1:-build}
+cd "$(dirname "$0")/../.." || exit 1
+command -v python3 > /dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
+[ -x "$B/ttdiff" ] && [ -d "$B/fixtures" ] || { echo "skip: $B/ttdiff or $B/fixtures missing"; exit 77; }
+exec python3 tests/golden/golden.py check "$B"
