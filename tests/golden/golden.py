@@ -142,6 +142,9 @@ RULES_ALL = [
     # process ids
     (re.compile(r"\bpid (\d+)"), "pid N"),
     (re.compile(r"\brun\.\d+\.trc"), "run.N.trc"),
+    # addresses (ASLR: stack, heap and library pointers in recorded values);
+    # short hex numbers (offsets, small values, fault addresses) stay
+    (re.compile(r"\b0x[0-9a-f]{8,16}\b"), "0xADDR"),
     # build-ids (40 hex digits: they change with the compiler and the checkout)
     (re.compile(r"\b[0-9a-f]{40}\b"), "BUILD-ID"),
 ]
