@@ -5,5 +5,7 @@
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 1
 command -v python3 > /dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
-[ -x "$B/ttdiff" ] && [ -d "$B/fixtures" ] || { echo "skip: $B/ttdiff or $B/fixtures missing"; exit 77; }
+if [ ! -x "$B/ttdiff" ] || [ ! -d "$B/fixtures" ]; then
+    echo "skip: $B/ttdiff or $B/fixtures missing"; exit 77
+fi
 exec python3 tests/golden/golden.py check "$B"

@@ -136,8 +136,9 @@ def record_case(bd, case, d):
 TIME_UNIT = r"(?:ms|s|ns|us|\u00b5s|&micro;s)"
 RULES_ALL = [
     # times of day and durations: 1.047 ms, 138.294 &micro;s, 0.186 #0
-    (re.compile(r"\b\d+\.\d{3}(?= " + TIME_UNIT + r"\b| #|\.\.|\))"), "#.###"),
+    (re.compile(r"\b\d+\.\d{3}(?= " + TIME_UNIT + r"\b| #|\.\.)"), "#.###"),
     (re.compile(r"(#\.### )" + TIME_UNIT + r"\b"), r"\1t"),
+    (re.compile(r"@\d+\.\d{3}\b"), "@#.###"),
     (re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?( UTC)?"), "YYYY-MM-DD hh:mm:ss"),
     # process ids
     (re.compile(r"\bpid (\d+)"), "pid N"),
@@ -230,7 +231,11 @@ def run_case(bd, name, update):
                         f.write(got)
                     print("golden %s: wrote expected.%s" % (name, fmt))
                 continue
-            want = open(path).read() if os.path.exists(path) else ""
+            if not os.path.exists(path):
+                print("golden %s: no expected.%s (make golden-update)" % (name, fmt))
+                bad = 1
+                continue
+            want = open(path).read()
             if got != want:
                 bad = 1
                 diff = difflib.unified_diff(want.splitlines(True), got.splitlines(True),

@@ -14,6 +14,8 @@
 #     `make realbugs` (build/realbugs/<case>/<mode>/ok1.trc ok2.trc bad.trc)
 #     thus gives its two pairs, ok1-bad and ok1-ok2, both modes;
 #   - with no DIR, $B/realbugs when it holds recordings (make realbugs).
+#     TTDIFF_ARGS (words) go before the stored pairs' traces, as
+#     RB_TTDIFF_ARGS does in make realbugs.
 # Prints one line per difference with the diff's first lines, then a count.
 # Exit 0 only when every report of every pair is identical; 1 on a
 # difference, 2 on bad usage or nothing to compare.
@@ -27,7 +29,7 @@ for x in "$@"; do [ -d "$x" ] || { echo "same_reports: no folder $x" >&2; exit 2
 DIRS=""
 for x in "$@"; do DIRS="$DIRS$(cd "$x" && pwd)
 "; done
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 B=${B:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -77,12 +79,18 @@ printf '%s' "$DIRS" | while IFS= read -r top; do
     [ -n "$top" ] && find "$top" -name '*.trc' -type f | sed 's|/[^/]*$||'
 done | sort -u > "$T/folders"
 while IFS= read -r d; do
-    goods=$(cd "$d" && ls -- *.trc | grep -v bad)
-    bads=$(cd "$d" && ls -- *.trc | grep bad)
-    first=$(printf '%s\n' "$goods" | head -1)
+    first=""; rest=""; bads=""
+    for f in "$d"/*.trc; do
+        n=${f##*/}
+        case $n in
+        *bad*) bads="$bads $n" ;;
+        *) if [ -z "$first" ]; then first=$n; else rest="$rest $n"; fi ;;
+        esac
+    done
     [ -n "$first" ] || { echo "same_reports: $d: no good run (a trace without 'bad' in its name)"; continue; }
-    for t in $(printf '%s\n' "$goods" | sed 1d) $bads; do
-        pair "${d#"$PWD"/}: $first $t" "$d" "$first" "$t"
+    for t in $rest $bads; do      # (names without blanks, as make realbugs writes them)
+        # shellcheck disable=SC2086 # TTDIFF_ARGS is a list of words
+        pair "${d#"$PWD"/}: $first $t" "$d" ${TTDIFF_ARGS:-} "$first" "$t"
     done
 done < "$T/folders"
 
