@@ -22,6 +22,8 @@ no expansion; '#' starts a comment):
   status N            ttdiff's exit status (1 by default)
   fork parent|child   the program forks: keep the parent's or the child's trace
   env NAME=VALUE...   the environment of the runs
+  unstable WHY...     the report depends on the schedule (WHY): no expected
+                      files; only 'record' (same_reports.sh) takes the case
 '@F' in a word is the absolute path of B/fixtures.
 
 Reports hold what changes from run to run and machine to machine; normalise()
@@ -51,10 +53,13 @@ class CaseError(Exception):
 def parse_case(path):
     """The statements of a case's cmd file as a dict."""
     c = {"good": None, "bad": None, "base": [], "ttdiff": [], "status": 1,
-         "fork": None, "env": {}}
+         "fork": None, "env": {}, "unstable": None}
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            w = shlex.split(line, comments=True)
+            try:
+                w = shlex.split(line, comments=True)
+            except ValueError as e:
+                raise CaseError("%s:%d: %s" % (path, n, e))
             if not w:
                 continue
             k, a = w[0], w[1:]
@@ -68,6 +73,8 @@ def parse_case(path):
                 c["status"] = int(a[0])
             elif k == "fork" and a in (["parent"], ["child"]):
                 c["fork"] = a[0]
+            elif k == "unstable" and a:
+                c["unstable"] = " ".join(a)
             elif k == "env" and all("=" in x for x in a):
                 c["env"].update(x.split("=", 1) for x in a)
             else:
@@ -190,13 +197,22 @@ def normalise(text, fmt, bd, d, json_report=None):
 
 
 # ---- check and update ---------------------------------------------------------
-def cases(names):
+def cases(names, unstable):
+    """The cases named (all when none), with or without the unstable ones."""
     all_ = sorted(x for x in os.listdir(HERE)
                   if os.path.isfile(os.path.join(HERE, x, "cmd")))
     for n in names:
         if n not in all_:
             raise CaseError("no case %s in %s" % (n, HERE))
-    return names or all_
+    keep = []
+    for n in names or all_:
+        why = parse_case(os.path.join(HERE, n, "cmd"))["unstable"]
+        if why and not unstable:
+            if names:
+                raise CaseError("%s is unstable (%s): no golden files" % (n, why))
+            continue
+        keep.append(n)
+    return keep
 
 
 def report(bd, args, d, fmt_args):
@@ -266,14 +282,14 @@ def main(argv):
             return 0
         if cmd == "record":
             out = os.path.abspath(argv[3])
-            for name in cases(argv[4:]):
+            for name in cases(argv[4:], True):
                 d = os.path.join(out, name)
                 os.makedirs(d)
                 args = record_case(bd, parse_case(os.path.join(HERE, name, "cmd")), d)
                 with open(os.path.join(d, "args"), "w") as f:
                     f.write("".join(a + "\n" for a in args))
             return 0
-        names = cases(argv[3:])
+        names = cases(argv[3:], False)
         failed = [n for n in names if run_case(bd, n, cmd == "update")]
     except CaseError as e:
         print("golden: %s" % e)
