@@ -11,4 +11,6 @@ command -v python3 > /dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
 if [ ! -x "$B/ttdiff" ] || [ ! -d "$B/fixtures" ]; then
     echo "skip: $B/ttdiff or $B/fixtures missing"; exit 77
 fi
+# the probe first: a report changed by one letter must fail the check
+python3 tests/golden/golden.py probe "$B" || exit 1
 exec python3 tests/golden/golden.py check "$B"

@@ -9,6 +9,8 @@
   golden.py record B DIR [CASE...]  record only: DIR/<case>/ gets the traces
                                     and 'args', ttdiff's arguments one a line
                                     (tests/golden/same_reports.sh)
+  golden.py probe  B                the check fails on a report changed by
+                                    one letter (tests/e2e/golden.sh runs it first)
   golden.py normalise B DIR FMT     the normaliser alone, stdin to stdout (DIR:
                                     the folder the traces were recorded in)
 
@@ -221,8 +223,9 @@ def report(bd, args, d, fmt_args):
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def run_case(bd, name, update):
-    """0 when the case's reports match (or were written), 1 otherwise."""
+def run_case(bd, name, update, mutate=None):
+    """0 when the case's reports match (or were written), 1 otherwise;
+    mutate(text) -> text changes the raw reports first (the probe)."""
     cdir = os.path.join(HERE, name)
     case = parse_case(os.path.join(cdir, "cmd"))
     d = tempfile.mkdtemp(prefix="golden-%s." % name)
@@ -236,7 +239,10 @@ def run_case(bd, name, update):
                 print("golden %s: ttdiff %s exited %d, want %d\n%s"
                       % (name, " ".join(fa + args), rc, case["status"], e.strip()))
                 bad = 1
-            out[fmt] = o
+            out[fmt] = mutate(o) if mutate else o
+            if not o:
+                print("golden %s: ttdiff %s wrote nothing\n%s" % (name, " ".join(fa + args), e.strip()))
+                bad = 1
         for fmt, _ in FORMATS:
             got = normalise(out[fmt], fmt, bd, d, out["json"])
             path = os.path.join(cdir, "expected." + fmt)
@@ -258,18 +264,34 @@ def run_case(bd, name, update):
                                             "tests/golden/%s/expected.%s" % (name, fmt),
                                             "ttdiff (now)", n=2)
                 lines = list(diff)
-                sys.stdout.writelines(lines[:80])
-                if lines and not lines[-1].endswith("\n"):
+                if not mutate:
+                    sys.stdout.writelines(lines[:80])
+                if lines and not lines[-1].endswith("\n") and not mutate:
                     print()
-                if len(lines) > 80:
+                if len(lines) > 80 and not mutate:
                     print("... %d more lines of diff" % (len(lines) - 80))
         return bad
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
 
+def probe(bd):
+    """The check must fail on a report changed by one letter (in a function
+    name: no rule of the normaliser may hide it) and pass on ex_parser as is."""
+    def mutate(text):
+        return text.replace("scan_number", "scan_numbeR", 1)
+    if run_case(bd, "ex_parser", False, mutate) != 1:
+        print("golden probe: a report with scan_numbeR for scan_number passed the check")
+        return 1
+    if run_case(bd, "ex_parser", False) != 0:
+        print("golden probe: ex_parser does not match as recorded")
+        return 1
+    print("golden probe: a changed report fails, the recorded one passes")
+    return 0
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("check", "update", "record", "normalise"):
+    if len(argv) < 3 or argv[1] not in ("check", "update", "record", "normalise", "probe"):
         sys.stderr.write(__doc__)
         return 2
     cmd, bd = argv[1], os.path.abspath(argv[2])
@@ -289,7 +311,12 @@ def main(argv):
                 with open(os.path.join(d, "args"), "w") as f:
                     f.write("".join(a + "\n" for a in args))
             return 0
+        if cmd == "probe":
+            return probe(bd)
         names = cases(argv[3:], False)
+        if not names:
+            print("golden: no case in %s" % HERE)
+            return 1
         failed = [n for n in names if run_case(bd, n, cmd == "update")]
     except CaseError as e:
         print("golden: %s" % e)
