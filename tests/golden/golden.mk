@@ -16,5 +16,5 @@ golden-update: all fixtures
 	@git status --short -- tests/golden
 
 same-reports: all fixtures
-	@B=$(B) sh tests/golden/same_reports.sh $(or $(OLD),$(error OLD=ttdiff binary)) \
+	@B=$(B) sh tests/golden/same_reports.sh $(or $(OLD),$(error make same-reports needs OLD=path/to/the/old/ttdiff)) \
 	  $(or $(NEW),$(B)/ttdiff) $(DIRS)
