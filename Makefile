@@ -157,8 +157,8 @@ TTCAP_LINK = -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state
 # values mode's gcc flags beside -pg -mfentry (ttcap-values.pc, ttcc
 # --values, ttcap::values): a function gcc inlines, splits or clones has
 # no __fentry__ of its own, or a signature that is not the declared one;
-# what they cost and recover on lua5.4 and jq is README's table (values
-# mode; tests/bench/values_flags.sh). gcc only: clang knows none of them.
+# what they cost and recover on lua5.4 and jq is capture/VALUES.md's table
+# (tests/bench/values_flags.sh). gcc only: clang knows none of them.
 VALUES_GCC_FLAGS = -fno-inline-functions-called-once -fno-ipa-sra \
                    -fno-partial-inlining
 

@@ -44,6 +44,7 @@ typedef struct hw {
     const ttd_result *r;    /* the results */
     int base;               /* call level drawn at indent 0 in this window */
     uint64_t shown;         /* trace events drawn in windows so far */
+    int full_names;         /* 1: C++ names whole (--demangle=full) */
 } hw;
 
 /* Trusted text only (markup, numbers): never a trace string. */
@@ -81,6 +82,9 @@ static void esc_byte(FILE *f, unsigned c)
  * invalid UTF-8 as U+FFFD. NULL writes nothing. */
 static void esc(hw *w, const char *str)
 {
+    char buf[TTRI_NAME_MAX];
+    if (str && !w->full_names)
+        str = ttri_short_name(str, buf, sizeof buf);
     const unsigned char *s = (const unsigned char *)(str ? str : "");
 
     while (*s) {
@@ -1522,7 +1526,7 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
     ttr_options def;
-    hw w = {f, r, 0, 0};
+    hw w = {f, r, 0, 0, 0};
     int rc;
 
     if (!r || !f)
@@ -1531,6 +1535,7 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         ttr_options_init(&def);
         opts = &def;
     }
+    w.full_names = opts->full_names;
     head(&w);
     if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
         raw(&w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");

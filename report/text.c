@@ -22,6 +22,7 @@
 typedef struct tw {
     FILE *f;                /* output */
     int color;              /* 1: ANSI colours */
+    int full_names;         /* 1: C++ names whole (--demangle=full) */
 } tw;
 
 static void on(tw *w, const char *code)
@@ -33,7 +34,8 @@ static void on(tw *w, const char *code)
 /* A trace string made inert for a terminal (ttf_put_text). */
 static void safe(tw *w, const char *s)
 {
-    ttf_put_text(w->f, s ? s : "?");
+    char buf[TTRI_NAME_MAX];
+    ttf_put_text(w->f, !s ? "?" : w->full_names ? s : ttri_short_name(s, buf, sizeof buf));
 }
 
 static void ms(tw *w, uint64_t ns)
@@ -950,7 +952,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
     ttr_options def;
-    tw w = {f, 0};
+    tw w = {f, 0, 0};
 
     if (!r || !f)
         return TT_EINVAL;
@@ -959,6 +961,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     w.color = opts->color;
+    w.full_names = opts->full_names;
     run_line(&w, "good", &r->runs[TTD_GOOD]);
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
