@@ -162,9 +162,13 @@ RULES = {
     "txt": [],
     "json": [
         (re.compile(r'("[a-z_]*_ns": )\d+'), r"\1N"),
+        # versions: a bump is no change of the report (a golden-update of
+        # every case otherwise)
+        (re.compile(r'("ttdiff_version": )"[0-9.]+"'), r'\1"X.Y.Z"'),
         (re.compile(r'("pid": )\d+'), r"\1N"),
     ],
     "html": [
+        (re.compile(r"\bttdiff \d+\.\d+\.\d+\b"), "ttdiff X.Y.Z"),
         (re.compile(r'(<span class="t">)\d+\.\d+(</span>)'), r"\1#.###\2"),
         (re.compile(r"(<td>)\d+\.\d{3}(</td>)"), r"\1#.###\2"),
         (re.compile(r"(<tr><td>pid</td><td>)\d+(</td><td>)\d+"), r"\1N\2N"),
