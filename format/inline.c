@@ -32,6 +32,7 @@
  * blocks are walked through; nested subprograms, variables and call sites
  * are not. Each function is kept once, at its deepest copy. The walk is
  * bounded (WALK_DIES DIEs, WALK_DEPTH levels), and so is the answer.
+ * Stage 1 dwarf of format/STAGES.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>

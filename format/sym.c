@@ -37,6 +37,9 @@
  * found with dlopen("libstdc++.so.6") on first need rather than linked, so
  * C users of libttfmt carry no C++ dependency; without it names stay
  * mangled. The demangled string is what the cache keeps.
+ * Stage 6 symbols of format/STAGES (below it the reader and the DWARF helpers;
+ * above it code.c, which keeps its per-module data in a slot sym.c frees
+ * through the slot's own function: struct ttfi_modslot, ttf_int.h).
  */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
@@ -69,8 +72,8 @@ struct smod {
     int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
     int sig_noticed;           /* 1: a function without signature noticed */
     struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
-    struct ttfi_code *code;    /* its functions' code (code.c, NULL until
-                                  asked) */
+    struct ttfi_modslot code;  /* its functions' code (code.c fills it on
+                                  first need and says how to free it) */
     struct ttfi_symtab *syms;  /* symbols by address (NULL until needed) */
 };
 
@@ -240,10 +243,11 @@ static void drop_session(struct smod *sm)
     if (sm->dwfl)
         dwfl_end(sm->dwfl);
     ttfi_cumap_free(sm->cus);
-    ttfi_code_free(sm->code);
+    if (sm->code.free)
+        sm->code.free(sm->code.p);
     ttfi_symtab_free(sm->syms);
     sm->cus = NULL;
-    sm->code = NULL;
+    sm->code = (struct ttfi_modslot){NULL, NULL};
     sm->syms = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
@@ -950,7 +954,7 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     return e ? e->name : oom_name;
 }
 
-struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
+struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
 {
     if (!s || i >= s->nmods)
         return NULL;

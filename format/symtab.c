@@ -17,6 +17,7 @@
  * The table keeps, per entry, the largest end of the sized symbols up to it
  * (a running maximum), so a search walks back only over symbols that can
  * still hold the address: one step for ordinary functions.
+ * Stage 0 base of format/STAGES.
  */
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
