@@ -208,15 +208,18 @@ demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 
 fuzz: $(B)/fuzz_reader $(B)/fuzz_diff
 
-$(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC)
-	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS_TT) \
-	  -o $@ $^ $(SYSLIBS)
+# undefined behaviour is a crash: UBSan stops at the first report
+FUZZ_UB = -fno-sanitize-recover=undefined
 
-$(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC)
+$(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC) $(wildcard format/*.h)
 	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS_TT) \
-	  -o $@ $^ $(SYSLIBS)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
+	  -o $@ $(filter %.c,$^) $(SYSLIBS)
+
+$(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC) $(wildcard format/*.h diff/*.h report/*.h)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
+	  -o $@ $(filter %.c,$^) $(SYSLIBS)
 
 # every public header compiles on its own as C99, with its layer's include
 # paths in the tree and from one folder as installed

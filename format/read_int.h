@@ -271,13 +271,14 @@ void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_tr
 static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
                                                           ttf_event *ev)
 {
-    const uint8_t *p = d->c.p, *q = p + 1, *end = d->c.end;
+    const uint8_t *p = d->c.p, *q, *end = d->c.end;
     uint64_t addr, u, dt = 0;
     unsigned slot;
     int is_exit;
 
     if (!d->fast || p >= end)
-        return 0;
+        return 0;               /* before the first chunk p is NULL */
+    q = p + 1;
     unsigned tag = *p;
     if (tag >= TTF_T_ENTER_HIT) {
         if (d->timed && !uvar_short(&q, end, &dt))
