@@ -5,10 +5,13 @@
  * counted and noted, never fatal.
  * Stage 2 index of format/STAGES (its header: read_int.h).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "read_int.h"
 
@@ -94,6 +97,15 @@ static int chunk_cmp(const void *a, const void *b)
 int ttfi_index_chunks(ttf_trace *t)
 {
     size_t n = 0;
+    /* Threads without a chunk below one with chunks: indexes are given in
+     * creation order, so a thread that never traced, or was cut before its
+     * first chunk, or whose chunks were all lost leaves a gap. The gaps
+     * together may not pass what the file can account for (its damaged
+     * slots, its cut table) plus THREAD_SLACK: a thread table, and every
+     * report listing it, is bounded by the data present, not by an index
+     * a chunk header claims. */
+    uint64_t budget = THREAD_SLACK + t->sum.chunks_damaged + t->ncuts;
+    uint64_t missing = 0;
     ttfi_sort_n(t->chunks, t->n_chunks, sizeof *t->chunks, chunk_cmp);
     for (size_t i = 0; i < t->n_chunks; i++) {
         struct chunk *ch = &t->chunks[i];
@@ -104,6 +116,18 @@ int ttfi_index_chunks(ttf_trace *t)
                  t->name, (unsigned long long)ch->off, ch->thread, ch->seq);
             continue;
         }
+        uint64_t next = n ? (uint64_t)t->chunks[n - 1].thread + 1 : 0;
+        if (ch->thread > next && ch->thread - next > budget - missing) {
+            t->sum.chunks_damaged++;
+            ttfi_note(t, "%s: offset %llu: chunk thread index %u out of range "
+                      "(%llu threads missing before it, at most %llu); chunk skipped",
+                      t->name, (unsigned long long)ch->off, ch->thread,
+                      (unsigned long long)(missing + ch->thread - next),
+                      (unsigned long long)budget);
+            continue;
+        }
+        if (ch->thread > next)
+            missing += ch->thread - next;
         t->chunks[n++] = *ch;
     }
     t->n_chunks = n;
@@ -135,8 +159,31 @@ int ttfi_index_chunks(ttf_trace *t)
     return 0;
 }
 
-void ttfi_scan_slots(ttf_trace *t)
+void ttfi_scan_slots(ttf_trace *t, int fd)
 {
-    for (uint64_t i = 0; i < t->sum.chunks_total; i++)
-        scan_slot(t, i);
+    uint64_t cs = t->hdr.chunk_size, d0 = t->hdr.data_offset, i = 0;
+    off_t pos = (off_t)d0;
+
+    /* A file's holes read as zeros, which are unused slots: only the slots
+     * that overlap data are looked at (a 4 GiB sparse file holding 8 KiB
+     * costs two slots, not a million page faults). Without fd, or where
+     * the file system cannot say, every slot is data. */
+    while (i < t->sum.chunks_total) {
+        uint64_t end = t->sum.chunks_total;
+        if (fd >= 0) {
+            off_t data = lseek(fd, pos, SEEK_DATA);
+            if (data < 0 && errno == ENXIO)
+                break;          /* only a hole is left */
+            off_t hole = data < 0 ? -1 : lseek(fd, data, SEEK_HOLE);
+            if (data >= 0 && hole > data) {
+                uint64_t first = ((uint64_t)data - d0) / cs;
+                i = first > i ? first : i;
+                end = ((uint64_t)hole - d0 + cs - 1) / cs;
+                end = end < t->sum.chunks_total ? end : t->sum.chunks_total;
+                pos = hole;
+            }
+        }
+        for (; i < end; i++)
+            scan_slot(t, i);
+    }
 }

@@ -15,7 +15,10 @@
 #include "ttf_wire.h"
 
 #define THREADS_MAX (1u << 20)          /* thread indexes above are corrupt */
-#define THREAD_SLACK 1024u              /* ... and those past slots + this */
+#define THREAD_SLACK 1024u              /* ... and those past slots + this;
+                                           threads missing below one with
+                                           chunks, past what damage and the
+                                           cut table account for */
 #define NOTICES_MAX 200                 /* notices kept; the rest counted */
 #define DATA_OFFSET_MAX (64u << 20)     /* larger data_offset is corrupt */
 #define NS 1000000000u
@@ -233,10 +236,12 @@ int ttfi_parse_header(ttf_trace *t, struct ttfi_problem *pb);
 /* ---- chunks.c: the chunk index ------------------------------------------ */
 
 /* Read every chunk slot's header into t->chunks (valid ones), counting and
- * noting the bad. */
-void ttfi_scan_slots(ttf_trace *t);
-/* Sort chunks, drop repeated (thread, seq), build the thread table. 0 or
- * TT_ENOMEM. */
+ * noting the bad; with fd (the file, else -1) the slots in holes are
+ * skipped unread (they read as zeros: unused). */
+void ttfi_scan_slots(ttf_trace *t, int fd);
+/* Sort chunks, drop repeated (thread, seq) and those whose thread index
+ * leaves more threads missing than the file accounts for, build the
+ * thread table. 0 or TT_ENOMEM. */
 int ttfi_index_chunks(ttf_trace *t);
 
 /* ---- meta.c: process, modules, call sites, record texts ----------------- */

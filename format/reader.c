@@ -115,8 +115,9 @@ static void fill_error(ttf_error *err, const char *name, int code,
                  (unsigned long long)offset, what);
 }
 
-/* Takes ownership of t: on error it is closed. */
-static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
+/* Takes ownership of t: on error it is closed. fd: the file (its holes are
+ * not read), or -1. */
+static int open_trace(ttf_trace *t, int fd, ttf_trace **out, ttf_error *err)
 {
     struct ttfi_problem pb = {0};
     int r = ttfi_parse_header(t, &pb);
@@ -135,7 +136,7 @@ static int open_trace(ttf_trace *t, ttf_trace **out, ttf_error *err)
     if (t->len > t->hdr.data_offset)
         t->sum.chunks_total = (t->len - t->hdr.data_offset + t->hdr.chunk_size - 1) /
                               t->hdr.chunk_size;
-    ttfi_scan_slots(t);
+    ttfi_scan_slots(t, fd);
     if (!t->oom && ttfi_index_chunks(t) != 0)
         t->oom = 1;     /* the thread table could not be had */
     if (!t->oom)
@@ -186,7 +187,7 @@ int ttf_open_mem(const void *buf, size_t len, const char *name,
     }
     t->buf = buf ? buf : empty;
     t->len = len;
-    return open_trace(t, out, err);
+    return open_trace(t, -1, out, err);
 }
 
 int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
@@ -230,8 +231,9 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err)
         static const uint8_t empty[1];
         t->buf = empty;
     }
+    int r = open_trace(t, fd, out, err);
     close(fd);
-    return open_trace(t, out, err);
+    return r;
 }
 
 void ttf_close(ttf_trace *t)

@@ -65,8 +65,10 @@ void ttfi_finish_threads(ttf_trace *t)
 {
     for (size_t i = 0; i < t->nthreads; i++) {
         struct tthread *th = &t->threads[i];
-        th->pub.start_ns = to_ns(t, th->has_start ? th->start_tsc : th->first_tsc);
-        th->pub.end_ns = to_ns(t, th->pub.ended ? th->end_tsc : th->last_tsc);
+        if (th->has_ev || th->has_start) {  /* else no times: 0 and 0 */
+            th->pub.start_ns = to_ns(t, th->has_start ? th->start_tsc : th->first_tsc);
+            th->pub.end_ns = to_ns(t, th->pub.ended ? th->end_tsc : th->last_tsc);
+        }
         t->sum.events += th->pub.events;
         t->sum.lost_events += th->pub.lost_events;
     }
