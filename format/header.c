@@ -138,6 +138,12 @@ int ttfi_parse_header(ttf_trace *t, struct ttfi_problem *pb)
         h->data_offset > DATA_OFFSET_MAX)
         return CORRUPT(&c, "bad data offset %u (a multiple of 4096 past the "
                        "header)", h->data_offset);
+    /* both writers write the whole header page first: a shorter file was
+       cut (a trace read while its header page was being copied) */
+    c.rec = t->buf + t->len;
+    if (t->len < h->data_offset)
+        return TRUNCATED(&c, "truncated file header (its page ends at offset %u, "
+                         "the file at %zu)", h->data_offset, t->len);
     return 0;
 }
 
@@ -173,6 +179,13 @@ int ttf_cut_text(const ttf_trace *t, char *buf, size_t len)
     const ttf_summary *s = t ? &t->sum : NULL;
     if (len)
         buf[0] = 0;
+    if (s && s->cut_reason < 0 && s->truncated_at) {
+        snprintf(buf, len, "trace cut: the file ends at offset %" PRIu64 ", inside "
+                 "its data, after %" PRIu64 " events (%" PRIu64 " thread%s cut)",
+                 s->truncated_at, s->events, s->cut_threads,
+                 s->cut_threads == 1 ? "" : "s");
+        return 1;
+    }
     if (!s || s->cut_reason < 0)
         return 0;
     snprintf(buf, len, "trace cut: %s after %" PRIu64 " events; %" PRIu64

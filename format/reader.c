@@ -77,6 +77,27 @@ static void sum_cuts(ttf_trace *t)
     t->sum.lost_events += t->sum.cut_events;
 }
 
+/* A file that ends inside a chunk slot was cut (both writers grow it by
+ * whole chunks: it was copied or read while written, or cut in transfer).
+ * Each thread that had not ended may have gone on past the end: its
+ * stream is cut there (ttf_thread cut), so that what another run did
+ * after that point is "the trace ends here", never the program's. The
+ * thread that recorded the exit ended too. */
+static void sum_truncation(ttf_trace *t)
+{
+    if ((t->len - t->hdr.data_offset) % t->hdr.chunk_size == 0)
+        return;
+    t->sum.truncated_at = t->len;
+    for (size_t i = 0; i < t->nthreads; i++) {
+        ttf_thread *th = &t->threads[i].pub;
+        if (!t->threads[i].n || th->cut || th->ended ||
+            (t->proc.exited && t->proc.exit_thread == (int64_t)i))
+            continue;
+        th->cut = 1;
+        t->sum.cut_threads++;
+    }
+}
+
 /* Sort what the scan collected and convert its times. */
 static void finish_index(ttf_trace *t)
 {
@@ -85,6 +106,7 @@ static void finish_index(ttf_trace *t)
     ttfi_finish_modules(t);
     ttfi_finish_threads(t);
     sum_cuts(t);
+    sum_truncation(t);
     for (size_t i = 0; i < t->n_chunks; i++)
         t->sum.data_bytes += t->chunks[i].vend - t->chunks[i].off - t->chunks[i].hsize;
     if (t->sum.events)
