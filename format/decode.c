@@ -124,11 +124,15 @@ static int dec_module_unload(struct dec *d, unsigned tag,
         return r;
     ev_begin(d, ev, TTF_EV_MODULE_UNLOAD, d->c.rec);
     ev->addr = a;
-    if (d->scan) {
-        struct unload *u = PUSH(d->scan, unl);
-        if (u)
-            *u = (struct unload){d->tsc, a};
+    if (!d->scan) {             /* the module it unloads (meta.c matched it) */
+        const struct aux *x = ttfi_aux_find(d->t, ev->offset);
+        ev->text = x ? x->text : "";
+        ev->site = x ? x->index : UINT32_MAX;
+        return 0;
     }
+    struct unload *u = PUSH(d->scan, unl);
+    if (u)
+        *u = (struct unload){d->tsc, a, ev->offset};
     return 0;
 }
 

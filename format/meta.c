@@ -232,9 +232,15 @@ void ttfi_finish_modules(ttf_trace *t)
                 m->load_tsc <= t->unl[u].tsc)
                 best = m;
         }
-        if (best)
-            best->pub.unload_ns = to_ns(t, t->unl[u].tsc);
+        if (!best)
+            continue;
+        best->pub.unload_ns = to_ns(t, t->unl[u].tsc);
+        struct aux *a = PUSH(t, aux);  /* the iterator names the module */
+        if (a)
+            *a = (struct aux){t->unl[u].off, best->pub.path,
+                              (uint32_t)(best - t->mods)};
     }
+    ttfi_sort_n(t->aux, t->n_aux, sizeof *t->aux, aux_cmp);
 }
 
 /* ---- accessors ---------------------------------------------------------- */

@@ -60,6 +60,7 @@ struct modrec {
 
 struct unload {
     uint64_t tsc, base;         /* MODULE_UNLOAD time and base */
+    uint64_t off;               /* file offset of the record */
 };
 
 struct syncpt {
@@ -258,7 +259,8 @@ int ttfi_meta_record(struct dec *d, unsigned tag, struct ttfi_cursor *s);
 const ttf_callsite *ttfi_find_site(const ttf_trace *t, uint32_t id);
 /* After the scan: call sites sorted and unique, record texts sorted. */
 void ttfi_finish_sites(ttf_trace *t);
-/* After choose_hz: modules sorted by load time, unloads matched to them. */
+/* After choose_hz: modules sorted by load time, unloads matched to them
+ * (each unload's record text is then its module's path and index). */
 void ttfi_finish_modules(ttf_trace *t);
 
 /* ---- decode.c: records to events ---------------------------------------- */

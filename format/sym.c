@@ -281,7 +281,7 @@ static int try_fd(struct smod *sm, const char *path, int fd, const char **why)
 /* try_fd on the file at path, opened without blocking and only when it is
  * a regular file; trust: 1 to refuse (0) a file that others could have put
  * there (safeopen.c). */
-static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
+static int try_file(ttf_sym *s, struct smod *sm, const char *path,
                     int trust, const char **why)
 {
     char where[512];
@@ -289,7 +289,9 @@ static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
     if (fd < 0)
         return 0;
     if (trust && !ttfi_trusted_place(path, fd, s->owner, where, sizeof where)) {
-        close(fd);
+        close(fd);              /* said, not silently skipped */
+        add_notice(s, "%s: a copy in %s, which others can write: not used",
+                   path, where);
         return 0;
     }
     return try_fd(sm, path, fd, why);
@@ -317,7 +319,7 @@ static int try_libdwfl(struct smod *sm)
 }
 
 /* The copies of build-id hex in folder dir's .build-id tree. */
-static int try_store(const ttf_sym *s, struct smod *sm, const char *dir,
+static int try_store(ttf_sym *s, struct smod *sm, const char *dir,
                      const char *hex)
 {
     char path[4096];

@@ -111,7 +111,9 @@ enum ttf_event_kind {
     TTF_EV_THREAD_END,
     TTF_EV_THREAD_NAME, /* renamed; new name in text */
     TTF_EV_MODULE_LOAD, /* addr = base; module index in site */
-    TTF_EV_MODULE_UNLOAD,
+    TTF_EV_MODULE_UNLOAD, /* addr = base; the module it unloads: index in
+                           site, path in text (UINT32_MAX and "" if no
+                           loaded module has that base) */
     TTF_EV_PAUSE,       /* ttcap_pause() */
     TTF_EV_RESUME,      /* ttcap_resume() */
     TTF_EV_END,         /* clean process exit (exit status in signo) */

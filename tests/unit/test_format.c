@@ -104,7 +104,7 @@ static const struct want want0[] = {
     {TTF_EV_MARK, 1050, 0, 2, 1},
     {TTF_EV_ENTER, 1060, 0, 3, 1},
     {TTF_EV_EXIT, 1070, 0, 3, 2},
-    {TTF_EV_MODULE_UNLOAD, 1160, 0x7f0000100000ull, 0, 1},
+    {TTF_EV_MODULE_UNLOAD, 1160, 0x7f0000100000ull, 1, 1}, /* module 1's */
     {TTF_EV_CRASH, 1170, 0, 0, 1},
     {TTF_EV_EXIT, 1180, F1, 0, 1},
     {TTF_EV_END, 1180, 0, 0, 0},
