@@ -7,7 +7,8 @@
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
 #   make fuzz       libFuzzer targets: the trace reader (build/fuzz_reader),
-#                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
+#                   ttdiff's engine and a renderer on two traces (build/fuzz_diff),
+#                   the symbol reader on an ELF file (build/fuzz_sym)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
 #                   (ttcap.h ttfmt.h ttdiff.h ttprof.h ttreport.h, libttcap.so/.a,
 #                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff ttrec ttcc)
@@ -206,7 +207,7 @@ demo:
 demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 	@sh fixtures/demo.sh $(B)
 
-fuzz: $(B)/fuzz_reader $(B)/fuzz_diff
+fuzz: $(B)/fuzz_reader $(B)/fuzz_diff $(B)/fuzz_sym
 
 # undefined behaviour is a crash: UBSan stops at the first report
 FUZZ_UB = -fno-sanitize-recover=undefined
@@ -217,6 +218,11 @@ $(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC) $(wildcard format/*.h)
 	  -o $@ $(filter %.c,$^) $(SYSLIBS)
 
 $(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC) $(wildcard format/*.h diff/*.h report/*.h)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
+	  -o $@ $(filter %.c,$^) $(SYSLIBS)
+
+$(B)/fuzz_sym: tests/fuzz/fuzz_sym.c $(FMT_SRC) $(wildcard format/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
 	  -o $@ $(filter %.c,$^) $(SYSLIBS)

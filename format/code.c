@@ -113,7 +113,8 @@ static int read_sections(struct modcode *c, Elf *elf)
         s->data = d && d->d_buf && d->d_size >= sh.sh_size ? d->d_buf : NULL;
         s->writable = (sh.sh_flags & SHF_WRITE) != 0;
     }
-    qsort(c->secs, c->nsecs, sizeof *c->secs, cmp_sec);
+    if (c->nsecs > 1)           /* secs may be NULL: none */
+        qsort(c->secs, c->nsecs, sizeof *c->secs, cmp_sec);
     return 0;
 }
 
@@ -297,7 +298,8 @@ static const struct csym *sym_at(const struct modcode *c, uint64_t a)
 static void sort_funcs(struct modcode *c)
 {
     size_t n = c->info.nfuncs, k = 0;
-    qsort(c->funcs, n, sizeof *c->funcs, cmp_func);
+    if (n > 1)                  /* funcs may be NULL: none */
+        qsort(c->funcs, n, sizeof *c->funcs, cmp_func);
     for (size_t i = 0; i < n; i++)
         if (!k || cmp_func(&c->funcs[k - 1], &c->funcs[i]) != 0)
             c->funcs[k++] = c->funcs[i];
@@ -316,7 +318,8 @@ static int read_functions(ttf_sym *s, struct modcode *c)
     for (int i = 1; i < n; i++)
         take_symbol(s, c, i);
     sort_funcs(c);
-    qsort(c->syms, c->nsyms, sizeof *c->syms, cmp_sym);
+    if (c->nsyms > 1)           /* syms may be NULL: none */
+        qsort(c->syms, c->nsyms, sizeof *c->syms, cmp_sym);
     c->info.funcs = c->funcs;
     return 0;
 }

@@ -861,7 +861,8 @@ int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
             s->max_size = sm->m->size;
         open_module(s, sm);
     }
-    qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
+    if (s->nmods > 1)
+        qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
     *out = s;
     return 0;
 }

@@ -150,7 +150,8 @@ int ttfi_symtab_build(Dwfl_Module *dm, struct ttfi_symtab **out)
         ttfi_symtab_free(t);
         return TT_ENOMEM;
     }
-    qsort(t->e, t->n, sizeof *t->e, cmp_sym);
+    if (t->n > 1)               /* t->e may be NULL: none at all */
+        qsort(t->e, t->n, sizeof *t->e, cmp_sym);
     uint64_t m = 0;
     for (size_t i = 0; i < t->n; i++) {
         struct tsym *s = &t->e[i];
