@@ -101,14 +101,15 @@ static int copy_file(const char *src, const char *dst)
     return rc;
 }
 
-/* 1 if folder dir is one a reader trusts a copy in (format/safeopen.c):
- * a folder, not a link, ours or root's, writable by others only when
- * sticky. A copy in another user's world-writable .build-id would be made
- * and then ignored by every reader (anyone could have put it there). */
+/* 1 if folder dir is one a reader trusts a copy in (format/safeopen.c,
+ * which follows links as we do here): a folder, ours or root's, writable
+ * by others only when sticky. A copy in another user's world-writable
+ * .build-id would be made and then ignored by every reader (anyone could
+ * have put it there). */
 static int store_dir_ok(const char *dir)
 {
     struct stat st;
-    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return 0;
     if (st.st_uid != 0 && st.st_uid != geteuid())
         return 0;
