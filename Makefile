@@ -15,7 +15,8 @@
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
 #   make fuzz       libFuzzer targets: the trace reader (build/fuzz_reader),
-#                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
+#                   ttdiff's engine and a renderer on two traces (build/fuzz_diff),
+#                   the symbol reader on an ELF file (build/fuzz_sym)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
 #                   (ttcap.h ttfmt.h ttdiff.h ttprof.h ttreport.h, libttcap.so/.a,
 #                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff ttrec ttcc)
@@ -222,12 +223,14 @@ demo:
 demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 	@sh fixtures/demo.sh $(B)
 
-fuzz: $(B)/fuzz_reader $(B)/fuzz_diff
+fuzz: $(B)/fuzz_reader $(B)/fuzz_diff $(B)/fuzz_sym
 
-# the fuzz targets' objects: clang, libFuzzer's coverage, ASan and UBSan;
-# one object per source, so the two targets share the format's and make -j
+# the fuzz targets' objects: clang, libFuzzer's coverage, ASan and UBSan
+# (undefined behaviour is a crash: UBSan stops at the first report); one
+# object per source, so the targets share the format's and make -j
 # compiles them side by side
-FUZZCFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined $(CPPFLAGS_TT)
+FUZZ_UB = -fno-sanitize-recover=undefined
+FUZZCFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT)
 fuzzobj = $(patsubst %.c,$(B)/fuzz-obj/%.o,$(1))
 $(B)/fuzz-obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -237,6 +240,9 @@ $(B)/fuzz_reader: $(call fuzzobj,tests/fuzz/fuzz_reader.c $(FMT_SRC))
 	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
 
 $(B)/fuzz_diff: $(call fuzzobj,tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC))
+	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
+
+$(B)/fuzz_sym: $(call fuzzobj,tests/fuzz/fuzz_sym.c $(FMT_SRC))
 	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
 
 # the fuzz smoke run (tests/fuzz/smoke.sh): skipped, saying so, without
@@ -273,13 +279,19 @@ check-layers: $(B)/inc/wire/ttf_wire.h $(addprefix $(B)/inc/pub/,$(notdir $(PUB_
 	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" INC_cmd="$(INC_cmd)" \
 	  sh tests/check_layers.sh
 
-# inside a room, files form stages (diff/STAGES, capture/STAGES when there):
+# inside a room, files form stages (diff/STAGES, capture/STAGES, format/STAGES):
 # from the objects' symbols, no file calls a higher stage and no files call
-# each other in a cycle; the probe first proves the check catches both
-check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC)))
+# each other in a cycle; the probe first proves the check catches both; and
+# the docs that state a stage (file headers, lists written as the map
+# writes them) agree with the map (tests/check_stage_docs.py, its probe first)
+check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC))) \
+              $(if $(wildcard format/STAGES),$(call obj,$(FMT_SRC)))
 	@CC="$(CC)" sh tests/check_stages.sh --probe $(B)/probe/stages
 	@sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
 	@$(if $(wildcard capture/STAGES),sh tests/check_stages.sh $(B)/obj/capture capture/STAGES,:)
+	@$(if $(wildcard format/STAGES),sh tests/check_stages.sh $(B)/obj/format format/STAGES,:)
+	@python3 tests/check_stage_docs.py --probe $(B)/probe/stagedocs
+	@python3 tests/check_stage_docs.py . $(wildcard */STAGES)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

@@ -420,12 +420,12 @@ static void install_hooks(void)
  * Async-signal-safe (strerrordesc_np: no locale, no lock). */
 static void say_untraced(const char *what, const char *why, const char *refused)
 {
-    char msg[CAP_PATH_MAX + 160];
+    char msg[4 * CAP_PATH_MAX + 160];
     size_t o = 0;
     put_s(msg, sizeof msg, &o, "ttcap: cannot ");
     put_s(msg, sizeof msg, &o, what);
     put_s(msg, sizeof msg, &o, " trace '");
-    put_s(msg, sizeof msg, &o, cap.path);
+    cap_put_esc(msg, sizeof msg, &o, cap.path);
     put_s(msg, sizeof msg, &o, "': ");
     put_s(msg, sizeof msg, &o, why ? why : "unknown error");
     put_s(msg, sizeof msg, &o, refused);

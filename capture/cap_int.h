@@ -178,6 +178,30 @@ extern int cap_on;              /* tracing enabled: tested first by every hook;
                                    test then also reaches chaos mode) */
 extern __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
 
+/* Append s to out[*o] (room len, always NUL-terminated, cut when full)
+ * for a stderr line: a path or name from the environment or the file
+ * system may hold anything, so every byte that is not printable ASCII,
+ * and the backslash, is written as \xNN; nothing can act as a control
+ * sequence or split the line. Async-signal-safe. */
+static inline void cap_put_esc(char *out, size_t len, size_t *o, const char *s)
+{
+    static const char hexd[] = "0123456789abcdef";
+    for (; *s && *o + 1 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f && c != '\\') {
+            out[(*o)++] = (char)c;
+            continue;
+        }
+        if (*o + 5 >= len)
+            break;
+        out[(*o)++] = '\\';
+        out[(*o)++] = 'x';
+        out[(*o)++] = hexd[c >> 4];
+        out[(*o)++] = hexd[c & 15];
+    }
+    out[*o] = 0;
+}
+
 static inline uint64_t cap_tsc(void)
 {
 #ifdef CAP_HAVE_TSC

@@ -3,6 +3,7 @@
  * and format description (ttf_format), the one corruption report every
  * parse failure goes through, the slow path of varint decoding, and
  * error setting (ttfi_set_err).
+ * Stage 0 base of format/STAGES.
  */
 #include <stdarg.h>
 #include <stdio.h>

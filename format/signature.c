@@ -24,6 +24,7 @@
  * does not list leaves that parameter without a register (not shown, not
  * compared). An .isra clone may also drop its return value, which DWARF
  * does not say: its return is not compared.
+ * Stage 1 dwarf of format/STAGES.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>

@@ -37,6 +37,9 @@
  * found with dlopen("libstdc++.so.6") on first need rather than linked, so
  * C users of libttfmt carry no C++ dependency; without it names stay
  * mangled. The demangled string is what the cache keeps.
+ * Stage 6 symbols of format/STAGES (below it the reader and the DWARF helpers;
+ * above it code.c, which keeps its per-module data in a slot sym.c frees
+ * through the slot's own function: struct ttfi_modslot, ttf_int.h).
  */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
@@ -70,8 +73,8 @@ struct smod {
                                   -2 damaged: libdw faulted reading it */
     int sig_noticed;           /* 1: a function without signature noticed */
     struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
-    struct ttfi_code *code;    /* its functions' code (code.c, NULL until
-                                  asked) */
+    struct ttfi_modslot code;  /* its functions' code (code.c fills it on
+                                  first need and says how to free it) */
     struct ttfi_symtab *syms;  /* symbols by address (NULL until needed) */
 };
 
@@ -241,10 +244,11 @@ static void drop_session(struct smod *sm)
     if (sm->dwfl && sm->dwarf_state != -2)
         dwfl_end(sm->dwfl);     /* a damaged one may be half-built: kept */
     ttfi_cumap_free(sm->cus);
-    ttfi_code_free(sm->code);
+    if (sm->code.free)
+        sm->code.free(sm->code.p);
     ttfi_symtab_free(sm->syms);
     sm->cus = NULL;
-    sm->code = NULL;
+    sm->code = (struct ttfi_modslot){NULL, NULL};
     sm->syms = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
@@ -278,7 +282,7 @@ static int try_fd(struct smod *sm, const char *path, int fd, const char **why)
 /* try_fd on the file at path, opened without blocking and only when it is
  * a regular file; trust: 1 to refuse (0) a file that others could have put
  * there (safeopen.c). */
-static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
+static int try_file(ttf_sym *s, struct smod *sm, const char *path,
                     int trust, const char **why)
 {
     char where[512];
@@ -286,7 +290,9 @@ static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
     if (fd < 0)
         return 0;
     if (trust && !ttfi_trusted_place(path, fd, s->owner, where, sizeof where)) {
-        close(fd);
+        close(fd);              /* said, not silently skipped */
+        add_notice(s, "%s: a copy in %s, which others can write: not used",
+                   path, where);
         return 0;
     }
     return try_fd(sm, path, fd, why);
@@ -314,7 +320,7 @@ static int try_libdwfl(struct smod *sm)
 }
 
 /* The copies of build-id hex in folder dir's .build-id tree. */
-static int try_store(const ttf_sym *s, struct smod *sm, const char *dir,
+static int try_store(ttf_sym *s, struct smod *sm, const char *dir,
                      const char *hex)
 {
     char path[4096];
@@ -922,7 +928,8 @@ int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
             s->max_size = sm->m->size;
         open_module(s, sm);
     }
-    qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
+    if (s->nmods > 1)
+        qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
     *out = s;
     return 0;
 }
@@ -1017,7 +1024,7 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     return e ? e->name : oom_name;
 }
 
-struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
+struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
 {
     if (!s || i >= s->nmods)
         return NULL;

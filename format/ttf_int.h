@@ -231,14 +231,19 @@ int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);
 
 /* ---- machine code (code.c, on sym.c's sessions) --------------------------- */
 
-/* What code.c keeps per module (NULL until asked; ttfi_code_free). */
-struct ttfi_code;
-void ttfi_code_free(struct ttfi_code *c);
+/* A slot for what a file above sym.c keeps per module (code.c: a module's
+ * functions and their machine code). sym.c frees it with the module's
+ * session through the slot's own free function, so sym.c calls nothing
+ * above it (format/STAGES). Both NULL until the owner fills the slot. */
+struct ttfi_modslot {
+    void *p;                   /* the owner's data */
+    void (*free)(void *p);     /* how sym.c frees it (NULL: nothing kept) */
+};
 
 /* Module i of s as sym.c opened it: its libdwfl module (NULL when no file
- * with its build-id was found) and code.c's slot for it. NULL if i is out
- * of range. */
-struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm);
+ * with its build-id was found) and the slot code.c keeps for it. NULL if i
+ * is out of range. */
+struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm);
 /* name demangled as ttf_sym_name shows it (an arena copy, or name itself). */
 const char *ttfi_sym_demangle(ttf_sym *s, const char *name);
 /* n bytes in s's arena (freed with s), NULL when memory runs out. */

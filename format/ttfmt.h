@@ -45,9 +45,13 @@ extern "C" {
  * ttf_process chaos and chaos_seed, TTF_PROC_CHAOS*, ttf_writer_opts
  * chaos and chaos_seed. ttf_process exit_thread, ttf_writer_close_in.
  * The functions inlined into a function (ttf_sym_inlined_in, ttf_inlined,
- * TTF_INLINED_MAX): what ran inside it without an ENTER of its own. */
+ * TTF_INLINED_MAX): what ran inside it without an ENTER of its own.
+ * 2.6.0: truncated files: a file that ends inside its header page is
+ * TT_ETRUNC; one that ends inside a chunk has ttf_summary truncated_at,
+ * its threads whose streams may go on past the end have ttf_thread cut,
+ * and ttf_cut_text says so. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 5
+#define TTF_VERSION_MINOR 6
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -107,7 +111,9 @@ enum ttf_event_kind {
     TTF_EV_THREAD_END,
     TTF_EV_THREAD_NAME, /* renamed; new name in text */
     TTF_EV_MODULE_LOAD, /* addr = base; module index in site */
-    TTF_EV_MODULE_UNLOAD,
+    TTF_EV_MODULE_UNLOAD, /* addr = base; the module it unloads: index in
+                           site, path in text (UINT32_MAX and "" if no
+                           loaded module has that base) */
     TTF_EV_PAUSE,       /* ttcap_pause() */
     TTF_EV_RESUME,      /* ttcap_resume() */
     TTF_EV_END,         /* clean process exit (exit status in signo) */
@@ -222,6 +228,9 @@ typedef struct ttf_summary {
     uint64_t cut_events;        /* events lost to cuts and in no LOST record
                                    (header counters and cut table; also
                                    counted in lost_events) */
+    uint64_t truncated_at;      /* the file ends inside a chunk, at this
+                                   offset (copied or read while written,
+                                   cut in transfer); 0 if not */
 } ttf_summary;
 
 typedef struct ttf_process {
@@ -264,7 +273,10 @@ typedef struct ttf_thread {
     uint64_t events;            /* decodable events in its stream */
     uint64_t lost_events;
     uint32_t chunks, seq_gaps;  /* chunk count; missing sequence numbers */
-    int cut;                    /* 1: its stream ends with a CUT record */
+    int cut;                    /* 1: its stream ends early: with a CUT
+                                   record (the writer got no chunk), or at
+                                   the end of a truncated file (it may have
+                                   gone on past it: it had not ended) */
 } ttf_thread;
 
 typedef struct ttf_callsite {
@@ -337,7 +349,9 @@ const ttf_header *ttf_get_header(const ttf_trace *t);
 const ttf_summary *ttf_get_summary(const ttf_trace *t);
 /* A cut trace (disk full...) in one line, into buf (len bytes): "trace
  * cut: disk full after 1200 events; 5400 events could not be written (1
- * thread cut)". 1 if the trace was cut, else 0 with buf "". */
+ * thread cut)", or for a truncated file "trace cut: the file ends at
+ * offset 14000, inside its data, after 4835 events (1 thread cut)". 1 if
+ * the trace was cut, else 0 with buf "". */
 int ttf_cut_text(const ttf_trace *t, char *buf, size_t len);
 /* "disk full", "write failed", "file size limit" or "writer stopped" for a
  * TTF_CUT_* reason. */

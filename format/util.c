@@ -2,6 +2,7 @@
  * util.c - the small things every layer above the wire shares
  * (ttf_util.h): event kind and signal names, and the arena that owns a
  * trace's strings, the symbols' names and a diff's results.
+ * Stage 0 base of format/STAGES.
  */
 #include <stdio.h>
 #include <stdlib.h>

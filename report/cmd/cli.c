@@ -21,11 +21,17 @@ void ttri_cli_init(const char *prog)
     prog_name = prog;
 }
 
+/* One error line. Its text names files, and a file name (from the
+ * command line, a trace, the file system) may hold anything: it is written
+ * as ttf_put_text writes trace strings, so nothing in it can act as a
+ * control sequence or split the line. */
 static void vline(const char *fmt, va_list ap)
 {
+    char buf[4096];
     fflush(stdout);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    ttf_put_text(stderr, buf);
     fputc('\n', stderr);
 }
 

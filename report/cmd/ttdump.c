@@ -204,7 +204,9 @@ static void print_header(const struct dump *d)
     FILE *f = d->out;
     char when[64];
 
-    fprintf(f, "trace: %s\nheader:\n", ttf_path(d->t));
+    fputs("trace: ", f);
+    put_clean(f, ttf_path(d->t));
+    fputs("\nheader:\n", f);
     fprintf(f, "  magic:             ok\n");
     fprintf(f, "  version:           %u.%u\n", h->version_major,
             h->version_minor);
@@ -390,6 +392,11 @@ static void print_thread_info(FILE *f, const ttf_thread *th, const char *gap)
 {
     char t0[48], t1[48];
 
+    if (!th->chunks) {          /* an index and nothing else: no times */
+        fprintf(f, "  [%" PRIu32 "] no chunks (never traced, cut before its "
+                "first chunk, or its chunks lost)\n", th->index);
+        return;
+    }
     fmt_rel(t0, sizeof t0, th->start_ns);
     fmt_rel(t1, sizeof t1, th->end_ns);
     fprintf(f, "  [%" PRIu32 "] tid %" PRId64 " ", th->index, th->tid);
