@@ -457,16 +457,31 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
  * cancellation points, and a thread cancelled there (a pending
  * pthread_cancel meeting a chunk switch) would unwind out of libttcap with
  * the grow lock held and its busy flag set, taking every other thread's
- * next chunk and its own later records with it. */
+ * next chunk and its own later records with it. Asynchronous signals wait
+ * too: a handler that forks between the mmap and the store of t->base
+ * would leave the child a shared mapping of the parent's file that nothing
+ * in the child knows of, and the claim, finishing there, would write a
+ * chunk header into the parent's trace (fork_child, cap_init.c, makes
+ * t->base and the header private instead). */
 static int claim_chunk(struct tstate *t, int *recycled)
 {
     int was, ignored;
     struct cap_xfsz g;
+    sigset_t all, old;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);   /* faults stay deliverable (a blocked one kills) */
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGTRAP);
+    sigdelset(&all, SIGSYS);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
     cap_xfsz_hold(&g);
     int why = claim_chunk_now(t, recycled);
     cap_xfsz_release(&g);
     pthread_setcancelstate(was, &ignored);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return why;
 }
 
@@ -655,6 +670,11 @@ void cap_switch_chunk(struct tstate *t)
  * counts the record as lost; need 0 only begins the thread). */
 uint8_t *cap_room(struct tstate *t, size_t need)
 {
+    if (__builtin_expect(t->refork, 0) && t->busy == 1) {
+        cap_hooks.refork(t);    /* a fork child's first write of its own */
+        if (!cap_on)
+            return NULL;
+    }
     if (t->state == TS_NEW)
         cap_thread_begin(t);
     if (t->state == TS_CUT)
@@ -681,9 +701,16 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
     }
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
+    if (__builtin_expect(t->refork, 0)) {
+        cap_hooks.refork(t);    /* a fork child's first event of its own */
+        if (!cap_on) {
+            t->busy = 0;
+            return;
+        }
+    }
     if (t->state == TS_NEW)
         cap_thread_begin(t);
-    else if (t->state == TS_LIVE)
+    else if (t->state == TS_LIVE && t->pos >= t->limit)
         cap_switch_chunk(t);
     else if (t->state == TS_CUT)
         cut_retry(t);

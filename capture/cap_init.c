@@ -401,6 +401,7 @@ static void on_exit_cb(int status, void *arg);
 static void fork_prepare(void);
 static void fork_parent(void);
 static void fork_child(void);
+static void refork(struct tstate *t);
 
 typedef void (*exit_fn)(int);
 static exit_fn real_exit;       /* libc's _exit, resolved at start */
@@ -622,6 +623,13 @@ static void cap_init(void)
 static void finish(int status, int quick)
 {
     struct tstate *t = &cap_tls;
+    if (t->refork) {            /* a fork child ending in the handler that forked */
+        t->busy = 1;
+        refork(t);
+        t->busy = 0;
+        if (!cap_on)
+            return;
+    }
     if (!t->busy) {
         t->busy = 1;
         if (t->state == TS_NEW)
@@ -669,6 +677,76 @@ static void fork_parent(void)
     cap_modules_fork_parent();
 }
 
+/* A fork from a signal handler that interrupted one of our writes on this
+ * thread (tstate.busy set: the handler's own calls are being dropped): the
+ * write resumes in the child once the handler returns, with pointers into
+ * the parent's chunk and header and stores to the thread's state. Until
+ * it is done the child cannot have a state of its own. So the two
+ * mappings become private copies (that write finishes there, not in the
+ * parent's file), the file is closed (a claim it makes fails), busy says
+ * CAP_BUSY_FORK (the handler's calls go on being dropped, as in the
+ * parent, and counted) and limit NULL sends the next event to the slow
+ * path, where t->refork starts the child's trace (refork): at the first
+ * write after the interrupted one, or at the end (finish) if the handler
+ * never returns. */
+static char refork_parent[CAP_PATH_MAX]; /* the parent's trace, for refork */
+static uint8_t *refork_base, *refork_hdr; /* the private copies, for refork */
+
+static void fork_park(struct tstate *t)
+{
+    int flags = MAP_PRIVATE | MAP_FIXED;
+    memcpy(refork_parent, cap.path, sizeof refork_parent);
+    refork_base = refork_hdr = NULL;
+    if (t->base) {
+        off_t off = (off_t)(TTF_DATA_OFFSET + t->chunk * cap.chunk_size);
+        if (mmap(t->base, cap.chunk_size, PROT_READ | PROT_WRITE, flags, cap.fd, off) ==
+            MAP_FAILED)
+            mmap(t->base, cap.chunk_size, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
+        refork_base = t->base;
+    }
+    if (cap.hdr) {
+        if (mmap(cap.hdr, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, flags, cap.fd, 0) == MAP_FAILED)
+            mmap(cap.hdr, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
+        refork_hdr = cap.hdr;
+    }
+    close(cap.fd);
+    cap.fd = -1;
+    atomic_flag_clear(&cap.grow_lock);  /* no other thread is left to hold them */
+    atomic_flag_clear(&cap.mod_lock);
+    atomic_flag_clear(&cap.site_lock);
+    t->lost = t->lost_nested = 0;       /* the parent's to write */
+    t->limit = NULL;
+    t->refork = 1;
+    t->busy = CAP_BUSY_FORK;
+}
+
+/* The child's trace, once the write a fork interrupted is done (the
+ * writer calls it through cap_hooks.refork, busy set; fork_park). Keeps
+ * busy and the count of events the handler had dropped, written as LOST. */
+static void refork(struct tstate *t)
+{
+    uint8_t busy = t->busy;
+    uint64_t dropped = t->lost_nested;
+    if (refork_base)
+        munmap(refork_base, cap.chunk_size);
+    if (refork_hdr)
+        munmap(refork_hdr, TTF_DATA_OFFSET);
+    if (t->sites)
+        munmap(t->sites, sizeof *t->sites);
+    if (t->ring)
+        munmap(t->ring, cap.ring_n * sizeof(uint64_t));
+    refork_base = refork_hdr = NULL;
+    cap.hdr = NULL;
+    cap_on = 0;
+    cap_thread_reset(t);        /* keeps depth; refork is 0 */
+    if (cap_start(refork_parent, 1) == 0 && dropped) {
+        t->busy = 1;
+        t->lost_nested = dropped;
+        cap_flush_lost(t);
+    }
+    t->busy = busy;
+}
+
 /* fork: the child starts its own trace naming the parent's. Only
  * async-signal-safe work (see the top of this file). */
 static void fork_child(void)
@@ -677,11 +755,17 @@ static void fork_child(void)
     if (!cap_on)
         return;
     cap.loader_suspect = 1;
+    cap.pid = (int)getpid();
+    struct tstate *t = &cap_tls;
+    if (t->busy) {
+        fork_park(t);           /* the trace starts when the write is done */
+        cap_hooks.refork = refork;
+        return;
+    }
     cap_on = 0;
     ttcap_threshold = -0x7fffffff;
     char parent[CAP_PATH_MAX];
     memcpy(parent, cap.path, sizeof parent);
-    struct tstate *t = &cap_tls;
     if (t->base)
         munmap(t->base, cap.chunk_size);
     if (cap.hdr)

@@ -26,6 +26,9 @@
 #endif
 
 #define CAP_BUSY_HOT 2          /* tstate.busy in a hot path (see there) */
+#define CAP_BUSY_FORK 3         /* tstate.busy in a fork child whose fork came
+                                   from a signal handler that interrupted one
+                                   of our writes (cap_init.c, fork_child) */
 #define CAP_RESERVE 160         /* bytes kept free at each chunk end for CUT/CRASH/END */
 #define CAP_SITE_MAX (1 + TTF_UVAR_MAX) /* longest call-site prefix (SITE_NEW) */
 #define CAP_HOT_MAX (24 + CAP_SITE_MAX) /* longest hot record (site prefix +
@@ -87,6 +90,9 @@ struct tstate {
     uint64_t cut_pub;           /* lost events already added to the header's cut_events */
     uint64_t chaos_rng;         /* chaos mode: this thread's PRNG state */
     uint8_t chaos_ready;        /* chaos_rng seeded */
+    uint8_t refork;             /* a fork child whose trace starts at the next
+                                   write, once the write the fork interrupted
+                                   has finished (cap_hooks.refork) */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -158,6 +164,10 @@ struct cap_hooks {
     /* thread t now writes in chunk (recycled: a ring-mode reuse): write
      * the records owed at a chunk's start (cap_policy.c) */
     void (*switched)(struct tstate *t, int recycled, uint64_t chunk);
+    /* a fork child's thread with t->refork set, in a new write (busy 1)
+     * after the one the fork interrupted: start the child's trace
+     * (cap_init.c); cap_on is 0 after it if that failed */
+    void (*refork)(struct tstate *t);
 };
 
 /* Chaos mode (cap_chaos.c; TTCAP_CHAOS, read at trace start). */
