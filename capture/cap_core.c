@@ -489,7 +489,7 @@ static int claim_chunk(struct tstate *t, int *recycled)
  * position even inside the reserve, NULL without a chunk. */
 uint8_t *cap_reserve_room(struct tstate *t)
 {
-    return t->state == TS_LIVE && t->pos ? t->pos : NULL;
+    return t->state == TS_LIVE && t->pos && !t->vforked && !t->refork ? t->pos : NULL;
 }
 
 static void write_cut(struct tstate *t, int why)
@@ -670,6 +670,8 @@ void cap_switch_chunk(struct tstate *t)
  * counts the record as lost; need 0 only begins the thread). */
 uint8_t *cap_room(struct tstate *t, size_t need)
 {
+    if (__builtin_expect(t->vforked, 0))
+        return NULL;            /* a vfork child: the parent's memory */
     if (__builtin_expect(t->refork, 0) && t->busy == 1) {
         cap_hooks.refork(t);    /* a fork child's first write of its own */
         if (!cap_on)
@@ -695,6 +697,8 @@ uint8_t *cap_room(struct tstate *t, size_t need)
 
 static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exit)
 {
+    if (t->vforked)
+        return;                 /* a vfork child: the parent's memory */
     if (t->busy) {
         t->lost_nested++;
         return;

@@ -24,6 +24,7 @@
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -661,8 +662,8 @@ static void finish(int status, int quick)
 static void on_exit_cb(int status, void *arg)
 {
     (void)arg;
-    if (cap_on)
-        finish(status, 0);
+    if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
+        finish(status, 0);      /* not in a vfork child (end_now) */
 }
 
 /* fork, before: the module table must not be half-updated in the child. */
@@ -672,9 +673,32 @@ static void fork_prepare(void)
         cap_modules_fork_prepare();
 }
 
+/* daemon(): glibc's forks (our fork handlers run) and its parent then
+ * calls its own _exit, which no interposer sees: fork_parent ends the
+ * parent's trace (END, status 0) when the fork is daemon's. Per thread. */
+static __thread int in_daemon __attribute__((tls_model("initial-exec")));
+
 static void fork_parent(void)
 {
     cap_modules_fork_parent();
+    if (in_daemon && cap_on && cap.pid == (int)getpid())
+        finish(0, 0);           /* daemon's parent: _exit(0) comes next */
+}
+
+__attribute__((visibility("default")))
+int daemon(int nochdir, int noclose)
+{
+    static int (*real)(int, int);
+    if (!real)
+        real = (int (*)(int, int))dlsym(RTLD_NEXT, "daemon");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    in_daemon = 1;
+    int rc = real(nochdir, noclose);    /* returns in the child only */
+    in_daemon = 0;
+    return rc;
 }
 
 /* A fork from a signal handler that interrupted one of our writes on this
@@ -777,13 +801,180 @@ static void fork_child(void)
     cap_start(parent, 1);
 }
 
+/* ---- exec ----------------------------------------------------------------------
+ *
+ * The image is replaced: the trace ends with EXEC (the path as given) in
+ * the calling thread's stream, and the header says closed, by exec, so it
+ * does not read as a process killed. An exec that fails returns: EXEC
+ * again with its errno, the header open again, and the trace goes on. Not
+ * in a vfork child (the parent's memory), nor for an image already gone
+ * untraced. execl, execlp and execle become execv, execvp and execve
+ * here (glibc's own call its internal execve, which no interposer sees). */
+static void exec_record(const char *path, int err)
+{
+    struct tstate *t = &cap_tls;
+    size_t n = strnlen(path, CAP_PATH_MAX);
+    if (t->busy)
+        return;
+    t->busy = 1;
+    if (t->state == TS_NEW)
+        cap_thread_begin(t);
+    if (t->state == TS_LIVE) {
+        cap_check_names(t);
+        cap_flush_lost(t);
+    }
+    uint8_t *p = t->state == TS_LIVE ? cap_room(t, 32 + n) : NULL;
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        q = ttf_put_svar(q, err);
+        q = ttf_put_str(q, path, n);
+        cap_commit(t, p, TTF_R_EXEC, cap_ext_close(p, q));
+    }
+    cap_cut_publish(t);
+    t->busy = 0;
+}
+
+static int exec_traced(void)
+{
+    return cap_on && cap.hdr && !cap_tls.vforked && cap.pid == (int)getpid();
+}
+
+static void exec_begin(const char *path)
+{
+    if (!exec_traced())
+        return;
+    exec_record(path ? path : "", 0);
+    ttf_put_u32(cap.hdr + TTF_H_EXIT, 0);
+    atomic_thread_fence(memory_order_release);
+    ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED | TTF_FLAG_EXEC);
+}
+
+static void exec_failed(const char *path, int err)
+{
+    if (!exec_traced())
+        return;
+    ttf_put_u32(cap.hdr + TTF_H_FLAGS, 0);
+    exec_record(path ? path : "", err ? err : EINVAL);
+    errno = err;
+}
+
+#define EXEC_REAL(name) \
+    static __typeof__(name) *real; \
+    if (!real) \
+        real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name); \
+    if (!real) { \
+        errno = ENOSYS; \
+        return -1; \
+    }
+
+__attribute__((visibility("default")))
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+    EXEC_REAL(execve);
+    exec_begin(path);
+    int rc = real(path, argv, envp);
+    exec_failed(path, errno);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int execv(const char *path, char *const argv[])
+{
+    EXEC_REAL(execv);
+    exec_begin(path);
+    int rc = real(path, argv);
+    exec_failed(path, errno);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int execvp(const char *file, char *const argv[])
+{
+    EXEC_REAL(execvp);
+    exec_begin(file);
+    int rc = real(file, argv);
+    exec_failed(file, errno);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    EXEC_REAL(execvpe);
+    exec_begin(file);
+    int rc = real(file, argv, envp);
+    exec_failed(file, errno);
+    return rc;
+}
+
+/* How many arguments execl got (arg0, then ap up to NULL), at most
+ * EXEC_ARGV_MAX (more: -1, E2BIG). */
+#define EXEC_ARGV_MAX 65536
+
+static int exec_count(const char *arg0, va_list ap)
+{
+    int n = 0;
+    for (const char *a = arg0; a; a = va_arg(ap, const char *))
+        if (++n > EXEC_ARGV_MAX)
+            return -1;
+    return n;
+}
+
+/* argv[0..n] from arg0 and ap (argv[n] = NULL); *envp: the pointer after
+ * the NULL (execle), if envp. */
+static void exec_fill(char **argv, int n, const char *arg0, va_list ap, char *const **envp)
+{
+    argv[0] = (char *)(uintptr_t)arg0;
+    for (int i = 1; i <= n; i++)
+        argv[i] = va_arg(ap, char *);
+    if (envp)
+        *envp = va_arg(ap, char *const *);
+}
+
+/* execl, execlp, execle: the arguments counted, then copied onto the stack
+ * (as glibc does), then the v form. */
+#define EXEC_L(call, want_env) \
+    va_list ap; \
+    va_start(ap, arg); \
+    int n = exec_count(arg, ap); \
+    va_end(ap); \
+    if (n < 0) { \
+        errno = E2BIG; \
+        return -1; \
+    } \
+    char *argv[n + 1]; \
+    char *const *envp = NULL; \
+    va_start(ap, arg); \
+    exec_fill(argv, n, arg, ap, want_env ? &envp : NULL); \
+    va_end(ap); \
+    (void)envp; \
+    return call
+
+__attribute__((visibility("default")))
+int execl(const char *path, const char *arg, ...)
+{
+    EXEC_L(execv(path, argv), 0);
+}
+
+__attribute__((visibility("default")))
+int execlp(const char *file, const char *arg, ...)
+{
+    EXEC_L(execvp(file, argv), 0);
+}
+
+__attribute__((visibility("default")))
+int execle(const char *path, const char *arg, ...)
+{
+    EXEC_L(execve(path, argv, envp), 1);
+}
+
 /* _exit and _Exit end the trace as exit() does, then end the process. Not
  * in a vfork child (or any child no fork handler saw): it shares the
  * parent's memory and mappings, so it must not write a byte. */
 __attribute__((noreturn))
 static void end_now(int status)
 {
-    if (cap_on && cap.pid == (int)getpid())
+    if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 1);
     if (real_exit)
         real_exit(status);

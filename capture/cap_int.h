@@ -93,6 +93,11 @@ struct tstate {
     uint8_t refork;             /* a fork child whose trace starts at the next
                                    write, once the write the fork interrupted
                                    has finished (cap_hooks.refork) */
+    uint8_t vforked;            /* a vfork child runs on this thread's memory:
+                                   nothing is written, limit is NULL (every
+                                   event takes the slow path, which drops it)
+                                   until the parent resumes (cap_vfork.S) */
+    uint8_t *vfork_limit;       /* limit as it was before the vfork */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -368,6 +373,9 @@ void cap_values_thread_end(void);
 
 /* cap_interpose.c */
 void cap_sync_chaos_on(void);
+void cap_vfork_child(void);     /* the halves of vfork (cap_vfork.S) */
+void cap_vfork_parent(int pid);
+int cap_vfork_failed(int err);
 
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);

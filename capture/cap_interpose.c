@@ -331,3 +331,56 @@ int pthread_join(pthread_t th, void **ret)
         sync_op(TTF_SYNC_JOIN, (const void *)th, 0);
     return rc;
 }
+
+/* ---- vfork (cap_vfork.S) ------------------------------------------------------
+ *
+ * A vfork child runs on the parent's memory, its thread's libttcap state
+ * included, until it execs or exits, while the parent waits. It must write
+ * nothing there: the child's calls would land in the parent's chunk as the
+ * parent's own. So the child turns the thread's recording off in place and
+ * the parent, once it resumes, turns it on again and writes VFORK (the
+ * child's pid): the child's calls are not recorded. */
+
+/* In the child, first thing: every event to the slow path (limit NULL),
+ * which drops it (vforked). limit is kept first, vforked set before limit
+ * goes: a child killed in between leaves the parent a state it restores. */
+void cap_vfork_child(void)
+{
+    struct tstate *t = &cap_tls;
+    t->vfork_limit = t->limit;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->vforked = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->limit = NULL;
+}
+
+/* In the parent, the child gone (exec'd or exited): the state back, and
+ * VFORK (t, uvar pid) in the parent's stream. */
+void cap_vfork_parent(int pid)
+{
+    struct tstate *t = &cap_tls;
+    if (t->vforked) {
+        t->limit = t->vfork_limit;
+        atomic_signal_fence(memory_order_seq_cst);
+        t->vforked = 0;
+    }
+    if (!cap_on || t->busy || t->state == TS_DONE)
+        return;
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint8_t *p = cap_room(t, 24);
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        q = ttf_put_uvar(q, (uint64_t)pid);
+        cap_commit(t, p, TTF_R_VFORK, cap_ext_close(p, q));
+    }
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+/* vfork failed: errno, and -1. */
+int cap_vfork_failed(int err)
+{
+    errno = err;
+    return -1;
+}

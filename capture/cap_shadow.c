@@ -133,8 +133,9 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
     while (low && cap_sh.e[low - 1].slot == s)
         low--;
     uintptr_t ret = cap_sh.e[top - 1].ret;
-    if (t->busy) {
-        t->lost_nested += top - low;
+    if (t->busy || t->vforked) {
+        if (!t->vforked)        /* a vfork child counts nothing in our memory */
+            t->lost_nested += top - low;
         cap_sh.n = low;
         return ret;
     }
