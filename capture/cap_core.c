@@ -732,6 +732,24 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
     t->busy = 0;
 }
 
+/* n of the thread's innermost open frames were left without an EXIT (how:
+ * TTF_UNWIND_*: a longjmp, an exception, or found later by values mode's
+ * shadow stack): UNWIND (format 1.3) and the depth back by n, so later
+ * calls do not nest under dead frames. The caller holds busy. */
+void cap_unwind(struct tstate *t, int how, uint32_t n)
+{
+    if (!n || t->state == TS_DONE)
+        return;
+    uint8_t *p = cap_room(t, 24);
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        *q++ = (uint8_t)how;
+        q = ttf_put_uvar(q, n);
+        cap_commit(t, p, TTF_R_UNWIND, cap_ext_close(p, q));
+    }
+    t->depth -= (int32_t)n;
+}
+
 /* ---- threads ------------------------------------------------------------- */
 
 static void read_name(char *buf)

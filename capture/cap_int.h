@@ -338,6 +338,7 @@ void cap_spin_unlock(atomic_flag *f);
 void cap_values_chunk(void);
 void cap_cut_publish(struct tstate *t);
 void cap_cut_thread_end(struct tstate *t);
+void cap_unwind(struct tstate *t, int how, uint32_t n);
 uint64_t cap_fsize_limit(void);
 
 /* SIGXFSZ around a write that could pass RLIMIT_FSIZE: blocked, and one
@@ -370,6 +371,7 @@ void cap_signals_install(void);
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 void cap_values_thread_end(void);
+void cap_values_jump(uintptr_t sp);
 
 /* cap_interpose.c */
 void cap_sync_chaos_on(void);

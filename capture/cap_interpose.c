@@ -11,6 +11,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,4 +384,132 @@ int cap_vfork_failed(int err)
 {
     errno = err;
     return -1;
+}
+
+/* ---- setjmp and longjmp (cap_setjmp.S): UNWIND --------------------------------
+ *
+ * A longjmp leaves the frames between it and its setjmp without an EXIT;
+ * left open, every later call would nest under them (a loop of longjmps
+ * out of a deep recursion piles up dead frames without end). So setjmp
+ * notes the jmp_buf with the thread's depth and its caller's stack
+ * pointer, and longjmp writes UNWIND for the difference, sets the depth
+ * back and drops values mode's shadow entries below that stack pointer.
+ * A few jmp_bufs per thread are remembered (the most recent ones); a
+ * longjmp to another is left to the readers, as before. A longjmp out of
+ * a signal handler that interrupted one of our hot writes abandons that
+ * write: its partial record is cleared and the thread moves to a new
+ * chunk (the record may have moved the chunk's function cache). */
+#define CAP_JMPS 8
+
+struct jmprec {
+    const void *env;            /* the jmp_buf */
+    uintptr_t sp;               /* its setjmp's caller's stack pointer */
+    int32_t depth;              /* the thread's depth there */
+    uint8_t busy;               /* tstate.busy there (a handler that
+                                   interrupted a write of ours) */
+};
+static __thread struct jmprec jmps[CAP_JMPS] __attribute__((tls_model("initial-exec")));
+static __thread uint32_t jmp_next __attribute__((tls_model("initial-exec")));
+
+void *cap_setjmp_note(const void *env, uintptr_t sp, int which);
+
+/* From cap_setjmp.S: env noted; the real setjmp (which: 0 setjmp, 1
+ * _setjmp, 2 __sigsetjmp). No next definition is fatal (abort). */
+void *cap_setjmp_note(const void *env, uintptr_t sp, int which)
+{
+    static const char *const names[3] = {"setjmp", "_setjmp", "__sigsetjmp"};
+    static void *_Atomic real[3];
+    void *f = atomic_load_explicit(&real[which], memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, names[which]);
+        if (!f)
+            abort();
+        atomic_store(&real[which], f);
+    }
+    struct tstate *t = &cap_tls;
+    uint32_t i = 0;
+    while (i < CAP_JMPS && jmps[i].env != env)
+        i++;
+    if (i == CAP_JMPS)
+        i = jmp_next++ % CAP_JMPS;
+    jmps[i] = (struct jmprec){ env, sp, t->depth, t->busy };
+    return f;
+}
+
+/* The jump to env is about to happen (from the longjmp interposers). */
+static void jump_note(const void *env)
+{
+    struct tstate *t = &cap_tls;
+    uint32_t i = 0;
+    while (i < CAP_JMPS && jmps[i].env != env)
+        i++;
+    if (i == CAP_JMPS || !cap_on || t->vforked || t->state == TS_DONE)
+        return;
+    const struct jmprec *r = &jmps[i];
+    if (t->busy && !r->busy && t->busy == CAP_BUSY_HOT && t->state == TS_LIVE && t->pos) {
+        memset(t->pos, 0, CAP_VHOT_MAX);    /* the write we leave, unfinished */
+        t->busy = 1;
+        atomic_signal_fence(memory_order_seq_cst);
+        cap_switch_chunk(t);
+        t->busy = 0;
+    }
+    if (t->busy)
+        return;
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    cap_values_jump(r->sp);
+    if (t->depth > r->depth)
+        cap_unwind(t, TTF_UNWIND_JMP, (uint32_t)(t->depth - r->depth));
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+#define JMP_REAL(name) \
+    static void *_Atomic real; \
+    void (*f)(struct __jmp_buf_tag *, int) = \
+        (void (*)(struct __jmp_buf_tag *, int))atomic_load(&real); \
+    if (!f) { \
+        f = (void (*)(struct __jmp_buf_tag *, int))dlsym(RTLD_NEXT, name); \
+        if (!f) \
+            abort(); \
+        atomic_store(&real, (void *)f); \
+    }
+
+__attribute__((visibility("default"), noreturn))
+void longjmp(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL("longjmp");
+    jump_note(env);
+    f(env, val);
+    abort();
+}
+
+__attribute__((visibility("default"), noreturn))
+void _longjmp(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL("_longjmp");
+    jump_note(env);
+    f(env, val);
+    abort();
+}
+
+__attribute__((visibility("default"), noreturn))
+void siglongjmp(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL("siglongjmp");
+    jump_note(env);
+    f(env, val);
+    abort();
+}
+
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val) __attribute__((noreturn));
+
+/* longjmp with _FORTIFY_SOURCE */
+__attribute__((visibility("default"), noreturn))
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL("__longjmp_chk");
+    jump_note(env);
+    f(env, val);
+    abort();
 }
