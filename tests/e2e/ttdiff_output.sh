@@ -71,6 +71,6 @@ if [ "$(id -u)" = 0 ] && mkdir "$T/full" && mount -t tmpfs -o size=16k tmpfs "$T
     [ -s "$T/left" ] && fail "full disk: left $(cat "$T/left")"
     echo "ok: full disk (tmpfs)"
 else
-    echo "skip: full disk (needs root and tmpfs)"
+    echo "SKIP part: full disk (needs root and a tmpfs mount)"
 fi
 echo "ok: ttdiff -o writes a whole report or none"
