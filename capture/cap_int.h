@@ -378,6 +378,7 @@ void cap_sync_chaos_on(void);
 void cap_vfork_child(void);     /* the halves of vfork (cap_vfork.S) */
 void cap_vfork_parent(int pid);
 int cap_vfork_failed(int err);
+void cap_jumps_prime(void);     /* the real setjmp/longjmp, found at start */
 
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);

@@ -413,19 +413,39 @@ static __thread uint32_t jmp_next __attribute__((tls_model("initial-exec")));
 
 void *cap_setjmp_note(const void *env, uintptr_t sp, int which);
 
+/* The real setjmp and longjmp functions, found at start (cap_jumps_prime,
+ * from the constructor: a longjmp often leaves a signal handler, where
+ * dlsym could wait on a lock the interrupted code holds), else at first
+ * use. No next definition is fatal (abort). */
+enum { J_SETJMP, J__SETJMP, J_SIGSETJMP, J_LONGJMP, J__LONGJMP, J_SIGLONGJMP,
+       J_LONGJMP_CHK, J_N };
+static void *_Atomic jreal[J_N];
+
+static void *jump_real(int k)
+{
+    static const char *const names[J_N] = {"setjmp", "_setjmp", "__sigsetjmp", "longjmp",
+                                           "_longjmp", "siglongjmp", "__longjmp_chk"};
+    void *f = atomic_load_explicit(&jreal[k], memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, names[k]);
+        if (!f && k != J_LONGJMP_CHK)
+            abort();
+        atomic_store(&jreal[k], f);
+    }
+    return f;
+}
+
+void cap_jumps_prime(void)
+{
+    for (int k = 0; k < J_N; k++)
+        jump_real(k);
+}
+
 /* From cap_setjmp.S: env noted; the real setjmp (which: 0 setjmp, 1
- * _setjmp, 2 __sigsetjmp). No next definition is fatal (abort). */
+ * _setjmp, 2 __sigsetjmp). */
 void *cap_setjmp_note(const void *env, uintptr_t sp, int which)
 {
-    static const char *const names[3] = {"setjmp", "_setjmp", "__sigsetjmp"};
-    static void *_Atomic real[3];
-    void *f = atomic_load_explicit(&real[which], memory_order_relaxed);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, names[which]);
-        if (!f)
-            abort();
-        atomic_store(&real[which], f);
-    }
+    void *f = jump_real(which);
     struct tstate *t = &cap_tls;
     uint32_t i = 0;
     while (i < CAP_JMPS && jmps[i].env != env)
@@ -464,21 +484,15 @@ static void jump_note(const void *env)
     t->busy = 0;
 }
 
-#define JMP_REAL(name) \
-    static void *_Atomic real; \
-    void (*f)(struct __jmp_buf_tag *, int) = \
-        (void (*)(struct __jmp_buf_tag *, int))atomic_load(&real); \
-    if (!f) { \
-        f = (void (*)(struct __jmp_buf_tag *, int))dlsym(RTLD_NEXT, name); \
-        if (!f) \
-            abort(); \
-        atomic_store(&real, (void *)f); \
-    }
+#define JMP_REAL(k) \
+    void (*f)(struct __jmp_buf_tag *, int) = (void (*)(struct __jmp_buf_tag *, int))jump_real(k); \
+    if (!f) \
+        abort()
 
 __attribute__((visibility("default"), noreturn))
 void longjmp(struct __jmp_buf_tag env[1], int val)
 {
-    JMP_REAL("longjmp");
+    JMP_REAL(J_LONGJMP);
     jump_note(env);
     f(env, val);
     abort();
@@ -487,7 +501,7 @@ void longjmp(struct __jmp_buf_tag env[1], int val)
 __attribute__((visibility("default"), noreturn))
 void _longjmp(struct __jmp_buf_tag env[1], int val)
 {
-    JMP_REAL("_longjmp");
+    JMP_REAL(J__LONGJMP);
     jump_note(env);
     f(env, val);
     abort();
@@ -496,7 +510,7 @@ void _longjmp(struct __jmp_buf_tag env[1], int val)
 __attribute__((visibility("default"), noreturn))
 void siglongjmp(struct __jmp_buf_tag env[1], int val)
 {
-    JMP_REAL("siglongjmp");
+    JMP_REAL(J_SIGLONGJMP);
     jump_note(env);
     f(env, val);
     abort();
@@ -508,7 +522,7 @@ void __longjmp_chk(struct __jmp_buf_tag env[1], int val) __attribute__((noreturn
 __attribute__((visibility("default"), noreturn))
 void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 {
-    JMP_REAL("__longjmp_chk");
+    JMP_REAL(J_LONGJMP_CHK);
     jump_note(env);
     f(env, val);
     abort();
