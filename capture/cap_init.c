@@ -407,6 +407,31 @@ static void refork(struct tstate *t);
 typedef void (*exit_fn)(int);
 static exit_fn real_exit;       /* libc's _exit, resolved at start */
 
+/* The real exec functions and daemon, found at start (exec_prime, from
+ * the constructor): an exec usually runs in a fork child, where dlsym
+ * could wait for ever on a loader lock another thread of the parent held
+ * at the fork. */
+enum { X_EXECVE, X_EXECV, X_EXECVP, X_EXECVPE, X_DAEMON, X_N };
+static void *_Atomic xreal[X_N];
+
+static void *exec_real(int k)
+{
+    static const char *const names[X_N] = {"execve", "execv", "execvp", "execvpe", "daemon"};
+    void *f = atomic_load_explicit(&xreal[k], memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, names[k]);
+        atomic_store(&xreal[k], f);
+    }
+    return f;
+}
+
+static void exec_prime(void)
+{
+    for (int k = 0; k < X_N; k++)
+        exec_real(k);
+}
+
+
 static void install_hooks(void)
 {
     if (cap.hooks_ok)
@@ -595,6 +620,7 @@ static void cap_init(void)
     ttcap_threshold = -0x7fffffff;
     real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
     cap_jumps_prime();
+    exec_prime();
     if (!secure_ok()) {
         /* no value of TTCAP_* is used; only say why nothing is traced */
         if (getenv("TTCAP_OUT") || getenv("TTCAP"))
@@ -689,9 +715,7 @@ static void fork_parent(void)
 __attribute__((visibility("default")))
 int daemon(int nochdir, int noclose)
 {
-    static int (*real)(int, int);
-    if (!real)
-        real = (int (*)(int, int))dlsym(RTLD_NEXT, "daemon");
+    int (*real)(int, int) = (int (*)(int, int))exec_real(X_DAEMON);
     if (!real) {
         errno = ENOSYS;
         return -1;
@@ -859,10 +883,8 @@ static void exec_failed(const char *path, int err)
     errno = err;
 }
 
-#define EXEC_REAL(name) \
-    static __typeof__(name) *real; \
-    if (!real) \
-        real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name); \
+#define EXEC_REAL(name, k) \
+    __typeof__(name) *real = (__typeof__(name) *)exec_real(k); \
     if (!real) { \
         errno = ENOSYS; \
         return -1; \
@@ -871,7 +893,7 @@ static void exec_failed(const char *path, int err)
 __attribute__((visibility("default")))
 int execve(const char *path, char *const argv[], char *const envp[])
 {
-    EXEC_REAL(execve);
+    EXEC_REAL(execve, X_EXECVE);
     exec_begin(path);
     int rc = real(path, argv, envp);
     exec_failed(path, errno);
@@ -881,7 +903,7 @@ int execve(const char *path, char *const argv[], char *const envp[])
 __attribute__((visibility("default")))
 int execv(const char *path, char *const argv[])
 {
-    EXEC_REAL(execv);
+    EXEC_REAL(execv, X_EXECV);
     exec_begin(path);
     int rc = real(path, argv);
     exec_failed(path, errno);
@@ -891,7 +913,7 @@ int execv(const char *path, char *const argv[])
 __attribute__((visibility("default")))
 int execvp(const char *file, char *const argv[])
 {
-    EXEC_REAL(execvp);
+    EXEC_REAL(execvp, X_EXECVP);
     exec_begin(file);
     int rc = real(file, argv);
     exec_failed(file, errno);
@@ -901,7 +923,7 @@ int execvp(const char *file, char *const argv[])
 __attribute__((visibility("default")))
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-    EXEC_REAL(execvpe);
+    EXEC_REAL(execvpe, X_EXECVPE);
     exec_begin(file);
     int rc = real(file, argv, envp);
     exec_failed(file, errno);
