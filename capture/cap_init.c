@@ -1,6 +1,7 @@
 /*
  * cap_init.c - starting and ending a trace: environment, file and header,
- * the PROCESS record, clean exit (exit, _exit, _Exit) and fork; the top of
+ * the PROCESS record, clean exit (exit, _exit, _Exit, daemon's parent),
+ * exec (EXEC) and fork, a fork from a signal handler included; the top of
  * capture/STAGES, it wires the writer's hooks (cap_policy_hooks) and the
  * thread-end destructor (cap_policy.c). Hot path: cap_core.c; modules:
  * cap_modules.c; dlopen/pthread interposers: cap_interpose.c; fatal

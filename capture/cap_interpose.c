@@ -2,7 +2,9 @@
  * cap_interpose.c - libc and libpthread functions libttcap wraps: dlopen and
  * dlclose (module records, call sites of unloaded libraries), pthread_create
  * (thread numbers in creation order) and pthread_setname_np (thread names);
- * pthread mutex, condition and join calls (SYNC_OP records, see below).
+ * pthread mutex, condition and join calls (SYNC_OP records, see below);
+ * vfork's halves (cap_vfork.S: the child writes nothing); setjmp's note
+ * (cap_setjmp.S) and longjmp (UNWIND records).
  * Each finds the real function on first use, through REAL() (the thread
  * operations through SYNC_REAL(), which is also where chaos mode,
  * cap_chaos.c, shakes the schedule, before the real call).
