@@ -418,7 +418,8 @@ void *cap_setjmp_note(const void *env, uintptr_t sp, int which);
 /* The real setjmp and longjmp functions, found at start (cap_jumps_prime,
  * from the constructor: a longjmp often leaves a signal handler, where
  * dlsym could wait on a lock the interrupted code holds), else at first
- * use. No next definition is fatal (abort). */
+ * use: NULL when there is none after libttcap (a program linked with libc
+ * before it, whose calls then never reach these interposers). */
 enum { J_SETJMP, J__SETJMP, J_SIGSETJMP, J_LONGJMP, J__LONGJMP, J_SIGLONGJMP,
        J_LONGJMP_CHK, J_N };
 static void *_Atomic jreal[J_N];
@@ -430,8 +431,6 @@ static void *jump_real(int k)
     void *f = atomic_load_explicit(&jreal[k], memory_order_relaxed);
     if (!f) {
         f = dlsym(RTLD_NEXT, names[k]);
-        if (!f && k != J_LONGJMP_CHK)
-            abort();
         atomic_store(&jreal[k], f);
     }
     return f;
@@ -444,10 +443,12 @@ void cap_jumps_prime(void)
 }
 
 /* From cap_setjmp.S: env noted; the real setjmp (which: 0 setjmp, 1
- * _setjmp, 2 __sigsetjmp). */
+ * _setjmp, 2 __sigsetjmp). None is fatal (abort). */
 void *cap_setjmp_note(const void *env, uintptr_t sp, int which)
 {
     void *f = jump_real(which);
+    if (!f)
+        abort();
     struct tstate *t = &cap_tls;
     uint32_t i = 0;
     while (i < CAP_JMPS && jmps[i].env != env)
