@@ -22,8 +22,14 @@
  * handler or the default action runs: a handler the program installs for
  * them while tracing (sigaction, signal) is chained to, and is what
  * sigaction() reports. exit(), _exit() and _Exit() close the trace with
- * the exit status (not a vfork child's _exit: the parent's trace is left
- * alone). Everything written survives SIGKILL.
+ * the exit status, and so does daemon()'s parent; exec closes it with an
+ * EXEC record naming the program (an exec that fails is recorded and the
+ * trace goes on). A vfork child records nothing (it runs in the parent's
+ * memory): the parent's trace gets a VFORK record. longjmp and siglongjmp
+ * (to a recent setjmp of the thread) and, in values mode, C++ exceptions
+ * close the frames they leave with an UNWIND record. A fork from a signal
+ * handler that interrupted libttcap gives the child its own trace once
+ * the interrupted write is done. Everything written survives SIGKILL.
  */
 #ifndef TTCAP_H
 #define TTCAP_H

@@ -54,6 +54,9 @@ typedef struct ttdi_walk {
     size_t nstack, cap;     /* frames open, room for */
     ttdi_openset open;      /* ids of stack[0..nstack) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
+    uint32_t unwound;       /* innermost frames an UNWIND left (format 1.3),
+                               closed before the next ENTER: the stack at
+                               the unwind itself still shows where it began */
 } ttdi_walk;
 
 /* ---- passes over one thread (walk.c) -------------------------------------- */

@@ -113,15 +113,25 @@ int ttdi_walk_next(ttdi_walk *w)
 {
     if (w->pending) {
         w->pending = 0;
+        if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
+            drop_to(w, w->nstack > w->unwound ? w->nstack - w->unwound : 0);
+            w->unwound = 0;
+        }
         if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
             return TT_ENOMEM;
-        if (w->ev.kind == TTF_EV_EXIT && pop(w, &w->ev) < 0)
-            return TT_ENOMEM;
+        if (w->ev.kind == TTF_EV_EXIT) {
+            w->unwound = 0;             /* it pops to its own frame */
+            if (pop(w, &w->ev) < 0)
+                return TT_ENOMEM;
+        }
+        if (w->ev.kind == TTF_EV_UNWIND)    /* frames a longjmp or exception left */
+            w->unwound += w->ev.unwound;
     }
     int rc = ttf_iter_next(w->it, &w->ev);
     if (rc <= 0)
         return rc;
-    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT;
+    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT ||
+                 w->ev.kind == TTF_EV_UNWIND;
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;

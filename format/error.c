@@ -123,3 +123,9 @@ const char *ttf_sync_op_name(int op)
         "thread-create", "thread-join"};
     return op > 0 && op < (int)(sizeof ops / sizeof *ops) ? ops[op] : "op";
 }
+
+const char *ttf_unwind_name(int how)
+{
+    return how == TTF_UNWIND_LONGJMP ? "longjmp" : how == TTF_UNWIND_EXCEPTION ? "exception"
+                                                                             : "unwind";
+}

@@ -152,6 +152,7 @@ static int open_trace(ttf_trace *t, int fd, ttf_trace **out, ttf_error *err)
     t->proc.exe = "";
     t->proc.parent_trace = "";
     t->proc.exit_thread = -1;
+    t->proc.exec_path = "";
     static const char *const no_args[] = {NULL};
     t->proc.argv = no_args;
     t->sum.bytes = t->len;

@@ -49,9 +49,12 @@ extern "C" {
  * 2.6.0: truncated files: a file that ends inside its header page is
  * TT_ETRUNC; one that ends inside a chunk has ttf_summary truncated_at,
  * its threads whose streams may go on past the end have ttf_thread cut,
- * and ttf_cut_text says so. */
+ * and ttf_cut_text says so.
+ * 2.7.0: how a process and its frames ended (trace format 1.3, optional
+ * records): TTF_EV_EXEC, TTF_EV_VFORK, TTF_EV_UNWIND, ttf_event unwound,
+ * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 6
+#define TTF_VERSION_MINOR 7
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -118,10 +121,31 @@ enum ttf_event_kind {
     TTF_EV_RESUME,      /* ttcap_resume() */
     TTF_EV_END,         /* clean process exit (exit status in signo) */
     TTF_EV_CUT,         /* the thread's stream was cut (disk full, I/O) */
-    TTF_EV_SYNC_OP      /* lock, condition or thread operation: code = op
+    TTF_EV_SYNC_OP,     /* lock, condition or thread operation: code = op
                            (TTF_SOP_*), addr = the object,
                            sync_arg = its argument (optional record) */
+    TTF_EV_EXEC,        /* exec (format 1.3): text = the program's path;
+                           code = 0: the image is replaced here (the
+                           thread's last event), else the errno of an exec
+                           that failed (the trace goes on) */
+    TTF_EV_VFORK,       /* a vfork child ran here until it exec'd or
+                           exited (format 1.3): code = its pid; its calls
+                           are not in this trace */
+    TTF_EV_UNWIND       /* frames left without an EXIT (format 1.3):
+                           unwound = how many of the innermost open frames
+                           are closed here, code = how (TTF_UNWIND_*); the
+                           depth after it is depth - unwound */
 };
+
+/* How frames were left (ttf_event.code of TTF_EV_UNWIND; FORMAT.md 4.4). */
+enum ttf_unwind_how {
+    TTF_UNWIND_OTHER = 0,       /* found later: the stack pointer was above them */
+    TTF_UNWIND_LONGJMP = 1,     /* longjmp, _longjmp, siglongjmp */
+    TTF_UNWIND_EXCEPTION = 2    /* a C++ exception (or another unwinder user) */
+};
+
+/* "longjmp", "exception" or "unwind" (any other value). */
+const char *ttf_unwind_name(int how);
 
 enum ttf_site_kind {
     TTF_SITE_LOG = 1,   /* TT_LOG(level, fmt, ...) */
@@ -145,6 +169,9 @@ typedef struct ttf_trace ttf_trace;
 
 /* ttf_header.flags bit: the writer closed the file (exit status is set). */
 #define TTF_HEADER_CLOSED 1u
+/* ttf_header.flags bit (format 1.3): the process ended by exec (with
+ * TTF_HEADER_CLOSED; its path in ttf_process exec_path). */
+#define TTF_HEADER_EXEC 2u
 /* Optional feature bit: chunks may have been reused (ring mode, flight
  * recorder): a thread's seq gaps are its oldest chunks, overwritten. */
 #define TTF_HEADER_RING 0x1u
@@ -248,6 +275,9 @@ typedef struct ttf_process {
     int64_t exit_thread;        /* index of the thread whose stream holds the
                                    END record (the one that called exit), -1
                                    if none */
+    const char *exec_path;      /* the program the process exec'd at its end
+                                   (format 1.3: EXEC, header TTF_HEADER_EXEC);
+                                   "" if it did not end by exec */
 } ttf_process;
 
 /* ttf_process.chaos bits (FORMAT.md, PROCESS) */
@@ -326,6 +356,7 @@ typedef struct ttf_event {
                                    address space); 0 = not recorded (older
                                    traces, writers without sites) and on
                                    every other kind of event */
+    uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,

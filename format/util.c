@@ -17,8 +17,9 @@ const char *ttfi_kind_name(int kind)
     static const char *const names[] = {
         "?", "enter", "exit", "message", "mark", "crash", "lost",
         "thread_start", "thread_end", "thread_name", "module_load",
-        "module_unload", "pause", "resume", "end", "cut", "sync_op"};
-    if (kind < 0 || kind > TTF_EV_SYNC_OP)
+        "module_unload", "pause", "resume", "end", "cut", "sync_op", "exec",
+        "vfork", "unwind"};
+    if (kind < 0 || kind > TTF_EV_UNWIND)
         return "?";
     return names[kind];
 }

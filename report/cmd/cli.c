@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -124,6 +125,78 @@ FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
             close(fd);
     }
     return f;
+}
+
+FILE *ttri_cli_report_open(ttri_cli_report *r, const char *path, int force,
+                           const char *force_flag)
+{
+    struct stat st;
+    memset(r, 0, sizeof *r);
+    if (lstat(path, &st) == 0) {
+        const char *odd = odd_kind(&st);
+        if (odd) {
+            ttri_cli_fail("%s: is %s: not replaced", path, odd);
+            return NULL;
+        }
+        if (!force) {
+            ttri_cli_fail("%s: exists (use %s to replace it)", path, force_flag);
+            return NULL;
+        }
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n = strlen(path) + 16;
+    r->path = strdup(path);
+    r->tmp = malloc(n);
+    if (!r->path || !r->tmp) {
+        free(r->path);
+        free(r->tmp);
+        ttri_cli_fail("%s: %s", path, strerror(ENOMEM));
+        return NULL;
+    }
+    snprintf(r->tmp, n, "%.*s.%s.XXXXXX", (int)dlen, path, path + dlen);
+    int fd = mkostemp(r->tmp, O_CLOEXEC);
+    r->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!r->f) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(r->tmp);
+        }
+        ttri_cli_fail("%s: %s", path, strerror(e));
+        free(r->path);
+        free(r->tmp);
+        memset(r, 0, sizeof *r);
+    }
+    return r->f;
+}
+
+int ttri_cli_report_close(ttri_cli_report *r, int keep, int err)
+{
+    int rc = 0;
+    if (!r->f)
+        return 0;
+    if (!err && fflush(r->f) != 0)
+        err = errno ? errno : EIO;
+    if (!err && fsync(fileno(r->f)) != 0 && errno != EINVAL)
+        err = errno;
+    if (fclose(r->f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (err == ENOSPC || err == EDQUOT)
+        rc = ttri_cli_fail("%s: no space left on device; the report is not written", r->path);
+    else if (err == EFBIG)
+        rc = ttri_cli_fail("%s: larger than the file size limit; the report is not written",
+                           r->path);
+    else if (err)
+        rc = ttri_cli_fail("%s: %s; the report is not written", r->path, strerror(err));
+    if (keep && !rc && rename(r->tmp, r->path) != 0)
+        rc = ttri_cli_fail("%s: %s", r->path, strerror(errno));
+    if (!keep || rc)
+        unlink(r->tmp);
+    free(r->path);
+    free(r->tmp);
+    memset(r, 0, sizeof *r);
+    return rc;
 }
 
 int ttri_cli_own_dir(const char *dir)

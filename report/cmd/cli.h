@@ -62,6 +62,25 @@ FILE *ttri_cli_create(const char *path, int force, const char *force_flag);
 int ttri_cli_can_create(const char *path, int force, const char *force_flag);
 int ttri_cli_own_dir(const char *dir);
 
+/* A report that appears whole or not at all (ttdiff -o): ttri_cli_report_open
+ * checks path as ttri_cli_create does (an existing file is refused without
+ * force, and left alone until the end) and opens a hidden temporary file
+ * beside it (".NAME.XXXXXX", 0600, the same folder so a rename is atomic):
+ * the stream, or NULL after an error line. ttri_cli_report_close flushes
+ * and syncs it and, when keep (the command's answer is 0 or 1) and every
+ * write worked, renames it to path; otherwise it removes it, and a killed
+ * run leaves only the temporary file. 0, or an error line ("PATH: no space
+ * left on device...") and TTRI_CLI_TROUBLE. err: the errno of a write that
+ * failed before (a renderer's TT_EIO), 0 if none. */
+typedef struct ttri_cli_report {
+    FILE *f;                    /* the temporary file's stream */
+    char *path;                 /* the report's final name (malloc'd) */
+    char *tmp;                  /* the temporary file's name (malloc'd) */
+} ttri_cli_report;
+FILE *ttri_cli_report_open(ttri_cli_report *r, const char *path, int force,
+                           const char *force_flag);
+int ttri_cli_report_close(ttri_cli_report *r, int keep, int err);
+
 /* 1 if arg is the long option name, alone or as "name=value". */
 int ttri_cli_is(const char *arg, const char *name);
 /* The value of the long option name at argv[*i]: after its '=', else the
