@@ -343,7 +343,6 @@ static int value_first(ttd_diff *d)
     v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
                                            : best->ev[1].time_ns < h->time_ns);
     d->res.value_first = v;
-    d->res.diverged = 1;
     return 0;
 }
 
@@ -385,6 +384,19 @@ static void build_artifact(ttd_diff *d, ttd_divergence *dv)
         if (e[i] && (e[i]->kind == TTF_EV_ENTER || e[i]->kind == TTF_EV_EXIT) &&
             e[i]->name && ttdi_codediff_artifact(d->cd, e[i]->name))
             dv->build_artifact = e[i]->name;
+}
+
+/* The verdict, decided here and nowhere else: the runs diverged when a
+ * pair has a hunk no good run shows (that does not follow the threads'
+ * progress), a call value differs (the explain stage's headline), the runs
+ * ended differently making the same calls, or the bad run is known to
+ * have failed. */
+static int verdict(const ttd_diff *d)
+{
+    const ttd_result *r = &d->res;
+
+    return r->hunks_total > 0 || r->value_first || ttdi_ended_differently(&r->outcome, &d->o) ||
+           r->outcome.failed;
 }
 
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
@@ -454,7 +466,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         return rc;
     d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
     d->res.options = d->o;
-    if (!d->o.nbaselines && d->res.diverged &&
+    /* siblings are hinted when calls or values differ */
+    if (!d->o.nbaselines && (d->res.hunks_total > 0 || d->res.value_first) &&
         (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
                             (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
         return rc;
@@ -467,6 +480,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         return rc;
     if ((rc = ttdi_explain(d)) < 0)
         return rc;
+    d->res.diverged = verdict(d);
     return races(d);
 }
 

@@ -1115,10 +1115,14 @@ static int collect(ectx *e, vrefs *l)
 
 /* With --thread, --function or --exclude only part of the calls are
  * compared: another end alone is then no divergence. */
+int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt)
+{
+    return o->differs && o->same_calls && !opt->thread && !opt->function && !opt->exclude;
+}
+
 static int ended_differently(const ttd_diff *d)
 {
-    const ttd_outcome *o = &d->res.outcome;
-    return o->differs && o->same_calls && !d->o.thread && !d->o.function && !d->o.exclude;
+    return ttdi_ended_differently(&d->res.outcome, &d->o);
 }
 
 /* value_first: the chain's earliest value step, else (no chain value) the
@@ -1220,8 +1224,6 @@ static int explain_all(ectx *e)
         return rc;
     if (dv && (rc = rank_suspects(e, dv)) < 0)
         return rc;
-    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || ended_differently(d) ||
-                      d->res.outcome.failed;
     return 0;
 }
 

@@ -99,4 +99,9 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
  * first divergence is detailed. 0 or a TT_E* code. */
 int ttdi_explain(ttd_diff *d);
 
+/* 1 when the runs' outcome alone tells them apart: they ended differently
+ * (exit status, signal) while making the same calls, and no filter hides
+ * calls (--thread, --function, --exclude). */
+int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt);
+
 #endif

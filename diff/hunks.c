@@ -309,7 +309,6 @@ int ttdi_resolve(ttd_diff *d)
     d->res.npairs = d->nip;
     d->res.hunks = hs;
     d->res.nhunks = at;
-    d->res.diverged = d->res.hunks_total > 0;
     return 0;
 }
 

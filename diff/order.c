@@ -631,7 +631,6 @@ int ttdi_order_progress(ttd_diff *d)
     r->hunks_total = 0;
     r->ntiming += ndiv;
     r->followed = NULL;
-    r->diverged = 0;
     r->values_progress = nvals;
     ttdi_hunks_sort(d);
     return 0;
