@@ -139,7 +139,7 @@ static int answer(ttd_diff *d, serve *s, const other_req *q)
         const ring_ev *re = &s->ring[(s->n - m + i) % k];
         w.ev = re->ev;
         w.idx = re->idx;
-        rc = ttdi_walk_fill(d, &w, &evs[i]);
+        rc = ttdi_walk_fill(&d->in, &w, &evs[i]);
     }
     o->events = evs;
     o->nevents = m;
@@ -170,7 +170,7 @@ static int take(ttd_diff *d, serve *s)
         pass_run *r = &s->pr[i];
         if (r->done)
             continue;
-        if ((rc = ttdi_pass_take(d, &s->w, r->ps)) < 0)
+        if ((rc = ttdi_pass_take(&d->in, &s->w, r->ps)) < 0)
             return rc;
         if (s->w.next >= r->stop) {
             r->done = 1;
@@ -294,7 +294,7 @@ static uint64_t min64(uint64_t a, uint64_t b)
 static int job_init(ttd_diff *d, size_t hi, job *j)
 {
     const ttd_hunk_info *h = &d->res.hunks[hi];
-    const ttdi_ipair *p = &d->ip[h->pair];
+    const ttdi_ipair *p = &d->s.ip[h->pair];
     uint64_t ng = min64(h->good_count, d->o.max_lines);
     uint64_t nb = min64(h->bad_count, d->o.max_lines);
     uint64_t nctx = min64(d->o.context, h->bad_index);
@@ -407,8 +407,8 @@ static int job_finish(ttd_diff *d, job *j)
     dv->crash = j->crashed ? &j->probe[2] : NULL;
     good_values(j);
     if ((rc = common_stack(d, &j->ps[0], &j->ps[1], dv)) < 0 ||
-        (rc = ttdi_lines(d, j->ps, dv)) < 0 ||
-        (rc = ttdi_suspects(d, j->p, &j->ps[1], dv)) < 0)
+        (rc = ttdi_lines(&d->in, &d->res.hunks[dv->hunk], j->ps, dv)) < 0 ||
+        (rc = ttdi_suspects(&d->in, j->p, &j->ps[1], dv)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         dv->others[ri] = j->oth[ri];

@@ -150,7 +150,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         }
         if (rc < 0)
             break;
-        ttdi_fill_run_info(d, &b->r, b->path, &info[k]);
+        ttdi_fill_run_info(&d->arena, &b->r, b->path, &info[k]);
         info[k].exe = "";
         info[k].argc = 0;
         info[k].argv = NULL;
@@ -193,8 +193,8 @@ static int thread_order(ttd_diff *d, const ttd_divergence *dv)
         }
         for (size_t i = 0; i < d->r[r].nt; i++)
             map[r][i] = -1;
-        for (size_t k = 0; k < d->nip; k++)
-            map[r][d->ip[k].t[r]] = (int64_t)k;
+        for (size_t k = 0; k < d->s.nip; k++)
+            map[r][d->s.ip[k].t[r]] = (int64_t)k;
         in[r] = (ttdi_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
                               r ? dv->bad_time_ns : dv->good_time_ns};
     }
@@ -254,8 +254,8 @@ static int races(ttd_diff *d)
     int rc = map && g && nm && tr ? 0 : TT_ENOMEM;
     for (size_t i = 0; rc >= 0 && i < d->r[TTD_BAD].nt; i++)
         map[i] = -1;
-    for (size_t k = 0; rc >= 0 && k < d->nip; k++)
-        map[d->ip[k].t[TTD_BAD]] = (int64_t)k;
+    for (size_t k = 0; rc >= 0 && k < d->s.nip; k++)
+        map[d->s.ip[k].t[TTD_BAD]] = (int64_t)k;
     if (rc >= 0) {
         g[0] = (ttdi_race_run){d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, NULL,
                               dv ? dv->good_time_ns : ttdi_trace_end(d->r[TTD_GOOD].t), UINT64_MAX};
@@ -317,8 +317,8 @@ static int value_first(ttd_diff *d)
     const ttdi_vdiff *best = NULL;
     size_t bp = 0;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        const ttdi_vfound *f = &d->ip[i].vf;
+    for (size_t i = 0; i < d->s.nip; i++) {
+        const ttdi_vfound *f = &d->s.ip[i].vf;
         d->res.values_compared += f->compared;
         d->res.values_noise += f->noise;
         if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
@@ -403,9 +403,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
 
-    if ((rc = ttdi_compile_filter(d, 0, d->o.thread, "--thread", err)) < 0 ||
-        (rc = ttdi_compile_filter(d, 1, d->o.function, "--function", err)) < 0 ||
-        (rc = ttdi_compile_filter(d, 2, d->o.exclude, "--exclude", err)) < 0)
+    if ((rc = ttdi_compile_filter(&d->re[0], d->o.thread, "--thread", err)) < 0 ||
+        (rc = ttdi_compile_filter(&d->re[1], d->o.function, "--function", err)) < 0 ||
+        (rc = ttdi_compile_filter(&d->re[2], d->o.exclude, "--exclude", err)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         ttdi_run_state *r = &d->r[ri];
@@ -421,21 +421,26 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0 ||
         (rc = code_results(d)) < 0)
         return rc;
+    d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
     for (int ri = 0; ri < 2; ri++)      /* keys with call sites, before any is made */
         if ((rc = ttdi_norm_sites(&d->r[ri].norm, d->r[!ri].t, !d->o.ignore_call_sites,
                                   d->cd)) < 0)
             return rc;
-    if ((rc = pair_runs(d, err)) < 0 || (rc = ttdi_make_pairs(d)) < 0 ||
+    ttd_unpaired *up = NULL;
+    if ((rc = pair_runs(d, err)) < 0 ||
+        (rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up,
+                              &d->res.nunpaired)) < 0 ||
         (rc = ttdi_pools_find(d)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
+    d->res.unpaired = up;
     ttdi_keybuf kb[2] = {{0}, {0}};
     ttdi_tree tr[2];
     ttdi_full fu;
     memset(&fu, 0, sizeof fu);
     memset(tr, 0, sizeof tr);
     tr[0].share = tr[1].share = 1;  /* repeated subtrees stored once */
-    for (size_t i = 0; i < d->nip && rc >= 0; i++) {
-        ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip && rc >= 0; i++) {
+        ttdi_ipair *p = &d->s.ip[i];
         if (d->full)
             rc = ttdi_align_full(d, p, &fu);
         else
@@ -458,8 +463,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if ((rc = ttdi_resolve(d)) < 0 || (rc = ttdi_order_settle(d)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
-        ttdi_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
-        if ((rc = ttdi_notices(d, ri)) < 0 || (rc = ttdi_find_crash(d, ri)) < 0)
+        ttdi_fill_run_info(&d->arena, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
+        if ((rc = ttdi_notices(&d->in, ri, &d->res.runs[ri])) < 0 ||
+            (rc = ttdi_find_crash(&d->in, ri, &d->res.runs[ri])) < 0)
             return rc;
     }
     if ((rc = ttdi_order_progress(d)) < 0 || (rc = value_first(d)) < 0)
@@ -591,19 +597,19 @@ void ttd_free(ttd_diff *d)
     if (!d)
         return;
     close_baselines(d);
-    for (size_t i = 0; i < d->nip; i++) {
-        free(d->ip[i].h);
-        free(d->ip[i].exp);
-        free(d->ip[i].reps);
-        free(d->ip[i].tim);
-        ttdi_pool_free(&d->ip[i]);
-        ttdi_vfound_free(&d->ip[i].vf);
+    for (size_t i = 0; i < d->s.nip; i++) {
+        free(d->s.ip[i].h);
+        free(d->s.ip[i].exp);
+        free(d->s.ip[i].reps);
+        free(d->s.ip[i].tim);
+        ttdi_pool_free(&d->s.ip[i]);
+        ttdi_vfound_free(&d->s.ip[i].vf);
     }
-    ttdi_openset_free(&d->noise);
+    ttdi_openset_free(&d->s.noise);
     ttdi_openset_free(&d->calls);
     ttdi_codediff_free(d->cd);
-    free(d->pools);
-    free(d->ip);
+    free(d->s.pools);
+    free(d->s.ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
         ttdi_norm_free(&d->r[ri].norm);

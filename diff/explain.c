@@ -48,7 +48,7 @@
 /* One replayed pair. */
 typedef struct xpair {
     ttdi_replay rp;             /* its replay */
-    size_t pair;                /* index in d->ip / res.pairs */
+    size_t pair;                /* index in d->s.ip / res.pairs */
     int done;                   /* 1: replayed */
 } xpair;
 
@@ -125,7 +125,7 @@ static const char *fname(ectx *e, const xpair *xp, const ttdi_xcall *x)
 
 static const char *thread_name(ectx *e, size_t pair)
 {
-    const ttdi_tinfo *t = &e->d->r[TTD_BAD].ti[e->d->ip[pair].t[1]];
+    const ttdi_tinfo *t = &e->d->r[TTD_BAD].ti[e->d->s.ip[pair].t[1]];
     return t->name;
 }
 
@@ -143,13 +143,13 @@ static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
     x->pair = i;
     x->rp.norm[0] = &d->r[TTD_GOOD].norm;
     x->rp.norm[1] = &d->r[TTD_BAD].norm;
-    x->rp.thread[0] = d->ip[i].t[0];
-    x->rp.thread[1] = d->ip[i].t[1];
-    x->rp.h = d->ip[i].h;
-    x->rp.nh = d->ip[i].nh;
+    x->rp.thread[0] = d->s.ip[i].t[0];
+    x->rp.thread[1] = d->s.ip[i].t[1];
+    x->rp.h = d->s.ip[i].h;
+    x->rp.nh = d->s.ip[i].nh;
     x->rp.stop = stop;
     x->rp.stop_ns = stop_ns;
-    x->rp.noise = d->o.nbaselines ? &d->noise : NULL;
+    x->rp.noise = d->o.nbaselines ? &d->s.noise : NULL;
     return ttdi_replay_run(&x->rp);
 }
 
@@ -469,8 +469,8 @@ static int other_threads(ectx *e, size_t self, uint64_t t, const ttd_cause *want
     int rc;
 
     memset(&best, 0, sizeof best);
-    for (size_t i = 0; i < d->nip; i++) {
-        if (i == self || !d->ip[i].vf.found || d->ip[i].vf.first.ev[1].time_ns >= t)
+    for (size_t i = 0; i < d->s.nip; i++) {
+        if (i == self || !d->s.ip[i].vf.found || d->s.ip[i].vf.first.ev[1].time_ns >= t)
             continue;
         if (d->res.followed && d->res.followed->pair == i)
             continue;       /* follows the progress, reaches no split (order.c) */
@@ -595,7 +595,7 @@ static int chain_exit(ectx *e)
     char g[32], b[32];
     int rc;
 
-    if (!d->nip)
+    if (!d->s.nip)
         return 0;
     ttd_cause *s = add_step(e, TTD_CAUSE_EXIT, NULL, -1);
     snprintf(g, sizeof g, o->signal[0] ? "signal %d" : o->has_exit[0] ? "%d" : "none",
@@ -1105,7 +1105,7 @@ static int collect(ectx *e, vrefs *l)
 {
     int rc = 0;
 
-    for (size_t p = 0; p < e->d->nip && rc >= 0; p++)
+    for (size_t p = 0; p < e->d->s.nip && rc >= 0; p++)
         for (size_t i = 1; e->xp[p].done && i < e->xp[p].rp.n && rc >= 0; i++)
             rc = node_refs(&e->xp[p], i, l);
     if (rc >= 0 && l->n)
@@ -1178,15 +1178,15 @@ static int replay_all(ectx *e)
 {
     int rc = 0;
 
-    for (size_t i = 0; i < e->d->nip && rc >= 0; i++)
-        if (e->d->ip[i].vf.found)
+    for (size_t i = 0; i < e->d->s.nip && rc >= 0; i++)
+        if (e->d->s.ip[i].vf.found)
             rc = replay(e, i, UINT64_MAX, UINT64_MAX);
     return rc;
 }
 
 static void finish(ectx *e)
 {
-    for (size_t i = 0; e->xp && i < e->d->nip; i++) {
+    for (size_t i = 0; e->xp && i < e->d->s.nip; i++) {
         if (!e->xp[i].done)
             continue;
         e->d->res.values_ignored += e->xp[i].rp.ignored;
@@ -1235,7 +1235,7 @@ int ttdi_explain(ttd_diff *d)
     memset(&e, 0, sizeof e);
     e.d = d;
     outcome(d);
-    if (!(e.xp = calloc(d->nip + 1, sizeof *e.xp)))
+    if (!(e.xp = calloc(d->s.nip + 1, sizeof *e.xp)))
         return TT_ENOMEM;
     e.cd = d->cd;           /* empty when the build-ids match */
     rc = explain_all(&e);

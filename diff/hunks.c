@@ -138,7 +138,7 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
 static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
                         ttd_hunk_info *hs)
 {
-    ttdi_ipair *p = &d->ip[pi];
+    ttdi_ipair *p = &d->s.ip[pi];
     ttd_event *ev = ttfi_arena_zalloc(&d->arena, 3 * m * sizeof *ev);
     ttdi_req *rq = malloc(2 * m * sizeof *rq);
     ttdi_pass_spec ps[2] = {{0}, {0}};
@@ -171,7 +171,7 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         hs[k].bad_first = h->b1 > h->b0 ? &ev[3 * k + 1] : NULL;
     }
     for (int s = 0; s < 2; s++)
-        if ((rc = ttdi_run_pass(d, s, p->t[s], &ps[s])) < 0)
+        if ((rc = ttdi_run_pass(&d->in, s, p->t[s], &ps[s])) < 0)
             goto out;
     for (size_t k = 0; k < m; k++) {
         uint64_t cut = cut_time(d, p, &p->h[sel[k]], &ev[3 * k]);
@@ -219,22 +219,22 @@ static size_t select_hunks(const ttd_diff *d, const ttdi_ipair *p, size_t *sel,
 /* The pools into the result, and each pair's pool id. */
 static int pools_result(ttd_diff *d, ttd_pair *pairs)
 {
-    ttd_pool *v = ttfi_arena_zalloc(&d->arena, (d->npools + 1) * sizeof *v);
-    uint32_t *th = ttfi_arena_zalloc(&d->arena, (2 * d->nip + 1) * sizeof *th);
+    ttd_pool *v = ttfi_arena_zalloc(&d->arena, (d->s.npools + 1) * sizeof *v);
+    uint32_t *th = ttfi_arena_zalloc(&d->arena, (2 * d->s.nip + 1) * sizeof *th);
 
     if (!v || !th)
         return TT_ENOMEM;
-    for (size_t k = 0; k < d->npools; k++) {
-        const ttdi_pool *pl = &d->pools[k];
+    for (size_t k = 0; k < d->s.npools; k++) {
+        const ttdi_pool *pl = &d->s.pools[k];
         v[k] = (ttd_pool){ttfi_arena_strcpy(&d->arena, pl->id), pl->start, th, 0, NULL, 0,
                           pl->items[0], pl->items[1], pl->differing, !pl->over};
-        for (size_t i = 0; i < d->nip; i++)
-            if (d->ip[i].pool == (int)k)
-                th[v[k].ngood++] = d->ip[i].t[0];
+        for (size_t i = 0; i < d->s.nip; i++)
+            if (d->s.ip[i].pool == (int)k)
+                th[v[k].ngood++] = d->s.ip[i].t[0];
         v[k].bad_threads = th += v[k].ngood;
-        for (size_t i = 0; i < d->nip; i++)
-            if (d->ip[i].pool == (int)k) {
-                th[v[k].nbad++] = d->ip[i].t[1];
+        for (size_t i = 0; i < d->s.nip; i++)
+            if (d->s.ip[i].pool == (int)k) {
+                th[v[k].nbad++] = d->s.ip[i].t[1];
                 pairs[i].pool = v[k].id;
             }
         th += v[k].nbad;
@@ -242,7 +242,7 @@ static int pools_result(ttd_diff *d, ttd_pair *pairs)
             return TT_ENOMEM;
     }
     d->res.pools = v;
-    d->res.npools = d->npools;
+    d->res.npools = d->s.npools;
     return 0;
 }
 
@@ -254,12 +254,12 @@ void ttdi_hunks_sort(ttd_diff *d)
 int ttdi_resolve(ttd_diff *d)
 {
     size_t m = 0, maxh = 0;
-    ttd_pair *pairs = ttfi_arena_zalloc(&d->arena, (d->nip + 1) * sizeof *pairs);
+    ttd_pair *pairs = ttfi_arena_zalloc(&d->arena, (d->s.nip + 1) * sizeof *pairs);
 
     if (!pairs)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        size_t nh = d->ip[i].nh, k = d->o.max_hunks && nh > 3 * d->o.max_hunks
+    for (size_t i = 0; i < d->s.nip; i++) {
+        size_t nh = d->s.ip[i].nh, k = d->o.max_hunks && nh > 3 * d->o.max_hunks
                                      ? 3 * d->o.max_hunks : nh;
         m += k;
         maxh = nh > maxh ? nh : maxh;
@@ -272,8 +272,8 @@ int ttdi_resolve(ttd_diff *d)
         return TT_ENOMEM;
     }
     size_t at = 0;
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip; i++) {
+        ttdi_ipair *p = &d->s.ip[i];
         size_t cnt[3], k = select_hunks(d, p, sel, cnt), ndiv = cnt[0], nexp = cnt[2];
         int rc = resolve_pair(d, i, sel, k, hs + at);
         if (rc < 0) {
@@ -306,7 +306,7 @@ int ttdi_resolve(ttd_diff *d)
         return TT_ENOMEM;
     qsort(hs, at, sizeof *hs, hunk_cmp);
     d->res.pairs = pairs;
-    d->res.npairs = d->nip;
+    d->res.npairs = d->s.nip;
     d->res.hunks = hs;
     d->res.nhunks = at;
     return 0;

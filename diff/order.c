@@ -183,9 +183,9 @@ static int holders(ttd_diff *d, int ri, uint32_t self, uint64_t addr, uint64_t b
     const ttf_trace *t = d->r[ri].t;
 
     for (uint32_t x = 0; x < ttf_thread_count(t); x++) {
-        size_t slot = d->nip;
-        for (size_t k = 0; k < d->nip; k++)
-            if (d->ip[k].t[ri] == x)
+        size_t slot = d->s.nip;
+        for (size_t k = 0; k < d->s.nip; k++)
+            if (d->s.ip[k].t[ri] == x)
                 slot = k;
         if (x == self)
             continue;
@@ -214,7 +214,7 @@ static int holders(ttd_diff *d, int ri, uint32_t self, uint64_t addr, uint64_t b
 static int depends(ttd_diff *d, size_t pi, const opoint pt[2], int64_t *out)
 {
     oview *v = malloc(2 * sizeof *v);
-    uint64_t *c = calloc(2 * (d->nip + 1), sizeof *c);
+    uint64_t *c = calloc(2 * (d->s.nip + 1), sizeof *c);
     int64_t dep = -1;
     int rc = v && c ? 0 : TT_ENOMEM;
 
@@ -224,12 +224,12 @@ static int depends(ttd_diff *d, size_t pi, const opoint pt[2], int64_t *out)
         const olock *b = &v[1].l[i], *g = i < v[0].n ? &v[0].l[i] : NULL;
         if (!g || !counts_at(b, &v[1], &pt[1]) || !counts_at(g, &v[0], &pt[0]))
             continue;
-        memset(c, 0, 2 * (d->nip + 1) * sizeof *c);
+        memset(c, 0, 2 * (d->s.nip + 1) * sizeof *c);
         if ((rc = holders(d, TTD_GOOD, pt[0].th, g->addr, g->acq_ns, c)) < 0 ||
-            (rc = holders(d, TTD_BAD, pt[1].th, b->addr, b->acq_ns, c + d->nip + 1)) < 0)
+            (rc = holders(d, TTD_BAD, pt[1].th, b->addr, b->acq_ns, c + d->s.nip + 1)) < 0)
             break;
-        for (size_t k = 0; k <= d->nip && dep < 0; k++)
-            if (k != pi && c[k] != c[d->nip + 1 + k])
+        for (size_t k = 0; k <= d->s.nip && dep < 0; k++)
+            if (k != pi && c[k] != c[d->s.nip + 1 + k])
                 dep = (int64_t)k;
     }
     free(v);
@@ -253,7 +253,7 @@ static int key_time(ttd_diff *d, int ri, uint32_t th, uint64_t idx, uint64_t non
     ps.rq = &rq;
     ps.stack_at = UINT64_MAX;
     ttdi_add_req(ps.rq, &ps.nrq, idx, idx + 1, &ev);
-    rc = ttdi_run_pass(d, ri, th, &ps);
+    rc = ttdi_run_pass(&d->in, ri, th, &ps);
     *out = ev.time_ns;
     return rc;
 }
@@ -262,7 +262,7 @@ static int key_time(ttd_diff *d, int ri, uint32_t th, uint64_t idx, uint64_t non
  * mode a value on a common event before it. */
 static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
 {
-    const ttdi_ipair *p = &d->ip[h->pair];
+    const ttdi_ipair *p = &d->s.ip[h->pair];
     const ttdi_vfound *f = &p->vf;
     uint64_t at[2] = {h->good_time_ns, h->time_ns};
     uint64_t idx[2] = {h->good_index, h->bad_index};
@@ -424,7 +424,7 @@ static int walkable(const ttd_diff *d)
  * own to put first. */
 static int cut_off(const ttd_diff *d, const ttd_hunk_info *h)
 {
-    return !h->bad_count && h->bad_index >= d->ip[h->pair].n[1];
+    return !h->bad_count && h->bad_index >= d->s.ip[h->pair].n[1];
 }
 
 /* Candidates: the first divergence of each other pair (hunks sorted), at
@@ -457,7 +457,7 @@ static int frame_changed(ttd_diff *d, const ttd_hunk_info *h)
     if (!d->cd || !ttdi_codediff_count(d->cd))
         return 0;
     ps.stack_at = h->bad_index;
-    if ((rc = ttdi_run_pass(d, TTD_BAD, d->ip[h->pair].t[1], &ps)) < 0 || !ps.nstack) {
+    if ((rc = ttdi_run_pass(&d->in, TTD_BAD, d->s.ip[h->pair].t[1], &ps)) < 0 || !ps.nstack) {
         free(ps.stack);
         return rc < 0 ? rc : 0;
     }
@@ -577,15 +577,15 @@ static int ended_alike(const ttd_diff *d)
  * or a TT_E* code. */
 static int follows(ttd_diff *d, size_t pi, const ttd_hunk_info *h)
 {
-    const ttdi_vfound *f = &d->ip[pi].vf;
+    const ttdi_vfound *f = &d->s.ip[pi].vf;
     opoint pt[2];
     int64_t rc;
 
     if (d->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
         for (int ri = 0; ri < 2; ri++)
-            pt[ri] = (opoint){.th = d->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
+            pt[ri] = (opoint){.th = d->s.ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
                               .at_ns = f->first.ev[ri].time_ns, .call = 0,
-                              .woke = d->ip[pi].pool < 0};
+                              .woke = d->s.ip[pi].pool < 0};
     } else if (!h) {
         return 0;
     } else if ((rc = points(d, h, pt)) < 0) {
@@ -603,15 +603,15 @@ int ttdi_order_progress(ttd_diff *d)
     ttd_hunk_info *hs = (ttd_hunk_info *)r->hunks;
     size_t ndiv = r->nhunks - r->nexpected - r->ntiming, nvals = 0;
 
-    for (size_t i = 0; d->values && i < d->nip; i++)
-        nvals += d->ip[i].vf.found != 0;
+    for (size_t i = 0; d->values && i < d->s.nip; i++)
+        nvals += d->s.ip[i].vf.found != 0;
     if ((!ndiv && !nvals) || !ended_alike(d) || !walkable(d))
         return 0;
-    for (size_t pi = 0; pi < d->nip; pi++) {
+    for (size_t pi = 0; pi < d->s.nip; pi++) {
         const ttd_hunk_info *h = NULL;
         for (size_t i = 0; i < ndiv && !h; i++)
             h = hs[i].pair == pi ? &hs[i] : NULL;
-        if (!h && !(d->values && d->ip[pi].vf.found))
+        if (!h && !(d->values && d->s.ip[pi].vf.found))
             continue;
         int rc = follows(d, pi, h);
         if (rc <= 0)

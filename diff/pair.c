@@ -455,3 +455,36 @@ void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)
         t[i].sketch = NULL;
     }
 }
+
+/* Name and start function of each thread (walks up to its first ENTER). */
+int ttdi_load_threads(ttdi_run_state *r)
+{
+    r->nt = ttf_thread_count(r->t);
+    r->ti = calloc(r->nt + 1, sizeof *r->ti);
+    if (!r->ti)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < r->nt; i++) {
+        const ttf_thread *th = ttf_get_thread(r->t, i);
+        ttdi_tinfo *ti = &r->ti[i];
+        ti->index = (uint32_t)i;
+        ti->name = th && th->name && th->name[0] ? th->name
+                   : th && th->first_name ? th->first_name : "";
+        ti->first = th ? th->first_name : NULL;
+        ti->start = "";
+        ti->events = th ? th->events : 0;
+        ttf_iter *it;
+        ttf_event ev;
+        int rc = ttf_iter_open(r->t, (uint32_t)i, &it);
+        if (rc < 0)
+            return rc;
+        while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.kind != TTF_EV_ENTER)
+            ;
+        if (rc > 0)
+            ti->start = ttdi_norm_func(&r->norm, &ev);
+        ttf_iter_close(it);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+

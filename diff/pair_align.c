@@ -166,7 +166,7 @@ static int pair_values(ttd_diff *d, ttdi_ipair *p)
         return 0;
     if (d->o.first_only && p->nh)
         b.stop = p->h[0].b0;
-    return ttdi_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
+    return ttdi_values_compare(g, b, p->h, p->nh, d->nbase ? &d->s.noise : NULL, 0,
                                &p->vf);
 }
 
@@ -187,7 +187,7 @@ static int baseline_learn(ttd_diff *d, const ttdi_ipair *p, size_t k,
     if (rc < 0 || !d->values || !ttf_get_summary(bk->r.t)->values)
         return rc;
     memset(&vf, 0, sizeof vf);
-    rc = ttdi_values_compare(g, o, h, nh, &d->noise, 1, &vf);
+    rc = ttdi_values_compare(g, o, h, nh, &d->s.noise, 1, &vf);
     ttdi_vfound_free(&vf);
     return rc;
 }
@@ -525,3 +525,56 @@ int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
         return rc;
     return pair_values(d, p);
 }
+
+/* ---- the script's pairs -------------------------------------------------- */
+
+/* --thread as every command means it (ttd_thread_match). */
+static int thread_selected(const char *pattern, const ttd_regex *re, const ttdi_tinfo *t)
+{
+    return ttd_thread_match(pattern, re, t->index, t->name, t->first);
+}
+
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
+                           ttd_thread_info *out)
+{
+    out->index = i;
+    out->name = r->ti[i].name;
+    out->start = r->ti[i].start;
+    out->events = events;
+}
+
+/* Build the ipairs (selected, in good creation order) and the unpaired list. */
+int ttdi_make_pairs(const ttdi_run_state r[2], const char *pattern, const ttd_regex *re,
+                    struct ttfi_arena *a, ttdi_script *s, ttd_unpaired **unpaired,
+                    size_t *nunpaired)
+{
+    const ttdi_run_state *g = &r[TTD_GOOD], *b = &r[TTD_BAD];
+    ttd_unpaired *up = ttfi_arena_zalloc(a, (g->nt + b->nt + 1) * sizeof *up);
+
+    s->ip = calloc(g->nt + 1, sizeof *s->ip);
+    if (!s->ip || !up)
+        return TT_ENOMEM;
+    *unpaired = up;
+    for (size_t i = 0; i < g->nt; i++) {
+        const ttdi_tinfo *t = &g->ti[i];
+        if (t->partner < 0 || !(thread_selected(pattern, re, t) ||
+                                thread_selected(pattern, re, &b->ti[t->partner])))
+            continue;
+        ttdi_ipair *p = &s->ip[s->nip++];
+        p->t[0] = (uint32_t)i;
+        p->t[1] = (uint32_t)t->partner;
+    }
+    for (int ri = 0; ri < 2; ri++) {
+        for (size_t i = 0; i < r[ri].nt; i++) {
+            const ttdi_tinfo *t = &r[ri].ti[i];
+            if (t->partner >= 0 || !thread_selected(pattern, re, t))
+                continue;
+            const ttf_thread *th = ttf_get_thread(r[ri].t, i);
+            ttd_unpaired *u = &up[(*nunpaired)++];
+            u->run = ri;
+            ttdi_fill_thread_info(&r[ri], (uint32_t)i, th ? th->events : 0, &u->thread);
+        }
+    }
+    return 0;
+}
+

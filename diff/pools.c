@@ -98,38 +98,38 @@ static int pool_key(const ttd_diff *d, const ttdi_ipair *p, size_t i, pkey *k)
 
 int ttdi_pools_find(ttd_diff *d)
 {
-    pkey *k = malloc((d->nip + 1) * sizeof *k);
+    pkey *k = malloc((d->s.nip + 1) * sizeof *k);
     size_t n = 0, npools = 0;
 
     if (!k)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        d->ip[i].pool = -1;
-        n += (size_t)pool_key(d, &d->ip[i], i, &k[n]);
+    for (size_t i = 0; i < d->s.nip; i++) {
+        d->s.ip[i].pool = -1;
+        n += (size_t)pool_key(d, &d->s.ip[i], i, &k[n]);
     }
     qsort(k, n, sizeof *k, cmp_pkey);
-    d->pools = calloc(n / 2 + 1, sizeof *d->pools);
-    for (size_t s = 0, t; d->pools && s < n; s = t) {
+    d->s.pools = calloc(n / 2 + 1, sizeof *d->s.pools);
+    for (size_t s = 0, t; d->s.pools && s < n; s = t) {
         for (t = s + 1; t < n && !strcmp(k[s].start, k[t].start) &&
                         !strcmp(k[s].skel, k[t].skel); t++)
             ;
         if (t - s < 2)
             continue;
         for (size_t j = s; j < t; j++)
-            d->ip[k[j].i].pool = (int)npools;
-        d->pools[npools++].start = k[s].start;
+            d->s.ip[k[j].i].pool = (int)npools;
+        d->s.pools[npools++].start = k[s].start;
     }
     free(k);
-    if (!d->pools)
+    if (!d->s.pools)
         return TT_ENOMEM;
     /* ids in the order of the pools' first pairs */
     int next = 1;
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_pool *pl = d->ip[i].pool >= 0 ? &d->pools[d->ip[i].pool] : NULL;
+    for (size_t i = 0; i < d->s.nip; i++) {
+        ttdi_pool *pl = d->s.ip[i].pool >= 0 ? &d->s.pools[d->s.ip[i].pool] : NULL;
         if (pl && !pl->id[0])
             snprintf(pl->id, sizeof pl->id, "pool#%d", next++);
     }
-    d->npools = npools;
+    d->s.npools = npools;
     return 0;
 }
 
@@ -462,7 +462,7 @@ static int marked(const ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s)
  * level)? */
 static int in_pool(const ttd_diff *d, const ttdi_ipair *p, size_t k)
 {
-    size_t L = d->pools[k].level;
+    size_t L = d->s.pools[k].level;
     return p->pool == (int)k && p->nlv[0] > L && p->nlv[1] > L && p->lv[0][L].kept &&
            p->lv[1][L].kept;
 }
@@ -514,11 +514,11 @@ static void select_good(ttdi_level *lv, uint64_t *cnt, int pass)
 
 static void select_items(ttd_diff *d, size_t k, uint64_t *cnt)
 {
-    size_t L = d->pools[k].level;
+    size_t L = d->s.pools[k].level;
 
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < d->nip; i++) {
-            const ttdi_ipair *p = &d->ip[i];
+        for (size_t i = 0; i < d->s.nip; i++) {
+            const ttdi_ipair *p = &d->s.ip[i];
             if (!in_pool(d, p, k))
                 continue;
             select_good(&p->lv[0][L], cnt, pass);
@@ -548,7 +548,7 @@ static void collect_subs(const ttdi_level *lv, ttdi_item **v, size_t *m, size_t 
 
 static int sub_surplus(ttd_diff *d, size_t k, uint64_t *cnt)
 {
-    size_t L = d->pools[k].level, n[2] = {0, 0};
+    size_t L = d->s.pools[k].level, n[2] = {0, 0};
 
     select_items(d, k, cnt);
     for (int pass = 0; pass < 2; pass++) {
@@ -556,9 +556,9 @@ static int sub_surplus(ttd_diff *d, size_t k, uint64_t *cnt)
         if (pass && !(v = malloc((n[0] + n[1] + 1) * sizeof *v)))
             return TT_ENOMEM;
         size_t m[2] = {0, n[0]};
-        for (size_t i = 0; i < d->nip; i++)
-            for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++)
-                collect_subs(subs_of(&d->ip[i], s, L), v, &m[s], &n[s]);
+        for (size_t i = 0; i < d->s.nip; i++)
+            for (int s = 0; s < 2 && in_pool(d, &d->s.ip[i], k); s++)
+                collect_subs(subs_of(&d->s.ip[i], s, L), v, &m[s], &n[s]);
         if (!pass)
             continue;
         uint64_t *sur;
@@ -689,18 +689,18 @@ static int cmp_u64(const void *x, const void *y)
  * their count, or TT_ENOMEM. */
 static long bad_only_keys(const ttd_diff *d, size_t k, const uint64_t *cnt, uint64_t **out)
 {
-    size_t L = d->pools[k].level, n = 0, cap = 0;
+    size_t L = d->s.pools[k].level, n = 0, cap = 0;
 
-    for (size_t i = 0; i < d->nip; i++)
-        if (in_pool(d, &d->ip[i], k))
-            cap += d->ip[i].lv[1][L].n;
+    for (size_t i = 0; i < d->s.nip; i++)
+        if (in_pool(d, &d->s.ip[i], k))
+            cap += d->s.ip[i].lv[1][L].n;
     uint64_t *v = malloc((cap + 1) * sizeof *v);
     if (!v)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        if (!in_pool(d, &d->ip[i], k))
+    for (size_t i = 0; i < d->s.nip; i++) {
+        if (!in_pool(d, &d->s.ip[i], k))
             continue;
-        const ttdi_level *lv = &d->ip[i].lv[1][L];
+        const ttdi_level *lv = &d->s.ip[i].lv[1][L];
         for (size_t j = 0; j < lv->n; j++)
             if (cnt[2 * lv->items[j].grp + 1])
                 v[n++] = lv->items[j].key;
@@ -726,7 +726,7 @@ static long bad_only_keys(const ttd_diff *d, size_t k, const uint64_t *cnt, uint
 static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, long groups)
 {
     uint64_t bad_only = 0, *keys = NULL;
-    size_t L = d->pools[k].level;
+    size_t L = d->s.pools[k].level;
     long nkeys = 0;
 
     for (long g = 0; g < groups; g++)
@@ -734,15 +734,15 @@ static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, lon
     if (bad_only && (nkeys = bad_only_keys(d, k, cnt, &keys)) < 0)
         return TT_ENOMEM;
     for (int pass = 0; pass < 3; pass++)
-        for (size_t i = 0; i < d->nip; i++)
-            if (in_pool(d, &d->ip[i], k))
-                claim_pass(&d->ip[i], L, sur, pass == 2 && bad_only ? 3 : pass, keys,
+        for (size_t i = 0; i < d->s.nip; i++)
+            if (in_pool(d, &d->s.ip[i], k))
+                claim_pass(&d->s.ip[i], L, sur, pass == 2 && bad_only ? 3 : pass, keys,
                            (size_t)nkeys);
     free(keys);
     if (sub_surplus(d, k, cnt) < 0)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip; i++) {
+        ttdi_ipair *p = &d->s.ip[i];
         if (!in_pool(d, p, k) || !p->nh)
             continue;
         uint8_t *keep = malloc(p->nh);
@@ -768,8 +768,8 @@ static size_t pool_level(const ttd_diff *d, size_t k)
     const ttdi_ipair *ref = NULL;
     size_t L = SIZE_MAX;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        const ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip; i++) {
+        const ttdi_ipair *p = &d->s.ip[i];
         if (p->pool != (int)k || !p->nlv[0] || !p->nlv[1])
             continue;
         if (!ref)
@@ -788,12 +788,12 @@ static size_t pool_level(const ttd_diff *d, size_t k)
 /* Pool k: its level, items and the multiset comparison. */
 static int settle_pool(ttd_diff *d, size_t k)
 {
-    ttdi_pool *pl = &d->pools[k];
+    ttdi_pool *pl = &d->s.pools[k];
     size_t n[2] = {0, 0}, L = pl->level = pool_level(d, k);
 
     int over = 0;
-    for (size_t i = 0; i < d->nip; i++) {
-        const ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip; i++) {
+        const ttdi_ipair *p = &d->s.ip[i];
         for (int s = 0; s < 2 && p->pool == (int)k; s++) {
             pl->items[s] += p->nlv[s] > L ? p->lv[s][L].total : 0;
             over |= p->nlv[s] && p->lv[s][p->nlv[s] - 1].over;
@@ -808,10 +808,10 @@ static int settle_pool(ttd_diff *d, size_t k)
     if (!v)
         return TT_ENOMEM;
     size_t m[2] = {0, n[0]};
-    for (size_t i = 0; i < d->nip; i++)
-        for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++)
-            for (size_t j = 0; j < d->ip[i].lv[s][L].n; j++)
-                v[m[s]++] = &d->ip[i].lv[s][L].items[j];
+    for (size_t i = 0; i < d->s.nip; i++)
+        for (int s = 0; s < 2 && in_pool(d, &d->s.ip[i], k); s++)
+            for (size_t j = 0; j < d->s.ip[i].lv[s][L].n; j++)
+                v[m[s]++] = &d->s.ip[i].lv[s][L].items[j];
     uint64_t *sur;
     long groups = ttdi_items_surplus(v, n[0], v + n[0], n[1], &sur);
     free(v);
@@ -852,11 +852,11 @@ static int value_kept(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
  * worker took which item (value_kept). */
 static void pool_values(ttd_diff *d, size_t k)
 {
-    size_t L = d->pools[k].level;
+    size_t L = d->s.pools[k].level;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
-        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L || d->pools[k].over)
+    for (size_t i = 0; i < d->s.nip; i++) {
+        ttdi_ipair *p = &d->s.ip[i];
+        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L || d->s.pools[k].over)
             continue;
         ttdi_vfound *f = &p->vf;
         if (f->found && !value_kept(p, L, f->first.idx))
@@ -873,11 +873,11 @@ int ttdi_pools_settle(ttd_diff *d)
 {
     int rc = 0;
 
-    for (size_t k = 0; k < d->npools && rc >= 0; k++) {
+    for (size_t k = 0; k < d->s.npools && rc >= 0; k++) {
         rc = settle_pool(d, k);
         pool_values(d, k);
     }
-    for (size_t i = 0; i < d->nip; i++)
-        ttdi_pool_free(&d->ip[i]);
+    for (size_t i = 0; i < d->s.nip; i++)
+        ttdi_pool_free(&d->s.ip[i]);
     return rc;
 }

@@ -206,4 +206,27 @@ int ttdi_pair_uncertain(double score, double second);
 /* Free the sketches of t[0..n). */
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n);
 
+/* ---- a run prepared (pair.c) -------------------------------------------- */
+
+/* One run being compared. */
+typedef struct ttdi_run_state {
+    const ttf_trace *t;     /* the trace */
+    ttf_trace *owned;       /* the same, when the engine opened it */
+    ttdi_norm norm;         /* its normaliser and symbols */
+    ttdi_tinfo *ti;         /* its threads, by index */
+    size_t nt;              /* thread count */
+    int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
+} ttdi_run_state;
+
+/* Name and start function of each thread of r (r->t and r->norm set):
+ * r->ti, r->nt. 0 or a TT_E* code. */
+int ttdi_load_threads(ttdi_run_state *r);
+
+/* ---- the filters (regex.c) ---------------------------------------------- */
+
+/* Compile *re from pattern, if any (NULL: no filter); err names the flag.
+ * 0 or a TT_E* code. */
+int ttdi_compile_filter(ttd_regex **re, const char *pattern, const char *flag,
+                        ttf_error *err);
+
 #endif

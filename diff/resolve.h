@@ -101,7 +101,7 @@ void ttdi_walk_close(ttdi_walk *w);
 int ttdi_walk_next(ttdi_walk *w);
 /* Turn the walk's current event into a report event (strings in the
  * arena). 0 or TT_ENOMEM. */
-int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out);
+int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out);
 /* Call sites shown only where they tell calls apart: keep ttd_event.from on
  * a differing enter (good[], bad[]) whose function the other side also
  * enters there, and on a hunk's first good and bad event when both enter
@@ -110,11 +110,11 @@ void ttdi_sites_trim(ttd_divergence *dv);
 void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad);
 /* One pass over thread `thread` of run ri collecting what ps asks for
  * (ps->rq is sorted here). 0 or a TT_E* code. */
-int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps);
+int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps);
 /* The same pass on an open walk w, which must not have read past
  * ttdi_pass_low(ps); w stays open, positioned after the last event read.
  * 1 if the thread ended, 0 if not, or a TT_E* code. */
-int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps);
 /* Lowest key index a pass for ps must read (its suspects ring included). */
 uint64_t ttdi_pass_low(const ttdi_pass_spec *ps);
 /* A pass driven by the caller's own walk (several passes and other work
@@ -123,31 +123,22 @@ uint64_t ttdi_pass_low(const ttdi_pass_spec *ps);
  * gives it the walk's current kept event (0 or TT_ENOMEM); ttdi_pass_end
  * closes it when the thread ends first (0 or TT_ENOMEM). */
 uint64_t ttdi_pass_begin(ttdi_pass_spec *ps);
-int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+int ttdi_pass_take(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps);
 int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
-/* Name and start function of each thread of r. 0 or a TT_E* code. */
-int ttdi_load_threads(ttdi_run_state *r);
-/* Fill a result's thread info for thread i of r. */
-void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
-                           ttd_thread_info *out);
-/* Build the pairs to align and the unpaired list. 0 or TT_ENOMEM. */
-int ttdi_make_pairs(ttd_diff *d);
-/* Compile filter i (d->re[i]) from pattern, if any; err names the flag.
- * 0 or a TT_E* code. */
-int ttdi_compile_filter(ttd_diff *d, int i, const char *pattern,
-                        const char *flag, ttf_error *err);
-/* Fill a result's run info for run r opened from path (NULL: its own). */
-void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path,
+/* Fill a result's run info for run r opened from path (NULL: its own);
+ * strings in a. */
+void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,
                         ttd_run_info *ri_out);
 /* The two runs' programs compared: TTD_PROGRAM_*. */
 int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
-/* Reader and symbol notices of run ri into the result. 0 or TT_ENOMEM. */
-int ttdi_notices(ttd_diff *d, int ri);
-/* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */
-int ttdi_find_crash(ttd_diff *d, int ri);
+/* Reader and symbol notices of run ri into out (after out->cut is set).
+ * 0 or TT_ENOMEM. */
+int ttdi_notices(const ttdi_in *in, int ri, ttd_run_info *out);
+/* Run ri's crash event into out->crash, if it crashed. 0 or a TT_E* code. */
+int ttdi_find_crash(const ttdi_in *in, int ri, ttd_run_info *out);
 
 /* ---- noise hints (noise.c) ----------------------------------------------- */
 
@@ -169,8 +160,9 @@ int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
 /* dv's frames with the inlined ones (dv->frames; = its traced stack when
  * the calls carry no call sites) and its deciding line (dv->lines, NULL
  * if unknown), from the passes ps[TTD_GOOD], ps[TTD_BAD] over its pair
- * (their snapshots at the split). Needs dv->stack. 0 or TT_ENOMEM. */
-int ttdi_lines(ttd_diff *d, const ttdi_pass_spec ps[2], ttd_divergence *dv);
+ * (their snapshots at the split) and its hunk h. Needs dv->stack. 0 or TT_ENOMEM. */
+int ttdi_lines(const ttdi_in *in, const ttd_hunk_info *h, const ttdi_pass_spec ps[2],
+               ttd_divergence *dv);
 
 /* ---- thread order around a divergence (interleave.c) --------------------- */
 
@@ -263,7 +255,7 @@ void ttdi_hunks_sort(ttd_diff *d);
 
 /* Rank the suspects of the split in dv from the ring of pass b. 0 or
  * TT_ENOMEM. */
-int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
+int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *b,
                   ttd_divergence *dv);
 
 /* ---- evidence (evidence.c) ----------------------------------------------- */

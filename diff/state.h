@@ -53,16 +53,6 @@ typedef struct ttdi_pool {
     int over;               /* 1: not compared (too many items differ) */
 } ttdi_pool;
 
-/* One run being compared. */
-typedef struct ttdi_run_state {
-    const ttf_trace *t;     /* the trace */
-    ttf_trace *owned;       /* the same, when the engine opened it */
-    ttdi_norm norm;         /* its normaliser and symbols */
-    ttdi_tinfo *ti;         /* its threads, by index */
-    size_t nt;              /* thread count */
-    int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
-} ttdi_run_state;
-
 /* One aligned thread pair. */
 typedef struct ttdi_ipair {
     uint32_t t[2];          /* thread index in the good and the bad run */
@@ -90,12 +80,35 @@ typedef struct ttdi_base {
     const char *path;       /* its file (the caller's string) */
 } ttdi_base;
 
+/* ---- the script: what the align stage hands the stages above it ----------- */
+
+/* Written by the align stage (pair_align.c, pools.c, timing.c); from then
+ * on read-only: every stage above takes it as const. */
+typedef struct ttdi_script {
+    ttdi_ipair *ip;         /* aligned pairs */
+    size_t nip;             /* pair count */
+    ttdi_pool *pools;       /* pools of look-alike threads (pools.c) */
+    size_t npools;
+    ttdi_openset noise;     /* value slots that vary between good runs */
+} ttdi_script;
+
+/* What a stage above align takes: the runs, the script, the options; it
+ * returns its own result (memory in arena). */
+typedef struct ttdi_in {
+    ttdi_run_state *r;      /* the runs, TTD_GOOD and TTD_BAD (not const:
+                               their normalisers cache names and symbols) */
+    const ttdi_script *s;   /* the script, read-only */
+    const ttd_options *o;   /* the options */
+    int values;             /* 1: call values are compared */
+    struct ttdi_codediff *cd; /* two builds: whose code changed (prepare) */
+    struct ttfi_arena *arena; /* result memory */
+} ttdi_in;
+
 struct ttd_diff {
     ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
     ttd_options o;          /* options as given */
     ttd_regex *re[3];       /* --thread, --function, --exclude */
-    ttdi_ipair *ip;         /* aligned pairs */
-    size_t nip;             /* pair count */
+    ttdi_script s;          /* the script the align stage writes */
     ttdi_base *base;        /* baseline good runs (open while aligning) */
     size_t nbase;           /* baselines open */
     int full;               /* 1: pairs are stored whole (baselines, loops) */
@@ -103,13 +116,11 @@ struct ttd_diff {
     ttd_result res;         /* what ttd_get_result hands out */
     const ttd_divergence **detail; /* per resolved hunk, computed lazily */
     int values;             /* 1: compare call values (both runs have them) */
-    ttdi_openset noise;     /* value slots that vary between good runs */
     ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
     struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
                                prepare stage) */
-    ttdi_pool *pools;       /* pools of look-alike threads (pools.c) */
-    size_t npools;
+    ttdi_in in;             /* what the stages above align take (s const) */
 };
 
 /* What full mode reuses from pair to pair. */
@@ -132,6 +143,19 @@ int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu);
  * TT_E* code. */
 struct ttdi_tree;
 int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, struct ttdi_tree *tr);
+
+/* ---- the script's pairs (pair_align.c) ----------------------------------- */
+
+/* Fill a result's thread info for thread i of r. */
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
+                           ttd_thread_info *out);
+/* The pairs to align into s->ip (paired threads of which either side is
+ * selected by --thread: pattern, re; in the good run's creation order) and
+ * the threads left unpaired into *unpaired, *nunpaired (memory in a).
+ * 0 or TT_ENOMEM. */
+int ttdi_make_pairs(const ttdi_run_state r[2], const char *pattern, const ttd_regex *re,
+                    struct ttfi_arena *a, ttdi_script *s, ttd_unpaired **unpaired,
+                    size_t *nunpaired);
 
 /* ---- pools of look-alike threads (pools.c) -------------------------------- */
 

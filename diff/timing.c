@@ -572,7 +572,7 @@ static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
  * match. */
 static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
 {
-    ttdi_ipair *p = &d->ip[pi];
+    ttdi_ipair *p = &d->s.ip[pi];
     cand *cs[2] = {malloc((p->nh + 1) * sizeof **cs), malloc((p->nh + 1) * sizeof **cs)};
     size_t *ix[2] = {malloc((p->nh + 1) * sizeof **ix), malloc((p->nh + 1) * sizeof **ix)};
     size_t nc[2] = {0, 0};
@@ -635,8 +635,8 @@ static void moved(ttd_diff *d, mv *m, size_t n)
                 k++;
             if (k == j)
                 continue;
-            d->ip[m[g].pair].tim[m[g].hunk] = TTD_TIMING_MOVED;
-            d->ip[m[k].pair].tim[m[k].hunk] = TTD_TIMING_MOVED;
+            d->s.ip[m[g].pair].tim[m[g].hunk] = TTD_TIMING_MOVED;
+            d->s.ip[m[k].pair].tim[m[k].hunk] = TTD_TIMING_MOVED;
             m[k].hash = 0; /* used */
         }
     }
@@ -647,8 +647,8 @@ int ttdi_timing_mark(ttd_diff *d)
     size_t total = 0, nm = 0;
     int rc = 0;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip; i++) {
+        ttdi_ipair *p = &d->s.ip[i];
         total += p->nh;
         if (p->nh && !(p->tim = calloc(p->nh, 1)))
             return TT_ENOMEM;
@@ -656,8 +656,8 @@ int ttdi_timing_mark(ttd_diff *d)
     mv *m = malloc((total + 1) * sizeof *m);
     if (!m)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip && rc >= 0; i++)
-        if (d->ip[i].nh)
+    for (size_t i = 0; i < d->s.nip && rc >= 0; i++)
+        if (d->s.ip[i].nh)
             rc = judge_pair(d, i, m, &nm);
     if (rc >= 0)
         moved(d, m, nm);

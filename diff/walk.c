@@ -141,7 +141,7 @@ static const char *frame_name(ttdi_walk *w, ttdi_frame_id *f)
 }
 
 /* Turn the walk's current event into a report event (strings in the arena). */
-int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
+int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out)
 {
     const ttf_event *ev = &w->ev;
 
@@ -156,17 +156,17 @@ int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
         out->name = ttdi_norm_func(&w->r->norm, ev);
         if (ev->kind == TTF_EV_ENTER && ev->call_site && w->r->norm.site_on &&
             ttdi_norm_site_text(&w->r->norm, ev, v, sizeof v)[0] &&
-            !(out->from = ttfi_arena_strcpy(&d->arena, v)))
+            !(out->from = ttfi_arena_strcpy(in->arena, v)))
             return TT_ENOMEM;
-        if (!d->values || !ttdi_values_text(&w->r->norm, ev, v, sizeof v))
+        if (!in->values || !ttdi_values_text(&w->r->norm, ev, v, sizeof v))
             return 0;
-        out->value = ttfi_arena_strcpy(&d->arena, v);
+        out->value = ttfi_arena_strcpy(in->arena, v);
         return out->value ? 0 : TT_ENOMEM;
     }
     if (ev->kind == TTF_EV_CRASH) {
         char sig[24];
         out->name = w->nstack ? frame_name(w, &w->stack[w->nstack - 1]) : NULL;
-        out->text = ttfi_arena_strcpy(&d->arena,
+        out->text = ttfi_arena_strcpy(in->arena,
                                       ttfi_signal_name(ev->signo, sig, sizeof sig));
         out->signo = ev->signo;
         out->fault_addr = ev->fault_addr;
@@ -174,7 +174,7 @@ int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
     }
     const ttf_callsite *cs = ttf_get_callsite(w->r->t, ev->site);
     out->name = cs && cs->func ? cs->func : "";
-    out->text = ttfi_arena_strcpy(&d->arena, ttdi_norm_text(&w->r->norm, ev));
+    out->text = ttfi_arena_strcpy(in->arena, ttdi_norm_text(&w->r->norm, ev));
     return out->text ? 0 : TT_ENOMEM;
 }
 
@@ -266,7 +266,7 @@ static int snapshot(ttdi_walk *w, ttdi_pass_spec *ps)
     return 0;
 }
 
-static int record(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
+static int record(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     while (ps->first < ps->nrq && ps->rq[ps->first].hi <= w->idx)
         ps->first++;
@@ -274,7 +274,7 @@ static int record(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
         ttdi_req *q = &ps->rq[i];
         if (w->idx >= q->hi)
             continue;
-        int rc = ttdi_walk_fill(d, w, &q->out[w->idx - q->lo]);
+        int rc = ttdi_walk_fill(in, w, &q->out[w->idx - q->lo]);
         if (rc < 0)
             return rc;
     }
@@ -305,7 +305,7 @@ uint64_t ttdi_pass_begin(ttdi_pass_spec *ps)
     return stop;
 }
 
-int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
+int ttdi_pass_take(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     int rc;
 
@@ -313,7 +313,7 @@ int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
         keep_ring(w, ps);
     if (w->idx == ps->stack_at && (rc = snapshot(w, ps)) < 0)
         return rc;
-    return record(d, w, ps);
+    return record(in, w, ps);
 }
 
 int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps)
@@ -321,7 +321,7 @@ int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps)
     return snapshot(w, ps);
 }
 
-int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
+int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     uint64_t stop = ttdi_pass_begin(ps);
     int rc = 0, ended = 0;
@@ -331,7 +331,7 @@ int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
             ended = rc == 0;
             break;
         }
-        if (w->kept && (rc = ttdi_pass_take(d, w, ps)) < 0)
+        if (w->kept && (rc = ttdi_pass_take(in, w, ps)) < 0)
             break;
     }
     if (rc < 0)
@@ -340,14 +340,14 @@ int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
     return rc < 0 ? rc : ended;
 }
 
-int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps)
+int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps)
 {
     ttdi_walk w;
-    int rc = ttdi_walk_open(&w, &d->r[ri], thread);
+    int rc = ttdi_walk_open(&w, &in->r[ri], thread);
 
     if (rc < 0)
         return rc;
-    rc = ttdi_pass_walk(d, &w, ps);
+    rc = ttdi_pass_walk(in, &w, ps);
     ttdi_walk_close(&w);
     return rc < 0 ? rc : 0;
 }

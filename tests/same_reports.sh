@@ -53,7 +53,7 @@ for fmt in text json html; do
         "$exe" "${args[@]}" --format "$fmt" "${extra[@]}" > "$d/stdout" 2> "$d/stderr" < /dev/null || rc=$?
         echo "$rc" > "$d/rc"
         # the binaries' own paths may show in usage lines
-        sed -i "s#$exe#TTDIFF#g" "$d/stderr"
+        sed -i "s#$exe#TTDIFF#g; s#$d/#DIR/#g" "$d/stderr"
         [ -f "$d/g" ] && sed -i "s#$d/#DIR/#g" "$d/g"
     done
     if ! diff -r "$SR_W/run/$n.$fmt.old" "$SR_W/run/$n.$fmt.new" > "$SR_W/diffs/$n.$fmt" 2>&1; then
@@ -82,9 +82,9 @@ if [ $# -eq 0 ]; then
 fi
 for t in "$@"; do
     r=ok
-    sh "$t" "$SB" > "$W/test.out" 2>&1 || r="FAILED (the test itself; $W/test.out)"
+    o=$W/$(basename "$t").out
+    sh "$t" "$SB" > "$o" 2>&1 || r="FAILED (the test itself: $o)"
     echo "$(basename "$t"): $r"
-    [ "$r" = ok ] || cp "$W/test.out" "$W/$(basename "$t").out"
 done
 [ -f "$W/log" ] || { echo "same_reports: no ttdiff call compared"; exit 1; }
 grep '^DIFFERS' "$W/log"
