@@ -386,6 +386,24 @@ static void build_artifact(ttd_diff *d, ttd_divergence *dv)
             dv->build_artifact = e[i]->name;
 }
 
+/* The resolve and order stages' result into the result. */
+static void publish_resolved(ttd_result *r, const ttdi_resolved *rs)
+{
+    r->pairs = rs->pairs;
+    r->npairs = rs->npairs;
+    r->hunks = rs->hunks;
+    r->nhunks = rs->nhunks;
+    r->nexpected = rs->nexpected;
+    r->ntiming = rs->ntiming;
+    r->hunks_total = rs->hunks_total;
+    r->expected_total = rs->expected_total;
+    r->timing_total = rs->timing_total;
+    r->pools = rs->pools;
+    r->npools = rs->npools;
+    r->followed = rs->followed;
+    r->values_progress = rs->values_progress;
+}
+
 /* The verdict, decided here and nowhere else: the runs diverged when a
  * pair has a hunk no good run shows (that does not follow the threads'
  * progress), a call value differs (the explain stage's headline), the runs
@@ -460,15 +478,21 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         rc = ttdi_timing_mark(d);
     if (rc < 0)
         return rc;
-    if ((rc = ttdi_resolve(d)) < 0 || (rc = ttdi_order_settle(d)) < 0)
+    ttdi_resolved rs, os, ps;
+    if ((rc = ttdi_resolve(&d->in, &rs)) < 0 || (rc = ttdi_order_settle(&d->in, &rs, &os)) < 0)
         return rc;
+    if (!(d->detail = calloc(rs.nhunks + 1, sizeof *d->detail)))
+        return TT_ENOMEM;
     for (int ri = 0; ri < 2; ri++) {
         ttdi_fill_run_info(&d->arena, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
         if ((rc = ttdi_notices(&d->in, ri, &d->res.runs[ri])) < 0 ||
             (rc = ttdi_find_crash(&d->in, ri, &d->res.runs[ri])) < 0)
             return rc;
     }
-    if ((rc = ttdi_order_progress(d)) < 0 || (rc = value_first(d)) < 0)
+    if ((rc = ttdi_order_progress(&d->in, &os, d->res.runs, d->res.nunpaired, &ps)) < 0)
+        return rc;
+    publish_resolved(&d->res, &ps);
+    if ((rc = value_first(d)) < 0)
         return rc;
     d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
     d->res.options = d->o;

@@ -231,8 +231,28 @@ uint64_t ttdi_probe_index(uint64_t i, uint64_t n);
 /* Append the range [lo, hi) -> out to rq[*n] (nothing if empty). */
 int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi,
                  ttd_event *out);
-/* Resolve the hunks of every pair into the result. 0 or a TT_E* code. */
-int ttdi_resolve(ttd_diff *d);
+/* The resolve stage's result (hunks.c), and the order stage's (order.c:
+ * the same with the hunks put in another order, or made timing-shaped):
+ * the fields of ttd_result they fill, merged into it by the engine. */
+typedef struct ttdi_resolved {
+    const ttd_pair *pairs;      /* one per script pair */
+    size_t npairs;
+    const ttd_hunk_info *hunks; /* divergences, timing-shaped, expected */
+    size_t nhunks;
+    size_t nexpected, ntiming;  /* of hunks */
+    uint64_t hunks_total;       /* divergences of all pairs */
+    uint64_t expected_total;    /* expected hunks of all pairs */
+    uint64_t timing_total;      /* timing-shaped hunks of all pairs */
+    const ttd_pool *pools;      /* pools of look-alike threads */
+    size_t npools;
+    const ttd_hunk_info *followed; /* order.c: the divergence put second */
+    uint64_t values_progress;   /* order.c: value differences that follow
+                                   the progress */
+} ttdi_resolved;
+
+/* Resolve the hunks of every pair of the script into *out (memory in the
+ * arena). 0 or a TT_E* code. */
+int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out);
 
 /* ---- order.c ------------------------------------------------------------- */
 
@@ -241,15 +261,16 @@ int ttdi_resolve(ttd_diff *d);
  * first divergence is its own and not reached from it, put that one
  * first and mark the other (ttd_hunk_info.order_dep, ttd_result.followed).
  * 0 or a TT_E* code. */
-int ttdi_order_settle(ttd_diff *d);
+int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out);
 /* After the runs' info (exit status, crash): when the runs ended alike and
  * every pair that diverged first went another way following the
  * progress, all those hunks are timing-shaped (TTD_TIMING_PROGRESS).
  * 0 or a TT_E* code. */
-int ttdi_order_progress(ttd_diff *d);
-/* Sort the resolved hunks: divergences, timing-shaped, expected; each by
- * the bad run's time. */
-void ttdi_hunks_sort(ttd_diff *d);
+int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run_info runs[2],
+                        size_t nunpaired, ttdi_resolved *out);
+/* Sort resolved hunks hs[0..n): divergences, timing-shaped, expected;
+ * each by the bad run's time. */
+void ttdi_hunks_sort(ttd_hunk_info *hs, size_t n);
 
 /* ---- suspects.c ---------------------------------------------------------- */
 
