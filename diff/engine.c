@@ -177,7 +177,7 @@ static void close_baselines(ttd_diff *d)
 
 /* The interleaving of the threads before the first divergence, when a
  * run recorded lock, condition or thread operations (interleave.c). */
-static int thread_order(ttd_diff *d, const ttd_divergence *dv)
+static int thread_order(ttd_diff *d, ttd_divergence *dv)
 {
     ttdi_ilv_run in[2];
     int64_t *map[2] = {NULL, NULL};
@@ -201,7 +201,7 @@ static int thread_order(ttd_diff *d, const ttd_divergence *dv)
     ttd_interleave *il = NULL;
     if (rc >= 0)
         rc = ttdi_interleave_build(&d->arena, in, &il);
-    ((ttd_divergence *)dv)->interleave = il;
+    dv->interleave = il;
     free(map[0]);
     free(map[1]);
     return rc;
@@ -505,13 +505,58 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
         return rc;
     if (d->res.first)
-        build_artifact(d, (ttd_divergence *)d->detail[0]);
+        build_artifact(d, d->detail[0]);
     if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
         return rc;
     if ((rc = ttdi_explain(d)) < 0)
         return rc;
     d->res.diverged = verdict(d);
     return races(d);
+}
+
+/* Detail hunks hi[0..n) of the result, not detailed yet (the cache). */
+static int detail(ttd_diff *d, const size_t *hi, size_t n)
+{
+    ttd_divergence *dv[TTDI_DETAIL_BATCH] = {NULL};
+    int rc = ttdi_detail_batch(&d->in, d->res.hunks, hi, n, dv);
+
+    for (size_t i = 0; i < n; i++)
+        if (dv[i])
+            d->detail[hi[i]] = dv[i];
+    return rc;
+}
+
+int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
+{
+    size_t hi[TTDI_DETAIL_BATCH], m = 0;
+    int rc;
+
+    if (!d || first > d->res.nhunks || n > d->res.nhunks - first)
+        return TT_EINVAL;
+    for (size_t i = first; i < first + n; i++) {
+        if (d->detail[i])
+            continue;
+        hi[m++] = i;
+        if (m == TTDI_DETAIL_BATCH) {
+            if ((rc = detail(d, hi, m)) < 0)
+                return rc;
+            m = 0;
+        }
+    }
+    return m ? detail(d, hi, m) : 0;
+}
+
+int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
+{
+    if (!d || !out || i >= d->res.nhunks)
+        return TT_EINVAL;
+    if (!d->detail[i]) {
+        int rc = detail(d, &i, 1);
+        if (rc < 0)
+            return rc;
+    }
+    *out = d->detail[i];
+    return 0;
 }
 
 static int start(const ttf_trace *good, const ttf_trace *bad,

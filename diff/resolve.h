@@ -140,6 +140,16 @@ int ttdi_notices(const ttdi_in *in, int ri, ttd_run_info *out);
 /* Run ri's crash event into out->crash, if it crashed. 0 or a TT_E* code. */
 int ttdi_find_crash(const ttdi_in *in, int ri, ttd_run_info *out);
 
+/* ---- a hunk's details (detail.c) ------------------------------------------ */
+
+#define TTDI_DETAIL_BATCH 32        /* hunks detailed by one set of walks */
+
+/* The details of hunks hunks[hi[0..n)] (n <= TTDI_DETAIL_BATCH) into
+ * out[0..n) (memory in the arena): each thread of each run walked once
+ * for all of them. 0 or a TT_E* code. */
+int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                      size_t n, ttd_divergence **out);
+
 /* ---- noise hints (noise.c) ----------------------------------------------- */
 
 /* Traces beside good (same folder, same name but for its numbers: ttrec's

@@ -114,7 +114,7 @@ struct ttd_diff {
     int full;               /* 1: pairs are stored whole (baselines, loops) */
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     ttd_result res;         /* what ttd_get_result hands out */
-    const ttd_divergence **detail; /* per resolved hunk, computed lazily */
+    ttd_divergence **detail; /* per resolved hunk, computed lazily (detail.c) */
     int values;             /* 1: compare call values (both runs have them) */
     ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
