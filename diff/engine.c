@@ -404,6 +404,30 @@ static void publish_resolved(ttd_result *r, const ttdi_resolved *rs)
     r->values_progress = rs->values_progress;
 }
 
+/* The explain stage's result into the result and the first divergence. */
+static void publish_explained(ttd_diff *d, const ttdi_explained *x)
+{
+    ttd_divergence *dv = d->res.first ? d->detail[0] : NULL;
+
+    d->res.chain = x->chain;
+    d->res.nchain = x->nchain;
+    d->res.chain_end = x->chain_end;
+    if (x->headline) {
+        d->res.value_first = x->value_first;
+        d->res.value_others = x->value_others;
+        d->res.nvalue_others = x->nvalue_others;
+    }
+    if (!dv)
+        return;
+    dv->chain = x->chain;
+    dv->nchain = x->nchain;
+    dv->chain_end = x->chain_end;
+    if (x->suspects) {
+        dv->suspects = x->suspects;
+        dv->nsuspects = x->nsuspects;
+    }
+}
+
 /* The verdict, decided here and nowhere else: the runs diverged when a
  * pair has a hunk no good run shows (that does not follow the threads'
  * progress), a call value differs (the explain stage's headline), the runs
@@ -508,8 +532,15 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         build_artifact(d, d->detail[0]);
     if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
         return rc;
-    if ((rc = ttdi_explain(d)) < 0)
+    ttdi_outcome(d->res.runs, d->res.hunks_total, d->res.nunpaired, &d->o, &d->res.outcome);
+    ttdi_explain_in xi = {d->res.runs, &d->res.outcome, d->res.first, d->res.followed,
+                          d->res.values_progress, d->res.values_note};
+    ttdi_explained xo;
+    rc = ttdi_explain(&d->in, &xi, &xo);
+    d->res.values_ignored += xo.values_ignored;
+    if (rc < 0)
         return rc;
+    publish_explained(d, &xo);
     d->res.diverged = verdict(d);
     return races(d);
 }

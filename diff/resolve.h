@@ -150,6 +150,11 @@ int ttdi_find_crash(const ttdi_in *in, int ri, ttd_run_info *out);
 int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
                       size_t n, ttd_divergence **out);
 
+/* How the runs ended (runs' info, after the order stage: hunks_total
+ * divergences, nunpaired threads unpaired) into *o. */
+void ttdi_outcome(const ttd_run_info runs[2], uint64_t hunks_total, size_t nunpaired,
+                  const ttd_options *opt, ttd_outcome *o);
+
 /* ---- noise hints (noise.c) ----------------------------------------------- */
 
 /* Traces beside good (same folder, same name but for its numbers: ttrec's

@@ -133,3 +133,17 @@ int ttdi_find_crash(const ttdi_in *in, int ri, ttd_run_info *out)
     return rc < 0 ? rc : 0;
 }
 
+void ttdi_outcome(const ttd_run_info runs[2], uint64_t hunks_total, size_t nunpaired,
+                  const ttd_options *opt, ttd_outcome *o)
+{
+    for (int r = 0; r < 2; r++) {
+        const ttd_run_info *ri = &runs[r];
+        o->has_exit[r] = ri->closed && !ri->crash;
+        o->exit_status[r] = o->has_exit[r] ? ri->exit_status : 0;
+        o->signal[r] = ri->crash ? ri->crash->signo : 0;
+    }
+    o->same_calls = hunks_total == 0 && nunpaired == 0;
+    o->differs = o->has_exit[0] != o->has_exit[1] || o->signal[0] != o->signal[1] ||
+                 (o->has_exit[0] && o->exit_status[0] != o->exit_status[1]);
+    o->failed = opt->bad_failed != NULL; /* caught failing: never the same */
+}
