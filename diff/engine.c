@@ -62,6 +62,26 @@
 #include "explain.h"
 #include "tree.h"
 
+/* The engine's state: what it prepared, the script, the stages' input and
+ * the result being merged. Only this file sees it (make check-stages). */
+struct ttd_diff {
+    ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
+    ttd_options o;          /* options as given */
+    ttd_regex *re[3];       /* --thread, --function, --exclude */
+    ttdi_script s;          /* the script the align stage writes */
+    ttdi_base *base;        /* baseline good runs (open while aligning) */
+    size_t nbase;           /* baselines open */
+    int full;               /* 1: pairs are stored whole (baselines, loops) */
+    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
+    ttd_result res;         /* what ttd_get_result hands out */
+    ttd_divergence **detail; /* per resolved hunk, computed lazily (detail.c) */
+    int values;             /* 1: compare call values (both runs have them) */
+    struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
+                               prepare stage) */
+    ttdi_aligner al;        /* what the align stage works with */
+    ttdi_in in;             /* what the stages above align take (s const) */
+};
+
 int ttd_version(void)
 {
     return TTD_VERSION_NUMBER;
@@ -173,6 +193,8 @@ static void close_baselines(ttd_diff *d)
     free(d->base);
     d->base = NULL;
     d->nbase = 0;
+    d->al.base = NULL;
+    d->al.nbase = 0;
 }
 
 /* The interleaving of the threads before the first divergence, when a
@@ -464,6 +486,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         (rc = code_results(d)) < 0)
         return rc;
     d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
+    d->al = (ttdi_aligner){d->r, &d->o, d->values, NULL, 0, {0}, &d->s};
     for (int ri = 0; ri < 2; ri++)      /* keys with call sites, before any is made */
         if ((rc = ttdi_norm_sites(&d->r[ri].norm, d->r[!ri].t, !d->o.ignore_call_sites,
                                   d->cd)) < 0)
@@ -472,9 +495,11 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if ((rc = pair_runs(d, err)) < 0 ||
         (rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up,
                               &d->res.nunpaired)) < 0 ||
-        (rc = ttdi_pools_find(d)) < 0 || (rc = open_baselines(d, err)) < 0)
+        (rc = ttdi_pools_find(&d->al)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
     d->res.unpaired = up;
+    d->al.base = d->base;
+    d->al.nbase = d->nbase;
     ttdi_keybuf kb[2] = {{0}, {0}};
     ttdi_tree tr[2];
     ttdi_full fu;
@@ -484,9 +509,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     for (size_t i = 0; i < d->s.nip && rc >= 0; i++) {
         ttdi_ipair *p = &d->s.ip[i];
         if (d->full)
-            rc = ttdi_align_full(d, p, &fu);
+            rc = ttdi_align_full(&d->al, p, &fu);
         else
-            rc = d->o.flat ? ttdi_align_pair(d, p, kb) : ttdi_align_tree(d, p, tr);
+            rc = d->o.flat ? ttdi_align_pair(&d->al, p, kb) : ttdi_align_tree(&d->al, p, tr);
     }
     ttdi_keybuf_free(&kb[0]);
     ttdi_keybuf_free(&kb[1]);
@@ -497,9 +522,9 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     ttdi_zones_free(&fu.z);
     close_baselines(d);
     if (rc >= 0 && !d->o.flat)
-        rc = ttdi_pools_settle(d);
+        rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
-        rc = ttdi_timing_mark(d);
+        rc = ttdi_timing_mark(&d->al);
     if (rc < 0)
         return rc;
     ttdi_resolved rs, os, ps;
@@ -706,7 +731,7 @@ void ttd_free(ttd_diff *d)
         ttdi_vfound_free(&d->s.ip[i].vf);
     }
     ttdi_openset_free(&d->s.noise);
-    ttdi_openset_free(&d->calls);
+    ttdi_openset_free(&d->al.calls);
     ttdi_codediff_free(d->cd);
     free(d->s.pools);
     free(d->s.ip);

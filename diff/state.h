@@ -1,10 +1,12 @@
 /*
- * state.h - the engine's state (engine.c): the two runs, the script the
- * align stage writes for every thread pair (ttdi_ipair: its hunks, which
- * of them good runs share, loop counts, differing values), the baselines
- * and the result being built; and the drivers of the align stage that
- * fill a pair's script (pair_align.c). Everything from resolve.h up reads
- * it. Internal to libttdiff (ttdi_, hidden).
+ * state.h - the script and what the stages above prepare take: the align
+ * stage's context (ttdi_aligner: the runs, options, baselines) and the
+ * script it writes for every thread pair (ttdi_ipair: its hunks, which of
+ * them good runs share, loop counts, differing values; ttdi_script), the
+ * drivers that fill a pair's script (pair_align.c), and the input of every
+ * stage above align (ttdi_in: the runs, the script as const, the options).
+ * The engine's own state (struct ttd_diff) is engine.c's alone.
+ * Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_STATE_H
 #define TTDI_STATE_H
@@ -13,7 +15,7 @@
 
 struct ttdi_codediff;       /* codediff.h */
 
-/* ---- the diff state (engine.c) ------------------------------------------- */
+/* ---- a pair's script (pair_align.c, pools.c, timing.c) -------------------- */
 
 /* One work item of a pool thread: a call (or leaf) under its worker loop. */
 typedef struct ttdi_item {
@@ -104,24 +106,19 @@ typedef struct ttdi_in {
     struct ttfi_arena *arena; /* result memory */
 } ttdi_in;
 
-struct ttd_diff {
-    ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
-    ttd_options o;          /* options as given */
-    ttd_regex *re[3];       /* --thread, --function, --exclude */
-    ttdi_script s;          /* the script the align stage writes */
+/* What the align stage works with: the runs, the options, the baseline
+ * good runs open while it aligns, and the script it writes. */
+typedef struct ttdi_aligner {
+    ttdi_run_state *r;      /* the runs, TTD_GOOD and TTD_BAD */
+    const ttd_options *o;   /* the options */
+    int values;             /* 1: compare call values */
     ttdi_base *base;        /* baseline good runs (open while aligning) */
     size_t nbase;           /* baselines open */
-    int full;               /* 1: pairs are stored whole (baselines, loops) */
-    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
-    ttd_result res;         /* what ttd_get_result hands out */
-    ttd_divergence **detail; /* per resolved hunk, computed lazily (detail.c) */
-    int values;             /* 1: compare call values (both runs have them) */
     ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
-    struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
-                               prepare stage) */
-    ttdi_in in;             /* what the stages above align take (s const) */
-};
+    ttdi_script *s;         /* the script being written */
+} ttdi_aligner;
+
 
 /* What full mode reuses from pair to pair. */
 typedef struct ttdi_full {
@@ -133,16 +130,16 @@ typedef struct ttdi_full {
 
 /* Normalise and align pair p in step (keys only past the common prefix,
  * in kb). 0 or a TT_E* code. */
-int ttdi_align_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2]);
+int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2]);
 /* Full mode: p's threads stored whole (loops collapsed if asked), hunks
  * checked against the zones where good runs vary. 0 or a TT_E* code. */
-int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu);
+int ttdi_align_full(ttdi_aligner *al, ttdi_ipair *p, ttdi_full *fu);
 /* Tree mode (the default): p's threads as call trees in tr[0..2) (reused from
  * pair to pair), aligned call by call (tree.h); with --first-only read
  * only up to the end of the call holding the first difference. 0 or a
  * TT_E* code. */
 struct ttdi_tree;
-int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, struct ttdi_tree *tr);
+int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, struct ttdi_tree *tr);
 
 /* ---- the script's pairs (pair_align.c) ----------------------------------- */
 
@@ -162,7 +159,7 @@ int ttdi_make_pairs(const ttdi_run_state r[2], const char *pattern, const ttd_re
 /* Group the pairs (d->ip, after ttdi_make_pairs) into pools: pairs whose
  * threads share a start function and a name but for its digits, two or
  * more of them. Sets ipair.pool. 0 or TT_ENOMEM. */
-int ttdi_pools_find(ttd_diff *d);
+int ttdi_pools_find(ttdi_aligner *al);
 /* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
  * x[0..nx): find each side's worker loop and count its items; when the
  * trees differ, keep those the hunks touch. 0 or TT_ENOMEM. */
@@ -174,7 +171,7 @@ void ttdi_pool_free(ttdi_ipair *p);
  * items against the bad run's; a hunk inside a worker loop stays only if
  * it touches an item one run did more often than the other, and so does
  * a call value difference (ipair.vf). 0 or TT_ENOMEM. */
-int ttdi_pools_settle(ttd_diff *d);
+int ttdi_pools_settle(ttdi_aligner *al);
 /* The multiset comparison itself (pools.c, also for the unit tests):
  * items g[0..ng) and b[0..nb), hashes set; groups them by hash (grp) and
  * writes each group's surplus, the items of that hash that one run did
@@ -190,7 +187,7 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * extra in another (TTD_TIMING_MOVED), or an attempt made again later
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
-int ttdi_timing_mark(ttd_diff *d);
+int ttdi_timing_mark(ttdi_aligner *al);
 /* Does a function name say it waits (sleep, poll, wait, yield...)? */
 int ttdi_waits_name(const char *name);
 
