@@ -90,10 +90,13 @@ all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
 deps:
 	@sh .ci/deps
 
-# the layer of an object is its folder: INC_<folder> are its include paths
+# the layer of an object is its folder: INC_<folder> are its include paths,
+# WARN_<folder> its own warnings (diff/: a stage's result is const once
+# returned, so no cast may take const away: issue 35)
+WARN_diff = -Wcast-qual -Werror=cast-qual
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) $(WARN_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
 
 # capture/ is never instrumented and never sees -finstrument-functions; nor
 # does gcc turn its loops into memset/memmove calls (a libc call from the

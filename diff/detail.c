@@ -74,6 +74,7 @@ static int common_stack(const ttdi_in *in, const ttdi_pass_spec *g, const ttdi_p
 /* One hunk being detailed. */
 typedef struct job {
     ttd_divergence *dv;     /* its details, being filled */
+    ttd_event *ev;          /* dv->good, then dv->bad, being filled */
     ttd_event *before;      /* dv->before, being filled */
     const ttdi_ipair *p;    /* its pair */
     ttdi_req rq[6];         /* the ranges its passes record */
@@ -305,6 +306,7 @@ static int job_init(const ttdi_in *in, const ttd_hunk_info *hunks, size_t hi, jo
 
     j->p = p;
     j->dv = dv;
+    j->ev = ev;
     for (int ri = 0; ri < 2; ri++)
         j->oth[ri] = ttfi_arena_zalloc(in->arena, (MAX_OTHERS + 1) * sizeof *j->oth[ri]);
     if (!dv || !ev || !j->oth[0] || !j->oth[1])
@@ -433,7 +435,9 @@ int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_
         rc = walk_run(in, ri, j, n);
     for (size_t i = 0; rc >= 0 && i < n; i++)
         if ((rc = job_finish(in, hunks, &j[i])) >= 0) {
-            ttdi_sites_trim(j[i].dv);   /* call sites where they matter */
+            ttd_divergence *dv = j[i].dv;   /* call sites where they matter */
+            ttdi_sites_trim(j[i].ev, dv->ngood, j[i].ev + dv->ngood, dv->nbad, j[i].before,
+                            dv->nbefore, j[i].crashed ? &j[i].probe[2] : NULL);
             out[i] = j[i].dv;
         }
     for (size_t i = 0; i < n; i++) {

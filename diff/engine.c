@@ -546,10 +546,12 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
     d->res.options = d->o;
     /* siblings are hinted when calls or values differ */
+    const char **sib = NULL;
     if (!d->o.nbaselines && (d->res.hunks_total > 0 || d->res.value_first) &&
-        (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
-                            (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
+        (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path, &sib,
+                            &d->res.nsiblings)) < 0)
         return rc;
+    d->res.siblings = sib;
     if (d->res.nhunks > d->res.nexpected + d->res.ntiming &&
         (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
         return rc;

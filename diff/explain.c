@@ -771,8 +771,10 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
             f->good_value = st->good_value;
             f->bad_value = st->bad_value;
             f->trivial = 0;
-            ttdi_evid_drop(f, TTD_EV_TRIVIAL); /* another call of it differs */
-            ttdi_evid_drop(f, TTD_EV_NOISE);
+            /* another call of it differs */
+            if ((rc = ttdi_evid_drop(a, f, TTD_EV_TRIVIAL)) < 0 ||
+                (rc = ttdi_evid_drop(a, f, TTD_EV_NOISE)) < 0)
+                return rc;
         }
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
@@ -946,7 +948,8 @@ static int rank_suspects(ectx *e, const ttd_divergence *dv)
         rc = inlined_suspects(e, s, &n);
     if (rc < 0)
         return rc;
-    ttdi_suspects_rank(s, n);
+    if (ttdi_suspects_rank(e->in->arena, s, n) < 0)
+        return TT_ENOMEM;
     e->out->suspects = s;
     e->out->nsuspects = n < want ? n : want;
     return 0;

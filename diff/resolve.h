@@ -106,7 +106,8 @@ int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out);
  * a differing enter (good[], bad[]) whose function the other side also
  * enters there, and on a hunk's first good and bad event when both enter
  * one function; clear it elsewhere (common events, the crash). */
-void ttdi_sites_trim(ttd_divergence *dv);
+void ttdi_sites_trim(ttd_event *good, size_t ngood, ttd_event *bad, size_t nbad,
+                     ttd_event *before, size_t nbefore, ttd_event *crash);
 void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad);
 /* One pass over thread `thread` of run ri collecting what ps asks for
  * (ps->rq is sorted here). 0 or a TT_E* code. */
@@ -332,13 +333,15 @@ enum ttdi_noise {
  * a. 0 or TT_ENOMEM. */
 int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Take x's evidence of that kind back (its weight off the score). */
-void ttdi_evid_drop(ttd_suspect *x, int kind);
+/* Take x's evidence of that kind back (its weight off the score; x gets
+ * an evidence array of its own in a). 0 or TT_ENOMEM. */
+int ttdi_evid_drop(struct ttfi_arena *a, ttd_suspect *x, int kind);
 /* 1 if x has evidence of that kind. */
 int ttdi_evid_has(const ttd_suspect *x, int kind);
 /* Rank s[0..n) by score, highest first (ties: nearer the split, then the
- * order given); each suspect's evidence strongest first. */
-void ttdi_suspects_rank(ttd_suspect *s, size_t n);
+ * order given); each suspect's evidence strongest first (sorted in an
+ * array of its own, in a). 0 or TT_ENOMEM. */
+int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n);
 /* 1 if a function name has a word naming a clock or chance (time, now,
  * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
 int ttdi_clock_name(const char *name);

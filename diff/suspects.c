@@ -166,7 +166,8 @@ int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *
     }
     if (rc < 0)
         return rc;
-    ttdi_suspects_rank(s, n);
+    if (ttdi_suspects_rank(in->arena, s, n) < 0)
+        return TT_ENOMEM;
     dv->suspects = s;
     dv->nsuspects = n < want ? n : want;
     return 0;

@@ -194,19 +194,17 @@ static void trim_side(ttd_event *ev, size_t n, const ttd_event *other, size_t no
             ev[i].from = NULL;
 }
 
-void ttdi_sites_trim(ttd_divergence *dv)
+void ttdi_sites_trim(ttd_event *g, size_t ng, ttd_event *b, size_t nb, ttd_event *c,
+                     size_t nc, ttd_event *crash)
 {
-    ttd_event *g = (ttd_event *)dv->good, *b = (ttd_event *)dv->bad;
-    ttd_event *c = (ttd_event *)dv->before;
-
-    for (size_t i = 0; c && i < dv->nbefore; i++)
+    for (size_t i = 0; c && i < nc; i++)
         c[i].from = NULL;
-    if (dv->crash)
-        ((ttd_event *)dv->crash)->from = NULL;
+    if (crash)
+        crash->from = NULL;
     if (g)
-        trim_side(g, dv->ngood, b, b ? dv->nbad : 0);
+        trim_side(g, ng, b, b ? nb : 0);
     if (b)
-        trim_side(b, dv->nbad, g, g ? dv->ngood : 0);
+        trim_side(b, nb, g, g ? ng : 0);
 }
 
 void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad)
