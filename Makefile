@@ -247,7 +247,8 @@ check-layers: $(B)/inc/wire/ttf_wire.h $(addprefix $(B)/inc/pub/,$(notdir $(PUB_
 # each other in a cycle; the probe first proves the check catches both
 check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC)))
 	@CC="$(CC)" sh tests/check_stages.sh --probe $(B)/probe/stages
-	@sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
+	@CC="$(CC)" ROOM_CFLAGS="$(LIBCFLAGS) $(INC_diff) $(WARN_diff)" \
+	    sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
 	@$(if $(wildcard capture/STAGES),sh tests/check_stages.sh $(B)/obj/capture capture/STAGES,:)
 
 install: all
