@@ -181,20 +181,33 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
     return rc < 0 ? rc : 0;
 }
 
-static void close_baselines(ttd_diff *d)
+/* After the alignment: what the align stage held of the baselines goes;
+ * their traces stay open for the races (opened once). */
+static void release_baselines(ttd_diff *d)
 {
     for (size_t k = 0; k < d->nbase; k++) {
-        ttdi_norm_free(&d->base[k].r.norm);
-        ttdi_tinfo_free(d->base[k].r.ti, d->base[k].r.nt);
-        free(d->base[k].r.ti);
-        free(d->base[k].partner);
-        ttf_close(d->base[k].r.owned);
+        ttdi_base *b = &d->base[k];
+        ttdi_norm_free(&b->r.norm);
+        memset(&b->r.norm, 0, sizeof b->r.norm);
+        ttdi_tinfo_free(b->r.ti, b->r.nt);
+        free(b->r.ti);
+        b->r.ti = NULL;
+        b->r.nt = 0;
+        free(b->partner);
+        b->partner = NULL;
     }
+    d->al.base = NULL;
+    d->al.nbase = 0;
+}
+
+static void close_baselines(ttd_diff *d)
+{
+    release_baselines(d);
+    for (size_t k = 0; k < d->nbase; k++)
+        ttf_close(d->base[k].r.owned);
     free(d->base);
     d->base = NULL;
     d->nbase = 0;
-    d->al.base = NULL;
-    d->al.nbase = 0;
 }
 
 /* The interleaving of the threads before the first divergence, when a
@@ -241,17 +254,17 @@ static size_t running_at(const ttf_trace *t, uint64_t ns)
     return n;
 }
 
-/* The baselines again, for the races (closed after the alignment). */
-static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_trace **tr)
+/* The baselines as the races see them (their traces still open; names
+ * through a normaliser of their own, unfiltered). */
+static int race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm)
 {
     int rc = 0;
 
-    for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
-        if ((rc = ttf_open(d->o.baselines[k], &tr[k], NULL)) < 0 ||
-            (rc = ttdi_norm_init(&nm[k], tr[k], d->o.messages, NULL, NULL,
-                                 d->o.no_demangle)) < 0)
+    for (size_t k = 0; k < d->nbase && rc >= 0; k++) {
+        const ttf_trace *t = d->base[k].r.t;
+        if ((rc = ttdi_norm_init(&nm[k], t, d->o.messages, NULL, NULL, d->o.no_demangle)) < 0)
             break;
-        g[k + 1] = (ttdi_race_run){tr[k], &nm[k], NULL, ttdi_trace_end(tr[k]), UINT64_MAX};
+        g[k + 1] = (ttdi_race_run){t, &nm[k], NULL, ttdi_trace_end(t), UINT64_MAX};
     }
     return rc;
 }
@@ -268,12 +281,11 @@ static int races(ttd_diff *d)
     if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
         !d->res.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
         return 0;
-    size_t nb = d->o.nbaselines;
+    size_t nb = d->nbase;
     int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);
     ttdi_race_run *g = calloc(nb + 1, sizeof *g);
     ttdi_norm *nm = calloc(nb + 1, sizeof *nm);
-    ttf_trace **tr = calloc(nb + 1, sizeof *tr);
-    int rc = map && g && nm && tr ? 0 : TT_ENOMEM;
+    int rc = map && g && nm ? 0 : TT_ENOMEM;
     for (size_t i = 0; rc >= 0 && i < d->r[TTD_BAD].nt; i++)
         map[i] = -1;
     for (size_t k = 0; rc >= 0 && k < d->s.nip; k++)
@@ -281,7 +293,7 @@ static int races(ttd_diff *d)
     if (rc >= 0) {
         g[0] = (ttdi_race_run){d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, NULL,
                               dv ? dv->good_time_ns : ttdi_trace_end(d->r[TTD_GOOD].t), UINT64_MAX};
-        rc = open_race_bases(d, g, nm, tr);
+        rc = race_bases(d, g, nm);
     }
     ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : ttdi_trace_end(bt),
                          UINT64_MAX}, g, nb + 1, 0};
@@ -289,14 +301,11 @@ static int races(ttd_diff *d)
     if (rc >= 0)
         rc = ttdi_races_build(&d->arena, &in, &v, &d->res.nraces);
     d->res.races = v;
-    for (size_t k = 0; nm && tr && k < nb; k++) {
+    for (size_t k = 0; nm && k < nb; k++)
         ttdi_norm_free(&nm[k]);
-        ttf_close(tr[k]);
-    }
     free(map);
     free(g);
     free(nm);
-    free(tr);
     return rc;
 }
 
@@ -450,6 +459,16 @@ static void publish_explained(ttd_diff *d, const ttdi_explained *x)
     }
 }
 
+/* The end: what only the engine puts into the result (the two builds'
+ * code, the programs compared, the options as used). A future verdict
+ * object (issue 33) is decided here with diverged. */
+static int merge(ttd_diff *d)
+{
+    d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
+    d->res.options = d->o;
+    return code_results(d);
+}
+
 /* The verdict, decided here and nowhere else: the runs diverged when a
  * pair has a hunk no good run shows (that does not follow the threads'
  * progress), a call value differs (the explain stage's headline), the runs
@@ -463,7 +482,12 @@ static int verdict(const ttd_diff *d)
            r->outcome.failed;
 }
 
-static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
+/* ---- the stages, in their order ------------------------------------------ */
+
+/* Prepare: the filters, each run's normaliser and threads, the two builds'
+ * code, the thread pairing, the baselines (stage 0); the values switch, the
+ * script's pairs and pools (the align stage's start). */
+static int prepare(ttd_diff *d, ttf_error *err)
 {
     int rc;
 
@@ -481,28 +505,32 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     for (int ri = 0; ri < 2; ri++)
         if ((rc = ttdi_load_threads(&d->r[ri])) < 0)
             return rc;
-    values_setup(d);
-    if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0 ||
-        (rc = code_results(d)) < 0)
+    if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0)
         return rc;
-    d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
-    d->al = (ttdi_aligner){d->r, &d->o, d->values, NULL, 0, {0}, &d->s};
     for (int ri = 0; ri < 2; ri++)      /* keys with call sites, before any is made */
         if ((rc = ttdi_norm_sites(&d->r[ri].norm, d->r[!ri].t, !d->o.ignore_call_sites,
                                   d->cd)) < 0)
             return rc;
-    ttd_unpaired *up = NULL;
-    if ((rc = pair_runs(d, err)) < 0 ||
-        (rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up,
-                              &d->res.nunpaired)) < 0 ||
-        (rc = ttdi_pools_find(&d->al)) < 0 || (rc = open_baselines(d, err)) < 0)
+    if ((rc = pair_runs(d, err)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
+    values_setup(d);
+    d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
+    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s};
+    ttd_unpaired *up = NULL;
+    rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->res.nunpaired);
     d->res.unpaired = up;
-    d->al.base = d->base;
-    d->al.nbase = d->nbase;
+    return rc < 0 ? rc : ttdi_pools_find(&d->al);
+}
+
+/* Align: every pair into the script, then the pools and timing settled.
+ * The script is const from here on (ttdi_in.s). */
+static int align(ttd_diff *d)
+{
     ttdi_keybuf kb[2] = {{0}, {0}};
     ttdi_tree tr[2];
     ttdi_full fu;
+    int rc = 0;
+
     memset(&fu, 0, sizeof fu);
     memset(tr, 0, sizeof tr);
     tr[0].share = tr[1].share = 1;  /* repeated subtrees stored once */
@@ -520,14 +548,22 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     ttdi_seq_free(&fu.seq[0]);
     ttdi_seq_free(&fu.seq[1]);
     ttdi_zones_free(&fu.z);
-    close_baselines(d);
+    release_baselines(d);
     if (rc >= 0 && !d->o.flat)
         rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
-    if (rc < 0)
-        return rc;
+    return rc;
+}
+
+/* Resolve: the hunks, their order, the runs' information and outcome, the
+ * first value difference, the first divergence detailed with the thread
+ * order around it. */
+static int resolve(ttd_diff *d, const char *paths[2])
+{
     ttdi_resolved rs, os, ps;
+    int rc;
+
     if ((rc = ttdi_resolve(&d->in, &rs)) < 0 || (rc = ttdi_order_settle(&d->in, &rs, &os)) < 0)
         return rc;
     if (!(d->detail = calloc(rs.nhunks + 1, sizeof *d->detail)))
@@ -543,8 +579,6 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     publish_resolved(&d->res, &ps);
     if ((rc = value_first(d)) < 0)
         return rc;
-    d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
-    d->res.options = d->o;
     /* siblings are hinted when calls or values differ */
     const char **sib = NULL;
     if (!d->o.nbaselines && (d->res.hunks_total > 0 || d->res.value_first) &&
@@ -560,16 +594,36 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
         return rc;
     ttdi_outcome(d->res.runs, d->res.hunks_total, d->res.nunpaired, &d->o, &d->res.outcome);
+    return 0;
+}
+
+/* Explain: the cause chain, the suspects ranked again, the headline. */
+static int explain(ttd_diff *d)
+{
     ttdi_explain_in xi = {d->res.runs, &d->res.outcome, d->res.first, d->res.followed,
                           d->res.values_progress, d->res.values_note};
     ttdi_explained xo;
-    rc = ttdi_explain(&d->in, &xi, &xo);
+    int rc = ttdi_explain(&d->in, &xi, &xo);
+
     d->res.values_ignored += xo.values_ignored;
     if (rc < 0)
         return rc;
     publish_explained(d, &xo);
+    return 0;
+}
+
+static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
+{
+    int rc;
+
+    if ((rc = prepare(d, err)) < 0 || (rc = align(d)) < 0 || (rc = resolve(d, paths)) < 0 ||
+        (rc = explain(d)) < 0)
+        return rc;
     d->res.diverged = verdict(d);
-    return races(d);
+    if ((rc = races(d)) < 0)        /* explain stage, when the verdict says so */
+        return rc;
+    close_baselines(d);
+    return merge(d);
 }
 
 /* Detail hunks hi[0..n) of the result, not detailed yet (the cache). */

@@ -488,3 +488,61 @@ int ttdi_load_threads(ttdi_run_state *r)
     return 0;
 }
 
+void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,
+                        ttd_run_info *ri_out)
+{
+    const ttf_process *pr = ttf_get_process(r->t);
+    const ttf_summary *s = ttf_get_summary(r->t);
+
+    path = path ? path : ttf_path(r->t);
+    ri_out->path = ttfi_arena_strcpy(a, path ? path : "");
+    if (!ri_out->path)
+        ri_out->path = "";
+    ri_out->exe = "";
+    if (pr) {
+        ri_out->pid = pr->pid;
+        ri_out->exe = pr->exe ? pr->exe : "";
+        ri_out->argc = pr->argc;
+        ri_out->argv = pr->argv;
+        ri_out->start_realtime_ns = pr->start_realtime_ns;
+        ri_out->chaos = pr->chaos;
+        ri_out->chaos_seed = pr->chaos_seed;
+    }
+    if (s) {
+        ri_out->duration_ns = s->duration_ns;
+        ri_out->events = s->events;
+        ri_out->closed = s->closed;
+    }
+    if (pr && pr->exited)
+        ri_out->exit_status = pr->exit_status;
+    ri_out->threads = r->nt;
+    char cut[256];
+    if (ttf_cut_text(r->t, cut, sizeof cut))
+        ri_out->cut = ttfi_arena_strcpy(a, cut);
+    size_t nm = ttf_module_count(r->t);
+    const ttf_module *m = nm ? ttf_get_module(r->t, 0) : NULL; /* else the first */
+    for (size_t i = 0; i < nm; i++) {
+        const ttf_module *x = ttf_get_module(r->t, i);
+        if (x->path && strcmp(x->path, ri_out->exe) == 0) {
+            m = x;                      /* the executable's module */
+            break;
+        }
+    }
+    /* copied: a baseline's trace is closed before the result is read */
+    uint8_t *id = m && m->build_id_len ? ttfi_arena_alloc(a, m->build_id_len) : NULL;
+    if (id) {
+        memcpy(id, m->build_id, m->build_id_len);
+        ri_out->build_id = id;
+        ri_out->build_id_len = m->build_id_len;
+    }
+}
+
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b)
+{
+    if (g->exe[0] && b->exe[0] && strcmp(g->exe, b->exe) != 0)
+        return TTD_PROGRAM_OTHER;
+    if (g->build_id && b->build_id && (g->build_id_len != b->build_id_len ||
+        memcmp(g->build_id, b->build_id, g->build_id_len) != 0))
+        return TTD_PROGRAM_BUILD;
+    return TTD_PROGRAM_SAME;
+}

@@ -221,6 +221,12 @@ typedef struct ttdi_run_state {
 /* Name and start function of each thread of r (r->t and r->norm set):
  * r->ti, r->nt. 0 or a TT_E* code. */
 int ttdi_load_threads(ttdi_run_state *r);
+/* Fill a result's run info for run r opened from path (NULL: its own);
+ * strings in a. */
+void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,
+                        ttd_run_info *ri_out);
+/* The two runs' programs compared: TTD_PROGRAM_*. */
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
 
 /* ---- the filters (regex.c) ---------------------------------------------- */
 

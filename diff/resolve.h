@@ -129,12 +129,6 @@ int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
-/* Fill a result's run info for run r opened from path (NULL: its own);
- * strings in a. */
-void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,
-                        ttd_run_info *ri_out);
-/* The two runs' programs compared: TTD_PROGRAM_*. */
-int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
 /* Reader and symbol notices of run ri into out (after out->cut is set).
  * 0 or TT_ENOMEM. */
 int ttdi_notices(const ttdi_in *in, int ri, ttd_run_info *out);
