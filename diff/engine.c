@@ -43,16 +43,22 @@
  * The tree aligner keeps the good tree and reloads the other side per
  * baseline; --first-only then reads whole threads.
  *
- * The files are stages (diff/STAGES, checked by make check-stages), each
- * with its header, a stage using only those below it: prepare (prepare.h:
- * normalise.c, regex.c, openset.c, pair.c) -> align (align.h, tree.h:
- * align.c, seq.c, tree.c, talign.c, values.c, fnoise.c; state.h: the
- * engine's state and pair_align.c, which aligns one pair into its script)
- * -> resolve (resolve.h: walk.c the walks and passes over one thread;
- * setup.c the threads, pairs, filters and run information; hunks.c the
- * hunks resolved; detail.c and suspects.c the details of one hunk;
- * interleave.c, noise.c) -> this file, the entry points, on top. Result
- * memory is one arena (format/ttf_util.h).
+ * The files are stages (diff/STAGES, checked by make check-stages: it
+ * draws the data flow), each with its header, a stage using only those
+ * below it, and the engine runs them in that order: prepare (prepare.h:
+ * normalise.c, regex.c, openset.c, pair.c, codediff.c) -> align (align.h,
+ * tree.h; state.h: pair_align.c aligns one pair into the script, pools.c,
+ * timing.c) -> resolve (resolve.h: walk.c the walks and passes over one
+ * thread; hunks.c and order.c the hunks resolved and ordered; setup.c the
+ * run information and outcome; detail.c, lines.c and suspects.c the
+ * details of one hunk; interleave.c, noise.c) -> explain (explain.h:
+ * replay.c, explain.c, races.c) -> this file, the entry points, on top.
+ * No stage below sees struct ttd_diff: the align stage works on a
+ * ttdi_aligner, every later stage takes a ttdi_in (the runs, the script as
+ * const, the options, the arena) and returns a result of its own, which
+ * the engine merges (publish_resolved, publish_explained, merge); the
+ * verdict is decided once, in verdict(). Result memory is one arena
+ * (format/ttf_util.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,15 @@
 /*
- * resolve.h - stage 2 of diff/ (diff/STAGES): from the script of state.h
- * to the result. The walk over one thread that replays its events with
- * the running call stack and the passes that record ranges of them
- * (walk.c), the runs' threads, pairs, notices and crash (setup.c), the
- * hunks resolved into the result (hunks.c), a hunk's details on demand
- * (detail.c) with its suspects (suspects.c), the thread order around a
- * divergence (interleave.c), the races of happens-before (races.c) and
- * the noise hints (noise.c).
+ * resolve.h - stage 2 of diff/STAGES: from the script of state.h (const)
+ * to results of its own. Every entry takes a ttdi_in (the runs, the
+ * script, the options, the arena) and fills a result the engine merges:
+ * the walk over one thread that replays its events with the running call
+ * stack and the passes that record ranges of them (walk.c), the runs'
+ * information, notices, crash and outcome (setup.c), the hunks resolved
+ * (hunks.c: ttdi_resolved) and ordered (order.c: a ttdi_resolved of its
+ * own), a batch of hunks detailed (detail.c) with their deciding lines
+ * (lines.c) and suspects (suspects.c, evidence.c), the thread order
+ * around a divergence (interleave.c) and the noise hints (noise.c). The
+ * races' declarations (races.c, an explain-level file) sit here too.
  * Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_RESOLVE_H

@@ -78,7 +78,7 @@ if [ $# -eq 0 ]; then
     set -- $(grep -l 'TTDIFF\|/ttdiff"' tests/e2e/ttdiff_*.sh tests/e2e/example_*.sh \
         tests/e2e/cli_filters.sh tests/e2e/cxx_names.sh tests/e2e/html_report.sh \
         tests/e2e/report_outputs.sh tests/e2e/readme_outputs.sh tests/e2e/profile_diff.sh \
-        tests/e2e/values_clones.sh 2>/dev/null)
+        tests/e2e/values_clones.sh tests/e2e/ttrec_race.sh 2>/dev/null)
 fi
 for t in "$@"; do
     r=ok
