@@ -1074,14 +1074,9 @@ static int node_refs(const xpair *xp, size_t i, vrefs *l)
     for (int k = -1; k < TTDI_MAXP; k++) {
         if (k < 0 ? !real_ret(xp, x) : !(x->argdiff & (1u << k)))
             continue;
-        if (l->n == l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 64;
-            vref *m = realloc(l->v, cap * sizeof *m);
-            if (!m)
-                return TT_ENOMEM;
-            l->v = m;
-            l->cap = cap;
-        }
+        if (l->n == l->cap &&
+            ttdi_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64) < 0)
+            return TT_ENOMEM;
         l->v[l->n++] = (vref){xp, (int32_t)i, k, k < 0 ? x->exit_ns : x->time_ns};
     }
     return 0;

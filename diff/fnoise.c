@@ -66,14 +66,9 @@ static int cw_apply(cwalk *w, uint64_t k, int kind, uint64_t *ctx)
     *ctx = context(w->nst ? w->st[w->nst - 1] : 0, k);
     if (kind != TTF_EV_ENTER)
         return 0;
-    if (w->nst == w->cap) {
-        size_t ncap = w->cap ? 2 * w->cap : 64;
-        uint64_t *ns = realloc(w->st, ncap * sizeof *ns);
-        if (!ns)
-            return TT_ENOMEM;
-        w->st = ns;
-        w->cap = ncap;
-    }
+    if (w->nst == w->cap &&
+        ttdi_grow(&w->st, &w->cap, w->nst + 1, sizeof *w->st, 64) < 0)
+        return TT_ENOMEM;
     w->st[w->nst++] = k;
     return 0;
 }

@@ -145,14 +145,9 @@ static fnslot *fn_find(fnslot *t, uint64_t key, int add)
 
 static int push(xthread *t, uint64_t key, uint64_t time, const char *name)
 {
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 32;
-        xframe *f = realloc(t->f, nc * sizeof *f);
-        if (!f)
-            return TT_ENOMEM;
-        t->f = f;
-        t->cap = nc;
-    }
+    if (t->n == t->cap &&
+        ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0)
+        return TT_ENOMEM;
     t->f[t->n++] = (xframe){key, t->held, time, name};
     return 0;
 }
@@ -161,14 +156,9 @@ static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
 {
     if (s->n == SEQ_MAX)
         return 0;
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 64;
-        opcode *o = realloc(s->op, nc * sizeof *o);
-        if (!o)
-            return TT_ENOMEM;
-        s->op = o;
-        s->cap = nc;
-    }
+    if (s->n == s->cap &&
+        ttdi_grow(&s->op, &s->cap, s->n + 1, sizeof *s->op, 64) < 0)
+        return TT_ENOMEM;
     s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func};
     return 0;
 }

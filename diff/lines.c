@@ -116,14 +116,9 @@ typedef struct fbuf {
 
 static ttd_frame *fb_add(fbuf *b)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        ttd_frame *f = realloc(b->f, cap * sizeof *f);
-        if (!f)
-            return NULL;
-        b->f = f;
-        b->cap = cap;
-    }
+    if (b->n == b->cap &&
+        ttdi_grow(&b->f, &b->cap, b->n + 1, sizeof *b->f, 16) < 0)
+        return NULL;
     memset(&b->f[b->n], 0, sizeof b->f[b->n]);
     return &b->f[b->n++];
 }

@@ -168,14 +168,9 @@ typedef struct ivec {
 
 static int ivec_push(ivec *iv, ttdi_item it)
 {
-    if (iv->n == iv->cap) {
-        size_t ncap = iv->cap ? 2 * iv->cap : 64;
-        ttdi_item *nv = realloc(iv->v, ncap * sizeof *nv);
-        if (!nv)
-            return TT_ENOMEM;
-        iv->v = nv;
-        iv->cap = ncap;
-    }
+    if (iv->n == iv->cap &&
+        ttdi_grow(&iv->v, &iv->cap, iv->n + 1, sizeof *iv->v, 64) < 0)
+        return TT_ENOMEM;
     iv->v[iv->n++] = it;
     return 0;
 }

@@ -10,7 +10,7 @@
 #ifndef TTDI_PREPARE_H
 #define TTDI_PREPARE_H
 
-#include "ttf_util.h"
+#include "kit.h"
 #include "ttdiff.h"
 
 /* ---- per-address cache (open addressing, power-of-two size) ------------ */

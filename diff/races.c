@@ -451,14 +451,9 @@ static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
 
 static int push(hthread *t, uint64_t fn, uint64_t now)
 {
-    if (t->n == t->cap) {
-        size_t nc = 2 * t->cap;
-        hframe *f = realloc(t->f, nc * sizeof *f);
-        if (!f)
-            return TT_ENOMEM;
-        t->f = f;
-        t->cap = nc;
-    }
+    if (t->n == t->cap &&
+        ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 16) < 0)
+        return TT_ENOMEM;
     hframe *f = &t->f[t->n++];
     f->fn = fn;
     f->t0 = now;

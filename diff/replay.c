@@ -78,14 +78,9 @@ static int rnext(rside *s)
 
 static int push(ttdi_replay *rp, int side, const rside *s)
 {
-    if (rp->nst[side] == rp->stcap[side]) {
-        size_t cap = rp->stcap[side] ? 2 * rp->stcap[side] : 64;
-        ttdi_rframe *n = realloc(rp->st[side], cap * sizeof *n);
-        if (!n)
-            return TT_ENOMEM;
-        rp->st[side] = n;
-        rp->stcap[side] = cap;
-    }
+    if (rp->nst[side] == rp->stcap[side] &&
+        ttdi_grow(&rp->st[side], &rp->stcap[side], rp->nst[side] + 1, sizeof *rp->st[side], 64) < 0)
+        return TT_ENOMEM;
     ttdi_rframe *f = &rp->st[side][rp->nst[side]++];
     f->key = s->key;
     f->exit_key = ttdi_norm_exit_of(s->key);
@@ -148,12 +143,8 @@ static int32_t new_node(ttdi_replay *rp, int32_t parent)
     if (rp->n == rp->cap) {
         if (rp->cap >= TTDI_REPLAY_NODES)
             return -2;
-        size_t cap = rp->cap ? 2 * rp->cap : 256;
-        ttdi_xcall *n = realloc(rp->c, cap * sizeof *n);
-        if (!n)
+        if (ttdi_grow(&rp->c, &rp->cap, rp->n + 1, sizeof *rp->c, 256) < 0)
             return -1;
-        rp->c = n;
-        rp->cap = cap;
     }
     int32_t id = (int32_t)rp->n++;
     ttdi_xcall *x = &rp->c[id];

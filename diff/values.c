@@ -110,14 +110,9 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
 {
     if (out->nrets >= TTDI_VRETS_MAX)
         return 0;
-    if (out->nrets == out->capr) {
-        size_t cap = out->capr ? 2 * out->capr : 64;
-        ttdi_vdiff *n = realloc(out->rets, cap * sizeof *n);
-        if (!n)
-            return TT_ENOMEM;
-        out->rets = n;
-        out->capr = cap;
-    }
+    if (out->nrets == out->capr &&
+        ttdi_grow(&out->rets, &out->capr, out->nrets + 1, sizeof *out->rets, 64) < 0)
+        return TT_ENOMEM;
     out->rets[out->nrets++] = *v;
     return 0;
 }

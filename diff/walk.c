@@ -30,14 +30,9 @@ void ttdi_walk_close(ttdi_walk *w)
 
 static int push(ttdi_walk *w, const ttf_event *ev)
 {
-    if (w->nstack == w->cap) {
-        size_t ncap = w->cap ? w->cap * 2 : 64;
-        ttdi_frame_id *ns = realloc(w->stack, ncap * sizeof *ns);
-        if (!ns)
-            return TT_ENOMEM;
-        w->stack = ns;
-        w->cap = ncap;
-    }
+    if (w->nstack == w->cap &&
+        ttdi_grow(&w->stack, &w->cap, w->nstack + 1, sizeof *w->stack, 64) < 0)
+        return TT_ENOMEM;
     if (w->nstack && w->kept && !ev->site) {
         ttdi_frame_id *up = &w->stack[w->nstack - 1];
         up->last_site = ev->call_site;
