@@ -78,8 +78,9 @@ typedef struct ttdi_replay {
     /* walk state (replay.c) */
     struct ttdi_rframe *st[2];  /* open calls per run */
     size_t nst[2], stcap[2];
-    ttdi_rstat *rs;             /* return statistics, open addressing */
+    ttdi_rstat *rs;             /* return statistics, rsn of rscap */
     size_t rscap, rsn;
+    ttdi_map rsmap;             /* function key | 1 -> its index in rs */
     struct ttdi_rsig *sc;       /* signatures by function key (a cache) */
 } ttdi_replay;
 

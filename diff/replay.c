@@ -203,37 +203,25 @@ static int ensure(ttdi_replay *rp, size_t i)
 
 /* ---- return statistics ---------------------------------------------------- */
 
-/* Slot of key in table t of cap slots (a power of two): its own or the
- * free one where it goes. */
-static size_t rslot(const ttdi_rstat *t, size_t cap, uint64_t key)
-{
-    size_t j = (size_t)ttfi_mix64(key) & (cap - 1);
-    while (t[j].key && t[j].key != key)
-        j = (j + 1) & (cap - 1);
-    return j;
-}
-
-/* The statistics of function key (added when new); NULL out of memory. */
+/* The statistics of function key (added when new); NULL out of memory.
+ * Keys are kept as key | 1 (as they always were: a key and its neighbour
+ * differing in bit 0 share statistics). */
 static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
 {
-    if (2 * (rp->rsn + 1) > rp->rscap) {
-        size_t cap = rp->rscap ? 2 * rp->rscap : 256;
-        ttdi_rstat *n = calloc(cap, sizeof *n), *old = rp->rs;
-        if (!n)
-            return NULL;
-        for (size_t i = 0; i < rp->rscap; i++)
-            if (old[i].key)
-                n[rslot(n, cap, old[i].key)] = old[i];
-        free(old);
-        rp->rs = n;
-        rp->rscap = cap;
-    }
-    size_t j = rslot(rp->rs, rp->rscap, key | 1);
-    if (!rp->rs[j].key) {
-        rp->rs[j].key = key | 1;
-        rp->rsn++;
-    }
-    return &rp->rs[j];
+    uint64_t *ix = ttdi_map_get(&rp->rsmap, key | 1);
+
+    if (ix)
+        return &rp->rs[*ix];
+    if (rp->rsn == rp->rscap &&
+        ttdi_grow(&rp->rs, &rp->rscap, rp->rsn + 1, sizeof *rp->rs, 256) < 0)
+        return NULL;
+    if (!(ix = ttdi_map_put(&rp->rsmap, key | 1, NULL)))
+        return NULL;
+    *ix = rp->rsn;
+    ttdi_rstat *st = &rp->rs[rp->rsn++];
+    memset(st, 0, sizeof *st);
+    st->key = key | 1;
+    return st;
 }
 
 static void rstat_add(ttdi_rstat *s, int run, uint64_t v)
@@ -264,8 +252,8 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 {
     if (x->retnoise || !x->retdiff || !rp->rscap)
         return x->retnoise;
-    size_t j = rslot(rp->rs, rp->rscap, x->key | 1);
-    return rp->rs[j].key && clock_like(&rp->rs[j]) ? TTDI_NOISE_CLOCK : 0;
+    const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
+    return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
 }
 
 /* ---- comparing ------------------------------------------------------------- */
@@ -602,6 +590,7 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->st[0]);
     free(rp->st[1]);
     free(rp->rs);
+    ttdi_map_free(&rp->rsmap);
     free(rp->sc);
     rp->sc = NULL;
     rp->c = NULL;
