@@ -68,6 +68,34 @@
 #include "explain.h"
 #include "tree.h"
 
+/* Each stage's result as the engine keeps it until merge() puts them all
+ * into the result: the one place ttd_result is written. */
+typedef struct stage_out {
+    /* prepare */
+    const ttd_unpaired *unpaired; /* threads left unpaired */
+    size_t nunpaired;
+    const ttd_run_info *baselines; /* the baseline runs' info */
+    size_t nbaselines;
+    const char *values_note;    /* why values are not compared, NULL */
+    /* resolve */
+    ttdi_resolved rs;           /* the hunks resolved and ordered */
+    ttd_run_info runs[2];       /* both runs' info */
+    int values;                 /* 1: values compared (some were) */
+    uint64_t values_compared;   /* over all pairs */
+    uint64_t values_noise;      /* differing ones varying between good runs */
+    const ttd_value_diff *value_first; /* the earliest over all pairs */
+    const char **siblings;      /* traces beside the good one */
+    size_t nsiblings;
+    ttd_divergence *first;      /* the first divergence (= detail[0]) */
+    ttd_outcome outcome;        /* how the runs ended */
+    /* explain */
+    ttdi_explained xo;          /* chain, headline, suspects ranked again */
+    const ttd_race *races;      /* the races, NULL */
+    size_t nraces;
+    /* the engine */
+    int diverged;               /* the verdict (verdict()) */
+} stage_out;
+
 /* The engine's state: what it prepared, the script, the stages' input and
  * the result being merged. Only this file sees it (make check-stages). */
 struct ttd_diff {
@@ -79,7 +107,8 @@ struct ttd_diff {
     size_t nbase;           /* baselines open */
     int full;               /* 1: pairs are stored whole (baselines, loops) */
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
-    ttd_result res;         /* what ttd_get_result hands out */
+    stage_out x;            /* the stages' results, until merged */
+    ttd_result res;         /* what ttd_get_result hands out (merge()) */
     ttd_divergence **detail; /* per resolved hunk, computed lazily (detail.c) */
     int values;             /* 1: compare call values (both runs have them) */
     struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
@@ -144,7 +173,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         free(gt);
         return TT_ENOMEM;
     }
-    d->res.baselines = info;
+    d->x.baselines = info;
     for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
         ttdi_base *b = &d->base[k];
         b->path = d->o.baselines[k];
@@ -180,7 +209,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         info[k].exe = "";
         info[k].argc = 0;
         info[k].argv = NULL;
-        d->res.nbaselines = k + 1;
+        d->x.nbaselines = k + 1;
     }
     free(gt);
     d->o.baselines = paths; /* the result's options hold copies */
@@ -281,11 +310,11 @@ static int race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm)
 static int races(ttd_diff *d)
 {
     const ttf_trace *bt = d->r[TTD_BAD].t;
-    const ttd_divergence *dv = d->res.first;
-    int fail = d->res.outcome.differs || d->res.outcome.failed;
+    const ttd_divergence *dv = d->x.first;
+    int fail = d->x.outcome.differs || d->x.outcome.failed;
 
     if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
-        !d->res.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
+        !d->x.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
         return 0;
     size_t nb = d->nbase;
     int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);
@@ -305,8 +334,8 @@ static int races(ttd_diff *d)
                          UINT64_MAX}, g, nb + 1, 0};
     ttd_race *v = NULL;
     if (rc >= 0)
-        rc = ttdi_races_build(&d->arena, &in, &v, &d->res.nraces);
-    d->res.races = v;
+        rc = ttdi_races_build(&d->arena, &in, &v, &d->x.nraces);
+    d->x.races = v;
     for (size_t k = 0; nm && k < nb; k++)
         ttdi_norm_free(&nm[k]);
     free(map);
@@ -339,11 +368,11 @@ static void values_setup(ttd_diff *d)
 
     d->values = !d->o.no_values && ttdi_values_on(g, b);
     if (d->o.no_values)
-        d->res.values_note = "turned off (--no-values)";
+        d->x.values_note = "turned off (--no-values)";
     else if (!ttf_get_summary(g)->values && !ttf_get_summary(b)->values)
-        d->res.values_note = "not recorded (build with -pg -mfentry to record them)";
+        d->x.values_note = "not recorded (build with -pg -mfentry to record them)";
     else if (!d->values)
-        d->res.values_note = ttf_get_summary(g)->values
+        d->x.values_note = ttf_get_summary(g)->values
             ? "the bad run has none (built without -pg -mfentry)"
             : "the good run has none (built without -pg -mfentry)";
 }
@@ -356,18 +385,18 @@ static int value_first(ttd_diff *d)
 
     for (size_t i = 0; i < d->s.nip; i++) {
         const ttdi_vfound *f = &d->s.ip[i].vf;
-        d->res.values_compared += f->compared;
-        d->res.values_noise += f->noise;
+        d->x.values_compared += f->compared;
+        d->x.values_noise += f->noise;
         if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
             best = &f->first;
             bp = i;
         }
     }
-    if (d->values && !d->res.values_compared)
-        d->res.values_note = "none comparable (no debug info, or only void, "
+    if (d->values && !d->x.values_compared)
+        d->x.values_note = "none comparable (no debug info, or only void, "
                              "float or struct values)";
-    d->res.values = d->values && d->res.values_compared > 0;
-    if (!best || d->res.values_progress)
+    d->x.values = d->values && d->x.values_compared > 0;
+    if (!best || d->x.rs.values_progress)
         return 0;
     ttd_value_diff *v = ttfi_arena_alloc(&d->arena, sizeof *v);
     if (!v || ttdi_values_result(&d->arena, &d->r[TTD_GOOD].norm, &d->r[TTD_BAD].norm, best, v) < 0)
@@ -375,11 +404,11 @@ static int value_first(ttd_diff *d)
     v->pair = bp;
     ttdi_norm_locate(&d->r[TTD_BAD].norm, best->ev[1].addr, 0, best->ev[1].time_ns,
                      &v->file, &v->line);
-    const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected + d->res.ntiming
-                                 ? &d->res.hunks[0] : NULL;
+    const ttdi_resolved *rs = &d->x.rs;
+    const ttd_hunk_info *h = rs->nhunks > rs->nexpected + rs->ntiming ? &rs->hunks[0] : NULL;
     v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
                                            : best->ev[1].time_ns < h->time_ns);
-    d->res.value_first = v;
+    d->x.value_first = v;
     return 0;
 }
 
@@ -441,19 +470,13 @@ static void publish_resolved(ttd_result *r, const ttdi_resolved *rs)
     r->values_progress = rs->values_progress;
 }
 
-/* The explain stage's result into the result and the first divergence. */
-static void publish_explained(ttd_diff *d, const ttdi_explained *x)
+/* The explain stage's result into the first divergence (the engine's own
+ * copy: detail[0]). */
+static void explained_first(ttd_diff *d)
 {
-    ttd_divergence *dv = d->res.first ? d->detail[0] : NULL;
+    const ttdi_explained *x = &d->x.xo;
+    ttd_divergence *dv = d->x.first;
 
-    d->res.chain = x->chain;
-    d->res.nchain = x->nchain;
-    d->res.chain_end = x->chain_end;
-    if (x->headline) {
-        d->res.value_first = x->value_first;
-        d->res.value_others = x->value_others;
-        d->res.nvalue_others = x->nvalue_others;
-    }
     if (!dv)
         return;
     dv->chain = x->chain;
@@ -465,13 +488,44 @@ static void publish_explained(ttd_diff *d, const ttdi_explained *x)
     }
 }
 
-/* The end: what only the engine puts into the result (the two builds'
- * code, the programs compared, the options as used). A future verdict
- * object (issue 33) is decided here with diverged. */
+/* The end: every stage's result into ttd_result, the one place it is
+ * written, with the verdict decided by verdict() (a verdict object, issue
+ * 33, goes here beside diverged), the programs compared, the options as
+ * used and the two builds' code. */
 static int merge(ttd_diff *d)
 {
-    d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
-    d->res.options = d->o;
+    const stage_out *x = &d->x;
+    ttd_result *r = &d->res;
+
+    r->runs[TTD_GOOD] = x->runs[TTD_GOOD];
+    r->runs[TTD_BAD] = x->runs[TTD_BAD];
+    r->program = ttdi_same_program(&r->runs[0], &r->runs[1]);
+    r->diverged = x->diverged;
+    publish_resolved(r, &x->rs);
+    r->unpaired = x->unpaired;
+    r->nunpaired = x->nunpaired;
+    r->first = x->first;
+    r->baselines = x->baselines;
+    r->nbaselines = x->nbaselines;
+    r->siblings = x->siblings;
+    r->nsiblings = x->nsiblings;
+    r->options = d->o;
+    r->values = x->values;
+    r->values_note = x->values_note;
+    r->value_first = x->xo.headline ? x->xo.value_first : x->value_first;
+    r->values_compared = x->values_compared;
+    r->values_noise = x->values_noise;
+    r->outcome = x->outcome;
+    r->values_ignored = x->xo.values_ignored;
+    if (x->xo.headline) {
+        r->value_others = x->xo.value_others;
+        r->nvalue_others = x->xo.nvalue_others;
+    }
+    r->chain = x->xo.chain;
+    r->nchain = x->xo.nchain;
+    r->chain_end = x->xo.chain_end;
+    r->races = x->races;
+    r->nraces = x->nraces;
     return code_results(d);
 }
 
@@ -482,13 +536,16 @@ static int merge(ttd_diff *d)
  * have failed. */
 static int verdict(const ttd_diff *d)
 {
-    const ttd_result *r = &d->res;
+    const stage_out *x = &d->x;
+    const ttd_value_diff *vf = x->xo.headline ? x->xo.value_first : x->value_first;
 
-    return r->hunks_total > 0 || r->value_first || ttdi_ended_differently(&r->outcome, &d->o) ||
-           r->outcome.failed;
+    return x->rs.hunks_total > 0 || vf || ttdi_ended_differently(&x->outcome, &d->o) ||
+           x->outcome.failed;
 }
 
 /* ---- the stages, in their order ------------------------------------------ */
+
+static int detail(ttd_diff *d, const size_t *hi, size_t n);
 
 /* Prepare: the filters, each run's normaliser and threads, the two builds'
  * code, the thread pairing, the baselines (stage 0); the values switch, the
@@ -523,8 +580,8 @@ static int prepare(ttd_diff *d, ttf_error *err)
     d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
     d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s};
     ttd_unpaired *up = NULL;
-    rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->res.nunpaired);
-    d->res.unpaired = up;
+    rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->x.nunpaired);
+    d->x.unpaired = up;
     return rc < 0 ? rc : ttdi_pools_find(&d->al);
 }
 
@@ -567,7 +624,8 @@ static int align(ttd_diff *d)
  * order around it. */
 static int resolve(ttd_diff *d, const char *paths[2])
 {
-    ttdi_resolved rs, os, ps;
+    stage_out *x = &d->x;
+    ttdi_resolved rs, os;
     int rc;
 
     if ((rc = ttdi_resolve(&d->in, &rs)) < 0 || (rc = ttdi_order_settle(&d->in, &rs, &os)) < 0)
@@ -575,47 +633,43 @@ static int resolve(ttd_diff *d, const char *paths[2])
     if (!(d->detail = calloc(rs.nhunks + 1, sizeof *d->detail)))
         return TT_ENOMEM;
     for (int ri = 0; ri < 2; ri++) {
-        ttdi_fill_run_info(&d->arena, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
-        if ((rc = ttdi_notices(&d->in, ri, &d->res.runs[ri])) < 0 ||
-            (rc = ttdi_find_crash(&d->in, ri, &d->res.runs[ri])) < 0)
+        ttdi_fill_run_info(&d->arena, &d->r[ri], paths ? paths[ri] : NULL, &x->runs[ri]);
+        if ((rc = ttdi_notices(&d->in, ri, &x->runs[ri])) < 0 ||
+            (rc = ttdi_find_crash(&d->in, ri, &x->runs[ri])) < 0)
             return rc;
     }
-    if ((rc = ttdi_order_progress(&d->in, &os, d->res.runs, d->res.nunpaired, &ps)) < 0)
-        return rc;
-    publish_resolved(&d->res, &ps);
-    if ((rc = value_first(d)) < 0)
+    if ((rc = ttdi_order_progress(&d->in, &os, x->runs, x->nunpaired, &x->rs)) < 0 ||
+        (rc = value_first(d)) < 0)
         return rc;
     /* siblings are hinted when calls or values differ */
-    const char **sib = NULL;
-    if (!d->o.nbaselines && (d->res.hunks_total > 0 || d->res.value_first) &&
-        (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path, &sib,
-                            &d->res.nsiblings)) < 0)
+    if (!d->o.nbaselines && (x->rs.hunks_total > 0 || x->value_first) &&
+        (rc = ttdi_siblings(&d->arena, x->runs[0].path, x->runs[1].path, &x->siblings,
+                            &x->nsiblings)) < 0)
         return rc;
-    d->res.siblings = sib;
-    if (d->res.nhunks > d->res.nexpected + d->res.ntiming &&
-        (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
-        return rc;
-    if (d->res.first)
-        build_artifact(d, d->detail[0]);
-    if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
-        return rc;
-    ttdi_outcome(d->res.runs, d->res.hunks_total, d->res.nunpaired, &d->o, &d->res.outcome);
+    if (x->rs.nhunks > x->rs.nexpected + x->rs.ntiming) {
+        size_t first = 0;
+        if ((rc = detail(d, &first, 1)) < 0)
+            return rc;
+        x->first = d->detail[0];
+        build_artifact(d, x->first);
+        if ((rc = thread_order(d, x->first)) < 0)
+            return rc;
+    }
+    ttdi_outcome(x->runs, x->rs.hunks_total, x->nunpaired, &d->o, &x->outcome);
     return 0;
 }
 
 /* Explain: the cause chain, the suspects ranked again, the headline. */
 static int explain(ttd_diff *d)
 {
-    ttdi_explain_in xi = {d->res.runs, &d->res.outcome, d->res.first, d->res.followed,
-                          d->res.values_progress, d->res.values_note};
-    ttdi_explained xo;
-    int rc = ttdi_explain(&d->in, &xi, &xo);
+    const stage_out *x = &d->x;
+    ttdi_explain_in xi = {x->runs, &x->outcome, x->first, x->rs.followed,
+                          x->rs.values_progress, x->values_note};
+    int rc = ttdi_explain(&d->in, &xi, &d->x.xo);
 
-    d->res.values_ignored += xo.values_ignored;
-    if (rc < 0)
-        return rc;
-    publish_explained(d, &xo);
-    return 0;
+    if (rc >= 0)
+        explained_first(d);
+    return rc;
 }
 
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
@@ -625,7 +679,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     if ((rc = prepare(d, err)) < 0 || (rc = align(d)) < 0 || (rc = resolve(d, paths)) < 0 ||
         (rc = explain(d)) < 0)
         return rc;
-    d->res.diverged = verdict(d);
+    d->x.diverged = verdict(d);
     if ((rc = races(d)) < 0)        /* explain stage, when the verdict says so */
         return rc;
     close_baselines(d);
@@ -636,7 +690,7 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 static int detail(ttd_diff *d, const size_t *hi, size_t n)
 {
     ttd_divergence *dv[TTDI_DETAIL_BATCH] = {NULL};
-    int rc = ttdi_detail_batch(&d->in, d->res.hunks, hi, n, dv);
+    int rc = ttdi_detail_batch(&d->in, d->x.rs.hunks, hi, n, dv);
 
     for (size_t i = 0; i < n; i++)
         if (dv[i])
@@ -649,7 +703,7 @@ int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
     size_t hi[TTDI_DETAIL_BATCH], m = 0;
     int rc;
 
-    if (!d || first > d->res.nhunks || n > d->res.nhunks - first)
+    if (!d || first > d->x.rs.nhunks || n > d->x.rs.nhunks - first)
         return TT_EINVAL;
     for (size_t i = first; i < first + n; i++) {
         if (d->detail[i])
@@ -666,7 +720,7 @@ int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
 
 int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
 {
-    if (!d || !out || i >= d->res.nhunks)
+    if (!d || !out || i >= d->x.rs.nhunks)
         return TT_EINVAL;
     if (!d->detail[i]) {
         int rc = detail(d, &i, 1);
