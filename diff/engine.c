@@ -56,8 +56,9 @@
  * No stage below sees struct ttd_diff: the align stage works on a
  * ttdi_aligner, every later stage takes a ttdi_in (the runs, the script as
  * const, the options, the arena) and returns a result of its own, which
- * the engine merges (publish_resolved, publish_explained, merge); the
- * verdict is decided once, in verdict(). Result memory is one arena
+ * the engine keeps apart (stage_out) and merges once, in merge(), the one
+ * place ttd_result is written; the verdict is decided once, in verdict().
+ * Result memory is one arena
  * (format/ttf_util.h).
  */
 #include <stdio.h>
