@@ -56,19 +56,18 @@ static int hunk_cmp(const void *x, const void *y)
  * at most TAIL_OPS of them into ops; their count, or a TT_E* code. */
 static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
 {
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     int rc, n = 0;
 
-    if ((rc = ttf_iter_open(t, th, &it)) < 0)
+    if ((rc = ttdi_walk_raw(&wk, t, th)) < 0)
         return rc;
-    while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < until) {
-        if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT)
+    while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns < until) {
+        if (wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT)
             n = 0;
-        else if (ev.kind == TTF_EV_SYNC_OP && n < TAIL_OPS)
-            ops[n++] = ev.code;
+        else if (wk.ev.kind == TTF_EV_SYNC_OP && n < TAIL_OPS)
+            ops[n++] = wk.ev.code;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     return rc < 0 ? rc : n;
 }
 

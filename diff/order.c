@@ -131,34 +131,33 @@ static olock *view_lock(oview *v, uint64_t addr, int add)
 /* The locks of p's thread in trace t up to its difference. */
 static int view_of(const ttf_trace *t, const opoint *p, oview *v)
 {
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t waitmx = 0;
     int rc;
 
     v->n = 0;
     v->woke_ns = 0;
-    if ((rc = ttf_iter_open(t, p->th, &it)) < 0)
+    if ((rc = ttdi_walk_raw(&wk, t, p->th)) < 0)
         return rc;
-    while ((rc = ttf_iter_next(it, &ev)) > 0) {
-        if (ev.time_ns > p->at_ns || (ev.time_ns == p->at_ns && ev.kind != TTF_EV_SYNC_OP))
+    while ((rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.time_ns > p->at_ns || (wk.ev.time_ns == p->at_ns && wk.ev.kind != TTF_EV_SYNC_OP))
             break;
-        if (ev.kind != TTF_EV_SYNC_OP)
+        if (wk.ev.kind != TTF_EV_SYNC_OP)
             continue;
-        if (ev.code == TTF_SOP_WAIT)
-            waitmx = (uint64_t)ev.sync_arg;
-        if (ev.code == TTF_SOP_WOKE || ev.code == TTF_SOP_JOIN)
-            v->woke_ns = ev.time_ns;
-        uint64_t a = acquired(&ev, waitmx), r = released(&ev);
+        if (wk.ev.code == TTF_SOP_WAIT)
+            waitmx = (uint64_t)wk.ev.sync_arg;
+        if (wk.ev.code == TTF_SOP_WOKE || wk.ev.code == TTF_SOP_JOIN)
+            v->woke_ns = wk.ev.time_ns;
+        uint64_t a = acquired(&wk.ev, waitmx), r = released(&wk.ev);
         olock *l = a ? view_lock(v, a, 1) : NULL;
         if (l) {
-            l->acq_ns = ev.time_ns;
+            l->acq_ns = wk.ev.time_ns;
             l->held = 1;
         }
         if (r && (l = view_lock(v, r, 0)))
             l->held = 0;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -189,18 +188,17 @@ static int holders(const ttdi_in *in, int ri, uint32_t self, uint64_t addr, uint
                 slot = k;
         if (x == self)
             continue;
-        ttf_iter *it;
-        ttf_event ev;
+        ttdi_walk wk;
         uint64_t waitmx = 0;
-        int rc = ttf_iter_open(t, x, &it);
+        int rc = ttdi_walk_raw(&wk, t, x);
         if (rc < 0)
             return rc;
-        while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < before) {
-            if (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WAIT)
-                waitmx = (uint64_t)ev.sync_arg;
-            c[slot] += acquired(&ev, waitmx) == addr;
+        while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns < before) {
+            if (wk.ev.kind == TTF_EV_SYNC_OP && wk.ev.code == TTF_SOP_WAIT)
+                waitmx = (uint64_t)wk.ev.sync_arg;
+            c[slot] += acquired(&wk.ev, waitmx) == addr;
         }
-        ttf_iter_close(it);
+        ttdi_walk_close(&wk);
         if (rc < 0)
             return rc;
     }
@@ -369,42 +367,41 @@ static void tstep(taint *w, const ttf_event *ev)
 static int taint_walk(const ttf_trace *t, uint32_t from, uint64_t at, uint64_t until, taint *w)
 {
     size_t nt = w->nt;
-    ttf_iter **it = calloc(nt + 1, sizeof *it);
-    ttf_event *ev = calloc(nt + 1, sizeof *ev);
+    ttdi_walk *wk = calloc(nt + 1, sizeof *wk);
     int *live = calloc(nt + 1, sizeof *live);
-    int rc = it && ev && live ? 0 : TT_ENOMEM;
+    int rc = wk && live ? 0 : TT_ENOMEM;
 
     for (size_t x = 0; x < nt; x++)
         w->th[x] = UINT64_MAX;
     w->th[from] = at;
     for (uint32_t x = 0; x < nt && rc >= 0; x++) {
-        if ((rc = ttf_iter_open(t, x, &it[x])) < 0)
+        if ((rc = ttdi_walk_raw(&wk[x], t, x)) < 0)
             break;
-        while ((rc = ttf_iter_next(it[x], &ev[x])) > 0 && ev[x].time_ns < at) {
-            if (ev[x].kind == TTF_EV_SYNC_OP && ev[x].code == TTF_SOP_WAIT)
-                w->waitmx[x] = (uint64_t)ev[x].sync_arg;
-            if (ev[x].kind == TTF_EV_SYNC_OP && ev[x].code == TTF_SOP_CREATE)
-                tstep(w, &ev[x]);
+        const ttf_event *ev = &wk[x].ev;
+        while ((rc = ttdi_walk_next(&wk[x])) > 0 && ev->time_ns < at) {
+            if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_WAIT)
+                w->waitmx[x] = (uint64_t)ev->sync_arg;
+            if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_CREATE)
+                tstep(w, ev);
         }
         live[x] = rc > 0;
     }
     while (rc >= 0) {
         size_t m = nt;
         for (size_t x = 0; x < nt; x++)
-            if (live[x] && ev[x].time_ns <= until && (m == nt || ev[x].time_ns < ev[m].time_ns))
+            if (live[x] && wk[x].ev.time_ns <= until &&
+                (m == nt || wk[x].ev.time_ns < wk[m].ev.time_ns))
                 m = x;
         if (m == nt)
             break;
-        if (ev[m].kind == TTF_EV_SYNC_OP)
-            tstep(w, &ev[m]);
-        rc = ttf_iter_next(it[m], &ev[m]);
+        if (wk[m].ev.kind == TTF_EV_SYNC_OP)
+            tstep(w, &wk[m].ev);
+        rc = ttdi_walk_next(&wk[m]);
         live[m] = rc > 0;
     }
-    for (size_t x = 0; it && x < nt; x++)
-        if (it[x])
-            ttf_iter_close(it[x]);
-    free(it);
-    free(ev);
+    for (size_t x = 0; wk && x < nt; x++)
+        ttdi_walk_close(&wk[x]);
+    free(wk);
     free(live);
     return rc < 0 ? rc : 0;
 }

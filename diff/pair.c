@@ -58,8 +58,7 @@ static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
 /* The content sketch of thread ti of the run n normalises (computed once). */
 static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t key, seen = 0;
     int rc;
 
@@ -67,18 +66,18 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return 0;
     if (!(ti->sketch = calloc(SKETCH_BINS, sizeof *ti->sketch)))
         return TT_ENOMEM;
-    if ((rc = ttf_iter_open(n->trace, ti->index, &it)) < 0)
+    if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
         return rc;
-    while (seen < SKETCH_EVENTS && (rc = ttf_iter_next(it, &ev)) > 0) {
-        if (ev.kind != TTF_EV_ENTER && ev.kind != TTF_EV_MESSAGE)
+    while (seen < SKETCH_EVENTS && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;
-        if ((rc = ttdi_norm_key(n, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(n, &wk.ev, &key)) < 0)
             break;
         seen += (uint64_t)rc;
         if (rc)
             ti->sketch[(key >> 40) % SKETCH_BINS] += 1.0f;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     double len = 0;
     for (size_t i = 0; i < SKETCH_BINS; i++) {
         ti->sketch[i] = sqrtf(ti->sketch[i]);
@@ -472,16 +471,15 @@ int ttdi_load_threads(ttdi_run_state *r)
         ti->first = th ? th->first_name : NULL;
         ti->start = "";
         ti->events = th ? th->events : 0;
-        ttf_iter *it;
-        ttf_event ev;
-        int rc = ttf_iter_open(r->t, (uint32_t)i, &it);
+        ttdi_walk wk;
+        int rc = ttdi_walk_raw(&wk, r->t, (uint32_t)i);
         if (rc < 0)
             return rc;
-        while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.kind != TTF_EV_ENTER)
+        while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.kind != TTF_EV_ENTER)
             ;
         if (rc > 0)
-            ti->start = ttdi_norm_func(&r->norm, &ev);
-        ttf_iter_close(it);
+            ti->start = ttdi_norm_func(&r->norm, &wk.ev);
+        ttdi_walk_close(&wk);
         if (rc < 0)
             return rc;
     }

@@ -16,7 +16,7 @@
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
     ttdi_run_state *r;                /* its run */
-    ttf_iter *it;           /* its events */
+    ttdi_walk wk;           /* its events (a raw walk) */
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
     size_t bound;           /* raw events of the thread (>= keys) */
@@ -31,24 +31,24 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
     s->n = 0;
     s->crash = UINT64_MAX;
     s->bound = (size_t)(th ? th->events : 0);
-    return ttf_iter_open(r->t, thread, &s->it);
+    return ttdi_walk_raw(&s->wk, r->t, thread);
 }
 
 /* The next key: 1, 0 at the end, or a TT_E* code. */
 static int src_next(src *s, uint64_t *key)
 {
-    ttf_event ev;
+    const ttf_event *ev = &s->wk.ev;
     int rc;
 
-    while ((rc = ttf_iter_next(s->it, &ev)) > 0) {
-        rc = ttdi_norm_key(&s->r->norm, &ev, key);
+    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
+        rc = ttdi_norm_key(&s->r->norm, ev, key);
         if (rc == 0)
             continue;
         if (rc < 0)
             return rc;
-        if (ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+        if (ev->kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
             s->crash = s->n;
-        s->kind = ev.kind;
+        s->kind = ev->kind;
         s->n++;
         return 1;
     }
@@ -102,8 +102,8 @@ static int normalise_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2], si
     p->n[1] = s[1].n;
     p->crash = s[1].crash;
 out:
-    ttf_iter_close(s[0].it);
-    ttf_iter_close(s[1].it);
+    ttdi_walk_close(&s[0].wk);
+    ttdi_walk_close(&s[1].wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -121,7 +121,7 @@ static int load_seq(ttdi_run_state *r, uint32_t th, int collapse, ttdi_seq *s,
         rc = ttdi_seq_feed(s, key, in.kind);
     if (crash)
         *crash = in.crash;
-    ttf_iter_close(in.it);
+    ttdi_walk_close(&in.wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -423,8 +423,8 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2])
 out:
     ttdi_tree_finish(&tr[0]);
     ttdi_tree_finish(&tr[1]);
-    ttf_iter_close(s[0].it);
-    ttf_iter_close(s[1].it);
+    ttdi_walk_close(&s[0].wk);
+    ttdi_walk_close(&s[1].wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -443,7 +443,7 @@ static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
     *n = s.n;
     if (crash)
         *crash = s.crash;
-    ttf_iter_close(s.it);
+    ttdi_walk_close(&s.wk);
     return rc < 0 ? rc : 0;
 }
 

@@ -228,6 +228,60 @@ void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const cha
 /* The two runs' programs compared: TTD_PROGRAM_*. */
 int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
 
+/* ---- the one trace walker (walker.c) ------------------------------------ */
+
+/* One open call of a walk. */
+typedef struct ttdi_frame_id {
+    uint64_t id;            /* address, or site | TTDI_SITE_BIT */
+    uint64_t addr;          /* function address (0 for scopes) */
+    uint32_t site;          /* scope's call site, 0 for functions */
+    uint64_t time_ns;       /* when it was entered (picks the module) */
+    const char *name;       /* function name, NULL until asked (walk.c) */
+    int has_values;         /* 1: argregs recorded */
+    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
+    uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
+    uint64_t last_site;     /* call site of the last kept call it made, 0 */
+    uint64_t last_addr;     /* that call's function (0: none made yet) */
+    uint64_t last_time;     /* that call's time (picks the module) */
+} ttdi_frame_id;
+
+
+/* A walk over one thread: every raw event, the keys of kept ones, the
+ * running call stack. */
+typedef struct ttdi_walk {
+    ttdi_run_state *r;      /* the run; NULL: a raw walk */
+    ttf_iter *it;           /* its iterator on one thread */
+    ttf_event ev;           /* the current event */
+    int kept;               /* 1: ev takes part (its index is idx) */
+    uint64_t idx;           /* key index of ev if kept; else of the next */
+    uint64_t next;          /* key index the next kept event gets */
+    int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
+    ttdi_frame_id *stack;   /* the call stack before ev, outermost first */
+    size_t nstack, cap;     /* frames open, room for */
+    ttdi_openset open;      /* ids of stack[0..nstack) while live */
+    int live;               /* 1: open is kept (the stack grew deep) */
+} ttdi_walk;
+
+/* Start a walk over thread `thread` of run r: events through r's
+ * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code. */
+int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+/* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
+ * thread merged by time): w->ev only, as recorded; no filter, no stack.
+ * 0 or a TT_E* code. */
+int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
+void ttdi_walk_close(ttdi_walk *w);
+/* The step of a walk over a run (ttdi_walk_next calls it). */
+int ttdi_walk_step(ttdi_walk *w);
+/* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw
+ * walk costs what its reader does. */
+static inline int ttdi_walk_next(ttdi_walk *w)
+{
+    return w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+}
+/* The name of frame f of walk w, looked up on first use (the cache has
+ * it: its ENTER went through the normaliser before). */
+const char *ttdi_walk_frame_name(ttdi_walk *w, ttdi_frame_id *f);
+
 /* ---- the filters (regex.c) ---------------------------------------------- */
 
 /* Compile *re from pattern, if any (NULL: no filter); err names the flag.

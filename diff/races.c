@@ -706,8 +706,7 @@ void ttdi_hb_finish(struct ttdi_hb *h)
 /* One thread's iterator in a walk: its next event held back until the
  * other threads' earlier sync operations are done. */
 typedef struct cursor {
-    ttf_iter *it;
-    ttf_event ev;           /* the held event */
+    ttdi_walk wk;           /* its events (a raw walk); wk.ev the held one */
     int held;               /* 1: ev waits its turn; 0: the thread is done */
 } cursor;
 
@@ -721,12 +720,12 @@ static int advance(struct ttdi_hb *h, cursor *c, uint64_t until_ns)
     int rc;
 
     c->held = 0;
-    while ((rc = ttf_iter_next(c->it, &c->ev)) > 0 && c->ev.time_ns <= until_ns) {
-        if (c->ev.kind == TTF_EV_SYNC_OP) {
+    while ((rc = ttdi_walk_next(&c->wk)) > 0 && c->wk.ev.time_ns <= until_ns) {
+        if (c->wk.ev.kind == TTF_EV_SYNC_OP) {
             c->held = 1;
             return 0;
         }
-        if ((rc = ttdi_hb_event(h, &c->ev)) < 0)
+        if ((rc = ttdi_hb_event(h, &c->wk.ev)) < 0)
             return rc;
     }
     return rc < 0 ? rc : 0;
@@ -742,20 +741,20 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
     int rc = c ? 0 : TT_ENOMEM;
 
     for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
-        if ((rc = ttf_iter_open(t, i, &c[i].it)) >= 0)
+        if ((rc = ttdi_walk_raw(&c[i].wk, t, i)) >= 0)
             rc = advance(h, &c[i], until_ns);
     while (rc >= 0) {
         uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < h->nt; i++)
-            if (c[i].held && (best == UINT32_MAX || c[i].ev.time_ns < c[best].ev.time_ns))
+            if (c[i].held && (best == UINT32_MAX || c[i].wk.ev.time_ns < c[best].wk.ev.time_ns))
                 best = i;
         if (best == UINT32_MAX)
             break;
-        if ((rc = ttdi_hb_event(h, &c[best].ev)) >= 0)
+        if ((rc = ttdi_hb_event(h, &c[best].wk.ev)) >= 0)
             rc = advance(h, &c[best], until_ns);
     }
     for (uint32_t i = 0; c && i < h->nt; i++)
-        ttf_iter_close(c[i].it);
+        ttdi_walk_close(&c[i].wk);
     free(c);
     ttdi_hb_finish(h);
     return rc < 0 ? rc : 0;

@@ -19,21 +19,6 @@
 
 /* ---- the walk: one thread's events replayed (walk.c) -------------------- */
 
-/* One open call of a walk. */
-typedef struct ttdi_frame_id {
-    uint64_t id;            /* address, or site | TTDI_SITE_BIT */
-    uint64_t addr;          /* function address (0 for scopes) */
-    uint32_t site;          /* scope's call site, 0 for functions */
-    uint64_t time_ns;       /* when it was entered (picks the module) */
-    const char *name;       /* function name, NULL until asked (walk.c) */
-    int has_values;         /* 1: argregs recorded */
-    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
-    uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
-    uint64_t last_site;     /* call site of the last kept call it made, 0 */
-    uint64_t last_addr;     /* that call's function (0: none made yet) */
-    uint64_t last_time;     /* that call's time (picks the module) */
-} ttdi_frame_id;
-
 /* The event a pass stood on at its stack snapshot (the hunk's first
  * event in that run), as the deciding line needs it. */
 typedef struct ttdi_split_ev {
@@ -42,22 +27,6 @@ typedef struct ttdi_split_ev {
     uint64_t call_site;     /* ENTER: its call site, 0 = not recorded */
     uint64_t time_ns;       /* when */
 } ttdi_split_ev;
-
-/* A walk over one thread: every raw event, the keys of kept ones, the
- * running call stack. */
-typedef struct ttdi_walk {
-    ttdi_run_state *r;      /* the run */
-    ttf_iter *it;           /* its iterator on one thread */
-    ttf_event ev;           /* the current event */
-    int kept;               /* 1: ev takes part (its index is idx) */
-    uint64_t idx;           /* key index of ev if kept; else of the next */
-    uint64_t next;          /* key index the next kept event gets */
-    int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
-    ttdi_frame_id *stack;   /* the call stack before ev, outermost first */
-    size_t nstack, cap;     /* frames open, room for */
-    ttdi_openset open;      /* ids of stack[0..nstack) while live */
-    int live;               /* 1: open is kept (the stack grew deep) */
-} ttdi_walk;
 
 /* ---- passes over one thread (walk.c) -------------------------------------- */
 
@@ -97,11 +66,6 @@ typedef struct ttdi_pass_spec {
 
 /* ---- walks and passes (walk.c) ------------------------------------------- */
 
-/* Start a walk over thread `thread` of run r. 0 or a TT_E* code. */
-int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
-void ttdi_walk_close(ttdi_walk *w);
-/* Next raw event: 1, 0 at the end, or a TT_E* code. */
-int ttdi_walk_next(ttdi_walk *w);
 /* Turn the walk's current event into a report event (strings in the
  * arena). 0 or TT_ENOMEM. */
 int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out);

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "kit.h"
+#include "prepare.h"
 #include "ttprof.h"
 
 #define SCOPE_KEY (1ull << 63)   /* key bit of TT_SCOPE frames (site ids) */
@@ -362,21 +362,20 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
 {
     struct tstate ts = {.thread = thread};
     const ttf_thread *th = ttf_get_thread(p->t, thread);
-    ttf_iter *it = NULL;
-    ttf_event ev;
-    int rc = ttf_iter_open(p->t, thread, &it);
+    ttdi_walk wk;
+    int rc = ttdi_walk_raw(&wk, p->t, thread);
 
     if (rc < 0) {
         set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;
     }
     ts.last = th ? th->start_ns : 0;
-    while ((rc = ttf_iter_next(it, &ev)) == 1) {
+    while ((rc = ttdi_walk_next(&wk)) == 1) {
         p->info.events++;
-        if ((rc = on_event(p, &ts, &ev)) < 0)
+        if ((rc = on_event(p, &ts, &wk.ev)) < 0)
             break;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     if (rc < 0) {
         set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;

@@ -348,8 +348,7 @@ static void sync_op(scan *s, const ttf_event *ev)
 static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
 {
     scan s;
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t key, end = 0;
     int rc;
 
@@ -362,22 +361,22 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
-    if ((rc = ttf_iter_open(r->t, th, &it)) < 0) {
+    if ((rc = ttdi_walk_raw(&wk, r->t, th)) < 0) {
         free(s.st);
         return rc;
     }
-    while (s.n <= end && (rc = ttf_iter_next(it, &ev)) > 0) {
-        if (ev.kind == TTF_EV_SYNC_OP) {
-            sync_op(&s, &ev);
+    while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.kind == TTF_EV_SYNC_OP) {
+            sync_op(&s, &wk.ev);
             continue;
         }
-        if ((rc = ttdi_norm_key(s.norm, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(s.norm, &wk.ev, &key)) < 0)
             break;
         if (rc)
-            kept(&s, &ev, key);
+            kept(&s, &wk.ev, key);
         rc = 1;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     free(s.st);
     return rc < 0 ? rc : 0;
 }
