@@ -2,7 +2,8 @@
  * kit.h - the containers every file of diff/ uses (issue 35 item 4): the
  * arena (format/ttf_util.h's ttfi_arena: many small allocations freed
  * together, all result memory), a growable array (ttdi_grow) and a hash
- * map of 64-bit keys (ttdi_map). One place for them, so no file keeps a
+ * map of 64-bit keys (ttdi_map) and a counting multiset of them kept
+ * beside a call stack (ttdi_openset). One place for them, so no file keeps a
  * realloc path or a probing loop of its own.
  * Stage 0 kit of diff/STAGES (kit.c). Internal to libttdiff (ttdi_, hidden).
  */
@@ -22,6 +23,27 @@
  * stay as they were and this returns TT_ENOMEM, else 0. The caller keeps
  * the fast test: if (n == cap && ttdi_grow(&v, &cap, n + 1, sizeof *v, 64)). */
 int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first);
+
+/* ---- counting multiset of 64-bit keys (open frames) ------------------------ */
+
+/* How many open frames carry each key: a multiset kept beside a call
+ * stack, so an EXIT that closes no open frame is told in O(1) expected
+ * instead of by a scan of the whole stack. */
+typedef struct ttdi_openset {
+    struct ttdi_oslot *slot; /* open addressing, power-of-two size */
+    size_t cap;             /* slots (0 before the first add) */
+    size_t used;            /* slots holding a key */
+} ttdi_openset;
+
+/* Count one more frame with key k. 0 or TT_ENOMEM. */
+int ttdi_openset_add(ttdi_openset *o, uint64_t k);
+/* Count one frame fewer with key k (it must have been added). */
+void ttdi_openset_del(ttdi_openset *o, uint64_t k);
+/* Frames open with key k. */
+uint64_t ttdi_openset_count(const ttdi_openset *o, uint64_t k);
+/* Forget all keys (the memory is kept). */
+void ttdi_openset_clear(ttdi_openset *o);
+void ttdi_openset_free(ttdi_openset *o);
 
 /* ---- hash map: 64-bit key -> 64-bit value ---------------------------------- */
 

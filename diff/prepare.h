@@ -3,7 +3,7 @@
  * builds on: the normaliser that turns an event into a 64-bit key and
  * names it (normalise.c, with the filters of regex.c and the symbol
  * lookup of a function's source line), the open-frame multiset
- * (openset.c) and the pairing of the two runs' threads (pair.c).
+ * (kit.h: ttdi_openset) and the pairing of the two runs' threads (pair.c).
  * Internal to libttdiff: names carry ttdi_ and are hidden
  * (-fvisibility=hidden); ttdiff.h is the public side.
  */
@@ -138,27 +138,6 @@ static inline uint64_t ttdi_norm_exit_of(uint64_t enter_key)
     return (enter_key ^ ttfi_mix64((uint64_t)TTF_EV_ENTER) ^
             ttfi_mix64((uint64_t)TTF_EV_EXIT)) & ~TTDI_SITE_MASK;
 }
-
-/* ---- open-frame counts (openset.c) --------------------------------------- */
-
-/* How many open frames carry each key: a multiset kept beside a call
- * stack, so an EXIT that closes no open frame is told in O(1) expected
- * instead of by a scan of the whole stack. */
-typedef struct ttdi_openset {
-    struct ttdi_oslot *slot; /* open addressing, power-of-two size */
-    size_t cap;             /* slots (0 before the first add) */
-    size_t used;            /* slots holding a key */
-} ttdi_openset;
-
-/* Count one more frame with key k. 0 or TT_ENOMEM. */
-int ttdi_openset_add(ttdi_openset *o, uint64_t k);
-/* Count one frame fewer with key k (it must have been added). */
-void ttdi_openset_del(ttdi_openset *o, uint64_t k);
-/* Frames open with key k. */
-uint64_t ttdi_openset_count(const ttdi_openset *o, uint64_t k);
-/* Forget all keys (the memory is kept). */
-void ttdi_openset_clear(ttdi_openset *o);
-void ttdi_openset_free(ttdi_openset *o);
 
 /* ---- thread pairing ----------------------------------------------------- */
 
