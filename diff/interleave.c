@@ -100,16 +100,12 @@ static int op_kind(int op)
 static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
 {
     uint64_t addr = ev->addr ? ev->addr : 1;
-    size_t i = (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52) % OBJ_CAP;
+    int fresh;
+    obj *o = ttdi_probe(x->objs, OBJ_CAP, sizeof *o,
+                        (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52), addr, 1, &fresh);
 
-    for (size_t k = 0; k < OBJ_CAP; k++, i = (i + 1) % OBJ_CAP) {
-        obj *o = &x->objs[i];
-        if (o->addr == addr)
-            return o;
-        if (o->addr)
-            continue;
+    if (o && fresh) {
         char buf[48];
-        o->addr = addr;
         o->kind = op_kind(ev->code);
         o->num = ++x->nkind[o->kind];
         if (o->kind == 2 && ev->code == TTF_SOP_CREATE)
@@ -122,25 +118,17 @@ static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
             x->seq[o->seq].label = o->label;
         return o->label ? o : NULL;
     }
-    return NULL;
+    return o;
 }
 
 static fnslot *fn_find(fnslot *t, uint64_t key, int add)
 {
-    size_t i = (size_t)(key >> 20) % FN_CAP;
+    int fresh;
+    fnslot *f = ttdi_probe(t, FN_CAP, sizeof *t, (size_t)(key >> 20), key, add, &fresh);
 
-    for (size_t k = 0; k < FN_CAP; k++, i = (i + 1) % FN_CAP) {
-        if (t[i].key == key)
-            return &t[i];
-        if (!t[i].key) {
-            if (!add)
-                return NULL;
-            t[i].key = key;
-            t[i].mask = ~0ull;
-            return &t[i];
-        }
-    }
-    return NULL;
+    if (fresh)
+        f->mask = ~0ull;
+    return f;
 }
 
 static int push(xthread *t, uint64_t key, uint64_t time, const char *name)

@@ -31,6 +31,31 @@ int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first)
     return 0;
 }
 
+void *ttdi_probe(void *slots, size_t cap, size_t size, size_t home, uint64_t key, int add,
+                 int *fresh)
+{
+    unsigned char *t = slots;
+    size_t i = home % cap;
+
+    if (fresh)
+        *fresh = 0;
+    for (size_t k = 0; k < cap; k++, i = (i + 1) % cap) {
+        uint64_t have;
+        memcpy(&have, t + i * size, sizeof have);
+        if (have == key)
+            return t + i * size;
+        if (have)
+            continue;
+        if (!add)
+            return NULL;
+        memcpy(t + i * size, &key, sizeof key);
+        if (fresh)
+            *fresh = 1;
+        return t + i * size;
+    }
+    return NULL;
+}
+
 struct ttdi_mslot {
     uint64_t key;           /* the key */
     uint64_t value;         /* its value */

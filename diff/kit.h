@@ -45,6 +45,17 @@ uint64_t ttdi_openset_count(const ttdi_openset *o, uint64_t k);
 void ttdi_openset_clear(ttdi_openset *o);
 void ttdi_openset_free(ttdi_openset *o);
 
+/* ---- fixed tables: linear probing over slots keyed by their first field --- */
+
+/* Tables of a fixed size whose slots (size bytes each) begin with a
+ * uint64_t key, 0 in a free slot; the caller picks the home slot (its own
+ * hash). From home, the slot holding key; else, with add, the first free
+ * slot on the way, key written and *fresh set (the caller fills the rest);
+ * else NULL (the table is full, or key is absent and add is 0). A key of
+ * 0 finds the first free slot, unchanged. fresh may be NULL. */
+void *ttdi_probe(void *slots, size_t cap, size_t size, size_t home, uint64_t key, int add,
+                 int *fresh);
+
 /* ---- hash map: 64-bit key -> 64-bit value ---------------------------------- */
 
 /* Open addressing with linear probing on ttfi_mix64 of the key, at most

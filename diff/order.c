@@ -305,19 +305,13 @@ typedef struct taint {
 
 static tslot *slot(taint *w, uint64_t addr, int add)
 {
-    size_t i = (size_t)((addr >> 4) * 0x9E3779B97F4A7C15ull >> 52) & (OBJ_SLOTS - 1);
+    int fresh;
+    tslot *s = ttdi_probe(w->obj, OBJ_SLOTS, sizeof *s,
+                          (size_t)((addr >> 4) * 0x9E3779B97F4A7C15ull >> 52), addr, add, &fresh);
 
-    for (size_t k = 0; k < OBJ_SLOTS; k++, i = (i + 1) & (OBJ_SLOTS - 1)) {
-        if (w->obj[i].addr == addr)
-            return &w->obj[i];
-        if (!w->obj[i].addr) {
-            if (!add)
-                return NULL;
-            w->obj[i] = (tslot){addr, UINT64_MAX};
-            return &w->obj[i];
-        }
-    }
-    return NULL;
+    if (fresh)
+        s->since = UINT64_MAX;
+    return s;
 }
 
 static void mark(taint *w, uint64_t addr, uint64_t t)

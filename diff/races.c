@@ -265,22 +265,17 @@ static int op_kind(int op)
  * numbers them); NULL when the table is full. */
 static hobj *object(struct ttdi_hb *h, uint64_t addr, int kind)
 {
-    addr = addr ? addr : 1;
-    size_t i = (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52) % OBJ_CAP;
+    int fresh;
 
-    for (size_t k = 0; k < OBJ_CAP; k++, i = (i + 1) % OBJ_CAP) {
-        hobj *o = &h->objs[i];
-        if (o->addr == addr)
-            return o;
-        if (o->addr)
-            continue;
-        o->addr = addr;
+    addr = addr ? addr : 1;
+    hobj *o = ttdi_probe(h->objs, OBJ_CAP, sizeof *o,
+                         (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52), addr, 1, &fresh);
+    if (o && fresh) {
         o->kind = kind;
         o->num = ++h->nkind[kind];
         o->thread = -1;
-        return o;
     }
-    return NULL;
+    return o;
 }
 
 /* Release thread t's clock into object o (its clock becomes a join). */
@@ -474,22 +469,15 @@ static size_t fn_hash(uint64_t fn)
 /* The lock-taking function fn (added when add), NULL if not (or full). */
 static fnstat *fn_find(struct ttdi_hb *h, uint64_t fn, int add)
 {
-    size_t b = fn_hash(fn) % FN_BLOOM, i = fn_hash(fn) % FN_CAP;
+    size_t b = fn_hash(fn) % FN_BLOOM;
+    int fresh;
 
     if (!add && !(h->bloom[b / 64] >> (b % 64) & 1))
         return NULL;        /* the common case: one bit */
-    for (size_t k = 0; k < FN_CAP; k++, i = (i + 1) % FN_CAP) {
-        if (h->fns[i].fn == fn)
-            return &h->fns[i];
-        if (h->fns[i].fn)
-            continue;
-        if (!add)
-            return NULL;
+    fnstat *f = ttdi_probe(h->fns, FN_CAP, sizeof *f, fn_hash(fn), fn, add, &fresh);
+    if (fresh)
         h->bloom[b / 64] |= 1ull << (b % 64);
-        h->fns[i].fn = fn;
-        return &h->fns[i];
-    }
-    return NULL;
+    return f;
 }
 
 /* Call w of thread u (of a lock-taking function) against the other
