@@ -5,6 +5,7 @@
 #
 #     LEVEL NAME: file.c file.c ...      (LEVEL 0 = bottom; # comments)
 #     type TYPE: LEVEL                     (TYPE used from LEVEL up only)
+#     result TYPE: HEADER                  (a stage's result type)
 #
 # From the room's objects (ROOM_OBJDIR/*.o) the check reads which global
 # symbols each defines and which it leaves undefined (nm), links every
@@ -22,7 +23,11 @@
 #       debug info: the check would read nothing),
 #   (e) with ROOM_CFLAGS set (the room's compile flags): a cast that takes
 #       const away compiles with them (a stage's result is const once
-#       returned; no stage may write into another's).
+#       returned; no stage may write into another's),
+#   (f) a "result" line broken: the struct TYPE (typedef struct TYPE {...}
+#       in HEADER, beside STAGESFILE) missing, or a member of it that
+#       points to something not const (handed on as const, with (e) a
+#       result can then be written by the stage that made it only).
 # Objects without a source beside STAGESFILE (the relocatable libttcap.o,
 # leftovers of a renamed file) are not the room's and are skipped.
 #
@@ -41,9 +46,18 @@ stages() {
     room=$(basename "$src")
     tmp=$(mktemp -d) || return 1
     # the map: "file level name" per file
-    awk -v m="$map" -v types="$tmp/types" '
+    awk -v m="$map" -v types="$tmp/types" -v results="$tmp/results" '
         { sub(/#.*/, "") }
         NF == 0 { next }
+        $1 == "result" {
+            if (NF != 3 || $2 !~ /:$/) {
+                printf "check-stages: %s:%d: want \"result TYPE: HEADER\"\n", m, NR
+                bad = 1; next
+            }
+            t = $2; sub(/:$/, "", t)
+            print t, $3 > results
+            next
+        }
         $1 == "type" {
             if (NF != 3 || $2 !~ /:$/ || $3 !~ /^[0-9]+$/) {
                 printf "check-stages: %s:%d: want \"type TYPE: LEVEL\"\n", m, NR
@@ -159,6 +173,40 @@ stages() {
             fail=1
         }
     done < "$tmp/types"
+    # (f) the results hold only pointers to const
+    [ -f "$tmp/results" ] || : > "$tmp/results"
+    while read -r ty hdr; do
+        if [ ! -f "$src/$hdr" ]; then
+            echo "check-stages: $room: result $ty: no header $hdr"
+            fail=1
+            continue
+        fi
+        awk -v t="$ty" -v room="$room" -v h="$hdr" '
+            $0 ~ "^typedef struct " t " [{]" { on = 1; found = 1; next }
+            on && $0 ~ "^[}]" { on = 0 }
+            on {
+                line = $0
+                if (inc) {                          # inside a comment
+                    if (line !~ /[*]\//) next
+                    sub(/.*[*]\//, "", line); inc = 0
+                }
+                gsub(/\/[*]([^*]|[*][^\/])*[*]\//, "", line)  # whole comments
+                if (line ~ /\/[*]/) { sub(/\/[*].*/, "", line); inc = 1 }
+                if (line !~ /[*]/) next
+                if (line !~ /^[ \t]*const[ \t]/) {
+                    gsub(/^[ \t]+|[ \t]+$/, "", line)
+                    printf "check-stages: %s: result %s (%s): member not const: %s\n", room, t, h, line
+                    bad = 1
+                }
+            }
+            END {
+                if (!found) {
+                    printf "check-stages: %s: result %s: no \"typedef struct %s {\" in %s\n", room, t, t, h
+                    bad = 1
+                }
+                exit bad
+            }' "$src/$hdr" || fail=1
+    done < "$tmp/results"
     # (e) the room's flags refuse a cast that takes const away
     if [ -n "${ROOM_CFLAGS:-}" ]; then
         printf '%s\n' 'struct r { int v; };' 'void w(const struct r *p);' \
@@ -218,8 +266,18 @@ probe() {
         printf '%s\n' "0 base: low.c" "1 top: top.c" "type st: 1" > "$w/$1/STAGES"
     }
     gent typelow low && gent typenone none && gent typeok ok || return 1
+    # a stage's result type: a member pointing to non-const must fail
+    genr() {
+        mkdir -p "$w/$1"
+        printf '%s\n' 'int a(void);' 'int a(void) { return 0; }' > "$w/$1/a.c"
+        "$CC" -c -o "$w/$1/a.o" "$w/$1/a.c" || return 1
+        printf '%s\n' 'typedef struct res {' "    $2 *p;   /* a result */" \
+            '    int n;' '} res;' > "$w/$1/res.h"
+        printf '%s\n' "0 base: a.c" "result res: res.h" > "$w/$1/STAGES"
+    }
+    genr resmut int && genr resok "const int" || return 1
     r=0
-    for room in up cycle unmapped typelow typenone; do
+    for room in up cycle unmapped typelow typenone resmut; do
         if stages "$w/$room" "$w/$room/STAGES" > "$w/$room.log" 2>&1; then
             echo "check-stages: probe: the $room room passed, want a failure"
             r=1
@@ -237,7 +295,9 @@ probe() {
         { echo "check-stages: probe: type used below its level not reported:"; cat "$w/typelow.log"; r=1; }
     grep -q 'no object of level 1 or up names type st' "$w/typenone.log" ||
         { echo "check-stages: probe: type named nowhere not reported:"; cat "$w/typenone.log"; r=1; }
-    for room in ok typeok; do
+    grep -q 'result res (res.h): member not const: int \*p;' "$w/resmut.log" ||
+        { echo "check-stages: probe: a result's non-const member not reported:"; cat "$w/resmut.log"; r=1; }
+    for room in ok typeok resok; do
         if ! stages "$w/$room" "$w/$room/STAGES" > "$w/$room.log" 2>&1; then
             echo "check-stages: probe: the clean room $room failed:"
             cat "$w/$room.log"
@@ -259,7 +319,7 @@ probe() {
 if [ "${1:-}" = --probe ]; then
     [ $# = 2 ] || { echo "usage: check_stages.sh --probe WORKDIR" >&2; exit 2; }
     probe "$2" || exit 1
-    echo "check-stages: probe: upward edge, cycle, unmapped object, type below its level, type named nowhere and a const-removing cast caught"
+    echo "check-stages: probe: upward edge, cycle, unmapped object, type below its level, type named nowhere, a result with a non-const member and a const-removing cast caught"
     exit 0
 fi
 [ $# = 2 ] || { echo "usage: check_stages.sh ROOM_OBJDIR STAGESFILE" >&2; exit 2; }
