@@ -45,14 +45,16 @@
  *
  * The files are stages (diff/STAGES, checked by make check-stages: it
  * draws the data flow), each with its header, a stage using only those
- * below it, and the engine runs them in that order: prepare (prepare.h:
- * normalise.c, regex.c, openset.c, pair.c, codediff.c) -> align (align.h,
- * tree.h; state.h: pair_align.c aligns one pair into the script, pools.c,
- * timing.c) -> resolve (resolve.h: walk.c the walks and passes over one
- * thread; hunks.c and order.c the hunks resolved and ordered; setup.c the
- * run information and outcome; detail.c, lines.c and suspects.c the
- * details of one hunk; interleave.c, noise.c) -> explain (explain.h:
- * replay.c, explain.c, races.c) -> this file, the entry points, on top.
+ * below it, and the engine runs them in that order: kit (kit.h: arrays,
+ * maps, fixed tables, the open-frame multiset) and prepare (prepare.h:
+ * normalise.c, regex.c, walker.c the one trace walker, pair.c, codediff.c)
+ * -> align (align.h, tree.h; state.h: pair_align.c aligns one pair into
+ * the script, pools.c, timing.c) -> resolve (resolve.h: walk.c the passes
+ * over one thread; hunks.c and order.c the hunks resolved and ordered;
+ * setup.c the run information and outcome; detail.c, lines.c and
+ * suspects.c the details of one hunk; interleave.c, noise.c) -> explain
+ * (explain.h: replay.c, explain.c, races.c) -> this file, the entry
+ * points, on top.
  * No stage below sees struct ttd_diff: the align stage works on a
  * ttdi_aligner, every later stage takes a ttdi_in (the runs, the script as
  * const, the options, the arena) and returns a result of its own, which

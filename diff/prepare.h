@@ -215,7 +215,8 @@ typedef struct ttdi_frame_id {
     uint64_t addr;          /* function address (0 for scopes) */
     uint32_t site;          /* scope's call site, 0 for functions */
     uint64_t time_ns;       /* when it was entered (picks the module) */
-    const char *name;       /* function name, NULL until asked (walk.c) */
+    const char *name;       /* function name, NULL until asked
+                               (ttdi_walk_frame_name) */
     int has_values;         /* 1: argregs recorded */
     uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
     uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */

@@ -2,8 +2,8 @@
  * resolve.h - stage 2 of diff/STAGES: from the script of state.h (const)
  * to results of its own. Every entry takes a ttdi_in (the runs, the
  * script, the options, the arena) and fills a result the engine merges:
- * the walk over one thread that replays its events with the running call
- * stack and the passes that record ranges of them (walk.c), the runs'
+ * the passes over one thread (on prepare.h's walker) that record ranges of
+ * its events (walk.c), the runs'
  * information, notices, crash and outcome (setup.c), the hunks resolved
  * (hunks.c: ttdi_resolved) and ordered (order.c: a ttdi_resolved of its
  * own), a batch of hunks detailed (detail.c) with their deciding lines
@@ -17,7 +17,7 @@
 
 #include "state.h"
 
-/* ---- the walk: one thread's events replayed (walk.c) -------------------- */
+/* ---- a pass's snapshot (walk.c; the walk itself: prepare.h, walker.c) --- */
 
 /* The event a pass stood on at its stack snapshot (the hunk's first
  * event in that run), as the deciding line needs it. */

@@ -1,7 +1,8 @@
 /*
- * walk.c - the engine's passes over one thread: a walk replays a thread's
- * events with the normaliser's filter and the running call stack, and one
- * pass records the events at the key indices a report asks for.
+ * walk.c - the engine's passes over one thread, on the one trace walker
+ * (walker.c): a pass records the events at the key indices a report asks
+ * for, the stack at a split and the suspects' ring, and turns walked
+ * events into report events (ttdi_walk_fill).
  * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
