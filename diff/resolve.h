@@ -3,8 +3,8 @@
  * to results of its own. Every entry takes a ttdi_in (the runs, the
  * script, the options, the arena) and fills a result the engine merges:
  * the passes over one thread (on prepare.h's walker) that record ranges of
- * its events (walk.c), the runs'
- * information, notices, crash and outcome (setup.c), the hunks resolved
+ * its events (walk.c), the runs' information, notices, crash and outcome
+ * (setup.c), the hunks resolved
  * (hunks.c: ttdi_resolved) and ordered (order.c: a ttdi_resolved of its
  * own), a batch of hunks detailed (detail.c) with their deciding lines
  * (lines.c) and suspects (suspects.c, evidence.c), the thread order
