@@ -364,6 +364,42 @@ static int sync_op_record(struct dec *d, struct ttfi_cursor *s, ttf_event *ev)
     return 0;
 }
 
+/* EXEC, VFORK and UNWIND (format 1.3, optional; FORMAT.md 4.4), after t:
+ * how the process or some of its frames ended. 0 or damaged. */
+static int ends_record(struct dec *d, unsigned tag, struct ttfi_cursor *s, ttf_event *ev)
+{
+    const uint8_t *rec = d->c.rec, *str = NULL;
+    uint64_t u = 0;
+    int64_t sv = 0;
+    uint8_t how = 0;
+    size_t n = 0;
+    int r;
+
+    if (tag == TTF_R_EXEC)
+        r = cur_svar(s, &sv) ? d->pb.code : cur_str(s, &str, &n);
+    else if (tag == TTF_R_VFORK)
+        r = cur_uvar(s, &u);
+    else
+        r = cur_u8(s, &how) ? d->pb.code : cur_uvar(s, &u);
+    if (r)
+        return r;
+    if (tag == TTF_R_UNWIND && u > INT32_MAX)
+        return CORRUPT(s, "UNWIND of %llu frames", (unsigned long long)u);
+    ev_begin(d, ev, tag == TTF_R_EXEC ? TTF_EV_EXEC : tag == TTF_R_VFORK ? TTF_EV_VFORK
+                                                                          : TTF_EV_UNWIND, rec);
+    ev->code = tag == TTF_R_EXEC ? clamp_depth(sv) : tag == TTF_R_VFORK ? clamp_depth((int64_t)u)
+                                                                          : how;
+    if (tag == TTF_R_UNWIND) {
+        ev->unwound = (uint32_t)u;
+        d->depth -= (int64_t)u;
+    }
+    if (tag == TTF_R_EXEC)
+        ev->text = d->scan ? ttfi_keep_text(d, str, n, 0) : ttfi_text_of(d, rec);
+    if (tag == TTF_R_EXEC && d->scan)
+        d->scan->proc.exec_path = sv == 0 ? ev->text : "";
+    return 0;
+}
+
 /* An extended record (tag 0x01..0x3F). 1: *ev is an event; 0: consumed,
  * nothing to report; <0: damaged. */
 static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
@@ -376,7 +412,8 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
     c->p++;
     if ((r = cur_uvar(c, &len)) || (r = cur_bytes(c, len, &body, rec_name(tag))))
         return r;
-    if (tag >= TTF_R_OPTIONAL_FIRST && tag != TTF_R_SYNC_OP) {
+    int ends = tag == TTF_R_EXEC || tag == TTF_R_VFORK || tag == TTF_R_UNWIND;
+    if (tag >= TTF_R_OPTIONAL_FIRST && tag != TTF_R_SYNC_OP && !ends) {
         if (d->scan)
             d->scan->skipped[tag - TTF_R_OPTIONAL_FIRST]++;
         return 0;
@@ -395,6 +432,8 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
             r = ttfi_meta_record(d, tag, &s);
         else if (tag == TTF_R_SYNC_OP)
             r = (r = sync_op_record(d, &s, ev)) == 0 ? 1 : r;
+        else if (ends)
+            r = (r = ends_record(d, tag, &s, ev)) == 0 ? 1 : r;
         else if ((r = event_record(d, tag, &s, ev)) == 0)
             r = 1;
     }

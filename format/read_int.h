@@ -225,6 +225,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->has_values = 0;
     ev->sync_arg = 0;
     ev->call_site = 0;
+    ev->unwound = 0;
 }
 
 /* ---- header.c: the file header ----------------------------------------- */

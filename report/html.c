@@ -1134,27 +1134,29 @@ static void verdict(hw *w)
 {
     const ttd_result *r = w->r;
 
+    int hl = ttri_headline(r);
+
     raw(w, "<p class=\"verdict\">");
-    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
+    if (hl == TTRI_HL_ENDED) {
         raw(w, "<span class=\"pill bad\">diverged</span>The runs made the same calls "
                "but ended differently (exit status %d in the bad run, %d in the good "
                "run).</p>\n", r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
         return;
     }
-    if (!r->first && !r->value_first && r->outcome.failed) {
+    if (hl == TTRI_HL_FAILED) {
         raw(w, "<span class=\"pill bad\">diverged</span>The outcome: the bad run failed (");
         esc(w, r->options.bad_failed);
         raw(w, "), the good run did not%s.</p>\n",
             r->outcome.same_calls ? "; every thread made the same calls" : "");
         return;
     }
-    if (!r->first && r->value_first) {
+    if (hl == TTRI_HL_VALUE) {
         raw(w, "<span class=\"pill bad\">diverged</span>A value differs: <code>");
         esc_name(w, r->value_first->function);
         raw(w, "</code>; the calls do not part.</p>\n");
         return;
     }
-    if (!r->first) {
+    if (hl == TTRI_HL_SAME) {
         raw(w, "<span class=\"pill ok\">same</span>No divergence in %zu thread pair%s",
             r->npairs, r->npairs == 1 ? "" : "s");
         if (r->nunpaired)
@@ -1549,7 +1551,7 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
     }
     w.full_names = opts->full_names;
     head(&w);
-    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
+    if (ttri_headline(r) == TTRI_HL_ENDED) {
         raw(&w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");
         chain_list(&w, r->chain, r->nchain, r->chain_end);
         raw(&w, "</section>\n");

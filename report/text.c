@@ -352,12 +352,6 @@ static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int ba
         bad_end(w, r, d);
 }
 
-/* The same calls, another end: no hunk says so, the outcome does. */
-static int ended_differently(const ttd_result *r)
-{
-    return !r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT;
-}
-
 /* "NULL", "0x5555 (non-NULL)", "-22", "\"No error\" (0x5555)": a value
  * as the diff compared it (a bare address only as NULL / non-NULL; one
  * into a module's image by what it names there). */
@@ -430,7 +424,7 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     const ttd_pair *p = &r->pairs[v->pair];
 
     on(w, BOLD);
-    fputs(ended_differently(r) ? (v->before_split ? "the first value difference that "
+    fputs(ttri_headline(r) == TTRI_HL_ENDED ? (v->before_split ? "the first value difference that "
                                   "matters: `" : "a value differs too: `")
           : v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
     value_both(w, v);
@@ -985,7 +979,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     code_line(&w, r);
     values_line(&w, r);
     const ttd_value_diff *v = r->value_first;
-    int ended = ended_differently(r);
+    int hl = ttri_headline(r), ended = hl == TTRI_HL_ENDED;
     if (ended)
         outcome_line(&w, r);
     if (v && v->before_split)
@@ -1003,9 +997,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         chain(&w, r->chain, r->nchain, r->chain_end);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
-    } else if (!v && r->outcome.failed) {
+    } else if (hl == TTRI_HL_FAILED) {
         failed_line(&w, r);
-    } else if (!v) {
+    } else if (hl == TTRI_HL_SAME) {
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
                 r->npairs == 1 ? "" : "s");

@@ -53,6 +53,20 @@ int ttri_folds(const ttd_event *ev, size_t n, size_t i);
  * exited with another status than the good run. */
 int ttri_bad_stopped_early(const ttd_result *r);
 
+/* The report's headline, decided once for every renderer (issue 35 item 3,
+ * the report model's first part): what the first lines say happened. */
+enum ttri_headline {
+    TTRI_HL_SPLIT,          /* a first divergence: the calls part */
+    TTRI_HL_ENDED,          /* the same calls, another end (the chain ends
+                               at the exit status) */
+    TTRI_HL_FAILED,         /* the bad run is known to have failed, no call
+                               or value differs */
+    TTRI_HL_VALUE,          /* only a value differs: the calls do not part */
+    TTRI_HL_SAME            /* no divergence */
+};
+/* Which headline result r gets. */
+int ttri_headline(const ttd_result *r);
+
 /* The build-id of r as lowercase hex into buf (at most 129 bytes), "" if
  * none; returns buf. */
 char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
