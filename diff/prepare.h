@@ -260,6 +260,8 @@ typedef struct ttdi_walk {
     size_t nstack, cap;     /* frames open, room for */
     ttdi_openset open;      /* ids of stack[0..nstack) while live */
     int live;               /* 1: open is kept (the stack grew deep) */
+    int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
+                               are skipped, no other stage reads them */
 } ttdi_walk;
 
 /* Start a walk over thread `thread` of run r: events through r's
@@ -276,7 +278,12 @@ int ttdi_walk_step(ttdi_walk *w);
  * walk costs what its reader does. */
 static inline int ttdi_walk_next(ttdi_walk *w)
 {
-    return w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+    int rc;
+    do
+        rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+    while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
+           w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+    return rc;
 }
 /* The name of frame f of walk w, looked up on first use (the cache has
  * it: its ENTER went through the normaliser before). */
