@@ -14,6 +14,10 @@
 #include <errno.h>
 #include <link.h>
 #include <setjmp.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -529,4 +533,68 @@ void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
     jump_note(env);
     f(env, val);
     abort();
+}
+
+/* ---- sleeps and I/O waits: recorded, so a loop that ran more times in one
+ * run can be shown to have waited (diff/timing.c), not merely to have left
+ * an idle gap. One SLEEP record before the call, none when it cannot block
+ * (a zero timeout). */
+
+static int64_t ts_ns(const struct timespec *ts)
+{
+    return ts ? (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec : -1;
+}
+
+__attribute__((visibility("default")))
+int usleep(useconds_t us)
+{
+    REAL(usleep, 0);
+    if (us)
+        sync_op(TTF_SYNC_SLEEP, (const void *)&usleep, (int64_t)us * 1000);
+    return real ? real(us) : (errno = ENOSYS, -1);
+}
+
+__attribute__((visibility("default")))
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    REAL(nanosleep, 0);
+    sync_op(TTF_SYNC_SLEEP, (const void *)&nanosleep, ts_ns(req));
+    return real ? real(req, rem) : (errno = ENOSYS, -1);
+}
+
+__attribute__((visibility("default")))
+int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
+{
+    REAL(clock_nanosleep, 0);
+    sync_op(TTF_SYNC_SLEEP, (const void *)&clock_nanosleep, flags ? -1 : ts_ns(req));
+    return real ? real(id, flags, req, rem) : ENOSYS;
+}
+
+__attribute__((visibility("default")))
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+    REAL(poll, 0);
+    if (timeout)
+        sync_op(TTF_SYNC_SLEEP, (const void *)&poll, timeout < 0 ? -1 : (int64_t)timeout * 1000000);
+    return real ? real(fds, n, timeout) : (errno = ENOSYS, -1);
+}
+
+__attribute__((visibility("default")))
+int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+    REAL(select, 0);
+    if (!tv || tv->tv_sec || tv->tv_usec)
+        sync_op(TTF_SYNC_SLEEP, (const void *)&select,
+                tv ? (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000 : -1);
+    return real ? real(n, r, w, e, tv) : (errno = ENOSYS, -1);
+}
+
+__attribute__((visibility("default")))
+int epoll_wait(int fd, struct epoll_event *ev, int max, int timeout)
+{
+    REAL(epoll_wait, 0);
+    if (timeout)
+        sync_op(TTF_SYNC_SLEEP, (const void *)&epoll_wait,
+                timeout < 0 ? -1 : (int64_t)timeout * 1000000);
+    return real ? real(fd, ev, max, timeout) : (errno = ENOSYS, -1);
 }

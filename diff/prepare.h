@@ -243,6 +243,8 @@ typedef struct ttdi_walk {
     uint32_t unwound;       /* innermost frames an UNWIND left (format 1.3),
                                closed before the next ENTER: the stack at
                                the unwind itself still shows where it began */
+    int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
+                               are skipped, no other stage reads them */
 } ttdi_walk;
 
 /* Start a walk over thread `thread` of run r: events through r's
@@ -259,7 +261,12 @@ int ttdi_walk_step(ttdi_walk *w);
  * walk costs what its reader does. */
 static inline int ttdi_walk_next(ttdi_walk *w)
 {
-    return w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+    int rc;
+    do
+        rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+    while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
+           w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+    return rc;
 }
 /* The name of frame f of walk w, looked up on first use (the cache has
  * it: its ENTER went through the normaliser before). */

@@ -20,12 +20,18 @@
  *     beside a call that repeats, or with none repeating when a call
  *     follows the wait (check, wait, check again: one iteration that the
  *     other run did not need), and
- *   - it waits, about once per iteration: the iterations (the times its
- *     first function is entered) are at most twice its waits, a wait being
- *     an idle gap of GAP_NS or more between two kept events of the thread
- *     (around and inside the hunk: a sleep, a blocked call that is not
- *     traced), a call of a function named like a wait (sleep, poll...),
- *     or a blocking sync operation (condition wait, join) in the hunk.
+ *   - it waited, and the wait is recorded: about once per iteration (the
+ *     iterations, the times its first function is entered, at most twice
+ *     its waits), a wait being a blocking sync operation (condition wait,
+ *     join, a sleep or I/O wait libttcap recorded) in the hunk or a traced
+ *     call named like a wait (sleep,
+ *     poll...) that blocked, GAP_NS or more from its ENTER to its EXIT,
+ *     inside the hunk; or the whole hunk inside one such call that
+ *     blocked (the loop a wait_for runs). An idle gap between two events
+ *     is no evidence of waiting (a loop that ran once more and then slept
+ *     in untraced code, or computed there, is a divergence), and nothing
+ *     is timing in a program that ran one thread in both runs: a count
+ *     that differs there is the program's.
  * So a consumer that found fewer items (no waits between its iterations)
  * is still a divergence, and so is a loop that ran longer because it
  * computed (a preemption or two in a thousand iterations is not once per
@@ -93,7 +99,8 @@ typedef struct cand {
     size_t hunk;            /* its index in the pair */
     uint64_t lo, hi;        /* key index range */
     uint64_t hash;          /* its keys, hashed in order */
-    uint64_t waits;         /* gaps, wait calls, blocking operations */
+    uint64_t waits;         /* wait calls that blocked, blocking operations */
+    int in_blocked;         /* inside one call named like a wait that blocked */
     uint64_t blocked;       /* blocking operations (condition wait, join) */
     uint64_t between;       /* calls made after one of them, which came
                                after a call: check, wait, check again */
@@ -211,6 +218,27 @@ static void call_done(scan *s, const frame *f, size_t d, uint64_t h, uint64_t i,
     }
 }
 
+/* The call at f returned at key index i, time t: when it is named like a
+ * wait and blocked (GAP_NS or more inside it), a recorded wait of every
+ * candidate it is inside of (a sleep call in the loop) or that is inside
+ * it (the loop of a wait_for). */
+static void blocked_call(scan *s, const frame *f, uint64_t t, uint64_t i)
+{
+    if (t < f->t + GAP_NS || s->started == 0 || s->c[s->started - 1].hi <= f->at)
+        return; /* quick, or no candidate overlaps it */
+    if (!ttdi_waits_name(ttdi_norm_func_at(s->norm, f->addr, 0, f->t)))
+        return;
+    for (size_t j = 0; j < s->started; j++) {
+        cand *c = &s->c[j];
+        if (c->hi <= f->at || c->lo > i)
+            continue;
+        if (f->at >= c->lo && i < c->hi)
+            c->waits++;
+        else if (f->at < c->lo && i >= c->hi)
+            c->in_blocked = 1;
+    }
+}
+
 /* Kept event key (kind, key index i; s->ph has taken it, s->php is the
  * prefix hash before it) on the stack of open calls: an EXIT closes the
  * innermost open call it matches and those above it (left without one),
@@ -249,6 +277,8 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
         uint64_t h = (mine ? s->ph : s->php) - fr->ph * hpow(end - fr->at);
         call_done(s, fr, s->nst, h, end - 1, fr->enter);
         if (mine)
+            blocked_call(s, fr, ev->time_ns, i);
+        if (mine)
             break;
     }
 }
@@ -283,7 +313,6 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
     f->calls++;
     c->between += (uint64_t)c->pend;
     c->pend = 0;
-    c->waits += f->waits;
     s->open = f;
     s->open_exit = ttdi_norm_exit_of(key);
 }
@@ -291,7 +320,7 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
 /* One kept event (key) of the thread at key index s->n. */
 static void kept(scan *s, const ttf_event *ev, uint64_t key)
 {
-    uint64_t i = s->n++, gap = ev->time_ns - s->last_ns;
+    uint64_t i = s->n++;
     int enter = ev->kind == TTF_EV_ENTER;
 
     cand_start(s, i);
@@ -304,15 +333,11 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     s->open = NULL;
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= i; j++) {
         cand *c = &s->c[j];
-        if (i >= c->hi) {   /* after it: the first event ends its last gap */
-            if (i == c->hi && i && gap >= GAP_NS)
-                c->waits++;
+        if (i >= c->hi) {   /* after it */
             if (s->next == j)
                 s->next++;
             continue;
         }
-        if (i && gap >= GAP_NS)
-            c->waits++;
         c->hash = (c->hash ^ key) * 0x100000001B3ull;
         if (enter)
             enter_inside(s, c, ev, key);
@@ -332,10 +357,12 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
 }
 
-/* A blocking sync operation inside a candidate counts as a wait. */
+/* A blocking sync operation inside a candidate counts as a wait: a
+ * condition wait, a join, a sleep or an I/O wait (libttcap records
+ * usleep, nanosleep, poll... as SLEEP). */
 static void sync_op(scan *s, const ttf_event *ev)
 {
-    if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN)
+    if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN && ev->code != TTF_SOP_SLEEP)
         return;
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
         s->c[j].waits += s->n < s->c[j].hi;
@@ -365,6 +392,7 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
         free(s.st);
         return rc;
     }
+    wk.sleeps = 1;
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             sync_op(&s, &wk.ev);
@@ -409,11 +437,11 @@ static int wait_loop(const cand *c)
         waits_only &= c->k[i].waits && !c->k[i].inner;
         leaves &= rep && !c->k[i].inner;
     }
-    if (c->in_wait && leaves)
-        return 1;   /* more checks of the loop a wait_for runs */
+    if (c->in_wait && leaves && c->in_blocked)
+        return 1;   /* more checks of the loop a wait_for runs, which waited */
     if (!repeats && !c->between && !waits_only)
         return 0;
-    return c->waits && c->k[0].calls <= 2 * c->waits;
+    return c->in_blocked || (c->waits && c->k[0].calls <= 2 * c->waits);
 }
 
 /* 1: the bad thread of p ended its process (it called exit: the END
@@ -645,6 +673,7 @@ int ttdi_timing_mark(ttdi_aligner *al)
 {
     size_t total = 0, nm = 0;
     int rc = 0;
+    int one = ttf_thread_count(al->r[TTD_GOOD].t) <= 1 && ttf_thread_count(al->r[TTD_BAD].t) <= 1;
 
     for (size_t i = 0; i < al->s->nip; i++) {
         ttdi_ipair *p = &al->s->ip[i];
@@ -655,7 +684,7 @@ int ttdi_timing_mark(ttdi_aligner *al)
     mv *m = malloc((total + 1) * sizeof *m);
     if (!m)
         return TT_ENOMEM;
-    for (size_t i = 0; i < al->s->nip && rc >= 0; i++)
+    for (size_t i = 0; i < al->s->nip && rc >= 0 && !one; i++)
         if (al->s->ip[i].nh)
             rc = judge_pair(al, i, m, &nm);
     if (rc >= 0)

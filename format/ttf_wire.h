@@ -302,7 +302,11 @@ enum {
     TTF_SYNC_BROADCAST = 7,     /* pthread_cond_broadcast */
     TTF_SYNC_CREATE = 8,        /* pthread_create: object = the pthread_t,
                                    arg = the new thread's index */
-    TTF_SYNC_JOIN = 9           /* pthread_join returned: object = the pthread_t */
+    TTF_SYNC_JOIN = 9,          /* pthread_join returned: object = the pthread_t */
+    TTF_SYNC_SLEEP = 10         /* the thread waits for time or I/O (usleep, nanosleep,
+                                   clock_nanosleep, poll, select, epoll_wait with a
+                                   timeout that is not 0): object = the function's
+                                   own address, arg = the time asked in ns, -1 none */
 };
 /* UNWIND: how the frames were left (u8; readers keep unknown values) */
 enum {

@@ -188,7 +188,9 @@ enum ttf_sync_op {
     TTF_SOP_SIGNAL,     /* pthread_cond_signal */
     TTF_SOP_BROADCAST,  /* pthread_cond_broadcast */
     TTF_SOP_CREATE,     /* pthread_create; object = pthread_t, sync_arg = index */
-    TTF_SOP_JOIN        /* pthread_join returned; object = pthread_t */
+    TTF_SOP_JOIN,       /* pthread_join returned; object = pthread_t */
+    TTF_SOP_SLEEP       /* a sleep or an I/O wait begins (usleep, nanosleep,
+                           poll...); sync_arg = the time asked in ns, -1 none */
 };
 
 /* Fixed header fields, as stored. */

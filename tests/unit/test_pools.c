@@ -275,8 +275,9 @@ static void two_threads(char *path, size_t len, const char *main_s, const char *
     assert_int_equal(dt_close(&t, 0), 0);
 }
 
-/* A poll loop (check, then helper that sleeps: a 100 us gap) that ran 2
- * times in one run and 4 in the other: timing. */
+/* A poll loop (check, then wait, a traced call named like a wait
+ * that blocked 100 us) that ran 2 times in one run and 4 in the other:
+ * timing. */
 static void poll_loop_is_timing(void **state)
 {
     (void)state;
@@ -284,10 +285,10 @@ static void poll_loop_is_timing(void **state)
     ttd_diff *d;
 
     two_threads(pg, sizeof pg, "main{ parse{} }",
-                "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} lex{} }");
+                "work{ check{} wait{ @100000 } check{} wait{ @200000 } check{} lex{} }");
     two_threads(pb, sizeof pb, "main{ parse{} }",
-                "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} "
-                "helper{ @300000 } check{} helper{ @400000 } check{} lex{} }");
+                "work{ check{} wait{ @100000 } check{} wait{ @200000 } check{} "
+                "wait{ @300000 } check{} wait{ @400000 } check{} lex{} }");
     const ttd_result *r = diff(pg, pb, &d);
     assert_int_equal(r->diverged, 0);
     assert_int_equal(r->hunks_total, 0);
@@ -295,6 +296,40 @@ static void poll_loop_is_timing(void **state)
     assert_int_equal(r->ntiming, 1);
     assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
     assert_null(r->first);
+    ttd_free(d);
+}
+
+/* Must not be hidden: the same loop whose only sign of waiting is an idle
+ * gap (helper took 100 us: it may have computed, or slept in untraced
+ * code), and the sleeping loop in a program of one thread. */
+static void idle_gap_is_no_wait(void **state)
+{
+    (void)state;
+    static const char *const one[] = {"main"};
+    char pg[256], pb[256];
+    ttd_diff *d;
+    dt t;
+
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} lex{} }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} "
+                "helper{ @300000 } check{} helper{ @400000 } check{} lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+    assert_int_equal(dt_open(&t, next_path(pg, sizeof pg), 0, one, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ check{} wait{ @100000 } check{} lex{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, one, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ check{} wait{ @100000 } check{} "
+                                   "wait{ @200000 } check{} lex{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    assert_non_null(r->first);
     ttd_free(d);
 }
 
@@ -406,13 +441,21 @@ static void wait_checks_are_timing(void **state)
     ttd_diff *d;
 
     two_threads(pg, sizeof pg, "main{ parse{} }",
-                "work{ check{} wait{ check{} lex{} check{} lex{} check{} } helper{} }");
+                "work{ check{} wait{ check{} lex{} check{} lex{} check{} @300000 } helper{} }");
     two_threads(pb, sizeof pb, "main{ parse{} }",
-                "work{ check{} wait{ check{} lex{} check{} } helper{} }");
+                "work{ check{} wait{ check{} lex{} check{} @300000 } helper{} }");
     const ttd_result *r = diff(pg, pb, &d);
     assert_int_equal(r->diverged, 0);
     assert_true(r->timing_total >= 1);
     assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    ttd_free(d);
+    /* the same wait that did not block: no recorded wait, a divergence */
+    two_threads(pg, sizeof pg, "main{ parse{} }",
+                "work{ check{} wait{ check{} lex{} check{} lex{} check{} } helper{} }");
+    two_threads(pb, sizeof pb, "main{ parse{} }",
+                "work{ check{} wait{ check{} lex{} check{} } helper{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
     ttd_free(d);
     two_threads(pg, sizeof pg, "main{ parse{} }",
                 "work{ check{} log{ check{} lex{} check{} lex{} check{} } helper{} }");
@@ -529,6 +572,7 @@ int main(void)
         cmocka_unit_test(pool_wrapped_loop),
         cmocka_unit_test(pool_idle_worker),
         cmocka_unit_test(poll_loop_is_timing),
+        cmocka_unit_test(idle_gap_is_no_wait),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
