@@ -30,7 +30,9 @@
  * here). On, a point costs a draw (a few ns) unless it acts.
  */
 #include <sched.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cap_int.h"
 
@@ -79,6 +81,8 @@ void cap_chaos_point(struct tstate *t, int k)
         sched_yield();
     } else if (d) {
         struct timespec ts = {0, (long)d * 1000};
-        nanosleep(&ts, NULL);
+        syscall(SYS_nanosleep, &ts, NULL); /* not libttcap's own nanosleep,
+                                              which records a SLEEP: chaos's
+                                              delays are no program's wait */
     }
 }
