@@ -140,6 +140,18 @@ static int before(const ttd_suspect *a, const ttd_suspect *b)
     return a->distance < b->distance;
 }
 
+/* 1 if file is a system header's (the C library's, the C++ standard
+ * library's, the compiler's): code the program did not write. */
+static int system_file(const char *file)
+{
+    static const char *const dirs[] = {"/usr/include/", "/usr/lib/gcc/",
+                                       "/usr/local/include/", "/usr/lib/llvm-", NULL};
+    for (size_t i = 0; file && dirs[i]; i++)
+        if (strncmp(file, dirs[i], strlen(dirs[i])) == 0)
+            return 1;
+    return file && strstr(file, "/include/c++/") != NULL;
+}
+
 int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -149,6 +161,16 @@ int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n)
         ttd_suspect x = s[i];
         size_t j = i;
         for (; j > 0 && before(&x, &s[j - 1]); j--)
+            s[j] = s[j - 1];
+        s[j] = x;
+    }
+    /* code from system headers (glibc's getc_unlocked, std::_Rb_tree's
+     * internals) after the program's own, unless nothing else is left:
+     * a stable partition of the ranking */
+    for (size_t i = 1; i < n; i++) {
+        ttd_suspect x = s[i];
+        size_t j = i;
+        for (; j > 0 && !system_file(x.file) && system_file(s[j - 1].file); j--)
             s[j] = s[j - 1];
         s[j] = x;
     }

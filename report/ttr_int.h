@@ -38,6 +38,10 @@ const char *ttri_short_name(const char *name, char *buf, size_t n);
  * names it puts in its sentences); the rest of the text as it is. */
 const char *ttri_short_quoted(const char *text, char *buf, size_t n);
 
+/* 1 if file is a system header's (/usr/include, the C++ standard
+ * library's, the compiler's): stacks fold runs of such frames. */
+int ttri_system_file(const char *file);
+
 /* How a pair was made, for a table cell: "name+start", "content 0.97"
  * ("?" appended when uncertain). */
 void ttri_paired_by(const ttd_pair *p, char *buf, size_t n);

@@ -80,3 +80,13 @@ char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
         o += (size_t)snprintf(buf + o, len - o, "%02x", r->build_id[i]);
     return buf;
 }
+
+int ttri_system_file(const char *file)
+{
+    static const char *const dirs[] = {"/usr/include/", "/usr/lib/gcc/",
+                                       "/usr/local/include/", "/usr/lib/llvm-"};
+    for (size_t i = 0; file && i < sizeof dirs / sizeof *dirs; i++)
+        if (strncmp(file, dirs[i], strlen(dirs[i])) == 0)
+            return 1;
+    return file && strstr(file, "/include/c++/") != NULL;
+}
