@@ -1,9 +1,17 @@
 # tt - trace-travel debugging toolkit.
 #
 #   make            libraries and tools into build/
-#   make test       deps check, layer and stage checks, unit tests (cmocka), end-to-end
-#                   tests, fuzz smoke run
+#   make test       deps check, then in parallel (JOBS, default nproc): the build,
+#                   layer and stage checks, then tests/run.sh: unit tests (cmocka) and
+#                   end-to-end tests, TT_JOBS at a time (default nproc + 1), a log
+#                   each in build/test-logs/; a test that cannot run here exits 77
+#                   and is counted as skipped, not passed; closing line
+#                   "tests: N passed, N failed, N skipped". make test TESTS="a b"
+#                   runs only the tests named (test_sym, ttdiff_pools, ...)
 #   make asan       the same tests in an ASan+UBSan build (build/asan/)
+#   make fuzz-smoke build the libFuzzer targets, run each 10 s (CI, after make test)
+#   make flaky-check  the thread-using end-to-end tests 20 times each beside two
+#                   busy loops (FLAKY_RUNS, FLAKY_TESTS); every run must pass
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
 #   make fuzz       libFuzzer targets: the trace reader (build/fuzz_reader),
@@ -82,8 +90,11 @@ LIBREP  = $(B)/libttreport.a
 TOOLS   = $(B)/ttdump $(B)/ttdiff $(B)/ttrec
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test test-run unit e2e asan bench demo demo-run fuzz install \
-        clean check-headers check-layers check-stages
+.PHONY: all deps test test-build test-run unit e2e asan bench demo demo-run fuzz \
+        fuzz-smoke flaky-check install clean check-headers check-layers check-stages
+
+# jobs of the build inside make test, fuzz-smoke and demo
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
      $(TOOLS) $(B)/ttcap.pc
@@ -158,8 +169,8 @@ TTCAP_LINK = -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state
 # values mode's gcc flags beside -pg -mfentry (ttcap-values.pc, ttcc
 # --values, ttcap::values): a function gcc inlines, splits or clones has
 # no __fentry__ of its own, or a signature that is not the declared one;
-# what they cost and recover on lua5.4 and jq is README's table (values
-# mode; tests/bench/values_flags.sh). gcc only: clang knows none of them.
+# what they cost and recover on lua5.4 and jq is capture/VALUES.md's table
+# (tests/bench/values_flags.sh). gcc only: clang knows none of them.
 VALUES_GCC_FLAGS = -fno-inline-functions-called-once -fno-ipa-sra \
                    -fno-partial-inlining
 
@@ -181,13 +192,18 @@ $(B)/tests/%: tests/unit/%.c $(call obj,$(UNIT_HLP)) $(LIBREP) $(LIBDIFF) \
 unit: all $(UNIT_BIN)
 
 # test and demo check the Debian packages first (.ci/deps), then build: a
-# second make, so a parallel build never starts before the packages are in
+# second make, so a parallel build never starts before the packages are in.
+# test-build is everything the tests need; test-run runs them (tests/run.sh
+# is its own job pool, so it is not run under make's -j)
 test:
 	@sh .ci/deps --test
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@$(MAKE) --no-print-directory test-run
 
-test-run: unit fixtures check-headers check-layers check-stages
-	@sh tests/run.sh $(B)
+test-build: unit fixtures check-headers check-layers check-stages
+
+test-run: test-build
+	@sh tests/run.sh $(B) $(TESTS)
 
 # Fatal signals stay with the program under test (libttcap records them),
 # not with ASan's own handler.
@@ -202,30 +218,45 @@ bench: all fixtures
 # demo builds only what it runs (two tools, one fixture), in parallel
 demo:
 	@sh .ci/deps
-	@$(MAKE) --no-print-directory -j$$(nproc) demo-run
+	@$(MAKE) --no-print-directory -j$(JOBS) demo-run
 
 demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 	@sh fixtures/demo.sh $(B)
 
 fuzz: $(B)/fuzz_reader $(B)/fuzz_diff $(B)/fuzz_sym
 
+# the fuzz targets' objects: clang, libFuzzer's coverage, ASan and UBSan;
+# one object per source, so the two targets share the format's and make -j
+# compiles them side by side
 # undefined behaviour is a crash: UBSan stops at the first report
 FUZZ_UB = -fno-sanitize-recover=undefined
-
-$(B)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FMT_SRC) $(wildcard format/*.h)
+FUZZCFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT)
+fuzzobj = $(patsubst %.c,$(B)/fuzz-obj/%.o,$(1))
+$(B)/fuzz-obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
-	  -o $@ $(filter %.c,$^) $(SYSLIBS)
+	clang $(FUZZCFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/fuzz_diff: tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC) $(wildcard format/*.h diff/*.h report/*.h)
-	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
-	  -o $@ $(filter %.c,$^) $(SYSLIBS)
+$(B)/fuzz_reader: $(call fuzzobj,tests/fuzz/fuzz_reader.c $(FMT_SRC))
+	clang -fsanitize=fuzzer,address,undefined $(FUZZ_UB) -o $@ $^ $(SYSLIBS)
 
-$(B)/fuzz_sym: tests/fuzz/fuzz_sym.c $(FMT_SRC) $(wildcard format/*.h)
-	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT) \
-	  -o $@ $(filter %.c,$^) $(SYSLIBS)
+$(B)/fuzz_diff: $(call fuzzobj,tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC))
+	clang -fsanitize=fuzzer,address,undefined $(FUZZ_UB) -o $@ $^ $(SYSLIBS)
+
+$(B)/fuzz_sym: $(call fuzzobj,tests/fuzz/fuzz_sym.c $(FMT_SRC))
+	clang -fsanitize=fuzzer,address,undefined $(FUZZ_UB) -o $@ $^ $(SYSLIBS)
+
+# the fuzz smoke run (tests/fuzz/smoke.sh): skipped, saying so, without
+# clang's libFuzzer
+fuzz-smoke:
+	@sh tests/fuzz/smoke.sh --probe || { echo "fuzz-smoke: skipped"; exit 0; }; \
+	$(MAKE) --no-print-directory -j$(JOBS) fuzz && sh tests/fuzz/smoke.sh $(B)
+
+# the end-to-end tests whose threads' interleaving could change their outcome,
+# FLAKY_RUNS times each beside two busy loops (tests/flaky_check.sh)
+FLAKY_RUNS ?= 20
+flaky-check:
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
+	@sh tests/flaky_check.sh $(B) $(FLAKY_RUNS) $(FLAKY_TESTS)
 
 # every public header compiles on its own as C99, with its layer's include
 # paths in the tree and from one folder as installed

@@ -5,8 +5,8 @@
  * unless TTCAP_STORE names another (or "none"). A module already there costs
  * one stat; a new build is copied once (reflink, else copy_file_range, else
  * read/write) to a temporary name and renamed, so a reader never sees half a
- * file. Only modules that call the -finstrument-functions hooks (or hold
- * libttcap: a static link) are kept: libc and friends hold no traced address. Slow path
+ * file. Only modules that call the -finstrument-functions hooks or values
+ * mode's __fentry__ (or hold libttcap: a static link) are kept: libc and friends hold no traced address. Slow path
  * only: trace start and module scans after dlopen.
  *
  * A copy is readable by whom the binary is readable by, no more (owner
@@ -147,7 +147,7 @@ void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_
         return;
     struct cap_refs rf;
     cap_elf_refs(info, (uintptr_t)&cap_hook_enter, &rf);
-    if (!rf.hooks && !(rf.self && is_main))
+    if (!rf.hooks && !rf.fentry && !(rf.self && is_main))
         return;                 /* uninstrumented, or libttcap.so itself */
     char hex[132], dst[CAP_PATH_MAX + 160];
     for (size_t i = 0; i < nid; i++)

@@ -27,6 +27,17 @@ int ttri_min_level(const ttd_event *ev, size_t n, int base);
  * "()" when the name already has its parameters (a demangled C++ name). */
 const char *ttri_call_suffix(const char *name, int leaf);
 
+/* A C++ name as the text and HTML reports show it (names.c): std::string
+ * for the basic_string spelled out, standard containers without their
+ * default arguments, inline namespaces dropped, template arguments below
+ * two levels as "...". name itself when there is nothing to shorten, else
+ * buf (n bytes, cut with "..." when full). */
+#define TTRI_NAME_MAX 4096
+const char *ttri_short_name(const char *name, char *buf, size_t n);
+/* The same for each `quoted` name in a sentence (the engine quotes the
+ * names it puts in its sentences); the rest of the text as it is. */
+const char *ttri_short_quoted(const char *text, char *buf, size_t n);
+
 /* How a pair was made, for a table cell: "name+start", "content 0.97"
  * ("?" appended when uncertain). */
 void ttri_paired_by(const ttd_pair *p, char *buf, size_t n);

@@ -68,23 +68,53 @@ static const char *odd_kind(const struct stat *st)
     return NULL;
 }
 
-FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
+/* 0 if what stands at path may be replaced (nothing, or a regular file
+ * with force), else an error line and -1; *exists says whether it is there. */
+static int replaceable(const char *path, int force, const char *force_flag, int *exists)
 {
     struct stat st;
-    if (lstat(path, &st) == 0) {
-        const char *odd = odd_kind(&st);
-        if (odd) {
-            ttri_cli_fail("%s: is %s: not replaced", path, odd);
-            return NULL;
-        }
-        if (!force) {
-            ttri_cli_fail("%s: exists (use %s to replace it)", path, force_flag);
-            return NULL;
-        }
-        if (unlink(path) != 0) {
-            ttri_cli_fail("%s: %s", path, strerror(errno));
-            return NULL;
-        }
+
+    *exists = lstat(path, &st) == 0;
+    if (!*exists)
+        return 0;
+    const char *odd = odd_kind(&st);
+    if (odd) {
+        ttri_cli_fail("%s: is %s: not replaced", path, odd);
+        return -1;
+    }
+    if (!force) {
+        ttri_cli_fail("%s: exists (use %s to replace it)", path, force_flag);
+        return -1;
+    }
+    return 0;
+}
+
+int ttri_cli_can_create(const char *path, int force, const char *force_flag)
+{
+    int exists;
+    char dir[PATH_MAX];
+
+    if (replaceable(path, force, force_flag, &exists) < 0)
+        return TTRI_CLI_TROUBLE;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ttri_cli_fail("%s: %s", path, strerror(errno));
+    return 0;
+}
+
+FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
+{
+    int exists;
+
+    if (replaceable(path, force, force_flag, &exists) < 0)
+        return NULL;
+    if (exists && unlink(path) != 0) {
+        ttri_cli_fail("%s: %s", path, strerror(errno));
+        return NULL;
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -260,11 +290,35 @@ static const char *sym_exe[SYM_MAX];   /* --exe values (argv strings) */
 static size_t sym_nexe;
 static char sym_dirs[8192];            /* --debug-dir values, ':'-joined */
 
+/* 0 if path is an ELF executable or shared object (a program, a library,
+ * or a separate debug file of one), else an error line and
+ * TTRI_CLI_TROUBLE: a mistyped --exe would otherwise only show as names
+ * that stay offsets. */
+static int elf_program(const char *path)
+{
+    unsigned char h[18];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+
+    if (fd < 0)
+        return ttri_cli_fail("--exe: %s: %s", path, strerror(errno));
+    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, h, sizeof h) : -1;
+    close(fd);
+    /* e_ident: magic, class, data (1 little-endian, 2 big); e_type at 16 */
+    unsigned type = n < (ssize_t)sizeof h ? 0
+                  : h[5] == 2 ? (unsigned)h[16] << 8 | h[17] : (unsigned)h[17] << 8 | h[16];
+    if (n < (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0 || (type != 2 && type != 3))
+        return ttri_cli_fail("--exe: %s: not an ELF executable or shared library", path);
+    return 0;
+}
+
 int ttri_cli_sym_option(const char *flag, const char *value)
 {
     if (!value || !value[0])
         return ttri_cli_fail("%s needs a value", flag);
     if (strcmp(flag, "--exe") == 0) {
+        if (elf_program(value) != 0)
+            return TTRI_CLI_TROUBLE;
         if (sym_nexe == SYM_MAX)
             return ttri_cli_fail("--exe: at most %d", SYM_MAX);
         sym_exe[sym_nexe++] = value;

@@ -50,6 +50,9 @@ static const char usage[] =
     "                      a count, iteration k aligned with iteration k\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
+    "  --demangle=full     C++ names whole in text and HTML (default short:\n"
+    "                      std::string, std::vector<T>, deep templates as ...;\n"
+    "                      JSON always has them whole)\n"
     "  --exe FILE          symbols from FILE for the module with its build-id\n"
     "                      (a program rebuilt or moved since; repeatable)\n"
     "  --debug-dir DIR     look for modules by build-id in DIR/.build-id\n"
@@ -92,6 +95,7 @@ typedef struct cli {
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
+    int sort_given;         /* 1: --sort was given */
     const char **base;      /* --baseline files (argv strings) */
     size_t nbase;
     ttd_hand_pair *pairs;   /* --pair */
@@ -172,6 +176,7 @@ static int option(cli *c, int argc, char **argv, int *i)
         c->gdb = v;
     } else if (!strcmp(name, "--sort")) {
         c->sort = ttd_prof_column(v);
+        c->sort_given = 1;
         if (c->sort != TTD_PROF_TOTAL && c->sort != TTD_PROF_SELF &&
             c->sort != TTD_PROF_CALLS && c->sort != TTD_PROF_AVG)
             return ttri_cli_fail("--sort: '%s' is not total, self, calls or avg", v);
@@ -226,6 +231,10 @@ static int parse(cli *c, int argc, char **argv)
             c->profile = 1;
         } else if (!strcmp(a, "--no-demangle")) {
             c->o.no_demangle = 1;
+        } else if (!strcmp(a, "--demangle=full")) {
+            c->r.full_names = 1;
+        } else if (!strcmp(a, "--demangle=short")) {
+            c->r.full_names = 0;
         } else if (!strcmp(a, "--ignore-call-sites")) {
             c->o.ignore_call_sites = 1;
         } else if (!strcmp(a, "--no-values")) {
@@ -238,6 +247,13 @@ static int parse(cli *c, int argc, char **argv)
     }
     if (nfiles < 2)
         return ttri_cli_fail("need two traces: GOOD.trc BAD.trc (see ttdiff --help)");
+    if (c->sort_given && !c->profile)
+        return ttri_cli_fail("--sort goes with --profile");
+    /* a file that cannot be written fails now, not after the whole diff */
+    if (c->out && ttri_cli_can_create(c->out, c->force, "--force"))
+        return TTRI_CLI_TROUBLE;
+    if (c->gdb && ttri_cli_can_create(c->gdb, c->force, "--force"))
+        return TTRI_CLI_TROUBLE;
     if (ttri_cli_sym_apply() != 0)
         return TTRI_CLI_TROUBLE;
     c->o.thread = c->filter.thread;
@@ -351,8 +367,8 @@ int main(int argc, char **argv)
 
     ttri_cli_init("ttdiff");
     int rc = parse(&c, argc, argv);
-    if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops))
-        rc = ttri_cli_fail("--profile: --baseline and --collapse-loops do not apply");
+    if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops || c.gdb))
+        rc = ttri_cli_fail("--profile: --baseline, --collapse-loops and --gdb do not apply");
     else if (rc == 0)
         rc = c.profile ? profile_main(&c) : diff_main(&c);
     free(c.base);

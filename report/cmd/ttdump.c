@@ -1094,9 +1094,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'C': color = optarg; break;
         case 'P' + 256: o->profile = 1; break;
         case 'S' + 256: o->sort = ttd_prof_column(optarg);
-                        if (o->sort < 0)
-                            ttri_cli_die("--sort: '%s' is not name, calls, total, self, "
-                                "min, avg, max, never or thread", optarg);
+                        if (o->sort < 0 || o->sort == TTD_PROF_THREAD)
+                            ttri_cli_die("--sort: '%s' is not total, self, calls, min, "
+                                "avg, max, never or name", optarg);
                         break;
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;

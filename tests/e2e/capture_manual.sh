@@ -71,7 +71,7 @@ EOC
     has cpp.out "msg thread=0 return = 2"
     has cpp.out "count thread=0 func=f enter=1 exit=1"   # the TT_SCOPE pair
 else
-    echo "note: no C++ compiler, C++ check skipped"
+    echo "SKIP part: C++ check (no C++ compiler)"
 fi
 
 # ring: 1 MiB per thread with 64 KiB chunks; the last iterations are kept,

@@ -28,10 +28,10 @@ done
 [ -e target ] && bad "created the symbolic link's target"
 
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
-    echo "capture_setuid: setuid part SKIPPED (needs root and setpriv)"
+    echo "SKIP part: setuid checks (need root and setpriv)"
     exit $fail
 fi
-nob=$(id -u nobody 2>/dev/null) || { echo "capture_setuid: SKIP setuid part (no user nobody)"; exit $fail; }
+nob=$(id -u nobody 2>/dev/null) || { echo "SKIP part: setuid checks (no user nobody)"; exit $fail; }
 nog=$(id -g nobody)
 mkdir "$d/rootonly" "$d/open"
 chmod 755 "$d/rootonly"; chmod 1777 "$d/open"

@@ -12,7 +12,7 @@ T=$(mktemp -d "$B/chrome_e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 has() { grep -q -F -e "$1" "$2" || { echo "--- $2:"; head -50 "$2"; fail "no '$1' in $2"; }; }
-command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 0; }
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 for p in prof_calls prof_unbalanced; do
     [ -x "$B/fixtures/$p" ] || fail "$B/fixtures/$p not built (make fixtures)"
 done

@@ -10,7 +10,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 P=$B/fixtures/cap_threads
-[ -x "$P" ] || { echo "skip: no cap_threads fixture"; exit 0; }
+[ -x "$P" ] || fail "$P not built (make fixtures)"
 TTCAP_OUT="$T/g.trc" "$P" 12 20 > /dev/null || fail "cap_threads good run"
 TTCAP_OUT="$T/b.trc" "$P" 12 20 > /dev/null || fail "cap_threads bad run"
 D=$B/ttdump

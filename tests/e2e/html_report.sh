@@ -15,15 +15,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 has() { grep -q -e "$1" "$2" || { echo "--- $2:"; head -c 3000 "$2"; fail "no '$1' in $2"; }; }
 hasnt() { ! grep -q -e "$1" "$2" || fail "'$1' in $2"; }
 
-# --- chromium: install it when missing and root, else skip
+# --- chromium (make test installs it when root: .ci/deps --test), else skip
 CHROME=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$CHROME" ] && [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 || true
-    CHROME=$(command -v chromium || true)
-fi
 if [ -z "$CHROME" ]; then
-    echo "skip: no chromium (apt-get install chromium) - browser checks not run"
-    exit 0
+    echo "SKIP: no chromium (apt-get install chromium)"
+    exit 77
 fi
 command -v python3 >/dev/null || fail "python3 needed"
 chrome() { # chrome PROFILE ARGS... : one headless run, at most 60 s

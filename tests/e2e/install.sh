@@ -6,7 +6,7 @@
 set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
-command -v pkg-config > /dev/null || { echo "install: SKIP (no pkg-config)"; exit 0; }
+command -v pkg-config > /dev/null || { echo "SKIP: no pkg-config"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=$T/prefix

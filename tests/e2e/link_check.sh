@@ -9,7 +9,7 @@
 set -eu
 B=$(cd "${1:-build}" && pwd)
 cd "$(dirname "$0")/../.."
-command -v pkg-config > /dev/null || { echo "link_check: SKIP (no pkg-config)"; exit 0; }
+command -v pkg-config > /dev/null || { echo "SKIP: no pkg-config"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -7,7 +7,7 @@
 # the readers return against the document itself, not tt's ranking.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
-command -v jq >/dev/null 2>&1 || { echo "SKIP: realbugs_score needs jq"; exit 0; }
+command -v jq >/dev/null 2>&1 || { echo "SKIP: no jq"; exit 77; }
 . tests/realbugs/lib.sh
 
 # sus_validate: validate_order says no, process() splits (ttdiff_suspects.sh)

@@ -50,6 +50,6 @@ if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
     rc=0; "$BD/ttrec" -f -q --until-fail 3 -o linked -- "$BD/fixtures/race_queue" > out 2> err || rc=$?
     [ "$rc" = 2 ] || fail "ttrec -f -o a symbolic link to a folder: exit $rc, want 2"
 else
-    echo "note: not root: the folder-owner part skipped"
+    echo "SKIP part: the folder-owner checks (not root)"
 fi
 echo ok

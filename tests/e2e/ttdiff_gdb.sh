@@ -12,7 +12,7 @@ B=${1:-build}
 cd "$(dirname "$0")/../.."
 BD=$(cd "$B" && pwd)
 F=$BD/fixtures
-command -v gdb > /dev/null || { echo "ttdiff_gdb: SKIP (no gdb; Debian: apt-get install gdb)"; exit 0; }
+command -v gdb > /dev/null || { echo "SKIP: no gdb (Debian: apt-get install gdb)"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"

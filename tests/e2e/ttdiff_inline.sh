@@ -59,7 +59,7 @@ assert fd['stack'][-2:] == ['parse_list', 'parse_item'], fd['stack']
 assert [f['inlined'] for f in fd['frames']] == [False] * len(fd['frames']), fd['frames']
 assert '(inlined into' not in fd['lines']['text']
 "
-[ "$MODES" = plain ] && { echo "skip: values mode (x86-64 only)"; echo ok; exit 0; }
+[ "$MODES" = plain ] && { echo "SKIP part: values mode (x86-64 only)"; echo ok; exit 0; }
 
 # values mode: no ENTER for it; it shows through its calls' call sites
 json "$T/values.json" "
@@ -108,7 +108,7 @@ run 1 --format html -o "$T/values.html" "$T/values.g.trc" "$T/values.b.trc"
 has '<span class="sb"><i> *[0-9]*</i>         set_error(' "$T/values.html"
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then
-    echo "skip: no chromium - browser checks not run"
+    echo "SKIP part: browser checks (no chromium)"
     echo ok
     exit 0
 fi

@@ -26,7 +26,7 @@ assert all(x['inlined_into'] is None for x in s), s
 assert all(e['kind'] != 'inlined_into' for x in s for e in x['evidence']), s
 "
 if [ "$(uname -m)" != x86_64 ]; then
-    echo "skip: values mode (x86-64 only)"
+    echo "SKIP part: values mode (x86-64 only)"
     echo ok
     exit 0
 fi

@@ -7,7 +7,7 @@
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
-[ "$(uname -m)" = x86_64 ] || { echo "ok (skipped: values mode is x86-64 only)"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP: values mode is x86-64 only"; exit 77; }
 [ -x "$BD/fixtures/vd_lookup" ] || fail "$BD/fixtures/vd_lookup not built (make fixtures)"
 
 # vcase FIXTURE GOOD BAD VALUE-LINE JSON-VALUE SUSPECT1

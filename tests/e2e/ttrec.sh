@@ -19,7 +19,7 @@ ${CC:-cc} -g -finstrument-functions -o p p.c || fail "cc"
 # of libttcap cannot be preloaded into a program built without ASan (the
 # ASan runtime must come first): that part is skipped there.
 if ldd "$BD/libttcap.so" 2>/dev/null | grep -q libasan; then
-    echo "note: ASan build: preloading into an uninstrumented program skipped"
+    echo "SKIP part: preloading into an uninstrumented program (ASan build)"
     cc_p=""
 else
     cc_p=1

@@ -9,8 +9,8 @@
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
-[ "$(uname -m)" = x86_64 ] || { echo "ok (skipped: values mode is x86-64 only)"; exit 0; }
-command -v clang >/dev/null || { echo "ok (skipped: clang is not installed)"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP: values mode is x86-64 only"; exit 77; }
+command -v clang >/dev/null || { echo "SKIP: no clang"; exit 77; }
 SRC=$(pwd)/fixtures/values
 PG="-O1 -fno-inline -pg -mfentry -fno-plt -I$(pwd)/capture"
 cd "$T"

@@ -12,8 +12,8 @@ set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
 BD=$(cd "$B" && pwd)
-[ "$(uname -m)" = x86_64 ] || { echo "skip: values mode is x86-64 only"; exit 0; }
-command -v pkg-config > /dev/null || { echo "values_safe: SKIP (no pkg-config)"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP: values mode is x86-64 only"; exit 77; }
+command -v pkg-config > /dev/null || { echo "SKIP: no pkg-config"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 P=$T/prefix
@@ -78,7 +78,7 @@ if command -v cmake > /dev/null; then
         -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $san" > "$T/cm.log" 2>&1 &&
         cmake --build "$T/cm" -- VERBOSE=1 >> "$T/cm.log" 2>&1 || { cat "$T/cm.log"; fail "cmake"; }
     grep -q ' -pg -mfentry .*-c ' "$T/cm.log" || { cat "$T/cm.log"; fail "cmake: no -pg compile"; }
-    # gcc gets values mode's flags as from ttcap-values.pc (README)
+    # gcc gets values mode's flags as from ttcap-values.pc (capture/VALUES.md)
     if cc --version 2>/dev/null | grep -qi 'gcc\|free software'; then
         grep -q -- ' -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining .*-c ' "$T/cm.log" ||
             { cat "$T/cm.log"; fail "cmake: no values gcc flags"; }
@@ -98,7 +98,7 @@ mkdir "$T/pre"
     cc -g -O2 $san -pg -mfentry -c calc.c -o "$T/pre/calc.o" &&
     cc $san -o "$T/pre/app" "$T/pre/app.o" "$T/pre/calc.o") || fail "build unlinked"
 if ldd "$BD/libttcap.so" 2>/dev/null | grep -q libasan; then
-    echo "ttrec preload: skipped (ASan build)"
+    echo "SKIP part: ttrec preload (ASan build)"
 else
     (cd "$T/pre" && "$P/bin/ttrec" -o "$T/preload.trc" -- ./app > out 2> err) ||
         { cat "$T/pre/err"; fail "ttrec"; }
