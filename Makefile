@@ -240,13 +240,13 @@ $(B)/fuzz-obj/%.o: %.c
 	clang $(FUZZCFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/fuzz_reader: $(call fuzzobj,tests/fuzz/fuzz_reader.c $(FMT_SRC))
-	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
+	clang -fsanitize=fuzzer,address,undefined $(FUZZ_UB) -o $@ $^ $(SYSLIBS)
 
 $(B)/fuzz_diff: $(call fuzzobj,tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC))
-	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
+	clang -fsanitize=fuzzer,address,undefined $(FUZZ_UB) -o $@ $^ $(SYSLIBS)
 
 $(B)/fuzz_sym: $(call fuzzobj,tests/fuzz/fuzz_sym.c $(FMT_SRC))
-	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
+	clang -fsanitize=fuzzer,address,undefined $(FUZZ_UB) -o $@ $^ $(SYSLIBS)
 
 # the fuzz smoke run (tests/fuzz/smoke.sh): skipped, saying so, without
 # clang's libFuzzer

@@ -20,6 +20,7 @@
  * and members) is passed by invisible reference: one INTEGER register
  * holding the address of a temporary copy. gcc writes no
  * DW_AT_calling_convention; when a compiler does (clang), it decides.
+ * Stage 1 dwarf of format/STAGES.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>

@@ -11,6 +11,7 @@
  * half-built). A fault in any thread that holds no guard restores the
  * handler found at install and returns, so it faults again as it would
  * have without us.
+ * Stage 1 dwarf of format/STAGES.
  */
 #include <pthread.h>
 #include <signal.h>

@@ -1,9 +1,14 @@
 #!/bin/sh
 # tests/fuzz/smoke.sh - the fuzz smoke run (`make fuzz-smoke`, after `make
-# test` in CI): each libFuzzer target a few seconds (FUZZ_SECONDS, default
-# 10) from a corpus of the fixture traces: build/fuzz_reader on each trace,
-# build/fuzz_diff on pairs of them joined at "\0TT|". Exit 1 on a crash,
-# its inputs copied to $B/fuzz-artifacts/. `sh tests/fuzz/smoke.sh --probe`
+# test` in CI). First the reader once over every fixture trace and a few
+# fresh ones with undefined behaviour as a crash (issue 37 item 6: NULL + 1
+# in the hot path on every golden trace, which gcc's UBSan in make asan
+# did not flag and the fuzz runs did not stop on): any UBSan report fails.
+# Then each libFuzzer target a few seconds (FUZZ_SECONDS, default 10) from
+# a corpus of the fixture traces: build/fuzz_reader on each trace,
+# build/fuzz_diff on pairs of them joined at "\0TT|", build/fuzz_sym on the
+# fixture programs (ELF files with DWARF). Exit 1 on a crash, its inputs
+# copied to $B/fuzz-artifacts/. `sh tests/fuzz/smoke.sh --probe`
 # exits 77 when clang or its libFuzzer is missing (make fuzz-smoke then
 # skips, saying so). $1 = build dir, the targets already built (make fuzz).
 if [ "$1" = --probe ]; then
@@ -28,8 +33,28 @@ for f in "$@"; do
     { cat "$prev"; printf '\0TT|'; cat "$f"; } > "$tmp/diff/$(basename "$prev" .trc)-$(basename "$f" .trc)"
     prev=$f
 done
+mkdir -p "$tmp/sym" "$tmp/once"
+for p in cap_calls inl_parse val_calls val_calls_clang cxx_demo cap_plugin.so; do
+    [ -f "$B/fixtures/$p" ] && cp "$B/fixtures/$p" "$tmp/sym/"
+done
 ret=0
-for t in reader diff; do
+# the reader once over every trace, UBSan reports fatal (make fuzz: -fno-sanitize-recover)
+cp fixtures/traces/*.trc "$tmp/once/"
+for p in cap_calls cap_threads; do
+    [ -x "$B/fixtures/$p" ] && TTCAP_OUT="$tmp/once/$p.trc" TTCAP_CHUNK_KB=16 "$B/fixtures/$p" >/dev/null 2>&1
+done
+n=0 bad=0
+for f in "$tmp"/once/*.trc; do
+    [ -s "$f" ] || continue
+    n=$((n + 1))
+    if ! "$B/fuzz_reader" -runs=0 -rss_limit_mb=2048 "$f" > "$tmp/once.log" 2>&1 ||
+       grep -q 'runtime error' "$tmp/once.log"; then
+        bad=$((bad + 1)); ret=1
+        echo "fuzz-smoke: $(basename "$f"):"; grep -m3 -E 'runtime error|SUMMARY|ERROR' "$tmp/once.log"
+    fi
+done
+echo "fuzz-smoke: fuzz_reader once over $n traces: $bad with a sanitizer report"
+for t in reader diff sym; do
     [ -x "$B/fuzz_$t" ] || { echo "fuzz-smoke: no $B/fuzz_$t (make fuzz)"; exit 1; }
     "$B/fuzz_$t" -max_total_time="$S" -rss_limit_mb=1024 -timeout=10 -max_len=131072 \
         -artifact_prefix="$tmp/art/" "$tmp/$t" > "$tmp/$t.log" 2>&1
