@@ -15,7 +15,8 @@
 #   make bench      benchmarks against uftrace / LTTng / GNU diff (not tests)
 #   make demo       record a good and a bad run of a fixture and diff them
 #   make fuzz       libFuzzer targets: the trace reader (build/fuzz_reader),
-#                   ttdiff's engine and renderers on two traces (build/fuzz_diff)
+#                   ttdiff's engine and a renderer on two traces (build/fuzz_diff),
+#                   the symbol reader on an ELF file (build/fuzz_sym)
 #   make install PREFIX=/usr/local     headers, libraries, tools, ttcap.pc
 #                   (ttcap.h ttfmt.h ttdiff.h ttprof.h ttreport.h, libttcap.so/.a,
 #                   libttfmt.a libttdiff.a libttreport.a, ttdump ttdiff ttrec ttcc)
@@ -101,10 +102,13 @@ all: $(LIBFMT) $(B)/libttcap.so $(B)/libttcap.a $(LIBDIFF) $(LIBREP) \
 deps:
 	@sh .ci/deps
 
-# the layer of an object is its folder: INC_<folder> are its include paths
+# the layer of an object is its folder: INC_<folder> are its include paths,
+# WARN_<folder> its own warnings (diff/: a stage's result is const once
+# returned, so no cast may take const away: issue 35)
+WARN_diff = -Wcast-qual -Werror=cast-qual
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
+	$(CC) $(LIBCFLAGS) $(INC_$(firstword $(subst /, ,$*))) $(WARN_$(firstword $(subst /, ,$*))) -MMD -MP -c $< -o $@
 
 # capture/ is never instrumented and never sees -finstrument-functions; nor
 # does gcc turn its loops into memset/memmove calls (a libc call from the
@@ -168,8 +172,8 @@ TTCAP_LINK = -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state
 # values mode's gcc flags beside -pg -mfentry (ttcap-values.pc, ttcc
 # --values, ttcap::values): a function gcc inlines, splits or clones has
 # no __fentry__ of its own, or a signature that is not the declared one;
-# what they cost and recover on lua5.4 and jq is README's table (values
-# mode; tests/bench/values_flags.sh). gcc only: clang knows none of them.
+# what they cost and recover on lua5.4 and jq is capture/VALUES.md's table
+# (tests/bench/values_flags.sh). gcc only: clang knows none of them.
 VALUES_GCC_FLAGS = -fno-inline-functions-called-once -fno-ipa-sra \
                    -fno-partial-inlining
 
@@ -222,12 +226,14 @@ demo:
 demo-run: $(B)/ttdiff $(B)/ttdump $(B)/fixtures/race_queue
 	@sh fixtures/demo.sh $(B)
 
-fuzz: $(B)/fuzz_reader $(B)/fuzz_diff
+fuzz: $(B)/fuzz_reader $(B)/fuzz_diff $(B)/fuzz_sym
 
-# the fuzz targets' objects: clang, libFuzzer's coverage, ASan and UBSan;
-# one object per source, so the two targets share the format's and make -j
+# the fuzz targets' objects: clang, libFuzzer's coverage, ASan and UBSan
+# (undefined behaviour is a crash: UBSan stops at the first report); one
+# object per source, so the targets share the format's and make -j
 # compiles them side by side
-FUZZCFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined $(CPPFLAGS_TT)
+FUZZ_UB = -fno-sanitize-recover=undefined
+FUZZCFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_UB) $(CPPFLAGS_TT)
 fuzzobj = $(patsubst %.c,$(B)/fuzz-obj/%.o,$(1))
 $(B)/fuzz-obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -237,6 +243,9 @@ $(B)/fuzz_reader: $(call fuzzobj,tests/fuzz/fuzz_reader.c $(FMT_SRC))
 	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
 
 $(B)/fuzz_diff: $(call fuzzobj,tests/fuzz/fuzz_diff.c $(FMT_SRC) $(DIFF_SRC) $(REP_SRC))
+	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
+
+$(B)/fuzz_sym: $(call fuzzobj,tests/fuzz/fuzz_sym.c $(FMT_SRC))
 	clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(SYSLIBS)
 
 # the fuzz smoke run (tests/fuzz/smoke.sh): skipped, saying so, without
@@ -273,13 +282,20 @@ check-layers: $(B)/inc/wire/ttf_wire.h $(addprefix $(B)/inc/pub/,$(notdir $(PUB_
 	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" INC_cmd="$(INC_cmd)" \
 	  sh tests/check_layers.sh
 
-# inside a room, files form stages (diff/STAGES, capture/STAGES when there):
+# inside a room, files form stages (diff/STAGES, capture/STAGES, format/STAGES):
 # from the objects' symbols, no file calls a higher stage and no files call
-# each other in a cycle; the probe first proves the check catches both
-check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC)))
+# each other in a cycle; the probe first proves the check catches both; and
+# the docs that state a stage (file headers, lists written as the map
+# writes them) agree with the map (tests/check_stage_docs.py, its probe first)
+check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC))) \
+              $(if $(wildcard format/STAGES),$(call obj,$(FMT_SRC)))
 	@CC="$(CC)" sh tests/check_stages.sh --probe $(B)/probe/stages
-	@sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
+	@CC="$(CC)" ROOM_CFLAGS="$(LIBCFLAGS) $(INC_diff) $(WARN_diff)" \
+	    sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
 	@$(if $(wildcard capture/STAGES),sh tests/check_stages.sh $(B)/obj/capture capture/STAGES,:)
+	@$(if $(wildcard format/STAGES),sh tests/check_stages.sh $(B)/obj/format format/STAGES,:)
+	@python3 tests/check_stage_docs.py --probe $(B)/probe/stagedocs
+	@python3 tests/check_stage_docs.py . $(wildcard */STAGES)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

@@ -38,19 +38,27 @@ static void say(const char *msg)
     (void)r;
 }
 
+/* s escaped for a stderr line (cap_put_esc) in out. */
+static const char *esc(char *out, size_t len, const char *s)
+{
+    size_t o = 0;
+    cap_put_esc(out, len, &o, s ? s : "");
+    return out;
+}
+
 /* One line when the program was linked with -pg: gprof's profiler runs
  * beside the trace (SIGPROF every 10 ms interrupts system calls, gmon.out
  * is written at exit) and libttcap needs none of it. */
 static void check_gprof(void)
 {
-    char msg[512];
+    char msg[1024], name[256];
     if (!main_refs.gprof)
         return;
     snprintf(msg, sizeof msg,
              "ttcap: %s: linked with -pg: glibc's gprof profiler runs too (a "
              "SIGPROF timer, gmon.out at exit); -pg is for compiling only: "
              "link without it ($(pkg-config --libs ttcap-values))\n",
-             program_invocation_short_name);
+             esc(name, sizeof name, program_invocation_short_name));
     say(msg);
 }
 
@@ -90,14 +98,14 @@ static void check_fentry(void)
     int found = bound && dladdr(bound, &di);
     if (!ok || (found && di.dli_fbase == me.dli_fbase))
         return;
-    char msg[CAP_PATH_MAX + 512];
+    char msg[5 * CAP_PATH_MAX + 1024], name[256], path[4 * CAP_PATH_MAX];
     snprintf(msg, sizeof msg,
              "ttcap: %s: the program's -pg -mfentry hooks (__fentry__) go to %s, not "
              "libttcap: no function calls will be traced; link it with "
              "$(pkg-config --libs ttcap-values) (keeps -lttcap under --as-needed), "
              "build with ttcc --values, or LD_PRELOAD=libttcap.so\n",
-             program_invocation_short_name,
-             found && di.dli_fname ? di.dli_fname : "nowhere");
+             esc(name, sizeof name, program_invocation_short_name),
+             esc(path, sizeof path, found && di.dli_fname ? di.dli_fname : "nowhere"));
     say(msg);
 }
 
@@ -117,12 +125,13 @@ void cap_check_start(void)
     Dl_info di;
     const char *who = bound && dladdr(bound, &di) && di.dli_fname ? di.dli_fname
                                                                    : "nowhere";
-    char msg[CAP_PATH_MAX + 512];
+    char msg[5 * CAP_PATH_MAX + 1024], name[256], path[4 * CAP_PATH_MAX];
     snprintf(msg, sizeof msg,
              "ttcap: %s: the program's -finstrument-functions hooks go to %s, not "
              "libttcap: no function calls will be traced; link it with "
              "$(pkg-config --libs ttcap) (keeps -lttcap under --as-needed) or "
-             "LD_PRELOAD=libttcap.so\n", program_invocation_short_name, who);
+             "LD_PRELOAD=libttcap.so\n", esc(name, sizeof name, program_invocation_short_name),
+             esc(path, sizeof path, who));
     say(msg);
 }
 
@@ -135,10 +144,11 @@ void cap_check_end(struct tstate *t)
     if (cap.any_calls || main_refs.hooks || main_refs.fentry || main_refs.api ||
         main_refs.self)
         return;
-    char msg[CAP_PATH_MAX + 512];
+    char msg[5 * CAP_PATH_MAX + 1024], name[256], path[4 * CAP_PATH_MAX];
     snprintf(msg, sizeof msg,
              "ttcap: %s: no function call traced: the program was not built with "
              "-finstrument-functions ($(pkg-config --cflags ttcap)); %s holds no calls\n",
-             program_invocation_short_name, cap.path);
+             esc(name, sizeof name, program_invocation_short_name),
+             esc(path, sizeof path, cap.path));
     say(msg);
 }

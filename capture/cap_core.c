@@ -457,16 +457,31 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
  * cancellation points, and a thread cancelled there (a pending
  * pthread_cancel meeting a chunk switch) would unwind out of libttcap with
  * the grow lock held and its busy flag set, taking every other thread's
- * next chunk and its own later records with it. */
+ * next chunk and its own later records with it. Asynchronous signals wait
+ * too: a handler that forks between the mmap and the store of t->base
+ * would leave the child a shared mapping of the parent's file that nothing
+ * in the child knows of, and the claim, finishing there, would write a
+ * chunk header into the parent's trace (fork_child, cap_init.c, makes
+ * t->base and the header private instead). */
 static int claim_chunk(struct tstate *t, int *recycled)
 {
     int was, ignored;
     struct cap_xfsz g;
+    sigset_t all, old;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);   /* faults stay deliverable (a blocked one kills) */
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGTRAP);
+    sigdelset(&all, SIGSYS);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
     cap_xfsz_hold(&g);
     int why = claim_chunk_now(t, recycled);
     cap_xfsz_release(&g);
     pthread_setcancelstate(was, &ignored);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return why;
 }
 
@@ -474,7 +489,7 @@ static int claim_chunk(struct tstate *t, int *recycled)
  * position even inside the reserve, NULL without a chunk. */
 uint8_t *cap_reserve_room(struct tstate *t)
 {
-    return t->state == TS_LIVE && t->pos ? t->pos : NULL;
+    return t->state == TS_LIVE && t->pos && !t->vforked && !t->refork ? t->pos : NULL;
 }
 
 static void write_cut(struct tstate *t, int why)
@@ -655,6 +670,13 @@ void cap_switch_chunk(struct tstate *t)
  * counts the record as lost; need 0 only begins the thread). */
 uint8_t *cap_room(struct tstate *t, size_t need)
 {
+    if (__builtin_expect(t->vforked, 0))
+        return NULL;            /* a vfork child: the parent's memory */
+    if (__builtin_expect(t->refork, 0) && t->busy == 1) {
+        cap_hooks.refork(t);    /* a fork child's first write of its own */
+        if (!cap_on)
+            return NULL;
+    }
     if (t->state == TS_NEW)
         cap_thread_begin(t);
     if (t->state == TS_CUT)
@@ -675,15 +697,24 @@ uint8_t *cap_room(struct tstate *t, size_t need)
 
 static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exit)
 {
+    if (t->vforked)
+        return;                 /* a vfork child: the parent's memory */
     if (t->busy) {
         t->lost_nested++;
         return;
     }
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
+    if (__builtin_expect(t->refork, 0)) {
+        cap_hooks.refork(t);    /* a fork child's first event of its own */
+        if (!cap_on) {
+            t->busy = 0;
+            return;
+        }
+    }
     if (t->state == TS_NEW)
         cap_thread_begin(t);
-    else if (t->state == TS_LIVE)
+    else if (t->state == TS_LIVE && t->pos >= t->limit)
         cap_switch_chunk(t);
     else if (t->state == TS_CUT)
         cut_retry(t);
@@ -699,6 +730,24 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
         t->depth += is_exit ? -1 : 1;
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
+}
+
+/* n of the thread's innermost open frames were left without an EXIT (how:
+ * TTF_UNWIND_*: a longjmp, an exception, or found later by values mode's
+ * shadow stack): UNWIND (format 1.3) and the depth back by n, so later
+ * calls do not nest under dead frames. The caller holds busy. */
+void cap_unwind(struct tstate *t, int how, uint32_t n)
+{
+    if (!n || t->state == TS_DONE)
+        return;
+    uint8_t *p = cap_room(t, 24);
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        *q++ = (uint8_t)how;
+        q = ttf_put_uvar(q, n);
+        cap_commit(t, p, TTF_R_UNWIND, cap_ext_close(p, q));
+    }
+    t->depth -= (int32_t)n;
 }
 
 /* ---- threads ------------------------------------------------------------- */

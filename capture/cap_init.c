@@ -1,6 +1,7 @@
 /*
  * cap_init.c - starting and ending a trace: environment, file and header,
- * the PROCESS record, clean exit (exit, _exit, _Exit) and fork; the top of
+ * the PROCESS record, clean exit (exit, _exit, _Exit, daemon's parent),
+ * exec (EXEC) and fork, a fork from a signal handler included; the top of
  * capture/STAGES, it wires the writer's hooks (cap_policy_hooks) and the
  * thread-end destructor (cap_policy.c). Hot path: cap_core.c; modules:
  * cap_modules.c; dlopen/pthread interposers: cap_interpose.c; fatal
@@ -24,6 +25,7 @@
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -401,9 +403,35 @@ static void on_exit_cb(int status, void *arg);
 static void fork_prepare(void);
 static void fork_parent(void);
 static void fork_child(void);
+static void refork(struct tstate *t);
 
 typedef void (*exit_fn)(int);
 static exit_fn real_exit;       /* libc's _exit, resolved at start */
+
+/* The real exec functions and daemon, found at start (exec_prime, from
+ * the constructor): an exec usually runs in a fork child, where dlsym
+ * could wait for ever on a loader lock another thread of the parent held
+ * at the fork. */
+enum { X_EXECVE, X_EXECV, X_EXECVP, X_EXECVPE, X_DAEMON, X_N };
+static void *_Atomic xreal[X_N];
+
+static void *exec_real(int k)
+{
+    static const char *const names[X_N] = {"execve", "execv", "execvp", "execvpe", "daemon"};
+    void *f = atomic_load_explicit(&xreal[k], memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, names[k]);
+        atomic_store(&xreal[k], f);
+    }
+    return f;
+}
+
+static void exec_prime(void)
+{
+    for (int k = 0; k < X_N; k++)
+        exec_real(k);
+}
+
 
 static void install_hooks(void)
 {
@@ -420,12 +448,12 @@ static void install_hooks(void)
  * Async-signal-safe (strerrordesc_np: no locale, no lock). */
 static void say_untraced(const char *what, const char *why, const char *refused)
 {
-    char msg[CAP_PATH_MAX + 160];
+    char msg[4 * CAP_PATH_MAX + 160];
     size_t o = 0;
     put_s(msg, sizeof msg, &o, "ttcap: cannot ");
     put_s(msg, sizeof msg, &o, what);
     put_s(msg, sizeof msg, &o, " trace '");
-    put_s(msg, sizeof msg, &o, cap.path);
+    cap_put_esc(msg, sizeof msg, &o, cap.path);
     put_s(msg, sizeof msg, &o, "': ");
     put_s(msg, sizeof msg, &o, why ? why : "unknown error");
     put_s(msg, sizeof msg, &o, refused);
@@ -592,6 +620,8 @@ static void cap_init(void)
 {
     ttcap_threshold = -0x7fffffff;
     real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
+    cap_jumps_prime();
+    exec_prime();
     if (!secure_ok()) {
         /* no value of TTCAP_* is used; only say why nothing is traced */
         if (getenv("TTCAP_OUT") || getenv("TTCAP"))
@@ -622,6 +652,13 @@ static void cap_init(void)
 static void finish(int status, int quick)
 {
     struct tstate *t = &cap_tls;
+    if (t->refork) {            /* a fork child ending in the handler that forked */
+        t->busy = 1;
+        refork(t);
+        t->busy = 0;
+        if (!cap_on)
+            return;
+    }
     if (!t->busy) {
         t->busy = 1;
         if (t->state == TS_NEW)
@@ -653,8 +690,8 @@ static void finish(int status, int quick)
 static void on_exit_cb(int status, void *arg)
 {
     (void)arg;
-    if (cap_on)
-        finish(status, 0);
+    if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
+        finish(status, 0);      /* not in a vfork child (end_now) */
 }
 
 /* fork, before: the module table must not be half-updated in the child. */
@@ -664,9 +701,100 @@ static void fork_prepare(void)
         cap_modules_fork_prepare();
 }
 
+/* daemon(): glibc's forks (our fork handlers run) and its parent then
+ * calls its own _exit, which no interposer sees: fork_parent ends the
+ * parent's trace (END, status 0) when the fork is daemon's. Per thread. */
+static __thread int in_daemon __attribute__((tls_model("initial-exec")));
+
 static void fork_parent(void)
 {
     cap_modules_fork_parent();
+    if (in_daemon && cap_on && cap.pid == (int)getpid())
+        finish(0, 0);           /* daemon's parent: _exit(0) comes next */
+}
+
+__attribute__((visibility("default")))
+int daemon(int nochdir, int noclose)
+{
+    int (*real)(int, int) = (int (*)(int, int))exec_real(X_DAEMON);
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    in_daemon = 1;
+    int rc = real(nochdir, noclose);    /* returns in the child only */
+    in_daemon = 0;
+    return rc;
+}
+
+/* A fork from a signal handler that interrupted one of our writes on this
+ * thread (tstate.busy set: the handler's own calls are being dropped): the
+ * write resumes in the child once the handler returns, with pointers into
+ * the parent's chunk and header and stores to the thread's state. Until
+ * it is done the child cannot have a state of its own. So the two
+ * mappings become private copies (that write finishes there, not in the
+ * parent's file), the file is closed (a claim it makes fails), busy says
+ * CAP_BUSY_FORK (the handler's calls go on being dropped, as in the
+ * parent, and counted) and limit NULL sends the next event to the slow
+ * path, where t->refork starts the child's trace (refork): at the first
+ * write after the interrupted one, or at the end (finish) if the handler
+ * never returns. */
+static char refork_parent[CAP_PATH_MAX]; /* the parent's trace, for refork */
+static uint8_t *refork_base, *refork_hdr; /* the private copies, for refork */
+
+static void fork_park(struct tstate *t)
+{
+    int flags = MAP_PRIVATE | MAP_FIXED;
+    memcpy(refork_parent, cap.path, sizeof refork_parent);
+    refork_base = refork_hdr = NULL;
+    if (t->base) {
+        off_t off = (off_t)(TTF_DATA_OFFSET + t->chunk * cap.chunk_size);
+        if (mmap(t->base, cap.chunk_size, PROT_READ | PROT_WRITE, flags, cap.fd, off) ==
+            MAP_FAILED)
+            mmap(t->base, cap.chunk_size, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
+        refork_base = t->base;
+    }
+    if (cap.hdr) {
+        if (mmap(cap.hdr, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, flags, cap.fd, 0) == MAP_FAILED)
+            mmap(cap.hdr, TTF_DATA_OFFSET, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
+        refork_hdr = cap.hdr;
+    }
+    close(cap.fd);
+    cap.fd = -1;
+    atomic_flag_clear(&cap.grow_lock);  /* no other thread is left to hold them */
+    atomic_flag_clear(&cap.mod_lock);
+    atomic_flag_clear(&cap.site_lock);
+    t->lost = t->lost_nested = 0;       /* the parent's to write */
+    t->limit = NULL;
+    t->refork = 1;
+    t->busy = CAP_BUSY_FORK;
+}
+
+/* The child's trace, once the write a fork interrupted is done (the
+ * writer calls it through cap_hooks.refork, busy set; fork_park). Keeps
+ * busy and the count of events the handler had dropped, written as LOST. */
+static void refork(struct tstate *t)
+{
+    uint8_t busy = t->busy;
+    uint64_t dropped = t->lost_nested;
+    if (refork_base)
+        munmap(refork_base, cap.chunk_size);
+    if (refork_hdr)
+        munmap(refork_hdr, TTF_DATA_OFFSET);
+    if (t->sites)
+        munmap(t->sites, sizeof *t->sites);
+    if (t->ring)
+        munmap(t->ring, cap.ring_n * sizeof(uint64_t));
+    refork_base = refork_hdr = NULL;
+    cap.hdr = NULL;
+    cap_on = 0;
+    cap_thread_reset(t);        /* keeps depth; refork is 0 */
+    if (cap_start(refork_parent, 1) == 0 && dropped) {
+        t->busy = 1;
+        t->lost_nested = dropped;
+        cap_flush_lost(t);
+    }
+    t->busy = busy;
 }
 
 /* fork: the child starts its own trace naming the parent's. Only
@@ -677,11 +805,17 @@ static void fork_child(void)
     if (!cap_on)
         return;
     cap.loader_suspect = 1;
+    cap.pid = (int)getpid();
+    struct tstate *t = &cap_tls;
+    if (t->busy) {
+        fork_park(t);           /* the trace starts when the write is done */
+        cap_hooks.refork = refork;
+        return;
+    }
     cap_on = 0;
     ttcap_threshold = -0x7fffffff;
     char parent[CAP_PATH_MAX];
     memcpy(parent, cap.path, sizeof parent);
-    struct tstate *t = &cap_tls;
     if (t->base)
         munmap(t->base, cap.chunk_size);
     if (cap.hdr)
@@ -693,13 +827,178 @@ static void fork_child(void)
     cap_start(parent, 1);
 }
 
+/* ---- exec ----------------------------------------------------------------------
+ *
+ * The image is replaced: the trace ends with EXEC (the path as given) in
+ * the calling thread's stream, and the header says closed, by exec, so it
+ * does not read as a process killed. An exec that fails returns: EXEC
+ * again with its errno, the header open again, and the trace goes on. Not
+ * in a vfork child (the parent's memory), nor for an image already gone
+ * untraced. execl, execlp and execle become execv, execvp and execve
+ * here (glibc's own call its internal execve, which no interposer sees). */
+static void exec_record(const char *path, int err)
+{
+    struct tstate *t = &cap_tls;
+    size_t n = strnlen(path, CAP_PATH_MAX);
+    if (t->busy)
+        return;
+    t->busy = 1;
+    if (t->state == TS_NEW)
+        cap_thread_begin(t);
+    if (t->state == TS_LIVE) {
+        cap_check_names(t);
+        cap_flush_lost(t);
+    }
+    uint8_t *p = t->state == TS_LIVE ? cap_room(t, 32 + n) : NULL;
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        q = ttf_put_svar(q, err);
+        q = ttf_put_str(q, path, n);
+        cap_commit(t, p, TTF_R_EXEC, cap_ext_close(p, q));
+    }
+    cap_cut_publish(t);
+    t->busy = 0;
+}
+
+static int exec_traced(void)
+{
+    return cap_on && cap.hdr && !cap_tls.vforked && cap.pid == (int)getpid();
+}
+
+static void exec_begin(const char *path)
+{
+    if (!exec_traced())
+        return;
+    exec_record(path ? path : "", 0);
+    ttf_put_u32(cap.hdr + TTF_H_EXIT, 0);
+    atomic_thread_fence(memory_order_release);
+    ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED | TTF_FLAG_EXEC);
+}
+
+static void exec_failed(const char *path, int err)
+{
+    if (!exec_traced())
+        return;
+    ttf_put_u32(cap.hdr + TTF_H_FLAGS, 0);
+    exec_record(path ? path : "", err ? err : EINVAL);
+    errno = err;
+}
+
+#define EXEC_REAL(name, k) \
+    __typeof__(name) *real = (__typeof__(name) *)exec_real(k); \
+    if (!real) { \
+        errno = ENOSYS; \
+        return -1; \
+    }
+
+__attribute__((visibility("default")))
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+    EXEC_REAL(execve, X_EXECVE);
+    exec_begin(path);
+    int rc = real(path, argv, envp);
+    exec_failed(path, errno);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int execv(const char *path, char *const argv[])
+{
+    EXEC_REAL(execv, X_EXECV);
+    exec_begin(path);
+    int rc = real(path, argv);
+    exec_failed(path, errno);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int execvp(const char *file, char *const argv[])
+{
+    EXEC_REAL(execvp, X_EXECVP);
+    exec_begin(file);
+    int rc = real(file, argv);
+    exec_failed(file, errno);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    EXEC_REAL(execvpe, X_EXECVPE);
+    exec_begin(file);
+    int rc = real(file, argv, envp);
+    exec_failed(file, errno);
+    return rc;
+}
+
+/* How many arguments execl got (arg0, then ap up to NULL), at most
+ * EXEC_ARGV_MAX (more: -1, E2BIG). */
+#define EXEC_ARGV_MAX 65536
+
+static int exec_count(const char *arg0, va_list ap)
+{
+    int n = 0;
+    for (const char *a = arg0; a; a = va_arg(ap, const char *))
+        if (++n > EXEC_ARGV_MAX)
+            return -1;
+    return n;
+}
+
+/* argv[0..n] from arg0 and ap (argv[n] = NULL); *envp: the pointer after
+ * the NULL (execle), if envp. */
+static void exec_fill(char **argv, int n, const char *arg0, va_list ap, char *const **envp)
+{
+    argv[0] = (char *)(uintptr_t)arg0;
+    for (int i = 1; i <= n; i++)
+        argv[i] = va_arg(ap, char *);
+    if (envp)
+        *envp = va_arg(ap, char *const *);
+}
+
+/* execl, execlp, execle: the arguments counted, then copied onto the stack
+ * (as glibc does), then the v form. */
+#define EXEC_L(call, want_env) \
+    va_list ap; \
+    va_start(ap, arg); \
+    int n = exec_count(arg, ap); \
+    va_end(ap); \
+    if (n < 0) { \
+        errno = E2BIG; \
+        return -1; \
+    } \
+    char *argv[n + 1]; \
+    char *const *envp = NULL; \
+    va_start(ap, arg); \
+    exec_fill(argv, n, arg, ap, want_env ? &envp : NULL); \
+    va_end(ap); \
+    (void)envp; \
+    return call
+
+__attribute__((visibility("default")))
+int execl(const char *path, const char *arg, ...)
+{
+    EXEC_L(execv(path, argv), 0);
+}
+
+__attribute__((visibility("default")))
+int execlp(const char *file, const char *arg, ...)
+{
+    EXEC_L(execvp(file, argv), 0);
+}
+
+__attribute__((visibility("default")))
+int execle(const char *path, const char *arg, ...)
+{
+    EXEC_L(execve(path, argv, envp), 1);
+}
+
 /* _exit and _Exit end the trace as exit() does, then end the process. Not
  * in a vfork child (or any child no fork handler saw): it shares the
  * parent's memory and mappings, so it must not write a byte. */
 __attribute__((noreturn))
 static void end_now(int status)
 {
-    if (cap_on && cap.pid == (int)getpid())
+    if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 1);
     if (real_exit)
         real_exit(status);

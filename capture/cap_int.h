@@ -26,6 +26,9 @@
 #endif
 
 #define CAP_BUSY_HOT 2          /* tstate.busy in a hot path (see there) */
+#define CAP_BUSY_FORK 3         /* tstate.busy in a fork child whose fork came
+                                   from a signal handler that interrupted one
+                                   of our writes (cap_init.c, fork_child) */
 #define CAP_RESERVE 160         /* bytes kept free at each chunk end for CUT/CRASH/END */
 #define CAP_SITE_MAX (1 + TTF_UVAR_MAX) /* longest call-site prefix (SITE_NEW) */
 #define CAP_HOT_MAX (24 + CAP_SITE_MAX) /* longest hot record (site prefix +
@@ -87,6 +90,14 @@ struct tstate {
     uint64_t cut_pub;           /* lost events already added to the header's cut_events */
     uint64_t chaos_rng;         /* chaos mode: this thread's PRNG state */
     uint8_t chaos_ready;        /* chaos_rng seeded */
+    uint8_t refork;             /* a fork child whose trace starts at the next
+                                   write, once the write the fork interrupted
+                                   has finished (cap_hooks.refork) */
+    uint8_t vforked;            /* a vfork child runs on this thread's memory:
+                                   nothing is written, limit is NULL (every
+                                   event takes the slow path, which drops it)
+                                   until the parent resumes (cap_vfork.S) */
+    uint8_t *vfork_limit;       /* limit as it was before the vfork */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -158,6 +169,10 @@ struct cap_hooks {
     /* thread t now writes in chunk (recycled: a ring-mode reuse): write
      * the records owed at a chunk's start (cap_policy.c) */
     void (*switched)(struct tstate *t, int recycled, uint64_t chunk);
+    /* a fork child's thread with t->refork set, in a new write (busy 1)
+     * after the one the fork interrupted: start the child's trace
+     * (cap_init.c); cap_on is 0 after it if that failed */
+    void (*refork)(struct tstate *t);
 };
 
 /* Chaos mode (cap_chaos.c; TTCAP_CHAOS, read at trace start). */
@@ -177,6 +192,30 @@ extern int cap_on;              /* tracing enabled: tested first by every hook;
                                    1, or CAP_ON_CHAOS (the entry hook's "not 1"
                                    test then also reaches chaos mode) */
 extern __thread struct tstate cap_tls __attribute__((tls_model("initial-exec")));
+
+/* Append s to out[*o] (room len, always NUL-terminated, cut when full)
+ * for a stderr line: a path or name from the environment or the file
+ * system may hold anything, so every byte that is not printable ASCII,
+ * and the backslash, is written as \xNN; nothing can act as a control
+ * sequence or split the line. Async-signal-safe. */
+static inline void cap_put_esc(char *out, size_t len, size_t *o, const char *s)
+{
+    static const char hexd[] = "0123456789abcdef";
+    for (; *s && *o + 1 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f && c != '\\') {
+            out[(*o)++] = (char)c;
+            continue;
+        }
+        if (*o + 5 >= len)
+            break;
+        out[(*o)++] = '\\';
+        out[(*o)++] = 'x';
+        out[(*o)++] = hexd[c >> 4];
+        out[(*o)++] = hexd[c & 15];
+    }
+    out[*o] = 0;
+}
 
 static inline uint64_t cap_tsc(void)
 {
@@ -323,6 +362,7 @@ void cap_spin_unlock(atomic_flag *f);
 void cap_values_chunk(void);
 void cap_cut_publish(struct tstate *t);
 void cap_cut_thread_end(struct tstate *t);
+void cap_unwind(struct tstate *t, int how, uint32_t n);
 uint64_t cap_fsize_limit(void);
 
 /* SIGXFSZ around a write that could pass RLIMIT_FSIZE: blocked, and one
@@ -355,9 +395,14 @@ void cap_signals_install(void);
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 void cap_values_thread_end(void);
+void cap_values_jump(uintptr_t sp);
 
 /* cap_interpose.c */
 void cap_sync_chaos_on(void);
+void cap_vfork_child(void);     /* the halves of vfork (cap_vfork.S) */
+void cap_vfork_parent(int pid);
+int cap_vfork_failed(int err);
+void cap_jumps_prime(void);     /* the real setjmp/longjmp, found at start */
 
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);

@@ -2,7 +2,9 @@
  * cap_interpose.c - libc and libpthread functions libttcap wraps: dlopen and
  * dlclose (module records, call sites of unloaded libraries), pthread_create
  * (thread numbers in creation order) and pthread_setname_np (thread names);
- * pthread mutex, condition and join calls (SYNC_OP records, see below).
+ * pthread mutex, condition and join calls (SYNC_OP records, see below);
+ * vfork's halves (cap_vfork.S: the child writes nothing); setjmp's note
+ * (cap_setjmp.S) and longjmp (UNWIND records).
  * Each finds the real function on first use, through REAL() (the thread
  * operations through SYNC_REAL(), which is also where chaos mode,
  * cap_chaos.c, shakes the schedule, before the real call).
@@ -11,6 +13,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,4 +333,200 @@ int pthread_join(pthread_t th, void **ret)
     if (rc == 0)
         sync_op(TTF_SYNC_JOIN, (const void *)th, 0);
     return rc;
+}
+
+/* ---- vfork (cap_vfork.S) ------------------------------------------------------
+ *
+ * A vfork child runs on the parent's memory, its thread's libttcap state
+ * included, until it execs or exits, while the parent waits. It must write
+ * nothing there: the child's calls would land in the parent's chunk as the
+ * parent's own. So the child turns the thread's recording off in place and
+ * the parent, once it resumes, turns it on again and writes VFORK (the
+ * child's pid): the child's calls are not recorded. */
+
+/* In the child, first thing: every event to the slow path (limit NULL),
+ * which drops it (vforked). limit is kept first, vforked set before limit
+ * goes: a child killed in between leaves the parent a state it restores. */
+void cap_vfork_child(void)
+{
+    struct tstate *t = &cap_tls;
+    t->vfork_limit = t->limit;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->vforked = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    t->limit = NULL;
+}
+
+/* In the parent, the child gone (exec'd or exited): the state back, and
+ * VFORK (t, uvar pid) in the parent's stream. */
+void cap_vfork_parent(int pid)
+{
+    struct tstate *t = &cap_tls;
+    if (t->vforked) {
+        t->limit = t->vfork_limit;
+        atomic_signal_fence(memory_order_seq_cst);
+        t->vforked = 0;
+    }
+    if (!cap_on || t->busy || t->state == TS_DONE)
+        return;
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint8_t *p = cap_room(t, 24);
+    if (p) {
+        uint8_t *q = cap_put_t(t, p + 2);
+        q = ttf_put_uvar(q, (uint64_t)pid);
+        cap_commit(t, p, TTF_R_VFORK, cap_ext_close(p, q));
+    }
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+/* vfork failed: errno, and -1. */
+int cap_vfork_failed(int err)
+{
+    errno = err;
+    return -1;
+}
+
+/* ---- setjmp and longjmp (cap_setjmp.S): UNWIND --------------------------------
+ *
+ * A longjmp leaves the frames between it and its setjmp without an EXIT;
+ * left open, every later call would nest under them (a loop of longjmps
+ * out of a deep recursion piles up dead frames without end). So setjmp
+ * notes the jmp_buf with the thread's depth and its caller's stack
+ * pointer, and longjmp writes UNWIND for the difference, sets the depth
+ * back and drops values mode's shadow entries below that stack pointer.
+ * A few jmp_bufs per thread are remembered (the most recent ones); a
+ * longjmp to another is left to the readers, as before. A longjmp out of
+ * a signal handler that interrupted one of our hot writes abandons that
+ * write: its partial record is cleared and the thread moves to a new
+ * chunk (the record may have moved the chunk's function cache). */
+#define CAP_JMPS 8
+
+struct jmprec {
+    const void *env;            /* the jmp_buf */
+    uintptr_t sp;               /* its setjmp's caller's stack pointer */
+    int32_t depth;              /* the thread's depth there */
+    uint8_t busy;               /* tstate.busy there (a handler that
+                                   interrupted a write of ours) */
+};
+static __thread struct jmprec jmps[CAP_JMPS] __attribute__((tls_model("initial-exec")));
+static __thread uint32_t jmp_next __attribute__((tls_model("initial-exec")));
+
+void *cap_setjmp_note(const void *env, uintptr_t sp, int which);
+
+/* The real setjmp and longjmp functions, found at start (cap_jumps_prime,
+ * from the constructor: a longjmp often leaves a signal handler, where
+ * dlsym could wait on a lock the interrupted code holds), else at first
+ * use: NULL when there is none after libttcap (a program linked with libc
+ * before it, whose calls then never reach these interposers). */
+enum { J_SETJMP, J__SETJMP, J_SIGSETJMP, J_LONGJMP, J__LONGJMP, J_SIGLONGJMP,
+       J_LONGJMP_CHK, J_N };
+static void *_Atomic jreal[J_N];
+
+static void *jump_real(int k)
+{
+    static const char *const names[J_N] = {"setjmp", "_setjmp", "__sigsetjmp", "longjmp",
+                                           "_longjmp", "siglongjmp", "__longjmp_chk"};
+    void *f = atomic_load_explicit(&jreal[k], memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, names[k]);
+        atomic_store(&jreal[k], f);
+    }
+    return f;
+}
+
+void cap_jumps_prime(void)
+{
+    for (int k = 0; k < J_N; k++)
+        jump_real(k);
+}
+
+/* From cap_setjmp.S: env noted; the real setjmp (which: 0 setjmp, 1
+ * _setjmp, 2 __sigsetjmp). None is fatal (abort). */
+void *cap_setjmp_note(const void *env, uintptr_t sp, int which)
+{
+    void *f = jump_real(which);
+    if (!f)
+        abort();
+    struct tstate *t = &cap_tls;
+    uint32_t i = 0;
+    while (i < CAP_JMPS && jmps[i].env != env)
+        i++;
+    if (i == CAP_JMPS)
+        i = jmp_next++ % CAP_JMPS;
+    jmps[i] = (struct jmprec){ env, sp, t->depth, t->busy };
+    return f;
+}
+
+/* The jump to env is about to happen (from the longjmp interposers). */
+static void jump_note(const void *env)
+{
+    struct tstate *t = &cap_tls;
+    uint32_t i = 0;
+    while (i < CAP_JMPS && jmps[i].env != env)
+        i++;
+    if (i == CAP_JMPS || !cap_on || t->vforked || t->state == TS_DONE)
+        return;
+    const struct jmprec *r = &jmps[i];
+    if (t->busy && !r->busy && t->busy == CAP_BUSY_HOT && t->state == TS_LIVE && t->pos) {
+        memset(t->pos, 0, CAP_VHOT_MAX);    /* the write we leave, unfinished */
+        t->busy = 1;
+        atomic_signal_fence(memory_order_seq_cst);
+        cap_switch_chunk(t);
+        t->busy = 0;
+    }
+    if (t->busy)
+        return;
+    t->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    cap_values_jump(r->sp);
+    if (t->depth > r->depth)
+        cap_unwind(t, TTF_UNWIND_JMP, (uint32_t)(t->depth - r->depth));
+    atomic_signal_fence(memory_order_seq_cst);
+    t->busy = 0;
+}
+
+#define JMP_REAL(k) \
+    void (*f)(struct __jmp_buf_tag *, int) = (void (*)(struct __jmp_buf_tag *, int))jump_real(k); \
+    if (!f) \
+        abort()
+
+__attribute__((visibility("default"), noreturn))
+void longjmp(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL(J_LONGJMP);
+    jump_note(env);
+    f(env, val);
+    abort();
+}
+
+__attribute__((visibility("default"), noreturn))
+void _longjmp(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL(J__LONGJMP);
+    jump_note(env);
+    f(env, val);
+    abort();
+}
+
+__attribute__((visibility("default"), noreturn))
+void siglongjmp(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL(J_SIGLONGJMP);
+    jump_note(env);
+    f(env, val);
+    abort();
+}
+
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val) __attribute__((noreturn));
+
+/* longjmp with _FORTIFY_SOURCE */
+__attribute__((visibility("default"), noreturn))
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
+{
+    JMP_REAL(J_LONGJMP_CHK);
+    jump_note(env);
+    f(env, val);
+    abort();
 }

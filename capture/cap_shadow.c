@@ -133,8 +133,9 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
     while (low && cap_sh.e[low - 1].slot == s)
         low--;
     uintptr_t ret = cap_sh.e[top - 1].ret;
-    if (t->busy) {
-        t->lost_nested += top - low;
+    if (t->busy || t->vforked) {
+        if (!t->vforked)        /* a vfork child counts nothing in our memory */
+            t->lost_nested += top - low;
         cap_sh.n = low;
         return ret;
     }
@@ -189,14 +190,23 @@ static void unhook(uintptr_t sp)
     cap_sh.unhooked = cap_sh.n > 0;
 }
 
-/* After a catch: drop the frames the exception unwound (below sp), hook
- * the live ones again. */
+/* After a catch: drop the frames the exception unwound (below sp), with
+ * an UNWIND record for them, hook the live ones again. */
 static void rehook(uintptr_t sp)
 {
+    struct tstate *t = &cap_tls;
+    uint32_t was = cap_sh.n;
     cap_sh.unhooked = 0;
     if (!cap_on_altstack())
         while (cap_sh.n && cap_sh.e[cap_sh.n - 1].slot < sp)
             cap_sh.n--;
+    if (was > cap_sh.n && cap_on && !t->busy && !t->vforked) {
+        t->busy = 1;
+        atomic_signal_fence(memory_order_seq_cst);
+        cap_unwind(t, TTF_UNWIND_EH, was - cap_sh.n);
+        atomic_signal_fence(memory_order_seq_cst);
+        t->busy = 0;
+    }
     for (uint32_t i = 0; i < cap_sh.n; i++) {
         uintptr_t *slot = (uintptr_t *)cap_sh.e[i].slot;
         if (cap_sh.e[i].slot >= sp && *slot == cap_sh.e[i].ret)
@@ -276,6 +286,15 @@ void *__cxa_begin_catch(void *exc)
     return r;
 }
 
+/* A longjmp to a setjmp whose caller's stack pointer was sp: the frames
+ * below it are gone (their UNWIND is the longjmp interposer's, counted by
+ * depth): their entries go, unrecorded. */
+void cap_values_jump(uintptr_t sp)
+{
+    while (cap_sh.n && cap_sh.e[cap_sh.n - 1].slot < sp)
+        cap_sh.n--;
+}
+
 /* pthread_exit unwinds the thread (glibc calls the unwinder through its own
  * handle on libgcc_s, past the interposers above). */
 __attribute__((visibility("default"), noreturn))
@@ -292,6 +311,11 @@ void pthread_exit(void *retval)
 
 void cap_values_thread_end(void)
 {
+}
+
+void cap_values_jump(uintptr_t sp)
+{
+    (void)sp;
 }
 
 #endif

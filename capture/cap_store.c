@@ -5,8 +5,8 @@
  * unless TTCAP_STORE names another (or "none"). A module already there costs
  * one stat; a new build is copied once (reflink, else copy_file_range, else
  * read/write) to a temporary name and renamed, so a reader never sees half a
- * file. Only modules that call the -finstrument-functions hooks (or hold
- * libttcap: a static link) are kept: libc and friends hold no traced address. Slow path
+ * file. Only modules that call the -finstrument-functions hooks or values
+ * mode's __fentry__ (or hold libttcap: a static link) are kept: libc and friends hold no traced address. Slow path
  * only: trace start and module scans after dlopen.
  *
  * A copy is readable by whom the binary is readable by, no more (owner
@@ -101,6 +101,39 @@ static int copy_file(const char *src, const char *dst)
     return rc;
 }
 
+/* 1 if folder dir is one a reader trusts a copy in (format/safeopen.c,
+ * which follows links as we do here): a folder, ours or root's, writable
+ * by others only when sticky. A copy in another user's world-writable
+ * .build-id would be made and then ignored by every reader (anyone could
+ * have put it there). */
+static int store_dir_ok(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    if (st.st_uid != 0 && st.st_uid != geteuid())
+        return 0;
+    return !(st.st_mode & S_IWOTH) || (st.st_mode & S_ISVTX);
+}
+
+/* No copies in the store: one stderr line says why, and the store is off
+ * for the rest of the run. */
+static void store_refused(const char *dir)
+{
+    char msg[4 * CAP_PATH_MAX + 256];
+    size_t o = 0;
+    cap_put_esc(msg, sizeof msg, &o, "ttcap: ");
+    cap_put_esc(msg, sizeof msg, &o, dir);
+    cap_put_esc(msg, sizeof msg, &o, " is another user's, or others can write it: "
+                "no copies of the modules kept there (a reader would not trust "
+                "them); TTCAP_STORE=DIR keeps them elsewhere");
+    if (o + 1 < sizeof msg)
+        msg[o++] = '\n';
+    ssize_t r = write(2, msg, o);
+    (void)r;
+    cap.store[0] = 0;
+}
+
 /* Keep a copy of the module info (file path) in the store, once; is_main:
  * it is the program (which may hold libttcap, linked statically). */
 void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main)
@@ -114,7 +147,7 @@ void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_
         return;
     struct cap_refs rf;
     cap_elf_refs(info, (uintptr_t)&cap_hook_enter, &rf);
-    if (!rf.hooks && !(rf.self && is_main))
+    if (!rf.hooks && !rf.fentry && !(rf.self && is_main))
         return;                 /* uninstrumented, or libttcap.so itself */
     char hex[132], dst[CAP_PATH_MAX + 160];
     for (size_t i = 0; i < nid; i++)
@@ -128,9 +161,17 @@ void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_
         return;                 /* this build is kept already */
     dst[n - 3] = 0;             /* <store>/.build-id */
     mkdir(dst, 0755);
+    if (!store_dir_ok(dst)) {
+        store_refused(dst);
+        return;
+    }
     dst[n - 3] = '/';
     dst[n] = 0;                 /* <store>/.build-id/xx */
     mkdir(dst, 0755);
+    if (!store_dir_ok(dst)) {
+        store_refused(dst);
+        return;
+    }
     dst[n] = '/';
     copy_file(path, dst);
 }

@@ -236,8 +236,8 @@ static void say_switched(void)
 void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
 {
     struct tstate *t = &cap_tls;
-    if (!cap_on)
-        return;
+    if (!cap_on || t->vforked)
+        return;                 /* (a vfork child: not hooked) */
     if (t->busy || atomic_load_explicit(&switched, memory_order_relaxed)) {
         t->lost_nested += 2;    /* this ENTER and the EXIT it will not get */
         if (!t->busy)

@@ -6,33 +6,11 @@
  * set. The macros below add manual events: scopes, deferred printf-like
  * messages, named values, return values and marks.
  *
- * Environment (read once, at start):
- *   TTCAP_OUT=path    trace file; %p = pid, %e = program name, %% = %.
- *                     Created with O_EXCL, mode 0600: an existing file is
- *                     never touched (one line on stderr, the run is untraced).
- *   TTCAP=1           trace to <program>.<pid>.trc in the current directory.
- *   TTCAP_LEVEL=N     record TT_LOG levels <= N (default TTCAP_DEBUG).
- *   TTCAP_RING=MiB    flight recorder: each thread keeps its first chunk and
- *                     its last MiB, reusing its own oldest chunks.
- *   TTCAP_CLOCK=none  order only: no time on calls (tsc|none, default tsc).
- *   TTCAP_CHUNK_KB=K  chunk size (16 KiB .. 64 MiB, power of two; 256).
- *   TTCAP_SYNC=0      do not record pthread mutex, condition and thread
- *                     create/join operations (recorded by default).
- *   TTCAP_CHAOS=SEED[,entries]  chaos mode: random yields and sleeps of
- *                     10-89 us before pthread lock/unlock/create/join and
- *                     condition calls (,entries: also at function entries),
- *                     seeded per thread from SEED; recorded in the trace.
- *                     ttrec --chaos sets it.
- *   TTCAP_STORE=dir   where a copy of each instrumented module is kept by
- *                     build-id (dir/.build-id/xx/yyyy), so an old trace of a
- *                     rebuilt program keeps its names; default: the trace's
- *                     folder; "none": no copy.
- *   TTCAP_TRACE       set by the library to this process's trace file, so
- *                     an exec'd image or child names it as its parent (and
- *                     numbers its own file .1, .2 ... if the name is taken).
- *   TTCAP_TEST_FAIL_AFTER=N   tests only: chunk claims after N fail.
- * A value out of range or not understood is reported on stderr (variable,
- * value, accepted range, the default used) and the default applies.
+ * Environment: TTCAP_OUT, TTCAP and the other TTCAP_* variables are
+ * documented in one place, libttcap(3) (report/cmd/man/libttcap.3, section
+ * ENVIRONMENT; tests/check_man.sh checks it against the variables
+ * capture/ reads). TTCAP_TEST_FAIL_AFTER=N is for tests only: chunk claims
+ * after N fail.
  * Secure execution (setuid, setgid, file capabilities: AT_SECURE): every
  * TTCAP_* variable is ignored and nothing is traced, unless the program
  * opts in with TTCAP_ALLOW_SECURE_EXEC() below or libttcap was built with
@@ -44,8 +22,14 @@
  * handler or the default action runs: a handler the program installs for
  * them while tracing (sigaction, signal) is chained to, and is what
  * sigaction() reports. exit(), _exit() and _Exit() close the trace with
- * the exit status (not a vfork child's _exit: the parent's trace is left
- * alone). Everything written survives SIGKILL.
+ * the exit status, and so does daemon()'s parent; exec closes it with an
+ * EXEC record naming the program (an exec that fails is recorded and the
+ * trace goes on). A vfork child records nothing (it runs in the parent's
+ * memory): the parent's trace gets a VFORK record. longjmp and siglongjmp
+ * (to a recent setjmp of the thread) and, in values mode, C++ exceptions
+ * close the frames they leave with an UNWIND record. A fork from a signal
+ * handler that interrupted libttcap gives the child its own trace once
+ * the interrupted write is done. Everything written survives SIGKILL.
  */
 #ifndef TTCAP_H
 #define TTCAP_H

@@ -356,16 +356,9 @@ static void add_edit(ctx *c, const box *bx)
 {
     if (bx->x0 == bx->x1 && bx->y0 == bx->y1)
         return;
-    if (c->ned == c->ed_cap) {
-        size_t ncap = c->ed_cap ? 2 * c->ed_cap : 64;
-        box *ned = realloc(c->ed, ncap * sizeof *ned);
-
-        if (!ned) {
-            c->nomem = 1;
-            return;
-        }
-        c->ed = ned;
-        c->ed_cap = ncap;
+    if (c->ned == c->ed_cap && ttdi_grow(&c->ed, &c->ed_cap, c->ned + 1, sizeof *c->ed, 64) < 0) {
+        c->nomem = 1;
+        return;
     }
     c->ed[c->ned++] = *bx;
 }
@@ -471,16 +464,9 @@ static int myers(ctx *c, const uint64_t *a, int32_t n, const uint64_t *b,
 
 static void push_hunk(hunks *hs, ttdi_hunk h)
 {
-    if (hs->n == hs->cap) {
-        size_t ncap = hs->cap ? 2 * hs->cap : 16;
-        ttdi_hunk *nh = realloc(hs->h, ncap * sizeof *nh);
-
-        if (!nh) {
-            hs->nomem = 1;
-            return;
-        }
-        hs->h = nh;
-        hs->cap = ncap;
+    if (hs->n == hs->cap && ttdi_grow(&hs->h, &hs->cap, hs->n + 1, sizeof *hs->h, 16) < 0) {
+        hs->nomem = 1;
+        return;
     }
     hs->h[hs->n++] = h;
 }

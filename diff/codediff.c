@@ -50,7 +50,7 @@
 #include <xxhash.h>
 
 #include "codediff.h"
-#include "ttf_util.h"
+#include "kit.h"
 #include "x86len.h"
 
 #define NAME_MAX_STRIP 512     /* longest name whose suffixes are stripped */
@@ -80,8 +80,9 @@ struct side {
     ttf_sym *sym;              /* the run's symbols */
     size_t mod;                /* the module's index */
     const ttf_code_info *ci;   /* its functions */
-    struct rslot *rc;          /* target cache, cap slots (power of two) */
+    struct rslot *rc;          /* target cache, used of cap */
     size_t cap, used;
+    ttdi_map rcmap;            /* link-time address -> its index in rc */
     uint32_t *ord;             /* instruction offsets (scratch) */
     struct ttdi_insn *ins;     /* the instructions there */
     size_t ordcap;
@@ -180,38 +181,18 @@ static uint64_t ref_id(const ttf_code_ref *r)
     }
 }
 
-static int rc_grow(struct side *sd)
-{
-    size_t cap = sd->cap ? 2 * sd->cap : 1024;
-    struct rslot *n = calloc(cap, sizeof *n);
-    if (!n)
-        return TT_ENOMEM;
-    for (size_t i = 0; i < sd->cap; i++) {
-        if (!sd->rc[i].used)
-            continue;
-        size_t j = (size_t)ttfi_mix64(sd->rc[i].addr) & (cap - 1);
-        while (n[j].used)
-            j = (j + 1) & (cap - 1);
-        n[j] = sd->rc[i];
-    }
-    free(sd->rc);
-    sd->rc = n;
-    sd->cap = cap;
-    return 0;
-}
-
 /* The cached identity of link-time address a (resolved on first need);
  * NULL when memory runs out. */
 static const struct rslot *target(struct side *sd, uint64_t a)
 {
-    if (2 * (sd->used + 1) > sd->cap && rc_grow(sd))
+    const uint64_t *ix = ttdi_map_get(&sd->rcmap, a);
+    if (ix)
+        return &sd->rc[*ix];
+    if (sd->used == sd->cap &&
+        ttdi_grow(&sd->rc, &sd->cap, sd->used + 1, sizeof *sd->rc, 1024) < 0)
         return NULL;
-    size_t j = (size_t)ttfi_mix64(a) & (sd->cap - 1);
-    while (sd->rc[j].used && sd->rc[j].addr != a)
-        j = (j + 1) & (sd->cap - 1);
-    struct rslot *s = &sd->rc[j];
-    if (s->used)
-        return s;
+    struct rslot *s = &sd->rc[sd->used];
+    memset(s, 0, sizeof *s);
     ttf_code_ref r;
     if (ttf_sym_code_ref(sd->sym, sd->mod, a, &r) == TT_ENOMEM)
         return NULL;
@@ -221,7 +202,10 @@ static const struct rslot *target(struct side *sd, uint64_t a)
     s->hook = r.kind != TTF_REF_NONE && r.kind != TTF_REF_DATA && is_hook(r.name);
     s->ro = r.kind == TTF_REF_DATA ? r.bytes : NULL;
     s->navail = s->ro ? r.navail : 0;
-    sd->used++;
+    uint64_t *nx = ttdi_map_put(&sd->rcmap, a, NULL);
+    if (!nx)
+        return NULL;
+    *nx = sd->used++;
     return s;
 }
 
@@ -541,6 +525,7 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
 static void side_free(struct side *sd)
 {
     free(sd->rc);
+    ttdi_map_free(&sd->rcmap);
     free(sd->ord);
     free(sd->ins);
     free(sd->nb);

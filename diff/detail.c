@@ -25,12 +25,12 @@
 #define SUSPECT_WINDOW 4096 /* common events searched back from a split */
 
 /* The arguments of a frame of the bad run as text, NULL if unknown. */
-static const char *frame_args(ttd_diff *d, const ttdi_frame_id *f)
+static const char *frame_args(const ttdi_in *in, const ttdi_frame_id *f)
 {
     ttf_event ev;
     char v[512];
 
-    if (!d->values || !f->has_values || f->site)
+    if (!in->values || !f->has_values || f->site)
         return NULL;
     memset(&ev, 0, sizeof ev);
     ev.kind = TTF_EV_ENTER;
@@ -38,13 +38,13 @@ static const char *frame_args(ttd_diff *d, const ttdi_frame_id *f)
     ev.time_ns = f->time_ns;
     ev.has_values = 1;
     memcpy(ev.argregs, f->argregs, sizeof ev.argregs);
-    if (!ttdi_values_text(&d->r[TTD_BAD].norm, &ev, v, sizeof v))
+    if (!ttdi_values_text(&in->r[TTD_BAD].norm, &ev, v, sizeof v))
         return NULL;
-    return ttfi_arena_strcpy(&d->arena, v);
+    return ttfi_arena_strcpy(in->arena, v);
 }
 
 /* Common prefix (by name) of the stacks before the split in both runs. */
-static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_spec *b,
+static int common_stack(const ttdi_in *in, const ttdi_pass_spec *g, const ttdi_pass_spec *b,
                         ttd_divergence *dv)
 {
     size_t n = 0;
@@ -52,15 +52,15 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
     while (n < g->nstack && n < b->nstack &&
            strcmp(g->stack[n].name, b->stack[n].name) == 0)
         n++;
-    ttd_frame *fr = ttfi_arena_zalloc(&d->arena, (n + 1) * sizeof *fr);
+    ttd_frame *fr = ttfi_arena_zalloc(in->arena, (n + 1) * sizeof *fr);
     if (!fr)
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         fr[i].name = b->stack[i].name;
-        ttdi_norm_locate(&d->r[TTD_BAD].norm, b->stack[i].addr, b->stack[i].site,
+        ttdi_norm_locate(&in->r[TTD_BAD].norm, b->stack[i].addr, b->stack[i].site,
                          b->stack[i].time_ns, &fr[i].file, &fr[i].line);
-        fr[i].args = frame_args(d, &b->stack[i]);
-        fr[i].code_changed = ttdi_codediff_changed(d->cd, fr[i].name) == 1;
+        fr[i].args = frame_args(in, &b->stack[i]);
+        fr[i].code_changed = ttdi_codediff_changed(in->cd, fr[i].name) == 1;
     }
     dv->stack = fr;
     dv->nstack = n;
@@ -68,12 +68,14 @@ static int common_stack(ttd_diff *d, const ttdi_pass_spec *g, const ttdi_pass_sp
 }
 
 #define MAX_OTHERS 32 /* other threads shown per run */
-#define BATCH 32      /* hunks detailed by one set of walks (each holds a
+#define BATCH TTDI_DETAIL_BATCH /* hunks detailed by one set of walks (each holds a
                          suspects ring of SUSPECT_WINDOW events) */
 
 /* One hunk being detailed. */
 typedef struct job {
     ttd_divergence *dv;     /* its details, being filled */
+    ttd_event *ev;          /* dv->good, then dv->bad, being filled */
+    ttd_event *before;      /* dv->before, being filled */
     const ttdi_ipair *p;    /* its pair */
     ttdi_req rq[6];         /* the ranges its passes record */
     ttdi_pass_spec ps[2];   /* its passes over the pair's good, bad thread */
@@ -121,25 +123,25 @@ typedef struct serve {
 
 /* Answer request q from the ring: the thread's last events and, for a
  * crash among them, the stack as the walk stands. */
-static int answer(ttd_diff *d, serve *s, const other_req *q)
+static int answer(const ttdi_in *in, serve *s, const other_req *q)
 {
-    size_t k = d->o.other_events;
+    size_t k = in->o->other_events;
     size_t m = s->n < k ? (size_t)s->n : k;
     job *j = q->j;
     ttd_other *o = &j->oth[s->ri][j->noth[s->ri]];
-    ttd_event *evs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *evs);
+    ttd_event *evs = ttfi_arena_zalloc(in->arena, (m + 1) * sizeof *evs);
     ttdi_walk w = s->w;
     int rc = 0;
 
     if (!evs)
         return TT_ENOMEM;
     o->thread = s->th;
-    o->name = d->r[s->ri].ti[s->th].name;
+    o->name = in->r[s->ri].ti[s->th].name;
     for (size_t i = 0; rc >= 0 && i < m; i++) {
         const ring_ev *re = &s->ring[(s->n - m + i) % k];
         w.ev = re->ev;
         w.idx = re->idx;
-        rc = ttdi_walk_fill(d, &w, &evs[i]);
+        rc = ttdi_walk_fill(in, &w, &evs[i]);
     }
     o->events = evs;
     o->nevents = m;
@@ -148,18 +150,18 @@ static int answer(ttd_diff *d, serve *s, const other_req *q)
 }
 
 /* Answer the requests whose limit is below time t. */
-static int answer_to(ttd_diff *d, serve *s, uint64_t t)
+static int answer_to(const ttdi_in *in, serve *s, uint64_t t)
 {
     int rc;
 
     for (; s->nanswered < s->noq && s->oq[s->nanswered].limit < t; s->nanswered++)
-        if ((rc = answer(d, s, &s->oq[s->nanswered])) < 0)
+        if ((rc = answer(in, s, &s->oq[s->nanswered])) < 0)
             return rc;
     return 0;
 }
 
 /* Give the walk's current kept event to the passes that want it. */
-static int take(ttd_diff *d, serve *s)
+static int take(const ttdi_in *in, serve *s)
 {
     uint64_t idx = s->w.idx;
     int rc;
@@ -170,7 +172,7 @@ static int take(ttd_diff *d, serve *s)
         pass_run *r = &s->pr[i];
         if (r->done)
             continue;
-        if ((rc = ttdi_pass_take(d, &s->w, r->ps)) < 0)
+        if ((rc = ttdi_pass_take(in, &s->w, r->ps)) < 0)
             return rc;
         if (s->w.next >= r->stop) {
             r->done = 1;
@@ -181,19 +183,19 @@ static int take(ttd_diff *d, serve *s)
 }
 
 /* Walk s's thread once, serving everything asked of it. */
-static int serve_walk(ttd_diff *d, serve *s)
+static int serve_walk(const ttdi_in *in, serve *s)
 {
-    size_t k = d->o.other_events;
+    size_t k = in->o->other_events;
     int rc = 0;
 
     while (s->nleft || s->nanswered < s->noq) {
         if ((rc = ttdi_walk_next(&s->w)) <= 0)
             break;
-        if ((rc = answer_to(d, s, s->w.ev.time_ns)) < 0)
+        if ((rc = answer_to(in, s, s->w.ev.time_ns)) < 0)
             return rc;
         if (!s->w.kept)
             continue;
-        if (s->nleft && (rc = take(d, s)) < 0)
+        if (s->nleft && (rc = take(in, s)) < 0)
             return rc;
         if (s->nanswered < s->noq) {
             s->ring[s->n % k].ev = s->w.ev;
@@ -204,10 +206,10 @@ static int serve_walk(ttd_diff *d, serve *s)
     if (rc < 0)
         return rc;
     /* the thread ended: the rest are answered at its end */
-    if ((rc = answer_to(d, s, UINT64_MAX)) < 0)
+    if ((rc = answer_to(in, s, UINT64_MAX)) < 0)
         return rc;
     for (; s->nanswered < s->noq; s->nanswered++)
-        if ((rc = answer(d, s, &s->oq[s->nanswered])) < 0)
+        if ((rc = answer(in, s, &s->oq[s->nanswered])) < 0)
             return rc;
     for (size_t i = 0; i < s->npr; i++)
         if (!s->pr[i].done && (rc = ttdi_pass_end(&s->w, s->pr[i].ps)) < 0)
@@ -228,9 +230,9 @@ static int oq_cmp(const void *x, const void *y)
 }
 
 /* What jobs j[0..nj) ask of thread th of run ri, into s (arrays of nj). */
-static void gather(ttd_diff *d, job *j, size_t nj, serve *s)
+static void gather(const ttdi_in *in, job *j, size_t nj, serve *s)
 {
-    const ttf_thread *t = ttf_get_thread(d->r[s->ri].t, s->th);
+    const ttf_thread *t = ttf_get_thread(in->r[s->ri].t, s->th);
 
     s->npr = s->noq = 0;
     for (size_t i = 0; i < nj; i++) {
@@ -241,7 +243,7 @@ static void gather(ttd_diff *d, job *j, size_t nj, serve *s)
             r->start -= r->start > 0; /* a ring's first event sees the one before */
             r->stop = ttdi_pass_begin(r->ps);
             r->done = 0;
-        } else if (d->o.other_events && t && t->start_ns <= j[i].limit[s->ri] &&
+        } else if (in->o->other_events && t && t->start_ns <= j[i].limit[s->ri] &&
                    j[i].noth[s->ri] < MAX_OTHERS) {
             s->oq[s->noq].limit = j[i].limit[s->ri];
             s->oq[s->noq++].j = &j[i];
@@ -255,7 +257,7 @@ static void gather(ttd_diff *d, job *j, size_t nj, serve *s)
 }
 
 /* Walk every thread of run ri that jobs j[0..nj) need, once each. */
-static int walk_run(ttd_diff *d, int ri, job *j, size_t nj)
+static int walk_run(const ttdi_in *in, int ri, job *j, size_t nj)
 {
     serve s;
     int rc = TT_ENOMEM;
@@ -264,18 +266,18 @@ static int walk_run(ttd_diff *d, int ri, job *j, size_t nj)
     s.ri = ri;
     s.pr = malloc(nj * sizeof *s.pr);
     s.oq = malloc(nj * sizeof *s.oq);
-    s.ring = malloc((d->o.other_events + 1) * sizeof *s.ring);
+    s.ring = malloc((in->o->other_events + 1) * sizeof *s.ring);
     if (!s.pr || !s.oq || !s.ring)
         goto out;
     rc = 0;
-    for (size_t th = 0; rc >= 0 && th < d->r[ri].nt; th++) {
+    for (size_t th = 0; rc >= 0 && th < in->r[ri].nt; th++) {
         s.th = (uint32_t)th;
-        gather(d, j, nj, &s);
+        gather(in, j, nj, &s);
         if (!s.npr && !s.noq)
             continue;
-        if ((rc = ttdi_walk_open(&s.w, &d->r[ri], s.th)) < 0)
+        if ((rc = ttdi_walk_open(&s.w, &in->r[ri], s.th)) < 0)
             break;
-        rc = serve_walk(d, &s);
+        rc = serve_walk(in, &s);
         ttdi_walk_close(&s.w);
     }
 out:
@@ -291,28 +293,29 @@ static uint64_t min64(uint64_t a, uint64_t b)
 }
 
 /* Set job j up for hunk hi: its event slots, passes and requests. */
-static int job_init(ttd_diff *d, size_t hi, job *j)
+static int job_init(const ttdi_in *in, const ttd_hunk_info *hunks, size_t hi, job *j)
 {
-    const ttd_hunk_info *h = &d->res.hunks[hi];
-    const ttdi_ipair *p = &d->ip[h->pair];
-    uint64_t ng = min64(h->good_count, d->o.max_lines);
-    uint64_t nb = min64(h->bad_count, d->o.max_lines);
-    uint64_t nctx = min64(d->o.context, h->bad_index);
-    ttd_divergence *dv = ttfi_arena_zalloc(&d->arena, sizeof *dv);
+    const ttd_hunk_info *h = &hunks[hi];
+    const ttdi_ipair *p = &in->s->ip[h->pair];
+    uint64_t ng = min64(h->good_count, in->o->max_lines);
+    uint64_t nb = min64(h->bad_count, in->o->max_lines);
+    uint64_t nctx = min64(in->o->context, h->bad_index);
+    ttd_divergence *dv = ttfi_arena_zalloc(in->arena, sizeof *dv);
     uint64_t gn = min64(nctx, h->good_index);
-    ttd_event *ev = ttfi_arena_zalloc(&d->arena, (ng + nb + 2 * nctx + 3) * sizeof *ev);
+    ttd_event *ev = ttfi_arena_zalloc(in->arena, (ng + nb + 2 * nctx + 3) * sizeof *ev);
 
     j->p = p;
     j->dv = dv;
+    j->ev = ev;
     for (int ri = 0; ri < 2; ri++)
-        j->oth[ri] = ttfi_arena_zalloc(&d->arena, (MAX_OTHERS + 1) * sizeof *j->oth[ri]);
+        j->oth[ri] = ttfi_arena_zalloc(in->arena, (MAX_OTHERS + 1) * sizeof *j->oth[ri]);
     if (!dv || !ev || !j->oth[0] || !j->oth[1])
         return TT_ENOMEM;
     j->probe = ev + ng + nb + nctx;
     j->gctx = j->probe + 3;
     j->ps[0].stack_at = h->good_index;
     j->ps[1].stack_at = h->bad_index;
-    if (d->o.suspects) {
+    if (in->o->suspects) {
         j->ps[1].ringcap = SUSPECT_WINDOW;
         if (!(j->ps[1].ring = malloc(SUSPECT_WINDOW * sizeof *j->ps[1].ring)))
             return TT_ENOMEM;
@@ -329,6 +332,7 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     dv->nbad = nb;
     dv->bad_more = h->bad_count - nb;
     dv->before = before;
+    j->before = before;
     dv->nbefore = nctx;
     uint64_t gp = ng ? UINT64_MAX : ttdi_probe_index(h->good_index, p->n[0]);
     uint64_t bp = nb ? UINT64_MAX : ttdi_probe_index(h->bad_index, p->n[1]);
@@ -345,8 +349,8 @@ static int job_init(ttd_diff *d, size_t hi, job *j)
     j->crashed = p->crash >= h->bad_index && p->crash < h->bad_index + h->bad_count;
     if (j->crashed)
         ttdi_add_req(b->rq, &b->nrq, p->crash, p->crash + 1, &j->probe[2]);
-    j->probe[0].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
-    j->probe[1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
+    j->probe[0].time_ns = ttf_get_thread(in->r[TTD_GOOD].t, p->t[0])->start_ns;
+    j->probe[1].time_ns = ttf_get_thread(in->r[TTD_BAD].t, p->t[1])->start_ns;
     j->limit[0] = h->good_time_ns;
     j->limit[1] = h->time_ns;
     return 0;
@@ -386,7 +390,7 @@ static void good_values(job *j)
     ttd_divergence *dv = j->dv;
 
     for (size_t i = 0; i < dv->nbefore; i++) {
-        ttd_event *b = (ttd_event *)&dv->before[i];
+        ttd_event *b = &j->before[i];
         const ttd_event *g = &j->gctx[i];
         if (!g->kind || g->kind != b->kind || g->depth != b->depth ||
             !g->name || !b->name || strcmp(g->name, b->name) != 0)
@@ -397,7 +401,7 @@ static void good_values(job *j)
 }
 
 /* The rest of job j's details, from what the walks collected. */
-static int job_finish(ttd_diff *d, job *j)
+static int job_finish(const ttdi_in *in, const ttd_hunk_info *hunks, job *j)
 {
     ttd_divergence *dv = j->dv;
     int rc;
@@ -406,19 +410,19 @@ static int job_finish(ttd_diff *d, job *j)
     dv->bad_time_ns = dv->nbad ? dv->bad[0].time_ns : j->probe[1].time_ns;
     dv->crash = j->crashed ? &j->probe[2] : NULL;
     good_values(j);
-    if ((rc = common_stack(d, &j->ps[0], &j->ps[1], dv)) < 0 ||
-        (rc = ttdi_lines(d, j->ps, dv)) < 0 ||
-        (rc = ttdi_suspects(d, j->p, &j->ps[1], dv)) < 0)
+    if ((rc = common_stack(in, &j->ps[0], &j->ps[1], dv)) < 0 ||
+        (rc = ttdi_lines(in, &hunks[dv->hunk], j->ps, dv)) < 0 ||
+        (rc = ttdi_suspects(in, j->p, &j->ps[1], dv)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         dv->others[ri] = j->oth[ri];
         dv->nothers[ri] = j->noth[ri];
     }
-    return ttdi_noise_of(&d->arena, dv);
+    return ttdi_noise_of(in->arena, dv);
 }
 
-/* Detail hunks hi[0..n) (n <= BATCH), not detailed yet. */
-static int batch(ttd_diff *d, const size_t *hi, size_t n)
+int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                      size_t n, ttd_divergence **out)
 {
     job *j = calloc(n + 1, sizeof *j);
     int rc = 0;
@@ -426,13 +430,15 @@ static int batch(ttd_diff *d, const size_t *hi, size_t n)
     if (!j)
         return TT_ENOMEM;
     for (size_t i = 0; rc >= 0 && i < n; i++)
-        rc = job_init(d, hi[i], &j[i]);
+        rc = job_init(in, hunks, hi[i], &j[i]);
     for (int ri = 0; rc >= 0 && ri < 2; ri++)
-        rc = walk_run(d, ri, j, n);
+        rc = walk_run(in, ri, j, n);
     for (size_t i = 0; rc >= 0 && i < n; i++)
-        if ((rc = job_finish(d, &j[i])) >= 0) {
-            ttdi_sites_trim((ttd_divergence *)j[i].dv);    /* call sites where they matter */
-            d->detail[hi[i]] = j[i].dv;
+        if ((rc = job_finish(in, hunks, &j[i])) >= 0) {
+            ttd_divergence *dv = j[i].dv;   /* call sites where they matter */
+            ttdi_sites_trim(j[i].ev, dv->ngood, j[i].ev + dv->ngood, dv->nbad, j[i].before,
+                            dv->nbefore, j[i].crashed ? &j[i].probe[2] : NULL);
+            out[i] = j[i].dv;
         }
     for (size_t i = 0; i < n; i++) {
         free(j[i].ps[0].stack);
@@ -441,37 +447,4 @@ static int batch(ttd_diff *d, const size_t *hi, size_t n)
     }
     free(j);
     return rc;
-}
-
-int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
-{
-    size_t hi[BATCH], m = 0;
-    int rc;
-
-    if (!d || first > d->res.nhunks || n > d->res.nhunks - first)
-        return TT_EINVAL;
-    for (size_t i = first; i < first + n; i++) {
-        if (d->detail[i])
-            continue;
-        hi[m++] = i;
-        if (m == BATCH) {
-            if ((rc = batch(d, hi, m)) < 0)
-                return rc;
-            m = 0;
-        }
-    }
-    return m ? batch(d, hi, m) : 0;
-}
-
-int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
-{
-    if (!d || !out || i >= d->res.nhunks)
-        return TT_EINVAL;
-    if (!d->detail[i]) {
-        int rc = batch(d, &i, 1);
-        if (rc < 0)
-            return rc;
-    }
-    *out = d->detail[i];
-    return 0;
 }

@@ -43,16 +43,25 @@
  * The tree aligner keeps the good tree and reloads the other side per
  * baseline; --first-only then reads whole threads.
  *
- * The files are stages (diff/STAGES, checked by make check-stages), each
- * with its header, a stage using only those below it: prepare (prepare.h:
- * normalise.c, regex.c, openset.c, pair.c) -> align (align.h, tree.h:
- * align.c, seq.c, tree.c, talign.c, values.c, fnoise.c; state.h: the
- * engine's state and pair_align.c, which aligns one pair into its script)
- * -> resolve (resolve.h: walk.c the walks and passes over one thread;
- * setup.c the threads, pairs, filters and run information; hunks.c the
- * hunks resolved; detail.c and suspects.c the details of one hunk;
- * interleave.c, noise.c) -> this file, the entry points, on top. Result
- * memory is one arena (format/ttf_util.h).
+ * The files are stages (diff/STAGES, checked by make check-stages: it
+ * draws the data flow), each with its header, a stage using only those
+ * below it, and the engine runs them in that order: kit (kit.h: arrays,
+ * maps, fixed tables, the open-frame multiset) and prepare (prepare.h:
+ * normalise.c, regex.c, walker.c the one trace walker, pair.c, codediff.c)
+ * -> align (align.h, tree.h; state.h: pair_align.c aligns one pair into
+ * the script, pools.c, timing.c) -> resolve (resolve.h: walk.c the passes
+ * over one thread; hunks.c and order.c the hunks resolved and ordered;
+ * setup.c the run information and outcome; detail.c, lines.c and
+ * suspects.c the details of one hunk; interleave.c, noise.c) -> explain
+ * (explain.h: replay.c, explain.c, races.c) -> this file, the entry
+ * points, on top.
+ * No stage below sees struct ttd_diff: the align stage works on a
+ * ttdi_aligner, every later stage takes a ttdi_in (the runs, the script as
+ * const, the options, the arena) and returns a result of its own, which
+ * the engine keeps apart (stage_out) and merges once, in merge(), the one
+ * place ttd_result is written; the verdict is decided once, in verdict().
+ * Result memory is one arena
+ * (format/ttf_util.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +70,55 @@
 #include "codediff.h"
 #include "explain.h"
 #include "tree.h"
+
+/* Each stage's result as the engine keeps it until merge() puts them all
+ * into the result: the one place ttd_result is written. */
+typedef struct stage_out {
+    /* prepare */
+    const ttd_unpaired *unpaired; /* threads left unpaired */
+    size_t nunpaired;
+    const ttd_run_info *baselines; /* the baseline runs' info */
+    size_t nbaselines;
+    const char *values_note;    /* why values are not compared, NULL */
+    /* resolve */
+    ttdi_resolved rs;           /* the hunks resolved and ordered */
+    ttd_run_info runs[2];       /* both runs' info */
+    int values;                 /* 1: values compared (some were) */
+    uint64_t values_compared;   /* over all pairs */
+    uint64_t values_noise;      /* differing ones varying between good runs */
+    const ttd_value_diff *value_first; /* the earliest over all pairs */
+    const char **siblings;      /* traces beside the good one */
+    size_t nsiblings;
+    ttd_divergence *first;      /* the first divergence (= detail[0]) */
+    ttd_outcome outcome;        /* how the runs ended */
+    /* explain */
+    ttdi_explained xo;          /* chain, headline, suspects ranked again */
+    const ttd_race *races;      /* the races, NULL */
+    size_t nraces;
+    /* the engine */
+    int diverged;               /* the verdict (verdict()) */
+} stage_out;
+
+/* The engine's state: what it prepared, the script, the stages' input and
+ * the result being merged. Only this file sees it (make check-stages). */
+struct ttd_diff {
+    ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
+    ttd_options o;          /* options as given */
+    ttd_regex *re[3];       /* --thread, --function, --exclude */
+    ttdi_script s;          /* the script the align stage writes */
+    ttdi_base *base;        /* baseline good runs (open while aligning) */
+    size_t nbase;           /* baselines open */
+    int full;               /* 1: pairs are stored whole (baselines, loops) */
+    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
+    stage_out x;            /* the stages' results, until merged */
+    ttd_result res;         /* what ttd_get_result hands out (merge()) */
+    ttd_divergence **detail; /* per resolved hunk, computed lazily (detail.c) */
+    int values;             /* 1: compare call values (both runs have them) */
+    struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
+                               prepare stage) */
+    ttdi_aligner al;        /* what the align stage works with */
+    ttdi_in in;             /* what the stages above align take (s const) */
+};
 
 int ttd_version(void)
 {
@@ -118,7 +176,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         free(gt);
         return TT_ENOMEM;
     }
-    d->res.baselines = info;
+    d->x.baselines = info;
     for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
         ttdi_base *b = &d->base[k];
         b->path = d->o.baselines[k];
@@ -150,26 +208,41 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         }
         if (rc < 0)
             break;
-        ttdi_fill_run_info(d, &b->r, b->path, &info[k]);
+        ttdi_fill_run_info(&d->arena, &b->r, b->path, &info[k]);
         info[k].exe = "";
         info[k].argc = 0;
         info[k].argv = NULL;
-        d->res.nbaselines = k + 1;
+        d->x.nbaselines = k + 1;
     }
     free(gt);
     d->o.baselines = paths; /* the result's options hold copies */
     return rc < 0 ? rc : 0;
 }
 
-static void close_baselines(ttd_diff *d)
+/* After the alignment: what the align stage held of the baselines goes;
+ * their traces stay open for the races (opened once). */
+static void release_baselines(ttd_diff *d)
 {
     for (size_t k = 0; k < d->nbase; k++) {
-        ttdi_norm_free(&d->base[k].r.norm);
-        ttdi_tinfo_free(d->base[k].r.ti, d->base[k].r.nt);
-        free(d->base[k].r.ti);
-        free(d->base[k].partner);
-        ttf_close(d->base[k].r.owned);
+        ttdi_base *b = &d->base[k];
+        ttdi_norm_free(&b->r.norm);
+        memset(&b->r.norm, 0, sizeof b->r.norm);
+        ttdi_tinfo_free(b->r.ti, b->r.nt);
+        free(b->r.ti);
+        b->r.ti = NULL;
+        b->r.nt = 0;
+        free(b->partner);
+        b->partner = NULL;
     }
+    d->al.base = NULL;
+    d->al.nbase = 0;
+}
+
+static void close_baselines(ttd_diff *d)
+{
+    release_baselines(d);
+    for (size_t k = 0; k < d->nbase; k++)
+        ttf_close(d->base[k].r.owned);
     free(d->base);
     d->base = NULL;
     d->nbase = 0;
@@ -177,7 +250,7 @@ static void close_baselines(ttd_diff *d)
 
 /* The interleaving of the threads before the first divergence, when a
  * run recorded lock, condition or thread operations (interleave.c). */
-static int thread_order(ttd_diff *d, const ttd_divergence *dv)
+static int thread_order(ttd_diff *d, ttd_divergence *dv)
 {
     ttdi_ilv_run in[2];
     int64_t *map[2] = {NULL, NULL};
@@ -193,15 +266,15 @@ static int thread_order(ttd_diff *d, const ttd_divergence *dv)
         }
         for (size_t i = 0; i < d->r[r].nt; i++)
             map[r][i] = -1;
-        for (size_t k = 0; k < d->nip; k++)
-            map[r][d->ip[k].t[r]] = (int64_t)k;
+        for (size_t k = 0; k < d->s.nip; k++)
+            map[r][d->s.ip[k].t[r]] = (int64_t)k;
         in[r] = (ttdi_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
                               r ? dv->bad_time_ns : dv->good_time_ns};
     }
     ttd_interleave *il = NULL;
     if (rc >= 0)
         rc = ttdi_interleave_build(&d->arena, in, &il);
-    ((ttd_divergence *)dv)->interleave = il;
+    dv->interleave = il;
     free(map[0]);
     free(map[1]);
     return rc;
@@ -219,17 +292,17 @@ static size_t running_at(const ttf_trace *t, uint64_t ns)
     return n;
 }
 
-/* The baselines again, for the races (closed after the alignment). */
-static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_trace **tr)
+/* The baselines as the races see them (their traces still open; names
+ * through a normaliser of their own, unfiltered). */
+static int race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm)
 {
     int rc = 0;
 
-    for (size_t k = 0; k < d->o.nbaselines && rc >= 0; k++) {
-        if ((rc = ttf_open(d->o.baselines[k], &tr[k], NULL)) < 0 ||
-            (rc = ttdi_norm_init(&nm[k], tr[k], d->o.messages, NULL, NULL,
-                                 d->o.no_demangle)) < 0)
+    for (size_t k = 0; k < d->nbase && rc >= 0; k++) {
+        const ttf_trace *t = d->base[k].r.t;
+        if ((rc = ttdi_norm_init(&nm[k], t, d->o.messages, NULL, NULL, d->o.no_demangle)) < 0)
             break;
-        g[k + 1] = (ttdi_race_run){tr[k], &nm[k], NULL, ttdi_trace_end(tr[k]), UINT64_MAX};
+        g[k + 1] = (ttdi_race_run){t, &nm[k], NULL, ttdi_trace_end(t), UINT64_MAX};
     }
     return rc;
 }
@@ -240,41 +313,37 @@ static int open_race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm, ttf_tra
 static int races(ttd_diff *d)
 {
     const ttf_trace *bt = d->r[TTD_BAD].t;
-    const ttd_divergence *dv = d->res.first;
-    int fail = d->res.outcome.differs || d->res.outcome.failed;
+    const ttd_divergence *dv = d->x.first;
+    int fail = d->x.outcome.differs || d->x.outcome.failed;
 
     if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
-        !d->res.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
+        !d->x.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
         return 0;
-    size_t nb = d->o.nbaselines;
+    size_t nb = d->nbase;
     int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);
     ttdi_race_run *g = calloc(nb + 1, sizeof *g);
     ttdi_norm *nm = calloc(nb + 1, sizeof *nm);
-    ttf_trace **tr = calloc(nb + 1, sizeof *tr);
-    int rc = map && g && nm && tr ? 0 : TT_ENOMEM;
+    int rc = map && g && nm ? 0 : TT_ENOMEM;
     for (size_t i = 0; rc >= 0 && i < d->r[TTD_BAD].nt; i++)
         map[i] = -1;
-    for (size_t k = 0; rc >= 0 && k < d->nip; k++)
-        map[d->ip[k].t[TTD_BAD]] = (int64_t)k;
+    for (size_t k = 0; rc >= 0 && k < d->s.nip; k++)
+        map[d->s.ip[k].t[TTD_BAD]] = (int64_t)k;
     if (rc >= 0) {
         g[0] = (ttdi_race_run){d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, NULL,
                               dv ? dv->good_time_ns : ttdi_trace_end(d->r[TTD_GOOD].t), UINT64_MAX};
-        rc = open_race_bases(d, g, nm, tr);
+        rc = race_bases(d, g, nm);
     }
     ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : ttdi_trace_end(bt),
                          UINT64_MAX}, g, nb + 1, 0};
     ttd_race *v = NULL;
     if (rc >= 0)
-        rc = ttdi_races_build(&d->arena, &in, &v, &d->res.nraces);
-    d->res.races = v;
-    for (size_t k = 0; nm && tr && k < nb; k++) {
+        rc = ttdi_races_build(&d->arena, &in, &v, &d->x.nraces);
+    d->x.races = v;
+    for (size_t k = 0; nm && k < nb; k++)
         ttdi_norm_free(&nm[k]);
-        ttf_close(tr[k]);
-    }
     free(map);
     free(g);
     free(nm);
-    free(tr);
     return rc;
 }
 
@@ -302,11 +371,11 @@ static void values_setup(ttd_diff *d)
 
     d->values = !d->o.no_values && ttdi_values_on(g, b);
     if (d->o.no_values)
-        d->res.values_note = "turned off (--no-values)";
+        d->x.values_note = "turned off (--no-values)";
     else if (!ttf_get_summary(g)->values && !ttf_get_summary(b)->values)
-        d->res.values_note = "not recorded (build with -pg -mfentry to record them)";
+        d->x.values_note = "not recorded (build with -pg -mfentry to record them)";
     else if (!d->values)
-        d->res.values_note = ttf_get_summary(g)->values
+        d->x.values_note = ttf_get_summary(g)->values
             ? "the bad run has none (built without -pg -mfentry)"
             : "the good run has none (built without -pg -mfentry)";
 }
@@ -317,20 +386,20 @@ static int value_first(ttd_diff *d)
     const ttdi_vdiff *best = NULL;
     size_t bp = 0;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        const ttdi_vfound *f = &d->ip[i].vf;
-        d->res.values_compared += f->compared;
-        d->res.values_noise += f->noise;
+    for (size_t i = 0; i < d->s.nip; i++) {
+        const ttdi_vfound *f = &d->s.ip[i].vf;
+        d->x.values_compared += f->compared;
+        d->x.values_noise += f->noise;
         if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
             best = &f->first;
             bp = i;
         }
     }
-    if (d->values && !d->res.values_compared)
-        d->res.values_note = "none comparable (no debug info, or only void, "
+    if (d->values && !d->x.values_compared)
+        d->x.values_note = "none comparable (no debug info, or only void, "
                              "float or struct values)";
-    d->res.values = d->values && d->res.values_compared > 0;
-    if (!best || d->res.values_progress)
+    d->x.values = d->values && d->x.values_compared > 0;
+    if (!best || d->x.rs.values_progress)
         return 0;
     ttd_value_diff *v = ttfi_arena_alloc(&d->arena, sizeof *v);
     if (!v || ttdi_values_result(&d->arena, &d->r[TTD_GOOD].norm, &d->r[TTD_BAD].norm, best, v) < 0)
@@ -338,12 +407,11 @@ static int value_first(ttd_diff *d)
     v->pair = bp;
     ttdi_norm_locate(&d->r[TTD_BAD].norm, best->ev[1].addr, 0, best->ev[1].time_ns,
                      &v->file, &v->line);
-    const ttd_hunk_info *h = d->res.nhunks > d->res.nexpected + d->res.ntiming
-                                 ? &d->res.hunks[0] : NULL;
+    const ttdi_resolved *rs = &d->x.rs;
+    const ttd_hunk_info *h = rs->nhunks > rs->nexpected + rs->ntiming ? &rs->hunks[0] : NULL;
     v->before_split = !h || (h->pair == bp ? best->idx[1] < h->bad_index
                                            : best->ev[1].time_ns < h->time_ns);
-    d->res.value_first = v;
-    d->res.diverged = 1;
+    d->x.value_first = v;
     return 0;
 }
 
@@ -387,13 +455,111 @@ static void build_artifact(ttd_diff *d, ttd_divergence *dv)
             dv->build_artifact = e[i]->name;
 }
 
-static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
+/* The resolve and order stages' result into the result. */
+static void publish_resolved(ttd_result *r, const ttdi_resolved *rs)
+{
+    r->pairs = rs->pairs;
+    r->npairs = rs->npairs;
+    r->hunks = rs->hunks;
+    r->nhunks = rs->nhunks;
+    r->nexpected = rs->nexpected;
+    r->ntiming = rs->ntiming;
+    r->hunks_total = rs->hunks_total;
+    r->expected_total = rs->expected_total;
+    r->timing_total = rs->timing_total;
+    r->pools = rs->pools;
+    r->npools = rs->npools;
+    r->followed = rs->followed;
+    r->values_progress = rs->values_progress;
+}
+
+/* The explain stage's result into the first divergence (the engine's own
+ * copy: detail[0]). */
+static void explained_first(ttd_diff *d)
+{
+    const ttdi_explained *x = &d->x.xo;
+    ttd_divergence *dv = d->x.first;
+
+    if (!dv)
+        return;
+    dv->chain = x->chain;
+    dv->nchain = x->nchain;
+    dv->chain_end = x->chain_end;
+    if (x->suspects) {
+        dv->suspects = x->suspects;
+        dv->nsuspects = x->nsuspects;
+    }
+}
+
+/* The end: every stage's result into ttd_result, the one place it is
+ * written, with the verdict decided by verdict() (a verdict object, issue
+ * 33, goes here beside diverged), the programs compared, the options as
+ * used and the two builds' code. */
+static int merge(ttd_diff *d)
+{
+    const stage_out *x = &d->x;
+    ttd_result *r = &d->res;
+
+    r->runs[TTD_GOOD] = x->runs[TTD_GOOD];
+    r->runs[TTD_BAD] = x->runs[TTD_BAD];
+    r->program = ttdi_same_program(&r->runs[0], &r->runs[1]);
+    r->diverged = x->diverged;
+    publish_resolved(r, &x->rs);
+    r->unpaired = x->unpaired;
+    r->nunpaired = x->nunpaired;
+    r->first = x->first;
+    r->baselines = x->baselines;
+    r->nbaselines = x->nbaselines;
+    r->siblings = x->siblings;
+    r->nsiblings = x->nsiblings;
+    r->options = d->o;
+    r->values = x->values;
+    r->values_note = x->values_note;
+    r->value_first = x->xo.headline ? x->xo.value_first : x->value_first;
+    r->values_compared = x->values_compared;
+    r->values_noise = x->values_noise;
+    r->outcome = x->outcome;
+    r->values_ignored = x->xo.values_ignored;
+    if (x->xo.headline) {
+        r->value_others = x->xo.value_others;
+        r->nvalue_others = x->xo.nvalue_others;
+    }
+    r->chain = x->xo.chain;
+    r->nchain = x->xo.nchain;
+    r->chain_end = x->xo.chain_end;
+    r->races = x->races;
+    r->nraces = x->nraces;
+    return code_results(d);
+}
+
+/* The verdict, decided here and nowhere else: the runs diverged when a
+ * pair has a hunk no good run shows (that does not follow the threads'
+ * progress), a call value differs (the explain stage's headline), the runs
+ * ended differently making the same calls, or the bad run is known to
+ * have failed. */
+static int verdict(const ttd_diff *d)
+{
+    const stage_out *x = &d->x;
+    const ttd_value_diff *vf = x->xo.headline ? x->xo.value_first : x->value_first;
+
+    return x->rs.hunks_total > 0 || vf || ttdi_ended_differently(&x->outcome, &d->o) ||
+           x->outcome.failed;
+}
+
+/* ---- the stages, in their order ------------------------------------------ */
+
+static int detail(ttd_diff *d, const size_t *hi, size_t n);
+
+/* Prepare: the filters, each run's normaliser and threads, the two builds'
+ * code, the thread pairing, the baselines (stage 0); the values switch, the
+ * script's pairs and pools (the align stage's start). */
+static int prepare(ttd_diff *d, ttf_error *err)
 {
     int rc;
 
-    if ((rc = ttdi_compile_filter(d, 0, d->o.thread, "--thread", err)) < 0 ||
-        (rc = ttdi_compile_filter(d, 1, d->o.function, "--function", err)) < 0 ||
-        (rc = ttdi_compile_filter(d, 2, d->o.exclude, "--exclude", err)) < 0)
+    if ((rc = ttdi_compile_filter(&d->re[0], d->o.thread, "--thread", err)) < 0 ||
+        (rc = ttdi_compile_filter(&d->re[1], d->o.function, "--function", err)) < 0 ||
+        (rc = ttdi_compile_filter(&d->re[2], d->o.exclude, "--exclude", err)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++) {
         ttdi_run_state *r = &d->r[ri];
@@ -405,29 +571,41 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     for (int ri = 0; ri < 2; ri++)
         if ((rc = ttdi_load_threads(&d->r[ri])) < 0)
             return rc;
-    values_setup(d);
-    if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0 ||
-        (rc = code_results(d)) < 0)
+    if ((rc = ttdi_codediff_open(&d->cd, d->r[TTD_GOOD].t, d->r[TTD_BAD].t)) < 0)
         return rc;
     for (int ri = 0; ri < 2; ri++)      /* keys with call sites, before any is made */
         if ((rc = ttdi_norm_sites(&d->r[ri].norm, d->r[!ri].t, !d->o.ignore_call_sites,
                                   d->cd)) < 0)
             return rc;
-    if ((rc = pair_runs(d, err)) < 0 || (rc = ttdi_make_pairs(d)) < 0 ||
-        (rc = ttdi_pools_find(d)) < 0 || (rc = open_baselines(d, err)) < 0)
+    if ((rc = pair_runs(d, err)) < 0 || (rc = open_baselines(d, err)) < 0)
         return rc;
+    values_setup(d);
+    d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
+    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s};
+    ttd_unpaired *up = NULL;
+    rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->x.nunpaired);
+    d->x.unpaired = up;
+    return rc < 0 ? rc : ttdi_pools_find(&d->al);
+}
+
+/* Align: every pair into the script, then the pools and timing settled.
+ * The script is const from here on (ttdi_in.s). */
+static int align(ttd_diff *d)
+{
     ttdi_keybuf kb[2] = {{0}, {0}};
     ttdi_tree tr[2];
     ttdi_full fu;
+    int rc = 0;
+
     memset(&fu, 0, sizeof fu);
     memset(tr, 0, sizeof tr);
     tr[0].share = tr[1].share = 1;  /* repeated subtrees stored once */
-    for (size_t i = 0; i < d->nip && rc >= 0; i++) {
-        ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < d->s.nip && rc >= 0; i++) {
+        ttdi_ipair *p = &d->s.ip[i];
         if (d->full)
-            rc = ttdi_align_full(d, p, &fu);
+            rc = ttdi_align_full(&d->al, p, &fu);
         else
-            rc = d->o.flat ? ttdi_align_pair(d, p, kb) : ttdi_align_tree(d, p, tr);
+            rc = d->o.flat ? ttdi_align_pair(&d->al, p, kb) : ttdi_align_tree(&d->al, p, tr);
     }
     ttdi_keybuf_free(&kb[0]);
     ttdi_keybuf_free(&kb[1]);
@@ -436,38 +614,124 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
     ttdi_seq_free(&fu.seq[0]);
     ttdi_seq_free(&fu.seq[1]);
     ttdi_zones_free(&fu.z);
-    close_baselines(d);
+    release_baselines(d);
     if (rc >= 0 && !d->o.flat)
-        rc = ttdi_pools_settle(d);
+        rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
-        rc = ttdi_timing_mark(d);
-    if (rc < 0)
+        rc = ttdi_timing_mark(&d->al);
+    return rc;
+}
+
+/* Resolve: the hunks, their order, the runs' information and outcome, the
+ * first value difference, the first divergence detailed with the thread
+ * order around it. */
+static int resolve(ttd_diff *d, const char *paths[2])
+{
+    stage_out *x = &d->x;
+    ttdi_resolved rs, os;
+    int rc;
+
+    if ((rc = ttdi_resolve(&d->in, &rs)) < 0 || (rc = ttdi_order_settle(&d->in, &rs, &os)) < 0)
         return rc;
-    if ((rc = ttdi_resolve(d)) < 0 || (rc = ttdi_order_settle(d)) < 0)
-        return rc;
+    if (!(d->detail = calloc(rs.nhunks + 1, sizeof *d->detail)))
+        return TT_ENOMEM;
     for (int ri = 0; ri < 2; ri++) {
-        ttdi_fill_run_info(d, &d->r[ri], paths ? paths[ri] : NULL, &d->res.runs[ri]);
-        if ((rc = ttdi_notices(d, ri)) < 0 || (rc = ttdi_find_crash(d, ri)) < 0)
+        ttdi_fill_run_info(&d->arena, &d->r[ri], paths ? paths[ri] : NULL, &x->runs[ri]);
+        if ((rc = ttdi_notices(&d->in, ri, &x->runs[ri])) < 0 ||
+            (rc = ttdi_find_crash(&d->in, ri, &x->runs[ri])) < 0)
             return rc;
     }
-    if ((rc = ttdi_order_progress(d)) < 0 || (rc = value_first(d)) < 0)
+    if ((rc = ttdi_order_progress(&d->in, &os, x->runs, x->nunpaired, &x->rs)) < 0 ||
+        (rc = value_first(d)) < 0)
         return rc;
-    d->res.program = ttdi_same_program(&d->res.runs[0], &d->res.runs[1]);
-    d->res.options = d->o;
-    if (!d->o.nbaselines && d->res.diverged &&
-        (rc = ttdi_siblings(&d->arena, d->res.runs[0].path, d->res.runs[1].path,
-                            (const char ***)&d->res.siblings, &d->res.nsiblings)) < 0)
+    /* siblings are hinted when calls or values differ */
+    if (!d->o.nbaselines && (x->rs.hunks_total > 0 || x->value_first) &&
+        (rc = ttdi_siblings(&d->arena, x->runs[0].path, x->runs[1].path, &x->siblings,
+                            &x->nsiblings)) < 0)
         return rc;
-    if (d->res.nhunks > d->res.nexpected + d->res.ntiming &&
-        (rc = ttd_hunk_detail(d, 0, &d->res.first)) < 0)
+    if (x->rs.nhunks > x->rs.nexpected + x->rs.ntiming) {
+        size_t first = 0;
+        if ((rc = detail(d, &first, 1)) < 0)
+            return rc;
+        x->first = d->detail[0];
+        build_artifact(d, x->first);
+        if ((rc = thread_order(d, x->first)) < 0)
+            return rc;
+    }
+    ttdi_outcome(x->runs, x->rs.hunks_total, x->nunpaired, &d->o, &x->outcome);
+    return 0;
+}
+
+/* Explain: the cause chain, the suspects ranked again, the headline. */
+static int explain(ttd_diff *d)
+{
+    const stage_out *x = &d->x;
+    ttdi_explain_in xi = {x->runs, &x->outcome, x->first, x->rs.followed,
+                          x->rs.values_progress, x->values_note};
+    int rc = ttdi_explain(&d->in, &xi, &d->x.xo);
+
+    if (rc >= 0)
+        explained_first(d);
+    return rc;
+}
+
+static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
+{
+    int rc;
+
+    if ((rc = prepare(d, err)) < 0 || (rc = align(d)) < 0 || (rc = resolve(d, paths)) < 0 ||
+        (rc = explain(d)) < 0)
         return rc;
-    if (d->res.first)
-        build_artifact(d, (ttd_divergence *)d->detail[0]);
-    if (d->res.first && (rc = thread_order(d, d->detail[0])) < 0)
+    d->x.diverged = verdict(d);
+    if ((rc = races(d)) < 0)        /* explain stage, when the verdict says so */
         return rc;
-    if ((rc = ttdi_explain(d)) < 0)
-        return rc;
-    return races(d);
+    close_baselines(d);
+    return merge(d);
+}
+
+/* Detail hunks hi[0..n) of the result, not detailed yet (the cache). */
+static int detail(ttd_diff *d, const size_t *hi, size_t n)
+{
+    ttd_divergence *dv[TTDI_DETAIL_BATCH] = {NULL};
+    int rc = ttdi_detail_batch(&d->in, d->x.rs.hunks, hi, n, dv);
+
+    for (size_t i = 0; i < n; i++)
+        if (dv[i])
+            d->detail[hi[i]] = dv[i];
+    return rc;
+}
+
+int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
+{
+    size_t hi[TTDI_DETAIL_BATCH], m = 0;
+    int rc;
+
+    if (!d || first > d->x.rs.nhunks || n > d->x.rs.nhunks - first)
+        return TT_EINVAL;
+    for (size_t i = first; i < first + n; i++) {
+        if (d->detail[i])
+            continue;
+        hi[m++] = i;
+        if (m == TTDI_DETAIL_BATCH) {
+            if ((rc = detail(d, hi, m)) < 0)
+                return rc;
+            m = 0;
+        }
+    }
+    return m ? detail(d, hi, m) : 0;
+}
+
+int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
+{
+    if (!d || !out || i >= d->x.rs.nhunks)
+        return TT_EINVAL;
+    if (!d->detail[i]) {
+        int rc = detail(d, &i, 1);
+        if (rc < 0)
+            return rc;
+    }
+    *out = d->detail[i];
+    return 0;
 }
 
 static int start(const ttf_trace *good, const ttf_trace *bad,
@@ -577,19 +841,19 @@ void ttd_free(ttd_diff *d)
     if (!d)
         return;
     close_baselines(d);
-    for (size_t i = 0; i < d->nip; i++) {
-        free(d->ip[i].h);
-        free(d->ip[i].exp);
-        free(d->ip[i].reps);
-        free(d->ip[i].tim);
-        ttdi_pool_free(&d->ip[i]);
-        ttdi_vfound_free(&d->ip[i].vf);
+    for (size_t i = 0; i < d->s.nip; i++) {
+        free(d->s.ip[i].h);
+        free(d->s.ip[i].exp);
+        free(d->s.ip[i].reps);
+        free(d->s.ip[i].tim);
+        ttdi_pool_free(&d->s.ip[i]);
+        ttdi_vfound_free(&d->s.ip[i].vf);
     }
-    ttdi_openset_free(&d->noise);
-    ttdi_openset_free(&d->calls);
+    ttdi_openset_free(&d->s.noise);
+    ttdi_openset_free(&d->al.calls);
     ttdi_codediff_free(d->cd);
-    free(d->pools);
-    free(d->ip);
+    free(d->s.pools);
+    free(d->s.ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
         ttdi_norm_free(&d->r[ri].norm);

@@ -41,6 +41,19 @@ const char *ttd_evidence_name(int kind)
     return names[kind];
 }
 
+/* A copy of x's evidence (with room for extra more) that this suspect
+ * alone owns: a suspect copied from another stage's result shares that
+ * stage's array, which stays as it was published. NULL when memory runs
+ * out. */
+static ttd_evidence *own_evidence(struct ttfi_arena *a, const ttd_suspect *x, size_t extra)
+{
+    ttd_evidence *e = ttfi_arena_zalloc(a, (x->nevidence + extra) * sizeof *e);
+
+    if (e && x->nevidence)
+        memcpy(e, x->evidence, x->nevidence * sizeof *e);
+    return e;
+}
+
 int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
                   const char *fmt, ...)
 {
@@ -52,34 +65,38 @@ int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
     for (size_t i = 0; i < x->nevidence; i++)
         if (x->evidence[i].kind == kind)
             return 0;       /* each kind once: the first reason stands */
-    if (!x->evidence &&
-        !(x->evidence = ttfi_arena_zalloc(a, TTDI_EVID_MAX * sizeof *x->evidence)))
+    ttd_evidence *v = own_evidence(a, x, 1);
+    if (!v)
         return TT_ENOMEM;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    ttd_evidence *e = (ttd_evidence *)&x->evidence[x->nevidence];
+    ttd_evidence *e = &v[x->nevidence];
     if (!(e->text = ttfi_arena_strcpy(a, buf)))
         return TT_ENOMEM;
     e->kind = kind;
     e->weight = weight;
+    x->evidence = v;
     x->nevidence++;
     x->score += weight;
     return 0;
 }
 
-void ttdi_evid_drop(ttd_suspect *x, int kind)
+int ttdi_evid_drop(struct ttfi_arena *a, ttd_suspect *x, int kind)
 {
-    ttd_evidence *e = (ttd_evidence *)x->evidence;
-
     for (size_t i = 0; i < x->nevidence; i++) {
-        if (e[i].kind != kind)
+        if (x->evidence[i].kind != kind)
             continue;
+        ttd_evidence *e = own_evidence(a, x, 0);
+        if (!e)
+            return TT_ENOMEM;
         x->score -= e[i].weight;
         memmove(&e[i], &e[i + 1], (x->nevidence - i - 1) * sizeof *e);
+        x->evidence = e;
         x->nevidence--;
-        return;
+        return 0;
     }
+    return 0;
 }
 
 int ttdi_evid_has(const ttd_suspect *x, int kind)
@@ -96,10 +113,13 @@ static double absd(double v)
 }
 
 /* Evidence of one suspect, strongest first (insertion: at most a dozen). */
-static void sort_evidence(ttd_suspect *x)
+static int sort_evidence(struct ttfi_arena *a, ttd_suspect *x)
 {
-    ttd_evidence *e = (ttd_evidence *)x->evidence;
-
+    if (!x->nevidence)
+        return 0;
+    ttd_evidence *e = own_evidence(a, x, 0);
+    if (!e)
+        return TT_ENOMEM;
     for (size_t i = 1; i < x->nevidence; i++) {
         ttd_evidence v = e[i];
         size_t j = i;
@@ -107,6 +127,8 @@ static void sort_evidence(ttd_suspect *x)
             e[j] = e[j - 1];
         e[j] = v;
     }
+    x->evidence = e;
+    return 0;
 }
 
 /* Higher score first; equal scores: the nearer return (the frame counts as
@@ -118,10 +140,11 @@ static int before(const ttd_suspect *a, const ttd_suspect *b)
     return a->distance < b->distance;
 }
 
-void ttdi_suspects_rank(ttd_suspect *s, size_t n)
+int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        sort_evidence(&s[i]);
+        if (sort_evidence(a, &s[i]) < 0)
+            return TT_ENOMEM;
     for (size_t i = 1; i < n; i++) {
         ttd_suspect x = s[i];
         size_t j = i;
@@ -129,6 +152,7 @@ void ttdi_suspects_rank(ttd_suspect *s, size_t n)
             s[j] = s[j - 1];
         s[j] = x;
     }
+    return 0;
 }
 
 /* Is tok (n bytes, lower case) a word that names a clock or a source of

@@ -48,7 +48,7 @@
 /* One replayed pair. */
 typedef struct xpair {
     ttdi_replay rp;             /* its replay */
-    size_t pair;                /* index in d->ip / res.pairs */
+    size_t pair;                /* index in in->s->ip / res.pairs */
     int done;                   /* 1: replayed */
 } xpair;
 
@@ -67,7 +67,9 @@ typedef struct xchain {
 
 /* The stage's state. */
 typedef struct ectx {
-    ttd_diff *d;
+    const ttdi_in *in;          /* the runs, the script, the options */
+    const ttdi_explain_in *x;   /* what the stages below found */
+    ttdi_explained *out;        /* the stage's result */
     xpair *xp;                  /* per pair, replayed when needed */
     xchain ch;
     const struct ttdi_codediff *cd; /* code changed between builds (the
@@ -81,8 +83,8 @@ typedef struct ectx {
 static const char *vtext(ectx *e, int run, uint64_t raw, const ttf_vtype *ty, uint64_t ns)
 {
     char v[128];
-    ttdi_value_text(&e->d->r[run].norm, raw, ty, ns, v, sizeof v);
-    return ttfi_arena_strcpy(&e->d->arena, v);
+    ttdi_value_text(&e->in->r[run].norm, raw, ty, ns, v, sizeof v);
+    return ttfi_arena_strcpy(e->in->arena, v);
 }
 
 /* A value as a signed 64-bit number by its type (pointers raw). */
@@ -120,12 +122,12 @@ static uint64_t argreg(const ttdi_xcall *x, int run, int k)
 static const char *fname(ectx *e, const xpair *xp, const ttdi_xcall *x)
 {
     (void)xp;
-    return ttdi_norm_func_at(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns);
+    return ttdi_norm_func_at(&e->in->r[TTD_BAD].norm, x->addr, 0, x->time_ns);
 }
 
 static const char *thread_name(ectx *e, size_t pair)
 {
-    const ttdi_tinfo *t = &e->d->r[TTD_BAD].ti[e->d->ip[pair].t[1]];
+    const ttdi_tinfo *t = &e->in->r[TTD_BAD].ti[e->in->s->ip[pair].t[1]];
     return t->name;
 }
 
@@ -134,22 +136,22 @@ static const char *thread_name(ectx *e, size_t pair)
 /* Replay pair i up to bad key index stop or bad time stop_ns. */
 static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
 {
-    ttd_diff *d = e->d;
+    const ttdi_in *in = e->in;
     xpair *x = &e->xp[i];
 
     if (x->done)
         return 0;
     x->done = 1;
     x->pair = i;
-    x->rp.norm[0] = &d->r[TTD_GOOD].norm;
-    x->rp.norm[1] = &d->r[TTD_BAD].norm;
-    x->rp.thread[0] = d->ip[i].t[0];
-    x->rp.thread[1] = d->ip[i].t[1];
-    x->rp.h = d->ip[i].h;
-    x->rp.nh = d->ip[i].nh;
+    x->rp.norm[0] = &in->r[TTD_GOOD].norm;
+    x->rp.norm[1] = &in->r[TTD_BAD].norm;
+    x->rp.thread[0] = in->s->ip[i].t[0];
+    x->rp.thread[1] = in->s->ip[i].t[1];
+    x->rp.h = in->s->ip[i].h;
+    x->rp.nh = in->s->ip[i].nh;
     x->rp.stop = stop;
     x->rp.stop_ns = stop_ns;
-    x->rp.noise = d->o.nbaselines ? &d->noise : NULL;
+    x->rp.noise = in->o->nbaselines ? &in->s->noise : NULL;
     return ttdi_replay_run(&x->rp);
 }
 
@@ -203,7 +205,7 @@ static int step_returned(ectx *e, const xpair *xp, int32_t id, int strong)
     s->strong = strong;
     snprintf(e->buf, sizeof e->buf, "`%s` returned %s in the bad run, %s in the good run",
              s->function, s->bad_value, s->good_value);
-    s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
     return s->good_value && s->bad_value && s->text ? 1 : TT_ENOMEM;
 }
 
@@ -230,14 +232,14 @@ static int step_argument(ectx *e, const xpair *xp, int32_t id, int k, int strong
     if (!s->param[0])
         snprintf(e->buf, sizeof e->buf, "`%s` was called with argument %d = %s in the bad "
                  "run, %s in the good run", s->function, k + 1, s->bad_value, s->good_value);
-    s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
     return s->good_value && s->bad_value && s->text ? 1 : TT_ENOMEM;
 }
 
 static void set_end(ectx *e, const char *fmt, const char *a, const char *b)
 {
     snprintf(e->buf, sizeof e->buf, fmt, a, b);
-    e->ch.end = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
 }
 
 /* ---- following values ---------------------------------------------------------- */
@@ -295,7 +297,7 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
              "it and `%s` did not receive it as is%s%s%s", e->ch.origin, e->ch.origin,
              q ? " (its own argument " : "", q && q->name ? q->name : "",
              q ? " differs too)" : "");
-    e->ch.end = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
     return 0;
 }
 
@@ -464,15 +466,15 @@ static int has_values(const xpair *xp)
 static int other_threads(ectx *e, size_t self, uint64_t t, const ttd_cause *want,
                          int weak)
 {
-    ttd_diff *d = e->d;
+    const ttdi_in *in = e->in;
     vcand best;
     int rc;
 
     memset(&best, 0, sizeof best);
-    for (size_t i = 0; i < d->nip; i++) {
-        if (i == self || !d->ip[i].vf.found || d->ip[i].vf.first.ev[1].time_ns >= t)
+    for (size_t i = 0; i < in->s->nip; i++) {
+        if (i == self || !in->s->ip[i].vf.found || in->s->ip[i].vf.first.ev[1].time_ns >= t)
             continue;
-        if (d->res.followed && d->res.followed->pair == i)
+        if (e->x->followed && e->x->followed->pair == i)
             continue;       /* follows the progress, reaches no split (order.c) */
         if ((rc = replay(e, i, UINT64_MAX, t)) < 0)
             return rc;
@@ -551,22 +553,22 @@ static int split_step(ectx *e, const ttd_divergence *dv, const xpair *xp, int32_
                  dv->nbad ? "bad" : "good", dv->nbad ? b : g);
     else
         snprintf(e->buf, sizeof e->buf, "the calls part in `%s`", f);
-    s->text = ttfi_arena_strcpy(&e->d->arena, e->buf);
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
     return s->text ? 0 : TT_ENOMEM;
 }
 
 /* The chain of the first divergence. */
 static int chain_split(ectx *e, const ttd_divergence *dv)
 {
-    ttd_diff *d = e->d;
+    const ttdi_in *in = e->in;
     int rc;
 
-    if (!d->values) {
+    if (!in->values) {
         if ((rc = split_step(e, dv, NULL, -1)) < 0)
             return rc;
         e->ch.step[0].pair = dv->pair;
         e->ch.step[0].thread = thread_name(e, dv->pair);
-        e->ch.end = d->res.values_note ? "values not recorded" : "values not recorded";
+        e->ch.end = e->x->values_note ? "values not recorded" : "values not recorded";
         return 0;
     }
     if ((rc = replay(e, dv->pair, dv->bad_index, UINT64_MAX)) < 0)
@@ -590,25 +592,25 @@ static int chain_split(ectx *e, const ttd_divergence *dv)
 /* Same calls, another end: the exit status step and why. */
 static int chain_exit(ectx *e)
 {
-    ttd_diff *d = e->d;
-    const ttd_outcome *o = &d->res.outcome;
+    const ttdi_in *in = e->in;
+    const ttd_outcome *o = e->x->outcome;
     char g[32], b[32];
     int rc;
 
-    if (!d->nip)
+    if (!in->s->nip)
         return 0;
     ttd_cause *s = add_step(e, TTD_CAUSE_EXIT, NULL, -1);
     snprintf(g, sizeof g, o->signal[0] ? "signal %d" : o->has_exit[0] ? "%d" : "none",
              o->signal[0] ? o->signal[0] : o->exit_status[0]);
     snprintf(b, sizeof b, o->signal[1] ? "signal %d" : o->has_exit[1] ? "%d" : "none",
              o->signal[1] ? o->signal[1] : o->exit_status[1]);
-    s->good_value = ttfi_arena_strcpy(&d->arena, g);
-    s->bad_value = ttfi_arena_strcpy(&d->arena, b);
+    s->good_value = ttfi_arena_strcpy(in->arena, g);
+    s->bad_value = ttfi_arena_strcpy(in->arena, b);
     s->thread = thread_name(e, 0);
     snprintf(e->buf, sizeof e->buf, "the runs made the same calls but ended differently: "
              "exit status %s in the bad run, %s in the good run", b, g);
-    s->text = ttfi_arena_strcpy(&d->arena, e->buf);
-    if (!d->values) {
+    s->text = ttfi_arena_strcpy(in->arena, e->buf);
+    if (!in->values) {
         e->ch.end = "values not recorded";
         return 0;
     }
@@ -641,9 +643,9 @@ static int changed(const ectx *e, const char *f)
  * before the first step of each function whose code changed. */
 static int publish_chain(ectx *e)
 {
-    ttd_diff *d = e->d;
+    const ttdi_in *in = e->in;
     size_t n = e->ch.n, m = 0;
-    ttd_cause *out = ttfi_arena_zalloc(&d->arena, (2 * n + 1) * sizeof *out);
+    ttd_cause *out = ttfi_arena_zalloc(in->arena, (2 * n + 1) * sizeof *out);
 
     if (!out)
         return TT_ENOMEM;
@@ -661,33 +663,16 @@ static int publish_chain(ectx *e)
             c->param = NULL;
             snprintf(e->buf, sizeof e->buf, "`%s`'s machine code differs between the two "
                      "builds", s->function);
-            c->text = ttfi_arena_strcpy(&d->arena, e->buf);
+            c->text = ttfi_arena_strcpy(in->arena, e->buf);
         }
         out[m++] = *s;
     }
-    d->res.chain = out;
-    d->res.nchain = m;
-    d->res.chain_end = e->ch.end ? e->ch.end : "no earlier value differs";
+    e->out->chain = out;
+    e->out->nchain = m;
+    e->out->chain_end = e->ch.end ? e->ch.end : "no earlier value differs";
     return 0;
 }
 
-/* ---- outcome -------------------------------------------------------------------- */
-
-static void outcome(ttd_diff *d)
-{
-    ttd_outcome *o = &d->res.outcome;
-
-    for (int r = 0; r < 2; r++) {
-        const ttd_run_info *ri = &d->res.runs[r];
-        o->has_exit[r] = ri->closed && !ri->crash;
-        o->exit_status[r] = o->has_exit[r] ? ri->exit_status : 0;
-        o->signal[r] = ri->crash ? ri->crash->signo : 0;
-    }
-    o->same_calls = d->res.hunks_total == 0 && d->res.nunpaired == 0;
-    o->differs = o->has_exit[0] != o->has_exit[1] || o->signal[0] != o->signal[1] ||
-                 (o->has_exit[0] && o->exit_status[0] != o->exit_status[1]);
-    o->failed = d->o.bad_failed != NULL; /* caught failing: never the same */
-}
 
 /* ---- suspects --------------------------------------------------------------- */
 
@@ -709,7 +694,7 @@ static int on_stack(const ttd_divergence *dv, const char *name)
 
 /* The suspect for function name (added when missing, at node x of pair
  * pair if known). */
-static ttd_suspect *suspect_of(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n,
+static ttd_suspect *suspect_of(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n,
                                const char *name, size_t pair, const ttdi_xcall *x)
 {
     ttd_suspect *f = find_sus(s, *n, name);
@@ -722,7 +707,7 @@ static ttd_suspect *suspect_of(ectx *e, ttd_divergence *dv, ttd_suspect *s, size
     f->pair = pair;
     f->role = on_stack(dv, name) ? TTD_SUSPECT_CALLER : TTD_SUSPECT_EARLIER;
     if (x) {
-        ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
+        ttdi_norm_locate(&e->in->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
                          &f->file, &f->line);
         f->index = x->exit_idx != UINT64_MAX ? x->exit_idx : x->enter[1];
         if (pair == dv->pair && f->index < dv->bad_index)
@@ -768,12 +753,12 @@ static int error_appears(const xchain *c, size_t i)
 }
 
 /* Evidence from chain step i. */
-static int step_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n, size_t i)
+static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n, size_t i)
 {
     const xchain *c = &e->ch;
     const ttd_cause *st = &c->step[i];
     const ttdi_xcall *x = c->from[i] && c->node[i] >= 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
-    struct ttfi_arena *a = &e->d->arena;
+    struct ttfi_arena *a = e->in->arena;
     int rc = 0;
 
     if (st->kind != TTD_CAUSE_RETURNED && st->kind != TTD_CAUSE_ARGUMENT)
@@ -786,8 +771,10 @@ static int step_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n,
             f->good_value = st->good_value;
             f->bad_value = st->bad_value;
             f->trivial = 0;
-            ttdi_evid_drop(f, TTD_EV_TRIVIAL); /* another call of it differs */
-            ttdi_evid_drop(f, TTD_EV_NOISE);
+            /* another call of it differs */
+            if ((rc = ttdi_evid_drop(a, f, TTD_EV_TRIVIAL)) < 0 ||
+                (rc = ttdi_evid_drop(a, f, TTD_EV_NOISE)) < 0)
+                return rc;
         }
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
@@ -817,7 +804,7 @@ static int step_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n,
 }
 
 /* Code changed: candidates and changed frames of the stack. */
-static int code_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n)
+static int code_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 {
     int rc = 0;
 
@@ -828,7 +815,7 @@ static int code_evidence(ectx *e, ttd_divergence *dv, ttd_suspect *s, size_t *n)
             suspect_of(e, dv, s, n, dv->stack[i].name, dv->pair, NULL);
     for (size_t i = 0; i < *n && rc >= 0; i++)
         if (changed(e, s[i].name))
-            rc = ttdi_evid_add(&e->d->arena, &s[i], TTD_EV_CODE, TTDI_W_CODE,
+            rc = ttdi_evid_add(e->in->arena, &s[i], TTD_EV_CODE, TTDI_W_CODE,
                                "its machine code differs between the two builds");
     return rc;
 }
@@ -912,7 +899,7 @@ static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
     const ttd_suspect *h = find_sus(s, *n, e->ch.step[i].function);
     if (!h || h->score <= 0)
         return 0;
-    int rc = ttf_sym_inlined_in(e->d->r[TTD_BAD].norm.sym, x->addr, x->time_ns, in,
+    int rc = ttf_sym_inlined_in(e->in->r[TTD_BAD].norm.sym, x->addr, x->time_ns, in,
                                 TTF_INLINED_MAX, &k);
     if (rc)
         return rc == TT_ENOMEM ? rc : 0;
@@ -921,7 +908,7 @@ static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
         if (!in[j].function || strcmp(in[j].function, h->name) == 0)
             continue;
         ttd_suspect *f = inlined_suspect(s, n, h, &in[j]);
-        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_INLINED, w, "inlined into `%s`, whose "
+        rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, w, "inlined into `%s`, whose "
                            "answer flipped with the same inputs: its code ran inside it",
                            h->name);
         m++;
@@ -930,9 +917,9 @@ static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
 }
 
 /* Weigh the first divergence's suspects again with the chain's evidence. */
-static int rank_suspects(ectx *e, ttd_divergence *dv)
+static int rank_suspects(ectx *e, const ttd_divergence *dv)
 {
-    size_t n = 0, want = e->d->o.suspects;
+    size_t n = 0, want = e->in->o->suspects;
     int rc = 0;
 
     if (!want || !dv->suspects)
@@ -940,7 +927,7 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
     while (dv->suspects[n].name)
         n++;
     size_t cap = n + e->ch.n + dv->nstack + 2 + INLINED_MAX;
-    ttd_suspect *s = ttfi_arena_zalloc(&e->d->arena, (cap + 1) * sizeof *s);
+    ttd_suspect *s = ttfi_arena_zalloc(e->in->arena, (cap + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
     memcpy(s, dv->suspects, n * sizeof *s);
@@ -948,10 +935,10 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
         rc = step_evidence(e, dv, s, &n, i);
     if (rc >= 0 && e->ch.origin) {
         ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
-        rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",
+        rc = ttdi_evid_add(e->in->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",
                            e->ch.end ? e->ch.end : "computed the differing argument");
         if (rc >= 0)
-            rc = ttdi_evid_add(&e->d->arena, f, TTD_EV_CHAIN,
+            rc = ttdi_evid_add(e->in->arena, f, TTD_EV_CHAIN,
                                TTDI_W_CHAIN + TTDI_W_CHAIN_ORIGIN, "the earliest cause on "
                                "the cause chain: it computed the value the chain starts with");
     }
@@ -961,9 +948,10 @@ static int rank_suspects(ectx *e, ttd_divergence *dv)
         rc = inlined_suspects(e, s, &n);
     if (rc < 0)
         return rc;
-    ttdi_suspects_rank(s, n);
-    dv->suspects = s;
-    dv->nsuspects = n < want ? n : want;
+    if (ttdi_suspects_rank(e->in->arena, s, n) < 0)
+        return TT_ENOMEM;
+    e->out->suspects = s;
+    e->out->nsuspects = n < want ? n : want;
     return 0;
 }
 
@@ -985,9 +973,9 @@ static const char *call_args(ectx *e, const ttdi_xcall *x)
     ev.time_ns = x->time_ns;
     ev.has_values = 1;
     memcpy(ev.argregs, x->args[1], sizeof ev.argregs);
-    if (!ttdi_values_text(&e->d->r[TTD_BAD].norm, &ev, v, sizeof v))
+    if (!ttdi_values_text(&e->in->r[TTD_BAD].norm, &ev, v, sizeof v))
         return NULL;
-    return ttfi_arena_strcpy(&e->d->arena, v);
+    return ttfi_arena_strcpy(e->in->arena, v);
 }
 
 /* v's caller and stack: the calls enclosing node x in xp's replay (its
@@ -1000,14 +988,14 @@ static int value_stack(ectx *e, const xpair *xp, const ttdi_xcall *x, ttd_value_
 
     for (int32_t i = x->parent; i > 0 && n < VSTACK_MAX; i = c[i].parent)
         n++;
-    ttd_frame *fr = ttfi_arena_zalloc(&e->d->arena, (n + 1) * sizeof *fr);
+    ttd_frame *fr = ttfi_arena_zalloc(e->in->arena, (n + 1) * sizeof *fr);
     if (!fr)
         return TT_ENOMEM;
     size_t k = n;
     for (int32_t i = x->parent; i > 0 && k > 0; i = c[i].parent) {
         ttd_frame *f = &fr[--k];
         f->name = fname(e, xp, &c[i]);
-        ttdi_norm_locate(&e->d->r[TTD_BAD].norm, c[i].addr, 0, c[i].time_ns,
+        ttdi_norm_locate(&e->in->r[TTD_BAD].norm, c[i].addr, 0, c[i].time_ns,
                          &f->file, &f->line);
         f->args = call_args(e, &c[i]);
         f->code_changed = e->cd && f->name && ttdi_codediff_changed(e->cd, f->name) == 1;
@@ -1042,7 +1030,7 @@ static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_
     v->bad_index = p ? x->enter[1] : x->exit_idx;
     v->good_time_ns = p ? x->gtime_ns : x->gexit_ns;
     v->bad_time_ns = p ? x->time_ns : x->exit_ns;
-    ttdi_norm_locate(&e->d->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
+    ttdi_norm_locate(&e->in->r[TTD_BAD].norm, x->addr, 0, x->time_ns,
                      &v->file, &v->line);
     if (!v->good_value || !v->bad_value)
         return TT_ENOMEM;
@@ -1086,14 +1074,9 @@ static int node_refs(const xpair *xp, size_t i, vrefs *l)
     for (int k = -1; k < TTDI_MAXP; k++) {
         if (k < 0 ? !real_ret(xp, x) : !(x->argdiff & (1u << k)))
             continue;
-        if (l->n == l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 64;
-            vref *m = realloc(l->v, cap * sizeof *m);
-            if (!m)
-                return TT_ENOMEM;
-            l->v = m;
-            l->cap = cap;
-        }
+        if (l->n == l->cap &&
+            ttdi_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64) < 0)
+            return TT_ENOMEM;
         l->v[l->n++] = (vref){xp, (int32_t)i, k, k < 0 ? x->exit_ns : x->time_ns};
     }
     return 0;
@@ -1105,7 +1088,7 @@ static int collect(ectx *e, vrefs *l)
 {
     int rc = 0;
 
-    for (size_t p = 0; p < e->d->nip && rc >= 0; p++)
+    for (size_t p = 0; p < e->in->s->nip && rc >= 0; p++)
         for (size_t i = 1; e->xp[p].done && i < e->xp[p].rp.n && rc >= 0; i++)
             rc = node_refs(&e->xp[p], i, l);
     if (rc >= 0 && l->n)
@@ -1115,17 +1098,21 @@ static int collect(ectx *e, vrefs *l)
 
 /* With --thread, --function or --exclude only part of the calls are
  * compared: another end alone is then no divergence. */
-static int ended_differently(const ttd_diff *d)
+int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt)
 {
-    const ttd_outcome *o = &d->res.outcome;
-    return o->differs && o->same_calls && !d->o.thread && !d->o.function && !d->o.exclude;
+    return o->differs && o->same_calls && !opt->thread && !opt->function && !opt->exclude;
+}
+
+static int ended_differently(const ectx *e)
+{
+    return ttdi_ended_differently(e->x->outcome, e->in->o);
 }
 
 /* value_first: the chain's earliest value step, else (no chain value) the
  * earliest real difference; value_others: the rest not on the chain. */
 static int headline(ectx *e)
 {
-    ttd_diff *d = e->d;
+    const ttdi_in *in = e->in;
     ttd_value_diff *first = NULL;
     int rc = 0;
 
@@ -1133,7 +1120,7 @@ static int headline(ectx *e)
         const ttd_cause *s = &e->ch.step[i];
         if (s->kind != TTD_CAUSE_RETURNED && s->kind != TTD_CAUSE_ARGUMENT)
             continue;
-        if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
+        if (!(first = ttfi_arena_alloc(in->arena, sizeof *first)))
             return TT_ENOMEM;
         if ((rc = value_of(e, e->ch.from[i], &e->ch.from[i]->rp.c[e->ch.node[i]],
                            s->kind == TTD_CAUSE_RETURNED ? -1 : s->arg, first)) < 0)
@@ -1141,7 +1128,7 @@ static int headline(ectx *e)
         first->before_split = 1;
     }
     vrefs l = {NULL, 0, 0};
-    ttd_value_diff *others = ttfi_arena_zalloc(&d->arena, (OTHERS_MAX + 1) * sizeof *others);
+    ttd_value_diff *others = ttfi_arena_zalloc(in->arena, (OTHERS_MAX + 1) * sizeof *others);
     if (!others || collect(e, &l) < 0) {
         free(l.v);
         return TT_ENOMEM;
@@ -1155,17 +1142,18 @@ static int headline(ectx *e)
             rc = value_of(e, l.v[i].xp, x, l.v[i].arg, &others[no++]);
             continue;
         }
-        if (!(first = ttfi_arena_alloc(&d->arena, sizeof *first)))
+        if (!(first = ttfi_arena_alloc(in->arena, sizeof *first)))
             rc = TT_ENOMEM;
         else if ((rc = value_of(e, l.v[i].xp, x, l.v[i].arg, first)) >= 0)
-            first->before_split = !d->res.first && !ended_differently(d);
+            first->before_split = !e->x->first && !ended_differently(e);
     }
     free(l.v);
     if (rc < 0)
         return rc;
-    d->res.value_first = first;
-    d->res.value_others = others;
-    d->res.nvalue_others = no;
+    e->out->headline = 1;
+    e->out->value_first = first;
+    e->out->value_others = others;
+    e->out->nvalue_others = no;
     return rc;
 }
 
@@ -1174,20 +1162,20 @@ static int replay_all(ectx *e)
 {
     int rc = 0;
 
-    for (size_t i = 0; i < e->d->nip && rc >= 0; i++)
-        if (e->d->ip[i].vf.found)
+    for (size_t i = 0; i < e->in->s->nip && rc >= 0; i++)
+        if (e->in->s->ip[i].vf.found)
             rc = replay(e, i, UINT64_MAX, UINT64_MAX);
     return rc;
 }
 
 static void finish(ectx *e)
 {
-    for (size_t i = 0; e->xp && i < e->d->nip; i++) {
+    for (size_t i = 0; e->xp && i < e->in->s->nip; i++) {
         if (!e->xp[i].done)
             continue;
-        e->d->res.values_ignored += e->xp[i].rp.ignored;
+        e->out->values_ignored += e->xp[i].rp.ignored;
         for (size_t k = 1; k < e->xp[i].rp.n; k++)
-            e->d->res.values_ignored += e->xp[i].rp.c[k].retdiff &&
+            e->out->values_ignored += e->xp[i].rp.c[k].retdiff &&
                                         ttdi_replay_retnoise(&e->xp[i].rp, &e->xp[i].rp.c[k]);
         ttdi_replay_free(&e->xp[i].rp);
     }
@@ -1196,46 +1184,41 @@ static void finish(ectx *e)
 
 static int explain_all(ectx *e)
 {
-    ttd_diff *d = e->d;
-    ttd_divergence *dv = (ttd_divergence *)d->res.first;
+    const ttdi_in *in = e->in;
+    const ttd_divergence *dv = e->x->first;
     int rc = 0;
 
     if (dv)
         rc = chain_split(e, dv);
-    else if (ended_differently(d))
+    else if (ended_differently(e))
         rc = chain_exit(e);
     if (rc >= 0 && e->ch.n)
         rc = publish_chain(e);
     if (rc < 0)
         return rc;
-    if (dv) {
-        dv->chain = d->res.chain;
-        dv->nchain = d->res.nchain;
-        dv->chain_end = d->res.chain_end;
-    }
-    int vals = d->values && !d->res.values_progress; /* order.c: not causes */
+    int vals = in->values && !e->x->values_progress; /* order.c: not causes */
     if (vals && !dv && (rc = replay_all(e)) < 0)
         return rc;
     if (vals && (rc = headline(e)) < 0)
         return rc;
     if (dv && (rc = rank_suspects(e, dv)) < 0)
         return rc;
-    d->res.diverged = d->res.hunks_total > 0 || d->res.value_first || ended_differently(d) ||
-                      d->res.outcome.failed;
     return 0;
 }
 
-int ttdi_explain(ttd_diff *d)
+int ttdi_explain(const ttdi_in *in, const ttdi_explain_in *x, ttdi_explained *out)
 {
     ectx e;
     int rc;
 
     memset(&e, 0, sizeof e);
-    e.d = d;
-    outcome(d);
-    if (!(e.xp = calloc(d->nip + 1, sizeof *e.xp)))
+    memset(out, 0, sizeof *out);
+    e.in = in;
+    e.x = x;
+    e.out = out;
+    if (!(e.xp = calloc(in->s->nip + 1, sizeof *e.xp)))
         return TT_ENOMEM;
-    e.cd = d->cd;           /* empty when the build-ids match */
+    e.cd = in->cd;           /* empty when the build-ids match */
     rc = explain_all(&e);
     finish(&e);
     return rc;

@@ -78,8 +78,9 @@ typedef struct ttdi_replay {
     /* walk state (replay.c) */
     struct ttdi_rframe *st[2];  /* open calls per run */
     size_t nst[2], stcap[2];
-    ttdi_rstat *rs;             /* return statistics, open addressing */
+    ttdi_rstat *rs;             /* return statistics, rsn of rscap */
     size_t rscap, rsn;
+    ttdi_map rsmap;             /* function key | 1 -> its index in rs */
     struct ttdi_rsig *sc;       /* signatures by function key (a cache) */
 } ttdi_replay;
 
@@ -94,9 +95,45 @@ void ttdi_replay_free(ttdi_replay *rp);
  * that grows from call to call: clocks and counters), else as recorded. */
 int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
 
-/* The explain stage's entry point (explain.c): outcome, cause chain,
- * suspects' evidence and ranking, headline. Called by the engine once the
- * first divergence is detailed. 0 or a TT_E* code. */
-int ttdi_explain(ttd_diff *d);
+/* What the explain stage reads besides the runs and the script: what the
+ * stages below it found (read-only). */
+typedef struct ttdi_explain_in {
+    const ttd_run_info *runs;   /* both runs' info (TTD_GOOD, TTD_BAD) */
+    const ttd_outcome *outcome; /* how they ended (ttdi_outcome) */
+    const ttd_divergence *first; /* the first divergence detailed, NULL */
+    const ttd_hunk_info *followed; /* the order stage's followed divergence */
+    uint64_t values_progress;   /* value differences that follow the progress
+                                   (order.c: not causes) */
+    const char *values_note;    /* why values are not compared, NULL */
+} ttdi_explain_in;
+
+/* The explain stage's result; the engine merges it into the result (and
+ * the cause chain and suspects into the first divergence). */
+typedef struct ttdi_explained {
+    const ttd_cause *chain;     /* the cause chain, NULL if none */
+    size_t nchain;
+    const char *chain_end;      /* why it stops (with a chain) */
+    int headline;               /* 1: value_first and value_others replace
+                                   the engine's (values compared, not
+                                   following the progress) */
+    const ttd_value_diff *value_first; /* the headline value difference */
+    const ttd_value_diff *value_others;
+    size_t nvalue_others;
+    uint64_t values_ignored;    /* differing values not taken as causes */
+    const ttd_suspect *suspects; /* the first divergence's suspects ranked
+                                   again with the chain's evidence; NULL:
+                                   left as detailed */
+    size_t nsuspects;
+} ttdi_explained;
+
+/* The explain stage's entry point (explain.c): cause chain, suspects'
+ * evidence and ranking, headline, into *out (memory in in->arena). Called
+ * by the engine once the first divergence is detailed. 0 or a TT_E* code. */
+int ttdi_explain(const ttdi_in *in, const ttdi_explain_in *x, ttdi_explained *out);
+
+/* 1 when the runs' outcome alone tells them apart: they ended differently
+ * (exit status, signal) while making the same calls, and no filter hides
+ * calls (--thread, --function, --exclude). */
+int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt);
 
 #endif

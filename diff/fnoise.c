@@ -37,7 +37,7 @@
 /* One walk over a thread with its call stack of ENTER keys. */
 typedef struct cwalk {
     ttdi_norm *norm;        /* the run's normaliser */
-    ttf_iter *it;           /* its events */
+    ttdi_walk wk;           /* its events (a raw walk) */
     uint64_t *st;           /* open calls' ENTER keys, innermost last */
     size_t nst, cap;        /* open, room */
     int by_caller;          /* 1: contexts carry the caller (tree mode) */
@@ -66,14 +66,9 @@ static int cw_apply(cwalk *w, uint64_t k, int kind, uint64_t *ctx)
     *ctx = context(w->nst ? w->st[w->nst - 1] : 0, k);
     if (kind != TTF_EV_ENTER)
         return 0;
-    if (w->nst == w->cap) {
-        size_t ncap = w->cap ? 2 * w->cap : 64;
-        uint64_t *ns = realloc(w->st, ncap * sizeof *ns);
-        if (!ns)
-            return TT_ENOMEM;
-        w->st = ns;
-        w->cap = ncap;
-    }
+    if (w->nst == w->cap &&
+        ttdi_grow(&w->st, &w->cap, w->nst + 1, sizeof *w->st, 64) < 0)
+        return TT_ENOMEM;
     w->st[w->nst++] = k;
     return 0;
 }
@@ -81,15 +76,15 @@ static int cw_apply(cwalk *w, uint64_t k, int kind, uint64_t *ctx)
 /* The next kept event's context: 1, 0 at the end, or a TT_E* code. */
 static int cw_next(cwalk *w, uint64_t *ctx)
 {
-    ttf_event ev;
+    const ttf_event *ev = &w->wk.ev;
     uint64_t key;
     int rc;
 
-    while ((rc = ttf_iter_next(w->it, &ev)) > 0) {
-        if ((rc = ttdi_norm_key(w->norm, &ev, &key)) < 0)
+    while ((rc = ttdi_walk_next(&w->wk)) > 0) {
+        if ((rc = ttdi_norm_key(w->norm, ev, &key)) < 0)
             return rc;
         if (rc > 0)
-            return cw_apply(w, key, ev.kind, ctx) < 0 ? TT_ENOMEM : 1;
+            return cw_apply(w, key, ev->kind, ctx) < 0 ? TT_ENOMEM : 1;
     }
     return rc;
 }
@@ -110,10 +105,10 @@ static size_t side_events(const ttdi_hunk *h, size_t nh, int s)
 static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
                    int s, uint64_t **out)
 {
-    cwalk w = {f.norm, NULL, NULL, 0, 0, by_caller};
+    cwalk w = {.norm = f.norm, .by_caller = by_caller};
     uint64_t idx = 0, *c = calloc(side_events(h, nh, s) + 1, sizeof *c);
     size_t i = 0, k = 0;
-    int rc = c ? ttf_iter_open(f.t, f.thread, &w.it) : TT_ENOMEM;
+    int rc = c ? ttdi_walk_raw(&w.wk, f.t, f.thread) : TT_ENOMEM;
 
     while (rc >= 0 && i < nh) {
         size_t lo = s ? h[i].b0 : h[i].a0, hi = s ? h[i].b1 : h[i].a1;
@@ -125,7 +120,7 @@ static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
             break;
         k += idx++ >= lo;
     }
-    ttf_iter_close(w.it);
+    ttdi_walk_close(&w.wk);
     free(w.st);
     if (rc < 0)
         free(c);

@@ -56,19 +56,18 @@ static int hunk_cmp(const void *x, const void *y)
  * at most TAIL_OPS of them into ops; their count, or a TT_E* code. */
 static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
 {
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     int rc, n = 0;
 
-    if ((rc = ttf_iter_open(t, th, &it)) < 0)
+    if ((rc = ttdi_walk_raw(&wk, t, th)) < 0)
         return rc;
-    while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < until) {
-        if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT)
+    while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns < until) {
+        if (wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT)
             n = 0;
-        else if (ev.kind == TTF_EV_SYNC_OP && n < TAIL_OPS)
-            ops[n++] = ev.code;
+        else if (wk.ev.kind == TTF_EV_SYNC_OP && n < TAIL_OPS)
+            ops[n++] = wk.ev.code;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     return rc < 0 ? rc : n;
 }
 
@@ -97,10 +96,10 @@ static int sync_tail(const ttf_trace *t, uint32_t th, uint64_t until, int *ops)
  * (a few calls only the bad run made, CHECK_MAX events at most) and then
  * waited where the good thread found its data ready was cut waiting too:
  * what differs is that it had to wait, which is timing. */
-static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk *h,
+static uint64_t cut_time(const ttdi_in *in, const ttdi_ipair *p, const ttdi_hunk *h,
                          const ttd_event *g)
 {
-    const ttf_trace *t = d->r[TTD_BAD].t;
+    const ttf_trace *t = in->r[TTD_BAD].t;
     const ttf_thread *th = ttf_get_thread(t, p->t[1]);
     uint64_t end = 0;
     int bo[TAIL_OPS], go[TAIL_OPS];
@@ -125,7 +124,7 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
     int checked = h->b1 > h->b0; /* bad-only calls, then the wait */
     if (checked && (!other_exit || !waits || h->b1 - h->b0 > CHECK_MAX))
         return 0;
-    int ng = sync_tail(d->r[TTD_GOOD].t, p->t[0], g->time_ns, go);
+    int ng = sync_tail(in->r[TTD_GOOD].t, p->t[0], g->time_ns, go);
     if (ng < nb - (checked ? waits : 0))
         return 0;               /* the good thread's difference came first */
     for (int i = 0; i < nb - waits; i++)
@@ -135,11 +134,11 @@ static uint64_t cut_time(const ttd_diff *d, const ttdi_ipair *p, const ttdi_hunk
 }
 
 /* Resolve hunks sel[0..m) of pair pi into hs[0..m). */
-static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
+static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t m,
                         ttd_hunk_info *hs)
 {
-    ttdi_ipair *p = &d->ip[pi];
-    ttd_event *ev = ttfi_arena_zalloc(&d->arena, 3 * m * sizeof *ev);
+    const ttdi_ipair *p = &in->s->ip[pi];
+    ttd_event *ev = ttfi_arena_zalloc(in->arena, 3 * m * sizeof *ev);
     ttdi_req *rq = malloc(2 * m * sizeof *rq);
     ttdi_pass_spec ps[2] = {{0}, {0}};
     int rc = TT_ENOMEM;
@@ -158,10 +157,10 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
         uint64_t gi = h->a1 > h->a0 ? h->a0 : ttdi_probe_index(h->a0, p->n[0]);
         ttdi_add_req(ps[0].rq, &ps[0].nrq, gi, gi + 1, &ev[3 * k]);
-        ev[3 * k].time_ns = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0])->start_ns;
+        ev[3 * k].time_ns = ttf_get_thread(in->r[TTD_GOOD].t, p->t[0])->start_ns;
         uint64_t bi = h->b1 > h->b0 ? h->b0 : ttdi_probe_index(h->b0, p->n[1]);
         ttdi_add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
-        ev[3 * k + 1].time_ns = ttf_get_thread(d->r[TTD_BAD].t, p->t[1])->start_ns;
+        ev[3 * k + 1].time_ns = ttf_get_thread(in->r[TTD_BAD].t, p->t[1])->start_ns;
         hs[k].pair = pi;
         hs[k].good_index = h->a0;
         hs[k].good_count = h->a1 - h->a0;
@@ -171,10 +170,10 @@ static int resolve_pair(ttd_diff *d, size_t pi, const size_t *sel, size_t m,
         hs[k].bad_first = h->b1 > h->b0 ? &ev[3 * k + 1] : NULL;
     }
     for (int s = 0; s < 2; s++)
-        if ((rc = ttdi_run_pass(d, s, p->t[s], &ps[s])) < 0)
+        if ((rc = ttdi_run_pass(in, s, p->t[s], &ps[s])) < 0)
             goto out;
     for (size_t k = 0; k < m; k++) {
-        uint64_t cut = cut_time(d, p, &p->h[sel[k]], &ev[3 * k]);
+        uint64_t cut = cut_time(in, p, &p->h[sel[k]], &ev[3 * k]);
         hs[k].time_ns = ev[3 * k + 1].time_ns;
         hs[k].good_time_ns = ev[3 * k].time_ns;
         ttdi_sites_trim_pair(hs[k].good_first ? &ev[3 * k] : NULL,
@@ -197,10 +196,10 @@ static int class_of(const ttdi_ipair *p, size_t i)
 /* Which hunks of p to resolve: the first max_hunks divergences, then the
  * first max_hunks timing-shaped and expected ones, into sel; counts of
  * each class (n[0] divergences, n[1] timing, n[2] expected). */
-static size_t select_hunks(const ttd_diff *d, const ttdi_ipair *p, size_t *sel,
+static size_t select_hunks(const ttdi_in *in, const ttdi_ipair *p, size_t *sel,
                            size_t n[3])
 {
-    size_t cap = d->o.max_hunks, m = 0, got[3] = {0, 0, 0};
+    size_t cap = in->o->max_hunks, m = 0, got[3] = {0, 0, 0};
 
     n[0] = n[1] = n[2] = 0;
     for (int e = 0; e < 3; e++)
@@ -217,72 +216,72 @@ static size_t select_hunks(const ttd_diff *d, const ttdi_ipair *p, size_t *sel,
 }
 
 /* The pools into the result, and each pair's pool id. */
-static int pools_result(ttd_diff *d, ttd_pair *pairs)
+static int pools_result(const ttdi_in *in, ttd_pair *pairs, ttdi_resolved *out)
 {
-    ttd_pool *v = ttfi_arena_zalloc(&d->arena, (d->npools + 1) * sizeof *v);
-    uint32_t *th = ttfi_arena_zalloc(&d->arena, (2 * d->nip + 1) * sizeof *th);
+    ttd_pool *v = ttfi_arena_zalloc(in->arena, (in->s->npools + 1) * sizeof *v);
+    uint32_t *th = ttfi_arena_zalloc(in->arena, (2 * in->s->nip + 1) * sizeof *th);
 
     if (!v || !th)
         return TT_ENOMEM;
-    for (size_t k = 0; k < d->npools; k++) {
-        const ttdi_pool *pl = &d->pools[k];
-        v[k] = (ttd_pool){ttfi_arena_strcpy(&d->arena, pl->id), pl->start, th, 0, NULL, 0,
+    for (size_t k = 0; k < in->s->npools; k++) {
+        const ttdi_pool *pl = &in->s->pools[k];
+        v[k] = (ttd_pool){ttfi_arena_strcpy(in->arena, pl->id), pl->start, th, 0, NULL, 0,
                           pl->items[0], pl->items[1], pl->differing, !pl->over};
-        for (size_t i = 0; i < d->nip; i++)
-            if (d->ip[i].pool == (int)k)
-                th[v[k].ngood++] = d->ip[i].t[0];
+        for (size_t i = 0; i < in->s->nip; i++)
+            if (in->s->ip[i].pool == (int)k)
+                th[v[k].ngood++] = in->s->ip[i].t[0];
         v[k].bad_threads = th += v[k].ngood;
-        for (size_t i = 0; i < d->nip; i++)
-            if (d->ip[i].pool == (int)k) {
-                th[v[k].nbad++] = d->ip[i].t[1];
+        for (size_t i = 0; i < in->s->nip; i++)
+            if (in->s->ip[i].pool == (int)k) {
+                th[v[k].nbad++] = in->s->ip[i].t[1];
                 pairs[i].pool = v[k].id;
             }
         th += v[k].nbad;
         if (!v[k].id)
             return TT_ENOMEM;
     }
-    d->res.pools = v;
-    d->res.npools = d->npools;
+    out->pools = v;
+    out->npools = in->s->npools;
     return 0;
 }
 
-void ttdi_hunks_sort(ttd_diff *d)
+void ttdi_hunks_sort(ttd_hunk_info *hs, size_t n)
 {
-    qsort((ttd_hunk_info *)d->res.hunks, d->res.nhunks, sizeof *d->res.hunks, hunk_cmp);
+    qsort(hs, n, sizeof *hs, hunk_cmp);
 }
 
-int ttdi_resolve(ttd_diff *d)
+int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out)
 {
     size_t m = 0, maxh = 0;
-    ttd_pair *pairs = ttfi_arena_zalloc(&d->arena, (d->nip + 1) * sizeof *pairs);
+    ttd_pair *pairs = ttfi_arena_zalloc(in->arena, (in->s->nip + 1) * sizeof *pairs);
 
     if (!pairs)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        size_t nh = d->ip[i].nh, k = d->o.max_hunks && nh > 3 * d->o.max_hunks
-                                     ? 3 * d->o.max_hunks : nh;
+    for (size_t i = 0; i < in->s->nip; i++) {
+        size_t nh = in->s->ip[i].nh, k = in->o->max_hunks && nh > 3 * in->o->max_hunks
+                                     ? 3 * in->o->max_hunks : nh;
         m += k;
         maxh = nh > maxh ? nh : maxh;
     }
-    ttd_hunk_info *hs = ttfi_arena_zalloc(&d->arena, (m + 1) * sizeof *hs);
+    ttd_hunk_info *hs = ttfi_arena_zalloc(in->arena, (m + 1) * sizeof *hs);
     size_t *sel = malloc((maxh + 1) * sizeof *sel);
-    d->detail = calloc(m + 1, sizeof *d->detail);
-    if (!hs || !sel || !d->detail) {
+    memset(out, 0, sizeof *out);
+    if (!hs || !sel) {
         free(sel);
         return TT_ENOMEM;
     }
     size_t at = 0;
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
-        size_t cnt[3], k = select_hunks(d, p, sel, cnt), ndiv = cnt[0], nexp = cnt[2];
-        int rc = resolve_pair(d, i, sel, k, hs + at);
+    for (size_t i = 0; i < in->s->nip; i++) {
+        const ttdi_ipair *p = &in->s->ip[i];
+        size_t cnt[3], k = select_hunks(in, p, sel, cnt), ndiv = cnt[0], nexp = cnt[2];
+        int rc = resolve_pair(in, i, sel, k, hs + at);
         if (rc < 0) {
             free(sel);
             return rc;
         }
-        ttdi_fill_thread_info(&d->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
-        ttdi_fill_thread_info(&d->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
-        const ttdi_tinfo *gt = &d->r[TTD_GOOD].ti[p->t[0]];
+        ttdi_fill_thread_info(&in->r[TTD_GOOD], p->t[0], p->n[0], &pairs[i].good);
+        ttdi_fill_thread_info(&in->r[TTD_BAD], p->t[1], p->n[1], &pairs[i].bad);
+        const ttdi_tinfo *gt = &in->r[TTD_GOOD].ti[p->t[0]];
         pairs[i].paired_by = gt->paired_by;
         pairs[i].tie = gt->tie;
         pairs[i].similarity = gt->score;
@@ -291,25 +290,24 @@ int ttdi_resolve(ttd_diff *d)
         pairs[i].hunks = ndiv;
         pairs[i].expected = nexp;
         pairs[i].timing = cnt[1];
-        d->res.timing_total += cnt[1];
+        out->timing_total += cnt[1];
         pairs[i].first_time_ns = ndiv ? hs[at].time_ns : 0;
-        d->res.hunks_total += ndiv;
-        d->res.expected_total += nexp;
+        out->hunks_total += ndiv;
+        out->expected_total += nexp;
         for (size_t j = 0; j < k; j++) {
-            d->res.nexpected += (size_t)hs[at + j].expected;
-            d->res.ntiming += (size_t)(hs[at + j].timing != 0);
+            out->nexpected += (size_t)hs[at + j].expected;
+            out->ntiming += (size_t)(hs[at + j].timing != 0);
         }
         at += k;
     }
     free(sel);
-    if (pools_result(d, pairs) < 0)
+    if (pools_result(in, pairs, out) < 0)
         return TT_ENOMEM;
     qsort(hs, at, sizeof *hs, hunk_cmp);
-    d->res.pairs = pairs;
-    d->res.npairs = d->nip;
-    d->res.hunks = hs;
-    d->res.nhunks = at;
-    d->res.diverged = d->res.hunks_total > 0;
+    out->pairs = pairs;
+    out->npairs = in->s->nip;
+    out->hunks = hs;
+    out->nhunks = at;
     return 0;
 }
 

@@ -100,16 +100,12 @@ static int op_kind(int op)
 static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
 {
     uint64_t addr = ev->addr ? ev->addr : 1;
-    size_t i = (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52) % OBJ_CAP;
+    int fresh;
+    obj *o = ttdi_probe(x->objs, OBJ_CAP, sizeof *o,
+                        (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52), addr, 1, &fresh);
 
-    for (size_t k = 0; k < OBJ_CAP; k++, i = (i + 1) % OBJ_CAP) {
-        obj *o = &x->objs[i];
-        if (o->addr == addr)
-            return o;
-        if (o->addr)
-            continue;
+    if (o && fresh) {
         char buf[48];
-        o->addr = addr;
         o->kind = op_kind(ev->code);
         o->num = ++x->nkind[o->kind];
         if (o->kind == 2 && ev->code == TTF_SOP_CREATE)
@@ -122,37 +118,24 @@ static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
             x->seq[o->seq].label = o->label;
         return o->label ? o : NULL;
     }
-    return NULL;
+    return o;
 }
 
 static fnslot *fn_find(fnslot *t, uint64_t key, int add)
 {
-    size_t i = (size_t)(key >> 20) % FN_CAP;
+    int fresh;
+    fnslot *f = ttdi_probe(t, FN_CAP, sizeof *t, (size_t)(key >> 20), key, add, &fresh);
 
-    for (size_t k = 0; k < FN_CAP; k++, i = (i + 1) % FN_CAP) {
-        if (t[i].key == key)
-            return &t[i];
-        if (!t[i].key) {
-            if (!add)
-                return NULL;
-            t[i].key = key;
-            t[i].mask = ~0ull;
-            return &t[i];
-        }
-    }
-    return NULL;
+    if (fresh)
+        f->mask = ~0ull;
+    return f;
 }
 
 static int push(xthread *t, uint64_t key, uint64_t time, const char *name)
 {
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 32;
-        xframe *f = realloc(t->f, nc * sizeof *f);
-        if (!f)
-            return TT_ENOMEM;
-        t->f = f;
-        t->cap = nc;
-    }
+    if (t->n == t->cap &&
+        ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0)
+        return TT_ENOMEM;
     t->f[t->n++] = (xframe){key, t->held, time, name};
     return 0;
 }
@@ -161,14 +144,9 @@ static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
 {
     if (s->n == SEQ_MAX)
         return 0;
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 64;
-        opcode *o = realloc(s->op, nc * sizeof *o);
-        if (!o)
-            return TT_ENOMEM;
-        s->op = o;
-        s->cap = nc;
-    }
+    if (s->n == s->cap &&
+        ttdi_grow(&s->op, &s->cap, s->n + 1, sizeof *s->op, 64) < 0)
+        return TT_ENOMEM;
     s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func};
     return 0;
 }
@@ -238,27 +216,26 @@ static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event
 static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u)
 {
     const ttdi_ilv_run *in = x->in;
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t key;
-    int rc = ttf_iter_open(in->t, TTF_ALL_THREADS, &it);
+    int rc = ttdi_walk_raw(&wk, in->t, TTF_ALL_THREADS);
 
-    while (rc >= 0 && (rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns <= in->split_ns) {
-        if (ev.thread >= in->nt)
+    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns <= in->split_ns) {
+        if (wk.ev.thread >= in->nt)
             continue;
-        xthread *t = &x->th[ev.thread];
-        if (ev.kind == TTF_EV_SYNC_OP) {
-            rc = sync_event(a, x, t, &ev);
-        } else if (ev.kind == TTF_EV_ENTER) {
-            if ((rc = ttdi_norm_key(in->norm, &ev, &key)) > 0)
-                rc = push(t, key, ev.time_ns, ttdi_norm_func(in->norm, &ev));
-        } else if (ev.kind == TTF_EV_EXIT && t->n &&
-                   (rc = ttdi_norm_key(in->norm, &ev, &key)) > 0 &&
+        xthread *t = &x->th[wk.ev.thread];
+        if (wk.ev.kind == TTF_EV_SYNC_OP) {
+            rc = sync_event(a, x, t, &wk.ev);
+        } else if (wk.ev.kind == TTF_EV_ENTER) {
+            if ((rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0)
+                rc = push(t, key, wk.ev.time_ns, ttdi_norm_func(in->norm, &wk.ev));
+        } else if (wk.ev.kind == TTF_EV_EXIT && t->n &&
+                   (rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0 &&
                    ttdi_norm_exit_of(t->f[t->n - 1].key) == key) {
-            ret(x, t, ev.thread, ev.time_ns, fns, bad, u);
+            ret(x, t, wk.ev.thread, wk.ev.time_ns, fns, bad, u);
         }
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -269,8 +246,7 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
 {
     const ttdi_ilv_run *in = x->in;
     ttd_xev *v = ttfi_arena_zalloc(a, (DURING_MAX + 1) * sizeof *v);
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t key;
     size_t n = 0;
     int rc;
@@ -280,40 +256,40 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
         free(open_at);
         return TT_ENOMEM;
     }
-    if ((rc = ttf_iter_open(in->t, TTF_ALL_THREADS, &it)) < 0) {
+    if ((rc = ttdi_walk_raw(&wk, in->t, TTF_ALL_THREADS)) < 0) {
         free(open_at);
         return rc;
     }
-    while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns <= u->end) {
-        if (ev.thread >= in->nt || ev.thread == u->call.thread)
+    while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns <= u->end) {
+        if (wk.ev.thread >= in->nt || wk.ev.thread == u->call.thread)
             continue;
-        if (ev.time_ns < u->call.time_ns) { /* before: only who is inside it */
-            if ((ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT) &&
-                (rc = ttdi_norm_key(in->norm, &ev, &key)) > 0 &&
+        if (wk.ev.time_ns < u->call.time_ns) { /* before: only who is inside it */
+            if ((wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT) &&
+                (rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0 &&
                 (key == u->key || key == ttdi_norm_exit_of(u->key)))
-                open_at[ev.thread] = key == u->key
-                    ? (ttd_xev){TTF_EV_ENTER, 0, ev.thread, in->pair_of[ev.thread],
-                                ev.time_ns, NULL, ttdi_norm_func(in->norm, &ev)}
+                open_at[wk.ev.thread] = key == u->key
+                    ? (ttd_xev){TTF_EV_ENTER, 0, wk.ev.thread, in->pair_of[wk.ev.thread],
+                                wk.ev.time_ns, NULL, ttdi_norm_func(in->norm, &wk.ev)}
                     : (ttd_xev){0};
             continue;
         }
-        ttd_xev e = {ev.kind, 0, ev.thread, in->pair_of[ev.thread], ev.time_ns, NULL, ""};
-        if (ev.kind == TTF_EV_SYNC_OP) {
-            obj *o = object(a, x, &ev);
-            e.op = ev.code;
+        ttd_xev e = {wk.ev.kind, 0, wk.ev.thread, in->pair_of[wk.ev.thread], wk.ev.time_ns, NULL, ""};
+        if (wk.ev.kind == TTF_EV_SYNC_OP) {
+            obj *o = object(a, x, &wk.ev);
+            e.op = wk.ev.code;
             e.object = o ? o->label : "?";
-        } else if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT) {
-            if ((rc = ttdi_norm_key(in->norm, &ev, &key)) <= 0 ||
-                key != (ev.kind == TTF_EV_ENTER ? u->key : ttdi_norm_exit_of(u->key)))
+        } else if (wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT) {
+            if ((rc = ttdi_norm_key(in->norm, &wk.ev, &key)) <= 0 ||
+                key != (wk.ev.kind == TTF_EV_ENTER ? u->key : ttdi_norm_exit_of(u->key)))
                 continue;
-            e.func = ttdi_norm_func(in->norm, &ev);
-            open_at[ev.thread] = ev.kind == TTF_EV_ENTER ? e : (ttd_xev){0};
+            e.func = ttdi_norm_func(in->norm, &wk.ev);
+            open_at[wk.ev.thread] = wk.ev.kind == TTF_EV_ENTER ? e : (ttd_xev){0};
         } else {
             continue;
         }
         v[n++ % DURING_MAX] = e;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     for (size_t i = 0; i < in->nt && !out->overlapped; i++)
         if (open_at[i].kind == TTF_EV_ENTER) {
             out->overlapped = 1;

@@ -61,7 +61,7 @@ static int same_func(const char *a, const char *b)
 
 /* The position of a call made at `site` from traced frame `caller` of run
  * ri: 1 and *w filled, 0 if unknown. */
-static int locate(ttd_diff *d, int ri, uint64_t site, uint64_t t,
+static int locate(const ttdi_in *in, int ri, uint64_t site, uint64_t t,
                   const char *caller, where *w)
 {
     const ttf_inline_frame *c = NULL;
@@ -69,7 +69,7 @@ static int locate(ttd_diff *d, int ri, uint64_t site, uint64_t t,
 
     memset(w, 0, sizeof *w);
     if (!site || !caller ||
-        ttf_sym_inline(d->r[ri].norm.sym, site - 1, t, &c, &n) < 0)
+        ttf_sym_inline(in->r[ri].norm.sym, site - 1, t, &c, &n) < 0)
         return 0;
     for (size_t j = n; j-- > 0;) {
         if (c[j].function && same_func(c[j].function, caller)) {
@@ -116,14 +116,9 @@ typedef struct fbuf {
 
 static ttd_frame *fb_add(fbuf *b)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        ttd_frame *f = realloc(b->f, cap * sizeof *f);
-        if (!f)
-            return NULL;
-        b->f = f;
-        b->cap = cap;
-    }
+    if (b->n == b->cap &&
+        ttdi_grow(&b->f, &b->cap, b->n + 1, sizeof *b->f, 16) < 0)
+        return NULL;
     memset(&b->f[b->n], 0, sizeof b->f[b->n]);
     return &b->f[b->n++];
 }
@@ -168,7 +163,7 @@ static int add_inlined(fbuf *b, const where *w, size_t depth,
 }
 
 /* The traced frames of dv with the inlined ones between them. */
-static int between(ttd_diff *d, const ttdi_pass_spec *b, const ttd_divergence *dv,
+static int between(const ttdi_in *in, const ttdi_pass_spec *b, const ttd_divergence *dv,
                    fbuf *out)
 {
     where w;
@@ -179,7 +174,7 @@ static int between(ttd_diff *d, const ttdi_pass_spec *b, const ttd_divergence *d
             return TT_ENOMEM;
         *f = dv->stack[i];
         if (i + 1 < dv->nstack &&
-            locate(d, TTD_BAD, b->stack[i + 1].call_site, b->stack[i + 1].time_ns,
+            locate(in, TTD_BAD, b->stack[i + 1].call_site, b->stack[i + 1].time_ns,
                    dv->stack[i].name, &w) &&
             add_inlined(out, &w, w.j, dv) < 0)
             return TT_ENOMEM;
@@ -191,7 +186,7 @@ static int between(ttd_diff *d, const ttdi_pass_spec *b, const ttd_divergence *d
 
 /* What the frame q levels inside T did next on path w: the inlined
  * function it entered, else the traced function called (addr of run ri). */
-static const char *next_call(ttd_diff *d, int ri, const where *w, size_t q,
+static const char *next_call(const ttdi_in *in, int ri, const where *w, size_t q,
                              uint64_t addr, uint64_t t)
 {
     ttf_event ev;
@@ -202,28 +197,28 @@ static const char *next_call(ttd_diff *d, int ri, const where *w, size_t q,
     ev.kind = TTF_EV_ENTER;
     ev.addr = addr;
     ev.time_ns = t;
-    return ttf_sym_event_name(d->r[ri].norm.sym, &ev);
+    return ttf_sym_event_name(in->r[ri].norm.sym, &ev);
 }
 
 /* A run's position q levels inside T as a ttd_line_call (arena). */
-static ttd_line_call *position(ttd_diff *d, int ri, const where *w, size_t q,
+static ttd_line_call *position(const ttdi_in *in, int ri, const where *w, size_t q,
                                uint64_t addr, uint64_t t)
 {
     const ttf_inline_frame *x = at_depth(w, q);
-    ttd_line_call *lc = ttfi_arena_zalloc(&d->arena, sizeof *lc);
+    ttd_line_call *lc = ttfi_arena_zalloc(in->arena, sizeof *lc);
 
     if (!lc || !x)
         return lc;
     lc->line = x->line;
     lc->file = x->file;
-    lc->calls = next_call(d, ri, w, q, addr, t);
+    lc->calls = next_call(in, ri, w, q, addr, t);
     return lc;
 }
 
 /* A run that returned from T at the split: no line, calls "". */
-static ttd_line_call *returned(ttd_diff *d)
+static ttd_line_call *returned(const ttdi_in *in)
 {
-    ttd_line_call *lc = ttfi_arena_zalloc(&d->arena, sizeof *lc);
+    ttd_line_call *lc = ttfi_arena_zalloc(in->arena, sizeof *lc);
     if (lc)
         lc->calls = "";
     return lc;
@@ -297,7 +292,7 @@ static void range_of(ttd_lines *l, const ttd_frame *df, int end)
 
 /* Read lines [first, last] of l->file into l->source (the last
  * TTD_SOURCE_MAX of them), or say why not. 0 or TT_ENOMEM. */
-static int read_source(ttd_diff *d, ttd_lines *l)
+static int read_source(const ttdi_in *in, ttd_lines *l)
 {
     struct stat st;
     char msg[600], *buf = NULL;
@@ -311,10 +306,10 @@ static int read_source(ttd_diff *d, ttd_lines *l)
     if (!f) {
         snprintf(msg, sizeof msg, "source not readable: %.500s (%s)", l->file,
                  errno ? strerror(errno) : "not a regular file or too large");
-        l->source_missing = ttfi_arena_strcpy(&d->arena, msg);
+        l->source_missing = ttfi_arena_strcpy(in->arena, msg);
         return l->source_missing ? 0 : TT_ENOMEM;
     }
-    ttd_source_line *s = ttfi_arena_zalloc(&d->arena, TTD_SOURCE_MAX * sizeof *s);
+    ttd_source_line *s = ttfi_arena_zalloc(in->arena, TTD_SOURCE_MAX * sizeof *s);
     int no = 0, rc = s ? 0 : TT_ENOMEM;
     errno = 0;
     while (rc == 0 && no < l->last && getline(&buf, &cap, f) >= 0) {
@@ -322,7 +317,7 @@ static int read_source(ttd_diff *d, ttd_lines *l)
             continue;
         buf[strcspn(buf, "\n")] = 0;
         s[l->nsource].line = no;
-        if (!(s[l->nsource++].text = ttfi_arena_strcpy(&d->arena, buf)))
+        if (!(s[l->nsource++].text = ttfi_arena_strcpy(in->arena, buf)))
             rc = TT_ENOMEM;
     }
     if (rc == 0 && errno == ENOMEM) /* getline could not grow buf */
@@ -350,7 +345,7 @@ static void say_pos(char *buf, size_t len, const ttd_line_call *lc)
 }
 
 /* The sentence the text report prints. 0 or TT_ENOMEM. */
-static int sentence(ttd_diff *d, ttd_lines *l, const char *outer)
+static int sentence(const ttdi_in *in, ttd_lines *l, const char *outer)
 {
     char t[1400], g[420], b[420], c[420];
     int n = snprintf(t, sizeof t, "in %.200s", l->function);
@@ -378,48 +373,46 @@ static int sentence(ttd_diff *d, ttd_lines *l, const char *outer)
                  l->first, l->last);
     else if (l->first)
         snprintf(t + n, sizeof t - (size_t)n, " (line %d)", l->first);
-    l->text = ttfi_arena_strcpy(&d->arena, t);
+    l->text = ttfi_arena_strcpy(in->arena, t);
     return l->text ? 0 : TT_ENOMEM;
 }
 
 /* Where each run was in T at the split (the split events' call sites). */
-static void split_paths(ttd_diff *d, const ttdi_pass_spec *ps, const ttd_divergence *dv,
-                        where w[2])
+static void split_paths(const ttdi_in *in, const ttd_hunk_info *h, const ttdi_pass_spec *ps,
+                        const ttd_divergence *dv, where w[2])
 {
     const char *caller = dv->nstack ? dv->stack[dv->nstack - 1].name : NULL;
-    const ttd_hunk_info *h = &d->res.hunks[dv->hunk];
     uint64_t count[2] = {h->good_count, h->bad_count};
 
     for (int ri = 0; ri < 2; ri++) {
         memset(&w[ri], 0, sizeof w[ri]);
         if (count[ri] && ps[ri].at.kind == TTF_EV_ENTER)
-            locate(d, ri, ps[ri].at.call_site, ps[ri].at.time_ns, caller, &w[ri]);
+            locate(in, ri, ps[ri].at.call_site, ps[ri].at.time_ns, caller, &w[ri]);
     }
 }
 
 /* One run's position at the split, q levels inside T, the innermost of
  * the nstack common frames (NULL: unknown). */
-static const ttd_line_call *split_pos(ttd_diff *d, int ri, const ttdi_pass_spec *ps,
+static const ttd_line_call *split_pos(const ttdi_in *in, int ri, const ttdi_pass_spec *ps,
                                       const where *w, size_t q, uint64_t count,
                                       size_t nstack)
 {
     if (ps->at.kind == TTF_EV_EXIT && q == 0 && ps->nstack == nstack)
-        return returned(d); /* its first differing event, or (no event
+        return returned(in); /* its first differing event, or (no event
                                differs in it) the next common one: it
                                returned where the other run called */
     if (!count)
         return NULL;
-    return w->c ? position(d, ri, w, q, ps->at.addr, ps->at.time_ns) : NULL;
+    return w->c ? position(in, ri, w, q, ps->at.addr, ps->at.time_ns) : NULL;
 }
 
 /* The deciding line in the frame q levels inside T (the last traced
  * frame, outer its name), from the paths w. 0 or TT_ENOMEM. */
-static int decide(ttd_diff *d, const ttdi_pass_spec *ps, ttd_divergence *dv,
-                  const where w[2], size_t q, const ttd_frame *df)
+static int decide(const ttdi_in *in, const ttd_hunk_info *h, const ttdi_pass_spec *ps,
+                  ttd_divergence *dv, const where w[2], size_t q, const ttd_frame *df)
 {
-    const ttd_hunk_info *h = &d->res.hunks[dv->hunk];
     const ttdi_frame_id *tf = &ps[TTD_BAD].stack[dv->nstack - 1];
-    ttd_lines *l = ttfi_arena_zalloc(&d->arena, sizeof *l);
+    ttd_lines *l = ttfi_arena_zalloc(in->arena, sizeof *l);
     where wc;
 
     memset(&wc, 0, sizeof wc);
@@ -427,15 +420,15 @@ static int decide(ttd_diff *d, const ttdi_pass_spec *ps, ttd_divergence *dv,
         return TT_ENOMEM;
     l->function = df->name;
     l->inlined = df->inlined;
-    l->good = split_pos(d, TTD_GOOD, &ps[TTD_GOOD], &w[TTD_GOOD], q, h->good_count,
+    l->good = split_pos(in, TTD_GOOD, &ps[TTD_GOOD], &w[TTD_GOOD], q, h->good_count,
                         dv->nstack);
-    l->bad = split_pos(d, TTD_BAD, &ps[TTD_BAD], &w[TTD_BAD], q, h->bad_count,
+    l->bad = split_pos(in, TTD_BAD, &ps[TTD_BAD], &w[TTD_BAD], q, h->bad_count,
                        dv->nstack);
     const where *ref = w[TTD_BAD].c ? &w[TTD_BAD] : &w[TTD_GOOD];
-    if (tf->last_site && locate(d, TTD_BAD, tf->last_site, tf->last_time,
+    if (tf->last_site && locate(in, TTD_BAD, tf->last_site, tf->last_time,
                                 dv->stack[dv->nstack - 1].name, &wc) &&
         (!ref->c || within(&wc, ref, q)) && wc.j >= q)
-        l->common = position(d, TTD_BAD, &wc, q, tf->last_addr, tf->last_time);
+        l->common = position(in, TTD_BAD, &wc, q, tf->last_addr, tf->last_time);
     const ttd_line_call *any = l->bad && l->bad->file ? l->bad :
                                l->good && l->good->file ? l->good : l->common;
     l->file = any ? any->file : NULL;
@@ -443,27 +436,28 @@ static int decide(ttd_diff *d, const ttdi_pass_spec *ps, ttd_divergence *dv,
     range_of(l, df, tfr && same_file(tfr->decl_file, l->file) ? tfr->end_line : 0);
     int rc = 0;
     if (l->file && l->first)
-        rc = read_source(d, l);
+        rc = read_source(in, l);
     else
         l->source_missing = "no source file in the debug info";
     if (rc == 0)
-        rc = sentence(d, l, dv->nframes > 1 ? dv->frames[dv->nframes - 2].name : "");
+        rc = sentence(in, l, dv->nframes > 1 ? dv->frames[dv->nframes - 2].name : "");
     dv->lines = rc == 0 && (l->good || l->bad) ? l : NULL;
     return rc;
 }
 
-int ttdi_lines(ttd_diff *d, const ttdi_pass_spec ps[2], ttd_divergence *dv)
+int ttdi_lines(const ttdi_in *in, const ttd_hunk_info *h, const ttdi_pass_spec ps[2],
+               ttd_divergence *dv)
 {
     fbuf fb = {0};
     where w[2];
-    int rc = between(d, &ps[TTD_BAD], dv, &fb);
+    int rc = between(in, &ps[TTD_BAD], dv, &fb);
 
-    split_paths(d, ps, dv, w);
+    split_paths(in, h, ps, dv, w);
     size_t q = shared(&w[TTD_GOOD], &w[TTD_BAD]);
     const where *ref = w[TTD_BAD].c ? &w[TTD_BAD] : &w[TTD_GOOD];
     if (rc == 0 && dv->nstack && ref->c)
         rc = add_inlined(&fb, ref, q, dv);
-    ttd_frame *fr = rc == 0 ? ttfi_arena_zalloc(&d->arena, (fb.n + 1) * sizeof *fr) : NULL;
+    ttd_frame *fr = rc == 0 ? ttfi_arena_zalloc(in->arena, (fb.n + 1) * sizeof *fr) : NULL;
     if (fr && fb.n)
         memcpy(fr, fb.f, fb.n * sizeof *fr);
     free(fb.f);
@@ -473,5 +467,5 @@ int ttdi_lines(ttd_diff *d, const ttdi_pass_spec ps[2], ttd_divergence *dv)
     dv->nframes = fb.n;
     if (!dv->nstack || (!w[TTD_GOOD].c && !w[TTD_BAD].c))
         return 0;
-    return decide(d, ps, dv, w, q, &fr[fb.n - 1]);
+    return decide(in, h, ps, dv, w, q, &fr[fb.n - 1]);
 }

@@ -131,34 +131,33 @@ static olock *view_lock(oview *v, uint64_t addr, int add)
 /* The locks of p's thread in trace t up to its difference. */
 static int view_of(const ttf_trace *t, const opoint *p, oview *v)
 {
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t waitmx = 0;
     int rc;
 
     v->n = 0;
     v->woke_ns = 0;
-    if ((rc = ttf_iter_open(t, p->th, &it)) < 0)
+    if ((rc = ttdi_walk_raw(&wk, t, p->th)) < 0)
         return rc;
-    while ((rc = ttf_iter_next(it, &ev)) > 0) {
-        if (ev.time_ns > p->at_ns || (ev.time_ns == p->at_ns && ev.kind != TTF_EV_SYNC_OP))
+    while ((rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.time_ns > p->at_ns || (wk.ev.time_ns == p->at_ns && wk.ev.kind != TTF_EV_SYNC_OP))
             break;
-        if (ev.kind != TTF_EV_SYNC_OP)
+        if (wk.ev.kind != TTF_EV_SYNC_OP)
             continue;
-        if (ev.code == TTF_SOP_WAIT)
-            waitmx = (uint64_t)ev.sync_arg;
-        if (ev.code == TTF_SOP_WOKE || ev.code == TTF_SOP_JOIN)
-            v->woke_ns = ev.time_ns;
-        uint64_t a = acquired(&ev, waitmx), r = released(&ev);
+        if (wk.ev.code == TTF_SOP_WAIT)
+            waitmx = (uint64_t)wk.ev.sync_arg;
+        if (wk.ev.code == TTF_SOP_WOKE || wk.ev.code == TTF_SOP_JOIN)
+            v->woke_ns = wk.ev.time_ns;
+        uint64_t a = acquired(&wk.ev, waitmx), r = released(&wk.ev);
         olock *l = a ? view_lock(v, a, 1) : NULL;
         if (l) {
-            l->acq_ns = ev.time_ns;
+            l->acq_ns = wk.ev.time_ns;
             l->held = 1;
         }
         if (r && (l = view_lock(v, r, 0)))
             l->held = 0;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -177,30 +176,29 @@ static int counts_at(const olock *l, const oview *v, const opoint *p)
 
 /* Acquisitions of mutex addr before `before` by every thread of run ri
  * but self, added per pair into c[0..nip] (c[nip]: unpaired threads). */
-static int holders(ttd_diff *d, int ri, uint32_t self, uint64_t addr, uint64_t before,
+static int holders(const ttdi_in *in, int ri, uint32_t self, uint64_t addr, uint64_t before,
                    uint64_t *c)
 {
-    const ttf_trace *t = d->r[ri].t;
+    const ttf_trace *t = in->r[ri].t;
 
     for (uint32_t x = 0; x < ttf_thread_count(t); x++) {
-        size_t slot = d->nip;
-        for (size_t k = 0; k < d->nip; k++)
-            if (d->ip[k].t[ri] == x)
+        size_t slot = in->s->nip;
+        for (size_t k = 0; k < in->s->nip; k++)
+            if (in->s->ip[k].t[ri] == x)
                 slot = k;
         if (x == self)
             continue;
-        ttf_iter *it;
-        ttf_event ev;
+        ttdi_walk wk;
         uint64_t waitmx = 0;
-        int rc = ttf_iter_open(t, x, &it);
+        int rc = ttdi_walk_raw(&wk, t, x);
         if (rc < 0)
             return rc;
-        while ((rc = ttf_iter_next(it, &ev)) > 0 && ev.time_ns < before) {
-            if (ev.kind == TTF_EV_SYNC_OP && ev.code == TTF_SOP_WAIT)
-                waitmx = (uint64_t)ev.sync_arg;
-            c[slot] += acquired(&ev, waitmx) == addr;
+        while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns < before) {
+            if (wk.ev.kind == TTF_EV_SYNC_OP && wk.ev.code == TTF_SOP_WAIT)
+                waitmx = (uint64_t)wk.ev.sync_arg;
+            c[slot] += acquired(&wk.ev, waitmx) == addr;
         }
-        ttf_iter_close(it);
+        ttdi_walk_close(&wk);
         if (rc < 0)
             return rc;
     }
@@ -211,25 +209,25 @@ static int holders(ttd_diff *d, int ri, uint32_t self, uint64_t addr, uint64_t b
  * pi's thread held (or took) at its difference a different number of
  * times before it did, in the two runs: nip for an unpaired thread, -1
  * for none. 0 or a TT_E* code. */
-static int depends(ttd_diff *d, size_t pi, const opoint pt[2], int64_t *out)
+static int depends(const ttdi_in *in, size_t pi, const opoint pt[2], int64_t *out)
 {
     oview *v = malloc(2 * sizeof *v);
-    uint64_t *c = calloc(2 * (d->nip + 1), sizeof *c);
+    uint64_t *c = calloc(2 * (in->s->nip + 1), sizeof *c);
     int64_t dep = -1;
     int rc = v && c ? 0 : TT_ENOMEM;
 
     for (int ri = 0; ri < 2 && rc >= 0; ri++)
-        rc = view_of(d->r[ri].t, &pt[ri], &v[ri]);
+        rc = view_of(in->r[ri].t, &pt[ri], &v[ri]);
     for (size_t i = 0; rc >= 0 && dep < 0 && i < (v ? v[1].n : 0); i++) {
         const olock *b = &v[1].l[i], *g = i < v[0].n ? &v[0].l[i] : NULL;
         if (!g || !counts_at(b, &v[1], &pt[1]) || !counts_at(g, &v[0], &pt[0]))
             continue;
-        memset(c, 0, 2 * (d->nip + 1) * sizeof *c);
-        if ((rc = holders(d, TTD_GOOD, pt[0].th, g->addr, g->acq_ns, c)) < 0 ||
-            (rc = holders(d, TTD_BAD, pt[1].th, b->addr, b->acq_ns, c + d->nip + 1)) < 0)
+        memset(c, 0, 2 * (in->s->nip + 1) * sizeof *c);
+        if ((rc = holders(in, TTD_GOOD, pt[0].th, g->addr, g->acq_ns, c)) < 0 ||
+            (rc = holders(in, TTD_BAD, pt[1].th, b->addr, b->acq_ns, c + in->s->nip + 1)) < 0)
             break;
-        for (size_t k = 0; k <= d->nip && dep < 0; k++)
-            if (k != pi && c[k] != c[d->nip + 1 + k])
+        for (size_t k = 0; k <= in->s->nip && dep < 0; k++)
+            if (k != pi && c[k] != c[in->s->nip + 1 + k])
                 dep = (int64_t)k;
     }
     free(v);
@@ -240,7 +238,7 @@ static int depends(ttd_diff *d, size_t pi, const opoint pt[2], int64_t *out)
 
 /* The time of key event idx of thread th in run ri; `none` if idx is past
  * the thread's keys. */
-static int key_time(ttd_diff *d, int ri, uint32_t th, uint64_t idx, uint64_t none,
+static int key_time(const ttdi_in *in, int ri, uint32_t th, uint64_t idx, uint64_t none,
                     uint64_t *out)
 {
     ttd_event ev;
@@ -253,16 +251,16 @@ static int key_time(ttd_diff *d, int ri, uint32_t th, uint64_t idx, uint64_t non
     ps.rq = &rq;
     ps.stack_at = UINT64_MAX;
     ttdi_add_req(ps.rq, &ps.nrq, idx, idx + 1, &ev);
-    rc = ttdi_run_pass(d, ri, th, &ps);
+    rc = ttdi_run_pass(in, ri, th, &ps);
     *out = ev.time_ns;
     return rc;
 }
 
 /* Where hunk h's pair first differs, in both runs: its split, or in values
  * mode a value on a common event before it. */
-static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
+static int points(const ttdi_in *in, const ttd_hunk_info *h, opoint pt[2])
 {
-    const ttdi_ipair *p = &d->ip[h->pair];
+    const ttdi_ipair *p = &in->s->ip[h->pair];
     const ttdi_vfound *f = &p->vf;
     uint64_t at[2] = {h->good_time_ns, h->time_ns};
     uint64_t idx[2] = {h->good_index, h->bad_index};
@@ -273,7 +271,7 @@ static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
         pt[ri].call = 1;
         pt[ri].woke = p->pool < 0;
     }
-    if (d->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
+    if (in->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
         for (int ri = 0; ri < 2; ri++) {
             pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns;
             pt[ri].call = pt[ri].woke = 0;
@@ -281,11 +279,11 @@ static int points(ttd_diff *d, const ttd_hunk_info *h, opoint pt[2])
         return 0;
     }
     for (int ri = 0; ri < 2 && rc >= 0; ri++) {
-        const ttf_thread *th = ttf_get_thread(d->r[ri].t, p->t[ri]);
+        const ttf_thread *th = ttf_get_thread(in->r[ri].t, p->t[ri]);
         pt[ri].at_ns = at[ri];
         pt[ri].from_ns = th ? th->start_ns : 0;
         if (idx[ri] > 0)
-            rc = key_time(d, ri, p->t[ri], idx[ri] - 1, pt[ri].from_ns, &pt[ri].from_ns);
+            rc = key_time(in, ri, p->t[ri], idx[ri] - 1, pt[ri].from_ns, &pt[ri].from_ns);
     }
     return rc;
 }
@@ -307,19 +305,13 @@ typedef struct taint {
 
 static tslot *slot(taint *w, uint64_t addr, int add)
 {
-    size_t i = (size_t)((addr >> 4) * 0x9E3779B97F4A7C15ull >> 52) & (OBJ_SLOTS - 1);
+    int fresh;
+    tslot *s = ttdi_probe(w->obj, OBJ_SLOTS, sizeof *s,
+                          (size_t)((addr >> 4) * 0x9E3779B97F4A7C15ull >> 52), addr, add, &fresh);
 
-    for (size_t k = 0; k < OBJ_SLOTS; k++, i = (i + 1) & (OBJ_SLOTS - 1)) {
-        if (w->obj[i].addr == addr)
-            return &w->obj[i];
-        if (!w->obj[i].addr) {
-            if (!add)
-                return NULL;
-            w->obj[i] = (tslot){addr, UINT64_MAX};
-            return &w->obj[i];
-        }
-    }
-    return NULL;
+    if (fresh)
+        s->since = UINT64_MAX;
+    return s;
 }
 
 static void mark(taint *w, uint64_t addr, uint64_t t)
@@ -369,42 +361,41 @@ static void tstep(taint *w, const ttf_event *ev)
 static int taint_walk(const ttf_trace *t, uint32_t from, uint64_t at, uint64_t until, taint *w)
 {
     size_t nt = w->nt;
-    ttf_iter **it = calloc(nt + 1, sizeof *it);
-    ttf_event *ev = calloc(nt + 1, sizeof *ev);
+    ttdi_walk *wk = calloc(nt + 1, sizeof *wk);
     int *live = calloc(nt + 1, sizeof *live);
-    int rc = it && ev && live ? 0 : TT_ENOMEM;
+    int rc = wk && live ? 0 : TT_ENOMEM;
 
     for (size_t x = 0; x < nt; x++)
         w->th[x] = UINT64_MAX;
     w->th[from] = at;
     for (uint32_t x = 0; x < nt && rc >= 0; x++) {
-        if ((rc = ttf_iter_open(t, x, &it[x])) < 0)
+        if ((rc = ttdi_walk_raw(&wk[x], t, x)) < 0)
             break;
-        while ((rc = ttf_iter_next(it[x], &ev[x])) > 0 && ev[x].time_ns < at) {
-            if (ev[x].kind == TTF_EV_SYNC_OP && ev[x].code == TTF_SOP_WAIT)
-                w->waitmx[x] = (uint64_t)ev[x].sync_arg;
-            if (ev[x].kind == TTF_EV_SYNC_OP && ev[x].code == TTF_SOP_CREATE)
-                tstep(w, &ev[x]);
+        const ttf_event *ev = &wk[x].ev;
+        while ((rc = ttdi_walk_next(&wk[x])) > 0 && ev->time_ns < at) {
+            if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_WAIT)
+                w->waitmx[x] = (uint64_t)ev->sync_arg;
+            if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_CREATE)
+                tstep(w, ev);
         }
         live[x] = rc > 0;
     }
     while (rc >= 0) {
         size_t m = nt;
         for (size_t x = 0; x < nt; x++)
-            if (live[x] && ev[x].time_ns <= until && (m == nt || ev[x].time_ns < ev[m].time_ns))
+            if (live[x] && wk[x].ev.time_ns <= until &&
+                (m == nt || wk[x].ev.time_ns < wk[m].ev.time_ns))
                 m = x;
         if (m == nt)
             break;
-        if (ev[m].kind == TTF_EV_SYNC_OP)
-            tstep(w, &ev[m]);
-        rc = ttf_iter_next(it[m], &ev[m]);
+        if (wk[m].ev.kind == TTF_EV_SYNC_OP)
+            tstep(w, &wk[m].ev);
+        rc = ttdi_walk_next(&wk[m]);
         live[m] = rc > 0;
     }
-    for (size_t x = 0; it && x < nt; x++)
-        if (it[x])
-            ttf_iter_close(it[x]);
-    free(it);
-    free(ev);
+    for (size_t x = 0; wk && x < nt; x++)
+        ttdi_walk_close(&wk[x]);
+    free(wk);
     free(live);
     return rc < 0 ? rc : 0;
 }
@@ -413,26 +404,25 @@ static int taint_walk(const ttf_trace *t, uint32_t from, uint64_t at, uint64_t u
 
 /* 1 if the bad run's sync operations can be walked: recorded, and not too
  * many threads for the walks. */
-static int walkable(const ttd_diff *d)
+static int walkable(const ttdi_in *in)
 {
-    return d->r[TTD_BAD].nt <= TTDI_HB_THREADS &&
-           (ttf_get_header(d->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC);
+    return in->r[TTD_BAD].nt <= TTDI_HB_THREADS &&
+           (ttf_get_header(in->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC);
 }
 
 /* Whether hunk h only says its bad thread ran out of events (cut off by
  * the end of the process: hunks.c times it at that end): no split of its
  * own to put first. */
-static int cut_off(const ttd_diff *d, const ttd_hunk_info *h)
+static int cut_off(const ttdi_in *in, const ttd_hunk_info *h)
 {
-    return !h->bad_count && h->bad_index >= d->ip[h->pair].n[1];
+    return !h->bad_count && h->bad_index >= in->s->ip[h->pair].n[1];
 }
 
 /* Candidates: the first divergence of each other pair (hunks sorted), at
  * most NEAR_MAX, as indexes into r->hunks; a pair whose first is a cut
  * has none. */
-static size_t others(const ttd_diff *d, size_t *k)
+static size_t others(const ttdi_in *in, const ttdi_resolved *r, size_t *k)
 {
-    const ttd_result *r = &d->res;
     size_t n = 0;
 
     for (size_t i = 1; i < r->nhunks && n < NEAR_MAX; i++) {
@@ -440,7 +430,7 @@ static size_t others(const ttd_diff *d, size_t *k)
         int first = !h->expected && !h->timing && h->pair != r->hunks[0].pair;
         for (size_t j = 1; j < i && first; j++)
             first = r->hunks[j].pair != h->pair || r->hunks[j].expected || r->hunks[j].timing;
-        if (first && !cut_off(d, h))
+        if (first && !cut_off(in, h))
             k[n++] = i;
     }
     return n;
@@ -449,22 +439,22 @@ static size_t others(const ttd_diff *d, size_t *k)
 /* 1 if the innermost frame at hunk h's split in the bad run is a
  * function whose code changed between the two builds, else 0 (or a TT_E*
  * code). */
-static int frame_changed(ttd_diff *d, const ttd_hunk_info *h)
+static int frame_changed(const ttdi_in *in, const ttd_hunk_info *h)
 {
     ttdi_pass_spec ps = {0};
     int rc;
 
-    if (!d->cd || !ttdi_codediff_count(d->cd))
+    if (!in->cd || !ttdi_codediff_count(in->cd))
         return 0;
     ps.stack_at = h->bad_index;
-    if ((rc = ttdi_run_pass(d, TTD_BAD, d->ip[h->pair].t[1], &ps)) < 0 || !ps.nstack) {
+    if ((rc = ttdi_run_pass(in, TTD_BAD, in->s->ip[h->pair].t[1], &ps)) < 0 || !ps.nstack) {
         free(ps.stack);
         return rc < 0 ? rc : 0;
     }
     const ttdi_frame_id *f = &ps.stack[ps.nstack - 1];
-    const char *name = f->addr ? ttdi_norm_func_at(&d->r[TTD_BAD].norm, f->addr, 0, f->time_ns)
+    const char *name = f->addr ? ttdi_norm_func_at(&in->r[TTD_BAD].norm, f->addr, 0, f->time_ns)
                                : NULL;
-    rc = name && ttdi_codediff_changed(d->cd, name) == 1;
+    rc = name && ttdi_codediff_changed(in->cd, name) == 1;
     free(ps.stack);
     return rc;
 }
@@ -473,22 +463,23 @@ static int frame_changed(ttd_diff *d, const ttd_hunk_info *h)
  * in code that changed between the builds (the strongest clue there is),
  * or neither reached from the first split (w) nor following the
  * progress; its index in r->hunks, 0 for none, or a TT_E* code. */
-static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *w, int *why)
+static int64_t independent(const ttdi_in *in, const ttdi_resolved *r, const size_t *k, size_t n,
+                           const taint *w, int *why)
 {
     for (size_t j = 0; j < n; j++) {
         opoint pc[2];
-        const ttd_hunk_info *h = &d->res.hunks[k[j]];
-        int64_t rc = points(d, h, pc);
+        const ttd_hunk_info *h = &r->hunks[k[j]];
+        int64_t rc = points(in, h, pc);
         if (rc < 0)
             return rc;
         *why = TTD_ORDER_CHANGED;
-        if ((rc = frame_changed(d, h)) != 0)
+        if ((rc = frame_changed(in, h)) != 0)
             return rc < 0 ? rc : (int64_t)k[j];
         *why = TTD_ORDER_UNORDERED;
         if (w->th[pc[1].th] <= pc[1].at_ns)
             continue;           /* the first split may have led to it */
         int64_t dep;
-        if ((rc = depends(d, h->pair, pc, &dep)) < 0)
+        if ((rc = depends(in, h->pair, pc, &dep)) < 0)
             return rc;
         if (dep == -1)
             return (int64_t)k[j];
@@ -496,22 +487,22 @@ static int64_t independent(ttd_diff *d, const size_t *k, size_t n, const taint *
     return 0;
 }
 
-int ttdi_order_settle(ttd_diff *d)
+int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
 {
-    ttd_result *r = &d->res;
     size_t k[NEAR_MAX];
     opoint p0[2], pc[2];
     int64_t rc;
 
-    if (r->nhunks < 2 || r->hunks[0].expected || r->hunks[0].timing || !walkable(d))
+    *out = *r;
+    if (r->nhunks < 2 || r->hunks[0].expected || r->hunks[0].timing || !walkable(in))
         return 0;
-    size_t n = others(d, k);
+    size_t n = others(in, r, k);
     if (!n)
         return 0;
     const ttd_hunk_info *h0 = &r->hunks[0];
-    if ((rc = frame_changed(d, h0)) != 0)
+    if ((rc = frame_changed(in, h0)) != 0)
         return rc < 0 ? (int)rc : 0;    /* its own code changed: its own */
-    if ((rc = points(d, h0, p0)) < 0)
+    if ((rc = points(in, h0, p0)) < 0)
         return (int)rc;
     uint64_t start = p0[1].at_ns;
     if (p0[1].at_ns != h0->time_ns) {
@@ -521,39 +512,44 @@ int ttdi_order_settle(ttd_diff *d)
                         {.th = p0[1].th, .from_ns = h0->time_ns, .at_ns = h0->time_ns,
                          .call = 1, .woke = p0[1].woke}};
         int64_t vdep;
-        if ((rc = depends(d, h0->pair, sp, &vdep)) < 0 || vdep < 0)
+        if ((rc = depends(in, h0->pair, sp, &vdep)) < 0 || vdep < 0)
             return (int)rc;
     }
     int64_t dep;
-    if ((rc = depends(d, h0->pair, p0, &dep)) < 0 || dep < 0)
+    if ((rc = depends(in, h0->pair, p0, &dep)) < 0 || dep < 0)
         return (int)rc;
     uint64_t until = 0;
     int why = 0;
     for (size_t j = 0; j < n; j++) {
-        if ((rc = points(d, &r->hunks[k[j]], pc)) < 0)
+        if ((rc = points(in, &r->hunks[k[j]], pc)) < 0)
             return (int)rc;
         until = pc[1].at_ns > until ? pc[1].at_ns : until;
     }
-    size_t nt = d->r[TTD_BAD].nt;
+    size_t nt = in->r[TTD_BAD].nt;
     taint w = {calloc(OBJ_SLOTS, sizeof(tslot)), calloc(nt + 1, sizeof(uint64_t)),
                calloc(nt + 1, sizeof(uint64_t)), calloc(nt + 1, sizeof(uint64_t)), nt};
     rc = w.obj && w.th && w.waitmx && w.tid ? 0 : TT_ENOMEM;
     if (rc >= 0)
-        rc = taint_walk(d->r[TTD_BAD].t, p0[1].th, start, until, &w);
+        rc = taint_walk(in->r[TTD_BAD].t, p0[1].th, start, until, &w);
     if (rc >= 0)
-        rc = independent(d, k, n, &w, &why);
+        rc = independent(in, r, k, n, &w, &why);
     free(w.obj);
     free(w.th);
     free(w.waitmx);
     free(w.tid);
     if (rc <= 0)
         return (int)rc;
-    ttd_hunk_info first = r->hunks[rc], *hs = (ttd_hunk_info *)r->hunks;
+    ttd_hunk_info *hs = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *hs);
+    if (!hs)
+        return TT_ENOMEM;
+    memcpy(hs, r->hunks, r->nhunks * sizeof *hs);
+    ttd_hunk_info first = hs[rc];
     memmove(hs + 1, hs, (size_t)rc * sizeof *hs);
     hs[0] = first;
     hs[1].order_dep = why;
     hs[1].order_pair = (size_t)dep;
-    r->followed = &hs[1];
+    out->hunks = hs;
+    out->followed = &hs[1];
     return 0;
 }
 
@@ -561,12 +557,12 @@ int ttdi_order_settle(ttd_diff *d)
 
 /* 1 when both runs ended by themselves with one exit status (no crash, no
  * failure known), with the same threads paired. */
-static int ended_alike(const ttd_diff *d)
+static int ended_alike(const ttdi_in *in, const ttd_run_info runs[2], size_t nunpaired)
 {
-    const ttd_run_info *g = &d->res.runs[TTD_GOOD], *b = &d->res.runs[TTD_BAD];
+    const ttd_run_info *g = &runs[TTD_GOOD], *b = &runs[TTD_BAD];
 
     return g->closed && b->closed && !g->crash && !b->crash &&
-           g->exit_status == b->exit_status && !d->o.bad_failed && !d->res.nunpaired;
+           g->exit_status == b->exit_status && !in->o->bad_failed && !nunpaired;
 }
 
 /* Whether pair pi's first difference follows the progress: its first
@@ -575,64 +571,72 @@ static int ended_alike(const ttd_diff *d)
  * through the locks its thread held there or took since it last woke up
  * (a count of bytes ready, read under a job's lock after a wait). 1, 0,
  * or a TT_E* code. */
-static int follows(ttd_diff *d, size_t pi, const ttd_hunk_info *h)
+static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
 {
-    const ttdi_vfound *f = &d->ip[pi].vf;
+    const ttdi_vfound *f = &in->s->ip[pi].vf;
     opoint pt[2];
     int64_t rc;
 
-    if (d->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
+    if (in->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
         for (int ri = 0; ri < 2; ri++)
-            pt[ri] = (opoint){.th = d->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
+            pt[ri] = (opoint){.th = in->s->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
                               .at_ns = f->first.ev[ri].time_ns, .call = 0,
-                              .woke = d->ip[pi].pool < 0};
+                              .woke = in->s->ip[pi].pool < 0};
     } else if (!h) {
         return 0;
-    } else if ((rc = points(d, h, pt)) < 0) {
+    } else if ((rc = points(in, h, pt)) < 0) {
         return (int)rc;
     }
     int64_t dep;
-    if ((rc = depends(d, pi, pt, &dep)) < 0)
+    if ((rc = depends(in, pi, pt, &dep)) < 0)
         return (int)rc;
     return dep >= 0;
 }
 
-int ttdi_order_progress(ttd_diff *d)
+int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run_info runs[2],
+                        size_t nunpaired, ttdi_resolved *out)
 {
-    ttd_result *r = &d->res;
-    ttd_hunk_info *hs = (ttd_hunk_info *)r->hunks;
+    const ttd_hunk_info *hs = r->hunks;
     size_t ndiv = r->nhunks - r->nexpected - r->ntiming, nvals = 0;
 
-    for (size_t i = 0; d->values && i < d->nip; i++)
-        nvals += d->ip[i].vf.found != 0;
-    if ((!ndiv && !nvals) || !ended_alike(d) || !walkable(d))
+    for (size_t i = 0; in->values && i < in->s->nip; i++)
+        nvals += in->s->ip[i].vf.found != 0;
+    *out = *r;
+    if ((!ndiv && !nvals) || !ended_alike(in, runs, nunpaired) || !walkable(in))
         return 0;
-    for (size_t pi = 0; pi < d->nip; pi++) {
+    for (size_t pi = 0; pi < in->s->nip; pi++) {
         const ttd_hunk_info *h = NULL;
         for (size_t i = 0; i < ndiv && !h; i++)
             h = hs[i].pair == pi ? &hs[i] : NULL;
-        if (!h && !(d->values && d->ip[pi].vf.found))
+        if (!h && !(in->values && in->s->ip[pi].vf.found))
             continue;
-        int rc = follows(d, pi, h);
+        int rc = follows(in, pi, h);
         if (rc <= 0)
             return rc;          /* a thread that went its own way: a divergence */
     }
+    ttd_hunk_info *nh = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *nh);
+    ttd_pair *np = ttfi_arena_alloc(in->arena, (r->npairs + 1) * sizeof *np);
+    if (!nh || !np)
+        return TT_ENOMEM;
+    memcpy(nh, r->hunks, r->nhunks * sizeof *nh);
+    memcpy(np, r->pairs, r->npairs * sizeof *np);
     for (size_t i = 0; i < ndiv; i++) {
-        hs[i].timing = TTD_TIMING_PROGRESS;
-        hs[i].order_dep = 0;
+        nh[i].timing = TTD_TIMING_PROGRESS;
+        nh[i].order_dep = 0;
     }
     for (size_t i = 0; i < r->npairs; i++) {
-        ttd_pair *p = (ttd_pair *)&r->pairs[i];
+        ttd_pair *p = &np[i];
         p->timing += p->hunks;
         p->hunks = 0;
         p->first_time_ns = 0;
     }
-    r->timing_total += r->hunks_total;
-    r->hunks_total = 0;
-    r->ntiming += ndiv;
-    r->followed = NULL;
-    r->diverged = 0;
-    r->values_progress = nvals;
-    ttdi_hunks_sort(d);
+    out->hunks = nh;
+    out->pairs = np;
+    out->timing_total += r->hunks_total;
+    out->hunks_total = 0;
+    out->ntiming += ndiv;
+    out->followed = NULL;
+    out->values_progress = nvals;
+    ttdi_hunks_sort(nh, r->nhunks);
     return 0;
 }

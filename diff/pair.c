@@ -58,8 +58,7 @@ static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
 /* The content sketch of thread ti of the run n normalises (computed once). */
 static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t key, seen = 0;
     int rc;
 
@@ -67,18 +66,18 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return 0;
     if (!(ti->sketch = calloc(SKETCH_BINS, sizeof *ti->sketch)))
         return TT_ENOMEM;
-    if ((rc = ttf_iter_open(n->trace, ti->index, &it)) < 0)
+    if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
         return rc;
-    while (seen < SKETCH_EVENTS && (rc = ttf_iter_next(it, &ev)) > 0) {
-        if (ev.kind != TTF_EV_ENTER && ev.kind != TTF_EV_MESSAGE)
+    while (seen < SKETCH_EVENTS && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;
-        if ((rc = ttdi_norm_key(n, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(n, &wk.ev, &key)) < 0)
             break;
         seen += (uint64_t)rc;
         if (rc)
             ti->sketch[(key >> 40) % SKETCH_BINS] += 1.0f;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     double len = 0;
     for (size_t i = 0; i < SKETCH_BINS; i++) {
         ti->sketch[i] = sqrtf(ti->sketch[i]);
@@ -454,4 +453,94 @@ void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)
         free(t[i].sketch);
         t[i].sketch = NULL;
     }
+}
+
+/* Name and start function of each thread (walks up to its first ENTER). */
+int ttdi_load_threads(ttdi_run_state *r)
+{
+    r->nt = ttf_thread_count(r->t);
+    r->ti = calloc(r->nt + 1, sizeof *r->ti);
+    if (!r->ti)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < r->nt; i++) {
+        const ttf_thread *th = ttf_get_thread(r->t, i);
+        ttdi_tinfo *ti = &r->ti[i];
+        ti->index = (uint32_t)i;
+        ti->name = th && th->name && th->name[0] ? th->name
+                   : th && th->first_name ? th->first_name : "";
+        ti->first = th ? th->first_name : NULL;
+        ti->start = "";
+        ti->events = th ? th->events : 0;
+        ttdi_walk wk;
+        int rc = ttdi_walk_raw(&wk, r->t, (uint32_t)i);
+        if (rc < 0)
+            return rc;
+        while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.kind != TTF_EV_ENTER)
+            ;
+        if (rc > 0)
+            ti->start = ttdi_norm_func(&r->norm, &wk.ev);
+        ttdi_walk_close(&wk);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,
+                        ttd_run_info *ri_out)
+{
+    const ttf_process *pr = ttf_get_process(r->t);
+    const ttf_summary *s = ttf_get_summary(r->t);
+
+    path = path ? path : ttf_path(r->t);
+    ri_out->path = ttfi_arena_strcpy(a, path ? path : "");
+    if (!ri_out->path)
+        ri_out->path = "";
+    ri_out->exe = "";
+    if (pr) {
+        ri_out->pid = pr->pid;
+        ri_out->exe = pr->exe ? pr->exe : "";
+        ri_out->argc = pr->argc;
+        ri_out->argv = pr->argv;
+        ri_out->start_realtime_ns = pr->start_realtime_ns;
+        ri_out->chaos = pr->chaos;
+        ri_out->chaos_seed = pr->chaos_seed;
+    }
+    if (s) {
+        ri_out->duration_ns = s->duration_ns;
+        ri_out->events = s->events;
+        ri_out->closed = s->closed;
+    }
+    if (pr && pr->exited)
+        ri_out->exit_status = pr->exit_status;
+    ri_out->threads = r->nt;
+    char cut[256];
+    if (ttf_cut_text(r->t, cut, sizeof cut))
+        ri_out->cut = ttfi_arena_strcpy(a, cut);
+    size_t nm = ttf_module_count(r->t);
+    const ttf_module *m = nm ? ttf_get_module(r->t, 0) : NULL; /* else the first */
+    for (size_t i = 0; i < nm; i++) {
+        const ttf_module *x = ttf_get_module(r->t, i);
+        if (x->path && strcmp(x->path, ri_out->exe) == 0) {
+            m = x;                      /* the executable's module */
+            break;
+        }
+    }
+    /* copied: a baseline's trace is closed before the result is read */
+    uint8_t *id = m && m->build_id_len ? ttfi_arena_alloc(a, m->build_id_len) : NULL;
+    if (id) {
+        memcpy(id, m->build_id, m->build_id_len);
+        ri_out->build_id = id;
+        ri_out->build_id_len = m->build_id_len;
+    }
+}
+
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b)
+{
+    if (g->exe[0] && b->exe[0] && strcmp(g->exe, b->exe) != 0)
+        return TTD_PROGRAM_OTHER;
+    if (g->build_id && b->build_id && (g->build_id_len != b->build_id_len ||
+        memcmp(g->build_id, b->build_id, g->build_id_len) != 0))
+        return TTD_PROGRAM_BUILD;
+    return TTD_PROGRAM_SAME;
 }

@@ -16,7 +16,7 @@
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
     ttdi_run_state *r;                /* its run */
-    ttf_iter *it;           /* its events */
+    ttdi_walk wk;           /* its events (a raw walk) */
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
     size_t bound;           /* raw events of the thread (>= keys) */
@@ -31,24 +31,24 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
     s->n = 0;
     s->crash = UINT64_MAX;
     s->bound = (size_t)(th ? th->events : 0);
-    return ttf_iter_open(r->t, thread, &s->it);
+    return ttdi_walk_raw(&s->wk, r->t, thread);
 }
 
 /* The next key: 1, 0 at the end, or a TT_E* code. */
 static int src_next(src *s, uint64_t *key)
 {
-    ttf_event ev;
+    const ttf_event *ev = &s->wk.ev;
     int rc;
 
-    while ((rc = ttf_iter_next(s->it, &ev)) > 0) {
-        rc = ttdi_norm_key(&s->r->norm, &ev, key);
+    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
+        rc = ttdi_norm_key(&s->r->norm, ev, key);
         if (rc == 0)
             continue;
         if (rc < 0)
             return rc;
-        if (ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+        if (ev->kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
             s->crash = s->n;
-        s->kind = ev.kind;
+        s->kind = ev->kind;
         s->n++;
         return 1;
     }
@@ -74,16 +74,16 @@ static int drain(src *s, ttdi_keybuf *kb, size_t m, size_t *n)
 /* Normalise both threads of a pair in step: the common prefix is only
  * compared, never stored (identical runs cost no key memory at all); from
  * the first difference on, the rest of each side goes to kb. */
-static int normalise_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2], size_t *prefix,
+static int normalise_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2], size_t *prefix,
                           size_t m[2])
 {
     src s[2] = {{0}, {0}};
     uint64_t k[2];
     int got[2] = {0, 0}, rc;
 
-    if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
+    if ((rc = src_open(&s[0], &al->r[TTD_GOOD], p->t[0])) < 0)
         return rc;
-    if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0)
+    if ((rc = src_open(&s[1], &al->r[TTD_BAD], p->t[1])) < 0)
         goto out;
     do {
         if ((got[0] = src_next(&s[0], &k[0])) < 0 || (got[1] = src_next(&s[1], &k[1])) < 0) {
@@ -102,8 +102,8 @@ static int normalise_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2], size_t 
     p->n[1] = s[1].n;
     p->crash = s[1].crash;
 out:
-    ttf_iter_close(s[0].it);
-    ttf_iter_close(s[1].it);
+    ttdi_walk_close(&s[0].wk);
+    ttdi_walk_close(&s[1].wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -121,7 +121,7 @@ static int load_seq(ttdi_run_state *r, uint32_t th, int collapse, ttdi_seq *s,
         rc = ttdi_seq_feed(s, key, in.kind);
     if (crash)
         *crash = in.crash;
-    ttf_iter_close(in.it);
+    ttdi_walk_close(&in.wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -133,10 +133,10 @@ static int load_seq(ttdi_run_state *r, uint32_t th, int collapse, ttdi_seq *s,
  * the trailing hunks that only add events of the other side after the cut
  * side's last event (flat or tree hunks alike: the missing calls and the
  * exits of the calls left open). A difference before the cut stays. */
-static void drop_cut_tail(const ttd_diff *d, ttdi_ipair *p)
+static void drop_cut_tail(const ttdi_aligner *al, ttdi_ipair *p)
 {
-    const ttf_thread *g = ttf_get_thread(d->r[TTD_GOOD].t, p->t[0]);
-    const ttf_thread *b = ttf_get_thread(d->r[TTD_BAD].t, p->t[1]);
+    const ttf_thread *g = ttf_get_thread(al->r[TTD_GOOD].t, p->t[0]);
+    const ttf_thread *b = ttf_get_thread(al->r[TTD_BAD].t, p->t[1]);
     int gcut = g && g->cut, bcut = b && b->cut;
 
     while (p->nh && (gcut || bcut)) {
@@ -156,44 +156,44 @@ static void drop_cut_tail(const ttd_diff *d, ttdi_ipair *p)
  * ascending in both threads, so the walk steps over them the same way.
  * With --first-only only the first hunk is known, so the walk stops
  * where it begins. */
-static int pair_values(ttd_diff *d, ttdi_ipair *p)
+static int pair_values(ttdi_aligner *al, ttdi_ipair *p)
 {
-    ttdi_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
-    ttdi_vside b = {&d->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
+    ttdi_vside g = {&al->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttdi_vside b = {&al->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
 
-    drop_cut_tail(d, p);
-    if (!d->values)
+    drop_cut_tail(al, p);
+    if (!al->values)
         return 0;
-    if (d->o.first_only && p->nh)
+    if (al->o->first_only && p->nh)
         b.stop = p->h[0].b0;
-    return ttdi_values_compare(g, b, p->h, p->nh, d->nbase ? &d->noise : NULL, 0,
+    return ttdi_values_compare(g, b, p->h, p->nh, al->nbase ? &al->s->noise : NULL, 0,
                                &p->vf);
 }
 
 /* What baseline k varies in against the good run, from their hunks h[nh]
  * (raw key indexes): the contexts of its calls (fnoise.c) and the value
  * slots that differ along the rest (values.c). */
-static int baseline_learn(ttd_diff *d, const ttdi_ipair *p, size_t k,
+static int baseline_learn(ttdi_aligner *al, const ttdi_ipair *p, size_t k,
                           const ttdi_hunk *h, size_t nh)
 {
-    ttdi_base *bk = &d->base[k];
-    ttdi_vside g = {&d->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
+    ttdi_base *bk = &al->base[k];
+    ttdi_vside g = {&al->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
     ttdi_vside o = {&bk->r.norm, (uint32_t)bk->partner[p->t[0]], UINT64_MAX};
     ttdi_vfound vf;
-    ttdi_fside fg = {d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, p->t[0]};
+    ttdi_fside fg = {al->r[TTD_GOOD].t, &al->r[TTD_GOOD].norm, p->t[0]};
     ttdi_fside fo = {bk->r.t, &bk->r.norm, o.thread};
-    int rc = ttdi_fnoise_learn(&d->calls, !d->o.flat, fg, fo, h, nh);
+    int rc = ttdi_fnoise_learn(&al->calls, !al->o->flat, fg, fo, h, nh);
 
-    if (rc < 0 || !d->values || !ttf_get_summary(bk->r.t)->values)
+    if (rc < 0 || !al->values || !ttf_get_summary(bk->r.t)->values)
         return rc;
     memset(&vf, 0, sizeof vf);
-    rc = ttdi_values_compare(g, o, h, nh, &d->noise, 1, &vf);
+    rc = ttdi_values_compare(g, o, h, nh, &al->s->noise, 1, &vf);
     ttdi_vfound_free(&vf);
     return rc;
 }
 
 /* The same from the item hunks x[nx] of fu->seq. */
-static int baseline_items(ttd_diff *d, const ttdi_ipair *p, size_t k, ttdi_full *fu,
+static int baseline_items(ttdi_aligner *al, const ttdi_ipair *p, size_t k, ttdi_full *fu,
                           const ttdi_xhunk *x, size_t nx)
 {
     ttdi_hunk *h = malloc((nx + 1) * sizeof *h);
@@ -203,7 +203,7 @@ static int baseline_items(ttd_diff *d, const ttdi_ipair *p, size_t k, ttdi_full 
         return TT_ENOMEM;
     for (size_t i = 0; i < nx; i++)
         ttdi_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &h[i]);
-    rc = baseline_learn(d, p, k, h, nx);
+    rc = baseline_learn(al, p, k, h, nx);
     free(h);
     return rc;
 }
@@ -234,15 +234,15 @@ static size_t split_one(const ttdi_ipair *p, size_t i, size_t la, size_t lb,
  * too (fnoise.c), and split one that only starts with such events into
  * that start, expected, and the rest: the first divergence then begins at
  * the first event no good run varies in. Loop count hunks stay whole. */
-static int mark_noise(ttd_diff *d, ttdi_ipair *p)
+static int mark_noise(ttdi_aligner *al, ttdi_ipair *p)
 {
     size_t nh = p->nh, n = nh, *lead = malloc((2 * nh + 1) * sizeof *lead);
-    ttdi_fside fg = {d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, p->t[0]};
-    ttdi_fside fb = {d->r[TTD_BAD].t, &d->r[TTD_BAD].norm, p->t[1]};
+    ttdi_fside fg = {al->r[TTD_GOOD].t, &al->r[TTD_GOOD].norm, p->t[0]};
+    ttdi_fside fb = {al->r[TTD_BAD].t, &al->r[TTD_BAD].norm, p->t[1]};
     int rc = lead ? 0 : TT_ENOMEM;
 
     if (rc == 0)
-        rc = ttdi_fnoise_mark(&d->calls, !d->o.flat, fg, fb, p->h, nh, p->exp, lead);
+        rc = ttdi_fnoise_mark(&al->calls, !al->o->flat, fg, fb, p->h, nh, p->exp, lead);
     for (size_t i = 0; rc == 0 && i < nh; i++) {
         if (p->exp[i] || (p->reps && p->reps[2 * i]))
             lead[i] = lead[nh + i] = 0;
@@ -278,25 +278,25 @@ static int mark_noise(ttd_diff *d, ttdi_ipair *p)
 /* ---- flat mode ----------------------------------------------------------- */
 
 /* The good run's zones of variation against every baseline, for pair p. */
-static int pair_zones(ttd_diff *d, const ttdi_ipair *p, ttdi_full *fu)
+static int pair_zones(ttdi_aligner *al, const ttdi_ipair *p, ttdi_full *fu)
 {
     ttdi_xhunk *x = NULL;
     size_t nx = 0;
     int rc = 0;
 
     ttdi_zones_clear(&fu->z);
-    ttdi_openset_clear(&d->calls);
-    for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
-        int64_t tk = d->base[k].partner[p->t[0]];
+    ttdi_openset_clear(&al->calls);
+    for (size_t k = 0; rc >= 0 && k < al->nbase; k++) {
+        int64_t tk = al->base[k].partner[p->t[0]];
         if (tk < 0)
             continue;
-        rc = load_seq(&d->base[k].r, (uint32_t)tk, d->o.collapse_loops, &fu->seq[1], NULL);
+        rc = load_seq(&al->base[k].r, (uint32_t)tk, al->o->collapse_loops, &fu->seq[1], NULL);
         if (rc >= 0)
-            rc = ttdi_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+            rc = ttdi_seq_align(&fu->seq[0], &fu->seq[1], al->o->minimal, &x, &nx);
         if (rc >= 0)
             rc = ttdi_zones_add(&fu->z, &fu->seq[0], &fu->seq[1], x, nx);
         if (rc >= 0)
-            rc = baseline_items(d, p, k, fu, x, nx);
+            rc = baseline_items(al, p, k, fu, x, nx);
         free(x);
         x = NULL;
     }
@@ -305,18 +305,18 @@ static int pair_zones(ttd_diff *d, const ttdi_ipair *p, ttdi_full *fu)
 
 /* Full mode: both threads stored whole (loops collapsed if asked), hunks
  * checked against the zones where good runs vary. */
-int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu)
+int ttdi_align_full(ttdi_aligner *al, ttdi_ipair *p, ttdi_full *fu)
 {
     ttdi_xhunk *x = NULL;
     size_t nx = 0;
-    int rc = load_seq(&d->r[TTD_GOOD], p->t[0], d->o.collapse_loops, &fu->seq[0], NULL);
+    int rc = load_seq(&al->r[TTD_GOOD], p->t[0], al->o->collapse_loops, &fu->seq[0], NULL);
 
     if (rc >= 0)
-        rc = pair_zones(d, p, fu);
+        rc = pair_zones(al, p, fu);
     if (rc >= 0)
-        rc = load_seq(&d->r[TTD_BAD], p->t[1], d->o.collapse_loops, &fu->seq[1], &p->crash);
+        rc = load_seq(&al->r[TTD_BAD], p->t[1], al->o->collapse_loops, &fu->seq[1], &p->crash);
     if (rc >= 0)
-        rc = ttdi_seq_align(&fu->seq[0], &fu->seq[1], d->o.minimal, &x, &nx);
+        rc = ttdi_seq_align(&fu->seq[0], &fu->seq[1], al->o->minimal, &x, &nx);
     if (rc < 0)
         return rc;
     p->n[0] = fu->seq[0].raw;
@@ -330,30 +330,30 @@ int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu)
     }
     for (size_t i = 0; i < nx; i++) {
         ttdi_seq_to_raw(&fu->seq[0], &fu->seq[1], &x[i], &p->h[i]);
-        p->exp[i] = (uint8_t)(d->nbase && ttdi_zones_cover(&fu->z, &fu->seq[0], &fu->seq[1], &x[i]));
+        p->exp[i] = (uint8_t)(al->nbase && ttdi_zones_cover(&fu->z, &fu->seq[0], &fu->seq[1], &x[i]));
         p->reps[2 * i] = x[i].reps[0];
         p->reps[2 * i + 1] = x[i].reps[1];
     }
     p->nh = nx;
     free(x);
     if (p->crash != UINT64_MAX)
-        d->r[TTD_BAD].crash_thread = p->t[1];
-    if (d->nbase && (rc = mark_noise(d, p)) < 0)
+        al->r[TTD_BAD].crash_thread = p->t[1];
+    if (al->nbase && (rc = mark_noise(al, p)) < 0)
         return rc;
-    return pair_values(d, p);
+    return pair_values(al, p);
 }
 
-int ttdi_align_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2])
+int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
 {
     size_t prefix = 0, m[2] = {0, 0};
-    int rc = normalise_pair(d, p, kb, &prefix, m);
+    int rc = normalise_pair(al, p, kb, &prefix, m);
 
     if (rc < 0)
         return rc;
     if (p->crash != UINT64_MAX)
-        d->r[TTD_BAD].crash_thread = p->t[1];
-    rc = ttdi_align(kb[0].k, m[0], kb[1].k, m[1], d->o.minimal, &p->h, &p->nh);
-    if (d->o.first_only && p->nh > 1)
+        al->r[TTD_BAD].crash_thread = p->t[1];
+    rc = ttdi_align(kb[0].k, m[0], kb[1].k, m[1], al->o->minimal, &p->h, &p->nh);
+    if (al->o->first_only && p->nh > 1)
         p->nh = 1;
     for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
         p->h[i].a0 += prefix;
@@ -361,7 +361,7 @@ int ttdi_align_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2])
         p->h[i].b0 += prefix;
         p->h[i].b1 += prefix;
     }
-    return rc < 0 ? rc : pair_values(d, p);
+    return rc < 0 ? rc : pair_values(al, p);
 }
 
 
@@ -383,20 +383,20 @@ static int feed_rest(src *s, ttdi_tree *t, size_t stop)
 /* Both threads of p as call trees. With --first-only, read in step up to
  * the first difference, then each side only until the call open there
  * (the deepest common one) has ended: the first hunk lies inside it. */
-static int load_trees(ttd_diff *d, ttdi_ipair *p, ttdi_tree tr[2])
+static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2])
 {
     src s[2] = {{0}, {0}};
     uint64_t k[2];
     int got[2] = {1, 1}, rc;
     size_t stop = 0;
 
-    if ((rc = src_open(&s[0], &d->r[TTD_GOOD], p->t[0])) < 0)
+    if ((rc = src_open(&s[0], &al->r[TTD_GOOD], p->t[0])) < 0)
         return rc;
-    if ((rc = src_open(&s[1], &d->r[TTD_BAD], p->t[1])) < 0 ||
+    if ((rc = src_open(&s[1], &al->r[TTD_BAD], p->t[1])) < 0 ||
         (rc = ttdi_tree_reset(&tr[0], s[0].bound)) < 0 ||
         (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0)
         goto out;
-    while (d->o.first_only) {
+    while (al->o->first_only) {
         for (int i = 0; i < 2; i++)
             if ((got[i] = src_next(&s[i], &k[i])) < 0) {
                 rc = got[i];
@@ -423,8 +423,8 @@ static int load_trees(ttd_diff *d, ttdi_ipair *p, ttdi_tree tr[2])
 out:
     ttdi_tree_finish(&tr[0]);
     ttdi_tree_finish(&tr[1]);
-    ttf_iter_close(s[0].it);
-    ttf_iter_close(s[1].it);
+    ttdi_walk_close(&s[0].wk);
+    ttdi_walk_close(&s[1].wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -443,7 +443,7 @@ static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
     *n = s.n;
     if (crash)
         *crash = s.crash;
-    ttf_iter_close(s.it);
+    ttdi_walk_close(&s.wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -462,56 +462,56 @@ static ttdi_hunk *raw_hunks(const ttdi_xhunk *x, size_t nx)
  * with its partner in every baseline (in tr[1]) to learn what varies
  * between good runs, then the bad thread whole in tr[1]. --first-only
  * reads everything here: the first hunk may be one the good runs show. */
-static int load_with_baselines(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
+static int load_with_baselines(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
 {
     uint64_t n;
-    int rc = load_tree(&d->r[TTD_GOOD], p->t[0], &tr[0], &p->n[0], NULL);
+    int rc = load_tree(&al->r[TTD_GOOD], p->t[0], &tr[0], &p->n[0], NULL);
 
-    ttdi_openset_clear(&d->calls);
-    for (size_t k = 0; rc >= 0 && k < d->nbase; k++) {
-        int64_t tk = d->base[k].partner[p->t[0]];
+    ttdi_openset_clear(&al->calls);
+    for (size_t k = 0; rc >= 0 && k < al->nbase; k++) {
+        int64_t tk = al->base[k].partner[p->t[0]];
         ttdi_xhunk *x = NULL;
         ttdi_hunk *h = NULL;
         size_t nx = 0;
         if (tk < 0)
             continue;
-        if ((rc = load_tree(&d->base[k].r, (uint32_t)tk, &tr[1], &n, NULL)) < 0 ||
-            (rc = ttdi_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx)) < 0)
+        if ((rc = load_tree(&al->base[k].r, (uint32_t)tk, &tr[1], &n, NULL)) < 0 ||
+            (rc = ttdi_tree_align(&tr[0], &tr[1], al->o->minimal, &x, &nx)) < 0)
             break;
         if (!(h = raw_hunks(x, nx)))
             rc = TT_ENOMEM;
         if (rc >= 0)
-            rc = baseline_learn(d, p, k, h, nx);
+            rc = baseline_learn(al, p, k, h, nx);
         free(x);
         free(h);
     }
     if (rc >= 0)
-        rc = load_tree(&d->r[TTD_BAD], p->t[1], &tr[1], &p->n[1], &p->crash);
+        rc = load_tree(&al->r[TTD_BAD], p->t[1], &tr[1], &p->n[1], &p->crash);
     return rc;
 }
 
-int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
+int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
 {
     ttdi_xhunk *x = NULL;
     size_t nx = 0;
-    int rc = d->nbase ? load_with_baselines(d, p, tr) : load_trees(d, p, tr);
+    int rc = al->nbase ? load_with_baselines(al, p, tr) : load_trees(al, p, tr);
 
     if (rc >= 0)
-        rc = ttdi_tree_align(&tr[0], &tr[1], d->o.minimal, &x, &nx);
-    if (rc >= 0 && p->pool >= 0 && !d->o.first_only)
+        rc = ttdi_tree_align(&tr[0], &tr[1], al->o->minimal, &x, &nx);
+    if (rc >= 0 && p->pool >= 0 && !al->o->first_only)
         rc = ttdi_pool_items(p, tr, x, nx); /* pools.c: the work items */
     if (rc < 0) {
         free(x);
         return rc;
     }
-    if (d->o.first_only && !d->nbase && nx > 1)
+    if (al->o->first_only && !al->nbase && nx > 1)
         nx = 1;
     if (p->crash != UINT64_MAX)
-        d->r[TTD_BAD].crash_thread = p->t[1];
+        al->r[TTD_BAD].crash_thread = p->t[1];
     p->h = raw_hunks(x, nx);
-    p->reps = d->o.collapse_loops ? calloc(2 * nx + 2, sizeof *p->reps) : NULL;
-    p->exp = d->nbase ? calloc(nx + 1, 1) : NULL;
-    if (!p->h || (d->o.collapse_loops && !p->reps) || (d->nbase && !p->exp)) {
+    p->reps = al->o->collapse_loops ? calloc(2 * nx + 2, sizeof *p->reps) : NULL;
+    p->exp = al->nbase ? calloc(nx + 1, 1) : NULL;
+    if (!p->h || (al->o->collapse_loops && !p->reps) || (al->nbase && !p->exp)) {
         free(x);
         return TT_ENOMEM;
     }
@@ -521,7 +521,60 @@ int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, ttdi_tree *tr)
     }
     p->nh = nx;
     free(x);
-    if (p->exp && (rc = mark_noise(d, p)) < 0)
+    if (p->exp && (rc = mark_noise(al, p)) < 0)
         return rc;
-    return pair_values(d, p);
+    return pair_values(al, p);
 }
+
+/* ---- the script's pairs -------------------------------------------------- */
+
+/* --thread as every command means it (ttd_thread_match). */
+static int thread_selected(const char *pattern, const ttd_regex *re, const ttdi_tinfo *t)
+{
+    return ttd_thread_match(pattern, re, t->index, t->name, t->first);
+}
+
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
+                           ttd_thread_info *out)
+{
+    out->index = i;
+    out->name = r->ti[i].name;
+    out->start = r->ti[i].start;
+    out->events = events;
+}
+
+/* Build the ipairs (selected, in good creation order) and the unpaired list. */
+int ttdi_make_pairs(const ttdi_run_state *r, const char *pattern, const ttd_regex *re,
+                    struct ttfi_arena *a, ttdi_script *s, ttd_unpaired **unpaired,
+                    size_t *nunpaired)
+{
+    const ttdi_run_state *g = &r[TTD_GOOD], *b = &r[TTD_BAD];
+    ttd_unpaired *up = ttfi_arena_zalloc(a, (g->nt + b->nt + 1) * sizeof *up);
+
+    s->ip = calloc(g->nt + 1, sizeof *s->ip);
+    if (!s->ip || !up)
+        return TT_ENOMEM;
+    *unpaired = up;
+    for (size_t i = 0; i < g->nt; i++) {
+        const ttdi_tinfo *t = &g->ti[i];
+        if (t->partner < 0 || !(thread_selected(pattern, re, t) ||
+                                thread_selected(pattern, re, &b->ti[t->partner])))
+            continue;
+        ttdi_ipair *p = &s->ip[s->nip++];
+        p->t[0] = (uint32_t)i;
+        p->t[1] = (uint32_t)t->partner;
+    }
+    for (int ri = 0; ri < 2; ri++) {
+        for (size_t i = 0; i < r[ri].nt; i++) {
+            const ttdi_tinfo *t = &r[ri].ti[i];
+            if (t->partner >= 0 || !thread_selected(pattern, re, t))
+                continue;
+            const ttf_thread *th = ttf_get_thread(r[ri].t, i);
+            ttd_unpaired *u = &up[(*nunpaired)++];
+            u->run = ri;
+            ttdi_fill_thread_info(&r[ri], (uint32_t)i, th ? th->events : 0, &u->thread);
+        }
+    }
+    return 0;
+}
+

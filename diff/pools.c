@@ -82,9 +82,9 @@ static int cmp_pkey(const void *x, const void *y)
 
 /* The key of pair p, 0 if it can be in no pool (start functions differ
  * or are unknown, names differ but for digits). */
-static int pool_key(const ttd_diff *d, const ttdi_ipair *p, size_t i, pkey *k)
+static int pool_key(const ttdi_aligner *al, const ttdi_ipair *p, size_t i, pkey *k)
 {
-    const ttdi_tinfo *g = &d->r[TTD_GOOD].ti[p->t[0]], *b = &d->r[TTD_BAD].ti[p->t[1]];
+    const ttdi_tinfo *g = &al->r[TTD_GOOD].ti[p->t[0]], *b = &al->r[TTD_BAD].ti[p->t[1]];
     char sb[64];
 
     if (!g->start[0] || strcmp(g->start, b->start))
@@ -96,40 +96,40 @@ static int pool_key(const ttd_diff *d, const ttdi_ipair *p, size_t i, pkey *k)
     return strcmp(k->skel, sb) == 0;
 }
 
-int ttdi_pools_find(ttd_diff *d)
+int ttdi_pools_find(ttdi_aligner *al)
 {
-    pkey *k = malloc((d->nip + 1) * sizeof *k);
+    pkey *k = malloc((al->s->nip + 1) * sizeof *k);
     size_t n = 0, npools = 0;
 
     if (!k)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        d->ip[i].pool = -1;
-        n += (size_t)pool_key(d, &d->ip[i], i, &k[n]);
+    for (size_t i = 0; i < al->s->nip; i++) {
+        al->s->ip[i].pool = -1;
+        n += (size_t)pool_key(al, &al->s->ip[i], i, &k[n]);
     }
     qsort(k, n, sizeof *k, cmp_pkey);
-    d->pools = calloc(n / 2 + 1, sizeof *d->pools);
-    for (size_t s = 0, t; d->pools && s < n; s = t) {
+    al->s->pools = calloc(n / 2 + 1, sizeof *al->s->pools);
+    for (size_t s = 0, t; al->s->pools && s < n; s = t) {
         for (t = s + 1; t < n && !strcmp(k[s].start, k[t].start) &&
                         !strcmp(k[s].skel, k[t].skel); t++)
             ;
         if (t - s < 2)
             continue;
         for (size_t j = s; j < t; j++)
-            d->ip[k[j].i].pool = (int)npools;
-        d->pools[npools++].start = k[s].start;
+            al->s->ip[k[j].i].pool = (int)npools;
+        al->s->pools[npools++].start = k[s].start;
     }
     free(k);
-    if (!d->pools)
+    if (!al->s->pools)
         return TT_ENOMEM;
     /* ids in the order of the pools' first pairs */
     int next = 1;
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_pool *pl = d->ip[i].pool >= 0 ? &d->pools[d->ip[i].pool] : NULL;
+    for (size_t i = 0; i < al->s->nip; i++) {
+        ttdi_pool *pl = al->s->ip[i].pool >= 0 ? &al->s->pools[al->s->ip[i].pool] : NULL;
         if (pl && !pl->id[0])
             snprintf(pl->id, sizeof pl->id, "pool#%d", next++);
     }
-    d->npools = npools;
+    al->s->npools = npools;
     return 0;
 }
 
@@ -168,14 +168,9 @@ typedef struct ivec {
 
 static int ivec_push(ivec *iv, ttdi_item it)
 {
-    if (iv->n == iv->cap) {
-        size_t ncap = iv->cap ? 2 * iv->cap : 64;
-        ttdi_item *nv = realloc(iv->v, ncap * sizeof *nv);
-        if (!nv)
-            return TT_ENOMEM;
-        iv->v = nv;
-        iv->cap = ncap;
-    }
+    if (iv->n == iv->cap &&
+        ttdi_grow(&iv->v, &iv->cap, iv->n + 1, sizeof *iv->v, 64) < 0)
+        return TT_ENOMEM;
     iv->v[iv->n++] = it;
     return 0;
 }
@@ -460,9 +455,9 @@ static int marked(const ttdi_ipair *p, size_t L, const ttdi_hunk *h, int s)
 
 /* Is pair p part of pool k's comparison (its items kept at the pool's
  * level)? */
-static int in_pool(const ttd_diff *d, const ttdi_ipair *p, size_t k)
+static int in_pool(const ttdi_aligner *al, const ttdi_ipair *p, size_t k)
 {
-    size_t L = d->pools[k].level;
+    size_t L = al->s->pools[k].level;
     return p->pool == (int)k && p->nlv[0] > L && p->nlv[1] > L && p->lv[0][L].kept &&
            p->lv[1][L].kept;
 }
@@ -512,14 +507,14 @@ static void select_good(ttdi_level *lv, uint64_t *cnt, int pass)
     }
 }
 
-static void select_items(ttd_diff *d, size_t k, uint64_t *cnt)
+static void select_items(ttdi_aligner *al, size_t k, uint64_t *cnt)
 {
-    size_t L = d->pools[k].level;
+    size_t L = al->s->pools[k].level;
 
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < d->nip; i++) {
-            const ttdi_ipair *p = &d->ip[i];
-            if (!in_pool(d, p, k))
+        for (size_t i = 0; i < al->s->nip; i++) {
+            const ttdi_ipair *p = &al->s->ip[i];
+            if (!in_pool(al, p, k))
                 continue;
             select_good(&p->lv[0][L], cnt, pass);
             ttdi_item *b = p->lv[1][L].items;
@@ -546,19 +541,19 @@ static void collect_subs(const ttdi_level *lv, ttdi_item **v, size_t *m, size_t 
     }
 }
 
-static int sub_surplus(ttd_diff *d, size_t k, uint64_t *cnt)
+static int sub_surplus(ttdi_aligner *al, size_t k, uint64_t *cnt)
 {
-    size_t L = d->pools[k].level, n[2] = {0, 0};
+    size_t L = al->s->pools[k].level, n[2] = {0, 0};
 
-    select_items(d, k, cnt);
+    select_items(al, k, cnt);
     for (int pass = 0; pass < 2; pass++) {
         ttdi_item **v = NULL;
         if (pass && !(v = malloc((n[0] + n[1] + 1) * sizeof *v)))
             return TT_ENOMEM;
         size_t m[2] = {0, n[0]};
-        for (size_t i = 0; i < d->nip; i++)
-            for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++)
-                collect_subs(subs_of(&d->ip[i], s, L), v, &m[s], &n[s]);
+        for (size_t i = 0; i < al->s->nip; i++)
+            for (int s = 0; s < 2 && in_pool(al, &al->s->ip[i], k); s++)
+                collect_subs(subs_of(&al->s->ip[i], s, L), v, &m[s], &n[s]);
         if (!pass)
             continue;
         uint64_t *sur;
@@ -687,20 +682,20 @@ static int cmp_u64(const void *x, const void *y)
 /* The functions (ENTER keys) of the items the bad run alone did in pool
  * k (groups with a bad-only surplus in cnt), sorted, into *out (malloc'd);
  * their count, or TT_ENOMEM. */
-static long bad_only_keys(const ttd_diff *d, size_t k, const uint64_t *cnt, uint64_t **out)
+static long bad_only_keys(const ttdi_aligner *al, size_t k, const uint64_t *cnt, uint64_t **out)
 {
-    size_t L = d->pools[k].level, n = 0, cap = 0;
+    size_t L = al->s->pools[k].level, n = 0, cap = 0;
 
-    for (size_t i = 0; i < d->nip; i++)
-        if (in_pool(d, &d->ip[i], k))
-            cap += d->ip[i].lv[1][L].n;
+    for (size_t i = 0; i < al->s->nip; i++)
+        if (in_pool(al, &al->s->ip[i], k))
+            cap += al->s->ip[i].lv[1][L].n;
     uint64_t *v = malloc((cap + 1) * sizeof *v);
     if (!v)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        if (!in_pool(d, &d->ip[i], k))
+    for (size_t i = 0; i < al->s->nip; i++) {
+        if (!in_pool(al, &al->s->ip[i], k))
             continue;
-        const ttdi_level *lv = &d->ip[i].lv[1][L];
+        const ttdi_level *lv = &al->s->ip[i].lv[1][L];
         for (size_t j = 0; j < lv->n; j++)
             if (cnt[2 * lv->items[j].grp + 1])
                 v[n++] = lv->items[j].key;
@@ -723,27 +718,27 @@ static long bad_only_keys(const ttd_diff *d, size_t k, const uint64_t *cnt, uint
  * path), so an extra wait in the bad run does not hide a job's missing
  * call (xz's worker: lzma_free, good run only, beside one more
  * mythread_cond_wait in the bad run). Hunks that touch none are dropped. */
-static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, long groups)
+static int settle_hunks(ttdi_aligner *al, size_t k, uint64_t *sur, uint64_t *cnt, long groups)
 {
     uint64_t bad_only = 0, *keys = NULL;
-    size_t L = d->pools[k].level;
+    size_t L = al->s->pools[k].level;
     long nkeys = 0;
 
     for (long g = 0; g < groups; g++)
         bad_only += sur[2 * g + 1];
-    if (bad_only && (nkeys = bad_only_keys(d, k, cnt, &keys)) < 0)
+    if (bad_only && (nkeys = bad_only_keys(al, k, cnt, &keys)) < 0)
         return TT_ENOMEM;
     for (int pass = 0; pass < 3; pass++)
-        for (size_t i = 0; i < d->nip; i++)
-            if (in_pool(d, &d->ip[i], k))
-                claim_pass(&d->ip[i], L, sur, pass == 2 && bad_only ? 3 : pass, keys,
+        for (size_t i = 0; i < al->s->nip; i++)
+            if (in_pool(al, &al->s->ip[i], k))
+                claim_pass(&al->s->ip[i], L, sur, pass == 2 && bad_only ? 3 : pass, keys,
                            (size_t)nkeys);
     free(keys);
-    if (sub_surplus(d, k, cnt) < 0)
+    if (sub_surplus(al, k, cnt) < 0)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
-        if (!in_pool(d, p, k) || !p->nh)
+    for (size_t i = 0; i < al->s->nip; i++) {
+        ttdi_ipair *p = &al->s->ip[i];
+        if (!in_pool(al, p, k) || !p->nh)
             continue;
         uint8_t *keep = malloc(p->nh);
         if (!keep)
@@ -763,13 +758,13 @@ static int settle_hunks(ttd_diff *d, size_t k, uint64_t *sur, uint64_t *cnt, lon
 
 /* The deepest level all of pool k's threads share (same calls on the way
  * down), where its work items are. */
-static size_t pool_level(const ttd_diff *d, size_t k)
+static size_t pool_level(const ttdi_aligner *al, size_t k)
 {
     const ttdi_ipair *ref = NULL;
     size_t L = SIZE_MAX;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        const ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < al->s->nip; i++) {
+        const ttdi_ipair *p = &al->s->ip[i];
         if (p->pool != (int)k || !p->nlv[0] || !p->nlv[1])
             continue;
         if (!ref)
@@ -786,19 +781,19 @@ static size_t pool_level(const ttd_diff *d, size_t k)
 }
 
 /* Pool k: its level, items and the multiset comparison. */
-static int settle_pool(ttd_diff *d, size_t k)
+static int settle_pool(ttdi_aligner *al, size_t k)
 {
-    ttdi_pool *pl = &d->pools[k];
-    size_t n[2] = {0, 0}, L = pl->level = pool_level(d, k);
+    ttdi_pool *pl = &al->s->pools[k];
+    size_t n[2] = {0, 0}, L = pl->level = pool_level(al, k);
 
     int over = 0;
-    for (size_t i = 0; i < d->nip; i++) {
-        const ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < al->s->nip; i++) {
+        const ttdi_ipair *p = &al->s->ip[i];
         for (int s = 0; s < 2 && p->pool == (int)k; s++) {
             pl->items[s] += p->nlv[s] > L ? p->lv[s][L].total : 0;
             over |= p->nlv[s] && p->lv[s][p->nlv[s] - 1].over;
         }
-        if (in_pool(d, p, k))
+        if (in_pool(al, p, k))
             n[0] += p->lv[0][L].n, n[1] += p->lv[1][L].n;
     }
     pl->over = over;
@@ -808,10 +803,10 @@ static int settle_pool(ttd_diff *d, size_t k)
     if (!v)
         return TT_ENOMEM;
     size_t m[2] = {0, n[0]};
-    for (size_t i = 0; i < d->nip; i++)
-        for (int s = 0; s < 2 && in_pool(d, &d->ip[i], k); s++)
-            for (size_t j = 0; j < d->ip[i].lv[s][L].n; j++)
-                v[m[s]++] = &d->ip[i].lv[s][L].items[j];
+    for (size_t i = 0; i < al->s->nip; i++)
+        for (int s = 0; s < 2 && in_pool(al, &al->s->ip[i], k); s++)
+            for (size_t j = 0; j < al->s->ip[i].lv[s][L].n; j++)
+                v[m[s]++] = &al->s->ip[i].lv[s][L].items[j];
     uint64_t *sur;
     long groups = ttdi_items_surplus(v, n[0], v + n[0], n[1], &sur);
     free(v);
@@ -823,7 +818,7 @@ static int settle_pool(ttd_diff *d, size_t k)
     int rc = cnt ? 0 : TT_ENOMEM;
     if (cnt) {
         memcpy(cnt, sur, 2 * (size_t)groups * sizeof *cnt);
-        rc = settle_hunks(d, k, sur, cnt, groups);
+        rc = settle_hunks(al, k, sur, cnt, groups);
     }
     free(cnt);
     free(sur);
@@ -850,13 +845,13 @@ static int value_kept(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
 
 /* Drop the value differences of pool k's pairs that only say which
  * worker took which item (value_kept). */
-static void pool_values(ttd_diff *d, size_t k)
+static void pool_values(ttdi_aligner *al, size_t k)
 {
-    size_t L = d->pools[k].level;
+    size_t L = al->s->pools[k].level;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
-        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L || d->pools[k].over)
+    for (size_t i = 0; i < al->s->nip; i++) {
+        ttdi_ipair *p = &al->s->ip[i];
+        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L || al->s->pools[k].over)
             continue;
         ttdi_vfound *f = &p->vf;
         if (f->found && !value_kept(p, L, f->first.idx))
@@ -869,15 +864,15 @@ static void pool_values(ttd_diff *d, size_t k)
     }
 }
 
-int ttdi_pools_settle(ttd_diff *d)
+int ttdi_pools_settle(ttdi_aligner *al)
 {
     int rc = 0;
 
-    for (size_t k = 0; k < d->npools && rc >= 0; k++) {
-        rc = settle_pool(d, k);
-        pool_values(d, k);
+    for (size_t k = 0; k < al->s->npools && rc >= 0; k++) {
+        rc = settle_pool(al, k);
+        pool_values(al, k);
     }
-    for (size_t i = 0; i < d->nip; i++)
-        ttdi_pool_free(&d->ip[i]);
+    for (size_t i = 0; i < al->s->nip; i++)
+        ttdi_pool_free(&al->s->ip[i]);
     return rc;
 }

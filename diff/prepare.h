@@ -3,14 +3,14 @@
  * builds on: the normaliser that turns an event into a 64-bit key and
  * names it (normalise.c, with the filters of regex.c and the symbol
  * lookup of a function's source line), the open-frame multiset
- * (openset.c) and the pairing of the two runs' threads (pair.c).
+ * (kit.h: ttdi_openset) and the pairing of the two runs' threads (pair.c).
  * Internal to libttdiff: names carry ttdi_ and are hidden
  * (-fvisibility=hidden); ttdiff.h is the public side.
  */
 #ifndef TTDI_PREPARE_H
 #define TTDI_PREPARE_H
 
-#include "ttf_util.h"
+#include "kit.h"
 #include "ttdiff.h"
 
 /* ---- per-address cache (open addressing, power-of-two size) ------------ */
@@ -139,27 +139,6 @@ static inline uint64_t ttdi_norm_exit_of(uint64_t enter_key)
             ttfi_mix64((uint64_t)TTF_EV_EXIT)) & ~TTDI_SITE_MASK;
 }
 
-/* ---- open-frame counts (openset.c) --------------------------------------- */
-
-/* How many open frames carry each key: a multiset kept beside a call
- * stack, so an EXIT that closes no open frame is told in O(1) expected
- * instead of by a scan of the whole stack. */
-typedef struct ttdi_openset {
-    struct ttdi_oslot *slot; /* open addressing, power-of-two size */
-    size_t cap;             /* slots (0 before the first add) */
-    size_t used;            /* slots holding a key */
-} ttdi_openset;
-
-/* Count one more frame with key k. 0 or TT_ENOMEM. */
-int ttdi_openset_add(ttdi_openset *o, uint64_t k);
-/* Count one frame fewer with key k (it must have been added). */
-void ttdi_openset_del(ttdi_openset *o, uint64_t k);
-/* Frames open with key k. */
-uint64_t ttdi_openset_count(const ttdi_openset *o, uint64_t k);
-/* Forget all keys (the memory is kept). */
-void ttdi_openset_clear(ttdi_openset *o);
-void ttdi_openset_free(ttdi_openset *o);
-
 /* ---- thread pairing ----------------------------------------------------- */
 
 /* One thread as the pairing sees it. */
@@ -205,5 +184,92 @@ int ttdi_pair_uncertain(double score, double second);
 
 /* Free the sketches of t[0..n). */
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n);
+
+/* ---- a run prepared (pair.c) -------------------------------------------- */
+
+/* One run being compared. */
+typedef struct ttdi_run_state {
+    const ttf_trace *t;     /* the trace */
+    ttf_trace *owned;       /* the same, when the engine opened it */
+    ttdi_norm norm;         /* its normaliser and symbols */
+    ttdi_tinfo *ti;         /* its threads, by index */
+    size_t nt;              /* thread count */
+    int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
+} ttdi_run_state;
+
+/* Name and start function of each thread of r (r->t and r->norm set):
+ * r->ti, r->nt. 0 or a TT_E* code. */
+int ttdi_load_threads(ttdi_run_state *r);
+/* Fill a result's run info for run r opened from path (NULL: its own);
+ * strings in a. */
+void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,
+                        ttd_run_info *ri_out);
+/* The two runs' programs compared: TTD_PROGRAM_*. */
+int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
+
+/* ---- the one trace walker (walker.c) ------------------------------------ */
+
+/* One open call of a walk. */
+typedef struct ttdi_frame_id {
+    uint64_t id;            /* address, or site | TTDI_SITE_BIT */
+    uint64_t addr;          /* function address (0 for scopes) */
+    uint32_t site;          /* scope's call site, 0 for functions */
+    uint64_t time_ns;       /* when it was entered (picks the module) */
+    const char *name;       /* function name, NULL until asked
+                               (ttdi_walk_frame_name) */
+    int has_values;         /* 1: argregs recorded */
+    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
+    uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
+    uint64_t last_site;     /* call site of the last kept call it made, 0 */
+    uint64_t last_addr;     /* that call's function (0: none made yet) */
+    uint64_t last_time;     /* that call's time (picks the module) */
+} ttdi_frame_id;
+
+
+/* A walk over one thread: every raw event, the keys of kept ones, the
+ * running call stack. */
+typedef struct ttdi_walk {
+    ttdi_run_state *r;      /* the run; NULL: a raw walk */
+    ttf_iter *it;           /* its iterator on one thread */
+    ttf_event ev;           /* the current event */
+    int kept;               /* 1: ev takes part (its index is idx) */
+    uint64_t idx;           /* key index of ev if kept; else of the next */
+    uint64_t next;          /* key index the next kept event gets */
+    int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
+    ttdi_frame_id *stack;   /* the call stack before ev, outermost first */
+    size_t nstack, cap;     /* frames open, room for */
+    ttdi_openset open;      /* ids of stack[0..nstack) while live */
+    int live;               /* 1: open is kept (the stack grew deep) */
+    uint32_t unwound;       /* innermost frames an UNWIND left (format 1.3),
+                               closed before the next ENTER: the stack at
+                               the unwind itself still shows where it began */
+} ttdi_walk;
+
+/* Start a walk over thread `thread` of run r: events through r's
+ * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code. */
+int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+/* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
+ * thread merged by time): w->ev only, as recorded; no filter, no stack.
+ * 0 or a TT_E* code. */
+int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
+void ttdi_walk_close(ttdi_walk *w);
+/* The step of a walk over a run (ttdi_walk_next calls it). */
+int ttdi_walk_step(ttdi_walk *w);
+/* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw
+ * walk costs what its reader does. */
+static inline int ttdi_walk_next(ttdi_walk *w)
+{
+    return w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+}
+/* The name of frame f of walk w, looked up on first use (the cache has
+ * it: its ENTER went through the normaliser before). */
+const char *ttdi_walk_frame_name(ttdi_walk *w, ttdi_frame_id *f);
+
+/* ---- the filters (regex.c) ---------------------------------------------- */
+
+/* Compile *re from pattern, if any (NULL: no filter); err names the flag.
+ * 0 or a TT_E* code. */
+int ttdi_compile_filter(ttd_regex **re, const char *pattern, const char *flag,
+                        ttf_error *err);
 
 #endif

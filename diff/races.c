@@ -1,7 +1,7 @@
 /*
  * races.c - races named: calls of two threads that overlapped with
  * nothing ordering them, from one run's happens-before order.
- * Stage 2 resolve of diff/STAGES (its header: resolve.h).
+ * Stage 3 explain of diff/STAGES (its header: resolve.h).
  *
  * Design. FastTrack (Flanagan and Freund, PLDI 2009) keeps a vector
  * clock per thread and per lock, and an epoch (clock@thread) per memory
@@ -265,22 +265,17 @@ static int op_kind(int op)
  * numbers them); NULL when the table is full. */
 static hobj *object(struct ttdi_hb *h, uint64_t addr, int kind)
 {
-    addr = addr ? addr : 1;
-    size_t i = (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52) % OBJ_CAP;
+    int fresh;
 
-    for (size_t k = 0; k < OBJ_CAP; k++, i = (i + 1) % OBJ_CAP) {
-        hobj *o = &h->objs[i];
-        if (o->addr == addr)
-            return o;
-        if (o->addr)
-            continue;
-        o->addr = addr;
+    addr = addr ? addr : 1;
+    hobj *o = ttdi_probe(h->objs, OBJ_CAP, sizeof *o,
+                         (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52), addr, 1, &fresh);
+    if (o && fresh) {
         o->kind = kind;
         o->num = ++h->nkind[kind];
         o->thread = -1;
-        return o;
     }
-    return NULL;
+    return o;
 }
 
 /* Release thread t's clock into object o (its clock becomes a join). */
@@ -451,14 +446,9 @@ static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
 
 static int push(hthread *t, uint64_t fn, uint64_t now)
 {
-    if (t->n == t->cap) {
-        size_t nc = 2 * t->cap;
-        hframe *f = realloc(t->f, nc * sizeof *f);
-        if (!f)
-            return TT_ENOMEM;
-        t->f = f;
-        t->cap = nc;
-    }
+    if (t->n == t->cap &&
+        ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 16) < 0)
+        return TT_ENOMEM;
     hframe *f = &t->f[t->n++];
     f->fn = fn;
     f->t0 = now;
@@ -479,22 +469,15 @@ static size_t fn_hash(uint64_t fn)
 /* The lock-taking function fn (added when add), NULL if not (or full). */
 static fnstat *fn_find(struct ttdi_hb *h, uint64_t fn, int add)
 {
-    size_t b = fn_hash(fn) % FN_BLOOM, i = fn_hash(fn) % FN_CAP;
+    size_t b = fn_hash(fn) % FN_BLOOM;
+    int fresh;
 
     if (!add && !(h->bloom[b / 64] >> (b % 64) & 1))
         return NULL;        /* the common case: one bit */
-    for (size_t k = 0; k < FN_CAP; k++, i = (i + 1) % FN_CAP) {
-        if (h->fns[i].fn == fn)
-            return &h->fns[i];
-        if (h->fns[i].fn)
-            continue;
-        if (!add)
-            return NULL;
+    fnstat *f = ttdi_probe(h->fns, FN_CAP, sizeof *f, fn_hash(fn), fn, add, &fresh);
+    if (fresh)
         h->bloom[b / 64] |= 1ull << (b % 64);
-        h->fns[i].fn = fn;
-        return &h->fns[i];
-    }
-    return NULL;
+    return f;
 }
 
 /* Call w of thread u (of a lock-taking function) against the other
@@ -711,8 +694,7 @@ void ttdi_hb_finish(struct ttdi_hb *h)
 /* One thread's iterator in a walk: its next event held back until the
  * other threads' earlier sync operations are done. */
 typedef struct cursor {
-    ttf_iter *it;
-    ttf_event ev;           /* the held event */
+    ttdi_walk wk;           /* its events (a raw walk); wk.ev the held one */
     int held;               /* 1: ev waits its turn; 0: the thread is done */
 } cursor;
 
@@ -726,12 +708,12 @@ static int advance(struct ttdi_hb *h, cursor *c, uint64_t until_ns)
     int rc;
 
     c->held = 0;
-    while ((rc = ttf_iter_next(c->it, &c->ev)) > 0 && c->ev.time_ns <= until_ns) {
-        if (c->ev.kind == TTF_EV_SYNC_OP) {
+    while ((rc = ttdi_walk_next(&c->wk)) > 0 && c->wk.ev.time_ns <= until_ns) {
+        if (c->wk.ev.kind == TTF_EV_SYNC_OP) {
             c->held = 1;
             return 0;
         }
-        if ((rc = ttdi_hb_event(h, &c->ev)) < 0)
+        if ((rc = ttdi_hb_event(h, &c->wk.ev)) < 0)
             return rc;
     }
     return rc < 0 ? rc : 0;
@@ -747,20 +729,20 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
     int rc = c ? 0 : TT_ENOMEM;
 
     for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
-        if ((rc = ttf_iter_open(t, i, &c[i].it)) >= 0)
+        if ((rc = ttdi_walk_raw(&c[i].wk, t, i)) >= 0)
             rc = advance(h, &c[i], until_ns);
     while (rc >= 0) {
         uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < h->nt; i++)
-            if (c[i].held && (best == UINT32_MAX || c[i].ev.time_ns < c[best].ev.time_ns))
+            if (c[i].held && (best == UINT32_MAX || c[i].wk.ev.time_ns < c[best].wk.ev.time_ns))
                 best = i;
         if (best == UINT32_MAX)
             break;
-        if ((rc = ttdi_hb_event(h, &c[best].ev)) >= 0)
+        if ((rc = ttdi_hb_event(h, &c[best].wk.ev)) >= 0)
             rc = advance(h, &c[best], until_ns);
     }
     for (uint32_t i = 0; c && i < h->nt; i++)
-        ttf_iter_close(c[i].it);
+        ttdi_walk_close(&c[i].wk);
     free(c);
     ttdi_hb_finish(h);
     return rc < 0 ? rc : 0;

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttdiff.h"
-#include "ttf_util.h"
+#include "prepare.h"
 
 #define BAD_REGEX "bad regex '%s': %s at offset %zu"  /* pattern, why, offset */
 
@@ -109,3 +108,20 @@ int ttd_thread_match(const char *pattern, const ttd_regex *re, uint32_t index,
         return number == (int64_t)index;
     return ttd_regex_match(re, name) || ttd_regex_match(re, first_name);
 }
+
+int ttdi_compile_filter(ttd_regex **re, const char *pattern, const char *flag,
+                        ttf_error *err)
+{
+    ttf_error e;
+    char msg[sizeof e.msg + 32];
+
+    if (!pattern)
+        return 0;
+    int rc = ttd_regex_compile(pattern, re, &e);
+    if (rc < 0 && err) {
+        snprintf(msg, sizeof msg, "%s: %s", flag, rc == TT_EINVAL ? e.msg : ttf_strerror(rc));
+        ttfi_set_err(err, rc, 0, "%s", msg);
+    }
+    return rc;
+}
+

@@ -53,8 +53,8 @@ typedef struct ttdi_rframe {
 /* One side being read. */
 typedef struct rside {
     ttdi_norm *norm;
-    ttf_iter *it;
-    ttf_event ev;               /* current kept event */
+    ttdi_walk wk;               /* its events (a raw walk); wk.ev the
+                                   current kept one */
     uint64_t key;               /* its key */
     uint64_t idx;               /* its key index */
     uint64_t next;              /* index of the next kept event */
@@ -63,8 +63,8 @@ typedef struct rside {
 static int rnext(rside *s)
 {
     int rc;
-    while ((rc = ttf_iter_next(s->it, &s->ev)) > 0) {
-        if ((rc = ttdi_norm_key(s->norm, &s->ev, &s->key)) < 0)
+    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
+        if ((rc = ttdi_norm_key(s->norm, &s->wk.ev, &s->key)) < 0)
             return rc;
         if (rc == 0)
             continue;
@@ -78,14 +78,9 @@ static int rnext(rside *s)
 
 static int push(ttdi_replay *rp, int side, const rside *s)
 {
-    if (rp->nst[side] == rp->stcap[side]) {
-        size_t cap = rp->stcap[side] ? 2 * rp->stcap[side] : 64;
-        ttdi_rframe *n = realloc(rp->st[side], cap * sizeof *n);
-        if (!n)
-            return TT_ENOMEM;
-        rp->st[side] = n;
-        rp->stcap[side] = cap;
-    }
+    if (rp->nst[side] == rp->stcap[side] &&
+        ttdi_grow(&rp->st[side], &rp->stcap[side], rp->nst[side] + 1, sizeof *rp->st[side], 64) < 0)
+        return TT_ENOMEM;
     ttdi_rframe *f = &rp->st[side][rp->nst[side]++];
     f->key = s->key;
     f->exit_key = ttdi_norm_exit_of(s->key);
@@ -98,7 +93,7 @@ static int push(ttdi_replay *rp, int side, const rside *s)
     f->matched = 0;
     f->enter[0] = 0;
     f->enter[1] = s->idx;
-    f->ev[1] = s->ev;
+    f->ev[1] = s->wk.ev;
     f->ev[0].time_ns = 0;
     f->ev[0].has_values = 0;
     memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
@@ -148,12 +143,8 @@ static int32_t new_node(ttdi_replay *rp, int32_t parent)
     if (rp->n == rp->cap) {
         if (rp->cap >= TTDI_REPLAY_NODES)
             return -2;
-        size_t cap = rp->cap ? 2 * rp->cap : 256;
-        ttdi_xcall *n = realloc(rp->c, cap * sizeof *n);
-        if (!n)
+        if (ttdi_grow(&rp->c, &rp->cap, rp->n + 1, sizeof *rp->c, 256) < 0)
             return -1;
-        rp->c = n;
-        rp->cap = cap;
     }
     int32_t id = (int32_t)rp->n++;
     ttdi_xcall *x = &rp->c[id];
@@ -212,37 +203,25 @@ static int ensure(ttdi_replay *rp, size_t i)
 
 /* ---- return statistics ---------------------------------------------------- */
 
-/* Slot of key in table t of cap slots (a power of two): its own or the
- * free one where it goes. */
-static size_t rslot(const ttdi_rstat *t, size_t cap, uint64_t key)
-{
-    size_t j = (size_t)ttfi_mix64(key) & (cap - 1);
-    while (t[j].key && t[j].key != key)
-        j = (j + 1) & (cap - 1);
-    return j;
-}
-
-/* The statistics of function key (added when new); NULL out of memory. */
+/* The statistics of function key (added when new); NULL out of memory.
+ * Keys are kept as key | 1 (as they always were: a key and its neighbour
+ * differing in bit 0 share statistics). */
 static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
 {
-    if (2 * (rp->rsn + 1) > rp->rscap) {
-        size_t cap = rp->rscap ? 2 * rp->rscap : 256;
-        ttdi_rstat *n = calloc(cap, sizeof *n), *old = rp->rs;
-        if (!n)
-            return NULL;
-        for (size_t i = 0; i < rp->rscap; i++)
-            if (old[i].key)
-                n[rslot(n, cap, old[i].key)] = old[i];
-        free(old);
-        rp->rs = n;
-        rp->rscap = cap;
-    }
-    size_t j = rslot(rp->rs, rp->rscap, key | 1);
-    if (!rp->rs[j].key) {
-        rp->rs[j].key = key | 1;
-        rp->rsn++;
-    }
-    return &rp->rs[j];
+    uint64_t *ix = ttdi_map_get(&rp->rsmap, key | 1);
+
+    if (ix)
+        return &rp->rs[*ix];
+    if (rp->rsn == rp->rscap &&
+        ttdi_grow(&rp->rs, &rp->rscap, rp->rsn + 1, sizeof *rp->rs, 256) < 0)
+        return NULL;
+    if (!(ix = ttdi_map_put(&rp->rsmap, key | 1, NULL)))
+        return NULL;
+    *ix = rp->rsn;
+    ttdi_rstat *st = &rp->rs[rp->rsn++];
+    memset(st, 0, sizeof *st);
+    st->key = key | 1;
+    return st;
 }
 
 static void rstat_add(ttdi_rstat *s, int run, uint64_t v)
@@ -273,8 +252,8 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 {
     if (x->retnoise || !x->retdiff || !rp->rscap)
         return x->retnoise;
-    size_t j = rslot(rp->rs, rp->rscap, x->key | 1);
-    return rp->rs[j].key && clock_like(&rp->rs[j]) ? TTDI_NOISE_CLOCK : 0;
+    const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
+    return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
 }
 
 /* ---- comparing ------------------------------------------------------------- */
@@ -377,9 +356,9 @@ static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
             return;
         }
     }
-    if (s->ev.site || ttf_sym_signature(s->norm->sym, &s->ev, &f->sig) != 0)
+    if (s->wk.ev.site || ttf_sym_signature(s->norm->sym, &s->wk.ev, &f->sig) != 0)
         f->sig = NULL;
-    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s->norm, &s->ev)) : 0;
+    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s->norm, &s->wk.ev)) : 0;
     if (f->clone == 2)
         f->sig = NULL;      /* neither its registers nor rax are its values */
     if (c)
@@ -396,9 +375,9 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     ttdi_rframe *f = &rp->st[1][rp->nst[1] - 1];
     f->matched = 1;
     f->enter[0] = s[0].idx;
-    f->ev[0] = s[0].ev;
+    f->ev[0] = s[0].wk.ev;
     signature_of(rp, &s[1], f);
-    if (f->sig && !f->clone && s[0].ev.has_values && s[1].ev.has_values)
+    if (f->sig && !f->clone && s[0].wk.ev.has_values && s[1].wk.ev.has_values)
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
@@ -444,16 +423,16 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     const ttf_signature *sig = f->sig;
     int diff = 0, why = 0, rc;
 
-    if (f->matched && sig && s[0].ev.has_values && s[1].ev.has_values &&
+    if (f->matched && sig && s[0].wk.ev.has_values && s[1].wk.ev.has_values &&
         ttf_value_comparable(&sig->ret)) {
-        uint64_t g = s[0].ev.retval, b = s[1].ev.retval;
+        uint64_t g = s[0].wk.ev.retval, b = s[1].wk.ev.retval;
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
         diff = ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
-                                  s[0].ev.time_ns, s[1].ev.time_ns);
+                                  s[0].wk.ev.time_ns, s[1].wk.ev.time_ns);
         if (diff)
-            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
+            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].wk.ev);
         if (why)
             rp->ignored++;
         if (why && fi > 0)
@@ -469,12 +448,12 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         return 0;
     ttdi_xcall *x = &rp->c[f->node];
     x->exit_idx = s[1].idx;
-    x->exit_ns = s[1].ev.time_ns;
+    x->exit_ns = s[1].wk.ev.time_ns;
     x->gexit_idx = s[0].idx;
-    x->gexit_ns = s[0].ev.time_ns;
+    x->gexit_ns = s[0].wk.ev.time_ns;
     x->returned = (uint8_t)(f->matched != 0);
-    x->ret[0] = s[0].ev.retval;
-    x->ret[1] = s[1].ev.retval;
+    x->ret[0] = s[0].wk.ev.retval;
+    x->ret[1] = s[1].wk.ev.retval;
     x->retdiff = (uint8_t)diff;
     return 0;
 }
@@ -482,10 +461,10 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
 /* One event of side `side` alone (inside a hunk): its own stack only. */
 static void lone(ttdi_replay *rp, int side, const rside *s)
 {
-    if (s->ev.kind == TTF_EV_ENTER) {
+    if (s->wk.ev.kind == TTF_EV_ENTER) {
         if (push(rp, side, s) == 0 && side == 1)
             rp->st[1][rp->nst[1] - 1].matched = 0;
-    } else if (s->ev.kind == TTF_EV_EXIT) {
+    } else if (s->wk.ev.kind == TTF_EV_EXIT) {
         long i = find_open(rp, side, s->key);
         if (i >= 0)
             rp->nst[side] = (size_t)i;
@@ -495,9 +474,9 @@ static void lone(ttdi_replay *rp, int side, const rside *s)
 /* A matched pair of events. */
 static int pair_step(ttdi_replay *rp, rside s[2])
 {
-    if (s[1].ev.kind == TTF_EV_ENTER)
+    if (s[1].wk.ev.kind == TTF_EV_ENTER)
         return enter_pair(rp, s);
-    if (s[1].ev.kind != TTF_EV_EXIT)
+    if (s[1].wk.ev.kind != TTF_EV_EXIT)
         return 0;
     long g = find_open(rp, 0, s[0].key), b = find_open(rp, 1, s[1].key);
     int rc = 0;
@@ -513,7 +492,7 @@ static int pair_step(ttdi_replay *rp, rside s[2])
 /* Is the bad side at or past the stop? */
 static int at_stop(const ttdi_replay *rp, const rside *b)
 {
-    return b->idx >= rp->stop || b->ev.time_ns > rp->stop_ns;
+    return b->idx >= rp->stop || b->wk.ev.time_ns > rp->stop_ns;
 }
 
 /* Skip the hunks starting at the sides' positions, replaying their events
@@ -592,15 +571,15 @@ int ttdi_replay_run(ttdi_replay *rp)
     s[1].norm = rp->norm[1];
     if (new_node(rp, -1) < 0)
         return TT_ENOMEM;
-    if ((rc = ttf_iter_open(rp->norm[0]->trace, rp->thread[0], &s[0].it)) < 0)
+    if ((rc = ttdi_walk_raw(&s[0].wk, rp->norm[0]->trace, rp->thread[0])) < 0)
         return rc;
-    if ((rc = ttf_iter_open(rp->norm[1]->trace, rp->thread[1], &s[1].it)) < 0)
+    if ((rc = ttdi_walk_raw(&s[1].wk, rp->norm[1]->trace, rp->thread[1])) < 0)
         goto out;
     if ((rc = walk(rp, s)) >= 0)
         rc = stop_path(rp);
 out:
-    ttf_iter_close(s[0].it);
-    ttf_iter_close(s[1].it);
+    ttdi_walk_close(&s[0].wk);
+    ttdi_walk_close(&s[1].wk);
     return rc < 0 ? rc : 0;
 }
 
@@ -611,6 +590,7 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->st[0]);
     free(rp->st[1]);
     free(rp->rs);
+    ttdi_map_free(&rp->rsmap);
     free(rp->sc);
     rp->sc = NULL;
     rp->c = NULL;

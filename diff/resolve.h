@@ -1,12 +1,15 @@
 /*
- * resolve.h - stage 2 of diff/ (diff/STAGES): from the script of state.h
- * to the result. The walk over one thread that replays its events with
- * the running call stack and the passes that record ranges of them
- * (walk.c), the runs' threads, pairs, notices and crash (setup.c), the
- * hunks resolved into the result (hunks.c), a hunk's details on demand
- * (detail.c) with its suspects (suspects.c), the thread order around a
- * divergence (interleave.c), the races of happens-before (races.c) and
- * the noise hints (noise.c).
+ * resolve.h - stage 2 of diff/STAGES: from the script of state.h (const)
+ * to results of its own. Every entry takes a ttdi_in (the runs, the
+ * script, the options, the arena) and fills a result the engine merges:
+ * the passes over one thread (on prepare.h's walker) that record ranges of
+ * its events (walk.c), the runs' information, notices, crash and outcome
+ * (setup.c), the hunks resolved
+ * (hunks.c: ttdi_resolved) and ordered (order.c: a ttdi_resolved of its
+ * own), a batch of hunks detailed (detail.c) with their deciding lines
+ * (lines.c) and suspects (suspects.c, evidence.c), the thread order
+ * around a divergence (interleave.c) and the noise hints (noise.c). The
+ * races' declarations (races.c, an explain-level file) sit here too.
  * Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_RESOLVE_H
@@ -14,22 +17,7 @@
 
 #include "state.h"
 
-/* ---- the walk: one thread's events replayed (walk.c) -------------------- */
-
-/* One open call of a walk. */
-typedef struct ttdi_frame_id {
-    uint64_t id;            /* address, or site | TTDI_SITE_BIT */
-    uint64_t addr;          /* function address (0 for scopes) */
-    uint32_t site;          /* scope's call site, 0 for functions */
-    uint64_t time_ns;       /* when it was entered (picks the module) */
-    const char *name;       /* function name, NULL until asked (walk.c) */
-    int has_values;         /* 1: argregs recorded */
-    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
-    uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
-    uint64_t last_site;     /* call site of the last kept call it made, 0 */
-    uint64_t last_addr;     /* that call's function (0: none made yet) */
-    uint64_t last_time;     /* that call's time (picks the module) */
-} ttdi_frame_id;
+/* ---- a pass's snapshot (walk.c; the walk itself: prepare.h, walker.c) --- */
 
 /* The event a pass stood on at its stack snapshot (the hunk's first
  * event in that run), as the deciding line needs it. */
@@ -39,22 +27,6 @@ typedef struct ttdi_split_ev {
     uint64_t call_site;     /* ENTER: its call site, 0 = not recorded */
     uint64_t time_ns;       /* when */
 } ttdi_split_ev;
-
-/* A walk over one thread: every raw event, the keys of kept ones, the
- * running call stack. */
-typedef struct ttdi_walk {
-    ttdi_run_state *r;      /* the run */
-    ttf_iter *it;           /* its iterator on one thread */
-    ttf_event ev;           /* the current event */
-    int kept;               /* 1: ev takes part (its index is idx) */
-    uint64_t idx;           /* key index of ev if kept; else of the next */
-    uint64_t next;          /* key index the next kept event gets */
-    int pending;            /* ev's ENTER/EXIT not yet applied to the stack */
-    ttdi_frame_id *stack;   /* the call stack before ev, outermost first */
-    size_t nstack, cap;     /* frames open, room for */
-    ttdi_openset open;      /* ids of stack[0..nstack) while live */
-    int live;               /* 1: open is kept (the stack grew deep) */
-} ttdi_walk;
 
 /* ---- passes over one thread (walk.c) -------------------------------------- */
 
@@ -94,27 +66,23 @@ typedef struct ttdi_pass_spec {
 
 /* ---- walks and passes (walk.c) ------------------------------------------- */
 
-/* Start a walk over thread `thread` of run r. 0 or a TT_E* code. */
-int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
-void ttdi_walk_close(ttdi_walk *w);
-/* Next raw event: 1, 0 at the end, or a TT_E* code. */
-int ttdi_walk_next(ttdi_walk *w);
 /* Turn the walk's current event into a report event (strings in the
  * arena). 0 or TT_ENOMEM. */
-int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out);
+int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out);
 /* Call sites shown only where they tell calls apart: keep ttd_event.from on
  * a differing enter (good[], bad[]) whose function the other side also
  * enters there, and on a hunk's first good and bad event when both enter
  * one function; clear it elsewhere (common events, the crash). */
-void ttdi_sites_trim(ttd_divergence *dv);
+void ttdi_sites_trim(ttd_event *good, size_t ngood, ttd_event *bad, size_t nbad,
+                     ttd_event *before, size_t nbefore, ttd_event *crash);
 void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad);
 /* One pass over thread `thread` of run ri collecting what ps asks for
  * (ps->rq is sorted here). 0 or a TT_E* code. */
-int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps);
+int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps);
 /* The same pass on an open walk w, which must not have read past
  * ttdi_pass_low(ps); w stays open, positioned after the last event read.
  * 1 if the thread ended, 0 if not, or a TT_E* code. */
-int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps);
 /* Lowest key index a pass for ps must read (its suspects ring included). */
 uint64_t ttdi_pass_low(const ttdi_pass_spec *ps);
 /* A pass driven by the caller's own walk (several passes and other work
@@ -123,31 +91,31 @@ uint64_t ttdi_pass_low(const ttdi_pass_spec *ps);
  * gives it the walk's current kept event (0 or TT_ENOMEM); ttdi_pass_end
  * closes it when the thread ends first (0 or TT_ENOMEM). */
 uint64_t ttdi_pass_begin(ttdi_pass_spec *ps);
-int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps);
+int ttdi_pass_take(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps);
 int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps);
 
 /* ---- setup.c ------------------------------------------------------------- */
 
-/* Name and start function of each thread of r. 0 or a TT_E* code. */
-int ttdi_load_threads(ttdi_run_state *r);
-/* Fill a result's thread info for thread i of r. */
-void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
-                           ttd_thread_info *out);
-/* Build the pairs to align and the unpaired list. 0 or TT_ENOMEM. */
-int ttdi_make_pairs(ttd_diff *d);
-/* Compile filter i (d->re[i]) from pattern, if any; err names the flag.
- * 0 or a TT_E* code. */
-int ttdi_compile_filter(ttd_diff *d, int i, const char *pattern,
-                        const char *flag, ttf_error *err);
-/* Fill a result's run info for run r opened from path (NULL: its own). */
-void ttdi_fill_run_info(ttd_diff *d, ttdi_run_state *r, const char *path,
-                        ttd_run_info *ri_out);
-/* The two runs' programs compared: TTD_PROGRAM_*. */
-int ttdi_same_program(const ttd_run_info *g, const ttd_run_info *b);
-/* Reader and symbol notices of run ri into the result. 0 or TT_ENOMEM. */
-int ttdi_notices(ttd_diff *d, int ri);
-/* Run ri's crash event into the result, if it crashed. 0 or a TT_E* code. */
-int ttdi_find_crash(ttd_diff *d, int ri);
+/* Reader and symbol notices of run ri into out (after out->cut is set).
+ * 0 or TT_ENOMEM. */
+int ttdi_notices(const ttdi_in *in, int ri, ttd_run_info *out);
+/* Run ri's crash event into out->crash, if it crashed. 0 or a TT_E* code. */
+int ttdi_find_crash(const ttdi_in *in, int ri, ttd_run_info *out);
+
+/* ---- a hunk's details (detail.c) ------------------------------------------ */
+
+#define TTDI_DETAIL_BATCH 32        /* hunks detailed by one set of walks */
+
+/* The details of hunks hunks[hi[0..n)] (n <= TTDI_DETAIL_BATCH) into
+ * out[0..n) (memory in the arena): each thread of each run walked once
+ * for all of them. 0 or a TT_E* code. */
+int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                      size_t n, ttd_divergence **out);
+
+/* How the runs ended (runs' info, after the order stage: hunks_total
+ * divergences, nunpaired threads unpaired) into *o. */
+void ttdi_outcome(const ttd_run_info runs[2], uint64_t hunks_total, size_t nunpaired,
+                  const ttd_options *opt, ttd_outcome *o);
 
 /* ---- noise hints (noise.c) ----------------------------------------------- */
 
@@ -169,8 +137,9 @@ int ttdi_noise_of(struct ttfi_arena *a, ttd_divergence *dv);
 /* dv's frames with the inlined ones (dv->frames; = its traced stack when
  * the calls carry no call sites) and its deciding line (dv->lines, NULL
  * if unknown), from the passes ps[TTD_GOOD], ps[TTD_BAD] over its pair
- * (their snapshots at the split). Needs dv->stack. 0 or TT_ENOMEM. */
-int ttdi_lines(ttd_diff *d, const ttdi_pass_spec ps[2], ttd_divergence *dv);
+ * (their snapshots at the split) and its hunk h. Needs dv->stack. 0 or TT_ENOMEM. */
+int ttdi_lines(const ttdi_in *in, const ttd_hunk_info *h, const ttdi_pass_spec ps[2],
+               ttd_divergence *dv);
 
 /* ---- thread order around a divergence (interleave.c) --------------------- */
 
@@ -239,8 +208,28 @@ uint64_t ttdi_probe_index(uint64_t i, uint64_t n);
 /* Append the range [lo, hi) -> out to rq[*n] (nothing if empty). */
 int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi,
                  ttd_event *out);
-/* Resolve the hunks of every pair into the result. 0 or a TT_E* code. */
-int ttdi_resolve(ttd_diff *d);
+/* The resolve stage's result (hunks.c), and the order stage's (order.c:
+ * the same with the hunks put in another order, or made timing-shaped):
+ * the fields of ttd_result they fill, merged into it by the engine. */
+typedef struct ttdi_resolved {
+    const ttd_pair *pairs;      /* one per script pair */
+    size_t npairs;
+    const ttd_hunk_info *hunks; /* divergences, timing-shaped, expected */
+    size_t nhunks;
+    size_t nexpected, ntiming;  /* of hunks */
+    uint64_t hunks_total;       /* divergences of all pairs */
+    uint64_t expected_total;    /* expected hunks of all pairs */
+    uint64_t timing_total;      /* timing-shaped hunks of all pairs */
+    const ttd_pool *pools;      /* pools of look-alike threads */
+    size_t npools;
+    const ttd_hunk_info *followed; /* order.c: the divergence put second */
+    uint64_t values_progress;   /* order.c: value differences that follow
+                                   the progress */
+} ttdi_resolved;
+
+/* Resolve the hunks of every pair of the script into *out (memory in the
+ * arena). 0 or a TT_E* code. */
+int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out);
 
 /* ---- order.c ------------------------------------------------------------- */
 
@@ -249,21 +238,22 @@ int ttdi_resolve(ttd_diff *d);
  * first divergence is its own and not reached from it, put that one
  * first and mark the other (ttd_hunk_info.order_dep, ttd_result.followed).
  * 0 or a TT_E* code. */
-int ttdi_order_settle(ttd_diff *d);
+int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out);
 /* After the runs' info (exit status, crash): when the runs ended alike and
  * every pair that diverged first went another way following the
  * progress, all those hunks are timing-shaped (TTD_TIMING_PROGRESS).
  * 0 or a TT_E* code. */
-int ttdi_order_progress(ttd_diff *d);
-/* Sort the resolved hunks: divergences, timing-shaped, expected; each by
- * the bad run's time. */
-void ttdi_hunks_sort(ttd_diff *d);
+int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run_info runs[2],
+                        size_t nunpaired, ttdi_resolved *out);
+/* Sort resolved hunks hs[0..n): divergences, timing-shaped, expected;
+ * each by the bad run's time. */
+void ttdi_hunks_sort(ttd_hunk_info *hs, size_t n);
 
 /* ---- suspects.c ---------------------------------------------------------- */
 
 /* Rank the suspects of the split in dv from the ring of pass b. 0 or
  * TT_ENOMEM. */
-int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
+int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *b,
                   ttd_divergence *dv);
 
 /* ---- evidence (evidence.c) ----------------------------------------------- */
@@ -304,13 +294,15 @@ enum ttdi_noise {
  * a. 0 or TT_ENOMEM. */
 int ttdi_evid_add(struct ttfi_arena *a, ttd_suspect *x, int kind, double weight,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Take x's evidence of that kind back (its weight off the score). */
-void ttdi_evid_drop(ttd_suspect *x, int kind);
+/* Take x's evidence of that kind back (its weight off the score; x gets
+ * an evidence array of its own in a). 0 or TT_ENOMEM. */
+int ttdi_evid_drop(struct ttfi_arena *a, ttd_suspect *x, int kind);
 /* 1 if x has evidence of that kind. */
 int ttdi_evid_has(const ttd_suspect *x, int kind);
 /* Rank s[0..n) by score, highest first (ties: nearer the split, then the
- * order given); each suspect's evidence strongest first. */
-void ttdi_suspects_rank(ttd_suspect *s, size_t n);
+ * order given); each suspect's evidence strongest first (sorted in an
+ * array of its own, in a). 0 or TT_ENOMEM. */
+int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n);
 /* 1 if a function name has a word naming a clock or chance (time, now,
  * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
 int ttdi_clock_name(const char *name);

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "prepare.h"
 #include "ttprof.h"
-#include "ttf_util.h"
 
 #define SCOPE_KEY (1ull << 63)   /* key bit of TT_SCOPE frames (site ids) */
 
@@ -239,14 +239,9 @@ static inline void pop(ttd_prof *p, const struct tstate *ts, uint64_t now,
 
 static int push(ttd_prof *p, uint32_t f, uint64_t now)
 {
-    if (p->depth == p->capstack) {
-        size_t cap = p->capstack ? p->capstack * 2 : 256;
-        struct frame *s = realloc(p->stack, cap * sizeof *s);
-        if (!s)
-            return TT_ENOMEM;
-        p->stack = s;
-        p->capstack = cap;
-    }
+    if (p->depth == p->capstack &&
+        ttdi_grow(&p->stack, &p->capstack, p->depth + 1, sizeof *p->stack, 256) < 0)
+        return TT_ENOMEM;
     note_touch(p, f);
     p->cur[f].calls++;
     p->stack[p->depth++] = (struct frame){f, p->active[f] == 0, now};
@@ -311,14 +306,9 @@ static int on_event(ttd_prof *p, struct tstate *ts, const ttf_event *ev)
 static int add_row(ttd_prof *p, const struct fstat *s, uint32_t f,
                    uint32_t thread)
 {
-    if (p->nrows == p->caprows) {
-        size_t cap = p->caprows ? p->caprows * 2 : 256;
-        ttd_prof_row *r = realloc(p->rows, cap * sizeof *r);
-        if (!r)
-            return TT_ENOMEM;
-        p->rows = r;
-        p->caprows = cap;
-    }
+    if (p->nrows == p->caprows &&
+        ttdi_grow(&p->rows, &p->caprows, p->nrows + 1, sizeof *p->rows, 256) < 0)
+        return TT_ENOMEM;
     ttd_prof_row *r = &p->rows[p->nrows++];
     r->name = p->names[f];
     r->thread = thread;
@@ -372,21 +362,20 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
 {
     struct tstate ts = {.thread = thread};
     const ttf_thread *th = ttf_get_thread(p->t, thread);
-    ttf_iter *it = NULL;
-    ttf_event ev;
-    int rc = ttf_iter_open(p->t, thread, &it);
+    ttdi_walk wk;
+    int rc = ttdi_walk_raw(&wk, p->t, thread);
 
     if (rc < 0) {
         set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;
     }
     ts.last = th ? th->start_ns : 0;
-    while ((rc = ttf_iter_next(it, &ev)) == 1) {
+    while ((rc = ttdi_walk_next(&wk)) == 1) {
         p->info.events++;
-        if ((rc = on_event(p, &ts, &ev)) < 0)
+        if ((rc = on_event(p, &ts, &wk.ev)) < 0)
             break;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     if (rc < 0) {
         set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;

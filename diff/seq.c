@@ -92,14 +92,9 @@ static void commit(ttdi_cframe *f)
 
 static int push_frame(ttdi_seq *s, uint64_t enter, size_t start, uint64_t raw0)
 {
-    if (s->nst == s->stcap) {
-        size_t ncap = s->stcap ? 2 * s->stcap : 64;
-        ttdi_cframe *ns = realloc(s->st, ncap * sizeof *ns);
-        if (!ns)
-            return TT_ENOMEM;
-        s->st = ns;
-        s->stcap = ncap;
-    }
+    if (s->nst == s->stcap &&
+        ttdi_grow(&s->st, &s->stcap, s->nst + 1, sizeof *s->st, 64) < 0)
+        return TT_ENOMEM;
     ttdi_cframe *f = &s->st[s->nst++];
     memset(f, 0, sizeof *f);
     f->enter = enter;
@@ -156,14 +151,9 @@ static int child_subtree(ttdi_seq *s, ttdi_cframe *p, size_t start, uint64_t e,
         s->nloops--;
     s->n = p->prev + 1;
     if (p->prev_loop == SIZE_MAX) {
-        if (s->nloops == s->loopcap) {
-            size_t ncap = s->loopcap ? 2 * s->loopcap : 64;
-            ttdi_loop *nl = realloc(s->loops, ncap * sizeof *nl);
-            if (!nl)
-                return TT_ENOMEM;
-            s->loops = nl;
-            s->loopcap = ncap;
-        }
+        if (s->nloops == s->loopcap &&
+            ttdi_grow(&s->loops, &s->loopcap, s->nloops + 1, sizeof *s->loops, 64) < 0)
+            return TT_ENOMEM;
         s->k.k[p->prev] = ttfi_mix64(e ^ LOOP_SALT);
         p->prev_loop = s->nloops;
         s->loops[s->nloops++] = (ttdi_loop){p->prev, 1, unit};
@@ -254,14 +244,9 @@ typedef struct xvec {
 
 static int xpush(xvec *x, const ttdi_xhunk *h)
 {
-    if (x->n == x->cap) {
-        size_t ncap = x->cap ? 2 * x->cap : 16;
-        ttdi_xhunk *nv = realloc(x->v, ncap * sizeof *nv);
-        if (!nv)
-            return TT_ENOMEM;
-        x->v = nv;
-        x->cap = ncap;
-    }
+    if (x->n == x->cap &&
+        ttdi_grow(&x->v, &x->cap, x->n + 1, sizeof *x->v, 16) < 0)
+        return TT_ENOMEM;
     x->v[x->n++] = *h;
     return 0;
 }
@@ -336,25 +321,10 @@ static int has_key(const uint64_t *k, size_t n, uint64_t key)
     return bsearch(&key, k, n, sizeof *k, u64_cmp) != NULL;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *np = realloc(*p, ncap * size);
-    if (!np)
-        return TT_ENOMEM;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
-
 static int zone_room(ttdi_zones *z, size_t nkeys)
 {
     size_t cap = z->cap;
-    if (grow((void **)&z->keys, &z->keycap, z->nkeys + nkeys, sizeof *z->keys) < 0)
+    if (ttdi_grow(&z->keys, &z->keycap, z->nkeys + nkeys, sizeof *z->keys, 64) < 0)
         return TT_ENOMEM;
     if (z->n < cap)
         return 0;
@@ -362,7 +332,7 @@ static int zone_room(ttdi_zones *z, size_t nkeys)
     size_t **v[4] = {&z->lo, &z->hi, &z->k0, &z->nk};
     for (int i = 0; i < 4; i++) {
         size_t c = cap;
-        if (grow((void **)v[i], &c, ncap, sizeof(size_t)) < 0)
+        if (ttdi_grow(v[i], &c, ncap, sizeof(size_t), 64) < 0)
             return TT_ENOMEM;
     }
     z->cap = ncap;

@@ -1,10 +1,12 @@
 /*
- * state.h - the engine's state (engine.c): the two runs, the script the
- * align stage writes for every thread pair (ttdi_ipair: its hunks, which
- * of them good runs share, loop counts, differing values), the baselines
- * and the result being built; and the drivers of the align stage that
- * fill a pair's script (pair_align.c). Everything from resolve.h up reads
- * it. Internal to libttdiff (ttdi_, hidden).
+ * state.h - the script and what the stages above prepare take: the align
+ * stage's context (ttdi_aligner: the runs, options, baselines) and the
+ * script it writes for every thread pair (ttdi_ipair: its hunks, which of
+ * them good runs share, loop counts, differing values; ttdi_script), the
+ * drivers that fill a pair's script (pair_align.c), and the input of every
+ * stage above align (ttdi_in: the runs, the script as const, the options).
+ * The engine's own state (struct ttd_diff) is engine.c's alone.
+ * Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_STATE_H
 #define TTDI_STATE_H
@@ -13,7 +15,7 @@
 
 struct ttdi_codediff;       /* codediff.h */
 
-/* ---- the diff state (engine.c) ------------------------------------------- */
+/* ---- a pair's script (pair_align.c, pools.c, timing.c) -------------------- */
 
 /* One work item of a pool thread: a call (or leaf) under its worker loop. */
 typedef struct ttdi_item {
@@ -53,16 +55,6 @@ typedef struct ttdi_pool {
     int over;               /* 1: not compared (too many items differ) */
 } ttdi_pool;
 
-/* One run being compared. */
-typedef struct ttdi_run_state {
-    const ttf_trace *t;     /* the trace */
-    ttf_trace *owned;       /* the same, when the engine opened it */
-    ttdi_norm norm;         /* its normaliser and symbols */
-    ttdi_tinfo *ti;         /* its threads, by index */
-    size_t nt;              /* thread count */
-    int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
-} ttdi_run_state;
-
 /* One aligned thread pair. */
 typedef struct ttdi_ipair {
     uint32_t t[2];          /* thread index in the good and the bad run */
@@ -90,27 +82,43 @@ typedef struct ttdi_base {
     const char *path;       /* its file (the caller's string) */
 } ttdi_base;
 
-struct ttd_diff {
-    ttdi_run_state r[2];    /* TTD_GOOD, TTD_BAD */
-    ttd_options o;          /* options as given */
-    ttd_regex *re[3];       /* --thread, --function, --exclude */
+/* ---- the script: what the align stage hands the stages above it ----------- */
+
+/* Written by the align stage (pair_align.c, pools.c, timing.c); from then
+ * on read-only: every stage above takes it as const. */
+typedef struct ttdi_script {
     ttdi_ipair *ip;         /* aligned pairs */
     size_t nip;             /* pair count */
-    ttdi_base *base;        /* baseline good runs (open while aligning) */
-    size_t nbase;           /* baselines open */
-    int full;               /* 1: pairs are stored whole (baselines, loops) */
-    struct ttfi_arena arena; /* all result memory (ttf_util.h) */
-    ttd_result res;         /* what ttd_get_result hands out */
-    const ttd_divergence **detail; /* per resolved hunk, computed lazily */
-    int values;             /* 1: compare call values (both runs have them) */
-    ttdi_openset noise;     /* value slots that vary between good runs */
-    ttdi_openset calls;     /* contexts of the calls that vary between good
-                               runs in the pair being aligned (fnoise.c) */
-    struct ttdi_codediff *cd; /* two builds: whose code changed (codediff.h,
-                               prepare stage) */
     ttdi_pool *pools;       /* pools of look-alike threads (pools.c) */
     size_t npools;
-};
+    ttdi_openset noise;     /* value slots that vary between good runs */
+} ttdi_script;
+
+/* What a stage above align takes: the runs, the script, the options; it
+ * returns its own result (memory in arena). */
+typedef struct ttdi_in {
+    ttdi_run_state *r;      /* the runs, TTD_GOOD and TTD_BAD (not const:
+                               their normalisers cache names and symbols) */
+    const ttdi_script *s;   /* the script, read-only */
+    const ttd_options *o;   /* the options */
+    int values;             /* 1: call values are compared */
+    struct ttdi_codediff *cd; /* two builds: whose code changed (prepare) */
+    struct ttfi_arena *arena; /* result memory */
+} ttdi_in;
+
+/* What the align stage works with: the runs, the options, the baseline
+ * good runs open while it aligns, and the script it writes. */
+typedef struct ttdi_aligner {
+    ttdi_run_state *r;      /* the runs, TTD_GOOD and TTD_BAD */
+    const ttd_options *o;   /* the options */
+    int values;             /* 1: compare call values */
+    ttdi_base *base;        /* baseline good runs (open while aligning) */
+    size_t nbase;           /* baselines open */
+    ttdi_openset calls;     /* contexts of the calls that vary between good
+                               runs in the pair being aligned (fnoise.c) */
+    ttdi_script *s;         /* the script being written */
+} ttdi_aligner;
+
 
 /* What full mode reuses from pair to pair. */
 typedef struct ttdi_full {
@@ -122,23 +130,36 @@ typedef struct ttdi_full {
 
 /* Normalise and align pair p in step (keys only past the common prefix,
  * in kb). 0 or a TT_E* code. */
-int ttdi_align_pair(ttd_diff *d, ttdi_ipair *p, ttdi_keybuf kb[2]);
+int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2]);
 /* Full mode: p's threads stored whole (loops collapsed if asked), hunks
  * checked against the zones where good runs vary. 0 or a TT_E* code. */
-int ttdi_align_full(ttd_diff *d, ttdi_ipair *p, ttdi_full *fu);
+int ttdi_align_full(ttdi_aligner *al, ttdi_ipair *p, ttdi_full *fu);
 /* Tree mode (the default): p's threads as call trees in tr[0..2) (reused from
  * pair to pair), aligned call by call (tree.h); with --first-only read
  * only up to the end of the call holding the first difference. 0 or a
  * TT_E* code. */
 struct ttdi_tree;
-int ttdi_align_tree(ttd_diff *d, ttdi_ipair *p, struct ttdi_tree *tr);
+int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, struct ttdi_tree *tr);
+
+/* ---- the script's pairs (pair_align.c) ----------------------------------- */
+
+/* Fill a result's thread info for thread i of r. */
+void ttdi_fill_thread_info(const ttdi_run_state *r, uint32_t i, uint64_t events,
+                           ttd_thread_info *out);
+/* The pairs to align into s->ip (paired threads of which either side is
+ * selected by --thread: pattern, re; in the good run's creation order) and
+ * the threads left unpaired into *unpaired, *nunpaired (memory in a).
+ * 0 or TT_ENOMEM. */
+int ttdi_make_pairs(const ttdi_run_state *r, const char *pattern, const ttd_regex *re,
+                    struct ttfi_arena *a, ttdi_script *s, ttd_unpaired **unpaired,
+                    size_t *nunpaired);
 
 /* ---- pools of look-alike threads (pools.c) -------------------------------- */
 
 /* Group the pairs (d->ip, after ttdi_make_pairs) into pools: pairs whose
  * threads share a start function and a name but for its digits, two or
  * more of them. Sets ipair.pool. 0 or TT_ENOMEM. */
-int ttdi_pools_find(ttd_diff *d);
+int ttdi_pools_find(ttdi_aligner *al);
 /* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
  * x[0..nx): find each side's worker loop and count its items; when the
  * trees differ, keep those the hunks touch. 0 or TT_ENOMEM. */
@@ -150,7 +171,7 @@ void ttdi_pool_free(ttdi_ipair *p);
  * items against the bad run's; a hunk inside a worker loop stays only if
  * it touches an item one run did more often than the other, and so does
  * a call value difference (ipair.vf). 0 or TT_ENOMEM. */
-int ttdi_pools_settle(ttd_diff *d);
+int ttdi_pools_settle(ttdi_aligner *al);
 /* The multiset comparison itself (pools.c, also for the unit tests):
  * items g[0..ng) and b[0..nb), hashes set; groups them by hash (grp) and
  * writes each group's surplus, the items of that hash that one run did
@@ -166,7 +187,7 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * extra in another (TTD_TIMING_MOVED), or an attempt made again later
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
-int ttdi_timing_mark(ttd_diff *d);
+int ttdi_timing_mark(ttdi_aligner *al);
 /* Does a function name say it waits (sleep, poll, wait, yield...)? */
 int ttdi_waits_name(const char *name);
 

@@ -20,7 +20,7 @@ static int listed(const ttd_suspect *s, size_t n, const char *name)
     return 0;
 }
 
-static int add_frame(ttd_diff *d, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
+static int add_frame(const ttdi_in *in, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 {
     const ttd_frame *f = &dv->frames[dv->nframes - 1]; /* inlined or not */
 
@@ -34,47 +34,47 @@ static int add_frame(ttd_diff *d, const ttd_divergence *dv, ttd_suspect *s, size
     s[*n].index = dv->bad_index;
     s[*n].pair = dv->pair;
     (*n)++;
-    return ttdi_evid_add(&d->arena, &s[*n - 1], TTD_EV_FRAME, TTDI_W_FRAME,
+    return ttdi_evid_add(in->arena, &s[*n - 1], TTD_EV_FRAME, TTDI_W_FRAME,
                          "the diverging frame: its calls differ here");
 }
 
 /* A call whose return value differs from the good run's (vd): both
  * values as text. */
-static void value_differs(ttd_diff *d, const ttdi_vdiff *vd, ttd_suspect *x)
+static void value_differs(const ttdi_in *in, const ttdi_vdiff *vd, ttd_suspect *x)
 {
     char v[64];
 
     x->value_differs = 1;
     x->trivial = 0;
     ttf_value_format(v, sizeof v, vd->ev[0].retval, &vd->sig->ret);
-    x->good_value = ttfi_arena_strcpy(&d->arena, v);
+    x->good_value = ttfi_arena_strcpy(in->arena, v);
     ttf_value_format(v, sizeof v, vd->ev[1].retval, &vd->sig->ret);
-    x->bad_value = ttfi_arena_strcpy(&d->arena, v);
+    x->bad_value = ttfi_arena_strcpy(in->arena, v);
 }
 
 /* Evidence about a call that returned before the split: did it return
  * another value than in the good run (the pair's value walk says; noise
  * by its look counts against), and is it a lock wrapper, or a leaf that
  * returned void or the same value? Values take no part with --no-values. */
-static int judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
+static int judge(const ttdi_in *in, const ttdi_ipair *p, const ttdi_sus_ev *e,
                  ttd_suspect *x)
 {
     const ttf_signature *sig;
     ttf_event ev;
 
     x->trivial = ttdi_lock_wrapper(x->name);
-    const ttdi_vdiff *vd = d->values && !d->o.no_values && ttdi_clone_name(x->name) < 2
+    const ttdi_vdiff *vd = in->values && !in->o->no_values && ttdi_clone_name(x->name) < 2
                              ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
     if (vd) {
-        value_differs(d, vd, x);
+        value_differs(in, vd, x);
         int why = ttdi_value_noise(&vd->sig->ret, vd->ev[0].retval, vd->ev[1].retval,
                                    x->name, 1);
         if (why)
-            return ttdi_evid_add(&d->arena, x, TTD_EV_NOISE, TTDI_W_NOISE,
+            return ttdi_evid_add(in->arena, x, TTD_EV_NOISE, TTDI_W_NOISE,
                                  "returned %s in the bad run, %s in the good run, "
                                  "but %s", x->bad_value, x->good_value,
                                  ttdi_noise_words(why));
-        return ttdi_evid_add(&d->arena, x, TTD_EV_VALUE, TTDI_W_VALUE,
+        return ttdi_evid_add(in->arena, x, TTD_EV_VALUE, TTDI_W_VALUE,
                              "returned %s in the bad run, %s in the good run",
                              x->bad_value, x->good_value);
     }
@@ -82,25 +82,25 @@ static int judge(ttd_diff *d, const ttdi_ipair *p, const ttdi_sus_ev *e,
     ev.kind = TTF_EV_EXIT;
     ev.addr = e->addr;
     ev.time_ns = e->time_ns;
-    if (!x->trivial && e->leaf && !e->site && !d->o.no_values &&
-        ttf_sym_signature(d->r[TTD_BAD].norm.sym, &ev, &sig) == 0 &&
+    if (!x->trivial && e->leaf && !e->site && !in->o->no_values &&
+        ttf_sym_signature(in->r[TTD_BAD].norm.sym, &ev, &sig) == 0 &&
         (sig->ret.cls == TTF_VC_VOID ||
-         (d->values && e->has_values && ttf_value_comparable(&sig->ret))))
+         (in->values && e->has_values && ttf_value_comparable(&sig->ret))))
         x->trivial = 1;
     if (x->trivial)
-        return ttdi_evid_add(&d->arena, x, TTD_EV_TRIVIAL, TTDI_W_TRIVIAL, "%s",
+        return ttdi_evid_add(in->arena, x, TTD_EV_TRIVIAL, TTDI_W_TRIVIAL, "%s",
                              ttdi_lock_wrapper(x->name) ? "a lock wrapper"
                              : "a leaf that returned the same value (or nothing)");
     return 0;
 }
 
 /* Position, the weak tie-breaker: 1 / (1 + events between). */
-static int distance(ttd_diff *d, ttd_suspect *x)
+static int distance(const ttdi_in *in, ttd_suspect *x)
 {
     if (x->distance == 0)
-        return ttdi_evid_add(&d->arena, x, TTD_EV_DISTANCE, 1.0,
+        return ttdi_evid_add(in->arena, x, TTD_EV_DISTANCE, 1.0,
                              "returned right before the split");
-    return ttdi_evid_add(&d->arena, x, TTD_EV_DISTANCE, 1.0 / (1.0 + (double)x->distance),
+    return ttdi_evid_add(in->arena, x, TTD_EV_DISTANCE, 1.0 / (1.0 + (double)x->distance),
                          "returned %llu events before the split",
                          (unsigned long long)x->distance + 1);
 }
@@ -113,11 +113,11 @@ static int distance(ttd_diff *d, ttd_suspect *x)
  * SUSPECT_CHANGED more: the code that changed and ran before the split
  * is the strongest clue in a regression (the explain stage weighs it,
  * code_changed), however many calls came after it. */
-static int candidate(ttd_diff *d, const ttdi_sus_ev *e, size_t n, size_t cap)
+static int candidate(const ttdi_in *in, const ttdi_sus_ev *e, size_t n, size_t cap)
 {
     if (n < cap)
         return 1;
-    return n < cap + SUSPECT_CHANGED && d->cd && ttdi_codediff_changed(d->cd, e->name) == 1;
+    return n < cap + SUSPECT_CHANGED && in->cd && ttdi_codediff_changed(in->cd, e->name) == 1;
 }
 
 /* The suspects of a split from the common events before it (b->ring, bad
@@ -130,43 +130,44 @@ static int candidate(ttd_diff *d, const ttdi_sus_ev *e, size_t n, size_t cap)
  * is a tie-breaker. The array holds every candidate, ranked, and ends with
  * one whose name is NULL; nsuspects of them are shown (the explain stage
  * adds evidence to all of them and ranks again). */
-int ttdi_suspects(ttd_diff *d, const ttdi_ipair *p, const ttdi_pass_spec *b,
+int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *b,
                  ttd_divergence *dv)
 {
-    size_t want = d->o.suspects, n = 0, depth = dv->nstack;
+    size_t want = in->o->suspects, n = 0, depth = dv->nstack;
     size_t cap = want + SUSPECT_EXTRA;
     uint64_t have = b->nring < b->ringcap ? b->nring : b->ringcap;
     int rc = 0;
 
     if (!want || !b->ring)
         return 0;
-    ttd_suspect *s = ttfi_arena_zalloc(&d->arena, (cap + SUSPECT_CHANGED + 1) * sizeof *s);
+    ttd_suspect *s = ttfi_arena_zalloc(in->arena, (cap + SUSPECT_CHANGED + 1) * sizeof *s);
     if (!s)
         return TT_ENOMEM;
-    if (depth && (rc = add_frame(d, dv, s, &n)) < 0)
+    if (depth && (rc = add_frame(in, dv, s, &n)) < 0)
         return rc;
     for (uint64_t i = 0; i < have && n < cap + SUSPECT_CHANGED && rc >= 0; i++) {
         const ttdi_sus_ev *e = &b->ring[(b->nring - 1 - i) % b->ringcap];
         if (depth && e->nstack + 1 < depth)
             break; /* before the diverging frame's caller began */
         if (e->kind != TTF_EV_EXIT || e->nstack < depth || !e->name ||
-            listed(s, n, e->name) || !candidate(d, e, n, cap))
+            listed(s, n, e->name) || !candidate(in, e, n, cap))
             continue;
         ttd_suspect *x = &s[n++];
         x->name = e->name;
-        ttdi_norm_locate(&d->r[TTD_BAD].norm, e->addr, e->site, e->time_ns,
+        ttdi_norm_locate(&in->r[TTD_BAD].norm, e->addr, e->site, e->time_ns,
                          &x->file, &x->line);
         x->role = TTD_SUSPECT_RETURNED;
         x->index = e->idx;
         x->pair = dv->pair;
         x->distance = dv->bad_index - 1 - e->idx;
         x->depth = (int)(e->nstack - (depth ? depth : 1));
-        if ((rc = distance(d, x)) >= 0)
-            rc = judge(d, p, e, x);
+        if ((rc = distance(in, x)) >= 0)
+            rc = judge(in, p, e, x);
     }
     if (rc < 0)
         return rc;
-    ttdi_suspects_rank(s, n);
+    if (ttdi_suspects_rank(in->arena, s, n) < 0)
+        return TT_ENOMEM;
     dv->suspects = s;
     dv->nsuspects = n < want ? n : want;
     return 0;

@@ -149,14 +149,9 @@ typedef struct tctx {
 
 static int tpush(tvec *v, const task *t)
 {
-    if (v->n == v->cap) {
-        size_t ncap = v->cap ? 2 * v->cap : 64;
-        task *nv = realloc(v->v, ncap * sizeof *nv);
-        if (!nv)
-            return TT_ENOMEM;
-        v->v = nv;
-        v->cap = ncap;
-    }
+    if (v->n == v->cap &&
+        ttdi_grow(&v->v, &v->cap, v->n + 1, sizeof *v->v, 64) < 0)
+        return TT_ENOMEM;
     v->v[v->n++] = *t;
     return 0;
 }
@@ -556,14 +551,9 @@ static int emit(tctx *c, const task *t)
         last->b1 = x.b1;
         return 0;
     }
-    if (c->nout == c->outcap) {
-        size_t ncap = c->outcap ? 2 * c->outcap : 16;
-        ttdi_xhunk *no = realloc(c->out, ncap * sizeof *no);
-        if (!no)
-            return TT_ENOMEM;
-        c->out = no;
-        c->outcap = ncap;
-    }
+    if (c->nout == c->outcap &&
+        ttdi_grow(&c->out, &c->outcap, c->nout + 1, sizeof *c->out, 16) < 0)
+        return TT_ENOMEM;
     c->out[c->nout++] = x;
     return 0;
 }

@@ -348,8 +348,7 @@ static void sync_op(scan *s, const ttf_event *ev)
 static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
 {
     scan s;
-    ttf_iter *it;
-    ttf_event ev;
+    ttdi_walk wk;
     uint64_t key, end = 0;
     int rc;
 
@@ -362,22 +361,22 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
-    if ((rc = ttf_iter_open(r->t, th, &it)) < 0) {
+    if ((rc = ttdi_walk_raw(&wk, r->t, th)) < 0) {
         free(s.st);
         return rc;
     }
-    while (s.n <= end && (rc = ttf_iter_next(it, &ev)) > 0) {
-        if (ev.kind == TTF_EV_SYNC_OP) {
-            sync_op(&s, &ev);
+    while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.kind == TTF_EV_SYNC_OP) {
+            sync_op(&s, &wk.ev);
             continue;
         }
-        if ((rc = ttdi_norm_key(s.norm, &ev, &key)) < 0)
+        if ((rc = ttdi_norm_key(s.norm, &wk.ev, &key)) < 0)
             break;
         if (rc)
-            kept(&s, &ev, key);
+            kept(&s, &wk.ev, key);
         rc = 1;
     }
-    ttf_iter_close(it);
+    ttdi_walk_close(&wk);
     free(s.st);
     return rc < 0 ? rc : 0;
 }
@@ -419,10 +418,10 @@ static int wait_loop(const cand *c)
 
 /* 1: the bad thread of p ended its process (it called exit: the END
  * record is in its stream) and the good thread did not. */
-static int exits_alone(const ttd_diff *d, const ttdi_ipair *p)
+static int exits_alone(const ttdi_aligner *al, const ttdi_ipair *p)
 {
-    const ttf_process *g = ttf_get_process(d->r[TTD_GOOD].t);
-    const ttf_process *b = ttf_get_process(d->r[TTD_BAD].t);
+    const ttf_process *g = ttf_get_process(al->r[TTD_GOOD].t);
+    const ttf_process *b = ttf_get_process(al->r[TTD_BAD].t);
 
     return b && b->exit_thread == (int64_t)p->t[1] && (!g || g->exit_thread != (int64_t)p->t[0]);
 }
@@ -570,16 +569,16 @@ static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
  * aligned against another), or a retried attempt (retry); its other
  * one-sided hunks go to m (room for its hunks), for the moved-work
  * match. */
-static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
+static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
 {
-    ttdi_ipair *p = &d->ip[pi];
+    ttdi_ipair *p = &al->s->ip[pi];
     cand *cs[2] = {malloc((p->nh + 1) * sizeof **cs), malloc((p->nh + 1) * sizeof **cs)};
     size_t *ix[2] = {malloc((p->nh + 1) * sizeof **ix), malloc((p->nh + 1) * sizeof **ix)};
     size_t nc[2] = {0, 0};
     uint8_t *ok = calloc(p->nh + 1, 1);
     int rc = cs[0] && cs[1] && ix[0] && ix[1] && ok ? 0 : TT_ENOMEM;
 
-    int exited = exits_alone(d, p);
+    int exited = exits_alone(al, p);
 
     for (int s = 0; s < 2 && rc >= 0; s++) {
         for (size_t i = 0; i < p->nh; i++)
@@ -587,7 +586,7 @@ static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
         nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
-        if ((rc = scan_thread(&d->r[s], p->t[s], cs[s], nc[s])) < 0)
+        if ((rc = scan_thread(&al->r[s], p->t[s], cs[s], nc[s])) < 0)
             break;
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;
@@ -620,7 +619,7 @@ static int judge_pair(ttd_diff *d, size_t pi, mv *m, size_t *nm)
 
 /* Moved work: equal one-sided hunks, good-only in one pair and bad-only
  * in another, each used once. */
-static void moved(ttd_diff *d, mv *m, size_t n)
+static void moved(ttdi_aligner *al, mv *m, size_t n)
 {
     qsort(m, n, sizeof *m, cmp_mv);
     for (size_t i = 0, j; i < n; i = j) {
@@ -635,20 +634,20 @@ static void moved(ttd_diff *d, mv *m, size_t n)
                 k++;
             if (k == j)
                 continue;
-            d->ip[m[g].pair].tim[m[g].hunk] = TTD_TIMING_MOVED;
-            d->ip[m[k].pair].tim[m[k].hunk] = TTD_TIMING_MOVED;
+            al->s->ip[m[g].pair].tim[m[g].hunk] = TTD_TIMING_MOVED;
+            al->s->ip[m[k].pair].tim[m[k].hunk] = TTD_TIMING_MOVED;
             m[k].hash = 0; /* used */
         }
     }
 }
 
-int ttdi_timing_mark(ttd_diff *d)
+int ttdi_timing_mark(ttdi_aligner *al)
 {
     size_t total = 0, nm = 0;
     int rc = 0;
 
-    for (size_t i = 0; i < d->nip; i++) {
-        ttdi_ipair *p = &d->ip[i];
+    for (size_t i = 0; i < al->s->nip; i++) {
+        ttdi_ipair *p = &al->s->ip[i];
         total += p->nh;
         if (p->nh && !(p->tim = calloc(p->nh, 1)))
             return TT_ENOMEM;
@@ -656,11 +655,11 @@ int ttdi_timing_mark(ttd_diff *d)
     mv *m = malloc((total + 1) * sizeof *m);
     if (!m)
         return TT_ENOMEM;
-    for (size_t i = 0; i < d->nip && rc >= 0; i++)
-        if (d->ip[i].nh)
-            rc = judge_pair(d, i, m, &nm);
+    for (size_t i = 0; i < al->s->nip && rc >= 0; i++)
+        if (al->s->ip[i].nh)
+            rc = judge_pair(al, i, m, &nm);
     if (rc >= 0)
-        moved(d, m, nm);
+        moved(al, m, nm);
     free(m);
     return rc;
 }

@@ -75,14 +75,9 @@ static inline ttdi_node *new_node(ttdi_tree *t, uint64_t key, uint64_t hash,
 
 static int push_call(ttdi_tree *t, size_t node, uint64_t raw0, uint64_t key)
 {
-    if (t->nst == t->stcap) {
-        size_t ncap = t->stcap ? 2 * t->stcap : 64;
-        ttdi_tframe *ns = realloc(t->st, ncap * sizeof *ns);
-        if (!ns)
-            return TT_ENOMEM;
-        t->st = ns;
-        t->stcap = ncap;
-    }
+    if (t->nst == t->stcap &&
+        ttdi_grow(&t->st, &t->stcap, t->nst + 1, sizeof *t->st, 64) < 0)
+        return TT_ENOMEM;
     uint64_t x = node ? ttdi_norm_exit_of(key) : 0;
     t->st[t->nst++] = (ttdi_tframe){node, raw0, key, x};
     return t->live ? ttdi_openset_add(&t->open, x) : 0;

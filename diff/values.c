@@ -35,8 +35,8 @@
 /* One thread walked over its kept events. */
 typedef struct vwalk {
     ttdi_norm *norm;        /* its normaliser */
-    ttf_iter *it;           /* its events */
-    ttf_event ev;           /* the current kept event */
+    ttdi_walk wk;           /* its events (a raw walk); wk.ev the current
+                               kept one */
     uint64_t key;           /* its key */
     uint64_t idx;           /* its key index */
     uint64_t next;          /* key index of the next kept event */
@@ -51,8 +51,8 @@ int ttdi_values_on(const ttf_trace *g, const ttf_trace *b)
 static int vwalk_next(vwalk *w)
 {
     int rc;
-    while ((rc = ttf_iter_next(w->it, &w->ev)) > 0) {
-        rc = ttdi_norm_key(w->norm, &w->ev, &w->key);
+    while ((rc = ttdi_walk_next(&w->wk)) > 0) {
+        rc = ttdi_norm_key(w->norm, &w->wk.ev, &w->key);
         if (rc < 0)
             return rc;
         if (rc == 0)
@@ -90,8 +90,8 @@ static int one_value(vwalk w[2], ttdi_openset *noise, int collect, int slot,
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
     out->compared++;
-    if (!ttdi_value_differs(w[0].norm, w[1].norm, tb, rg, rb, w[0].ev.time_ns,
-                            w[1].ev.time_ns))
+    if (!ttdi_value_differs(w[0].norm, w[1].norm, tb, rg, rb, w[0].wk.ev.time_ns,
+                            w[1].wk.ev.time_ns))
         return 0;
     uint64_t k = ttdi_value_slot_key(key, slot);
     if (collect) {
@@ -110,14 +110,9 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
 {
     if (out->nrets >= TTDI_VRETS_MAX)
         return 0;
-    if (out->nrets == out->capr) {
-        size_t cap = out->capr ? 2 * out->capr : 64;
-        ttdi_vdiff *n = realloc(out->rets, cap * sizeof *n);
-        if (!n)
-            return TT_ENOMEM;
-        out->rets = n;
-        out->capr = cap;
-    }
+    if (out->nrets == out->capr &&
+        ttdi_grow(&out->rets, &out->capr, out->nrets + 1, sizeof *out->rets, 64) < 0)
+        return TT_ENOMEM;
     out->rets[out->nrets++] = *v;
     return 0;
 }
@@ -126,7 +121,7 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
 static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
 {
-    const ttf_event *g = &w[0].ev, *b = &w[1].ev;
+    const ttf_event *g = &w[0].wk.ev, *b = &w[1].wk.ev;
     const ttf_signature *sg, *sb;
     ttdi_vdiff v;
     int d = 0;
@@ -190,9 +185,9 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
     memset(w, 0, sizeof w);
     w[0].norm = g.norm;
     w[1].norm = b.norm;
-    if ((rc = ttf_iter_open(g.norm->trace, g.thread, &w[0].it)) < 0)
+    if ((rc = ttdi_walk_raw(&w[0].wk, g.norm->trace, g.thread)) < 0)
         return rc;
-    if ((rc = ttf_iter_open(b.norm->trace, b.thread, &w[1].it)) < 0)
+    if ((rc = ttdi_walk_raw(&w[1].wk, b.norm->trace, b.thread)) < 0)
         goto out;
     for (;;) {
         if ((rc = vwalk_next(&w[0])) <= 0 || (rc = vwalk_next(&w[1])) <= 0 ||
@@ -204,8 +199,8 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
             break;
     }
 out:
-    ttf_iter_close(w[0].it);
-    ttf_iter_close(w[1].it);
+    ttdi_walk_close(&w[0].wk);
+    ttdi_walk_close(&w[1].wk);
     return rc < 0 ? rc : 0;
 }
 

@@ -1,7 +1,8 @@
 /*
- * walk.c - the engine's passes over one thread: a walk replays a thread's
- * events with the normaliser's filter and the running call stack, and one
- * pass records the events at the key indices a report asks for.
+ * walk.c - the engine's passes over one thread, on the one trace walker
+ * (walker.c): a pass records the events at the key indices a report asks
+ * for, the stack at a split and the suspects' ring, and turns walked
+ * events into report events (ttdi_walk_fill).
  * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdlib.h>
@@ -9,139 +10,8 @@
 
 #include "resolve.h"
 
-int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
-{
-    memset(w, 0, sizeof *w);
-    w->r = r;
-    return ttf_iter_open(r->t, thread, &w->it);
-}
-
-void ttdi_walk_close(ttdi_walk *w)
-{
-    ttf_iter_close(w->it);
-    free(w->stack);
-    ttdi_openset_free(&w->open);
-}
-
-/* Frames up to which an EXIT that is not the innermost frame's looks for
- * its frame by scanning the stack; deeper, the open set counts the open
- * ids, so an EXIT with no open frame costs O(1) rather than a scan. */
-#define SCAN_DEPTH 64
-
-static int push(ttdi_walk *w, const ttf_event *ev)
-{
-    if (w->nstack == w->cap) {
-        size_t ncap = w->cap ? w->cap * 2 : 64;
-        ttdi_frame_id *ns = realloc(w->stack, ncap * sizeof *ns);
-        if (!ns)
-            return TT_ENOMEM;
-        w->stack = ns;
-        w->cap = ncap;
-    }
-    if (w->nstack && w->kept && !ev->site) {
-        ttdi_frame_id *up = &w->stack[w->nstack - 1];
-        up->last_site = ev->call_site;
-        up->last_addr = ev->addr;
-        up->last_time = ev->time_ns;
-    }
-    ttdi_frame_id *f = &w->stack[w->nstack++];
-    f->id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
-    f->call_site = ev->call_site;
-    f->last_site = f->last_addr = f->last_time = 0;
-    f->addr = ev->site ? 0 : ev->addr;
-    f->site = ev->site;
-    f->time_ns = ev->time_ns;
-    f->name = NULL; /* looked up when asked: frame_name() */
-    f->has_values = ev->has_values;
-    if (ev->has_values)
-        memcpy(f->argregs, ev->argregs, sizeof f->argregs);
-    return w->live ? ttdi_openset_add(&w->open, f->id) : 0;
-}
-
-/* Make the open set live: the ids of every frame. */
-static int go_live(ttdi_walk *w)
-{
-    for (size_t i = 0; i < w->nstack; i++)
-        if (ttdi_openset_add(&w->open, w->stack[i].id) < 0)
-            return TT_ENOMEM;
-    w->live = 1;
-    return 0;
-}
-
-/* Close frames stack[n..); back under SCAN_DEPTH / 2 the set goes idle
- * (its keys deleted one by one, so it is empty again). */
-static void drop_to(ttdi_walk *w, size_t n)
-{
-    if (!w->live) {
-        w->nstack = n;
-        return;
-    }
-    while (w->nstack > n)
-        ttdi_openset_del(&w->open, w->stack[--w->nstack].id);
-    if (n >= SCAN_DEPTH / 2)
-        return;
-    while (n > 0)
-        ttdi_openset_del(&w->open, w->stack[--n].id);
-    w->live = 0;
-}
-
-/* Pop to the frame ev leaves; an exit with no matching frame (the trace
- * began inside it, or a longjmp) leaves the stack alone. Mostly it is the
- * innermost frame; else a scan, or the open counts when deep. */
-static int pop(ttdi_walk *w, const ttf_event *ev)
-{
-    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
-    size_t i = w->nstack;
-
-    if (i && w->stack[i - 1].id == id) {
-        drop_to(w, i - 1);
-        return 0;
-    }
-    if (!w->live && i > SCAN_DEPTH && go_live(w) < 0)
-        return TT_ENOMEM;
-    if (w->live && !ttdi_openset_count(&w->open, id))
-        return 0;
-    while (i > 0 && w->stack[i - 1].id != id)
-        i--;
-    if (i > 0)
-        drop_to(w, i - 1);
-    return 0;
-}
-
-/* Next raw event: 1, 0 at the end, or a TT_E* code. */
-int ttdi_walk_next(ttdi_walk *w)
-{
-    if (w->pending) {
-        w->pending = 0;
-        if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
-            return TT_ENOMEM;
-        if (w->ev.kind == TTF_EV_EXIT && pop(w, &w->ev) < 0)
-            return TT_ENOMEM;
-    }
-    int rc = ttf_iter_next(w->it, &w->ev);
-    if (rc <= 0)
-        return rc;
-    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT;
-    rc = ttdi_norm_kept(&w->r->norm, &w->ev);
-    if (rc < 0)
-        return rc;
-    w->kept = rc;
-    w->idx = w->next;
-    w->next += (uint64_t)rc;
-    return 1;
-}
-
-/* The name of frame f, looked up on first use (the cache has it: its
- * ENTER went through the normaliser before). */
-static const char *frame_name(ttdi_walk *w, ttdi_frame_id *f)
-{
-    if (!f->name)
-        f->name = ttdi_norm_func_at(&w->r->norm, f->addr, f->site, f->time_ns);
-    return f->name;
-}
-
 /* Turn the walk's current event into a report event (strings in the arena). */
-int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
+int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out)
 {
     const ttf_event *ev = &w->ev;
 
@@ -156,17 +26,17 @@ int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
         out->name = ttdi_norm_func(&w->r->norm, ev);
         if (ev->kind == TTF_EV_ENTER && ev->call_site && w->r->norm.site_on &&
             ttdi_norm_site_text(&w->r->norm, ev, v, sizeof v)[0] &&
-            !(out->from = ttfi_arena_strcpy(&d->arena, v)))
+            !(out->from = ttfi_arena_strcpy(in->arena, v)))
             return TT_ENOMEM;
-        if (!d->values || !ttdi_values_text(&w->r->norm, ev, v, sizeof v))
+        if (!in->values || !ttdi_values_text(&w->r->norm, ev, v, sizeof v))
             return 0;
-        out->value = ttfi_arena_strcpy(&d->arena, v);
+        out->value = ttfi_arena_strcpy(in->arena, v);
         return out->value ? 0 : TT_ENOMEM;
     }
     if (ev->kind == TTF_EV_CRASH) {
         char sig[24];
-        out->name = w->nstack ? frame_name(w, &w->stack[w->nstack - 1]) : NULL;
-        out->text = ttfi_arena_strcpy(&d->arena,
+        out->name = w->nstack ? ttdi_walk_frame_name(w, &w->stack[w->nstack - 1]) : NULL;
+        out->text = ttfi_arena_strcpy(in->arena,
                                       ttfi_signal_name(ev->signo, sig, sizeof sig));
         out->signo = ev->signo;
         out->fault_addr = ev->fault_addr;
@@ -174,7 +44,7 @@ int ttdi_walk_fill(ttd_diff *d, ttdi_walk *w, ttd_event *out)
     }
     const ttf_callsite *cs = ttf_get_callsite(w->r->t, ev->site);
     out->name = cs && cs->func ? cs->func : "";
-    out->text = ttfi_arena_strcpy(&d->arena, ttdi_norm_text(&w->r->norm, ev));
+    out->text = ttfi_arena_strcpy(in->arena, ttdi_norm_text(&w->r->norm, ev));
     return out->text ? 0 : TT_ENOMEM;
 }
 
@@ -194,19 +64,17 @@ static void trim_side(ttd_event *ev, size_t n, const ttd_event *other, size_t no
             ev[i].from = NULL;
 }
 
-void ttdi_sites_trim(ttd_divergence *dv)
+void ttdi_sites_trim(ttd_event *g, size_t ng, ttd_event *b, size_t nb, ttd_event *c,
+                     size_t nc, ttd_event *crash)
 {
-    ttd_event *g = (ttd_event *)dv->good, *b = (ttd_event *)dv->bad;
-    ttd_event *c = (ttd_event *)dv->before;
-
-    for (size_t i = 0; c && i < dv->nbefore; i++)
+    for (size_t i = 0; c && i < nc; i++)
         c[i].from = NULL;
-    if (dv->crash)
-        ((ttd_event *)dv->crash)->from = NULL;
+    if (crash)
+        crash->from = NULL;
     if (g)
-        trim_side(g, dv->ngood, b, b ? dv->nbad : 0);
+        trim_side(g, ng, b, b ? nb : 0);
     if (b)
-        trim_side(b, dv->nbad, g, g ? dv->ngood : 0);
+        trim_side(b, nb, g, g ? ng : 0);
 }
 
 void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad)
@@ -252,7 +120,7 @@ static int snapshot(ttdi_walk *w, ttdi_pass_spec *ps)
     if (!ps->stack)
         return TT_ENOMEM;
     for (size_t i = 0; i < w->nstack; i++)
-        frame_name(w, &w->stack[i]);
+        ttdi_walk_frame_name(w, &w->stack[i]);
     if (w->nstack)
         memcpy(ps->stack, w->stack, w->nstack * sizeof *ps->stack);
     ps->nstack = w->nstack;
@@ -266,7 +134,7 @@ static int snapshot(ttdi_walk *w, ttdi_pass_spec *ps)
     return 0;
 }
 
-static int record(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
+static int record(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     while (ps->first < ps->nrq && ps->rq[ps->first].hi <= w->idx)
         ps->first++;
@@ -274,7 +142,7 @@ static int record(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
         ttdi_req *q = &ps->rq[i];
         if (w->idx >= q->hi)
             continue;
-        int rc = ttdi_walk_fill(d, w, &q->out[w->idx - q->lo]);
+        int rc = ttdi_walk_fill(in, w, &q->out[w->idx - q->lo]);
         if (rc < 0)
             return rc;
     }
@@ -305,7 +173,7 @@ uint64_t ttdi_pass_begin(ttdi_pass_spec *ps)
     return stop;
 }
 
-int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
+int ttdi_pass_take(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     int rc;
 
@@ -313,7 +181,7 @@ int ttdi_pass_take(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
         keep_ring(w, ps);
     if (w->idx == ps->stack_at && (rc = snapshot(w, ps)) < 0)
         return rc;
-    return record(d, w, ps);
+    return record(in, w, ps);
 }
 
 int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps)
@@ -321,7 +189,7 @@ int ttdi_pass_end(ttdi_walk *w, ttdi_pass_spec *ps)
     return snapshot(w, ps);
 }
 
-int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
+int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 {
     uint64_t stop = ttdi_pass_begin(ps);
     int rc = 0, ended = 0;
@@ -331,7 +199,7 @@ int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
             ended = rc == 0;
             break;
         }
-        if (w->kept && (rc = ttdi_pass_take(d, w, ps)) < 0)
+        if (w->kept && (rc = ttdi_pass_take(in, w, ps)) < 0)
             break;
     }
     if (rc < 0)
@@ -340,14 +208,14 @@ int ttdi_pass_walk(ttd_diff *d, ttdi_walk *w, ttdi_pass_spec *ps)
     return rc < 0 ? rc : ended;
 }
 
-int ttdi_run_pass(ttd_diff *d, int ri, uint32_t thread, ttdi_pass_spec *ps)
+int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps)
 {
     ttdi_walk w;
-    int rc = ttdi_walk_open(&w, &d->r[ri], thread);
+    int rc = ttdi_walk_open(&w, &in->r[ri], thread);
 
     if (rc < 0)
         return rc;
-    rc = ttdi_pass_walk(d, &w, ps);
+    rc = ttdi_pass_walk(in, &w, ps);
     ttdi_walk_close(&w);
     return rc < 0 ? rc : 0;
 }

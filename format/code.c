@@ -21,6 +21,9 @@
  * string literal, a constant pool entry) its section and, when the section
  * is read-only, the bytes there up to a NUL: a string literal compares by
  * its text, wherever .rodata put it.
+ * Stage 7 code of format/STAGES (on the resolver, sym.c, whose
+ * sessions it reads; sym.c frees its data through struct ttfi_modslot and
+ * never calls up).
  */
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -53,7 +56,7 @@ struct csym {
     const char *name;          /* raw symbol name */
 };
 
-struct ttfi_code {
+struct modcode {
     ttf_code_info info;        /* what ttf_sym_code hands out */
     ttf_code_func *funcs;      /* info.funcs, owned */
     struct csym *syms;         /* functions and data objects by address */
@@ -65,8 +68,11 @@ struct ttfi_code {
     Dwfl_Module *dm;           /* the module (for symbol look-ups) */
 };
 
-void ttfi_code_free(struct ttfi_code *c)
+/* The slot's free function (struct ttfi_modslot): sym.c calls it when it
+ * drops the module's session. */
+static void code_free(void *p)
 {
+    struct modcode *c = p;
     if (!c)
         return;
     free(c->funcs);
@@ -84,7 +90,7 @@ static int cmp_sec(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int read_sections(struct ttfi_code *c, Elf *elf)
+static int read_sections(struct modcode *c, Elf *elf)
 {
     size_t strndx, n = 0;
     Elf_Scn *scn = NULL;
@@ -107,12 +113,13 @@ static int read_sections(struct ttfi_code *c, Elf *elf)
         s->data = d && d->d_buf && d->d_size >= sh.sh_size ? d->d_buf : NULL;
         s->writable = (sh.sh_flags & SHF_WRITE) != 0;
     }
-    qsort(c->secs, c->nsecs, sizeof *c->secs, cmp_sec);
+    if (c->nsecs > 1)           /* secs may be NULL: none */
+        qsort(c->secs, c->nsecs, sizeof *c->secs, cmp_sec);
     return 0;
 }
 
 /* The section holding link-time address a, NULL if none. */
-static const struct csec *sec_of(const struct ttfi_code *c, uint64_t a)
+static const struct csec *sec_of(const struct modcode *c, uint64_t a)
 {
     size_t lo = 0, hi = c->nsecs;
     while (lo < hi) { /* first section starting above a */
@@ -136,7 +143,7 @@ static int cmp_rel(const void *a, const void *b)
 }
 
 /* The relocations of one SHT_RELA section, symbols from its sh_link. */
-static int read_rela(struct ttfi_code *c, Elf *elf, Elf_Scn *scn,
+static int read_rela(struct modcode *c, Elf *elf, Elf_Scn *scn,
                      const GElf_Shdr *sh)
 {
     Elf_Data *d = elf_getdata(scn, NULL);
@@ -168,7 +175,7 @@ static int read_rela(struct ttfi_code *c, Elf *elf, Elf_Scn *scn,
     return 0;
 }
 
-static int read_relocs(struct ttfi_code *c, Elf *elf)
+static int read_relocs(struct modcode *c, Elf *elf)
 {
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
@@ -185,7 +192,7 @@ static int read_relocs(struct ttfi_code *c, Elf *elf)
     return 0;
 }
 
-static const struct creloc *reloc_at(const struct ttfi_code *c, uint64_t a)
+static const struct creloc *reloc_at(const struct modcode *c, uint64_t a)
 {
     size_t lo = 0, hi = c->nrel;
     while (lo < hi) {
@@ -216,7 +223,7 @@ static int cmp_func(const void *a, const void *b)
 }
 
 /* The code bytes of [addr, addr+size) in the main file, NULL if not held. */
-static const uint8_t *code_bytes(const struct ttfi_code *c, uint64_t addr,
+static const uint8_t *code_bytes(const struct modcode *c, uint64_t addr,
                                  uint64_t size)
 {
     const struct csec *s = sec_of(c, addr);
@@ -227,7 +234,7 @@ static const uint8_t *code_bytes(const struct ttfi_code *c, uint64_t addr,
 
 /* Symbol i of the module into the function list if it is a defined
  * function; an undefined tracing hook marks the module instrumented. */
-static void take_symbol(ttf_sym *s, struct ttfi_code *c, int i)
+static void take_symbol(ttf_sym *s, struct modcode *c, int i)
 {
     GElf_Sym sym;
     GElf_Addr addr = 0;
@@ -269,7 +276,7 @@ static int cmp_sym(const void *a, const void *b)
 /* The symbol holding link-time address a: the nearest start at or below
  * a whose range holds it (a symbol of size 0 only at its address); NULL
  * if none. libdwfl's dwfl_module_addrinfo scans the table per call. */
-static const struct csym *sym_at(const struct ttfi_code *c, uint64_t a)
+static const struct csym *sym_at(const struct modcode *c, uint64_t a)
 {
     size_t lo = 0, hi = c->nsyms;
     while (lo < hi) { /* first symbol starting above a */
@@ -288,17 +295,18 @@ static const struct csym *sym_at(const struct ttfi_code *c, uint64_t a)
 }
 
 /* Sort and drop repeats (a symbol in both .symtab and MiniDebugInfo). */
-static void sort_funcs(struct ttfi_code *c)
+static void sort_funcs(struct modcode *c)
 {
     size_t n = c->info.nfuncs, k = 0;
-    qsort(c->funcs, n, sizeof *c->funcs, cmp_func);
+    if (n > 1)                  /* funcs may be NULL: none */
+        qsort(c->funcs, n, sizeof *c->funcs, cmp_func);
     for (size_t i = 0; i < n; i++)
         if (!k || cmp_func(&c->funcs[k - 1], &c->funcs[i]) != 0)
             c->funcs[k++] = c->funcs[i];
     c->info.nfuncs = k;
 }
 
-static int read_functions(ttf_sym *s, struct ttfi_code *c)
+static int read_functions(ttf_sym *s, struct modcode *c)
 {
     int n = dwfl_module_getsymtab(c->dm);
     if (n < 0)
@@ -310,19 +318,20 @@ static int read_functions(ttf_sym *s, struct ttfi_code *c)
     for (int i = 1; i < n; i++)
         take_symbol(s, c, i);
     sort_funcs(c);
-    qsort(c->syms, c->nsyms, sizeof *c->syms, cmp_sym);
+    if (c->nsyms > 1)           /* syms may be NULL: none */
+        qsort(c->syms, c->nsyms, sizeof *c->syms, cmp_sym);
     c->info.funcs = c->funcs;
     return 0;
 }
 
 /* Read module i's functions, sections and relocations into a new entry. */
-static int load_code(ttf_sym *s, Dwfl_Module *dm, struct ttfi_code **out)
+static int load_code(ttf_sym *s, Dwfl_Module *dm, struct modcode **out)
 {
     GElf_Addr bias = 0;
     GElf_Ehdr eh;
     const char *file = NULL;
     Elf *elf = dwfl_module_getelf(dm, &bias);
-    struct ttfi_code *c;
+    struct modcode *c;
 
     if (!elf || !gelf_getehdr(elf, &eh))
         return TT_ENOTFOUND;
@@ -340,7 +349,7 @@ static int load_code(ttf_sym *s, Dwfl_Module *dm, struct ttfi_code **out)
     if (!rc)
         rc = read_functions(s, c);
     if (rc) {
-        ttfi_code_free(c);
+        code_free(c);
         return rc;
     }
     *out = c;
@@ -348,27 +357,29 @@ static int load_code(ttf_sym *s, Dwfl_Module *dm, struct ttfi_code **out)
 }
 
 /* Module i's code entry, read on first need. */
-static int code_of(ttf_sym *s, size_t module, struct ttfi_code **out)
+static int code_of(ttf_sym *s, size_t module, struct modcode **out)
 {
     Dwfl_Module *dm = NULL;
-    struct ttfi_code **slot = ttfi_sym_module(s, module, &dm);
+    struct ttfi_modslot *slot = ttfi_sym_module(s, module, &dm);
+    struct modcode *c = NULL;
 
     if (!slot)
         return TT_EINVAL;
     if (!dm)
         return TT_ENOTFOUND;
-    if (!*slot) {
-        int rc = load_code(s, dm, slot);
+    if (!slot->p) {
+        int rc = load_code(s, dm, &c);
         if (rc)
             return rc;
+        *slot = (struct ttfi_modslot){c, code_free};
     }
-    *out = *slot;
+    *out = slot->p;
     return 0;
 }
 
 int ttf_sym_code(ttf_sym *s, size_t module, const ttf_code_info **out)
 {
-    struct ttfi_code *c = NULL;
+    struct modcode *c = NULL;
 
     if (!s || !out)
         return TT_EINVAL;
@@ -400,7 +411,7 @@ static uint64_t plt_slot(const struct csec *s, uint64_t a)
 }
 
 /* The 8-byte word stored at a in the file, 0 if none. */
-static uint64_t word_at(const struct ttfi_code *c, uint64_t a)
+static uint64_t word_at(const struct modcode *c, uint64_t a)
 {
     const struct csec *s = sec_of(c, a);
     uint64_t v = 0;
@@ -412,7 +423,7 @@ static uint64_t word_at(const struct ttfi_code *c, uint64_t a)
 }
 
 /* A symbol holding a, else the section with its read-only bytes. */
-static void plain_ref(const struct ttfi_code *c, const struct csec *s,
+static void plain_ref(const struct modcode *c, const struct csec *s,
                       uint64_t a, ttf_code_ref *out)
 {
     const struct csym *y = sym_at(c, a);
@@ -439,7 +450,7 @@ static void plain_ref(const struct ttfi_code *c, const struct csec *s,
 int ttf_sym_code_ref(ttf_sym *s, size_t module, uint64_t addr,
                      ttf_code_ref *out)
 {
-    struct ttfi_code *c = NULL;
+    struct modcode *c = NULL;
 
     if (!s || !out)
         return TT_EINVAL;

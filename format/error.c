@@ -3,6 +3,7 @@
  * and format description (ttf_format), the one corruption report every
  * parse failure goes through, the slow path of varint decoding, and
  * error setting (ttfi_set_err).
+ * Stage 0 base of format/STAGES.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,4 +122,10 @@ const char *ttf_sync_op_name(int op)
         "cond-wait", "cond-woke", "cond-signal", "cond-broadcast",
         "thread-create", "thread-join"};
     return op > 0 && op < (int)(sizeof ops / sizeof *ops) ? ops[op] : "op";
+}
+
+const char *ttf_unwind_name(int how)
+{
+    return how == TTF_UNWIND_LONGJMP ? "longjmp" : how == TTF_UNWIND_EXCEPTION ? "exception"
+                                                                             : "unwind";
 }

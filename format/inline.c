@@ -32,6 +32,7 @@
  * blocks are walked through; nested subprograms, variables and call sites
  * are not. Each function is kept once, at its deepest copy. The walk is
  * bounded (WALK_DIES DIEs, WALK_DEPTH levels), and so is the answer.
+ * Stage 1 dwarf of format/STAGES.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -194,6 +195,11 @@ static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
     Dwarf_Die *first = NULL;
     int n = dwarf_getscopes(cu, pc, &first), i = 0;
 
+    if (n <= 0) {               /* none (or libdw's error): first is unset */
+        free(first);
+        *scopes = NULL;
+        return n;
+    }
     while (i < n && dwarf_tag(&first[i]) != DW_TAG_inlined_subroutine &&
            dwarf_tag(&first[i]) != DW_TAG_subprogram)
         i++;
@@ -371,7 +377,8 @@ int ttfi_dwarf_inlined_in(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t add
     if (!(w = calloc(1, sizeof *w)))
         return TT_ENOMEM;
     walk_children(w, &fn, 0, 0);
-    qsort(w->f, w->n, sizeof *w->f, found_cmp);
+    if (w->n > 1)
+        qsort(w->f, w->n, sizeof *w->f, found_cmp);
     size_t k = w->n < max ? w->n : max;
     for (size_t i = 0; i < k; i++) {
         ttf_inlined *o = &out[i];

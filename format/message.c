@@ -5,6 +5,7 @@
  * from the file): every conversion is rebuilt from parts we checked, the
  * argument is fetched by its stored type and converted to what the
  * conversion expects, and a missing or mismatched argument prints safely.
+ * Stage 3 messages of format/STAGES.
  */
 #include <limits.h>
 #include <math.h>

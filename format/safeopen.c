@@ -6,6 +6,7 @@
  * without blocking and only when regular; where they lie decides whether
  * their build-id is believed (sym.c: a planted ELF can carry any build-id
  * note).
+ * Stage 0 base of format/STAGES.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,8 @@
  * signature.c - a function's return type and parameters from its DWARF
  * debug info (libdw), reduced to what comparing values needs: a class per
  * type (ttf_vclass), its size and name, and the integer argument register
- * each parameter arrives in under the x86-64 SysV calling convention.
+ * each parameter arrives in under the x86-64 SysV calling convention (the
+ * psABI's classes of each type: abi.c).
  * sym.c finds the module and caches the answer per function.
  *
  * The compile unit of an address: libdwfl finds it through .debug_aranges,
@@ -23,6 +24,7 @@
  * does not list leaves that parameter without a register (not shown, not
  * compared). An .isra clone may also drop its return value, which DWARF
  * does not say: its return is not compared.
+ * Stage 1 dwarf of format/STAGES.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -38,6 +40,7 @@
 
 #define PARAMS_MAX 64          /* parameters kept per function */
 #define INT_REGS 6             /* rdi, rsi, rdx, rcx, r8, r9 */
+#define SSE_REGS 8             /* xmm0..xmm7 */
 #define CU_RANGES_MAX (1u << 22) /* unit ranges kept per module */
 #define ENUMS_MAX 4096         /* enumerators kept per enumeration */
 
@@ -229,32 +232,13 @@ static void read_type(struct sig_alloc *a, Dwarf_Die *owner, ttf_vtype *ty)
         classify(a, &t, ty);
 }
 
-/* A struct or class passed "by reference" (a C++ type with a non-trivial
- * copy or destructor): the caller passes a pointer to a copy. */
-static int by_reference(Dwarf_Die *owner)
+/* Where the value of owner's type travels (abi.c); unknown: *pl zeroed
+ * and -1. A type libttfmt knows no DWARF for is unknown too. */
+static int place_of(Dwarf_Die *owner, const ttf_vtype *ty, struct ttfi_place *pl)
 {
-    Dwarf_Die t, p;
-    if (die_type(owner, &t) || dwarf_peel_type(&t, &p))
-        return 0;
-    return die_udata(&p, DW_AT_calling_convention, 0) == DW_CC_pass_by_reference;
-}
-
-/* Integer registers a value of type ty takes (SysV): 0 for floats and for
- * aggregates over 16 bytes (passed in memory). Aggregates of up to 16
- * bytes are taken as INTEGER class (one made of doubles is not: then the
- * registers of later parameters are off). */
-static int regs_needed(const ttf_vtype *ty, int byref)
-{
-    if (byref)
-        return 1;
-    switch (ty->cls) {
-    case TTF_VC_FLOAT: case TTF_VC_VOID: case TTF_VC_UNKNOWN:
-        return 0;
-    case TTF_VC_OTHER:
-        return ty->size == 0 || ty->size > 16 ? 0 : ty->size > 8 ? 2 : 1;
-    default:
-        return ty->size > 8 ? 2 : 1;
-    }
+    if (ty->cls == TTF_VC_UNKNOWN)
+        return -1;
+    return ttfi_abi_place(owner, pl);
 }
 
 /* The formal parameters: the concrete DIE's, else its origin's. */
@@ -306,26 +290,44 @@ static int find_function(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *fn)
     return found ? 0 : -1;
 }
 
-/* Fill sig from the parameter DIEs, assigning registers. */
+/* 1 if the function fn returns its value through a hidden pointer in rdi
+ * (sret: a class in memory or passed by reference). */
+static int returns_in_memory(Dwarf_Die *fn, const ttf_vtype *ret)
+{
+    struct ttfi_place pl;
+    if (ret->cls == TTF_VC_VOID || ret->cls == TTF_VC_FLOAT)
+        return 0;               /* long double returns in st0 */
+    if (place_of(fn, ret, &pl) != 0)
+        return ret->cls == TTF_VC_OTHER && ret->size > 16;
+    return pl.mem || pl.byref;
+}
+
+/* Fill sig from the parameter DIEs, assigning registers: integer ones
+ * (rdi..r9) and SSE ones (xmm0..7) in order, a parameter that does not fit
+ * entirely going in memory and taking none. After a parameter whose
+ * placement is unknown no later parameter has a register: never a value
+ * read from the wrong one. */
 static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
                        int n, ttf_signature *sig)
 {
     ttf_param *pp = n ? a->alloc(a->ctx, (size_t)n * sizeof *pp) : NULL;
-    int next = sig->ret.cls == TTF_VC_OTHER &&
-               (sig->ret.size > 16 || by_reference(fn));  /* hidden rdi */
+    int next = returns_in_memory(fn, &sig->ret), sse = 0, lost = 0;
     if (n && !pp)
         return TT_ENOMEM;
     for (int i = 0; i < n; i++) {
         ttf_param *p = &pp[i];
+        struct ttfi_place pl;
         const char *name = dwarf_diename(&pd[i]);
         p->name = name ? name : "";
         read_type(a, &pd[i], &p->type);
-        int need = regs_needed(&p->type, by_reference(&pd[i]));
         p->reg = -1;
-        if (need && next + need <= INT_REGS) {
+        lost |= place_of(&pd[i], &p->type, &pl) != 0;
+        if (lost || pl.mem || next + pl.nint > INT_REGS || sse + pl.nsse > SSE_REGS)
+            continue;
+        if (pl.nint)
             p->reg = next;
-            next += need;
-        }
+        next += pl.nint;
+        sse += pl.nsse;
     }
     sig->params = pp;
     sig->nparams = (size_t)n;

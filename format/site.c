@@ -13,6 +13,7 @@
  * return address minus one: a call that ends its function, say to a
  * noreturn function, returns to the next function's first byte). Lines come
  * from ttf_sym_line. Only public interfaces of libttfmt are used.
+ * Stage 8 sites of format/STAGES.
  */
 #include <string.h>
 

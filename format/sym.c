@@ -37,6 +37,9 @@
  * found with dlopen("libstdc++.so.6") on first need rather than linked, so
  * C users of libttfmt carry no C++ dependency; without it names stay
  * mangled. The demangled string is what the cache keeps.
+ * Stage 6 symbols of format/STAGES (below it the reader and the DWARF helpers;
+ * above it code.c, which keeps its per-module data in a slot sym.c frees
+ * through the slot's own function: struct ttfi_modslot, ttf_int.h).
  */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
@@ -66,11 +69,12 @@ struct smod {
     Dwfl *dwfl;                /* its own session; NULL = names as offsets */
     Dwfl_Module *dm;           /* the reported module in dwfl */
     const char *base_name;     /* basename of m->path ("?" if empty) */
-    int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none */
+    int dwarf_state;           /* 0 not checked, 1 has DWARF, -1 has none,
+                                  -2 damaged: libdw faulted reading it */
     int sig_noticed;           /* 1: a function without signature noticed */
     struct ttfi_cumap *cus;    /* units by address (NULL until needed) */
-    struct ttfi_code *code;    /* its functions' code (code.c, NULL until
-                                  asked) */
+    struct ttfi_modslot code;  /* its functions' code (code.c fills it on
+                                  first need and says how to free it) */
     struct ttfi_symtab *syms;  /* symbols by address (NULL until needed) */
 };
 
@@ -237,13 +241,14 @@ static int build_id_matches(const struct smod *sm)
 
 static void drop_session(struct smod *sm)
 {
-    if (sm->dwfl)
-        dwfl_end(sm->dwfl);
+    if (sm->dwfl && sm->dwarf_state != -2)
+        dwfl_end(sm->dwfl);     /* a damaged one may be half-built: kept */
     ttfi_cumap_free(sm->cus);
-    ttfi_code_free(sm->code);
+    if (sm->code.free)
+        sm->code.free(sm->code.p);
     ttfi_symtab_free(sm->syms);
     sm->cus = NULL;
-    sm->code = NULL;
+    sm->code = (struct ttfi_modslot){NULL, NULL};
     sm->syms = NULL;
     sm->dwfl = NULL;
     sm->dm = NULL;
@@ -277,7 +282,7 @@ static int try_fd(struct smod *sm, const char *path, int fd, const char **why)
 /* try_fd on the file at path, opened without blocking and only when it is
  * a regular file; trust: 1 to refuse (0) a file that others could have put
  * there (safeopen.c). */
-static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
+static int try_file(ttf_sym *s, struct smod *sm, const char *path,
                     int trust, const char **why)
 {
     char where[512];
@@ -285,7 +290,9 @@ static int try_file(const ttf_sym *s, struct smod *sm, const char *path,
     if (fd < 0)
         return 0;
     if (trust && !ttfi_trusted_place(path, fd, s->owner, where, sizeof where)) {
-        close(fd);
+        close(fd);              /* said, not silently skipped */
+        add_notice(s, "%s: a copy in %s, which others can write: not used",
+                   path, where);
         return 0;
     }
     return try_fd(sm, path, fd, why);
@@ -313,7 +320,7 @@ static int try_libdwfl(struct smod *sm)
 }
 
 /* The copies of build-id hex in folder dir's .build-id tree. */
-static int try_store(const ttf_sym *s, struct smod *sm, const char *dir,
+static int try_store(ttf_sym *s, struct smod *sm, const char *dir,
                      const char *hex)
 {
     char path[4096];
@@ -634,21 +641,87 @@ static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
     return e;
 }
 
+/* ---- guarded DWARF queries (guard.c) -------------------------------------- */
+
+/* What a query of a module's DWARF asks and answers (one of the four). */
+struct dwq {
+    uint64_t addr;              /* the address asked about */
+    const char *file;           /* line: its file and line */
+    int line;
+    ttf_signature sig;          /* signature: the answer and why not */
+    const char *why;
+    char missing[NOTICE_MAX];   /* the module has no usable DWARF: why */
+    ttf_inline_frame *fr;       /* inline chain */
+    size_t n;
+    ttf_inlined *out;           /* functions inlined into addr's */
+    size_t max;
+    ttf_sym *s;                 /* for sig_alloc */
+};
+
+static void *sig_alloc(void *ctx, size_t n);
+
+static int q_line(struct smod *sm, struct dwq *q)
+{
+    return ttfi_dwarf_line(sm->dm, &sm->cus, q->addr, &q->file, &q->line);
+}
+
+static int q_missing(struct smod *sm, struct dwq *q)
+{
+    return ttfi_dwarf_missing(sm->dm, q->missing, sizeof q->missing);
+}
+
+static int q_sig(struct smod *sm, struct dwq *q)
+{
+    return ttfi_dwarf_signature(sm->dm, &sm->cus, q->addr, sig_alloc, q->s,
+                                &q->sig, &q->why);
+}
+
+static int q_inline(struct smod *sm, struct dwq *q)
+{
+    return ttfi_dwarf_inline(sm->dm, &sm->cus, q->addr, sig_alloc, q->s, &q->fr, &q->n);
+}
+
+static int q_inlined_in(struct smod *sm, struct dwq *q)
+{
+    return ttfi_dwarf_inlined_in(sm->dm, &sm->cus, q->addr, sig_alloc, q->s,
+                                 q->out, q->max, &q->n);
+}
+
+/* fn(sm, q) with a fault inside libdw caught: fn's answer, or TT_ECORRUPT
+ * when it faulted or faulted before (the module's DWARF is damaged: said
+ * once, never asked again). */
+static int guarded(ttf_sym *s, struct smod *sm, int (*fn)(struct smod *, struct dwq *),
+                   struct dwq *q)
+{
+    struct ttfi_guard g;
+    if (sm->dwarf_state == -2)
+        return TT_ECORRUPT;
+    if (sigsetjmp(g.jb, 1)) {
+        ttfi_guard_off(&g, 1);
+        sm->dwarf_state = -2;
+        add_notice(s, "%s: its debug info is damaged (libdw failed reading it); "
+                   "values, source lines and inlined frames not read", sm->m->path);
+        return TT_ECORRUPT;
+    }
+    ttfi_guard_on(&g);
+    int rc = fn(sm, q);
+    ttfi_guard_off(&g, 0);
+    return rc;
+}
+
 static void resolve_line(ttf_sym *s, struct centry *e)
 {
-    int lineno = 0;
-    const char *file = NULL;
-
     e->line_state = -1;
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
     struct smod *sm = &s->mods[e->mod];
-    int rc = ttfi_dwarf_line(sm->dm, &sm->cus, e->addr, &file, &lineno);
+    struct dwq q = {.addr = e->addr, .s = s};
+    int rc = guarded(s, sm, q_line, &q);
     s->oom |= rc == TT_ENOMEM;
     if (rc != 0)
         return;
-    e->file = file;
-    e->line = lineno;
+    e->file = q.file;
+    e->line = q.line;
     e->line_state = 1;
 }
 
@@ -664,27 +737,24 @@ static void *sig_alloc(void *ctx, size_t n)
  * describe (an object compiled without -g). */
 static void resolve_sig(ttf_sym *s, struct centry *e)
 {
-    ttf_signature sig;
-    char why[NOTICE_MAX];
-    const char *what = NULL;
+    struct dwq q = {.addr = e->addr, .s = s};
 
     e->sig_state = -1;
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
     struct smod *sm = &s->mods[e->mod];
-    if (sm->dwarf_state == 0 && ttfi_dwarf_missing(sm->dm, why, sizeof why)) {
-        add_notice(s, "%s: %s; values not compared", sm->m->path, why);
+    if (sm->dwarf_state == 0 && guarded(s, sm, q_missing, &q) == 1) {
+        add_notice(s, "%s: %s; values not compared", sm->m->path, q.missing);
         sm->dwarf_state = -1;
     }
     if (sm->dwarf_state < 0)
         return;
     sm->dwarf_state = 1;
-    int rc = ttfi_dwarf_signature(sm->dm, &sm->cus, e->addr, sig_alloc, s,
-                                  &sig, &what);
+    int rc = guarded(s, sm, q_sig, &q);
     s->oom |= rc == TT_ENOMEM;
     if (rc == TT_ENOTFOUND && !sm->sig_noticed) {
         add_notice(s, "%s: %.80s: %s; values of such functions not compared",
-                   sm->m->path, e->name, what);
+                   sm->m->path, e->name, q.why);
         sm->sig_noticed = 1;
     }
     if (rc)
@@ -694,7 +764,7 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
         s->oom = 1;
         return;
     }
-    *copy = sig;
+    *copy = q.sig;
     e->sig = copy;
     e->sig_state = 1;
 }
@@ -725,17 +795,18 @@ int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
  * symbol, as the traced functions are, and inlined C++ names demangled. */
 static void resolve_inline(ttf_sym *s, struct centry *e)
 {
-    ttf_inline_frame *fr = NULL;
-    size_t n = 0;
+    struct dwq q = {.addr = e->addr, .s = s};
 
     e->inl_state = -1;
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return;
     struct smod *sm = &s->mods[e->mod];
-    int rc = ttfi_dwarf_inline(sm->dm, &sm->cus, e->addr, sig_alloc, s, &fr, &n);
+    int rc = guarded(s, sm, q_inline, &q);
     s->oom |= rc == TT_ENOMEM;
     if (rc)
         return;
+    ttf_inline_frame *fr = q.fr;
+    size_t n = q.n;
     for (size_t i = 0; i + 1 < n; i++)
         if (fr[i].function)
             fr[i].function = demangled(s, fr[i].function);
@@ -783,7 +854,9 @@ int ttf_sym_inlined_in(ttf_sym *s, uint64_t fn_addr, uint64_t time_ns,
     if (e->mod == NO_MODULE || !s->mods[e->mod].dm)
         return TT_ENOTFOUND;
     struct smod *sm = &s->mods[e->mod];
-    int rc = ttfi_dwarf_inlined_in(sm->dm, &sm->cus, fn_addr, sig_alloc, s, out, max, n);
+    struct dwq q = {.addr = fn_addr, .s = s, .out = out, .max = max};
+    int rc = guarded(s, sm, q_inlined_in, &q);
+    *n = rc == 0 ? q.n : 0;
     s->oom |= rc == TT_ENOMEM;
     for (size_t i = 0; rc == 0 && i < *n; i++)
         out[i].function = demangled(s, out[i].function);
@@ -855,7 +928,8 @@ int ttf_sym_open(const ttf_trace *t, ttf_sym **out)
             s->max_size = sm->m->size;
         open_module(s, sm);
     }
-    qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
+    if (s->nmods > 1)
+        qsort_r(s->order, s->nmods, sizeof *s->order, cmp_base, s->mods);
     *out = s;
     return 0;
 }
@@ -950,7 +1024,7 @@ const char *ttf_sym_event_name(ttf_sym *s, const ttf_event *ev)
     return e ? e->name : oom_name;
 }
 
-struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
+struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
 {
     if (!s || i >= s->nmods)
         return NULL;

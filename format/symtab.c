@@ -17,6 +17,7 @@
  * The table keeps, per entry, the largest end of the sized symbols up to it
  * (a running maximum), so a search walks back only over symbols that can
  * still hold the address: one step for ordinary functions.
+ * Stage 0 base of format/STAGES.
  */
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
@@ -149,7 +150,8 @@ int ttfi_symtab_build(Dwfl_Module *dm, struct ttfi_symtab **out)
         ttfi_symtab_free(t);
         return TT_ENOMEM;
     }
-    qsort(t->e, t->n, sizeof *t->e, cmp_sym);
+    if (t->n > 1)               /* t->e may be NULL: none at all */
+        qsort(t->e, t->n, sizeof *t->e, cmp_sym);
     uint64_t m = 0;
     for (size_t i = 0; i < t->n; i++) {
         struct tsym *s = &t->e[i];

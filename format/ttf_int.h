@@ -8,6 +8,7 @@
 #ifndef TTF_INT_H
 #define TTF_INT_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -167,6 +168,36 @@ void ttfi_cumap_free(struct ttfi_cumap *map);
 int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
                          uint64_t addr, void *(*alloc)(void *ctx, size_t n),
                          void *ctx, ttf_signature *sig, const char **why);
+/* A guarded DWARF query (guard.c): a fault inside it (libdw reading
+ * damaged debug info) returns to the sigsetjmp instead of ending the
+ * program. Use:
+ *     struct ttfi_guard g;
+ *     if (sigsetjmp(g.jb, 1)) { ttfi_guard_off(&g, 1); ...damaged...; }
+ *     ttfi_guard_on(&g); rc = query(...); ttfi_guard_off(&g, 0);
+ * Variables the fault path reads are set before sigsetjmp. */
+struct ttfi_guard {
+    sigjmp_buf jb;              /* where a fault returns */
+    struct ttfi_guard *prev;    /* the thread's enclosing guard */
+};
+void ttfi_guard_on(struct ttfi_guard *g);
+void ttfi_guard_off(struct ttfi_guard *g, int faulted);
+
+/* How a parameter travels under the x86-64 psABI (abi.c). */
+struct ttfi_place {
+    int nint;                   /* integer registers it takes (0..2) */
+    int nsse;                   /* SSE registers it takes (0..2) */
+    int mem;                    /* 1: passed in memory (no register) */
+    int byref;                  /* 1: a C++ class passed by invisible
+                                   reference (nint 1: its copy's address) */
+};
+/* Where the value of owner's DW_AT_type (a parameter or a function's
+ * return) travels: 0 and *pl, or -1 when its type cannot be judged (no
+ * type, an unreadable field, an unaligned field). (Dwarf_Die: include
+ * <elfutils/libdw.h>.) */
+#ifdef _LIBDW_H
+int ttfi_abi_place(Dwarf_Die *owner, struct ttfi_place *pl);
+#endif
+
 /* Source file and line of addr (bias included): libdwfl's answer, else
  * through the unit map. *file points into dm's data. 0, TT_ENOTFOUND,
  * TT_ENOMEM. */
@@ -200,14 +231,19 @@ int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len);
 
 /* ---- machine code (code.c, on sym.c's sessions) --------------------------- */
 
-/* What code.c keeps per module (NULL until asked; ttfi_code_free). */
-struct ttfi_code;
-void ttfi_code_free(struct ttfi_code *c);
+/* A slot for what a file above sym.c keeps per module (code.c: a module's
+ * functions and their machine code). sym.c frees it with the module's
+ * session through the slot's own free function, so sym.c calls nothing
+ * above it (format/STAGES). Both NULL until the owner fills the slot. */
+struct ttfi_modslot {
+    void *p;                   /* the owner's data */
+    void (*free)(void *p);     /* how sym.c frees it (NULL: nothing kept) */
+};
 
 /* Module i of s as sym.c opened it: its libdwfl module (NULL when no file
- * with its build-id was found) and code.c's slot for it. NULL if i is out
- * of range. */
-struct ttfi_code **ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm);
+ * with its build-id was found) and the slot code.c keeps for it. NULL if i
+ * is out of range. */
+struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm);
 /* name demangled as ttf_sym_name shows it (an arena copy, or name itself). */
 const char *ttfi_sym_demangle(ttf_sym *s, const char *name);
 /* n bytes in s's arena (freed with s), NULL when memory runs out. */

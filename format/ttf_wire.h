@@ -24,7 +24,8 @@
  *   24     4    optional features  (TTF_OPT_*; unknown bit => ignore)
  *   28     4    chunk_size         (power of two, 4 KiB .. 64 MiB)
  *   32     4    data_offset        (first chunk; multiple of 4096)
- *   36     4    flags              (TTF_FLAG_*; CLOSED set by a clean end)
+ *   36     4    flags              (TTF_FLAG_*; CLOSED set by a clean end,
+ *                                   with EXEC (v1.3) when that end is an exec)
  *   40     4    exit_status        (valid when TTF_FLAG_CLOSED)
  *   44     4    reserved (0)
  *   48     8    tsc_hz             (counter ticks per second; 0 = unknown)
@@ -139,6 +140,12 @@
  *   CUT          t, u8 reason   (this thread could write no further chunk)
  *   SYNC_OP      (0x20, optional) t, u8 op (TTF_SYNC_*), uvar object address,
  *                svar arg; 0x21..0x27 are reserved for more thread-sync records
+ *   EXEC         (0x28, optional, v1.3) t, svar result (0 = the image is
+ *                replaced here; else an exec that failed, its errno), str path
+ *   VFORK        (0x29, optional, v1.3) t, uvar pid (a vfork child ran here)
+ *   UNWIND       (0x2A, optional, v1.3) t, u8 how (TTF_UNWIND_*), uvar frames
+ *                (the innermost open frames, left without EXIT, close here);
+ *                0x2B..0x2F are reserved for more of this family
  *
  * MESSAGE ARGS by type: I64 svar, U64 uvar, F64 8 bytes LE (IEEE 754),
  * PTR uvar, STR str (at most TTF_STR_MAX bytes kept).
@@ -203,6 +210,8 @@
 #define TTF_OPT_CUTINFO 0x8u     /* the header's cut fields and cut table are
                                     kept (header_size 128); absent: unknown */
 #define TTF_FLAG_CLOSED 0x1u     /* a clean end was written */
+#define TTF_FLAG_EXEC 0x2u       /* v1.3: with CLOSED, the process ended by
+                                    exec (its EXEC record names the program) */
 #define TTF_CHAOS_ON 0x1u        /* PROCESS chaos: schedule shaken at sync ops */
 #define TTF_CHAOS_ENTRIES 0x2u   /* ... and at function entries */
 
@@ -265,6 +274,14 @@ enum {
     TTF_R_REQUIRED_LAST = 0x1F,
     TTF_R_OPTIONAL_FIRST = 0x20,
     TTF_R_SYNC_OP = 0x20,       /* optional: t, u8 op, uvar object, svar arg */
+    TTF_R_EXEC = 0x28,          /* optional (1.3): t, svar result (0: the image
+                                   is replaced now; else the errno of an exec
+                                   that failed: the trace goes on), str path */
+    TTF_R_VFORK = 0x29,         /* optional (1.3): t, uvar pid: a vfork child
+                                   ran here (its calls are not recorded) */
+    TTF_R_UNWIND = 0x2A,        /* optional (1.3): t, u8 how (TTF_UNWIND_*),
+                                   uvar frames: the innermost open frames,
+                                   left without an EXIT */
     TTF_R_LAST = 0x3F
 };
 
@@ -286,6 +303,12 @@ enum {
     TTF_SYNC_CREATE = 8,        /* pthread_create: object = the pthread_t,
                                    arg = the new thread's index */
     TTF_SYNC_JOIN = 9           /* pthread_join returned: object = the pthread_t */
+};
+/* UNWIND: how the frames were left (u8; readers keep unknown values) */
+enum {
+    TTF_UNWIND_FOUND = 0,       /* found later (the stack pointer was above them) */
+    TTF_UNWIND_JMP = 1,         /* longjmp, _longjmp, siglongjmp */
+    TTF_UNWIND_EH = 2           /* a C++ exception (or another unwinder user) */
 };
 
 #define TTF_STR_MAX 256   /* longest message string argument kept */

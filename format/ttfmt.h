@@ -45,9 +45,16 @@ extern "C" {
  * ttf_process chaos and chaos_seed, TTF_PROC_CHAOS*, ttf_writer_opts
  * chaos and chaos_seed. ttf_process exit_thread, ttf_writer_close_in.
  * The functions inlined into a function (ttf_sym_inlined_in, ttf_inlined,
- * TTF_INLINED_MAX): what ran inside it without an ENTER of its own. */
+ * TTF_INLINED_MAX): what ran inside it without an ENTER of its own.
+ * 2.6.0: truncated files: a file that ends inside its header page is
+ * TT_ETRUNC; one that ends inside a chunk has ttf_summary truncated_at,
+ * its threads whose streams may go on past the end have ttf_thread cut,
+ * and ttf_cut_text says so.
+ * 2.7.0: how a process and its frames ended (trace format 1.3, optional
+ * records): TTF_EV_EXEC, TTF_EV_VFORK, TTF_EV_UNWIND, ttf_event unwound,
+ * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 5
+#define TTF_VERSION_MINOR 7
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -107,15 +114,38 @@ enum ttf_event_kind {
     TTF_EV_THREAD_END,
     TTF_EV_THREAD_NAME, /* renamed; new name in text */
     TTF_EV_MODULE_LOAD, /* addr = base; module index in site */
-    TTF_EV_MODULE_UNLOAD,
+    TTF_EV_MODULE_UNLOAD, /* addr = base; the module it unloads: index in
+                           site, path in text (UINT32_MAX and "" if no
+                           loaded module has that base) */
     TTF_EV_PAUSE,       /* ttcap_pause() */
     TTF_EV_RESUME,      /* ttcap_resume() */
     TTF_EV_END,         /* clean process exit (exit status in signo) */
     TTF_EV_CUT,         /* the thread's stream was cut (disk full, I/O) */
-    TTF_EV_SYNC_OP      /* lock, condition or thread operation: code = op
+    TTF_EV_SYNC_OP,     /* lock, condition or thread operation: code = op
                            (TTF_SOP_*), addr = the object,
                            sync_arg = its argument (optional record) */
+    TTF_EV_EXEC,        /* exec (format 1.3): text = the program's path;
+                           code = 0: the image is replaced here (the
+                           thread's last event), else the errno of an exec
+                           that failed (the trace goes on) */
+    TTF_EV_VFORK,       /* a vfork child ran here until it exec'd or
+                           exited (format 1.3): code = its pid; its calls
+                           are not in this trace */
+    TTF_EV_UNWIND       /* frames left without an EXIT (format 1.3):
+                           unwound = how many of the innermost open frames
+                           are closed here, code = how (TTF_UNWIND_*); the
+                           depth after it is depth - unwound */
 };
+
+/* How frames were left (ttf_event.code of TTF_EV_UNWIND; FORMAT.md 4.4). */
+enum ttf_unwind_how {
+    TTF_UNWIND_OTHER = 0,       /* found later: the stack pointer was above them */
+    TTF_UNWIND_LONGJMP = 1,     /* longjmp, _longjmp, siglongjmp */
+    TTF_UNWIND_EXCEPTION = 2    /* a C++ exception (or another unwinder user) */
+};
+
+/* "longjmp", "exception" or "unwind" (any other value). */
+const char *ttf_unwind_name(int how);
 
 enum ttf_site_kind {
     TTF_SITE_LOG = 1,   /* TT_LOG(level, fmt, ...) */
@@ -139,6 +169,9 @@ typedef struct ttf_trace ttf_trace;
 
 /* ttf_header.flags bit: the writer closed the file (exit status is set). */
 #define TTF_HEADER_CLOSED 1u
+/* ttf_header.flags bit (format 1.3): the process ended by exec (with
+ * TTF_HEADER_CLOSED; its path in ttf_process exec_path). */
+#define TTF_HEADER_EXEC 2u
 /* Optional feature bit: chunks may have been reused (ring mode, flight
  * recorder): a thread's seq gaps are its oldest chunks, overwritten. */
 #define TTF_HEADER_RING 0x1u
@@ -222,6 +255,9 @@ typedef struct ttf_summary {
     uint64_t cut_events;        /* events lost to cuts and in no LOST record
                                    (header counters and cut table; also
                                    counted in lost_events) */
+    uint64_t truncated_at;      /* the file ends inside a chunk, at this
+                                   offset (copied or read while written,
+                                   cut in transfer); 0 if not */
 } ttf_summary;
 
 typedef struct ttf_process {
@@ -239,6 +275,9 @@ typedef struct ttf_process {
     int64_t exit_thread;        /* index of the thread whose stream holds the
                                    END record (the one that called exit), -1
                                    if none */
+    const char *exec_path;      /* the program the process exec'd at its end
+                                   (format 1.3: EXEC, header TTF_HEADER_EXEC);
+                                   "" if it did not end by exec */
 } ttf_process;
 
 /* ttf_process.chaos bits (FORMAT.md, PROCESS) */
@@ -264,7 +303,10 @@ typedef struct ttf_thread {
     uint64_t events;            /* decodable events in its stream */
     uint64_t lost_events;
     uint32_t chunks, seq_gaps;  /* chunk count; missing sequence numbers */
-    int cut;                    /* 1: its stream ends with a CUT record */
+    int cut;                    /* 1: its stream ends early: with a CUT
+                                   record (the writer got no chunk), or at
+                                   the end of a truncated file (it may have
+                                   gone on past it: it had not ended) */
 } ttf_thread;
 
 typedef struct ttf_callsite {
@@ -314,6 +356,7 @@ typedef struct ttf_event {
                                    address space); 0 = not recorded (older
                                    traces, writers without sites) and on
                                    every other kind of event */
+    uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
@@ -337,7 +380,9 @@ const ttf_header *ttf_get_header(const ttf_trace *t);
 const ttf_summary *ttf_get_summary(const ttf_trace *t);
 /* A cut trace (disk full...) in one line, into buf (len bytes): "trace
  * cut: disk full after 1200 events; 5400 events could not be written (1
- * thread cut)". 1 if the trace was cut, else 0 with buf "". */
+ * thread cut)", or for a truncated file "trace cut: the file ends at
+ * offset 14000, inside its data, after 4835 events (1 thread cut)". 1 if
+ * the trace was cut, else 0 with buf "". */
 int ttf_cut_text(const ttf_trace *t, char *buf, size_t len);
 /* "disk full", "write failed", "file size limit" or "writer stopped" for a
  * TTF_CUT_* reason. */

@@ -2,6 +2,7 @@
  * util.c - the small things every layer above the wire shares
  * (ttf_util.h): event kind and signal names, and the arena that owns a
  * trace's strings, the symbols' names and a diff's results.
+ * Stage 0 base of format/STAGES.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,9 @@ const char *ttfi_kind_name(int kind)
     static const char *const names[] = {
         "?", "enter", "exit", "message", "mark", "crash", "lost",
         "thread_start", "thread_end", "thread_name", "module_load",
-        "module_unload", "pause", "resume", "end", "cut", "sync_op"};
-    if (kind < 0 || kind > TTF_EV_SYNC_OP)
+        "module_unload", "pause", "resume", "end", "cut", "sync_op", "exec",
+        "vfork", "unwind"};
+    if (kind < 0 || kind > TTF_EV_UNWIND)
         return "?";
     return names[kind];
 }

@@ -3,6 +3,7 @@
  * declared types: which ones two runs can compare, their comparable form
  * (integers cut to their size, pointers reduced to NULL / non-NULL), and
  * their text (a size_t error code with its signed form, an enum by name).
+ * Stage 0 base of format/STAGES.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -21,6 +21,7 @@
  * a call site) puts a SITE_WAY or SITE_NEW prefix before an ENTER whose
  * call site is not the predicted one (FORMAT.md 4.3), exactly as
  * libttcap does; the site state restarts with every chunk too.
+ * Stage 0 base of format/STAGES.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -44,6 +44,7 @@ typedef struct hw {
     const ttd_result *r;    /* the results */
     int base;               /* call level drawn at indent 0 in this window */
     uint64_t shown;         /* trace events drawn in windows so far */
+    int full_names;         /* 1: C++ names whole (--demangle=full) */
 } hw;
 
 /* Trusted text only (markup, numbers): never a trace string. */
@@ -100,6 +101,21 @@ static void esc(hw *w, const char *str)
     }
 }
 
+/* A function name, short unless --demangle=full (names.c). */
+static void esc_name(hw *w, const char *s)
+{
+    char buf[TTRI_NAME_MAX];
+    esc(w, !s || w->full_names ? s : ttri_short_name(s, buf, sizeof buf));
+}
+
+/* A sentence of the engine's, its `quoted` names short unless
+ * --demangle=full. */
+static void esc_sent(hw *w, const char *s)
+{
+    char buf[TTRI_NAME_MAX];
+    esc(w, !s || w->full_names ? s : ttri_short_quoted(s, buf, sizeof buf));
+}
+
 static void ms(hw *w, uint64_t ns)
 {
     raw(w, "%" PRIu64 ".%03" PRIu64, ns / 1000000, ns / 1000 % 1000);
@@ -140,7 +156,7 @@ static const char *thread_name(const ttd_pair *p)
 static void fn(hw *w, const char *name)
 {
     raw(w, "<span class=\"fn\">");
-    esc(w, name && name[0] ? name : "?");
+    esc_name(w, name && name[0] ? name : "?");
     raw(w, "</span>");
 }
 
@@ -187,7 +203,7 @@ static void code(hw *w, const ttd_event *e, const ttd_event *ex, int mode, int g
         }
         if (e->from) {              /* its call site (format 1.2) */
             raw(w, " <span class=\"cm\">/* from ");
-            esc(w, e->from);
+            esc_name(w, e->from);
             raw(w, " */</span>");
         }
         return;
@@ -195,7 +211,7 @@ static void code(hw *w, const ttd_event *e, const ttd_event *ex, int mode, int g
         raw(w, "}");
         if (mode != ROW_CLOSE || e->value) {
             raw(w, " <span class=\"cm\">/* ");
-            esc(w, e->name);
+            esc_name(w, e->name);
             if (e->value) {
                 raw(w, " = ");
                 val(w, e, good);
@@ -213,12 +229,12 @@ static void code(hw *w, const ttd_event *e, const ttd_event *ex, int mode, int g
         raw(w, "<span class=\"txt\">");
         esc(w, e->text);
         raw(w, "</span> <span class=\"cm\">in ");
-        esc(w, e->name && e->name[0] ? e->name : "?");
+        esc_name(w, e->name && e->name[0] ? e->name : "?");
         raw(w, "</span>");
         return;
     }
     raw(w, "<span class=\"mk\">%s</span>", ttr_kind_name(e->kind));
-    esc(w, e->name);
+    esc_name(w, e->name);
 }
 
 /* One half of a row: event number, time (ms since run start), code (ex:
@@ -248,7 +264,7 @@ static void row(hw *w, const char *cls, const ttd_event *e, int side, uint64_t g
     raw(w, "<%s class=\"r%s%s\"", tag, cls[0] ? " " : "", cls);
     if (mode == ROW_LINE || mode == ROW_LEAF) {
         raw(w, " data-fn=\"");
-        esc(w, e->name);
+        esc_name(w, e->name);
         raw(w, "\"");
     }
     raw(w, ">");
@@ -280,7 +296,7 @@ static void tree(hw *w, const ttd_event *ev, size_t n, int side, uint64_t gfirst
         const char *c = e->kind == TTF_EV_CRASH ? "crash" : cls;
         if (mode == ROW_OPEN) {
             raw(w, "<details open class=\"sub\" data-fn=\"");
-            esc(w, e->name);
+            esc_name(w, e->name);
             raw(w, "\">");
             open++;
         }
@@ -500,7 +516,7 @@ static void first_event(hw *w, const char *sign, const ttd_event *e)
     raw(w, " <code class=\"%s\">%s ", sign[0] == '-' ? "bad" : "ok", sign);
     if (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT) {
         raw(w, "%s", e->kind == TTF_EV_EXIT ? "return from " : "");
-        esc(w, e->name);
+        esc_name(w, e->name);
         raw(w, "%s", e->kind == TTF_EV_ENTER && !strchr(e->name, '(') ? "()" : "");
     } else {
         code(w, e, NULL, ROW_LINE, 0);
@@ -623,7 +639,7 @@ static void suspect_list(hw *w, const ttd_divergence *d)
             raw(w, "<li class=\"%s\" title=\"%s, weight %.2f\">",
                 s->evidence[k].weight < 0 ? "against" : "for",
                 ttd_evidence_name(s->evidence[k].kind), s->evidence[k].weight);
-            esc(w, s->evidence[k].text);
+            esc_sent(w, s->evidence[k].text);
             raw(w, "</li>");
         }
         raw(w, "</ul></li>\n");
@@ -651,7 +667,7 @@ static void chain_list(hw *w, const ttd_cause *c, size_t n, const char *end)
             raw(w, "<span class=\"mut\">because of %zu%s:</span> ", i,
                 c[i - 1].strong ? " (the same value)" : "");
         }
-        esc(w, c[i].text);
+        esc_sent(w, c[i].text);
         raw(w, "</li>\n");
     }
     raw(w, "</ol>\n<p class=\"mut\" id=\"tt-chain-end\">It starts at 1: ");
@@ -886,7 +902,7 @@ static void svg_run(hw *w, const ttd_interleave *il, int r, const int64_t *lane,
         double xa = xpos(il->unprot_call.time_ns, t0, t1), xb = xpos(il->unprot_end_ns, t0, t1);
         raw(w, "<rect class=\"unprot\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                "fill=\"#cf222e\" opacity=\"0.25\"><title>", xa, y + 2, xb - xa + 1, SVG_LANE - 4);
-        esc(w, il->unprot_func);
+        esc_name(w, il->unprot_func);
         raw(w, " without %s</title></rect>\n", "its lock");
     }
     for (size_t i = 0; r && i < il->nduring; i++) {
@@ -897,7 +913,7 @@ static void svg_run(hw *w, const ttd_interleave *il, int r, const int64_t *lane,
         raw(w, "<rect x=\"%.1f\" y=\"%d\" width=\"2\" height=\"%d\" fill=\"#cf222e\"><title>"
                "%.3f ms %s ", xpos(e->time_ns, t0, t1), y + 2, SVG_LANE - 4,
             (double)e->time_ns / 1e6, e->kind == TTF_EV_ENTER ? "enter" : "exit");
-        esc(w, e->func);
+        esc_name(w, e->func);
         raw(w, "</title></rect>\n");
     }
     for (size_t i = 0; i < n; i++) {
@@ -907,7 +923,7 @@ static void svg_run(hw *w, const ttd_interleave *il, int r, const int64_t *lane,
             x, y, op_color(v[i].op), (double)v[i].time_ns / 1e6, ttf_sync_op_name(v[i].op));
         esc(w, v[i].object ? v[i].object : "");
         raw(w, " in ");
-        esc(w, v[i].func ? v[i].func : "");
+        esc_name(w, v[i].func ? v[i].func : "");
         raw(w, "</title></circle>\n");
     }
     double xs = xpos(t1, t0, t1);
@@ -941,7 +957,7 @@ static void order_section(hw *w, const ttd_interleave *il)
     }
     if (il->unprotected) {
         raw(w, "<p class=\"bad unprot\">Unprotected: <code>");
-        esc(w, il->unprot_func);
+        esc_name(w, il->unprot_func);
         raw(w, "</code> in bad thread #%u ran without <code>", il->unprot_call.thread);
         esc(w, il->unprot_lock);
         raw(w, "</code> (%.3f..%.3f ms), which all %" PRIu64 " good-run calls took",
@@ -979,9 +995,9 @@ static void race_svg(hw *w, const ttd_race *x)
                "fill=\"#cf222e\" opacity=\"0.3\"><title>%.3f..%.3f ms: ", xa, y + 2,
             xb - xa > 3 ? xb - xa : 3, SVG_LANE - 4, (double)x->check_ns[k] / 1e6,
             (double)x->release_ns[k] / 1e6);
-        esc(w, x->check);
+        esc_name(w, x->check);
         raw(w, " ... ");
-        esc(w, x->act);
+        esc_name(w, x->act);
         raw(w, "</title></rect>\n");
     }
     double xs = xpos(x->time_ns, t0, t1);
@@ -1006,7 +1022,7 @@ static void races_section(hw *w)
     for (size_t i = 0; i < n; i++) {
         const ttd_race *x = &r->races[i];
         raw(w, "<p class=\"%s race\">", i ? "note" : "bad");
-        esc(w, x->text);
+        esc_sent(w, x->text);
         raw(w, "</p>\n");
         race_svg(w, x);
         for (int k = 0; k < 2; k++) {
@@ -1015,7 +1031,7 @@ static void races_section(hw *w)
             raw(w, "</code>:");
             for (size_t j = 0; j < x->nstacks[k]; j++) {
                 raw(w, j ? " &gt; <code>" : " <code>");
-                esc(w, x->stacks[k][j]);
+                esc_name(w, x->stacks[k][j]);
                 raw(w, "</code>");
             }
             raw(w, "</div>\n");
@@ -1118,27 +1134,29 @@ static void verdict(hw *w)
 {
     const ttd_result *r = w->r;
 
+    int hl = ttri_headline(r);
+
     raw(w, "<p class=\"verdict\">");
-    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
+    if (hl == TTRI_HL_ENDED) {
         raw(w, "<span class=\"pill bad\">diverged</span>The runs made the same calls "
                "but ended differently (exit status %d in the bad run, %d in the good "
                "run).</p>\n", r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
         return;
     }
-    if (!r->first && !r->value_first && r->outcome.failed) {
+    if (hl == TTRI_HL_FAILED) {
         raw(w, "<span class=\"pill bad\">diverged</span>The outcome: the bad run failed (");
         esc(w, r->options.bad_failed);
         raw(w, "), the good run did not%s.</p>\n",
             r->outcome.same_calls ? "; every thread made the same calls" : "");
         return;
     }
-    if (!r->first && r->value_first) {
+    if (hl == TTRI_HL_VALUE) {
         raw(w, "<span class=\"pill bad\">diverged</span>A value differs: <code>");
-        esc(w, r->value_first->function);
+        esc_name(w, r->value_first->function);
         raw(w, "</code>; the calls do not part.</p>\n");
         return;
     }
-    if (!r->first) {
+    if (hl == TTRI_HL_SAME) {
         raw(w, "<span class=\"pill ok\">same</span>No divergence in %zu thread pair%s",
             r->npairs, r->npairs == 1 ? "" : "s");
         if (r->nunpaired)
@@ -1157,12 +1175,12 @@ static void verdict(hw *w)
     raw(w, "</code>");
     if (d->nframes) { /* the innermost frame, an inlined one included */
         raw(w, " inside <code>");
-        esc(w, d->frames[d->nframes - 1].name);
+        esc_name(w, d->frames[d->nframes - 1].name);
         raw(w, "</code>%s", d->frames[d->nframes - 1].inlined ? " (inlined)" : "");
     }
     if (e && (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)) {
         raw(w, " at <code>");
-        esc(w, e->name);
+        esc_name(w, e->name);
         raw(w, "</code>");
     }
     raw(w, ", after ");
@@ -1522,7 +1540,7 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
     ttr_options def;
-    hw w = {f, r, 0, 0};
+    hw w = {f, r, 0, 0, 0};
     int rc;
 
     if (!r || !f)
@@ -1531,8 +1549,9 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         ttr_options_init(&def);
         opts = &def;
     }
+    w.full_names = opts->full_names;
     head(&w);
-    if (!r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT) {
+    if (ttri_headline(r) == TTRI_HL_ENDED) {
         raw(&w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");
         chain_list(&w, r->chain, r->nchain, r->chain_end);
         raw(&w, "</section>\n");

@@ -22,6 +22,7 @@
 typedef struct tw {
     FILE *f;                /* output */
     int color;              /* 1: ANSI colours */
+    int full_names;         /* 1: C++ names whole (--demangle=full) */
 } tw;
 
 static void on(tw *w, const char *code)
@@ -36,6 +37,21 @@ static void safe(tw *w, const char *s)
     ttf_put_text(w->f, s ? s : "?");
 }
 
+/* A function name, short unless --demangle=full (names.c). */
+static void nm(tw *w, const char *s)
+{
+    char buf[TTRI_NAME_MAX];
+    safe(w, !s || w->full_names ? s : ttri_short_name(s, buf, sizeof buf));
+}
+
+/* A sentence of the engine's, its `quoted` names short unless
+ * --demangle=full. */
+static void sent(tw *w, const char *s)
+{
+    char buf[TTRI_NAME_MAX];
+    safe(w, !s || w->full_names ? s : ttri_short_quoted(s, buf, sizeof buf));
+}
+
 static void ms(tw *w, uint64_t ns)
 {
     fprintf(w->f, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000, ns / 1000 % 1000);
@@ -48,14 +64,14 @@ static void describe(tw *w, const ttd_event *e)
     case TTF_EV_ENTER:
     case TTF_EV_EXIT:
         fputs(e->kind == TTF_EV_ENTER ? "enter " : "exit ", w->f);
-        safe(w, e->name);
+        nm(w, e->name);
         if (e->value) {
             fputs(e->kind == TTF_EV_EXIT ? " = " : "", w->f);
             safe(w, e->value);
         }
         if (e->from) {
             fputs(" from ", w->f);
-            safe(w, e->from);
+            nm(w, e->from);
         }
         break;
     case TTF_EV_CRASH:
@@ -63,12 +79,12 @@ static void describe(tw *w, const ttd_event *e)
                 e->signo, e->fault_addr);
         if (e->name) {
             fputs(" in ", w->f);
-            safe(w, e->name);
+            nm(w, e->name);
         }
         break;
     default:
         fputs(e->kind == TTF_EV_MARK ? "mark " : "log ", w->f);
-        safe(w, e->name && e->name[0] ? e->name : "?");
+        nm(w, e->name && e->name[0] ? e->name : "?");
         fputs(": ", w->f);
         safe(w, e->text);
     }
@@ -80,7 +96,7 @@ static void describe(tw *w, const ttd_event *e)
  * (1) = 3" (the arguments or the result only when only they differ). */
 static void call_line(tw *w, const ttd_event *e, const ttd_event *ex, int leaf)
 {
-    safe(w, e->name);
+    nm(w, e->name);
     if (!e->value && !(ex && ex->value)) {
         fputs(ttri_call_suffix(e->name, leaf), w->f);
         return;
@@ -119,12 +135,12 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
             call_line(w, e, folded ? &ev[i + 1] : NULL, folded);
             if (e->from) {          /* its call site (format 1.2) */
                 fputs("  /* from ", w->f);
-                safe(w, e->from);
+                nm(w, e->from);
                 fputs(" */", w->f);
             }
         } else if (e->kind == TTF_EV_EXIT) {
             fputs("} /* ", w->f);
-            safe(w, e->name);
+            nm(w, e->name);
             if (e->value) {
                 fputs(" = ", w->f);
                 safe(w, e->value);
@@ -178,7 +194,7 @@ static void stack(tw *w, const ttd_divergence *d)
         fprintf(w->f, "    %*s", (int)(2 * (i < TTRI_MAX_INDENT ? i : TTRI_MAX_INDENT)), "");
         if (i > TTRI_MAX_INDENT)
             fprintf(w->f, "[depth %zu] ", i);
-        safe(w, fr->name);
+        nm(w, fr->name);
         if (fr->args)
             safe(w, fr->args);
         frame_marks(w, fr);
@@ -203,7 +219,7 @@ static void evidence(tw *w, const ttd_suspect *s)
         fputs(i ? "; " : ": ", w->f);
         if (s->evidence[i].weight < 0)
             fputs("against: ", w->f);
-        safe(w, s->evidence[i].text);
+        sent(w, s->evidence[i].text);
     }
     fputs(")\n", w->f);
 }
@@ -216,10 +232,10 @@ static void suspects(tw *w, const ttd_divergence *d)
     for (size_t i = 0; i < d->nsuspects; i++) {
         const ttd_suspect *s = &d->suspects[i];
         fprintf(w->f, "  %zu. ", i + 1);
-        safe(w, s->name);
+        nm(w, s->name);
         if (s->inlined_into) {
             fputs(" [inlined into ", w->f);
-            safe(w, s->inlined_into);
+            nm(w, s->inlined_into);
             fputc(']', w->f);
         }
         if (s->file && s->line > 0) {
@@ -252,7 +268,7 @@ static void chain(tw *w, const ttd_cause *c, size_t n, const char *end)
             safe(w, c[i - 1].thread);
             fputs(" first, in the bad run's time): ", w->f);
         }
-        safe(w, c[i].text);
+        sent(w, c[i].text);
         putc('\n', w->f);
     }
     fputs("  it starts at 1: ", w->f);
@@ -336,12 +352,6 @@ static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int ba
         bad_end(w, r, d);
 }
 
-/* The same calls, another end: no hunk says so, the outcome does. */
-static int ended_differently(const ttd_result *r)
-{
-    return !r->first && r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT;
-}
-
 /* "NULL", "0x5555 (non-NULL)", "-22", "\"No error\" (0x5555)": a value
  * as the diff compared it (a bare address only as NULL / non-NULL; one
  * into a module's image by what it names there). */
@@ -357,7 +367,7 @@ static void value(tw *w, const ttd_value_diff *v, const char *text)
  * backquote, up to the good run's value (the caller ends the sentence). */
 static void value_both(tw *w, const ttd_value_diff *v)
 {
-    safe(w, v->function);
+    nm(w, v->function);
     if (v->what == TTD_VAL_RETURN) {
         fputs("` returned ", w->f);
     } else {
@@ -388,7 +398,7 @@ static void value_caller(tw *w, const ttd_value_diff *v)
     }
     const ttd_frame *c = &v->stack[v->nstack - 1];
     fputs("  called by `", w->f);
-    safe(w, v->caller);
+    nm(w, v->caller);
     putc('`', w->f);
     if (c->file && c->line > 0) {
         fputs(" at ", w->f);
@@ -400,11 +410,11 @@ static void value_caller(tw *w, const ttd_value_diff *v)
     if (from)
         fprintf(w->f, "(%zu more) > ", from);
     for (size_t i = from; i < v->nstack; i++) {
-        safe(w, v->stack[i].name);
+        nm(w, v->stack[i].name);
         fputs(i + 1 < v->nstack ? " > " : "", w->f);
     }
     fputs(" > ", w->f);
-    safe(w, v->function);
+    nm(w, v->function);
     putc('\n', w->f);
 }
 
@@ -414,7 +424,7 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     const ttd_pair *p = &r->pairs[v->pair];
 
     on(w, BOLD);
-    fputs(ended_differently(r) ? (v->before_split ? "the first value difference that "
+    fputs(ttri_headline(r) == TTRI_HL_ENDED ? (v->before_split ? "the first value difference that "
                                   "matters: `" : "a value differs too: `")
           : v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
     value_both(w, v);
@@ -428,7 +438,7 @@ static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v
     fputs(" in the bad run", w->f);
     if (v->file && v->line > 0) {
         fputs("; ", w->f);
-        safe(w, v->function);
+        nm(w, v->function);
         fputs(" at ", w->f);
         safe(w, v->file);
         fprintf(w->f, ":%d", v->line);
@@ -644,7 +654,7 @@ static void unprotected(tw *w, const ttd_result *r, const ttd_interleave *il)
         return;
     on(w, BOLD);
     fputs("unprotected: ", w->f);
-    safe(w, il->unprot_func);
+    nm(w, il->unprot_func);
     fprintf(w->f, " in bad #%u ran without %s (%.3f..%.3f ms); all %" PRIu64
             " good-run calls of it took %s", il->unprot_call.thread, il->unprot_lock,
             (double)il->unprot_call.time_ns / 1e6, (double)il->unprot_end_ns / 1e6, il->good_calls,
@@ -677,7 +687,7 @@ static void races(tw *w, const ttd_result *r)
         fprintf(w->f, "  %zu. ", i + 1);
         if (!i)
             on(w, BOLD);
-        safe(w, x->text);
+        sent(w, x->text);
         on(w, RESET);
         putc('\n', w->f);
         for (int k = 0; k < 2; k++) {
@@ -686,7 +696,7 @@ static void races(tw *w, const ttd_result *r)
             fputs(":", w->f);
             for (size_t j = 0; j < x->nstacks[k]; j++) {
                 fputs(j ? " > " : " ", w->f);
-                safe(w, x->stacks[k][j]);
+                nm(w, x->stacks[k][j]);
             }
             putc('\n', w->f);
         }
@@ -936,7 +946,7 @@ static void code_line(tw *w, const ttd_result *r)
     for (size_t i = 0; i < shown; i++) {
         const ttd_code_change *c = &r->changed_functions[i];
         fputs(i ? ", " : "", w->f);
-        safe(w, c->function);
+        nm(w, c->function);
         fputs(c->status == TTD_CODE_ADDED ? " (new)"
               : c->status == TTD_CODE_REMOVED ? " (removed)" : "", w->f);
     }
@@ -950,7 +960,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
     ttr_options def;
-    tw w = {f, 0};
+    tw w = {f, 0, 0};
 
     if (!r || !f)
         return TT_EINVAL;
@@ -959,6 +969,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     w.color = opts->color;
+    w.full_names = opts->full_names;
     run_line(&w, "good", &r->runs[TTD_GOOD]);
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
@@ -968,7 +979,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     code_line(&w, r);
     values_line(&w, r);
     const ttd_value_diff *v = r->value_first;
-    int ended = ended_differently(r);
+    int hl = ttri_headline(r), ended = hl == TTRI_HL_ENDED;
     if (ended)
         outcome_line(&w, r);
     if (v && v->before_split)
@@ -986,9 +997,9 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         chain(&w, r->chain, r->nchain, r->chain_end);
         if (v && !v->before_split)
             value_divergence(&w, r, v);
-    } else if (!v && r->outcome.failed) {
+    } else if (hl == TTRI_HL_FAILED) {
         failed_line(&w, r);
-    } else if (!v) {
+    } else if (hl == TTRI_HL_SAME) {
         on(&w, BOLD);
         fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
                 r->npairs == 1 ? "" : "s");

@@ -27,6 +27,17 @@ int ttri_min_level(const ttd_event *ev, size_t n, int base);
  * "()" when the name already has its parameters (a demangled C++ name). */
 const char *ttri_call_suffix(const char *name, int leaf);
 
+/* A C++ name as the text and HTML reports show it (names.c): std::string
+ * for the basic_string spelled out, standard containers without their
+ * default arguments, inline namespaces dropped, template arguments below
+ * two levels as "...". name itself when there is nothing to shorten, else
+ * buf (n bytes, cut with "..." when full). */
+#define TTRI_NAME_MAX 4096
+const char *ttri_short_name(const char *name, char *buf, size_t n);
+/* The same for each `quoted` name in a sentence (the engine quotes the
+ * names it puts in its sentences); the rest of the text as it is. */
+const char *ttri_short_quoted(const char *text, char *buf, size_t n);
+
 /* How a pair was made, for a table cell: "name+start", "content 0.97"
  * ("?" appended when uncertain). */
 void ttri_paired_by(const ttd_pair *p, char *buf, size_t n);
@@ -41,6 +52,20 @@ int ttri_folds(const ttd_event *ev, size_t n, size_t i);
 /* 1 when the bad run stopped early: it crashed, had no clean end, or
  * exited with another status than the good run. */
 int ttri_bad_stopped_early(const ttd_result *r);
+
+/* The report's headline, decided once for every renderer (issue 35 item 3,
+ * the report model's first part): what the first lines say happened. */
+enum ttri_headline {
+    TTRI_HL_SPLIT,          /* a first divergence: the calls part */
+    TTRI_HL_ENDED,          /* the same calls, another end (the chain ends
+                               at the exit status) */
+    TTRI_HL_FAILED,         /* the bad run is known to have failed, no call
+                               or value differs */
+    TTRI_HL_VALUE,          /* only a value differs: the calls do not part */
+    TTRI_HL_SAME            /* no divergence */
+};
+/* Which headline result r gets. */
+int ttri_headline(const ttd_result *r);
 
 /* The build-id of r as lowercase hex into buf (at most 129 bytes), "" if
  * none; returns buf. */

@@ -19,9 +19,10 @@ extern "C" {
 
 /* 1.1: ttr_prof_text and ttr_chrome_write, formerly ttf_profile_write_text
  * and ttf_chrome_write in libttfmt 1.x. 1.2: ttr_prof_text takes exclude,
- * ttr_chrome_opts has exclude (ttdump --exclude). 1.3: ttr_signal_name. */
+ * ttr_chrome_opts has exclude (ttdump --exclude). 1.3: ttr_signal_name.
+ * 1.4: ttr_options.full_names (short C++ names by default). */
 #define TTR_VERSION_MAJOR 1
-#define TTR_VERSION_MINOR 3
+#define TTR_VERSION_MINOR 4
 #define TTR_VERSION_PATCH 0
 #define TTR_VERSION_NUMBER \
     (TTR_VERSION_MAJOR * 10000 + TTR_VERSION_MINOR * 100 + TTR_VERSION_PATCH)
@@ -37,6 +38,9 @@ typedef struct ttr_options {
     int all;            /* 1: a line for every resolved hunk */
     unsigned hunk_lines;/* hunk lines shown when all is 0 (10) */
     unsigned order_rows;/* rows of the thread-order block (8); 0 = all */
+    int full_names;     /* 1: C++ names whole in text and HTML (1.4); 0:
+                           short (std::string, no default template
+                           arguments); JSON always has them whole */
 } ttr_options;
 
 /* Fill o with the defaults (no colour, 10 hunk lines, 8 order rows). */

@@ -61,6 +61,17 @@ int ttri_bad_stopped_early(const ttd_result *r)
     return g->closed && !g->crash && b->exit_status != g->exit_status;
 }
 
+int ttri_headline(const ttd_result *r)
+{
+    if (r->first)
+        return TTRI_HL_SPLIT;
+    if (r->nchain && r->chain[r->nchain - 1].kind == TTD_CAUSE_EXIT)
+        return TTRI_HL_ENDED;
+    if (!r->value_first && r->outcome.failed)
+        return TTRI_HL_FAILED;
+    return r->value_first ? TTRI_HL_VALUE : TTRI_HL_SAME;
+}
+
 char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
 {
     size_t o = 0;

@@ -2,8 +2,9 @@
 # check_man.sh B MANDIR - the manual pages say what the commands do: for
 # ttdiff ttdump ttrec ttcc, every option in `B/CMD --help` is in CMD.1's
 # OPTIONS section and every option there is in --help; libttcap.3 names
-# every environment variable of capture/ttcap.h's list (tests-only ones
-# aside), every public function and every TT_ macro, and nothing else under
+# every TTCAP variable capture/*.c reads or sets (tests-only ones aside;
+# the page is their one documentation), every public function and every
+# TT_ macro of capture/ttcap.h, and nothing else under
 # ENVIRONMENT or FUNCTIONS; each page carries the toolkit's version and
 # formats without a groff warning. One line per mismatch; exit 1 if any.
 B=${1:-build}
@@ -31,7 +32,7 @@ differ() {
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ver=$("$B/ttcc" --version | sed -n 's/^ttcc //p')
+ver=$("$B/ttcc" --version | sed -n 's/^ttcc \([^ ]*\).*/\1/p')
 for cmd in ttdiff ttdump ttrec ttcc; do
     page=$M/$cmd.1
     [ -f "$page" ] || { say "no $page"; continue; }
@@ -43,12 +44,14 @@ done
 
 page=$M/libttcap.3
 H=capture/ttcap.h
-sed -n '/^ \* Environment/,/^ \* A value/p' "$H" | grep -oE '^ \*   TTCAP[A-Z_]*' |
-    sed 's/^ \*   //' | grep -v '^TTCAP_TEST_' | sort -u > "$T/env.h"
+# the variables capture/ reads or sets (the code, not a list kept beside it)
+grep -ohE '"TTCAP(_[A-Z_]+)?"' capture/*.c | tr -d '"' | grep -v '^TTCAP_TEST_' |
+    sort -u > "$T/env.h"
+[ -s "$T/env.h" ] || say "no TTCAP variable found in capture/*.c"
 man_opts "$page" ENVIRONMENT > /dev/null
 sed -n '/^\.SH ENVIRONMENT$/,/^\.SH /p' "$page" | awk 'p { print; p = 0 } /^\.TP/ { p = 1 }' |
     grep -oE 'TTCAP[A-Z_]*' | sort -u > "$T/env.man"
-differ libttcap "ttcap.h's environment list" "$T/env.h" "$T/env.man"
+differ libttcap "capture/'s getenv calls" "$T/env.h" "$T/env.man"
 grep -oE '^[a-z][a-z ]*[ *](ttcap_[a-z_]+)\(' "$H" | grep -oE 'ttcap_[a-z_]+' |
     grep -vE '^ttcap_(emit|scope_enter|scope_exit)$' | sort -u > "$T/fn.h"
 grep -qE '^extern int ttcap_threshold;' "$H" && echo ttcap_threshold >> "$T/fn.h"

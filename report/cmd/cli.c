@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,11 +22,17 @@ void ttri_cli_init(const char *prog)
     prog_name = prog;
 }
 
+/* One error line. Its text names files, and a file name (from the
+ * command line, a trace, the file system) may hold anything: it is written
+ * as ttf_put_text writes trace strings, so nothing in it can act as a
+ * control sequence or split the line. */
 static void vline(const char *fmt, va_list ap)
 {
+    char buf[4096];
     fflush(stdout);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    ttf_put_text(stderr, buf);
     fputc('\n', stderr);
 }
 
@@ -62,9 +69,69 @@ static const char *odd_kind(const struct stat *st)
     return NULL;
 }
 
-FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
+/* 0 if what stands at path may be replaced (nothing, or a regular file
+ * with force), else an error line and -1; *exists says whether it is there. */
+static int replaceable(const char *path, int force, const char *force_flag, int *exists)
 {
     struct stat st;
+
+    *exists = lstat(path, &st) == 0;
+    if (!*exists)
+        return 0;
+    const char *odd = odd_kind(&st);
+    if (odd) {
+        ttri_cli_fail("%s: is %s: not replaced", path, odd);
+        return -1;
+    }
+    if (!force) {
+        ttri_cli_fail("%s: exists (use %s to replace it)", path, force_flag);
+        return -1;
+    }
+    return 0;
+}
+
+int ttri_cli_can_create(const char *path, int force, const char *force_flag)
+{
+    int exists;
+    char dir[PATH_MAX];
+
+    if (replaceable(path, force, force_flag, &exists) < 0)
+        return TTRI_CLI_TROUBLE;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ttri_cli_fail("%s: %s", path, strerror(errno));
+    return 0;
+}
+
+FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
+{
+    int exists;
+
+    if (replaceable(path, force, force_flag, &exists) < 0)
+        return NULL;
+    if (exists && unlink(path) != 0) {
+        ttri_cli_fail("%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        ttri_cli_fail("%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+    return f;
+}
+
+FILE *ttri_cli_report_open(ttri_cli_report *r, const char *path, int force,
+                           const char *force_flag)
+{
+    struct stat st;
+    memset(r, 0, sizeof *r);
     if (lstat(path, &st) == 0) {
         const char *odd = odd_kind(&st);
         if (odd) {
@@ -75,19 +142,61 @@ FILE *ttri_cli_create(const char *path, int force, const char *force_flag)
             ttri_cli_fail("%s: exists (use %s to replace it)", path, force_flag);
             return NULL;
         }
-        if (unlink(path) != 0) {
-            ttri_cli_fail("%s: %s", path, strerror(errno));
-            return NULL;
-        }
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        ttri_cli_fail("%s: %s", path, strerror(errno));
-        if (fd >= 0)
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n = strlen(path) + 16;
+    r->path = strdup(path);
+    r->tmp = malloc(n);
+    if (!r->path || !r->tmp) {
+        free(r->path);
+        free(r->tmp);
+        ttri_cli_fail("%s: %s", path, strerror(ENOMEM));
+        return NULL;
+    }
+    snprintf(r->tmp, n, "%.*s.%s.XXXXXX", (int)dlen, path, path + dlen);
+    int fd = mkostemp(r->tmp, O_CLOEXEC);
+    r->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!r->f) {
+        int e = errno;
+        if (fd >= 0) {
             close(fd);
+            unlink(r->tmp);
+        }
+        ttri_cli_fail("%s: %s", path, strerror(e));
+        free(r->path);
+        free(r->tmp);
+        memset(r, 0, sizeof *r);
     }
-    return f;
+    return r->f;
+}
+
+int ttri_cli_report_close(ttri_cli_report *r, int keep, int err)
+{
+    int rc = 0;
+    if (!r->f)
+        return 0;
+    if (!err && fflush(r->f) != 0)
+        err = errno ? errno : EIO;
+    if (!err && fsync(fileno(r->f)) != 0 && errno != EINVAL)
+        err = errno;
+    if (fclose(r->f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (err == ENOSPC || err == EDQUOT)
+        rc = ttri_cli_fail("%s: no space left on device; the report is not written", r->path);
+    else if (err == EFBIG)
+        rc = ttri_cli_fail("%s: larger than the file size limit; the report is not written",
+                           r->path);
+    else if (err)
+        rc = ttri_cli_fail("%s: %s; the report is not written", r->path, strerror(err));
+    if (keep && !rc && rename(r->tmp, r->path) != 0)
+        rc = ttri_cli_fail("%s: %s", r->path, strerror(errno));
+    if (!keep || rc)
+        unlink(r->tmp);
+    free(r->path);
+    free(r->tmp);
+    memset(r, 0, sizeof *r);
+    return rc;
 }
 
 int ttri_cli_own_dir(const char *dir)
@@ -254,11 +363,35 @@ static const char *sym_exe[SYM_MAX];   /* --exe values (argv strings) */
 static size_t sym_nexe;
 static char sym_dirs[8192];            /* --debug-dir values, ':'-joined */
 
+/* 0 if path is an ELF executable or shared object (a program, a library,
+ * or a separate debug file of one), else an error line and
+ * TTRI_CLI_TROUBLE: a mistyped --exe would otherwise only show as names
+ * that stay offsets. */
+static int elf_program(const char *path)
+{
+    unsigned char h[18];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+
+    if (fd < 0)
+        return ttri_cli_fail("--exe: %s: %s", path, strerror(errno));
+    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, h, sizeof h) : -1;
+    close(fd);
+    /* e_ident: magic, class, data (1 little-endian, 2 big); e_type at 16 */
+    unsigned type = n < (ssize_t)sizeof h ? 0
+                  : h[5] == 2 ? (unsigned)h[16] << 8 | h[17] : (unsigned)h[17] << 8 | h[16];
+    if (n < (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0 || (type != 2 && type != 3))
+        return ttri_cli_fail("--exe: %s: not an ELF executable or shared library", path);
+    return 0;
+}
+
 int ttri_cli_sym_option(const char *flag, const char *value)
 {
     if (!value || !value[0])
         return ttri_cli_fail("%s needs a value", flag);
     if (strcmp(flag, "--exe") == 0) {
+        if (elf_program(value) != 0)
+            return TTRI_CLI_TROUBLE;
         if (sym_nexe == SYM_MAX)
             return ttri_cli_fail("--exe: at most %d", SYM_MAX);
         sym_exe[sym_nexe++] = value;

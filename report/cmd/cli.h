@@ -53,7 +53,33 @@ void ttri_cli_die(const char *fmt, ...);
  * ttri_cli_own_dir: 0 if dir is a folder (not a link to one) owned by us
  * and not writable by all, else an error line and TTRI_CLI_TROUBLE. */
 FILE *ttri_cli_create(const char *path, int force, const char *force_flag);
+/* Whether ttri_cli_create(path, force, force_flag) would be let through,
+ * asked before any work is done (ttdiff -o and --gdb): 0 when nothing but
+ * a regular file (with force) stands at path and its folder is writable,
+ * else the error line ttri_cli_create would give (or "PATH: Permission
+ * denied", "PATH: No such file or directory" for the folder) and
+ * TTRI_CLI_TROUBLE. Creates nothing. */
+int ttri_cli_can_create(const char *path, int force, const char *force_flag);
 int ttri_cli_own_dir(const char *dir);
+
+/* A report that appears whole or not at all (ttdiff -o): ttri_cli_report_open
+ * checks path as ttri_cli_create does (an existing file is refused without
+ * force, and left alone until the end) and opens a hidden temporary file
+ * beside it (".NAME.XXXXXX", 0600, the same folder so a rename is atomic):
+ * the stream, or NULL after an error line. ttri_cli_report_close flushes
+ * and syncs it and, when keep (the command's answer is 0 or 1) and every
+ * write worked, renames it to path; otherwise it removes it, and a killed
+ * run leaves only the temporary file. 0, or an error line ("PATH: no space
+ * left on device...") and TTRI_CLI_TROUBLE. err: the errno of a write that
+ * failed before (a renderer's TT_EIO), 0 if none. */
+typedef struct ttri_cli_report {
+    FILE *f;                    /* the temporary file's stream */
+    char *path;                 /* the report's final name (malloc'd) */
+    char *tmp;                  /* the temporary file's name (malloc'd) */
+} ttri_cli_report;
+FILE *ttri_cli_report_open(ttri_cli_report *r, const char *path, int force,
+                           const char *force_flag);
+int ttri_cli_report_close(ttri_cli_report *r, int keep, int err);
 
 /* 1 if arg is the long option name, alone or as "name=value". */
 int ttri_cli_is(const char *arg, const char *name);
@@ -106,7 +132,8 @@ void ttri_cli_filter_free(ttri_cli_filter *f);
  * --debug-dir DIR (repeatable: folders with .build-id/xx/yyyy trees).
  * Remember one of them (value: the option's argument); ttri_cli_sym_apply
  * hands them to libttfmt (ttf_sym_search) before any trace is read: 0, or
- * an error line and TTRI_CLI_TROUBLE. */
+ * an error line and TTRI_CLI_TROUBLE (ttri_cli_sym_option: an --exe FILE
+ * that cannot be opened or is no ELF executable or shared library). */
 int ttri_cli_sym_option(const char *flag, const char *value);
 int ttri_cli_sym_apply(void);
 

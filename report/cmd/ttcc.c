@@ -44,6 +44,10 @@
 #define TT_VERSION "0"
 #endif
 
+#ifndef TT_TRACE_FORMAT    /* the trace format libttcap writes, given by ttcc.mk */
+#define TT_TRACE_FORMAT "?"
+#endif
+
 #define TROUBLE 2
 
 static const char usage[] =
@@ -59,7 +63,7 @@ static const char usage[] =
     "                      record their argument registers and return value\n"
     "  --show              print each command run to stderr (shell-quoted)\n"
     "  -h, --help          this help\n"
-    "  --version           print the version\n"
+    "  -V, --version       print the version\n"
     "\n"
     "Environment: TTCC_MODE=plain|values chooses the mode when neither option is\n"
     "given (for build systems that cannot pass one); TTCC_SHOW=1 is --show.\n"
@@ -585,8 +589,8 @@ static int parse(conf *c, int argc, char **argv)
             fputs(usage, stdout);
             exit(0);
         }
-        if (!strcmp(a, "--version")) {
-            printf("ttcc %s\n", TT_VERSION);
+        if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("ttcc %s (trace format %s)\n", TT_VERSION, TT_TRACE_FORMAT);
             exit(0);
         }
         if (!strcmp(a, "--values") || !strcmp(a, "--plain"))

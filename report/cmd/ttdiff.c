@@ -50,6 +50,9 @@ static const char usage[] =
     "                      a count, iteration k aligned with iteration k\n"
     "  --format FMT        text (default), json, or html (one self-contained page)\n"
     "  --no-demangle       show and compare C++ function names mangled\n"
+    "  --demangle=full     C++ names whole in text and HTML (default short:\n"
+    "                      std::string, std::vector<T>, deep templates as ...;\n"
+    "                      JSON always has them whole)\n"
     "  --exe FILE          symbols from FILE for the module with its build-id\n"
     "                      (a program rebuilt or moved since; repeatable)\n"
     "  --debug-dir DIR     look for modules by build-id in DIR/.build-id\n"
@@ -92,6 +95,7 @@ typedef struct cli {
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
+    int sort_given;         /* 1: --sort was given */
     const char **base;      /* --baseline files (argv strings) */
     size_t nbase;
     ttd_hand_pair *pairs;   /* --pair */
@@ -172,6 +176,7 @@ static int option(cli *c, int argc, char **argv, int *i)
         c->gdb = v;
     } else if (!strcmp(name, "--sort")) {
         c->sort = ttd_prof_column(v);
+        c->sort_given = 1;
         if (c->sort != TTD_PROF_TOTAL && c->sort != TTD_PROF_SELF &&
             c->sort != TTD_PROF_CALLS && c->sort != TTD_PROF_AVG)
             return ttri_cli_fail("--sort: '%s' is not total, self, calls or avg", v);
@@ -226,6 +231,10 @@ static int parse(cli *c, int argc, char **argv)
             c->profile = 1;
         } else if (!strcmp(a, "--no-demangle")) {
             c->o.no_demangle = 1;
+        } else if (!strcmp(a, "--demangle=full")) {
+            c->r.full_names = 1;
+        } else if (!strcmp(a, "--demangle=short")) {
+            c->r.full_names = 0;
         } else if (!strcmp(a, "--ignore-call-sites")) {
             c->o.ignore_call_sites = 1;
         } else if (!strcmp(a, "--no-values")) {
@@ -238,6 +247,13 @@ static int parse(cli *c, int argc, char **argv)
     }
     if (nfiles < 2)
         return ttri_cli_fail("need two traces: GOOD.trc BAD.trc (see ttdiff --help)");
+    if (c->sort_given && !c->profile)
+        return ttri_cli_fail("--sort goes with --profile");
+    /* a file that cannot be written fails now, not after the whole diff */
+    if (c->out && ttri_cli_can_create(c->out, c->force, "--force"))
+        return TTRI_CLI_TROUBLE;
+    if (c->gdb && ttri_cli_can_create(c->gdb, c->force, "--force"))
+        return TTRI_CLI_TROUBLE;
     if (ttri_cli_sym_apply() != 0)
         return TTRI_CLI_TROUBLE;
     c->o.thread = c->filter.thread;
@@ -250,12 +266,36 @@ static int parse(cli *c, int argc, char **argv)
     return 0;
 }
 
+/* The end of a command that wrote to out, stdout or -o's report (rep): the
+ * answer (0 or 1) when all was written, else an error line and 2. The
+ * report is kept only with an answer of 0 or 1 (issue #37.3: a failed,
+ * killed or empty run leaves nothing under its name). rc: the renderer's
+ * result, werr: errno after it failed. */
+static int end_output(const cli *c, FILE *out, ttri_cli_report *rep, int rc, int werr,
+                      int answer)
+{
+    if (out == stdout) {
+        if (fflush(out) != 0 && rc == 0)
+            rc = TT_EIO;
+        return rc < 0 ? ttri_cli_fail("output: %s", ttf_strerror(rc)) : answer;
+    }
+    if (rc < 0 && rc != TT_EIO) {
+        ttri_cli_report_close(rep, 0, 0);
+        return ttri_cli_fail("%s: %s", c->out, ttf_strerror(rc));
+    }
+    if (ttri_cli_report_close(rep, rc >= 0 && answer <= 1,
+                              rc == TT_EIO ? (werr ? werr : EIO) : 0) != 0)
+        return TTRI_CLI_TROUBLE;
+    return answer;
+}
+
 /* ttdiff --profile: 0 same functions and call counts, 1 not, 2 trouble. */
 static int profile_main(cli *c)
 {
     ttd_profile *p = NULL;
     ttf_error err;
     FILE *out = stdout;
+    ttri_cli_report rep;
 
     if (c->json == 2)
         return ttri_cli_fail("--profile: --format html is not supported (text or json)");
@@ -264,21 +304,16 @@ static int profile_main(cli *c)
                                     &p, &err);
     if (rc < 0)
         return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
-    if (c->out && !(out = ttri_cli_create(c->out, c->force, "--force"))) {
+    if (c->out && !(out = ttri_cli_report_open(&rep, c->out, c->force, "--force"))) {
         ttd_profile_free(p);
         return TTRI_CLI_TROUBLE;
     }
     c->r.color = ttri_cli_use_color(c->color, out);
     rc = c->json ? ttr_profile_json(out, p, &c->r) : ttr_profile_text(out, p, &c->r);
+    int werr = rc < 0 ? errno : 0;
     int changed = ttd_profile_get_result(p)->changed > 0;
     ttd_profile_free(p);
-    if (fflush(out) != 0 && rc == 0)
-        rc = TT_EIO;
-    if (out != stdout && fclose(out) != 0 && rc == 0)
-        rc = TT_EIO;
-    if (rc < 0)
-        return ttri_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
-    return changed;
+    return end_output(c, out, &rep, rc, werr, changed);
 }
 
 /* A --thread or --function that matches nothing is a mistake (a typo
@@ -306,17 +341,20 @@ static int diff_main(cli *c)
     ttd_diff *d = NULL;
     ttf_error err;
     FILE *out = stdout;
+    ttri_cli_report rep;
 
     int rc = ttd_diff_files(c->files[0], c->files[1], &c->o, &d, &err);
     if (rc < 0)
         return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
-    if (c->out && !(out = ttri_cli_create(c->out, c->force, "--force"))) {
+    if (c->out && !(out = ttri_cli_report_open(&rep, c->out, c->force, "--force"))) {
         ttd_free(d);
         return TTRI_CLI_TROUBLE;
     }
     const ttd_result *res = ttd_get_result(d);
     if ((rc = filters_matched(c, res)) != 0) {
         ttd_free(d);
+        if (out != stdout)
+            ttri_cli_report_close(&rep, 0, 0);
         return rc;
     }
     if (res->program != TTD_PROGRAM_SAME)
@@ -327,19 +365,14 @@ static int diff_main(cli *c)
     c->r.color = ttri_cli_use_color(c->color, out);
     rc = c->json == 2 ? ttr_html(out, d, &c->r)
        : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
+    int werr = rc < 0 ? errno : 0;
     int diverged = res->diverged || res->nunpaired > 0;
     if (rc >= 0)
         rc = ttd_status(d);  /* a name or detail lost for want of memory */
     int grc = rc >= 0 && c->gdb ? ttri_gdb_script(c->gdb, res, !c->o.no_demangle, c->force) : 0;
     ttd_free(d);
-    if (fflush(out) != 0 && rc == 0)
-        rc = TT_EIO;
-    if (out != stdout && fclose(out) != 0 && rc == 0)
-        rc = TT_EIO;
-    if (rc < 0)
-        return ttri_cli_fail("%s: %s", c->out ? c->out : "output", ttf_strerror(rc));
-    if (grc)
-        return grc;
+    if ((rc = end_output(c, out, &rep, rc, werr, grc ? grc : diverged)) > 1)
+        return rc;
     if (c->gdb)
         fprintf(stderr, "ttdiff: gdb script in %s (gdb -x %s)\n", c->gdb, c->gdb);
     return diverged ? 1 : 0;
@@ -351,8 +384,8 @@ int main(int argc, char **argv)
 
     ttri_cli_init("ttdiff");
     int rc = parse(&c, argc, argv);
-    if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops))
-        rc = ttri_cli_fail("--profile: --baseline and --collapse-loops do not apply");
+    if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops || c.gdb))
+        rc = ttri_cli_fail("--profile: --baseline, --collapse-loops and --gdb do not apply");
     else if (rc == 0)
         rc = c.profile ? profile_main(&c) : diff_main(&c);
     free(c.base);

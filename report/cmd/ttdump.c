@@ -16,7 +16,7 @@
 
 #define MAX_INDENT 64          /* deeper frames print at this level */
 #define MSG_MAX 4096           /* longest message text printed */
-#define KIND_MAX 17            /* TTF_EV_* values are below this */
+#define KIND_MAX 20            /* TTF_EV_* values are below this */
 
 /* What the command line asked for. */
 struct opts {
@@ -74,7 +74,7 @@ static const char *kind_label(int kind)
 {
     static char labels[KIND_MAX][16];
 
-    if (kind <= 0 || kind > TTF_EV_SYNC_OP || kind >= KIND_MAX)
+    if (kind <= 0 || kind > TTF_EV_UNWIND || kind >= KIND_MAX)
         return NULL;
     if (!labels[kind][0]) {
         snprintf(labels[kind], sizeof labels[kind], "%s", ttr_kind_name(kind));
@@ -199,12 +199,14 @@ static void print_header(const struct dump *d)
 {
     static const char *const req[] = {"events-v1", "values", "sites"};
     static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo"};
-    static const char *const flags[] = {"closed"};
+    static const char *const flags[] = {"closed", "exec"};
     const ttf_header *h = ttf_get_header(d->t);
     FILE *f = d->out;
     char when[64];
 
-    fprintf(f, "trace: %s\nheader:\n", ttf_path(d->t));
+    fputs("trace: ", f);
+    put_clean(f, ttf_path(d->t));
+    fputs("\nheader:\n", f);
     fprintf(f, "  magic:             ok\n");
     fprintf(f, "  version:           %u.%u\n", h->version_major,
             h->version_minor);
@@ -304,7 +306,11 @@ static void print_exit(const struct dump *d)
     const ttf_header *h = ttf_get_header(d->t);
     FILE *f = d->out;
 
-    if (p->exited)
+    if (p->exec_path && p->exec_path[0]) {
+        fprintf(f, "  exit:              exec ");
+        put_quoted(f, p->exec_path);
+        fputc('\n', f);
+    } else if (p->exited)
         fprintf(f, "  exit:              status %d\n", p->exit_status);
     else if (s->closed)
         fprintf(f, "  exit:              status %" PRId32 "\n", h->exit_status);
@@ -390,6 +396,11 @@ static void print_thread_info(FILE *f, const ttf_thread *th, const char *gap)
 {
     char t0[48], t1[48];
 
+    if (!th->chunks) {          /* an index and nothing else: no times */
+        fprintf(f, "  [%" PRIu32 "] no chunks (never traced, cut before its "
+                "first chunk, or its chunks lost)\n", th->index);
+        return;
+    }
     fmt_rel(t0, sizeof t0, th->start_ns);
     fmt_rel(t1, sizeof t1, th->end_ns);
     fprintf(f, "  [%" PRIu32 "] tid %" PRId64 " ", th->index, th->tid);
@@ -535,6 +546,13 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
 
     int filtered = d->o->filter.function_re || d->o->filter.exclude_re;
 
+    if (ev->kind == TTF_EV_UNWIND) {   /* the innermost frames end here */
+        for (uint32_t i = 0; i < ev->unwound && s->n > 0; i++)
+            s->nsel -= s->sel[--s->n];
+        s->seen = 1;
+        s->next = ev->depth - (int)ev->unwound;
+        return filtered ? s->nsel : s->next - s->skew;
+    }
     if (!enter && ev->kind != TTF_EV_EXIT)
         return filtered ? s->nsel : ev->depth - s->skew;
     if (s->seen && ev->depth != s->next) {
@@ -745,6 +763,20 @@ static void print_life(const struct dump *d, const ttf_event *ev, int depth)
         break;
     case TTF_EV_END:
         fprintf(d->out, ": exit status %d", ev->signo);
+        break;
+    case TTF_EV_EXEC:
+        fputc(' ', d->out);
+        put_quoted(d->out, ev->text ? ev->text : "");
+        if (ev->code)
+            fprintf(d->out, " failed: %s", strerror(ev->code));
+        break;
+    case TTF_EV_VFORK:
+        fprintf(d->out, ": child %d ran here until it exec'd or exited (its calls"
+                " are not recorded)", ev->code);
+        break;
+    case TTF_EV_UNWIND:
+        fprintf(d->out, " by %s: %" PRIu32 " frame%s left without return",
+                ttf_unwind_name(ev->code), ev->unwound, ev->unwound == 1 ? "" : "s");
         break;
     default:
         break;
@@ -1087,9 +1119,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
         case 'C': color = optarg; break;
         case 'P' + 256: o->profile = 1; break;
         case 'S' + 256: o->sort = ttd_prof_column(optarg);
-                        if (o->sort < 0)
-                            ttri_cli_die("--sort: '%s' is not name, calls, total, self, "
-                                "min, avg, max, never or thread", optarg);
+                        if (o->sort < 0 || o->sort == TTD_PROF_THREAD)
+                            ttri_cli_die("--sort: '%s' is not total, self, calls, min, "
+                                "avg, max, never or name", optarg);
                         break;
         case 'T' + 256: o->per_thread = 1; break;
         case 'J' + 256: o->chrome = 1; break;

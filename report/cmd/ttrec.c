@@ -65,8 +65,9 @@ static const char usage[] =
     "  --ttdiff-arg ARG    pass ARG to ttdiff (repeatable), e.g. --ttdiff-arg=--all\n"
     "  -q, --quiet         no progress lines\n"
     "  -h, --help          this help\n"
-    "  --version           print the version\n"
+    "  -V, --version       print the version\n"
     "\n"
+    "--keep, --candidates, --fail-if, --format and --ttdiff-arg go with --until-fail.\n"
     "Failure: an exit status other than 0, a signal, a timeout, or --fail-if.\n"
     "Exit status, one run: the program's (128+N for signal N). --until-fail:\n"
     "1 once a failure was caught (ttdiff's: a caught failure is a divergence, in\n"
@@ -93,6 +94,7 @@ typedef struct opts {
     const char **targs;     /* --ttdiff-arg values */
     size_t ntargs;
     int quiet;              /* -q */
+    const char *hunt_only;  /* an option given that only --until-fail uses */
     char **argv;            /* PROG ARGS..., NULL-terminated */
     char *prog;             /* PROG resolved in PATH (malloc'd) */
     char *lib;              /* libttcap.so to preload, NULL = none */
@@ -155,6 +157,8 @@ static int valued(opts *o, int argc, char **argv, int *i, const char *name)
         v = argv[++*i];
     else
         return ttri_cli_fail("%s needs a value", name);
+    if (strcmp(name, "-o") && strcmp(name, "--timeout") && strcmp(name, "--until-fail"))
+        o->hunt_only = name;
     if (!strcmp(name, "-o"))
         o->out = v;
     else if (!strcmp(name, "--fail-if"))
@@ -234,7 +238,7 @@ static int parse(opts *o, int argc, char **argv)
         int rc = 0;
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             ttri_cli_help(usage);
-        if (!strcmp(argv[i], "--version"))
+        if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
             ttri_cli_version();
         if (argv[i][0] != '-')
             return ttri_cli_fail("'%s': put the program after -- (ttrec [options] -- PROG ARGS)",
@@ -245,6 +249,9 @@ static int parse(opts *o, int argc, char **argv)
     if (i + 1 >= argc)
         return ttri_cli_fail("no program to run (ttrec [options] -- PROG ARGS; see ttrec --help)");
     o->argv = argv + i + 1;
+    if (!o->runs && o->hunt_only)
+        return ttri_cli_fail("%s goes with --until-fail (one run: -o, -f, --chaos, "
+                             "--timeout, --preload)", o->hunt_only);
     if (o->runs && o->keep == 0)
         return ttri_cli_fail("--keep: at least one passing run is needed to compare with");
     if (o->candidates == 0 || o->candidates > TTREC_SLOTS)
@@ -523,6 +530,27 @@ static int trace_name(const opts *o, char *buf, size_t n)
     return 0;
 }
 
+/* Why a run of o->prog left no trace, for the line that says so. */
+static void why_no_trace(const opts *o, char *buf, size_t n)
+{
+    int facts = o->lib ? 0 : elf_facts(o->prog);
+
+    if (o->lib)
+        snprintf(buf, n, "libttcap was preloaded but wrote nothing (see its line above, "
+                 "if any)");
+    else if (facts < 0)
+        snprintf(buf, n, "%s is no ELF program, and nothing it ran was traced", o->prog);
+    else if (facts & 2)
+        snprintf(buf, n, "%s links libttcap, which wrote nothing (see its line above, "
+                 "if any)", o->prog);
+    else if (facts & 1)
+        snprintf(buf, n, "libttcap was not loaded (--no-preload)");
+    else
+        snprintf(buf, n, "%s is not instrumented (build it with -finstrument-functions "
+                 "or -pg -mfentry, e.g. CC=\"ttcc gcc\", or use libttcap's macros)",
+                 o->prog);
+}
+
 static int record_one(const opts *o)
 {
     char trace[PATH_MAX], how[128];
@@ -533,16 +561,17 @@ static int record_one(const opts *o)
         (rc = run_once(o, trace, NULL, o->chaos ? &o->chaos_seed : NULL, &r)))
         return rc;
     describe(&r, how, sizeof how);
-    if (!o->quiet)
+    if (access(trace, F_OK) != 0) {
+        char why[PATH_MAX + 160];
+        why_no_trace(o, why, sizeof why);
+        fprintf(stderr, "ttrec: %s %s; no trace was written: %s\n", o->argv[0], how, why);
+    } else if (!o->quiet) {
         fprintf(stderr, "ttrec: %s %s, trace in %s%s\n", o->argv[0], how, trace,
                 o->lib ? " (libttcap preloaded)" : "");
+    }
     if (!o->quiet && o->chaos)
         fprintf(stderr, "ttrec: chaos seed %llu%s\n", (unsigned long long)o->chaos_seed,
                 o->chaos_entries ? " (and function entries)" : "");
-    if (access(trace, F_OK) != 0)
-        fprintf(stderr, "ttrec: no trace was written: is %s built with "
-                "-finstrument-functions or -pg -mfentry (CC=\"ttcc gcc\"), or using "
-                "libttcap's macros?\n", o->prog);
     if (WIFSIGNALED(r.status))
         return 128 + WTERMSIG(r.status);
     return WEXITSTATUS(r.status);

@@ -5,7 +5,8 @@
 # (default 10), each `ttrec --until-fail CAP --keep 1` (default cap 2000
 # runs; a search that finds nothing counts as CAP and is marked), and the
 # median, min and max of the run number that failed. Chaos search k uses
-# base seed k. Never fails on the numbers; the README table comes from it.
+# base seed k. Never fails on the numbers; the table in tests/bench/PERFORMANCE.md
+# (Chaos mode) comes from it.
 # Extra fixture arguments: CHAOS_RUNS_ARGS (default none).
 
 B=${1:-build}

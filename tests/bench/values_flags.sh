@@ -2,7 +2,7 @@
 # tests/bench/values_flags.sh B [PKG...] - what gcc's inlining and IPA flags
 # cost and recover in values mode (-pg -mfentry), on real programs built
 # from Debian source as make realbugs builds them (issue 21 item 5; the
-# figures are in README.md, values mode). Not part of make bench: it
+# figures are in capture/VALUES.md). Not part of make bench: it
 # builds each program six times (about 2 min each on 2 cores).
 #
 # For each flag set (none, each flag alone, all four, the three the

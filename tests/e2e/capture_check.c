@@ -54,7 +54,7 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
         return 1;
     uint64_t stack[4096];
     int sp = 0, bad = 0, maxdepth = 0, r;
-    unsigned long nev = 0;
+    unsigned long nev = 0, unwinds = 0, unwound = 0;
     ttf_event ev;
     while ((r = ttf_iter_next(it, &ev)) == 1) {
         nev++;
@@ -93,6 +93,11 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
                    ev.code, (unsigned long long)ev.fault_addr);
         if (ev.kind == TTF_EV_LOST)
             sp = 0;             /* what was open before the gap is unknown */
+        if (ev.kind == TTF_EV_UNWIND) {     /* frames left by longjmp, exceptions */
+            sp = sp > (int)ev.unwound ? sp - (int)ev.unwound : 0;
+            unwinds++;
+            unwound += ev.unwound;
+        }
         if (ev.kind == TTF_EV_LOST)
             printf("lost thread=%u events=%llu bytes=%llu\n", th,
                    (unsigned long long)ev.lost_events,
@@ -106,6 +111,8 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
                    name, msg, ev.text ? ev.text : "");
     }
     ttf_iter_close(it);
+    if (unwinds)
+        printf("unwind thread=%u records=%lu frames=%lu\n", th, unwinds, unwound);
     printf("walk thread=%u events=%lu open=%d maxdepth=%d nesting_errors=%d rc=%d\n",
            th, nev, sp, maxdepth, bad, r);
     return r < 0;

@@ -43,10 +43,10 @@ assert f["bad"][0]["kind"] == "message" and " in slot " in f["bad"][0]["text"]
 '
 
 # make demo
-sh fixtures/demo.sh "$BD" > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo.sh"; }
+TT_DEMO_OUT=$T/demo sh fixtures/demo.sh "$BD" > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo.sh"; }
 has '^first divergence: thread race_queue' "$T/demo.out"
 has '^== JSON report: ' "$T/demo.out"
-python3 -m json.tool "$BD/demo/report.json" > /dev/null || fail "demo JSON"
+python3 -m json.tool "$T/demo/report.json" > /dev/null || fail "demo JSON"
 # the closing hint agrees with the report: the unprotected call it named
 u=$(sed -n 's/^unprotected: \([a-z_]*\) in bad .*/\1/p' "$T/demo.out")
 if [ -n "$u" ]; then
@@ -56,6 +56,6 @@ else
 fi
 if "$TTDIFF" --help | grep -q html; then
     has '^== HTML report: ' "$T/demo.out"
-    grep -q '<html' "$BD/demo/report.html" || fail "demo HTML report"
+    grep -q '<html' "$T/demo/report.html" || fail "demo HTML report"
 fi
 echo ok

@@ -2,7 +2,7 @@
 # install_projects.sh - an outside project built three ways against an
 # installed tree (make install into a temporary prefix): a Makefile with the
 # pkg-config flags in LDFLAGS before the objects under -Wl,--as-needed,
-# CMake with find_package(ttcap) (the README's example, and the static
+# CMake with find_package(ttcap) (capture/INSTRUMENT.md's example, and the static
 # target), and a plain cc line. Each build records a trace that names its functions; each result is
 # printed (and kept in the log when the test fails).
 set -eu
@@ -52,14 +52,14 @@ LDFLAGS += -Wl,--as-needed $(shell pkg-config --libs ttcap) -Wl,-rpath,$(PREFIX)
 app: app.o calc.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ app.o calc.o $(LDLIBS)
 MK
-# the README's CMake example, as it is written there, plus a static twin
+# capture/INSTRUMENT.md's CMake example, as it is written there, plus a static twin
 {
     printf 'cmake_minimum_required(VERSION 3.13)\nproject(outside C)\n'
-    sed -n '/^```cmake$/,/^```$/p' README.md | sed '1d;$d'
+    sed -n '/^```cmake$/,/^```$/p' capture/INSTRUMENT.md | sed '1d;$d'
     printf 'add_executable(app_static app.c calc.c)\n'
     printf 'target_link_libraries(app_static PRIVATE ttcap::ttcap_static)\n'
 } > "$T/src/CMakeLists.txt"
-grep -q '^find_package(ttcap' "$T/src/CMakeLists.txt" || fail "no CMake example in README.md"
+grep -q '^find_package(ttcap' "$T/src/CMakeLists.txt" || fail "no CMake example in capture/INSTRUMENT.md"
 
 # run the program $1, named $2 in the results: it records, ttdump names
 check() {
@@ -96,7 +96,7 @@ else
     echo "SKIP part: cmake (not installed)"
 fi
 
-# 3. plain cc, the README's line
+# 3. plain cc, capture/INSTRUMENT.md's line
 (cd "$T/src" && cc -g $san $(pkg-config --cflags ttcap) -o "$T/app_cc" app.c calc.c \
     $(pkg-config --libs ttcap) -Wl,-rpath,"$P/lib") || fail "cc build"
 check "$T/app_cc" cc

@@ -1,31 +1,57 @@
 #!/usr/bin/env python3
-"""readme_check.py - README.md's example outputs against real output
-(tests/e2e/readme_outputs.sh runs the programs; this compares).
+"""readme_check.py - the example outputs of README.md and of the documents
+it links to against real output (tests/e2e/readme_outputs.sh runs the
+programs; this compares), and the documents' links.
 
-usage: readme_check.py README.md B FIRST-LINE OUTPUT-FILE [FIRST-LINE OUTPUT-FILE ...]
+usage: readme_check.py [--doc FILE]... B FIRST-LINE OUTPUT-FILE [FIRST-LINE OUTPUT-FILE ...]
+       readme_check.py --list
+       readme_check.py --links [--max-lines N] FILE...
 
-Each FIRST-LINE names the README code block that starts with it; that
-block must be OUTPUT-FILE's text once the things that change from run to
-run are masked in both (times, pids, tids, addresses, build-ids, event
-and byte counts that a sanitizer build changes, thread numbers of a race,
-the build folder B and absolute paths). A block line that is only "..."
-(indented or not) stands for any number of real lines (the README
-abridges), a line ending in "..." for any line that begins with the text
-before it. Every other line must match in order, exactly.
+Each FIRST-LINE names the code blocks that start with it, in any of the
+documents (DOCS below, or the --doc files instead); there must be one at
+least, and each must be OUTPUT-FILE's text once the things that change
+from run to run are masked in both (times, pids, tids, addresses,
+build-ids, event and byte counts that a sanitizer build changes, thread
+numbers of a race, the build folder B and absolute paths). A block line
+that is only "..." (indented or not) stands for any number of real lines
+(the documents abridge), a line ending in "..." for any line that begins
+with the text before it. Every other line must match in order, exactly.
 
-Also: every README code block without a language tag (an output block) is
-either checked here or by a test named in CHECKED_ELSEWHERE, or is a
-diagram in DIAGRAMS; a new output block nobody checks fails. Exit 1 with
-a diff on any difference.
+Also: every code block of the documents without a language tag (an output
+block) is either checked here or by a test named in CHECKED_ELSEWHERE, or
+is a diagram in DIAGRAMS; a new output block nobody checks fails. Exit 1
+with a diff on any difference.
+
+--list prints DOCS, one a line (for the other doc tests). --links checks
+that every relative link of each FILE names a file that exists and, for a
+"#fragment" into a Markdown file, a heading there (GitHub's anchors), and
+with --max-lines that the first FILE has at most N lines.
 """
 import difflib
 import re
 import sys
 
+# README.md and the documents it links to whose example outputs are
+# checked (the topic documents beside their layers; README's table lists
+# them). One list: readme_outputs.sh, example_readme.sh and doc_links.sh
+# read it with --list.
+DOCS = [
+    "README.md",
+    "capture/INSTRUMENT.md",
+    "capture/VALUES.md",
+    "report/READING.md",
+    "report/CHANGELOG.md",
+    "diff/ARCHITECTURE.md",
+    "tests/TESTING.md",
+    "tests/bench/PERFORMANCE.md",
+    "tests/reliability/RELIABILITY.md",
+]
 # output blocks other tests compare (first line prefix: the test)
 CHECKED_ELSEWHERE = {
     "usage: ttdiff ": "example_readme.sh (ttdiff --help)",
     "usage: ttdump ": "example_readme.sh (ttdump --help)",
+    "usage: ttrec ": "example_readme.sh (ttrec --help)",
+    "usage: ttcc ": "example_readme.sh (ttcc --help)",
     "$ ttdiff good.trc bad.trc": "example_readme.sh (the parser example)",
     "$ cc -g $(pkg-config --cflags ttcap) -o sq sq.c": "ttcc.sh (sq.c's events)",
 }
@@ -138,38 +164,100 @@ def match(want, got):
     return None
 
 
-def main():
-    readme_path, b = sys.argv[1], sys.argv[2]
-    readme = open(readme_path).read()
-    want = dict(zip(sys.argv[3::2], sys.argv[4::2]))
-    bad = 0
-    all_blocks = blocks(readme)
-    for first, path in want.items():
-        found = [t for lang, t in all_blocks if t.startswith(first)]
-        if len(found) != 1:
-            print(f"README.md: want one block starting {first!r}, found {len(found)}")
-            bad = 1
+def slug(heading):
+    """GitHub's anchor of a Markdown heading."""
+    h = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return h.replace(" ", "-")
+
+
+def anchors(path):
+    """The anchors of a Markdown file's headings (outside code blocks)."""
+    out, seen, fence = set(), {}, False
+    for line in open(path).read().splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        m = None if fence else re.match(r"#{1,6} +(.*?) *#*$", line)
+        if not m:
             continue
-        body = found[0]
-        if body.startswith("$ "):     # the command line is not output
-            body = body.split("\n", 1)[1]
-        w, g = mask(body, b), mask(open(path).read(), b)
-        at = match(w, g)
-        if at is not None:
-            print(f"README.md: the block starting {first!r} is not what the program prints "
-                  f"(masked; '...' lines in the README stand for any lines); from its line "
+        a = slug(m.group(1))
+        n = seen.get(a, 0)
+        seen[a] = n + 1
+        out.add(a if n == 0 else f"{a}-{n}")
+    return out
+
+
+def check_links(files, max_lines):
+    """1 if a relative link of files names no file (or no heading there),
+    or the first file is longer than max_lines."""
+    import os
+    bad = 0
+    if max_lines is not None:
+        n = len(open(files[0]).read().splitlines())
+        if n > max_lines:
+            print(f"{files[0]}: {n} lines, more than {max_lines}")
+            bad = 1
+    for f in files:
+        text = re.sub(r"^```.*?^```", "", open(f).read(), flags=re.S | re.M)
+        text = re.sub(r"`[^`\n]*`", "", text)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue          # http:, https:, mailto:, file:
+            path, _, frag = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(f), path)) if path else f
+            if not os.path.exists(dest):
+                print(f"{f}: link to {target}: no file {dest}")
+                bad = 1
+            elif frag and dest.endswith(".md") and frag not in anchors(dest):
+                print(f"{f}: link to {target}: no heading '#{frag}' in {dest}")
+                bad = 1
+    return bad
+
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] == ["--list"]:
+        print("\n".join(DOCS))
+        return
+    if args[:1] == ["--links"]:
+        max_lines = None
+        if args[1:2] == ["--max-lines"]:
+            max_lines, args = int(args[2]), args[2:]
+        sys.exit(check_links(args[1:], max_lines))
+    docs = []
+    while args[:1] == ["--doc"]:
+        docs.append(args[1])
+        args = args[2:]
+    docs = docs or DOCS
+    b = args[0]
+    want = dict(zip(args[1::2], args[2::2]))
+    bad = 0
+    all_blocks = [(d, lang, t) for d in docs for lang, t in blocks(open(d).read())]
+    for first, path in want.items():
+        found = [(d, t) for d, lang, t in all_blocks if t.startswith(first)]
+        if not found:
+            print(f"{' '.join(docs)}: no block starting {first!r}")
+            bad = 1
+        for doc, body in found:
+            if body.startswith("$ "):     # the command line is not output
+                body = body.split("\n", 1)[1]
+            w, g = mask(body, b), mask(open(path).read(), b)
+            at = match(w, g)
+            if at is None:
+                continue
+            print(f"{doc}: the block starting {first!r} is not what the program prints "
+                  f"(masked; '...' lines stand for any lines); from its line "
                   f"{at + 1}: {w[at]!r}")
             sys.stdout.writelines(difflib.unified_diff(
-                [x + "\n" for x in w], [x + "\n" for x in g], "README.md", path))
+                [x + "\n" for x in w], [x + "\n" for x in g], doc, path))
             bad = 1
-    for lang, t in all_blocks:
+    for doc, lang, t in all_blocks:
         if lang or not t.strip():
             continue
         if any(t.startswith(f) for f in want) or any(t.startswith(f) for f in CHECKED_ELSEWHERE):
             continue
         if t.startswith(DIAGRAMS):
             continue
-        print(f"README.md: an output block nobody checks: {t.splitlines()[0]!r} "
+        print(f"{doc}: an output block nobody checks: {t.splitlines()[0]!r} "
               f"(check it in tests/e2e/readme_outputs.sh, or tag it as code)")
         bad = 1
     sys.exit(bad)

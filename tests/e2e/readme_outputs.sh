@@ -1,12 +1,15 @@
 #!/bin/sh
-# readme_outputs.sh - README.md's example outputs are what the tools print
-# (issue 23 part 6): `make demo`'s block (fixtures/demo.sh, as make demo
-# runs it), the values example (`ttdiff vgood.trc vbad.trc` on
-# fixtures/values/vd_errchain), `ttdump bad.trc` and `ttdump --profile
-# good.trc` of the parser example, the inlined-helper example (`ttdiff
-# igood.trc ibad.trc` on fixtures/inline/inl_parse.c in values mode),
-# compared by tests/e2e/readme_check.py with times, pids, addresses and paths masked; and no README output block
-# is left unchecked. The demo is a race: its thread numbers and the length
+# readme_outputs.sh - the example outputs of README.md and of the documents
+# it links to (readme_check.py --list: capture/INSTRUMENT.md,
+# report/READING.md ...) are what the tools print (issue 23 part 6, issue
+# 36): `make demo`'s block (fixtures/demo.sh, as make demo runs it; README
+# abridged, report/READING.md whole), the values example (`ttdiff
+# vgood.trc vbad.trc` on fixtures/values/vd_errchain), `ttdump bad.trc` and
+# `ttdump --profile good.trc` of the parser example, the inlined-helper
+# example (`ttdiff igood.trc ibad.trc` on fixtures/inline/inl_parse.c in
+# values mode), compared by tests/e2e/readme_check.py with times, pids,
+# addresses and paths masked, in whichever document holds them; and no
+# output block of any of those documents is left unchecked. The demo is a race: its thread numbers and the length
 # of its thread-order lists vary (masked, or "..." in the README), so it is
 # recorded up to three times before a difference counts.
 set -eu
@@ -44,7 +47,7 @@ if [ -x "$B/fixtures/inl_parse_pg" ]; then
 fi
 
 check() {
-    python3 tests/e2e/readme_check.py README.md "$B" \
+    python3 tests/e2e/readme_check.py "$B" \
         "trace: bad.trc" "$T/ttdump.out" \
         "profile: 1 thread" "$T/profile.out" \
         "\$ ttdiff vgood.trc vbad.trc" "$T/values.out" \
@@ -54,19 +57,23 @@ check() {
 for try in 1 2 3; do
     sh fixtures/demo.sh "$B" >"$T/demo.out" 2>&1 || true
     check && break
-    [ "$try" = 3 ] && { cat "$T/check.out"; fail "README.md's example outputs differ from the tools' (3 demo runs tried)"; }
+    [ "$try" = 3 ] && { cat "$T/check.out"; fail "the documents' example outputs differ from the tools' (3 demo runs tried)"; }
 done
-# the check can fail: a README whose demo block has an old line number, or
-# whose values example lost a line, is stale
+# the check can fail: a README whose demo block has an old line number, a
+# READING.md whose values example lost a line, an INSTRUMENT.md with an
+# output block nobody checks, are stale
 sed 's/\(race_queue\.c:[0-9]*  calling at line \)\([0-9]*\)$/\11\2/' README.md >"$T/stale1.md"
-sed '/^  called by `parse_entry`/d' README.md >"$T/stale2.md"
-for s in stale1 stale2; do
-    cmp -s README.md "$T/$s.md" && fail "$s: the README has no such line to change"
-    python3 tests/e2e/readme_check.py "$T/$s.md" "$B" \
+sed '/^  called by `parse_entry`/d' report/READING.md >"$T/stale2.md"
+printf '\n```\nan output nobody checks\n```\n' | cat capture/INSTRUMENT.md - >"$T/stale3.md"
+for s in stale1:README.md stale2:report/READING.md stale3:capture/INSTRUMENT.md; do
+    doc=${s#*:} s=${s%%:*}
+    cmp -s "$doc" "$T/$s.md" && fail "$s: $doc has no such line to change"
+    python3 tests/e2e/readme_check.py --doc "$T/$s.md" "$B" \
         "\$ ttdiff vgood.trc vbad.trc" "$T/values.out" \
         "== recording a good run:" "$T/demo.out" >"$T/$s.out" 2>&1 &&
-        fail "a stale README ($s) passes the check"
+        fail "a stale $doc ($s) passes the check"
 done
 grep -q "block starting '== recording a good run:'" "$T/stale1.out" || fail "stale1: $(cat "$T/stale1.out")"
 grep -q "block starting '\$ ttdiff vgood.trc vbad.trc'" "$T/stale2.out" || fail "stale2: $(cat "$T/stale2.out")"
+grep -q "an output block nobody checks: 'an output nobody checks'" "$T/stale3.out" || fail "stale3: $(cat "$T/stale3.out")"
 echo ok

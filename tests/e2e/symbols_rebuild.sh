@@ -113,4 +113,26 @@ has '> square$' exe.dump
 has "symbols from $T/oldprog" exe.dump
 "$B/ttdiff" --exe "$T/oldprog" --color never old.trc new.trc > exe.diff 2>&1 || true
 if grep -q 'prog+0x' exe.diff; then cat exe.diff; fail "ttdiff --exe shows offsets"; fi
+
+# values mode (-pg -mfentry: __fentry__, not the -finstrument-functions
+# hooks) keeps its copy too: rebuilt between the runs, every name stays
+if [ "$(uname -m)" = x86_64 ]; then
+    mkdir vals && cd vals
+    vgen() {
+        printf 'static int square(int x) { return x * x + %s; }\n' "$1" > v.c
+        printf 'int main(void) { return square(3) > 100; }\n' >> v.c
+        cc -g $san -O1 -fno-inline -pg -mfentry -fno-plt -c -o v.o v.c || fail "values v$1"
+        cc $san -rdynamic -o v v.o -L"$B" -lttcap -Wl,-rpath,"$B" || fail "values link v$1"
+    }
+    vgen 1
+    vid=$(bid v)
+    TTCAP_OUT=v1.trc ./v || fail "record values v1"
+    vcopy=.build-id/$(echo "$vid" | cut -c1-2)/$(echo "$vid" | cut -c3-)
+    [ -f "$vcopy" ] || { find . -name '*.trc' -o -path '*build-id*'; fail "values mode kept no copy"; }
+    vgen 2
+    "$B/ttdump" v1.trc > v1.dump 2>&1 || fail "ttdump values"
+    has '> square' v1.dump
+    if grep -q 'v+0x' v1.dump; then cat v1.dump; fail "values trace lost its names"; fi
+    cd "$T"
+fi
 echo ok

@@ -6,8 +6,8 @@
 # --as-needed and lose -pg; a compile+link with -pg is split; arguments
 # with spaces and quotes reach the compiler intact; g++; its own errors
 # exit 2 with one line. The programs built run and record. Installed: the
-# README's sq.c example, built by its own pkg-config line and by ttcc, shows
-# the events the README prints.
+# sq.c example of capture/INSTRUMENT.md, built by its own pkg-config line and
+# by ttcc, shows the events that page prints.
 set -eu
 B=${1:-build}
 cd "$(dirname "$0")/../.."
@@ -130,10 +130,10 @@ for p in man1/ttcc.1 man1/ttdiff.1 man1/ttdump.1 man1/ttrec.1 man3/libttcap.3; d
     [ -f "$P/share/man/$p" ] || fail "not installed: share/man/$p"
 done
 
-# the README's sq.c example, built with its pkg-config line (rpath
+# capture/INSTRUMENT.md's sq.c example, built with its pkg-config line (rpath
 # included: the prefix is not in the loader's path) and with ttcc; the
-# events ttdump shows are the README's, times and tids aside
-python3 - "$SRC/README.md" sq.c sq.cmd sq.want <<'PY'
+# events ttdump shows are the page's, times and tids aside
+python3 - "$SRC/capture/INSTRUMENT.md" sq.c sq.cmd sq.want <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
 i = s.index("For example, `sq.c`:")
@@ -148,13 +148,13 @@ open(sys.argv[4], "w").write("\n".join(ev) + "\n")
 PY
 mask() { sed -E 's/^ *\+[0-9.]+us //; s/\(tid [0-9]+\)/(tid N)/' | grep -v 'module-load'; }
 mask < sq.want > sq.want.m
-PKG_CONFIG_PATH=$P/lib/pkgconfig sh -c "$(cat sq.cmd) $san" || fail "README sq.c: $(cat sq.cmd)"
+PKG_CONFIG_PATH=$P/lib/pkgconfig sh -c "$(cat sq.cmd) $san" || fail "INSTRUMENT.md sq.c: $(cat sq.cmd)"
 "$P/bin/ttcc" cc $san -o sq2 sq.c
 for b in sq sq2; do
-    env -u LD_LIBRARY_PATH TTCAP_OUT=$b.trc ./$b > $b.out || fail "README sq.c: $b does not start"
-    [ "$(cat $b.out)" = 5 ] || fail "README sq.c: $b printed $(cat $b.out)"
+    env -u LD_LIBRARY_PATH TTCAP_OUT=$b.trc ./$b > $b.out || fail "INSTRUMENT.md sq.c: $b does not start"
+    [ "$(cat $b.out)" = 5 ] || fail "INSTRUMENT.md sq.c: $b printed $(cat $b.out)"
     "$P/bin/ttdump" -n $b.trc | sed "s/\"$b\"/\"sq\"/" | mask > $b.got
-    diff sq.want.m $b.got > $b.diff || { cat $b.diff; fail "README sq.c: $b's events differ"; }
+    diff sq.want.m $b.got > $b.diff || { cat $b.diff; fail "INSTRUMENT.md sq.c: $b's events differ"; }
 done
 
 # ttcc's own errors: one line, exit 2; a failing compile: the compiler's status
@@ -171,5 +171,5 @@ echo 'int x = ;' > bad.c
 set +e; "$TTCC" gcc -c bad.c 2> /dev/null; rc=$?; set -e
 [ "$rc" = 1 ] || fail "failing compile: rc $rc"
 "$TTCC" --help | grep -q '^usage: ttcc' || fail "--help"
-"$TTCC" --version | grep -qE '^ttcc [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
+"$TTCC" --version | grep -qE '^ttcc [0-9]+\.[0-9]+\.[0-9]+ \(trace format [0-9]+\.[0-9]+\)$' || fail "--version"
 echo ok

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ttcc_projects.sh - ttcc as a new user would use it, with the README's
+# ttcc_projects.sh - ttcc as a new user would use it, with capture/INSTRUMENT.md's
 # recipes: one small project (a shared library libcalc with a static helper,
 # and a program that calls it) built by make, CMake, autotools with
 # libtool, and meson, each with CC="ttcc gcc" in plain mode and in values
@@ -21,11 +21,11 @@ san=${SAN:-}
 # a sanitizer build's libttcap needs the sanitizer runtime in the program
 export CFLAGS="-O2 -g $san" LDFLAGS="-Wl,--as-needed $san"
 unset MAKEFLAGS MFLAGS MAKELEVEL TTCC_MODE TTCC_SHOW CC
-# the README's recipes are the commands run below
+# capture/INSTRUMENT.md's recipes are the commands run below
 for r in 'make CC="ttcc gcc"' 'CC="ttcc gcc" cmake -S . -B build && cmake --build build' \
          './configure CC="ttcc gcc" && make' 'CC="ttcc gcc" meson setup build && ninja -C build' \
          'make CC="ttcc --values gcc"' 'TTCC_MODE=values cmake --build build'; do
-    grep -qF -- "$r" README.md || fail "README.md has no recipe '$r'"
+    grep -qF -- "$r" capture/INSTRUMENT.md || fail "capture/INSTRUMENT.md has no recipe '$r'"
 done
 
 mkdir "$T/src"

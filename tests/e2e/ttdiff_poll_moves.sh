@@ -55,7 +55,7 @@ echo "identical runs of poll_moves: exit 0 in $plain of 10 without baselines, $t
 # iterations of a poll loop that ran more times in the bad run (its
 # minimal script deletes accept_block + prepare_block and inserts them a
 # few polls later rather than insert the polls: 1 recording in about 20
-# under load; README, --flat); there only the worker's corrupt_block is
+# under load; report/READING.md, --flat); there only the worker's corrupt_block is
 # checked to be one of its divergences
 B3="--baseline $T/g1.trc --baseline $T/g2.trc --baseline $T/g3.trc"
 run 1 --format json --flat $B3 "$T/g0.trc" "$T/bad.trc"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# values_install.sh - the README's values-mode recipe against an installed
+# values_install.sh - capture/VALUES.md's recipe against an installed
 # copy: `make install` into a temporary prefix, a program outside the tree
 # compiled with `pkg-config --cflags ttcap-values` and linked without -pg,
 # one run: the trace has its argument and return value, no gmon.out.
@@ -12,8 +12,7 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s B="$B" install PREFIX="$P" \
 cd "$T" || exit 1
 [ -f "$P/lib/pkgconfig/ttcap-values.pc" ] || fail "ttcap-values.pc not installed"
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
-# gcc's flags that keep functions traced as declared (README, values
-# mode), and the same without them for clang
+# gcc's flags that keep functions traced as declared (capture/VALUES.md), and the same without them for clang
 has '^Cflags: -I${includedir} -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining$' \
     "$P/lib/pkgconfig/ttcap-values.pc"
 [ "$(pkg-config --variable=cflags_clang ttcap-values)" = "-I$P/include -pg -mfentry" ] ||

@@ -78,7 +78,7 @@ if command -v cmake > /dev/null; then
         -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed $san" > "$T/cm.log" 2>&1 &&
         cmake --build "$T/cm" -- VERBOSE=1 >> "$T/cm.log" 2>&1 || { cat "$T/cm.log"; fail "cmake"; }
     grep -q ' -pg -mfentry .*-c ' "$T/cm.log" || { cat "$T/cm.log"; fail "cmake: no -pg compile"; }
-    # gcc gets values mode's flags as from ttcap-values.pc (README)
+    # gcc gets values mode's flags as from ttcap-values.pc (capture/VALUES.md)
     if cc --version 2>/dev/null | grep -qi 'gcc\|free software'; then
         grep -q -- ' -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining .*-c ' "$T/cm.log" ||
             { cat "$T/cm.log"; fail "cmake: no values gcc flags"; }

@@ -1,5 +1,5 @@
 # tests/reliability/reliability.mk - `make check-reliability`: the
-# reliability suite (tests/reliability/run.sh, README "Reliability"). Its
+# reliability suite (tests/reliability/run.sh, RELIABILITY.md). Its
 # programs: rel_damage (damaged traces through reader, engine and renderers,
 # ASan), the fixtures it records, and the ASan tools it runs.
 .PHONY: check-reliability rel-progs

@@ -1,6 +1,6 @@
 #!/bin/sh
-# run.sh - the reliability suite (`make check-reliability`; README
-# "Reliability"). Runs each check_*.sh, then prints a table: check, its
+# run.sh - the reliability suite (`make check-reliability`; tests/reliability/
+# RELIABILITY.md). Runs each check_*.sh, then prints a table: check, its
 # figure, ok / FAIL / skip. $1 = build dir; --short for the quick version
 # (small counts, seconds per check) that tests/e2e/reliability_short.sh
 # runs within `make test`; then, optionally, the checks to run (check_count.sh

@@ -734,13 +734,13 @@ static void test_rank_order(void **state)
     assert_int_equal(ttdi_evid_add(&a, &s[2], TTD_EV_VALUE, TTDI_W_VALUE, "v %d", 1), 0);
     assert_int_equal(ttdi_evid_add(&a, &s[2], TTD_EV_VALUE, TTDI_W_VALUE, "again"), 0);
     assert_int_equal(s[2].nevidence, 2);
-    ttdi_suspects_rank(s, 3);
+    assert_int_equal(ttdi_suspects_rank(&a, s, 3), 0);
     assert_string_equal(s[0].name, "strong");
     assert_int_equal(s[0].evidence[0].kind, TTD_EV_VALUE);
     assert_string_equal(s[0].evidence[0].text, "v 1");
     assert_string_equal(s[1].name, "near");
     assert_string_equal(s[2].name, "far");
-    ttdi_evid_drop(&s[0], TTD_EV_VALUE);
+    assert_int_equal(ttdi_evid_drop(&a, &s[0], TTD_EV_VALUE), 0);
     assert_true(s[0].score < 0.2);
     assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_SIGNED, 4, 1, "int", NULL, 0}, 0xffffffde), 1);
     assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_POINTER, 8, 0, "p", NULL, 0}, 0), 1);

@@ -152,7 +152,7 @@ static void test_truncate_everywhere(void **state)
         uint8_t *copy = malloc(cut ? cut : 1);
         memcpy(copy, g_buf, cut);
         int r = ttf_open_mem(copy, cut, "cut.trc", &t, &err);
-        if (cut < TTF_HEADER_SIZE) {
+        if (cut < TTF_DATA_OFFSET) {  /* inside the header page (issue 37 item 8) */
             assert_int_equal(r, TT_ETRUNC);
             assert_null(t);
             assert_non_null(strstr(err.msg, "cut.trc: offset"));
@@ -160,6 +160,21 @@ static void test_truncate_everywhere(void **state)
             continue;
         }
         assert_int_equal(r, 0);
+        /* a cut inside a chunk is named, and every thread that had not
+           ended is cut there (issue 37 item 8) */
+        int inside = (cut - TTF_DATA_OFFSET) % 4096 != 0;
+        char why[256];
+        assert_int_equal(ttf_get_summary(t)->truncated_at, inside ? cut : 0);
+        assert_int_equal(ttf_cut_text(t, why, sizeof why), inside);
+        if (inside)
+            assert_non_null(strstr(why, "the file ends at offset"));
+        const ttf_process *pr = ttf_get_process(t);
+        for (uint32_t th = 0; inside && th < ttf_thread_count(t); th++) {
+            const ttf_thread *x = ttf_get_thread(t, th);
+            int exited_here = pr->exited && pr->exit_thread == (int64_t)th;
+            if (x->chunks && !x->ended && !exited_here)
+                assert_int_equal(x->cut, 1);
+        }
         for (uint32_t th = 0; th < ttf_thread_count(t) && th < 2; th++) {
             struct evs e = tu_events(t, th, 0);
             size_t k = 0;

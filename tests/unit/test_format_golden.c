@@ -50,6 +50,7 @@ static void model_build(struct model *m, const struct gop *g)
     int depth[4] = {0};
     int vals = golden_has_values(g);
     uint32_t mods = 0;
+    const struct gop *mod[8];   /* the G_MOD of each module index */
     uint64_t now = 0;
 
     memset(m, 0, sizeof *m);
@@ -68,9 +69,20 @@ static void model_build(struct model *m, const struct gop *g)
         case G_TSTART: x.kind = TTF_EV_THREAD_START; x.text = g->s1; break;
         case G_TNAME: x.kind = TTF_EV_THREAD_NAME; x.text = g->s1; break;
         case G_TEND: x.kind = TTF_EV_THREAD_END; break;
-        case G_MOD: x.kind = TTF_EV_MODULE_LOAD; x.addr = g->a; x.site = mods++;
+        case G_MOD: x.kind = TTF_EV_MODULE_LOAD; x.addr = g->a; x.site = mods;
+            assert_true(mods < sizeof mod / sizeof mod[0]);
+            mod[mods++] = g;
             x.text = g->s1; break;
-        case G_UNLOAD: x.kind = TTF_EV_MODULE_UNLOAD; x.addr = g->a; break;
+        case G_UNLOAD: x.kind = TTF_EV_MODULE_UNLOAD; x.addr = g->a;
+            /* the module it unloads, by index and path (issue 37 item 9:
+               it was module 0, the program) */
+            x.site = UINT32_MAX;
+            for (uint32_t k = 0; k < mods; k++)
+                if (mod[k]->a == g->a) {
+                    x.site = k;
+                    x.text = mod[k]->s1;
+                }
+            break;
         case G_ENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = vals;
             x.call_site = g->b; (*d)++; break;
         case G_EXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = vals; (*d)--; break;

@@ -15,6 +15,7 @@
 
 #include "diff_traces.h"
 #include "ttreport.h"
+#include "ttr_int.h"
 
 #include "tmpdir.h"
 
@@ -339,6 +340,43 @@ static void test_no_divergence(void **state)
     ttd_free(d);
 }
 
+/* C++ names shortened for text and HTML (names.c). */
+static void test_short_names(void **state)
+{
+    static const char *const cases[][2] = {
+        {"show(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, Kind)",
+         "show(std::string, Kind)"},
+        {"std::vector<Token, std::allocator<Token> >::push_back(Token const&)",
+         "std::vector<Token>::push_back(Token const&)"},
+        {"std::map<int, std::__cxx11::basic_string<char, std::char_traits<char>, "
+         "std::allocator<char> >, std::less<int>, std::allocator<std::pair<int const, "
+         "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > > > >::find(int const&)",
+         "std::map<int, std::string>::find(int const&)"},
+        {"A<B<C<D<int> > > >::f()", "A<B<C<...> > >::f()"},
+        {"operator<<(std::basic_ostream<char, std::char_traits<char> >&, Point const&)",
+         "operator<<(std::ostream&, Point const&)"},
+        {"bool operator< <Key>(Key const&, Key const&)", "bool operator< <Key>(Key const&, Key const&)"},
+        {"std::unique_ptr<Node, std::default_delete<Node> >::reset(Node*)",
+         "std::unique_ptr<Node>::reset(Node*)"},
+        {"std::function<void (int, char)>::operator()(int, char) const",
+         "std::function<void (int, char)>::operator()(int, char) const"},
+        {"parse_number", "parse_number"},
+        {"broken<int, (", "broken<int, ("},
+        {"f(a<b)", "f(a<b)"},
+    };
+    char buf[TTRI_NAME_MAX], tiny[24];
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_string_equal(ttri_short_name(cases[i][0], buf, sizeof buf), cases[i][1]);
+    assert_string_equal(ttri_short_quoted("the calls part in `std::vector<Token, std::allocator<Token> >::at(unsigned long)`: i < n", buf, sizeof buf),
+                        "the calls part in `std::vector<Token>::at(unsigned long)`: i < n");
+    assert_string_equal(ttri_short_quoted("for (i = 0; i < n; i++) x<y>(z);", buf, sizeof buf),
+                        "for (i = 0; i < n; i++) x<y>(z);");
+    const char *t = ttri_short_name(cases[1][0], tiny, sizeof tiny);
+    assert_true(strlen(t) < sizeof tiny);
+    assert_non_null(strstr(t, "..."));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_no_divergence),
+        cmocka_unit_test(test_short_names),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -1,0 +1,152 @@
+/*
+ * walker.c - the one trace walker of diff/ (issue 35 item 2): a walk over
+ * one thread of a run replays its events through the normaliser's filter
+ * with the running call stack (the frames open before each event), as
+ * uftrace's fstack serves every command; a raw walk (ttdi_walk_raw) gives
+ * a thread's (or every thread's) events as recorded, no filter, no stack.
+ * The passes that record what a report asks for sit above it (walk.c).
+ * Stage 0 prepare of diff/STAGES (its header: prepare.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "prepare.h"
+
+int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
+{
+    memset(w, 0, sizeof *w);
+    w->r = r;
+    return ttf_iter_open(r->t, thread, &w->it);
+}
+
+int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+{
+    memset(w, 0, sizeof *w);
+    return ttf_iter_open(t, thread, &w->it);
+}
+
+void ttdi_walk_close(ttdi_walk *w)
+{
+    ttf_iter_close(w->it);
+    free(w->stack);
+    ttdi_openset_free(&w->open);
+}
+
+/* Frames up to which an EXIT that is not the innermost frame's looks for
+ * its frame by scanning the stack; deeper, the open set counts the open
+ * ids, so an EXIT with no open frame costs O(1) rather than a scan. */
+#define SCAN_DEPTH 64
+
+static int push(ttdi_walk *w, const ttf_event *ev)
+{
+    if (w->nstack == w->cap &&
+        ttdi_grow(&w->stack, &w->cap, w->nstack + 1, sizeof *w->stack, 64) < 0)
+        return TT_ENOMEM;
+    if (w->nstack && w->kept && !ev->site) {
+        ttdi_frame_id *up = &w->stack[w->nstack - 1];
+        up->last_site = ev->call_site;
+        up->last_addr = ev->addr;
+        up->last_time = ev->time_ns;
+    }
+    ttdi_frame_id *f = &w->stack[w->nstack++];
+    f->id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    f->call_site = ev->call_site;
+    f->last_site = f->last_addr = f->last_time = 0;
+    f->addr = ev->site ? 0 : ev->addr;
+    f->site = ev->site;
+    f->time_ns = ev->time_ns;
+    f->name = NULL; /* looked up when asked: ttdi_walk_frame_name() */
+    f->has_values = ev->has_values;
+    if (ev->has_values)
+        memcpy(f->argregs, ev->argregs, sizeof f->argregs);
+    return w->live ? ttdi_openset_add(&w->open, f->id) : 0;
+}
+
+/* Make the open set live: the ids of every frame. */
+static int go_live(ttdi_walk *w)
+{
+    for (size_t i = 0; i < w->nstack; i++)
+        if (ttdi_openset_add(&w->open, w->stack[i].id) < 0)
+            return TT_ENOMEM;
+    w->live = 1;
+    return 0;
+}
+
+/* Close frames stack[n..); back under SCAN_DEPTH / 2 the set goes idle
+ * (its keys deleted one by one, so it is empty again). */
+static void drop_to(ttdi_walk *w, size_t n)
+{
+    if (!w->live) {
+        w->nstack = n;
+        return;
+    }
+    while (w->nstack > n)
+        ttdi_openset_del(&w->open, w->stack[--w->nstack].id);
+    if (n >= SCAN_DEPTH / 2)
+        return;
+    while (n > 0)
+        ttdi_openset_del(&w->open, w->stack[--n].id);
+    w->live = 0;
+}
+
+/* Pop to the frame ev leaves; an exit with no matching frame (the trace
+ * began inside it, or a longjmp) leaves the stack alone. Mostly it is the
+ * innermost frame; else a scan, or the open counts when deep. */
+static int pop(ttdi_walk *w, const ttf_event *ev)
+{
+    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    size_t i = w->nstack;
+
+    if (i && w->stack[i - 1].id == id) {
+        drop_to(w, i - 1);
+        return 0;
+    }
+    if (!w->live && i > SCAN_DEPTH && go_live(w) < 0)
+        return TT_ENOMEM;
+    if (w->live && !ttdi_openset_count(&w->open, id))
+        return 0;
+    while (i > 0 && w->stack[i - 1].id != id)
+        i--;
+    if (i > 0)
+        drop_to(w, i - 1);
+    return 0;
+}
+
+int ttdi_walk_step(ttdi_walk *w)
+{
+    if (w->pending) {
+        w->pending = 0;
+        if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
+            drop_to(w, w->nstack > w->unwound ? w->nstack - w->unwound : 0);
+            w->unwound = 0;
+        }
+        if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
+            return TT_ENOMEM;
+        if (w->ev.kind == TTF_EV_EXIT) {
+            w->unwound = 0;             /* it pops to its own frame */
+            if (pop(w, &w->ev) < 0)
+                return TT_ENOMEM;
+        }
+        if (w->ev.kind == TTF_EV_UNWIND)    /* frames a longjmp or exception left */
+            w->unwound += w->ev.unwound;
+    }
+    int rc = ttf_iter_next(w->it, &w->ev);
+    if (rc <= 0)
+        return rc;
+    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT ||
+                 w->ev.kind == TTF_EV_UNWIND;
+    rc = ttdi_norm_kept(&w->r->norm, &w->ev);
+    if (rc < 0)
+        return rc;
+    w->kept = rc;
+    w->idx = w->next;
+    w->next += (uint64_t)rc;
+    return 1;
+}
+
+const char *ttdi_walk_frame_name(ttdi_walk *w, ttdi_frame_id *f)
+{
+    if (!f->name)
+        f->name = ttdi_norm_func_at(&w->r->norm, f->addr, f->site, f->time_ns);
+    return f->name;
+}

@@ -1,0 +1,106 @@
+/*
+ * iter.c - the events of one thread, or of all merged by time: one
+ * iteration per thread (decode.c, the hot path in line from read_int.h)
+ * and, merged, a min-heap of each thread's next event (ties by index).
+ * Stage 4 streams of format/STAGES (its header: read_int.h).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read_int.h"
+
+static int head_less(const ttf_iter *it, uint32_t a, uint32_t b)
+{
+    const ttf_event *x = &it->heads[a], *y = &it->heads[b];
+    if (x->tsc != y->tsc)
+        return x->tsc < y->tsc;
+    return a < b;
+}
+
+static void sift_down(ttf_iter *it, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < it->nheap && head_less(it, it->heap[l], it->heap[m]))
+            m = l;
+        if (l + 1 < it->nheap && head_less(it, it->heap[l + 1], it->heap[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        uint32_t x = it->heap[i];
+        it->heap[i] = it->heap[m];
+        it->heap[m] = x;
+        i = m;
+    }
+}
+
+int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out)
+{
+    ttf_iter *it;
+
+    if (!out)
+        return TT_EINVAL;
+    *out = NULL;
+    if (!t || (thread != TTF_ALL_THREADS && thread >= t->nthreads))
+        return TT_EINVAL;
+    if (!(it = calloc(1, sizeof *it)))
+        return TT_ENOMEM;
+    it->t = t;
+    if (thread != TTF_ALL_THREADS) {
+        ttfi_titer_init(&it->one, t, thread, NULL);
+        *out = it;
+        return 0;
+    }
+    size_t n = t->nthreads;
+    it->subs = malloc((n ? n : 1) * sizeof *it->subs);
+    it->heads = malloc((n ? n : 1) * sizeof *it->heads);
+    it->heap = malloc((n ? n : 1) * sizeof *it->heap);
+    if (!it->subs || !it->heads || !it->heap) {
+        ttf_iter_close(it);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ttfi_titer_init(&it->subs[i], t, i, NULL);
+        if (titer_next(&it->subs[i], &it->heads[i]) == 1)
+            it->heap[it->nheap++] = (uint32_t)i;
+    }
+    for (size_t i = it->nheap; i-- > 0;)
+        sift_down(it, i);
+    *out = it;
+    return 0;
+}
+
+/* The next event of a merged iteration. Out of line, so that
+ * ttf_iter_next keeps one copy of the in-line path and few registers. */
+static __attribute__((noinline)) int merged_next(ttf_iter *it, ttf_event *ev)
+{
+    if (!it->nheap)
+        return 0;
+    uint32_t top = it->heap[0];
+    *ev = it->heads[top];
+    if (titer_next(&it->subs[top], &it->heads[top]) != 1)
+        it->heap[0] = it->heap[--it->nheap];
+    sift_down(it, 0);
+    return 1;
+}
+
+int ttf_iter_next(ttf_iter *it, ttf_event *ev)
+{
+    if (!it || !ev)
+        return TT_EINVAL;
+    if (it->subs)
+        return merged_next(it, ev);
+    return titer_next(&it->one, ev);
+}
+
+void ttf_iter_close(ttf_iter *it)
+{
+    if (!it)
+        return;
+    free(it->subs);
+    free(it->heads);
+    free(it->heap);
+    free(it);
+}

@@ -1,0 +1,335 @@
+/*
+ * read_int.h - the reader's internals shared by its stage files (format/
+ * STAGES: trace.c header.c, chunks.c meta.c, decode.c, threads.c iter.c,
+ * reader.c): the open trace, the per-chunk decoding state, and the hot
+ * path kept in line for its two users (the scan of threads.c and the
+ * iteration of iter.c). Not installed; users read ttfmt.h.
+ */
+#ifndef READ_INT_H
+#define READ_INT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ttf_int.h"
+#include "ttf_wire.h"
+
+#define THREADS_MAX (1u << 20)          /* thread indexes above are corrupt */
+#define THREAD_SLACK 1024u              /* ... and those past slots + this;
+                                           threads missing below one with
+                                           chunks, past what damage and the
+                                           cut table account for */
+#define NOTICES_MAX 200                 /* notices kept; the rest counted */
+#define DATA_OFFSET_MAX (64u << 20)     /* larger data_offset is corrupt */
+#define NS 1000000000u
+
+/* One chunk with a valid header. */
+struct chunk {
+    uint64_t off;               /* file offset of the chunk header */
+    uint64_t end;               /* one past its last byte in the file */
+    uint64_t vend;              /* where its good records end (after scan) */
+    uint64_t tsc;               /* header: time base */
+    uint64_t mono, real;        /* header: clock-sync point (0 = unknown) */
+    uint32_t thread, seq;       /* header: owner and sequence */
+    int32_t depth;              /* header: call depth at chunk start */
+    uint16_t flags, hsize;      /* header: TTF_CHUNK_*, header bytes */
+    uint8_t cut;                /* the file ends inside this chunk */
+    uint8_t damaged;            /* records end early at vend */
+};
+
+struct tthread {
+    ttf_thread pub;             /* what ttf_get_thread returns */
+    size_t first, n;            /* its chunks: t->chunks[first .. first+n) */
+    int has_ev, has_start;      /* an event / THREAD_START was seen */
+    uint64_t first_tsc, last_tsc; /* first and last event times */
+    uint64_t start_tsc, end_tsc; /* THREAD_START / THREAD_END times */
+};
+
+/* Text and index of a record, found by its file offset while iterating. */
+struct aux {
+    uint64_t off;               /* file offset of the record */
+    const char *text;           /* thread name, module path */
+    uint32_t index;             /* module index */
+};
+
+struct modrec {
+    ttf_module pub;             /* what ttf_get_module returns */
+    uint64_t load_tsc;          /* raw load time */
+    uint64_t off;               /* file offset of its MODULE_LOAD */
+};
+
+struct unload {
+    uint64_t tsc, base;         /* MODULE_UNLOAD time and base */
+    uint64_t off;               /* file offset of the record */
+};
+
+struct syncpt {
+    uint64_t tsc, ns;           /* counter value and CLOCK_MONOTONIC ns */
+};
+
+struct siterec {
+    ttf_callsite pub;           /* what ttf_get_callsite returns */
+    size_t order;               /* scan order, to keep the first definition */
+};
+
+/* A growable array: a pointer, its count and its capacity. */
+#define VEC(type, name) type *name; size_t n_##name, cap_##name
+
+struct ttf_trace {
+    char *name;                 /* path or caller's name, for messages */
+    const uint8_t *buf;         /* the file's bytes */
+    size_t len;                 /* their count */
+    void *map;                  /* mmap'd region to unmap, or NULL */
+    ttf_header hdr;             /* header fields as stored */
+    ttf_summary sum;            /* what the scan found */
+    ttf_process proc;           /* PROCESS record (zeros/"" if none) */
+    int have_proc;              /* a PROCESS record was seen */
+    uint64_t proc_hz;           /* tsc_hz of the PROCESS record */
+    VEC(struct chunk, chunks);  /* valid chunks, sorted (thread, seq) */
+    struct tthread *threads;    /* dense by index */
+    size_t nthreads;            /* max thread index + 1 */
+    VEC(struct modrec, mods);   /* modules, sorted by load time */
+    VEC(struct unload, unl);    /* module unloads */
+    VEC(struct siterec, sites); /* call sites, sorted by id, unique */
+    VEC(struct aux, aux);       /* record texts, sorted by offset */
+    VEC(struct syncpt, syncs);  /* clock-sync points */
+    VEC(char *, notes);         /* notices */
+    uint64_t notes_dropped;     /* notices past NOTICES_MAX */
+    uint64_t skipped[32];       /* unknown optional records, by tag - 0x20 */
+    struct ttfi_arena arena;    /* owns strings and small arrays */
+    uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
+    uint64_t hz;                /* ticks per second used */
+    uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
+    int ident;                  /* ticks are ns: skip the multiply */
+    uint64_t real0;             /* CLOCK_REALTIME ns at time 0 */
+    uint64_t ev_min, ev_max;    /* first and last event tsc */
+    int oom;                    /* an allocation failed while opening */
+    ttf_cut cuts[TTF_CUT_ENTRIES]; /* the header's cut table, used entries */
+    size_t ncuts;
+};
+
+/* Decoding state of one chunk; reset at every chunk like the writer's. */
+struct dec {
+    struct ttfi_cursor c;       /* over the chunk's records */
+    const ttf_trace *t;         /* the trace */
+    ttf_trace *scan;            /* while opening: collect metadata here */
+    struct chunk *ch;           /* the chunk */
+    const uint8_t *buf;         /* t->buf: offsets are counted from here */
+    uint32_t thread;            /* ch->thread */
+    int fast;                   /* in a chunk without values: hot_fast may
+                                   decode its next record */
+    int timed;                  /* hot events carry a time delta */
+    int values;                 /* hot events carry values (v1.1) */
+    uint64_t tsc;               /* running counter value */
+    uint64_t prev;              /* last miss address */
+    int64_t depth;              /* call depth now */
+    struct ttfi_problem pb;     /* what stopped the chunk, if anything */
+    uint64_t cache[TTF_SLOTS];  /* function cache */
+    uint64_t regs[TTF_ARGREGS]; /* argument registers at the last ENTER */
+    uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
+    int sites_ok;               /* the file may have site prefixes (v1.2) */
+    unsigned pend;              /* the site prefix read before this ENTER:
+                                   TTF_T_SITE_WAY + way, TTF_T_SITE_NEW or 0 */
+    uint64_t pend_site;         /* SITE_NEW: the site it gives */
+    const uint8_t *pend_rec;    /* the prefix's first byte */
+    struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
+};
+
+_Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
+
+/* One thread's event stream across its chunks. */
+struct titer {
+    struct dec d;               /* current chunk */
+    struct tthread *th;         /* the thread */
+    size_t k;                   /* chunks begun */
+    uint32_t prev_seq;          /* seq of the previous chunk */
+    int in_chunk;               /* d is decoding a chunk */
+};
+
+struct ttf_iter {
+    const ttf_trace *t;         /* the trace */
+    struct titer one;           /* single-thread iteration */
+    struct titer *subs;         /* merged: one per thread, else NULL */
+    ttf_event *heads;           /* merged: each thread's next event */
+    uint32_t *heap;             /* merged: min-heap of thread indexes */
+    size_t nheap;               /* entries in heap */
+};
+
+/* ---- trace.c: notices, growable arrays, sorting, the clock ---------------- */
+
+/* The array a with room for n + 1 elements (a itself if it has room), or
+ * NULL if that needs memory that is not there (a is then unchanged). */
+void *ttfi_rd_grow(void *a, size_t *cap, size_t n, size_t elem);
+
+/* Append a zeroed element to a VEC; NULL (and t->oom) if out of memory. */
+#define PUSH(t, v) ({ \
+    void *np_ = ttfi_rd_grow((t)->v, &(t)->cap_##v, (t)->n_##v, sizeof *(t)->v); \
+    __typeof__((t)->v) el_ = NULL; \
+    if (np_) { \
+        (t)->v = np_; \
+        el_ = &(t)->v[(t)->n_##v++]; \
+        memset(el_, 0, sizeof *el_); \
+    } else { \
+        (t)->oom = 1; \
+    } \
+    el_; })
+
+/* A notice (at most NOTICES_MAX kept, the rest counted). */
+void ttfi_note(ttf_trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "FILE: offset N: what" + tail, from a cursor's problem. */
+void ttfi_note_problem(ttf_trace *t, const struct ttfi_problem *pb, const char *tail);
+/* qsort that accepts an empty (NULL) array. */
+void ttfi_sort_n(void *a, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* Ticks per second: hz, and the multiplier to_ns uses. */
+void ttfi_set_hz(ttf_trace *t, uint64_t hz);
+/* tsc_hz from the header or PROCESS record, else from the two sync points
+ * furthest apart, else 1 tick = 1 ns. */
+void ttfi_choose_hz(ttf_trace *t);
+
+static inline uint64_t to_ns(const ttf_trace *t, uint64_t tsc)
+{
+    uint64_t d = tsc - t->start_tsc;
+    if (t->ident)
+        return d;
+    return d * t->whole + (uint64_t)(((unsigned __int128)d * t->frac) >> 64);
+}
+
+static inline int clamp_depth(int64_t v)
+{
+    if (__builtin_expect(v == (int32_t)v, 1))
+        return (int)v;
+    return v > 0 ? INT32_MAX : INT32_MIN;
+}
+
+/* Every field set one by one: cheaper than zeroing the struct first (a
+ * compound literal becomes "rep stos"), and this is the per-event path. */
+static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
+                           uint64_t tsc, uint64_t ns, int depth, uint64_t off)
+{
+    ev->kind = kind;
+    ev->thread = thread;
+    ev->tsc = tsc;
+    ev->time_ns = ns;
+    ev->addr = 0;
+    ev->site = 0;
+    ev->args = NULL;
+    ev->args_len = 0;
+    ev->depth = depth;
+    ev->signo = 0;
+    ev->code = 0;
+    ev->fault_addr = 0;
+    ev->lost_events = 0;
+    ev->lost_bytes = 0;
+    ev->text = NULL;
+    ev->offset = off;
+    ev->has_values = 0;
+    ev->sync_arg = 0;
+    ev->call_site = 0;
+    ev->unwound = 0;
+}
+
+/* ---- header.c: the file header ----------------------------------------- */
+
+/* Check and read the file header into t->hdr (and its cut table). 0, or
+ * the code with *pb saying what and where (TT_ETRUNC, TT_ECORRUPT,
+ * TT_EVERSION, TT_EFEATURE). */
+int ttfi_parse_header(ttf_trace *t, struct ttfi_problem *pb);
+
+/* ---- chunks.c: the chunk index ------------------------------------------ */
+
+/* Read every chunk slot's header into t->chunks (valid ones), counting and
+ * noting the bad; with fd (the file, else -1) the slots in holes are
+ * skipped unread (they read as zeros: unused). */
+void ttfi_scan_slots(ttf_trace *t, int fd);
+/* Sort chunks, drop repeated (thread, seq) and those whose thread index
+ * leaves more threads missing than the file accounts for, build the
+ * thread table. 0 or TT_ENOMEM. */
+int ttfi_index_chunks(ttf_trace *t);
+
+/* ---- meta.c: process, modules, call sites, record texts ----------------- */
+
+/* The text and index kept for the record at file offset off, or NULL. */
+const struct aux *ttfi_aux_find(const ttf_trace *t, uint64_t off);
+/* While scanning: remember a record's text for the iterator. */
+const char *ttfi_keep_text(struct dec *d, const uint8_t *s, size_t n, uint32_t index);
+/* While iterating: the text kept for the record at rec ("" if none). */
+const char *ttfi_text_of(const struct dec *d, const uint8_t *rec);
+/* PROCESS, CALLSITE and SYNC: parsed only while scanning. 0 or TT_E*. */
+int ttfi_meta_record(struct dec *d, unsigned tag, struct ttfi_cursor *s);
+/* The call site with this id, or NULL. */
+const ttf_callsite *ttfi_find_site(const ttf_trace *t, uint32_t id);
+/* After the scan: call sites sorted and unique, record texts sorted. */
+void ttfi_finish_sites(ttf_trace *t);
+/* After choose_hz: modules sorted by load time, unloads matched to them
+ * (each unload's record text is then its module's path and index). */
+void ttfi_finish_modules(ttf_trace *t);
+
+/* ---- decode.c: records to events ---------------------------------------- */
+
+/* Next event of the thread, any record: 1 with *ev, 0 at the end. */
+int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
+/* A thread's iteration over its chunks; scan: collect into it (opening). */
+void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
+
+/* The common records decoded in line, without dec_next's generality: an
+ * ENTER or EXIT, hit or miss, whose varints have one or two bytes, in a
+ * chunk without values. 1 with *ev as dec_next would fill it; 0 (nothing
+ * read or changed) if the next record is any other: dec_next then starts
+ * over at the same byte, and reports any damage. */
+static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
+                                                          ttf_event *ev)
+{
+    const uint8_t *p = d->c.p, *q, *end = d->c.end;
+    uint64_t addr, u, dt = 0;
+    unsigned slot;
+    int is_exit;
+
+    if (!d->fast || p >= end)
+        return 0;               /* before the first chunk p is NULL */
+    q = p + 1;
+    unsigned tag = *p;
+    if (tag >= TTF_T_ENTER_HIT) {
+        if (d->timed && !uvar_short(&q, end, &dt))
+            return 0;
+        slot = tag & (TTF_SLOTS - 1);
+        addr = d->cache[slot];
+        is_exit = tag >= TTF_T_EXIT_HIT;
+    } else {
+        if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
+            (d->timed && !uvar_short(&q, end, &dt)))
+            return 0;
+        addr = d->prev + (uint64_t)unzigzag(u);
+        slot = TTF_SLOT(addr);
+        d->cache[slot] = addr;
+        d->prev = addr;
+        is_exit = tag == TTF_T_EXIT_MISS;
+    }
+    d->c.p = q;
+    d->tsc += dt;
+    ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
+            to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    ev->addr = addr;
+    if (d->sites_ok && !is_exit) {
+        /* an ENTER without a prefix: its predicted site (traces
+           without sites skip this: call_site is 0) */
+        ev->call_site = ttf_site_take(&d->sites, addr);
+    }
+    d->depth += is_exit ? -1 : 1;
+    return 1;
+}
+
+/* Next event of the thread: 1 with *ev, 0 at its end. */
+static inline __attribute__((always_inline)) int titer_next(struct titer *ti,
+                                                       ttf_event *ev)
+{
+    return hot_fast(&ti->d, ev) ? 1 : ttfi_titer_step(ti, ev);
+}
+
+/* ---- threads.c: each thread's events counted, its times ------------------ */
+
+/* Decode every thread once (the scan): counts, times, metadata. */
+void ttfi_scan_threads(ttf_trace *t);
+/* After choose_hz: each thread's start and end, the summary's sums. */
+void ttfi_finish_threads(ttf_trace *t);
+
+#endif

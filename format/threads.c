@@ -1,0 +1,87 @@
+/*
+ * threads.c - each thread decoded once while opening (the scan): its
+ * events counted, its first and last times, its cut; then its start and
+ * end times and the summary's sums.
+ * Stage 4 streams of format/STAGES (its header: read_int.h).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read_int.h"
+
+/* Count thread i's events and find their time range: all the scan needs
+ * of them. hit is a local whose address goes nowhere but hot_fast, so the
+ * compiler keeps only the fields read here. */
+static void scan_events(ttf_trace *t, size_t i)
+{
+    struct titer ti;
+    ttf_event ev, hit;
+    uint64_t n = 0, lost = 0, first = 0, last = 0;
+    uint64_t lo = t->ev_min, hi = t->ev_max;
+    int cut = -1;
+
+    ttfi_titer_init(&ti, t, i, t);
+    for (;;) {
+        if (hot_fast(&ti.d, &hit)) {
+            last = hit.tsc;
+        } else if (ttfi_titer_step(&ti, &ev) == 1) {
+            last = ev.tsc;
+            lost += ev.lost_events;
+            cut = ev.kind == TTF_EV_CUT && cut < 0 ? ev.code : cut;
+        } else {
+            break;
+        }
+        first = n++ ? first : last;
+        lo = last < lo ? last : lo;
+        hi = last > hi ? last : hi;
+    }
+    struct tthread *th = ti.th;
+    th->pub.events = n;
+    th->pub.lost_events = lost;
+    th->pub.cut = cut >= 0;
+    if (cut >= 0 && t->sum.cut_threads++ == 0)
+        t->sum.cut_reason = cut;
+    th->has_ev = n != 0;
+    th->first_tsc = first;
+    th->last_tsc = last;
+    t->ev_min = lo;
+    t->ev_max = hi;
+}
+
+void ttfi_scan_threads(ttf_trace *t)
+{
+    t->ev_min = UINT64_MAX;
+    for (size_t i = 0; i < t->nthreads; i++) {
+        scan_events(t, i);
+        if (!t->threads[i].n)
+            ttfi_note(t, "%s: thread %zu has no chunks (lost or overwritten)",
+                 t->name, i);
+    }
+}
+
+void ttfi_finish_threads(ttf_trace *t)
+{
+    for (size_t i = 0; i < t->nthreads; i++) {
+        struct tthread *th = &t->threads[i];
+        if (th->has_ev || th->has_start) {  /* else no times: 0 and 0 */
+            th->pub.start_ns = to_ns(t, th->has_start ? th->start_tsc : th->first_tsc);
+            th->pub.end_ns = to_ns(t, th->pub.ended ? th->end_tsc : th->last_tsc);
+        }
+        t->sum.events += th->pub.events;
+        t->sum.lost_events += th->pub.lost_events;
+    }
+}
+
+/* ---- accessors ---------------------------------------------------------- */
+
+size_t ttf_thread_count(const ttf_trace *t)
+{
+    return t ? t->nthreads : 0;
+}
+
+const ttf_thread *ttf_get_thread(const ttf_trace *t, size_t i)
+{
+    return t && i < t->nthreads ? &t->threads[i].pub : NULL;
+}

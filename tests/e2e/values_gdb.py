@@ -1,0 +1,86 @@
+"""values_gdb.py - gdb's view of a program's calls, for values_gdb.sh.
+
+Run inside gdb (gdb -batch -x values_gdb.py --args PROG ARGS...) with
+VG_FUNCS set to a comma-separated list of function names (as gdb's
+`break` takes them) and VG_OUT to the output file. For every call of those
+functions, one JSON line: the function's name, the index of the call among
+that function's calls, its arguments as gdb reads them at the breakpoint
+after the prologue ({name, type code, integer value or null}), and the
+value `finish` would print (a FinishBreakpoint), when it is an integer,
+pointer, enum, bool or char.
+"""
+import json
+import os
+
+import gdb
+
+OUT = open(os.environ["VG_OUT"], "w")
+CALLS = {}
+SCALAR = (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_ENUM,
+          gdb.TYPE_CODE_BOOL, gdb.TYPE_CODE_CHAR, gdb.TYPE_CODE_REF,
+          gdb.TYPE_CODE_RVALUE_REF)
+
+
+def scalar(v):
+    """(type code, integer or None) of a gdb.Value."""
+    try:
+        t = v.type.strip_typedefs()
+        code = t.code
+        if code not in SCALAR or v.is_optimized_out:
+            return code, None
+        if code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
+            return code, int(v.referenced_value().address)
+        return code, int(v)
+    except gdb.error:
+        return -1, None
+
+
+class Ret(gdb.FinishBreakpoint):
+    def __init__(self, frame, rec):
+        super().__init__(frame, internal=True)
+        self.rec = rec
+
+    def stop(self):
+        rv = self.return_value
+        self.rec["ret"] = scalar(rv)[1] if rv is not None else None
+        OUT.write(json.dumps(self.rec) + "\n")
+        return False
+
+    def out_of_scope(self):
+        OUT.write(json.dumps(self.rec) + "\n")
+
+
+class Enter(gdb.Breakpoint):
+    def stop(self):
+        frame = gdb.newest_frame()
+        if frame.type() == gdb.INLINE_FRAME:
+            return False        # an inlined copy: no call for tt to record
+        name = frame.function().name if frame.function() else self.location
+        key = name.split("(")[0]
+        n = CALLS.get(key, 0)
+        CALLS[key] = n + 1
+        args = []
+        try:
+            block = frame.block()
+            while block and not block.function:
+                block = block.superblock
+            for sym in block:
+                if sym.is_argument:
+                    code, val = scalar(frame.read_var(sym))
+                    args.append({"name": sym.name, "code": code, "value": val})
+        except (gdb.error, RuntimeError):
+            args = None
+        rec = {"function": key, "call": n, "args": args, "ret": None}
+        try:
+            Ret(frame, rec)
+        except (gdb.error, ValueError):
+            OUT.write(json.dumps(rec) + "\n")
+        return False
+
+
+gdb.execute("set pagination off")
+gdb.execute("set confirm off")
+for f in os.environ["VG_FUNCS"].split(","):
+    Enter(f, internal=True)
+gdb.execute("run")
+OUT.close()

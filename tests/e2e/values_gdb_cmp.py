@@ -1,0 +1,155 @@
+"""values_gdb_cmp.py TTDUMP_EVENTS GDB_JSONL [LABEL] - for values_gdb.sh.
+
+Compares what tt recorded of each call (ttdump -n's `> f(sig)(a, b)` and
+`< f(sig) = r` lines, one thread) with what gdb read for the same call
+(values_gdb.py's JSON lines, the k-th call of a function with the k-th).
+An argument or return value agrees when both are the same integer (enums,
+bools, chars by value; pointers within 64 KiB of each other, both runs
+made without address randomisation, the stack's place moving a little
+with the environment; NULL only with NULL). tt's "?" (not recorded, not
+placeable) and aggregates "(T)" are counted apart, never compared; a
+value gdb cannot read (optimised out) is not compared either. Prints the
+counts; exit 1 on any disagreement (each printed) or on too few checks.
+"""
+import json
+import re
+import sys
+
+NEAR = 1 << 16
+
+
+def split_args(s):
+    """Top-level comma-separated items of s."""
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def value_of(tok):
+    """(kind, int): kind 'int', 'ptr', 'unknown', 'aggregate', 'other'."""
+    tok = tok.strip()
+    if tok == "?":
+        return "unknown", None
+    if tok == "...":
+        return "other", None
+    if re.fullmatch(r"\([^()]*\)", tok):
+        return "aggregate", None
+    if tok in ("true", "false"):
+        return "int", int(tok == "true")
+    if tok == "NULL":
+        return "ptr", 0
+    m = re.search(r"\((-?\d+)\)$", tok)         # RED (1), READ|EXEC (5)
+    if m:
+        return "int", int(m.group(1))
+    m = re.search(r"(0x[0-9a-f]+)\)?$", tok)    # 0x..., &sym (0x...)
+    if m:
+        return "ptr", int(m.group(1), 16)
+    m = re.match(r"-?\d+", tok)                  # 42, 65 'A'
+    if m:
+        return "int", int(m.group(0))
+    return "other", None
+
+
+def name_key(sig):
+    return sig.split("(")[0].strip()
+
+
+def tt_calls(path):
+    """{function key: [ {args: [tok], ret: tok or None} ]} in call order."""
+    calls, stack = {}, []
+    enter = re.compile(r"^\s*(?:\+\S+\s+)?\s*> (.*)$")
+    leave = re.compile(r"^\s*(?:\+\S+\s+)?\s*< (.*?)(?: = (.*))?$")
+    for line in open(path):
+        line = line.rstrip("\n")
+        m = enter.match(line)
+        if m:
+            # a char's quoted form may be a parenthesis or a comma
+            text = re.sub(r"'(\\.[0-9a-fx]*|[^'\\])'", "'c'", m.group(1))
+            # "f(sig)(args)": the arguments are the last top-level (...)
+            depth, start = 0, None
+            for i in range(len(text) - 1, -1, -1):
+                if text[i] == ")":
+                    depth += 1
+                elif text[i] == "(":
+                    depth -= 1
+                    if depth == 0:
+                        start = i
+                        break
+            if start is None or not text.endswith(")"):
+                sig, args = text, ""    # no values: nothing to compare
+            else:
+                sig, args = text[:start], text[start + 1:-1]
+            rec = {"args": split_args(args), "ret": None}
+            calls.setdefault(name_key(sig), []).append(rec)
+            stack.append(rec)
+            continue
+        m = leave.match(line)
+        if m and stack:
+            rec = stack.pop()
+            rec["ret"] = m.group(2)
+    return calls
+
+
+def agree(kind, tv, gv):
+    if kind == "ptr":
+        return (tv == 0) == (gv == 0) and abs(tv - gv) < NEAR
+    return tv == gv or tv == gv - (1 << 64) or tv == gv + (1 << 64)
+
+
+def main():
+    tt, gdbf = sys.argv[1], sys.argv[2]
+    label = sys.argv[3] if len(sys.argv) > 3 else gdbf
+    calls = tt_calls(tt)
+    n = {"calls": 0, "agree": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
+         "wrong": 0, "unmatched": 0}
+    for line in open(gdbf):
+        g = json.loads(line)
+        recs = calls.get(g["function"], [])
+        if g["call"] >= len(recs) or g["args"] is None:
+            n["unmatched"] += 1
+            continue
+        t = recs[g["call"]]
+        n["calls"] += 1
+        pairs = list(zip(t["args"], g["args"]))
+        if len(t["args"]) != len(g["args"]) and t["args"][-1:] != ["..."]:
+            print("%s: %s call %d: tt has %d arguments, gdb %d" %
+                  (label, g["function"], g["call"], len(t["args"]), len(g["args"])))
+            n["wrong"] += 1
+            continue
+        checks = [(tok, ga["value"], ga["name"]) for tok, ga in pairs]
+        if t["ret"] is not None:
+            checks.append((t["ret"], g["ret"], "return"))
+        for tok, gv, what in checks:
+            kind, tv = value_of(tok)
+            if kind in ("unknown", "aggregate", "other"):
+                n["unknown" if kind == "unknown" else "aggregate"] += 1
+                continue
+            if gv is None:
+                n["gdb_unknown"] += 1
+                continue
+            if agree(kind, tv, gv):
+                n["agree"] += 1
+            else:
+                n["wrong"] += 1
+                print("%s: %s call %d %s: tt %s, gdb %d" %
+                      (label, g["function"], g["call"], what, tok, gv))
+    print("%s: %d calls, %d values agree with gdb, %d wrong, %d not recorded by tt (?), "
+          "%d aggregates, %d unreadable by gdb, %d calls unmatched" %
+          (label, n["calls"], n["agree"], n["wrong"], n["unknown"], n["aggregate"],
+           n["gdb_unknown"], n["unmatched"]))
+    json.dump(n, open(gdbf + ".counts", "w"))
+    sys.exit(1 if n["wrong"] else 0)
+
+
+main()
