@@ -8,10 +8,12 @@
 B=${1:-build}; N=${2:-20}
 [ $# -gt 2 ] && shift 2 || set --
 cd "$(dirname "$0")/.." || exit 2
+# the e2e scripts whose fixtures start threads (or fork while threads run)
 [ $# -gt 0 ] || set -- ttdiff_pools ttdiff_pool ttdiff_poll_moves ttdiff_order ttdiff_timing \
-    ttdiff_baseline ttdiff_noise ttdiff_tree ttdiff_explain ttdiff_fixtures example_race \
-    example_fork ttrec ttrec_race ttrec_chaos capture_threads capture_siglog capture_faults \
-    cli_filters values_procs values_cancel profile_fixtures profile_diff
+    ttdiff_baseline ttdiff_noise ttdiff_tree ttdiff_explain ttdiff_fixtures ttdiff_values \
+    ttdiff_gdb example_race example_fork ttrec ttrec_race ttrec_chaos capture_threads \
+    capture_siglog capture_faults capture_dlopen_fork cli_filters values_procs values_cancel \
+    profile_fixtures profile_diff chrome_export readme_outputs report_outputs ttdump_capture
 d=$(mktemp -d) || exit 2
 busy=""
 stop() { for p in $busy; do kill "$p" 2>/dev/null; done; rm -rf "$d"; }

@@ -32,7 +32,7 @@ if [ "$1" = --one ]; then   # internal: run one test (a job of the pool)
         *[!0-9]*) ms=$(( ($(date +%s) - s0) * 1000 )) ;;   # a date without %N
         *) ms=$(( (e - s) / 1000000 )) ;;
     esac
-    echo "$rc $ms" > "$L/$n.rc"
+    echo "$rc $ms $(date +%s)" > "$L/$n.rc"
     case $rc in 0) r=ok;; 77) r=skip;; 124|137) r="FAIL (timed out)";; *) r="FAIL (exit $rc)";; esac
     printf '%-5s %-28s %4d.%d s  %s\n' "$k" "$n" $((ms / 1000)) $((ms % 1000 / 100)) "$r"
     exit 0
@@ -70,26 +70,23 @@ order() { # file of tests -> the same, slowest first
           print k, $0 }' "$1" | sort -k1,1nr | cut -d' ' -f2-
 }
 
-# run one suite in the pool; its lines appear as its tests end
-suite() { # label, pattern of its tests
-    grep -E "$2" "$all" > "$all.$1"
-    [ -s "$all.$1" ] || return 0
-    s=$(date +%s)
-    order "$all.$1" | xargs -n 1 -P "$J" sh tests/run.sh --one "$B" "$L"
-    echo $(( $(date +%s) - s )) > "$all.$1.wall"
-}
-suite unit '/test_[^/]*$'
-suite e2e '\.sh$'
+# one pool for both suites (a slow unit test does not hold the e2e
+# scripts back); the lines appear as the tests end
+grep -E '/test_[^/]*$' "$all" > "$all.unit"
+grep -E '\.sh$' "$all" > "$all.e2e"
+order "$all" | xargs -n 1 -P "$J" sh tests/run.sh --one "$B" "$L"
 
 # tally, in the order of the lists
 pass=0; fail=0; skip=0; failed=""; skipped=""
 for k in unit e2e; do
     [ -s "$all.$k" ] || continue
-    kp=0; kf=0; ks=0; nt=0
+    kp=0; kf=0; ks=0; nt=0; last=$T0
     while read -r t; do
         case $t in */test_*) n=$(basename "$t");; *) n=$(basename "$t" .sh);; esac
         nt=$((nt + 1))
         rc=$(cut -d' ' -f1 "$L/$n.rc" 2>/dev/null); rc=${rc:-lost}
+        end=$(cut -d' ' -f3 "$L/$n.rc" 2>/dev/null)
+        [ "${end:-0}" -gt "$last" ] && last=$end
         lg=$L/$n.log
         if [ $k = unit ]; then
             # cmocka's own counts (a binary may run several groups)
@@ -100,7 +97,9 @@ for k in unit e2e; do
             kp=$((kp + p)); kf=$((kf + f)); ks=$((ks + sk))
             [ "$f" != 0 ] && failed="$failed $n"
             # a skipped case: the message it printed before [  SKIPPED ]
-            awk -v n="$n" '/^\[  SKIPPED \] [a-z]/ { sub(/^\[  SKIPPED \] /, ""); print n ": " $0 " (" prev ")" }
+            # (once: cmocka's summary lists it again)
+            awk -v n="$n" '/^\[  SKIPPED \] [a-z]/ { sub(/^\[  SKIPPED \] /, "")
+                               if (!seen[$0]++) print n ": " $0 (prev ~ /^\[/ ? "" : " (" prev ")") }
                            { prev = $0 }' "$lg" >> "$all.skips"
         elif [ "$rc" = 0 ]; then
             kp=$((kp + 1))
@@ -113,9 +112,8 @@ for k in unit e2e; do
             kf=$((kf + 1)); failed="$failed $n"
         fi
     done < "$all.$k"
-    wall=$(cat "$all.$k.wall")
     if [ $k = unit ]; then what="$nt binaries"; else what="$nt scripts"; fi
-    echo "$k: $what, $kp passed, $kf failed, $ks skipped ($wall s)"
+    echo "$k: $what, $kp passed, $kf failed, $ks skipped (done after $((last - T0)) s)"
     pass=$((pass + kp)); fail=$((fail + kf)); skip=$((skip + ks))
 done
 
