@@ -2,7 +2,7 @@
 # make realbugs: the real-bug accuracy benchmark of ttdiff (not a test).
 #
 #   sh tests/realbugs/run.sh BUILD_DIR [CASE_GLOB...]
-#   make realbugs [CASES='jq-* expat-*'] [RB_MODES='plain values']
+#   make realbugs [CASES='jq-* expat-*'] [RB_MODES='plain values'] [RB_HALF=dev|heldout]
 #
 # For each case in tests/realbugs/cases/*/ (a case.sh and a README.md that
 # argues the ground truth from the source code; see README.md here and the
@@ -88,8 +88,19 @@ NOTES=$OUTD/notes.txt
 : >"$NOTES"
 note() { rb_note "$*"; printf '%s\n' "$*" >>"$NOTES"; }
 
-# in_set NAME : the case is selected by PATTERNS (all when empty)
+# the fixed split (SPLIT: NAME dev|heldout); RB_HALF=dev or heldout runs
+# one half only; a case not in SPLIT is "unsplit" (add it with
+# split-add.sh before its first score)
+RB_HALF=${RB_HALF:-}
+case $RB_HALF in ''|dev|heldout) ;; *) echo "realbugs: RB_HALF is dev or heldout" >&2; exit 2 ;; esac
+half_of() {
+    h=$(awk -v n="$1" '$1 == n { print $2; exit }' "$RB_DIR/SPLIT" 2>/dev/null)
+    echo "${h:-unsplit}"
+}
+
+# in_set NAME : the case is selected by PATTERNS (all when empty) and RB_HALF
 in_set() {
+    [ -n "$RB_HALF" ] && [ "$(half_of "$1")" != "$RB_HALF" ] && return 1
     [ -z "$PATTERNS" ] && return 0
     for p in $PATTERNS; do
         case $1 in $p) return 0 ;; esac
@@ -185,9 +196,9 @@ score_mode() {
     set -- $(cat "$R/good-bad.time" 2>/dev/null | tail -1)
     cpu=$(awk -v u="${1:-0}" -v s="${2:-0}" 'BEGIN { printf "%.2f", u + s }')
     rss=$(awk -v k="${3:-0}" 'BEGIN { printf "%.0f", k / 1024 }')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$MODE" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$MODE" \
         "${events:-?}" "$div" "$t1" "$t3" "$cpu" "$rss" "$gg" \
-        "$SINGLE_THREADED" "$rc" >>"$RES"
+        "$SINGLE_THREADED" "$rc" "$(half_of "$NAME")" >>"$RES"
     {
         echo "$NAME ($MODE): ttdiff status $rc, good-vs-good $gg"
         echo "  diverging frame: ${frame:-none}   (truth: $td)"
@@ -197,8 +208,8 @@ score_mode() {
 
 row_fail() {
     note "$NAME ($MODE): not scored: $1"
-    printf '%s\t%s\t-\tno\tno\tno\t-\t-\t-\t%s\terror\n' "$NAME" "$MODE" \
-        "$SINGLE_THREADED" >>"$RES"
+    printf '%s\t%s\t-\tno\tno\tno\t-\t-\t-\t%s\terror\t%s\n' "$NAME" "$MODE" \
+        "$SINGLE_THREADED" "$(half_of "$NAME")" >>"$RES"
 }
 
 # run_case DIR : everything for one case (in a subshell: the case's
@@ -256,11 +267,11 @@ done
 
 # the table and the summary lines
 {
-    echo "| case | mode | events | diverge | top-1 | top-3 | ttdiff s | RSS MiB | good-good |"
-    echo "|---|---|---:|---|---|---|---:|---:|---|"
+    echo "| case | half | mode | events | diverge | top-1 | top-3 | ttdiff s | RSS MiB | good-good |"
+    echo "|---|---|---|---:|---|---|---|---:|---:|---|"
     awk -F'\t' '{ mt = ($10 == 1) ? "" : " (mt)"
-                  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
-                         $1, $2, $3, $4, $5, $6, $7, $8, $9, mt }' "$RES"
+                  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
+                         $1, $12, $2, $3, $4, $5, $6, $7, $8, $9, mt }' "$RES"
     echo
     for m in $RB_MODES; do
         awk -F'\t' -v m="$m" '$2 == m { n++; d += ($4 == "yes"); t1 += ($5 == "yes");
@@ -268,6 +279,17 @@ done
                                         if ($10 == 1) { st++; gg += ($9 == "0") } }
             END { printf "%s: divergence %d/%d, top-1 %d/%d, top-3 %d/%d, good-vs-good exit 0 in %d/%d single-threaded\n",
                          m, d, n, t1, n, t3, n, gg, st }' "$RES"
+    done
+    # the same per half of SPLIT (dev, heldout; unsplit: a case not in SPLIT)
+    for h in dev heldout unsplit; do
+        grep -q "	$h\$" "$RES" || continue
+        for m in $RB_MODES; do
+            awk -F'\t' -v m="$m" -v h="$h" '$2 == m && $12 == h { n++; d += ($4 == "yes"); t1 += ($5 == "yes");
+                                            t3 += ($6 == "yes");
+                                            if ($10 == 1) { st++; gg += ($9 == "0") } }
+                END { if (n) printf "%s %s: divergence %d/%d, top-1 %d/%d, top-3 %d/%d, good-vs-good exit 0 in %d/%d single-threaded\n",
+                             h, m, d, n, t1, n, t3, n, gg, st }' "$RES"
+        done
     done
 } >"$OUTD/table.md"
 echo
