@@ -4,16 +4,17 @@
 # -fsanitize=undefined -fno-sanitize-recover=undefined) runs once over
 # every golden trace and a few fresh ones; any UBSan report fails. gcc's
 # UBSan in make asan did not flag NULL + 1 in the hot path; clang's
-# pointer-overflow check does. Skips (exit 0, with a message) without
-# clang or libFuzzer. $1 = build dir.
+# pointer-overflow check does. Skips (exit 77, with a message) without
+# clang or libFuzzer. make test builds the target beforehand (make -j);
+# built here only when missing. $1 = build dir.
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
-command -v clang >/dev/null 2>&1 || { echo "reader_ubsan: SKIP (no clang)"; exit 0; }
+command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' > "$tmp/probe.c"
 if ! clang -fsanitize=fuzzer -o "$tmp/probe" "$tmp/probe.c" >/dev/null 2>&1; then
-    echo "reader_ubsan: SKIP (clang has no libFuzzer)"; exit 0
+    echo "SKIP: clang has no libFuzzer"; exit 77
 fi
 make -s B="$B" "$B/fuzz_reader" >/dev/null 2>&1 || { echo "reader_ubsan: building $B/fuzz_reader failed"; exit 1; }
 mkdir -p "$tmp/in"
