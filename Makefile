@@ -198,6 +198,8 @@ unit: all $(UNIT_BIN)
 # second make, so a parallel build never starts before the packages are in.
 # test-build is everything the tests need; test-run runs them (tests/run.sh
 # is its own job pool, so it is not run under make's -j)
+# (the reader's UBSan pass and the fuzzers are make fuzz-smoke's, which CI
+# runs after make test)
 test:
 	@sh .ci/deps --test
 	@$(MAKE) --no-print-directory -j$(JOBS) test-build
@@ -252,7 +254,8 @@ $(B)/fuzz_sym: $(call fuzzobj,tests/fuzz/fuzz_sym.c $(FMT_SRC))
 # clang's libFuzzer
 fuzz-smoke:
 	@sh tests/fuzz/smoke.sh --probe || { echo "fuzz-smoke: skipped"; exit 0; }; \
-	$(MAKE) --no-print-directory -j$(JOBS) fuzz && sh tests/fuzz/smoke.sh $(B)
+	$(MAKE) --no-print-directory -j$(JOBS) fuzz $(B)/fixtures/cap_calls $(B)/fixtures/diff_parse && \
+	sh tests/fuzz/smoke.sh $(B)
 
 # the end-to-end tests whose threads' interleaving could change their outcome,
 # FLAKY_RUNS times each beside two busy loops (tests/flaky_check.sh)

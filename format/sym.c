@@ -520,7 +520,10 @@ static int32_t find_module_slow(const ttf_sym *s, uint64_t addr, uint64_t t);
 static int32_t find_module(ttf_sym *s, uint64_t addr, uint64_t t)
 {
     size_t h = (size_t)(addr >> 4 ^ addr >> 12) & (FMC_SIZE - 1);
-    if (s->fmc[h].key == addr + 1 && live_at(s->mods[s->fmc[h].mod].m, t))
+    /* addr + 1 is 0, an empty slot's key, for the last address (a damaged
+     * trace): never a hit, else module 0 of a trace that may have none */
+    if (addr + 1 != 0 && s->fmc[h].key == addr + 1 &&
+        live_at(s->mods[s->fmc[h].mod].m, t))
         return s->fmc[h].mod;
     int32_t i = find_module_slow(s, addr, t);
     if (i != NO_MODULE && live_at(s->mods[i].m, t)) {

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-command -v python3 > /dev/null || { echo "ok (skipped: no python3)"; exit 0; }
+command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
 CHECK="python3 tests/e2e/readme_check.py --links"
 
 # the probes

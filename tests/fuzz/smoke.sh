@@ -7,7 +7,8 @@
 # Then each libFuzzer target a few seconds (FUZZ_SECONDS, default 10) from
 # a corpus of the fixture traces: build/fuzz_reader on each trace,
 # build/fuzz_diff on pairs of them joined at "\0TT|", build/fuzz_sym on the
-# fixture programs (ELF files with DWARF). Exit 1 on a crash, its inputs
+# fixture programs (ELF files with DWARF); each corpus also holds the
+# inputs that once failed (tests/fuzz/regress/TARGET/). Exit 1 on a crash, its inputs
 # copied to $B/fuzz-artifacts/. `sh tests/fuzz/smoke.sh --probe`
 # exits 77 when clang or its libFuzzer is missing (make fuzz-smoke then
 # skips, saying so). $1 = build dir, the targets already built (make fuzz).
@@ -25,7 +26,11 @@ S=${FUZZ_SECONDS:-10}
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/reader" "$tmp/diff" "$tmp/art"
+mkdir -p "$tmp/reader" "$tmp/diff" "$tmp/sym" "$tmp/art"
+for p in cap_calls diff_parse; do
+    [ -f "$B/fixtures/$p" ] || { echo "fuzz-smoke: no $B/fixtures/$p (make fixtures)"; exit 1; }
+    cp "$B/fixtures/$p" "$tmp/sym/"
+done
 cp fixtures/traces/*.trc "$tmp/reader/"
 set -- fixtures/traces/*.trc
 prev=$1
@@ -54,6 +59,9 @@ for f in "$tmp"/once/*.trc; do
     fi
 done
 echo "fuzz-smoke: fuzz_reader once over $n traces: $bad with a sanitizer report"
+for t in reader diff sym; do
+    [ -d tests/fuzz/regress/$t ] && cp tests/fuzz/regress/$t/* "$tmp/$t/"
+done
 for t in reader diff sym; do
     [ -x "$B/fuzz_$t" ] || { echo "fuzz-smoke: no $B/fuzz_$t (make fuzz)"; exit 1; }
     "$B/fuzz_$t" -max_total_time="$S" -rss_limit_mb=1024 -timeout=10 -max_len=131072 \
