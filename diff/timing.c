@@ -364,8 +364,11 @@ static void sync_op(scan *s, const ttf_event *ev)
 {
     if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN && ev->code != TTF_SOP_SLEEP)
         return;
+    int cond = ev->code != TTF_SOP_SLEEP;   /* a sleep waits, it checks nothing */
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
         s->c[j].waits += s->n < s->c[j].hi;
+        if (!cond)
+            continue;   /* not the wait of a check-wait-check-again */
         s->c[j].blocked += s->c[j].lo < s->n && s->n < s->c[j].hi; /* between two of its events */
         s->c[j].pend |= s->c[j].nk && s->n < s->c[j].hi;
     }

@@ -374,6 +374,33 @@ static void wait_between(char *path, size_t len, const char *s1, const char *s2)
     assert_int_equal(dt_close(&t, 0), 0);
 }
 
+/* Must not be hidden: a call the bad run alone made (a leaf, made nowhere
+ * else in the thread) in a stretch where the thread slept (a SLEEP that
+ * libttcap recorded): a sleep is a wait, not the condition of a wait loop
+ * (poll_moves' corrupt_block, next to the work's usleep). */
+static void sleep_beside_call_is_divergence(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"main", "poller"};
+    char pg[256], pb[256];
+    ttd_diff *d;
+    dt t;
+
+    two_threads(pg, sizeof pg, "main{ parse{} }", "work{ check{} lex{} }");
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, names, 2), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
+    assert_int_equal(dt_run(&t, 1, "work{ check{} helper{}"), 0);
+    t.now[1] += 10;
+    assert_int_equal(ttf_write_sync_op(t.w, 1, t.now[1], TTF_SOP_SLEEP, 0x3000, 200000), 0);
+    t.now[1] += 200000;
+    assert_int_equal(dt_run(&t, 1, "fail{} lex{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 /* A wait loop that ran once in one run and not at all in the other:
  * check, wait on the condition, check again (zstd's
  * AIO_ReadPool_getNextCompletedJob: numReadsInFlight, the wait, the
@@ -573,6 +600,7 @@ int main(void)
         cmocka_unit_test(pool_idle_worker),
         cmocka_unit_test(poll_loop_is_timing),
         cmocka_unit_test(idle_gap_is_no_wait),
+        cmocka_unit_test(sleep_beside_call_is_divergence),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
