@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.." || exit 2
     ttdiff_baseline ttdiff_noise ttdiff_tree ttdiff_explain ttdiff_fixtures ttdiff_values \
     ttdiff_gdb example_race example_fork ttrec ttrec_race ttrec_chaos capture_threads \
     capture_siglog capture_faults capture_dlopen_fork cli_filters values_procs values_cancel \
-    profile_fixtures profile_diff chrome_export readme_outputs report_outputs ttdump_capture
+    profile_fixtures profile_diff chrome_export readme_outputs report_outputs ttdump_capture \
+    capture_sigfork values_gdb golden
 d=$(mktemp -d) || exit 2
 busy=""
 stop() { for p in $busy; do kill "$p" 2>/dev/null; done; rm -rf "$d"; }
