@@ -151,6 +151,7 @@ fi
 
 # --- HTML in a real browser: the chain and the evidence are on the page
 CHROME=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$CHROME" ] || echo "SKIP part: the chain and evidence in a real browser (no chromium)"
 if [ -n "$CHROME" ] && [ $VALUES = 1 ]; then
     pair pg/why_argchain short a-much-longer-name
     run 1 --format html -o "$T/page.html" "$T/g.trc" "$T/b.trc"

@@ -73,7 +73,7 @@ if [ -n "$CHROME" ]; then
     cp "$T/race.png" "$BD/ttrec_race.png"
     echo "screenshot: $BD/ttrec_race.png"
 else
-    echo "note: no chromium: the HTML lanes checked in the file only"
+    echo "SKIP part: browser check of the HTML lanes (no chromium; checked in the file only)"
 fi
 
 # one run alone (no good run): ttdump --races ranks the candidates
