@@ -40,7 +40,7 @@ struct cls {
     int mem, unknown;
 };
 
-static int type_of(Dwarf_Die *owner, Dwarf_Die *out)
+int ttfi_die_type(Dwarf_Die *owner, Dwarf_Die *out)
 {
     Dwarf_Attribute at;
     return dwarf_attr_integrate(owner, DW_AT_type, &at) &&
@@ -53,7 +53,7 @@ static int has_attr(Dwarf_Die *d, unsigned name)
     return dwarf_attr_integrate(d, name, &at) != NULL;
 }
 
-static Dwarf_Word udata(Dwarf_Die *d, unsigned name, Dwarf_Word dflt)
+Dwarf_Word ttfi_die_udata(Dwarf_Die *d, unsigned name, Dwarf_Word dflt)
 {
     Dwarf_Attribute at;
     Dwarf_Word v;
@@ -87,12 +87,12 @@ static int copy_or_move(Dwarf_Die *f, const char *cls)
     do {
         if (dwarf_tag(&p) != DW_TAG_formal_parameter || has_attr(&p, DW_AT_artificial))
             continue;
-        if (seen++ || type_of(&p, &t))
+        if (seen++ || ttfi_die_type(&p, &t))
             return 0;
         int tag = dwarf_tag(&t);
         if (tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
             return 0;
-        if (type_of(&t, &to) || dwarf_peel_type(&to, &to))
+        if (ttfi_die_type(&t, &to) || dwarf_peel_type(&to, &to))
             return 0;
         n = dwarf_diename(&to);
         return n && strcmp(n, cls) == 0;
@@ -104,10 +104,10 @@ static int copy_or_move(Dwarf_Die *f, const char *cls)
 static int nontrivial_member_fn(Dwarf_Die *f, const char *cls)
 {
     const char *n = dwarf_diename(f);
-    if (udata(f, DW_AT_virtuality, DW_VIRTUALITY_none) != DW_VIRTUALITY_none)
+    if (ttfi_die_udata(f, DW_AT_virtuality, DW_VIRTUALITY_none) != DW_VIRTUALITY_none)
         return 1;               /* a dynamic class */
     if (has_attr(f, DW_AT_artificial) || has_attr(f, DW_AT_deleted) ||
-        udata(f, DW_AT_defaulted, DW_DEFAULTED_no) == DW_DEFAULTED_in_class)
+        ttfi_die_udata(f, DW_AT_defaulted, DW_DEFAULTED_no) == DW_DEFAULTED_in_class)
         return 0;               /* implicit, deleted or = default: as its parts */
     return (n && n[0] == '~') || copy_or_move(f, cls);
 }
@@ -124,7 +124,7 @@ static int type_nontrivial(Dwarf_Die *t, int depth)
             return 0;
         if (dwarf_tag(&p) != DW_TAG_array_type)
             break;
-        if (type_of(&p, t))
+        if (ttfi_die_type(&p, t))
             return 0;
     }
     return is_record(dwarf_tag(&p)) && record_nontrivial(&p, depth + 1);
@@ -140,7 +140,7 @@ static int record_nontrivial(Dwarf_Die *rec, int depth)
     if (depth > DEPTH_MAX)
         return 0;
     if (dwarf_attr(rec, DW_AT_calling_convention, &at))
-        return udata(rec, DW_AT_calling_convention, 0) == DW_CC_pass_by_reference;
+        return ttfi_die_udata(rec, DW_AT_calling_convention, 0) == DW_CC_pass_by_reference;
     if (dwarf_child(rec, &c) != 0)
         return 0;
     do {
@@ -148,12 +148,12 @@ static int record_nontrivial(Dwarf_Die *rec, int depth)
         if (tag == DW_TAG_subprogram && nontrivial_member_fn(&c, name))
             return 1;
         if (tag == DW_TAG_inheritance &&
-            udata(&c, DW_AT_virtuality, DW_VIRTUALITY_none) != DW_VIRTUALITY_none)
+            ttfi_die_udata(&c, DW_AT_virtuality, DW_VIRTUALITY_none) != DW_VIRTUALITY_none)
             return 1;
         if ((tag == DW_TAG_inheritance ||
              (tag == DW_TAG_member && !has_attr(&c, DW_AT_external) &&
               !has_attr(&c, DW_AT_declaration))) &&
-            type_of(&c, &t) == 0 && type_nontrivial(&t, depth))
+            ttfi_die_type(&c, &t) == 0 && type_nontrivial(&t, depth))
             return 1;
     } while (dwarf_siblingof(&c, &c) == 0);
     return 0;
@@ -190,18 +190,18 @@ static void classify_record(Dwarf_Die *rec, Dwarf_Word off, struct cls *c, int d
             continue;
         Dwarf_Word at = 0;
         if (!is_union && has_attr(&m, DW_AT_data_member_location) &&
-            (at = udata(&m, DW_AT_data_member_location, (Dwarf_Word)-1)) == (Dwarf_Word)-1) {
+            (at = ttfi_die_udata(&m, DW_AT_data_member_location, (Dwarf_Word)-1)) == (Dwarf_Word)-1) {
             c->unknown = 1; /* a location expression (a virtual base) */
             return;
         }
-        if (type_of(&m, &t)) {
+        if (ttfi_die_type(&m, &t)) {
             c->unknown = 1;
             return;
         }
         if (has_attr(&m, DW_AT_bit_size)) {
-            Dwarf_Word bits = udata(&m, DW_AT_data_bit_offset, 0) + udata(&m, DW_AT_bit_size, 0);
-            mark(c, off + at + udata(&m, DW_AT_data_bit_offset, 0) / 8,
-                 (bits + 7) / 8 - udata(&m, DW_AT_data_bit_offset, 0) / 8, EB_INT);
+            Dwarf_Word bits = ttfi_die_udata(&m, DW_AT_data_bit_offset, 0) + ttfi_die_udata(&m, DW_AT_bit_size, 0);
+            mark(c, off + at + ttfi_die_udata(&m, DW_AT_data_bit_offset, 0) / 8,
+                 (bits + 7) / 8 - ttfi_die_udata(&m, DW_AT_data_bit_offset, 0) / 8, EB_INT);
             continue;
         }
         classify_at(&t, off + at, c, depth + 1);
@@ -213,7 +213,7 @@ static void classify_array(Dwarf_Die *arr, Dwarf_Word off, struct cls *c, int de
 {
     Dwarf_Die el;
     Dwarf_Word size = 0, esize = 0;
-    if (type_of(arr, &el) || dwarf_aggregate_size(arr, &size) ||
+    if (ttfi_die_type(arr, &el) || dwarf_aggregate_size(arr, &size) ||
         dwarf_aggregate_size(&el, &esize)) {
         c->unknown = 1;
         return;
@@ -255,7 +255,7 @@ static void classify_at(Dwarf_Die *t, Dwarf_Word off, struct cls *c, int depth)
         c->unknown = 1;         /* an unaligned field (a packed struct) */
         return;
     }
-    Dwarf_Word enc = tag == DW_TAG_base_type ? udata(&p, DW_AT_encoding, 0) : 0;
+    Dwarf_Word enc = tag == DW_TAG_base_type ? ttfi_die_udata(&p, DW_AT_encoding, 0) : 0;
     if (enc == DW_ATE_float || enc == DW_ATE_complex_float) {
         int x87 = enc == DW_ATE_float ? size > 8 : size > 16;
         c->mem |= x87;          /* long double: X87 class, memory */
@@ -272,7 +272,7 @@ int ttfi_abi_place(Dwarf_Die *owner, struct ttfi_place *pl)
     struct cls c = {{EB_NONE, EB_NONE}, 0, 0};
 
     memset(pl, 0, sizeof *pl);
-    if (type_of(owner, &t) || dwarf_peel_type(&t, &p) != 0)
+    if (ttfi_die_type(owner, &t) || dwarf_peel_type(&t, &p) != 0)
         return -1;
     int tag = dwarf_tag(&p);
     if (is_record(tag) && record_nontrivial(&p, 0)) {

@@ -77,26 +77,10 @@ static const char *copy_str(struct sig_alloc *a, const char *s)
     return p;
 }
 
-static int die_type(Dwarf_Die *owner, Dwarf_Die *type)
-{
-    Dwarf_Attribute at;
-    return dwarf_attr_integrate(owner, DW_AT_type, &at) &&
-           dwarf_formref_die(&at, type) ? 0 : -1;
-}
-
-static Dwarf_Word die_udata(Dwarf_Die *d, unsigned name, Dwarf_Word dflt)
-{
-    Dwarf_Attribute at;
-    Dwarf_Word v;
-    if (!dwarf_attr_integrate(d, name, &at) || dwarf_formudata(&at, &v))
-        return dflt;
-    return v;
-}
-
 /* The class of a base type by its DW_AT_encoding. */
 static int base_class(Dwarf_Die *t)
 {
-    switch (die_udata(t, DW_AT_encoding, 0)) {
+    switch (ttfi_die_udata(t, DW_AT_encoding, 0)) {
     case DW_ATE_boolean: return TTF_VC_BOOL;
     case DW_ATE_signed: case DW_ATE_signed_char: return TTF_VC_SIGNED;
     case DW_ATE_unsigned: case DW_ATE_unsigned_char: case DW_ATE_UTF:
@@ -117,10 +101,10 @@ static const char *pointer_name(struct sig_alloc *a, Dwarf_Die *ptr)
 {
     Dwarf_Die to;
     char buf[256];
-    if (die_type(ptr, &to))
+    if (ttfi_die_type(ptr, &to))
         return "void *";
     for (int i = 0; i < 8 && is_qualifier(dwarf_tag(&to)); i++)
-        if (die_type(&to, &to))
+        if (ttfi_die_type(&to, &to))
             return "void *";
     const char *n = dwarf_diename(&to);
     int tag = dwarf_tag(&to);
@@ -213,7 +197,7 @@ static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
         return;
     case DW_TAG_enumeration_type:
         ty->cls = TTF_VC_ENUM;
-        ty->is_signed = die_type(&p, &u) || base_class(&u) == TTF_VC_SIGNED;
+        ty->is_signed = ttfi_die_type(&p, &u) || base_class(&u) == TTF_VC_SIGNED;
         read_enumerators(a, &p, ty);
         return;
     default:
@@ -228,7 +212,7 @@ static void read_type(struct sig_alloc *a, Dwarf_Die *owner, ttf_vtype *ty)
     memset(ty, 0, sizeof *ty);
     ty->cls = TTF_VC_VOID;
     ty->name = "void";
-    if (die_type(owner, &t) == 0)
+    if (ttfi_die_type(owner, &t) == 0)
         classify(a, &t, ty);
 }
 

@@ -196,6 +196,11 @@ struct ttfi_place {
  * <elfutils/libdw.h>.) */
 #ifdef _LIBDW_H
 int ttfi_abi_place(Dwarf_Die *owner, struct ttfi_place *pl);
+/* owner's DW_AT_type (through abstract origins) into *out: 0, or -1 when
+ * it has none (abi.c, shared with signature.c). */
+int ttfi_die_type(Dwarf_Die *owner, Dwarf_Die *out);
+/* d's unsigned attribute name (through abstract origins), dflt if none. */
+Dwarf_Word ttfi_die_udata(Dwarf_Die *d, unsigned name, Dwarf_Word dflt);
 #endif
 
 /* Source file and line of addr (bias included): libdwfl's answer, else
