@@ -543,6 +543,9 @@ int cap_start(const char *parent, int forked)
         return -1;
     cap.fd = fd;
     cap.pid = (int)getpid();
+    struct stat st;
+    cap.ino = fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+    cap.dev = cap.ino ? (uint64_t)st.st_dev : 0;
     atomic_store(&cap.next_chunk, 0);
     atomic_store(&cap.cap_chunks, 0);
     atomic_store(&cap.next_thread, 0);
@@ -685,6 +688,7 @@ static void finish(int status, int quick)
     ttf_put_u32(cap.hdr + TTF_H_EXIT, (uint32_t)status);
     atomic_thread_fence(memory_order_release);
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED);
+    cap_file_shrink(t, 0);
 }
 
 static void on_exit_cb(int status, void *arg)
@@ -873,6 +877,7 @@ static void exec_begin(const char *path)
     ttf_put_u32(cap.hdr + TTF_H_EXIT, 0);
     atomic_thread_fence(memory_order_release);
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED | TTF_FLAG_EXEC);
+    cap_file_shrink(&cap_tls, 1);
 }
 
 static void exec_failed(const char *path, int err)

@@ -37,6 +37,8 @@
                                 /* longest values-mode ENTER (93 bytes): it
                                    and a terminal record fit in CAP_RESERVE */
 #define CAP_GROW 16             /* chunks added to the file per growth step */
+#define CAP_FILL_MIN 16384      /* a thread's first chunk starts with this much
+                                   of its slot filled; it doubles as needed */
 #define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
 #define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
 #define CAP_PATH_MAX 4096
@@ -98,6 +100,10 @@ struct tstate {
                                    event takes the slow path, which drops it)
                                    until the parent resumes (cap_vfork.S) */
     uint8_t *vfork_limit;       /* limit as it was before the vfork */
+    uint32_t filled;            /* bytes of the current chunk written (zeros)
+                                   and mapped for use: the rest of the slot is
+                                   a hole until the thread needs it (fill_more,
+                                   cap_core.c) */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -155,6 +161,9 @@ struct capture {
     int key_ok;                 /* key created */
     int hooks_ok;               /* atexit/atfork/signals installed */
     int pid;                    /* the process the trace was started for */
+    uint64_t ino, dev;          /* the trace file's identity (cap_file_ours) */
+    _Atomic uint64_t tail_end;  /* 1 + file offset of the end of data of the
+                                   chunk a thread finished last (cap_chunk_done) */
     int any_calls;              /* a thread recorded a function call (seen at a chunk switch or thread end) */
     char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
     char path[CAP_PATH_MAX];    /* this process's trace file */
@@ -346,6 +355,9 @@ void cap_hook_enter(void *fn, void *call_site); /* == our __cyg_profile_func_ent
 uint8_t *cap_room(struct tstate *t, size_t need);
 uint8_t *cap_reserve_room(struct tstate *t);
 void cap_switch_chunk(struct tstate *t);
+void cap_chunk_done(struct tstate *t);
+int cap_file_ours(void);
+void cap_file_shrink(struct tstate *t, int whole);
 void cap_thread_begin(struct tstate *t);
 void cap_write_thread_start(struct tstate *t);
 void cap_thread_reset(struct tstate *t);

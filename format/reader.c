@@ -85,8 +85,9 @@ static void sum_cuts(ttf_trace *t)
  * thread that recorded the exit ended too. */
 static void sum_truncation(ttf_trace *t)
 {
-    if ((t->len - t->hdr.data_offset) % t->hdr.chunk_size == 0)
-        return;
+    if ((t->len - t->hdr.data_offset) % t->hdr.chunk_size == 0 ||
+        t->hdr.end_offset == t->len)
+        return;                 /* whole slots, or where the writer ended it */
     t->sum.truncated_at = t->len;
     for (size_t i = 0; i < t->nthreads; i++) {
         ttf_thread *th = &t->threads[i].pub;

@@ -206,6 +206,8 @@ typedef struct ttf_header {
     uint32_t cut_threads;       /* threads ever cut */
     uint32_t cut_reason;        /* the first cut's TTF_CUT_*, 0 = none */
     uint64_t cut_realtime_ns;   /* CLOCK_REALTIME of the first cut */
+    uint64_t end_offset;        /* v1.3: nonzero, the length the writer cut the
+                                   file to at a clean end (0 = whole slots) */
 } ttf_header;
 
 /* Optional feature bit: the header's cut counters and table are kept. */
