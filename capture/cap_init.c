@@ -232,6 +232,13 @@ static int read_out(void)
         env_warn("TTCAP_OUT", out, bad, "no trace");
         return -1;
     }
+    if (out && cap_tree_dir(out) == 0) {
+        /* DIR/: the whole tree, one trace per traced process */
+        size_t n = strlen(cap_tree.dir);  /* < sizeof cap.tmpl - 64 (cap_tree_dir) */
+        memcpy(cap.tmpl, cap_tree.dir, n);
+        memcpy(cap.tmpl + n, "/%e.%p.trc", sizeof "/%e.%p.trc");
+        return 0;
+    }
     if (out) {
         if (strlen(out) < sizeof cap.tmpl - 64) {
             snprintf(cap.tmpl, sizeof cap.tmpl, "%s", out);
@@ -642,8 +649,19 @@ static void cap_init(void)
         snprintf(parent, sizeof parent, "%s", prev);
     else if (prev)
         env_warn("TTCAP_TRACE", prev, "is longer than 4095 bytes", "no parent trace");
+    if (cap_tree.on && cap_tree_other_copy())
+        return;                 /* the program's own libttcap records it */
+    if (cap_tree.on && !cap_tree_instrumented()) {
+        /* sh, make, python: only their lifecycle, in the table */
+        cap_tree_begin(0, "");
+        on_exit(on_exit_cb, NULL);
+        pthread_atfork(NULL, NULL, fork_child);
+        cap.hooks_ok = 1;
+        return;
+    }
     if (cap_start(parent, 0) == 0)
         cap_check_start();
+    cap_tree_begin(0, cap_on ? cap.path : "");
 }
 
 /* ---- the end ------------------------------------------------------------------ */
@@ -696,6 +714,8 @@ static void on_exit_cb(int status, void *arg)
     (void)arg;
     if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 0);      /* not in a vfork child (end_now) */
+    if (!cap_tls.vforked)
+        cap_tree_end(TTF_PT_EXITED, status, 0);
 }
 
 /* fork, before: the module table must not be half-updated in the child. */
@@ -715,6 +735,8 @@ static void fork_parent(void)
     cap_modules_fork_parent();
     if (in_daemon && cap_on && cap.pid == (int)getpid())
         finish(0, 0);           /* daemon's parent: _exit(0) comes next */
+    if (in_daemon)
+        cap_tree_end(TTF_PT_EXITED, 0, 0);
 }
 
 __attribute__((visibility("default")))
@@ -806,14 +828,17 @@ static void refork(struct tstate *t)
 static void fork_child(void)
 {
     cap_modules_fork_parent();  /* the table lock, taken in fork_prepare */
-    if (!cap_on)
+    if (!cap_on) {
+        cap_tree_begin(1, "");  /* a process of the tree not traced */
         return;
+    }
     cap.loader_suspect = 1;
     cap.pid = (int)getpid();
     struct tstate *t = &cap_tls;
     if (t->busy) {
         fork_park(t);           /* the trace starts when the write is done */
         cap_hooks.refork = refork;
+        cap_tree_begin(1, "");  /* its name is not known yet */
         return;
     }
     cap_on = 0;
@@ -829,6 +854,7 @@ static void fork_child(void)
     cap.hdr = NULL;
     cap_thread_reset(t);        /* keeps depth: the child is mid-call */
     cap_start(parent, 1);
+    cap_tree_begin(1, cap_on ? cap.path : "");
 }
 
 /* ---- exec ----------------------------------------------------------------------
@@ -871,6 +897,8 @@ static int exec_traced(void)
 
 static void exec_begin(const char *path)
 {
+    if (!cap_tls.vforked)
+        cap_tree_end(TTF_PT_EXECED, 0, 0);
     if (!exec_traced())
         return;
     exec_record(path ? path : "", 0);
@@ -882,6 +910,7 @@ static void exec_begin(const char *path)
 
 static void exec_failed(const char *path, int err)
 {
+    cap_tree_exec_failed();
     if (!exec_traced())
         return;
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, 0);
@@ -1005,6 +1034,8 @@ static void end_now(int status)
 {
     if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 1);
+    if (!cap_tls.vforked)
+        cap_tree_end(TTF_PT_EXITED, status, 0);
     if (real_exit)
         real_exit(status);
     syscall(SYS_exit_group, status);

@@ -194,7 +194,17 @@ enum { CAP_CHAOS_SYNC = 0, CAP_CHAOS_ENTRY = 1 };  /* kinds of chaos point */
 #define CAP_CHAOS_YIELD 1u      /* cap_chaos_decide: yield (0 nothing, else sleep us) */
 #define CAP_ON_CHAOS 3          /* cap_on: tracing, and chaos at function entries */
 
+/* Recording a process tree (cap_tree.c; TTCAP_OUT=DIR/). */
+struct cap_tree {
+    int on;                     /* TTCAP_OUT names a folder: rows are written */
+    int pid;                    /* the process the rows are for */
+    int ended;                  /* its END row is written */
+    uint64_t start_ns;          /* its start: with pid, the row's name */
+    char dir[CAP_PATH_MAX];     /* the folder (no trailing slash) */
+};
+
 extern struct capture cap;
+extern struct cap_tree cap_tree;
 extern struct cap_hooks cap_hooks;
 extern struct cap_chaos_cfg cap_chaos;
 extern int cap_on;              /* tracing enabled: tested first by every hook;
@@ -357,6 +367,14 @@ uint8_t *cap_reserve_room(struct tstate *t);
 void cap_switch_chunk(struct tstate *t);
 void cap_chunk_done(struct tstate *t);
 int cap_file_ours(void);
+
+/* cap_tree.c */
+int cap_tree_dir(const char *out);
+int cap_tree_instrumented(void);
+int cap_tree_other_copy(void);
+void cap_tree_begin(int forked, const char *trace);
+void cap_tree_end(int how, int status, int sig);
+void cap_tree_exec_failed(void);
 void cap_file_shrink(struct tstate *t, int whole);
 void cap_thread_begin(struct tstate *t);
 void cap_write_thread_start(struct tstate *t);

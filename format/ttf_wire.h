@@ -170,6 +170,40 @@
 #define TTF_ENDIAN_MARK 0x01020304u
 
 /* header field offsets */
+/* ---- the process table (FORMAT.md section 11) -------------------------------
+ *
+ * DIR/processes.ttp of a recorded tree: records appended by every process
+ * of the tree, each with one write(2) to an O_APPEND descriptor:
+ *   0   4   magic  "TTPR"
+ *   4   2   kind   TTF_PT_START or TTF_PT_END
+ *   6   2   0
+ *   8   4   payload length (<= TTF_PT_MAX)
+ *   12  4   FNV-1a 32 of the payload
+ *   16  ... payload (uvar, svar, str as in records)
+ * START: pid, ppid, start_ns, parent_pid, parent_start_ns, how, traced,
+ *        str exe, str build_id (hex), str cwd, str trace (name in DIR, ""
+ *        when not traced), argc, str argv[argc]
+ * END:   pid, start_ns, end_ns, how, svar status, signal */
+#define TTF_PT_NAME "processes.ttp"
+#define TTF_PT_MAGIC 0x52505454u /* "TTPR" */
+#define TTF_PT_HDR 16
+#define TTF_PT_MAX 32768
+enum { TTF_PT_START = 1, TTF_PT_END = 2 };
+/* how a process began: the root (or unknown), a fork child, a new image
+ * of the same process (exec), a new process that began with an exec (vfork
+ * + exec, posix_spawn, system) */
+enum { TTF_PT_ROOT = 0, TTF_PT_FORK = 1, TTF_PT_EXEC = 2, TTF_PT_SPAWN = 3 };
+/* how it ended */
+enum { TTF_PT_EXITED = 1, TTF_PT_EXECED = 2, TTF_PT_SIGNALED = 3 };
+
+static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
 #define TTF_H_VMAJOR 8
 #define TTF_H_VMINOR 10
 #define TTF_H_MINREAD 12
