@@ -376,6 +376,44 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err);
 int ttf_open_mem(const void *buf, size_t len, const char *name,
                  ttf_trace **out, ttf_error *err);
 
+/* ---- the process table of a recorded tree (FORMAT.md section 11) ------- */
+
+/* One process image of the tree (a row of DIR/processes.ttp). */
+typedef struct ttf_proc {
+    uint32_t pid, ppid;         /* as the process saw them */
+    uint32_t parent_pid;        /* the pid of the row it names as its parent */
+    uint64_t parent_start_ns;   /* and that row's start (0 = not known) */
+    uint64_t start_ns, end_ns;  /* CLOCK_REALTIME; end_ns 0: no END row */
+    int how;                    /* how it began: TTF_PROC_ROOT, _FORK, _EXEC, _SPAWN */
+    int traced;                 /* it wrote a trace (trace names it) */
+    int ended;                  /* 0 no END row (killed, or still running);
+                                   TTF_PROC_EXITED, _EXECED, _SIGNALED */
+    int status, signal;         /* exit status; the signal that ended it */
+    const char *exe;            /* the executable's path */
+    const char *build_id;       /* its build-id, hex ("" unknown) */
+    const char *cwd;            /* working folder at its start */
+    const char *trace;          /* its trace's name in DIR ("" none) */
+    const char *const *argv;    /* argc strings */
+    size_t argc;
+    int64_t parent;             /* index of its parent row, -1 a root; an
+                                   exec'd image's parent is the image before */
+} ttf_proc;
+
+enum { TTF_PROC_ROOT = 0, TTF_PROC_FORK = 1, TTF_PROC_EXEC = 2, TTF_PROC_SPAWN = 3 };
+enum { TTF_PROC_EXITED = 1, TTF_PROC_EXECED = 2, TTF_PROC_SIGNALED = 3 };
+
+#define TTF_PTABLE_NAME "processes.ttp"  /* in the tree's folder */
+typedef struct ttf_ptable ttf_ptable;
+
+/* Read DIR's process table. TT_EIO when DIR has none (not a recorded
+ * tree), TT_ECORRUPT for a damaged row (err names the offset); a row cut
+ * by the end of the file is dropped (ttf_ptable_dropped). */
+int ttf_ptable_open(const char *dir, ttf_ptable **out, ttf_error *err);
+size_t ttf_ptable_count(const ttf_ptable *t);
+size_t ttf_ptable_dropped(const ttf_ptable *t);
+const ttf_proc *ttf_ptable_get(const ttf_ptable *t, size_t i);
+void ttf_ptable_close(ttf_ptable *t);
+
 /* Release a trace and everything it handed out. NULL is fine. */
 void ttf_close(ttf_trace *t);
 
