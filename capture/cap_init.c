@@ -355,14 +355,7 @@ static void write_process(struct tstate *t, const char *parent)
     char exe[CAP_PATH_MAX];
     ssize_t ne = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[ne > 0 ? ne : 0] = 0;
-    size_t na = 0;
-    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t r;
-        while (na < sizeof args && (r = read(fd, args + na, sizeof args - na)) > 0)
-            na += (size_t)r;
-        close(fd);
-    }
+    size_t na = cap_read_cmdline(args, sizeof args);
     size_t npar = strlen(parent);
     /* the record's length field holds at most 16383 bytes: the command
      * line gives way (exe and parent paths are at most 4 KiB each) */

@@ -369,6 +369,8 @@ void cap_chunk_done(struct tstate *t);
 int cap_file_ours(void);
 
 /* cap_tree.c */
+/* The NUL-separated command line from /proc into args: its length. */
+size_t cap_read_cmdline(char *args, size_t len);
 int cap_tree_dir(const char *out);
 int cap_tree_instrumented(void);
 int cap_tree_other_copy(void);

@@ -151,18 +151,24 @@ static uint8_t *put_s(uint8_t *q, const char *s, size_t after)
     return ttf_put_str(q, s, n);
 }
 
-/* The command line, from /proc (no argv is kept by libc): argc strings. */
-static uint8_t *put_argv(uint8_t *q)
+size_t cap_read_cmdline(char *args, size_t len)
 {
-    static char args[16384];
     size_t na = 0;
     int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
         ssize_t r;
-        while (na < sizeof args && (r = read(fd, args + na, sizeof args - na)) > 0)
+        while (na < len && (r = read(fd, args + na, len - na)) > 0)
             na += (size_t)r;
         close(fd);
     }
+    return na;
+}
+
+/* The command line, from /proc (no argv is kept by libc): argc strings. */
+static uint8_t *put_argv(uint8_t *q)
+{
+    static char args[16384];
+    size_t na = cap_read_cmdline(args, sizeof args);
     uint64_t argc = 0;
     for (size_t i = 0; i < na; i += strnlen(args + i, na - i) + 1)
         argc++;
