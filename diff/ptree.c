@@ -42,6 +42,8 @@ struct node {
     size_t *kids, nkids;
     char *name, *key;
     int64_t peer;               /* paired node of the other run, -1 none */
+    int known_same;             /* a pool match found the pair's traces the same */
+    uint64_t events;            /* its events then */
     int64_t out;                /* its entry in the result, -1 not yet */
 };
 
@@ -297,7 +299,11 @@ static int fill(ttd_tree *t, size_t e, int64_t gi, int64_t bi, ttf_error *err)
     }
     p->traced = p->trace[0] && p->trace[1];
     p->result = TTD_PROC_NOT_TRACED;
-    if (p->traced && !(t->o && t->o->process_only && !p->selected)) {
+    if (p->traced && nd[1]->known_same) {
+        p->result = TTD_PROC_SAME;  /* diffed already, by the pool pairing */
+        p->events[TTD_GOOD] = nd[0]->events;
+        p->events[TTD_BAD] = nd[1]->events;
+    } else if (p->traced && !(t->o && t->o->process_only && !p->selected)) {
         int div = 0;
         int rc = diff_pair(t, p->trace[0], p->trace[1], &div, p, NULL, err);
         if (rc < 0)
@@ -328,10 +334,11 @@ static int lone(ttd_tree *t, int side, size_t k, int64_t parent, ttf_error *err)
 }
 
 /* Does the bad member b of a pool match good member g (their traces the
- * same, their ends the same)? */
+ * same, their ends the same)? Noted in the nodes, so the pair is not
+ * diffed twice. */
 static int pool_match(ttd_tree *t, size_t g, size_t b)
 {
-    const struct node *ng = &t->s[0].n[g], *nb = &t->s[1].n[b];
+    struct node *ng = &t->s[0].n[g], *nb = &t->s[1].n[b];
     if (!same_end(ttf_ptable_get(t->s[0].tab, ng->last), ttf_ptable_get(t->s[1].tab, nb->last)))
         return 0;
     char *pg = trace_path(&t->s[0], ng), *pb = trace_path(&t->s[1], nb);
@@ -342,6 +349,9 @@ static int pool_match(ttd_tree *t, size_t g, size_t b)
         if (ttd_diff_files(pg, pb, t->o ? t->o->diff : NULL, &d, &e) >= 0) {
             const ttd_result *r = ttd_get_result(d);
             same = !r->diverged && !r->nunpaired;
+            nb->known_same = same;
+            ng->events = r->runs[TTD_GOOD].events;
+            nb->events = r->runs[TTD_BAD].events;
         }
         ttd_free(d);
     }
