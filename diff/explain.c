@@ -161,10 +161,27 @@ static int real_ret(const xpair *xp, const ttdi_xcall *x)
     return x->returned && x->retdiff && !ttdi_replay_retnoise(&xp->rp, x);
 }
 
-/* Did node x's return value turn into an error (or out of one)? */
-static int ret_flips(const ttdi_xcall *x)
+/* Did node x's return value turn into an error (or out of one): by its
+ * type (negative, NULL, false, a yes/no), or by what the function's other
+ * calls returned (a class of value the other run's calls never gave:
+ * ttdi_replay_failure)? */
+static int ret_flips(const xpair *xp, const ttdi_xcall *x)
 {
-    return x->sig && x->returned && ttdi_value_flip(&x->sig->ret, x->ret[0], x->ret[1]);
+    if (!x->sig || !x->returned)
+        return 0;
+    return ttdi_value_flip(&x->sig->ret, x->ret[0], x->ret[1]) ||
+           (xp && ttdi_replay_failure(&xp->rp, x, NULL) >= 0);
+}
+
+/* Which run's return value of node x is the failure: TTD_BAD, TTD_GOOD,
+ * or -1 (a yes/no answer: neither reads as one). */
+static int failed_run(const xpair *xp, const ttdi_xcall *x, uint32_t *calls)
+{
+    if (ttdi_value_error(&x->sig->ret, x->ret[1]) == 1)
+        return TTD_BAD;
+    if (ttdi_value_error(&x->sig->ret, x->ret[0]) == 1)
+        return TTD_GOOD;
+    return xp ? ttdi_replay_failure(&xp->rp, x, calls) : -1;
 }
 
 /* ---- chain steps ------------------------------------------------------------ */
@@ -433,7 +450,7 @@ static void consider(ectx *e, const xpair *xp, size_t i, int k, uint64_t t,
         return;
     vcand c = {xp, (int32_t)i, k, 0, 0, node_depth(&xp->rp, (int32_t)i),
                k < 0 ? x->exit_ns : x->time_ns};
-    c.flips = k < 0 ? ret_flips(x)
+    c.flips = k < 0 ? ret_flips(xp, x)
               : p && ttdi_value_flip(&p->type, argreg(x, 0, k), argreg(x, 1, k));
     c.same = want && same_text(e, &c, want->good_value, want->bad_value);
     if (better(&c, best))
@@ -731,7 +748,7 @@ static int step_flips(const xchain *c, size_t i)
     if (!x)
         return 0;
     if (st->kind == TTD_CAUSE_RETURNED)
-        return ret_flips(x);
+        return ret_flips(c->from[i], x);
     if (st->kind != TTD_CAUSE_ARGUMENT)
         return 0;
     const ttf_param *p = param(x, st->arg);
@@ -750,6 +767,30 @@ static int error_appears(const xchain *c, size_t i)
     if (i + 1 < c->n && c->step[i + 1].strong && step_flips(c, i + 1))
         return 0;
     return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
+}
+
+/* The error-origin evidence of suspect f, whose call x (of replay xp)
+ * turned ordinary results into a failure. */
+static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
+                          const ttdi_xcall *x, const ttd_cause *st)
+{
+    uint32_t calls = 0;
+    int run = failed_run(xp, x, &calls);
+    int learnt = run >= 0 && ttdi_value_error(&x->sig->ret, x->ret[run]) != 1;
+
+    if (run < 0)
+        return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here "
+                             "(yes/no), its inputs did not");
+    if (!learnt)
+        return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here (an "
+                             "error in the %s run), its inputs did not",
+                             run == TTD_BAD ? "bad" : "good");
+    return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "the failure starts here: it "
+                         "returned %s in the %s run, which none of its %" PRIu32 " call%s in "
+                         "the %s run did; its inputs gave no failure",
+                         run == TTD_BAD ? st->bad_value : st->good_value,
+                         run == TTD_BAD ? "bad" : "good", calls, calls == 1 ? "" : "s",
+                         run == TTD_BAD ? "good" : "bad");
 }
 
 /* Evidence from chain step i. */
@@ -779,11 +820,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
-            rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped "
-                               "here (%s), its inputs did not",
-                               ttdi_value_error(&x->sig->ret, x->ret[1]) == 1 ? "an error in "
-                               "the bad run" : ttdi_value_error(&x->sig->ret, x->ret[0]) == 1
-                               ? "an error in the good run" : "yes/no");
+            rc = error_evidence(a, f, c->from[i], x, st);
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param
