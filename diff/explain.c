@@ -284,6 +284,7 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
     if (pid <= 0) {
         set_end(e, "`%s` is where the thread begins: the argument came from outside it%s",
                 fname(e, xp, x), xp->pair == 0 ? " (the program's input)" : "");
+        e->ch.memory = xp->pair != 0;   /* another thread may have passed it */
         return 0;
     }
     const ttdi_xcall *par = &c[pid];
@@ -316,6 +317,70 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
              q ? " differs too)" : "");
     e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
     return 0;
+}
+
+/* 1 if node a is node b or encloses it. */
+static int encloses(const ttdi_replay *rp, int32_t a, int32_t b)
+{
+    for (int n = 0; b > 0 && n < 100000; n++, b = rp->c[b].parent)
+        if (b == a)
+            return 1;
+    return a == b;
+}
+
+/* A value pair too common to link two calls by equality alone: 0, 1, -1
+ * in both runs (flags, counts of one). */
+static int common_pair(const ttf_vtype *ty, uint64_t g, uint64_t b)
+{
+    int64_t x = as_i64(g, ty), y = as_i64(b, ty);
+    return x >= -1 && x <= 1 && y >= -1 && y <= 1;
+}
+
+/* Data stored and read back (issue 33): node id returned a value none of
+ * its calls or arguments explain (it read memory). The nearest earlier call
+ * of the same thread, neither enclosing it nor inside it, that was passed
+ * that value as an argument (the same in each run, differing between
+ * them): a setter whose value the getter returned. Its node, with *karg
+ * its argument; -1 if none. */
+static int32_t stored_by(const xpair *xp, int32_t id, int *karg)
+{
+    const ttdi_replay *rp = &xp->rp;
+    const ttdi_xcall *x = &rp->c[id];
+    int32_t best = -1;
+
+    if (!x->sig || !x->returned || common_pair(&x->sig->ret, x->ret[0], x->ret[1]))
+        return -1;
+    for (size_t i = 1; i < rp->n; i++) {
+        const ttdi_xcall *c = &rp->c[i];
+        if (!c->argdiff || c->time_ns >= x->time_ns || encloses(rp, (int32_t)i, id) ||
+            encloses(rp, id, (int32_t)i) || (best >= 0 && c->time_ns <= rp->c[best].time_ns))
+            continue;
+        for (int k = 0; k < TTDI_MAXP; k++) {
+            const ttf_param *p = param(c, k);
+            if ((c->argdiff & (1u << k)) && p &&
+                same_values(&p->type, argreg(c, 0, k), argreg(c, 1, k), &x->sig->ret,
+                            x->ret[0], x->ret[1])) {
+                best = (int32_t)i;
+                *karg = k;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* The setter step of stored_by: the argument, said to be read back. */
+static int step_stored(ectx *e, const xpair *xp, int32_t setter, int k, int32_t getter)
+{
+    int rc = step_argument(e, xp, setter, k, 1);
+    ttd_cause *s = e->ch.n ? &e->ch.step[e->ch.n - 1] : NULL;
+
+    if (rc <= 0 || !s || s->kind != TTD_CAUSE_ARGUMENT)
+        return rc;
+    snprintf(e->buf, sizeof e->buf, "%s; stored, and returned later by `%s` (read back)",
+             s->text, fname(e, xp, &xp->rp.c[getter]));
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
+    return s->text ? 1 : TT_ENOMEM;
 }
 
 /* The callee of node id to follow: one that passed the same value on,
@@ -358,6 +423,12 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
         if ((rc = step_argument(e, xp, id, k, 0)) < 0)
             return rc;
         return explain_arg(e, xp, id, k, depth + 1);
+    }
+    int32_t set = stored_by(xp, id, &k);
+    if (set >= 0) {
+        if ((rc = step_stored(e, xp, set, k, id)) < 0)
+            return rc;
+        return explain_arg(e, xp, set, k, depth + 1);
     }
     e->ch.end = "no earlier value differs";
     e->ch.memory = 1;

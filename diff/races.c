@@ -972,6 +972,42 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
     return 0;
 }
 
+/* 1 if function id of run n returns nothing (its debug info says void):
+ * it cannot be the check whose result a branch used. */
+static int returns_void(ttdi_norm *n, uint64_t id, uint64_t when)
+{
+    const ttf_signature *sg = NULL;
+    ttf_event ev;
+
+    if (id & TTDI_SITE_BIT)
+        return 0;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = id;
+    ev.time_ns = when;
+    return ttf_sym_signature(n->sym, &ev, &sg) == 0 && sg && sg->ret.cls == TTF_VC_VOID;
+}
+
+/* Several checks before one act of one caller (the windows of its last
+ * lock-free calls): the check is the call whose result the branch used,
+ * so one that returns nothing (busy work between check and act) ranks
+ * below those that return a value, whatever its nearness. */
+static void void_checks_last(const ttdi_races_in *in, struct ttdi_hb *bh, ttd_race *v,
+                             size_t n)
+{
+    for (size_t i = 0; i < bh->nag && i < n; i++) {
+        const agg *g = &bh->ag[i];
+        int rivals = 0;
+        if (v[i].kind != TTD_RACE_CHECK_ACT)
+            continue;
+        for (size_t j = 0; j < bh->nag && j < n; j++)
+            rivals += j != i && v[j].kind == TTD_RACE_CHECK_ACT && bh->ag[j].act == g->act &&
+                      bh->ag[j].caller == g->caller;
+        if (rivals && returns_void(in->bad.norm, g->check, g->time))
+            v[i].score -= 1.5;
+    }
+}
+
 static int race_cmp(const void *x, const void *y)
 {
     const ttd_race *a = x, *b = y;
@@ -1018,9 +1054,15 @@ int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **o
         goto done;
     }
     for (size_t i = 0; i < bh->nag && rc >= 0; i++) {
-        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[n]);
-        n += v[n].kind != TTD_RACE_UNPROTECTED || v[n].locked_calls > 0;
+        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[i]);
+        n += v[i].kind != TTD_RACE_UNPROTECTED || v[i].locked_calls > 0;
     }
+    if (rc >= 0)
+        void_checks_last(in, bh, v, bh->nag);
+    /* keep the races found (an unprotected call needs locked calls) */
+    for (size_t i = 0, k = 0; rc >= 0 && i < bh->nag; i++)
+        if (v[i].kind != TTD_RACE_UNPROTECTED || v[i].locked_calls > 0)
+            v[k++] = v[i];
     if (rc >= 0) {
         qsort(v, n, sizeof *v, race_cmp);
         *out = v;

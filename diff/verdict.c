@@ -330,13 +330,24 @@ static size_t with_evidence(const ttd_divergence *d, int k)
     return n;
 }
 
+/* 1 if a suspect of d was inlined into function f (its code ran inside
+ * f, unseen by the trace). */
+static int inlined_into(const ttd_divergence *d, const char *f)
+{
+    for (size_t i = 0; d && i < d->nsuspects; i++)
+        if (d->suspects[i].inlined_into && strcmp(d->suspects[i].inlined_into, f) == 0)
+            return 1;
+    return 0;
+}
+
 /* How sure the verdict is. "likely" only where a rule has the evidence
  * to stand on (measured by make realbugs: when it says likely, the cause
  * should be right 9 times in 10): the one function whose code changed and
  * that lies on the way to the split; a race whose call went without the
  * lock every other call of it took, only in the bad run, before the
  * symptom in its thread's order; a failure that starts in one function
- * whose inputs gave none, clearly ahead of the next suspect. "unknown"
+ * whose inputs gave none, clearly ahead of the next suspect, with no code
+ * inlined into it to share the decision. "unknown"
  * where the evidence stops: the split's branch with no value before it
  * that differs (it read what the trace does not show). Else "possible". */
 static void confidence(vctx *c, const ttd_race *x)
@@ -363,7 +374,9 @@ static void confidence(vctx *c, const ttd_race *x)
             c->v->confidence = TTD_CONF_LIKELY;
         return;
     case TTD_COF_ERROR_ORIGIN:
-        if (s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0)
+        /* code the compiler inlined into it decided as much as it did:
+         * the trace cannot tell them apart */
+        if (s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0 && !inlined_into(d, s->name))
             c->v->confidence = TTD_CONF_LIKELY;
         return;
     case TTD_COF_SPLIT:
@@ -375,7 +388,13 @@ static void confidence(vctx *c, const ttd_race *x)
         c->v->stops_at = astr(c, buf);
         return;
     default:
-        return;
+        break;
+    }
+    /* the chain starts at a value from outside the thread: it stops there */
+    if (r->chain_end && strstr(r->chain_end, "came from outside") && r->nchain &&
+        r->chain[0].function && strcmp(r->chain[0].function, p->function) == 0) {
+        c->v->confidence = TTD_CONF_UNKNOWN;
+        c->v->stops_at = r->chain_end;
     }
 }
 

@@ -538,6 +538,52 @@ static void test_verdict_names_race(void **state)
     ttd_free(d);
 }
 
+/* Busy work between the check and the act: a call that returns nothing
+ * (its debug info says void), so no branch used its result. */
+__attribute__((noinline, used)) static void rt_busy(void)
+{
+    __asm__ volatile("");
+}
+
+static void busy(dt *t, uint32_t th)
+{
+    uint64_t a = (uint64_t)(uintptr_t)rt_busy + t->shift;
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_enter(t->w, th, t->now[th], a), 0);
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_exit(t->w, th, t->now[th], a), 0);
+}
+
+/* Both sellers: parse{ check{} busy{} work{lock unlock} }, overlapping.
+ * The windows (check, work) and (busy, work) both race; busy is nearer
+ * the act, but the check is the call whose result the branch used. */
+static void test_void_check_last(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    dt t;
+    (void)state;
+
+    open_trace(&t, "busy.trc");
+    run(&t, 1, "@1000 parse{ check{}");
+    busy(&t, 1);
+    act(&t, 1, MUTEX);
+    run(&t, 2, "@1005 parse{ check{}");
+    busy(&t, 2);
+    run(&t, 2, "work{ @1200");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+    size_t n = races_of("busy.trc", NULL, 0, &r, &a);
+    assert_int_equal(n, 2);
+    assert_string_equal(r[0].check, "dt_check");
+    assert_string_equal(r[1].check, "rt_busy");
+    assert_true(r[0].overlapped && r[1].overlapped);
+    ttfi_arena_free(&a);
+}
+
 /* One run alone through the public API: the same race, "in this run". */
 static void test_one_run_alone(void **state)
 {
@@ -609,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_reaches_symptom),
         cmocka_unit_test(test_same_names_apart),
         cmocka_unit_test(test_verdict_names_race),
+        cmocka_unit_test(test_void_check_last),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
