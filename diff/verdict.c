@@ -297,15 +297,63 @@ static const ttd_place *cause_race(vctx *c, const ttd_race *x)
     return p;
 }
 
+/* Two builds where one function alone changed (build artifacts aside):
+ * that function, NULL otherwise. With the same input the runs part only
+ * because of changed code, so when the chain reaches no changed function
+ * (it ran earlier, out of the chain's sight: a writer whose output a
+ * reader checks), it is still the best explanation. */
+static const ttd_code_change *only_change(const ttd_result *r)
+{
+    const ttd_code_change *one = NULL;
+
+    if (!r->code_compared)
+        return NULL;
+    for (size_t i = 0; i < r->nchanged_functions; i++) {
+        if (r->changed_functions[i].artifact)
+            continue;
+        if (one)
+            return NULL;
+        one = &r->changed_functions[i];
+    }
+    return one;
+}
+
+static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch)
+{
+    ttd_place *p = place(c);
+    char buf[512];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_CODE;
+    p->function = ch->function;
+    snprintf(buf, sizeof buf, "`%s`'s machine code %s between the two builds, the only "
+             "function's that does", ch->function, ch->status == TTD_CODE_ADDED ? "is new"
+             : ch->status == TTD_CODE_REMOVED ? "is gone" : "differs");
+    p->text = astr(c, buf);
+    add_evidence(c, "with the same input, only changed code makes the runs part; the "
+                    "calls part later, where its effect shows");
+    return p;
+}
+
 /* The likely cause of a divergence. */
 static const ttd_place *cause(vctx *c)
 {
     const ttd_result *r = c->r;
     const ttd_divergence *d = r->first;
     const ttd_race *x = race_on_path(r);
+    const ttd_code_change *ch = only_change(r);
 
     if (x && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT))
         return cause_race(c, x);
+    if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
+        return cause_code(c, ch);
+    /* two builds: a suspect whose code changed explains more than one whose
+     * code did not (it ran before the split; the chain may not see how its
+     * result came through: an out-parameter, memory) */
+    for (size_t i = 0; r->code_compared && d && i < d->nsuspects; i++)
+        if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
+            return cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)
