@@ -13,23 +13,16 @@
 #include "kit.h"
 #include "ttdiff.h"
 
-/* ---- per-address cache (open addressing, power-of-two size) ------------ */
+/* ---- per-address cache: records of a ttdi_table (kit.h) ----------------- */
 
 typedef struct ttdi_slot {
-    uint64_t id;        /* address, or site id | TTDI_SITE_BIT */
+    uint64_t id;        /* the table's key: address, or site id | TTDI_SITE_BIT */
     uint64_t hash;      /* XXH3 of what identifies it (name; site fmt+func) */
     const char *name;   /* function name (symbols' or call site's string) */
     int keep;           /* 1: passes --function/--exclude */
-    int used;           /* 1: slot taken */
     uint64_t target;    /* call sites across builds: the function the call
                            there calls, when it is a direct call; else 0 */
 } ttdi_slot;
-
-typedef struct ttdi_cache {
-    ttdi_slot *slots;   /* cap slots */
-    size_t cap;         /* power of two, 0 before the first insert */
-    size_t n;           /* slots used */
-} ttdi_cache;
 
 #define TTDI_SITE_BIT (1ull << 63)
 
@@ -47,8 +40,8 @@ typedef struct ttdi_norm {
     int messages;           /* TTD_MSG_* */
     const ttd_regex *keep;  /* --function, NULL = all */
     const ttd_regex *drop;  /* --exclude, NULL = none */
-    ttdi_cache funcs;       /* ENTER/EXIT by address (scopes by site) */
-    ttdi_cache sites;       /* MESSAGE/MARK by site id */
+    ttdi_table funcs;       /* ttdi_slot: ENTER/EXIT by address (scopes by site) */
+    ttdi_table sites;       /* ttdi_slot: MESSAGE/MARK by site id */
     char *buf;              /* formatted message text */
     size_t buflen;          /* its size */
     int oom;                /* 1: a name or text read "?" for want of
@@ -57,7 +50,7 @@ typedef struct ttdi_norm {
     uint8_t *mod_same;      /* per module: the other run has the same build */
     const struct ttdi_codediff *cd; /* the two builds' changed functions
                                (ttdi_norm_sites), NULL = unknown */
-    ttdi_cache csites;      /* call sites by address: hash = the key part */
+    ttdi_table csites;      /* ttdi_slot: call sites by address: hash = the key part */
     ttdi_modrange *mods;    /* the trace's modules, copied at first use by
                                pointer comparisons (values_ptr.c) */
     size_t nmods;

@@ -346,10 +346,10 @@ static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
 {
     ttdi_rsig *c = NULL;
 
-    if (!rp->sc)
-        rp->sc = calloc(RSIG, sizeof *rp->sc);
-    if (rp->sc && s->key) {
-        c = &rp->sc[(s->key ^ s->key >> 17) & (RSIG - 1)];
+    if (!rp->sc.slot)
+        ttdi_dmcache_reset(&rp->sc, RSIG, sizeof(ttdi_rsig));
+    if (rp->sc.slot && s->key) {
+        c = ttdi_dmcache_slot(&rp->sc, s->key ^ s->key >> 17);
         if (c->key == s->key) {
             f->sig = c->sig;
             f->clone = c->clone;
@@ -591,8 +591,7 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->st[1]);
     free(rp->rs);
     ttdi_map_free(&rp->rsmap);
-    free(rp->sc);
-    rp->sc = NULL;
+    ttdi_dmcache_free(&rp->sc);
     rp->c = NULL;
     rp->path = NULL;
     rp->st[0] = rp->st[1] = NULL;
