@@ -14,6 +14,7 @@
  * The page stays small on huge traces: it shows only the engine's windows
  * (context + differing events, capped by ttd_options.max_lines) for at most
  * a few divergences, and says how many events were left out.
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdarg.h>

@@ -19,6 +19,7 @@
  * freed at once by ttri_model_free. An allocation that fails sets
  * m->failed (the renderer returns TT_ENOMEM) and the sentence comes out
  * short, never a crash.
+ * Stage 2 model of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdarg.h>

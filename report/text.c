@@ -5,6 +5,7 @@
  * (-/+), the crash, what other threads were doing, further hunks, those
  * that also vary between good runs, and the thread pairs. Colour is ANSI,
  * only when asked; trace strings are made printable.
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <string.h>
