@@ -890,6 +890,157 @@ static ttri_sent *expected_note(ttri_model *m)
     return s;
 }
 
+/* ---- notes one format says ---------------------------------------------- */
+
+/* How values took part: compared, ignored as noise, or why not (text). */
+static ttri_sent *values(ttri_model *m)
+{
+    const ttd_result *r = m->r;
+    sb b;
+
+    if (!r->values && (!r->values_note || strncmp(r->values_note, "not recorded", 12) == 0))
+        return NULL;
+    ttri_sent *s = begin(m, &b);
+    T(&b, "values: ");
+    if (!r->values) {
+        str(&b, TTRI_TEXT, r->values_note);
+        T(&b, "\n");
+        return s;
+    }
+    T(&b, "%" PRIu64 " compared", r->values_compared);
+    if (r->values_noise)
+        T(&b, ", %" PRIu64 " differing ones ignored (they vary between good runs)",
+          r->values_noise);
+    if (r->values_progress)
+        T(&b, ", differing ones in %" PRIu64 " thread%s follow the threads' progress",
+          r->values_progress, plural(r->values_progress));
+    if (r->values_ignored)
+        T(&b, ", %" PRIu64 " differing ones not taken as causes (clocks, counters, addresses)",
+          r->values_ignored);
+    T(&b, "\n");
+    return s;
+}
+
+/* "last N common events:", saying why fewer lines follow when they do
+ * (text, above the first divergence's common events). */
+static ttri_sent *before_head(ttri_model *m)
+{
+    const ttd_divergence *d = m->r->first;
+    sb b;
+
+    if (!d)
+        return NULL;
+    ttri_sent *s = begin(m, &b);
+    if (d->nbefore == 0) {
+        T(&b, "no common events before the split (the threads differ from their start)\n");
+        return s;
+    }
+    size_t lines = ttri_tree_lines(d->before, d->nbefore);
+    T(&b, "last %zu common events", d->nbefore);
+    if (d->nbefore < m->r->options.context)
+        T(&b, " (all there are before the split; --context %u)", m->r->options.context);
+    if (lines < d->nbefore)
+        T(&b, ", in %zu line%s (a call that returns at once takes one)", lines, plural(lines));
+    T(&b, ":\n");
+    return s;
+}
+
+/* Further hunks, and those not resolved (text: the count above the list;
+ * HTML: a note under the windows). */
+static ttri_sent *further(ttri_model *m)
+{
+    const ttd_result *r = m->r;
+    size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
+    sb b;
+    ttri_sent *s = begin(m, &b);
+
+    if (r->hunks_total > 1)
+        T(&b, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
+    if (r->hunks_total > ndiv)
+        H(&b, "<p class=\"note\">%" PRIu64 " more divergences were not resolved; "
+          "<code>ttdiff --all</code> resolves every one.</p>\n", r->hunks_total - ndiv);
+    return s;
+}
+
+const ttri_sent *ttri_m_more(ttri_model *m, uint64_t more)
+{
+    sb b;
+    ttri_sent *s = begin(m, &b);
+    T(&b, "  ... %" PRIu64 " more (--all shows them)\n", more);
+    H(&b, "<p class=\"note\">%" PRIu64 " more not listed here; <code>ttdiff --all</code> "
+      "(text or <code>--format json</code>) lists every one.</p>\n", more);
+    return s;
+}
+
+const char *ttri_timing_words(int timing)
+{
+    return timing == TTD_TIMING_MOVED ? "moved: the other run did it in another thread"
+         : timing == TTD_TIMING_RETRY ? "retried: one run's attempt did it at once"
+         : timing == TTD_TIMING_PROGRESS ? "follows the threads' progress: a lock's earlier"
+                                           " holders differ"
+         : "a loop that waits ran more times";
+}
+
+/* A pool of look-alike threads (text, under the thread pairs). */
+const ttri_sent *ttri_m_pool(ttri_model *m, const ttd_pool *pl)
+{
+    sb b;
+    ttri_sent *s = begin(m, &b);
+    T(&b, "  %s: %zu look-alike threads starting in ", pl->id, pl->nbad);
+    str(&b, TTRI_TEXT, pl->start);
+    if (!pl->compared)
+        T(&b, ": %" PRIu64 " work items good, %" PRIu64 " bad, too many differ to compare "
+          "them as a pool\n", pl->items_good, pl->items_bad);
+    else
+        T(&b, ", compared as a pool: %" PRIu64 " work items good, %" PRIu64 " bad, %" PRIu64
+          " done by one run only\n", pl->items_good, pl->items_bad, pl->items_differing);
+    return s;
+}
+
+/* A pairing the content could not settle (text), and how to choose. */
+const ttri_sent *ttri_m_uncertain(ttri_model *m, const ttd_pair *p)
+{
+    sb b;
+    ttri_sent *s = begin(m, &b);
+    T(&b, "  uncertain pairing: good #%u with bad #%u (similarity %.2f", p->good.index,
+      p->bad.index, p->similarity);
+    if (p->second >= 0)
+        T(&b, ", next best %.2f", p->second);
+    T(&b, "); to choose: --pair good#%u=bad#M\n", p->good.index);
+    return s;
+}
+
+/* A thread with no partner (text). */
+const ttri_sent *ttri_m_unpaired(ttri_model *m, const ttd_unpaired *u)
+{
+    sb b;
+    ttri_sent *s = begin(m, &b);
+    T(&b, "  unpaired: %s #%u ", u->run == TTD_GOOD ? "good" : "bad", u->thread.index);
+    str(&b, TTRI_TEXT, u->thread.name[0] ? u->thread.name : "(unnamed)");
+    T(&b, " (start ");
+    str(&b, TTRI_TEXT, u->thread.start[0] ? u->thread.start : "?");
+    T(&b, ", %" PRIu64 " events)\n", u->thread.events);
+    return s;
+}
+
+/* How much of the traces the page shows (HTML), shown events drawn. */
+const ttri_sent *ttri_m_left_out(ttri_model *m, uint64_t shown)
+{
+    const ttd_run_info *g = &m->r->runs[TTD_GOOD], *x = &m->r->runs[TTD_BAD];
+    uint64_t all = g->events + x->events;
+    uint64_t out = all > shown ? all - shown : 0;
+    sb b;
+    ttri_sent *s = begin(m, &b);
+    H(&b, "<p class=\"note\" id=\"tt-left-out\">This page shows %" PRIu64 " of the %" PRIu64
+      " recorded events (windows around the divergences); %" PRIu64 " are left out. See every "
+      "event with <code>ttdump ", shown, all, out);
+    str(&b, TTRI_HTML, g->path);
+    H(&b, "</code> and <code>ttdump ");
+    str(&b, TTRI_HTML, x->path);
+    H(&b, "</code> (<code>-t N</code> for one thread, <code>-l</code> for source lines).</p>\n");
+    return s;
+}
+
 /* ---- the cause chain ----------------------------------------------------- */
 
 const ttri_sent *ttri_m_chain_link(ttri_model *m, const ttd_cause *c, size_t i)
@@ -963,6 +1114,9 @@ int ttri_model_init(ttri_model *m, const ttd_result *r)
     m->lines_head = lines_head(m);
     m->timing_note = timing_note(m);
     m->expected_note = expected_note(m);
+    m->values = values(m);
+    m->before_head = before_head(m);
+    m->further = further(m);
     return m->failed ? TT_ENOMEM : 0;
 }
 

@@ -310,25 +310,6 @@ static void others(tw *w, const char *run, const ttd_other *o, size_t n)
     }
 }
 
-/* "last N common events:", saying why fewer lines follow when they do. */
-static void before_heading(tw *w, const ttd_result *r, const ttd_divergence *d)
-{
-    size_t lines = ttri_tree_lines(d->before, d->nbefore);
-    if (d->nbefore == 0) {
-        fputs("no common events before the split (the threads differ from their start)\n",
-              w->f);
-        return;
-    }
-    fprintf(w->f, "last %zu common events", d->nbefore);
-    if (d->nbefore < r->options.context)
-        fprintf(w->f, " (all there are before the split; --context %u)",
-                r->options.context);
-    if (lines < d->nbefore)
-        fprintf(w->f, ", in %zu line%s (a call that returns at once takes one)", lines,
-                lines == 1 ? "" : "s");
-    fputs(":\n", w->f);
-}
-
 /* The bad-only side of a divergence, then how the bad run ended. */
 static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int base)
 {
@@ -350,28 +331,6 @@ static void value_others(tw *w, const ttd_result *r)
         put(w, ttri_m_value_other(w->m, &r->value_others[i]));
 }
 
-/* How values took part: compared, ignored as noise, or why not. */
-static void values_line(tw *w, const ttd_result *r)
-{
-    if (r->values) {
-        fprintf(w->f, "values: %" PRIu64 " compared", r->values_compared);
-        if (r->values_noise)
-            fprintf(w->f, ", %" PRIu64 " differing ones ignored (they vary between "
-                    "good runs)", r->values_noise);
-        if (r->values_progress)
-            fprintf(w->f, ", differing ones in %" PRIu64 " thread%s follow the threads'"
-                    " progress", r->values_progress, r->values_progress == 1 ? "" : "s");
-        if (r->values_ignored)
-            fprintf(w->f, ", %" PRIu64 " differing ones not taken as causes (clocks, "
-                    "counters, addresses)", r->values_ignored);
-        putc('\n', w->f);
-    } else if (r->values_note && strncmp(r->values_note, "not recorded", 12) != 0) {
-        fputs("values: ", w->f);
-        safe(w, r->values_note);
-        putc('\n', w->f);
-    }
-}
-
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
     int base = ttri_min_level(d->before, d->nbefore, 1 << 30);
@@ -387,7 +346,7 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     stack(w, d);
     suspects(w, d);
     chain(w, d->chain, d->nchain, d->chain_end);
-    before_heading(w, r, d);
+    put(w, w->m->before_head);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
     int early = ttri_bad_stopped_early(r);
@@ -541,14 +500,7 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
         on(w, RESET);
     }
     if (h->timing)
-        fprintf(w->f, "  (%s)", h->timing == TTD_TIMING_MOVED
-                                    ? "moved: the other run did it in another thread"
-                                    : h->timing == TTD_TIMING_RETRY
-                                    ? "retried: one run's attempt did it at once"
-                                    : h->timing == TTD_TIMING_PROGRESS
-                                    ? "follows the threads' progress: a lock's earlier"
-                                      " holders differ"
-                                    : "a loop that waits ran more times");
+        fprintf(w->f, "  (%s)", ttri_timing_words(h->timing));
     putc('\n', w->f);
 }
 
@@ -562,7 +514,7 @@ static void hunk_lines(tw *w, const ttd_result *r, const ttr_options *o, size_t 
     for (size_t i = 0; i < show; i++)
         hunk_line(w, r, &r->hunks[from + i]);
     if (total > show)
-        fprintf(w->f, "  ... %" PRIu64 " more (--all shows them)\n", total - show);
+        put(w, ttri_m_more(w->m, total - show));
 }
 
 static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
@@ -570,7 +522,7 @@ static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
     size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
 
     if (r->hunks_total > 1) {
-        fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
+        put(w, w->m->further);
         hunk_lines(w, r, o, ndiv ? 1 : 0, ndiv, r->hunks_total - 1);
     }
     if (r->timing_total) {
@@ -610,38 +562,13 @@ static void threads(tw *w, const ttd_result *r)
             fprintf(w->f, "%*s%s", p->hunks < 10 ? 6 : 2, "", p->pool);
         putc('\n', w->f);
     }
-    for (size_t i = 0; i < r->npools; i++) {
-        const ttd_pool *pl = &r->pools[i];
-        fprintf(w->f, "  %s: %zu look-alike threads starting in ", pl->id, pl->nbad);
-        safe(w, pl->start);
-        if (!pl->compared) {
-            fprintf(w->f, ": %" PRIu64 " work items good, %" PRIu64 " bad, too many "
-                    "differ to compare them as a pool\n", pl->items_good, pl->items_bad);
-            continue;
-        }
-        fprintf(w->f, ", compared as a pool: %" PRIu64 " work items good, %" PRIu64
-                " bad, %" PRIu64 " done by one run only\n", pl->items_good, pl->items_bad,
-                pl->items_differing);
-    }
-    for (size_t i = 0; i < r->npairs; i++) {
-        const ttd_pair *p = &r->pairs[i];
-        if (!p->uncertain)
-            continue;
-        fprintf(w->f, "  uncertain pairing: good #%u with bad #%u (similarity %.2f",
-                p->good.index, p->bad.index, p->similarity);
-        if (p->second >= 0)
-            fprintf(w->f, ", next best %.2f", p->second);
-        fprintf(w->f, "); to choose: --pair good#%u=bad#M\n", p->good.index);
-    }
-    for (size_t i = 0; i < r->nunpaired; i++) {
-        const ttd_unpaired *u = &r->unpaired[i];
-        fprintf(w->f, "  unpaired: %s #%u ", u->run == TTD_GOOD ? "good" : "bad",
-                u->thread.index);
-        safe(w, u->thread.name[0] ? u->thread.name : "(unnamed)");
-        fputs(" (start ", w->f);
-        safe(w, u->thread.start[0] ? u->thread.start : "?");
-        fprintf(w->f, ", %" PRIu64 " events)\n", u->thread.events);
-    }
+    for (size_t i = 0; i < r->npools; i++)
+        put(w, ttri_m_pool(w->m, &r->pools[i]));
+    for (size_t i = 0; i < r->npairs; i++)
+        if (r->pairs[i].uncertain)
+            put(w, ttri_m_uncertain(w->m, &r->pairs[i]));
+    for (size_t i = 0; i < r->nunpaired; i++)
+        put(w, ttri_m_unpaired(w->m, &r->unpaired[i]));
 }
 
 static void run_line(tw *w, const char *label, const ttd_run_info *r)
@@ -703,7 +630,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     put(&w, m.chaos);
     put(&w, m.program);
     code_line(&w, r);
-    values_line(&w, r);
+    put(&w, m.values);
     const ttd_value_diff *v = r->value_first;
     int hl = ttri_headline(r);
     if (hl == TTRI_HL_ENDED)

@@ -161,6 +161,9 @@ typedef struct ttri_model {
     ttri_sent *races;       /* the races' heading */
     ttri_sent *stack_head, *suspects_head, *chain_head, *lines_head;
     ttri_sent *timing_note, *expected_note; /* the hunk lists' notes */
+    ttri_sent *values;      /* how values took part (text) */
+    ttri_sent *before_head; /* "last N common events" (text) */
+    ttri_sent *further;     /* further and unresolved divergences */
     struct ttri_chunk *chunk;   /* storage of every span and string */
     int failed;             /* 1: an allocation failed (the renderers
                                return TT_ENOMEM) */
@@ -179,6 +182,17 @@ const ttri_sent *ttri_m_chain_end(ttri_model *m, const char *end);
 const ttri_sent *ttri_m_crash_here(ttri_model *m, const ttd_event *e);
 /* A value difference off the cause chain (text). */
 const ttri_sent *ttri_m_value_other(ttri_model *m, const ttd_value_diff *v);
+/* "more (--all shows them)" after a cut list of divergences. */
+const ttri_sent *ttri_m_more(ttri_model *m, uint64_t more);
+/* A pool of look-alike threads, an uncertain pairing, an unpaired thread
+ * (text, under the thread pairs). */
+const ttri_sent *ttri_m_pool(ttri_model *m, const ttd_pool *pl);
+const ttri_sent *ttri_m_uncertain(ttri_model *m, const ttd_pair *p);
+const ttri_sent *ttri_m_unpaired(ttri_model *m, const ttd_unpaired *u);
+/* What the HTML page leaves out, shown events drawn in it. */
+const ttri_sent *ttri_m_left_out(ttri_model *m, uint64_t shown);
+/* Why a hunk is timing-shaped, in words (TTD_TIMING_*). */
+const char *ttri_timing_words(int timing);
 
 /* s as one plain string (the text report's words, no colour, names whole),
  * in m's storage; "" when s is NULL or on a failed allocation. */
