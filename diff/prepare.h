@@ -222,7 +222,9 @@ typedef struct ttdi_frame_id {
 /* A walk over one thread: every raw event, the keys of kept ones, the
  * running call stack. */
 typedef struct ttdi_walk {
-    ttdi_run_state *r;      /* the run; NULL: a raw walk */
+    ttdi_run_state *r;      /* the run; NULL: a raw or keyed walk */
+    ttdi_norm *norm;        /* a keyed walk: its normaliser; else NULL */
+    uint64_t key;           /* a keyed walk: ev's key (ttdi_norm_key) */
     ttf_iter *it;           /* its iterator on one thread */
     ttf_event ev;           /* the current event */
     int kept;               /* 1: ev takes part (its index is idx) */
@@ -259,6 +261,27 @@ static inline int ttdi_walk_next(ttdi_walk *w)
         rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
     while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
            w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+    return rc;
+}
+/* Start a keyed walk over thread `thread` of norm's trace: the events
+ * that take part (ttdi_norm_key), each with its key (w->key) and key
+ * index (w->idx; w->next the next one's); no stack. The one iteration of
+ * every pass that reads a thread by key (replay, values, pairing's
+ * aligner, the noise contexts). 0 or a TT_E* code. */
+int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread);
+/* Next event of a keyed walk that takes part: 1, 0 at the end, or a TT_E*
+ * code. Inline: it costs what the reader and the normaliser do. */
+static inline int ttdi_walk_next_key(ttdi_walk *w)
+{
+    int rc;
+    while ((rc = ttdi_walk_next(w)) > 0) {
+        if ((rc = ttdi_norm_key(w->norm, &w->ev, &w->key)) < 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        w->idx = w->next++;
+        return 1;
+    }
     return rc;
 }
 /* The name of frame f of walk w, looked up on first use (the cache has
