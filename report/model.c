@@ -1092,7 +1092,7 @@ int ttri_model_init(ttri_model *m, const ttd_result *r)
 {
     memset(m, 0, sizeof *m);
     m->r = r;
-    m->verdict.headline = headline(m);
+    m->headline = headline(m);
     m->program = program(m);
     m->chaos = chaos(m);
     m->code = code(m);

@@ -604,6 +604,39 @@ static void code_line(tw *w, const ttd_result *r)
     put(w, w->m->code);
 }
 
+/* The verdict (verdict.c's words): the report's first lines. */
+static void verdict(tw *w, const ttd_result *r)
+{
+    ttri_verdict_text t;
+
+    ttri_verdict_words(r, &t);
+    on(w, BOLD);
+    fputs("verdict: ", w->f);
+    sent(w, t.headline);
+    on(w, RESET);
+    putc('\n', w->f);
+    if (*t.cause) {
+        fputs("  cause: ", w->f);
+        sent(w, t.cause);
+        putc('\n', w->f);
+    }
+    for (size_t i = 0; i < t.nevidence; i++) {
+        fputs("  evidence: ", w->f);
+        sent(w, t.evidence[i]);
+        putc('\n', w->f);
+    }
+    if (r->verdict && r->verdict->confidence == TTD_CONF_UNKNOWN && r->verdict->cause) {
+        fputs("  confidence: ", w->f);
+        sent(w, t.confidence);
+        putc('\n', w->f);
+    }
+    if (*t.symptom) {
+        fputs("  symptom: ", w->f);
+        sent(w, t.symptom);
+        putc('\n', w->f);
+    }
+}
+
 int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
@@ -623,6 +656,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
         ttri_model_free(&m);
         return TT_ENOMEM;
     }
+    verdict(&w, r);
     run_line(&w, "good", &r->runs[TTD_GOOD]);
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
@@ -634,7 +668,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     const ttd_value_diff *v = r->value_first;
     int hl = ttri_headline(r);
     if (hl == TTRI_HL_ENDED)
-        put(&w, m.verdict.headline);
+        put(&w, m.headline);
     if (v && v->before_split)
         put(&w, m.value);
     if (r->first) {
@@ -647,7 +681,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     } else if (hl == TTRI_HL_ENDED) {
         chain(&w, r->chain, r->nchain, r->chain_end);
     } else if (hl == TTRI_HL_FAILED || hl == TTRI_HL_SAME) {
-        put(&w, m.verdict.headline);
+        put(&w, m.headline);
     }
     if (v && !v->before_split && (r->first || hl == TTRI_HL_ENDED))
         put(&w, m.value);

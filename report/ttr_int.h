@@ -136,15 +136,12 @@ struct ttri_chunk;
  * they differ), and a ttri_put where each format shows it. */
 typedef struct ttri_model {
     const ttd_result *r;
-    /* the verdict (issues 31/33: JSON.md "The verdict and process trees"):
-     * the headline each format puts first, and evidence sentences for it */
-    struct {
-        ttri_sent *headline;    /* text: the first divergence's line when
-                                   no call parts (outcome, failure, same);
-                                   HTML: the verdict paragraph */
-        ttri_sent *evidence[4]; /* supporting sentences, strongest first */
-        size_t nevidence;
-    } verdict;
+    /* (the verdict's own sentences, issue 33: verdict.c, ttri_verdict_words
+     * below, one builder for every format) */
+    ttri_sent *headline;    /* the old first line: text, the first
+                               divergence's line when no call parts
+                               (outcome, failure, same); HTML, the verdict
+                               paragraph under the verdict */
     ttri_sent *program;     /* two programs or two builds */
     ttri_sent *chaos;       /* the bad run's chaos seed */
     ttri_sent *code;        /* the functions changed between the builds */
@@ -201,5 +198,25 @@ const char *ttri_model_plain(ttri_model *m, const ttri_sent *s);
 /* The name of a thread pair as reports show it (the bad run's, else the
  * good run's, else "(unnamed)"). */
 const char *ttri_pair_name(const ttd_pair *p);
+
+/* The verdict's sentences (report/verdict.c), built once from
+ * ttd_result.verdict for every format: the text report prints them as its
+ * first lines, the HTML report on its first screen, the JSON report as
+ * verdict.headline (issue 33). Names are `quoted` as the engine quotes
+ * them. */
+#define TTRI_VERDICT_LINE 640
+typedef struct ttri_verdict_text {
+    char headline[TTRI_VERDICT_LINE];   /* the report's first sentence:
+                                           "diverged: possible cause: ..." */
+    char cause[TTRI_VERDICT_LINE];      /* the cause in a sentence, with its
+                                           place; "" when there is none */
+    const char *evidence[TTD_VERDICT_EVIDENCE_MAX]; /* the evidence, not
+                                           repeating the cause's sentence */
+    size_t nevidence;
+    char confidence[TTRI_VERDICT_LINE]; /* "possible", "likely", "unknown:
+                                           the evidence stops at ..." */
+    char symptom[TTRI_VERDICT_LINE];    /* where the calls part; "" if none */
+} ttri_verdict_text;
+void ttri_verdict_words(const ttd_result *r, ttri_verdict_text *t);
 
 #endif
