@@ -153,10 +153,16 @@ static void name(sb *b, int only, const char *s) { span(b, TTRI_SP_NAME, only, s
 static void fn(sb *b, int only, const char *s) { span(b, TTRI_SP_FN, only, s, NULL); }
 static void style(sb *b, const char *code) { span(b, TTRI_SP_STYLE, TTRI_TEXT, code, NULL); }
 
-/* "41.200 ms" (ms since the run's start, three decimals). */
+/* "41.200 ms" (ms since the run's start, three decimals), for the
+ * format(s) only. */
+static void ms_for(sb *b, int only, uint64_t ns)
+{
+    W(b, only, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000, ns / 1000 % 1000);
+}
+
 static void ms(sb *b, uint64_t ns)
 {
-    L(b, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000, ns / 1000 % 1000);
+    ms_for(b, TTRI_ALL, ns);
 }
 
 static const char *plural(uint64_t n)
@@ -267,8 +273,9 @@ static void hl_split(sb *b, const ttd_result *r)
         name(b, TTRI_HTML, e->name);
         H(b, "</code>");
     }
-    H(b, ", after %" PRIu64 ".%03" PRIu64 " ms.%s", d->bad_time_ns / 1000000,
-      d->bad_time_ns / 1000 % 1000, bad->crash ? " The bad run crashed." : "");
+    H(b, ", after ");
+    ms_for(b, TTRI_HTML, d->bad_time_ns);
+    H(b, ".%s", bad->crash ? " The bad run crashed." : "");
     if (!bad->crash && ttri_bad_stopped_early(r))
         H(b, " The bad run stopped early (%s %d).", bad->closed ? "exit status"
           : "no clean end, last status", bad->exit_status);
@@ -569,9 +576,9 @@ static ttri_sent *split(ttri_model *m)
         T(&b, "  loop x%" PRIu64 " vs x%" PRIu64, h->good_reps, h->bad_reps);
     style(&b, RESET);
     T(&b, "\n");
-    H(&b, " (%" PRIu64 ".%03" PRIu64 " ms in the good run). <a href=\"#d1\" data-go=\"1\">"
-          "Side by side &#8595;</a></p>\n", d->good_time_ns / 1000000,
-          d->good_time_ns / 1000 % 1000);
+    H(&b, " (");
+    ms_for(&b, TTRI_HTML, d->good_time_ns);
+    H(&b, " in the good run). <a href=\"#d1\" data-go=\"1\">Side by side &#8595;</a></p>\n");
     return s;
 }
 
@@ -590,7 +597,8 @@ static ttri_sent *followed(ttri_model *m)
     str(&b, TTRI_ALL, ttri_pair_name(p));
     H(&b, "</code>");
     L(&b, " (bad #%u) went another way", p->bad.index);
-    T(&b, " at %" PRIu64 ".%03" PRIu64 " ms", h->time_ns / 1000000, h->time_ns / 1000 % 1000);
+    T(&b, " at ");
+    ms_for(&b, TTRI_TEXT, h->time_ns);
     L(&b, ", holding a lock that ");
     if (h->order_pair < r->npairs) {
         const ttd_pair *o = &r->pairs[h->order_pair];
@@ -693,8 +701,9 @@ static void crash_here(sb *b, const ttd_event *e)
 {
     H(b, "<p class=\"crashnote\">The bad run died here: ");
     span(b, TTRI_SP_EVENT, TTRI_HTML, NULL, e);
-    H(b, " at %" PRIu64 ".%03" PRIu64 " ms</p>\n", e->time_ns / 1000000,
-      e->time_ns / 1000 % 1000);
+    H(b, " at ");
+    ms_for(b, TTRI_HTML, e->time_ns);
+    H(b, "</p>\n");
 }
 
 const ttri_sent *ttri_m_crash_here(ttri_model *m, const ttd_event *e)
