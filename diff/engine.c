@@ -46,8 +46,10 @@
  * The files are stages (diff/STAGES, checked by make check-stages: it
  * draws the data flow), each with its header, a stage using only those
  * below it, and the engine runs them in that order: kit (kit.h: arrays,
- * maps, fixed tables, the open-frame multiset) and prepare (prepare.h:
- * normalise.c, regex.c, walker.c the one trace walker, pair.c, codediff.c)
+ * maps, tables of records, fixed tables, direct-mapped caches, key
+ * bitmaps, the open-frame multiset) and prepare (prepare.h: normalise.c,
+ * regex.c, walker.c the one trace walker: run, raw and keyed walks;
+ * pair.c, codediff.c)
  * -> align (align.h, tree.h; state.h: pair_align.c aligns one pair into
  * the script, pools.c, timing.c) -> resolve (resolve.h: walk.c the passes
  * over one thread; hunks.c and order.c the hunks resolved and ordered;
@@ -61,7 +63,8 @@
  * the engine keeps apart (stage_out) and merges once, in merge(), the one
  * place ttd_result is written; the verdict is decided once, in verdict().
  * Result memory is one arena
- * (format/ttf_util.h).
+ * (format/ttf_util.h). Above the engine, report/'s model (report/model.c)
+ * builds every sentence of a report once from the const result.
  */
 #include <stdio.h>
 #include <stdlib.h>

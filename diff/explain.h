@@ -84,7 +84,8 @@ typedef struct ttdi_replay {
     ttdi_rstat *rs;             /* return statistics, rsn of rscap */
     size_t rscap, rsn;
     ttdi_map rsmap;             /* function key | 1 -> its index in rs */
-    struct ttdi_rsig *sc;       /* signatures by function key (a cache) */
+    ttdi_dmcache sc;            /* signatures by function key (ttdi_rsig
+                                   slots, replay.c) */
 } ttdi_replay;
 
 /* Walk the pair along its alignment up to the stop, comparing the values

@@ -3,6 +3,7 @@
  * A tiny streaming writer: it tracks nesting and commas, pretty-prints with
  * two-space indents, and escapes every string from a trace so the output
  * is valid UTF-8 JSON and safe to embed in an HTML page.
+ * Stage 1 json of report/STAGES.
  */
 #include <inttypes.h>
 #include <string.h>

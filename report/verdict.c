@@ -12,6 +12,7 @@
  * that sentence again, the confidence when it is "unknown" (where the
  * evidence stops), and the symptom: where the calls part, which is
  * where the older reports started.
+ * Stage 0 base of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdio.h>
