@@ -45,6 +45,10 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->c.pb = &d->pb;
     d->thread = ch->thread;
     d->timed = (ch->flags & TTF_CHUNK_TIMED) != 0;
+    d->xtimed = d->timed && !((ch->flags & TTF_CHUNK_SPARSE) &&
+                              (t->hdr.required_features & TTF_REQ_SPARSE));
+    d->ptimed = NULL;
+    d->ub_rec = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     d->fast = !d->values;
     memset(d->regs, 0, sizeof d->regs);
@@ -485,6 +489,31 @@ static inline int is_enter_tag(unsigned tag)
     return (tag & 0xC0) == TTF_T_ENTER_HIT || tag == TTF_T_ENTER_MISS;
 }
 
+static inline int is_exit_tag(unsigned tag)
+{
+    return tag >= TTF_T_EXIT_HIT || tag == TTF_T_EXIT_MISS;
+}
+
+/* Does this hot record carry a time delta? ENTERs in every timed chunk;
+ * EXITs unless the chunk is sparse (v1.4) and no TIMED prefix came. */
+static inline int hot_timed(const struct dec *d, int is_exit)
+{
+    return is_exit ? d->xtimed || d->ptimed : d->timed;
+}
+
+/* An EXIT at rec, read to its end: in a sparse chunk
+ * without a TIMED prefix it has the next measured time (ev->untimed). */
+static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec)
+{
+    if (!d->timed || d->xtimed || d->ptimed) {
+        d->ptimed = NULL;
+        return;
+    }
+    ev->tsc = untimed_tsc(d, rec, d->c.p);
+    ev->time_ns = to_ns(d->t, ev->tsc);
+    ev->untimed = 1;
+}
+
 /* A SITE_WAY or SITE_NEW prefix (v1.2) at c->rec: kept for the ENTER that
  * must follow. 0, or <0 if its delta is damaged. */
 static int dec_site_prefix(struct dec *d, unsigned tag)
@@ -519,6 +548,101 @@ static inline uint64_t enter_site(struct dec *d, uint64_t fn)
     return site;
 }
 
+/* ---- sparse chunks (v1.4): the time of an untimed EXIT ------------------ */
+
+/* A uvar at *p before end, without reporting: 1 with *v, 0 if damaged. */
+static int peek_uvar(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned sh = 0; *p < end && sh < 64; sh += 7) {
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The values after an EXIT of a values chunk (rax), skipped. */
+static int peek_exit_values(const struct dec *d, const uint8_t **p, const uint8_t *end)
+{
+    uint64_t v;
+    return !d->values || peek_uvar(p, end, &v);
+}
+
+/* Does the extended record tag carry a time (its payload's first field)? */
+static int ext_timed(unsigned tag)
+{
+    if (tag == TTF_R_PROCESS || tag == TTF_R_CALLSITE)
+        return 0;
+    return tag <= TTF_R_CUT || tag == TTF_R_SYNC_OP || tag == TTF_R_EXEC ||
+           tag == TTF_R_VFORK || tag == TTF_R_UNWIND;
+}
+
+/* The time delta of the next record from p that carries one: 1 with *dt
+ * and *rec (its first byte), 0 at the chunk's end or damage. Untimed EXITs
+ * and records without a time are skipped; no state moves. */
+static int peek_next_time(const struct dec *d, const uint8_t *p, uint64_t *dt,
+                          const uint8_t **rec)
+{
+    const uint8_t *end = d->c.end;
+    uint64_t v;
+    while (p < end && *p != TTF_T_END) {
+        unsigned tag = *p;
+        *rec = p++;
+        if (tag == TTF_T_TIMED) {           /* its EXIT: tag, [svar], tdelta */
+            if (p >= end)
+                return 0;
+            tag = *p++;
+            return (tag >= TTF_T_EXIT_HIT || (tag == TTF_T_EXIT_MISS && peek_uvar(&p, end, &v))) &&
+                   peek_uvar(&p, end, dt);
+        }
+        if (tag >= TTF_T_EXIT_HIT) {        /* untimed */
+            if (!peek_exit_values(d, &p, end))
+                return 0;
+        } else if (tag >= TTF_T_ENTER_HIT) {
+            return peek_uvar(&p, end, dt);
+        } else if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
+            if (!peek_uvar(&p, end, &v))
+                return 0;
+            if (tag == TTF_T_ENTER_MISS)
+                return peek_uvar(&p, end, dt);
+            if (!peek_exit_values(d, &p, end))
+                return 0;
+        } else if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW) {
+            if (tag == TTF_T_SITE_NEW && !peek_uvar(&p, end, &v))
+                return 0;               /* its ENTER is next */
+        } else if (tag <= TTF_R_LAST) {
+            uint64_t len;
+            if (!peek_uvar(&p, end, &len) || len > (uint64_t)(end - p))
+                return 0;
+            const uint8_t *body = p;
+            if (ext_timed(tag) && peek_uvar(&body, p + len, dt))
+                return 1;
+            p += len;
+        } else {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+uint64_t ttfi_untimed_tsc(struct dec *d, const uint8_t *q)
+{
+    uint64_t dt;
+    const uint8_t *rec = NULL;
+    if (peek_next_time(d, q, &dt, &rec)) {
+        d->ub_rec = rec;
+        d->ub_tsc = d->tsc + dt;
+        return d->ub_tsc;
+    }
+    d->ub_rec = d->c.end;       /* no time after it in the chunk */
+    d->ub_tsc = d->next_tsc > d->tsc ? d->next_tsc : d->tsc;
+    return d->ub_tsc;
+}
+
 /* Next event of the chunk: 1 with *ev, 0 at its end, <0 damaged (d->pb). */
 static int dec_next(struct dec *d, ttf_event *ev)
 {
@@ -527,9 +651,11 @@ static int dec_next(struct dec *d, ttf_event *ev)
         const uint8_t *p = c->p;
         uint64_t v = 0;
         if (p >= c->end) {
-            c->rec = d->pend ? d->pend_rec : p;
+            c->rec = d->pend ? d->pend_rec : d->ptimed ? d->ptimed : p;
             if (d->pend && !c->end_is_eof)
                 return CORRUPT(c, "call-site record at the end of its chunk");
+            if (d->ptimed && !c->end_is_eof)
+                return CORRUPT(c, "TIMED record at the end of its chunk");
             if (!c->end_is_eof)
                 return 0;
             return TRUNCATED(c, "chunk cut by the end of the file");
@@ -540,17 +666,24 @@ static int dec_next(struct dec *d, ttf_event *ev)
             c->rec = d->pend_rec;
             return CORRUPT(c, "call-site record not followed by an ENTER");
         }
+        if (d->ptimed && !is_exit_tag(tag)) {
+            c->rec = d->ptimed;
+            return CORRUPT(c, "TIMED record not followed by an EXIT");
+        }
         if (tag >= TTF_T_ENTER_HIT) {
+            int ex = tag >= TTF_T_EXIT_HIT;
             c->p = p + 1;
-            if (d->timed && cur_uvar(c, &v))
+            if (hot_timed(d, ex) && cur_uvar(c, &v))
                 return d->pb.code;
             d->tsc += v;
-            ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
+            ev_begin(d, ev, ex ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
             if (tag < TTF_T_EXIT_HIT)
                 ev->call_site = enter_site(d, ev->addr);
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
+            if (ex)
+                exit_time(d, ev, p);
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
             return 1;
         }
@@ -558,21 +691,29 @@ static int dec_next(struct dec *d, ttf_event *ev)
             return 0;
         if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
             int64_t delta;
+            int ex = tag == TTF_T_EXIT_MISS;
             c->p = p + 1;
-            if (cur_svar(c, &delta) || (d->timed && cur_uvar(c, &v)))
+            if (cur_svar(c, &delta) || (hot_timed(d, ex) && cur_uvar(c, &v)))
                 return d->pb.code;
             uint64_t addr = d->prev + (uint64_t)delta;
             d->cache[TTF_SLOT(addr)] = addr;
             d->prev = addr;
             d->tsc += v;
-            ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
+            ev_begin(d, ev, ex ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
             if (tag == TTF_T_ENTER_MISS)
                 ev->call_site = enter_site(d, addr);
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
+            if (ex)
+                exit_time(d, ev, p);
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
+        }
+        if (tag == TTF_T_TIMED && d->timed && !d->xtimed) {
+            d->ptimed = p;      /* the EXIT that must follow carries a time */
+            c->p = p + 1;
+            continue;
         }
         if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW && d->sites_ok) {
             if (dec_site_prefix(d, tag))
@@ -628,6 +769,7 @@ int ttfi_titer_step(struct titer *ti,
             ti->prev_seq = ch->seq;
             ti->k++;
             chunk_begin(d, ch);
+            d->next_tsc = ti->k < ti->th->n ? d->t->chunks[ti->th->first + ti->k].tsc : 0;
             ti->in_chunk = 1;
             if (gap) {
                 if (d->scan) {

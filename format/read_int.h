@@ -119,6 +119,7 @@ struct dec {
     int fast;                   /* in a chunk without values: hot_fast may
                                    decode its next record */
     int timed;                  /* hot events carry a time delta */
+    int xtimed;                 /* EXITs carry one (timed, not sparse) */
     int values;                 /* hot events carry values (v1.1) */
     uint64_t tsc;               /* running counter value */
     uint64_t prev;              /* last miss address */
@@ -133,6 +134,13 @@ struct dec {
     uint64_t pend_site;         /* SITE_NEW: the site it gives */
     const uint8_t *pend_rec;    /* the prefix's first byte */
     struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
+    const uint8_t *ptimed;      /* a sparse chunk's TIMED prefix read before
+                                   this EXIT (v1.4), else NULL */
+    const uint8_t *ub_rec;      /* sparse: the next record with a time, after
+                                   the last untimed EXIT (NULL: not found yet) */
+    uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
+    uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
+                                   the time of untimed EXITs at a chunk's end */
 };
 
 _Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
@@ -226,6 +234,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->sync_arg = 0;
     ev->call_site = 0;
     ev->unwound = 0;
+    ev->untimed = 0;
 }
 
 /* ---- header.c: the file header ----------------------------------------- */
@@ -268,6 +277,17 @@ void ttfi_finish_modules(ttf_trace *t);
 
 /* Next event of the thread, any record: 1 with *ev, 0 at the end. */
 int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
+/* Sparse chunks (v1.4): the time of an untimed EXIT whose record ends at
+ * q: the next time the chunk measures (an ENTER, a TIMED EXIT, an
+ * extended record with a time), else the thread's next chunk's start,
+ * else the running time (a writer that died). */
+uint64_t ttfi_untimed_tsc(struct dec *d, const uint8_t *q) __attribute__((noinline));
+
+/* The same through the cache: untimed EXITs in a row share one answer. */
+static inline uint64_t untimed_tsc(struct dec *d, const uint8_t *rec, const uint8_t *q)
+{
+    return d->ub_rec && rec < d->ub_rec ? d->ub_tsc : ttfi_untimed_tsc(d, q);
+}
 /* A thread's iteration over its chunks; scan: collect into it (opening). */
 void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
 
@@ -289,25 +309,30 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     q = p + 1;
     unsigned tag = *p;
     if (tag >= TTF_T_ENTER_HIT) {
-        if (d->timed && !uvar_short(&q, end, &dt))
+        is_exit = tag >= TTF_T_EXIT_HIT;
+        if ((is_exit ? d->xtimed : d->timed) && !uvar_short(&q, end, &dt))
             return 0;
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
-        is_exit = tag >= TTF_T_EXIT_HIT;
     } else {
+        is_exit = tag == TTF_T_EXIT_MISS;
         if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
-            (d->timed && !uvar_short(&q, end, &dt)))
+            ((is_exit ? d->xtimed : d->timed) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
         d->cache[slot] = addr;
         d->prev = addr;
-        is_exit = tag == TTF_T_EXIT_MISS;
     }
     d->c.p = q;
     d->tsc += dt;
-    ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
-            to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    uint64_t tsc = d->tsc;
+    int untimed = is_exit && d->timed && !d->xtimed;
+    if (untimed)                /* a sparse chunk's EXIT: no time of its own */
+        tsc = untimed_tsc(d, p, q);
+    ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
+            to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    ev->untimed = untimed;
     ev->addr = addr;
     if (d->sites_ok && !is_exit) {
         /* an ENTER without a prefix: its predicted site (traces

@@ -359,6 +359,11 @@ typedef struct ttf_event {
                                    traces, writers without sites) and on
                                    every other kind of event */
     uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
+    int untimed;                /* 1: an EXIT whose time was not measured
+                                   (format 1.4, the sparse clock): tsc and
+                                   time_ns are the next measured time of
+                                   its thread, an upper bound; the true time
+                                   is at or after the previous event's */
 } ttf_event;
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
