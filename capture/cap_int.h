@@ -45,13 +45,15 @@
  * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), or sparse (the
  * default, format 1.4): every ENTER reads the clock, an EXIT only when
  * its call was big (CAP_BIG_CALL events since its ENTER, counting a
- * SYNC_OP or SLEEP record in it as that many) or CAP_UNTIMED_RUN EXITs in
- * a row went without it. The design and its error: capture/INSTRUMENT.md,
+ * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
+ * a row went without it, or it is drawn as a sample (1 in CAP_SAMPLE_ONE). The design and its error: capture/INSTRUMENT.md,
  * "The clock". */
 enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
 #define CAP_BIG_CALL 32         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
+#define CAP_SAMPLE_ONE 16       /* one in this many of the other EXITs reads
+                                   the clock, at random (a power of two <= 16) */
 #define CAP_EVAT 64             /* frames whose ENTER count is kept (by depth
                                    modulo: deeper frames share, and an outer
                                    frame then counts from the inner one's
@@ -82,6 +84,7 @@ struct tstate {
     uint8_t since;              /* sparse clock: EXITs without a time since the
                                    last clock read */
     uint16_t ev;                /* sparse clock: hot events so far (mod 2^16) */
+    uint32_t rng;               /* sparse clock: the sampling draw's state */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
     uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
                                    frame at depth d, in evat[d % CAP_EVAT] */
@@ -311,14 +314,19 @@ static inline __attribute__((always_inline)) void cap_enter_count(struct tstate 
     t->evat[(uint32_t)t->depth % CAP_EVAT] = t->ev++;
 }
 
-/* Sparse clock: does this EXIT read the clock? 1 when its call was big
- * (CAP_BIG_CALL events since its ENTER) or CAP_UNTIMED_RUN EXITs before it
- * went without; the EXIT is counted either way. */
-static inline __attribute__((always_inline)) int cap_exit_reads(struct tstate *t)
+/* Sparse clock: does this EXIT read the clock? TTF_T_TIMED when its call
+ * was big (CAP_BIG_CALL events since its ENTER) or CAP_UNTIMED_RUN EXITs
+ * before it went without; else TTF_T_SAMPLE for one in CAP_SAMPLE_ONE of
+ * the others, drawn at random (what readers learn each function's short
+ * calls from), else 0. The EXIT is counted either way. */
+static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
 {
     uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
     if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN)
-        return 1;
+        return TTF_T_TIMED;
+    t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
+    if ((t->rng >> 28) < 16 / CAP_SAMPLE_ONE)
+        return TTF_T_SAMPLE;
     t->since++;
     return 0;
 }
@@ -342,12 +350,13 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
                       uint8_t miss, uint8_t *tag)
 {
     if (hit == TTF_T_EXIT_HIT && t->timed == CAP_CLOCK_SPARSE) {
-        if (!cap_exit_reads(t))
+        unsigned pre = cap_exit_reads(t);
+        if (!pre)
             return cap_hot_addr(t, p, a, hit, miss, tag);
         uint8_t rtag;
         uint8_t *q = cap_put_t(t, cap_hot_addr(t, p + 1, a, hit, miss, &rtag));
         p[1] = rtag;
-        *tag = TTF_T_TIMED;
+        *tag = (uint8_t)pre;
         return q;
     }
     if (hit == TTF_T_ENTER_HIT && t->timed == CAP_CLOCK_SPARSE)

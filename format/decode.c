@@ -49,6 +49,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
                               (t->hdr.required_features & TTF_REQ_SPARSE));
     d->ptimed = NULL;
     d->ub_rec = NULL;
+    d->lo_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     d->fast = !d->values;
     memset(d->regs, 0, sizeof d->regs);
@@ -501,17 +502,24 @@ static inline int hot_timed(const struct dec *d, int is_exit)
     return is_exit ? d->xtimed || d->ptimed : d->timed;
 }
 
-/* An EXIT at rec, read to its end: in a sparse chunk
- * without a TIMED prefix it has the next measured time (ev->untimed). */
-static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec)
+/* An EXIT at rec, read to its end (v, its time delta, added): in a
+ * sparse chunk without a TIMED or SAMPLE prefix it has no time of its own
+ * (ev->untimed, untimed.c); a SAMPLE joins its function's sums. */
+static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t v)
 {
-    if (!d->timed || d->xtimed || d->ptimed) {
+    if (!d->timed || d->xtimed)
+        return;
+    if (d->ptimed) {
+        if (*d->ptimed == TTF_T_SAMPLE)
+            ttfi_untimed_sample(d, ev->addr, d->ptimed, d->tsc - v);
         d->ptimed = NULL;
         return;
     }
-    ev->tsc = untimed_tsc(d, rec, d->c.p);
+    uint64_t hi;
+    ev->tsc = ttfi_untimed_tsc(d, ev->addr, rec, d->c.p, &hi);
     ev->time_ns = to_ns(d->t, ev->tsc);
     ev->untimed = 1;
+    ev->late_ns = to_ns(d->t, hi);
 }
 
 /* A SITE_WAY or SITE_NEW prefix (v1.2) at c->rec: kept for the ENTER that
@@ -546,101 +554,6 @@ static inline uint64_t enter_site(struct dec *d, uint64_t fn)
     d->pend = 0;
     ttf_site_advance(&d->sites, fn, site);
     return site;
-}
-
-/* ---- sparse chunks (v1.4): the time of an untimed EXIT ------------------ */
-
-/* A uvar at *p before end, without reporting: 1 with *v, 0 if damaged. */
-static int peek_uvar(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (unsigned sh = 0; *p < end && sh < 64; sh += 7) {
-        uint8_t b = *(*p)++;
-        x |= (uint64_t)(b & 0x7f) << sh;
-        if (!(b & 0x80)) {
-            *v = x;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* The values after an EXIT of a values chunk (rax), skipped. */
-static int peek_exit_values(const struct dec *d, const uint8_t **p, const uint8_t *end)
-{
-    uint64_t v;
-    return !d->values || peek_uvar(p, end, &v);
-}
-
-/* Does the extended record tag carry a time (its payload's first field)? */
-static int ext_timed(unsigned tag)
-{
-    if (tag == TTF_R_PROCESS || tag == TTF_R_CALLSITE)
-        return 0;
-    return tag <= TTF_R_CUT || tag == TTF_R_SYNC_OP || tag == TTF_R_EXEC ||
-           tag == TTF_R_VFORK || tag == TTF_R_UNWIND;
-}
-
-/* The time delta of the next record from p that carries one: 1 with *dt
- * and *rec (its first byte), 0 at the chunk's end or damage. Untimed EXITs
- * and records without a time are skipped; no state moves. */
-static int peek_next_time(const struct dec *d, const uint8_t *p, uint64_t *dt,
-                          const uint8_t **rec)
-{
-    const uint8_t *end = d->c.end;
-    uint64_t v;
-    while (p < end && *p != TTF_T_END) {
-        unsigned tag = *p;
-        *rec = p++;
-        if (tag == TTF_T_TIMED) {           /* its EXIT: tag, [svar], tdelta */
-            if (p >= end)
-                return 0;
-            tag = *p++;
-            return (tag >= TTF_T_EXIT_HIT || (tag == TTF_T_EXIT_MISS && peek_uvar(&p, end, &v))) &&
-                   peek_uvar(&p, end, dt);
-        }
-        if (tag >= TTF_T_EXIT_HIT) {        /* untimed */
-            if (!peek_exit_values(d, &p, end))
-                return 0;
-        } else if (tag >= TTF_T_ENTER_HIT) {
-            return peek_uvar(&p, end, dt);
-        } else if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
-            if (!peek_uvar(&p, end, &v))
-                return 0;
-            if (tag == TTF_T_ENTER_MISS)
-                return peek_uvar(&p, end, dt);
-            if (!peek_exit_values(d, &p, end))
-                return 0;
-        } else if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW) {
-            if (tag == TTF_T_SITE_NEW && !peek_uvar(&p, end, &v))
-                return 0;               /* its ENTER is next */
-        } else if (tag <= TTF_R_LAST) {
-            uint64_t len;
-            if (!peek_uvar(&p, end, &len) || len > (uint64_t)(end - p))
-                return 0;
-            const uint8_t *body = p;
-            if (ext_timed(tag) && peek_uvar(&body, p + len, dt))
-                return 1;
-            p += len;
-        } else {
-            return 0;
-        }
-    }
-    return 0;
-}
-
-uint64_t ttfi_untimed_tsc(struct dec *d, const uint8_t *q)
-{
-    uint64_t dt;
-    const uint8_t *rec = NULL;
-    if (peek_next_time(d, q, &dt, &rec)) {
-        d->ub_rec = rec;
-        d->ub_tsc = d->tsc + dt;
-        return d->ub_tsc;
-    }
-    d->ub_rec = d->c.end;       /* no time after it in the chunk */
-    d->ub_tsc = d->next_tsc > d->tsc ? d->next_tsc : d->tsc;
-    return d->ub_tsc;
 }
 
 /* Next event of the chunk: 1 with *ev, 0 at its end, <0 damaged (d->pb). */
@@ -683,7 +596,7 @@ static int dec_next(struct dec *d, ttf_event *ev)
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             if (ex)
-                exit_time(d, ev, p);
+                exit_time(d, ev, p, v);
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
             return 1;
         }
@@ -706,11 +619,11 @@ static int dec_next(struct dec *d, ttf_event *ev)
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             if (ex)
-                exit_time(d, ev, p);
+                exit_time(d, ev, p, v);
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
         }
-        if (tag == TTF_T_TIMED && d->timed && !d->xtimed) {
+        if ((tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) && d->timed && !d->xtimed) {
             d->ptimed = p;      /* the EXIT that must follow carries a time */
             c->p = p + 1;
             continue;

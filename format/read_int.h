@@ -75,6 +75,14 @@ struct siterec {
 /* A growable array: a pointer, its count and its capacity. */
 #define VEC(type, name) type *name; size_t n_##name, cap_##name
 
+/* One function's SAMPLE EXITs (untimed.c): where in [lo, hi] they fell. */
+struct xratio {
+    uint64_t fn;                /* function address, 0 = free entry */
+    uint64_t num, den;          /* sums of exit - lo and hi - lo */
+    uint64_t n;                 /* samples */
+    uint32_t r;                 /* after the scan: the ratio, 16.16 */
+};
+
 struct ttf_trace {
     char *name;                 /* path or caller's name, for messages */
     const uint8_t *buf;         /* the file's bytes */
@@ -97,6 +105,10 @@ struct ttf_trace {
     uint64_t notes_dropped;     /* notices past NOTICES_MAX */
     uint64_t skipped[32];       /* unknown optional records, by tag - 0x20 */
     struct ttfi_arena arena;    /* owns strings and small arrays */
+    struct xratio *xr;          /* sparse clock: ratios by function (untimed.c) */
+    size_t xr_cap, xr_n;        /* entries (a power of two), used */
+    uint64_t xr_num, xr_den;    /* the sums over every function */
+    uint32_t xr_all;            /* their ratio: functions without samples */
     uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
     uint64_t hz;                /* ticks per second used */
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
@@ -134,13 +146,17 @@ struct dec {
     uint64_t pend_site;         /* SITE_NEW: the site it gives */
     const uint8_t *pend_rec;    /* the prefix's first byte */
     struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
-    const uint8_t *ptimed;      /* a sparse chunk's TIMED prefix read before
-                                   this EXIT (v1.4), else NULL */
+    const uint8_t *ptimed;      /* a sparse chunk's TIMED or SAMPLE prefix
+                                   read before this EXIT (v1.4), else NULL */
+    uint64_t lo;                /* the time given to the last untimed EXIT */
+    const uint8_t *lo_end;      /* the end of its record */
     const uint8_t *ub_rec;      /* sparse: the next record with a time, after
                                    the last untimed EXIT (NULL: not found yet) */
     uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
     uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
                                    the time of untimed EXITs at a chunk's end */
+    uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratio is in */
+    uint32_t xr_r[TTF_SLOTS];   /* xr_r (by function cache slot; untimed.c) */
 };
 
 _Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
@@ -277,17 +293,23 @@ void ttfi_finish_modules(ttf_trace *t);
 
 /* Next event of the thread, any record: 1 with *ev, 0 at the end. */
 int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
-/* Sparse chunks (v1.4): the time of an untimed EXIT whose record ends at
- * q: the next time the chunk measures (an ENTER, a TIMED EXIT, an
- * extended record with a time), else the thread's next chunk's start,
- * else the running time (a writer that died). */
-uint64_t ttfi_untimed_tsc(struct dec *d, const uint8_t *q) __attribute__((noinline));
 
-/* The same through the cache: untimed EXITs in a row share one answer. */
-static inline uint64_t untimed_tsc(struct dec *d, const uint8_t *rec, const uint8_t *q)
-{
-    return d->ub_rec && rec < d->ub_rec ? d->ub_tsc : ttfi_untimed_tsc(d, q);
-}
+/* ---- untimed.c: untimed EXITs of sparse chunks (v1.4) -------------------- */
+
+/* The next measured time of the chunk after q (an ENTER, a TIMED or SAMPLE
+ * EXIT, an extended record with a time), else the thread's next chunk's
+ * start, else the running time (a writer that died); cached in d. */
+uint64_t ttfi_untimed_hi(struct dec *d, const uint8_t *q);
+/* The time of the untimed EXIT of fn at rec (its record ends at q): while
+ * opening, hi; after, placed between the previous event and hi by fn's
+ * ratio. */
+uint64_t ttfi_untimed_tsc(struct dec *d, uint64_t fn, const uint8_t *rec,
+                          const uint8_t *q, uint64_t *hi) __attribute__((noinline));
+/* While opening: the SAMPLE EXIT of fn just read (its prefix at pre, the
+ * running time before its delta was before) joins fn's sums. */
+void ttfi_untimed_sample(struct dec *d, uint64_t fn, const uint8_t *pre, uint64_t before);
+/* After the scan: each function's ratio from its sums. */
+void ttfi_untimed_finish(ttf_trace *t);
 /* A thread's iteration over its chunks; scan: collect into it (opening). */
 void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
 
@@ -326,13 +348,16 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     }
     d->c.p = q;
     d->tsc += dt;
-    uint64_t tsc = d->tsc;
+    uint64_t tsc = d->tsc, hi = 0;
     int untimed = is_exit && d->timed && !d->xtimed;
     if (untimed)                /* a sparse chunk's EXIT: no time of its own */
-        tsc = untimed_tsc(d, p, q);
+        tsc = ttfi_untimed_tsc(d, addr, p, q, &hi);
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
-    ev->untimed = untimed;
+    if (untimed) {
+        ev->untimed = 1;
+        ev->late_ns = to_ns(d->t, hi);
+    }
     ev->addr = addr;
     if (d->sites_ok && !is_exit) {
         /* an ENTER without a prefix: its predicted site (traces

@@ -105,8 +105,12 @@
  *                     measured (readers take the time of the chunk's next
  *                     record that carries one). ENTERs always carry theirs.
  *                     A prefix not followed by an EXIT is corrupt.
- *   tag 0x48..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES,
- *                     0x47 outside a sparse chunk)
+ *   tag 0x48          SAMPLE (v1.4, sparse chunks): as TIMED, for an EXIT
+ *                     the writer drew at random among those it would
+ *                     have left untimed: readers estimate the untimed
+ *                     EXITs of each function from them (FORMAT.md 4.5)
+ *   tag 0x49..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES,
+ *                     0x47, 0x48 outside a sparse chunk)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
  *                     u8 mask: bit i = argument register i is given (rdi,
@@ -254,6 +258,9 @@
 #define TTF_T_SITE_NEW 0x46      /* v1.2: svar (site - last_site), then the ENTER */
 #define TTF_T_TIMED 0x47         /* v1.4, sparse chunks: the EXIT after carries
                                     its tdelta */
+#define TTF_T_SAMPLE 0x48        /* v1.4, sparse chunks: the same, for an EXIT
+                                    the writer timed at random among those it
+                                    would not (readers learn from these) */
 #define TTF_SLOTS 64
 #define TTF_SITE_WAYS 4          /* call sites remembered per site slot */
 #define TTF_SITE_SLOTS 256       /* site slots (v1.2): more than function
