@@ -49,7 +49,7 @@
  * a row went without it, or it is drawn as a sample (1 in CAP_SAMPLE_ONE). The design and its error: capture/INSTRUMENT.md,
  * "The clock". */
 enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
-#define CAP_BIG_CALL 32         /* events in a call (its ENTER included) that
+#define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
 #define CAP_SAMPLE_ONE 16       /* one in this many of the other EXITs reads

@@ -23,7 +23,7 @@
 #include "ttf_wire.h"
 
 /* the writer's constants (capture/cap_int.h) */
-#define BIG_CALL 32
+#define BIG_CALL 64
 #define UNTIMED_RUN 8
 #define SAMPLE_ONE 16
 #define EVAT 64
