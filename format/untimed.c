@@ -4,8 +4,9 @@
  * decode.c, which calls it (its header: read_int.h).
  *
  * Design. In a sparse chunk every ENTER carries a measured time, and so
- * do the EXITs of big calls, of calls around a sync operation, one in
- * eight in a row and one in sixteen of the rest, drawn at random (SAMPLE).
+ * do the EXITs of big calls, of calls around a sync operation, the
+ * ninth of a run of untimed ones, and one in sixteen of the rest, drawn at
+ * random (SAMPLE).
  * An untimed EXIT happened between the previous event (lo) and the next
  * measured time of its chunk (hi); which point of that interval is not
  * known, and the choice matters: for a short call in a loop, hi - lo is
@@ -251,7 +252,8 @@ uint64_t ttfi_untimed_tsc(struct dec *d, uint64_t fn, const uint8_t *rec, const 
     *late = hi < lo ? lo : hi;
     uint64_t at = hi;
     if (!d->scan && hi > lo)
-        at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * ratio_of(d, fn)) / RATIO_ONE);
+        at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * ratio_of(d, fn) + RATIO_ONE / 2) /
+                             RATIO_ONE);
     d->lo = at < lo ? lo : at;
     d->lo_end = q;
     return d->lo;
