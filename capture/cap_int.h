@@ -46,12 +46,16 @@
  * default, format 1.4): every ENTER reads the clock, an EXIT only when
  * its call was big (CAP_BIG_CALL events since its ENTER, counting a
  * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
- * a row went without it, or it is drawn as a sample (1 in CAP_SAMPLE_ONE). The design and its error: capture/INSTRUMENT.md,
+ * a row went without it, it is among the thread's first CAP_WARM, or it
+ * is drawn as a sample (1 in CAP_SAMPLE_ONE). The design and its error: capture/INSTRUMENT.md,
  * "The clock". */
 enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
 #define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
+#define CAP_WARM 4096           /* a thread's first EXITs all read the clock:
+                                   a short run is timed exactly (its cost is
+                                   no matter), a long one learns from samples */
 #define CAP_SAMPLE_ONE 16       /* one in this many of the other EXITs reads
                                    the clock, at random (a power of two <= 16) */
 #define CAP_EVAT 64             /* frames whose ENTER count is kept (by depth
@@ -85,6 +89,7 @@ struct tstate {
                                    last clock read */
     uint16_t ev;                /* sparse clock: hot events so far (mod 2^16) */
     uint32_t rng;               /* sparse clock: the sampling draw's state */
+    uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
     uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
                                    frame at depth d, in evat[d % CAP_EVAT] */
@@ -315,15 +320,18 @@ static inline __attribute__((always_inline)) void cap_enter_count(struct tstate 
 }
 
 /* Sparse clock: does this EXIT read the clock? TTF_T_TIMED when its call
- * was big (CAP_BIG_CALL events since its ENTER) or CAP_UNTIMED_RUN EXITs
- * before it went without; else TTF_T_SAMPLE for one in CAP_SAMPLE_ONE of
+ * was big (CAP_BIG_CALL events since its ENTER), CAP_UNTIMED_RUN EXITs
+ * before it went without, or the thread is young (CAP_WARM); else TTF_T_SAMPLE for one in CAP_SAMPLE_ONE of
  * the others, drawn at random (what readers learn each function's short
  * calls from), else 0. The EXIT is counted either way. */
 static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
 {
     uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
-    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN)
+    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN || t->warm < CAP_WARM) {
+        if (t->warm < CAP_WARM)
+            t->warm++;
         return TTF_T_TIMED;
+    }
     t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
     if ((t->rng >> 28) < 16 / CAP_SAMPLE_ONE)
         return TTF_T_SAMPLE;

@@ -27,12 +27,14 @@
 #define UNTIMED_RUN 8
 #define SAMPLE_ONE 16
 #define EVAT 64
+#define WARM 4096
 
 /* One thread's writer state, as libttcap keeps it. */
 struct wstate {
     uint16_t ev, evat[EVAT];
     uint8_t since;
     uint32_t rng;
+    uint16_t warm;
 };
 
 /* Counts for the report line. */
@@ -93,8 +95,11 @@ static uint64_t delta_out(struct pass *s)
 static unsigned exit_reads(struct wstate *w, int32_t depth)
 {
     uint16_t n = (uint16_t)(w->ev++ - w->evat[(uint32_t)(depth - 1) % EVAT]);
-    if (n >= BIG_CALL || w->since >= UNTIMED_RUN)
+    if (n >= BIG_CALL || w->since >= UNTIMED_RUN || w->warm < WARM) {
+        if (w->warm < WARM)
+            w->warm++;
         return TTF_T_TIMED;
+    }
     w->rng = w->rng * 1664525u + 1013904223u;
     if ((w->rng >> 28) < 16 / SAMPLE_ONE)
         return TTF_T_SAMPLE;
