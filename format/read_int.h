@@ -310,6 +310,28 @@ uint64_t ttfi_untimed_tsc(struct dec *d, uint64_t fn, const uint8_t *rec,
 void ttfi_untimed_sample(struct dec *d, uint64_t fn, const uint8_t *pre, uint64_t before);
 /* After the scan: each function's ratio from its sums. */
 void ttfi_untimed_finish(ttf_trace *t);
+
+/* ttfi_untimed_tsc in line for the common case: the EXIT of a function
+ * whose ratio is cached (or while opening: none needed), after a measured
+ * event, followed by an ENTER hit with a short time delta (a call in a
+ * loop). */
+static inline __attribute__((always_inline))
+uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_t *q,
+                    uint64_t *late)
+{
+    unsigned s = TTF_SLOT(fn);
+    const uint8_t *n = q + 1;
+    uint64_t dt;
+    if ((d->scan || d->xr_fn[s] == fn) && d->lo_end != rec && q < d->c.end &&
+        (*q & 0xC0) == TTF_T_ENTER_HIT && uvar_short(&n, d->c.end, &dt)) {
+        uint64_t at = d->tsc + (d->scan ? dt : (dt * d->xr_r[s] + 0x8000u) >> 16);
+        *late = d->tsc + dt;
+        d->lo = at;
+        d->lo_end = q;
+        return at;
+    }
+    return ttfi_untimed_tsc(d, fn, rec, q, late);
+}
 /* A thread's iteration over its chunks; scan: collect into it (opening). */
 void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
 
@@ -351,7 +373,7 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     uint64_t tsc = d->tsc, hi = 0;
     int untimed = is_exit && d->timed && !d->xtimed;
     if (untimed)                /* a sparse chunk's EXIT: no time of its own */
-        tsc = ttfi_untimed_tsc(d, addr, p, q, &hi);
+        tsc = untimed_at(d, addr, p, q, &hi);
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     if (untimed) {
