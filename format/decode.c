@@ -516,7 +516,7 @@ static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec, u
         return;
     }
     uint64_t hi;
-    ev->tsc = ttfi_untimed_tsc(d, ev->addr, rec, d->c.p, &hi);
+    ev->tsc = untimed_at(d, ev->addr, rec, d->c.p, &hi);
     ev->time_ns = to_ns(d->t, ev->tsc);
     ev->untimed = 1;
     ev->late_ns = to_ns(d->t, hi);

@@ -300,37 +300,42 @@ int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
  * EXIT, an extended record with a time), else the thread's next chunk's
  * start, else the running time (a writer that died); cached in d. */
 uint64_t ttfi_untimed_hi(struct dec *d, const uint8_t *q);
-/* The time of the untimed EXIT of fn at rec (its record ends at q): while
- * opening, hi; after, placed between the previous event and hi by fn's
- * ratio. */
-uint64_t ttfi_untimed_tsc(struct dec *d, uint64_t fn, const uint8_t *rec,
-                          const uint8_t *q, uint64_t *hi) __attribute__((noinline));
+/* The ratio of fn's untimed EXITs (16.16), looked up and cached in d. */
+uint32_t ttfi_untimed_ratio(struct dec *d, uint64_t fn) __attribute__((noinline));
 /* While opening: the SAMPLE EXIT of fn just read (its prefix at pre, the
  * running time before its delta was before) joins fn's sums. */
 void ttfi_untimed_sample(struct dec *d, uint64_t fn, const uint8_t *pre, uint64_t before);
 /* After the scan: each function's ratio from its sums. */
 void ttfi_untimed_finish(ttf_trace *t);
 
-/* ttfi_untimed_tsc in line for the common case: the EXIT of a function
- * whose ratio is cached (or while opening: none needed), after a measured
- * event, followed by an ENTER hit with a short time delta (a call in a
- * loop). */
+/* The time of the untimed EXIT of fn at rec (its record ends at q),
+ * *late the latest it can have been (hi): while opening, hi (the ratios
+ * are not known yet); after, between the previous event's time (lo) and
+ * hi by fn's ratio (FORMAT.md 4.5, untimed.c). hi is read in line when an
+ * ENTER hit follows (a call in a loop), else from the chunk (cached). */
 static inline __attribute__((always_inline))
 uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_t *q,
                     uint64_t *late)
 {
-    unsigned s = TTF_SLOT(fn);
+    uint64_t lo = d->lo_end == rec ? d->lo : d->tsc, hi, dt;
     const uint8_t *n = q + 1;
-    uint64_t dt;
-    if ((d->scan || d->xr_fn[s] == fn) && d->lo_end != rec && q < d->c.end &&
-        (*q & 0xC0) == TTF_T_ENTER_HIT && uvar_short(&n, d->c.end, &dt)) {
-        uint64_t at = d->tsc + (d->scan ? dt : (dt * d->xr_r[s] + 0x8000u) >> 16);
-        *late = d->tsc + dt;
-        d->lo = at;
-        d->lo_end = q;
-        return at;
+    if (q < d->c.end && (*q & 0xC0) == TTF_T_ENTER_HIT && uvar_short(&n, d->c.end, &dt))
+        hi = d->tsc + dt;
+    else if (d->ub_rec && rec < d->ub_rec)
+        hi = d->ub_tsc;
+    else
+        hi = ttfi_untimed_hi(d, q);
+    hi = hi < lo ? lo : hi;
+    uint64_t at = hi;
+    if (!d->scan) {
+        unsigned s = TTF_SLOT(fn);
+        uint32_t r = d->xr_fn[s] == fn ? d->xr_r[s] : ttfi_untimed_ratio(d, fn);
+        at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * r + 0x8000u) >> 16);
     }
-    return ttfi_untimed_tsc(d, fn, rec, q, late);
+    *late = hi;
+    d->lo = at;
+    d->lo_end = q;
+    return at;
 }
 /* A thread's iteration over its chunks; scan: collect into it (opening). */
 void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
@@ -352,16 +357,28 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         return 0;               /* before the first chunk p is NULL */
     q = p + 1;
     unsigned tag = *p;
+    int xt = d->xtimed, sparse = d->timed && !xt;
+    if (__builtin_expect(tag == TTF_T_TIMED || tag == TTF_T_SAMPLE, 0)) {
+        /* a sparse chunk's timed EXIT (a SAMPLE's sums are taken while
+           opening, by dec_next) */
+        if (!sparse || (tag == TTF_T_SAMPLE && d->scan) || q >= end ||
+            !(*q >= TTF_T_EXIT_HIT || *q == TTF_T_EXIT_MISS))
+            return 0;
+        p = q++;
+        tag = *p;
+        xt = 1;
+        sparse = 0;
+    }
     if (tag >= TTF_T_ENTER_HIT) {
         is_exit = tag >= TTF_T_EXIT_HIT;
-        if ((is_exit ? d->xtimed : d->timed) && !uvar_short(&q, end, &dt))
+        if ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt))
             return 0;
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
     } else {
         is_exit = tag == TTF_T_EXIT_MISS;
         if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
-            ((is_exit ? d->xtimed : d->timed) && !uvar_short(&q, end, &dt)))
+            ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
@@ -371,7 +388,7 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     d->c.p = q;
     d->tsc += dt;
     uint64_t tsc = d->tsc, hi = 0;
-    int untimed = is_exit && d->timed && !d->xtimed;
+    int untimed = is_exit && sparse;
     if (untimed)                /* a sparse chunk's EXIT: no time of its own */
         tsc = untimed_at(d, addr, p, q, &hi);
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,

@@ -230,34 +230,16 @@ void ttfi_untimed_finish(ttf_trace *t)
     }
 }
 
-/* The ratio of fn's untimed EXITs, through the decoder's cache. */
-static uint32_t ratio_of(struct dec *d, uint64_t fn)
+uint32_t ttfi_untimed_ratio(struct dec *d, uint64_t fn)
 {
     unsigned s = TTF_SLOT(fn);
-    if (d->xr_fn[s] != fn) {
-        const struct xratio *x = find(d->t, fn);
-        d->xr_fn[s] = fn;
-        d->xr_r[s] = x ? x->r : d->t->xr_all;
-    }
+    const struct xratio *x = find(d->t, fn);
+    d->xr_fn[s] = fn;
+    d->xr_r[s] = x ? x->r : d->t->xr_all;
     return d->xr_r[s];
 }
 
-/* ---- the two uses ---------------------------------------------------------- */
-
-uint64_t ttfi_untimed_tsc(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_t *q,
-                          uint64_t *late)
-{
-    uint64_t lo = d->lo_end == rec ? d->lo : d->tsc;
-    uint64_t hi = d->ub_rec && rec < d->ub_rec ? d->ub_tsc : ttfi_untimed_hi(d, q);
-    *late = hi < lo ? lo : hi;
-    uint64_t at = hi;
-    if (!d->scan && hi > lo)
-        at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * ratio_of(d, fn) + RATIO_ONE / 2) /
-                             RATIO_ONE);
-    d->lo = at < lo ? lo : at;
-    d->lo_end = q;
-    return d->lo;
-}
+/* ---- samples ------------------------------------------------------------------- */
 
 void ttfi_untimed_sample(struct dec *d, uint64_t fn, const uint8_t *pre, uint64_t before)
 {
