@@ -51,7 +51,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->ub_rec = NULL;
     d->lo_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
-    d->fast = !d->values;
+    d->fast = 1;
     memset(d->regs, 0, sizeof d->regs);
     memset(d->stride, 0, sizeof d->stride);
     d->tsc = ch->tsc;

@@ -128,8 +128,8 @@ struct dec {
     struct chunk *ch;           /* the chunk */
     const uint8_t *buf;         /* t->buf: offsets are counted from here */
     uint32_t thread;            /* ch->thread */
-    int fast;                   /* in a chunk without values: hot_fast may
-                                   decode its next record */
+    int fast;                   /* in a chunk: hot_fast may decode its next
+                                   record */
     int timed;                  /* hot events carry a time delta */
     int xtimed;                 /* EXITs carry one (timed, not sparse) */
     int values;                 /* hot events carry values (v1.1) */
@@ -340,11 +340,69 @@ uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_
 /* A thread's iteration over its chunks; scan: collect into it (opening). */
 void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
 
+/* A uvar of up to 10 bytes at *p, before end, without reporting: 1 with
+ * *v and *p past it; 0 (nothing moved) if it runs off the end or
+ * overflows (dec_next then reads and reports it). */
+static inline int uvar_fast(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *b = *p;
+    uint64_t x = 0;
+    for (unsigned sh = 0; b < end && sh < 64; sh += 7) {
+        uint8_t c = *b++;
+        if (sh == 63 && c > 1)
+            return 0;
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            *p = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A values chunk's EXIT value (FORMAT.md 4.1) in line: rax. */
+static inline int values_exit_fast(const uint8_t **q, const uint8_t *end, uint64_t *rax)
+{
+    uint64_t u;
+    if (!uvar_fast(q, end, &u))
+        return 0;
+    *rax = (uint64_t)unzigzag(u);
+    return 1;
+}
+
+/* A values chunk's ENTER values in line: the registers and strides after
+ * it into regs and stride (d is not changed), the changed bits. */
+static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
+                                    const uint8_t *end, uint64_t *regs,
+                                    uint64_t *stride, unsigned *changed)
+{
+    const uint8_t *b = *q;
+    if (b >= end || (*b & TTF_MASK_BAD))
+        return 0;
+    unsigned mask = *b++;
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        uint64_t d_i = mask & TTF_MASK_STRIDE ? d->stride[i] : 0, u;
+        if (mask & (1u << i)) {
+            if (!uvar_fast(&b, end, &u))
+                return 0;
+            d_i = (uint64_t)unzigzag(u);
+        }
+        *changed |= (unsigned)(d_i != 0) << i;
+        stride[i] = d_i;
+        regs[i] = d->regs[i] + d_i;
+    }
+    *q = b;
+    return 1;
+}
+
 /* The common records decoded in line, without dec_next's generality: an
- * ENTER or EXIT, hit or miss, whose varints have one or two bytes, in a
- * chunk without values. 1 with *ev as dec_next would fill it; 0 (nothing
- * read or changed) if the next record is any other: dec_next then starts
- * over at the same byte, and reports any damage. */
+ * ENTER or EXIT, hit or miss, whose address and time varints have one or
+ * two bytes (a sparse chunk's TIMED or SAMPLE EXIT too, but a SAMPLE while
+ * opening), in a values chunk with its values (any length). 1 with *ev as
+ * dec_next would fill it; 0 (nothing read or changed) if the next record
+ * is any other: dec_next then starts over at the same byte, and reports
+ * any damage. */
 static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
                                                           ttf_event *ev)
 {
@@ -382,6 +440,13 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
+    }
+    uint64_t regs[TTF_ARGREGS], stride[TTF_ARGREGS], rax = 0;
+    unsigned changed = 0;
+    if (d->values && !(is_exit ? values_exit_fast(&q, end, &rax)
+                               : values_enter_fast(d, &q, end, regs, stride, &changed)))
+        return 0;               /* long or damaged: dec_next reads it */
+    if (tag < TTF_T_ENTER_HIT) {
         d->cache[slot] = addr;
         d->prev = addr;
     }
@@ -398,6 +463,17 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         ev->late_ns = to_ns(d->t, hi);
     }
     ev->addr = addr;
+    if (d->values) {
+        ev->has_values = 1;
+        if (is_exit) {
+            ev->retval = rax;
+        } else {
+            memcpy(d->regs, regs, sizeof regs);
+            memcpy(d->stride, stride, sizeof stride);
+            memcpy(ev->argregs, regs, sizeof regs);
+            ev->changed = changed;
+        }
+    }
     if (d->sites_ok && !is_exit) {
         /* an ENTER without a prefix: its predicted site (traces
            without sites skip this: call_site is 0) */
