@@ -511,7 +511,7 @@ static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec, u
         return;
     if (d->ptimed) {
         if (*d->ptimed == TTF_T_SAMPLE)
-            ttfi_untimed_sample(d, ev->addr, d->ptimed, d->tsc - v);
+            ttfi_untimed_sample(d, ev->addr, d->tsc - v);
         d->ptimed = NULL;
         return;
     }

@@ -302,9 +302,9 @@ int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
 uint64_t ttfi_untimed_hi(struct dec *d, const uint8_t *q);
 /* The ratio of fn's untimed EXITs (16.16), looked up and cached in d. */
 uint32_t ttfi_untimed_ratio(struct dec *d, uint64_t fn) __attribute__((noinline));
-/* While opening: the SAMPLE EXIT of fn just read (its prefix at pre, the
- * running time before its delta was before) joins fn's sums. */
-void ttfi_untimed_sample(struct dec *d, uint64_t fn, const uint8_t *pre, uint64_t before);
+/* While opening: the SAMPLE EXIT of fn just read (the running time before
+ * its delta was before) joins fn's sums. */
+void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before);
 /* After the scan: each function's ratio from its sums. */
 void ttfi_untimed_finish(ttf_trace *t);
 
@@ -317,7 +317,7 @@ static inline __attribute__((always_inline))
 uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_t *q,
                     uint64_t *late)
 {
-    uint64_t lo = d->lo_end == rec ? d->lo : d->tsc, hi, dt;
+    uint64_t lo = d->tsc, prev = d->lo_end == rec ? d->lo : lo, hi, dt;
     const uint8_t *n = q + 1;
     if (q < d->c.end && (*q & 0xC0) == TTF_T_ENTER_HIT && uvar_short(&n, d->c.end, &dt))
         hi = d->tsc + dt;
@@ -325,12 +325,13 @@ uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_
         hi = d->ub_tsc;
     else
         hi = ttfi_untimed_hi(d, q);
-    hi = hi < lo ? lo : hi;
+    hi = hi < prev ? prev : hi;
     uint64_t at = hi;
     if (!d->scan) {
         unsigned s = TTF_SLOT(fn);
         uint32_t r = d->xr_fn[s] == fn ? d->xr_r[s] : ttfi_untimed_ratio(d, fn);
         at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * r + 0x8000u) >> 16);
+        at = at < prev ? prev : at;
     }
     *late = hi;
     d->lo = at;
