@@ -47,8 +47,8 @@
  * its call was big (CAP_BIG_CALL events since its ENTER, counting a
  * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
  * a row went without it, it is among the thread's first CAP_WARM, or it
- * is drawn as a sample (1 in CAP_SAMPLE_ONE). The design and its error: capture/INSTRUMENT.md,
- * "The clock". */
+ * is drawn as a sample (1 in 32 on average, CAP_SAMPLE_BITS). The design
+ * and its error: capture/INSTRUMENT.md, "The clock". */
 enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
 #define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
@@ -56,8 +56,9 @@ enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
 #define CAP_WARM 4096           /* a thread's first EXITs all read the clock:
                                    a short run is timed exactly (its cost is
                                    no matter), a long one learns from samples */
-#define CAP_SAMPLE_ONE 16       /* one in this many of the other EXITs reads
-                                   the clock, at random (a power of two <= 16) */
+#define CAP_SAMPLE_BITS 6       /* the other EXITs are sampled at gaps drawn
+                                   uniformly from 1 .. 2^CAP_SAMPLE_BITS - 1:
+                                   one in 32 on average */
 #define CAP_EVAT 64             /* frames whose ENTER count is kept (by depth
                                    modulo: deeper frames share, and an outer
                                    frame then counts from the inner one's
@@ -89,6 +90,8 @@ struct tstate {
                                    last clock read */
     uint16_t ev;                /* sparse clock: hot events so far (mod 2^16) */
     uint32_t rng;               /* sparse clock: the sampling draw's state */
+    uint8_t skip;               /* sparse clock: candidate EXITs to the next
+                                   sample (0 at thread start: wraps to 255) */
     uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
     uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
@@ -321,9 +324,10 @@ static inline __attribute__((always_inline)) void cap_enter_count(struct tstate 
 
 /* Sparse clock: does this EXIT read the clock? TTF_T_TIMED when its call
  * was big (CAP_BIG_CALL events since its ENTER), CAP_UNTIMED_RUN EXITs
- * before it went without, or the thread is young (CAP_WARM); else TTF_T_SAMPLE for one in CAP_SAMPLE_ONE of
- * the others, drawn at random (what readers learn each function's short
- * calls from), else 0. The EXIT is counted either way. */
+ * before it went without, or the thread is young (CAP_WARM); else
+ * TTF_T_SAMPLE for the others at random gaps (what readers learn each
+ * function's short calls from: a countdown per EXIT, the generator drawn
+ * only per sample), else 0. The EXIT is counted either way. */
 static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
 {
     uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
@@ -332,9 +336,11 @@ static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tsta
             t->warm++;
         return TTF_T_TIMED;
     }
-    t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
-    if ((t->rng >> 28) < 16 / CAP_SAMPLE_ONE)
+    if (__builtin_expect(--t->skip == 0, 0)) {
+        t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
+        t->skip = (uint8_t)(1 + (t->rng >> (32 - CAP_SAMPLE_BITS)));
         return TTF_T_SAMPLE;
+    }
     t->since++;
     return 0;
 }

@@ -5,8 +5,8 @@
  *
  * Design. In a sparse chunk every ENTER carries a measured time, and so
  * do the EXITs of big calls, of calls around a sync operation, the
- * ninth of a run of untimed ones, and one in sixteen of the rest, drawn at
- * random (SAMPLE).
+ * ninth of a run of untimed ones, a thread's first 4096, and one in 32
+ * of the rest, drawn at random (SAMPLE).
  * An untimed EXIT happened between the previous event (lo) and the next
  * measured time of its chunk (hi); which point of that interval is not
  * known, and the choice matters: for a short call in a loop, hi - lo is

@@ -25,7 +25,7 @@
 /* the writer's constants (capture/cap_int.h) */
 #define BIG_CALL 64
 #define UNTIMED_RUN 8
-#define SAMPLE_ONE 16
+#define SAMPLE_BITS 6
 #define EVAT 64
 #define WARM 4096
 
@@ -35,6 +35,7 @@ struct wstate {
     uint8_t since;
     uint32_t rng;
     uint16_t warm;
+    uint8_t skip;
 };
 
 /* Counts for the report line. */
@@ -100,9 +101,11 @@ static unsigned exit_reads(struct wstate *w, int32_t depth)
             w->warm++;
         return TTF_T_TIMED;
     }
-    w->rng = w->rng * 1664525u + 1013904223u;
-    if ((w->rng >> 28) < 16 / SAMPLE_ONE)
+    if (--w->skip == 0) {
+        w->rng = w->rng * 1664525u + 1013904223u;
+        w->skip = (uint8_t)(1 + (w->rng >> (32 - SAMPLE_BITS)));
         return TTF_T_SAMPLE;
+    }
     w->since++;
     return 0;
 }
