@@ -476,6 +476,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     ttf_put_u32(m + TTF_C_THREAD, t->index);
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
     ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
+                                            (t->timed == CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
                                             (t->vals ? TTF_CHUNK_VALUES : 0)));
     if (t->vals)
         cap_values_chunk();

@@ -66,7 +66,9 @@
  *   4      4    thread index (creation order, from 0)
  *   8      4    seq (per-thread chunk sequence, from 0; gaps = lost data)
  *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta;
- *                TTF_CHUNK_VALUES: hot events carry values, see below)
+ *                TTF_CHUNK_VALUES: hot events carry values, see below;
+ *                TTF_CHUNK_SPARSE (v1.4, with TIMED): only the EXITs
+ *                after a TIMED prefix carry a time delta)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -99,7 +101,18 @@
  *                     (ttf_site_advance), which restarts at 0 in every
  *                     chunk. A prefix not followed by an ENTER is corrupt.
  *                     EXIT records carry no site.
- *   tag 0x47..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES)
+ *   tag 0x47          TIMED (v1.4, only in a TTF_CHUNK_SPARSE chunk): the
+ *                     EXIT right after (hit or miss) carries its tdelta; an
+ *                     EXIT without it carries none: its time is not
+ *                     measured (readers take the time of the chunk's next
+ *                     record that carries one). ENTERs always carry theirs.
+ *                     A prefix not followed by an EXIT is corrupt.
+ *   tag 0x48          SAMPLE (v1.4, sparse chunks): as TIMED, for an EXIT
+ *                     the writer drew at random among those it would
+ *                     have left untimed: readers estimate the untimed
+ *                     EXITs of each function from them (FORMAT.md 4.5)
+ *   tag 0x49..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES,
+ *                     0x47, 0x48 outside a sparse chunk)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
  *                     u8 mask: bit i = argument register i is given (rdi,
@@ -241,7 +254,9 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
 #define TTF_REQ_VALUES 0x2u      /* v1.1: chunks may carry values */
 #define TTF_REQ_SITES 0x4u       /* v1.2: ENTER records carry call sites */
-#define TTF_REQ_KNOWN 0x7u
+#define TTF_REQ_SPARSE 0x8u      /* v1.4: chunks may be TTF_CHUNK_SPARSE (EXITs
+                                    carry a time only after a TIMED prefix) */
+#define TTF_REQ_KNOWN 0xfu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -266,6 +281,8 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_C_REAL 40
 #define TTF_CHUNK_TIMED 0x1u
 #define TTF_CHUNK_VALUES 0x2u    /* ENTER/EXIT carry registers (v1.1) */
+#define TTF_CHUNK_SPARSE 0x4u    /* v1.4, with TIMED: EXITs carry a time only
+                                    after a TIMED prefix */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -278,6 +295,11 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_T_SITE_WAY 0x42      /* v1.2: 0x42..0x45, the ENTER after has way
                                     (tag - 0x42) of its site slot */
 #define TTF_T_SITE_NEW 0x46      /* v1.2: svar (site - last_site), then the ENTER */
+#define TTF_T_TIMED 0x47         /* v1.4, sparse chunks: the EXIT after carries
+                                    its tdelta */
+#define TTF_T_SAMPLE 0x48        /* v1.4, sparse chunks: the same, for an EXIT
+                                    the writer timed at random among those it
+                                    would not (readers learn from these) */
 #define TTF_SLOTS 64
 #define TTF_SITE_WAYS 4          /* call sites remembered per site slot */
 #define TTF_SITE_SLOTS 256       /* site slots (v1.2): more than function
@@ -616,15 +638,17 @@ static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
 /* Fill a file header's fields, all but the magic (a writer stores it last,
  * or first when the header is written in one piece) and flags/exit status.
  * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
- * chunks carry values (which makes it version 1.1) and TTF_REQ_SITES for
- * one whose ENTERs carry call sites (1.2); others stay 1.0. */
+ * chunks carry values (which makes it version 1.1), TTF_REQ_SITES for
+ * one whose ENTERs carry call sites (1.2) and TTF_REQ_SPARSE for one with
+ * sparse chunks (1.4); others stay 1.0. */
 static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint32_t opt_features,
                                       uint32_t chunk_size, uint64_t tsc_hz,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_SITES) ? 2
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_SPARSE) ? 4
+                                  : (required & TTF_REQ_SITES) ? 2
                                   : (required & TTF_REQ_VALUES) ? 1 : 0);
     ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
     ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);

@@ -361,7 +361,21 @@ typedef struct ttf_event {
                                    traces, writers without sites) and on
                                    every other kind of event */
     uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
+    int untimed;                /* 1: an EXIT whose time was not measured
+                                   (format 1.4, the sparse clock): the true
+                                   time is between the previous event's and
+                                   late_ns; tsc and time_ns are the reader's
+                                   estimate in between (FORMAT.md 4.5) */
+    uint64_t late_ns;           /* untimed: the latest the EXIT can have
+                                   been (the thread's next measured time) */
 } ttf_event;
+
+/* The latest time ev can have happened at: late_ns for an untimed EXIT
+ * (the bound analyses that must not shorten a call use), else time_ns. */
+static inline uint64_t ttf_event_late_ns(const ttf_event *ev)
+{
+    return ev->untimed ? ev->late_ns : ev->time_ns;
+}
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
  * metadata records and each thread's chunks. A file whose writer died is
