@@ -204,8 +204,10 @@ static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
     return st;
 }
 
-static void rstat_add(ttdi_rstat *s, int run, uint64_t v)
+static void rstat_add(ttdi_rstat *s, int run, uint64_t v, int is_signed)
 {
+    s->zero[run] += v == 0;
+    s->neg[run] += is_signed && (int64_t)v < 0;
     if (s->n[run] && v > s->last[run])
         s->rises[run]++;
     if (s->n[run] && v < s->last[run])
@@ -234,6 +236,40 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
         return x->retnoise;
     const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
     return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
+}
+
+/* Is v (of type ty) a failure by the statistics of the other run o (its
+ * calls never gave a value of v's class)? */
+static int failure_of(const ttdi_rstat *s, int o, const ttf_vtype *ty, uint64_t v,
+                      uint64_t other)
+{
+    v = ttf_value_norm(v, ty);
+    other = ttf_value_norm(other, ty);
+    if (!s->n[o])
+        return 0;
+    if (v == 0 && other != 0)
+        return s->zero[o] == 0;
+    if (ty->cls == TTF_VC_SIGNED && (int64_t)v < 0 && (int64_t)other >= 0)
+        return s->neg[o] == 0;
+    return v != 0 && other == 0 && s->zero[o] == s->n[o];
+}
+
+int ttdi_replay_failure(const ttdi_replay *rp, const ttdi_xcall *x, uint32_t *calls)
+{
+    const ttf_vtype *ty = x->sig ? &x->sig->ret : NULL;
+
+    if (!ty || !x->returned || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) ||
+        !rp->rscap)
+        return -1;
+    const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
+    if (!ix)
+        return -1;
+    const ttdi_rstat *s = &rp->rs[*ix];
+    int run = failure_of(s, TTD_GOOD, ty, x->ret[1], x->ret[0]) ? TTD_BAD
+              : failure_of(s, TTD_BAD, ty, x->ret[0], x->ret[1]) ? TTD_GOOD : -1;
+    if (calls && run >= 0)
+        *calls = s->n[!run];
+    return run;
 }
 
 /* ---- comparing ------------------------------------------------------------- */
@@ -372,8 +408,8 @@ static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_
     ttdi_rstat *st = rstat(rp, key);
     if (!st)
         return TT_ENOMEM;
-    rstat_add(st, 0, ttf_value_norm(g, ty));
-    rstat_add(st, 1, ttf_value_norm(b, ty));
+    rstat_add(st, 0, ttf_value_norm(g, ty), ty->cls == TTF_VC_SIGNED);
+    rstat_add(st, 1, ttf_value_norm(b, ty), ty->cls == TTF_VC_SIGNED);
     return 0;
 }
 

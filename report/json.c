@@ -371,6 +371,7 @@ static void race(jw *w, const ttd_race *x)
         k_u64(w, "good_count", x->good_count);
     else
         k_null(w, "good_count");
+    k_bool(w, "reaches_symptom", x->reaches_symptom);
     k_dbl(w, "score", x->score);
     key(w, "stacks");
     open_c(w, '[');
