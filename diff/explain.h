@@ -34,7 +34,7 @@ typedef struct ttdi_xcall {
     uint64_t exit_ns;           /* bad run: EXIT time */
     uint64_t gexit_ns;          /* good run: EXIT time */
     const ttf_signature *sig;   /* bad run's signature, NULL if unknown */
-    uint64_t args[2][TTF_VALUE_REGS]; /* argument registers, good and bad */
+    uint64_t args[2][TTF_VALUE_SLOTS]; /* argument registers, good and bad */
     uint64_t ret[2];            /* return registers (returned) */
     uint8_t values;             /* 1: both runs recorded values */
     uint8_t returned;           /* 1: its EXIT was matched: ret is valid */

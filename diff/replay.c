@@ -422,10 +422,13 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     ttdi_rframe *f = &rp->st[1][fi];
     const ttf_signature *sig = f->sig;
     int diff = 0, why = 0, rc;
-
-    if (f->matched && sig && s[0].wk.ev.has_values && s[1].wk.ev.has_values &&
-        ttf_value_comparable(&sig->ret)) {
-        uint64_t g = s[0].wk.ev.retval, b = s[1].wk.ev.retval;
+    uint64_t g = s[0].wk.ev.retval, b = s[1].wk.ev.retval, rg, rb;
+    int rec = sig && ttf_value_ret(sig, &s[0].wk.ev, &rg) && ttf_value_ret(sig, &s[1].wk.ev, &rb);
+    if (rec) {
+        g = rg;                 /* xmm0 for a float or double */
+        b = rb;
+    }
+    if (f->matched && rec && ttf_value_comparable(&sig->ret)) {
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
@@ -452,8 +455,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     x->gexit_idx = s[0].idx;
     x->gexit_ns = s[0].wk.ev.time_ns;
     x->returned = (uint8_t)(f->matched != 0);
-    x->ret[0] = s[0].wk.ev.retval;
-    x->ret[1] = s[1].wk.ev.retval;
+    x->ret[0] = g;
+    x->ret[1] = b;
     x->retdiff = (uint8_t)diff;
     return 0;
 }

@@ -7,7 +7,8 @@ functions, one JSON line: the function's name, the index of the call among
 that function's calls, its arguments as gdb reads them at the breakpoint
 after the prologue ({name, type code, integer value or null}), and the
 value `finish` would print (a FinishBreakpoint), when it is an integer,
-pointer, enum, bool or char.
+pointer, enum, bool or char (a number), or a float or double (a JSON
+number with a fraction; NaN and infinities as strings).
 """
 import json
 import os
@@ -26,6 +27,9 @@ def scalar(v):
     try:
         t = v.type.strip_typedefs()
         code = t.code
+        if code == gdb.TYPE_CODE_FLT and t.sizeof in (4, 8) and not v.is_optimized_out:
+            f = float(v)
+            return code, f if f == f and abs(f) != float("inf") else repr(f)
         if code not in SCALAR or v.is_optimized_out:
             return code, None
         if code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):

@@ -6,13 +6,16 @@ Compares what tt recorded of each call (ttdump -n's `> f(sig)(a, b)` and
 An argument or return value agrees when both are the same integer (enums,
 bools, chars by value; pointers within 64 KiB of each other, both runs
 made without address randomisation, the stack's place moving a little
-with the environment; NULL only with NULL). tt's "?" (not recorded, not
+with the environment; NULL only with NULL; floats and doubles when they
+are the same number, a float's text read back at float precision). tt's
+"?" (not recorded, not
 placeable) and aggregates "(T)" are counted apart, never compared; a
 value gdb cannot read (optimised out) is not compared either. Prints the
 counts; exit 1 on any disagreement (each printed) or on too few checks.
 """
 import json
 import re
+import struct
 import sys
 
 NEAR = 1 << 16
@@ -49,6 +52,8 @@ def value_of(tok):
         return "int", int(tok == "true")
     if tok == "NULL":
         return "ptr", 0
+    if re.fullmatch(r"-?(\d+\.\d*(e[+-]?\d+)?|\d+e[+-]?\d+|inf|nan)", tok):
+        return "float", float(tok)              # 0.5, 1e+300, -inf
     m = re.search(r"\((-?\d+)\)$", tok)         # RED (1), READ|EXEC (5)
     if m:
         return "int", int(m.group(1))
@@ -101,7 +106,21 @@ def tt_calls(path):
     return calls
 
 
+def f32(x):
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return None
+
+
 def agree(kind, tv, gv):
+    if isinstance(gv, str):                     # gdb's nan, inf
+        gv = float(gv)
+    if isinstance(gv, float) or kind == "float":
+        tv = float(tv)
+        if tv != tv or gv != gv:
+            return tv != tv and gv != gv
+        return tv == gv or f32(tv) == gv
     if kind == "ptr":
         return (tv == 0) == (gv == 0) and abs(tv - gv) < NEAR
     return tv == gv or tv == gv - (1 << 64) or tv == gv + (1 << 64)
@@ -112,7 +131,7 @@ def main():
     label = sys.argv[3] if len(sys.argv) > 3 else gdbf
     calls = tt_calls(tt)
     n = {"calls": 0, "agree": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
-         "wrong": 0, "unmatched": 0}
+         "wrong": 0, "unmatched": 0, "floats": 0}
     for line in open(gdbf):
         g = json.loads(line)
         recs = calls.get(g["function"], [])
@@ -140,14 +159,16 @@ def main():
                 continue
             if agree(kind, tv, gv):
                 n["agree"] += 1
+                n["floats"] += kind == "float" or isinstance(gv, (float, str))
             else:
                 n["wrong"] += 1
-                print("%s: %s call %d %s: tt %s, gdb %d" %
+                print("%s: %s call %d %s: tt %s, gdb %s" %
                       (label, g["function"], g["call"], what, tok, gv))
-    print("%s: %d calls, %d values agree with gdb, %d wrong, %d not recorded by tt (?), "
-          "%d aggregates, %d unreadable by gdb, %d calls unmatched" %
-          (label, n["calls"], n["agree"], n["wrong"], n["unknown"], n["aggregate"],
-           n["gdb_unknown"], n["unmatched"]))
+    print("%s: %d calls, %d values agree with gdb (%d of them float or double), %d wrong, "
+          "%d not recorded by tt (?), %d aggregates, %d unreadable by gdb, "
+          "%d calls unmatched" %
+          (label, n["calls"], n["agree"], n["floats"], n["wrong"], n["unknown"],
+           n["aggregate"], n["gdb_unknown"], n["unmatched"]))
     json.dump(n, open(gdbf + ".counts", "w"))
     sys.exit(1 if n["wrong"] else 0)
 
