@@ -52,9 +52,16 @@ extern "C" {
  * and ttf_cut_text says so.
  * 2.7.0: how a process and its frames ended (trace format 1.3, optional
  * records): TTF_EV_EXEC, TTF_EV_VFORK, TTF_EV_UNWIND, ttf_event unwound,
- * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC. */
+ * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC.
+ * 2.8.0: float and double values (trace format 1.4, TTF_REQ_XMM):
+ * ttf_event argregs holds xmm0..7 after the integer registers
+ * (TTF_XMM_SLOT, TTF_VALUE_SLOTS), has_xmm, xchanged, retxmm;
+ * ttf_param reg may name an SSE slot; ttf_signature ret_xmm,
+ * ttf_value_ret; TTF_VC_FLOAT values compared and printed as numbers
+ * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
+ * ttf_write_enter_xmm, ttf_write_exit_xmm. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 7
+#define TTF_VERSION_MINOR 8
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)

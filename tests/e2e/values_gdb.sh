@@ -40,10 +40,9 @@ check() {
     [ -s "$name.trc" ] || { cat "$name.out"; fail "no trace of $name"; }
     "$BD/ttdump" -n --color never "$name.trc" > "$name.ev" 2>&1 || fail "ttdump $name"
     # the functions of the program itself (not the C++ library's)
-    funcs=$(sed -n 's/^ *+[0-9.]*[a-z]* *> \([A-Za-z_][A-Za-z0-9_:]*\)[[(].*/\1/p' "$name.ev" |
-            grep -v '^std::\|^__gnu\|^operator\|^_' | sort -u | paste -sd, -)
-    [ -n "$funcs" ] || fail "no functions in $name's trace"
-    env -i PATH="$PATH" VG_FUNCS="$funcs" VG_OUT="$T/$name.gdb" \
+    python3 "$SRC/tests/e2e/values_gdb_cmp.py" --funcs "$name.ev" > "$name.funcs"
+    [ -s "$name.funcs" ] || fail "no functions in $name's trace"
+    env -i PATH="$PATH" VG_FUNCS="$T/$name.funcs" VG_OUT="$T/$name.gdb" \
         gdb -nx -batch -ex 'set startup-with-shell off' -x "$SRC/tests/e2e/values_gdb.py" \
         --args "./$name" "$@" > "$name.gdbout" 2>&1 || { tail -20 "$name.gdbout"; fail "gdb $name"; }
     [ -s "$name.gdb" ] || { tail -20 "$name.gdbout"; fail "gdb recorded no call of $name"; }

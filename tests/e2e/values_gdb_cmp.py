@@ -1,4 +1,7 @@
 """values_gdb_cmp.py TTDUMP_EVENTS GDB_JSONL [LABEL] - for values_gdb.sh.
+values_gdb_cmp.py --funcs TTDUMP_EVENTS [MAX]: the program's own functions
+tt recorded (not the C++ library's, no templates), the MAX (all) most
+called first, one a line as values_gdb.py takes them.
 
 Compares what tt recorded of each call (ttdump -n's `> f(sig)(a, b)` and
 `< f(sig) = r` lines, one thread) with what gdb read for the same call
@@ -67,7 +70,9 @@ def value_of(tok):
 
 
 def name_key(sig):
-    return sig.split("(")[0].strip()
+    """A C++ function's whole signature (overloads apart), a C function's
+    name; blanks removed (gdb and the demangler space differently)."""
+    return "".join(sig.split())
 
 
 def tt_calls(path):
@@ -126,20 +131,61 @@ def agree(kind, tv, gv):
     return tv == gv or tv == gv - (1 << 64) or tv == gv + (1 << 64)
 
 
+def funcs(path, most):
+    calls = tt_calls_sigs(path)
+    own = [k for k in calls if not re.match(r"(std::|__gnu|operator|_)", k) and
+           "<" not in k.split("(")[0]]
+    own.sort(key=lambda k: (-calls[k], k))
+    for k in own[:most or None]:
+        print(k)
+
+
+def tt_calls_sigs(path):
+    """{signature as ttdump prints it: calls}."""
+    n = {}
+    enter = re.compile(r"^\s*(?:\+\S+\s+)?\s*> (.*)$")
+    for line in open(path):
+        m = enter.match(line.rstrip("\n"))
+        if not m:
+            continue
+        text = m.group(1)
+        depth, start = 0, None
+        for i in range(len(text) - 1, -1, -1):
+            if text[i] == ")":
+                depth += 1
+            elif text[i] == "(":
+                depth -= 1
+                if depth == 0:
+                    start = i
+                    break
+        if start is None or not text.endswith(")"):
+            continue
+        sig = text[:start]
+        n[sig] = n.get(sig, 0) + 1
+    return n
+
+
 def main():
+    if sys.argv[1] == "--funcs":
+        funcs(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+        return
     tt, gdbf = sys.argv[1], sys.argv[2]
     label = sys.argv[3] if len(sys.argv) > 3 else gdbf
     calls = tt_calls(tt)
     n = {"calls": 0, "agree": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
-         "wrong": 0, "unmatched": 0, "floats": 0}
+         "wrong": 0, "unmatched": 0, "floats": 0, "args_unread": 0}
     for line in open(gdbf):
         g = json.loads(line)
         recs = calls.get(g["function"], [])
-        if g["call"] >= len(recs) or g["args"] is None:
+        if g["call"] >= len(recs):
             n["unmatched"] += 1
             continue
         t = recs[g["call"]]
         n["calls"] += 1
+        if g["args"] is None:           # gdb could not read them all: the result only
+            n["args_unread"] += 1
+            g["args"] = []
+            t = {"args": [], "ret": t["ret"]}
         pairs = list(zip(t["args"], g["args"]))
         if len(t["args"]) != len(g["args"]) and t["args"][-1:] != ["..."]:
             print("%s: %s call %d: tt has %d arguments, gdb %d" %
@@ -166,9 +212,9 @@ def main():
                       (label, g["function"], g["call"], what, tok, gv))
     print("%s: %d calls, %d values agree with gdb (%d of them float or double), %d wrong, "
           "%d not recorded by tt (?), %d aggregates, %d unreadable by gdb, "
-          "%d calls unmatched" %
+          "%d calls unmatched, %d calls' arguments unread by gdb" %
           (label, n["calls"], n["agree"], n["floats"], n["wrong"], n["unknown"],
-           n["aggregate"], n["gdb_unknown"], n["unmatched"]))
+           n["aggregate"], n["gdb_unknown"], n["unmatched"], n["args_unread"]))
     json.dump(n, open(gdbf + ".counts", "w"))
     sys.exit(1 if n["wrong"] else 0)
 
