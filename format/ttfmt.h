@@ -59,7 +59,8 @@ extern "C" {
  * ttf_param reg may name an SSE slot; ttf_signature ret_xmm,
  * ttf_value_ret; TTF_VC_FLOAT values compared and printed as numbers
  * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
- * ttf_write_enter_xmm, ttf_write_exit_xmm. */
+ * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
+ * copies, in libttdiff and libttreport). */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 8
 #define TTF_VERSION_PATCH 0
@@ -696,6 +697,13 @@ typedef struct ttf_inlined {
  * module, no DWARF describes fn_addr), TT_ENOMEM. */
 int ttf_sym_inlined_in(ttf_sym *s, uint64_t fn_addr, uint64_t time_ns,
                        ttf_inlined *out, size_t max, size_t *n);
+
+/* 1 if file (a source path from debug info; NULL is 0) is a system
+ * header's: the C library's, the C++ standard library's, the compiler's
+ * (/usr/include, /usr/local/include, /usr/lib/gcc, /usr/lib/llvm-*, any
+ * .../include/c++/...): code the program did not write. ttdiff ranks
+ * such suspects last and its reports fold runs of such frames. */
+int ttf_system_file(const char *file);
 
 /* ---- signatures and values (format 1.1) -------------------------------- */
 
