@@ -752,6 +752,23 @@ static int error_appears(const xchain *c, size_t i)
     return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
 }
 
+/* What a flipped answer was: "an error in the bad run" (or the good)
+ * when that run's value looks like a failure (ttdi_value_error) and the
+ * other run never returned one from this function; a failure-looking
+ * value the other run's normal paths return too (EOF's -1 from a
+ * character reader, NULL from a lookup) is no error: "a value the good
+ * run returns too". Else "yes/no". */
+static const char *flip_words(const ttdi_replay *rp, const ttdi_xcall *x)
+{
+    static const char *const err[2] = {"an error in the good run", "an error in the bad run"};
+    static const char *const too[2] = {"a value the bad run returns too",
+                                       "a value the good run returns too"};
+    for (int run = TTD_BAD; run >= TTD_GOOD; run--)
+        if (ttdi_value_error(&x->sig->ret, x->ret[run]) == 1)
+            return ttdi_replay_returned_error(rp, x, !run) ? too[run] : err[run];
+    return "yes/no";
+}
+
 /* Evidence from chain step i. */
 static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n, size_t i)
 {
@@ -780,10 +797,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
             rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped "
-                               "here (%s), its inputs did not",
-                               ttdi_value_error(&x->sig->ret, x->ret[1]) == 1 ? "an error in "
-                               "the bad run" : ttdi_value_error(&x->sig->ret, x->ret[0]) == 1
-                               ? "an error in the good run" : "yes/no");
+                               "here (%s), its inputs did not", flip_words(&c->from[i]->rp, x));
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param

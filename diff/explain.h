@@ -52,6 +52,8 @@ typedef struct ttdi_rstat {
     uint32_t n[2];              /* values seen */
     uint32_t rises[2];          /* times it grew */
     uint8_t falls[2];           /* 1: it once went down */
+    uint8_t errs[2];            /* 1: it returned a failure-looking value
+                                   (ttdi_value_error) in that run */
 } ttdi_rstat;
 
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */
@@ -94,6 +96,11 @@ void ttdi_replay_free(ttdi_replay *rp);
 /* Noise of node x's return difference by the run's statistics (a value
  * that grows from call to call: clocks and counters), else as recorded. */
 int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
+/* 1 if x's function returned a failure-looking value (negative, NULL,
+ * false, an error code: ttdi_value_error) in run (TTD_GOOD, TTD_BAD) in
+ * a call compared before the stop: one the run's normal paths return
+ * too, so not taken for an error there. */
+int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run);
 
 /* What the explain stage reads besides the runs and the script: what the
  * stages below it found (read-only). */

@@ -256,6 +256,12 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
     return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
 }
 
+int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run)
+{
+    const uint64_t *ix = rp->rscap ? ttdi_map_get(&rp->rsmap, x->key | 1) : NULL;
+    return ix && rp->rs[*ix].errs[run];
+}
+
 /* ---- comparing ------------------------------------------------------------- */
 
 /* The noise-set key of a value slot, as values.c makes it. */
@@ -382,16 +388,22 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
 
-/* An integer result (g, b) of function key into its statistics. 0 or
- * TT_ENOMEM. */
+/* A result (g, b) of function key into its statistics: failure-looking
+ * values for any type, the clock's for integers. 0 or TT_ENOMEM. */
 static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_t g,
                      uint64_t b)
 {
-    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+    int eg = ttdi_value_error(ty, g) == 1, eb = ttdi_value_error(ty, b) == 1;
+    int ints = ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED;
+    if (!ints && !eg && !eb)
         return 0;
     ttdi_rstat *st = rstat(rp, key);
     if (!st)
         return TT_ENOMEM;
+    st->errs[0] |= (uint8_t)eg;
+    st->errs[1] |= (uint8_t)eb;
+    if (!ints)
+        return 0;
     rstat_add(st, 0, ttf_value_norm(g, ty));
     rstat_add(st, 1, ttf_value_norm(b, ty));
     return 0;
