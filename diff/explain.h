@@ -143,4 +143,10 @@ int ttdi_explain(const ttdi_in *in, const ttdi_explain_in *x, ttdi_explained *ou
  * calls (--thread, --function, --exclude). */
 int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt);
 
+/* The verdict (verdict.c): what the runs did, the likely cause and its
+ * evidence, how sure, the symptom; read from the merged result r (the
+ * engine calls it last, once), written into arena memory. 0 or TT_ENOMEM
+ * (*out then NULL, or a verdict missing a text). */
+int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttd_verdict **out);
+
 #endif

@@ -1,0 +1,283 @@
+/*
+ * verdict.c - the verdict (issues 31, 33): what the runs did, the likely
+ * cause, the evidence for it in a sentence or two, how sure, and the
+ * symptom (where the calls part). Every report opens with it.
+ *
+ * Design. The verdict is made once, last, from what the stages below
+ * found, all of it already merged into the result: the first divergence
+ * and its suspects, the cause chain, the races of the bad run, the code
+ * changed between builds, the outcome. It reads the result and writes
+ * nothing but its own object (arena memory), which the engine hangs on
+ * the result as const: no renderer decides anything about the cause,
+ * each only words what is here (report/verdict.c builds the sentences
+ * every format prints). The status and exit status follow the engine's
+ * one decision whether the runs diverged (engine.c verdict()). The
+ * cause is the suspect ranked first by evidence (the cause chain's
+ * evidence is in that ranking), else the chain's earliest step, else the
+ * split itself; the symptom is the first divergence, or the exit status
+ * when the runs made the same calls. Confidence stays "possible" until
+ * the rules that earn "likely" have been measured (tests/realbugs).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain.h"
+
+const char *ttd_verdict_status_name(int status)
+{
+    switch (status) {
+    case TTD_VERDICT_SAME: return "same";
+    case TTD_VERDICT_NONDET: return "nondeterministic";
+    case TTD_VERDICT_DIVERGED: return "diverged";
+    case TTD_VERDICT_OUTCOME: return "outcome_differs";
+    default: return "?";
+    }
+}
+
+const char *ttd_cause_of_name(int kind)
+{
+    switch (kind) {
+    case TTD_COF_COUNT: return "count";
+    case TTD_COF_VALUE: return "value";
+    case TTD_COF_ERROR_ORIGIN: return "error_origin";
+    case TTD_COF_RACE: return "race";
+    case TTD_COF_ORDER: return "order";
+    case TTD_COF_CODE: return "code_changed";
+    case TTD_COF_SPLIT: return "split";
+    default: return "?";
+    }
+}
+
+const char *ttd_confidence_name(int confidence)
+{
+    switch (confidence) {
+    case TTD_CONF_UNKNOWN: return "unknown";
+    case TTD_CONF_POSSIBLE: return "possible";
+    case TTD_CONF_LIKELY: return "likely";
+    default: return "?";
+    }
+}
+
+/* A verdict being built. */
+typedef struct vctx {
+    const ttd_result *r;
+    struct ttfi_arena *a;
+    ttd_verdict *v;
+    const char *ev[TTD_VERDICT_EVIDENCE_MAX];
+    size_t nev;
+    int oom;
+} vctx;
+
+static const char *astr(vctx *c, const char *s)
+{
+    char *p = s ? ttfi_arena_strcpy(c->a, s) : NULL;
+    if (s && !p)
+        c->oom = 1;
+    return p;
+}
+
+static ttd_place *place(vctx *c)
+{
+    ttd_place *p = ttfi_arena_zalloc(c->a, sizeof *p);
+    if (!p) {
+        c->oom = 1;
+        return NULL;
+    }
+    p->pair = -1;
+    p->bad_index = UINT64_MAX;
+    return p;
+}
+
+/* The bad run's name of pair i's thread ("#N" when it has none). */
+static const char *thread_name(vctx *c, size_t i)
+{
+    char buf[32];
+    const ttd_thread_info *t;
+
+    if (i >= c->r->npairs)
+        return NULL;
+    t = &c->r->pairs[i].bad;
+    if (t->name && *t->name)
+        return t->name;
+    snprintf(buf, sizeof buf, "#%" PRIu32, t->index);
+    return astr(c, buf);
+}
+
+static void add_evidence(vctx *c, const char *text)
+{
+    for (size_t i = 0; i < c->nev; i++)
+        if (strcmp(c->ev[i], text) == 0)
+            return;
+    if (text && *text && c->nev < TTD_VERDICT_EVIDENCE_MAX)
+        c->ev[c->nev++] = text;
+}
+
+/* The symptom: the first divergence's diverging frame, else the end. */
+static const ttd_place *symptom(vctx *c)
+{
+    const ttd_result *r = c->r;
+    const ttd_divergence *d = r->first;
+    ttd_place *p = place(c);
+    char buf[256];
+
+    if (!p)
+        return NULL;
+    if (d) {
+        const ttd_frame *f = d->nframes ? &d->frames[d->nframes - 1]
+                             : d->nstack ? &d->stack[d->nstack - 1] : NULL;
+        p->function = f ? f->name : "";
+        p->file = f ? f->file : NULL;
+        p->line = f ? f->line : 0;
+        p->pair = (int64_t)d->pair;
+        p->thread = thread_name(c, d->pair);
+        p->bad_index = d->bad_index;
+        if (d->nchain && d->chain[d->nchain - 1].kind == TTD_CAUSE_SPLIT)
+            p->text = d->chain[d->nchain - 1].text;
+        else {
+            snprintf(buf, sizeof buf, "the calls part in `%s`", *p->function ? p->function : "?");
+            p->text = astr(c, buf);
+        }
+        return p;
+    }
+    if (r->value_first) {
+        const ttd_value_diff *vf = r->value_first;
+        p->function = vf->function;
+        p->file = vf->file;
+        p->line = vf->line;
+        p->pair = (int64_t)vf->pair;
+        p->thread = thread_name(c, vf->pair);
+        p->bad_index = vf->bad_index;
+        snprintf(buf, sizeof buf, "`%s` %s %s in the bad run, %s in the good run",
+                 vf->function, vf->what == TTD_VAL_RETURN ? "returned" : "got",
+                 vf->bad_value ? vf->bad_value : "?", vf->good_value ? vf->good_value : "?");
+        p->text = astr(c, buf);
+        return p;
+    }
+    p->function = "";
+    if (r->outcome.signal[TTD_BAD])
+        snprintf(buf, sizeof buf, "the bad run died of signal %d, the good run exited %d",
+                 r->outcome.signal[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+    else if (r->outcome.differs)
+        snprintf(buf, sizeof buf, "the bad run exited %d, the good run %d",
+                 r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+    else
+        snprintf(buf, sizeof buf, "the bad run failed (%s)",
+                 r->options.bad_failed ? r->options.bad_failed : "?");
+    p->text = astr(c, buf);
+    return p;
+}
+
+/* The kind of cause a suspect is, by its role and strongest evidence. */
+static int suspect_kind(const ttd_suspect *s)
+{
+    if (s->nevidence && s->evidence[0].kind == TTD_EV_CODE)
+        return TTD_COF_CODE;
+    if (s->nevidence && s->evidence[0].kind == TTD_EV_ERROR)
+        return TTD_COF_ERROR_ORIGIN;
+    return s->role == TTD_SUSPECT_FRAME ? TTD_COF_SPLIT : TTD_COF_VALUE;
+}
+
+/* The cause chain's step of function f, NULL if none. */
+static const ttd_cause *chain_step(const ttd_result *r, const char *f)
+{
+    for (size_t i = 0; f && i < r->nchain; i++)
+        if (r->chain[i].function && strcmp(r->chain[i].function, f) == 0)
+            return &r->chain[i];
+    return NULL;
+}
+
+/* The cause from the first divergence's suspect ranked first. */
+static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
+{
+    const ttd_result *r = c->r;
+    const ttd_cause *st = chain_step(r, s->name);
+    ttd_place *p = place(c);
+
+    if (!p)
+        return NULL;
+    p->kind = suspect_kind(s);
+    p->function = s->name;
+    p->file = s->file;
+    p->line = s->line;
+    p->pair = (int64_t)s->pair;
+    p->thread = thread_name(c, s->pair);
+    p->bad_index = st ? st->bad_index : s->index;
+    p->text = st ? st->text : s->nevidence ? s->evidence[0].text : NULL;
+    for (size_t i = 0; i < s->nevidence && c->nev < TTD_VERDICT_EVIDENCE_MAX; i++)
+        if (s->evidence[i].weight > 0 && s->evidence[i].kind != TTD_EV_DISTANCE)
+            add_evidence(c, s->evidence[i].text);
+    if (!p->text)
+        p->text = c->nev ? c->ev[0] : "";
+    return p;
+}
+
+/* The cause from the chain's earliest step (no suspects: same calls). */
+static const ttd_place *cause_chain(vctx *c, const ttd_cause *st)
+{
+    ttd_place *p = place(c);
+
+    if (!p)
+        return NULL;
+    p->kind = st->kind == TTD_CAUSE_CODE ? TTD_COF_CODE
+              : st->kind == TTD_CAUSE_SPLIT ? TTD_COF_SPLIT : TTD_COF_VALUE;
+    p->function = st->function ? st->function : "";
+    p->pair = (int64_t)st->pair;
+    p->thread = st->thread;
+    p->bad_index = st->bad_index;
+    p->text = st->text;
+    add_evidence(c, st->text);
+    if (c->r->nchain > 1 && st != &c->r->chain[c->r->nchain - 1])
+        add_evidence(c, c->r->chain[c->r->nchain - 1].text);
+    return p;
+}
+
+/* The likely cause of a divergence. */
+static const ttd_place *cause(vctx *c)
+{
+    const ttd_result *r = c->r;
+    const ttd_divergence *d = r->first;
+
+    if (d && d->nsuspects)
+        return cause_suspect(c, &d->suspects[0]);
+    if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)
+        return cause_chain(c, &r->chain[0]);
+    if (!c->v->symptom)
+        return NULL;
+    ttd_place *p = place(c);
+    if (!p)
+        return NULL;
+    *p = *c->v->symptom;
+    p->kind = TTD_COF_SPLIT;
+    add_evidence(c, p->text);
+    return p;
+}
+
+int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttd_verdict **out)
+{
+    vctx c = {r, a, NULL, {NULL}, 0, 0};
+    ttd_verdict *v = ttfi_arena_zalloc(a, sizeof *v);
+
+    *out = NULL;
+    if (!v)
+        return TT_ENOMEM;
+    c.v = v;
+    v->exit = r->diverged ? 1 : 0;
+    v->status = !r->diverged ? TTD_VERDICT_SAME
+                : r->first || r->value_first ? TTD_VERDICT_DIVERGED : TTD_VERDICT_OUTCOME;
+    if (r->diverged) {
+        v->symptom = symptom(&c);
+        v->cause = cause(&c);
+        v->confidence = TTD_CONF_POSSIBLE;
+    }
+    if (c.nev) {
+        const char **ev = ttfi_arena_alloc(a, c.nev * sizeof *ev);
+        if (!ev)
+            return TT_ENOMEM;
+        memcpy(ev, c.ev, c.nev * sizeof *ev);
+        v->evidence = ev;
+        v->nevidence = c.nev;
+    }
+    *out = v;
+    return c.oom ? TT_ENOMEM : 0;
+}
