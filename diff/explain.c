@@ -769,6 +769,27 @@ static const char *flip_words(const ttdi_replay *rp, const ttdi_xcall *x)
     return "yes/no";
 }
 
+/* After "its inputs did not": the pointers among them were compared as
+ * pointers (NULL or not), not by what they point to (a string "cc"
+ * against "cx" is not seen): " (pointer key compared, not its contents)",
+ * " (pointers compared, not their contents)", or "" with none. */
+static const char *pointer_words(const ttf_signature *sig, char *buf, size_t len)
+{
+    const char *name = NULL;
+    int n = 0;
+    for (size_t k = 0; sig && k < sig->nparams; k++) {
+        const ttf_param *p = &sig->params[k];
+        if (p->reg < 0 || p->type.cls != TTF_VC_POINTER || (p->name && !strcmp(p->name, "this")))
+            continue;
+        name = n++ ? name : p->name;
+    }
+    if (n == 1 && name && name[0])
+        snprintf(buf, len, " (pointer %s compared, not its contents)", name);
+    else
+        snprintf(buf, len, "%s", n ? " (pointers compared, not their contents)" : "");
+    return buf;
+}
+
 /* Evidence from chain step i. */
 static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n, size_t i)
 {
@@ -777,6 +798,8 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
     const ttdi_xcall *x = c->from[i] && c->node[i] >= 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
     struct ttfi_arena *a = e->in->arena;
     int rc = 0;
+
+    char pw[160];
 
     if (st->kind != TTD_CAUSE_RETURNED && st->kind != TTD_CAUSE_ARGUMENT)
         return 0;
@@ -797,7 +820,8 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
             rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped "
-                               "here (%s), its inputs did not", flip_words(&c->from[i]->rp, x));
+                               "here (%s), its inputs did not%s", flip_words(&c->from[i]->rp, x),
+                               pointer_words(x->sig, pw, sizeof pw));
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param
