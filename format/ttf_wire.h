@@ -497,16 +497,19 @@ static inline uint8_t *ttf_put_enter_xmm_step(uint8_t *p, uint8_t *mask,
                                               const uint64_t x[TTF_XMMREGS],
                                               uint64_t xprev[TTF_XMMREGS])
 {
-    uint64_t d[TTF_XMMREGS];
-    unsigned m = 0;
+    uint64_t d[TTF_XMMREGS], any = 0;
 #pragma GCC unroll 8
     for (int i = 0; i < TTF_XMMREGS; i++) {
         d[i] = x[i] ^ xprev[i];
+        any |= d[i];
+    }
+    if (__builtin_expect(!any, 1))
+        return p;               /* the usual case: nothing to write or keep */
+    unsigned m = 0;
+    for (int i = 0; i < TTF_XMMREGS; i++) {
         xprev[i] = x[i];
         m |= (unsigned)(d[i] != 0) << i;
     }
-    if (__builtin_expect(!m, 1))
-        return p;
     *mask |= TTF_MASK_XMM;
     *p++ = (uint8_t)m;
     for (int i = 0; i < TTF_XMMREGS; i++)

@@ -69,6 +69,24 @@ def value_of(tok):
     return "other", None
 
 
+def split_call(text):
+    """"f(sig)(args)" -> (f(sig), args): the arguments are the last
+    top-level (...); (text, None) when there are none (no values)."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return text, None
+    if not text.endswith(")"):
+        return text, None
+    return text[:i], text[i + 1:-1]
+
+
 def name_key(sig):
     """A C++ function's whole signature (overloads apart), a C function's
     name; blanks removed (gdb and the demangler space differently)."""
@@ -86,21 +104,8 @@ def tt_calls(path):
         if m:
             # a char's quoted form may be a parenthesis or a comma
             text = re.sub(r"'(\\.[0-9a-fx]*|[^'\\])'", "'c'", m.group(1))
-            # "f(sig)(args)": the arguments are the last top-level (...)
-            depth, start = 0, None
-            for i in range(len(text) - 1, -1, -1):
-                if text[i] == ")":
-                    depth += 1
-                elif text[i] == "(":
-                    depth -= 1
-                    if depth == 0:
-                        start = i
-                        break
-            if start is None or not text.endswith(")"):
-                sig, args = text, ""    # no values: nothing to compare
-            else:
-                sig, args = text[:start], text[start + 1:-1]
-            rec = {"args": split_args(args), "ret": None}
+            sig, args = split_call(text)
+            rec = {"args": split_args(args or ""), "ret": None}
             calls.setdefault(name_key(sig), []).append(rec)
             stack.append(rec)
             continue
@@ -148,20 +153,9 @@ def tt_calls_sigs(path):
         m = enter.match(line.rstrip("\n"))
         if not m:
             continue
-        text = m.group(1)
-        depth, start = 0, None
-        for i in range(len(text) - 1, -1, -1):
-            if text[i] == ")":
-                depth += 1
-            elif text[i] == "(":
-                depth -= 1
-                if depth == 0:
-                    start = i
-                    break
-        if start is None or not text.endswith(")"):
-            continue
-        sig = text[:start]
-        n[sig] = n.get(sig, 0) + 1
+        sig, args = split_call(m.group(1))
+        if args is not None:
+            n[sig] = n.get(sig, 0) + 1
     return n
 
 
