@@ -373,7 +373,7 @@ static int take_index(uint64_t *c)
 }
 
 /* The file header of a trace with values: TTF_REQ_VALUES and TTF_REQ_XMM
- * (once), minor version 4 (format 1.4: its values chunks carry the SSE
+ * (once), minor version 5 (format 1.5: its values chunks carry the SSE
  * registers too).
  * Called at the claim of a values chunk and when a thread turns values on
  * (cap_shadow.c). */
@@ -385,7 +385,7 @@ void cap_values_chunk(void)
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
     if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_XMM)
         return;
-    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)4, __ATOMIC_RELAXED);
+    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)5, __ATOMIC_RELAXED);
     __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_RELEASE);
 }
 
@@ -434,6 +434,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     ttf_put_u32(m + TTF_C_THREAD, t->index);
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
     ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
+                                            (t->timed == CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
                                             (t->vals ? TTF_CHUNK_VALUES | TTF_CHUNK_XMM : 0)));
     if (t->vals)
         cap_values_chunk();

@@ -11,7 +11,7 @@
  * [rsp] = return into the function, [rsp+8] = the function's own return
  * address (the slot values mode hooks). The C halves get the registers as
  * one array: rdi rsi rdx rcx r8 r9 rax r10, then the low 8 bytes of
- * xmm0..7 (float and double arguments, format 1.4). The stack is not always 16-byte
+ * xmm0..7 (float and double arguments, format 1.5). The stack is not always 16-byte
  * aligned there, so it realigns it through rbp. The fast C half is
  * compiled with -mgeneral-regs-only, so it needs only the integer
  * registers saved; the slow half (a new chunk, a new thread, growing the

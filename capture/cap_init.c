@@ -185,9 +185,13 @@ static void read_env(void)
     cap.chunk_size = env_chunk();
     cap.level = (int)env_num("TTCAP_LEVEL", 0, TTCAP_TRACE, TTCAP_DEBUG);
     const char *clk = getenv("TTCAP_CLOCK");
-    cap.timed = !(clk && strcmp(clk, "none") == 0);
-    if (clk && *clk && strcmp(clk, "none") != 0 && strcmp(clk, "tsc") != 0)
-        env_warn("TTCAP_CLOCK", clk, "is not tsc or none", "the default tsc");
+    cap.timed = CAP_CLOCK_SPARSE;
+    if (clk && strcmp(clk, "none") == 0)
+        cap.timed = CAP_CLOCK_NONE;
+    else if (clk && strcmp(clk, "every") == 0)
+        cap.timed = CAP_CLOCK_EVERY;
+    else if (clk && *clk && strcmp(clk, "tsc") != 0)
+        env_warn("TTCAP_CLOCK", clk, "is not tsc, every or none", "the default tsc");
     cap.ring_n = env_ring(cap.chunk_size);
     cap.sync = env_num("TTCAP_SYNC", 0, 1, 1) != 0;
     const char *store = getenv("TTCAP_STORE"); /* here: a fork child reads no environ */
@@ -390,7 +394,8 @@ static void write_process(struct tstate *t, const char *parent)
 static void write_header(void)
 {
     uint8_t *h = cap.hdr;
-    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES,   /* format 1.2 */
+    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES |  /* format 1.2 */
+                       (cap.timed == CAP_CLOCK_SPARSE ? TTF_REQ_SPARSE : 0), /* 1.4 */
                        (cap.ring_n ? TTF_OPT_RING : 0) |
                        (cap.timed ? 0 : TTF_OPT_NOCLOCK) | TTF_OPT_CUTINFO,
                        cap.chunk_size, cap.tsc_hz, cap.start_real);

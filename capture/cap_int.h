@@ -45,7 +45,7 @@
 #define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
 #define CAP_PATH_MAX 4096
 
-/* Values mode's SSE register state of a chunk (format 1.4), reset with
+/* Values mode's SSE register state of a chunk (format 1.5), reset with
  * it: mapped with the thread's call-site state, right after it. */
 struct cap_xs {
     uint64_t x[TTF_XMMREGS];    /* xmm0..7 at the chunk's last ENTER */
@@ -53,6 +53,29 @@ struct cap_xs {
 };
 #define CAP_SITES_MAP (sizeof(struct ttf_sites) + sizeof(struct cap_xs))
 #define cap_xs_of(t) ((struct cap_xs *)(void *)((t)->sites + 1))
+
+/* The clock of hot events (tstate.timed, cap.timed; TTCAP_CLOCK): none
+ * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), or sparse (the
+ * default, format 1.4): every ENTER reads the clock, an EXIT only when
+ * its call was big (CAP_BIG_CALL events since its ENTER, counting a
+ * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
+ * a row went without it, it is among the thread's first CAP_WARM, or it
+ * is drawn as a sample (1 in 32 on average, CAP_SAMPLE_BITS). The design
+ * and its error: capture/INSTRUMENT.md, "The clock". */
+enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
+#define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
+                                   make its EXIT read the clock */
+#define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
+#define CAP_WARM 4096           /* a thread's first EXITs all read the clock:
+                                   a short run is timed exactly (its cost is
+                                   no matter), a long one learns from samples */
+#define CAP_SAMPLE_BITS 6       /* the other EXITs are sampled at gaps drawn
+                                   uniformly from 1 .. 2^CAP_SAMPLE_BITS - 1:
+                                   one in 32 on average */
+#define CAP_EVAT 64             /* frames whose ENTER count is kept (by depth
+                                   modulo: deeper frames share, and an outer
+                                   frame then counts from the inner one's
+                                   ENTER: its EXIT may go untimed) */
 
 /* thread states (tstate.state) */
 enum { TS_NEW = 0, TS_LIVE, TS_CUT, TS_DONE };
@@ -72,10 +95,20 @@ struct tstate {
     uint8_t busy;               /* nonzero while writing: nested events are dropped;
                                    CAP_BUSY_HOT in a hot path (no lock held, at most
                                    one record partly written at pos) */
-    uint8_t timed;              /* hot events carry a tsc delta */
+    uint8_t timed;              /* CAP_CLOCK_*: hot events carry a tsc delta
+                                   (every one, or sparse: ENTERs and some EXITs) */
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
+    uint8_t since;              /* sparse clock: EXITs without a time since the
+                                   last clock read */
+    uint16_t ev;                /* sparse clock: hot events so far (mod 2^16) */
+    uint32_t rng;               /* sparse clock: the sampling draw's state */
+    uint8_t skip;               /* sparse clock: candidate EXITs to the next
+                                   sample (0 at thread start: wraps to 255) */
+    uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
+    uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
+                                   frame at depth d, in evat[d % CAP_EVAT] */
     struct ttf_sites *sites;    /* call sites of the chunk (format 1.2), reset
                                    per chunk; mmap'd at the thread's first
                                    chunk, not in TLS: libttcap may be
@@ -135,7 +168,7 @@ struct capture {
     int fd;                     /* the trace file, -1 when untraced */
     uint8_t *hdr;               /* the mapped file header page */
     uint32_t chunk_size;        /* bytes per chunk (power of two) */
-    int timed;                  /* TTCAP_CLOCK != none */
+    int timed;                  /* CAP_CLOCK_* (TTCAP_CLOCK) */
     int sync;                   /* record SYNC_OP (TTCAP_SYNC != 0) */
     _Atomic int sync_flagged;   /* TTF_OPT_SYNC set in the header */
     int level;                  /* message threshold set by the user */
@@ -256,6 +289,7 @@ static inline uint8_t *cap_put_t_at(struct tstate *t, uint8_t *q, uint64_t now)
 {
     uint64_t d = now > t->tsc ? now - t->tsc : 0;
     t->tsc += d;
+    t->since = 0;
     return ttf_put_uvar(q, d);
 }
 
@@ -297,13 +331,65 @@ uint8_t *cap_hot_addr(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
     return q;
 }
 
+/* Sparse clock: an ENTER is counted, and its frame remembers the count. */
+static inline __attribute__((always_inline)) void cap_enter_count(struct tstate *t)
+{
+    t->evat[(uint32_t)t->depth % CAP_EVAT] = t->ev++;
+}
+
+/* Sparse clock: does this EXIT read the clock? TTF_T_TIMED when its call
+ * was big (CAP_BIG_CALL events since its ENTER), CAP_UNTIMED_RUN EXITs
+ * before it went without, or the thread is young (CAP_WARM); else
+ * TTF_T_SAMPLE for the others at random gaps (what readers learn each
+ * function's short calls from: a countdown per EXIT, the generator drawn
+ * only per sample), else 0. The EXIT is counted either way. */
+static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
+{
+    uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
+    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN || t->warm < CAP_WARM) {
+        if (t->warm < CAP_WARM)
+            t->warm++;
+        return TTF_T_TIMED;
+    }
+    if (__builtin_expect(--t->skip == 0, 0)) {
+        t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
+        t->skip = (uint8_t)(1 + (t->rng >> (32 - CAP_SAMPLE_BITS)));
+        return TTF_T_SAMPLE;
+    }
+    t->since++;
+    return 0;
+}
+
+/* Sparse clock: a SYNC_OP or SLEEP record counts as a big call's worth of
+ * events in every open frame, so their EXITs read the clock. */
+static inline void cap_sync_counts(struct tstate *t)
+{
+    t->ev = (uint16_t)(t->ev + CAP_BIG_CALL);
+}
+
 /* A hot record's head at p: the address and the time delta. Returns the
- * byte after; *tag is the tag to commit. The -finstrument-functions hooks
- * use it; values mode reads the clock earlier (cap_values.c). */
+ * byte after; *tag is the tag to commit at p. In a sparse chunk an EXIT
+ * that reads the clock is a TIMED prefix at p and the EXIT at p + 1, its
+ * tag stored here (the prefix's, committed last, makes them one record);
+ * one that does not carries no time. The -finstrument-functions hooks use
+ * it, and values mode's EXITs in sparse chunks; values mode's ENTERs read
+ * the clock earlier (cap_values.c). */
 static inline __attribute__((always_inline))
 uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
                       uint8_t miss, uint8_t *tag)
 {
+    if (hit == TTF_T_EXIT_HIT && t->timed == CAP_CLOCK_SPARSE) {
+        unsigned pre = cap_exit_reads(t);
+        if (!pre)
+            return cap_hot_addr(t, p, a, hit, miss, tag);
+        uint8_t rtag;
+        uint8_t *q = cap_put_t(t, cap_hot_addr(t, p + 1, a, hit, miss, &rtag));
+        p[1] = rtag;
+        *tag = (uint8_t)pre;
+        return q;
+    }
+    if (hit == TTF_T_ENTER_HIT && t->timed == CAP_CLOCK_SPARSE)
+        cap_enter_count(t);
     uint8_t *q = cap_hot_addr(t, p, a, hit, miss, tag);
     if (t->timed)
         q = cap_put_t(t, q);

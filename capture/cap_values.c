@@ -13,7 +13,7 @@
  * ENTER record takes the site (nothing when it repeats) and the registers,
  * as a mask of the registers that changed since the previous ENTER of
  * the chunk plus one zigzag delta each (a counter argument costs a byte),
- * then the low 8 bytes of xmm0..7 that changed (format 1.4: float and
+ * then the low 8 bytes of xmm0..7 that changed (format 1.5: float and
  * double arguments; none changed, the usual case in integer code, costs
  * nothing). The EXIT takes rax and xmm0 (one byte when xmm0 is as at the
  * previous EXIT). The SSE registers are saved for every call, whatever the
@@ -110,6 +110,8 @@ void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
                   uint64_t now, uint8_t *tag)
 {
     uint8_t *q = cap_hot_addr(t, e, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, tag);
+    if (t->timed == CAP_CLOCK_SPARSE)
+        cap_enter_count(t);
     if (t->timed)
         q = cap_put_t_at(t, q, now);
     t->pos = ttf_put_enter_xmm_step(ttf_put_enter_values_step(q, r, t->vprev, t->vstride),

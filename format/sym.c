@@ -739,7 +739,7 @@ static void *sig_alloc(void *ctx, size_t n)
 /* Fill e's signature. A module whose signatures cannot be read says so
  * once: without (readable) DWARF, or the first function it does not
  * describe (an object compiled without -g). */
-/* A trace that records no SSE registers (before format 1.4): the float
+/* A trace that records no SSE registers (before format 1.5): the float
  * and double parameters and results signature.c placed in them are not
  * recorded. */
 static void no_sse(ttf_signature *sig)

@@ -64,7 +64,9 @@
  *   4      4    thread index (creation order, from 0)
  *   8      4    seq (per-thread chunk sequence, from 0; gaps = lost data)
  *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta;
- *                TTF_CHUNK_VALUES: hot events carry values, see below)
+ *                TTF_CHUNK_VALUES: hot events carry values, see below;
+ *                TTF_CHUNK_SPARSE (v1.4, with TIMED): only the EXITs
+ *                after a TIMED prefix carry a time delta)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -97,7 +99,18 @@
  *                     (ttf_site_advance), which restarts at 0 in every
  *                     chunk. A prefix not followed by an ENTER is corrupt.
  *                     EXIT records carry no site.
- *   tag 0x47..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES)
+ *   tag 0x47          TIMED (v1.4, only in a TTF_CHUNK_SPARSE chunk): the
+ *                     EXIT right after (hit or miss) carries its tdelta; an
+ *                     EXIT without it carries none: its time is not
+ *                     measured (readers take the time of the chunk's next
+ *                     record that carries one). ENTERs always carry theirs.
+ *                     A prefix not followed by an EXIT is corrupt.
+ *   tag 0x48          SAMPLE (v1.4, sparse chunks): as TIMED, for an EXIT
+ *                     the writer drew at random among those it would
+ *                     have left untimed: readers estimate the untimed
+ *                     EXITs of each function from them (FORMAT.md 4.5)
+ *   tag 0x49..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES,
+ *                     0x47, 0x48 outside a sparse chunk)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
  *                     u8 mask: bit i = argument register i is given (rdi,
@@ -111,7 +124,7 @@
  *                     at its start)
  * and every EXIT, hit or miss, after its tdelta, by
  *                     svar rax (the return register, absolute)
- * In a chunk that also has TTF_CHUNK_XMM (v1.4, file has TTF_REQ_XMM) the
+ * In a chunk that also has TTF_CHUNK_XMM (v1.5, file has TTF_REQ_XMM) the
  * ENTER mask's bit 7 (XMM) says the SSE registers follow the deltas:
  *                     u8 xmask: bit i = xmm_i is given, then per set bit
  *                     uvar bswap64(x ^ xprev[i]) (x = the register's low 8
@@ -170,7 +183,7 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 4   /* newest minor written; a file says
+#define TTF_VERSION_MINOR_WIRE 5   /* newest minor written; a file says
                                       the minor of the newest feature it
                                       uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
@@ -213,8 +226,10 @@
 #define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
 #define TTF_REQ_VALUES 0x2u      /* v1.1: chunks may carry values */
 #define TTF_REQ_SITES 0x4u       /* v1.2: ENTER records carry call sites */
-#define TTF_REQ_XMM 0x8u         /* v1.4: values chunks may carry SSE registers */
-#define TTF_REQ_KNOWN 0xFu
+#define TTF_REQ_SPARSE 0x8u      /* v1.4: chunks may be TTF_CHUNK_SPARSE (EXITs
+                                    carry a time only after a TIMED prefix) */
+#define TTF_REQ_XMM 0x10u        /* v1.5: values chunks may carry SSE registers */
+#define TTF_REQ_KNOWN 0x1fu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -239,8 +254,10 @@
 #define TTF_C_REAL 40
 #define TTF_CHUNK_TIMED 0x1u
 #define TTF_CHUNK_VALUES 0x2u    /* ENTER/EXIT carry registers (v1.1) */
-#define TTF_CHUNK_XMM 0x4u       /* with VALUES: ENTER/EXIT carry SSE registers
-                                    too (v1.4, file has TTF_REQ_XMM) */
+#define TTF_CHUNK_SPARSE 0x4u    /* v1.4, with TIMED: EXITs carry a time only
+                                    after a TIMED prefix */
+#define TTF_CHUNK_XMM 0x8u       /* with VALUES: ENTER/EXIT carry SSE registers
+                                    too (v1.5, file has TTF_REQ_XMM) */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -253,6 +270,11 @@
 #define TTF_T_SITE_WAY 0x42      /* v1.2: 0x42..0x45, the ENTER after has way
                                     (tag - 0x42) of its site slot */
 #define TTF_T_SITE_NEW 0x46      /* v1.2: svar (site - last_site), then the ENTER */
+#define TTF_T_TIMED 0x47         /* v1.4, sparse chunks: the EXIT after carries
+                                    its tdelta */
+#define TTF_T_SAMPLE 0x48        /* v1.4, sparse chunks: the same, for an EXIT
+                                    the writer timed at random among those it
+                                    would not (readers learn from these) */
 #define TTF_SLOTS 64
 #define TTF_SITE_WAYS 4          /* call sites remembered per site slot */
 #define TTF_SITE_SLOTS 256       /* site slots (v1.2): more than function
@@ -303,7 +325,7 @@ enum {
 #define TTF_ARGREGS 6            /* rdi, rsi, rdx, rcx, r8, r9 */
 #define TTF_MASK_STRIDE 0x40u    /* registers not given follow their stride */
 #define TTF_MASK_BAD 0x80u       /* mask bits that must be 0 (without XMM) */
-#define TTF_MASK_XMM 0x80u       /* v1.4, XMM chunks: SSE registers follow */
+#define TTF_MASK_XMM 0x80u       /* v1.5, XMM chunks: SSE registers follow */
 #define TTF_XMMREGS 8            /* xmm0..xmm7, their low 8 bytes */
 #define TTF_ENTER_VALUES_MAX (1 + TTF_ARGREGS * TTF_UVAR_MAX)
 #define TTF_ENTER_XMM_MAX (1 + TTF_XMMREGS * TTF_UVAR_MAX)
@@ -632,15 +654,17 @@ static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
 /* Fill a file header's fields, all but the magic (a writer stores it last,
  * or first when the header is written in one piece) and flags/exit status.
  * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
- * chunks carry values (which makes it version 1.1) and TTF_REQ_SITES for
- * one whose ENTERs carry call sites (1.2); others stay 1.0. */
+ * chunks carry values (which makes it version 1.1), TTF_REQ_SITES for
+ * one whose ENTERs carry call sites (1.2) and TTF_REQ_SPARSE for one with
+ * sparse chunks (1.4); others stay 1.0. */
 static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint32_t opt_features,
                                       uint32_t chunk_size, uint64_t tsc_hz,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_XMM) ? 4
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_XMM) ? 5
+                                  : (required & TTF_REQ_SPARSE) ? 4
                                   : (required & TTF_REQ_SITES) ? 2
                                   : (required & TTF_REQ_VALUES) ? 1 : 0);
     ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);

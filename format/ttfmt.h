@@ -53,7 +53,7 @@ extern "C" {
  * 2.7.0: how a process and its frames ended (trace format 1.3, optional
  * records): TTF_EV_EXEC, TTF_EV_VFORK, TTF_EV_UNWIND, ttf_event unwound,
  * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC.
- * 2.8.0: float and double values (trace format 1.4, TTF_REQ_XMM):
+ * 2.8.0: float and double values (trace format 1.5, TTF_REQ_XMM):
  * ttf_event argregs holds xmm0..7 after the integer registers
  * (TTF_XMM_SLOT, TTF_VALUE_SLOTS), has_xmm, xchanged, retxmm;
  * ttf_param reg may name an SSE slot; ttf_signature ret_xmm,
@@ -333,7 +333,7 @@ typedef struct ttf_callsite {
  * rsi, rdx, rcx, r8, r9). */
 #define TTF_VALUE_REGS 6
 
-/* SSE argument registers recorded per ENTER (format 1.4): xmm0..xmm7, their
+/* SSE argument registers recorded per ENTER (format 1.5): xmm0..xmm7, their
  * low 8 bytes (a double, or a float in the low 4), held in
  * ttf_event.argregs after the integer ones: slot TTF_XMM_SLOT(k) is xmm_k. */
 #define TTF_XMM_REGS 8
@@ -365,7 +365,7 @@ typedef struct ttf_event {
     unsigned changed;           /* ENTER: registers that changed since the
                                    chunk's previous ENTER (bit i = reg i) */
     uint64_t argregs[TTF_VALUE_SLOTS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9,
-                                   then xmm0..7 (format 1.4; 0 in older
+                                   then xmm0..7 (format 1.5; 0 in older
                                    traces, whose signatures place nothing
                                    there) */
     uint64_t retval;            /* EXIT: rax as returned */
@@ -377,13 +377,27 @@ typedef struct ttf_event {
                                    traces, writers without sites) and on
                                    every other kind of event */
     uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
+    int untimed;                /* 1: an EXIT whose time was not measured
+                                   (format 1.4, the sparse clock): the true
+                                   time is between the previous event's and
+                                   late_ns; tsc and time_ns are the reader's
+                                   estimate in between (FORMAT.md 4.5) */
+    uint64_t late_ns;           /* untimed: the latest the EXIT can have
+                                   been (the thread's next measured time) */
     int has_xmm;                /* 1: ENTER has xmm0..7 in argregs, EXIT
-                                   xmm0 in retxmm (format 1.4) */
+                                   xmm0 in retxmm (format 1.5) */
     unsigned xchanged;          /* ENTER: SSE registers that changed since
                                    the chunk's previous ENTER (bit i) */
     uint64_t retxmm;            /* EXIT: xmm0's low 8 bytes as returned (a
                                    float or double result) */
 } ttf_event;
+
+/* The latest time ev can have happened at: late_ns for an untimed EXIT
+ * (the bound analyses that must not shorten a call use), else time_ns. */
+static inline uint64_t ttf_event_late_ns(const ttf_event *ev)
+{
+    return ev->untimed ? ev->late_ns : ev->time_ns;
+}
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
  * metadata records and each thread's chunks. A file whose writer died is
@@ -496,7 +510,7 @@ typedef struct ttf_writer_opts {
     unsigned chaos;             /* TTF_PROC_CHAOS*: the PROCESS record says
                                    the run was in chaos mode (0 = not) */
     uint64_t chaos_seed;        /* with chaos: its seed */
-    int xmm;                    /* with values: a format 1.4 trace whose
+    int xmm;                    /* with values: a format 1.5 trace whose
                                    ENTER/EXIT events carry the SSE registers
                                    too (0 unless written with the *_xmm
                                    calls) */
@@ -717,7 +731,7 @@ enum ttf_vclass {
     TTF_VC_ENUM,        /* enumeration: compared exactly */
     TTF_VC_POINTER,     /* pointer or C++ reference: NULL / non-NULL only */
     TTF_VC_FLOAT,       /* float, double (size 4, 8: recorded from the SSE
-                                   registers in format 1.4, compared), long
+                                   registers in format 1.5, compared), long
                                    double (not recorded) */
     TTF_VC_OTHER        /* struct, union, array, ...: not compared */
 };
@@ -750,7 +764,7 @@ typedef struct ttf_param {
                                    ttf_event.argregs: 0..5 = rdi..r9, or
                                    TTF_XMM_SLOT(0..7) = xmm0..7 for a float
                                    or double in a trace that records them
-                                   (format 1.4); -1 if none (in memory, a
+                                   (format 1.5); -1 if none (in memory, a
                                    struct, unplaceable, past the last) */
 } ttf_param;
 
@@ -782,7 +796,7 @@ int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
 /* The raw return value of an EXIT event ev of a function of signature sig:
  * 1 with *raw = xmm0 (ev->retxmm) when sig->ret_xmm, else rax
  * (ev->retval); 0 when ev has no values, or the result is a float or
- * double the trace did not record (before format 1.4) or a long double
+ * double the trace did not record (before format 1.5) or a long double
  * (*raw = 0). */
 int ttf_value_ret(const ttf_signature *sig, const ttf_event *ev, uint64_t *raw);
 

@@ -51,8 +51,8 @@ struct wthread {
     uint64_t cache[TTF_SLOTS];  /* function cache of the open chunk */
     uint64_t regs[TTF_ARGREGS]; /* registers of the chunk's last ENTER */
     uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
-    uint64_t xregs[TTF_XMMREGS]; /* SSE registers of that ENTER (v1.4) */
-    uint64_t xret;              /* xmm0 of the chunk's last EXIT (v1.4) */
+    uint64_t xregs[TTF_XMMREGS]; /* SSE registers of that ENTER (v1.5) */
+    uint64_t xret;              /* xmm0 of the chunk's last EXIT (v1.5) */
     struct ttf_sites sites;     /* call sites of the open chunk (v1.2) */
 };
 

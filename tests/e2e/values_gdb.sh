@@ -2,7 +2,7 @@
 # values_gdb.sh - values mode checked against gdb: real C and C++ programs
 # (fixtures/gdb: std::string and classes by value, `this`, a hidden return
 # pointer, enums, small structs in INTEGER and SSE registers, structs in
-# memory, doubles and floats among integers and as results (format 1.4),
+# memory, doubles and floats among integers and as results (format 1.5),
 # more than six arguments, variadic) built as `ttcc --values` builds them
 # (-O2), recorded by libttcap, then run under
 # gdb with a breakpoint on every function tt recorded: every argument and

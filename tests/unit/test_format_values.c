@@ -3,7 +3,7 @@
  * argument registers and return values across chunk restarts, the exact
  * bytes of FORMAT.md's example decoded from a hand-made chunk, a corrupt
  * mask (bit 7), registers that follow their stride (bit 6), a values
- * chunk in a file without the feature bit, format 1.4's SSE registers
+ * chunk in a file without the feature bit, format 1.5's SSE registers
  * (round trip, bytes, an xmm chunk without its feature bit), the
  * refusal an older reader gives (unknown required bit), and v1.0 files
  * reading as before.
@@ -260,7 +260,7 @@ static void test_bad_mask(void **state)
     free(b.buf);
 }
 
-/* Format 1.4: the SSE registers round trip through the writer (doubles
+/* Format 1.5: the SSE registers round trip through the writer (doubles
  * that repeat, change a little, or not at all), the trace says 1.4 and
  * its feature, an EXIT's xmm0 is apart from rax; plain ENTER/EXIT calls
  * on an xmm writer record zeros. */
@@ -289,7 +289,7 @@ static void test_xmm_roundtrip(void **state)
 
     ttf_trace *t;
     assert_int_equal(ttf_open(path, &t, NULL), 0);
-    assert_int_equal(ttf_get_header(t)->version_minor, 4);
+    assert_int_equal(ttf_get_header(t)->version_minor, 5);
     assert_int_equal(ttf_get_header(t)->required_features,
                      TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_XMM);
     assert_true(ttf_get_thread(t, 0)->chunks > 2);
@@ -324,7 +324,7 @@ static void test_xmm_bytes(void **state)
     (void)state;
     struct tb b;
     values_file(&b, 1);
-    ttf_put_u16(b.buf + TTF_H_VMINOR, 4);
+    ttf_put_u16(b.buf + TTF_H_VMINOR, 5);
     ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_XMM);
     ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS,
                 TTF_CHUNK_TIMED | TTF_CHUNK_VALUES | TTF_CHUNK_XMM);

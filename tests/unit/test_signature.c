@@ -309,7 +309,7 @@ static void test_value_rules(void **state)
 
     assert_true(ttf_value_comparable(&i32) && ttf_value_comparable(&p) &&
                 ttf_value_comparable(&b) && ttf_value_comparable(&e));
-    /* float and double (format 1.4) compare by value; long double is not recorded */
+    /* float and double (format 1.5) compare by value; long double is not recorded */
     assert_true(ttf_value_comparable(&f) && ttf_value_comparable(&f4));
     assert_false(ttf_value_comparable(&v) || ttf_value_comparable(&ld) ||
                  ttf_value_comparable(&o) || ttf_value_comparable(NULL));
