@@ -82,8 +82,9 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
 
 /* In a values chunk (a thread that also runs -pg -mfentry code) every
  * ENTER carries an argument mask and every EXIT a return value: these hooks
- * see neither, so they write mask 0 (arguments as at the previous ENTER)
- * and return value 0, each one zero byte. An ENTER carries its call site
+ * see neither, so they write mask 0 (arguments as at the previous ENTER,
+ * no SSE register given: one zero byte) and return value 0 with xmm0
+ * unchanged (two). An ENTER carries its call site
  * (format 1.2): nothing more when it is the site predicted (FORMAT.md
  * 4.3), else a prefix before it, written out of line (put_enter_moved),
  * whose tag is then the one committed last; that path also finds the
@@ -110,8 +111,11 @@ void put_hot(struct tstate *t, uintptr_t a, uintptr_t site, uint8_t hit, uint8_t
         return;
     }
     uint8_t *q = cap_hot_head(t, p, a, hit, miss, &tag);
-    if (t->vals)
+    if (t->vals) {
         *q++ = 0;
+        if (hit != TTF_T_ENTER_HIT)
+            *q++ = 0;           /* EXIT: xmm0 as at the previous EXIT */
+    }
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = tag;
     atomic_signal_fence(memory_order_release);
@@ -415,8 +419,9 @@ static int take_index(uint64_t *c)
     return 0;
 }
 
-/* The file header of a trace with values: TTF_REQ_VALUES (once; the minor
- * version is already 2: libttcap's traces always have call sites).
+/* The file header of a trace with values: TTF_REQ_VALUES and TTF_REQ_XMM
+ * (once), minor version 5 (format 1.5: its values chunks carry the SSE
+ * registers too).
  * Called at the claim of a values chunk and when a thread turns values on
  * (cap_shadow.c). */
 void cap_values_chunk(void)
@@ -425,9 +430,10 @@ void cap_values_chunk(void)
     if (!h)
         return;
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
-    if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_VALUES)
+    if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_XMM)
         return;
-    __atomic_fetch_or(req, TTF_REQ_VALUES, __ATOMIC_RELEASE);
+    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)5, __ATOMIC_RELAXED);
+    __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_RELEASE);
 }
 
 /* Map a fresh (or recycled) chunk and write its header, magic last.
@@ -436,7 +442,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
 {
     uint64_t c = 0;
     if (!t->sites) {            /* the thread's call-site state (cap_site) */
-        void *st = mmap(NULL, sizeof *t->sites, PROT_READ | PROT_WRITE,
+        void *st = mmap(NULL, CAP_SITES_MAP, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (st == MAP_FAILED)
             return CAP_WHY_FULL;
@@ -477,7 +483,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
     ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
                                             (t->timed == CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
-                                            (t->vals ? TTF_CHUNK_VALUES : 0)));
+                                            (t->vals ? TTF_CHUNK_VALUES | TTF_CHUNK_XMM : 0)));
     if (t->vals)
         cap_values_chunk();
     ttf_put_u16(m + TTF_C_HSIZE, TTF_CHUNK_HDR);
@@ -497,7 +503,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
         cap.any_calls = 1;
     t->prev = 0;
     memset(t->cache, 0, sizeof t->cache);
-    memset(t->sites, 0, sizeof *t->sites);
+    memset(t->sites, 0, CAP_SITES_MAP);        /* and the SSE state */
     memset(t->vprev, 0, sizeof t->vprev);
     memset(t->vstride, 0, sizeof t->vstride);
     return 0;
@@ -937,7 +943,7 @@ void cap_thread_close(struct tstate *t)
     if (ring)
         munmap(ring, cap.ring_n * sizeof(uint64_t));
     if (sites)
-        munmap(sites, sizeof *sites);
+        munmap(sites, CAP_SITES_MAP);
 }
 
 /* ---- call sites -------------------------------------------------------------- */

@@ -9,7 +9,9 @@
  * is live (rdi rsi rdx rcx r8 r9; rax = vector registers used by a varargs
  * call; r10 = static chain of a nested function; xmm0-7), and the stack is
  * [rsp] = return into the function, [rsp+8] = the function's own return
- * address (the slot values mode hooks). The stack is not always 16-byte
+ * address (the slot values mode hooks). The C halves get the registers as
+ * one array: rdi rsi rdx rcx r8 r9 rax r10, then the low 8 bytes of
+ * xmm0..7 (float and double arguments, format 1.5). The stack is not always 16-byte
  * aligned there, so it realigns it through rbp. The fast C half is
  * compiled with -mgeneral-regs-only, so it needs only the integer
  * registers saved; the slow half (a new chunk, a new thread, growing the
@@ -33,8 +35,16 @@ __fentry__:
         .cfi_rel_offset rbp, 0          /* it knows need no alignment, and */
         movq    %rsp, %rbp              /* -pg adds this call to them */
         .cfi_def_cfa_register rbp
-        subq    $64, %rsp
+        subq    $128, %rsp
         andq    $-16, %rsp
+        movq    %xmm0, 64(%rsp)         /* the SSE argument registers' low */
+        movq    %xmm1, 72(%rsp)         /* halves (doubles; floats in the */
+        movq    %xmm2, 80(%rsp)         /* low 4 bytes), recorded; the */
+        movq    %xmm3, 88(%rsp)         /* registers themselves are not */
+        movq    %xmm4, 96(%rsp)         /* touched by the fast path */
+        movq    %xmm5, 104(%rsp)
+        movq    %xmm6, 112(%rsp)
+        movq    %xmm7, 120(%rsp)
         movq    %rdi, 0(%rsp)
         movq    %rsi, 8(%rsp)
         movq    %rdx, 16(%rsp)

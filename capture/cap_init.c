@@ -806,7 +806,7 @@ static void refork(struct tstate *t)
     if (refork_hdr)
         munmap(refork_hdr, TTF_DATA_OFFSET);
     if (t->sites)
-        munmap(t->sites, sizeof *t->sites);
+        munmap(t->sites, CAP_SITES_MAP);
     if (t->ring)
         munmap(t->ring, cap.ring_n * sizeof(uint64_t));
     refork_base = refork_hdr = NULL;

@@ -29,19 +29,32 @@
 #define CAP_BUSY_FORK 3         /* tstate.busy in a fork child whose fork came
                                    from a signal handler that interrupted one
                                    of our writes (cap_init.c, fork_child) */
-#define CAP_RESERVE 160         /* bytes kept free at each chunk end for CUT/CRASH/END */
+#define CAP_RESERVE 256         /* bytes kept free at each chunk end: the
+                                   longest hot record begun just below the
+                                   limit (CAP_VHOT_MAX), then CUT/CRASH/END */
 #define CAP_SITE_MAX (1 + TTF_UVAR_MAX) /* longest call-site prefix (SITE_NEW) */
 #define CAP_HOT_MAX (24 + CAP_SITE_MAX) /* longest hot record (site prefix +
                                    tag + svar + uvar) */
-#define CAP_VHOT_MAX (CAP_HOT_MAX - 3 + TTF_ENTER_VALUES_MAX)
-                                /* longest values-mode ENTER (93 bytes): it
-                                   and a terminal record fit in CAP_RESERVE */
+#define CAP_VHOT_MAX (CAP_HOT_MAX - 3 + TTF_ENTER_VALUES_MAX + TTF_ENTER_XMM_MAX)
+                                /* longest values-mode ENTER (174 bytes):
+                                   room for it is checked before it is
+                                   written, so the chunk's CAP_RESERVE stays
+                                   free for a terminal record */
 #define CAP_GROW 16             /* chunks added to the file per growth step */
 #define CAP_FILL_MIN 16384      /* a thread's first chunk starts with this much
                                    of its slot filled; it doubles as needed */
 #define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
 #define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
 #define CAP_PATH_MAX 4096
+
+/* Values mode's SSE register state of a chunk (format 1.5), reset with
+ * it: mapped with the thread's call-site state, right after it. */
+struct cap_xs {
+    uint64_t x[TTF_XMMREGS];    /* xmm0..7 at the chunk's last ENTER */
+    uint64_t ret;               /* xmm0 at its last EXIT */
+};
+#define CAP_SITES_MAP (sizeof(struct ttf_sites) + sizeof(struct cap_xs))
+#define cap_xs_of(t) ((struct cap_xs *)(void *)((t)->sites + 1))
 
 /* The clock of hot events (tstate.timed, cap.timed; TTCAP_CLOCK): none
  * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), or sparse (the
@@ -105,6 +118,8 @@ struct tstate {
                                    fit glibc's small static TLS surplus */
     uint64_t vprev[TTF_ARGREGS];/* values mode: argument registers at the last ENTER */
     uint64_t vstride[TTF_ARGREGS];/* values mode: how far each moved there */
+                                /* (the SSE registers' state, struct cap_xs,
+                                   lives after *sites: TLS is scarce) */
     uint8_t *base;              /* start of the mapped chunk */
     uint64_t chunk;             /* its index in the file */
     uint32_t index;             /* thread index (creation order) */

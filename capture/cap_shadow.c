@@ -27,7 +27,7 @@ uintptr_t cap_tramp;
 #define TRAMP __atomic_load_n(&cap_tramp, __ATOMIC_RELAXED)
 
 static inline __attribute__((always_inline))
-void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t now)
+void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t xmm0, uint64_t now)
 {
     uint8_t tag, *p = t->pos, *q;
     if (t->timed == CAP_CLOCK_SPARSE) {
@@ -38,10 +38,11 @@ void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t now)
             q = cap_put_t_at(t, q, now);
     }
     q = ttf_put_exit_value(q, rax);
+    q = ttf_put_exit_xmm(q, xmm0, &cap_xs_of(t)->ret);
     cap_commit(t, p, tag, q);
 }
 
-struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
+struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp, uint64_t xmm0)
 {
     struct tstate *t = &cap_tls;
     uint64_t now = clock_exit_now(t);
@@ -56,7 +57,7 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
     uintptr_t ret = e->ret;
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
-    put_exit(t, e->fn, rax, now);
+    put_exit(t, e->fn, rax, xmm0, now);
     t->depth--;
     cap_sh.n = n - 1;
     atomic_signal_fence(memory_order_seq_cst);
@@ -104,9 +105,10 @@ int cap_values_ready(struct tstate *t)
         cap_switch_chunk(t);
     } else {
         uint16_t f = (uint16_t)ttf_get_le(t->base + TTF_C_FLAGS, 2);
-        ttf_put_u16(t->base + TTF_C_FLAGS, (uint16_t)(f | TTF_CHUNK_VALUES));
+        ttf_put_u16(t->base + TTF_C_FLAGS, (uint16_t)(f | TTF_CHUNK_VALUES | TTF_CHUNK_XMM));
         memset(t->vprev, 0, sizeof t->vprev);
         memset(t->vstride, 0, sizeof t->vstride);
+        memset(cap_xs_of(t), 0, sizeof(struct cap_xs));
         cap_values_chunk();
     }
     return cap_room(t, CAP_VHOT_MAX) != NULL;
@@ -124,7 +126,7 @@ static void lost_frame(void)
 
 /* The general return: find the entry of the slot returned from, drop the
  * entries above it, EXIT every function of a tail-call chain on it. */
-uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
+uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp, uint64_t xmm0)
 {
     struct tstate *t = &cap_tls;
     uintptr_t s = sp - 8;
@@ -147,7 +149,7 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
     atomic_signal_fence(memory_order_seq_cst);
     for (uint32_t k = top; k-- > low;) {
         if (cap_on && t->state != TS_DONE && cap_values_ready(t))
-            put_exit(t, cap_sh.e[k].fn, rax, clock_exit_now(t));
+            put_exit(t, cap_sh.e[k].fn, rax, xmm0, clock_exit_now(t));
         if (t->state != TS_DONE)
             t->depth--;
     }

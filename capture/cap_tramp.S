@@ -9,7 +9,7 @@
  * return value is in rax, rdx (and xmm0, xmm1, st0 for floating point
  * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
  * saved). The stack is not always 16-byte aligned there, so it realigns it
- * through rbp. It hands rax and rsp to C, gets the real return address
+ * through rbp. It hands rax, rsp and xmm0's low 8 bytes to C, gets the real return address
  * back and jumps there with every return register as the function left it, and the
  * argument registers too: else the caller's next call would pass our
  * buffer pointers and clock readings in its unused argument registers,
@@ -53,6 +53,7 @@ cap_ret_tramp:
         pushq   %r10
         movq    %rax, %rdi              /* the return value */
         leaq    24(%rbp), %rsi
+        movq    %xmm0, %rdx             /* and a float or double one */
         call    cap_fexit_fast          /* rax = real return, rdx = slow */
         testq   %rdx, %rdx
         jnz     2f
@@ -75,6 +76,7 @@ cap_ret_tramp:
         movaps  %xmm1, 16(%rsp)
         movq    16(%rbp), %rdi          /* the saved rax */
         leaq    24(%rbp), %rsi
+        movq    %xmm0, %rdx
         call    cap_fexit_slow          /* rax = real return */
         movaps  0(%rsp), %xmm0
         movaps  16(%rsp), %xmm1

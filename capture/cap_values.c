@@ -10,8 +10,15 @@
  * Design. -mfentry makes every function call __fentry__ before its
  * prologue, with the argument registers intact, and the function's own
  * return address (its call site, format 1.2) in the slot it hooks: the
- * ENTER record takes the site (nothing when it repeats) and the registers, as a mask of the registers that changed since the previous ENTER of
- * the chunk plus one zigzag delta each (a counter argument costs a byte).
+ * ENTER record takes the site (nothing when it repeats) and the registers,
+ * as a mask of the registers that changed since the previous ENTER of
+ * the chunk plus one zigzag delta each (a counter argument costs a byte),
+ * then the low 8 bytes of xmm0..7 that changed (format 1.5: float and
+ * double arguments; none changed, the usual case in integer code, costs
+ * nothing). The EXIT takes rax and xmm0 (one byte when xmm0 is as at the
+ * previous EXIT). The SSE registers are saved for every call, whatever the
+ * signature: libttcap cannot know it, and eight stores cost less than a
+ * test (measured in VALUES.md).
  * The return value is caught the way uftrace and ftrace do: __fentry__
  * replaces the function's return address (at a known stack slot) with
  * cap_ret_tramp and keeps the real one on a per-thread shadow stack, with
@@ -69,6 +76,9 @@
 /* Set by makecontext (stack switching, below): no frame is hooked after. */
 static atomic_int switched;
 
+/* The saved registers' array (cap_fentry.S): rdi..r9, rax, r10, xmm0..7. */
+#define CAP_REG_XMM 8
+
 /* called from cap_fentry.S */
 __attribute__((visibility("hidden"))) void cap_ret_tramp(void);
 int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot);
@@ -104,7 +114,8 @@ void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
         cap_enter_count(t);
     if (t->timed)
         q = cap_put_t_at(t, q, now);
-    t->pos = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);
+    t->pos = ttf_put_enter_xmm_step(ttf_put_enter_values_step(q, r, t->vprev, t->vstride),
+                                    q, r + CAP_REG_XMM, cap_xs_of(t)->x);
 }
 
 /* An ENTER whose site may need a prefix: out of line, the rare case. */

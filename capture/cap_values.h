@@ -61,8 +61,8 @@ struct tramp_ret {
     uintptr_t ret;              /* where the function really returns */
     uintptr_t slow;             /* nonzero: call cap_fexit_slow instead */
 };
-struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp);
-uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp);
+struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp, uint64_t xmm0);
+uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp, uint64_t xmm0);
 
 /* cap_shadow.c, for the entry side */
 int cap_values_ready(struct tstate *t);

@@ -684,6 +684,27 @@ static int explain(ttd_diff *d)
     return rc;
 }
 
+/* Notices that came after resolve() collected them (a libdw fault on
+ * damaged debug info met while explaining or detailing: sym.c adds its
+ * notice then): both runs' lists again, into the stage output and the
+ * result, when either grew. */
+static int late_notices(ttd_diff *d)
+{
+    for (int ri = 0; ri < 2; ri++) {
+        const ttdi_run_state *r = &d->in.r[ri];
+        ttd_run_info *ru = &d->x.runs[ri];
+        size_t had = ru->nnotices - (ru->cut != NULL);
+        if (!r->t || ttf_notice_count(r->t) + ttf_sym_notice_count(r->norm.sym) == had)
+            continue;
+        int rc = ttdi_notices(&d->in, ri, ru);
+        if (rc < 0)
+            return rc;
+        d->res.runs[ri].notices = ru->notices;
+        d->res.runs[ri].nnotices = ru->nnotices;
+    }
+    return 0;
+}
+
 static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
 {
     int rc;
@@ -692,7 +713,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         (rc = explain(d)) < 0)
         return rc;
     d->x.diverged = verdict(d);
-    if ((rc = races(d)) < 0)        /* explain stage, when the verdict says so */
+    if ((rc = races(d)) < 0 ||      /* explain stage, when the verdict says so */
+        (rc = late_notices(d)) < 0)
         return rc;
     close_baselines(d);
     return merge(d);
@@ -727,7 +749,9 @@ int ttd_hunk_details(ttd_diff *d, size_t first, size_t n)
             m = 0;
         }
     }
-    return m ? detail(d, hi, m) : 0;
+    if (m && (rc = detail(d, hi, m)) < 0)
+        return rc;
+    return late_notices(d);
 }
 
 int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
@@ -736,7 +760,7 @@ int ttd_hunk_detail(ttd_diff *d, size_t i, const ttd_divergence **out)
         return TT_EINVAL;
     if (!d->detail[i]) {
         int rc = detail(d, &i, 1);
-        if (rc < 0)
+        if (rc < 0 || (rc = late_notices(d)) < 0)
             return rc;
     }
     *out = d->detail[i];

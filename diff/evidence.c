@@ -140,18 +140,6 @@ static int before(const ttd_suspect *a, const ttd_suspect *b)
     return a->distance < b->distance;
 }
 
-/* 1 if file is a system header's (the C library's, the C++ standard
- * library's, the compiler's): code the program did not write. */
-static int system_file(const char *file)
-{
-    static const char *const dirs[] = {"/usr/include/", "/usr/lib/gcc/",
-                                       "/usr/local/include/", "/usr/lib/llvm-", NULL};
-    for (size_t i = 0; file && dirs[i]; i++)
-        if (strncmp(file, dirs[i], strlen(dirs[i])) == 0)
-            return 1;
-    return file && strstr(file, "/include/c++/") != NULL;
-}
-
 int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -170,7 +158,7 @@ int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n)
     for (size_t i = 1; i < n; i++) {
         ttd_suspect x = s[i];
         size_t j = i;
-        for (; j > 0 && !system_file(x.file) && system_file(s[j - 1].file); j--)
+        for (; j > 0 && !ttf_system_file(x.file) && ttf_system_file(s[j - 1].file); j--)
             s[j] = s[j - 1];
         s[j] = x;
     }

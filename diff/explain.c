@@ -840,10 +840,34 @@ static int error_appears(const xchain *c, size_t i)
     return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
 }
 
+/* After "its inputs did not": the pointers among them were compared as
+ * pointers (NULL or not), not by what they point to (a string "cc"
+ * against "cx" is not seen): " (pointer key compared, not its contents)",
+ * " (pointers compared, not their contents)", or "" with none. */
+static const char *pointer_words(const ttf_signature *sig, char *buf, size_t len)
+{
+    const char *name = NULL;
+    int n = 0;
+    for (size_t k = 0; sig && k < sig->nparams; k++) {
+        const ttf_param *p = &sig->params[k];
+        if (p->reg < 0 || p->type.cls != TTF_VC_POINTER || (p->name && !strcmp(p->name, "this")))
+            continue;
+        name = n++ ? name : p->name;
+    }
+    if (n == 1 && name && name[0])
+        snprintf(buf, len, " (pointer %s compared, not its contents)", name);
+    else
+        snprintf(buf, len, "%s", n ? " (pointers compared, not their contents)" : "");
+    return buf;
+}
+
 /* The error-origin evidence of suspect f, whose call x (of replay xp)
- * turned ordinary results into a failure. */
+ * turned ordinary results into a failure. A failure-looking value (-1,
+ * NULL) that the other run's calls of it returned too (EOF's -1 from a
+ * character reader) is not called an error: "a value the good run
+ * returns too". Pointer inputs were compared as pointers: pw says so. */
 static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
-                          const ttdi_xcall *x, const ttd_cause *st)
+                          const ttdi_xcall *x, const ttd_cause *st, const char *pw)
 {
     uint32_t calls = 0;
     int run = failed_run(xp, x, &calls);
@@ -851,17 +875,21 @@ static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
 
     if (run < 0)
         return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here "
-                             "(yes/no), its inputs did not");
+                             "(yes/no), its inputs did not%s", pw);
+    if (!learnt && xp && ttdi_replay_returned_error(&xp->rp, x, !run))
+        return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here (a "
+                             "value the %s run returns too), its inputs did not%s",
+                             run == TTD_BAD ? "good" : "bad", pw);
     if (!learnt)
         return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here (an "
-                             "error in the %s run), its inputs did not",
-                             run == TTD_BAD ? "bad" : "good");
+                             "error in the %s run), its inputs did not%s",
+                             run == TTD_BAD ? "bad" : "good", pw);
     return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "the failure starts here: it "
                          "returned %s in the %s run, which none of its %" PRIu32 " call%s in "
-                         "the %s run did; its inputs gave no failure",
+                         "the %s run did; its inputs gave no failure%s",
                          run == TTD_BAD ? st->bad_value : st->good_value,
                          run == TTD_BAD ? "bad" : "good", calls, calls == 1 ? "" : "s",
-                         run == TTD_BAD ? "good" : "bad");
+                         run == TTD_BAD ? "good" : "bad", pw);
 }
 
 /* Evidence from chain step i. */
@@ -872,6 +900,8 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
     const ttdi_xcall *x = c->from[i] && c->node[i] >= 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
     struct ttfi_arena *a = e->in->arena;
     int rc = 0;
+
+    char pw[160];
 
     if (st->kind != TTD_CAUSE_RETURNED && st->kind != TTD_CAUSE_ARGUMENT)
         return 0;
@@ -891,7 +921,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
-            rc = error_evidence(a, f, c->from[i], x, st);
+            rc = error_evidence(a, f, c->from[i], x, st, pointer_words(x->sig, pw, sizeof pw));
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param

@@ -34,7 +34,7 @@ typedef struct ttdi_xcall {
     uint64_t exit_ns;           /* bad run: EXIT time */
     uint64_t gexit_ns;          /* good run: EXIT time */
     const ttf_signature *sig;   /* bad run's signature, NULL if unknown */
-    uint64_t args[2][TTF_VALUE_REGS]; /* argument registers, good and bad */
+    uint64_t args[2][TTF_VALUE_SLOTS]; /* argument registers, good and bad */
     uint64_t ret[2];            /* return registers (returned) */
     uint8_t values;             /* 1: both runs recorded values */
     uint8_t returned;           /* 1: its EXIT was matched: ret is valid */
@@ -52,6 +52,8 @@ typedef struct ttdi_rstat {
     uint32_t n[2];              /* values seen */
     uint32_t rises[2];          /* times it grew */
     uint8_t falls[2];           /* 1: it once went down */
+    uint8_t errs[2];            /* 1: it returned a failure-looking value
+                                   (ttdi_value_error) in that run */
     uint32_t zero[2];           /* values that were 0 */
     uint32_t neg[2];            /* values negative as the declared signed
                                    type (0 for unsigned types) */
@@ -98,6 +100,11 @@ void ttdi_replay_free(ttdi_replay *rp);
 /* Noise of node x's return difference by the run's statistics (a value
  * that grows from call to call: clocks and counters), else as recorded. */
 int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
+/* 1 if x's function returned a failure-looking value (negative, NULL,
+ * false, an error code: ttdi_value_error) in run (TTD_GOOD, TTD_BAD) in
+ * a call compared before the stop: one the run's normal paths return
+ * too, so not taken for an error there. */
+int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run);
 
 /* Which run's return value of node x is a failure, learnt from the
  * function's other calls in the runs (their compared results up to the

@@ -211,7 +211,7 @@ typedef struct ttdi_frame_id {
     const char *name;       /* function name, NULL until asked
                                (ttdi_walk_frame_name) */
     int has_values;         /* 1: argregs recorded */
-    uint64_t argregs[TTF_VALUE_REGS]; /* its arguments (format 1.1) */
+    uint64_t argregs[TTF_VALUE_SLOTS]; /* its arguments (format 1.1, 1.4) */
     uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
     uint64_t last_site;     /* call site of the last kept call it made, 0 */
     uint64_t last_addr;     /* that call's function (0: none made yet) */

@@ -238,6 +238,12 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
     return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
 }
 
+int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run)
+{
+    const uint64_t *ix = rp->rscap ? ttdi_map_get(&rp->rsmap, x->key | 1) : NULL;
+    return ix && rp->rs[*ix].errs[run];
+}
+
 /* Is v (of type ty) a failure by the statistics of the other run o (its
  * calls never gave a value of v's class)? */
 static int failure_of(const ttdi_rstat *s, int o, const ttf_vtype *ty, uint64_t v,
@@ -398,16 +404,22 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
 
-/* An integer result (g, b) of function key into its statistics. 0 or
- * TT_ENOMEM. */
+/* A result (g, b) of function key into its statistics: failure-looking
+ * values for any type, the clock's for integers. 0 or TT_ENOMEM. */
 static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_t g,
                      uint64_t b)
 {
-    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+    int eg = ttdi_value_error(ty, g) == 1, eb = ttdi_value_error(ty, b) == 1;
+    int ints = ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED;
+    if (!ints && !eg && !eb)
         return 0;
     ttdi_rstat *st = rstat(rp, key);
     if (!st)
         return TT_ENOMEM;
+    st->errs[0] |= (uint8_t)eg;
+    st->errs[1] |= (uint8_t)eb;
+    if (!ints)
+        return 0;
     rstat_add(st, 0, ttf_value_norm(g, ty), ty->cls == TTF_VC_SIGNED);
     rstat_add(st, 1, ttf_value_norm(b, ty), ty->cls == TTF_VC_SIGNED);
     return 0;
@@ -438,10 +450,13 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     ttdi_rframe *f = &rp->st[1][fi];
     const ttf_signature *sig = f->sig;
     int diff = 0, why = 0, rc;
-
-    if (f->matched && sig && s[0].ev.has_values && s[1].ev.has_values &&
-        ttf_value_comparable(&sig->ret)) {
-        uint64_t g = s[0].ev.retval, b = s[1].ev.retval;
+    uint64_t g = s[0].ev.retval, b = s[1].ev.retval, rg, rb;
+    int rec = sig && ttf_value_ret(sig, &s[0].ev, &rg) && ttf_value_ret(sig, &s[1].ev, &rb);
+    if (rec) {
+        g = rg;                 /* xmm0 for a float or double */
+        b = rb;
+    }
+    if (f->matched && rec && ttf_value_comparable(&sig->ret)) {
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
@@ -468,8 +483,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     x->gexit_idx = s[0].idx;
     x->gexit_ns = s[0].ev.time_ns;
     x->returned = (uint8_t)(f->matched != 0);
-    x->ret[0] = s[0].ev.retval;
-    x->ret[1] = s[1].ev.retval;
+    x->ret[0] = g;
+    x->ret[1] = b;
     x->retdiff = (uint8_t)diff;
     return 0;
 }

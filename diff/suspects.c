@@ -43,12 +43,15 @@ static int add_frame(const ttdi_in *in, const ttd_divergence *dv, ttd_suspect *s
 static void value_differs(const ttdi_in *in, const ttdi_vdiff *vd, ttd_suspect *x)
 {
     char v[64];
+    uint64_t raw;
 
     x->value_differs = 1;
     x->trivial = 0;
-    ttf_value_format(v, sizeof v, vd->ev[0].retval, &vd->sig->ret);
+    ttf_value_ret(vd->sig, &vd->ev[0], &raw);
+    ttf_value_format(v, sizeof v, raw, &vd->sig->ret);
     x->good_value = ttfi_arena_strcpy(in->arena, v);
-    ttf_value_format(v, sizeof v, vd->ev[1].retval, &vd->sig->ret);
+    ttf_value_ret(vd->sig, &vd->ev[1], &raw);
+    ttf_value_format(v, sizeof v, raw, &vd->sig->ret);
     x->bad_value = ttfi_arena_strcpy(in->arena, v);
 }
 
@@ -67,8 +70,10 @@ static int judge(const ttdi_in *in, const ttdi_ipair *p, const ttdi_sus_ev *e,
                              ? ttdi_vfound_ret(&p->vf, e->idx) : NULL;
     if (vd) {
         value_differs(in, vd, x);
-        int why = ttdi_value_noise(&vd->sig->ret, vd->ev[0].retval, vd->ev[1].retval,
-                                   x->name, 1);
+        uint64_t rg, rb;
+        ttf_value_ret(vd->sig, &vd->ev[0], &rg);
+        ttf_value_ret(vd->sig, &vd->ev[1], &rb);
+        int why = ttdi_value_noise(&vd->sig->ret, rg, rb, x->name, 1);
         if (why)
             return ttdi_evid_add(in->arena, x, TTD_EV_NOISE, TTDI_W_NOISE,
                                  "returned %s in the bad run, %s in the good run, "

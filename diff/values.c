@@ -110,8 +110,9 @@ static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
         ttf_sym_signature(w[1].norm->sym, b, &sb) != 0)
         return 0;
     memset(&v, 0, sizeof v);
-    if (g->kind == TTF_EV_EXIT) {
-        d = one_value(w, noise, collect, -1, &sg->ret, &sb->ret, g->retval, b->retval, out);
+    uint64_t rg, rb;
+    if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
+        d = one_value(w, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, out);
         v.what = TTD_VAL_RETURN;
     }
     for (size_t i = 0; g->kind == TTF_EV_ENTER && !d && i < sb->nparams &&
@@ -229,9 +230,11 @@ size_t ttdi_values_text(ttdi_norm *n, const ttf_event *ev, char *buf, size_t len
         return 0;
     if (ev->kind == TTF_EV_ENTER)
         return args_text(sig, ev, buf, len);
-    if (ev->kind != TTF_EV_EXIT || !ttf_value_comparable(&sig->ret))
-        return 0;               /* void; float and struct are not recorded */
-    int k = ttf_value_format(buf, len, ev->retval, &sig->ret);
+    uint64_t raw;
+    if (ev->kind != TTF_EV_EXIT || !ttf_value_comparable(&sig->ret) ||
+        !ttf_value_ret(sig, ev, &raw))
+        return 0;               /* void, struct, a float not recorded */
+    int k = ttf_value_format(buf, len, raw, &sig->ret);
     return k < 0 ? 0 : (size_t)k < len ? (size_t)k : len - 1;
 }
 
@@ -293,8 +296,13 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
         ty = &p->type;
     out->type = ty->name;
     out->cls = ty->cls;
-    out->good_raw = p ? v->ev[0].argregs[p->reg] : v->ev[0].retval;
-    out->bad_raw = p ? v->ev[1].argregs[p->reg] : v->ev[1].retval;
+    if (p) {
+        out->good_raw = v->ev[0].argregs[p->reg];
+        out->bad_raw = v->ev[1].argregs[p->reg];
+    } else {
+        ttf_value_ret(v->sig, &v->ev[0], &out->good_raw);
+        ttf_value_ret(v->sig, &v->ev[1], &out->bad_raw);
+    }
     ttdi_value_text(ng, out->good_raw, ty, v->ev[0].time_ns, buf[0], sizeof buf[0]);
     ttdi_value_text(nb, out->bad_raw, ty, v->ev[1].time_ns, buf[1], sizeof buf[1]);
     out->good_value = ttfi_arena_strcpy(a, buf[0]);

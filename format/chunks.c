@@ -62,6 +62,13 @@ static void scan_slot(ttf_trace *t, uint64_t i)
         CORRUPT(&c, "chunk carries values but the header lacks the values feature");
         goto bad;
     }
+    if ((f[3] & TTF_CHUNK_XMM) && (!(f[3] & TTF_CHUNK_VALUES) ||
+                                   !(t->hdr.required_features & TTF_REQ_XMM))) {
+        CORRUPT(&c, "chunk carries SSE registers but %s",
+                f[3] & TTF_CHUNK_VALUES ? "the header lacks the xmm feature"
+                                        : "no values");
+        goto bad;
+    }
     struct chunk *ch = PUSH(t, chunks);
     if (!ch)
         return;

@@ -51,8 +51,11 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->ub_rec = NULL;
     d->lo_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
-    d->fast = 1;
+    d->xmm = d->values && (ch->flags & TTF_CHUNK_XMM) != 0;
+    d->fast = !d->xmm;          /* hot_fast reads no SSE registers */
     memset(d->regs, 0, sizeof d->regs);
+    memset(d->xregs, 0, sizeof d->xregs);
+    d->xret = 0;
     memset(d->stride, 0, sizeof d->stride);
     d->tsc = ch->tsc;
     d->prev = 0;
@@ -449,8 +452,39 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
     return CORRUPT(c, "bad %s record: %s", rec_name(tag), what);
 }
 
+/* The SSE registers of an ENTER whose mask has TTF_MASK_XMM, or of an
+ * EXIT, in an XMM chunk (FORMAT.md 4.1). 0 or a TT_E* code. */
+static int dec_xmm(struct dec *d, ttf_event *ev, int given)
+{
+    struct ttfi_cursor *c = &d->c;
+    uint64_t u;
+    uint8_t m = 0;
+
+    ev->has_xmm = 1;
+    if (ev->kind == TTF_EV_EXIT) {
+        if (cur_uvar(c, &u))
+            return d->pb.code;
+        d->xret ^= __builtin_bswap64(u);
+        ev->retxmm = d->xret;
+        return 0;
+    }
+    if (given && cur_u8(c, &m))
+        return d->pb.code;
+    for (int i = 0; i < TTF_XMMREGS; i++) {
+        if (!(m & (1u << i)))
+            continue;
+        if (cur_uvar(c, &u))
+            return d->pb.code;
+        d->xregs[i] ^= __builtin_bswap64(u);
+    }
+    ev->xchanged = m;
+    memcpy(ev->argregs + TTF_XMM_SLOT(0), d->xregs, sizeof d->xregs);
+    return 0;
+}
+
 /* The values after an ENTER/EXIT of a values chunk (FORMAT.md 4.1): the
- * register mask and deltas, or rax. 0 or a TT_E* code (d->pb). */
+ * register mask and deltas, or rax; then the SSE registers in an XMM
+ * chunk. 0 or a TT_E* code (d->pb). */
 static int dec_values(struct dec *d, ttf_event *ev)
 {
     struct ttfi_cursor *c = &d->c;
@@ -462,11 +496,11 @@ static int dec_values(struct dec *d, ttf_event *ev)
         if (cur_svar(c, &v))
             return d->pb.code;
         ev->retval = (uint64_t)v;
-        return 0;
+        return d->xmm ? dec_xmm(d, ev, 0) : 0;
     }
     if (cur_u8(c, &mask))
         return d->pb.code;
-    if (mask & TTF_MASK_BAD)
+    if ((mask & TTF_MASK_BAD) && !d->xmm)
         return CORRUPT(c, "ENTER value mask 0x%02x has bit 7 set", mask);
     unsigned changed = 0;
     for (int i = 0; i < TTF_ARGREGS; i++) {
@@ -482,6 +516,9 @@ static int dec_values(struct dec *d, ttf_event *ev)
     }
     ev->changed = changed;
     memcpy(ev->argregs, d->regs, sizeof d->regs);
+    if (d->xmm)
+        return dec_xmm(d, ev, (mask & TTF_MASK_XMM) != 0);
+    memset(ev->argregs + TTF_XMM_SLOT(0), 0, TTF_XMM_REGS * sizeof *ev->argregs);
     return 0;
 }
 

@@ -133,6 +133,7 @@ struct dec {
     int timed;                  /* hot events carry a time delta */
     int xtimed;                 /* EXITs carry one (timed, not sparse) */
     int values;                 /* hot events carry values (v1.1) */
+    int xmm;                    /* ... and SSE registers (v1.5) */
     uint64_t tsc;               /* running counter value */
     uint64_t prev;              /* last miss address */
     int64_t depth;              /* call depth now */
@@ -140,6 +141,8 @@ struct dec {
     uint64_t cache[TTF_SLOTS];  /* function cache */
     uint64_t regs[TTF_ARGREGS]; /* argument registers at the last ENTER */
     uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
+    uint64_t xregs[TTF_XMMREGS]; /* SSE registers at the last ENTER (v1.5) */
+    uint64_t xret;              /* xmm0 at the last EXIT (v1.5) */
     int sites_ok;               /* the file may have site prefixes (v1.2) */
     unsigned pend;              /* the site prefix read before this ENTER:
                                    TTF_T_SITE_WAY + way, TTF_T_SITE_NEW or 0 */
@@ -247,6 +250,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->text = NULL;
     ev->offset = off;
     ev->has_values = 0;
+    ev->has_xmm = 0;
     ev->sync_arg = 0;
     ev->call_site = 0;
     ev->unwound = 0;

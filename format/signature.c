@@ -85,7 +85,7 @@ static int base_class(Dwarf_Die *t)
     case DW_ATE_signed: case DW_ATE_signed_char: return TTF_VC_SIGNED;
     case DW_ATE_unsigned: case DW_ATE_unsigned_char: case DW_ATE_UTF:
         return TTF_VC_UNSIGNED;
-    case DW_ATE_float: case DW_ATE_complex_float: return TTF_VC_FLOAT;
+    case DW_ATE_float: return TTF_VC_FLOAT;    /* complex: OTHER */
     default: return TTF_VC_OTHER;
     }
 }
@@ -310,6 +310,9 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
             continue;
         if (pl.nint)
             p->reg = next;
+        else if (pl.nsse == 1 && ttf_value_comparable(&p->type) &&
+                 p->type.cls == TTF_VC_FLOAT)
+            p->reg = TTF_XMM_SLOT(sse);     /* dropped without SSE values (sym.c) */
         next += pl.nint;
         sse += pl.nsse;
     }
@@ -329,8 +332,8 @@ static int clone_name(const char *sym, int *isra)
                    strstr(sym, ".cold"));
 }
 
-/* The integer argument register (0..5 = rdi..r9) a parameter's location
- * names at pc, -1 if it is not one register. */
+/* The argument register (0..5 = rdi..r9, TTF_XMM_SLOT(k) = xmm_k) a
+ * parameter's location names at pc, -1 if it is not one register. */
 static int entry_reg(Dwarf_Die *param, Dwarf_Addr pc)
 {
     static const int dwarf_to_arg[10] = {-1, 2, 3, -1, 1, 0, -1, -1, 4, 5};
@@ -343,6 +346,8 @@ static int entry_reg(Dwarf_Die *param, Dwarf_Addr pc)
     unsigned r = ops[0].atom == DW_OP_regx ? (unsigned)ops[0].number
                  : ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31
                  ? (unsigned)(ops[0].atom - DW_OP_reg0) : 99u;
+    if (r >= 17 && r < 17 + TTF_XMM_REGS)
+        return TTF_XMM_SLOT(r - 17);    /* xmm0..7 (DWARF 17..24) */
     return r < 10 ? dwarf_to_arg[r] : -1;
 }
 
@@ -553,6 +558,7 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
     if (!(pd = malloc(PARAMS_MAX * sizeof *pd)))
         return TT_ENOMEM;
     read_type(&a, &fn, &sig->ret);
+    sig->ret_xmm = sig->ret.cls == TTF_VC_FLOAT && ttf_value_comparable(&sig->ret);
     int isra = 0, r;
     Dwarf_Addr entry = addr - bias;
     if (clone_name(dwfl_module_addrname(dm, addr), &isra)) {

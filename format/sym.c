@@ -57,6 +57,7 @@
 
 #include "ttf_int.h"
 #include "ttf_util.h"
+#include "ttf_wire.h"
 #include "ttfmt.h"
 
 #define NOTICE_MAX 256
@@ -738,6 +739,18 @@ static void *sig_alloc(void *ctx, size_t n)
 /* Fill e's signature. A module whose signatures cannot be read says so
  * once: without (readable) DWARF, or the first function it does not
  * describe (an object compiled without -g). */
+/* A trace that records no SSE registers (before format 1.5): the float
+ * and double parameters and results signature.c placed in them are not
+ * recorded. */
+static void no_sse(ttf_signature *sig)
+{
+    ttf_param *pp = (ttf_param *)(uintptr_t)sig->params;
+    for (size_t i = 0; i < sig->nparams; i++)
+        if (pp[i].reg >= TTF_XMM_SLOT(0))
+            pp[i].reg = -1;
+    sig->ret_xmm = 0;
+}
+
 static void resolve_sig(ttf_sym *s, struct centry *e)
 {
     struct dwq q = {.addr = e->addr, .s = s};
@@ -768,6 +781,8 @@ static void resolve_sig(ttf_sym *s, struct centry *e)
         return;
     }
     *copy = q.sig;
+    if (!(ttf_get_header(s->t)->required_features & TTF_REQ_XMM))
+        no_sse(copy);
     e->sig = copy;
     e->sig_state = 1;
 }

@@ -126,6 +126,17 @@
  *                     at its start)
  * and every EXIT, hit or miss, after its tdelta, by
  *                     svar rax (the return register, absolute)
+ * In a chunk that also has TTF_CHUNK_XMM (v1.5, file has TTF_REQ_XMM) the
+ * ENTER mask's bit 7 (XMM) says the SSE registers follow the deltas:
+ *                     u8 xmask: bit i = xmm_i is given, then per set bit
+ *                     uvar bswap64(x ^ xprev[i]) (x = the register's low 8
+ *                     bytes; byte-swapped so that doubles differing in
+ *                     sign, exponent and top mantissa bits take few
+ *                     bytes); xprev[i] = x for all eight; a register not
+ *                     given is xprev[i] (all 0 at the chunk start)
+ * and every EXIT, after svar rax, by
+ *                     uvar bswap64(xmm0 ^ xret); xret = xmm0 (xret: xmm0
+ *                     at the chunk's previous EXIT, 0 at its start)
  * uvar = LEB128 unsigned (at most 10 bytes); svar = zigzag then uvar;
  * str = uvar length + bytes (no NUL). A writer stores every byte after the
  * tag first and the tag last, so a record is all there or reads as 0x00.
@@ -174,7 +185,7 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 2   /* newest minor written; a file says
+#define TTF_VERSION_MINOR_WIRE 5   /* newest minor written; a file says
                                       the minor of the newest feature it
                                       uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
@@ -256,7 +267,8 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_REQ_SITES 0x4u       /* v1.2: ENTER records carry call sites */
 #define TTF_REQ_SPARSE 0x8u      /* v1.4: chunks may be TTF_CHUNK_SPARSE (EXITs
                                     carry a time only after a TIMED prefix) */
-#define TTF_REQ_KNOWN 0xfu
+#define TTF_REQ_XMM 0x10u        /* v1.5: values chunks may carry SSE registers */
+#define TTF_REQ_KNOWN 0x1fu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -283,6 +295,8 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_CHUNK_VALUES 0x2u    /* ENTER/EXIT carry registers (v1.1) */
 #define TTF_CHUNK_SPARSE 0x4u    /* v1.4, with TIMED: EXITs carry a time only
                                     after a TIMED prefix */
+#define TTF_CHUNK_XMM 0x8u       /* with VALUES: ENTER/EXIT carry SSE registers
+                                    too (v1.5, file has TTF_REQ_XMM) */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -349,9 +363,13 @@ enum {
 /* values (v1.1): the integer argument registers, in mask bit order */
 #define TTF_ARGREGS 6            /* rdi, rsi, rdx, rcx, r8, r9 */
 #define TTF_MASK_STRIDE 0x40u    /* registers not given follow their stride */
-#define TTF_MASK_BAD 0x80u       /* mask bits that must be 0 */
+#define TTF_MASK_BAD 0x80u       /* mask bits that must be 0 (without XMM) */
+#define TTF_MASK_XMM 0x80u       /* v1.5, XMM chunks: SSE registers follow */
+#define TTF_XMMREGS 8            /* xmm0..xmm7, their low 8 bytes */
 #define TTF_ENTER_VALUES_MAX (1 + TTF_ARGREGS * TTF_UVAR_MAX)
+#define TTF_ENTER_XMM_MAX (1 + TTF_XMMREGS * TTF_UVAR_MAX)
 #define TTF_EXIT_VALUE_MAX TTF_UVAR_MAX
+#define TTF_EXIT_XMM_MAX TTF_UVAR_MAX
 /* SYNC_OP operations (u8; readers keep unknown values, ttf_event.code) */
 enum {
     TTF_SYNC_LOCK = 1,          /* mutex acquired (pthread_mutex_lock returned 0) */
@@ -532,6 +550,43 @@ static inline uint8_t *ttf_put_enter_values_step(uint8_t *p,
     return ttf_put_values_deltas(p, m, d);
 }
 
+/* The SSE registers after an ENTER's integer values in a TTF_CHUNK_XMM
+ * chunk (FORMAT.md 4.1): mask is where the ENTER's mask byte was written
+ * (ttf_put_values_deltas' first byte), its XMM bit set when a register
+ * changed; xprev moves on. Writes at most TTF_ENTER_XMM_MAX bytes. */
+static inline uint8_t *ttf_put_enter_xmm_step(uint8_t *p, uint8_t *mask,
+                                              const uint64_t x[TTF_XMMREGS],
+                                              uint64_t xprev[TTF_XMMREGS])
+{
+    uint64_t d[TTF_XMMREGS], any = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < TTF_XMMREGS; i++) {
+        d[i] = x[i] ^ xprev[i];
+        any |= d[i];
+    }
+    if (__builtin_expect(!any, 1))
+        return p;               /* the usual case: nothing to write or keep */
+    unsigned m = 0;
+    for (int i = 0; i < TTF_XMMREGS; i++) {
+        xprev[i] = x[i];
+        m |= (unsigned)(d[i] != 0) << i;
+    }
+    *mask |= TTF_MASK_XMM;
+    *p++ = (uint8_t)m;
+    for (int i = 0; i < TTF_XMMREGS; i++)
+        if (m & (1u << i))
+            p = ttf_put_uvar(p, __builtin_bswap64(d[i]));
+    return p;
+}
+
+/* xmm0 after an EXIT's rax in a TTF_CHUNK_XMM chunk; xret moves on. */
+static inline uint8_t *ttf_put_exit_xmm(uint8_t *p, uint64_t xmm0, uint64_t *xret)
+{
+    uint64_t d = xmm0 ^ *xret;
+    *xret = xmm0;
+    return ttf_put_uvar(p, __builtin_bswap64(d));
+}
+
 /* The value after an EXIT in a TTF_CHUNK_VALUES chunk: rax, absolute. */
 static inline uint8_t *ttf_put_exit_value(uint8_t *p, uint64_t rax)
 {
@@ -647,7 +702,8 @@ static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_SPARSE) ? 4
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_XMM) ? 5
+                                  : (required & TTF_REQ_SPARSE) ? 4
                                   : (required & TTF_REQ_SITES) ? 2
                                   : (required & TTF_REQ_VALUES) ? 1 : 0);
     ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);

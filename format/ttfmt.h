@@ -52,9 +52,17 @@ extern "C" {
  * and ttf_cut_text says so.
  * 2.7.0: how a process and its frames ended (trace format 1.3, optional
  * records): TTF_EV_EXEC, TTF_EV_VFORK, TTF_EV_UNWIND, ttf_event unwound,
- * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC. */
+ * TTF_UNWIND_*, ttf_unwind_name, ttf_process exec_path, TTF_HEADER_EXEC.
+ * 2.8.0: float and double values (trace format 1.5, TTF_REQ_XMM):
+ * ttf_event argregs holds xmm0..7 after the integer registers
+ * (TTF_XMM_SLOT, TTF_VALUE_SLOTS), has_xmm, xchanged, retxmm;
+ * ttf_param reg may name an SSE slot; ttf_signature ret_xmm,
+ * ttf_value_ret; TTF_VC_FLOAT values compared and printed as numbers
+ * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
+ * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
+ * copies, in libttdiff and libttreport). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 7
+#define TTF_VERSION_MINOR 8
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -327,6 +335,13 @@ typedef struct ttf_callsite {
  * rsi, rdx, rcx, r8, r9). */
 #define TTF_VALUE_REGS 6
 
+/* SSE argument registers recorded per ENTER (format 1.5): xmm0..xmm7, their
+ * low 8 bytes (a double, or a float in the low 4), held in
+ * ttf_event.argregs after the integer ones: slot TTF_XMM_SLOT(k) is xmm_k. */
+#define TTF_XMM_REGS 8
+#define TTF_XMM_SLOT(k) (TTF_VALUE_REGS + (k))
+#define TTF_VALUE_SLOTS (TTF_VALUE_REGS + TTF_XMM_REGS)
+
 /* One decoded event. Pointers are into the trace and live as long as it.
  * Values (format 1.1) are copies held in the event itself: has_values says
  * whether argregs (ENTER) or retval (EXIT) were recorded; when it is 0 they
@@ -351,7 +366,10 @@ typedef struct ttf_event {
     int has_values;             /* 1: ENTER has argregs, EXIT has retval */
     unsigned changed;           /* ENTER: registers that changed since the
                                    chunk's previous ENTER (bit i = reg i) */
-    uint64_t argregs[TTF_VALUE_REGS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9 */
+    uint64_t argregs[TTF_VALUE_SLOTS]; /* ENTER: rdi, rsi, rdx, rcx, r8, r9,
+                                   then xmm0..7 (format 1.5; 0 in older
+                                   traces, whose signatures place nothing
+                                   there) */
     uint64_t retval;            /* EXIT: rax as returned */
     int64_t sync_arg;           /* SYNC_OP: the mutex (WAIT), result
                                    (TRYLOCK, WOKE), thread index (CREATE) */
@@ -368,6 +386,12 @@ typedef struct ttf_event {
                                    estimate in between (FORMAT.md 4.5) */
     uint64_t late_ns;           /* untimed: the latest the EXIT can have
                                    been (the thread's next measured time) */
+    int has_xmm;                /* 1: ENTER has xmm0..7 in argregs, EXIT
+                                   xmm0 in retxmm (format 1.5) */
+    unsigned xchanged;          /* ENTER: SSE registers that changed since
+                                   the chunk's previous ENTER (bit i) */
+    uint64_t retxmm;            /* EXIT: xmm0's low 8 bytes as returned (a
+                                   float or double result) */
 } ttf_event;
 
 /* The latest time ev can have happened at: late_ns for an untimed EXIT
@@ -526,6 +550,10 @@ typedef struct ttf_writer_opts {
     unsigned chaos;             /* TTF_PROC_CHAOS*: the PROCESS record says
                                    the run was in chaos mode (0 = not) */
     uint64_t chaos_seed;        /* with chaos: its seed */
+    int xmm;                    /* with values: a format 1.5 trace whose
+                                   ENTER/EXIT events carry the SSE registers
+                                   too (0 unless written with the *_xmm
+                                   calls) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -555,6 +583,15 @@ int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
  * zeros. Errors as ttf_write_enter. */
 int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
                            uint64_t addr, const uint64_t regs[TTF_VALUE_REGS]);
+/* The same with the SSE registers xmm0..7 (their low 8 bytes), and an EXIT
+ * with rax and xmm0, for a writer opened with opts.values and opts.xmm
+ * (TT_EINVAL otherwise; regs and xmm may not be NULL). Errors as
+ * ttf_write_enter. */
+int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                        uint64_t addr, const uint64_t regs[TTF_VALUE_REGS],
+                        const uint64_t xmm[TTF_XMM_REGS]);
+int ttf_write_exit_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                       uint64_t addr, uint64_t retval, uint64_t xmm0);
 /* An ENTER with its call site (format 1.2): call_site is the return address
  * in the caller, as libttcap records it; 0 = not recorded (the same as
  * ttf_write_enter). A non-zero site makes the trace a sites trace
@@ -715,6 +752,13 @@ typedef struct ttf_inlined {
 int ttf_sym_inlined_in(ttf_sym *s, uint64_t fn_addr, uint64_t time_ns,
                        ttf_inlined *out, size_t max, size_t *n);
 
+/* 1 if file (a source path from debug info; NULL is 0) is a system
+ * header's: the C library's, the C++ standard library's, the compiler's
+ * (/usr/include, /usr/local/include, /usr/lib/gcc, /usr/lib/llvm-*, any
+ * .../include/c++/...): code the program did not write. ttdiff ranks
+ * such suspects last and its reports fold runs of such frames. */
+int ttf_system_file(const char *file);
+
 /* ---- signatures and values (format 1.1) -------------------------------- */
 
 /* What a return value or parameter is, as far as comparing runs goes. */
@@ -726,7 +770,9 @@ enum ttf_vclass {
     TTF_VC_BOOL,        /* _Bool / bool: compared as 0 / 1 */
     TTF_VC_ENUM,        /* enumeration: compared exactly */
     TTF_VC_POINTER,     /* pointer or C++ reference: NULL / non-NULL only */
-    TTF_VC_FLOAT,       /* float, double: not recorded (xmm0), not compared */
+    TTF_VC_FLOAT,       /* float, double (size 4, 8: recorded from the SSE
+                                   registers in format 1.5, compared), long
+                                   double (not recorded) */
     TTF_VC_OTHER        /* struct, union, array, ...: not compared */
 };
 
@@ -754,10 +800,12 @@ typedef struct ttf_vtype {
 typedef struct ttf_param {
     const char *name;           /* "" if unnamed */
     ttf_vtype type;             /* its type */
-    int reg;                    /* integer argument register (0..5 = rdi..r9,
-                                   an index into ttf_event.argregs) it
-                                   arrives in, -1 if none (float, large
-                                   struct, past the sixth) */
+    int reg;                    /* the register it arrives in, an index into
+                                   ttf_event.argregs: 0..5 = rdi..r9, or
+                                   TTF_XMM_SLOT(0..7) = xmm0..7 for a float
+                                   or double in a trace that records them
+                                   (format 1.5); -1 if none (in memory, a
+                                   struct, unplaceable, past the last) */
 } ttf_param;
 
 /* A function's signature from its DWARF debug info (x86-64 SysV calling
@@ -768,6 +816,9 @@ typedef struct ttf_signature {
     size_t nparams;             /* declared parameters (C++: `this` first) */
     const ttf_param *params;    /* nparams of them */
     int variadic;               /* 1: ends in "..." */
+    int ret_xmm;                /* 1: the return value is a float or double
+                                   returned in xmm0, recorded in the trace
+                                   (ttf_event.retxmm; ttf_value_ret) */
 } ttf_signature;
 
 /* The signature of the function of an ENTER/EXIT event (through the module
@@ -782,8 +833,16 @@ typedef struct ttf_signature {
 int ttf_sym_signature(ttf_sym *s, const ttf_event *ev,
                       const ttf_signature **out);
 
+/* The raw return value of an EXIT event ev of a function of signature sig:
+ * 1 with *raw = xmm0 (ev->retxmm) when sig->ret_xmm, else rax
+ * (ev->retval); 0 when ev has no values, or the result is a float or
+ * double the trace did not record (before format 1.5) or a long double
+ * (*raw = 0). */
+int ttf_value_ret(const ttf_signature *sig, const ttf_event *ev, uint64_t *raw);
+
 /* 1 if values of type ty are compared between runs (integers, enums, bools,
- * pointers as NULL / non-NULL), 0 if not (void, float, struct, unknown). */
+ * pointers as NULL / non-NULL, float and double by their bits), 0 if not
+ * (void, long double, complex, struct, unknown). */
 int ttf_value_comparable(const ttf_vtype *ty);
 
 /* The comparable form of a raw register holding a value of type ty:

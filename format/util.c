@@ -1,7 +1,9 @@
 /*
  * util.c - the small things every layer above the wire shares
- * (ttf_util.h): event kind and signal names, and the arena that owns a
- * trace's strings, the symbols' names and a diff's results.
+ * (ttf_util.h): event kind and signal names, whether a source file is a
+ * system header's (ttf_system_file, for libttdiff's ranking and
+ * libttreport's stacks), and the arena that owns a trace's strings, the
+ * symbols' names and a diff's results.
  * Stage 0 base of format/STAGES.
  */
 #include <stdio.h>
@@ -11,6 +13,16 @@
 #include "ttf_util.h"
 
 /* ---- names --------------------------------------------------------------- */
+
+int ttf_system_file(const char *file)
+{
+    static const char *const dirs[] = {"/usr/include/", "/usr/lib/gcc/",
+                                       "/usr/local/include/", "/usr/lib/llvm-"};
+    for (size_t i = 0; file && i < sizeof dirs / sizeof *dirs; i++)
+        if (strncmp(file, dirs[i], strlen(dirs[i])) == 0)
+            return 1;
+    return file && strstr(file, "/include/c++/") != NULL;
+}
 
 const char *ttfi_kind_name(int kind)
 {

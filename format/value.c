@@ -7,6 +7,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ttfmt.h"
 
@@ -18,9 +20,20 @@ int ttf_value_comparable(const ttf_vtype *ty)
     case TTF_VC_SIGNED: case TTF_VC_UNSIGNED: case TTF_VC_BOOL:
     case TTF_VC_ENUM: case TTF_VC_POINTER:
         return 1;
+    case TTF_VC_FLOAT:
+        return ty->size == 4 || ty->size == 8;
     default:
         return 0;
     }
+}
+
+int ttf_value_ret(const ttf_signature *sig, const ttf_event *ev, uint64_t *raw)
+{
+    *raw = 0;
+    if (!sig || !ev->has_values || (sig->ret.cls == TTF_VC_FLOAT && !sig->ret_xmm))
+        return 0;
+    *raw = sig->ret_xmm ? ev->retxmm : ev->retval;
+    return 1;
 }
 
 /* raw cut to size bytes, sign-extended when sign. */
@@ -45,6 +58,7 @@ uint64_t ttf_value_norm(uint64_t raw, const ttf_vtype *ty)
     case TTF_VC_ENUM: return cut(raw, ty->size, ty->is_signed);
     case TTF_VC_BOOL: return cut(raw, ty->size ? ty->size : 1, 0) != 0;
     case TTF_VC_POINTER: return raw != 0;
+    case TTF_VC_FLOAT: return cut(raw, ty->size, 0);
     default: return raw;
     }
 }
@@ -154,6 +168,35 @@ static int format_flags(char *buf, size_t len, uint64_t v, const ttf_vtype *ty)
     return snprintf(buf, len, "%s (%" PRIu64 ")", names, v);
 }
 
+/* A float (size 4) or double (8) from its bits: the shortest decimal
+ * that reads back as the same value ("0.1", "1e+300", "-0", "nan");
+ * "(float)" for other sizes (long double: not recorded). */
+static int format_float(char *buf, size_t len, uint64_t v, unsigned size)
+{
+    char t[40];
+    if (size == 8) {
+        double d;
+        memcpy(&d, &v, sizeof d);
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(t, sizeof t, "%.*g", prec, d);
+            if (strtod(t, NULL) == d || d != d)
+                break;
+        }
+    } else if (size == 4) {
+        float f;
+        uint32_t w = (uint32_t)v;
+        memcpy(&f, &w, sizeof f);
+        for (int prec = 6; prec <= 9; prec++) {
+            snprintf(t, sizeof t, "%.*g", prec, (double)f);
+            if (strtof(t, NULL) == f || f != f)
+                break;
+        }
+    } else {
+        return snprintf(buf, len, "(float)");
+    }
+    return snprintf(buf, len, "%s", t);
+}
+
 /* An enum's value: "RED (1)", "A|B (3)" or the number. */
 static int format_enum(char *buf, size_t len, uint64_t v, const ttf_vtype *ty)
 {
@@ -191,7 +234,7 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty)
     case TTF_VC_VOID:
         return snprintf(buf, len, "void");
     case TTF_VC_FLOAT:
-        return snprintf(buf, len, "(float)");
+        return format_float(buf, len, v, ty->size);
     case TTF_VC_OTHER:
         return snprintf(buf, len, "(%s)", ty->name && ty->name[0] ? ty->name
                                                                   : "struct");

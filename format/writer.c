@@ -51,6 +51,8 @@ struct wthread {
     uint64_t cache[TTF_SLOTS];  /* function cache of the open chunk */
     uint64_t regs[TTF_ARGREGS]; /* registers of the chunk's last ENTER */
     uint64_t stride[TTF_ARGREGS]; /* how far each moved at that ENTER */
+    uint64_t xregs[TTF_XMMREGS]; /* SSE registers of that ENTER (v1.5) */
+    uint64_t xret;              /* xmm0 of the chunk's last EXIT (v1.5) */
     struct ttf_sites sites;     /* call sites of the open chunk (v1.2) */
 };
 
@@ -60,6 +62,7 @@ struct ttf_writer {
     int timed;                  /* hot events carry time deltas */
     int ring;                   /* TTF_OPT_RING set */
     int values;                 /* TTF_REQ_VALUES: ENTER/EXIT carry values */
+    int xmm;                    /* TTF_REQ_XMM: ... and SSE registers */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
     uint64_t hz;                /* tsc ticks per second */
@@ -128,7 +131,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
     size_t len = TTF_HEADER_SIZE;
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
     ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0) |
-                              (w->sites ? TTF_REQ_SITES : 0),
+                              (w->sites ? TTF_REQ_SITES : 0) |
+                              (w->xmm ? TTF_REQ_XMM : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
                        (w->sync ? TTF_OPT_SYNC : 0),
@@ -173,6 +177,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->timed = o.timed != 0;
     w->ring = o.ring != 0;
     w->values = o.values != 0;
+    w->xmm = w->values && o.xmm != 0;
     w->sites = o.sites != 0;
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
@@ -238,6 +243,8 @@ static void open_chunk(struct wthread *t)
     memset(t->cache, 0, sizeof t->cache);
     memset(t->regs, 0, sizeof t->regs);
     memset(t->stride, 0, sizeof t->stride);
+    memset(t->xregs, 0, sizeof t->xregs);
+    t->xret = 0;
     memset(&t->sites, 0, sizeof t->sites);
 }
 
@@ -253,7 +260,8 @@ static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
     ttf_put_u32(h + TTF_C_THREAD, index);
     ttf_put_u32(h + TTF_C_SEQ, t->seq);
     ttf_put_u16(h + TTF_C_FLAGS, (w->timed ? TTF_CHUNK_TIMED : 0) |
-                                 (w->values ? TTF_CHUNK_VALUES : 0));
+                                 (w->values ? TTF_CHUNK_VALUES : 0) |
+                                 (w->xmm ? TTF_CHUNK_XMM : 0));
     ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
     ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)(int32_t)t->chunk_depth);
     ttf_put_u64(h + TTF_C_TSC, t->base);
@@ -297,6 +305,7 @@ struct hot {
     const uint64_t *regs;       /* ENTER: argument registers (values mode) */
     uint64_t ret;               /* EXIT: return value (values mode) */
     uint64_t site;              /* ENTER: call site (0 = not recorded) */
+    const uint64_t *xmm;        /* ENTER: xmm0..7, EXIT: xmm0 (xmm mode) */
 };
 
 /* Encode h against t's open chunk into tmp; returns the bytes used, *pre
@@ -321,17 +330,24 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
     }
     if (w->timed)
         p = ttf_put_uvar(p, delta_for(t, tsc));
+    uint64_t xs[TTF_XMMREGS], xr = t->xret;    /* moved on at the commit */
+    uint8_t *mask = p;
     if (w->values && h->exit)
         p = ttf_put_exit_value(p, h->ret);
     else if (w->values)
         p = ttf_put_enter_values(p, h->regs, t->regs, t->stride);
+    memcpy(xs, t->xregs, sizeof xs);
+    if (w->xmm && h->exit)
+        p = ttf_put_exit_xmm(p, h->xmm[0], &xr);
+    else if (w->xmm)
+        p = ttf_put_enter_xmm_step(p, mask, h->xmm, xs);
     return (size_t)(p - tmp);
 }
 
 static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    const struct hot *h)
 {
-    static const uint64_t zeros[TTF_ARGREGS];
+    static const uint64_t zeros[TTF_XMMREGS];
     struct hot hv = *h;
     struct wthread *t;
 
@@ -341,8 +357,10 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
         return bad_index(w, thread) ? TT_EINVAL : TT_ENOMEM;
     if (!hv.regs)
         hv.regs = zeros;
+    if (!hv.xmm)
+        hv.xmm = zeros;
     for (;;) {
-        uint8_t tmp[2 + 3 * TTF_UVAR_MAX + TTF_ENTER_VALUES_MAX];
+        uint8_t tmp[2 + 3 * TTF_UVAR_MAX + TTF_ENTER_VALUES_MAX + TTF_ENTER_XMM_MAX];
         size_t pre;
         if (!t->used)
             open_chunk(t);
@@ -360,6 +378,10 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)
                 ttf_values_advance(hv.regs, t->regs, t->stride);
+            if (w->xmm && !hv.exit)
+                memcpy(t->xregs, hv.xmm, sizeof t->xregs);
+            else if (w->xmm)
+                t->xret = hv.xmm[0];
             t->depth += hv.exit ? -1 : 1;
             return 0;
         }
@@ -372,14 +394,14 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr)
 {
-    struct hot h = {addr, 0, NULL, 0, 0};
+    struct hot h = {addr, 0, NULL, 0, 0, NULL};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_enter_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t call_site)
 {
-    struct hot h = {addr, 0, NULL, 0, call_site};
+    struct hot h = {addr, 0, NULL, 0, call_site, NULL};
     if (!w)
         return TT_EINVAL;
     w->sites |= call_site != 0;
@@ -390,7 +412,7 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                                 uint64_t addr, uint64_t call_site,
                                 const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, call_site};
+    struct hot h = {addr, 0, regs, 0, call_site, NULL};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     w->sites |= call_site != 0;
@@ -400,14 +422,14 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr)
 {
-    struct hot h = {addr, 1, NULL, 0, 0};
+    struct hot h = {addr, 1, NULL, 0, 0, NULL};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
                            uint64_t addr, const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, 0};
+    struct hot h = {addr, 0, regs, 0, 0, NULL};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -416,8 +438,27 @@ int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t retval)
 {
-    struct hot h = {addr, 1, NULL, retval, 0};
+    struct hot h = {addr, 1, NULL, retval, 0, NULL};
     if (!w || !w->values)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
+}
+
+int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                        uint64_t addr, const uint64_t regs[TTF_VALUE_REGS],
+                        const uint64_t xmm[TTF_XMM_REGS])
+{
+    struct hot h = {addr, 0, regs, 0, 0, xmm};
+    if (!w || !w->xmm || !regs || !xmm)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
+}
+
+int ttf_write_exit_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                       uint64_t addr, uint64_t retval, uint64_t xmm0)
+{
+    struct hot h = {addr, 1, NULL, retval, 0, &xmm0};
+    if (!w || !w->xmm)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
 }

@@ -551,6 +551,19 @@ static void stack_list(hw *w, const ttd_divergence *d)
     if (!n)
         raw(w, "<li class=\"mut\">(top level of the thread)</li>\n");
     for (size_t i = 0; i < n; i++) {
+        size_t k = w->full_names ? i : ttri_system_run(frames, i, n);
+        if (k > i) {        /* frames[i..k) in system headers: folded, as in text */
+            raw(w, "<li class=\"mut\" style=\"padding-left:%zuch\"><details><summary>"
+                   "%zu frames in system headers</summary>", 2 * i, k - i);
+            for (size_t j = i; j < k; j++) {
+                raw(w, "<div>");
+                frame_item(w, &frames[j]);
+                raw(w, "</div>");
+            }
+            raw(w, "</details></li>\n");
+            i = k - 1;
+            continue;
+        }
         raw(w, "<li%s style=\"padding-left:%zuch\">",
             frames[i].inlined ? " class=\"inl\"" : "", 2 * i);
         frame_item(w, &frames[i]);

@@ -206,10 +206,8 @@ static void stack(tw *w, const ttd_divergence *d)
         fputs("    (top level)\n", w->f);
     for (size_t i = 0; i < n; i++) {
         const ttd_frame *fr = &frames[i];
-        size_t k = i;       /* frames[i..k) in system headers; the innermost shows */
-        while (!w->full_names && k + 1 < n && ttri_system_file(frames[k].file))
-            k++;
-        if (k - i >= 2) {
+        size_t k = w->full_names ? i : ttri_system_run(frames, i, n);
+        if (k > i) {        /* frames[i..k) in system headers */
             fprintf(w->f, "    %*s... %zu frames in system headers (--demangle=full shows "
                     "them)\n", (int)(2 * (i < TTRI_MAX_INDENT ? i : TTRI_MAX_INDENT)), "", k - i);
             i = k - 1;

@@ -38,9 +38,10 @@ const char *ttri_short_name(const char *name, char *buf, size_t n);
  * names it puts in its sentences); the rest of the text as it is. */
 const char *ttri_short_quoted(const char *text, char *buf, size_t n);
 
-/* 1 if file is a system header's (/usr/include, the C++ standard
- * library's, the compiler's): stacks fold runs of such frames. */
-int ttri_system_file(const char *file);
+/* Stacks fold runs of two or more frames in system headers
+ * (ttf_system_file), the innermost frame always shown: the end of the run
+ * that starts at frame i of fr[0..n), or i when there is none to fold. */
+size_t ttri_system_run(const ttd_frame *fr, size_t i, size_t n);
 
 /* How a pair was made, for a table cell: "name+start", "content 0.97"
  * ("?" appended when uncertain). */

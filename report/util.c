@@ -82,12 +82,10 @@ char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len)
     return buf;
 }
 
-int ttri_system_file(const char *file)
+size_t ttri_system_run(const ttd_frame *fr, size_t i, size_t n)
 {
-    static const char *const dirs[] = {"/usr/include/", "/usr/lib/gcc/",
-                                       "/usr/local/include/", "/usr/lib/llvm-"};
-    for (size_t i = 0; file && i < sizeof dirs / sizeof *dirs; i++)
-        if (strncmp(file, dirs[i], strlen(dirs[i])) == 0)
-            return 1;
-    return file && strstr(file, "/include/c++/") != NULL;
+    size_t k = i;
+    while (k + 1 < n && ttf_system_file(fr[k].file))
+        k++;
+    return k - i >= 2 ? k : i;
 }

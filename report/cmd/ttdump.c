@@ -198,7 +198,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 
 static void print_header(const struct dump *d)
 {
-    static const char *const req[] = {"events-v1", "values", "sites", "sparse"};
+    static const char *const req[] = {"events-v1", "values", "sites", "sparse", "xmm"};
     static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo"};
     static const char *const flags[] = {"closed", "exec"};
     const ttf_header *h = ttf_get_header(d->t);
@@ -612,10 +612,12 @@ static void put_values(const struct dump *d, const ttf_event *ev)
         return;
     }
     if (ev->kind == TTF_EV_EXIT) {
+        uint64_t raw;
         if (sig->ret.cls == TTF_VC_VOID)
             return;
-        ttf_value_format(v, sizeof v, ev->retval, &sig->ret);
-        fprintf(d->out, " = %s", v);
+        if (ttf_value_ret(sig, ev, &raw))
+            ttf_value_format(v, sizeof v, raw, &sig->ret);
+        fprintf(d->out, " = %s", ttf_value_ret(sig, ev, &raw) ? v : "?");
         return;
     }
     fputc('(', d->out);

@@ -62,7 +62,7 @@ hasnt 'ns::Parser' "$T/mdiff"
 # the same program against itself: no divergence either way
 "$B/ttdiff" "$T/g.trc" "$T/g.trc" > /dev/null || fail "self diff"
 
-# code of the standard library: its frames folded in the text stack (whole
+# code of the standard library: its frames folded in the text and HTML stacks (whole
 # with --demangle=full), ranked after the program's own functions
 TTCAP_OUT="$T/sg.trc" "$B/fixtures/cxx_set" 7 > /dev/null || fail "record cxx_set 7"
 TTCAP_OUT="$T/sb.trc" "$B/fixtures/cxx_set" 3 > /dev/null || fail "record cxx_set 3"
@@ -75,6 +75,11 @@ set -e
 has '^      \.\.\. [0-9]* frames in system headers' "$T/set"
 hasnt 'frames in system headers' "$T/setfull"
 has 'std::set<Key, Cmp, std::allocator<Key> >::insert' "$T/setfull"
+# the HTML report folds them too (a <details> the reader can open)
+"$B/ttdiff" --format html "$T/sg.trc" "$T/sb.trc" > "$T/set.html" 2>/dev/null || true
+has '<details><summary>[0-9]* frames in system headers</summary>' "$T/set.html"
+"$B/ttdiff" --format html --demangle=full "$T/sg.trc" "$T/sb.trc" > "$T/setfull.html" 2>/dev/null || true
+hasnt 'frames in system headers' "$T/setfull.html"
 first=$(sed -n '/^suspects/{n;p;q}' "$T/set")
 case $first in
 */usr/include/*) cat "$T/set"; fail "a system header's function is suspect #1" ;;

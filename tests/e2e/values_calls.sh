@@ -12,8 +12,8 @@ for prog in val_calls val_calls_clang; do
     rec $prog.trc "$F/$prog"
     has 'add=5 neg=-7 lookup=null,set pair=40,41 fmix=4.75 ldmul=7.5 vsum=7 tail=10' $prog.trc.out
     "$BD/ttdump" "$T/$prog.trc" > hdr 2>&1 || fail "ttdump header"
-    has 'version: *1\.4' hdr
-    has 'required features: 0xf (events-v1, values, sites, sparse)' hdr
+    has 'version: *1\.5' hdr
+    has 'required features: 0x1f (events-v1, values, sites, sparse, xmm)' hdr
     # the registers as recorded (a 16-byte struct result is rax)
     "$BD/ttdump" -n --raw-values --color never "$T/$prog.trc" |
         sed -E 's/^ *\+[0-9.]+[a-z]+ //' > raw || fail "ttdump --raw-values"
@@ -41,6 +41,11 @@ has '^  > add(2, 3)$' $e
 has '^  < lookup = NULL$' $e
 has '^  > tail_a(4)$' $e
 has '^    > tail_b(5)$' $e
+# doubles from the SSE registers (format 1.5); a long double is x87: not recorded
+has '^  > fmix(1.5, 3, 0.25)$' $e
+has '^  < fmix = 4.75$' $e
+has '^  > ldmul(?)$' $e
+has '^  < ldmul = ?$' $e
 [ -e gmon.out ] && fail "gmon.out written (linked with -pg?)"
 
 # 100000 deep: the shadow stack grows in the slow path

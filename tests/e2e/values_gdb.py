@@ -1,13 +1,18 @@
 """values_gdb.py - gdb's view of a program's calls, for values_gdb.sh.
 
 Run inside gdb (gdb -batch -x values_gdb.py --args PROG ARGS...) with
-VG_FUNCS set to a comma-separated list of function names (as gdb's
-`break` takes them) and VG_OUT to the output file. For every call of those
-functions, one JSON line: the function's name, the index of the call among
+VG_FUNCS set to a file of functions, one a line, as ttdump names them
+(`bucket`, `Shop::add(Item)`: values_gdb_cmp.py --funcs lists them); each
+gets a breakpoint at its first instruction (`break *'f(int)'`), where
+the arguments are still in their registers: gdb's usual place after the
+prologue is, in optimised code, sometimes on a path a call does not take and VG_OUT to the output file (VG_MAX: at most that many
+calls of each function, the first ones; default all). For every call of
+those functions, one JSON line: the function's name, the index of the call among
 that function's calls, its arguments as gdb reads them at the breakpoint
 after the prologue ({name, type code, integer value or null}), and the
 value `finish` would print (a FinishBreakpoint), when it is an integer,
-pointer, enum, bool or char.
+pointer, enum, bool or char (a number), or a float or double (a JSON
+number with a fraction; NaN and infinities as strings).
 """
 import json
 import os
@@ -15,6 +20,7 @@ import os
 import gdb
 
 OUT = open(os.environ["VG_OUT"], "w")
+MAX = int(os.environ.get("VG_MAX", "0") or 0)
 CALLS = {}
 SCALAR = (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_ENUM,
           gdb.TYPE_CODE_BOOL, gdb.TYPE_CODE_CHAR, gdb.TYPE_CODE_REF,
@@ -26,6 +32,9 @@ def scalar(v):
     try:
         t = v.type.strip_typedefs()
         code = t.code
+        if code == gdb.TYPE_CODE_FLT and t.sizeof in (4, 8) and not v.is_optimized_out:
+            f = float(v)
+            return code, f if f == f and abs(f) != float("inf") else repr(f)
         if code not in SCALAR or v.is_optimized_out:
             return code, None
         if code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
@@ -56,8 +65,11 @@ class Enter(gdb.Breakpoint):
         if frame.type() == gdb.INLINE_FRAME:
             return False        # an inlined copy: no call for tt to record
         name = frame.function().name if frame.function() else self.location
-        key = name.split("(")[0]
+        key = "".join(name.split())     # overloads apart: the whole signature
         n = CALLS.get(key, 0)
+        if MAX and n >= MAX:
+            self.enabled = False
+            return False
         CALLS[key] = n + 1
         args = []
         try:
@@ -68,7 +80,11 @@ class Enter(gdb.Breakpoint):
                 if sym.is_argument:
                     code, val = scalar(frame.read_var(sym))
                     args.append({"name": sym.name, "code": code, "value": val})
-        except (gdb.error, RuntimeError):
+            # an unnamed parameter has no symbol: the named ones cannot be
+            # matched to their places, so no argument is compared
+            if len(frame.function().type.fields()) != len(args):
+                args = None
+        except (gdb.error, RuntimeError, AttributeError):
             args = None
         rec = {"function": key, "call": n, "args": args, "ret": None}
         try:
@@ -80,7 +96,10 @@ class Enter(gdb.Breakpoint):
 
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
-for f in os.environ["VG_FUNCS"].split(","):
-    Enter(f, internal=True)
+for f in open(os.environ["VG_FUNCS"]).read().splitlines():
+    try:
+        Enter("*'%s'" % f if "(" in f else "*" + f, internal=True)
+    except (gdb.error, RuntimeError):
+        pass                    # a spelling gdb does not take: not sampled
 gdb.execute("run")
 OUT.close()

@@ -2,8 +2,9 @@
 # values_gdb.sh - values mode checked against gdb: real C and C++ programs
 # (fixtures/gdb: std::string and classes by value, `this`, a hidden return
 # pointer, enums, small structs in INTEGER and SSE registers, structs in
-# memory, doubles among integers, more than six arguments, variadic) built
-# as `ttcc --values` builds them (-O2), recorded by libttcap, then run under
+# memory, doubles and floats among integers and as results (format 1.5),
+# more than six arguments, variadic) built as `ttcc --values` builds them
+# (-O2), recorded by libttcap, then run under
 # gdb with a breakpoint on every function tt recorded: every argument and
 # return value tt recorded agrees with what gdb reads for the same call, or
 # tt says it does not know ("?"). At least 1,000 calls compared; ten pairs
@@ -39,20 +40,22 @@ check() {
     [ -s "$name.trc" ] || { cat "$name.out"; fail "no trace of $name"; }
     "$BD/ttdump" -n --color never "$name.trc" > "$name.ev" 2>&1 || fail "ttdump $name"
     # the functions of the program itself (not the C++ library's)
-    funcs=$(sed -n 's/^ *+[0-9.]*[a-z]* *> \([A-Za-z_][A-Za-z0-9_:]*\)[[(].*/\1/p' "$name.ev" |
-            grep -v '^std::\|^__gnu\|^operator\|^_' | sort -u | paste -sd, -)
-    [ -n "$funcs" ] || fail "no functions in $name's trace"
-    env -i PATH="$PATH" VG_FUNCS="$funcs" VG_OUT="$T/$name.gdb" \
+    python3 "$SRC/tests/e2e/values_gdb_cmp.py" --funcs "$name.ev" > "$name.funcs"
+    [ -s "$name.funcs" ] || fail "no functions in $name's trace"
+    env -i PATH="$PATH" VG_FUNCS="$T/$name.funcs" VG_OUT="$T/$name.gdb" \
         gdb -nx -batch -ex 'set startup-with-shell off' -x "$SRC/tests/e2e/values_gdb.py" \
         --args "./$name" "$@" > "$name.gdbout" 2>&1 || { tail -20 "$name.gdbout"; fail "gdb $name"; }
     [ -s "$name.gdb" ] || { tail -20 "$name.gdbout"; fail "gdb recorded no call of $name"; }
     python3 "$SRC/tests/e2e/values_gdb_cmp.py" "$name.ev" "$name.gdb" "$name" ||
         fail "tt and gdb disagree on $name's values"
     n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["calls"])' "$name.gdb.counts")
+    floats=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["floats"])' "$name.gdb.counts")
     total=$((total + n))
 }
 check shop 150
 check stats 150
+# doubles and floats, arguments (xmm0-7) and results (xmm0): compared, not "?"
+[ "$floats" -ge 500 ] || fail "only $floats float or double values of stats compared, want 500"
 check errchain 99999999999999999999
 [ "$total" -ge 1000 ] || fail "only $total calls compared, want 1000"
 # two runs of the same input (addresses randomised) are the same run: a

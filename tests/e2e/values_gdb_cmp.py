@@ -1,4 +1,7 @@
 """values_gdb_cmp.py TTDUMP_EVENTS GDB_JSONL [LABEL] - for values_gdb.sh.
+values_gdb_cmp.py --funcs TTDUMP_EVENTS [MAX]: the program's own functions
+tt recorded (not the C++ library's, no templates), the MAX (all) most
+called first, one a line as values_gdb.py takes them.
 
 Compares what tt recorded of each call (ttdump -n's `> f(sig)(a, b)` and
 `< f(sig) = r` lines, one thread) with what gdb read for the same call
@@ -6,13 +9,16 @@ Compares what tt recorded of each call (ttdump -n's `> f(sig)(a, b)` and
 An argument or return value agrees when both are the same integer (enums,
 bools, chars by value; pointers within 64 KiB of each other, both runs
 made without address randomisation, the stack's place moving a little
-with the environment; NULL only with NULL). tt's "?" (not recorded, not
+with the environment; NULL only with NULL; floats and doubles when they
+are the same number, a float's text read back at float precision). tt's
+"?" (not recorded, not
 placeable) and aggregates "(T)" are counted apart, never compared; a
 value gdb cannot read (optimised out) is not compared either. Prints the
 counts; exit 1 on any disagreement (each printed) or on too few checks.
 """
 import json
 import re
+import struct
 import sys
 
 NEAR = 1 << 16
@@ -49,6 +55,8 @@ def value_of(tok):
         return "int", int(tok == "true")
     if tok == "NULL":
         return "ptr", 0
+    if re.fullmatch(r"-?(\d+\.\d*(e[+-]?\d+)?|\d+e[+-]?\d+|inf|nan)", tok):
+        return "float", float(tok)              # 0.5, 1e+300, -inf
     m = re.search(r"\((-?\d+)\)$", tok)         # RED (1), READ|EXEC (5)
     if m:
         return "int", int(m.group(1))
@@ -61,8 +69,28 @@ def value_of(tok):
     return "other", None
 
 
+def split_call(text):
+    """"f(sig)(args)" -> (f(sig), args): the arguments are the last
+    top-level (...); (text, None) when there are none (no values)."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return text, None
+    if not text.endswith(")"):
+        return text, None
+    return text[:i], text[i + 1:-1]
+
+
 def name_key(sig):
-    return sig.split("(")[0].strip()
+    """A C++ function's whole signature (overloads apart), a C function's
+    name; blanks removed (gdb and the demangler space differently)."""
+    return "".join(sig.split())
 
 
 def tt_calls(path):
@@ -76,21 +104,8 @@ def tt_calls(path):
         if m:
             # a char's quoted form may be a parenthesis or a comma
             text = re.sub(r"'(\\.[0-9a-fx]*|[^'\\])'", "'c'", m.group(1))
-            # "f(sig)(args)": the arguments are the last top-level (...)
-            depth, start = 0, None
-            for i in range(len(text) - 1, -1, -1):
-                if text[i] == ")":
-                    depth += 1
-                elif text[i] == "(":
-                    depth -= 1
-                    if depth == 0:
-                        start = i
-                        break
-            if start is None or not text.endswith(")"):
-                sig, args = text, ""    # no values: nothing to compare
-            else:
-                sig, args = text[:start], text[start + 1:-1]
-            rec = {"args": split_args(args), "ret": None}
+            sig, args = split_call(text)
+            rec = {"args": split_args(args or ""), "ret": None}
             calls.setdefault(name_key(sig), []).append(rec)
             stack.append(rec)
             continue
@@ -101,26 +116,70 @@ def tt_calls(path):
     return calls
 
 
+def f32(x):
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return None
+
+
 def agree(kind, tv, gv):
+    if isinstance(gv, str):                     # gdb's nan, inf
+        gv = float(gv)
+    if isinstance(gv, float) or kind == "float":
+        tv = float(tv)
+        if tv != tv or gv != gv:
+            return tv != tv and gv != gv
+        return tv == gv or f32(tv) == gv
     if kind == "ptr":
         return (tv == 0) == (gv == 0) and abs(tv - gv) < NEAR
     return tv == gv or tv == gv - (1 << 64) or tv == gv + (1 << 64)
 
 
+def funcs(path, most):
+    calls = tt_calls_sigs(path)
+    own = [k for k in calls if not re.match(r"(std::|__gnu|operator|_)", k) and
+           "<" not in k.split("(")[0]]
+    own.sort(key=lambda k: (-calls[k], k))
+    for k in own[:most or None]:
+        print(k)
+
+
+def tt_calls_sigs(path):
+    """{signature as ttdump prints it: calls}."""
+    n = {}
+    enter = re.compile(r"^\s*(?:\+\S+\s+)?\s*> (.*)$")
+    for line in open(path):
+        m = enter.match(line.rstrip("\n"))
+        if not m:
+            continue
+        sig, args = split_call(m.group(1))
+        if args is not None:
+            n[sig] = n.get(sig, 0) + 1
+    return n
+
+
 def main():
+    if sys.argv[1] == "--funcs":
+        funcs(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+        return
     tt, gdbf = sys.argv[1], sys.argv[2]
     label = sys.argv[3] if len(sys.argv) > 3 else gdbf
     calls = tt_calls(tt)
     n = {"calls": 0, "agree": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
-         "wrong": 0, "unmatched": 0}
+         "wrong": 0, "unmatched": 0, "floats": 0, "args_unread": 0}
     for line in open(gdbf):
         g = json.loads(line)
         recs = calls.get(g["function"], [])
-        if g["call"] >= len(recs) or g["args"] is None:
+        if g["call"] >= len(recs):
             n["unmatched"] += 1
             continue
         t = recs[g["call"]]
         n["calls"] += 1
+        if g["args"] is None:           # gdb could not read them all: the result only
+            n["args_unread"] += 1
+            g["args"] = []
+            t = {"args": [], "ret": t["ret"]}
         pairs = list(zip(t["args"], g["args"]))
         if len(t["args"]) != len(g["args"]) and t["args"][-1:] != ["..."]:
             print("%s: %s call %d: tt has %d arguments, gdb %d" %
@@ -140,14 +199,16 @@ def main():
                 continue
             if agree(kind, tv, gv):
                 n["agree"] += 1
+                n["floats"] += kind == "float" or isinstance(gv, (float, str))
             else:
                 n["wrong"] += 1
-                print("%s: %s call %d %s: tt %s, gdb %d" %
+                print("%s: %s call %d %s: tt %s, gdb %s" %
                       (label, g["function"], g["call"], what, tok, gv))
-    print("%s: %d calls, %d values agree with gdb, %d wrong, %d not recorded by tt (?), "
-          "%d aggregates, %d unreadable by gdb, %d calls unmatched" %
-          (label, n["calls"], n["agree"], n["wrong"], n["unknown"], n["aggregate"],
-           n["gdb_unknown"], n["unmatched"]))
+    print("%s: %d calls, %d values agree with gdb (%d of them float or double), %d wrong, "
+          "%d not recorded by tt (?), %d aggregates, %d unreadable by gdb, "
+          "%d calls unmatched, %d calls' arguments unread by gdb" %
+          (label, n["calls"], n["agree"], n["floats"], n["wrong"], n["unknown"],
+           n["aggregate"], n["gdb_unknown"], n["unmatched"], n["args_unread"]))
     json.dump(n, open(gdbf + ".counts", "w"))
     sys.exit(1 if n["wrong"] else 0)
 

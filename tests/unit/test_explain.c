@@ -270,6 +270,51 @@ static void test_chain_returns(void **state)
     ttd_free(d);
 }
 
+/* A failure-looking value the good run's normal paths return too (EOF's
+ * -1 from a character reader) is not called an error when it flips: the
+ * good run's xt_check returned -22 before, so the flip at the split says
+ * "a value the good run returns too"; without that earlier call, "an
+ * error in the bad run". */
+static void test_flip_learned(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_check, 7), X(xt_check, -22),
+                           E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                           X(xt_check, 0), X(xt_pass, 0), X(xt_load, 0), E(xt_ok, 0),
+                           X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_check, 7), X(xt_check, -22),
+                           E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                           X(xt_check, -22), X(xt_pass, -22), X(xt_load, -22), E(xt_fail, 0),
+                           X(xt_fail, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_divergence *dv = ttd_get_result(d)->first;
+    assert_non_null(dv);
+    const ttd_suspect *s = sus(dv, "xt_check");
+    assert_non_null(s);
+    int seen = 0;
+    for (size_t i = 0; i < s->nevidence; i++) {
+        if (s->evidence[i].kind != TTD_EV_ERROR)
+            continue;
+        seen = 1;
+        assert_non_null(strstr(s->evidence[i].text, "a value the good run returns too"));
+    }
+    assert_true(seen);
+    ttd_free(d);
+    /* the same flip with no earlier -22: an error */
+    const struct op g2[] = {E(xt_main, 1), E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                            X(xt_check, 0), X(xt_pass, 0), X(xt_load, 0), E(xt_ok, 0),
+                            X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b2[] = {E(xt_main, 1), E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                            X(xt_check, -22), X(xt_pass, -22), X(xt_load, -22), E(xt_fail, 0),
+                            X(xt_fail, 0), X(xt_main, 0), {0}};
+    d = diff(g2, b2);
+    s = sus(ttd_get_result(d)->first, "xt_check");
+    for (size_t i = 0; i < s->nevidence; i++)
+        if (s->evidence[i].kind == TTD_EV_ERROR)
+            assert_non_null(strstr(s->evidence[i].text, "an error in the bad run"));
+    ttd_free(d);
+}
+
 /* The error origin (issue 33): xt_check returns an ordinary value that
  * differs (56320 for 65, a code point), xt_pass turns it into 0, which
  * none of its good-run calls returned (a length: 3, then 6), and xt_load
@@ -980,6 +1025,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frame_first_plain),
         cmocka_unit_test(test_chain_returns),
+        cmocka_unit_test(test_flip_learned),
         cmocka_unit_test(test_chain_argument_origin),
         cmocka_unit_test(test_error_origin),
         cmocka_unit_test(test_stored_read_back),

@@ -2,7 +2,9 @@
  * test_format_values.c - format v1.1 values: writer/reader round trip of
  * argument registers and return values across chunk restarts, the exact
  * bytes of FORMAT.md's example decoded from a hand-made chunk, a corrupt
- * mask (bit 7), registers that follow their stride (bit 6), a values chunk in a file without the feature bit, the
+ * mask (bit 7), registers that follow their stride (bit 6), a values
+ * chunk in a file without the feature bit, format 1.5's SSE registers
+ * (round trip, bytes, an xmm chunk without its feature bit), the
  * refusal an older reader gives (unknown required bit), and v1.0 files
  * reading as before.
  */
@@ -258,6 +260,105 @@ static void test_bad_mask(void **state)
     free(b.buf);
 }
 
+/* Format 1.5: the SSE registers round trip through the writer (doubles
+ * that repeat, change a little, or not at all), the trace says 1.4 and
+ * its feature, an EXIT's xmm0 is apart from rax; plain ENTER/EXIT calls
+ * on an xmm writer record zeros. */
+static void test_xmm_roundtrip(void **state)
+{
+    (void)state;
+    const char *path = tu_path("x.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1, .xmm = 1};
+    ttf_writer *w;
+    uint64_t r[TTF_VALUE_REGS] = {0}, x[TTF_XMM_REGS] = {0};
+    const uint64_t n = 1500;            /* several chunks */
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 10, 1, "main"), 0);
+    for (uint64_t i = 0; i < n; i++) {
+        double d = 0.5 * (double)i;
+        memcpy(&x[i % 3], &d, sizeof d);
+        x[7] = i % 5 == 0 ? 0x3ff0000000000000ull : x[7];
+        r[0] = i;
+        assert_int_equal(ttf_write_enter_xmm(w, 0, 100 + 10 * i, FA, r, x), 0);
+        assert_int_equal(ttf_write_exit_xmm(w, 0, 105 + 10 * i, FA, i, x[i % 3] ^ 1), 0);
+    }
+    assert_int_equal(ttf_write_enter(w, 0, 100 + 10 * n, FB), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 101 + 10 * n, FB), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_header(t)->version_minor, 5);
+    assert_int_equal(ttf_get_header(t)->required_features,
+                     TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_XMM);
+    assert_true(ttf_get_thread(t, 0)->chunks > 2);
+    assert_int_equal(ttf_notice_count(t), 0);
+    struct evs e = tu_events(t, 0, 0);
+    uint64_t want[TTF_XMM_REGS] = {0};
+    size_t k = 1;
+    for (uint64_t i = 0; i < n; i++, k += 2) {
+        double d = 0.5 * (double)i;
+        memcpy(&want[i % 3], &d, sizeof d);
+        want[7] = i % 5 == 0 ? 0x3ff0000000000000ull : want[7];
+        assert_int_equal(e.ev[k].kind, TTF_EV_ENTER);
+        assert_int_equal(e.ev[k].has_xmm, 1);
+        assert_int_equal(e.ev[k].argregs[0], i);
+        assert_memory_equal(e.ev[k].argregs + TTF_XMM_SLOT(0), want, sizeof want);
+        assert_int_equal(e.ev[k + 1].retval, i);
+        assert_int_equal(e.ev[k + 1].retxmm, want[i % 3] ^ 1);
+    }
+    assert_int_equal(e.ev[k].argregs[TTF_XMM_SLOT(7)], 0);    /* zeros */
+    assert_int_equal(e.ev[k].has_xmm, 1);
+    assert_int_equal(e.ev[k + 1].retxmm, 0);
+    free(e.ev);
+    ttf_close(t);
+}
+
+/* FORMAT.md 4.1's xmm example byte for byte: mask bit 7 brings the xmm
+ * mask and byte-swapped XOR deltas; an EXIT's uvar after rax is xmm0. In a
+ * chunk without TTF_CHUNK_XMM bit 7 stays corrupt, and an xmm chunk in a
+ * file without TTF_REQ_XMM is refused. */
+static void test_xmm_bytes(void **state)
+{
+    (void)state;
+    struct tb b;
+    values_file(&b, 1);
+    ttf_put_u16(b.buf + TTF_H_VMINOR, 5);
+    ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_XMM);
+    ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS,
+                TTF_CHUNK_TIMED | TTF_CHUNK_VALUES | TTF_CHUNK_XMM);
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(0x401200));
+    static const uint8_t ex[] = {
+        0x04, 0x81, 0x05,                   /* tdelta 4, rdi + xmm, rdi = -3 */
+        0x01, 0xbf, 0xe0, 0x03,             /* xmm0 = 1.0: bswap = 0xf03f */
+        0xe4, 0x05, 0x2b, 0xc0, 0x10,       /* EXIT: rax -22, xmm0 = 3.0:
+                                               bswap = 0x0840 */
+    };
+    tb_raw(&b, ex, sizeof ex);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 2);
+    double d;
+    memcpy(&d, &e.ev[0].argregs[TTF_XMM_SLOT(0)], sizeof d);
+    assert_true(d == 1.0);
+    assert_int_equal((int64_t)e.ev[0].argregs[0], -3);
+    assert_int_equal(e.ev[0].xchanged, 1);
+    memcpy(&d, &e.ev[1].retxmm, sizeof d);
+    assert_true(d == 3.0);
+    assert_int_equal((int64_t)e.ev[1].retval, -22);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    free(e.ev);
+    ttf_close(t);
+    ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES);
+    ttf_open_mem(b.buf, b.len, "x", &t, NULL);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    assert_true(tu_has_notice(t, "chunk carries SSE registers but the header lacks"));
+    ttf_close(t);
+    free(b.buf);
+}
+
 /* What an older reader does with a values trace: the required bit it does
  * not know makes it refuse up front. Here a bit this reader does not know
  * stands in for 0x2 (a v1.0 reader's TTF_REQ_KNOWN is 0x1). */
@@ -314,6 +415,8 @@ int main(void)
         cmocka_unit_test(test_stride),
         cmocka_unit_test(test_stride_bytes),
         cmocka_unit_test(test_bad_mask),
+        cmocka_unit_test(test_xmm_roundtrip),
+        cmocka_unit_test(test_xmm_bytes),
         cmocka_unit_test(test_refused_by_older_reader),
         cmocka_unit_test(test_v10_unchanged),
     };

@@ -304,12 +304,24 @@ static void test_value_rules(void **state)
     ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool", NULL, 0}, p = {TTF_VC_POINTER, 8, 0, "node *", NULL, 0};
     ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color", NULL, 0}, v = {TTF_VC_VOID, 0, 0, "void", NULL, 0};
     ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double", NULL, 0}, o = {TTF_VC_OTHER, 32, 0, "big", NULL, 0};
+    ttf_vtype f4 = {TTF_VC_FLOAT, 4, 0, "float", NULL, 0}, ld = {TTF_VC_FLOAT, 16, 0, "long double", NULL, 0};
     char buf[64];
 
     assert_true(ttf_value_comparable(&i32) && ttf_value_comparable(&p) &&
                 ttf_value_comparable(&b) && ttf_value_comparable(&e));
-    assert_false(ttf_value_comparable(&v) || ttf_value_comparable(&f) ||
+    /* float and double (format 1.5) compare by value; long double is not recorded */
+    assert_true(ttf_value_comparable(&f) && ttf_value_comparable(&f4));
+    assert_false(ttf_value_comparable(&v) || ttf_value_comparable(&ld) ||
                  ttf_value_comparable(&o) || ttf_value_comparable(NULL));
+    ttf_value_format(buf, sizeof buf, 0x3fb999999999999aull, &f);
+    assert_string_equal(buf, "0.1");
+    ttf_value_format(buf, sizeof buf, 0xdeadbeef3dcccccdull, &f4);  /* the low 4 bytes */
+    assert_string_equal(buf, "0.1");
+    ttf_value_format(buf, sizeof buf, 0xc004000000000000ull, &f);
+    assert_string_equal(buf, "-2.5");
+    assert_int_equal(ttf_value_norm(0xdeadbeef3dcccccdull, &f4), 0x3dcccccdull);
+    ttf_value_format(buf, sizeof buf, 0, &ld);
+    assert_string_equal(buf, "(float)");
     /* the upper half of rax is garbage for an int */
     assert_int_equal(ttf_value_norm(0xdeadbeefffffffeaull, &i32), (uint64_t)-22);
     assert_int_equal(ttf_value_norm(0x1234567800000000ull, &i32), 0);
