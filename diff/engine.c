@@ -95,6 +95,8 @@ typedef struct stage_out {
     ttdi_explained xo;          /* chain, headline, suspects ranked again */
     const ttd_race *races;      /* the races, NULL */
     size_t nraces;
+    const ttd_count *counts;    /* counts no good run had (counts.c) */
+    size_t ncounts;
     /* the engine */
     int diverged;               /* the verdict (verdict()) */
 } stage_out;
@@ -529,6 +531,8 @@ static int merge(ttd_diff *d)
     r->chain_end = x->xo.chain_end;
     r->races = x->races;
     r->nraces = x->nraces;
+    r->counts = x->counts;
+    r->ncounts = x->ncounts;
     return code_results(d);
 }
 
@@ -543,7 +547,7 @@ static int verdict(const ttd_diff *d)
     const ttd_value_diff *vf = x->xo.headline ? x->xo.value_first : x->value_first;
 
     return x->rs.hunks_total > 0 || vf || ttdi_ended_differently(&x->outcome, &d->o) ||
-           x->outcome.failed;
+           x->outcome.failed || x->ncounts > 0;
 }
 
 /* ---- the stages, in their order ------------------------------------------ */
@@ -614,11 +618,13 @@ static int align(ttd_diff *d)
     ttdi_seq_free(&fu.seq[0]);
     ttdi_seq_free(&fu.seq[1]);
     ttdi_zones_free(&fu.z);
-    release_baselines(d);
     if (rc >= 0 && !d->o.flat)
         rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
+    if (rc >= 0)            /* with the baselines' symbols still open */
+        rc = ttdi_counts_find(&d->al, d->x.nunpaired, &d->arena, &d->x.counts, &d->x.ncounts);
+    release_baselines(d);
     return rc;
 }
 

@@ -188,6 +188,15 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttdi_aligner *al);
+
+/* ---- counts are facts (counts.c) ------------------------------------------ */
+
+/* After the timing is marked, with the baselines still open: the calls
+ * whose count in the bad run (all threads) no good run had, by name, in a.
+ * Nothing is read when no pair differs and every thread has a partner.
+ * 0 or a TT_E* code. */
+int ttdi_counts_find(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
+                     const ttd_count **out, size_t *nout);
 /* Does a function name say it waits (sleep, poll, wait, yield...)? */
 int ttdi_waits_name(const char *name);
 

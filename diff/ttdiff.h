@@ -493,6 +493,16 @@ typedef struct ttd_pool {
                                    items_differing 0 */
 } ttd_pool;
 
+/* A call whose count in the whole bad run no good run had (issue 31:
+ * counts are facts, whatever else varies between the good runs). */
+typedef struct ttd_count {
+    const char *function;   /* the function */
+    uint64_t bad;           /* its calls in the bad run, all threads */
+    uint64_t good_min;      /* the fewest and most in a good run (the good */
+    uint64_t good_max;      /* run and every baseline) */
+    uint32_t good_runs;     /* good runs counted: 1 + baselines */
+} ttd_count;
+
 /* A thread with no partner in the other run. */
 typedef struct ttd_unpaired {
     int run;                /* TTD_GOOD or TTD_BAD */
@@ -849,6 +859,11 @@ typedef struct ttd_result {
                                    with two threads running, or a caught
                                    failure (1.8); NULL if none */
     size_t nraces;
+    const ttd_count *counts;    /* calls whose count in the bad run no good
+                                   run had, those a divergence starts with
+                                   first, then by name; not all in threads
+                                   whose differences are only timing (1.10) */
+    size_t ncounts;
     uint64_t values_progress;   /* runs that ended alike whose differences
                                    all follow the threads' progress (see
                                    TTD_TIMING_PROGRESS): the thread pairs
