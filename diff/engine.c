@@ -493,6 +493,38 @@ static void explained_first(ttd_diff *d)
     }
 }
 
+/* The count facts, those a resolved hunk starts with first (in the hunks'
+ * order: divergences, timing, then what also varies between good runs),
+ * then the rest by name: the extra take_seat a seller's hunk shows heads
+ * them, before the next_free and do_paperwork of the same iteration. */
+static const ttd_count *counts_ordered(ttd_diff *d)
+{
+    const stage_out *x = &d->x;
+    size_t n = x->ncounts, k = 0;
+    ttd_count *c = n ? ttfi_arena_zalloc(&d->arena, n * sizeof *c) : NULL;
+    char *used = n ? calloc(n, 1) : NULL;
+
+    if (!c || !used) {
+        free(used);
+        return x->counts;
+    }
+    for (size_t h = 0; h < x->rs.nhunks && k < n; h++) {
+        const ttd_hunk_info *hi = &x->rs.hunks[h];
+        const ttd_event *ev[2] = {hi->bad_first, hi->good_first};
+        for (int e = 0; e < 2; e++)
+            for (size_t i = 0; i < n && ev[e] && ev[e]->name; i++)
+                if (!used[i] && !strcmp(x->counts[i].function, ev[e]->name)) {
+                    used[i] = 1;
+                    c[k++] = x->counts[i];
+                }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!used[i])
+            c[k++] = x->counts[i];
+    free(used);
+    return c;
+}
+
 /* The end: every stage's result into ttd_result, the one place it is
  * written, with the verdict decided by verdict() (a verdict object, issue
  * 33, goes here beside diverged), the programs compared, the options as
@@ -531,7 +563,7 @@ static int merge(ttd_diff *d)
     r->chain_end = x->xo.chain_end;
     r->races = x->races;
     r->nraces = x->nraces;
-    r->counts = x->counts;
+    r->counts = counts_ordered(d);
     r->ncounts = x->ncounts;
     return code_results(d);
 }
