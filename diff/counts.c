@@ -9,13 +9,16 @@
  *
  * Design. Each run's calls are counted per thread and function (the
  * profile of run_profile.c, one pass over each trace) once the pairs are
- * aligned and their timing judged, and only when some pair differs or a
- * thread has no partner: identical runs pay nothing. A function is a
- * count fact when its count in the bad run lies outside the counts of
- * every good run (the good run and the baselines), and the difference is
- * not all in threads whose every difference was judged timing with the
- * wait recorded (timing.c: a wait loop that ran more times is the
- * threads' timing, not a fact of the program). Functions --function and
+ * aligned, with the baselines still open, and only when some pair differs
+ * or a thread has no partner: identical runs pay nothing
+ * (ttdi_counts_tally). Once the hunks are resolved (the timing of each
+ * known, the threads' progress too), a function is a count fact when its
+ * count in the bad run lies outside the counts of every good run (the
+ * good run and the baselines), and the difference is not all in thread
+ * pairs whose every difference was judged timing with the wait recorded
+ * (timing.c: a wait loop that ran more times is the threads' timing, not a
+ * fact of the program; order.c: a signal sent because the other thread
+ * had got that far) (ttdi_counts_judge). Functions --function and
  * --exclude leave out are not counted; with --thread only the paired
  * threads are. The facts are sorted by name here; the engine puts those
  * a divergence starts with first.
@@ -31,7 +34,25 @@
 struct tally {
     const char *name;
     uint64_t all;           /* every counted thread */
-    uint64_t loud;          /* threads not judged all timing */
+    uint64_t loud;          /* threads whose pair is not all timing */
+};
+
+/* One function in one thread (rows of the good and the bad run). */
+struct trow {
+    const char *name;       /* in the tally's arena */
+    uint32_t thread;
+    uint64_t calls;
+};
+
+struct ttdi_counts {
+    struct trow *rows[2];   /* good, bad: per thread and function */
+    size_t nrows[2];
+    int64_t *pair_of[2];    /* thread -> script pair, -1 */
+    size_t nt[2];
+    struct tally **bt;      /* per baseline: per function, by name */
+    size_t *bn;
+    size_t nb;
+    struct ttfi_arena *names; /* function names */
 };
 
 static int by_name(const void *a, const void *b)
@@ -50,54 +71,12 @@ static const struct tally *find(const struct tally *t, size_t n, const char *nam
     return n ? bsearch(&k, t, n, sizeof *t, by_name) : NULL;
 }
 
-/* Threads of run ri whose pair differs only in timing (quiet[i] = 1), and
- * the threads counted at all (sel[i] = 1). */
-static void mark_threads(const ttdi_aligner *al, int ri, char *sel, char *quiet, size_t nt)
+/* Merge tally entries of one name (sorted first). */
+static size_t merge_names(struct tally *t, size_t n)
 {
-    const ttdi_script *s = al->s;
-    int all = !al->o->thread;
+    size_t m = 0;
 
-    memset(sel, all, nt);
-    memset(quiet, 0, nt);
-    for (size_t i = 0; i < s->nip; i++) {
-        const ttdi_ipair *p = &s->ip[i];
-        size_t t = p->t[ri], timed = 0;
-        if (t >= nt)
-            continue;
-        sel[t] = 1;
-        for (size_t h = 0; h < p->nh && p->tim; h++)
-            timed += p->tim[h] != TTD_TIMING_NONE;
-        quiet[t] = p->nh > 0 && timed == p->nh;
-    }
-}
-
-/* Run r's calls per function, summed over its selected threads (sel NULL:
- * all), quiet threads apart; sorted by name, names kept in the profile. */
-static int tally_run(const ttdi_run_state *r, const char *sel, const char *quiet,
-                     ttd_prof **prof, struct tally **out, size_t *nout)
-{
-    ttd_prof_opts po = {1, sel, sel ? r->nt : 0};
-    const ttdi_norm *nm = &r->norm;
-    int rc = ttd_prof_build(r->t, nm->sym, &po, prof, NULL);
-
-    *out = NULL;
-    *nout = 0;
-    if (rc < 0)
-        return rc;
-    size_t nr = ttd_prof_count(*prof), n = 0;
-    struct tally *t = calloc(nr + 1, sizeof *t);
-    if (!t)
-        return TT_ENOMEM;
-    for (size_t i = 0; i < nr; i++) {
-        const ttd_prof_row *row = ttd_prof_get(*prof, i);
-        if ((nm->keep && ttd_regex_match(nm->keep, row->name) <= 0) ||
-            (nm->drop && ttd_regex_match(nm->drop, row->name) > 0))
-            continue;
-        t[n++] = (struct tally){row->name, row->calls,
-                                quiet && row->thread < r->nt && quiet[row->thread] ? 0 : row->calls};
-    }
     qsort(t, n, sizeof *t, by_name);
-    size_t m = 0;           /* rows of one name (one per thread) merged */
     for (size_t i = 0; i < n; i++) {
         if (m && !strcmp(t[m - 1].name, t[i].name)) {
             t[m - 1].all += t[i].all;
@@ -106,9 +85,66 @@ static int tally_run(const ttdi_run_state *r, const char *sel, const char *quiet
             t[m++] = t[i];
         }
     }
+    return m;
+}
+
+static int kept(const ttdi_norm *nm, const char *name)
+{
+    return !(nm->keep && ttd_regex_match(nm->keep, name) <= 0) &&
+           !(nm->drop && ttd_regex_match(nm->drop, name) > 0);
+}
+
+/* Run r's calls per thread (sel[i]: thread i counted; NULL all) and
+ * function, names copied into a. */
+static int rows_of(const ttdi_run_state *r, const char *sel, struct ttfi_arena *a,
+                   struct trow **out, size_t *nout)
+{
+    ttd_prof_opts po = {1, sel, sel ? r->nt : 0};
+    ttd_prof *prof = NULL;
+    int rc = ttd_prof_build(r->t, r->norm.sym, &po, &prof, NULL);
+
+    *out = NULL;
+    *nout = 0;
+    if (rc < 0)
+        return rc;
+    size_t nr = ttd_prof_count(prof), n = 0;
+    struct trow *t = calloc(nr + 1, sizeof *t);
+    if (!t)
+        rc = TT_ENOMEM;
+    for (size_t i = 0; i < nr && rc >= 0; i++) {
+        const ttd_prof_row *row = ttd_prof_get(prof, i);
+        if (!kept(&r->norm, row->name))
+            continue;
+        if (!(t[n].name = ttfi_arena_strcpy(a, row->name)))
+            rc = TT_ENOMEM;
+        t[n].thread = row->thread;
+        t[n++].calls = row->calls;
+    }
+    ttd_prof_free(prof);
     *out = t;
-    *nout = m;
-    return 0;
+    *nout = n;
+    return rc;
+}
+
+/* A baseline's calls per function, all threads, by name. */
+static int totals_of(const ttdi_run_state *r, struct ttfi_arena *a, struct tally **out,
+                     size_t *nout)
+{
+    struct trow *rows;
+    size_t n;
+    int rc = rows_of(r, NULL, a, &rows, &n);
+
+    *out = NULL;
+    *nout = 0;
+    struct tally *t = rc < 0 ? NULL : calloc(n + 1, sizeof *t);
+    if (t) {
+        for (size_t i = 0; i < n; i++)
+            t[i] = (struct tally){rows[i].name, rows[i].calls, rows[i].calls};
+        *out = t;
+        *nout = merge_names(t, n);
+    }
+    free(rows);
+    return rc < 0 ? rc : t ? 0 : TT_ENOMEM;
 }
 
 /* Does any pair differ, or any thread lack a partner? */
@@ -120,60 +156,99 @@ static int runs_differ(const ttdi_aligner *al, size_t nunpaired)
     return nunpaired > 0;
 }
 
-struct runs {
-    ttd_prof *prof[2];
-    struct tally *t[2];
-    size_t n[2];
-    ttd_prof **bprof;
-    struct tally **bt;
-    size_t *bn;
-    size_t nb;
-};
-
-static void runs_free(struct runs *w)
+void ttdi_counts_free(ttdi_counts *c)
 {
+    if (!c)
+        return;
     for (int ri = 0; ri < 2; ri++) {
-        ttd_prof_free(w->prof[ri]);
-        free(w->t[ri]);
+        free(c->rows[ri]);
+        free(c->pair_of[ri]);
     }
-    for (size_t k = 0; k < w->nb; k++) {
-        if (w->bprof)
-            ttd_prof_free(w->bprof[k]);
-        if (w->bt)
-            free(w->bt[k]);
-    }
-    free(w->bprof);
-    free(w->bt);
-    free(w->bn);
+    for (size_t k = 0; k < c->nb; k++)
+        free(c->bt[k]);
+    free(c->bt);
+    free(c->bn);
+    free(c);
 }
 
-static int tally_all(const ttdi_aligner *al, struct runs *w)
+/* Threads counted (all, or with --thread the paired ones) and each
+ * thread's pair. */
+static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel)
+{
+    const ttdi_run_state *r = &al->r[ri];
+
+    c->nt[ri] = r->nt;
+    if (!(c->pair_of[ri] = malloc((r->nt + 1) * sizeof *c->pair_of[ri])) ||
+        !(*sel = malloc(r->nt + 1)))
+        return TT_ENOMEM;
+    memset(*sel, !al->o->thread, r->nt);
+    for (size_t i = 0; i < r->nt; i++)
+        c->pair_of[ri][i] = -1;
+    for (size_t i = 0; i < al->s->nip; i++) {
+        size_t t = al->s->ip[i].t[ri];
+        if (t < r->nt) {
+            c->pair_of[ri][t] = (int64_t)i;
+            (*sel)[t] = 1;
+        }
+    }
+    return 0;
+}
+
+int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
+                      ttdi_counts **out)
 {
     int rc = 0;
 
+    *out = NULL;
+    if (!runs_differ(al, nunpaired))
+        return 0;
+    ttdi_counts *c = calloc(1, sizeof *c);
+    if (!c)
+        return TT_ENOMEM;
+    c->names = a;
     for (int ri = 0; ri < 2 && rc >= 0; ri++) {
-        const ttdi_run_state *r = &al->r[ri];
-        char *sel = calloc(r->nt + 1, 2);
-        if (!sel)
-            return TT_ENOMEM;
-        mark_threads(al, ri, sel, sel + r->nt + 1, r->nt);
-        rc = tally_run(r, sel, sel + r->nt + 1, &w->prof[ri], &w->t[ri], &w->n[ri]);
+        char *sel = NULL;
+        if ((rc = threads_of(al, ri, c, &sel)) >= 0)
+            rc = rows_of(&al->r[ri], sel, a, &c->rows[ri], &c->nrows[ri]);
         free(sel);
     }
-    w->nb = al->nbase;
-    w->bprof = calloc(w->nb + 1, sizeof *w->bprof);
-    w->bt = calloc(w->nb + 1, sizeof *w->bt);
-    w->bn = calloc(w->nb + 1, sizeof *w->bn);
-    if (!w->bprof || !w->bt || !w->bn)
+    c->nb = al->nbase;
+    if (rc >= 0 && (!(c->bt = calloc(c->nb + 1, sizeof *c->bt)) ||
+                    !(c->bn = calloc(c->nb + 1, sizeof *c->bn))))
+        rc = TT_ENOMEM;
+    for (size_t k = 0; k < c->nb && rc >= 0; k++)
+        rc = totals_of(&al->base[k].r, a, &c->bt[k], &c->bn[k]);
+    if (rc < 0) {
+        ttdi_counts_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+/* Run ri's rows summed per function, threads of quiet pairs apart. */
+static int tally_run(const ttdi_counts *c, int ri, const uint8_t *quiet, struct tally **out,
+                     size_t *nout)
+{
+    size_t n = c->nrows[ri];
+    struct tally *t = calloc(n + 1, sizeof *t);
+
+    *out = t;
+    *nout = 0;
+    if (!t)
         return TT_ENOMEM;
-    for (size_t k = 0; k < w->nb && rc >= 0; k++)
-        rc = tally_run(&al->base[k].r, NULL, NULL, &w->bprof[k], &w->bt[k], &w->bn[k]);
-    return rc;
+    for (size_t i = 0; i < n; i++) {
+        const struct trow *w = &c->rows[ri][i];
+        int64_t p = w->thread < c->nt[ri] ? c->pair_of[ri][w->thread] : -1;
+        t[i] = (struct tally){w->name, w->calls, p >= 0 && quiet && quiet[p] ? 0 : w->calls};
+    }
+    *nout = merge_names(t, n);
+    return 0;
 }
 
 /* The count fact of bad-run function b, if it is one: its count outside
  * every good run's, not all in threads that only waited differently. */
-static int fact(const struct runs *w, const struct tally *b, const struct tally *g,
+static int fact(const ttdi_counts *w, const struct tally *b, const struct tally *g,
                 ttd_count *c)
 {
     uint64_t lo = g ? g->all : 0, hi = lo;
@@ -193,46 +268,38 @@ static int fact(const struct runs *w, const struct tally *b, const struct tally 
     return 1;
 }
 
-int ttdi_counts_find(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
-                     const ttd_count **out, size_t *nout)
+int ttdi_counts_judge(const ttdi_counts *w, const uint8_t *quiet, struct ttfi_arena *a,
+                      const ttd_count **out, size_t *nout)
 {
-    struct runs w;
+    struct tally *t[2] = {NULL, NULL};
+    size_t nt[2] = {0, 0}, n = 0;
     ttd_count *c = NULL;
-    size_t n = 0;
-    int rc;
+    int rc = 0;
 
     *out = NULL;
     *nout = 0;
-    if (!runs_differ(al, nunpaired))
+    if (!w)
         return 0;
-    memset(&w, 0, sizeof w);
-    if ((rc = tally_all(al, &w)) < 0)
-        goto out;
+    for (int ri = 0; ri < 2 && rc >= 0; ri++)
+        rc = tally_run(w, ri, quiet, &t[ri], &nt[ri]);
     /* every function of either run: the bad run's, then the good run's
      * that the bad run never called */
-    size_t cap = w.n[TTD_BAD] + w.n[TTD_GOOD];
-    if (!(c = ttfi_arena_zalloc(a, (cap + 1) * sizeof *c))) {
+    if (rc >= 0 && !(c = ttfi_arena_zalloc(a, (nt[0] + nt[1] + 1) * sizeof *c)))
         rc = TT_ENOMEM;
-        goto out;
+    for (size_t i = 0; i < nt[TTD_BAD] && rc >= 0; i++)
+        n += fact(w, &t[TTD_BAD][i], find(t[TTD_GOOD], nt[TTD_GOOD], t[TTD_BAD][i].name), &c[n]);
+    for (size_t i = 0; i < nt[TTD_GOOD] && rc >= 0; i++) {
+        struct tally none = {t[TTD_GOOD][i].name, 0, 0};
+        if (!find(t[TTD_BAD], nt[TTD_BAD], none.name))
+            n += fact(w, &none, &t[TTD_GOOD][i], &c[n]);
     }
-    for (size_t i = 0; i < w.n[TTD_BAD]; i++)
-        n += fact(&w, &w.t[TTD_BAD][i], find(w.t[TTD_GOOD], w.n[TTD_GOOD], w.t[TTD_BAD][i].name),
-                  &c[n]);
-    for (size_t i = 0; i < w.n[TTD_GOOD]; i++) {
-        const struct tally *g = &w.t[TTD_GOOD][i];
-        struct tally none = {g->name, 0, 0};
-        if (!find(w.t[TTD_BAD], w.n[TTD_BAD], g->name))
-            n += fact(&w, &none, g, &c[n]);
-    }
-    for (size_t i = 0; i < n && rc >= 0; i++)   /* names outlive the profiles */
-        if (!(c[i].function = ttfi_arena_strcpy(a, c[i].function)))
-            rc = TT_ENOMEM;
-    qsort(c, n, sizeof *c, count_by_name);
-out:
-    runs_free(&w);
+    if (rc >= 0)
+        qsort(c, n, sizeof *c, count_by_name);
+    free(t[0]);
+    free(t[1]);
     if (rc >= 0) {
         *out = c;
         *nout = n;
     }
-    return rc < 0 ? rc : 0;
+    return rc;
 }

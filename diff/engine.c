@@ -111,6 +111,8 @@ struct ttd_diff {
     ttdi_base *base;        /* baseline good runs (open while aligning) */
     size_t nbase;           /* baselines open */
     int full;               /* 1: pairs are stored whole (baselines, loops) */
+    ttdi_counts *tally;     /* calls per thread and function (counts.c),
+                               from the align stage to the resolved hunks */
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     stage_out x;            /* the stages' results, until merged */
     ttd_result res;         /* what ttd_get_result hands out (merge()) */
@@ -655,8 +657,37 @@ static int align(ttd_diff *d)
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
     if (rc >= 0)            /* with the baselines' symbols still open */
-        rc = ttdi_counts_find(&d->al, d->x.nunpaired, &d->arena, &d->x.counts, &d->x.ncounts);
+        rc = ttdi_counts_tally(&d->al, d->x.nunpaired, &d->arena, &d->tally);
     release_baselines(d);
+    return rc;
+}
+
+/* The count facts, once the hunks' timing (and the threads' progress) is
+ * known: pairs whose every resolved hunk is timing are quiet. */
+static int count_facts(ttd_diff *d)
+{
+    stage_out *x = &d->x;
+    uint8_t *quiet;
+    int rc;
+
+    if (!d->tally)
+        return 0;
+    if (!(quiet = calloc(d->s.nip + 1, 2)))
+        return TT_ENOMEM;
+    uint8_t *loud = quiet + d->s.nip + 1;
+    for (size_t h = 0; h < x->rs.nhunks; h++) {
+        size_t p = x->rs.hunks[h].pair;
+        if (p < d->s.nip && x->rs.hunks[h].timing)
+            quiet[p] = 1;
+        else if (p < d->s.nip)
+            loud[p] = 1;
+    }
+    for (size_t p = 0; p < d->s.nip; p++)
+        quiet[p] &= !loud[p];
+    rc = ttdi_counts_judge(d->tally, quiet, &d->arena, &x->counts, &x->ncounts);
+    free(quiet);
+    ttdi_counts_free(d->tally);
+    d->tally = NULL;
     return rc;
 }
 
@@ -697,7 +728,7 @@ static int resolve(ttd_diff *d, const char *paths[2])
             return rc;
     }
     ttdi_outcome(x->runs, x->rs.hunks_total, x->nunpaired, &d->o, &x->outcome);
-    return 0;
+    return count_facts(d);
 }
 
 /* Explain: the cause chain, the suspects ranked again, the headline. */
@@ -889,6 +920,7 @@ void ttd_free(ttd_diff *d)
     }
     ttdi_openset_free(&d->s.noise);
     ttdi_openset_free(&d->al.calls);
+    ttdi_counts_free(d->tally);
     ttdi_codediff_free(d->cd);
     free(d->s.pools);
     free(d->s.ip);
