@@ -528,9 +528,9 @@ static const ttd_count *counts_ordered(ttd_diff *d)
 }
 
 /* The end: every stage's result into ttd_result, the one place it is
- * written, with the verdict decided by verdict() (a verdict object, issue
- * 33, goes here beside diverged), the programs compared, the options as
- * used and the two builds' code. */
+ * written, with the verdict decided by verdict(), the programs compared,
+ * the options as used and the two builds' code; last the verdict object
+ * (verdict.c, issue 33), read from all of that. */
 static int merge(ttd_diff *d)
 {
     const stage_out *x = &d->x;
@@ -565,9 +565,11 @@ static int merge(ttd_diff *d)
     r->chain_end = x->xo.chain_end;
     r->races = x->races;
     r->nraces = x->nraces;
-    r->counts = counts_ordered(d);
-    r->ncounts = x->ncounts;
-    return code_results(d);
+    int rc = code_results(d);
+    if (rc < 0)
+        return rc;
+    ttdi_verdict_in vi = {counts_ordered(d), x->ncounts};
+    return ttdi_verdict(&d->arena, r, &vi, &r->verdict);
 }
 
 /* The verdict, decided here and nowhere else: the runs diverged when a

@@ -136,4 +136,16 @@ int ttdi_explain(const ttdi_in *in, const ttdi_explain_in *x, ttdi_explained *ou
  * calls (--thread, --function, --exclude). */
 int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt);
 
+/* The verdict (verdict.c): what the runs did, the likely cause and its
+ * evidence, how sure, the symptom; read from the merged result r (the
+ * engine calls it last, once), written into arena memory. 0 or TT_ENOMEM
+ * (*out then NULL, or a verdict missing a text). */
+typedef struct ttdi_verdict_in {
+    const ttd_count *counts;    /* calls whose count no good run had
+                                   (counts.c), those a hunk starts with first */
+    size_t ncounts;
+} ttdi_verdict_in;
+int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
+                 const ttd_verdict **out);
+
 #endif

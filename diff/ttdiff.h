@@ -64,7 +64,7 @@ extern "C" {
  * thread's own); TTD_TIMING_PROGRESS and ttd_result values_progress (runs
  * that ended alike and differ only by the threads' progress). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 9
+#define TTD_VERSION_MINOR 10
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -493,16 +493,6 @@ typedef struct ttd_pool {
                                    items_differing 0 */
 } ttd_pool;
 
-/* A call whose count in the whole bad run no good run had (issue 31:
- * counts are facts, whatever else varies between the good runs). */
-typedef struct ttd_count {
-    const char *function;   /* the function */
-    uint64_t bad;           /* its calls in the bad run, all threads */
-    uint64_t good_min;      /* the fewest and most in a good run (the good */
-    uint64_t good_max;      /* run and every baseline) */
-    uint32_t good_runs;     /* good runs counted: 1 + baselines */
-} ttd_count;
-
 /* A thread with no partner in the other run. */
 typedef struct ttd_unpaired {
     int run;                /* TTD_GOOD or TTD_BAD */
@@ -782,6 +772,109 @@ enum ttd_program {
     TTD_PROGRAM_OTHER       /* different executables */
 };
 
+/* ---- the verdict (issues 31, 33) ----------------------------------------- */
+
+/* What the runs did, in one word (ttd_verdict.status). */
+enum ttd_verdict_status {
+    TTD_VERDICT_SAME = 0,       /* "same": same calls, same outcome */
+    TTD_VERDICT_NONDET,         /* "nondeterministic": same calls and outcome,
+                                   only values no input decides differ */
+    TTD_VERDICT_DIVERGED,       /* "diverged": the calls part */
+    TTD_VERDICT_OUTCOME         /* "outcome_differs": same calls, another end */
+};
+
+/* What kind of cause the verdict names (ttd_place.kind of its cause). */
+enum ttd_cause_of {
+    TTD_COF_COUNT = 1,      /* "count": a call made more or fewer times than
+                               in every passing run */
+    TTD_COF_VALUE,          /* "value": a value on the cause chain */
+    TTD_COF_ERROR_ORIGIN,   /* "error_origin": where ordinary results became
+                               a failure */
+    TTD_COF_RACE,           /* "race": an unprotected or check-then-act
+                               window only in the bad run */
+    TTD_COF_ORDER,          /* "order": another thread's divergence first */
+    TTD_COF_CODE,           /* "code_changed": two builds */
+    TTD_COF_SPLIT           /* "split": nothing earlier, the split itself */
+};
+
+/* How sure the verdict is (ttd_verdict.confidence). */
+enum ttd_confidence {
+    TTD_CONF_UNKNOWN = 0,   /* "unknown": the evidence stops (stops_at) */
+    TTD_CONF_POSSIBLE,      /* "possible" */
+    TTD_CONF_LIKELY         /* "likely" */
+};
+
+/* "same", "count", "likely"... for the enums above; "?" if unknown. */
+const char *ttd_verdict_status_name(int status);
+const char *ttd_cause_of_name(int kind);
+const char *ttd_confidence_name(int confidence);
+
+/* A place the verdict names: its cause or its symptom. */
+typedef struct ttd_place {
+    int kind;               /* cause: TTD_COF_*; symptom: 0 */
+    const char *function;   /* the function ("" if none: an exit status) */
+    const char *thread;     /* its thread's name in the bad run, NULL if none */
+    int64_t pair;           /* index in ttd_result.pairs, -1 if none */
+    const char *file;       /* the function's source file, NULL if unknown */
+    int line;               /* its line, 0 if unknown */
+    uint64_t bad_index;     /* key index (bad run) of the event, UINT64_MAX
+                               if none */
+    const char *text;       /* the place in words (`quoted` names) */
+} ttd_place;
+
+/* A call whose count in the bad run no passing run had. */
+typedef struct ttd_count {
+    const char *function;
+    uint64_t bad;           /* calls in the bad run */
+    uint64_t good_min;      /* fewest and most calls in a passing run */
+    uint64_t good_max;
+    uint32_t good_runs;     /* passing runs compared (1 without baselines) */
+} ttd_count;
+
+/* Why a difference is not counted as a divergence (ttd_hidden.kind). */
+enum ttd_hidden_kind {
+    TTD_HIDDEN_TIMING = 1,  /* "timing" */
+    TTD_HIDDEN_POOL,        /* "pool" */
+    TTD_HIDDEN_PROGRESS,    /* "progress" */
+    TTD_HIDDEN_NONDET,      /* "nondeterministic" */
+    TTD_HIDDEN_BASELINE     /* "baseline" */
+};
+
+/* A difference not counted as a divergence. */
+typedef struct ttd_hidden {
+    int kind;               /* TTD_HIDDEN_* */
+    int64_t pair;           /* index in ttd_result.pairs, -1 if none */
+    const char *function;   /* NULL if none */
+    const char *text;       /* "not counted as a divergence because ..." */
+    const char *evidence;   /* the recorded fact */
+} ttd_hidden;
+
+#define TTD_VERDICT_EVIDENCE_MAX 2
+
+/* The verdict: what the runs did, the likely cause and how sure, then the
+ * symptom (where the calls part). Built once, when the diff is done, from
+ * every kind of evidence (diff/verdict.c); every report opens with it.
+ * (1.10) */
+typedef struct ttd_verdict {
+    int status;             /* TTD_VERDICT_* */
+    int exit;               /* ttdiff's exit status for it: 0 or 1 */
+    const ttd_place *cause; /* the likely cause, NULL when status is same or
+                               nondeterministic */
+    const char *const *evidence; /* one or two sentences for it, strongest
+                               first */
+    size_t nevidence;
+    int confidence;         /* TTD_CONF_* */
+    const char *stops_at;   /* TTD_CONF_UNKNOWN: where the evidence stops,
+                               else NULL */
+    const ttd_place *symptom; /* where the calls part (the first divergence),
+                               or the exit status (outcome_differs); NULL when
+                               the runs did not diverge */
+    const ttd_count *counts;/* calls whose count no passing run had */
+    size_t ncounts;
+    const ttd_hidden *hidden; /* differences not counted as divergences */
+    size_t nhidden;
+} ttd_verdict;
+
 typedef struct ttd_result {
     ttd_run_info runs[2];       /* TTD_GOOD, TTD_BAD */
     int program;                /* TTD_PROGRAM_*: the runs' executables compared
@@ -859,11 +952,6 @@ typedef struct ttd_result {
                                    with two threads running, or a caught
                                    failure (1.8); NULL if none */
     size_t nraces;
-    const ttd_count *counts;    /* calls whose count in the bad run no good
-                                   run had, those a divergence starts with
-                                   first, then by name; not all in threads
-                                   whose differences are only timing (1.10) */
-    size_t ncounts;
     uint64_t values_progress;   /* runs that ended alike whose differences
                                    all follow the threads' progress (see
                                    TTD_TIMING_PROGRESS): the thread pairs
@@ -873,6 +961,7 @@ typedef struct ttd_result {
                                    bad run's time but follows the threads'
                                    progress (order_dep), in hunks right
                                    after the first; NULL if none (1.9) */
+    const ttd_verdict *verdict; /* the verdict, never NULL (1.10) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

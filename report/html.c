@@ -1130,6 +1130,44 @@ static void chaos_note(hw *w)
         b->chaos & TTF_PROC_CHAOS_ENTRIES ? ",entries" : "");
 }
 
+/* The verdict in verdict.c's words, the first thing on the page. */
+static void cause_verdict(hw *w)
+{
+    ttri_verdict_text t;
+    const ttd_verdict *v = w->r->verdict;
+
+    ttri_verdict_words(w->r, &t);
+    raw(w, "<section class=\"note\" id=\"tt-verdict\"><p><strong>Verdict:</strong> ");
+    esc_sent(w, t.headline);
+    raw(w, "</p>\n");
+    if (!*t.cause && !t.nevidence && !*t.symptom) {
+        raw(w, "</section>\n");
+        return;
+    }
+    raw(w, "<ul>\n");
+    if (*t.cause) {
+        raw(w, "<li>cause (%s): ", v ? ttd_confidence_name(v->confidence) : "?");
+        esc_sent(w, t.cause);
+        raw(w, "</li>\n");
+    }
+    for (size_t i = 0; i < t.nevidence; i++) {
+        raw(w, "<li>evidence: ");
+        esc_sent(w, t.evidence[i]);
+        raw(w, "</li>\n");
+    }
+    if (v && v->confidence == TTD_CONF_UNKNOWN && v->cause) {
+        raw(w, "<li>confidence: ");
+        esc_sent(w, t.confidence);
+        raw(w, "</li>\n");
+    }
+    if (*t.symptom) {
+        raw(w, "<li>symptom: ");
+        esc_sent(w, t.symptom);
+        raw(w, "</li>\n");
+    }
+    raw(w, "</ul></section>\n");
+}
+
 static void verdict(hw *w)
 {
     const ttd_result *r = w->r;
@@ -1138,9 +1176,12 @@ static void verdict(hw *w)
 
     raw(w, "<p class=\"verdict\">");
     if (hl == TTRI_HL_ENDED) {
-        raw(w, "<span class=\"pill bad\">diverged</span>The runs made the same calls "
+        raw(w, "<span class=\"pill bad\">diverged</span>%s "
                "but ended differently (exit status %d in the bad run, %d in the good "
-               "run).</p>\n", r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+               "run).</p>\n", r->verdict && r->verdict->ncounts
+               ? "Each thread's calls align (not their counts: see the verdict)"
+               : "The runs made the same calls",
+            r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
         return;
     }
     if (hl == TTRI_HL_FAILED) {
@@ -1530,6 +1571,7 @@ static void head(hw *w)
     raw(w, "<header class=\"top\"><h1>ttdiff report<small><code>");
     esc(w, base);
     raw(w, "</code>: good vs bad run</small></h1>\n");
+    cause_verdict(w);
     verdict(w);
     filters(w);     /* whatever the verdict, as the text report's header */
     chaos_note(w);

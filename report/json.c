@@ -1022,6 +1022,106 @@ static void pairs(jw *w, const ttd_result *r)
     close_c(w, ']');
 }
 
+/* A place of the verdict: its cause (with kind, file, line) or symptom. */
+static void place(jw *w, const char *k, const ttd_place *p, int is_cause)
+{
+    key(w, k);
+    if (!p) {
+        v_lit(w, "null");
+        return;
+    }
+    open_c(w, '{');
+    if (is_cause)
+        k_str(w, "kind", ttd_cause_of_name(p->kind));
+    k_str(w, "function", p->function ? p->function : "");
+    if (p->thread)
+        k_str(w, "thread", p->thread);
+    else
+        k_null(w, "thread");
+    if (p->pair >= 0)
+        k_i64(w, "pair", p->pair);
+    else
+        k_null(w, "pair");
+    if (is_cause) {
+        if (p->file)
+            k_str(w, "file", p->file);
+        else
+            k_null(w, "file");
+        k_i64(w, "line", p->line);
+    }
+    if (p->bad_index != UINT64_MAX)
+        k_u64(w, "bad_index", p->bad_index);
+    else
+        k_null(w, "bad_index");
+    k_str(w, "text", p->text ? p->text : "");
+    close_c(w, '}');
+}
+
+/* The verdict (report/JSON.md, "The verdict and process trees"). */
+static void verdict(jw *w, const ttd_result *r)
+{
+    const ttd_verdict *v = r->verdict;
+    ttri_verdict_text t;
+
+    key(w, "verdict");
+    if (!v) {
+        v_lit(w, "null");
+        return;
+    }
+    ttri_verdict_words(r, &t);
+    open_c(w, '{');
+    k_str(w, "status", ttd_verdict_status_name(v->status));
+    k_i64(w, "exit", v->exit);
+    k_str(w, "headline", t.headline);
+    place(w, "cause", v->cause, 1);
+    key(w, "evidence");
+    open_c(w, '[');
+    for (size_t i = 0; i < v->nevidence; i++)
+        v_str(w, v->evidence[i]);
+    close_c(w, ']');
+    k_str(w, "confidence", ttd_confidence_name(v->confidence));
+    if (v->stops_at)
+        k_str(w, "stops_at", v->stops_at);
+    else
+        k_null(w, "stops_at");
+    place(w, "symptom", v->symptom, 0);
+    key(w, "counts");
+    open_c(w, '[');
+    for (size_t i = 0; i < v->ncounts; i++) {
+        const ttd_count *c = &v->counts[i];
+        open_c(w, '{');
+        k_str(w, "function", c->function ? c->function : "");
+        k_u64(w, "bad", c->bad);
+        k_u64(w, "good_min", c->good_min);
+        k_u64(w, "good_max", c->good_max);
+        k_u64(w, "good_runs", c->good_runs);
+        close_c(w, '}');
+    }
+    close_c(w, ']');
+    key(w, "hidden");
+    open_c(w, '[');
+    for (size_t i = 0; i < v->nhidden; i++) {
+        static const char *const kinds[] = {"?", "timing", "pool", "progress",
+                                            "nondeterministic", "baseline"};
+        const ttd_hidden *h = &v->hidden[i];
+        open_c(w, '{');
+        k_str(w, "kind", h->kind >= 1 && h->kind <= 5 ? kinds[h->kind] : "?");
+        if (h->pair >= 0)
+            k_i64(w, "pair", h->pair);
+        else
+            k_null(w, "pair");
+        if (h->function)
+            k_str(w, "function", h->function);
+        else
+            k_null(w, "function");
+        k_str(w, "text", h->text ? h->text : "");
+        k_str(w, "evidence", h->evidence ? h->evidence : "");
+        close_c(w, '}');
+    }
+    close_c(w, ']');
+    close_c(w, '}');
+}
+
 int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
@@ -1038,6 +1138,7 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts)
              TTD_VERSION_PATCH);
     k_str(&w, "ttdiff_version", ver);
     k_bool(&w, "diverged", r->diverged);
+    verdict(&w, r);
     k_str(&w, "program", r->program == TTD_PROGRAM_OTHER ? "different"
                          : r->program == TTD_PROGRAM_BUILD ? "other-build" : "same");
     options(&w, r);

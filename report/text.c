@@ -474,7 +474,11 @@ static void end_words(tw *w, const ttd_outcome *o, int i)
 static void outcome_line(tw *w, const ttd_result *r)
 {
     on(w, BOLD);
-    fputs("first divergence: the runs made the same calls but ended differently: ", w->f);
+    if (r->verdict && r->verdict->ncounts)    /* aligned per thread, but counts differ */
+        fputs("first divergence: each thread's calls align (not their counts: see the "
+              "verdict) but the runs ended differently: ", w->f);
+    else
+        fputs("first divergence: the runs made the same calls but ended differently: ", w->f);
     end_words(w, &r->outcome, TTD_BAD);
     fputs(" in the bad run, ", w->f);
     end_words(w, &r->outcome, TTD_GOOD);
@@ -965,6 +969,39 @@ static void code_line(tw *w, const ttd_result *r)
             r->code_functions == 1 ? "" : "s");
 }
 
+/* The verdict (verdict.c's words): the report's first lines. */
+static void verdict(tw *w, const ttd_result *r)
+{
+    ttri_verdict_text t;
+
+    ttri_verdict_words(r, &t);
+    on(w, BOLD);
+    fputs("verdict: ", w->f);
+    sent(w, t.headline);
+    on(w, RESET);
+    putc('\n', w->f);
+    if (*t.cause) {
+        fputs("  cause: ", w->f);
+        sent(w, t.cause);
+        putc('\n', w->f);
+    }
+    for (size_t i = 0; i < t.nevidence; i++) {
+        fputs("  evidence: ", w->f);
+        sent(w, t.evidence[i]);
+        putc('\n', w->f);
+    }
+    if (r->verdict && r->verdict->confidence == TTD_CONF_UNKNOWN && r->verdict->cause) {
+        fputs("  confidence: ", w->f);
+        sent(w, t.confidence);
+        putc('\n', w->f);
+    }
+    if (*t.symptom) {
+        fputs("  symptom: ", w->f);
+        sent(w, t.symptom);
+        putc('\n', w->f);
+    }
+}
+
 int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
@@ -979,6 +1016,7 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     }
     w.color = opts->color;
     w.full_names = opts->full_names;
+    verdict(&w, r);
     run_line(&w, "good", &r->runs[TTD_GOOD]);
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)

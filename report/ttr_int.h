@@ -88,4 +88,24 @@ char *ttri_build_id_hex(const ttd_run_info *r, char *buf, size_t len);
  * TTRI_JSON_ESC_MAX bytes. */
 char *ttri_json_esc(char *p, const unsigned char **s);
 
+/* The verdict's sentences (report/verdict.c), built once from
+ * ttd_result.verdict for every format: the text report prints them as its
+ * first lines, the HTML report on its first screen, the JSON report as
+ * verdict.headline (issue 33). Names are `quoted` as the engine quotes
+ * them. */
+#define TTRI_VERDICT_LINE 640
+typedef struct ttri_verdict_text {
+    char headline[TTRI_VERDICT_LINE];   /* the report's first sentence:
+                                           "diverged: possible cause: ..." */
+    char cause[TTRI_VERDICT_LINE];      /* the cause in a sentence, with its
+                                           place; "" when there is none */
+    const char *evidence[TTD_VERDICT_EVIDENCE_MAX]; /* the evidence, not
+                                           repeating the cause's sentence */
+    size_t nevidence;
+    char confidence[TTRI_VERDICT_LINE]; /* "possible", "likely", "unknown:
+                                           the evidence stops at ..." */
+    char symptom[TTRI_VERDICT_LINE];    /* where the calls part; "" if none */
+} ttri_verdict_text;
+void ttri_verdict_words(const ttd_result *r, ttri_verdict_text *t);
+
 #endif

@@ -46,12 +46,12 @@ stages() {
     room=$(basename "$src")
     tmp=$(mktemp -d) || return 1
     # the map: "file level name" per file
-    awk -v m="$map" -v types="$tmp/types" -v results="$tmp/results" '
+    awk -v m="$map" -v room="$room" -v types="$tmp/types" -v results="$tmp/results" '
         { sub(/#.*/, "") }
         NF == 0 { next }
         $1 == "result" {
             if (NF != 3 || $2 !~ /:$/) {
-                printf "check-stages: %s:%d: want \"result TYPE: HEADER\"\n", m, NR
+                printf "check-stages: %s:%d: want \"result TYPE: HEADER\"\n", m, NR > "/dev/stderr"
                 bad = 1; next
             }
             t = $2; sub(/:$/, "", t)
@@ -60,7 +60,7 @@ stages() {
         }
         $1 == "type" {
             if (NF != 3 || $2 !~ /:$/ || $3 !~ /^[0-9]+$/) {
-                printf "check-stages: %s:%d: want \"type TYPE: LEVEL\"\n", m, NR
+                printf "check-stages: %s:%d: want \"type TYPE: LEVEL\"\n", m, NR > "/dev/stderr"
                 bad = 1; next
             }
             t = $2; sub(/:$/, "", t)
@@ -69,13 +69,13 @@ stages() {
         }
         {
             if ($1 !~ /^[0-9]+$/ || $2 !~ /:$/) {
-                printf "check-stages: %s:%d: want \"LEVEL NAME: file.c ...\"\n", m, NR
+                printf "check-stages: %s:%d: want \"LEVEL NAME: file.c ...\"\n", m, NR > "/dev/stderr"
                 bad = 1; next
             }
             name = $2; sub(/:$/, "", name)
             for (i = 3; i <= NF; i++) {
                 if ($i in seen) {
-                    printf "check-stages: %s: %s placed twice\n", m, $i; bad = 1
+                    printf "check-stages: %s: %s placed twice in %s\n", room, $i, m > "/dev/stderr"; bad = 1
                 }
                 seen[$i] = 1
                 print $i, $1, name
@@ -247,6 +247,8 @@ probe() {
     gen cycle "a:b b:a top:a" "0 base: a.c b.c
 1 top: top.c" || return 1
     gen unmapped "a: b:a" "0 base: a.c" || return 1
+    gen twice "a: b:a" "0 base: a.c
+1 top: b.c a.c" || return 1
     gen ok "a: b:a c:a,b" "0 base: a.c
 1 mid: b.c
 2 top: c.c" || return 1
@@ -277,7 +279,7 @@ probe() {
     }
     genr resmut int && genr resok "const int" || return 1
     r=0
-    for room in up cycle unmapped typelow typenone resmut; do
+    for room in up cycle unmapped twice typelow typenone resmut; do
         if stages "$w/$room" "$w/$room/STAGES" > "$w/$room.log" 2>&1; then
             echo "check-stages: probe: the $room room passed, want a failure"
             r=1
@@ -289,6 +291,8 @@ probe() {
     done
     grep -q 'upward edge low.c (0 low) -> high.c (1 high) via high' "$w/up.log" ||
         { echo "check-stages: probe: upward edge not reported:"; cat "$w/up.log"; r=1; }
+    grep -q 'check-stages: twice: a.c placed twice in' "$w/twice.log" ||
+        { echo "check-stages: probe: a file placed twice not reported:"; cat "$w/twice.log"; r=1; }
     grep -q 'cycle a.c -> b.c -> a.c\|cycle b.c -> a.c -> b.c' "$w/cycle.log" ||
         { echo "check-stages: probe: cycle not reported:"; cat "$w/cycle.log"; r=1; }
     grep -q 'low.c (level 0) uses type st, kept to level 1 and up' "$w/typelow.log" ||
@@ -319,7 +323,7 @@ probe() {
 if [ "${1:-}" = --probe ]; then
     [ $# = 2 ] || { echo "usage: check_stages.sh --probe WORKDIR" >&2; exit 2; }
     probe "$2" || exit 1
-    echo "check-stages: probe: upward edge, cycle, unmapped object, type below its level, type named nowhere, a result with a non-const member and a const-removing cast caught"
+    echo "check-stages: probe: upward edge, cycle, unmapped object, a file placed twice, type below its level, type named nowhere, a result with a non-const member and a const-removing cast caught"
     exit 0
 fi
 [ $# = 2 ] || { echo "usage: check_stages.sh ROOM_OBJDIR STAGESFILE" >&2; exit 2; }

@@ -1,0 +1,463 @@
+/*
+ * verdict.c - the verdict (issues 31, 33): what the runs did, the likely
+ * cause, the evidence for it in a sentence or two, how sure, and the
+ * symptom (where the calls part). Every report opens with it.
+ *
+ * Design. The verdict is made once, last, from what the stages below
+ * found, all of it already merged into the result: the first divergence
+ * and its suspects, the cause chain, the races of the bad run, the code
+ * changed between builds, the outcome. It reads the result and writes
+ * nothing but its own object (arena memory), which the engine hangs on
+ * the result as const: no renderer decides anything about the cause,
+ * each only words what is here (report/verdict.c builds the sentences
+ * every format prints). The status and exit status follow the engine's
+ * one decision whether the runs diverged (engine.c verdict()). The
+ * cause is the suspect ranked first by evidence (the cause chain's
+ * evidence is in that ranking), else the chain's earliest step, else the
+ * split itself; the symptom is the first divergence, or the exit status
+ * when the runs made the same calls. Confidence stays "possible" until
+ * the rules that earn "likely" have been measured (tests/realbugs).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain.h"
+
+const char *ttd_verdict_status_name(int status)
+{
+    switch (status) {
+    case TTD_VERDICT_SAME: return "same";
+    case TTD_VERDICT_NONDET: return "nondeterministic";
+    case TTD_VERDICT_DIVERGED: return "diverged";
+    case TTD_VERDICT_OUTCOME: return "outcome_differs";
+    default: return "?";
+    }
+}
+
+const char *ttd_cause_of_name(int kind)
+{
+    switch (kind) {
+    case TTD_COF_COUNT: return "count";
+    case TTD_COF_VALUE: return "value";
+    case TTD_COF_ERROR_ORIGIN: return "error_origin";
+    case TTD_COF_RACE: return "race";
+    case TTD_COF_ORDER: return "order";
+    case TTD_COF_CODE: return "code_changed";
+    case TTD_COF_SPLIT: return "split";
+    default: return "?";
+    }
+}
+
+const char *ttd_confidence_name(int confidence)
+{
+    switch (confidence) {
+    case TTD_CONF_UNKNOWN: return "unknown";
+    case TTD_CONF_POSSIBLE: return "possible";
+    case TTD_CONF_LIKELY: return "likely";
+    default: return "?";
+    }
+}
+
+/* A verdict being built. */
+typedef struct vctx {
+    const ttd_result *r;
+    struct ttfi_arena *a;
+    ttd_verdict *v;
+    const char *ev[TTD_VERDICT_EVIDENCE_MAX];
+    size_t nev;
+    int oom;
+} vctx;
+
+static const char *astr(vctx *c, const char *s)
+{
+    char *p = s ? ttfi_arena_strcpy(c->a, s) : NULL;
+    if (s && !p)
+        c->oom = 1;
+    return p;
+}
+
+static ttd_place *place(vctx *c)
+{
+    ttd_place *p = ttfi_arena_zalloc(c->a, sizeof *p);
+    if (!p) {
+        c->oom = 1;
+        return NULL;
+    }
+    p->pair = -1;
+    p->bad_index = UINT64_MAX;
+    return p;
+}
+
+/* The bad run's name of pair i's thread ("#N" when it has none). */
+static const char *thread_name(vctx *c, size_t i)
+{
+    char buf[32];
+    const ttd_thread_info *t;
+
+    if (i >= c->r->npairs)
+        return NULL;
+    t = &c->r->pairs[i].bad;
+    if (t->name && *t->name)
+        return t->name;
+    snprintf(buf, sizeof buf, "#%" PRIu32, t->index);
+    return astr(c, buf);
+}
+
+static void add_evidence(vctx *c, const char *text)
+{
+    for (size_t i = 0; i < c->nev; i++)
+        if (strcmp(c->ev[i], text) == 0)
+            return;
+    if (text && *text && c->nev < TTD_VERDICT_EVIDENCE_MAX)
+        c->ev[c->nev++] = text;
+}
+
+/* The symptom: the first divergence's diverging frame, else the end. */
+static const ttd_place *symptom(vctx *c)
+{
+    const ttd_result *r = c->r;
+    const ttd_divergence *d = r->first;
+    ttd_place *p = place(c);
+    char buf[256];
+
+    if (!p)
+        return NULL;
+    if (d) {
+        const ttd_frame *f = d->nframes ? &d->frames[d->nframes - 1]
+                             : d->nstack ? &d->stack[d->nstack - 1] : NULL;
+        p->function = f ? f->name : "";
+        p->file = f ? f->file : NULL;
+        p->line = f ? f->line : 0;
+        p->pair = (int64_t)d->pair;
+        p->thread = thread_name(c, d->pair);
+        p->bad_index = d->bad_index;
+        if (d->nchain && d->chain[d->nchain - 1].kind == TTD_CAUSE_SPLIT)
+            p->text = d->chain[d->nchain - 1].text;
+        else {
+            snprintf(buf, sizeof buf, "the calls part in `%s`", *p->function ? p->function : "?");
+            p->text = astr(c, buf);
+        }
+        return p;
+    }
+    if (r->value_first) {
+        const ttd_value_diff *vf = r->value_first;
+        p->function = vf->function;
+        p->file = vf->file;
+        p->line = vf->line;
+        p->pair = (int64_t)vf->pair;
+        p->thread = thread_name(c, vf->pair);
+        p->bad_index = vf->bad_index;
+        snprintf(buf, sizeof buf, "`%s` %s %s in the bad run, %s in the good run",
+                 vf->function, vf->what == TTD_VAL_RETURN ? "returned" : "got",
+                 vf->bad_value ? vf->bad_value : "?", vf->good_value ? vf->good_value : "?");
+        p->text = astr(c, buf);
+        return p;
+    }
+    p->function = "";
+    if (r->outcome.signal[TTD_BAD])
+        snprintf(buf, sizeof buf, "the bad run died of signal %d, the good run exited %d",
+                 r->outcome.signal[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+    else if (r->outcome.differs)
+        snprintf(buf, sizeof buf, "the bad run exited %d, the good run %d",
+                 r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+    else
+        snprintf(buf, sizeof buf, "the bad run failed (%s)",
+                 r->options.bad_failed ? r->options.bad_failed : "?");
+    p->text = astr(c, buf);
+    return p;
+}
+
+/* The kind of cause a suspect is, by its role and strongest evidence. */
+static int suspect_kind(const ttd_suspect *s)
+{
+    if (s->nevidence && s->evidence[0].kind == TTD_EV_CODE)
+        return TTD_COF_CODE;
+    if (s->nevidence && s->evidence[0].kind == TTD_EV_ERROR)
+        return TTD_COF_ERROR_ORIGIN;
+    return s->role == TTD_SUSPECT_FRAME ? TTD_COF_SPLIT : TTD_COF_VALUE;
+}
+
+/* The cause chain's step of function f, NULL if none. */
+static const ttd_cause *chain_step(const ttd_result *r, const char *f)
+{
+    for (size_t i = 0; f && i < r->nchain; i++)
+        if (r->chain[i].function && strcmp(r->chain[i].function, f) == 0)
+            return &r->chain[i];
+    return NULL;
+}
+
+/* The cause from the first divergence's suspect ranked first. */
+static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
+{
+    const ttd_result *r = c->r;
+    const ttd_cause *st = chain_step(r, s->name);
+    ttd_place *p = place(c);
+
+    if (!p)
+        return NULL;
+    p->kind = suspect_kind(s);
+    p->function = s->name;
+    p->file = s->file;
+    p->line = s->line;
+    p->pair = (int64_t)s->pair;
+    p->thread = thread_name(c, s->pair);
+    p->bad_index = st ? st->bad_index : s->index;
+    p->text = st ? st->text : s->nevidence ? s->evidence[0].text : NULL;
+    for (size_t i = 0; i < s->nevidence && c->nev < TTD_VERDICT_EVIDENCE_MAX; i++)
+        if (s->evidence[i].weight > 0 && s->evidence[i].kind != TTD_EV_DISTANCE)
+            add_evidence(c, s->evidence[i].text);
+    if (!p->text)
+        p->text = c->nev ? c->ev[0] : "";
+    return p;
+}
+
+/* The cause from the chain's earliest step (no suspects: same calls). */
+static const ttd_place *cause_chain(vctx *c, const ttd_cause *st)
+{
+    ttd_place *p = place(c);
+
+    if (!p)
+        return NULL;
+    p->kind = st->kind == TTD_CAUSE_CODE ? TTD_COF_CODE
+              : st->kind == TTD_CAUSE_SPLIT ? TTD_COF_SPLIT : TTD_COF_VALUE;
+    p->function = st->function ? st->function : "";
+    p->pair = (int64_t)st->pair;
+    p->thread = st->thread;
+    p->bad_index = st->bad_index;
+    p->text = st->text;
+    add_evidence(c, st->text);
+    if (c->r->nchain > 1 && st != &c->r->chain[c->r->nchain - 1])
+        add_evidence(c, c->r->chain[c->r->nchain - 1].text);
+    return p;
+}
+
+/* The likely cause of a divergence. */
+static const ttd_place *cause(vctx *c)
+{
+    const ttd_result *r = c->r;
+    const ttd_divergence *d = r->first;
+
+    if (d && d->nsuspects)
+        return cause_suspect(c, &d->suspects[0]);
+    if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)
+        return cause_chain(c, &r->chain[0]);
+    if (!c->v->symptom)
+        return NULL;
+    ttd_place *p = place(c);
+    if (!p)
+        return NULL;
+    *p = *c->v->symptom;
+    p->kind = TTD_COF_SPLIT;
+    add_evidence(c, p->text);
+    return p;
+}
+
+/* ---- counts and what was not counted (issue 31) ---------------------------- */
+
+/* "the bad run called `take_seat` 41 times, every passing run 40" */
+static const char *count_text(vctx *c, const ttd_count *k)
+{
+    char buf[512], good[96];
+
+    if (k->good_runs <= 1)
+        snprintf(good, sizeof good, "the good run %" PRIu64, k->good_min);
+    else if (k->good_min == k->good_max)
+        snprintf(good, sizeof good, "every passing run %" PRIu64, k->good_min);
+    else
+        snprintf(good, sizeof good, "the passing runs %" PRIu64 " to %" PRIu64, k->good_min,
+                 k->good_max);
+    snprintf(buf, sizeof buf, "the bad run called `%s` %" PRIu64 " time%s, %s", k->function,
+             k->bad, k->bad == 1 ? "" : "s", good);
+    return astr(c, buf);
+}
+
+/* The count cause: the first count fact (the one a divergence starts
+ * with), when nothing better explains the runs: the same calls in every
+ * thread pair, another end, or only the split itself. */
+static const ttd_place *cause_count(vctx *c, const ttd_place *other)
+{
+    const ttd_count *k = &c->v->counts[0];
+    ttd_place *p;
+
+    if (other && other->kind != TTD_COF_SPLIT && c->r->first)
+        return NULL;
+    if (!(p = place(c)))
+        return NULL;
+    p->kind = TTD_COF_COUNT;
+    p->function = k->function;
+    p->text = count_text(c, k);
+    if (other && other->function && strcmp(other->function, k->function) == 0) {
+        p->file = other->file;
+        p->line = other->line;
+        p->pair = other->pair;
+        p->thread = other->thread;
+        p->bad_index = other->bad_index;
+    }
+    return p;
+}
+
+/* The count facts first among the evidence: what a count says is a fact. */
+static void count_evidence(vctx *c)
+{
+    const char *kept[TTD_VERDICT_EVIDENCE_MAX];
+    size_t n = c->nev;
+
+    if (!c->v->ncounts)
+        return;
+    memcpy(kept, c->ev, n * sizeof *kept);
+    c->nev = 0;
+    add_evidence(c, count_text(c, &c->v->counts[0]));
+    for (size_t i = 0; i < n; i++)
+        add_evidence(c, kept[i]);
+}
+
+typedef struct hlist {
+    ttd_hidden *h;
+    size_t n, cap;
+} hlist;
+
+static void hide(vctx *c, hlist *l, int kind, int64_t pair, const char *fn, const char *why,
+                 const char *evidence)
+{
+    char buf[512];
+
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        ttd_hidden *h = ttfi_arena_zalloc(c->a, cap * sizeof *h);
+        if (!h) {
+            c->oom = 1;
+            return;
+        }
+        if (l->n)
+            memcpy(h, l->h, l->n * sizeof *h);
+        l->h = h;
+        l->cap = cap;
+    }
+    snprintf(buf, sizeof buf, "not counted as a divergence because %s", why);
+    l->h[l->n++] = (ttd_hidden){kind, pair, fn, astr(c, buf), astr(c, evidence)};
+}
+
+/* Why a timing-shaped hunk was not counted, and the recorded fact. */
+static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
+{
+    const ttd_event *e = h->bad_first ? h->bad_first : h->good_first;
+    const char *fn = e && e->name ? e->name : NULL, *t = thread_name(c, h->pair);
+    char ev[384];
+    uint64_t extra = h->bad_count > h->good_count ? h->bad_count : h->good_count;
+    const char *side = h->bad_count >= h->good_count ? "bad" : "good";
+
+    if (h->expected) {
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " event%s at `%s` that also differ "
+                 "between the good runs", t ? t : "?", extra, extra == 1 ? "" : "s",
+                 fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_BASELINE, (int64_t)h->pair, fn, "it also varies between the good "
+             "runs (--baseline)", ev);
+        return;
+    }
+    switch (h->timing) {
+    case TTD_TIMING_WAIT:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events in the %s run, a loop at "
+                 "`%s` that waited each time (a blocking operation or a wait call that "
+                 "blocked, recorded)", t ? t : "?", extra, side, fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a loop that waits ran more times", ev);
+        break;
+    case TTD_TIMING_MOVED:
+        snprintf(ev, sizeof ev, "thread %s: the same calls at `%s`, whole, are in another "
+                 "thread of the other run", t ? t : "?", fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "the work moved to another thread", ev);
+        break;
+    case TTD_TIMING_RETRY:
+        snprintf(ev, sizeof ev, "thread %s: an attempt at `%s` failed in one run and was made "
+                 "again later, doing the same work", t ? t : "?", fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "an attempt was retried", ev);
+        break;
+    case TTD_TIMING_PROGRESS:
+        snprintf(ev, sizeof ev, "thread %s went another way at `%s` holding a lock whose "
+                 "earlier holders differ, and the runs ended alike", t ? t : "?", fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_PROGRESS, (int64_t)h->pair, fn, "it follows how far the other "
+             "threads had got", ev);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Every difference not counted as a divergence, with its evidence. */
+static void hidden(vctx *c)
+{
+    const ttd_result *r = c->r;
+    hlist l = {NULL, 0, 0};
+    char ev[384];
+
+    for (size_t i = 0; i < r->nhunks; i++)
+        if (r->hunks[i].timing || r->hunks[i].expected)
+            hide_hunk(c, &l, &r->hunks[i]);
+    for (size_t i = 0; i < r->npools; i++) {
+        const ttd_pool *p = &r->pools[i];
+        if (!p->compared || p->items_differing)
+            continue;
+        int moved = 0;
+        for (size_t k = 0; k < r->npairs; k++)
+            moved |= r->pairs[k].pool && strcmp(r->pairs[k].pool, p->id) == 0 &&
+                     r->pairs[k].good.events != r->pairs[k].bad.events;
+        if (!moved)
+            continue;
+        snprintf(ev, sizeof ev, "%s: %zu look-alike threads starting in `%s` did the same %"
+                 PRIu64 " work items in both runs, shared out differently", p->id, p->ngood,
+                 p->start, p->items_good);
+        hide(c, &l, TTD_HIDDEN_POOL, -1, p->start, "the pool's threads took the same work in "
+             "another order", ev);
+    }
+    if (r->values_ignored) {
+        snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that behave like clocks or "
+                 "counters, or look like addresses or time stamps, on no path to a divergence",
+                 r->values_ignored, r->values_ignored == 1 ? "" : "s");
+        hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "no input decides those values", ev);
+    }
+    if (r->values_noise) {
+        snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that also vary between the good "
+                 "runs", r->values_noise, r->values_noise == 1 ? "" : "s");
+        hide(c, &l, TTD_HIDDEN_BASELINE, -1, NULL, "the good runs vary there too", ev);
+    }
+    c->v->hidden = l.h;
+    c->v->nhidden = l.n;
+}
+
+int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
+                 const ttd_verdict **out)
+{
+    vctx c = {r, a, NULL, {NULL}, 0, 0};
+    ttd_verdict *v = ttfi_arena_zalloc(a, sizeof *v);
+
+    *out = NULL;
+    if (!v)
+        return TT_ENOMEM;
+    c.v = v;
+    v->counts = in ? in->counts : NULL;
+    v->ncounts = in ? in->ncounts : 0;
+    hidden(&c);
+    v->exit = r->diverged ? 1 : 0;
+    v->status = !r->diverged ? (v->nhidden ? TTD_VERDICT_NONDET : TTD_VERDICT_SAME)
+                : r->first || r->value_first || v->ncounts ? TTD_VERDICT_DIVERGED
+                : TTD_VERDICT_OUTCOME;
+    if (r->diverged) {
+        v->symptom = symptom(&c);
+        v->cause = cause(&c);
+        const ttd_place *k = v->ncounts ? cause_count(&c, v->cause) : NULL;
+        if (k)
+            v->cause = k;
+        count_evidence(&c);
+        v->confidence = TTD_CONF_POSSIBLE;
+    }
+    if (c.nev) {
+        const char **ev = ttfi_arena_alloc(a, c.nev * sizeof *ev);
+        if (!ev)
+            return TT_ENOMEM;
+        memcpy(ev, c.ev, c.nev * sizeof *ev);
+        v->evidence = ev;
+        v->nevidence = c.nev;
+    }
+    *out = v;
+    return c.oom ? TT_ENOMEM : 0;
+}

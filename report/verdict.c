@@ -1,0 +1,135 @@
+/*
+ * verdict.c - the verdict's sentences, one builder for every format
+ * (issue 33): the text report's first lines, the HTML report's first
+ * screen and the JSON report's verdict.headline say the same words.
+ *
+ * Design. The engine decides (diff/verdict.c: status, cause, evidence,
+ * confidence, symptom); this file only words it. The headline is one
+ * sentence: the status, then the cause by its kind and how sure, then
+ * where it ran ("diverged: possible cause: a race in `reserve_slot`
+ * (threads producer-1 and producer-2)"). The lines below it give the
+ * cause's own sentence with its source place, the evidence that is not
+ * that sentence again, the confidence when it is "unknown" (where the
+ * evidence stops), and the symptom: where the calls part, which is
+ * where the older reports started.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ttr_int.h"
+
+/* The cause by its kind, as the headline names it. */
+static void cause_phrase(const ttd_place *c, char *buf, size_t n)
+{
+    const char *f = c->function && *c->function ? c->function : "?";
+
+    switch (c->kind) {
+    case TTD_COF_COUNT:
+        if (c->text && *c->text)
+            snprintf(buf, n, "%s", c->text);
+        else
+            snprintf(buf, n, "`%s` called another number of times", f);
+        break;
+    case TTD_COF_VALUE: snprintf(buf, n, "a value from `%s`", f); break;
+    case TTD_COF_ERROR_ORIGIN: snprintf(buf, n, "the failure starts in `%s`", f); break;
+    case TTD_COF_RACE: snprintf(buf, n, "a race in `%s`", f); break;
+    case TTD_COF_ORDER: snprintf(buf, n, "another thread's order: `%s`", f); break;
+    case TTD_COF_CODE: snprintf(buf, n, "the code of `%s` changed", f); break;
+    default: snprintf(buf, n, "the branch in `%s`", f);
+    }
+}
+
+static const char *status_words(const ttd_verdict *v)
+{
+    switch (v->status) {
+    case TTD_VERDICT_SAME: return "same";
+    case TTD_VERDICT_NONDET: return "nondeterministic";
+    case TTD_VERDICT_OUTCOME: return "outcome differs";
+    default: return "diverged";
+    }
+}
+
+/* What varied between runs that did not diverge, in one clause: each
+ * kind of hidden difference once, with how many. */
+static void varied(const ttd_verdict *v, char *buf, size_t n)
+{
+    static const char *const what[] = {
+        "", "timing (a loop that waits ran more times, work moved or retried)",
+        "a pool's threads shared the same work differently",
+        "threads followed how far the others had got",
+        "values no input decides (clocks, counters, addresses)",
+        "what also varies between the good runs"};
+    size_t o = 0, cnt[6] = {0};
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < v->nhidden; i++)
+        if (v->hidden[i].kind > 0 && v->hidden[i].kind < 6)
+            cnt[v->hidden[i].kind]++;
+    for (int k = 1; k < 6 && o < n; k++)
+        if (cnt[k])
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "; " : "", what[k]);
+}
+
+static void headline(const ttd_result *r, ttri_verdict_text *t)
+{
+    const ttd_verdict *v = r->verdict;
+    char what[TTRI_VERDICT_LINE];
+    size_t o;
+
+    if (!v->cause) {
+        o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: ", status_words(v));
+        if (v->status == TTD_VERDICT_SAME || v->status == TTD_VERDICT_NONDET)
+            o += (size_t)snprintf(t->headline + o, sizeof t->headline - o,
+                                  "no divergence in %zu thread pair%s", r->npairs,
+                                  r->npairs == 1 ? "" : "s");
+        if (v->status == TTD_VERDICT_NONDET && o < sizeof t->headline) {
+            char vary[TTRI_VERDICT_LINE];
+            varied(v, vary, sizeof vary);
+            snprintf(t->headline + o, sizeof t->headline - o, "; only this varied: %s", vary);
+        }
+        else
+            snprintf(t->headline + o, sizeof t->headline - o, "%s",
+                     v->symptom && v->symptom->text ? v->symptom->text : "no cause found");
+        return;
+    }
+    cause_phrase(v->cause, what, sizeof what);
+    o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: %s cause: %s", status_words(v),
+                         ttd_confidence_name(v->confidence), what);
+    if (v->cause->thread && o < sizeof t->headline)
+        snprintf(t->headline + o, sizeof t->headline - o, " (thread %s)", v->cause->thread);
+}
+
+void ttri_verdict_words(const ttd_result *r, ttri_verdict_text *t)
+{
+    const ttd_verdict *v = r->verdict;
+
+    memset(t, 0, sizeof *t);
+    if (!v) {
+        snprintf(t->headline, sizeof t->headline, "no verdict");
+        return;
+    }
+    headline(r, t);
+    snprintf(t->confidence, sizeof t->confidence, "%s", ttd_confidence_name(v->confidence));
+    if (v->confidence == TTD_CONF_UNKNOWN && v->stops_at)
+        snprintf(t->confidence, sizeof t->confidence, "unknown: the evidence stops at %s",
+                 v->stops_at);
+    if (v->cause) {
+        const ttd_place *c = v->cause;
+        size_t o = (size_t)snprintf(t->cause, sizeof t->cause, "%s",
+                                    c->text && *c->text ? c->text : "");
+        if (c->file && o < sizeof t->cause)
+            snprintf(t->cause + o, sizeof t->cause - o, "%s(%s:%d)", o ? " " : "", c->file,
+                     c->line);
+    }
+    for (size_t i = 0; i < v->nevidence; i++)
+        if (!v->cause || !v->cause->text || strcmp(v->evidence[i], v->cause->text) != 0)
+            t->evidence[t->nevidence++] = v->evidence[i];
+    if (v->symptom) {
+        const ttd_place *s = v->symptom;
+        size_t o = (size_t)snprintf(t->symptom, sizeof t->symptom, "%s", s->text ? s->text : "");
+        if (s->thread && s->bad_index != UINT64_MAX && o < sizeof t->symptom)
+            snprintf(t->symptom + o, sizeof t->symptom - o, " (thread %s, bad event %" PRIu64 ")",
+                     s->thread, s->bad_index);
+    }
+}
