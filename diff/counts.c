@@ -12,9 +12,10 @@
  * aligned, with the baselines still open, and only when some pair differs
  * or a thread has no partner: identical runs pay nothing
  * (ttdi_counts_tally). Once the hunks are resolved (the timing of each
- * known, the threads' progress too), a function is a count fact when its
- * count in the bad run lies outside the counts of every good run (the
- * good run and the baselines), and the difference is not all in thread
+ * known, the threads' progress too), a function is a count fact when
+ * every good run (the good run and the baselines) called it as many
+ * times and the bad run did not (a count that varies between good runs,
+ * a poll loop's, is no fact), and the difference is not all in thread
  * pairs whose every difference was judged timing with the wait recorded
  * (timing.c: a wait loop that ran more times is the threads' timing, not a
  * fact of the program; order.c: a signal sent because the other thread
@@ -246,8 +247,9 @@ static int tally_run(const ttdi_counts *c, int ri, const uint8_t *quiet, struct 
     return 0;
 }
 
-/* The count fact of bad-run function b, if it is one: its count outside
- * every good run's, not all in threads that only waited differently. */
+/* The count fact of bad-run function b, if it is one: every good run
+ * had one count, the bad run another, not all in threads that only waited
+ * differently. */
 static int fact(const ttdi_counts *w, const struct tally *b, const struct tally *g,
                 ttd_count *c)
 {
@@ -259,8 +261,8 @@ static int fact(const ttdi_counts *w, const struct tally *b, const struct tally 
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }
-    if (b->all >= lo && b->all <= hi)
-        return 0;
+    if ((b->all >= lo && b->all <= hi) || lo != hi)
+        return 0;   /* within the good runs, or they disagree: not a fact */
     uint64_t gl = g ? g->loud : 0;  /* the same sign outside quiet threads */
     if (b->all > hi ? b->loud <= gl : b->loud >= gl)
         return 0;

@@ -60,9 +60,9 @@ static const ttd_result *diff(const char *g, const char *b, const char *const *b
 
 static const ttd_count *count_of(const ttd_result *r, const char *fn)
 {
-    for (size_t i = 0; i < r->ncounts; i++)
-        if (!strcmp(r->counts[i].function, fn))
-            return &r->counts[i];
+    for (size_t i = 0; i < r->verdict->ncounts; i++)
+        if (!strcmp(r->verdict->counts[i].function, fn))
+            return &r->verdict->counts[i];
     return NULL;
 }
 
@@ -82,7 +82,7 @@ static void extra_call_is_a_fact(void **state)
     sellers(p1, sizeof p1, "work{ " SEAT "check{} }", "work{ " SEAT SEAT SEAT "check{} }");
     sellers(p2, sizeof p2, "work{ " SEAT SEAT "check{} }", "work{ " SEAT SEAT "check{} }");
     const ttd_result *r = diff(pg, p2, base, 1, NULL, &d);
-    assert_int_equal(r->ncounts, 0);        /* shares differ, totals do not */
+    assert_int_equal(r->verdict->ncounts, 0);        /* shares differ, totals do not */
     ttd_free(d);
     sellers(pb, sizeof pb, "work{ " SEAT SEAT "check{} }", "work{ " SEAT SEAT SEAT "check{} }");
     r = diff(pg, pb, base, 2, NULL, &d);
@@ -94,11 +94,19 @@ static void extra_call_is_a_fact(void **state)
     assert_int_equal(c->good_runs, 3);
     assert_int_equal(r->diverged, 1);
     assert_null(count_of(r, "dt_work"));    /* 2 in every run */
+    assert_int_equal(r->verdict->status, TTD_VERDICT_DIVERGED);
+    assert_int_equal(r->verdict->exit, 1);
     ttd_free(d);
     /* a function --exclude drops is not counted */
     r = diff(pg, pb, base, 2, "parse", &d);
     assert_null(count_of(r, "dt_parse"));
     assert_non_null(count_of(r, "dt_check"));
+    ttd_free(d);
+    /* the good runs disagree (3 to 4 seats): a count that varies between
+     * good runs is no fact, even outside their range */
+    sellers(p1, sizeof p1, "work{ " SEAT SEAT "check{} }", "work{ " SEAT "check{} }");
+    r = diff(pg, pb, base, 2, NULL, &d);
+    assert_null(count_of(r, "dt_parse"));
     ttd_free(d);
     /* within the good runs' range: no fact (3 to 5 seats) */
     sellers(p1, sizeof p1, "work{ " SEAT SEAT SEAT "check{} }", "work{ " SEAT SEAT "check{} }");
@@ -123,8 +131,15 @@ static void wait_loop_is_no_fact(void **state)
             "wait{ @300000 } check{} wait{ @400000 } check{} lex{} }");
     const ttd_result *r = diff(pg, pb, NULL, 0, NULL, &d);
     assert_int_equal(r->timing_total, 1);
-    assert_int_equal(r->ncounts, 0);
+    assert_int_equal(r->verdict->ncounts, 0);
     assert_int_equal(r->diverged, 0);
+    /* hidden, with its evidence, and said so: nondeterministic, exit 0 */
+    assert_int_equal(r->verdict->status, TTD_VERDICT_NONDET);
+    assert_int_equal(r->verdict->exit, 0);
+    assert_int_equal(r->verdict->nhidden, 1);
+    assert_int_equal(r->verdict->hidden[0].kind, TTD_HIDDEN_TIMING);
+    assert_non_null(strstr(r->verdict->hidden[0].text, "not counted as a divergence because"));
+    assert_non_null(strstr(r->verdict->hidden[0].evidence, "waited"));
     ttd_free(d);
     sellers(pg, sizeof pg, "main{ parse{} }",
             "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} lex{} }");
@@ -151,8 +166,10 @@ static void same_runs_no_fact(void **state)
     sellers(pg, sizeof pg, "work{ " SEAT "check{} }", "work{ " SEAT SEAT "check{} }");
     sellers(pb, sizeof pb, "work{ " SEAT "check{} }", "work{ " SEAT SEAT "check{} }");
     const ttd_result *r = diff(pg, pb, NULL, 0, NULL, &d);
-    assert_int_equal(r->ncounts, 0);
+    assert_int_equal(r->verdict->ncounts, 0);
     assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->verdict->status, TTD_VERDICT_SAME);
+    assert_int_equal(r->verdict->nhidden, 0);
     ttd_free(d);
 }
 
