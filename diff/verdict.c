@@ -274,14 +274,15 @@ static const char *count_text(vctx *c, const ttd_count *k)
 
 /* The count cause: the first count fact (the one a divergence starts
  * with), when nothing better explains the runs: the same calls in every
- * thread pair, another end, or only the split itself. */
+ * thread pair (another end), or, against passing runs that all agree on
+ * the count, only the split itself. */
 static const ttd_place *cause_count(vctx *c, const ttd_place *other)
 {
     const ttd_count *k = &c->v->counts[0];
     ttd_place *p;
 
-    if (other && other->kind != TTD_COF_SPLIT && c->r->first)
-        return NULL;
+    if (c->r->first && (k->good_runs < 2 || (other && other->kind != TTD_COF_SPLIT)))
+        return NULL;    /* one good run: the split itself says as much */
     if (!(p = place(c)))
         return NULL;
     p->kind = TTD_COF_COUNT;
@@ -297,14 +298,15 @@ static const ttd_place *cause_count(vctx *c, const ttd_place *other)
     return p;
 }
 
-/* The count facts first among the evidence: what a count says is a fact. */
+/* The count facts first among the evidence: what a count says is a fact
+ * (with a first divergence, when passing runs agree on the count). */
 static void count_evidence(vctx *c)
 {
     const char *kept[TTD_VERDICT_EVIDENCE_MAX];
     size_t n = c->nev;
 
-    if (!c->v->ncounts)
-        return;
+    if (!c->v->ncounts || (c->r->first && c->v->counts[0].good_runs < 2))
+        return;         /* one good run: its divergence says as much */
     memcpy(kept, c->ev, n * sizeof *kept);
     c->nev = 0;
     add_evidence(c, count_text(c, &c->v->counts[0]));

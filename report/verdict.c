@@ -79,18 +79,19 @@ static void headline(const ttd_result *r, ttri_verdict_text *t)
 
     if (!v->cause) {
         o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: ", status_words(v));
-        if (v->status == TTD_VERDICT_SAME || v->status == TTD_VERDICT_NONDET)
-            o += (size_t)snprintf(t->headline + o, sizeof t->headline - o,
-                                  "no divergence in %zu thread pair%s", r->npairs,
-                                  r->npairs == 1 ? "" : "s");
+        if (v->status != TTD_VERDICT_SAME && v->status != TTD_VERDICT_NONDET) {
+            snprintf(t->headline + o, sizeof t->headline - o, "%s",
+                     v->symptom && v->symptom->text ? v->symptom->text : "no cause found");
+            return;
+        }
+        o += (size_t)snprintf(t->headline + o, sizeof t->headline - o,
+                              "no divergence in %zu thread pair%s", r->npairs,
+                              r->npairs == 1 ? "" : "s");
         if (v->status == TTD_VERDICT_NONDET && o < sizeof t->headline) {
             char vary[TTRI_VERDICT_LINE];
             varied(v, vary, sizeof vary);
             snprintf(t->headline + o, sizeof t->headline - o, "; only this varied: %s", vary);
         }
-        else
-            snprintf(t->headline + o, sizeof t->headline - o, "%s",
-                     v->symptom && v->symptom->text ? v->symptom->text : "no cause found");
         return;
     }
     cause_phrase(v->cause, what, sizeof what);
