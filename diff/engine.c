@@ -738,7 +738,7 @@ static int explain(ttd_diff *d)
 {
     const stage_out *x = &d->x;
     ttdi_explain_in xi = {x->runs, &x->outcome, x->first, x->rs.followed,
-                          x->rs.values_progress, x->values_note};
+                          x->rs.values_progress, x->values_note, x->ncounts};
     int rc = ttdi_explain(&d->in, &xi, &d->x.xo);
 
     if (rc >= 0)

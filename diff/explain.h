@@ -105,6 +105,9 @@ typedef struct ttdi_explain_in {
     uint64_t values_progress;   /* value differences that follow the progress
                                    (order.c: not causes) */
     const char *values_note;    /* why values are not compared, NULL */
+    size_t ncounts;             /* calls whose count no good run had
+                                   (counts.c): the threads' calls align, the
+                                   runs did not make the same calls */
 } ttdi_explain_in;
 
 /* The explain stage's result; the engine merges it into the result (and
