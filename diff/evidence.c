@@ -270,6 +270,14 @@ int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
     return TTDI_NOISE_NONE;
 }
 
+int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2])
+{
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)
+        return 0;
+    return pid[0] > 1 && pid[1] > 1 && pid[0] != pid[1] &&
+           (int64_t)ttf_value_norm(good, ty) == pid[0] && (int64_t)ttf_value_norm(bad, ty) == pid[1];
+}
+
 const char *ttdi_noise_words(int why)
 {
     switch (why) {

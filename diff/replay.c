@@ -208,6 +208,7 @@ static int ensure(ttdi_replay *rp, size_t i)
  * differing in bit 0 share statistics). */
 static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
 {
+    key &= ~(uint64_t)TTDI_SITE_MASK;   /* per function, whichever call site */
     uint64_t *ix = ttdi_map_get(&rp->rsmap, key | 1);
 
     if (ix)
@@ -252,7 +253,7 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 {
     if (x->retnoise || !x->retdiff || !rp->rscap)
         return x->retnoise;
-    const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
+    const uint64_t *ix = ttdi_map_get(&rp->rsmap, (x->key & ~(uint64_t)TTDI_SITE_MASK) | 1);
     return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
 }
 
@@ -270,8 +271,14 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
 {
     if (baseline_noise(rp, key, slot))
         return TTDI_NOISE_BASELINE;
-    return ttdi_value_noise(ty, g, b, slot < 0 ? ttdi_norm_func(rp->norm[1], ev) : NULL,
-                            slot < 0);
+    int why = ttdi_value_noise(ty, g, b, slot < 0 ? ttdi_norm_func(rp->norm[1], ev) : NULL,
+                               slot < 0);
+    const ttf_process *pg = ttf_get_process(rp->norm[0]->trace),
+                      *pb = ttf_get_process(rp->norm[1]->trace);
+    int64_t pid[2] = {pg ? pg->pid : 0, pb ? pb->pid : 0};
+    if (!why && ttdi_own_pid(ty, g, b, pid))
+        why = TTDI_NOISE_CLOCK;
+    return why;
 }
 
 /* Frame f saw a noisy value (g, b) for reason why: what is computed from

@@ -464,6 +464,15 @@ static void test_clock_noise(void **state)
     assert_false(ttdi_clock_name("runtime_check"));
     assert_false(ttdi_clock_name("timeout_parse") && 0);
     assert_false(ttdi_clock_name("CLOSE"));
+    /* each run's own pid is noise; a value that is one run's pid only, or
+     * a pid that is not the run's, is not */
+    const int64_t pid[2] = {4242, 4377};
+    assert_true(ttdi_own_pid(&i4, 4242, 4377, pid));
+    assert_false(ttdi_own_pid(&i4, 4242, 4378, pid));
+    assert_false(ttdi_own_pid(&i4, 17, 4377, pid));
+    assert_false(ttdi_own_pid(&i4, 4377, 4242, pid));
+    const int64_t nopid[2] = {0, 0};
+    assert_false(ttdi_own_pid(&i4, 0, 0, nopid));
 }
 
 /* A value that varies between good runs (--baseline) is noise: not
