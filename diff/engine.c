@@ -145,7 +145,8 @@ const char *ttd_timing_name(int timing)
     return timing == TTD_TIMING_WAIT ? "wait_loop"
          : timing == TTD_TIMING_MOVED ? "moved"
          : timing == TTD_TIMING_RETRY ? "retry"
-         : timing == TTD_TIMING_PROGRESS ? "progress" : NULL;
+         : timing == TTD_TIMING_PROGRESS ? "progress"
+         : timing == TTD_TIMING_CUT ? "cut" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)

@@ -380,6 +380,14 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
         hide(c, l, TTD_HIDDEN_PROGRESS, (int64_t)h->pair, fn, "it follows how far the other "
              "threads had got", ev);
         break;
+    case TTD_TIMING_CUT:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` at its end in the "
+                 "%s run; the other run's thread recorded no end (still running when its "
+                 "process exited, with the same status)", t ? t : "?", extra, fn ? fn : "?",
+                 side);
+        hide(c, l, TTD_HIDDEN_PROGRESS, (int64_t)h->pair, fn, "the process exit cut a thread "
+             "that was still running", ev);
+        break;
     default:
         break;
     }

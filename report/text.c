@@ -790,6 +790,9 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
                                     : h->timing == TTD_TIMING_PROGRESS
                                     ? "follows the threads' progress: a lock's earlier"
                                       " holders differ"
+                                    : h->timing == TTD_TIMING_CUT
+                                    ? "cut: the thread was still running when its process"
+                                      " exited"
                                     : "a loop that waits ran more times");
     putc('\n', w->f);
 }

@@ -57,7 +57,7 @@ static void varied(const ttd_verdict *v, char *buf, size_t n)
     static const char *const what[] = {
         "", "timing (a loop that waits ran more times, work moved or retried)",
         "a pool's threads shared the same work differently",
-        "threads followed how far the others had got",
+        "how far threads had got (a lock's holders, a thread the exit cut short)",
         "values no input decides (clocks, counters, addresses)",
         "what also varies between the good runs"};
     size_t o = 0, cnt[6] = {0};

@@ -6,7 +6,8 @@
  * when the threads' shares also vary between the good runs (baselines),
  * or when the pool hides the extra item; a wait loop that ran more times
  * with its waits recorded (timing) gives none, the same loop with no
- * waits does; a function --exclude drops is never one.
+ * waits does; a function --exclude drops is never one. And a thread the
+ * process exit cut short inside a call (timing.c's "cut").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,12 +174,42 @@ static void same_runs_no_fact(void **state)
     ttd_free(d);
 }
 
+/* A worker the exit cut short inside a call (no thread end, frames open)
+ * while the other run's worker got on to return and log: not a
+ * divergence, hidden with its evidence. Must stay one: the worker that
+ * stopped idle (no frame open). */
+static void cut_by_exit_is_hidden(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    sellers(pg, sizeof pg, "main{ parse{} }", "work{ lex{} helper{");
+    sellers(pb, sizeof pb, "main{ parse{} }", "work{ lex{} helper{} } log{}");
+    const ttd_result *r = diff(pg, pb, NULL, 0, NULL, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_CUT);
+    assert_string_equal(ttd_timing_name(TTD_TIMING_CUT), "cut");
+    assert_int_equal(r->verdict->status, TTD_VERDICT_NONDET);
+    assert_int_equal(r->verdict->hidden[0].kind, TTD_HIDDEN_PROGRESS);
+    assert_non_null(strstr(r->verdict->hidden[0].evidence, "recorded no end"));
+    ttd_free(d);
+    sellers(pg, sizeof pg, "main{ parse{} }", "work{ lex{} helper{} }");
+    sellers(pb, sizeof pb, "main{ parse{} }", "work{ lex{} helper{} } log{}");
+    r = diff(pg, pb, NULL, 0, NULL, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(extra_call_is_a_fact),
         cmocka_unit_test(wait_loop_is_no_fact),
         cmocka_unit_test(same_runs_no_fact),
+        cmocka_unit_test(cut_by_exit_is_hidden),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
