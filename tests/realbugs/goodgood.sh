@@ -37,6 +37,7 @@ NAMES=${*:-${GG:-}}
 JOBS=${JOBS:-2}
 OUTD=$B/goodgood
 mkdir -p "$RB_CACHE/src" "$OUTD"
+# the flags of make realbugs (run.sh; threadsuite.sh the same)
 TTLINK="-L$B -Wl,-rpath,$B -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state"
 TTCC_PLAIN_CFLAGS="-g -O2 -finstrument-functions -fno-plt"
 TTCC_VALUES_CFLAGS="-g -O2 $(sed -n 's/^Cflags: -I[^ ]* //p' "$B/ttcap-values.pc")"
@@ -50,10 +51,12 @@ RB_DEBSRC=1
 rb_enable_debsrc || RB_DEBSRC=0
 
 # gg_call NAME FN ARGS... : one of the program's functions in a fresh shell
+# (lib.sh, the package's pkgs/PKG.sh when there, then the program's script)
 gg_call() {
     n=$1; fn=$2; shift 2
-    timeout -k 10 "$GG_TIMEOUT" sh -c '. "$1"; . "$2"; fn=$3; shift 3; "$fn" "$@"' \
-        sh "$RB_DIR/lib.sh" "$RB_DIR/goodgood/$n.sh" "$fn" "$@"
+    pk=$(sed -n 's/^PKG=//p' "$RB_DIR/goodgood/$n.sh")
+    timeout -k 10 "$GG_TIMEOUT" sh -c '. "$1"; [ ! -f "$2" ] || . "$2"; . "$3"; fn=$4; shift 4; "$fn" "$@"' \
+        sh "$RB_DIR/lib.sh" "$RB_DIR/pkgs/$pk.sh" "$RB_DIR/goodgood/$n.sh" "$fn" "$@"
 }
 
 # gg_build NAME MODE SRC OUT : build once per libttcap, script and flags
@@ -80,22 +83,26 @@ for NAME in $NAMES; do
         R=$OUTD/$NAME/$MODE
         rm -rf "$R"; mkdir -p "$R"
         ok=1
-        for i in $(seq 1 $((2 * GG_PAIRS))); do
+        # run folders and traces named with one length (r01.trc ... r20.trc),
+        # so every run's environment (TTCAP_OUT, PWD) has one size and the
+        # stack the same addresses, as make realbugs names ok1/ok2/bad
+        for i in $(seq -w 1 $((2 * GG_PAIRS))); do
             rd=$R/run$i; mkdir -p "$rd"
             (cd "$rd" && TTCAP_OUT=$R/r$i.trc && export TTCAP_OUT &&
                 gg_call "$NAME" run "$OUT") >"$rd/out" 2>&1 ||
                 { note "$NAME ($MODE): run $i failed (see $rd/out)"; ok=0; break; }
         done
         [ $ok = 1 ] || continue
-        same=0; st=
+        same=0; st=; n=$((2 * GG_PAIRS))
         for k in $(seq 1 "$GG_PAIRS"); do
-            a=$R/r$((2 * k - 1)).trc; b=$R/r$((2 * k)).trc
+            a=$(printf '%s/r%0*d.trc' "$R" ${#n} $((2 * k - 1)))
+            b=$(printf '%s/r%0*d.trc' "$R" ${#n} $((2 * k)))
             timeout 600 "$B/ttdiff" "$a" "$b" >"$R/pair$k.txt" 2>&1
             rc=$?
             [ $rc = 0 ] && same=$((same + 1))
             st="$st$rc"
         done
-        ev=$("$B/ttdump" -s "$R/r1.trc" 2>/dev/null | awk '$1 == "events:" { print $2; exit }')
+        ev=$("$B/ttdump" -s "$(printf '%s/r%0*d.trc' "$R" ${#n} 1)" 2>/dev/null | awk '$1 == "events:" { print $2; exit }')
         printf '%-12s %-4s %-7s %2d of %d pairs exit 0  (%s)  events %s\n' "$NAME" "$LANG_" \
             "$MODE" $same "$GG_PAIRS" "$st" "${ev:-?}" | tee -a "$OUTD/table.txt"
     done
