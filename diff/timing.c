@@ -687,12 +687,36 @@ static int64_t open_at_end(const ttf_trace *t, uint32_t th)
     return rc < 0 ? rc : depth;
 }
 
+/* 1 when some thread of t joined thread th (its CREATE names th by index,
+ * a JOIN names the same pthread_t), 0 if none did, or a TT_E* code: a
+ * thread the program waits for is no detached thread the exit may cut. */
+static int joined(const ttf_trace *t, uint32_t th)
+{
+    ttdi_walk w;
+    uint64_t obj = 0;
+    int have = 0, found = 0, rc = ttdi_walk_raw(&w, t, TTF_ALL_THREADS);
+
+    while (rc >= 0 && !found && (rc = ttdi_walk_next(&w)) == 1) {
+        if (w.ev.kind != TTF_EV_SYNC_OP)
+            continue;
+        if (w.ev.code == TTF_SOP_CREATE && w.ev.sync_arg == (int64_t)th) {
+            obj = w.ev.addr;
+            have = 1;
+        }
+        found = have && w.ev.code == TTF_SOP_JOIN && w.ev.addr == obj;
+    }
+    ttdi_walk_close(&w);
+    return rc < 0 ? rc : found;
+}
+
 /* The last hunk of pair i when it is only the end of one thread that the
  * process exit cut short: one-sided, at the end of both threads, the
  * shorter thread never ended (no END: it was still running at the exit,
  * a detached thread) and stopped inside calls (it was cut in the middle
- * of its work, not idle after it), and both processes exited cleanly with
- * one status. */
+ * of its work, not idle after it), no run joined the thread (a thread one
+ * run waits for and the other does not is pbzip2's writer detached by
+ * mistake: a divergence), and both processes exited cleanly with one
+ * status. */
 static void cut_by_exit(ttdi_aligner *al, size_t i)
 {
     ttdi_ipair *p = &al->s->ip[i];
@@ -708,7 +732,8 @@ static void cut_by_exit(ttdi_aligner *al, size_t i)
         return;
     const ttf_thread *th = ttf_get_thread(al->r[s].t, p->t[s]);
     if (th && !th->ended && pr[s]->exit_thread != (int64_t)p->t[s] &&
-        open_at_end(al->r[s].t, p->t[s]) > 0)
+        open_at_end(al->r[s].t, p->t[s]) > 0 && !joined(al->r[0].t, p->t[0]) &&
+        !joined(al->r[1].t, p->t[1]))
         p->tim[p->nh - 1] = TTD_TIMING_CUT;
 }
 
