@@ -665,6 +665,27 @@ static int align(ttd_diff *d)
     return rc;
 }
 
+/* A pool's threads share their work differently in every run, so they are
+ * quiet together: all of them when one has a timing hunk and none has
+ * another kind (the wait item one worker did, its count in another
+ * worker's stream). */
+static void pools_quiet(const stage_out *x, uint8_t *quiet, const uint8_t *loud, size_t n)
+{
+    for (size_t k = 0; k < x->rs.npools; k++) {
+        const char *id = x->rs.pools[k].id;
+        int any = 0, noisy = 0;
+        for (size_t p = 0; p < n && p < x->rs.npairs; p++) {
+            if (!x->rs.pairs[p].pool || strcmp(x->rs.pairs[p].pool, id) != 0)
+                continue;
+            any |= quiet[p];
+            noisy |= loud[p];
+        }
+        for (size_t p = 0; p < n && p < x->rs.npairs && any && !noisy; p++)
+            if (x->rs.pairs[p].pool && strcmp(x->rs.pairs[p].pool, id) == 0)
+                quiet[p] = 1;
+    }
+}
+
 /* The count facts, once the hunks' timing (and the threads' progress) is
  * known: pairs whose every resolved hunk is timing are quiet. */
 static int count_facts(ttd_diff *d)
@@ -687,6 +708,7 @@ static int count_facts(ttd_diff *d)
     }
     for (size_t p = 0; p < d->s.nip; p++)
         quiet[p] &= !loud[p];
+    pools_quiet(x, quiet, loud, d->s.nip);
     rc = ttdi_counts_judge(d->tally, quiet, &d->arena, &x->counts, &x->ncounts);
     free(quiet);
     ttdi_counts_free(d->tally);
