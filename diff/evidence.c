@@ -254,6 +254,17 @@ static int epoch_like(uint64_t g, uint64_t b)
     return 0;
 }
 
+/* Both at least 10^12 and less than 1/1000 apart: two readings of a
+ * clock in nanoseconds or microseconds (since boot: 16 minutes of uptime
+ * is 10^12 ns), or a counter the system keeps; no input gives such values
+ * so close to each other. */
+static int close_and_large(uint64_t g, uint64_t b)
+{
+    uint64_t hi = g > b ? g : b, lo = g > b ? b : g;
+
+    return lo >= 1000000000000ull && hi - lo < hi / 1000;
+}
+
 int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return)
 {
@@ -265,6 +276,8 @@ int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
         !ttf_value_errcode(bad, ty, NULL) &&
         magnitude(good, ty) >= TTDI_ADDR_LIKE && magnitude(bad, ty) >= TTDI_ADDR_LIKE)
         return TTDI_NOISE_ADDR;
+    if (ty->size == 8 && close_and_large(ttf_value_norm(good, ty), ttf_value_norm(bad, ty)))
+        return TTDI_NOISE_CLOCK;
     if (is_return && ttdi_clock_name(func))
         return TTDI_NOISE_CLOCK;
     return TTDI_NOISE_NONE;

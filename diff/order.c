@@ -565,6 +565,26 @@ static int ended_alike(const ttdi_in *in, const ttd_run_info runs[2], size_t nun
            g->exit_status == b->exit_status && !in->o->bad_failed && !nunpaired;
 }
 
+/* 1 when pair pi's first differing value is noise by its own look (a
+ * clock, an address, a time stamp: ttdi_value_noise): no input decided
+ * it, so it is not where the thread went its own way. */
+static int value_noise(const ttdi_in *in, size_t pi)
+{
+    const ttdi_vdiff *v = &in->s->ip[pi].vf.first;
+    const ttf_signature *sig = v->sig;
+
+    if (!sig)
+        return 0;
+    if (v->what == TTD_VAL_RETURN)
+        return ttdi_value_noise(&sig->ret, v->ev[0].retval, v->ev[1].retval, NULL, 1) != 0;
+    if (v->arg < 0 || (size_t)v->arg >= sig->nparams)
+        return 0;
+    const ttf_param *p = &sig->params[v->arg];
+    return p->reg >= 0 && p->reg < TTF_VALUE_REGS &&
+           ttdi_value_noise(&p->type, v->ev[0].argregs[p->reg], v->ev[1].argregs[p->reg],
+                            NULL, 0) != 0;
+}
+
 /* Whether pair pi's first difference follows the progress: its first
  * divergence h (NULL: none) as a split of the calls, or, when values
  * differ before it (or only values differ), its first value difference
@@ -577,7 +597,8 @@ static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
     opoint pt[2];
     int64_t rc;
 
-    if (in->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
+    if (in->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns) &&
+        !value_noise(in, pi)) {
         for (int ri = 0; ri < 2; ri++)
             pt[ri] = (opoint){.th = in->s->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
                               .at_ns = f->first.ev[ri].time_ns, .call = 0,
@@ -608,7 +629,7 @@ int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run
         const ttd_hunk_info *h = NULL;
         for (size_t i = 0; i < ndiv && !h; i++)
             h = hs[i].pair == pi ? &hs[i] : NULL;
-        if (!h && !(in->values && in->s->ip[pi].vf.found))
+        if (!h && !(in->values && in->s->ip[pi].vf.found && !value_noise(in, pi)))
             continue;
         int rc = follows(in, pi, h);
         if (rc <= 0)

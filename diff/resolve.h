@@ -284,7 +284,9 @@ enum ttdi_noise {
                                1970 (2000..2100, less than 10^7 apart) */
     TTDI_NOISE_CLOCK        /* a return value that grows from call to call
                                within a run (per function, whatever the
-                               call site), each run's own pid
+                               call site), two 64-bit values of 10^12 or
+                               more less than 1/1000 apart (a clock in ns
+                               or us since boot), each run's own pid
                                (ttdi_own_pid), or of a function named like
                                a clock (time, now, tick, rand, pid...) */
 };

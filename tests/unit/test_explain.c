@@ -458,6 +458,13 @@ static void test_clock_noise(void **state)
     assert_int_equal(ttdi_value_noise(&u8, 1ull << 45, 5, "f", 0), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&u8, (uint64_t)-20, 1ull << 45, "f", 0), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 1), TTDI_NOISE_CLOCK);
+    /* a clock since boot in ns (uv__hrtime), by its values alone; not two
+     * large values far apart, nor small ones close together */
+    assert_int_equal(ttdi_value_noise(&u8, 10003000526136ull, 10002931800219ull, "f", 1),
+                     TTDI_NOISE_CLOCK);
+    assert_int_equal(ttdi_value_noise(&u8, 3000000000000ull, 1000000000000ull, "f", 1),
+                     TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&u8, 1000001, 1000000, "f", 1), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 0), TTDI_NOISE_NONE);
     assert_true(ttdi_clock_name("clock_now"));
     assert_true(ttdi_clock_name("Timer::nowNs()"));
