@@ -614,6 +614,27 @@ static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
     return dep >= 0;
 }
 
+/* 1 when a thread of some pair was joined in one run and not in the
+ * other (pbzip2's writer joined in the good run, detached in the bad
+ * one): the threads did not only get more or less far, the program waited
+ * for one in one run only. 0, or a TT_E* code. */
+static int join_differs(const ttdi_in *in)
+{
+    size_t n[2] = {ttf_thread_count(in->r[0].t), ttf_thread_count(in->r[1].t)};
+    uint8_t *j[2] = {calloc(n[0] + 1, 1), calloc(n[1] + 1, 1)};
+    int rc = j[0] && j[1] ? 0 : TT_ENOMEM;
+
+    for (int ri = 0; ri < 2 && rc >= 0; ri++)
+        rc = ttdi_joined_threads(in->r[ri].t, j[ri], n[ri]);
+    for (size_t i = 0; i < in->s->nip && rc == 0; i++) {
+        const uint32_t *t = in->s->ip[i].t;
+        rc = t[0] < n[0] && t[1] < n[1] && j[0][t[0]] != j[1][t[1]];
+    }
+    free(j[0]);
+    free(j[1]);
+    return rc;
+}
+
 int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run_info runs[2],
                         size_t nunpaired, ttdi_resolved *out)
 {
@@ -635,6 +656,9 @@ int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run
         if (rc <= 0)
             return rc;          /* a thread that went its own way: a divergence */
     }
+    int jd = join_differs(in);
+    if (jd != 0)
+        return jd < 0 ? jd : 0;
     ttd_hunk_info *nh = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *nh);
     ttd_pair *np = ttfi_arena_alloc(in->arena, (r->npairs + 1) * sizeof *np);
     if (!nh || !np)

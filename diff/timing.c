@@ -687,26 +687,17 @@ static int64_t open_at_end(const ttf_trace *t, uint32_t th)
     return rc < 0 ? rc : depth;
 }
 
-/* 1 when some thread of t joined thread th (its CREATE names th by index,
- * a JOIN names the same pthread_t), 0 if none did, or a TT_E* code: a
- * thread the program waits for is no detached thread the exit may cut. */
+/* 1 when some thread of t joined thread th (0 if none did, or on an
+ * error): a thread the program waits for is no detached thread the exit
+ * may cut. */
 static int joined(const ttf_trace *t, uint32_t th)
 {
-    ttdi_walk w;
-    uint64_t obj = 0;
-    int have = 0, found = 0, rc = ttdi_walk_raw(&w, t, TTF_ALL_THREADS);
+    size_t nt = ttf_thread_count(t);
+    uint8_t *j = th < nt ? calloc(nt, 1) : NULL;
+    int yes = j && ttdi_joined_threads(t, j, nt) == 0 && j[th];
 
-    while (rc >= 0 && !found && (rc = ttdi_walk_next(&w)) == 1) {
-        if (w.ev.kind != TTF_EV_SYNC_OP)
-            continue;
-        if (w.ev.code == TTF_SOP_CREATE && w.ev.sync_arg == (int64_t)th) {
-            obj = w.ev.addr;
-            have = 1;
-        }
-        found = have && w.ev.code == TTF_SOP_JOIN && w.ev.addr == obj;
-    }
-    ttdi_walk_close(&w);
-    return rc < 0 ? rc : found;
+    free(j);
+    return yes;
 }
 
 /* The last hunk of pair i when it is only the end of one thread that the
