@@ -11,7 +11,8 @@
  * profile of run_profile.c, one pass over each trace) once the pairs are
  * aligned, with the baselines still open, and only when some pair differs
  * or a thread has no partner: identical runs pay nothing
- * (ttdi_counts_tally). Once the hunks are resolved (the timing of each
+ * (ttdi_counts_tally); never when a trace was cut short (disk full, a
+ * truncated file: its counts are only lower bounds). Once the hunks are resolved (the timing of each
  * known, the threads' progress too), a function is a count fact when
  * every good run (the good run and the baselines) called it as many
  * times and the bad run did not (a count that varies between good runs,
@@ -148,6 +149,18 @@ static int totals_of(const ttdi_run_state *r, struct ttfi_arena *a, struct tally
     return rc < 0 ? rc : t ? 0 : TT_ENOMEM;
 }
 
+/* Was any thread of t cut short by the writer (disk full, a truncated
+ * file)? Its counts are then only lower bounds. */
+static int cut_trace(const ttf_trace *t)
+{
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        if (th && th->cut)
+            return 1;
+    }
+    return 0;
+}
+
 /* Does any pair differ, or any thread lack a partner? */
 static int runs_differ(const ttdi_aligner *al, size_t nunpaired)
 {
@@ -201,8 +214,11 @@ int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_aren
     int rc = 0;
 
     *out = NULL;
-    if (!runs_differ(al, nunpaired))
+    if (!runs_differ(al, nunpaired) || cut_trace(al->r[0].t) || cut_trace(al->r[1].t))
         return 0;
+    for (size_t k = 0; k < al->nbase; k++)
+        if (cut_trace(al->base[k].r.t))
+            return 0;
     ttdi_counts *c = calloc(1, sizeof *c);
     if (!c)
         return TT_ENOMEM;
