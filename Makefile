@@ -285,20 +285,24 @@ check-layers: $(B)/inc/wire/ttf_wire.h $(addprefix $(B)/inc/pub/,$(notdir $(PUB_
 	  INC_diff="$(INC_diff)" INC_report="$(INC_report)" INC_cmd="$(INC_cmd)" \
 	  sh tests/check_layers.sh
 
-# inside a room, files form stages (diff/STAGES, capture/STAGES, format/STAGES):
+# inside a room, files form stages (diff/STAGES, capture/STAGES, format/STAGES,
+# report/STAGES, report/cmd/STAGES):
 # from the objects' symbols, no file calls a higher stage and no files call
 # each other in a cycle; the probe first proves the check catches both; and
 # the docs that state a stage (file headers, lists written as the map
 # writes them) agree with the map (tests/check_stage_docs.py, its probe first)
 check-stages: $(call obj,$(DIFF_SRC)) $(if $(wildcard capture/STAGES),$(call obj,$(CAP_SRC))) \
-              $(if $(wildcard format/STAGES),$(call obj,$(FMT_SRC)))
+              $(if $(wildcard format/STAGES),$(call obj,$(FMT_SRC))) \
+              $(call obj,$(REP_SRC)) $(call obj,$(CMD_SRC))
 	@CC="$(CC)" sh tests/check_stages.sh --probe $(B)/probe/stages
 	@CC="$(CC)" ROOM_CFLAGS="$(LIBCFLAGS) $(INC_diff) $(WARN_diff)" \
 	    sh tests/check_stages.sh $(B)/obj/diff diff/STAGES
 	@$(if $(wildcard capture/STAGES),sh tests/check_stages.sh $(B)/obj/capture capture/STAGES,:)
 	@$(if $(wildcard format/STAGES),sh tests/check_stages.sh $(B)/obj/format format/STAGES,:)
+	@sh tests/check_stages.sh $(B)/obj/report report/STAGES
+	@sh tests/check_stages.sh $(B)/obj/report/cmd report/cmd/STAGES
 	@python3 tests/check_stage_docs.py --probe $(B)/probe/stagedocs
-	@python3 tests/check_stage_docs.py . $(wildcard */STAGES)
+	@python3 tests/check_stage_docs.py . $(wildcard */STAGES */*/STAGES)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

@@ -511,50 +511,23 @@ static void runs_between(hunks *hs, const ctx *c, int32_t n,
 
 /* ---- discard pass ---------------------------------------------------- */
 
-static inline size_t bit_of(uint64_t key, int shift)
-{
-    return (size_t)(ttfi_mix64(key) >> shift);
-}
-
-/* Fill a bitmap of 2^bits bits with the hashed keys of x. */
-static void fill_map(uint8_t *map, int bits, const uint64_t *x, size_t n)
-{
-    int shift = 64 - bits;
-    size_t i;
-
-    memset(map, 0, ((size_t)1 << bits) / 8);
-    for (i = 0; i < n; i++) {
-        size_t h = bit_of(x[i], shift);
-
-        map[h >> 3] |= (uint8_t)(1u << (h & 7));
-    }
-}
-
-static inline int in_map(const uint8_t *map, int bits, uint64_t key)
-{
-    size_t h = bit_of(key, 64 - bits);
-
-    return (map[h >> 3] >> (h & 7)) & 1;
-}
-
-static size_t count_in(const uint8_t *map, int bits, const uint64_t *x,
-                       size_t n)
+static size_t count_in(const ttdi_keybits *map, const uint64_t *x, size_t n)
 {
     size_t i, kept = 0;
 
     for (i = 0; i < n; i++)
-        kept += (size_t)in_map(map, bits, x[i]);
+        kept += (size_t)ttdi_keybits_has(map, x[i]);
     return kept;
 }
 
 /* The elements of x that may occur on the other side: keys and positions. */
-static void keep(const uint8_t *map, int bits, const uint64_t *x, size_t n,
-                 uint64_t *kx, int32_t *ix)
+static void keep(const ttdi_keybits *map, const uint64_t *x, size_t n, uint64_t *kx,
+                 int32_t *ix)
 {
     size_t i, j = 0;
 
     for (i = 0; i < n; i++) {
-        if (!in_map(map, bits, x[i]))
+        if (!ttdi_keybits_has(map, x[i]))
             continue;
         kx[j] = x[i];
         ix[j++] = (int32_t)i;
@@ -595,20 +568,16 @@ static int align_middle(const uint64_t *a, size_t n, const uint64_t *b,
                         size_t m, int minimal, size_t off, hunks *hs)
 {
     int bits = 6, rc = TT_ENOMEM;
-    uint8_t *ma, *mb;
+    ttdi_keybits ma = {NULL, 0}, mb = {NULL, 0};
     kept k = { 0 };
     ctx c;
 
     while (bits < 23 && ((size_t)1 << bits) < 8 * (n > m ? n : m))
         bits++;
-    ma = malloc(((size_t)1 << bits) / 8);
-    mb = malloc(((size_t)1 << bits) / 8);
-    if (!ma || !mb)
+    if (ttdi_keybits_fill(&ma, bits, a, n) < 0 || ttdi_keybits_fill(&mb, bits, b, m) < 0)
         goto out;
-    fill_map(ma, bits, a, n);
-    fill_map(mb, bits, b, m);
-    k.n = count_in(mb, bits, a, n);
-    k.m = count_in(ma, bits, b, m);
+    k.n = count_in(&mb, a, n);
+    k.m = count_in(&ma, b, m);
     if ((n - k.n + m - k.m) * 4 < n + m) {
         rc = myers(&c, a, (int32_t)n, b, (int32_t)m, minimal);
         if (rc == 0)
@@ -622,16 +591,15 @@ static int align_middle(const uint64_t *a, size_t n, const uint64_t *b,
     k.ib = malloc((k.m + 1) * sizeof *k.ib);
     if (!k.ka || !k.kb || !k.ia || !k.ib)
         goto out;
-    keep(mb, bits, a, n, k.ka, k.ia);
-    keep(ma, bits, b, m, k.kb, k.ib);
-    free(ma);
-    free(mb);
-    ma = mb = NULL;
+    keep(&mb, a, n, k.ka, k.ia);
+    keep(&ma, b, m, k.kb, k.ib);
+    ttdi_keybits_free(&ma);
+    ttdi_keybits_free(&mb);
     rc = align_kept(&k, minimal, off, hs);
 out:
     kept_free(&k);
-    free(ma);
-    free(mb);
+    ttdi_keybits_free(&ma);
+    ttdi_keybits_free(&mb);
     return rc;
 }
 

@@ -46,8 +46,10 @@
  * The files are stages (diff/STAGES, checked by make check-stages: it
  * draws the data flow), each with its header, a stage using only those
  * below it, and the engine runs them in that order: kit (kit.h: arrays,
- * maps, fixed tables, the open-frame multiset) and prepare (prepare.h:
- * normalise.c, regex.c, walker.c the one trace walker, pair.c, codediff.c)
+ * maps, tables of records, fixed tables, direct-mapped caches, key
+ * bitmaps, the open-frame multiset) and prepare (prepare.h: normalise.c,
+ * regex.c, walker.c the one trace walker: run, raw and keyed walks;
+ * pair.c, codediff.c)
  * -> align (align.h, tree.h; state.h: pair_align.c aligns one pair into
  * the script, pools.c, timing.c) -> resolve (resolve.h: walk.c the passes
  * over one thread; hunks.c and order.c the hunks resolved and ordered;
@@ -61,7 +63,8 @@
  * the engine keeps apart (stage_out) and merges once, in merge(), the one
  * place ttd_result is written; the verdict is decided once, in verdict().
  * Result memory is one arena
- * (format/ttf_util.h).
+ * (format/ttf_util.h). Above the engine, report/'s model (report/model.c)
+ * builds every sentence of a report once from the const result.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,7 +310,7 @@ static int race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm)
         const ttf_trace *t = d->base[k].r.t;
         if ((rc = ttdi_norm_init(&nm[k], t, d->o.messages, NULL, NULL, d->o.no_demangle)) < 0)
             break;
-        g[k + 1] = (ttdi_race_run){t, &nm[k], NULL, ttdi_trace_end(t), UINT64_MAX};
+        g[k + 1] = (ttdi_race_run){t, &nm[k], NULL, ttdi_trace_end(t), UINT64_MAX, -1};
     }
     return rc;
 }
@@ -335,11 +338,14 @@ static int races(ttd_diff *d)
         map[d->s.ip[k].t[TTD_BAD]] = (int64_t)k;
     if (rc >= 0) {
         g[0] = (ttdi_race_run){d->r[TTD_GOOD].t, &d->r[TTD_GOOD].norm, NULL,
-                              dv ? dv->good_time_ns : ttdi_trace_end(d->r[TTD_GOOD].t), UINT64_MAX};
+                              dv ? dv->good_time_ns : ttdi_trace_end(d->r[TTD_GOOD].t), UINT64_MAX,
+                              -1};
         rc = race_bases(d, g, nm);
     }
+    /* the symptom's thread: the split's, else the main thread (the end) */
+    int64_t focus = dv && dv->pair < d->s.nip ? (int64_t)d->s.ip[dv->pair].t[TTD_BAD] : 0;
     ttdi_races_in in = {{bt, &d->r[TTD_BAD].norm, map, dv ? dv->bad_time_ns : ttdi_trace_end(bt),
-                         UINT64_MAX}, g, nb + 1, 0};
+                         UINT64_MAX, focus}, g, nb + 1, 0};
     ttd_race *v = NULL;
     if (rc >= 0)
         rc = ttdi_races_build(&d->arena, &in, &v, &d->x.nraces);

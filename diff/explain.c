@@ -161,10 +161,27 @@ static int real_ret(const xpair *xp, const ttdi_xcall *x)
     return x->returned && x->retdiff && !ttdi_replay_retnoise(&xp->rp, x);
 }
 
-/* Did node x's return value turn into an error (or out of one)? */
-static int ret_flips(const ttdi_xcall *x)
+/* Did node x's return value turn into an error (or out of one): by its
+ * type (negative, NULL, false, a yes/no), or by what the function's other
+ * calls returned (a class of value the other run's calls never gave:
+ * ttdi_replay_failure)? */
+static int ret_flips(const xpair *xp, const ttdi_xcall *x)
 {
-    return x->sig && x->returned && ttdi_value_flip(&x->sig->ret, x->ret[0], x->ret[1]);
+    if (!x->sig || !x->returned)
+        return 0;
+    return ttdi_value_flip(&x->sig->ret, x->ret[0], x->ret[1]) ||
+           (xp && ttdi_replay_failure(&xp->rp, x, NULL) >= 0);
+}
+
+/* Which run's return value of node x is the failure: TTD_BAD, TTD_GOOD,
+ * or -1 (a yes/no answer: neither reads as one). */
+static int failed_run(const xpair *xp, const ttdi_xcall *x, uint32_t *calls)
+{
+    if (ttdi_value_error(&x->sig->ret, x->ret[1]) == 1)
+        return TTD_BAD;
+    if (ttdi_value_error(&x->sig->ret, x->ret[0]) == 1)
+        return TTD_GOOD;
+    return xp ? ttdi_replay_failure(&xp->rp, x, calls) : -1;
 }
 
 /* ---- chain steps ------------------------------------------------------------ */
@@ -267,6 +284,7 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
     if (pid <= 0) {
         set_end(e, "`%s` is where the thread begins: the argument came from outside it%s",
                 fname(e, xp, x), xp->pair == 0 ? " (the program's input)" : "");
+        e->ch.memory = xp->pair != 0;   /* another thread may have passed it */
         return 0;
     }
     const ttdi_xcall *par = &c[pid];
@@ -299,6 +317,70 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
              q ? " differs too)" : "");
     e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
     return 0;
+}
+
+/* 1 if node a is node b or encloses it. */
+static int encloses(const ttdi_replay *rp, int32_t a, int32_t b)
+{
+    for (int n = 0; b > 0 && n < 100000; n++, b = rp->c[b].parent)
+        if (b == a)
+            return 1;
+    return a == b;
+}
+
+/* A value pair too common to link two calls by equality alone: 0, 1, -1
+ * in both runs (flags, counts of one). */
+static int common_pair(const ttf_vtype *ty, uint64_t g, uint64_t b)
+{
+    int64_t x = as_i64(g, ty), y = as_i64(b, ty);
+    return x >= -1 && x <= 1 && y >= -1 && y <= 1;
+}
+
+/* Data stored and read back (issue 33): node id returned a value none of
+ * its calls or arguments explain (it read memory). The nearest earlier call
+ * of the same thread, neither enclosing it nor inside it, that was passed
+ * that value as an argument (the same in each run, differing between
+ * them): a setter whose value the getter returned. Its node, with *karg
+ * its argument; -1 if none. */
+static int32_t stored_by(const xpair *xp, int32_t id, int *karg)
+{
+    const ttdi_replay *rp = &xp->rp;
+    const ttdi_xcall *x = &rp->c[id];
+    int32_t best = -1;
+
+    if (!x->sig || !x->returned || common_pair(&x->sig->ret, x->ret[0], x->ret[1]))
+        return -1;
+    for (size_t i = 1; i < rp->n; i++) {
+        const ttdi_xcall *c = &rp->c[i];
+        if (!c->argdiff || c->time_ns >= x->time_ns || encloses(rp, (int32_t)i, id) ||
+            encloses(rp, id, (int32_t)i) || (best >= 0 && c->time_ns <= rp->c[best].time_ns))
+            continue;
+        for (int k = 0; k < TTDI_MAXP; k++) {
+            const ttf_param *p = param(c, k);
+            if ((c->argdiff & (1u << k)) && p &&
+                same_values(&p->type, argreg(c, 0, k), argreg(c, 1, k), &x->sig->ret,
+                            x->ret[0], x->ret[1])) {
+                best = (int32_t)i;
+                *karg = k;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* The setter step of stored_by: the argument, said to be read back. */
+static int step_stored(ectx *e, const xpair *xp, int32_t setter, int k, int32_t getter)
+{
+    int rc = step_argument(e, xp, setter, k, 1);
+    ttd_cause *s = e->ch.n ? &e->ch.step[e->ch.n - 1] : NULL;
+
+    if (rc <= 0 || !s || s->kind != TTD_CAUSE_ARGUMENT)
+        return rc;
+    snprintf(e->buf, sizeof e->buf, "%s; stored, and returned later by `%s` (read back)",
+             s->text, fname(e, xp, &xp->rp.c[getter]));
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
+    return s->text ? 1 : TT_ENOMEM;
 }
 
 /* The callee of node id to follow: one that passed the same value on,
@@ -341,6 +423,12 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
         if ((rc = step_argument(e, xp, id, k, 0)) < 0)
             return rc;
         return explain_arg(e, xp, id, k, depth + 1);
+    }
+    int32_t set = stored_by(xp, id, &k);
+    if (set >= 0) {
+        if ((rc = step_stored(e, xp, set, k, id)) < 0)
+            return rc;
+        return explain_arg(e, xp, set, k, depth + 1);
     }
     e->ch.end = "no earlier value differs";
     e->ch.memory = 1;
@@ -433,7 +521,7 @@ static void consider(ectx *e, const xpair *xp, size_t i, int k, uint64_t t,
         return;
     vcand c = {xp, (int32_t)i, k, 0, 0, node_depth(&xp->rp, (int32_t)i),
                k < 0 ? x->exit_ns : x->time_ns};
-    c.flips = k < 0 ? ret_flips(x)
+    c.flips = k < 0 ? ret_flips(xp, x)
               : p && ttdi_value_flip(&p->type, argreg(x, 0, k), argreg(x, 1, k));
     c.same = want && same_text(e, &c, want->good_value, want->bad_value);
     if (better(&c, best))
@@ -733,7 +821,7 @@ static int step_flips(const xchain *c, size_t i)
     if (!x)
         return 0;
     if (st->kind == TTD_CAUSE_RETURNED)
-        return ret_flips(x);
+        return ret_flips(c->from[i], x);
     if (st->kind != TTD_CAUSE_ARGUMENT)
         return 0;
     const ttf_param *p = param(x, st->arg);
@@ -752,6 +840,30 @@ static int error_appears(const xchain *c, size_t i)
     if (i + 1 < c->n && c->step[i + 1].strong && step_flips(c, i + 1))
         return 0;
     return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
+}
+
+/* The error-origin evidence of suspect f, whose call x (of replay xp)
+ * turned ordinary results into a failure. */
+static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
+                          const ttdi_xcall *x, const ttd_cause *st)
+{
+    uint32_t calls = 0;
+    int run = failed_run(xp, x, &calls);
+    int learnt = run >= 0 && ttdi_value_error(&x->sig->ret, x->ret[run]) != 1;
+
+    if (run < 0)
+        return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here "
+                             "(yes/no), its inputs did not");
+    if (!learnt)
+        return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here (an "
+                             "error in the %s run), its inputs did not",
+                             run == TTD_BAD ? "bad" : "good");
+    return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "the failure starts here: it "
+                         "returned %s in the %s run, which none of its %" PRIu32 " call%s in "
+                         "the %s run did; its inputs gave no failure",
+                         run == TTD_BAD ? st->bad_value : st->good_value,
+                         run == TTD_BAD ? "bad" : "good", calls, calls == 1 ? "" : "s",
+                         run == TTD_BAD ? "good" : "bad");
 }
 
 /* Evidence from chain step i. */
@@ -781,11 +893,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
-            rc = ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped "
-                               "here (%s), its inputs did not",
-                               ttdi_value_error(&x->sig->ret, x->ret[1]) == 1 ? "an error in "
-                               "the bad run" : ttdi_value_error(&x->sig->ret, x->ret[0]) == 1
-                               ? "an error in the good run" : "yes/no");
+            rc = error_evidence(a, f, c->from[i], x, st);
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param

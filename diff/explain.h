@@ -52,6 +52,9 @@ typedef struct ttdi_rstat {
     uint32_t n[2];              /* values seen */
     uint32_t rises[2];          /* times it grew */
     uint8_t falls[2];           /* 1: it once went down */
+    uint32_t zero[2];           /* values that were 0 */
+    uint32_t neg[2];            /* values negative as the declared signed
+                                   type (0 for unsigned types) */
 } ttdi_rstat;
 
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */
@@ -81,7 +84,8 @@ typedef struct ttdi_replay {
     ttdi_rstat *rs;             /* return statistics, rsn of rscap */
     size_t rscap, rsn;
     ttdi_map rsmap;             /* function key | 1 -> its index in rs */
-    struct ttdi_rsig *sc;       /* signatures by function key (a cache) */
+    ttdi_dmcache sc;            /* signatures by function key (ttdi_rsig
+                                   slots, replay.c) */
 } ttdi_replay;
 
 /* Walk the pair along its alignment up to the stop, comparing the values
@@ -94,6 +98,16 @@ void ttdi_replay_free(ttdi_replay *rp);
 /* Noise of node x's return difference by the run's statistics (a value
  * that grows from call to call: clocks and counters), else as recorded. */
 int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
+
+/* Which run's return value of node x is a failure, learnt from the
+ * function's other calls in the runs (their compared results up to the
+ * stop): TTD_BAD when the bad run's value is one the good run's calls
+ * never returned, in a class that marks failures: 0 (NULL, false) where
+ * every good call returned non-zero, a negative value where none was, a
+ * non-zero value where every good call returned 0 (a status); TTD_GOOD the
+ * same the other way round; -1 when neither (or not an integer). *calls
+ * (may be NULL): the other run's calls learnt from. */
+int ttdi_replay_failure(const ttdi_replay *rp, const ttdi_xcall *x, uint32_t *calls);
 
 /* What the explain stage reads besides the runs and the script: what the
  * stages below it found (read-only). */

@@ -36,8 +36,7 @@
 
 /* One walk over a thread with its call stack of ENTER keys. */
 typedef struct cwalk {
-    ttdi_norm *norm;        /* the run's normaliser */
-    ttdi_walk wk;           /* its events (a raw walk) */
+    ttdi_walk wk;           /* its events (a keyed walk) */
     uint64_t *st;           /* open calls' ENTER keys, innermost last */
     size_t nst, cap;        /* open, room */
     int by_caller;          /* 1: contexts carry the caller (tree mode) */
@@ -76,17 +75,11 @@ static int cw_apply(cwalk *w, uint64_t k, int kind, uint64_t *ctx)
 /* The next kept event's context: 1, 0 at the end, or a TT_E* code. */
 static int cw_next(cwalk *w, uint64_t *ctx)
 {
-    const ttf_event *ev = &w->wk.ev;
-    uint64_t key;
-    int rc;
+    int rc = ttdi_walk_next_key(&w->wk);
 
-    while ((rc = ttdi_walk_next(&w->wk)) > 0) {
-        if ((rc = ttdi_norm_key(w->norm, ev, &key)) < 0)
-            return rc;
-        if (rc > 0)
-            return cw_apply(w, key, ev->kind, ctx) < 0 ? TT_ENOMEM : 1;
-    }
-    return rc;
+    if (rc <= 0)
+        return rc;
+    return cw_apply(w, w->wk.key, w->wk.ev.kind, ctx) < 0 ? TT_ENOMEM : 1;
 }
 
 /* Events of side s of the hunks h[nh]. */
@@ -105,10 +98,10 @@ static size_t side_events(const ttdi_hunk *h, size_t nh, int s)
 static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
                    int s, uint64_t **out)
 {
-    cwalk w = {.norm = f.norm, .by_caller = by_caller};
+    cwalk w = {.by_caller = by_caller};
     uint64_t idx = 0, *c = calloc(side_events(h, nh, s) + 1, sizeof *c);
     size_t i = 0, k = 0;
-    int rc = c ? ttdi_walk_raw(&w.wk, f.t, f.thread) : TT_ENOMEM;
+    int rc = c ? ttdi_walk_keyed(&w.wk, f.norm, f.thread) : TT_ENOMEM;
 
     while (rc >= 0 && i < nh) {
         size_t lo = s ? h[i].b0 : h[i].a0, hi = s ? h[i].b1 : h[i].a1;

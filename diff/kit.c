@@ -212,3 +212,113 @@ void ttdi_openset_free(ttdi_openset *o)
     free(o->slot);
     memset(o, 0, sizeof *o);
 }
+
+/* ---- the table of records (ttdi_table) ------------------------------------ */
+
+void ttdi_table_init(ttdi_table *t, size_t size)
+{
+    memset(t, 0, sizeof *t);
+    t->size = size;
+}
+
+/* The free slot where key goes in slots of cap (key absent, cap > 0). */
+static unsigned char *table_hole(unsigned char *slot, size_t cap, size_t size, uint64_t key)
+{
+    size_t i = (size_t)ttfi_mix64(key) & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1)) {
+        uint64_t have;
+        memcpy(&have, slot + i * size, sizeof have);
+        if (!have)
+            return slot + i * size;
+    }
+}
+
+static int table_grow(ttdi_table *t)
+{
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    unsigned char *n = calloc(cap, t->size);
+
+    if (!n)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < t->cap; i++) {
+        unsigned char *r = t->slot + i * t->size;
+        uint64_t key;
+        memcpy(&key, r, sizeof key);
+        if (key)
+            memcpy(table_hole(n, cap, t->size, key), r, t->size);
+    }
+    free(t->slot);
+    t->slot = n;
+    t->cap = cap;
+    return 0;
+}
+
+void *ttdi_table_add(ttdi_table *t, uint64_t key)
+{
+    unsigned char *r;
+
+    if (!key) {
+        if (!t->zero && !(t->zero = calloc(1, t->size)))
+            return NULL;
+        return t->zero;
+    }
+    if (2 * (t->used + 1) > t->cap && table_grow(t) < 0)
+        return NULL;
+    r = table_hole(t->slot, t->cap, t->size, key);
+    memset(r, 0, t->size);
+    memcpy(r, &key, sizeof key);
+    t->used++;
+    return r;
+}
+
+void ttdi_table_free(ttdi_table *t)
+{
+    size_t size = t->size;
+    free(t->slot);
+    free(t->zero);
+    ttdi_table_init(t, size);
+}
+
+/* ---- the direct-mapped cache (ttdi_dmcache) -------------------------------- */
+
+int ttdi_dmcache_reset(ttdi_dmcache *c, size_t cap, size_t size)
+{
+    if (cap > c->cap || size != c->size) {
+        free(c->slot);
+        c->cap = 0;
+        if (!(c->slot = malloc(cap * size)))
+            return TT_ENOMEM;
+        c->cap = cap;
+        c->size = size;
+    }
+    memset(c->slot, 0, c->cap * c->size);
+    return 0;
+}
+
+void ttdi_dmcache_free(ttdi_dmcache *c)
+{
+    free(c->slot);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- the key bitmap (ttdi_keybits) ----------------------------------------- */
+
+int ttdi_keybits_fill(ttdi_keybits *kb, int nbits, const uint64_t *x, size_t n)
+{
+    size_t bytes = ((size_t)1 << nbits) / 8;
+
+    kb->nbits = nbits;
+    if (!(kb->bits = calloc(bytes, 1)))
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)(ttfi_mix64(x[i]) >> (64 - nbits));
+        kb->bits[h >> 3] |= (uint8_t)(1u << (h & 7));
+    }
+    return 0;
+}
+
+void ttdi_keybits_free(ttdi_keybits *kb)
+{
+    free(kb->bits);
+    kb->bits = NULL;
+}

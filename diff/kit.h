@@ -1,10 +1,14 @@
 /*
  * kit.h - the containers every file of diff/ uses (issue 35 item 4): the
  * arena (format/ttf_util.h's ttfi_arena: many small allocations freed
- * together, all result memory), a growable array (ttdi_grow) and a hash
- * map of 64-bit keys (ttdi_map) and a counting multiset of them kept
- * beside a call stack (ttdi_openset). One place for them, so no file keeps a
- * realloc path or a probing loop of its own.
+ * together, all result memory), a growable array (ttdi_grow), a hash
+ * map of 64-bit keys (ttdi_map), a table of records by such a key
+ * (ttdi_table: the normalisers' caches), a counting multiset of keys kept
+ * beside a call stack (ttdi_openset), fixed tables probed from the
+ * caller's home slot (ttdi_probe), a direct-mapped cache (ttdi_dmcache:
+ * the tree's shared subtrees, the replay's signatures) and a bitmap of
+ * hashed keys (ttdi_keybits: the aligner's discard pass). One place for
+ * them, so no file keeps a realloc path or a probing loop of its own.
  * Stage 0 kit of diff/STAGES (kit.c). Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_KIT_H
@@ -12,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ttf_util.h"
 
@@ -75,5 +80,95 @@ uint64_t *ttdi_map_get(const ttdi_map *m, uint64_t key);
 uint64_t *ttdi_map_put(ttdi_map *m, uint64_t key, int *added);
 /* Free the map (it is empty again; a zeroed map is fine). */
 void ttdi_map_free(ttdi_map *m);
+
+/* ---- table of records by a 64-bit key ------------------------------------ */
+
+/* A hash map whose values are records of size bytes (size >= 8) that begin
+ * with their uint64_t key: open addressing on ttfi_mix64 of the key,
+ * linear probing, at most half full, doubling from 1024 slots; a slot with
+ * key 0 is free, and the record of key 0 is kept apart. Records move when
+ * the table grows: a pointer holds until the next ttdi_table_add. The
+ * look-up is inline, for the per-event callers (the normalisers' caches). */
+typedef struct ttdi_table {
+    unsigned char *slot;    /* cap records, NULL while empty */
+    unsigned char *zero;    /* the record of key 0, NULL while absent */
+    size_t cap;             /* a power of two, or 0 */
+    size_t used;            /* records held in slot */
+    size_t size;            /* bytes per record */
+} ttdi_table;
+
+/* An empty table of records of size bytes. */
+void ttdi_table_init(ttdi_table *t, size_t size);
+
+/* The record of key, NULL if the table has none. */
+static inline void *ttdi_table_get(const ttdi_table *t, uint64_t key)
+{
+    if (!key)
+        return t->zero;
+    if (!t->cap)
+        return NULL;
+    size_t mask = t->cap - 1;
+    for (size_t i = (size_t)ttfi_mix64(key) & mask;; i = (i + 1) & mask) {
+        unsigned char *r = t->slot + i * t->size;
+        uint64_t have;
+        memcpy(&have, r, sizeof have);
+        if (have == key)
+            return r;
+        if (!have)
+            return NULL;
+    }
+}
+
+/* A new record for key, which the table does not hold: zeroed but for its
+ * key. NULL when memory runs out. */
+void *ttdi_table_add(ttdi_table *t, uint64_t key);
+/* Free the table (empty again, its record size kept). */
+void ttdi_table_free(ttdi_table *t);
+
+/* ---- direct-mapped cache ------------------------------------------------- */
+
+/* A fixed number (a power of two) of slots of size bytes, each keyed by the
+ * low bits of a hash the caller makes: a cache of recent items, where a new
+ * item overwrites the one in its slot (the tree's shared subtrees, the
+ * replay's signatures). What a slot holds is the caller's. */
+typedef struct ttdi_dmcache {
+    unsigned char *slot;    /* cap slots, NULL before ttdi_dmcache_reset */
+    size_t cap;             /* a power of two, or 0 */
+    size_t size;            /* bytes per slot */
+} ttdi_dmcache;
+
+/* Make c hold at least cap (a power of two) slots of size bytes, all
+ * zero; a larger cache of the same size of slot stays as large. 0 or
+ * TT_ENOMEM (c is empty then). */
+int ttdi_dmcache_reset(ttdi_dmcache *c, size_t cap, size_t size);
+
+/* The slot of hash h. */
+static inline void *ttdi_dmcache_slot(const ttdi_dmcache *c, uint64_t h)
+{
+    return c->slot + ((size_t)h & (c->cap - 1)) * c->size;
+}
+
+void ttdi_dmcache_free(ttdi_dmcache *c);
+
+/* ---- key bitmap: which 64-bit keys may be in a set ------------------------ */
+
+/* 2^bits bits, one per hashed key (ttfi_mix64's top bits): a key whose
+ * bit is clear is surely not in the set; one whose bit is set may be. */
+typedef struct ttdi_keybits {
+    uint8_t *bits;          /* 2^nbits bits */
+    int nbits;              /* 3..63 */
+} ttdi_keybits;
+
+/* A bitmap of 2^nbits bits holding keys x[0..n). 0 or TT_ENOMEM. */
+int ttdi_keybits_fill(ttdi_keybits *kb, int nbits, const uint64_t *x, size_t n);
+
+/* 1 when key may be in the set, 0 when it surely is not. */
+static inline int ttdi_keybits_has(const ttdi_keybits *kb, uint64_t key)
+{
+    size_t h = (size_t)(ttfi_mix64(key) >> (64 - kb->nbits));
+    return kb->bits[h >> 3] >> (h & 7) & 1;
+}
+
+void ttdi_keybits_free(ttdi_keybits *kb);
 
 #endif

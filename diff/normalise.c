@@ -26,60 +26,6 @@ static uint64_t mix(uint64_t h, int kind)
     return h ^ ttfi_mix64((uint64_t)kind);
 }
 
-static size_t slot_of(uint64_t id, size_t cap)
-{
-    return (size_t)ttfi_mix64(id) & (cap - 1);
-}
-
-static int cache_grow(ttdi_cache *c)
-{
-    size_t ncap = c->cap ? c->cap * 2 : 1024;
-    ttdi_slot *ns = calloc(ncap, sizeof *ns);
-
-    if (!ns)
-        return TT_ENOMEM;
-    for (size_t i = 0; i < c->cap; i++) {
-        if (!c->slots[i].used)
-            continue;
-        size_t j = slot_of(c->slots[i].id, ncap);
-        while (ns[j].used)
-            j = (j + 1) & (ncap - 1);
-        ns[j] = c->slots[i];
-    }
-    free(c->slots);
-    c->slots = ns;
-    c->cap = ncap;
-    return 0;
-}
-
-/* The slot of id, or NULL if it has none yet: the per-event look-up. */
-static inline ttdi_slot *cache_find(const ttdi_cache *c, uint64_t id)
-{
-    if (!c->cap)
-        return NULL;
-    for (size_t j = slot_of(id, c->cap); c->slots[j].used;
-         j = (j + 1) & (c->cap - 1)) {
-        if (c->slots[j].id == id)
-            return &c->slots[j];
-    }
-    return NULL;
-}
-
-/* A new slot for id, which has none (fields to fill); NULL if out of
- * memory. Out of line: once per distinct address or site. */
-static __attribute__((noinline)) ttdi_slot *cache_add(ttdi_cache *c, uint64_t id)
-{
-    if ((c->n + 1) * 2 > c->cap && cache_grow(c) < 0)
-        return NULL;
-    size_t j = slot_of(id, c->cap);
-    while (c->slots[j].used)
-        j = (j + 1) & (c->cap - 1);
-    c->slots[j].used = 1;
-    c->slots[j].id = id;
-    c->n++;
-    return &c->slots[j];
-}
-
 static int passes(const ttdi_norm *n, const char *name)
 {
     if (n->keep && !ttd_regex_match(n->keep, name))
@@ -98,6 +44,9 @@ int ttdi_norm_init(ttdi_norm *n, const ttf_trace *t, int messages,
     n->messages = messages;
     n->keep = keep;
     n->drop = drop;
+    ttdi_table_init(&n->funcs, sizeof(ttdi_slot));
+    ttdi_table_init(&n->sites, sizeof(ttdi_slot));
+    ttdi_table_init(&n->csites, sizeof(ttdi_slot));
     n->buflen = 512;
     n->buf = malloc(n->buflen);
     if (!n->buf)
@@ -117,9 +66,9 @@ void ttdi_norm_free(ttdi_norm *n)
         return;
     ttf_sym_close(n->sym);
     free(n->mod_same);
-    free(n->csites.slots);
-    free(n->funcs.slots);
-    free(n->sites.slots);
+    ttdi_table_free(&n->csites);
+    ttdi_table_free(&n->funcs);
+    ttdi_table_free(&n->sites);
     free(n->buf);
     free(n->mods);
     memset(n, 0, sizeof *n);
@@ -130,7 +79,7 @@ static __attribute__((noinline)) ttdi_slot *func_add(ttdi_norm *n,
                                                      const ttf_event *ev,
                                                      uint64_t id)
 {
-    ttdi_slot *s = cache_add(&n->funcs, id);
+    ttdi_slot *s = ttdi_table_add(&n->funcs, id);
 
     if (!s)
         return NULL;
@@ -145,7 +94,7 @@ static __attribute__((noinline)) ttdi_slot *func_add(ttdi_norm *n,
 static inline ttdi_slot *func_slot(ttdi_norm *n, const ttf_event *ev)
 {
     uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
-    ttdi_slot *s = cache_find(&n->funcs, id);
+    ttdi_slot *s = ttdi_table_get(&n->funcs, id);
 
     return s ? s : func_add(n, ev, id);
 }
@@ -171,9 +120,9 @@ const char *ttdi_norm_func_at(ttdi_norm *n, uint64_t addr, uint32_t site, uint64
 
 static ttdi_slot *site_slot(ttdi_norm *n, uint32_t site)
 {
-    ttdi_slot *s = cache_find(&n->sites, site);
+    ttdi_slot *s = ttdi_table_get(&n->sites, site);
 
-    if (s || !(s = cache_add(&n->sites, site)))
+    if (s || !(s = ttdi_table_add(&n->sites, site)))
         return s;
     const ttf_callsite *cs = ttf_get_callsite(n->trace, site);
     const char *fmt = cs && cs->fmt ? cs->fmt : "";
@@ -403,10 +352,10 @@ static uint64_t site_hash(ttdi_norm *n, uint64_t site, uint64_t *target)
 static __attribute__((noinline)) uint64_t site_part(ttdi_norm *n, uint64_t site,
                                                     uint64_t fn)
 {
-    ttdi_slot *s = cache_find(&n->csites, site);
+    ttdi_slot *s = ttdi_table_get(&n->csites, site);
     if (!s) {
         uint64_t target = 0, h = site_hash(n, site, &target) & TTDI_SITE_MASK;
-        if (!(s = cache_add(&n->csites, site))) {
+        if (!(s = ttdi_table_add(&n->csites, site))) {
             n->oom = 1;
             return 0;
         }

@@ -16,7 +16,7 @@
 /* One thread's key stream while a pair is normalised. */
 typedef struct src {
     ttdi_run_state *r;                /* its run */
-    ttdi_walk wk;           /* its events (a raw walk) */
+    ttdi_walk wk;           /* its events (a keyed walk) */
     uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
     size_t bound;           /* raw events of the thread (>= keys) */
@@ -31,28 +31,23 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
     s->n = 0;
     s->crash = UINT64_MAX;
     s->bound = (size_t)(th ? th->events : 0);
-    return ttdi_walk_raw(&s->wk, r->t, thread);
+    return ttdi_walk_keyed(&s->wk, &r->norm, thread);
 }
 
 /* The next key: 1, 0 at the end, or a TT_E* code. */
 static int src_next(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
-    int rc;
+    int rc = ttdi_walk_next_key(&s->wk);
 
-    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
-        rc = ttdi_norm_key(&s->r->norm, ev, key);
-        if (rc == 0)
-            continue;
-        if (rc < 0)
-            return rc;
-        if (ev->kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
-            s->crash = s->n;
-        s->kind = ev->kind;
-        s->n++;
-        return 1;
-    }
-    return rc;
+    if (rc <= 0)
+        return rc;
+    *key = s->wk.key;
+    if (ev->kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+        s->crash = s->n;
+    s->kind = ev->kind;
+    s->n++;
+    return 1;
 }
 
 /* The rest of s into kb after the m keys already there; *n = keys stored. */

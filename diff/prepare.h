@@ -13,23 +13,16 @@
 #include "kit.h"
 #include "ttdiff.h"
 
-/* ---- per-address cache (open addressing, power-of-two size) ------------ */
+/* ---- per-address cache: records of a ttdi_table (kit.h) ----------------- */
 
 typedef struct ttdi_slot {
-    uint64_t id;        /* address, or site id | TTDI_SITE_BIT */
+    uint64_t id;        /* the table's key: address, or site id | TTDI_SITE_BIT */
     uint64_t hash;      /* XXH3 of what identifies it (name; site fmt+func) */
     const char *name;   /* function name (symbols' or call site's string) */
     int keep;           /* 1: passes --function/--exclude */
-    int used;           /* 1: slot taken */
     uint64_t target;    /* call sites across builds: the function the call
                            there calls, when it is a direct call; else 0 */
 } ttdi_slot;
-
-typedef struct ttdi_cache {
-    ttdi_slot *slots;   /* cap slots */
-    size_t cap;         /* power of two, 0 before the first insert */
-    size_t n;           /* slots used */
-} ttdi_cache;
 
 #define TTDI_SITE_BIT (1ull << 63)
 
@@ -47,8 +40,8 @@ typedef struct ttdi_norm {
     int messages;           /* TTD_MSG_* */
     const ttd_regex *keep;  /* --function, NULL = all */
     const ttd_regex *drop;  /* --exclude, NULL = none */
-    ttdi_cache funcs;       /* ENTER/EXIT by address (scopes by site) */
-    ttdi_cache sites;       /* MESSAGE/MARK by site id */
+    ttdi_table funcs;       /* ttdi_slot: ENTER/EXIT by address (scopes by site) */
+    ttdi_table sites;       /* ttdi_slot: MESSAGE/MARK by site id */
     char *buf;              /* formatted message text */
     size_t buflen;          /* its size */
     int oom;                /* 1: a name or text read "?" for want of
@@ -57,7 +50,7 @@ typedef struct ttdi_norm {
     uint8_t *mod_same;      /* per module: the other run has the same build */
     const struct ttdi_codediff *cd; /* the two builds' changed functions
                                (ttdi_norm_sites), NULL = unknown */
-    ttdi_cache csites;      /* call sites by address: hash = the key part */
+    ttdi_table csites;      /* ttdi_slot: call sites by address: hash = the key part */
     ttdi_modrange *mods;    /* the trace's modules, copied at first use by
                                pointer comparisons (values_ptr.c) */
     size_t nmods;
@@ -229,7 +222,9 @@ typedef struct ttdi_frame_id {
 /* A walk over one thread: every raw event, the keys of kept ones, the
  * running call stack. */
 typedef struct ttdi_walk {
-    ttdi_run_state *r;      /* the run; NULL: a raw walk */
+    ttdi_run_state *r;      /* the run; NULL: a raw or keyed walk */
+    ttdi_norm *norm;        /* a keyed walk: its normaliser; else NULL */
+    uint64_t key;           /* a keyed walk: ev's key (ttdi_norm_key) */
     ttf_iter *it;           /* its iterator on one thread */
     ttf_event ev;           /* the current event */
     int kept;               /* 1: ev takes part (its index is idx) */
@@ -270,6 +265,27 @@ static inline int ttdi_walk_next(ttdi_walk *w)
         rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
     while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
            w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+    return rc;
+}
+/* Start a keyed walk over thread `thread` of norm's trace: the events
+ * that take part (ttdi_norm_key), each with its key (w->key) and key
+ * index (w->idx; w->next the next one's); no stack. The one iteration of
+ * every pass that reads a thread by key (replay, values, pairing's
+ * aligner, the noise contexts). 0 or a TT_E* code. */
+int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread);
+/* Next event of a keyed walk that takes part: 1, 0 at the end, or a TT_E*
+ * code. Inline: it costs what the reader and the normaliser do. */
+static inline int ttdi_walk_next_key(ttdi_walk *w)
+{
+    int rc;
+    while ((rc = ttdi_walk_next(w)) > 0) {
+        if ((rc = ttdi_norm_key(w->norm, &w->ev, &w->key)) < 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        w->idx = w->next++;
+        return 1;
+    }
     return rc;
 }
 /* The name of frame f of walk w, looked up on first use (the cache has

@@ -159,6 +159,7 @@ typedef struct agg {
     uint32_t th[2];         /* its threads, first act first */
     uint64_t time, end;     /* both between / the first release */
     uint64_t a[2], r[2];    /* each thread's check entry and release */
+    uint32_t erel[2];       /* each thread's epoch at that release */
     int plock[2];           /* unprotected calls: each call's lock, 0 none */
     int lock;
     uint64_t stack[2][STACK_KEEP];
@@ -176,6 +177,10 @@ struct ttdi_hb {
     uint64_t last_ns;       /* latest event time */
     fnstat *fns;            /* FN_CAP slots */
     uint64_t *bloom;        /* FN_BLOOM bits: fn may be in fns */
+    int64_t fthread;        /* the symptom's thread, -1 none */
+    uint32_t *fvc;          /* its clock at the focus: as before its first
+                               sync operation after it (NULL: none) */
+    int fset;               /* 1: fvc taken */
 };
 
 static uint32_t *vc_new(size_t nt)
@@ -209,6 +214,7 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
     }
     h->nt = nt;
     h->focus = focus;
+    h->fthread = -1;
     for (size_t i = 0; i < nt; i++) {
         hthread *t = &h->th[i];
         t->cap = 64;
@@ -249,6 +255,7 @@ void ttdi_hb_free(struct ttdi_hb *h)
     free(h->objs);
     free(h->fns);
     free(h->bloom);
+    free(h->fvc);
     free(h);
 }
 
@@ -352,6 +359,7 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
         g->th[k] = th[k ^ lo];
         g->a[k] = x[k ^ lo]->a;
         g->r[k] = x[k ^ lo]->r;
+        g->erel[k] = x[k ^ lo]->erel;
         memcpy(g->stack[k], x[k ^ lo]->stack, sizeof p->stack);
         g->nstack[k] = x[k ^ lo]->nstack;
     }
@@ -661,6 +669,16 @@ static int sync_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
     }
 }
 
+/* The symptom's thread's clock at the focus, taken once: what it had
+ * seen of the other threads when the symptom showed. */
+static void focus_clock(struct ttdi_hb *h)
+{
+    if (h->fset || !h->fvc)
+        return;
+    memcpy(h->fvc, h->th[h->fthread].vc, h->nt * sizeof *h->fvc);
+    h->fset = 1;
+}
+
 int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
 {
     if (ev->thread >= h->nt)
@@ -674,6 +692,8 @@ int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
         exit_call(h, ev->thread, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
         return 0;
     case TTF_EV_SYNC_OP:
+        if ((int64_t)ev->thread == h->fthread && ev->time_ns > h->focus)
+            focus_clock(h);
         return sync_op(h, ev->thread, ev);
     default:
         return 0;
@@ -684,6 +704,8 @@ int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
  * before the stop: its windows end there). */
 void ttdi_hb_finish(struct ttdi_hb *h)
 {
+    if (h->fthread >= 0)
+        focus_clock(h);
     for (uint32_t i = 0; i < h->nt; i++)
         if (h->th[i].held) {
             h->th[i].held = 0;
@@ -801,6 +823,22 @@ static const char *thread_label(struct ttfi_arena *a, const ttf_trace *t, uint32
     return ttfi_arena_strcpy(a, buf);
 }
 
+/* Two threads of one name told apart by their indexes ("#1 counter",
+ * "#2 counter"). 0 when out of memory. */
+static int label_apart(struct ttfi_arena *a, ttd_race *r)
+{
+    char buf[96];
+
+    if (strcmp(r->thread_name[0], r->thread_name[1]) != 0 || r->thread_name[0][0] == '#')
+        return 1;
+    for (int k = 0; k < 2; k++) {
+        snprintf(buf, sizeof buf, "#%" PRIu32 " %s", r->thread[k], r->thread_name[k]);
+        if (!(r->thread_name[k] = ttfi_arena_strcpy(a, buf)))
+            return 0;
+    }
+    return 1;
+}
+
 static int stacks(struct ttfi_arena *a, ttdi_norm *n, const agg *g, ttd_race *r)
 {
     for (int k = 0; k < 2; k++) {
@@ -906,6 +944,8 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
         r->check_ns[k] = g->a[k];
         r->release_ns[k] = g->r[k];
     }
+    if (!label_apart(a, r))
+        return TT_ENOMEM;
     r->time_ns = g->time;
     r->end_ns = g->end;
     int lk = fs ? fs->lock : g->lock;
@@ -924,10 +964,48 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
         r->good_count += q ? q->overlaps : 0;
     }
     r->seen_in_good = r->good_count > 0;
+    r->reaches_symptom = bh->fset && g->erel[0] <= bh->fvc[g->th[0]] &&
+                         g->erel[1] <= bh->fvc[g->th[1]];
     r->score = score(r, g, in->ngood);
     if (stacks(a, b->norm, g, r) < 0 || !(r->text = race_text(a, r, in->alone)))
         return TT_ENOMEM;
     return 0;
+}
+
+/* 1 if function id of run n returns nothing (its debug info says void):
+ * it cannot be the check whose result a branch used. */
+static int returns_void(ttdi_norm *n, uint64_t id, uint64_t when)
+{
+    const ttf_signature *sg = NULL;
+    ttf_event ev;
+
+    if (id & TTDI_SITE_BIT)
+        return 0;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_ENTER;
+    ev.addr = id;
+    ev.time_ns = when;
+    return ttf_sym_signature(n->sym, &ev, &sg) == 0 && sg && sg->ret.cls == TTF_VC_VOID;
+}
+
+/* Several checks before one act of one caller (the windows of its last
+ * lock-free calls): the check is the call whose result the branch used,
+ * so one that returns nothing (busy work between check and act) ranks
+ * below those that return a value, whatever its nearness. */
+static void void_checks_last(const ttdi_races_in *in, struct ttdi_hb *bh, ttd_race *v,
+                             size_t n)
+{
+    for (size_t i = 0; i < bh->nag && i < n; i++) {
+        const agg *g = &bh->ag[i];
+        int rivals = 0;
+        if (v[i].kind != TTD_RACE_CHECK_ACT)
+            continue;
+        for (size_t j = 0; j < bh->nag && j < n; j++)
+            rivals += j != i && v[j].kind == TTD_RACE_CHECK_ACT && bh->ag[j].act == g->act &&
+                      bh->ag[j].caller == g->caller;
+        if (rivals && returns_void(in->bad.norm, g->check, g->time))
+            v[i].score -= 1.5;
+    }
 }
 
 static int race_cmp(const void *x, const void *y)
@@ -949,6 +1027,11 @@ static int walk(const ttdi_race_run *r, struct ttdi_hb **out)
         return 0;
     if ((rc = ttdi_hb_open(nt, r->focus_ns, out)) < 0)
         return rc;
+    if (r->focus_thread >= 0 && (uint64_t)r->focus_thread < nt) {
+        if (!((*out)->fvc = vc_new(nt)))
+            return TT_ENOMEM;
+        (*out)->fthread = r->focus_thread;
+    }
     return ttdi_hb_walk(*out, r->t, r->until_ns);
 }
 
@@ -971,9 +1054,15 @@ int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **o
         goto done;
     }
     for (size_t i = 0; i < bh->nag && rc >= 0; i++) {
-        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[n]);
-        n += v[n].kind != TTD_RACE_UNPROTECTED || v[n].locked_calls > 0;
+        rc = one_race(a, in, bh, gh, &bh->ag[i], &v[i]);
+        n += v[i].kind != TTD_RACE_UNPROTECTED || v[i].locked_calls > 0;
     }
+    if (rc >= 0)
+        void_checks_last(in, bh, v, bh->nag);
+    /* keep the races found (an unprotected call needs locked calls) */
+    for (size_t i = 0, k = 0; rc >= 0 && i < bh->nag; i++)
+        if (v[i].kind != TTD_RACE_UNPROTECTED || v[i].locked_calls > 0)
+            v[k++] = v[i];
     if (rc >= 0) {
         qsort(v, n, sizeof *v, race_cmp);
         *out = v;
@@ -1028,7 +1117,7 @@ int ttd_races_find(const ttf_trace *t, const ttd_options *opts, ttd_races **out,
     }
     rc = ttdi_norm_init(&r->norm, t, TTD_MSG_SITE, NULL, NULL, opts && opts->no_demangle);
     if (rc >= 0 && (ttf_get_header(t)->optional_features & TTF_HEADER_SYNC)) {
-        ttdi_races_in in = {{t, &r->norm, NULL, ttdi_trace_end(t), UINT64_MAX}, NULL, 0, 1};
+        ttdi_races_in in = {{t, &r->norm, NULL, ttdi_trace_end(t), UINT64_MAX, 0}, NULL, 0, 1};
         rc = ttdi_races_build(&r->arena, &in, &r->v, &r->n);
     }
     if (rc >= 0 && (ttf_sym_status(r->norm.sym) < 0 || r->norm.oom))

@@ -50,29 +50,9 @@ typedef struct ttdi_rframe {
                                    and arguments, good and bad registers */
 } ttdi_rframe;
 
-/* One side being read. */
-typedef struct rside {
-    ttdi_norm *norm;
-    ttdi_walk wk;               /* its events (a raw walk); wk.ev the
-                                   current kept one */
-    uint64_t key;               /* its key */
-    uint64_t idx;               /* its key index */
-    uint64_t next;              /* index of the next kept event */
-} rside;
-
-static int rnext(rside *s)
-{
-    int rc;
-    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
-        if ((rc = ttdi_norm_key(s->norm, &s->wk.ev, &s->key)) < 0)
-            return rc;
-        if (rc == 0)
-            continue;
-        s->idx = s->next++;
-        return 1;
-    }
-    return rc;
-}
+/* One side being read: a keyed walk (walker.c); ev the current event
+ * that takes part, key its key, idx its key index, norm its normaliser. */
+typedef ttdi_walk rside;
 
 /* ---- stacks --------------------------------------------------------------- */
 
@@ -93,7 +73,7 @@ static int push(ttdi_replay *rp, int side, const rside *s)
     f->matched = 0;
     f->enter[0] = 0;
     f->enter[1] = s->idx;
-    f->ev[1] = s->wk.ev;
+    f->ev[1] = s->ev;
     f->ev[0].time_ns = 0;
     f->ev[0].has_values = 0;
     memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
@@ -204,8 +184,9 @@ static int ensure(ttdi_replay *rp, size_t i)
 /* ---- return statistics ---------------------------------------------------- */
 
 /* The statistics of function key (added when new); NULL out of memory.
- * Keys are kept as key | 1 (as they always were: a key and its neighbour
- * differing in bit 0 share statistics). */
+ * Keys are kept per function, whichever call site (the site bits off),
+ * as key | 1 (as they always were: a key and its neighbour differing in
+ * bit 0 share statistics). */
 static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
 {
     key &= ~(uint64_t)TTDI_SITE_MASK;   /* per function, whichever call site */
@@ -225,8 +206,17 @@ static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
     return st;
 }
 
-static void rstat_add(ttdi_rstat *s, int run, uint64_t v)
+/* The statistics of function key if any (a lookup, as rstat files them). */
+static const ttdi_rstat *rstat_find(const ttdi_replay *rp, uint64_t key)
 {
+    const uint64_t *ix = ttdi_map_get(&rp->rsmap, (key & ~(uint64_t)TTDI_SITE_MASK) | 1);
+    return ix ? &rp->rs[*ix] : NULL;
+}
+
+static void rstat_add(ttdi_rstat *s, int run, uint64_t v, int is_signed)
+{
+    s->zero[run] += v == 0;
+    s->neg[run] += is_signed && (int64_t)v < 0;
     if (s->n[run] && v > s->last[run])
         s->rises[run]++;
     if (s->n[run] && v < s->last[run])
@@ -253,8 +243,41 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 {
     if (x->retnoise || !x->retdiff || !rp->rscap)
         return x->retnoise;
-    const uint64_t *ix = ttdi_map_get(&rp->rsmap, (x->key & ~(uint64_t)TTDI_SITE_MASK) | 1);
-    return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
+    const ttdi_rstat *st = rstat_find(rp, x->key);
+    return st && clock_like(st) ? TTDI_NOISE_CLOCK : 0;
+}
+
+/* Is v (of type ty) a failure by the statistics of the other run o (its
+ * calls never gave a value of v's class)? */
+static int failure_of(const ttdi_rstat *s, int o, const ttf_vtype *ty, uint64_t v,
+                      uint64_t other)
+{
+    v = ttf_value_norm(v, ty);
+    other = ttf_value_norm(other, ty);
+    if (!s->n[o])
+        return 0;
+    if (v == 0 && other != 0)
+        return s->zero[o] == 0;
+    if (ty->cls == TTF_VC_SIGNED && (int64_t)v < 0 && (int64_t)other >= 0)
+        return s->neg[o] == 0;
+    return v != 0 && other == 0 && s->zero[o] == s->n[o];
+}
+
+int ttdi_replay_failure(const ttdi_replay *rp, const ttdi_xcall *x, uint32_t *calls)
+{
+    const ttf_vtype *ty = x->sig ? &x->sig->ret : NULL;
+
+    if (!ty || !x->returned || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) ||
+        !rp->rscap)
+        return -1;
+    const ttdi_rstat *s = rstat_find(rp, x->key);
+    if (!s)
+        return -1;
+    int run = failure_of(s, TTD_GOOD, ty, x->ret[1], x->ret[0]) ? TTD_BAD
+              : failure_of(s, TTD_BAD, ty, x->ret[0], x->ret[1]) ? TTD_GOOD : -1;
+    if (calls && run >= 0)
+        *calls = s->n[!run];
+    return run;
 }
 
 /* ---- comparing ------------------------------------------------------------- */
@@ -353,19 +376,19 @@ static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
 {
     ttdi_rsig *c = NULL;
 
-    if (!rp->sc)
-        rp->sc = calloc(RSIG, sizeof *rp->sc);
-    if (rp->sc && s->key) {
-        c = &rp->sc[(s->key ^ s->key >> 17) & (RSIG - 1)];
+    if (!rp->sc.slot)
+        ttdi_dmcache_reset(&rp->sc, RSIG, sizeof(ttdi_rsig));
+    if (rp->sc.slot && s->key) {
+        c = ttdi_dmcache_slot(&rp->sc, s->key ^ s->key >> 17);
         if (c->key == s->key) {
             f->sig = c->sig;
             f->clone = c->clone;
             return;
         }
     }
-    if (s->wk.ev.site || ttf_sym_signature(s->norm->sym, &s->wk.ev, &f->sig) != 0)
+    if (s->ev.site || ttf_sym_signature(s->norm->sym, &s->ev, &f->sig) != 0)
         f->sig = NULL;
-    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s->norm, &s->wk.ev)) : 0;
+    f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s->norm, &s->ev)) : 0;
     if (f->clone == 2)
         f->sig = NULL;      /* neither its registers nor rax are its values */
     if (c)
@@ -382,9 +405,9 @@ static int enter_pair(ttdi_replay *rp, rside s[2])
     ttdi_rframe *f = &rp->st[1][rp->nst[1] - 1];
     f->matched = 1;
     f->enter[0] = s[0].idx;
-    f->ev[0] = s[0].wk.ev;
+    f->ev[0] = s[0].ev;
     signature_of(rp, &s[1], f);
-    if (f->sig && !f->clone && s[0].wk.ev.has_values && s[1].wk.ev.has_values)
+    if (f->sig && !f->clone && s[0].ev.has_values && s[1].ev.has_values)
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
@@ -399,8 +422,8 @@ static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_
     ttdi_rstat *st = rstat(rp, key);
     if (!st)
         return TT_ENOMEM;
-    rstat_add(st, 0, ttf_value_norm(g, ty));
-    rstat_add(st, 1, ttf_value_norm(b, ty));
+    rstat_add(st, 0, ttf_value_norm(g, ty), ty->cls == TTF_VC_SIGNED);
+    rstat_add(st, 1, ttf_value_norm(b, ty), ty->cls == TTF_VC_SIGNED);
     return 0;
 }
 
@@ -430,16 +453,16 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     const ttf_signature *sig = f->sig;
     int diff = 0, why = 0, rc;
 
-    if (f->matched && sig && s[0].wk.ev.has_values && s[1].wk.ev.has_values &&
+    if (f->matched && sig && s[0].ev.has_values && s[1].ev.has_values &&
         ttf_value_comparable(&sig->ret)) {
-        uint64_t g = s[0].wk.ev.retval, b = s[1].wk.ev.retval;
+        uint64_t g = s[0].ev.retval, b = s[1].ev.retval;
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
         diff = ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
-                                  s[0].wk.ev.time_ns, s[1].wk.ev.time_ns);
+                                  s[0].ev.time_ns, s[1].ev.time_ns);
         if (diff)
-            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].wk.ev);
+            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
         if (why)
             rp->ignored++;
         if (why && fi > 0)
@@ -455,12 +478,12 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         return 0;
     ttdi_xcall *x = &rp->c[f->node];
     x->exit_idx = s[1].idx;
-    x->exit_ns = s[1].wk.ev.time_ns;
+    x->exit_ns = s[1].ev.time_ns;
     x->gexit_idx = s[0].idx;
-    x->gexit_ns = s[0].wk.ev.time_ns;
+    x->gexit_ns = s[0].ev.time_ns;
     x->returned = (uint8_t)(f->matched != 0);
-    x->ret[0] = s[0].wk.ev.retval;
-    x->ret[1] = s[1].wk.ev.retval;
+    x->ret[0] = s[0].ev.retval;
+    x->ret[1] = s[1].ev.retval;
     x->retdiff = (uint8_t)diff;
     return 0;
 }
@@ -468,10 +491,10 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
 /* One event of side `side` alone (inside a hunk): its own stack only. */
 static void lone(ttdi_replay *rp, int side, const rside *s)
 {
-    if (s->wk.ev.kind == TTF_EV_ENTER) {
+    if (s->ev.kind == TTF_EV_ENTER) {
         if (push(rp, side, s) == 0 && side == 1)
             rp->st[1][rp->nst[1] - 1].matched = 0;
-    } else if (s->wk.ev.kind == TTF_EV_EXIT) {
+    } else if (s->ev.kind == TTF_EV_EXIT) {
         long i = find_open(rp, side, s->key);
         if (i >= 0)
             rp->nst[side] = (size_t)i;
@@ -481,9 +504,9 @@ static void lone(ttdi_replay *rp, int side, const rside *s)
 /* A matched pair of events. */
 static int pair_step(ttdi_replay *rp, rside s[2])
 {
-    if (s[1].wk.ev.kind == TTF_EV_ENTER)
+    if (s[1].ev.kind == TTF_EV_ENTER)
         return enter_pair(rp, s);
-    if (s[1].wk.ev.kind != TTF_EV_EXIT)
+    if (s[1].ev.kind != TTF_EV_EXIT)
         return 0;
     long g = find_open(rp, 0, s[0].key), b = find_open(rp, 1, s[1].key);
     int rc = 0;
@@ -499,7 +522,7 @@ static int pair_step(ttdi_replay *rp, rside s[2])
 /* Is the bad side at or past the stop? */
 static int at_stop(const ttdi_replay *rp, const rside *b)
 {
-    return b->idx >= rp->stop || b->wk.ev.time_ns > rp->stop_ns;
+    return b->idx >= rp->stop || b->ev.time_ns > rp->stop_ns;
 }
 
 /* Skip the hunks starting at the sides' positions, replaying their events
@@ -514,11 +537,11 @@ static int skip(ttdi_replay *rp, rside s[2], size_t *hi, int *stopped)
         const ttdi_hunk *h = &rp->h[(*hi)++];
         while (rc > 0 && s[0].idx < h->a1) {
             lone(rp, 0, &s[0]);
-            rc = rnext(&s[0]);
+            rc = ttdi_walk_next_key(&s[0]);
         }
         while (rc > 0 && s[1].idx < h->b1 && !at_stop(rp, &s[1])) {
             lone(rp, 1, &s[1]);
-            rc = rnext(&s[1]);
+            rc = ttdi_walk_next_key(&s[1]);
         }
         if (rc > 0 && at_stop(rp, &s[1])) {
             *stopped = 1;
@@ -550,7 +573,7 @@ static int walk(ttdi_replay *rp, rside s[2])
     int rc, stopped = 0;
 
     for (;;) {
-        if ((rc = rnext(&s[0])) <= 0 || (rc = rnext(&s[1])) <= 0)
+        if ((rc = ttdi_walk_next_key(&s[0])) <= 0 || (rc = ttdi_walk_next_key(&s[1])) <= 0)
             break;
         if (at_stop(rp, &s[1]))
             return 0;
@@ -574,19 +597,17 @@ int ttdi_replay_run(ttdi_replay *rp)
     int rc;
 
     memset(s, 0, sizeof s);
-    s[0].norm = rp->norm[0];
-    s[1].norm = rp->norm[1];
     if (new_node(rp, -1) < 0)
         return TT_ENOMEM;
-    if ((rc = ttdi_walk_raw(&s[0].wk, rp->norm[0]->trace, rp->thread[0])) < 0)
+    if ((rc = ttdi_walk_keyed(&s[0], rp->norm[0], rp->thread[0])) < 0)
         return rc;
-    if ((rc = ttdi_walk_raw(&s[1].wk, rp->norm[1]->trace, rp->thread[1])) < 0)
+    if ((rc = ttdi_walk_keyed(&s[1], rp->norm[1], rp->thread[1])) < 0)
         goto out;
     if ((rc = walk(rp, s)) >= 0)
         rc = stop_path(rp);
 out:
-    ttdi_walk_close(&s[0].wk);
-    ttdi_walk_close(&s[1].wk);
+    ttdi_walk_close(&s[0]);
+    ttdi_walk_close(&s[1]);
     return rc < 0 ? rc : 0;
 }
 
@@ -598,8 +619,7 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->st[1]);
     free(rp->rs);
     ttdi_map_free(&rp->rsmap);
-    free(rp->sc);
-    rp->sc = NULL;
+    ttdi_dmcache_free(&rp->sc);
     rp->c = NULL;
     rp->path = NULL;
     rp->st[0] = rp->st[1] = NULL;

@@ -181,6 +181,10 @@ typedef struct ttdi_race_run {
     const int64_t *pair_of; /* thread -> index in ttd_result.pairs, NULL */
     uint64_t focus_ns;      /* the split or the failure (end) */
     uint64_t until_ns;      /* walk up to (UINT64_MAX: the end) */
+    int64_t focus_thread;   /* the symptom's thread (the split's, or the
+                               main thread for a failure), -1 none; races
+                               whose acts happened before focus_ns in its
+                               order reach the symptom (ttd_race) */
 } ttdi_race_run;
 
 /* The runs: the bad one, and good ones to compare with (may be none). */

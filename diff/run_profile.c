@@ -48,12 +48,6 @@ struct fstat {
     ttd_prof_where where;               /* first never-returned frame */
 };
 
-/* address (or scope key) -> function, open addressing */
-struct aslot {
-    uint64_t key;               /* address, or SCOPE_KEY | site */
-    uint32_t fid1;              /* function + 1; 0 = empty slot */
-};
-
 struct ttd_prof {
     const ttf_trace *t;         /* the trace read */
     ttf_sym *sym;               /* names functions */
@@ -67,10 +61,9 @@ struct ttd_prof {
     uint32_t *active;           /* per function: open frames in this thread */
     uint32_t *touched;          /* functions the thread used, ntouched */
     uint32_t ntouched;
-    struct aslot *amap;         /* address map, amask + 1 slots */
-    uint64_t amask, aused;
-    uint32_t *nmap;             /* name map: fid + 1 per slot, nmask + 1 */
-    uint64_t nmask;
+    ttdi_map addrs;             /* address (or SCOPE_KEY | site) -> function */
+    ttdi_map nmap;              /* XXH3 of a name -> function (a name whose
+                                   hash another has: the hash mixed again) */
     int by_time;                /* 1: modules were unloaded, resolve per event */
     struct frame *stack;        /* open frames of the thread being read */
     size_t depth, capstack;
@@ -108,65 +101,32 @@ static int grow_fn(ttd_prof *p)
     return 0;
 }
 
-static int rehash_names(ttd_prof *p, uint64_t slots)
-{
-    uint32_t *m = calloc(slots, sizeof *m);
-
-    if (!m)
-        return TT_ENOMEM;
-    for (uint32_t f = 0; f < p->nfn; f++) {
-        uint64_t i = XXH3_64bits(p->names[f], strlen(p->names[f])) & (slots - 1);
-        while (m[i])
-            i = (i + 1) & (slots - 1);
-        m[i] = f + 1;
-    }
-    free(p->nmap);
-    p->nmap = m;
-    p->nmask = slots - 1;
-    return 0;
-}
-
 /* The function named name, added if new: its id, or a negative TT_E*. */
 static int64_t fid_of_name(ttd_prof *p, const char *name)
 {
-    uint64_t i = XXH3_64bits(name, strlen(name)) & p->nmask;
+    uint64_t h = XXH3_64bits(name, strlen(name));
+    int added;
 
-    for (; p->nmap[i]; i = (i + 1) & p->nmask) {
-        if (strcmp(p->names[p->nmap[i] - 1], name) == 0)
-            return p->nmap[i] - 1;
-    }
     if (p->nfn == p->capfn && grow_fn(p) < 0)
         return TT_ENOMEM;
-    uint32_t f = p->nfn++;
-    p->names[f] = name;
-    memset(&p->all[f], 0, sizeof p->all[f]);
-    memset(&p->cur[f], 0, sizeof p->cur[f]);
-    p->all[f].min = p->cur[f].min = UINT64_MAX;
-    p->active[f] = 0;
-    p->nmap[i] = f + 1;
-    if ((uint64_t)p->nfn * 2 > p->nmask && rehash_names(p, (p->nmask + 1) * 2) < 0)
-        return TT_ENOMEM;
-    return f;
-}
-
-static int rehash_addrs(ttd_prof *p, uint64_t slots)
-{
-    struct aslot *m = calloc(slots, sizeof *m);
-
-    if (!m)
-        return TT_ENOMEM;
-    for (uint64_t j = 0; p->amap && j <= p->amask; j++) {
-        if (!p->amap[j].fid1)
-            continue;
-        uint64_t i = ttfi_mix64(p->amap[j].key) & (slots - 1);
-        while (m[i].fid1)
-            i = (i + 1) & (slots - 1);
-        m[i] = p->amap[j];
+    for (;;) {
+        uint64_t *v = ttdi_map_put(&p->nmap, h, &added);
+        if (!v)
+            return TT_ENOMEM;
+        if (added) {
+            uint32_t f = p->nfn++;
+            p->names[f] = name;
+            memset(&p->all[f], 0, sizeof p->all[f]);
+            memset(&p->cur[f], 0, sizeof p->cur[f]);
+            p->all[f].min = p->cur[f].min = UINT64_MAX;
+            p->active[f] = 0;
+            *v = f;
+            return f;
+        }
+        if (strcmp(p->names[*v], name) == 0)
+            return (int64_t)*v;
+        h = ttfi_mix64(h + 1);  /* two names, one hash: the next key */
     }
-    free(p->amap);
-    p->amap = m;
-    p->amask = slots - 1;
-    return 0;
 }
 
 /* The function of an ENTER/EXIT event: its id, or a negative TT_E*. */
@@ -176,18 +136,15 @@ static int64_t fid_of(ttd_prof *p, const ttf_event *ev)
 
     if (p->by_time)
         return fid_of_name(p, ttf_sym_event_name(p->sym, ev));
-    uint64_t i = ttfi_mix64(key) & p->amask;
-    for (; p->amap[i].fid1; i = (i + 1) & p->amask) {
-        if (p->amap[i].key == key)
-            return p->amap[i].fid1 - 1;
-    }
+    uint64_t *v = ttdi_map_get(&p->addrs, key);
+    if (v)
+        return (int64_t)*v;
     int64_t f = fid_of_name(p, ttf_sym_event_name(p->sym, ev));
     if (f < 0)
         return f;
-    p->amap[i].key = key;
-    p->amap[i].fid1 = (uint32_t)f + 1;
-    if (++p->aused * 2 > p->amask && rehash_addrs(p, (p->amask + 1) * 2) < 0)
+    if (!(v = ttdi_map_put(&p->addrs, key, NULL)))
         return TT_ENOMEM;
+    *v = (uint64_t)f;
     return f;
 }
 
@@ -423,7 +380,7 @@ int ttd_prof_build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
     p->sym = sym;
     p->info.per_thread = opts ? opts->per_thread != 0 : 0;
     p->by_time = modules_unloaded(t);
-    if (grow_fn(p) < 0 || rehash_names(p, 512) < 0 || rehash_addrs(p, 1024) < 0)
+    if (grow_fn(p) < 0)
         goto nomem;
     for (size_t i = 0; i < ttf_thread_count(t); i++) {
         if (selected(opts, i) && (rc = read_thread(p, (uint32_t)i, err)) < 0)
@@ -438,7 +395,7 @@ int ttd_prof_build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
     return 0;
 nomem:
     rc = TT_ENOMEM;
-    set_err(err, rc, p->t, "out of memory");
+    set_err(err, rc, t, "out of memory");
 fail:
     ttd_prof_free(p);
     return rc;
@@ -454,8 +411,8 @@ void ttd_prof_free(ttd_prof *p)
     free(p->cur);
     free(p->active);
     free(p->touched);
-    free(p->amap);
-    free(p->nmap);
+    ttdi_map_free(&p->addrs);
+    ttdi_map_free(&p->nmap);
     free(p->stack);
     free(p);
 }

@@ -93,15 +93,7 @@ static int share_reset(ttdi_tree *t, size_t bound)
 
     while (cap < 8192 && 4 * cap < bound)
         cap *= 2;
-    if (cap > t->shcap) {
-        free(t->sh);
-        t->shcap = 0;
-        if (!(t->sh = malloc(cap * sizeof *t->sh)))
-            return TT_ENOMEM;
-        t->shcap = cap;
-    }
-    memset(t->sh, 0, t->shcap * sizeof *t->sh);
-    return 0;
+    return ttdi_dmcache_reset(&t->sh, cap, sizeof(ttdi_tshare));
 }
 
 int ttdi_tree_reset(ttdi_tree *t, size_t bound)
@@ -128,7 +120,7 @@ void ttdi_tree_free(ttdi_tree *t)
 {
     ttdi_keybuf_free(&t->nb);
     free(t->st);
-    free(t->sh);
+    ttdi_dmcache_free(&t->sh);
     ttdi_openset_free(&t->open);
     memset(t, 0, sizeof *t);
 }
@@ -142,7 +134,7 @@ static void drop_from(ttdi_tree *t, size_t from)
         const ttdi_node *c = ttdi_tree_node(t, i);
         if ((c->info & 3u) != (TTDI_NODE_CALL | TTDI_NODE_CLOSED) || c->info >> 2 < 2)
             continue;
-        ttdi_tshare *s = &t->sh[c->hash & (t->shcap - 1)];
+        ttdi_tshare *s = ttdi_dmcache_slot(&t->sh, c->hash);
         if (s->node == i)
             s->node = 0;
     }
@@ -160,7 +152,7 @@ static void drop_from(ttdi_tree *t, size_t from)
 static void share(ttdi_tree *t, size_t at)
 {
     ttdi_node *nd = ttdi_tree_node(t, at);
-    ttdi_tshare *s = &t->sh[nd->hash & (t->shcap - 1)];
+    ttdi_tshare *s = ttdi_dmcache_slot(&t->sh, nd->hash);
 
     if (s->node && s->hash == nd->hash && s->info == nd->info && s->len == nd->len) {
         drop_from(t, at + 1);
@@ -180,7 +172,7 @@ static void close_top(ttdi_tree *t, uint64_t end, uint64_t how)
     int shared = t->share && how == END_EXIT && t->n - f->node > 1;
 
     if (shared)     /* its slot loads while the parent's hash is made */
-        __builtin_prefetch(&t->sh[h & (t->shcap - 1)]);
+        __builtin_prefetch(ttdi_dmcache_slot(&t->sh, h));
     nd->hash = h;
     nd->len = (uint32_t)(end - f->raw0);
     nd->info = (uint32_t)(t->n - f->node) << 2 | TTDI_NODE_CALL |

@@ -72,8 +72,7 @@ typedef struct ttdi_tree {
     int done;               /* 1: ttdi_tree_finish ran */
     int share;              /* 1: a returned call equal to a recent one
                                is one shared node (set before reset) */
-    ttdi_tshare *sh;        /* share: recent subtrees, direct-mapped */
-    size_t shcap;           /* slots of sh (a power of 2) */
+    ttdi_dmcache sh;        /* share: recent subtrees (ttdi_tshare slots) */
 } ttdi_tree;
 
 /* Node i of t. */

@@ -430,6 +430,11 @@ typedef struct ttd_race {
     int seen_in_good;       /* 1: the same check and act overlapped in two
                                threads of a good run too */
     uint64_t good_count;    /* times they did there (0 if not compared) */
+    int reaches_symptom;    /* 1: both threads' acts happened before the
+                               symptom in its thread's order (a lock, a
+                               condition or a join between them: the
+                               symptom's thread could read what they wrote)
+                               (1.10) */
     double score;           /* ranking, highest first: overlapped, not seen
                                in good runs, near the split or the end */
     const char *const *stacks[2]; /* each thread's stack at its act,

@@ -32,35 +32,13 @@
 
 #include "align.h"
 
-/* One thread walked over its kept events. */
-typedef struct vwalk {
-    ttdi_norm *norm;        /* its normaliser */
-    ttdi_walk wk;           /* its events (a raw walk); wk.ev the current
-                               kept one */
-    uint64_t key;           /* its key */
-    uint64_t idx;           /* its key index */
-    uint64_t next;          /* key index of the next kept event */
-} vwalk;
+/* One thread walked over the events that take part: a keyed walk
+ * (walker.c); ev the current one, key its key, idx its key index. */
+typedef ttdi_walk vwalk;
 
 int ttdi_values_on(const ttf_trace *g, const ttf_trace *b)
 {
     return ttf_get_summary(g)->values && ttf_get_summary(b)->values;
-}
-
-/* Next kept event: 1, 0 at the end, or a TT_E* code. */
-static int vwalk_next(vwalk *w)
-{
-    int rc;
-    while ((rc = ttdi_walk_next(&w->wk)) > 0) {
-        rc = ttdi_norm_key(w->norm, &w->wk.ev, &w->key);
-        if (rc < 0)
-            return rc;
-        if (rc == 0)
-            continue;
-        w->idx = w->next++;
-        return 1;
-    }
-    return rc;
 }
 
 /* Advance w until its event's index is at least idx. */
@@ -68,7 +46,7 @@ static int vwalk_to(vwalk *w, uint64_t idx)
 {
     int rc = 1;
     while (rc > 0 && w->idx < idx)
-        rc = vwalk_next(w);
+        rc = ttdi_walk_next_key(w);
     return rc;
 }
 
@@ -90,8 +68,8 @@ static int one_value(vwalk w[2], ttdi_openset *noise, int collect, int slot,
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
     out->compared++;
-    if (!ttdi_value_differs(w[0].norm, w[1].norm, tb, rg, rb, w[0].wk.ev.time_ns,
-                            w[1].wk.ev.time_ns))
+    if (!ttdi_value_differs(w[0].norm, w[1].norm, tb, rg, rb, w[0].ev.time_ns,
+                            w[1].ev.time_ns))
         return 0;
     uint64_t k = ttdi_value_slot_key(key, slot);
     if (collect) {
@@ -121,7 +99,7 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
 static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
 {
-    const ttf_event *g = &w[0].wk.ev, *b = &w[1].wk.ev;
+    const ttf_event *g = &w[0].ev, *b = &w[1].ev;
     const ttf_signature *sg, *sb;
     ttdi_vdiff v;
     int d = 0;
@@ -183,14 +161,12 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
     int rc;
 
     memset(w, 0, sizeof w);
-    w[0].norm = g.norm;
-    w[1].norm = b.norm;
-    if ((rc = ttdi_walk_raw(&w[0].wk, g.norm->trace, g.thread)) < 0)
+    if ((rc = ttdi_walk_keyed(&w[0], g.norm, g.thread)) < 0)
         return rc;
-    if ((rc = ttdi_walk_raw(&w[1].wk, b.norm->trace, b.thread)) < 0)
+    if ((rc = ttdi_walk_keyed(&w[1], b.norm, b.thread)) < 0)
         goto out;
     for (;;) {
-        if ((rc = vwalk_next(&w[0])) <= 0 || (rc = vwalk_next(&w[1])) <= 0 ||
+        if ((rc = ttdi_walk_next_key(&w[0])) <= 0 || (rc = ttdi_walk_next_key(&w[1])) <= 0 ||
             (rc = skip_hunks(w, h, nh, &hi)) <= 0)
             break;
         if (w[0].key != w[1].key || w[1].idx >= b.stop)
@@ -199,8 +175,8 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
             break;
     }
 out:
-    ttdi_walk_close(&w[0].wk);
-    ttdi_walk_close(&w[1].wk);
+    ttdi_walk_close(&w[0]);
+    ttdi_walk_close(&w[1]);
     return rc < 0 ? rc : 0;
 }
 

@@ -168,14 +168,35 @@ static const ttd_place *symptom(vctx *c)
     return p;
 }
 
-/* The kind of cause a suspect is, by its role and strongest evidence. */
+/* Suspect s's evidence of kind k, NULL if none. */
+static const ttd_evidence *evidence_of(const ttd_suspect *s, int k)
+{
+    for (size_t i = 0; i < s->nevidence; i++)
+        if (s->evidence[i].kind == k && s->evidence[i].weight > 0)
+            return &s->evidence[i];
+    return NULL;
+}
+
+/* 1: suspect s turned ordinary results into a failure (the error
+ * origin), not a yes/no answer that flipped. */
+static int error_origin(const ttd_suspect *s)
+{
+    const ttd_evidence *e = evidence_of(s, TTD_EV_ERROR);
+    return e && !strstr(e->text, "yes/no");
+}
+
+/* The kind of cause a suspect is: code changed, the error origin, a value
+ * on the chain, else the split's own branch. */
 static int suspect_kind(const ttd_suspect *s)
 {
-    if (s->nevidence && s->evidence[0].kind == TTD_EV_CODE)
+    if (evidence_of(s, TTD_EV_CODE))
         return TTD_COF_CODE;
-    if (s->nevidence && s->evidence[0].kind == TTD_EV_ERROR)
+    if (error_origin(s))
         return TTD_COF_ERROR_ORIGIN;
-    return s->role == TTD_SUSPECT_FRAME ? TTD_COF_SPLIT : TTD_COF_VALUE;
+    if (evidence_of(s, TTD_EV_VALUE) || evidence_of(s, TTD_EV_CHAIN) ||
+        evidence_of(s, TTD_EV_ARG_ORIGIN) || evidence_of(s, TTD_EV_ERROR))
+        return TTD_COF_VALUE;
+    return TTD_COF_SPLIT;
 }
 
 /* The cause chain's step of function f, NULL if none. */
@@ -232,12 +253,107 @@ static const ttd_place *cause_chain(vctx *c, const ttd_cause *st)
     return p;
 }
 
+/* A race that can be the cause: seen only in the bad run (the good runs
+ * were walked and never had it), both threads inside the window at once,
+ * and reaching the symptom (both acts happened before it in the
+ * symptom's thread: it could read what they wrote). The best such, NULL
+ * if none. */
+static const ttd_race *race_on_path(const ttd_result *r)
+{
+    for (size_t i = 0; i < r->nraces; i++) {
+        const ttd_race *x = &r->races[i];
+        if (x->run == TTD_BAD && x->good_compared && !x->seen_in_good && x->overlapped &&
+            x->reaches_symptom)
+            return x;
+    }
+    return NULL;
+}
+
+/* The cause from a race (race_on_path): the unprotected function, or the
+ * check of a check-then-act window; its thread the one that went without
+ * the lock (the later check). */
+static const ttd_place *cause_race(vctx *c, const ttd_race *x)
+{
+    ttd_place *p = place(c);
+    int k = x->kind == TTD_RACE_UNPROTECTED ? x->check_locked != 0 : 1;
+    char buf[512];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_RACE;
+    p->function = x->check;
+    p->thread = x->thread_name[k];
+    p->pair = x->pair[k];
+    p->text = x->text;
+    for (size_t i = 0; c->r->first && i < c->r->first->nsuspects; i++)
+        if (strcmp(c->r->first->suspects[i].name, x->check) == 0) {
+            p->file = c->r->first->suspects[i].file;
+            p->line = c->r->first->suspects[i].line;
+        }
+    snprintf(buf, sizeof buf, "both calls came before the symptom in %s's order (a lock, "
+             "condition or join between them): it could read what they wrote",
+             c->v->symptom && c->v->symptom->thread ? c->v->symptom->thread : "the failing thread");
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
+/* Two builds where one function alone changed (build artifacts aside):
+ * that function, NULL otherwise. With the same input the runs part only
+ * because of changed code, so when the chain reaches no changed function
+ * (it ran earlier, out of the chain's sight: a writer whose output a
+ * reader checks), it is still the best explanation. */
+static const ttd_code_change *only_change(const ttd_result *r)
+{
+    const ttd_code_change *one = NULL;
+
+    if (!r->code_compared)
+        return NULL;
+    for (size_t i = 0; i < r->nchanged_functions; i++) {
+        if (r->changed_functions[i].artifact)
+            continue;
+        if (one)
+            return NULL;
+        one = &r->changed_functions[i];
+    }
+    return one;
+}
+
+static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch)
+{
+    ttd_place *p = place(c);
+    char buf[512];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_CODE;
+    p->function = ch->function;
+    snprintf(buf, sizeof buf, "`%s`'s machine code %s between the two builds, the only "
+             "function's that does", ch->function, ch->status == TTD_CODE_ADDED ? "is new"
+             : ch->status == TTD_CODE_REMOVED ? "is gone" : "differs");
+    p->text = astr(c, buf);
+    add_evidence(c, "with the same input, only changed code makes the runs part; the "
+                    "calls part later, where its effect shows");
+    return p;
+}
+
 /* The likely cause of a divergence. */
 static const ttd_place *cause(vctx *c)
 {
     const ttd_result *r = c->r;
     const ttd_divergence *d = r->first;
+    const ttd_race *x = race_on_path(r);
+    const ttd_code_change *ch = only_change(r);
 
+    if (x && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT))
+        return cause_race(c, x);
+    if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
+        return cause_code(c, ch);
+    /* two builds: a suspect whose code changed explains more than one whose
+     * code did not (it ran before the split; the chain may not see how its
+     * result came through: an out-parameter, memory) */
+    for (size_t i = 0; r->code_compared && d && i < d->nsuspects; i++)
+        if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
+            return cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)
@@ -434,6 +550,83 @@ static void hidden(vctx *c)
     c->v->nhidden = l.n;
 }
 
+/* Suspects of the first divergence with evidence of kind k. */
+static size_t with_evidence(const ttd_divergence *d, int k)
+{
+    size_t n = 0;
+    for (size_t i = 0; d && i < d->nsuspects; i++)
+        n += evidence_of(&d->suspects[i], k) != NULL;
+    return n;
+}
+
+/* 1 if a suspect of d was inlined into function f (its code ran inside
+ * f, unseen by the trace). */
+static int inlined_into(const ttd_divergence *d, const char *f)
+{
+    for (size_t i = 0; d && i < d->nsuspects; i++)
+        if (d->suspects[i].inlined_into && strcmp(d->suspects[i].inlined_into, f) == 0)
+            return 1;
+    return 0;
+}
+
+/* How sure the verdict is. "likely" only where a rule has the evidence
+ * to stand on (measured by make realbugs: when it says likely, the cause
+ * should be right 9 times in 10): the one function whose code changed and
+ * that lies on the way to the split; a race whose call went without the
+ * lock every other call of it took, only in the bad run, before the
+ * symptom in its thread's order; a failure that starts in one function
+ * whose inputs gave none, clearly ahead of the next suspect, with no code
+ * inlined into it to share the decision. "unknown"
+ * where the evidence stops: the split's branch with no value before it
+ * that differs (it read what the trace does not show). Else "possible". */
+static void confidence(vctx *c, const ttd_race *x)
+{
+    const ttd_result *r = c->r;
+    const ttd_place *p = c->v->cause;
+    const ttd_divergence *d = r->first;
+    const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
+    double gap = s && d->nsuspects > 1 ? s->score - d->suspects[1].score : 1e9;
+    char buf[512];
+
+    c->v->confidence = TTD_CONF_POSSIBLE;
+    if (!p)
+        return;
+    switch (p->kind) {
+    case TTD_COF_RACE:
+        if (x && x->kind == TTD_RACE_UNPROTECTED && x->locked_calls > 0)
+            c->v->confidence = TTD_CONF_LIKELY;
+        return;
+    case TTD_COF_CODE:
+        if (s && with_evidence(d, TTD_EV_CODE) == 1 &&
+            (s->role == TTD_SUSPECT_FRAME || s->role == TTD_SUSPECT_CALLER ||
+             evidence_of(s, TTD_EV_CHAIN)))
+            c->v->confidence = TTD_CONF_LIKELY;
+        return;
+    case TTD_COF_ERROR_ORIGIN:
+        /* code the compiler inlined into it decided as much as it did:
+         * the trace cannot tell them apart */
+        if (s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0 && !inlined_into(d, s->name))
+            c->v->confidence = TTD_CONF_LIKELY;
+        return;
+    case TTD_COF_SPLIT:
+        if (!r->values || !d)
+            return;
+        c->v->confidence = TTD_CONF_UNKNOWN;
+        snprintf(buf, sizeof buf, "the branch in `%s`: no value it saw differs before it "
+                 "(it read data the calls do not show)", p->function);
+        c->v->stops_at = astr(c, buf);
+        return;
+    default:
+        break;
+    }
+    /* the chain starts at a value from outside the thread: it stops there */
+    if (r->chain_end && strstr(r->chain_end, "came from outside") && r->nchain &&
+        r->chain[0].function && strcmp(r->chain[0].function, p->function) == 0) {
+        c->v->confidence = TTD_CONF_UNKNOWN;
+        c->v->stops_at = r->chain_end;
+    }
+}
+
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out)
 {
@@ -458,7 +651,7 @@ int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_i
         if (k)
             v->cause = k;
         count_evidence(&c);
-        v->confidence = TTD_CONF_POSSIBLE;
+        confidence(&c, k ? NULL : race_on_path(r));
     }
     if (c.nev) {
         const char **ev = ttfi_arena_alloc(a, c.nev * sizeof *ev);

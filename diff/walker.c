@@ -3,7 +3,9 @@
  * one thread of a run replays its events through the normaliser's filter
  * with the running call stack (the frames open before each event), as
  * uftrace's fstack serves every command; a raw walk (ttdi_walk_raw) gives
- * a thread's (or every thread's) events as recorded, no filter, no stack.
+ * a thread's (or every thread's) events as recorded, no filter, no stack;
+ * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
+ * and indexes, no stack.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -23,6 +25,13 @@ int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     return ttf_iter_open(t, thread, &w->it);
+}
+
+int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
+{
+    memset(w, 0, sizeof *w);
+    w->norm = norm;
+    return ttf_iter_open(norm->trace, thread, &w->it);
 }
 
 void ttdi_walk_close(ttdi_walk *w)

@@ -5,6 +5,7 @@
  * Threads are written one after the other; each needs only its open frames.
  * Names are escaped once per function and kept; the document never is.
  * Strings are escaped as ttdiff's JSON is (ttri_json_esc, report/JSON.md).
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -14,6 +14,7 @@
  * The page stays small on huge traces: it shows only the engine's windows
  * (context + differing events, capped by ttd_options.max_lines) for at most
  * a few divergences, and says how many events were left out.
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -45,6 +46,7 @@ typedef struct hw {
     int base;               /* call level drawn at indent 0 in this window */
     uint64_t shown;         /* trace events drawn in windows so far */
     int full_names;         /* 1: C++ names whole (--demangle=full) */
+    ttri_model *m;          /* the sentences (model.c) */
 } hw;
 
 /* Trusted text only (markup, numbers): never a trace string. */
@@ -146,11 +148,6 @@ static void wall(hw *w, uint64_t ns)
     raw(w, "%s.%03" PRIu64 " UTC", buf, ns / 1000000 % 1000);
 }
 
-static const char *thread_name(const ttd_pair *p)
-{
-    return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
-}
-
 /* ---- events ---------------------------------------------------------------- */
 
 static void fn(hw *w, const char *name)
@@ -167,6 +164,23 @@ static void crash_text(hw *w, const ttd_event *e)
     if (e->name && e->name[0]) {
         raw(w, " in ");
         fn(w, e->name);
+    }
+}
+
+/* A sentence of the report model (model.c) in the HTML report's words. */
+static void put(hw *w, const ttri_sent *s)
+{
+    for (const ttri_span *p = s ? s->first : NULL; p; p = p->next) {
+        if (p->only == TTRI_TEXT)
+            continue;
+        switch (p->kind) {
+        case TTRI_SP_LIT: raw(w, "%s", p->s); break;
+        case TTRI_SP_STR: esc(w, p->s); break;
+        case TTRI_SP_NAME: esc_name(w, p->s); break;
+        case TTRI_SP_SENT: esc_sent(w, p->s); break;
+        case TTRI_SP_FN: fn(w, p->s); break;
+        case TTRI_SP_EVENT: crash_text(w, p->ev); break;
+        }
     }
 }
 
@@ -342,30 +356,6 @@ static void end_cell(hw *w, const ttd_run_info *r)
     raw(w, "</td>");
 }
 
-/* A note when the runs are of different programs or builds. */
-static void program_note(hw *w)
-{
-    const ttd_result *r = w->r;
-    char g[132], b[132];
-    if (r->program == TTD_PROGRAM_SAME)
-        return;
-    raw(w, "<p class=\"note\" id=\"tt-program\"><b>Note:</b> ");
-    if (r->program == TTD_PROGRAM_OTHER) {
-        raw(w, "different programs (<code>");
-        esc(w, r->runs[TTD_GOOD].exe);
-        raw(w, "</code> vs <code>");
-        esc(w, r->runs[TTD_BAD].exe);
-        raw(w, "</code>)");
-    } else {
-        raw(w, "two builds of <code>");
-        esc(w, r->runs[TTD_BAD].exe);
-        raw(w, "</code> (build-id <code>%.12s</code> vs <code>%.12s</code>)",
-            ttri_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
-            ttri_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
-    }
-    raw(w, "; compared by function name.</p>\n");
-}
-
 /* Two builds: the functions whose machine code differs, and notes. */
 static void code_list(hw *w)
 {
@@ -378,10 +368,7 @@ static void code_list(hw *w)
     }
     if (!r->code_compared)
         return;
-    raw(w, "<p class=\"note\" id=\"tt-code\"><b>Changed between the builds</b> "
-           "(machine code compared, %zu function%s in both): %s</p>\n",
-        r->code_functions, r->code_functions == 1 ? "" : "s",
-        r->nchanged_functions ? "" : "none");
+    put(w, w->m->code);
     if (!r->nchanged_functions)
         return;
     raw(w, "<ul class=\"chgl\" id=\"tt-changed\">\n");
@@ -432,7 +419,7 @@ static void runs(hw *w)
     end_cell(w, g);
     end_cell(w, b);
     raw(w, "</tr>\n</table>\n");
-    program_note(w);
+    put(w, w->m->program);
     code_list(w);
     for (size_t i = 0; i < w->r->nbaselines; i++) {
         const ttd_run_info *x = &w->r->baselines[i];
@@ -593,7 +580,7 @@ static void lines_block(hw *w, const ttd_lines *l)
 {
     if (!l)
         return;
-    raw(w, "<div class=\"dec\" id=\"tt-lines\"><div><b>Deciding line:</b> ");
+    put(w, w->m->lines_head);
     esc(w, l->text);
     raw(w, "</div>\n");
     if (!l->source) {
@@ -618,8 +605,7 @@ static void suspect_list(hw *w, const ttd_divergence *d)
 {
     if (!d->nsuspects)
         return;
-    raw(w, "<div class=\"mut\">Suspects, most likely first:</div>\n"
-           "<ol class=\"sus\" id=\"tt-suspects\">\n");
+    put(w, w->m->suspects_head);
     for (size_t i = 0; i < d->nsuspects; i++) {
         const ttd_suspect *s = &d->suspects[i];
         raw(w, "<li>");
@@ -653,161 +639,10 @@ static void chain_list(hw *w, const ttd_cause *c, size_t n, const char *end)
 {
     if (!n)
         return;
-    raw(w, "<div class=\"mut\">Cause chain, earliest first:</div>\n"
-           "<ol class=\"chain\" id=\"tt-chain\">\n");
-    for (size_t i = 0; i < n; i++) {
-        int other = i > 0 && c[i].pair != c[i - 1].pair && c[i].kind != TTD_CAUSE_CODE &&
-                    c[i - 1].kind != TTD_CAUSE_CODE;
-        raw(w, "<li data-kind=\"%d\">", c[i].kind);
-        if (other) {
-            raw(w, "<span class=\"mut\">after %zu (thread <code>", i);
-            esc(w, c[i - 1].thread);
-            raw(w, "</code> first, in the bad run's time):</span> ");
-        } else if (i > 0) {
-            raw(w, "<span class=\"mut\">because of %zu%s:</span> ", i,
-                c[i - 1].strong ? " (the same value)" : "");
-        }
-        esc_sent(w, c[i].text);
-        raw(w, "</li>\n");
-    }
-    raw(w, "</ol>\n<p class=\"mut\" id=\"tt-chain-end\">It starts at 1: ");
-    esc(w, end);
-    raw(w, "</p>\n");
-}
-
-static void crash_note(hw *w, const ttd_event *e)
-{
-    raw(w, "<p class=\"crashnote\">The bad run died here: ");
-    crash_text(w, e);
-    raw(w, " at ");
-    ms(w, e->time_ns);
-    raw(w, " ms</p>\n");
-}
-
-/* Where the call with the differing value was made: its caller and the
- * bad run's stack, outermost first, the function called last. */
-static void value_caller(hw *w, const ttd_value_diff *v)
-{
-    if (!v->stack)
-        return;
-    if (!v->caller) {
-        raw(w, "<p class=\"mut\" id=\"tt-value-stack\">Called at the top of its "
-               "thread (no traced caller).</p>\n");
-        return;
-    }
-    const ttd_frame *c = &v->stack[v->nstack - 1];
-    raw(w, "<p class=\"mut\" id=\"tt-value-stack\">Called by <code>");
-    fn(w, v->caller);
-    raw(w, "</code>");
-    if (c->file && c->line > 0) {
-        raw(w, " <span class=\"loc\">");
-        esc(w, c->file);
-        raw(w, ":%d</span>", c->line);
-    }
-    raw(w, "; stack: ");
-    for (size_t i = 0; i < v->nstack; i++) {
-        raw(w, "<code>");
-        fn(w, v->stack[i].name);
-        raw(w, "</code> &gt; ");
-    }
-    raw(w, "<code>");
-    fn(w, v->function);
-    raw(w, "</code></p>\n");
-}
-
-/* The value divergence: which call returned (or got) another value. */
-static void value_section(hw *w)
-{
-    const ttd_value_diff *v = w->r->value_first;
-    int ptr = v->cls == TTF_VC_POINTER;
-
-    raw(w, "<section class=\"first\" id=\"value\"><h2>%s</h2>\n"
-           "<p id=\"tt-value\"><code>", v->before_split ? "First divergence: a value"
-                                                         : "A value differs too");
-    fn(w, v->function);
-    raw(w, "</code> %s", v->what == TTD_VAL_RETURN ? "returned" : "was called with ");
-    if (v->what == TTD_VAL_ARG) {
-        raw(w, "argument %d", v->arg + 1);
-        if (v->param[0]) {
-            raw(w, " (<code>");
-            esc(w, v->param);
-            raw(w, "</code>)");
-        }
-        raw(w, " =");
-    }
-    raw(w, " <b class=\"val\">");
-    esc(w, v->bad_value);
-    raw(w, "</b>%s in the bad run, <b class=\"val\">",
-        ptr && strncmp(v->bad_value, "0x", 2) == 0 ? " (non-NULL)" : "");
-    esc(w, v->good_value);
-    raw(w, "</b>%s in the good run",
-        ptr && strncmp(v->good_value, "0x", 2) == 0 ? " (non-NULL)" : "");
-    if (v->file && v->line > 0) {
-        raw(w, " <span class=\"loc\">");
-        esc(w, v->file);
-        raw(w, ":%d</span>", v->line);
-    }
-    raw(w, ".</p>\n<p class=\"mut\">Thread <code>");
-    esc(w, thread_name(&w->r->pairs[v->pair]));
-    raw(w, "</code>, good event %" PRIu64 ", bad event %" PRIu64 ", at ", v->good_index,
-        v->bad_index);
-    ms(w, v->bad_time_ns);
-    raw(w, " ms in the bad run.%s</p>\n", !w->r->first
-        ? " The calls do not part after it." : v->before_split
-        ? " The control-flow divergence it led to follows."
-        : " The calls parted before it (below).");
-    value_caller(w, v);
-    raw(w, "</section>\n");
-}
-
-/* Hints that the first divergence may be noise (see diff/noise.c). */
-static void noise_note(hw *w, const ttd_divergence *d)
-{
-    const ttd_result *r = w->r;
-    const ttd_hunk_info *f = r->followed;
-
-    if (f) {
-        raw(w, "<p class=\"note\" id=\"tt-followed\">Earlier in time, thread <code>");
-        esc(w, thread_name(&r->pairs[f->pair]));
-        raw(w, "</code> (bad #%u) went another way, holding a lock that ",
-            r->pairs[f->pair].bad.index);
-        if (f->order_pair < r->npairs) {
-            raw(w, "thread <code>");
-            esc(w, thread_name(&r->pairs[f->order_pair]));
-            raw(w, "</code> (bad #%u)", r->pairs[f->order_pair].bad.index);
-        } else
-            raw(w, "a thread with no partner");
-        raw(w, " had taken a different number of times by then: it follows how far "
-               "the threads had got, and %s.</p>\n", f->order_dep == TTD_ORDER_CHANGED
-               ? "this one is in code that changed between the builds"
-               : "nothing orders it before this one");
-    }
-
-    if (d->build_artifact) {
-        raw(w, "<p class=\"note noise\" id=\"tt-artifact\">This looks like an "
-               "artifact of the build, not of the run: <code>");
-        esc(w, d->build_artifact);
-        raw(w, "</code> is instrumented in one build only (an inline function "
-               "from a header, compiled or inlined differently).</p>\n");
-    }
-    if (d->noise == TTD_NOISE_WAIT) {
-        raw(w, "<p class=\"note noise\">This may be timing noise: the differing calls "
-               "wait or poll (<code>");
-        esc(w, d->noise_calls);
-        raw(w, "</code>), a wait loop that ran a different number of times.%s</p>\n",
-            r->nbaselines ? "" : " Good runs that vary here too tell noise from the "
-            "failure: record more and pass them with <code>--baseline</code> "
-            "(<code>ttrec --until-fail</code> does both).");
-    }
-    if (!r->nsiblings)
-        return;
-    raw(w, "<p class=\"note siblings\">More runs lie beside the good one; if they "
-           "passed, compare with them as baselines: <code>");
-    for (size_t i = 0; i < r->nsiblings; i++) {
-        raw(w, " --baseline ");
-        esc(w, r->siblings[i]);
-    }
-    raw(w, "</code></p>\n");
+    put(w, w->m->chain_head);
+    for (size_t i = 0; i < n; i++)
+        put(w, ttri_m_chain_link(w->m, c, i));
+    put(w, ttri_m_chain_end(w->m, end));
 }
 
 /* ---- thread order picture (SYNC_OP) ------------------------------------------- */
@@ -949,24 +784,8 @@ static void order_section(hw *w, const ttd_interleave *il)
     svg_run(w, il, 0, lane, nl, 18);
     svg_run(w, il, 1, lane, nl, 18 + block);
     raw(w, "</svg>\n");
-    if (il->order_differs) {
-        raw(w, "<p>First difference in the order on <code>");
-        esc(w, il->order_object);
-        raw(w, "</code> (operation %" PRIu64 "): good thread #%u, bad thread #%u.</p>\n",
-            il->order_index + 1, il->order[0].thread, il->order[1].thread);
-    }
-    if (il->unprotected) {
-        raw(w, "<p class=\"bad unprot\">Unprotected: <code>");
-        esc_name(w, il->unprot_func);
-        raw(w, "</code> in bad thread #%u ran without <code>", il->unprot_call.thread);
-        esc(w, il->unprot_lock);
-        raw(w, "</code> (%.3f..%.3f ms), which all %" PRIu64 " good-run calls took",
-            (double)il->unprot_call.time_ns / 1e6, (double)il->unprot_end_ns / 1e6, il->good_calls);
-        if (il->overlapped)
-            raw(w, "; thread #%u was inside it too since %.3f ms", il->overlap.thread,
-                (double)il->overlap.time_ns / 1e6);
-        raw(w, ".</p>\n");
-    }
+    put(w, w->m->order_diff);
+    put(w, w->m->unprotected);
     raw(w, "</section>\n");
 }
 
@@ -1015,10 +834,7 @@ static void races_section(hw *w)
 
     if (!n)
         return;
-    raw(w, "<section class=\"races\" id=\"races\"><h2>Races</h2>\n<p class=\"mut\">"
-           "Calls of two threads that no lock, condition, create or join ordered (the "
-           "bad run's happens-before order); %zu found, the best %zu here. Each lane is a "
-           "thread from its check to its act's release.</p>\n", r->nraces, n);
+    put(w, w->m->races);
     for (size_t i = 0; i < n; i++) {
         const ttd_race *x = &r->races[i];
         raw(w, "<p class=\"%s race\">", i ? "note" : "bad");
@@ -1040,48 +856,21 @@ static void races_section(hw *w)
     raw(w, "</section>\n");
 }
 
-/* The bad run ended early without a crash here: how, and what it had left. */
-static void early_note(hw *w, const ttd_divergence *d)
-{
-    const ttd_run_info *b = &w->r->runs[TTD_BAD];
-    const ttd_pair *p = &w->r->pairs[d->pair];
-    uint64_t left = p->bad.events > d->bad_index ? p->bad.events - d->bad_index : 0;
-    uint64_t gleft = p->good.events > d->good_index ? p->good.events - d->good_index : 0;
-    raw(w, "<p class=\"crashnote\">The bad run stopped early: ");
-    if (b->crash)
-        crash_text(w, b->crash);
-    else if (b->closed)
-        raw(w, "exit status %d", b->exit_status);
-    else
-        raw(w, "no clean end recorded (killed?)");
-    raw(w, ". After the split this thread had %" PRIu64 " more event%s in the bad run, %"
-           PRIu64 " in the good run; what the bad run did instead is on the right below."
-           "</p>\n", left, left == 1 ? "" : "s", gleft);
-}
-
 static void first_section(hw *w)
 {
     const ttd_divergence *d = w->r->first;
-    const ttd_pair *p = &w->r->pairs[d->pair];
 
-    raw(w, "<section class=\"first\" id=\"first\"><h2>First divergence</h2>\n<p>Thread <b><code>");
-    esc(w, thread_name(p));
-    raw(w, "</code></b> (good #%u, bad #%u): good event %" PRIu64 ", bad event %" PRIu64
-           ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
-    ms(w, d->bad_time_ns);
-    raw(w, " ms in the bad run (");
-    ms(w, d->good_time_ns);
-    raw(w, " ms in the good run). <a href=\"#d1\" data-go=\"1\">Side by side &#8595;</a></p>\n");
+    put(w, w->m->split);
     lines_block(w, d->lines);
-    raw(w, "<div class=\"mut\">Call stack, outermost first:</div>\n");
+    put(w, w->m->stack_head);
     stack_list(w, d);
     suspect_list(w, d);
     chain_list(w, d->chain, d->nchain, d->chain_end);
-    if (d->crash)
-        crash_note(w, d->crash);
-    else if (ttri_bad_stopped_early(w->r))
-        early_note(w, d);
-    noise_note(w, d);
+    put(w, w->m->bad_end);
+    put(w, w->m->followed);
+    put(w, w->m->artifact);
+    put(w, w->m->noise);
+    put(w, w->m->siblings);
     raw(w, "</section>\n");
     if (d->interleave && (d->interleave->shared || d->interleave->unprotected))
         order_section(w, d->interleave); /* only when the order can matter */
@@ -1115,19 +904,6 @@ static void filters(hw *w)
     if (o->nbaselines)
         raw(w, " <code>--baseline</code> &times;%zu", o->nbaselines);
     raw(w, "</p>\n");
-}
-
-/* The bad run's chaos seed (ttrec --chaos), when it had one. */
-static void chaos_note(hw *w)
-{
-    const ttd_run_info *b = &w->r->runs[TTD_BAD];
-    if (!b->chaos)
-        return;
-    raw(w, "<p class=\"note\" id=\"tt-chaos\">The bad run ran in chaos mode, seed "
-           "<code>%" PRIu64 "</code> (yields and sleeps at thread operations%s); "
-           "<code>TTCAP_CHAOS=%" PRIu64 "%s</code> repeats them.</p>\n", b->chaos_seed,
-        b->chaos & TTF_PROC_CHAOS_ENTRIES ? " and function entries" : "", b->chaos_seed,
-        b->chaos & TTF_PROC_CHAOS_ENTRIES ? ",entries" : "");
 }
 
 /* The verdict in verdict.c's words, the first thing on the page. */
@@ -1170,67 +946,8 @@ static void cause_verdict(hw *w)
 
 static void verdict(hw *w)
 {
-    const ttd_result *r = w->r;
-
-    int hl = ttri_headline(r);
-
     raw(w, "<p class=\"verdict\">");
-    if (hl == TTRI_HL_ENDED) {
-        raw(w, "<span class=\"pill bad\">diverged</span>%s "
-               "but ended differently (exit status %d in the bad run, %d in the good "
-               "run).</p>\n", r->verdict && r->verdict->ncounts
-               ? "Each thread's calls align (not their counts: see the verdict)"
-               : "The runs made the same calls",
-            r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
-        return;
-    }
-    if (hl == TTRI_HL_FAILED) {
-        raw(w, "<span class=\"pill bad\">diverged</span>The outcome: the bad run failed (");
-        esc(w, r->options.bad_failed);
-        raw(w, "), the good run did not%s.</p>\n",
-            r->outcome.same_calls ? "; every thread made the same calls" : "");
-        return;
-    }
-    if (hl == TTRI_HL_VALUE) {
-        raw(w, "<span class=\"pill bad\">diverged</span>A value differs: <code>");
-        esc_name(w, r->value_first->function);
-        raw(w, "</code>; the calls do not part.</p>\n");
-        return;
-    }
-    if (hl == TTRI_HL_SAME) {
-        raw(w, "<span class=\"pill ok\">same</span>No divergence in %zu thread pair%s",
-            r->npairs, r->npairs == 1 ? "" : "s");
-        if (r->nunpaired)
-            raw(w, ", but %zu unpaired thread%s", r->nunpaired, r->nunpaired == 1 ? "" : "s");
-        if (r->expected_total)
-            raw(w, " (%" PRIu64 " difference%s also seen between the good runs)",
-                r->expected_total, r->expected_total == 1 ? "" : "s");
-        raw(w, ".</p>\n");
-        return;
-    }
-    const ttd_divergence *d = r->first;
-    const ttd_event *e = d->nbad ? &d->bad[0] : d->ngood ? &d->good[0] : NULL;
-    raw(w, "<span class=\"pill bad\">diverged</span>%" PRIu64 " divergence%s; the first in "
-           "thread <code>", r->hunks_total, r->hunks_total == 1 ? "" : "s");
-    esc(w, thread_name(&r->pairs[d->pair]));
-    raw(w, "</code>");
-    if (d->nframes) { /* the innermost frame, an inlined one included */
-        raw(w, " inside <code>");
-        esc_name(w, d->frames[d->nframes - 1].name);
-        raw(w, "</code>%s", d->frames[d->nframes - 1].inlined ? " (inlined)" : "");
-    }
-    if (e && (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)) {
-        raw(w, " at <code>");
-        esc_name(w, e->name);
-        raw(w, "</code>");
-    }
-    raw(w, ", after ");
-    ms(w, d->bad_time_ns);
-    raw(w, " ms.%s", r->runs[TTD_BAD].crash ? " The bad run crashed." : "");
-    if (!r->runs[TTD_BAD].crash && ttri_bad_stopped_early(r))
-        raw(w, " The bad run stopped early (%s %d).", r->runs[TTD_BAD].closed ?
-            "exit status" : "no clean end, last status", r->runs[TTD_BAD].exit_status);
-    raw(w, "</p>\n");
+    put(w, w->m->headline);
 }
 
 /* ---- divergence windows ------------------------------------------------------- */
@@ -1348,7 +1065,7 @@ static void crumb(hw *w, const ttd_divergence *d)
 static void hunk_summary(hw *w, const ttd_hunk_info *h, size_t i)
 {
     raw(w, "<span class=\"dn\">#%zu</span>thread <code>", i + 1);
-    esc(w, thread_name(&w->r->pairs[h->pair]));
+    esc(w, ttri_pair_name(&w->r->pairs[h->pair]));
     raw(w, "</code> &middot; good event %" PRIu64 " (&minus;%" PRIu64 ") &middot; bad event %"
            PRIu64 " (+%" PRIu64 ") &middot; ", h->good_index, h->good_count, h->bad_index,
         h->bad_count);
@@ -1385,7 +1102,7 @@ static void window(hw *w, const ttd_divergence *d, size_t i, size_t n)
     crumb(w, d);
     side_by_side(w, d);
     if (d->crash)
-        crash_note(w, d->crash);
+        put(w, ttri_m_crash_here(w->m, d->crash));
     others(w, d);
     raw(w, "</div></details></section>\n");
 }
@@ -1407,8 +1124,7 @@ static void hunk_list(hw *w, size_t from, size_t end, const char *title)
     }
     raw(w, "</table>\n");
     if (to < end)
-        raw(w, "<p class=\"note\">%zu more not listed here; <code>ttdiff --all</code> "
-               "(text or <code>--format json</code>) lists every one.</p>\n", end - to);
+        put(w, ttri_m_more(w->m, end - to));
 }
 
 /* The navigator: n windows; total divergences in all (more when some have
@@ -1437,18 +1153,13 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
     if (r->ntiming) {
         raw(w, "<section id=\"timing\">");
         hunk_list(w, ndiv, ndiv + r->ntiming, "Timing-shaped (not divergences)");
-        raw(w, "<p class=\"note\">%" PRIu64 " difference%s only in how the threads were "
-               "timed: a loop that waits ran more times, or work moved to another "
-               "thread.</p></section>\n", r->timing_total, r->timing_total == 1 ? "" : "s");
+        put(w, w->m->timing_note);
     }
 
     if (r->nexpected) {
         raw(w, "<section id=\"expected\">");
         hunk_list(w, ndiv + r->ntiming, r->nhunks, "Also varies between good runs (expected)");
-        raw(w, "<p class=\"note\">%" PRIu64 " difference%s of the bad run also occur%s "
-               "between the good runs (<code>--baseline</code>): not divergences.</p>"
-               "</section>\n", r->expected_total, r->expected_total == 1 ? "" : "s",
-            r->expected_total == 1 ? "s" : "");
+        put(w, w->m->expected_note);
     }
     if (!n)
         return 0;
@@ -1464,28 +1175,9 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
         window(w, d, i, n);
     }
     hunk_list(w, n, ndiv, "Further divergences (no window)");
-    if (r->hunks_total > ndiv)
-        raw(w, "<p class=\"note\">%" PRIu64 " more divergences were not resolved; "
-               "<code>ttdiff --all</code> resolves every one.</p>\n",
-            r->hunks_total - ndiv);
+    put(w, w->m->further);
     raw(w, "</section>\n");
     return 0;
-}
-
-/* How much of the traces the page leaves out, and where to see it. */
-static void left_out(hw *w)
-{
-    const ttd_run_info *g = &w->r->runs[TTD_GOOD], *b = &w->r->runs[TTD_BAD];
-    uint64_t all = g->events + b->events;
-    uint64_t out = all > w->shown ? all - w->shown : 0;
-
-    raw(w, "<p class=\"note\" id=\"tt-left-out\">This page shows %" PRIu64 " of the %" PRIu64
-           " recorded events (windows around the divergences); %" PRIu64 " are left out. "
-           "See every event with <code>ttdump ", w->shown, all, out);
-    esc(w, g->path);
-    raw(w, "</code> and <code>ttdump ");
-    esc(w, b->path);
-    raw(w, "</code> (<code>-t N</code> for one thread, <code>-l</code> for source lines).</p>\n");
 }
 
 /* A growing buffer behind a FILE (fopencookie), that remembers a failed
@@ -1574,15 +1266,18 @@ static void head(hw *w)
     cause_verdict(w);
     verdict(w);
     filters(w);     /* whatever the verdict, as the text report's header */
-    chaos_note(w);
+    put(w, w->m->chaos);
     raw(w, "</header>\n<main>\n");
 }
+
+static int page(hw *w, ttd_diff *d, const ttr_options *opts);
 
 int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
     ttr_options def;
-    hw w = {f, r, 0, 0, 0};
+    ttri_model m;
+    hw w = {f, r, 0, 0, 0, &m};
     int rc;
 
     if (!r || !f)
@@ -1592,33 +1287,47 @@ int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts)
         opts = &def;
     }
     w.full_names = opts->full_names;
-    head(&w);
+    if ((rc = ttri_model_init(&m, r)) == 0)
+        rc = page(&w, d, opts);
+    if (rc == 0 && m.failed)
+        rc = TT_ENOMEM;
+    ttri_model_free(&m);
+    return rc;
+}
+
+/* The page of ttr_html, the model built. */
+static int page(hw *w, ttd_diff *d, const ttr_options *opts)
+{
+    const ttd_result *r = w->r;
+    int rc;
+
+    head(w);
     if (ttri_headline(r) == TTRI_HL_ENDED) {
-        raw(&w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");
-        chain_list(&w, r->chain, r->nchain, r->chain_end);
-        raw(&w, "</section>\n");
+        raw(w, "<section class=\"first\" id=\"outcome\"><h2>Outcome</h2>\n");
+        chain_list(w, r->chain, r->nchain, r->chain_end);
+        raw(w, "</section>\n");
     }
     if (r->value_first && r->value_first->before_split)
-        value_section(&w);
+        put(w, w->m->value);
     if (r->first)
-        first_section(&w);
-    races_section(&w);
+        first_section(w);
+    races_section(w);
     if (r->value_first && !r->value_first->before_split)
-        value_section(&w);
-    raw(&w, "<div class=\"grid2\">\n");
-    runs(&w);
-    raw(&w, "<div>\n");
-    threads(&w);
-    notices(&w);
-    raw(&w, "</div></div>\n");
-    if ((rc = divergences(&w, d, opts)) < 0)
+        put(w, w->m->value);
+    raw(w, "<div class=\"grid2\">\n");
+    runs(w);
+    raw(w, "<div>\n");
+    threads(w);
+    notices(w);
+    raw(w, "</div></div>\n");
+    if ((rc = divergences(w, d, opts)) < 0)
         return rc;
-    left_out(&w);
-    raw(&w, "<footer>Generated by ttdiff %s. The same results as "
+    put(w, ttri_m_left_out(w->m, w->shown));
+    raw(w, "<footer>Generated by ttdiff %s. The same results as "
             "<code>ttdiff --format json</code> are embedded in this page "
             "(<code>script#tt-data</code>).</footer>\n</main>\n", TT_VERSION);
-    if ((rc = embed_json(&w, d, opts)) < 0)
+    if ((rc = embed_json(w, d, opts)) < 0)
         return rc;
-    raw(&w, "<script>\n%s</script>\n</body>\n</html>\n", html_js);
-    return ferror(f) ? TT_EIO : 0;
+    raw(w, "<script>\n%s</script>\n</body>\n</html>\n", html_js);
+    return ferror(w->f) ? TT_EIO : 0;
 }

@@ -3,6 +3,7 @@
  * A tiny streaming writer: it tracks nesting and commas, pretty-prints with
  * two-space indents, and escapes every string from a trace so the output
  * is valid UTF-8 JSON and safe to embed in an HTML page.
+ * Stage 1 json of report/STAGES.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -370,6 +371,7 @@ static void race(jw *w, const ttd_race *x)
         k_u64(w, "good_count", x->good_count);
     else
         k_null(w, "good_count");
+    k_bool(w, "reaches_symptom", x->reaches_symptom);
     k_dbl(w, "score", x->score);
     key(w, "stacks");
     open_c(w, '[');

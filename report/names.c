@@ -16,6 +16,7 @@
  * and friends are copied as they are, never taken for a list. Output goes
  * to a fixed buffer (cut with "..." when full); a name with no '<' and no
  * inline namespace is returned untouched.
+ * Stage 0 base of report/STAGES.
  */
 #include <string.h>
 

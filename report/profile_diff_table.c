@@ -3,6 +3,7 @@
  * table or as JSON ("tt-profile-diff", version TTR_PROFILE_SCHEMA_VERSION).
  * Deltas are bad minus good everywhere; the order is the engine's (largest
  * change first).
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <math.h>

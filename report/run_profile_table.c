@@ -4,6 +4,7 @@
  * when per-thread), times in microseconds, then where each never-returning
  * function first failed to return. Prints only; the numbers are the diff
  * layer's.
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * (-/+), the crash, what other threads were doing, further hunks, those
  * that also vary between good runs, and the thread pairs. Colour is ANSI,
  * only when asked; trace strings are made printable.
+ * Stage 3 renderers of report/STAGES.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -23,6 +24,7 @@ typedef struct tw {
     FILE *f;                /* output */
     int color;              /* 1: ANSI colours */
     int full_names;         /* 1: C++ names whole (--demangle=full) */
+    ttri_model *m;          /* the sentences (model.c) */
 } tw;
 
 static void on(tw *w, const char *code)
@@ -87,6 +89,24 @@ static void describe(tw *w, const ttd_event *e)
         nm(w, e->name && e->name[0] ? e->name : "?");
         fputs(": ", w->f);
         safe(w, e->text);
+    }
+}
+
+/* A sentence of the report model (model.c) in the text report's words. */
+static void put(tw *w, const ttri_sent *s)
+{
+    for (const ttri_span *p = s ? s->first : NULL; p; p = p->next) {
+        if (p->only == TTRI_HTML)
+            continue;
+        switch (p->kind) {
+        case TTRI_SP_LIT: fputs(p->s, w->f); break;
+        case TTRI_SP_STR: safe(w, p->s); break;
+        case TTRI_SP_NAME:
+        case TTRI_SP_FN: nm(w, p->s); break;
+        case TTRI_SP_SENT: sent(w, p->s); break;
+        case TTRI_SP_EVENT: describe(w, p->ev); break;
+        case TTRI_SP_STYLE: on(w, p->s); break;
+        }
     }
 }
 
@@ -159,11 +179,6 @@ static void tree(tw *w, char m, const char *col, const ttd_event *ev, size_t n,
     }
 }
 
-static const char *thread_name(const ttd_pair *p)
-{
-    return p->bad.name[0] ? p->bad.name : p->good.name[0] ? p->good.name : "(unnamed)";
-}
-
 /* "  [inlined]" after a frame's name. */
 static void frame_marks(tw *w, const ttd_frame *fr)
 {
@@ -186,7 +201,7 @@ static void stack(tw *w, const ttd_divergence *d)
     const ttd_frame *frames = d->nframes ? d->frames : d->stack;
     size_t n = d->nframes ? d->nframes : d->nstack;
 
-    fputs("call stack (outermost first):\n", w->f);
+    put(w, w->m->stack_head);
     if (!n)
         fputs("    (top level)\n", w->f);
     for (size_t i = 0; i < n; i++) {
@@ -237,7 +252,7 @@ static void suspects(tw *w, const ttd_divergence *d)
 {
     if (!d->nsuspects)
         return;
-    fputs("suspects (most likely first, by evidence):\n", w->f);
+    put(w, w->m->suspects_head);
     for (size_t i = 0; i < d->nsuspects; i++) {
         const ttd_suspect *s = &d->suspects[i];
         fprintf(w->f, "  %zu. ", i + 1);
@@ -264,25 +279,10 @@ static void chain(tw *w, const ttd_cause *c, size_t n, const char *end)
 {
     if (!n)
         return;
-    fputs("cause chain (earliest first):\n", w->f);
-    for (size_t i = 0; i < n; i++) {
-        fprintf(w->f, "  %zu. ", i + 1);
-        if (i > 0 && c[i].kind != TTD_CAUSE_CODE && c[i - 1].kind != TTD_CAUSE_CODE &&
-            c[i].pair != c[i - 1].pair)
-            fprintf(w->f, "after %zu (thread ", i);
-        else if (i > 0)
-            fprintf(w->f, "because of %zu%s: ", i, c[i - 1].strong ? " (the same value)" : "");
-        if (i > 0 && c[i].kind != TTD_CAUSE_CODE && c[i - 1].kind != TTD_CAUSE_CODE &&
-            c[i].pair != c[i - 1].pair) {
-            safe(w, c[i - 1].thread);
-            fputs(" first, in the bad run's time): ", w->f);
-        }
-        sent(w, c[i].text);
-        putc('\n', w->f);
-    }
-    fputs("  it starts at 1: ", w->f);
-    safe(w, end);
-    putc('\n', w->f);
+    put(w, w->m->chain_head);
+    for (size_t i = 0; i < n; i++)
+        put(w, ttri_m_chain_link(w->m, c, i));
+    put(w, ttri_m_chain_end(w->m, end));
 }
 
 /* " loop xN vs xM" for a loop count hunk. */
@@ -310,181 +310,15 @@ static void others(tw *w, const char *run, const ttd_other *o, size_t n)
     }
 }
 
-/* "last N common events:", saying why fewer lines follow when they do. */
-static void before_heading(tw *w, const ttd_result *r, const ttd_divergence *d)
-{
-    size_t lines = ttri_tree_lines(d->before, d->nbefore);
-    if (d->nbefore == 0) {
-        fputs("no common events before the split (the threads differ from their start)\n",
-              w->f);
-        return;
-    }
-    fprintf(w->f, "last %zu common events", d->nbefore);
-    if (d->nbefore < r->options.context)
-        fprintf(w->f, " (all there are before the split; --context %u)",
-                r->options.context);
-    if (lines < d->nbefore)
-        fprintf(w->f, ", in %zu line%s (a call that returns at once takes one)", lines,
-                lines == 1 ? "" : "s");
-    fputs(":\n", w->f);
-}
-
-/* How the bad run ended, when it stopped early: its signal or exit status
- * and the events it had left after this split. */
-static void bad_end(tw *w, const ttd_result *r, const ttd_divergence *d)
-{
-    const ttd_run_info *b = &r->runs[TTD_BAD];
-    const ttd_pair *p = &r->pairs[d->pair];
-    uint64_t left = p->bad.events > d->bad_index ? p->bad.events - d->bad_index : 0;
-    uint64_t gleft = p->good.events > d->good_index ? p->good.events - d->good_index : 0;
-    on(w, BOLD RED);
-    if (d->crash || b->crash) {
-        fputs(d->crash ? "the bad run died here: " : "the bad run died later: ", w->f);
-        describe(w, d->crash ? d->crash : b->crash);
-    } else if (b->closed) {
-        fprintf(w->f, "the bad run stopped early: exit status %d", b->exit_status);
-    } else {
-        fputs("the bad run stopped early: no clean end recorded (killed?)", w->f);
-    }
-    on(w, RESET);
-    fprintf(w->f, "; after the split this thread had %" PRIu64 " more event%s in the bad run, %"
-            PRIu64 " in the good run\n", left, left == 1 ? "" : "s", gleft);
-}
-
 /* The bad-only side of a divergence, then how the bad run ended. */
 static void bad_side(tw *w, const ttd_result *r, const ttd_divergence *d, int base)
 {
     tree(w, '+', GREEN, d->bad, d->nbad, base);
     if (d->bad_more)
         fprintf(w->f, "  + ... %" PRIu64 " more bad-only events\n", d->bad_more);
-    if (d->crash || ttri_bad_stopped_early(r))
-        bad_end(w, r, d);
-}
-
-/* "NULL", "0x5555 (non-NULL)", "-22", "\"No error\" (0x5555)": a value
- * as the diff compared it (a bare address only as NULL / non-NULL; one
- * into a module's image by what it names there). */
-static void value(tw *w, const ttd_value_diff *v, const char *text)
-{
-    safe(w, text);
-    if (v->cls == TTF_VC_POINTER && strncmp(text, "0x", 2) == 0)
-        fputs(" (non-NULL)", w->f);
-}
-
-/* "f` returned B in the bad run, G" or "f` was called with argument N
- * (param) = B in the bad run, G": a value difference after its opening
- * backquote, up to the good run's value (the caller ends the sentence). */
-static void value_both(tw *w, const ttd_value_diff *v)
-{
-    nm(w, v->function);
-    if (v->what == TTD_VAL_RETURN) {
-        fputs("` returned ", w->f);
-    } else {
-        fprintf(w->f, "` was called with argument %d", v->arg + 1);
-        if (v->param[0]) {
-            fputs(" (", w->f);
-            safe(w, v->param);
-            putc(')', w->f);
-        }
-        fputs(" = ", w->f);
-    }
-    value(w, v, v->bad_value);
-    fputs(" in the bad run, ", w->f);
-    value(w, v, v->good_value);
-}
-
-#define VSTACK_SHOWN 8 /* innermost frames a value's stack line shows */
-
-/* "  called by `g` at f.c:12; stack: main > ... > g": where the call with
- * the differing value was made (the bad run's stack). */
-static void value_caller(tw *w, const ttd_value_diff *v)
-{
-    if (!v->stack)
-        return;
-    if (!v->caller) {
-        fputs("  called at the top of its thread (no traced caller)\n", w->f);
-        return;
-    }
-    const ttd_frame *c = &v->stack[v->nstack - 1];
-    fputs("  called by `", w->f);
-    nm(w, v->caller);
-    putc('`', w->f);
-    if (c->file && c->line > 0) {
-        fputs(" at ", w->f);
-        safe(w, c->file);
-        fprintf(w->f, ":%d", c->line);
-    }
-    fputs("; stack: ", w->f);
-    size_t from = v->nstack > VSTACK_SHOWN ? v->nstack - VSTACK_SHOWN : 0;
-    if (from)
-        fprintf(w->f, "(%zu more) > ", from);
-    for (size_t i = from; i < v->nstack; i++) {
-        nm(w, v->stack[i].name);
-        fputs(i + 1 < v->nstack ? " > " : "", w->f);
-    }
-    fputs(" > ", w->f);
-    nm(w, v->function);
-    putc('\n', w->f);
-}
-
-/* The value divergence: which call, which value, both runs. */
-static void value_divergence(tw *w, const ttd_result *r, const ttd_value_diff *v)
-{
-    const ttd_pair *p = &r->pairs[v->pair];
-
-    on(w, BOLD);
-    fputs(ttri_headline(r) == TTRI_HL_ENDED ? (v->before_split ? "the first value difference that "
-                                  "matters: `" : "a value differs too: `")
-          : v->before_split ? "first divergence: `" : "a value differs too: `", w->f);
-    value_both(w, v);
-    fputs(" in the good run", w->f);
-    on(w, RESET);
-    fputs("\n  a value: thread ", w->f);
-    safe(w, thread_name(p));
-    fprintf(w->f, ", good event %" PRIu64 ", bad event %" PRIu64 ", at ",
-            v->good_index, v->bad_index);
-    ms(w, v->bad_time_ns);
-    fputs(" in the bad run", w->f);
-    if (v->file && v->line > 0) {
-        fputs("; ", w->f);
-        nm(w, v->function);
-        fputs(" at ", w->f);
-        safe(w, v->file);
-        fprintf(w->f, ":%d", v->line);
-    }
-    fputs(v->type && v->type[0] ? " (" : "", w->f);
-    safe(w, v->type && v->type[0] ? v->type : "");
-    fputs(v->type && v->type[0] ? ")\n" : "\n", w->f);
-    value_caller(w, v);
-    if (!r->first)
-        fputs("the call sequences do not part after it\n", w->f);
-}
-
-/* "exit status 1", "signal 11", "no clean end" of run i. */
-static void end_words(tw *w, const ttd_outcome *o, int i)
-{
-    if (o->signal[i])
-        fprintf(w->f, "signal %d", o->signal[i]);
-    else if (o->has_exit[i])
-        fprintf(w->f, "exit status %d", o->exit_status[i]);
-    else
-        fputs("no clean end", w->f);
-}
-
-static void outcome_line(tw *w, const ttd_result *r)
-{
-    on(w, BOLD);
-    if (r->verdict && r->verdict->ncounts)    /* aligned per thread, but counts differ */
-        fputs("first divergence: each thread's calls align (not their counts: see the "
-              "verdict) but the runs ended differently: ", w->f);
-    else
-        fputs("first divergence: the runs made the same calls but ended differently: ", w->f);
-    end_words(w, &r->outcome, TTD_BAD);
-    fputs(" in the bad run, ", w->f);
-    end_words(w, &r->outcome, TTD_GOOD);
-    fputs(" in the good run", w->f);
-    on(w, RESET);
-    putc('\n', w->f);
+    (void)r;
+    (void)d;
+    put(w, w->m->bad_end);
 }
 
 /* Value differences that do not lead to the split or the exit status. */
@@ -493,92 +327,26 @@ static void value_others(tw *w, const ttd_result *r)
     if (!r->nvalue_others)
         return;
     fputs("other values differ (not on the cause chain):\n", w->f);
-    for (size_t i = 0; i < r->nvalue_others; i++) {
-        const ttd_value_diff *v = &r->value_others[i];
-        fputs("  `", w->f);
-        value_both(w, v);
-        fprintf(w->f, " in the good run (thread ");
-        safe(w, thread_name(&r->pairs[v->pair]));
-        fprintf(w->f, ", bad event %" PRIu64 ")\n", v->bad_index);
-    }
-}
-
-/* How values took part: compared, ignored as noise, or why not. */
-static void values_line(tw *w, const ttd_result *r)
-{
-    if (r->values) {
-        fprintf(w->f, "values: %" PRIu64 " compared", r->values_compared);
-        if (r->values_noise)
-            fprintf(w->f, ", %" PRIu64 " differing ones ignored (they vary between "
-                    "good runs)", r->values_noise);
-        if (r->values_progress)
-            fprintf(w->f, ", differing ones in %" PRIu64 " thread%s follow the threads'"
-                    " progress", r->values_progress, r->values_progress == 1 ? "" : "s");
-        if (r->values_ignored)
-            fprintf(w->f, ", %" PRIu64 " differing ones not taken as causes (clocks, "
-                    "counters, addresses)", r->values_ignored);
-        putc('\n', w->f);
-    } else if (r->values_note && strncmp(r->values_note, "not recorded", 12) != 0) {
-        fputs("values: ", w->f);
-        safe(w, r->values_note);
-        putc('\n', w->f);
-    }
-}
-
-/* The divergence that came first in time but follows the threads'
- * progress (order.c), in one line. */
-static void followed(tw *w, const ttd_result *r)
-{
-    const ttd_hunk_info *h = r->followed;
-
-    if (!h)
-        return;
-    const ttd_pair *p = &r->pairs[h->pair];
-    fputs("earlier in time: thread ", w->f);
-    safe(w, thread_name(p));
-    fprintf(w->f, " (bad #%u) went another way at ", p->bad.index);
-    ms(w, h->time_ns);
-    fputs(", holding a lock that ", w->f);
-    if (h->order_pair < r->npairs) {
-        fputs("thread ", w->f);
-        safe(w, thread_name(&r->pairs[h->order_pair]));
-        fprintf(w->f, " (bad #%u)", r->pairs[h->order_pair].bad.index);
-    } else
-        fputs("a thread with no partner", w->f);
-    fputs(h->order_dep == TTD_ORDER_CHANGED
-              ? " had taken a different number of times by then: it follows how far the"
-                " threads had got, and this one is in code that changed between the builds\n"
-              : " had taken a different number of times by then: it follows how far the"
-                " threads had got, and nothing orders it before this one\n", w->f);
+    for (size_t i = 0; i < r->nvalue_others; i++)
+        put(w, ttri_m_value_other(w->m, &r->value_others[i]));
 }
 
 static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
 {
-    const ttd_pair *p = &r->pairs[d->pair];
     int base = ttri_min_level(d->before, d->nbefore, 1 << 30);
 
     base = ttri_min_level(d->good, d->ngood, ttri_min_level(d->bad, d->nbad, base));
-    on(w, BOLD);
-    fputs(r->value_first && r->value_first->before_split
-          ? "then the call sequences part: thread " : "first divergence: thread ", w->f);
-    safe(w, thread_name(p));
-    fprintf(w->f, " (good #%u, bad #%u), good event %" PRIu64 ", bad event %" PRIu64
-            ", at ", p->good.index, p->bad.index, d->good_index, d->bad_index);
-    ms(w, d->bad_time_ns);
-    fputs(" in the bad run", w->f);
-    reps(w, &r->hunks[d->hunk]);
-    on(w, RESET);
-    putc('\n', w->f);
-    followed(w, r);
+    put(w, w->m->split);
+    put(w, w->m->followed);
     if (d->lines) {
-        fputs("deciding line: ", w->f);
+        put(w, w->m->lines_head);
         safe(w, d->lines->text);
         putc('\n', w->f);
     }
     stack(w, d);
     suspects(w, d);
     chain(w, d->chain, d->nchain, d->chain_end);
-    before_heading(w, r, d);
+    put(w, w->m->before_head);
     tree(w, ' ', DIM, d->before, d->nbefore, base);
     fputs("differing events (- good only, + bad only):\n", w->f);
     int early = ttri_bad_stopped_early(r);
@@ -647,8 +415,7 @@ static void order_rows(tw *w, const ttd_result *r, const ttd_interleave *il,
         putc('\n', w->f);
     }
     if (il->order_differs) {
-        fprintf(w->f, "first difference in the order on %s (operation %" PRIu64 "):\n",
-                il->order_object, il->order_index + 1);
+        put(w, w->m->order_diff);
         for (int k = 0; k < 2; k++) {
             fputs(k ? "  bad : " : "  good: ", w->f);
             if (il->order[k].kind)
@@ -665,19 +432,7 @@ static void unprotected(tw *w, const ttd_result *r, const ttd_interleave *il)
 {
     if (!il->unprotected)
         return;
-    on(w, BOLD);
-    fputs("unprotected: ", w->f);
-    nm(w, il->unprot_func);
-    fprintf(w->f, " in bad #%u ran without %s (%.3f..%.3f ms); all %" PRIu64
-            " good-run calls of it took %s", il->unprot_call.thread, il->unprot_lock,
-            (double)il->unprot_call.time_ns / 1e6, (double)il->unprot_end_ns / 1e6, il->good_calls,
-            il->unprot_lock);
-    on(w, RESET);
-    if (il->overlapped) {
-        fprintf(w->f, "; bad #%u was inside %s too, since %.3f ms: the two calls overlap",
-                il->overlap.thread, il->unprot_func, (double)il->overlap.time_ns / 1e6);
-    }
-    fputs(il->nduring ? ". Meanwhile:\n" : "; no other thread acted meanwhile\n", w->f);
+    put(w, w->m->unprotected);
     for (size_t i = 0; i < il->nduring; i++) {
         fputs("  ", w->f);
         xev_cell(w, r, TTD_BAD, &il->during[i], 0);
@@ -693,8 +448,7 @@ static void races(tw *w, const ttd_result *r)
 
     if (!n)
         return;
-    fprintf(w->f, "races (calls of two threads that no lock, condition, create or join "
-            "ordered; %zu found):\n", r->nraces);
+    put(w, w->m->races);
     for (size_t i = 0; i < n; i++) {
         const ttd_race *x = &r->races[i];
         fprintf(w->f, "  %zu. ", i + 1);
@@ -716,56 +470,19 @@ static void races(tw *w, const ttd_result *r)
     }
 }
 
-/* A caught failure with nothing else to show: the outcome is the
- * divergence. */
-static void failed_line(tw *w, const ttd_result *r)
-{
-    on(w, BOLD);
-    fputs("first divergence: the outcome: the bad run failed (", w->f);
-    safe(w, r->options.bad_failed);
-    fputs("), the good run did not", w->f);
-    on(w, RESET);
-    fputs(r->outcome.same_calls ? "; every thread made the same calls\n" : "\n", w->f);
-}
-
 /* Hints that the divergence may be noise: a waiting loop, siblings, an
  * artifact of two builds. */
-static void noise_notes(tw *w, const ttd_result *r, const ttd_divergence *d)
+static void noise_notes(tw *w)
 {
-    if (d->build_artifact) {
-        on(w, YELLOW);
-        fputs("note: this looks like an artifact of the build, not of the run: ", w->f);
-        safe(w, d->build_artifact);
-        fputs(" is instrumented in one build only (an inline function from a "
-              "header, compiled or inlined differently)", w->f);
-        on(w, RESET);
-        putc('\n', w->f);
-    }
-    if (d->noise == TTD_NOISE_WAIT) {
-        on(w, YELLOW);
-        fputs("note: this may be timing noise: the differing calls wait or poll (", w->f);
-        safe(w, d->noise_calls);
-        fputs("), a wait loop that ran a different number of times", w->f);
-        on(w, RESET);
-        fputs(r->nbaselines ? "\n" : "; good runs that vary here too tell noise from "
-              "the failure: record more and add them with --baseline (ttrec "
-              "--until-fail does both)\n", w->f);
-    }
-    if (!r->nsiblings)
-        return;
-    fputs("note: more runs lie beside the good one; if they passed, compare with them "
-          "as baselines:\n     ", w->f);
-    for (size_t i = 0; i < r->nsiblings; i++) {
-        fputs(" --baseline ", w->f);
-        safe(w, r->siblings[i]);
-    }
-    putc('\n', w->f);
+    put(w, w->m->artifact);
+    put(w, w->m->noise);
+    put(w, w->m->siblings);
 }
 
 static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
 {
     fputs("  ", w->f);
-    safe(w, thread_name(&r->pairs[h->pair]));
+    safe(w, ttri_pair_name(&r->pairs[h->pair]));
     fprintf(w->f, "  good %" PRIu64 " (-%" PRIu64 ")  bad %" PRIu64 " (+%" PRIu64
             ")  at ", h->good_index, h->good_count, h->bad_index, h->bad_count);
     ms(w, h->time_ns);
@@ -783,17 +500,7 @@ static void hunk_line(tw *w, const ttd_result *r, const ttd_hunk_info *h)
         on(w, RESET);
     }
     if (h->timing)
-        fprintf(w->f, "  (%s)", h->timing == TTD_TIMING_MOVED
-                                    ? "moved: the other run did it in another thread"
-                                    : h->timing == TTD_TIMING_RETRY
-                                    ? "retried: one run's attempt did it at once"
-                                    : h->timing == TTD_TIMING_PROGRESS
-                                    ? "follows the threads' progress: a lock's earlier"
-                                      " holders differ"
-                                    : h->timing == TTD_TIMING_CUT
-                                    ? "cut: the thread was still running when its process"
-                                      " exited"
-                                    : "a loop that waits ran more times");
+        fprintf(w->f, "  (%s)", ttri_timing_words(h->timing));
     putc('\n', w->f);
 }
 
@@ -807,7 +514,7 @@ static void hunk_lines(tw *w, const ttd_result *r, const ttr_options *o, size_t 
     for (size_t i = 0; i < show; i++)
         hunk_line(w, r, &r->hunks[from + i]);
     if (total > show)
-        fprintf(w->f, "  ... %" PRIu64 " more (--all shows them)\n", total - show);
+        put(w, ttri_m_more(w->m, total - show));
 }
 
 static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
@@ -815,18 +522,16 @@ static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
     size_t ndiv = r->nhunks - r->nexpected - r->ntiming;
 
     if (r->hunks_total > 1) {
-        fprintf(w->f, "further hunks: %" PRIu64 "\n", r->hunks_total - 1);
+        put(w, w->m->further);
         hunk_lines(w, r, o, ndiv ? 1 : 0, ndiv, r->hunks_total - 1);
     }
     if (r->timing_total) {
-        fprintf(w->f, "timing-shaped (how the threads were timed, not divergences): %" PRIu64
-                "\n", r->timing_total);
+        put(w, w->m->timing_note);
         hunk_lines(w, r, o, ndiv, ndiv + r->ntiming, r->timing_total);
     }
     ndiv += r->ntiming;
     if (r->expected_total) {
-        fprintf(w->f, "also varies between good runs (expected, not divergences): %" PRIu64
-                "\n", r->expected_total);
+        put(w, w->m->expected_note);
         hunk_lines(w, r, o, ndiv, r->nhunks, r->expected_total);
     }
 }
@@ -857,38 +562,13 @@ static void threads(tw *w, const ttd_result *r)
             fprintf(w->f, "%*s%s", p->hunks < 10 ? 6 : 2, "", p->pool);
         putc('\n', w->f);
     }
-    for (size_t i = 0; i < r->npools; i++) {
-        const ttd_pool *pl = &r->pools[i];
-        fprintf(w->f, "  %s: %zu look-alike threads starting in ", pl->id, pl->nbad);
-        safe(w, pl->start);
-        if (!pl->compared) {
-            fprintf(w->f, ": %" PRIu64 " work items good, %" PRIu64 " bad, too many "
-                    "differ to compare them as a pool\n", pl->items_good, pl->items_bad);
-            continue;
-        }
-        fprintf(w->f, ", compared as a pool: %" PRIu64 " work items good, %" PRIu64
-                " bad, %" PRIu64 " done by one run only\n", pl->items_good, pl->items_bad,
-                pl->items_differing);
-    }
-    for (size_t i = 0; i < r->npairs; i++) {
-        const ttd_pair *p = &r->pairs[i];
-        if (!p->uncertain)
-            continue;
-        fprintf(w->f, "  uncertain pairing: good #%u with bad #%u (similarity %.2f",
-                p->good.index, p->bad.index, p->similarity);
-        if (p->second >= 0)
-            fprintf(w->f, ", next best %.2f", p->second);
-        fprintf(w->f, "); to choose: --pair good#%u=bad#M\n", p->good.index);
-    }
-    for (size_t i = 0; i < r->nunpaired; i++) {
-        const ttd_unpaired *u = &r->unpaired[i];
-        fprintf(w->f, "  unpaired: %s #%u ", u->run == TTD_GOOD ? "good" : "bad",
-                u->thread.index);
-        safe(w, u->thread.name[0] ? u->thread.name : "(unnamed)");
-        fputs(" (start ", w->f);
-        safe(w, u->thread.start[0] ? u->thread.start : "?");
-        fprintf(w->f, ", %" PRIu64 " events)\n", u->thread.events);
-    }
+    for (size_t i = 0; i < r->npools; i++)
+        put(w, ttri_m_pool(w->m, &r->pools[i]));
+    for (size_t i = 0; i < r->npairs; i++)
+        if (r->pairs[i].uncertain)
+            put(w, ttri_m_uncertain(w->m, &r->pairs[i]));
+    for (size_t i = 0; i < r->nunpaired; i++)
+        put(w, ttri_m_unpaired(w->m, &r->unpaired[i]));
 }
 
 static void run_line(tw *w, const char *label, const ttd_run_info *r)
@@ -912,64 +592,16 @@ static void run_line(tw *w, const char *label, const ttd_run_info *r)
     }
 }
 
-/* One line when the bad run's schedule was shaken (ttrec --chaos): the
- * seed that repeats the perturbation. */
-static void chaos_line(tw *w, const ttd_run_info *b)
-{
-    if (!b->chaos)
-        return;
-    fprintf(w->f, "chaos: the bad run ran in chaos mode, seed %" PRIu64 " (yields and sleeps at "
-            "thread operations%s); TTCAP_CHAOS=%" PRIu64 "%s or ttrec --chaos=%" PRIu64
-            "%s repeats them\n", b->chaos_seed,
-            b->chaos & TTF_PROC_CHAOS_ENTRIES ? " and function entries" : "", b->chaos_seed,
-            b->chaos & TTF_PROC_CHAOS_ENTRIES ? ",entries" : "", b->chaos_seed,
-            b->chaos & TTF_PROC_CHAOS_ENTRIES ? " --chaos-entries" : "");
-}
-
-/* One line when the runs are of different programs or builds. */
-static void program_note(tw *w, const ttd_result *r)
-{
-    char g[132], b[132];
-    if (r->program == TTD_PROGRAM_OTHER) {
-        fputs("note: different programs: ", w->f);
-        safe(w, r->runs[TTD_GOOD].exe);
-        fputs(" vs ", w->f);
-        safe(w, r->runs[TTD_BAD].exe);
-        fputs(" (compared by function name)\n", w->f);
-    } else if (r->program == TTD_PROGRAM_BUILD) {
-        fputs("note: two builds of ", w->f);
-        safe(w, r->runs[TTD_BAD].exe);
-        fprintf(w->f, ": build-id %.12s vs %.12s (compared by function name)\n",
-                ttri_build_id_hex(&r->runs[TTD_GOOD], g, sizeof g),
-                ttri_build_id_hex(&r->runs[TTD_BAD], b, sizeof b));
-    }
-}
-
-/* "changed between the builds: f, g (new) (+N more)" when two builds'
- * code was compared, and why some was not. */
+/* Why some code was not compared, then "changed between the builds: f,
+ * g (new) (+N more)" when two builds' code was compared. */
 static void code_line(tw *w, const ttd_result *r)
 {
-    size_t n = r->nchanged_functions, shown = n <= 6 ? n : 5;
     for (size_t i = 0; i < r->ncode_notes; i++) {
         fputs("note: ", w->f);
         safe(w, r->code_notes[i]);
         putc('\n', w->f);
     }
-    if (!r->code_compared)
-        return;
-    fputs("changed between the builds: ", w->f);
-    fputs(n ? "" : "none", w->f);
-    for (size_t i = 0; i < shown; i++) {
-        const ttd_code_change *c = &r->changed_functions[i];
-        fputs(i ? ", " : "", w->f);
-        nm(w, c->function);
-        fputs(c->status == TTD_CODE_ADDED ? " (new)"
-              : c->status == TTD_CODE_REMOVED ? " (removed)" : "", w->f);
-    }
-    if (n > shown)
-        fprintf(w->f, " (+%zu more)", n - shown);
-    fprintf(w->f, " (of %zu function%s in both)\n", r->code_functions,
-            r->code_functions == 1 ? "" : "s");
+    put(w, w->m->code);
 }
 
 /* The verdict (verdict.c's words): the report's first lines. */
@@ -1009,7 +641,8 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
 {
     const ttd_result *r = ttd_get_result(d);
     ttr_options def;
-    tw w = {f, 0, 0};
+    ttri_model m;
+    tw w = {f, 0, 0, &m};
 
     if (!r || !f)
         return TT_EINVAL;
@@ -1019,59 +652,44 @@ int ttr_text(FILE *f, ttd_diff *d, const ttr_options *opts)
     }
     w.color = opts->color;
     w.full_names = opts->full_names;
+    if (ttri_model_init(&m, r) < 0) {
+        ttri_model_free(&m);
+        return TT_ENOMEM;
+    }
     verdict(&w, r);
     run_line(&w, "good", &r->runs[TTD_GOOD]);
     run_line(&w, "bad ", &r->runs[TTD_BAD]);
     for (size_t i = 0; i < r->nbaselines; i++)
         run_line(&w, "base", &r->baselines[i]);
-    chaos_line(&w, &r->runs[TTD_BAD]);
-    program_note(&w, r);
+    put(&w, m.chaos);
+    put(&w, m.program);
     code_line(&w, r);
-    values_line(&w, r);
+    put(&w, m.values);
     const ttd_value_diff *v = r->value_first;
-    int hl = ttri_headline(r), ended = hl == TTRI_HL_ENDED;
-    if (ended)
-        outcome_line(&w, r);
+    int hl = ttri_headline(r);
+    if (hl == TTRI_HL_ENDED)
+        put(&w, m.headline);
     if (v && v->before_split)
-        value_divergence(&w, r, v);
+        put(&w, m.value);
     if (r->first) {
         divergence(&w, r, r->first);
         if (r->first->interleave && r->first->interleave->shared)
             order_rows(&w, r, r->first->interleave, opts);
         if (r->first->interleave)
             unprotected(&w, r, r->first->interleave);
-        noise_notes(&w, r, r->first);
-        if (v && !v->before_split)
-            value_divergence(&w, r, v);
-    } else if (ended) {
+        noise_notes(&w);
+    } else if (hl == TTRI_HL_ENDED) {
         chain(&w, r->chain, r->nchain, r->chain_end);
-        if (v && !v->before_split)
-            value_divergence(&w, r, v);
-    } else if (hl == TTRI_HL_FAILED) {
-        failed_line(&w, r);
-    } else if (hl == TTRI_HL_SAME) {
-        on(&w, BOLD);
-        fprintf(f, "no divergence in %zu thread pair%s", r->npairs,
-                r->npairs == 1 ? "" : "s");
-        if (r->runs[TTD_GOOD].cut || r->runs[TTD_BAD].cut)
-            fprintf(f, " before the %s run's trace was cut",
-                    r->runs[TTD_BAD].cut ? "bad" : "good");
-        if (r->nunpaired)
-            fprintf(f, ", but %zu unpaired thread%s", r->nunpaired,
-                    r->nunpaired == 1 ? "" : "s");
-        if (r->expected_total)
-            fprintf(f, " (%" PRIu64 " difference%s that also occur%s between the good runs)",
-                    r->expected_total, r->expected_total == 1 ? "" : "s",
-                    r->expected_total == 1 ? "s" : "");
-        if (r->timing_total)
-            fprintf(f, " (%" PRIu64 " timing-shaped difference%s)", r->timing_total,
-                    r->timing_total == 1 ? "" : "s");
-        on(&w, RESET);
-        putc('\n', f);
+    } else if (hl == TTRI_HL_FAILED || hl == TTRI_HL_SAME) {
+        put(&w, m.headline);
     }
+    if (v && !v->before_split && (r->first || hl == TTRI_HL_ENDED))
+        put(&w, m.value);
     races(&w, r);
     value_others(&w, r);
     hunks(&w, r, opts);
     threads(&w, r);
-    return ferror(f) ? TT_EIO : 0;
+    int rc = m.failed ? TT_ENOMEM : ferror(f) ? TT_EIO : 0;
+    ttri_model_free(&m);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * util.c - helpers shared by the renderers: call-tree levels for
  * indentation (see ttr_int.h); UTF-8 validation is ttf_utf8_len.
+ * Stage 0 base of report/STAGES.
  */
 #include "ttr_int.h"
 

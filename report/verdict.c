@@ -12,6 +12,7 @@
  * that sentence again, the confidence when it is "unknown" (where the
  * evidence stops), and the symptom: where the calls part, which is
  * where the older reports started.
+ * Stage 0 base of report/STAGES.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,8 +96,12 @@ static void headline(const ttd_result *r, ttri_verdict_text *t)
         return;
     }
     cause_phrase(v->cause, what, sizeof what);
-    o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: %s cause: %s", status_words(v),
-                         ttd_confidence_name(v->confidence), what);
+    if (v->confidence == TTD_CONF_UNKNOWN)
+        o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: cause unknown, the "
+                             "evidence stops at %s", status_words(v), what);
+    else
+        o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: %s cause: %s",
+                             status_words(v), ttd_confidence_name(v->confidence), what);
     if (v->cause->thread && o < sizeof t->headline)
         snprintf(t->headline + o, sizeof t->headline - o, " (thread %s)", v->cause->thread);
 }

@@ -2,6 +2,7 @@
  * cli.c - the command-line module of the commands (cli.h): one wording of
  * errors, one colour decision, one meaning of the filter options. Only the
  * commands use it; the renderers never print errors of their own.
+ * Stage 0 cli of report/cmd/STAGES.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -30,6 +30,7 @@
  * Arguments are never re-parsed by a shell: the compiler is exec'd with an
  * argument vector. Standalone on purpose (no tt library linked): it runs
  * once per compile. Errors: one line "ttcc: what", exit status 2.
+ * Stage 2 commands of report/cmd/STAGES.
  */
 #include <errno.h>
 #include <limits.h>

@@ -3,6 +3,7 @@
  * Exit status like diff(1): 0 no divergence, 1 divergence, 2 trouble (a
  * one-line "ttdiff: ..." message on stderr). Errors, colour, filters,
  * --help and --version go through the shared cli.c.
+ * Stage 2 commands of report/cmd/STAGES.
  */
 #include <errno.h>
 #include <stdio.h>

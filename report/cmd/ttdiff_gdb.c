@@ -15,6 +15,7 @@
  * the breakpoint (Python, in the script) counts entries in that thread
  * only. The folder the bad run started in is not recorded: run the script
  * from there.
+ * Stage 1 modules of report/cmd/STAGES.
  */
 #include <errno.h>
 #include <stdio.h>

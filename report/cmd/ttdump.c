@@ -4,6 +4,7 @@
  * call tree with times since the trace start (or --merged, --stats).
  * Events are streamed through ttf_iter: memory stays flat on huge traces.
  * Errors, colour, --help and --version go through the shared cli.c.
+ * Stage 2 commands of report/cmd/STAGES.
  */
 #include <getopt.h>
 #include <inttypes.h>

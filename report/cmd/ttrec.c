@@ -9,6 +9,7 @@
  * Preloads libttcap when the program was built with -finstrument-functions
  * or -pg -mfentry but not linked with it. Exit status: see usage[]. Errors,
  * --help and --version go through the shared cli.c.
+ * Stage 2 commands of report/cmd/STAGES.
  */
 #include <errno.h>
 #include <fcntl.h>

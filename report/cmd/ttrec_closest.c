@@ -17,6 +17,7 @@
  * (each thread's first TTRI_CALLS_MAX calls); each candidate is streamed
  * against them and stops at its first difference per thread, so a
  * candidate costs little more than reading up to where it parts.
+ * Stage 1 modules of report/cmd/STAGES.
  */
 #include <stdio.h>
 #include <stdlib.h>

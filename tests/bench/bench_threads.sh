@@ -6,7 +6,9 @@
 # creation order (--pair), as before content pairing (1 run, at most 120 s).
 # (2) The cost of a pthread mutex lock+unlock pair: plain, through libttcap
 # untraced, traced with TTCAP_SYNC=0, traced with SYNC_OP records (thread
-# CPU ns, median of 5 interleaved runs). Never fails on speed.
+# CPU ns, median of 5 interleaved runs). (1b) a 3-thread pair with lock
+# operations that parts near a worker's end against the identical pair
+# (issue 38 item 4). Never fails on speed.
 # BENCH_THREADS_EVENTS=N changes the trace size (default 25000000).
 
 B=${1:-build}
@@ -49,6 +51,27 @@ awk -v a="$pc" -v b="$sc" -v c="$pw" -v d="$sw" 'BEGIN {
     printf "  ratio 3-thread / 1-thread: cpu %.2fx, wall %.2fx (target <= 1.5x)\n", a / b, c / d }'
 timed order --pair good#1=bad#1 --pair good#2=bad#2 "$tmp/p1.trc" "$tmp/p2.trc"
 echo "  reference, workers forced into creation order (--pair, 1 run): $(awk '{ printf "%s s wall, %s s cpu, exit %s%s", $1, $2, $4, $4 == 124 ? " (timed out)" : "" }' "$tmp/order")"
+rm -f "$tmp"/*.trc
+
+# (1b) issue 38 item 4: a 3-thread pair with lock operations whose bad run
+# parts about 1,400 events before a worker's end, against the identical
+# pair of the same program: the work after the split should be in
+# proportion to what it explains (target <= 1.5x, >= 10M events/s a side)
+"$GEN" "$N" 3 same "$tmp/q1.trc" 1 >/dev/null && "$GEN" "$N" 3 same "$tmp/q2.trc" 1 >/dev/null &&
+"$GEN" "$N" 3 late "$tmp/q3.trc" 1 >/dev/null || { echo "bench_threads: gen_threads failed"; exit 1; }
+for r in 1 2 3; do
+    timed ident "$tmp/q1.trc" "$tmp/q2.trc"
+    timed late "$tmp/q1.trc" "$tmp/q3.trc"
+done
+ev=$("$TTDIFF" --format json "$tmp/q1.trc" "$tmp/q2.trc" 2>/dev/null |
+     awk -F'[:,]' '/"events":/ { gsub(/ /, "", $2); print $2; exit }')
+iw=$(med ident 1); ic=$(med ident 2); lw=$(med late 1); lc=$(med late 2)
+echo "ttdiff, 3 threads with lock operations, $N events a side (median of 3; wall s / cpu s / max RSS KB / exit):"
+echo "  identical runs:                  $iw / $ic / $(med ident 3) / $(awk 'NR==1{print $4}' "$tmp/ident")"
+echo "  parts 1,400 events before a worker's end: $lw / $lc / $(med late 3) / $(awk 'NR==1{print $4}' "$tmp/late")"
+awk -v a="$lc" -v b="$ic" -v c="$lw" -v d="$iw" -v e="${ev:-0}" 'BEGIN {
+    printf "  ratio parted / identical: cpu %.2fx, wall %.2fx (target <= 1.5x); %.1fM / %.1fM events/s a side (wall; target >= 10M)\n",
+           a / b, c / d, (d > 0 ? e / d / 1e6 : 0), (c > 0 ? e / c / 1e6 : 0) }'
 rm -f "$tmp"/*.trc
 
 L=2000000

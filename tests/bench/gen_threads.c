@@ -7,7 +7,10 @@
  * With SYNC 1 every 8th call of a role takes and releases a shared mutex
  * inside (SYNC_OP records, as libttcap writes them); EXIT is the exit
  * status recorded (bench_races.sh: a failing run with the same calls).
- * usage: gen_threads EVENTS THREADS(1|3) same|swap OUT.trc [SYNC [EXIT]]
+ * "late" is "same" but for one call of the first worker about LATE_BEFORE
+ * events before its end, to a function no run calls elsewhere: a bad run
+ * that parts near its end (issue 38 item 4: the work after the split).
+ * usage: gen_threads EVENTS THREADS(1|3) same|swap|late OUT.trc [SYNC [EXIT]]
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +32,9 @@ static void check(int rc, const char *what)
 }
 
 static int sync_ops;    /* SYNC argument */
+static int late;        /* 1: "late": thread 1 parts near its end */
+
+#define LATE_BEFORE 1400    /* events before the end of thread 1's role */
 
 static uint64_t fn(unsigned f)
 {
@@ -44,6 +50,8 @@ static void role(ttf_writer *w, uint32_t th, int r, uint64_t n, uint64_t *t)
     check(ttf_write_enter(w, th, *t += NS_PER_EVENT, fn(1)), "enter");
     for (uint64_t i = 0; i + 6 <= n; i += 4) {
         unsigned a = base + (unsigned)(i * 7 % 40), b = base + (unsigned)((i / 4) % 9);
+        if (late && th == 1 && i + LATE_BEFORE < n && i + LATE_BEFORE + 4 >= n)
+            a = base + 45;  /* the one call that differs */
         check(ttf_write_enter(w, th, *t += NS_PER_EVENT, fn(a)), "enter");
         check(ttf_write_enter(w, th, *t += NS_PER_EVENT, fn(b)), "enter");
         if (sync_ops && i % 32 == 0) {
@@ -65,7 +73,7 @@ int main(int argc, char **argv)
     uint64_t t = 1000;
 
     if (argc < 5 || argc > 7) {
-        fprintf(stderr, "usage: gen_threads EVENTS THREADS(1|3) same|swap OUT.trc "
+        fprintf(stderr, "usage: gen_threads EVENTS THREADS(1|3) same|swap|late OUT.trc "
                 "[SYNC [EXIT]]\n");
         return 2;
     }
@@ -73,6 +81,7 @@ int main(int argc, char **argv)
     int status = argc > 6 ? atoi(argv[6]) : 0;
     uint64_t n = strtoull(argv[1], NULL, 10);
     int threads = atoi(argv[2]), swap = strcmp(argv[3], "swap") == 0;
+    late = strcmp(argv[3], "late") == 0;
     check(ttf_writer_open(argv[4], NULL, &w), "open");
     check(ttf_write_process(w, 4242, 1, MOD_PATH, 1, av, ""), "process");
     check(ttf_write_thread_start(w, 0, t, 4242, "pool"), "thread");
@@ -93,6 +102,6 @@ int main(int argc, char **argv)
     check(ttf_write_thread_end(w, 0, t + 1), "thread end");
     check(ttf_writer_close(w, status), "close");
     printf("%s: %llu events requested, %d thread(s)%s\n", argv[4], (unsigned long long)n,
-           threads, swap ? ", roles swapped" : "");
+           threads, swap ? ", roles swapped" : late ? ", parts near the end" : "");
     return 0;
 }

@@ -23,7 +23,27 @@ has '^  -  *[0-9]*  consume_item();' "$T/out"
 has '^  #1 producer-1  *#1 producer-1  *name+start  *58/58  *0  *pool#1$' "$T/out"
 has '^  #2 producer-2  *#2 producer-2  *name+start  *58/58  *0  *pool#1$' "$T/out"
 
+# the verdict (issue 33) names the race in reserve_slot, not the symptom:
+# in the text report's first 10 lines, the HTML report's first screen (the
+# header, before <main>) and the JSON report's verdict
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: likely cause: a race in `reserve_slot`' "$T/head10"
+has '^  symptom: the calls part in `consume_all`' "$T/head10"
+if "$TTDIFF" --help | grep -q html; then
+    diffrun 1 --format html "$T/good.trc" "$T/bad.trc"
+    sed -n '1,/<main>/p' "$T/out" > "$T/screen1"
+    has '<section class="note" id="tt-verdict"><p><strong>Verdict:</strong> diverged: likely cause: a race in `reserve_slot`' "$T/screen1"
+fi
 diffrun 1 --format json "$T/good.trc" "$T/bad.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["status"] == "diverged" and v["exit"] == 1, v
+assert v["cause"]["kind"] == "race" and v["cause"]["function"] == "reserve_slot", v["cause"]
+assert v["confidence"] == "likely", v
+assert v["symptom"]["function"] == "consume_all", v["symptom"]
+assert v["headline"].startswith("diverged: likely cause: a race in `reserve_slot`"), v
+assert any(r["check"] == "reserve_slot" and r["reaches_symptom"] for r in d["races"]), d["races"]
+'
 json "$T/out" '
 assert f["thread"] == {"name": "race_queue", "good": 0, "bad": 0}, f["thread"]
 assert f["stack"] == ["main", "consume_all"], f["stack"]

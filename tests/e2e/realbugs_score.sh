@@ -31,6 +31,26 @@ assert got == want, (got, want)
 assert 'validate_order' in got and 'process' in got, got
 " "$J" "$T/sus" || fail "rb_suspects does not list the report's suspects"
 
+# the verdict's cause first, then the suspects without it again; the score
+rb_causes "$J" >"$T/causes"
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [d['verdict']['cause']['function']]
+want += [s['function'] for s in d['first_divergence']['suspects'] if s['function'] not in want]
+got = open(sys.argv[2]).read().split()
+assert got == want, (got, want)
+" "$J" "$T/causes" || fail "rb_causes does not list the verdict's cause, then the suspects"
+c1=$(sed -n 1p "$T/causes")
+set -- $(rb_score "$J" '^process$' "^$c1\$")
+[ "$1 $2 $3" = "yes yes yes" ] || fail "rb_score: '$*', want yes yes yes"
+[ "$4" = "$(rb_json_field "$J" '.verdict.confidence')" ] || fail "rb_score: confidence '$4'"
+set -- $(rb_score "$J" '^nothing$' '^nothing$')
+[ "$1 $2 $3" = "no no no" ] || fail "rb_score: '$*', want no no no"
+printf 'a\tplain\t10\tyes\tyes\tyes\t-\t-\t0\t1\t1\tdev\tlikely\nb\tplain\t10\tyes\tno\tyes\t-\t-\t0\t1\t1\tdev\tlikely\n' >"$T/res"
+rb_table "$T/res" plain | grep -q '^dev plain: divergence 2/2, top-1 1/2, top-3 2/2, likely 2 (right 1: 50%)' ||
+    { rb_table "$T/res" plain; fail "rb_table: no calibration line"; }
+
 ev=$(rb_json_field "$J" '.runs.bad.events')
 json "$J" "assert d['runs']['bad']['events'] == int('$ev') > 0"
 

@@ -36,7 +36,7 @@ rec v.g.trc "$P" 8,10,14
 rec v.b.trc "$P" 8,7,14
 run 1 --suspects 6 "$T/v.g.trc" "$T/v.b.trc"
 cp "$T/out" "$T/v.txt"
-has "^  1\. to_integer  at .*inl_flip.c:[0-9]*  (score [0-9.]*: returned 0 in the bad run, 1 in the good run; its answer flipped here" "$T/v.txt"
+has "^  1\. to_integer  at .*inl_flip.c:[0-9]*  (score [0-9.]*: returned 0 in the bad run, 1 in the good run; \(its answer flipped here\|the failure starts here\)" "$T/v.txt"
 has "^  2\. fits_integer \[inlined into to_integer\]  at .*inl_flip.c:$L_FITS  (score [0-9.]*: inlined into \`to_integer\`, whose answer flipped with the same inputs: its code ran inside it)" "$T/v.txt"
 has "^  3\. number_to_integer \[inlined into to_integer\]  at .*inl_flip.c:$L_N2I  " "$T/v.txt"
 run 1 --suspects 6 --format json -o "$T/v.json" "$T/v.g.trc" "$T/v.b.trc"

@@ -135,6 +135,40 @@ rb_suspects() {
     jq -r '.first_divergence.suspects[]?.function // empty' "$1" 2>/dev/null
 }
 
+# rb_causes FILE : the causes the report names, best first, one function
+# name a line: the verdict's cause (issue 33), then the first divergence's
+# suspects without it again
+rb_causes() {
+    jq -r '[(.verdict.cause.function // empty), (.first_divergence.suspects[]?.function // empty)]
+           | reduce .[] as $f ([]; if ($f == "" or any(.[]; . == $f)) then . else . + [$f] end)
+           | .[]' "$1" 2>/dev/null
+}
+
+# rb_confidence FILE : the verdict's confidence ("likely", "possible",
+# "unknown"; "none" without a verdict)
+rb_confidence() {
+    jq -r '.verdict.confidence // "none"' "$1" 2>/dev/null | head -1
+}
+
+# rb_score FILE TRUTH_DIVERGE TRUTH_CAUSE : one report scored, as
+# "DIVERGE TOP1 TOP3 CONFIDENCE" (yes/no each, then the confidence): the
+# diverging frame against TRUTH_DIVERGE, the verdict's cause (top-1) and
+# the first three causes (top-3) against TRUTH_CAUSE
+rb_score() {
+    frame=$(rb_diverging_frame "$1")
+    div=no; t1=no; t3=no
+    rb_match "$2" "$frame" && div=yes
+    n=0
+    for s in $(rb_causes "$1" | head -3 | tr ' ' '\037'); do
+        n=$((n + 1))
+        s=$(printf '%s' "$s" | tr '\037' ' ')
+        rb_match "$3" "$s" || continue
+        t3=yes
+        [ $n = 1 ] && t1=yes
+    done
+    echo "$div $t1 $t3 $(rb_confidence "$1")"
+}
+
 # rb_match REGEX NAME : grep -E REGEX on the name
 rb_match() {
     [ -n "$2" ] && printf '%s\n' "$2" | grep -Eq -- "$1"
@@ -160,3 +194,32 @@ rb_cc_prog() {
     done
     $link -o "$bin" $objs $TT_LDFLAGS $libs
 }
+
+# rb_table RESULTS MODES : the table of results.tsv (one row a case and
+# mode: name, mode, events, diverge, top-1, top-3, cpu s, RSS MiB,
+# good-good status, single-threaded, status, half, confidence) and the
+# summary lines, one per mode and one per half and mode, with the
+# calibration: of the cases where the verdict said "likely", how many
+# named the right cause (top-1)
+rb_table() {
+    echo "| case | half | mode | events | diverge | top-1 | top-3 | confidence | ttdiff s | RSS MiB | good-good |"
+    echo "|---|---|---|---:|---|---|---|---|---:|---:|---|"
+    awk -F'\t' '{ mt = ($10 == 1) ? "" : " (mt)"
+                  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
+                         $1, $12, $2, $3, $4, $5, $6, ($13 == "" ? "none" : $13), $7, $8, $9, mt }' "$1"
+    echo
+    for h in all dev heldout unsplit; do
+        [ $h = all ] || grep -q "	$h	" "$1" || grep -q "	$h\$" "$1" || continue
+        for m in $2; do
+            awk -F'\t' -v m="$m" -v h="$h" '$2 == m && (h == "all" || $12 == h) {
+                    n++; d += ($4 == "yes"); t1 += ($5 == "yes"); t3 += ($6 == "yes")
+                    if ($13 == "likely") { lk++; lr += ($5 == "yes") }
+                    if ($10 == 1) { st++; gg += ($9 == "0") } }
+                END { if (!n) exit
+                      printf "%s%s: divergence %d/%d, top-1 %d/%d, top-3 %d/%d, likely %d (right %d: %s), good-vs-good exit 0 in %d/%d single-threaded\n",
+                             (h == "all" ? "" : h " "), m, d, n, t1, n, t3, n, lk, lr,
+                             (lk ? sprintf("%.0f%%", 100 * lr / lk) : "-"), gg, st }' "$1"
+        done
+    done
+}
+

@@ -177,9 +177,7 @@ score_mode() {
     J=$R/good-bad.json
     events=$(rb_json_field "$J" '.runs.bad.events')
     frame=$(rb_diverging_frame "$J")
-    rb_suspects "$J" >"$R/suspects.txt"
-    s1=$(sed -n 1p "$R/suspects.txt")
-    div=no; t1=no; t3=no
+    rb_causes "$J" >"$R/suspects.txt"
     # a case may name the truth per mode (TRUTH_DIVERGE_PLAIN, ..._VALUES,
     # TRUTH_CAUSE_PLAIN, ..._VALUES) where inlining moves the first traced
     # difference (-finstrument-functions instruments inlined code, -pg not)
@@ -188,27 +186,24 @@ score_mode() {
     values) td=${TRUTH_DIVERGE_VALUES:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_VALUES:-$TRUTH_CAUSE} ;;
     *)      td=$TRUTH_DIVERGE; tc=$TRUTH_CAUSE ;;
     esac
-    rb_match "$td" "$frame" && div=yes
-    rb_match "$tc" "$s1" && t1=yes
-    head -3 "$R/suspects.txt" | while IFS= read -r s; do
-        rb_match "$tc" "$s" && { echo yes; break; }
-    done | grep -q yes && t3=yes
+    set -- $(rb_score "$J" "$td" "$tc")
+    div=$1; t1=$2; t3=$3; conf=$4
     set -- $(cat "$R/good-bad.time" 2>/dev/null | tail -1)
     cpu=$(awk -v u="${1:-0}" -v s="${2:-0}" 'BEGIN { printf "%.2f", u + s }')
     rss=$(awk -v k="${3:-0}" 'BEGIN { printf "%.0f", k / 1024 }')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$MODE" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$MODE" \
         "${events:-?}" "$div" "$t1" "$t3" "$cpu" "$rss" "$gg" \
-        "$SINGLE_THREADED" "$rc" "$(half_of "$NAME")" >>"$RES"
+        "$SINGLE_THREADED" "$rc" "$(half_of "$NAME")" "$conf" >>"$RES"
     {
         echo "$NAME ($MODE): ttdiff status $rc, good-vs-good $gg"
         echo "  diverging frame: ${frame:-none}   (truth: $td)"
-        echo "  suspects: $(head -5 "$R/suspects.txt" | tr '\n' ' ')  (truth: $tc)"
+        echo "  causes: $(head -5 "$R/suspects.txt" | tr '\n' ' ')  (truth: $tc; confidence $conf)"
     } >>"$DET"
 }
 
 row_fail() {
     note "$NAME ($MODE): not scored: $1"
-    printf '%s\t%s\t-\tno\tno\tno\t-\t-\t-\t%s\terror\t%s\n' "$NAME" "$MODE" \
+    printf '%s\t%s\t-\tno\tno\tno\t-\t-\t-\t%s\terror\t%s\tnone\n' "$NAME" "$MODE" \
         "$SINGLE_THREADED" "$(half_of "$NAME")" >>"$RES"
 }
 
@@ -266,32 +261,7 @@ done
 [ "$n" = 0 ] && { echo "realbugs: no case matches '$PATTERNS'" >&2; exit 2; }
 
 # the table and the summary lines
-{
-    echo "| case | half | mode | events | diverge | top-1 | top-3 | ttdiff s | RSS MiB | good-good |"
-    echo "|---|---|---|---:|---|---|---|---:|---:|---|"
-    awk -F'\t' '{ mt = ($10 == 1) ? "" : " (mt)"
-                  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
-                         $1, $12, $2, $3, $4, $5, $6, $7, $8, $9, mt }' "$RES"
-    echo
-    for m in $RB_MODES; do
-        awk -F'\t' -v m="$m" '$2 == m { n++; d += ($4 == "yes"); t1 += ($5 == "yes");
-                                        t3 += ($6 == "yes");
-                                        if ($10 == 1) { st++; gg += ($9 == "0") } }
-            END { printf "%s: divergence %d/%d, top-1 %d/%d, top-3 %d/%d, good-vs-good exit 0 in %d/%d single-threaded\n",
-                         m, d, n, t1, n, t3, n, gg, st }' "$RES"
-    done
-    # the same per half of SPLIT (dev, heldout; unsplit: a case not in SPLIT)
-    for h in dev heldout unsplit; do
-        grep -q "	$h\$" "$RES" || continue
-        for m in $RB_MODES; do
-            awk -F'\t' -v m="$m" -v h="$h" '$2 == m && $12 == h { n++; d += ($4 == "yes"); t1 += ($5 == "yes");
-                                            t3 += ($6 == "yes");
-                                            if ($10 == 1) { st++; gg += ($9 == "0") } }
-                END { if (n) printf "%s %s: divergence %d/%d, top-1 %d/%d, top-3 %d/%d, good-vs-good exit 0 in %d/%d single-threaded\n",
-                             h, m, d, n, t1, n, t3, n, gg, st }' "$RES"
-        done
-    done
-} >"$OUTD/table.md"
+rb_table "$RES" "$RB_MODES" >"$OUTD/table.md"
 echo
 cat "$OUTD/table.md"
 echo

@@ -270,6 +270,70 @@ static void test_chain_returns(void **state)
     ttd_free(d);
 }
 
+/* The error origin (issue 33): xt_check returns an ordinary value that
+ * differs (56320 for 65, a code point), xt_pass turns it into 0, which
+ * none of its good-run calls returned (a length: 3, then 6), and xt_load
+ * only passes the 0 on. xt_pass, where success became failure, ranks
+ * above the producer and the propagator, and heads the verdict. */
+static void test_error_origin(void **state)
+{
+    (void)state;
+#define ORIGIN(v, len, last) {E(xt_main, 1), E(xt_load, 1), E(xt_pass, 1), E(xt_check, 1), \
+        X(xt_check, 65), X(xt_pass, 3), X(xt_load, 3), E(xt_load, 2), E(xt_pass, 2), \
+        E(xt_check, 2), X(xt_check, v), X(xt_pass, len), X(xt_load, len), E(last, 0), \
+        X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = ORIGIN(65, 6, xt_ok);
+    const struct op b[] = ORIGIN(56320, 0, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->chain[0].function, "xt_check");
+    assert_string_equal(dv->suspects[0].name, "xt_pass");
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_ERROR));
+    assert_false(has_ev(sus(dv, "xt_load"), TTD_EV_ERROR));   /* passed it on */
+    assert_false(has_ev(sus(dv, "xt_check"), TTD_EV_ERROR));  /* an ordinary value */
+    assert_true(sus(dv, "xt_check")->score < dv->suspects[0].score);
+    assert_non_null(r->verdict);
+    assert_non_null(r->verdict->cause);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_pass");
+    assert_non_null(strstr(dv->suspects[0].evidence[1].text, "returned 0 in the bad run, "
+                           "which none of its 2 calls in the good run did"));
+    ttd_free(d);
+#undef ORIGIN
+}
+
+/* Data flow further back (issue 33): xt_top computes a length and stores
+ * it (xt_use(v): a setter), xt_get returns it much later (a getter whose
+ * callees and arguments explain nothing: it read memory), and main's
+ * calls part on it. The chain goes from the getter to the setter's
+ * argument (stored and read back), then to xt_top, which computed it. */
+static void test_stored_read_back(void **state)
+{
+    (void)state;
+#define STORED(v, last) {E(xt_main, 1), E(xt_top, 0x5000), E(xt_use, v), X(xt_use, 0), \
+        X(xt_top, 1), E(xt_f1, 3), X(xt_f1, 0), E(xt_get, 0), X(xt_get, v), E(last, 0), \
+        X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = STORED(500, xt_ok);
+    const struct op b[] = STORED(900, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 3);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[0].function, "xt_use");
+    assert_string_equal(dv->chain[0].bad_value, "900");
+    assert_non_null(strstr(dv->chain[0].text, "returned later by `xt_get` (read back)"));
+    assert_string_equal(dv->chain[1].function, "xt_get");
+    assert_non_null(strstr(dv->chain_end, "`xt_top` computed the argument"));
+    assert_string_equal(dv->suspects[0].name, "xt_top");
+    assert_string_equal(r->verdict->cause->function, "xt_top");
+    ttd_free(d);
+#undef STORED
+}
+
 /* An argument computed four frames up: xt_f4's n differs, passed down as
  * is from xt_f1, whose caller xt_top computed it (no call returned it,
  * xt_top's own argument does not differ): xt_top is the arg_origin and
@@ -933,6 +997,8 @@ int main(void)
         cmocka_unit_test(test_frame_first_plain),
         cmocka_unit_test(test_chain_returns),
         cmocka_unit_test(test_chain_argument_origin),
+        cmocka_unit_test(test_error_origin),
+        cmocka_unit_test(test_stored_read_back),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),

@@ -81,9 +81,10 @@ static size_t races_of(const char *name, const char *const *good, size_t ngood,
         assert_int_equal(ttf_open(path_of(i ? good[i - 1] : name), &t[i], NULL), 0);
         assert_int_equal(ttdi_norm_init(&nm[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
         if (i)
-            g[i - 1] = (ttdi_race_run){t[i], &nm[i], NULL, UINT64_MAX, UINT64_MAX};
+            g[i - 1] = (ttdi_race_run){t[i], &nm[i], NULL, UINT64_MAX, UINT64_MAX, -1};
     }
-    ttdi_races_in in = {{t[0], &nm[0], NULL, UINT64_MAX, UINT64_MAX}, g, ngood, 0};
+    /* the symptom: main's state at the end of the run */
+    ttdi_races_in in = {{t[0], &nm[0], NULL, UINT64_MAX, UINT64_MAX, 0}, g, ngood, 0};
     assert_int_equal(ttdi_races_build(a, &in, &v, &n), 0);
     /* names live in the normalisers: copy what the tests read */
     for (size_t i = 0; i < n; i++) {
@@ -406,6 +407,183 @@ static void test_unprotected_call(void **state)
     ttfi_arena_free(&a);
 }
 
+/* The sellers race (overlapping's windows, each seller's acts under
+ * MUTEX); main, the symptom's thread, created them and then either joins
+ * both (it reads what they wrote), takes MUTEX after their acts (the
+ * same), or takes another mutex only (nothing orders their acts before
+ * its end: the race does not reach it). */
+static void symptom_after(const char *name, int how, const char *const *tnames)
+{
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, tnames, 3), 0);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+    run(&t, 1, "@1000 parse{ check{}");
+    act(&t, 1, MUTEX);
+    run(&t, 2, "@1005 parse{ check{} work{");
+    run(&t, 2, "@1095");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    run(&t, 0, "@1300 main{");
+    if (how == 1) {
+        op(&t, 0, TTF_SOP_JOIN, 0xa1, 0);
+        op(&t, 0, TTF_SOP_JOIN, 0xa2, 0);
+    } else {
+        op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX : MUTEX2, 0);
+        op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX : MUTEX2, 0);
+    }
+    run(&t, 0, "lex{} }");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_reaches_symptom(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    symptom_after("reach-join.trc", 1, names);
+    assert_int_equal(races_of("reach-join.trc", NULL, 0, &r, &a), 1);
+    assert_true(r->overlapped);
+    assert_true(r->reaches_symptom);
+    symptom_after("reach-lock.trc", 2, names);
+    assert_int_equal(races_of("reach-lock.trc", NULL, 0, &r, &a), 1);
+    assert_true(r->reaches_symptom);
+    symptom_after("reach-none.trc", 0, names);
+    assert_int_equal(races_of("reach-none.trc", NULL, 0, &r, &a), 1);
+    assert_true(r->overlapped);
+    assert_false(r->reaches_symptom);
+    ttfi_arena_free(&a);
+}
+
+/* Two threads of one name are told apart by their indexes. */
+static void test_same_names_apart(void **state)
+{
+    static const char *const same[] = {"main", "counter", "counter"};
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    symptom_after("same-names.trc", 1, same);
+    assert_int_equal(races_of("same-names.trc", NULL, 0, &r, &a), 1);
+    assert_string_equal(r->thread_name[0], "#1 counter");
+    assert_string_equal(r->thread_name[1], "#2 counter");
+    assert_non_null(strstr(r->text, "#1 counter and #2 counter were both between"));
+    ttfi_arena_free(&a);
+}
+
+/* The race as the verdict's cause: a good run where seller-1 checks after
+ * seller-0's act (the same calls, one after the other), a bad run where both were between
+ * check and act at once; main then reads what they wrote (it joins them,
+ * how 1) and its calls part (check in the good run, fail in the bad one),
+ * and the bad run exits 1. The race heads the verdict; when nothing
+ * orders the sellers' acts before main's split (how 0), it does not. */
+static void racing_run(const char *name, int bad, int how)
+{
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, (const char *const *)names, 3), 0);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+    run(&t, 1, "@1000 parse{ check{}");
+    act(&t, 1, MUTEX);                        /* unlock at 1060 */
+    run(&t, 1, "}");
+    run(&t, 2, bad ? "@1005 parse{ check{} work{" : "@1100 parse{ check{} work{");
+    run(&t, 2, bad ? "@1095" : "@1150");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 0, "@1300 main{");
+    if (how) {
+        op(&t, 0, TTF_SOP_JOIN, 0xa1, 0);
+        op(&t, 0, TTF_SOP_JOIN, 0xa2, 0);
+    }
+    run(&t, 0, bad ? "lex{ fail{} } }" : "lex{ check{} } }");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+static void test_verdict_names_race(void **state)
+{
+    ttd_diff *d = NULL;
+    (void)state;
+
+    racing_run("vg.trc", 0, 1);
+    racing_run("vb.trc", 1, 1);
+    assert_int_equal(ttd_diff_files(path_of("vg.trc"), path_of("vb.trc"), NULL, &d, NULL), 0);
+    const ttd_result *res = ttd_get_result(d);
+    assert_non_null(res->first);
+    assert_true(res->nraces >= 1);
+    assert_true(res->races[0].reaches_symptom);
+    const ttd_verdict *v = res->verdict;
+    assert_int_equal(v->status, TTD_VERDICT_DIVERGED);
+    assert_int_equal(v->exit, 1);
+    assert_non_null(v->cause);
+    assert_int_equal(v->cause->kind, TTD_COF_RACE);
+    assert_string_equal(v->cause->function, "dt_check");
+    assert_string_equal(v->symptom->function, "dt_lex");
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);   /* a check-then-act window */
+    ttd_free(d);
+    /* nothing orders the sellers' acts before main's split */
+    racing_run("vg0.trc", 0, 0);
+    racing_run("vb0.trc", 1, 0);
+    assert_int_equal(ttd_diff_files(path_of("vg0.trc"), path_of("vb0.trc"), NULL, &d, NULL), 0);
+    res = ttd_get_result(d);
+    assert_true(res->nraces >= 1);
+    assert_false(res->races[0].reaches_symptom);
+    assert_non_null(res->verdict->cause);
+    assert_int_not_equal(res->verdict->cause->kind, TTD_COF_RACE);
+    ttd_free(d);
+}
+
+/* Busy work between the check and the act: a call that returns nothing
+ * (its debug info says void), so no branch used its result. */
+__attribute__((noinline, used)) static void rt_busy(void)
+{
+    __asm__ volatile("");
+}
+
+static void busy(dt *t, uint32_t th)
+{
+    uint64_t a = (uint64_t)(uintptr_t)rt_busy + t->shift;
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_enter(t->w, th, t->now[th], a), 0);
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_exit(t->w, th, t->now[th], a), 0);
+}
+
+/* Both sellers: parse{ check{} busy{} work{lock unlock} }, overlapping.
+ * The windows (check, work) and (busy, work) both race; busy is nearer
+ * the act, but the check is the call whose result the branch used. */
+static void test_void_check_last(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    dt t;
+    (void)state;
+
+    open_trace(&t, "busy.trc");
+    run(&t, 1, "@1000 parse{ check{}");
+    busy(&t, 1);
+    act(&t, 1, MUTEX);
+    run(&t, 2, "@1005 parse{ check{}");
+    busy(&t, 2);
+    run(&t, 2, "work{ @1200");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+    size_t n = races_of("busy.trc", NULL, 0, &r, &a);
+    assert_int_equal(n, 2);
+    assert_string_equal(r[0].check, "dt_check");
+    assert_string_equal(r[1].check, "rt_busy");
+    assert_true(r[0].overlapped && r[1].overlapped);
+    ttfi_arena_free(&a);
+}
+
 /* One run alone through the public API: the same race, "in this run". */
 static void test_one_run_alone(void **state)
 {
@@ -474,6 +652,10 @@ int main(void)
         cmocka_unit_test(test_unprotected_call),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
+        cmocka_unit_test(test_reaches_symptom),
+        cmocka_unit_test(test_same_names_apart),
+        cmocka_unit_test(test_verdict_names_race),
+        cmocka_unit_test(test_void_check_last),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

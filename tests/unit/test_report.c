@@ -340,6 +340,38 @@ static void test_no_divergence(void **state)
     ttd_free(d);
 }
 
+/* The report model (model.c): each sentence built once, both formats'
+ * words in it, and a plain string of it for JSON (a verdict's headline). */
+static void test_model(void **state)
+{
+    (void)state;
+    ttd_diff *d = hostile_diff();
+    ttri_model m;
+    int text = 0, html = 0;
+
+    assert_int_equal(ttri_model_init(&m, ttd_get_result(d)), 0);
+    assert_non_null(m.split);
+    assert_non_null(m.bad_end);
+    assert_null(m.program);     /* one program */
+    assert_null(m.races);
+    assert_string_equal(ttri_model_plain(&m, m.split),
+                        "first divergence: thread main\x02<b> (good #0, bad #0), good event 3, "
+                        "bad event 3, at 0.000 ms in the bad run");
+    assert_non_null(strstr(ttri_model_plain(&m, m.bad_end),
+                           "the bad run died here: crash SIGSEGV"));
+    for (const ttri_span *p = m.bad_end->first; p; p = p->next) {
+        text += p->only != TTRI_HTML;
+        html += p->only != TTRI_TEXT;
+        assert_true(p->kind != TTRI_SP_LIT || p->s);
+    }
+    assert_true(text > 0 && html > 0);  /* both formats say it */
+    const ttri_sent *c = ttri_m_crash_here(&m, ttd_get_result(d)->first->crash);
+    assert_string_equal(ttri_model_plain(&m, c), "");  /* the HTML report's own */
+    assert_int_equal(m.failed, 0);
+    ttri_model_free(&m);
+    ttd_free(d);
+}
+
 /* C++ names shortened for text and HTML (names.c). */
 static void test_short_names(void **state)
 {
@@ -387,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_no_divergence),
         cmocka_unit_test(test_short_names),
+        cmocka_unit_test(test_model),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

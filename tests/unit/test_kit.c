@@ -1,0 +1,142 @@
+/*
+ * test_kit.c - diff/'s container kit (diff/kit.c): the hash map, the table
+ * of records, the counting multiset, the direct-mapped cache and the key
+ * bitmap against plain arrays, with keys that collide in their home slot,
+ * key 0, and growth across many doublings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kit.h"
+
+#define N 20000
+
+/* Keys with clusters (many share low bits) and 0. */
+static uint64_t key_of(size_t i)
+{
+    return i % 3 == 0 ? (uint64_t)i << 40 : (uint64_t)i * 0x9E3779B97F4A7C15ull;
+}
+
+typedef struct rec {
+    uint64_t key;           /* the table's key: first */
+    uint64_t twice;         /* key * 2 */
+    const char *tag;        /* set once */
+} rec;
+
+static void table_records(void **state)
+{
+    (void)state;
+    ttdi_table t;
+    ttdi_table_init(&t, sizeof(rec));
+    assert_null(ttdi_table_get(&t, 7));
+    assert_null(ttdi_table_get(&t, 0));
+    for (size_t i = 0; i < N; i++) {
+        uint64_t k = key_of(i);
+        assert_null(ttdi_table_get(&t, k));
+        rec *r = ttdi_table_add(&t, k);
+        assert_non_null(r);
+        assert_true(r->key == k && r->twice == 0 && r->tag == NULL); /* zeroed */
+        r->twice = 2 * k;
+        r->tag = "x";
+    }
+    for (size_t i = 0; i < N; i++) {    /* every record kept across growth */
+        const rec *r = ttdi_table_get(&t, key_of(i));
+        assert_non_null(r);
+        assert_true(r->key == key_of(i) && r->twice == 2 * key_of(i));
+    }
+    assert_non_null(ttdi_table_get(&t, 0));  /* key 0 (i = 0) kept apart */
+    assert_null(ttdi_table_get(&t, 1));
+    assert_int_equal(t.used, N - 1);
+    assert_true(2 * t.used <= t.cap);
+    ttdi_table_free(&t);
+    assert_null(ttdi_table_get(&t, key_of(5)));
+    assert_int_equal(t.size, sizeof(rec));
+}
+
+static void map_and_multiset(void **state)
+{
+    (void)state;
+    ttdi_map m = {0};
+    ttdi_openset o = {0};
+    int added;
+
+    for (size_t i = 0; i < N; i++) {
+        uint64_t *v = ttdi_map_put(&m, key_of(i), &added);
+        assert_non_null(v);
+        assert_int_equal(added, 1);
+        *v = i;
+        assert_int_equal(ttdi_openset_add(&o, key_of(i % 100)), 0);
+    }
+    for (size_t i = 0; i < N; i++) {
+        assert_int_equal(*ttdi_map_get(&m, key_of(i)), i);
+        assert_int_equal(*ttdi_map_put(&m, key_of(i), &added), i);
+        assert_int_equal(added, 0);
+    }
+    for (size_t i = 0; i < 100; i++)
+        assert_int_equal(ttdi_openset_count(&o, key_of(i)), N / 100);
+    for (size_t i = 0; i < N; i += 2)   /* removal keeps the others findable */
+        ttdi_openset_del(&o, key_of(i % 100));
+    for (size_t i = 0; i < 100; i++)
+        assert_int_equal(ttdi_openset_count(&o, key_of(i)), i % 2 ? N / 100 : 0);
+    ttdi_map_free(&m);
+    ttdi_openset_free(&o);
+}
+
+typedef struct slot {
+    uint64_t hash;
+    uint32_t node;
+} slot;
+
+static void dmcache_slots(void **state)
+{
+    (void)state;
+    ttdi_dmcache c = {0};
+
+    assert_int_equal(ttdi_dmcache_reset(&c, 64, sizeof(slot)), 0);
+    slot *a = ttdi_dmcache_slot(&c, 5), *b = ttdi_dmcache_slot(&c, 5 + 64);
+    assert_ptr_equal(a, b);             /* same low bits: one slot */
+    assert_ptr_not_equal(a, ttdi_dmcache_slot(&c, 6));
+    a->hash = 5;
+    a->node = 1;
+    assert_int_equal(ttdi_dmcache_reset(&c, 32, sizeof(slot)), 0);
+    assert_int_equal(c.cap, 64);        /* a larger cache stays as large */
+    assert_int_equal(((slot *)ttdi_dmcache_slot(&c, 5))->node, 0); /* emptied */
+    assert_int_equal(ttdi_dmcache_reset(&c, 256, sizeof(slot)), 0);
+    assert_int_equal(c.cap, 256);
+    ttdi_dmcache_free(&c);
+}
+
+static void keybits_no_false_negative(void **state)
+{
+    (void)state;
+    uint64_t x[1000];
+    ttdi_keybits kb;
+    size_t maybe = 0;
+
+    for (size_t i = 0; i < 1000; i++)
+        x[i] = key_of(i);
+    assert_int_equal(ttdi_keybits_fill(&kb, 14, x, 1000), 0);
+    for (size_t i = 0; i < 1000; i++)
+        assert_true(ttdi_keybits_has(&kb, x[i]));
+    for (size_t i = 1000; i < 11000; i++)
+        maybe += (size_t)ttdi_keybits_has(&kb, key_of(i));
+    assert_true(maybe < 1500);          /* about 6% of 16384 bits set */
+    ttdi_keybits_free(&kb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_records),
+        cmocka_unit_test(map_and_multiset),
+        cmocka_unit_test(dmcache_slots),
+        cmocka_unit_test(keybits_no_false_negative),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
