@@ -6,8 +6,10 @@
 # run to run: ttrec --until-fail's report heads with the count ("the bad
 # run called `take_seat` 41 times, every passing run 40") in text, JSON
 # (verdict.counts, cause.kind "count") and HTML, never "the runs made the
-# same calls". The failing run is made deterministic: a wrapper passes
-# "race" (a barrier inside the window) from its 4th run on. Passing runs
+# same calls". The runs are made deterministic: a wrapper passes "safe"
+# (check and act under one lock: the race cannot strike, the sellers'
+# shares still vary) to the first three runs and "race" (a barrier inside
+# the window) from the 4th on. Passing runs
 # of the same program give no count and exit 0.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
@@ -19,7 +21,7 @@ cat > sell <<EOF2
 n=\$(cat "$T/count" 2>/dev/null || echo 0)
 echo \$((n + 1)) > "$T/count"
 [ "\$n" -ge 3 ] && exec "$P" race
-exec "$P"
+exec "$P" safe
 EOF2
 chmod +x sell
 
