@@ -14,8 +14,18 @@
  * SIGSEGV, abort() or SIGKILL of the process loses nothing already written,
  * with no flush, no daemon and no second process. A thread claims a chunk
  * with one atomic increment of cap.next_chunk; the file grows in steps of
- * CAP_GROW chunks under a spin lock (fallocate, so a full disk shows up as an
- * error there rather than as SIGBUS later), and it never shrinks.
+ * CAP_GROW chunk slots under a spin lock (ftruncate: the slots are holes,
+ * costing no disk). A slot is written with zeros (pwrite, so a full disk
+ * shows up as an error there rather than as SIGBUS later) only as far as
+ * its thread uses it: a thread's first chunk starts with CAP_FILL_MIN bytes
+ * and doubles in place when full (fill_more), later chunks are filled
+ * whole. The layout stays the slot grid, so a killed process leaves a file
+ * every reader reads as before (a hole reads as zeros: end of data). At a
+ * clean end (cap_file_shrink) the file is cut after the last slot, or,
+ * when no other thread can write any more, just after the last record of
+ * the last slot (the header's end_offset says so); a thread that ends
+ * punches the unused rest of its chunk out. So a process of 500 events
+ * leaves about 20 KiB, not the 4 MiB of a growth step.
  *
  * A hot event (ENTER/EXIT) costs: the global flag, one compare of pos with
  * limit (NULL/NULL for threads that are new, cut or done, so they all take
@@ -53,6 +63,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -268,15 +279,8 @@ static int grow_locked(uint64_t chunk, uint64_t have, uint64_t want)
     if ((uint64_t)len > room)
         return CAP_WHY_FULL;    /* asked of no file system: a failed fallocate
                                    of a large chunk on tmpfs fills it, then frees */
-    int e = fallocate(cap.fd, 0, from, len);
-    if (e != 0 && errno == ENOSPC && want > chunk + 1) {
-        /* a nearly full disk: the chunks needed now, not a whole step */
-        want = chunk + 1;
-        len = (off_t)((want - have) * cap.chunk_size);
-        e = fallocate(cap.fd, 0, from, len);
-    }
-    if (e != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
-        e = ftruncate(cap.fd, from + len);  /* only ever grows: from = size */
+    /* holes: the disk is taken by zero_fill, as each part is used */
+    int e = ftruncate(cap.fd, from + len);  /* only ever grows: from = size */
     if (e != 0)
         return why_of(errno);
     atomic_store_explicit(&cap.cap_chunks, want, memory_order_release);
@@ -351,6 +355,49 @@ static int zero_fill(off_t off, size_t len)
     return 0;
 }
 
+/* Fault the first len bytes of a fresh mapping in now, in the slow path:
+ * 0, or -1 when there is no space behind them (EFAULT: a file system
+ * without allocation at write), which later writes would die of. */
+static int populate(uint8_t *m, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(m, len, MADV_POPULATE_WRITE) != 0 && errno == EFAULT)
+        return -1;
+#else
+    (void)m;
+    (void)len;
+#endif
+    return 0;
+}
+
+/* Make room for need more bytes below limit in the current chunk by
+ * filling more of its slot (doubling what is filled, up to the slot):
+ * 1 when they fit, 0 when the slot is used up or the disk refused (the
+ * caller then switches chunks, or cuts). */
+static int fill_more(struct tstate *t, size_t need)
+{
+    while (t->pos + need > t->limit) {
+        if (!t->base || t->filled >= cap.chunk_size)
+            return 0;
+        uint32_t add = t->filled;
+        if (add > cap.chunk_size - t->filled)
+            add = cap.chunk_size - t->filled;
+        off_t off = (off_t)(TTF_DATA_OFFSET + t->chunk * cap.chunk_size + t->filled);
+        struct cap_xfsz g;
+        cap_xfsz_hold(&g);
+        int why = zero_fill(off, add);
+        cap_xfsz_release(&g);
+        if (why && errno == EBADF && cap_file_ours() == 0)
+            why = 0;            /* the program closed our descriptor (daemon
+                                   style): populating the mapping allocates */
+        if (why || populate(t->base + t->filled, add) != 0)
+            return 0;
+        t->filled += add;
+        t->limit = t->base + t->filled - CAP_RESERVE;
+    }
+    return 1;
+}
+
 /* A new chunk index with room in the file behind it: 0 (*c set) or a
  * CAP_WHY_* reason. The index is taken only once the file holds it, so
  * failed claims leave no holes that a later growth would have to fill. */
@@ -402,7 +449,12 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     if (why)
         return why;
     off_t off = (off_t)(TTF_DATA_OFFSET + c * cap.chunk_size);
-    if (!*recycled && (why = zero_fill(off, cap.chunk_size)) != 0) {
+    /* a thread's first chunk is filled a little at a time (fill_more):
+     * a thread of 2 calls does not cost a whole slot of disk */
+    uint32_t fill = cap.chunk_size;
+    if (!*recycled && t->seq == 0 && !cap.ring_n && fill > CAP_FILL_MIN)
+        fill = CAP_FILL_MIN;
+    if (!*recycled && (why = zero_fill(off, fill)) != 0) {
         claim_failed(why);
         return why;
     }
@@ -410,14 +462,10 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
                       cap.fd, off);
     if (m == MAP_FAILED)
         return CAP_WHY_IO;
-#ifdef MADV_POPULATE_WRITE
-    /* fault it all in now, in the slow path; EFAULT = no space behind it
-     * (a file system without fallocate), which later writes would die of */
-    if (madvise(m, cap.chunk_size, MADV_POPULATE_WRITE) != 0 && errno == EFAULT) {
+    if (populate(m, fill) != 0) {
         munmap(m, cap.chunk_size);
         return CAP_WHY_FULL;
     }
-#endif
     if (*recycled) {
         __atomic_store_n((uint32_t *)m, 0u, __ATOMIC_RELEASE);
         memset(m + 4, 0, cap.chunk_size - 4);
@@ -428,6 +476,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     ttf_put_u32(m + TTF_C_THREAD, t->index);
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
     ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
+                                            (t->timed == CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
                                             (t->vals ? TTF_CHUNK_VALUES : 0)));
     if (t->vals)
         cap_values_chunk();
@@ -441,7 +490,8 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     t->base = m;
     t->chunk = c;
     t->pos = m + TTF_CHUNK_HDR;
-    t->limit = m + cap.chunk_size - CAP_RESERVE;
+    t->filled = fill;
+    t->limit = m + fill - CAP_RESERVE;
     t->tsc = tsc;
     if (t->prev)
         cap.any_calls = 1;
@@ -681,7 +731,8 @@ uint8_t *cap_room(struct tstate *t, size_t need)
         cap_thread_begin(t);
     if (t->state == TS_CUT)
         cut_retry(t);           /* now and then: space may be back */
-    if (t->state == TS_LIVE && t->pos + need > t->limit + CAP_RESERVE / 2)
+    if (t->state == TS_LIVE && t->pos + need > t->limit + CAP_RESERVE / 2 &&
+        !fill_more(t, need > CAP_RESERVE / 2 ? need - CAP_RESERVE / 2 : 0))
         cap_switch_chunk(t);
     if (t->state == TS_CUT) {
         if (need)               /* 0: only beginning the thread, no record */
@@ -714,7 +765,7 @@ static void slow_event(struct tstate *t, uintptr_t a, uintptr_t site, int is_exi
     }
     if (t->state == TS_NEW)
         cap_thread_begin(t);
-    else if (t->state == TS_LIVE && t->pos >= t->limit)
+    else if (t->state == TS_LIVE && t->pos >= t->limit && !fill_more(t, 1))
         cap_switch_chunk(t);
     else if (t->state == TS_CUT)
         cut_retry(t);
@@ -873,6 +924,8 @@ void cap_thread_close(struct tstate *t)
     uint8_t *base = t->base;
     uint64_t *ring = t->ring;
     struct ttf_sites *sites = t->sites;
+    if (base)
+        cap_chunk_done(t);
     t->pos = t->limit = NULL;
     t->base = NULL;
     t->ring = NULL;
@@ -940,4 +993,86 @@ int cap_site_id(struct tstate *t, struct ttcap_site *s)
     atomic_store(&cap.sites, s);
     cap_spin_unlock(&cap.site_lock);
     return (int)mine;
+}
+
+/* ---- a clean end: the disk a trace keeps ------------------------------------ */
+
+/* 1 when cap.fd is still the trace file (the program may have closed it,
+ * daemon style, and even opened another file under its number: that one
+ * is never cut or punched), 0 when it is closed, -1 when it is another. */
+int cap_file_ours(void)
+{
+    struct stat st;
+    if (fstat(cap.fd, &st) != 0)
+        return 0;
+    return st.st_ino == cap.ino && st.st_dev == cap.dev ? 1 : -1;
+}
+
+/* The thread's chunk is finished (it ended, or the process did): note
+ * where its data ends, for cap_file_shrink, and give the disk of the
+ * unused part of its slot back (a hole reads as zeros: end of data, as
+ * before). Not in ring mode (a reused chunk is overwritten whole). */
+void cap_chunk_done(struct tstate *t)
+{
+    if (!t->base || !t->pos || cap.fd < 0 || cap_file_ours() != 1)
+        return;
+    uint64_t slot = TTF_DATA_OFFSET + t->chunk * cap.chunk_size;
+    uint64_t used = (uint64_t)(t->pos - t->base) + 1;   /* one 0x00 ends the data */
+    uint64_t end = 1 + slot + used, was = atomic_load(&cap.tail_end);
+    while (was < end && !atomic_compare_exchange_weak(&cap.tail_end, &was, end))
+        ;                       /* the farthest one: it names its chunk too */
+    if (cap.ring_n)
+        return;
+    uint64_t from = (used + 4095) & ~(uint64_t)4095;
+    if (from < t->filled)
+        fallocate(cap.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)(slot + from),
+                  (off_t)(t->filled - from));
+}
+
+/* 1 when this thread is the process's only one (from /proc; 0 when that
+ * cannot be read). Async-signal-safe. */
+static int alone(void)
+{
+    char buf[2048];
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    /* after ") ": state ppid pgrp session tty_nr tpgid flags minflt
+     * cminflt majflt cmajflt utime stime cutime cstime priority nice
+     * num_threads: the 18th field after the name */
+    for (int f = 0; p && f < 18; f++)
+        p = strchr(p + 1, ' ');
+    return p && p[1] == '1' && p[2] == ' ';
+}
+
+/* At a clean end (exit, or exec when whole is set: the exec may fail and
+ * the trace go on): cut the file after the last slot in use, and when no
+ * other thread can write any more, right after the last record of that
+ * slot, noting the length in the header's end_offset (a reader then takes
+ * the short last slot as ended, not cut). t: the ending thread. Never
+ * under a length a mapping is still used at. Async-signal-safe. */
+void cap_file_shrink(struct tstate *t, int whole)
+{
+    if (cap.fd < 0 || !cap.hdr || cap_file_ours() != 1)
+        return;
+    if (!whole)
+        cap_chunk_done(t);
+    cap_spin_lock(&cap.grow_lock);
+    uint64_t n = atomic_load(&cap.next_chunk);
+    uint64_t end = TTF_DATA_OFFSET + n * cap.chunk_size;
+    uint64_t tail = atomic_load(&cap.tail_end);
+    if (!whole && !cap.ring_n && n && tail > TTF_DATA_OFFSET + 1 &&
+        (tail - 2 - TTF_DATA_OFFSET) / cap.chunk_size == n - 1 && tail - 1 <= end && alone()) {
+        ttf_put_u64(cap.hdr + TTF_H_ENDOFF, tail - 1);
+        end = tail - 1;
+    }
+    if (ftruncate(cap.fd, (off_t)end) == 0)    /* a later claim grows it again */
+        atomic_store(&cap.cap_chunks, end == TTF_DATA_OFFSET + n * cap.chunk_size ? n : n - 1);
+    cap_spin_unlock(&cap.grow_lock);
 }

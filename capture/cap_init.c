@@ -185,9 +185,13 @@ static void read_env(void)
     cap.chunk_size = env_chunk();
     cap.level = (int)env_num("TTCAP_LEVEL", 0, TTCAP_TRACE, TTCAP_DEBUG);
     const char *clk = getenv("TTCAP_CLOCK");
-    cap.timed = !(clk && strcmp(clk, "none") == 0);
-    if (clk && *clk && strcmp(clk, "none") != 0 && strcmp(clk, "tsc") != 0)
-        env_warn("TTCAP_CLOCK", clk, "is not tsc or none", "the default tsc");
+    cap.timed = CAP_CLOCK_SPARSE;
+    if (clk && strcmp(clk, "none") == 0)
+        cap.timed = CAP_CLOCK_NONE;
+    else if (clk && strcmp(clk, "every") == 0)
+        cap.timed = CAP_CLOCK_EVERY;
+    else if (clk && *clk && strcmp(clk, "tsc") != 0)
+        env_warn("TTCAP_CLOCK", clk, "is not tsc, every or none", "the default tsc");
     cap.ring_n = env_ring(cap.chunk_size);
     cap.sync = env_num("TTCAP_SYNC", 0, 1, 1) != 0;
     const char *store = getenv("TTCAP_STORE"); /* here: a fork child reads no environ */
@@ -231,6 +235,13 @@ static int read_out(void)
     if (out && (bad = bad_template(out, why, sizeof why)) != NULL) {
         env_warn("TTCAP_OUT", out, bad, "no trace");
         return -1;
+    }
+    if (out && cap_tree_dir(out) == 0) {
+        /* DIR/: the whole tree, one trace per traced process */
+        size_t n = strlen(cap_tree.dir);  /* < sizeof cap.tmpl - 64 (cap_tree_dir) */
+        memcpy(cap.tmpl, cap_tree.dir, n);
+        memcpy(cap.tmpl + n, "/%e.%p.trc", sizeof "/%e.%p.trc");
+        return 0;
     }
     if (out) {
         if (strlen(out) < sizeof cap.tmpl - 64) {
@@ -348,14 +359,7 @@ static void write_process(struct tstate *t, const char *parent)
     char exe[CAP_PATH_MAX];
     ssize_t ne = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[ne > 0 ? ne : 0] = 0;
-    size_t na = 0;
-    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t r;
-        while (na < sizeof args && (r = read(fd, args + na, sizeof args - na)) > 0)
-            na += (size_t)r;
-        close(fd);
-    }
+    size_t na = cap_read_cmdline(args, sizeof args);
     size_t npar = strlen(parent);
     /* the record's length field holds at most 16383 bytes: the command
      * line gives way (exe and parent paths are at most 4 KiB each) */
@@ -390,7 +394,8 @@ static void write_process(struct tstate *t, const char *parent)
 static void write_header(void)
 {
     uint8_t *h = cap.hdr;
-    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES,   /* format 1.2 */
+    ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES |  /* format 1.2 */
+                       (cap.timed == CAP_CLOCK_SPARSE ? TTF_REQ_SPARSE : 0), /* 1.4 */
                        (cap.ring_n ? TTF_OPT_RING : 0) |
                        (cap.timed ? 0 : TTF_OPT_NOCLOCK) | TTF_OPT_CUTINFO,
                        cap.chunk_size, cap.tsc_hz, cap.start_real);
@@ -543,6 +548,9 @@ int cap_start(const char *parent, int forked)
         return -1;
     cap.fd = fd;
     cap.pid = (int)getpid();
+    struct stat st;
+    cap.ino = fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+    cap.dev = cap.ino ? (uint64_t)st.st_dev : 0;
     atomic_store(&cap.next_chunk, 0);
     atomic_store(&cap.cap_chunks, 0);
     atomic_store(&cap.next_thread, 0);
@@ -639,8 +647,19 @@ static void cap_init(void)
         snprintf(parent, sizeof parent, "%s", prev);
     else if (prev)
         env_warn("TTCAP_TRACE", prev, "is longer than 4095 bytes", "no parent trace");
+    if (cap_tree.on && cap_tree_other_copy())
+        return;                 /* the program's own libttcap records it */
+    if (cap_tree.on && !cap_tree_instrumented()) {
+        /* sh, make, python: only their lifecycle, in the table */
+        cap_tree_begin(0, "");
+        on_exit(on_exit_cb, NULL);
+        pthread_atfork(NULL, NULL, fork_child);
+        cap.hooks_ok = 1;
+        return;
+    }
     if (cap_start(parent, 0) == 0)
         cap_check_start();
+    cap_tree_begin(0, cap_on ? cap.path : "");
 }
 
 /* ---- the end ------------------------------------------------------------------ */
@@ -685,6 +704,7 @@ static void finish(int status, int quick)
     ttf_put_u32(cap.hdr + TTF_H_EXIT, (uint32_t)status);
     atomic_thread_fence(memory_order_release);
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED);
+    cap_file_shrink(t, 0);
 }
 
 static void on_exit_cb(int status, void *arg)
@@ -692,6 +712,8 @@ static void on_exit_cb(int status, void *arg)
     (void)arg;
     if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 0);      /* not in a vfork child (end_now) */
+    if (!cap_tls.vforked)
+        cap_tree_end(TTF_PT_EXITED, status, 0);
 }
 
 /* fork, before: the module table must not be half-updated in the child. */
@@ -711,6 +733,8 @@ static void fork_parent(void)
     cap_modules_fork_parent();
     if (in_daemon && cap_on && cap.pid == (int)getpid())
         finish(0, 0);           /* daemon's parent: _exit(0) comes next */
+    if (in_daemon)
+        cap_tree_end(TTF_PT_EXITED, 0, 0);
 }
 
 __attribute__((visibility("default")))
@@ -802,14 +826,17 @@ static void refork(struct tstate *t)
 static void fork_child(void)
 {
     cap_modules_fork_parent();  /* the table lock, taken in fork_prepare */
-    if (!cap_on)
+    if (!cap_on) {
+        cap_tree_begin(1, "");  /* a process of the tree not traced */
         return;
+    }
     cap.loader_suspect = 1;
     cap.pid = (int)getpid();
     struct tstate *t = &cap_tls;
     if (t->busy) {
         fork_park(t);           /* the trace starts when the write is done */
         cap_hooks.refork = refork;
+        cap_tree_begin(1, "");  /* its name is not known yet */
         return;
     }
     cap_on = 0;
@@ -825,6 +852,7 @@ static void fork_child(void)
     cap.hdr = NULL;
     cap_thread_reset(t);        /* keeps depth: the child is mid-call */
     cap_start(parent, 1);
+    cap_tree_begin(1, cap_on ? cap.path : "");
 }
 
 /* ---- exec ----------------------------------------------------------------------
@@ -867,16 +895,20 @@ static int exec_traced(void)
 
 static void exec_begin(const char *path)
 {
+    if (!cap_tls.vforked)
+        cap_tree_end(TTF_PT_EXECED, 0, 0);
     if (!exec_traced())
         return;
     exec_record(path ? path : "", 0);
     ttf_put_u32(cap.hdr + TTF_H_EXIT, 0);
     atomic_thread_fence(memory_order_release);
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, TTF_FLAG_CLOSED | TTF_FLAG_EXEC);
+    cap_file_shrink(&cap_tls, 1);
 }
 
 static void exec_failed(const char *path, int err)
 {
+    cap_tree_exec_failed();
     if (!exec_traced())
         return;
     ttf_put_u32(cap.hdr + TTF_H_FLAGS, 0);
@@ -1000,6 +1032,8 @@ static void end_now(int status)
 {
     if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 1);
+    if (!cap_tls.vforked)
+        cap_tree_end(TTF_PT_EXITED, status, 0);
     if (real_exit)
         real_exit(status);
     syscall(SYS_exit_group, status);

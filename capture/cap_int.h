@@ -37,9 +37,34 @@
                                 /* longest values-mode ENTER (93 bytes): it
                                    and a terminal record fit in CAP_RESERVE */
 #define CAP_GROW 16             /* chunks added to the file per growth step */
+#define CAP_FILL_MIN 16384      /* a thread's first chunk starts with this much
+                                   of its slot filled; it doubles as needed */
 #define CAP_MAX_MODS 1024       /* modules tracked for load/unload diffs */
 #define CAP_NAME_LEN 16         /* thread name bytes (kernel limit incl. NUL) */
 #define CAP_PATH_MAX 4096
+
+/* The clock of hot events (tstate.timed, cap.timed; TTCAP_CLOCK): none
+ * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), or sparse (the
+ * default, format 1.4): every ENTER reads the clock, an EXIT only when
+ * its call was big (CAP_BIG_CALL events since its ENTER, counting a
+ * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
+ * a row went without it, it is among the thread's first CAP_WARM, or it
+ * is drawn as a sample (1 in 32 on average, CAP_SAMPLE_BITS). The design
+ * and its error: capture/INSTRUMENT.md, "The clock". */
+enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
+#define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
+                                   make its EXIT read the clock */
+#define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
+#define CAP_WARM 4096           /* a thread's first EXITs all read the clock:
+                                   a short run is timed exactly (its cost is
+                                   no matter), a long one learns from samples */
+#define CAP_SAMPLE_BITS 6       /* the other EXITs are sampled at gaps drawn
+                                   uniformly from 1 .. 2^CAP_SAMPLE_BITS - 1:
+                                   one in 32 on average */
+#define CAP_EVAT 64             /* frames whose ENTER count is kept (by depth
+                                   modulo: deeper frames share, and an outer
+                                   frame then counts from the inner one's
+                                   ENTER: its EXIT may go untimed) */
 
 /* thread states (tstate.state) */
 enum { TS_NEW = 0, TS_LIVE, TS_CUT, TS_DONE };
@@ -59,10 +84,20 @@ struct tstate {
     uint8_t busy;               /* nonzero while writing: nested events are dropped;
                                    CAP_BUSY_HOT in a hot path (no lock held, at most
                                    one record partly written at pos) */
-    uint8_t timed;              /* hot events carry a tsc delta */
+    uint8_t timed;              /* CAP_CLOCK_*: hot events carry a tsc delta
+                                   (every one, or sparse: ENTERs and some EXITs) */
     uint8_t state;              /* TS_* */
     uint8_t vals;               /* chunk has TTF_CHUNK_VALUES (sticky: new chunks get it) */
+    uint8_t since;              /* sparse clock: EXITs without a time since the
+                                   last clock read */
+    uint16_t ev;                /* sparse clock: hot events so far (mod 2^16) */
+    uint32_t rng;               /* sparse clock: the sampling draw's state */
+    uint8_t skip;               /* sparse clock: candidate EXITs to the next
+                                   sample (0 at thread start: wraps to 255) */
+    uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
+    uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
+                                   frame at depth d, in evat[d % CAP_EVAT] */
     struct ttf_sites *sites;    /* call sites of the chunk (format 1.2), reset
                                    per chunk; mmap'd at the thread's first
                                    chunk, not in TLS: libttcap may be
@@ -98,6 +133,10 @@ struct tstate {
                                    event takes the slow path, which drops it)
                                    until the parent resumes (cap_vfork.S) */
     uint8_t *vfork_limit;       /* limit as it was before the vfork */
+    uint32_t filled;            /* bytes of the current chunk written (zeros)
+                                   and mapped for use: the rest of the slot is
+                                   a hole until the thread needs it (fill_more,
+                                   cap_core.c) */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -120,7 +159,7 @@ struct capture {
     int fd;                     /* the trace file, -1 when untraced */
     uint8_t *hdr;               /* the mapped file header page */
     uint32_t chunk_size;        /* bytes per chunk (power of two) */
-    int timed;                  /* TTCAP_CLOCK != none */
+    int timed;                  /* CAP_CLOCK_* (TTCAP_CLOCK) */
     int sync;                   /* record SYNC_OP (TTCAP_SYNC != 0) */
     _Atomic int sync_flagged;   /* TTF_OPT_SYNC set in the header */
     int level;                  /* message threshold set by the user */
@@ -155,6 +194,9 @@ struct capture {
     int key_ok;                 /* key created */
     int hooks_ok;               /* atexit/atfork/signals installed */
     int pid;                    /* the process the trace was started for */
+    uint64_t ino, dev;          /* the trace file's identity (cap_file_ours) */
+    _Atomic uint64_t tail_end;  /* 1 + file offset of the end of data of the
+                                   chunk a thread finished last (cap_chunk_done) */
     int any_calls;              /* a thread recorded a function call (seen at a chunk switch or thread end) */
     char tmpl[CAP_PATH_MAX];    /* output name template (TTCAP_OUT or default) */
     char path[CAP_PATH_MAX];    /* this process's trace file */
@@ -185,7 +227,17 @@ enum { CAP_CHAOS_SYNC = 0, CAP_CHAOS_ENTRY = 1 };  /* kinds of chaos point */
 #define CAP_CHAOS_YIELD 1u      /* cap_chaos_decide: yield (0 nothing, else sleep us) */
 #define CAP_ON_CHAOS 3          /* cap_on: tracing, and chaos at function entries */
 
+/* Recording a process tree (cap_tree.c; TTCAP_OUT=DIR/). */
+struct cap_tree {
+    int on;                     /* TTCAP_OUT names a folder: rows are written */
+    int pid;                    /* the process the rows are for */
+    int ended;                  /* its END row is written */
+    uint64_t start_ns;          /* its start: with pid, the row's name */
+    char dir[CAP_PATH_MAX];     /* the folder (no trailing slash) */
+};
+
 extern struct capture cap;
+extern struct cap_tree cap_tree;
 extern struct cap_hooks cap_hooks;
 extern struct cap_chaos_cfg cap_chaos;
 extern int cap_on;              /* tracing enabled: tested first by every hook;
@@ -241,6 +293,7 @@ static inline uint8_t *cap_put_t_at(struct tstate *t, uint8_t *q, uint64_t now)
 {
     uint64_t d = now > t->tsc ? now - t->tsc : 0;
     t->tsc += d;
+    t->since = 0;
     return ttf_put_uvar(q, d);
 }
 
@@ -282,13 +335,65 @@ uint8_t *cap_hot_addr(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
     return q;
 }
 
+/* Sparse clock: an ENTER is counted, and its frame remembers the count. */
+static inline __attribute__((always_inline)) void cap_enter_count(struct tstate *t)
+{
+    t->evat[(uint32_t)t->depth % CAP_EVAT] = t->ev++;
+}
+
+/* Sparse clock: does this EXIT read the clock? TTF_T_TIMED when its call
+ * was big (CAP_BIG_CALL events since its ENTER), CAP_UNTIMED_RUN EXITs
+ * before it went without, or the thread is young (CAP_WARM); else
+ * TTF_T_SAMPLE for the others at random gaps (what readers learn each
+ * function's short calls from: a countdown per EXIT, the generator drawn
+ * only per sample), else 0. The EXIT is counted either way. */
+static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
+{
+    uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
+    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN || t->warm < CAP_WARM) {
+        if (t->warm < CAP_WARM)
+            t->warm++;
+        return TTF_T_TIMED;
+    }
+    if (__builtin_expect(--t->skip == 0, 0)) {
+        t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
+        t->skip = (uint8_t)(1 + (t->rng >> (32 - CAP_SAMPLE_BITS)));
+        return TTF_T_SAMPLE;
+    }
+    t->since++;
+    return 0;
+}
+
+/* Sparse clock: a SYNC_OP or SLEEP record counts as a big call's worth of
+ * events in every open frame, so their EXITs read the clock. */
+static inline void cap_sync_counts(struct tstate *t)
+{
+    t->ev = (uint16_t)(t->ev + CAP_BIG_CALL);
+}
+
 /* A hot record's head at p: the address and the time delta. Returns the
- * byte after; *tag is the tag to commit. The -finstrument-functions hooks
- * use it; values mode reads the clock earlier (cap_values.c). */
+ * byte after; *tag is the tag to commit at p. In a sparse chunk an EXIT
+ * that reads the clock is a TIMED prefix at p and the EXIT at p + 1, its
+ * tag stored here (the prefix's, committed last, makes them one record);
+ * one that does not carries no time. The -finstrument-functions hooks use
+ * it, and values mode's EXITs in sparse chunks; values mode's ENTERs read
+ * the clock earlier (cap_values.c). */
 static inline __attribute__((always_inline))
 uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
                       uint8_t miss, uint8_t *tag)
 {
+    if (hit == TTF_T_EXIT_HIT && t->timed == CAP_CLOCK_SPARSE) {
+        unsigned pre = cap_exit_reads(t);
+        if (!pre)
+            return cap_hot_addr(t, p, a, hit, miss, tag);
+        uint8_t rtag;
+        uint8_t *q = cap_put_t(t, cap_hot_addr(t, p + 1, a, hit, miss, &rtag));
+        p[1] = rtag;
+        *tag = (uint8_t)pre;
+        return q;
+    }
+    if (hit == TTF_T_ENTER_HIT && t->timed == CAP_CLOCK_SPARSE)
+        cap_enter_count(t);
     uint8_t *q = cap_hot_addr(t, p, a, hit, miss, tag);
     if (t->timed)
         q = cap_put_t(t, q);
@@ -346,6 +451,19 @@ void cap_hook_enter(void *fn, void *call_site); /* == our __cyg_profile_func_ent
 uint8_t *cap_room(struct tstate *t, size_t need);
 uint8_t *cap_reserve_room(struct tstate *t);
 void cap_switch_chunk(struct tstate *t);
+void cap_chunk_done(struct tstate *t);
+int cap_file_ours(void);
+
+/* cap_tree.c */
+/* The NUL-separated command line from /proc into args: its length. */
+size_t cap_read_cmdline(char *args, size_t len);
+int cap_tree_dir(const char *out);
+int cap_tree_instrumented(void);
+int cap_tree_other_copy(void);
+void cap_tree_begin(int forked, const char *trace);
+void cap_tree_end(int how, int status, int sig);
+void cap_tree_exec_failed(void);
+void cap_file_shrink(struct tstate *t, int whole);
 void cap_thread_begin(struct tstate *t);
 void cap_write_thread_start(struct tstate *t);
 void cap_thread_reset(struct tstate *t);

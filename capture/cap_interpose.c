@@ -261,6 +261,7 @@ static void sync_op(int op, const void *obj, int64_t arg)
         cap_commit(t, p, TTF_R_SYNC_OP, cap_ext_close(p, q));
         sync_flag();
     }
+    cap_sync_counts(t);         /* the EXITs of the calls around it read the clock */
     atomic_signal_fence(memory_order_seq_cst);
     t->busy = 0;
 }

@@ -29,10 +29,14 @@ uintptr_t cap_tramp;
 static inline __attribute__((always_inline))
 void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t now)
 {
-    uint8_t tag, *p = t->pos;
-    uint8_t *q = cap_hot_addr(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
-    if (t->timed)
-        q = cap_put_t_at(t, q, now);
+    uint8_t tag, *p = t->pos, *q;
+    if (t->timed == CAP_CLOCK_SPARSE) {
+        q = cap_hot_head(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
+    } else {
+        q = cap_hot_addr(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
+        if (t->timed)
+            q = cap_put_t_at(t, q, now);
+    }
     q = ttf_put_exit_value(q, rax);
     cap_commit(t, p, tag, q);
 }
@@ -40,7 +44,7 @@ void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t now)
 struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp)
 {
     struct tstate *t = &cap_tls;
-    uint64_t now = clock_now(t);
+    uint64_t now = clock_exit_now(t);
     uint32_t n = cap_sh.n;
     uintptr_t s = sp - 8;
     if (__builtin_expect(!n, 0))
@@ -143,7 +147,7 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp)
     atomic_signal_fence(memory_order_seq_cst);
     for (uint32_t k = top; k-- > low;) {
         if (cap_on && t->state != TS_DONE && cap_values_ready(t))
-            put_exit(t, cap_sh.e[k].fn, rax, clock_now(t));
+            put_exit(t, cap_sh.e[k].fn, rax, clock_exit_now(t));
         if (t->state != TS_DONE)
             t->depth--;
     }

@@ -160,6 +160,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
         o.sa_handler(sig);
         return;
     }
+    cap_tree_end(TTF_PT_SIGNALED, 0, sig);  /* the default action kills it */
     set_default(sig);           /* a fault re-faults on return, into the default */
     if (sent)
         raise(sig);             /* blocked until we return, then the default */

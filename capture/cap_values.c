@@ -100,6 +100,8 @@ void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
                   uint64_t now, uint8_t *tag)
 {
     uint8_t *q = cap_hot_addr(t, e, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, tag);
+    if (t->timed == CAP_CLOCK_SPARSE)
+        cap_enter_count(t);
     if (t->timed)
         q = cap_put_t_at(t, q, now);
     t->pos = ttf_put_enter_values_step(q, r, t->vprev, t->vstride);

@@ -49,6 +49,13 @@ static inline uint64_t clock_now(const struct tstate *t)
     return t->timed ? cap_tsc() : 0;
 }
 
+/* The same for an EXIT: none with the sparse clock, which reads it in
+ * the record, and only when the EXIT needs it (cap_hot_head). */
+static inline uint64_t clock_exit_now(const struct tstate *t)
+{
+    return t->timed == CAP_CLOCK_EVERY ? cap_tsc() : 0;
+}
+
 /* called from cap_tramp.S */
 struct tramp_ret {
     uintptr_t ret;              /* where the function really returns */

@@ -8,6 +8,9 @@
  * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  *
  * Each run is walked once, all threads merged by time, up to the split.
+ * A return whose time was not measured (the sparse clock) counts at the
+ * latest it can have been (ttf_event_late_ns): a call is never taken as
+ * shorter, nor as over before another began, than it may have been.
  * Objects have no stable address across runs, so each run numbers them by
  * first use, per kind (mutex#1, cond#1; threads by the index CREATE gave).
  * A thread's locks are a 64-bit set of mutex numbers; a call's set is the
@@ -232,7 +235,7 @@ static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot 
         } else if (wk.ev.kind == TTF_EV_EXIT && t->n &&
                    (rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0 &&
                    ttdi_norm_exit_of(t->f[t->n - 1].key) == key) {
-            ret(x, t, wk.ev.thread, wk.ev.time_ns, fns, bad, u);
+            ret(x, t, wk.ev.thread, ttf_event_late_ns(&wk.ev), fns, bad, u);
         }
     }
     ttdi_walk_close(&wk);
@@ -241,7 +244,10 @@ static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot 
 
 /* What the other threads of the bad run did while the unprotected call
  * ran: their calls of the same function and their operations, the last
- * DURING_MAX before it returned (where a race completes). */
+ * DURING_MAX before it returned (where a race completes). The overlap is
+ * a call of it still open at its end, else the last one that ended
+ * meanwhile (an untimed return is placed by estimate: which of two
+ * returns came first is then not known). */
 static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave *out)
 {
     const ttdi_ilv_run *in = x->in;
@@ -251,6 +257,7 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
     size_t n = 0;
     int rc;
 
+    ttd_xev closed = {0};   /* the last call of it another thread ended meanwhile */
     ttd_xev *open_at = calloc(in->nt + 1, sizeof *open_at);
     if (!v || !open_at) {
         free(open_at);
@@ -264,6 +271,8 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
         if (wk.ev.thread >= in->nt || wk.ev.thread == u->call.thread)
             continue;
         if (wk.ev.time_ns < u->call.time_ns) { /* before: only who is inside it */
+            if (wk.ev.kind == TTF_EV_EXIT && ttf_event_late_ns(&wk.ev) >= u->call.time_ns)
+                continue;   /* an untimed return that may come after it began */
             if ((wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT) &&
                 (rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0 &&
                 (key == u->key || key == ttdi_norm_exit_of(u->key)))
@@ -283,6 +292,8 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
                 key != (wk.ev.kind == TTF_EV_ENTER ? u->key : ttdi_norm_exit_of(u->key)))
                 continue;
             e.func = ttdi_norm_func(in->norm, &wk.ev);
+            if (wk.ev.kind == TTF_EV_EXIT && open_at[wk.ev.thread].kind == TTF_EV_ENTER)
+                closed = open_at[wk.ev.thread];     /* it overlapped, and ended first */
             open_at[wk.ev.thread] = wk.ev.kind == TTF_EV_ENTER ? e : (ttd_xev){0};
         } else {
             continue;
@@ -295,6 +306,10 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
             out->overlapped = 1;
             out->overlap = open_at[i];
         }
+    if (!out->overlapped && closed.kind == TTF_EV_ENTER) {
+        out->overlapped = 1;    /* none inside at its end: the last that was */
+        out->overlap = closed;
+    }
     free(open_at);
     if (n > DURING_MAX) { /* the ring holds the last ones: oldest first */
         ttd_xev tmp[DURING_MAX];

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "resolve.h"
 
@@ -75,6 +76,10 @@ int ttdi_siblings(struct ttfi_arena *a, const char *good, const char *bad,
         return TT_ENOMEM;
     split(good, dir, sizeof dir, &base);
     if (!skeleton(base, want, sizeof want))
+        return 0;
+    char table[4200];          /* a recorded tree: the others are other processes */
+    snprintf(table, sizeof table, "%s/%s", dir, TTF_PTABLE_NAME);
+    if (access(table, F_OK) == 0)
         return 0;
     DIR *dp = opendir(dir);
     struct dirent *de;

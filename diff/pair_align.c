@@ -17,7 +17,6 @@
 typedef struct src {
     ttdi_run_state *r;                /* its run */
     ttdi_walk wk;           /* its events (a keyed walk) */
-    uint64_t n;             /* keys produced so far */
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
     size_t bound;           /* raw events of the thread (>= keys) */
     int kind;               /* kind of the event of the last key */
@@ -28,7 +27,6 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
     const ttf_thread *th = ttf_get_thread(r->t, thread);
 
     s->r = r;
-    s->n = 0;
     s->crash = UINT64_MAX;
     s->bound = (size_t)(th ? th->events : 0);
     return ttdi_walk_keyed(&s->wk, &r->norm, thread);
@@ -38,22 +36,20 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
 static int src_next(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
-    int rc = ttdi_walk_next_key(&s->wk);
+    int rc = ttdi_walk_next_key_to(&s->wk, key);
 
     if (rc <= 0)
         return rc;
-    *key = s->wk.key;
     if (ev->kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
-        s->crash = s->n;
+        s->crash = s->wk.idx;
     s->kind = ev->kind;
-    s->n++;
     return 1;
 }
 
 /* The rest of s into kb after the m keys already there; *n = keys stored. */
 static int drain(src *s, ttdi_keybuf *kb, size_t m, size_t *n)
 {
-    int rc = ttdi_keybuf_reserve(kb, s->bound - (size_t)s->n + m + 16, m);
+    int rc = ttdi_keybuf_reserve(kb, s->bound - (size_t)s->wk.next + m + 16, m);
 
     while (rc >= 0) {
         if (m == kb->cap && (rc = ttdi_keybuf_reserve(kb, 2 * m, m)) < 0)
@@ -86,15 +82,15 @@ static int normalise_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2], si
             goto out;
         }
     } while (got[0] && got[1] && k[0] == k[1]);
-    *prefix = (size_t)s[0].n - (size_t)got[0];
+    *prefix = (size_t)s[0].wk.next - (size_t)got[0];
     for (int i = 0; i < 2 && rc >= 0; i++) {
         if ((rc = ttdi_keybuf_reserve(&kb[i], 16, 0)) < 0)
             break;
         kb[i].k[0] = k[i];
         rc = drain(&s[i], &kb[i], (size_t)got[i], &m[i]);
     }
-    p->n[0] = s[0].n;
-    p->n[1] = s[1].n;
+    p->n[0] = s[0].wk.next;
+    p->n[1] = s[1].wk.next;
     p->crash = s[1].crash;
 out:
     ttdi_walk_close(&s[0].wk);
@@ -412,8 +408,8 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2])
     for (int i = 0; i < 2 && rc >= 0; i++)
         if (got[i])
             rc = feed_rest(&s[i], &tr[i], stop);
-    p->n[0] = s[0].n;
-    p->n[1] = s[1].n;
+    p->n[0] = s[0].wk.next;
+    p->n[1] = s[1].wk.next;
     p->crash = s[1].crash;
 out:
     ttdi_tree_finish(&tr[0]);
@@ -435,7 +431,7 @@ static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
         rc = feed_rest(&s, t, 0);
         ttdi_tree_finish(t);
     }
-    *n = s.n;
+    *n = s.wk.next;
     if (crash)
         *crash = s.crash;
     ttdi_walk_close(&s.wk);

@@ -273,13 +273,14 @@ static inline int ttdi_walk_next(ttdi_walk *w)
  * every pass that reads a thread by key (replay, values, pairing's
  * aligner, the noise contexts). 0 or a TT_E* code. */
 int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread);
-/* Next event of a keyed walk that takes part: 1, 0 at the end, or a TT_E*
- * code. Inline: it costs what the reader and the normaliser do. */
-static inline int ttdi_walk_next_key(ttdi_walk *w)
+/* Next event of a keyed walk that takes part, its key into *key: 1, 0 at
+ * the end, or a TT_E* code. Inline: it costs what the reader and the
+ * normaliser do (the aligner's key stream writes the key in place). */
+static inline int ttdi_walk_next_key_to(ttdi_walk *w, uint64_t *key)
 {
     int rc;
     while ((rc = ttdi_walk_next(w)) > 0) {
-        if ((rc = ttdi_norm_key(w->norm, &w->ev, &w->key)) < 0)
+        if ((rc = ttdi_norm_key(w->norm, &w->ev, key)) < 0)
             return rc;
         if (rc == 0)
             continue;
@@ -287,6 +288,12 @@ static inline int ttdi_walk_next_key(ttdi_walk *w)
         return 1;
     }
     return rc;
+}
+
+/* The same, the key into w->key. */
+static inline int ttdi_walk_next_key(ttdi_walk *w)
+{
+    return ttdi_walk_next_key_to(w, &w->key);
 }
 /* The name of frame f of walk w, looked up on first use (the cache has
  * it: its ENTER went through the normaliser before). */

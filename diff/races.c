@@ -689,7 +689,7 @@ int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
     case TTF_EV_ENTER:
         return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
     case TTF_EV_EXIT:
-        exit_call(h, ev->thread, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
+        exit_call(h, ev->thread, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ttf_event_late_ns(ev));
         return 0;
     case TTF_EV_SYNC_OP:
         if ((int64_t)ev->thread == h->fthread && ev->time_ns > h->focus)

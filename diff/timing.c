@@ -277,7 +277,7 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
         uint64_t h = (mine ? s->ph : s->php) - fr->ph * hpow(end - fr->at);
         call_done(s, fr, s->nst, h, end - 1, fr->enter);
         if (mine)
-            blocked_call(s, fr, ev->time_ns, i);
+            blocked_call(s, fr, ttf_event_late_ns(ev), i);
         if (mine)
             break;
     }

@@ -1017,6 +1017,64 @@ int ttd_hunk_details(ttd_diff *d, size_t first, size_t n);
 /* Release everything. NULL is fine. */
 void ttd_free(ttd_diff *d);
 
+/* ---- process trees (diff/ptree.c; ttdiff GOOD_DIR BAD_DIR, issue 34) ----- */
+
+enum ttd_proc_result {
+    TTD_PROC_SAME = 0,          /* same calls, same end */
+    TTD_PROC_DIVERGED,          /* the calls part (the engine's divergence) */
+    TTD_PROC_EXIT_DIFFERS,      /* same calls (or untraced), another end */
+    TTD_PROC_GOOD_ONLY,         /* in the good run only */
+    TTD_PROC_BAD_ONLY,          /* in the bad run only */
+    TTD_PROC_NOT_TRACED         /* paired, same end, no traces: lifecycle only */
+};
+
+/* A process of the trees (a chain of images of one pid), paired or not. */
+typedef struct ttd_tree_proc {
+    int64_t parent;             /* index in procs, -1 a root */
+    const char *name;           /* "exe args..." of its last image, shortened */
+    const char *key;            /* the name normalised: what pairs it */
+    int pool;                   /* one of look-alike siblings (a pool) */
+    int selected;               /* chosen by --process (when given) */
+    int traced;                 /* both sides have a trace */
+    const ttf_proc *row[2];     /* its last image per run (TTD_GOOD, TTD_BAD), NULL none */
+    const ttf_proc *first_row[2];/* its first image (its start, how it began) */
+    const char *trace[2];       /* its trace's path per run, NULL none */
+    uint64_t events[2];         /* events per run, when diffed */
+    int result;                 /* enum ttd_proc_result */
+    uint64_t good_index, bad_index; /* with DIVERGED: the first split's events */
+} ttd_tree_proc;
+
+typedef struct ttd_tree_result {
+    const char *dir[2];         /* the two folders */
+    const ttd_tree_proc *procs; /* tree order: parent before child, siblings by start */
+    size_t nprocs;
+    size_t paired, traced, good_only, bad_only, exit_differs, diverged;
+    int64_t first;              /* the first diverging process, -1 none */
+    int64_t shown;              /* the process diff reports: first, else the first
+                                   traced pair (-1 none) */
+    const ttd_diff *diff;       /* shown's engine diff, NULL when not traced */
+} ttd_tree_result;
+
+typedef struct ttd_tree_options {
+    const ttd_options *diff;    /* for each pair's engine diff (NULL defaults) */
+    const char *process;        /* --process: a regex on names, or a number */
+    int64_t process_index;      /* the number (an index in procs), -1 a regex */
+    int process_only;           /* 1: only the processes --process chose */
+} ttd_tree_options;
+
+typedef struct ttd_tree ttd_tree;
+
+/* Pair the processes of the trees recorded in good_dir and bad_dir (their
+ * process tables, ttf_ptable_open) and diff each traced pair. Errors: the
+ * table's (TT_EIO no table, TT_ECORRUPT), a trace's, TT_ENOTFOUND (a
+ * --process that chooses nothing), TT_ENOMEM; err says which. */
+int ttd_tree_diff(const char *good_dir, const char *bad_dir, const ttd_tree_options *o,
+                  ttd_tree **out, ttf_error *err);
+const ttd_tree_result *ttd_tree_get(const ttd_tree *t);
+/* The engine diff of the shown pair, for the renderers' detail calls. */
+ttd_diff *ttd_tree_pair_diff(ttd_tree *t);
+void ttd_tree_free(ttd_tree *t);
+
 /* ---- one run's races (diff/races.c) -------------------------------------- */
 
 typedef struct ttd_races ttd_races;

@@ -225,6 +225,11 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
     p->thread = thread_name(c, s->pair);
     p->bad_index = st ? st->bad_index : s->index;
     p->text = st ? st->text : s->nevidence ? s->evidence[0].text : NULL;
+    /* the split's own branch: where in the frame each run went (the
+     * deciding line) says more than the symptom's sentence again */
+    if (p->kind == TTD_COF_SPLIT && r->first && r->first->lines && r->first->lines->text &&
+        r->first->lines->function && strcmp(r->first->lines->function, s->name) == 0)
+        p->text = r->first->lines->text;
     for (size_t i = 0; i < s->nevidence && c->nev < TTD_VERDICT_EVIDENCE_MAX; i++)
         if (s->evidence[i].weight > 0 && s->evidence[i].kind != TTD_EV_DISTANCE)
             add_evidence(c, s->evidence[i].text);

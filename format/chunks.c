@@ -30,7 +30,9 @@ static void scan_slot(ttf_trace *t, uint64_t i)
     if (avail > t->hdr.chunk_size)
         avail = t->hdr.chunk_size;
     c.end = c.p + avail;
-    c.end_is_eof = avail < t->hdr.chunk_size;
+    /* a file its writer cut inside its last slot at a clean end (the
+     * header's end_offset) ends there by design, not by damage */
+    c.end_is_eof = avail < t->hdr.chunk_size && t->hdr.end_offset != t->len;
     if (avail < 4 && memcmp(c.p, "\0\0\0", avail) == 0)
         return;
     for (int k = 0; width[k]; k++) {

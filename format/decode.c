@@ -45,8 +45,13 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->c.pb = &d->pb;
     d->thread = ch->thread;
     d->timed = (ch->flags & TTF_CHUNK_TIMED) != 0;
+    d->xtimed = d->timed && !((ch->flags & TTF_CHUNK_SPARSE) &&
+                              (t->hdr.required_features & TTF_REQ_SPARSE));
+    d->ptimed = NULL;
+    d->ub_rec = NULL;
+    d->lo_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
-    d->fast = !d->values;
+    d->fast = 1;
     memset(d->regs, 0, sizeof d->regs);
     memset(d->stride, 0, sizeof d->stride);
     d->tsc = ch->tsc;
@@ -485,6 +490,38 @@ static inline int is_enter_tag(unsigned tag)
     return (tag & 0xC0) == TTF_T_ENTER_HIT || tag == TTF_T_ENTER_MISS;
 }
 
+static inline int is_exit_tag(unsigned tag)
+{
+    return tag >= TTF_T_EXIT_HIT || tag == TTF_T_EXIT_MISS;
+}
+
+/* Does this hot record carry a time delta? ENTERs in every timed chunk;
+ * EXITs unless the chunk is sparse (v1.4) and no TIMED prefix came. */
+static inline int hot_timed(const struct dec *d, int is_exit)
+{
+    return is_exit ? d->xtimed || d->ptimed : d->timed;
+}
+
+/* An EXIT at rec, read to its end (v, its time delta, added): in a
+ * sparse chunk without a TIMED or SAMPLE prefix it has no time of its own
+ * (ev->untimed, untimed.c); a SAMPLE joins its function's sums. */
+static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t v)
+{
+    if (!d->timed || d->xtimed)
+        return;
+    if (d->ptimed) {
+        if (*d->ptimed == TTF_T_SAMPLE)
+            ttfi_untimed_sample(d, ev->addr, d->tsc - v);
+        d->ptimed = NULL;
+        return;
+    }
+    uint64_t hi;
+    ev->tsc = untimed_at(d, ev->addr, rec, d->c.p, &hi);
+    ev->time_ns = to_ns(d->t, ev->tsc);
+    ev->untimed = 1;
+    ev->late_ns = to_ns(d->t, hi);
+}
+
 /* A SITE_WAY or SITE_NEW prefix (v1.2) at c->rec: kept for the ENTER that
  * must follow. 0, or <0 if its delta is damaged. */
 static int dec_site_prefix(struct dec *d, unsigned tag)
@@ -527,9 +564,11 @@ static int dec_next(struct dec *d, ttf_event *ev)
         const uint8_t *p = c->p;
         uint64_t v = 0;
         if (p >= c->end) {
-            c->rec = d->pend ? d->pend_rec : p;
+            c->rec = d->pend ? d->pend_rec : d->ptimed ? d->ptimed : p;
             if (d->pend && !c->end_is_eof)
                 return CORRUPT(c, "call-site record at the end of its chunk");
+            if (d->ptimed && !c->end_is_eof)
+                return CORRUPT(c, "TIMED record at the end of its chunk");
             if (!c->end_is_eof)
                 return 0;
             return TRUNCATED(c, "chunk cut by the end of the file");
@@ -540,17 +579,24 @@ static int dec_next(struct dec *d, ttf_event *ev)
             c->rec = d->pend_rec;
             return CORRUPT(c, "call-site record not followed by an ENTER");
         }
+        if (d->ptimed && !is_exit_tag(tag)) {
+            c->rec = d->ptimed;
+            return CORRUPT(c, "TIMED record not followed by an EXIT");
+        }
         if (tag >= TTF_T_ENTER_HIT) {
+            int ex = tag >= TTF_T_EXIT_HIT;
             c->p = p + 1;
-            if (d->timed && cur_uvar(c, &v))
+            if (hot_timed(d, ex) && cur_uvar(c, &v))
                 return d->pb.code;
             d->tsc += v;
-            ev_begin(d, ev, tag >= TTF_T_EXIT_HIT ? TTF_EV_EXIT : TTF_EV_ENTER, p);
+            ev_begin(d, ev, ex ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
             if (tag < TTF_T_EXIT_HIT)
                 ev->call_site = enter_site(d, ev->addr);
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
+            if (ex)
+                exit_time(d, ev, p, v);
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
             return 1;
         }
@@ -558,21 +604,29 @@ static int dec_next(struct dec *d, ttf_event *ev)
             return 0;
         if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
             int64_t delta;
+            int ex = tag == TTF_T_EXIT_MISS;
             c->p = p + 1;
-            if (cur_svar(c, &delta) || (d->timed && cur_uvar(c, &v)))
+            if (cur_svar(c, &delta) || (hot_timed(d, ex) && cur_uvar(c, &v)))
                 return d->pb.code;
             uint64_t addr = d->prev + (uint64_t)delta;
             d->cache[TTF_SLOT(addr)] = addr;
             d->prev = addr;
             d->tsc += v;
-            ev_begin(d, ev, tag == TTF_T_EXIT_MISS ? TTF_EV_EXIT : TTF_EV_ENTER, p);
+            ev_begin(d, ev, ex ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
             if (tag == TTF_T_ENTER_MISS)
                 ev->call_site = enter_site(d, addr);
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
+            if (ex)
+                exit_time(d, ev, p, v);
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
+        }
+        if ((tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) && d->timed && !d->xtimed) {
+            d->ptimed = p;      /* the EXIT that must follow carries a time */
+            c->p = p + 1;
+            continue;
         }
         if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW && d->sites_ok) {
             if (dec_site_prefix(d, tag))
@@ -628,6 +682,7 @@ int ttfi_titer_step(struct titer *ti,
             ti->prev_seq = ch->seq;
             ti->k++;
             chunk_begin(d, ch);
+            d->next_tsc = ti->k < ti->th->n ? d->t->chunks[ti->th->first + ti->k].tsc : 0;
             ti->in_chunk = 1;
             if (gap) {
                 if (d->scan) {

@@ -45,6 +45,7 @@ static void parse_cutinfo(ttf_trace *t)
     h->cut_threads = (uint32_t)ttf_get_le(b + TTF_H_CUTTHR, 4);
     h->cut_reason = (uint32_t)ttf_get_le(b + TTF_H_CUTWHY, 4);
     h->cut_realtime_ns = ttf_get_le(b + TTF_H_CUTTIME, 8);
+    h->end_offset = ttf_get_le(b + TTF_H_ENDOFF, 8);
     for (size_t i = 0; i < TTF_CUT_ENTRIES; i++) {
         uint64_t off = TTF_CUT_TABLE + i * TTF_CUT_ENTRY;
         if (off + TTF_CUT_ENTRY > t->len || off + TTF_CUT_ENTRY > h->data_offset)

@@ -75,6 +75,14 @@ struct siterec {
 /* A growable array: a pointer, its count and its capacity. */
 #define VEC(type, name) type *name; size_t n_##name, cap_##name
 
+/* One function's SAMPLE EXITs (untimed.c): where in [lo, hi] they fell. */
+struct xratio {
+    uint64_t fn;                /* function address, 0 = free entry */
+    uint64_t num, den;          /* sums of exit - lo and hi - lo */
+    uint64_t n;                 /* samples */
+    uint32_t r;                 /* after the scan: the ratio, 16.16 */
+};
+
 struct ttf_trace {
     char *name;                 /* path or caller's name, for messages */
     const uint8_t *buf;         /* the file's bytes */
@@ -97,6 +105,10 @@ struct ttf_trace {
     uint64_t notes_dropped;     /* notices past NOTICES_MAX */
     uint64_t skipped[32];       /* unknown optional records, by tag - 0x20 */
     struct ttfi_arena arena;    /* owns strings and small arrays */
+    struct xratio *xr;          /* sparse clock: ratios by function (untimed.c) */
+    size_t xr_cap, xr_n;        /* entries (a power of two), used */
+    uint64_t xr_num, xr_den;    /* the sums over every function */
+    uint32_t xr_all;            /* their ratio: functions without samples */
     uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
     uint64_t hz;                /* ticks per second used */
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
@@ -116,9 +128,10 @@ struct dec {
     struct chunk *ch;           /* the chunk */
     const uint8_t *buf;         /* t->buf: offsets are counted from here */
     uint32_t thread;            /* ch->thread */
-    int fast;                   /* in a chunk without values: hot_fast may
-                                   decode its next record */
+    int fast;                   /* in a chunk: hot_fast may decode its next
+                                   record */
     int timed;                  /* hot events carry a time delta */
+    int xtimed;                 /* EXITs carry one (timed, not sparse) */
     int values;                 /* hot events carry values (v1.1) */
     uint64_t tsc;               /* running counter value */
     uint64_t prev;              /* last miss address */
@@ -133,6 +146,17 @@ struct dec {
     uint64_t pend_site;         /* SITE_NEW: the site it gives */
     const uint8_t *pend_rec;    /* the prefix's first byte */
     struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
+    const uint8_t *ptimed;      /* a sparse chunk's TIMED or SAMPLE prefix
+                                   read before this EXIT (v1.4), else NULL */
+    uint64_t lo;                /* the time given to the last untimed EXIT */
+    const uint8_t *lo_end;      /* the end of its record */
+    const uint8_t *ub_rec;      /* sparse: the next record with a time, after
+                                   the last untimed EXIT (NULL: not found yet) */
+    uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
+    uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
+                                   the time of untimed EXITs at a chunk's end */
+    uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratio is in */
+    uint32_t xr_r[TTF_SLOTS];   /* xr_r (by function cache slot; untimed.c) */
 };
 
 _Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
@@ -226,6 +250,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->sync_arg = 0;
     ev->call_site = 0;
     ev->unwound = 0;
+    ev->untimed = 0;
 }
 
 /* ---- header.c: the file header ----------------------------------------- */
@@ -268,14 +293,117 @@ void ttfi_finish_modules(ttf_trace *t);
 
 /* Next event of the thread, any record: 1 with *ev, 0 at the end. */
 int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
+
+/* ---- untimed.c: untimed EXITs of sparse chunks (v1.4) -------------------- */
+
+/* The next measured time of the chunk after q (an ENTER, a TIMED or SAMPLE
+ * EXIT, an extended record with a time), else the thread's next chunk's
+ * start, else the running time (a writer that died); cached in d. */
+uint64_t ttfi_untimed_hi(struct dec *d, const uint8_t *q);
+/* The ratio of fn's untimed EXITs (16.16), looked up and cached in d. */
+uint32_t ttfi_untimed_ratio(struct dec *d, uint64_t fn) __attribute__((noinline));
+/* While opening: the SAMPLE EXIT of fn just read (the running time before
+ * its delta was before) joins fn's sums. */
+void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before);
+/* After the scan: each function's ratio from its sums. */
+void ttfi_untimed_finish(ttf_trace *t);
+
+/* The time of the untimed EXIT of fn at rec (its record ends at q),
+ * *late the latest it can have been (hi): while opening, hi (the ratios
+ * are not known yet); after, between the previous event's time (lo) and
+ * hi by fn's ratio (FORMAT.md 4.5, untimed.c). hi is read in line when an
+ * ENTER hit follows (a call in a loop), else from the chunk (cached). */
+static inline __attribute__((always_inline))
+uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_t *q,
+                    uint64_t *late)
+{
+    uint64_t lo = d->tsc, prev = d->lo_end == rec ? d->lo : lo, hi, dt;
+    const uint8_t *n = q + 1;
+    if (q < d->c.end && (*q & 0xC0) == TTF_T_ENTER_HIT && uvar_short(&n, d->c.end, &dt))
+        hi = d->tsc + dt;
+    else if (d->ub_rec && rec < d->ub_rec)
+        hi = d->ub_tsc;
+    else
+        hi = ttfi_untimed_hi(d, q);
+    hi = hi < prev ? prev : hi;
+    uint64_t at = hi;
+    if (!d->scan) {
+        unsigned s = TTF_SLOT(fn);
+        uint32_t r = d->xr_fn[s] == fn ? d->xr_r[s] : ttfi_untimed_ratio(d, fn);
+        at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * r + 0x8000u) >> 16);
+        at = at < prev ? prev : at;
+    }
+    *late = hi;
+    d->lo = at;
+    d->lo_end = q;
+    return at;
+}
 /* A thread's iteration over its chunks; scan: collect into it (opening). */
 void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_trace *scan);
 
+/* A uvar of up to 10 bytes at *p, before end, without reporting: 1 with
+ * *v and *p past it; 0 (nothing moved) if it runs off the end or
+ * overflows (dec_next then reads and reports it). */
+static inline int uvar_fast(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *b = *p;
+    uint64_t x = 0;
+    for (unsigned sh = 0; b < end && sh < 64; sh += 7) {
+        uint8_t c = *b++;
+        if (sh == 63 && c > 1)
+            return 0;
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            *p = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A values chunk's EXIT value (FORMAT.md 4.1) in line: rax. */
+static inline int values_exit_fast(const uint8_t **q, const uint8_t *end, uint64_t *rax)
+{
+    uint64_t u;
+    if (!uvar_fast(q, end, &u))
+        return 0;
+    *rax = (uint64_t)unzigzag(u);
+    return 1;
+}
+
+/* A values chunk's ENTER values in line: the registers and strides after
+ * it into regs and stride (d is not changed), the changed bits. */
+static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
+                                    const uint8_t *end, uint64_t *regs,
+                                    uint64_t *stride, unsigned *changed)
+{
+    const uint8_t *b = *q;
+    if (b >= end || (*b & TTF_MASK_BAD))
+        return 0;
+    unsigned mask = *b++;
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        uint64_t d_i = mask & TTF_MASK_STRIDE ? d->stride[i] : 0, u;
+        if (mask & (1u << i)) {
+            if (!uvar_fast(&b, end, &u))
+                return 0;
+            d_i = (uint64_t)unzigzag(u);
+        }
+        *changed |= (unsigned)(d_i != 0) << i;
+        stride[i] = d_i;
+        regs[i] = d->regs[i] + d_i;
+    }
+    *q = b;
+    return 1;
+}
+
 /* The common records decoded in line, without dec_next's generality: an
- * ENTER or EXIT, hit or miss, whose varints have one or two bytes, in a
- * chunk without values. 1 with *ev as dec_next would fill it; 0 (nothing
- * read or changed) if the next record is any other: dec_next then starts
- * over at the same byte, and reports any damage. */
+ * ENTER or EXIT, hit or miss, whose address and time varints have one or
+ * two bytes (a sparse chunk's TIMED or SAMPLE EXIT too, but a SAMPLE while
+ * opening), in a values chunk with its values (any length). 1 with *ev as
+ * dec_next would fill it; 0 (nothing read or changed) if the next record
+ * is any other: dec_next then starts over at the same byte, and reports
+ * any damage. */
 static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
                                                           ttf_event *ev)
 {
@@ -288,27 +416,65 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         return 0;               /* before the first chunk p is NULL */
     q = p + 1;
     unsigned tag = *p;
+    int xt = d->xtimed, sparse = d->timed && !xt;
+    if (__builtin_expect(tag == TTF_T_TIMED || tag == TTF_T_SAMPLE, 0)) {
+        /* a sparse chunk's timed EXIT (a SAMPLE's sums are taken while
+           opening, by dec_next) */
+        if (!sparse || (tag == TTF_T_SAMPLE && d->scan) || q >= end ||
+            !(*q >= TTF_T_EXIT_HIT || *q == TTF_T_EXIT_MISS))
+            return 0;
+        p = q++;
+        tag = *p;
+        xt = 1;
+        sparse = 0;
+    }
     if (tag >= TTF_T_ENTER_HIT) {
-        if (d->timed && !uvar_short(&q, end, &dt))
+        is_exit = tag >= TTF_T_EXIT_HIT;
+        if ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt))
             return 0;
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
-        is_exit = tag >= TTF_T_EXIT_HIT;
     } else {
+        is_exit = tag == TTF_T_EXIT_MISS;
         if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
-            (d->timed && !uvar_short(&q, end, &dt)))
+            ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
+    }
+    uint64_t regs[TTF_ARGREGS], stride[TTF_ARGREGS], rax = 0;
+    unsigned changed = 0;
+    if (d->values && !(is_exit ? values_exit_fast(&q, end, &rax)
+                               : values_enter_fast(d, &q, end, regs, stride, &changed)))
+        return 0;               /* long or damaged: dec_next reads it */
+    if (tag < TTF_T_ENTER_HIT) {
         d->cache[slot] = addr;
         d->prev = addr;
-        is_exit = tag == TTF_T_EXIT_MISS;
     }
     d->c.p = q;
     d->tsc += dt;
-    ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, d->tsc,
-            to_ns(d->t, d->tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    uint64_t tsc = d->tsc, hi = 0;
+    int untimed = is_exit && sparse;
+    if (untimed)                /* a sparse chunk's EXIT: no time of its own */
+        tsc = untimed_at(d, addr, p, q, &hi);
+    ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
+            to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    if (untimed) {
+        ev->untimed = 1;
+        ev->late_ns = to_ns(d->t, hi);
+    }
     ev->addr = addr;
+    if (d->values) {
+        ev->has_values = 1;
+        if (is_exit) {
+            ev->retval = rax;
+        } else {
+            memcpy(d->regs, regs, sizeof regs);
+            memcpy(d->stride, stride, sizeof stride);
+            memcpy(ev->argregs, regs, sizeof regs);
+            ev->changed = changed;
+        }
+    }
     if (d->sites_ok && !is_exit) {
         /* an ENTER without a prefix: its predicted site (traces
            without sites skip this: call_site is 0) */

@@ -33,13 +33,13 @@
  *
  *   1 trace: trace.c header.c
  *   2 index: chunks.c meta.c
- *   3 decode: decode.c
+ *   3 decode: decode.c untimed.c
  *   4 streams: threads.c iter.c
  *   5 open: reader.c
  *
  * trace.c the notices, arrays and clock; header.c the file header; chunks.c
  * the chunk index; meta.c process, modules, call sites; decode.c records to
- * events; threads.c the scan of each thread; iter.c the iteration; this
+ * events; untimed.c the times of untimed EXITs (format 1.4); threads.c the scan of each thread; iter.c the iteration; this
  * file opens, finishes the index and closes.
  * Stage 5 open of format/STAGES.
  */
@@ -85,8 +85,9 @@ static void sum_cuts(ttf_trace *t)
  * thread that recorded the exit ended too. */
 static void sum_truncation(ttf_trace *t)
 {
-    if ((t->len - t->hdr.data_offset) % t->hdr.chunk_size == 0)
-        return;
+    if ((t->len - t->hdr.data_offset) % t->hdr.chunk_size == 0 ||
+        t->hdr.end_offset == t->len)
+        return;                 /* whole slots, or where the writer ended it */
     t->sum.truncated_at = t->len;
     for (size_t i = 0; i < t->nthreads; i++) {
         ttf_thread *th = &t->threads[i].pub;
@@ -162,8 +163,10 @@ static int open_trace(ttf_trace *t, int fd, ttf_trace **out, ttf_error *err)
     ttfi_scan_slots(t, fd);
     if (!t->oom && ttfi_index_chunks(t) != 0)
         t->oom = 1;     /* the thread table could not be had */
-    if (!t->oom)
+    if (!t->oom) {
         ttfi_scan_threads(t);
+        ttfi_untimed_finish(t);
+    }
     if (!t->oom)
         finish_index(t);
     if (t->oom) {
@@ -266,6 +269,7 @@ void ttf_close(ttf_trace *t)
     if (t->map)
         munmap(t->map, t->len);
     free(t->chunks);
+    free(t->xr);
     free(t->threads);
     free(t->mods);
     free(t->unl);

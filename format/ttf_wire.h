@@ -44,7 +44,9 @@
  *   72     4    cut_threads        threads ever cut (also those never given a chunk)
  *   76     4    cut_reason         TTF_LOST_* of the first cut (0 = never cut)
  *   80     8    cut_realtime_ns    CLOCK_REALTIME of the first cut
- *   88     40   reserved (0)
+ *   88     8    end_offset         (v1.3: 0, or the length a clean end cut
+ *                                   the file to, inside its last slot)
+ *   96     32   reserved (0)
  *   128 .. data_offset: the CUT TABLE, one 32-byte entry per cut thread in the
  *   order they were cut (threads beyond its room are in the totals only):
  *     0   4    thread index + 1 (0 = unused entry; stored last)
@@ -64,7 +66,9 @@
  *   4      4    thread index (creation order, from 0)
  *   8      4    seq (per-thread chunk sequence, from 0; gaps = lost data)
  *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta;
- *                TTF_CHUNK_VALUES: hot events carry values, see below)
+ *                TTF_CHUNK_VALUES: hot events carry values, see below;
+ *                TTF_CHUNK_SPARSE (v1.4, with TIMED): only the EXITs
+ *                after a TIMED prefix carry a time delta)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -97,7 +101,18 @@
  *                     (ttf_site_advance), which restarts at 0 in every
  *                     chunk. A prefix not followed by an ENTER is corrupt.
  *                     EXIT records carry no site.
- *   tag 0x47..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES)
+ *   tag 0x47          TIMED (v1.4, only in a TTF_CHUNK_SPARSE chunk): the
+ *                     EXIT right after (hit or miss) carries its tdelta; an
+ *                     EXIT without it carries none: its time is not
+ *                     measured (readers take the time of the chunk's next
+ *                     record that carries one). ENTERs always carry theirs.
+ *                     A prefix not followed by an EXIT is corrupt.
+ *   tag 0x48          SAMPLE (v1.4, sparse chunks): as TIMED, for an EXIT
+ *                     the writer drew at random among those it would
+ *                     have left untimed: readers estimate the untimed
+ *                     EXITs of each function from them (FORMAT.md 4.5)
+ *   tag 0x49..0x7F    invalid in v1 (0x42..0x46 too without TTF_REQ_SITES,
+ *                     0x47, 0x48 outside a sparse chunk)
  * In a TTF_CHUNK_VALUES chunk (v1.1, file has TTF_REQ_VALUES) every ENTER,
  * hit or miss, after its tdelta, is followed by
  *                     u8 mask: bit i = argument register i is given (rdi,
@@ -168,6 +183,40 @@
 #define TTF_ENDIAN_MARK 0x01020304u
 
 /* header field offsets */
+/* ---- the process table (FORMAT.md section 11) -------------------------------
+ *
+ * DIR/processes.ttp of a recorded tree: records appended by every process
+ * of the tree, each with one write(2) to an O_APPEND descriptor:
+ *   0   4   magic  "TTPR"
+ *   4   2   kind   TTF_PT_START or TTF_PT_END
+ *   6   2   0
+ *   8   4   payload length (<= TTF_PT_MAX)
+ *   12  4   FNV-1a 32 of the payload
+ *   16  ... payload (uvar, svar, str as in records)
+ * START: pid, ppid, start_ns, parent_pid, parent_start_ns, how, traced,
+ *        str exe, str build_id (hex), str cwd, str trace (name in DIR, ""
+ *        when not traced), argc, str argv[argc]
+ * END:   pid, start_ns, end_ns, how, svar status, signal */
+#define TTF_PT_NAME "processes.ttp"
+#define TTF_PT_MAGIC 0x52505454u /* "TTPR" */
+#define TTF_PT_HDR 16
+#define TTF_PT_MAX 32768
+enum { TTF_PT_START = 1, TTF_PT_END = 2 };
+/* how a process began: the root (or unknown), a fork child, a new image
+ * of the same process (exec), a new process that began with an exec (vfork
+ * + exec, posix_spawn, system) */
+enum { TTF_PT_ROOT = 0, TTF_PT_FORK = 1, TTF_PT_EXEC = 2, TTF_PT_SPAWN = 3 };
+/* how it ended */
+enum { TTF_PT_EXITED = 1, TTF_PT_EXECED = 2, TTF_PT_SIGNALED = 3 };
+
+static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
 #define TTF_H_VMAJOR 8
 #define TTF_H_VMINOR 10
 #define TTF_H_MINREAD 12
@@ -185,6 +234,9 @@
 #define TTF_H_CUTTHR 72
 #define TTF_H_CUTWHY 76
 #define TTF_H_CUTTIME 80
+#define TTF_H_ENDOFF 88           /* v1.3, with TTF_OPT_CUTINFO's 128-byte header:
+                                   nonzero, the length the writer cut the file
+                                   to at a clean end (inside its last slot) */
 #define TTF_HEADER_SIZE_CUT 128  /* header_size written with TTF_OPT_CUTINFO */
 #define TTF_CUT_TABLE 128        /* first cut table entry */
 #define TTF_CUT_ENTRY 32         /* bytes per entry */
@@ -202,7 +254,9 @@
 #define TTF_REQ_EVENTS_V1 0x1u   /* the record encoding above */
 #define TTF_REQ_VALUES 0x2u      /* v1.1: chunks may carry values */
 #define TTF_REQ_SITES 0x4u       /* v1.2: ENTER records carry call sites */
-#define TTF_REQ_KNOWN 0x7u
+#define TTF_REQ_SPARSE 0x8u      /* v1.4: chunks may be TTF_CHUNK_SPARSE (EXITs
+                                    carry a time only after a TIMED prefix) */
+#define TTF_REQ_KNOWN 0xfu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -227,6 +281,8 @@
 #define TTF_C_REAL 40
 #define TTF_CHUNK_TIMED 0x1u
 #define TTF_CHUNK_VALUES 0x2u    /* ENTER/EXIT carry registers (v1.1) */
+#define TTF_CHUNK_SPARSE 0x4u    /* v1.4, with TIMED: EXITs carry a time only
+                                    after a TIMED prefix */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -239,6 +295,11 @@
 #define TTF_T_SITE_WAY 0x42      /* v1.2: 0x42..0x45, the ENTER after has way
                                     (tag - 0x42) of its site slot */
 #define TTF_T_SITE_NEW 0x46      /* v1.2: svar (site - last_site), then the ENTER */
+#define TTF_T_TIMED 0x47         /* v1.4, sparse chunks: the EXIT after carries
+                                    its tdelta */
+#define TTF_T_SAMPLE 0x48        /* v1.4, sparse chunks: the same, for an EXIT
+                                    the writer timed at random among those it
+                                    would not (readers learn from these) */
 #define TTF_SLOTS 64
 #define TTF_SITE_WAYS 4          /* call sites remembered per site slot */
 #define TTF_SITE_SLOTS 256       /* site slots (v1.2): more than function
@@ -577,15 +638,17 @@ static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
 /* Fill a file header's fields, all but the magic (a writer stores it last,
  * or first when the header is written in one piece) and flags/exit status.
  * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
- * chunks carry values (which makes it version 1.1) and TTF_REQ_SITES for
- * one whose ENTERs carry call sites (1.2); others stay 1.0. */
+ * chunks carry values (which makes it version 1.1), TTF_REQ_SITES for
+ * one whose ENTERs carry call sites (1.2) and TTF_REQ_SPARSE for one with
+ * sparse chunks (1.4); others stay 1.0. */
 static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint32_t opt_features,
                                       uint32_t chunk_size, uint64_t tsc_hz,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_SITES) ? 2
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_SPARSE) ? 4
+                                  : (required & TTF_REQ_SITES) ? 2
                                   : (required & TTF_REQ_VALUES) ? 1 : 0);
     ttf_put_u16(h + TTF_H_MINREAD, TTF_MIN_READER_WIRE);
     ttf_put_u16(h + TTF_H_HSIZE, TTF_HEADER_SIZE);

@@ -206,6 +206,8 @@ typedef struct ttf_header {
     uint32_t cut_threads;       /* threads ever cut */
     uint32_t cut_reason;        /* the first cut's TTF_CUT_*, 0 = none */
     uint64_t cut_realtime_ns;   /* CLOCK_REALTIME of the first cut */
+    uint64_t end_offset;        /* v1.3: nonzero, the length the writer cut the
+                                   file to at a clean end (0 = whole slots) */
 } ttf_header;
 
 /* Optional feature bit: the header's cut counters and table are kept. */
@@ -359,7 +361,21 @@ typedef struct ttf_event {
                                    traces, writers without sites) and on
                                    every other kind of event */
     uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
+    int untimed;                /* 1: an EXIT whose time was not measured
+                                   (format 1.4, the sparse clock): the true
+                                   time is between the previous event's and
+                                   late_ns; tsc and time_ns are the reader's
+                                   estimate in between (FORMAT.md 4.5) */
+    uint64_t late_ns;           /* untimed: the latest the EXIT can have
+                                   been (the thread's next measured time) */
 } ttf_event;
+
+/* The latest time ev can have happened at: late_ns for an untimed EXIT
+ * (the bound analyses that must not shorten a call use), else time_ns. */
+static inline uint64_t ttf_event_late_ns(const ttf_event *ev)
+{
+    return ev->untimed ? ev->late_ns : ev->time_ns;
+}
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
  * metadata records and each thread's chunks. A file whose writer died is
@@ -373,6 +389,44 @@ int ttf_open(const char *path, ttf_trace **out, ttf_error *err);
  * used in messages (may be NULL). */
 int ttf_open_mem(const void *buf, size_t len, const char *name,
                  ttf_trace **out, ttf_error *err);
+
+/* ---- the process table of a recorded tree (FORMAT.md section 11) ------- */
+
+/* One process image of the tree (a row of DIR/processes.ttp). */
+typedef struct ttf_proc {
+    uint32_t pid, ppid;         /* as the process saw them */
+    uint32_t parent_pid;        /* the pid of the row it names as its parent */
+    uint64_t parent_start_ns;   /* and that row's start (0 = not known) */
+    uint64_t start_ns, end_ns;  /* CLOCK_REALTIME; end_ns 0: no END row */
+    int how;                    /* how it began: TTF_PROC_ROOT, _FORK, _EXEC, _SPAWN */
+    int traced;                 /* it wrote a trace (trace names it) */
+    int ended;                  /* 0 no END row (killed, or still running);
+                                   TTF_PROC_EXITED, _EXECED, _SIGNALED */
+    int status, signal;         /* exit status; the signal that ended it */
+    const char *exe;            /* the executable's path */
+    const char *build_id;       /* its build-id, hex ("" unknown) */
+    const char *cwd;            /* working folder at its start */
+    const char *trace;          /* its trace's name in DIR ("" none) */
+    const char *const *argv;    /* argc strings */
+    size_t argc;
+    int64_t parent;             /* index of its parent row, -1 a root; an
+                                   exec'd image's parent is the image before */
+} ttf_proc;
+
+enum { TTF_PROC_ROOT = 0, TTF_PROC_FORK = 1, TTF_PROC_EXEC = 2, TTF_PROC_SPAWN = 3 };
+enum { TTF_PROC_EXITED = 1, TTF_PROC_EXECED = 2, TTF_PROC_SIGNALED = 3 };
+
+#define TTF_PTABLE_NAME "processes.ttp"  /* in the tree's folder */
+typedef struct ttf_ptable ttf_ptable;
+
+/* Read DIR's process table. TT_EIO when DIR has none (not a recorded
+ * tree), TT_ECORRUPT for a damaged row (err names the offset); a row cut
+ * by the end of the file is dropped (ttf_ptable_dropped). */
+int ttf_ptable_open(const char *dir, ttf_ptable **out, ttf_error *err);
+size_t ttf_ptable_count(const ttf_ptable *t);
+size_t ttf_ptable_dropped(const ttf_ptable *t);
+const ttf_proc *ttf_ptable_get(const ttf_ptable *t, size_t i);
+void ttf_ptable_close(ttf_ptable *t);
 
 /* Release a trace and everything it handed out. NULL is fine. */
 void ttf_close(ttf_trace *t);

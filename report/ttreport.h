@@ -63,6 +63,14 @@ int ttr_json(FILE *f, ttd_diff *d, const ttr_options *opts);
  * also if the embedded JSON cannot be buffered). */
 int ttr_html(FILE *f, ttd_diff *d, const ttr_options *opts);
 
+/* Two process trees compared (ttd_tree_diff): the shown pair's report
+ * with the trees around it, as text, JSON (the pair's document plus
+ * processes[] and first_process, report/JSON.md) or HTML (the pair's page
+ * with the tree first, the diverging branch open). Errors as ttr_text. */
+int ttr_tree_text(FILE *f, ttd_tree *t, const ttr_options *opts);
+int ttr_tree_json(FILE *f, ttd_tree *t, const ttr_options *opts);
+int ttr_tree_html(FILE *f, ttd_tree *t, const ttr_options *opts);
+
 /* Write s as a JSON string literal, quotes included: control bytes (C0,
  * DEL, C1 U+0080..U+009F: inert on a terminal too), quote
  * and backslash escaped, '<' '>' '&' U+2028 U+2029 as \u escapes (safe to

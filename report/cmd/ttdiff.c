@@ -9,13 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "ttdiff_gdb.h"
 
 static const char usage[] =
     "usage: ttdiff [options] [--baseline GOOD2.trc ...] GOOD.trc BAD.trc\n"
-    "Align two traces of a program per thread and show where they diverge.\n"
+    "       ttdiff [options] GOOD_DIR BAD_DIR\n"
+    "Align two traces of a program per thread and show where they diverge; or\n"
+    "pair the processes of two recorded trees (ttrec -o DIR/) and report the\n"
+    "first diverging process, with its path from the root.\n"
     "\n"
     "  -t, --thread REGEX  only threads whose name (or first name) matches; a\n"
     "                      whole number N selects thread N (creation order)\n"
@@ -77,6 +81,8 @@ static const char usage[] =
     "                      command line and stops at the first divergence: in its\n"
     "                      thread, at the entry of the diverging frame (gdb -x FILE,\n"
     "                      from the folder the bad run started in)\n"
+    "  --process P         trees: only process pairs whose name (\"exe args\")\n"
+    "                      matches regex P, or the one numbered P (as listed)\n"
     "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -h, --help          this help\n"
     "  -V, --version       print the version\n"
@@ -93,6 +99,7 @@ typedef struct cli {
     const char *out;        /* -o FILE, NULL = stdout */
     int force;              /* --force: -o may replace a file */
     const char *gdb;        /* --gdb FILE, NULL = none */
+    const char *process;    /* --process P (trees) */
     const char *files[2];   /* GOOD, BAD */
     int profile;            /* 1: --profile */
     int sort;               /* --sort column (TTD_PROF_*), 0 = total */
@@ -132,7 +139,7 @@ static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--order-rows", "--messages",
         "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair",
-        "--exe", "--debug-dir", "--gdb", "--bad-failed"};
+        "--exe", "--debug-dir", "--gdb", "--bad-failed", "--process"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttri_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -175,6 +182,8 @@ static int option(cli *c, int argc, char **argv, int *i)
         c->json = !strcmp(v, "json") ? 1 : !strcmp(v, "html") ? 2 : 0;
     } else if (!strcmp(name, "--gdb")) {
         c->gdb = v;
+    } else if (!strcmp(name, "--process")) {
+        c->process = v;
     } else if (!strcmp(name, "--sort")) {
         c->sort = ttd_prof_column(v);
         c->sort_given = 1;
@@ -379,6 +388,49 @@ static int diff_main(cli *c)
     return diverged ? 1 : 0;
 }
 
+/* 1 when path is a folder (a recorded tree, ttrec -o DIR/). */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* ttdiff GOOD_DIR BAD_DIR: the process trees compared; 0, 1 or 2. */
+static int tree_main(cli *c)
+{
+    ttd_tree *t = NULL;
+    ttf_error err;
+    FILE *out = stdout;
+    ttri_cli_report rep;
+    ttd_tree_options to = {&c->o, c->process, -1, c->process != NULL};
+
+    memset(&err, 0, sizeof err);
+    if (c->nbase || c->gdb || c->profile)
+        return ttri_cli_fail("process trees: --baseline, --gdb and --profile do not "
+                             "apply (yet)");
+    if (!is_dir(c->files[0]) || !is_dir(c->files[1]))
+        return ttri_cli_fail("%s is a folder and %s is not: compare two trees (ttrec "
+                             "-o DIR/) or two traces", is_dir(c->files[0]) ? c->files[0]
+                             : c->files[1], is_dir(c->files[0]) ? c->files[1] : c->files[0]);
+    if (c->process && c->process[0] && strspn(c->process, "0123456789") == strlen(c->process))
+        to.process_index = strtoll(c->process, NULL, 10);
+    int rc = ttd_tree_diff(c->files[0], c->files[1], &to, &t, &err);
+    if (rc < 0)
+        return ttri_cli_fail("%s", err.msg[0] ? err.msg : ttf_strerror(rc));
+    if (c->out && !(out = ttri_cli_report_open(&rep, c->out, c->force, "--force"))) {
+        ttd_tree_free(t);
+        return TTRI_CLI_TROUBLE;
+    }
+    c->r.color = ttri_cli_use_color(c->color, out);
+    const ttd_tree_result *r = ttd_tree_get(t);
+    rc = c->json == 2 ? ttr_tree_html(out, t, &c->r)
+       : c->json ? ttr_tree_json(out, t, &c->r) : ttr_tree_text(out, t, &c->r);
+    int werr = rc < 0 ? errno : 0;
+    int diverged = r->first >= 0;
+    ttd_tree_free(t);
+    return end_output(c, out, &rep, rc, werr, diverged);
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -387,6 +439,8 @@ int main(int argc, char **argv)
     int rc = parse(&c, argc, argv);
     if (rc == 0 && c.profile && (c.nbase || c.o.collapse_loops || c.gdb))
         rc = ttri_cli_fail("--profile: --baseline, --collapse-loops and --gdb do not apply");
+    else if (rc == 0 && (is_dir(c.files[0]) || is_dir(c.files[1])))
+        rc = tree_main(&c);
     else if (rc == 0)
         rc = c.profile ? profile_main(&c) : diff_main(&c);
     free(c.base);

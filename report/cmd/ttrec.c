@@ -11,6 +11,7 @@
  * --help and --version go through the shared cli.c.
  * Stage 2 commands of report/cmd/STAGES.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ttfmt.h"
 #include "ttrec_closest.h"
 
 static const char usage[] =
@@ -39,7 +41,12 @@ static const char usage[] =
     "                      (default PROG.ttrec), which holds fail.trc, fail.out,\n"
     "                      pass-1.trc... and, with --format json or html,\n"
     "                      report.json or report.html (text goes to stdout)\n"
-    "  -f                  replace an existing trace file (one run)\n"
+    "                      one run, -o DIR/ (a trailing slash, or a folder that\n"
+    "                      exists): record every process PROG starts into DIR,\n"
+    "                      one trace per instrumented process and the process\n"
+    "                      table DIR/processes.ttp (libttcap preloaded into all)\n"
+    "  -f                  replace an existing trace file (one run), or the\n"
+    "                      recorded tree in DIR\n"
     "  --until-fail N      run up to N times; stop at the first failing run once\n"
     "                      K passing runs are kept\n"
     "  --keep K            passing runs kept (default 3: one good run and two\n"
@@ -99,6 +106,7 @@ typedef struct opts {
     char **argv;            /* PROG ARGS..., NULL-terminated */
     char *prog;             /* PROG resolved in PATH (malloc'd) */
     char *lib;              /* libttcap.so to preload, NULL = none */
+    int tree;               /* -o DIR/ (or an existing folder): the whole tree */
     int tty;                /* stderr is a terminal: one updating line */
 } opts;
 
@@ -367,6 +375,8 @@ static int choose_preload(opts *o)
     const char *env = getenv("TTREC_LIBTTCAP");
     int facts = o->preload == 1 ? 1 : o->preload == 0 ? 2 : elf_facts(o->prog);
 
+    if (o->tree)
+        facts = 1;  /* a tree: into every process, instrumented or not */
     if (facts != 1)
         return 0;  /* links libttcap already, not instrumented, or no ELF */
     o->lib = env && env[0] ? strdup(env) : beside_me("libttcap.so", "libttcap.so.1");
@@ -550,6 +560,66 @@ static void why_no_trace(const opts *o, char *buf, size_t n)
         snprintf(buf, n, "%s is not instrumented (build it with -finstrument-functions "
                  "or -pg -mfentry, e.g. CC=\"ttcc gcc\", or use libttcap's macros)",
                  o->prog);
+}
+
+/* -o DIR/: DIR made, or emptied of a recorded tree with -f. 0 or 2. */
+static int tree_dir(const opts *o, char *buf, size_t n)
+{
+    size_t len = strlen(o->out);
+    while (len > 1 && o->out[len - 1] == '/')
+        len--;
+    snprintf(buf, n, "%.*s/", (int)len, o->out);
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        return ttri_cli_fail("%s: cannot make the folder: %s", buf, strerror(errno));
+    char table[PATH_MAX + 32];
+    snprintf(table, sizeof table, "%s%s", buf, TTF_PTABLE_NAME);
+    if (access(table, F_OK) != 0)
+        return 0;
+    if (!o->force)
+        return ttri_cli_fail("%s holds a recorded tree (use -f to replace it, or -o "
+                             "another folder)", buf);
+    char cmd[2 * PATH_MAX + 64];   /* the old tree's table and traces */
+    unlink(table);
+    snprintf(cmd, sizeof cmd, "%s", buf);
+    DIR *d = opendir(cmd);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strlen(e->d_name) > 4 && !strcmp(e->d_name + strlen(e->d_name) - 4, ".trc")) {
+            snprintf(cmd, sizeof cmd, "%s%s", buf, e->d_name);
+            unlink(cmd);
+        }
+    if (d)
+        closedir(d);
+    return 0;
+}
+
+/* One run of a tree: the table read back and summed up on stderr. */
+static int record_tree(const opts *o)
+{
+    char dir[PATH_MAX], how[128];
+    outcome r;
+    int rc;
+
+    if ((rc = tree_dir(o, dir, sizeof dir)) ||
+        (rc = run_once(o, dir, NULL, o->chaos ? &o->chaos_seed : NULL, &r)))
+        return rc;
+    describe(&r, how, sizeof how);
+    ttf_ptable *t;
+    ttf_error err = {0};
+    if (ttf_ptable_open(dir, &t, &err) != 0) {
+        fprintf(stderr, "ttrec: %s %s; no process table was written: %s\n", o->argv[0],
+                how, err.msg);
+    } else if (!o->quiet) {
+        size_t n = ttf_ptable_count(t), traced = 0;
+        for (size_t i = 0; i < n; i++)
+            traced += ttf_ptable_get(t, i)->traced;
+        fprintf(stderr, "ttrec: %s %s, tree in %s: %zu process image%s, %zu traced\n",
+                o->argv[0], how, dir, n, n == 1 ? "" : "s", traced);
+    }
+    ttf_ptable_close(t);
+    if (WIFSIGNALED(r.status))
+        return 128 + WTERMSIG(r.status);
+    return WEXITSTATUS(r.status);
 }
 
 static int record_one(const opts *o)
@@ -925,9 +995,12 @@ int main(int argc, char **argv)
         goto out;
     }
     o.tty = isatty(2);
+    struct stat st;
+    o.tree = o.out && !o.runs && ((o.out[0] && o.out[strlen(o.out) - 1] == '/') ||
+                                  (stat(o.out, &st) == 0 && S_ISDIR(st.st_mode)));
     if ((rc = choose_preload(&o)))
         goto out;
-    rc = o.runs ? until_fail(&o) : record_one(&o);
+    rc = o.runs ? until_fail(&o) : o.tree ? record_tree(&o) : record_one(&o);
 out:
     free(o.targs);
     free(o.prog);

@@ -3,6 +3,10 @@
 # bytes per call of libttcap against the plain build, empty hooks, uftrace and
 # LTTng-UST, on the same binaries (built by tests/bench/capture.mk). Prints
 # median ns/call of BENCH_REPS (5) interleaved runs; never fails on speed.
+# The floor first: one clock read (clock_cost), so that "tt ns per call /
+# clock read" compares across machines; libttcap's default (sparse clock)
+# and TTCAP_CLOCK=every side by side, with the clock reads per call
+# (records carrying a measured time) and the clock's share of the cost.
 # BENCH_SCALE=0.1 shrinks every run for a quick look; on a busy machine it
 # stops after 3 reps when the next would pass BENCH_BUDGET (300) seconds.
 # BENCH_BASE=REF (a git commit, branch or tag) adds a "before" row: the same
@@ -35,7 +39,7 @@ if [ ! -x "$BB/cap_work.plain" ] || { [ -f "$B/libttcap.so" ] && [ ! -x "$BB/cap
     make -s B="$B" bench-capture-progs >/dev/null 2>&1 ||
         note "make bench-capture-progs failed; running what exists"
 fi
-for p in cap_work.plain cap_work.empty cap_work.inst cap_trcstat; do
+for p in cap_work.plain cap_work.empty cap_work.inst cap_trcstat clock_cost; do
     [ -x "$BB/$p" ] || { echo "bench_capture: $BB/$p missing (make B=$B bench-capture-progs)"; exit 1; }
 done
 have_tt=0
@@ -88,7 +92,7 @@ fi
 ncalls() {
     case $1 in
     plain|empty|stub|off|offnoplt|offstatic) n=50000000 ;;
-    ttcap|static|before) n=6000000 ;;
+    ttcap|every|static|before) n=6000000 ;;
     none) n=12000000 ;;
     uftrace) n=1000000 ;;
     uftrace4m) n=2000000 ;;
@@ -104,7 +108,8 @@ scale_pm=$(awk -v s="$SCALE" 'BEGIN { printf "%d", s * 1000 }')
 # a busy machine makes every extra process cost tens of milliseconds)
 load_kv() {
     unset kv_ns_per_call kv_cpu_ns_per_call kv_calls kv_maxrss_kb kv_data_bytes \
-        kv_enters kv_messages kv_events kv_chunk_size kv_damaged
+        kv_enters kv_messages kv_events kv_chunk_size kv_damaged kv_timed kv_clock_ns \
+        kv_cpu_clock_ns
     while read -r line; do
         for kv in $line; do
             k=${kv%%=*}; val=${kv#*=}
@@ -123,7 +128,7 @@ run() {
     wl=$1; th=$2; v=$3; rep=$4
     n=$(ncalls "$v")
     out=$tmp/out; : > "$out"
-    bytes=-; flag=-
+    bytes=-; flag=-; reads=-
     rm -rf "$trc" "$tmp/uft" "$tmp/lt"
     case $v in
     plain) "$BB/cap_work.plain" "$wl" "$n" "$th" > "$out" ;;
@@ -133,6 +138,7 @@ run() {
     offnoplt) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap-noplt" "$wl" "$n" "$th" > "$out" ;;
     offstatic) env -u TTCAP_OUT -u TTCAP "$BB/cap_work.ttcap-static" "$wl" "$n" "$th" > "$out" ;;
     ttcap) TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
+    every) TTCAP_CLOCK=every TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
     before) TTCAP_OUT=$trc LD_LIBRARY_PATH=$before "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
     none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_work.ttcap" "$wl" "$n" "$th" > "$out" ;;
     static) TTCAP_OUT=$trc "$BB/cap_work.ttcap-static" "$wl" "$n" "$th" > "$out" ;;
@@ -154,11 +160,11 @@ run() {
     fi
     total=$((calls * th))
     case $v in
-    ttcap|none|static|before|log-ttcap|log-none|log-filtered) trace_bytes "$total" ;;
+    ttcap|every|none|static|before|log-ttcap|log-none|log-filtered) trace_bytes "$total" ;;
     uftrace*) bytes=$(cat "$tmp"/uft/*.dat 2>/dev/null | wc -c) ;;
     lttng) bytes=$lt_bytes; flag=$lt_flag ;;
     esac
-    echo "$wl-$th $v $rep $ns $bytes $rss $flag $cpu $total" >> "$res"
+    echo "$wl-$th $v $rep $ns $bytes $rss $flag $cpu $total $reads" >> "$res"
 }
 
 # bytes of a ttcap trace and a check that no call was lost
@@ -167,6 +173,7 @@ trace_bytes() {
     "$BB/cap_trcstat" "$trc" > "$tmp/st" 2>&1 || { flag=unreadable; return; }
     load_kv "$tmp/st"
     bytes=${kv_data_bytes:-0}
+    reads=$(awk -v t="${kv_timed:-0}" -v c="$1" 'BEGIN { printf "%.3f", (c > 0 ? t / c : 0) }')
     chunk_kib=$((${kv_chunk_size:-0} / 1024))
     st_events=${kv_events:-0}
     case $v in
@@ -216,7 +223,7 @@ run_lttng() {
 
 # ---- the runs, interleaved: every rep runs every variant once -----------
 variants="plain empty stub"
-[ "$have_tt" = 1 ] && variants="$variants off ttcap none"
+[ "$have_tt" = 1 ] && variants="$variants off ttcap every none"
 [ -n "$before" ] && variants="$variants before"
 [ -x "$BB/cap_work.ttcap-noplt" ] && variants="$variants offnoplt"
 [ "$have_static" = 1 ] && variants="$variants offstatic static"
@@ -229,6 +236,10 @@ checked=0
 start=$(date +%s)
 load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 echo "capture bench: $REPS reps, scale $SCALE, $(nproc) cpus, $(uname -r), load $load0; variants: $variants"
+"$BB/clock_cost" > "$tmp/clock" 2>&1
+load_kv "$tmp/clock"
+clock_wall=${kv_clock_ns:-0}; clock_cpu=${kv_cpu_clock_ns:-0}
+echo "floor: one clock read (rdtsc, used) $clock_wall ns wall, $clock_cpu ns cpu (clock_cost)"
 rep=1
 while [ "$rep" -le "$REPS" ]; do
     for wl in leaf chain fib; do
@@ -256,7 +267,7 @@ done
 load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 basis=$(awk -v a="$load0" -v b="$load1" -v n="$(nproc)" 'BEGIN { print (a + 0 > n / 2 || b + 0 > n / 2) ? "cpu" : "wall" }')
 # results: wl variant rep wall_ns bytes rss_kb flag cpu_ns
-awk -v basis="$basis" -v bbase="${BENCH_BASE:-}" '
+awk -v basis="$basis" -v bbase="${BENCH_BASE:-}" -v clk="$clock_cpu" '
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
@@ -267,7 +278,8 @@ BEGIN {
     name["plain"] = "plain (no hooks)"; name["empty"] = "empty hooks (in exe)"
     name["stub"] = "glibc stub hooks (PLT)"; name["off"] = "ttcap disabled (.so)"
     name["offstatic"] = "ttcap disabled (static)"; name["offnoplt"] = "ttcap disabled (-fno-plt)"
-    name["ttcap"] = "ttcap tsc (.so)"; name["none"] = "ttcap order-only (.so)"
+    name["ttcap"] = "ttcap tsc sparse (.so)"; name["none"] = "ttcap order-only (.so)"
+    name["every"] = "ttcap tsc every (.so)"
     name["static"] = "ttcap tsc (static)"; name["uftrace"] = "uftrace record"
     name["uftrace4m"] = "uftrace record -b 4M"; name["lttng"] = "lttng-ust cyg-fast"
     name["log-plain"] = "loop, TT_LOG compiled out"; name["log-off"] = "TT_LOG, tracing disabled"
@@ -280,6 +292,7 @@ BEGIN {
     wall[k] = wall[k] " " $4; cpu[k] = cpu[k] " " $8; rss[k] = rss[k] " " $6
     if ($5 != "-" && $9 > 0) bytes[k] = bytes[k] " " $5 / $9
     if ($7 != "-") { split($7, fp, ":"); fname[k] = fp[1]; fcount[k]++; fvals[k] = fvals[k] " " fp[2] }
+    if ($10 != "" && $10 != "-") reads[k] = reads[k] " " $10
 }
 function flagtext(k, lead,   n, a) {
     if (!(k in fcount)) return ""
@@ -289,9 +302,10 @@ function flagtext(k, lead,   n, a) {
 function fig(k) { return basis == "cpu" ? med(cpu[k]) : med(wall[k]) }
 function ratio(a, b) { return b <= 0 ? "-" : sprintf(a / b < 0.1 ? "%.3fx" : "%.2fx", a / b) }
 function verdict(ok) { return ok ? "ok" : "MISSED" }
-function target(v, m, bm, e) {
+function target(v, m, bm, e, rd) {
     if (v == "ttcap" || v == "static")
-        return sprintf("target <=30 ns %s, <=8 B %s", verdict(m <= 30), verdict(bm != "-" && bm <= 8))
+        return sprintf("target <=30 ns %s, <=8 B %s, <=1.15 reads %s", verdict(m <= 30),
+                       verdict(bm != "-" && bm <= 8), verdict(rd != "-" && rd <= 1.15))
     if (v == "none")
         return sprintf("target <=10 ns %s, <=8 B %s", verdict(m <= 10), verdict(bm != "-" && bm <= 8))
     if (v == "off" || v == "offstatic" || v == "offnoplt")
@@ -306,17 +320,24 @@ END {
         islog = wls[w] ~ /^log/
         e = fig(wls[w] SUBSEP (islog ? "log-plain" : "empty"))
         t = fig(wls[w] SUBSEP (islog ? "log-ttcap" : "ttcap"))
-        printf "\n%-27s %8s %7s %6s %8s %8s %6s  %s\n", wl, "ns/call", "cpu ns", "B/call",
-            (islog ? "vs loop" : "vs empty"), "vs ttcap", "RSS MB", "notes"
+        printf "\n%-27s %8s %7s %6s %6s %8s %8s %6s %6s  %s\n", wl, "ns/call", "cpu ns", "B/call",
+            "reads", (islog ? "vs loop" : "vs empty"), "vs ttcap", "/clock", "RSS MB", "notes"
         for (i = 1; i <= nk; i++) {
             split(order[i], kk, SUBSEP)
             if (kk[1] != wls[w]) continue
             v = kk[2]; k = order[i]; m = fig(k)
             bm = (k in bytes) ? sprintf("%.2f", med(bytes[k])) : "-"
-            tg = target(v, m, bm, e)
-            printf "  %-25s %8.2f %7.2f %6s %8s %8s %6.1f  %s%s\n", name[v], med(wall[k]), med(cpu[k]), bm,
-                ratio(m, e), ratio(m, t),
+            rd = (k in reads) ? sprintf("%.3f", med(reads[k])) : "-"
+            tg = target(v, m, bm, e, rd)
+            printf "  %-25s %8.2f %7.2f %6s %6s %8s %8s %6s %6.1f  %s%s\n", name[v], med(wall[k]), med(cpu[k]), bm,
+                rd, ratio(m, e), ratio(m, t), (clk > 0 ? sprintf("%.2f", med(cpu[k]) / clk) : "-"),
                 med(rss[k]) / 1024, tg, flagtext(k, tg != "")
+        }
+        kn = wls[w] SUBSEP "none"; ke = wls[w] SUBSEP "every"; k = wls[w] SUBSEP "ttcap"
+        if ((kn in cpu) && (ke in cpu) && (k in cpu)) {
+            se = med(cpu[ke]) - med(cpu[kn]); ss = med(cpu[k]) - med(cpu[kn])
+            printf "  clock share (cpu ns/call over order-only): every %.2f, sparse %.2f: %s (target <=0.5 %s)\n",
+                se, ss, ratio(ss, se), verdict((se > 0 && ss / se <= 0.5))
         }
         kb = wls[w] SUBSEP "before"; k = wls[w] SUBSEP "ttcap"
         if ((kb in wall) && (k in wall))
@@ -355,6 +376,8 @@ else
     echo "ratios and targets use ns/call (wall); load $load0 at start, $load1 at end."
 fi
 
+echo "reads: clock reads per call (ENTER/EXIT records carrying a measured time / calls; cap_trcstat)."
+echo "/clock: cpu ns per call / cpu ns of one clock read ($clock_cpu ns here): compares across machines."
 echo "B/call: ttcap = chunk headers + records (cap_trcstat walks the records, padding excluded);"
 echo "        uftrace = uftrace.data/*.dat; lttng = stream files (no index/metadata), per recorded call."
 [ "$checked" -gt 0 ] && echo "ttdump --stats agreed (all events decodable, 0 lost) on $checked traces of rep 1."

@@ -5,7 +5,10 @@
  * while format/ is being written and cross-checks it: data bytes = chunk headers + records, padding excluded.
  *
  * Call-site prefixes (format 1.2) are counted apart (site_prefixes, and
- * their bytes site_bytes).
+ * their bytes site_bytes). timed counts the ENTER/EXIT records that carry
+ * a measured time (clock reads): every one in a timed chunk, in a sparse
+ * chunk (format 1.4) the ENTERs and the EXITs after a TIMED or SAMPLE
+ * prefix.
  *
  * usage: cap_trcstat FILE  ->  "data_bytes=.. events=.. messages=.. ..."
  */
@@ -22,6 +25,7 @@
 struct stat_sum {
     uint64_t data;              /* chunk header + record bytes */
     uint64_t enters, exits;     /* hot ENTER / EXIT records */
+    uint64_t timed;             /* those that carry a measured time */
     uint64_t messages;          /* MESSAGE records */
     uint64_t others;            /* any other extended record */
     uint64_t sites;             /* call-site prefixes (format 1.2) */
@@ -61,22 +65,34 @@ static const uint8_t *skip_values(const uint8_t *p, const uint8_t *e, int is_exi
     return p;
 }
 
+/* timed: 0 none, 1 every record, 2 sparse (EXITs after a prefix) */
 static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
                                   int timed, int vals, struct stat_sum *s)
 {
     uint8_t tag = *p++;
     uint64_t len = 0;
+    int pre = 0;
     if (tag == TTF_T_END)
         return NULL;
+    if ((tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) && timed == 2 && p < e) {
+        pre = 1;                /* its EXIT follows, with a time */
+        tag = *p++;
+    }
+    int is_exit = tag & 0x80 ? (tag & 0x40) != 0 : tag == TTF_T_EXIT_MISS;
+    int has_t = timed == 1 || (timed == 2 && (!is_exit || pre));
     if (tag & 0x80) {
-        (tag & 0x40) ? s->exits++ : s->enters++;
-        p = timed ? skip_uvar(p, e, NULL) : p;
-        p = vals ? skip_values(p, e, tag & 0x40) : p;
+        is_exit ? s->exits++ : s->enters++;
+        s->timed += (uint64_t)has_t;
+        p = has_t ? skip_uvar(p, e, NULL) : p;
+        p = vals ? skip_values(p, e, is_exit) : p;
     } else if (tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS) {
-        tag == TTF_T_ENTER_MISS ? s->enters++ : s->exits++;
+        is_exit ? s->exits++ : s->enters++;
+        s->timed += (uint64_t)has_t;
         p = skip_uvar(p, e, NULL);
-        p = p && timed ? skip_uvar(p, e, NULL) : p;
-        p = vals ? skip_values(p, e, tag == TTF_T_EXIT_MISS) : p;
+        p = p && has_t ? skip_uvar(p, e, NULL) : p;
+        p = vals ? skip_values(p, e, is_exit) : p;
+    } else if (pre) {
+        p = NULL;               /* a prefix not followed by an EXIT */
     } else if (tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW) {
         s->sites++;             /* a prefix: its ENTER follows */
         const uint8_t *at = p - 1;
@@ -99,7 +115,8 @@ static void walk_chunk(const uint8_t *c, uint32_t size, struct stat_sum *s)
     if (ttf_get_le(c, 4) != TTF_CHUNK_MAGIC)
         return;
     unsigned flags = (unsigned)ttf_get_le(c + TTF_C_FLAGS, 2);
-    int timed = (flags & TTF_CHUNK_TIMED) != 0, vals = (flags & TTF_CHUNK_VALUES) != 0;
+    int timed = !(flags & TTF_CHUNK_TIMED) ? 0 : (flags & TTF_CHUNK_SPARSE) ? 2 : 1;
+    int vals = (flags & TTF_CHUNK_VALUES) != 0;
     const uint8_t *p = c + TTF_CHUNK_HDR, *e = c + size, *q;
     while (p < e && (q = walk_record(p, e, timed, vals, s)) != NULL)
         p = q;
@@ -133,12 +150,12 @@ int main(int argc, char **argv)
     struct stat_sum s = { 0 };
     for (size_t at = off; at + csize <= n; at += csize)
         walk_chunk(m + at, csize, &s);
-    printf("data_bytes=%llu events=%llu enters=%llu exits=%llu messages=%llu "
+    printf("data_bytes=%llu events=%llu enters=%llu exits=%llu timed=%llu messages=%llu "
            "other=%llu site_prefixes=%llu site_bytes=%llu chunks=%llu chunk_size=%u file_bytes=%zu damaged=%d\n",
            (unsigned long long)s.data,
            (unsigned long long)(s.enters + s.exits + s.messages),
            (unsigned long long)s.enters, (unsigned long long)s.exits,
-           (unsigned long long)s.messages, (unsigned long long)s.others,
+           (unsigned long long)s.timed, (unsigned long long)s.messages, (unsigned long long)s.others,
            (unsigned long long)s.sites, (unsigned long long)s.site_bytes,
            (unsigned long long)s.chunks, csize, n, s.bad);
     return 0;

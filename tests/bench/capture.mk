@@ -9,7 +9,8 @@ BCAP_INST = -finstrument-functions
 BCAP_TTCAP = -L$(B) -lttcap -Wl,-rpath,'$$ORIGIN/..' -lpthread -ldl
 
 BCAP_BASE := $(BCAP)/cap_work.plain $(BCAP)/cap_work.empty \
-             $(BCAP)/cap_work.inst $(BCAP)/cap_trcstat
+             $(BCAP)/cap_work.inst $(BCAP)/cap_trcstat $(BCAP)/clock_cost \
+             $(BCAP)/sparsify
 BCAP_TT := $(BCAP)/cap_work.ttcap $(BCAP)/cap_work.ttcap-static \
            $(BCAP)/cap_work.ttcap-noplt \
            $(BCAP)/cap_log.ttcap $(BCAP)/cap_log.plain
@@ -65,5 +66,15 @@ $(BCAP)/cap_log.plain: tests/bench/cap_log.c capture/ttcap.h
 	$(CC) $(BCAP_CFLAGS) -Icapture -DCAP_NO_LOG -o $@ $<
 
 $(BCAP)/cap_trcstat: tests/bench/cap_trcstat.c format/ttf_wire.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BCAP_CFLAGS) -Iformat -o $@ $<
+
+# the floor: one clock read
+$(BCAP)/clock_cost: tests/bench/clock_cost.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BCAP_CFLAGS) -o $@ $<
+
+# the sparse clock's estimate measured on one run (bench_clock.sh)
+$(BCAP)/sparsify: tests/bench/sparsify.c format/ttf_wire.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BCAP_CFLAGS) -Iformat -o $@ $<

@@ -5,7 +5,9 @@
 # peak RSS of each, their ratio, and the load average before and after.
 # For a refactor that must not be slower (issue 35): run it on
 # bench_threads.sh's traces (gen_threads N 3 same / swap) and on a real
-# pair. REPS defaults to 5. Never fails on speed.
+# pair. REPS defaults to 5. Never fails on speed. A pair that diverges
+# (exit 1) is timed as well (time's "exited with non-zero status" line is
+# skipped).
 [ $# -ge 4 ] || { echo "usage: side_by_side.sh OLD NEW GOOD.trc BAD.trc [REPS]" >&2; exit 2; }
 OLD=$1 NEW=$2 G=$3 BAD=$4 REPS=${5:-5}
 [ -x /usr/bin/time ] || { echo "side_by_side: /usr/bin/time missing" >&2; exit 2; }
@@ -17,7 +19,7 @@ while [ "$r" -lt "$REPS" ]; do
     for v in old new; do
         exe=$OLD; [ $v = new ] && exe=$NEW
         /usr/bin/time -f "%e %U %S %M %x" -o "$tmp/t" "$exe" "$G" "$BAD" > /dev/null 2>&1
-        awk '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, $5 }' "$tmp/t" >> "$tmp/$v"
+        tail -n 1 "$tmp/t" | awk '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, $5 }' >> "$tmp/$v"
     done
     r=$((r + 1))
 done

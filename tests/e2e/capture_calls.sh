@@ -2,7 +2,8 @@
 # capture_calls.sh - libttcap single-thread recording checked with the reader:
 # exact counts and nesting, recursion, longjmp, exit(), _exit() and _Exit()
 # from deep inside, a vfork child's _exit(), small chunks, TTCAP_CLOCK=none,
-# TTCAP=1 naming, disabled mode, existing file.
+# the sparse clock and TTCAP_CLOCK=every, TTCAP=1 naming, disabled mode,
+# existing file.
 B=$(cd "${1:-build}" && pwd) || exit 1
 P=$B/fixtures/cap_calls
 CHK=$B/tests/capture_check
@@ -96,8 +97,30 @@ TTCAP_OUT=none.trc TTCAP_CLOCK=none "$P" calls 1000 || fail=1
 hasre none.out "^header closed=1 exit=0 chunk=262144 ring=0 noclock=1"
 has none.out "count thread=0 func=leaf enter=2000 exit=2000"
 has none.out "walk thread=0 events=$((10002 + ext)) open=0 maxdepth=5 nesting_errors=0 rc=0"
+# a clean end cuts the file after its last record: the same calls without
+# their time deltas take fewer bytes, and both far less than a chunk slot
 t=$(stat -c %s calls.trc)
-[ "$(stat -c %s none.trc)" = "$t" ] || { echo "FAIL: sizes differ"; fail=1; }
+n=$(stat -c %s none.trc)
+[ "$n" -lt "$t" ] || { echo "FAIL: untimed trace $n B not smaller than timed $t B"; fail=1; }
+[ "$t" -lt $((4096 + 262144)) ] || { echo "FAIL: timed trace $t B not cut after its data"; fail=1; }
+
+# the sparse clock (the default, format 1.4): 250001 calls, most EXITs
+# past the thread's first 4096 untimed, at most 1.15 clock reads per call;
+# times never go back nor past their bound. TTCAP_CLOCK=every: all timed.
+clock_reads() { # trace: "hot untimed" of thread 0, checked
+    "$CHK" "$1" > "$1.out" || { echo "FAIL: check $1"; fail=1; }
+    hasre "$1.out" "^clock thread=0 hot=500002 untimed=[0-9]* backwards=0 past_bound=0\$"
+    sed -n 's/^clock thread=0 hot=\([0-9]*\) untimed=\([0-9]*\) .*/\1 \2/p' "$1.out"
+}
+TTCAP_OUT=sparse.trc "$P" calls 50000 || fail=1
+set -- $(clock_reads sparse.trc) 0 0
+[ $((200 * ($1 - $2))) -le $((115 * $1)) ] && [ "$2" -gt 0 ] ||
+    { echo "FAIL: sparse clock: $(($1 - $2)) clock reads for $(($1 / 2)) calls"; fail=1; }
+"$B/ttdump" sparse.trc | grep -q '^  required features: 0xd (events-v1, sites, sparse)$' ||
+    { echo "FAIL: sparse.trc is not format 1.4 with the sparse bit"; fail=1; }
+TTCAP_OUT=every.trc TTCAP_CLOCK=every "$P" calls 50000 || fail=1
+set -- $(clock_reads every.trc) 0 0
+[ "$2" = 0 ] || { echo "FAIL: TTCAP_CLOCK=every left $2 EXITs untimed"; fail=1; }
 
 # TTCAP=1: <prog>.<pid>.trc in the cwd; %e and %p in TTCAP_OUT
 TTCAP=1 "$P" calls 10 || fail=1

@@ -54,10 +54,16 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
         return 1;
     uint64_t stack[4096];
     int sp = 0, bad = 0, maxdepth = 0, r;
-    unsigned long nev = 0, unwinds = 0, unwound = 0;
+    unsigned long nev = 0, unwinds = 0, unwound = 0, hot = 0, untimed = 0, back = 0, late = 0;
+    uint64_t last_ns = 0;
     ttf_event ev;
     while ((r = ttf_iter_next(it, &ev)) == 1) {
         nev++;
+        back += ev.time_ns < last_ns;       /* a thread's times never go back */
+        last_ns = ev.time_ns;
+        hot += ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT;
+        untimed += (unsigned long)(ev.untimed != 0);
+        late += ev.untimed && ev.late_ns < ev.time_ns;  /* placed past its bound */
         const char *name = "";
         char msg[1024] = "";
         if (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT) {
@@ -113,6 +119,8 @@ static int walk(ttf_trace *t, ttf_sym *sym, uint32_t th, int dump)
     ttf_iter_close(it);
     if (unwinds)
         printf("unwind thread=%u records=%lu frames=%lu\n", th, unwinds, unwound);
+    printf("clock thread=%u hot=%lu untimed=%lu backwards=%lu past_bound=%lu\n", th, hot,
+           untimed, back, late);
     printf("walk thread=%u events=%lu open=%d maxdepth=%d nesting_errors=%d rc=%d\n",
            th, nev, sp, maxdepth, bad, r);
     return r < 0;

@@ -135,6 +135,25 @@ rb_suspects() {
     jq -r '.first_divergence.suspects[]?.function // empty' "$1" 2>/dev/null
 }
 
+# rb_truth MODE : sets td and tc, the case's TRUTH_DIVERGE and TRUTH_CAUSE
+# for MODE (a case may name them per mode, TRUTH_DIVERGE_PLAIN, ..._VALUES,
+# TRUTH_CAUSE_PLAIN, ..._VALUES, where inlining moves the first traced
+# difference: -finstrument-functions instruments inlined code, -pg not)
+rb_truth() {
+    case $1 in
+    plain)  td=${TRUTH_DIVERGE_PLAIN:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_PLAIN:-$TRUTH_CAUSE} ;;
+    values) td=${TRUTH_DIVERGE_VALUES:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_VALUES:-$TRUTH_CAUSE} ;;
+    *)      td=$TRUTH_DIVERGE; tc=$TRUTH_CAUSE ;;
+    esac
+}
+
+# rb_half NAME : the case's half of the fixed split (SPLIT): dev, heldout,
+# or unsplit
+rb_half() {
+    h=$(awk -v n="$1" '$1 == n { print $2; exit }' "$RB_DIR/SPLIT" 2>/dev/null)
+    echo "${h:-unsplit}"
+}
+
 # rb_causes FILE : the causes the report names, best first, one function
 # name a line: the verdict's cause (issue 33), then the first divergence's
 # suspects without it again

@@ -34,10 +34,7 @@ mkdir -p "$OUT"
 RES=$OUT/results.tsv; DET=$OUT/details.txt
 : >"$RES"; : >"$DET"
 
-half_of() {
-    h=$(awk -v n="$1" '$1 == n { print $2; exit }' "$RB_DIR/SPLIT" 2>/dev/null)
-    echo "${h:-unsplit}"
-}
+half_of() { rb_half "$1"; }
 
 selected() {
     [ "$HALF" != all ] && [ "$(half_of "$1")" != "$HALF" ] && return 1
@@ -65,11 +62,7 @@ score_case() {
             timeout -k 10 "$RB_DIFF_TIMEOUT" "$B/ttdiff" "$R/ok1.trc" "$R/ok2.trc" >/dev/null 2>&1
             gg=$?
         fi
-        case $MODE in
-        plain)  td=${TRUTH_DIVERGE_PLAIN:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_PLAIN:-$TRUTH_CAUSE} ;;
-        values) td=${TRUTH_DIVERGE_VALUES:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_VALUES:-$TRUTH_CAUSE} ;;
-        *)      td=$TRUTH_DIVERGE; tc=$TRUTH_CAUSE ;;
-        esac
+        rb_truth "$MODE"
         set -- $(rb_score "$O/good-bad.json" "$td" "$tc")
         events=$(rb_json_field "$O/good-bad.json" '.runs.bad.events')
         printf '%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$MODE" \

@@ -93,10 +93,7 @@ note() { rb_note "$*"; printf '%s\n' "$*" >>"$NOTES"; }
 # split-add.sh before its first score)
 RB_HALF=${RB_HALF:-}
 case $RB_HALF in ''|dev|heldout) ;; *) echo "realbugs: RB_HALF is dev or heldout" >&2; exit 2 ;; esac
-half_of() {
-    h=$(awk -v n="$1" '$1 == n { print $2; exit }' "$RB_DIR/SPLIT" 2>/dev/null)
-    echo "${h:-unsplit}"
-}
+half_of() { rb_half "$1"; }
 
 # in_set NAME : the case is selected by PATTERNS (all when empty) and RB_HALF
 in_set() {
@@ -178,14 +175,7 @@ score_mode() {
     events=$(rb_json_field "$J" '.runs.bad.events')
     frame=$(rb_diverging_frame "$J")
     rb_causes "$J" >"$R/suspects.txt"
-    # a case may name the truth per mode (TRUTH_DIVERGE_PLAIN, ..._VALUES,
-    # TRUTH_CAUSE_PLAIN, ..._VALUES) where inlining moves the first traced
-    # difference (-finstrument-functions instruments inlined code, -pg not)
-    case $MODE in
-    plain)  td=${TRUTH_DIVERGE_PLAIN:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_PLAIN:-$TRUTH_CAUSE} ;;
-    values) td=${TRUTH_DIVERGE_VALUES:-$TRUTH_DIVERGE}; tc=${TRUTH_CAUSE_VALUES:-$TRUTH_CAUSE} ;;
-    *)      td=$TRUTH_DIVERGE; tc=$TRUTH_CAUSE ;;
-    esac
+    rb_truth "$MODE"
     set -- $(rb_score "$J" "$td" "$tc")
     div=$1; t1=$2; t3=$3; conf=$4
     set -- $(cat "$R/good-bad.time" 2>/dev/null | tail -1)

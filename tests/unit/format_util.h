@@ -77,5 +77,9 @@ struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost);
 ttf_trace *tu_open_mem(const uint8_t *b, size_t n);
 /* 1 when a notice of t contains needle. */
 int tu_has_notice(const ttf_trace *t, const char *needle);
+/* b (freed here) holds one thread whose chunk has an ENTER and then damage
+ * at offset bad_at: it reads as that ENTER and a LOST event there, one
+ * damaged chunk, and a notice containing notice. */
+void tu_one_enter_then_damage(struct tb *b, size_t bad_at, const char *notice);
 
 #endif

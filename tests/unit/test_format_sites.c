@@ -181,19 +181,7 @@ static void damaged_after(const uint8_t *tail, size_t n, int req_sites,
     tb_uvar(&b, 1);
     size_t bad_at = b.cpos;
     tb_raw(&b, tail, n);
-    ttf_trace *t = tu_open_mem(b.buf, b.len);
-    struct evs e = tu_events(t, 0, 0);
-    assert_int_equal(e.n, 2);
-    assert_int_equal(e.ev[0].kind, TTF_EV_ENTER);
-    assert_int_equal(e.ev[1].kind, TTF_EV_LOST);
-    assert_int_equal(e.ev[1].offset, bad_at);
-    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
-    if (!tu_has_notice(t, notice))
-        fail_msg("no notice \"%s\" (%s)", notice,
-                 ttf_notice_count(t) ? ttf_get_notice(t, 0) : "none");
-    free(e.ev);
-    ttf_close(t);
-    free(b.buf);
+    tu_one_enter_then_damage(&b, bad_at, notice);
 }
 
 static void test_bad_prefix(void **state)

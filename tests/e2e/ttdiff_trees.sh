@@ -1,0 +1,99 @@
+#!/bin/sh
+# ttdiff_trees.sh - process trees (issue 34): ttrec -o DIR/ records every
+# process of a command's tree (one trace per instrumented process, the
+# process table for all, the shell too) and ttdiff GOOD_DIR BAD_DIR pairs
+# the processes and reports the first diverging one with its path:
+# * a shell script running three traced steps, the second failing in the
+#   bad run: the shell's exit differs, the step diverges and is named;
+# * a pre-fork server of 4 workers, one worker's request failing: the
+#   workers pair as a pool, the failing worker is named;
+# * posix_spawn and system() (through sh): both children in the tree;
+# * two passing runs of each exit 0; JSON processes[] and first_process;
+#   HTML with the tree, the diverging branch open; --process;
+# * TTCAP_OUT=DIR/ without ttrec; bad input (no table, a corrupt table,
+#   a folder against a file) one line, exit 2.
+B=$(cd "${1:-build}" && pwd) || exit 1
+F=$B/fixtures
+S=$(cd "$(dirname "$0")/../.." && pwd)/fixtures/tree_suite.sh
+d=$(mktemp -d "$B/ttdiff_trees.XXXXXX") || exit 1
+trap 'rm -rf "$d"' EXIT
+cd "$d" || exit 1
+fail=0
+has() { grep -q -- "$2" "$1" || { echo "FAIL: $1 lacks /$2/"; sed -n 1,12p "$1"; fail=1; }; }
+rec() { dir=$1; shift; "$B/ttrec" -q -o "$dir/" -- "$@" > "$dir.out" 2>&1; }
+diff_rc() { want=$1; shift; "$B/ttdiff" "$@" > out.txt 2> err.txt; rc=$?
+    [ $rc = "$want" ] || { echo "FAIL: ttdiff $* exit $rc, want $want"; cat err.txt; sed -n 1,8p out.txt; fail=1; }; }
+
+# the shell script with three traced steps
+rec sg sh "$S" "$F"
+rec sg2 sh "$S" "$F"
+rec sb sh "$S" "$F" bad
+[ "$(ls sg/*.trc | wc -l)" = 3 ] || { echo "FAIL: suite: not 3 traces"; ls sg; fail=1; }
+diff_rc 0 sg sg2
+has out.txt "no process diverges"
+diff_rc 1 sg sb
+has out.txt "processes: 4 paired (3 traced), 0 only in the good run, 0 only in the bad run, 1 with another end, 1 diverged"
+has out.txt "first diverging process: dash .*tree_suite.sh .* bad > tree_step step2 fail"
+has out.txt "exit_differs: good exit 0, bad exit 1, not traced"
+has out.txt "deciding line: in check: good: tree_step.c:25 calls accept_value; bad: tree_step.c:25 calls reject_value"
+grep -q 'lie beside' out.txt && { echo "FAIL: a tree's other traces offered as baselines"; fail=1; }
+"$B/ttdiff" --format json sg sb > sb.json
+python3 - sb.json <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ps, f = d["processes"], d["first_process"]
+assert f == 2 and ps[f]["result"] == "diverged", (f, ps)
+assert ps[f]["path"][-1] == "tree_step step2 fail" and ps[f]["parent"] == 0
+assert ps[0]["result"] == "exit_differs" and ps[0]["traced"] is False
+assert ps[0]["good"]["exit_status"] == 0 and ps[0]["bad"]["exit_status"] == 1
+assert [p["result"] for p in ps] == ["exit_differs", "same", "diverged", "same"]
+assert d["first_divergence"]["good_index"] == ps[f]["first_divergence"]["good_index"]
+PY
+"$B/ttdiff" --format html -o sb.html sg sb
+has sb.html 'id="process-tree"'
+has sb.html '<li class="proc diverged first">'
+has sb.html '<details open><summary><code>dash'
+diff_rc 0 --process 'step3' sg sb
+diff_rc 1 --process 'step2' sg sb
+diff_rc 2 --process 'nothing-like-it' sg sb
+has err.txt "no process pair matches"
+
+# a pre-fork server: 4 look-alike workers, one request fails
+rec vg "$F/tree_server"
+rec vg2 "$F/tree_server"
+rec vb "$F/tree_server" bad
+[ "$(ls vg/*.trc | wc -l)" = 5 ] || { echo "FAIL: server: not 5 traces"; fail=1; }
+diff_rc 0 vg vg2
+diff_rc 1 vg vb
+has out.txt "first diverging process: tree_server bad > tree_server bad"
+has out.txt "deciding line: in serve, .* bad: tree_server.c:24 calls refuse"
+[ "$(grep -c '\[same, pool\]' out.txt)" = 3 ] || { echo "FAIL: server: 3 same pool workers"; fail=1; }
+
+# posix_spawn and system(): the spawned step, and sh -c then the step
+rec pg "$F/tree_spawn" "$F/tree_step"
+rec pb "$F/tree_spawn" "$F/tree_step" fail
+diff_rc 1 pg pb
+has out.txt "tree_step spawned1  \[same\]"
+has out.txt "first diverging process: tree_spawn .* > dash -c .* > tree_step system2 fail"
+rec pg2 "$F/tree_spawn" "$F/tree_step"
+diff_rc 0 pg pg2
+
+# TTCAP_OUT=DIR/ without ttrec
+mkdir manual
+TTCAP_OUT=$d/manual/ LD_PRELOAD=$B/libttcap.so sh "$S" "$F" > manual.out 2>&1
+[ -s manual/processes.ttp ] && [ "$(ls manual/*.trc | wc -l)" = 3 ] ||
+    { echo "FAIL: TTCAP_OUT=DIR/ did not record the tree"; ls manual; fail=1; }
+diff_rc 0 sg manual
+
+# bad input: one line, exit 2
+mkdir empty
+diff_rc 2 sg empty
+has err.txt "empty/processes.ttp: no process table"
+[ "$(wc -l < err.txt)" = 1 ] || { echo "FAIL: not one line"; fail=1; }
+cp -r sb sbc
+printf 'XXXX' | dd of=sbc/processes.ttp bs=1 seek=40 conv=notrunc 2>/dev/null
+diff_rc 2 sg sbc
+has err.txt "processes.ttp: offset 0: process table row fails its checksum"
+diff_rc 2 sg sg/processes.ttp
+has err.txt "sg is a folder and sg/processes.ttp is not"
+exit $fail
