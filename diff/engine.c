@@ -98,6 +98,8 @@ typedef struct stage_out {
     ttdi_explained xo;          /* chain, headline, suspects ranked again */
     const ttd_race *races;      /* the races, NULL */
     size_t nraces;
+    const ttd_count *counts;    /* counts no good run had (counts.c) */
+    size_t ncounts;
     /* the engine */
     int diverged;               /* the verdict (verdict()) */
 } stage_out;
@@ -112,6 +114,8 @@ struct ttd_diff {
     ttdi_base *base;        /* baseline good runs (open while aligning) */
     size_t nbase;           /* baselines open */
     int full;               /* 1: pairs are stored whole (baselines, loops) */
+    ttdi_counts *tally;     /* calls per thread and function (counts.c),
+                               from the align stage to the resolved hunks */
     struct ttfi_arena arena; /* all result memory (ttf_util.h) */
     stage_out x;            /* the stages' results, until merged */
     ttd_result res;         /* what ttd_get_result hands out (merge()) */
@@ -144,7 +148,8 @@ const char *ttd_timing_name(int timing)
     return timing == TTD_TIMING_WAIT ? "wait_loop"
          : timing == TTD_TIMING_MOVED ? "moved"
          : timing == TTD_TIMING_RETRY ? "retry"
-         : timing == TTD_TIMING_PROGRESS ? "progress" : NULL;
+         : timing == TTD_TIMING_PROGRESS ? "progress"
+         : timing == TTD_TIMING_CUT ? "cut" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)
@@ -497,6 +502,38 @@ static void explained_first(ttd_diff *d)
     }
 }
 
+/* The count facts, those a resolved hunk starts with first (in the hunks'
+ * order: divergences, timing, then what also varies between good runs),
+ * then the rest by name: the extra take_seat a seller's hunk shows heads
+ * them, before the next_free and do_paperwork of the same iteration. */
+static const ttd_count *counts_ordered(ttd_diff *d)
+{
+    const stage_out *x = &d->x;
+    size_t n = x->ncounts, k = 0;
+    ttd_count *c = n ? ttfi_arena_zalloc(&d->arena, n * sizeof *c) : NULL;
+    char *used = n ? calloc(n, 1) : NULL;
+
+    if (!c || !used) {
+        free(used);
+        return x->counts;
+    }
+    for (size_t h = 0; h < x->rs.nhunks && k < n; h++) {
+        const ttd_hunk_info *hi = &x->rs.hunks[h];
+        const ttd_event *ev[2] = {hi->bad_first, hi->good_first};
+        for (int e = 0; e < 2; e++)
+            for (size_t i = 0; i < n && ev[e] && ev[e]->name; i++)
+                if (!used[i] && !strcmp(x->counts[i].function, ev[e]->name)) {
+                    used[i] = 1;
+                    c[k++] = x->counts[i];
+                }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!used[i])
+            c[k++] = x->counts[i];
+    free(used);
+    return c;
+}
+
 /* The end: every stage's result into ttd_result, the one place it is
  * written, with the verdict decided by verdict(), the programs compared,
  * the options as used and the two builds' code; last the verdict object
@@ -538,7 +575,8 @@ static int merge(ttd_diff *d)
     int rc = code_results(d);
     if (rc < 0)
         return rc;
-    return ttdi_verdict(&d->arena, r, &r->verdict);
+    ttdi_verdict_in vi = {counts_ordered(d), x->ncounts};
+    return ttdi_verdict(&d->arena, r, &vi, &r->verdict);
 }
 
 /* The verdict, decided here and nowhere else: the runs diverged when a
@@ -552,7 +590,7 @@ static int verdict(const ttd_diff *d)
     const ttd_value_diff *vf = x->xo.headline ? x->xo.value_first : x->value_first;
 
     return x->rs.hunks_total > 0 || vf || ttdi_ended_differently(&x->outcome, &d->o) ||
-           x->outcome.failed;
+           x->outcome.failed || x->ncounts > 0;
 }
 
 /* ---- the stages, in their order ------------------------------------------ */
@@ -623,11 +661,64 @@ static int align(ttd_diff *d)
     ttdi_seq_free(&fu.seq[0]);
     ttdi_seq_free(&fu.seq[1]);
     ttdi_zones_free(&fu.z);
-    release_baselines(d);
     if (rc >= 0 && !d->o.flat)
         rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
+    if (rc >= 0)            /* with the baselines' symbols still open */
+        rc = ttdi_counts_tally(&d->al, d->x.nunpaired, &d->arena, &d->tally);
+    release_baselines(d);
+    return rc;
+}
+
+/* A pool's threads share their work differently in every run, so they are
+ * quiet together: all of them when one has a timing hunk and none has
+ * another kind (the wait item one worker did, its count in another
+ * worker's stream). */
+static void pools_quiet(const stage_out *x, uint8_t *quiet, const uint8_t *loud, size_t n)
+{
+    for (size_t k = 0; k < x->rs.npools; k++) {
+        const char *id = x->rs.pools[k].id;
+        int any = 0, noisy = 0;
+        for (size_t p = 0; p < n && p < x->rs.npairs; p++) {
+            if (!x->rs.pairs[p].pool || strcmp(x->rs.pairs[p].pool, id) != 0)
+                continue;
+            any |= quiet[p];
+            noisy |= loud[p];
+        }
+        for (size_t p = 0; p < n && p < x->rs.npairs && any && !noisy; p++)
+            if (x->rs.pairs[p].pool && strcmp(x->rs.pairs[p].pool, id) == 0)
+                quiet[p] = 1;
+    }
+}
+
+/* The count facts, once the hunks' timing (and the threads' progress) is
+ * known: pairs whose every resolved hunk is timing are quiet. */
+static int count_facts(ttd_diff *d)
+{
+    stage_out *x = &d->x;
+    uint8_t *quiet;
+    int rc;
+
+    if (!d->tally)
+        return 0;
+    if (!(quiet = calloc(d->s.nip + 1, 2)))
+        return TT_ENOMEM;
+    uint8_t *loud = quiet + d->s.nip + 1;
+    for (size_t h = 0; h < x->rs.nhunks; h++) {
+        size_t p = x->rs.hunks[h].pair;
+        if (p < d->s.nip && x->rs.hunks[h].timing)
+            quiet[p] = 1;
+        else if (p < d->s.nip)
+            loud[p] = 1;
+    }
+    for (size_t p = 0; p < d->s.nip; p++)
+        quiet[p] &= !loud[p];
+    pools_quiet(x, quiet, loud, d->s.nip);
+    rc = ttdi_counts_judge(d->tally, quiet, &d->arena, &x->counts, &x->ncounts);
+    free(quiet);
+    ttdi_counts_free(d->tally);
+    d->tally = NULL;
     return rc;
 }
 
@@ -668,7 +759,7 @@ static int resolve(ttd_diff *d, const char *paths[2])
             return rc;
     }
     ttdi_outcome(x->runs, x->rs.hunks_total, x->nunpaired, &d->o, &x->outcome);
-    return 0;
+    return count_facts(d);
 }
 
 /* Explain: the cause chain, the suspects ranked again, the headline. */
@@ -676,7 +767,7 @@ static int explain(ttd_diff *d)
 {
     const stage_out *x = &d->x;
     ttdi_explain_in xi = {x->runs, &x->outcome, x->first, x->rs.followed,
-                          x->rs.values_progress, x->values_note};
+                          x->rs.values_progress, x->values_note, x->ncounts};
     int rc = ttdi_explain(&d->in, &xi, &d->x.xo);
 
     if (rc >= 0)
@@ -884,6 +975,7 @@ void ttd_free(ttd_diff *d)
     }
     ttdi_openset_free(&d->s.noise);
     ttdi_openset_free(&d->al.calls);
+    ttdi_counts_free(d->tally);
     ttdi_codediff_free(d->cd);
     free(d->s.pools);
     free(d->s.ip);

@@ -242,6 +242,17 @@ static int epoch_like(uint64_t g, uint64_t b)
     return 0;
 }
 
+/* Both at least 10^12 and less than 1/1000 apart: two readings of a
+ * clock in nanoseconds or microseconds (since boot: 16 minutes of uptime
+ * is 10^12 ns), or a counter the system keeps; no input gives such values
+ * so close to each other. */
+static int close_and_large(uint64_t g, uint64_t b)
+{
+    uint64_t hi = g > b ? g : b, lo = g > b ? b : g;
+
+    return lo >= 1000000000000ull && hi - lo < hi / 1000;
+}
+
 int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return)
 {
@@ -253,9 +264,19 @@ int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
         !ttf_value_errcode(bad, ty, NULL) &&
         magnitude(good, ty) >= TTDI_ADDR_LIKE && magnitude(bad, ty) >= TTDI_ADDR_LIKE)
         return TTDI_NOISE_ADDR;
+    if (ty->size == 8 && close_and_large(ttf_value_norm(good, ty), ttf_value_norm(bad, ty)))
+        return TTDI_NOISE_CLOCK;
     if (is_return && ttdi_clock_name(func))
         return TTDI_NOISE_CLOCK;
     return TTDI_NOISE_NONE;
+}
+
+int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2])
+{
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)
+        return 0;
+    return pid[0] > 1 && pid[1] > 1 && pid[0] != pid[1] &&
+           (int64_t)ttf_value_norm(good, ty) == pid[0] && (int64_t)ttf_value_norm(bad, ty) == pid[1];
 }
 
 const char *ttdi_noise_words(int why)

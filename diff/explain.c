@@ -695,8 +695,10 @@ static int chain_exit(ectx *e)
     s->good_value = ttfi_arena_strcpy(in->arena, g);
     s->bad_value = ttfi_arena_strcpy(in->arena, b);
     s->thread = thread_name(e, 0);
-    snprintf(e->buf, sizeof e->buf, "the runs made the same calls but ended differently: "
-             "exit status %s in the bad run, %s in the good run", b, g);
+    snprintf(e->buf, sizeof e->buf, "%s but ended differently: "
+             "exit status %s in the bad run, %s in the good run",
+             e->x->ncounts ? "each thread's calls align (not their counts)"
+                           : "the runs made the same calls", b, g);
     s->text = ttfi_arena_strcpy(in->arena, e->buf);
     if (!in->values) {
         e->ch.end = "values not recorded";

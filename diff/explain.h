@@ -126,6 +126,9 @@ typedef struct ttdi_explain_in {
     uint64_t values_progress;   /* value differences that follow the progress
                                    (order.c: not causes) */
     const char *values_note;    /* why values are not compared, NULL */
+    size_t ncounts;             /* calls whose count no good run had
+                                   (counts.c): the threads' calls align, the
+                                   runs did not make the same calls */
 } ttdi_explain_in;
 
 /* The explain stage's result; the engine merges it into the result (and
@@ -161,6 +164,12 @@ int ttdi_ended_differently(const ttd_outcome *o, const ttd_options *opt);
  * evidence, how sure, the symptom; read from the merged result r (the
  * engine calls it last, once), written into arena memory. 0 or TT_ENOMEM
  * (*out then NULL, or a verdict missing a text). */
-int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttd_verdict **out);
+typedef struct ttdi_verdict_in {
+    const ttd_count *counts;    /* calls whose count no good run had
+                                   (counts.c), those a hunk starts with first */
+    size_t ncounts;
+} ttdi_verdict_in;
+int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
+                 const ttd_verdict **out);
 
 #endif

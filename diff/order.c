@@ -565,6 +565,26 @@ static int ended_alike(const ttdi_in *in, const ttd_run_info runs[2], size_t nun
            g->exit_status == b->exit_status && !in->o->bad_failed && !nunpaired;
 }
 
+/* 1 when pair pi's first differing value is noise by its own look (a
+ * clock, an address, a time stamp: ttdi_value_noise): no input decided
+ * it, so it is not where the thread went its own way. */
+static int value_noise(const ttdi_in *in, size_t pi)
+{
+    const ttdi_vdiff *v = &in->s->ip[pi].vf.first;
+    const ttf_signature *sig = v->sig;
+
+    if (!sig)
+        return 0;
+    if (v->what == TTD_VAL_RETURN)
+        return ttdi_value_noise(&sig->ret, v->ev[0].retval, v->ev[1].retval, NULL, 1) != 0;
+    if (v->arg < 0 || (size_t)v->arg >= sig->nparams)
+        return 0;
+    const ttf_param *p = &sig->params[v->arg];
+    return p->reg >= 0 && p->reg < TTF_VALUE_REGS &&
+           ttdi_value_noise(&p->type, v->ev[0].argregs[p->reg], v->ev[1].argregs[p->reg],
+                            NULL, 0) != 0;
+}
+
 /* Whether pair pi's first difference follows the progress: its first
  * divergence h (NULL: none) as a split of the calls, or, when values
  * differ before it (or only values differ), its first value difference
@@ -577,7 +597,8 @@ static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
     opoint pt[2];
     int64_t rc;
 
-    if (in->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns)) {
+    if (in->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns) &&
+        !value_noise(in, pi)) {
         for (int ri = 0; ri < 2; ri++)
             pt[ri] = (opoint){.th = in->s->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
                               .at_ns = f->first.ev[ri].time_ns, .call = 0,
@@ -591,6 +612,27 @@ static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
     if ((rc = depends(in, pi, pt, &dep)) < 0)
         return (int)rc;
     return dep >= 0;
+}
+
+/* 1 when a thread of some pair was joined in one run and not in the
+ * other (pbzip2's writer joined in the good run, detached in the bad
+ * one): the threads did not only get more or less far, the program waited
+ * for one in one run only. 0, or a TT_E* code. */
+static int join_differs(const ttdi_in *in)
+{
+    size_t n[2] = {ttf_thread_count(in->r[0].t), ttf_thread_count(in->r[1].t)};
+    uint8_t *j[2] = {calloc(n[0] + 1, 1), calloc(n[1] + 1, 1)};
+    int rc = j[0] && j[1] ? 0 : TT_ENOMEM;
+
+    for (int ri = 0; ri < 2 && rc >= 0; ri++)
+        rc = ttdi_joined_threads(in->r[ri].t, j[ri], n[ri]);
+    for (size_t i = 0; i < in->s->nip && rc == 0; i++) {
+        const uint32_t *t = in->s->ip[i].t;
+        rc = t[0] < n[0] && t[1] < n[1] && j[0][t[0]] != j[1][t[1]];
+    }
+    free(j[0]);
+    free(j[1]);
+    return rc;
 }
 
 int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run_info runs[2],
@@ -608,12 +650,15 @@ int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run
         const ttd_hunk_info *h = NULL;
         for (size_t i = 0; i < ndiv && !h; i++)
             h = hs[i].pair == pi ? &hs[i] : NULL;
-        if (!h && !(in->values && in->s->ip[pi].vf.found))
+        if (!h && !(in->values && in->s->ip[pi].vf.found && !value_noise(in, pi)))
             continue;
         int rc = follows(in, pi, h);
         if (rc <= 0)
             return rc;          /* a thread that went its own way: a divergence */
     }
+    int jd = join_differs(in);
+    if (jd != 0)
+        return jd < 0 ? jd : 0;
     ttd_hunk_info *nh = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *nh);
     ttd_pair *np = ttfi_arena_alloc(in->arena, (r->npairs + 1) * sizeof *np);
     if (!nh || !np)

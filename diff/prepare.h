@@ -250,6 +250,10 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * 0 or a TT_E* code. */
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 void ttdi_walk_close(ttdi_walk *w);
+/* joined[i] = 1 for each thread i < nt of t that another thread joined (its
+ * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
+ * trace's sync operations. 0 or a TT_E* code. */
+int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt);
 /* The step of a walk over a run (ttdi_walk_next calls it). */
 int ttdi_walk_step(ttdi_walk *w);
 /* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw

@@ -184,10 +184,12 @@ static int ensure(ttdi_replay *rp, size_t i)
 /* ---- return statistics ---------------------------------------------------- */
 
 /* The statistics of function key (added when new); NULL out of memory.
- * Keys are kept as key | 1 (as they always were: a key and its neighbour
- * differing in bit 0 share statistics). */
+ * Keys are kept per function, whichever call site (the site bits off),
+ * as key | 1 (as they always were: a key and its neighbour differing in
+ * bit 0 share statistics). */
 static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
 {
+    key &= ~(uint64_t)TTDI_SITE_MASK;   /* per function, whichever call site */
     uint64_t *ix = ttdi_map_get(&rp->rsmap, key | 1);
 
     if (ix)
@@ -202,6 +204,13 @@ static ttdi_rstat *rstat(ttdi_replay *rp, uint64_t key)
     memset(st, 0, sizeof *st);
     st->key = key | 1;
     return st;
+}
+
+/* The statistics of function key if any (a lookup, as rstat files them). */
+static const ttdi_rstat *rstat_find(const ttdi_replay *rp, uint64_t key)
+{
+    const uint64_t *ix = ttdi_map_get(&rp->rsmap, (key & ~(uint64_t)TTDI_SITE_MASK) | 1);
+    return ix ? &rp->rs[*ix] : NULL;
 }
 
 static void rstat_add(ttdi_rstat *s, int run, uint64_t v, int is_signed)
@@ -234,8 +243,8 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 {
     if (x->retnoise || !x->retdiff || !rp->rscap)
         return x->retnoise;
-    const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
-    return ix && clock_like(&rp->rs[*ix]) ? TTDI_NOISE_CLOCK : 0;
+    const ttdi_rstat *st = rstat_find(rp, x->key);
+    return st && clock_like(st) ? TTDI_NOISE_CLOCK : 0;
 }
 
 int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run)
@@ -267,10 +276,9 @@ int ttdi_replay_failure(const ttdi_replay *rp, const ttdi_xcall *x, uint32_t *ca
     if (!ty || !x->returned || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) ||
         !rp->rscap)
         return -1;
-    const uint64_t *ix = ttdi_map_get(&rp->rsmap, x->key | 1);
-    if (!ix)
+    const ttdi_rstat *s = rstat_find(rp, x->key);
+    if (!s)
         return -1;
-    const ttdi_rstat *s = &rp->rs[*ix];
     int run = failure_of(s, TTD_GOOD, ty, x->ret[1], x->ret[0]) ? TTD_BAD
               : failure_of(s, TTD_BAD, ty, x->ret[0], x->ret[1]) ? TTD_GOOD : -1;
     if (calls && run >= 0)
@@ -292,8 +300,14 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
 {
     if (baseline_noise(rp, key, slot))
         return TTDI_NOISE_BASELINE;
-    return ttdi_value_noise(ty, g, b, slot < 0 ? ttdi_norm_func(rp->norm[1], ev) : NULL,
-                            slot < 0);
+    int why = ttdi_value_noise(ty, g, b, slot < 0 ? ttdi_norm_func(rp->norm[1], ev) : NULL,
+                               slot < 0);
+    const ttf_process *pg = ttf_get_process(rp->norm[0]->trace),
+                      *pb = ttf_get_process(rp->norm[1]->trace);
+    int64_t pid[2] = {pg ? pg->pid : 0, pb ? pb->pid : 0};
+    if (!why && ttdi_own_pid(ty, g, b, pid))
+        why = TTDI_NOISE_CLOCK;
+    return why;
 }
 
 /* Frame f saw a noisy value (g, b) for reason why: what is computed from

@@ -287,8 +287,12 @@ enum ttdi_noise {
                                or a wall-clock time in seconds or ms since
                                1970 (2000..2100, less than 10^7 apart) */
     TTDI_NOISE_CLOCK        /* a return value that grows from call to call
-                               within a run, or of a function named like a
-                               clock (time, now, tick, rand, pid...) */
+                               within a run (per function, whatever the
+                               call site), two 64-bit values of 10^12 or
+                               more less than 1/1000 apart (a clock in ns
+                               or us since boot), each run's own pid
+                               (ttdi_own_pid), or of a function named like
+                               a clock (time, now, tick, rand, pid...) */
 };
 
 #define TTDI_ADDR_LIKE (1ull << 44)
@@ -321,6 +325,11 @@ int ttdi_clone_name(const char *name);
  * 1 for its return value. TTDI_NOISE_NONE otherwise. */
 int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return);
+/* 1 when two differing integers (good, bad: the registers, type ty) are
+ * each run's own process id (pid[0] the good run's, pid[1] the bad
+ * run's): a value the system hands out, not the input (getpid's result
+ * passed on, a pid in a file name). */
+int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2]);
 /* The reason as words: "it also varies between the good runs". */
 const char *ttdi_noise_words(int why);
 /* 1 if a value's answer flipped between good and bad: one reads as an

@@ -188,6 +188,22 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttdi_aligner *al);
+
+/* ---- counts are facts (counts.c) ------------------------------------------ */
+
+/* Each run's calls per thread and function (the baselines' per function),
+ * read after the alignment while the baselines are open; *out NULL (and
+ * nothing read) when no pair differs and every thread has a partner.
+ * Names in a. 0 or a TT_E* code. */
+typedef struct ttdi_counts ttdi_counts;
+int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
+                      ttdi_counts **out);
+/* The calls whose count in the bad run (all threads) no good run had, by
+ * name, in a; quiet[p] (NULL: none) marks script pairs whose every
+ * difference is timing (their threads' counts are not facts). */
+int ttdi_counts_judge(const ttdi_counts *c, const uint8_t *quiet, struct ttfi_arena *a,
+                      const ttd_count **out, size_t *nout);
+void ttdi_counts_free(ttdi_counts *c);
 /* Does a function name say it waits (sleep, poll, wait, yield...)? */
 int ttdi_waits_name(const char *name);
 

@@ -672,6 +672,62 @@ static void moved(ttdi_aligner *al, mv *m, size_t n)
     }
 }
 
+/* Calls still open when thread th of t stops (a raw walk: ENTERs minus
+ * EXITs, never below 0), or a TT_E* code. Read only for a thread that
+ * may have been cut short. */
+static int64_t open_at_end(const ttf_trace *t, uint32_t th)
+{
+    ttdi_walk w;
+    int64_t depth = 0;
+    int rc = ttdi_walk_raw(&w, t, th);
+
+    while (rc >= 0 && (rc = ttdi_walk_next(&w)) == 1)
+        depth += w.ev.kind == TTF_EV_ENTER ? 1 : w.ev.kind == TTF_EV_EXIT && depth > 0 ? -1 : 0;
+    ttdi_walk_close(&w);
+    return rc < 0 ? rc : depth;
+}
+
+/* 1 when some thread of t joined thread th (0 if none did, or on an
+ * error): a thread the program waits for is no detached thread the exit
+ * may cut. */
+static int joined(const ttf_trace *t, uint32_t th)
+{
+    size_t nt = ttf_thread_count(t);
+    uint8_t *j = th < nt ? calloc(nt, 1) : NULL;
+    int yes = j && ttdi_joined_threads(t, j, nt) == 0 && j[th];
+
+    free(j);
+    return yes;
+}
+
+/* The last hunk of pair i when it is only the end of one thread that the
+ * process exit cut short: one-sided, at the end of both threads, the
+ * shorter thread never ended (no END: it was still running at the exit,
+ * a detached thread) and stopped inside calls (it was cut in the middle
+ * of its work, not idle after it), no run joined the thread (a thread one
+ * run waits for and the other does not is pbzip2's writer detached by
+ * mistake: a divergence), and both processes exited cleanly with one
+ * status. */
+static void cut_by_exit(ttdi_aligner *al, size_t i)
+{
+    ttdi_ipair *p = &al->s->ip[i];
+    const ttf_process *pr[2] = {ttf_get_process(al->r[TTD_GOOD].t),
+                                ttf_get_process(al->r[TTD_BAD].t)};
+
+    if (!p->nh || p->crash != UINT64_MAX || !pr[0] || !pr[1] || !pr[0]->exited ||
+        !pr[1]->exited || pr[0]->exit_status != pr[1]->exit_status)
+        return;
+    const ttdi_hunk *h = &p->h[p->nh - 1];
+    int s = h->a0 == h->a1 ? 0 : h->b0 == h->b1 ? 1 : -1;   /* the shorter side */
+    if (s < 0 || h->a1 != p->n[0] || h->b1 != p->n[1] || (p->exp && p->exp[p->nh - 1]))
+        return;
+    const ttf_thread *th = ttf_get_thread(al->r[s].t, p->t[s]);
+    if (th && !th->ended && pr[s]->exit_thread != (int64_t)p->t[s] &&
+        open_at_end(al->r[s].t, p->t[s]) > 0 && !joined(al->r[0].t, p->t[0]) &&
+        !joined(al->r[1].t, p->t[1]))
+        p->tim[p->nh - 1] = TTD_TIMING_CUT;
+}
+
 int ttdi_timing_mark(ttdi_aligner *al)
 {
     size_t total = 0, nm = 0;
@@ -690,6 +746,9 @@ int ttdi_timing_mark(ttdi_aligner *al)
     for (size_t i = 0; i < al->s->nip && rc >= 0 && !one; i++)
         if (al->s->ip[i].nh)
             rc = judge_pair(al, i, m, &nm);
+    for (size_t i = 0; i < al->s->nip && rc >= 0 && !one; i++)
+        if (al->s->ip[i].nh && !al->s->ip[i].tim[al->s->ip[i].nh - 1])
+            cut_by_exit(al, i);
     if (rc >= 0)
         moved(al, m, nm);
     free(m);

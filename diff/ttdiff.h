@@ -558,12 +558,17 @@ enum ttd_timing {
                                run failed in the other, which made it again
                                later and then did the same work (a trylock,
                                a try-add to a full queue) */
-    TTD_TIMING_PROGRESS     /* "progress": the runs ended alike, and every
+    TTD_TIMING_PROGRESS,    /* "progress": the runs ended alike, and every
                                thread that differs first went another way
                                holding a lock whose earlier holders differ
                                (it followed how far the other threads had
                                got: a context created because none was free
                                yet); all of those threads' hunks (1.9) */
+    TTD_TIMING_CUT          /* "cut": the end of a thread that was still
+                               running when its process exited (no thread
+                               end recorded): the other run's thread got
+                               further before the exit; both processes
+                               exited alike (1.10) */
 };
 
 /* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */

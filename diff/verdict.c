@@ -374,6 +374,187 @@ static const ttd_place *cause(vctx *c)
     return p;
 }
 
+/* ---- counts and what was not counted (issue 31) ---------------------------- */
+
+/* "the bad run called `take_seat` 41 times, every passing run 40" */
+static const char *count_text(vctx *c, const ttd_count *k)
+{
+    char buf[512], good[96];
+
+    if (k->good_runs <= 1)
+        snprintf(good, sizeof good, "the good run %" PRIu64, k->good_min);
+    else if (k->good_min == k->good_max)
+        snprintf(good, sizeof good, "every passing run %" PRIu64, k->good_min);
+    else
+        snprintf(good, sizeof good, "the passing runs %" PRIu64 " to %" PRIu64, k->good_min,
+                 k->good_max);
+    snprintf(buf, sizeof buf, "the bad run called `%s` %" PRIu64 " time%s, %s", k->function,
+             k->bad, k->bad == 1 ? "" : "s", good);
+    return astr(c, buf);
+}
+
+/* The count cause: the first count fact (the one a divergence starts
+ * with), when nothing better explains the runs: the same calls in every
+ * thread pair (another end), or, against passing runs that all agree on
+ * the count, only the split itself. */
+static const ttd_place *cause_count(vctx *c, const ttd_place *other)
+{
+    const ttd_count *k = &c->v->counts[0];
+    ttd_place *p;
+
+    if (c->r->first && (k->good_runs < 2 || (other && other->kind != TTD_COF_SPLIT)))
+        return NULL;    /* one good run: the split itself says as much */
+    if (!(p = place(c)))
+        return NULL;
+    p->kind = TTD_COF_COUNT;
+    p->function = k->function;
+    p->text = count_text(c, k);
+    if (other && other->function && strcmp(other->function, k->function) == 0) {
+        p->file = other->file;
+        p->line = other->line;
+        p->pair = other->pair;
+        p->thread = other->thread;
+        p->bad_index = other->bad_index;
+    }
+    return p;
+}
+
+/* The count facts first among the evidence: what a count says is a fact
+ * (with a first divergence, when passing runs agree on the count). */
+static void count_evidence(vctx *c)
+{
+    const char *kept[TTD_VERDICT_EVIDENCE_MAX];
+    size_t n = c->nev;
+
+    if (!c->v->ncounts || (c->r->first && c->v->counts[0].good_runs < 2))
+        return;         /* one good run: its divergence says as much */
+    memcpy(kept, c->ev, n * sizeof *kept);
+    c->nev = 0;
+    add_evidence(c, count_text(c, &c->v->counts[0]));
+    for (size_t i = 0; i < n; i++)
+        add_evidence(c, kept[i]);
+}
+
+typedef struct hlist {
+    ttd_hidden *h;
+    size_t n, cap;
+} hlist;
+
+static void hide(vctx *c, hlist *l, int kind, int64_t pair, const char *fn, const char *why,
+                 const char *evidence)
+{
+    char buf[512];
+
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        ttd_hidden *h = ttfi_arena_zalloc(c->a, cap * sizeof *h);
+        if (!h) {
+            c->oom = 1;
+            return;
+        }
+        if (l->n)
+            memcpy(h, l->h, l->n * sizeof *h);
+        l->h = h;
+        l->cap = cap;
+    }
+    snprintf(buf, sizeof buf, "not counted as a divergence because %s", why);
+    l->h[l->n++] = (ttd_hidden){kind, pair, fn, astr(c, buf), astr(c, evidence)};
+}
+
+/* Why a timing-shaped hunk was not counted, and the recorded fact. */
+static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
+{
+    const ttd_event *e = h->bad_first ? h->bad_first : h->good_first;
+    const char *fn = e && e->name ? e->name : NULL, *t = thread_name(c, h->pair);
+    char ev[384];
+    uint64_t extra = h->bad_count > h->good_count ? h->bad_count : h->good_count;
+    const char *side = h->bad_count >= h->good_count ? "bad" : "good";
+
+    if (h->expected) {
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " event%s at `%s` that also differ "
+                 "between the good runs", t ? t : "?", extra, extra == 1 ? "" : "s",
+                 fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_BASELINE, (int64_t)h->pair, fn, "it also varies between the good "
+             "runs (--baseline)", ev);
+        return;
+    }
+    switch (h->timing) {
+    case TTD_TIMING_WAIT:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events in the %s run, a loop at "
+                 "`%s` that waited each time (a blocking operation or a wait call that "
+                 "blocked, recorded)", t ? t : "?", extra, side, fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a loop that waits ran more times", ev);
+        break;
+    case TTD_TIMING_MOVED:
+        snprintf(ev, sizeof ev, "thread %s: the same calls at `%s`, whole, are in another "
+                 "thread of the other run", t ? t : "?", fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "the work moved to another thread", ev);
+        break;
+    case TTD_TIMING_RETRY:
+        snprintf(ev, sizeof ev, "thread %s: an attempt at `%s` failed in one run and was made "
+                 "again later, doing the same work", t ? t : "?", fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "an attempt was retried", ev);
+        break;
+    case TTD_TIMING_PROGRESS:
+        snprintf(ev, sizeof ev, "thread %s went another way at `%s` holding a lock whose "
+                 "earlier holders differ, and the runs ended alike", t ? t : "?", fn ? fn : "?");
+        hide(c, l, TTD_HIDDEN_PROGRESS, (int64_t)h->pair, fn, "it follows how far the other "
+             "threads had got", ev);
+        break;
+    case TTD_TIMING_CUT:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` at its end in the "
+                 "%s run; the other run's thread recorded no end (still running when its "
+                 "process exited, with the same status)", t ? t : "?", extra, fn ? fn : "?",
+                 side);
+        hide(c, l, TTD_HIDDEN_PROGRESS, (int64_t)h->pair, fn, "the process exit cut a thread "
+             "that was still running", ev);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Every difference not counted as a divergence, with its evidence. */
+static void hidden(vctx *c)
+{
+    const ttd_result *r = c->r;
+    hlist l = {NULL, 0, 0};
+    char ev[384];
+
+    for (size_t i = 0; i < r->nhunks; i++)
+        if (r->hunks[i].timing || r->hunks[i].expected)
+            hide_hunk(c, &l, &r->hunks[i]);
+    for (size_t i = 0; i < r->npools; i++) {
+        const ttd_pool *p = &r->pools[i];
+        if (!p->compared || p->items_differing)
+            continue;
+        int moved = 0;
+        for (size_t k = 0; k < r->npairs; k++)
+            moved |= r->pairs[k].pool && strcmp(r->pairs[k].pool, p->id) == 0 &&
+                     r->pairs[k].good.events != r->pairs[k].bad.events;
+        if (!moved)
+            continue;
+        snprintf(ev, sizeof ev, "%s: %zu look-alike threads starting in `%s` did the same %"
+                 PRIu64 " work items in both runs, shared out differently", p->id, p->ngood,
+                 p->start, p->items_good);
+        hide(c, &l, TTD_HIDDEN_POOL, -1, p->start, "the pool's threads took the same work in "
+             "another order", ev);
+    }
+    if (r->values_ignored) {
+        snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that behave like clocks or "
+                 "counters, or look like addresses or time stamps, on no path to a divergence",
+                 r->values_ignored, r->values_ignored == 1 ? "" : "s");
+        hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "no input decides those values", ev);
+    }
+    if (r->values_noise) {
+        snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that also vary between the good "
+                 "runs", r->values_noise, r->values_noise == 1 ? "" : "s");
+        hide(c, &l, TTD_HIDDEN_BASELINE, -1, NULL, "the good runs vary there too", ev);
+    }
+    c->v->hidden = l.h;
+    c->v->nhidden = l.n;
+}
+
 /* Suspects of the first divergence with evidence of kind k. */
 static size_t with_evidence(const ttd_divergence *d, int k)
 {
@@ -451,7 +632,8 @@ static void confidence(vctx *c, const ttd_race *x)
     }
 }
 
-int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttd_verdict **out)
+int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
+                 const ttd_verdict **out)
 {
     vctx c = {r, a, NULL, {NULL}, 0, 0};
     ttd_verdict *v = ttfi_arena_zalloc(a, sizeof *v);
@@ -460,13 +642,21 @@ int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttd_verdict **
     if (!v)
         return TT_ENOMEM;
     c.v = v;
+    v->counts = in ? in->counts : NULL;
+    v->ncounts = in ? in->ncounts : 0;
+    hidden(&c);
     v->exit = r->diverged ? 1 : 0;
-    v->status = !r->diverged ? TTD_VERDICT_SAME
-                : r->first || r->value_first ? TTD_VERDICT_DIVERGED : TTD_VERDICT_OUTCOME;
+    v->status = !r->diverged ? (v->nhidden ? TTD_VERDICT_NONDET : TTD_VERDICT_SAME)
+                : r->first || r->value_first || v->ncounts ? TTD_VERDICT_DIVERGED
+                : TTD_VERDICT_OUTCOME;
     if (r->diverged) {
         v->symptom = symptom(&c);
         v->cause = cause(&c);
-        confidence(&c, race_on_path(r));
+        const ttd_place *k = v->ncounts ? cause_count(&c, v->cause) : NULL;
+        if (k)
+            v->cause = k;
+        count_evidence(&c);
+        confidence(&c, k ? NULL : race_on_path(r));
     }
     if (c.nev) {
         const char **ev = ttfi_arena_alloc(a, c.nev * sizeof *ev);

@@ -159,3 +159,27 @@ const char *ttdi_walk_frame_name(ttdi_walk *w, ttdi_frame_id *f)
         f->name = ttdi_norm_func_at(&w->r->norm, f->addr, f->site, f->time_ns);
     return f->name;
 }
+
+int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt)
+{
+    ttdi_walk w;
+    uint64_t *obj = calloc(nt + 1, sizeof *obj);    /* thread i's pthread_t + 1 */
+    int rc = obj ? ttdi_walk_raw(&w, t, TTF_ALL_THREADS) : TT_ENOMEM;
+
+    if (rc < 0) {
+        free(obj);
+        return rc;
+    }
+    memset(joined, 0, nt);
+    while ((rc = ttdi_walk_next(&w)) == 1) {
+        if (w.ev.kind != TTF_EV_SYNC_OP)
+            continue;
+        if (w.ev.code == TTF_SOP_CREATE && w.ev.sync_arg >= 0 && (uint64_t)w.ev.sync_arg < nt)
+            obj[w.ev.sync_arg] = w.ev.addr + 1;
+        for (size_t i = 0; w.ev.code == TTF_SOP_JOIN && i < nt; i++)
+            joined[i] |= obj[i] == w.ev.addr + 1;
+    }
+    ttdi_walk_close(&w);
+    free(obj);
+    return rc < 0 ? rc : 0;
+}

@@ -191,9 +191,16 @@ static void end_words(sb *b, const ttd_outcome *o, int i)
 static void hl_ended(sb *b, const ttd_result *r)
 {
     style(b, BOLD);
-    T(b, "first divergence: the");
-    H(b, "<span class=\"pill bad\">diverged</span>The");
-    L(b, " runs made the same calls but ended differently");
+    if (r->verdict && r->verdict->ncounts) {   /* aligned per thread, but counts differ */
+        T(b, "first divergence: each");
+        H(b, "<span class=\"pill bad\">diverged</span>Each");
+        L(b, " thread's calls align (not their counts: see the verdict) but the runs"
+             " ended differently");
+    } else {
+        T(b, "first divergence: the");
+        H(b, "<span class=\"pill bad\">diverged</span>The");
+        L(b, " runs made the same calls but ended differently");
+    }
     T(b, ": ");
     end_words(b, &r->outcome, TTD_BAD);
     T(b, " in the bad run, ");
@@ -987,6 +994,8 @@ const char *ttri_timing_words(int timing)
          : timing == TTD_TIMING_RETRY ? "retried: one run's attempt did it at once"
          : timing == TTD_TIMING_PROGRESS ? "follows the threads' progress: a lock's earlier"
                                            " holders differ"
+         : timing == TTD_TIMING_CUT ? "cut: the thread was still running when its process"
+                                      " exited"
          : "a loop that waits ran more times";
 }
 

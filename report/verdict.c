@@ -26,7 +26,12 @@ static void cause_phrase(const ttd_place *c, char *buf, size_t n)
     const char *f = c->function && *c->function ? c->function : "?";
 
     switch (c->kind) {
-    case TTD_COF_COUNT: snprintf(buf, n, "`%s` called another number of times", f); break;
+    case TTD_COF_COUNT:
+        if (c->text && *c->text)
+            snprintf(buf, n, "%s", c->text);
+        else
+            snprintf(buf, n, "`%s` called another number of times", f);
+        break;
     case TTD_COF_VALUE: snprintf(buf, n, "a value from `%s`", f); break;
     case TTD_COF_ERROR_ORIGIN: snprintf(buf, n, "the failure starts in `%s`", f); break;
     case TTD_COF_RACE: snprintf(buf, n, "a race in `%s`", f); break;
@@ -46,6 +51,27 @@ static const char *status_words(const ttd_verdict *v)
     }
 }
 
+/* What varied between runs that did not diverge, in one clause: each
+ * kind of hidden difference once, with how many. */
+static void varied(const ttd_verdict *v, char *buf, size_t n)
+{
+    static const char *const what[] = {
+        "", "timing (a loop that waits ran more times, work moved or retried)",
+        "a pool's threads shared the same work differently",
+        "how far threads had got (a lock's holders, a thread the exit cut short)",
+        "values no input decides (clocks, counters, addresses)",
+        "what also varies between the good runs"};
+    size_t o = 0, cnt[6] = {0};
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < v->nhidden; i++)
+        if (v->hidden[i].kind > 0 && v->hidden[i].kind < 6)
+            cnt[v->hidden[i].kind]++;
+    for (int k = 1; k < 6 && o < n; k++)
+        if (cnt[k])
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "; " : "", what[k]);
+}
+
 static void headline(const ttd_result *r, ttri_verdict_text *t)
 {
     const ttd_verdict *v = r->verdict;
@@ -54,12 +80,19 @@ static void headline(const ttd_result *r, ttri_verdict_text *t)
 
     if (!v->cause) {
         o = (size_t)snprintf(t->headline, sizeof t->headline, "%s: ", status_words(v));
-        if (v->status == TTD_VERDICT_SAME || v->status == TTD_VERDICT_NONDET)
-            snprintf(t->headline + o, sizeof t->headline - o,
-                     "no divergence in %zu thread pair%s", r->npairs, r->npairs == 1 ? "" : "s");
-        else
+        if (v->status != TTD_VERDICT_SAME && v->status != TTD_VERDICT_NONDET) {
             snprintf(t->headline + o, sizeof t->headline - o, "%s",
                      v->symptom && v->symptom->text ? v->symptom->text : "no cause found");
+            return;
+        }
+        o += (size_t)snprintf(t->headline + o, sizeof t->headline - o,
+                              "no divergence in %zu thread pair%s", r->npairs,
+                              r->npairs == 1 ? "" : "s");
+        if (v->status == TTD_VERDICT_NONDET && o < sizeof t->headline) {
+            char vary[TTRI_VERDICT_LINE];
+            varied(v, vary, sizeof vary);
+            snprintf(t->headline + o, sizeof t->headline - o, "; only this varied: %s", vary);
+        }
         return;
     }
     cause_phrase(v->cause, what, sizeof what);

@@ -13,3 +13,11 @@ realbugs: all
 .PHONY: threadsuite
 threadsuite: all
 	@TS_MODES="$(TS_MODES)" sh tests/realbugs/threadsuite.sh $(B)
+
+# `make goodgood`: identical runs of real programs from Debian packages
+# (tests/realbugs/goodgood/*.sh) diffed in 10 pairs without a baseline;
+# prints "N of 10 pairs exit 0" per program and mode (issue 31).
+# GG='cmark uvcat' a subset, GG_MODES='plain' one mode.
+.PHONY: goodgood
+goodgood: all
+	@GG="$(GG)" GG_MODES="$(GG_MODES)" sh tests/realbugs/goodgood.sh $(B)

@@ -567,12 +567,28 @@ static void test_clock_noise(void **state)
     assert_int_equal(ttdi_value_noise(&u8, 1ull << 45, 5, "f", 0), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&u8, (uint64_t)-20, 1ull << 45, "f", 0), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 1), TTDI_NOISE_CLOCK);
+    /* a clock since boot in ns (uv__hrtime), by its values alone; not two
+     * large values far apart, nor small ones close together */
+    assert_int_equal(ttdi_value_noise(&u8, 10003000526136ull, 10002931800219ull, "f", 1),
+                     TTDI_NOISE_CLOCK);
+    assert_int_equal(ttdi_value_noise(&u8, 3000000000000ull, 1000000000000ull, "f", 1),
+                     TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&u8, 1000001, 1000000, "f", 1), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 0), TTDI_NOISE_NONE);
     assert_true(ttdi_clock_name("clock_now"));
     assert_true(ttdi_clock_name("Timer::nowNs()"));
     assert_false(ttdi_clock_name("runtime_check"));
     assert_false(ttdi_clock_name("timeout_parse") && 0);
     assert_false(ttdi_clock_name("CLOSE"));
+    /* each run's own pid is noise; a value that is one run's pid only, or
+     * a pid that is not the run's, is not */
+    const int64_t pid[2] = {4242, 4377};
+    assert_true(ttdi_own_pid(&i4, 4242, 4377, pid));
+    assert_false(ttdi_own_pid(&i4, 4242, 4378, pid));
+    assert_false(ttdi_own_pid(&i4, 17, 4377, pid));
+    assert_false(ttdi_own_pid(&i4, 4377, 4242, pid));
+    const int64_t nopid[2] = {0, 0};
+    assert_false(ttdi_own_pid(&i4, 0, 0, nopid));
 }
 
 /* A value that varies between good runs (--baseline) is noise: not

@@ -130,6 +130,23 @@ static void write_run(const char *name, int bad, enum shape s)
     assert_int_equal(ttf_writer_close(t.w, 0), 0);
 }
 
+/* write_run, the decoder created by main (CREATE names thread 1) and, if
+ * join, joined by it at its end. */
+static void write_run_join(const char *name, int bad, enum shape s, int join)
+{
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, names, 2), 0);
+    main_thread(&t, bad, s);
+    decoder(&t, bad, s);
+    t.now[0] += 10;
+    assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0], TTF_SOP_CREATE, 0x7000, 1), 0);
+    t.now[0] += 10;
+    if (join)
+        assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0], TTF_SOP_JOIN, 0x7000, 0), 0);
+    assert_int_equal(ttf_writer_close(t.w, 0), 0);
+}
+
 /* The bad-run thread of the first divergence, and whether one was put
  * before a hunk that came earlier (followed). */
 static uint32_t first_thread(enum shape s, const ttd_hunk_info **followed, ttd_diff **d)
@@ -215,7 +232,7 @@ static void test_both_follow_keeps_time(void **state)
 /* Runs that ended alike whose only difference is main's read under a
  * lock the slow decoder took later: timing-shaped ("progress"), no
  * divergence; not when main's read held no lock, nor when the bad run is
- * known to have failed. */
+ * known to have failed, nor when the decoder was joined in one run only. */
 static void test_progress_only(void **state)
 {
     ttd_options o;
@@ -249,6 +266,17 @@ static void test_progress_only(void **state)
     write_run("g.trc", 0, SLOW_NO_LOCK);
     write_run("b.trc", 1, SLOW_NO_LOCK);
     ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    assert_true(ttd_get_result(d)->diverged);
+    ttd_free(d);
+    /* the decoder joined in both runs: still progress; joined in the good
+     * run only (detached in the bad one, pbzip2-detach): a divergence */
+    write_run_join("g.trc", 0, SLOW_ONLY, 1);
+    write_run_join("b.trc", 1, SLOW_ONLY, 1);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    assert_false(ttd_get_result(d)->diverged);
+    ttd_free(d);
+    write_run_join("b.trc", 1, SLOW_ONLY, 0);
     assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
     assert_true(ttd_get_result(d)->diverged);
     ttd_free(d);

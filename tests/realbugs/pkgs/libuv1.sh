@@ -1,8 +1,10 @@
 # pkgs/libuv1.sh - how the libuv1 cases build (sourced before a case.sh
-# whose PKG is libuv1): the library's sources for Linux as CMakeLists.txt
-# lists them (no CMake), with the case's application $CASE/app.c.
-build() {
-    rb_cc_prog "$2/app" "-Iinclude -Isrc -D_GNU_SOURCE -D_POSIX_C_SOURCE=200112 -D_FILE_OFFSET_BITS=64 -D_LARGEFILE_SOURCE" \
+# whose PKG is libuv1, and before a goodgood/ program's script): the
+# library's sources for Linux as CMakeLists.txt lists them (no CMake), with
+# the case's application $CASE/app.c (uv_build: with any main file).
+# uv_build BIN MAIN.c : the library's sources and MAIN.c into BIN
+uv_build() {
+    rb_cc_prog "$1" "-Iinclude -Isrc -D_GNU_SOURCE -D_POSIX_C_SOURCE=200112 -D_FILE_OFFSET_BITS=64 -D_LARGEFILE_SOURCE" \
         "-lpthread -ldl -lrt" \
         src/fs-poll.c src/idna.c src/inet.c src/random.c src/strscpy.c \
         src/strtok.c src/threadpool.c src/timer.c src/uv-common.c \
@@ -15,5 +17,7 @@ build() {
         src/unix/proctitle.c src/unix/linux-core.c src/unix/linux-inotify.c \
         src/unix/linux-syscalls.c src/unix/procfs-exepath.c \
         src/unix/random-getrandom.c src/unix/random-sysctl-linux.c \
-        src/unix/epoll.c "$CASE/app.c"
+        src/unix/epoll.c "$2"
 }
+
+build() { uv_build "$2/app" "$CASE/app.c"; }

@@ -1,0 +1,323 @@
+/*
+ * counts.c - counts are facts (issue 31): the calls whose count in the
+ * whole bad run no good run had. "The bad run called take_seat 41 times,
+ * every passing run 40" holds whatever else varies between passing runs:
+ * which seller sold which seat differs from run to run (each thread's
+ * count varies, the alignment files those as differences good runs share),
+ * the whole run's count does not. Stage 1 align of diff/STAGES (its
+ * header: state.h).
+ *
+ * Design. Each run's calls are counted per thread and function (the
+ * profile of run_profile.c, one pass over each trace) once the pairs are
+ * aligned, with the baselines still open, and only when some pair differs
+ * or a thread has no partner: identical runs pay nothing
+ * (ttdi_counts_tally); never when a trace was cut short (disk full, a
+ * truncated file: its counts are only lower bounds). Once the hunks are resolved (the timing of each
+ * known, the threads' progress too), a function is a count fact when
+ * every good run (the good run and the baselines) called it as many
+ * times and the bad run did not (a count that varies between good runs,
+ * a poll loop's, is no fact), and the difference is not all in thread
+ * pairs whose every difference was judged timing with the wait recorded
+ * (timing.c: a wait loop that ran more times is the threads' timing, not a
+ * fact of the program; order.c: a signal sent because the other thread
+ * had got that far) (ttdi_counts_judge). Functions --function and
+ * --exclude leave out are not counted; with --thread only the paired
+ * threads are. The facts are sorted by name here; the engine puts those
+ * a divergence starts with first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+#include "ttprof.h"
+#include "ttf_util.h"
+
+/* One function of one run, summed over threads. */
+struct tally {
+    const char *name;
+    uint64_t all;           /* every counted thread */
+    uint64_t loud;          /* threads whose pair is not all timing */
+};
+
+/* One function in one thread (rows of the good and the bad run). */
+struct trow {
+    const char *name;       /* in the tally's arena */
+    uint32_t thread;
+    uint64_t calls;
+};
+
+struct ttdi_counts {
+    struct trow *rows[2];   /* good, bad: per thread and function */
+    size_t nrows[2];
+    int64_t *pair_of[2];    /* thread -> script pair, -1 */
+    size_t nt[2];
+    struct tally **bt;      /* per baseline: per function, by name */
+    size_t *bn;
+    size_t nb;
+    struct ttfi_arena *names; /* function names */
+};
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct tally *)a)->name, ((const struct tally *)b)->name);
+}
+
+static int count_by_name(const void *a, const void *b)
+{
+    return strcmp(((const ttd_count *)a)->function, ((const ttd_count *)b)->function);
+}
+
+static const struct tally *find(const struct tally *t, size_t n, const char *name)
+{
+    struct tally k = {name, 0, 0};
+    return n ? bsearch(&k, t, n, sizeof *t, by_name) : NULL;
+}
+
+/* Merge tally entries of one name (sorted first). */
+static size_t merge_names(struct tally *t, size_t n)
+{
+    size_t m = 0;
+
+    qsort(t, n, sizeof *t, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (m && !strcmp(t[m - 1].name, t[i].name)) {
+            t[m - 1].all += t[i].all;
+            t[m - 1].loud += t[i].loud;
+        } else {
+            t[m++] = t[i];
+        }
+    }
+    return m;
+}
+
+static int kept(const ttdi_norm *nm, const char *name)
+{
+    return !(nm->keep && ttd_regex_match(nm->keep, name) <= 0) &&
+           !(nm->drop && ttd_regex_match(nm->drop, name) > 0);
+}
+
+/* Run r's calls per thread (sel[i]: thread i counted; NULL all) and
+ * function, names copied into a. */
+static int rows_of(const ttdi_run_state *r, const char *sel, struct ttfi_arena *a,
+                   struct trow **out, size_t *nout)
+{
+    ttd_prof_opts po = {1, sel, sel ? r->nt : 0};
+    ttd_prof *prof = NULL;
+    int rc = ttd_prof_build(r->t, r->norm.sym, &po, &prof, NULL);
+
+    *out = NULL;
+    *nout = 0;
+    if (rc < 0)
+        return rc;
+    size_t nr = ttd_prof_count(prof), n = 0;
+    struct trow *t = calloc(nr + 1, sizeof *t);
+    if (!t)
+        rc = TT_ENOMEM;
+    for (size_t i = 0; i < nr && rc >= 0; i++) {
+        const ttd_prof_row *row = ttd_prof_get(prof, i);
+        if (!kept(&r->norm, row->name))
+            continue;
+        if (!(t[n].name = ttfi_arena_strcpy(a, row->name)))
+            rc = TT_ENOMEM;
+        t[n].thread = row->thread;
+        t[n++].calls = row->calls;
+    }
+    ttd_prof_free(prof);
+    *out = t;
+    *nout = n;
+    return rc;
+}
+
+/* A baseline's calls per function, all threads, by name. */
+static int totals_of(const ttdi_run_state *r, struct ttfi_arena *a, struct tally **out,
+                     size_t *nout)
+{
+    struct trow *rows;
+    size_t n;
+    int rc = rows_of(r, NULL, a, &rows, &n);
+
+    *out = NULL;
+    *nout = 0;
+    struct tally *t = rc < 0 ? NULL : calloc(n + 1, sizeof *t);
+    if (t) {
+        for (size_t i = 0; i < n; i++)
+            t[i] = (struct tally){rows[i].name, rows[i].calls, rows[i].calls};
+        *out = t;
+        *nout = merge_names(t, n);
+    }
+    free(rows);
+    return rc < 0 ? rc : t ? 0 : TT_ENOMEM;
+}
+
+/* Was any thread of t cut short by the writer (disk full, a truncated
+ * file)? Its counts are then only lower bounds. */
+static int cut_trace(const ttf_trace *t)
+{
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        if (th && th->cut)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does any pair differ, or any thread lack a partner? */
+static int runs_differ(const ttdi_aligner *al, size_t nunpaired)
+{
+    for (size_t i = 0; i < al->s->nip; i++)
+        if (al->s->ip[i].nh || al->s->ip[i].n[0] != al->s->ip[i].n[1])
+            return 1;
+    return nunpaired > 0;
+}
+
+void ttdi_counts_free(ttdi_counts *c)
+{
+    if (!c)
+        return;
+    for (int ri = 0; ri < 2; ri++) {
+        free(c->rows[ri]);
+        free(c->pair_of[ri]);
+    }
+    for (size_t k = 0; k < c->nb; k++)
+        free(c->bt[k]);
+    free(c->bt);
+    free(c->bn);
+    free(c);
+}
+
+/* Threads counted (all, or with --thread the paired ones) and each
+ * thread's pair. */
+static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel)
+{
+    const ttdi_run_state *r = &al->r[ri];
+
+    c->nt[ri] = r->nt;
+    if (!(c->pair_of[ri] = malloc((r->nt + 1) * sizeof *c->pair_of[ri])) ||
+        !(*sel = malloc(r->nt + 1)))
+        return TT_ENOMEM;
+    memset(*sel, !al->o->thread, r->nt);
+    for (size_t i = 0; i < r->nt; i++)
+        c->pair_of[ri][i] = -1;
+    for (size_t i = 0; i < al->s->nip; i++) {
+        size_t t = al->s->ip[i].t[ri];
+        if (t < r->nt) {
+            c->pair_of[ri][t] = (int64_t)i;
+            (*sel)[t] = 1;
+        }
+    }
+    return 0;
+}
+
+int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
+                      ttdi_counts **out)
+{
+    int rc = 0;
+
+    *out = NULL;
+    if (!runs_differ(al, nunpaired) || cut_trace(al->r[0].t) || cut_trace(al->r[1].t))
+        return 0;
+    for (size_t k = 0; k < al->nbase; k++)
+        if (cut_trace(al->base[k].r.t))
+            return 0;
+    ttdi_counts *c = calloc(1, sizeof *c);
+    if (!c)
+        return TT_ENOMEM;
+    c->names = a;
+    for (int ri = 0; ri < 2 && rc >= 0; ri++) {
+        char *sel = NULL;
+        if ((rc = threads_of(al, ri, c, &sel)) >= 0)
+            rc = rows_of(&al->r[ri], sel, a, &c->rows[ri], &c->nrows[ri]);
+        free(sel);
+    }
+    c->nb = al->nbase;
+    if (rc >= 0 && (!(c->bt = calloc(c->nb + 1, sizeof *c->bt)) ||
+                    !(c->bn = calloc(c->nb + 1, sizeof *c->bn))))
+        rc = TT_ENOMEM;
+    for (size_t k = 0; k < c->nb && rc >= 0; k++)
+        rc = totals_of(&al->base[k].r, a, &c->bt[k], &c->bn[k]);
+    if (rc < 0) {
+        ttdi_counts_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+/* Run ri's rows summed per function, threads of quiet pairs apart. */
+static int tally_run(const ttdi_counts *c, int ri, const uint8_t *quiet, struct tally **out,
+                     size_t *nout)
+{
+    size_t n = c->nrows[ri];
+    struct tally *t = calloc(n + 1, sizeof *t);
+
+    *out = t;
+    *nout = 0;
+    if (!t)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const struct trow *w = &c->rows[ri][i];
+        int64_t p = w->thread < c->nt[ri] ? c->pair_of[ri][w->thread] : -1;
+        t[i] = (struct tally){w->name, w->calls, p >= 0 && quiet && quiet[p] ? 0 : w->calls};
+    }
+    *nout = merge_names(t, n);
+    return 0;
+}
+
+/* The count fact of bad-run function b, if it is one: every good run
+ * had one count, the bad run another, not all in threads that only waited
+ * differently. */
+static int fact(const ttdi_counts *w, const struct tally *b, const struct tally *g,
+                ttd_count *c)
+{
+    uint64_t lo = g ? g->all : 0, hi = lo;
+
+    for (size_t k = 0; k < w->nb; k++) {
+        const struct tally *x = find(w->bt[k], w->bn[k], b->name);
+        uint64_t v = x ? x->all : 0;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if ((b->all >= lo && b->all <= hi) || lo != hi)
+        return 0;   /* within the good runs, or they disagree: not a fact */
+    uint64_t gl = g ? g->loud : 0;  /* the same sign outside quiet threads */
+    if (b->all > hi ? b->loud <= gl : b->loud >= gl)
+        return 0;
+    *c = (ttd_count){b->name, b->all, lo, hi, (uint32_t)(w->nb + 1)};
+    return 1;
+}
+
+int ttdi_counts_judge(const ttdi_counts *w, const uint8_t *quiet, struct ttfi_arena *a,
+                      const ttd_count **out, size_t *nout)
+{
+    struct tally *t[2] = {NULL, NULL};
+    size_t nt[2] = {0, 0}, n = 0;
+    ttd_count *c = NULL;
+    int rc = 0;
+
+    *out = NULL;
+    *nout = 0;
+    if (!w)
+        return 0;
+    for (int ri = 0; ri < 2 && rc >= 0; ri++)
+        rc = tally_run(w, ri, quiet, &t[ri], &nt[ri]);
+    /* every function of either run: the bad run's, then the good run's
+     * that the bad run never called */
+    if (rc >= 0 && !(c = ttfi_arena_zalloc(a, (nt[0] + nt[1] + 1) * sizeof *c)))
+        rc = TT_ENOMEM;
+    for (size_t i = 0; i < nt[TTD_BAD] && rc >= 0; i++)
+        n += fact(w, &t[TTD_BAD][i], find(t[TTD_GOOD], nt[TTD_GOOD], t[TTD_BAD][i].name), &c[n]);
+    for (size_t i = 0; i < nt[TTD_GOOD] && rc >= 0; i++) {
+        struct tally none = {t[TTD_GOOD][i].name, 0, 0};
+        if (!find(t[TTD_BAD], nt[TTD_BAD], none.name))
+            n += fact(w, &none, &t[TTD_GOOD][i], &c[n]);
+    }
+    if (rc >= 0)
+        qsort(c, n, sizeof *c, count_by_name);
+    free(t[0]);
+    free(t[1]);
+    if (rc >= 0) {
+        *out = c;
+        *nout = n;
+    }
+    return rc;
+}
