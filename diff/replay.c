@@ -249,8 +249,8 @@ int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x)
 
 int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run)
 {
-    const uint64_t *ix = rp->rscap ? ttdi_map_get(&rp->rsmap, x->key | 1) : NULL;
-    return ix && rp->rs[*ix].errs[run];
+    const ttdi_rstat *st = rp->rscap ? rstat_find(rp, x->key) : NULL;
+    return st && st->errs[run];
 }
 
 /* Is v (of type ty) a failure by the statistics of the other run o (its
