@@ -91,7 +91,10 @@ static void headline(const ttd_result *r, ttri_verdict_text *t)
         if (v->status == TTD_VERDICT_NONDET && o < sizeof t->headline) {
             char vary[TTRI_VERDICT_LINE];
             varied(v, vary, sizeof vary);
-            snprintf(t->headline + o, sizeof t->headline - o, "; only this varied: %s", vary);
+            /* cut to the line if need be: the headline is one line */
+            if (snprintf(t->headline + o, sizeof t->headline - o, "; only this varied: %s",
+                         vary) < 0)
+                t->headline[o] = '\0';
         }
         return;
     }
