@@ -80,7 +80,9 @@ static const char usage[] =
     "  --gdb FILE          also write a gdb script to FILE that runs the bad run's\n"
     "                      command line and stops at the first divergence: in its\n"
     "                      thread, at the entry of the diverging frame (gdb -x FILE,\n"
-    "                      from the folder the bad run started in)\n"
+    "                      from the folder the bad run started in); with two trees\n"
+    "                      it starts the first diverging process (its program, argv\n"
+    "                      and working folder as recorded; not its environment)\n"
     "  --process P         trees: only process pairs whose name (\"exe args\")\n"
     "                      matches regex P, or the one numbered P (as listed)\n"
     "  --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
@@ -395,6 +397,22 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* --gdb with two trees: the script for the process the report shows when
+ * its calls diverge (the first diverging process, or --process's). 0, or
+ * an error line and TTRI_CLI_TROUBLE. */
+static int tree_gdb(cli *c, ttd_tree *t)
+{
+    const ttd_tree_result *r = ttd_tree_get(t);
+    ttd_diff *d = ttd_tree_pair_diff(t);
+    if (r->shown < 0 || !d || r->procs[r->shown].result != TTD_PROC_DIVERGED)
+        return ttri_cli_fail("--gdb: no process's calls diverge%s: nothing to stop at",
+                             r->first >= 0 ? " (the processes differ in their ends or "
+                             "presence only)" : "");
+    const ttd_tree_proc *p = &r->procs[r->shown];
+    return ttri_gdb_script_proc(c->gdb, ttd_get_result(d), p->row[TTD_BAD], r->shown,
+                                p->name, r->dir[TTD_BAD], !c->o.no_demangle, c->force);
+}
+
 /* ttdiff GOOD_DIR BAD_DIR: the process trees compared; 0, 1 or 2. */
 static int tree_main(cli *c)
 {
@@ -405,9 +423,8 @@ static int tree_main(cli *c)
     ttd_tree_options to = {&c->o, c->process, -1, c->process != NULL};
 
     memset(&err, 0, sizeof err);
-    if (c->nbase || c->gdb || c->profile)
-        return ttri_cli_fail("process trees: --baseline, --gdb and --profile do not "
-                             "apply (yet)");
+    if (c->nbase || c->profile)
+        return ttri_cli_fail("process trees: --baseline and --profile do not apply (yet)");
     if (!is_dir(c->files[0]) || !is_dir(c->files[1]))
         return ttri_cli_fail("%s is a folder and %s is not: compare two trees (ttrec "
                              "-o DIR/) or two traces", is_dir(c->files[0]) ? c->files[0]
@@ -427,8 +444,13 @@ static int tree_main(cli *c)
        : c->json ? ttr_tree_json(out, t, &c->r) : ttr_tree_text(out, t, &c->r);
     int werr = rc < 0 ? errno : 0;
     int diverged = r->first >= 0;
+    int grc = rc >= 0 && c->gdb ? tree_gdb(c, t) : 0;
     ttd_tree_free(t);
-    return end_output(c, out, &rep, rc, werr, diverged);
+    if ((rc = end_output(c, out, &rep, rc, werr, grc ? grc : diverged)) > 1)
+        return rc;
+    if (c->gdb)
+        fprintf(stderr, "ttdiff: gdb script in %s (gdb -x %s)\n", c->gdb, c->gdb);
+    return diverged ? 1 : 0;
 }
 
 int main(int argc, char **argv)

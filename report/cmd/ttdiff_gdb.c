@@ -13,8 +13,12 @@
  * frames are tt's stack. gdb numbers threads in the order it sees them
  * start, so thread #K of the trace (creation order) is gdb's thread K+1;
  * the breakpoint (Python, in the script) counts entries in that thread
- * only. The folder the bad run started in is not recorded: run the script
- * from there.
+ * only. A lone trace does not record the folder the bad run started in:
+ * run the script from there. For a process of a recorded tree (ttdiff
+ * --gdb FILE GOOD_DIR BAD_DIR) the process table row gives the program,
+ * argv and working folder (gdb's "set cwd"); the table records no
+ * environment, which the script's comments say. A forked process that did
+ * not exec has no command line of its own: refused.
  * Stage 1 modules of report/cmd/STAGES.
  */
 #include <errno.h>
@@ -215,18 +219,38 @@ static void put_stack(FILE *f, const ttd_divergence *dv)
         fprintf(f, "%s%s", i ? " > " : "", dv->stack[i].name);
 }
 
+/* What the script starts: the bad run's program, its command line and,
+ * for a process of a recorded tree, its working folder and its place. */
+typedef struct target {
+    const char *exe;            /* the program */
+    int argc;
+    const char *const *argv;
+    const char *cwd;            /* NULL: not recorded (a lone trace) */
+    int64_t index;              /* a tree's process number, -1 a lone trace */
+    const char *name;           /* its name in the tree report */
+    const char *dir;            /* the bad tree's folder */
+} target;
+
 /* The script's opening comments: what it does and tt's stack. */
 static void put_header(FILE *f, const ttd_result *res, const ttd_divergence *dv,
-                       const ttd_thread_info *th, const place *pl)
+                       const ttd_thread_info *th, const place *pl, const target *tg)
 {
     fprintf(f, "# gdb script written by ttdiff --gdb: run the bad run again and stop at\n"
                "# its first divergence from the good run.\n"
-               "#   good: %s\n#   bad:  %s\n"
-               "# Run it from the folder the bad run started in (not recorded):\n"
-               "#   gdb -x THIS-FILE\n"
+               "#   good: %s\n#   bad:  %s\n", res->runs[TTD_GOOD].path,
+            res->runs[TTD_BAD].path);
+    if (tg->index >= 0)
+        fprintf(f, "# Process %lld of the tree in %s (the first diverging process):\n"
+                   "#   %s\n"
+                   "# started with its recorded program, arguments and working folder\n"
+                   "# (set cwd below). The process table records no environment: it\n"
+                   "# runs with gdb's own (yours), tt's TTCAP* variables unset. Run:\n",
+                (long long)tg->index, tg->dir, tg->name);
+    else
+        fputs("# Run it from the folder the bad run started in (not recorded):\n", f);
+    fprintf(f, "#   gdb -x THIS-FILE\n"
                "# It stops at entry %llu of %s in thread #%u \"%s\" (gdb's thread %u),\n"
                "# the diverging frame; tt's call stack there, outermost first:\n",
-            res->runs[TTD_GOOD].path, res->runs[TTD_BAD].path,
             (unsigned long long)pl->entry, pl->func, th->index, th->name, th->index + 1);
     for (size_t i = 0; i < dv->nstack; i++) {
         const ttd_frame *fr = &dv->stack[i];
@@ -237,25 +261,30 @@ static void put_header(FILE *f, const ttd_result *res, const ttd_divergence *dv,
     }
 }
 
-/* The commands: program, arguments, environment, the counting breakpoint,
- * run, and what to show at the stop. 0, or -1 if an argument cannot be
- * passed (a newline). */
-static int put_commands(FILE *f, const ttd_run_info *run, const ttd_divergence *dv,
+/* The commands: program, arguments, working folder, environment, the
+ * counting breakpoint, run, and what to show at the stop. 0, or -1 if an
+ * argument or the folder cannot be passed (a newline). */
+static int put_commands(FILE *f, const target *tg, const ttd_divergence *dv,
                         const ttd_thread_info *th, const place *pl)
 {
-    const char *exe = run->exe && run->exe[0] ? run->exe : run->argv[0];
-    for (int i = 0; i < run->argc; i++)
-        if (strchr(run->argv[i], '\n'))
+    for (int i = 0; i < tg->argc; i++)
+        if (strchr(tg->argv[i], '\n'))
             return -1;
+    if (tg->cwd && strchr(tg->cwd, '\n'))
+        return -1;
     fputs("set pagination off\nset confirm off\nset breakpoint pending on\n", f);
     fputs("file ", f);
-    put_sh(f, exe);
+    put_sh(f, tg->exe);
     fputs("\nset args", f);
-    for (int i = 1; i < run->argc; i++) {
+    for (int i = 1; i < tg->argc; i++) {
         fputc(' ', f);
-        put_sh(f, run->argv[i]);
+        put_sh(f, tg->argv[i]);
     }
+    if (tg->cwd && tg->cwd[0])
+        fprintf(f, "\nset cwd %s", tg->cwd);
     fputs("\nunset environment TTCAP_OUT\nunset environment TTCAP\n", f);
+    if (tg->index >= 0)
+        fputs("unset environment TTCAP_PROC\n", f);
     fputs("python\nimport gdb\n\nclass TTDiffSplit(gdb.Breakpoint):\n"
           "    \"\"\"Stop at entry N of a function in one thread only.\"\"\"\n"
           "    def __init__(self, func, thread, n):\n"
@@ -290,19 +319,19 @@ static int put_commands(FILE *f, const ttd_run_info *run, const ttd_divergence *
     return 0;
 }
 
-int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
-                    int force)
+/* The script for the bad run tg names: checks, the split, the file. */
+static int write_script(const char *path, const ttd_result *res, const target *tg,
+                        int demangle, int force)
 {
     const ttd_divergence *dv = res->first;
     if (!dv)
         return ttri_cli_fail("--gdb: no divergence in the calls: nothing to stop at");
     const ttd_thread_info *th = &res->pairs[dv->pair].bad;
-    const ttd_run_info *run = &res->runs[TTD_BAD];
     if (!dv->nstack)
         return ttri_cli_fail("--gdb: the divergence is outside any call (thread #%u's "
                             "first events): no function to stop in", th->index);
-    if (run->argc < 1)
-        return ttri_cli_fail("--gdb: %s: no command line recorded", run->path);
+    if (tg->argc < 1 || !tg->exe || !tg->exe[0])
+        return ttri_cli_fail("--gdb: %s: no command line recorded", res->runs[TTD_BAD].path);
     const char *inner = dv->stack[dv->nstack - 1].name;
     if (strstr(inner, "+0x") || !strncmp(inner, "0x", 2))
         return ttri_cli_fail("--gdb: the diverging frame %s has no symbol (a stripped "
@@ -316,13 +345,35 @@ int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
         free((char *)pl.func);
         return TTRI_CLI_TROUBLE;
     }
-    put_header(f, res, dv, th, &pl);
-    rc = put_commands(f, run, dv, th, &pl);
+    put_header(f, res, dv, th, &pl, tg);
+    rc = put_commands(f, tg, dv, th, &pl);
     free((char *)pl.func);
     if (fclose(f) != 0 && rc == 0)
         return ttri_cli_fail("--gdb: %s: %s", path, strerror(errno));
     if (rc < 0)
-        return ttri_cli_fail("--gdb: an argument of the bad run holds a newline: "
-                            "gdb's set args cannot pass it");
+        return ttri_cli_fail("--gdb: an argument or the working folder of the bad run "
+                            "holds a newline: gdb cannot pass it");
     return 0;
+}
+
+int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
+                    int force)
+{
+    const ttd_run_info *run = &res->runs[TTD_BAD];
+    target tg = { run->exe && run->exe[0] ? run->exe : run->argc > 0 ? run->argv[0] : "",
+                  run->argc, run->argv, NULL, -1, NULL, NULL };
+    return write_script(path, res, &tg, demangle, force);
+}
+
+int ttri_gdb_script_proc(const char *path, const ttd_result *res, const ttf_proc *row,
+                         int64_t index, const char *name, const char *dir,
+                         int demangle, int force)
+{
+    if (row->how == TTF_PROC_FORK)
+        return ttri_cli_fail("--gdb: process %lld (%s, bad pid %u) began by fork and did "
+                            "not exec: it has no command line of its own to start (its "
+                            "parent's, with gdb's follow-fork-mode child, may reach it)",
+                            (long long)index, name, row->pid);
+    target tg = { row->exe, (int)row->argc, row->argv, row->cwd, index, name, dir };
+    return write_script(path, res, &tg, demangle, force);
 }

@@ -7,13 +7,17 @@
  * runs is expected. --chaos shakes each run's schedule (libttcap's chaos
  * mode, TTCAP_CHAOS, a seed per run) so a rare race shows sooner.
  * Preloads libttcap when the program was built with -finstrument-functions
- * or -pg -mfentry but not linked with it. Exit status: see usage[]. Errors,
+ * or -pg -mfentry but not linked with it. -o DIR/ records a process tree
+ * (every process into DIR, libttcap preloaded into all); with
+ * --until-fail each run is such a tree in its own folder (run/, then
+ * fail/ or pass-K/), scored by ttri_tree_prefix. Exit status: see usage[]. Errors,
  * --help and --version go through the shared cli.c.
  * Stage 2 commands of report/cmd/STAGES.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <gelf.h>
 #include <libgen.h>
 #include <limits.h>
@@ -45,6 +49,10 @@ static const char usage[] =
     "                      exists): record every process PROG starts into DIR,\n"
     "                      one trace per instrumented process and the process\n"
     "                      table DIR/processes.ttp (libttcap preloaded into all)\n"
+    "                      --until-fail -o DIR/: each run such a tree, in its own\n"
+    "                      folder (fail/, pass-1/...); the closest passing tree\n"
+    "                      (common call prefixes summed over its traced processes,\n"
+    "                      paired by program and args) is diffed with fail/\n"
     "  -f                  replace an existing trace file (one run), or the\n"
     "                      recorded tree in DIR\n"
     "  --until-fail N      run up to N times; stop at the first failing run once\n"
@@ -665,6 +673,8 @@ typedef struct hunt {
     unsigned first_fail;    /* run number of the kept failing run, 0 = none */
     uint64_t fail_seed;     /* its chaos seed */
     int calm_said;          /* said that runs after the failure are calm */
+    int tree;               /* -o DIR/: each run a tree, in a folder (run/,
+                               fail/, pass-1/...) instead of a file */
     char how[128];          /* how it failed */
 } hunt;
 
@@ -673,9 +683,42 @@ static void path_in(const hunt *h, char *buf, size_t n, const char *name)
     snprintf(buf, n, "%s/%s", h->dir, name);
 }
 
+/* A run's recording: DIR/STEM.trc, or the folder DIR/STEM for a tree. */
+static void run_path(const hunt *h, char *buf, size_t n, const char *stem)
+{
+    snprintf(buf, n, "%s/%s%s", h->dir, stem, h->tree ? "" : ".trc");
+}
+
+/* The recording's name as the messages give it: "fail.trc" or "fail/". */
+static const char *rec_ext(const hunt *h)
+{
+    return h->tree ? "/" : ".trc";
+}
+
 static void slot_path(const hunt *h, char *buf, size_t n, const char *stem, unsigned k)
 {
-    snprintf(buf, n, "%s/%s-%u.trc", h->dir, stem, k);
+    snprintf(buf, n, "%s/%s-%u%s", h->dir, stem, k, h->tree ? "" : ".trc");
+}
+
+static int drop_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)flag;
+    (void)f;
+    remove(path);
+    return 0;
+}
+
+/* Remove a recording: a trace file, or a tree's folder and all in it. */
+static void drop(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode))
+        nftw(path, drop_one, 16, FTW_DEPTH | FTW_PHYS);
+    else
+        unlink(path);
 }
 
 /* Make the folder (o->out, else PROG.ttrec); an existing one only with -f. */
@@ -684,9 +727,11 @@ static int make_dir(const opts *o, hunt *h)
     char prog[PATH_MAX];
 
     snprintf(prog, sizeof prog, "%s", o->prog);
-    if (o->out)
+    if (o->out) {
         snprintf(h->dir, sizeof h->dir, "%s", o->out);
-    else
+        for (size_t n = strlen(h->dir); n > 1 && h->dir[n - 1] == '/'; n--)
+            h->dir[n - 1] = 0;   /* DIR/ (a tree): the folder DIR */
+    } else
         snprintf(h->dir, sizeof h->dir, "%s.ttrec", basename(prog));
     if (mkdir(h->dir, 0700) == 0)
         return 0;
@@ -714,7 +759,7 @@ static int keep_run(hunt *h, const outcome *r, int bad, uint64_t seed)
     char trc[PATH_MAX + 16], out[PATH_MAX + 16], dst[PATH_MAX + 32];
     int rc = 0;
 
-    path_in(h, trc, sizeof trc, "run.trc");
+    run_path(h, trc, sizeof trc, "run");
     path_in(h, out, sizeof out, "run.out");
     if (bad && !h->first_fail) {
         h->first_fail = h->n;
@@ -724,7 +769,8 @@ static int keep_run(hunt *h, const outcome *r, int bad, uint64_t seed)
             snprintf(h->how, sizeof h->how, "exit 0, --fail-if said failure");
         path_in(h, dst, sizeof dst, "fail.out");
         rc = rename(out, dst);
-        path_in(h, dst, sizeof dst, "fail.trc");
+        run_path(h, dst, sizeof dst, "fail");
+        drop(dst);
         rc |= rename(trc, dst);
     } else if (!bad) {
         unsigned k = h->passes < h->slots ? h->passes++ : h->oldest;
@@ -733,10 +779,11 @@ static int keep_run(hunt *h, const outcome *r, int bad, uint64_t seed)
         h->run[k] = h->n;
         h->seed[k] = seed;
         slot_path(h, dst, sizeof dst, "pass", k + 1);
+        drop(dst);
         rc = rename(trc, dst);
     }
     h->fails += (unsigned)bad;
-    unlink(trc);
+    drop(trc);
     unlink(out);
     return rc ? ttri_cli_fail("%s: %s", dst, strerror(errno)) : 0;
 }
@@ -744,18 +791,22 @@ static int keep_run(hunt *h, const outcome *r, int bad, uint64_t seed)
 /* Forget what an earlier hunt left in the folder under our names. */
 static void clear_dir(const hunt *h)
 {
-    static const char *const names[] = {"run.trc", "run.out", "fail.trc", "fail.out"};
+    static const char *const names[] = {"run.out", "fail.out"};
     char buf[PATH_MAX + 32];
 
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         path_in(h, buf, sizeof buf, names[i]);
         unlink(buf);
     }
+    run_path(h, buf, sizeof buf, "run");
+    drop(buf);
+    run_path(h, buf, sizeof buf, "fail");
+    drop(buf);
     for (unsigned k = 1; k <= TTREC_SLOTS + 16; k++) {
         slot_path(h, buf, sizeof buf, "pass", k);
-        unlink(buf);
+        drop(buf);
         slot_path(h, buf, sizeof buf, "cand", k);
-        unlink(buf);
+        drop(buf);
     }
 }
 
@@ -765,8 +816,11 @@ static int hunt_runs(const opts *o, hunt *h, unsigned keep)
     outcome r;
     int rc;
 
-    path_in(h, trc, sizeof trc, "run.trc");
+    char table[PATH_MAX + 32], to[PATH_MAX + 32];  /* TTCAP_OUT: DIR/run/ for a tree */
+    run_path(h, trc, sizeof trc, "run");
     path_in(h, out, sizeof out, "run.out");
+    snprintf(table, sizeof table, "%s/%s", trc, TTF_PTABLE_NAME);
+    snprintf(to, sizeof to, "%s%s", trc, h->tree ? "/" : "");
     clear_dir(h);
     while (h->n < o->runs && !(h->first_fail && h->passes >= keep)) {
         /* once the failure is caught, the passing runs still missing are
@@ -778,9 +832,14 @@ static int hunt_runs(const opts *o, hunt *h, unsigned keep)
             fprintf(stderr, "ttrec: the failure is caught; the passing runs still "
                     "needed run without chaos\n");
         }
-        if ((rc = run_once(o, trc, out, calm ? NULL : &seed, &r)))
+        if (h->tree && mkdir(trc, 0700) != 0)
+            return ttri_cli_fail("%s: cannot make the folder: %s", trc, strerror(errno));
+        if ((rc = run_once(o, to, out, calm ? NULL : &seed, &r)))
             return rc;
         h->n++;
+        if (h->tree && access(table, F_OK) != 0)
+            return ttri_cli_fail("run %u wrote no process table in %s: did %s start?",
+                                 h->n, trc, o->argv[0]);
         if (access(trc, F_OK) != 0)
             return ttri_cli_fail("run %s wrote no trace: is the program built with "
                         "-finstrument-functions or -pg -mfentry (see ttrec --help)?", trc);
@@ -795,6 +854,27 @@ static int hunt_runs(const opts *o, hunt *h, unsigned keep)
 
 /* ---- the good run: the passing run closest to the failing one ------------- */
 
+/* Trees: every kept passing tree against the failing one (fail_dir). */
+static void score_trees(const opts *o, const hunt *h, const char *fail_dir, ttri_prefix *sc)
+{
+    char (*dirs)[PATH_MAX + 32] = calloc(h->passes + 1, sizeof *dirs), err[512];
+    const char **names = calloc(h->passes + 1, sizeof *names);
+
+    for (unsigned k = 0; dirs && names && k < h->passes; k++) {
+        slot_path(h, dirs[k], sizeof dirs[k], "pass", k + 1);
+        names[k] = dirs[k];
+    }
+    if (!dirs || !names)
+        snprintf(err, sizeof err, "out of memory");
+    int rc = dirs && names ? ttri_tree_prefix(fail_dir, names, h->passes, sc, err, sizeof err)
+                           : TT_ENOMEM;
+    if ((rc || err[0]) && !o->quiet)
+        fprintf(stderr, "ttrec: %s%s\n", err, rc ? ": the good run is the first passing "
+                "one" : "");
+    free(dirs);
+    free(names);
+}
+
 /* Score every kept passing run against fail.trc into sc (slot order). A
  * trace that cannot be read scores 0 (and says so). */
 static void score_slots(const opts *o, const hunt *h, ttri_prefix *sc)
@@ -803,7 +883,11 @@ static void score_slots(const opts *o, const hunt *h, ttri_prefix *sc)
     ttri_calls *fail = NULL;
 
     memset(sc, 0, h->passes * sizeof *sc);
-    path_in(h, path, sizeof path, "fail.trc");
+    run_path(h, path, sizeof path, "fail");
+    if (h->tree) {
+        score_trees(o, h, path, sc);
+        return;
+    }
     if (ttri_calls_load(path, &fail, err, sizeof err)) {
         if (!o->quiet)
             fprintf(stderr, "ttrec: cannot compare the runs (%s): the good run is the "
@@ -826,15 +910,19 @@ static void tell_choice(const opts *o, const hunt *h, const ttri_prefix *sc,
 
     if (o->quiet)
         return;
-    fprintf(stderr, "ttrec: good run: run %u (pass-1.trc), the closest of %u passing "
+    fprintf(stderr, "ttrec: good run: run %u (pass-1%s), the closest of %u passing "
             "run%s to the failing one: common call prefix %llu of its %llu calls "
-            "(summed over %zu thread%s paired by creation order)",
-            h->run[order[0]], h->passes, h->passes == 1 ? "" : "s",
-            (unsigned long long)g->common, (unsigned long long)g->calls,
-            g->threads, g->threads == 1 ? "" : "s");
+            "(summed over %zu thread%s paired by creation order", h->run[order[0]],
+            rec_ext(h), h->passes, h->passes == 1 ? "" : "s", (unsigned long long)g->common,
+            (unsigned long long)g->calls, g->threads, g->threads == 1 ? "" : "s");
+    if (h->tree)
+        fprintf(stderr, ", of %zu traced process%s paired by program and arguments",
+                g->procs, g->procs == 1 ? "" : "es");
+    fputc(')', stderr);
     for (unsigned i = 1; i < kept; i++)
-        fprintf(stderr, "%s run %u (pass-%u.trc, %llu)", i == 1 ? "; baselines:" : ",",
-                h->run[order[i]], i + 1, (unsigned long long)sc[order[i]].common);
+        fprintf(stderr, "%s run %u (pass-%u%s, %llu)", i > 1 ? "," : h->tree ?
+                "; also kept (no --baseline for trees):" : "; baselines:",
+                h->run[order[i]], i + 1, rec_ext(h), (unsigned long long)sc[order[i]].common);
     if (h->passes > kept)
         fprintf(stderr, "; %u farther run%s dropped", h->passes - kept,
                 h->passes - kept == 1 ? "" : "s");
@@ -865,7 +953,7 @@ static unsigned choose_good(const opts *o, hunt *h)
         if (i < kept)
             rename(a, b);
         else
-            unlink(a);
+            drop(a);
         run[i] = h->run[order[i]];
         seed[i] = h->seed[order[i]];
     }
@@ -895,8 +983,10 @@ static int diff_runs(const opts *o, const hunt *h)
         av[n++] = o->targs[i];
     av[n++] = "--format";
     av[n++] = o->format;
-    av[n++] = "--bad-failed";   /* a caught failure is never "no divergence" */
-    av[n++] = h->how;
+    if (!h->tree) {             /* a tree's table has each process's end */
+        av[n++] = "--bad-failed";   /* a caught failure is never "no divergence" */
+        av[n++] = h->how;
+    }
     if (strcmp(o->format, "text")) {
         snprintf(ext, sizeof ext, "report.%s", o->format);
         path_in(h, paths[rep], sizeof paths[rep], ext);
@@ -905,13 +995,13 @@ static int diff_runs(const opts *o, const hunt *h)
         if (o->force)
             av[n++] = "--force";
     }
-    for (unsigned k = 2; k <= h->passes; k++) {
+    for (unsigned k = 2; k <= h->passes && !h->tree; k++) {
         slot_path(h, paths[k], sizeof paths[k], "pass", k);
         av[n++] = "--baseline";
         av[n++] = paths[k];
     }
-    path_in(h, paths[0], sizeof paths[0], "pass-1.trc");
-    path_in(h, paths[1], sizeof paths[1], "fail.trc");
+    slot_path(h, paths[0], sizeof paths[0], "pass", 1);
+    run_path(h, paths[1], sizeof paths[1], "fail");
     av[n++] = paths[0];
     av[n++] = paths[1];
     if (!o->quiet) {
@@ -937,6 +1027,11 @@ static int diff_runs(const opts *o, const hunt *h)
     free(ttdiff);
     if (pid < 0 || !WIFEXITED(st))
         return ttri_cli_fail("ttdiff did not finish");
+    if (h->tree && WEXITSTATUS(st) == 0) {  /* no --bad-failed for trees */
+        fprintf(stderr, "ttrec: no process of the trees differs, yet run %u failed (%s)\n",
+                h->first_fail, h->how);
+        return 1;
+    }
     return WEXITSTATUS(st);
 }
 
@@ -950,9 +1045,9 @@ static void tell_fail(const opts *o, const hunt *h)
         snprintf(seed, sizeof seed, " in chaos mode, seed %llu (ttrec --chaos=%llu%s -- ... repeats it)",
                  (unsigned long long)h->fail_seed, (unsigned long long)h->fail_seed,
                  o->chaos_entries ? " --chaos-entries" : "");
-    fprintf(stderr, "ttrec: run %u failed (%s)%s: %s/fail.trc, its output %s/fail.out; "
-            "%u passing run%s kept\n", h->first_fail, h->how, seed, h->dir, h->dir,
-            h->passes, h->passes == 1 ? "" : "s");
+    fprintf(stderr, "ttrec: run %u failed (%s)%s: %s/fail%s, its output %s/fail.out; "
+            "%u passing run%s kept\n", h->first_fail, h->how, seed, h->dir, rec_ext(h),
+            h->dir, h->passes, h->passes == 1 ? "" : "s");
 }
 
 static int until_fail(const opts *o)
@@ -961,6 +1056,7 @@ static int until_fail(const opts *o)
     int rc;
 
     memset(&h, 0, sizeof h);
+    h.tree = o->tree;
     h.slots = o->keep > o->candidates ? o->keep : o->candidates;
     if (!o->quiet && o->chaos)
         fprintf(stderr, "ttrec: chaos mode, base seed %llu%s\n",
@@ -974,6 +1070,9 @@ static int until_fail(const opts *o)
         return 0;
     }
     tell_fail(o, &h);
+    if (!h.passes && h.tree)
+        return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail/ "
+                             "kept)", h.dir);
     if (!h.passes)
         return ttri_cli_fail("every run failed: no passing run to compare with (%s/fail.trc "
                     "kept; its races alone: ttdump --races %s/fail.trc)", h.dir, h.dir);
@@ -996,8 +1095,9 @@ int main(int argc, char **argv)
     }
     o.tty = isatty(2);
     struct stat st;
-    o.tree = o.out && !o.runs && ((o.out[0] && o.out[strlen(o.out) - 1] == '/') ||
-                                  (stat(o.out, &st) == 0 && S_ISDIR(st.st_mode)));
+    /* a tree: -o DIR/ (a trailing slash); one run, also an existing folder */
+    o.tree = o.out && ((o.out[0] && o.out[strlen(o.out) - 1] == '/') ||
+                       (!o.runs && stat(o.out, &st) == 0 && S_ISDIR(st.st_mode)));
     if ((rc = choose_preload(&o)))
         goto out;
     rc = o.runs ? until_fail(&o) : o.tree ? record_tree(&o) : record_one(&o);

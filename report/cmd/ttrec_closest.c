@@ -17,6 +17,15 @@
  * (each thread's first TTRI_CALLS_MAX calls); each candidate is streamed
  * against them and stops at its first difference per thread, so a
  * candidate costs little more than reading up to where it parts.
+ *
+ * Trees (ttrec --until-fail -o DIR/, each run a folder of traces): a
+ * tree's score is the sum of its traced processes' scores against the
+ * failing tree's, processes paired by program and command line (the k-th
+ * alike with the k-th, so the suite's third "test-x --quick" meets the
+ * third), those left by program alone (a failing "step2 fail" meets the
+ * passing "step2"). Not the root's alone (the root is often an untraced
+ * shell), and not the first diverging pair's (that needs every pair
+ * diffed, per candidate): the whole tree's common history, as for threads.
  * Stage 1 modules of report/cmd/STAGES.
  */
 #include <stdio.h>
@@ -192,6 +201,110 @@ int ttri_calls_prefix(const ttri_calls *fail, const char *path, ttri_prefix *out
     ttf_close(t);
     if (rc)
         snprintf(err, errlen, "%s: %s", path, ttf_strerror(rc));
+    return rc;
+}
+
+/* 1 if a and b run the same program with the same argv (exact 1). */
+static int alike(const ttf_proc *a, const ttf_proc *b, int exact)
+{
+    if (strcmp(a->exe, b->exe))
+        return 0;
+    if (!exact)
+        return 1;
+    if (a->argc != b->argc)
+        return 0;
+    for (size_t i = 0; i < a->argc; i++)
+        if (strcmp(a->argv[i], b->argv[i]))
+            return 0;
+    return 1;
+}
+
+/* The first row of pass not used yet, traced and alike f; -1 none. */
+static int64_t find_row(const ttf_ptable *pass, const ttf_proc *f, const char *used, int exact)
+{
+    for (size_t j = 0; j < ttf_ptable_count(pass); j++) {
+        const ttf_proc *q = ttf_ptable_get(pass, j);
+        if (!used[j] && q->traced && alike(f, q, exact))
+            return (int64_t)j;
+    }
+    return -1;
+}
+
+/* Pair the failing tree's traced rows with pass's: pair[i] = row of pass,
+ * or -1. Exact matches first, then by program. */
+static void pair_rows(const ttf_ptable *fail, const ttf_ptable *pass, int64_t *pair,
+                      char *used)
+{
+    size_t nf = ttf_ptable_count(fail);
+    for (size_t i = 0; i < nf; i++)
+        pair[i] = -1;
+    for (int exact = 1; exact >= 0; exact--)
+        for (size_t i = 0; i < nf; i++) {
+            const ttf_proc *f = ttf_ptable_get(fail, i);
+            if (!f->traced || pair[i] >= 0)
+                continue;
+            if ((pair[i] = find_row(pass, f, used, exact)) >= 0)
+                used[pair[i]] = 1;
+        }
+}
+
+/* Add the common prefix of a failing process's calls with q's trace
+ * (in dir) to *sc. */
+static void add_pair(const ttri_calls *calls, const char *dir, const ttf_proc *q,
+                     ttri_prefix *sc, char *err, size_t errlen)
+{
+    char path[4096];
+    ttri_prefix p;
+    snprintf(path, sizeof path, "%s/%s", dir, q->trace);
+    if (ttri_calls_prefix(calls, path, &p, err, errlen))
+        return;
+    sc->common += p.common;
+    sc->calls += p.calls;
+    sc->threads += p.threads;
+    sc->procs++;
+}
+
+int ttri_tree_prefix(const char *fail_dir, const char *const *pass_dirs, size_t n,
+                     ttri_prefix *sc, char *err, size_t errlen)
+{
+    ttf_ptable *fail = NULL, **pass = calloc(n ? n : 1, sizeof *pass);
+    int64_t **pair = calloc(n ? n : 1, sizeof *pair);
+    ttf_error e = {0};
+    char path[4096];
+    int rc = pass && pair ? ttf_ptable_open(fail_dir, &fail, &e) : TT_ENOMEM;
+
+    memset(sc, 0, n * sizeof *sc);
+    err[0] = 0;
+    if (rc)
+        snprintf(err, errlen, "%s", e.msg[0] ? e.msg : ttf_strerror(rc));
+    size_t nf = fail ? ttf_ptable_count(fail) : 0;
+    for (size_t k = 0; !rc && k < n; k++) {
+        if (ttf_ptable_open(pass_dirs[k], &pass[k], &e) != 0)
+            continue;
+        char *used = calloc(ttf_ptable_count(pass[k]) + 1, 1);
+        if (used && (pair[k] = malloc((nf + 1) * sizeof **pair)))
+            pair_rows(fail, pass[k], pair[k], used);
+        free(used);
+    }
+    for (size_t i = 0; !rc && i < nf; i++) {
+        const ttf_proc *f = ttf_ptable_get(fail, i);
+        ttri_calls *calls = NULL;
+        snprintf(path, sizeof path, "%s/%s", fail_dir, f->trace);
+        if (!f->traced || ttri_calls_load(path, &calls, err, errlen))
+            continue;
+        for (size_t k = 0; k < n; k++)
+            if (pair[k] && pair[k][i] >= 0)
+                add_pair(calls, pass_dirs[k], ttf_ptable_get(pass[k], (size_t)pair[k][i]),
+                         &sc[k], err, errlen);
+        ttri_calls_free(calls);
+    }
+    for (size_t k = 0; k < n && pass && pair; k++) {
+        ttf_ptable_close(pass[k]);
+        free(pair[k]);
+    }
+    ttf_ptable_close(fail);
+    free(pass);
+    free(pair);
     return rc;
 }
 

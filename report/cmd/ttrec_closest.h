@@ -19,6 +19,7 @@ typedef struct ttri_prefix {
     uint64_t calls;         /* calls of the failing run's paired threads
                                (the most common could be) */
     size_t threads;         /* threads paired (by index, creation order) */
+    size_t procs;           /* trees: traced processes paired */
 } ttri_prefix;
 
 /* Read the calls of the trace at path (each thread's first
@@ -33,6 +34,18 @@ void ttri_calls_free(ttri_calls *c);
  * *out. 0, or a TT_E* code with a message in err. */
 int ttri_calls_prefix(const ttri_calls *fail, const char *path, ttri_prefix *out,
                       char *err, size_t errlen);
+
+/* Trees (ttrec --until-fail -o DIR/): score each of the n passing trees
+ * in pass_dirs against the failing tree in fail_dir into sc[n]: the
+ * failing tree's traced processes pair with the passing tree's by program
+ * and argv (the k-th alike with the k-th), the rest by program alone (the
+ * first left, in table order); the score sums ttri_calls_prefix over the
+ * pairs. A passing tree whose table cannot be read scores 0. 0, or a TT_E*
+ * code with a message in err (the failing tree's table unreadable, no
+ * memory); a failing process's trace that cannot be read is left out, and
+ * err says so while the result is 0. */
+int ttri_tree_prefix(const char *fail_dir, const char *const *pass_dirs, size_t n,
+                     ttri_prefix *sc, char *err, size_t errlen);
 
 /* Order n scores best first into order[] (indexes into scores): the
  * longest common prefix first, ties to the lower index (the earlier run). */

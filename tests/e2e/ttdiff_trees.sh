@@ -10,6 +10,11 @@
 # * posix_spawn and system() (through sh): both children in the tree;
 # * two passing runs of each exit 0; JSON processes[] and first_process;
 #   HTML with the tree, the diverging branch open; --process;
+# * --gdb FILE on two trees: the script starts the first diverging
+#   process (its program, argv and working folder from the table; no
+#   environment recorded, which it says) and, with gdb, stops in its
+#   diverging function wherever gdb is run from; a forked worker that did
+#   not exec: one line, exit 2;
 # * TTCAP_OUT=DIR/ without ttrec; bad input (no table, a corrupt table,
 #   a folder against a file) one line, exit 2.
 B=$(cd "${1:-build}" && pwd) || exit 1
@@ -62,6 +67,30 @@ diff_rc 1 --process 'step2' sg sb
 diff_rc 2 --process 'nothing-like-it' sg sb
 has err.txt "no process pair matches"
 
+# --gdb: the first diverging process's command line and folder
+diff_rc 1 --gdb sb.gdb sg sb
+has err.txt "gdb script in sb.gdb"
+has sb.gdb "^# Process 2 of the tree in sb (the first diverging process):"
+has sb.gdb "^#   tree_step step2 fail$"
+has sb.gdb "records no environment"
+has sb.gdb "^file '$F/tree_step'$"
+has sb.gdb "^set args 'step2' 'fail'$"
+has sb.gdb "^set cwd $d$"
+has sb.gdb '^split = TTDiffSplit("check", 1, 1)$'
+diff_rc 2 --gdb sg.gdb sg sg2
+has err.txt "no process's calls diverge"
+[ -e sg.gdb ] && { echo "FAIL: a script for two passing trees"; fail=1; }
+if command -v gdb > /dev/null; then
+    (cd / && ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 120 gdb -q -batch \
+        -x "$d/sb.gdb" -ex 'info proc cwd' > "$d/sb.gdbout" 2>&1)
+    has sb.gdbout "^== ttdiff: the first divergence: entry 1 of check in thread #0"
+    has sb.gdbout "^#0  check (v=2, strict=strict@entry=1)\|^#0  check (v=2, strict=1)"
+    has sb.gdbout "^#1  .* main (argc=3"
+    has sb.gdbout "^cwd = '$d'"
+else
+    echo "note: no gdb: the --gdb script of a tree is not run"
+fi
+
 # a pre-fork server: 4 look-alike workers, one request fails
 rec vg "$F/tree_server"
 rec vg2 "$F/tree_server"
@@ -72,6 +101,9 @@ diff_rc 1 vg vb
 has out.txt "first diverging process: tree_server bad > tree_server bad"
 has out.txt "deciding line: in serve, .* bad: tree_server.c:24 calls refuse"
 [ "$(grep -c '\[same, pool\]' out.txt)" = 3 ] || { echo "FAIL: server: 3 same pool workers"; fail=1; }
+diff_rc 2 --gdb vb.gdb vg vb
+has err.txt "began by fork and did not exec"
+[ "$(wc -l < err.txt)" = 1 ] && [ ! -e vb.gdb ] || { echo "FAIL: forked worker: a script"; fail=1; }
 
 # posix_spawn and system(): the spawned step, and sh -c then the step
 rec pg "$F/tree_spawn" "$F/tree_step"
