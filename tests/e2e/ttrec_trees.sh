@@ -11,6 +11,8 @@
 #   failing tree caught by its output, the seeds reported;
 # * every run failing: one line, exit 2, the failing tree kept.
 B=$(cd "${1:-build}" && pwd) || exit 1
+# make asan: the ASan libttcap is preloaded into sh (see ttdiff_trees.sh)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
 F=$B/fixtures
 S=$(cd "$(dirname "$0")/../.." && pwd)/fixtures/tree_flaky.sh
 d=$(mktemp -d "$B/ttrec_trees.XXXXXX") || exit 1
