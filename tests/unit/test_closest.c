@@ -123,7 +123,7 @@ static void test_prefix(void **state)
 static void test_rank(void **state)
 {
     (void)state;
-    ttri_prefix sc[5] = {{3, 10, 1}, {9, 10, 1}, {3, 10, 1}, {12, 10, 1}, {9, 10, 1}};
+    ttri_prefix sc[5] = {{3, 10, 1, 0}, {9, 10, 1, 0}, {3, 10, 1, 0}, {12, 10, 1, 0}, {9, 10, 1, 0}};
     size_t order[5];
     ttri_rank(sc, 5, order);
     assert_int_equal(order[0], 3);
