@@ -37,13 +37,7 @@ NAMES=${*:-${GG:-}}
 JOBS=${JOBS:-2}
 OUTD=$B/goodgood
 mkdir -p "$RB_CACHE/src" "$OUTD"
-# the flags of make realbugs (run.sh; threadsuite.sh the same)
-TTLINK="-L$B -Wl,-rpath,$B -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state"
-TTCC_PLAIN_CFLAGS="-g -O2 -finstrument-functions -fno-plt"
-TTCC_VALUES_CFLAGS="-g -O2 $(sed -n 's/^Cflags: -I[^ ]* //p' "$B/ttcap-values.pc")"
-TTCC_PLAIN_LDFLAGS=$TTLINK
-TTCC_VALUES_LDFLAGS=$TTLINK
-export JOBS TTCC_PLAIN_CFLAGS TTCC_VALUES_CFLAGS TTCC_PLAIN_LDFLAGS TTCC_VALUES_LDFLAGS
+rb_ttcc_flags            # the flags of make realbugs (lib.sh)
 WORK=$RB_CACHE/work/$(printf '%s' "$B" | sha256sum | cut -c1-12)/goodgood
 
 note() { printf 'goodgood: %s\n' "$*" >&2; }

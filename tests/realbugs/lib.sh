@@ -242,3 +242,16 @@ rb_table() {
     done
 }
 
+# rb_ttcc_flags [VALUES_CFLAGS]: the compiler and linker flags of each mode
+# for ttcc (make realbugs, goodgood.sh, threadsuite.sh), exported with JOBS:
+# libttcap linked whether the linker thinks it is needed or not, by an
+# absolute rpath to the build $B; values mode's compile flags are -pg
+# -mfentry and the gcc flags of $B/ttcap-values.pc unless given.
+rb_ttcc_flags() {
+    TTLINK="-L$B -Wl,-rpath,$B -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state"
+    TTCC_PLAIN_CFLAGS="-g -O2 -finstrument-functions -fno-plt"
+    TTCC_VALUES_CFLAGS=${1:-"-g -O2 $(sed -n 's/^Cflags: -I[^ ]* //p' "$B/ttcap-values.pc")"}
+    TTCC_PLAIN_LDFLAGS=$TTLINK
+    TTCC_VALUES_LDFLAGS=$TTLINK
+    export JOBS TTCC_PLAIN_CFLAGS TTCC_VALUES_CFLAGS TTCC_PLAIN_LDFLAGS TTCC_VALUES_LDFLAGS
+}

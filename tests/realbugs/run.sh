@@ -62,15 +62,11 @@ mkdir -p "$RB_CACHE/src" "$OUTD"
 # the compiler and linker flags of each mode (the case's build function
 # gets the ones of the mode it builds as TT_CFLAGS / TT_LDFLAGS); libttcap
 # is linked whether the linker thinks it is needed or not, and by an
-# absolute rpath to this build
-TTLINK="-L$B -Wl,-rpath,$B -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state"
-TTCC_PLAIN_CFLAGS="-g -O2 -finstrument-functions -fno-plt"
-# values mode: -pg -mfentry and the gcc flags of $B/ttcap-values.pc (the
-# Makefile's VALUES_GCC_FLAGS); RB_VALUES_CFLAGS replaces them (e.g.
-# "-g -O2 -pg -mfentry" to score values mode without those flags)
-TTCC_VALUES_CFLAGS=${RB_VALUES_CFLAGS:-"-g -O2 $(sed -n 's/^Cflags: -I[^ ]* //p' "$B/ttcap-values.pc")"}
-TTCC_PLAIN_LDFLAGS=$TTLINK
-TTCC_VALUES_LDFLAGS=$TTLINK
+# absolute rpath to this build (lib.sh's rb_ttcc_flags). Values mode: -pg
+# -mfentry and the gcc flags of $B/ttcap-values.pc (the Makefile's
+# VALUES_GCC_FLAGS); RB_VALUES_CFLAGS replaces them (e.g. "-g -O2 -pg
+# -mfentry" to score values mode without those flags)
+rb_ttcc_flags "${RB_VALUES_CFLAGS:-}"
 TTCC_PLAIN=$TTCC_PLAIN_CFLAGS
 TTCC_VALUES=$TTCC_VALUES_CFLAGS
 export B RB_CACHE JOBS TTCC_PLAIN_CFLAGS TTCC_VALUES_CFLAGS \
