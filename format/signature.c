@@ -43,6 +43,7 @@
 #define SSE_REGS 8             /* xmm0..xmm7 */
 #define CU_RANGES_MAX (1u << 22) /* unit ranges kept per module */
 #define ENUMS_MAX 4096         /* enumerators kept per enumeration */
+#define FIELDS_MAX 16          /* scalar fields of a small aggregate */
 
 /* One address range of a compile unit. */
 struct cu_range {
@@ -169,6 +170,104 @@ static void read_enumerators(struct sig_alloc *a, Dwarf_Die *en, ttf_vtype *ty)
     ty->nenums = k;
 }
 
+static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty);
+
+/* Where flatten() puts the scalar fields of a small aggregate. */
+struct fields {
+    ttf_field f[FIELDS_MAX];
+    size_t n;
+};
+
+static int flatten(struct sig_alloc *a, Dwarf_Die *t, Dwarf_Word off, const char *name,
+                   struct fields *fs, int depth);
+
+/* The members of the struct or class rec at offset off, named after
+ * prefix ("in." ...). -1 for what flatten cannot show. */
+static int flatten_record(struct sig_alloc *a, Dwarf_Die *rec, Dwarf_Word off,
+                          const char *prefix, struct fields *fs, int depth)
+{
+    Dwarf_Die m;
+    char name[128];
+    if (dwarf_child(rec, &m) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&m);
+        Dwarf_Attribute at;
+        if (tag == DW_TAG_inheritance)
+            return -1;          /* gdb shows bases apart: not flattened */
+        if (tag != DW_TAG_member || dwarf_attr_integrate(&m, DW_AT_external, &at) ||
+            dwarf_attr_integrate(&m, DW_AT_declaration, &at))
+            continue;
+        Dwarf_Word mo = ttfi_die_udata(&m, DW_AT_data_member_location, (Dwarf_Word)-1);
+        const char *mn = dwarf_diename(&m);
+        Dwarf_Die mt;
+        if (!mn || mo == (Dwarf_Word)-1 || dwarf_attr(&m, DW_AT_bit_size, &at) ||
+            ttfi_die_type(&m, &mt))
+            return -1;          /* unnamed, a location expression, a bit-field */
+        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", mn);
+        if (flatten(a, &mt, off + mo, name, fs, depth + 1))
+            return -1;
+    } while (dwarf_siblingof(&m, &m) == 0);
+    return 0;
+}
+
+/* The scalars of the type DIE t at offset off, named name: appended to fs.
+ * 0, or -1 for a union, a bit-field, a base class or another type that is
+ * not a scalar, a struct or an array of them. */
+static int flatten(struct sig_alloc *a, Dwarf_Die *t, Dwarf_Word off, const char *name,
+                   struct fields *fs, int depth)
+{
+    Dwarf_Die p, el;
+    Dwarf_Word size = 0, esize = 0;
+    char en[128];
+    if (depth > 8 || dwarf_peel_type(t, &p) != 0)
+        return -1;
+    int tag = dwarf_tag(&p);
+    if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type)
+        return flatten_record(a, &p, off, name, fs, depth);
+    if (tag == DW_TAG_array_type) {
+        if (ttfi_die_type(&p, &el) || dwarf_aggregate_size(&p, &size) ||
+            dwarf_aggregate_size(&el, &esize) || esize == 0)
+            return -1;
+        for (Dwarf_Word i = 0; i < size / esize; i++) {
+            snprintf(en, sizeof en, "%s[%u]", name, (unsigned)i);
+            if (flatten(a, &el, off + i * esize, en, fs, depth + 1))
+                return -1;
+        }
+        return 0;
+    }
+    if (fs->n == FIELDS_MAX)
+        return -1;
+    ttf_field *f = &fs->f[fs->n];
+    memset(f, 0, sizeof *f);
+    classify(a, t, &f->type);
+    if (f->type.cls == TTF_VC_OTHER || f->type.cls == TTF_VC_UNKNOWN ||
+        f->type.size == 0 || f->type.size > 8 || off + f->type.size > 16)
+        return -1;
+    f->name = copy_str(a, name);
+    f->offset = (unsigned)off;
+    fs->n++;
+    return 0;
+}
+
+/* The fields of a struct or class p of at most 16 bytes into ty (none
+ * when flatten cannot show it: it prints as raw eightbytes). */
+static void read_fields(struct sig_alloc *a, Dwarf_Die *p, ttf_vtype *ty)
+{
+    struct fields fs;
+    fs.n = 0;
+    if (ty->size == 0 || ty->size > 16 || flatten_record(a, p, 0, "", &fs, 0) || !fs.n)
+        return;
+    ttf_field *f = a->alloc(a->ctx, fs.n * sizeof *f);
+    if (!f) {
+        a->oom = 1;
+        return;
+    }
+    memcpy(f, fs.f, fs.n * sizeof *f);
+    ty->fields = f;
+    ty->nfields = fs.n;
+}
+
 /* Classify the type DIE t (typedefs and qualifiers peeled; the outermost
  * name kept, so "size_t" rather than "long unsigned int"). */
 static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
@@ -199,6 +298,9 @@ static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
         ty->cls = TTF_VC_ENUM;
         ty->is_signed = ttfi_die_type(&p, &u) || base_class(&u) == TTF_VC_SIGNED;
         read_enumerators(a, &p, ty);
+        return;
+    case DW_TAG_structure_type: case DW_TAG_class_type:
+        read_fields(a, &p, ty);
         return;
     default:
         return;
@@ -286,6 +388,22 @@ static int returns_in_memory(Dwarf_Die *fn, const ttf_vtype *ret)
     return pl.mem || pl.byref;
 }
 
+/* An aggregate passed in registers: each eightbyte takes the next integer
+ * or SSE register by its class (reg the first's, reg2 the second's; an SSE
+ * one is dropped with the other in traces without SSE values, sym.c). */
+static void place_eightbytes(ttf_param *p, const struct ttfi_place *pl, int next, int sse)
+{
+    int slot[2] = {-1, -1};
+    for (int k = 0; k < 2; k++) {
+        if (pl->eb[k] == TTFI_EB_INT)
+            slot[k] = next++;
+        else if (pl->eb[k] == TTFI_EB_SSE)
+            slot[k] = TTF_XMM_SLOT(sse++);
+    }
+    p->reg = slot[0];
+    p->reg2 = slot[0] >= 0 ? slot[1] : -1;
+}
+
 /* Fill sig from the parameter DIEs, assigning registers: integer ones
  * (rdi..r9) and SSE ones (xmm0..7) in order, a parameter that does not fit
  * entirely going in memory and taking none. After a parameter whose
@@ -304,11 +422,19 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
         const char *name = dwarf_diename(&pd[i]);
         p->name = name ? name : "";
         read_type(a, &pd[i], &p->type);
-        p->reg = -1;
+        p->reg = p->reg2 = -1;
+        p->byref = p->mem = 0;
         lost |= place_of(&pd[i], &p->type, &pl) != 0;
-        if (lost || pl.mem || next + pl.nint > INT_REGS || sse + pl.nsse > SSE_REGS)
+        if (lost)
             continue;
-        if (pl.nint)
+        if (pl.mem || next + pl.nint > INT_REGS || sse + pl.nsse > SSE_REGS) {
+            p->mem = 1;         /* and it takes no register */
+            continue;
+        }
+        p->byref = pl.byref;
+        if (p->type.cls == TTF_VC_OTHER && !pl.byref)
+            place_eightbytes(p, &pl, next, sse);
+        else if (pl.nint)
             p->reg = next;
         else if (pl.nsse == 1 && ttf_value_comparable(&p->type) &&
                  p->type.cls == TTF_VC_FLOAT)
@@ -359,8 +485,10 @@ static void clone_regs(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *pd, int n,
     ttf_param *pp = (ttf_param *)sig->params;
     Dwarf_Die c, origin;
     Dwarf_Attribute at;
-    for (int i = 0; i < n; i++)
-        pp[i].reg = -1;
+    for (int i = 0; i < n; i++) {
+        pp[i].reg = pp[i].reg2 = -1;
+        pp[i].mem = 0;
+    }
     if (dwarf_child(fn, &c) != 0)
         return;
     do {
@@ -369,8 +497,9 @@ static void clone_regs(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *pd, int n,
             !dwarf_formref_die(&at, &origin))
             continue;
         for (int i = 0; i < n; i++)
-            if (dwarf_dieoffset(&pd[i]) == dwarf_dieoffset(&origin))
-                pp[i].reg = entry_reg(&c, pc);
+            if (dwarf_dieoffset(&pd[i]) == dwarf_dieoffset(&origin) &&
+                (pp[i].type.cls != TTF_VC_OTHER || pp[i].byref))
+                pp[i].reg = entry_reg(&c, pc);  /* a struct's pieces: not shown */
     } while (dwarf_siblingof(&c, &c) == 0);
 }
 

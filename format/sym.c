@@ -770,8 +770,8 @@ static void no_sse(ttf_signature *sig)
 {
     ttf_param *pp = (ttf_param *)(uintptr_t)sig->params;
     for (size_t i = 0; i < sig->nparams; i++)
-        if (pp[i].reg >= TTF_XMM_SLOT(0))
-            pp[i].reg = -1;
+        if (pp[i].reg >= TTF_XMM_SLOT(0) || pp[i].reg2 >= TTF_XMM_SLOT(0))
+            pp[i].reg = pp[i].reg2 = -1;
     sig->ret_xmm = 0;
 }
 

@@ -60,9 +60,14 @@ extern "C" {
  * ttf_value_ret; TTF_VC_FLOAT values compared and printed as numbers
  * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
  * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
- * copies, in libttdiff and libttreport). */
+ * copies, in libttdiff and libttreport).
+ * 2.9.0: small structs and unions passed in registers are shown by their
+ * recorded eightbytes: ttf_param reg2 (the second eightbyte's slot; reg
+ * is the first's, integer or SSE), ttf_vtype fields and nfields (the
+ * scalar fields of an aggregate of at most 16 bytes, ttf_field),
+ * ttf_param byref and mem, ttf_param_format ("{x=1.5, y=2}"). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 8
+#define TTF_VERSION_MINOR 9
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -783,6 +788,8 @@ typedef struct ttf_enumerator {
                                    form of the enum (ttf_value_norm) */
 } ttf_enumerator;
 
+struct ttf_field;
+
 /* A type, reduced to what the diff needs. */
 typedef struct ttf_vtype {
     int cls;                    /* TTF_VC_* */
@@ -794,7 +801,22 @@ typedef struct ttf_vtype {
                                    order (libttfmt 2.5), NULL when none
                                    were read (then values print as numbers) */
     size_t nenums;              /* how many */
+    const struct ttf_field *fields; /* OTHER: a struct or class of at most 16
+                                   bytes made of scalars (nested structs and
+                                   arrays flattened), its fields in order
+                                   (libttfmt 2.9); NULL for a union, a
+                                   bit-field, a base class, a larger type */
+    size_t nfields;             /* how many */
 } ttf_vtype;
+
+/* One scalar field of a small aggregate (ttf_vtype fields). */
+typedef struct ttf_field {
+    const char *name;           /* "x"; "in.y" in a nested struct, "v[1]"
+                                   an array element */
+    unsigned offset;            /* bytes from the aggregate's start */
+    ttf_vtype type;             /* a scalar: SIGNED, UNSIGNED, BOOL, ENUM,
+                                   POINTER or FLOAT of at most 8 bytes */
+} ttf_field;
 
 /* One declared parameter. */
 typedef struct ttf_param {
@@ -805,7 +827,20 @@ typedef struct ttf_param {
                                    TTF_XMM_SLOT(0..7) = xmm0..7 for a float
                                    or double in a trace that records them
                                    (format 1.5); -1 if none (in memory, a
-                                   struct, unplaceable, past the last) */
+                                   struct, unplaceable, past the last);
+                                   for a struct or union of at most 16 bytes
+                                   passed in registers, its first
+                                   eightbyte's (integer or SSE) */
+    int reg2;                   /* that aggregate's second eightbyte's slot,
+                                   -1 if it has one eightbyte or is not in
+                                   registers (libttfmt 2.9) */
+    int byref;                  /* 1: a C++ class passed by invisible
+                                   reference: reg holds the address of the
+                                   caller's copy (libttfmt 2.9) */
+    int mem;                    /* 1: passed in memory (a large struct, or
+                                   past the last register): not recorded,
+                                   ttf_param_format says "(in memory)"
+                                   (libttfmt 2.9) */
 } ttf_param;
 
 /* A function's signature from its DWARF debug info (x86-64 SysV calling
@@ -869,6 +904,15 @@ int ttf_value_errcode(uint64_t raw, const ttf_vtype *ty, int64_t *code);
  * snprintf: writes at most len bytes with the NUL, returns the length it
  * wanted. */
 int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
+
+/* Parameter p of an ENTER event ev as text: ttf_value_format of its
+ * register; a struct or union passed in registers by its recorded
+ * eightbytes, field by field ("{x=1.5, y=2}") when ttf_vtype fields says
+ * what they hold, else as raw eightbytes ("{0x1, 0x4002}"); "(in memory)"
+ * for one passed in memory (ttf_param mem), "?" for another that was not
+ * recorded (unplaceable, an SSE eightbyte in a trace without SSE
+ * registers). Like snprintf. */
+int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev);
 
 /* ---- machine code (two builds compared; format/code.c) ------------------- */
 

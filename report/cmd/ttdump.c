@@ -605,7 +605,7 @@ static void put_raw_values(const struct dump *d, const ttf_event *ev)
 static void put_values(const struct dump *d, const ttf_event *ev)
 {
     const ttf_signature *sig = NULL;
-    char v[64];
+    char v[256];
 
     if (d->o->raw_values || ttf_sym_signature(d->sym, ev, &sig) != 0) {
         put_raw_values(d, ev);
@@ -622,10 +622,8 @@ static void put_values(const struct dump *d, const ttf_event *ev)
     }
     fputc('(', d->out);
     for (size_t i = 0; i < sig->nparams; i++) {
-        const ttf_param *p = &sig->params[i];
-        if (p->reg >= 0)
-            ttf_value_format(v, sizeof v, ev->argregs[p->reg], &p->type);
-        fprintf(d->out, "%s%s", i ? ", " : "", p->reg >= 0 ? v : "?");
+        ttf_param_format(v, sizeof v, &sig->params[i], ev);
+        fprintf(d->out, "%s%s", i ? ", " : "", v);
     }
     fputs(sig->variadic ? (sig->nparams ? ", ...)" : "...)") : ")", d->out);
 }

@@ -8,7 +8,8 @@
  * TT_ENOTFOUND and one notice. Then the value rules of value.c:
  * which classes compare, normalising, formatting; and a gcc clone's
  * registers from its own DWARF; enums' enumerators from DWARF
- * (DW_TAG_enumerator, signed and unsigned, a flags enum) and their text.
+ * (DW_TAG_enumerator, signed and unsigned, a flags enum) and their text;
+ * small structs by the psABI's eightbytes, shown field by field.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -405,6 +406,115 @@ static void test_clone(void **state)
     ttf_close(t);
 }
 
+struct sig_mix { int id; double w; };          /* INTEGER, SSE */
+struct sig_pair { long a; int b[2]; };         /* INTEGER, INTEGER */
+struct sig_in { struct sig_mix m; };           /* nested: "m.id", "m.w" */
+union sig_un { int i; float f; };              /* a union: no fields */
+__attribute__((noinline)) int sig_small(struct sig_mix m, struct sig_pair p,
+                                        struct sig_big bg, union sig_un u,
+                                        struct sig_in in, int k);
+int sig_small(struct sig_mix m, struct sig_pair p, struct sig_big bg, union sig_un u,
+              struct sig_in in, int k)
+{
+    return m.id + (int)p.a + (int)bg.a + u.i + in.m.id + k;
+}
+
+/* The signature of sig_small from a trace that records the SSE registers
+ * (xmm 1) or not. */
+static const ttf_signature *small_sig(int xmm, ttf_trace **t, ttf_sym **s)
+{
+    ttf_writer_opts o = {.values = 1, .xmm = xmm};
+    ttf_writer *w = NULL;
+    const ttf_signature *sg = NULL;
+    char name[512];
+    snprintf(name, sizeof name, "%s/small%d.trc", tu_tmpdir, xmm);
+    assert_int_equal(ttf_writer_open(name, &o, &w), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len,
+                                      tu_self.path), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(name, t, NULL), 0);
+    assert_int_equal(ttf_sym_open(*t, s), 0);
+    ttf_event ev = {.kind = TTF_EV_ENTER, .addr = (uint64_t)(uintptr_t)sig_small,
+                    .time_ns = 200};
+    assert_int_equal(ttf_sym_signature(*s, &ev, &sg), 0);
+    assert_int_equal(sg->nparams, 6);
+    return sg;
+}
+
+static const char *pfmt(const ttf_param *p, const ttf_event *ev)
+{
+    static char buf[256];
+    ttf_param_format(buf, sizeof buf, p, ev);
+    return buf;
+}
+
+/* Small structs by the psABI, eightbyte by eightbyte: {int, double} takes
+ * rdi and xmm0, {long, int[2]} rsi and rdx, a 32-byte struct is in
+ * memory, a union takes rcx (shown raw), a nested {int, double} r8 and
+ * xmm1, and k r9: shown field by field from those registers, never
+ * shifting k. Without SSE registers in the trace the structs with an SSE
+ * eightbyte are "?" and the rest keep their places. */
+static void test_small_structs(void **state)
+{
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    union sig_un u = {.f = 1.5f};
+    struct sig_mix m = {7, 2.5};
+    (void)state;
+    assert_int_equal(sig_small(m, (struct sig_pair){-1, {2, 3}}, (struct sig_big){0, 0, 0, 0},
+                               u, (struct sig_in){m}, 4), 17 + u.i);
+    const ttf_signature *sg = small_sig(1, &t, &s);
+    const ttf_param *p = sg->params;
+    check_param(&p[0], "m", TTF_VC_OTHER, 16, 0);
+    assert_int_equal(p[0].reg2, TTF_XMM_SLOT(0));
+    assert_int_equal(p[0].type.nfields, 2);
+    assert_string_equal(p[0].type.fields[1].name, "w");
+    assert_int_equal(p[0].type.fields[1].offset, 8);
+    assert_int_equal(p[0].type.fields[1].type.cls, TTF_VC_FLOAT);
+    check_param(&p[1], "p", TTF_VC_OTHER, 16, 1);
+    assert_int_equal(p[1].reg2, 2);
+    check_param(&p[2], "bg", TTF_VC_OTHER, 32, -1);
+    assert_int_equal(p[2].mem, 1);
+    check_param(&p[3], "u", TTF_VC_OTHER, 4, 3);
+    assert_null(p[3].type.fields);
+    check_param(&p[4], "in", TTF_VC_OTHER, 16, 4);
+    assert_int_equal(p[4].reg2, TTF_XMM_SLOT(1));
+    check_param(&p[5], "k", TTF_VC_SIGNED, 4, 5);
+
+    double w = 2.5, w2 = -0.75;
+    ttf_event ev = {.kind = TTF_EV_ENTER, .has_values = 1};
+    ev.argregs[0] = 0xdead000000000007ull;      /* id 7, padding garbage */
+    memcpy(&ev.argregs[TTF_XMM_SLOT(0)], &w, 8);
+    ev.argregs[1] = (uint64_t)-1;
+    ev.argregs[2] = 0x0000000300000002ull;
+    ev.argregs[3] = 0xffffffff3fc00000ull;      /* 1.5f and garbage */
+    ev.argregs[4] = 9;
+    memcpy(&ev.argregs[TTF_XMM_SLOT(1)], &w2, 8);
+    ev.argregs[5] = 4;
+    assert_string_equal(pfmt(&p[0], &ev), "{id=7, w=2.5}");
+    assert_string_equal(pfmt(&p[1], &ev), "{a=-1, b[0]=2, b[1]=3}");
+    assert_string_equal(pfmt(&p[2], &ev), "(in memory)");
+    assert_string_equal(pfmt(&p[3], &ev), "{0x3fc00000}");
+    assert_string_equal(pfmt(&p[4], &ev), "{m.id=9, m.w=-0.75}");
+    assert_string_equal(pfmt(&p[5], &ev), "4");
+    char small[8];
+    assert_int_equal(ttf_param_format(small, sizeof small, &p[1], &ev), 22);
+    assert_string_equal(small, "{a=-1, ");
+    ttf_sym_close(s);
+    ttf_close(t);
+
+    sg = small_sig(0, &t, &s);
+    p = sg->params;
+    assert_int_equal(p[0].reg, -1);
+    assert_string_equal(pfmt(&p[0], &ev), "?");
+    check_param(&p[1], "p", TTF_VC_OTHER, 16, 1);
+    assert_string_equal(pfmt(&p[1], &ev), "{a=-1, b[0]=2, b[1]=3}");
+    check_param(&p[5], "k", TTF_VC_SIGNED, 4, 5);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -416,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_no_debug_info),
         cmocka_unit_test(test_value_rules),
         cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_small_structs),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
