@@ -447,6 +447,25 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
     return 0;
 }
 
+/* A struct or union result in registers: rax and xmm0 are recorded, rdx
+ * and xmm1 (a second eightbyte of the same class) are not. */
+static void ret_eightbytes(Dwarf_Die *fn, ttf_signature *sig)
+{
+    struct ttfi_place pl;
+    int ni = 0, ns = 0;
+    if (sig->ret.cls != TTF_VC_OTHER || sig->ret.size == 0 || sig->ret.size > 16 ||
+        place_of(fn, &sig->ret, &pl) != 0 || pl.mem || pl.byref)
+        return;
+    for (int k = 0; k < 2; k++) {
+        if (pl.eb[k] == TTFI_EB_INT)
+            sig->ret_eb[k] = ni++ ? -1 : TTF_RET_RAX;
+        else if (pl.eb[k] == TTFI_EB_SSE)
+            sig->ret_eb[k] = ns++ ? -1 : TTF_RET_XMM0;
+    }
+    if (sig->ret_eb[0] < 0 || sig->ret_eb[1] < 0)
+        sig->ret_eb[0] = sig->ret_eb[1] = 0;
+}
+
 /* ---- gcc clones ---------------------------------------------------------- */
 
 /* 1 if the symbol is a gcc clone whose signature may differ from the
@@ -697,6 +716,8 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
         int n = gather_params(&fn, pd, &sig->variadic);
         r = fill_params(&a, &fn, pd, n, sig);
     }
+    if (r == 0 && !isra)
+        ret_eightbytes(&fn, sig);
     free(pd);
     return r ? r : a.oom ? TT_ENOMEM : 0;
 }

@@ -65,7 +65,8 @@ extern "C" {
  * recorded eightbytes: ttf_param reg2 (the second eightbyte's slot; reg
  * is the first's, integer or SSE), ttf_vtype fields and nfields (the
  * scalar fields of an aggregate of at most 16 bytes, ttf_field),
- * ttf_param byref and mem, ttf_param_format ("{x=1.5, y=2}"). */
+ * ttf_param byref and mem, ttf_param_format ("{x=1.5, y=2}"); a struct
+ * result in rax and xmm0: ttf_signature ret_eb, TTF_RET_*, ttf_ret_format. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 9
 #define TTF_VERSION_PATCH 0
@@ -854,7 +855,16 @@ typedef struct ttf_signature {
     int ret_xmm;                /* 1: the return value is a float or double
                                    returned in xmm0, recorded in the trace
                                    (ttf_event.retxmm; ttf_value_ret) */
+    int ret_eb[2];              /* a struct or union result of at most 16
+                                   bytes in registers: where each eightbyte
+                                   is, TTF_RET_RAX or TTF_RET_XMM0 (0: none);
+                                   both 0 when one is in a register the
+                                   trace does not record (rdx, xmm1)
+                                   (libttfmt 2.9; ttf_ret_format) */
 } ttf_signature;
+
+#define TTF_RET_RAX 1
+#define TTF_RET_XMM0 2
 
 /* The signature of the function of an ENTER/EXIT event (through the module
  * loaded at the event's time, as ttf_sym_event_name). *out lives until
@@ -913,6 +923,12 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
  * recorded (unplaceable, an SSE eightbyte in a trace without SSE
  * registers). Like snprintf. */
 int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev);
+
+/* The result of an EXIT event ev of a function of signature sig as text:
+ * a struct in rax and/or xmm0 by its fields (ttf_signature ret_eb), else
+ * ttf_value_format of ttf_value_ret's register; "?" when not recorded.
+ * Like snprintf. */
+int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev);
 
 /* ---- machine code (two builds compared; format/code.c) ------------------- */
 

@@ -302,3 +302,20 @@ int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event 
         memcpy(b + 8, &ev->argregs[p->reg2], 8);
     return format_agg(buf, len, b, neb, &p->type);
 }
+
+int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev)
+{
+    uint64_t raw;
+    if (!sig || !ev || !ev->has_values)
+        return snprintf(buf, len, "?");
+    if (sig->ret_eb[0] > 0) {
+        uint8_t b[16] = {0};
+        int neb = sig->ret_eb[1] > 0 ? 2 : 1;
+        for (int k = 0; k < neb; k++)
+            memcpy(b + 8 * k, sig->ret_eb[k] == TTF_RET_XMM0 ? &ev->retxmm : &ev->retval, 8);
+        return format_agg(buf, len, b, neb, &sig->ret);
+    }
+    if (!ttf_value_ret(sig, ev, &raw))
+        return snprintf(buf, len, "?");
+    return ttf_value_format(buf, len, raw, &sig->ret);
+}

@@ -599,9 +599,10 @@ static void put_raw_values(const struct dump *d, const ttf_event *ev)
     fprintf(d->out, " changed=0x%02x]", ev->changed);
 }
 
-/* The values of a call by its signature: "(1, NULL)" after an ENTER (a
- * parameter in no integer register prints "?"), " = -22" after an EXIT
- * (nothing for void); the raw registers without debug info. */
+/* The values of a call by its signature: "(1, NULL, {x=1, y=2})" after an
+ * ENTER (ttf_param_format: "?" for a parameter not recorded), " = -22"
+ * after an EXIT (ttf_ret_format; nothing for void); the raw registers
+ * without debug info. */
 static void put_values(const struct dump *d, const ttf_event *ev)
 {
     const ttf_signature *sig = NULL;
@@ -612,12 +613,10 @@ static void put_values(const struct dump *d, const ttf_event *ev)
         return;
     }
     if (ev->kind == TTF_EV_EXIT) {
-        uint64_t raw;
         if (sig->ret.cls == TTF_VC_VOID)
             return;
-        if (ttf_value_ret(sig, ev, &raw))
-            ttf_value_format(v, sizeof v, raw, &sig->ret);
-        fprintf(d->out, " = %s", ttf_value_ret(sig, ev, &raw) ? v : "?");
+        ttf_ret_format(v, sizeof v, sig, ev);
+        fprintf(d->out, " = %s", v);
         return;
     }
     fputc('(', d->out);

@@ -419,15 +419,20 @@ int sig_small(struct sig_mix m, struct sig_pair p, struct sig_big bg, union sig_
     return m.id + (int)p.a + (int)bg.a + u.i + in.m.id + k;
 }
 
-/* The signature of sig_small from a trace that records the SSE registers
+__attribute__((noinline)) struct sig_mix sig_mkmix(int id);
+__attribute__((noinline)) struct sig_pair sig_mkpair(long a);
+struct sig_mix sig_mkmix(int id) { struct sig_mix m = {id, id / 4.0}; return m; }
+struct sig_pair sig_mkpair(long a) { struct sig_pair p = {a, {1, 2}}; return p; }
+
+/* The signature of fn from a trace that records the SSE registers
  * (xmm 1) or not. */
-static const ttf_signature *small_sig(int xmm, ttf_trace **t, ttf_sym **s)
+static const ttf_signature *fn_sig(int xmm, ttf_trace **t, ttf_sym **s, void *fn)
 {
     ttf_writer_opts o = {.values = 1, .xmm = xmm};
     ttf_writer *w = NULL;
     const ttf_signature *sg = NULL;
     char name[512];
-    snprintf(name, sizeof name, "%s/small%d.trc", tu_tmpdir, xmm);
+    snprintf(name, sizeof name, "%s/small%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(name, &o, &w), 0);
     assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
                                       tu_self.build_id, tu_self.build_id_len,
@@ -435,9 +440,15 @@ static const ttf_signature *small_sig(int xmm, ttf_trace **t, ttf_sym **s)
     assert_int_equal(ttf_writer_close(w, 0), 0);
     assert_int_equal(ttf_open(name, t, NULL), 0);
     assert_int_equal(ttf_sym_open(*t, s), 0);
-    ttf_event ev = {.kind = TTF_EV_ENTER, .addr = (uint64_t)(uintptr_t)sig_small,
+    ttf_event ev = {.kind = TTF_EV_ENTER, .addr = (uint64_t)(uintptr_t)fn,
                     .time_ns = 200};
     assert_int_equal(ttf_sym_signature(*s, &ev, &sg), 0);
+    return sg;
+}
+
+static const ttf_signature *small_sig(int xmm, ttf_trace **t, ttf_sym **s)
+{
+    const ttf_signature *sg = fn_sig(xmm, t, s, (void *)sig_small);
     assert_int_equal(sg->nparams, 6);
     return sg;
 }
@@ -454,7 +465,8 @@ static const char *pfmt(const ttf_param *p, const ttf_event *ev)
  * memory, a union takes rcx (shown raw), a nested {int, double} r8 and
  * xmm1, and k r9: shown field by field from those registers, never
  * shifting k. Without SSE registers in the trace the structs with an SSE
- * eightbyte are "?" and the rest keep their places. */
+ * eightbyte are "?" and the rest keep their places. Results: a struct in
+ * rax and xmm0 is shown, one needing rdx is not. */
 static void test_small_structs(void **state)
 {
     ttf_trace *t = NULL;
@@ -504,6 +516,25 @@ static void test_small_structs(void **state)
     ttf_sym_close(s);
     ttf_close(t);
 
+    /* results: {int, double} in rax and xmm0; {long, int[2]} in rax and
+     * rdx, which is not recorded */
+    assert_int_equal(sig_mkmix(2).id + sig_mkpair(3).a, 5);
+    sg = fn_sig(1, &t, &s, (void *)sig_mkmix);
+    assert_int_equal(sg->ret_eb[0], TTF_RET_RAX);
+    assert_int_equal(sg->ret_eb[1], TTF_RET_XMM0);
+    ttf_event ex = {.kind = TTF_EV_EXIT, .has_values = 1, .retval = 0x1234500000002ull};
+    memcpy(&ex.retxmm, &w2, 8);
+    char rb[64];
+    ttf_ret_format(rb, sizeof rb, sg, &ex);
+    assert_string_equal(rb, "{id=2, w=-0.75}");
+    ttf_sym_close(s);
+    ttf_close(t);
+    sg = fn_sig(1, &t, &s, (void *)sig_mkpair);
+    assert_int_equal(sg->ret_eb[0], 0);
+    assert_int_equal(sg->ret_eb[1], 0);
+    ttf_sym_close(s);
+    ttf_close(t);
+
     sg = small_sig(0, &t, &s);
     p = sg->params;
     assert_int_equal(p[0].reg, -1);
@@ -511,6 +542,10 @@ static void test_small_structs(void **state)
     check_param(&p[1], "p", TTF_VC_OTHER, 16, 1);
     assert_string_equal(pfmt(&p[1], &ev), "{a=-1, b[0]=2, b[1]=3}");
     check_param(&p[5], "k", TTF_VC_SIGNED, 4, 5);
+    ttf_sym_close(s);
+    ttf_close(t);
+    sg = fn_sig(0, &t, &s, (void *)sig_mkmix);     /* xmm0 not recorded */
+    assert_int_equal(sg->ret_eb[0], 0);
     ttf_sym_close(s);
     ttf_close(t);
 }
