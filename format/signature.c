@@ -31,12 +31,14 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ttf_int.h"
+#include "ttf_util.h"
 
 #define PARAMS_MAX 64          /* parameters kept per function */
 #define INT_REGS 6             /* rdi, rsi, rdx, rcx, r8, r9 */
@@ -785,4 +787,164 @@ int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len)
     else
         snprintf(why, len, "debug info unreadable (%s)", msg ? msg : "?");
     return 1;
+}
+
+/* ---- values mode's per-function table (ttf_value_table) -------------------- */
+
+#define VT_MAX (1u << 22)       /* entries kept per file */
+
+static int is_record_tag(int tag)
+{
+    return tag == DW_TAG_structure_type || tag == DW_TAG_class_type;
+}
+
+/* 1 if the type DIE t (qualifiers and typedefs peeled) is a 1-byte char. */
+static int is_char(Dwarf_Die *t)
+{
+    Dwarf_Die p;
+    if (dwarf_peel_type(t, &p) != 0 || dwarf_tag(&p) != DW_TAG_base_type)
+        return 0;
+    Dwarf_Word enc = ttfi_die_udata(&p, DW_AT_encoding, 0);
+    return ttfi_die_udata(&p, DW_AT_byte_size, 0) == 1 &&
+           (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char);
+}
+
+/* 1 if the type DIE t (peeled) is std::string (libstdc++'s basic_string
+ * of char, either ABI). */
+static int is_std_string(Dwarf_Die *t)
+{
+    Dwarf_Die p;
+    if (dwarf_peel_type(t, &p) != 0 || !is_record_tag(dwarf_tag(&p)))
+        return 0;
+    const char *n = dwarf_diename(&p);
+    return n && strncmp(n, "basic_string<char,", 18) == 0;
+}
+
+/* Where a parameter's string is: TTF_VT's cstr (1) for a char *, sstr (2)
+ * for a std::string by pointer, reference or value, else 0. */
+static int string_kind(Dwarf_Die *param)
+{
+    Dwarf_Die t, p, to;
+    if (ttfi_die_type(param, &t) || dwarf_peel_type(&t, &p) != 0)
+        return 0;
+    int tag = dwarf_tag(&p);
+    if (is_record_tag(tag))
+        return is_std_string(&p) ? 2 : 0;
+    if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
+        tag != DW_TAG_rvalue_reference_type)
+        return 0;
+    if (ttfi_die_type(&p, &to))
+        return 0;
+    return is_char(&to) ? (tag == DW_TAG_pointer_type) : is_std_string(&to) ? 2 : 0;
+}
+
+/* The table being built, and the arena its signatures use. */
+struct vt_build {
+    ttf_vt_entry *e;
+    size_t n, cap;
+    struct ttfi_arena arena;
+    int rc;
+};
+
+static void *vt_alloc(void *ctx, size_t n)
+{
+    return ttfi_arena_alloc(&((struct vt_build *)ctx)->arena, n);
+}
+
+static int vt_add(struct vt_build *b, const ttf_vt_entry *e)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 256;
+        ttf_vt_entry *m = cap <= VT_MAX ? realloc(b->e, cap * sizeof *m) : NULL;
+        if (!m)
+            return TT_ENOMEM;
+        b->e = m;
+        b->cap = cap;
+    }
+    b->e[b->n++] = *e;
+    return 0;
+}
+
+/* One function of a unit (dwarf_getfuncs): its entry if it has one. */
+static int vt_func(Dwarf_Die *fn, void *arg)
+{
+    struct vt_build *b = arg;
+    struct sig_alloc a = {vt_alloc, b, 0};
+    Dwarf_Die pd[PARAMS_MAX];
+    Dwarf_Addr lo;
+    ttf_signature sig;
+    ttf_vt_entry e;
+    if (dwarf_lowpc(fn, &lo) != 0)
+        return DWARF_CB_OK;     /* a declaration, or inlined only */
+    memset(&sig, 0, sizeof sig);
+    memset(&e, 0, sizeof e);
+    read_type(&a, fn, &sig.ret);
+    int n = gather_params(fn, pd, &sig.variadic);
+    if (fill_params(&a, fn, pd, n, &sig) != 0 || a.oom) {
+        b->rc = TT_ENOMEM;
+        return DWARF_CB_ABORT;
+    }
+    ret_eightbytes(fn, &sig);
+    int sse = sig.variadic || sig.ret.cls == TTF_VC_FLOAT || sig.ret_eb[0] == TTF_RET_XMM0 ||
+              sig.ret_eb[1] == TTF_RET_XMM0;
+    for (int i = 0; i < n; i++) {
+        const ttf_param *p = &sig.params[i];
+        sse |= p->reg >= TTF_XMM_SLOT(0) || p->reg2 >= TTF_XMM_SLOT(0) ||
+               (p->type.cls == TTF_VC_FLOAT && p->reg < 0 && !p->mem);
+        int k = p->reg >= 0 && p->reg < TTF_VALUE_REGS ? string_kind(&pd[i]) : 0;
+        if (k == 1)
+            e.cstr |= (uint8_t)(1u << p->reg);
+        if (k == 2)
+            e.sstr |= (uint8_t)(1u << p->reg);
+    }
+    e.addr = lo;
+    e.flags = sse ? TTF_VT_SSE : 0;
+    if ((e.cstr || e.sstr || e.flags) && (b->rc = vt_add(b, &e)) != 0)
+        return DWARF_CB_ABORT;
+    return DWARF_CB_OK;
+}
+
+static int vt_cmp(const void *x, const void *y)
+{
+    const ttf_vt_entry *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n)
+{
+    struct vt_build b;
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie, sub;
+    uint8_t type;
+    if (!path || !out || !n)
+        return TT_EINVAL;
+    *out = NULL;
+    *n = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return TT_EIO;
+    Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+    if (!dw) {
+        close(fd);
+        return TT_ENOTFOUND;
+    }
+    dwarf_new_oom_handler(dw, dw_oom);
+    memset(&b, 0, sizeof b);
+    while (b.rc == 0 && dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, &sub) == 0) {
+        Dwarf_Die *u = type == DW_UT_skeleton ? &sub : &cudie;
+        if (type == DW_UT_skeleton && !sub.addr)
+            continue;           /* its .dwo not found */
+        dwarf_getfuncs(u, vt_func, &b, 0);
+    }
+    dwarf_end(dw);
+    close(fd);
+    ttfi_arena_free(&b.arena);
+    if (b.rc) {
+        free(b.e);
+        return b.rc;
+    }
+    qsort(b.e, b.n, sizeof *b.e, vt_cmp);
+    *out = b.e;
+    *n = b.n;
+    return 0;
 }

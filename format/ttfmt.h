@@ -66,7 +66,8 @@ extern "C" {
  * is the first's, integer or SSE), ttf_vtype fields and nfields (the
  * scalar fields of an aggregate of at most 16 bytes, ttf_field),
  * ttf_param byref and mem, ttf_param_format ("{x=1.5, y=2}"); a struct
- * result in rax and xmm0: ttf_signature ret_eb, TTF_RET_*, ttf_ret_format. */
+ * result in rax and xmm0: ttf_signature ret_eb, TTF_RET_*, ttf_ret_format.
+ * Values mode's per-function registers: ttf_value_table, ttf_vt_entry. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 9
 #define TTF_VERSION_PATCH 0
@@ -929,6 +930,31 @@ int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event 
  * ttf_value_format of ttf_value_ret's register; "?" when not recorded.
  * Like snprintf. */
 int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev);
+
+/* ---- values mode's registers per function (libttfmt 2.9) ----------------- */
+
+/* What capture needs to know of one function before its calls: which
+ * integer argument registers hold strings (their first bytes are worth
+ * recording) and whether it uses the SSE registers at all. */
+typedef struct ttf_vt_entry {
+    uint64_t addr;              /* its entry: a link-time address of the file */
+    uint8_t cstr;               /* bit k: integer argument register k (rdi..r9)
+                                   holds a char * (signed, unsigned, const) */
+    uint8_t sstr;               /* bit k: it holds a std::string's address (a
+                                   reference, a pointer, or one passed by
+                                   value: by invisible reference) */
+    uint8_t flags;              /* TTF_VT_SSE */
+} ttf_vt_entry;
+
+#define TTF_VT_SSE 0x1          /* takes or returns a value in SSE registers,
+                                   or is variadic */
+
+/* The functions of the ELF file at path that its DWARF describes (split
+ * DWARF through its skeleton units), each placed by the x86-64 psABI as
+ * ttf_sym_signature places them; only those with a string or SSE register
+ * are listed. *out (free() it) holds *n entries sorted by addr. Errors:
+ * TT_EIO (unreadable file), TT_ENOTFOUND (no DWARF), TT_ENOMEM. */
+int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n);
 
 /* ---- machine code (two builds compared; format/code.c) ------------------- */
 

@@ -550,6 +550,49 @@ static void test_small_structs(void **state)
     ttf_close(t);
 }
 
+static const ttf_vt_entry *vt_find(const ttf_vt_entry *e, size_t n, void *fn)
+{
+    uint64_t a = (uint64_t)(uintptr_t)fn - tu_self.base;
+    for (size_t i = 0; i < n; i++)
+        if (e[i].addr == a)
+            return &e[i];
+    return NULL;
+}
+
+/* Values mode's per-function table from this binary's DWARF: the char *
+ * registers (sig_int's s in rsi, sig_var's fmt in rdi), SSE users (a
+ * double parameter, a struct with a double eightbyte, a struct result in
+ * xmm0, a variadic function), and functions with neither left out; sorted. */
+static void test_value_table(void **state)
+{
+    ttf_vt_entry *e = NULL;
+    size_t n = 0;
+    (void)state;
+    assert_int_equal(ttf_value_table(tu_self.path, &e, &n), 0);
+    assert_true(n >= 5);
+    for (size_t i = 1; i < n; i++)
+        assert_true(e[i - 1].addr <= e[i].addr);
+    const ttf_vt_entry *v = vt_find(e, n, (void *)sig_int);
+    assert_non_null(v);
+    assert_int_equal(v->cstr, 1 << 1);
+    assert_int_equal(v->sstr, 0);
+    assert_int_equal(v->flags, 0);
+    assert_non_null(v = vt_find(e, n, (void *)sig_var));
+    assert_int_equal(v->cstr, 1 << 0);
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_non_null(v = vt_find(e, n, (void *)sig_void));
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_int_equal(v->cstr, 0);
+    assert_non_null(v = vt_find(e, n, (void *)sig_small));
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_non_null(v = vt_find(e, n, (void *)sig_mkmix));
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_null(vt_find(e, n, (void *)sig_seven));      /* ints only */
+    assert_null(vt_find(e, n, (void *)sig_mkpair));
+    free(e);
+    assert_int_equal(ttf_value_table("/nonexistent/x", &e, &n), TT_EIO);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -562,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_value_rules),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_small_structs),
+        cmocka_unit_test(test_value_table),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
