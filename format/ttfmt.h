@@ -61,7 +61,9 @@ extern "C" {
  * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
  * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
  * copies, in libttdiff and libttreport).
- * 2.9.0: small structs and unions passed in registers are shown by their
+ * 2.9.0: the writer makes sparse-clock traces (format 1.4):
+ * ttf_writer_opts sparse, ttf_write_exit_sparse, TTF_EXIT_*.
+ * 2.10.0: small structs and unions passed in registers are shown by their
  * recorded eightbytes: ttf_param reg2 (the second eightbyte's slot; reg
  * is the first's, integer or SSE), ttf_vtype fields and nfields (the
  * scalar fields of an aggregate of at most 16 bytes, ttf_field),
@@ -69,7 +71,7 @@ extern "C" {
  * result in rax and xmm0: ttf_signature ret_eb, TTF_RET_*, ttf_ret_format.
  * Values mode's per-function registers: ttf_value_table, ttf_vt_entry. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 9
+#define TTF_VERSION_MINOR 10
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -221,7 +223,7 @@ typedef struct ttf_header {
     uint32_t cut_threads;       /* threads ever cut */
     uint32_t cut_reason;        /* the first cut's TTF_CUT_*, 0 = none */
     uint64_t cut_realtime_ns;   /* CLOCK_REALTIME of the first cut */
-    uint64_t end_offset;        /* v1.3: nonzero, the length the writer cut the
+    uint64_t end_offset;        /* v1.4: nonzero, the length the writer cut the
                                    file to at a clean end (0 = whole slots) */
 } ttf_header;
 
@@ -561,6 +563,11 @@ typedef struct ttf_writer_opts {
                                    ENTER/EXIT events carry the SSE registers
                                    too (0 unless written with the *_xmm
                                    calls) */
+    int sparse;                 /* with timed: a format 1.4 trace of the
+                                   sparse clock (TTF_REQ_SPARSE): EXITs
+                                   carry a time only when TIMED or SAMPLE
+                                   (ttf_write_exit_sparse; every other EXIT
+                                   is TIMED) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -599,6 +606,16 @@ int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                         const uint64_t xmm[TTF_XMM_REGS]);
 int ttf_write_exit_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                        uint64_t addr, uint64_t retval, uint64_t xmm0);
+/* How an EXIT of a sparse writer keeps its time (FORMAT.md 4.5): not
+ * measured (no delta; readers place it between the measured times around
+ * it), measured (TIMED prefix), or measured as a random sample of the
+ * EXITs the clock would have skipped (SAMPLE prefix). */
+enum { TTF_EXIT_UNTIMED = 0, TTF_EXIT_TIMED = 1, TTF_EXIT_SAMPLE = 2 };
+/* An EXIT of a writer opened with opts.sparse (TT_EINVAL otherwise, or for
+ * a clock not TTF_EXIT_*); tsc is ignored when clock is TTF_EXIT_UNTIMED.
+ * Errors as ttf_write_enter. */
+int ttf_write_exit_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                          uint64_t addr, int clock);
 /* An ENTER with its call site (format 1.2): call_site is the return address
  * in the caller, as libttcap records it; 0 = not recorded (the same as
  * ttf_write_enter). A non-zero site makes the trace a sites trace
@@ -806,7 +823,7 @@ typedef struct ttf_vtype {
     const struct ttf_field *fields; /* OTHER: a struct or class of at most 16
                                    bytes made of scalars (nested structs and
                                    arrays flattened), its fields in order
-                                   (libttfmt 2.9); NULL for a union, a
+                                   (libttfmt 2.10); NULL for a union, a
                                    bit-field, a base class, a larger type */
     size_t nfields;             /* how many */
 } ttf_vtype;
@@ -835,14 +852,14 @@ typedef struct ttf_param {
                                    eightbyte's (integer or SSE) */
     int reg2;                   /* that aggregate's second eightbyte's slot,
                                    -1 if it has one eightbyte or is not in
-                                   registers (libttfmt 2.9) */
+                                   registers (libttfmt 2.10) */
     int byref;                  /* 1: a C++ class passed by invisible
                                    reference: reg holds the address of the
-                                   caller's copy (libttfmt 2.9) */
+                                   caller's copy (libttfmt 2.10) */
     int mem;                    /* 1: passed in memory (a large struct, or
                                    past the last register): not recorded,
                                    ttf_param_format says "(in memory)"
-                                   (libttfmt 2.9) */
+                                   (libttfmt 2.10) */
 } ttf_param;
 
 /* A function's signature from its DWARF debug info (x86-64 SysV calling
@@ -861,7 +878,7 @@ typedef struct ttf_signature {
                                    is, TTF_RET_RAX or TTF_RET_XMM0 (0: none);
                                    both 0 when one is in a register the
                                    trace does not record (rdx, xmm1)
-                                   (libttfmt 2.9; ttf_ret_format) */
+                                   (libttfmt 2.10; ttf_ret_format) */
 } ttf_signature;
 
 #define TTF_RET_RAX 1
@@ -931,7 +948,7 @@ int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event 
  * Like snprintf. */
 int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev);
 
-/* ---- values mode's registers per function (libttfmt 2.9) ----------------- */
+/* ---- values mode's registers per function (libttfmt 2.10) ----------------- */
 
 /* What capture needs to know of one function before its calls: which
  * integer argument registers hold strings (their first bytes are worth
