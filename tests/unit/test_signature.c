@@ -301,11 +301,11 @@ static void test_no_debug_info(void **state)
 static void test_value_rules(void **state)
 {
     (void)state;
-    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int", NULL, 0}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar", NULL, 0};
-    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool", NULL, 0}, p = {TTF_VC_POINTER, 8, 0, "node *", NULL, 0};
-    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color", NULL, 0}, v = {TTF_VC_VOID, 0, 0, "void", NULL, 0};
-    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double", NULL, 0}, o = {TTF_VC_OTHER, 32, 0, "big", NULL, 0};
-    ttf_vtype f4 = {TTF_VC_FLOAT, 4, 0, "float", NULL, 0}, ld = {TTF_VC_FLOAT, 16, 0, "long double", NULL, 0};
+    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int", NULL, 0, NULL, 0}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar", NULL, 0, NULL, 0};
+    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool", NULL, 0, NULL, 0}, p = {TTF_VC_POINTER, 8, 0, "node *", NULL, 0, NULL, 0};
+    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color", NULL, 0, NULL, 0}, v = {TTF_VC_VOID, 0, 0, "void", NULL, 0, NULL, 0};
+    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double", NULL, 0, NULL, 0}, o = {TTF_VC_OTHER, 32, 0, "big", NULL, 0, NULL, 0};
+    ttf_vtype f4 = {TTF_VC_FLOAT, 4, 0, "float", NULL, 0, NULL, 0}, ld = {TTF_VC_FLOAT, 16, 0, "long double", NULL, 0, NULL, 0};
     char buf[64];
 
     assert_true(ttf_value_comparable(&i32) && ttf_value_comparable(&p) &&
@@ -347,7 +347,7 @@ static void test_value_rules(void **state)
     assert_string_equal(buf, "0x55550000beef");
     /* enumerators given by hand: one-bit ones of 4 and more make flags */
     static const ttf_enumerator fl[] = {{"F_A", 1}, {"F_B", 2}, {"F_C", 8}, {"F_AC", 9}};
-    ttf_vtype ef = {TTF_VC_ENUM, 4, 0, "fl", fl, 4};
+    ttf_vtype ef = {TTF_VC_ENUM, 4, 0, "fl", fl, 4, NULL, 0};
     ttf_value_format(buf, sizeof buf, 11, &ef);
     assert_string_equal(buf, "F_A|F_B|F_C (11)");
     ttf_value_format(buf, sizeof buf, 9, &ef);
@@ -355,7 +355,7 @@ static void test_value_rules(void **state)
     ttf_value_format(buf, sizeof buf, 16, &ef);
     assert_string_equal(buf, "16");
     static const ttf_enumerator two[] = {{"R", 1}, {"W", 2}};
-    ttf_vtype e2 = {TTF_VC_ENUM, 4, 0, "rw", two, 2};
+    ttf_vtype e2 = {TTF_VC_ENUM, 4, 0, "rw", two, 2, NULL, 0};
     ttf_value_format(buf, sizeof buf, 3, &e2);
     assert_string_equal(buf, "3");
     assert_int_equal(ttf_value_format(buf, 2, 12345, &i32), 5);
