@@ -671,6 +671,42 @@ static void test_thread_order(void **state)
 #undef THR
 }
 
+/* Two runs that ended alike, where the main thread's read under a lock
+ * went another way only because the worker had taken the lock before it
+ * in one run (libuv's post(): a worker already idle, or not yet): how far
+ * the threads had got, not a divergence, even when a clock reading
+ * (xt_stamp, ns since boot) differs before it in values mode: no input
+ * decided that value, so it is not where the thread went its own way.
+ * An ordinary value that differs there (xt_get 7 / 8, no lock held yet)
+ * is: a divergence. */
+static void test_progress_past_clock(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                           TX(1, xt_worker, 0), E(xt_main, 1), E(xt_stamp, 0),
+                           X(xt_stamp, 10003000526136ull), E(xt_get, 0), X(xt_get, 7),
+                           TS(0, TTF_SOP_LOCK), E(xt_ok, 0), X(xt_ok, 0),
+                           TS(0, TTF_SOP_UNLOCK), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10002931800219ull),
+                           E(xt_get, 0), X(xt_get, 7), TS(0, TTF_SOP_LOCK), E(xt_fail, 0),
+                           X(xt_fail, 0), TS(0, TTF_SOP_UNLOCK), X(xt_main, 0),
+                           TE(1, xt_worker, 0), TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                           TX(1, xt_worker, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 0);
+    assert_null(r->first);
+    assert_true(r->timing_total >= 1);
+    ttd_free(d);
+    /* xt_get's value differs before the lock: the thread's own way */
+    struct op b2[sizeof b / sizeof b[0]];
+    memcpy(b2, b, sizeof b);
+    b2[4].a0 = 8;
+    d = diff(g, b2);
+    assert_int_equal(ttd_get_result(d)->diverged, 1);
+    ttd_free(d);
+}
+
 /* A thread cut off by the end of the process is not where the runs went
  * another way: the bad run's worker waits in xt_wait (its stream ends in
  * a condition wait, early in time) while the main thread takes another
@@ -1052,6 +1088,7 @@ int main(void)
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_cut_by_exit),
+        cmocka_unit_test(test_progress_past_clock),
         cmocka_unit_test(test_thread_cut_running),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
