@@ -27,8 +27,9 @@
  * and is put first; the other is marked (ttd_hunk_info.order_dep) and
  * stays in the list right after it. In values mode a thread's first
  * difference can be a value on a common event (a call that returned
- * another value) before its calls split: that point is used, so a worker
- * whose job failed is judged where the failure showed, before the locks
+ * another value) before its calls split: that point is used (a value
+ * no input decided, a clock reading, is passed over: not where the thread
+ * went its own way), so a worker whose job failed is judged where the failure showed, before the locks
  * it took to report it. Between two builds, a divergence whose innermost
  * frame is a function whose machine code changed (codediff.c) is its own
  * whatever reached it, and the first is never put back when its own
