@@ -970,6 +970,7 @@ void ttd_free(ttd_diff *d)
         free(d->s.ip[i].exp);
         free(d->s.ip[i].reps);
         free(d->s.ip[i].tim);
+        free(d->s.ip[i].waitns);
         ttdi_pool_free(&d->s.ip[i]);
         ttdi_vfound_free(&d->s.ip[i].vf);
     }

@@ -73,6 +73,9 @@ typedef struct ttdi_ipair {
     size_t nlv[2];
     uint8_t *tim;           /* per hunk: TTD_TIMING_* (timing.c), NULL
                                until judged */
+    uint64_t *waitns;       /* per hunk: a wait loop's recorded waits,
+                               2 per hunk: their count and the time they
+                               blocked in all, both sides (timing.c) */
 } ttdi_ipair;
 
 /* A baseline good run: compared with the good run only. */

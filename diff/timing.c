@@ -100,6 +100,11 @@ typedef struct cand {
     uint64_t lo, hi;        /* key index range */
     uint64_t hash;          /* its keys, hashed in order */
     uint64_t waits;         /* wait calls that blocked, blocking operations */
+    uint64_t op_waits, op_ns; /* blocking operations, the time they
+                               blocked (to the thread's next record) */
+    uint64_t call_waits, call_ns; /* wait calls that blocked, the time
+                               (ENTER to EXIT: a blocking operation inside
+                               one is the same wait, counted once) */
     int in_blocked;         /* inside one call named like a wait that blocked */
     uint64_t blocked;       /* blocking operations (condition wait, join) */
     uint64_t between;       /* calls made after one of them, which came
@@ -147,6 +152,9 @@ typedef struct scan {
                                inside a candidate (its call a leaf if the
                                next kept event is its EXIT) */
     uint64_t open_exit;     /* that EXIT's key */
+    uint64_t blk_ns;        /* a blocking operation's time, its key index */
+    uint64_t blk_at;        /*   blk_at (UINT64_MAX: none pending) */
+    uint64_t prev_ns;       /* time of the thread's last record */
     frame *st;              /* open calls (STACK_MAX at most followed) */
     size_t nst, deep;       /* followed; open beyond them */
     uint64_t ph, php;       /* prefix hash of the keys so far, and before
@@ -236,6 +244,10 @@ static void blocked_call(scan *s, const frame *f, uint64_t t, uint64_t i)
             c->waits++;
         else if (f->at < c->lo && i >= c->hi)
             c->in_blocked = 1;
+        else
+            continue;
+        c->call_waits++;
+        c->call_ns += t - f->t;
     }
 }
 
@@ -357,6 +369,20 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
 }
 
+/* The thread's next record at time t: a blocking operation pending
+ * blocked until then; its time goes to the candidates it counted for. */
+static void unblocked(scan *s, uint64_t t)
+{
+    if (s->blk_at == UINT64_MAX)
+        return;
+    for (size_t j = 0; j < s->nc && s->c[j].lo <= s->blk_at; j++)
+        if (s->blk_at < s->c[j].hi && t > s->blk_ns) {
+            s->c[j].op_waits++;
+            s->c[j].op_ns += t - s->blk_ns;
+        }
+    s->blk_at = UINT64_MAX;
+}
+
 /* A blocking sync operation inside a candidate counts as a wait: a
  * condition wait, a join, a sleep or an I/O wait (libttcap records
  * usleep, nanosleep, poll... as SLEEP). */
@@ -365,6 +391,12 @@ static void sync_op(scan *s, const ttf_event *ev)
     if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN && ev->code != TTF_SOP_SLEEP)
         return;
     int cond = ev->code != TTF_SOP_SLEEP;   /* a sleep waits, it checks nothing */
+    s->blk_ns = ev->time_ns;
+    s->blk_at = s->n;
+    if (ev->code == TTF_SOP_JOIN) {         /* recorded when it returned */
+        s->blk_ns = s->prev_ns;
+        unblocked(s, ev->time_ns);
+    }
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
         s->c[j].waits += s->n < s->c[j].hi;
         if (!cond)
@@ -387,6 +419,7 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
     s.c = c;
     s.nc = nc;
     s.cur = SIZE_MAX;
+    s.blk_at = UINT64_MAX;
     if (!(s.st = malloc(STACK_MAX * sizeof *s.st)))
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
@@ -397,10 +430,13 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
     }
     wk.sleeps = 1;
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
+        unblocked(&s, wk.ev.time_ns);
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             sync_op(&s, &wk.ev);
+            s.prev_ns = wk.ev.time_ns;
             continue;
         }
+        s.prev_ns = wk.ev.time_ns;
         if ((rc = ttdi_norm_key(s.norm, &wk.ev, &key)) < 0)
             break;
         if (rc)
@@ -629,6 +665,12 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         unsigned need = (p->h[i].a1 > p->h[i].a0) | (unsigned)(p->h[i].b1 > p->h[i].b0) << 1;
         if (need && ok[i] == need)
             p->tim[i] = TTD_TIMING_WAIT;
+        for (int s = 0; need && ok[i] == need && s < 2; s++) {
+            const cand *c = ix[s][i] != SIZE_MAX ? &cs[s][ix[s][i]] : NULL;
+            int ops = c && c->op_waits >= c->call_waits;
+            p->waitns[2 * i] += !c ? 0 : ops ? c->op_waits : c->call_waits;
+            p->waitns[2 * i + 1] += !c ? 0 : ops ? c->op_ns : c->call_ns;
+        }
     }
     if (rc >= 0)
         retry(p, cs, ix);
@@ -738,6 +780,8 @@ int ttdi_timing_mark(ttdi_aligner *al)
         ttdi_ipair *p = &al->s->ip[i];
         total += p->nh;
         if (p->nh && !(p->tim = calloc(p->nh, 1)))
+            return TT_ENOMEM;
+        if (p->nh && !(p->waitns = calloc(2 * p->nh, sizeof *p->waitns)))
             return TT_ENOMEM;
     }
     mv *m = malloc((total + 1) * sizeof *m);

@@ -533,6 +533,12 @@ typedef struct ttd_hunk_info {
                                (ttd_result.followed; 1.9) */
     size_t order_pair;      /* order_dep: the pair of that other thread
                                (== npairs: a thread with no partner) */
+    uint64_t waits;         /* timing TTD_TIMING_WAIT: the recorded waits
+                               that made it one (blocking operations, wait
+                               calls that blocked), both runs' sides */
+    uint64_t wait_ns;       /* ... the time they blocked in all (a blocking
+                               operation until the thread's next record, a
+                               wait call from its entry to its return) */
 } ttd_hunk_info;
 
 /* Why a divergence that followed the threads' progress was put after

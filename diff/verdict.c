@@ -481,8 +481,9 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
     switch (h->timing) {
     case TTD_TIMING_WAIT:
         snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events in the %s run, a loop at "
-                 "`%s` that waited each time (a blocking operation or a wait call that "
-                 "blocked, recorded)", t ? t : "?", extra, side, fn ? fn : "?");
+                 "`%s` that waited each time: %" PRIu64 " recorded wait%s (a blocking operation "
+                 "or a wait call that blocked), %.3f ms blocked", t ? t : "?", extra, side,
+                 fn ? fn : "?", h->waits, h->waits == 1 ? "" : "s", (double)h->wait_ns / 1e6);
         hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a loop that waits ran more times", ev);
         break;
     case TTD_TIMING_MOVED:
