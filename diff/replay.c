@@ -48,6 +48,7 @@ typedef struct ttdi_rframe {
     uint8_t nnz;                /* noisy values seen in it (nz holds the last) */
     uint64_t nz[NZ][2];         /* bad side: the last noisy callee results
                                    and arguments, good and bad registers */
+    ttdi_xnoisy noisy;          /* bad side: its last noisy callee */
 } ttdi_rframe;
 
 /* One side being read: a keyed walk (walker.c); ev the current event
@@ -80,6 +81,7 @@ static int push(ttdi_replay *rp, int side, const rside *s)
     f->sig = NULL;
     f->argdiff = f->argnoisy = 0;
     f->argwhy = f->clone = f->real_in = f->noise_why = f->nnz = 0;
+    f->noisy.why = 0;
     return 0;
 }
 
@@ -480,8 +482,12 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
             why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
         if (why)
             rp->ignored++;
-        if (why && fi > 0)
+        if (why && fi > 0) {
             remember(&rp->st[1][fi - 1], g, b, why);
+            rp->st[1][fi - 1].noisy = (ttdi_xnoisy){f->ev[1].addr, f->ev[1].time_ns, s[1].idx,
+                                                    s[1].ev.time_ns, s[0].ev.time_ns, {g, b},
+                                                    sig, (uint8_t)why};
+        }
         else if (diff && fi > 0)
             rp->st[1][fi - 1].real_in = 1;
         diff = diff && !why;
@@ -574,10 +580,13 @@ static int stop_path(ttdi_replay *rp)
     if (rp->nst[1] && (rc = ensure(rp, rp->nst[1] - 1)) < 0)
         return rc;
     rp->path = malloc((rp->nst[1] + 1) * sizeof *rp->path);
-    if (!rp->path)
+    rp->pnoisy = malloc((rp->nst[1] + 1) * sizeof *rp->pnoisy);
+    if (!rp->path || !rp->pnoisy)
         return TT_ENOMEM;
-    for (size_t i = 0; i < rp->nst[1]; i++)
+    for (size_t i = 0; i < rp->nst[1]; i++) {
         rp->path[i] = rp->st[1][i].node;
+        rp->pnoisy[i] = rp->st[1][i].noisy;
+    }
     rp->npath = rp->nst[1];
     return 0;
 }
@@ -630,6 +639,8 @@ void ttdi_replay_free(ttdi_replay *rp)
 {
     free(rp->c);
     free(rp->path);
+    free(rp->pnoisy);
+    rp->pnoisy = NULL;
     free(rp->st[0]);
     free(rp->st[1]);
     free(rp->rs);

@@ -235,6 +235,13 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
             add_evidence(c, s->evidence[i].text);
     if (!p->text)
         p->text = c->nev ? c->ev[0] : "";
+    /* the branch read a value no input decides, and nothing else that
+     * differs: that value decided (issue 31 item 3) */
+    if (r->nchain && r->chain[0].nondet && r->first && r->first->nstack &&
+        strcmp(r->first->stack[r->first->nstack - 1].name, s->name) == 0) {
+        p->text = r->chain[0].text;
+        p->decided_by = r->chain[0].nondet;
+    }
     return p;
 }
 
