@@ -31,7 +31,11 @@
  *     is no evidence of waiting (a loop that ran once more and then slept
  *     in untraced code, or computed there, is a divergence), and nothing
  *     is timing in a program that ran one thread in both runs: a count
- *     that differs there is the program's.
+ *     that differs there is the program's. The waits that made a hunk
+ *     one and the time they blocked are kept per hunk (ipair.waitns: a
+ *     blocking operation until the thread's next record, a join since
+ *     its last, a wait call from ENTER to EXIT; a blocking operation
+ *     inside a wait call is one wait): the evidence the verdict states.
  * So a consumer that found fewer items (no waits between its iterations)
  * is still a divergence, and so is a loop that ran longer because it
  * computed (a preemption or two in a thousand iterations is not once per
