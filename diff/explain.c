@@ -76,6 +76,7 @@ typedef struct ectx {
                                    engine's, prepare stage), NULL */
     const ttd_cause *decided;   /* the chain's step of a value no input
                                    decides that the split depends on */
+    uint64_t decided_values;    /* it and the arguments that took it */
     char buf[512];
 } ectx;
 
@@ -438,8 +439,10 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
 }
 
 /* The frame branched having seen no other difference than a value no
- * input decides, node id's result: a cause only because the calls after
- * it depend on it, and said so ("a clock value decided"). */
+ * input decides, z, which it passed to a later call: a cause only because
+ * the calls after it depend on it, and said so ("a clock value decided").
+ * A clock read and not passed on is no evidence (libuv's uv__io_poll
+ * branches on what epoll returned, untraced): the evidence stops there. */
 static int step_decided(ectx *e, const xpair *xp, const ttdi_xnoisy *z)
 {
     ttd_cause *s = add_step(e, TTD_CAUSE_RETURNED, xp, -1);
@@ -464,12 +467,13 @@ static int step_decided(ectx *e, const xpair *xp, const ttdi_xnoisy *z)
     s->nondet = what;
     s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
     e->decided = s;
+    e->decided_values = 1 + (uint64_t)z->used;
     return s->text ? 1 : TT_ENOMEM;
 }
 
 /* The frame at the split (node id) decided: on what? Its callees'
  * values before the split, else its arguments, else a value no input
- * decides that it read (the only difference it saw). */
+ * decides that it read and passed on (the only difference it saw). */
 static int explain_frame(ectx *e, const xpair *xp, int32_t id, uint64_t split,
                          const ttdi_xnoisy *z)
 {
@@ -487,7 +491,7 @@ static int explain_frame(ectx *e, const xpair *xp, int32_t id, uint64_t split,
             return rc;
         return explain_arg(e, xp, id, k, 1);
     }
-    if (z && z->why && z->sig && z->exit_idx < split) {
+    if (z && z->why && z->used && z->sig && z->exit_idx < split) {
         if ((rc = step_decided(e, xp, z)) < 0)
             return rc;
         e->ch.end = "no input decides that value (it varies from run to run)";
@@ -1368,8 +1372,9 @@ static void finish(ectx *e)
                                         ttdi_replay_retnoise(&e->xp[i].rp, &e->xp[i].rp.c[k]);
         ttdi_replay_free(&e->xp[i].rp);
     }
-    if (e->decided && e->out->values_ignored)
-        e->out->values_ignored--;   /* on the path to the divergence */
+    /* on the path to the divergence: not "not taken as causes" */
+    e->out->values_ignored -= e->decided_values < e->out->values_ignored
+                              ? e->decided_values : e->out->values_ignored;
     free(e->xp);
 }
 

@@ -69,6 +69,9 @@ typedef struct ttdi_xnoisy {
     uint64_t ret[2];            /* return registers, good and bad */
     const ttf_signature *sig;   /* bad run's signature */
     uint8_t why;
+    uint8_t used;               /* arguments of later callees of the frame
+                                   that took that value (the calls after it
+                                   depend on it), 0: none */
 } ttdi_xnoisy;
 
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */

@@ -338,7 +338,7 @@ static int derived(const ttdi_rframe *f, uint64_t g, uint64_t b)
 
 /* Compare the arguments of a frame entered in step (its caller: up, NULL
  * at the top). */
-static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
+static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
 {
     const ttf_signature *sig = f->sig;
 
@@ -354,6 +354,8 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
         int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
         if (!why && up)
             why = derived(up, g, b);
+        if (up && up->noisy.why && up->noisy.ret[0] == g && up->noisy.ret[1] == b)
+            up->noisy.used = (uint8_t)(up->noisy.used + (up->noisy.used < 255)); /* passed on */
         if (!why) {
             f->argdiff |= (uint16_t)(1u << i);
             f->real_in = 1;
@@ -486,7 +488,7 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
             remember(&rp->st[1][fi - 1], g, b, why);
             rp->st[1][fi - 1].noisy = (ttdi_xnoisy){f->ev[1].addr, f->ev[1].time_ns, s[1].idx,
                                                     s[1].ev.time_ns, s[0].ev.time_ns, {g, b},
-                                                    sig, (uint8_t)why};
+                                                    sig, (uint8_t)why, 0};
         }
         else if (diff && fi > 0)
             rp->st[1][fi - 1].real_in = 1;

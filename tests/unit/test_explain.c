@@ -671,8 +671,8 @@ static void test_thread_order(void **state)
 #undef THR
 }
 
-/* A branch that read a clock value and nothing else that differs (values
- * mode): that value decided, and the verdict says so ("a clock value
+/* A branch that read a clock value, passed it to a later call, and saw
+ * nothing else that differs (values mode): that value decided, and the verdict says so ("a clock value
  * decided the branch in `xt_main`"), the frame that branched is the
  * cause (not the clock: its value is right), the value is no longer
  * hidden as "on no path to a divergence", in all three formats. With a
@@ -683,9 +683,11 @@ static void test_clock_decided(void **state)
 {
     (void)state;
     const struct op g[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10003000526136ull),
+                           E(xt_use, 10003000526136ull), X(xt_use, 0),
                            E(xt_get, 0), X(xt_get, 7), E(xt_ok, 0), X(xt_ok, 0),
                            X(xt_main, 0), {0}};
     const struct op b[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10002931800219ull),
+                           E(xt_use, 10002931800219ull), X(xt_use, 0),
                            E(xt_get, 0), X(xt_get, 7), E(xt_fail, 0), X(xt_fail, 0),
                            X(xt_main, 0), {0}};
     ttd_diff *d = diff(g, b);
@@ -714,7 +716,7 @@ static void test_clock_decided(void **state)
     /* a real value differs before the split too: it is the cause */
     struct op b2[sizeof b / sizeof b[0]];
     memcpy(b2, b, sizeof b);
-    b2[4].a0 = 8;
+    b2[6].a0 = 8;
     d = diff(g, b2);
     r = ttd_get_result(d);
     assert_true(r->nchain >= 2);
@@ -726,11 +728,25 @@ static void test_clock_decided(void **state)
     struct op b3[sizeof b / sizeof b[0]];
     memcpy(b3, b, sizeof b);
     b3[2].a0 = 10003000526136ull;
+    b3[3].a0 = 10003000526136ull;
     d = diff(g, b3);
     r = ttd_get_result(d);
     assert_int_equal(r->nchain, 1);
     assert_null(r->chain[0].nondet);
     assert_string_equal(r->chain_end, "no earlier value differs");
+    ttd_free(d);
+    /* the clock read but its value not passed on (libuv's uv__io_poll,
+     * whose branch followed what epoll returned, untraced): no evidence
+     * that the calls after it depend on it: the evidence stops there */
+    const struct op g4[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10003000526136ull),
+                            E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b4[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10002931800219ull),
+                            E(xt_fail, 0), X(xt_fail, 0), X(xt_main, 0), {0}};
+    d = diff(g4, b4);
+    r = ttd_get_result(d);
+    assert_int_equal(r->nchain, 1);
+    assert_null(r->verdict->cause->decided_by);
+    assert_int_equal(r->verdict->confidence, TTD_CONF_UNKNOWN);
     ttd_free(d);
 }
 
