@@ -120,6 +120,8 @@ typedef struct ttdi_aligner {
     ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
     ttdi_script *s;         /* the script being written */
+    const struct ttdi_codediff *cd; /* two builds: whose code changed (the
+                               engine's, prepare stage), NULL */
 } ttdi_aligner;
 
 

@@ -36,7 +36,11 @@
  *     blocking operation until the thread's next record, a join since
  *     its last, a wait call from ENTER to EXIT; a blocking operation
  *     inside a wait call is one wait): the evidence the verdict states.
- * So a consumer that found fewer items (no waits between its iterations)
+ * Between two builds, a loop inside a function whose machine code changed
+ * is never a wait loop: the changed code may decide how often it waits
+ * (pbzip2's fileWriter, whose wait predicate a patch got wrong, waited in
+ * the good build and not in the bad one). So a consumer that found
+ * fewer items (no waits between its iterations)
  * is still a divergence, and so is a loop that ran longer because it
  * computed (a preemption or two in a thousand iterations is not once per
  * iteration). Nor is the end of a bad-run thread that called exit while
@@ -65,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "state.h"
 
 #define GAP_NS 20000u       /* an idle gap that counts as a wait */
@@ -121,6 +126,8 @@ typedef struct cand {
     int empty;              /* 1: this side has no events (a point) */
     int in_wait;            /* the innermost call open at its start is named
                                like a wait (wait_for: the loop it runs) */
+    int in_changed;         /* ... is a function whose machine code changed
+                               between the two builds (codediff.c) */
     size_t base;            /* open calls at lo */
     uint64_t anc[ANC];      /* enclosing calls at lo, innermost first:
                                their subtree hashes, once they returned */
@@ -145,6 +152,7 @@ typedef struct frame {
 /* The scan of one thread. */
 typedef struct scan {
     ttdi_norm *norm;
+    const struct ttdi_codediff *cd; /* two builds: changed code, NULL */
     uint64_t ring[REPEAT_BEFORE]; /* last ENTER keys before */
     size_t nring;
     cand *c;                /* candidates on this side, ascending */
@@ -183,9 +191,12 @@ static void cand_start(scan *s, uint64_t i)
     for (; s->started < s->nc && s->c[s->started].lo <= i; s->started++) {
         cand *c = &s->c[s->started];
         c->base = s->nst + s->deep;
-        if (s->nst && !s->deep)
-            c->in_wait = ttdi_waits_name(ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
-                                                           s->st[s->nst - 1].t));
+        if (s->nst && !s->deep) {
+            const char *in = ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
+                                               s->st[s->nst - 1].t);
+            c->in_wait = ttdi_waits_name(in);
+            c->in_changed = s->cd && in && ttdi_codediff_changed(s->cd, in) == 1;
+        }
         for (size_t k = 0; k < ANC && k < s->nst && !s->deep; k++) {
             frame *f = &s->st[s->nst - 1 - k];
             f->watch = 1;
@@ -411,7 +422,8 @@ static void sync_op(scan *s, const ttf_event *ev)
 }
 
 /* Scan thread th of run r for candidates c[0..nc), ascending. */
-static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
+static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
+                       size_t nc)
 {
     scan s;
     ttdi_walk wk;
@@ -420,6 +432,7 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
 
     memset(&s, 0, sizeof s);
     s.norm = &r->norm;
+    s.cd = cd;
     s.c = c;
     s.nc = nc;
     s.cur = SIZE_MAX;
@@ -657,11 +670,11 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
-        if ((rc = scan_thread(&al->r[s], p->t[s], cs[s], nc[s])) < 0)
+        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s])) < 0)
             break;
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;
-            if (!cs[s][j].empty && wait_loop(&cs[s][j]))
+            if (!cs[s][j].empty && !cs[s][j].in_changed && wait_loop(&cs[s][j]))
                 ok[cs[s][j].hunk] |= (uint8_t)(1u << s);
         }
     }
