@@ -629,6 +629,7 @@ static void cap_init(void)
     ttcap_threshold = -0x7fffffff;
     real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
     cap_jumps_prime();
+    cap_waits_prime();
     exec_prime();
     if (!secure_ok()) {
         /* no value of TTCAP_* is used; only say why nothing is traced */

@@ -236,7 +236,9 @@ static int diff_pair(ttd_tree *t, const char *g, const char *b, int *diverged,
     if (rc < 0)
         return rc;
     const ttd_result *r = ttd_get_result(d);
-    *diverged = r->diverged || r->nunpaired > 0;
+    /* the same calls, another end (a child killed mid-run): the ends,
+     * compared from the tables, say it: exit_differs */
+    *diverged = (r->diverged && !r->outcome.same_calls) || r->nunpaired > 0;
     out->events[TTD_GOOD] = r->runs[TTD_GOOD].events;
     out->events[TTD_BAD] = r->runs[TTD_BAD].events;
     if (r->first) {

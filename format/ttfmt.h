@@ -435,17 +435,26 @@ typedef struct ttf_proc {
     size_t argc;
     int64_t parent;             /* index of its parent row, -1 a root; an
                                    exec'd image's parent is the image before */
+    const char *const *env;     /* its environment at start ("NAME=value"),
+                                   nenv strings; NULL: not recorded (an older
+                                   writer, or its ENV rows were lost) */
+    size_t nenv;
+    int reaped;                 /* 1: its end is its parent's REAP row (it
+                                   was killed and wrote no END) */
 } ttf_proc;
 
 enum { TTF_PROC_ROOT = 0, TTF_PROC_FORK = 1, TTF_PROC_EXEC = 2, TTF_PROC_SPAWN = 3 };
 enum { TTF_PROC_EXITED = 1, TTF_PROC_EXECED = 2, TTF_PROC_SIGNALED = 3 };
 
 #define TTF_PTABLE_NAME "processes.ttp"  /* in the tree's folder */
+#define TTF_PTABLE_ENVS "processes.envs" /* its writers' list of environments */
 typedef struct ttf_ptable ttf_ptable;
 
 /* Read DIR's process table. TT_EIO when DIR has none (not a recorded
  * tree), TT_ECORRUPT for a damaged row (err names the offset); a row cut
- * by the end of the file is dropped (ttf_ptable_dropped). */
+ * by the end of the file is dropped (ttf_ptable_dropped). Rows of kinds
+ * it does not know and fields after those it knows are skipped (FORMAT.md
+ * section 11, revisions). */
 int ttf_ptable_open(const char *dir, ttf_ptable **out, ttf_error *err);
 size_t ttf_ptable_count(const ttf_ptable *t);
 size_t ttf_ptable_dropped(const ttf_ptable *t);

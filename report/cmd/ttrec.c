@@ -588,6 +588,8 @@ static int tree_dir(const opts *o, char *buf, size_t n)
                              "another folder)", buf);
     char cmd[2 * PATH_MAX + 64];   /* the old tree's table and traces */
     unlink(table);
+    snprintf(table, sizeof table, "%s%s", buf, TTF_PTABLE_ENVS);
+    unlink(table);
     snprintf(cmd, sizeof cmd, "%s", buf);
     DIR *d = opendir(cmd);
     struct dirent *e;
