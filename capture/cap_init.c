@@ -654,7 +654,7 @@ static void cap_init(void)
         /* sh, make, python: only their lifecycle, in the table */
         cap_tree_begin(0, "");
         on_exit(on_exit_cb, NULL);
-        pthread_atfork(NULL, NULL, fork_child);
+        pthread_atfork(fork_prepare, NULL, fork_child);
         cap.hooks_ok = 1;
         return;
     }
@@ -720,6 +720,7 @@ static void on_exit_cb(int status, void *arg)
 /* fork, before: the module table must not be half-updated in the child. */
 static void fork_prepare(void)
 {
+    cap_tree_forking();
     if (cap_on)
         cap_modules_fork_prepare();
 }

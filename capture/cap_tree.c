@@ -41,6 +41,11 @@
  * processes of a tree share their parent's environment and write nothing
  * more; the others read a file of 8 bytes per distinct environment.
  *
+ * A fork child's START says which fork of its parent's image it is (the
+ * parent counts its forks in the fork's prepare handler, the child reads
+ * the count it inherited): children start in the scheduler's order, and
+ * ttdiff --gdb follows the k-th fork.
+ *
  * A process killed by SIGKILL cannot write its END. Its parent, when it
  * reaps it through wait, waitpid, wait3, wait4 or waitid (interposed,
  * cap_interpose.c), appends a REAP row for it: the pid, the time and the
@@ -365,10 +370,12 @@ void cap_tree_begin(int forked, const char *trace)
         return;
     uint64_t ppid = (uint64_t)getppid(), par_pid = 0, par_ns = 0, known = cap_tree.env;
     int how = TTF_PT_ROOT;
+    cap_tree.nth = 0;
     if (forked) {
         how = TTF_PT_FORK;      /* its parent's environment (see the top) */
         par_pid = (uint64_t)cap_tree.pid;
         par_ns = cap_tree.start_ns;
+        cap_tree.nth = atomic_load(&cap_tree.forks);
     } else {
         parent_name(&par_pid, &par_ns, &known);
         cap_tree.env = env_digest();
@@ -382,6 +389,7 @@ void cap_tree_begin(int forked, const char *trace)
     }
     cap_tree.pid = (int)getpid();
     cap_tree.start_ns = cap_clock_ns(CLOCK_REALTIME);
+    atomic_store(&cap_tree.forks, 0);
     cap_tree.ended = 0;
     name_self(forked);
     char exe[CAP_PATH_MAX], cwd[CAP_PATH_MAX];
@@ -409,6 +417,7 @@ void cap_tree_begin(int forked, const char *trace)
     q = put_s(q, base, 4096);
     q = put_argv(q);
     q = ttf_put_uvar(q, cap_tree.env);      /* since table revision 2 */
+    q = ttf_put_uvar(q, cap_tree.nth);
     append_row(row, TTF_PT_START, q);
     atomic_flag_clear(&row_lock);
 }
@@ -434,6 +443,12 @@ void cap_tree_exec_failed(void)
 {
     if (cap_tree.pid == (int)getpid())
         cap_tree.ended = 0;     /* the image goes on: its END comes later */
+}
+
+void cap_tree_forking(void)
+{
+    if (cap_tree.on)
+        atomic_fetch_add(&cap_tree.forks, 1);
 }
 
 void cap_tree_reaped(int pid, int sig)

@@ -166,6 +166,8 @@ static int read_start(ttf_ptable *t, struct rd *r)
         argv[i] = rd_str(r);
     if (!r->bad && r->p < r->end)   /* revision 2 */
         t->env_of[t->n - 1] = rd_uvar(r);
+    if (!r->bad && r->p < r->end)
+        p->fork_nth = (uint32_t)rd_uvar(r);
     return r->bad ? TT_ECORRUPT : 0;
 }
 

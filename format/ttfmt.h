@@ -441,6 +441,8 @@ typedef struct ttf_proc {
     size_t nenv;
     int reaped;                 /* 1: its end is its parent's REAP row (it
                                    was killed and wrote no END) */
+    uint32_t fork_nth;          /* a fork child: which fork (from 1) of its
+                                   parent's image; 0 not recorded */
 } ttf_proc;
 
 enum { TTF_PROC_ROOT = 0, TTF_PROC_FORK = 1, TTF_PROC_EXEC = 2, TTF_PROC_SPAWN = 3 };
