@@ -423,12 +423,7 @@ static void *_Atomic xreal[X_N];
 static void *exec_real(int k)
 {
     static const char *const names[X_N] = {"execve", "execv", "execvp", "execvpe", "daemon"};
-    void *f = atomic_load_explicit(&xreal[k], memory_order_relaxed);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, names[k]);
-        atomic_store(&xreal[k], f);
-    }
-    return f;
+    return cap_next_fn(&xreal[k], names[k]);
 }
 
 static void exec_prime(void)

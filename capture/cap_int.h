@@ -543,6 +543,8 @@ void cap_vfork_parent(int pid);
 int cap_vfork_failed(int err);
 void cap_jumps_prime(void);     /* the real setjmp/longjmp, found at start */
 void cap_waits_prime(void);     /* the real wait functions, found at start */
+/* The next definition of name (dlsym RTLD_NEXT), found once into *slot. */
+void *cap_next_fn(void *_Atomic *slot, const char *name);
 
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);

@@ -432,16 +432,21 @@ enum { J_SETJMP, J__SETJMP, J_SIGSETJMP, J_LONGJMP, J__LONGJMP, J_SIGLONGJMP,
        J_LONGJMP_CHK, J_N };
 static void *_Atomic jreal[J_N];
 
+void *cap_next_fn(void *_Atomic *slot, const char *name)
+{
+    void *f = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, name);
+        atomic_store(slot, f);
+    }
+    return f;
+}
+
 static void *jump_real(int k)
 {
     static const char *const names[J_N] = {"setjmp", "_setjmp", "__sigsetjmp", "longjmp",
                                            "_longjmp", "siglongjmp", "__longjmp_chk"};
-    void *f = atomic_load_explicit(&jreal[k], memory_order_relaxed);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, names[k]);
-        atomic_store(&jreal[k], f);
-    }
-    return f;
+    return cap_next_fn(&jreal[k], names[k]);
 }
 
 void cap_jumps_prime(void)
@@ -550,12 +555,7 @@ static void *_Atomic wreal[RW_N];
 static void *wait_real(int k)
 {
     static const char *const names[RW_N] = {"wait", "waitpid", "wait3", "wait4", "waitid"};
-    void *f = atomic_load_explicit(&wreal[k], memory_order_relaxed);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, names[k]);
-        atomic_store(&wreal[k], f);
-    }
-    return f;
+    return cap_next_fn(&wreal[k], names[k]);
 }
 
 void cap_waits_prime(void)
