@@ -16,6 +16,7 @@
 #   run from, with the recorded environment (not gdb's, not tt's TTCAP*);
 #   a pre-fork server's worker (forked, no exec): the script starts the
 #   server and follows the third fork, gdb stops in that worker's serve;
+#   two levels of forks (tree_nest): fork 2, then its fork 1;
 # * children killed by SIGKILL (fork, an untraced sh, killed by the
 #   parent): their parent's REAP rows give their end, signal 9;
 # * TTCAP_OUT=DIR/ without ttrec; bad input (no table, a corrupt table,
@@ -122,6 +123,21 @@ if command -v gdb > /dev/null; then
         -x "$d/vb.gdb" -ex 'info inferiors' > "$d/vb.gdbout" 2>&1)
     has vb.gdbout "^== ttdiff: the first divergence: entry 1 of serve in thread #0"
     has vb.gdbout "^#0  serve (k=k@entry=2, bad=bad@entry=1)\|^#0  serve (k=2, bad=1)"
+fi
+
+# two levels of forks without exec: the second child's first grandchild
+rec ng "$F/tree_nest"
+rec nb "$F/tree_nest" bad
+diff_rc 1 --gdb nb.gdb ng nb
+has out.txt "first diverging process: tree_nest bad > tree_nest bad > tree_nest bad"
+has nb.gdb "gdb follows 2 forks down to it"
+has nb.gdb '^if $tt_level == 0 && $tt_forks == 2$'
+has nb.gdb '^if $tt_level == 1 && $tt_forks == 1$'
+if command -v gdb > /dev/null; then
+    (cd / && ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 120 gdb -q -batch \
+        -x "$d/nb.gdb" > "$d/nb.gdbout" 2>&1)
+    has nb.gdbout "^== ttdiff: the first divergence: entry 1 of leaf in thread #0"
+    has nb.gdbout "^#0  leaf (v=v@entry=11, bad=bad@entry=1)\|^#0  leaf (v=11, bad=1)"
 fi
 
 # children killed by SIGKILL: the parent's REAP rows (calm: child 1 exits)
