@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ttf_int.h"
@@ -417,4 +418,33 @@ void ttf_ptable_close(ttf_ptable *t)
     free(t->env_of);
     free(t->p);
     free(t);
+}
+
+int ttf_ptable_reaped(const char *dir, uint32_t pid, int sig)
+{
+    struct stat st;
+    if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return TT_EINVAL;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, TTF_PT_NAME);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return TT_EIO;          /* no table: nothing to add to */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint8_t b[TTF_PT_HDR + 64], *q = b + TTF_PT_HDR;
+    q = ttf_put_uvar(q, pid);
+    q = ttf_put_uvar(q, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    q = ttf_put_uvar(q, (uint64_t)(sig > 0 ? sig : 0));
+    q = ttf_put_uvar(q, (uint64_t)getpid());
+    q = ttf_put_uvar(q, 0);
+    size_t n = (size_t)(q - b) - TTF_PT_HDR;
+    ttf_put_u32(b, TTF_PT_MAGIC);
+    ttf_put_u16(b + 4, TTF_PT_REAP);
+    ttf_put_u16(b + 6, 0);
+    ttf_put_u32(b + 8, (uint32_t)n);
+    ttf_put_u32(b + 12, ttf_fnv1a(b + TTF_PT_HDR, n));
+    ssize_t w = write(fd, b, (size_t)(q - b));
+    close(fd);
+    return w == (ssize_t)(q - b) ? 0 : TT_EIO;
 }

@@ -463,6 +463,12 @@ size_t ttf_ptable_dropped(const ttf_ptable *t);
 const ttf_proc *ttf_ptable_get(const ttf_ptable *t, size_t i);
 void ttf_ptable_close(ttf_ptable *t);
 
+/* Append to DIR's table a REAP row: process pid (the last image of that
+ * pid) was killed by signal sig and reaped by the caller, which is not in
+ * the tree (ttrec, the root's parent). 0; TT_EINVAL when dir is not a
+ * folder, TT_EIO when it has no table or the write fails. */
+int ttf_ptable_reaped(const char *dir, uint32_t pid, int sig);
+
 /* Release a trace and everything it handed out. NULL is fine. */
 void ttf_close(ttf_trace *t);
 

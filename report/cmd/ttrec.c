@@ -480,6 +480,8 @@ static int run_once(const opts *o, const char *trace, const char *out, const uin
         child(o, trace, out, seed);
     if (await(o, pid, r) < 0)
         return ttri_cli_fail("waitpid: %s", strerror(errno));
+    if (WIFSIGNALED(r->status))     /* a tree's root that could not write its end */
+        ttf_ptable_reaped(trace, (uint32_t)pid, WTERMSIG(r->status));
     if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && access(trace, F_OK) != 0)
         return ttri_cli_fail("%s could not be started", o->prog);
     return 0;

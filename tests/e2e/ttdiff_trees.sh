@@ -18,7 +18,8 @@
 #   server and follows the third fork, gdb stops in that worker's serve;
 #   two levels of forks (tree_nest): fork 2, then its fork 1;
 # * children killed by SIGKILL (fork, an untraced sh, killed by the
-#   parent): their parent's REAP rows give their end, signal 9;
+#   parent): their parent's REAP rows give their end, signal 9; a root
+#   killed: ttrec, its parent, writes its REAP row;
 # * TTCAP_OUT=DIR/ without ttrec; bad input (no table, a corrupt table,
 #   a folder against a file) one line, exit 2.
 B=$(cd "${1:-build}" && pwd) || exit 1
@@ -155,6 +156,11 @@ ends = [(p["path"][-1], p["bad"]["signal"], p["bad"]["exit_status"]) for p in ps
 assert [e[1] for e in ends] == [None, 9, 9, 9], ends
 assert ends[2][0] == "dash -c kill -9 $$", ends
 PY
+# the root killed: ttrec, its parent, records its end
+rec kr sh -c 'kill -9 $$'
+rec kr2 sh -c 'exit 0'
+diff_rc 1 kr2 kr
+has out.txt "dash -c kill -9 \$\$  \[exit_differs: good exit 0, bad signal 9 (recorded by its parent), not traced\]"
 
 # posix_spawn and system(): the spawned step, and sh -c then the step
 rec pg "$F/tree_spawn" "$F/tree_step"

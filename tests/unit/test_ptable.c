@@ -4,8 +4,9 @@
  * environment, no fork number) still read; revision 2's environment in
  * ENV rows (split over two rows, a duplicate, one incomplete), fork_nth,
  * REAP rows (given to the last image of the pid with no END, ignored when
- * the process wrote its own END); rows of an unknown kind and fields after
- * the known ones skipped; a cut last row dropped, a bad row refused.
+ * the process wrote its own END; ttf_ptable_reaped writes one); rows of an
+ * unknown kind and fields after the known ones skipped; a cut last row
+ * dropped, a bad row refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -221,6 +222,33 @@ static void test_reap(void **state)
     ttf_ptable_close(t);
 }
 
+/* ttf_ptable_reaped (ttrec for the root it started): a REAP row appended
+ * to the table; no table, no row. */
+static void test_reaped_writer(void **state)
+{
+    (void)state;
+    g_len = 0;
+    start(10, 100, 0, 0, TTF_PT_ROOT, "/bin/sh", 0, 0);
+    ttf_ptable *t;
+    ttf_error err;
+    assert_int_equal(open_table(&t, &err), 0);
+    ttf_ptable_close(t);
+    assert_int_equal(ttf_ptable_reaped(tu_tmpdir, 10, 9), 0);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(ttf_ptable_open(tu_tmpdir, &t, &err), 0);
+    const ttf_proc *p = row_of(t, 10, 100);
+    assert_int_equal(p->ended, TTF_PROC_SIGNALED);
+    assert_int_equal(p->signal, 9);
+    assert_int_equal(p->reaped, 1);
+    ttf_ptable_close(t);
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/%s", tu_tmpdir, TTF_PTABLE_NAME);
+    assert_int_equal(ttf_ptable_reaped(sub, 10, 9), TT_EINVAL);     /* a file */
+    unlink(sub);
+    assert_int_equal(ttf_ptable_reaped(tu_tmpdir, 10, 9), TT_EIO);
+    assert_int_equal(access(sub, F_OK), -1);
+}
+
 /* Later revisions: an unknown kind and fields after the known ones are
  * skipped; a cut last row is dropped; a bad check refused. */
 static void test_later_revisions(void **state)
@@ -261,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_revision1),
         cmocka_unit_test(test_environments),
         cmocka_unit_test(test_reap),
+        cmocka_unit_test(test_reaped_writer),
         cmocka_unit_test(test_later_revisions),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
