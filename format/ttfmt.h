@@ -62,9 +62,12 @@ extern "C" {
  * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
  * copies, in libttdiff and libttreport).
  * 2.9.0: the writer makes sparse-clock traces (format 1.4):
- * ttf_writer_opts sparse, ttf_write_exit_sparse, TTF_EXIT_*. */
+ * ttf_writer_opts sparse, ttf_write_exit_sparse, TTF_EXIT_*.
+ * 2.10.0: process tables of revision 2 (FORMAT.md section 11): ttf_proc
+ * env and nenv (the recorded environment), fork_nth, reaped (an end
+ * from the parent's REAP row); ttf_ptable_reaped; TTF_PTABLE_ENVS. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 9
+#define TTF_VERSION_MINOR 10
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
