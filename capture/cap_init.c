@@ -423,12 +423,7 @@ static void *_Atomic xreal[X_N];
 static void *exec_real(int k)
 {
     static const char *const names[X_N] = {"execve", "execv", "execvp", "execvpe", "daemon"};
-    void *f = atomic_load_explicit(&xreal[k], memory_order_relaxed);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, names[k]);
-        atomic_store(&xreal[k], f);
-    }
-    return f;
+    return cap_next_fn(&xreal[k], names[k]);
 }
 
 static void exec_prime(void)
@@ -629,6 +624,7 @@ static void cap_init(void)
     ttcap_threshold = -0x7fffffff;
     real_exit = (exit_fn)dlsym(RTLD_NEXT, "_exit"); /* now, not in a handler */
     cap_jumps_prime();
+    cap_waits_prime();
     exec_prime();
     if (!secure_ok()) {
         /* no value of TTCAP_* is used; only say why nothing is traced */
@@ -653,7 +649,7 @@ static void cap_init(void)
         /* sh, make, python: only their lifecycle, in the table */
         cap_tree_begin(0, "");
         on_exit(on_exit_cb, NULL);
-        pthread_atfork(NULL, NULL, fork_child);
+        pthread_atfork(fork_prepare, NULL, fork_child);
         cap.hooks_ok = 1;
         return;
     }
@@ -719,6 +715,7 @@ static void on_exit_cb(int status, void *arg)
 /* fork, before: the module table must not be half-updated in the child. */
 static void fork_prepare(void)
 {
+    cap_tree_forking();
     if (cap_on)
         cap_modules_fork_prepare();
 }

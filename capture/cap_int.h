@@ -248,6 +248,10 @@ struct cap_tree {
     int pid;                    /* the process the rows are for */
     int ended;                  /* its END row is written */
     uint64_t start_ns;          /* its start: with pid, the row's name */
+    uint64_t env;               /* its environment's hash (0 none recorded) */
+    _Atomic uint32_t forks;     /* forks of this image so far (a fork child
+                                   reads its number here) */
+    uint32_t nth;               /* a fork child: which fork of its parent */
     char dir[CAP_PATH_MAX];     /* the folder (no trailing slash) */
 };
 
@@ -523,6 +527,8 @@ int cap_tree_other_copy(void);
 void cap_tree_begin(int forked, const char *trace);
 void cap_tree_end(int how, int status, int sig);
 void cap_tree_exec_failed(void);
+void cap_tree_reaped(int pid, int sig);
+void cap_tree_forking(void);    /* a fork is about to happen (prepare) */   /* a child killed by sig, reaped */
 void cap_file_shrink(struct tstate *t, int whole);
 void cap_thread_begin(struct tstate *t);
 void cap_write_thread_start(struct tstate *t);
@@ -582,6 +588,9 @@ void cap_vfork_child(void);     /* the halves of vfork (cap_vfork.S) */
 void cap_vfork_parent(int pid);
 int cap_vfork_failed(int err);
 void cap_jumps_prime(void);     /* the real setjmp/longjmp, found at start */
+void cap_waits_prime(void);     /* the real wait functions, found at start */
+/* The next definition of name (dlsym RTLD_NEXT), found once into *slot. */
+void *cap_next_fn(void *_Atomic *slot, const char *name);
 
 /* cap_policy.c */
 void cap_policy_hooks(struct cap_hooks *h);

@@ -4,7 +4,9 @@
  * (thread numbers in creation order) and pthread_setname_np (thread names);
  * pthread mutex, condition and join calls (SYNC_OP records, see below);
  * vfork's halves (cap_vfork.S: the child writes nothing); setjmp's note
- * (cap_setjmp.S) and longjmp (UNWIND records).
+ * (cap_setjmp.S) and longjmp (UNWIND records); the wait functions (a
+ * child killed by a signal, reaped: a REAP row in a recorded tree's
+ * process table, cap_tree.c).
  * Each finds the real function on first use, through REAL() (the thread
  * operations through SYNC_REAL(), which is also where chaos mode,
  * cap_chaos.c, shakes the schedule, before the real call).
@@ -17,6 +19,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,16 +432,21 @@ enum { J_SETJMP, J__SETJMP, J_SIGSETJMP, J_LONGJMP, J__LONGJMP, J_SIGLONGJMP,
        J_LONGJMP_CHK, J_N };
 static void *_Atomic jreal[J_N];
 
+void *cap_next_fn(void *_Atomic *slot, const char *name)
+{
+    void *f = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, name);
+        atomic_store(slot, f);
+    }
+    return f;
+}
+
 static void *jump_real(int k)
 {
     static const char *const names[J_N] = {"setjmp", "_setjmp", "__sigsetjmp", "longjmp",
                                            "_longjmp", "siglongjmp", "__longjmp_chk"};
-    void *f = atomic_load_explicit(&jreal[k], memory_order_relaxed);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, names[k]);
-        atomic_store(&jreal[k], f);
-    }
-    return f;
+    return cap_next_fn(&jreal[k], names[k]);
 }
 
 void cap_jumps_prime(void)
@@ -534,6 +542,105 @@ void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
     jump_note(env);
     f(env, val);
     abort();
+}
+
+/* ---- reaping children: a child that a signal killed cannot have written
+ * its END (SIGKILL) or, untraced, did not: the parent records it. The
+ * real functions are found at start (cap_waits_prime): a SIGCHLD handler
+ * often reaps, and dlsym there could wait on a lock the interrupted code
+ * holds. errno is the real call's. */
+enum { RW_WAIT, RW_WAITPID, RW_WAIT3, RW_WAIT4, RW_WAITID, RW_N };
+static void *_Atomic wreal[RW_N];
+
+static void *wait_real(int k)
+{
+    static const char *const names[RW_N] = {"wait", "waitpid", "wait3", "wait4", "waitid"};
+    return cap_next_fn(&wreal[k], names[k]);
+}
+
+void cap_waits_prime(void)
+{
+    for (int k = 0; k < RW_N; k++)
+        wait_real(k);
+}
+
+/* pid was reaped with status st (from the wait functions' result). */
+static void reaped(pid_t pid, const int *st)
+{
+    if (pid > 0 && st && WIFSIGNALED(*st) && cap_tree.on) {
+        int e = errno;
+        cap_tree_reaped((int)pid, WTERMSIG(*st));
+        errno = e;
+    }
+}
+
+#define WAIT_REAL(name, k) \
+    __typeof__(name) *real = (__typeof__(name) *)wait_real(k); \
+    if (!real) { \
+        errno = ENOSYS; \
+        return -1; \
+    }
+
+__attribute__((visibility("default")))
+pid_t wait(int *status)
+{
+    WAIT_REAL(wait, RW_WAIT);
+    int st = 0;
+    pid_t pid = real(&st);
+    reaped(pid, &st);
+    if (status && pid > 0)
+        *status = st;
+    return pid;
+}
+
+__attribute__((visibility("default")))
+pid_t waitpid(pid_t which, int *status, int options)
+{
+    WAIT_REAL(waitpid, RW_WAITPID);
+    int st = 0;
+    pid_t pid = real(which, &st, options);
+    reaped(pid, &st);
+    if (status && pid > 0)
+        *status = st;
+    return pid;
+}
+
+__attribute__((visibility("default")))
+pid_t wait3(int *status, int options, struct rusage *ru)
+{
+    WAIT_REAL(wait3, RW_WAIT3);
+    int st = 0;
+    pid_t pid = real(&st, options, ru);
+    reaped(pid, &st);
+    if (status && pid > 0)
+        *status = st;
+    return pid;
+}
+
+__attribute__((visibility("default")))
+pid_t wait4(pid_t which, int *status, int options, struct rusage *ru)
+{
+    WAIT_REAL(wait4, RW_WAIT4);
+    int st = 0;
+    pid_t pid = real(which, &st, options, ru);
+    reaped(pid, &st);
+    if (status && pid > 0)
+        *status = st;
+    return pid;
+}
+
+__attribute__((visibility("default")))
+int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
+{
+    WAIT_REAL(waitid, RW_WAITID);
+    int rc = real(idtype, id, info, options);
+    if (rc == 0 && info && !(options & WNOWAIT) && info->si_pid > 0 &&
+        (info->si_code == CLD_KILLED || info->si_code == CLD_DUMPED) && cap_tree.on) {
+        int e = errno;
+        cap_tree_reaped((int)info->si_pid, info->si_status);
+        errno = e;
+    }
+    return rc;
 }
 
 /* ---- sleeps and I/O waits: recorded, so a loop that ran more times in one

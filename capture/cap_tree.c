@@ -28,6 +28,28 @@
  * children itself passes its own name; the reader finds the fork child
  * whose exec that was by pid. Slow path only: start, fork, exec, exit.
  * Async-signal-safe where a fork child or _exit needs it.
+ *
+ * The environment (for ttdiff --gdb) is written once per distinct
+ * content: START names it by a 64-bit hash of its variables (TTCAP_PROC
+ * and TTCAP_TRACE, which name each process, left out) and ENV rows carry the variables,
+ * written just before the first START that names them. Whether a hash
+ * is in the table already: the parent's (TTCAP_PROC's third field, or
+ * memory in a fork child, which records its parent's environment: walking
+ * environ there could meet another thread's setenv cut by the fork), else
+ * DIR/processes.envs, the hashes written so far, each appended after its
+ * rows (a writer killed between the two leaves only a duplicate). Most
+ * processes of a tree share their parent's environment and write nothing
+ * more; the others read a file of 8 bytes per distinct environment.
+ *
+ * A fork child's START says which fork of its parent's image it is (the
+ * parent counts its forks in the fork's prepare handler, the child reads
+ * the count it inherited): children start in the scheduler's order, and
+ * ttdiff --gdb follows the k-th fork.
+ *
+ * A process killed by SIGKILL cannot write its END. Its parent, when it
+ * reaps it through wait, waitpid, wait3, wait4 or waitid (interposed,
+ * cap_interpose.c), appends a REAP row for it: the pid, the time and the
+ * signal; the reader gives it to the last image of that pid with no END.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -43,7 +65,7 @@
 
 struct cap_tree cap_tree;
 
-static char proc_env[64];       /* TTCAP_PROC=pid:ns, in environ once put */
+static char proc_env[96];       /* TTCAP_PROC=pid:ns:env, in environ once put */
 static char build_id[132];      /* the main program's, hex (kept over fork) */
 static atomic_flag row_lock = ATOMIC_FLAG_INIT;
 static uint8_t row[TTF_PT_HDR + TTF_PT_MAX];
@@ -112,29 +134,63 @@ int cap_tree_other_copy(void)
     return f && f != (void *)&ttcap_enabled;
 }
 
-/* Put the header of a row of kind whose payload ends at q, and append it
- * to the table: one write. */
-static void append_row(int kind, uint8_t *q)
+/* DIR/name into path[CAP_PATH_MAX + 32] (name is one of ours, short). */
+static void in_dir(char *path, const char *name)
 {
-    size_t n = (size_t)(q - row) - TTF_PT_HDR;
-    ttf_put_u32(row, TTF_PT_MAGIC);
-    ttf_put_u16(row + 4, (uint16_t)kind);
-    ttf_put_u16(row + 6, 0);
-    ttf_put_u32(row + 8, (uint32_t)n);
-    ttf_put_u32(row + 12, ttf_fnv1a(row + TTF_PT_HDR, n));
-    char path[CAP_PATH_MAX + 32];
-    size_t o = strlen(cap_tree.dir);
+    size_t o = strlen(cap_tree.dir), n = strlen(name);
     memcpy(path, cap_tree.dir, o);
-    memcpy(path + o, "/" TTF_PT_NAME, sizeof "/" TTF_PT_NAME);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    path[o] = '/';
+    memcpy(path + o + 1, name, n + 1);
+}
+
+/* Open the file name of the tree's folder with flags. */
+static int open_in_dir(const char *name, int flags)
+{
+    char path[CAP_PATH_MAX + 32];
+    in_dir(path, name);
+    return open(path, flags | O_CLOEXEC | O_NOFOLLOW, 0644);
+}
+
+/* 0 if the file name of the tree's folder exists. */
+static int access_in_dir(const char *name)
+{
+    char path[CAP_PATH_MAX + 32];
+    in_dir(path, name);
+    return access(path, F_OK);
+}
+
+static void unlink_in_dir(const char *name)
+{
+    char path[CAP_PATH_MAX + 32];
+    in_dir(path, name);
+    unlink(path);
+}
+
+/* Append n bytes to the file name of the tree's folder: one write. */
+static void append_to(const char *name, const void *b, size_t n)
+{
+    int fd = open_in_dir(name, O_WRONLY | O_APPEND | O_CREAT);
     if (fd < 0)
         return;
     struct cap_xfsz g;
     cap_xfsz_hold(&g);
-    ssize_t w = write(fd, row, (size_t)(q - row));
+    ssize_t w = write(fd, b, n);
     (void)w;
     cap_xfsz_release(&g);
     close(fd);
+}
+
+/* Put the header of a row of kind in buf whose payload ends at q, and
+ * append it to the table: one write. */
+static void append_row(uint8_t *buf, int kind, uint8_t *q)
+{
+    size_t n = (size_t)(q - buf) - TTF_PT_HDR;
+    ttf_put_u32(buf, TTF_PT_MAGIC);
+    ttf_put_u16(buf + 4, (uint16_t)kind);
+    ttf_put_u16(buf + 6, 0);
+    ttf_put_u32(buf + 8, (uint32_t)n);
+    ttf_put_u32(buf + 12, ttf_fnv1a(buf + TTF_PT_HDR, n));
+    append_to(TTF_PT_NAME, buf, (size_t)(q - buf));
 }
 
 /* Room left in row after q for a string of n bytes plus what must follow. */
@@ -180,10 +236,11 @@ static uint8_t *put_argv(uint8_t *q)
     return q;
 }
 
-/* Read TTCAP_PROC=pid:ns into *pid, *ns (0 when absent or malformed). */
-static void parent_name(uint64_t *pid, uint64_t *ns)
+/* Read TTCAP_PROC=pid:ns[:env] into *pid, *ns, *env (0 when absent or
+ * malformed; env 0 also from a writer that did not record it). */
+static void parent_name(uint64_t *pid, uint64_t *ns, uint64_t *env)
 {
-    *pid = *ns = 0;
+    *pid = *ns = *env = 0;
     const char *e = getenv("TTCAP_PROC");
     if (!e)
         return;
@@ -191,11 +248,104 @@ static void parent_name(uint64_t *pid, uint64_t *ns)
     unsigned long long p = strtoull(e, &end, 10);
     if (*end != ':')
         return;
-    unsigned long long t = strtoull(end + 1, &end, 10);
+    unsigned long long t = strtoull(end + 1, &end, 10), h = 0;
+    if (*end == ':')
+        h = strtoull(end + 1, &end, 10);
     if (*end)
         return;
     *pid = p;
     *ns = t;
+    *env = h;
+}
+
+/* ---- the environment ---------------------------------------------------- */
+
+/* TTCAP_PROC and TTCAP_TRACE name each process (and its trace): not part
+ * of the environment recorded. */
+static int env_skip(const char *v)
+{
+    return !strncmp(v, "TTCAP_PROC=", 11) || !strncmp(v, "TTCAP_TRACE=", 12);
+}
+
+/* The environment's hash: the sum of its variables' FNV-1a (64-bit) hashes,
+ * each mixed (a shell passes its variables sorted, in another order than
+ * it got them: the same environment); never 0. */
+static uint64_t env_digest(void)
+{
+    uint64_t sum = 0;
+    for (char **e = environ; e && *e; e++) {
+        if (env_skip(*e))
+            continue;
+        uint64_t h = 1469598103934665603ull;
+        for (const char *s = *e; *s; s++)
+            h = (h ^ (uint8_t)*s) * 1099511628211ull;
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        sum += h;
+    }
+    return sum ? sum : 1;
+}
+
+/* 1 if DIR/processes.envs lists hash (the first MiB of it is read). */
+static int env_seen(uint64_t hash)
+{
+    int fd = open_in_dir(TTF_PT_ENVS, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    uint8_t b[4096], want[8];
+    ttf_put_u64(want, hash);
+    ssize_t r;
+    size_t total = 0;
+    int found = 0;
+    while (!found && total < (1u << 20) && (r = read(fd, b, sizeof b)) > 0) {
+        for (ssize_t i = 0; i + 8 <= r && !found; i += 8)
+            found = !memcmp(b + i, want, 8);
+        total += (size_t)r;
+    }
+    close(fd);
+    return found;
+}
+
+/* How many variables from e on fit one ENV row (at least one: a variable
+ * longer than a row is cut). */
+static size_t env_fit(char **e)
+{
+    size_t k = 0, used = 64;
+    for (; e[k]; k++) {
+        size_t need = strlen(e[k]) + 8;
+        if (k && used + need > TTF_PT_MAX)
+            break;
+        used += need;
+    }
+    return k;
+}
+
+/* The ENV rows of this process's environment, then its hash in
+ * processes.envs (after the rows: see the top of the file). */
+static void put_env(uint64_t hash)
+{
+    static char *vars[4096];
+    size_t total = 0;
+    for (char **e = environ; e && *e && total < sizeof vars / sizeof *vars - 1; e++)
+        if (!env_skip(*e))
+            vars[total++] = *e;
+    vars[total] = NULL;
+    for (size_t first = 0; first < total;) {
+        size_t n = env_fit(vars + first);
+        uint8_t *q = row + TTF_PT_HDR;
+        q = ttf_put_uvar(q, hash);
+        q = ttf_put_uvar(q, total);
+        q = ttf_put_uvar(q, first);
+        q = ttf_put_uvar(q, n);
+        for (size_t i = 0; i < n; i++)
+            q = put_s(q, vars[first + i], 0);   /* env_fit left room */
+        append_row(row, TTF_PT_ENV, q);
+        first += n;
+    }
+    uint8_t h[8];
+    ttf_put_u64(h, hash);
+    append_to(TTF_PT_ENVS, h, sizeof h);
 }
 
 /* Name this process in TTCAP_PROC for the images it execs. Async-signal-
@@ -208,6 +358,8 @@ static void name_self(int forked)
     put_num(proc_env, sizeof proc_env, &o, (uint64_t)cap_tree.pid);
     proc_env[o++] = ':';
     put_num(proc_env, sizeof proc_env, &o, cap_tree.start_ns);
+    proc_env[o++] = ':';
+    put_num(proc_env, sizeof proc_env, &o, cap_tree.env);
     if (!forked)
         putenv(proc_env);
 }
@@ -216,14 +368,17 @@ void cap_tree_begin(int forked, const char *trace)
 {
     if (!cap_tree.on || atomic_flag_test_and_set(&row_lock))
         return;
-    uint64_t ppid = (uint64_t)getppid(), par_pid = 0, par_ns = 0;
+    uint64_t ppid = (uint64_t)getppid(), par_pid = 0, par_ns = 0, known = cap_tree.env;
     int how = TTF_PT_ROOT;
+    cap_tree.nth = 0;
     if (forked) {
-        how = TTF_PT_FORK;
+        how = TTF_PT_FORK;      /* its parent's environment (see the top) */
         par_pid = (uint64_t)cap_tree.pid;
         par_ns = cap_tree.start_ns;
+        cap_tree.nth = atomic_load(&cap_tree.forks);
     } else {
-        parent_name(&par_pid, &par_ns);
+        parent_name(&par_pid, &par_ns, &known);
+        cap_tree.env = env_digest();
         if (par_pid)
             how = par_pid == (uint64_t)getpid() ? TTF_PT_EXEC : TTF_PT_SPAWN;
         else
@@ -234,6 +389,7 @@ void cap_tree_begin(int forked, const char *trace)
     }
     cap_tree.pid = (int)getpid();
     cap_tree.start_ns = cap_clock_ns(CLOCK_REALTIME);
+    atomic_store(&cap_tree.forks, 0);
     cap_tree.ended = 0;
     name_self(forked);
     char exe[CAP_PATH_MAX], cwd[CAP_PATH_MAX];
@@ -243,6 +399,10 @@ void cap_tree_begin(int forked, const char *trace)
         cwd[0] = 0;
     const char *base = strrchr(trace, '/');
     base = base ? base + 1 : trace;
+    if (how == TTF_PT_ROOT && access_in_dir(TTF_PT_NAME) != 0)
+        unlink_in_dir(TTF_PT_ENVS);     /* a new table: the list of an old one goes */
+    if (cap_tree.env && cap_tree.env != known && !env_seen(cap_tree.env))
+        put_env(cap_tree.env);
     uint8_t *q = row + TTF_PT_HDR;
     q = ttf_put_uvar(q, (uint64_t)cap_tree.pid);
     q = ttf_put_uvar(q, ppid);
@@ -256,7 +416,9 @@ void cap_tree_begin(int forked, const char *trace)
     q = put_s(q, cwd, 4096);
     q = put_s(q, base, 4096);
     q = put_argv(q);
-    append_row(TTF_PT_START, q);
+    q = ttf_put_uvar(q, cap_tree.env);      /* since table revision 2 */
+    q = ttf_put_uvar(q, cap_tree.nth);
+    append_row(row, TTF_PT_START, q);
     atomic_flag_clear(&row_lock);
 }
 
@@ -273,7 +435,7 @@ void cap_tree_end(int how, int status, int sig)
     q = ttf_put_uvar(q, (uint64_t)how);
     q = ttf_put_svar(q, status);
     q = ttf_put_uvar(q, (uint64_t)sig);
-    append_row(TTF_PT_END, q);
+    append_row(row, TTF_PT_END, q);
     atomic_flag_clear(&row_lock);
 }
 
@@ -281,4 +443,23 @@ void cap_tree_exec_failed(void)
 {
     if (cap_tree.pid == (int)getpid())
         cap_tree.ended = 0;     /* the image goes on: its END comes later */
+}
+
+void cap_tree_forking(void)
+{
+    if (cap_tree.on)
+        atomic_fetch_add(&cap_tree.forks, 1);
+}
+
+void cap_tree_reaped(int pid, int sig)
+{
+    if (!cap_tree.on || pid <= 0 || cap_tree.pid != (int)getpid())
+        return;                 /* another copy of libttcap records this process */
+    uint8_t b[TTF_PT_HDR + 64], *q = b + TTF_PT_HDR;
+    q = ttf_put_uvar(q, (uint64_t)pid);
+    q = ttf_put_uvar(q, cap_clock_ns(CLOCK_REALTIME));
+    q = ttf_put_uvar(q, (uint64_t)sig);
+    q = ttf_put_uvar(q, (uint64_t)cap_tree.pid);
+    q = ttf_put_uvar(q, cap_tree.start_ns);
+    append_row(b, TTF_PT_REAP, q);
 }

@@ -236,7 +236,9 @@ static int diff_pair(ttd_tree *t, const char *g, const char *b, int *diverged,
     if (rc < 0)
         return rc;
     const ttd_result *r = ttd_get_result(d);
-    *diverged = r->diverged || r->nunpaired > 0;
+    /* the same calls, another end (a child killed mid-run): the ends,
+     * compared from the tables, say it: exit_differs */
+    *diverged = (r->diverged && !r->outcome.same_calls) || r->nunpaired > 0;
     out->events[TTD_GOOD] = r->runs[TTD_GOOD].events;
     out->events[TTD_BAD] = r->runs[TTD_BAD].events;
     if (r->first) {
@@ -360,12 +362,31 @@ static int pool_match(ttd_tree *t, size_t g, size_t b)
     return same;
 }
 
+/* 1 if a pool's members are worth matching by their traces: always,
+ * unless --process names processes by a regex (not a number: numbers come
+ * after the pairing) that no member's name matches (no pair of it will be
+ * diffed, so any pairing of it does). */
+static int pool_wanted(const ttd_tree *t, const size_t *g, size_t ng, const size_t *b, size_t nb)
+{
+    if (!t->o || !t->o->process_only || !t->re || t->o->process_index >= 0)
+        return 1;
+    for (size_t i = 0; i < ng; i++)
+        if (ttd_regex_match(t->re, t->s[0].n[g[i]].name) > 0)
+            return 1;
+    for (size_t j = 0; j < nb; j++)
+        if (ttd_regex_match(t->re, t->s[1].n[b[j]].name) > 0)
+            return 1;
+    return 0;
+}
+
 /* Pair one pool (the good and bad members sharing a key). */
 static void pair_pool(ttd_tree *t, const size_t *g, size_t ng, const size_t *b, size_t nb)
 {
+    /* a lone pair needs no matching: fill diffs it, once */
+    int match = (ng > 1 || nb > 1) && pool_wanted(t, g, ng, b, nb);
     for (size_t j = 0; j < nb; j++) {
         int64_t pick = -1;
-        for (size_t i = 0; i < ng && pick < 0; i++)
+        for (size_t i = 0; match && i < ng && pick < 0; i++)
             if (t->s[0].n[g[i]].peer < 0 && pool_match(t, g[i], b[j]))
                 pick = (int64_t)i;
         for (size_t i = 0; i < ng && pick < 0; i++)

@@ -15,20 +15,39 @@
  * passes its children its own name): then it is that image's exec. A row
  * whose parent is not in the table hangs under the row of its parent pid
  * that started last before it, or is a root.
+ *
+ * Revisions add fields at the end of a row's payload and new kinds of
+ * row, so this reader skips bytes after the fields it knows and rows of
+ * kinds it does not know (revision 1 readers did the same). Revision 2:
+ * environments (ENV rows, each distinct environment once, named by a hash
+ * that START rows carry) and REAP rows, a parent's record of a child
+ * killed by a signal that wrote no END (SIGKILL): it goes to the last
+ * image of that pid started before it, if that image has no END.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ttf_int.h"
 #include "ttf_wire.h"
 
+/* One environment of ENV rows: its variables as they arrive. */
+struct env {
+    uint64_t hash;
+    char **vars;                /* total slots, NULL until its row came */
+    size_t total, have;
+};
+
 struct ttf_ptable {
     ttf_proc *p;
+    uint64_t *env_of;           /* per row, the hash its START names */
     size_t n, cap;
+    struct env *envs;
+    size_t nenvs, capenvs;
     size_t dropped;
     char *buf;                  /* the file; strings point into copies */
 };
@@ -86,11 +105,15 @@ static ttf_proc *push(ttf_ptable *t)
     if (t->n == t->cap) {
         size_t nc = t->cap ? 2 * t->cap : 64;
         ttf_proc *np = realloc(t->p, nc * sizeof *np);
-        if (!np)
+        if (np)
+            t->p = np;
+        uint64_t *ne = np ? realloc(t->env_of, nc * sizeof *ne) : NULL;
+        if (!ne)
             return NULL;
-        t->p = np;
+        t->env_of = ne;
         t->cap = nc;
     }
+    t->env_of[t->n] = 0;
     ttf_proc *p = &t->p[t->n++];
     memset(p, 0, sizeof *p);
     p->parent = -1;
@@ -142,6 +165,10 @@ static int read_start(ttf_ptable *t, struct rd *r)
     p->argc = (size_t)argc;
     for (uint64_t i = 0; i < argc && !r->bad; i++)
         argv[i] = rd_str(r);
+    if (!r->bad && r->p < r->end)   /* revision 2 */
+        t->env_of[t->n - 1] = rd_uvar(r);
+    if (!r->bad && r->p < r->end)
+        p->fork_nth = (uint32_t)rd_uvar(r);
     return r->bad ? TT_ECORRUPT : 0;
 }
 
@@ -161,6 +188,89 @@ static int read_end(ttf_ptable *t, struct rd *r)
     p->status = (int)status;
     p->signal = (int)sig;
     return 0;
+}
+
+/* A REAP row: the last image of pid started before it, if it has no END,
+ * ended by the signal. */
+static int read_reap(ttf_ptable *t, struct rd *r)
+{
+    uint64_t pid = rd_uvar(r), end = rd_uvar(r), sig = rd_uvar(r);
+    if (r->bad)
+        return TT_ECORRUPT;
+    int64_t i = latest(t, pid, end, SIZE_MAX);
+    if (i < 0 || t->p[i].ended)
+        return 0;               /* its own END came first, or its START was lost */
+    ttf_proc *p = &t->p[i];
+    p->end_ns = end;
+    p->ended = TTF_PROC_SIGNALED;
+    p->signal = (int)sig;
+    p->reaped = 1;
+    return 0;
+}
+
+/* The environment of hash (new when absent), NULL on no memory. */
+static struct env *env_get(ttf_ptable *t, uint64_t hash, uint64_t total)
+{
+    for (size_t i = 0; i < t->nenvs; i++)
+        if (t->envs[i].hash == hash)
+            return &t->envs[i];
+    if (t->nenvs == t->capenvs) {
+        size_t nc = t->capenvs ? 2 * t->capenvs : 16;
+        struct env *ne = realloc(t->envs, nc * sizeof *ne);
+        if (!ne)
+            return NULL;
+        t->envs = ne;
+        t->capenvs = nc;
+    }
+    struct env *e = &t->envs[t->nenvs];
+    e->vars = calloc(total + 1, sizeof *e->vars);
+    if (!e->vars)
+        return NULL;
+    t->nenvs++;
+    e->hash = hash;
+    e->total = (size_t)total;
+    e->have = 0;
+    return e;
+}
+
+/* An ENV row: variables first..first+n-1 of the environment hash. A
+ * duplicate (two writers at once) adds nothing. */
+static int read_env(ttf_ptable *t, struct rd *r)
+{
+    uint64_t hash = rd_uvar(r), total = rd_uvar(r), first = rd_uvar(r), n = rd_uvar(r);
+    if (r->bad || total > 65536 || first > total || n > total - first)
+        return TT_ECORRUPT;
+    struct env *e = env_get(t, hash, total);
+    if (!e)
+        return TT_ENOMEM;
+    if (e->total != total)
+        return TT_ECORRUPT;
+    for (uint64_t i = 0; i < n; i++) {
+        char *v = rd_str(r);
+        if (!v)
+            return TT_ECORRUPT;
+        if (e->vars[first + i]) {
+            free(v);
+            continue;
+        }
+        e->vars[first + i] = v;
+        e->have++;
+    }
+    return 0;
+}
+
+/* Each row's environment, when all its variables arrived. */
+static void link_envs(ttf_ptable *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        for (size_t k = 0; t->env_of[i] && k < t->nenvs; k++) {
+            const struct env *e = &t->envs[k];
+            if (e->hash != t->env_of[i] || e->have != e->total)
+                continue;
+            t->p[i].env = (const char *const *)e->vars;
+            t->p[i].nenv = e->total;
+        }
+    }
 }
 
 /* Find each row's parent (see the top of the file). */
@@ -215,7 +325,9 @@ static int parse(ttf_ptable *t, const uint8_t *b, size_t len, const char *path, 
             return TT_ECORRUPT;
         }
         struct rd r = {pl, pl + n, 0};
-        int rc = kind == TTF_PT_START ? read_start(t, &r) : kind == TTF_PT_END ? read_end(t, &r) : 0;
+        int rc = kind == TTF_PT_START ? read_start(t, &r) : kind == TTF_PT_END ? read_end(t, &r)
+               : kind == TTF_PT_ENV ? read_env(t, &r) : kind == TTF_PT_REAP ? read_reap(t, &r)
+               : 0;             /* a kind of a later revision */
         if (rc) {
             ttfi_set_err(err, rc, off, "%s: offset %zu: %s", path, off,
                          rc == TT_ENOMEM ? "out of memory" : "malformed process table row");
@@ -228,6 +340,7 @@ static int parse(ttf_ptable *t, const uint8_t *b, size_t len, const char *path, 
         return TT_ECORRUPT;
     }
     link_parents(t);
+    link_envs(t);
     return 0;
 }
 
@@ -296,6 +409,42 @@ void ttf_ptable_close(ttf_ptable *t)
             free((void *)(uintptr_t)p->argv[k]);
         free((void *)(uintptr_t)p->argv);
     }
+    for (size_t i = 0; i < t->nenvs; i++) {
+        for (size_t k = 0; k < t->envs[i].total; k++)
+            free(t->envs[i].vars[k]);
+        free(t->envs[i].vars);
+    }
+    free(t->envs);
+    free(t->env_of);
     free(t->p);
     free(t);
+}
+
+int ttf_ptable_reaped(const char *dir, uint32_t pid, int sig)
+{
+    struct stat st;
+    if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return TT_EINVAL;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, TTF_PT_NAME);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return TT_EIO;          /* no table: nothing to add to */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint8_t b[TTF_PT_HDR + 64], *q = b + TTF_PT_HDR;
+    q = ttf_put_uvar(q, pid);
+    q = ttf_put_uvar(q, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    q = ttf_put_uvar(q, (uint64_t)(sig > 0 ? sig : 0));
+    q = ttf_put_uvar(q, (uint64_t)getpid());
+    q = ttf_put_uvar(q, 0);
+    size_t n = (size_t)(q - b) - TTF_PT_HDR;
+    ttf_put_u32(b, TTF_PT_MAGIC);
+    ttf_put_u16(b + 4, TTF_PT_REAP);
+    ttf_put_u16(b + 6, 0);
+    ttf_put_u32(b + 8, (uint32_t)n);
+    ttf_put_u32(b + 12, ttf_fnv1a(b + TTF_PT_HDR, n));
+    ssize_t w = write(fd, b, (size_t)(q - b));
+    close(fd);
+    return w == (ssize_t)(q - b) ? 0 : TT_EIO;
 }

@@ -199,20 +199,24 @@
  * DIR/processes.ttp of a recorded tree: records appended by every process
  * of the tree, each with one write(2) to an O_APPEND descriptor:
  *   0   4   magic  "TTPR"
- *   4   2   kind   TTF_PT_START or TTF_PT_END
+ *   4   2   kind   TTF_PT_START, _END, _ENV or _REAP (readers skip others)
  *   6   2   0
  *   8   4   payload length (<= TTF_PT_MAX)
  *   12  4   FNV-1a 32 of the payload
  *   16  ... payload (uvar, svar, str as in records)
  * START: pid, ppid, start_ns, parent_pid, parent_start_ns, how, traced,
  *        str exe, str build_id (hex), str cwd, str trace (name in DIR, ""
- *        when not traced), argc, str argv[argc]
- * END:   pid, start_ns, end_ns, how, svar status, signal */
+ *        when not traced), argc, str argv[argc], env (revision 2: the
+ *        hash of its ENV rows, 0 none); readers skip fields they do not know
+ * END:   pid, start_ns, end_ns, how, svar status, signal
+ * ENV:   hash, total, first, n, str var[n] (variables first..first+n-1)
+ * REAP:  pid, end_ns, signal, reaper pid, reaper start_ns */
 #define TTF_PT_NAME "processes.ttp"
 #define TTF_PT_MAGIC 0x52505454u /* "TTPR" */
 #define TTF_PT_HDR 16
 #define TTF_PT_MAX 32768
-enum { TTF_PT_START = 1, TTF_PT_END = 2 };
+#define TTF_PT_ENVS "processes.envs"   /* writers' list of ENV hashes written */
+enum { TTF_PT_START = 1, TTF_PT_END = 2, TTF_PT_ENV = 3, TTF_PT_REAP = 4 };
 /* how a process began: the root (or unknown), a fork child, a new image
  * of the same process (exec), a new process that began with an exec (vfork
  * + exec, posix_spawn, system) */

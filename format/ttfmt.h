@@ -69,9 +69,12 @@ extern "C" {
  * scalar fields of an aggregate of at most 16 bytes, ttf_field),
  * ttf_param byref and mem, ttf_param_format ("{x=1.5, y=2}"); a struct
  * result in rax and xmm0: ttf_signature ret_eb, TTF_RET_*, ttf_ret_format.
- * Values mode's per-function registers: ttf_value_table, ttf_vt_entry. */
+ * Values mode's per-function registers: ttf_value_table, ttf_vt_entry.
+ * 2.11.0: process tables of revision 2 (FORMAT.md section 11): ttf_proc
+ * env and nenv (the recorded environment), fork_nth, reaped (an end
+ * from the parent's REAP row); ttf_ptable_reaped; TTF_PTABLE_ENVS. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 10
+#define TTF_VERSION_MINOR 11
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -444,22 +447,39 @@ typedef struct ttf_proc {
     size_t argc;
     int64_t parent;             /* index of its parent row, -1 a root; an
                                    exec'd image's parent is the image before */
+    const char *const *env;     /* its environment at start ("NAME=value"),
+                                   nenv strings; NULL: not recorded (an older
+                                   writer, or its ENV rows were lost) */
+    size_t nenv;
+    int reaped;                 /* 1: its end is its parent's REAP row (it
+                                   was killed and wrote no END) */
+    uint32_t fork_nth;          /* a fork child: which fork (from 1) of its
+                                   parent's image; 0 not recorded */
 } ttf_proc;
 
 enum { TTF_PROC_ROOT = 0, TTF_PROC_FORK = 1, TTF_PROC_EXEC = 2, TTF_PROC_SPAWN = 3 };
 enum { TTF_PROC_EXITED = 1, TTF_PROC_EXECED = 2, TTF_PROC_SIGNALED = 3 };
 
 #define TTF_PTABLE_NAME "processes.ttp"  /* in the tree's folder */
+#define TTF_PTABLE_ENVS "processes.envs" /* its writers' list of environments */
 typedef struct ttf_ptable ttf_ptable;
 
 /* Read DIR's process table. TT_EIO when DIR has none (not a recorded
  * tree), TT_ECORRUPT for a damaged row (err names the offset); a row cut
- * by the end of the file is dropped (ttf_ptable_dropped). */
+ * by the end of the file is dropped (ttf_ptable_dropped). Rows of kinds
+ * it does not know and fields after those it knows are skipped (FORMAT.md
+ * section 11, revisions). */
 int ttf_ptable_open(const char *dir, ttf_ptable **out, ttf_error *err);
 size_t ttf_ptable_count(const ttf_ptable *t);
 size_t ttf_ptable_dropped(const ttf_ptable *t);
 const ttf_proc *ttf_ptable_get(const ttf_ptable *t, size_t i);
 void ttf_ptable_close(ttf_ptable *t);
+
+/* Append to DIR's table a REAP row: process pid (the last image of that
+ * pid) was killed by signal sig and reaped by the caller, which is not in
+ * the tree (ttrec, the root's parent). 0; TT_EINVAL when dir is not a
+ * folder, TT_EIO when it has no table or the write fails. */
+int ttf_ptable_reaped(const char *dir, uint32_t pid, int sig);
 
 /* Release a trace and everything it handed out. NULL is fine. */
 void ttf_close(ttf_trace *t);

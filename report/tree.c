@@ -20,13 +20,13 @@ static const char *const result_name[] = {
     [TTD_PROC_EXIT_DIFFERS] = "exit_differs", [TTD_PROC_GOOD_ONLY] = "good_only",
     [TTD_PROC_BAD_ONLY] = "bad_only", [TTD_PROC_NOT_TRACED] = "not_traced"};
 
-/* "exit 0", "signal 11", "exec", "no end (killed?)" */
+/* "exit 0", "signal 11", "signal 9 (reaped: ...)", "no end (killed?)" */
 static void end_text(const ttf_proc *p, char *buf, size_t n)
 {
     if (!p)
         snprintf(buf, n, "-");
     else if (p->ended == TTF_PROC_SIGNALED)
-        snprintf(buf, n, "signal %d", p->signal);
+        snprintf(buf, n, "signal %d%s", p->signal, p->reaped ? " (recorded by its parent)" : "");
     else if (p->ended)
         snprintf(buf, n, "exit %d", p->status);
     else
@@ -55,7 +55,7 @@ static void path_text(FILE *f, const ttd_tree_result *r, int64_t i)
 static void proc_line(FILE *f, const ttd_tree_result *r, size_t i)
 {
     const ttd_tree_proc *p = &r->procs[i];
-    char g[64], b[64];
+    char g[96], b[96];
     end_text(p->row[TTD_GOOD], g, sizeof g);
     end_text(p->row[TTD_BAD], b, sizeof b);
     fprintf(f, "  %3zu %*s%s  [%s", i, (int)(2 * depth_of(r, i)), "", p->name,

@@ -78,7 +78,7 @@ done
 exit $((failed > 0))
 EOF
 
-ms() { date +%s%N | awk '{ printf "%d", $1 / 1000000 }'; }
+ms() { date +%s%3N; }   # mawk's printf %d overflows on nanoseconds
 run_untraced() { sh "$W/check.sh" ok > /dev/null 2>&1; }
 t0=$(ms); run_untraced || die "the untraced suite fails on the good build"; t1=$(ms)
 untraced=$((t1 - t0))
@@ -116,6 +116,18 @@ say "figures (load: $(uptime | sed 's/.*load average: //'))"
 say "  processes in the tree (paired entries): $procs; traced: $traces traces"
 say "  events: $events (all traces of one passing run)"
 say "  disk: $disk KiB for the folder ($disk_traces KiB of traces, the rest the build-id store)"
+say "  process table: $(python3 - "$W/good1/processes.ttp" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+off, kinds = 0, {}
+while off + 16 <= len(b):
+    k, n = struct.unpack_from("<H", b, off + 4)[0], struct.unpack_from("<I", b, off + 8)[0]
+    kinds[k] = kinds.get(k, 0) + 1
+    off += 16 + n
+print("%d bytes, %d START, %d END, %d ENV (environments), %d REAP rows"
+      % (len(b), kinds.get(1, 0), kinds.get(2, 0), kinds.get(3, 0), kinds.get(4, 0)))
+PY
+)"
 say "  suite: untraced $untraced ms, recorded $traced ms ($(awk "BEGIN { printf \"%.2f\", $traced / $untraced }")x)"
 say "  ttdiff: two passing runs $same_ms ms (exit $rs), good vs bad $bad_ms ms (exit $rd)"
 # the traces are large (jq compiles its builtins at every start: about 13

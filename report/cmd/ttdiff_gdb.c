@@ -16,9 +16,22 @@
  * only. A lone trace does not record the folder the bad run started in:
  * run the script from there. For a process of a recorded tree (ttdiff
  * --gdb FILE GOOD_DIR BAD_DIR) the process table row gives the program,
- * argv and working folder (gdb's "set cwd"); the table records no
- * environment, which the script's comments say. A forked process that did
- * not exec has no command line of its own: refused.
+ * argv, working folder (gdb's "set cwd") and environment: gdb starts it
+ * through "env -i NAME=value..." (its exec-wrapper, documented for this:
+ * the program gets exactly the recorded variables, and none of gdb's
+ * LINES and COLUMNS), less tt's own (TTCAP*, libttcap in LD_PRELOAD); a
+ * table of an older writer has none, which the script says.
+ *
+ * A process that began by fork and did not exec (a pre-fork server's
+ * worker) has no command line of its own: the script starts the nearest
+ * ancestor image that has one and follows the forks down to it, the k-th
+ * fork of each image as its START row says (older tables: the k-th fork
+ * child by start time, which the scheduler may have reordered): "catch fork" counts them, "follow-fork-mode
+ * child" at the right one (set at the catch, it decides the follow when
+ * gdb resumes), "parent" at the others, detach-on-fork on, so gdb keeps
+ * one process. The breakpoint counts only once the last fork is followed
+ * (ancestors run the same code), and numbers threads from the process's
+ * main thread (gdb numbers them per inferior, not from 1 after a fork).
  * Stage 1 modules of report/cmd/STAGES.
  */
 #include <errno.h>
@@ -107,13 +120,19 @@ static uint64_t count_entry(counts *c, const char *name)
     return ++c->n[j];
 }
 
-/* 1 if the open frames f[0..depth) are tt's stack dv->stack. */
+/* 1 if the open frames f[0..depth) are tt's stack dv->stack. Frames open
+ * before the trace began (a fork child starts mid-call, below its first
+ * event's depth) have no name and are not part of tt's stack. */
 static int at_stack(const frame *f, int depth, const ttd_divergence *dv)
 {
-    if ((size_t)depth != dv->nstack)
+    if ((size_t)depth < dv->nstack)
         return 0;
+    size_t below = (size_t)depth - dv->nstack;
+    for (size_t j = 0; j < below; j++)
+        if (f[j].name)
+            return 0;
     for (size_t i = 0; i < dv->nstack; i++)
-        if (!f[i].name || strcmp(f[i].name, dv->stack[i].name))
+        if (!f[below + i].name || strcmp(f[below + i].name, dv->stack[i].name))
             return 0;
     return 1;
 }
@@ -229,6 +248,12 @@ typedef struct target {
     int64_t index;              /* a tree's process number, -1 a lone trace */
     const char *name;           /* its name in the tree report */
     const char *dir;            /* the bad tree's folder */
+    const char *const *env;     /* the recorded environment, NULL none */
+    size_t nenv;
+    const size_t *forks;        /* the forks to follow from exe: the k-th
+                                   (from 1) of each image, outermost first */
+    size_t nforks;
+    uint32_t pid;               /* the process's bad pid (for the comments) */
 } target;
 
 /* The script's opening comments: what it does and tt's stack. */
@@ -239,14 +264,19 @@ static void put_header(FILE *f, const ttd_result *res, const ttd_divergence *dv,
                "# its first divergence from the good run.\n"
                "#   good: %s\n#   bad:  %s\n", res->runs[TTD_GOOD].path,
             res->runs[TTD_BAD].path);
-    if (tg->index >= 0)
+    if (tg->index >= 0) {
         fprintf(f, "# Process %lld of the tree in %s (the first diverging process):\n"
-                   "#   %s\n"
-                   "# started with its recorded program, arguments and working folder\n"
-                   "# (set cwd below). The process table records no environment: it\n"
-                   "# runs with gdb's own (yours), tt's TTCAP* variables unset. Run:\n",
-                (long long)tg->index, tg->dir, tg->name);
-    else
+                   "#   %s\n", (long long)tg->index, tg->dir, tg->name);
+        if (tg->nforks)
+            fprintf(f, "# began by fork and did not exec (bad pid %u): its ancestor below is\n"
+                       "# started and gdb follows %zu fork%s down to it (catch fork).\n",
+                    tg->pid, tg->nforks, tg->nforks == 1 ? "" : "s");
+        fprintf(f, "# started with the recorded program, arguments, working folder (set\n"
+                   "# cwd) and %s. Run:\n", tg->env ? "environment (exec-wrapper env -i; tt's "
+                   "TTCAP* and libttcap left out)" : "no environment: the process table "
+                   "records no environment\n# (an older writer): it runs with gdb's own "
+                   "(yours), tt's TTCAP* unset");
+    } else
         fputs("# Run it from the folder the bad run started in (not recorded):\n", f);
     fprintf(f, "#   gdb -x THIS-FILE\n"
                "# It stops at entry %llu of %s in thread #%u \"%s\" (gdb's thread %u),\n"
@@ -261,9 +291,79 @@ static void put_header(FILE *f, const ttd_result *res, const ttd_divergence *dv,
     }
 }
 
+/* 1 if the variable v is tt's own, not passed to the program in gdb. */
+static int tt_var(const char *v)
+{
+    return !strncmp(v, "TTCAP", 5);
+}
+
+/* LD_PRELOAD=... without libttcap's entries ("" if none remain) into buf. */
+static void strip_preload(const char *v, char *buf, size_t n)
+{
+    size_t o = (size_t)snprintf(buf, n, "LD_PRELOAD="), start = o;
+    for (const char *p = v + 11; *p && o < n;) {
+        size_t k = strcspn(p, ": ");
+        if (k && !memmem(p, k, "libttcap", 8))
+            o += (size_t)snprintf(buf + o, n - o, "%s%.*s", o > start ? ":" : "", (int)k, p);
+        p += k + (p[k] != 0);
+    }
+    if (o == start || o >= n)
+        buf[0] = 0;
+}
+
+/* The recorded environment: gdb's exec-wrapper "env -i NAME=value...";
+ * without one, tt's variables unset in gdb's own. */
+static void put_env(FILE *f, const target *tg)
+{
+    if (!tg->env) {
+        fputs("unset environment TTCAP_OUT\nunset environment TTCAP\n", f);
+        if (tg->index >= 0)
+            fputs("unset environment TTCAP_PROC\n", f);
+        return;
+    }
+    for (size_t i = 0; i < tg->nenv; i++)
+        if (strchr(tg->env[i], '\n'))
+            fprintf(f, "# not passed (a newline in it): %.*s\n",
+                    (int)strcspn(tg->env[i], "=\n"), tg->env[i]);
+    fputs("set exec-wrapper env -i", f);
+    for (size_t i = 0; i < tg->nenv; i++) {
+        const char *v = tg->env[i];
+        char pre[4096];
+        if (tt_var(v) || strchr(v, '\n') || !strchr(v, '='))
+            continue;
+        if (!strncmp(v, "LD_PRELOAD=", 11)) {
+            strip_preload(v, pre, sizeof pre);
+            if (!pre[0])
+                continue;
+            v = pre;
+        }
+        fputc(' ', f);
+        put_sh(f, v);
+    }
+    fputc('\n', f);
+}
+
+/* Follow the forks down to the process (tg->forks): count fork events,
+ * follow the child at the k-th of each level, then arm the breakpoint. */
+static void put_forks(FILE *f, const target *tg)
+{
+    fputs("set detach-on-fork on\nset follow-fork-mode parent\n"
+          "set $tt_level = 0\nset $tt_forks = 0\ncatch fork\ncommands\nsilent\n"
+          "set $tt_forks = $tt_forks + 1\nset follow-fork-mode parent\n", f);
+    for (size_t l = 0; l < tg->nforks; l++) {
+        fprintf(f, "if $tt_level == %zu && $tt_forks == %zu\nset follow-fork-mode child\n"
+                   "set $tt_level = %zu\nset $tt_forks = 0\n", l, tg->forks[l], l + 1);
+        if (l + 1 == tg->nforks)
+            fputs("python split.armed = True\n", f);
+        fputs("end\n", f);
+    }
+    fputs("continue\nend\n", f);
+}
+
 /* The commands: program, arguments, working folder, environment, the
- * counting breakpoint, run, and what to show at the stop. 0, or -1 if an
- * argument or the folder cannot be passed (a newline). */
+ * counting breakpoint, the forks to follow, run, and what to show at the
+ * stop. 0, or -1 if an argument or the folder cannot be passed (a
+ * newline). */
 static int put_commands(FILE *f, const target *tg, const ttd_divergence *dv,
                         const ttd_thread_info *th, const place *pl)
 {
@@ -282,22 +382,32 @@ static int put_commands(FILE *f, const target *tg, const ttd_divergence *dv,
     }
     if (tg->cwd && tg->cwd[0])
         fprintf(f, "\nset cwd %s", tg->cwd);
-    fputs("\nunset environment TTCAP_OUT\nunset environment TTCAP\n", f);
-    if (tg->index >= 0)
-        fputs("unset environment TTCAP_PROC\n", f);
+    fputc('\n', f);
+    put_env(f, tg);
     fputs("python\nimport gdb\n\nclass TTDiffSplit(gdb.Breakpoint):\n"
-          "    \"\"\"Stop at entry N of a function in one thread only.\"\"\"\n"
-          "    def __init__(self, func, thread, n):\n"
+          "    \"\"\"Stop at entry N of a function in one thread of one process.\"\"\"\n"
+          "    def __init__(self, func, thread, n, armed):\n"
           "        gdb.Breakpoint.__init__(self, func)\n"
-          "        self.tt_thread, self.n, self.seen = thread, n, 0\n\n"
+          "        self.tt_thread, self.n, self.seen = thread, n, 0\n"
+          "        self.armed, self.base = armed, {}\n\n"
           "    def stop(self):\n"
-          "        if gdb.selected_thread().num != self.tt_thread:\n"
+          "        if not self.armed:\n"
+          "            return False\n"
+          "        t = gdb.selected_thread()\n"
+          "        pid = t.ptid[0]\n"
+          "        if pid not in self.base:\n"
+          "            main = [x.num for x in t.inferior.threads() if x.ptid[1] == pid]\n"
+          "            self.base[pid] = main[0] - 1 if main else 0\n"
+          "        if t.num - self.base[pid] != self.tt_thread:\n"
           "            return False\n"
           "        self.seen += 1\n"
           "        return self.seen == self.n\n\n", f);
     fputs("split = TTDiffSplit(", f);
     put_py(f, pl->func);
-    fprintf(f, ", %u, %llu)\nend\n", th->index + 1, (unsigned long long)pl->entry);
+    fprintf(f, ", %u, %llu, %s)\nend\n", th->index + 1, (unsigned long long)pl->entry,
+            tg->nforks ? "False" : "True");
+    if (tg->nforks)
+        put_forks(f, tg);
     fputs("run\npython\nif gdb.selected_thread() is None or split.seen < split.n:\n"
           "    print(\"== ttdiff: the program did not reach entry %d of %s in gdb's \"\n"
           "          \"thread %d (another input, build or folder?)\" % (split.n, ", f);
@@ -361,19 +471,80 @@ int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
 {
     const ttd_run_info *run = &res->runs[TTD_BAD];
     target tg = { run->exe && run->exe[0] ? run->exe : run->argc > 0 ? run->argv[0] : "",
-                  run->argc, run->argv, NULL, -1, NULL, NULL };
+                  run->argc, run->argv, NULL, -1, NULL, NULL, NULL, 0, NULL, 0, 0 };
     return write_script(path, res, &tg, demangle, force);
+}
+
+#define MAXFORKS 64             /* fork levels followed */
+
+/* The fork chain above row i of table t: forks[] (the k-th fork child of
+ * each image, outermost first), *n of them; the image to start in *top.
+ * 0, or -1 when an image that forked is not in the table (no command line
+ * to start) or the chain is deeper than MAXFORKS. */
+static int fork_chain(const ttf_ptable *t, size_t i, size_t *forks, size_t *n, size_t *top)
+{
+    size_t rev[MAXFORKS], k = 0;
+    const ttf_proc *p = ttf_ptable_get(t, i);
+    while (p->how == TTF_PROC_FORK) {
+        if (p->parent < 0 || k == MAXFORKS)
+            return -1;
+        size_t nth = p->fork_nth;   /* else (an older writer) by start */
+        for (size_t j = 0; !p->fork_nth && j < ttf_ptable_count(t); j++) {
+            const ttf_proc *q = ttf_ptable_get(t, j);
+            nth += q->how == TTF_PROC_FORK && q->parent == p->parent && q->start_ns <= p->start_ns;
+        }
+        rev[k++] = nth;
+        i = (size_t)p->parent;
+        p = ttf_ptable_get(t, i);
+    }
+    for (size_t l = 0; l < k; l++)
+        forks[l] = rev[k - 1 - l];
+    *n = k;
+    *top = i;
+    return 0;
+}
+
+/* A forked process that did not exec: its ancestor started, the forks
+ * followed (see the top of the file). */
+static int script_forked(const char *path, const ttd_result *res, const ttf_proc *row,
+                         target *tg, int demangle, int force)
+{
+    ttf_ptable *t = NULL;
+    ttf_error err;
+    if (ttf_ptable_open(tg->dir, &t, &err) != 0)
+        return ttri_cli_fail("--gdb: %s", err.msg);
+    size_t i = 0, n = ttf_ptable_count(t), top = 0, forks[MAXFORKS], nforks = 0;
+    while (i < n && (ttf_ptable_get(t, i)->pid != row->pid ||
+                     ttf_ptable_get(t, i)->start_ns != row->start_ns))
+        i++;
+    int rc = i < n ? fork_chain(t, i, forks, &nforks, &top) : -1;
+    if (rc == 0) {
+        const ttf_proc *a = ttf_ptable_get(t, top);
+        tg->exe = a->exe;
+        tg->argc = (int)a->argc;
+        tg->argv = a->argv;
+        tg->cwd = a->cwd;
+        tg->env = a->env;
+        tg->nenv = a->nenv;
+        tg->forks = forks;
+        tg->nforks = nforks;
+        rc = write_script(path, res, tg, demangle, force);
+    } else {
+        rc = ttri_cli_fail("--gdb: process %lld (%s, bad pid %u) began by fork and did not "
+                           "exec, and the image that forked it is not in the process table: "
+                           "no command line to start", (long long)tg->index, tg->name, row->pid);
+    }
+    ttf_ptable_close(t);
+    return rc;
 }
 
 int ttri_gdb_script_proc(const char *path, const ttd_result *res, const ttf_proc *row,
                          int64_t index, const char *name, const char *dir,
                          int demangle, int force)
 {
+    target tg = { row->exe, (int)row->argc, row->argv, row->cwd, index, name, dir,
+                  row->env, row->nenv, NULL, 0, row->pid };
     if (row->how == TTF_PROC_FORK)
-        return ttri_cli_fail("--gdb: process %lld (%s, bad pid %u) began by fork and did "
-                            "not exec: it has no command line of its own to start (its "
-                            "parent's, with gdb's follow-fork-mode child, may reach it)",
-                            (long long)index, name, row->pid);
-    target tg = { row->exe, (int)row->argc, row->argv, row->cwd, index, name, dir };
+        return script_forked(path, res, row, &tg, demangle, force);
     return write_script(path, res, &tg, demangle, force);
 }

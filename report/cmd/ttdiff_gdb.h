@@ -22,12 +22,14 @@ int ttri_gdb_script(const char *path, const ttd_result *res, int demangle,
                     int force);
 
 /* The same for one process of a recorded tree (ttdiff --gdb FILE GOOD_DIR
- * BAD_DIR): res is that process pair's diff; the program, arguments and
- * working folder are the bad run's process table row's (row), and the
+ * BAD_DIR): res is that process pair's diff; the program, arguments,
+ * working folder and environment are the bad run's process table row's
+ * (row; a table without environments: the script says so), and the
  * script's comments name the process (index and name as the tree report
- * lists it) and the folder (dir). The table records no environment: the
- * script says so. A process that began by fork and did not exec has no
- * command line of its own: refused with an error line. */
+ * lists it) and the folder (dir). A process that began by fork and did
+ * not exec: the script starts the nearest image above it with a command
+ * line (dir's table read again) and follows the forks down to it; an
+ * error line when that image is not in the table. */
 int ttri_gdb_script_proc(const char *path, const ttd_result *res, const ttf_proc *row,
                          int64_t index, const char *name, const char *dir,
                          int demangle, int force);

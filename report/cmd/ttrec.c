@@ -480,6 +480,8 @@ static int run_once(const opts *o, const char *trace, const char *out, const uin
         child(o, trace, out, seed);
     if (await(o, pid, r) < 0)
         return ttri_cli_fail("waitpid: %s", strerror(errno));
+    if (WIFSIGNALED(r->status))     /* a tree's root that could not write its end */
+        ttf_ptable_reaped(trace, (uint32_t)pid, WTERMSIG(r->status));
     if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && access(trace, F_OK) != 0)
         return ttri_cli_fail("%s could not be started", o->prog);
     return 0;
@@ -587,6 +589,8 @@ static int tree_dir(const opts *o, char *buf, size_t n)
         return ttri_cli_fail("%s holds a recorded tree (use -f to replace it, or -o "
                              "another folder)", buf);
     char cmd[2 * PATH_MAX + 64];   /* the old tree's table and traces */
+    unlink(table);
+    snprintf(table, sizeof table, "%s%s", buf, TTF_PTABLE_ENVS);
     unlink(table);
     snprintf(cmd, sizeof cmd, "%s", buf);
     DIR *d = opendir(cmd);

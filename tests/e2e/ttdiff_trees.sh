@@ -11,10 +11,15 @@
 # * two passing runs of each exit 0; JSON processes[] and first_process;
 #   HTML with the tree, the diverging branch open; --process;
 # * --gdb FILE on two trees: the script starts the first diverging
-#   process (its program, argv and working folder from the table; no
-#   environment recorded, which it says) and, with gdb, stops in its
-#   diverging function wherever gdb is run from; a forked worker that did
-#   not exec: one line, exit 2;
+#   process (its program, argv, working folder and environment from the
+#   table) and, with gdb, stops in its diverging function wherever gdb is
+#   run from, with the recorded environment (not gdb's, not tt's TTCAP*);
+#   a pre-fork server's worker (forked, no exec): the script starts the
+#   server and follows the third fork, gdb stops in that worker's serve;
+#   two levels of forks (tree_nest): fork 2, then its fork 1;
+# * children killed by SIGKILL (fork, an untraced sh, killed by the
+#   parent): their parent's REAP rows give their end, signal 9; a root
+#   killed: ttrec, its parent, writes its REAP row;
 # * TTCAP_OUT=DIR/ without ttrec; bad input (no table, a corrupt table,
 #   a folder against a file) one line, exit 2.
 B=$(cd "${1:-build}" && pwd) || exit 1
@@ -36,7 +41,7 @@ diff_rc() { want=$1; shift; "$B/ttdiff" "$@" > out.txt 2> err.txt; rc=$?
 # the shell script with three traced steps
 rec sg sh "$S" "$F"
 rec sg2 sh "$S" "$F"
-rec sb sh "$S" "$F" bad
+TT_TREE_MARK=recorded rec sb sh "$S" "$F" bad
 [ "$(ls sg/*.trc | wc -l)" = 3 ] || { echo "FAIL: suite: not 3 traces"; ls sg; fail=1; }
 diff_rc 0 sg sg2
 has out.txt "no process diverges"
@@ -72,23 +77,30 @@ diff_rc 1 --gdb sb.gdb sg sb
 has err.txt "gdb script in sb.gdb"
 has sb.gdb "^# Process 2 of the tree in sb (the first diverging process):"
 has sb.gdb "^#   tree_step step2 fail$"
-has sb.gdb "records no environment"
+has sb.gdb "and environment (exec-wrapper env -i"
+has sb.gdb "^set exec-wrapper env -i .*'TT_TREE_MARK=recorded'"
+grep -q "^set exec-wrapper.*TTCAP\|^set exec-wrapper.*libttcap" sb.gdb &&
+    { echo "FAIL: tt's own variables passed to gdb's run"; fail=1; }
 has sb.gdb "^file '$F/tree_step'$"
 has sb.gdb "^set args 'step2' 'fail'$"
 has sb.gdb "^set cwd $d$"
-has sb.gdb '^split = TTDiffSplit("check", 1, 1)$'
+has sb.gdb '^split = TTDiffSplit("check", 1, 1, True)$'
 diff_rc 2 --gdb sg.gdb sg sg2
 has err.txt "no process's calls diverge"
 [ -e sg.gdb ] && { echo "FAIL: a script for two passing trees"; fail=1; }
 if command -v gdb > /dev/null; then
-    (cd / && ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 120 gdb -q -batch \
-        -x "$d/sb.gdb" -ex 'info proc cwd' > "$d/sb.gdbout" 2>&1)
+    (cd / && ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" TT_TREE_MARK=gdb-own \
+        TTCAP_OUT=/nonexistent/ timeout 120 gdb -q -batch -x "$d/sb.gdb" -ex 'info proc cwd' \
+        -ex 'print (char *)getenv("TT_TREE_MARK")' -ex 'print (char *)getenv("TTCAP_OUT")' \
+        > "$d/sb.gdbout" 2>&1)
     has sb.gdbout "^== ttdiff: the first divergence: entry 1 of check in thread #0"
     has sb.gdbout "^#0  check (v=2, strict=strict@entry=1)\|^#0  check (v=2, strict=1)"
     has sb.gdbout "^#1  .* main (argc=3"
     has sb.gdbout "^cwd = '$d'"
+    has sb.gdbout '^\$1 = 0x[0-9a-f]* "recorded"$'
+    has sb.gdbout '^\$2 = 0x0$'
 else
-    echo "note: no gdb: the --gdb script of a tree is not run"
+    echo "note: no gdb: the --gdb scripts of trees are not run"
 fi
 
 # a pre-fork server: 4 look-alike workers, one request fails
@@ -101,9 +113,54 @@ diff_rc 1 vg vb
 has out.txt "first diverging process: tree_server bad > tree_server bad"
 has out.txt "deciding line: in serve, .* bad: tree_server.c:24 calls refuse"
 [ "$(grep -c '\[same, pool\]' out.txt)" = 3 ] || { echo "FAIL: server: 3 same pool workers"; fail=1; }
-diff_rc 2 --gdb vb.gdb vg vb
-has err.txt "began by fork and did not exec"
-[ "$(wc -l < err.txt)" = 1 ] && [ ! -e vb.gdb ] || { echo "FAIL: forked worker: a script"; fail=1; }
+diff_rc 1 --gdb vb.gdb vg vb
+has vb.gdb "^# began by fork and did not exec (bad pid [0-9]*): its ancestor below is"
+has vb.gdb "^file '$F/tree_server'$"
+has vb.gdb "^set args 'bad'$"
+has vb.gdb '^if $tt_level == 0 && $tt_forks == 3$'
+has vb.gdb '^split = TTDiffSplit("serve", 1, 1, False)$'
+if command -v gdb > /dev/null; then
+    (cd / && ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 120 gdb -q -batch \
+        -x "$d/vb.gdb" -ex 'info inferiors' > "$d/vb.gdbout" 2>&1)
+    has vb.gdbout "^== ttdiff: the first divergence: entry 1 of serve in thread #0"
+    has vb.gdbout "^#0  serve (k=k@entry=2, bad=bad@entry=1)\|^#0  serve (k=2, bad=1)"
+fi
+
+# two levels of forks without exec: the second child's first grandchild
+rec ng "$F/tree_nest"
+rec nb "$F/tree_nest" bad
+diff_rc 1 --gdb nb.gdb ng nb
+has out.txt "first diverging process: tree_nest bad > tree_nest bad > tree_nest bad"
+has nb.gdb "gdb follows 2 forks down to it"
+has nb.gdb '^if $tt_level == 0 && $tt_forks == 2$'
+has nb.gdb '^if $tt_level == 1 && $tt_forks == 1$'
+if command -v gdb > /dev/null; then
+    (cd / && ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 120 gdb -q -batch \
+        -x "$d/nb.gdb" > "$d/nb.gdbout" 2>&1)
+    has nb.gdbout "^== ttdiff: the first divergence: entry 1 of leaf in thread #0"
+    has nb.gdbout "^#0  leaf (v=v@entry=11, bad=bad@entry=1)\|^#0  leaf (v=11, bad=1)"
+fi
+
+# children killed by SIGKILL: the parent's REAP rows (calm: child 1 exits)
+rec kg "$F/tree_kill"
+rec kg2 "$F/tree_kill"
+rec kc "$F/tree_kill" calm
+diff_rc 0 kg kg2
+diff_rc 1 kc kg
+has out.txt "tree_kill  \[exit_differs: good exit 0, bad signal 9 (recorded by its parent), pool\]"
+"$B/ttdiff" --format json kc kg > kg.json
+python3 - kg.json <<'PY' || fail=1
+import json, sys
+ps = json.load(open(sys.argv[1]))["processes"]
+ends = [(p["path"][-1], p["bad"]["signal"], p["bad"]["exit_status"]) for p in ps]
+assert [e[1] for e in ends] == [None, 9, 9, 9], ends
+assert ends[2][0] == "dash -c kill -9 $$", ends
+PY
+# the root killed: ttrec, its parent, records its end
+rec kr sh -c 'kill -9 $$'
+rec kr2 sh -c 'exit 0'
+diff_rc 1 kr2 kr
+has out.txt "dash -c kill -9 \$\$  \[exit_differs: good exit 0, bad signal 9 (recorded by its parent), not traced\]"
 
 # posix_spawn and system(): the spawned step, and sh -c then the step
 rec pg "$F/tree_spawn" "$F/tree_step"
