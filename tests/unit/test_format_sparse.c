@@ -5,7 +5,8 @@
  * times); untimed EXITs in a row and at a chunk's end (placed in turn,
  * never going back, bounded by the next chunk's start); prefixes that are
  * damage (not followed by an EXIT, at the end of a chunk, outside a sparse
- * chunk); the header bit and version; ttf_event_late_ns.
+ * chunk); the header bit and version; ttf_event_late_ns; an XMM values
+ * chunk's EXIT values skipped when looking for the next measured time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -132,6 +133,46 @@ static void test_run_at_chunk_end(void **state)
     free(b.buf);
 }
 
+/* A sparse values chunk with SSE registers (v1.5): the next measured time
+ * after an untimed EXIT is found past its rax and its xmm0 (which here
+ * look like an ENTER of main 127 ticks later): the EXITs lie in [1020,
+ * 1070], the ENTER after them. */
+static void test_xmm_values(void **state)
+{
+    (void)state;
+    struct tb b;
+    sparse_file(&b);
+    ttf_put_u16(b.buf + TTF_H_VMINOR, 5);
+    ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_VALUES |
+                                       TTF_REQ_XMM);
+    sparse_chunk(&b, 0, 0, 1000, 0);
+    ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS, TTF_CHUNK_TIMED | TTF_CHUNK_SPARSE |
+                                                  TTF_CHUNK_VALUES | TTF_CHUNK_XMM);
+    enter_miss(&b, MAIN, 0, 10);
+    tb_u8(&b, 0x00);                            /* no register changed */
+    enter_miss(&b, LEAF, MAIN, 10);
+    tb_u8(&b, 0x00);
+    static const uint8_t tail[] = {
+        0xe4, 0x00, 0x97, 0x7f,                 /* EXIT leaf: rax 0, xmm0 */
+        0xd7, 0x00, 0x00,                       /* EXIT main: rax 0, xmm0 0 */
+        0x97, 0x32, 0x00,                       /* ENTER main at 1070 */
+    };
+    tb_raw(&b, tail, sizeof tail);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 5);
+    assert_true(e.ev[2].untimed && e.ev[3].untimed);
+    assert_int_equal(e.ev[2].late_ns, 70);
+    assert_int_equal(e.ev[3].late_ns, 70);
+    assert_int_equal(e.ev[2].tsc, 1045);        /* 1020 + 0.5 * 50 */
+    assert_int_equal(e.ev[4].tsc, 1070);
+    assert_int_equal(ttf_get_summary(t)->duration_ns, 60);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
 /* After ENTER f at 1010: tail (bytes), read as damage with notice. */
 static void damaged(const uint8_t *tail, size_t n, int plain, const char *notice)
 {
@@ -185,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_run_at_chunk_end),
         cmocka_unit_test(test_bad_prefix),
         cmocka_unit_test(test_plain_chunk),
+        cmocka_unit_test(test_xmm_values),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
