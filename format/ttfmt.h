@@ -60,9 +60,10 @@ extern "C" {
  * ttf_value_ret; TTF_VC_FLOAT values compared and printed as numbers
  * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
  * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
- * copies, in libttdiff and libttreport). */
+ * copies, in libttdiff and libttreport).
+ * 2.10.0: ttf_iter_clone (a pass resumes where another stopped). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 8
+#define TTF_VERSION_MINOR 10
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -497,6 +498,10 @@ const char *ttf_get_notice(const ttf_trace *t, size_t i);
 typedef struct ttf_iter ttf_iter;
 int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out);
 int ttf_iter_next(ttf_iter *it, ttf_event *ev);
+/* A second iteration of one thread (not TTF_ALL_THREADS) that goes on
+ * from where it is: its next event is it's next event; each is closed on
+ * its own. 0, TT_EINVAL (a merged iteration) or TT_ENOMEM. */
+int ttf_iter_clone(const ttf_iter *it, ttf_iter **out);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

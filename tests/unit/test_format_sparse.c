@@ -6,7 +6,8 @@
  * never going back, bounded by the next chunk's start); prefixes that are
  * damage (not followed by an EXIT, at the end of a chunk, outside a sparse
  * chunk); the header bit and version; ttf_event_late_ns; an XMM values
- * chunk's EXIT values skipped when looking for the next measured time.
+ * chunk's EXIT values skipped when looking for the next measured time;
+ * an iteration cloned part-way (ttf_iter_clone).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,6 +174,53 @@ static void test_xmm_values(void **state)
     free(b.buf);
 }
 
+/* A clone of an iteration part-way through the example (after the
+ * untimed EXIT, with the placement state) gives the same events after as
+ * the original, each on its own; a merged iteration is not cloned. */
+static void test_clone(void **state)
+{
+    (void)state;
+    struct tb b;
+    sparse_file(&b);
+    sparse_chunk(&b, 0, 0, 1000, 0);
+    enter_miss(&b, MAIN, 0, 10);
+    enter_miss(&b, LEAF, MAIN, 10);
+    static const uint8_t tail[] = {0xe4, 0xa4, 0x14, 0x48, 0xe4, 0x02, 0x47, 0xd7, 0x08,
+                                   0x97, 0x05, 0xa4, 0x05, 0xe4, 0xd7};
+    tb_raw(&b, tail, sizeof tail);
+    sparse_chunk(&b, 1, 1, 5000, 0);
+    enter_miss(&b, MAIN, 0, 5);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    ttf_iter *it, *c, *m;
+    ttf_event ev, ec;
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ttf_iter_next(it, &ev), 1);
+    assert_int_equal(ev.untimed, 1);
+    assert_int_equal(ttf_iter_clone(it, &c), 0);
+    int n = 0, r;
+    while ((r = ttf_iter_next(it, &ev)) == 1) {
+        assert_int_equal(ttf_iter_next(c, &ec), 1);
+        assert_int_equal(ev.kind, ec.kind);
+        assert_int_equal(ev.addr, ec.addr);
+        assert_int_equal(ev.tsc, ec.tsc);
+        assert_int_equal(ev.untimed, ec.untimed);
+        assert_int_equal(ttf_event_late_ns(&ev), ttf_event_late_ns(&ec));
+        n++;
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(ttf_iter_next(c, &ec), 0);
+    assert_int_equal(n, 8);
+    ttf_iter_close(it);
+    ttf_iter_close(c);
+    assert_int_equal(ttf_iter_open(t, TTF_ALL_THREADS, &m), 0);
+    assert_int_equal(ttf_iter_clone(m, &c), TT_EINVAL);
+    assert_null(c);
+    ttf_iter_close(m);
+    ttf_close(t);
+    free(b.buf);
+}
+
 /* After ENTER f at 1010: tail (bytes), read as damage with notice. */
 static void damaged(const uint8_t *tail, size_t n, int plain, const char *notice)
 {
@@ -227,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_bad_prefix),
         cmocka_unit_test(test_plain_chunk),
         cmocka_unit_test(test_xmm_values),
+        cmocka_unit_test(test_clone),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
