@@ -49,6 +49,16 @@ static void enter_miss(struct tb *b, uint64_t fn, uint64_t prev, uint64_t t)
     tb_uvar(b, t);
 }
 
+/* A sparse file whose first chunk (tsc 1000) enters main and leaf at
+ * 1010 and 1020 (misses: both cached after). */
+static void main_leaf(struct tb *b)
+{
+    sparse_file(b);
+    sparse_chunk(b, 0, 0, 1000, 0);
+    enter_miss(b, MAIN, 0, 10);
+    enter_miss(b, LEAF, MAIN, 10);
+}
+
 /* FORMAT.md 4.5's example, after two misses that fill the cache. */
 static void test_example(void **state)
 {
@@ -106,10 +116,7 @@ static void test_run_at_chunk_end(void **state)
 {
     (void)state;
     struct tb b;
-    sparse_file(&b);
-    sparse_chunk(&b, 0, 0, 1000, 0);
-    enter_miss(&b, MAIN, 0, 10);
-    enter_miss(&b, LEAF, MAIN, 10);
+    main_leaf(&b);
     tb_u8(&b, 0xe4);                            /* EXIT leaf */
     tb_u8(&b, 0xd7);                            /* EXIT main */
     sparse_chunk(&b, 1, 1, 2000, 0);
@@ -181,10 +188,7 @@ static void test_clone(void **state)
 {
     (void)state;
     struct tb b;
-    sparse_file(&b);
-    sparse_chunk(&b, 0, 0, 1000, 0);
-    enter_miss(&b, MAIN, 0, 10);
-    enter_miss(&b, LEAF, MAIN, 10);
+    main_leaf(&b);
     static const uint8_t tail[] = {0xe4, 0xa4, 0x14, 0x48, 0xe4, 0x02, 0x47, 0xd7, 0x08,
                                    0x97, 0x05, 0xa4, 0x05, 0xe4, 0xd7};
     tb_raw(&b, tail, sizeof tail);
