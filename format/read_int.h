@@ -457,6 +457,14 @@ static inline int uvars_skip(const uint8_t **q, const uint8_t *end, unsigned n)
  * opening needs the records' ends, not their values: the iteration
  * decodes each chunk again from its start): the varints the ENTER's masks
  * name, or rax (and xmm0 in an XMM chunk) after an EXIT. */
+/* Bits set in a mask byte (no popcnt instruction in the baseline ISA:
+ * __builtin_popcount is a libgcc call there). */
+static inline unsigned mask_bits(unsigned m)
+{
+    static const uint8_t nib[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return (unsigned)nib[m & 15] + nib[(m >> 4) & 15];
+}
+
 static inline int values_skip_fast(const struct dec *d, const uint8_t **q,
                                    const uint8_t *end, int is_exit)
 {
@@ -466,14 +474,14 @@ static inline int values_skip_fast(const struct dec *d, const uint8_t **q,
     if (b >= end || ((*b & TTF_MASK_BAD) && !d->xmm))
         return 0;
     unsigned mask = *b++, m = 0;
-    if (!uvars_skip(&b, end, (unsigned)__builtin_popcount(mask & ((1u << TTF_ARGREGS) - 1))))
+    if (!uvars_skip(&b, end, mask_bits(mask & ((1u << TTF_ARGREGS) - 1))))
         return 0;
     if (d->xmm && (mask & TTF_MASK_XMM)) {  /* the SSE mask after the deltas */
         if (b >= end)
             return 0;
         m = *b++;
     }
-    if (!uvars_skip(&b, end, (unsigned)__builtin_popcount(m)))
+    if (!uvars_skip(&b, end, mask_bits(m)))
         return 0;
     *q = b;
     return 1;
