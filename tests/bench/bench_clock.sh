@@ -76,10 +76,11 @@ END {
         m++
         if (abs(es) > ws) ws = abs(es)
         if (abs(et) > wt) wt = abs(et)
-        if (abs(es) <= 5 && abs(et) <= 5) ok++
+        if (abs(es) <= 5) oks++
+        if (abs(et) <= 5) okt++
         if (s >= 5) { m5++; if (abs(es) > ws5) ws5 = abs(es); if (abs(et) > wt5) wt5 = abs(et) }
     }
-    printf "functions above %s%% of the self time: %d, %d of them within 5%% (self and total); worst self %.1f%%, total %.1f%%\n",
-           min, m, ok, ws, wt
-    printf "functions above 5%%: %d; worst self %.1f%%, total %.1f%%\n", m5, ws5, wt5
+    printf "functions above %s%% of the self time: %d; within 5%%: %d by total, %d by self; worst total %.1f%%, self %.1f%%\n",
+           min, m, okt, oks, wt, ws
+    printf "functions above 5%%: %d; worst total %.1f%%, self %.1f%%\n", m5, wt5, ws5
 }' "$tmp/every.prof" "$tmp/sparse.prof"
