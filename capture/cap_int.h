@@ -108,9 +108,6 @@ struct tstate {
     uint8_t skip;               /* sparse clock: candidate EXITs to the next
                                    sample (0 at thread start: wraps to 255) */
     uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
-    uint8_t run_max;            /* sparse clock: untimed EXITs allowed in a
-                                   row: 0 while warming up (zeroed TLS: a new
-                                   thread), CAP_UNTIMED_RUN after */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
     uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
                                    frame at depth d, in evat[d % CAP_EVAT] */
@@ -368,10 +365,9 @@ static inline __attribute__((always_inline)) void cap_enter_count(struct tstate 
 static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
 {
     uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
-    /* the warm-up is the run limit at 0: one test on the common path */
-    if (n >= CAP_BIG_CALL || t->since >= t->run_max) {
-        if (__builtin_expect(!t->run_max, 0) && ++t->warm >= CAP_WARM)
-            t->run_max = CAP_UNTIMED_RUN;
+    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN || t->warm < CAP_WARM) {
+        if (t->warm < CAP_WARM)
+            t->warm++;
         return TTF_T_TIMED;
     }
     if (__builtin_expect(--t->skip == 0, 0)) {
