@@ -628,7 +628,7 @@ static int prepare(ttd_diff *d, ttf_error *err)
         return rc;
     values_setup(d);
     d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
-    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s};
+    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s, d->cd};
     ttd_unpaired *up = NULL;
     rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->x.nunpaired);
     d->x.unpaired = up;
@@ -970,6 +970,7 @@ void ttd_free(ttd_diff *d)
         free(d->s.ip[i].exp);
         free(d->s.ip[i].reps);
         free(d->s.ip[i].tim);
+        free(d->s.ip[i].waitns);
         ttdi_pool_free(&d->s.ip[i]);
         ttdi_vfound_free(&d->s.ip[i].vf);
     }

@@ -74,6 +74,9 @@ typedef struct ectx {
     xchain ch;
     const struct ttdi_codediff *cd; /* code changed between builds (the
                                    engine's, prepare stage), NULL */
+    const ttd_cause *decided;   /* the chain's step of a value no input
+                                   decides that the split depends on */
+    uint64_t decided_values;    /* it and the arguments that took it */
     char buf[512];
 } ectx;
 
@@ -435,9 +438,44 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
     return 0;
 }
 
+/* The frame branched having seen no other difference than a value no
+ * input decides, z, which it passed to a later call: a cause only because
+ * the calls after it depend on it, and said so ("a clock value decided").
+ * A clock read and not passed on is no evidence (libuv's uv__io_poll
+ * branches on what epoll returned, untraced): the evidence stops there. */
+static int step_decided(ectx *e, const xpair *xp, const ttdi_xnoisy *z)
+{
+    ttd_cause *s = add_step(e, TTD_CAUSE_RETURNED, xp, -1);
+    const char *what = z->why == TTDI_NOISE_CLOCK ? "a clock value"
+                       : z->why == TTDI_NOISE_BASELINE ? "a value that varies between good runs"
+                       : "an address or time stamp";
+
+    if (!s)
+        return 0;
+    s->function = ttdi_norm_func_at(&e->in->r[TTD_BAD].norm, z->addr, 0, z->time_ns);
+    if (!s->function)
+        s->function = "?";
+    s->good_value = vtext(e, TTD_GOOD, z->ret[0], &z->sig->ret, z->gexit_ns);
+    s->bad_value = vtext(e, TTD_BAD, z->ret[1], &z->sig->ret, z->exit_ns);
+    s->bad_index = z->exit_idx;
+    s->bad_time_ns = z->exit_ns;
+    if (!s->good_value || !s->bad_value)
+        return TT_ENOMEM;
+    snprintf(e->buf, sizeof e->buf, "%s decided: `%s` returned %s in the bad run, %s in the "
+             "good run, and the calls after it depend on it", what, s->function, s->bad_value,
+             s->good_value);
+    s->nondet = what;
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
+    e->decided = s;
+    e->decided_values = 1 + (uint64_t)z->used;
+    return s->text ? 1 : TT_ENOMEM;
+}
+
 /* The frame at the split (node id) decided: on what? Its callees'
- * values before the split, else its arguments. */
-static int explain_frame(ectx *e, const xpair *xp, int32_t id, uint64_t split)
+ * values before the split, else its arguments, else a value no input
+ * decides that it read and passed on (the only difference it saw). */
+static int explain_frame(ectx *e, const xpair *xp, int32_t id, uint64_t split,
+                         const ttdi_xnoisy *z)
 {
     int strong, rc;
     int32_t s = pick_callee(xp, id, split, &strong);
@@ -452,6 +490,12 @@ static int explain_frame(ectx *e, const xpair *xp, int32_t id, uint64_t split)
         if ((rc = step_argument(e, xp, id, k, 0)) < 0)
             return rc;
         return explain_arg(e, xp, id, k, 1);
+    }
+    if (z && z->why && z->used && z->sig && z->exit_idx < split) {
+        if ((rc = step_decided(e, xp, z)) < 0)
+            return rc;
+        e->ch.end = "no input decides that value (it varies from run to run)";
+        return 0;
     }
     e->ch.end = "no earlier value differs";
     return 0;
@@ -664,11 +708,12 @@ static int chain_split(ectx *e, const ttd_divergence *dv)
     xpair *xp = &e->xp[dv->pair];
     size_t fi = dv->nstack <= xp->rp.npath ? dv->nstack : xp->rp.npath;
     int32_t node = fi ? xp->rp.path[fi - 1] : 0;
+    const ttdi_xnoisy *z = fi && node >= 0 && xp->rp.pnoisy ? &xp->rp.pnoisy[fi - 1] : NULL;
     if (node < 0)
         node = 0;
     if ((rc = split_step(e, dv, xp, node)) < 0)
         return rc;
-    if ((rc = explain_frame(e, xp, node, dv->bad_index)) < 0)
+    if ((rc = explain_frame(e, xp, node, dv->bad_index, z)) < 0)
         return rc;
     if (e->ch.n == 1 && !has_values(xp))
         rc = other_threads(e, dv->pair, dv->bad_time_ns, NULL, 1);
@@ -907,6 +952,13 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
 
     if (st->kind != TTD_CAUSE_RETURNED && st->kind != TTD_CAUSE_ARGUMENT)
         return 0;
+    if (st == e->decided && dv->nstack) {
+        /* a value no input decides is no suspect by itself: the frame
+         * that branched on it is (the clock is right, its use is not) */
+        ttd_suspect *fr = suspect_of(e, dv, s, n, dv->stack[dv->nstack - 1].name, dv->pair,
+                                     NULL);
+        return ttdi_evid_add(a, fr, TTD_EV_CHAIN, TTDI_W_CHAIN, "%s", st->text);
+    }
     ttd_suspect *f = suspect_of(e, dv, s, n, st->function, st->pair, x);
     int origin = i + 1 == c->n && !c->origin;
     if (st->kind == TTD_CAUSE_RETURNED) {
@@ -1258,8 +1310,9 @@ static int headline(ectx *e)
 
     for (size_t i = e->ch.n; i-- > 0 && !first;) {
         const ttd_cause *s = &e->ch.step[i];
-        if (s->kind != TTD_CAUSE_RETURNED && s->kind != TTD_CAUSE_ARGUMENT)
-            continue;
+        if ((s->kind != TTD_CAUSE_RETURNED && s->kind != TTD_CAUSE_ARGUMENT) ||
+            e->ch.node[i] < 0)
+            continue;   /* (a value no input decides is no value divergence) */
         if (!(first = ttfi_arena_alloc(in->arena, sizeof *first)))
             return TT_ENOMEM;
         if ((rc = value_of(e, e->ch.from[i], &e->ch.from[i]->rp.c[e->ch.node[i]],
@@ -1319,6 +1372,9 @@ static void finish(ectx *e)
                                         ttdi_replay_retnoise(&e->xp[i].rp, &e->xp[i].rp.c[k]);
         ttdi_replay_free(&e->xp[i].rp);
     }
+    /* on the path to the divergence: not "not taken as causes" */
+    e->out->values_ignored -= e->decided_values < e->out->values_ignored
+                              ? e->decided_values : e->out->values_ignored;
     free(e->xp);
 }
 

@@ -59,6 +59,21 @@ typedef struct ttdi_rstat {
                                    type (0 for unsigned types) */
 } ttdi_rstat;
 
+/* The last callee of a frame whose result differed only as noise (a value
+ * no input decides: a clock, an address, one that varies between good
+ * runs): why = TTDI_NOISE_*, 0 when none. */
+typedef struct ttdi_xnoisy {
+    uint64_t addr, time_ns;     /* bad run: its function, ENTER time */
+    uint64_t exit_idx;          /* bad key index of its EXIT */
+    uint64_t exit_ns, gexit_ns; /* EXIT time, bad and good run */
+    uint64_t ret[2];            /* return registers, good and bad */
+    const ttf_signature *sig;   /* bad run's signature */
+    uint8_t why;
+    uint8_t used;               /* arguments of later callees of the frame
+                                   that took that value (the calls after it
+                                   depend on it), 0: none */
+} ttdi_xnoisy;
+
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */
 typedef struct ttdi_replay {
     /* in */
@@ -76,6 +91,8 @@ typedef struct ttdi_replay {
     int32_t *path;              /* at the stop: the bad stack's nodes,
                                    outermost first */
     size_t npath;
+    ttdi_xnoisy *pnoisy;        /* at the stop: per path frame, its last
+                                   noisy callee (why 0: none) */
     uint64_t compared;          /* values compared */
     uint64_t ignored;           /* differing values taken as noise */
     uint64_t dropped;           /* calls dropped to stay within the cap */

@@ -153,6 +153,8 @@ static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t 
         const ttdi_hunk *h = &p->h[sel[k]];
         hs[k].expected = p->exp ? p->exp[sel[k]] : 0;
         hs[k].timing = p->tim && !hs[k].expected ? p->tim[sel[k]] : 0;
+        hs[k].waits = p->waitns && hs[k].timing == TTD_TIMING_WAIT ? p->waitns[2 * sel[k]] : 0;
+        hs[k].wait_ns = hs[k].waits ? p->waitns[2 * sel[k] + 1] : 0;
         hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
         hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
         uint64_t gi = h->a1 > h->a0 ? h->a0 : ttdi_probe_index(h->a0, p->n[0]);

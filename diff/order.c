@@ -27,8 +27,9 @@
  * and is put first; the other is marked (ttd_hunk_info.order_dep) and
  * stays in the list right after it. In values mode a thread's first
  * difference can be a value on a common event (a call that returned
- * another value) before its calls split: that point is used, so a worker
- * whose job failed is judged where the failure showed, before the locks
+ * another value) before its calls split: that point is used (a value
+ * no input decided, a clock reading, is passed over: not where the thread
+ * went its own way), so a worker whose job failed is judged where the failure showed, before the locks
  * it took to report it. Between two builds, a divergence whose innermost
  * frame is a function whose machine code changed (codediff.c) is its own
  * whatever reached it, and the first is never put back when its own
@@ -256,12 +257,16 @@ static int key_time(const ttdi_in *in, int ri, uint32_t th, uint64_t idx, uint64
     return rc;
 }
 
+static const ttdi_vdiff *first_value(const ttdi_in *in, size_t pi);
+
 /* Where hunk h's pair first differs, in both runs: its split, or in values
- * mode a value on a common event before it. */
+ * mode a value on a common event before it, unless that value is noise by
+ * its look (a clock reading: no input decided it, so the thread did not go
+ * its own way there). */
 static int points(const ttdi_in *in, const ttd_hunk_info *h, opoint pt[2])
 {
     const ttdi_ipair *p = &in->s->ip[h->pair];
-    const ttdi_vfound *f = &p->vf;
+    const ttdi_vdiff *f = first_value(in, h->pair);
     uint64_t at[2] = {h->good_time_ns, h->time_ns};
     uint64_t idx[2] = {h->good_index, h->bad_index};
     int rc = 0;
@@ -271,9 +276,9 @@ static int points(const ttdi_in *in, const ttd_hunk_info *h, opoint pt[2])
         pt[ri].call = 1;
         pt[ri].woke = p->pool < 0;
     }
-    if (in->values && f->found && f->first.ev[1].time_ns < h->time_ns) {
+    if (f && f->ev[1].time_ns < h->time_ns) {
         for (int ri = 0; ri < 2; ri++) {
-            pt[ri].from_ns = pt[ri].at_ns = f->first.ev[ri].time_ns;
+            pt[ri].from_ns = pt[ri].at_ns = f->ev[ri].time_ns;
             pt[ri].call = pt[ri].woke = 0;
         }
         return 0;
@@ -565,12 +570,8 @@ static int ended_alike(const ttdi_in *in, const ttd_run_info runs[2], size_t nun
            g->exit_status == b->exit_status && !in->o->bad_failed && !nunpaired;
 }
 
-/* 1 when pair pi's first differing value is noise by its own look (a
- * clock, an address, a time stamp: ttdi_value_noise): no input decided
- * it, so it is not where the thread went its own way. */
-static int value_noise(const ttdi_in *in, size_t pi)
+static int vdiff_noise(const ttdi_vdiff *v)
 {
-    const ttdi_vdiff *v = &in->s->ip[pi].vf.first;
     const ttf_signature *sig = v->sig;
 
     if (!sig)
@@ -585,6 +586,27 @@ static int value_noise(const ttdi_in *in, size_t pi)
                             NULL, 0) != 0;
 }
 
+/* Pair pi's first differing value that is not noise by its own look (a
+ * clock, an address, a time stamp: ttdi_value_noise): no input decided
+ * such a value, so it is not where the thread went its own way (libuv's
+ * uv__hrtime read before post() found the worker idle or not). Past a
+ * noisy first value, the first differing return value that is not noise
+ * (values.c keeps the returns; an argument computed from a noisy one is
+ * passed over with it). NULL: none, or not values mode. */
+static const ttdi_vdiff *first_value(const ttdi_in *in, size_t pi)
+{
+    const ttdi_vfound *f = &in->s->ip[pi].vf;
+
+    if (!in->values || !f->found)
+        return NULL;
+    if (!vdiff_noise(&f->first))
+        return &f->first;
+    for (size_t i = 0; i < f->nrets; i++)
+        if (!vdiff_noise(&f->rets[i]))
+            return &f->rets[i];
+    return NULL;
+}
+
 /* Whether pair pi's first difference follows the progress: its first
  * divergence h (NULL: none) as a split of the calls, or, when values
  * differ before it (or only values differ), its first value difference
@@ -593,15 +615,14 @@ static int value_noise(const ttdi_in *in, size_t pi)
  * or a TT_E* code. */
 static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
 {
-    const ttdi_vfound *f = &in->s->ip[pi].vf;
+    const ttdi_vdiff *f = first_value(in, pi);
     opoint pt[2];
     int64_t rc;
 
-    if (in->values && f->found && (!h || f->first.ev[1].time_ns < h->time_ns) &&
-        !value_noise(in, pi)) {
+    if (f && (!h || f->ev[1].time_ns < h->time_ns)) {
         for (int ri = 0; ri < 2; ri++)
-            pt[ri] = (opoint){.th = in->s->ip[pi].t[ri], .from_ns = f->first.ev[ri].time_ns,
-                              .at_ns = f->first.ev[ri].time_ns, .call = 0,
+            pt[ri] = (opoint){.th = in->s->ip[pi].t[ri], .from_ns = f->ev[ri].time_ns,
+                              .at_ns = f->ev[ri].time_ns, .call = 0,
                               .woke = in->s->ip[pi].pool < 0};
     } else if (!h) {
         return 0;
@@ -650,7 +671,7 @@ int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run
         const ttd_hunk_info *h = NULL;
         for (size_t i = 0; i < ndiv && !h; i++)
             h = hs[i].pair == pi ? &hs[i] : NULL;
-        if (!h && !(in->values && in->s->ip[pi].vf.found && !value_noise(in, pi)))
+        if (!h && !first_value(in, pi))
             continue;
         int rc = follows(in, pi, h);
         if (rc <= 0)

@@ -48,6 +48,7 @@ typedef struct ttdi_rframe {
     uint8_t nnz;                /* noisy values seen in it (nz holds the last) */
     uint64_t nz[NZ][2];         /* bad side: the last noisy callee results
                                    and arguments, good and bad registers */
+    ttdi_xnoisy noisy;          /* bad side: its last noisy callee */
 } ttdi_rframe;
 
 /* One side being read: a keyed walk (walker.c); ev the current event
@@ -80,6 +81,7 @@ static int push(ttdi_replay *rp, int side, const rside *s)
     f->sig = NULL;
     f->argdiff = f->argnoisy = 0;
     f->argwhy = f->clone = f->real_in = f->noise_why = f->nnz = 0;
+    f->noisy.why = 0;
     return 0;
 }
 
@@ -336,7 +338,7 @@ static int derived(const ttdi_rframe *f, uint64_t g, uint64_t b)
 
 /* Compare the arguments of a frame entered in step (its caller: up, NULL
  * at the top). */
-static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
+static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
 {
     const ttf_signature *sig = f->sig;
 
@@ -352,6 +354,8 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, const ttdi_rframe *up)
         int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
         if (!why && up)
             why = derived(up, g, b);
+        if (up && up->noisy.why && up->noisy.ret[0] == g && up->noisy.ret[1] == b)
+            up->noisy.used = (uint8_t)(up->noisy.used + (up->noisy.used < 255)); /* passed on */
         if (!why) {
             f->argdiff |= (uint16_t)(1u << i);
             f->real_in = 1;
@@ -480,8 +484,12 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
             why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
         if (why)
             rp->ignored++;
-        if (why && fi > 0)
+        if (why && fi > 0) {
             remember(&rp->st[1][fi - 1], g, b, why);
+            rp->st[1][fi - 1].noisy = (ttdi_xnoisy){f->ev[1].addr, f->ev[1].time_ns, s[1].idx,
+                                                    s[1].ev.time_ns, s[0].ev.time_ns, {g, b},
+                                                    sig, (uint8_t)why, 0};
+        }
         else if (diff && fi > 0)
             rp->st[1][fi - 1].real_in = 1;
         diff = diff && !why;
@@ -574,10 +582,13 @@ static int stop_path(ttdi_replay *rp)
     if (rp->nst[1] && (rc = ensure(rp, rp->nst[1] - 1)) < 0)
         return rc;
     rp->path = malloc((rp->nst[1] + 1) * sizeof *rp->path);
-    if (!rp->path)
+    rp->pnoisy = malloc((rp->nst[1] + 1) * sizeof *rp->pnoisy);
+    if (!rp->path || !rp->pnoisy)
         return TT_ENOMEM;
-    for (size_t i = 0; i < rp->nst[1]; i++)
+    for (size_t i = 0; i < rp->nst[1]; i++) {
         rp->path[i] = rp->st[1][i].node;
+        rp->pnoisy[i] = rp->st[1][i].noisy;
+    }
     rp->npath = rp->nst[1];
     return 0;
 }
@@ -630,6 +641,8 @@ void ttdi_replay_free(ttdi_replay *rp)
 {
     free(rp->c);
     free(rp->path);
+    free(rp->pnoisy);
+    rp->pnoisy = NULL;
     free(rp->st[0]);
     free(rp->st[1]);
     free(rp->rs);

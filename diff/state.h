@@ -73,6 +73,9 @@ typedef struct ttdi_ipair {
     size_t nlv[2];
     uint8_t *tim;           /* per hunk: TTD_TIMING_* (timing.c), NULL
                                until judged */
+    uint64_t *waitns;       /* per hunk: a wait loop's recorded waits,
+                               2 per hunk: their count and the time they
+                               blocked in all, both sides (timing.c) */
 } ttdi_ipair;
 
 /* A baseline good run: compared with the good run only. */
@@ -117,6 +120,8 @@ typedef struct ttdi_aligner {
     ttdi_openset calls;     /* contexts of the calls that vary between good
                                runs in the pair being aligned (fnoise.c) */
     ttdi_script *s;         /* the script being written */
+    const struct ttdi_codediff *cd; /* two builds: whose code changed (the
+                               engine's, prepare stage), NULL */
 } ttdi_aligner;
 
 

@@ -31,8 +31,16 @@
  *     is no evidence of waiting (a loop that ran once more and then slept
  *     in untraced code, or computed there, is a divergence), and nothing
  *     is timing in a program that ran one thread in both runs: a count
- *     that differs there is the program's.
- * So a consumer that found fewer items (no waits between its iterations)
+ *     that differs there is the program's. The waits that made a hunk
+ *     one and the time they blocked are kept per hunk (ipair.waitns: a
+ *     blocking operation until the thread's next record, a join since
+ *     its last, a wait call from ENTER to EXIT; a blocking operation
+ *     inside a wait call is one wait): the evidence the verdict states.
+ * Between two builds, a loop inside a function whose machine code changed
+ * is never a wait loop: the changed code may decide how often it waits
+ * (pbzip2's fileWriter, whose wait predicate a patch got wrong, waited in
+ * the good build and not in the bad one). So a consumer that found
+ * fewer items (no waits between its iterations)
  * is still a divergence, and so is a loop that ran longer because it
  * computed (a preemption or two in a thousand iterations is not once per
  * iteration). Nor is the end of a bad-run thread that called exit while
@@ -61,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "state.h"
 
 #define GAP_NS 20000u       /* an idle gap that counts as a wait */
@@ -100,6 +109,11 @@ typedef struct cand {
     uint64_t lo, hi;        /* key index range */
     uint64_t hash;          /* its keys, hashed in order */
     uint64_t waits;         /* wait calls that blocked, blocking operations */
+    uint64_t op_waits, op_ns; /* blocking operations, the time they
+                               blocked (to the thread's next record) */
+    uint64_t call_waits, call_ns; /* wait calls that blocked, the time
+                               (ENTER to EXIT: a blocking operation inside
+                               one is the same wait, counted once) */
     int in_blocked;         /* inside one call named like a wait that blocked */
     uint64_t blocked;       /* blocking operations (condition wait, join) */
     uint64_t between;       /* calls made after one of them, which came
@@ -112,6 +126,8 @@ typedef struct cand {
     int empty;              /* 1: this side has no events (a point) */
     int in_wait;            /* the innermost call open at its start is named
                                like a wait (wait_for: the loop it runs) */
+    int in_changed;         /* ... is a function whose machine code changed
+                               between the two builds (codediff.c) */
     size_t base;            /* open calls at lo */
     uint64_t anc[ANC];      /* enclosing calls at lo, innermost first:
                                their subtree hashes, once they returned */
@@ -136,6 +152,7 @@ typedef struct frame {
 /* The scan of one thread. */
 typedef struct scan {
     ttdi_norm *norm;
+    const struct ttdi_codediff *cd; /* two builds: changed code, NULL */
     uint64_t ring[REPEAT_BEFORE]; /* last ENTER keys before */
     size_t nring;
     cand *c;                /* candidates on this side, ascending */
@@ -147,6 +164,9 @@ typedef struct scan {
                                inside a candidate (its call a leaf if the
                                next kept event is its EXIT) */
     uint64_t open_exit;     /* that EXIT's key */
+    uint64_t blk_ns;        /* a blocking operation's time, its key index */
+    uint64_t blk_at;        /*   blk_at (UINT64_MAX: none pending) */
+    uint64_t prev_ns;       /* time of the thread's last record */
     frame *st;              /* open calls (STACK_MAX at most followed) */
     size_t nst, deep;       /* followed; open beyond them */
     uint64_t ph, php;       /* prefix hash of the keys so far, and before
@@ -171,9 +191,12 @@ static void cand_start(scan *s, uint64_t i)
     for (; s->started < s->nc && s->c[s->started].lo <= i; s->started++) {
         cand *c = &s->c[s->started];
         c->base = s->nst + s->deep;
-        if (s->nst && !s->deep)
-            c->in_wait = ttdi_waits_name(ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
-                                                           s->st[s->nst - 1].t));
+        if (s->nst && !s->deep) {
+            const char *in = ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
+                                               s->st[s->nst - 1].t);
+            c->in_wait = ttdi_waits_name(in);
+            c->in_changed = s->cd && in && ttdi_codediff_changed(s->cd, in) == 1;
+        }
         for (size_t k = 0; k < ANC && k < s->nst && !s->deep; k++) {
             frame *f = &s->st[s->nst - 1 - k];
             f->watch = 1;
@@ -236,6 +259,10 @@ static void blocked_call(scan *s, const frame *f, uint64_t t, uint64_t i)
             c->waits++;
         else if (f->at < c->lo && i >= c->hi)
             c->in_blocked = 1;
+        else
+            continue;
+        c->call_waits++;
+        c->call_ns += t - f->t;
     }
 }
 
@@ -357,6 +384,20 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
 }
 
+/* The thread's next record at time t: a blocking operation pending
+ * blocked until then; its time goes to the candidates it counted for. */
+static void unblocked(scan *s, uint64_t t)
+{
+    if (s->blk_at == UINT64_MAX)
+        return;
+    for (size_t j = 0; j < s->nc && s->c[j].lo <= s->blk_at; j++)
+        if (s->blk_at < s->c[j].hi && t > s->blk_ns) {
+            s->c[j].op_waits++;
+            s->c[j].op_ns += t - s->blk_ns;
+        }
+    s->blk_at = UINT64_MAX;
+}
+
 /* A blocking sync operation inside a candidate counts as a wait: a
  * condition wait, a join, a sleep or an I/O wait (libttcap records
  * usleep, nanosleep, poll... as SLEEP). */
@@ -365,6 +406,12 @@ static void sync_op(scan *s, const ttf_event *ev)
     if (ev->code != TTF_SOP_WAIT && ev->code != TTF_SOP_JOIN && ev->code != TTF_SOP_SLEEP)
         return;
     int cond = ev->code != TTF_SOP_SLEEP;   /* a sleep waits, it checks nothing */
+    s->blk_ns = ev->time_ns;
+    s->blk_at = s->n;
+    if (ev->code == TTF_SOP_JOIN) {         /* recorded when it returned */
+        s->blk_ns = s->prev_ns;
+        unblocked(s, ev->time_ns);
+    }
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
         s->c[j].waits += s->n < s->c[j].hi;
         if (!cond)
@@ -375,7 +422,8 @@ static void sync_op(scan *s, const ttf_event *ev)
 }
 
 /* Scan thread th of run r for candidates c[0..nc), ascending. */
-static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
+static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
+                       size_t nc)
 {
     scan s;
     ttdi_walk wk;
@@ -384,9 +432,11 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
 
     memset(&s, 0, sizeof s);
     s.norm = &r->norm;
+    s.cd = cd;
     s.c = c;
     s.nc = nc;
     s.cur = SIZE_MAX;
+    s.blk_at = UINT64_MAX;
     if (!(s.st = malloc(STACK_MAX * sizeof *s.st)))
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
@@ -397,10 +447,13 @@ static int scan_thread(ttdi_run_state *r, uint32_t th, cand *c, size_t nc)
     }
     wk.sleeps = 1;
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
+        unblocked(&s, wk.ev.time_ns);
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             sync_op(&s, &wk.ev);
+            s.prev_ns = wk.ev.time_ns;
             continue;
         }
+        s.prev_ns = wk.ev.time_ns;
         if ((rc = ttdi_norm_key(s.norm, &wk.ev, &key)) < 0)
             break;
         if (rc)
@@ -617,11 +670,11 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
-        if ((rc = scan_thread(&al->r[s], p->t[s], cs[s], nc[s])) < 0)
+        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s])) < 0)
             break;
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;
-            if (!cs[s][j].empty && wait_loop(&cs[s][j]))
+            if (!cs[s][j].empty && !cs[s][j].in_changed && wait_loop(&cs[s][j]))
                 ok[cs[s][j].hunk] |= (uint8_t)(1u << s);
         }
     }
@@ -629,6 +682,12 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         unsigned need = (p->h[i].a1 > p->h[i].a0) | (unsigned)(p->h[i].b1 > p->h[i].b0) << 1;
         if (need && ok[i] == need)
             p->tim[i] = TTD_TIMING_WAIT;
+        for (int s = 0; need && ok[i] == need && s < 2; s++) {
+            const cand *c = ix[s][i] != SIZE_MAX ? &cs[s][ix[s][i]] : NULL;
+            int ops = c && c->op_waits >= c->call_waits;
+            p->waitns[2 * i] += !c ? 0 : ops ? c->op_waits : c->call_waits;
+            p->waitns[2 * i + 1] += !c ? 0 : ops ? c->op_ns : c->call_ns;
+        }
     }
     if (rc >= 0)
         retry(p, cs, ix);
@@ -738,6 +797,8 @@ int ttdi_timing_mark(ttdi_aligner *al)
         ttdi_ipair *p = &al->s->ip[i];
         total += p->nh;
         if (p->nh && !(p->tim = calloc(p->nh, 1)))
+            return TT_ENOMEM;
+        if (p->nh && !(p->waitns = calloc(2 * p->nh, sizeof *p->waitns)))
             return TT_ENOMEM;
     }
     mv *m = malloc((total + 1) * sizeof *m);

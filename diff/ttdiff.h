@@ -365,6 +365,12 @@ typedef struct ttd_cause {
                                as is (an equal value in both runs); 0: the
                                next step follows by position or time */
     const char *text;       /* the step in words */
+    const char *nondet;     /* RETURNED: the value is one no input decides
+                               ("a clock value", "an address or time
+                               stamp", "a value that varies between good
+                               runs"), the only difference the frame that
+                               branched saw before it: the calls after it
+                               depend on it; NULL otherwise */
 } ttd_cause;
 
 /* How the two runs ended. */
@@ -533,6 +539,12 @@ typedef struct ttd_hunk_info {
                                (ttd_result.followed; 1.9) */
     size_t order_pair;      /* order_dep: the pair of that other thread
                                (== npairs: a thread with no partner) */
+    uint64_t waits;         /* timing TTD_TIMING_WAIT: the recorded waits
+                               that made it one (blocking operations, wait
+                               calls that blocked), both runs' sides */
+    uint64_t wait_ns;       /* ... the time they blocked in all (a blocking
+                               operation until the thread's next record, a
+                               wait call from its entry to its return) */
 } ttd_hunk_info;
 
 /* Why a divergence that followed the threads' progress was put after
@@ -830,6 +842,9 @@ typedef struct ttd_place {
     uint64_t bad_index;     /* key index (bad run) of the event, UINT64_MAX
                                if none */
     const char *text;       /* the place in words (`quoted` names) */
+    const char *decided_by; /* cause: the branch read a value no input
+                               decides, and nothing else that differs
+                               (ttd_cause.nondet: "a clock value"); NULL */
 } ttd_place;
 
 /* A call whose count in the bad run no passing run had. */

@@ -235,6 +235,13 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
             add_evidence(c, s->evidence[i].text);
     if (!p->text)
         p->text = c->nev ? c->ev[0] : "";
+    /* the branch read a value no input decides, and nothing else that
+     * differs: that value decided (issue 31 item 3) */
+    if (r->nchain && r->chain[0].nondet && r->first && r->first->nstack &&
+        strcmp(r->first->stack[r->first->nstack - 1].name, s->name) == 0) {
+        p->text = r->chain[0].text;
+        p->decided_by = r->chain[0].nondet;
+    }
     return p;
 }
 
@@ -481,8 +488,9 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
     switch (h->timing) {
     case TTD_TIMING_WAIT:
         snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events in the %s run, a loop at "
-                 "`%s` that waited each time (a blocking operation or a wait call that "
-                 "blocked, recorded)", t ? t : "?", extra, side, fn ? fn : "?");
+                 "`%s` that waited each time: %" PRIu64 " recorded wait%s (a blocking operation "
+                 "or a wait call that blocked), %.3f ms blocked", t ? t : "?", extra, side,
+                 fn ? fn : "?", h->waits, h->waits == 1 ? "" : "s", (double)h->wait_ns / 1e6);
         hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a loop that waits ran more times", ev);
         break;
     case TTD_TIMING_MOVED:

@@ -1174,6 +1174,7 @@ static int divergences(hw *w, ttd_diff *dd, const ttr_options *o)
         hunk_list(w, ndiv + r->ntiming, r->nhunks, "Also varies between good runs (expected)");
         put(w, w->m->expected_note);
     }
+    put(w, w->m->hidden);
     if (!n)
         return 0;
     raw(w, "<section id=\"divergences\"><h2>Divergences</h2>\n");

@@ -906,6 +906,36 @@ static ttri_sent *expected_note(ttri_model *m)
     return s;
 }
 
+/* Every difference the verdict did not count (issue 31: hidden only with
+ * proof), each with the evidence that hid it: a list after the hunk lists
+ * (text), a section (HTML); JSON has verdict.hidden. */
+static ttri_sent *hidden(ttri_model *m)
+{
+    const ttd_verdict *v = m->r->verdict;
+    sb b;
+
+    if (!v || !v->nhidden)
+        return NULL;
+    ttri_sent *s = begin(m, &b);
+    T(&b, "not counted as divergences, and the evidence: %zu\n", v->nhidden);
+    H(&b, "<section id=\"hidden\"><h2>Not counted as divergences</h2>\n<ul class=\"mut\">\n");
+    for (size_t i = 0; i < v->nhidden; i++) {
+        const ttd_hidden *h = &v->hidden[i];
+        const char *why = h->text ? h->text : "";
+        T(&b, "  - ");
+        H(&b, "<li>");
+        if (!strncmp(why, "not counted as a divergence because ", 36))
+            why += 36;
+        str(&b, TTRI_ALL, why);
+        L(&b, ": ");
+        str(&b, TTRI_ALL, h->evidence ? h->evidence : "");
+        T(&b, "\n");
+        H(&b, "</li>\n");
+    }
+    H(&b, "</ul></section>\n");
+    return s;
+}
+
 /* ---- notes one format says ---------------------------------------------- */
 
 /* How values took part: compared, ignored as noise, or why not (text). */
@@ -1132,6 +1162,7 @@ int ttri_model_init(ttri_model *m, const ttd_result *r)
     m->lines_head = lines_head(m);
     m->timing_note = timing_note(m);
     m->expected_note = expected_note(m);
+    m->hidden = hidden(m);
     m->values = values(m);
     m->before_head = before_head(m);
     m->further = further(m);

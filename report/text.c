@@ -532,6 +532,7 @@ static void hunks(tw *w, const ttd_result *r, const ttr_options *o)
         put(w, w->m->expected_note);
         hunk_lines(w, r, o, ndiv, r->nhunks, r->expected_total);
     }
+    put(w, w->m->hidden);
 }
 
 static void thread_cell(tw *w, const ttd_thread_info *t)

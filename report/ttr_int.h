@@ -159,6 +159,7 @@ typedef struct ttri_model {
     ttri_sent *races;       /* the races' heading */
     ttri_sent *stack_head, *suspects_head, *chain_head, *lines_head;
     ttri_sent *timing_note, *expected_note; /* the hunk lists' notes */
+    ttri_sent *hidden;      /* what the verdict did not count, the evidence */
     ttri_sent *values;      /* how values took part (text) */
     ttri_sent *before_head; /* "last N common events" (text) */
     ttri_sent *further;     /* further and unresolved divergences */

@@ -32,7 +32,12 @@ static void cause_phrase(const ttd_place *c, char *buf, size_t n)
         else
             snprintf(buf, n, "`%s` called another number of times", f);
         break;
-    case TTD_COF_VALUE: snprintf(buf, n, "a value from `%s`", f); break;
+    case TTD_COF_VALUE:
+        if (c->decided_by)
+            snprintf(buf, n, "%s decided the branch in `%s`", c->decided_by, f);
+        else
+            snprintf(buf, n, "a value from `%s`", f);
+        break;
     case TTD_COF_ERROR_ORIGIN: snprintf(buf, n, "the failure starts in `%s`", f); break;
     case TTD_COF_RACE: snprintf(buf, n, "a race in `%s`", f); break;
     case TTD_COF_ORDER: snprintf(buf, n, "another thread's order: `%s`", f); break;

@@ -334,6 +334,71 @@ static void test_changed_ran(void **state)
     ttd_free(d);
 }
 
+/* A two-thread trace of build b: main{ lookup{} } and a worker whose
+ * key_hash runs table_sum `iters` times, each followed by a condition
+ * wait that blocked (WAIT, WOKE 30 us later): a wait loop. */
+static const char *wait_trace(const struct build *b, int iters, char *path, size_t len)
+{
+    ttf_trace *t = trace_of(b);
+    ttf_writer *w = NULL;
+    const char *argv[] = {b->path};
+    uint64_t m = fn_addr(t, "main"), lk = fn_addr(t, "lookup");
+    uint64_t kh = fn_addr(t, "key_hash"), ts = fn_addr(t, "table_sum"), tsc = 200;
+
+    snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
+    assert_int_equal(ttf_write_thread_start(w, 1, 110, 43, "worker"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, 0x555555554000ull, 1 << 22, b->id, b->idlen,
+                                      b->path), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, lk), 0);
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, lk), 0);
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_write_enter(w, 1, tsc++, kh), 0);
+    for (int i = 0; i < iters; i++) {
+        assert_int_equal(ttf_write_enter(w, 1, tsc++, ts), 0);
+        assert_int_equal(ttf_write_exit(w, 1, tsc++, ts), 0);
+        assert_int_equal(ttf_write_sync_op(w, 1, tsc++, TTF_SOP_WAIT, 0x7000, 0x7100), 0);
+        tsc += 30000;
+        assert_int_equal(ttf_write_sync_op(w, 1, tsc++, TTF_SOP_WOKE, 0x7000, 0), 0);
+    }
+    assert_int_equal(ttf_write_enter(w, 1, tsc++, ts), 0);
+    assert_int_equal(ttf_write_exit(w, 1, tsc++, ts), 0);
+    assert_int_equal(ttf_write_exit(w, 1, tsc++, kh), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_close(t);
+    return path;
+}
+
+/* A wait loop that ran more times is timing in one build; between two
+ * builds whose difference is the loop's own function (key_hash changed:
+ * pbzip2's fileWriter with its wait predicate got wrong), it is a
+ * divergence: the changed code may decide how often it waits. */
+static void test_changed_wait_loop(void **state)
+{
+    char gp[600], bp[600];
+    ttd_diff *d = NULL;
+    ttf_error err;
+    (void)state;
+    skip_without_cc();
+    wait_trace(&b_base[1], 2, gp, sizeof gp);
+    wait_trace(&b_base[1], 4, bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_false(r->diverged);
+    assert_true(r->timing_total >= 1);
+    ttd_free(d);
+    wait_trace(&b_changed[1], 4, bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    r = ttd_get_result(d);
+    assert_true(r->diverged);
+    assert_non_null(r->first);
+    assert_string_equal(r->first->stack[r->first->nstack - 1].name, "key_hash");
+    ttd_free(d);
+}
+
 /* One function's loop changed: that function and nothing else. */
 static void test_one_changed(void **state)
 {
@@ -589,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_one_changed),
         cmocka_unit_test(test_changed_ran),
+        cmocka_unit_test(test_changed_wait_loop),
         cmocka_unit_test(test_moved),
         cmocka_unit_test(test_same_build),
         cmocka_unit_test(test_missing),

@@ -141,6 +141,12 @@ static void wait_loop_is_no_fact(void **state)
     assert_int_equal(r->verdict->hidden[0].kind, TTD_HIDDEN_TIMING);
     assert_non_null(strstr(r->verdict->hidden[0].text, "not counted as a divergence because"));
     assert_non_null(strstr(r->verdict->hidden[0].evidence, "waited"));
+    /* the evidence says how long the extra iterations blocked: the two
+     * extra wait calls, 0.1 ms each (ENTER to EXIT) */
+    assert_non_null(strstr(r->verdict->hidden[0].evidence, "2 recorded waits"));
+    assert_non_null(strstr(r->verdict->hidden[0].evidence, "0.200 ms blocked"));
+    assert_int_equal(r->hunks[0].waits, 2);
+    assert_true(r->hunks[0].wait_ns >= 199000 && r->hunks[0].wait_ns <= 201000);
     ttd_free(d);
     sellers(pg, sizeof pg, "main{ parse{} }",
             "work{ check{} helper{ @100000 } check{} helper{ @200000 } check{} lex{} }");

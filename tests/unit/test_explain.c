@@ -671,6 +671,121 @@ static void test_thread_order(void **state)
 #undef THR
 }
 
+/* A branch that read a clock value, passed it to a later call, and saw
+ * nothing else that differs (values mode): that value decided, and the verdict says so ("a clock value
+ * decided the branch in `xt_main`"), the frame that branched is the
+ * cause (not the clock: its value is right), the value is no longer
+ * hidden as "on no path to a divergence", in all three formats. With a
+ * real differing value before the split (xt_get 7 / 8), that value is the
+ * chain's start and no clock decided; with no value differing at all,
+ * the chain stops at the branch as before. */
+static void test_clock_decided(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10003000526136ull),
+                           E(xt_use, 10003000526136ull), X(xt_use, 0),
+                           E(xt_get, 0), X(xt_get, 7), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10002931800219ull),
+                           E(xt_use, 10002931800219ull), X(xt_use, 0),
+                           E(xt_get, 0), X(xt_get, 7), E(xt_fail, 0), X(xt_fail, 0),
+                           X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    assert_true(r->diverged);
+    assert_true(r->nchain >= 2);
+    assert_non_null(r->chain[0].nondet);
+    assert_string_equal(r->chain[0].nondet, "a clock value");
+    assert_string_equal(r->chain[0].function, "xt_stamp");
+    assert_int_equal(r->values_ignored, 0);
+    const ttd_verdict *v = r->verdict;
+    assert_non_null(v->cause);
+    assert_string_equal(v->cause->function, "xt_main");
+    assert_string_equal(v->cause->decided_by, "a clock value");
+    for (size_t i = 0; i < v->nhidden; i++)
+        assert_int_not_equal(v->hidden[i].kind, TTD_HIDDEN_NONDET);
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *html = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "possible cause: a clock value decided the branch in `xt_main`"));
+    assert_non_null(strstr(j, "a clock value decided: `xt_stamp` returned 10002931800219"));
+    assert_non_null(strstr(html, "a clock value decided the branch in"));
+    free(t);
+    free(j);
+    free(html);
+    ttd_free(d);
+    /* a real value differs before the split too: it is the cause */
+    struct op b2[sizeof b / sizeof b[0]];
+    memcpy(b2, b, sizeof b);
+    b2[6].a0 = 8;
+    d = diff(g, b2);
+    r = ttd_get_result(d);
+    assert_true(r->nchain >= 2);
+    assert_null(r->chain[0].nondet);
+    assert_string_equal(r->chain[0].function, "xt_get");
+    assert_null(r->verdict->cause->decided_by);
+    ttd_free(d);
+    /* nothing differs before the split: the chain stops at the branch */
+    struct op b3[sizeof b / sizeof b[0]];
+    memcpy(b3, b, sizeof b);
+    b3[2].a0 = 10003000526136ull;
+    b3[3].a0 = 10003000526136ull;
+    d = diff(g, b3);
+    r = ttd_get_result(d);
+    assert_int_equal(r->nchain, 1);
+    assert_null(r->chain[0].nondet);
+    assert_string_equal(r->chain_end, "no earlier value differs");
+    ttd_free(d);
+    /* the clock read but its value not passed on (libuv's uv__io_poll,
+     * whose branch followed what epoll returned, untraced): no evidence
+     * that the calls after it depend on it: the evidence stops there */
+    const struct op g4[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10003000526136ull),
+                            E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b4[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10002931800219ull),
+                            E(xt_fail, 0), X(xt_fail, 0), X(xt_main, 0), {0}};
+    d = diff(g4, b4);
+    r = ttd_get_result(d);
+    assert_int_equal(r->nchain, 1);
+    assert_null(r->verdict->cause->decided_by);
+    assert_int_equal(r->verdict->confidence, TTD_CONF_UNKNOWN);
+    ttd_free(d);
+}
+
+/* Two runs that ended alike, where the main thread's read under a lock
+ * went another way only because the worker had taken the lock before it
+ * in one run (libuv's post(): a worker already idle, or not yet): how far
+ * the threads had got, not a divergence, even when a clock reading
+ * (xt_stamp, ns since boot) differs before it in values mode: no input
+ * decided that value, so it is not where the thread went its own way.
+ * An ordinary value that differs there (xt_get 7 / 8, no lock held yet)
+ * is: a divergence. */
+static void test_progress_past_clock(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                           TX(1, xt_worker, 0), E(xt_main, 1), E(xt_stamp, 0),
+                           X(xt_stamp, 10003000526136ull), E(xt_get, 0), X(xt_get, 7),
+                           TS(0, TTF_SOP_LOCK), E(xt_ok, 0), X(xt_ok, 0),
+                           TS(0, TTF_SOP_UNLOCK), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 10002931800219ull),
+                           E(xt_get, 0), X(xt_get, 7), TS(0, TTF_SOP_LOCK), E(xt_fail, 0),
+                           X(xt_fail, 0), TS(0, TTF_SOP_UNLOCK), X(xt_main, 0),
+                           TE(1, xt_worker, 0), TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
+                           TX(1, xt_worker, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 0);
+    assert_null(r->first);
+    assert_true(r->timing_total >= 1);
+    ttd_free(d);
+    /* xt_get's value differs before the lock: the thread's own way */
+    struct op b2[sizeof b / sizeof b[0]];
+    memcpy(b2, b, sizeof b);
+    b2[4].a0 = 8;
+    d = diff(g, b2);
+    assert_int_equal(ttd_get_result(d)->diverged, 1);
+    ttd_free(d);
+}
+
 /* A thread cut off by the end of the process is not where the runs went
  * another way: the bad run's worker waits in xt_wait (its stream ends in
  * a condition wait, early in time) while the main thread takes another
@@ -1052,6 +1167,8 @@ int main(void)
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_cut_by_exit),
+        cmocka_unit_test(test_progress_past_clock),
+        cmocka_unit_test(test_clock_decided),
         cmocka_unit_test(test_thread_cut_running),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
