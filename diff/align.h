@@ -147,6 +147,27 @@ typedef struct ttdi_vfound {
 
 #define TTDI_VRETS_MAX 65536
 
+/* The values a pass that reads both threads in step anyway (the tree
+ * aligner's load, while the keys agree) compared on the way, so that the
+ * walk after the alignment need not read that prefix again. */
+typedef struct ttdi_vstep {
+    int on;                 /* 1: the pass compared in step */
+    uint64_t n;             /* key indexes [0, n) were compared */
+    ttdi_vfound vf;         /* what they found (no noise set) */
+    int ended;              /* a side ended at n (nothing after to compare) */
+    int held;               /* 1: w holds the walks at key index n */
+    ttdi_walk w[2];         /* clones of both walks there, its event read */
+} ttdi_vstep;
+
+/* In step: compare the values of the pair of events at g and b (the same
+ * key index, the same key, w->key set). 0 or a TT_E* code. */
+int ttdi_values_step(const ttdi_walk *g, const ttdi_walk *b, ttdi_vstep *vs);
+/* Where the keys first differ (or got_g / got_b is 0: a side ended):
+ * keep clones of both walks, their events just read. 0 or a TT_E* code. */
+int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_b,
+                     ttdi_vstep *vs);
+void ttdi_vstep_free(ttdi_vstep *vs);
+
 /* One side of a value comparison: a thread of a run. */
 typedef struct ttdi_vside {
     ttdi_norm *norm;        /* the run's normaliser (and symbols) */
@@ -161,10 +182,12 @@ typedef struct ttdi_vside {
  * collect_noise set (g against another good run), every difference's
  * (function, value) goes into noise; otherwise differences already in
  * noise are skipped and counted, and *out gets the first difference and
- * the differing returns. 0 or a TT_E* code. */
+ * the differing returns. With vs (may be NULL), without noise, it goes on
+ * from the pairs vs compared when no hunk starts before them (else it
+ * reads from the start). 0 or a TT_E* code. */
 int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
                         size_t nh, ttdi_openset *noise, int collect_noise,
-                        ttdi_vfound *out);
+                        ttdi_vstep *vs, ttdi_vfound *out);
 void ttdi_vfound_free(ttdi_vfound *f);
 /* The differing return at bad key index idx, NULL if none. */
 const ttdi_vdiff *ttdi_vfound_ret(const ttdi_vfound *f, uint64_t idx);

@@ -147,7 +147,7 @@ static void drop_cut_tail(const ttdi_aligner *al, ttdi_ipair *p)
  * ascending in both threads, so the walk steps over them the same way.
  * With --first-only only the first hunk is known, so the walk stops
  * where it begins. */
-static int pair_values(ttdi_aligner *al, ttdi_ipair *p)
+static int pair_values(ttdi_aligner *al, ttdi_ipair *p, ttdi_vstep *vs)
 {
     ttdi_vside g = {&al->r[TTD_GOOD].norm, p->t[0], UINT64_MAX};
     ttdi_vside b = {&al->r[TTD_BAD].norm, p->t[1], UINT64_MAX};
@@ -157,7 +157,7 @@ static int pair_values(ttdi_aligner *al, ttdi_ipair *p)
         return 0;
     if (al->o->first_only && p->nh)
         b.stop = p->h[0].b0;
-    return ttdi_values_compare(g, b, p->h, p->nh, al->nbase ? &al->s->noise : NULL, 0,
+    return ttdi_values_compare(g, b, p->h, p->nh, al->nbase ? &al->s->noise : NULL, 0, vs,
                                &p->vf);
 }
 
@@ -178,7 +178,7 @@ static int baseline_learn(ttdi_aligner *al, const ttdi_ipair *p, size_t k,
     if (rc < 0 || !al->values || !ttf_get_summary(bk->r.t)->values)
         return rc;
     memset(&vf, 0, sizeof vf);
-    rc = ttdi_values_compare(g, o, h, nh, &al->s->noise, 1, &vf);
+    rc = ttdi_values_compare(g, o, h, nh, &al->s->noise, 1, NULL, &vf);
     ttdi_vfound_free(&vf);
     return rc;
 }
@@ -331,7 +331,7 @@ int ttdi_align_full(ttdi_aligner *al, ttdi_ipair *p, ttdi_full *fu)
         al->r[TTD_BAD].crash_thread = p->t[1];
     if (al->nbase && (rc = mark_noise(al, p)) < 0)
         return rc;
-    return pair_values(al, p);
+    return pair_values(al, p, NULL);
 }
 
 int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
@@ -352,7 +352,7 @@ int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
         p->h[i].b0 += prefix;
         p->h[i].b1 += prefix;
     }
-    return rc < 0 ? rc : pair_values(al, p);
+    return rc < 0 ? rc : pair_values(al, p, NULL);
 }
 
 
@@ -371,10 +371,26 @@ static int feed_rest(src *s, ttdi_tree *t, size_t stop)
     return rc < 0 ? rc : 0;
 }
 
+/* The keys k of both sides s read in step: with vs, the values of the
+ * pair compared (same keys) or, at the first difference, the walks kept
+ * there (values.c). 0 or a TT_E* code. */
+static int step_values(src s[2], const uint64_t k[2], const int got[2], ttdi_vstep *vs)
+{
+    if (!vs)
+        return 0;
+    s[0].wk.key = k[0];
+    s[1].wk.key = k[1];
+    if (got[0] && got[1] && k[0] == k[1])
+        return ttdi_values_step(&s[0].wk, &s[1].wk, vs);
+    return ttdi_values_hold(&s[0].wk, &s[1].wk, got[0], got[1], vs);
+}
+
 /* Both threads of p as call trees. With --first-only, read in step up to
  * the first difference, then each side only until the call open there
- * (the deepest common one) has ended: the first hunk lies inside it. */
-static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2])
+ * (the deepest common one) has ended: the first hunk lies inside it.
+ * With vs (values on), read in step too, comparing the values of the
+ * common prefix on the way (the values walk then starts where it ends). */
+static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vstep *vs)
 {
     src s[2] = {{0}, {0}};
     uint64_t k[2];
@@ -387,19 +403,22 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2])
         (rc = ttdi_tree_reset(&tr[0], s[0].bound)) < 0 ||
         (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0)
         goto out;
-    while (al->o->first_only) {
+    while (al->o->first_only || vs) {
         for (int i = 0; i < 2; i++)
             if ((got[i] = src_next(&s[i], &k[i])) < 0) {
                 rc = got[i];
                 goto out;
             }
+        if ((rc = step_values(s, k, got, vs)) < 0)
+            goto out;
         if (got[0] && got[1] && k[0] == k[1]) {
             if ((rc = ttdi_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||
                 (rc = ttdi_tree_feed(&tr[1], k[1], s[1].kind)) < 0)
                 goto out;
             continue;
         }
-        stop = ttdi_tree_depth(&tr[0]);
+        if (al->o->first_only)
+            stop = ttdi_tree_depth(&tr[0]);
         for (int i = 0; i < 2 && rc >= 0; i++)
             if (got[i])
                 rc = ttdi_tree_feed(&tr[i], k[i], s[i].kind);
@@ -481,14 +500,14 @@ static int load_with_baselines(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
     return rc;
 }
 
-int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
+/* The rest of ttdi_align_tree after the load: the hunks, pools, values
+ * (going on from vs). */
+static int tree_hunks(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr, ttdi_vstep *vs)
 {
     ttdi_xhunk *x = NULL;
     size_t nx = 0;
-    int rc = al->nbase ? load_with_baselines(al, p, tr) : load_trees(al, p, tr);
+    int rc = ttdi_tree_align(&tr[0], &tr[1], al->o->minimal, &x, &nx);
 
-    if (rc >= 0)
-        rc = ttdi_tree_align(&tr[0], &tr[1], al->o->minimal, &x, &nx);
     if (rc >= 0 && p->pool >= 0 && !al->o->first_only)
         rc = ttdi_pool_items(p, tr, x, nx); /* pools.c: the work items */
     if (rc < 0) {
@@ -514,8 +533,21 @@ int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
     free(x);
     if (p->exp && (rc = mark_noise(al, p)) < 0)
         return rc;
-    return pair_values(al, p);
+    return pair_values(al, p, vs);
 }
+
+int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
+{
+    ttdi_vstep vs;
+
+    memset(&vs, 0, sizeof vs);
+    int rc = al->nbase ? load_with_baselines(al, p, tr)
+                       : load_trees(al, p, tr, al->values ? &vs : NULL);
+    rc = rc < 0 ? rc : tree_hunks(al, p, tr, &vs);
+    ttdi_vstep_free(&vs);
+    return rc;
+}
+
 
 /* ---- the script's pairs -------------------------------------------------- */
 

@@ -250,6 +250,10 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * 0 or a TT_E* code. */
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 void ttdi_walk_close(ttdi_walk *w);
+/* A keyed or raw walk w copied into *out: the same event, key and index
+ * now, and the same events after (its own iterator, ttf_iter_clone). 0,
+ * TT_EINVAL (a run walk) or TT_ENOMEM. */
+int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out);
 /* joined[i] = 1 for each thread i < nt of t that another thread joined (its
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */

@@ -59,17 +59,16 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
 }
 
 /* Compare one value; 1 if it differs (and is not noise). */
-static int one_value(vwalk w[2], ttdi_openset *noise, int collect, int slot,
-                     const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg, uint64_t rb,
-                     ttdi_vfound *out)
+static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+                     int slot, const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg,
+                     uint64_t rb, ttdi_vfound *out)
 {
-    uint64_t key = w[0].key;
+    uint64_t key = wg->key;
 
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
     out->compared++;
-    if (!ttdi_value_differs(w[0].norm, w[1].norm, tb, rg, rb, w[0].ev.time_ns,
-                            w[1].ev.time_ns))
+    if (!ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns, wb->ev.time_ns))
         return 0;
     uint64_t k = ttdi_value_slot_key(key, slot);
     if (collect) {
@@ -95,40 +94,44 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
     return 0;
 }
 
-/* Compare the values of the pair of calls at w[0], w[1]. */
-static int compare_pair(vwalk w[2], ttdi_openset *noise, int collect,
+/* Compare the values of the pair of calls at wg, wb. */
+static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
 {
-    const ttf_event *g = &w[0].ev, *b = &w[1].ev;
+    const ttf_event *g = &wg->ev, *b = &wb->ev;
     const ttf_signature *sg, *sb;
-    ttdi_vdiff v;
-    int d = 0;
+    int d = 0, what = 0, arg = 0;
 
     if ((g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site ||
         !g->has_values || !b->has_values ||
-        ttf_sym_signature(w[0].norm->sym, g, &sg) != 0 ||
-        ttf_sym_signature(w[1].norm->sym, b, &sb) != 0)
+        ttf_sym_signature(wg->norm->sym, g, &sg) != 0 ||
+        ttf_sym_signature(wb->norm->sym, b, &sb) != 0)
         return 0;
-    memset(&v, 0, sizeof v);
     uint64_t rg, rb;
     if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
-        d = one_value(w, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, out);
-        v.what = TTD_VAL_RETURN;
+        d = one_value(wg, wb, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, out);
+        what = TTD_VAL_RETURN;
     }
     for (size_t i = 0; g->kind == TTF_EV_ENTER && !d && i < sb->nparams &&
                        i < sg->nparams; i++) {
         const ttf_param *pg = &sg->params[i], *pb = &sb->params[i];
         if (pg->reg < 0 || pb->reg < 0)
             continue;
-        d = one_value(w, noise, collect, (int)i, &pg->type, &pb->type,
+        d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
                       g->argregs[pg->reg], b->argregs[pb->reg], out);
-        v.what = TTD_VAL_ARG;
-        v.arg = (int)i;
+        what = TTD_VAL_ARG;
+        arg = (int)i;
     }
     if (d <= 0)
         return d < 0 ? TT_ENOMEM : 0;
-    v.idx[0] = w[0].idx;
-    v.idx[1] = w[1].idx;
+    /* filled only here: the struct holds two events, and most pairs are
+       equal */
+    ttdi_vdiff v;
+    memset(&v, 0, sizeof v);
+    v.what = what;
+    v.arg = arg;
+    v.idx[0] = wg->idx;
+    v.idx[1] = wb->idx;
     v.ev[0] = *g;
     v.ev[1] = *b;
     v.sig = sb;
@@ -153,26 +156,92 @@ static int skip_hunks(vwalk w[2], const ttdi_hunk *h, size_t nh, size_t *hi)
     return rc;
 }
 
+/* ---- the load pass's prefix ------------------------------------------------ */
+
+int ttdi_values_step(const ttdi_walk *g, const ttdi_walk *b, ttdi_vstep *vs)
+{
+    vs->on = 1;
+    vs->n = b->next;
+    return compare_pair(g, b, NULL, 0, &vs->vf);
+}
+
+int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_b,
+                     ttdi_vstep *vs)
+{
+    int rc;
+
+    vs->on = 1;
+    vs->n = b->next - (uint64_t)got_b;
+    vs->ended = !got_g || !got_b || g->idx != b->idx;
+    if (vs->ended)
+        return 0;
+    if ((rc = ttdi_walk_clone(g, &vs->w[0])) < 0 || (rc = ttdi_walk_clone(b, &vs->w[1])) < 0)
+        return rc;
+    vs->held = 1;
+    return 0;
+}
+
+void ttdi_vstep_free(ttdi_vstep *vs)
+{
+    if (vs->held) {
+        ttdi_walk_close(&vs->w[0]);
+        ttdi_walk_close(&vs->w[1]);
+    }
+    ttdi_vfound_free(&vs->vf);
+    memset(vs, 0, sizeof *vs);
+}
+
+/* Can the walk go on from what the load pass compared in step (vs)? Its
+ * pairs [0, n) are the walk's own when no hunk starts before n (then
+ * key index i is paired with i up to there), nothing was compared yet
+ * and no noise set is in use (the load pass had none). 1: *out has its
+ * findings, w the walks at key index n (their event read: resume), or
+ * *done when a side had ended there; 0: walk from the start. */
+static int take_prefix(ttdi_vstep *vs, const ttdi_hunk *h, size_t nh, ttdi_vfound *out,
+                       vwalk w[2], int *done)
+{
+    if (!vs || !vs->on || out->compared || out->found || out->nrets ||
+        (nh && (h[0].a0 < vs->n || h[0].b0 < vs->n)))
+        return 0;
+    *out = vs->vf;
+    memset(&vs->vf, 0, sizeof vs->vf);
+    *done = vs->ended;
+    if (vs->held) {
+        w[0] = vs->w[0];
+        w[1] = vs->w[1];
+        vs->held = 0;
+    }
+    return 1;
+}
+
 int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
                         size_t nh, ttdi_openset *noise, int collect_noise,
-                        ttdi_vfound *out)
+                        ttdi_vstep *vs, ttdi_vfound *out)
 {
     vwalk w[2];
     size_t hi = 0;
-    int rc;
+    int rc = 0, done = 0, resume = 0;
 
     memset(w, 0, sizeof w);
-    if ((rc = ttdi_walk_keyed(&w[0], g.norm, g.thread)) < 0)
-        return rc;
-    if ((rc = ttdi_walk_keyed(&w[1], b.norm, b.thread)) < 0)
-        goto out;
-    for (;;) {
-        if ((rc = ttdi_walk_next_key(&w[0])) <= 0 || (rc = ttdi_walk_next_key(&w[1])) <= 0 ||
-            (rc = skip_hunks(w, h, nh, &hi)) <= 0)
+    if (!noise && !collect_noise && take_prefix(vs, h, nh, out, w, &done)) {
+        resume = !done;
+        if (done)
+            goto out;
+    } else {
+        if ((rc = ttdi_walk_keyed(&w[0], g.norm, g.thread)) < 0)
+            return rc;
+        if ((rc = ttdi_walk_keyed(&w[1], b.norm, b.thread)) < 0)
+            goto out;
+    }
+    for (;; resume = 0) {
+        if (!resume && ((rc = ttdi_walk_next_key(&w[0])) <= 0 ||
+                        (rc = ttdi_walk_next_key(&w[1])) <= 0))
+            break;
+        if ((rc = skip_hunks(w, h, nh, &hi)) <= 0)
             break;
         if (w[0].key != w[1].key || w[1].idx >= b.stop)
             break;              /* out of step: stop rather than guess */
-        if ((rc = compare_pair(w, noise, collect_noise, out)) < 0)
+        if ((rc = compare_pair(&w[0], &w[1], noise, collect_noise, out)) < 0)
             break;
     }
 out:

@@ -34,6 +34,21 @@ int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
     return ttf_iter_open(norm->trace, thread, &w->it);
 }
 
+int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
+{
+    memset(out, 0, sizeof *out);
+    if (w->r)
+        return TT_EINVAL;       /* a run walk's stack is not copied */
+    out->norm = w->norm;
+    out->key = w->key;
+    out->ev = w->ev;
+    out->kept = w->kept;
+    out->idx = w->idx;
+    out->next = w->next;
+    out->sleeps = w->sleeps;
+    return ttf_iter_clone(w->it, &out->it);
+}
+
 void ttdi_walk_close(ttdi_walk *w)
 {
     ttf_iter_close(w->it);

@@ -52,7 +52,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->lo_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     d->xmm = d->values && (ch->flags & TTF_CHUNK_XMM) != 0;
-    d->fast = !d->xmm;          /* hot_fast reads no SSE registers */
+    d->fast = 1;
     memset(d->regs, 0, sizeof d->regs);
     memset(d->xregs, 0, sizeof d->xregs);
     d->xret = 0;

@@ -2,6 +2,8 @@
  * iter.c - the events of one thread, or of all merged by time: one
  * iteration per thread (decode.c, the hot path in line from read_int.h)
  * and, merged, a min-heap of each thread's next event (ties by index).
+ * A one-thread iteration can be cloned (ttf_iter_clone): a second reader
+ * that goes on from the same event, for passes that resume there.
  * Stage 4 streams of format/STAGES (its header: read_int.h).
  */
 #include <stdint.h>
@@ -93,6 +95,23 @@ int ttf_iter_next(ttf_iter *it, ttf_event *ev)
     if (it->subs)
         return merged_next(it, ev);
     return titer_next(&it->one, ev);
+}
+
+int ttf_iter_clone(const ttf_iter *it, ttf_iter **out)
+{
+    ttf_iter *c;
+
+    if (!out)
+        return TT_EINVAL;
+    *out = NULL;
+    if (!it || it->subs)
+        return TT_EINVAL;       /* one thread's iteration only */
+    if (!(c = malloc(sizeof *c)))
+        return TT_ENOMEM;
+    memcpy(c, it, sizeof *c);   /* the decoder's state is all values ... */
+    c->one.d.c.pb = &c->one.d.pb; /* ... but its cursor's problem */
+    *out = c;
+    return 0;
 }
 
 void ttf_iter_close(ttf_iter *it)

@@ -366,24 +366,57 @@ static inline int uvar_fast(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return 0;
 }
 
-/* A values chunk's EXIT value (FORMAT.md 4.1) in line: rax. */
-static inline int values_exit_fast(const uint8_t **q, const uint8_t *end, uint64_t *rax)
+/* A values chunk's EXIT values (FORMAT.md 4.1) in line: rax, and in an
+ * XMM chunk xmm0 (d->xret moved on by its delta into *xret; d is not
+ * changed). */
+static inline int values_exit_fast(const struct dec *d, const uint8_t **q,
+                                   const uint8_t *end, uint64_t *rax, uint64_t *xret)
 {
-    uint64_t u;
-    if (!uvar_fast(q, end, &u))
+    uint64_t u, x;
+    if (!uvar_fast(q, end, &u) || (d->xmm && !uvar_fast(q, end, &x)))
         return 0;
     *rax = (uint64_t)unzigzag(u);
+    *xret = d->xmm ? d->xret ^ __builtin_bswap64(x) : 0;
+    return 1;
+}
+
+/* An XMM chunk's SSE registers after an ENTER's integer values, in line:
+ * the mask byte (when the ENTER's mask has TTF_MASK_XMM) and the deltas,
+ * d->xregs moved on into x (d is not changed); *xchanged the mask. */
+static inline int values_xmm_fast(const struct dec *d, const uint8_t **q, const uint8_t *end,
+                                  unsigned mask, uint64_t *x, unsigned *xchanged)
+{
+    const uint8_t *b = *q;
+    unsigned m = 0;
+    uint64_t u;
+    if (mask & TTF_MASK_XMM) {
+        if (b >= end)
+            return 0;
+        m = *b++;
+    }
+    for (int i = 0; i < TTF_XMMREGS; i++) {
+        x[i] = d->xregs[i];
+        if (!(m & (1u << i)))
+            continue;
+        if (!uvar_fast(&b, end, &u))
+            return 0;
+        x[i] ^= __builtin_bswap64(u);
+    }
+    *xchanged = m;
+    *q = b;
     return 1;
 }
 
 /* A values chunk's ENTER values in line: the registers and strides after
- * it into regs and stride (d is not changed), the changed bits. */
+ * it into regs and stride (d is not changed), the changed bits; in an XMM
+ * chunk the SSE registers after them into regs + TTF_ARGREGS (regs has
+ * room for TTF_VALUE_SLOTS). */
 static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
                                     const uint8_t *end, uint64_t *regs,
-                                    uint64_t *stride, unsigned *changed)
+                                    uint64_t *stride, unsigned *changed, unsigned *xchanged)
 {
     const uint8_t *b = *q;
-    if (b >= end || (*b & TTF_MASK_BAD))
+    if (b >= end || ((*b & TTF_MASK_BAD) && !d->xmm))
         return 0;
     unsigned mask = *b++;
     for (int i = 0; i < TTF_ARGREGS; i++) {
@@ -397,6 +430,59 @@ static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
         stride[i] = d_i;
         regs[i] = d->regs[i] + d_i;
     }
+    if (d->xmm && !values_xmm_fast(d, &b, end, mask, regs + TTF_ARGREGS, xchanged))
+        return 0;
+    *q = b;
+    return 1;
+}
+
+/* n uvars at *q stepped over: 1 (*q past them), 0 if one runs off the
+ * end or is too long (nothing moved). */
+static inline int uvars_skip(const uint8_t **q, const uint8_t *end, unsigned n)
+{
+    const uint8_t *b = *q;
+    for (; n; n--) {            /* a uvar: up to 10 bytes, the last < 0x80 */
+        const uint8_t *v = b;
+        while (b < end && (*b & 0x80) && b - v < 9)
+            b++;
+        if (b >= end || (*b & 0x80) || (b - v == 9 && *b > 1))
+            return 0;           /* dec_next reads (and reports) it */
+        b++;
+    }
+    *q = b;
+    return 1;
+}
+
+/* The values after a hot record skipped, not decoded (the scan while
+ * opening needs the records' ends, not their values: the iteration
+ * decodes each chunk again from its start): the varints the ENTER's masks
+ * name, or rax (and xmm0 in an XMM chunk) after an EXIT. */
+/* Bits set in a mask byte (no popcnt instruction in the baseline ISA:
+ * __builtin_popcount is a libgcc call there). */
+static inline unsigned mask_bits(unsigned m)
+{
+    static const uint8_t nib[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return (unsigned)nib[m & 15] + nib[(m >> 4) & 15];
+}
+
+static inline int values_skip_fast(const struct dec *d, const uint8_t **q,
+                                   const uint8_t *end, int is_exit)
+{
+    const uint8_t *b = *q;
+    if (is_exit)
+        return uvars_skip(q, end, 1u + (unsigned)d->xmm);
+    if (b >= end || ((*b & TTF_MASK_BAD) && !d->xmm))
+        return 0;
+    unsigned mask = *b++, m = 0;
+    if (!uvars_skip(&b, end, mask_bits(mask & ((1u << TTF_ARGREGS) - 1))))
+        return 0;
+    if (d->xmm && (mask & TTF_MASK_XMM)) {  /* the SSE mask after the deltas */
+        if (b >= end)
+            return 0;
+        m = *b++;
+    }
+    if (!uvars_skip(&b, end, mask_bits(m)))
+        return 0;
     *q = b;
     return 1;
 }
@@ -404,12 +490,14 @@ static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
 /* The common records decoded in line, without dec_next's generality: an
  * ENTER or EXIT, hit or miss, whose address and time varints have one or
  * two bytes (a sparse chunk's TIMED or SAMPLE EXIT too, but a SAMPLE while
- * opening), in a values chunk with its values (any length). 1 with *ev as
+ * opening), in a values chunk with its values (any length, the SSE
+ * registers of an XMM chunk too). 1 with *ev as
  * dec_next would fill it; 0 (nothing read or changed) if the next record
  * is any other: dec_next then starts over at the same byte, and reports
- * any damage. */
-static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
-                                                          ttf_event *ev)
+ * any damage. With skip (the scan), a values chunk's values are only
+ * stepped over: *ev has no values and d's registers do not move. */
+static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
+                                                            ttf_event *ev, const int skip)
 {
     const uint8_t *p = d->c.p, *q, *end = d->c.end;
     uint64_t addr, u, dt = 0;
@@ -446,10 +534,15 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
     }
-    uint64_t regs[TTF_ARGREGS], stride[TTF_ARGREGS], rax = 0;
-    unsigned changed = 0;
-    if (d->values && !(is_exit ? values_exit_fast(&q, end, &rax)
-                               : values_enter_fast(d, &q, end, regs, stride, &changed)))
+    uint64_t stride[TTF_ARGREGS], rax = 0, xret = 0;
+    unsigned changed = 0, xchanged = 0;
+    /* an ENTER's registers go straight to ev (dec_next fills it again if
+       this returns 0) */
+    if (d->values && skip && !values_skip_fast(d, &q, end, is_exit))
+        return 0;
+    if (d->values && !skip &&
+        !(is_exit ? values_exit_fast(d, &q, end, &rax, &xret)
+                  : values_enter_fast(d, &q, end, ev->argregs, stride, &changed, &xchanged)))
         return 0;               /* long or damaged: dec_next reads it */
     if (tag < TTF_T_ENTER_HIT) {
         d->cache[slot] = addr;
@@ -468,15 +561,20 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
         ev->late_ns = to_ns(d->t, hi);
     }
     ev->addr = addr;
-    if (d->values) {
+    if (d->values && !skip) {
         ev->has_values = 1;
+        ev->has_xmm = d->xmm;
         if (is_exit) {
             ev->retval = rax;
+            ev->retxmm = xret;
+            d->xret = xret;
         } else {
-            memcpy(d->regs, regs, sizeof regs);
+            memcpy(d->regs, ev->argregs, sizeof d->regs);
             memcpy(d->stride, stride, sizeof stride);
-            memcpy(ev->argregs, regs, sizeof regs);
             ev->changed = changed;
+            ev->xchanged = xchanged;
+            if (d->xmm)
+                memcpy(d->xregs, ev->argregs + TTF_ARGREGS, sizeof d->xregs);
         }
     }
     if (d->sites_ok && !is_exit) {
@@ -486,6 +584,11 @@ static inline __attribute__((always_inline)) int hot_fast(struct dec *d,
     }
     d->depth += is_exit ? -1 : 1;
     return 1;
+}
+
+static inline __attribute__((always_inline)) int hot_fast(struct dec *d, ttf_event *ev)
+{
+    return hot_decode(d, ev, 0);
 }
 
 /* Next event of the thread: 1 with *ev, 0 at its end. */

@@ -116,6 +116,8 @@ struct ttf_sym {
     struct {                   /* find_module's last answers by address */
         uint64_t key;          /* the address + 1 (0: empty) */
         int32_t mod;           /* a module live at the time asked */
+        struct centry *e;      /* lookup's entry of (address, mod), NULL:
+                                  not known (cleared when tab grows) */
     } fmc[FMC_SIZE];
 };
 
@@ -520,9 +522,15 @@ static int better_fallback(const ttf_sym *s, int32_t cur, const ttf_module *m,
  * module that holds addr and is live at t is the answer. */
 static int32_t find_module_slow(const ttf_sym *s, uint64_t addr, uint64_t t);
 
+/* The slot of find_module's cache for addr. */
+static inline size_t fmc_slot(uint64_t addr)
+{
+    return (size_t)(addr >> 4 ^ addr >> 12) & (FMC_SIZE - 1);
+}
+
 static int32_t find_module(ttf_sym *s, uint64_t addr, uint64_t t)
 {
-    size_t h = (size_t)(addr >> 4 ^ addr >> 12) & (FMC_SIZE - 1);
+    size_t h = fmc_slot(addr);
     /* addr + 1 is 0, an empty slot's key, for the last address (a damaged
      * trace): never a hit, else module 0 of a trace that may have none */
     if (addr + 1 != 0 && s->fmc[h].key == addr + 1 &&
@@ -532,9 +540,11 @@ static int32_t find_module(ttf_sym *s, uint64_t addr, uint64_t t)
     if (i != NO_MODULE && live_at(s->mods[i].m, t)) {
         s->fmc[h].key = addr + 1;
         s->fmc[h].mod = i;
+        s->fmc[h].e = NULL;
     }
     return i;
 }
+
 
 static int32_t find_module_slow(const ttf_sym *s, uint64_t addr, uint64_t t)
 {
@@ -591,6 +601,8 @@ static int grow(ttf_sym *s)
         return TT_ENOMEM;
     s->tab = tab;
     s->cap = cap;
+    for (size_t i = 0; i < FMC_SIZE; i++)
+        s->fmc[i].e = NULL;     /* entries move */
     for (size_t i = 0; i < old_cap; i++) {
         if (old[i].name)
             *probe(s, old[i].addr, old[i].mod) = old[i];
@@ -624,10 +636,19 @@ static const char *resolve_name(ttf_sym *s, uint64_t addr, int32_t mod)
  * memory runs out (and s->oom set). */
 static struct centry *lookup(ttf_sym *s, uint64_t addr, int32_t mod)
 {
+    size_t h = fmc_slot(addr);
+    /* find_module's cache answered (addr, mod): its entry is kept there,
+       no probe of the table (a trace's calls ask for few functions often) */
+    int cached = addr + 1 != 0 && s->fmc[h].key == addr + 1 && s->fmc[h].mod == mod;
+    if (cached && s->fmc[h].e)
+        return s->fmc[h].e;
     struct centry *e = probe(s, addr, mod);
 
-    if (e->name)
+    if (e->name) {
+        if (cached)
+            s->fmc[h].e = e;
         return e;
+    }
     if (2 * (s->used + 1) > s->cap) {
         if (grow(s) != 0) {
             s->oom = 1;

@@ -12,8 +12,9 @@
 #include "read_int.h"
 
 /* Count thread i's events and find their time range: all the scan needs
- * of them. hit is a local whose address goes nowhere but hot_fast, so the
- * compiler keeps only the fields read here. */
+ * of them. hit is a local whose address goes nowhere but hot_decode, so
+ * the compiler keeps only the fields read here; values are stepped over,
+ * not decoded (the iteration decodes every chunk again). */
 static void scan_events(ttf_trace *t, size_t i)
 {
     struct titer ti;
@@ -24,7 +25,7 @@ static void scan_events(ttf_trace *t, size_t i)
 
     ttfi_titer_init(&ti, t, i, t);
     for (;;) {
-        if (hot_fast(&ti.d, &hit)) {
+        if (hot_decode(&ti.d, &hit, 1)) {
             last = hit.tsc;
         } else if (ttfi_titer_step(&ti, &ev) == 1) {
             last = ev.tsc;

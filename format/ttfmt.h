@@ -72,9 +72,10 @@ extern "C" {
  * Values mode's per-function registers: ttf_value_table, ttf_vt_entry.
  * 2.11.0: process tables of revision 2 (FORMAT.md section 11): ttf_proc
  * env and nenv (the recorded environment), fork_nth, reaped (an end
- * from the parent's REAP row); ttf_ptable_reaped; TTF_PTABLE_ENVS. */
+ * from the parent's REAP row); ttf_ptable_reaped; TTF_PTABLE_ENVS.
+ * 2.12.0: ttf_iter_clone (a pass resumes where another stopped). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 11
+#define TTF_VERSION_MINOR 12
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -526,6 +527,10 @@ const char *ttf_get_notice(const ttf_trace *t, size_t i);
 typedef struct ttf_iter ttf_iter;
 int ttf_iter_open(const ttf_trace *t, uint32_t thread, ttf_iter **out);
 int ttf_iter_next(ttf_iter *it, ttf_event *ev);
+/* A second iteration of one thread (not TTF_ALL_THREADS) that goes on
+ * from where it is: its next event is it's next event; each is closed on
+ * its own. 0, TT_EINVAL (a merged iteration) or TT_ENOMEM. */
+int ttf_iter_clone(const ttf_iter *it, ttf_iter **out);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

@@ -63,11 +63,14 @@ static int peek_uvar(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return 0;
 }
 
-/* The value after an EXIT of a values chunk (rax), skipped. */
+/* The values after an EXIT of a values chunk (rax, and xmm0 in an XMM
+ * chunk), skipped. */
 static int skip_exit_value(const struct dec *d, const uint8_t **p, const uint8_t *end)
 {
     uint64_t v;
-    return !d->values || peek_uvar(p, end, &v);
+    if (!d->values)
+        return 1;
+    return peek_uvar(p, end, &v) && (!d->xmm || peek_uvar(p, end, &v));
 }
 
 /* Does the extended record tag carry a time (its payload's first field)? */

@@ -483,13 +483,16 @@ static int func_ok(const struct dump *d, const char *name)
     return ok;
 }
 
-/* Time, thread (merged) and indentation of one event line. */
+/* Time, thread (merged) and indentation of one event line. The time of a
+ * return the sparse clock did not measure (format 1.4, ttf_event
+ * untimed: placed between the events around it) is marked "~". */
 static void line_start(const struct dump *d, const ttf_event *ev, int depth)
 {
     char at[48];
 
-    fmt_rel(at, sizeof at, ev->time_ns);
-    fprintf(d->out, "%16s ", at);
+    fmt_rel(at + 1, sizeof at - 1, ev->time_ns);
+    at[0] = '~';
+    fprintf(d->out, "%16s ", ev->untimed ? at : at + 1);
     if (d->o->merged) {
         fprintf(d->out, "[%" PRIu32 " ", ev->thread);
         put_clean(d->out, thread_name(d, ev->thread));

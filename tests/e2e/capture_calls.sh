@@ -106,7 +106,8 @@ n=$(stat -c %s none.trc)
 
 # the sparse clock (the default, format 1.4): 250001 calls, most EXITs
 # past the thread's first 4096 untimed, at most 1.15 clock reads per call;
-# times never go back nor past their bound. TTCAP_CLOCK=every: all timed.
+# times never go back nor past their bound; ttdump marks exactly the
+# untimed returns ("~"). TTCAP_CLOCK=every: all timed, none marked.
 clock_reads() { # trace: "hot untimed" of thread 0, checked
     "$CHK" "$1" > "$1.out" || { echo "FAIL: check $1"; fail=1; }
     hasre "$1.out" "^clock thread=0 hot=500002 untimed=[0-9]* backwards=0 past_bound=0\$"
@@ -116,11 +117,16 @@ TTCAP_OUT=sparse.trc "$P" calls 50000 || fail=1
 set -- $(clock_reads sparse.trc) 0 0
 [ $((200 * ($1 - $2))) -le $((115 * $1)) ] && [ "$2" -gt 0 ] ||
     { echo "FAIL: sparse clock: $(($1 - $2)) clock reads for $(($1 / 2)) calls"; fail=1; }
-"$B/ttdump" sparse.trc | grep -q '^  required features: 0xd (events-v1, sites, sparse)$' ||
+"$B/ttdump" sparse.trc > sparse.dump || { echo "FAIL: ttdump sparse.trc"; fail=1; }
+grep -q '^  required features: 0xd (events-v1, sites, sparse)$' sparse.dump ||
     { echo "FAIL: sparse.trc is not format 1.4 with the sparse bit"; fail=1; }
+# ttdump marks each untimed return's (placed) time with "~", and no other line
+u=$(grep -c '^ *~+[0-9]*\.[0-9]*us *< ' sparse.dump)
+[ "$u" = "$2" ] || { echo "FAIL: ttdump marks $u returns untimed, the trace has $2"; fail=1; }
 TTCAP_OUT=every.trc TTCAP_CLOCK=every "$P" calls 50000 || fail=1
 set -- $(clock_reads every.trc) 0 0
 [ "$2" = 0 ] || { echo "FAIL: TTCAP_CLOCK=every left $2 EXITs untimed"; fail=1; }
+"$B/ttdump" every.trc | grep -q '~+' && { echo "FAIL: ttdump marks a time of every.trc"; fail=1; }
 
 # TTCAP=1: <prog>.<pid>.trc in the cwd; %e and %p in TTCAP_OUT
 TTCAP=1 "$P" calls 10 || fail=1

@@ -146,7 +146,7 @@ ev = out[out.index("events:"):].splitlines()
 ev = [l for l in ev if "module-load" not in l]
 open(sys.argv[4], "w").write("\n".join(ev) + "\n")
 PY
-mask() { sed -E 's/^ *\+[0-9.]+us //; s/\(tid [0-9]+\)/(tid N)/' | grep -v 'module-load'; }
+mask() { sed -E 's/^ *~?\+[0-9.]+us //; s/\(tid [0-9]+\)/(tid N)/' | grep -v 'module-load'; }
 mask < sq.want > sq.want.m
 PKG_CONFIG_PATH=$P/lib/pkgconfig sh -c "$(cat sq.cmd) $san" || fail "INSTRUMENT.md sq.c: $(cat sq.cmd)"
 "$P/bin/ttcc" cc $san -o sq2 sq.c

@@ -16,7 +16,7 @@ for prog in val_calls val_calls_clang; do
     has 'required features: 0x1f (events-v1, values, sites, sparse, xmm)' hdr
     # the registers as recorded (a 16-byte struct result is rax)
     "$BD/ttdump" -n --raw-values --color never "$T/$prog.trc" |
-        sed -E 's/^ *\+[0-9.]+[a-z]+ //' > raw || fail "ttdump --raw-values"
+        sed -E 's/^ *~?\+[0-9.]+[a-z]+ //' > raw || fail "ttdump --raw-values"
     has '^  > add \[rdi=2 rsi=3 ' raw
     # an EXIT shows xmm0 after rax (format 1.5's SSE registers)
     has '^  < add = 5 xmm0=0x[0-9a-f]*$' raw

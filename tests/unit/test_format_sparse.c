@@ -5,7 +5,9 @@
  * times); untimed EXITs in a row and at a chunk's end (placed in turn,
  * never going back, bounded by the next chunk's start); prefixes that are
  * damage (not followed by an EXIT, at the end of a chunk, outside a sparse
- * chunk); the header bit and version; ttf_event_late_ns.
+ * chunk); the header bit and version; ttf_event_late_ns; an XMM values
+ * chunk's EXIT values skipped when looking for the next measured time;
+ * an iteration cloned part-way (ttf_iter_clone).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,6 +47,16 @@ static void enter_miss(struct tb *b, uint64_t fn, uint64_t prev, uint64_t t)
     tb_u8(b, TTF_T_ENTER_MISS);
     tb_uvar(b, ttf_zigzag((int64_t)(fn - prev)));
     tb_uvar(b, t);
+}
+
+/* A sparse file whose first chunk (tsc 1000) enters main and leaf at
+ * 1010 and 1020 (misses: both cached after). */
+static void main_leaf(struct tb *b)
+{
+    sparse_file(b);
+    sparse_chunk(b, 0, 0, 1000, 0);
+    enter_miss(b, MAIN, 0, 10);
+    enter_miss(b, LEAF, MAIN, 10);
 }
 
 /* FORMAT.md 4.5's example, after two misses that fill the cache. */
@@ -104,10 +116,7 @@ static void test_run_at_chunk_end(void **state)
 {
     (void)state;
     struct tb b;
-    sparse_file(&b);
-    sparse_chunk(&b, 0, 0, 1000, 0);
-    enter_miss(&b, MAIN, 0, 10);
-    enter_miss(&b, LEAF, MAIN, 10);
+    main_leaf(&b);
     tb_u8(&b, 0xe4);                            /* EXIT leaf */
     tb_u8(&b, 0xd7);                            /* EXIT main */
     sparse_chunk(&b, 1, 1, 2000, 0);
@@ -128,6 +137,90 @@ static void test_run_at_chunk_end(void **state)
         assert_int_equal(m.ev[i].tsc, e.ev[i].tsc);
     free(m.ev);
     free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* A sparse values chunk with SSE registers (v1.5): the next measured time
+ * after an untimed EXIT is found past its rax and its xmm0 (which here
+ * look like an ENTER of main 127 ticks later): the EXITs lie in [1020,
+ * 1070], the ENTER after them. */
+static void test_xmm_values(void **state)
+{
+    (void)state;
+    struct tb b;
+    sparse_file(&b);
+    ttf_put_u16(b.buf + TTF_H_VMINOR, 5);
+    ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_VALUES |
+                                       TTF_REQ_XMM);
+    sparse_chunk(&b, 0, 0, 1000, 0);
+    ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS, TTF_CHUNK_TIMED | TTF_CHUNK_SPARSE |
+                                                  TTF_CHUNK_VALUES | TTF_CHUNK_XMM);
+    enter_miss(&b, MAIN, 0, 10);
+    tb_u8(&b, 0x00);                            /* no register changed */
+    enter_miss(&b, LEAF, MAIN, 10);
+    tb_u8(&b, 0x00);
+    static const uint8_t tail[] = {
+        0xe4, 0x00, 0x97, 0x7f,                 /* EXIT leaf: rax 0, xmm0 */
+        0xd7, 0x00, 0x00,                       /* EXIT main: rax 0, xmm0 0 */
+        0x97, 0x32, 0x00,                       /* ENTER main at 1070 */
+    };
+    tb_raw(&b, tail, sizeof tail);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 5);
+    assert_true(e.ev[2].untimed && e.ev[3].untimed);
+    assert_int_equal(e.ev[2].late_ns, 70);
+    assert_int_equal(e.ev[3].late_ns, 70);
+    assert_int_equal(e.ev[2].tsc, 1045);        /* 1020 + 0.5 * 50 */
+    assert_int_equal(e.ev[4].tsc, 1070);
+    assert_int_equal(ttf_get_summary(t)->duration_ns, 60);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* A clone of an iteration part-way through the example (after the
+ * untimed EXIT, with the placement state) gives the same events after as
+ * the original, each on its own; a merged iteration is not cloned. */
+static void test_clone(void **state)
+{
+    (void)state;
+    struct tb b;
+    main_leaf(&b);
+    static const uint8_t tail[] = {0xe4, 0xa4, 0x14, 0x48, 0xe4, 0x02, 0x47, 0xd7, 0x08,
+                                   0x97, 0x05, 0xa4, 0x05, 0xe4, 0xd7};
+    tb_raw(&b, tail, sizeof tail);
+    sparse_chunk(&b, 1, 1, 5000, 0);
+    enter_miss(&b, MAIN, 0, 5);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    ttf_iter *it, *c, *m;
+    ttf_event ev, ec;
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ttf_iter_next(it, &ev), 1);
+    assert_int_equal(ev.untimed, 1);
+    assert_int_equal(ttf_iter_clone(it, &c), 0);
+    int n = 0, r;
+    while ((r = ttf_iter_next(it, &ev)) == 1) {
+        assert_int_equal(ttf_iter_next(c, &ec), 1);
+        assert_int_equal(ev.kind, ec.kind);
+        assert_int_equal(ev.addr, ec.addr);
+        assert_int_equal(ev.tsc, ec.tsc);
+        assert_int_equal(ev.untimed, ec.untimed);
+        assert_int_equal(ttf_event_late_ns(&ev), ttf_event_late_ns(&ec));
+        n++;
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(ttf_iter_next(c, &ec), 0);
+    assert_int_equal(n, 8);
+    ttf_iter_close(it);
+    ttf_iter_close(c);
+    assert_int_equal(ttf_iter_open(t, TTF_ALL_THREADS, &m), 0);
+    assert_int_equal(ttf_iter_clone(m, &c), TT_EINVAL);
+    assert_null(c);
+    ttf_iter_close(m);
     ttf_close(t);
     free(b.buf);
 }
@@ -226,6 +319,8 @@ int main(void)
         cmocka_unit_test(test_run_at_chunk_end),
         cmocka_unit_test(test_bad_prefix),
         cmocka_unit_test(test_plain_chunk),
+        cmocka_unit_test(test_xmm_values),
+        cmocka_unit_test(test_clone),
         cmocka_unit_test(test_writer),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);

@@ -5,7 +5,8 @@
  * by NULL / non-NULL only, an int's upper register half is ignored, an
  * argument difference is named with its parameter, baseline noise, suspect
  * ranking with values, --no-values, a size_t error code's signed form
- * in the result and the three reports.
+ * in the result and the three reports; values compared on both sides of a
+ * hunk (the load's prefix and the walk after it), each pair once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,6 +142,37 @@ static void test_null_return(void **state)
     const ttd_divergence *dv = r->first;
     assert_string_equal(dv->before[dv->nbefore - 1].value, "NULL");
     assert_string_equal(dv->stack[0].args, "()");
+    ttd_free(d);
+}
+
+/* Values compared before the calls part and after (the tree aligner's
+ * load compares the common prefix in step, the walk after the alignment
+ * goes on from there past the hunk): each pair once, the first
+ * difference the prefix's. */
+static void test_prefix_then_rest(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_run, 0), E(vt_status, 1), X(vt_status, 0), E(vt_ok, 0),
+                           X(vt_ok, 0), E(vt_status, 3), X(vt_status, 0), E(vt_status, 5),
+                           X(vt_status, 7), X(vt_run, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_status, 1), X(vt_status, -22), E(vt_fail, 0),
+                           X(vt_fail, 0), E(vt_status, 4), X(vt_status, 0), E(vt_status, 5),
+                           X(vt_status, 8), X(vt_run, 0), {0}};
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->values_compared, 6);
+    const ttd_value_diff *v = r->value_first;
+    assert_non_null(v);
+    assert_int_equal(v->what, TTD_VAL_RETURN);
+    assert_string_equal(v->bad_value, "-22");
+    assert_int_equal(v->bad_index, 2);
+    ttd_free(d);
+    /* --first-only reads in step too, and stops at the first hunk */
+    ttd_options o;
+    ttd_options_init(&o);
+    o.first_only = 1;
+    d = diff(g, b, &o);
+    assert_int_equal(ttd_get_result(d)->values_compared, 2);
     ttd_free(d);
 }
 
@@ -282,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_same),
         cmocka_unit_test(test_null_return),
         cmocka_unit_test(test_argument),
+        cmocka_unit_test(test_prefix_then_rest),
         cmocka_unit_test(test_suspect_rank),
         cmocka_unit_test(test_baseline_noise),
         cmocka_unit_test(test_size_t_code),
