@@ -157,6 +157,9 @@ typedef struct ttdi_ilv_run {
  * 0, TT_ENOMEM or a reader error. */
 int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2],
                           ttd_interleave **out);
+/* Tests only: 1 walks every run merged, never by thread (the two must give
+ * the same result: tests/unit/test_races.c). */
+extern int ttdi_ilv_merged;
 /* ---- races: happens-before at function granularity (races.c) ------------ */
 
 #define TTDI_HB_THREADS 256         /* runs with more threads are not walked */
