@@ -44,7 +44,7 @@
  *   72     4    cut_threads        threads ever cut (also those never given a chunk)
  *   76     4    cut_reason         TTF_LOST_* of the first cut (0 = never cut)
  *   80     8    cut_realtime_ns    CLOCK_REALTIME of the first cut
- *   88     8    end_offset         (v1.3: 0, or the length a clean end cut
+ *   88     8    end_offset         (v1.4: 0, or the length a clean end cut
  *                                   the file to, inside its last slot)
  *   96     32   reserved (0)
  *   128 .. data_offset: the CUT TABLE, one 32-byte entry per cut thread in the
@@ -245,7 +245,7 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_H_CUTTHR 72
 #define TTF_H_CUTWHY 76
 #define TTF_H_CUTTIME 80
-#define TTF_H_ENDOFF 88           /* v1.3, with TTF_OPT_CUTINFO's 128-byte header:
+#define TTF_H_ENDOFF 88           /* v1.4, with TTF_OPT_CUTINFO's 128-byte header:
                                    nonzero, the length the writer cut the file
                                    to at a clean end (inside its last slot) */
 #define TTF_HEADER_SIZE_CUT 128  /* header_size written with TTF_OPT_CUTINFO */

@@ -60,9 +60,11 @@ extern "C" {
  * ttf_value_ret; TTF_VC_FLOAT values compared and printed as numbers
  * (complex types are TTF_VC_OTHER); ttf_writer_opts xmm,
  * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
- * copies, in libttdiff and libttreport). */
+ * copies, in libttdiff and libttreport).
+ * 2.9.0: the writer makes sparse-clock traces (format 1.4):
+ * ttf_writer_opts sparse, ttf_write_exit_sparse, TTF_EXIT_*. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 8
+#define TTF_VERSION_MINOR 9
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -214,7 +216,7 @@ typedef struct ttf_header {
     uint32_t cut_threads;       /* threads ever cut */
     uint32_t cut_reason;        /* the first cut's TTF_CUT_*, 0 = none */
     uint64_t cut_realtime_ns;   /* CLOCK_REALTIME of the first cut */
-    uint64_t end_offset;        /* v1.3: nonzero, the length the writer cut the
+    uint64_t end_offset;        /* v1.4: nonzero, the length the writer cut the
                                    file to at a clean end (0 = whole slots) */
 } ttf_header;
 
@@ -554,6 +556,11 @@ typedef struct ttf_writer_opts {
                                    ENTER/EXIT events carry the SSE registers
                                    too (0 unless written with the *_xmm
                                    calls) */
+    int sparse;                 /* with timed: a format 1.4 trace of the
+                                   sparse clock (TTF_REQ_SPARSE): EXITs
+                                   carry a time only when TIMED or SAMPLE
+                                   (ttf_write_exit_sparse; every other EXIT
+                                   is TIMED) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -592,6 +599,16 @@ int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                         const uint64_t xmm[TTF_XMM_REGS]);
 int ttf_write_exit_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                        uint64_t addr, uint64_t retval, uint64_t xmm0);
+/* How an EXIT of a sparse writer keeps its time (FORMAT.md 4.5): not
+ * measured (no delta; readers place it between the measured times around
+ * it), measured (TIMED prefix), or measured as a random sample of the
+ * EXITs the clock would have skipped (SAMPLE prefix). */
+enum { TTF_EXIT_UNTIMED = 0, TTF_EXIT_TIMED = 1, TTF_EXIT_SAMPLE = 2 };
+/* An EXIT of a writer opened with opts.sparse (TT_EINVAL otherwise, or for
+ * a clock not TTF_EXIT_*); tsc is ignored when clock is TTF_EXIT_UNTIMED.
+ * Errors as ttf_write_enter. */
+int ttf_write_exit_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                          uint64_t addr, int clock);
 /* An ENTER with its call site (format 1.2): call_site is the return address
  * in the caller, as libttcap records it; 0 = not recorded (the same as
  * ttf_write_enter). A non-zero site makes the trace a sites trace

@@ -21,6 +21,11 @@
  * a call site) puts a SITE_WAY or SITE_NEW prefix before an ENTER whose
  * call site is not the predicted one (FORMAT.md 4.3), exactly as
  * libttcap does; the site state restarts with every chunk too.
+ * A sparse writer (opts.sparse, format 1.4) flags its chunks SPARSE: an
+ * EXIT written by ttf_write_exit_sparse as untimed carries no delta and
+ * leaves the running tsc alone; every other EXIT gets the TIMED prefix (or
+ * SAMPLE, when asked), so traces of the sparse clock can be made without
+ * libttcap (the golden file sparse.trc).
  * Stage 0 base of format/STAGES.
  */
 #include <errno.h>
@@ -63,6 +68,7 @@ struct ttf_writer {
     int ring;                   /* TTF_OPT_RING set */
     int values;                 /* TTF_REQ_VALUES: ENTER/EXIT carry values */
     int xmm;                    /* TTF_REQ_XMM: ... and SSE registers */
+    int sparse;                 /* TTF_REQ_SPARSE: EXITs timed on request */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
     uint64_t hz;                /* tsc ticks per second */
@@ -132,7 +138,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
     memcpy(h, TTF_MAGIC, TTF_MAGIC_LEN);
     ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0) |
                               (w->sites ? TTF_REQ_SITES : 0) |
-                              (w->xmm ? TTF_REQ_XMM : 0),
+                              (w->xmm ? TTF_REQ_XMM : 0) |
+                              (w->sparse ? TTF_REQ_SPARSE : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
                        (w->sync ? TTF_OPT_SYNC : 0),
@@ -179,6 +186,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->values = o.values != 0;
     w->xmm = w->values && o.xmm != 0;
     w->sites = o.sites != 0;
+    w->sparse = w->timed && o.sparse != 0;
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
     w->chaos = o.chaos;
@@ -261,7 +269,8 @@ static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
     ttf_put_u32(h + TTF_C_SEQ, t->seq);
     ttf_put_u16(h + TTF_C_FLAGS, (w->timed ? TTF_CHUNK_TIMED : 0) |
                                  (w->values ? TTF_CHUNK_VALUES : 0) |
-                                 (w->xmm ? TTF_CHUNK_XMM : 0));
+                                 (w->xmm ? TTF_CHUNK_XMM : 0) |
+                                 (w->sparse ? TTF_CHUNK_SPARSE : 0));
     ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
     ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)(int32_t)t->chunk_depth);
     ttf_put_u64(h + TTF_C_TSC, t->base);
@@ -306,7 +315,15 @@ struct hot {
     uint64_t ret;               /* EXIT: return value (values mode) */
     uint64_t site;              /* ENTER: call site (0 = not recorded) */
     const uint64_t *xmm;        /* ENTER: xmm0..7, EXIT: xmm0 (xmm mode) */
+    int clock;                  /* EXIT in a sparse writer: TTF_EXIT_* */
 };
+
+/* Does h carry a time delta? Every hot record of a timed writer, but in a
+ * sparse one (format 1.4) an EXIT only when TIMED or SAMPLE. */
+static int hot_timed(const ttf_writer *w, const struct hot *h)
+{
+    return w->timed && !(w->sparse && h->exit && h->clock == TTF_EXIT_UNTIMED);
+}
 
 /* Encode h against t's open chunk into tmp; returns the bytes used, *pre
  * those of a call-site prefix (the ENTER or EXIT record starts there). */
@@ -321,6 +338,8 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
         p = ttf_put_site_prefix(p, &t->sites, h->addr, h->site, &ptag);
     if (p != tmp)
         tmp[0] = ptag;
+    if (w->sparse && h->exit && h->clock != TTF_EXIT_UNTIMED)
+        *p++ = h->clock == TTF_EXIT_SAMPLE ? TTF_T_SAMPLE : TTF_T_TIMED;
     *pre = (size_t)(p - tmp);
     if (t->cache[slot] == h->addr) {
         *p++ = (uint8_t)((h->exit ? TTF_T_EXIT_HIT : TTF_T_ENTER_HIT) | slot);
@@ -328,7 +347,7 @@ static size_t encode_hot(const ttf_writer *w, const struct wthread *t,
         *p++ = h->exit ? TTF_T_EXIT_MISS : TTF_T_ENTER_MISS;
         p = ttf_put_svar(p, (int64_t)(h->addr - t->prev));
     }
-    if (w->timed)
+    if (hot_timed(w, h))
         p = ttf_put_uvar(p, delta_for(t, tsc));
     uint64_t xs[TTF_XMMREGS], xr = t->xret;    /* moved on at the commit */
     uint8_t *mask = p;
@@ -360,7 +379,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
     if (!hv.xmm)
         hv.xmm = zeros;
     for (;;) {
-        uint8_t tmp[2 + 3 * TTF_UVAR_MAX + TTF_ENTER_VALUES_MAX + TTF_ENTER_XMM_MAX];
+        uint8_t tmp[3 + 3 * TTF_UVAR_MAX + TTF_ENTER_VALUES_MAX + TTF_ENTER_XMM_MAX];
         size_t pre;
         if (!t->used)
             open_chunk(t);
@@ -374,7 +393,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
             t->cache[slot] = hv.addr;
             if (!hv.exit)
                 ttf_site_advance(&t->sites, hv.addr, hv.site);
-            if (w->timed)
+            if (hot_timed(w, &hv))
                 commit_time(w, t, tsc);
             if (w->values && !hv.exit)
                 ttf_values_advance(hv.regs, t->regs, t->stride);
@@ -394,14 +413,14 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr)
 {
-    struct hot h = {addr, 0, NULL, 0, 0, NULL};
+    struct hot h = {addr, 0, NULL, 0, 0, NULL, 0};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_enter_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t call_site)
 {
-    struct hot h = {addr, 0, NULL, 0, call_site, NULL};
+    struct hot h = {addr, 0, NULL, 0, call_site, NULL, 0};
     if (!w)
         return TT_EINVAL;
     w->sites |= call_site != 0;
@@ -412,7 +431,7 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                                 uint64_t addr, uint64_t call_site,
                                 const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, call_site, NULL};
+    struct hot h = {addr, 0, regs, 0, call_site, NULL, 0};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     w->sites |= call_site != 0;
@@ -422,14 +441,23 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr)
 {
-    struct hot h = {addr, 1, NULL, 0, 0, NULL};
+    struct hot h = {addr, 1, NULL, 0, 0, NULL, TTF_EXIT_TIMED};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
+}
+
+int ttf_write_exit_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                          uint64_t addr, int clock)
+{
+    struct hot h = {addr, 1, NULL, 0, 0, NULL, clock};
+    if (!w || !w->sparse || clock < TTF_EXIT_UNTIMED || clock > TTF_EXIT_SAMPLE)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
 }
 
 int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
                            uint64_t addr, const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, 0, NULL};
+    struct hot h = {addr, 0, regs, 0, 0, NULL, 0};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -438,7 +466,7 @@ int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t retval)
 {
-    struct hot h = {addr, 1, NULL, retval, 0, NULL};
+    struct hot h = {addr, 1, NULL, retval, 0, NULL, TTF_EXIT_TIMED};
     if (!w || !w->values)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -448,7 +476,7 @@ int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                         uint64_t addr, const uint64_t regs[TTF_VALUE_REGS],
                         const uint64_t xmm[TTF_XMM_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, 0, xmm};
+    struct hot h = {addr, 0, regs, 0, 0, xmm, 0};
     if (!w || !w->xmm || !regs || !xmm)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -457,7 +485,7 @@ int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                        uint64_t addr, uint64_t retval, uint64_t xmm0)
 {
-    struct hot h = {addr, 1, NULL, retval, 0, &xmm0};
+    struct hot h = {addr, 1, NULL, retval, 0, &xmm0, TTF_EXIT_TIMED};
     if (!w || !w->xmm)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);

@@ -579,8 +579,25 @@ static int tree_depth(const struct dump *d, const ttf_event *ev)
     return filtered ? s->nsel : ev->depth - 1 - s->skew;
 }
 
+/* The SSE registers of a format 1.5 call, as bit patterns: the non-zero
+ * ones of xmm0..7 and the mask of those that changed (ENTER), xmm0 (EXIT). */
+static void put_raw_xmm(const struct dump *d, const ttf_event *ev)
+{
+    if (!ev->has_xmm)
+        return;
+    if (ev->kind == TTF_EV_EXIT) {
+        fprintf(d->out, " xmm0=0x%llx", (unsigned long long)ev->retxmm);
+        return;
+    }
+    for (int k = 0; k < TTF_XMM_REGS; k++)
+        if (ev->argregs[TTF_XMM_SLOT(k)])
+            fprintf(d->out, " xmm%d=0x%llx", k,
+                    (unsigned long long)ev->argregs[TTF_XMM_SLOT(k)]);
+    fprintf(d->out, " xchanged=0x%02x", ev->xchanged);
+}
+
 /* The registers as recorded: all six argument registers and the mask of
- * those that changed (ENTER), rax (EXIT). */
+ * those that changed (ENTER), rax (EXIT); the SSE ones after them. */
 static void put_raw_values(const struct dump *d, const ttf_event *ev)
 {
     static const char *const regs[TTF_VALUE_REGS] = {"rdi", "rsi", "rdx",
@@ -589,6 +606,7 @@ static void put_raw_values(const struct dump *d, const ttf_event *ev)
     if (ev->kind == TTF_EV_EXIT) {
         ttf_value_format(v, sizeof v, ev->retval, NULL);
         fprintf(d->out, " = %s", v);
+        put_raw_xmm(d, ev);
         return;
     }
     fputs(" [", d->out);
@@ -596,7 +614,9 @@ static void put_raw_values(const struct dump *d, const ttf_event *ev)
         ttf_value_format(v, sizeof v, ev->argregs[i], NULL);
         fprintf(d->out, "%s%s=%s", i ? " " : "", regs[i], v);
     }
-    fprintf(d->out, " changed=0x%02x]", ev->changed);
+    fprintf(d->out, " changed=0x%02x", ev->changed);
+    put_raw_xmm(d, ev);
+    fputc(']', d->out);
 }
 
 /* The values of a call by its signature: "(1, NULL)" after an ENTER (a

@@ -1,7 +1,9 @@
 /*
  * test_format_golden.c - the committed golden traces (fixtures/traces/)
  * read field by field against the scripts that made them (golden.h), and
- * today's writer checked to produce the very same bytes. A format change
+ * today's writer checked to produce the very same bytes: formats 1.0
+ * (basic, crashed, damaged), 1.1 (values), 1.2 (sites), 1.4 (sparse: the
+ * sparse clock's untimed EXITs) and 1.5 (xmm: SSE registers). A format change
  * that breaks old files, or changes what the writer emits, fails here.
  */
 #include <setjmp.h>
@@ -31,6 +33,11 @@ struct xev {
     uint64_t regs[TTF_VALUE_REGS]; /* its argument registers (ENTER) */
     uint64_t ret;               /* its return value (EXIT) */
     uint64_t call_site;         /* ENTER: its call site (format 1.2) */
+    int xm;                     /* 1: a call of an xmm trace (format 1.5) */
+    uint64_t xmm[TTF_XMM_REGS]; /* ENTER: xmm0..7; EXIT: xmm[0] = xmm0 */
+    int untimed;                /* 1: an EXIT of the sparse clock whose time
+                                   was not measured (format 1.4) */
+    uint64_t lo, hi;            /* untimed: the measured times around it */
 };
 
 struct model {
@@ -45,10 +52,30 @@ static void model_push(struct model *m, const struct xev *x)
     m->ev[m->n++] = *x;
 }
 
+/* The bounds of each untimed EXIT: the latest measured time before it in
+ * its thread (lo) and the next one after it (hi; lo when none). */
+static void model_untimed(struct model *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        struct xev *x = &m->ev[i];
+        if (!x->untimed)
+            continue;
+        x->lo = x->hi = 0;
+        for (size_t k = i; k-- > 0 && !x->lo;)
+            if (m->ev[k].thread == x->thread && !m->ev[k].untimed)
+                x->lo = m->ev[k].tsc;
+        for (size_t k = i + 1; k < m->n && !x->hi; k++)
+            if (m->ev[k].thread == x->thread && !m->ev[k].untimed)
+                x->hi = m->ev[k].tsc;
+        x->hi = x->hi ? x->hi : x->lo;
+        x->tsc = x->lo;         /* checked against [lo, hi] (check_time) */
+    }
+}
+
 static void model_build(struct model *m, const struct gop *g)
 {
     int depth[4] = {0};
-    int vals = golden_has_values(g);
+    int vals = golden_has_values(g), xm = golden_has_xmm(g);
     uint32_t mods = 0;
     const struct gop *mod[8];   /* the G_MOD of each module index */
     uint64_t now = 0;
@@ -58,10 +85,11 @@ static void model_build(struct model *m, const struct gop *g)
     for (; g->op != G_DONE; g++) {
         struct xev x = {.thread = g->thread, .tsc = g->tsc, .depth = depth[g->thread]};
         int *d = &depth[g->thread];
-        if (g->op != G_PROC && g->op != G_SITE) {
+        if (g->op != G_PROC && g->op != G_SITE && g->op != G_UEXIT) {
             if (g->tsc < m->start)
                 m->start = g->tsc;
-            uint64_t last = g->op == G_LOOP || g->op == G_SLOOP ? g->tsc + g->a * 80 : g->tsc;
+            uint64_t last = g->op == G_LOOP || g->op == G_SLOOP || g->op == G_ULOOP
+                                ? g->tsc + g->a * 80 : g->tsc;
             now = last > now ? last : now;
         }
         switch (g->op) {
@@ -90,6 +118,13 @@ static void model_build(struct model *m, const struct gop *g)
             x.call_site = g->b; golden_regs(g->s1, x.regs); (*d)++; break;
         case G_VEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = 1; x.ret = g->b;
             (*d)--; break;
+        case G_UEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.untimed = 1; (*d)--; break;
+        case G_SEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; (*d)--; break;
+        case G_XENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = x.xm = 1;
+            golden_regs(g->s1, x.regs); golden_hexes(g->s2, x.xmm, TTF_XMM_REGS);
+            (*d)++; break;
+        case G_XEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = x.xm = 1; x.ret = g->b;
+            golden_hexes(g->s1, x.xmm, 1); (*d)--; break;
         case G_MSG: x.kind = TTF_EV_MESSAGE; x.site = (uint32_t)g->a; x.text = g->s2; break;
         case G_MARK: x.kind = TTF_EV_MARK; x.site = (uint32_t)g->a; x.text = g->s2; break;
         case G_SCOPE_IN: x.kind = TTF_EV_ENTER; x.site = (uint32_t)g->a; (*d)++; break;
@@ -98,11 +133,11 @@ static void model_build(struct model *m, const struct gop *g)
         case G_LOST: x.kind = TTF_EV_LOST; x.n1 = g->a; x.n2 = g->b; break;
         case G_PAUSE: x.kind = TTF_EV_PAUSE; break;
         case G_RESUME: x.kind = TTF_EV_RESUME; break;
-        default: /* G_LOOP, G_SLOOP */
+        default: /* G_LOOP, G_SLOOP, G_ULOOP */
             for (uint64_t i = 0; i < g->a; i++) {
                 struct xev e = {.kind = TTF_EV_ENTER, .thread = g->thread,
                                 .tsc = g->tsc + i * 80, .addr = g->b, .depth = *d,
-                                .vals = vals};
+                                .vals = vals, .xm = xm};
                 if (g->op == G_SLOOP) {
                     e.addr = GOLDEN_SLOOP_FN;
                     e.call_site = golden_sloop_site(g->b, i);
@@ -111,11 +146,13 @@ static void model_build(struct model *m, const struct gop *g)
                 e.kind = TTF_EV_EXIT;
                 e.call_site = 0;
                 e.tsc += 40;
+                e.untimed = g->op == G_ULOOP && golden_uloop_clock(i) == TTF_EXIT_UNTIMED;
                 e.depth = *d + 1;
                 model_push(m, &e);
             }
             continue;
         }
+        x.xm = xm && (x.kind == TTF_EV_ENTER || x.kind == TTF_EV_EXIT) && !x.site;
         model_push(m, &x);
     }
     if (g->a) {                 /* closed: END on thread 0 at the last time */
@@ -123,13 +160,43 @@ static void model_build(struct model *m, const struct gop *g)
                         .n1 = g->b};
         model_push(m, &x);
     }
+    model_untimed(m);
+}
+
+/* A measured time is the script's; an untimed EXIT's placed time lies in
+ * its [lo, hi] and its late_ns is hi (FORMAT.md 4.5). */
+static void check_time(const ttf_event *ev, const struct xev *x, uint64_t start, size_t i)
+{
+    assert_int_equal(ev->untimed, x->untimed);
+    if (!x->untimed) {
+        assert_int_equal(ev->time_ns, (x->tsc - start) * 2 / 5);   /* 2.5 GHz */
+        return;
+    }
+    if (ev->tsc < x->lo || ev->tsc > x->hi)
+        fail_msg("event %zu: untimed EXIT placed at %llu, outside [%llu, %llu]", i,
+                 (unsigned long long)ev->tsc, (unsigned long long)x->lo,
+                 (unsigned long long)x->hi);
+    assert_int_equal(ev->late_ns, (x->hi - start) * 2 / 5);
+    assert_int_equal(ttf_event_late_ns(ev), ev->late_ns);
+}
+
+/* SSE registers of a call of an xmm trace (format 1.5). */
+static void check_xmm(const ttf_event *ev, const struct xev *x)
+{
+    assert_int_equal(ev->has_xmm, x->xm);
+    if (x->xm && x->kind == TTF_EV_ENTER)
+        for (int k = 0; k < TTF_XMM_REGS; k++)
+            assert_int_equal(ev->argregs[TTF_XMM_SLOT(k)], x->xmm[k]);
+    if (x->xm && x->kind == TTF_EV_EXIT)
+        assert_int_equal(ev->retxmm, x->xmm[0]);
 }
 
 static void check_event(const ttf_trace *t, const ttf_event *ev,
                         const struct xev *x, uint64_t start, size_t i)
 {
     char buf[256];
-    if (ev->kind != x->kind || ev->thread != x->thread || ev->tsc != x->tsc ||
+    if (ev->kind != x->kind || ev->thread != x->thread ||
+        (!x->untimed && ev->tsc != x->tsc) ||
         ev->addr != x->addr || ev->site != x->site || ev->depth != x->depth)
         fail_msg("event %zu: got kind %d thread %u tsc %llu addr %llx site %u "
                  "depth %d; want kind %d thread %u tsc %llu addr %llx site %u "
@@ -137,7 +204,8 @@ static void check_event(const ttf_trace *t, const ttf_event *ev,
                  (unsigned long long)ev->addr, ev->site, ev->depth, x->kind,
                  x->thread, (unsigned long long)x->tsc, (unsigned long long)x->addr,
                  x->site, x->depth);
-    assert_int_equal(ev->time_ns, (x->tsc - start) * 2 / 5);   /* 2.5 GHz */
+    check_time(ev, x, start, i);
+    check_xmm(ev, x);
     if (ev->call_site != x->call_site)
         fail_msg("event %zu: call site %llx, want %llx", i,
                  (unsigned long long)ev->call_site, (unsigned long long)x->call_site);
@@ -404,6 +472,55 @@ static void test_sites(void **state)
     ttf_close(t);
 }
 
+/* sparse.trc (format 1.4): header, then every event against the script,
+ * untimed EXITs inside their bounds, placed in order. */
+static void test_sparse(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("sparse.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_sparse);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, 4);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->chunks_used, 3);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    struct evs e = tu_events(t, 0, 0);
+    size_t untimed = 0;
+    for (size_t i = 1; i < e.n; i++) {
+        assert_true(e.ev[i].tsc >= e.ev[i - 1].tsc);
+        untimed += (size_t)e.ev[i].untimed;
+    }
+    assert_true(untimed > 1000);        /* most of the loop's EXITs */
+    free(e.ev);
+    free(m);
+    ttf_close(t);
+}
+
+/* xmm.trc (format 1.5): header, then every register against the script. */
+static void test_xmm(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("xmm.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_xmm);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, 5);
+    assert_int_equal(h->required_features,
+                     TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_XMM);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->values, 1);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    free(m);
+    ttf_close(t);
+}
+
 static int same_ev(const ttf_event *a, const ttf_event *b)
 {
     return a->kind == b->kind && a->tsc == b->tsc && a->time_ns == b->time_ns &&
@@ -455,7 +572,8 @@ static void test_same_bytes(void **state)
         const char *name;
         const struct gop *script;
     } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed},
-                 {"values.trc", golden_values}, {"sites.trc", golden_sites}};
+                 {"values.trc", golden_values}, {"sites.trc", golden_sites},
+                 {"sparse.trc", golden_sparse}, {"xmm.trc", golden_xmm}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *path = tu_path(files[i].name);
         size_t n1, n2;
@@ -491,6 +609,8 @@ int main(void)
         cmocka_unit_test(test_damaged),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_sites),
+        cmocka_unit_test(test_sparse),
+        cmocka_unit_test(test_xmm),
         cmocka_unit_test(test_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);

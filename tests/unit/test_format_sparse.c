@@ -178,6 +178,47 @@ static void test_plain_chunk(void **state)
     free(b.buf);
 }
 
+/* The writer (libttfmt 2.9): FORMAT.md 4.5's example written by
+ * ttf_write_exit_sparse reads back with one untimed EXIT, a SAMPLE and a
+ * TIMED one; the call is refused on a writer that is not sparse, and for
+ * an unknown clock. */
+static void test_writer(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .sparse = 1};
+    ttf_writer *w;
+    const char *path = tu_path("writer_sparse.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1010, MAIN), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1020, LEAF), 0);
+    assert_int_equal(ttf_write_exit_sparse(w, 0, 0, LEAF, TTF_EXIT_UNTIMED), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1040, LEAF), 0);
+    assert_int_equal(ttf_write_exit_sparse(w, 0, 1042, LEAF, TTF_EXIT_SAMPLE), 0);
+    assert_int_equal(ttf_write_exit_sparse(w, 0, 1050, MAIN, 3), TT_EINVAL);
+    assert_int_equal(ttf_write_exit(w, 0, 1050, MAIN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_header(t)->version_minor, 4);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 8);                   /* start, 6 events of calls, END */
+    assert_int_equal(e.ev[3].untimed, 1);
+    assert_true(e.ev[3].tsc >= 1020 && e.ev[3].tsc <= 1040);
+    assert_int_equal(e.ev[3].late_ns, 40);
+    assert_int_equal(e.ev[5].untimed, 0);
+    assert_int_equal(e.ev[5].tsc, 1042);
+    assert_int_equal(e.ev[6].untimed, 0);
+    assert_int_equal(e.ev[6].tsc, 1050);
+    free(e.ev);
+    ttf_close(t);
+
+    ttf_writer_opts plain = {.chunk_size = 4096, .timed = 1};
+    assert_int_equal(ttf_writer_open(tu_path("writer_plain.trc"), &plain, &w), 0);
+    assert_int_equal(ttf_write_exit_sparse(w, 0, 5, MAIN, TTF_EXIT_TIMED), TT_EINVAL);
+    ttf_writer_abandon(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_run_at_chunk_end),
         cmocka_unit_test(test_bad_prefix),
         cmocka_unit_test(test_plain_chunk),
+        cmocka_unit_test(test_writer),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
