@@ -133,20 +133,29 @@ static uint64_t cut_time(const ttdi_in *in, const ttdi_ipair *p, const ttdi_hunk
     return end;
 }
 
-/* Resolve hunks sel[0..m) of pair pi into hs[0..m). */
+/* The start of thread th of run ri (0 when unknown). */
+static uint64_t start_of(const ttdi_in *in, int ri, uint32_t th)
+{
+    const ttf_thread *t = ttf_get_thread(in->r[ri].t, th);
+    return t ? t->start_ns : 0;
+}
+
+/* Resolve hunks sel[0..m) of pair pi into hs[0..m), and where each split
+ * lies into pr[0..m): the same walk reads the key event before it. */
 static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t m,
-                        ttd_hunk_info *hs)
+                        ttd_hunk_info *hs, ttdi_prev *pr)
 {
     const ttdi_ipair *p = &in->s->ip[pi];
     ttd_event *ev = ttfi_arena_zalloc(in->arena, 3 * m * sizeof *ev);
-    ttdi_req *rq = malloc(2 * m * sizeof *rq);
+    ttd_event *pv = calloc(2 * m + 1, sizeof *pv);
+    ttdi_req *rq = malloc(4 * m * sizeof *rq);
     ttdi_pass_spec ps[2] = {{0}, {0}};
     int rc = TT_ENOMEM;
 
-    if (!ev || !rq)
+    if (!ev || !pv || !rq)
         goto out;
     for (int s = 0; s < 2; s++) {
-        ps[s].rq = rq + s * m;
+        ps[s].rq = rq + s * 2 * m;
         ps[s].stack_at = UINT64_MAX;
     }
     for (size_t k = 0; k < m; k++) {
@@ -163,6 +172,12 @@ static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t 
         uint64_t bi = h->b1 > h->b0 ? h->b0 : ttdi_probe_index(h->b0, p->n[1]);
         ttdi_add_req(ps[1].rq, &ps[1].nrq, bi, bi + 1, &ev[3 * k + 1]);
         ev[3 * k + 1].time_ns = ttf_get_thread(in->r[TTD_BAD].t, p->t[1])->start_ns;
+        uint64_t at[2] = {h->a0, h->b0};
+        for (int s = 0; s < 2; s++) {
+            pv[2 * k + s].time_ns = start_of(in, s, p->t[s]);
+            if (at[s] > 0)
+                ttdi_add_req(ps[s].rq, &ps[s].nrq, at[s] - 1, at[s], &pv[2 * k + s]);
+        }
         hs[k].pair = pi;
         hs[k].good_index = h->a0;
         hs[k].good_count = h->a1 - h->a0;
@@ -182,9 +197,12 @@ static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t 
                              hs[k].bad_first ? &ev[3 * k + 1] : NULL);
         if (cut > hs[k].time_ns)
             hs[k].time_ns = cut;
+        pr[k] = (ttdi_prev){pi, {hs[k].good_index, hs[k].bad_index},
+                            {pv[2 * k].time_ns, pv[2 * k + 1].time_ns}};
     }
     rc = 0;
 out:
+    free(pv);
     free(rq);
     return rc;
 }
@@ -266,9 +284,10 @@ int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out)
         maxh = nh > maxh ? nh : maxh;
     }
     ttd_hunk_info *hs = ttfi_arena_zalloc(in->arena, (m + 1) * sizeof *hs);
+    ttdi_prev *pr = ttfi_arena_zalloc(in->arena, (m + 1) * sizeof *pr);
     size_t *sel = malloc((maxh + 1) * sizeof *sel);
     memset(out, 0, sizeof *out);
-    if (!hs || !sel) {
+    if (!hs || !pr || !sel) {
         free(sel);
         return TT_ENOMEM;
     }
@@ -276,7 +295,7 @@ int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out)
     for (size_t i = 0; i < in->s->nip; i++) {
         const ttdi_ipair *p = &in->s->ip[i];
         size_t cnt[3], k = select_hunks(in, p, sel, cnt), ndiv = cnt[0], nexp = cnt[2];
-        int rc = resolve_pair(in, i, sel, k, hs + at);
+        int rc = resolve_pair(in, i, sel, k, hs + at, pr + at);
         if (rc < 0) {
             free(sel);
             return rc;
@@ -310,6 +329,8 @@ int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out)
     out->npairs = in->s->nip;
     out->hunks = hs;
     out->nhunks = at;
+    out->prev = pr;
+    out->nprev = at;
     return 0;
 }
 

@@ -7,7 +7,10 @@
  * unprotected operation), with what the other threads did meanwhile.
  * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  *
- * Each run is walked once, all threads merged by time, up to the split.
+ * Each run is walked once up to the split: each thread alone, its lock
+ * operations kept as records and merged by time afterwards (by_thread(),
+ * issue 38 item 4: no heap step per event; the merged walk, walk_run(),
+ * where that could not give the same answer).
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns): a call is never taken as
  * shorter, nor as over before another began, than it may have been.
@@ -164,45 +167,58 @@ typedef struct unprot {
     uint64_t calls;         /* good-run calls of it */
 } unprot;
 
-/* A call returns: its locks flow to its caller; the good run learns, the
- * bad run checks against what the good run learnt. */
-static void ret(xrun *x, xthread *t, uint32_t th, uint64_t now, fnslot *fns,
-                int bad, unprot *u)
+/* ENTER/EXIT of a thread: an ENTER opens a call; an EXIT that returns
+ * from the innermost one closes it, its locks flowing to its caller.
+ * 1 with *f the call that returned, 0, or TT_ENOMEM. */
+static int frame_event(const ttdi_ilv_run *in, xthread *t, const ttf_event *ev, xframe *f)
 {
-    xframe f = t->f[--t->n];
+    uint64_t key;
+    int rc;
 
+    if (ev->kind == TTF_EV_ENTER) {
+        if ((rc = ttdi_norm_key(in->norm, ev, &key)) > 0)
+            rc = push(t, key, ev->time_ns, ttdi_norm_func(in->norm, ev));
+        return rc < 0 ? rc : 0;
+    }
+    if (ev->kind != TTF_EV_EXIT || !t->n)
+        return 0;
+    if ((rc = ttdi_norm_key(in->norm, ev, &key)) <= 0 ||
+        ttdi_norm_exit_of(t->f[t->n - 1].key) != key)
+        return rc < 0 ? rc : 0;
+    *f = t->f[--t->n];
     if (t->n)
-        t->f[t->n - 1].mask |= f.mask;
-    fnslot *s = fn_find(fns, f.key, !bad);
+        t->f[t->n - 1].mask |= f->mask;
+    return 1;
+}
+
+/* A call returned: the good run learns, the bad run checks against what
+ * the good run learnt. */
+static void ret(xrun *x, const xframe *f, uint32_t th, uint64_t now, fnslot *fns, int bad,
+                unprot *u)
+{
+    fnslot *s = fn_find(fns, f->key, !bad);
     if (!s)
         return;
     if (!bad) {
-        s->mask &= f.mask;
+        s->mask &= f->mask;
         s->calls++;
         return;
     }
-    uint64_t miss = s->calls ? s->mask & ~f.mask : 0;
+    uint64_t miss = s->calls ? s->mask & ~f->mask : 0;
     if (!miss || u->found)
         return;
     u->found = 1;
-    u->key = f.key;
+    u->key = f->key;
     u->end = now;
     u->lock = miss & -miss;
     u->calls = s->calls;
-    u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f.t0, NULL, f.name};
+    u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f->t0, NULL, f->name};
 }
 
-/* A SYNC_OP of thread th. */
-static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event *ev)
+/* A lock operation's bit into the thread's held set (and its innermost
+ * call's set when taken). */
+static void lock_bits(xthread *t, const ttf_event *ev, uint64_t bit)
 {
-    obj *o = object(a, x, ev);
-    ttd_xev e = {TTF_EV_SYNC_OP, ev->code, ev->thread, x->in->pair_of[ev->thread],
-                 ev->time_ns, o ? o->label : "?", t->n ? t->f[t->n - 1].name : ""};
-
-    x->ring[x->nops++ % WINDOW] = e;
-    if (!o)
-        return 0;
-    uint64_t bit = o->kind == 0 && o->num <= 64 ? 1ull << (o->num - 1) : 0;
     if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg)) {
         t->held |= bit;
         if (t->n)
@@ -210,36 +226,387 @@ static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event
     } else if (ev->code == TTF_SOP_UNLOCK) {
         t->held &= ~bit;
     }
-    if (o->seq < 0 || e.pair < 0)
+}
+
+/* What needs the operations of all threads in order: the object numbered
+ * on first use, the last operations, the object's order. *out the object
+ * (NULL when the table is full); func the thread's innermost call. */
+static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const char *func,
+                      obj **out)
+{
+    obj *o = object(a, x, ev);
+    ttd_xev e = {TTF_EV_SYNC_OP, ev->code, ev->thread, x->in->pair_of[ev->thread],
+                 ev->time_ns, o ? o->label : "?", func};
+
+    x->ring[x->nops++ % WINDOW] = e;
+    *out = o;
+    if (!o || o->seq < 0 || e.pair < 0)
         return 0;
     return seq_add(&x->seq[o->seq], (uint32_t)e.pair << 8 | (uint32_t)ev->code, &e);
 }
 
-/* Walk run x up to its split. */
+/* A SYNC_OP of thread th, in the merged walk. */
+static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event *ev)
+{
+    obj *o;
+    int rc = sync_order(a, x, ev, t->n ? t->f[t->n - 1].name : "", &o);
+
+    if (o)
+        lock_bits(t, ev, o->kind == 0 && o->num <= 64 ? 1ull << (o->num - 1) : 0);
+    return rc;
+}
+
+/* Walk run x up to its split, all threads merged by time (the fallback
+ * of by_thread()). */
 static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u)
 {
     const ttdi_ilv_run *in = x->in;
     ttdi_walk wk;
-    uint64_t key;
+    xframe f;
     int rc = ttdi_walk_raw(&wk, in->t, TTF_ALL_THREADS);
 
     while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns <= in->split_ns) {
         if (wk.ev.thread >= in->nt)
             continue;
         xthread *t = &x->th[wk.ev.thread];
-        if (wk.ev.kind == TTF_EV_SYNC_OP) {
+        if (wk.ev.kind == TTF_EV_SYNC_OP)
             rc = sync_event(a, x, t, &wk.ev);
-        } else if (wk.ev.kind == TTF_EV_ENTER) {
-            if ((rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0)
-                rc = push(t, key, wk.ev.time_ns, ttdi_norm_func(in->norm, &wk.ev));
-        } else if (wk.ev.kind == TTF_EV_EXIT && t->n &&
-                   (rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0 &&
-                   ttdi_norm_exit_of(t->f[t->n - 1].key) == key) {
-            ret(x, t, wk.ev.thread, ttf_event_late_ns(&wk.ev), fns, bad, u);
-        }
+        else if ((rc = frame_event(in, t, &wk.ev, &f)) > 0)
+            ret(x, &f, wk.ev.thread, ttf_event_late_ns(&wk.ev), fns, bad, u);
     }
     ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
+}
+
+/* ---- the walk by thread (issue 38 item 4) ----------------------------------
+ * The merged walk above pays a heap step per event of every thread. Only
+ * the SYNC_OPs need the threads' order (objects numbered by first use, the
+ * last operations, each object's order); calls and their lock sets are a
+ * thread's own. So by_thread() walks each thread alone up to the split,
+ * keeping its calls as walk_run does, and keeps its SYNC_OPs (with the
+ * innermost call's name) as records; merging the records by (tsc, thread),
+ * the reader's order, then numbers the objects and fills the ring and the
+ * sequences exactly as walk_run would. A lock's bit is not known while a
+ * thread walks alone (its number comes from the merged order), so the
+ * lock sets use a provisional bit per lock address, mapped to the final
+ * numbers afterwards (the sets only meet through and, or and not, bit by
+ * bit, so the mapping commutes). The bad run's first call that misses a
+ * lock (in merged order) is chosen among each thread's calls that may
+ * miss one (the first of each function and lock set), once the numbers
+ * are known. When that cannot be exact, it falls back to walk_run: more
+ * than 64 lock addresses, a thread whose ticks go back, a merged walk that
+ * would not stop where the threads' walks did, the function table full. */
+
+#define PROV_MAX 64         /* lock addresses with a provisional bit */
+
+/* A SYNC_OP kept for the merge. */
+typedef struct srec {
+    uint64_t tsc;           /* the reader's merge key (then the thread) */
+    uint64_t time_ns;
+    uint64_t addr;
+    int64_t sync_arg;
+    const char *func;       /* the thread's innermost call, "" */
+    uint32_t thread;
+    int code;
+} srec;
+
+/* A bad-run call that may miss a lock the good run's calls all took. */
+typedef struct cand {
+    uint64_t tsc;           /* of its return */
+    uint64_t end;           /* its return, at the latest */
+    xframe f;               /* the call, its locks in provisional bits */
+} cand;
+
+/* One run walked by thread. */
+typedef struct tpass {
+    srec *rec;              /* SYNC_OPs, thread after thread */
+    size_t nrec, rcap;
+    size_t *from;           /* per thread: its first record; [nt] = nrec */
+    uint64_t paddr[PROV_MAX]; /* provisional bit i: lock address */
+    int nprov;
+    cand *c;                /* bad run: thread after thread */
+    size_t nc, ccap;
+    size_t *cfrom;          /* per thread: its first candidate */
+    ttdi_map seen;          /* this thread's candidates by function and set */
+    int exact;              /* 0: fall back to walk_run */
+} tpass;
+
+static uint64_t obj_addr(const ttf_event *ev)
+{
+    return ev->addr ? ev->addr : 1;
+}
+
+/* The provisional bit of a lock address, added when add (0 when not
+ * known, or past PROV_MAX: inexact). */
+static uint64_t prov_bit(tpass *p, const ttf_event *ev, int add)
+{
+    uint64_t addr = obj_addr(ev);
+
+    for (int i = 0; i < p->nprov; i++)
+        if (p->paddr[i] == addr)
+            return 1ull << i;
+    if (!add)
+        return 0;
+    if (p->nprov == PROV_MAX) {
+        p->exact = 0;
+        return 0;
+    }
+    p->paddr[p->nprov] = addr;
+    return 1ull << p->nprov++;
+}
+
+static int keep_sync(tpass *p, xthread *t, const ttf_event *ev)
+{
+    if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg) ||
+        ev->code == TTF_SOP_UNLOCK)
+        lock_bits(t, ev, prov_bit(p, ev, ev->code != TTF_SOP_UNLOCK));
+    if (p->nrec == p->rcap &&
+        ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
+        return TT_ENOMEM;
+    p->rec[p->nrec++] = (srec){ev->tsc, ev->time_ns, ev->addr, ev->sync_arg,
+                               t->n ? t->f[t->n - 1].name : "", ev->thread, ev->code};
+    return 0;
+}
+
+/* A bad-run call returned: kept when the good run's calls of its function
+ * all had a lock (numbered) and this thread has not kept one of the same
+ * function and provisional set before. */
+static int keep_cand(tpass *p, const xframe *f, const ttf_event *ev, fnslot *fns)
+{
+    fnslot *s = fn_find(fns, f->key, 0);
+    int added;
+
+    if (!s || !s->calls || !s->mask)
+        return 0;
+    uint64_t *v = ttdi_map_put(&p->seen, f->key ^ ttfi_mix64(f->mask), &added);
+    if (!v)
+        return TT_ENOMEM;
+    if (!added && p->c[*v].f.key == f->key && p->c[*v].f.mask == f->mask)
+        return 0;
+    if (p->nc == p->ccap && ttdi_grow(&p->c, &p->ccap, p->nc + 1, sizeof *p->c, 64) < 0)
+        return TT_ENOMEM;
+    if (added)
+        *v = p->nc;
+    p->c[p->nc++] = (cand){ev->tsc, ttf_event_late_ns(ev), *f};
+    return 0;
+}
+
+/* Thread th of run x alone, up to its first event past the split: *last
+ * the merge key of the last event taken (0: none), *over that of the
+ * first past the split (UINT64_MAX: none); ticks going back make it
+ * inexact. */
+static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64_t *last,
+                       uint64_t *over)
+{
+    const ttdi_ilv_run *in = x->in;
+    ttdi_walk wk;
+    xframe f;
+    uint64_t prev = 0;
+    int rc = ttdi_walk_raw(&wk, in->t, th);
+
+    *last = 0;
+    *over = UINT64_MAX;
+    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.tsc < prev)
+            p->exact = 0;
+        prev = wk.ev.tsc;
+        if (wk.ev.time_ns > in->split_ns) {
+            *over = wk.ev.tsc;
+            break;
+        }
+        *last = wk.ev.tsc + 1;
+        if (th >= in->nt)
+            continue;
+        xthread *t = &x->th[th];
+        if (wk.ev.kind == TTF_EV_SYNC_OP)
+            rc = keep_sync(p, t, &wk.ev);
+        else if ((rc = frame_event(in, t, &wk.ev, &f)) > 0)
+            rc = bad ? keep_cand(p, &f, &wk.ev, fns)
+                     : (ret(x, &f, th, 0, fns, 0, NULL), 0);
+    }
+    ttdi_walk_close(&wk);
+    return rc < 0 ? rc : 0;
+}
+
+/* The final bits of a provisional set: the locks numbered 1..64. */
+static uint64_t final_bits(const xrun *x, const tpass *p, uint64_t prov)
+{
+    uint64_t out = 0;
+
+    for (int i = 0; i < p->nprov; i++) {
+        if (!(prov >> i & 1))
+            continue;
+        uint64_t addr = p->paddr[i];
+        obj *o = ttdi_probe(x->objs, OBJ_CAP, sizeof *o,
+                            (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 52), addr, 0, NULL);
+        if (o && o->kind == 0 && o->num <= 64)
+            out |= 1ull << (o->num - 1);
+    }
+    return out;
+}
+
+/* The records merged by (tsc, thread): numbered, the ring, the orders. */
+static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t nt)
+{
+    size_t *at = malloc((nt + 1) * sizeof *at);
+    ttf_event ev;
+    int rc = at ? 0 : TT_ENOMEM;
+
+    memset(&ev, 0, sizeof ev);
+    for (size_t i = 0; at && i < nt; i++)
+        at[i] = p->from[i];
+    for (size_t k = 0; k < p->nrec && rc >= 0; k++) {
+        const srec *m = NULL;
+        size_t mi = 0;
+        for (size_t i = 0; i < nt; i++)     /* ties: the lower thread */
+            if (at[i] < p->from[i + 1] && (!m || p->rec[at[i]].tsc < m->tsc)) {
+                m = &p->rec[at[i]];
+                mi = i;
+            }
+        at[mi]++;
+        ev.kind = TTF_EV_SYNC_OP;
+        ev.code = m->code;
+        ev.thread = m->thread;
+        ev.tsc = m->tsc;
+        ev.time_ns = m->time_ns;
+        ev.addr = m->addr;
+        ev.sync_arg = m->sync_arg;
+        obj *o;
+        rc = sync_order(a, x, &ev, m->func, &o);
+    }
+    free(at);
+    return rc;
+}
+
+/* The bad run's first call (merged order) missing a lock. */
+static void first_miss(const xrun *x, const tpass *p, fnslot *fns, size_t nt, unprot *u)
+{
+    uint64_t best = 0;
+
+    for (size_t th = 0; th < nt; th++)
+        for (size_t k = p->cfrom[th]; k < p->cfrom[th + 1]; k++) {
+            const cand *c = &p->c[k];
+            fnslot *s = fn_find(fns, c->f.key, 0);
+            uint64_t miss = s->mask & ~final_bits(x, p, c->f.mask);
+            if (!miss)
+                continue;
+            if (!u->found || c->tsc < best) {   /* a tie: the lower thread */
+                best = c->tsc;
+                u->found = 1;
+                u->key = c->f.key;
+                u->end = c->end;
+                u->lock = miss & -miss;
+                u->calls = s->calls;
+                u->call = (ttd_xev){TTF_EV_ENTER, 0, (uint32_t)th, x->in->pair_of[th], c->f.t0,
+                                    NULL, c->f.name};
+            }
+            break;
+        }
+}
+
+/* Did the threads' walks take what the merged walk takes? It stops at
+ * the first event past the split in (tsc, thread) order: every thread's
+ * last event taken must come before it. */
+static int same_stop(const uint64_t *last, const uint64_t *over, size_t n)
+{
+    size_t s = n;
+
+    for (size_t i = 0; i < n; i++)
+        if (over[i] != UINT64_MAX && (s == n || over[i] < over[s]))
+            s = i;
+    for (size_t i = 0; i < n && s < n; i++)
+        if (last[i] && (last[i] - 1 > over[s] || (last[i] - 1 == over[s] && i > s)))
+            return 0;
+    return 1;
+}
+
+/* The good run's lock sets per function in final bits; 0 when the table
+ * filled (which functions it kept would depend on the order). */
+static int final_fns(const xrun *x, const tpass *p, fnslot *fns)
+{
+    size_t used = 0;
+
+    for (size_t i = 0; i < FN_CAP; i++)
+        if (fns[i].key) {
+            used++;
+            fns[i].mask = final_bits(x, p, fns[i].mask);
+        }
+    return used < FN_CAP;
+}
+
+/* Run x walked by thread (see above); *exact 0 when the caller must walk
+ * it merged instead (x and fns may be half filled then). */
+static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u,
+                     int *exact)
+{
+    size_t n = ttf_thread_count(x->in->t), nt = x->in->nt < n ? x->in->nt : n;
+    tpass p = {.exact = 1};
+    uint64_t *last = calloc(2 * n + 1, sizeof *last), *over = last + n;
+    int rc = last ? 0 : TT_ENOMEM;
+
+    if (last && (!(p.from = calloc(nt + 1, sizeof *p.from)) ||
+                 !(p.cfrom = calloc(nt + 1, sizeof *p.cfrom))))
+        rc = TT_ENOMEM;
+    for (size_t th = 0; th < n && rc >= 0 && p.exact; th++) {
+        if (th <= nt) {
+            p.from[th] = p.nrec;
+            p.cfrom[th] = p.nc;
+        }
+        ttdi_map_free(&p.seen);
+        rc = walk_thread(x, (uint32_t)th, fns, bad, &p, &last[th], &over[th]);
+    }
+    if (rc >= 0 && p.exact) {
+        p.from[nt] = p.nrec;
+        p.cfrom[nt] = p.nc;
+        p.exact = same_stop(last, over, n);
+    }
+    if (rc >= 0 && p.exact)
+        rc = merge_records(a, x, &p, nt);
+    if (rc >= 0 && p.exact && !bad)
+        p.exact = final_fns(x, &p, fns);
+    if (rc >= 0 && p.exact && bad)
+        first_miss(x, &p, fns, nt, u);
+    *exact = p.exact;
+    ttdi_map_free(&p.seen);
+    free(p.rec);
+    free(p.c);
+    free(p.from);
+    free(p.cfrom);
+    free(last);
+    return rc;
+}
+
+/* Forget a half-done walk of x (by_thread() fell back). */
+static void xrun_reset(xrun *x)
+{
+    for (size_t i = 0; i < x->in->nt; i++) {
+        free(x->th[i].f);
+        memset(&x->th[i], 0, sizeof x->th[i]);
+    }
+    for (size_t i = 0; i < x->nseq; i++)
+        free(x->seq[i].op);
+    memset(x->objs, 0, OBJ_CAP * sizeof *x->objs);
+    memset(x->nkind, 0, sizeof x->nkind);
+    memset(x->seq, 0, sizeof x->seq);
+    x->nseq = 0;
+    x->nops = 0;
+}
+
+int ttdi_ilv_merged;
+
+/* Run x up to its split: by thread, else merged. */
+static int walk_split(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u)
+{
+    int exact = 0;
+    int rc = ttdi_ilv_merged ? 0 : by_thread(a, x, fns, bad, u, &exact);
+
+    if (rc < 0 || exact)
+        return rc;
+    xrun_reset(x);
+    if (!bad)
+        memset(fns, 0, FN_CAP * sizeof *fns);
+    memset(u, 0, sizeof *u);
+    return walk_run(a, x, fns, bad, u);
 }
 
 /* What the other threads of the bad run did while the unprotected call
@@ -431,7 +798,7 @@ int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_in
         x[r].objs = calloc(OBJ_CAP, sizeof *x[r].objs);
         if (!x[r].th || !x[r].objs)
             rc = TT_ENOMEM;
-        else if ((rc = walk_run(a, &x[r], fns, r, &u)) >= 0)
+        else if ((rc = walk_split(a, &x[r], fns, r, &u)) >= 0)
             rc = window(a, &x[r], r, res);
     }
     if (rc >= 0 && (x[0].nops || x[1].nops)) {

@@ -55,7 +55,9 @@
  * other threads by their pairs. Cost: only when the first divergence is
  * in a run with two or more diverging pairs: one walk of each thread of
  * both runs up to the split, and one merged walk of the bad run from the
- * split to the latest other divergence; nothing otherwise.
+ * split to the latest other divergence; nothing otherwise. Where a split
+ * lies (the time of the event before it) comes from resolve's walk to it
+ * (ttdi_resolved.prev), not from a walk of its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -259,12 +261,24 @@ static int key_time(const ttdi_in *in, int ri, uint32_t th, uint64_t idx, uint64
 
 static const ttdi_vdiff *first_value(const ttdi_in *in, size_t pi);
 
+/* What resolve read of where h splits (ttdi_prev), NULL if not there. */
+static const ttdi_prev *prev_of(const ttdi_resolved *r, const ttd_hunk_info *h)
+{
+    for (size_t i = 0; i < r->nprev; i++)
+        if (r->prev[i].pair == h->pair && r->prev[i].index[0] == h->good_index &&
+            r->prev[i].index[1] == h->bad_index)
+            return &r->prev[i];
+    return NULL;
+}
+
 /* Where hunk h's pair first differs, in both runs: its split, or in values
  * mode a value on a common event before it, unless that value is noise by
  * its look (a clock reading: no input decided it, so the thread did not go
  * its own way there). */
-static int points(const ttdi_in *in, const ttd_hunk_info *h, opoint pt[2])
+static int points(const ttdi_in *in, const ttdi_resolved *r, const ttd_hunk_info *h,
+                  opoint pt[2])
 {
+    const ttdi_prev *pv = prev_of(r, h);
     const ttdi_ipair *p = &in->s->ip[h->pair];
     const ttdi_vdiff *f = first_value(in, h->pair);
     uint64_t at[2] = {h->good_time_ns, h->time_ns};
@@ -287,7 +301,9 @@ static int points(const ttdi_in *in, const ttd_hunk_info *h, opoint pt[2])
         const ttf_thread *th = ttf_get_thread(in->r[ri].t, p->t[ri]);
         pt[ri].at_ns = at[ri];
         pt[ri].from_ns = th ? th->start_ns : 0;
-        if (idx[ri] > 0)
+        if (pv)                 /* read on resolve's walk */
+            pt[ri].from_ns = pv->ns[ri];
+        else if (idx[ri] > 0)
             rc = key_time(in, ri, p->t[ri], idx[ri] - 1, pt[ri].from_ns, &pt[ri].from_ns);
     }
     return rc;
@@ -474,7 +490,7 @@ static int64_t independent(const ttdi_in *in, const ttdi_resolved *r, const size
     for (size_t j = 0; j < n; j++) {
         opoint pc[2];
         const ttd_hunk_info *h = &r->hunks[k[j]];
-        int64_t rc = points(in, h, pc);
+        int64_t rc = points(in, r, h, pc);
         if (rc < 0)
             return rc;
         *why = TTD_ORDER_CHANGED;
@@ -507,7 +523,7 @@ int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *
     const ttd_hunk_info *h0 = &r->hunks[0];
     if ((rc = frame_changed(in, h0)) != 0)
         return rc < 0 ? (int)rc : 0;    /* its own code changed: its own */
-    if ((rc = points(in, h0, p0)) < 0)
+    if ((rc = points(in, r, h0, p0)) < 0)
         return (int)rc;
     uint64_t start = p0[1].at_ns;
     if (p0[1].at_ns != h0->time_ns) {
@@ -526,7 +542,7 @@ int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *
     uint64_t until = 0;
     int why = 0;
     for (size_t j = 0; j < n; j++) {
-        if ((rc = points(in, &r->hunks[k[j]], pc)) < 0)
+        if ((rc = points(in, r, &r->hunks[k[j]], pc)) < 0)
             return (int)rc;
         until = pc[1].at_ns > until ? pc[1].at_ns : until;
     }
@@ -613,7 +629,8 @@ static const ttdi_vdiff *first_value(const ttdi_in *in, size_t pi)
  * through the locks its thread held there or took since it last woke up
  * (a count of bytes ready, read under a job's lock after a wait). 1, 0,
  * or a TT_E* code. */
-static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
+static int follows(const ttdi_in *in, const ttdi_resolved *r, size_t pi,
+                   const ttd_hunk_info *h)
 {
     const ttdi_vdiff *f = first_value(in, pi);
     opoint pt[2];
@@ -626,7 +643,7 @@ static int follows(const ttdi_in *in, size_t pi, const ttd_hunk_info *h)
                               .woke = in->s->ip[pi].pool < 0};
     } else if (!h) {
         return 0;
-    } else if ((rc = points(in, h, pt)) < 0) {
+    } else if ((rc = points(in, r, h, pt)) < 0) {
         return (int)rc;
     }
     int64_t dep;
@@ -673,7 +690,7 @@ int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run
             h = hs[i].pair == pi ? &hs[i] : NULL;
         if (!h && !first_value(in, pi))
             continue;
-        int rc = follows(in, pi, h);
+        int rc = follows(in, r, pi, h);
         if (rc <= 0)
             return rc;          /* a thread that went its own way: a divergence */
     }

@@ -157,6 +157,9 @@ typedef struct ttdi_ilv_run {
  * 0, TT_ENOMEM or a reader error. */
 int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2],
                           ttd_interleave **out);
+/* Tests only: 1 walks every run merged, never by thread (the two must give
+ * the same result: tests/unit/test_races.c). */
+extern int ttdi_ilv_merged;
 /* ---- races: happens-before at function granularity (races.c) ------------ */
 
 #define TTDI_HB_THREADS 256         /* runs with more threads are not walked */
@@ -215,6 +218,15 @@ int ttdi_add_req(ttdi_req *rq, size_t *n, uint64_t lo, uint64_t hi,
 /* The resolve stage's result (hunks.c), and the order stage's (order.c:
  * the same with the hunks put in another order, or made timing-shaped):
  * the fields of ttd_result they fill, merged into it by the engine. */
+/* Where a resolved hunk's split lies in time: the event before it in each
+ * run (hunks.c reads it on the walk to the split; order.c needs it). */
+typedef struct ttdi_prev {
+    size_t pair;                /* the hunk's pair */
+    uint64_t index[2];          /* its good_index, bad_index */
+    uint64_t ns[2];             /* the key event before each: its time; the
+                                   thread's start when there is none */
+} ttdi_prev;
+
 typedef struct ttdi_resolved {
     const ttd_pair *pairs;      /* one per script pair */
     size_t npairs;
@@ -226,6 +238,8 @@ typedef struct ttdi_resolved {
     uint64_t timing_total;      /* timing-shaped hunks of all pairs */
     const ttd_pool *pools;      /* pools of look-alike threads */
     size_t npools;
+    const ttdi_prev *prev;      /* one per resolved hunk, in pair order */
+    size_t nprev;
     const ttd_hunk_info *followed; /* order.c: the divergence put second */
     uint64_t values_progress;   /* order.c: value differences that follow
                                    the progress */

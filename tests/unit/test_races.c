@@ -638,6 +638,143 @@ static void test_caught_failure(void **state)
     ttd_free(d);
 }
 
+/* ---- interleave.c: walked by thread = walked merged ---------------------- */
+
+static uint32_t rnd_state;
+
+static uint32_t rnd(uint32_t n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 8) % n;
+}
+
+/* Three threads calling parse/lex/check/work at close, often equal times
+ * (ties between threads), taking one of nlocks mutexes (a trylock now and
+ * then, a condition signalled); with skip, seller-1's lex calls from its
+ * 20th on take no lock (the unprotected call); with skip 2 both sellers
+ * run the same script, both without it (a tie: the lower thread's). */
+static void random_run(const char *name, uint32_t seed, int nlocks, int skip)
+{
+    static const char *const fn[] = {"parse{", "lex{", "check{", "work{"};
+    dt t;
+
+    rnd_state = seed;
+    open_trace(&t, name);
+    for (uint32_t th = 0; th < 3; th++) {
+        t.now[th] = 1000;
+        if (skip == 2 && th)
+            rnd_state = seed;
+        for (int i = 0; i < 120; i++) {
+            int f = (int)rnd(4);
+            uint64_t m = MUTEX + 0x40u * rnd((uint32_t)nlocks);
+            if (rnd(4) == 0)
+                t.now[th] += 10 * rnd(3);
+            run(&t, th, fn[f]);
+            if (f == 1 && !(skip && th >= 3 - (uint32_t)skip && i >= 20)) {
+                op(&t, th, rnd(8) ? TTF_SOP_LOCK : TTF_SOP_TRYLOCK, m, 0);
+                if (rnd(2))
+                    run(&t, th, "check{ }");
+                op(&t, th, TTF_SOP_UNLOCK, m, 0);
+            } else if (f == 3 && rnd(3) == 0) {
+                op(&t, th, TTF_SOP_SIGNAL, COND, 0);
+            } else if (rnd(2)) {
+                run(&t, th, "check{ }");
+            }
+            run(&t, th, "}");
+        }
+    }
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void same_xev(const ttd_xev *a, const ttd_xev *b)
+{
+    assert_int_equal(a->kind, b->kind);
+    assert_int_equal(a->op, b->op);
+    assert_int_equal(a->thread, b->thread);
+    assert_int_equal(a->pair, b->pair);
+    assert_int_equal(a->time_ns, b->time_ns);
+    assert_true(a->object == b->object || (a->object && b->object && !strcmp(a->object, b->object)));
+    assert_true(a->func == b->func || (a->func && b->func && !strcmp(a->func, b->func)));
+}
+
+static void same_ilv(const ttd_interleave *a, const ttd_interleave *b)
+{
+    assert_true((a == NULL) == (b == NULL));
+    if (!a)
+        return;
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(a->nwindow[r], b->nwindow[r]);
+        assert_int_equal(a->ops[r], b->ops[r]);
+        for (size_t i = 0; i < a->nwindow[r]; i++)
+            same_xev(&a->window[r][i], &b->window[r][i]);
+        same_xev(&a->order[r], &b->order[r]);
+    }
+    assert_int_equal(a->order_differs, b->order_differs);
+    assert_int_equal(a->order_index, b->order_index);
+    assert_int_equal(a->unprotected, b->unprotected);
+    assert_int_equal(a->unprot_end_ns, b->unprot_end_ns);
+    assert_int_equal(a->good_calls, b->good_calls);
+    assert_int_equal(a->overlapped, b->overlapped);
+    assert_int_equal(a->nduring, b->nduring);
+    assert_int_equal(a->shared, b->shared);
+    same_xev(&a->unprot_call, &b->unprot_call);
+    same_xev(&a->overlap, &b->overlap);
+    for (size_t i = 0; i < a->nduring; i++)
+        same_xev(&a->during[i], &b->during[i]);
+    if (a->unprotected)
+        assert_string_equal(a->unprot_lock, b->unprot_lock);
+}
+
+/* The interleaving of good and bad up to split, walked one way. */
+static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
+                  struct ttfi_arena *a, ttd_interleave **out)
+{
+    static const int64_t pairs[3] = {0, 1, 2};
+    ttf_trace *t[2];
+    ttdi_norm nm[2];
+    ttdi_ilv_run in[2];
+
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(ttf_open(path_of(r ? bad : good), &t[r], NULL), 0);
+        assert_int_equal(ttdi_norm_init(&nm[r], t[r], TTD_MSG_SITE, NULL, NULL, 0), 0);
+        in[r] = (ttdi_ilv_run){t[r], &nm[r], ttf_thread_count(t[r]), pairs, split};
+    }
+    ttdi_ilv_merged = merged;
+    int rc = ttdi_interleave_build(a, in, out);
+    ttdi_ilv_merged = 0;
+    /* keep the normalisers' names readable: the traces stay open (leaked
+     * for the test's length, a few KB) */
+    return rc;
+}
+
+/* Each thread walked alone gives what the merged walk gave: the objects'
+ * numbers, the last operations, the first order difference, the
+ * unprotected call and its overlap; with 80 locks (past the provisional
+ * bits) it falls back to the merged walk, alike. */
+static void test_interleave_by_thread(void **state)
+{
+    struct ttfi_arena a = {0};
+    static const int locks[] = {1, 3, 80};
+    static const uint64_t splits[] = {UINT64_MAX, 3000, 2215};
+    int found = 0;
+    (void)state;
+
+    for (uint32_t seed = 1; seed <= 6; seed++)
+        for (size_t k = 0; k < sizeof locks / sizeof *locks; k++) {
+            random_run("ilv-good.trc", seed, locks[k], 0);
+            random_run("ilv-bad.trc", seed + 100, locks[k], 1 + (seed & 1));
+            for (size_t s = 0; s < sizeof splits / sizeof *splits; s++) {
+                ttd_interleave *x = NULL, *y = NULL;
+                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 0, &a, &x), 0);
+                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 1, &a, &y), 0);
+                same_ilv(x, y);
+                found += x && x->unprotected;
+            }
+        }
+    assert_true(found >= 6);   /* the unprotected call was there to find */
+    ttfi_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -650,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_nearest_check_first),
         cmocka_unit_test(test_locked_check_no_race),
         cmocka_unit_test(test_unprotected_call),
+        cmocka_unit_test(test_interleave_by_thread),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
         cmocka_unit_test(test_reaches_symptom),
