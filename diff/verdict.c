@@ -158,6 +158,12 @@ static const ttd_place *symptom(vctx *c)
     if (r->outcome.signal[TTD_BAD])
         snprintf(buf, sizeof buf, "the bad run died of signal %d, the good run exited %d",
                  r->outcome.signal[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);
+    else if (r->outcome.differs && !r->outcome.has_exit[TTD_BAD])
+        snprintf(buf, sizeof buf, "the bad run recorded no end (killed by a signal it could "
+                 "not catch, or cut), the good run exited %d", r->outcome.exit_status[TTD_GOOD]);
+    else if (r->outcome.differs && !r->outcome.has_exit[TTD_GOOD])
+        snprintf(buf, sizeof buf, "the bad run exited %d, the good run recorded no end",
+                 r->outcome.exit_status[TTD_BAD]);
     else if (r->outcome.differs)
         snprintf(buf, sizeof buf, "the bad run exited %d, the good run %d",
                  r->outcome.exit_status[TTD_BAD], r->outcome.exit_status[TTD_GOOD]);

@@ -180,6 +180,30 @@ static void same_runs_no_fact(void **state)
     ttd_free(d);
 }
 
+/* The same calls, but the bad run recorded no end (a SIGKILL leaves no END
+ * and no CRASH): its end is told as such, not as "exited 0". */
+static void killed_run_has_no_end(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+    dt t;
+
+    sellers(pg, sizeof pg, "work{ lex{} }", "work{ lex{} }");
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, NAMES, 3), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ }"), 0);
+    assert_int_equal(dt_run(&t, 1, "work{ lex{} }"), 0);
+    assert_int_equal(dt_run(&t, 2, "work{ lex{} }"), 0);
+    assert_int_equal(dt_close(&t, 1), 0);
+    const ttd_result *r = diff(pg, pb, NULL, 0, NULL, &d);
+    assert_int_equal(r->outcome.has_exit[TTD_BAD], 0);
+    assert_int_equal(r->outcome.differs, 1);
+    assert_non_null(r->verdict->symptom);
+    assert_non_null(strstr(r->verdict->symptom->text, "the bad run recorded no end"));
+    assert_null(strstr(r->verdict->symptom->text, "exited 0, the good run 0"));
+    ttd_free(d);
+}
+
 /* A worker the exit cut short inside a call (no thread end, frames open)
  * while the other run's worker got on to return and log: not a
  * divergence, hidden with its evidence. Must stay one: the worker that
@@ -216,6 +240,7 @@ int main(void)
         cmocka_unit_test(wait_loop_is_no_fact),
         cmocka_unit_test(same_runs_no_fact),
         cmocka_unit_test(cut_by_exit_is_hidden),
+        cmocka_unit_test(killed_run_has_no_end),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
