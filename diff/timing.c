@@ -19,7 +19,10 @@
  *     a wait loop that ran once, as zstd's AIO_ReadPool_numReadsInFlight(),
  *     beside a call that repeats, or with none repeating when a call
  *     follows the wait (check, wait, check again: one iteration that the
- *     other run did not need), and
+ *     other run did not need; the wait may also sit right at the hunk's
+ *     start, after a check that returned at once and that the hunk makes
+ *     again: the aligner matched the first check with the other run's,
+ *     zstd's AIO_ReadPool_numReadsInFlight in two good runs), and
  *   - it waited, and the wait is recorded: about once per iteration (the
  *     iterations, the times its first function is entered, at most twice
  *     its waits), a wait being a blocking sync operation (condition wait,
@@ -119,6 +122,11 @@ typedef struct cand {
     uint64_t between;       /* calls made after one of them, which came
                                after a call: check, wait, check again */
     int pend;               /* a blocking operation after a call, no call yet */
+    uint64_t edge_key;      /* a condition wait right at its start (before
+                               its first event) that came just after a call
+                               which returned at once: that call's ENTER key */
+    int edge;               /* 1: edge_key is set */
+    int edge_again;         /* 1: it calls that check again (same key) */
     fkey k[KEYS_MAX];       /* functions entered */
     size_t nk;
     int many;               /* 1: more than KEYS_MAX functions */
@@ -167,6 +175,10 @@ typedef struct scan {
     uint64_t blk_ns;        /* a blocking operation's time, its key index */
     uint64_t blk_at;        /*   blk_at (UINT64_MAX: none pending) */
     uint64_t prev_ns;       /* time of the thread's last record */
+    uint64_t enter_key;     /* the last kept event's key if an ENTER */
+    uint64_t leaf_key;      /* ENTER key of the call the last kept event
+                               ended if it returned at once (a check) */
+    int leaf;               /* 1: leaf_key is set */
     frame *st;              /* open calls (STACK_MAX at most followed) */
     size_t nst, deep;       /* followed; open beyond them */
     uint64_t ph, php;       /* prefix hash of the keys so far, and before
@@ -338,6 +350,7 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
             f->found = s->ring[i] == key;
     }
     f->calls++;
+    c->edge_again |= c->edge && key == c->edge_key;
     c->between += (uint64_t)c->pend;
     c->pend = 0;
     s->open = f;
@@ -382,6 +395,10 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     }
     if (enter)
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
+    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
+              key == ttdi_norm_exit_of(s->enter_key);
+    s->leaf_key = s->enter_key;
+    s->enter_key = enter ? key : UINT64_MAX;
 }
 
 /* The thread's next record at time t: a blocking operation pending
@@ -418,6 +435,10 @@ static void sync_op(scan *s, const ttf_event *ev)
             continue;   /* not the wait of a check-wait-check-again */
         s->c[j].blocked += s->c[j].lo < s->n && s->n < s->c[j].hi; /* between two of its events */
         s->c[j].pend |= s->c[j].nk && s->n < s->c[j].hi;
+        if (s->c[j].lo == s->n && s->n < s->c[j].hi && s->leaf && !s->c[j].edge) {
+            s->c[j].edge = 1;   /* check, then this wait, at its start */
+            s->c[j].edge_key = s->leaf_key;
+        }
     }
 }
 
@@ -437,6 +458,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
     s.nc = nc;
     s.cur = SIZE_MAX;
     s.blk_at = UINT64_MAX;
+    s.enter_key = UINT64_MAX;
     if (!(s.st = malloc(STACK_MAX * sizeof *s.st)))
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
@@ -471,7 +493,10 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
  * made a call after a blocking operation that came after a call: one
  * iteration of a wait loop that the other run did not need (check, wait,
  * check again: zstd's AIO_ReadPool_numReadsInFlight and the re-check
- * after the condition wait). A call and then the wait with nothing after
+ * after the condition wait; a condition wait right before c's first event
+ * counts as between when it came just after a call that returned at once
+ * and c makes that call again, edge_again: the first check aligned with
+ * the other run's). A call and then the wait with nothing after
  * it is not one (a worker that skipped a call before it waited); a wait
  * alone is (calls named like a wait that blocked inside and made no call:
  * xz's worker waiting for its first input in one run, its check inline);
@@ -481,13 +506,14 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
  * iteration elsewhere). */
 static int wait_loop(const cand *c)
 {
-    int repeats = 0, waits_only = c->blocked > 0, leaves = 1;
+    uint64_t blocked = c->blocked + (uint64_t)c->edge_again;
+    int repeats = 0, waits_only = blocked > 0, leaves = 1;
 
     if (c->many || !c->nk)
         return 0;
     for (size_t i = 0; i < c->nk; i++) {
         int rep = c->k[i].found || c->k[i].calls >= 2;
-        if (!rep && (c->k[i].inner || !c->blocked))
+        if (!rep && (c->k[i].inner || !blocked))
             return 0;
         repeats |= rep;
         waits_only &= c->k[i].waits && !c->k[i].inner;

@@ -7,7 +7,8 @@
  * the error call), a poll loop that ran more times with idle gaps
  * (timing, not a divergence) against one that ran more times without
  * (a divergence), a worker that took no item (still in the pool), a
- * wait loop that ran once in one run only (check, wait, check: timing),
+ * wait loop that ran once in one run only (check, wait, check: timing;
+ * also with the wait at the hunk's start),
  * a wait alone (timing) that does not hide a pool item of another
  * function the bad run left out, more checks inside a call named like a
  * wait (timing),
@@ -434,6 +435,41 @@ static void wait_once_is_timing(void **state)
     ttd_free(d);
 }
 
+/* The wait of a check-wait-check-again iteration right at the hunk's
+ * start: the aligner matched the run's first check with the other
+ * run's, so the extra iteration it shows begins after the condition wait
+ * (zstd's AIO_ReadPool_getNextCompletedJob, two good runs: the
+ * re-check from line 473, log here, and numReadsInFlight, check here,
+ * once more). The hunk calls the check that came just before the wait
+ * again: timing. Must not be hidden: a call after that wait that is no
+ * re-check (the hunk does not call check again), and a re-check whose
+ * call made calls. */
+static void wait_at_start_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    wait_between(pg, sizeof pg, "work{ helper{} check{} lex{} }", NULL);
+    wait_between(pb, sizeof pb, "work{ helper{} check{}", "log{} check{} lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    ttd_free(d);
+    wait_between(pb, sizeof pb, "work{ helper{} check{}", "fail{} lex{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+    wait_between(pb, sizeof pb, "work{ helper{} check{}", "log{ fail{} } check{} lex{} }");
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 /* A wait alone: one run waited once more (a call named like a wait that
  * blocked inside and made no call: xz's worker waiting for its first
  * input, its check inline): timing. The same call not blocking is a
@@ -603,6 +639,7 @@ int main(void)
         cmocka_unit_test(sleep_beside_call_is_divergence),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
+        cmocka_unit_test(wait_at_start_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
         cmocka_unit_test(wait_checks_are_timing),
         cmocka_unit_test(pool_wait_keeps_missing_item),
