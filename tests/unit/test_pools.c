@@ -403,6 +403,30 @@ static void sleep_beside_call_is_divergence(void **state)
     ttd_free(d);
 }
 
+/* pg against pb: no divergence, n timing-shaped hunks, the first of kind. */
+static void expect_timing(const char *pg, const char *pb, int kind, size_t n)
+{
+    ttd_diff *d;
+    const ttd_result *r = diff(pg, pb, &d);
+
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->timing_total, n);
+    assert_int_equal(r->hunks[0].timing, kind);
+    ttd_free(d);
+}
+
+/* pg against pb: a divergence, nothing timing-shaped. */
+static void expect_divergence(const char *pg, const char *pb)
+{
+    ttd_diff *d;
+    const ttd_result *r = diff(pg, pb, &d);
+
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 /* A wait loop that ran once in one run and not at all in the other:
  * check, wait on the condition, check again (zstd's
  * AIO_ReadPool_getNextCompletedJob: numReadsInFlight, the wait, the
@@ -414,26 +438,14 @@ static void wait_once_is_timing(void **state)
 {
     (void)state;
     char pg[256], pb[256];
-    ttd_diff *d;
 
     wait_between(pg, sizeof pg, "work{ check{} lex{} }", NULL);
     wait_between(pb, sizeof pb, "work{ check{} helper{}", "log{} lex{} }");
-    const ttd_result *r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 0);
-    assert_int_equal(r->hunks_total, 0);
-    assert_int_equal(r->timing_total, 1);
-    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
-    ttd_free(d);
+    expect_timing(pg, pb, TTD_TIMING_WAIT, 1);
     two_threads(pb, sizeof pb, "main{ parse{} }", "work{ check{} helper{} log{} lex{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->timing_total, 0);
-    ttd_free(d);
+    expect_divergence(pg, pb);
     wait_between(pb, sizeof pb, "work{ check{} helper{}", "log{fail{}} lex{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->timing_total, 0);
-    ttd_free(d);
+    expect_divergence(pg, pb);
 }
 
 /* The wait of a check-wait-check-again iteration right at the hunk's
@@ -449,26 +461,14 @@ static void wait_at_start_is_timing(void **state)
 {
     (void)state;
     char pg[256], pb[256];
-    ttd_diff *d;
 
     wait_between(pg, sizeof pg, "work{ helper{} check{} lex{} }", NULL);
     wait_between(pb, sizeof pb, "work{ helper{} check{}", "log{} check{} lex{} }");
-    const ttd_result *r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 0);
-    assert_int_equal(r->hunks_total, 0);
-    assert_int_equal(r->timing_total, 1);
-    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
-    ttd_free(d);
+    expect_timing(pg, pb, TTD_TIMING_WAIT, 1);
     wait_between(pb, sizeof pb, "work{ helper{} check{}", "fail{} lex{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->timing_total, 0);
-    ttd_free(d);
+    expect_divergence(pg, pb);
     wait_between(pb, sizeof pb, "work{ helper{} check{}", "log{ fail{} } check{} lex{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->timing_total, 0);
-    ttd_free(d);
+    expect_divergence(pg, pb);
 }
 
 /* A wait alone: one run waited once more (a call named like a wait that
@@ -635,11 +635,8 @@ static void found_later_is_timing(void **state)
     poll_run(pg, sizeof pg, "work{ lex{} check{ parse{ log{} } } lex{} check{ parse{ log{} } } "
              "helper{} }", NULL, 0);
     poll_run(pb, sizeof pb, pre, "parse{ log{} } } helper{} }", 1000000000);
+    expect_timing(pg, pb, TTD_TIMING_RETRY, 2);
     const ttd_result *r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 0);
-    assert_int_equal(r->hunks_total, 0);
-    assert_int_equal(r->timing_total, 2);
-    assert_int_equal(r->hunks[0].timing, TTD_TIMING_RETRY);
     assert_int_equal(r->hunks[1].timing, TTD_TIMING_RETRY);
     ttd_free(d);
     /* no recorded wait before the work */
