@@ -455,6 +455,51 @@ struct dl_phdr_info;
 void cap_elf_build_id(const struct dl_phdr_info *info, const uint8_t **id, size_t *n);
 void cap_elf_refs(const struct dl_phdr_info *info, uintptr_t self, struct cap_refs *rf);
 
+/* cap_probe.S (x86-64): a copy of n aligned words that a fault ends
+ * instead of killing the program (on_fatal resumes it): the words copied,
+ * | CAP_PROBE_FAULTED when a read faulted. Only while cap_probe_ready(). */
+#define CAP_PROBE_FAULTED (UINT64_C(1) << 63)
+size_t cap_probe_words(uint64_t *dst, const uint64_t *src, size_t n);
+
+#define CAP_STR_MAX 32          /* bytes of a string read at most */
+#define CAP_STR_NUL 0x100       /* cap_probe_string: its NUL was seen */
+#define CAP_STR_FAULT 0x200     /* cap_probe_string: a read faulted */
+
+/* The first bytes of the string at p (at most n <= CAP_STR_MAX), read
+ * into w: they are at (char *)w + *off, not NUL-terminated. Returns their
+ * count | CAP_STR_NUL when the string ends there | CAP_STR_FAULT when
+ * memory after them could not be read (0 bytes and CAP_STR_FAULT: p
+ * itself could not). Reads the aligned words holding p[0..n), never a page
+ * those bytes do not touch. No libc call (the values fast path must leave
+ * the vector registers alone). */
+static inline unsigned cap_probe_string(const char *p, unsigned n,
+                                        uint64_t w[CAP_STR_MAX / 8 + 1], unsigned *off)
+{
+    uintptr_t a = (uintptr_t)p, base = a & ~(uintptr_t)7;
+    unsigned o = (unsigned)(a - base), words = (o + n + 7) / 8;
+    size_t r = cap_probe_words(w, (const uint64_t *)base, words);
+    unsigned got = (unsigned)(r & ~CAP_PROBE_FAULTED) * 8, flags = 0;
+    unsigned len = got > o ? got - o : 0;
+    if (len > n)
+        len = n;
+    for (unsigned i = 0; i * 8 < o + len; i++) {   /* the first NUL, a word at a time */
+        uint64_t x = w[i] | (i ? 0 : ~(~UINT64_C(0) << (8 * o)));  /* bytes before p: not 0 */
+        uint64_t z = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);
+        if (z) {
+            unsigned at = i * 8 + (unsigned)__builtin_ctzll(z) / 8 - o;
+            if (at < len) {
+                len = at;
+                flags = CAP_STR_NUL;
+            }
+            break;
+        }
+    }
+    if (!flags && (r & CAP_PROBE_FAULTED))
+        flags = CAP_STR_FAULT;
+    *off = o;
+    return len | flags;
+}
+
 /* cap_chaos.c (a leaf beside the core: it reads only its own state) */
 uint64_t cap_chaos_next(uint64_t *state);
 uint64_t cap_chaos_thread_seed(uint64_t seed, uint32_t index);
@@ -525,6 +570,7 @@ void cap_check_end(struct tstate *t);
 
 /* cap_sig.c */
 void cap_signals_install(void);
+int cap_probe_ready(void);      /* on_fatal holds SIGSEGV and SIGBUS */
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 void cap_values_thread_end(void);

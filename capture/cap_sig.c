@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "cap_int.h"
 
@@ -129,11 +130,42 @@ static void write_crash(int sig, const siginfo_t *si)
     cap_commit(t, p, TTF_R_CRASH, cap_ext_close(p, q));
 }
 
-/* A fatal signal: CRASH into this thread's chunk, then whatever would have
- * happened without us (the program's handler, or the default action).
+int cap_probe_ready(void)
+{
+    return atomic_load_explicit(&chain[0].ours, memory_order_relaxed) &&
+           atomic_load_explicit(&chain[1].ours, memory_order_relaxed);
+}
+
+#if defined(__x86_64__) && defined(__linux__)
+extern const char cap_probe_load[], cap_probe_fault[];  /* cap_probe.S */
+
+/* 1 if the fault is cap_probe_copy's load: resumed at cap_probe_fault. */
+static int probe_fault(int sig, void *uc)
+{
+    ucontext_t *u = uc;
+    if ((sig != SIGSEGV && sig != SIGBUS) || !u ||
+        u->uc_mcontext.gregs[REG_RIP] != (greg_t)(uintptr_t)cap_probe_load)
+        return 0;
+    u->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)cap_probe_fault;
+    return 1;
+}
+#else
+static int probe_fault(int sig, void *uc)
+{
+    (void)sig;
+    (void)uc;
+    return 0;
+}
+#endif
+
+/* A fatal signal: a fault of cap_probe_copy resumed (cap_probe.S), else
+ * CRASH into this thread's chunk, then whatever would have happened
+ * without us (the program's handler, or the default action).
  * Async-signal-safe: no locks taken, no allocation. */
 static void on_fatal(int sig, siginfo_t *si, void *uc)
 {
+    if (probe_fault(sig, uc))
+        return;
     int saved = errno;
     write_crash(sig, si);
     errno = saved;

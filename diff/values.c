@@ -200,20 +200,17 @@ const ttdi_vdiff *ttdi_vfound_ret(const ttdi_vfound *f, uint64_t idx)
     return f && lo < f->nrets && f->rets[lo].idx[1] == idx ? &f->rets[lo] : NULL;
 }
 
-/* "(1, NULL)": the arguments in integer registers ("?" for the others). */
+/* "(1, NULL, {x=1.5, y=2})": the recorded arguments ("?" for the others). */
 static size_t args_text(const ttf_signature *sig, const ttf_event *ev,
                         char *buf, size_t len)
 {
     size_t n = 0;
-    char v[64];
+    char v[256];
 
     n += (size_t)snprintf(buf, len, "(");
     for (size_t i = 0; i < sig->nparams && n < len; i++) {
-        const ttf_param *p = &sig->params[i];
-        if (p->reg >= 0)
-            ttf_value_format(v, sizeof v, ev->argregs[p->reg], &p->type);
-        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-                              p->reg >= 0 ? v : "?");
+        ttf_param_format(v, sizeof v, &sig->params[i], ev);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", v);
     }
     if (n < len)
         n += (size_t)snprintf(buf + n, len - n, "%s)", sig->variadic

@@ -31,7 +31,7 @@
 #define DEPTH_MAX 12           /* nesting of members and bases followed */
 #define ELEMS_MAX 16           /* array elements classified one by one */
 
-enum { EB_NONE, EB_INT, EB_SSE };
+enum { EB_NONE, EB_INT = TTFI_EB_INT, EB_SSE = TTFI_EB_SSE };
 
 /* Classification of an aggregate in progress: the two eightbytes' classes;
  * mem: it goes in memory; unknown: it cannot be judged. */
@@ -299,6 +299,7 @@ int ttfi_abi_place(Dwarf_Die *owner, struct ttfi_place *pl)
     for (int i = 0; i < 2; i++) {
         pl->nint += c.eb[i] == EB_INT;
         pl->nsse += c.eb[i] == EB_SSE;
+        pl->eb[i] = c.eb[i];
     }
     return 0;
 }

@@ -31,18 +31,21 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ttf_int.h"
+#include "ttf_util.h"
 
 #define PARAMS_MAX 64          /* parameters kept per function */
 #define INT_REGS 6             /* rdi, rsi, rdx, rcx, r8, r9 */
 #define SSE_REGS 8             /* xmm0..xmm7 */
 #define CU_RANGES_MAX (1u << 22) /* unit ranges kept per module */
 #define ENUMS_MAX 4096         /* enumerators kept per enumeration */
+#define FIELDS_MAX 16          /* scalar fields of a small aggregate */
 
 /* One address range of a compile unit. */
 struct cu_range {
@@ -169,6 +172,104 @@ static void read_enumerators(struct sig_alloc *a, Dwarf_Die *en, ttf_vtype *ty)
     ty->nenums = k;
 }
 
+static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty);
+
+/* Where flatten() puts the scalar fields of a small aggregate. */
+struct fields {
+    ttf_field f[FIELDS_MAX];
+    size_t n;
+};
+
+static int flatten(struct sig_alloc *a, Dwarf_Die *t, Dwarf_Word off, const char *name,
+                   struct fields *fs, int depth);
+
+/* The members of the struct or class rec at offset off, named after
+ * prefix ("in." ...). -1 for what flatten cannot show. */
+static int flatten_record(struct sig_alloc *a, Dwarf_Die *rec, Dwarf_Word off,
+                          const char *prefix, struct fields *fs, int depth)
+{
+    Dwarf_Die m;
+    char name[128];
+    if (dwarf_child(rec, &m) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&m);
+        Dwarf_Attribute at;
+        if (tag == DW_TAG_inheritance)
+            return -1;          /* gdb shows bases apart: not flattened */
+        if (tag != DW_TAG_member || dwarf_attr_integrate(&m, DW_AT_external, &at) ||
+            dwarf_attr_integrate(&m, DW_AT_declaration, &at))
+            continue;
+        Dwarf_Word mo = ttfi_die_udata(&m, DW_AT_data_member_location, (Dwarf_Word)-1);
+        const char *mn = dwarf_diename(&m);
+        Dwarf_Die mt;
+        if (!mn || mo == (Dwarf_Word)-1 || dwarf_attr(&m, DW_AT_bit_size, &at) ||
+            ttfi_die_type(&m, &mt))
+            return -1;          /* unnamed, a location expression, a bit-field */
+        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", mn);
+        if (flatten(a, &mt, off + mo, name, fs, depth + 1))
+            return -1;
+    } while (dwarf_siblingof(&m, &m) == 0);
+    return 0;
+}
+
+/* The scalars of the type DIE t at offset off, named name: appended to fs.
+ * 0, or -1 for a union, a bit-field, a base class or another type that is
+ * not a scalar, a struct or an array of them. */
+static int flatten(struct sig_alloc *a, Dwarf_Die *t, Dwarf_Word off, const char *name,
+                   struct fields *fs, int depth)
+{
+    Dwarf_Die p, el;
+    Dwarf_Word size = 0, esize = 0;
+    char en[128];
+    if (depth > 8 || dwarf_peel_type(t, &p) != 0)
+        return -1;
+    int tag = dwarf_tag(&p);
+    if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type)
+        return flatten_record(a, &p, off, name, fs, depth);
+    if (tag == DW_TAG_array_type) {
+        if (ttfi_die_type(&p, &el) || dwarf_aggregate_size(&p, &size) ||
+            dwarf_aggregate_size(&el, &esize) || esize == 0)
+            return -1;
+        for (Dwarf_Word i = 0; i < size / esize; i++) {
+            snprintf(en, sizeof en, "%s[%u]", name, (unsigned)i);
+            if (flatten(a, &el, off + i * esize, en, fs, depth + 1))
+                return -1;
+        }
+        return 0;
+    }
+    if (fs->n == FIELDS_MAX)
+        return -1;
+    ttf_field *f = &fs->f[fs->n];
+    memset(f, 0, sizeof *f);
+    classify(a, t, &f->type);
+    if (f->type.cls == TTF_VC_OTHER || f->type.cls == TTF_VC_UNKNOWN ||
+        f->type.size == 0 || f->type.size > 8 || off + f->type.size > 16)
+        return -1;
+    f->name = copy_str(a, name);
+    f->offset = (unsigned)off;
+    fs->n++;
+    return 0;
+}
+
+/* The fields of a struct or class p of at most 16 bytes into ty (none
+ * when flatten cannot show it: it prints as raw eightbytes). */
+static void read_fields(struct sig_alloc *a, Dwarf_Die *p, ttf_vtype *ty)
+{
+    struct fields fs;
+    fs.n = 0;
+    if (ty->size == 0 || ty->size > 16 || flatten_record(a, p, 0, "", &fs, 0) || !fs.n)
+        return;
+    ttf_field *f = a->alloc(a->ctx, fs.n * sizeof *f);
+    if (!f) {
+        a->oom = 1;
+        return;
+    }
+    memcpy(f, fs.f, fs.n * sizeof *f);
+    ty->fields = f;
+    ty->nfields = fs.n;
+}
+
 /* Classify the type DIE t (typedefs and qualifiers peeled; the outermost
  * name kept, so "size_t" rather than "long unsigned int"). */
 static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
@@ -199,6 +300,9 @@ static void classify(struct sig_alloc *a, Dwarf_Die *t, ttf_vtype *ty)
         ty->cls = TTF_VC_ENUM;
         ty->is_signed = ttfi_die_type(&p, &u) || base_class(&u) == TTF_VC_SIGNED;
         read_enumerators(a, &p, ty);
+        return;
+    case DW_TAG_structure_type: case DW_TAG_class_type:
+        read_fields(a, &p, ty);
         return;
     default:
         return;
@@ -286,6 +390,22 @@ static int returns_in_memory(Dwarf_Die *fn, const ttf_vtype *ret)
     return pl.mem || pl.byref;
 }
 
+/* An aggregate passed in registers: each eightbyte takes the next integer
+ * or SSE register by its class (reg the first's, reg2 the second's; an SSE
+ * one is dropped with the other in traces without SSE values, sym.c). */
+static void place_eightbytes(ttf_param *p, const struct ttfi_place *pl, int next, int sse)
+{
+    int slot[2] = {-1, -1};
+    for (int k = 0; k < 2; k++) {
+        if (pl->eb[k] == TTFI_EB_INT)
+            slot[k] = next++;
+        else if (pl->eb[k] == TTFI_EB_SSE)
+            slot[k] = TTF_XMM_SLOT(sse++);
+    }
+    p->reg = slot[0];
+    p->reg2 = slot[0] >= 0 ? slot[1] : -1;
+}
+
 /* Fill sig from the parameter DIEs, assigning registers: integer ones
  * (rdi..r9) and SSE ones (xmm0..7) in order, a parameter that does not fit
  * entirely going in memory and taking none. After a parameter whose
@@ -304,11 +424,19 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
         const char *name = dwarf_diename(&pd[i]);
         p->name = name ? name : "";
         read_type(a, &pd[i], &p->type);
-        p->reg = -1;
+        p->reg = p->reg2 = -1;
+        p->byref = p->mem = 0;
         lost |= place_of(&pd[i], &p->type, &pl) != 0;
-        if (lost || pl.mem || next + pl.nint > INT_REGS || sse + pl.nsse > SSE_REGS)
+        if (lost)
             continue;
-        if (pl.nint)
+        if (pl.mem || next + pl.nint > INT_REGS || sse + pl.nsse > SSE_REGS) {
+            p->mem = 1;         /* and it takes no register */
+            continue;
+        }
+        p->byref = pl.byref;
+        if (p->type.cls == TTF_VC_OTHER && !pl.byref)
+            place_eightbytes(p, &pl, next, sse);
+        else if (pl.nint)
             p->reg = next;
         else if (pl.nsse == 1 && ttf_value_comparable(&p->type) &&
                  p->type.cls == TTF_VC_FLOAT)
@@ -319,6 +447,25 @@ static int fill_params(struct sig_alloc *a, Dwarf_Die *fn, Dwarf_Die *pd,
     sig->params = pp;
     sig->nparams = (size_t)n;
     return 0;
+}
+
+/* A struct or union result in registers: rax and xmm0 are recorded, rdx
+ * and xmm1 (a second eightbyte of the same class) are not. */
+static void ret_eightbytes(Dwarf_Die *fn, ttf_signature *sig)
+{
+    struct ttfi_place pl;
+    int ni = 0, ns = 0;
+    if (sig->ret.cls != TTF_VC_OTHER || sig->ret.size == 0 || sig->ret.size > 16 ||
+        place_of(fn, &sig->ret, &pl) != 0 || pl.mem || pl.byref)
+        return;
+    for (int k = 0; k < 2; k++) {
+        if (pl.eb[k] == TTFI_EB_INT)
+            sig->ret_eb[k] = ni++ ? -1 : TTF_RET_RAX;
+        else if (pl.eb[k] == TTFI_EB_SSE)
+            sig->ret_eb[k] = ns++ ? -1 : TTF_RET_XMM0;
+    }
+    if (sig->ret_eb[0] < 0 || sig->ret_eb[1] < 0)
+        sig->ret_eb[0] = sig->ret_eb[1] = 0;
 }
 
 /* ---- gcc clones ---------------------------------------------------------- */
@@ -359,8 +506,10 @@ static void clone_regs(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *pd, int n,
     ttf_param *pp = (ttf_param *)sig->params;
     Dwarf_Die c, origin;
     Dwarf_Attribute at;
-    for (int i = 0; i < n; i++)
-        pp[i].reg = -1;
+    for (int i = 0; i < n; i++) {
+        pp[i].reg = pp[i].reg2 = -1;
+        pp[i].mem = 0;
+    }
     if (dwarf_child(fn, &c) != 0)
         return;
     do {
@@ -369,8 +518,9 @@ static void clone_regs(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *pd, int n,
             !dwarf_formref_die(&at, &origin))
             continue;
         for (int i = 0; i < n; i++)
-            if (dwarf_dieoffset(&pd[i]) == dwarf_dieoffset(&origin))
-                pp[i].reg = entry_reg(&c, pc);
+            if (dwarf_dieoffset(&pd[i]) == dwarf_dieoffset(&origin) &&
+                (pp[i].type.cls != TTF_VC_OTHER || pp[i].byref))
+                pp[i].reg = entry_reg(&c, pc);  /* a struct's pieces: not shown */
     } while (dwarf_siblingof(&c, &c) == 0);
 }
 
@@ -568,6 +718,8 @@ int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
         int n = gather_params(&fn, pd, &sig->variadic);
         r = fill_params(&a, &fn, pd, n, sig);
     }
+    if (r == 0 && !isra)
+        ret_eightbytes(&fn, sig);
     free(pd);
     return r ? r : a.oom ? TT_ENOMEM : 0;
 }
@@ -635,4 +787,164 @@ int ttfi_dwarf_missing(Dwfl_Module *dm, char *why, size_t len)
     else
         snprintf(why, len, "debug info unreadable (%s)", msg ? msg : "?");
     return 1;
+}
+
+/* ---- values mode's per-function table (ttf_value_table) -------------------- */
+
+#define VT_MAX (1u << 22)       /* entries kept per file */
+
+static int is_record_tag(int tag)
+{
+    return tag == DW_TAG_structure_type || tag == DW_TAG_class_type;
+}
+
+/* 1 if the type DIE t (qualifiers and typedefs peeled) is a 1-byte char. */
+static int is_char(Dwarf_Die *t)
+{
+    Dwarf_Die p;
+    if (dwarf_peel_type(t, &p) != 0 || dwarf_tag(&p) != DW_TAG_base_type)
+        return 0;
+    Dwarf_Word enc = ttfi_die_udata(&p, DW_AT_encoding, 0);
+    return ttfi_die_udata(&p, DW_AT_byte_size, 0) == 1 &&
+           (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char);
+}
+
+/* 1 if the type DIE t (peeled) is std::string (libstdc++'s basic_string
+ * of char, either ABI). */
+static int is_std_string(Dwarf_Die *t)
+{
+    Dwarf_Die p;
+    if (dwarf_peel_type(t, &p) != 0 || !is_record_tag(dwarf_tag(&p)))
+        return 0;
+    const char *n = dwarf_diename(&p);
+    return n && strncmp(n, "basic_string<char,", 18) == 0;
+}
+
+/* Where a parameter's string is: TTF_VT's cstr (1) for a char *, sstr (2)
+ * for a std::string by pointer, reference or value, else 0. */
+static int string_kind(Dwarf_Die *param)
+{
+    Dwarf_Die t, p, to;
+    if (ttfi_die_type(param, &t) || dwarf_peel_type(&t, &p) != 0)
+        return 0;
+    int tag = dwarf_tag(&p);
+    if (is_record_tag(tag))
+        return is_std_string(&p) ? 2 : 0;
+    if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
+        tag != DW_TAG_rvalue_reference_type)
+        return 0;
+    if (ttfi_die_type(&p, &to))
+        return 0;
+    return is_char(&to) ? (tag == DW_TAG_pointer_type) : is_std_string(&to) ? 2 : 0;
+}
+
+/* The table being built, and the arena its signatures use. */
+struct vt_build {
+    ttf_vt_entry *e;
+    size_t n, cap;
+    struct ttfi_arena arena;
+    int rc;
+};
+
+static void *vt_alloc(void *ctx, size_t n)
+{
+    return ttfi_arena_alloc(&((struct vt_build *)ctx)->arena, n);
+}
+
+static int vt_add(struct vt_build *b, const ttf_vt_entry *e)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 256;
+        ttf_vt_entry *m = cap <= VT_MAX ? realloc(b->e, cap * sizeof *m) : NULL;
+        if (!m)
+            return TT_ENOMEM;
+        b->e = m;
+        b->cap = cap;
+    }
+    b->e[b->n++] = *e;
+    return 0;
+}
+
+/* One function of a unit (dwarf_getfuncs): its entry if it has one. */
+static int vt_func(Dwarf_Die *fn, void *arg)
+{
+    struct vt_build *b = arg;
+    struct sig_alloc a = {vt_alloc, b, 0};
+    Dwarf_Die pd[PARAMS_MAX];
+    Dwarf_Addr lo;
+    ttf_signature sig;
+    ttf_vt_entry e;
+    if (dwarf_lowpc(fn, &lo) != 0)
+        return DWARF_CB_OK;     /* a declaration, or inlined only */
+    memset(&sig, 0, sizeof sig);
+    memset(&e, 0, sizeof e);
+    read_type(&a, fn, &sig.ret);
+    int n = gather_params(fn, pd, &sig.variadic);
+    if (fill_params(&a, fn, pd, n, &sig) != 0 || a.oom) {
+        b->rc = TT_ENOMEM;
+        return DWARF_CB_ABORT;
+    }
+    ret_eightbytes(fn, &sig);
+    int sse = sig.variadic || sig.ret.cls == TTF_VC_FLOAT || sig.ret_eb[0] == TTF_RET_XMM0 ||
+              sig.ret_eb[1] == TTF_RET_XMM0;
+    for (int i = 0; i < n; i++) {
+        const ttf_param *p = &sig.params[i];
+        sse |= p->reg >= TTF_XMM_SLOT(0) || p->reg2 >= TTF_XMM_SLOT(0) ||
+               (p->type.cls == TTF_VC_FLOAT && p->reg < 0 && !p->mem);
+        int k = p->reg >= 0 && p->reg < TTF_VALUE_REGS ? string_kind(&pd[i]) : 0;
+        if (k == 1)
+            e.cstr |= (uint8_t)(1u << p->reg);
+        if (k == 2)
+            e.sstr |= (uint8_t)(1u << p->reg);
+    }
+    e.addr = lo;
+    e.flags = sse ? TTF_VT_SSE : 0;
+    if ((e.cstr || e.sstr || e.flags) && (b->rc = vt_add(b, &e)) != 0)
+        return DWARF_CB_ABORT;
+    return DWARF_CB_OK;
+}
+
+static int vt_cmp(const void *x, const void *y)
+{
+    const ttf_vt_entry *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n)
+{
+    struct vt_build b;
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie, sub;
+    uint8_t type;
+    if (!path || !out || !n)
+        return TT_EINVAL;
+    *out = NULL;
+    *n = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return TT_EIO;
+    Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+    if (!dw) {
+        close(fd);
+        return TT_ENOTFOUND;
+    }
+    dwarf_new_oom_handler(dw, dw_oom);
+    memset(&b, 0, sizeof b);
+    while (b.rc == 0 && dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, &sub) == 0) {
+        Dwarf_Die *u = type == DW_UT_skeleton ? &sub : &cudie;
+        if (type == DW_UT_skeleton && !sub.addr)
+            continue;           /* its .dwo not found */
+        dwarf_getfuncs(u, vt_func, &b, 0);
+    }
+    dwarf_end(dw);
+    close(fd);
+    ttfi_arena_free(&b.arena);
+    if (b.rc) {
+        free(b.e);
+        return b.rc;
+    }
+    qsort(b.e, b.n, sizeof *b.e, vt_cmp);
+    *out = b.e;
+    *n = b.n;
+    return 0;
 }

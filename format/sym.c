@@ -46,6 +46,8 @@
 #include <gelf.h>
 #include <pthread.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -691,6 +693,27 @@ static int q_inlined_in(struct smod *sm, struct dwq *q)
                                  q->out, q->max, &q->n);
 }
 
+/* A test hook: TTF_TEST_DWARF_FAULT=N makes the process's Nth guarded
+ * query fault (SIGSEGV raised inside its guard, caught as a libdw fault
+ * is), with one stderr line naming N. Current libdw does not fault on the
+ * damaged files tests can make; this lets tests/e2e/dwarf_late.sh put the
+ * fault at every point of a ttdiff run, late ones (explain, detail)
+ * included. Read once; off (one load and a compare) when unset. */
+static void test_fault(void)
+{
+    static _Atomic long at = -2, n;
+    long want = atomic_load_explicit(&at, memory_order_relaxed);
+    if (want == -2) {
+        const char *e = getenv("TTF_TEST_DWARF_FAULT");
+        want = e && *e ? strtol(e, NULL, 10) : -1;
+        atomic_store_explicit(&at, want, memory_order_relaxed);
+    }
+    if (want <= 0 || atomic_fetch_add(&n, 1) + 1 != want)
+        return;
+    fprintf(stderr, "ttfmt: test: DWARF fault injected at guarded query %ld\n", want);
+    raise(SIGSEGV);
+}
+
 /* fn(sm, q) with a fault inside libdw caught: fn's answer, or TT_ECORRUPT
  * when it faulted or faulted before (the module's DWARF is damaged: said
  * once, never asked again). */
@@ -708,6 +731,7 @@ static int guarded(ttf_sym *s, struct smod *sm, int (*fn)(struct smod *, struct 
         return TT_ECORRUPT;
     }
     ttfi_guard_on(&g);
+    test_fault();
     int rc = fn(sm, q);
     ttfi_guard_off(&g, 0);
     return rc;
@@ -746,9 +770,11 @@ static void no_sse(ttf_signature *sig)
 {
     ttf_param *pp = (ttf_param *)(uintptr_t)sig->params;
     for (size_t i = 0; i < sig->nparams; i++)
-        if (pp[i].reg >= TTF_XMM_SLOT(0))
-            pp[i].reg = -1;
+        if (pp[i].reg >= TTF_XMM_SLOT(0) || pp[i].reg2 >= TTF_XMM_SLOT(0))
+            pp[i].reg = pp[i].reg2 = -1;
     sig->ret_xmm = 0;
+    if (sig->ret_eb[0] == TTF_RET_XMM0 || sig->ret_eb[1] == TTF_RET_XMM0)
+        sig->ret_eb[0] = sig->ret_eb[1] = 0;
 }
 
 static void resolve_sig(ttf_sym *s, struct centry *e)

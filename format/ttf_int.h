@@ -189,7 +189,12 @@ struct ttfi_place {
     int mem;                    /* 1: passed in memory (no register) */
     int byref;                  /* 1: a C++ class passed by invisible
                                    reference (nint 1: its copy's address) */
+    int eb[2];                  /* in registers: each eightbyte's class in
+                                   order, TTFI_EB_INT or TTFI_EB_SSE (0:
+                                   none) */
 };
+#define TTFI_EB_INT 1
+#define TTFI_EB_SSE 2
 /* Where the value of owner's DW_AT_type (a parameter or a function's
  * return) travels: 0 and *pl, or -1 when its type cannot be judged (no
  * type, an unreadable field, an unaligned field). (Dwarf_Die: include

@@ -62,9 +62,16 @@ extern "C" {
  * ttf_write_enter_xmm, ttf_write_exit_xmm. ttf_system_file (was two
  * copies, in libttdiff and libttreport).
  * 2.9.0: the writer makes sparse-clock traces (format 1.4):
- * ttf_writer_opts sparse, ttf_write_exit_sparse, TTF_EXIT_*. */
+ * ttf_writer_opts sparse, ttf_write_exit_sparse, TTF_EXIT_*.
+ * 2.10.0: small structs and unions passed in registers are shown by their
+ * recorded eightbytes: ttf_param reg2 (the second eightbyte's slot; reg
+ * is the first's, integer or SSE), ttf_vtype fields and nfields (the
+ * scalar fields of an aggregate of at most 16 bytes, ttf_field),
+ * ttf_param byref and mem, ttf_param_format ("{x=1.5, y=2}"); a struct
+ * result in rax and xmm0: ttf_signature ret_eb, TTF_RET_*, ttf_ret_format.
+ * Values mode's per-function registers: ttf_value_table, ttf_vt_entry. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 9
+#define TTF_VERSION_MINOR 10
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -800,6 +807,8 @@ typedef struct ttf_enumerator {
                                    form of the enum (ttf_value_norm) */
 } ttf_enumerator;
 
+struct ttf_field;
+
 /* A type, reduced to what the diff needs. */
 typedef struct ttf_vtype {
     int cls;                    /* TTF_VC_* */
@@ -811,7 +820,22 @@ typedef struct ttf_vtype {
                                    order (libttfmt 2.5), NULL when none
                                    were read (then values print as numbers) */
     size_t nenums;              /* how many */
+    const struct ttf_field *fields; /* OTHER: a struct or class of at most 16
+                                   bytes made of scalars (nested structs and
+                                   arrays flattened), its fields in order
+                                   (libttfmt 2.10); NULL for a union, a
+                                   bit-field, a base class, a larger type */
+    size_t nfields;             /* how many */
 } ttf_vtype;
+
+/* One scalar field of a small aggregate (ttf_vtype fields). */
+typedef struct ttf_field {
+    const char *name;           /* "x"; "in.y" in a nested struct, "v[1]"
+                                   an array element */
+    unsigned offset;            /* bytes from the aggregate's start */
+    ttf_vtype type;             /* a scalar: SIGNED, UNSIGNED, BOOL, ENUM,
+                                   POINTER or FLOAT of at most 8 bytes */
+} ttf_field;
 
 /* One declared parameter. */
 typedef struct ttf_param {
@@ -822,7 +846,20 @@ typedef struct ttf_param {
                                    TTF_XMM_SLOT(0..7) = xmm0..7 for a float
                                    or double in a trace that records them
                                    (format 1.5); -1 if none (in memory, a
-                                   struct, unplaceable, past the last) */
+                                   struct, unplaceable, past the last);
+                                   for a struct or union of at most 16 bytes
+                                   passed in registers, its first
+                                   eightbyte's (integer or SSE) */
+    int reg2;                   /* that aggregate's second eightbyte's slot,
+                                   -1 if it has one eightbyte or is not in
+                                   registers (libttfmt 2.10) */
+    int byref;                  /* 1: a C++ class passed by invisible
+                                   reference: reg holds the address of the
+                                   caller's copy (libttfmt 2.10) */
+    int mem;                    /* 1: passed in memory (a large struct, or
+                                   past the last register): not recorded,
+                                   ttf_param_format says "(in memory)"
+                                   (libttfmt 2.10) */
 } ttf_param;
 
 /* A function's signature from its DWARF debug info (x86-64 SysV calling
@@ -836,7 +873,16 @@ typedef struct ttf_signature {
     int ret_xmm;                /* 1: the return value is a float or double
                                    returned in xmm0, recorded in the trace
                                    (ttf_event.retxmm; ttf_value_ret) */
+    int ret_eb[2];              /* a struct or union result of at most 16
+                                   bytes in registers: where each eightbyte
+                                   is, TTF_RET_RAX or TTF_RET_XMM0 (0: none);
+                                   both 0 when one is in a register the
+                                   trace does not record (rdx, xmm1)
+                                   (libttfmt 2.10; ttf_ret_format) */
 } ttf_signature;
+
+#define TTF_RET_RAX 1
+#define TTF_RET_XMM0 2
 
 /* The signature of the function of an ENTER/EXIT event (through the module
  * loaded at the event's time, as ttf_sym_event_name). *out lives until
@@ -886,6 +932,46 @@ int ttf_value_errcode(uint64_t raw, const ttf_vtype *ty, int64_t *code);
  * snprintf: writes at most len bytes with the NUL, returns the length it
  * wanted. */
 int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
+
+/* Parameter p of an ENTER event ev as text: ttf_value_format of its
+ * register; a struct or union passed in registers by its recorded
+ * eightbytes, field by field ("{x=1.5, y=2}") when ttf_vtype fields says
+ * what they hold, else as raw eightbytes ("{0x1, 0x4002}"); "(in memory)"
+ * for one passed in memory (ttf_param mem), "?" for another that was not
+ * recorded (unplaceable, an SSE eightbyte in a trace without SSE
+ * registers). Like snprintf. */
+int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev);
+
+/* The result of an EXIT event ev of a function of signature sig as text:
+ * a struct in rax and/or xmm0 by its fields (ttf_signature ret_eb), else
+ * ttf_value_format of ttf_value_ret's register; "?" when not recorded.
+ * Like snprintf. */
+int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev);
+
+/* ---- values mode's registers per function (libttfmt 2.10) ----------------- */
+
+/* What capture needs to know of one function before its calls: which
+ * integer argument registers hold strings (their first bytes are worth
+ * recording) and whether it uses the SSE registers at all. */
+typedef struct ttf_vt_entry {
+    uint64_t addr;              /* its entry: a link-time address of the file */
+    uint8_t cstr;               /* bit k: integer argument register k (rdi..r9)
+                                   holds a char * (signed, unsigned, const) */
+    uint8_t sstr;               /* bit k: it holds a std::string's address (a
+                                   reference, a pointer, or one passed by
+                                   value: by invisible reference) */
+    uint8_t flags;              /* TTF_VT_SSE */
+} ttf_vt_entry;
+
+#define TTF_VT_SSE 0x1          /* takes or returns a value in SSE registers,
+                                   or is variadic */
+
+/* The functions of the ELF file at path that its DWARF describes (split
+ * DWARF through its skeleton units), each placed by the x86-64 psABI as
+ * ttf_sym_signature places them; only those with a string or SSE register
+ * are listed. *out (free() it) holds *n entries sorted by addr. Errors:
+ * TT_EIO (unreadable file), TT_ENOTFOUND (no DWARF), TT_ENOMEM. */
+int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n);
 
 /* ---- machine code (two builds compared; format/code.c) ------------------- */
 

@@ -242,3 +242,80 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty)
         return format_raw(buf, len, raw);
     }
 }
+
+/* Append the text of fmt to buf at *n (snprintf's rules: *n counts what
+ * was wanted, buf holds what fits). */
+static void put(char *buf, size_t len, size_t *n, const char *s)
+{
+    size_t k = strlen(s);
+    if (*n < len)
+        snprintf(buf + *n, len - *n, "%s", s);
+    *n += k;
+}
+
+/* An aggregate's recorded bytes b[0..16) as "{x=1.5, y=2}", field by
+ * field, or "{0x1, 0x4002}" eightbyte by eightbyte without fields. */
+static int format_agg(char *buf, size_t len, const uint8_t b[16], int neb,
+                      const ttf_vtype *ty)
+{
+    char v[96];
+    size_t n = 0;
+    put(buf, len, &n, "{");
+    for (size_t i = 0; ty->fields && i < ty->nfields; i++) {
+        const ttf_field *f = &ty->fields[i];
+        uint64_t raw = 0;
+        if (f->offset + f->type.size > (unsigned)neb * 8 || f->type.size > 8)
+            snprintf(v, sizeof v, "?");
+        else {
+            memcpy(&raw, b + f->offset, f->type.size);
+            ttf_value_format(v, sizeof v, raw, &f->type);
+        }
+        put(buf, len, &n, i ? ", " : "");
+        put(buf, len, &n, f->name);
+        put(buf, len, &n, "=");
+        put(buf, len, &n, v);
+    }
+    for (int i = 0; !ty->fields && i < neb; i++) {
+        uint64_t e;
+        memcpy(&e, b + 8 * i, 8);
+        if (i == neb - 1 && ty->size > 8 * (unsigned)i && ty->size < 8 * (unsigned)i + 8)
+            e &= (UINT64_C(1) << (8 * (ty->size - 8 * (unsigned)i))) - 1;
+        snprintf(v, sizeof v, "%s0x%" PRIx64, i ? ", " : "", e);
+        put(buf, len, &n, v);
+    }
+    put(buf, len, &n, "}");
+    return (int)n;
+}
+
+int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev)
+{
+    if (p && p->mem)
+        return snprintf(buf, len, "(in memory)");
+    if (!p || !ev || p->reg < 0 || p->reg >= TTF_VALUE_SLOTS || p->reg2 >= TTF_VALUE_SLOTS)
+        return snprintf(buf, len, "?");
+    if (p->type.cls != TTF_VC_OTHER || p->byref || p->type.size == 0 || p->type.size > 16)
+        return ttf_value_format(buf, len, ev->argregs[p->reg], &p->type);
+    uint8_t b[16] = {0};
+    int neb = p->reg2 >= 0 ? 2 : 1;
+    memcpy(b, &ev->argregs[p->reg], 8);
+    if (neb == 2)
+        memcpy(b + 8, &ev->argregs[p->reg2], 8);
+    return format_agg(buf, len, b, neb, &p->type);
+}
+
+int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev)
+{
+    uint64_t raw;
+    if (!sig || !ev || !ev->has_values)
+        return snprintf(buf, len, "?");
+    if (sig->ret_eb[0] > 0) {
+        uint8_t b[16] = {0};
+        int neb = sig->ret_eb[1] > 0 ? 2 : 1;
+        for (int k = 0; k < neb; k++)
+            memcpy(b + 8 * k, sig->ret_eb[k] == TTF_RET_XMM0 ? &ev->retxmm : &ev->retval, 8);
+        return format_agg(buf, len, b, neb, &sig->ret);
+    }
+    if (!ttf_value_ret(sig, ev, &raw))
+        return snprintf(buf, len, "?");
+    return ttf_value_format(buf, len, raw, &sig->ret);
+}

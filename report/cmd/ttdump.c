@@ -619,33 +619,30 @@ static void put_raw_values(const struct dump *d, const ttf_event *ev)
     fputc(']', d->out);
 }
 
-/* The values of a call by its signature: "(1, NULL)" after an ENTER (a
- * parameter in no integer register prints "?"), " = -22" after an EXIT
- * (nothing for void); the raw registers without debug info. */
+/* The values of a call by its signature: "(1, NULL, {x=1, y=2})" after an
+ * ENTER (ttf_param_format: "?" for a parameter not recorded), " = -22"
+ * after an EXIT (ttf_ret_format; nothing for void); the raw registers
+ * without debug info. */
 static void put_values(const struct dump *d, const ttf_event *ev)
 {
     const ttf_signature *sig = NULL;
-    char v[64];
+    char v[256];
 
     if (d->o->raw_values || ttf_sym_signature(d->sym, ev, &sig) != 0) {
         put_raw_values(d, ev);
         return;
     }
     if (ev->kind == TTF_EV_EXIT) {
-        uint64_t raw;
         if (sig->ret.cls == TTF_VC_VOID)
             return;
-        if (ttf_value_ret(sig, ev, &raw))
-            ttf_value_format(v, sizeof v, raw, &sig->ret);
-        fprintf(d->out, " = %s", ttf_value_ret(sig, ev, &raw) ? v : "?");
+        ttf_ret_format(v, sizeof v, sig, ev);
+        fprintf(d->out, " = %s", v);
         return;
     }
     fputc('(', d->out);
     for (size_t i = 0; i < sig->nparams; i++) {
-        const ttf_param *p = &sig->params[i];
-        if (p->reg >= 0)
-            ttf_value_format(v, sizeof v, ev->argregs[p->reg], &p->type);
-        fprintf(d->out, "%s%s", i ? ", " : "", p->reg >= 0 ? v : "?");
+        ttf_param_format(v, sizeof v, &sig->params[i], ev);
+        fprintf(d->out, "%s%s", i ? ", " : "", v);
     }
     fputs(sig->variadic ? (sig->nparams ? ", ...)" : "...)") : ")", d->out);
 }

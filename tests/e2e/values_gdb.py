@@ -12,7 +12,9 @@ that function's calls, its arguments as gdb reads them at the breakpoint
 after the prologue ({name, type code, integer value or null}), and the
 value `finish` would print (a FinishBreakpoint), when it is an integer,
 pointer, enum, bool or char (a number), or a float or double (a JSON
-number with a fraction; NaN and infinities as strings).
+number with a fraction; NaN and infinities as strings); an argument that
+is a struct of at most 16 bytes as its scalar fields ({"fields": {"x":
+1.5, "in.y": 2}}, nested structs and arrays flattened as tt names them).
 """
 import json
 import os
@@ -27,11 +29,39 @@ SCALAR = (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_ENUM,
           gdb.TYPE_CODE_RVALUE_REF)
 
 
+def flat(v, name, out):
+    """The scalar fields of a struct value v into out, {"x": 1.5,
+    "in.y": 2, "v[1]": 3}, named as tt names them; False for a field tt
+    does not show (a union, a bit-field, a base class)."""
+    t = v.type.strip_typedefs()
+    if t.code == gdb.TYPE_CODE_STRUCT:
+        for f in t.fields():
+            if not hasattr(f, "bitpos"):
+                continue                # a static member
+            if f.is_base_class or f.bitsize or not f.name:
+                return False
+            if not flat(v[f], (name + "." if name else "") + f.name, out):
+                return False
+        return True
+    if t.code == gdb.TYPE_CODE_ARRAY:
+        lo, hi = t.range()
+        return all(flat(v[i], "%s[%d]" % (name, i), out) for i in range(lo, hi + 1))
+    code, val = scalar(v)
+    if code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION, -1):
+        return False
+    out[name] = val
+    return True
+
+
 def scalar(v):
-    """(type code, integer or None) of a gdb.Value."""
+    """(type code, integer or None) of a gdb.Value; a struct of at most
+    16 bytes: its fields, {"fields": {name: value}} (flat), or None."""
     try:
         t = v.type.strip_typedefs()
         code = t.code
+        if code == gdb.TYPE_CODE_STRUCT and t.sizeof <= 16 and not v.is_optimized_out:
+            out = {}
+            return code, {"fields": out} if flat(v, "", out) and out else None
         if code == gdb.TYPE_CODE_FLT and t.sizeof in (4, 8) and not v.is_optimized_out:
             f = float(v)
             return code, f if f == f and abs(f) != float("inf") else repr(f)

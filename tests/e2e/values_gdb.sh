@@ -7,7 +7,8 @@
 # (-O2), recorded by libttcap, then run under
 # gdb with a breakpoint on every function tt recorded: every argument and
 # return value tt recorded agrees with what gdb reads for the same call, or
-# tt says it does not know ("?"). At least 1,000 calls compared; ten pairs
+# tt says it does not know ("?"); small structs in registers field by
+# field (at least 1,000). At least 1,000 calls compared; ten pairs
 # of identical runs of the C++ program give no divergence. Exit 77
 # without gdb or off x86-64.
 set -eu
@@ -51,12 +52,17 @@ check() {
     n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["calls"])' "$name.gdb.counts")
     floats=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["floats"])' "$name.gdb.counts")
     total=$((total + n))
+    structs=$((structs + $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["structs"])' "$name.gdb.counts")))
 }
+structs=0
 check shop 150
 check stats 150
 # doubles and floats, arguments (xmm0-7) and results (xmm0): compared, not "?"
 [ "$floats" -ge 500 ] || fail "only $floats float or double values of stats compared, want 500"
 check errchain 99999999999999999999
+# small structs in one or two registers (INTEGER, SSE, mixed) shown by
+# their fields and compared with gdb's, field by field
+[ "$structs" -ge 1000 ] || fail "only $structs small structs compared field by field, want 1000"
 [ "$total" -ge 1000 ] || fail "only $total calls compared, want 1000"
 # two runs of the same input (addresses randomised) are the same run: a
 # parameter after a class passed by value read from the wrong register

@@ -10,9 +10,10 @@ An argument or return value agrees when both are the same integer (enums,
 bools, chars by value; pointers within 64 KiB of each other, both runs
 made without address randomisation, the stack's place moving a little
 with the environment; NULL only with NULL; floats and doubles when they
-are the same number, a float's text read back at float precision). tt's
-"?" (not recorded, not
-placeable) and aggregates "(T)" are counted apart, never compared; a
+are the same number, a float's text read back at float precision; a
+small struct's "{x=1.5, y=2}" when gdb's fields have the same names and
+each agrees). tt's "?" (not recorded, not placeable), "(in memory)" and
+aggregates "(T)" are counted apart, never compared; a
 value gdb cannot read (optimised out) is not compared either. Prints the
 counts; exit 1 on any disagreement (each printed) or on too few checks.
 """
@@ -49,8 +50,16 @@ def value_of(tok):
         return "unknown", None
     if tok == "...":
         return "other", None
+    if tok == "(in memory)":
+        return "memory", None
     if re.fullmatch(r"\([^()]*\)", tok):
         return "aggregate", None
+    if tok.startswith("{") and tok.endswith("}"):
+        fields = {}
+        for item in split_args(tok[1:-1]):
+            name, _, val = item.partition("=")
+            fields[name] = value_of(val)
+        return "struct", fields
     if tok in ("true", "false"):
         return "int", int(tok == "true")
     if tok == "NULL":
@@ -124,6 +133,13 @@ def f32(x):
 
 
 def agree(kind, tv, gv):
+    if kind == "struct":                        # field by field, the same names
+        gv = gv["fields"] if isinstance(gv, dict) else None
+        return gv is not None and set(gv) == set(tv) and all(
+            fk in ("unknown", "other") or gv[f] is None or agree(fk, fv, gv[f])
+            for f, (fk, fv) in tv.items())
+    if isinstance(gv, dict):                    # a struct for a scalar
+        return False
     if isinstance(gv, str):                     # gdb's nan, inf
         gv = float(gv)
     if isinstance(gv, float) or kind == "float":
@@ -166,7 +182,7 @@ def main():
     tt, gdbf = sys.argv[1], sys.argv[2]
     label = sys.argv[3] if len(sys.argv) > 3 else gdbf
     calls = tt_calls(tt)
-    n = {"calls": 0, "agree": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
+    n = {"calls": 0, "agree": 0, "structs": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
          "wrong": 0, "unmatched": 0, "floats": 0, "args_unread": 0}
     for line in open(gdbf):
         g = json.loads(line)
@@ -191,23 +207,25 @@ def main():
             checks.append((t["ret"], g["ret"], "return"))
         for tok, gv, what in checks:
             kind, tv = value_of(tok)
-            if kind in ("unknown", "aggregate", "other"):
-                n["unknown" if kind == "unknown" else "aggregate"] += 1
+            if kind in ("unknown", "aggregate", "other", "memory"):
+                n["unknown" if kind in ("unknown", "memory") else "aggregate"] += 1
                 continue
             if gv is None:
                 n["gdb_unknown"] += 1
                 continue
             if agree(kind, tv, gv):
                 n["agree"] += 1
+                n["structs"] += kind == "struct"
                 n["floats"] += kind == "float" or isinstance(gv, (float, str))
             else:
                 n["wrong"] += 1
                 print("%s: %s call %d %s: tt %s, gdb %s" %
                       (label, g["function"], g["call"], what, tok, gv))
-    print("%s: %d calls, %d values agree with gdb (%d of them float or double), %d wrong, "
-          "%d not recorded by tt (?), %d aggregates, %d unreadable by gdb, "
+    print("%s: %d calls, %d values agree with gdb (%d of them float or double, %d small "
+          "structs field by field), %d wrong, "
+          "%d not recorded by tt (?, in memory), %d aggregates, %d unreadable by gdb, "
           "%d calls unmatched, %d calls' arguments unread by gdb" %
-          (label, n["calls"], n["agree"], n["floats"], n["wrong"], n["unknown"],
+          (label, n["calls"], n["agree"], n["floats"], n["structs"], n["wrong"], n["unknown"],
            n["aggregate"], n["gdb_unknown"], n["unmatched"], n["args_unread"]))
     json.dump(n, open(gdbf + ".counts", "w"))
     sys.exit(1 if n["wrong"] else 0)

@@ -562,7 +562,7 @@ static void test_clock_noise(void **state)
     free(t);
     ttd_free(d);
     /* the rules themselves */
-    ttf_vtype u8 = {TTF_VC_UNSIGNED, 8, 0, "uint64_t", NULL, 0}, i4 = {TTF_VC_SIGNED, 4, 1, "int", NULL, 0};
+    ttf_vtype u8 = {TTF_VC_UNSIGNED, 8, 0, "uint64_t", NULL, 0, NULL, 0}, i4 = {TTF_VC_SIGNED, 4, 1, "int", NULL, 0, NULL, 0};
     assert_int_equal(ttdi_value_noise(&u8, 1ull << 45, 3ull << 44, "f", 0), TTDI_NOISE_ADDR);
     assert_int_equal(ttdi_value_noise(&u8, 1ull << 45, 5, "f", 0), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&u8, (uint64_t)-20, 1ull << 45, "f", 0), TTDI_NOISE_NONE);
@@ -982,9 +982,9 @@ static void test_rank_order(void **state)
     assert_string_equal(s[2].name, "far");
     assert_int_equal(ttdi_evid_drop(&a, &s[0], TTD_EV_VALUE), 0);
     assert_true(s[0].score < 0.2);
-    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_SIGNED, 4, 1, "int", NULL, 0}, 0xffffffde), 1);
-    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_POINTER, 8, 0, "p", NULL, 0}, 0), 1);
-    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_ENUM, 4, 0, "e", NULL, 0}, 3), -1);
+    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_SIGNED, 4, 1, "int", NULL, 0, NULL, 0}, 0xffffffde), 1);
+    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_POINTER, 8, 0, "p", NULL, 0, NULL, 0}, 0), 1);
+    assert_int_equal(ttdi_value_error(&(ttf_vtype){TTF_VC_ENUM, 4, 0, "e", NULL, 0, NULL, 0}, 3), -1);
     assert_string_equal(ttd_evidence_name(TTD_EV_ARG_ORIGIN), "arg_origin");
     assert_string_equal(ttd_evidence_name(99), "?");
     ttfi_arena_free(&a);

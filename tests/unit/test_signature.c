@@ -8,7 +8,8 @@
  * TT_ENOTFOUND and one notice. Then the value rules of value.c:
  * which classes compare, normalising, formatting; and a gcc clone's
  * registers from its own DWARF; enums' enumerators from DWARF
- * (DW_TAG_enumerator, signed and unsigned, a flags enum) and their text.
+ * (DW_TAG_enumerator, signed and unsigned, a flags enum) and their text;
+ * small structs by the psABI's eightbytes, shown field by field.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -300,11 +301,11 @@ static void test_no_debug_info(void **state)
 static void test_value_rules(void **state)
 {
     (void)state;
-    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int", NULL, 0}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar", NULL, 0};
-    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool", NULL, 0}, p = {TTF_VC_POINTER, 8, 0, "node *", NULL, 0};
-    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color", NULL, 0}, v = {TTF_VC_VOID, 0, 0, "void", NULL, 0};
-    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double", NULL, 0}, o = {TTF_VC_OTHER, 32, 0, "big", NULL, 0};
-    ttf_vtype f4 = {TTF_VC_FLOAT, 4, 0, "float", NULL, 0}, ld = {TTF_VC_FLOAT, 16, 0, "long double", NULL, 0};
+    ttf_vtype i32 = {TTF_VC_SIGNED, 4, 0, "int", NULL, 0, NULL, 0}, u8 = {TTF_VC_UNSIGNED, 1, 0, "uchar", NULL, 0, NULL, 0};
+    ttf_vtype b = {TTF_VC_BOOL, 1, 0, "bool", NULL, 0, NULL, 0}, p = {TTF_VC_POINTER, 8, 0, "node *", NULL, 0, NULL, 0};
+    ttf_vtype e = {TTF_VC_ENUM, 4, 1, "color", NULL, 0, NULL, 0}, v = {TTF_VC_VOID, 0, 0, "void", NULL, 0, NULL, 0};
+    ttf_vtype f = {TTF_VC_FLOAT, 8, 0, "double", NULL, 0, NULL, 0}, o = {TTF_VC_OTHER, 32, 0, "big", NULL, 0, NULL, 0};
+    ttf_vtype f4 = {TTF_VC_FLOAT, 4, 0, "float", NULL, 0, NULL, 0}, ld = {TTF_VC_FLOAT, 16, 0, "long double", NULL, 0, NULL, 0};
     char buf[64];
 
     assert_true(ttf_value_comparable(&i32) && ttf_value_comparable(&p) &&
@@ -346,7 +347,7 @@ static void test_value_rules(void **state)
     assert_string_equal(buf, "0x55550000beef");
     /* enumerators given by hand: one-bit ones of 4 and more make flags */
     static const ttf_enumerator fl[] = {{"F_A", 1}, {"F_B", 2}, {"F_C", 8}, {"F_AC", 9}};
-    ttf_vtype ef = {TTF_VC_ENUM, 4, 0, "fl", fl, 4};
+    ttf_vtype ef = {TTF_VC_ENUM, 4, 0, "fl", fl, 4, NULL, 0};
     ttf_value_format(buf, sizeof buf, 11, &ef);
     assert_string_equal(buf, "F_A|F_B|F_C (11)");
     ttf_value_format(buf, sizeof buf, 9, &ef);
@@ -354,7 +355,7 @@ static void test_value_rules(void **state)
     ttf_value_format(buf, sizeof buf, 16, &ef);
     assert_string_equal(buf, "16");
     static const ttf_enumerator two[] = {{"R", 1}, {"W", 2}};
-    ttf_vtype e2 = {TTF_VC_ENUM, 4, 0, "rw", two, 2};
+    ttf_vtype e2 = {TTF_VC_ENUM, 4, 0, "rw", two, 2, NULL, 0};
     ttf_value_format(buf, sizeof buf, 3, &e2);
     assert_string_equal(buf, "3");
     assert_int_equal(ttf_value_format(buf, 2, 12345, &i32), 5);
@@ -405,6 +406,193 @@ static void test_clone(void **state)
     ttf_close(t);
 }
 
+struct sig_mix { int id; double w; };          /* INTEGER, SSE */
+struct sig_pair { long a; int b[2]; };         /* INTEGER, INTEGER */
+struct sig_in { struct sig_mix m; };           /* nested: "m.id", "m.w" */
+union sig_un { int i; float f; };              /* a union: no fields */
+__attribute__((noinline)) int sig_small(struct sig_mix m, struct sig_pair p,
+                                        struct sig_big bg, union sig_un u,
+                                        struct sig_in in, int k);
+int sig_small(struct sig_mix m, struct sig_pair p, struct sig_big bg, union sig_un u,
+              struct sig_in in, int k)
+{
+    return m.id + (int)p.a + (int)bg.a + u.i + in.m.id + k;
+}
+
+__attribute__((noinline)) struct sig_mix sig_mkmix(int id);
+__attribute__((noinline)) struct sig_pair sig_mkpair(long a);
+struct sig_mix sig_mkmix(int id) { struct sig_mix m = {id, id / 4.0}; return m; }
+struct sig_pair sig_mkpair(long a) { struct sig_pair p = {a, {1, 2}}; return p; }
+
+/* The signature of fn from a trace that records the SSE registers
+ * (xmm 1) or not. */
+static const ttf_signature *fn_sig(int xmm, ttf_trace **t, ttf_sym **s, void *fn)
+{
+    ttf_writer_opts o = {.values = 1, .xmm = xmm};
+    ttf_writer *w = NULL;
+    const ttf_signature *sg = NULL;
+    char name[512];
+    snprintf(name, sizeof name, "%s/small%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(name, &o, &w), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len,
+                                      tu_self.path), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(name, t, NULL), 0);
+    assert_int_equal(ttf_sym_open(*t, s), 0);
+    ttf_event ev = {.kind = TTF_EV_ENTER, .addr = (uint64_t)(uintptr_t)fn,
+                    .time_ns = 200};
+    assert_int_equal(ttf_sym_signature(*s, &ev, &sg), 0);
+    return sg;
+}
+
+static const ttf_signature *small_sig(int xmm, ttf_trace **t, ttf_sym **s)
+{
+    const ttf_signature *sg = fn_sig(xmm, t, s, (void *)sig_small);
+    assert_int_equal(sg->nparams, 6);
+    return sg;
+}
+
+static const char *pfmt(const ttf_param *p, const ttf_event *ev)
+{
+    static char buf[256];
+    ttf_param_format(buf, sizeof buf, p, ev);
+    return buf;
+}
+
+/* Small structs by the psABI, eightbyte by eightbyte: {int, double} takes
+ * rdi and xmm0, {long, int[2]} rsi and rdx, a 32-byte struct is in
+ * memory, a union takes rcx (shown raw), a nested {int, double} r8 and
+ * xmm1, and k r9: shown field by field from those registers, never
+ * shifting k. Without SSE registers in the trace the structs with an SSE
+ * eightbyte are "?" and the rest keep their places. Results: a struct in
+ * rax and xmm0 is shown, one needing rdx is not. */
+static void test_small_structs(void **state)
+{
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    union sig_un u = {.f = 1.5f};
+    struct sig_mix m = {7, 2.5};
+    (void)state;
+    assert_int_equal(sig_small(m, (struct sig_pair){-1, {2, 3}}, (struct sig_big){0, 0, 0, 0},
+                               u, (struct sig_in){m}, 4), 17 + u.i);
+    const ttf_signature *sg = small_sig(1, &t, &s);
+    const ttf_param *p = sg->params;
+    check_param(&p[0], "m", TTF_VC_OTHER, 16, 0);
+    assert_int_equal(p[0].reg2, TTF_XMM_SLOT(0));
+    assert_int_equal(p[0].type.nfields, 2);
+    assert_string_equal(p[0].type.fields[1].name, "w");
+    assert_int_equal(p[0].type.fields[1].offset, 8);
+    assert_int_equal(p[0].type.fields[1].type.cls, TTF_VC_FLOAT);
+    check_param(&p[1], "p", TTF_VC_OTHER, 16, 1);
+    assert_int_equal(p[1].reg2, 2);
+    check_param(&p[2], "bg", TTF_VC_OTHER, 32, -1);
+    assert_int_equal(p[2].mem, 1);
+    check_param(&p[3], "u", TTF_VC_OTHER, 4, 3);
+    assert_null(p[3].type.fields);
+    check_param(&p[4], "in", TTF_VC_OTHER, 16, 4);
+    assert_int_equal(p[4].reg2, TTF_XMM_SLOT(1));
+    check_param(&p[5], "k", TTF_VC_SIGNED, 4, 5);
+
+    double w = 2.5, w2 = -0.75;
+    ttf_event ev = {.kind = TTF_EV_ENTER, .has_values = 1};
+    ev.argregs[0] = 0xdead000000000007ull;      /* id 7, padding garbage */
+    memcpy(&ev.argregs[TTF_XMM_SLOT(0)], &w, 8);
+    ev.argregs[1] = (uint64_t)-1;
+    ev.argregs[2] = 0x0000000300000002ull;
+    ev.argregs[3] = 0xffffffff3fc00000ull;      /* 1.5f and garbage */
+    ev.argregs[4] = 9;
+    memcpy(&ev.argregs[TTF_XMM_SLOT(1)], &w2, 8);
+    ev.argregs[5] = 4;
+    assert_string_equal(pfmt(&p[0], &ev), "{id=7, w=2.5}");
+    assert_string_equal(pfmt(&p[1], &ev), "{a=-1, b[0]=2, b[1]=3}");
+    assert_string_equal(pfmt(&p[2], &ev), "(in memory)");
+    assert_string_equal(pfmt(&p[3], &ev), "{0x3fc00000}");
+    assert_string_equal(pfmt(&p[4], &ev), "{m.id=9, m.w=-0.75}");
+    assert_string_equal(pfmt(&p[5], &ev), "4");
+    char small[8];
+    assert_int_equal(ttf_param_format(small, sizeof small, &p[1], &ev), 22);
+    assert_string_equal(small, "{a=-1, ");
+    ttf_sym_close(s);
+    ttf_close(t);
+
+    /* results: {int, double} in rax and xmm0; {long, int[2]} in rax and
+     * rdx, which is not recorded */
+    assert_int_equal(sig_mkmix(2).id + sig_mkpair(3).a, 5);
+    sg = fn_sig(1, &t, &s, (void *)sig_mkmix);
+    assert_int_equal(sg->ret_eb[0], TTF_RET_RAX);
+    assert_int_equal(sg->ret_eb[1], TTF_RET_XMM0);
+    ttf_event ex = {.kind = TTF_EV_EXIT, .has_values = 1, .retval = 0x1234500000002ull};
+    memcpy(&ex.retxmm, &w2, 8);
+    char rb[64];
+    ttf_ret_format(rb, sizeof rb, sg, &ex);
+    assert_string_equal(rb, "{id=2, w=-0.75}");
+    ttf_sym_close(s);
+    ttf_close(t);
+    sg = fn_sig(1, &t, &s, (void *)sig_mkpair);
+    assert_int_equal(sg->ret_eb[0], 0);
+    assert_int_equal(sg->ret_eb[1], 0);
+    ttf_sym_close(s);
+    ttf_close(t);
+
+    sg = small_sig(0, &t, &s);
+    p = sg->params;
+    assert_int_equal(p[0].reg, -1);
+    assert_string_equal(pfmt(&p[0], &ev), "?");
+    check_param(&p[1], "p", TTF_VC_OTHER, 16, 1);
+    assert_string_equal(pfmt(&p[1], &ev), "{a=-1, b[0]=2, b[1]=3}");
+    check_param(&p[5], "k", TTF_VC_SIGNED, 4, 5);
+    ttf_sym_close(s);
+    ttf_close(t);
+    sg = fn_sig(0, &t, &s, (void *)sig_mkmix);     /* xmm0 not recorded */
+    assert_int_equal(sg->ret_eb[0], 0);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
+static const ttf_vt_entry *vt_find(const ttf_vt_entry *e, size_t n, void *fn)
+{
+    uint64_t a = (uint64_t)(uintptr_t)fn - tu_self.base;
+    for (size_t i = 0; i < n; i++)
+        if (e[i].addr == a)
+            return &e[i];
+    return NULL;
+}
+
+/* Values mode's per-function table from this binary's DWARF: the char *
+ * registers (sig_int's s in rsi, sig_var's fmt in rdi), SSE users (a
+ * double parameter, a struct with a double eightbyte, a struct result in
+ * xmm0, a variadic function), and functions with neither left out; sorted. */
+static void test_value_table(void **state)
+{
+    ttf_vt_entry *e = NULL;
+    size_t n = 0;
+    (void)state;
+    assert_int_equal(ttf_value_table(tu_self.path, &e, &n), 0);
+    assert_true(n >= 5);
+    for (size_t i = 1; i < n; i++)
+        assert_true(e[i - 1].addr <= e[i].addr);
+    const ttf_vt_entry *v = vt_find(e, n, (void *)sig_int);
+    assert_non_null(v);
+    assert_int_equal(v->cstr, 1 << 1);
+    assert_int_equal(v->sstr, 0);
+    assert_int_equal(v->flags, 0);
+    assert_non_null(v = vt_find(e, n, (void *)sig_var));
+    assert_int_equal(v->cstr, 1 << 0);
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_non_null(v = vt_find(e, n, (void *)sig_void));
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_int_equal(v->cstr, 0);
+    assert_non_null(v = vt_find(e, n, (void *)sig_small));
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_non_null(v = vt_find(e, n, (void *)sig_mkmix));
+    assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_null(vt_find(e, n, (void *)sig_seven));      /* ints only */
+    assert_null(vt_find(e, n, (void *)sig_mkpair));
+    free(e);
+    assert_int_equal(ttf_value_table("/nonexistent/x", &e, &n), TT_EIO);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -416,6 +604,8 @@ int main(void)
         cmocka_unit_test(test_no_debug_info),
         cmocka_unit_test(test_value_rules),
         cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_small_structs),
+        cmocka_unit_test(test_value_table),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -191,8 +191,8 @@ static void test_size_t_code(void **state)
     free(j);
     ttd_free(d);
 
-    ttf_vtype z = {TTF_VC_UNSIGNED, 8, 0, "size_t", NULL, 0}, u4 = {TTF_VC_UNSIGNED, 4, 0, "unsigned", NULL, 0};
-    ttf_vtype l = {TTF_VC_SIGNED, 8, 0, "long", NULL, 0};
+    ttf_vtype z = {TTF_VC_UNSIGNED, 8, 0, "size_t", NULL, 0, NULL, 0}, u4 = {TTF_VC_UNSIGNED, 4, 0, "unsigned", NULL, 0, NULL, 0};
+    ttf_vtype l = {TTF_VC_SIGNED, 8, 0, "long", NULL, 0, NULL, 0};
     int64_t code = 0;
     char buf[64];
     assert_int_equal(ttf_value_errcode((uint64_t)-4096, &z, &code), 1);
