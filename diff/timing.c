@@ -19,7 +19,10 @@
  *     a wait loop that ran once, as zstd's AIO_ReadPool_numReadsInFlight(),
  *     beside a call that repeats, or with none repeating when a call
  *     follows the wait (check, wait, check again: one iteration that the
- *     other run did not need), and
+ *     other run did not need; the wait may also sit right at the hunk's
+ *     start, after a check that returned at once and that the hunk makes
+ *     again: the aligner matched the first check with the other run's,
+ *     zstd's AIO_ReadPool_numReadsInFlight in two good runs), and
  *   - it waited, and the wait is recorded: about once per iteration (the
  *     iterations, the times its first function is entered, at most twice
  *     its waits), a wait being a blocking sync operation (condition wait,
@@ -59,7 +62,17 @@
  * result). For that the scan follows the open calls and hashes each call
  * from a prefix hash of the keys (a polynomial hash mod 2^64: a call's
  * hash from its two ends), keeping those of a hunk's ANC enclosing calls
- * and of its whole calls.
+ * and of its whole calls. Work found one wait later is retried too
+ * (later()): a hunk A of whole calls that run X alone has (uv__io_poll(
+ * loop, 0) found a worker's completion through epoll at once), and the
+ * next hunk that is no divergence, B, that run Y alone has, holding a
+ * whole copy of each of A's calls (at its level or one below) after an
+ * I/O wait it recorded (SLEEP: epoll_wait, poll) that ended before its
+ * own timeout (it was woken by what it waited for: no sleep, no wait that
+ * timed out - a lost wake-up that a timer made good is a divergence; a
+ * condition wait says nothing of that, and a hand-off through a lock is
+ * order.c's), every other call in B of a function entered before it (one
+ * more turn of the loop).
  * Cost: one pass over each side of a pair that has hunks, up to the last
  * of them (a stack of up to STACK_MAX open calls beside it); identical
  * runs have none and pay nothing. A hunk side of more
@@ -79,6 +92,9 @@
 #define SIDE_MAX (1u << 20) /* events of a hunk side judged at most */
 #define ANC 3               /* enclosing calls of a hunk whose hashes are kept */
 #define TOP_MAX 8           /* whole calls of a hunk side, for the retry match */
+#define DEEP_MAX 16         /* whole calls one level below, for the later match */
+#define LATER_MAX 4096      /* events of a hunk side that holds work found later */
+#define FRESH_MAX 32        /* its calls of functions not entered before it */
 #define STACK_MAX 4096      /* open calls the scan follows */
 #define RETRY_NEAR 16       /* hunks after a retry's first one looked at */
 #define HB 0x9E3779B97F4A7C15ull /* base of the prefix hash of keys */
@@ -119,6 +135,11 @@ typedef struct cand {
     uint64_t between;       /* calls made after one of them, which came
                                after a call: check, wait, check again */
     int pend;               /* a blocking operation after a call, no call yet */
+    uint64_t edge_key;      /* a condition wait right at its start (before
+                               its first event) that came just after a call
+                               which returned at once: that call's ENTER key */
+    int edge;               /* 1: edge_key is set */
+    int edge_again;         /* 1: it calls that check again (same key) */
     fkey k[KEYS_MAX];       /* functions entered */
     size_t nk;
     int many;               /* 1: more than KEYS_MAX functions */
@@ -136,8 +157,26 @@ typedef struct cand {
     uint64_t top[TOP_MAX];  /* its whole calls at its own level: hashes */
     uint64_t topkey[TOP_MAX]; /* ... their ENTER keys */
     uint8_t topleaf[TOP_MAX]; /* ... 1: returned at once */
+    uint64_t topat[TOP_MAX]; /* ... their ENTER's key index */
     unsigned ntop;
     int topbad;             /* something else at its level, or too many */
+    uint64_t deep[DEEP_MAX]; /* whole calls one level below its own: hashes */
+    uint64_t deepat[DEEP_MAX]; /* ... their ENTER's key index */
+    uint64_t deepend[DEEP_MAX]; /* ... their EXIT's */
+    unsigned ndeep;
+    int deepbad;            /* more than DEEP_MAX of them */
+    uint64_t wait1;         /* key index + 1 of its first blocking
+                               operation, 0: none */
+    int w1sleep;            /* ... a SLEEP (an I/O wait or a sleep) */
+    uint64_t w1arg, w1ns;   /* ... its argument (a SLEEP's timeout in ns),
+                               how long it blocked */
+    int lone;               /* the other run's side of its hunk is empty */
+    uint64_t fresh[FRESH_MAX]; /* key indices of its calls of functions
+                               not entered in the REPEAT_BEFORE calls
+                               before it (beyond KEYS_MAX functions: lone
+                               small ones only) */
+    unsigned nfresh;
+    int freshbad;           /* more than FRESH_MAX of them */
 } cand;
 
 /* An open call the scan follows. */
@@ -167,6 +206,10 @@ typedef struct scan {
     uint64_t blk_ns;        /* a blocking operation's time, its key index */
     uint64_t blk_at;        /*   blk_at (UINT64_MAX: none pending) */
     uint64_t prev_ns;       /* time of the thread's last record */
+    uint64_t enter_key;     /* the last kept event's key if an ENTER */
+    uint64_t leaf_key;      /* ENTER key of the call the last kept event
+                               ended if it returned at once (a check) */
+    int leaf;               /* 1: leaf_key is set */
     frame *st;              /* open calls (STACK_MAX at most followed) */
     size_t nst, deep;       /* followed; open beyond them */
     uint64_t ph, php;       /* prefix hash of the keys so far, and before
@@ -209,7 +252,7 @@ static void cand_start(scan *s, uint64_t i)
 
 /* A whole call at candidate c's own level (hash h, ENTER key key,
  * returned at once if leaf). */
-static void top_call(cand *c, uint64_t h, uint64_t key, int leaf)
+static void top_call(cand *c, uint64_t h, uint64_t key, int leaf, uint64_t at)
 {
     if (c->ntop == TOP_MAX) {
         c->topbad = 1;
@@ -217,7 +260,20 @@ static void top_call(cand *c, uint64_t h, uint64_t key, int leaf)
     }
     c->topleaf[c->ntop] = (uint8_t)leaf;
     c->topkey[c->ntop] = key;
+    c->topat[c->ntop] = at;
     c->top[c->ntop++] = h;
+}
+
+/* A whole call below candidate c's own level (hash h, ENTER at at). */
+static void deep_call(cand *c, uint64_t h, uint64_t at, uint64_t end)
+{
+    if (c->ndeep == DEEP_MAX) {
+        c->deepbad = 1;
+        return;
+    }
+    c->deepat[c->ndeep] = at;
+    c->deepend[c->ndeep] = end;
+    c->deep[c->ndeep++] = h;
 }
 
 /* The call at f (depth d, returned at key index i, its keys hashed: h)
@@ -228,7 +284,9 @@ static void call_done(scan *s, const frame *f, size_t d, uint64_t h, uint64_t i,
     cand *c = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
 
     if (c && f->at >= c->lo && i < c->hi && d == c->base)
-        top_call(c, h, key, i == f->at + 1);
+        top_call(c, h, key, i == f->at + 1, f->at);
+    else if (c && f->at >= c->lo && i < c->hi && d == c->base + 1)
+        deep_call(c, h, f->at, i);
     if (!f->watch)
         return;
     for (size_t j = s->started; j-- > 0 && s->c[j].lo >= f->at;) {
@@ -318,6 +376,26 @@ static fkey *fk_find(cand *c, uint64_t key)
     return NULL;
 }
 
+/* 1: key was entered in the REPEAT_BEFORE calls before. */
+static int in_ring(const scan *s, uint64_t key)
+{
+    size_t m = s->nring < REPEAT_BEFORE ? s->nring : REPEAT_BEFORE;
+
+    for (size_t i = 0; i < m; i++)
+        if (s->ring[i] == key)
+            return 1;
+    return 0;
+}
+
+/* A call at key index i inside c of a function not entered before c. */
+static void fresh_call(cand *c, uint64_t i)
+{
+    if (c->nfresh == FRESH_MAX)
+        c->freshbad = 1;
+    else
+        c->fresh[c->nfresh++] = i;
+}
+
 /* A function entered inside candidate c (its name looked up once). */
 static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
 {
@@ -326,18 +404,20 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
     if (!f) {
         if (c->nk == KEYS_MAX) {
             c->many = 1;
+            if (c->lone && c->hi - c->lo <= LATER_MAX && !in_ring(s, key))
+                fresh_call(c, s->n - 1);
             return;
         }
         f = &c->k[c->nk++];
         f->key = key;
         f->calls = 0;
         f->waits = (uint8_t)ttdi_waits_name(ttdi_norm_func(s->norm, ev));
-        f->found = 0;
-        size_t m = s->nring < REPEAT_BEFORE ? s->nring : REPEAT_BEFORE;
-        for (size_t i = 0; i < m && !f->found; i++)
-            f->found = s->ring[i] == key;
+        f->found = (uint8_t)in_ring(s, key);
     }
+    if (!f->found)
+        fresh_call(c, s->n - 1);
     f->calls++;
+    c->edge_again |= c->edge && key == c->edge_key;
     c->between += (uint64_t)c->pend;
     c->pend = 0;
     s->open = f;
@@ -382,6 +462,10 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     }
     if (enter)
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
+    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
+              key == ttdi_norm_exit_of(s->enter_key);
+    s->leaf_key = s->enter_key;
+    s->enter_key = enter ? key : UINT64_MAX;
 }
 
 /* The thread's next record at time t: a blocking operation pending
@@ -390,11 +474,14 @@ static void unblocked(scan *s, uint64_t t)
 {
     if (s->blk_at == UINT64_MAX)
         return;
-    for (size_t j = 0; j < s->nc && s->c[j].lo <= s->blk_at; j++)
+    for (size_t j = 0; j < s->nc && s->c[j].lo <= s->blk_at; j++) {
+        if (s->blk_at < s->c[j].hi && s->c[j].wait1 == s->blk_at + 1 && !s->c[j].w1ns)
+            s->c[j].w1ns = t > s->blk_ns ? t - s->blk_ns : 1;
         if (s->blk_at < s->c[j].hi && t > s->blk_ns) {
             s->c[j].op_waits++;
             s->c[j].op_ns += t - s->blk_ns;
         }
+    }
     s->blk_at = UINT64_MAX;
 }
 
@@ -414,10 +501,19 @@ static void sync_op(scan *s, const ttf_event *ev)
     }
     for (size_t j = s->next; j < s->nc && s->c[j].lo <= s->n; j++) {
         s->c[j].waits += s->n < s->c[j].hi;
+        if (s->n < s->c[j].hi && !s->c[j].wait1) {
+            s->c[j].wait1 = s->n + 1;
+            s->c[j].w1sleep = ev->code == TTF_SOP_SLEEP;
+            s->c[j].w1arg = ev->sync_arg;
+        }
         if (!cond)
             continue;   /* not the wait of a check-wait-check-again */
         s->c[j].blocked += s->c[j].lo < s->n && s->n < s->c[j].hi; /* between two of its events */
         s->c[j].pend |= s->c[j].nk && s->n < s->c[j].hi;
+        if (s->c[j].lo == s->n && s->n < s->c[j].hi && s->leaf && !s->c[j].edge) {
+            s->c[j].edge = 1;   /* check, then this wait, at its start */
+            s->c[j].edge_key = s->leaf_key;
+        }
     }
 }
 
@@ -437,6 +533,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
     s.nc = nc;
     s.cur = SIZE_MAX;
     s.blk_at = UINT64_MAX;
+    s.enter_key = UINT64_MAX;
     if (!(s.st = malloc(STACK_MAX * sizeof *s.st)))
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
@@ -471,7 +568,10 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
  * made a call after a blocking operation that came after a call: one
  * iteration of a wait loop that the other run did not need (check, wait,
  * check again: zstd's AIO_ReadPool_numReadsInFlight and the re-check
- * after the condition wait). A call and then the wait with nothing after
+ * after the condition wait; a condition wait right before c's first event
+ * counts as between when it came just after a call that returned at once
+ * and c makes that call again, edge_again: the first check aligned with
+ * the other run's). A call and then the wait with nothing after
  * it is not one (a worker that skipped a call before it waited); a wait
  * alone is (calls named like a wait that blocked inside and made no call:
  * xz's worker waiting for its first input in one run, its check inline);
@@ -481,13 +581,14 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
  * iteration elsewhere). */
 static int wait_loop(const cand *c)
 {
-    int repeats = 0, waits_only = c->blocked > 0, leaves = 1;
+    uint64_t blocked = c->blocked + (uint64_t)c->edge_again;
+    int repeats = 0, waits_only = blocked > 0, leaves = 1;
 
     if (c->many || !c->nk)
         return 0;
     for (size_t i = 0; i < c->nk; i++) {
         int rep = c->k[i].found || c->k[i].calls >= 2;
-        if (!rep && (c->k[i].inner || !c->blocked))
+        if (!rep && (c->k[i].inner || !blocked))
             return 0;
         repeats |= rep;
         waits_only &= c->k[i].waits && !c->k[i].inner;
@@ -534,6 +635,7 @@ static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)
         c[n].hi = hi;
         c[n].hash = 0xcbf29ce484222325ull ^ (hi - lo);
         c[n].empty = lo == hi;
+        c[n].lone = s ? h->a1 == h->a0 : h->b1 == h->b0;
         c[n++].after = REPEAT_AFTER;
     }
     return n;
@@ -648,6 +750,81 @@ static void retry(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
             retry_at(p, cs, ix, x, a);
 }
 
+/* Does b hold every whole call of a (its own level), each as a distinct
+ * whole call of b (at b's level or one below) that began at or after b's
+ * first blocking operation, an I/O wait that ended before its timeout
+ * (woken by what it waited for), and is every call in b of a function not
+ * entered before it inside one of those copies? */
+static int later_copy(const cand *a, const cand *b)
+{
+    uint8_t used[TOP_MAX + DEEP_MAX] = {0};
+
+    if (b->freshbad || b->hi - b->lo > LATER_MAX || !b->wait1)
+        return 0;
+    if (!b->w1sleep || !b->w1arg || !b->w1ns || b->w1ns >= b->w1arg)
+        return 0;   /* no I/O wait, a sleep, or one that ran to its timeout */
+    for (unsigned t = 0; t < a->ntop; t++) {
+        unsigned u = 0, n = b->ntop + b->ndeep;
+        for (; u < n; u++) {
+            int top = u < b->ntop;
+            uint64_t h = top ? b->top[u] : b->deep[u - b->ntop];
+            uint64_t at = top ? b->topat[u] : b->deepat[u - b->ntop];
+            if (!used[u] && h == a->top[t] && at + 1 >= b->wait1)
+                break;
+        }
+        if (u == n)
+            return 0;
+        used[u] = 1;
+    }
+    for (unsigned f = 0; f < b->nfresh; f++) {
+        unsigned u = b->ntop;   /* a new function only inside a copy */
+        while (u < b->ntop + b->ndeep && !(used[u] && b->deepat[u - b->ntop] <= b->fresh[f] &&
+                                           b->fresh[f] < b->deepend[u - b->ntop]))
+            u++;
+        if (u == b->ntop + b->ndeep)
+            return 0;
+    }
+    return 1;
+}
+
+/* Work found one wait later, in pair p: a hunk A that run X alone has,
+ * whole calls only (uv__io_poll(loop, 0) found the worker's completion
+ * through epoll at once: uv__async_io and what it ran), and a later hunk
+ * B that run Y alone has (only timing-shaped hunks between; B may be a
+ * wait loop itself), holding a whole copy of each of A's calls after an
+ * I/O wait it recorded that ended before its timeout, its other calls
+ * repeating calls made before it (one more turn of the loop that waited:
+ * uv_run's iteration whose epoll_wait blocked until the completion
+ * came). The attempt that did the work at once in X found
+ * nothing in Y, which made it again later and did the same work then:
+ * both hunks are TTD_TIMING_RETRY. Looked for within RETRY_NEAR hunks. */
+static void later_at(ttdi_ipair *p, cand *cs[2], size_t *ix[2], int x, size_t a)
+{
+    int y = !x;
+
+    if (p->tim[a] || ix[x][a] == SIZE_MAX || ix[y][a] == SIZE_MAX)
+        return;
+    const cand *ca = &cs[x][ix[x][a]];
+    if (ca->empty || !cs[y][ix[y][a]].empty || ca->topbad || !ca->ntop || ca->many)
+        return;
+    for (size_t b = a + 1; b < p->nh && b <= a + RETRY_NEAR; b++) {
+        cand *cb = y_only(p, cs, ix, y, b);
+        if (cb && (!p->tim[b] || p->tim[b] == TTD_TIMING_WAIT) && later_copy(ca, cb)) {
+            p->tim[a] = p->tim[b] = TTD_TIMING_RETRY;
+            return;
+        }
+        if (!p->tim[b])
+            return;     /* a divergence between them */
+    }
+}
+
+static void later(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
+{
+    for (int x = 0; x < 2; x++)
+        for (size_t a = 0; a < p->nh; a++)
+            later_at(p, cs, ix, x, a);
+}
+
 /* Judge pair pi: a hunk is a wait loop when each of its sides that has
  * events is one (a loop that ran more times in one run, or an iteration
  * aligned against another), or a retried attempt (retry); its other
@@ -691,6 +868,8 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
     }
     if (rc >= 0)
         retry(p, cs, ix);
+    if (rc >= 0)
+        later(p, cs, ix);
     for (int s = 0; s < 2 && rc >= 0; s++)
         for (size_t j = 0; j < nc[s]; j++) {
             const cand *c = &cs[s][j];

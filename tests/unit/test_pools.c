@@ -7,11 +7,13 @@
  * the error call), a poll loop that ran more times with idle gaps
  * (timing, not a divergence) against one that ran more times without
  * (a divergence), a worker that took no item (still in the pool), a
- * wait loop that ran once in one run only (check, wait, check: timing),
+ * wait loop that ran once in one run only (check, wait, check: timing;
+ * also with the wait at the hunk's start),
  * a wait alone (timing) that does not hide a pool item of another
  * function the bad run left out, more checks inside a call named like a
  * wait (timing),
- * an attempt that one run made again later (retried), and a call that
+ * an attempt that one run made again later (retried), work that one run
+ * found at once and the other one wait later (retried), and a call that
  * moved to another thread (moved work).
  */
 #include <setjmp.h>
@@ -401,6 +403,30 @@ static void sleep_beside_call_is_divergence(void **state)
     ttd_free(d);
 }
 
+/* pg against pb: no divergence, n timing-shaped hunks, the first of kind. */
+static void expect_timing(const char *pg, const char *pb, int kind, size_t n)
+{
+    ttd_diff *d;
+    const ttd_result *r = diff(pg, pb, &d);
+
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->hunks_total, 0);
+    assert_int_equal(r->timing_total, n);
+    assert_int_equal(r->hunks[0].timing, kind);
+    ttd_free(d);
+}
+
+/* pg against pb: a divergence, nothing timing-shaped. */
+static void expect_divergence(const char *pg, const char *pb)
+{
+    ttd_diff *d;
+    const ttd_result *r = diff(pg, pb, &d);
+
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
+}
+
 /* A wait loop that ran once in one run and not at all in the other:
  * check, wait on the condition, check again (zstd's
  * AIO_ReadPool_getNextCompletedJob: numReadsInFlight, the wait, the
@@ -412,26 +438,37 @@ static void wait_once_is_timing(void **state)
 {
     (void)state;
     char pg[256], pb[256];
-    ttd_diff *d;
 
     wait_between(pg, sizeof pg, "work{ check{} lex{} }", NULL);
     wait_between(pb, sizeof pb, "work{ check{} helper{}", "log{} lex{} }");
-    const ttd_result *r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 0);
-    assert_int_equal(r->hunks_total, 0);
-    assert_int_equal(r->timing_total, 1);
-    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
-    ttd_free(d);
+    expect_timing(pg, pb, TTD_TIMING_WAIT, 1);
     two_threads(pb, sizeof pb, "main{ parse{} }", "work{ check{} helper{} log{} lex{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->timing_total, 0);
-    ttd_free(d);
+    expect_divergence(pg, pb);
     wait_between(pb, sizeof pb, "work{ check{} helper{}", "log{fail{}} lex{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->timing_total, 0);
-    ttd_free(d);
+    expect_divergence(pg, pb);
+}
+
+/* The wait of a check-wait-check-again iteration right at the hunk's
+ * start: the aligner matched the run's first check with the other
+ * run's, so the extra iteration it shows begins after the condition wait
+ * (zstd's AIO_ReadPool_getNextCompletedJob, two good runs: the
+ * re-check from line 473, log here, and numReadsInFlight, check here,
+ * once more). The hunk calls the check that came just before the wait
+ * again: timing. Must not be hidden: a call after that wait that is no
+ * re-check (the hunk does not call check again), and a re-check whose
+ * call made calls. */
+static void wait_at_start_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+
+    wait_between(pg, sizeof pg, "work{ helper{} check{} lex{} }", NULL);
+    wait_between(pb, sizeof pb, "work{ helper{} check{}", "log{} check{} lex{} }");
+    expect_timing(pg, pb, TTD_TIMING_WAIT, 1);
+    wait_between(pb, sizeof pb, "work{ helper{} check{}", "fail{} lex{} }");
+    expect_divergence(pg, pb);
+    wait_between(pb, sizeof pb, "work{ helper{} check{}", "log{ fail{} } check{} lex{} }");
+    expect_divergence(pg, pb);
 }
 
 /* A wait alone: one run waited once more (a call named like a wait that
@@ -560,6 +597,66 @@ static void retried_attempt_is_timing(void **state)
     ttd_free(d);
 }
 
+/* A poller thread in pieces: pre, then (if post) a SLEEP (an I/O wait
+ * that asked for ask ns and blocked 50 us) and post. */
+static void poll_run(char *path, size_t len, const char *pre, const char *post, uint64_t ask)
+{
+    static const char *const names[] = {"main", "poller"};
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, names, 2), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
+    assert_int_equal(dt_run(&t, 1, pre), 0);
+    if (post) {
+        t.now[1] += 10;
+        assert_int_equal(ttf_write_sync_op(t.w, 1, t.now[1], TTF_SOP_SLEEP, 0x3000, ask), 0);
+        t.now[1] += 50000;
+        assert_int_equal(dt_run(&t, 1, post), 0);
+    }
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* Work found one wait later (libuv's uv__io_poll(loop, 0) found the
+ * worker's completion through epoll at once in one good run; the other
+ * made one more turn of its loop, whose epoll_wait blocked until the
+ * completion came, then ran the same uv__async_io): the work missing in
+ * the first poll and the later turn that did it are both "retry". Must
+ * not be hidden: the later turn without a recorded wait, with a sleep that
+ * ran to its timeout (a wake-up that was lost and a timer that found the
+ * work: the bug libuv1-lostwake is about), or doing other work. */
+static void found_later_is_timing(void **state)
+{
+    (void)state;
+    static const char *const pre = "work{ lex{} check{ parse{ log{} } } lex{} check{ } "
+                                   "lex{} check{ lex{}";
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    poll_run(pg, sizeof pg, "work{ lex{} check{ parse{ log{} } } lex{} check{ parse{ log{} } } "
+             "helper{} }", NULL, 0);
+    poll_run(pb, sizeof pb, pre, "parse{ log{} } } helper{} }", 1000000000);
+    expect_timing(pg, pb, TTD_TIMING_RETRY, 2);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->hunks[1].timing, TTD_TIMING_RETRY);
+    ttd_free(d);
+    /* no recorded wait before the work */
+    poll_run(pb, sizeof pb, "work{ lex{} check{ parse{ log{} } } lex{} check{ } "
+             "lex{} check{ lex{} parse{ log{} } } helper{} }", NULL, 0);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    ttd_free(d);
+    /* a wait that ran to its timeout (50 us asked, 50 us blocked) */
+    poll_run(pb, sizeof pb, pre, "parse{ log{} } } helper{} }", 50000);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    ttd_free(d);
+    /* other work after the wait */
+    poll_run(pb, sizeof pb, pre, "parse{ fail{} } } helper{} }", 1000000000);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    ttd_free(d);
+}
+
 /* Who won the once: the table built by main in one run, by the poller in
  * the other; what follows is the same. */
 static void once_winner_is_moved(void **state)
@@ -603,11 +700,13 @@ int main(void)
         cmocka_unit_test(sleep_beside_call_is_divergence),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
+        cmocka_unit_test(wait_at_start_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
         cmocka_unit_test(wait_checks_are_timing),
         cmocka_unit_test(pool_wait_keeps_missing_item),
         cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
+        cmocka_unit_test(found_later_is_timing),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
