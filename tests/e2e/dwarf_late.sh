@@ -35,6 +35,10 @@ while :; do
     n=$((n + 1))
     [ "$n" -le 2000 ] || fail "more than 2000 guarded queries in one run"
     rc=0
+    # after a fault libttfmt keeps the libdw session it abandons (a damaged
+    # one may be half-built: format/sym.c drop_session), so the sanitizer
+    # build's leak check is off here; any other sanitizer report still fails
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     TTF_TEST_DWARF_FAULT=$n "$BD/ttdiff" --color never g.trc b.trc > "d$n" 2>&1 || rc=$?
     grep -q 'DWARF fault injected at guarded query' "d$n" || break
     [ "$rc" -le 1 ] || { tail -5 "d$n"; fail "fault at query $n: ttdiff exit $rc"; }

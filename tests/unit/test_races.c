@@ -725,26 +725,37 @@ static void same_ilv(const ttd_interleave *a, const ttd_interleave *b)
         assert_string_equal(a->unprot_lock, b->unprot_lock);
 }
 
-/* The interleaving of good and bad up to split, walked one way. */
-static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
-                  struct ttfi_arena *a, ttd_interleave **out)
-{
-    static const int64_t pairs[3] = {0, 1, 2};
+/* The runs one interleaving was built from: open until ilv_done, since
+ * the result names functions through their normalisers. */
+struct ilv_runs {
     ttf_trace *t[2];
     ttdi_norm nm[2];
+};
+
+/* The interleaving of good and bad up to split, walked one way. */
+static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
+                  struct ttfi_arena *a, struct ilv_runs *u, ttd_interleave **out)
+{
+    static const int64_t pairs[3] = {0, 1, 2};
     ttdi_ilv_run in[2];
 
     for (int r = 0; r < 2; r++) {
-        assert_int_equal(ttf_open(path_of(r ? bad : good), &t[r], NULL), 0);
-        assert_int_equal(ttdi_norm_init(&nm[r], t[r], TTD_MSG_SITE, NULL, NULL, 0), 0);
-        in[r] = (ttdi_ilv_run){t[r], &nm[r], ttf_thread_count(t[r]), pairs, split};
+        assert_int_equal(ttf_open(path_of(r ? bad : good), &u->t[r], NULL), 0);
+        assert_int_equal(ttdi_norm_init(&u->nm[r], u->t[r], TTD_MSG_SITE, NULL, NULL, 0), 0);
+        in[r] = (ttdi_ilv_run){u->t[r], &u->nm[r], ttf_thread_count(u->t[r]), pairs, split};
     }
     ttdi_ilv_merged = merged;
     int rc = ttdi_interleave_build(a, in, out);
     ttdi_ilv_merged = 0;
-    /* keep the normalisers' names readable: the traces stay open (leaked
-     * for the test's length, a few KB) */
     return rc;
+}
+
+static void ilv_done(struct ilv_runs *u)
+{
+    for (int r = 0; r < 2; r++) {
+        ttdi_norm_free(&u->nm[r]);
+        ttf_close(u->t[r]);
+    }
 }
 
 /* Each thread walked alone gives what the merged walk gave: the objects'
@@ -765,10 +776,13 @@ static void test_interleave_by_thread(void **state)
             random_run("ilv-bad.trc", seed + 100, locks[k], 1 + (seed & 1));
             for (size_t s = 0; s < sizeof splits / sizeof *splits; s++) {
                 ttd_interleave *x = NULL, *y = NULL;
-                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 0, &a, &x), 0);
-                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 1, &a, &y), 0);
+                struct ilv_runs ux, uy;
+                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 0, &a, &ux, &x), 0);
+                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 1, &a, &uy, &y), 0);
                 same_ilv(x, y);
                 found += x && x->unprotected;
+                ilv_done(&ux);
+                ilv_done(&uy);
             }
         }
     assert_true(found >= 6);   /* the unprotected call was there to find */
