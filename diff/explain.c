@@ -1366,10 +1366,14 @@ static void finish(ectx *e)
     for (size_t i = 0; e->xp && i < e->in->s->nip; i++) {
         if (!e->xp[i].done)
             continue;
-        e->out->values_ignored += e->xp[i].rp.ignored;
-        for (size_t k = 1; k < e->xp[i].rp.n; k++)
-            e->out->values_ignored += e->xp[i].rp.c[k].retdiff &&
-                                        ttdi_replay_retnoise(&e->xp[i].rp, &e->xp[i].rp.c[k]);
+        const ttdi_replay *rp = &e->xp[i].rp;
+        e->out->values_ignored += rp->ignored;
+        for (size_t k = 1; k < rp->n; k++)
+            e->out->values_ignored += rp->c[k].retdiff && rp->c[k].retnoise != TTDI_NOISE_TIMEOUT &&
+                                        ttdi_replay_retnoise(rp, &rp->c[k]);
+        e->out->values_timeout += rp->timeouts;
+        if (rp->tmo_text[0] && !e->out->timeout_text)
+            e->out->timeout_text = ttfi_arena_strcpy(e->in->arena, rp->tmo_text);
         ttdi_replay_free(&e->xp[i].rp);
     }
     /* on the path to the divergence: not "not taken as causes" */

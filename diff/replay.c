@@ -20,7 +20,8 @@
  * (the --baseline set, values.c's keys), a value that looks like an
  * address or time stamp, a clock-named function's result; and at the end,
  * a function whose result grew from call to call within a run
- * (ttdi_replay_retnoise).
+ * (ttdi_replay_retnoise); and after the walk, a value that was only the
+ * timeout of an I/O wait woken early in both runs (timeouts.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -634,6 +635,8 @@ int ttdi_replay_run(ttdi_replay *rp)
 out:
     ttdi_walk_close(&s[0]);
     ttdi_walk_close(&s[1]);
+    if (rc >= 0)
+        rc = ttdi_replay_timeouts(rp);
     return rc < 0 ? rc : 0;
 }
 
