@@ -155,7 +155,8 @@ static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
     x->rp.stop = stop;
     x->rp.stop_ns = stop_ns;
     x->rp.noise = in->o->nbaselines ? &in->s->noise : NULL;
-    return ttdi_replay_run(&x->rp);
+    int rc = ttdi_replay_run(&x->rp);
+    return rc < 0 ? rc : ttdi_replay_timeouts(&x->rp);
 }
 
 /* A differing return that counts (not noise). */

@@ -21,7 +21,8 @@
  * address or time stamp, a clock-named function's result; and at the end,
  * a function whose result grew from call to call within a run
  * (ttdi_replay_retnoise); and after the walk, a value that was only the
- * timeout of an I/O wait woken early in both runs (timeouts.c).
+ * timeout of an I/O wait woken early in both runs (timeouts.c, run by
+ * explain.c after the walk).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -635,8 +636,6 @@ int ttdi_replay_run(ttdi_replay *rp)
 out:
     ttdi_walk_close(&s[0]);
     ttdi_walk_close(&s[1]);
-    if (rc >= 0)
-        rc = ttdi_replay_timeouts(rp);
     return rc < 0 ? rc : 0;
 }
 
