@@ -155,7 +155,8 @@ static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
     x->rp.stop = stop;
     x->rp.stop_ns = stop_ns;
     x->rp.noise = in->o->nbaselines ? &in->s->noise : NULL;
-    return ttdi_replay_run(&x->rp);
+    int rc = ttdi_replay_run(&x->rp);
+    return rc < 0 ? rc : ttdi_replay_timeouts(&x->rp);
 }
 
 /* A differing return that counts (not noise). */
@@ -1366,10 +1367,14 @@ static void finish(ectx *e)
     for (size_t i = 0; e->xp && i < e->in->s->nip; i++) {
         if (!e->xp[i].done)
             continue;
-        e->out->values_ignored += e->xp[i].rp.ignored;
-        for (size_t k = 1; k < e->xp[i].rp.n; k++)
-            e->out->values_ignored += e->xp[i].rp.c[k].retdiff &&
-                                        ttdi_replay_retnoise(&e->xp[i].rp, &e->xp[i].rp.c[k]);
+        const ttdi_replay *rp = &e->xp[i].rp;
+        e->out->values_ignored += rp->ignored;
+        for (size_t k = 1; k < rp->n; k++)
+            e->out->values_ignored += rp->c[k].retdiff && rp->c[k].retnoise != TTDI_NOISE_TIMEOUT &&
+                                        ttdi_replay_retnoise(rp, &rp->c[k]);
+        e->out->values_timeout += rp->timeouts;
+        if (rp->tmo_text[0] && !e->out->timeout_text)
+            e->out->timeout_text = ttfi_arena_strcpy(e->in->arena, rp->tmo_text);
         ttdi_replay_free(&e->xp[i].rp);
     }
     /* on the path to the divergence: not "not taken as causes" */

@@ -95,6 +95,9 @@ typedef struct ttdi_replay {
                                    noisy callee (why 0: none) */
     uint64_t compared;          /* values compared */
     uint64_t ignored;           /* differing values taken as noise */
+    uint64_t timeouts;          /* differing values that were only a timeout
+                                   that never expired (timeouts.c) */
+    char tmo_text[320];         /* the first one's evidence, "" if none */
     uint64_t dropped;           /* calls dropped to stay within the cap */
     int ended;                  /* 1: a thread ended before the stop */
     /* walk state (replay.c) */
@@ -112,6 +115,12 @@ typedef struct ttdi_replay {
  * parameter) and keeping the differing ones (and their enclosing calls)
  * as nodes. 0 or a TT_E* code. */
 int ttdi_replay_run(ttdi_replay *rp);
+/* After the run: mark as TTDI_NOISE_TIMEOUT each differing value whose
+ * every use the replay shows (returned up, passed down) ends as the
+ * timeout of an I/O wait recorded inside the call it was passed to, a
+ * wait that was woken before that timeout in both runs (timeouts.c).
+ * 0 or a TT_E* code. */
+int ttdi_replay_timeouts(ttdi_replay *rp);
 void ttdi_replay_free(ttdi_replay *rp);
 
 /* Noise of node x's return difference by the run's statistics (a value
@@ -161,6 +170,8 @@ typedef struct ttdi_explained {
     const ttd_value_diff *value_others;
     size_t nvalue_others;
     uint64_t values_ignored;    /* differing values not taken as causes */
+    uint64_t values_timeout;    /* of those, timeouts that never expired */
+    const char *timeout_text;   /* the first one's evidence, NULL if none */
     const ttd_suspect *suspects; /* the first divergence's suspects ranked
                                    again with the chain's evidence; NULL:
                                    left as detailed */

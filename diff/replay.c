@@ -20,7 +20,9 @@
  * (the --baseline set, values.c's keys), a value that looks like an
  * address or time stamp, a clock-named function's result; and at the end,
  * a function whose result grew from call to call within a run
- * (ttdi_replay_retnoise).
+ * (ttdi_replay_retnoise); and after the walk, a value that was only the
+ * timeout of an I/O wait woken early in both runs (timeouts.c, run by
+ * explain.c after the walk).
  */
 #include <stdlib.h>
 #include <string.h>

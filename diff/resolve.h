@@ -300,13 +300,16 @@ enum ttdi_noise {
                                runs (an address, a time stamp or a hash),
                                or a wall-clock time in seconds or ms since
                                1970 (2000..2100, less than 10^7 apart) */
-    TTDI_NOISE_CLOCK        /* a return value that grows from call to call
+    TTDI_NOISE_CLOCK,       /* a return value that grows from call to call
                                within a run (per function, whatever the
                                call site), two 64-bit values of 10^12 or
                                more less than 1/1000 apart (a clock in ns
                                or us since boot), each run's own pid
                                (ttdi_own_pid), or of a function named like
                                a clock (time, now, tick, rand, pid...) */
+    TTDI_NOISE_TIMEOUT      /* a value whose every use the trace shows ends
+                               as the timeout of a recorded I/O wait that
+                               was woken early in both runs (timeouts.c) */
 };
 
 #define TTDI_ADDR_LIKE (1ull << 44)

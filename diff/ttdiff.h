@@ -987,6 +987,12 @@ typedef struct ttd_result {
                                    progress (order_dep), in hunks right
                                    after the first; NULL if none (1.9) */
     const ttd_verdict *verdict; /* the verdict, never NULL (1.10) */
+    uint64_t values_timeout;    /* differing values whose every use ends as
+                                   the timeout of an I/O wait woken early in
+                                   both runs: a timeout that never expired
+                                   decided nothing (not in values_ignored)
+                                   (1.10) */
+    const char *timeout_evidence; /* the first one's evidence, NULL if none */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

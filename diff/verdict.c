@@ -560,6 +560,11 @@ static void hidden(vctx *c)
                  r->values_ignored, r->values_ignored == 1 ? "" : "s");
         hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "no input decides those values", ev);
     }
+    if (r->values_timeout && r->timeout_evidence) {
+        snprintf(ev, sizeof ev, "%s%s", r->timeout_evidence,
+                 r->values_timeout > 1 ? " (and the calls that passed it on)" : "");
+        hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only a timeout that never expired", ev);
+    }
     if (r->values_noise) {
         snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that also vary between the good "
                  "runs", r->values_noise, r->values_noise == 1 ? "" : "s");

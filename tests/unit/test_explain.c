@@ -114,6 +114,9 @@ struct op {
 #define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0, 0}
 #define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0, 0}
 #define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
+/* An I/O wait (SLEEP) on thread 0 that asked for ns nanoseconds; it blocks
+ * until the next op, 10 ns later. */
+#define SLEEPS(ns) {(void *)xt_wait, 0, 0, (uint64_t)(ns), 0, TTF_SOP_SLEEP}
 
 static int trace_no;
 static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
@@ -144,7 +147,7 @@ static const char *write_trace(const struct op *ops, int status, int values)
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
         tsc += 10;
         if (ops->sop)
-            assert_int_equal(ttf_write_sync_op(w, ops->th, tsc, ops->sop, 0x1000, 0), 0);
+            assert_int_equal(ttf_write_sync_op(w, ops->th, tsc, ops->sop, 0x1000, ops->a0), 0);
         else if (!values && ops->exit)
             assert_int_equal(ttf_write_exit(w, ops->th, tsc, a), 0);
         else if (!values)
@@ -1149,6 +1152,79 @@ static void test_value_follows_progress(void **state)
     ttd_free(d);
 }
 
+/* The hidden timeout: nothing else differs; values_timeout counts the
+ * values hidden (the return and the argument), none left as a cause. */
+static const ttd_result *timeout_diff(const struct op *g, const struct op *b, ttd_diff **d)
+{
+    *d = diff(g, b);
+    return ttd_get_result(*d);
+}
+
+/* A timer's remaining milliseconds (xt_get: 2988 in one run, 2997 in the
+ * other), passed down as the timeout of an I/O wait (xt_use holds a SLEEP
+ * that asked that many ms and was woken after 10 ns in both runs): it
+ * decided nothing, the runs do not diverge, and the reports say why ("a
+ * timeout that never expired", with the wait's times) in all three
+ * formats. Not hidden: a wait that ran to its timeout (5 ns asked, 10
+ * blocked), the value also given to a call that does not wait on it, or
+ * returned up to a caller that passes it nowhere, the calls parting
+ * between its return and the wait (a branch may have read it), no wait
+ * record at all. */
+static void test_timeout_never_expired(void **state)
+{
+    (void)state;
+    ttd_diff *d;
+#define RUN(v, ...) {E(xt_main, 1), E(xt_get, 0), X(xt_get, v), __VA_ARGS__, X(xt_main, 0), {0}}
+#define WAIT(v, ns) E(xt_use, v), SLEEPS(ns), X(xt_use, 0)
+    const struct op g[] = RUN(2988, WAIT(2988, 2988000000ull));
+    const struct op b[] = RUN(2997, WAIT(2997, 2997000000ull));
+    const ttd_result *r = timeout_diff(g, b, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->values_timeout, 2);
+    assert_null(r->value_first);
+    const ttd_verdict *v = r->verdict;
+    int seen = 0;
+    for (size_t i = 0; i < v->nhidden; i++)
+        seen |= strstr(v->hidden[i].text, "a timeout that never expired") != NULL &&
+                strstr(v->hidden[i].evidence, "`xt_get` returned 2997 in the bad run, 2988 in the "
+                       "good run, used only as the timeout of an I/O wait in `xt_use`") != NULL &&
+                strstr(v->hidden[i].evidence, "woken after 0.000 ms of 2997") != NULL;
+    assert_true(seen);
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *html = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "the value was only a timeout that never expired: `xt_get`"));
+    assert_non_null(strstr(j, "\"not counted as a divergence because the value was only a "
+                              "timeout that never expired\""));
+    assert_non_null(strstr(html, "a timeout that never expired"));
+    free(t);
+    free(j);
+    free(html);
+    ttd_free(d);
+    /* must not be hidden */
+    const struct op g1[] = RUN(5, WAIT(5, 5));      /* ran to its timeout */
+    const struct op b1[] = RUN(6, WAIT(6, 6));
+    const struct op g2[] = RUN(2988, WAIT(2988, 2988000000ull), E(xt_f1, 2988), X(xt_f1, 0));
+    const struct op b2[] = RUN(2997, WAIT(2997, 2997000000ull), E(xt_f1, 2997), X(xt_f1, 0));
+    const struct op g3[] = {E(xt_main, 1), E(xt_pass, 1), E(xt_get, 0), X(xt_get, 2988),
+                            WAIT(2988, 2988000000ull), X(xt_pass, 2988), X(xt_main, 0), {0}};
+    const struct op b3[] = {E(xt_main, 1), E(xt_pass, 1), E(xt_get, 0), X(xt_get, 2997),
+                            WAIT(2997, 2997000000ull), X(xt_pass, 2997), X(xt_main, 0), {0}};
+    const struct op g4[] = RUN(2988, E(xt_ok, 0), X(xt_ok, 0), WAIT(2988, 2988000000ull));
+    const struct op b4[] = RUN(2997, E(xt_skip, 0), X(xt_skip, 0), WAIT(2997, 2997000000ull));
+    const struct op g5[] = RUN(2988, E(xt_use, 2988), X(xt_use, 0));
+    const struct op b5[] = RUN(2997, E(xt_use, 2997), X(xt_use, 0));
+    const struct op *const must[][2] = {{g1, b1}, {g2, b2}, {g3, b3}, {g4, b4}, {g5, b5}};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+        r = timeout_diff(must[i][0], must[i][1], &d);
+        if (r->diverged != 1 || r->values_timeout != 0)
+            fail_msg("case %zu: diverged %d, values_timeout %llu", i + 1, r->diverged,
+                     (unsigned long long)r->values_timeout);
+        ttd_free(d);
+    }
+#undef WAIT
+#undef RUN
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -1177,6 +1253,7 @@ int main(void)
         cmocka_unit_test(test_inlined_suspects),
         cmocka_unit_test(test_inlined_not_when_calls_differ),
         cmocka_unit_test(test_value_follows_progress),
+        cmocka_unit_test(test_timeout_never_expired),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

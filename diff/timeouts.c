@@ -1,0 +1,331 @@
+/*
+ * timeouts.c - a differing value that was only a timeout that never
+ * expired decided nothing: nondeterministic, not a cause.
+ *
+ * Design. An event loop computes how long it may wait from a clock (a
+ * timer's remaining milliseconds: libuv's uv__next_timeout returned 2997
+ * in one run and 2988 in the other) and passes it down as the timeout of
+ * an I/O wait (epoll_wait). When that wait was woken by what it waited
+ * for before the timeout ran out, in both runs, the value changed nothing
+ * the runs did: it is noise, though it does not look like a clock. The
+ * proof is read from the trace, never from names:
+ * - the sink: a call that received the value as an argument and, between
+ *   its ENTER and EXIT, recorded an I/O wait (SLEEP sync op) whose asked
+ *   time is that value (in s, ms, us or ns) in each run, and every such
+ *   wait ended before its timeout in both runs (blocked < asked: the next
+ *   record of the thread came earlier);
+ * - every other place the replay saw the same pair of values (good, bad)
+ *   is a step towards a sink: an argument passed further down (a call
+ *   below it that holds the value too), a return value passed on by its
+ *   caller (returned up again, or given to a later call of the same
+ *   caller with no parted calls in between: a branch on it would have
+ *   parted them).
+ * A value that is also used otherwise (returned to a caller that passes
+ * it nowhere, given to a call that does not wait on it), whose wait ran
+ * to its timeout in either run (the timer decided: a lost wake-up made
+ * good by a timeout is the bug class), or that no wait record links stays
+ * a divergence. The hidden values are counted apart from the clocks
+ * (ttdi_replay.timeouts) with the first one's evidence, for the verdict's
+ * "not counted as a divergence because a timeout never expired".
+ * Cost: nothing unless a differing argument exists; then one raw pass
+ * over each thread of the pair, keeping its I/O waits (at most WAITS).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+
+#define WAITS 4096              /* I/O waits kept per thread */
+#define OCCS 256                /* value occurrences judged per pair */
+
+/* One recorded I/O wait: when it began, the time asked and the time it
+ * blocked (until the thread's next record), in ns. */
+typedef struct wait_rec {
+    uint64_t t, asked, blocked;
+} wait_rec;
+
+/* One place a differing integer value was seen: node, argument k (-1: the
+ * return value), the values (good, bad) as its type reads them. */
+typedef struct occ {
+    int32_t node;
+    int k;
+    int64_t v[2];
+    uint8_t sink, acc;
+    const wait_rec *w[2];       /* sink: the waits it timed */
+} occ;
+
+typedef struct tctx {
+    ttdi_replay *rp;
+    wait_rec *w[2];
+    size_t nw[2];
+    occ o[OCCS];
+    size_t no;
+} tctx;
+
+static int is_int(const ttf_vtype *ty)
+{
+    return ty && (ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED);
+}
+
+static int64_t as_int(uint64_t raw, const ttf_vtype *ty)
+{
+    return (int64_t)ttf_value_norm(raw, ty);
+}
+
+static void add_occ(tctx *c, int32_t node, int k, const ttf_vtype *ty, uint64_t g, uint64_t b)
+{
+    if (c->no >= OCCS || !is_int(ty))
+        return;
+    occ *o = &c->o[c->no++];
+    memset(o, 0, sizeof *o);
+    o->node = node;
+    o->k = k;
+    o->v[0] = as_int(g, ty);
+    o->v[1] = as_int(b, ty);
+}
+
+/* The differing integer values of the replay that count (not noise). */
+static void collect(tctx *c)
+{
+    ttdi_replay *rp = c->rp;
+
+    for (size_t i = 1; i < rp->n; i++) {
+        const ttdi_xcall *x = &rp->c[i];
+        if (!x->sig)
+            continue;
+        if (x->returned && x->retdiff && !ttdi_replay_retnoise(rp, x))
+            add_occ(c, (int32_t)i, -1, &x->sig->ret, x->ret[0], x->ret[1]);
+        for (size_t k = 0; k < x->sig->nparams && k < TTDI_MAXP; k++) {
+            const ttf_param *p = &x->sig->params[k];
+            if ((x->argdiff >> k & 1) && p->reg >= 0)
+                add_occ(c, (int32_t)i, (int)k, &p->type, x->args[0][p->reg],
+                        x->args[1][p->reg]);
+        }
+    }
+    if (c->no >= OCCS)
+        c->no = 0;      /* too many to judge them all: judge none */
+}
+
+/* The I/O waits of run r's thread. */
+static int read_waits(tctx *c, int r)
+{
+    ttdi_walk wk;
+    int rc;
+    wait_rec *open = NULL;
+
+    if ((rc = ttdi_walk_raw(&wk, c->rp->norm[r]->trace, c->rp->thread[r])) < 0)
+        return rc;
+    wk.sleeps = 1;
+    if (!(c->w[r] = malloc(WAITS * sizeof *c->w[r]))) {
+        ttdi_walk_close(&wk);
+        return TT_ENOMEM;
+    }
+    while ((rc = ttdi_walk_next(&wk)) > 0) {
+        if (open) {
+            open->blocked = wk.ev.time_ns > open->t ? wk.ev.time_ns - open->t : 0;
+            open = NULL;
+        }
+        if (wk.ev.kind != TTF_EV_SYNC_OP || wk.ev.code != TTF_SOP_SLEEP || c->nw[r] >= WAITS)
+            continue;
+        open = &c->w[r][c->nw[r]++];
+        open->t = wk.ev.time_ns;
+        open->asked = wk.ev.sync_arg;
+        open->blocked = UINT64_MAX;    /* no record after it: it never ended */
+    }
+    ttdi_walk_close(&wk);
+    return rc < 0 ? rc : 0;
+}
+
+/* Is asked (ns) the timeout v in seconds, ms, us or ns? */
+static int asked_is(uint64_t asked, int64_t v)
+{
+    static const uint64_t unit[] = {1000000000ull, 1000000ull, 1000ull, 1ull};
+
+    if (v <= 0 || asked == UINT64_MAX)
+        return 0;
+    for (size_t u = 0; u < sizeof unit / sizeof unit[0]; u++)
+        if ((uint64_t)v <= UINT64_MAX / unit[u] && (uint64_t)v * unit[u] == asked)
+            return 1;
+    return 0;
+}
+
+/* Run r's waits inside (lo, hi) timed by v: the first into *first; 1 when
+ * there is one and each ended before its timeout, else 0. */
+static int woken_early(const tctx *c, int r, uint64_t lo, uint64_t hi, int64_t v,
+                       const wait_rec **first)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < c->nw[r]; i++) {
+        const wait_rec *w = &c->w[r][i];
+        if (w->t <= lo || w->t >= hi || !asked_is(w->asked, v))
+            continue;
+        if (w->blocked >= w->asked)
+            return 0;   /* it ran to its timeout: the value decided */
+        if (!n++)
+            *first = w;
+    }
+    return n > 0;
+}
+
+/* Occurrence o an argument that timed a wait woken early in both runs? */
+static int sink(tctx *c, occ *o)
+{
+    const ttdi_xcall *x = &c->rp->c[o->node];
+
+    if (o->k < 0 || !x->returned)
+        return 0;
+    return woken_early(c, 0, x->gtime_ns, x->gexit_ns, o->v[0], &o->w[0]) &&
+           woken_early(c, 1, x->time_ns, x->exit_ns, o->v[1], &o->w[1]);
+}
+
+static int same(const occ *a, const occ *b)
+{
+    return a->v[0] == b->v[0] && a->v[1] == b->v[1];
+}
+
+/* Is node d below node a? */
+static int below(const ttdi_replay *rp, int32_t d, int32_t a)
+{
+    for (int n = 0; d > 0 && n < 100000; n++) {
+        d = rp->c[d].parent;
+        if (d == a)
+            return 1;
+    }
+    return 0;
+}
+
+/* Did the calls part (a hunk begins) between bad key indexes lo and hi,
+ * or good ones glo and ghi? */
+static int parted(const ttdi_replay *rp, uint64_t lo, uint64_t hi, uint64_t glo, uint64_t ghi)
+{
+    for (size_t i = 0; i < rp->nh; i++)
+        if ((rp->h[i].b0 > lo && rp->h[i].b0 < hi) || (rp->h[i].a0 > glo && rp->h[i].a0 < ghi))
+            return 1;
+    return 0;
+}
+
+/* Is o's value, seen as accounted elsewhere by p, passed on to p? */
+static int passed_to(const tctx *c, const occ *o, const occ *p)
+{
+    const ttdi_replay *rp = c->rp;
+    const ttdi_xcall *x = &rp->c[o->node], *y = &rp->c[p->node];
+
+    if (o->k >= 0)
+        return p->node != o->node && below(rp, p->node, o->node);  /* passed down */
+    if (p->k < 0)
+        return x->parent > 0 && p->node == x->parent;              /* returned up again */
+    return y->parent == x->parent && y->enter[1] > x->exit_idx &&
+           y->enter[0] > x->gexit_idx &&
+           !parted(rp, x->exit_idx, y->enter[1], x->gexit_idx, y->enter[0]);
+}
+
+/* Mark occurrences accounted for until nothing changes. */
+static void account(tctx *c)
+{
+    for (size_t i = 0; i < c->no; i++)
+        c->o[i].acc = c->o[i].sink = (uint8_t)sink(c, &c->o[i]);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < c->no; i++)
+            for (size_t j = 0; j < c->no && !c->o[i].acc; j++)
+                if (c->o[j].acc && same(&c->o[i], &c->o[j]) && passed_to(c, &c->o[i], &c->o[j]))
+                    changed = c->o[i].acc = 1;
+    }
+}
+
+static const char *name_of(const tctx *c, int32_t node)
+{
+    const ttdi_xcall *x = &c->rp->c[node];
+    const char *f = ttdi_norm_func_at(c->rp->norm[1], x->addr, 0, x->time_ns);
+    return f ? f : "?";
+}
+
+/* The evidence of the first hidden value, with its sink s. */
+static void evidence(tctx *c, const occ *first, const occ *s)
+{
+    const ttdi_xcall *y = &c->rp->c[s->node];
+    const ttf_param *p = &y->sig->params[s->k];
+    char from[160];
+    int named = p->name && p->name[0];
+
+    if (first->k < 0)
+        snprintf(from, sizeof from, "`%s` returned %lld in the bad run, %lld in the good run",
+                 name_of(c, first->node), (long long)first->v[1], (long long)first->v[0]);
+    else
+        snprintf(from, sizeof from, "`%s` was called with %lld in the bad run, %lld in the "
+                 "good run", name_of(c, first->node), (long long)first->v[1],
+                 (long long)first->v[0]);
+    snprintf(c->rp->tmo_text, sizeof c->rp->tmo_text,
+             "%s, used only as the timeout of an I/O wait in `%s` (argument %d%s%s%s): the wait "
+             "was woken after %.3f ms of %.0f in the bad run, %.3f ms of %.0f in the good run",
+             from, name_of(c, s->node), s->k + 1, named ? ", " : "", named ? p->name : "", "", (double)s->w[1]->blocked / 1e6, (double)s->w[1]->asked / 1e6,
+             (double)s->w[0]->blocked / 1e6, (double)s->w[0]->asked / 1e6);
+}
+
+/* The bad key index where o's value was seen. */
+static uint64_t seen_at(const tctx *c, const occ *o)
+{
+    const ttdi_xcall *x = &c->rp->c[o->node];
+    return o->k < 0 ? x->exit_idx : x->enter[1];
+}
+
+/* Each group of equal values all accounted for: noise. */
+static void hide(tctx *c)
+{
+    for (size_t i = 0; i < c->no; i++) {
+        int all = 1;
+        const occ *s = NULL, *first = &c->o[i];
+        for (size_t j = 0; j < c->no; j++) {
+            if (!same(&c->o[i], &c->o[j]))
+                continue;
+            if (j < i)
+                all = 0;        /* the group was judged at its first member */
+            all &= c->o[j].acc;
+            if (c->o[j].sink && !s)
+                s = &c->o[j];
+            if (seen_at(c, &c->o[j]) < seen_at(c, first))
+                first = &c->o[j];   /* where the value came from */
+        }
+        if (!all || !s)
+            continue;
+        if (!c->rp->tmo_text[0])
+            evidence(c, first, s);
+        for (size_t j = i; j < c->no; j++) {
+            if (!same(&c->o[i], &c->o[j]))
+                continue;
+            ttdi_xcall *x = &c->rp->c[c->o[j].node];
+            c->rp->timeouts++;
+            if (c->o[j].k < 0) {
+                x->retnoise = TTDI_NOISE_TIMEOUT;
+                continue;
+            }
+            if (!x->argnoisy)
+                x->argwhy = TTDI_NOISE_TIMEOUT;
+            x->argdiff &= (uint16_t)~(1u << c->o[j].k);
+            x->argnoisy |= (uint16_t)(1u << c->o[j].k);
+        }
+    }
+}
+
+int ttdi_replay_timeouts(ttdi_replay *rp)
+{
+    tctx *c = calloc(1, sizeof *c);
+    int rc = 0, args = 0;
+
+    if (!c)
+        return TT_ENOMEM;
+    c->rp = rp;
+    collect(c);
+    for (size_t i = 0; i < c->no; i++)
+        args |= c->o[i].k >= 0;
+    if (args && (rc = read_waits(c, 0)) >= 0 && (rc = read_waits(c, 1)) >= 0) {
+        account(c);
+        hide(c);
+    }
+    free(c->w[0]);
+    free(c->w[1]);
+    free(c);
+    return rc < 0 ? rc : 0;
+}
