@@ -102,6 +102,7 @@ static int collect(ttdi_fside f, int by_caller, const ttdi_hunk *h, size_t nh,
     uint64_t idx = 0, *c = calloc(side_events(h, nh, s) + 1, sizeof *c);
     size_t i = 0, k = 0;
     int rc = c ? ttdi_walk_keyed(&w.wk, f.norm, f.thread) : TT_ENOMEM;
+    rc = rc < 0 ? rc : ttdi_walk_novalues(&w.wk);   /* keys and times only */
 
     while (rc >= 0 && i < nh) {
         size_t lo = s ? h[i].b0 : h[i].a0, hi = s ? h[i].b1 : h[i].a1;

@@ -424,8 +424,10 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
                 rc = ttdi_tree_feed(&tr[i], k[i], s[i].kind);
         break;
     }
+    /* the rest is read for its keys: values stepped over (the values walk
+       goes on from the clones step_values kept) */
     for (int i = 0; i < 2 && rc >= 0; i++)
-        if (got[i])
+        if (got[i] && (rc = ttdi_walk_novalues(&s[i].wk)) >= 0)
             rc = feed_rest(&s[i], &tr[i], stop);
     p->n[0] = s[0].wk.next;
     p->n[1] = s[1].wk.next;
@@ -446,7 +448,8 @@ static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
     src s = {0};
     int rc = src_open(&s, r, th);
 
-    if (rc >= 0 && (rc = ttdi_tree_reset(t, s.bound)) >= 0) {
+    if (rc >= 0 && (rc = ttdi_walk_novalues(&s.wk)) >= 0 &&
+        (rc = ttdi_tree_reset(t, s.bound)) >= 0) {
         rc = feed_rest(&s, t, 0);
         ttdi_tree_finish(t);
     }

@@ -246,7 +246,8 @@ typedef struct ttdi_walk {
  * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code. */
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
- * thread merged by time): w->ev only, as recorded; no filter, no stack.
+ * thread merged by time): w->ev only, as recorded without its values
+ * (has_values 0: no raw pass reads them); no filter, no stack.
  * 0 or a TT_E* code. */
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 void ttdi_walk_close(ttdi_walk *w);
@@ -254,6 +255,10 @@ void ttdi_walk_close(ttdi_walk *w);
  * now, and the same events after (its own iterator, ttf_iter_clone). 0,
  * TT_EINVAL (a run walk) or TT_ENOMEM. */
 int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out);
+/* Walk w's events without their values (ttf_iter_skip_values: has_values
+ * 0): for the passes that never read registers, which a values trace then
+ * costs what a plain one does. Right after the open. 0 or a TT_E* code. */
+int ttdi_walk_novalues(ttdi_walk *w);
 /* joined[i] = 1 for each thread i < nt of t that another thread joined (its
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */

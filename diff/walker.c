@@ -3,7 +3,9 @@
  * one thread of a run replays its events through the normaliser's filter
  * with the running call stack (the frames open before each event), as
  * uftrace's fstack serves every command; a raw walk (ttdi_walk_raw) gives
- * a thread's (or every thread's) events as recorded, no filter, no stack;
+ * a thread's (or every thread's) events as recorded, no filter, no stack,
+ * no values (no raw pass reads registers: a values trace's are stepped
+ * over, ttf_iter_skip_values, and cost what a plain trace does);
  * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
  * and indexes, no stack.
  * The passes that record what a report asks for sit above it (walk.c).
@@ -24,7 +26,8 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
-    return ttf_iter_open(t, thread, &w->it);
+    int rc = ttf_iter_open(t, thread, &w->it);
+    return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
 int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
@@ -47,6 +50,11 @@ int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
     out->next = w->next;
     out->sleeps = w->sleeps;
     return ttf_iter_clone(w->it, &out->it);
+}
+
+int ttdi_walk_novalues(ttdi_walk *w)
+{
+    return ttf_iter_skip_values(w->it);
 }
 
 void ttdi_walk_close(ttdi_walk *w)

@@ -82,7 +82,11 @@ static __attribute__((noinline)) int merged_next(ttf_iter *it, ttf_event *ev)
         return 0;
     uint32_t top = it->heap[0];
     *ev = it->heads[top];
-    if (titer_next(&it->subs[top], &it->heads[top]) != 1)
+    ev->has_values &= !it->novalues;    /* a head read before the skip */
+    ev->has_xmm &= !it->novalues;
+    struct titer *ti = &it->subs[top];
+    if ((it->novalues ? titer_next_novalues(ti, &it->heads[top])
+                      : titer_next(ti, &it->heads[top])) != 1)
         it->heap[0] = it->heap[--it->nheap];
     sift_down(it, 0);
     return 1;
@@ -94,7 +98,17 @@ int ttf_iter_next(ttf_iter *it, ttf_event *ev)
         return TT_EINVAL;
     if (it->subs)
         return merged_next(it, ev);
+    if (it->novalues)
+        return titer_next_novalues(&it->one, ev);
     return titer_next(&it->one, ev);
+}
+
+int ttf_iter_skip_values(ttf_iter *it)
+{
+    if (!it)
+        return TT_EINVAL;
+    it->novalues = 1;
+    return 0;
 }
 
 int ttf_iter_clone(const ttf_iter *it, ttf_iter **out)

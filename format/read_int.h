@@ -180,6 +180,7 @@ struct ttf_iter {
     ttf_event *heads;           /* merged: each thread's next event */
     uint32_t *heap;             /* merged: min-heap of thread indexes */
     size_t nheap;               /* entries in heap */
+    int novalues;               /* ttf_iter_skip_values: values stepped over */
 };
 
 /* ---- trace.c: notices, growable arrays, sorting, the clock ---------------- */
@@ -596,6 +597,20 @@ static inline __attribute__((always_inline)) int titer_next(struct titer *ti,
                                                        ttf_event *ev)
 {
     return hot_fast(&ti->d, ev) ? 1 : ttfi_titer_step(ti, ev);
+}
+
+/* The same without its values (ttf_iter_skip_values): the in-line path
+ * steps over them; dec_next decodes the rest (its registers are stale once
+ * values were skipped: what it decodes is dropped, has_values 0). */
+static inline __attribute__((always_inline)) int titer_next_novalues(struct titer *ti,
+                                                                ttf_event *ev)
+{
+    if (hot_decode(&ti->d, ev, 1))
+        return 1;
+    int rc = ttfi_titer_step(ti, ev);
+    ev->has_values = 0;
+    ev->has_xmm = 0;
+    return rc;
 }
 
 /* ---- threads.c: each thread's events counted, its times ------------------ */

@@ -73,9 +73,11 @@ extern "C" {
  * 2.11.0: process tables of revision 2 (FORMAT.md section 11): ttf_proc
  * env and nenv (the recorded environment), fork_nth, reaped (an end
  * from the parent's REAP row); ttf_ptable_reaped; TTF_PTABLE_ENVS.
- * 2.12.0: ttf_iter_clone (a pass resumes where another stopped). */
+ * 2.12.0: ttf_iter_clone (a pass resumes where another stopped).
+ * 2.13.0: ttf_iter_skip_values (events without values, faster on values
+ * traces for passes that do not read them). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 12
+#define TTF_VERSION_MINOR 13
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -531,6 +533,11 @@ int ttf_iter_next(ttf_iter *it, ttf_event *ev);
  * from where it is: its next event is it's next event; each is closed on
  * its own. 0, TT_EINVAL (a merged iteration) or TT_ENOMEM. */
 int ttf_iter_clone(const ttf_iter *it, ttf_iter **out);
+/* From now on, it's events come without values (has_values and has_xmm
+ * 0, argregs and retval not read): a values trace's registers are stepped
+ * over, not decoded, for passes that never read them; every other field
+ * is as without it. Its clones skip them too. 0 or TT_EINVAL. */
+int ttf_iter_skip_values(ttf_iter *it);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

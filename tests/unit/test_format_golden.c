@@ -5,6 +5,8 @@
  * (basic, crashed, damaged), 1.1 (values), 1.2 (sites), 1.4 (sparse: the
  * sparse clock's untimed EXITs) and 1.5 (xmm: SSE registers). A format change
  * that breaks old files, or changes what the writer emits, fails here.
+ * Values traces read with ttf_iter_skip_values: the same events minus
+ * their values.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -527,6 +529,66 @@ static int same_ev(const ttf_event *a, const ttf_event *b)
            a->addr == b->addr && a->depth == b->depth && a->offset == b->offset;
 }
 
+/* ev (read with ttf_iter_skip_values) is e (read with values) minus its
+ * values. */
+static void same_but_values(const ttf_event *e, const ttf_event *ev)
+{
+    assert_true(same_ev(e, ev));
+    assert_int_equal(ev->thread, e->thread);
+    assert_int_equal(ev->site, e->site);
+    assert_int_equal(ev->call_site, e->call_site);
+    assert_int_equal(ev->code, e->code);
+    assert_int_equal(ev->signo, e->signo);
+    assert_int_equal(ev->sync_arg, e->sync_arg);
+    assert_int_equal(ev->lost_events, e->lost_events);
+    assert_int_equal(ev->untimed, e->untimed);
+    assert_int_equal(ttf_event_late_ns(ev), ttf_event_late_ns(e));
+    assert_int_equal(ev->args_len, e->args_len);
+    assert_ptr_equal(ev->text, e->text);
+    assert_int_equal(ev->has_values, 0);
+    assert_int_equal(ev->has_xmm, 0);
+}
+
+/* A values trace read with ttf_iter_skip_values (one thread and merged,
+ * the skip asked after the merged heads were read; a clone part-way):
+ * the same events as without it, none with values. */
+static void test_skip_values(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"values.trc", "xmm.trc"};
+    for (size_t f = 0; f < 2; f++) {
+        ttf_trace *t = open_golden(files[f]);
+        const uint32_t threads[] = {0, TTF_ALL_THREADS};
+        for (size_t k = 0; k < 2; k++) {
+            struct evs e = tu_events(t, threads[k], 0);
+            ttf_iter *it, *c = NULL;
+            ttf_event ev;
+            size_t i = 0, with = 0;
+            int r;
+            assert_int_equal(ttf_iter_open(t, threads[k], &it), 0);
+            assert_int_equal(ttf_iter_skip_values(it), 0);
+            while ((r = ttf_iter_next(it, &ev)) == 1) {
+                assert_true(i < e.n);
+                with += e.ev[i].has_values;
+                same_but_values(&e.ev[i++], &ev);
+                if (i == e.n / 2 && threads[k] == 0)
+                    assert_int_equal(ttf_iter_clone(it, &c), 0);
+            }
+            assert_int_equal(r, 0);
+            assert_int_equal(i, e.n);
+            assert_true(with > e.n / 4);  /* the trace has values to skip */
+            for (i = e.n / 2; c && (r = ttf_iter_next(c, &ev)) == 1; i++)
+                same_but_values(&e.ev[i], &ev);
+            assert_true(!c || i == e.n);
+            ttf_iter_close(c);
+            ttf_iter_close(it);
+            free(e.ev);
+        }
+        ttf_close(t);
+    }
+    assert_int_equal(ttf_iter_skip_values(NULL), TT_EINVAL);
+}
+
 static void test_damaged(void **state)
 {
     (void)state;
@@ -611,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_sites),
         cmocka_unit_test(test_sparse),
         cmocka_unit_test(test_xmm),
+        cmocka_unit_test(test_skip_values),
         cmocka_unit_test(test_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
