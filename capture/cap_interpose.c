@@ -564,14 +564,19 @@ void cap_waits_prime(void)
         wait_real(k);
 }
 
-/* pid was reaped with status st (from the wait functions' result). */
-static void reaped(pid_t pid, const int *st)
+/* The end of a wait function: pid was reaped with status st (a REAP row
+ * when a signal killed it), given back through status as the real call
+ * would have. Returns pid. */
+static pid_t reaped(pid_t pid, int st, int *status)
 {
-    if (pid > 0 && st && WIFSIGNALED(*st) && cap_tree.on) {
+    if (pid > 0 && WIFSIGNALED(st) && cap_tree.on) {
         int e = errno;
-        cap_tree_reaped((int)pid, WTERMSIG(*st));
+        cap_tree_reaped((int)pid, WTERMSIG(st));
         errno = e;
     }
+    if (status && pid > 0)
+        *status = st;
+    return pid;
 }
 
 #define WAIT_REAL(name, k) \
@@ -587,10 +592,7 @@ pid_t wait(int *status)
     WAIT_REAL(wait, RW_WAIT);
     int st = 0;
     pid_t pid = real(&st);
-    reaped(pid, &st);
-    if (status && pid > 0)
-        *status = st;
-    return pid;
+    return reaped(pid, st, status);
 }
 
 __attribute__((visibility("default")))
@@ -599,10 +601,7 @@ pid_t waitpid(pid_t which, int *status, int options)
     WAIT_REAL(waitpid, RW_WAITPID);
     int st = 0;
     pid_t pid = real(which, &st, options);
-    reaped(pid, &st);
-    if (status && pid > 0)
-        *status = st;
-    return pid;
+    return reaped(pid, st, status);
 }
 
 __attribute__((visibility("default")))
@@ -611,10 +610,7 @@ pid_t wait3(int *status, int options, struct rusage *ru)
     WAIT_REAL(wait3, RW_WAIT3);
     int st = 0;
     pid_t pid = real(&st, options, ru);
-    reaped(pid, &st);
-    if (status && pid > 0)
-        *status = st;
-    return pid;
+    return reaped(pid, st, status);
 }
 
 __attribute__((visibility("default")))
@@ -623,10 +619,7 @@ pid_t wait4(pid_t which, int *status, int options, struct rusage *ru)
     WAIT_REAL(wait4, RW_WAIT4);
     int st = 0;
     pid_t pid = real(which, &st, options, ru);
-    reaped(pid, &st);
-    if (status && pid > 0)
-        *status = st;
-    return pid;
+    return reaped(pid, st, status);
 }
 
 __attribute__((visibility("default")))

@@ -123,10 +123,10 @@ static void model_build(struct model *m, const struct gop *g)
         case G_UEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.untimed = 1; (*d)--; break;
         case G_SEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; (*d)--; break;
         case G_XENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = x.xm = 1;
-            golden_regs(g->s1, x.regs); golden_hexes(g->s2, x.xmm, TTF_XMM_REGS);
+            golden_regs(g->s1, x.regs); golden_nums(g->s2, x.xmm, TTF_XMM_REGS);
             (*d)++; break;
         case G_XEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = x.xm = 1; x.ret = g->b;
-            golden_hexes(g->s1, x.xmm, 1); (*d)--; break;
+            golden_nums(g->s1, x.xmm, 1); (*d)--; break;
         case G_MSG: x.kind = TTF_EV_MESSAGE; x.site = (uint32_t)g->a; x.text = g->s2; break;
         case G_MARK: x.kind = TTF_EV_MARK; x.site = (uint32_t)g->a; x.text = g->s2; break;
         case G_SCOPE_IN: x.kind = TTF_EV_ENTER; x.site = (uint32_t)g->a; (*d)++; break;
