@@ -40,7 +40,9 @@
 #define OCCS 256                /* value occurrences judged per pair */
 
 /* One recorded I/O wait: when it began, the time asked and the time it
- * blocked (until the thread's next record), in ns. */
+ * blocked (until the thread's next record, at the latest that record can
+ * have been: an untimed EXIT of the sparse clock never shortens it, so a
+ * wait that ran to its timeout is not taken as woken early), in ns. */
 typedef struct wait_rec {
     uint64_t t, asked, blocked;
 } wait_rec;
@@ -122,8 +124,9 @@ static int read_waits(tctx *c, int r)
         return TT_ENOMEM;
     }
     while ((rc = ttdi_walk_next(&wk)) > 0) {
-        if (open) {
-            open->blocked = wk.ev.time_ns > open->t ? wk.ev.time_ns - open->t : 0;
+        if (open) {     /* the latest the next record can be: never shorter */
+            uint64_t end = ttf_event_late_ns(&wk.ev);
+            open->blocked = end > open->t ? end - open->t : 0;
             open = NULL;
         }
         if (wk.ev.kind != TTF_EV_SYNC_OP || wk.ev.code != TTF_SOP_SLEEP || c->nw[r] >= WAITS)
