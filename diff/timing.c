@@ -468,7 +468,8 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     s->enter_key = enter ? key : UINT64_MAX;
 }
 
-/* The thread's next record at time t: a blocking operation pending
+/* The thread's next record at time t (the latest it can have been, so
+ * a blocked time is never shortened): a blocking operation pending
  * blocked until then; its time goes to the candidates it counted for. */
 static void unblocked(scan *s, uint64_t t)
 {
@@ -544,7 +545,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
     }
     wk.sleeps = 1;
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
-        unblocked(&s, wk.ev.time_ns);
+        unblocked(&s, ttf_event_late_ns(&wk.ev));  /* never shorter */
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             sync_op(&s, &wk.ev);
             s.prev_ns = wk.ev.time_ns;
