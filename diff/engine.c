@@ -694,8 +694,23 @@ static void pools_quiet(const stage_out *x, uint8_t *quiet, const uint8_t *loud,
     }
 }
 
+/* Whether resolved hunk h is timing-shaped: judged so, or expected (it
+ * also varies between the good runs, which hides its timing) where
+ * timing.c found the same wait. A poll loop's extra turns are both, and
+ * a count the good runs happened to share is no fact then. */
+static int timing_shaped(const ttd_diff *d, const ttd_hunk_info *h)
+{
+    if (h->timing || !h->expected || h->pair >= d->s.nip)
+        return h->timing != 0;
+    const ttdi_ipair *p = &d->s.ip[h->pair];
+    for (size_t i = 0; p->tim && i < p->nh; i++)
+        if (p->h[i].a0 == h->good_index && p->h[i].b0 == h->bad_index)
+            return p->tim[i] != 0;
+    return 0;
+}
+
 /* The count facts, once the hunks' timing (and the threads' progress) is
- * known: pairs whose every resolved hunk is timing are quiet. */
+ * known: pairs whose every resolved hunk is timing-shaped are quiet. */
 static int count_facts(ttd_diff *d)
 {
     stage_out *x = &d->x;
@@ -709,7 +724,7 @@ static int count_facts(ttd_diff *d)
     uint8_t *loud = quiet + d->s.nip + 1;
     for (size_t h = 0; h < x->rs.nhunks; h++) {
         size_t p = x->rs.hunks[h].pair;
-        if (p < d->s.nip && x->rs.hunks[h].timing)
+        if (p < d->s.nip && timing_shaped(d, &x->rs.hunks[h]))
             quiet[p] = 1;
         else if (p < d->s.nip)
             loud[p] = 1;

@@ -140,6 +140,9 @@ typedef struct cand {
                                which returned at once: that call's ENTER key */
     int edge;               /* 1: edge_key is set */
     int edge_again;         /* 1: it calls that check again (same key) */
+    int expected;           /* 1: the hunk also varies between the good
+                               runs: judged a wait loop or not (for the
+                               count facts), never retry, later or moved */
     fkey k[KEYS_MAX];       /* functions entered */
     size_t nk;
     int many;               /* 1: more than KEYS_MAX functions */
@@ -612,11 +615,13 @@ static int exits_alone(const ttdi_aligner *al, const ttdi_ipair *p)
     return b && b->exit_thread == (int64_t)p->t[1] && (!g || g->exit_thread != (int64_t)p->t[0]);
 }
 
-/* The hunks of p that may be timing: not expected, not where the bad run
- * crashed, and not the end of a bad thread that ended the process by
- * itself (exited: its loop stopped because it decided so, not because
- * it was timed differently). Their non-empty sides s (0 good, 1 bad)
- * into c. */
+/* The hunks of p that may be timing: not where the bad run crashed, and
+ * not the end of a bad thread that ended the process by itself (exited:
+ * its loop stopped because it decided so, not because it was timed
+ * differently). Their non-empty sides s (0 good, 1 bad) into c. An
+ * expected hunk (it varies between the good runs too, which is what the
+ * report says of it) is judged a wait loop or not only: counts.c asks
+ * whether a count the good runs happened to share moved by waiting. */
 static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)
 {
     size_t n = 0;
@@ -624,7 +629,7 @@ static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)
     for (size_t i = 0; i < p->nh; i++) {
         const ttdi_hunk *h = &p->h[i];
         uint64_t lo = s ? h->b0 : h->a0, hi = s ? h->b1 : h->a1;
-        if ((p->exp && p->exp[i]) || hi - lo > SIDE_MAX)
+        if (hi - lo > SIDE_MAX)
             continue;
         if (p->crash != UINT64_MAX && p->crash < h->b1 + 1)
             continue;
@@ -637,6 +642,7 @@ static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)
         c[n].hash = 0xcbf29ce484222325ull ^ (hi - lo);
         c[n].empty = lo == hi;
         c[n].lone = s ? h->a1 == h->a0 : h->b1 == h->b0;
+        c[n].expected = p->exp && p->exp[i];
         c[n++].after = REPEAT_AFTER;
     }
     return n;
@@ -854,6 +860,8 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
             ix[s][cs[s][j].hunk] = j;
             if (!cs[s][j].empty && !cs[s][j].in_changed && wait_loop(&cs[s][j]))
                 ok[cs[s][j].hunk] |= (uint8_t)(1u << s);
+            if (cs[s][j].expected)
+                ix[s][cs[s][j].hunk] = SIZE_MAX;    /* judged, no more */
         }
     }
     for (size_t i = 0; rc >= 0 && i < p->nh; i++) {
@@ -876,7 +884,7 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
             const cand *c = &cs[s][j];
             const ttdi_hunk *h = &p->h[c->hunk];
             int other = s ? h->a1 > h->a0 : h->b1 > h->b0;
-            if (!c->empty && !other && !p->tim[c->hunk])
+            if (!c->empty && !other && !p->tim[c->hunk] && !c->expected)
                 m[(*nm)++] = (mv){c->hash, pi, c->hunk, s};
         }
     for (int s = 0; s < 2; s++) {

@@ -163,6 +163,60 @@ static void wait_loop_is_no_fact(void **state)
     ttd_free(d);
 }
 
+/* A thread of two poll loops, of n and m checks, with a call to w
+ * between two checks (each 0.1 ms later), lex{} after each loop. */
+static void polls(char *path, size_t len, const char *w, int n, int m)
+{
+    char buf[2048];
+    int k = snprintf(buf, sizeof buf, "work{ ");
+    unsigned at = 0;
+
+    for (int l = 0; l < 2; l++) {
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "check{} ");
+        for (int i = 1; i < (l ? m : n); i++)
+            k += snprintf(buf + k, sizeof buf - (size_t)k, "%s{ @%u } check{} ", w,
+                          at += 100000);
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "lex{} ");
+    }
+    snprintf(buf + k, sizeof buf - (size_t)k, "}");
+    sellers(path, len, "main{ parse{} }", buf);
+}
+
+/* The good runs share a count by chance (5 checks, split 3+2 and 2+3:
+ * the baseline knows the loops vary), the bad run made 6. When each
+ * extra check followed a wait that blocked, the loop only polled longer:
+ * no count (ttdiff_poll_moves's worker, 1 pair in 10 under load before
+ * the expected hunks were judged for waits too). With a plain call in
+ * its place the count is a fact, as a seat sold twice. */
+static void expected_wait_loop_is_no_fact(void **state)
+{
+    (void)state;
+    char pg[256], pb[256], p1[256];
+    const char *base[1] = {p1};
+    ttd_diff *d;
+
+    polls(pg, sizeof pg, "wait", 3, 2);
+    polls(p1, sizeof p1, "wait", 2, 3);
+    polls(pb, sizeof pb, "wait", 3, 3);
+    const ttd_result *r = diff(pg, pb, base, 1, NULL, &d);
+    assert_true(r->expected_total > 0);
+    assert_null(count_of(r, "dt_check"));
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->verdict->exit, 0);
+    ttd_free(d);
+    polls(pg, sizeof pg, "helper", 3, 2);
+    polls(p1, sizeof p1, "helper", 2, 3);
+    polls(pb, sizeof pb, "helper", 3, 3);
+    r = diff(pg, pb, base, 1, NULL, &d);
+    assert_true(r->expected_total > 0);
+    const ttd_count *c = count_of(r, "dt_check");
+    assert_non_null(c);
+    assert_int_equal(c->bad, 6);
+    assert_int_equal(c->good_min, 5);
+    assert_int_equal(r->verdict->exit, 1);
+    ttd_free(d);
+}
+
 /* Identical runs: nothing counted, nothing read. */
 static void same_runs_no_fact(void **state)
 {
@@ -238,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(extra_call_is_a_fact),
         cmocka_unit_test(wait_loop_is_no_fact),
+        cmocka_unit_test(expected_wait_loop_is_no_fact),
         cmocka_unit_test(same_runs_no_fact),
         cmocka_unit_test(cut_by_exit_is_hidden),
         cmocka_unit_test(killed_run_has_no_end),
