@@ -1021,7 +1021,9 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
  * what they hold, else as raw eightbytes ("{0x1, 0x4002}"); "(in memory)"
  * for one passed in memory (ttf_param mem), "?" for another that was not
  * recorded (unplaceable, an SSE eightbyte in a trace without SSE
- * registers). Like snprintf. */
+ * registers). A char * or std::string whose first bytes were recorded
+ * (format 1.6) shows them (ttf_string_format: "\"cc\"", "(unreadable)");
+ * a NULL one stays NULL. Like snprintf. */
 int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev);
 
 /* The result of an EXIT event ev of a function of signature sig as text:
