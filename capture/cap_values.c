@@ -155,16 +155,18 @@ static __attribute__((noinline)) void put_enter_strings(struct tstate *t, uintpt
                                                         const struct cap_vt_ent *v)
 {
     uint8_t *p = t->pos;
+    uint64_t zero = 0;
     t->pos = cap_put_strings(p, r, v);
     put_enter(t, fn, site, r, now);
+    __builtin_memcpy(t->pos, &zero, 8);     /* cap_str_read's leftovers, if any */
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = TTF_R_STRINGS;
 }
 
-/* Room for the longest STRINGS record and ENTER at t->pos. */
+/* Room for the longest STRINGS record, its leftovers and ENTER at t->pos. */
 static inline int strings_room(const struct tstate *t)
 {
-    return t->pos + CAP_VSTR_MAX + CAP_VHOT_MAX <= t->limit + CAP_RESERVE / 2;
+    return t->pos + CAP_VSTR_MAX + 8 + CAP_VHOT_MAX <= t->limit + CAP_RESERVE / 2;
 }
 
 /* The ENTER of fn, after its strings when its entry v says it takes some
