@@ -153,18 +153,7 @@ static void damaged(const uint8_t *rec, size_t len, int then_enter, const char *
         tb_raw(&b, (const uint8_t[]){0x80 | TTF_SLOT(0x401200), 0x01, 0x00}, 3);
     if (then_enter == 2)                                /* an EXIT instead */
         tb_raw(&b, (const uint8_t[]){0xc0 | TTF_SLOT(0x401200), 0x01, 0x00}, 3);
-    ttf_trace *t = tu_open_mem(b.buf, b.len);
-    struct evs e = tu_events(t, 0, 0);
-    assert_int_equal(e.n, 2);
-    assert_int_equal(e.ev[0].kind, TTF_EV_ENTER);
-    assert_int_equal(e.ev[1].kind, TTF_EV_LOST);
-    assert_int_equal(e.ev[1].offset, bad_at);
-    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
-    if (!tu_has_notice(t, notice))
-        fail_msg("no notice \"%s\"", notice);
-    free(e.ev);
-    ttf_close(t);
-    free(b.buf);
+    tu_one_enter_then_damage(&b, bad_at, notice);
 }
 
 static void test_damaged(void **state)
