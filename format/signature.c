@@ -810,14 +810,26 @@ static int is_char(Dwarf_Die *t)
 }
 
 /* 1 if the type DIE t (peeled) is std::string (libstdc++'s basic_string
- * of char, either ABI). */
+ * of char, either ABI): its first member is _M_dataplus, whose first word
+ * is the pointer to the characters (libttcap reads them through it).
+ * libc++'s basic_string (its first word may hold the characters
+ * themselves) and a declaration without members are not. */
 static int is_std_string(Dwarf_Die *t)
 {
-    Dwarf_Die p;
+    Dwarf_Die p, c;
     if (dwarf_peel_type(t, &p) != 0 || !is_record_tag(dwarf_tag(&p)))
         return 0;
     const char *n = dwarf_diename(&p);
-    return n && strncmp(n, "basic_string<char,", 18) == 0;
+    if (!n || strncmp(n, "basic_string<char,", 18) != 0 || dwarf_child(&p, &c) != 0)
+        return 0;
+    do {
+        if (dwarf_tag(&c) == DW_TAG_member) {
+            const char *m = dwarf_diename(&c);
+            return m && strcmp(m, "_M_dataplus") == 0 &&
+                   ttfi_die_udata(&c, DW_AT_data_member_location, 0) == 0;
+        }
+    } while (dwarf_siblingof(&c, &c) == 0);
+    return 0;
 }
 
 /* Where a parameter's string is: TTF_VT's cstr (1) for a char *, sstr (2)
