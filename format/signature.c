@@ -832,8 +832,26 @@ static int is_std_string(Dwarf_Die *t)
     return 0;
 }
 
-/* Where a parameter's string is: TTF_VT's cstr (1) for a char *, sstr (2)
- * for a std::string by pointer, reference or value, else 0. */
+/* 1 if the type DIE t is const-qualified, through typedefs and volatile
+ * (`const char`, a typedef of it). */
+static int is_const(Dwarf_Die *t)
+{
+    Dwarf_Die c = *t;
+    for (int n = 0; n < 16; n++) {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_const_type)
+            return 1;
+        if ((tag != DW_TAG_typedef && tag != DW_TAG_volatile_type) || ttfi_die_type(&c, &c))
+            return 0;
+    }
+    return 0;
+}
+
+/* Where a parameter's string is: TTF_VT's cstr (1) for a pointer to const
+ * char (an input: a plain char * may be an output buffer, whose bytes
+ * before the call are whatever it held, and would make identical runs
+ * differ), sstr (2) for a std::string by pointer, reference or value,
+ * else 0. */
 static int string_kind(Dwarf_Die *param)
 {
     Dwarf_Die t, p, to;
@@ -847,7 +865,9 @@ static int string_kind(Dwarf_Die *param)
         return 0;
     if (ttfi_die_type(&p, &to))
         return 0;
-    return is_char(&to) ? (tag == DW_TAG_pointer_type) : is_std_string(&to) ? 2 : 0;
+    if (is_char(&to))
+        return tag == DW_TAG_pointer_type && is_const(&to);
+    return is_std_string(&to) ? 2 : 0;
 }
 
 /* The table being built, and the arena its signatures use. */
@@ -955,7 +975,8 @@ int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n)
         free(b.e);
         return b.rc;
     }
-    qsort(b.e, b.n, sizeof *b.e, vt_cmp);
+    if (b.n)
+        qsort(b.e, b.n, sizeof *b.e, vt_cmp);
     *out = b.e;
     *n = b.n;
     return 0;

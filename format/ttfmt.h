@@ -1053,7 +1053,10 @@ int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_ev
 typedef struct ttf_vt_entry {
     uint64_t addr;              /* its entry: a link-time address of the file */
     uint8_t cstr;               /* bit k: integer argument register k (rdi..r9)
-                                   holds a char * (signed, unsigned, const) */
+                                   holds a pointer to const char (signed or
+                                   unsigned; a plain char * may be an output
+                                   buffer, whose bytes before the call mean
+                                   nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
                                    reference, a pointer, or one passed by
                                    value: by invisible reference) */

@@ -735,5 +735,6 @@ int main(int argc, char **argv)
     int rc = run_wait(&c, &v);
     if (rc == 0)
         add_value_table(&c, args, n);
-    return rc;
+    fflush(NULL);
+    _exit(rc);                  /* as exec would: the vectors are the kernel's to free */
 }
