@@ -565,6 +565,8 @@ static int merge(ttd_diff *d)
     r->values_ignored = x->xo.values_ignored;
     r->values_timeout = x->xo.values_timeout;
     r->timeout_evidence = x->xo.timeout_text;
+    r->values_swapped = x->xo.values_swapped;
+    r->swap_evidence = x->xo.swap_text;
     if (x->xo.headline) {
         r->value_others = x->xo.value_others;
         r->nvalue_others = x->xo.nvalue_others;

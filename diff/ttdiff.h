@@ -993,6 +993,13 @@ typedef struct ttd_result {
                                    decided nothing (not in values_ignored)
                                    (1.10) */
     const char *timeout_evidence; /* the first one's evidence, NULL if none */
+    uint64_t values_swapped;    /* differing values of two calls of one
+                                   function by one caller that ran in the
+                                   other order (each one's good values the
+                                   other's bad ones), the order set by a
+                                   hunk hidden as timing between them (not
+                                   in values_ignored) (1.10) */
+    const char *swap_evidence;  /* the first pair's evidence, NULL if none */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -565,6 +565,9 @@ static void hidden(vctx *c)
                  r->values_timeout > 1 ? " (and the calls that passed it on)" : "");
         hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only a timeout that never expired", ev);
     }
+    if (r->values_swapped && r->swap_evidence)
+        hide(c, &l, TTD_HIDDEN_TIMING, -1, NULL, "the same calls ran in the other order, "
+             "after a difference hidden as timing", r->swap_evidence);
     if (r->values_noise) {
         snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that also vary between the good "
                  "runs", r->values_noise, r->values_noise == 1 ? "" : "s");
