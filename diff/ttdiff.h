@@ -508,6 +508,17 @@ typedef struct ttd_pool {
 typedef struct ttd_unpaired {
     int run;                /* TTD_GOOD or TTD_BAD */
     ttd_thread_info thread; /* the thread (events = its raw event count) */
+    int grew;               /* 1: a pool's extra worker (diff/grew.c): its
+                               look-alike threads did the same work in the
+                               other run with one thread less, and its
+                               creator's hunks that started it are
+                               TTD_TIMING_GREW (1.10) */
+    size_t grew_creator;    /* grew: the pair of the thread that created it */
+    uint64_t grew_items;    /* grew: the pool's work items (the calls at the
+                               top of its workers' loops), the other run */
+    uint64_t grew_extra;    /* grew: lock or wait calls only its run made
+                               (the extra worker's own turn of the loop) */
+    size_t grew_workers[2]; /* grew: the pool's threads, good and bad run */
 } ttd_unpaired;
 
 /* A hunk: good[good_index, +good_count) replaced by bad[bad_index, +bad_count). */
@@ -576,11 +587,17 @@ enum ttd_timing {
                                (it followed how far the other threads had
                                got: a context created because none was free
                                yet); all of those threads' hunks (1.9) */
-    TTD_TIMING_CUT          /* "cut": the end of a thread that was still
+    TTD_TIMING_CUT,         /* "cut": the end of a thread that was still
                                running when its process exited (no thread
                                end recorded): the other run's thread got
                                further before the exit; both processes
                                exited alike (1.10) */
+    TTD_TIMING_GREW         /* "grew": what a thread did to start one more
+                               worker of a pool that did the same work in
+                               both runs (ttd_unpaired.grew): the creation,
+                               and a call that repeats, call for call, the
+                               one made after starting the first worker
+                               (1.10) */
 };
 
 /* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */
