@@ -101,6 +101,8 @@ typedef struct gwalk {
     size_t depth;
     uint64_t pre, idx;
     int over;               /* deeper than STACK_MAX: give up */
+    uint64_t top[2];        /* the first top-level call: its ENTER's and
+                               EXIT's key index (UINT64_MAX: never left) */
     /* items (pool threads) */
     int want;               /* 1: collect items */
     item *it;
@@ -192,6 +194,8 @@ static int enter(gwalk *g, uint64_t key)
     }
     if (g->depth)
         g->st[g->depth - 1].calls++;
+    else if (g->top[0] == UINT64_MAX)
+        g->top[0] = g->idx;
     g->st[g->depth++] = (frame){key, g->idx, g->pre, 0, 0};
     return 0;
 }
@@ -202,6 +206,8 @@ static int leave(gwalk *g)
         return 0;
     frame *f = &g->st[--g->depth];
     uint64_t hi = g->idx + 1, h = g->pre - f->pre * hpow(hi - f->lo);
+    if (!g->depth && f->lo == g->top[0])
+        g->top[1] = g->idx;
     closed(g, f, hi, h);
     if (g->depth == 1 && g->want)
         return push_item(g, (item){item_hash(f, h, 0), f->key, (uint8_t)!f->calls, f->sync});
@@ -221,6 +227,7 @@ static int walk(ttdi_run_state *r, uint32_t th, gwalk *g, int want)
     g->pre = 0;
     g->idx = 0;
     g->tpos = UINT64_MAX;
+    g->top[0] = g->top[1] = UINT64_MAX;
     if ((rc = ttdi_walk_keyed(&w, &r->norm, th)) < 0)
         return rc;
     if ((rc = ttdi_walk_novalues(&w)) < 0)
@@ -349,16 +356,32 @@ static int open_hunk(const ttdi_ipair *p, size_t i, int x)
     return !(p->tim && p->tim[i]) && !(p->exp && p->exp[i]) && hi > lo && ohi == olo;
 }
 
+/* A hunk to mark: pair, hunk. */
+typedef struct mark {
+    size_t pair, hunk;
+} mark;
+
 typedef struct gctx {
     ttdi_aligner *al;
     int x;                  /* the run with the extra thread */
     uint32_t u;             /* the extra thread */
     size_t pc;              /* the creator's pair */
     uint8_t *group[2];      /* per thread: in the group, each run */
+    uint64_t (*body[2])[2]; /* per thread of the group: its start call */
+    mark *m;                /* the hunks explained */
+    size_t nm, cap;
 } gctx;
 
-/* Mark the creator's hunks that the extra worker explains; how many are
- * left unexplained. */
+static int add_mark(gctx *c, size_t pair, size_t hunk)
+{
+    if (c->nm == c->cap && ttdi_grow(&c->m, &c->cap, c->nm + 1, sizeof *c->m, 16) < 0)
+        return TT_ENOMEM;
+    c->m[c->nm++] = (mark){pair, hunk};
+    return 0;
+}
+
+/* The creator's hunks that the extra worker explains into c->m; how many
+ * are left unexplained, or a TT_E* code. */
 static long judge_creator(gctx *c)
 {
     ttdi_ipair *p = &c->al->s->ip[c->pc];
@@ -423,6 +446,7 @@ static long judge_creator(gctx *c)
         return rc;
     }
     uint8_t ok[HUNKS_MAX];
+    rc = 0;
     for (size_t i = 0; i < nho; i++) {
         const hole *o = &ho[i];
         int tmpl = o->found && o->klo > tpos && q[2 * i].done && q[2 * i].lo == o->klo &&
@@ -431,18 +455,49 @@ static long judge_creator(gctx *c)
         ok[i] = (uint8_t)(o->exact || tmpl);
         left += !ok[i];
     }
-    for (size_t i = 0; i < nho && !left; i++)   /* all of them, or none */
-        p->tim[hix[i]] = TTD_TIMING_GREW;
+    for (size_t i = 0; i < nho && !left && rc >= 0; i++)
+        rc = add_mark(c, c->pc, hix[i]);
     free(g);
-    return left;
+    return rc < 0 ? rc : left;
 }
 
-/* The items of thread t of run r appended to v. */
-static int items_of(ttdi_run_state *r, uint32_t t, gwalk *g)
+/* The items of thread t of run r appended to g->it, its start call's
+ * range into body. */
+static int items_of(ttdi_run_state *r, uint32_t t, gwalk *g, uint64_t body[2])
 {
     g->target = -1;
     g->group = NULL;
-    return walk(r, t, g, 1);
+    int rc = walk(r, t, g, 1);
+    body[0] = g->top[0];
+    body[1] = g->top[1];
+    return rc;
+}
+
+/* The hunks of the group's pairs, not judged yet, inside both threads'
+ * start calls: which worker took which item (the work is alike), into
+ * c->m; how many lie elsewhere. */
+static long group_hunks(gctx *c)
+{
+    long left = 0;
+
+    for (size_t i = 0; i < c->al->s->nip; i++) {
+        const ttdi_ipair *p = &c->al->s->ip[i];
+        if (!c->group[0][p->t[0]] || !c->group[1][p->t[1]])
+            continue;
+        const uint64_t *g = c->body[0][p->t[0]], *b = c->body[1][p->t[1]];
+        for (size_t k = 0; k < p->nh; k++) {
+            const ttdi_hunk *h = &p->h[k];
+            if ((p->tim && p->tim[k]) || (p->exp && p->exp[k]))
+                continue;
+            int in = g[0] != UINT64_MAX && h->a0 > g[0] && h->a1 <= g[1] && b[0] != UINT64_MAX &&
+                     h->b0 > b[0] && h->b1 <= b[1];
+            if (!in)
+                left++;
+            else if (add_mark(c, i, k) < 0)
+                return TT_ENOMEM;
+        }
+    }
+    return left;
 }
 
 /* Group of extra thread u of run x (its pool key), judged whole. */
@@ -450,15 +505,17 @@ static int judge_group(ttdi_aligner *al, int x, uint32_t u, uint8_t *const paire
 {
     const ttdi_run_state *rx = &al->r[x];
     char skel[64];
-    gctx c = {al, x, u, SIZE_MAX, {NULL, NULL}};
+    gctx c = {al, x, u, SIZE_MAX, {NULL, NULL}, {NULL, NULL}, NULL, 0, 0};
     gwalk *g[2] = {calloc(1, sizeof(gwalk)), calloc(1, sizeof(gwalk))};
     size_t n[2] = {0, 0}, extras = 0;
     int rc = 0;
 
     ttdi_name_skeleton(rx->ti[u].name, skel, sizeof skel);
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         c.group[s] = calloc(al->r[s].nt + 1, 1);
-    if (!g[0] || !g[1] || !c.group[0] || !c.group[1]) {
+        c.body[s] = calloc(al->r[s].nt + 1, sizeof *c.body[s]);
+    }
+    if (!g[0] || !g[1] || !c.group[0] || !c.group[1] || !c.body[0] || !c.body[1]) {
         rc = TT_ENOMEM;
         goto out;
     }
@@ -473,7 +530,7 @@ static int judge_group(ttdi_aligner *al, int x, uint32_t u, uint8_t *const paire
     for (int s = 0; s < 2 && rc >= 0; s++)
         for (uint32_t t = 0; t < al->r[s].nt && rc >= 0; t++)
             if (c.group[s][t])
-                rc = items_of(&al->r[s], t, g[s]);
+                rc = items_of(&al->r[s], t, g[s], c.body[s][t]);
     item *v[2] = {g[0]->it, g[1]->it};
     size_t nv[2] = {g[x]->nit, g[!x]->nit};
     item *vx[2] = {v[x], v[!x]};
@@ -484,11 +541,14 @@ static int judge_group(ttdi_aligner *al, int x, uint32_t u, uint8_t *const paire
     if ((rc = creator_of(rx, u, &cr)) < 0 || cr < 0 ||
         (c.pc = pair_of(al, x, (uint32_t)cr)) == SIZE_MAX)
         goto out;
-    long left = judge_creator(&c);
-    if (left < 0) {
-        rc = (int)left;
+    long left = judge_creator(&c), more = left < 0 ? 0 : group_hunks(&c);
+    if (left < 0 || more < 0) {
+        rc = left < 0 ? (int)left : (int)more;
         goto out;
     }
+    left += more;
+    for (size_t k = 0; k < c.nm && !left; k++)     /* all of them, or none */
+        al->s->ip[c.m[k].pair].tim[c.m[k].hunk] = TTD_TIMING_GREW;
     ttdi_grown gr = {x, u, c.pc, nv[1], extra, {n[0], n[1]}};
     if (!left && al->s->ngrown < TTDI_GROWN_MAX)
         al->s->grown[al->s->ngrown++] = gr;
@@ -498,7 +558,9 @@ out:
             free(g[s]->it);
         free(g[s]);
         free(c.group[s]);
+        free(c.body[s]);
     }
+    free(c.m);
     return rc;
 }
 

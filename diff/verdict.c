@@ -490,6 +490,15 @@ static void grew_hunk(vctx *c, hlist *l, const ttd_hunk_info *h, const char *t, 
     const ttd_unpaired *u = grown_by(c->r, h->pair);
     char ev[512];
 
+    if (!u) {   /* a worker of the pool: the items the other one did */
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run, "
+                 "work items of a pool that grew by one worker: the pool's threads made the "
+                 "same calls at the top of their loops in both runs", t ? t : "?", extra,
+                 fn ? fn : "?", side);
+        hide(c, l, TTD_HIDDEN_POOL, (int64_t)h->pair, fn, "the pool's threads took the same "
+             "work in another order", ev);
+        return;
+    }
     snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run, to start "
              "the pool's extra worker (#%u, start `%s`): its creation, or a call that repeats, "
              "call for call, the one made after starting the pool's first worker, in both runs",

@@ -1026,8 +1026,8 @@ const char *ttri_timing_words(int timing)
                                            " holders differ"
          : timing == TTD_TIMING_CUT ? "cut: the thread was still running when its process"
                                       " exited"
-         : timing == TTD_TIMING_GREW ? "grew: it started one more worker of a pool that did"
-                                       " the same work"
+         : timing == TTD_TIMING_GREW ? "grew: a pool that did the same work started one"
+                                       " more worker"
          : "a loop that waits ran more times";
 }
 

@@ -9,7 +9,9 @@
  * themselves; values that vary between good runs; threads ordered by the
  * bad run's time; the same calls with another exit status; two identical
  * runs; the functions inlined into a call whose answer flipped with the
- * same inputs. The reports (text, JSON, HTML) say it.
+ * same inputs; a timeout that never expired and two calls that ran in the
+ * other order after a timing-shaped hunk (not causes). The reports (text,
+ * JSON, HTML) say it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
