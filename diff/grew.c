@@ -25,21 +25,23 @@
  *   loop's locking, nothing of the work;
  * - the creator: the thread whose CREATE started the extra thread, paired.
  *   Each of its hunks not otherwise judged, one-sided in X, is the
- *   creation itself (whole calls, one holding that CREATE) or lies inside
+ *   creation itself (one whole call that holds that CREATE) or lies inside
  *   the first call K of its function (call site included) after that
  *   CREATE whose subtree is, call for call, the subtree of the first call
  *   of that function after the creator started its first worker of the
  *   pool, in X and in Y alike (the fresh-worker template: xz's
  *   lzma_block_decoder_init for a new thread, where the other run's reused
  *   thread ran the shorter path).
- * One extra thread per group (a pool that grew by more is left alone).
- * Those hunks are marked TTD_TIMING_GREW, all of them or none, and the
- * extra thread is recorded
- * (ttdi_script.grown) so that counts.c does not take its calls for facts
- * and the verdict states the evidence. Anything else (a worker that did
- * an item no thread of the other run did, a creator whose call after the
- * creation is not the template, a thread of the other run left without
- * partner) leaves every difference as it was: a divergence.
+ * The hunks of the group's pairs that lie inside both threads' start
+ * calls are then which worker took which item (the work is alike), as in
+ * pools.c. One extra thread per group (a pool that grew by more is left
+ * alone). Those hunks are marked TTD_TIMING_GREW, all of them or none,
+ * and the extra thread is recorded (ttdi_script.grown) so that counts.c
+ * does not take its calls for facts and the verdict states the evidence.
+ * Anything else (a worker that did an item no thread of the other run
+ * did, a creator whose call after the creation is not the template, a
+ * thread of the other run left without partner) leaves every difference
+ * as it was: a divergence.
  * Cost: nothing unless a run has a thread without a partner; then one
  * keyed walk over each thread of the group and two over the creator,
  * one over its partner (at most GROUP_MAX threads, HUNKS_MAX hunks).
@@ -216,7 +218,8 @@ static int leave(gwalk *g)
 
 /* Walk thread th of run r: its items into g->it when want, its CREATE
  * records, the hunks' calls (g->ho) and the queries (g->q). 0 or a TT_E*
- * code (TT_EINVAL: deeper than STACK_MAX). */
+ * code; g->over set when the calls went deeper than STACK_MAX (then
+ * nothing is judged). */
 static int walk(ttdi_run_state *r, uint32_t th, gwalk *g, int want)
 {
     ttdi_walk w;
@@ -224,6 +227,7 @@ static int walk(ttdi_run_state *r, uint32_t th, gwalk *g, int want)
     int rc;
 
     g->depth = 0;
+    g->over = 0;
     g->pre = 0;
     g->idx = 0;
     g->tpos = UINT64_MAX;
@@ -259,7 +263,7 @@ static int walk(ttdi_run_state *r, uint32_t th, gwalk *g, int want)
     }
 out:
     ttdi_walk_close(&w);
-    return rc < 0 ? rc : g->over ? TT_EINVAL : 0;
+    return rc < 0 ? rc : 0;
 }
 
 /* ---- the group and its work ------------------------------------------------- */
@@ -411,7 +415,7 @@ static long judge_creator(gctx *c)
     g->ho = ho;
     g->nho = nho;
     if ((rc = walk(&c->al->r[c->x], p->t[c->x], g, 0)) < 0 || g->tpos == UINT64_MAX ||
-        g->first < 0) {
+        g->first < 0 || g->over) {
         free(g);
         return rc < 0 ? rc : (long)nho;
     }
@@ -429,7 +433,7 @@ static long judge_creator(gctx *c)
     g->nho = 0;
     g->q = q;
     g->nq = 2 * nho;
-    if (pf == SIZE_MAX || (rc = walk(&c->al->r[c->x], p->t[c->x], g, 0)) < 0) {
+    if (pf == SIZE_MAX || (rc = walk(&c->al->r[c->x], p->t[c->x], g, 0)) < 0 || g->over) {
         free(g);
         return rc < 0 ? rc : (long)nho;
     }
@@ -441,9 +445,9 @@ static long judge_creator(gctx *c)
     g->nq = nho;
     g->target = -1;
     g->group = NULL;
-    if ((rc = walk(&c->al->r[!c->x], p->t[!c->x], g, 0)) < 0) {
+    if ((rc = walk(&c->al->r[!c->x], p->t[!c->x], g, 0)) < 0 || g->over) {
         free(g);
-        return rc;
+        return rc < 0 ? rc : (long)nho;
     }
     uint8_t ok[HUNKS_MAX];
     rc = 0;
@@ -528,9 +532,11 @@ static int judge_group(ttdi_aligner *al, int x, uint32_t u, uint8_t *const paire
     if (n[!x] == 0 || extras != 1 || n[x] != n[!x] + 1 || n[x] > GROUP_MAX)
         goto out;   /* no pair of the group, more than one more worker */
     for (int s = 0; s < 2 && rc >= 0; s++)
-        for (uint32_t t = 0; t < al->r[s].nt && rc >= 0; t++)
+        for (uint32_t t = 0; t < al->r[s].nt && rc >= 0 && !g[s]->over; t++)
             if (c.group[s][t])
                 rc = items_of(&al->r[s], t, g[s], c.body[s][t]);
+    if (rc < 0 || g[0]->over || g[1]->over)
+        goto out;
     item *v[2] = {g[0]->it, g[1]->it};
     size_t nv[2] = {g[x]->nit, g[!x]->nit};
     item *vx[2] = {v[x], v[!x]};
