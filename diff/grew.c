@@ -54,18 +54,7 @@
 #define GROUP_MAX 64        /* threads of one group compared, at most */
 #define HUNKS_MAX 64        /* creator hunks judged, at most */
 #define STACK_MAX 4096      /* open calls a walk follows */
-#define HB 0x9E3779B97F4A7C15ull /* base of the prefix hash of keys */
 #define OPEN_MARK 0x5bd1e995u    /* an item still open at the thread's end */
-
-static uint64_t hpow(uint64_t e)
-{
-    uint64_t r = 1, b = HB;
-
-    for (; e; e >>= 1, b *= b)
-        if (e & 1)
-            r *= b;
-    return r;
-}
 
 /* One open call of a walk. */
 typedef struct frame {
@@ -184,7 +173,7 @@ static void closed(gwalk *g, const frame *f, uint64_t hi, uint64_t h)
 static uint64_t item_hash(const frame *f, uint64_t h, int open)
 {
     if (!f->calls)
-        return f->key * HB + 1;     /* by its ENTER alone */
+        return f->key * TTDI_HB + 1;     /* by its ENTER alone */
     return open ? h ^ OPEN_MARK : h;
 }
 
@@ -207,7 +196,7 @@ static int leave(gwalk *g)
     if (!g->depth)
         return 0;
     frame *f = &g->st[--g->depth];
-    uint64_t hi = g->idx + 1, h = g->pre - f->pre * hpow(hi - f->lo);
+    uint64_t hi = g->idx + 1, h = g->pre - f->pre * ttdi_hb_pow(hi - f->lo);
     if (!g->depth && f->lo == g->top[0])
         g->top[1] = g->idx;
     closed(g, f, hi, h);
@@ -249,7 +238,7 @@ static int walk(ttdi_run_state *r, uint32_t th, gwalk *g, int want)
             continue;
         g->idx = w.next++;
         rc = w.ev.kind == TTF_EV_ENTER ? enter(g, key) : 0;    /* prefix before it */
-        g->pre = g->pre * HB + key;
+        g->pre = g->pre * TTDI_HB + key;
         if (rc >= 0 && w.ev.kind == TTF_EV_EXIT)
             rc = leave(g);                                     /* prefix with it */
         if (rc < 0)

@@ -209,6 +209,11 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttdi_aligner *al);
+/* The prefix hash of keys (timing.c, grew.c): P(i+1) = P(i) * TTDI_HB +
+ * key(i), so a call [lo, hi) hashes to P(hi) - P(lo) * TTDI_HB^(hi - lo),
+ * the same wherever it stands; ttdi_hb_pow(n) = TTDI_HB^n mod 2^64. */
+#define TTDI_HB 0x9E3779B97F4A7C15ull
+uint64_t ttdi_hb_pow(uint64_t n);
 
 /* ---- a pool that grew (grew.c) --------------------------------------------- */
 
