@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "diff_traces.h"
+#include "report_util.h"
 #include "state.h"
 #include "tmpdir.h"
 
@@ -781,6 +782,17 @@ static void pool_grew_is_timing(void **state)
     assert_int_equal(grew, 3);     /* the creation, the template, the worker's items */
     assert_int_equal(pool, 1);
     assert_string_equal(ttd_timing_name(TTD_TIMING_GREW), "grew");
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *html = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "the pool started one more worker in the good run: thread "
+                              "worker-2 (#2, start `dt_work`)"));
+    assert_non_null(strstr(t, "the pool's extra worker: not a divergence"));
+    assert_non_null(strstr(j, "\"grew\": true"));
+    assert_non_null(strstr(j, "\"timing_kind\": \"grew\""));
+    assert_non_null(strstr(html, "the pool started one more worker"));
+    free(t);
+    free(j);
+    free(html);
     ttd_free(d);
     /* must not be hidden */
     static const char *const w1[] = {"L parse{ lex{} } L", "L parse{ lex{} lex{} } fail{}"};
