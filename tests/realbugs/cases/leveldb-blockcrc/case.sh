@@ -9,6 +9,7 @@ KIND=patch
 PATCH=fault.patch
 REVERSE=1
 TRUTH_DIVERGE='(^|::)ReadBlock\('
+TRUTH_DIVERGE_PLAIN='crc32c::Extend\('
 TRUTH_CAUSE='TableBuilder::WriteRawBlock\('
 TAGS='cxx thread regression corruption return-value'
 SINGLE_THREADED=0
