@@ -10,6 +10,7 @@ PATCH=fault.patch
 REVERSE=1
 TRUTH_DIVERGE='^handle_close_bracket$'
 TRUTH_CAUSE='^finalize_document$'
+TRUTH_CAUSE_VALUES='^(finalize_document|cmark_parser_finish)$'
 TAGS='regression corruption'
 SINGLE_THREADED=1
 
