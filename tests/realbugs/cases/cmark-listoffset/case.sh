@@ -13,14 +13,7 @@ TRUTH_CAUSE_VALUES='^(lists_match|open_new_blocks)$'
 TAGS='regression return-value'
 SINGLE_THREADED=1
 
-# the CLI with CMake (as goodgood's cmark.sh)
-build() {
-    cmake -S . -B tt-build -DCMAKE_BUILD_TYPE=None -DCMARK_TESTS=OFF \
-        -DCMARK_SHARED=OFF -DCMARK_STATIC=ON -DCMAKE_C_FLAGS="$TT_CFLAGS" \
-        -DCMAKE_EXE_LINKER_FLAGS="$TT_LDFLAGS" >/dev/null || return 1
-    cmake --build tt-build -j"${JOBS:-2}" --target cmark_exe >/dev/null || return 1
-    cp tt-build/src/cmark "$2/cmark"
-}
+# build: tests/realbugs/pkgs/cmark.sh (the CLI with CMake)
 
 # a short note with one list whose second item is indented one space;
 # the run passes when the HTML has one list of three items

@@ -14,14 +14,7 @@ TRUTH_CAUSE_VALUES='^(finalize_document|cmark_parser_finish)$'
 TAGS='regression corruption'
 SINGLE_THREADED=1
 
-# the CLI with CMake (as goodgood's cmark.sh)
-build() {
-    cmake -S . -B tt-build -DCMAKE_BUILD_TYPE=None -DCMARK_TESTS=OFF \
-        -DCMARK_SHARED=OFF -DCMARK_STATIC=ON -DCMAKE_C_FLAGS="$TT_CFLAGS" \
-        -DCMAKE_EXE_LINKER_FLAGS="$TT_LDFLAGS" >/dev/null || return 1
-    cmake --build tt-build -j"${JOBS:-2}" --target cmark_exe >/dev/null || return 1
-    cp tt-build/src/cmark "$2/cmark"
-}
+# build: tests/realbugs/pkgs/cmark.sh (the CLI with CMake)
 
 # a link reference definition with a 200-character URL, used 30 times
 # (about 480 bytes); the run passes when all 30 uses became links
