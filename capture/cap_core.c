@@ -375,6 +375,20 @@ static int populate(uint8_t *m, size_t len)
     return 0;
 }
 
+/* The write limit of a chunk being filled. A fork from a signal handler
+ * that interrupted this very write parks the child (fork_park: limit
+ * NULL, refork set) so that its next event takes the slow way and starts
+ * its own trace; a limit stored after the fork would send the child's
+ * events, unseen, into the parent's chunk (its private copy): so it is
+ * checked again after the store. */
+static inline void set_limit(struct tstate *t, uint8_t *limit)
+{
+    t->limit = limit;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (__builtin_expect(t->refork, 0))
+        t->limit = NULL;
+}
+
 /* Make room for need more bytes below limit in the current chunk by
  * filling more of its slot (doubling what is filled, up to the slot):
  * 1 when they fit, 0 when the slot is used up or the disk refused (the
@@ -398,7 +412,7 @@ static int fill_more(struct tstate *t, size_t need)
         if (why || populate(t->base + t->filled, add) != 0)
             return 0;
         t->filled += add;
-        t->limit = t->base + t->filled - CAP_RESERVE;
+        set_limit(t, t->base + t->filled - CAP_RESERVE);
     }
     return 1;
 }
@@ -503,7 +517,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     t->chunk = c;
     t->pos = m + TTF_CHUNK_HDR;
     t->filled = fill;
-    t->limit = m + fill - CAP_RESERVE;
+    set_limit(t, m + fill - CAP_RESERVE);
     t->tsc = tsc;
     if (t->prev)
         cap.any_calls = 1;
