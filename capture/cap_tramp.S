@@ -10,10 +10,14 @@
  * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
  * saved). The stack is not always 16-byte aligned there, so it realigns it
  * through rbp. It hands rax, rsp and xmm0's low 8 bytes to C, gets the real return address
- * back and jumps there with every return register as the function left it, and the
- * argument registers too: else the caller's next call would pass our
- * buffer pointers and clock readings in its unused argument registers,
- * different in every run and costly to record.
+ * back and jumps there with every return register as the function left it
+ * and the other argument registers (rdi rsi rcx r8 r9 r10) zeroed: else
+ * the caller's next call would pass our buffer pointers and clock
+ * readings in its unused argument registers, different in every run and
+ * costly to record. They are dead after a return (psABI: the caller saves
+ * them; gcc keeps nothing in them across a call to -pg code, whose
+ * -fipa-ra is off), so zeroing is as good as the values the function
+ * left, which cost six pushes and six pops to keep.
  */
 #if defined(__x86_64__) && defined(__linux__)
 
@@ -45,12 +49,6 @@ cap_ret_tramp:
         pushq   %rbp
         movq    %rsp, %rbp              /* rbp+24: rsp after the function's ret */
         andq    $-16, %rsp
-        pushq   %rdi                    /* the scratch registers as the function */
-        pushq   %rsi                    /* left them: the caller's next call */
-        pushq   %rcx                    /* then passes what it would without */
-        pushq   %r8                     /* libttcap, not our pointers and clock */
-        pushq   %r9                     /* readings (6 pushes: still aligned) */
-        pushq   %r10
         movq    %rax, %rdi              /* the return value */
         leaq    24(%rbp), %rsi
         movq    %xmm0, %rdx             /* and a float or double one */
@@ -59,12 +57,12 @@ cap_ret_tramp:
         jnz     2f
 1:
         movq    %rax, %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rcx
-        popq    %rsi
-        popq    %rdi
+        xorl    %edi, %edi              /* the scratch argument registers: */
+        xorl    %esi, %esi              /* zero, the same in every run */
+        xorl    %ecx, %ecx
+        xorl    %r8d, %r8d
+        xorl    %r9d, %r9d
+        xorl    %r10d, %r10d
         movq    %rbp, %rsp
         popq    %rbp
         popq    %rdx
