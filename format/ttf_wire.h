@@ -499,15 +499,15 @@ static inline unsigned ttf_values_mask(const uint64_t regs[TTF_ARGREGS],
     return (pick & (strided | TTF_MASK_STRIDE)) | (~pick & same);
 }
 
-/* The mask byte, then the zigzag deltas of the registers it gives. */
+/* The mask byte, then the zigzag deltas of the registers it gives, in
+ * increasing order: a loop over the set bits only (most calls give none
+ * or one or two). */
 static inline uint8_t *ttf_put_values_deltas(uint8_t *p, unsigned m,
                                              const uint64_t d[TTF_ARGREGS])
 {
     *p++ = (uint8_t)m;
-#pragma GCC unroll 6
-    for (int i = 0; i < TTF_ARGREGS; i++)
-        if (m & (1u << i))
-            p = ttf_put_svar(p, (int64_t)d[i]);
+    for (unsigned g = m & ((1u << TTF_ARGREGS) - 1); g; g &= g - 1)
+        p = ttf_put_svar(p, (int64_t)d[__builtin_ctz(g)]);
     return p;
 }
 
@@ -585,14 +585,13 @@ static inline uint8_t *ttf_put_enter_xmm_step(uint8_t *p, uint8_t *mask,
 {
     uint64_t d[TTF_XMMREGS], any = 0;
 #pragma GCC unroll 8
-    for (int i = 0; i < TTF_XMMREGS; i++) {
-        d[i] = x[i] ^ xprev[i];
-        any |= d[i];
-    }
+    for (int i = 0; i < TTF_XMMREGS; i++)
+        any |= x[i] ^ xprev[i];
     if (__builtin_expect(!any, 1))
         return p;               /* the usual case: nothing to write or keep */
-    unsigned m = 0;
+    unsigned m = 0;             /* (the XORs again: kept, they cost stores) */
     for (int i = 0; i < TTF_XMMREGS; i++) {
+        d[i] = x[i] ^ xprev[i];
         xprev[i] = x[i];
         m |= (unsigned)(d[i] != 0) << i;
     }
