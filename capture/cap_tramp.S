@@ -38,6 +38,20 @@
 
 #include "cap_layout.h"
 
+/* ttf_put_uvar: rcx at r9, which moves past it (r10 and rcx clobbered). */
+.macro PUT_UVAR
+        jmp     2f
+1:      movl    %ecx, %r10d
+        orl     $0x80, %r10d
+        movb    %r10b, (%r9)
+        addq    $1, %r9
+        shrq    $7, %rcx
+2:      cmpq    $0x7f, %rcx
+        ja      1b
+        movb    %cl, (%r9)
+        addq    $1, %r9
+.endm
+
         .text
 
 /* An unwinder reaching a hooked frame's return address (cap_ret_tramp - 1
@@ -122,31 +136,13 @@ cap_ret_tramp:
         movq    %rax, %r10
         sarq    $63, %r10
         xorq    %r10, %rcx
-        jmp     2f
-1:      movl    %ecx, %r10d
-        orl     $0x80, %r10d
-        movb    %r10b, (%r9)
-        addq    $1, %r9
-        shrq    $7, %rcx
-2:      cmpq    $0x7f, %rcx
-        ja      1b
-        movb    %cl, (%r9)
-        addq    $1, %r9
+        PUT_UVAR
         movq    %fs:CAPL_T_SITES(%r11), %r10
         movq    %xmm0, %rcx             /* uvar bswap64(xmm0 ^ xret) */
         xorq    CAPL_XS_RET(%r10), %rcx
         movq    %xmm0, CAPL_XS_RET(%r10)
         bswapq  %rcx
-        jmp     4f
-3:      movl    %ecx, %r10d
-        orl     $0x80, %r10d
-        movb    %r10b, (%r9)
-        addq    $1, %r9
-        shrq    $7, %rcx
-4:      cmpq    $0x7f, %rcx
-        ja      3b
-        movb    %cl, (%r9)
-        addq    $1, %r9
+        PUT_UVAR
         movb    %sil, (%r8)             /* commit: the tag, then pos */
         movq    %r9, %fs:CAPL_T_POS(%r11)
         subl    $1, %fs:CAPL_T_DEPTH(%r11)
