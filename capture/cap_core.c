@@ -69,6 +69,7 @@
 #include <unistd.h>
 
 #include "cap_int.h"
+#include "cap_vstr.h"
 
 struct capture cap = { .fd = -1, .grow_lock = ATOMIC_FLAG_INIT,
                        .mod_lock = ATOMIC_FLAG_INIT, .site_lock = ATOMIC_FLAG_INIT };
@@ -421,7 +422,8 @@ static int take_index(uint64_t *c)
 
 /* The file header of a trace with values: TTF_REQ_VALUES and TTF_REQ_XMM
  * (once), minor version 5 (format 1.5: its values chunks carry the SSE
- * registers too).
+ * registers too), or 6 and TTF_OPT_STRINGS with a string table (format
+ * 1.6: STRINGS records, cap_vstr.h).
  * Called at the claim of a values chunk and when a thread turns values on
  * (cap_shadow.c). */
 void cap_values_chunk(void)
@@ -432,7 +434,11 @@ void cap_values_chunk(void)
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
     if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_XMM)
         return;
-    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)5, __ATOMIC_RELAXED);
+    if (cap_vt.e)               /* string records may follow (format 1.6) */
+        __atomic_fetch_or((uint32_t *)(void *)(h + TTF_H_OPT), TTF_OPT_STRINGS,
+                          __ATOMIC_RELAXED);
+    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)(cap_vt.e ? 6 : 5),
+                     __ATOMIC_RELAXED);
     __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_RELEASE);
 }
 

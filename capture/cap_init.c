@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "cap_int.h"
+#include "cap_vstr.h"
 
 #define CAP_DEFAULT_CHUNK (256u << 10)
 
@@ -572,6 +573,8 @@ int cap_start(const char *parent, int forked)
     cap_thread_begin(t);
     write_process(t, parent);
     cap_store_init();
+    if (!forked)                /* (a fork child has its parent's) */
+        cap_vtab_load();        /* strings by content (values mode) */
     if (forked) {
         cap_replay_modules(t);  /* no dl_iterate_phdr in a fork child */
     } else {

@@ -20,6 +20,7 @@
 
 #include "cap_layout.h"
 #include "cap_values.h"
+#include "cap_vstr.h"
 
 #if defined(__x86_64__) && defined(__linux__)
 
@@ -138,7 +139,7 @@ static int chunk_has_hot(const struct tstate *t)
  * thread if needed (module comment). 1 ready, 0 not (the thread is cut). */
 int cap_values_ready(struct tstate *t)
 {
-    if (!cap_room(t, CAP_VHOT_MAX))
+    if (!cap_room(t, CAP_VHOT_MAX + CAP_VSTR_MAX + 8))
         return 0;
     if (t->vals)
         return 1;
@@ -153,7 +154,7 @@ int cap_values_ready(struct tstate *t)
         memset(cap_xs_of(t), 0, sizeof(struct cap_xs));
         cap_values_chunk();
     }
-    return cap_room(t, CAP_VHOT_MAX) != NULL;
+    return cap_room(t, CAP_VHOT_MAX + CAP_VSTR_MAX + 8) != NULL;
 }
 
 __attribute__((noreturn, cold))

@@ -68,6 +68,7 @@
 #include <unistd.h>
 
 #include "cap_values.h"
+#include "cap_vstr.h"
 
 #if defined(__x86_64__) && defined(__linux__)
 
@@ -144,6 +145,42 @@ void put_enter(struct tstate *t, uintptr_t fn, uintptr_t site, const uint64_t *r
     cap_commit(t, p, tag, t->pos);
 }
 
+/* An ENTER of a function with string parameters (cap_vstr.h): its
+ * STRINGS record (format 1.6), then the ENTER, then the record's tag, so
+ * that a reader sees the two at once or neither. Room for both is
+ * checked. Out of line: most functions take no string. */
+static __attribute__((noinline)) void put_enter_strings(struct tstate *t, uintptr_t fn,
+                                                        uintptr_t site, const uint64_t *r,
+                                                        uint64_t now,
+                                                        const struct cap_vt_ent *v)
+{
+    uint8_t *p = t->pos;
+    uint64_t zero = 0;
+    t->pos = cap_put_strings(p, r, v);
+    put_enter(t, fn, site, r, now);
+    __builtin_memcpy(t->pos, &zero, 8);     /* cap_str_read's leftovers, if any */
+    atomic_signal_fence(memory_order_release);
+    *(volatile uint8_t *)p = TTF_R_STRINGS;
+}
+
+/* Room for the longest STRINGS record, its leftovers and ENTER at t->pos. */
+static inline int strings_room(const struct tstate *t)
+{
+    return t->pos + CAP_VSTR_MAX + 8 + CAP_VHOT_MAX <= t->limit + CAP_RESERVE / 2;
+}
+
+/* The ENTER of fn, after its strings when its entry v says it takes some
+ * and they can be read (our fault handler is in place). */
+static inline __attribute__((always_inline))
+void put_enter_any(struct tstate *t, uintptr_t fn, uintptr_t site, const uint64_t *r,
+                   uint64_t now, const struct cap_vt_ent *v)
+{
+    if (__builtin_expect(v != NULL, 0) && cap_probe_ready())
+        put_enter_strings(t, fn, site, r, now, v);
+    else
+        put_enter(t, fn, site, r, now);
+}
+
 /* The return address of the frame whose slot __fentry__ hooks: the call
  * site; a tail call finds the slot hooked already, and the real address in
  * the top entry (push). */
@@ -183,10 +220,13 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     const struct shent *top = cap_sh.e + n - 1;     /* the guard when n is 0 */
     if (top->slot <= s && !(top->slot == s && *slot == TRAMP))
         return 1;
+    uintptr_t fn = fn_start(self);
+    const struct cap_vt_ent *v = cap_vt_find(fn);  /* strings (format 1.6) */
+    if (__builtin_expect(v && !strings_room(t), 0))
+        return 1;
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
-    uintptr_t fn = fn_start(self);
-    put_enter(t, fn, call_site(slot), regs, now);
+    put_enter_any(t, fn, call_site(slot), regs, now, v);
     push(slot, fn);
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
@@ -264,7 +304,7 @@ void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     if (t->state != TS_DONE && shadow_room() == 0 && prune(slot) == 0 &&
         cap_values_ready(t)) {
         uintptr_t fn = fn_start(self);
-        put_enter(t, fn, call_site(slot), regs, clock_now(t));
+        put_enter_any(t, fn, call_site(slot), regs, clock_now(t), cap_vt_find(fn));
         push(slot, fn);
         t->depth++;
     }

@@ -122,6 +122,36 @@ static uint64_t argreg(const ttdi_xcall *x, int run, int k)
     return p && p->reg >= 0 ? x->args[run][p->reg] : 0;
 }
 
+/* Argument k of x as both runs' recorded strings (format 1.6): 1 with
+ * s[0] (good) and s[1] (bad), then compared and shown by content. */
+static int xstrings(const ttdi_xcall *x, int k, ttf_string s[2])
+{
+    const ttf_param *p = param(x, k);
+    ttf_event ev[2];
+    if (!p || !x->strs[0] || !x->strs[1])
+        return 0;
+    for (int r = 0; r < 2; r++) {
+        memset(&ev[r], 0, sizeof ev[r]);
+        ev[r].strs = x->strs[r];
+        ev[r].strs_len = x->strs_len[r];
+    }
+    return ttdi_arg_strings(p, &ev[0], &ev[1], &s[0], &s[1]);
+}
+
+/* Argument k of x in run (TTD_GOOD, TTD_BAD) as text: its string when
+ * both runs recorded one, else vtext's. */
+static const char *argtext(ectx *e, const ttdi_xcall *x, int run, int k)
+{
+    const ttf_param *p = param(x, k);
+    ttf_string s[2];
+    char v[128];
+    if (!xstrings(x, k, s))
+        return vtext(e, run, argreg(x, run == TTD_GOOD ? 0 : 1, k), &p->type,
+                     run == TTD_GOOD ? x->gtime_ns : x->time_ns);
+    ttf_string_format(v, sizeof v, &s[run == TTD_GOOD ? 0 : 1]);
+    return ttfi_arena_strcpy(e->in->arena, v);
+}
+
 static const char *fname(ectx *e, const xpair *xp, const ttdi_xcall *x)
 {
     (void)xp;
@@ -242,8 +272,8 @@ static int step_argument(ectx *e, const xpair *xp, int32_t id, int k, int strong
     s->function = fname(e, xp, x);
     s->arg = k;
     s->param = p->name ? p->name : "";
-    s->good_value = vtext(e, TTD_GOOD, argreg(x, 0, k), &p->type, x->gtime_ns);
-    s->bad_value = vtext(e, TTD_BAD, argreg(x, 1, k), &p->type, x->time_ns);
+    s->good_value = argtext(e, x, TTD_GOOD, k);
+    s->bad_value = argtext(e, x, TTD_BAD, k);
     s->bad_index = x->enter[1];
     s->bad_time_ns = x->time_ns;
     s->strong = strong;
@@ -543,12 +573,17 @@ static int same_text(ectx *e, const vcand *c, const char *g, const char *b)
     const ttdi_xcall *x = &c->xp->rp.c[c->node];
     const ttf_param *p = c->arg >= 0 ? param(x, c->arg) : NULL;
     const ttf_vtype *ty = p ? &p->type : &x->sig->ret;
-    char vg[64], vb[64];
+    char vg[128], vb[128];
+    ttf_string st[2];
 
     if (!g || !b)
         return 0;
     ttf_value_format(vg, sizeof vg, p ? argreg(x, 0, c->arg) : x->ret[0], ty);
     ttf_value_format(vb, sizeof vb, p ? argreg(x, 1, c->arg) : x->ret[1], ty);
+    if (p && xstrings(x, c->arg, st)) {
+        ttf_string_format(vg, sizeof vg, &st[0]);
+        ttf_string_format(vb, sizeof vb, &st[1]);
+    }
     (void)e;
     return strcmp(vg, g) == 0 && strcmp(vb, b) == 0;
 }
@@ -891,14 +926,19 @@ static int error_appears(const xchain *c, size_t i)
 /* After "its inputs did not": the pointers among them were compared as
  * pointers (NULL or not), not by what they point to (a string "cc"
  * against "cx" is not seen): " (pointer key compared, not its contents)",
- * " (pointers compared, not their contents)", or "" with none. */
-static const char *pointer_words(const ttf_signature *sig, char *buf, size_t len)
+ * " (pointers compared, not their contents)", or "" with none. Strings
+ * whose first bytes both runs recorded (format 1.6) were compared by
+ * them: not counted. */
+static const char *pointer_words(const ttdi_xcall *x, char *buf, size_t len)
 {
+    const ttf_signature *sig = x->sig;
     const char *name = NULL;
     int n = 0;
     for (size_t k = 0; sig && k < sig->nparams; k++) {
         const ttf_param *p = &sig->params[k];
-        if (p->reg < 0 || p->type.cls != TTF_VC_POINTER || (p->name && !strcmp(p->name, "this")))
+        ttf_string st[2];
+        if (p->reg < 0 || p->type.cls != TTF_VC_POINTER || (p->name && !strcmp(p->name, "this")) ||
+            xstrings(x, (int)k, st))
             continue;
         name = n++ ? name : p->name;
     }
@@ -987,7 +1027,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         rc = ttdi_evid_add(a, f, TTD_EV_VALUE, TTDI_W_VALUE, "returned %s in the bad "
                            "run, %s in the good run", st->bad_value, st->good_value);
         if (rc >= 0 && error_appears(c, i))
-            rc = error_evidence(a, f, c->from[i], x, st, pointer_words(x->sig, pw, sizeof pw));
+            rc = error_evidence(a, f, c->from[i], x, st, pointer_words(x, pw, sizeof pw));
     } else {
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param
@@ -1201,6 +1241,8 @@ static const char *call_args(ectx *e, const ttdi_xcall *x)
     ev.time_ns = x->time_ns;
     ev.has_values = 1;
     memcpy(ev.argregs, x->args[1], sizeof ev.argregs);
+    ev.strs = x->strs[1];
+    ev.strs_len = x->strs_len[1];
     if (!ttdi_values_text(&e->in->r[TTD_BAD].norm, &ev, v, sizeof v))
         return NULL;
     return ttfi_arena_strcpy(e->in->arena, v);
@@ -1250,8 +1292,11 @@ static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_
     v->cls = ty->cls;
     v->good_raw = p ? argreg(x, 0, arg) : x->ret[0];
     v->bad_raw = p ? argreg(x, 1, arg) : x->ret[1];
-    v->good_value = vtext(e, TTD_GOOD, v->good_raw, ty, p ? x->gtime_ns : x->gexit_ns);
-    v->bad_value = vtext(e, TTD_BAD, v->bad_raw, ty, p ? x->time_ns : x->exit_ns);
+    ttf_string st[2];
+    v->is_string = p && xstrings(x, arg, st);
+    v->good_value = p ? argtext(e, x, TTD_GOOD, arg)
+                      : vtext(e, TTD_GOOD, v->good_raw, ty, x->gexit_ns);
+    v->bad_value = p ? argtext(e, x, TTD_BAD, arg) : vtext(e, TTD_BAD, v->bad_raw, ty, x->exit_ns);
     v->good_is_code = ttf_value_errcode(v->good_raw, ty, &v->good_code);
     v->bad_is_code = ttf_value_errcode(v->bad_raw, ty, &v->bad_code);
     v->good_index = p ? x->enter[0] : x->gexit_idx;

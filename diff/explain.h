@@ -35,6 +35,9 @@ typedef struct ttdi_xcall {
     uint64_t gexit_ns;          /* good run: EXIT time */
     const ttf_signature *sig;   /* bad run's signature, NULL if unknown */
     uint64_t args[2][TTF_VALUE_SLOTS]; /* argument registers, good and bad */
+    const uint8_t *strs[2];     /* their strings' first bytes (format 1.6: the
+                                   ENTERs' ttf_event strs), NULL: none */
+    uint32_t strs_len[2];
     uint64_t ret[2];            /* return registers (returned) */
     uint8_t values;             /* 1: both runs recorded values */
     uint8_t returned;           /* 1: its EXIT was matched: ret is valid */

@@ -176,6 +176,10 @@ static int ensure(ttdi_replay *rp, size_t i)
         x->values = f->matched && f->ev[0].has_values && f->ev[1].has_values;
         memcpy(x->args[0], f->ev[0].argregs, sizeof x->args[0]);
         memcpy(x->args[1], f->ev[1].argregs, sizeof x->args[1]);
+        for (int r = 0; r < 2; r++) {
+            x->strs[r] = f->ev[r].strs;
+            x->strs_len[r] = f->ev[r].strs_len;
+        }
         x->argdiff = f->argdiff;
         x->argnoisy = f->argnoisy;
         x->argwhy = f->argwhy;
@@ -346,16 +350,26 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
 
     for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
         const ttf_param *p = &sig->params[i];
-        if (p->reg < 0 || !ttf_value_comparable(&p->type))
+        ttf_string s0, s1;
+        int str = p->reg >= 0 && ttdi_arg_strings(p, &f->ev[0], &f->ev[1], &s0, &s1);
+        if (p->reg < 0 || (!str && !ttf_value_comparable(&p->type)))
             continue;
         uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
         rp->compared++;
-        if (!ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
-                                f->ev[0].time_ns, f->ev[1].time_ns))
+        if (str ? ttf_string_same(&s0, &s1)
+                : !ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
+                                      f->ev[0].time_ns, f->ev[1].time_ns))
             continue;
-        int why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
-        if (!why && up)
-            why = derived(up, g, b);
+        int why;
+        if (str) {      /* by content (format 1.6): noise only as the baselines say */
+            g = ttdi_string_hash(&s0);
+            b = ttdi_string_hash(&s1);
+            why = baseline_noise(rp, f->key, (int)i) ? TTDI_NOISE_BASELINE : 0;
+        } else {
+            why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
+            if (!why && up)
+                why = derived(up, g, b);
+        }
         if (up && up->noisy.why && up->noisy.ret[0] == g && up->noisy.ret[1] == b)
             up->noisy.used = (uint8_t)(up->noisy.used + (up->noisy.used < 255)); /* passed on */
         if (!why) {

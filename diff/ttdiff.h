@@ -62,9 +62,11 @@ extern "C" {
  * order_dep, order_pair, enum ttd_order; ttd_result followed (a first
  * split that only followed the threads' progress, put after another
  * thread's own); TTD_TIMING_PROGRESS and ttd_result values_progress (runs
- * that ended alike and differ only by the threads' progress). */
+ * that ended alike and differ only by the threads' progress).
+ * 1.11: strings by content (format 1.6): ttd_value_diff is_string; string
+ * arguments are compared, and shown, by their recorded first bytes. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 10
+#define TTD_VERSION_MINOR 11
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -732,6 +734,10 @@ typedef struct ttd_value_diff {
                                function called is not in it); NULL when
                                not known (1.8) */
     size_t nstack;          /* frames in stack */
+    int is_string;          /* 1: a char * or std::string argument compared
+                               by its recorded first bytes (format 1.6);
+                               good_value and bad_value are them, quoted
+                               ("\"cc\"", ttf_string_format) (1.11) */
 } ttd_value_diff;
 /* Why a divergence may be timing noise, not the failure. */
 enum ttd_noise {

@@ -15,7 +15,10 @@
  * signature says it is comparable (ttf_value_comparable): integers, enums
  * and bools exactly after cutting the register to the type's size,
  * pointers by NULL / non-NULL and by what they name in a module's image
- * (values_ptr.c), never void, float or struct values. The
+ * (values_ptr.c), never void, float or struct values; a char * or
+ * std::string whose first bytes both runs recorded (format 1.6) by those
+ * bytes, as far as both were read (ttf_string_same: "cc" against "cx"
+ * differs, where the pointers may well be equal). The
  * first difference is the pair's value divergence; every differing return
  * value is kept too (bounded), for ranking suspects.
  *
@@ -58,19 +61,30 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
     return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
-/* Compare one value; 1 if it differs (and is not noise). */
-static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
-                     int slot, const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg,
-                     uint64_t rb, ttdi_vfound *out)
+int ttdi_arg_strings(const ttf_param *p, const ttf_event *g, const ttf_event *b,
+                     ttf_string *sg, ttf_string *sb)
 {
-    uint64_t key = wg->key;
+    return p->reg >= 0 && p->reg < TTF_VALUE_REGS && ttf_event_string(g, (unsigned)p->reg, sg) &&
+           ttf_event_string(b, (unsigned)p->reg, sb);
+}
 
-    if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
-        return 0;
+uint64_t ttdi_string_hash(const ttf_string *s)
+{
+    uint64_t h = 0x57a1c0de00000000ull ^ s->len ^ ((uint64_t)s->unreadable << 8);
+    for (unsigned i = 0; i < s->len; i++)
+        h = ttfi_mix64(h ^ s->text[i]);
+    return h;
+}
+
+/* A value at slot that differs (1) or not (0): 1 if the difference is
+ * not noise; while collecting, noted as noise instead. */
+static int one_diff(const vwalk *wg, ttdi_openset *noise, int collect, int slot, int differs,
+                    ttdi_vfound *out)
+{
     out->compared++;
-    if (!ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns, wb->ev.time_ns))
+    if (!differs)
         return 0;
-    uint64_t k = ttdi_value_slot_key(key, slot);
+    uint64_t k = ttdi_value_slot_key(wg->key, slot);
     if (collect) {
         if (!ttdi_openset_count(noise, k) && ttdi_openset_add(noise, k) < 0)
             return -1;
@@ -81,6 +95,18 @@ static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int 
         return 0;
     }
     return 1;
+}
+
+/* Compare one value; 1 if it differs (and is not noise). */
+static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+                     int slot, const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg,
+                     uint64_t rb, ttdi_vfound *out)
+{
+    if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
+        return 0;
+    return one_diff(wg, noise, collect, slot,
+                    ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns,
+                                       wb->ev.time_ns), out);
 }
 
 static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
@@ -115,10 +141,14 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
     for (size_t i = 0; g->kind == TTF_EV_ENTER && !d && i < sb->nparams &&
                        i < sg->nparams; i++) {
         const ttf_param *pg = &sg->params[i], *pb = &sb->params[i];
+        ttf_string s0, s1;
         if (pg->reg < 0 || pb->reg < 0)
             continue;
-        d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
-                      g->argregs[pg->reg], b->argregs[pb->reg], out);
+        if (pg->reg == pb->reg && ttdi_arg_strings(pb, g, b, &s0, &s1))
+            d = one_diff(wg, noise, collect, (int)i, !ttf_string_same(&s0, &s1), out);
+        else
+            d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
+                          g->argregs[pg->reg], b->argregs[pb->reg], out);
         what = TTD_VAL_ARG;
         arg = (int)i;
     }
@@ -362,15 +392,24 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
         ty = &p->type;
     out->type = ty->name;
     out->cls = ty->cls;
-    if (p) {
+    ttf_string s0, s1;
+    if (p && ttdi_arg_strings(p, &v->ev[0], &v->ev[1], &s0, &s1)) {
+        out->good_raw = v->ev[0].argregs[p->reg];
+        out->bad_raw = v->ev[1].argregs[p->reg];
+        ttf_string_format(buf[0], sizeof buf[0], &s0);
+        ttf_string_format(buf[1], sizeof buf[1], &s1);
+        out->is_string = 1;
+    } else if (p) {
         out->good_raw = v->ev[0].argregs[p->reg];
         out->bad_raw = v->ev[1].argregs[p->reg];
     } else {
         ttf_value_ret(v->sig, &v->ev[0], &out->good_raw);
         ttf_value_ret(v->sig, &v->ev[1], &out->bad_raw);
     }
-    ttdi_value_text(ng, out->good_raw, ty, v->ev[0].time_ns, buf[0], sizeof buf[0]);
-    ttdi_value_text(nb, out->bad_raw, ty, v->ev[1].time_ns, buf[1], sizeof buf[1]);
+    if (!out->is_string) {
+        ttdi_value_text(ng, out->good_raw, ty, v->ev[0].time_ns, buf[0], sizeof buf[0]);
+        ttdi_value_text(nb, out->bad_raw, ty, v->ev[1].time_ns, buf[1], sizeof buf[1]);
+    }
     out->good_value = ttfi_arena_strcpy(a, buf[0]);
     out->bad_value = ttfi_arena_strcpy(a, buf[1]);
     out->good_is_code = ttf_value_errcode(out->good_raw, ty, &out->good_code);

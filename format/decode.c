@@ -27,6 +27,8 @@ static const char *rec_name(unsigned tag)
 {
     if (tag < sizeof rec_names / sizeof rec_names[0])
         return rec_names[tag];
+    if (tag == TTF_R_STRINGS)
+        return "STRINGS";
     return tag <= TTF_R_REQUIRED_LAST ? "unknown required record"
                                       : "unknown optional record";
 }
@@ -63,6 +65,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     memset(d->cache, 0, sizeof d->cache);
     d->sites_ok = (t->hdr.required_features & TTF_REQ_SITES) != 0;
     d->pend = 0;
+    d->pstr = NULL;
     if (d->sites_ok)            /* else never read: a prefix is invalid */
         memset(&d->sites, 0, sizeof d->sites);
 }
@@ -408,6 +411,32 @@ static int ends_record(struct dec *d, unsigned tag, struct ttfi_cursor *s, ttf_e
     return 0;
 }
 
+/* A STRINGS record (v1.6, FORMAT.md 4.6), its payload body: checked and
+ * kept for the ENTER that must follow. 0, or <0 if damaged. */
+static int strings_record(struct dec *d, const uint8_t *body, uint64_t len)
+{
+    struct ttfi_cursor *c = &d->c;
+    char why[96];
+    if (d->pstr) {
+        c->rec = d->pstr_rec;
+        return CORRUPT(c, "STRINGS record not followed by an ENTER");
+    }
+    if (ttfi_strings_check(body, (size_t)len, why, sizeof why))
+        return CORRUPT(c, "bad STRINGS record: %s", why);
+    d->pstr = body;
+    d->pstr_len = (uint32_t)len;
+    d->pstr_rec = c->rec;
+    return 0;
+}
+
+/* The strings read before an ENTER (a STRINGS record), given to it. */
+static inline void enter_strings(struct dec *d, ttf_event *ev)
+{
+    ev->strs = d->pstr;
+    ev->strs_len = d->pstr ? d->pstr_len : 0;
+    d->pstr = NULL;
+}
+
 /* An extended record (tag 0x01..0x3F). 1: *ev is an event; 0: consumed,
  * nothing to report; <0: damaged. */
 static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
@@ -420,6 +449,8 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
     c->p++;
     if ((r = cur_uvar(c, &len)) || (r = cur_bytes(c, len, &body, rec_name(tag))))
         return r;
+    if (tag == TTF_R_STRINGS)
+        return strings_record(d, body, len);
     int ends = tag == TTF_R_EXEC || tag == TTF_R_VFORK || tag == TTF_R_UNWIND;
     if (tag >= TTF_R_OPTIONAL_FIRST && tag != TTF_R_SYNC_OP && !ends) {
         if (d->scan)
@@ -601,9 +632,11 @@ static int dec_next(struct dec *d, ttf_event *ev)
         const uint8_t *p = c->p;
         uint64_t v = 0;
         if (p >= c->end) {
-            c->rec = d->pend ? d->pend_rec : d->ptimed ? d->ptimed : p;
+            c->rec = d->pend ? d->pend_rec : d->ptimed ? d->ptimed : d->pstr ? d->pstr_rec : p;
             if (d->pend && !c->end_is_eof)
                 return CORRUPT(c, "call-site record at the end of its chunk");
+            if (d->pstr && !c->end_is_eof)
+                return CORRUPT(c, "STRINGS record at the end of its chunk");
             if (d->ptimed && !c->end_is_eof)
                 return CORRUPT(c, "TIMED record at the end of its chunk");
             if (!c->end_is_eof)
@@ -615,6 +648,11 @@ static int dec_next(struct dec *d, ttf_event *ev)
         if (d->pend && !is_enter_tag(tag)) {
             c->rec = d->pend_rec;
             return CORRUPT(c, "call-site record not followed by an ENTER");
+        }
+        if (d->pstr && !is_enter_tag(tag) &&
+            !(tag >= TTF_T_SITE_WAY && tag <= TTF_T_SITE_NEW && d->sites_ok)) {
+            c->rec = d->pstr_rec;
+            return CORRUPT(c, "STRINGS record not followed by an ENTER");
         }
         if (d->ptimed && !is_exit_tag(tag)) {
             c->rec = d->ptimed;
@@ -628,8 +666,10 @@ static int dec_next(struct dec *d, ttf_event *ev)
             d->tsc += v;
             ev_begin(d, ev, ex ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = d->cache[tag & (TTF_SLOTS - 1)];
-            if (tag < TTF_T_EXIT_HIT)
+            if (tag < TTF_T_EXIT_HIT) {
                 ev->call_site = enter_site(d, ev->addr);
+                enter_strings(d, ev);
+            }
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             if (ex)
@@ -651,8 +691,10 @@ static int dec_next(struct dec *d, ttf_event *ev)
             d->tsc += v;
             ev_begin(d, ev, ex ? TTF_EV_EXIT : TTF_EV_ENTER, p);
             ev->addr = addr;
-            if (tag == TTF_T_ENTER_MISS)
+            if (tag == TTF_T_ENTER_MISS) {
                 ev->call_site = enter_site(d, addr);
+                enter_strings(d, ev);
+            }
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
             if (ex)

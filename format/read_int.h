@@ -149,6 +149,10 @@ struct dec {
     uint64_t pend_site;         /* SITE_NEW: the site it gives */
     const uint8_t *pend_rec;    /* the prefix's first byte */
     struct ttf_sites sites;     /* call sites of the chunk (v1.2) */
+    const uint8_t *pstr;        /* a STRINGS record's payload read before
+                                   this ENTER (v1.6), else NULL */
+    uint32_t pstr_len;          /* its bytes */
+    const uint8_t *pstr_rec;    /* the record's first byte */
     const uint8_t *ptimed;      /* a sparse chunk's TIMED or SAMPLE prefix
                                    read before this EXIT (v1.4), else NULL */
     uint64_t lo;                /* the time given to the last untimed EXIT */
@@ -256,6 +260,8 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->call_site = 0;
     ev->unwound = 0;
     ev->untimed = 0;
+    ev->strs = NULL;
+    ev->strs_len = 0;
 }
 
 /* ---- header.c: the file header ----------------------------------------- */
@@ -610,6 +616,8 @@ static inline __attribute__((always_inline)) int titer_next_novalues(struct tite
     int rc = ttfi_titer_step(ti, ev);
     ev->has_values = 0;
     ev->has_xmm = 0;
+    ev->strs = NULL;
+    ev->strs_len = 0;
     return rc;
 }
 

@@ -810,18 +810,48 @@ static int is_char(Dwarf_Die *t)
 }
 
 /* 1 if the type DIE t (peeled) is std::string (libstdc++'s basic_string
- * of char, either ABI). */
+ * of char, either ABI): its first member is _M_dataplus, whose first word
+ * is the pointer to the characters (libttcap reads them through it).
+ * libc++'s basic_string (its first word may hold the characters
+ * themselves) and a declaration without members are not. */
 static int is_std_string(Dwarf_Die *t)
 {
-    Dwarf_Die p;
+    Dwarf_Die p, c;
     if (dwarf_peel_type(t, &p) != 0 || !is_record_tag(dwarf_tag(&p)))
         return 0;
     const char *n = dwarf_diename(&p);
-    return n && strncmp(n, "basic_string<char,", 18) == 0;
+    if (!n || strncmp(n, "basic_string<char,", 18) != 0 || dwarf_child(&p, &c) != 0)
+        return 0;
+    do {
+        if (dwarf_tag(&c) == DW_TAG_member) {
+            const char *m = dwarf_diename(&c);
+            return m && strcmp(m, "_M_dataplus") == 0 &&
+                   ttfi_die_udata(&c, DW_AT_data_member_location, 0) == 0;
+        }
+    } while (dwarf_siblingof(&c, &c) == 0);
+    return 0;
 }
 
-/* Where a parameter's string is: TTF_VT's cstr (1) for a char *, sstr (2)
- * for a std::string by pointer, reference or value, else 0. */
+/* 1 if the type DIE t is const-qualified, through typedefs and volatile
+ * (`const char`, a typedef of it). */
+static int is_const(Dwarf_Die *t)
+{
+    Dwarf_Die c = *t;
+    for (int n = 0; n < 16; n++) {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_const_type)
+            return 1;
+        if ((tag != DW_TAG_typedef && tag != DW_TAG_volatile_type) || ttfi_die_type(&c, &c))
+            return 0;
+    }
+    return 0;
+}
+
+/* Where a parameter's string is: TTF_VT's cstr (1) for a pointer to const
+ * char (an input: a plain char * may be an output buffer, whose bytes
+ * before the call are whatever it held, and would make identical runs
+ * differ), sstr (2) for a std::string by pointer, reference or value,
+ * else 0. */
 static int string_kind(Dwarf_Die *param)
 {
     Dwarf_Die t, p, to;
@@ -835,7 +865,9 @@ static int string_kind(Dwarf_Die *param)
         return 0;
     if (ttfi_die_type(&p, &to))
         return 0;
-    return is_char(&to) ? (tag == DW_TAG_pointer_type) : is_std_string(&to) ? 2 : 0;
+    if (is_char(&to))
+        return tag == DW_TAG_pointer_type && is_const(&to);
+    return is_std_string(&to) ? 2 : 0;
 }
 
 /* The table being built, and the arena its signatures use. */
@@ -943,7 +975,8 @@ int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n)
         free(b.e);
         return b.rc;
     }
-    qsort(b.e, b.n, sizeof *b.e, vt_cmp);
+    if (b.n)
+        qsort(b.e, b.n, sizeof *b.e, vt_cmp);
     *out = b.e;
     *n = b.n;
     return 0;

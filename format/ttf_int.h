@@ -285,4 +285,8 @@ const char *ttfi_symtab_find(const struct ttfi_symtab *t, uint64_t addr,
                              uint64_t *off);
 void ttfi_symtab_free(struct ttfi_symtab *t);   /* NULL accepted */
 
+/* strings.c: a STRINGS record's payload (format 1.6) checked entry by
+ * entry: 0, or -1 with why (wlen bytes) saying what is wrong. */
+int ttfi_strings_check(const uint8_t *p, size_t len, char *why, size_t wlen);
+
 #endif

@@ -172,6 +172,12 @@
  *   UNWIND       (0x2A, optional, v1.3) t, u8 how (TTF_UNWIND_*), uvar frames
  *                (the innermost open frames, left without EXIT, close here);
  *                0x2B..0x2F are reserved for more of this family
+ *   STRINGS      (0x30, optional, v1.6; no t: it belongs to the ENTER that
+ *                must follow, after any call-site prefix) u8 n, then n x
+ *                {u8 what: register 0..5 | TTF_STRW_STD; u8 got: bytes
+ *                (TTF_STRG_LEN) | TTF_STRG_END | TTF_STRG_FAULT; bytes}:
+ *                the first bytes of the strings the next ENTER's argument
+ *                registers point to (FORMAT.md 4.6)
  *
  * MESSAGE ARGS by type: I64 svar, U64 uvar, F64 8 bytes LE (IEEE 754),
  * PTR uvar, STR str (at most TTF_STR_MAX bytes kept).
@@ -185,7 +191,7 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 5   /* newest minor written; a file says
+#define TTF_VERSION_MINOR_WIRE 6   /* newest minor written; a file says
                                       the minor of the newest feature it
                                       uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
@@ -279,6 +285,8 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
                                     thread create/join) */
 #define TTF_OPT_CUTINFO 0x8u     /* the header's cut fields and cut table are
                                     kept (header_size 128); absent: unknown */
+#define TTF_OPT_STRINGS 0x10u    /* v1.6: STRINGS records may precede ENTERs
+                                    (the writer had a string table) */
 #define TTF_FLAG_CLOSED 0x1u     /* a clean end was written */
 #define TTF_FLAG_EXEC 0x2u       /* v1.3: with CLOSED, the process ended by
                                     exec (its EXEC record names the program) */
@@ -361,8 +369,21 @@ enum {
     TTF_R_UNWIND = 0x2A,        /* optional (1.3): t, u8 how (TTF_UNWIND_*),
                                    uvar frames: the innermost open frames,
                                    left without an EXIT */
+    TTF_R_STRINGS = 0x30,       /* optional (1.6): u8 n, n x {u8 what, u8 got,
+                                   bytes}: string prefixes of the next ENTER */
     TTF_R_LAST = 0x3F
 };
+
+/* STRINGS (v1.6, FORMAT.md 4.6): one entry per string argument register */
+#define TTF_STRW_REG 0x07u       /* what: the register, 0..5 (rdi..r9) */
+#define TTF_STRW_STD 0x08u       /* what: it held a std::string's address (the
+                                    bytes are its characters) */
+#define TTF_STRW_KNOWN 0x0fu     /* other bits of what: corrupt */
+#define TTF_STRG_LEN 0x3fu       /* got: bytes that follow (at most 63) */
+#define TTF_STRG_END 0x40u       /* got: the string ends after them (NUL) */
+#define TTF_STRG_FAULT 0x80u     /* got: memory after them was unreadable (no
+                                    bytes: the pointer itself) */
+#define TTF_STR_PREFIX 32        /* bytes libttcap records at most per string */
 
 /* values (v1.1): the integer argument registers, in mask bit order */
 #define TTF_ARGREGS 6            /* rdi, rsi, rdx, rcx, r8, r9 */
@@ -726,7 +747,8 @@ static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_XMM) ? 5
+    ttf_put_u16(h + TTF_H_VMINOR, (opt_features & TTF_OPT_STRINGS) ? 6
+                                  : (required & TTF_REQ_XMM) ? 5
                                   : (required & TTF_REQ_SPARSE) ? 4
                                   : (required & TTF_REQ_SITES) ? 2
                                   : (required & TTF_REQ_VALUES) ? 1 : 0);

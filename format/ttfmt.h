@@ -77,9 +77,13 @@ extern "C" {
  * 2.13.0: ttf_iter_skip_values (events without values, faster on values
  * traces for passes that do not read them).
  * 2.14.0: ttf_source_hash (a function's source text fingerprinted: did
- * its source change between two builds, or only its machine code). */
+ * its source change between two builds, or only its machine code).
+ * 2.15.0: string arguments by content (format 1.6, STRINGS records):
+ * ttf_event strs and strs_len, ttf_string, ttf_event_string,
+ * ttf_string_format, ttf_string_same, ttf_write_strings,
+ * TTF_HEADER_STRINGS, TTF_STRING_PREFIX. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 14
+#define TTF_VERSION_MINOR 15
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -202,6 +206,9 @@ typedef struct ttf_trace ttf_trace;
 #define TTF_HEADER_RING 0x1u
 /* Optional feature bit: SYNC_OP events may be present (TTF_EV_SYNC_OP). */
 #define TTF_HEADER_SYNC 0x4u
+/* Optional feature bit (format 1.6): ENTERs may carry their string
+ * arguments' first bytes (ttf_event_string). */
+#define TTF_HEADER_STRINGS 0x10u
 
 /* SYNC_OP operations (ttf_event.code of TTF_EV_SYNC_OP; FORMAT.md 4.2). */
 enum ttf_sync_op {
@@ -409,7 +416,44 @@ typedef struct ttf_event {
                                    the chunk's previous ENTER (bit i) */
     uint64_t retxmm;            /* EXIT: xmm0's low 8 bytes as returned (a
                                    float or double result) */
+    const uint8_t *strs;        /* ENTER (format 1.6): its STRINGS record's
+                                   payload, checked (read it with
+                                   ttf_event_string), in the trace's memory;
+                                   NULL: no string recorded */
+    uint32_t strs_len;          /* its bytes */
 } ttf_event;
+
+/* The first bytes of a string an ENTER's argument register pointed to, as
+ * libttcap read them at the call (format 1.6; a char * or a std::string,
+ * by the function's debug info; at most TTF_STRING_PREFIX bytes). */
+typedef struct ttf_string {
+    unsigned reg;               /* integer argument register 0..5 (rdi..r9) */
+    int std;                    /* 1: the register held a std::string's
+                                   address; text is its characters */
+    unsigned len;               /* bytes in text */
+    int complete;               /* 1: the string ends after them */
+    int unreadable;             /* 1: the memory after them could not be read
+                                   (len 0: the pointer itself was bad) */
+    const uint8_t *text;        /* the bytes (no NUL), in the trace's memory */
+} ttf_string;
+
+#define TTF_STRING_PREFIX 32    /* bytes libttcap records of a string at most */
+
+/* The string recorded for register reg (0..5) of the ENTER ev: 1 with
+ * *out, 0 when none was recorded (an older trace, a function without
+ * string parameters, a program built without ttcc's string table). */
+int ttf_event_string(const ttf_event *ev, unsigned reg, ttf_string *out);
+
+/* A recorded string as text, like snprintf: quoted and escaped as C does
+ * ("a\"b\n", \xNN for other bytes), followed by an ellipsis when it was
+ * cut ("abcd..." with U+2026), "(unreadable)" when its pointer could not
+ * be read, "\"ab\"... (unreadable after)" when it ran into memory that
+ * could not. */
+int ttf_string_format(char *buf, size_t len, const ttf_string *s);
+
+/* 1 when a and b read the same as far as both were recorded (two cut
+ * strings with the same first bytes are the same: their rest is unknown). */
+int ttf_string_same(const ttf_string *a, const ttf_string *b);
 
 /* The latest time ev can have happened at: late_ns for an untimed EXIT
  * (the bound analyses that must not shorten a call use), else time_ns. */
@@ -664,6 +708,12 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                                 const uint64_t regs[TTF_VALUE_REGS]);
 int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t retval);
+/* A STRINGS record (format 1.6) for thread's next ENTER, which must be
+ * written next on that thread: n strings (reg 0..5, each once; len at most
+ * 63; text may be NULL when len is 0). Sets TTF_HEADER_STRINGS and minor
+ * version 6 in the header. For a writer opened with opts.values
+ * (TT_EINVAL otherwise, or for a bad entry). */
+int ttf_write_strings(ttf_writer *w, uint32_t thread, const ttf_string *s, size_t n);
 int ttf_write_callsite(ttf_writer *w, uint32_t thread,
                        const ttf_callsite *site);
 /* args: raw bytes encoded per the site's types (see FORMAT.md). */
@@ -984,7 +1034,9 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
  * what they hold, else as raw eightbytes ("{0x1, 0x4002}"); "(in memory)"
  * for one passed in memory (ttf_param mem), "?" for another that was not
  * recorded (unplaceable, an SSE eightbyte in a trace without SSE
- * registers). Like snprintf. */
+ * registers). A char * or std::string whose first bytes were recorded
+ * (format 1.6) shows them (ttf_string_format: "\"cc\"", "(unreadable)");
+ * a NULL one stays NULL. Like snprintf. */
 int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev);
 
 /* The result of an EXIT event ev of a function of signature sig as text:
@@ -1001,7 +1053,10 @@ int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_ev
 typedef struct ttf_vt_entry {
     uint64_t addr;              /* its entry: a link-time address of the file */
     uint8_t cstr;               /* bit k: integer argument register k (rdi..r9)
-                                   holds a char * (signed, unsigned, const) */
+                                   holds a pointer to const char (signed or
+                                   unsigned; a plain char * may be an output
+                                   buffer, whose bytes before the call mean
+                                   nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
                                    reference, a pointer, or one passed by
                                    value: by invisible reference) */

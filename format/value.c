@@ -289,10 +289,14 @@ static int format_agg(char *buf, size_t len, const uint8_t b[16], int neb,
 
 int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev)
 {
+    ttf_string s;
     if (p && p->mem)
         return snprintf(buf, len, "(in memory)");
     if (!p || !ev || p->reg < 0 || p->reg >= TTF_VALUE_SLOTS || p->reg2 >= TTF_VALUE_SLOTS)
         return snprintf(buf, len, "?");
+    if (p->reg < TTF_VALUE_REGS && ttf_event_string(ev, (unsigned)p->reg, &s) &&
+        (s.len || !s.unreadable || ev->argregs[p->reg]))
+        return ttf_string_format(buf, len, &s);     /* its contents (format 1.6) */
     if (p->type.cls != TTF_VC_OTHER || p->byref || p->type.size == 0 || p->type.size > 16)
         return ttf_value_format(buf, len, ev->argregs[p->reg], &p->type);
     uint8_t b[16] = {0};

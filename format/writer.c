@@ -71,6 +71,7 @@ struct ttf_writer {
     int sparse;                 /* TTF_REQ_SPARSE: EXITs timed on request */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
+    int strings;                /* TTF_OPT_STRINGS: a STRINGS record was written */
     uint64_t hz;                /* tsc ticks per second */
     uint64_t start_real;        /* CLOCK_REALTIME at start (header) */
     unsigned chaos;             /* PROCESS: chaos mode bits, 0 = none */
@@ -142,7 +143,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
                               (w->sparse ? TTF_REQ_SPARSE : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
-                       (w->sync ? TTF_OPT_SYNC : 0),
+                       (w->sync ? TTF_OPT_SYNC : 0) |
+                       (w->strings ? TTF_OPT_STRINGS : 0),
                        w->chunk_size, w->hz, w->start_real);
     ttf_put_u32(h + TTF_H_FLAGS, flags);
     ttf_put_u32(h + TTF_H_EXIT, (uint32_t)status);
@@ -576,6 +578,43 @@ static int put_ext(ttf_writer *w, uint32_t thread, unsigned tag, int timed,
             return r;
     }
     return TT_EINVAL;
+}
+
+#define ENTER_ROOM 256          /* the longest ENTER a STRINGS record may be
+                                   followed by (site prefix, values, xmm) */
+
+int ttf_write_strings(ttf_writer *w, uint32_t thread, const ttf_string *s, size_t n)
+{
+    struct payload pl;
+    struct wthread *t;
+    unsigned seen = 0;
+    if (!w || !w->values || n > TTF_ARGREGS || (n && !s))
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    uint8_t cnt = (uint8_t)n;
+    pl_bytes(&pl, &cnt, 1);
+    for (size_t i = 0; i < n; i++) {
+        const ttf_string *e = &s[i];
+        if (e->reg >= TTF_ARGREGS || (seen & (1u << e->reg)) || e->len > TTF_STRG_LEN ||
+            (e->len && !e->text) || (e->complete && e->unreadable))
+            return TT_EINVAL;
+        seen |= 1u << e->reg;
+        uint8_t hd[2] = {(uint8_t)(e->reg | (e->std ? TTF_STRW_STD : 0)),
+                         (uint8_t)(e->len | (e->complete ? TTF_STRG_END : 0) |
+                                   (e->unreadable ? TTF_STRG_FAULT : 0))};
+        pl_bytes(&pl, hd, 2);
+        pl_bytes(&pl, e->text, e->len);
+    }
+    if (!(t = get_thread(w, thread)))
+        return bad_index(w, thread) ? TT_EINVAL : TT_ENOMEM;
+    size_t need = 1 + 2 + (size_t)(pl.p - w->scratch) + ENTER_ROOM;
+    if (t->used > TTF_CHUNK_HDR && t->used + need > w->chunk_size) {
+        int r = flush_chunk(w, thread, t);  /* the ENTER must be in its chunk */
+        if (r)
+            return r;
+    }
+    w->strings = 1;
+    return put_ext(w, thread, TTF_R_STRINGS, 0, 0, &pl);
 }
 
 int ttf_write_process(ttf_writer *w, int64_t pid, int64_t ppid,

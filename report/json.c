@@ -615,6 +615,7 @@ static void value_obj(jw *w, const ttd_result *r, const ttd_value_diff *v)
         k_i64(w, "bad_signed", v->bad_code);
     else
         k_null(w, "bad_signed");
+    k_bool(w, "string", v->is_string);
     k_u64(w, "good_index", v->good_index);
     k_u64(w, "bad_index", v->bad_index);
     k_u64(w, "good_time_ns", v->good_time_ns);

@@ -18,7 +18,7 @@ $(B)/tests/test_chaos: tests/unit/test_chaos.c $(B)/libttcap.a $(LIBFMT) capture
 	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
 
-$(B)/tests/test_probe: tests/unit/test_probe.c $(B)/libttcap.a $(LIBFMT) capture/cap_int.h
+$(B)/tests/test_probe: tests/unit/test_probe.c $(B)/libttcap.a $(LIBFMT) capture/cap_int.h capture/cap_vstr.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka

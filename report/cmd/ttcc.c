@@ -25,6 +25,10 @@
  *   installed). A command that compiles and links at once while -pg is in
  *   effect is split: each source is compiled to a temporary object with
  *   -pg, then the objects are linked without it.
+ * - Values mode, after a program's link: its string table (which
+ *   functions take a char * or std::string, from its debug info) goes
+ *   into it as the section .ttcap.vt (add_value_table): libttcap then
+ *   records those strings' first bytes.
  *
  * Response files (@file) are read for what they ask, never rewritten.
  * Arguments are never re-parsed by a shell: the compiler is exec'd with an
@@ -72,8 +76,11 @@ static const char usage[] =
     "At link time (executables and shared libraries) ttcc adds libttcap so that\n"
     "--as-needed cannot drop it, with -L and an rpath to its folder, and takes\n"
     "-pg out; a command that compiles and links at once with -pg is split into\n"
-    "compiles and a link. Commands without input files (--version, -v,\n"
-    "-print-...) run unchanged; -E and -M only get libttcap's include folder.\n"
+    "compiles and a link. In values mode a program's link is followed by\n"
+    "ttdump --value-table and objcopy, which store which functions take strings\n"
+    "(section .ttcap.vt: libttcap records their first bytes; OBJCOPY names the\n"
+    "objcopy). Commands without input files (--version, -v, -print-...) run\n"
+    "unchanged; -E and -M only get libttcap's include folder.\n"
     "Exit status: the compiler's; 2 for ttcc's own errors (bad options, no\n"
     "compiler, libttcap not found, the compiler would not start).\n";
 
@@ -96,6 +103,7 @@ typedef struct conf {
     int clang;              /* 1: the compiler's name has "clang" in it */
     char libdir[PATH_MAX + 16];  /* folder holding libttcap.so */
     char incdir[PATH_MAX + 16];  /* folder holding ttcap.h */
+    char bindir[PATH_MAX];  /* ttcc's own folder (ttdump is beside it) */
 } conf;
 
 /* A growable argument vector, NULL-terminated. */
@@ -501,6 +509,8 @@ static int split_compile(const conf *c, const char *compiler, char **args,
     return rc;
 }
 
+static void add_value_table(const conf *c, char **args, size_t n);
+
 /* A command that compiles and links with -pg in effect: compile each
  * source with -pg into a temporary folder, link the objects without -pg,
  * remove the folder. The first failing step's status. */
@@ -521,6 +531,8 @@ static int split_run(const conf *c, char **argv, size_t n, size_t nsrc)
         size_t owned = v.n;         /* push_link's -L and -rpath are ours */
         push_link(c, &v);
         rc = run_wait(c, &v);
+        if (rc == 0 && c->values)
+            add_value_table(c, argv + 1, n - 1);
         free(v.v[owned]);
         free(v.v[owned + 1]);
         free(v.v);
@@ -533,6 +545,60 @@ static int split_run(const conf *c, char **argv, size_t n, size_t nsrc)
     free(objs);
     free(dir);
     return rc;
+}
+
+/* After a values-mode link of a program (not -shared, not -r): the
+ * functions whose arguments are strings, read from its debug info by
+ * `ttdump --value-table` (beside ttcc), stored in it as the section
+ * .ttcap.vt (`objcopy --add-section`, $OBJCOPY or objcopy; not loaded,
+ * the build-id unchanged): libttcap reads it at start and records those
+ * strings' first bytes (capture/cap_vtab.c, VALUES.md). A program without
+ * debug info or string parameters gets none. A step that fails leaves the
+ * program as linked, with one warning line: its strings are then compared
+ * as pointers. The output is -o's, or a.out. */
+static void add_value_table(const conf *c, char **args, size_t n)
+{
+    const char *out = NULL, *objcopy = getenv("OBJCOPY");
+    int rsp = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(args[i], "-shared") || !strcmp(args[i], "-r"))
+            return;
+        if (!strcmp(args[i], "-o") && i + 1 < n)
+            out = args[++i];
+        else if (!strncmp(args[i], "-o", 2) && args[i][2])
+            out = args[i] + 2;
+        else if (args[i][0] == '@')
+            rsp = 1;
+        else if (takes_value(args[i]))
+            i++;
+    }
+    if (!out && rsp)
+        return;                 /* -o may be in the @file: not guessed */
+    const char *tmp = getenv("TMPDIR");
+    char *table = cat(tmp && *tmp ? tmp : "/tmp", "/ttcc-vt.XXXXXX");
+    int fd = mkstemp(table);
+    if (fd < 0) {
+        fprintf(stderr, "ttcc: warning: %s: no string table: %s\n", table, strerror(errno));
+        free(table);
+        return;
+    }
+    close(fd);
+    char *dump = cat(c->bindir, "/ttdump"), *sect = cat(".ttcap.vt=", table);
+    char *dv[] = {dump, "--value-table", table, (char *)(out ? out : "a.out"), NULL};
+    char *ov[] = {(char *)(objcopy && *objcopy ? objcopy : "objcopy"), "--add-section",
+                  sect, (char *)(out ? out : "a.out"), NULL};
+    vec d = {dv, 4, 5}, o = {ov, 4, 5};
+    struct stat st;
+    int rc = run_wait(c, &d);
+    if (rc == 0 && stat(table, &st) == 0 && st.st_size > 0)
+        rc = run_wait(c, &o);
+    if (rc)
+        fprintf(stderr, "ttcc: warning: %s: no string table added (strings are compared "
+                "as pointers)\n", out ? out : "a.out");
+    unlink(table);
+    free(table);
+    free(dump);
+    free(sect);
 }
 
 /* 1 if dir/name is an existing file. */
@@ -557,6 +623,7 @@ static void locate(conf *c)
     exe[len] = '\0';
     char *slash = strrchr(exe, '/');
     *slash = '\0';
+    snprintf(c->bindir, sizeof c->bindir, "%s", exe);
     if (has_file(exe, "libttcap.so")) {
         snprintf(c->libdir, sizeof c->libdir, "%s", exe);
         snprintf(c->incdir, sizeof c->incdir, "%s/include", exe);
@@ -663,5 +730,11 @@ int main(int argc, char **argv)
         push(&v, cat("-idirafter", c.incdir));
     if (!sc.stop && !sc.partial)
         push_link(&c, &v);
-    run_exec(&c, &v);
+    if (sc.stop || sc.partial || !c.values)
+        run_exec(&c, &v);
+    int rc = run_wait(&c, &v);
+    if (rc == 0)
+        add_value_table(&c, args, n);
+    fflush(NULL);
+    _exit(rc);                  /* as exec would: the vectors are the kernel's to free */
 }

@@ -6,6 +6,7 @@
  * Errors, colour, --help and --version go through the shared cli.c.
  * Stage 2 commands of report/cmd/STAGES.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ struct opts {
     int chrome;                /* 1: --chrome, trace-event JSON */
     int no_demangle;           /* 1: --no-demangle, C++ names as stored */
     int raw_values;            /* 1: --raw-values, registers not parameters */
+    const char *value_table;   /* --value-table OUT: write the ELF file's table */
     int races;                 /* 1: --races, the run's races alone */
 };
 
@@ -120,6 +122,11 @@ static const char *const usage_text =
     "                        registers and rax as recorded, not the declared\n"
     "                        parameters and result (the default where debug\n"
     "                        info describes the function)\n"
+    "      --value-table OUT with an ELF file instead of a trace: write its\n"
+    "                        functions' string parameters (from its debug\n"
+    "                        info) to OUT, the table ttcc --values adds to a\n"
+    "                        program as its .ttcap.vt section (nothing\n"
+    "                        written when it has none)\n"
     "  -n, --no-header       events only, no header/process/threads sections\n"
     "      --color WHEN      auto, always or never (default auto)\n"
     "  -h, --help            this text\n"
@@ -199,7 +206,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 static void print_header(const struct dump *d)
 {
     static const char *const req[] = {"events-v1", "values", "sites", "sparse", "xmm"};
-    static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo"};
+    static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo", "strings"};
     static const char *const flags[] = {"closed", "exec"};
     const ttf_header *h = ttf_get_header(d->t);
     FILE *f = d->out;
@@ -1123,6 +1130,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
         {"raw-values", no_argument, NULL, 'R' + 256},
         {"sites", no_argument, NULL, 'W' + 256},
         {"races", no_argument, NULL, 'Q' + 256},
+        {"value-table", required_argument, NULL, 'V' + 256},
         {NULL, 0, NULL, 0},
     };
     const char *color = "auto";
@@ -1156,6 +1164,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
                         break;
         case 'R' + 256: o->raw_values = 1; break;
         case 'Q' + 256: o->races = 1; break;
+        case 'V' + 256: o->value_table = optarg; break;
         case 'h': ttri_cli_help(usage_text);
         case 'V': ttri_cli_version();
         case ':': ttri_cli_die("%s needs a value", bad_option(argv));
@@ -1217,6 +1226,55 @@ static void print_races(struct dump *d)
     ttd_races_free(r);
 }
 
+/* --value-table OUT: the string parameters of the ELF file elf's functions
+ * (libttfmt's ttf_value_table) in the layout libttcap reads from a
+ * program's .ttcap.vt section (capture/cap_vtab.c): "TTVT", u32 version 1,
+ * u32 n, u32 entry size 16, then n x {u64 addr, u8 cstr, u8 sstr, u8
+ * flags, 5 x 0}, little-endian. Only functions with a string parameter;
+ * nothing is written when there is none (or no debug info). */
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static int write_value_table(const char *elf, const char *out)
+{
+    ttf_vt_entry *e = NULL;
+    size_t n = 0, k = 0;
+    int rc = ttf_value_table(elf, &e, &n);
+    if (rc == TT_ENOTFOUND)
+        return 0;
+    if (rc < 0)
+        ttri_cli_die("%s: cannot read its functions: %s", elf, ttf_strerror(rc));
+    for (size_t i = 0; i < n; i++)
+        if (e[i].cstr | e[i].sstr)
+            e[k++] = e[i];
+    if (k == 0 || k > UINT32_MAX / 16) {
+        free(e);
+        return 0;
+    }
+    FILE *f = fopen(out, "wb");
+    if (!f)
+        ttri_cli_die("%s: cannot create: %s", out, strerror(errno));
+    uint8_t h[16] = {'T', 'T', 'V', 'T', 1, 0, 0, 0};
+    put_le(h + 8, k, 4);
+    put_le(h + 12, 16, 4);
+    fwrite(h, 1, sizeof h, f);
+    for (size_t i = 0; i < k; i++) {
+        uint8_t r[16] = {0};
+        put_le(r, e[i].addr, 8);
+        r[8] = e[i].cstr;
+        r[9] = e[i].sstr;
+        r[10] = e[i].flags;
+        fwrite(r, 1, sizeof r, f);
+    }
+    free(e);
+    if (fclose(f) != 0)
+        ttri_cli_die("%s: write error", out);
+    return 0;
+}
+
 /* Mark the threads --thread selects; selecting none is an error. */
 static void select_threads(struct dump *d)
 {
@@ -1260,6 +1318,8 @@ int main(int argc, char **argv)
 
     ttri_cli_init("ttdump");
     parse_args(argc, argv, &o);
+    if (o.value_table)
+        return write_value_table(o.path, o.value_table);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     open_trace(&d);
     if (o.header && !o.chrome && !o.races)

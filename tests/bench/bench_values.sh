@@ -9,6 +9,13 @@
 # the TSC) and at most 8 B per call. Without a clock the plain mode costs
 # less than catching a return does, so only bytes are checked there.
 # Never fails on speed. x86-64 only.
+# Strings by content (format 1.6): cap_vwork.vstr is the values binary with
+# the string table ttcc --values adds; its "strs" loop calls a function of
+# a char * and a long (four words, one cut at 32 bytes), run with strings
+# recorded and with TTCAP_STRINGS=0 (the same binary, values mode without
+# strings): target at most 1.2x; its leaf loop shows what the table's
+# look-up costs functions without strings. One clock read (rdtsc,
+# clock_cost) is printed beside them.
 # BENCH_BASE=REF (a git commit, branch or tag) adds "before" rows: the same
 # binaries run with the libttcap.so of REF (tests/bench/before.sh), and the
 # cost of the change in ns and bytes per call, both modes, in the same run.
@@ -26,7 +33,7 @@ SCALE=${BENCH_SCALE:-1}
 tmp=$(mktemp -d /tmp/ttvbench.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-for p in plain empty inst pgempty pgret values pg; do
+for p in plain empty inst pgempty pgret values pg vstr; do
     [ -x "$BB/cap_vwork.$p" ] || make -s B="$B" bench-values-progs >/dev/null 2>&1
     [ -x "$BB/cap_vwork.$p" ] || { echo "bench_values: $BB/cap_vwork.$p missing"; exit 1; }
 done
@@ -42,7 +49,7 @@ ncalls() {
     case $1 in
     plain|empty|pgempty) n=50000000 ;;
     pgret) n=20000000 ;;
-    inst|values|inst-before|values-before) n=6000000 ;;
+    inst|values|inst-before|values-before|vstr|vstr-off) n=6000000 ;;
     inst-none|values-none) n=12000000 ;;
     uftrace) n=500000 ;;
     esac
@@ -58,7 +65,8 @@ run() {
     rm -rf "$trc" "$tmp/uft"
     case $v in
     plain|empty|pgempty|pgret) "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
-    inst|values) TTCAP_OUT=$trc "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
+    inst|values|vstr) TTCAP_OUT=$trc "$BB/cap_vwork.$v" "$wl" "$n" > "$out" ;;
+    vstr-off) TTCAP_STRINGS=0 TTCAP_OUT=$trc "$BB/cap_vwork.vstr" "$wl" "$n" > "$out" ;;
     inst-none|values-none) TTCAP_CLOCK=none TTCAP_OUT=$trc "$BB/cap_vwork.${v%-none}" "$wl" "$n" > "$out" ;;
     inst-before|values-before) TTCAP_OUT=$trc LD_LIBRARY_PATH=$before "$BB/cap_vwork.${v%-before}" "$wl" "$n" > "$out" ;;
     uftrace) uftrace record -d "$tmp/uft" -A '^leaf$@arg1' -R '^leaf$@retval' \
@@ -82,20 +90,30 @@ run() {
     echo "$wl $v $ns $cpu $bytes $flag" >> "$res"
 }
 
-variants="plain empty pgempty pgret inst values inst-none values-none"
+variants="plain empty pgempty pgret inst values inst-none values-none vstr-off vstr"
 [ "$have_uft" = 1 ] && variants="$variants uftrace"
 [ -n "$before" ] && variants="$variants inst-before values-before"
 echo "values bench: $REPS reps, scale $SCALE, $(nproc) cpus${TT_BENCH_PINNED:+ (pinned to cpu ${BENCH_CPU:-0})}; uptime:$(uptime | sed 's/.*up [^,]*, *[0-9]* users*, *//; s/^/ /')"
 start=$(date +%s)
 rep=1
 while [ "$rep" -le "$REPS" ]; do
-    for wl in leaf chain; do
-        for v in $variants; do run "$wl" "$v"; done
+    for wl in leaf chain strs; do
+        for v in $variants; do
+            case $wl:$v in
+            strs:vstr|strs:vstr-off|leaf:*) ;;
+            strs:*|*:vstr|*:vstr-off) continue ;;
+            esac
+            run "$wl" "$v"
+        done
     done
     rep=$((rep + 1))
 done
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-awk -v load="$load" -v bbase="${BENCH_BASE:-}" '
+clock=""
+if [ -x "$BB/clock_cost" ] || make -s B="$B" "$BB/clock_cost" >/dev/null 2>&1; then
+    clock=$("$BB/clock_cost" 2>&1 | tr ' ' '\n' | sed -n 's/^clock_ns=//p; s/^cpu_clock_ns=//p' | tr '\n' ' ')
+fi
+awk -v load="$load" -v bbase="${BENCH_BASE:-}" -v clock="$clock" '
 function med(s,   n, i, j, t, a) {
     n = split(s, a, " ")
     for (i = 2; i <= n; i++)
@@ -108,6 +126,7 @@ BEGIN {
     name["values"] = "ttcap VALUES mode, tsc"; name["inst-none"] = "ttcap plain mode, clock none"
     name["values-none"] = "ttcap VALUES mode, clock none"; name["uftrace"] = "uftrace record -A arg1 -R retval"
     name["inst-before"] = "ttcap plain mode, tsc, BENCH_BASE"; name["values-before"] = "ttcap VALUES mode, tsc, BENCH_BASE"
+    name["vstr"] = "VALUES mode + strings (table)"; name["vstr-off"] = "same binary, TTCAP_STRINGS=0"
 }
 {
     k = $1 SUBSEP $2
@@ -127,7 +146,10 @@ END {
             bm = (k in b) ? med(b[k]) : "-"
             base = v == "values" ? "inst" : v == "values-none" ? "inst-none" : ""
             r = "-"; tg = ""
-            if (base != "") {
+            if (v == "vstr" && (wl SUBSEP "vstr-off") in c) {
+                pc = med(c[wl SUBSEP "vstr-off"]); r = sprintf("%.2fx", med(c[k]) / pc)
+                tg = sprintf("strings: %s (<=1.2x values mode without strings)", med(c[k]) / pc <= 1.2 ? "ok" : "MISSED")
+            } else if (base != "") {
                 pc = med(c[wl SUBSEP base]); r = sprintf("%.2fx", med(c[k]) / pc)
                 tg = sprintf("%s, %s", med(c[k]) / pc <= 1.5 ? "ok" : "MISSED", bm != "-" && bm <= 8 ? "ok" : "MISSED")
             }
@@ -147,6 +169,8 @@ END {
                 med(c[k]) - med(c[kb]), med(w[k]) - med(w[kb]), med(b[k]) - med(b[kb])
         }
     }
+    split(clock, ck, " ")
+    if (clock != "") printf "\none clock read (rdtsc, clock_cost): %s ns wall, %s ns cpu\n", ck[1], ck[2]
     printf "\nmedian of the runs; ratio and targets on the thread CPU time (the machine is shared);\n"
     printf "B/call: ttdump --stats data bytes / calls (ttcap), uftrace.data/<tid>.dat / calls; load at end %s\n", load
 }' "$res"

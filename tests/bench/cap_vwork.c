@@ -5,10 +5,13 @@
  * libttcap, -pg -mfentry with an empty __fentry__, with libttcap's values
  * mode, and bare for uftrace; see values.mk).
  *
- * usage: cap_vwork leaf|chain CALLS
+ * usage: cap_vwork leaf|chain|strs CALLS
  * leaf: CALLS calls of leaf(i); chain: CALLS/3 calls of chain_a(i), which
- * calls chain_b, which calls chain_c. Prints ns_per_call, cpu_ns_per_call
- * and calls, timing the loop alone.
+ * calls chain_b, which calls chain_c; strs: CALLS calls of sleaf(word, i),
+ * the word one of four (a short one, one of 40 bytes: recorded cut), for
+ * values mode's strings by content (cap_vwork.vstr, its string table added
+ * as ttcc --values adds it). Prints ns_per_call, cpu_ns_per_call and
+ * calls, timing the loop alone.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +31,7 @@ long leaf(long x);
 long chain_a(long x);
 long chain_b(long x);
 long chain_c(long x);
+long sleaf(const char *w, long x);
 
 WORK long leaf(long x)
 {
@@ -55,6 +59,12 @@ WORK long chain_a(long x)
     return r + 1;
 }
 
+WORK long sleaf(const char *w, long x)
+{
+    KEEP();
+    return (w[0] + x) & 7;
+}
+
 DRIVER static double now_ns(clockid_t id)
 {
     struct timespec ts;
@@ -64,16 +74,22 @@ DRIVER static double now_ns(clockid_t id)
 
 DRIVER int main(int argc, char **argv)
 {
+    static const char *const words[4] = {"alpha", "be",
+                                         "a word of forty bytes, cut when recorded", "x"};
     int chain = argc == 3 && strcmp(argv[1], "chain") == 0;
+    int strs = argc == 3 && strcmp(argv[1], "strs") == 0;
     uint64_t calls = argc == 3 ? strtoull(argv[2], NULL, 10) : 0;
-    if (calls == 0 || (!chain && strcmp(argv[1], "leaf") != 0)) {
-        fprintf(stderr, "usage: cap_vwork leaf|chain CALLS\n");
+    if (calls == 0 || (!chain && !strs && strcmp(argv[1], "leaf") != 0)) {
+        fprintf(stderr, "usage: cap_vwork leaf|chain|strs CALLS\n");
         return 2;
     }
     volatile long sink = 0;
     long s = 0;
     double t0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-    if (chain) {
+    if (strs) {
+        for (uint64_t i = 0; i < calls; i++)
+            s += sleaf(words[i & 3], (long)i);
+    } else if (chain) {
         calls = calls / 3 * 3;
         for (uint64_t i = 0; i < calls / 3; i++)
             s += chain_a((long)i);

@@ -78,15 +78,22 @@ has "$LINK" s.err
 readelf -d libb.so | grep -q 'NEEDED.*libttcap' || fail "libb.so: libttcap not needed"
 
 # values mode, compile and link in one command with two sources and -x:
-# split into compiles with -pg and a link without
+# split into compiles with -pg and a link without, then the string table
+# read and stored (ttcap.h's ttcap_as_ takes a const char *)
 if [ "$(uname -m)" = x86_64 ]; then
     cp b.c b.txt
     mkdir tmp
     TMPDIR=$T/tmp "$TTCC" --show --values gcc $san -DMSG='"v"' -o appv a.c -x c b.txt -x none 2> v.err
-    [ "$(grep -c '^ttcc: ' v.err)" = 3 ] || { cat v.err; fail "values: not split in 3"; }
+    [ "$(grep -c '^ttcc: ' v.err)" = 5 ] || { cat v.err; fail "values: not split in 3 and a table"; }
     has "^ttcc: gcc -pg -mfentry -g .*-c -x none a.c -o $T/tmp/ttcc.*/0.o" v.err
     has '^ttcc: gcc -pg -mfentry -g .*-c -x c b.txt -o /.*/1.o' v.err
-    tail -1 v.err > vl.err
+    sed -n 3p v.err > vl.err
+    has "^ttcc: $BD/ttdump --value-table $T/tmp/ttcc-vt[.].* appv\$" v.err
+    has "^ttcc: objcopy --add-section .ttcap.vt=$T/tmp/ttcc-vt[.].* appv\$" v.err
+    if command -v readelf > /dev/null; then
+        readelf -S appv > vs.sec
+        has ' .ttcap.vt ' vs.sec
+    fi
     hasnt ' -pg| -x |\.c |b\.txt' vl.err
     has "^ttcc: gcc .*-o appv /.*/0.o /.*/1.o -L$BD -Wl,-rpath,$BD $LINK" vl.err
     TTCAP_OUT=v.trc ./appv > v.out 2> v.err2 || fail "appv: run"

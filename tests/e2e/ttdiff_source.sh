@@ -17,6 +17,7 @@ mkdir -p "$T/a" "$T/b"
 cp "$S" "$T/a/prog.c"
 sed 's/return h \* 31u + c;/return h * 33u + c;/' "$S" > "$T/b/prog.c"
 cmp -s "$T/a/prog.c" "$T/b/prog.c" && fail "the sed did not change step()"
+# a sanitizer build's libttcap needs the sanitizer runtime in the program
 for d in a b; do (cd "$T/$d" && "$BD/ttcc" gcc ${SAN:-} -O2 -o prog prog.c) || fail "build $d"; done
 rec a.trc "$T/a/prog"
 rec b.trc "$T/b/prog"

@@ -72,6 +72,12 @@ static __attribute__((noinline)) int sig_clone(int x, int mode, const char *tag)
 int sig_clone_user(int x);
 int sig_clone_user(int x) { return sig_clone(x, 3, "ab") + sig_clone(x + 1, 3, "ab"); }
 
+/* An output buffer (char *) beside an input string (a typedef of const
+ * char): only the input is a string for values mode. */
+typedef const char cchar;
+__attribute__((noinline)) int sig_buf(char *out, cchar *in, long n);
+int sig_buf(char *out, cchar *in, long n) { out[0] = in[0]; return (int)n; }
+
 static void *const fns[] = {(void *)sig_int, (void *)sig_void, (void *)sig_enum,
                             (void *)sig_big, (void *)sig_ptr, (void *)sig_var,
                             (void *)sig_seven, (void *)sig_perm};
@@ -559,8 +565,9 @@ static const ttf_vt_entry *vt_find(const ttf_vt_entry *e, size_t n, void *fn)
     return NULL;
 }
 
-/* Values mode's per-function table from this binary's DWARF: the char *
- * registers (sig_int's s in rsi, sig_var's fmt in rdi), SSE users (a
+/* Values mode's per-function table from this binary's DWARF: the const
+ * char * registers (sig_int's s in rsi, sig_var's fmt in rdi, sig_buf's in
+ * through a typedef in rsi, not its output buffer), SSE users (a
  * double parameter, a struct with a double eightbyte, a struct result in
  * xmm0, a variadic function), and functions with neither left out; sorted. */
 static void test_value_table(void **state)
@@ -587,6 +594,8 @@ static void test_value_table(void **state)
     assert_int_equal(v->flags, TTF_VT_SSE);
     assert_non_null(v = vt_find(e, n, (void *)sig_mkmix));
     assert_int_equal(v->flags, TTF_VT_SSE);
+    assert_non_null(v = vt_find(e, n, (void *)sig_buf));
+    assert_int_equal(v->cstr, 1 << 1);                  /* in, not out */
     assert_null(vt_find(e, n, (void *)sig_seven));      /* ints only */
     assert_null(vt_find(e, n, (void *)sig_mkpair));
     free(e);
