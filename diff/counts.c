@@ -20,7 +20,9 @@
  * pairs whose every difference was judged timing with the wait recorded
  * (timing.c: a wait loop that ran more times is the threads' timing, not a
  * fact of the program; order.c: a signal sent because the other thread
- * had got that far) (ttdi_counts_judge). Functions --function and
+ * had got that far; grew.c: what a creator did to start one more worker
+ * of a pool) nor in a pool's extra worker, whose work the other run's
+ * workers did (grew.c) (ttdi_counts_judge). Functions --function and
  * --exclude leave out are not counted; with --thread only the paired
  * threads are. The facts are sorted by name here; the engine puts those
  * a divergence starts with first.
@@ -46,10 +48,12 @@ struct trow {
     uint64_t calls;
 };
 
+#define GROWN (-2)         /* pair_of: a pool's extra worker (grew.c) */
+
 struct ttdi_counts {
     struct trow *rows[2];   /* good, bad: per thread and function */
     size_t nrows[2];
-    int64_t *pair_of[2];    /* thread -> script pair, -1 */
+    int64_t *pair_of[2];    /* thread -> script pair, -1, GROWN */
     size_t nt[2];
     struct tally **bt;      /* per baseline: per function, by name */
     size_t *bn;
@@ -205,6 +209,9 @@ static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel
             (*sel)[t] = 1;
         }
     }
+    for (size_t k = 0; k < al->s->ngrown; k++)
+        if (al->s->grown[k].run == ri && al->s->grown[k].thread < r->nt)
+            c->pair_of[ri][al->s->grown[k].thread] = GROWN;
     return 0;
 }
 
@@ -257,7 +264,8 @@ static int tally_run(const ttdi_counts *c, int ri, const uint8_t *quiet, struct 
     for (size_t i = 0; i < n; i++) {
         const struct trow *w = &c->rows[ri][i];
         int64_t p = w->thread < c->nt[ri] ? c->pair_of[ri][w->thread] : -1;
-        t[i] = (struct tally){w->name, w->calls, p >= 0 && quiet && quiet[p] ? 0 : w->calls};
+        int q = p == GROWN || (p >= 0 && quiet && quiet[p]);
+        t[i] = (struct tally){w->name, w->calls, q ? 0 : w->calls};
     }
     *nout = merge_names(t, n);
     return 0;

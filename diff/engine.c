@@ -149,7 +149,8 @@ const char *ttd_timing_name(int timing)
          : timing == TTD_TIMING_MOVED ? "moved"
          : timing == TTD_TIMING_RETRY ? "retry"
          : timing == TTD_TIMING_PROGRESS ? "progress"
-         : timing == TTD_TIMING_CUT ? "cut" : NULL;
+         : timing == TTD_TIMING_CUT ? "cut"
+         : timing == TTD_TIMING_GREW ? "grew" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)
@@ -565,6 +566,8 @@ static int merge(ttd_diff *d)
     r->values_ignored = x->xo.values_ignored;
     r->values_timeout = x->xo.values_timeout;
     r->timeout_evidence = x->xo.timeout_text;
+    r->values_swapped = x->xo.values_swapped;
+    r->swap_evidence = x->xo.swap_text;
     if (x->xo.headline) {
         r->value_others = x->xo.value_others;
         r->nvalue_others = x->xo.nvalue_others;
@@ -637,6 +640,33 @@ static int prepare(ttd_diff *d, ttf_error *err)
     return rc < 0 ? rc : ttdi_pools_find(&d->al);
 }
 
+/* The unpaired threads again, each pool's extra worker (grew.c) marked. */
+static int grew_unpaired(ttd_diff *d)
+{
+    stage_out *x = &d->x;
+
+    if (!d->s.ngrown)
+        return 0;
+    ttd_unpaired *up = ttfi_arena_alloc(&d->arena, (x->nunpaired + 1) * sizeof *up);
+    if (!up)
+        return TT_ENOMEM;
+    memcpy(up, x->unpaired, x->nunpaired * sizeof *up);
+    for (size_t i = 0; i < x->nunpaired; i++)
+        for (size_t k = 0; k < d->s.ngrown; k++) {
+            const ttdi_grown *g = &d->s.grown[k];
+            if (up[i].run != g->run || up[i].thread.index != d->r[g->run].ti[g->thread].index)
+                continue;
+            up[i].grew = 1;
+            up[i].grew_creator = g->creator;
+            up[i].grew_items = g->items;
+            up[i].grew_extra = g->extra;
+            up[i].grew_workers[0] = g->workers[0];
+            up[i].grew_workers[1] = g->workers[1];
+        }
+    x->unpaired = up;
+    return 0;
+}
+
 /* Align: every pair into the script, then the pools and timing settled.
  * The script is const from here on (ttdi_in.s). */
 static int align(ttd_diff *d)
@@ -667,6 +697,10 @@ static int align(ttd_diff *d)
         rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
+    if (rc >= 0)
+        rc = ttdi_grew_mark(&d->al);
+    if (rc >= 0)
+        rc = grew_unpaired(d);
     if (rc >= 0)            /* with the baselines' symbols still open */
         rc = ttdi_counts_tally(&d->al, d->x.nunpaired, &d->arena, &d->tally);
     release_baselines(d);

@@ -185,8 +185,11 @@ static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
     x->rp.stop = stop;
     x->rp.stop_ns = stop_ns;
     x->rp.noise = in->o->nbaselines ? &in->s->noise : NULL;
+    x->rp.tim = in->s->ip[i].tim;
     int rc = ttdi_replay_run(&x->rp);
-    return rc < 0 ? rc : ttdi_replay_timeouts(&x->rp);
+    if (rc >= 0)
+        rc = ttdi_replay_timeouts(&x->rp);
+    return rc < 0 ? rc : ttdi_replay_swaps(&x->rp);
 }
 
 /* A differing return that counts (not noise). */
@@ -1455,6 +1458,9 @@ static void finish(ectx *e)
         e->out->values_timeout += rp->timeouts;
         if (rp->tmo_text[0] && !e->out->timeout_text)
             e->out->timeout_text = ttfi_arena_strcpy(e->in->arena, rp->tmo_text);
+        e->out->values_swapped += rp->swaps;
+        if (rp->swap_text[0] && !e->out->swap_text)
+            e->out->swap_text = ttfi_arena_strcpy(e->in->arena, rp->swap_text);
         ttdi_replay_free(&e->xp[i].rp);
     }
     /* on the path to the divergence: not "not taken as causes" */

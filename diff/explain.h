@@ -88,6 +88,7 @@ typedef struct ttdi_replay {
     uint64_t stop_ns;           /* or before the first bad event after this
                                    time (UINT64_MAX: no limit) */
     const ttdi_openset *noise;   /* value slots varying between good runs */
+    const uint8_t *tim;         /* per hunk: TTD_TIMING_* (NULL: none) */
     /* out */
     ttdi_xcall *c;              /* the calls kept; c[0] the top level */
     size_t n, cap;
@@ -101,6 +102,10 @@ typedef struct ttdi_replay {
     uint64_t timeouts;          /* differing values that were only a timeout
                                    that never expired (timeouts.c) */
     char tmo_text[320];         /* the first one's evidence, "" if none */
+    uint64_t swaps;             /* differing values of two calls that ran
+                                   in the other order, the order set by a
+                                   hunk hidden as timing (swaps.c) */
+    char swap_text[400];        /* the first pair's evidence, "" if none */
     uint64_t dropped;           /* calls dropped to stay within the cap */
     int ended;                  /* 1: a thread ended before the stop */
     /* walk state (replay.c) */
@@ -124,6 +129,12 @@ int ttdi_replay_run(ttdi_replay *rp);
  * wait that was woken before that timeout in both runs (timeouts.c).
  * 0 or a TT_E* code. */
 int ttdi_replay_timeouts(ttdi_replay *rp);
+/* After the run: mark as TTDI_NOISE_SWAP the differing arguments of two
+ * calls of one function by one caller that are the same two calls in the
+ * other order (each one's good values are the other's bad ones), when a
+ * hunk hidden as timing (rp->tim) lies between them on one side or ends
+ * right at the first (swaps.c). 0 or a TT_E* code. */
+int ttdi_replay_swaps(ttdi_replay *rp);
 void ttdi_replay_free(ttdi_replay *rp);
 
 /* Noise of node x's return difference by the run's statistics (a value
@@ -175,6 +186,9 @@ typedef struct ttdi_explained {
     uint64_t values_ignored;    /* differing values not taken as causes */
     uint64_t values_timeout;    /* of those, timeouts that never expired */
     const char *timeout_text;   /* the first one's evidence, NULL if none */
+    uint64_t values_swapped;    /* of those, two calls' values in the other
+                                   order after a timing hunk (swaps.c) */
+    const char *swap_text;      /* the first pair's evidence, NULL if none */
     const ttd_suspect *suspects; /* the first divergence's suspects ranked
                                    again with the chain's evidence; NULL:
                                    left as detailed */

@@ -47,8 +47,7 @@
 
 /* ---- finding the pools ----------------------------------------------------- */
 
-/* name with every run of digits replaced by one '#' into out[n] */
-static void skeleton(const char *name, char *out, size_t n)
+void ttdi_name_skeleton(const char *name, char *out, size_t n)
 {
     size_t k = 0;
 
@@ -89,8 +88,8 @@ static int pool_key(const ttdi_aligner *al, const ttdi_ipair *p, size_t i, pkey 
 
     if (!g->start[0] || strcmp(g->start, b->start))
         return 0;
-    skeleton(g->name, k->skel, sizeof k->skel);
-    skeleton(b->name, sb, sizeof sb);
+    ttdi_name_skeleton(g->name, k->skel, sizeof k->skel);
+    ttdi_name_skeleton(b->name, sb, sizeof sb);
     k->start = g->start;
     k->i = i;
     return strcmp(k->skel, sb) == 0;

@@ -310,9 +310,13 @@ enum ttdi_noise {
                                or us since boot), each run's own pid
                                (ttdi_own_pid), or of a function named like
                                a clock (time, now, tick, rand, pid...) */
-    TTDI_NOISE_TIMEOUT      /* a value whose every use the trace shows ends
+    TTDI_NOISE_TIMEOUT,     /* a value whose every use the trace shows ends
                                as the timeout of a recorded I/O wait that
                                was woken early in both runs (timeouts.c) */
+    TTDI_NOISE_SWAP         /* an argument of one of two calls of one
+                               function that ran in the other order, the
+                               order set by a hunk hidden as timing
+                               (swaps.c) */
 };
 
 #define TTDI_ADDR_LIKE (1ull << 44)

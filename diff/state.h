@@ -85,6 +85,20 @@ typedef struct ttdi_base {
     const char *path;       /* its file (the caller's string) */
 } ttdi_base;
 
+/* A pool's extra worker (grew.c): a thread of one run without a partner
+ * whose pool did the same work in the other run with one thread less; its
+ * creator's hunks that started it are TTD_TIMING_GREW. */
+typedef struct ttdi_grown {
+    int run;                /* TTD_GOOD or TTD_BAD: the run that had it */
+    uint32_t thread;        /* its index there */
+    size_t creator;         /* the pair of the thread that created it */
+    uint64_t items;         /* the pool's work items in the other run */
+    uint64_t extra;         /* lock or wait calls only its run made */
+    size_t workers[2];      /* the pool's threads, good and bad run */
+} ttdi_grown;
+
+#define TTDI_GROWN_MAX 8
+
 /* ---- the script: what the align stage hands the stages above it ----------- */
 
 /* Written by the align stage (pair_align.c, pools.c, timing.c); from then
@@ -95,6 +109,8 @@ typedef struct ttdi_script {
     ttdi_pool *pools;       /* pools of look-alike threads (pools.c) */
     size_t npools;
     ttdi_openset noise;     /* value slots that vary between good runs */
+    ttdi_grown grown[TTDI_GROWN_MAX]; /* pools' extra workers (grew.c) */
+    size_t ngrown;
 } ttdi_script;
 
 /* What a stage above align takes: the runs, the script, the options; it
@@ -193,6 +209,22 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttdi_aligner *al);
+/* The prefix hash of keys (timing.c, grew.c): P(i+1) = P(i) * TTDI_HB +
+ * key(i), so a call [lo, hi) hashes to P(hi) - P(lo) * TTDI_HB^(hi - lo),
+ * the same wherever it stands; ttdi_hb_pow(n) = TTDI_HB^n mod 2^64. */
+#define TTDI_HB 0x9E3779B97F4A7C15ull
+uint64_t ttdi_hb_pow(uint64_t n);
+
+/* ---- a pool that grew (grew.c) --------------------------------------------- */
+
+/* After timing: a thread one run has without partner, whose look-alike
+ * threads did the same work in the other run (one worker less), and the
+ * hunks of its creator that started it (TTD_TIMING_GREW); recorded in
+ * s->grown. 0 or a TT_E* code. */
+int ttdi_grew_mark(ttdi_aligner *al);
+/* name with every run of digits replaced by one '#' into out[n] (pools.c:
+ * look-alike threads' names). */
+void ttdi_name_skeleton(const char *name, char *out, size_t n);
 
 /* ---- counts are facts (counts.c) ------------------------------------------ */
 

@@ -97,7 +97,6 @@
 #define FRESH_MAX 32        /* its calls of functions not entered before it */
 #define STACK_MAX 4096      /* open calls the scan follows */
 #define RETRY_NEAR 16       /* hunks after a retry's first one looked at */
-#define HB 0x9E3779B97F4A7C15ull /* base of the prefix hash of keys */
 
 int ttdi_waits_name(const char *name)
 {
@@ -221,9 +220,9 @@ typedef struct scan {
     size_t cur;             /* the last non-empty one of them, or SIZE_MAX */
 } scan;
 
-static uint64_t hpow(uint64_t n)
+uint64_t ttdi_hb_pow(uint64_t n)
 {
-    uint64_t r = 1, b = HB;
+    uint64_t r = 1, b = TTDI_HB;
 
     for (; n; n >>= 1, b *= b)
         if (n & 1)
@@ -362,7 +361,7 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
         frame *fr = &s->st[--s->nst];
         int mine = s->nst == f - 1;
         uint64_t end = mine ? i + 1 : i; /* past its last event */
-        uint64_t h = (mine ? s->ph : s->php) - fr->ph * hpow(end - fr->at);
+        uint64_t h = (mine ? s->ph : s->php) - fr->ph * ttdi_hb_pow(end - fr->at);
         call_done(s, fr, s->nst, h, end - 1, fr->enter);
         if (mine)
             blocked_call(s, fr, ttf_event_late_ns(ev), i);
@@ -435,7 +434,7 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
 
     cand_start(s, i);
     s->php = s->ph;
-    s->ph = s->ph * HB + key + 1;
+    s->ph = s->ph * TTDI_HB + key + 1;
     follow(s, ev, key, i);
     s->last_ns = ev->time_ns;
     if (s->open && !(ev->kind == TTF_EV_EXIT && key == s->open_exit))

@@ -64,7 +64,10 @@ extern "C" {
  * thread's own); TTD_TIMING_PROGRESS and ttd_result values_progress (runs
  * that ended alike and differ only by the threads' progress).
  * 1.11: strings by content (format 1.6): ttd_value_diff is_string; string
- * arguments are compared, and shown, by their recorded first bytes. */
+ * arguments are compared, and shown, by their recorded first bytes. Two
+ * calls swapped by timing (ttd_result values_swapped, swap_evidence) and
+ * a pool grown by one worker (TTD_TIMING_GREW, ttd_unpaired grew...) are
+ * no divergence (issue 31). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 11
 #define TTD_VERSION_PATCH 0
@@ -510,6 +513,17 @@ typedef struct ttd_pool {
 typedef struct ttd_unpaired {
     int run;                /* TTD_GOOD or TTD_BAD */
     ttd_thread_info thread; /* the thread (events = its raw event count) */
+    int grew;               /* 1: a pool's extra worker (diff/grew.c): its
+                               look-alike threads did the same work in the
+                               other run with one thread less, and its
+                               creator's hunks that started it are
+                               TTD_TIMING_GREW (1.10) */
+    size_t grew_creator;    /* grew: the pair of the thread that created it */
+    uint64_t grew_items;    /* grew: the pool's work items (the calls at the
+                               top of its workers' loops), the other run */
+    uint64_t grew_extra;    /* grew: lock or wait calls only its run made
+                               (the extra worker's own turn of the loop) */
+    size_t grew_workers[2]; /* grew: the pool's threads, good and bad run */
 } ttd_unpaired;
 
 /* A hunk: good[good_index, +good_count) replaced by bad[bad_index, +bad_count). */
@@ -579,11 +593,17 @@ enum ttd_timing {
                                (it followed how far the other threads had
                                got: a context created because none was free
                                yet); all of those threads' hunks (1.9) */
-    TTD_TIMING_CUT          /* "cut": the end of a thread that was still
+    TTD_TIMING_CUT,         /* "cut": the end of a thread that was still
                                running when its process exited (no thread
                                end recorded): the other run's thread got
                                further before the exit; both processes
                                exited alike (1.10) */
+    TTD_TIMING_GREW         /* "grew": what a thread did to start one more
+                               worker of a pool that did the same work in
+                               both runs (ttd_unpaired.grew): the creation,
+                               and a call that repeats, call for call, the
+                               one made after starting the first worker
+                               (1.10) */
 };
 
 /* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */
@@ -1000,6 +1020,13 @@ typedef struct ttd_result {
                                    decided nothing (not in values_ignored)
                                    (1.10) */
     const char *timeout_evidence; /* the first one's evidence, NULL if none */
+    uint64_t values_swapped;    /* differing values of two calls of one
+                                   function by one caller that ran in the
+                                   other order (each one's good values the
+                                   other's bad ones), the order set by a
+                                   hunk hidden as timing between them (not
+                                   in values_ignored) (1.10) */
+    const char *swap_evidence;  /* the first pair's evidence, NULL if none */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

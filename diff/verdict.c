@@ -474,6 +474,40 @@ static void hide(vctx *c, hlist *l, int kind, int64_t pair, const char *fn, cons
     l->h[l->n++] = (ttd_hidden){kind, pair, fn, astr(c, buf), astr(c, evidence)};
 }
 
+/* The pool's extra worker that pair p's thread created, NULL if none. */
+static const ttd_unpaired *grown_by(const ttd_result *r, size_t p)
+{
+    for (size_t i = 0; i < r->nunpaired; i++)
+        if (r->unpaired[i].grew && r->unpaired[i].grew_creator == p)
+            return &r->unpaired[i];
+    return NULL;
+}
+
+/* A creator's hunk that started one more worker of a pool (grew.c). */
+static void grew_hunk(vctx *c, hlist *l, const ttd_hunk_info *h, const char *t, const char *fn,
+                      uint64_t extra, const char *side)
+{
+    const ttd_unpaired *u = grown_by(c->r, h->pair);
+    char ev[512];
+
+    if (!u) {   /* a worker of the pool: the items the other one did */
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run, "
+                 "work items of a pool that grew by one worker: the pool's threads made the "
+                 "same calls at the top of their loops in both runs", t ? t : "?", extra,
+                 fn ? fn : "?", side);
+        hide(c, l, TTD_HIDDEN_POOL, (int64_t)h->pair, fn, "the pool's threads took the same "
+             "work in another order", ev);
+        return;
+    }
+    snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run, to start "
+             "the pool's extra worker (#%u, start `%s`): its creation, or a call that repeats, "
+             "call for call, the one made after starting the pool's first worker, in both runs",
+             t ? t : "?", extra, fn ? fn : "?", side, u ? u->thread.index : 0,
+             u && u->thread.start ? u->thread.start : "?");
+    hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "it started one more worker of a pool",
+         ev);
+}
+
 /* Why a timing-shaped hunk was not counted, and the recorded fact. */
 static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
 {
@@ -523,8 +557,34 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
         hide(c, l, TTD_HIDDEN_PROGRESS, (int64_t)h->pair, fn, "the process exit cut a thread "
              "that was still running", ev);
         break;
+    case TTD_TIMING_GREW:
+        grew_hunk(c, l, h, t, fn, extra, side);
+        break;
     default:
         break;
+    }
+}
+
+/* Each pool's extra worker (grew.c), with the work its pool did. */
+static void grew_threads(vctx *c, hlist *l)
+{
+    const ttd_result *r = c->r;
+    char ev[512];
+
+    for (size_t i = 0; i < r->nunpaired; i++) {
+        const ttd_unpaired *u = &r->unpaired[i];
+        if (!u->grew)
+            continue;
+        snprintf(ev, sizeof ev, "thread %s (#%u, start `%s`): the pool's %zu threads in the good "
+                 "run and %zu in the bad run made the same %" PRIu64 " calls at the top of their "
+                 "loops (by subtree), but for %" PRIu64 " lock or wait call%s of the extra "
+                 "worker's own turn", u->thread.name ? u->thread.name : "?", u->thread.index,
+                 u->thread.start ? u->thread.start : "?", u->grew_workers[0],
+                 u->grew_workers[1], u->grew_items, u->grew_extra,
+                 u->grew_extra == 1 ? "" : "s");
+        hide(c, l, TTD_HIDDEN_POOL, -1, u->thread.start, u->run == TTD_GOOD
+             ? "the pool started one more worker in the good run"
+             : "the pool started one more worker in the bad run", ev);
     }
 }
 
@@ -538,6 +598,7 @@ static void hidden(vctx *c)
     for (size_t i = 0; i < r->nhunks; i++)
         if (r->hunks[i].timing || r->hunks[i].expected)
             hide_hunk(c, &l, &r->hunks[i]);
+    grew_threads(c, &l);
     for (size_t i = 0; i < r->npools; i++) {
         const ttd_pool *p = &r->pools[i];
         if (!p->compared || p->items_differing)
@@ -565,6 +626,9 @@ static void hidden(vctx *c)
                  r->values_timeout > 1 ? " (and the calls that passed it on)" : "");
         hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only a timeout that never expired", ev);
     }
+    if (r->values_swapped && r->swap_evidence)
+        hide(c, &l, TTD_HIDDEN_TIMING, -1, NULL, "the same calls ran in the other order, "
+             "after a difference hidden as timing", r->swap_evidence);
     if (r->values_noise) {
         snprintf(ev, sizeof ev, "%" PRIu64 " differing value%s that also vary between the good "
                  "runs", r->values_noise, r->values_noise == 1 ? "" : "s");

@@ -1225,6 +1225,16 @@ static ssize_t jbuf_write(void *c, const char *b, size_t n)
     return (ssize_t)n;
 }
 
+/* Threads without a partner that count (not a pool's extra worker). */
+static size_t lone(const ttd_result *r)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < r->nunpaired; i++)
+        n += !r->unpaired[i].grew;
+    return n;
+}
+
 /* The JSON of ttr_json, with every '<' as \u003c (ttr_json_string already
  * escapes it in strings, and JSON has none outside them), so the block can
  * never hold "</script>" or "<!--". */
@@ -1272,7 +1282,7 @@ static void head(hw *w)
            "<meta name=\"generator\" content=\"ttdiff %s\">\n<title>ttdiff: ", TT_VERSION);
     esc(w, base);
     raw(w, " &mdash; %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
-        r->diverged ? "diverged" : r->nunpaired ? "unpaired threads" : "no divergence",
+        r->diverged ? "diverged" : lone(r) ? "unpaired threads" : "no divergence",
         html_css);
     raw(w, "<header class=\"top\"><h1>ttdiff report<small><code>");
     esc(w, base);

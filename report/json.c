@@ -1020,6 +1020,7 @@ static void pairs(jw *w, const ttd_result *r)
         k_str(w, "name", u->thread.name);
         k_str(w, "start", u->thread.start);
         k_u64(w, "events", u->thread.events);
+        k_bool(w, "grew", u->grew);
         close_c(w, '}');
     }
     close_c(w, ']');

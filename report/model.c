@@ -1026,6 +1026,8 @@ const char *ttri_timing_words(int timing)
                                            " holders differ"
          : timing == TTD_TIMING_CUT ? "cut: the thread was still running when its process"
                                       " exited"
+         : timing == TTD_TIMING_GREW ? "grew: a pool that did the same work started one"
+                                       " more worker"
          : "a loop that waits ran more times";
 }
 
@@ -1067,7 +1069,8 @@ const ttri_sent *ttri_m_unpaired(ttri_model *m, const ttd_unpaired *u)
     str(&b, TTRI_TEXT, u->thread.name[0] ? u->thread.name : "(unnamed)");
     T(&b, " (start ");
     str(&b, TTRI_TEXT, u->thread.start[0] ? u->thread.start : "?");
-    T(&b, ", %" PRIu64 " events)\n", u->thread.events);
+    T(&b, ", %" PRIu64 " events%s)\n", u->thread.events,
+      u->grew ? "; the pool's extra worker: not a divergence" : "");
     return s;
 }
 

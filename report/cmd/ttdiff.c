@@ -348,6 +348,17 @@ static int filters_matched(const cli *c, const ttd_result *r)
     return 0;
 }
 
+/* Threads without a partner that count: not a pool's extra worker whose
+ * work the other run's workers did (ttd_unpaired.grew). */
+static size_t lone_threads(const ttd_result *res)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < res->nunpaired; i++)
+        n += !res->unpaired[i].grew;
+    return n;
+}
+
 /* The diff of the two traces c names, rendered: 0, 1 or 2 as main. */
 static int diff_main(cli *c)
 {
@@ -379,7 +390,7 @@ static int diff_main(cli *c)
     rc = c->json == 2 ? ttr_html(out, d, &c->r)
        : c->json ? ttr_json(out, d, &c->r) : ttr_text(out, d, &c->r);
     int werr = rc < 0 ? errno : 0;
-    int diverged = res->diverged || res->nunpaired > 0;
+    int diverged = res->diverged || lone_threads(res) > 0;
     if (rc >= 0)
         rc = ttd_status(d);  /* a name or detail lost for want of memory */
     int grc = rc >= 0 && c->gdb ? ttri_gdb_script(c->gdb, res, !c->o.no_demangle, c->force) : 0;

@@ -9,7 +9,9 @@
  * themselves; values that vary between good runs; threads ordered by the
  * bad run's time; the same calls with another exit status; two identical
  * runs; the functions inlined into a call whose answer flipped with the
- * same inputs. The reports (text, JSON, HTML) say it.
+ * same inputs; a timeout that never expired and two calls that ran in the
+ * other order after a timing-shaped hunk (not causes). The reports (text,
+ * JSON, HTML) say it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1260,6 +1262,76 @@ static void test_timeout_never_expired(void **state)
 #undef RUN
 }
 
+/* Two calls of one function by one caller, the same two calls (each one's
+ * good argument is the other's bad one) in the other order, with a wait
+ * loop (hidden as timing: a second thread exists, two condition waits)
+ * between them in the bad run, or right before the first of them: the
+ * order followed the timing, the runs do not diverge, and the reports say
+ * why ("the same calls ran in the other order") in all three formats.
+ * Not hidden: the swap with no timing hunk, argument sets that differ
+ * (1, 2 against 2, 3), the wait loop earlier with another call between it
+ * and the pair, two functions (xt_f1, xt_f2) whose arguments swapped. */
+static void test_swap_after_timing(void **state)
+{
+    (void)state;
+    ttd_diff *d;
+#define RUN(...) {TE(1, xt_worker, 0), TX(1, xt_worker, 0), E(xt_main, 1), __VA_ARGS__, \
+                  X(xt_main, 0), {0}}
+#define F(f, v) E(f, v), X(f, 0)
+#define LOOP E(xt_wait, 0), TS(0, TTF_SOP_WAIT), TS(0, TTF_SOP_WOKE), X(xt_wait, 0), \
+             E(xt_wait, 0), TS(0, TTF_SOP_WAIT), TS(0, TTF_SOP_WOKE), X(xt_wait, 0)
+    const struct op g[] = RUN(F(xt_f1, 2), F(xt_f1, 1));
+    const struct op b[] = RUN(F(xt_f1, 1), LOOP, F(xt_f1, 2));
+    const struct op b0[] = RUN(LOOP, F(xt_f1, 1), F(xt_f1, 2));
+    const struct op *const hidden[] = {b, b0};
+    for (size_t i = 0; i < 2; i++) {
+        d = diff(g, hidden[i]);
+        const ttd_result *r = ttd_get_result(d);
+        if (r->diverged != 0 || r->values_swapped != 2)
+            fail_msg("hidden case %zu: diverged %d, values_swapped %llu", i + 1, r->diverged,
+                     (unsigned long long)r->values_swapped);
+        assert_null(r->value_first);
+        int seen = 0;
+        for (size_t k = 0; k < r->verdict->nhidden; k++)
+            seen |= r->verdict->hidden[k].kind == TTD_HIDDEN_TIMING &&
+                    strstr(r->verdict->hidden[k].evidence, "`xt_f1` was called with 2, then "
+                           "with 1, in the good run, the other way round in the bad run; the "
+                           "bad run's 4 events ") != NULL &&
+                    strstr(r->verdict->hidden[k].evidence, i ? "right before" : "between");
+        assert_true(seen);
+        char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+        char *html = tu_report(d, ttr_html, NULL, NULL);
+        assert_non_null(strstr(t, "the same calls ran in the other order, after a difference "
+                                  "hidden as timing: `xt_f1`"));
+        assert_non_null(strstr(j, "\"not counted as a divergence because the same calls ran in "
+                                  "the other order, after a difference hidden as timing\""));
+        assert_non_null(strstr(html, "the same calls ran in the other order"));
+        free(t);
+        free(j);
+        free(html);
+        ttd_free(d);
+    }
+    /* must not be hidden */
+    const struct op b1[] = RUN(F(xt_f1, 1), F(xt_f1, 2));
+    const struct op g2[] = RUN(F(xt_f1, 2), F(xt_f1, 3));
+    const struct op g3[] = RUN(F(xt_ok, 0), F(xt_f1, 2), F(xt_f1, 1));
+    const struct op b3[] = RUN(LOOP, F(xt_ok, 0), F(xt_f1, 1), F(xt_f1, 2));
+    const struct op g4[] = RUN(F(xt_f1, 2), F(xt_f2, 1));
+    const struct op b4[] = RUN(F(xt_f1, 1), LOOP, F(xt_f2, 2));
+    const struct op *const must[][2] = {{g, b1}, {g2, b}, {g3, b3}, {g4, b4}};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+        d = diff(must[i][0], must[i][1]);
+        const ttd_result *r = ttd_get_result(d);
+        if (r->diverged != 1 || r->values_swapped != 0)
+            fail_msg("case %zu: diverged %d, values_swapped %llu", i + 1, r->diverged,
+                     (unsigned long long)r->values_swapped);
+        ttd_free(d);
+    }
+#undef LOOP
+#undef F
+#undef RUN
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -1290,6 +1362,7 @@ int main(void)
         cmocka_unit_test(test_inlined_not_when_calls_differ),
         cmocka_unit_test(test_value_follows_progress),
         cmocka_unit_test(test_timeout_never_expired),
+        cmocka_unit_test(test_swap_after_timing),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

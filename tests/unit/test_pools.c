@@ -13,8 +13,12 @@
  * function the bad run left out, more checks inside a call named like a
  * wait (timing),
  * an attempt that one run made again later (retried), work that one run
- * found at once and the other one wait later (retried), and a call that
- * moved to another thread (moved work).
+ * found at once and the other one wait later (retried), a call that
+ * moved to another thread (moved work), and a pool that started one more
+ * worker in one run (grew.c: no divergence when its work is the same and
+ * its creator's calls repeat the first worker's; a divergence when the
+ * extra worker did other work, locked more than its turn, or the
+ * creator's call after the creation is not that template).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +31,7 @@
 #include <cmocka.h>
 
 #include "diff_traces.h"
+#include "report_util.h"
 #include "state.h"
 #include "tmpdir.h"
 
@@ -686,6 +691,125 @@ static void once_winner_is_moved(void **state)
     ttd_free(d);
 }
 
+/* ---- a pool that grew by one worker (grew.c) ---------------------------- */
+
+/* A sync op op on thread th of t (object obj, argument arg), 10 ns on. */
+static void sop(dt *t, uint32_t th, int op, uint64_t obj, int64_t arg)
+{
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_sync_op(t->w, th, t->now[th], op, obj, arg), 0);
+}
+
+/* A run of a pool whose workers start in work{}: the creator (thread 0)
+ * runs main{ helper{ CREATE } log{...} ... }, one job per after[0..2),
+ * each a helper{} that creates a worker (the first n jobs) followed by
+ * after[k]; worker k's items are w[k], where "L" is a lock wrapper:
+ * check{} holding a LOCK record. */
+static void grown_run(char *path, size_t len, const char *const *after,
+                      const char *const *w, int n)
+{
+    static const char *const names[] = {"main", "worker-1", "worker-2"};
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, names, n + 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{"), 0);
+    for (int k = 0; k < 2; k++) {
+        if (k < n) {
+            assert_int_equal(dt_run(&t, 0, "helper{"), 0);
+            sop(&t, 0, TTF_SOP_CREATE, 0x7000 + (uint64_t)k, k + 1);
+            assert_int_equal(dt_run(&t, 0, "}"), 0);
+        }
+        assert_int_equal(dt_run(&t, 0, after[k]), 0);
+    }
+    assert_int_equal(dt_run(&t, 0, "}"), 0);
+    for (int k = 0; k < n; k++) {
+        assert_int_equal(dt_run(&t, (uint32_t)k + 1, "work{"), 0);
+        for (const char *c = w[k]; *c; c++) {
+            if (*c != 'L') {
+                const char *e = strchr(c, 'L');
+                char buf[128];
+                size_t m = e ? (size_t)(e - c) : strlen(c);
+                snprintf(buf, sizeof buf, "%.*s", (int)m, c);
+                assert_int_equal(dt_run(&t, (uint32_t)k + 1, buf), 0);
+                c += m - 1;
+                continue;
+            }
+            assert_int_equal(dt_run(&t, (uint32_t)k + 1, "check{"), 0);
+            sop(&t, (uint32_t)k + 1, TTF_SOP_LOCK, 0x9000, 0);
+            assert_int_equal(dt_run(&t, (uint32_t)k + 1, "}"), 0);
+        }
+        assert_int_equal(dt_run(&t, (uint32_t)k + 1, "}"), 0);
+    }
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* xz's decoder pool: the good run started a second worker (its second
+ * job found no free one), the bad run's first worker took that job too.
+ * The pool's work is the same (the extra worker's own lock aside), the
+ * creator's helper{ CREATE } is the creation and its log{ lex{} } after
+ * it repeats the one made after starting the first worker, in both runs
+ * (the bad run's log{} after it is the reused worker's path): no
+ * divergence, exit 0, the extra worker and the creator's hunks listed
+ * with their evidence. Not hidden: the extra worker did an item no
+ * thread of the other run did (fail{}), it locked twice more than its
+ * turn, the creator's call after the creation is not the template
+ * (log{ lex{} lex{} }). */
+static void pool_grew_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+    static const char *const after_g[] = {"log{ lex{} }", "log{ lex{} }"};
+    static const char *const after_b[] = {"log{ lex{} }", "log{ }"};
+    static const char *const wg[] = {"L parse{ lex{} } L", "L parse{ lex{} lex{} }"};
+    static const char *const wb[] = {"L parse{ lex{} } L parse{ lex{} lex{} }"};
+
+    grown_run(pg, sizeof pg, after_g, wg, 2);
+    grown_run(pb, sizeof pb, after_b, wb, 1);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->nunpaired, 1);
+    assert_int_equal(r->unpaired[0].grew, 1);
+    assert_int_equal(r->unpaired[0].grew_extra, 1);
+    size_t grew = 0, pool = 0;
+    for (size_t i = 0; i < r->nhunks; i++)
+        grew += r->hunks[i].timing == TTD_TIMING_GREW;
+    for (size_t i = 0; i < r->verdict->nhidden; i++)
+        pool += r->verdict->hidden[i].kind == TTD_HIDDEN_POOL &&
+                strstr(r->verdict->hidden[i].text, "the pool started one more worker in the "
+                       "good run") != NULL &&
+                strstr(r->verdict->hidden[i].evidence, "but for 1 lock or wait call") != NULL;
+    assert_int_equal(grew, 3);     /* the creation, the template, the worker's items */
+    assert_int_equal(pool, 1);
+    assert_string_equal(ttd_timing_name(TTD_TIMING_GREW), "grew");
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *html = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "the pool started one more worker in the good run: thread "
+                              "worker-2 (#2, start `dt_work`)"));
+    assert_non_null(strstr(t, "the pool's extra worker: not a divergence"));
+    assert_non_null(strstr(j, "\"grew\": true"));
+    assert_non_null(strstr(j, "\"timing_kind\": \"grew\""));
+    assert_non_null(strstr(html, "the pool started one more worker"));
+    free(t);
+    free(j);
+    free(html);
+    ttd_free(d);
+    /* must not be hidden */
+    static const char *const w1[] = {"L parse{ lex{} } L", "L parse{ lex{} lex{} } fail{}"};
+    static const char *const w2[] = {"L parse{ lex{} } L", "L parse{ lex{} lex{} } L L"};
+    static const char *const a3[] = {"log{ lex{} }", "log{ lex{} lex{} }"};
+    const char *const *cases[][2] = {{after_g, w1}, {after_g, w2}, {a3, wg}};
+    for (size_t i = 0; i < 3; i++) {
+        grown_run(pg, sizeof pg, cases[i][0], cases[i][1], 2);
+        r = diff(pg, pb, &d);
+        if (r->diverged != 1 || r->unpaired[0].grew)
+            fail_msg("case %zu: diverged %d, grew %d", i + 1, r->diverged, r->unpaired[0].grew);
+        for (size_t k = 0; k < r->nhunks; k++)
+            assert_int_not_equal(r->hunks[k].timing, TTD_TIMING_GREW);
+        ttd_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -707,6 +831,7 @@ int main(void)
         cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
         cmocka_unit_test(found_later_is_timing),
+        cmocka_unit_test(pool_grew_is_timing),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

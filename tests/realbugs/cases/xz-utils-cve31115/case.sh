@@ -9,7 +9,7 @@ KIND=patch
 PATCH=fix.patch
 TRUTH_DIVERGE='^worker_decoder$'
 TRUTH_CAUSE='^worker_decoder$'
-TAGS='thread regression'
+TAGS='thread race regression'
 SINGLE_THREADED=0
 
 # xz_build SRC OUT : liblzma (static) and the xz command only, threads on
