@@ -11,16 +11,58 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <unwind.h>
 
+#include "cap_layout.h"
 #include "cap_values.h"
 #include "cap_vstr.h"
 
 #if defined(__x86_64__) && defined(__linux__)
+
+/* The trampoline's assembly fast path reads the C state by cap_layout.h. */
+#define LAYOUT(what, is) _Static_assert((what) == (is), #what " is not " #is " (cap_layout.h)")
+LAYOUT(offsetof(struct tstate, pos), CAPL_T_POS);
+LAYOUT(offsetof(struct tstate, limit), CAPL_T_LIMIT);
+LAYOUT(offsetof(struct tstate, depth), CAPL_T_DEPTH);
+LAYOUT(offsetof(struct tstate, busy), CAPL_T_FLAGS);
+LAYOUT(offsetof(struct tstate, timed), CAPL_T_FLAGS + 1);
+LAYOUT(offsetof(struct tstate, state), CAPL_T_FLAGS + 2);
+LAYOUT(offsetof(struct tstate, vals), CAPL_T_FLAGS + 3);
+LAYOUT(CAPL_FLAGS_SPARSE, (CAP_CLOCK_SPARSE << 8 | 1u << 24));
+LAYOUT(offsetof(struct tstate, since), CAPL_T_SINCE);
+LAYOUT(offsetof(struct tstate, ev), CAPL_T_EV);
+LAYOUT(offsetof(struct tstate, skip), CAPL_T_SKIP);
+LAYOUT(offsetof(struct tstate, warm), CAPL_T_WARM);
+LAYOUT(offsetof(struct tstate, cache), CAPL_T_CACHE);
+LAYOUT(offsetof(struct tstate, evat), CAPL_T_EVAT);
+LAYOUT(offsetof(struct tstate, sites), CAPL_T_SITES);
+LAYOUT(sizeof(struct ttf_sites) + offsetof(struct cap_xs, ret), CAPL_XS_RET);
+LAYOUT(offsetof(struct shadow, e), CAPL_SH_E);
+LAYOUT(offsetof(struct shadow, n), CAPL_SH_N);
+LAYOUT(sizeof(struct shent), CAPL_SHENT_SIZE);
+LAYOUT(offsetof(struct shent, ret), CAPL_SHENT_RET);
+LAYOUT(offsetof(struct shent, slot), CAPL_SHENT_SLOT);
+LAYOUT(offsetof(struct shent, fn), CAPL_SHENT_FN);
+LAYOUT(CAP_BIG_CALL, CAPL_BIG_CALL);
+LAYOUT(CAP_UNTIMED_RUN, CAPL_UNTIMED_RUN);
+LAYOUT(CAP_WARM, CAPL_WARM);
+LAYOUT(CAP_EVAT - 1, CAPL_EVAT_MASK);
+LAYOUT(TTF_SLOTS - 1, CAPL_SLOTS_MASK);
+LAYOUT(TTF_SLOT(0x123456789abcull), ((0x123456789abcull >> 4) ^ (0x123456789abcull >> 10)) & 63);
+LAYOUT(TTF_T_EXIT_HIT, CAPL_EXIT_HIT);
+LAYOUT(CAP_BUSY_HOT, CAPL_BUSY_HOT);
+LAYOUT(sizeof(((struct tstate *)0)->ev), 2);
+LAYOUT(sizeof(((struct tstate *)0)->evat[0]), 2);
+LAYOUT(sizeof(((struct tstate *)0)->warm), 2);
+LAYOUT(sizeof(((struct tstate *)0)->since), 1);
+LAYOUT(sizeof(((struct tstate *)0)->skip), 1);
+LAYOUT(sizeof(((struct tstate *)0)->depth), 4);
+LAYOUT(sizeof(((struct shadow *)0)->n), 4);
 
 __thread struct shadow cap_sh __attribute__((tls_model("initial-exec")));
 uintptr_t cap_tramp;

@@ -10,12 +10,47 @@
  * returns: the C halves use no x87 and the slow half runs with xmm0/xmm1
  * saved). The stack is not always 16-byte aligned there, so it realigns it
  * through rbp. It hands rax, rsp and xmm0's low 8 bytes to C, gets the real return address
- * back and jumps there with every return register as the function left it, and the
- * argument registers too: else the caller's next call would pass our
- * buffer pointers and clock readings in its unused argument registers,
- * different in every run and costly to record.
+ * back and jumps there with every return register as the function left it
+ * and the other argument registers (rdi rsi rcx r8 r9 r10) zeroed: else
+ * the caller's next call would pass our buffer pointers and clock
+ * readings in its unused argument registers, different in every run and
+ * costly to record. They are dead after a return (psABI: the caller saves
+ * them; gcc keeps nothing in them across a call to -pg code, whose
+ * -fipa-ra is off), so zeroing is as good as the values the function
+ * left, which cost six pushes and six pops to keep.
+ *
+ * The usual EXIT is written here without a call: the top shadow entry is
+ * the slot returned from (no tail call on it), the thread has room in a
+ * values chunk, is not busy, has the sparse clock and this EXIT does not
+ * read it (cap_exit_reads' last case), and the function is in the chunk's
+ * function cache. It needs only the registers that are dead after a
+ * return (rdi rsi rcx r8 r9 r10 r11), so nothing is saved. It sets busy
+ * first (once it saw it clear) and reads the thread's state only then: a
+ * signal handler that ran before (and maybe forked) has left its records
+ * and its state behind it, one that comes after drops its calls. It tests
+ * all of that before it writes; any other EXIT goes the C way
+ * (cap_fexit_fast, which tests it all again, then cap_fexit_slow). The
+ * record and the state are exactly what cap_fexit_fast's put_exit writes
+ * (tests/e2e/values_tramp.sh compares the two), with the C state read by
+ * the offsets of cap_layout.h, which cap_shadow.c checks at compile time.
  */
 #if defined(__x86_64__) && defined(__linux__)
+
+#include "cap_layout.h"
+
+/* ttf_put_uvar: rcx at r9, which moves past it (r10 and rcx clobbered). */
+.macro PUT_UVAR
+        jmp     2f
+1:      movl    %ecx, %r10d
+        orl     $0x80, %r10d
+        movb    %r10b, (%r9)
+        addq    $1, %r9
+        shrq    $7, %rcx
+2:      cmpq    $0x7f, %rcx
+        ja      1b
+        movb    %cl, (%r9)
+        addq    $1, %r9
+.endm
 
         .text
 
@@ -40,17 +75,96 @@
         nop                             /* a return address - 1 stays inside */
 cap_ret_tramp:
         .cfi_undefined rip
+        movq    cap_tls@gottpoff(%rip), %r11
+        movl    %fs:CAPL_T_FLAGS(%r11), %r9d
+        andl    $CAPL_FLAGS_MASK, %r9d
+        cmpl    $CAPL_FLAGS_SPARSE, %r9d
+        jne     .Lc
+        movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
+        movl    %fs:CAPL_T_FLAGS(%r11), %r9d    /* read again: a signal */
+        andl    $CAPL_FLAGS_MASK, %r9d          /* handler may have run */
+        cmpl    $CAPL_FLAGS_SPARSE | CAPL_BUSY_HOT, %r9d /* (and forked) */
+        jne     .Lu
+        cmpl    $0, cap_on(%rip)
+        je      .Lu
+        movq    cap_sh@gottpoff(%rip), %r10
+        movl    %fs:CAPL_SH_N(%r10), %ecx
+        testl   %ecx, %ecx
+        jz      .Lu
+        movq    %fs:CAPL_SH_E(%r10), %rdi
+        shlq    $5, %rcx                /* CAPL_SHENT_SIZE */
+        leaq    -CAPL_SHENT_SIZE(%rdi,%rcx), %rdi       /* the top entry */
+        leaq    -8(%rsp), %rsi          /* the slot returned from */
+        cmpq    %rsi, CAPL_SHENT_SLOT(%rdi)
+        jne     .Lu
+        cmpq    %rsi, CAPL_SHENT_SLOT-CAPL_SHENT_SIZE(%rdi)
+        je      .Lu                     /* a tail call: the C way */
+        movq    %fs:CAPL_T_POS(%r11), %r8
+        cmpq    %fs:CAPL_T_LIMIT(%r11), %r8
+        jae     .Lu
+        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_exit_reads: the */
+        subl    $1, %ecx                /* events since the frame's ENTER */
+        andl    $CAPL_EVAT_MASK, %ecx
+        movzwl  %fs:CAPL_T_EV(%r11), %r9d
+        movl    %r9d, %esi
+        subw    %fs:CAPL_T_EVAT(%r11,%rcx,2), %si
+        cmpw    $CAPL_BIG_CALL, %si
+        jae     .Lu                     /* a big call: timed */
+        cmpb    $CAPL_UNTIMED_RUN, %fs:CAPL_T_SINCE(%r11)
+        jae     .Lu                     /* too many untimed in a row */
+        cmpw    $CAPL_WARM, %fs:CAPL_T_WARM(%r11)
+        jb      .Lu                     /* a young thread: timed */
+        cmpb    $1, %fs:CAPL_T_SKIP(%r11)
+        je      .Lu                     /* a sample */
+        movq    CAPL_SHENT_FN(%rdi), %rcx
+        movq    %rcx, %rsi              /* TTF_SLOT(fn) */
+        shrq    $4, %rsi
+        movq    %rcx, %r10
+        shrq    $10, %r10
+        xorl    %r10d, %esi
+        andl    $CAPL_SLOTS_MASK, %esi
+        cmpq    %rcx, %fs:CAPL_T_CACHE(%r11,%rsi,8)
+        jne     .Lu                     /* a cache miss */
+        movq    CAPL_SHENT_RET(%rdi), %rdi      /* all tested: write */
+        addl    $1, %r9d
+        movw    %r9w, %fs:CAPL_T_EV(%r11)
+        subb    $1, %fs:CAPL_T_SKIP(%r11)
+        addb    $1, %fs:CAPL_T_SINCE(%r11)
+        orl     $CAPL_EXIT_HIT, %esi    /* the tag, stored last */
+        leaq    1(%r8), %r9
+        leaq    (%rax,%rax), %rcx       /* svar rax */
+        movq    %rax, %r10
+        sarq    $63, %r10
+        xorq    %r10, %rcx
+        PUT_UVAR
+        movq    %fs:CAPL_T_SITES(%r11), %r10
+        movq    %xmm0, %rcx             /* uvar bswap64(xmm0 ^ xret) */
+        xorq    CAPL_XS_RET(%r10), %rcx
+        movq    %xmm0, CAPL_XS_RET(%r10)
+        bswapq  %rcx
+        PUT_UVAR
+        movb    %sil, (%r8)             /* commit: the tag, then pos */
+        movq    %r9, %fs:CAPL_T_POS(%r11)
+        subl    $1, %fs:CAPL_T_DEPTH(%r11)
+        movq    cap_sh@gottpoff(%rip), %r10
+        subl    $1, %fs:CAPL_SH_N(%r10)
+        movb    $0, %fs:CAPL_T_FLAGS(%r11)
+        movq    %rdi, %r11
+        xorl    %edi, %edi
+        xorl    %esi, %esi
+        xorl    %ecx, %ecx
+        xorl    %r8d, %r8d
+        xorl    %r9d, %r9d
+        xorl    %r10d, %r10d
+        jmp     *%r11
+.Lu:
+        movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
+.Lc:                                    /* the C way */
         pushq   %rax
         pushq   %rdx
         pushq   %rbp
         movq    %rsp, %rbp              /* rbp+24: rsp after the function's ret */
         andq    $-16, %rsp
-        pushq   %rdi                    /* the scratch registers as the function */
-        pushq   %rsi                    /* left them: the caller's next call */
-        pushq   %rcx                    /* then passes what it would without */
-        pushq   %r8                     /* libttcap, not our pointers and clock */
-        pushq   %r9                     /* readings (6 pushes: still aligned) */
-        pushq   %r10
         movq    %rax, %rdi              /* the return value */
         leaq    24(%rbp), %rsi
         movq    %xmm0, %rdx             /* and a float or double one */
@@ -59,12 +173,12 @@ cap_ret_tramp:
         jnz     2f
 1:
         movq    %rax, %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rcx
-        popq    %rsi
-        popq    %rdi
+        xorl    %edi, %edi              /* the scratch argument registers: */
+        xorl    %esi, %esi              /* zero, the same in every run */
+        xorl    %ecx, %ecx
+        xorl    %r8d, %r8d
+        xorl    %r9d, %r9d
+        xorl    %r10d, %r10d
         movq    %rbp, %rsp
         popq    %rbp
         popq    %rdx

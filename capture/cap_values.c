@@ -72,7 +72,7 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 
-#define SH_FIRST 1024           /* shadow entries mapped first (24 KiB) */
+#define SH_FIRST 1024           /* shadow entries mapped first (32 KiB) */
 
 /* Set by makecontext (stack switching, below): no frame is hooked after. */
 static atomic_int switched;

@@ -13,12 +13,16 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 
-/* One hooked frame. */
+/* One hooked frame: 32 bytes, so that no entry straddles two cache lines
+ * (an EXIT reads its own and the one below, an ENTER the top one) and
+ * its index scales by a shift. */
 struct shent {
     uintptr_t ret;              /* the real return address */
     uintptr_t slot;             /* the stack word that held it (now the trampoline) */
     uintptr_t fn;               /* the function entered (its EXIT names it) */
+    uintptr_t unused;
 };
+_Static_assert(sizeof(struct shent) == 32, "shadow entries are 32 bytes");
 
 /* A thread's shadow stack (not in struct tstate: that is reset at fork and
  * thread start, and a forked child still returns through these frames). */

@@ -520,15 +520,15 @@ static inline unsigned ttf_values_mask(const uint64_t regs[TTF_ARGREGS],
     return (pick & (strided | TTF_MASK_STRIDE)) | (~pick & same);
 }
 
-/* The mask byte, then the zigzag deltas of the registers it gives. */
+/* The mask byte, then the zigzag deltas of the registers it gives, in
+ * increasing order: a loop over the set bits only (most calls give none
+ * or one or two). */
 static inline uint8_t *ttf_put_values_deltas(uint8_t *p, unsigned m,
                                              const uint64_t d[TTF_ARGREGS])
 {
     *p++ = (uint8_t)m;
-#pragma GCC unroll 6
-    for (int i = 0; i < TTF_ARGREGS; i++)
-        if (m & (1u << i))
-            p = ttf_put_svar(p, (int64_t)d[i]);
+    for (unsigned g = m & ((1u << TTF_ARGREGS) - 1); g; g &= g - 1)
+        p = ttf_put_svar(p, (int64_t)d[__builtin_ctz(g)]);
     return p;
 }
 
@@ -558,21 +558,42 @@ static inline void ttf_values_advance(const uint64_t regs[TTF_ARGREGS],
     }
 }
 
+/* A bit per register, 1 where x is 0: m = m * 2 + (x == 0). On x86-64 a
+ * compare and an add with carry (compilers make set/zero-extend/shift/or
+ * of the portable form, twice the instructions, on every call). */
+static inline unsigned ttf_zero_bit(unsigned m, uint64_t x)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    __asm__("cmpq $1, %1\n\tadcl %0, %0" : "+r"(m) : "r"(x) : "cc");
+    return m;
+#else
+    return m * 2 + (x == 0);
+#endif
+}
+
 /* Both at once, for a writer that always has room (libttcap): writes the
- * values and moves prev/stride on, computing each delta once. */
+ * values and moves prev/stride on, computing each delta once. The same
+ * mask as ttf_values_mask (its bits built as "predicted right" from
+ * register 5 down, in two instructions each), the deltas read back from
+ * the new stride (it is the delta). */
 static inline uint8_t *ttf_put_enter_values_step(uint8_t *p,
                                                  const uint64_t regs[TTF_ARGREGS],
                                                  uint64_t prev[TTF_ARGREGS],
                                                  uint64_t stride[TTF_ARGREGS])
 {
-    uint64_t d[TTF_ARGREGS];
-    unsigned m = ttf_values_mask(regs, prev, stride, d);
+    unsigned same = 0, strided = 0;
 #pragma GCC unroll 6
-    for (int i = 0; i < TTF_ARGREGS; i++) {
-        stride[i] = d[i];
+    for (int i = TTF_ARGREGS - 1; i >= 0; i--) {
+        uint64_t d = regs[i] - prev[i];
+        strided = ttf_zero_bit(strided, d - stride[i]);
+        same = ttf_zero_bit(same, d);
         prev[i] = regs[i];
+        stride[i] = d;
     }
-    return ttf_put_values_deltas(p, m, d);
+    unsigned all = (1u << TTF_ARGREGS) - 1;
+    unsigned m = ttf_regs_set[strided] > ttf_regs_set[same] ? (strided ^ all) | TTF_MASK_STRIDE
+                                                            : same ^ all;
+    return ttf_put_values_deltas(p, m, stride);
 }
 
 /* The SSE registers after an ENTER's integer values in a TTF_CHUNK_XMM
@@ -585,14 +606,13 @@ static inline uint8_t *ttf_put_enter_xmm_step(uint8_t *p, uint8_t *mask,
 {
     uint64_t d[TTF_XMMREGS], any = 0;
 #pragma GCC unroll 8
-    for (int i = 0; i < TTF_XMMREGS; i++) {
-        d[i] = x[i] ^ xprev[i];
-        any |= d[i];
-    }
+    for (int i = 0; i < TTF_XMMREGS; i++)
+        any |= x[i] ^ xprev[i];
     if (__builtin_expect(!any, 1))
         return p;               /* the usual case: nothing to write or keep */
-    unsigned m = 0;
+    unsigned m = 0;             /* (the XORs again: kept, they cost stores) */
     for (int i = 0; i < TTF_XMMREGS; i++) {
+        d[i] = x[i] ^ xprev[i];
         xprev[i] = x[i];
         m |= (unsigned)(d[i] != 0) << i;
     }

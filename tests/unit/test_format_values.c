@@ -4,7 +4,8 @@
  * bytes of FORMAT.md's example decoded from a hand-made chunk, a corrupt
  * mask (bit 7), registers that follow their stride (bit 6), a values
  * chunk in a file without the feature bit, format 1.5's SSE registers
- * (round trip, bytes, an xmm chunk without its feature bit), the
+ * (round trip, bytes, an xmm chunk without its feature bit), libttcap's
+ * encoder writing the reference's bytes, the
  * refusal an older reader gives (unknown required bit), and v1.0 files
  * reading as before.
  */
@@ -220,6 +221,46 @@ static void test_stride_bytes(void **state)
     ttf_close(t);
 }
 
+/* libttcap's encoder (ttf_put_enter_values_step: masks built with
+ * compare and carry on x86-64, deltas read back from the new strides)
+ * writes the same bytes and leaves the same state as the reference
+ * (ttf_put_enter_values, then ttf_values_advance), for register sets of
+ * every shape: ties between the two predictions, strides, zeros, the
+ * extremes of int64. */
+static void test_step_same_bytes(void **state)
+{
+    (void)state;
+    static const uint64_t pick[] = {0, 1, 2, 3, 5, 8, 0x7fffffffffffffffull,
+                                    0x8000000000000000ull, 0xffffffffffffffffull,
+                                    0x7ffd00001000ull, 0x7ffd00001008ull, 42};
+    const unsigned np = sizeof pick / sizeof pick[0];
+    uint64_t prev_a[TTF_ARGREGS] = {0}, stride_a[TTF_ARGREGS] = {0};
+    uint64_t prev_b[TTF_ARGREGS] = {0}, stride_b[TTF_ARGREGS] = {0};
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    unsigned strided = 0;
+    for (unsigned n = 0; n < 200000; n++) {
+        uint64_t r[TTF_ARGREGS];
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        for (int i = 0; i < TTF_ARGREGS; i++) {
+            unsigned how = (unsigned)(rng >> (40 + 3 * i)) & 7;
+            r[i] = how < 3 ? prev_a[i]                      /* same */
+                 : how < 6 ? prev_a[i] + stride_a[i]        /* strided */
+                 : how == 6 ? pick[(rng >> (20 + i)) % np]
+                 : prev_a[i] + (rng >> 50) - 8;
+        }
+        uint8_t a[TTF_ENTER_VALUES_MAX], b[TTF_ENTER_VALUES_MAX];
+        uint8_t *ea = ttf_put_enter_values(a, r, prev_a, stride_a);
+        ttf_values_advance(r, prev_a, stride_a);
+        uint8_t *eb = ttf_put_enter_values_step(b, r, prev_b, stride_b);
+        assert_int_equal(eb - b, ea - a);
+        assert_memory_equal(a, b, (size_t)(ea - a));
+        assert_memory_equal(prev_a, prev_b, sizeof prev_a);
+        assert_memory_equal(stride_a, stride_b, sizeof stride_a);
+        strided += (a[0] & TTF_MASK_STRIDE) != 0;
+    }
+    assert_true(strided > 10000);   /* both predictions were taken */
+}
+
 /* Mask bit 7 ends the chunk there (one corruption report), as does a
  * values chunk in a file that lacks the feature bit. */
 static void test_bad_mask(void **state)
@@ -414,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_example_bytes),
         cmocka_unit_test(test_stride),
         cmocka_unit_test(test_stride_bytes),
+        cmocka_unit_test(test_step_same_bytes),
         cmocka_unit_test(test_bad_mask),
         cmocka_unit_test(test_xmm_roundtrip),
         cmocka_unit_test(test_xmm_bytes),
