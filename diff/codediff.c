@@ -97,6 +97,7 @@ struct entry {
     const char *name;
     int status;                /* 0 same, TTDI_CODE_* */
     int artifact;
+    int source;                /* TTDI_SRC_* (changed functions) */
 };
 
 struct ttdi_codediff {
@@ -108,6 +109,7 @@ struct ttdi_codediff {
     const char **notes;        /* nnotes lines */
     size_t nnotes;
     size_t compared;           /* functions in both builds */
+    size_t src_changed;        /* changed functions whose source differs */
     int incomplete;            /* a differing module was not compared */
 };
 
@@ -433,21 +435,22 @@ static int in_header(struct side *sd, uint64_t a)
 }
 
 static int add_entry(struct ttdi_codediff *cd, const char *name, int status,
-                     int artifact)
+                     int artifact, int source)
 {
     if (ttfi_regrow(&cd->tab, cd->ntab + 1, sizeof *cd->tab))
         return TT_ENOMEM;
-    cd->tab[cd->ntab++] = (struct entry){name, status, artifact};
+    cd->tab[cd->ntab++] = (struct entry){name, status, artifact, source};
     return 0;
 }
 
-/* Record function s (of the bad build, or the good one when removed). */
+/* Record function s (of the bad build, or the good one when removed);
+ * source: TTDI_SRC_*. */
 static int record(struct ttdi_codediff *cd, const struct fsum *s,
-                  const char *module, int status, int artifact)
+                  const char *module, int status, int artifact, int source)
 {
-    int rc = add_entry(cd, s->name, status, artifact);
+    int rc = add_entry(cd, s->name, status, artifact, source);
     if (!rc && s->symbol != s->name)
-        rc = add_entry(cd, s->symbol, status, artifact);
+        rc = add_entry(cd, s->symbol, status, artifact, source);
     if (rc || !status)
         return rc;
     if (ttfi_regrow(&cd->ch, cd->nch + 1, sizeof *cd->ch))
@@ -462,7 +465,7 @@ static int one_sided(struct ttdi_codediff *cd, struct side *sd,
                      const struct fsum *s, const char *module, int st)
 {
     int artifact = s->instrumented && in_header(sd, s->addr);
-    return record(cd, s, module, st, artifact);
+    return record(cd, s, module, st, artifact, TTDI_SRC_UNKNOWN);
 }
 
 /* Entries from i of side sd with the name of entry i (static functions
@@ -493,6 +496,34 @@ static void match_twins(struct side sd[2], size_t i, size_t j)
 }
 
 /* Walk both sorted lists: pairs compared, the rest added or removed. */
+/* The fingerprint of function f's source in side sd's build (the
+ * out-of-line function's decl_file and decl_line, read back from where its
+ * compiler saw it); 0 when unknown. */
+static uint64_t source_of(const struct side *sd, const struct fsum *f)
+{
+    const ttf_inline_frame *fr = NULL;
+    size_t n = 0;
+    uint64_t h = 0;
+
+    if (ttf_sym_inline(sd->sym, f->addr + sd->ci->bias, UINT64_MAX, &fr, &n) != 0 || !n)
+        return 0;
+    const ttf_inline_frame *o = &fr[n - 1];
+    if (!o->decl_file || o->decl_line <= 0 || ttf_system_file(o->decl_file))
+        return 0;
+    return ttf_source_hash(o->decl_file, o->decl_line, &h, NULL) == 0 ? h : 0;
+}
+
+/* Whether changed function g (good build) / b (bad build) changed in its
+ * source too: TTDI_SRC_*. */
+static int source_change(const struct side sd[2], const struct fsum *g, const struct fsum *b)
+{
+    uint64_t hg = source_of(&sd[0], g), hb = hg ? source_of(&sd[1], b) : 0;
+
+    if (!hg || !hb)
+        return TTDI_SRC_UNKNOWN;
+    return hg != hb ? TTDI_SRC_CHANGED : TTDI_SRC_SAME;
+}
+
 static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module)
 {
     size_t i = 0, j = 0;
@@ -512,7 +543,9 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
                 match_twins(sd, i, j);
             int changed = g->known && b->known && g->hash != b->hash;
             int art = g->known && b->known && g->instrumented != b->instrumented;
-            rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art) : 0;
+            int src = changed ? source_change(sd, g, b) : TTDI_SRC_UNKNOWN;
+            cd->src_changed += src == TTDI_SRC_CHANGED;
+            rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art, src) : 0;
             cd->compared += g->known && b->known;
             i++, j++;
         }
@@ -666,7 +699,7 @@ static int cmp_change(const void *a, const void *b)
 
 static const struct entry *find(const struct ttdi_codediff *cd, const char *name)
 {
-    struct entry key = {name, 0, 0};
+    struct entry key = {name, 0, 0, 0};
     if (!cd || !name || !cd->ntab)
         return NULL;
     return bsearch(&key, cd->tab, cd->ntab, sizeof *cd->tab, cmp_entry);
@@ -729,6 +762,17 @@ int ttdi_codediff_changed(const struct ttdi_codediff *cd, const char *function)
     if (e || c)
         return (e && e->status) || (c && c->status);
     return cd && cd->incomplete ? -1 : 0;
+}
+
+int ttdi_codediff_source(const struct ttdi_codediff *cd, const char *function)
+{
+    const struct entry *e = find(cd, function);
+    return e && e->status == TTDI_CODE_CHANGED ? e->source : TTDI_SRC_UNKNOWN;
+}
+
+size_t ttdi_codediff_source_changed(const struct ttdi_codediff *cd)
+{
+    return cd ? cd->src_changed : 0;
 }
 
 int ttdi_codediff_artifact(const struct ttdi_codediff *cd, const char *function)

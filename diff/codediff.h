@@ -45,6 +45,23 @@ int ttdi_codediff_open(struct ttdi_codediff **out, const ttf_trace *good,
  * name is in no compared module). */
 int ttdi_codediff_changed(const struct ttdi_codediff *cd, const char *function);
 
+/* Whether a changed function's source changed too (ttdi_codediff_source):
+ * each build's debug info says where the function is defined, and the
+ * text there is compared as tokens (ttf_source_hash). */
+enum ttdi_src_status {
+    TTDI_SRC_UNKNOWN = 0,   /* not changed, or a source not found/read */
+    TTDI_SRC_SAME,          /* its machine code changed, its source did not
+                               (a changed callee inlined into it, layout) */
+    TTDI_SRC_CHANGED        /* its source text differs between the builds */
+};
+
+/* TTDI_SRC_* for a function whose code changed (else TTDI_SRC_UNKNOWN). */
+int ttdi_codediff_source(const struct ttdi_codediff *cd, const char *function);
+
+/* How many changed functions changed in their source too: when some did,
+ * a changed function whose source is the same only carries their change. */
+size_t ttdi_codediff_source_changed(const struct ttdi_codediff *cd);
+
 /* 1 if a difference at this function looks like an artifact of the build
  * rather than of the run: it is present in both builds but instrumented
  * in one only (its copy calls the tracing hooks in one build, not in the

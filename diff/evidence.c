@@ -13,7 +13,9 @@
  * a flag computed frames up), a step of the cause
  * chain (CHAIN, 2, and CHAIN_ORIGIN, 2 more for its earliest step), code
  * changed between the builds (CODE, 6: the strongest single clue in a
- * regression), a value difference earlier in another thread (THREAD, 2).
+ * regression; 8 when its source changed too, and only 2 when its source
+ * did not while another changed function's did: it carries that change,
+ * inlined into it), a value difference earlier in another thread (THREAD, 2).
  * Position is a tie-breaker only: DISTANCE is 1 / (1 + events between the
  * return and the split), at most 1, below any real evidence. Noise and
  * trivial calls count against (NOISE -2, TRIVIAL -1.5). A function the

@@ -996,7 +996,13 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
     return rc;
 }
 
-/* Code changed: candidates and changed frames of the stack. */
+/* Code changed: candidates and changed frames of the stack. When the
+ * source of some changed function changed too (codediff.c reads each
+ * build's source back), those functions are the change and weigh more
+ * (SOURCE); one whose machine code changed with the same source only
+ * carries a change made elsewhere (a changed callee inlined into it, code
+ * laid out anew) and weighs less (CODE_CARRIED). With no source read,
+ * every changed function weighs CODE. */
 static int code_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
 {
     int rc = 0;
@@ -1006,10 +1012,23 @@ static int code_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
     for (size_t i = 0; i < dv->nstack && rc >= 0; i++)
         if (changed(e, dv->stack[i].name))
             suspect_of(e, dv, s, n, dv->stack[i].name, dv->pair, NULL);
-    for (size_t i = 0; i < *n && rc >= 0; i++)
-        if (changed(e, s[i].name))
+    int src = ttdi_codediff_source_changed(e->cd) > 0;
+    for (size_t i = 0; i < *n && rc >= 0; i++) {
+        if (!changed(e, s[i].name))
+            continue;
+        int st = src ? ttdi_codediff_source(e->cd, s[i].name) : TTDI_SRC_UNKNOWN;
+        if (st == TTDI_SRC_CHANGED)
+            rc = ttdi_evid_add(e->in->arena, &s[i], TTD_EV_CODE, TTDI_W_CODE + TTDI_W_SOURCE,
+                               "its source and machine code differ between the two builds");
+        else if (st == TTDI_SRC_SAME)
+            rc = ttdi_evid_add(e->in->arena, &s[i], TTD_EV_CODE, TTDI_W_CODE_CARRIED,
+                               "its machine code differs between the two builds, its source "
+                               "does not (it carries a change made elsewhere: code inlined "
+                               "into it, or laid out anew)");
+        else
             rc = ttdi_evid_add(e->in->arena, &s[i], TTD_EV_CODE, TTDI_W_CODE,
                                "its machine code differs between the two builds");
+    }
     return rc;
 }
 

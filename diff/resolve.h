@@ -285,6 +285,8 @@ int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *
 #define TTDI_W_ARGS 1.0
 #define TTDI_W_ARG_ORIGIN 4.0
 #define TTDI_W_CODE 6.0
+#define TTDI_W_SOURCE 2.0           /* added when its source changed too */
+#define TTDI_W_CODE_CARRIED 2.0     /* code changed, source did not */
 #define TTDI_W_NOISE (-2.0)
 #define TTDI_W_THREAD 2.0
 #define TTDI_W_CHAIN 2.0

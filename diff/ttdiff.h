@@ -562,7 +562,8 @@ enum ttd_timing {
     TTD_TIMING_WAIT,        /* "wait_loop": only one run has them, they
                                repeat calls beside them (a loop ran more
                                times) and they wait: a blocking operation,
-                               a call named like a wait, or a long idle gap */
+                               a wait call that blocked (recorded; an idle
+                               gap alone is no evidence) */
     TTD_TIMING_MOVED,       /* "moved": the same calls, whole, are missing in
                                one thread and extra in another (who won a
                                once or lock race did the work) */

@@ -75,9 +75,11 @@ extern "C" {
  * from the parent's REAP row); ttf_ptable_reaped; TTF_PTABLE_ENVS.
  * 2.12.0: ttf_iter_clone (a pass resumes where another stopped).
  * 2.13.0: ttf_iter_skip_values (events without values, faster on values
- * traces for passes that do not read them). */
+ * traces for passes that do not read them).
+ * 2.14.0: ttf_source_hash (a function's source text fingerprinted: did
+ * its source change between two builds, or only its machine code). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 13
+#define TTF_VERSION_MINOR 14
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -814,6 +816,17 @@ int ttf_sym_inlined_in(ttf_sym *s, uint64_t fn_addr, uint64_t time_ns,
  * .../include/c++/...): code the program did not write. ttdiff ranks
  * such suspects last and its reports fold runs of such frames. */
 int ttf_system_file(const char *file);
+
+/* The fingerprint of the function defined at line `line` of source file
+ * `file` (a decl_file/decl_line pair of the debug info): its text from
+ * that line to the end of its body's braces, as tokens (comments dropped,
+ * white space kept only between two words), into *hash (never 0); the body's last
+ * line into *last (may be NULL). Two builds' functions with one
+ * fingerprint have the same source. Errors: TT_EINVAL (NULL argument,
+ * line < 1), TT_ENOTFOUND (no such regular file, larger than 16 MiB, no
+ * such line, or no body there: a declaration only, a macro, braces that do
+ * not close within 4000 lines), TT_ENOMEM. */
+int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last);
 
 /* ---- signatures and values (format 1.1) -------------------------------- */
 

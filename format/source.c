@@ -1,0 +1,236 @@
+/*
+ * source.c - a function's source text, fingerprinted (ttf_source_hash):
+ * did the source of a function change between two builds, or only its
+ * machine code?
+ *
+ * Design. Two builds of one program whose machine code differs in several
+ * functions rarely had all of them edited: a helper whose source changed
+ * is inlined into its callers, whose code then changes too; a new layout
+ * moves other code. The functions whose own text differs are the change;
+ * the others only carry it. Debug info names where each function is
+ * defined (DW_AT_decl_file and _line), and each build's source tree is
+ * usually where its compiler left it, so the text can be read back.
+ *
+ * From the declaration's line we look for the body: the first '{' outside
+ * comments, string and character literals and parentheses (a ';' before
+ * it means the line only declares the function: no body here, not
+ * found), skipping a constructor's member initialisers (`: a(1), b{2}`:
+ * a '{' right after an identifier there is a brace initialiser, the body's
+ * follows a ')' or '}'), then the braces to their match. The fingerprint
+ * hashes that text from the declaration's line to the closing brace as
+ * tokens: comments dropped, white space kept (as one space) only between
+ * two words, so re-indenting, spacing or a comment counts as no change,
+ * while any token does. Lines moved up or down by an edit elsewhere in the file
+ * do not matter: each build's own line is read.
+ *
+ * Bounded: files up to SRC_MAX bytes, the body within SPAN_MAX lines of
+ * the declaration; anything else is "not found", never a guess.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "ttf_int.h"
+
+#define SRC_MAX (16u << 20)     /* largest source file read */
+#define SPAN_MAX 4000           /* lines from the declaration to the body's end */
+
+/* A cursor over the text, aware of comments and literals. */
+typedef struct scan {
+    const char *p, *end;
+    int line;                   /* of p */
+} scan;
+
+/* Read the whole file (NUL-terminated) into *buf; its size in *n. */
+static int slurp(const char *path, char **buf, size_t *n)
+{
+    const char *why = NULL;
+    int fd = ttfi_open_regular(path, &why);
+    struct stat st;
+
+    if (fd < 0)
+        return TT_ENOTFOUND;
+    if (fstat(fd, &st) != 0 || st.st_size < 0 || (uint64_t)st.st_size > SRC_MAX) {
+        close(fd);
+        return TT_ENOTFOUND;
+    }
+    char *b = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (b && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, b + got, (size_t)st.st_size - got);
+        if (r <= 0 && errno != EINTR)
+            break;
+        got += r > 0 ? (size_t)r : 0;
+    }
+    close(fd);
+    if (!b)
+        return TT_ENOMEM;
+    b[got] = 0;
+    *buf = b;
+    *n = got;
+    return 0;
+}
+
+/* Step over one literal or comment at s->p (if any): 1 if stepped. */
+static int skip_opaque(scan *s)
+{
+    const char *p = s->p;
+
+    if (p[0] == '/' && p + 1 < s->end && p[1] == '/') {
+        while (p < s->end && *p != '\n')
+            p++;
+    } else if (p[0] == '/' && p + 1 < s->end && p[1] == '*') {
+        for (p += 2; p + 1 < s->end && !(p[0] == '*' && p[1] == '/'); p++)
+            s->line += *p == '\n';
+        p = p + 1 < s->end ? p + 2 : s->end;
+    } else if (p[0] == '"' || p[0] == '\'') {
+        char q = *p++;
+        for (; p < s->end && *p != q && *p != '\n'; p++)
+            p += *p == '\\' && p + 1 < s->end;
+        p += p < s->end && *p == q;
+    } else {
+        return 0;
+    }
+    s->p = p;
+    return 1;
+}
+
+/* Advance s to the start of line `line`; 0, or TT_ENOTFOUND. */
+static int to_line(scan *s, int line)
+{
+    while (s->line < line && s->p < s->end)
+        if (*s->p++ == '\n')
+            s->line++;
+    return s->line == line ? 0 : TT_ENOTFOUND;
+}
+
+static int ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* Move s onto the body's '{' from a declaration's line. */
+static int find_body(scan *s, int limit)
+{
+    int paren = 0, init = 0;
+    char prev = 0;              /* the last significant character */
+
+    while (s->p < s->end && s->line <= limit) {
+        char c = *s->p;
+        if (skip_opaque(s)) {
+            prev = c == '"' || c == '\'' ? c : prev;   /* a comment is no token */
+            continue;
+        }
+        if (c == '{' && !paren && !(init && ident_char(prev)))
+            return 0;
+        s->line += c == '\n';
+        paren += c == '(' ? 1 : c == ')' && paren ? -1 : 0;
+        if (!paren && c == ';')
+            return TT_ENOTFOUND; /* only a declaration */
+        if (!paren && c == ':' && s->p + 1 < s->end && s->p[1] != ':' && prev != ':')
+            init = 1;
+        if (c == '{' && !paren) { /* a brace initialiser: its group */
+            int depth = 0;
+            do {
+                depth += *s->p == '{' ? 1 : *s->p == '}' ? -1 : 0;
+                s->line += *s->p == '\n';
+                s->p++;
+            } while (depth && s->p < s->end);
+            prev = '}';
+            continue;
+        }
+        prev = c == ' ' || c == '\t' || c == '\n' || c == '\r' ? prev : c;
+        s->p++;
+    }
+    return TT_ENOTFOUND;
+}
+
+/* From the body's '{' to just past its match; 0, or TT_ENOTFOUND. */
+static int match_body(scan *s, int limit)
+{
+    int depth = 0;
+
+    while (s->p < s->end && s->line <= limit) {
+        if (skip_opaque(s))
+            continue;
+        char c = *s->p++;
+        s->line += c == '\n';
+        depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        if (!depth)
+            return 0;
+    }
+    return TT_ENOTFOUND;
+}
+
+/* Hash text [a, b) as tokens: comments out, white space kept only where
+ * it parts two words ("unsigned h", not "h = 7"), as one space. */
+static uint64_t token_hash(const char *a, const char *b)
+{
+    XXH3_state_t *st = XXH3_createState();
+    scan s = {a, b, 0};
+    int space = 0;
+    char last = 0;              /* the last character hashed */
+
+    if (!st)
+        return 0;
+    XXH3_64bits_reset(st);
+    while (s.p < s.end) {
+        const char *from = s.p;
+        char c = *s.p;
+        int lit = c == '"' || c == '\'';
+        if (skip_opaque(&s)) {
+            if (lit)
+                XXH3_64bits_update(st, from, (size_t)(s.p - from));
+            space = !lit;
+            last = lit ? c : last;
+            continue;
+        }
+        s.p++;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            space = 1;
+            continue;
+        }
+        if (space && ident_char(last) && ident_char(c))
+            XXH3_64bits_update(st, " ", 1);
+        space = 0;
+        last = c;
+        XXH3_64bits_update(st, &c, 1);
+    }
+    uint64_t h = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return h ? h : 1;
+}
+
+int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last)
+{
+    char *buf = NULL;
+    size_t n = 0;
+
+    if (!file || !hash || line <= 0)
+        return TT_EINVAL;
+    *hash = 0;
+    int rc = slurp(file, &buf, &n);
+    if (rc)
+        return rc;
+    scan s = {buf, buf + n, 1};
+    int limit = line > INT32_MAX - SPAN_MAX ? INT32_MAX : line + SPAN_MAX;
+    const char *from = NULL;
+    if (!(rc = to_line(&s, line))) {
+        from = s.p;
+        rc = find_body(&s, limit);
+    }
+    if (!rc)
+        rc = match_body(&s, limit);
+    if (!rc) {
+        *hash = token_hash(from, s.p);
+        rc = *hash ? 0 : TT_ENOMEM;
+    }
+    if (!rc && last)
+        *last = s.line;
+    free(buf);
+    return rc;
+}
