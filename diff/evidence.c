@@ -15,7 +15,10 @@
  * changed between the builds (CODE, 6: the strongest single clue in a
  * regression; 8 when its source changed too, and only 2 when its source
  * did not while another changed function's did: it carries that change,
- * inlined into it), a value difference earlier in another thread (THREAD, 2).
+ * inlined into it), a value difference earlier in another thread (THREAD, 2;
+ * -2 when linked to the split by time alone while the split's own thread
+ * has a value on the chain: a query of shared state another thread had not
+ * filled yet is timing, the data link in the split's thread is evidence).
  * Position is a tie-breaker only: DISTANCE is 1 / (1 + events between the
  * return and the split), at most 1, below any real evidence. Noise and
  * trivial calls count against (NOISE -2, TRIVIAL -1.5). A function the

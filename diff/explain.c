@@ -940,6 +940,17 @@ static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
                          run == TTD_BAD ? "good" : "bad", pw);
 }
 
+/* 1 if the chain has a value step in the split's own thread: a data link
+ * that a step of another thread linked by time alone must not outrank. */
+static int own_value(const xchain *c, const ttd_divergence *dv)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->step[i].pair == dv->pair && (c->step[i].kind == TTD_CAUSE_RETURNED ||
+                                            c->step[i].kind == TTD_CAUSE_ARGUMENT))
+            return 1;
+    return 0;
+}
+
 /* Evidence from chain step i. */
 static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n, size_t i)
 {
@@ -988,11 +999,16 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         rc = ttdi_evid_add(a, f, TTD_EV_CHAIN, TTDI_W_CHAIN + (origin ? TTDI_W_CHAIN_ORIGIN : 0),
                            "%s (step %zu of %zu)", origin ? "the earliest cause on the "
                            "cause chain" : "on the cause chain", c->n - i, c->n);
+    /* linked by time alone while the split's thread has a value of its
+     * own on the chain, its value may only say the shared state it read
+     * was not ready yet: it counts against, below that data link */
+    timed = timed && own_value(c, dv);
     if (rc >= 0 && st->pair != dv->pair)
-        rc = ttdi_evid_add(a, f, TTD_EV_THREAD, TTDI_W_THREAD, "in thread %s, %.3f ms "
-                           "before the split in thread %s", st->thread,
-                           (double)(dv->bad_time_ns - st->bad_time_ns) / 1e6,
-                           thread_name(e, dv->pair));
+        rc = ttdi_evid_add(a, f, TTD_EV_THREAD, timed ? TTDI_W_THREAD_TIMED : TTDI_W_THREAD,
+                           "in thread %s, %.3f ms before the split in thread %s%s",
+                           st->thread, (double)(dv->bad_time_ns - st->bad_time_ns) / 1e6,
+                           thread_name(e, dv->pair), timed ? ", linked to it by time only "
+                           "(what it read in shared state may not have been ready yet)" : "");
     return rc;
 }
 

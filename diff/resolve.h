@@ -289,6 +289,7 @@ int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *
 #define TTDI_W_CODE_CARRIED 2.0     /* code changed, source did not */
 #define TTDI_W_NOISE (-2.0)
 #define TTDI_W_THREAD 2.0
+#define TTDI_W_THREAD_TIMED (-2.0)  /* another thread's step, by time only */
 #define TTDI_W_CHAIN 2.0
 #define TTDI_W_CHAIN_ORIGIN 2.0     /* added for the chain's earliest step */
 #define TTDI_W_TRIVIAL (-1.5)

@@ -674,6 +674,41 @@ static void test_thread_order(void **state)
 #undef THR
 }
 
+/* Both threads: the worker's xt_work returned -5 before the split (linked
+ * to it by time only), and the main thread's own xt_get returned another
+ * value right before it. The data link in the split's thread ranks first;
+ * the worker's value counts against (what it read may not have been
+ * ready). Without the main thread's value the worker leads (above). */
+static void test_thread_timed(void **state)
+{
+    (void)state;
+#define THR(ret, got, last) {E(xt_main, 1), TE(1, xt_worker, 0), TE(1, xt_work, 3), \
+        TX(1, xt_work, ret), TX(1, xt_worker, 0), E(xt_wait, 0), X(xt_wait, 0), \
+        E(xt_get, 0), X(xt_get, got), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = THR(3, 7, xt_ok);
+    const struct op b[] = THR(-5, 9, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(r->pairs[dv->pair].bad.name, "main");
+    assert_string_equal(dv->suspects[0].name, "xt_get");
+    const ttd_suspect *w = NULL;
+    for (size_t i = 0; i < dv->nsuspects; i++)
+        w = strcmp(dv->suspects[i].name, "xt_work") == 0 ? &dv->suspects[i] : w;
+    if (w) {
+        const ttd_evidence *ev = NULL;
+        for (size_t k = 0; k < w->nevidence; k++)
+            ev = w->evidence[k].kind == TTD_EV_THREAD ? &w->evidence[k] : ev;
+        assert_non_null(ev);
+        assert_true(ev->weight < 0);
+        assert_non_null(strstr(ev->text, "linked to it by time only"));
+        assert_true(w->score < dv->suspects[0].score);
+    }
+    ttd_free(d);
+#undef THR
+}
+
 /* A branch that read a clock value, passed it to a later call, and saw
  * nothing else that differs (values mode): that value decided, and the verdict says so ("a clock value
  * decided the branch in `xt_main`"), the frame that branched is the
@@ -1242,6 +1277,7 @@ int main(void)
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
+        cmocka_unit_test(test_thread_timed),
         cmocka_unit_test(test_thread_cut_by_exit),
         cmocka_unit_test(test_progress_past_clock),
         cmocka_unit_test(test_clock_decided),
