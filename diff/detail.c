@@ -14,7 +14,9 @@
  * on it (sorted by where they start) and all the other-thread requests
  * (sorted by time). The times are known before any walk: ttdi_resolve put
  * them in the hunk info. What is computed is what a walk per request
- * would compute.
+ * would compute. A walk starts at the latest mark an earlier run walk of
+ * the thread left (walker.c: resolve's pass to the split, a batch before)
+ * that is early enough for its passes and its other-thread rings.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +258,18 @@ static void gather(const ttdi_in *in, job *j, size_t nj, serve *s)
     s->n = 0;
 }
 
+/* Open s's walk where what it serves begins: at a mark an earlier walk
+ * of the thread left (resolve's, a batch before), if one is early enough
+ * for every pass and keeps the other-thread rings as from the start. */
+static int open_walk(const ttdi_in *in, serve *s)
+{
+    uint64_t idx = s->npr ? s->pr[0].start : UINT64_MAX;
+    uint64_t ns = s->noq ? s->oq[0].limit : UINT64_MAX;
+    uint64_t keep = s->noq ? in->o->other_events : 0;
+
+    return ttdi_walk_open_at(&s->w, &in->r[s->ri], s->th, idx, ns, keep);
+}
+
 /* Walk every thread of run ri that jobs j[0..nj) need, once each. */
 static int walk_run(const ttdi_in *in, int ri, job *j, size_t nj)
 {
@@ -275,7 +289,7 @@ static int walk_run(const ttdi_in *in, int ri, job *j, size_t nj)
         gather(in, j, nj, &s);
         if (!s.npr && !s.noq)
             continue;
-        if ((rc = ttdi_walk_open(&s.w, &in->r[ri], s.th)) < 0)
+        if ((rc = open_walk(in, &s)) < 0)
             break;
         rc = serve_walk(in, &s);
         ttdi_walk_close(&s.w);

@@ -19,7 +19,9 @@
  * Those walks happen for a handful of windows (each hunk's first events,
  * the first divergence's context, stacks and the other threads' last
  * events) and stop as soon as the last wanted index is reached, so a report
- * costs about one more pass over the prefix of the run before the split.
+ * costs about one more pass over the prefix of the run before the split:
+ * that pass (resolve's) leaves marks (walker.c) where the later walks of
+ * the same thread (the details, the order checks) start.
  *
  * The first divergence is the hunk that starts earliest in the bad run's
  * time across all thread pairs: a thread that goes wrong first is more
@@ -234,6 +236,7 @@ static void release_baselines(ttd_diff *d)
 {
     for (size_t k = 0; k < d->nbase; k++) {
         ttdi_base *b = &d->base[k];
+        ttdi_marks_free(&b->r);
         ttdi_norm_free(&b->r.norm);
         memset(&b->r.norm, 0, sizeof b->r.norm);
         ttdi_tinfo_free(b->r.ti, b->r.nt);
@@ -1033,6 +1036,7 @@ void ttd_free(ttd_diff *d)
     free(d->s.ip);
     free(d->detail);
     for (int ri = 0; ri < 2; ri++) {
+        ttdi_marks_free(&d->r[ri]);
         ttdi_norm_free(&d->r[ri].norm);
         ttdi_tinfo_free(d->r[ri].ti, d->r[ri].nt);
         free(d->r[ri].ti);

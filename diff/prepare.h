@@ -188,6 +188,10 @@ typedef struct ttdi_run_state {
     ttdi_tinfo *ti;         /* its threads, by index */
     size_t nt;              /* thread count */
     int64_t crash_thread;   /* thread of its CRASH, -1 if unknown/none */
+    struct ttdi_marks *marks; /* per thread: where run walks stood
+                               (walker.c), NULL until one left a mark */
+    uint64_t mark_every;    /* kept events between marks at first; 0:
+                               TTDI_MARK_EVERY (tests make it small) */
 } ttdi_run_state;
 
 /* Name and start function of each thread of r (r->t and r->norm set):
@@ -240,11 +244,32 @@ typedef struct ttdi_walk {
                                the unwind itself still shows where it began */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
                                are skipped, no other stage reads them */
+    uint32_t thread;        /* a run walk: its thread */
+    uint64_t max_ns;        /* a run walk: latest time of the events read */
+    uint64_t mark_at;       /* a run walk: kept index of its next mark */
 } ttdi_walk;
 
 /* Start a walk over thread `thread` of run r: events through r's
- * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code. */
+ * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code.
+ * A run walk leaves marks in r as it goes past where earlier walks of the
+ * thread went (every TTDI_MARK_EVERY kept events; at most 16 a thread,
+ * further apart as the walked part grows): its whole state there, so a
+ * later run walk of the thread that needs nothing before a mark starts
+ * from it instead of reading the prefix again (ttdi_walk_open_at). */
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+#define TTDI_MARK_EVERY 65536
+/* The same walk as ttdi_walk_open's, started from the latest mark a run
+ * walk left on the thread such that: every kept event of index >= idx is
+ * still to come; no event up to the mark is later than ns; and, if keep,
+ * at least keep kept events after the mark, none later than ns, come
+ * before the first event later than ns (a ring of the last keep events
+ * before ns fills as from the start). With no such mark, from the start.
+ * The caller sees the events after the mark exactly as a walk from the
+ * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
+int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
+                      uint64_t ns, uint64_t keep);
+/* Free the marks run walks left in r. */
+void ttdi_marks_free(ttdi_run_state *r);
 /* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
  * thread merged by time): w->ev only, as recorded without its values
  * (has_values 0: no raw pass reads them); no filter, no stack.

@@ -211,7 +211,8 @@ int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
 int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps)
 {
     ttdi_walk w;
-    int rc = ttdi_walk_open(&w, &in->r[ri], thread);
+    uint64_t low = ttdi_pass_low(ps);
+    int rc = ttdi_walk_open_at(&w, &in->r[ri], thread, low - (low > 0), UINT64_MAX, 0);
 
     if (rc < 0)
         return rc;

@@ -8,6 +8,17 @@
  * over, ttf_iter_skip_values, and cost what a plain trace does);
  * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
  * and indexes, no stack.
+ * Marks (issue 38: the prefix before a split is read once). A run walk
+ * leaves its whole state (iterator, stack, indexes) every TTDI_MARK_EVERY
+ * kept events in the run state, past where earlier walks of the thread
+ * went; a later run walk that needs nothing before a mark starts there
+ * (ttdi_walk_open_at) and shows every event after it exactly as a walk
+ * from the start would. So resolve's pass to a split leaves marks that
+ * the detail of that split, the order checks and a second detail batch
+ * start from, instead of reading the thread's prefix again. A thread
+ * keeps at most MARKS (an iterator's state is ~43 KB): when they are
+ * there, every other one goes and the spacing doubles, so a resumed walk
+ * reads at most 1/MARKS x 2 of the walked part again.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -20,6 +31,8 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->r = r;
+    w->thread = thread;
+    w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
     return ttf_iter_open(r->t, thread, &w->it);
 }
 
@@ -55,6 +68,141 @@ int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
 int ttdi_walk_novalues(ttdi_walk *w)
 {
     return ttf_iter_skip_values(w->it);
+}
+
+/* ---- marks: a run walk's state, left for later walks of its thread ---- */
+
+#define MARKS 16 /* marks kept per thread (an iterator's state is ~43 KB) */
+
+/* A run walk as it stood right after it read a kept event: its own
+ * iterator (a clone) and stack, no open set (w.live says whether it had
+ * one). */
+typedef struct mark {
+    ttdi_walk w;
+} mark;
+
+/* One thread's marks, by key index: every `every` kept events over the
+ * part of the thread walked so far (walks start at its start or at a
+ * mark, so that part is a prefix); when MARKS are there, every other one
+ * goes and the spacing doubles. */
+typedef struct ttdi_marks {
+    mark m[MARKS];
+    size_t n;
+    uint64_t every;         /* their spacing, 0 until the first */
+} ttdi_marks;
+
+static void mark_clear(mark *m)
+{
+    ttf_iter_close(m->w.it);
+    free(m->w.stack);
+    memset(m, 0, sizeof *m);
+}
+
+/* *to = *from with an iterator and a stack of its own, no open set. 0 or
+ * a TT_E* code (to then holds nothing to free). */
+static int copy_walk(const ttdi_walk *from, ttdi_walk *to)
+{
+    *to = *from;
+    memset(&to->open, 0, sizeof to->open);
+    to->live = 0;
+    to->stack = malloc((from->nstack + 1) * sizeof *to->stack);
+    to->cap = from->nstack + 1;
+    int rc = to->stack ? ttf_iter_clone(from->it, &to->it) : TT_ENOMEM;
+    if (rc < 0) {
+        free(to->stack);
+        memset(to, 0, sizeof *to);
+        return rc;
+    }
+    if (from->nstack)
+        memcpy(to->stack, from->stack, from->nstack * sizeof *to->stack);
+    return 0;
+}
+
+void ttdi_marks_free(ttdi_run_state *r)
+{
+    for (size_t i = 0; r->marks && i < r->nt; i++)
+        for (size_t k = 0; k < r->marks[i].n; k++)
+            mark_clear(&r->marks[i].m[k]);
+    free(r->marks);
+    r->marks = NULL;
+}
+
+/* Keep every other mark of a full ms (those at multiples of twice the
+ * spacing): room for as many again, twice as far apart. */
+static void thin(ttdi_marks *ms)
+{
+    size_t k = 0;
+
+    ms->every *= 2;
+    for (size_t i = 0; i < ms->n; i++) {
+        if (ms->m[i].w.idx % ms->every) {
+            mark_clear(&ms->m[i]);
+            continue;
+        }
+        ms->m[k++] = ms->m[i];
+        if (k - 1 != i)
+            memset(&ms->m[i], 0, sizeof ms->m[i]);
+    }
+    ms->n = k;
+}
+
+/* Leave a mark where walk w stands (a kept event) unless an earlier walk
+ * of the thread got that far. 0 or TT_ENOMEM. */
+static int leave_mark(ttdi_walk *w)
+{
+    ttdi_run_state *r = w->r;
+
+    if (!r->marks && !(r->marks = calloc(r->nt, sizeof *r->marks)))
+        return TT_ENOMEM;
+    ttdi_marks *ms = &r->marks[w->thread];
+    if (!ms->every)
+        ms->every = r->mark_every ? r->mark_every : TTDI_MARK_EVERY;
+    w->mark_at = (w->idx / ms->every + 1) * ms->every;
+    if (!w->idx || w->idx % ms->every || (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
+        return 0;
+    if (ms->n == MARKS)
+        thin(ms);
+    if (w->idx % ms->every) {
+        w->mark_at = (w->idx / ms->every + 1) * ms->every;
+        return 0;
+    }
+    int rc = copy_walk(w, &ms->m[ms->n].w);
+    if (rc < 0)
+        return rc;
+    ms->m[ms->n++].w.live = w->live;
+    return 0;
+}
+
+/* The latest mark of ms that can start a walk asking (idx, ns, keep) of
+ * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. */
+static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep)
+{
+    size_t j = ms->n;       /* marks [0, j) are no later than ns */
+
+    while (j > 0 && ms->m[j - 1].w.max_ns > ns)
+        j--;
+    for (size_t k = j; k-- > 0;) {
+        const mark *m = &ms->m[k];
+        if (m->w.idx < idx && (!keep || ms->m[j - 1].w.idx - m->w.idx >= keep))
+            return m;
+    }
+    return NULL;
+}
+
+static int go_live(ttdi_walk *w);
+
+int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
+                      uint64_t ns, uint64_t keep)
+{
+    const mark *m = r->marks && thread < r->nt ? mark_for(&r->marks[thread], idx, ns, keep)
+                                               : NULL;
+    if (!m)
+        return ttdi_walk_open(w, r, thread);
+    int rc = copy_walk(&m->w, w);
+    if (rc < 0)
+        return rc;
+    w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
+    return m->w.live ? go_live(w) : 0;
 }
 
 void ttdi_walk_close(ttdi_walk *w)
@@ -173,6 +321,10 @@ int ttdi_walk_step(ttdi_walk *w)
     w->kept = rc;
     w->idx = w->next;
     w->next += (uint64_t)rc;
+    if (w->ev.time_ns > w->max_ns)
+        w->max_ns = w->ev.time_ns;
+    if (rc && w->idx >= w->mark_at && leave_mark(w) < 0)
+        return TT_ENOMEM;
     return 1;
 }
 

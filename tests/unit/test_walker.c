@@ -1,0 +1,228 @@
+/*
+ * test_walker.c - the one trace walker's marks (diff/walker.c): a run walk
+ * leaves its state every TTDI_MARK_EVERY kept events, and a later run walk
+ * of the same thread started with ttdi_walk_open_at from one of them shows
+ * every event after it exactly as a walk from the start does (key index,
+ * kind, function, the whole call stack), and keeps a ring of the last
+ * events before a time as from the start.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diff_traces.h"
+#include "prepare.h"
+#include "tmpdir.h"
+
+#define REPS 50000  /* script rounds: 8 kept events, every 3rd 10 and
+                       deeper: 433,336 events, marks at 1..6 x
+                       TTDI_MARK_EVERY (at enters and exits), the latest
+                       four (3..6) kept */
+
+/* One kept event as a walk from the start saw it. */
+typedef struct seen {
+    int kind;
+    uint64_t addr, time_ns;
+    size_t nstack;
+    uint64_t top;       /* innermost open frame's id, 0 */
+    uint64_t outer;     /* outermost open frame's id, 0 */
+} seen;
+
+static const char *trace_path(void)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "%s/walker.trc", tu_tmpdir);
+    return p;
+}
+
+/* main{ (parse{ lex{} work{ check{} } } | every 3rd deeper, longer)* } */
+static void write_trace(void)
+{
+    static const char *const names[] = {"main"};
+    size_t cap = (size_t)REPS * 64 + 64, n = 0;
+    char *s = malloc(cap);
+    dt t;
+
+    assert_non_null(s);
+    n += (size_t)snprintf(s + n, cap - n, "main{");
+    for (int i = 0; i < REPS; i++)
+        n += (size_t)snprintf(s + n, cap - n, i % 3 ? "parse{lex{}work{check{}}}"
+                                                     : "parse{work{lex{check{}}}lex{}}");
+    snprintf(s + n, cap - n, "}");
+    remove(trace_path());
+    assert_int_equal(dt_open(&t, trace_path(), 0, names, 1), 0);
+    assert_int_equal(dt_run(&t, 0, s), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    free(s);
+}
+
+static void take(const ttdi_walk *w, seen *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = w->ev.kind;
+    out->addr = w->ev.addr;
+    out->time_ns = w->ev.time_ns;
+    out->nstack = w->nstack;
+    out->top = w->nstack ? w->stack[w->nstack - 1].id : 0;
+    out->outer = w->nstack ? w->stack[0].id : 0;
+}
+
+/* Every kept event of thread 0 from the start: its count into *n. */
+static seen *walk_all(ttdi_run_state *r, size_t *n)
+{
+    size_t cap = (size_t)REPS * 10 + 16;
+    seen *v = calloc(cap, sizeof *v);
+    ttdi_walk w;
+    int rc;
+
+    assert_non_null(v);
+    assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    *n = 0;
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        if (!w.kept)
+            continue;
+        assert_true(w.idx == *n && *n < cap);
+        take(&w, &v[(*n)++]);
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    return v;
+}
+
+/* A walk started at a mark for idx shows ref's events from idx on; it
+ * started at the mark at key index `at` (0: at the start). */
+static void check_from(ttdi_run_state *r, const seen *ref, size_t n, uint64_t idx, uint64_t at)
+{
+    ttdi_walk w;
+    seen s;
+    int rc;
+
+    assert_int_equal(ttdi_walk_open_at(&w, r, 0, idx, UINT64_MAX, 0), 0);
+    assert_int_equal(w.next, at ? at + 1 : 0);
+    assert_true(w.next <= idx);
+    uint64_t want = w.next;
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        if (!w.kept)
+            continue;
+        assert_true(w.idx == want && want < n);
+        take(&w, &s);
+        assert_memory_equal(&s, &ref[want], sizeof s);
+        want++;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(want, n);
+    ttdi_walk_close(&w);
+}
+
+/* The last `keep` kept events before the first event later than ns, from
+ * a walk started for (idx, ns, keep): as ref has them. */
+static void check_ring(ttdi_run_state *r, const seen *ref, size_t n, uint64_t ns, size_t keep,
+                       uint64_t at)
+{
+    ttdi_walk w;
+    uint64_t last = UINT64_MAX;
+    int rc;
+
+    assert_int_equal(ttdi_walk_open_at(&w, r, 0, UINT64_MAX, ns, keep), 0);
+    assert_int_equal(w.next, at ? at + 1 : 0);
+    uint64_t first = w.next;
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns)
+        if (w.kept)
+            last = w.idx;
+    assert_true(rc > 0 && last != UINT64_MAX && last < n);
+    assert_true(last + 1 >= first + keep); /* the ring filled after the mark */
+    /* from the start: the last kept event before the first later than ns */
+    size_t k = 0;
+    while (k < n && ref[k].time_ns <= ns)
+        k++;
+    assert_int_equal(last + 1, k);
+    ttdi_walk_close(&w);
+}
+
+static void open_run(ttdi_run_state *r, uint64_t every)
+{
+    memset(r, 0, sizeof *r);
+    r->mark_every = every;
+    assert_int_equal(ttf_open(trace_path(), (ttf_trace **)&r->owned, NULL), 0);
+    r->t = r->owned;
+    assert_int_equal(ttdi_norm_init(&r->norm, r->t, TTD_MSG_SITE, NULL, NULL, 0), 0);
+    assert_int_equal(ttdi_load_threads(r), 0);
+}
+
+static void close_run(ttdi_run_state *r)
+{
+    ttdi_marks_free(r);
+    ttdi_tinfo_free(r->ti, r->nt);
+    free(r->ti);
+    ttdi_norm_free(&r->norm);
+    ttf_close(r->owned);
+}
+
+#define E TTDI_MARK_EVERY
+
+static void test_marks(void **state)
+{
+    (void)state;
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t n;
+
+    write_trace();
+    open_run(&r, 0);
+    /* no walk yet: no mark, every walk from the start */
+    assert_int_equal(ttdi_walk_open_at(&w, &r, 0, UINT64_MAX, UINT64_MAX, 0), 0);
+    assert_int_equal(w.next, 0);
+    ttdi_walk_close(&w);
+    seen *ref = walk_all(&r, &n);
+    assert_true(n > 6 * E && n < 7 * E);
+    /* marks at 1..6 x E: a walk starts at the latest one before idx */
+    check_from(&r, ref, n, n - 10, 6 * E);
+    check_from(&r, ref, n, 3 * E + 1, 3 * E);
+    check_from(&r, ref, n, 3 * E, 2 * E);
+    check_from(&r, ref, n, E, 0);
+    check_from(&r, ref, n, 10, 0);
+    /* a ring of the last events before a time: from a mark with enough
+     * events after it, none of them later */
+    check_ring(&r, ref, n, ref[n - 5].time_ns, 2, 5 * E);
+    check_ring(&r, ref, n, ref[4 * E + 1].time_ns, 2, 3 * E);
+    check_ring(&r, ref, n, ref[E + 1].time_ns, 2, 0);
+    check_ring(&r, ref, n, ref[n - 5].time_ns, 3 * E + 1, 2 * E);
+    close_run(&r);
+    free(ref);
+}
+
+/* Marks every 64 events fill a thread's room many times over: every other
+ * one goes each time, and the rest still start walks exactly. */
+static void test_marks_thinned(void **state)
+{
+    (void)state;
+    ttdi_run_state r;
+    size_t n;
+
+    write_trace();
+    open_run(&r, 64);
+    seen *ref = walk_all(&r, &n);
+    /* 433,336 events: 16 marks cover them at 32,768 apart */
+    check_from(&r, ref, n, n - 10, 13 * 32768);
+    check_from(&r, ref, n, 5 * 32768 + 7, 5 * 32768);
+    check_from(&r, ref, n, 32768 + 1, 32768);
+    check_from(&r, ref, n, 32768, 0);
+    check_ring(&r, ref, n, ref[n - 5].time_ns, 2, 12 * 32768);
+    close_run(&r);
+    free(ref);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_marks_thinned),
+    };
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
+}
