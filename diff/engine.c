@@ -510,16 +510,19 @@ static void explained_first(ttd_diff *d)
  * order: divergences, timing, then what also varies between good runs),
  * then the rest by name: the extra take_seat a seller's hunk shows heads
  * them, before the next_free and do_paperwork of the same iteration. */
-static const ttd_count *counts_ordered(ttd_diff *d)
+static int counts_ordered(ttd_diff *d, const ttd_count **out)
 {
     const stage_out *x = &d->x;
     size_t n = x->ncounts, k = 0;
     ttd_count *c = n ? ttfi_arena_zalloc(&d->arena, n * sizeof *c) : NULL;
     char *used = n ? calloc(n, 1) : NULL;
 
+    *out = x->counts;
+    if (!n)
+        return 0;
     if (!c || !used) {
         free(used);
-        return x->counts;
+        return TT_ENOMEM;       /* never a report in another order */
     }
     for (size_t h = 0; h < x->rs.nhunks && k < n; h++) {
         const ttd_hunk_info *hi = &x->rs.hunks[h];
@@ -535,7 +538,8 @@ static const ttd_count *counts_ordered(ttd_diff *d)
         if (!used[i])
             c[k++] = x->counts[i];
     free(used);
-    return c;
+    *out = c;
+    return 0;
 }
 
 /* The end: every stage's result into ttd_result, the one place it is
@@ -581,9 +585,12 @@ static int merge(ttd_diff *d)
     r->races = x->races;
     r->nraces = x->nraces;
     int rc = code_results(d);
+    const ttd_count *counts = NULL;
+    if (rc >= 0)
+        rc = counts_ordered(d, &counts);
     if (rc < 0)
         return rc;
-    ttdi_verdict_in vi = {counts_ordered(d), x->ncounts};
+    ttdi_verdict_in vi = {counts, x->ncounts};
     return ttdi_verdict(&d->arena, r, &vi, &r->verdict);
 }
 
