@@ -61,8 +61,8 @@ static int slurp(const char *path, char **buf, size_t *n)
     size_t got = 0;
     while (b && got < (size_t)st.st_size) {
         ssize_t r = read(fd, b + got, (size_t)st.st_size - got);
-        if (r <= 0 && errno != EINTR)
-            break;
+        if (r == 0 || (r < 0 && errno != EINTR))
+            break;              /* cut short meanwhile, or unreadable */
         got += r > 0 ? (size_t)r : 0;
     }
     close(fd);
