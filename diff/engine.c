@@ -747,10 +747,17 @@ static int timing_shaped(const ttd_diff *d, const ttd_hunk_info *h)
     if (h->timing || !h->expected || h->pair >= d->s.nip)
         return h->timing != 0;
     const ttdi_ipair *p = &d->s.ip[h->pair];
-    for (size_t i = 0; p->tim && i < p->nh; i++)
-        if (p->h[i].a0 == h->good_index && p->h[i].b0 == h->bad_index)
-            return p->tim[i] != 0;
-    return 0;
+    size_t lo = 0, hi = p->tim ? p->nh : 0;
+    while (lo < hi) {           /* the pair's hunks are in order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->h[mid].b0 < h->bad_index ||
+            (p->h[mid].b0 == h->bad_index && p->h[mid].a0 < h->good_index))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nh && p->tim && p->h[lo].a0 == h->good_index &&
+           p->h[lo].b0 == h->bad_index && p->tim[lo] != 0;
 }
 
 /* The count facts, once the hunks' timing (and the threads' progress) is

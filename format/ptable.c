@@ -360,17 +360,14 @@ int ttf_ptable_open(const char *dir, ttf_ptable **out, ttf_error *err)
         return TT_EIO;
     }
     ttf_ptable *t = calloc(1, sizeof *t);
-    uint8_t *b = malloc((size_t)st.st_size + 1);
+    char *b = NULL;
     size_t got = 0;
-    ssize_t r = 1;
-    while (b && got < (size_t)st.st_size && (r = read(fd, b + got, (size_t)st.st_size - got)) > 0)
-        got += (size_t)r;
-    close(fd);
-    int rc = !t || !b ? TT_ENOMEM : r < 0 ? TT_EIO : 0;
+    int rc = ttfi_read_all(fd, (size_t)st.st_size, &b, &got);
+    rc = rc ? rc : t ? 0 : TT_ENOMEM;
     if (rc)
         ttfi_set_err(err, rc, 0, "%s: cannot read the process table", path);
     else
-        rc = parse(t, b, got, path, err);
+        rc = parse(t, (const uint8_t *)b, got, path, err);
     free(b);
     if (rc) {
         ttf_ptable_close(t);

@@ -48,6 +48,31 @@ int ttfi_open_regular(const char *path, const char **why)
     return fd;
 }
 
+int ttfi_read_all(int fd, size_t size, char **buf, size_t *got)
+{
+    char *b = size < SIZE_MAX ? malloc(size + 1) : NULL;
+    size_t n = 0;
+    int rc = b ? 0 : TT_ENOMEM;
+
+    while (!rc && n < size) {
+        ssize_t r = read(fd, b + n, size - n);
+        if (r == 0)
+            break;              /* cut short meanwhile */
+        if (r < 0 && errno != EINTR)
+            rc = TT_EIO;
+        n += r > 0 ? (size_t)r : 0;
+    }
+    close(fd);
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    b[n] = 0;
+    *buf = b;
+    *got = n;
+    return 0;
+}
+
 static int trusted_uid(uid_t u, uid_t also)
 {
     return u == 0 || u == geteuid() || u == also;

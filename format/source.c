@@ -26,7 +26,6 @@
  * Bounded: files up to SRC_MAX bytes, the body within SPAN_MAX lines of
  * the declaration; anything else is "not found", never a guess.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,21 +56,8 @@ static int slurp(const char *path, char **buf, size_t *n)
         close(fd);
         return TT_ENOTFOUND;
     }
-    char *b = malloc((size_t)st.st_size + 1);
-    size_t got = 0;
-    while (b && got < (size_t)st.st_size) {
-        ssize_t r = read(fd, b + got, (size_t)st.st_size - got);
-        if (r == 0 || (r < 0 && errno != EINTR))
-            break;              /* cut short meanwhile, or unreadable */
-        got += r > 0 ? (size_t)r : 0;
-    }
-    close(fd);
-    if (!b)
-        return TT_ENOMEM;
-    b[got] = 0;
-    *buf = b;
-    *n = got;
-    return 0;
+    int rc = ttfi_read_all(fd, (size_t)st.st_size, buf, n);
+    return rc == TT_EIO ? TT_ENOTFOUND : rc;
 }
 
 /* Step over one literal or comment at s->p (if any): 1 if stepped. */

@@ -267,6 +267,11 @@ void *ttfi_sym_alloc(ttf_sym *s, size_t n);
  * device at a recorded path is refused before it is opened). The fd, or
  * -1 with *why saying why ("not a regular file", strerror). */
 int ttfi_open_regular(const char *path, const char **why);
+/* Read the size bytes of the file open as fd (its fstat size) into a
+ * malloc'd buffer with a NUL after them: *buf, *got (less when the file
+ * was cut short meanwhile). Closes fd. 0, TT_ENOMEM, or TT_EIO (a read
+ * failed). */
+int ttfi_read_all(int fd, size_t size, char **buf, size_t *got);
 /* 1 if the file open as fd at path could only have been put there by a
  * trusted user: it and every folder above its real path are owned by
  * root, us or `also` (the trace's owner) and writable by no one else (a
