@@ -62,6 +62,7 @@ gg_build() {
     note "$1: building ($2)"
     (cd "$4.src" && gg_call "$1" build "$4.src" "$4") >"$4.log" 2>&1 ||
         { note "$1: build ($2) failed, see $4.log"; return 1; }
+    rb_value_tables "$2" "$4"
     echo "$stamp" >"$4/.stamp"
 }
 

@@ -128,6 +128,7 @@ build_side() {
         tail -5 "$d/build.log" >&2
         return 1
     fi
+    rb_value_tables "$2" "$d/out"
     echo "$STAMP" >"$d/out/.stamp"
     rb_note "$1: built $3 ($2) in $(( $(date +%s) - start )) s"
     echo "$d/out"
