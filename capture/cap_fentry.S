@@ -16,8 +16,95 @@
  * compiled with -mgeneral-regs-only, so it needs only the integer
  * registers saved; the slow half (a new chunk, a new thread, growing the
  * shadow stack) calls into libc, so xmm0-7 are saved around it as well.
+ *
+ * The usual ENTER is written here without a call (the fast path below):
+ * the thread has room in a values chunk and is not busy, the frame is
+ * below the shadow stack's top (no tail call, no frame to drop), the
+ * function is in the chunk's function cache, takes no string (the string
+ * table, cap_vstr.h, does not list it), its call site is the one the path
+ * table predicts and no SSE argument register changed since the chunk's
+ * previous ENTER: then the record is the tag, the time delta (sparse or
+ * every-event clock; none without one) and the integer registers' mask
+ * and deltas, exactly as cap_fentry_fast's put_enter writes them
+ * (ttf_put_enter_values_step's tie rule included; tests/e2e/
+ * values_fentry.sh checks every value and tests/unit/test_format_values
+ * the encoder), and the frame is hooked as push() does. It keeps the
+ * eight integer registers the C halves save in the same array (it uses
+ * them as scratch) but needs no call, no aligned frame and no SSE store:
+ * the SSE registers are compared in place. Like the trampoline it sets
+ * busy first (once it saw it clear), reads the thread's state only
+ * then, tests all before it writes anything, and any other ENTER goes
+ * the C way (cap_fentry_fast, which tests it all again) with nothing
+ * changed. The C state is read by the offsets of cap_layout.h, which
+ * cap_values.c checks at compile time.
  */
 #if defined(__x86_64__) && defined(__linux__)
+
+#include "cap_layout.h"
+
+#define FR_X 72                 /* the fast path's frame: rdi rsi rdx rcx r8
+                                   r9 rax r10 (as the C halves' array), the
+                                   clock (later: where the mask is), xmm0..7
+                                   when one changed; the self return at FR, */
+#define FR (FR_X + 64)          /* the slot at FR + 8 */
+
+/* ttf_put_uvar: v at p, which moves past it (v and tmp clobbered). */
+.macro PUT_UVAR v, v32, v8, p, tmp32, tmp8
+        jmp     2f
+1:      movl    \v32, \tmp32
+        orl     $0x80, \tmp32
+        movb    \tmp8, (\p)
+        addq    $1, \p
+        shrq    $7, \v
+2:      cmpq    $0x7f, \v
+        ja      1b
+        movb    \v8, (\p)
+        addq    $1, \p
+.endm
+
+/* One integer register i (its saved copy at 8*i(%rsp)) into the mask
+ * bits: d = r - prev, same = same * 2 + (d == 0), strided = strided * 2 +
+ * (d == stride), and prev, stride move on (ttf_put_enter_values_step). */
+.macro VREG i
+        movq    8*\i(%rsp), %rax
+        movq    %rax, %rdi
+        subq    %fs:CAPL_T_VPREV+8*\i(%r11), %rax        /* d */
+        movq    %rdi, %fs:CAPL_T_VPREV+8*\i(%r11)
+        movq    %rax, %rdi
+        subq    %fs:CAPL_T_VSTRIDE+8*\i(%r11), %rdi      /* d - stride */
+        movq    %rax, %fs:CAPL_T_VSTRIDE+8*\i(%r11)
+        cmpq    $1, %rdi
+        adcl    %edx, %edx
+        cmpq    $1, %rax
+        adcl    %ecx, %ecx
+.endm
+
+/* xmm i's saved low 8 bytes against the chunk's last ENTER's: ecx =
+ * ecx * 2 + (they differ). */
+.macro XBIT i
+        movq    FR_X+8*\i(%rsp), %rax
+        xorq    CAPL_XS_X+8*\i(%r10), %rax
+        negq    %rax
+        adcl    %ecx, %ecx
+.endm
+
+/* One SSE register's low 8 bytes against the chunk's last ENTER's, or'ed
+ * into rdx (r10: the call-site state, the SSE state after it). */
+.macro XREG i
+        movq    %xmm\i, %rdi
+        xorq    CAPL_XS_X+8*\i(%r10), %rdi
+        orq     %rdi, %rdx
+.endm
+
+        .section .rodata
+        .p2align 6
+/* Bits set in a 6-bit register mask (ttf_wire.h's ttf_regs_set). */
+fentry_regs_set:
+        .set    fe_i, 0
+        .rept   64
+        .byte   (fe_i & 1) + (fe_i >> 1 & 1) + (fe_i >> 2 & 1) + (fe_i >> 3 & 1) + (fe_i >> 4 & 1) + (fe_i >> 5 & 1)
+        .set    fe_i, fe_i + 1
+        .endr
 
         .text
 
@@ -30,6 +117,235 @@ __fentry__:
         jne     1f
         ret
 1:
+        subq    $FR, %rsp
+        .cfi_adjust_cfa_offset FR
+        movq    %rdi, 0(%rsp)
+        movq    %rsi, 8(%rsp)
+        movq    %rdx, 16(%rsp)
+        movq    %rcx, 24(%rsp)
+        movq    %r8, 32(%rsp)
+        movq    %r9, 40(%rsp)
+        movq    %rax, 48(%rsp)
+        movq    %r10, 56(%rsp)
+        movq    cap_tls@gottpoff(%rip), %r11
+        cmpb    $0, %fs:CAPL_T_FLAGS+1(%r11)    /* the clock, if any, */
+        je      0f                      /* first: its latency overlaps */
+        rdtsc
+        shlq    $32, %rdx
+        orq     %rax, %rdx
+        movq    %rdx, 64(%rsp)
+0:
+        movl    %fs:CAPL_T_FLAGS(%r11), %ecx
+        andl    $CAPL_EFLAGS_MASK, %ecx
+        cmpl    $CAPL_EFLAGS_ON, %ecx
+        jne     .Lfe_c
+        movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
+        movl    %fs:CAPL_T_FLAGS(%r11), %ecx    /* read again: a signal */
+        andl    $CAPL_EFLAGS_MASK, %ecx         /* handler may have run */
+        cmpl    $CAPL_EFLAGS_ON | CAPL_BUSY_HOT, %ecx   /* (and forked) */
+        jne     .Lfe_u
+        cmpl    $0, cap_fentry_c(%rip)   /* makecontext, tests */
+        jne     .Lfe_u
+        movq    %fs:CAPL_T_POS(%r11), %r8
+        cmpq    %fs:CAPL_T_LIMIT(%r11), %r8
+        jae     .Lfe_u
+        movq    cap_sh@gottpoff(%rip), %r10
+        movl    %fs:CAPL_SH_N(%r10), %ecx
+        cmpl    %fs:CAPL_SH_CAP(%r10), %ecx
+        jae     .Lfe_u
+        shlq    $5, %rcx                /* CAPL_SHENT_SIZE */
+        addq    %fs:CAPL_SH_E(%r10), %rcx       /* the free entry */
+        leaq    FR+8(%rsp), %rsi        /* the slot hooked */
+        cmpq    %rsi, CAPL_SHENT_SLOT-CAPL_SHENT_SIZE(%rcx)
+        jbe     .Lfe_u                  /* a tail call, frames gone: C */
+        movq    (%rsi), %rdi            /* the call site */
+        leaq    cap_ret_tramp(%rip), %r9
+        cmpq    %r9, %rdi
+        je      .Lfe_u
+        movq    FR(%rsp), %r9           /* fn_start: after the call of */
+        leaq    -5(%r9), %rax           /* __fentry__ (5 bytes, or 6 by */
+        cmpb    $0x15, -5(%r9)          /* the GOT) and an endbr64 */
+        jne     2f
+        cmpb    $0xff, -6(%r9)
+        jne     2f
+        subq    $1, %rax
+2:      testl   $0xffc, %eax            /* never read back into another page */
+        jz      3f
+        cmpl    $0xfa1e0ff3, -4(%rax)
+        jne     3f
+        subq    $4, %rax
+3:      cmpq    $0, cap_vt+CAPL_VT_E(%rip)
+        jne     .Lfe_vt                 /* a string table: look fn up */
+.Lfe_nostr:
+        movq    %rax, %r9               /* TTF_SLOT(fn) */
+        shrq    $4, %r9
+        movq    %rax, %rdx
+        shrq    $10, %rdx
+        xorl    %edx, %r9d
+        andl    $CAPL_SLOTS_MASK, %r9d
+        cmpq    %rax, %fs:CAPL_T_CACHE(%r11,%r9,8)
+        jne     .Lfe_u                  /* a cache miss */
+        movq    %fs:CAPL_T_SITES(%r11), %r10
+        movq    CAPL_SITES_LAST(%r10), %rdx     /* ttf_site_try */
+        leaq    (%rdx,%rdx,8), %rdx
+        movq    %rax, %rsi
+        shrq    $4, %rsi
+        xorl    %esi, %edx
+        andl    $CAPL_SITES_PMASK, %edx
+        cmpq    %rdi, (%r10,%rdx,8)
+        jne     .Lfe_u                  /* not the predicted site */
+        testq   %rdi, %rdi
+        jz      .Lfe_u
+        movq    %rdi, CAPL_SITES_LAST(%r10)     /* all tested: write */
+        movq    %rdi, CAPL_SHENT_RET(%rcx)      /* the entry, seen at n++ */
+        leaq    FR+8(%rsp), %rsi
+        movq    %rsi, CAPL_SHENT_SLOT(%rcx)
+        movq    %rax, CAPL_SHENT_FN(%rcx)
+        leaq    1(%r8), %rsi            /* after the tag */
+        movzbl  %fs:CAPL_T_FLAGS+1(%r11), %edx  /* the clock */
+        testl   %edx, %edx
+        jz      5f
+        cmpl    $CAPL_TIMED_SPARSE, %edx
+        jne     4f
+        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_enter_count */
+        andl    $CAPL_EVAT_MASK, %ecx
+        movzwl  %fs:CAPL_T_EV(%r11), %edx
+        movw    %dx, %fs:CAPL_T_EVAT(%r11,%rcx,2)
+        addl    $1, %edx
+        movw    %dx, %fs:CAPL_T_EV(%r11)
+4:      movq    64(%rsp), %rcx          /* cap_put_t_at: never negative */
+        movl    $0, %edx
+        subq    %fs:CAPL_T_TSC(%r11), %rcx
+        cmovbq  %rdx, %rcx
+        addq    %rcx, %fs:CAPL_T_TSC(%r11)
+        movb    $0, %fs:CAPL_T_SINCE(%r11)
+        PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
+5:      xorl    %ecx, %ecx              /* same */
+        xorl    %edx, %edx              /* strided */
+        VREG    5
+        VREG    4
+        VREG    3
+        VREG    2
+        VREG    1
+        VREG    0
+        leaq    fentry_regs_set(%rip), %rdi
+        movzbl  (%rdi,%rdx), %eax
+        movzbl  (%rdi,%rcx), %edi
+        xorl    $0x3f | CAPL_MASK_STRIDE, %edx
+        xorl    $0x3f, %ecx
+        cmpl    %edi, %eax              /* fewer given by the strides */
+        cmoval  %edx, %ecx
+        movq    %rsi, 64(%rsp)          /* (the mask's place: the clock's) */
+        movb    %cl, (%rsi)             /* the mask, then the deltas */
+        addq    $1, %rsi
+        andl    $0x3f, %ecx
+        jz      7f
+6:      bsfl    %ecx, %eax
+        movq    %fs:CAPL_T_VSTRIDE(%r11,%rax,8), %rax
+        leaq    (%rax,%rax), %rdi       /* zigzag */
+        sarq    $63, %rax
+        xorq    %rdi, %rax
+        PUT_UVAR %rax, %eax, %al, %rsi, %edi, %dil
+        leal    -1(%rcx), %edx
+        andl    %edx, %ecx
+        jnz     6b
+7:      xorl    %edx, %edx              /* the SSE registers (r10: sites) */
+        XREG    0
+        XREG    1
+        XREG    2
+        XREG    3
+        XREG    4
+        XREG    5
+        XREG    6
+        XREG    7
+        jnz     .Lfe_xmm                /* one changed: out of line */
+.Lfe_commit:
+        orl     $CAPL_ENTER_HIT, %r9d   /* commit: the tag, then pos */
+        movb    %r9b, (%r8)
+        movq    %rsi, %fs:CAPL_T_POS(%r11)
+        movq    cap_sh@gottpoff(%rip), %r10
+        addl    $1, %fs:CAPL_SH_N(%r10) /* push: the entry, then the hook */
+        leaq    cap_ret_tramp(%rip), %rax
+        movq    %rax, FR+8(%rsp)
+        addl    $1, %fs:CAPL_T_DEPTH(%r11)
+        movb    $0, %fs:CAPL_T_FLAGS(%r11)
+        movq    0(%rsp), %rdi
+        movq    8(%rsp), %rsi
+        movq    16(%rsp), %rdx
+        movq    24(%rsp), %rcx
+        movq    32(%rsp), %r8
+        movq    40(%rsp), %r9
+        movq    48(%rsp), %rax
+        movq    56(%rsp), %r10
+        addq    $FR, %rsp
+        .cfi_adjust_cfa_offset -FR
+        ret
+        .cfi_adjust_cfa_offset FR
+.Lfe_xmm:                               /* ttf_put_enter_xmm_step */
+        movq    %xmm0, FR_X+0(%rsp)
+        movq    %xmm1, FR_X+8(%rsp)
+        movq    %xmm2, FR_X+16(%rsp)
+        movq    %xmm3, FR_X+24(%rsp)
+        movq    %xmm4, FR_X+32(%rsp)
+        movq    %xmm5, FR_X+40(%rsp)
+        movq    %xmm6, FR_X+48(%rsp)
+        movq    %xmm7, FR_X+56(%rsp)
+        xorl    %ecx, %ecx              /* bit i: xmm i changed */
+        XBIT    7
+        XBIT    6
+        XBIT    5
+        XBIT    4
+        XBIT    3
+        XBIT    2
+        XBIT    1
+        XBIT    0
+        movq    64(%rsp), %rdi
+        orb     $CAPL_MASK_XMM, (%rdi)  /* the ENTER's mask says so */
+        movb    %cl, (%rsi)             /* the SSE mask, then each XOR */
+        addq    $1, %rsi
+8:      bsfl    %ecx, %eax
+        movq    FR_X(%rsp,%rax,8), %rdx
+        movq    CAPL_XS_X(%r10,%rax,8), %rdi
+        movq    %rdx, CAPL_XS_X(%r10,%rax,8)
+        xorq    %rdx, %rdi
+        bswapq  %rdi
+        PUT_UVAR %rdi, %edi, %dil, %rsi, %edx, %dl
+        leal    -1(%rcx), %edx
+        andl    %edx, %ecx
+        jnz     8b
+        jmp     .Lfe_commit
+.Lfe_vt:                                /* cap_vt_find: out of line */
+        movq    %rcx, %rsi
+        movl    cap_vt+CAPL_VT_SHIFT(%rip), %ecx
+        movabsq $CAPL_VT_MUL, %rdx
+        imulq   %rax, %rdx
+        shrq    %cl, %rdx
+        movq    %rsi, %rcx
+        movq    cap_vt+CAPL_VT_E(%rip), %r9
+        movq    cap_vt+CAPL_VT_MASK(%rip), %r10
+8:      movq    %rdx, %rsi
+        shlq    $4, %rsi                /* CAPL_VTENT_SIZE */
+        movq    CAPL_VTENT_FN(%r9,%rsi), %rsi
+        cmpq    %rax, %rsi
+        je      .Lfe_u                  /* it takes strings: C */
+        testq   %rsi, %rsi
+        jz      .Lfe_nostr
+        addq    $1, %rdx
+        andq    %r10, %rdx
+        jmp     8b
+.Lfe_u:
+        movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
+.Lfe_c:                                 /* the C way, nothing changed */
+        movq    0(%rsp), %rdi
+        movq    8(%rsp), %rsi
+        movq    16(%rsp), %rdx
+        movq    24(%rsp), %rcx
+        movq    32(%rsp), %r8
+        movq    40(%rsp), %r9
+        movq    48(%rsp), %rax
+        movq    56(%rsp), %r10
+        addq    $FR, %rsp
+        .cfi_adjust_cfa_offset -FR
         pushq   %rbp                    /* the stack may be misaligned: gcc */
         .cfi_adjust_cfa_offset 8        /* skips aligning calls to functions */
         .cfi_rel_offset rbp, 0          /* it knows need no alignment, and */

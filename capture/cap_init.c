@@ -200,6 +200,10 @@ static void read_env(void)
     env_chaos();
     long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
     cap.fail_after = (uint64_t)fail;
+#if defined(__x86_64__) && defined(__linux__)
+    /* tests: values mode's ENTERs by the C path only (values_fentry.sh) */
+    cap_fentry_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0;
+#endif
 }
 
 /* The output name template from TTCAP_OUT or TTCAP=1 into cap.tmpl: 0,

@@ -578,6 +578,9 @@ void cap_check_end(struct tstate *t);
 void cap_signals_install(void);
 int cap_probe_ready(void);      /* on_fatal holds SIGSEGV and SIGBUS */
 
+/* cap_values.c (values mode, x86-64 -pg -mfentry) */
+extern int cap_fentry_c;        /* every ENTER the C way (tests, makecontext) */
+
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 void cap_values_thread_end(void);
 void cap_values_jump(uintptr_t sp);

@@ -1,11 +1,13 @@
 /*
- * cap_layout.h - the offsets and constants the return trampoline's
- * assembly fast path (cap_tramp.S) reads libttcap's C state by: struct
+ * cap_layout.h - the offsets and constants the assembly fast paths of
+ * values mode (the return trampoline's EXIT, cap_tramp.S, and
+ * __fentry__'s ENTER, cap_fentry.S) read libttcap's C state by: struct
  * tstate (cap_int.h), struct shadow and struct shent (cap_values.h), the
- * SSE state after struct ttf_sites (cap_xs_of). Plain macros, for the
- * assembler and C alike; cap_shadow.c checks every one against the C
- * declarations at compile time, so a layout change that forgets this
- * file does not build.
+ * call-site and SSE state (struct ttf_sites, cap_xs_of), the string table
+ * (struct cap_vtab, cap_vstr.h). Plain macros, for the assembler and C
+ * alike; cap_shadow.c (the EXIT's) and cap_values.c (the ENTER's) check
+ * every one against the C declarations at compile time, so a layout
+ * change that forgets this file does not build.
  */
 #ifndef CAP_LAYOUT_H
 #define CAP_LAYOUT_H
@@ -13,6 +15,7 @@
 /* struct tstate */
 #define CAPL_T_POS 0x00         /* pos */
 #define CAPL_T_LIMIT 0x08       /* limit */
+#define CAPL_T_TSC 0x18         /* tsc */
 #define CAPL_T_DEPTH 0x20       /* depth (int32) */
 #define CAPL_T_FLAGS 0x24       /* busy, timed, state, vals: one 32-bit word */
 #define CAPL_T_SINCE 0x28       /* since (u8) */
@@ -22,15 +25,26 @@
 #define CAPL_T_CACHE 0x38       /* cache[TTF_SLOTS] */
 #define CAPL_T_EVAT 0x238       /* evat[CAP_EVAT] (u16 each) */
 #define CAPL_T_SITES 0x2b8      /* sites */
+#define CAPL_T_VPREV 0x2c0      /* vprev[6] */
+#define CAPL_T_VSTRIDE 0x2f0    /* vstride[6] */
 /* the flags word of a thread whose EXIT may take the assembly path:
  * busy 0, timed CAP_CLOCK_SPARSE, vals 1 (state is not looked at) */
 #define CAPL_FLAGS_MASK 0xff00ffff
 #define CAPL_FLAGS_SPARSE 0x01000200
+/* the flags word of a thread whose ENTER may take the assembly path:
+ * busy 0, vals 1 (any clock; state is not looked at) */
+#define CAPL_EFLAGS_MASK 0xff0000ff
+#define CAPL_EFLAGS_ON 0x01000000
+#define CAPL_TIMED_SPARSE 2     /* the timed byte (CAPL_T_FLAGS + 1) */
+#define CAPL_SITES_LAST 0xa000  /* struct ttf_sites' last; path[] at 0 */
+#define CAPL_SITES_PMASK 4095   /* TTF_SITE_PATHS - 1 */
+#define CAPL_XS_X 0xa008        /* xmm0..7 at the last ENTER, from sites */
 #define CAPL_XS_RET 0xa048      /* xmm0 at the last EXIT, from sites */
 
 /* struct shadow, struct shent */
 #define CAPL_SH_E 0x00
 #define CAPL_SH_N 0x08
+#define CAPL_SH_CAP 0x0c
 #define CAPL_SHENT_SIZE 32
 #define CAPL_SHENT_RET 0x00
 #define CAPL_SHENT_SLOT 0x08
@@ -43,6 +57,18 @@
 #define CAPL_EVAT_MASK 63
 #define CAPL_SLOTS_MASK 63
 #define CAPL_EXIT_HIT 0xc0
+#define CAPL_ENTER_HIT 0x80
+#define CAPL_MASK_STRIDE 0x40
+#define CAPL_MASK_XMM 0x80
 #define CAPL_BUSY_HOT 2
+
+/* struct cap_vtab and struct cap_vt_ent (cap_vstr.h): the string table
+ * and its hash (cap_vt_hash) */
+#define CAPL_VT_E 0x00
+#define CAPL_VT_MASK 0x08
+#define CAPL_VT_SHIFT 0x10
+#define CAPL_VTENT_SIZE 16
+#define CAPL_VTENT_FN 0x00
+#define CAPL_VT_MUL 0x9e3779b97f4a7c15
 
 #endif

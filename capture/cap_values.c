@@ -67,15 +67,56 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cap_layout.h"
 #include "cap_values.h"
 #include "cap_vstr.h"
 
 #if defined(__x86_64__) && defined(__linux__)
 
+/* __fentry__'s assembly fast path (cap_fentry.S) reads the C state by
+ * cap_layout.h (the trampoline's offsets are checked in cap_shadow.c). */
+#define LAYOUT(what, is) _Static_assert((what) == (is), #what " is not " #is " (cap_layout.h)")
+LAYOUT(offsetof(struct tstate, tsc), CAPL_T_TSC);
+LAYOUT(offsetof(struct tstate, vprev), CAPL_T_VPREV);
+LAYOUT(offsetof(struct tstate, vstride), CAPL_T_VSTRIDE);
+LAYOUT(sizeof(((struct tstate *)0)->vprev), 6 * 8);
+LAYOUT(sizeof(((struct tstate *)0)->vstride), 6 * 8);
+LAYOUT(sizeof(((struct tstate *)0)->tsc), 8);
+LAYOUT(offsetof(struct tstate, timed), CAPL_T_FLAGS + 1);
+LAYOUT(CAPL_EFLAGS_ON, 1u << 24);
+LAYOUT(CAPL_EFLAGS_MASK, 0xffu << 24 | 0xffu);
+LAYOUT(CAP_CLOCK_SPARSE, CAPL_TIMED_SPARSE);
+LAYOUT(CAP_CLOCK_NONE, 0);
+LAYOUT(offsetof(struct ttf_sites, path), 0);
+LAYOUT(offsetof(struct ttf_sites, last), CAPL_SITES_LAST);
+LAYOUT(TTF_SITE_PATHS - 1, CAPL_SITES_PMASK);
+LAYOUT(TTF_SITE_PATH(0x123456789abcull, 0x5555aaaa1234ull),
+       ((0x123456789abcull >> 4) ^ (0x5555aaaa1234ull * 9)) & CAPL_SITES_PMASK);
+LAYOUT(sizeof(struct ttf_sites) + offsetof(struct cap_xs, x), CAPL_XS_X);
+LAYOUT(TTF_XMMREGS, 8);
+LAYOUT(TTF_ARGREGS, 6);
+LAYOUT(offsetof(struct shadow, cap), CAPL_SH_CAP);
+LAYOUT(sizeof(((struct shadow *)0)->cap), 4);
+LAYOUT(TTF_T_ENTER_HIT, CAPL_ENTER_HIT);
+LAYOUT(TTF_MASK_STRIDE, CAPL_MASK_STRIDE);
+LAYOUT(TTF_MASK_XMM, CAPL_MASK_XMM);
+LAYOUT(offsetof(struct cap_vtab, e), CAPL_VT_E);
+LAYOUT(offsetof(struct cap_vtab, mask), CAPL_VT_MASK);
+LAYOUT(offsetof(struct cap_vtab, shift), CAPL_VT_SHIFT);
+LAYOUT(sizeof(((struct cap_vtab *)0)->mask), 8);
+LAYOUT(sizeof(((struct cap_vtab *)0)->shift), 4);
+LAYOUT(sizeof(struct cap_vt_ent), CAPL_VTENT_SIZE);
+LAYOUT(offsetof(struct cap_vt_ent, fn), CAPL_VTENT_FN);
+
 #define SH_FIRST 1024           /* shadow entries mapped first (32 KiB) */
 
 /* Set by makecontext (stack switching, below): no frame is hooked after. */
 static atomic_int switched;
+
+/* Nonzero: every ENTER goes the C way, not cap_fentry.S's assembly path
+ * (which reads only this): set with switched, and at start by
+ * TTCAP_TEST_FENTRY_C=1 (cap_init.c; tests compare the two paths). */
+int cap_fentry_c;
 
 /* The saved registers' array (cap_fentry.S): rdi..r9, rax, r10, xmm0..7. */
 #define CAP_REG_XMM 8
@@ -327,6 +368,7 @@ void *cap_makecontext_real(void)
     void *f = cap_real_fn(&real, "makecontext");
     if (!cap_on || atomic_exchange(&switched, 1))
         return f;
+    __atomic_store_n(&cap_fentry_c, 1, __ATOMIC_RELAXED);
     const uint8_t *h = cap.hdr;
     if (h && (__atomic_load_n((const uint32_t *)(const void *)(h + TTF_H_REQ),
                               __ATOMIC_ACQUIRE) & TTF_REQ_VALUES))

@@ -4,6 +4,9 @@
  * process, modules, threads, per-function enter/exit counts per thread,
  * messages, crashes, and a nesting check of every thread's stream.
  * Usage: capture_check TRACE [-e]   (-e also prints every event)
+ *        capture_check TRACE -b     (only each ENTER and EXIT record's bytes,
+ *                                    in hex, one per line, per thread: two
+ *                                    writers' records compared byte by byte)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,10 +160,54 @@ static void print_cutinfo(const char *path)
     }
 }
 
+/* -b: "hot THREAD BYTES" for every ENTER and EXIT, its bytes being the
+ * file's from its offset to the next event's (a record the next chunk
+ * follows: its first byte only). 0, or 2 when the file cannot be read. */
+static int hot_bytes(ttf_trace *t, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n = -1;
+    if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+        if (f)
+            fclose(f);
+        return 2;
+    }
+    uint8_t *b = malloc((size_t)n + 1);
+    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (got != (size_t)n) {
+        free(b);
+        return 2;
+    }
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        ttf_iter *it;
+        ttf_event ev;
+        uint64_t at = 0, len;
+        int open = 0;
+        if (ttf_iter_open(t, ttf_get_thread(t, i)->index, &it) != 0)
+            continue;
+        for (int r = 1; r == 1;) {
+            r = ttf_iter_next(it, &ev);
+            if (open) {
+                len = r == 1 && ev.offset > at && ev.offset - at <= 256 ? ev.offset - at : 1;
+                printf("hot %zu ", i);
+                for (uint64_t k = 0; k < len && at + k < (uint64_t)n; k++)
+                    printf("%02x", b[at + k]);
+                putchar('\n');
+            }
+            open = r == 1 && (ev.kind == TTF_EV_ENTER || ev.kind == TTF_EV_EXIT);
+            at = ev.offset;
+        }
+        ttf_iter_close(it);
+    }
+    free(b);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: capture_check TRACE [-e]\n");
+        fprintf(stderr, "usage: capture_check TRACE [-e | -b]\n");
         return 2;
     }
     int dump = argc > 2 && strcmp(argv[2], "-e") == 0;
@@ -169,6 +216,13 @@ int main(int argc, char **argv)
     if (ttf_open(argv[1], &t, &err) != 0) {
         fprintf(stderr, "capture_check: %s\n", err.msg);
         return 2;
+    }
+    if (argc > 2 && strcmp(argv[2], "-b") == 0) {
+        int r = hot_bytes(t, argv[1]);
+        ttf_close(t);
+        if (r)
+            fprintf(stderr, "capture_check: cannot read %s\n", argv[1]);
+        return r;
     }
     const ttf_header *h = ttf_get_header(t);
     const ttf_summary *s = ttf_get_summary(t);
