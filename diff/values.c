@@ -61,11 +61,47 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
     return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
-int ttdi_arg_strings(const ttf_param *p, const ttf_event *g, const ttf_event *b,
-                     ttf_string *sg, ttf_string *sb)
+/* A char pointer whose next parameter is an integer may be a buffer
+ * with its length (`const unsigned char *data, size_t len`): not
+ * NUL-terminated, its bytes past len whatever the memory held, so two
+ * identical runs would differ there. When that integer n (this run's
+ * value) is shorter than the bytes recorded, only n of them are the
+ * string's (0: none; a stack address past a buffer ends in NUL bytes, so
+ * a NUL found says nothing). A small flag after a string (`name, 0`,
+ * `name, 1`) cuts it short too: the bytes compared are fewer, never
+ * wrong, and the pointer is compared as before strings. */
+static void cut_at_length(const ttf_signature *sig, size_t i, const ttf_event *ev, ttf_string *s)
 {
-    return p->reg >= 0 && p->reg < TTF_VALUE_REGS && ttf_event_string(g, (unsigned)p->reg, sg) &&
-           ttf_event_string(b, (unsigned)p->reg, sb);
+    if (s->std || i + 1 >= sig->nparams)
+        return;
+    const ttf_param *q = &sig->params[i + 1];
+    if ((q->type.cls != TTF_VC_SIGNED && q->type.cls != TTF_VC_UNSIGNED) || q->reg < 0 ||
+        q->reg >= TTF_VALUE_REGS)
+        return;
+    uint64_t n = ev->argregs[q->reg];
+    if (q->type.size == 4)
+        n = q->type.cls == TTF_VC_SIGNED ? (uint64_t)(int64_t)(int32_t)n : (uint32_t)n;
+    if (n < s->len) {
+        s->len = (unsigned)n;
+        s->complete = 1;
+    }
+}
+
+/* Strings by content are a string's: not the implicit object of a member
+ * function (a std::string's own `this`: in its constructors the object is
+ * not built yet, its pointer garbage), and a char buffer only up to its
+ * length. Traces recorded with an older table carry such bytes. */
+int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
+                     const ttf_event *b, ttf_string *sg, ttf_string *sb)
+{
+    const ttf_param *p = &sig->params[i];
+    if (p->reg < 0 || p->reg >= TTF_VALUE_REGS || !strcmp(p->name, "this"))
+        return 0;
+    if (!ttf_event_string(g, (unsigned)p->reg, sg) || !ttf_event_string(b, (unsigned)p->reg, sb))
+        return 0;
+    cut_at_length(sig, i, g, sg);
+    cut_at_length(sig, i, b, sb);
+    return 1;
 }
 
 uint64_t ttdi_string_hash(const ttf_string *s)
@@ -144,7 +180,7 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         ttf_string s0, s1;
         if (pg->reg < 0 || pb->reg < 0)
             continue;
-        if (pg->reg == pb->reg && ttdi_arg_strings(pb, g, b, &s0, &s1))
+        if (pg->reg == pb->reg && ttdi_arg_strings(sb, i, g, b, &s0, &s1))
             d = one_diff(wg, noise, collect, (int)i, !ttf_string_same(&s0, &s1), out);
         else
             d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
@@ -393,7 +429,7 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
     out->type = ty->name;
     out->cls = ty->cls;
     ttf_string s0, s1;
-    if (p && ttdi_arg_strings(p, &v->ev[0], &v->ev[1], &s0, &s1)) {
+    if (p && ttdi_arg_strings(v->sig, (size_t)v->arg, &v->ev[0], &v->ev[1], &s0, &s1)) {
         out->good_raw = v->ev[0].argregs[p->reg];
         out->bad_raw = v->ev[1].argregs[p->reg];
         ttf_string_format(buf[0], sizeof buf[0], &s0);
