@@ -227,6 +227,11 @@ int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64
  * pointer; else 0. */
 int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
                      const ttf_event *b, ttf_string *sg, ttf_string *sb);
+/* Are the strings sg (the good run's) and sb the same (ttf_string_same)?
+ * Bytes from where a string holds its own run's trace path on (TTCAP_OUT
+ * in an environment the program walks: "good.trc" against "bad.trc") do
+ * not count. May cut sg and sb. */
+int ttdi_strings_same(const ttdi_norm *ng, const ttdi_norm *nb, ttf_string *sg, ttf_string *sb);
 /* A content hash of s (equal strings, as far as ttf_string_same can
  * tell, may still hash apart when one was cut: use it to remember a pair
  * as noise, never to compare). */

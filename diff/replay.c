@@ -356,7 +356,7 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
             continue;
         uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
         rp->compared++;
-        if (str ? ttf_string_same(&s0, &s1)
+        if (str ? ttdi_strings_same(rp->norm[0], rp->norm[1], &s0, &s1)
                 : !ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
                                       f->ev[0].time_ns, f->ev[1].time_ns))
             continue;

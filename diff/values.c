@@ -87,10 +87,31 @@ static void cut_at_length(const ttf_signature *sig, size_t i, const ttf_event *e
     }
 }
 
+/* Bytes that end a recorded string with a user-space address (six
+ * little-endian bytes whose top one is a PIE's or heap's 0x55/0x56 or the
+ * stack's and mappings' 0x7f, the NUL after them its zero high bytes, one
+ * of the five below it not text): the string ran past its end into a
+ * pointer (a buffer's garbage, a limit pointer, an object not built
+ * yet), which ASLR changes in every run. Dropped before comparing. */
+static void drop_address(ttf_string *s)
+{
+    if (!s->complete || s->len < 6)
+        return;
+    const uint8_t *a = s->text + s->len - 6;
+    if (a[5] != 0x55 && a[5] != 0x56 && a[5] != 0x7f)
+        return;
+    for (int k = 0; k < 5; k++)
+        if (a[k] < 0x20 || a[k] > 0x7e) {
+            s->len -= 6;
+            return;
+        }
+}
+
 /* Strings by content are a string's: not the implicit object of a member
  * function (a std::string's own `this`: in its constructors the object is
- * not built yet, its pointer garbage), and a char buffer only up to its
- * length. Traces recorded with an older table carry such bytes. */
+ * not built yet, its pointer garbage), a char buffer only up to its
+ * length, and without an address the bytes ran into. Traces recorded
+ * with an older table carry such bytes. */
 int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
                      const ttf_event *b, ttf_string *sg, ttf_string *sb)
 {
@@ -101,7 +122,46 @@ int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
         return 0;
     cut_at_length(sig, i, g, sg);
     cut_at_length(sig, i, b, sb);
+    drop_address(sg);
+    drop_address(sb);
     return 1;
+}
+
+/* Where s's bytes hold 8 or more bytes of path (the run's own trace file:
+ * TTCAP_OUT, in the environment of every traced program, differs by run):
+ * the offset they start at, or -1. */
+static int path_bytes_at(const ttf_string *s, const char *path)
+{
+    size_t pl = path ? strlen(path) : 0;
+    for (unsigned a = 0; pl >= 8 && a + 8 <= s->len; a++)
+        for (size_t o = 0; o + 8 <= pl; o++)
+            if (!memcmp(s->text + a, path + o, 8))
+                return (int)a;
+    return -1;
+}
+
+/* s cut where it starts to hold its run's trace path, as given or
+ * resolved (the bytes after are the run's own, not the program's). */
+static void cut_own_path(ttf_string *s, const ttdi_norm *n)
+{
+    const char *given = n && n->trace ? ttf_path(n->trace) : NULL;
+    char *real = given ? realpath(given, NULL) : NULL;
+    int a = path_bytes_at(s, given), b = path_bytes_at(s, real);
+    free(real);
+    int at = a < 0 ? b : b < 0 ? a : a < b ? a : b;
+    if (at >= 0) {
+        s->len = (unsigned)at;
+        s->complete = 0;
+    }
+}
+
+int ttdi_strings_same(const ttdi_norm *ng, const ttdi_norm *nb, ttf_string *sg, ttf_string *sb)
+{
+    if (ttf_string_same(sg, sb))
+        return 1;
+    cut_own_path(sg, ng);
+    cut_own_path(sb, nb);
+    return ttf_string_same(sg, sb);
 }
 
 uint64_t ttdi_string_hash(const ttf_string *s)
@@ -181,7 +241,8 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         if (pg->reg < 0 || pb->reg < 0)
             continue;
         if (pg->reg == pb->reg && ttdi_arg_strings(sb, i, g, b, &s0, &s1))
-            d = one_diff(wg, noise, collect, (int)i, !ttf_string_same(&s0, &s1), out);
+            d = one_diff(wg, noise, collect, (int)i,
+                         !ttdi_strings_same(wg->norm, wb->norm, &s0, &s1), out);
         else
             d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
                           g->argregs[pg->reg], b->argregs[pb->reg], out);
