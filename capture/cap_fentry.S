@@ -128,22 +128,20 @@ __fentry__:
         movq    %rax, 48(%rsp)
         movq    %r10, 56(%rsp)
         movq    cap_tls@gottpoff(%rip), %r11
+        xorl    %edx, %edx              /* (no clock: 0, a delta of 0) */
         cmpb    $0, %fs:CAPL_T_FLAGS+1(%r11)    /* the clock, if any, */
         je      0f                      /* first: its latency overlaps */
         rdtsc
         shlq    $32, %rdx
         orq     %rax, %rdx
-        movq    %rdx, 64(%rsp)
-0:
-        movl    %fs:CAPL_T_FLAGS(%r11), %ecx
-        andl    $CAPL_EFLAGS_MASK, %ecx
-        cmpl    $CAPL_EFLAGS_ON, %ecx
-        jne     .Lfe_c
+0:      movq    %rdx, 64(%rsp)
+        cmpb    $0, %fs:CAPL_T_FLAGS(%r11)      /* the flags byte by byte, */
+        jne     .Lfe_c                  /* as they are stored: a wider */
+        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* load would wait */
+        jne     .Lfe_c                  /* for the last hook's store */
         movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
-        movl    %fs:CAPL_T_FLAGS(%r11), %ecx    /* read again: a signal */
-        andl    $CAPL_EFLAGS_MASK, %ecx         /* handler may have run */
-        cmpl    $CAPL_EFLAGS_ON | CAPL_BUSY_HOT, %ecx   /* (and forked) */
-        jne     .Lfe_u
+        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* read again: a */
+        jne     .Lfe_u                  /* signal handler may have run */
         cmpl    $0, cap_fentry_c(%rip)   /* makecontext, tests */
         jne     .Lfe_u
         movq    %fs:CAPL_T_POS(%r11), %r8

@@ -27,15 +27,12 @@
 #define CAPL_T_SITES 0x2b8      /* sites */
 #define CAPL_T_VPREV 0x2c0      /* vprev[6] */
 #define CAPL_T_VSTRIDE 0x2f0    /* vstride[6] */
-/* the flags word of a thread whose EXIT may take the assembly path:
- * busy 0, timed CAP_CLOCK_SPARSE, vals 1 (state is not looked at) */
-#define CAPL_FLAGS_MASK 0xff00ffff
-#define CAPL_FLAGS_SPARSE 0x01000200
-/* the flags word of a thread whose ENTER may take the assembly path:
- * busy 0, vals 1 (any clock; state is not looked at) */
-#define CAPL_EFLAGS_MASK 0xff0000ff
-#define CAPL_EFLAGS_ON 0x01000000
+/* the flags of a thread whose EXIT may take the assembly path: busy 0,
+ * timed CAP_CLOCK_SPARSE, vals 1 (state is not looked at); its ENTER:
+ * busy 0, vals 1. Tested byte by byte as the C code stores them (a
+ * 32-bit load of a byte just stored waits for the store to retire) */
 #define CAPL_TIMED_SPARSE 2     /* the timed byte (CAPL_T_FLAGS + 1) */
+#define CAPL_VALS_ON 1          /* the vals byte (CAPL_T_FLAGS + 3) */
 #define CAPL_SITES_LAST 0xa000  /* struct ttf_sites' last; path[] at 0 */
 #define CAPL_SITES_PMASK 4095   /* TTF_SITE_PATHS - 1 */
 #define CAPL_XS_X 0xa008        /* xmm0..7 at the last ENTER, from sites */

@@ -33,7 +33,7 @@ LAYOUT(offsetof(struct tstate, busy), CAPL_T_FLAGS);
 LAYOUT(offsetof(struct tstate, timed), CAPL_T_FLAGS + 1);
 LAYOUT(offsetof(struct tstate, state), CAPL_T_FLAGS + 2);
 LAYOUT(offsetof(struct tstate, vals), CAPL_T_FLAGS + 3);
-LAYOUT(CAPL_FLAGS_SPARSE, (CAP_CLOCK_SPARSE << 8 | 1u << 24));
+LAYOUT(CAPL_TIMED_SPARSE, CAP_CLOCK_SPARSE);
 LAYOUT(offsetof(struct tstate, since), CAPL_T_SINCE);
 LAYOUT(offsetof(struct tstate, ev), CAPL_T_EV);
 LAYOUT(offsetof(struct tstate, skip), CAPL_T_SKIP);

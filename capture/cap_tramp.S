@@ -76,14 +76,16 @@
 cap_ret_tramp:
         .cfi_undefined rip
         movq    cap_tls@gottpoff(%rip), %r11
-        movl    %fs:CAPL_T_FLAGS(%r11), %r9d
-        andl    $CAPL_FLAGS_MASK, %r9d
-        cmpl    $CAPL_FLAGS_SPARSE, %r9d
+        cmpb    $0, %fs:CAPL_T_FLAGS(%r11)      /* the flags byte by byte, */
+        jne     .Lc                     /* as they are stored: a wider */
+        cmpb    $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* load would */
+        jne     .Lc                     /* wait for the last hook's store */
+        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11)
         jne     .Lc
         movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
-        movl    %fs:CAPL_T_FLAGS(%r11), %r9d    /* read again: a signal */
-        andl    $CAPL_FLAGS_MASK, %r9d          /* handler may have run */
-        cmpl    $CAPL_FLAGS_SPARSE | CAPL_BUSY_HOT, %r9d /* (and forked) */
+        cmpb    $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* read again: */
+        jne     .Lu                     /* a signal handler may have run */
+        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* (and forked) */
         jne     .Lu
         cmpl    $0, cap_on(%rip)
         je      .Lu

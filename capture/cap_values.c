@@ -83,8 +83,6 @@ LAYOUT(sizeof(((struct tstate *)0)->vprev), 6 * 8);
 LAYOUT(sizeof(((struct tstate *)0)->vstride), 6 * 8);
 LAYOUT(sizeof(((struct tstate *)0)->tsc), 8);
 LAYOUT(offsetof(struct tstate, timed), CAPL_T_FLAGS + 1);
-LAYOUT(CAPL_EFLAGS_ON, 1u << 24);
-LAYOUT(CAPL_EFLAGS_MASK, 0xffu << 24 | 0xffu);
 LAYOUT(CAP_CLOCK_SPARSE, CAPL_TIMED_SPARSE);
 LAYOUT(CAP_CLOCK_NONE, 0);
 LAYOUT(offsetof(struct ttf_sites, path), 0);
