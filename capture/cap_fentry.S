@@ -62,6 +62,18 @@
         addq    $1, \p
 .endm
 
+/* The eight integer registers back from the array at rsp. */
+.macro RELOAD
+        movq    0(%rsp), %rdi
+        movq    8(%rsp), %rsi
+        movq    16(%rsp), %rdx
+        movq    24(%rsp), %rcx
+        movq    32(%rsp), %r8
+        movq    40(%rsp), %r9
+        movq    48(%rsp), %rax
+        movq    56(%rsp), %r10
+.endm
+
 /* One integer register i (its saved copy at 8*i(%rsp)) into the mask
  * bits: d = r - prev, same = same * 2 + (d == 0), strided = strided * 2 +
  * (d == stride), and prev, stride move on (ttf_put_enter_values_step). */
@@ -267,14 +279,7 @@ __fentry__:
         movq    %rax, FR+8(%rsp)
         addl    $1, %fs:CAPL_T_DEPTH(%r11)
         movb    $0, %fs:CAPL_T_FLAGS(%r11)
-        movq    0(%rsp), %rdi
-        movq    8(%rsp), %rsi
-        movq    16(%rsp), %rdx
-        movq    24(%rsp), %rcx
-        movq    32(%rsp), %r8
-        movq    40(%rsp), %r9
-        movq    48(%rsp), %rax
-        movq    56(%rsp), %r10
+        RELOAD
         addq    $FR, %rsp
         .cfi_adjust_cfa_offset -FR
         ret
@@ -334,14 +339,7 @@ __fentry__:
 .Lfe_u:
         movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
 .Lfe_c:                                 /* the C way, nothing changed */
-        movq    0(%rsp), %rdi
-        movq    8(%rsp), %rsi
-        movq    16(%rsp), %rdx
-        movq    24(%rsp), %rcx
-        movq    32(%rsp), %r8
-        movq    40(%rsp), %r9
-        movq    48(%rsp), %rax
-        movq    56(%rsp), %r10
+        RELOAD
         addq    $FR, %rsp
         .cfi_adjust_cfa_offset -FR
         pushq   %rbp                    /* the stack may be misaligned: gcc */
@@ -374,14 +372,7 @@ __fentry__:
         testl   %eax, %eax
         jnz     3f
 2:
-        movq    0(%rsp), %rdi
-        movq    8(%rsp), %rsi
-        movq    16(%rsp), %rdx
-        movq    24(%rsp), %rcx
-        movq    32(%rsp), %r8
-        movq    40(%rsp), %r9
-        movq    48(%rsp), %rax
-        movq    56(%rsp), %r10
+        RELOAD
         movq    %rbp, %rsp
         popq    %rbp
         .cfi_def_cfa rsp, 8
