@@ -62,6 +62,18 @@
         addq    $1, \p
 .endm
 
+/* The eight integer registers the C halves get, as an array at rsp. */
+.macro SAVE
+        movq    %rdi, 0(%rsp)
+        movq    %rsi, 8(%rsp)
+        movq    %rdx, 16(%rsp)
+        movq    %rcx, 24(%rsp)
+        movq    %r8, 32(%rsp)
+        movq    %r9, 40(%rsp)
+        movq    %rax, 48(%rsp)
+        movq    %r10, 56(%rsp)
+.endm
+
 /* The eight integer registers back from the array at rsp. */
 .macro RELOAD
         movq    0(%rsp), %rdi
@@ -131,14 +143,7 @@ __fentry__:
 1:
         subq    $FR, %rsp
         .cfi_adjust_cfa_offset FR
-        movq    %rdi, 0(%rsp)
-        movq    %rsi, 8(%rsp)
-        movq    %rdx, 16(%rsp)
-        movq    %rcx, 24(%rsp)
-        movq    %r8, 32(%rsp)
-        movq    %r9, 40(%rsp)
-        movq    %rax, 48(%rsp)
-        movq    %r10, 56(%rsp)
+        SAVE
         movq    cap_tls@gottpoff(%rip), %r11
         xorl    %edx, %edx              /* (no clock: 0, a delta of 0) */
         cmpb    $0, %fs:CAPL_T_FLAGS+1(%r11)    /* the clock, if any, */
@@ -357,14 +362,7 @@ __fentry__:
         movq    %xmm5, 104(%rsp)
         movq    %xmm6, 112(%rsp)
         movq    %xmm7, 120(%rsp)
-        movq    %rdi, 0(%rsp)
-        movq    %rsi, 8(%rsp)
-        movq    %rdx, 16(%rsp)
-        movq    %rcx, 24(%rsp)
-        movq    %r8, 32(%rsp)
-        movq    %r9, 40(%rsp)
-        movq    %rax, 48(%rsp)
-        movq    %r10, 56(%rsp)
+        SAVE
         movq    %rsp, %rdi              /* the saved argument registers */
         movq    8(%rbp), %rsi           /* return address into the function */
         leaq    16(%rbp), %rdx          /* the function's return slot */
