@@ -247,7 +247,13 @@ typedef struct ttdi_walk {
     uint32_t thread;        /* a run walk: its thread */
     uint64_t max_ns;        /* a run walk: latest time of the events read */
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
+    uint64_t nread;         /* events read so far (ttdi_walk_events) */
 } ttdi_walk;
+
+/* Tests only: the events every walk read, added at its close (a walk
+ * started at a mark counts from there): what the passes over the traces
+ * cost, counted. */
+extern uint64_t ttdi_walk_events;
 
 /* Start a walk over thread `thread` of run r: events through r's
  * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code.
@@ -268,6 +274,8 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* 1 if run walks left marks on thread `thread` of r, else 0. */
+int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks run walks left in r. */
 void ttdi_marks_free(ttdi_run_state *r);
 /* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
@@ -295,10 +303,11 @@ int ttdi_walk_step(ttdi_walk *w);
 static inline int ttdi_walk_next(ttdi_walk *w)
 {
     int rc;
-    do
+    do {
         rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
-    while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
-           w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+        w->nread += rc == 1;
+    } while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
+             w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
     return rc;
 }
 /* Start a keyed walk over thread `thread` of norm's trace: the events

@@ -13,9 +13,12 @@
  * kept events in the run state, past where earlier walks of the thread
  * went; a later run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
- * from the start would. So resolve's pass to a split leaves marks that
- * the detail of that split, the order checks and a second detail batch
- * start from, instead of reading the thread's prefix again. A thread
+ * from the start would. So the timing scan of a split thread (align)
+ * leaves marks that resolve's pass to the split, its detail, the order
+ * checks and a second detail batch start from, and the thread order's
+ * walks of the other threads (interleave.c) leave marks for the detail's
+ * walks to their last events, instead of each reading the prefix again
+ * (ttdi_walk_events counts the events walks read, for the tests). A thread
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
  * reads at most 1/MARKS x 2 of the walked part again.
@@ -191,6 +194,11 @@ static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uin
 
 static int go_live(ttdi_walk *w);
 
+int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread)
+{
+    return r->marks && thread < r->nt && r->marks[thread].n > 0;
+}
+
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep)
 {
@@ -202,11 +210,16 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
     if (rc < 0)
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
+    w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
+    w->nread = 0;
     return m->w.live ? go_live(w) : 0;
 }
 
+uint64_t ttdi_walk_events;
+
 void ttdi_walk_close(ttdi_walk *w)
 {
+    ttdi_walk_events += w->nread;
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
