@@ -246,6 +246,7 @@ typedef struct ttdi_walk {
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
     uint64_t max_ns;        /* a run walk: latest time of the events read */
+    uint64_t prev_ns;       /* ... of those before ev */
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
     uint64_t nread;         /* events read so far (ttdi_walk_events) */
 } ttdi_walk;
@@ -269,7 +270,10 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * still to come; no event up to the mark is later than ns; and, if keep,
  * at least keep kept events after the mark, none later than ns, come
  * before the first event later than ns (a ring of the last keep events
- * before ns fills as from the start). With no such mark, from the start.
+ * before ns fills as from the start; known from a later mark, or from how
+ * far the furthest closed run walk of the thread got, its reach: the
+ * thread order's walks stop at the split). With no such mark, from the
+ * start.
  * The caller sees the events after the mark exactly as a walk from the
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,

@@ -92,6 +92,9 @@ typedef struct ttdi_marks {
     mark m[MARKS];
     size_t n;
     uint64_t every;         /* their spacing, 0 until the first */
+    uint64_t reach_idx;     /* the furthest a closed run walk got: the */
+    uint64_t reach_ns;      /*   kept events before its last event, and
+                               the latest time before it (0, 0: none) */
 } ttdi_marks;
 
 static void mark_clear(mark *m)
@@ -177,16 +180,22 @@ static int leave_mark(ttdi_walk *w)
 }
 
 /* The latest mark of ms that can start a walk asking (idx, ns, keep) of
- * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. */
+ * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. The
+ * kept events after a mark known to come before the first event later
+ * than ns: up to the last mark no later than ns, or up to where a closed
+ * walk got (its reach) if that is no later than ns. */
 static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep)
 {
     size_t j = ms->n;       /* marks [0, j) are no later than ns */
 
     while (j > 0 && ms->m[j - 1].w.max_ns > ns)
         j--;
+    uint64_t top = j ? ms->m[j - 1].w.idx + 1 : 0; /* kept events [0, top) before it */
+    if (ms->reach_ns <= ns && ms->reach_idx > top)
+        top = ms->reach_idx;
     for (size_t k = j; k-- > 0;) {
         const mark *m = &ms->m[k];
-        if (m->w.idx < idx && (!keep || ms->m[j - 1].w.idx - m->w.idx >= keep))
+        if (m->w.idx < idx && (!keep || top - 1 - m->w.idx >= keep))
             return m;
     }
     return NULL;
@@ -219,6 +228,13 @@ uint64_t ttdi_walk_events;
 
 void ttdi_walk_close(ttdi_walk *w)
 {
+    ttdi_marks *ms = w->r && w->r->marks && w->thread < w->r->nt ? &w->r->marks[w->thread]
+                                                                   : NULL;
+    if (ms && w->idx > ms->reach_idx) {   /* as far as it got (w->idx: the
+                                             kept events before w->ev) */
+        ms->reach_idx = w->idx;
+        ms->reach_ns = w->prev_ns;
+    }
     ttdi_walk_events += w->nread;
     ttf_iter_close(w->it);
     free(w->stack);
@@ -334,6 +350,7 @@ int ttdi_walk_step(ttdi_walk *w)
     w->kept = rc;
     w->idx = w->next;
     w->next += (uint64_t)rc;
+    w->prev_ns = w->max_ns;
     if (w->ev.time_ns > w->max_ns)
         w->max_ns = w->ev.time_ns;
     if (rc && w->idx >= w->mark_at && leave_mark(w) < 0)
