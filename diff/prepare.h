@@ -248,13 +248,15 @@ typedef struct ttdi_walk {
     uint64_t max_ns;        /* a run walk: latest time of the events read */
     uint64_t prev_ns;       /* ... of those before ev */
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
-    uint64_t nread;         /* events read so far (ttdi_walk_events) */
+    uint64_t from_ns;       /* where it started: its thread's start, or
+                               the mark's time (ttdi_walk_span_ns) */
 } ttdi_walk;
 
-/* Tests only: the events every walk read, added at its close (a walk
- * started at a mark counts from there): what the passes over the traces
- * cost, counted. */
-extern uint64_t ttdi_walk_events;
+/* Tests only: the trace time every walk went over, from where it started
+ * (its thread's start, or the mark it started at) to the last event it
+ * read, added at its close: on a trace whose events come at even
+ * intervals, what the passes over it cost, with no cost per event. */
+extern uint64_t ttdi_walk_span_ns;
 
 /* Start a walk over thread `thread` of run r: events through r's
  * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code.
@@ -307,11 +309,10 @@ int ttdi_walk_step(ttdi_walk *w);
 static inline int ttdi_walk_next(ttdi_walk *w)
 {
     int rc;
-    do {
+    do
         rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
-        w->nread += rc == 1;
-    } while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
-             w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+    while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
+           w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
     return rc;
 }
 /* Start a keyed walk over thread `thread` of norm's trace: the events

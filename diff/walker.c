@@ -18,7 +18,7 @@
  * checks and a second detail batch start from, and the thread order's
  * walks of the other threads (interleave.c) leave marks for the detail's
  * walks to their last events, instead of each reading the prefix again
- * (ttdi_walk_events counts the events walks read, for the tests). A thread
+ * (ttdi_walk_span_ns adds up how far walks went, for the tests). A thread
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
  * reads at most 1/MARKS x 2 of the walked part again.
@@ -30,11 +30,19 @@
 
 #include "prepare.h"
 
+/* The time thread `thread` of t starts at (0: all threads, or unknown). */
+static uint64_t start_of(const ttf_trace *t, uint32_t thread)
+{
+    const ttf_thread *th = thread == TTF_ALL_THREADS ? NULL : ttf_get_thread(t, thread);
+    return th ? th->start_ns : 0;
+}
+
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->r = r;
     w->thread = thread;
+    w->from_ns = start_of(r->t, thread);
     w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
     return ttf_iter_open(r->t, thread, &w->it);
 }
@@ -42,6 +50,7 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
+    w->from_ns = start_of(t, thread);
     int rc = ttf_iter_open(t, thread, &w->it);
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
@@ -49,6 +58,7 @@ int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
+    w->from_ns = start_of(norm->trace, thread);
     w->norm = norm;
     return ttf_iter_open(norm->trace, thread, &w->it);
 }
@@ -65,6 +75,7 @@ int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
     out->idx = w->idx;
     out->next = w->next;
     out->sleeps = w->sleeps;
+    out->from_ns = w->ev.time_ns;
     return ttf_iter_clone(w->it, &out->it);
 }
 
@@ -220,11 +231,11 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
     w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
-    w->nread = 0;
+    w->from_ns = m->w.max_ns;
     return m->w.live ? go_live(w) : 0;
 }
 
-uint64_t ttdi_walk_events;
+uint64_t ttdi_walk_span_ns;
 
 void ttdi_walk_close(ttdi_walk *w)
 {
@@ -235,7 +246,8 @@ void ttdi_walk_close(ttdi_walk *w)
         ms->reach_idx = w->idx;
         ms->reach_ns = w->prev_ns;
     }
-    ttdi_walk_events += w->nread;
+    if (w->ev.time_ns > w->from_ns)
+        ttdi_walk_span_ns += w->ev.time_ns - w->from_ns;
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
