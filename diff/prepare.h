@@ -106,7 +106,14 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
 /* ttdi_norm_key's answer without the key: 1 if ev takes part, 0 if not,
  * or TT_ENOMEM. With no --function/--exclude, an ENTER/EXIT needs no
  * look-up (the walks' fast path). */
-int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev);
+static inline int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev)
+{
+    uint64_t key;
+
+    if ((ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) && !n->keep && !n->drop)
+        return 1;   /* inline: a run walk asks for every event */
+    return ttdi_norm_key(n, ev, &key);
+}
 
 /* The function name of an ENTER/EXIT event (cached). */
 const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev);
