@@ -77,6 +77,8 @@ typedef struct ectx {
     const ttd_cause *decided;   /* the chain's step of a value no input
                                    decides that the split depends on */
     uint64_t decided_values;    /* it and the arguments that took it */
+    int frame_decides;          /* the split's frame turned an ordinary
+                                   value into the failure (frame_decides) */
     char buf[512];
 } ectx;
 
@@ -1015,7 +1017,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         return ttdi_evid_add(a, fr, TTD_EV_CHAIN, TTDI_W_CHAIN, "%s", st->text);
     }
     ttd_suspect *f = suspect_of(e, dv, s, n, st->function, st->pair, x);
-    int origin = i + 1 == c->n && !c->origin;
+    int origin = i + 1 == c->n && !c->origin && !e->frame_decides;
     if (st->kind == TTD_CAUSE_RETURNED) {
         if (!f->value_differs) {
             f->value_differs = 1;
@@ -1187,6 +1189,63 @@ static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
     return rc;
 }
 
+/* ---- the frame that decided on an ordinary value ---------------------------------- */
+
+/* Is chain step i a return of an ordinary number: an integer that reads
+ * as no failure in either run (not negative for a signed type, not an
+ * error code, not a yes/no answer, no class of value the other run's
+ * calls never gave)? */
+static int ordinary_return(const xchain *c, size_t i)
+{
+    const ttdi_xcall *x = c->from[i] && c->node[i] > 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
+
+    if (!x || !x->sig || c->step[i].kind != TTD_CAUSE_RETURNED)
+        return 0;
+    const ttf_vtype *ty = &x->sig->ret;
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+        return 0;
+    return !ret_flips(c->from[i], x) && ttdi_value_error(ty, x->ret[0]) != 1 &&
+           ttdi_value_error(ty, x->ret[1]) != 1;
+}
+
+/* Error origin at the split (issue 33 item 2): the chain is one value
+ * passed up as is to the frame that split, in the split's thread: an
+ * ordinary number (a checksum, a length) that a call computed from what
+ * it read (its arguments and callees the same: data that differs), with
+ * no failure anywhere on the way and no changed code on the chain. That
+ * call only produced a value; the frame turned it into the failure (its
+ * calls part on it): the decision is the frame's, which ranks above the
+ * producer. 1 if so. */
+static int frame_decides(const ectx *e, const ttd_divergence *dv)
+{
+    const xchain *c = &e->ch;
+
+    if (c->n < 2 || c->origin || c->step[0].kind != TTD_CAUSE_SPLIT || !dv->nstack ||
+        c->step[0].pair != dv->pair || e->decided)
+        return 0;
+    for (size_t i = 1; i < c->n; i++)
+        if (c->step[i].pair != dv->pair || !ordinary_return(c, i) || (i > 1 && !c->step[i].strong) ||
+            changed(e, c->step[i].function))
+            return 0;
+    return 1;   /* the earliest step is a return: its arguments and callees
+                   gave nothing that differs (explain_call) */
+}
+
+/* The frame_decides evidence: the split's frame is where the failure
+ * starts (weighing the error and the chain's origin both, above the
+ * producer, which keeps its value and chain evidence). */
+static int decider_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
+{
+    const ttd_cause *v = &e->ch.step[1];
+    ttd_suspect *f = suspect_of(e, dv, s, n, dv->stack[dv->nstack - 1].name, dv->pair, NULL);
+
+    return ttdi_evid_add(e->in->arena, f, TTD_EV_ERROR, TTDI_W_ERROR + TTDI_W_CHAIN_ORIGIN,
+                         "the failure starts here: its calls part on an ordinary value, "
+                         "`%s` returned %s in the bad run, %s in the good run, computed from "
+                         "data that differs with no failure before", v->function,
+                         v->bad_value, v->good_value);
+}
+
 /* Weigh the first divergence's suspects again with the chain's evidence. */
 static int rank_suspects(ectx *e, const ttd_divergence *dv)
 {
@@ -1202,8 +1261,11 @@ static int rank_suspects(ectx *e, const ttd_divergence *dv)
     if (!s)
         return TT_ENOMEM;
     memcpy(s, dv->suspects, n * sizeof *s);
+    e->frame_decides = frame_decides(e, dv);
     for (size_t i = 0; i < e->ch.n && rc >= 0; i++)
         rc = step_evidence(e, dv, s, &n, i);
+    if (rc >= 0 && e->frame_decides)
+        rc = decider_evidence(e, dv, s, &n);
     if (rc >= 0 && e->ch.origin) {
         ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
         rc = ttdi_evid_add(e->in->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",

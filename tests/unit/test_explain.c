@@ -354,6 +354,75 @@ static void test_error_origin(void **state)
 #undef ORIGIN
 }
 
+/* 1 if suspect s has the evidence that the failure starts in its own
+ * branch on an ordinary value (explain.c frame_decides). */
+static int decides(const ttd_suspect *s)
+{
+    for (size_t i = 0; i < s->nevidence; i++)
+        if (s->evidence[i].kind == TTD_EV_ERROR &&
+            strstr(s->evidence[i].text, "its calls part on an ordinary value"))
+            return 1;
+    return 0;
+}
+
+/* The error origin at the split (issue 33 item 2): xt_check(5) returns an
+ * ordinary number that differs (a checksum of data it read: 1234, 4321)
+ * with the same argument and no callees, and xt_main's calls part on it.
+ * xt_check only produced a value; xt_main turned it into the failure: it
+ * ranks first and heads the verdict as the error origin ("possible": the
+ * rule is not measured to earn "likely"). Must not fire: the producer's
+ * argument differs (the chain goes on to who computed it), the value is
+ * a failure itself (-22: xt_check is the origin), and a value another
+ * call made from it (xt_pass turned 1234 into 99: not passed on as is). */
+static void test_frame_decides(void **state)
+{
+    (void)state;
+#define DECIDES(arg, v, last) {E(xt_main, 1), E(xt_check, arg), X(xt_check, v), E(last, 0), \
+        X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = DECIDES(5, 1234, xt_ok);
+    const struct op b[] = DECIDES(5, 4321, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->chain[0].function, "xt_check");
+    assert_string_equal(dv->suspects[0].name, "xt_main");
+    assert_true(decides(&dv->suspects[0]));
+    assert_true(has_ev(sus(dv, "xt_check"), TTD_EV_VALUE));
+    assert_false(has_ev(sus(dv, "xt_check"), TTD_EV_ERROR));
+    assert_non_null(r->verdict->cause);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_main");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    /* must not: the producer's argument differs */
+    const struct op g1[] = DECIDES(5, 1234, xt_ok);
+    const struct op b1[] = DECIDES(9, 4321, xt_fail);
+    d = diff(g1, b1);
+    dv = ttd_get_result(d)->first;
+    assert_false(decides(sus(dv, "xt_main")));
+    ttd_free(d);
+    /* must not: the value is a failure itself */
+    const struct op g2[] = DECIDES(5, 0, xt_ok);
+    const struct op b2[] = DECIDES(5, -22, xt_fail);
+    d = diff(g2, b2);
+    dv = ttd_get_result(d)->first;
+    assert_string_equal(dv->suspects[0].name, "xt_check");
+    assert_false(decides(sus(dv, "xt_main")));
+    ttd_free(d);
+#undef DECIDES
+    /* must not: xt_pass made another value of it */
+#define MADE(v, w, last) {E(xt_main, 1), E(xt_pass, 5), E(xt_check, 5), X(xt_check, v), \
+        X(xt_pass, w), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+    const struct op g3[] = MADE(1234, 99, xt_ok);
+    const struct op b3[] = MADE(4321, 77, xt_fail);
+    d = diff(g3, b3);
+    dv = ttd_get_result(d)->first;
+    assert_false(decides(sus(dv, "xt_main")));
+    ttd_free(d);
+#undef MADE
+}
+
 /* Data flow further back (issue 33): xt_top computes a length and stores
  * it (xt_use(v): a setter), xt_get returns it much later (a getter whose
  * callees and arguments explain nothing: it read memory), and main's
@@ -1342,6 +1411,7 @@ int main(void)
         cmocka_unit_test(test_flip_learned),
         cmocka_unit_test(test_chain_argument_origin),
         cmocka_unit_test(test_error_origin),
+        cmocka_unit_test(test_frame_decides),
         cmocka_unit_test(test_stored_read_back),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
