@@ -111,6 +111,8 @@ struct entry {
     int status;                /* 0 same, TTDI_CODE_* */
     int artifact;
     int source;                /* TTDI_SRC_* (changed functions) */
+    uint64_t src_hash;         /* its source's fingerprint in the bad build
+                                  when TTDI_SRC_CHANGED, else 0 */
 };
 
 struct ttdi_codediff {
@@ -472,22 +474,22 @@ static int in_header(struct side *sd, uint64_t a)
 }
 
 static int add_entry(struct ttdi_codediff *cd, const char *name, int status,
-                     int artifact, int source)
+                     int artifact, int source, uint64_t src_hash)
 {
     if (ttfi_regrow(&cd->tab, cd->ntab + 1, sizeof *cd->tab))
         return TT_ENOMEM;
-    cd->tab[cd->ntab++] = (struct entry){name, status, artifact, source};
+    cd->tab[cd->ntab++] = (struct entry){name, status, artifact, source, src_hash};
     return 0;
 }
 
 /* Record function s (of the bad build, or the good one when removed);
  * source: TTDI_SRC_*. */
 static int record(struct ttdi_codediff *cd, const struct fsum *s,
-                  const char *module, int status, int artifact, int source)
+                  const char *module, int status, int artifact, int source, uint64_t src_hash)
 {
-    int rc = add_entry(cd, s->name, status, artifact, source);
+    int rc = add_entry(cd, s->name, status, artifact, source, src_hash);
     if (!rc && s->symbol != s->name)
-        rc = add_entry(cd, s->symbol, status, artifact, source);
+        rc = add_entry(cd, s->symbol, status, artifact, source, src_hash);
     if (rc || !status)
         return rc;
     if (ttfi_regrow(&cd->ch, cd->nch + 1, sizeof *cd->ch))
@@ -502,7 +504,7 @@ static int one_sided(struct ttdi_codediff *cd, struct side *sd,
                      const struct fsum *s, const char *module, int st)
 {
     int artifact = s->instrumented && in_header(sd, s->addr);
-    return record(cd, s, module, st, artifact, TTDI_SRC_UNKNOWN);
+    return record(cd, s, module, st, artifact, TTDI_SRC_UNKNOWN, 0);
 }
 
 /* Entries from i of side sd with the name of entry i (static functions
@@ -570,17 +572,21 @@ static int line_shift(struct side sd[2], const struct fsum *g, const struct fsum
 }
 
 /* Whether changed function g (good build) / b (bad build) changed in its
- * source too: TTDI_SRC_*; TTDI_SRC_LINES when only line numbers moved
- * with it (line_shift): not a change. */
-static int source_change(struct side sd[2], const struct fsum *g, const struct fsum *b)
+ * source too: TTDI_SRC_* (with *hbad the bad build's source fingerprint
+ * when it did); TTDI_SRC_LINES when only line numbers moved with it
+ * (line_shift): not a change. */
+static int source_change(struct side sd[2], const struct fsum *g, const struct fsum *b,
+                         uint64_t *hbad)
 {
     uint64_t hg = 0, hb = 0;
     struct lwin wg, wb;
 
     if (source_of(&sd[0], g, &hg, &wg) || source_of(&sd[1], b, &hb, &wb))
         return TTDI_SRC_UNKNOWN;
-    if (hg != hb)
+    if (hg != hb) {
+        *hbad = hb;
         return TTDI_SRC_CHANGED;
+    }
     int rc = line_shift(sd, g, b, &wg, &wb);
     return rc < 0 ? rc : rc ? TTDI_SRC_LINES : TTDI_SRC_SAME;
 }
@@ -605,7 +611,8 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
                 match_twins(sd, i, j);
             int changed = g->known && b->known && g->hash != b->hash;
             int art = g->known && b->known && g->instrumented != b->instrumented;
-            int src = changed ? source_change(sd, g, b) : TTDI_SRC_UNKNOWN;
+            uint64_t hsrc = 0;
+            int src = changed ? source_change(sd, g, b, &hsrc) : TTDI_SRC_UNKNOWN;
             if (src < 0)
                 return src;
             if (src == TTDI_SRC_LINES) {
@@ -614,7 +621,8 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
                 cd->lines_moved++;
             }
             cd->src_changed += src == TTDI_SRC_CHANGED;
-            rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art, src) : 0;
+            rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art,
+                                               src, hsrc) : 0;
             cd->compared += g->known && b->known;
             i++, j++;
         }
@@ -768,7 +776,7 @@ static int cmp_change(const void *a, const void *b)
 
 static const struct entry *find(const struct ttdi_codediff *cd, const char *name)
 {
-    struct entry key = {name, 0, 0, 0};
+    struct entry key = {name, 0, 0, 0, 0};
     if (!cd || !name || !cd->ntab)
         return NULL;
     return bsearch(&key, cd->tab, cd->ntab, sizeof *cd->tab, cmp_entry);
@@ -837,6 +845,25 @@ int ttdi_codediff_source(const struct ttdi_codediff *cd, const char *function)
 {
     const struct entry *e = find(cd, function);
     return e && e->status == TTDI_CODE_CHANGED ? e->source : TTDI_SRC_UNKNOWN;
+}
+
+size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd)
+{
+    size_t one = SIZE_MAX;
+    uint64_t h = 0;
+
+    for (size_t i = 0; cd && i < cd->nch; i++) {
+        const struct entry *e = find(cd, cd->ch[i].function);
+        if (!e || e->status != TTDI_CODE_CHANGED || e->source != TTDI_SRC_CHANGED || e->artifact)
+            continue;
+        if (one != SIZE_MAX && e->src_hash != h)
+            return SIZE_MAX;    /* two sources changed */
+        if (one == SIZE_MAX) {
+            one = i;
+            h = e->src_hash;
+        }
+    }
+    return one;
 }
 
 size_t ttdi_codediff_lines_moved(const struct ttdi_codediff *cd)

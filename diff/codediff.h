@@ -7,6 +7,7 @@
 #define TTDI_CODEDIFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ttfmt.h"
 
@@ -65,6 +66,13 @@ int ttdi_codediff_source(const struct ttdi_codediff *cd, const char *function);
 /* How many changed functions changed in their source too: when some did,
  * a changed function whose source is the same only carries their change. */
 size_t ttdi_codediff_source_changed(const struct ttdi_codediff *cd);
+
+/* The index (ttdi_codediff_get's) of the changed function whose source
+ * changed when every changed function whose source changed has one source
+ * (template instances, a function and its clones: the same text in the
+ * bad build): the first of them; SIZE_MAX when none did, or several
+ * sources changed. Artifacts are left out. */
+size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd);
 
 /* How many functions whose machine code differs were counted unchanged
  * because their source is the same, only at other lines of its file, and

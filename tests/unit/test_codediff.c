@@ -131,7 +131,7 @@ static const char lines_src[] =
     "#define BUMP 0\n"
     "#endif\n"
     "static int sum;\n"
-    "F void note(int line, int x) { sum += line * 3 + x; }\n"
+    "F void note(int line, int x) { sum += line * %d + x; }\n"
     "%s"
     "F int logged(int x)\n"
     "{\n"
@@ -217,14 +217,15 @@ static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2],
                     b_coldmsg, b_many[2];
 
 /* lines_src as tu_tmpdir/<name>.c, nine lines added above logged() when
- * moved, logged() returning body; built as build b with defs. 0 or -1. */
+ * moved, logged() returning body, note() multiplying by times; built as
+ * build b with defs. 0 or -1. */
 static int compile_lines(struct build *b, const char *name, int moved, const char *body,
-                         const char *defs, int pie)
+                         const char *defs, int pie, int times)
 {
     char path[600], cmd[4096];
     snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
     FILE *f = fopen(path, "w");
-    if (!f || fprintf(f, lines_src, moved ? "/* nine lines\n\n\n\n\n\n\n\n"
+    if (!f || fprintf(f, lines_src, times, moved ? "/* nine lines\n\n\n\n\n\n\n\n"
                       "   added above */\n" : "", body) < 0 || fclose(f) != 0)
         return -1;
     snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
@@ -571,7 +572,7 @@ static void test_lines_moved(void **state)
         for (int i = 0; i < 4; i++) {
             snprintf(n, sizeof n, "%s%d", names[i], pie);
             assert_int_equal(compile_lines(&b[i], n, i > 0, i == 3 ? "x * 3 + 1" : "x * 2 + 1",
-                                           i == 2 ? "-DBUMP=1" : "", pie), 0);
+                                           i == 2 ? "-DBUMP=1" : "", pie, 3), 0);
         }
         struct ttdi_codediff *cd = diff(&b[0], &b[1], list, sizeof list);
         assert_string_equal(list, "");
@@ -589,6 +590,34 @@ static void test_lines_moved(void **state)
         assert_int_equal(ttdi_codediff_lines_moved(cd), 0);
         ttdi_codediff_free(cd);
     }
+}
+
+/* The one changed source (ttdi_codediff_source_one): logged()'s source
+ * edited: logged; note()'s source edited too: two sources, none. A
+ * changed function whose source is the same (a -D macro) is no changed
+ * source: none. */
+static void test_source_one(void **state)
+{
+    char list[256];
+    struct build a, edit, both, bump;
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_lines(&a, "one_a", 0, "x * 2 + 1", "", 1, 3), 0);
+    assert_int_equal(compile_lines(&edit, "one_edit", 0, "x * 3 + 1", "", 1, 3), 0);
+    assert_int_equal(compile_lines(&both, "one_both", 0, "x * 3 + 1", "", 1, 5), 0);
+    assert_int_equal(compile_lines(&bump, "one_bump", 0, "x * 2 + 1", "-DBUMP=1", 1, 3), 0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:logged");
+    assert_int_equal(ttdi_codediff_source_one(cd), 0);
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &both, list, sizeof list);
+    assert_string_equal(list, "1:logged 1:note");
+    assert_int_equal(ttdi_codediff_source_one(cd), SIZE_MAX);
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &bump, list, sizeof list);
+    assert_string_equal(list, "1:logged");
+    assert_int_equal(ttdi_codediff_source_one(cd), SIZE_MAX);
+    ttdi_codediff_free(cd);
 }
 
 /* Only the message checked() passes to die() on its cold path changed:
@@ -747,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_twins),
         cmocka_unit_test(test_cold),
         cmocka_unit_test(test_lines_moved),
+        cmocka_unit_test(test_source_one),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
