@@ -1156,36 +1156,93 @@ static ttd_suspect *inlined_suspect(ttd_suspect *s, size_t *n, const ttd_suspect
     return f;
 }
 
+/* The identifier of a function's name: "f" of "ns::C::f(int) const". */
+static void base_ident(const char *name, char *buf, size_t len)
+{
+    const char *end = strchr(name, '('), *p = name;
+
+    end = end ? end : name + strlen(name);
+    for (const char *q = name; q + 1 < end; q++)
+        if (q[0] == ':' && q[1] == ':')
+            p = q + 2;
+    size_t n = (size_t)(end - p) < len ? (size_t)(end - p) : len - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+}
+
+/* 1 if host call x's function only passes on the answer of a function
+ * inlined into it (its source's every return is a call of it, one of
+ * in[]: ttf_sym_inlined_in's list); that function's name in *callee. */
+static int passes_on(ectx *e, const ttdi_xcall *x, const ttf_inlined *in, size_t k,
+                     const char **callee)
+{
+    const ttf_inline_frame *fr = NULL;
+    size_t nf = 0;
+    char name[128], id[128];
+
+    if (ttf_sym_inline(e->in->r[TTD_BAD].norm.sym, x->addr, x->time_ns, &fr, &nf) != 0 || !nf)
+        return 0;
+    const ttf_inline_frame *o = &fr[nf - 1];
+    if (!o->decl_file || o->decl_line <= 0 || ttf_system_file(o->decl_file) ||
+        ttf_source_passes_on(o->decl_file, o->decl_line, name, sizeof name) != 1)
+        return 0;
+    for (size_t j = 0; j < k; j++) {
+        if (!in[j].function || in[j].depth != 1)
+            continue;
+        base_ident(in[j].function, id, sizeof id);
+        if (strcmp(id, name) == 0) {
+            *callee = in[j].function;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The functions the compiler inlined into the chain's origin whose answer
  * flipped with the same inputs and calls (they have no ENTER of their own
  * in values mode): suspects below it, deepest first, at most INLINED_MAX,
- * each weighing half the origin's score. */
+ * each weighing half the origin's score. When the origin's source only
+ * returns the answer of a function inlined into it (a wrapper: passes_on),
+ * its own code decided nothing: that function and those inlined deeper
+ * weigh the origin's whole score, deepest first, and the origin loses its
+ * error evidence (the failure starts in the code inlined into it). */
 static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
 {
     int i = flipped_origin(&e->ch);
     ttf_inlined in[TTF_INLINED_MAX];
     size_t k = 0;
+    const char *callee = NULL;
 
     if (i < 0)
         return 0;
     const ttdi_xcall *x = &e->ch.from[i]->rp.c[e->ch.node[i]];
-    const ttd_suspect *h = find_sus(s, *n, e->ch.step[i].function);
+    ttd_suspect *h = find_sus(s, *n, e->ch.step[i].function);
     if (!h || h->score <= 0)
         return 0;
     int rc = ttf_sym_inlined_in(e->in->r[TTD_BAD].norm.sym, x->addr, x->time_ns, in,
                                 TTF_INLINED_MAX, &k);
     if (rc)
         return rc == TT_ENOMEM ? rc : 0;
-    double w = h->score * TTDI_W_INLINED_SHARE;
+    int wrapper = passes_on(e, x, in, k, &callee);
+    double score = h->score;
+    const char *host = h->name;
     for (size_t j = 0, m = 0; j < k && m < INLINED_MAX && rc >= 0; j++) {
-        if (!in[j].function || strcmp(in[j].function, h->name) == 0)
+        if (!in[j].function || strcmp(in[j].function, host) == 0)
             continue;
+        int inside = wrapper && (in[j].depth > 1 || strcmp(in[j].function, callee) == 0);
         ttd_suspect *f = inlined_suspect(s, n, h, &in[j]);
-        rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, w, "inlined into `%s`, whose "
-                           "answer flipped with the same inputs: its code ran inside it",
-                           h->name);
+        if (inside)
+            rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, score, "inlined into `%s`, "
+                               "whose source only returns `%s`'s answer, which flipped with "
+                               "the same inputs: the decision is in this code", host, callee);
+        else
+            rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, score * TTDI_W_INLINED_SHARE,
+                               "inlined into `%s`, whose answer flipped with the same inputs: "
+                               "its code ran inside it", host);
         m++;
     }
+    if (rc >= 0 && wrapper)
+        rc = ttdi_evid_drop(e->in->arena, find_sus(s, *n, host), TTD_EV_ERROR);
     return rc;
 }
 

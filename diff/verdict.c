@@ -202,8 +202,8 @@ static int suspect_kind(const ttd_suspect *s)
 {
     if (evidence_of(s, TTD_EV_CODE))
         return TTD_COF_CODE;
-    if (error_origin(s))
-        return TTD_COF_ERROR_ORIGIN;
+    if (error_origin(s) || evidence_of(s, TTD_EV_INLINED))
+        return TTD_COF_ERROR_ORIGIN;    /* or the code inlined into it */
     if (evidence_of(s, TTD_EV_VALUE) || evidence_of(s, TTD_EV_CHAIN) ||
         evidence_of(s, TTD_EV_ARG_ORIGIN) || evidence_of(s, TTD_EV_ERROR))
         return TTD_COF_VALUE;
@@ -244,6 +244,10 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
     for (size_t i = 0; i < s->nevidence && c->nev < TTD_VERDICT_EVIDENCE_MAX; i++)
         if (s->evidence[i].weight > 0 && s->evidence[i].kind != TTD_EV_DISTANCE)
             add_evidence(c, s->evidence[i].text);
+    /* code inlined into a call on the chain: that call's answer */
+    const ttd_cause *host = s->inlined_into ? chain_step(r, s->inlined_into) : NULL;
+    if (host && host->text)
+        add_evidence(c, host->text);
     if (!p->text)
         p->text = c->nev ? c->ev[0] : "";
     /* the branch read a value no input decides, and nothing else that

@@ -58,6 +58,7 @@ XT void *xt_worker(void *a);
 XT void xt_wait(void);
 XT const char *xt_msg(int st);
 XT int xt_integral(const double *v);
+XT int xt_to_whole(const double *v);
 static struct xt_node xt_nodes[2];
 
 XT int xt_main(int argc) { return argc > 1; }
@@ -87,7 +88,9 @@ XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No erro
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
  * xt_whole(), which holds xt_fits() (deepest); its one traced call,
- * xt_get(), returns the same in both runs. */
+ * xt_get(), returns the same in both runs. xt_integral keeps the answer
+ * in a variable of its own (not a wrapper); xt_to_whole only returns
+ * xt_whole's answer (a wrapper: its source says so). */
 static inline __attribute__((always_inline)) int xt_fits(double v)
 {
     return v > -9e18 && v < 9e18;
@@ -97,6 +100,11 @@ static inline __attribute__((always_inline)) int xt_whole(double v)
     return xt_fits(v) && v == (double)(long)v;
 }
 XT int xt_integral(const double *v)
+{
+    int whole = xt_whole(*v + (double)xt_get());
+    return whole;
+}
+XT int xt_to_whole(const double *v)
 {
     return xt_whole(*v + (double)xt_get());
 }
@@ -1155,6 +1163,40 @@ static void test_inlined_suspects(void **state)
     ttd_free(d);
 }
 
+/* The same decision in xt_to_whole, whose source only returns the answer
+ * of xt_whole, inlined into it: its own code decided nothing. xt_fits and
+ * xt_whole (the inlined callee and the function inlined deeper) weigh its
+ * whole score, deepest first, and rank above it; it keeps its value and
+ * chain evidence, not the error; the verdict names xt_fits as the error
+ * origin, "possible" (the source says who passed the answer on, not
+ * which inlined line decided). Must not: xt_integral above (the answer
+ * kept in a variable): half weight, the host first. */
+static void test_inlined_wrapper(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_to_whole, 0x5000), E(xt_get, 0), X(xt_get, 7),
+                           X(xt_to_whole, 1), E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_to_whole, 0x5000), E(xt_get, 0), X(xt_get, 7),
+                           X(xt_to_whole, 0), E(xt_fail, 0), X(xt_fail, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->suspects[0].name, "xt_fits");
+    assert_string_equal(dv->suspects[1].name, "xt_whole");
+    assert_string_equal(dv->suspects[0].inlined_into, "xt_to_whole");
+    assert_non_null(strstr(dv->suspects[0].evidence[0].text, "whose source only returns "
+                           "`xt_whole`'s answer"));
+    const ttd_suspect *h = sus(dv, "xt_to_whole");
+    assert_false(has_ev(h, TTD_EV_ERROR));
+    assert_true(has_ev(h, TTD_EV_VALUE));
+    assert_true(dv->suspects[0].score > h->score);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_fits");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+}
+
 /* No inlined suspects when the host's traced calls differ (the split is
  * inside it, or a callee's value explains it), and none without values. */
 static void test_inlined_not_when_calls_differ(void **state)
@@ -1429,6 +1471,7 @@ int main(void)
         cmocka_unit_test(test_rank_order),
         cmocka_unit_test(test_reports),
         cmocka_unit_test(test_inlined_suspects),
+        cmocka_unit_test(test_inlined_wrapper),
         cmocka_unit_test(test_inlined_not_when_calls_differ),
         cmocka_unit_test(test_value_follows_progress),
         cmocka_unit_test(test_timeout_never_expired),
