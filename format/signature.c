@@ -924,6 +924,9 @@ static int vt_func(Dwarf_Die *fn, void *arg)
         sse |= p->reg >= TTF_XMM_SLOT(0) || p->reg2 >= TTF_XMM_SLOT(0) ||
                (p->type.cls == TTF_VC_FLOAT && p->reg < 0 && !p->mem);
         int k = p->reg >= 0 && p->reg < TTF_VALUE_REGS ? string_kind(&pd[i]) : 0;
+        if (k == 2 && dwarf_hasattr(&pd[i], DW_AT_artificial))
+            k = 0;              /* a std::string's own `this`: in its
+                                   constructors not a string yet */
         if (k == 1)
             e.cstr |= (uint8_t)(1u << p->reg);
         if (k == 2)
