@@ -61,8 +61,22 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
     return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
+/* Is char pointer i of sig the end of a buffer that the pointer before it
+ * starts (at most 1 MiB before: `in, end`)? */
+static int is_end(const ttf_signature *sig, size_t i, const ttf_event *ev)
+{
+    const ttf_param *b = &sig->params[i - 1], *e = &sig->params[i];
+    if (b->type.cls != TTF_VC_POINTER || b->reg < 0 || b->reg >= TTF_VALUE_REGS)
+        return 0;
+    uint64_t from = ev->argregs[b->reg], to = ev->argregs[e->reg];
+    return from && to >= from && to - from <= (1u << 20);
+}
+
 /* A char pointer whose next parameter is an integer may be a buffer
- * with its length (`const unsigned char *data, size_t len`): not
+ * with its length (`const unsigned char *data, size_t len`), or with its
+ * end when that is a pointer at or after it (`const char *in, const char
+ * *end`: the length is their distance, and `end`'s own bytes are past
+ * the buffer; jq's strings are not NUL-terminated): not
  * NUL-terminated, its bytes past len whatever the memory held, so two
  * identical runs would differ there. When that integer n (this run's
  * value) is shorter than the bytes recorded, only n of them are the
@@ -72,14 +86,25 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
  * wrong, and the pointer is compared as before strings. */
 static void cut_at_length(const ttf_signature *sig, size_t i, const ttf_event *ev, ttf_string *s)
 {
-    if (s->std || i + 1 >= sig->nparams)
+    if (s->std)
         return;
-    const ttf_param *q = &sig->params[i + 1];
-    if ((q->type.cls != TTF_VC_SIGNED && q->type.cls != TTF_VC_UNSIGNED) || q->reg < 0 ||
-        q->reg >= TTF_VALUE_REGS)
+    if (i > 0 && is_end(sig, i, ev)) {
+        s->len = 0;             /* `end` itself: its bytes are past the buffer */
+        s->complete = 1;
         return;
-    uint64_t n = ev->argregs[q->reg];
-    if (q->type.size == 4)
+    }
+    if (i + 1 >= sig->nparams)
+        return;
+    const ttf_param *p = &sig->params[i], *q = &sig->params[i + 1];
+    if (q->reg < 0 || q->reg >= TTF_VALUE_REGS)
+        return;
+    uint64_t n = ev->argregs[q->reg], at = ev->argregs[p->reg];
+    if (q->type.cls == TTF_VC_POINTER && n >= at)
+        n -= at;                /* a buffer and its end (`in, end`) */
+    else if (q->type.cls == TTF_VC_POINTER || (q->type.cls != TTF_VC_SIGNED &&
+                                              q->type.cls != TTF_VC_UNSIGNED))
+        return;
+    else if (q->type.size == 4)
         n = q->type.cls == TTF_VC_SIGNED ? (uint64_t)(int64_t)(int32_t)n : (uint32_t)n;
     if (n < s->len) {
         s->len = (unsigned)n;

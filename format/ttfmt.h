@@ -83,10 +83,12 @@ extern "C" {
  * ttf_string_format, ttf_string_same, ttf_write_strings,
  * TTF_HEADER_STRINGS, TTF_STRING_PREFIX.
  * 2.15.1: untimed EXITs placed by ratios kept per band of interval width
- * (FORMAT.md 4.5); no API change. */
+ * (FORMAT.md 4.5); no API change.
+ * 2.16.0: ttf_source_passes_on (does a function's source only return
+ * another function's answer: a wrapper around an inlined decision). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 15
-#define TTF_VERSION_PATCH 1
+#define TTF_VERSION_MINOR 16
+#define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
@@ -879,6 +881,14 @@ int ttf_system_file(const char *file);
  * such line, or no body there: a declaration only, a macro, braces that do
  * not close within 4000 lines), TT_ENOMEM. */
 int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last);
+
+/* Does the function defined at line `line` of `file` (as ttf_source_hash
+ * finds its body) only pass another function's answer on: is every return
+ * statement of its body `return NAME(...);` with one NAME? 1 with NAME
+ * in callee (len bytes, NUL-terminated), 0 when not (no return, a return
+ * of anything else, calls of two names, a NAME of len bytes or more:
+ * callee ""), or ttf_source_hash's errors. */
+int ttf_source_passes_on(const char *file, int line, char *callee, size_t len);
 
 /* ---- signatures and values (format 1.1) -------------------------------- */
 

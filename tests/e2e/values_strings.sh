@@ -58,12 +58,13 @@ has 'rule_name = &quot;cx&quot; in the bad run, &quot;cc&quot; in the good run' 
 
 # identical runs: no divergence (feed's buffers hold a stack address past
 # their length, 3 and 0: only the bytes within it are the string's; span's
-# limit points at it: a string's trailing address is not compared; every
+# end points at it: not compared, nor at_limit's (a trailing address); every
 # run's TTCAP_OUT names another trace: its bytes are the run's own)
 has '^  > feed("abc.*, 3)$' g.trc.ev
 has '^  > feed(".*, 0)$' g.trc.ev
 has '^  > env_entry("TTCAP_OUT=' g.trc.ev
 has '^  > span("abc.*", ".*")$' g.trc.ev
+has '^  > at_limit(".*")$' g.trc.ev
 for i in 1 2 3; do
     rec s$i.trc ./vs cc
     "$BD/ttdiff" g.trc s$i.trc > s$i.txt 2>&1 || { cat s$i.txt; fail "identical C runs ($i) differ"; }
