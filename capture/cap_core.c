@@ -303,6 +303,7 @@ int cap_grow(uint64_t chunk)
         return atomic_load(&last_why);
     int why = 0;
     struct cap_xfsz g;
+    int was = cap_cancel_off();         /* fallocate, with grow_lock held */
     cap_xfsz_hold(&g);
     cap_spin_lock(&cap.grow_lock);
     uint64_t have = atomic_load(&cap.cap_chunks);
@@ -310,6 +311,7 @@ int cap_grow(uint64_t chunk)
         why = grow_locked(chunk, have, (chunk / CAP_GROW + 1) * CAP_GROW);
     cap_spin_unlock(&cap.grow_lock);
     cap_xfsz_release(&g);
+    cap_cancel_restore(was);
     if (why)
         claim_failed(why);
     return why;
@@ -403,9 +405,11 @@ static int fill_more(struct tstate *t, size_t need)
             add = cap.chunk_size - t->filled;
         off_t off = (off_t)(TTF_DATA_OFFSET + t->chunk * cap.chunk_size + t->filled);
         struct cap_xfsz g;
+        int was = cap_cancel_off();     /* pwrite: a pending cancel waits */
         cap_xfsz_hold(&g);
         int why = zero_fill(off, add);
         cap_xfsz_release(&g);
+        cap_cancel_restore(was);
         if (why && errno == EBADF && cap_file_ours() == 0)
             why = 0;            /* the program closed our descriptor (daemon
                                    style): populating the mapping allocates */
@@ -555,7 +559,6 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
  * t->base and the header private instead). */
 static int claim_chunk(struct tstate *t, int *recycled)
 {
-    int was, ignored;
     struct cap_xfsz g;
     sigset_t all, old;
     sigfillset(&all);
@@ -566,11 +569,11 @@ static int claim_chunk(struct tstate *t, int *recycled)
     sigdelset(&all, SIGTRAP);
     sigdelset(&all, SIGSYS);
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    int was = cap_cancel_off();
     cap_xfsz_hold(&g);
     int why = claim_chunk_now(t, recycled);
     cap_xfsz_release(&g);
-    pthread_setcancelstate(was, &ignored);
+    cap_cancel_restore(was);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return why;
 }
@@ -1101,6 +1104,8 @@ void cap_file_shrink(struct tstate *t, int whole)
 {
     if (cap.fd < 0 || !cap.hdr || cap_file_ours() != 1)
         return;
+    int was = cap_cancel_off();     /* fallocate, open: an exit() of a
+                                       thread with a cancel pending */
     if (!whole)
         cap_chunk_done(t);
     cap_spin_lock(&cap.grow_lock);
@@ -1115,4 +1120,5 @@ void cap_file_shrink(struct tstate *t, int whole)
     if (ftruncate(cap.fd, (off_t)end) == 0)    /* a later claim grows it again */
         atomic_store(&cap.cap_chunks, end == TTF_DATA_OFFSET + n * cap.chunk_size ? n : n - 1);
     cap_spin_unlock(&cap.grow_lock);
+    cap_cancel_restore(was);
 }

@@ -560,6 +560,25 @@ struct cap_xfsz {
 void cap_xfsz_hold(struct cap_xfsz *g);
 void cap_xfsz_release(struct cap_xfsz *g);
 
+/* Cancellation off around libttcap's own slow work, whose system calls
+ * (open, read, write, pwrite, fallocate) are cancellation points: a
+ * pthread_cancel pending in the thread acts at the program's next
+ * cancellation point, never inside libttcap, where it would unwind out of
+ * a hook with the thread's busy flag set (its later calls and its
+ * THREAD_END never written) and a lock of ours held. */
+static inline int cap_cancel_off(void)
+{
+    int was = PTHREAD_CANCEL_ENABLE;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    return was;
+}
+
+static inline void cap_cancel_restore(int was)
+{
+    int ignored;
+    pthread_setcancelstate(was, &ignored);
+}
+
 /* cap_store.c */
 void cap_store_init(void);
 void cap_store_module(const struct dl_phdr_info *info, const char *path, int is_main);

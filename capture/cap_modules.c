@@ -212,8 +212,11 @@ void cap_check_modules(struct tstate *t, int force)
     dl_iterate_phdr(count_cb, c);
     if (!force && c[0] == cap.dl_adds && c[1] == cap.dl_subs)
         return;
-    if (atomic_flag_test_and_set(&cap.mod_lock))
+    int was = cap_cancel_off();     /* the store's reads and writes */
+    if (atomic_flag_test_and_set(&cap.mod_lock)) {
+        cap_cancel_restore(was);
         return;
+    }
     static struct scan sc;      /* big; only used under mod_lock */
     sc.t = t;
     sc.mode = force ? SCAN_ALL : SCAN_DIFF;
@@ -236,6 +239,7 @@ void cap_check_modules(struct tstate *t, int force)
     }
     cap.dl_gen_seen = atomic_load(&cap.dl_gen);
     cap_spin_unlock(&cap.mod_lock);
+    cap_cancel_restore(was);
 }
 
 /* A fork child's MODULE records, from the table the parent kept: no

@@ -169,15 +169,17 @@ static void unlink_in_dir(const char *name)
 /* Append n bytes to the file name of the tree's folder: one write. */
 static void append_to(const char *name, const void *b, size_t n)
 {
+    int was = cap_cancel_off();
     int fd = open_in_dir(name, O_WRONLY | O_APPEND | O_CREAT);
-    if (fd < 0)
-        return;
-    struct cap_xfsz g;
-    cap_xfsz_hold(&g);
-    ssize_t w = write(fd, b, n);
-    (void)w;
-    cap_xfsz_release(&g);
-    close(fd);
+    if (fd >= 0) {
+        struct cap_xfsz g;
+        cap_xfsz_hold(&g);
+        ssize_t w = write(fd, b, n);
+        (void)w;
+        cap_xfsz_release(&g);
+        close(fd);
+    }
+    cap_cancel_restore(was);
 }
 
 /* Put the header of a row of kind in buf whose payload ends at q, and
@@ -290,9 +292,12 @@ static uint64_t env_digest(void)
 /* 1 if DIR/processes.envs lists hash (the first MiB of it is read). */
 static int env_seen(uint64_t hash)
 {
+    int was = cap_cancel_off();
     int fd = open_in_dir(TTF_PT_ENVS, O_RDONLY);
-    if (fd < 0)
+    if (fd < 0) {
+        cap_cancel_restore(was);
         return 0;
+    }
     uint8_t b[4096], want[8];
     ttf_put_u64(want, hash);
     ssize_t r;
@@ -304,6 +309,7 @@ static int env_seen(uint64_t hash)
         total += (size_t)r;
     }
     close(fd);
+    cap_cancel_restore(was);
     return found;
 }
 

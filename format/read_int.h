@@ -75,12 +75,15 @@ struct siterec {
 /* A growable array: a pointer, its count and its capacity. */
 #define VEC(type, name) type *name; size_t n_##name, cap_##name
 
-/* One function's SAMPLE EXITs (untimed.c): where in [lo, hi] they fell. */
+/* One function's SAMPLE EXITs (untimed.c): where in [lo, hi] they fell,
+ * by the interval's width (XR_BANDS bands, doubling from 8 ticks). */
+#define XR_BANDS 16
 struct xratio {
     uint64_t fn;                /* function address, 0 = free entry */
-    uint64_t num, den;          /* sums of exit - lo and hi - lo */
-    uint64_t n;                 /* samples */
-    uint32_t r;                 /* after the scan: the ratio, 16.16 */
+    uint64_t num[XR_BANDS];     /* sums of exit - lo, by band of hi - lo */
+    uint64_t den[XR_BANDS];     /* sums of hi - lo */
+    uint32_t n[XR_BANDS];       /* samples */
+    uint32_t r[XR_BANDS];       /* after the scan: the ratios, 16.16 */
 };
 
 struct ttf_trace {
@@ -107,8 +110,10 @@ struct ttf_trace {
     struct ttfi_arena arena;    /* owns strings and small arrays */
     struct xratio *xr;          /* sparse clock: ratios by function (untimed.c) */
     size_t xr_cap, xr_n;        /* entries (a power of two), used */
-    uint64_t xr_num, xr_den;    /* the sums over every function */
-    uint32_t xr_all;            /* their ratio: functions without samples */
+    uint64_t xr_num[XR_BANDS], xr_den[XR_BANDS]; /* the sums over every
+                                   function, by band */
+    uint64_t xr_nb[XR_BANDS];   /* samples over every function, by band */
+    uint32_t xr_all[XR_BANDS];  /* their ratios: functions without samples */
     uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
     uint64_t hz;                /* ticks per second used */
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
@@ -162,8 +167,9 @@ struct dec {
     uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
     uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
                                    the time of untimed EXITs at a chunk's end */
-    uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratio is in */
-    uint32_t xr_r[TTF_SLOTS];   /* xr_r (by function cache slot; untimed.c) */
+    uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratios are */
+    const uint32_t *xr_r[TTF_SLOTS]; /* at xr_r (by function cache slot, each
+                                   XR_BANDS long; untimed.c) */
 };
 
 _Static_assert(TTF_ARGREGS == TTF_VALUE_REGS, "wire and API register counts");
@@ -311,8 +317,16 @@ int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
  * EXIT, an extended record with a time), else the thread's next chunk's
  * start, else the running time (a writer that died); cached in d. */
 uint64_t ttfi_untimed_hi(struct dec *d, const uint8_t *q);
-/* The ratio of fn's untimed EXITs (16.16), looked up and cached in d. */
-uint32_t ttfi_untimed_ratio(struct dec *d, uint64_t fn) __attribute__((noinline));
+/* The ratios of fn's untimed EXITs (16.16, by band), looked up and cached
+ * in d. */
+const uint32_t *ttfi_untimed_ratios(struct dec *d, uint64_t fn) __attribute__((noinline));
+/* The band of an untimed EXIT's interval hi - lo (ticks): 0 below 8
+ * ticks, then one per doubling, the last open-ended. */
+static inline unsigned ttfi_xr_band(uint64_t width)
+{
+    unsigned b = width < 8 ? 0 : (unsigned)(63 - __builtin_clzll(width)) - 2;
+    return b < XR_BANDS ? b : XR_BANDS - 1;
+}
 /* While opening: the SAMPLE EXIT of fn just read (the running time before
  * its delta was before) joins fn's sums. */
 void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before);
@@ -340,7 +354,9 @@ uint64_t untimed_at(struct dec *d, uint64_t fn, const uint8_t *rec, const uint8_
     uint64_t at = hi;
     if (!d->scan) {
         unsigned s = TTF_SLOT(fn);
-        uint32_t r = d->xr_fn[s] == fn ? d->xr_r[s] : ttfi_untimed_ratio(d, fn);
+        const uint32_t *rs = d->xr_fn[s] == fn && d->xr_r[s] ? d->xr_r[s]
+                                                             : ttfi_untimed_ratios(d, fn);
+        uint32_t r = rs[ttfi_xr_band(hi - lo)];
         at = lo + (uint64_t)(((unsigned __int128)(hi - lo) * r + 0x8000u) >> 16);
         at = at < prev ? prev : at;
     }

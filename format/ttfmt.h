@@ -81,10 +81,12 @@ extern "C" {
  * 2.15.0: string arguments by content (format 1.6, STRINGS records):
  * ttf_event strs and strs_len, ttf_string, ttf_event_string,
  * ttf_string_format, ttf_string_same, ttf_write_strings,
- * TTF_HEADER_STRINGS, TTF_STRING_PREFIX. */
+ * TTF_HEADER_STRINGS, TTF_STRING_PREFIX.
+ * 2.15.1: untimed EXITs placed by ratios kept per band of interval width
+ * (FORMAT.md 4.5); no API change. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 15
-#define TTF_VERSION_PATCH 0
+#define TTF_VERSION_PATCH 1
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 

@@ -7,7 +7,8 @@
  * damage (not followed by an EXIT, at the end of a chunk, outside a sparse
  * chunk); the header bit and version; ttf_event_late_ns; an XMM values
  * chunk's EXIT values skipped when looking for the next measured time;
- * an iteration cloned part-way (ttf_iter_clone).
+ * an iteration cloned part-way (ttf_iter_clone); a few stalls among the
+ * samples do not set the split of the short untimed intervals (bands).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -312,6 +313,58 @@ static void test_writer(void **state)
     ttf_writer_abandon(w);
 }
 
+/* A leaf of 10 ticks in a loop whose calls start 20 apart: one EXIT in
+ * 32 a SAMPLE, the rest untimed; after four of the samples the caller
+ * stalled for 100,000 ticks (a preemption). The untimed EXITs' interval
+ * has no stall: their placed durations must add up to the leaf's true
+ * time. One ratio over all widths (the samples' 40 ticks against 400,000)
+ * placed each at about lo + 0 (the leaf's time lost); the width bands
+ * keep the stalls apart (untimed.c). */
+static void test_stalls_in_bands(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 1 << 20, .timed = 1, .sparse = 1};
+    ttf_writer *w;
+    const char *path = tu_path("stalls.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1000, MAIN), 0);
+    uint64_t t = 2000;
+    int stalls = 0;
+    for (int i = 0; i < 3200; i++) {
+        int sample = i % 32 == 31;
+        assert_int_equal(ttf_write_enter(w, 0, t, LEAF), 0);
+        assert_int_equal(ttf_write_exit_sparse(w, 0, t + 10, LEAF,
+                                               sample ? TTF_EXIT_SAMPLE : TTF_EXIT_UNTIMED), 0);
+        t += 20;
+        if (sample && stalls < 4 && i % 640 == 31) {
+            t += 100000;
+            stalls++;
+        }
+    }
+    assert_int_equal(stalls, 4);
+    assert_int_equal(ttf_write_exit(w, 0, t, MAIN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    struct evs e = tu_events(tr, 0, 0);
+    uint64_t enter = 0, placed = 0, n = 0;
+    for (size_t i = 0; i < e.n; i++) {
+        const ttf_event *ev = &e.ev[i];
+        if (ev->kind == TTF_EV_ENTER && ev->addr == LEAF)
+            enter = ev->tsc;
+        if (ev->kind != TTF_EV_EXIT || ev->addr != LEAF || !ev->untimed)
+            continue;
+        assert_true(ev->tsc >= enter && ev->tsc <= enter + 20);
+        placed += ev->tsc - enter;
+        n++;
+    }
+    assert_int_equal(n, 3100);
+    assert_true(placed >= 31000 * 95 / 100 && placed <= 31000 * 105 / 100);
+    free(e.ev);
+    ttf_close(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_xmm_values),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_writer),
+        cmocka_unit_test(test_stalls_in_bands),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
