@@ -83,10 +83,13 @@ extern "C" {
  * ttf_string_format, ttf_string_same, ttf_write_strings,
  * TTF_HEADER_STRINGS, TTF_STRING_PREFIX.
  * 2.15.1: untimed EXITs placed by ratios kept per band of interval width
- * (FORMAT.md 4.5); no API change. */
+ * (FORMAT.md 4.5); no API change.
+ * 2.15.2: ttf_value_table leaves out pointers to a non-const std::string
+ * (`this` of basic_string's constructors: storage not yet a string); no
+ * API change. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 15
-#define TTF_VERSION_PATCH 1
+#define TTF_VERSION_PATCH 2
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
@@ -1060,8 +1063,11 @@ typedef struct ttf_vt_entry {
                                    buffer, whose bytes before the call mean
                                    nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
-                                   reference, a pointer, or one passed by
-                                   value: by invisible reference) */
+                                   reference, a pointer to const, or one
+                                   passed by value: by invisible reference;
+                                   not a pointer to a non-const one, which
+                                   may point to storage not yet constructed,
+                                   libttfmt 2.15.2) */
     uint8_t flags;              /* TTF_VT_SSE */
 } ttf_vt_entry;
 
