@@ -219,12 +219,19 @@ int ttdi_lock_wrapper(const char *name);
  * normalisers: pointers by NULL / non-NULL only. 1 differs, 0 same. */
 int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64_t g,
                        uint64_t b, uint64_t gns, uint64_t bns);
-/* Parameter p's strings in the ENTERs g and b (format 1.6: the first
- * bytes of a char * or std::string, ttf_event_string): 1 with *sg and
- * *sb when both runs recorded them, and then the parameter is compared by
- * content (ttf_string_same), not as a pointer; else 0. */
-int ttdi_arg_strings(const ttf_param *p, const ttf_event *g, const ttf_event *b,
-                     ttf_string *sg, ttf_string *sb);
+/* Parameter i of sig's strings in the ENTERs g and b (format 1.6: the
+ * first bytes of a char * or std::string, ttf_event_string): 1 with *sg
+ * and *sb when both runs recorded them and they are a string's (not the
+ * implicit `this`, not a buffer whose length is the next parameter), and
+ * then the parameter is compared by content (ttf_string_same), not as a
+ * pointer; else 0. */
+int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
+                     const ttf_event *b, ttf_string *sg, ttf_string *sb);
+/* Are the strings sg (the good run's) and sb the same (ttf_string_same)?
+ * Bytes from where a string holds its own run's trace path on (TTCAP_OUT
+ * in an environment the program walks: "good.trc" against "bad.trc") do
+ * not count. May cut sg and sb. */
+int ttdi_strings_same(const ttdi_norm *ng, const ttdi_norm *nb, ttf_string *sg, ttf_string *sb);
 /* A struct or class of at most 16 bytes that both runs passed in the same
  * registers (ttf_param reg, reg2, fields), in the ENTERs g and b: 1 if a
  * field differs. Field by field, each cut from its eightbyte as a scalar

@@ -135,7 +135,7 @@ static int xstrings(const ttdi_xcall *x, int k, ttf_string s[2])
         ev[r].strs = x->strs[r];
         ev[r].strs_len = x->strs_len[r];
     }
-    return ttdi_arg_strings(p, &ev[0], &ev[1], &s[0], &s[1]);
+    return ttdi_arg_strings(x->sig, (size_t)k, &ev[0], &ev[1], &s[0], &s[1]);
 }
 
 /* Argument k of x in run (TTD_GOOD, TTD_BAD) as text: a small struct by

@@ -351,13 +351,13 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
     for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
         const ttf_param *p = &sig->params[i];
         ttf_string s0, s1;
-        int str = p->reg >= 0 && ttdi_arg_strings(p, &f->ev[0], &f->ev[1], &s0, &s1);
+        int str = p->reg >= 0 && ttdi_arg_strings(sig, i, &f->ev[0], &f->ev[1], &s0, &s1);
         int agg = p->reg >= 0 && !str && p->type.fields && !p->byref;  /* a small struct */
         if (p->reg < 0 || (!str && !agg && !ttf_value_comparable(&p->type)))
             continue;
         uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
         rp->compared++;
-        if (str ? ttf_string_same(&s0, &s1)
+        if (str ? ttdi_strings_same(rp->norm[0], rp->norm[1], &s0, &s1)
             : agg ? !ttdi_struct_differs(rp->norm[0], rp->norm[1], p, p, &f->ev[0], &f->ev[1])
                 : !ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
                                       f->ev[0].time_ns, f->ev[1].time_ns))

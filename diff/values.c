@@ -63,11 +63,132 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
     return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
-int ttdi_arg_strings(const ttf_param *p, const ttf_event *g, const ttf_event *b,
-                     ttf_string *sg, ttf_string *sb)
+/* Is char pointer i of sig the end of a buffer that the pointer before it
+ * starts (at most 1 MiB before: `in, end`)? */
+static int is_end(const ttf_signature *sig, size_t i, const ttf_event *ev)
 {
-    return p->reg >= 0 && p->reg < TTF_VALUE_REGS && ttf_event_string(g, (unsigned)p->reg, sg) &&
-           ttf_event_string(b, (unsigned)p->reg, sb);
+    const ttf_param *b = &sig->params[i - 1], *e = &sig->params[i];
+    if (b->type.cls != TTF_VC_POINTER || b->reg < 0 || b->reg >= TTF_VALUE_REGS)
+        return 0;
+    uint64_t from = ev->argregs[b->reg], to = ev->argregs[e->reg];
+    return from && to >= from && to - from <= (1u << 20);
+}
+
+/* A char pointer whose next parameter is an integer may be a buffer
+ * with its length (`const unsigned char *data, size_t len`), or with its
+ * end when that is a pointer at or after it (`const char *in, const char
+ * *end`: the length is their distance, and `end`'s own bytes are past
+ * the buffer; jq's strings are not NUL-terminated): not
+ * NUL-terminated, its bytes past len whatever the memory held, so two
+ * identical runs would differ there. When that integer n (this run's
+ * value) is shorter than the bytes recorded, only n of them are the
+ * string's (0: none; a stack address past a buffer ends in NUL bytes, so
+ * a NUL found says nothing). A small flag after a string (`name, 0`,
+ * `name, 1`) cuts it short too: the bytes compared are fewer, never
+ * wrong, and the pointer is compared as before strings. */
+static void cut_at_length(const ttf_signature *sig, size_t i, const ttf_event *ev, ttf_string *s)
+{
+    if (s->std)
+        return;
+    if (i > 0 && is_end(sig, i, ev)) {
+        s->len = 0;             /* `end` itself: its bytes are past the buffer */
+        s->complete = 1;
+        return;
+    }
+    if (i + 1 >= sig->nparams)
+        return;
+    const ttf_param *p = &sig->params[i], *q = &sig->params[i + 1];
+    if (q->reg < 0 || q->reg >= TTF_VALUE_REGS)
+        return;
+    uint64_t n = ev->argregs[q->reg], at = ev->argregs[p->reg];
+    if (q->type.cls == TTF_VC_POINTER && n >= at)
+        n -= at;                /* a buffer and its end (`in, end`) */
+    else if (q->type.cls == TTF_VC_POINTER || (q->type.cls != TTF_VC_SIGNED &&
+                                              q->type.cls != TTF_VC_UNSIGNED))
+        return;
+    else if (q->type.size == 4)
+        n = q->type.cls == TTF_VC_SIGNED ? (uint64_t)(int64_t)(int32_t)n : (uint32_t)n;
+    if (n < s->len) {
+        s->len = (unsigned)n;
+        s->complete = 1;
+    }
+}
+
+/* Bytes that end a recorded string with a user-space address (six
+ * little-endian bytes whose top one is a PIE's or heap's 0x55/0x56 or the
+ * stack's and mappings' 0x7f, the NUL after them its zero high bytes, one
+ * of the five below it not text): the string ran past its end into a
+ * pointer (a buffer's garbage, a limit pointer, an object not built
+ * yet), which ASLR changes in every run. Dropped before comparing. */
+static void drop_address(ttf_string *s)
+{
+    if (!s->complete || s->len < 6)
+        return;
+    const uint8_t *a = s->text + s->len - 6;
+    if (a[5] != 0x55 && a[5] != 0x56 && a[5] != 0x7f)
+        return;
+    for (int k = 0; k < 5; k++)
+        if (a[k] < 0x20 || a[k] > 0x7e) {
+            s->len -= 6;
+            return;
+        }
+}
+
+/* Strings by content are a string's: not the implicit object of a member
+ * function (a std::string's own `this`: in its constructors the object is
+ * not built yet, its pointer garbage), a char buffer only up to its
+ * length, and without an address the bytes ran into. Traces recorded
+ * with an older table carry such bytes. */
+int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
+                     const ttf_event *b, ttf_string *sg, ttf_string *sb)
+{
+    const ttf_param *p = &sig->params[i];
+    if (p->reg < 0 || p->reg >= TTF_VALUE_REGS || !strcmp(p->name, "this"))
+        return 0;
+    if (!ttf_event_string(g, (unsigned)p->reg, sg) || !ttf_event_string(b, (unsigned)p->reg, sb))
+        return 0;
+    cut_at_length(sig, i, g, sg);
+    cut_at_length(sig, i, b, sb);
+    drop_address(sg);
+    drop_address(sb);
+    return 1;
+}
+
+/* Where s's bytes hold 8 or more bytes of path (the run's own trace file:
+ * TTCAP_OUT, in the environment of every traced program, differs by run):
+ * the offset they start at, or -1. */
+static int path_bytes_at(const ttf_string *s, const char *path)
+{
+    size_t pl = path ? strlen(path) : 0;
+    for (unsigned a = 0; pl >= 8 && a + 8 <= s->len; a++)
+        for (size_t o = 0; o + 8 <= pl; o++)
+            if (!memcmp(s->text + a, path + o, 8))
+                return (int)a;
+    return -1;
+}
+
+/* s cut where it starts to hold its run's trace path, as given or
+ * resolved (the bytes after are the run's own, not the program's). */
+static void cut_own_path(ttf_string *s, const ttdi_norm *n)
+{
+    const char *given = n && n->trace ? ttf_path(n->trace) : NULL;
+    char *real = given ? realpath(given, NULL) : NULL;
+    int a = path_bytes_at(s, given), b = path_bytes_at(s, real);
+    free(real);
+    int at = a < 0 ? b : b < 0 ? a : a < b ? a : b;
+    if (at >= 0) {
+        s->len = (unsigned)at;
+        s->complete = 0;
+    }
+}
+
+int ttdi_strings_same(const ttdi_norm *ng, const ttdi_norm *nb, ttf_string *sg, ttf_string *sb)
+{
+    if (ttf_string_same(sg, sb))
+        return 1;
+    cut_own_path(sg, ng);
+    cut_own_path(sb, nb);
+    return ttf_string_same(sg, sb);
 }
 
 uint64_t ttdi_string_hash(const ttf_string *s)
@@ -175,8 +296,9 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         ttf_string s0, s1;
         if (pg->reg < 0 || pb->reg < 0)
             continue;
-        if (pg->reg == pb->reg && ttdi_arg_strings(pb, g, b, &s0, &s1))
-            d = one_diff(wg, noise, collect, (int)i, !ttf_string_same(&s0, &s1), out);
+        if (pg->reg == pb->reg && ttdi_arg_strings(sb, i, g, b, &s0, &s1))
+            d = one_diff(wg, noise, collect, (int)i,
+                         !ttdi_strings_same(wg->norm, wb->norm, &s0, &s1), out);
         else if (pg->type.fields && pb->type.fields)
             d = one_diff(wg, noise, collect, (int)i,
                          ttdi_struct_differs(wg->norm, wb->norm, pg, pb, g, b), out);
@@ -434,7 +556,7 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
         ttf_param_format(buf[0], sizeof buf[0], p, &v->ev[0]);
         ttf_param_format(buf[1], sizeof buf[1], p, &v->ev[1]);
         text = 1;
-    } else if (p && ttdi_arg_strings(p, &v->ev[0], &v->ev[1], &s0, &s1)) {
+    } else if (p && ttdi_arg_strings(v->sig, (size_t)v->arg, &v->ev[0], &v->ev[1], &s0, &s1)) {
         out->good_raw = v->ev[0].argregs[p->reg];
         out->bad_raw = v->ev[1].argregs[p->reg];
         ttf_string_format(buf[0], sizeof buf[0], &s0);

@@ -848,8 +848,7 @@ static int is_const(Dwarf_Die *t)
 }
 
 /* Where a parameter's string is: TTF_VT's cstr (1) for a pointer to const
- * char (vt_func drops it when the function also takes a length, is_length;
- * an input: a plain char * may be an output buffer, whose bytes
+ * char (an input: a plain char * may be an output buffer, whose bytes
  * before the call are whatever it held, and would make identical runs
  * differ), sstr (2) for a std::string by value, by reference or by
  * pointer to const, else 0. A pointer to a non-const std::string may point
@@ -876,28 +875,6 @@ static int string_kind(Dwarf_Die *param)
     if (tag == DW_TAG_pointer_type && !is_const(&to))
         return 0;
     return is_std_string(&to) ? 2 : 0;
-}
-
-/* 1 if p is an integer parameter that looks like a buffer's length: a
- * type named like size_t (size_t, ssize_t, bufsize_t, gsize) or a name
- * like n, len, keylen, size, count, nbytes. A `const char *` beside one
- * is a buffer of that many bytes, not a C string: what lies past them
- * (crc32c::Extend(crc, &one_char, 1) reading on into the stack,
- * cmark_strbuf_put(buf, data, len) into the heap) is whatever the memory
- * held, and made two identical runs differ. */
-static int is_length(const ttf_param *p)
-{
-    static const char *const names[] = {"n", "sz", "cnt", "num", "nbytes", "bytes", "nb",
-                                        "nmemb", "nchars", NULL};
-    const char *n = p->name ? p->name : "", *t = p->type.name ? p->type.name : "";
-    if (p->type.cls != TTF_VC_SIGNED && p->type.cls != TTF_VC_UNSIGNED)
-        return 0;
-    if (strstr(t, "size") || strstr(n, "len") || strstr(n, "size") || strstr(n, "count"))
-        return 1;
-    for (size_t i = 0; names[i]; i++)
-        if (!strcmp(n, names[i]))
-            return 1;
-    return 0;
 }
 
 /* The table being built, and the arena its signatures use. */
@@ -954,14 +931,14 @@ static int vt_func(Dwarf_Die *fn, void *arg)
         sse |= p->reg >= TTF_XMM_SLOT(0) || p->reg2 >= TTF_XMM_SLOT(0) ||
                (p->type.cls == TTF_VC_FLOAT && p->reg < 0 && !p->mem);
         int k = p->reg >= 0 && p->reg < TTF_VALUE_REGS ? string_kind(&pd[i]) : 0;
+        if (k == 2 && dwarf_hasattr(&pd[i], DW_AT_artificial))
+            k = 0;              /* a std::string's own `this`: in its
+                                   constructors not a string yet */
         if (k == 1)
             e.cstr |= (uint8_t)(1u << p->reg);
         if (k == 2)
             e.sstr |= (uint8_t)(1u << p->reg);
     }
-    for (int i = 0; i < n && e.cstr; i++)
-        if (is_length(&sig.params[i]))
-            e.cstr = 0;         /* a buffer and its length, not a string */
     e.addr = lo;
     e.flags = sse ? TTF_VT_SSE : 0;
     if ((e.cstr || e.sstr || e.flags) && (b->rc = vt_add(b, &e)) != 0)

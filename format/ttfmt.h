@@ -85,9 +85,8 @@ extern "C" {
  * 2.15.1: untimed EXITs placed by ratios kept per band of interval width
  * (FORMAT.md 4.5); no API change.
  * 2.15.2: ttf_value_table leaves out pointers to a non-const std::string
- * (`this` of basic_string's constructors: storage not yet a string) and
- * the const char * of a function that also takes a length (a buffer, not
- * a C string); no API change. */
+ * (`this` of basic_string's constructors: storage not yet a string); no
+ * API change. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 15
 #define TTF_VERSION_PATCH 2
@@ -1062,11 +1061,7 @@ typedef struct ttf_vt_entry {
                                    holds a pointer to const char (signed or
                                    unsigned; a plain char * may be an output
                                    buffer, whose bytes before the call mean
-                                   nothing: not listed; nor one of a function
-                                   that also takes a length (an integer named
-                                   n, len, size, count ... or typed size_t):
-                                   a buffer of that many bytes, not a C
-                                   string, libttfmt 2.15.2) */
+                                   nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
                                    reference, a pointer to const, or one
                                    passed by value: by invisible reference;

@@ -6,7 +6,9 @@
 # (char *)1 as (unreadable) while the program runs on); two runs that
 # differ only in a string's bytes (the pointer is the same) are told apart
 # by ttdiff, whose cause is the string argument, in text, JSON and HTML;
-# identical runs exit 0; with TTCAP_STRINGS=0 (no strings recorded) the
+# identical runs exit 0, a buffer's bytes past the length in the next
+# argument (a stack address that differs by run) not compared; with
+# TTCAP_STRINGS=0 (no strings recorded) the
 # same pair is compared by pointer and the cause is not the string.
 . "$(dirname "$0")/values_lib.inc"
 san=${SAN:+$SAN -fno-sanitize=undefined}
@@ -28,7 +30,7 @@ fi
 rec g.trc ./vs cc
 has '^result 16 found$' g.trc.out
 ev g.trc
-has '^  > lookup_rule("cc", 0)$' g.trc.ev
+has '^  > lookup_rule(0, "cc")$' g.trc.ev
 has '^    > find_rule("cc")$' g.trc.ev
 has '^  > weigh("a string longer than thirty-two "…, 1)$' g.trc.ev
 has '^  > maybe((unreadable), 0)$' g.trc.ev
@@ -54,7 +56,15 @@ PY
 "$BD/ttdiff" --format html g.trc b.trc > d.html 2> /dev/null || true
 has 'rule_name = &quot;cx&quot; in the bad run, &quot;cc&quot; in the good run' d.html
 
-# identical runs: no divergence
+# identical runs: no divergence (feed's buffers hold a stack address past
+# their length, 3 and 0: only the bytes within it are the string's; span's
+# end points at it: not compared, nor at_limit's (a trailing address); every
+# run's TTCAP_OUT names another trace: its bytes are the run's own)
+has '^  > feed("abc.*, 3)$' g.trc.ev
+has '^  > feed(".*, 0)$' g.trc.ev
+has '^  > env_entry("TTCAP_OUT=' g.trc.ev
+has '^  > span("abc.*", ".*")$' g.trc.ev
+has '^  > at_limit(".*")$' g.trc.ev
 for i in 1 2 3; do
     rec s$i.trc ./vs cc
     "$BD/ttdiff" g.trc s$i.trc > s$i.txt 2>&1 || { cat s$i.txt; fail "identical C runs ($i) differ"; }
@@ -65,7 +75,7 @@ done
 TTCAP_STRINGS=0 rec ng.trc ./vs cc
 TTCAP_STRINGS=0 rec nb.trc ./vs cx
 ev ng.trc
-has '^  > lookup_rule(0x[0-9a-f]*, 0)$' ng.trc.ev
+has '^  > lookup_rule(0, 0x[0-9a-f]*)$' ng.trc.ev
 "$BD/ttdiff" ng.trc nb.trc > n.txt 2>&1 || true
 if grep -q '"cx"' n.txt; then cat n.txt; fail "strings compared without a table"; fi
 has '^  cause: `find_rule` returned -1 in the bad run, 2 in the good run$' n.txt

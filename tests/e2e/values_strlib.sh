@@ -34,8 +34,8 @@ fi
 rec g.trc ./t/vsl cc "$T/t/libplug.so"
 has '^lib 1 plugin 1 1$' g.trc.out
 ev g.trc
-has '^    > lib_match("cc", 1)$' g.trc.ev
-count '^      > plug_match("cc", 1)$' g.trc.ev 2
+has '^    > lib_match(1, "cc")$' g.trc.ev
+count '^      > plug_match(1, "cc")$' g.trc.ev 2
 "$BD/ttdump" g.trc > g.head
 has '^  version: *1[.]6$' g.head
 has 'optional features: .*strings' g.head
@@ -45,7 +45,7 @@ rec b.trc ./t/vsl cx "$T/t/libplug.so"
 rc=0; "$BD/ttdiff" g.trc b.trc > d.txt 2>&1 || rc=$?
 [ "$rc" = 1 ] || { cat d.txt; fail "ttdiff pair: exit $rc"; }
 has '^  1[.] `plug_entry` was called with key = "cx" in the bad run, "cc" in the good run$' d.txt
-has '`lib_match` was called with argument 1 (name) = "cx" in the bad run, "cc" in the good run' d.txt
+has '`lib_match` was called with argument 2 (name) = "cx" in the bad run, "cc" in the good run' d.txt
 for i in 1 2; do
     rec s$i.trc ./t/vsl cc "$T/t/libplug.so"
     "$BD/ttdiff" g.trc s$i.trc > s$i.txt 2>&1 || { cat s$i.txt; fail "identical runs ($i) differ"; }
@@ -58,7 +58,7 @@ build p gcc $flags -I"$BD/include" -L"$BD" -Wl,-rpath,"$BD" -Wl,--no-as-needed -
     2> p.err || { cat p.err; fail "plain build"; }
 rec p0.trc ./p/vsl cc "$T/p/libplug.so"
 ev p0.trc
-has '^    > lib_match(0x[0-9a-f]*, 1)$' p0.trc.ev
+has '^    > lib_match(1, 0x[0-9a-f]*)$' p0.trc.ev
 "$BD/ttcc" --add-table p/vsl p/libvstr.so p/libplug.so > add.out 2> add.err ||
     { cat add.err; fail "ttcc --add-table"; }
 has '^ttcc: p/vsl: no function with a string parameter' add.err
@@ -70,8 +70,8 @@ if command -v readelf > /dev/null; then
 fi
 rec p1.trc ./p/vsl cc "$T/p/libplug.so"
 ev p1.trc
-has '^    > lib_match("cc", 1)$' p1.trc.ev
-count '^      > plug_match("cc", 1)$' p1.trc.ev 2
+has '^    > lib_match(1, "cc")$' p1.trc.ev
+count '^      > plug_match(1, "cc")$' p1.trc.ev 2
 
 # --add-table's errors: one line, exit 2
 echo text > notelf
@@ -95,6 +95,6 @@ objcopy --remove-section .ttcap.vt --add-section .ttcap.vt=bad.vt p/libvstr.so |
 rec p2.trc ./p/vsl cc "$T/p/libplug.so"
 has '^lib 1 plugin 1 1$' p2.trc.out
 ev p2.trc
-has '^    > lib_match(0x[0-9a-f]*, 1)$' p2.trc.ev
-count '^      > plug_match("cc", 1)$' p2.trc.ev 2
+has '^    > lib_match(1, 0x[0-9a-f]*)$' p2.trc.ev
+count '^      > plug_match(1, "cc")$' p2.trc.ev 2
 echo "ok: shared libraries' string tables (linked, dlopen'd twice, --add-table), a damaged one skipped"

@@ -135,13 +135,18 @@ build_side() {
     echo "$d/out"
 }
 
-# record WHICH OUT TRACE : one run (run_good or run_bad) into TRACE
+# record WHICH OUT TRACE : one run (run_good or run_bad) into TRACE, in
+# the folder run/ beside it (every run of a case in the same folder, as a
+# user runs a command twice: a program that reads its working folder or
+# $PWD sees the same), kept after as TRACE's name with .run
 record() {
     rd=${3%.trc}.run
-    rm -rf "$rd" "$3" "${3%.trc}".trc.*; mkdir -p "$rd"
-    (cd "$rd" && TTCAP_OUT=$3 && export TTCAP_OUT && case_call "$RB_RUN_TIMEOUT" "run_$1" "$2" "$rd") \
+    wd=$(dirname "$3")/run
+    rm -rf "$rd" "$wd" "$3" "${3%.trc}".trc.*; mkdir -p "$wd"
+    (cd "$wd" && TTCAP_OUT=$3 && export TTCAP_OUT && case_call "$RB_RUN_TIMEOUT" "run_$1" "$2" "$wd") \
         >"$rd.log" 2>&1
     rc=$?
+    mv "$wd" "$rd"
     echo "$rc" >"$rd.status"
     [ "$rc" = 124 ] && note "$NAME ($MODE): run_$1 timed out (${RB_RUN_TIMEOUT}s)"
     [ -s "$3" ] || { note "$NAME ($MODE): run_$1 left no trace $3 (status $rc)"; return 1; }
