@@ -24,7 +24,13 @@
  *     like an address compares by what is there, which is as good.
  * The other bytes (opcodes, registers, other immediates) are hashed as they
  * are. Functions pair by name between the builds (by position among
- * functions of the same name); a fingerprint that differs is a change.
+ * functions of the same name); a fingerprint that differs is a change,
+ * but for one case: a function whose source text is the same, only at
+ * other lines of its file (lines added above it), and whose code differs
+ * only in immediates that are line numbers of that source, each moved by
+ * as many lines as the function (a __LINE__ passed to a logger or an
+ * assert), is the same code (line_shift: the two are fingerprinted again
+ * with such immediates by their place in the function's lines).
  *
  * Limits. The fingerprint is a decision about equality, not a diff: a
  * function is changed or not. Code the compiler laid out differently for
@@ -73,6 +79,13 @@ struct fsum {
     uint64_t hash;             /* fingerprint */
     int known;                 /* 0: no code in the file */
     int instrumented;          /* calls a tracing hook */
+    size_t fi;                 /* its index in the side's ttf_code_info */
+};
+
+/* The source lines of one function in one build: immediates in
+ * [line, last] hash as their distance from line (line_shift). */
+struct lwin {
+    int line, last;
 };
 
 /* One side (build) of a module pair. */
@@ -98,6 +111,8 @@ struct entry {
     int status;                /* 0 same, TTDI_CODE_* */
     int artifact;
     int source;                /* TTDI_SRC_* (changed functions) */
+    uint64_t src_hash;         /* its source's fingerprint in the bad build
+                                  when TTDI_SRC_CHANGED, else 0 */
 };
 
 struct ttdi_codediff {
@@ -110,6 +125,8 @@ struct ttdi_codediff {
     size_t nnotes;
     size_t compared;           /* functions in both builds */
     size_t src_changed;        /* changed functions whose source differs */
+    size_t lines_moved;        /* functions that differ only in line numbers
+                                  moved with their source (line_shift) */
     int incomplete;            /* a differing module was not compared */
 };
 
@@ -314,11 +331,28 @@ static int addr_part(struct side *sd, const ttf_code_func *f, size_t n,
     return 0;
 }
 
+/* An immediate of an instruction (bytes p, copy buf) that may be a line
+ * number of the function's source (window w): one in [w->line, w->last]
+ * is hashed as its distance from w->line, marked in *part, so that two
+ * builds whose only difference is the function's place in its file (a
+ * __LINE__ passed to a logger, an assert) fingerprint alike. */
+static void line_imm(uint8_t *buf, const uint8_t *p, const struct ttdi_insn *in,
+                     const struct lwin *w, uint64_t *part)
+{
+    int64_t v = field(p + in->imm_off, in->imm_len);
+
+    if (in->imm_len > 8 || v < w->line || v > w->last)
+        return;
+    memset(buf + in->imm_off, 0, in->imm_len);
+    *part = ttfi_mix64((uint64_t)(v - w->line) ^ 0x11e5);
+}
+
 /* Hash one instruction at off: its bytes with address fields zeroed, then
- * what those fields name. */
+ * what those fields name (with a line window w, line numbers of the
+ * function's source by their place in it: line_shift). */
 static int hash_insn(struct side *sd, const ttf_code_func *f, size_t n,
                      uint64_t off, const struct ttdi_insn *in,
-                     int *hook)
+                     int *hook, const struct lwin *w)
 {
     uint8_t buf[16];
     uint64_t end = f->addr + off + in->len, parts[2] = {0, 0};
@@ -346,6 +380,8 @@ static int hash_insn(struct side *sd, const ttf_code_func *f, size_t n,
         if (addr_part(sd, f, n, v, &parts[1], hook))
             return TT_ENOMEM;
     }
+    if (w && in->imm_len && !in->branch && !parts[1])
+        line_imm(buf, p, in, w, &parts[1]);
     memcpy(sd->nb + sd->nblen, buf, in->len); /* room: see fingerprint */
     sd->nblen += in->len;
     if (parts[0] | parts[1]) {
@@ -355,8 +391,10 @@ static int hash_insn(struct side *sd, const ttf_code_func *f, size_t n,
     return 0;
 }
 
-/* f's fingerprint into *out (known = 0 when the file has no code for it). */
-static int fingerprint(struct side *sd, const ttf_code_func *f, struct fsum *out)
+/* f's fingerprint into *out (known = 0 when the file has no code for it);
+ * with a line window w, line-number immediates by their place (line_imm). */
+static int fingerprint(struct side *sd, const ttf_code_func *f, struct fsum *out,
+                       const struct lwin *w)
 {
     size_t n;
     uint64_t end;
@@ -374,7 +412,7 @@ static int fingerprint(struct side *sd, const ttf_code_func *f, struct fsum *out
     }
     sd->nblen = 0;
     for (size_t i = 0; i < n; i++) {
-        if (hash_insn(sd, f, n, sd->ord[i], &sd->ins[i], &out->instrumented))
+        if (hash_insn(sd, f, n, sd->ord[i], &sd->ins[i], &out->instrumented, w))
             return TT_ENOMEM;
     }
     memcpy(sd->nb + sd->nblen, f->code + end, f->size - end); /* undecodable tail: raw */
@@ -407,10 +445,11 @@ static int summarise(struct ttdi_codediff *cd, struct side *sd)
         const ttf_code_func *f = &sd->ci->funcs[i];
         struct fsum *s = &sd->f[i];
         s->addr = f->addr;
+        s->fi = i;
         s->name = ttfi_arena_strcpy(&cd->arena, f->name);
         s->symbol = strcmp(f->name, f->symbol) == 0 ? s->name
                     : ttfi_arena_strcpy(&cd->arena, f->symbol);
-        rc = !s->name || !s->symbol ? TT_ENOMEM : fingerprint(sd, f, s);
+        rc = !s->name || !s->symbol ? TT_ENOMEM : fingerprint(sd, f, s, NULL);
     }
     if (!rc)
         sd->nf = n;
@@ -435,22 +474,22 @@ static int in_header(struct side *sd, uint64_t a)
 }
 
 static int add_entry(struct ttdi_codediff *cd, const char *name, int status,
-                     int artifact, int source)
+                     int artifact, int source, uint64_t src_hash)
 {
     if (ttfi_regrow(&cd->tab, cd->ntab + 1, sizeof *cd->tab))
         return TT_ENOMEM;
-    cd->tab[cd->ntab++] = (struct entry){name, status, artifact, source};
+    cd->tab[cd->ntab++] = (struct entry){name, status, artifact, source, src_hash};
     return 0;
 }
 
 /* Record function s (of the bad build, or the good one when removed);
  * source: TTDI_SRC_*. */
 static int record(struct ttdi_codediff *cd, const struct fsum *s,
-                  const char *module, int status, int artifact, int source)
+                  const char *module, int status, int artifact, int source, uint64_t src_hash)
 {
-    int rc = add_entry(cd, s->name, status, artifact, source);
+    int rc = add_entry(cd, s->name, status, artifact, source, src_hash);
     if (!rc && s->symbol != s->name)
-        rc = add_entry(cd, s->symbol, status, artifact, source);
+        rc = add_entry(cd, s->symbol, status, artifact, source, src_hash);
     if (rc || !status)
         return rc;
     if (ttfi_regrow(&cd->ch, cd->nch + 1, sizeof *cd->ch))
@@ -465,7 +504,7 @@ static int one_sided(struct ttdi_codediff *cd, struct side *sd,
                      const struct fsum *s, const char *module, int st)
 {
     int artifact = s->instrumented && in_header(sd, s->addr);
-    return record(cd, s, module, st, artifact, TTDI_SRC_UNKNOWN);
+    return record(cd, s, module, st, artifact, TTDI_SRC_UNKNOWN, 0);
 }
 
 /* Entries from i of side sd with the name of entry i (static functions
@@ -495,35 +534,64 @@ static void match_twins(struct side sd[2], size_t i, size_t j)
     }
 }
 
-/* Walk both sorted lists: pairs compared, the rest added or removed. */
-/* The fingerprint of function f's source in side sd's build (the
- * out-of-line function's decl_file and decl_line, read back from where its
- * compiler saw it); 0 when unknown. */
-static uint64_t source_of(const struct side *sd, const struct fsum *f)
+/* Function f's source in side sd's build: where the out-of-line
+ * function is defined (decl_file, decl_line, read back from where its
+ * compiler saw it), its source fingerprint and its body's last line; 0,
+ * or -1 when unknown. */
+static int source_of(const struct side *sd, const struct fsum *f, uint64_t *hash,
+                     struct lwin *w)
 {
     const ttf_inline_frame *fr = NULL;
     size_t n = 0;
-    uint64_t h = 0;
 
     if (ttf_sym_inline(sd->sym, f->addr + sd->ci->bias, UINT64_MAX, &fr, &n) != 0 || !n)
-        return 0;
+        return -1;
     const ttf_inline_frame *o = &fr[n - 1];
     if (!o->decl_file || o->decl_line <= 0 || ttf_system_file(o->decl_file))
+        return -1;
+    w->line = o->decl_line;
+    return ttf_source_hash(o->decl_file, o->decl_line, hash, &w->last) == 0 ? 0 : -1;
+}
+
+/* 1 if changed functions g (good build) and b (bad build), with one
+ * source at other lines of their files (wg, wb), differ only in
+ * immediates that are line numbers of that source, each moved by as many
+ * lines as the function (a __LINE__ after lines added above it): the same
+ * code. 0 if not, TT_ENOMEM. */
+static int line_shift(struct side sd[2], const struct fsum *g, const struct fsum *b,
+                      const struct lwin *wg, const struct lwin *wb)
+{
+    struct fsum fg = *g, fb = *b;
+
+    if (wg->line == wb->line || wg->last - wg->line != wb->last - wb->line)
         return 0;
-    return ttf_source_hash(o->decl_file, o->decl_line, &h, NULL) == 0 ? h : 0;
+    if (fingerprint(&sd[0], &sd[0].ci->funcs[g->fi], &fg, wg) ||
+        fingerprint(&sd[1], &sd[1].ci->funcs[b->fi], &fb, wb))
+        return TT_ENOMEM;
+    return fg.hash == fb.hash;
 }
 
 /* Whether changed function g (good build) / b (bad build) changed in its
- * source too: TTDI_SRC_*. */
-static int source_change(const struct side sd[2], const struct fsum *g, const struct fsum *b)
+ * source too: TTDI_SRC_* (with *hbad the bad build's source fingerprint
+ * when it did); TTDI_SRC_LINES when only line numbers moved with it
+ * (line_shift): not a change. */
+static int source_change(struct side sd[2], const struct fsum *g, const struct fsum *b,
+                         uint64_t *hbad)
 {
-    uint64_t hg = source_of(&sd[0], g), hb = hg ? source_of(&sd[1], b) : 0;
+    uint64_t hg = 0, hb = 0;
+    struct lwin wg, wb;
 
-    if (!hg || !hb)
+    if (source_of(&sd[0], g, &hg, &wg) || source_of(&sd[1], b, &hb, &wb))
         return TTDI_SRC_UNKNOWN;
-    return hg != hb ? TTDI_SRC_CHANGED : TTDI_SRC_SAME;
+    if (hg != hb) {
+        *hbad = hb;
+        return TTDI_SRC_CHANGED;
+    }
+    int rc = line_shift(sd, g, b, &wg, &wb);
+    return rc < 0 ? rc : rc ? TTDI_SRC_LINES : TTDI_SRC_SAME;
 }
 
+/* Walk both sorted lists: pairs compared, the rest added or removed. */
 static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module)
 {
     size_t i = 0, j = 0;
@@ -543,9 +611,18 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
                 match_twins(sd, i, j);
             int changed = g->known && b->known && g->hash != b->hash;
             int art = g->known && b->known && g->instrumented != b->instrumented;
-            int src = changed ? source_change(sd, g, b) : TTDI_SRC_UNKNOWN;
+            uint64_t hsrc = 0;
+            int src = changed ? source_change(sd, g, b, &hsrc) : TTDI_SRC_UNKNOWN;
+            if (src < 0)
+                return src;
+            if (src == TTDI_SRC_LINES) {
+                changed = 0;
+                src = TTDI_SRC_UNKNOWN;
+                cd->lines_moved++;
+            }
             cd->src_changed += src == TTDI_SRC_CHANGED;
-            rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art, src) : 0;
+            rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art,
+                                               src, hsrc) : 0;
             cd->compared += g->known && b->known;
             i++, j++;
         }
@@ -699,7 +776,7 @@ static int cmp_change(const void *a, const void *b)
 
 static const struct entry *find(const struct ttdi_codediff *cd, const char *name)
 {
-    struct entry key = {name, 0, 0, 0};
+    struct entry key = {name, 0, 0, 0, 0};
     if (!cd || !name || !cd->ntab)
         return NULL;
     return bsearch(&key, cd->tab, cd->ntab, sizeof *cd->tab, cmp_entry);
@@ -768,6 +845,30 @@ int ttdi_codediff_source(const struct ttdi_codediff *cd, const char *function)
 {
     const struct entry *e = find(cd, function);
     return e && e->status == TTDI_CODE_CHANGED ? e->source : TTDI_SRC_UNKNOWN;
+}
+
+size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd)
+{
+    size_t one = SIZE_MAX;
+    uint64_t h = 0;
+
+    for (size_t i = 0; cd && i < cd->nch; i++) {
+        const struct entry *e = find(cd, cd->ch[i].function);
+        if (!e || e->status != TTDI_CODE_CHANGED || e->source != TTDI_SRC_CHANGED || e->artifact)
+            continue;
+        if (one != SIZE_MAX && e->src_hash != h)
+            return SIZE_MAX;    /* two sources changed */
+        if (one == SIZE_MAX) {
+            one = i;
+            h = e->src_hash;
+        }
+    }
+    return one;
+}
+
+size_t ttdi_codediff_lines_moved(const struct ttdi_codediff *cd)
+{
+    return cd ? cd->lines_moved : 0;
 }
 
 size_t ttdi_codediff_source_changed(const struct ttdi_codediff *cd)

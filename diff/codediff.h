@@ -7,6 +7,7 @@
 #define TTDI_CODEDIFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ttfmt.h"
 
@@ -52,7 +53,11 @@ enum ttdi_src_status {
     TTDI_SRC_UNKNOWN = 0,   /* not changed, or a source not found/read */
     TTDI_SRC_SAME,          /* its machine code changed, its source did not
                                (a changed callee inlined into it, layout) */
-    TTDI_SRC_CHANGED        /* its source text differs between the builds */
+    TTDI_SRC_CHANGED,       /* its source text differs between the builds */
+    TTDI_SRC_LINES          /* internal to codediff.c: the same source at
+                               other lines, and the code differs only in
+                               immediates that are its line numbers moved
+                               as much (a __LINE__): counted unchanged */
 };
 
 /* TTDI_SRC_* for a function whose code changed (else TTDI_SRC_UNKNOWN). */
@@ -61,6 +66,20 @@ int ttdi_codediff_source(const struct ttdi_codediff *cd, const char *function);
 /* How many changed functions changed in their source too: when some did,
  * a changed function whose source is the same only carries their change. */
 size_t ttdi_codediff_source_changed(const struct ttdi_codediff *cd);
+
+/* The index (ttdi_codediff_get's) of the changed function whose source
+ * changed when every changed function whose source changed has one source
+ * (template instances, a function and its clones: the same text in the
+ * bad build): the first of them; SIZE_MAX when none did, or several
+ * sources changed. Artifacts are left out. */
+size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd);
+
+/* How many functions whose machine code differs were counted unchanged
+ * because their source is the same, only at other lines of its file, and
+ * the code differs only in immediates that are line numbers of that
+ * source moved by as many lines (a __LINE__ passed to a logger or an
+ * assert, after lines were added above the function). */
+size_t ttdi_codediff_lines_moved(const struct ttdi_codediff *cd);
 
 /* 1 if a difference at this function looks like an artifact of the build
  * rather than of the run: it is present in both builds but instrumented

@@ -15,8 +15,11 @@
  * (sorted by time). The times are known before any walk: ttdi_resolve put
  * them in the hunk info. What is computed is what a walk per request
  * would compute. A walk starts at the latest mark an earlier run walk of
- * the thread left (walker.c: resolve's pass to the split, a batch before)
- * that is early enough for its passes and its other-thread rings.
+ * the thread left (walker.c: the timing scan of the split thread, a batch
+ * before) that is early enough for its passes and its other-thread rings.
+ * For the first divergence the engine asks in two steps (ttdi_detail_own,
+ * then ttdi_detail_others after the thread order, whose run walks of the
+ * other threads leave the marks their last events are read from).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -231,22 +234,30 @@ static int oq_cmp(const void *x, const void *y)
     return a->limit < b->limit ? -1 : a->limit > b->limit;
 }
 
-/* What jobs j[0..nj) ask of thread th of run ri, into s (arrays of nj). */
-static void gather(const ttdi_in *in, job *j, size_t nj, serve *s)
+/* What a set of walks computes: the passes over the hunks' own threads,
+ * the other threads' last events, or both. */
+#define PART_OWN 1
+#define PART_OTHERS 2
+
+/* What jobs j[0..nj) ask of thread th of run ri (of `parts`), into s
+ * (arrays of nj). */
+static void gather(const ttdi_in *in, job *j, size_t nj, int parts, serve *s)
 {
     const ttf_thread *t = ttf_get_thread(in->r[s->ri].t, s->th);
 
     s->npr = s->noq = 0;
     for (size_t i = 0; i < nj; i++) {
         if (j[i].p->t[s->ri] == s->th) {
+            if (!(parts & PART_OWN))
+                continue;
             pass_run *r = &s->pr[s->npr++];
             r->ps = &j[i].ps[s->ri];
             r->start = ttdi_pass_low(r->ps);
             r->start -= r->start > 0; /* a ring's first event sees the one before */
             r->stop = ttdi_pass_begin(r->ps);
             r->done = 0;
-        } else if (in->o->other_events && t && t->start_ns <= j[i].limit[s->ri] &&
-                   j[i].noth[s->ri] < MAX_OTHERS) {
+        } else if ((parts & PART_OTHERS) && in->o->other_events && t &&
+                   t->start_ns <= j[i].limit[s->ri] && j[i].noth[s->ri] < MAX_OTHERS) {
             s->oq[s->noq].limit = j[i].limit[s->ri];
             s->oq[s->noq++].j = &j[i];
         }
@@ -270,8 +281,9 @@ static int open_walk(const ttdi_in *in, serve *s)
     return ttdi_walk_open_at(&s->w, &in->r[s->ri], s->th, idx, ns, keep);
 }
 
-/* Walk every thread of run ri that jobs j[0..nj) need, once each. */
-static int walk_run(const ttdi_in *in, int ri, job *j, size_t nj)
+/* Walk every thread of run ri that jobs j[0..nj) need (for `parts`), once
+ * each. */
+static int walk_run(const ttdi_in *in, int ri, job *j, size_t nj, int parts)
 {
     serve s;
     int rc = TT_ENOMEM;
@@ -286,7 +298,7 @@ static int walk_run(const ttdi_in *in, int ri, job *j, size_t nj)
     rc = 0;
     for (size_t th = 0; rc >= 0 && th < in->r[ri].nt; th++) {
         s.th = (uint32_t)th;
-        gather(in, j, nj, &s);
+        gather(in, j, nj, parts, &s);
         if (!s.npr && !s.noq)
             continue;
         if ((rc = open_walk(in, &s)) < 0)
@@ -435,8 +447,10 @@ static int job_finish(const ttdi_in *in, const ttd_hunk_info *hunks, job *j)
     return ttdi_noise_of(in->arena, dv);
 }
 
-int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
-                      size_t n, ttd_divergence **out)
+/* The details of hunks hi[0..n) into out[0..n): `parts` of them (the
+ * other threads' last events left empty without PART_OTHERS). */
+static int detail_parts(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                        size_t n, int parts, ttd_divergence **out)
 {
     job *j = calloc(n + 1, sizeof *j);
     int rc = 0;
@@ -446,7 +460,7 @@ int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_
     for (size_t i = 0; rc >= 0 && i < n; i++)
         rc = job_init(in, hunks, hi[i], &j[i]);
     for (int ri = 0; rc >= 0 && ri < 2; ri++)
-        rc = walk_run(in, ri, j, n);
+        rc = walk_run(in, ri, j, n, parts);
     for (size_t i = 0; rc >= 0 && i < n; i++)
         if ((rc = job_finish(in, hunks, &j[i])) >= 0) {
             ttd_divergence *dv = j[i].dv;   /* call sites where they matter */
@@ -459,6 +473,46 @@ int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_
         free(j[i].ps[1].stack);
         free(j[i].ps[1].ring);
     }
+    free(j);
+    return rc;
+}
+
+int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                      size_t n, ttd_divergence **out)
+{
+    return detail_parts(in, hunks, hi, n, PART_OWN | PART_OTHERS, out);
+}
+
+int ttdi_detail_own(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                    size_t n, ttd_divergence **out)
+{
+    return detail_parts(in, hunks, hi, n, PART_OWN, out);
+}
+
+int ttdi_detail_others(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                       size_t n, ttd_divergence *const *dv)
+{
+    job *j = calloc(n + 1, sizeof *j);
+    int rc = j ? 0 : TT_ENOMEM;
+
+    for (size_t i = 0; rc >= 0 && i < n; i++) {
+        const ttd_hunk_info *h = &hunks[hi[i]];
+        j[i].p = &in->s->ip[h->pair];
+        j[i].dv = dv[i];
+        j[i].limit[0] = h->good_time_ns;
+        j[i].limit[1] = h->time_ns;
+        for (int ri = 0; ri < 2; ri++)
+            if (!(j[i].oth[ri] = ttfi_arena_zalloc(in->arena,
+                                                   (MAX_OTHERS + 1) * sizeof *j[i].oth[ri])))
+                rc = TT_ENOMEM;
+    }
+    for (int ri = 0; rc >= 0 && ri < 2; ri++)
+        rc = walk_run(in, ri, j, n, PART_OTHERS);
+    for (size_t i = 0; rc >= 0 && i < n; i++)
+        for (int ri = 0; ri < 2; ri++) {
+            dv[i]->others[ri] = j[i].oth[ri];
+            dv[i]->nothers[ri] = j[i].noth[ri];
+        }
     free(j);
     return rc;
 }

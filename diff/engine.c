@@ -20,8 +20,11 @@
  * the first divergence's context, stacks and the other threads' last
  * events) and stop as soon as the last wanted index is reached, so a report
  * costs about one more pass over the prefix of the run before the split:
- * that pass (resolve's) leaves marks (walker.c) where the later walks of
- * the same thread (the details, the order checks) start.
+ * that pass leaves marks (walker.c) where the later walks of the same
+ * thread start: the timing scan's (align) for resolve's pass, the details
+ * and the order checks; the thread order's (interleave.c, run walks of
+ * the threads nothing marked) for the details' other threads, so the
+ * first divergence is detailed in two steps around the thread order.
  *
  * The first divergence is the hunk that starts earliest in the bad run's
  * time across all thread pairs: a thread that goes wrong first is more
@@ -281,7 +284,7 @@ static int thread_order(ttd_diff *d, ttd_divergence *dv)
         for (size_t k = 0; k < d->s.nip; k++)
             map[r][d->s.ip[k].t[r]] = (int64_t)k;
         in[r] = (ttdi_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
-                              r ? dv->bad_time_ns : dv->good_time_ns};
+                              r ? dv->bad_time_ns : dv->good_time_ns, &d->r[r]};
     }
     ttd_interleave *il = NULL;
     if (rc >= 0)
@@ -590,7 +593,7 @@ static int merge(ttd_diff *d)
         rc = counts_ordered(d, &counts);
     if (rc < 0)
         return rc;
-    ttdi_verdict_in vi = {counts, x->ncounts};
+    ttdi_verdict_in vi = {counts, x->ncounts, d->cd};
     return ttdi_verdict(&d->arena, r, &vi, &r->verdict);
 }
 
@@ -819,11 +822,14 @@ static int resolve(ttd_diff *d, const char *paths[2])
         return rc;
     if (x->rs.nhunks > x->rs.nexpected + x->rs.ntiming) {
         size_t first = 0;
-        if ((rc = detail(d, &first, 1)) < 0)
+        /* the other threads' last events after the thread order, which
+         * walks them first and leaves marks those walks start from */
+        if ((rc = ttdi_detail_own(&d->in, x->rs.hunks, &first, 1, &d->detail[0])) < 0)
             return rc;
         x->first = d->detail[0];
         build_artifact(d, x->first);
-        if ((rc = thread_order(d, x->first)) < 0)
+        if ((rc = thread_order(d, x->first)) < 0 ||
+            (rc = ttdi_detail_others(&d->in, x->rs.hunks, &first, 1, &x->first)) < 0)
             return rc;
     }
     ttdi_outcome(x->runs, x->rs.hunks_total, x->nunpaired, &d->o, &x->outcome);

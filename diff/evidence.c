@@ -24,7 +24,12 @@
  * trivial calls count against (NOISE -2, TRIVIAL -1.5). A function the
  * compiler inlined into the chain's origin whose answer flipped with the
  * same inputs (INLINED) weighs half the origin's score (explain.c): the
- * decision is in the origin's code, which includes it.
+ * decision is in the origin's code, which includes it; its whole score
+ * when the origin's source only returns an inlined callee's answer (a
+ * wrapper), which then loses its ERROR evidence. The split's frame gets
+ * ERROR + CHAIN_ORIGIN when the chain is one ordinary number passed up
+ * to it (a checksum computed from data that differs): it turned the
+ * value into the failure, and the producer loses its CHAIN_ORIGIN.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -77,6 +77,8 @@ typedef struct ectx {
     const ttd_cause *decided;   /* the chain's step of a value no input
                                    decides that the split depends on */
     uint64_t decided_values;    /* it and the arguments that took it */
+    int frame_decides;          /* the split's frame turned an ordinary
+                                   value into the failure (frame_decides) */
     char buf[512];
 } ectx;
 
@@ -1024,7 +1026,7 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         return ttdi_evid_add(a, fr, TTD_EV_CHAIN, TTDI_W_CHAIN, "%s", st->text);
     }
     ttd_suspect *f = suspect_of(e, dv, s, n, st->function, st->pair, x);
-    int origin = i + 1 == c->n && !c->origin;
+    int origin = i + 1 == c->n && !c->origin && !e->frame_decides;
     if (st->kind == TTD_CAUSE_RETURNED) {
         if (!f->value_differs) {
             f->value_differs = 1;
@@ -1163,37 +1165,151 @@ static ttd_suspect *inlined_suspect(ttd_suspect *s, size_t *n, const ttd_suspect
     return f;
 }
 
+/* The identifier of a function's name: "f" of "ns::C::f(int) const". */
+static void base_ident(const char *name, char *buf, size_t len)
+{
+    const char *end = strchr(name, '('), *p = name;
+
+    end = end ? end : name + strlen(name);
+    for (const char *q = name; q + 1 < end; q++)
+        if (q[0] == ':' && q[1] == ':')
+            p = q + 2;
+    size_t n = (size_t)(end - p) < len ? (size_t)(end - p) : len - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+}
+
+/* 1 if host call x's function only passes on the answer of a function
+ * inlined into it (its source's every return is a call of it, one of
+ * in[]: ttf_sym_inlined_in's list); that function's name in *callee. */
+static int passes_on(ectx *e, const ttdi_xcall *x, const ttf_inlined *in, size_t k,
+                     const char **callee)
+{
+    const ttf_inline_frame *fr = NULL;
+    size_t nf = 0;
+    char name[128], id[128];
+
+    if (ttf_sym_inline(e->in->r[TTD_BAD].norm.sym, x->addr, x->time_ns, &fr, &nf) != 0 || !nf)
+        return 0;
+    const ttf_inline_frame *o = &fr[nf - 1];
+    if (!o->decl_file || o->decl_line <= 0 || ttf_system_file(o->decl_file) ||
+        ttf_source_passes_on(o->decl_file, o->decl_line, name, sizeof name) != 1)
+        return 0;
+    for (size_t j = 0; j < k; j++) {
+        if (!in[j].function || in[j].depth != 1)
+            continue;
+        base_ident(in[j].function, id, sizeof id);
+        if (strcmp(id, name) == 0) {
+            *callee = in[j].function;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The functions the compiler inlined into the chain's origin whose answer
  * flipped with the same inputs and calls (they have no ENTER of their own
  * in values mode): suspects below it, deepest first, at most INLINED_MAX,
- * each weighing half the origin's score. */
+ * each weighing half the origin's score. When the origin's source only
+ * returns the answer of a function inlined into it (a wrapper: passes_on),
+ * its own code decided nothing: that function and those inlined deeper
+ * weigh the origin's whole score, deepest first, and the origin loses its
+ * error evidence (the failure starts in the code inlined into it). */
 static int inlined_suspects(ectx *e, ttd_suspect *s, size_t *n)
 {
     int i = flipped_origin(&e->ch);
     ttf_inlined in[TTF_INLINED_MAX];
     size_t k = 0;
+    const char *callee = NULL;
 
     if (i < 0)
         return 0;
     const ttdi_xcall *x = &e->ch.from[i]->rp.c[e->ch.node[i]];
-    const ttd_suspect *h = find_sus(s, *n, e->ch.step[i].function);
+    ttd_suspect *h = find_sus(s, *n, e->ch.step[i].function);
     if (!h || h->score <= 0)
         return 0;
     int rc = ttf_sym_inlined_in(e->in->r[TTD_BAD].norm.sym, x->addr, x->time_ns, in,
                                 TTF_INLINED_MAX, &k);
     if (rc)
         return rc == TT_ENOMEM ? rc : 0;
-    double w = h->score * TTDI_W_INLINED_SHARE;
+    int wrapper = passes_on(e, x, in, k, &callee);
+    double score = h->score;
+    const char *host = h->name;
     for (size_t j = 0, m = 0; j < k && m < INLINED_MAX && rc >= 0; j++) {
-        if (!in[j].function || strcmp(in[j].function, h->name) == 0)
+        if (!in[j].function || strcmp(in[j].function, host) == 0)
             continue;
+        int inside = wrapper && (in[j].depth > 1 || strcmp(in[j].function, callee) == 0);
         ttd_suspect *f = inlined_suspect(s, n, h, &in[j]);
-        rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, w, "inlined into `%s`, whose "
-                           "answer flipped with the same inputs: its code ran inside it",
-                           h->name);
+        if (inside)
+            rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, score, "inlined into `%s`, "
+                               "whose source only returns `%s`'s answer, which flipped with "
+                               "the same inputs: the decision is in this code", host, callee);
+        else
+            rc = ttdi_evid_add(e->in->arena, f, TTD_EV_INLINED, score * TTDI_W_INLINED_SHARE,
+                               "inlined into `%s`, whose answer flipped with the same inputs: "
+                               "its code ran inside it", host);
         m++;
     }
+    if (rc >= 0 && wrapper)
+        rc = ttdi_evid_drop(e->in->arena, find_sus(s, *n, host), TTD_EV_ERROR);
     return rc;
+}
+
+/* ---- the frame that decided on an ordinary value ---------------------------------- */
+
+/* Is chain step i a return of an ordinary number: an integer that reads
+ * as no failure in either run (not negative for a signed type, not an
+ * error code, not a yes/no answer, no class of value the other run's
+ * calls never gave)? */
+static int ordinary_return(const xchain *c, size_t i)
+{
+    const ttdi_xcall *x = c->from[i] && c->node[i] > 0 ? &c->from[i]->rp.c[c->node[i]] : NULL;
+
+    if (!x || !x->sig || c->step[i].kind != TTD_CAUSE_RETURNED)
+        return 0;
+    const ttf_vtype *ty = &x->sig->ret;
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+        return 0;
+    return !ret_flips(c->from[i], x) && ttdi_value_error(ty, x->ret[0]) != 1 &&
+           ttdi_value_error(ty, x->ret[1]) != 1;
+}
+
+/* Error origin at the split (issue 33 item 2): the chain is one value
+ * passed up as is to the frame that split, in the split's thread: an
+ * ordinary number (a checksum, a length) that a call computed from what
+ * it read (its arguments and callees the same: data that differs), with
+ * no failure anywhere on the way and no changed code on the chain. That
+ * call only produced a value; the frame turned it into the failure (its
+ * calls part on it): the decision is the frame's, which ranks above the
+ * producer. 1 if so. */
+static int frame_decides(const ectx *e, const ttd_divergence *dv)
+{
+    const xchain *c = &e->ch;
+
+    if (c->n < 2 || c->origin || c->step[0].kind != TTD_CAUSE_SPLIT || !dv->nstack ||
+        c->step[0].pair != dv->pair || e->decided)
+        return 0;
+    for (size_t i = 1; i < c->n; i++)
+        if (c->step[i].pair != dv->pair || !ordinary_return(c, i) || (i > 1 && !c->step[i].strong) ||
+            changed(e, c->step[i].function))
+            return 0;
+    return 1;   /* the earliest step is a return: its arguments and callees
+                   gave nothing that differs (explain_call) */
+}
+
+/* The frame_decides evidence: the split's frame is where the failure
+ * starts (weighing the error and the chain's origin both, above the
+ * producer, which keeps its value and chain evidence). */
+static int decider_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size_t *n)
+{
+    const ttd_cause *v = &e->ch.step[1];
+    ttd_suspect *f = suspect_of(e, dv, s, n, dv->stack[dv->nstack - 1].name, dv->pair, NULL);
+
+    return ttdi_evid_add(e->in->arena, f, TTD_EV_ERROR, TTDI_W_ERROR + TTDI_W_CHAIN_ORIGIN,
+                         "the failure starts here: its calls part on an ordinary value, "
+                         "`%s` returned %s in the bad run, %s in the good run, computed from "
+                         "data that differs with no failure before", v->function,
+                         v->bad_value, v->good_value);
 }
 
 /* Weigh the first divergence's suspects again with the chain's evidence. */
@@ -1211,8 +1327,11 @@ static int rank_suspects(ectx *e, const ttd_divergence *dv)
     if (!s)
         return TT_ENOMEM;
     memcpy(s, dv->suspects, n * sizeof *s);
+    e->frame_decides = frame_decides(e, dv);
     for (size_t i = 0; i < e->ch.n && rc >= 0; i++)
         rc = step_evidence(e, dv, s, &n, i);
+    if (rc >= 0 && e->frame_decides)
+        rc = decider_evidence(e, dv, s, &n);
     if (rc >= 0 && e->ch.origin) {
         ttd_suspect *f = suspect_of(e, dv, s, &n, e->ch.origin, e->ch.origin_pair, NULL);
         rc = ttdi_evid_add(e->in->arena, f, TTD_EV_ARG_ORIGIN, TTDI_W_ARG_ORIGIN, "%s",

@@ -213,6 +213,7 @@ typedef struct ttdi_verdict_in {
     const ttd_count *counts;    /* calls whose count no good run had
                                    (counts.c), those a hunk starts with first */
     size_t ncounts;
+    const struct ttdi_codediff *cd; /* code changed between the builds, NULL */
 } ttdi_verdict_in;
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out);

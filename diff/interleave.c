@@ -10,7 +10,12 @@
  * Each run is walked once up to the split: each thread alone, its lock
  * operations kept as records and merged by time afterwards (by_thread(),
  * issue 38 item 4: no heap step per event; the merged walk, walk_run(),
- * where that could not give the same answer).
+ * where that could not give the same answer). A thread no run walk has
+ * marked yet (the other threads than the split's) is read by a run walk
+ * (walker.c: the same events, values aside, which no rule here reads):
+ * its marks let the details' walks for the other threads' last events
+ * before the split start near it (the engine details the first
+ * divergence's other threads after this: ttdi_detail_others).
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns): a call is never taken as
  * shorter, nor as over before another began, than it may have been.
@@ -402,7 +407,11 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
     ttdi_walk wk;
     xframe f;
     uint64_t prev = 0;
-    int rc = ttdi_walk_raw(&wk, in->t, th);
+    /* a thread no run walk marked yet: a run walk (the same events), whose
+     * marks the details' walks of the other threads start from */
+    int rc = in->r && th < in->nt && !ttdi_walk_marked(in->r, th)
+                 ? ttdi_walk_open(&wk, in->r, th)
+                 : ttdi_walk_raw(&wk, in->t, th);
 
     *last = 0;
     *over = UINT64_MAX;

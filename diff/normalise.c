@@ -156,15 +156,6 @@ const char *ttdi_norm_text(ttdi_norm *n, const ttf_event *ev)
     return n->buf;
 }
 
-int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev)
-{
-    uint64_t key;
-
-    if ((ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) && !n->keep && !n->drop)
-        return 1;
-    return ttdi_norm_key(n, ev, &key);
-}
-
 /* ttdi_norm_key for the kinds other than ENTER and EXIT. */
 static __attribute__((noinline)) int other_key(ttdi_norm *n,
                                                const ttf_event *ev,

@@ -106,7 +106,14 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
 /* ttdi_norm_key's answer without the key: 1 if ev takes part, 0 if not,
  * or TT_ENOMEM. With no --function/--exclude, an ENTER/EXIT needs no
  * look-up (the walks' fast path). */
-int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev);
+static inline int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev)
+{
+    uint64_t key;
+
+    if ((ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) && !n->keep && !n->drop)
+        return 1;   /* inline: a run walk asks for every event */
+    return ttdi_norm_key(n, ev, &key);
+}
 
 /* The function name of an ENTER/EXIT event (cached). */
 const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev);
@@ -246,8 +253,17 @@ typedef struct ttdi_walk {
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
     uint64_t max_ns;        /* a run walk: latest time of the events read */
+    uint64_t prev_ns;       /* ... of those before ev */
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
+    uint64_t from_ns;       /* where it started: its thread's start, or
+                               the mark's time (ttdi_walk_span_ns) */
 } ttdi_walk;
+
+/* Tests only: the trace time every walk went over, from where it started
+ * (its thread's start, or the mark it started at) to the last event it
+ * read, added at its close: on a trace whose events come at even
+ * intervals, what the passes over it cost, with no cost per event. */
+extern uint64_t ttdi_walk_span_ns;
 
 /* Start a walk over thread `thread` of run r: events through r's
  * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code.
@@ -263,11 +279,16 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * still to come; no event up to the mark is later than ns; and, if keep,
  * at least keep kept events after the mark, none later than ns, come
  * before the first event later than ns (a ring of the last keep events
- * before ns fills as from the start). With no such mark, from the start.
+ * before ns fills as from the start; known from a later mark, or from how
+ * far the furthest closed run walk of the thread got, its reach: the
+ * thread order's walks stop at the split). With no such mark, from the
+ * start.
  * The caller sees the events after the mark exactly as a walk from the
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* 1 if run walks left marks on thread `thread` of r, else 0. */
+int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks run walks left in r. */
 void ttdi_marks_free(ttdi_run_state *r);
 /* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every

@@ -111,6 +111,15 @@ int ttdi_find_crash(const ttdi_in *in, int ri, ttd_run_info *out);
  * for all of them. 0 or a TT_E* code. */
 int ttdi_detail_batch(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
                       size_t n, ttd_divergence **out);
+/* The same in two steps, so that a pass between them can walk the other
+ * threads first and leave marks their last events are read from
+ * (interleave.c): ttdi_detail_own all but what the other threads did up
+ * to the split (dv->others empty), then ttdi_detail_others that into
+ * dv[0..n) (the same hunks): together what ttdi_detail_batch gives. */
+int ttdi_detail_own(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                    size_t n, ttd_divergence **out);
+int ttdi_detail_others(const ttdi_in *in, const ttd_hunk_info *hunks, const size_t *hi,
+                       size_t n, ttd_divergence *const *dv);
 
 /* How the runs ended (runs' info, after the order stage: hunks_total
  * divergences, nunpaired threads unpaired) into *o. */
@@ -150,6 +159,10 @@ typedef struct ttdi_ilv_run {
     size_t nt;              /* its threads */
     const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
     uint64_t split_ns;      /* walk up to this time (the split in this run) */
+    ttdi_run_state *r;      /* the run (its threads, norm): a thread no run
+                               walk has marked yet is read by one, which
+                               leaves marks for the details' walks of the
+                               other threads (walker.c); NULL: raw walks */
 } ttdi_ilv_run;
 
 /* The interleaving of both runs (in[0] good, in[1] bad) before their

@@ -78,6 +78,10 @@
  * runs have none and pay nothing. A hunk side of more
  * than SIDE_MAX events is not judged (no wait loop is that long, and the
  * pass would read a whole thread that differs everywhere).
+ * The pass is a run walk (walker.c, with SLEEPs): the first read of the
+ * thread's prefix, it leaves marks that resolve's pass, the details and
+ * the order checks of the thread start from (issue 38 item 4: the prefix
+ * before a split is read once, not again by each of them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -541,7 +545,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         return TT_ENOMEM;
     for (size_t j = 0; j < nc; j++)
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
-    if ((rc = ttdi_walk_raw(&wk, r->t, th)) < 0) {
+    if ((rc = ttdi_walk_open(&wk, r, th)) < 0) {  /* a run walk: it leaves marks */
         free(s.st);
         return rc;
     }

@@ -14,7 +14,10 @@
  * one decision whether the runs diverged (engine.c verdict()). The
  * cause is the suspect ranked first by evidence (the cause chain's
  * evidence is in that ranking), else the chain's earliest step, else the
- * split itself; the symptom is the first divergence, or the exit status
+ * split itself; with two builds, code changed out of the chain's sight
+ * comes before a bare split: the only changed function, or the one
+ * changed source (codediff's source comparison: functions whose machine
+ * code changed with the same source only carry it); the symptom is the first divergence, or the exit status
  * when the runs made the same calls. Confidence stays "possible" until
  * the rules that earn "likely" have been measured (tests/realbugs).
  */
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codediff.h"
 #include "explain.h"
 
 const char *ttd_verdict_status_name(int status)
@@ -62,6 +66,7 @@ const char *ttd_confidence_name(int confidence)
 /* A verdict being built. */
 typedef struct vctx {
     const ttd_result *r;
+    const struct ttdi_codediff *cd; /* code changed between the builds, NULL */
     struct ttfi_arena *a;
     ttd_verdict *v;
     const char *ev[TTD_VERDICT_EVIDENCE_MAX];
@@ -197,8 +202,8 @@ static int suspect_kind(const ttd_suspect *s)
 {
     if (evidence_of(s, TTD_EV_CODE))
         return TTD_COF_CODE;
-    if (error_origin(s))
-        return TTD_COF_ERROR_ORIGIN;
+    if (error_origin(s) || evidence_of(s, TTD_EV_INLINED))
+        return TTD_COF_ERROR_ORIGIN;    /* or the code inlined into it */
     if (evidence_of(s, TTD_EV_VALUE) || evidence_of(s, TTD_EV_CHAIN) ||
         evidence_of(s, TTD_EV_ARG_ORIGIN) || evidence_of(s, TTD_EV_ERROR))
         return TTD_COF_VALUE;
@@ -239,6 +244,10 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
     for (size_t i = 0; i < s->nevidence && c->nev < TTD_VERDICT_EVIDENCE_MAX; i++)
         if (s->evidence[i].weight > 0 && s->evidence[i].kind != TTD_EV_DISTANCE)
             add_evidence(c, s->evidence[i].text);
+    /* code inlined into a call on the chain: that call's answer */
+    const ttd_cause *host = s->inlined_into ? chain_step(r, s->inlined_into) : NULL;
+    if (host && host->text)
+        add_evidence(c, host->text);
     if (!p->text)
         p->text = c->nev ? c->ev[0] : "";
     /* the branch read a value no input decides, and nothing else that
@@ -336,7 +345,19 @@ static const ttd_code_change *only_change(const ttd_result *r)
     return one;
 }
 
-static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch)
+/* The changed function whose source changed, when that is one source
+ * (ttdi_codediff_source_one; template instances and clones share it),
+ * NULL otherwise. */
+static const ttd_code_change *only_source(const vctx *c)
+{
+    size_t i = c->r->code_compared ? ttdi_codediff_source_one(c->cd) : SIZE_MAX;
+
+    return i < c->r->nchanged_functions ? &c->r->changed_functions[i] : NULL;
+}
+
+/* The cause from code changed between the builds: ch, the only changed
+ * function (source 0), or the only changed source (source 1). */
+static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch, int source)
 {
     ttd_place *p = place(c);
     char buf[512];
@@ -345,14 +366,21 @@ static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch)
         return NULL;
     p->kind = TTD_COF_CODE;
     p->function = ch->function;
-    snprintf(buf, sizeof buf, "`%s`'s machine code %s between the two builds, the only "
-             "function's that does", ch->function, ch->status == TTD_CODE_ADDED ? "is new"
-             : ch->status == TTD_CODE_REMOVED ? "is gone" : "differs");
+    if (source)
+        snprintf(buf, sizeof buf, "`%s`'s source and machine code differ between the two "
+                 "builds, the only source that does (the others' code only carries it)",
+                 ch->function);
+    else
+        snprintf(buf, sizeof buf, "`%s`'s machine code %s between the two builds, the only "
+                 "function's that does", ch->function, ch->status == TTD_CODE_ADDED ? "is new"
+                 : ch->status == TTD_CODE_REMOVED ? "is gone" : "differs");
     p->text = astr(c, buf);
     add_evidence(c, "with the same input, only changed code makes the runs part; the "
                     "calls part later, where its effect shows");
     return p;
 }
+
+static size_t with_evidence(const ttd_divergence *d, int k);
 
 /* The likely cause of a divergence. */
 static const ttd_place *cause(vctx *c)
@@ -365,7 +393,15 @@ static const ttd_place *cause(vctx *c)
     if (x && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
-        return cause_code(c, ch);
+        return cause_code(c, ch, 0);
+    /* the split is all the evidence, no suspect's code changed, and one
+     * source changed: the runs part because of it, out of the chain's
+     * sight (it wrote what the split's branch read) */
+    const ttd_code_change *sc = d && d->nsuspects && !with_evidence(d, TTD_EV_CODE) &&
+                                suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT ? only_source(c)
+                                : NULL;
+    if (sc)
+        return cause_code(c, sc, 1);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */
@@ -718,7 +754,7 @@ static void confidence(vctx *c, const ttd_race *x)
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out)
 {
-    vctx c = {r, a, NULL, {NULL}, 0, 0};
+    vctx c = {r, in ? in->cd : NULL, a, NULL, {NULL}, 0, 0};
     ttd_verdict *v = ttfi_arena_zalloc(a, sizeof *v);
 
     *out = NULL;

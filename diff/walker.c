@@ -13,9 +13,12 @@
  * kept events in the run state, past where earlier walks of the thread
  * went; a later run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
- * from the start would. So resolve's pass to a split leaves marks that
- * the detail of that split, the order checks and a second detail batch
- * start from, instead of reading the thread's prefix again. A thread
+ * from the start would. So the timing scan of a split thread (align)
+ * leaves marks that resolve's pass to the split, its detail, the order
+ * checks and a second detail batch start from, and the thread order's
+ * walks of the other threads (interleave.c) leave marks for the detail's
+ * walks to their last events, instead of each reading the prefix again
+ * (ttdi_walk_span_ns adds up how far walks went, for the tests). A thread
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
  * reads at most 1/MARKS x 2 of the walked part again.
@@ -27,11 +30,19 @@
 
 #include "prepare.h"
 
+/* The time thread `thread` of t starts at (0: all threads, or unknown). */
+static uint64_t start_of(const ttf_trace *t, uint32_t thread)
+{
+    const ttf_thread *th = thread == TTF_ALL_THREADS ? NULL : ttf_get_thread(t, thread);
+    return th ? th->start_ns : 0;
+}
+
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->r = r;
     w->thread = thread;
+    w->from_ns = start_of(r->t, thread);
     w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
     return ttf_iter_open(r->t, thread, &w->it);
 }
@@ -39,6 +50,7 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
+    w->from_ns = start_of(t, thread);
     int rc = ttf_iter_open(t, thread, &w->it);
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
@@ -46,6 +58,7 @@ int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
+    w->from_ns = start_of(norm->trace, thread);
     w->norm = norm;
     return ttf_iter_open(norm->trace, thread, &w->it);
 }
@@ -62,6 +75,7 @@ int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
     out->idx = w->idx;
     out->next = w->next;
     out->sleeps = w->sleeps;
+    out->from_ns = w->ev.time_ns;
     return ttf_iter_clone(w->it, &out->it);
 }
 
@@ -89,6 +103,9 @@ typedef struct ttdi_marks {
     mark m[MARKS];
     size_t n;
     uint64_t every;         /* their spacing, 0 until the first */
+    uint64_t reach_idx;     /* the furthest a closed run walk got: the */
+    uint64_t reach_ns;      /*   kept events before its last event, and
+                               the latest time before it (0, 0: none) */
 } ttdi_marks;
 
 static void mark_clear(mark *m)
@@ -174,22 +191,33 @@ static int leave_mark(ttdi_walk *w)
 }
 
 /* The latest mark of ms that can start a walk asking (idx, ns, keep) of
- * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. */
+ * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. The
+ * kept events after a mark known to come before the first event later
+ * than ns: up to the last mark no later than ns, or up to where a closed
+ * walk got (its reach) if that is no later than ns. */
 static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep)
 {
     size_t j = ms->n;       /* marks [0, j) are no later than ns */
 
     while (j > 0 && ms->m[j - 1].w.max_ns > ns)
         j--;
+    uint64_t top = j ? ms->m[j - 1].w.idx + 1 : 0; /* kept events [0, top) before it */
+    if (ms->reach_ns <= ns && ms->reach_idx > top)
+        top = ms->reach_idx;
     for (size_t k = j; k-- > 0;) {
         const mark *m = &ms->m[k];
-        if (m->w.idx < idx && (!keep || ms->m[j - 1].w.idx - m->w.idx >= keep))
+        if (m->w.idx < idx && (!keep || top - 1 - m->w.idx >= keep))
             return m;
     }
     return NULL;
 }
 
 static int go_live(ttdi_walk *w);
+
+int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread)
+{
+    return r->marks && thread < r->nt && r->marks[thread].n > 0;
+}
 
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep)
@@ -202,11 +230,24 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
     if (rc < 0)
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
+    w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
+    w->from_ns = m->w.max_ns;
     return m->w.live ? go_live(w) : 0;
 }
 
+uint64_t ttdi_walk_span_ns;
+
 void ttdi_walk_close(ttdi_walk *w)
 {
+    ttdi_marks *ms = w->r && w->r->marks && w->thread < w->r->nt ? &w->r->marks[w->thread]
+                                                                   : NULL;
+    if (ms && w->idx > ms->reach_idx) {   /* as far as it got (w->idx: the
+                                             kept events before w->ev) */
+        ms->reach_idx = w->idx;
+        ms->reach_ns = w->prev_ns;
+    }
+    if (w->ev.time_ns > w->from_ns)
+        ttdi_walk_span_ns += w->ev.time_ns - w->from_ns;
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
@@ -321,6 +362,7 @@ int ttdi_walk_step(ttdi_walk *w)
     w->kept = rc;
     w->idx = w->next;
     w->next += (uint64_t)rc;
+    w->prev_ns = w->max_ns;
     if (w->ev.time_ns > w->max_ns)
         w->max_ns = w->ev.time_ns;
     if (rc && w->idx >= w->mark_at && leave_mark(w) < 0)

@@ -23,6 +23,11 @@
  * while any token does. Lines moved up or down by an edit elsewhere in the file
  * do not matter: each build's own line is read.
  *
+ * The same body says whether the function only passes another's answer on
+ * (ttf_source_passes_on): every return statement in it is `return
+ * NAME(...);` of one NAME (a wrapper whose callee, inlined into it, made
+ * the decision), ignoring what comments and literals say.
+ *
  * Bounded: files up to SRC_MAX bytes, the body within SPAN_MAX lines of
  * the declaration; anything else is "not found", never a guess.
  */
@@ -191,32 +196,136 @@ static uint64_t token_hash(const char *a, const char *b)
     return h ? h : 1;
 }
 
+/* The body of the function declared at line `line` of file: the file in
+ * *buf (freed by the caller), the text from the declaration's line in
+ * [*from, *to), the body's '{' at *body, its last line in *last. */
+static int body_of(const char *file, int line, char **buf, const char **from,
+                   const char **body, const char **to, int *last)
+{
+    size_t n = 0;
+    int rc = slurp(file, buf, &n);
+
+    if (rc)
+        return rc;
+    scan s = {*buf, *buf + n, 1};
+    int limit = line > INT32_MAX - SPAN_MAX ? INT32_MAX : line + SPAN_MAX;
+    if (!(rc = to_line(&s, line))) {
+        *from = s.p;
+        rc = find_body(&s, limit);
+    }
+    *body = s.p;
+    if (!rc)
+        rc = match_body(&s, limit);
+    *to = s.p;
+    *last = s.line;
+    return rc;
+}
+
 int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last)
 {
     char *buf = NULL;
-    size_t n = 0;
+    const char *from = NULL, *body = NULL, *to = NULL;
+    int end = 0;
 
     if (!file || !hash || line <= 0)
         return TT_EINVAL;
     *hash = 0;
-    int rc = slurp(file, &buf, &n);
-    if (rc)
-        return rc;
-    scan s = {buf, buf + n, 1};
-    int limit = line > INT32_MAX - SPAN_MAX ? INT32_MAX : line + SPAN_MAX;
-    const char *from = NULL;
-    if (!(rc = to_line(&s, line))) {
-        from = s.p;
-        rc = find_body(&s, limit);
-    }
-    if (!rc)
-        rc = match_body(&s, limit);
+    int rc = body_of(file, line, &buf, &from, &body, &to, &end);
     if (!rc) {
-        *hash = token_hash(from, s.p);
+        *hash = token_hash(from, to);
         rc = *hash ? 0 : TT_ENOMEM;
     }
     if (!rc && last)
-        *last = s.line;
+        *last = end;
     free(buf);
     return rc;
+}
+
+/* Step over white space and comments; the next character, 0 at the end. */
+static char next_token(scan *s)
+{
+    while (s->p < s->end) {
+        char c = *s->p;
+        if ((c == '/' && s->p + 1 < s->end && (s->p[1] == '/' || s->p[1] == '*')) ? skip_opaque(s)
+            : c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            s->p += c != '/';
+            continue;
+        }
+        return c;
+    }
+    return 0;
+}
+
+/* At a return statement's value in s: 1 when it is `NAME(...);` (its
+ * name in [*id, *id + *idn)), s then past the ';'; 0 otherwise. */
+static int returns_call(scan *s, const char **id, size_t *idn)
+{
+    char c = next_token(s);
+    int depth = 0;
+
+    if (!ident_char(c) || (c >= '0' && c <= '9'))
+        return 0;
+    *id = s->p;
+    while (s->p < s->end && ident_char(*s->p))
+        s->p++;
+    *idn = (size_t)(s->p - *id);
+    if (next_token(s) != '(')
+        return 0;
+    while (s->p < s->end) {
+        if (skip_opaque(s))
+            continue;
+        char k = *s->p++;
+        depth += k == '(' ? 1 : k == ')' ? -1 : 0;
+        if (!depth)
+            break;
+        if (k == ';' || k == '{' || k == '}')
+            return 0;
+    }
+    if (depth || next_token(s) != ';')
+        return 0;
+    s->p++;
+    return 1;
+}
+
+int ttf_source_passes_on(const char *file, int line, char *callee, size_t len)
+{
+    char *buf = NULL;
+    const char *from = NULL, *body = NULL, *to = NULL;
+    int end = 0, n = 0;
+
+    if (!file || !callee || !len || line <= 0)
+        return TT_EINVAL;
+    callee[0] = 0;
+    int rc = body_of(file, line, &buf, &from, &body, &to, &end);
+    scan s = {body, to, 0};
+    char prev = '{';
+    while (!rc && s.p < s.end) {
+        const char *id = NULL;
+        size_t idn = 0;
+        if (skip_opaque(&s)) {
+            prev = ' ';
+            continue;
+        }
+        if (ident_char(prev) || (size_t)(s.end - s.p) < 7 || memcmp(s.p, "return", 6) != 0 ||
+            ident_char(s.p[6])) {
+            prev = *s.p++;
+            continue;
+        }
+        s.p += 6;
+        if (!returns_call(&s, &id, &idn) || idn >= len ||
+            (n && (strlen(callee) != idn || memcmp(callee, id, idn) != 0))) {
+            n = -1;         /* a return of another kind, or of another call */
+            break;
+        }
+        memcpy(callee, id, idn);
+        callee[idn] = 0;
+        n++;
+        prev = ';';
+    }
+    free(buf);
+    if (rc)
+        return rc;
+    if (n <= 0)
+        callee[0] = 0;
+    return n > 0;
 }

@@ -84,12 +84,14 @@ extern "C" {
  * TTF_HEADER_STRINGS, TTF_STRING_PREFIX.
  * 2.15.1: untimed EXITs placed by ratios kept per band of interval width
  * (FORMAT.md 4.5); no API change.
- * 2.15.2: ttf_value_table leaves out pointers to a non-const std::string
+ * 2.16.0: ttf_source_passes_on (does a function's source only return
+ * another function's answer: a wrapper around an inlined decision).
+ * 2.16.1: ttf_value_table leaves out pointers to a non-const std::string
  * (`this` of basic_string's constructors: storage not yet a string); no
  * API change. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 15
-#define TTF_VERSION_PATCH 2
+#define TTF_VERSION_MINOR 16
+#define TTF_VERSION_PATCH 1
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
@@ -883,6 +885,14 @@ int ttf_system_file(const char *file);
  * not close within 4000 lines), TT_ENOMEM. */
 int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last);
 
+/* Does the function defined at line `line` of `file` (as ttf_source_hash
+ * finds its body) only pass another function's answer on: is every return
+ * statement of its body `return NAME(...);` with one NAME? 1 with NAME
+ * in callee (len bytes, NUL-terminated), 0 when not (no return, a return
+ * of anything else, calls of two names, a NAME of len bytes or more:
+ * callee ""), or ttf_source_hash's errors. */
+int ttf_source_passes_on(const char *file, int line, char *callee, size_t len);
+
 /* ---- signatures and values (format 1.1) -------------------------------- */
 
 /* What a return value or parameter is, as far as comparing runs goes. */
@@ -1067,7 +1077,7 @@ typedef struct ttf_vt_entry {
                                    passed by value: by invisible reference;
                                    not a pointer to a non-const one, which
                                    may point to storage not yet constructed,
-                                   libttfmt 2.15.2) */
+                                   libttfmt 2.16.1) */
     uint8_t flags;              /* TTF_VT_SSE */
 } ttf_vt_entry;
 

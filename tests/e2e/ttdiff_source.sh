@@ -51,4 +51,43 @@ json "$T/out" '
 s = [x["function"] for x in d["first_divergence"]["suspects"]]
 assert s.index("step") < s.index("check"), s
 '
+
+# one source changed out of the chain's sight (fixtures/progs/src_store.c):
+# mix() is inlined into save(), which a writer thread runs before the main
+# thread's verify() branches on the stored checksum; the split is all the
+# evidence there is, so the changed source, mix, is the verdict's cause
+# (save's code only carries it), in the three formats. Must not: save's
+# own source edited too (two sources changed): the branch in verify.
+S=fixtures/progs/src_store.c
+mkdir -p "$T/sa" "$T/sb" "$T/sc"
+cp "$S" "$T/sa/prog.c"
+sed 's/return h \* 31u + c;/return h * 33u + c;/' "$S" > "$T/sb/prog.c"
+sed 's/return h \* 31u + c;/return h * 33u + c;/; 0,/^    unsigned h = 7;$/s//    unsigned h = 9;/' \
+    "$S" > "$T/sc/prog.c"
+cmp -s "$T/sa/prog.c" "$T/sb/prog.c" && fail "the sed did not change mix()"
+[ "$(grep -c 'unsigned h = 9;' "$T/sc/prog.c")" = 1 ] || fail "the sed did not change save()"
+for d in sa sb sc; do
+    (cd "$T/$d" && "$BD/ttcc" gcc ${SAN:-} -O2 -pthread -o prog prog.c) || fail "build $d"
+    rec "$d.trc" "$T/$d/prog"
+done
+run 1 --color never "$T/sa.trc" "$T/sb.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: possible cause: the code of `mix` changed' "$T/head10"
+has "^  cause: \`mix\`'s source and machine code differ between the two builds, the only source that does" "$T/head10"
+has '^  symptom: the calls part in `verify`' "$T/head10"
+run 1 --format html "$T/sa.trc" "$T/sb.trc"
+sed -n '1,/<main>/p' "$T/out" > "$T/screen1"
+has '<strong>Verdict:</strong> diverged: possible cause: the code of `mix` changed' "$T/screen1"
+run 1 --format json "$T/sa.trc" "$T/sb.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["function"] == "mix" and v["cause"]["kind"] == "code_changed", v["cause"]
+assert v["confidence"] == "possible", v
+assert v["symptom"]["function"] == "verify", v["symptom"]
+'
+run 1 --format json "$T/sa.trc" "$T/sc.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["function"] == "verify" and v["cause"]["kind"] == "split", v["cause"]
+'
 echo ok

@@ -119,6 +119,33 @@ static const char other[] =
     "static __attribute__((noipa)) int helper(int x) { return x * 5 - 3; }\n"
     "__attribute__((noipa)) int other_entry(int x) { return helper(x) + 1; }\n";
 
+/* A program whose function logged() passes __LINE__ to note(), in files
+ * built from this text with PAD (empty, or lines added above logged())
+ * and BODY (logged()'s result: an edit of its source). */
+static const char lines_src[] =
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "#ifndef BUMP\n"
+    "#define BUMP 0\n"
+    "#endif\n"
+    "static int sum;\n"
+    "F void note(int line, int x) { sum += line * %d + x; }\n"
+    "%s"
+    "F int logged(int x)\n"
+    "{\n"
+    "    if (x > 3)\n"
+    "        note(__LINE__ + BUMP, x);\n"
+    "    note(__LINE__, x + 1);\n"
+    "    return %s;\n"
+    "}\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    (void)argv;\n"
+    "    return logged(argc) + sum;\n"
+    "}\n";
+
 /* One build: its binary and build-id. */
 struct build {
     char path[512];
@@ -172,13 +199,13 @@ static ttf_trace *trace_of(const struct build *b)
     ttf_writer *w = NULL;
     ttf_trace *t = NULL;
     const char *argv[] = {b->path};
-    uint64_t base = b->pie ? 0x555555554000ull : 0;
+    uint64_t base = b->pie ? 0x555555554000ull : 0; /* non-PIE: code at 4 MiB up */
 
     snprintf(path, sizeof path, "%s/t%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
     assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
     assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, base, 1 << 22, b->id, b->idlen,
+    assert_int_equal(ttf_write_module(w, 0, 100, base, 1 << 23, b->id, b->idlen,
                                       b->path), 0);
     assert_int_equal(ttf_write_thread_end(w, 0, 1000), 0);
     assert_int_equal(ttf_writer_close(w, 0), 0);
@@ -188,6 +215,28 @@ static ttf_trace *trace_of(const struct build *b)
 
 static struct build b_base[2], b_changed[2], b_extra[2], b_noinstr, b_twins[2],
                     b_coldmsg, b_many[2];
+
+/* lines_src as tu_tmpdir/<name>.c, nine lines added above logged() when
+ * moved, logged() returning body, note() multiplying by times; built as
+ * build b with defs. 0 or -1. */
+static int compile_lines(struct build *b, const char *name, int moved, const char *body,
+                         const char *defs, int pie, int times)
+{
+    char path[600], cmd[4096];
+    snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, lines_src, times, moved ? "/* nine lines\n\n\n\n\n\n\n\n"
+                      "   added above */\n" : "", body) < 0 || fclose(f) != 0)
+        return -1;
+    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
+    b->pie = pie;
+    snprintf(cmd, sizeof cmd, "cc -O2 -g -finstrument-functions -fno-plt %s %s -o '%s' '%s' "
+             "-Wl,--build-id 2>/dev/null", pie ? "-fPIE -pie" : "-fno-pic -no-pie", defs,
+             b->path, path);
+    if (system(cmd) != 0)
+        return -1;
+    return build_id_of(b->path, b->id, &b->idlen);
+}
 
 static int setup_all(void **state)
 {
@@ -506,6 +555,71 @@ static void test_twins(void **state)
     ttdi_codediff_free(cd);
 }
 
+/* logged() moved nine lines down its file (a comment added above it):
+ * its source is the same and its code differs only in the two __LINE__
+ * it passes, each nine more: the same code, nothing changed. Must not
+ * fire: a line constant moved by another amount than the function (the
+ * source the same, a macro from the command line bumps it), and an edit
+ * of its source (also moved nine lines). PIE and position-dependent. */
+static void test_lines_moved(void **state)
+{
+    char list[256], n[64];
+    struct build b[4];
+    static const char *const names[4] = {"lines_a", "lines_moved", "lines_bump", "lines_edit"};
+    (void)state;
+    skip_without_cc();
+    for (int pie = 0; pie < 2; pie++) {
+        for (int i = 0; i < 4; i++) {
+            snprintf(n, sizeof n, "%s%d", names[i], pie);
+            assert_int_equal(compile_lines(&b[i], n, i > 0, i == 3 ? "x * 3 + 1" : "x * 2 + 1",
+                                           i == 2 ? "-DBUMP=1" : "", pie, 3), 0);
+        }
+        struct ttdi_codediff *cd = diff(&b[0], &b[1], list, sizeof list);
+        assert_string_equal(list, "");
+        assert_int_equal(ttdi_codediff_changed(cd, "logged"), 0);
+        assert_int_equal(ttdi_codediff_lines_moved(cd), 1);
+        ttdi_codediff_free(cd);
+        cd = diff(&b[0], &b[2], list, sizeof list);
+        assert_string_equal(list, "1:logged");
+        assert_int_equal(ttdi_codediff_source(cd, "logged"), TTDI_SRC_SAME);
+        assert_int_equal(ttdi_codediff_lines_moved(cd), 0);
+        ttdi_codediff_free(cd);
+        cd = diff(&b[0], &b[3], list, sizeof list);
+        assert_string_equal(list, "1:logged");
+        assert_int_equal(ttdi_codediff_source(cd, "logged"), TTDI_SRC_CHANGED);
+        assert_int_equal(ttdi_codediff_lines_moved(cd), 0);
+        ttdi_codediff_free(cd);
+    }
+}
+
+/* The one changed source (ttdi_codediff_source_one): logged()'s source
+ * edited: logged; note()'s source edited too: two sources, none. A
+ * changed function whose source is the same (a -D macro) is no changed
+ * source: none. */
+static void test_source_one(void **state)
+{
+    char list[256];
+    struct build a, edit, both, bump;
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_lines(&a, "one_a", 0, "x * 2 + 1", "", 1, 3), 0);
+    assert_int_equal(compile_lines(&edit, "one_edit", 0, "x * 3 + 1", "", 1, 3), 0);
+    assert_int_equal(compile_lines(&both, "one_both", 0, "x * 3 + 1", "", 1, 5), 0);
+    assert_int_equal(compile_lines(&bump, "one_bump", 0, "x * 2 + 1", "-DBUMP=1", 1, 3), 0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:logged");
+    assert_int_equal(ttdi_codediff_source_one(cd), 0);
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &both, list, sizeof list);
+    assert_string_equal(list, "1:logged 1:note");
+    assert_int_equal(ttdi_codediff_source_one(cd), SIZE_MAX);
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &bump, list, sizeof list);
+    assert_string_equal(list, "1:logged");
+    assert_int_equal(ttdi_codediff_source_one(cd), SIZE_MAX);
+    ttdi_codediff_free(cd);
+}
+
 /* Only the message checked() passes to die() on its cold path changed:
  * gcc put that call in checked.cold, which is listed; checked counts as
  * changed through it. */
@@ -661,6 +775,8 @@ int main(void)
         cmocka_unit_test(test_artifact),
         cmocka_unit_test(test_twins),
         cmocka_unit_test(test_cold),
+        cmocka_unit_test(test_lines_moved),
+        cmocka_unit_test(test_source_one),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -58,6 +58,7 @@ XT void *xt_worker(void *a);
 XT void xt_wait(void);
 XT const char *xt_msg(int st);
 XT int xt_integral(const double *v);
+XT int xt_to_whole(const double *v);
 static struct xt_node xt_nodes[2];
 
 XT int xt_main(int argc) { return argc > 1; }
@@ -87,7 +88,9 @@ XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No erro
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
  * xt_whole(), which holds xt_fits() (deepest); its one traced call,
- * xt_get(), returns the same in both runs. */
+ * xt_get(), returns the same in both runs. xt_integral keeps the answer
+ * in a variable of its own (not a wrapper); xt_to_whole only returns
+ * xt_whole's answer (a wrapper: its source says so). */
 static inline __attribute__((always_inline)) int xt_fits(double v)
 {
     return v > -9e18 && v < 9e18;
@@ -97,6 +100,11 @@ static inline __attribute__((always_inline)) int xt_whole(double v)
     return xt_fits(v) && v == (double)(long)v;
 }
 XT int xt_integral(const double *v)
+{
+    int whole = xt_whole(*v + (double)xt_get());
+    return whole;
+}
+XT int xt_to_whole(const double *v)
 {
     return xt_whole(*v + (double)xt_get());
 }
@@ -352,6 +360,75 @@ static void test_error_origin(void **state)
                            "which none of its 2 calls in the good run did"));
     ttd_free(d);
 #undef ORIGIN
+}
+
+/* 1 if suspect s has the evidence that the failure starts in its own
+ * branch on an ordinary value (explain.c frame_decides). */
+static int decides(const ttd_suspect *s)
+{
+    for (size_t i = 0; i < s->nevidence; i++)
+        if (s->evidence[i].kind == TTD_EV_ERROR &&
+            strstr(s->evidence[i].text, "its calls part on an ordinary value"))
+            return 1;
+    return 0;
+}
+
+/* The error origin at the split (issue 33 item 2): xt_check(5) returns an
+ * ordinary number that differs (a checksum of data it read: 1234, 4321)
+ * with the same argument and no callees, and xt_main's calls part on it.
+ * xt_check only produced a value; xt_main turned it into the failure: it
+ * ranks first and heads the verdict as the error origin ("possible": the
+ * rule is not measured to earn "likely"). Must not fire: the producer's
+ * argument differs (the chain goes on to who computed it), the value is
+ * a failure itself (-22: xt_check is the origin), and a value another
+ * call made from it (xt_pass turned 1234 into 99: not passed on as is). */
+static void test_frame_decides(void **state)
+{
+    (void)state;
+#define DECIDES(arg, v, last) {E(xt_main, 1), E(xt_check, arg), X(xt_check, v), E(last, 0), \
+        X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = DECIDES(5, 1234, xt_ok);
+    const struct op b[] = DECIDES(5, 4321, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->chain[0].function, "xt_check");
+    assert_string_equal(dv->suspects[0].name, "xt_main");
+    assert_true(decides(&dv->suspects[0]));
+    assert_true(has_ev(sus(dv, "xt_check"), TTD_EV_VALUE));
+    assert_false(has_ev(sus(dv, "xt_check"), TTD_EV_ERROR));
+    assert_non_null(r->verdict->cause);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_main");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    /* must not: the producer's argument differs */
+    const struct op g1[] = DECIDES(5, 1234, xt_ok);
+    const struct op b1[] = DECIDES(9, 4321, xt_fail);
+    d = diff(g1, b1);
+    dv = ttd_get_result(d)->first;
+    assert_false(decides(sus(dv, "xt_main")));
+    ttd_free(d);
+    /* must not: the value is a failure itself */
+    const struct op g2[] = DECIDES(5, 0, xt_ok);
+    const struct op b2[] = DECIDES(5, -22, xt_fail);
+    d = diff(g2, b2);
+    dv = ttd_get_result(d)->first;
+    assert_string_equal(dv->suspects[0].name, "xt_check");
+    assert_false(decides(sus(dv, "xt_main")));
+    ttd_free(d);
+#undef DECIDES
+    /* must not: xt_pass made another value of it */
+#define MADE(v, w, last) {E(xt_main, 1), E(xt_pass, 5), E(xt_check, 5), X(xt_check, v), \
+        X(xt_pass, w), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+    const struct op g3[] = MADE(1234, 99, xt_ok);
+    const struct op b3[] = MADE(4321, 77, xt_fail);
+    d = diff(g3, b3);
+    dv = ttd_get_result(d)->first;
+    assert_false(decides(sus(dv, "xt_main")));
+    ttd_free(d);
+#undef MADE
 }
 
 /* Data flow further back (issue 33): xt_top computes a length and stores
@@ -1086,6 +1163,40 @@ static void test_inlined_suspects(void **state)
     ttd_free(d);
 }
 
+/* The same decision in xt_to_whole, whose source only returns the answer
+ * of xt_whole, inlined into it: its own code decided nothing. xt_fits and
+ * xt_whole (the inlined callee and the function inlined deeper) weigh its
+ * whole score, deepest first, and rank above it; it keeps its value and
+ * chain evidence, not the error; the verdict names xt_fits as the error
+ * origin, "possible" (the source says who passed the answer on, not
+ * which inlined line decided). Must not: xt_integral above (the answer
+ * kept in a variable): half weight, the host first. */
+static void test_inlined_wrapper(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E(xt_to_whole, 0x5000), E(xt_get, 0), X(xt_get, 7),
+                           X(xt_to_whole, 1), E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E(xt_to_whole, 0x5000), E(xt_get, 0), X(xt_get, 7),
+                           X(xt_to_whole, 0), E(xt_fail, 0), X(xt_fail, 0), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->suspects[0].name, "xt_fits");
+    assert_string_equal(dv->suspects[1].name, "xt_whole");
+    assert_string_equal(dv->suspects[0].inlined_into, "xt_to_whole");
+    assert_non_null(strstr(dv->suspects[0].evidence[0].text, "whose source only returns "
+                           "`xt_whole`'s answer"));
+    const ttd_suspect *h = sus(dv, "xt_to_whole");
+    assert_false(has_ev(h, TTD_EV_ERROR));
+    assert_true(has_ev(h, TTD_EV_VALUE));
+    assert_true(dv->suspects[0].score > h->score);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_fits");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+}
+
 /* No inlined suspects when the host's traced calls differ (the split is
  * inside it, or a callee's value explains it), and none without values. */
 static void test_inlined_not_when_calls_differ(void **state)
@@ -1342,6 +1453,7 @@ int main(void)
         cmocka_unit_test(test_flip_learned),
         cmocka_unit_test(test_chain_argument_origin),
         cmocka_unit_test(test_error_origin),
+        cmocka_unit_test(test_frame_decides),
         cmocka_unit_test(test_stored_read_back),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
@@ -1359,6 +1471,7 @@ int main(void)
         cmocka_unit_test(test_rank_order),
         cmocka_unit_test(test_reports),
         cmocka_unit_test(test_inlined_suspects),
+        cmocka_unit_test(test_inlined_wrapper),
         cmocka_unit_test(test_inlined_not_when_calls_differ),
         cmocka_unit_test(test_value_follows_progress),
         cmocka_unit_test(test_timeout_never_expired),

@@ -742,7 +742,7 @@ static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
     for (int r = 0; r < 2; r++) {
         assert_int_equal(ttf_open(path_of(r ? bad : good), &u->t[r], NULL), 0);
         assert_int_equal(ttdi_norm_init(&u->nm[r], u->t[r], TTD_MSG_SITE, NULL, NULL, 0), 0);
-        in[r] = (ttdi_ilv_run){u->t[r], &u->nm[r], ttf_thread_count(u->t[r]), pairs, split};
+        in[r] = (ttdi_ilv_run){u->t[r], &u->nm[r], ttf_thread_count(u->t[r]), pairs, split, NULL};
     }
     ttdi_ilv_merged = merged;
     int rc = ttdi_interleave_build(a, in, out);
@@ -789,6 +789,105 @@ static void test_interleave_by_thread(void **state)
     ttfi_arena_free(&a);
 }
 
+/* A run state over t for the interleaving's run walks (marks every 16
+ * kept events, the test knob); its normaliser is its own. */
+static void run_state(ttdi_run_state *rs, ttf_trace *t)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->t = t;
+    rs->nt = ttf_thread_count(t);
+    assert_int_equal(ttdi_norm_init(&rs->norm, t, TTD_MSG_SITE, NULL, NULL, 0), 0);
+    rs->mark_every = 16;
+}
+
+/* The last two kept events of thread th up to the first one past ns, as a
+ * walk opened at (UINT64_MAX, ns, 2) sees them; *from the key index it
+ * started at. */
+static void last_two(ttdi_run_state *rs, uint32_t th, uint64_t ns, int at_mark, uint64_t out[4],
+                     uint64_t *from)
+{
+    ttdi_walk w;
+    int rc;
+
+    memset(out, 0, 4 * sizeof *out);
+    if (at_mark)
+        assert_int_equal(ttdi_walk_open_at(&w, rs, th, UINT64_MAX, ns, 2), 0);
+    else
+        assert_int_equal(ttdi_walk_open(&w, rs, th), 0);
+    *from = w.next;
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns) {
+        if (!w.kept)
+            continue;
+        out[0] = out[2];
+        out[1] = out[3];
+        out[2] = w.idx;
+        out[3] = w.ev.addr ^ (uint64_t)w.nstack << 56;
+    }
+    assert_true(rc >= 0);
+    ttdi_walk_close(&w);
+}
+
+/* The thread order read through run walks (a thread no run walk marked
+ * yet) gives what raw walks gave, and leaves marks on every thread it
+ * read past them: a later walk for the last events before the split (the
+ * details' other threads) starts at one and finds what a walk from the
+ * start finds. A thread marked before is read raw, its marks as they were. */
+static void test_interleave_marks(void **state)
+{
+    struct ttfi_arena a = {0};
+    static const uint64_t splits[] = {UINT64_MAX, 3000, 2215};
+    (void)state;
+
+    random_run("ilm-good.trc", 7, 3, 0);
+    random_run("ilm-bad.trc", 107, 3, 1);
+    for (size_t s = 0; s < sizeof splits / sizeof *splits; s++) {
+        ttd_interleave *x = NULL, *y = NULL;
+        struct ilv_runs ux;
+        ttdi_run_state rs[2];
+        assert_int_equal(ilv_of("ilm-good.trc", "ilm-bad.trc", splits[s], 0, &a, &ux, &x), 0);
+        /* the same through run walks; thread 1 of the bad run marked before */
+        static const int64_t pairs[3] = {0, 1, 2};
+        ttdi_ilv_run in[2];
+        for (int r = 0; r < 2; r++) {
+            ttf_trace *t = NULL;
+            assert_int_equal(ttf_open(path_of(r ? "ilm-bad.trc" : "ilm-good.trc"), &t, NULL), 0);
+            run_state(&rs[r], t);
+            in[r] = (ttdi_ilv_run){t, &rs[r].norm, rs[r].nt, pairs, splits[s], &rs[r]};
+        }
+        uint64_t pre[4], from;
+        last_two(&rs[1], 1, 1200, 0, pre, &from);   /* a run walk to 1200: marks */
+        assert_true(ttdi_walk_marked(&rs[1], 1));
+        size_t nmarked = 0;
+        ttdi_walk probe;
+        assert_int_equal(ttdi_walk_open_at(&probe, &rs[1], 1, UINT64_MAX, UINT64_MAX, 0), 0);
+        nmarked = (size_t)probe.next;   /* the latest mark then */
+        ttdi_walk_close(&probe);
+        assert_int_equal(ttdi_interleave_build(&a, in, &y), 0);
+        same_ilv(x, y);
+        /* thread 1 of the bad run was read raw: no mark past the walk's */
+        assert_int_equal(ttdi_walk_open_at(&probe, &rs[1], 1, UINT64_MAX, UINT64_MAX, 0), 0);
+        assert_int_equal(probe.next, nmarked);
+        ttdi_walk_close(&probe);
+        for (int r = 0; r < 2; r++)
+            for (uint32_t th = 0; th < 3; th++) {
+                uint64_t want[4], got[4], at0, at;
+                assert_true(ttdi_walk_marked(&rs[r], th));
+                last_two(&rs[r], th, splits[s], 0, want, &at0);
+                last_two(&rs[r], th, splits[s], 1, got, &at);
+                assert_int_equal(at0, 0);
+                assert_true(at > 0);        /* from a mark */
+                assert_memory_equal(got, want, sizeof got);
+            }
+        for (int r = 0; r < 2; r++) {
+            ttdi_marks_free(&rs[r]);
+            ttdi_norm_free(&rs[r].norm);
+            ttf_close((ttf_trace *)rs[r].t);
+        }
+        ilv_done(&ux);
+    }
+    ttfi_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -802,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_locked_check_no_race),
         cmocka_unit_test(test_unprotected_call),
         cmocka_unit_test(test_interleave_by_thread),
+        cmocka_unit_test(test_interleave_marks),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
         cmocka_unit_test(test_reaches_symptom),

@@ -5,6 +5,9 @@
  * does; a constructor's member initialisers (brace-initialised too) are
  * part of it; a declaration, a missing file or a line past the end is not
  * found; braces inside comments and literals do not end the body.
+ * ttf_source_passes_on: a function whose every return is one callee's
+ * call passes its answer on; any other return, two callees, none, or a
+ * "return" inside a comment, a literal or another word do not.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,6 +84,45 @@ static void cxx_bodies(void **state)
     assert_int_equal(last, 2);
 }
 
+static int passes(const char *text, int line, char *callee, size_t len)
+{
+    char p[256];
+    return ttf_source_passes_on(put(p, sizeof p, text), line, callee, len);
+}
+
+static void passes_on(void **state)
+{
+    char c[64];
+    (void)state;
+    /* a wrapper: its one return is a call (strings, comments, nested
+     * parentheses in the arguments) */
+    assert_int_equal(passes("int to_int(const T *o, long *p, int mode)\n{\n    T v;\n"
+                            "    if (from_text(o, &v)) /* return early() */\n        o = &v;\n"
+                            "    return to_int_ns(o, p, (mode) + f(\"return x;\"));\n}\n",
+                            1, c, sizeof c), 1);
+    assert_string_equal(c, "to_int_ns");
+    /* every return the same call */
+    assert_int_equal(passes("int f(int x)\n{\n    if (x) return g(x);\n    return g(0);\n}\n",
+                            1, c, sizeof c), 1);
+    assert_string_equal(c, "g");
+    /* must not: a return of a constant, of two callees, of an expression,
+     * none at all, a name too long for callee */
+    assert_int_equal(passes("int f(int x)\n{\n    if (x) return g(x);\n    return 0;\n}\n",
+                            1, c, sizeof c), 0);
+    assert_string_equal(c, "");
+    assert_int_equal(passes("int f(int x)\n{\n    if (x) return g(x);\n    return h(x);\n}\n",
+                            1, c, sizeof c), 0);
+    assert_int_equal(passes("int f(int x)\n{\n    return g(x) + 1;\n}\n", 1, c, sizeof c), 0);
+    assert_int_equal(passes("void f(int x)\n{\n    g(x); /* return g(x); */\n}\n", 1, c,
+                            sizeof c), 0);
+    assert_int_equal(passes("int f(int x)\n{\n    int returned = g(x);\n"
+                            "    return returned;\n}\n", 1, c, sizeof c), 0);
+    assert_int_equal(passes("int f(int x)\n{\n    return a_long_name(x);\n}\n", 1, c, 4), 0);
+    /* errors: a declaration only, bad arguments */
+    assert_int_equal(passes("int f(int x);\n", 1, c, sizeof c), TT_ENOTFOUND);
+    assert_int_equal(ttf_source_passes_on(NULL, 1, c, sizeof c), TT_EINVAL);
+}
+
 static void not_found(void **state)
 {
     (void)state;
@@ -107,6 +149,7 @@ int main(void)
         cmocka_unit_test(tokens_count),
         cmocka_unit_test(cxx_bodies),
         cmocka_unit_test(not_found),
+        cmocka_unit_test(passes_on),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -218,11 +218,46 @@ static void test_marks_thinned(void **state)
     free(ref);
 }
 
+/* A walk that stopped at the first event later than a time (the thread
+ * order's, at a split) tells how far it got: a ring of the last events
+ * before that time starts at the last mark before it when enough kept
+ * events lie between them, not one mark earlier. */
+static void test_marks_reach(void **state)
+{
+    (void)state;
+    ttdi_run_state r, rr;
+    ttdi_walk w;
+    size_t n;
+    int rc;
+
+    write_trace();
+    open_run(&rr, 0);
+    seen *ref = walk_all(&rr, &n);   /* (in a run state of its own) */
+    close_run(&rr);
+    open_run(&r, 0);
+    uint64_t ns = ref[4 * E + 10].time_ns;
+    assert_true(ref[4 * E + 11].time_ns > ns);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns)
+        ;
+    assert_int_equal(rc, 1);
+    ttdi_walk_close(&w);
+    /* kept events 4E+1 .. 4E+10 after the mark at 4E, none later than ns */
+    check_ring(&r, ref, n, ns, 2, 4 * E);
+    check_ring(&r, ref, n, ns, 10, 4 * E);
+    check_ring(&r, ref, n, ns, 11, 3 * E);
+    /* an earlier time than where the walk got: only the marks tell */
+    check_ring(&r, ref, n, ref[4 * E + 5].time_ns, 2, 3 * E);
+    close_run(&r);
+    free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_marks_thinned),
+        cmocka_unit_test(test_marks_reach),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

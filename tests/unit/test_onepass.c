@@ -1,0 +1,138 @@
+/*
+ * test_onepass.c - the prefix before a split is read once by the run walks
+ * (issue 38 item 4, diff/walker.c's marks): on a 3-thread pair whose bad
+ * run parts near a worker's end, the timing scan (align) reads the split
+ * thread as a run walk and leaves marks that resolve's pass and the
+ * details start from; the thread order (interleave.c) reads the other
+ * threads as run walks and leaves marks that the details' other-thread
+ * walks start from. Counted with ttdi_walk_span_ns (the trace time every
+ * walk went over), against that of one read of every thread of both
+ * traces: the events come every 10 ns, so that is the events read
+ * (deterministic: no timing).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diff_traces.h"
+#include "prepare.h"
+#include "tmpdir.h"
+
+#define ROUNDS 40000    /* rounds per worker: 5 events, a lock every 8th */
+#define PART 30         /* the bad run's worker-a parts this many rounds
+                           before its end */
+#define MUTEX 0x5000u
+
+static const char *const names[] = {"main", "worker-a", "worker-b"};
+
+static const char *path_of(const char *name)
+{
+    static char p[2][512];
+    static int k;
+    char *s = p[k++ % 2];
+    snprintf(s, 512, "%s/%s", tu_tmpdir, name);
+    return s;
+}
+
+static void op(dt *t, uint32_t th, int code)
+{
+    t->now[th] += 10;
+    assert_int_equal(ttf_write_sync_op(t->w, th, t->now[th], code, MUTEX, 0), 0);
+}
+
+/* main{} then two workers: rounds of parse{ lex{} check{} } (with bad,
+ * worker-a's round ROUNDS - PART calls fail instead of check), a lock and
+ * an unlock every 8th, an event every 10 ns; *span ttdi_walk_span_ns of
+ * one read of each of its threads. */
+static void write_run(const char *name, int bad, uint64_t *span)
+{
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, names, 3), 0);
+    assert_int_equal(dt_run(&t, 0, "main{}"), 0);
+    t.now[1] = t.now[2] = t.now[0];
+    uint64_t t0 = t.now[0];
+    for (int i = 0; i < ROUNDS; i++)
+        for (uint32_t th = 1; th <= 2; th++) {
+            int odd = bad && th == 1 && i == ROUNDS - PART;
+            assert_int_equal(dt_run(&t, th, odd ? "parse{ lex{} fail{} }"
+                                                : "parse{ lex{} check{} }"), 0);
+            if (i % 8)
+                continue;
+            op(&t, th, TTF_SOP_LOCK);
+            op(&t, th, TTF_SOP_UNLOCK);
+        }
+    assert_int_equal(dt_close(&t, 0), 0);
+    ttf_trace *tr = NULL;
+    assert_int_equal(ttf_open(path_of(name), &tr, NULL), 0);
+    uint64_t was = ttdi_walk_span_ns;
+    for (uint32_t th = 0; th < ttf_thread_count(tr); th++) {
+        ttdi_walk w;
+        int rc = ttdi_walk_raw(&w, tr, th);
+        while (rc >= 0 && (rc = ttdi_walk_next(&w)) > 0)
+            ;
+        assert_int_equal(rc, 0);
+        ttdi_walk_close(&w);
+    }
+    *span = ttdi_walk_span_ns - was;
+    assert_true(*span >= 2 * (t.now[1] - t0));
+    ttf_close(tr);
+}
+
+/* The pair parted where it was made to, and the details saw the other
+ * threads' last events up to the split. */
+static void check_result(const ttd_result *r)
+{
+    assert_non_null(r->first);
+    assert_int_equal(r->first->pair, 1);
+    assert_true(r->first->nbad > 0);
+    assert_string_equal(r->first->bad[0].name, "dt_fail");
+    assert_true(r->first->nothers[1] >= 1);
+    assert_non_null(r->first->interleave);
+}
+
+/* Every walk of the diff together goes over 4.68 times what one read of
+ * every thread of both traces does: the alignment, the counts' profiles
+ * and the thread order once each (every thread, both runs), the races and
+ * the order stage's lock views about half (the bad run; the split thread
+ * of both), the timing scan of the split thread (a run walk, leaving
+ * marks), resolve's pass and the details from those marks. Without the
+ * reach of a closed walk (the details' walks start one mark earlier):
+ * 4.77; without the thread order's run walks (the details read the other
+ * threads again): 4.95; without the timing scan's (resolve's pass reads
+ * the split thread again): 4.95; without both: 5.23. */
+static void test_read_once(void **state)
+{
+    uint64_t eg, eb;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    (void)state;
+
+    write_run("good.trc", 0, &eg);
+    write_run("bad.trc", 1, &eb);
+    ttdi_walk_span_ns = 0;
+    int rc = ttd_diff_files(path_of("good.trc"), path_of("bad.trc"), NULL, &d, &err);
+    if (rc < 0)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    check_result(ttd_get_result(d));
+    double times = (double)ttdi_walk_span_ns / (double)(eg + eb);
+    print_message("walked: %llu ns, %.2f times one read's %llu ns\n",
+                  (unsigned long long)ttdi_walk_span_ns, times, (unsigned long long)(eg + eb));
+    assert_true(times < 4.72);
+    assert_true(times > 4.5);   /* the count counts (the passes above) */
+    ttd_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_once),
+    };
+    return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
+}
