@@ -443,7 +443,15 @@ static int take_index(uint64_t *c)
  * registers too), or 6 and TTF_OPT_STRINGS with a string table (format
  * 1.6: STRINGS records, cap_vstr.h).
  * Called at the claim of a values chunk and when a thread turns values on
- * (cap_shadow.c). */
+ * (cap_shadow.c). A table that appears later (a library's, found by
+ * cap_modules.c) calls cap_values_strings_on: each side looks at the
+ * other's word after writing its own, so one of them sets the 1.6 header. */
+static void header_strings(uint8_t *h)
+{
+    __atomic_fetch_or((uint32_t *)(void *)(h + TTF_H_OPT), TTF_OPT_STRINGS, __ATOMIC_RELAXED);
+    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)6, __ATOMIC_RELAXED);
+}
+
 void cap_values_chunk(void)
 {
     uint8_t *h = cap.hdr;
@@ -452,12 +460,18 @@ void cap_values_chunk(void)
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
     if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_XMM)
         return;
-    if (cap_vt.e)               /* string records may follow (format 1.6) */
-        __atomic_fetch_or((uint32_t *)(void *)(h + TTF_H_OPT), TTF_OPT_STRINGS,
-                          __ATOMIC_RELAXED);
-    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)(cap_vt.e ? 6 : 5),
-                     __ATOMIC_RELAXED);
-    __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_RELEASE);
+    if (!cap_vt_on())
+        __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)5, __ATOMIC_RELAXED);
+    __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&cap_vt.w, __ATOMIC_SEQ_CST))  /* string records may follow */
+        header_strings(h);
+}
+
+void cap_values_strings_on(void)
+{
+    uint8_t *h = cap.hdr;
+    if (h && __atomic_load_n((uint32_t *)(void *)(h + TTF_H_REQ), __ATOMIC_SEQ_CST) & TTF_REQ_XMM)
+        header_strings(h);
 }
 
 /* Map a fresh (or recycled) chunk and write its header, magic last.

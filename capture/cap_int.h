@@ -544,6 +544,7 @@ int cap_site_id(struct tstate *t, struct ttcap_site *s);
 void cap_spin_lock(atomic_flag *f);
 void cap_spin_unlock(atomic_flag *f);
 void cap_values_chunk(void);
+void cap_values_strings_on(void);   /* a string table appeared (cap_modules.c) */
 void cap_cut_publish(struct tstate *t);
 void cap_cut_thread_end(struct tstate *t);
 void cap_unwind(struct tstate *t, int how, uint32_t n);

@@ -5,6 +5,10 @@
  * and thread ends (cap_policy.c), written again at the start of a recycled
  * ring chunk; a new module is kept in the build-id store (cap_store.c).
  *
+ * A new module's string table (values mode's strings by content, section
+ * .ttcap.vt) is read into cap_vtab.c's hash then, and its functions are
+ * dropped from it when the module is unloaded.
+ *
  * What was recorded (load bias, extent, build-id, path) is kept in a table
  * of our own, so a forked child, whose fork handler must not call
  * dl_iterate_phdr (the loader's lock may be held by a thread that does not
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "cap_int.h"
+#include "cap_vstr.h"
 
 /* ---- modules -------------------------------------------------------------- */
 
@@ -166,6 +171,10 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
     cap.nmods++;
     write_module(sc->t, info, name);
     cap_store_module(info, name, first);
+    const struct modrec *r = &recs[cap.nmods - 1];
+    if (cap_vtab_module(first ? "/proc/self/exe" : name, info->dlpi_addr, r->size, r->id,
+                        r->nid))
+        cap_values_strings_on();    /* the first string table: format 1.6 */
     return 0;
 }
 
@@ -223,6 +232,7 @@ void cap_check_modules(struct tstate *t, int force)
         if (k < sc.seen)
             continue;
         write_unload(t, cap.mods[i].base);
+        cap_vtab_unload(cap.mods[i].base, cap.mods[i].base + recs[i].size);
         --cap.nmods;
         recs[i] = recs[cap.nmods];
         cap.mods[i--] = cap.mods[cap.nmods];

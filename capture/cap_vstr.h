@@ -29,17 +29,32 @@ struct cap_vt_ent {
     uint8_t pad[5];
 };
 
-/* The table: open addressing, at most half full, read-only once built. */
+/* The table: open addressing, at most half full, read-only between
+ * changes (cap_vtab.c). One word, so that a reader never pairs one table's
+ * slots with another's size: the slots' address (page-aligned) | log2 of
+ * their count; 0: no table (no strings recorded). Address 1 marks the slot
+ * of an unloaded module's function (probes go on past it). */
 struct cap_vtab {
-    const struct cap_vt_ent *e; /* NULL: no table (no strings recorded) */
-    uint64_t mask;              /* slots - 1 */
-    unsigned shift;             /* 64 - log2(slots) */
+    uint64_t w;
 };
 
 extern struct cap_vtab cap_vt;
 
-/* cap_vtab.c: read the program's table (at trace start). */
+/* cap_vtab.c: at trace start (reads TTCAP_STRINGS). */
 void cap_vtab_load(void);
+/* cap_vtab.c: read the table of the module loaded from path at load bias
+ * bias, extent size, build-id id[0..nid) (cap_modules.c, under its lock,
+ * when it learns of the module); 1 if this made the first table. */
+int cap_vtab_module(const char *path, uint64_t bias, uint64_t size, const uint8_t *id,
+                    size_t nid);
+/* cap_vtab.c: forget the functions in [lo, hi) (a module unloaded). */
+void cap_vtab_unload(uint64_t lo, uint64_t hi);
+
+/* 1 once some module's table is loaded. */
+static inline int cap_vt_on(void)
+{
+    return __atomic_load_n(&cap_vt.w, __ATOMIC_RELAXED) != 0;
+}
 
 static inline size_t cap_vt_hash(uint64_t fn, unsigned shift)
 {
@@ -50,16 +65,19 @@ static inline size_t cap_vt_hash(uint64_t fn, unsigned shift)
 static inline __attribute__((always_inline))
 const struct cap_vt_ent *cap_vt_find(uint64_t fn)
 {
-    const struct cap_vt_ent *e = cap_vt.e;
-    if (__builtin_expect(!e, 1))
+    uint64_t w = __atomic_load_n(&cap_vt.w, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!w, 1))
         return NULL;
-    size_t j = cap_vt_hash(fn, cap_vt.shift);
+    const struct cap_vt_ent *e = (const struct cap_vt_ent *)(uintptr_t)(w & ~UINT64_C(63));
+    unsigned bits = (unsigned)(w & 63);
+    size_t j = cap_vt_hash(fn, 64 - bits), mask = ((size_t)1 << bits) - 1;
     for (;;) {
-        if (e[j].fn == fn)
+        uint64_t f = __atomic_load_n(&e[j].fn, __ATOMIC_ACQUIRE);
+        if (f == fn)
             return &e[j];
-        if (!e[j].fn)
+        if (!f)
             return NULL;
-        j = (j + 1) & cap_vt.mask;
+        j = (j + 1) & mask;
     }
 }
 

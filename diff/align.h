@@ -232,6 +232,18 @@ int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
  * in an environment the program walks: "good.trc" against "bad.trc") do
  * not count. May cut sg and sb. */
 int ttdi_strings_same(const ttdi_norm *ng, const ttdi_norm *nb, ttf_string *sg, ttf_string *sb);
+/* A struct or class of at most 16 bytes that both runs passed in the same
+ * registers (ttf_param reg, reg2, fields), in the ENTERs g and b: 1 if a
+ * field differs. Field by field, each cut from its eightbyte as a scalar
+ * of its type and compared as one (ttdi_value_differs: a pointer field as
+ * pointers are); padding bytes, which hold whatever the caller left
+ * there, are never compared; a union, a bit-field or a base class has no
+ * fields, and a class passed by reference is not in registers: 0. */
+int ttdi_struct_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_param *pg, const ttf_param *pb,
+                        const ttf_event *g, const ttf_event *b);
+/* A hash of such a struct's eightbytes in ev (to remember a pair as
+ * noise, never to compare). */
+uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev);
 /* A content hash of s (equal strings, as far as ttf_string_same can
  * tell, may still hash apart when one was cut: use it to remember a pair
  * as noise, never to compare). */

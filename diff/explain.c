@@ -140,13 +140,22 @@ static int xstrings(const ttdi_xcall *x, int k, ttf_string s[2])
     return ttdi_arg_strings(x->sig, (size_t)k, &ev[0], &ev[1], &s[0], &s[1]);
 }
 
-/* Argument k of x in run (TTD_GOOD, TTD_BAD) as text: its string when
- * both runs recorded one, else vtext's. */
+/* Argument k of x in run (TTD_GOOD, TTD_BAD) as text: a small struct by
+ * its fields, its string when both runs recorded one, else vtext's. */
 static const char *argtext(ectx *e, const ttdi_xcall *x, int run, int k)
 {
     const ttf_param *p = param(x, k);
     ttf_string s[2];
     char v[128];
+    if (p && p->type.fields && !p->byref && p->reg >= 0) { /* a small struct: its fields */
+        ttf_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = TTF_EV_ENTER;
+        ev.has_values = 1;
+        memcpy(ev.argregs, x->args[run == TTD_GOOD ? 0 : 1], sizeof ev.argregs);
+        ttf_param_format(v, sizeof v, p, &ev);
+        return ttfi_arena_strcpy(e->in->arena, v);
+    }
     if (!xstrings(x, k, s))
         return vtext(e, run, argreg(x, run == TTD_GOOD ? 0 : 1, k), &p->type,
                      run == TTD_GOOD ? x->gtime_ns : x->time_ns);

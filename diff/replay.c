@@ -352,18 +352,20 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
         const ttf_param *p = &sig->params[i];
         ttf_string s0, s1;
         int str = p->reg >= 0 && ttdi_arg_strings(sig, i, &f->ev[0], &f->ev[1], &s0, &s1);
-        if (p->reg < 0 || (!str && !ttf_value_comparable(&p->type)))
+        int agg = p->reg >= 0 && !str && p->type.fields && !p->byref;  /* a small struct */
+        if (p->reg < 0 || (!str && !agg && !ttf_value_comparable(&p->type)))
             continue;
         uint64_t g = f->ev[0].argregs[p->reg], b = f->ev[1].argregs[p->reg];
         rp->compared++;
         if (str ? ttdi_strings_same(rp->norm[0], rp->norm[1], &s0, &s1)
+            : agg ? !ttdi_struct_differs(rp->norm[0], rp->norm[1], p, p, &f->ev[0], &f->ev[1])
                 : !ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
                                       f->ev[0].time_ns, f->ev[1].time_ns))
             continue;
         int why;
-        if (str) {      /* by content (format 1.6): noise only as the baselines say */
-            g = ttdi_string_hash(&s0);
-            b = ttdi_string_hash(&s1);
+        if (str || agg) {   /* by content: noise only as the baselines say */
+            g = str ? ttdi_string_hash(&s0) : ttdi_struct_hash(p, &f->ev[0]);
+            b = str ? ttdi_string_hash(&s1) : ttdi_struct_hash(p, &f->ev[1]);
             why = baseline_noise(rp, f->key, (int)i) ? TTDI_NOISE_BASELINE : 0;
         } else {
             why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);

@@ -15,7 +15,9 @@
  * signature says it is comparable (ttf_value_comparable): integers, enums
  * and bools exactly after cutting the register to the type's size,
  * pointers by NULL / non-NULL and by what they name in a module's image
- * (values_ptr.c), never void, float or struct values; a char * or
+ * (values_ptr.c), floats and doubles by value, never void; a struct of at
+ * most 16 bytes passed in registers field by field, each field as a
+ * scalar of its type cut from its eightbyte (padding never compared; ttdi_struct_differs); a char * or
  * std::string whose first bytes both runs recorded (format 1.6) by those
  * bytes, as far as both were read (ttf_string_same: "cc" against "cx"
  * differs, where the pointers may well be equal). The
@@ -241,6 +243,35 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
     return 0;
 }
 
+int ttdi_struct_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_param *pg, const ttf_param *pb,
+                        const ttf_event *g, const ttf_event *b)
+{
+    const ttf_vtype *tg = &pg->type, *tb = &pb->type;
+    if (!tg->fields || !tb->fields || pg->byref || pb->byref || pg->reg < 0 ||
+        pg->reg != pb->reg || pg->reg2 != pb->reg2 || tg->nfields != tb->nfields ||
+        tg->size != tb->size)
+        return 0;
+    for (size_t f = 0; f < tb->nfields; f++) {
+        const ttf_field *fg = &tg->fields[f], *fb = &tb->fields[f];
+        unsigned at = fb->offset % 8;
+        int reg = fb->offset < 8 ? pb->reg : fb->offset < 16 ? pb->reg2 : -1;
+        if (reg < 0 || reg >= TTF_VALUE_SLOTS || fg->offset != fb->offset ||
+            fg->type.cls != fb->type.cls || fg->type.size != fb->type.size ||
+            at + fb->type.size > 8 || !ttf_value_comparable(&fb->type))
+            continue;
+        if (ttdi_value_differs(ng, nb, &fb->type, g->argregs[reg] >> (8 * at),
+                               b->argregs[reg] >> (8 * at), g->time_ns, b->time_ns))
+            return 1;
+    }
+    return 0;
+}
+
+uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev)
+{
+    uint64_t h = ttfi_mix64(0x57c7000000000000ull ^ ev->argregs[p->reg]);
+    return p->reg2 >= 0 && p->reg2 < TTF_VALUE_SLOTS ? ttfi_mix64(h ^ ev->argregs[p->reg2]) : h;
+}
+
 /* Compare the values of the pair of calls at wg, wb. */
 static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
@@ -268,6 +299,9 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         if (pg->reg == pb->reg && ttdi_arg_strings(sb, i, g, b, &s0, &s1))
             d = one_diff(wg, noise, collect, (int)i,
                          !ttdi_strings_same(wg->norm, wb->norm, &s0, &s1), out);
+        else if (pg->type.fields && pb->type.fields)
+            d = one_diff(wg, noise, collect, (int)i,
+                         ttdi_struct_differs(wg->norm, wb->norm, pg, pb, g, b), out);
         else
             d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
                           g->argregs[pg->reg], b->argregs[pb->reg], out);
@@ -515,7 +549,14 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
     out->type = ty->name;
     out->cls = ty->cls;
     ttf_string s0, s1;
-    if (p && ttdi_arg_strings(v->sig, (size_t)v->arg, &v->ev[0], &v->ev[1], &s0, &s1)) {
+    int text = 0;
+    if (p && p->type.fields && !p->byref && p->reg >= 0) {  /* a small struct: its fields */
+        out->good_raw = v->ev[0].argregs[p->reg];
+        out->bad_raw = v->ev[1].argregs[p->reg];
+        ttf_param_format(buf[0], sizeof buf[0], p, &v->ev[0]);
+        ttf_param_format(buf[1], sizeof buf[1], p, &v->ev[1]);
+        text = 1;
+    } else if (p && ttdi_arg_strings(v->sig, (size_t)v->arg, &v->ev[0], &v->ev[1], &s0, &s1)) {
         out->good_raw = v->ev[0].argregs[p->reg];
         out->bad_raw = v->ev[1].argregs[p->reg];
         ttf_string_format(buf[0], sizeof buf[0], &s0);
@@ -528,7 +569,7 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
         ttf_value_ret(v->sig, &v->ev[0], &out->good_raw);
         ttf_value_ret(v->sig, &v->ev[1], &out->bad_raw);
     }
-    if (!out->is_string) {
+    if (!out->is_string && !text) {
         ttdi_value_text(ng, out->good_raw, ty, v->ev[0].time_ns, buf[0], sizeof buf[0]);
         ttdi_value_text(nb, out->bad_raw, ty, v->ev[1].time_ns, buf[1], sizeof buf[1]);
     }

@@ -850,8 +850,13 @@ static int is_const(Dwarf_Die *t)
 /* Where a parameter's string is: TTF_VT's cstr (1) for a pointer to const
  * char (an input: a plain char * may be an output buffer, whose bytes
  * before the call are whatever it held, and would make identical runs
- * differ), sstr (2) for a std::string by pointer, reference or value,
- * else 0. */
+ * differ), sstr (2) for a std::string by value, by reference or by
+ * pointer to const, else 0. A pointer to a non-const std::string may point
+ * to storage the callee is about to construct a string in (`this` of
+ * basic_string's constructors and _M_construct, std::_Construct's
+ * pointer): its first word is then whatever the memory held, an address
+ * that differs from run to run, so it is left out; a const one, a
+ * reference and a copy are constructed strings. */
 static int string_kind(Dwarf_Die *param)
 {
     Dwarf_Die t, p, to;
@@ -867,6 +872,8 @@ static int string_kind(Dwarf_Die *param)
         return 0;
     if (is_char(&to))
         return tag == DW_TAG_pointer_type && is_const(&to);
+    if (tag == DW_TAG_pointer_type && !is_const(&to))
+        return 0;
     return is_std_string(&to) ? 2 : 0;
 }
 

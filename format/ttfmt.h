@@ -85,10 +85,13 @@ extern "C" {
  * 2.15.1: untimed EXITs placed by ratios kept per band of interval width
  * (FORMAT.md 4.5); no API change.
  * 2.16.0: ttf_source_passes_on (does a function's source only return
- * another function's answer: a wrapper around an inlined decision). */
+ * another function's answer: a wrapper around an inlined decision).
+ * 2.16.1: ttf_value_table leaves out pointers to a non-const std::string
+ * (`this` of basic_string's constructors: storage not yet a string); no
+ * API change. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 16
-#define TTF_VERSION_PATCH 0
+#define TTF_VERSION_PATCH 1
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
@@ -1070,8 +1073,11 @@ typedef struct ttf_vt_entry {
                                    buffer, whose bytes before the call mean
                                    nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
-                                   reference, a pointer, or one passed by
-                                   value: by invisible reference) */
+                                   reference, a pointer to const, or one
+                                   passed by value: by invisible reference;
+                                   not a pointer to a non-const one, which
+                                   may point to storage not yet constructed,
+                                   libttfmt 2.16.1) */
     uint8_t flags;              /* TTF_VT_SSE */
 } ttf_vt_entry;
 

@@ -22,3 +22,8 @@ $(B)/tests/test_probe: tests/unit/test_probe.c $(B)/libttcap.a $(LIBFMT) capture
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a $(LIBFMT) \
 	  $(SYSLIBS) -lcmocka
+
+$(B)/tests/test_vtab: tests/unit/test_vtab.c $(B)/libttcap.a capture/cap_int.h capture/cap_vstr.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a \
+	  $(SYSLIBS) -lcmocka

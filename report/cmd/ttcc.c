@@ -25,10 +25,11 @@
  *   installed). A command that compiles and links at once while -pg is in
  *   effect is split: each source is compiled to a temporary object with
  *   -pg, then the objects are linked without it.
- * - Values mode, after a program's link: its string table (which
- *   functions take a char * or std::string, from its debug info) goes
- *   into it as the section .ttcap.vt (add_value_table): libttcap then
- *   records those strings' first bytes.
+ * - Values mode, after a link (a program or a shared library): its string
+ *   table (which functions take a char * or std::string, from its debug
+ *   info) goes into it as the section .ttcap.vt (add_value_table):
+ *   libttcap then records those strings' first bytes. `ttcc --add-table
+ *   FILE...` does the same for files another build system linked.
  *
  * Response files (@file) are read for what they ask, never rewritten.
  * Arguments are never re-parsed by a shell: the compiler is exec'd with an
@@ -57,6 +58,7 @@
 
 static const char usage[] =
     "usage: ttcc [--values | --plain] [--show] COMPILER [ARGS...]\n"
+    "       ttcc [--show] --add-table FILE...\n"
     "Run COMPILER (gcc, g++, clang, cc ...) with ARGS, adding what tracing with\n"
     "libttcap needs: CC=\"ttcc gcc\" CXX=\"ttcc g++\" for any build system.\n"
     "\n"
@@ -67,6 +69,10 @@ static const char usage[] =
     "                      split or cloned traced (see ttcc(1)); calls also\n"
     "                      record their argument registers and return value\n"
     "  --show              print each command run to stderr (shell-quoted)\n"
+    "  --add-table FILE... store the string table in programs and shared libraries\n"
+    "                      built with values mode's flags but linked without ttcc\n"
+    "                      (CMake's ttcap::values, pkg-config): what ttcc --values\n"
+    "                      does after its links; run it after each link\n"
     "  -h, --help          this help\n"
     "  -V, --version       print the version\n"
     "\n"
@@ -76,13 +82,16 @@ static const char usage[] =
     "At link time (executables and shared libraries) ttcc adds libttcap so that\n"
     "--as-needed cannot drop it, with -L and an rpath to its folder, and takes\n"
     "-pg out; a command that compiles and links at once with -pg is split into\n"
-    "compiles and a link. In values mode a program's link is followed by\n"
+    "compiles and a link. In values mode each link is followed by\n"
     "ttdump --value-table and objcopy, which store which functions take strings\n"
     "(section .ttcap.vt: libttcap records their first bytes; OBJCOPY names the\n"
     "objcopy). Commands without input files (--version, -v, -print-...) run\n"
     "unchanged; -E and -M only get libttcap's include folder.\n"
     "Exit status: the compiler's; 2 for ttcc's own errors (bad options, no\n"
-    "compiler, libttcap not found, the compiler would not start).\n";
+    "compiler, libttcap not found, the compiler would not start; with\n"
+    "--add-table a FILE that is not an ELF file or a failing step); 0 when\n"
+    "--add-table added every table it could (a FILE without debug info or\n"
+    "string parameters gets none, with one line).\n";
 
 #if defined(__SANITIZE_ADDRESS__)
 /* ttcc lives for one command and ends in exec or exit: the argument
@@ -100,6 +109,7 @@ const char *__lsan_default_options(void)
 typedef struct conf {
     int values;             /* 1 values mode, 0 plain mode */
     int show;               /* --show / TTCC_SHOW: print commands */
+    int add_table;          /* --add-table: argv from the index returned are files */
     int clang;              /* 1: the compiler's name has "clang" in it */
     char libdir[PATH_MAX + 16];  /* folder holding libttcap.so */
     char incdir[PATH_MAX + 16];  /* folder holding ttcap.h */
@@ -547,21 +557,57 @@ static int split_run(const conf *c, char **argv, size_t n, size_t nsrc)
     return rc;
 }
 
-/* After a values-mode link of a program (not -shared, not -r): the
- * functions whose arguments are strings, read from its debug info by
- * `ttdump --value-table` (beside ttcc), stored in it as the section
- * .ttcap.vt (`objcopy --add-section`, $OBJCOPY or objcopy; not loaded,
- * the build-id unchanged): libttcap reads it at start and records those
- * strings' first bytes (capture/cap_vtab.c, VALUES.md). A program without
- * debug info or string parameters gets none. A step that fails leaves the
- * program as linked, with one warning line: its strings are then compared
- * as pointers. The output is -o's, or a.out. */
+/* The string table of the ELF file file: the functions whose arguments
+ * are strings, read from its debug info by `ttdump --value-table` (beside
+ * ttcc), stored in it as the section .ttcap.vt (`objcopy
+ * --remove-section --add-section`, $OBJCOPY or objcopy: a table already
+ * there is replaced; not loaded, the build-id unchanged): libttcap reads it
+ * when it loads the file and records those strings' first bytes
+ * (capture/cap_vtab.c, VALUES.md). A file without debug info or string
+ * parameters gets none (-1: nothing to add). 0 when added; else the
+ * failing step's status, with *step naming it. */
+static int table_into(const conf *c, const char *file, const char **step)
+{
+    const char *tmp = getenv("TMPDIR"), *objcopy = getenv("OBJCOPY");
+    char *table = cat(tmp && *tmp ? tmp : "/tmp", "/ttcc-vt.XXXXXX");
+    int fd = mkstemp(table);
+    *step = "a temporary file";
+    if (fd < 0) {
+        free(table);
+        return TROUBLE;
+    }
+    close(fd);
+    char *dump = cat(c->bindir, "/ttdump"), *sect = cat(".ttcap.vt=", table);
+    char *dv[] = {dump, "--value-table", table, (char *)file, NULL};
+    char *ov[] = {(char *)(objcopy && *objcopy ? objcopy : "objcopy"), "--remove-section",
+                  ".ttcap.vt", "--add-section", sect, (char *)file, NULL};
+    vec d = {dv, 4, 5}, o = {ov, 6, 7};
+    struct stat st;
+    *step = "ttdump --value-table";
+    int rc = run_wait(c, &d);
+    if (rc == 0 && (stat(table, &st) != 0 || st.st_size == 0))
+        rc = -1;                /* nothing to add */
+    if (rc == 0) {
+        *step = o.v[0];
+        rc = run_wait(c, &o);
+    }
+    unlink(table);
+    free(table);
+    free(dump);
+    free(sect);
+    return rc;
+}
+
+/* After a values-mode link of a program or shared library (not -r): its
+ * string table (table_into). A step that fails leaves the file as linked,
+ * with one warning line: its strings are then compared as pointers. The
+ * output is -o's, or a.out. */
 static void add_value_table(const conf *c, char **args, size_t n)
 {
-    const char *out = NULL, *objcopy = getenv("OBJCOPY");
+    const char *out = NULL, *step;
     int rsp = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!strcmp(args[i], "-shared") || !strcmp(args[i], "-r"))
+        if (!strcmp(args[i], "-r"))
             return;
         if (!strcmp(args[i], "-o") && i + 1 < n)
             out = args[++i];
@@ -574,31 +620,41 @@ static void add_value_table(const conf *c, char **args, size_t n)
     }
     if (!out && rsp)
         return;                 /* -o may be in the @file: not guessed */
-    const char *tmp = getenv("TMPDIR");
-    char *table = cat(tmp && *tmp ? tmp : "/tmp", "/ttcc-vt.XXXXXX");
-    int fd = mkstemp(table);
-    if (fd < 0) {
-        fprintf(stderr, "ttcc: warning: %s: no string table: %s\n", table, strerror(errno));
-        free(table);
-        return;
+    int rc = table_into(c, out ? out : "a.out", &step);
+    if (rc > 0)
+        fprintf(stderr, "ttcc: warning: %s: no string table added (%s failed; strings are "
+                "compared as pointers)\n", out ? out : "a.out", step);
+}
+
+/* ttcc --add-table FILE...: the string table into programs and shared
+ * libraries linked without ttcc (CMake's ttcap::values, pkg-config). Each
+ * file must be an ELF file; one with nothing to add is said so and left.
+ * Exits: 0, or 2 at the first error (one line). */
+static void add_tables(const conf *c, char **files, int n)
+{
+    if (n == 0)
+        fail_exit("--add-table: no file given (usage: ttcc --add-table FILE...)%s%s", NULL,
+                  NULL);
+    for (int i = 0; i < n; i++) {
+        unsigned char m[4] = {0};
+        FILE *f = fopen(files[i], "rb");
+        if (!f)
+            fail_exit("%s: cannot open: %s", files[i], strerror(errno));
+        size_t got = fread(m, 1, 4, f);
+        fclose(f);
+        if (got != 4 || memcmp(m, "\177ELF", 4))
+            fail_exit("%s: not an ELF file (a program or a shared library)%s", files[i], NULL);
     }
-    close(fd);
-    char *dump = cat(c->bindir, "/ttdump"), *sect = cat(".ttcap.vt=", table);
-    char *dv[] = {dump, "--value-table", table, (char *)(out ? out : "a.out"), NULL};
-    char *ov[] = {(char *)(objcopy && *objcopy ? objcopy : "objcopy"), "--add-section",
-                  sect, (char *)(out ? out : "a.out"), NULL};
-    vec d = {dv, 4, 5}, o = {ov, 4, 5};
-    struct stat st;
-    int rc = run_wait(c, &d);
-    if (rc == 0 && stat(table, &st) == 0 && st.st_size > 0)
-        rc = run_wait(c, &o);
-    if (rc)
-        fprintf(stderr, "ttcc: warning: %s: no string table added (strings are compared "
-                "as pointers)\n", out ? out : "a.out");
-    unlink(table);
-    free(table);
-    free(dump);
-    free(sect);
+    for (int i = 0; i < n; i++) {
+        const char *step;
+        int rc = table_into(c, files[i], &step);
+        if (rc < 0)
+            fprintf(stderr, "ttcc: %s: no function with a string parameter in its debug "
+                    "info: no table added\n", files[i]);
+        else if (rc)
+            fail_exit("%s: no string table added: %s failed", files[i], step);
+    }
+    exit(0);
 }
 
 /* 1 if dir/name is an existing file. */
@@ -645,6 +701,7 @@ static int parse(conf *c, int argc, char **argv)
 {
     const char *m = getenv("TTCC_MODE"), *sh = getenv("TTCC_SHOW");
     c->values = -1;
+    c->add_table = 0;
     c->show = sh && *sh && strcmp(sh, "0");
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -660,6 +717,10 @@ static int parse(conf *c, int argc, char **argv)
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("ttcc %s (trace format %s)\n", TT_VERSION, TT_TRACE_FORMAT);
             exit(0);
+        }
+        if (!strcmp(a, "--add-table")) {
+            c->add_table = 1;
+            return i + 1;
         }
         if (!strcmp(a, "--values") || !strcmp(a, "--plain"))
             c->values = a[2] == 'v';
@@ -689,6 +750,10 @@ int main(int argc, char **argv)
 {
     conf c;
     int at = parse(&c, argc, argv);
+    if (c.add_table) {
+        locate(&c);
+        add_tables(&c, argv + at, argc - at);
+    }
     char **args = argv + at + 1;
     size_t n = (size_t)(argc - at - 1);
     scan sc = scan_args(args, n);

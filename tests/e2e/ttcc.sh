@@ -89,7 +89,7 @@ if [ "$(uname -m)" = x86_64 ]; then
     has '^ttcc: gcc -pg -mfentry -g .*-c -x c b.txt -o /.*/1.o' v.err
     sed -n 3p v.err > vl.err
     has "^ttcc: $BD/ttdump --value-table $T/tmp/ttcc-vt[.].* appv\$" v.err
-    has "^ttcc: objcopy --add-section .ttcap.vt=$T/tmp/ttcc-vt[.].* appv\$" v.err
+    has "^ttcc: objcopy --remove-section .ttcap.vt --add-section .ttcap.vt=$T/tmp/ttcc-vt[.].* appv\$" v.err
     if command -v readelf > /dev/null; then
         readelf -S appv > vs.sec
         has ' .ttcap.vt ' vs.sec

@@ -14,7 +14,10 @@ value `finish` would print (a FinishBreakpoint), when it is an integer,
 pointer, enum, bool or char (a number), or a float or double (a JSON
 number with a fraction; NaN and infinities as strings); an argument that
 is a struct of at most 16 bytes as its scalar fields ({"fields": {"x":
-1.5, "in.y": 2}}, nested structs and arrays flattened as tt names them).
+1.5, "in.y": 2}}, nested structs and arrays flattened as tt names them);
+a string parameter (char *, std::string by value, reference or pointer)
+also as its first bytes ("str": {"hex": the bytes up to the NUL, at most
+40, "end": whether the NUL came}).
 """
 import json
 import os
@@ -74,6 +77,51 @@ def scalar(v):
         return -1, None
 
 
+def cstring(addr):
+    """The bytes at addr up to their NUL, at most 40, as
+    {"hex": ..., "end": NUL seen}; None for NULL or a first byte gdb
+    cannot read."""
+    if not addr:
+        return None
+    inf, out = gdb.selected_inferior(), b""
+    try:
+        while len(out) < 40:
+            b = bytes(inf.read_memory(addr + len(out), 1))
+            if b == b"\0":
+                return {"hex": out.hex(), "end": True}
+            out += b
+    except gdb.MemoryError:
+        if not out:
+            return None
+    return {"hex": out.hex(), "end": False}
+
+
+def string_of(v):
+    """What a string parameter points to (cstring): a pointer to a
+    1-byte char, or a std::string (libstdc++: its _M_dataplus._M_p) by
+    value, reference or pointer; None for any other parameter."""
+    try:
+        t = v.type.strip_typedefs()
+        if t.code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
+            v = v.referenced_value()
+            t = v.type.strip_typedefs()
+        elif t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().code == gdb.TYPE_CODE_STRUCT:
+            if not int(v):
+                return None
+            v = v.dereference()
+            t = v.type.strip_typedefs()
+        if t.code == gdb.TYPE_CODE_PTR:
+            c = t.target().strip_typedefs()
+            if c.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_CHAR) and c.sizeof == 1:
+                return cstring(int(v))
+            return None
+        if t.code == gdb.TYPE_CODE_STRUCT and "basic_string<char," in (t.name or ""):
+            return cstring(int(v["_M_dataplus"]["_M_p"]))
+    except (gdb.error, gdb.MemoryError, RuntimeError):
+        pass
+    return None
+
+
 class Ret(gdb.FinishBreakpoint):
     def __init__(self, frame, rec):
         super().__init__(frame, internal=True)
@@ -108,8 +156,10 @@ class Enter(gdb.Breakpoint):
                 block = block.superblock
             for sym in block:
                 if sym.is_argument:
-                    code, val = scalar(frame.read_var(sym))
-                    args.append({"name": sym.name, "code": code, "value": val})
+                    var = frame.read_var(sym)
+                    code, val = scalar(var)
+                    args.append({"name": sym.name, "code": code, "value": val,
+                                 "str": string_of(var)})
             # an unnamed parameter has no symbol: the named ones cannot be
             # matched to their places, so no argument is compared
             if len(frame.function().type.fields()) != len(args):

@@ -12,7 +12,9 @@ made without address randomisation, the stack's place moving a little
 with the environment; NULL only with NULL; floats and doubles when they
 are the same number, a float's text read back at float precision; a
 small struct's "{x=1.5, y=2}" when gdb's fields have the same names and
-each agrees). tt's "?" (not recorded, not placeable), "(in memory)" and
+each agrees; a string argument's first bytes, "item-3" or cut with "…",
+when gdb reads the same bytes there, up to the NUL for a whole one).
+tt's "?" (not recorded, not placeable), "(in memory)" and
 aggregates "(T)" are counted apart, never compared; a
 value gdb cannot read (optimised out) is not compared either. Prints the
 counts; exit 1 on any disagreement (each printed) or on too few checks.
@@ -26,9 +28,15 @@ NEAR = 1 << 16
 
 
 def split_args(s):
-    """Top-level comma-separated items of s."""
-    out, depth, cur = [], 0, ""
+    """Top-level comma-separated items of s (a "..." string's bytes
+    count for nothing)."""
+    out, depth, cur, quoted, esc = [], 0, "", False, False
     for ch in s:
+        if quoted or ch == '"':
+            quoted = (not quoted) if ch == '"' and not esc else quoted
+            esc = quoted and ch == "\\" and not esc
+            cur += ch
+            continue
         if ch in "([{<":
             depth += 1
         elif ch in ")]}>":
@@ -52,6 +60,8 @@ def value_of(tok):
         return "other", None
     if tok == "(in memory)":
         return "memory", None
+    if tok.startswith('"') or tok == "(unreadable)":
+        return tt_string(tok)
     if re.fullmatch(r"\([^()]*\)", tok):
         return "aggregate", None
     if tok.startswith("{") and tok.endswith("}"):
@@ -76,6 +86,28 @@ def value_of(tok):
     if m:
         return "int", int(m.group(0))
     return "other", None
+
+
+def tt_string(tok):
+    """("string", (bytes, complete)) of ttdump's "..." (ttf_string_format:
+    C escapes, "…" when cut); ("unreadable", None) for (unreadable)."""
+    if tok == "(unreadable)":
+        return "unreadable", None
+    m = re.fullmatch(r'"((?:[^"\\]|\\.)*)"(\u2026.*)?', tok)
+    if not m:
+        return "other", None
+    body, out, i = m.group(1), bytearray(), 0
+    while i < len(body):
+        if body[i] != "\\":
+            out += body[i].encode("latin-1")
+            i += 1
+        elif body[i + 1] == "x":
+            out.append(int(body[i + 2:i + 4], 16))
+            i += 4
+        else:
+            out += {"n": b"\n", "t": b"\t", "r": b"\r"}.get(body[i + 1], body[i + 1].encode())
+            i += 2
+    return "string", (bytes(out), m.group(2) is None)
 
 
 def split_call(text):
@@ -133,6 +165,12 @@ def f32(x):
 
 
 def agree(kind, tv, gv):
+    if kind == "string":                        # tt's first bytes, gdb's up to 40
+        if not isinstance(gv, dict):
+            return False
+        got, done = tv
+        g = bytes.fromhex(gv["hex"])
+        return g == got and gv["end"] if done else g.startswith(got)
     if kind == "struct":                        # field by field, the same names
         gv = gv["fields"] if isinstance(gv, dict) else None
         return gv is not None and set(gv) == set(tv) and all(
@@ -183,7 +221,8 @@ def main():
     label = sys.argv[3] if len(sys.argv) > 3 else gdbf
     calls = tt_calls(tt)
     n = {"calls": 0, "agree": 0, "structs": 0, "unknown": 0, "aggregate": 0, "gdb_unknown": 0,
-         "wrong": 0, "unmatched": 0, "floats": 0, "args_unread": 0}
+         "wrong": 0, "unmatched": 0, "floats": 0, "args_unread": 0, "strings": 0,
+         "unreadable": 0}
     for line in open(gdbf):
         g = json.loads(line)
         recs = calls.get(g["function"], [])
@@ -202,11 +241,15 @@ def main():
                   (label, g["function"], g["call"], len(t["args"]), len(g["args"])))
             n["wrong"] += 1
             continue
-        checks = [(tok, ga["value"], ga["name"]) for tok, ga in pairs]
+        checks = [(tok, ga.get("str") if tok.startswith('"') else ga["value"], ga["name"])
+                  for tok, ga in pairs]
         if t["ret"] is not None:
             checks.append((t["ret"], g["ret"], "return"))
         for tok, gv, what in checks:
             kind, tv = value_of(tok)
+            if kind == "unreadable":
+                n["unreadable"] += 1
+                continue
             if kind in ("unknown", "aggregate", "other", "memory"):
                 n["unknown" if kind in ("unknown", "memory") else "aggregate"] += 1
                 continue
@@ -216,16 +259,18 @@ def main():
             if agree(kind, tv, gv):
                 n["agree"] += 1
                 n["structs"] += kind == "struct"
+                n["strings"] += kind == "string"
                 n["floats"] += kind == "float" or isinstance(gv, (float, str))
             else:
                 n["wrong"] += 1
                 print("%s: %s call %d %s: tt %s, gdb %s" %
                       (label, g["function"], g["call"], what, tok, gv))
     print("%s: %d calls, %d values agree with gdb (%d of them float or double, %d small "
-          "structs field by field), %d wrong, "
+          "structs field by field, %d strings by their first bytes), %d wrong, "
           "%d not recorded by tt (?, in memory), %d aggregates, %d unreadable by gdb, "
           "%d calls unmatched, %d calls' arguments unread by gdb" %
-          (label, n["calls"], n["agree"], n["floats"], n["structs"], n["wrong"], n["unknown"],
+          (label, n["calls"], n["agree"], n["floats"], n["structs"], n["strings"], n["wrong"],
+           n["unknown"],
            n["aggregate"], n["gdb_unknown"], n["unmatched"], n["args_unread"]))
     json.dump(n, open(gdbf + ".counts", "w"))
     sys.exit(1 if n["wrong"] else 0)

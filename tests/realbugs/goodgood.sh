@@ -57,7 +57,9 @@ gg_call() {
 gg_build() {
     rb_mode_flags "$2" || return 1
     stamp=$(printf '%s|%s' "$(rb_hash "$B/libttcap.so" "$RB_DIR/goodgood/$1.sh" "$RB_DIR/lib.sh")" "$TT_CFLAGS")
-    [ "$(cat "$4/.stamp" 2>/dev/null)" = "$stamp" ] && return 0
+    # (a cached build's string tables are made again: the rules of what is
+    # a string are libttfmt's, not part of the stamp)
+    [ "$(cat "$4/.stamp" 2>/dev/null)" = "$stamp" ] && { rb_value_tables "$2" "$4"; return 0; }
     rm -rf "$4" "$4.src" && mkdir -p "$4" && cp -a "$3" "$4.src" || return 1
     note "$1: building ($2)"
     (cd "$4.src" && gg_call "$1" build "$4.src" "$4") >"$4.log" 2>&1 ||

@@ -115,21 +115,18 @@ rb_mode_flags() {
     export TT_CFLAGS TT_LDFLAGS
 }
 
-# rb_value_tables MODE OUT : in values mode, give every program in OUT the
-# string table ttcc adds at link (`ttdump --value-table`, then objcopy's
-# section .ttcap.vt; ttcc(1)), so a case built with the mode's flags records
-# strings' first bytes as `ttcc --values` does. A program that has no
-# string parameters, or no debug info, is left as built.
+# rb_value_tables MODE OUT : in values mode, give every program and shared
+# library in OUT the string table ttcc adds at link (`ttcc --add-table`:
+# ttdump --value-table, then objcopy's section .ttcap.vt; ttcc(1)), so a
+# case built with the mode's flags records strings' first bytes as
+# `ttcc --values` does. A file that has no string parameters, or no debug
+# info, is left as built.
 rb_value_tables() {
     [ "$1" = values ] || return 0
-    vt=$(mktemp) || return 1
-    find "$2" -type f -perm -u+x | while read -r f; do
+    find "$2" -type f \( -perm -u+x -o -name '*.so*' \) | while read -r f; do
         [ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
-        "$B/ttdump" --value-table "$vt" "$f" >/dev/null 2>&1 && [ -s "$vt" ] &&
-            objcopy --add-section ".ttcap.vt=$vt" "$f" 2>/dev/null
-        : >"$vt"
+        "$B/ttcc" --add-table "$f" >/dev/null 2>&1 || true
     done
-    rm -f "$vt"
 }
 
 # rb_json_field FILE JQ-EXPR : one value from a JSON report ("" on error)

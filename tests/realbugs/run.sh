@@ -115,6 +115,7 @@ case_call() {
 build_side() {
     d=$WORK/$1/$2/$3
     if [ "$(cat "$d/out/.stamp" 2>/dev/null)" = "$STAMP" ]; then
+        rb_value_tables "$2" "$d/out"   # (libttfmt's rules, not in the stamp)
         echo "$d/out"; return 0
     fi
     rb_note "$1: building $3 ($2)"
