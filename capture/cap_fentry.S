@@ -189,7 +189,7 @@ __fentry__:
         cmpl    $0xfa1e0ff3, -4(%rax)
         jne     3f
         subq    $4, %rax
-3:      cmpq    $0, cap_vt+CAPL_VT_E(%rip)
+3:      cmpq    $0, cap_vt+CAPL_VT_W(%rip)
         jne     .Lfe_vt                 /* a string table: look fn up */
 .Lfe_nostr:
         movq    %rax, %r9               /* TTF_SLOT(fn) */
@@ -324,13 +324,19 @@ __fentry__:
         jmp     .Lfe_commit
 .Lfe_vt:                                /* cap_vt_find: out of line */
         movq    %rcx, %rsi
-        movl    cap_vt+CAPL_VT_SHIFT(%rip), %ecx
+        movq    cap_vt+CAPL_VT_W(%rip), %r9     /* entries | bits */
+        movl    %r9d, %ecx
+        andl    $CAPL_VT_BITS, %ecx
+        movl    $1, %r10d
+        shlq    %cl, %r10
+        subq    $1, %r10                /* mask: (1 << bits) - 1 */
+        negl    %ecx
+        addl    $64, %ecx               /* shift: 64 - bits */
         movabsq $CAPL_VT_MUL, %rdx
         imulq   %rax, %rdx
         shrq    %cl, %rdx
         movq    %rsi, %rcx
-        movq    cap_vt+CAPL_VT_E(%rip), %r9
-        movq    cap_vt+CAPL_VT_MASK(%rip), %r10
+        andq    $~CAPL_VT_BITS, %r9     /* the entries */
 8:      movq    %rdx, %rsi
         shlq    $4, %rsi                /* CAPL_VTENT_SIZE */
         movq    CAPL_VTENT_FN(%r9,%rsi), %rsi

@@ -60,10 +60,10 @@
 #define CAPL_BUSY_HOT 2
 
 /* struct cap_vtab and struct cap_vt_ent (cap_vstr.h): the string table
- * and its hash (cap_vt_hash) */
-#define CAPL_VT_E 0x00
-#define CAPL_VT_MASK 0x08
-#define CAPL_VT_SHIFT 0x10
+ * (one word: the entries' address, 64-aligned, with the hash's bits in
+ * its low 6) and its hash (cap_vt_hash) */
+#define CAPL_VT_W 0x00
+#define CAPL_VT_BITS 63
 #define CAPL_VTENT_SIZE 16
 #define CAPL_VTENT_FN 0x00
 #define CAPL_VT_MUL 0x9e3779b97f4a7c15

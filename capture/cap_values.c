@@ -98,11 +98,8 @@ LAYOUT(sizeof(((struct shadow *)0)->cap), 4);
 LAYOUT(TTF_T_ENTER_HIT, CAPL_ENTER_HIT);
 LAYOUT(TTF_MASK_STRIDE, CAPL_MASK_STRIDE);
 LAYOUT(TTF_MASK_XMM, CAPL_MASK_XMM);
-LAYOUT(offsetof(struct cap_vtab, e), CAPL_VT_E);
-LAYOUT(offsetof(struct cap_vtab, mask), CAPL_VT_MASK);
-LAYOUT(offsetof(struct cap_vtab, shift), CAPL_VT_SHIFT);
-LAYOUT(sizeof(((struct cap_vtab *)0)->mask), 8);
-LAYOUT(sizeof(((struct cap_vtab *)0)->shift), 4);
+LAYOUT(offsetof(struct cap_vtab, w), CAPL_VT_W);
+LAYOUT(sizeof(((struct cap_vtab *)0)->w), 8);
 LAYOUT(sizeof(struct cap_vt_ent), CAPL_VTENT_SIZE);
 LAYOUT(offsetof(struct cap_vt_ent, fn), CAPL_VTENT_FN);
 
