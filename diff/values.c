@@ -63,29 +63,33 @@ uint64_t ttdi_value_slot_key(uint64_t key, int slot)
     return key ^ ttfi_mix64(0x510700000000ull | (uint32_t)(slot + 2));
 }
 
-/* Is char pointer i of sig the end of a buffer that the pointer before it
- * starts (at most 1 MiB before: `in, end`)? */
+/* Is char pointer i of sig the end of a buffer that the char pointer
+ * before it starts (a string recorded too, at most 1 MiB before: `in,
+ * end`)? Not an object's pointer before a name (`table, key`), however
+ * near the two were allocated. */
 static int is_end(const ttf_signature *sig, size_t i, const ttf_event *ev)
 {
     const ttf_param *b = &sig->params[i - 1], *e = &sig->params[i];
-    if (b->type.cls != TTF_VC_POINTER || b->reg < 0 || b->reg >= TTF_VALUE_REGS)
+    ttf_string before;
+    if (b->type.cls != TTF_VC_POINTER || b->reg < 0 || b->reg >= TTF_VALUE_REGS ||
+        !ttf_event_string(ev, (unsigned)b->reg, &before) || before.std)
         return 0;
     uint64_t from = ev->argregs[b->reg], to = ev->argregs[e->reg];
     return from && to >= from && to - from <= (1u << 20);
 }
 
-/* A char pointer whose next parameter is an integer may be a buffer
- * with its length (`const unsigned char *data, size_t len`), or with its
- * end when that is a pointer at or after it (`const char *in, const char
- * *end`: the length is their distance, and `end`'s own bytes are past
- * the buffer; jq's strings are not NUL-terminated): not
- * NUL-terminated, its bytes past len whatever the memory held, so two
- * identical runs would differ there. When that integer n (this run's
- * value) is shorter than the bytes recorded, only n of them are the
- * string's (0: none; a stack address past a buffer ends in NUL bytes, so
- * a NUL found says nothing). A small flag after a string (`name, 0`,
- * `name, 1`) cuts it short too: the bytes compared are fewer, never
- * wrong, and the pointer is compared as before strings. */
+/* A char pointer with its length in the next parameter (`const unsigned
+ * char *data, size_t len`), or with its end there (`const char *in, const
+ * char *end`: the length is their distance; jq's strings are not
+ * NUL-terminated) is a buffer: its bytes past the length are whatever the
+ * memory held, so two identical runs would differ there. When that length
+ * n (this run's) is shorter than the bytes recorded, only n of them are
+ * the string's (0: none; a stack address past a buffer ends in NUL bytes,
+ * so a NUL found says nothing), and `end`'s own bytes are none. A small
+ * flag after a string (`name, 0`, `name, 1`) cuts it short too: the bytes
+ * compared are fewer, never wrong, and the pointer is compared as before
+ * strings. (An object after a string cannot cut it: it starts past the
+ * string's NUL.) */
 static void cut_at_length(const ttf_signature *sig, size_t i, const ttf_event *ev, ttf_string *s)
 {
     if (s->std)

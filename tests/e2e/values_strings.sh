@@ -46,6 +46,9 @@ rc=0; "$BD/ttdiff" g.trc b.trc > d.txt 2> d.err || rc=$?
 [ "$rc" = 1 ] || { cat d.txt d.err; fail "ttdiff C pair: exit $rc"; }
 has '^  cause: `lookup_rule` was called with rule_name = "cx" in the bad run, "cc" in the good run$' d.txt
 has '^  [0-9]*[.] because of [0-9]* (the same value): `find_rule` was called with name = "cx" in the bad run, "cc" in the good run$' d.txt
+# a name allocated just after an object passed before it is still a string
+"$BD/ttdiff" --function '^in_table$' g.trc b.trc > t.txt 2>&1 || true
+has '`in_table` was called with argument 2 (key) = "cx" in the bad run, "cc" in the good run' t.txt
 "$BD/ttdiff" --format json g.trc b.trc > d.json 2> /dev/null || true
 python3 - d.json <<'PY' || fail "JSON value_divergence"
 import json, sys
