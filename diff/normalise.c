@@ -51,10 +51,13 @@ int ttdi_norm_init(ttdi_norm *n, const ttf_trace *t, int messages,
     n->buf = malloc(n->buflen);
     if (!n->buf)
         return TT_ENOMEM;
+    n->real_path = ttf_path(t) ? realpath(ttf_path(t), NULL) : NULL;
     int rc = ttf_sym_open(t, &n->sym);
     if (rc < 0) {
         free(n->buf);
+        free(n->real_path);
         n->buf = NULL;
+        n->real_path = NULL;
         return rc;
     }
     return ttf_sym_set_demangle(n->sym, !no_demangle);
@@ -71,6 +74,7 @@ void ttdi_norm_free(ttdi_norm *n)
     ttdi_table_free(&n->sites);
     free(n->buf);
     free(n->mods);
+    free(n->real_path);
     memset(n, 0, sizeof *n);
 }
 

@@ -55,6 +55,9 @@ typedef struct ttdi_norm {
                                pointer comparisons (values_ptr.c) */
     size_t nmods;
     int mods_ready;
+    char *real_path;        /* the trace's path resolved (realpath), NULL if
+                               it cannot be: the strings' own-path rule
+                               (values.c) */
 } ttdi_norm;
 
 /* Bits of an ENTER key that hold its call site (format 1.2): the low 20.

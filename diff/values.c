@@ -172,13 +172,12 @@ static int path_bytes_at(const ttf_string *s, const char *path)
 }
 
 /* s cut where it starts to hold its run's trace path, as given or
- * resolved (the bytes after are the run's own, not the program's). */
+ * resolved once when the run was opened (the bytes after are the run's
+ * own, not the program's). */
 static void cut_own_path(ttf_string *s, const ttdi_norm *n)
 {
     const char *given = n && n->trace ? ttf_path(n->trace) : NULL;
-    char *real = given ? realpath(given, NULL) : NULL;
-    int a = path_bytes_at(s, given), b = path_bytes_at(s, real);
-    free(real);
+    int a = path_bytes_at(s, given), b = path_bytes_at(s, n ? n->real_path : NULL);
     int at = a < 0 ? b : b < 0 ? a : a < b ? a : b;
     if (at >= 0) {
         s->len = (unsigned)at;
