@@ -290,6 +290,12 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* A run walk as ttdi_walk_open's (filter, call stack) that reads no
+ * values and leaves no marks (its iterator skips the values a later walk
+ * from a mark may need): for a pass that needs the stack only, over a
+ * thread other walks marked already (the thread order's split thread).
+ * 0 or a TT_E* code. */
+int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks run walks left in r. */
@@ -312,6 +318,16 @@ int ttdi_walk_novalues(ttdi_walk *w);
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */
 int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt);
+/* The call-stack rule of diff/ (every stack of a run walk follows it):
+ * how many frames of w's stack (before w->ev) stay open once w->ev is
+ * applied. An ENTER first closes the frames an UNWIND before it left
+ * (its own frame then goes at that depth); an EXIT closes its own frame,
+ * the innermost one with its id, and every frame above it (a longjmp
+ * left them without an UNWIND record), or none when no frame is its own
+ * (the trace began inside it): then w->nstack; any other event
+ * w->nstack. Run walks only (a consumer that keeps its own data per
+ * frame closes what this says, as ttdi_walk_step will). */
+size_t ttdi_walk_depth_after(const ttdi_walk *w);
 /* The step of a walk over a run (ttdi_walk_next calls it). */
 int ttdi_walk_step(ttdi_walk *w);
 /* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw

@@ -7,7 +7,14 @@
  * no values (no raw pass reads registers: a values trace's are stepped
  * over, ttf_iter_skip_values, and cost what a plain trace does);
  * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
- * and indexes, no stack.
+ * and indexes, no stack. Its call-stack rule is diff/'s one: an ENTER
+ * opens a frame; an EXIT closes its own frame (the innermost with its
+ * function's id) and the frames above it, which a longjmp left, or
+ * nothing when no frame is its own (the trace began inside it); the
+ * frames an UNWIND left close at the next ENTER (an EXIT finds its own
+ * frame anyway). A consumer that keeps data per frame (the thread order,
+ * interleave.c) asks what an event closes (ttdi_walk_depth_after) rather
+ * than keeping a stack of its own.
  * Marks (issue 38: the prefix before a split is read once). A run walk
  * leaves its whole state (iterator, stack, indexes) every TTDI_MARK_EVERY
  * kept events in the run state, past where earlier walks of the thread
@@ -45,6 +52,14 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     w->from_ns = start_of(r->t, thread);
     w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
     return ttf_iter_open(r->t, thread, &w->it);
+}
+
+int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
+{
+    int rc = ttdi_walk_open(w, r, thread);
+
+    w->mark_at = UINT64_MAX;    /* its iterator skips values: no mark */
+    return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
@@ -258,6 +273,12 @@ void ttdi_walk_close(ttdi_walk *w)
  * ids, so an EXIT with no open frame costs O(1) rather than a scan. */
 #define SCAN_DEPTH 64
 
+/* A frame's id: its function's address, or its scope's site. */
+static uint64_t frame_of(const ttf_event *ev)
+{
+    return ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+}
+
 static int push(ttdi_walk *w, const ttf_event *ev)
 {
     if (w->nstack == w->cap &&
@@ -270,7 +291,7 @@ static int push(ttdi_walk *w, const ttf_event *ev)
         up->last_time = ev->time_ns;
     }
     ttdi_frame_id *f = &w->stack[w->nstack++];
-    f->id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    f->id = frame_of(ev);
     f->call_site = ev->call_site;
     f->last_site = f->last_addr = f->last_time = 0;
     f->addr = ev->site ? 0 : ev->addr;
@@ -310,27 +331,45 @@ static void drop_to(ttdi_walk *w, size_t n)
     w->live = 0;
 }
 
-/* Pop to the frame ev leaves; an exit with no matching frame (the trace
- * began inside it, or a longjmp) leaves the stack alone. Mostly it is the
- * innermost frame; else a scan, or the open counts when deep. */
-static int pop(ttdi_walk *w, const ttf_event *ev)
+/* The index of the frame an EXIT with frame id `id` leaves, or w->nstack
+ * when none is its own (the trace began inside it). Mostly it is the
+ * innermost frame; else a scan, or the open counts when live. */
+static size_t own_frame(const ttdi_walk *w, uint64_t id)
 {
-    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
     size_t i = w->nstack;
 
-    if (i && w->stack[i - 1].id == id) {
-        drop_to(w, i - 1);
-        return 0;
-    }
-    if (!w->live && i > SCAN_DEPTH && go_live(w) < 0)
-        return TT_ENOMEM;
+    if (i && w->stack[i - 1].id == id)
+        return i - 1;
     if (w->live && !ttdi_openset_count(&w->open, id))
-        return 0;
+        return w->nstack;
     while (i > 0 && w->stack[i - 1].id != id)
         i--;
-    if (i > 0)
-        drop_to(w, i - 1);
+    return i ? i - 1 : w->nstack;
+}
+
+/* Pop to the frame ev leaves, and the frames above it (a longjmp left
+ * them with no UNWIND record); an exit with no frame of its own leaves
+ * the stack alone. A deep stack goes live first (no scan per exit). */
+static int pop(ttdi_walk *w, const ttf_event *ev)
+{
+    uint64_t id = frame_of(ev);
+    size_t n = w->nstack;
+
+    if (!(n && w->stack[n - 1].id == id) && !w->live && n > SCAN_DEPTH && go_live(w) < 0)
+        return TT_ENOMEM;
+    size_t i = own_frame(w, id);
+    if (i < n)
+        drop_to(w, i);
     return 0;
+}
+
+size_t ttdi_walk_depth_after(const ttdi_walk *w)
+{
+    if (!w->pending || w->ev.kind == TTF_EV_UNWIND)
+        return w->nstack;
+    if (w->ev.kind == TTF_EV_ENTER)
+        return w->nstack > w->unwound ? w->nstack - w->unwound : 0;
+    return own_frame(w, frame_of(&w->ev));
 }
 
 int ttdi_walk_step(ttdi_walk *w)
@@ -338,7 +377,7 @@ int ttdi_walk_step(ttdi_walk *w)
     if (w->pending) {
         w->pending = 0;
         if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
-            drop_to(w, w->nstack > w->unwound ? w->nstack - w->unwound : 0);
+            drop_to(w, ttdi_walk_depth_after(w));
             w->unwound = 0;
         }
         if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
