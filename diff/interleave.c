@@ -169,14 +169,15 @@ static void abandon(xthread *t, size_t n)
 static int push(const ttdi_ilv_run *in, xthread *t, const ttf_event *ev, size_t d)
 {
     uint64_t key = 0;
-    int rc = ttdi_norm_key(&in->r->norm, ev, &key);
+    const char *name = "";
+    int rc = ttdi_norm_enter(&in->r->norm, ev, &key, &name);
 
     abandon(t, d);
     if (rc < 0 || (t->n == t->cap &&
                    ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0))
         return TT_ENOMEM;
-    const char *name = !rc ? (t->n ? t->f[t->n - 1].name : "")
-                           : ttdi_norm_func(&in->r->norm, ev);
+    if (!rc)
+        name = t->n ? t->f[t->n - 1].name : "";
     t->f[t->n++] = (xframe){rc ? key : 0, t->held, ev->time_ns, name};
     return 0;
 }
@@ -208,7 +209,8 @@ typedef struct unprot {
  * own frame, the frames above it closed unreturned, its locks flowing to
  * its caller. 1 with *f the call that returned (a kept one), 0, or
  * TT_ENOMEM. */
-static int frame_event(const ttdi_ilv_run *in, xthread *t, const ttdi_walk *wk, xframe *f)
+static inline int frame_event(const ttdi_ilv_run *in, xthread *t, const ttdi_walk *wk,
+                              xframe *f)
 {
     if (wk->ev.kind == TTF_EV_ENTER)
         return push(in, t, &wk->ev, ttdi_walk_depth_after(wk));

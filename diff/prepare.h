@@ -106,6 +106,10 @@ const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
  * it is filtered out or never compared (thread, module, sync events), or
  * TT_ENOMEM. */
 int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
+/* ttdi_norm_key and ttdi_norm_func of ENTER ev in one look-up: 1 with
+ * *key and *name set if it takes part, 0 if filtered out (*key, *name set
+ * all the same), or TT_ENOMEM. */
+int ttdi_norm_enter(ttdi_norm *n, const ttf_event *ev, uint64_t *key, const char **name);
 /* ttdi_norm_key's answer without the key: 1 if ev takes part, 0 if not,
  * or TT_ENOMEM. With no --function/--exclude, an ENTER/EXIT needs no
  * look-up (the walks' fast path). */
@@ -252,6 +256,8 @@ typedef struct ttdi_walk {
     uint32_t unwound;       /* innermost frames an UNWIND left (format 1.3),
                                closed before the next ENTER: the stack at
                                the unwind itself still shows where it began */
+    int lean;               /* 1: its frames hold their id only
+                               (ttdi_walk_open_plain) */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
@@ -291,10 +297,11 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
 /* A run walk as ttdi_walk_open's (filter, call stack) that reads no
- * values and leaves no marks (its iterator skips the values a later walk
- * from a mark may need): for a pass that needs the stack only, over a
- * thread other walks marked already (the thread order's split thread).
- * 0 or a TT_E* code. */
+ * values, leaves no marks (its iterator skips the values a later walk
+ * from a mark may need) and keeps each frame's id only (w->lean: no
+ * name, site, time or values): for a pass that needs the stack's shape
+ * only, over a thread other walks marked already (the thread order's
+ * split thread). 0 or a TT_E* code. */
 int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
@@ -326,8 +333,20 @@ int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt);
  * left them without an UNWIND record), or none when no frame is its own
  * (the trace began inside it): then w->nstack; any other event
  * w->nstack. Run walks only (a consumer that keeps its own data per
- * frame closes what this says, as ttdi_walk_step will). */
-size_t ttdi_walk_depth_after(const ttdi_walk *w);
+ * frame closes what this says, as ttdi_walk_step will). The slow part
+ * (an EXIT not of the innermost frame) is ttdi_walk_depth_slow. */
+size_t ttdi_walk_depth_slow(const ttdi_walk *w);
+static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
+{
+    size_t n = w->nstack;
+
+    if (w->pending && w->ev.kind == TTF_EV_ENTER)
+        return n > w->unwound ? n - w->unwound : 0;
+    if (w->pending && w->ev.kind == TTF_EV_EXIT && n &&
+        w->stack[n - 1].id == (w->ev.site ? (w->ev.site | TTDI_SITE_BIT) : w->ev.addr))
+        return n - 1;   /* inline: mostly the innermost frame */
+    return ttdi_walk_depth_slow(w);
+}
 /* The step of a walk over a run (ttdi_walk_next calls it). */
 int ttdi_walk_step(ttdi_walk *w);
 /* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw

@@ -59,6 +59,7 @@ int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     int rc = ttdi_walk_open(w, r, thread);
 
     w->mark_at = UINT64_MAX;    /* its iterator skips values: no mark */
+    w->lean = 1;
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
@@ -279,19 +280,16 @@ static uint64_t frame_of(const ttf_event *ev)
     return ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
 }
 
-static int push(ttdi_walk *w, const ttf_event *ev)
+/* What a frame shows beyond its id (a lean walk keeps none): the call
+ * and, in its caller, the last call made. */
+static void fill_frame(ttdi_walk *w, ttdi_frame_id *f, const ttf_event *ev)
 {
-    if (w->nstack == w->cap &&
-        ttdi_grow(&w->stack, &w->cap, w->nstack + 1, sizeof *w->stack, 64) < 0)
-        return TT_ENOMEM;
-    if (w->nstack && w->kept && !ev->site) {
-        ttdi_frame_id *up = &w->stack[w->nstack - 1];
+    if (w->nstack > 1 && w->kept && !ev->site) {
+        ttdi_frame_id *up = f - 1;
         up->last_site = ev->call_site;
         up->last_addr = ev->addr;
         up->last_time = ev->time_ns;
     }
-    ttdi_frame_id *f = &w->stack[w->nstack++];
-    f->id = frame_of(ev);
     f->call_site = ev->call_site;
     f->last_site = f->last_addr = f->last_time = 0;
     f->addr = ev->site ? 0 : ev->addr;
@@ -301,6 +299,17 @@ static int push(ttdi_walk *w, const ttf_event *ev)
     f->has_values = ev->has_values;
     if (ev->has_values)
         memcpy(f->argregs, ev->argregs, sizeof f->argregs);
+}
+
+static int push(ttdi_walk *w, const ttf_event *ev)
+{
+    if (w->nstack == w->cap &&
+        ttdi_grow(&w->stack, &w->cap, w->nstack + 1, sizeof *w->stack, 64) < 0)
+        return TT_ENOMEM;
+    ttdi_frame_id *f = &w->stack[w->nstack++];
+    f->id = frame_of(ev);
+    if (!w->lean)
+        fill_frame(w, f, ev);
     return w->live ? ttdi_openset_add(&w->open, f->id) : 0;
 }
 
@@ -316,7 +325,7 @@ static int go_live(ttdi_walk *w)
 
 /* Close frames stack[n..); back under SCAN_DEPTH / 2 the set goes idle
  * (its keys deleted one by one, so it is empty again). */
-static void drop_to(ttdi_walk *w, size_t n)
+static inline void drop_to(ttdi_walk *w, size_t n)
 {
     if (!w->live) {
         w->nstack = n;
@@ -355,7 +364,11 @@ static int pop(ttdi_walk *w, const ttf_event *ev)
     uint64_t id = frame_of(ev);
     size_t n = w->nstack;
 
-    if (!(n && w->stack[n - 1].id == id) && !w->live && n > SCAN_DEPTH && go_live(w) < 0)
+    if (n && w->stack[n - 1].id == id) {
+        drop_to(w, n - 1);
+        return 0;
+    }
+    if (!w->live && n > SCAN_DEPTH && go_live(w) < 0)
         return TT_ENOMEM;
     size_t i = own_frame(w, id);
     if (i < n)
@@ -363,23 +376,24 @@ static int pop(ttdi_walk *w, const ttf_event *ev)
     return 0;
 }
 
-size_t ttdi_walk_depth_after(const ttdi_walk *w)
+size_t ttdi_walk_depth_slow(const ttdi_walk *w)
 {
-    if (!w->pending || w->ev.kind == TTF_EV_UNWIND)
+    if (!w->pending || w->ev.kind != TTF_EV_EXIT)
         return w->nstack;
-    if (w->ev.kind == TTF_EV_ENTER)
-        return w->nstack > w->unwound ? w->nstack - w->unwound : 0;
     return own_frame(w, frame_of(&w->ev));
 }
+
+/* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
+#define STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
 
 int ttdi_walk_step(ttdi_walk *w)
 {
     if (w->pending) {
-        w->pending = 0;
         if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
             drop_to(w, ttdi_walk_depth_after(w));
             w->unwound = 0;
         }
+        w->pending = 0;
         if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
             return TT_ENOMEM;
         if (w->ev.kind == TTF_EV_EXIT) {
@@ -393,8 +407,7 @@ int ttdi_walk_step(ttdi_walk *w)
     int rc = ttf_iter_next(w->it, &w->ev);
     if (rc <= 0)
         return rc;
-    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT ||
-                 w->ev.kind == TTF_EV_UNWIND;
+    w->pending = (STACK_KINDS >> (w->ev.kind & 31)) & 1;
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;

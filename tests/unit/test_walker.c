@@ -4,7 +4,9 @@
  * of the same thread started with ttdi_walk_open_at from one of them shows
  * every event after it exactly as a walk from the start does (key index,
  * kind, function, the whole call stack), and keeps a ring of the last
- * events before a time as from the start.
+ * events before a time as from the start. And its call-stack rule, the
+ * one of diff/: an UNWIND's frames close at the next ENTER, an EXIT closes
+ * its own frame and those a longjmp left above it (ttdi_walk_depth_after).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,14 +147,19 @@ static void check_ring(ttdi_run_state *r, const seen *ref, size_t n, uint64_t ns
     ttdi_walk_close(&w);
 }
 
-static void open_run(ttdi_run_state *r, uint64_t every)
+static void open_path(ttdi_run_state *r, uint64_t every, const char *path)
 {
     memset(r, 0, sizeof *r);
     r->mark_every = every;
-    assert_int_equal(ttf_open(trace_path(), (ttf_trace **)&r->owned, NULL), 0);
+    assert_int_equal(ttf_open(path, (ttf_trace **)&r->owned, NULL), 0);
     r->t = r->owned;
     assert_int_equal(ttdi_norm_init(&r->norm, r->t, TTD_MSG_SITE, NULL, NULL, 0), 0);
     assert_int_equal(ttdi_load_threads(r), 0);
+}
+
+static void open_run(ttdi_run_state *r, uint64_t every)
+{
+    open_path(r, every, trace_path());
 }
 
 static void close_run(ttdi_run_state *r)
@@ -252,12 +259,66 @@ static void test_marks_reach(void **state)
     free(ref);
 }
 
+/* The call-stack rule (diff/'s one): an UNWIND's frames close at the next
+ * ENTER; an EXIT closes its own frame and those a longjmp left above it.
+ * main{ parse{ lex{ UNWIND(1) check{} work{ lex{ EXIT(work) } }:
+ * per ENTER/EXIT/UNWIND, the frames open before it, what
+ * ttdi_walk_depth_after says stays open, and the innermost frame. */
+static void test_unwind_rule(void **state)
+{
+    static const char *const names[] = {"main"};
+    static const struct { int kind; size_t before, after; const char *top; } want[] = {
+        {TTF_EV_ENTER, 0, 0, NULL},      {TTF_EV_ENTER, 1, 1, "main"},
+        {TTF_EV_ENTER, 2, 2, "parse"},   {TTF_EV_UNWIND, 3, 3, "lex"},
+        {TTF_EV_ENTER, 3, 2, "lex"},     {TTF_EV_EXIT, 3, 2, "check"},
+        {TTF_EV_ENTER, 2, 2, "parse"},   {TTF_EV_ENTER, 3, 3, "work"},
+        {TTF_EV_EXIT, 4, 2, "lex"},      {TTF_EV_EXIT, 2, 1, "parse"},
+        {TTF_EV_EXIT, 1, 0, "main"},
+    };
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t k = 0;
+    dt t;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/unwind.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{ lex{"), 0);
+    assert_int_equal(ttf_write_unwind(t.w, 0, t.now[0] += 10, TTF_UNWIND_LONGJMP, 1), 0);
+    t.depth[0]--;
+    assert_int_equal(dt_run(&t, 0, "check{} work{ lex{"), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, dt_addr(&t, "work", 4)), 0);
+    t.depth[0] -= 2;
+    assert_int_equal(dt_run(&t, 0, "} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    open_path(&r, 0, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while (ttdi_walk_next(&w) > 0) {
+        if (w.ev.kind != TTF_EV_ENTER && w.ev.kind != TTF_EV_EXIT && w.ev.kind != TTF_EV_UNWIND)
+            continue;
+        assert_true(k < sizeof want / sizeof *want);
+        assert_int_equal(w.ev.kind, want[k].kind);
+        assert_int_equal(w.nstack, want[k].before);
+        assert_int_equal(ttdi_walk_depth_after(&w), want[k].after);
+        if (want[k].top)
+            assert_int_equal(w.stack[w.nstack - 1].id,
+                             dt_addr(&t, want[k].top, strlen(want[k].top)));
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof *want);
+    ttdi_walk_close(&w);
+    close_run(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_reach),
+        cmocka_unit_test(test_unwind_rule),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
