@@ -206,6 +206,8 @@ typedef struct ttdi_run_state {
                                (walker.c), NULL until one left a mark */
     uint64_t mark_every;    /* kept events between marks at first; 0:
                                TTDI_MARK_EVERY (tests make it small) */
+    struct ttdi_syncs *syncs; /* per thread: the SYNC_OPs run walks read
+                               (walker.c), NULL until one opened */
 } ttdi_run_state;
 
 /* Name and start function of each thread of r (r->t and r->norm set):
@@ -266,7 +268,32 @@ typedef struct ttdi_walk {
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
     uint64_t from_ns;       /* where it started: its thread's start, or
                                the mark's time (ttdi_walk_span_ns) */
+    uint64_t nraw;          /* a run walk: events read, its current one
+                               included (SLEEPs too) */
+    struct ttdi_syncs *sy;  /* a run walk: its thread's SYNC_OP records */
 } ttdi_walk;
+
+/* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
+typedef struct ttdi_syncrec {
+    uint64_t time_ns;
+    uint64_t before_ns;     /* the latest time of the thread's events
+                               before it that are not SYNC_OPs */
+    uint64_t addr;          /* its object */
+    int64_t sync_arg;
+    int code;               /* TTF_SOP_* */
+} ttdi_syncrec;
+
+/* The SYNC_OP records of thread `thread` of r that a raw walk of the
+ * thread reads before it stops at its first event later than ns, or at
+ * ns and not a SYNC_OP (SLEEPs aside, as raw walks skip them): 1 with
+ * *recs and *n (the first *n records) when run walks read the thread far
+ * enough to know (to an event that stops it, or to its end); else 0:
+ * walk it. Run walks keep the records of
+ * the part of the thread they read first, as they go (a few compares per
+ * event), so a pass that needs only the sync operations (the order
+ * checks' lock views) reads no event again. */
+int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
+                    const ttdi_syncrec **recs, size_t *n);
 
 /* Tests only: the trace time every walk went over, from where it started
  * (its thread's start, or the mark it started at) to the last event it
@@ -305,7 +332,7 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
 int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
-/* Free the marks run walks left in r. */
+/* Free the marks and SYNC_OP records run walks left in r. */
 void ttdi_marks_free(ttdi_run_state *r);
 /* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
  * thread merged by time): w->ev only, as recorded without its values

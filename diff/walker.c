@@ -29,6 +29,12 @@
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
  * reads at most 1/MARKS x 2 of the walked part again.
+ * SYNC_OP records (issue 38 item 4: the sync records, not every event
+ * again). The walk that first reads a part of a thread keeps its
+ * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
+ * each, so a pass that needs a thread's sync operations up to a time (the
+ * order checks' lock views) takes them from the records (ttdi_walk_syncs)
+ * exactly as a raw walk stopping there would read them, with no walk.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -44,6 +50,61 @@ static uint64_t start_of(const ttf_trace *t, uint32_t thread)
     return th ? th->start_ns : 0;
 }
 
+/* ---- SYNC_OP records: a thread's sync operations, read once ----------- */
+
+/* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
+ * events, which run walks read (walks start at the start or at a mark,
+ * so that part is a prefix, and only a walk standing at its end extends
+ * it). */
+typedef struct ttdi_syncs {
+    ttdi_syncrec *rec;
+    size_t n, cap;
+    uint64_t upto;          /* events read (SLEEPs too) */
+    uint64_t max_ns;        /* the latest time of those not SYNC_OPs */
+    int ended;              /* 1: a walk read past the thread's last event */
+} ttdi_syncs;
+
+/* Walk w's current event, the first past its thread's records: kept. */
+static int record(ttdi_walk *w)
+{
+    ttdi_syncs *sy = w->sy;
+    const ttf_event *ev = &w->ev;
+
+    sy->upto++;
+    if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_SLEEP)
+        return 0;       /* raw walks skip them: neither kept nor a time */
+    if (ev->kind != TTF_EV_SYNC_OP) {
+        sy->max_ns = ev->time_ns > sy->max_ns ? ev->time_ns : sy->max_ns;
+        return 0;
+    }
+    if (sy->n == sy->cap &&
+        ttdi_grow(&sy->rec, &sy->cap, sy->n + 1, sizeof *sy->rec, 64) < 0)
+        return TT_ENOMEM;
+    sy->rec[sy->n++] = (ttdi_syncrec){ev->time_ns, sy->max_ns, ev->addr, ev->sync_arg,
+                                      ev->code};
+    return 0;
+}
+
+int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
+                    const ttdi_syncrec **recs, size_t *n)
+{
+    const ttdi_syncs *sy = r->syncs && thread < r->nt ? &r->syncs[thread] : NULL;
+    size_t k = 0;
+
+    if (!sy)
+        return 0;
+    /* the raw walk stops before record k when an event before it that is
+     * not a SYNC_OP comes at ns or later (one that is would be a record
+     * later than ns, which stopped it already) */
+    while (k < sy->n && sy->rec[k].before_ns < ns && sy->rec[k].time_ns <= ns)
+        k++;
+    if (k == sy->n && !sy->ended && sy->max_ns < ns)
+        return 0;       /* the walks did not get to where it stops */
+    *recs = sy->rec;
+    *n = k;
+    return 1;
+}
+
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
@@ -51,6 +112,9 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     w->thread = thread;
     w->from_ns = start_of(r->t, thread);
     w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
+    if (thread < r->nt && !r->syncs && !(r->syncs = calloc(r->nt, sizeof *r->syncs)))
+        return TT_ENOMEM;
+    w->sy = thread < r->nt ? &r->syncs[thread] : NULL;
     return ttf_iter_open(r->t, thread, &w->it);
 }
 
@@ -158,6 +222,10 @@ void ttdi_marks_free(ttdi_run_state *r)
             mark_clear(&r->marks[i].m[k]);
     free(r->marks);
     r->marks = NULL;
+    for (size_t i = 0; r->syncs && i < r->nt; i++)
+        free(r->syncs[i].rec);
+    free(r->syncs);
+    r->syncs = NULL;
 }
 
 /* Keep every other mark of a full ms (those at multiples of twice the
@@ -405,8 +473,13 @@ int ttdi_walk_step(ttdi_walk *w)
             w->unwound += w->ev.unwound;
     }
     int rc = ttf_iter_next(w->it, &w->ev);
-    if (rc <= 0)
+    if (rc <= 0) {
+        if (!rc && w->sy && w->nraw == w->sy->upto)
+            w->sy->ended = 1;
         return rc;
+    }
+    if (w->sy && w->nraw++ == w->sy->upto && record(w) < 0)
+        return TT_ENOMEM;
     w->pending = (STACK_KINDS >> (w->ev.kind & 31)) & 1;
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
