@@ -12,7 +12,7 @@
  * issue 38 item 4: no heap step per event; the merged walk, walk_run(),
  * each thread's walk stepped in the reader's merge order, where that
  * could not give the same answer). Every thread is read by a run walk
- * (walker.c), whose call stack is the one of diff/ (issue 35 item 2):
+ * (walker.c), whose call stack is the run walks' (issue 35 item 2):
  * this file keeps no stack of its own, only its data per open call (key,
  * lock set, entry time, name) in step with the walk's frames, and closes
  * what the walker's rule closes (ttdi_walk_depth_after): an EXIT returns
@@ -203,7 +203,7 @@ typedef struct unprot {
     uint64_t calls;         /* good-run calls of it */
 } unprot;
 
-/* ENTER/EXIT of a thread, by the one call-stack rule of diff/ (the
+/* ENTER/EXIT of a thread, by the run walks' call-stack rule (the
  * walk's, ttdi_walk_depth_after): t->f mirrors the walk's stack, one
  * frame per open call. An ENTER opens a call; an EXIT returns from its
  * own frame, the frames above it closed unreturned, its locks flowing to

@@ -358,7 +358,7 @@ int ttdi_walk_novalues(ttdi_walk *w);
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */
 int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt);
-/* The call-stack rule of diff/ (every stack of a run walk follows it):
+/* The run walks' call-stack rule (the thread order's too):
  * how many frames of w's stack (before w->ev) stay open once w->ev is
  * applied. An ENTER first closes the frames an UNWIND before it left
  * (its own frame then goes at that depth); an EXIT closes its own frame,

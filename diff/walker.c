@@ -7,7 +7,7 @@
  * no values (no raw pass reads registers: a values trace's are stepped
  * over, ttf_iter_skip_values, and cost what a plain trace does);
  * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
- * and indexes, no stack. Its call-stack rule is diff/'s one: an ENTER
+ * and indexes, no stack. Its call-stack rule (every run walk's): an ENTER
  * opens a frame; an EXIT closes its own frame (the innermost with its
  * function's id) and the frames above it, which a longjmp left, or
  * nothing when no frame is its own (the trace began inside it); the

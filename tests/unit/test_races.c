@@ -865,7 +865,7 @@ static void unwind_run(const char *name, const char *second)
 }
 
 /* The thread order keeps the call stack by the walker's rule (issue 35
- * item 2: one rule in diff/): a call a longjmp returned into (UNWIND)
+ * item 2: the run walks' rule): a call a longjmp returned into (UNWIND)
  * returns at its own EXIT, with or without an ENTER between, so a bad-run
  * parse that took no lock where the good run's parse did is the
  * unprotected call; the frames the UNWIND left pass what they took to the

@@ -4,8 +4,8 @@
  * of the same thread started with ttdi_walk_open_at from one of them shows
  * every event after it exactly as a walk from the start does (key index,
  * kind, function, the whole call stack), and keeps a ring of the last
- * events before a time as from the start. And its call-stack rule, the
- * one of diff/: an UNWIND's frames close at the next ENTER, an EXIT closes
+ * events before a time as from the start. And the run walks' call-stack
+ * rule: an UNWIND's frames close at the next ENTER, an EXIT closes
  * its own frame and those a longjmp left above it (ttdi_walk_depth_after).
  * And the SYNC_OP records run walks keep for the order checks' lock views.
  */
@@ -260,7 +260,7 @@ static void test_marks_reach(void **state)
     free(ref);
 }
 
-/* The call-stack rule (diff/'s one): an UNWIND's frames close at the next
+/* The run walks' call-stack rule: an UNWIND's frames close at the next
  * ENTER; an EXIT closes its own frame and those a longjmp left above it.
  * main{ parse{ lex{ UNWIND(1) check{} work{ lex{ EXIT(work) } }:
  * per ENTER/EXIT/UNWIND, the frames open before it, what
