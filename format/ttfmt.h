@@ -88,10 +88,12 @@ extern "C" {
  * another function's answer: a wrapper around an inlined decision).
  * 2.16.1: ttf_value_table leaves out pointers to a non-const std::string
  * (`this` of basic_string's constructors: storage not yet a string); no
- * API change. */
+ * API change.
+ * 2.17.0: ttf_write_unwind (a writer of hand-made traces could not write
+ * the UNWIND record libttcap writes at a longjmp). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 16
-#define TTF_VERSION_PATCH 1
+#define TTF_VERSION_MINOR 17
+#define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
