@@ -265,7 +265,9 @@ typedef struct ttdi_walk {
                                closed before the next ENTER: the stack at
                                the unwind itself still shows where it began */
     int lean;               /* 1: its frames hold their id only
-                               (ttdi_walk_open_plain) */
+                               (ttdi_walk_open_plain, ttdi_walk_stack) */
+    int stacked;            /* 1: it keeps the call stack (a run walk, or
+                               a stack walk: ttdi_walk_stack) */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
@@ -345,10 +347,17 @@ void ttdi_marks_free(ttdi_run_state *r);
  * (has_values 0: no raw pass reads them); no filter, no stack.
  * 0 or a TT_E* code. */
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
+/* Start a stack walk over thread `thread` of trace t: its events as a raw
+ * walk gives them (no filter, no keys: kept 0; no values), and the call
+ * stack before each by the run walks' rule (ttdi_walk_depth_after), each
+ * frame's id only; no marks, no SYNC_OP records: for a pass that keeps
+ * its own data per call over a trace it has no run state of (the races'
+ * happens-before walk). 0 or a TT_E* code. */
+int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 void ttdi_walk_close(ttdi_walk *w);
 /* A keyed or raw walk w copied into *out: the same event, key and index
  * now, and the same events after (its own iterator, ttf_iter_clone). 0,
- * TT_EINVAL (a run walk) or TT_ENOMEM. */
+ * TT_EINVAL (a run or stack walk) or TT_ENOMEM. */
 int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out);
 /* Walk w's events without their values (ttf_iter_skip_values: has_values
  * 0): for the passes that never read registers, which a values trace then
@@ -358,14 +367,15 @@ int ttdi_walk_novalues(ttdi_walk *w);
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */
 int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt);
-/* The run walks' call-stack rule (the thread order's too):
+/* The run walks' call-stack rule (stack walks', the thread order's and
+ * the races' too):
  * how many frames of w's stack (before w->ev) stay open once w->ev is
  * applied. An ENTER first closes the frames an UNWIND before it left
  * (its own frame then goes at that depth); an EXIT closes its own frame,
  * the innermost one with its id, and every frame above it (a longjmp
  * left them without an UNWIND record), or none when no frame is its own
  * (the trace began inside it): then w->nstack; any other event
- * w->nstack. Run walks only (a consumer that keeps its own data per
+ * w->nstack. Run and stack walks only (a consumer that keeps its own data per
  * frame closes what this says, as ttdi_walk_step will). The slow part
  * (an EXIT not of the innermost frame) is ttdi_walk_depth_slow. */
 size_t ttdi_walk_depth_slow(const ttdi_walk *w);
@@ -380,7 +390,7 @@ static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
         return n - 1;   /* inline: mostly the innermost frame */
     return ttdi_walk_depth_slow(w);
 }
-/* The step of a walk over a run (ttdi_walk_next calls it). */
+/* The step of a run or stack walk (ttdi_walk_next calls it). */
 int ttdi_walk_step(ttdi_walk *w);
 /* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw
  * walk costs what its reader does. */
@@ -388,7 +398,7 @@ static inline int ttdi_walk_next(ttdi_walk *w)
 {
     int rc;
     do
-        rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+        rc = w->stacked ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
     while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
            w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
     return rc;

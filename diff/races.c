@@ -43,6 +43,21 @@
  * with nothing ordering the calls and at least one without the lock, is
  * named too (race_queue's reserve_slot).
  *
+ * The call stack is the run walks' (issue 35 item 2): each thread is read
+ * by a stack walk (walker.c), and this file keeps only its data per open
+ * call (function, entry, locks, candidate checks) in step with the walk's
+ * frames, closing what the walker's rule closes (ttdi_walk_depth_after):
+ * an EXIT returns from its own frame (at any depth), the frames above it
+ * a longjmp left close unreturned, and the frames an UNWIND left close at
+ * the next ENTER. A frame closed unreturned is no call (neither a
+ * candidate check nor a call of a lock-taking function), and a lock taken
+ * in it was taken inside the frame below, whose stretch it ends as a
+ * locking call does (as the thread order passes its locks down). (Before,
+ * an EXIT closed its frame only when found within 8 frames of the top,
+ * the frames above it counting as returned calls, and UNWINDs were
+ * ignored; on traces without UNWIND records or skipped exits both rules
+ * agree.)
+ *
  * Cost. One pass over the run: each thread is read alone up to its next
  * sync operation (calls touch only their own thread's state), and the
  * held sync operations are taken in time order, ties by thread, as the
@@ -71,7 +86,6 @@
 #define AGG_CAP 64          /* distinct (check, act) pairs per run */
 #define OBJ_CAP 4096        /* sync objects per run (hash slots) */
 #define UP_MAX 4            /* callers searched for a check above the lock */
-#define POP_MAX 8           /* frames an EXIT may close (longjmp) */
 #define FN_CAP 4096         /* lock-taking functions tracked (hash slots) */
 #define FN_BLOOM (1u << 16) /* bits of their filter */
 #define UNPROT UINT64_MAX   /* agg.caller of an unprotected-call finding */
@@ -117,7 +131,8 @@ typedef struct hthread {
     uint32_t *vc;           /* its vector clock */
     uint32_t ver;           /* bumped when an acquire changed another
                                thread's entry of vc */
-    hframe *f;              /* open calls, f[0] the top level */
+    hframe *f;              /* open calls, f[0] the top level, f[i + 1]
+                               the walk's frame i */
     size_t n, cap;
     int held;               /* mutexes held */
     int nopen;              /* windows open */
@@ -452,8 +467,28 @@ static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
 
 /* ---- calls --------------------------------------------------------------------- */
 
-static int push(hthread *t, uint64_t fn, uint64_t now)
+/* Frames [n, t->n) closed without returning (an UNWIND or a longjmp left
+ * them): no call of theirs is kept, and none is a candidate check (it
+ * returned nothing); what they took was taken inside the frame below, so
+ * a lock taken in one ends that frame's stretch as a locking call does
+ * (their own first mutex stays theirs: code of a callee's). */
+static void abandon(hthread *t, size_t n)
 {
+    while (t->n > n) {
+        const hframe *f = &t->f[--t->n];
+        if (f->locked) {
+            t->f[t->n - 1].locked = 1;
+            t->f[t->n - 1].ncand = 0;
+        }
+    }
+}
+
+/* An ENTER opens a frame above the d frames of the walk's stack that stay
+ * open (f[0], the top level, is not one: f[d + 1] is the new frame). */
+static int push(hthread *t, uint64_t fn, uint64_t now, size_t d)
+{
+    if (t->n > d + 1)
+        abandon(t, d + 1);
     if (t->n == t->cap &&
         ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 16) < 0)
         return TT_ENOMEM;
@@ -572,21 +607,21 @@ static void returned(hthread *t, hframe *p, const hframe *f)
     p->c[p->ncand - 1] = (cand){f->fn, f->t0, t->ver};
 }
 
-static void exit_call(struct ttdi_hb *h, uint32_t self, uint64_t fn, uint64_t now)
+/* An EXIT of thread self whose own frame is the walk's frame d (f[d + 1];
+ * d at or past the walk's depth: none is its own, nothing returns): the
+ * frames above it close unreturned, it returns into its caller. */
+static void exit_call(struct ttdi_hb *h, uint32_t self, size_t d, uint64_t now)
 {
     hthread *t = &h->th[self];
-    size_t i = t->n;
 
-    while (i > 1 && t->n - i < POP_MAX && t->f[i - 1].fn != fn)
-        i--;
-    if (i <= 1 || t->f[i - 1].fn != fn)
+    if (d + 1 >= t->n)
         return;
-    while (t->n >= i) {
-        t->n--;
-        if (t->f[t->n].lock || !t->f[t->n].locked)
-            lockfn_call(h, self, &t->f[t->n], now);
-        returned(t, &t->f[t->n - 1], &t->f[t->n]);
-    }
+    if (t->n > d + 2)
+        abandon(t, d + 2);
+    t->n--;
+    if (t->f[t->n].lock || !t->f[t->n].locked)
+        lockfn_call(h, self, &t->f[t->n], now);
+    returned(t, &t->f[t->n - 1], &t->f[t->n]);
 }
 
 /* ---- sync operations ----------------------------------------------------------- */
@@ -679,17 +714,22 @@ static void focus_clock(struct ttdi_hb *h)
     h->fset = 1;
 }
 
-int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev)
+/* The current event of thread wk's walk (its stack: the frames before
+ * it). 0 or TT_ENOMEM. */
+static int hb_event(struct ttdi_hb *h, const ttdi_walk *wk)
 {
+    const ttf_event *ev = &wk->ev;
+
     if (ev->thread >= h->nt)
         return 0;
     hthread *t = &h->th[ev->thread];
     h->last_ns = ev->time_ns > h->last_ns ? ev->time_ns : h->last_ns;
     switch (ev->kind) {
     case TTF_EV_ENTER:
-        return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns);
+        return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns,
+                    ttdi_walk_depth_after(wk));
     case TTF_EV_EXIT:
-        exit_call(h, ev->thread, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ttf_event_late_ns(ev));
+        exit_call(h, ev->thread, ttdi_walk_depth_after(wk), ttf_event_late_ns(ev));
         return 0;
     case TTF_EV_SYNC_OP:
         if ((int64_t)ev->thread == h->fthread && ev->time_ns > h->focus)
@@ -716,7 +756,8 @@ void ttdi_hb_finish(struct ttdi_hb *h)
 /* One thread's iterator in a walk: its next event held back until the
  * other threads' earlier sync operations are done. */
 typedef struct cursor {
-    ttdi_walk wk;           /* its events (a raw walk); wk.ev the held one */
+    ttdi_walk wk;           /* its events and call stack (a stack walk);
+                               wk.ev the held one */
     int held;               /* 1: ev waits its turn; 0: the thread is done */
 } cursor;
 
@@ -735,7 +776,7 @@ static int advance(struct ttdi_hb *h, cursor *c, uint64_t until_ns)
             c->held = 1;
             return 0;
         }
-        if ((rc = ttdi_hb_event(h, &c->wk.ev)) < 0)
+        if ((rc = hb_event(h, &c->wk)) < 0)
             return rc;
     }
     return rc < 0 ? rc : 0;
@@ -751,7 +792,7 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
     int rc = c ? 0 : TT_ENOMEM;
 
     for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
-        if ((rc = ttdi_walk_raw(&c[i].wk, t, i)) >= 0)
+        if ((rc = ttdi_walk_stack(&c[i].wk, t, i)) >= 0)
             rc = advance(h, &c[i], until_ns);
     while (rc >= 0) {
         uint32_t best = UINT32_MAX;
@@ -760,7 +801,7 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
                 best = i;
         if (best == UINT32_MAX)
             break;
-        if ((rc = ttdi_hb_event(h, &c[best].wk.ev)) >= 0)
+        if ((rc = hb_event(h, &c[best].wk)) >= 0)
             rc = advance(h, &c[best], until_ns);
     }
     for (uint32_t i = 0; c && i < h->nt; i++)

@@ -177,12 +177,12 @@ extern int ttdi_ilv_merged;
 #define TTDI_HB_THREADS 256         /* runs with more threads are not walked */
 
 /* One run's happens-before walk (vector clocks per thread, lock, condition),
- * fed events merged by time; instances nearest focus are kept. */
+ * fed each thread's events by a stack walk (the run walks' call-stack
+ * rule, walker.c), sync operations in time order; instances nearest focus
+ * are kept. */
 struct ttdi_hb;
 /* A walk over nt threads. 0 or TT_ENOMEM (*out NULL). */
 int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out);
-/* One event (any kind; thread indexes past nt are ignored). 0 or TT_ENOMEM. */
-int ttdi_hb_event(struct ttdi_hb *h, const ttf_event *ev);
 /* Close the windows still open (the stop). */
 void ttdi_hb_finish(struct ttdi_hb *h);
 /* Feed trace t's events up to until_ns, then finish. 0 or a reader error. */

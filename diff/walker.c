@@ -7,14 +7,17 @@
  * no values (no raw pass reads registers: a values trace's are stepped
  * over, ttf_iter_skip_values, and cost what a plain trace does);
  * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
- * and indexes, no stack. Its call-stack rule (every run walk's): an ENTER
+ * and indexes, no stack; a stack walk (ttdi_walk_stack) a raw walk's
+ * events with the call stack, frame ids only, for a pass with no run state
+ * (the races). Its call-stack rule (every run and stack walk's): an ENTER
  * opens a frame; an EXIT closes its own frame (the innermost with its
  * function's id) and the frames above it, which a longjmp left, or
  * nothing when no frame is its own (the trace began inside it); the
  * frames an UNWIND left close at the next ENTER (an EXIT finds its own
  * frame anyway). A consumer that keeps data per frame (the thread order,
- * interleave.c) asks what an event closes (ttdi_walk_depth_after) rather
- * than keeping a stack of its own.
+ * interleave.c; the races' happens-before walk, races.c) asks what an
+ * event closes (ttdi_walk_depth_after) rather than keeping a stack of its
+ * own.
  * Marks (issue 38: the prefix before a split is read once). A run walk
  * leaves its whole state (iterator, stack, indexes) every TTDI_MARK_EVERY
  * kept events in the run state, past where earlier walks of the thread
@@ -109,6 +112,7 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->r = r;
+    w->stacked = 1;
     w->thread = thread;
     w->from_ns = start_of(r->t, thread);
     w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
@@ -135,6 +139,16 @@ int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
+int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+{
+    int rc = ttdi_walk_raw(w, t, thread);
+
+    w->stacked = 1;
+    w->lean = 1;
+    w->mark_at = UINT64_MAX;
+    return rc;
+}
+
 int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
@@ -146,8 +160,8 @@ int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread)
 int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
 {
     memset(out, 0, sizeof *out);
-    if (w->r)
-        return TT_EINVAL;       /* a run walk's stack is not copied */
+    if (w->stacked)
+        return TT_EINVAL;       /* a run or stack walk's stack is not copied */
     out->norm = w->norm;
     out->key = w->key;
     out->ev = w->ev;
@@ -481,6 +495,8 @@ int ttdi_walk_step(ttdi_walk *w)
     if (w->sy && w->nraw++ == w->sy->upto && record(w) < 0)
         return TT_ENOMEM;
     w->pending = (STACK_KINDS >> (w->ev.kind & 31)) & 1;
+    if (!w->r)
+        return 1;       /* a stack walk: no filter, no keys, no marks */
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;

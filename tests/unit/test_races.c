@@ -900,6 +900,76 @@ static void test_interleave_unwind(void **state)
     ttfi_arena_free(&a);
 }
 
+/* Seller th (1 or 2) from time at, as `how` says: 0, parse{ check{}
+ * lex{ helper{ a longjmp back into parse (UNWIND of 2 frames) work{ lock
+ * unlock } }; 1, main{ parse{ nine nested lex{ helper{ ... a longjmp
+ * without a record back into main: the EXIT of parse } check{} work{ lock
+ * unlock } }. Seller 2 takes the lock at `lock_at`. */
+static void jumping(dt *t, uint32_t th, uint64_t at, int how, uint64_t lock_at)
+{
+    char buf[32];
+
+    snprintf(buf, sizeof buf, "@%llu", (unsigned long long)at);
+    run(t, th, buf);
+    if (how == 0) {
+        run(t, th, "parse{ check{} lex{ helper{");
+        t->now[th] += 10;
+        assert_int_equal(ttf_write_unwind(t->w, th, t->now[th], TTF_UNWIND_LONGJMP, 2), 0);
+        t->depth[th] -= 2;
+    } else {
+        run(t, th, "main{ parse{");
+        for (int i = 0; i < 9; i++)
+            run(t, th, i % 2 ? "helper{" : "lex{");
+        t->depth[th] = 2;           /* the EXIT of parse, 9 frames down */
+        run(t, th, "} check{}");
+    }
+    run(t, th, "work{");
+    if (lock_at) {
+        snprintf(buf, sizeof buf, "@%llu", (unsigned long long)lock_at);
+        run(t, th, buf);
+    }
+    op(t, th, TTF_SOP_LOCK, MUTEX, 0);
+    op(t, th, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(t, th, "} }");
+}
+
+/* The races' happens-before walk keeps the call stack by the walker's
+ * rule (issue 35 item 2): after a longjmp with an UNWIND record, the next
+ * ENTER (work) is a call of the frame returned into (parse), so the act
+ * after parse's check is work; after one without a record, the EXIT of
+ * parse nine frames down closes it and the frames above it, so check and
+ * work are main's calls (the race's stacks: main, then work), and parse,
+ * which returned there, is a farther check. The rule
+ * before (UNWIND ignored, an EXIT found within 8 frames only) named lex
+ * as the act, and helper as the caller of check and work. */
+static void test_races_unwind(void **state)
+{
+    (void)state;
+    for (int how = 0; how < 2; how++) {
+        struct ttfi_arena a = {0};
+        const ttd_race *r;
+        dt t;
+        open_trace(&t, "rcu.trc");
+        jumping(&t, 1, 1000, how, 0);
+        jumping(&t, 2, 1005, how, 3000);
+        assert_int_equal(ttf_writer_close(t.w, 1), 0);
+        /* parse returned at its EXIT (how 1): a check too, the farther */
+        assert_int_equal(races_of("rcu.trc", NULL, 0, &r, &a), how ? 2 : 1);
+        assert_int_equal(r->kind, TTD_RACE_CHECK_ACT);
+        assert_true(r->overlapped);
+        assert_string_equal(r->check, "dt_check");
+        assert_string_equal(r->act, "dt_work");
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(r->nstacks[k], 2);
+            assert_string_equal(r->stacks[k][0], how ? "dt_main" : "dt_parse");
+            assert_string_equal(r->stacks[k][1], "dt_work");
+        }
+        if (how)
+            assert_string_equal(r[1].check, "dt_parse");
+        ttfi_arena_free(&a);
+    }
+}
+
 /* The thread order leaves marks on every thread no run walk marked yet,
  * and gives what it gives on fresh runs: a later walk for the last events
  * before the split (the details' other threads) starts at one and finds
@@ -976,6 +1046,7 @@ int main(void)
         cmocka_unit_test(test_interleave_by_thread),
         cmocka_unit_test(test_interleave_marks),
         cmocka_unit_test(test_interleave_unwind),
+        cmocka_unit_test(test_races_unwind),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
         cmocka_unit_test(test_reaches_symptom),
