@@ -392,6 +392,8 @@ static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
 }
 /* The step of a run or stack walk (ttdi_walk_next calls it). */
 int ttdi_walk_step(ttdi_walk *w);
+/* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
+#define TTDI_STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
 /* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw
  * walk costs what its reader does. */
 static inline int ttdi_walk_next(ttdi_walk *w)
@@ -403,6 +405,37 @@ static inline int ttdi_walk_next(ttdi_walk *w)
            w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
     return rc;
 }
+/* ttdi_walk_next of a stack walk (ttdi_walk_stack), inline where the
+ * stack changes at its top (an ENTER with no UNWIND before it, an EXIT of
+ * the innermost frame, the stack not live); the rest, and SLEEPs, as
+ * ttdi_walk_step and ttdi_walk_next do. 1, 0 at the end, or a TT_E* code. */
+static inline int ttdi_walk_stack_next(ttdi_walk *w)
+{
+    for (;;) {
+        if (w->pending) {
+            uint64_t id = w->ev.site ? (w->ev.site | TTDI_SITE_BIT) : w->ev.addr;
+            size_t n = w->nstack;
+            if (w->live)
+                return ttdi_walk_next(w);
+            if (w->ev.kind == TTF_EV_ENTER && !w->unwound && n < w->cap) {
+                w->stack[w->nstack++].id = id;
+            } else if (w->ev.kind == TTF_EV_EXIT && n && w->stack[n - 1].id == id) {
+                w->nstack = n - 1;
+                w->unwound = 0;
+            } else {
+                return ttdi_walk_next(w);
+            }
+            w->pending = 0;
+        }
+        int rc = ttf_iter_next(w->it, &w->ev);
+        if (rc <= 0)
+            return rc;
+        w->pending = (TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1;
+        if (__builtin_expect(w->ev.kind != TTF_EV_SYNC_OP, 1) || w->ev.code != TTF_SOP_SLEEP)
+            return 1;
+    }
+}
+
 /* Start a keyed walk over thread `thread` of norm's trace: the events
  * that take part (ttdi_norm_key), each with its key (w->key) and key
  * index (w->idx; w->next the next one's); no stack. The one iteration of

@@ -714,30 +714,28 @@ static void focus_clock(struct ttdi_hb *h)
     h->fset = 1;
 }
 
-/* The current event of thread wk's walk (its stack: the frames before
- * it). 0 or TT_ENOMEM. */
-static int hb_event(struct ttdi_hb *h, const ttdi_walk *wk)
+/* The current event of thread self's walk wk, not a SYNC_OP: an ENTER
+ * or EXIT by the walk's call-stack rule (its stack: the frames before
+ * it); the other kinds change nothing. 0 or TT_ENOMEM. */
+static inline int call_event(struct ttdi_hb *h, uint32_t self, const ttdi_walk *wk)
 {
     const ttf_event *ev = &wk->ev;
 
-    if (ev->thread >= h->nt)
-        return 0;
-    hthread *t = &h->th[ev->thread];
+    if (ev->kind == TTF_EV_ENTER)
+        return push(&h->th[self], ev->site ? TTDI_SITE_BIT | ev->site : ev->addr,
+                    ev->time_ns, ttdi_walk_depth_after(wk));
+    if (ev->kind == TTF_EV_EXIT)
+        exit_call(h, self, ttdi_walk_depth_after(wk), ttf_event_late_ns(ev));
+    return 0;
+}
+
+/* A SYNC_OP of thread self, in its turn. 0 or TT_ENOMEM. */
+static int sync_event(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
+{
     h->last_ns = ev->time_ns > h->last_ns ? ev->time_ns : h->last_ns;
-    switch (ev->kind) {
-    case TTF_EV_ENTER:
-        return push(t, ev->site ? TTDI_SITE_BIT | ev->site : ev->addr, ev->time_ns,
-                    ttdi_walk_depth_after(wk));
-    case TTF_EV_EXIT:
-        exit_call(h, ev->thread, ttdi_walk_depth_after(wk), ttf_event_late_ns(ev));
-        return 0;
-    case TTF_EV_SYNC_OP:
-        if ((int64_t)ev->thread == h->fthread && ev->time_ns > h->focus)
-            focus_clock(h);
-        return sync_op(h, ev->thread, ev);
-    default:
-        return 0;
-    }
+    if ((int64_t)self == h->fthread && ev->time_ns > h->focus)
+        focus_clock(h);
+    return sync_op(h, self, ev);
 }
 
 /* Close what is still open at the end of the walk (a lock never released
@@ -766,19 +764,22 @@ typedef struct cursor {
  * record, which libttcap writes once pthread_create returned, keep the
  * clock they had: only their windows' clocks matter, taken at its first
  * acquire, in turn). 0 or an error. */
-static int advance(struct ttdi_hb *h, cursor *c, uint64_t until_ns)
+static int advance(struct ttdi_hb *h, cursor *c, uint32_t self, uint64_t until_ns)
 {
+    uint64_t last = h->last_ns;     /* the latest time of the events fed */
     int rc;
 
     c->held = 0;
-    while ((rc = ttdi_walk_next(&c->wk)) > 0 && c->wk.ev.time_ns <= until_ns) {
+    while ((rc = ttdi_walk_stack_next(&c->wk)) > 0 && c->wk.ev.time_ns <= until_ns) {
         if (c->wk.ev.kind == TTF_EV_SYNC_OP) {
             c->held = 1;
-            return 0;
+            break;
         }
-        if ((rc = hb_event(h, &c->wk)) < 0)
-            return rc;
+        last = c->wk.ev.time_ns > last ? c->wk.ev.time_ns : last;
+        if ((rc = call_event(h, self, &c->wk)) < 0)
+            break;
     }
+    h->last_ns = last;
     return rc < 0 ? rc : 0;
 }
 
@@ -793,7 +794,7 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
 
     for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
         if ((rc = ttdi_walk_stack(&c[i].wk, t, i)) >= 0)
-            rc = advance(h, &c[i], until_ns);
+            rc = advance(h, &c[i], i, until_ns);
     while (rc >= 0) {
         uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < h->nt; i++)
@@ -801,8 +802,8 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
                 best = i;
         if (best == UINT32_MAX)
             break;
-        if ((rc = hb_event(h, &c[best].wk)) >= 0)
-            rc = advance(h, &c[best], until_ns);
+        if ((rc = sync_event(h, best, &c[best].wk.ev)) >= 0)
+            rc = advance(h, &c[best], best, until_ns);
     }
     for (uint32_t i = 0; c && i < h->nt; i++)
         ttdi_walk_close(&c[i].wk);

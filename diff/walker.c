@@ -465,9 +465,6 @@ size_t ttdi_walk_depth_slow(const ttdi_walk *w)
     return own_frame(w, frame_of(&w->ev));
 }
 
-/* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
-#define STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
-
 int ttdi_walk_step(ttdi_walk *w)
 {
     if (w->pending) {
@@ -494,7 +491,7 @@ int ttdi_walk_step(ttdi_walk *w)
     }
     if (w->sy && w->nraw++ == w->sy->upto && record(w) < 0)
         return TT_ENOMEM;
-    w->pending = (STACK_KINDS >> (w->ev.kind & 31)) & 1;
+    w->pending = (TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1;
     if (!w->r)
         return 1;       /* a stack walk: no filter, no keys, no marks */
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
