@@ -6,8 +6,8 @@
  * kind, function, the whole call stack), and keeps a ring of the last
  * events before a time as from the start. And the run walks' call-stack
  * rule: an UNWIND's frames close at the next ENTER, an EXIT closes
- * its own frame and those a longjmp left above it (ttdi_walk_depth_after).
- * And the SYNC_OP records run walks keep for the order checks' lock views.
+ * its own frame and those a longjmp left above it (ttdi_walk_depth_after),
+ * and a stack walk (the races') keeps the same stack. And the SYNC_OP records run walks keep for the order checks' lock views.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -317,6 +317,69 @@ static void test_unwind_rule(void **state)
     close_run(&r);
 }
 
+/* A stack walk read by ttdi_walk_stack_next (inline where the stack
+ * changes at its top) gives every event with the stack a run walk gives:
+ * on a trace whose stack grows past 64 frames (the open set goes live)
+ * and comes back by EXITs 70 frames down (skipped exits), by UNWINDs
+ * and by EXITs of no open frame, with SLEEPs between (skipped). */
+static void test_stack_walk(void **state)
+{
+    static const char *const names[] = {"main"};
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w, s;
+    dt t;
+    int rc;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/deep.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, dt_addr(&t, "lex", 3)), 0);
+    assert_int_equal(dt_run(&t, 0, "main{"), 0);
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(dt_run(&t, 0, "parse{"), 0);
+        for (int i = 0; i < 70; i++) {
+            assert_int_equal(dt_run(&t, 0, i % 3 ? "lex{" : "helper{ check{}"), 0);
+            if (i % 20 == 7)
+                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_SLEEP,
+                                                   0, 5), 0);
+        }
+        if (round == 1) {       /* an UNWIND of 3, then work{} */
+            assert_int_equal(ttf_write_unwind(t.w, 0, t.now[0] += 10, TTF_UNWIND_LONGJMP,
+                                              3), 0);
+            t.depth[0] -= 3;
+            assert_int_equal(dt_run(&t, 0, "work{}"), 0);
+        }
+        t.depth[0] = 3;         /* the EXIT of parse, 70 frames down */
+        assert_int_equal(dt_run(&t, 0, "}"), 0);
+    }
+    assert_int_equal(dt_run(&t, 0, "}"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    open_path(&r, 0, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    assert_int_equal(ttdi_walk_stack(&s, r.t, 0), 0);
+    size_t deepest = 0, n = 0;
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        assert_int_equal(ttdi_walk_stack_next(&s), 1);
+        assert_int_equal(s.ev.kind, w.ev.kind);
+        assert_int_equal(s.ev.time_ns, w.ev.time_ns);
+        assert_int_equal(s.nstack, w.nstack);
+        assert_int_equal(ttdi_walk_depth_after(&s), ttdi_walk_depth_after(&w));
+        for (size_t i = 0; i < w.nstack; i++)
+            assert_int_equal(s.stack[i].id, w.stack[i].id);
+        deepest = w.nstack > deepest ? w.nstack : deepest;
+        n++;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(ttdi_walk_stack_next(&s), 0);
+    assert_true(deepest > 70);
+    assert_true(n > 350);
+    ttdi_walk_close(&w);
+    ttdi_walk_close(&s);
+    close_run(&r);
+}
+
 /* One SYNC_OP as a raw walk up to ns shows it. */
 typedef struct rsync {
     uint64_t time_ns, addr;
@@ -423,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
+        cmocka_unit_test(test_stack_walk),
         cmocka_unit_test(test_sync_records),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
