@@ -352,7 +352,7 @@ int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
  * stack before each by the run walks' rule (ttdi_walk_depth_after), each
  * frame's id only; no marks, no SYNC_OP records: for a pass that keeps
  * its own data per call over a trace it has no run state of (the races'
- * happens-before walk). 0 or a TT_E* code. */
+ * happens-before walk). Read by ttdi_walk_stack_next. 0 or a TT_E* code. */
 int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 void ttdi_walk_close(ttdi_walk *w);
 /* A keyed or raw walk w copied into *out: the same event, key and index
@@ -390,50 +390,63 @@ static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
         return n - 1;   /* inline: mostly the innermost frame */
     return ttdi_walk_depth_slow(w);
 }
-/* The step of a run or stack walk (ttdi_walk_next calls it). */
+/* The step of a run or stack walk (ttdi_walk_next, ttdi_walk_stack_next
+ * call it). */
 int ttdi_walk_step(ttdi_walk *w);
 /* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
 #define TTDI_STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
-/* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw
- * walk costs what its reader does. */
+/* Next event of a run, raw or keyed walk into w->ev: 1, 0 at the end, or
+ * a TT_E* code. Inline: a raw walk costs what its reader does. */
 static inline int ttdi_walk_next(ttdi_walk *w)
 {
     int rc;
     do
-        rc = w->stacked ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
+        rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
     while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
            w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
     return rc;
 }
-/* ttdi_walk_next of a stack walk (ttdi_walk_stack), inline where the
- * stack changes at its top (an ENTER with no UNWIND before it, an EXIT of
- * the innermost frame, the stack not live); the rest, and SLEEPs, as
- * ttdi_walk_step and ttdi_walk_next do. 1, 0 at the end, or a TT_E* code. */
+/* 1 when stack walk w's pending ENTER or EXIT changes its stack at the
+ * top (an ENTER with no UNWIND before it and room, an EXIT of the
+ * innermost frame, the stack not live): applied; else 0 (ttdi_walk_step
+ * applies it). */
+static inline int ttdi_walk_top(ttdi_walk *w)
+{
+    uint64_t id = w->ev.site ? (w->ev.site | TTDI_SITE_BIT) : w->ev.addr;
+    size_t n = w->nstack;
+
+    if (w->live)
+        return 0;
+    if (w->ev.kind == TTF_EV_ENTER && !w->unwound && n < w->cap) {
+        w->stack[n].id = id;
+        w->nstack = n + 1;
+    } else if (w->ev.kind == TTF_EV_EXIT && n && w->stack[n - 1].id == id) {
+        w->nstack = n - 1;
+        w->unwound = 0;
+    } else {
+        return 0;
+    }
+    w->pending = 0;
+    return 1;
+}
+
+/* The next event of a stack walk (ttdi_walk_stack: read by this only),
+ * its stack before it, SLEEPs skipped: 1, 0 at the end, or a TT_E* code.
+ * Inline where the stack changes at its top (ttdi_walk_top). */
 static inline int ttdi_walk_stack_next(ttdi_walk *w)
 {
-    for (;;) {
-        if (w->pending) {
-            uint64_t id = w->ev.site ? (w->ev.site | TTDI_SITE_BIT) : w->ev.addr;
-            size_t n = w->nstack;
-            if (w->live)
-                return ttdi_walk_next(w);
-            if (w->ev.kind == TTF_EV_ENTER && !w->unwound && n < w->cap) {
-                w->stack[w->nstack++].id = id;
-            } else if (w->ev.kind == TTF_EV_EXIT && n && w->stack[n - 1].id == id) {
-                w->nstack = n - 1;
-                w->unwound = 0;
-            } else {
-                return ttdi_walk_next(w);
-            }
-            w->pending = 0;
+    int rc;
+
+    do {
+        if (w->pending && !ttdi_walk_top(w)) {
+            rc = ttdi_walk_step(w);
+        } else {
+            rc = ttf_iter_next(w->it, &w->ev);
+            w->pending = rc > 0 && ((TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1);
         }
-        int rc = ttf_iter_next(w->it, &w->ev);
-        if (rc <= 0)
-            return rc;
-        w->pending = (TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1;
-        if (__builtin_expect(w->ev.kind != TTF_EV_SYNC_OP, 1) || w->ev.code != TTF_SOP_SLEEP)
-            return 1;
-    }
+    } while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
+             w->ev.code == TTF_SOP_SLEEP);
+    return rc;
 }
 
 /* Start a keyed walk over thread `thread` of norm's trace: the events

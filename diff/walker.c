@@ -489,11 +489,13 @@ int ttdi_walk_step(ttdi_walk *w)
             w->sy->ended = 1;
         return rc;
     }
-    if (w->sy && w->nraw++ == w->sy->upto && record(w) < 0)
-        return TT_ENOMEM;
     w->pending = (TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1;
-    if (!w->r)
+    if (w->sy) {
+        if (w->nraw++ == w->sy->upto && record(w) < 0)
+            return TT_ENOMEM;
+    } else if (!w->r) {
         return 1;       /* a stack walk: no filter, no keys, no marks */
+    }
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;

@@ -298,7 +298,7 @@ static void test_unwind_rule(void **state)
     open_path(&r, 0, path);
     for (int stack = 0; stack < 2; stack++) { /* a run walk, a stack walk */
         assert_int_equal(stack ? ttdi_walk_stack(&w, r.t, 0) : ttdi_walk_open(&w, &r, 0), 0);
-        for (k = 0; ttdi_walk_next(&w) > 0;) {
+        for (k = 0; (stack ? ttdi_walk_stack_next(&w) : ttdi_walk_next(&w)) > 0;) {
             int kind = w.ev.kind;
             if (kind != TTF_EV_ENTER && kind != TTF_EV_EXIT && kind != TTF_EV_UNWIND)
                 continue;
