@@ -337,10 +337,17 @@ static void test_stack_walk(void **state)
     assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
     assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, dt_addr(&t, "lex", 3)), 0);
     assert_int_equal(dt_run(&t, 0, "main{"), 0);
+    /* past dt's 64 frames: the deep part written directly */
+    uint64_t lex = dt_addr(&t, "lex", 3), helper = dt_addr(&t, "helper", 6),
+             check = dt_addr(&t, "check", 5), work = dt_addr(&t, "work", 4);
     for (int round = 0; round < 3; round++) {
         assert_int_equal(dt_run(&t, 0, "parse{"), 0);
         for (int i = 0; i < 70; i++) {
-            assert_int_equal(dt_run(&t, 0, i % 3 ? "lex{" : "helper{ check{}"), 0);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, i % 3 ? lex : helper), 0);
+            if (!(i % 3)) {     /* helper{ check{} */
+                assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, check), 0);
+                assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, check), 0);
+            }
             if (i % 20 == 7)
                 assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_SLEEP,
                                                    0, 5), 0);
@@ -348,11 +355,10 @@ static void test_stack_walk(void **state)
         if (round == 1) {       /* an UNWIND of 3, then work{} */
             assert_int_equal(ttf_write_unwind(t.w, 0, t.now[0] += 10, TTF_UNWIND_LONGJMP,
                                               3), 0);
-            t.depth[0] -= 3;
-            assert_int_equal(dt_run(&t, 0, "work{}"), 0);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, work), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, work), 0);
         }
-        t.depth[0] = 3;         /* the EXIT of parse, 70 frames down */
-        assert_int_equal(dt_run(&t, 0, "}"), 0);
+        assert_int_equal(dt_run(&t, 0, "}"), 0);    /* parse's EXIT, 70 frames down */
     }
     assert_int_equal(dt_run(&t, 0, "}"), 0);
     assert_int_equal(dt_close(&t, 0), 0);
