@@ -319,8 +319,9 @@ static void test_unwind_rule(void **state)
 
 /* A stack walk read by ttdi_walk_stack_next (inline where the stack
  * changes at its top) gives every event with the stack a run walk gives:
- * on a trace whose stack grows past 64 frames (the open set goes live)
- * and comes back by EXITs 70 frames down (skipped exits), by UNWINDs
+ * on a trace whose stack grows past 64 frames and comes back by an EXIT
+ * 29 frames down (the open set goes live and stays: 42 frames left), an
+ * EXIT 70 frames down (skipped exits), by UNWINDs
  * and by EXITs of no open frame, with SLEEPs between (skipped). */
 static void test_stack_walk(void **state)
 {
@@ -339,11 +340,13 @@ static void test_stack_walk(void **state)
     assert_int_equal(dt_run(&t, 0, "main{"), 0);
     /* past dt's 64 frames: the deep part written directly */
     uint64_t lex = dt_addr(&t, "lex", 3), helper = dt_addr(&t, "helper", 6),
-             check = dt_addr(&t, "check", 5), work = dt_addr(&t, "work", 4);
+             check = dt_addr(&t, "check", 5), work = dt_addr(&t, "work", 4),
+             fail = dt_addr(&t, "fail", 4);
     for (int round = 0; round < 3; round++) {
         assert_int_equal(dt_run(&t, 0, "parse{"), 0);
         for (int i = 0; i < 70; i++) {
-            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, i % 3 ? lex : helper), 0);
+            uint64_t fn = i % 3 ? lex : helper;
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, i == 40 ? work : fn), 0);
             if (!(i % 3)) {     /* helper{ check{} */
                 assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, check), 0);
                 assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, check), 0);
@@ -351,6 +354,13 @@ static void test_stack_walk(void **state)
             if (i % 20 == 7)
                 assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_SLEEP,
                                                    0, 5), 0);
+        }
+        if (round == 0) {       /* EXIT(work) 29 frames down: 42 stay, live;
+                                   fail{ lex{ EXIT(fail) at the top */
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, work), 0);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, fail), 0);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, lex), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, fail), 0);
         }
         if (round == 1) {       /* an UNWIND of 3, then work{} */
             assert_int_equal(ttf_write_unwind(t.w, 0, t.now[0] += 10, TTF_UNWIND_LONGJMP,
@@ -366,7 +376,9 @@ static void test_stack_walk(void **state)
     assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
     assert_int_equal(ttdi_walk_stack(&s, r.t, 0), 0);
     size_t deepest = 0, n = 0;
+    int live = 0;
     while ((rc = ttdi_walk_next(&w)) > 0) {
+        live |= s.live;
         assert_int_equal(ttdi_walk_stack_next(&s), 1);
         assert_int_equal(s.ev.kind, w.ev.kind);
         assert_int_equal(s.ev.time_ns, w.ev.time_ns);
@@ -380,6 +392,7 @@ static void test_stack_walk(void **state)
     assert_int_equal(rc, 0);
     assert_int_equal(ttdi_walk_stack_next(&s), 0);
     assert_true(deepest > 70);
+    assert_true(live);
     assert_true(n > 350);
     ttdi_walk_close(&w);
     ttdi_walk_close(&s);
