@@ -20,15 +20,17 @@
  * The usual ENTER is written here without a call (the fast path below):
  * the thread has room in a values chunk and is not busy, the frame is
  * below the shadow stack's top (no tail call, no frame to drop), the
- * function is in the chunk's function cache, takes no string (the string
- * table, cap_vstr.h, does not list it), its call site is the one the path
- * table predicts and no SSE argument register changed since the chunk's
- * previous ENTER: then the record is the tag, the time delta (sparse or
- * every-event clock; none without one) and the integer registers' mask
- * and deltas, exactly as cap_fentry_fast's put_enter writes them
- * (ttf_put_enter_values_step's tie rule included; tests/e2e/
- * values_fentry.sh checks every value and tests/unit/test_format_values
- * the encoder), and the frame is hooked as push() does. It keeps the
+ * function is in the chunk's function cache and takes no string (the
+ * string table, cap_vstr.h, does not list it): then the record is the
+ * call site's prefix when the path table does not predict it (SITE_WAY or
+ * SITE_NEW, the site state moved on, as cap_site_prefix; out of line),
+ * the tag, the time delta (sparse or every-event clock; none without
+ * one), the integer registers' mask and deltas and the SSE registers'
+ * record (out of line when one changed), exactly as cap_fentry_fast's
+ * put_enter writes them (ttf_put_enter_values_step's tie rule included;
+ * tests/e2e/values_fentry.sh checks every value, values_fentry_sites.sh
+ * the sites and tests/unit/test_format_values the encoder), and the
+ * frame is hooked as push() does. It keeps the
  * eight integer registers the C halves save in the same array (it uses
  * them as scratch) but needs no call, no aligned frame and no SSE store:
  * the SSE registers are compared in place. Like the trampoline it sets
@@ -46,7 +48,12 @@
                                    r9 rax r10 (as the C halves' array), the
                                    clock (later: where the mask is), xmm0..7
                                    when one changed; the self return at FR, */
-#define FR (FR_X + 64)          /* the slot at FR + 8 */
+#define FR_S FR_X               /* (before them: fn and the shadow entry kept
+                                   around the site prefix) */
+#define FR (FR_X + 64)          /* the slot at FR + 8. 136 bytes: the saved
+                                   registers at the C way's addresses, so a
+                                   program that reads stale stack (jq does)
+                                   reads the same on both ways */
 
 /* ttf_put_uvar: v at p, which moves past it (v and tmp clobbered). */
 .macro PUT_UVAR v, v32, v8, p, tmp32, tmp8
@@ -200,6 +207,9 @@ __fentry__:
         andl    $CAPL_SLOTS_MASK, %r9d
         cmpq    %rax, %fs:CAPL_T_CACHE(%r11,%r9,8)
         jne     .Lfe_u                  /* a cache miss */
+        orl     $CAPL_ENTER_HIT, %r9d   /* the ENTER's tag */
+        testq   %rdi, %rdi
+        jz      .Lfe_u                  /* all tested: write */
         movq    %fs:CAPL_T_SITES(%r11), %r10
         movq    CAPL_SITES_LAST(%r10), %rdx     /* ttf_site_try */
         leaq    (%rdx,%rdx,8), %rdx
@@ -207,16 +217,15 @@ __fentry__:
         shrq    $4, %rsi
         xorl    %esi, %edx
         andl    $CAPL_SITES_PMASK, %edx
-        cmpq    %rdi, (%r10,%rdx,8)
-        jne     .Lfe_u                  /* not the predicted site */
-        testq   %rdi, %rdi
-        jz      .Lfe_u
-        movq    %rdi, CAPL_SITES_LAST(%r10)     /* all tested: write */
-        movq    %rdi, CAPL_SHENT_RET(%rcx)      /* the entry, seen at n++ */
-        leaq    FR+8(%rsp), %rsi
-        movq    %rsi, CAPL_SHENT_SLOT(%rcx)
-        movq    %rax, CAPL_SHENT_FN(%rcx)
         leaq    1(%r8), %rsi            /* after the tag */
+        cmpq    %rdi, (%r10,%rdx,8)
+        jne     .Lfe_site               /* not the predicted site */
+.Lfe_sited:
+        movq    %rdi, CAPL_SITES_LAST(%r10)
+        movq    %rdi, CAPL_SHENT_RET(%rcx)      /* the entry, seen at n++ */
+        leaq    FR+8(%rsp), %rdi
+        movq    %rdi, CAPL_SHENT_SLOT(%rcx)
+        movq    %rax, CAPL_SHENT_FN(%rcx)
         movzbl  %fs:CAPL_T_FLAGS+1(%r11), %edx  /* the clock */
         testl   %edx, %edx
         jz      5f
@@ -275,8 +284,7 @@ __fentry__:
         XREG    7
         jnz     .Lfe_xmm                /* one changed: out of line */
 .Lfe_commit:
-        orl     $CAPL_ENTER_HIT, %r9d   /* commit: the tag, then pos */
-        movb    %r9b, (%r8)
+        movb    %r9b, (%r8)             /* commit: the tag, then pos */
         movq    %rsi, %fs:CAPL_T_POS(%r11)
         movq    cap_sh@gottpoff(%rip), %r10
         addl    $1, %fs:CAPL_SH_N(%r10) /* push: the entry, then the hook */
@@ -322,6 +330,60 @@ __fentry__:
         andl    %edx, %ecx
         jnz     8b
         jmp     .Lfe_commit
+.Lfe_site:                              /* cap_site_prefix: out of line */
+        movq    %rax, FR_S(%rsp)        /* (rax: fn, rcx: the shadow entry) */
+        movq    %rcx, FR_S+8(%rsp)
+        leaq    (%r10,%rdx,8), %rdx     /* the path entry */
+        movq    %rax, %rcx              /* TTF_SITE_SLOT(fn): its ways */
+        shrq    $4, %rcx
+        shrq    $10, %rax
+        xorl    %eax, %ecx
+        andl    $CAPL_SITES_SMASK, %ecx
+        shll    $5, %ecx                /* 4 ways of 8 bytes */
+        leaq    CAPL_SITES_WAYS(%r10,%rcx), %rcx
+        movq    (%rdx), %rax            /* ttf_site_pred: the path entry, */
+        testq   %rax, %rax              /* else way 0 */
+        cmovzq  (%rcx), %rax
+        movq    %rdi, (%rdx)            /* the path entry takes the site */
+        cmpq    %rdi, %rax
+        je      .Lfe_sitek              /* predicted by way 0: no prefix */
+        movl    $CAPL_SITE_WAY, %edx    /* SITE_WAY + i: way i has it */
+        cmpq    %rdi, (%rcx)
+        je      .Lfe_w0
+        addl    $1, %edx
+        cmpq    %rdi, 8(%rcx)
+        je      .Lfe_w1
+        addl    $1, %edx
+        cmpq    %rdi, 16(%rcx)
+        je      .Lfe_w2
+        addl    $1, %edx
+        cmpq    %rdi, 24(%rcx)
+        je      .Lfe_w3
+        movq    %rdi, %rax              /* SITE_NEW: svar(site - last) */
+        subq    CAPL_SITES_LAST(%r10), %rax
+        leaq    (%rax,%rax), %rdx
+        sarq    $63, %rax
+        xorq    %rdx, %rax
+        PUT_UVAR %rax, %eax, %al, %rsi, %edx, %dl
+        movl    $CAPL_SITE_NEW, %edx    /* ttf_site_advance: the site to */
+.Lfe_w3:                                /* the front of the ways, from */
+        movq    16(%rcx), %rax          /* where it was, else the oldest */
+        movq    %rax, 24(%rcx)          /* drops out */
+.Lfe_w2:
+        movq    8(%rcx), %rax
+        movq    %rax, 16(%rcx)
+.Lfe_w1:
+        movq    (%rcx), %rax
+        movq    %rax, 8(%rcx)
+.Lfe_w0:
+        movq    %rdi, (%rcx)
+        movb    %r9b, (%rsi)            /* the ENTER's tag after the prefix, */
+        addq    $1, %rsi                /* the prefix's committed at p */
+        movl    %edx, %r9d
+.Lfe_sitek:
+        movq    FR_S(%rsp), %rax
+        movq    FR_S+8(%rsp), %rcx
+        jmp     .Lfe_sited
 .Lfe_vt:                                /* cap_vt_find: out of line */
         movq    %rcx, %rsi
         movq    cap_vt+CAPL_VT_W(%rip), %r9     /* entries | bits */

@@ -602,6 +602,8 @@ int cap_probe_ready(void);      /* on_fatal holds SIGSEGV and SIGBUS */
 extern int cap_fentry_c;        /* every ENTER the C way (tests, makecontext) */
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
+extern int cap_test_paths;      /* TTCAP_TEST_PATHS=1: count the C way's records */
+extern uint64_t cap_c_enters, cap_c_exits;      /* (atomic) ENTERs, EXITs so */
 void cap_values_thread_end(void);
 void cap_values_jump(uintptr_t sp);
 

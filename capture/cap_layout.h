@@ -35,6 +35,8 @@
 #define CAPL_VALS_ON 1          /* the vals byte (CAPL_T_FLAGS + 3) */
 #define CAPL_SITES_LAST 0xa000  /* struct ttf_sites' last; path[] at 0 */
 #define CAPL_SITES_PMASK 4095   /* TTF_SITE_PATHS - 1 */
+#define CAPL_SITES_WAYS 0x8000  /* ways[TTF_SITE_SLOTS][4] */
+#define CAPL_SITES_SMASK 255    /* TTF_SITE_SLOTS - 1 */
 #define CAPL_XS_X 0xa008        /* xmm0..7 at the last ENTER, from sites */
 #define CAPL_XS_RET 0xa048      /* xmm0 at the last EXIT, from sites */
 
@@ -55,6 +57,8 @@
 #define CAPL_SLOTS_MASK 63
 #define CAPL_EXIT_HIT 0xc0
 #define CAPL_ENTER_HIT 0x80
+#define CAPL_SITE_WAY 0x42
+#define CAPL_SITE_NEW 0x46
 #define CAPL_MASK_STRIDE 0x40
 #define CAPL_MASK_XMM 0x80
 #define CAPL_BUSY_HOT 2

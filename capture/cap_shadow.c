@@ -22,6 +22,11 @@
 #include "cap_values.h"
 #include "cap_vstr.h"
 
+/* Tests (TTCAP_TEST_PATHS=1, cap_init.c): how many ENTERs and EXITs the
+ * C halves wrote, not the assembly paths, printed at the end. */
+int cap_test_paths;
+uint64_t cap_c_enters, cap_c_exits;
+
 #if defined(__x86_64__) && defined(__linux__)
 
 /* The trampoline's assembly fast path reads the C state by cap_layout.h. */
@@ -101,6 +106,7 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp, uint64_t xmm0)
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_exit(t, e->fn, rax, xmm0, now);
+    cap_count_c(&cap_c_exits);
     t->depth--;
     cap_sh.n = n - 1;
     atomic_signal_fence(memory_order_seq_cst);
@@ -191,8 +197,10 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp, uint64_t xmm0)
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
     for (uint32_t k = top; k-- > low;) {
-        if (cap_on && t->state != TS_DONE && cap_values_ready(t))
+        if (cap_on && t->state != TS_DONE && cap_values_ready(t)) {
             put_exit(t, cap_sh.e[k].fn, rax, xmm0, clock_exit_now(t));
+            cap_count_c(&cap_c_exits);
+        }
         if (t->state != TS_DONE)
             t->depth--;
     }

@@ -88,6 +88,12 @@ LAYOUT(CAP_CLOCK_NONE, 0);
 LAYOUT(offsetof(struct ttf_sites, path), 0);
 LAYOUT(offsetof(struct ttf_sites, last), CAPL_SITES_LAST);
 LAYOUT(TTF_SITE_PATHS - 1, CAPL_SITES_PMASK);
+LAYOUT(offsetof(struct ttf_sites, ways), CAPL_SITES_WAYS);
+LAYOUT(TTF_SITE_SLOTS - 1, CAPL_SITES_SMASK);
+LAYOUT(sizeof(((struct ttf_sites *)0)->ways[0]), 32);
+LAYOUT(TTF_SITE_SLOT(0x123456789abcull), ((0x123456789abcull >> 4) ^ (0x123456789abcull >> 10)) & 255);
+LAYOUT(TTF_T_SITE_WAY, CAPL_SITE_WAY);
+LAYOUT(TTF_T_SITE_NEW, CAPL_SITE_NEW);
 LAYOUT(TTF_SITE_PATH(0x123456789abcull, 0x5555aaaa1234ull),
        ((0x123456789abcull >> 4) ^ (0x5555aaaa1234ull * 9)) & CAPL_SITES_PMASK);
 LAYOUT(sizeof(struct ttf_sites) + offsetof(struct cap_xs, x), CAPL_XS_X);
@@ -263,6 +269,7 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_enter_any(t, fn, call_site(slot), regs, now, v);
+    cap_count_c(&cap_c_enters);
     push(slot, fn);
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
@@ -341,6 +348,7 @@ void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
         cap_values_ready(t)) {
         uintptr_t fn = fn_start(self);
         put_enter_any(t, fn, call_site(slot), regs, clock_now(t), cap_vt_find(fn));
+        cap_count_c(&cap_c_enters);
         push(slot, fn);
         t->depth++;
     }

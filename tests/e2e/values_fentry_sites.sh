@@ -1,0 +1,80 @@
+#!/bin/sh
+# values_fentry_sites.sh - __fentry__'s assembly path (cap_fentry.S) writes
+# the call-site prefixes itself (SITE_WAY, SITE_NEW: format 1.2), not the
+# C way. 30,000 rounds: one of twelve callers, drawn at random (mostly
+# among four), calls hit(), so hit's call site is the predicted one (the
+# same caller again), one of its slot's four ways or a new one; the caller
+# itself is called through a pointer from one place. Every argument and
+# result checked against what the program wrote down, the nesting by
+# capture_check; without a clock and ASLR the same record bytes as the C
+# path's (TTCAP_TEST_FENTRY_C=1) and every call's site its caller (ttdump
+# --sites), with the sparse clock the same untimed
+# marks; and (TTCAP_TEST_PATHS=1) at most 1 ENTER in 50 written the C way:
+# with the prefixes left to C, about 1 in 2 are.
+. "$(dirname "$0")/values_lib.inc"
+
+cat > t.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#define KEEP() __asm__ volatile("" ::: "memory")
+#define WORK __attribute__((noinline, noclone))
+static FILE *w;
+WORK long hit(long a, long b) { KEEP(); return a * 3 + b; }
+#define CALLER(k) WORK long c##k(long i) \
+    { long v = hit(i, k); KEEP(); fprintf(w, "> hit(%ld, %d)\n< hit = %ld\n", i, k, v); return v; }
+CALLER(0) CALLER(1) CALLER(2) CALLER(3) CALLER(4) CALLER(5)
+CALLER(6) CALLER(7) CALLER(8) CALLER(9) CALLER(10) CALLER(11)
+static long (*const callers[12])(long) = {c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11};
+int main(int argc, char **argv)
+{
+    long n = argc > 2 ? atol(argv[1]) : 0, s = 0;
+    unsigned long r = 12345;
+    w = argc > 2 ? fopen(argv[2], "w") : NULL;
+    if (!w)
+        return 2;
+    for (long i = 0; i < n; i++) {
+        r = r * 6364136223846793005ul + 1442695040888963407ul;
+        unsigned k = (unsigned)(r >> 33) % 16;
+        s += callers[k < 12 ? k : k - 12](i);   /* 0..3 twice as often */
+    }
+    fclose(w);
+    printf("%ld\n", s);
+    return 0;
+}
+C
+cc -g -O2 -pg -mfentry -fno-ipa-sra -fno-inline -c -o t.o t.c || fail "build"
+cc ${SAN:-} -o t t.o -rdynamic -L"$BD" -lttcap -Wl,-rpath,"$BD" || fail "link"
+N=30000
+command -v setarch >/dev/null 2>&1 || setarch() { shift 2; "$@"; }
+# check NAME [ENV...]: record under ENV, compare every call of hit
+check() {
+    name=$1; shift
+    env "$@" TTCAP_CHUNK_KB=64 TTCAP_OUT="$T/$name.trc" setarch -R ./t $N "$T/$name.want" \
+        > "$name.out" 2>&1 || { cat "$name.out"; fail "$name: run"; }
+    "$BD/ttdump" -n --color never "$T/$name.trc" > "$name.raw" 2> "$name.err" || { cat "$name.err"; fail "$name: ttdump"; }
+    sed -E 's/^ *~?\+[0-9.]+[a-z]+ +//' "$name.raw" | grep -E '^[<>] hit\b' > "$name.got"
+    cmp -s "$name.want" "$name.got" || { diff "$name.want" "$name.got" | head -20; fail "$name: values differ"; }
+    "$BD/tests/capture_check" "$T/$name.trc" > "$name.cc" || fail "$name: capture_check"
+    has '^walk thread=0 events=[0-9]* open=0 maxdepth=3 nesting_errors=0 rc=0$' "$name.cc"
+}
+check sparse TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0
+c=$(sed -n 's/^ttcap: test: C ENTERs \([0-9]*\),.*/\1/p' sparse.out)
+[ -n "$c" ] || { cat sparse.out; fail "no count of the C way's ENTERs"; }
+[ "$c" -le $((N * 2 / 50)) ] || fail "$c of $((N * 2)) ENTERs written the C way (the site prefixes?)"
+check none TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=0
+check nonc TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=1
+for r in none nonc; do
+    "$BD/tests/capture_check" "$T/$r.trc" -b > "$r.hot" || fail "$r: capture_check -b"
+done
+[ "$(wc -l < none.hot)" -ge $((N * 4)) ] || fail "only $(wc -l < none.hot) records"
+cmp -s none.hot nonc.hot || { diff none.hot nonc.hot | head -6; fail "the assembly ENTERs' bytes differ from the C path's"; }
+# every call of hit from its caller (the sites decoded: ttdump --sites)
+"$BD/ttdump" -n --sites --color never "$T/none.trc" | sed -n -E 's/^ *\+[0-9.]+[a-z]+ +> hit\([0-9]+, ([0-9]+)\) from c([0-9]+)\+0x[0-9a-f]+$/\1 \2/p' > sites
+[ "$(wc -l < sites)" = $N ] || { head -5 sites; fail "$(wc -l < sites) of $N calls of hit with a site"; }
+awk '$1 != $2 { bad++ } END { exit bad > 0 }' sites || fail "calls of hit with a wrong caller"
+check sparsc TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=1
+for r in sparse sparsc; do
+    sed -E 's/^ *(~?)\+[0-9.]+[a-z]+ +/\1 /' "$r.raw" | grep -E '^~? [<>] ' > "$r.marks"
+done
+cmp -s sparse.marks sparsc.marks || { diff sparse.marks sparsc.marks | head -6; fail "other EXITs read the clock than on the C path"; }
+echo "ok: $((N * 2)) calls, $c ENTERs the C way, every value right, the same bytes as the C path"
