@@ -28,12 +28,15 @@
  * one), the integer registers' mask and deltas and the SSE registers'
  * record (out of line when one changed), exactly as cap_fentry_fast's
  * put_enter writes them (ttf_put_enter_values_step's tie rule included;
- * tests/e2e/values_fentry.sh checks every value, values_fentry_sites.sh
+ * tests/e2e/values_fentry.sh checks every value, values_fentry_asm.sh
  * the sites and tests/unit/test_format_values the encoder), and the
  * frame is hooked as push() does. It keeps the
  * eight integer registers the C halves save in the same array (it uses
  * them as scratch) but needs no call, no aligned frame and no SSE store:
- * the SSE registers are compared in place. Like the trampoline it sets
+ * the SSE registers are compared in place. The integer registers are
+ * coded two at a time in xmm8-15 (SSE4.1's pcmpeqq; without it every
+ * ENTER goes the C way): those pass no argument, so they are dead at a
+ * function's entry (the C way's libc calls clobber them too). Like the trampoline it sets
  * busy first (once it saw it clear), reads the thread's state only
  * then, tests all before it writes anything, and any other ENTER goes
  * the C way (cap_fentry_fast, which tests it all again) with nothing
@@ -93,21 +96,25 @@
         movq    56(%rsp), %r10
 .endm
 
-/* One integer register i (its saved copy at 8*i(%rsp)) into the mask
- * bits: d = r - prev, same = same * 2 + (d == 0), strided = strided * 2 +
- * (d == stride), and prev, stride move on (ttf_put_enter_values_step). */
-.macro VREG i
-        movq    8*\i(%rsp), %rax
-        movq    %rax, %rdi
-        subq    %fs:CAPL_T_VPREV+8*\i(%r11), %rax        /* d */
-        movq    %rdi, %fs:CAPL_T_VPREV+8*\i(%r11)
-        movq    %rax, %rdi
-        subq    %fs:CAPL_T_VSTRIDE+8*\i(%r11), %rdi      /* d - stride */
-        movq    %rax, %fs:CAPL_T_VSTRIDE+8*\i(%r11)
-        cmpq    $1, %rdi
-        adcl    %edx, %edx
-        cmpq    $1, %rax
-        adcl    %ecx, %ecx
+/* Two integer registers, 2j and 2j + 1 (their saved copies at 16*j(%rsp)),
+ * into the mask bits at once (ttf_put_enter_values_step): d = r - prev,
+ * prev and stride move on; eax = the pair's "same" bits (d == 0), edi its
+ * "strided" bits (d == stride), register 2j in bit 0. xmm15 is 0, xmm\x
+ * and xmm14 are scratch (xmm8-15 pass no argument: dead at a function's
+ * entry). pcmpeqq is SSE4.1: without it every ENTER goes the C way. */
+.macro VPAIR j, x
+        movq    16*\j(%rsp), %xmm\x
+        movhps  16*\j+8(%rsp), %xmm\x                          /* r */
+        movdqu  %fs:CAPL_T_VPREV+16*\j(%r11), %xmm14
+        movdqu  %xmm\x, %fs:CAPL_T_VPREV+16*\j(%r11)
+        psubq   %xmm14, %xmm\x                                  /* d */
+        movdqu  %fs:CAPL_T_VSTRIDE+16*\j(%r11), %xmm14
+        movdqu  %xmm\x, %fs:CAPL_T_VSTRIDE+16*\j(%r11)
+        psubq   %xmm\x, %xmm14                                  /* stride - d */
+        pcmpeqq %xmm15, %xmm\x
+        pcmpeqq %xmm15, %xmm14
+        movmskpd %xmm\x, %eax
+        movmskpd %xmm14, %edi
 .endm
 
 /* xmm i's saved low 8 bytes against the chunk's last ENTER's: ecx =
@@ -244,14 +251,18 @@ __fentry__:
         addq    %rcx, %fs:CAPL_T_TSC(%r11)
         movb    $0, %fs:CAPL_T_SINCE(%r11)
         PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
-5:      xorl    %ecx, %ecx              /* same */
-        xorl    %edx, %edx              /* strided */
-        VREG    5
-        VREG    4
-        VREG    3
-        VREG    2
-        VREG    1
-        VREG    0
+5:      pxor    %xmm15, %xmm15          /* ecx: same, edx: strided */
+        VPAIR   0, 8
+        movl    %eax, %ecx
+        movl    %edi, %edx
+        VPAIR   1, 9
+        leal    (%rcx,%rax,4), %ecx
+        leal    (%rdx,%rdi,4), %edx
+        VPAIR   2, 10
+        shll    $4, %eax
+        shll    $4, %edi
+        orl     %eax, %ecx
+        orl     %edi, %edx
         leaq    fentry_regs_set(%rip), %rdi
         movzbl  (%rdi,%rdx), %eax
         movzbl  (%rdi,%rcx), %edi

@@ -31,6 +31,9 @@
 #include <link.h>
 #include <signal.h>
 #include <stdio.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <string.h>
@@ -180,6 +183,15 @@ static void env_chaos(void)
     cap_sync_chaos_on();
 }
 
+#if defined(__x86_64__) && defined(__linux__)
+/* 1 if the CPU has SSE4.1 (cap_fentry.S's assembly ENTER uses pcmpeqq). */
+static int have_sse41(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_1);
+}
+#endif
+
 /* Everything but the output name: chunk, level, clock, ring, chaos, tests. */
 static void read_env(void)
 {
@@ -201,8 +213,9 @@ static void read_env(void)
     long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
     cap.fail_after = (uint64_t)fail;
 #if defined(__x86_64__) && defined(__linux__)
-    /* tests: values mode's ENTERs by the C path only (values_fentry.sh) */
-    cap_fentry_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0;
+    /* tests: values mode's ENTERs by the C path only (values_fentry.sh);
+     * so on a CPU without SSE4.1 (the assembly ENTER's pcmpeqq) */
+    cap_fentry_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0 || !have_sse41();
 #endif
     cap_test_paths = env_num("TTCAP_TEST_PATHS", 0, 1, 0) != 0;
 }
