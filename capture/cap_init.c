@@ -213,9 +213,11 @@ static void read_env(void)
     long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
     cap.fail_after = (uint64_t)fail;
 #if defined(__x86_64__) && defined(__linux__)
-    /* tests: values mode's ENTERs by the C path only (values_fentry.sh);
-     * so on a CPU without SSE4.1 (the assembly ENTER's pcmpeqq) */
-    cap_fentry_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0 || !have_sse41();
+    /* tests: values mode's ENTERs and EXITs by the C path only
+     * (values_fentry*.sh); the ENTERs so on a CPU without SSE4.1 (the
+     * assembly ENTER's pcmpeqq) */
+    cap_fexit_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0;
+    cap_fentry_c = cap_fexit_c || !have_sse41();
 #endif
     cap_test_paths = env_num("TTCAP_TEST_PATHS", 0, 1, 0) != 0;
 }

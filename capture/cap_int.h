@@ -604,6 +604,7 @@ extern int cap_fentry_c;        /* every ENTER the C way (tests, makecontext) */
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 extern int cap_test_paths;      /* TTCAP_TEST_PATHS=1: count the C way's records */
 extern uint64_t cap_c_enters, cap_c_exits;      /* (atomic) ENTERs, EXITs so */
+extern int cap_fexit_c;         /* every EXIT the C way (tests) */
 void cap_values_thread_end(void);
 void cap_values_jump(uintptr_t sp);
 

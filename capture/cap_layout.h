@@ -21,6 +21,7 @@
 #define CAPL_T_SINCE 0x28       /* since (u8) */
 #define CAPL_T_EV 0x2a          /* ev (u16) */
 #define CAPL_T_SKIP 0x30        /* skip (u8) */
+#define CAPL_T_RNG 0x2c         /* rng (u32) */
 #define CAPL_T_WARM 0x32        /* warm (u16) */
 #define CAPL_T_CACHE 0x38       /* cache[TTF_SLOTS] */
 #define CAPL_T_EVAT 0x238       /* evat[CAP_EVAT] (u16 each) */
@@ -55,6 +56,9 @@
 #define CAPL_WARM 4096
 #define CAPL_EVAT_MASK 63
 #define CAPL_SLOTS_MASK 63
+#define CAPL_SAMPLE_SHIFT 26    /* 32 - CAP_SAMPLE_BITS */
+#define CAPL_TIMED 0x47         /* the sparse clock's EXIT prefixes */
+#define CAPL_SAMPLE 0x48
 #define CAPL_EXIT_HIT 0xc0
 #define CAPL_ENTER_HIT 0x80
 #define CAPL_SITE_WAY 0x42

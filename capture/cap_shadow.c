@@ -27,6 +27,10 @@
 int cap_test_paths;
 uint64_t cap_c_enters, cap_c_exits;
 
+/* Nonzero: every EXIT goes the C way, not cap_tramp.S's assembly path
+ * (TTCAP_TEST_FENTRY_C=1, cap_init.c: tests compare the two). */
+int cap_fexit_c;
+
 #if defined(__x86_64__) && defined(__linux__)
 
 /* The trampoline's assembly fast path reads the C state by cap_layout.h. */
@@ -43,6 +47,12 @@ LAYOUT(offsetof(struct tstate, since), CAPL_T_SINCE);
 LAYOUT(offsetof(struct tstate, ev), CAPL_T_EV);
 LAYOUT(offsetof(struct tstate, skip), CAPL_T_SKIP);
 LAYOUT(offsetof(struct tstate, warm), CAPL_T_WARM);
+LAYOUT(offsetof(struct tstate, rng), CAPL_T_RNG);
+LAYOUT(offsetof(struct tstate, tsc), CAPL_T_TSC);
+LAYOUT(sizeof(((struct tstate *)0)->rng), 4);
+LAYOUT(32 - CAP_SAMPLE_BITS, CAPL_SAMPLE_SHIFT);
+LAYOUT(TTF_T_TIMED, CAPL_TIMED);
+LAYOUT(TTF_T_SAMPLE, CAPL_SAMPLE);
 LAYOUT(offsetof(struct tstate, cache), CAPL_T_CACHE);
 LAYOUT(offsetof(struct tstate, evat), CAPL_T_EVAT);
 LAYOUT(offsetof(struct tstate, sites), CAPL_T_SITES);

@@ -8,13 +8,18 @@
 # the caller itself is called through a pointer from one place. Then
 # three calls of six() whose arguments each stay, step by a stride or
 # jump, the mix drawn anew every 16 rounds (both masks, "same" and
-# "strided", and the tie rule between them, for every register). Every
+# "strided", and the tie rule between them, for every register); every
+# 8th round 13 nested calls (13 EXITs in a row: the ninth reads the
+# clock). Every
 # argument and result checked against what the program wrote down, the
 # nesting by capture_check; without a clock and ASLR the same record
 # bytes as the C path's (TTCAP_TEST_FENTRY_C=1) and every call's site its
 # caller (ttdump --sites), with the sparse clock the same untimed marks;
-# and (TTCAP_TEST_PATHS=1) at most 1 ENTER in 50 written the C way: with
-# the prefixes left to C, about 1 in 5 are.
+# and (TTCAP_TEST_PATHS=1) at most 1 ENTER in 50 written the C way (with
+# the prefixes left to C, about 1 in 5 are) and 1 EXIT in 50 (the sparse
+# clock's TIMED and SAMPLE EXITs are written in assembly too: with those
+# left to C, about 1 in 15 are). TTCAP_TEST_FENTRY_C=1 sends the EXITs the
+# C way too: the same EXITs read the clock (the untimed marks compared).
 . "$(dirname "$0")/values_lib.inc"
 
 cat > t.c <<'C'
@@ -30,6 +35,14 @@ CALLER(0) CALLER(1) CALLER(2) CALLER(3) CALLER(4) CALLER(5)
 CALLER(6) CALLER(7) CALLER(8) CALLER(9) CALLER(10) CALLER(11)
 static long (*const callers[12])(long) = {c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11};
 WORK long six(long a, long b, long c, long d, long e, long f) { KEEP(); return a ^ b ^ c ^ d ^ e ^ f; }
+WORK long deep(long n)
+{
+    fprintf(w, "> deep(%ld)\n", n);
+    long v = n ? deep(n - 1) + 1 : 0;
+    KEEP();
+    fprintf(w, "< deep = %ld\n", v);
+    return v;
+}
 static unsigned long r = 12345;
 __attribute__((no_instrument_function)) static unsigned long draw(void)
 {
@@ -54,6 +67,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         unsigned k = (unsigned)(draw() % 16);
         s += callers[k < 12 ? k : k - 12](i);   /* 0..3 twice as often */
+        s += i % 8 ? 0 : deep(12);              /* 13 EXITs in a row */
         for (int j = 0; j < 6 && i % 16 == 0; j++)
             st[j] = (long)(draw() % 7) - 3;
         mode = i % 16 ? mode : (unsigned)draw();
@@ -78,15 +92,17 @@ check() {
     env "$@" TTCAP_CHUNK_KB=64 TTCAP_OUT="$T/$name.trc" setarch -R ./t $N "$T/$name.want" \
         > "$name.out" 2>&1 || { cat "$name.out"; fail "$name: run"; }
     "$BD/ttdump" -n --color never "$T/$name.trc" > "$name.raw" 2> "$name.err" || { cat "$name.err"; fail "$name: ttdump"; }
-    sed -E 's/^ *~?\+[0-9.]+[a-z]+ +//' "$name.raw" | grep -E '^[<>] (hit|six)\b' > "$name.got"
+    sed -E 's/^ *~?\+[0-9.]+[a-z]+ +//' "$name.raw" | grep -E '^[<>] (hit|six|deep)\b' > "$name.got"
     cmp -s "$name.want" "$name.got" || { diff "$name.want" "$name.got" | head -20; fail "$name: values differ"; }
     "$BD/tests/capture_check" "$T/$name.trc" > "$name.cc" || fail "$name: capture_check"
-    has '^walk thread=0 events=[0-9]* open=0 maxdepth=3 nesting_errors=0 rc=0$' "$name.cc"
+    has '^walk thread=0 events=[0-9]* open=0 maxdepth=14 nesting_errors=0 rc=0$' "$name.cc"
 }
 check sparse TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0
 c=$(sed -n 's/^ttcap: test: C ENTERs \([0-9]*\),.*/\1/p' sparse.out)
 [ -n "$c" ] || { cat sparse.out; fail "no count of the C way's ENTERs"; }
 [ "$c" -le $((N * 5 / 50)) ] || fail "$c of $((N * 5)) ENTERs written the C way (the site prefixes?)"
+x=$(sed -n 's/^ttcap: test: C ENTERs [0-9]*, C EXITs \([0-9]*\)$/\1/p' sparse.out)
+[ "$x" -le $((N * 5 / 50)) ] || fail "$x of $((N * 5)) EXITs written the C way (the timed ones?)"
 check none TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=0
 check nonc TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=1
 for r in none nonc; do
@@ -103,4 +119,4 @@ for r in sparse sparsc; do
     sed -E 's/^ *(~?)\+[0-9.]+[a-z]+ +/\1 /' "$r.raw" | grep -E '^~? [<>] ' > "$r.marks"
 done
 cmp -s sparse.marks sparsc.marks || { diff sparse.marks sparsc.marks | head -6; fail "other EXITs read the clock than on the C path"; }
-echo "ok: $((N * 5)) calls, $c ENTERs the C way, every value right, the same bytes as the C path"
+echo "ok: $((N * 5 + N / 8 * 13)) calls, $c ENTERs and $x EXITs the C way, every value right, the same bytes as the C path"
