@@ -20,8 +20,12 @@
  * The usual ENTER is written here without a call (the fast path below):
  * the thread has room in a values chunk and is not busy, the frame is
  * below the shadow stack's top (no tail call, no frame to drop), the
- * function is in the chunk's function cache and takes no string (the
- * string table, cap_vstr.h, does not list it): then the record is the
+ * function is in the chunk's function cache (and, when the string
+ * table, cap_vstr.h, lists it, there is room for its strings): then the
+ * record is its STRINGS record when it takes strings (written by C,
+ * cap_fentry_strings, called on an aligned stack: the reads that may
+ * fault, cap_probe.S; out of line; its tag stored after the ENTER, the
+ * 8 bytes after the ENTER zeroed first, as put_enter_strings does), the
  * call site's prefix when the path table does not predict it (SITE_WAY or
  * SITE_NEW, the site state moved on, as cap_site_prefix; out of line),
  * the tag, the time delta (sparse or every-event clock; none without
@@ -217,6 +221,9 @@ __fentry__:
         orl     $CAPL_ENTER_HIT, %r9d   /* the ENTER's tag */
         testq   %rdi, %rdi
         jz      .Lfe_u                  /* all tested: write */
+        cmpq    $0, %fs:CAPL_T_VSTR(%r11)
+        jne     .Lfe_wstr               /* strings: their record first */
+.Lfe_wstrd:
         movq    %fs:CAPL_T_SITES(%r11), %r10
         movq    CAPL_SITES_LAST(%r10), %rdx     /* ttf_site_try */
         leaq    (%rdx,%rdx,8), %rdx
@@ -297,6 +304,9 @@ __fentry__:
 .Lfe_commit:
         movb    %r9b, (%r8)             /* commit: the tag, then pos */
         movq    %rsi, %fs:CAPL_T_POS(%r11)
+        cmpq    $0, %fs:CAPL_T_VSTR(%r11)
+        jne     .Lfe_cstr               /* and the STRINGS record's tag */
+.Lfe_cstrd:
         movq    cap_sh@gottpoff(%rip), %r10
         addl    $1, %fs:CAPL_SH_N(%r10) /* push: the entry, then the hook */
         leaq    cap_ret_tramp(%rip), %rax
@@ -395,6 +405,51 @@ __fentry__:
         movq    FR_S(%rsp), %rax
         movq    FR_S+8(%rsp), %rcx
         jmp     .Lfe_sited
+.Lfe_wstr:                              /* the STRINGS record at p by C */
+        movq    %rax, FR_X+16(%rsp)     /* (cap_fentry_strings, */
+        movq    %rcx, FR_X+24(%rsp)     /* -mgeneral-regs-only: no SSE */
+        movq    %rdi, FR_X+32(%rsp)     /* register touched) */
+        movq    %r8, FR_X+40(%rsp)
+        movq    %r9, FR_X+48(%rsp)
+        movq    %r8, %rdi
+        movq    %rsp, %rsi              /* the saved registers */
+        movq    %fs:CAPL_T_VSTR(%r11), %rdx     /* the table's entry */
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register rbp
+        andq    $-16, %rsp
+        call    cap_fentry_strings
+        movq    %rbp, %rsp
+        .cfi_def_cfa_register rsp
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        movq    cap_tls@gottpoff(%rip), %r11
+        movq    %rax, %r8               /* where the ENTER goes */
+        movq    FR_X+40(%rsp), %rdx
+        cmpq    %rdx, %r8
+        jne     1f
+        xorl    %edx, %edx              /* no record (no fault handler) */
+1:      movq    %rdx, %fs:CAPL_T_VSTR(%r11)     /* its start, its tag's place */
+        movq    FR_X+16(%rsp), %rax
+        movq    FR_X+24(%rsp), %rcx
+        movq    FR_X+32(%rsp), %rdi
+        movq    FR_X+48(%rsp), %r9
+        jmp     .Lfe_wstrd
+.Lfe_cstr:                              /* after the ENTER: the 8 bytes */
+        movq    %fs:CAPL_T_VSTR(%r11), %rdx     /* past it zeroed (the */
+        movq    $0, (%rsi)              /* string reads' leftovers), then */
+        movb    $CAPL_R_STRINGS, (%rdx) /* the STRINGS tag: the two at once */
+        movq    $0, %fs:CAPL_T_VSTR(%r11)
+        jmp     .Lfe_cstrd
+.Lfe_str:                               /* a function with strings: room */
+        leaq    CAPL_STR_ROOM(%r8), %rsi        /* for its STRINGS record */
+        cmpq    %fs:CAPL_T_LIMIT(%r11), %rsi
+        ja      .Lfe_u
+        shlq    $4, %rdx                /* CAPL_VTENT_SIZE */
+        addq    %r9, %rdx
+        movq    %rdx, %fs:CAPL_T_VSTR(%r11)     /* its entry, for the write */
+        jmp     .Lfe_nostr
 .Lfe_vt:                                /* cap_vt_find: out of line */
         movq    %rcx, %rsi
         movq    cap_vt+CAPL_VT_W(%rip), %r9     /* entries | bits */
@@ -414,13 +469,14 @@ __fentry__:
         shlq    $4, %rsi                /* CAPL_VTENT_SIZE */
         movq    CAPL_VTENT_FN(%r9,%rsi), %rsi
         cmpq    %rax, %rsi
-        je      .Lfe_u                  /* it takes strings: C */
+        je      .Lfe_str                /* it takes strings */
         testq   %rsi, %rsi
         jz      .Lfe_nostr
         addq    $1, %rdx
         andq    %r10, %rdx
         jmp     8b
 .Lfe_u:
+        movq    $0, %fs:CAPL_T_VSTR(%r11)
         movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
 .Lfe_c:                                 /* the C way, nothing changed */
         RELOAD

@@ -152,6 +152,10 @@ struct tstate {
                                    and mapped for use: the rest of the slot is
                                    a hole until the thread needs it (fill_more,
                                    cap_core.c) */
+    uintptr_t vstr;             /* values mode, inside __fentry__'s assembly
+                                   ENTER only (else 0): the string table's
+                                   entry of the function, then where its
+                                   STRINGS record starts (cap_fentry.S) */
 };
 
 /* A module already recorded (for load/unload diffs). */

@@ -28,6 +28,7 @@
 #define CAPL_T_SITES 0x2b8      /* sites */
 #define CAPL_T_VPREV 0x2c0      /* vprev[6] */
 #define CAPL_T_VSTRIDE 0x2f0    /* vstride[6] */
+#define CAPL_T_VSTR 0x3a8       /* vstr */
 /* the flags of a thread whose EXIT may take the assembly path: busy 0,
  * timed CAP_CLOCK_SPARSE, vals 1 (state is not looked at); its ENTER:
  * busy 0, vals 1. Tested byte by byte as the C code stores them (a
@@ -75,5 +76,9 @@
 #define CAPL_VTENT_SIZE 16
 #define CAPL_VTENT_FN 0x00
 #define CAPL_VT_MUL 0x9e3779b97f4a7c15
+/* room a STRINGS record and its ENTER need: pos + CAPL_STR_ROOM <= limit
+ * (cap_values.c strings_room), and the record's tag (ttf_wire.h) */
+#define CAPL_STR_ROOM 183
+#define CAPL_R_STRINGS 0x30
 
 #endif

@@ -108,6 +108,10 @@ LAYOUT(offsetof(struct cap_vtab, w), CAPL_VT_W);
 LAYOUT(sizeof(((struct cap_vtab *)0)->w), 8);
 LAYOUT(sizeof(struct cap_vt_ent), CAPL_VTENT_SIZE);
 LAYOUT(offsetof(struct cap_vt_ent, fn), CAPL_VTENT_FN);
+LAYOUT(offsetof(struct tstate, vstr), CAPL_T_VSTR);
+LAYOUT(sizeof(((struct tstate *)0)->vstr), 8);
+LAYOUT(CAP_VSTR_MAX + 8 + CAP_VHOT_MAX - CAP_RESERVE / 2, CAPL_STR_ROOM);
+LAYOUT(TTF_R_STRINGS, CAPL_R_STRINGS);
 
 #define SH_FIRST 1024           /* shadow entries mapped first (32 KiB) */
 
@@ -126,6 +130,7 @@ int cap_fentry_c;
 __attribute__((visibility("hidden"))) void cap_ret_tramp(void);
 int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot);
 void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot);
+uint8_t *cap_fentry_strings(uint8_t *p, const uint64_t *regs, const struct cap_vt_ent *v);
 
 #define TRAMP ((uintptr_t)cap_ret_tramp)
 
@@ -203,6 +208,16 @@ static __attribute__((noinline)) void put_enter_strings(struct tstate *t, uintpt
     __builtin_memcpy(t->pos, &zero, 8);     /* cap_str_read's leftovers, if any */
     atomic_signal_fence(memory_order_release);
     *(volatile uint8_t *)p = TTF_R_STRINGS;
+}
+
+/* For cap_fentry.S's assembly ENTER of a function with string parameters
+ * (v: its table entry; busy set, room checked): its STRINGS record at p
+ * when the strings can be read (our fault handler in place), the tag NOT
+ * stored (the assembly stores it after the ENTER, as put_enter_strings
+ * does). Returns where the ENTER goes: p when no record was written. */
+uint8_t *cap_fentry_strings(uint8_t *p, const uint64_t *regs, const struct cap_vt_ent *v)
+{
+    return cap_probe_ready() ? cap_put_strings(p, regs, v) : p;
 }
 
 /* Room for the longest STRINGS record, its leftovers and ENTER at t->pos. */
