@@ -112,10 +112,7 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-cc -g -O2 -pg -mfentry -fno-ipa-sra -fno-inline -c -o t.o t.c || fail "build"
-cc ${SAN:-} -o t0 t.o -rdynamic -L"$BD" -lttcap -Wl,-rpath,"$BD" || fail "link"
-"$BD/ttdump" --value-table t.vt t0 > t.vtout 2>&1 || { cat t.vtout; fail "value table"; }
-cp t0 t && objcopy --add-section .ttcap.vt=t.vt t || fail "objcopy"
+pg_build t0 t
 N=30000
 command -v setarch >/dev/null 2>&1 || setarch() { shift 2; "$@"; }
 # check NAME [ENV...]: record under ENV, compare every call of hit
