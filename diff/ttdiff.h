@@ -452,6 +452,10 @@ typedef struct ttd_race {
                                outermost first, the act last */
     size_t nstacks[2];
     const char *text;       /* the finding in one sentence */
+    const char *decided;    /* CHECK_ACT in values mode: why the check's
+                               value decided whether the act followed (its
+                               values before the act and before anything
+                               else never met), NULL when not known (1.11) */
 } ttd_race;
 
 /* One thread of one run. */

@@ -321,6 +321,8 @@ static const ttd_place *cause_race(vctx *c, const ttd_race *x)
              "condition or join between them): it could read what they wrote",
              c->v->symptom && c->v->symptom->thread ? c->v->symptom->thread : "the failing thread");
     add_evidence(c, astr(c, buf));
+    if (x->decided)     /* values: the check, not busy work before the act */
+        add_evidence(c, x->decided);
     return p;
 }
 
