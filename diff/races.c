@@ -35,7 +35,12 @@
  * (the stretch before the act); each makes its own window, so
  * `if (left()) { work(); take(); }` yields (left, take) and (work, take),
  * and the good runs tell them apart: a pair that overlapped in a good run
- * too ranks lower.
+ * too ranks lower. The check is the call whose result the branch used:
+ * one that returns nothing ranks below its rivals, and in values mode the
+ * one whose value decided whether the act followed ranks above them
+ * (decides.c: the walk notes each candidate's return value and what
+ * followed it; that needs the values the first walk skips, so the bad
+ * run is walked again with them only when checks vie for one act).
  *
  * The same clocks generalise interleave.c's "unprotected" rule, which
  * needs good runs to learn which functions lock: a function whose calls

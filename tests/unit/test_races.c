@@ -584,6 +584,92 @@ static void test_void_check_last(void **state)
     ttfi_arena_free(&a);
 }
 
+/* Both sellers: parse{ check{} helper{} work{lock unlock} check{} },
+ * overlapping; helper (busy work that returns a value too) is nearer the
+ * act. With values, each check returns 1 before the act and last at the
+ * end of parse, helper 901 or 902. */
+static void busy_values(const char *name, int values, int last)
+{
+    ttf_writer_opts o = {.values = 1};
+    char s1[96], s2[96], end[32];
+    const char *v = values ? "=1" : "";
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 3,
+                                  values ? &o : NULL), 0);
+    snprintf(s1, sizeof s1, "@1000 parse{ check{}%s helper{}%s", v, values ? "=901" : "");
+    snprintf(s2, sizeof s2, "@1005 parse{ check{}%s helper{}%s work{ @1200", v,
+             values ? "=902" : "");
+    snprintf(end, sizeof end, "check{}%s%d }", values ? "=" : "", values ? last : 0);
+    if (!values)
+        snprintf(end, sizeof end, "check{} }");
+    run(&t, 1, s1);
+    act(&t, 1, MUTEX);
+    run(&t, 2, s2);
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "}");
+    run(&t, 2, end);
+    run(&t, 1, end);
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+/* Values mode: the check whose value decided whether the act followed
+ * (1 before it, 0 when parse went on without it) ranks above busy work
+ * nearer the act (decides.c), and says why. Must not: the check returned
+ * 1 both ways (its value decided nothing seen), or no values: the nearest
+ * first, as before. */
+static void test_deciding_check_first(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    busy_values("dec.trc", 1, 0);
+    assert_int_equal(races_of("dec.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_check");
+    assert_string_equal(r[1].check, "dt_helper");
+    assert_true(r[0].overlapped && r[1].overlapped);
+    assert_non_null(r[0].decided);
+    assert_non_null(strstr(r[0].decided, "returned a positive value each time `dt_work` "
+                                          "followed and zero each time it did not"));
+    assert_null(r[1].decided);
+    busy_values("nodec.trc", 1, 1);
+    assert_int_equal(races_of("nodec.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_helper");
+    assert_null(r[0].decided);
+    assert_null(r[1].decided);
+    busy_values("plain.trc", 0, 0);
+    assert_int_equal(races_of("plain.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_helper");
+    ttfi_arena_free(&a);
+}
+
+/* decides.c alone: a value read at its declared width (an int's -1 is
+ * 0x00000000ffffffff in rax), signed or not; one side unseen: unknown. */
+static void test_decides_widths(void **state)
+{
+    struct ttdi_dec *d = NULL;
+    unsigned cls[2];
+    (void)state;
+
+    assert_int_equal(ttdi_dec_open(&d), 0);
+    ttdi_dec_note(d, 1, 2, 3, 0xffffffffu);         /* -1 before act 3 */
+    ttdi_dec_note(d, 1, 2, TTDI_DEC_NONE, 5);        /* 5 before none */
+    assert_int_equal(ttdi_dec_decides(d, 1, 2, 3, 4, 1, cls), 1);
+    assert_string_equal(ttdi_dec_class_text(cls[0]), "a negative value");
+    assert_string_equal(ttdi_dec_class_text(cls[1]), "a positive value");
+    assert_int_equal(ttdi_dec_decides(d, 1, 2, 3, 8, 1, cls), 0);
+    assert_int_equal(ttdi_dec_decides(d, 1, 2, 3, 4, 0, cls), 0);
+    ttdi_dec_note(d, 1, 4, 3, 0);                    /* check 4: one side only */
+    assert_int_equal(ttdi_dec_decides(d, 1, 4, 3, 4, 1, cls), -1);
+    ttdi_dec_note(d, 1, 4, 7, 1);                    /* another act follows 1 */
+    assert_int_equal(ttdi_dec_decides(d, 1, 4, 3, 4, 1, cls), 1);
+    assert_int_equal(ttdi_dec_decides(d, 9, 2, 3, 4, 1, cls), -1); /* another caller */
+    ttdi_dec_free(d);
+}
+
 /* One run alone through the public API: the same race, "in this run". */
 static void test_one_run_alone(void **state)
 {
@@ -908,6 +994,8 @@ int main(void)
         cmocka_unit_test(test_same_names_apart),
         cmocka_unit_test(test_verdict_names_race),
         cmocka_unit_test(test_void_check_last),
+        cmocka_unit_test(test_deciding_check_first),
+        cmocka_unit_test(test_decides_widths),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
