@@ -382,6 +382,54 @@ static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch, int sourc
     return p;
 }
 
+/* An operation in words: "took", "released", "waited on"... */
+static const char *op_verb(int op)
+{
+    switch (op) {
+    case TTF_SOP_LOCK:
+    case TTF_SOP_TRYLOCK: return "took";
+    case TTF_SOP_UNLOCK: return "released";
+    case TTF_SOP_WAIT: return "waited on";
+    case TTF_SOP_WOKE: return "woke on";
+    default: return "signalled";
+    }
+}
+
+/* The cause from the threads' order (ttdi_order_cause_find): the split
+ * thread's function when it went ahead in the bad run, the other
+ * thread's when its operation came in between. */
+static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
+{
+    const ttd_xev *first = o->other_first ? o->other : o->self;
+    const ttd_xev *then = o->other_first ? o->self : o->other;
+    const char *tf = thread_name(c, (size_t)first->pair), *tt = thread_name(c, (size_t)then->pair);
+    ttd_place *p = place(c);
+    char buf[512];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;
+    p->function = first->func;
+    p->pair = first->pair;
+    p->thread = tf;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) %s %s before `%s` (thread %s) did in the bad "
+             "run, after it in the good run: %s", first->func, tf ? tf : "?",
+             op_verb(first->op), o->object, then->func, tt ? tt : "?",
+             o->other_first ? "the split's thread read what it left there"
+                            : "nothing made it wait");
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
+             "only its order with thread %s on %s differs",
+             thread_name(c, (size_t)o->other->pair), thread_name(c, (size_t)o->self->pair),
+             o->object);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "thread %s's last operation before its calls part was on %s: "
+             "what it decided, it read under it", thread_name(c, (size_t)o->self->pair),
+             o->object);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 static size_t with_evidence(const ttd_divergence *d, int k);
 
 /* The likely cause of a divergence. */
@@ -404,6 +452,12 @@ static const ttd_place *cause(vctx *c)
                                 : NULL;
     if (sc)
         return cause_code(c, sc, 1);
+    /* the split is all the evidence and the threads' order alone differs
+     * where it read (ordercause.c) */
+    ttdi_order_cause oc;
+    if (d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT &&
+        ttdi_order_cause_find(r, &oc))
+        return cause_order(c, &oc);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */
