@@ -38,5 +38,9 @@ assert v["cause"]["function"] == "tickets_left" and v["cause"]["kind"] == "race"
 assert any("its value decided whether the act followed" in e for e in v["evidence"]), v["evidence"]
 r = [x for x in d["races"] if x["act"] == "take_ticket"]
 assert [x["check"] for x in r][:2] == ["tickets_left", "print_ticket"], r
+# the sellers took the lock in another order too: not the cause (issue 33
+# item 2: two threads other than the split'"'"'s swapped)
+o = d["first_divergence"]["interleave"]["order_difference"]
+assert o and o["good"]["pair"] != o["bad"]["pair"], o
 '
 echo ok

@@ -670,6 +670,88 @@ static void test_decides_widths(void **state)
     ttdi_dec_free(d);
 }
 
+/* An order violation: main (thread 0) starts seller-0 as a loader that
+ * publishes under MUTEX (parse{ work{lock unlock} }); main reads under
+ * MUTEX in lex and calls check (good: the loader was first) or fail (bad:
+ * main was first). how 1: main then takes MUTEX2 alone before its calls
+ * part (it decided on what it read there, not under MUTEX); how 2: the
+ * loader publishes in seller-0 and seller-1 (they swap), main reads
+ * under MUTEX2 alone. */
+static void order_run(const char *name, int bad, int how)
+{
+    const char *load = "parse{ work{";
+    dt t;
+
+    open_trace(&t, name);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+    for (int k = 0; k < 2; k++) {   /* the loader: first in the good run */
+        uint32_t th = how == 2 ? (uint32_t)(bad ? 2 - k : 1 + k) : 1;
+        if (how != 2 && k)
+            break;
+        t.now[th] = bad && how != 2 ? 1200 : 1000 + 20 * (uint64_t)k;
+        run(&t, th, load);
+        op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, th, "} }");
+    }
+    run(&t, 0, "@1100 main{ lex{");
+    op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    if (how == 1) {
+        op(&t, 0, TTF_SOP_LOCK, MUTEX2, 0);
+        op(&t, 0, TTF_SOP_UNLOCK, MUTEX2, 0);
+    }
+    run(&t, 0, bad ? "fail{} } }" : "check{} } }");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+/* The verdict of order_run(how) good against bad. */
+static const ttd_verdict *order_verdict(int how, ttd_diff **d)
+{
+    char g[32], b[32];
+    snprintf(g, sizeof g, "og%d.trc", how);
+    snprintf(b, sizeof b, "ob%d.trc", how);
+    order_run(g, 0, how);
+    order_run(b, 1, how);
+    *d = NULL;
+    assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, d, NULL), 0);
+    const ttd_result *res = ttd_get_result(*d);
+    assert_non_null(res->first);
+    assert_non_null(res->verdict->cause);
+    /* the order differs in every case: alone, it is no cause */
+    assert_non_null(res->first->interleave);
+    assert_true(res->first->interleave->order_differs);
+    assert_string_equal(res->first->interleave->order_object, "mutex#1");
+    return res->verdict;
+}
+
+/* The threads' order as the cause: main went ahead of the loader on the
+ * lock it then decided on, and the loader made the same calls in both
+ * runs. Must not: main's last operation before its split was on another
+ * lock (how 1); the order differs between two other threads (how 2). */
+static void test_order_cause(void **state)
+{
+    ttd_diff *d;
+    (void)state;
+
+    const ttd_verdict *v = order_verdict(0, &d);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_lex");
+    assert_string_equal(v->cause->thread, "main");
+    assert_non_null(strstr(v->cause->text, "`dt_lex` (thread main) took mutex#1 before `dt_work` "
+                                           "(thread seller-0) did in the bad run"));
+    assert_true(v->nevidence >= 2);
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    for (int how = 1; how <= 2; how++) {
+        v = order_verdict(how, &d);
+        assert_int_not_equal(v->cause->kind, TTD_COF_ORDER);
+        assert_string_equal(v->cause->function, "dt_lex");   /* the split's branch */
+        ttd_free(d);
+    }
+}
+
 /* One run alone through the public API: the same race, "in this run". */
 static void test_one_run_alone(void **state)
 {
@@ -996,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_void_check_last),
         cmocka_unit_test(test_deciding_check_first),
         cmocka_unit_test(test_decides_widths),
+        cmocka_unit_test(test_order_cause),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
