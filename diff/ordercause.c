@@ -14,6 +14,12 @@
  *     thread T (not two other threads: that is the workers' case);
  *   - S's last operation before its calls part was on that object: what
  *     it decided, it read under it;
+ *   - the swap is at that last critical section, not at an earlier one
+ *     (a thread that polls under the lock saw the other's first visit at
+ *     another turn, then many turns alike): after the bad run's operation
+ *     at the swapped place, S took the object no more (its own operation
+ *     went first) or once (the other's did: S's next look read it), as
+ *     far as the window of last operations shows (else no cause);
  *   - T made the same calls in both runs up to the split (no hunk of its
  *     own before it, timing aside): it did nothing else, only at another
  *     time;
@@ -58,6 +64,23 @@ static int last_op_on(const ttd_interleave *il, int64_t s, const char *obj)
     return 0;
 }
 
+/* Pair s's acquisitions of obj (lock, trylock, a condition's wake-up)
+ * after ns in the bad run's window; -1 when the window does not reach
+ * back to ns (it cannot tell). */
+static int64_t taken_after(const ttd_interleave *il, int64_t s, const char *obj, uint64_t ns)
+{
+    int64_t n = 0;
+
+    if (!il->nwindow[1] || il->window[1][0].time_ns > ns)
+        return -1;
+    for (size_t i = 0; i < il->nwindow[1]; i++) {
+        const ttd_xev *e = &il->window[1][i];
+        n += e->pair == s && e->time_ns > ns && e->object && strcmp(e->object, obj) == 0 &&
+             (e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE);
+    }
+    return n;
+}
+
 static int lock_or_cond(const char *obj)
 {
     return obj && (strncmp(obj, "mutex#", 6) == 0 || strncmp(obj, "cond#", 5) == 0);
@@ -80,6 +103,10 @@ int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out)
     if (t->pair < 0 || (size_t)t->pair >= r->npairs ||
         diverged_before(r, (size_t)t->pair, d->bad_time_ns) ||
         !last_op_on(il, s, il->order_object))
+        return 0;
+    /* the swap is at S's last critical section: S took the object no more
+     * after its own swapped operation, or once after the other's */
+    if (taken_after(il, s, il->order_object, il->order[1].time_ns) != (bad_s ? 0 : 1))
         return 0;
     out->self = &il->order[bad_s ? 1 : 0];
     out->other = t;

@@ -676,7 +676,9 @@ static void test_decides_widths(void **state)
  * main was first). how 1: main then takes MUTEX2 alone before its calls
  * part (it decided on what it read there, not under MUTEX); how 2: the
  * loader publishes in seller-0 and seller-1 (they swap), main reads
- * under MUTEX2 alone. */
+ * under MUTEX2 alone; how 3: main looks under MUTEX twice, the loader
+ * publishing between the looks in the bad run (the swap is at the first
+ * look, and main's last look came after the loader's in both runs). */
 static void order_run(const char *name, int bad, int how)
 {
     const char *load = "parse{ work{";
@@ -689,7 +691,7 @@ static void order_run(const char *name, int bad, int how)
         uint32_t th = how == 2 ? (uint32_t)(bad ? 2 - k : 1 + k) : 1;
         if (how != 2 && k)
             break;
-        t.now[th] = bad && how != 2 ? 1200 : 1000 + 20 * (uint64_t)k;
+        t.now[th] = bad && how != 2 ? (how == 3 ? 1150 : 1200) : 1000 + 20 * (uint64_t)k;
         run(&t, th, load);
         op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
         op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
@@ -701,6 +703,11 @@ static void order_run(const char *name, int bad, int how)
     if (how == 1) {
         op(&t, 0, TTF_SOP_LOCK, MUTEX2, 0);
         op(&t, 0, TTF_SOP_UNLOCK, MUTEX2, 0);
+    }
+    if (how == 3) {
+        run(&t, 0, "@1300");
+        op(&t, 0, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 0, TTF_SOP_UNLOCK, MUTEX, 0);
     }
     run(&t, 0, bad ? "fail{} } }" : "check{} } }");
     assert_int_equal(ttf_writer_close(t.w, bad), 0);
@@ -729,7 +736,8 @@ static const ttd_verdict *order_verdict(int how, ttd_diff **d)
 /* The threads' order as the cause: main went ahead of the loader on the
  * lock it then decided on, and the loader made the same calls in both
  * runs. Must not: main's last operation before its split was on another
- * lock (how 1); the order differs between two other threads (how 2). */
+ * lock (how 1); the order differs between two other threads (how 2); the
+ * swap was at an earlier look than main's last (how 3). */
 static void test_order_cause(void **state)
 {
     ttd_diff *d;
@@ -744,7 +752,7 @@ static void test_order_cause(void **state)
     assert_true(v->nevidence >= 2);
     assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
     ttd_free(d);
-    for (int how = 1; how <= 2; how++) {
+    for (int how = 1; how <= 3; how++) {
         v = order_verdict(how, &d);
         assert_int_not_equal(v->cause->kind, TTD_COF_ORDER);
         assert_string_equal(v->cause->function, "dt_lex");   /* the split's branch */
