@@ -17,9 +17,12 @@
  * split itself; with two builds, code changed out of the chain's sight
  * comes before a bare split: the only changed function, or the one
  * changed source (codediff's source comparison: functions whose machine
- * code changed with the same source only carry it); the symptom is the first divergence, or the exit status
- * when the runs made the same calls. Confidence stays "possible" until
- * the rules that earn "likely" have been measured (tests/realbugs).
+ * code changed with the same source only carry it), then the threads'
+ * order when it alone differs where the split read (ordercause.c); the
+ * symptom is the first divergence, or the exit status when the runs made
+ * the same calls. Confidence is "likely" only where two independent
+ * pieces of evidence agree on the cause itself (confidence() below; make
+ * realbugs measures it), "possible" otherwise.
  */
 #include <inttypes.h>
 #include <stdio.h>
