@@ -283,8 +283,7 @@ static int thread_order(ttd_diff *d, ttd_divergence *dv)
             map[r][i] = -1;
         for (size_t k = 0; k < d->s.nip; k++)
             map[r][d->s.ip[k].t[r]] = (int64_t)k;
-        in[r] = (ttdi_ilv_run){d->r[r].t, &d->r[r].norm, d->r[r].nt, map[r],
-                              r ? dv->bad_time_ns : dv->good_time_ns, &d->r[r]};
+        in[r] = (ttdi_ilv_run){&d->r[r], map[r], r ? dv->bad_time_ns : dv->good_time_ns};
     }
     ttd_interleave *il = NULL;
     if (rc >= 0)

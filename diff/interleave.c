@@ -10,12 +10,26 @@
  * Each run is walked once up to the split: each thread alone, its lock
  * operations kept as records and merged by time afterwards (by_thread(),
  * issue 38 item 4: no heap step per event; the merged walk, walk_run(),
- * where that could not give the same answer). A thread no run walk has
- * marked yet (the other threads than the split's) is read by a run walk
- * (walker.c: the same events, values aside, which no rule here reads):
- * its marks let the details' walks for the other threads' last events
- * before the split start near it (the engine details the first
- * divergence's other threads after this: ttdi_detail_others).
+ * each thread's walk stepped in the reader's merge order, where that
+ * could not give the same answer). Every thread is read by a run walk
+ * (walker.c), whose call stack is the run walks' (issue 35 item 2):
+ * this file keeps no stack of its own, only its data per open call (key,
+ * lock set, entry time, name) in step with the walk's frames, and closes
+ * what the walker's rule closes (ttdi_walk_depth_after): an EXIT returns
+ * from its own frame, frames above it a longjmp left close unreturned,
+ * and the frames an UNWIND left close at the next ENTER; what a frame
+ * closed unreturned took passes to the frame below (a lock taken before
+ * the longjmp was taken inside the call it returned into). (Before, an
+ * EXIT only closed the innermost frame of its function and UNWINDs were
+ * ignored: after a longjmp the calls below it never returned, so their
+ * lock sets were never learnt or checked; on traces without UNWIND or
+ * skipped exits both rules agree.) A thread no run walk has marked yet
+ * (the other threads than the split's) is read by one that leaves marks
+ * (values aside, which no rule here reads): they let the details' walks
+ * for the other threads' last events before the split start near it
+ * (the engine details the first divergence's other threads after this:
+ * ttdi_detail_others); a marked one by a walk that reads no values and
+ * leaves no marks (ttdi_walk_open_plain).
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns): a call is never taken as
  * shorter, nor as over before another began, than it may have been.
@@ -142,12 +156,29 @@ static fnslot *fn_find(fnslot *t, uint64_t key, int add)
     return f;
 }
 
-static int push(xthread *t, uint64_t key, uint64_t time, const char *name)
+/* Frames [n, t->n) closed without returning (an UNWIND or a longjmp
+ * left them): what they took was taken inside the frame below. */
+static void abandon(xthread *t, size_t n)
 {
-    if (t->n == t->cap &&
-        ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0)
+    while (t->n > n && --t->n)
+        t->f[t->n - 1].mask |= t->f[t->n].mask;
+}
+
+/* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
+ * a call the filter drops, which then shows its caller's name). */
+static int push(const ttdi_ilv_run *in, xthread *t, const ttf_event *ev, size_t d)
+{
+    uint64_t key = 0;
+    const char *name = "";
+    int rc = ttdi_norm_enter(&in->r->norm, ev, &key, &name);
+
+    abandon(t, d);
+    if (rc < 0 || (t->n == t->cap &&
+                   ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0))
         return TT_ENOMEM;
-    t->f[t->n++] = (xframe){key, t->held, time, name};
+    if (!rc)
+        name = t->n ? t->f[t->n - 1].name : "";
+    t->f[t->n++] = (xframe){rc ? key : 0, t->held, ev->time_ns, name};
     return 0;
 }
 
@@ -172,28 +203,27 @@ typedef struct unprot {
     uint64_t calls;         /* good-run calls of it */
 } unprot;
 
-/* ENTER/EXIT of a thread: an ENTER opens a call; an EXIT that returns
- * from the innermost one closes it, its locks flowing to its caller.
- * 1 with *f the call that returned, 0, or TT_ENOMEM. */
-static int frame_event(const ttdi_ilv_run *in, xthread *t, const ttf_event *ev, xframe *f)
+/* ENTER/EXIT of a thread, by the run walks' call-stack rule (the
+ * walk's, ttdi_walk_depth_after): t->f mirrors the walk's stack, one
+ * frame per open call. An ENTER opens a call; an EXIT returns from its
+ * own frame, the frames above it closed unreturned, its locks flowing to
+ * its caller. 1 with *f the call that returned (a kept one), 0, or
+ * TT_ENOMEM. */
+static inline int frame_event(const ttdi_ilv_run *in, xthread *t, const ttdi_walk *wk,
+                              xframe *f)
 {
-    uint64_t key;
-    int rc;
-
-    if (ev->kind == TTF_EV_ENTER) {
-        if ((rc = ttdi_norm_key(in->norm, ev, &key)) > 0)
-            rc = push(t, key, ev->time_ns, ttdi_norm_func(in->norm, ev));
-        return rc < 0 ? rc : 0;
-    }
-    if (ev->kind != TTF_EV_EXIT || !t->n)
+    if (wk->ev.kind == TTF_EV_ENTER)
+        return push(in, t, &wk->ev, ttdi_walk_depth_after(wk));
+    if (wk->ev.kind != TTF_EV_EXIT)
         return 0;
-    if ((rc = ttdi_norm_key(in->norm, ev, &key)) <= 0 ||
-        ttdi_norm_exit_of(t->f[t->n - 1].key) != key)
-        return rc < 0 ? rc : 0;
+    size_t d = ttdi_walk_depth_after(wk);
+    if (d >= t->n)
+        return 0;
+    abandon(t, d + 1);
     *f = t->f[--t->n];
     if (t->n)
         t->f[t->n - 1].mask |= f->mask;
-    return 1;
+    return f->key != 0;
 }
 
 /* A call returned: the good run learns, the bad run checks against what
@@ -261,25 +291,70 @@ static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event
     return rc;
 }
 
-/* Walk run x up to its split, all threads merged by time (the fallback
- * of by_thread()). */
+/* Thread th of run in from its start, by a run walk (the call stack by
+ * the walker's rule): one that leaves marks when no run walk marked the
+ * thread yet (the details' walks to the other threads' last events start
+ * from them), else one that reads no values and leaves none (the split
+ * thread, which the timing scan marked); a thread past the run's threads
+ * raw (its events only stop the walk). */
+static int open_thread(const ttdi_ilv_run *in, uint32_t th, ttdi_walk *wk)
+{
+    if (th >= in->r->nt)
+        return ttdi_walk_raw(wk, in->r->t, th);
+    return ttdi_walk_marked(in->r, th) ? ttdi_walk_open_plain(wk, in->r, th)
+                                       : ttdi_walk_open(wk, in->r, th);
+}
+
+/* An event of thread th in the merged walk. */
+static int merged_event(struct ttfi_arena *a, xrun *x, const ttdi_walk *wk, uint32_t th,
+                        fnslot *fns, int bad, unprot *u)
+{
+    xframe f;
+    int rc;
+
+    if (th >= x->in->r->nt)
+        return 0;
+    xthread *t = &x->th[th];
+    if (wk->ev.kind == TTF_EV_SYNC_OP)
+        return sync_event(a, x, t, &wk->ev);
+    if ((rc = frame_event(x->in, t, wk, &f)) > 0)
+        ret(x, &f, th, ttf_event_late_ns(&wk->ev), fns, bad, u);
+    return rc;
+}
+
+/* The thread whose event the reader's merge gives next: the lowest
+ * (tick, thread) of the walks with an event (more[i]); n when none. */
+static size_t first_head(const ttdi_walk *wk, const uint8_t *more, size_t n)
+{
+    size_t m = n;
+
+    for (size_t i = 0; i < n; i++)
+        if (more[i] && (m == n || wk[i].ev.tsc < wk[m].ev.tsc))
+            m = i;
+    return m;
+}
+
+/* Walk run x up to its split, all threads merged as the reader merges
+ * them (by tick, ties by thread), each thread by its own walk (the
+ * fallback of by_thread()). */
 static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u)
 {
     const ttdi_ilv_run *in = x->in;
-    ttdi_walk wk;
-    xframe f;
-    int rc = ttdi_walk_raw(&wk, in->t, TTF_ALL_THREADS);
+    size_t n = ttf_thread_count(in->r->t), opened = 0, m;
+    ttdi_walk *wk = calloc(n + 1, sizeof *wk);
+    uint8_t *more = calloc(n + 1, 1);
+    int rc = wk && more ? 0 : TT_ENOMEM;
 
-    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns <= in->split_ns) {
-        if (wk.ev.thread >= in->nt)
-            continue;
-        xthread *t = &x->th[wk.ev.thread];
-        if (wk.ev.kind == TTF_EV_SYNC_OP)
-            rc = sync_event(a, x, t, &wk.ev);
-        else if ((rc = frame_event(in, t, &wk.ev, &f)) > 0)
-            ret(x, &f, wk.ev.thread, ttf_event_late_ns(&wk.ev), fns, bad, u);
-    }
-    ttdi_walk_close(&wk);
+    for (; rc >= 0 && opened < n; opened++)
+        if ((rc = open_thread(in, (uint32_t)opened, &wk[opened])) >= 0)
+            more[opened] = (rc = ttdi_walk_next(&wk[opened])) > 0;
+    while (rc >= 0 && (m = first_head(wk, more, n)) < n && wk[m].ev.time_ns <= in->split_ns)
+        if ((rc = merged_event(a, x, &wk[m], (uint32_t)m, fns, bad, u)) >= 0)
+            more[m] = (rc = ttdi_walk_next(&wk[m])) > 0;
+    for (size_t i = 0; i < opened; i++)
+        ttdi_walk_close(&wk[i]);
+    free(wk);
+    free(more);
     return rc < 0 ? rc : 0;
 }
 
@@ -407,11 +482,7 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
     ttdi_walk wk;
     xframe f;
     uint64_t prev = 0;
-    /* a thread no run walk marked yet: a run walk (the same events), whose
-     * marks the details' walks of the other threads start from */
-    int rc = in->r && th < in->nt && !ttdi_walk_marked(in->r, th)
-                 ? ttdi_walk_open(&wk, in->r, th)
-                 : ttdi_walk_raw(&wk, in->t, th);
+    int rc = open_thread(in, th, &wk);
 
     *last = 0;
     *over = UINT64_MAX;
@@ -424,12 +495,12 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
             break;
         }
         *last = wk.ev.tsc + 1;
-        if (th >= in->nt)
+        if (th >= in->r->nt)
             continue;
         xthread *t = &x->th[th];
         if (wk.ev.kind == TTF_EV_SYNC_OP)
             rc = keep_sync(p, t, &wk.ev);
-        else if ((rc = frame_event(in, t, &wk.ev, &f)) > 0)
+        else if ((rc = frame_event(in, t, &wk, &f)) > 0)
             rc = bad ? keep_cand(p, &f, &wk.ev, fns)
                      : (ret(x, &f, th, 0, fns, 0, NULL), 0);
     }
@@ -548,7 +619,7 @@ static int final_fns(const xrun *x, const tpass *p, fnslot *fns)
 static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot *u,
                      int *exact)
 {
-    size_t n = ttf_thread_count(x->in->t), nt = x->in->nt < n ? x->in->nt : n;
+    size_t n = ttf_thread_count(x->in->r->t), nt = x->in->r->nt < n ? x->in->r->nt : n;
     tpass p = {.exact = 1};
     uint64_t *last = calloc(2 * n + 1, sizeof *last), *over = last + n;
     int rc = last ? 0 : TT_ENOMEM;
@@ -588,7 +659,7 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
 /* Forget a half-done walk of x (by_thread() fell back). */
 static void xrun_reset(xrun *x)
 {
-    for (size_t i = 0; i < x->in->nt; i++) {
+    for (size_t i = 0; i < x->in->r->nt; i++) {
         free(x->th[i].f);
         memset(&x->th[i], 0, sizeof x->th[i]);
     }
@@ -634,27 +705,27 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
     int rc;
 
     ttd_xev closed = {0};   /* the last call of it another thread ended meanwhile */
-    ttd_xev *open_at = calloc(in->nt + 1, sizeof *open_at);
+    ttd_xev *open_at = calloc(in->r->nt + 1, sizeof *open_at);
     if (!v || !open_at) {
         free(open_at);
         return TT_ENOMEM;
     }
-    if ((rc = ttdi_walk_raw(&wk, in->t, TTF_ALL_THREADS)) < 0) {
+    if ((rc = ttdi_walk_raw(&wk, in->r->t, TTF_ALL_THREADS)) < 0) {
         free(open_at);
         return rc;
     }
     while ((rc = ttdi_walk_next(&wk)) > 0 && wk.ev.time_ns <= u->end) {
-        if (wk.ev.thread >= in->nt || wk.ev.thread == u->call.thread)
+        if (wk.ev.thread >= in->r->nt || wk.ev.thread == u->call.thread)
             continue;
         if (wk.ev.time_ns < u->call.time_ns) { /* before: only who is inside it */
             if (wk.ev.kind == TTF_EV_EXIT && ttf_event_late_ns(&wk.ev) >= u->call.time_ns)
                 continue;   /* an untimed return that may come after it began */
             if ((wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT) &&
-                (rc = ttdi_norm_key(in->norm, &wk.ev, &key)) > 0 &&
+                (rc = ttdi_norm_key(&in->r->norm, &wk.ev, &key)) > 0 &&
                 (key == u->key || key == ttdi_norm_exit_of(u->key)))
                 open_at[wk.ev.thread] = key == u->key
                     ? (ttd_xev){TTF_EV_ENTER, 0, wk.ev.thread, in->pair_of[wk.ev.thread],
-                                wk.ev.time_ns, NULL, ttdi_norm_func(in->norm, &wk.ev)}
+                                wk.ev.time_ns, NULL, ttdi_norm_func(&in->r->norm, &wk.ev)}
                     : (ttd_xev){0};
             continue;
         }
@@ -664,10 +735,10 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
             e.op = wk.ev.code;
             e.object = o ? o->label : "?";
         } else if (wk.ev.kind == TTF_EV_ENTER || wk.ev.kind == TTF_EV_EXIT) {
-            if ((rc = ttdi_norm_key(in->norm, &wk.ev, &key)) <= 0 ||
+            if ((rc = ttdi_norm_key(&in->r->norm, &wk.ev, &key)) <= 0 ||
                 key != (wk.ev.kind == TTF_EV_ENTER ? u->key : ttdi_norm_exit_of(u->key)))
                 continue;
-            e.func = ttdi_norm_func(in->norm, &wk.ev);
+            e.func = ttdi_norm_func(&in->r->norm, &wk.ev);
             if (wk.ev.kind == TTF_EV_EXIT && open_at[wk.ev.thread].kind == TTF_EV_ENTER)
                 closed = open_at[wk.ev.thread];     /* it overlapped, and ended first */
             open_at[wk.ev.thread] = wk.ev.kind == TTF_EV_ENTER ? e : (ttd_xev){0};
@@ -677,7 +748,7 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
         v[n++ % DURING_MAX] = e;
     }
     ttdi_walk_close(&wk);
-    for (size_t i = 0; i < in->nt && !out->overlapped; i++)
+    for (size_t i = 0; i < in->r->nt && !out->overlapped; i++)
         if (open_at[i].kind == TTF_EV_ENTER) {
             out->overlapped = 1;
             out->overlap = open_at[i];
@@ -766,7 +837,7 @@ static int window(struct ttfi_arena *a, const xrun *x, int r, ttd_interleave *ou
 
 static void xrun_free(xrun *x)
 {
-    for (size_t i = 0; x->th && i < x->in->nt; i++)
+    for (size_t i = 0; x->th && i < x->in->r->nt; i++)
         free(x->th[i].f);
     for (size_t i = 0; i < x->nseq; i++)
         free(x->seq[i].op);
@@ -803,7 +874,7 @@ int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_in
     memset(x, 0, sizeof x);
     for (int r = 0; r < 2 && rc >= 0; r++) {
         x[r].in = &in[r];
-        x[r].th = calloc(in[r].nt + 1, sizeof *x[r].th);
+        x[r].th = calloc(in[r].r->nt + 1, sizeof *x[r].th);
         x[r].objs = calloc(OBJ_CAP, sizeof *x[r].objs);
         if (!x[r].th || !x[r].objs)
             rc = TT_ENOMEM;

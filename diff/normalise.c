@@ -74,6 +74,8 @@ void ttdi_norm_free(ttdi_norm *n)
     ttdi_table_free(&n->sites);
     free(n->buf);
     free(n->mods);
+    free(n->epochs);
+    ttdi_dmcache_free(&n->ptrs);
     free(n->real_path);
     memset(n, 0, sizeof *n);
 }
@@ -378,6 +380,16 @@ const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
     return buf;
 }
 
+/* The key of ENTER ev of function slot s. */
+static uint64_t enter_key(ttdi_norm *n, const ttdi_slot *s, const ttf_event *ev)
+{
+    uint64_t key = mix(s->hash, TTF_EV_ENTER);  /* a constant kind: folded */
+
+    if (n->site_on && ev->call_site)
+        key ^= site_part(n, ev->call_site, ev->addr);
+    return key;
+}
+
 int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
 {
     if (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
@@ -390,9 +402,18 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
         *key = mix(s->hash, TTF_EV_EXIT) & ~TTDI_SITE_MASK;
         return s->keep;
     }
-    *key = mix(s->hash, TTF_EV_ENTER);
-    if (n->site_on && ev->call_site)
-        *key ^= site_part(n, ev->call_site, ev->addr);
+    *key = enter_key(n, s, ev);
+    return s->keep;
+}
+
+int ttdi_norm_enter(ttdi_norm *n, const ttf_event *ev, uint64_t *key, const char **name)
+{
+    ttdi_slot *s = func_slot(n, ev);
+
+    if (!s)
+        return TT_ENOMEM;
+    *key = enter_key(n, s, ev);
+    *name = s->name;
     return s->keep;
 }
 

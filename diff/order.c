@@ -57,7 +57,11 @@
  * both runs up to the split, and one merged walk of the bad run from the
  * split to the latest other divergence; nothing otherwise. Where a split
  * lies (the time of the event before it) comes from resolve's walk to it
- * (ttdi_resolved.prev), not from a walk of its own.
+ * (ttdi_resolved.prev), not from a walk of its own; the locks the split
+ * thread holds there (the progress check's lock views) from the SYNC_OP
+ * records the run walks kept as they first read the thread (the timing
+ * scan's, walker.c ttdi_walk_syncs), not from a walk of their own either
+ * (a raw walk only where the records cannot tell, issue 38 item 4).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -131,8 +135,51 @@ static olock *view_lock(oview *v, uint64_t addr, int add)
     return &v->l[v->n++];
 }
 
-/* The locks of p's thread in trace t up to its difference. */
-static int view_of(const ttf_trace *t, const opoint *p, oview *v)
+/* A SYNC_OP of p's thread into its view: the locks it holds, when it
+ * took each, its last wake-up. *waitmx: the mutex of its last wait. */
+static void view_event(oview *v, const ttf_event *ev, uint64_t *waitmx)
+{
+    if (ev->code == TTF_SOP_WAIT)
+        *waitmx = (uint64_t)ev->sync_arg;
+    if (ev->code == TTF_SOP_WOKE || ev->code == TTF_SOP_JOIN)
+        v->woke_ns = ev->time_ns;
+    uint64_t a = acquired(ev, *waitmx), r = released(ev);
+    olock *l = a ? view_lock(v, a, 1) : NULL;
+    if (l) {
+        l->acq_ns = ev->time_ns;
+        l->held = 1;
+    }
+    if (r && (l = view_lock(v, r, 0)))
+        l->held = 0;
+}
+
+/* The view from the SYNC_OP records run walks kept (walker.c): 1, or 0
+ * when they cannot tell (then walk). */
+static int view_kept(const ttdi_run_state *r, const opoint *p, oview *v)
+{
+    const ttdi_syncrec *rec;
+    uint64_t waitmx = 0;
+    size_t n;
+    ttf_event ev;
+
+    if (!ttdi_walk_syncs(r, p->th, p->at_ns, &rec, &n))
+        return 0;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_SYNC_OP;
+    for (size_t i = 0; i < n; i++) {
+        ev.code = rec[i].code;
+        ev.time_ns = rec[i].time_ns;
+        ev.addr = rec[i].addr;
+        ev.sync_arg = rec[i].sync_arg;
+        view_event(v, &ev, &waitmx);
+    }
+    return 1;
+}
+
+/* The locks of p's thread in run r up to its difference: from the
+ * records run walks kept (the timing scan read the thread to its split),
+ * else by a raw walk. */
+static int view_of(const ttdi_run_state *r, const opoint *p, oview *v)
 {
     ttdi_walk wk;
     uint64_t waitmx = 0;
@@ -140,25 +187,15 @@ static int view_of(const ttf_trace *t, const opoint *p, oview *v)
 
     v->n = 0;
     v->woke_ns = 0;
-    if ((rc = ttdi_walk_raw(&wk, t, p->th)) < 0)
+    if (view_kept(r, p, v))
+        return 0;
+    if ((rc = ttdi_walk_raw(&wk, r->t, p->th)) < 0)
         return rc;
     while ((rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.time_ns > p->at_ns || (wk.ev.time_ns == p->at_ns && wk.ev.kind != TTF_EV_SYNC_OP))
             break;
-        if (wk.ev.kind != TTF_EV_SYNC_OP)
-            continue;
-        if (wk.ev.code == TTF_SOP_WAIT)
-            waitmx = (uint64_t)wk.ev.sync_arg;
-        if (wk.ev.code == TTF_SOP_WOKE || wk.ev.code == TTF_SOP_JOIN)
-            v->woke_ns = wk.ev.time_ns;
-        uint64_t a = acquired(&wk.ev, waitmx), r = released(&wk.ev);
-        olock *l = a ? view_lock(v, a, 1) : NULL;
-        if (l) {
-            l->acq_ns = wk.ev.time_ns;
-            l->held = 1;
-        }
-        if (r && (l = view_lock(v, r, 0)))
-            l->held = 0;
+        if (wk.ev.kind == TTF_EV_SYNC_OP)
+            view_event(v, &wk.ev, &waitmx);
     }
     ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
@@ -220,7 +257,7 @@ static int depends(const ttdi_in *in, size_t pi, const opoint pt[2], int64_t *ou
     int rc = v && c ? 0 : TT_ENOMEM;
 
     for (int ri = 0; ri < 2 && rc >= 0; ri++)
-        rc = view_of(in->r[ri].t, &pt[ri], &v[ri]);
+        rc = view_of(&in->r[ri], &pt[ri], &v[ri]);
     for (size_t i = 0; rc >= 0 && dep < 0 && i < (v ? v[1].n : 0); i++) {
         const olock *b = &v[1].l[i], *g = i < v[0].n ? &v[0].l[i] : NULL;
         if (!g || !counts_at(b, &v[1], &pt[1]) || !counts_at(g, &v[0], &pt[0]))

@@ -55,6 +55,12 @@ typedef struct ttdi_norm {
                                pointer comparisons (values_ptr.c) */
     size_t nmods;
     int mods_ready;
+    uint64_t *epochs;       /* the times a module was loaded or unloaded,
+                               ascending: between two, every address is
+                               in the same module (values_ptr.c) */
+    size_t nepochs;
+    ttdi_dmcache ptrs;      /* pointer pairs compared with this run as the
+                               second, and their answers (values_ptr.c) */
     char *real_path;        /* the trace's path resolved (realpath), NULL if
                                it cannot be: the strings' own-path rule
                                (values.c) */
@@ -106,6 +112,10 @@ const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
  * it is filtered out or never compared (thread, module, sync events), or
  * TT_ENOMEM. */
 int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
+/* ttdi_norm_key and ttdi_norm_func of ENTER ev in one look-up: 1 with
+ * *key and *name set if it takes part, 0 if filtered out (*key, *name set
+ * all the same), or TT_ENOMEM. */
+int ttdi_norm_enter(ttdi_norm *n, const ttf_event *ev, uint64_t *key, const char **name);
 /* ttdi_norm_key's answer without the key: 1 if ev takes part, 0 if not,
  * or TT_ENOMEM. With no --function/--exclude, an ENTER/EXIT needs no
  * look-up (the walks' fast path). */
@@ -202,6 +212,8 @@ typedef struct ttdi_run_state {
                                (walker.c), NULL until one left a mark */
     uint64_t mark_every;    /* kept events between marks at first; 0:
                                TTDI_MARK_EVERY (tests make it small) */
+    struct ttdi_syncs *syncs; /* per thread: the SYNC_OPs run walks read
+                               (walker.c), NULL until one opened */
 } ttdi_run_state;
 
 /* Name and start function of each thread of r (r->t and r->norm set):
@@ -252,6 +264,8 @@ typedef struct ttdi_walk {
     uint32_t unwound;       /* innermost frames an UNWIND left (format 1.3),
                                closed before the next ENTER: the stack at
                                the unwind itself still shows where it began */
+    int lean;               /* 1: its frames hold their id only
+                               (ttdi_walk_open_plain) */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
@@ -260,7 +274,32 @@ typedef struct ttdi_walk {
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
     uint64_t from_ns;       /* where it started: its thread's start, or
                                the mark's time (ttdi_walk_span_ns) */
+    uint64_t nraw;          /* a run walk: events read, its current one
+                               included (SLEEPs too) */
+    struct ttdi_syncs *sy;  /* a run walk: its thread's SYNC_OP records */
 } ttdi_walk;
+
+/* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
+typedef struct ttdi_syncrec {
+    uint64_t time_ns;
+    uint64_t before_ns;     /* the latest time of the thread's events
+                               before it that are not SYNC_OPs */
+    uint64_t addr;          /* its object */
+    int64_t sync_arg;
+    int code;               /* TTF_SOP_* */
+} ttdi_syncrec;
+
+/* The SYNC_OP records of thread `thread` of r that a raw walk of the
+ * thread reads before it stops at its first event later than ns, or at
+ * ns and not a SYNC_OP (SLEEPs aside, as raw walks skip them): 1 with
+ * *recs and *n (the first *n records) when run walks read the thread far
+ * enough to know (to an event that stops it, or to its end); else 0:
+ * walk it. Run walks keep the records of
+ * the part of the thread they read first, as they go (a few compares per
+ * event), so a pass that needs only the sync operations (the order
+ * checks' lock views) reads no event again. */
+int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
+                    const ttdi_syncrec **recs, size_t *n);
 
 /* Tests only: the trace time every walk went over, from where it started
  * (its thread's start, or the mark it started at) to the last event it
@@ -290,9 +329,16 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* A run walk as ttdi_walk_open's (filter, call stack) that reads no
+ * values, leaves no marks (its iterator skips the values a later walk
+ * from a mark may need) and keeps each frame's id only (w->lean: no
+ * name, site, time or values): for a pass that needs the stack's shape
+ * only, over a thread other walks marked already (the thread order's
+ * split thread). 0 or a TT_E* code. */
+int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
-/* Free the marks run walks left in r. */
+/* Free the marks and SYNC_OP records run walks left in r. */
 void ttdi_marks_free(ttdi_run_state *r);
 /* Start a raw walk over thread `thread` of trace t (TTF_ALL_THREADS: every
  * thread merged by time): w->ev only, as recorded without its values
@@ -315,6 +361,28 @@ int ttdi_walk_novalues(ttdi_walk *w);
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */
 int ttdi_joined_threads(const ttf_trace *t, uint8_t *joined, size_t nt);
+/* The run walks' call-stack rule (the thread order's too):
+ * how many frames of w's stack (before w->ev) stay open once w->ev is
+ * applied. An ENTER first closes the frames an UNWIND before it left
+ * (its own frame then goes at that depth); an EXIT closes its own frame,
+ * the innermost one with its id, and every frame above it (a longjmp
+ * left them without an UNWIND record), or none when no frame is its own
+ * (the trace began inside it): then w->nstack; any other event
+ * w->nstack. Run walks only (a consumer that keeps its own data per
+ * frame closes what this says, as ttdi_walk_step will). The slow part
+ * (an EXIT not of the innermost frame) is ttdi_walk_depth_slow. */
+size_t ttdi_walk_depth_slow(const ttdi_walk *w);
+static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
+{
+    size_t n = w->nstack;
+
+    if (w->pending && w->ev.kind == TTF_EV_ENTER)
+        return n > w->unwound ? n - w->unwound : 0;
+    if (w->pending && w->ev.kind == TTF_EV_EXIT && n &&
+        w->stack[n - 1].id == (w->ev.site ? (w->ev.site | TTDI_SITE_BIT) : w->ev.addr))
+        return n - 1;   /* inline: mostly the innermost frame */
+    return ttdi_walk_depth_slow(w);
+}
 /* The step of a walk over a run (ttdi_walk_next calls it). */
 int ttdi_walk_step(ttdi_walk *w);
 /* Next event into w->ev: 1, 0 at the end, or a TT_E* code. Inline: a raw

@@ -154,15 +154,14 @@ int ttdi_lines(const ttdi_in *in, const ttd_hunk_info *h, const ttdi_pass_spec p
 
 /* One run as the interleaving sees it. */
 typedef struct ttdi_ilv_run {
-    const ttf_trace *t;     /* the trace */
-    ttdi_norm *norm;        /* its normaliser (function keys and names) */
-    size_t nt;              /* its threads */
+    ttdi_run_state *r;      /* the run (trace, normaliser, threads): each
+                               thread is read by a run walk, the call stack
+                               by the walker's rule; a thread no run walk
+                               has marked yet by one that leaves marks for
+                               the details' walks of the other threads
+                               (walker.c) */
     const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
     uint64_t split_ns;      /* walk up to this time (the split in this run) */
-    ttdi_run_state *r;      /* the run (its threads, norm): a thread no run
-                               walk has marked yet is read by one, which
-                               leaves marks for the details' walks of the
-                               other threads (walker.c); NULL: raw walks */
 } ttdi_ilv_run;
 
 /* The interleaving of both runs (in[0] good, in[1] bad) before their

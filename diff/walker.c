@@ -7,7 +7,14 @@
  * no values (no raw pass reads registers: a values trace's are stepped
  * over, ttf_iter_skip_values, and cost what a plain trace does);
  * a keyed walk (ttdi_walk_keyed) the events that take part with their keys
- * and indexes, no stack.
+ * and indexes, no stack. Its call-stack rule (every run walk's): an ENTER
+ * opens a frame; an EXIT closes its own frame (the innermost with its
+ * function's id) and the frames above it, which a longjmp left, or
+ * nothing when no frame is its own (the trace began inside it); the
+ * frames an UNWIND left close at the next ENTER (an EXIT finds its own
+ * frame anyway). A consumer that keeps data per frame (the thread order,
+ * interleave.c) asks what an event closes (ttdi_walk_depth_after) rather
+ * than keeping a stack of its own.
  * Marks (issue 38: the prefix before a split is read once). A run walk
  * leaves its whole state (iterator, stack, indexes) every TTDI_MARK_EVERY
  * kept events in the run state, past where earlier walks of the thread
@@ -22,6 +29,12 @@
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
  * reads at most 1/MARKS x 2 of the walked part again.
+ * SYNC_OP records (issue 38 item 4: the sync records, not every event
+ * again). The walk that first reads a part of a thread keeps its
+ * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
+ * each, so a pass that needs a thread's sync operations up to a time (the
+ * order checks' lock views) takes them from the records (ttdi_walk_syncs)
+ * exactly as a raw walk stopping there would read them, with no walk.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -37,6 +50,61 @@ static uint64_t start_of(const ttf_trace *t, uint32_t thread)
     return th ? th->start_ns : 0;
 }
 
+/* ---- SYNC_OP records: a thread's sync operations, read once ----------- */
+
+/* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
+ * events, which run walks read (walks start at the start or at a mark,
+ * so that part is a prefix, and only a walk standing at its end extends
+ * it). */
+typedef struct ttdi_syncs {
+    ttdi_syncrec *rec;
+    size_t n, cap;
+    uint64_t upto;          /* events read (SLEEPs too) */
+    uint64_t max_ns;        /* the latest time of those not SYNC_OPs */
+    int ended;              /* 1: a walk read past the thread's last event */
+} ttdi_syncs;
+
+/* Walk w's current event, the first past its thread's records: kept. */
+static int record(ttdi_walk *w)
+{
+    ttdi_syncs *sy = w->sy;
+    const ttf_event *ev = &w->ev;
+
+    sy->upto++;
+    if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_SLEEP)
+        return 0;       /* raw walks skip them: neither kept nor a time */
+    if (ev->kind != TTF_EV_SYNC_OP) {
+        sy->max_ns = ev->time_ns > sy->max_ns ? ev->time_ns : sy->max_ns;
+        return 0;
+    }
+    if (sy->n == sy->cap &&
+        ttdi_grow(&sy->rec, &sy->cap, sy->n + 1, sizeof *sy->rec, 64) < 0)
+        return TT_ENOMEM;
+    sy->rec[sy->n++] = (ttdi_syncrec){ev->time_ns, sy->max_ns, ev->addr, ev->sync_arg,
+                                      ev->code};
+    return 0;
+}
+
+int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
+                    const ttdi_syncrec **recs, size_t *n)
+{
+    const ttdi_syncs *sy = r->syncs && thread < r->nt ? &r->syncs[thread] : NULL;
+    size_t k = 0;
+
+    if (!sy)
+        return 0;
+    /* the raw walk stops before record k when an event before it that is
+     * not a SYNC_OP comes at ns or later (one that is would be a record
+     * later than ns, which stopped it already) */
+    while (k < sy->n && sy->rec[k].before_ns < ns && sy->rec[k].time_ns <= ns)
+        k++;
+    if (k == sy->n && !sy->ended && sy->max_ns < ns)
+        return 0;       /* the walks did not get to where it stops */
+    *recs = sy->rec;
+    *n = k;
+    return 1;
+}
+
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
@@ -44,7 +112,19 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     w->thread = thread;
     w->from_ns = start_of(r->t, thread);
     w->mark_at = thread < r->nt ? 0 : UINT64_MAX; /* leave_mark finds the place */
+    if (thread < r->nt && !r->syncs && !(r->syncs = calloc(r->nt, sizeof *r->syncs)))
+        return TT_ENOMEM;
+    w->sy = thread < r->nt ? &r->syncs[thread] : NULL;
     return ttf_iter_open(r->t, thread, &w->it);
+}
+
+int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
+{
+    int rc = ttdi_walk_open(w, r, thread);
+
+    w->mark_at = UINT64_MAX;    /* its iterator skips values: no mark */
+    w->lean = 1;
+    return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
 int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
@@ -147,6 +227,10 @@ void ttdi_marks_free(ttdi_run_state *r)
             mark_clear(&r->marks[i].m[k]);
     free(r->marks);
     r->marks = NULL;
+    for (size_t i = 0; r->syncs && i < r->nt; i++)
+        free(r->syncs[i].rec);
+    free(r->syncs);
+    r->syncs = NULL;
 }
 
 /* Keep every other mark of a full ms (those at multiples of twice the
@@ -263,19 +347,22 @@ void ttdi_walk_close(ttdi_walk *w)
  * ids, so an EXIT with no open frame costs O(1) rather than a scan. */
 #define SCAN_DEPTH 64
 
-static int push(ttdi_walk *w, const ttf_event *ev)
+/* A frame's id: its function's address, or its scope's site. */
+static uint64_t frame_of(const ttf_event *ev)
 {
-    if (w->nstack == w->cap &&
-        ttdi_grow(&w->stack, &w->cap, w->nstack + 1, sizeof *w->stack, 64) < 0)
-        return TT_ENOMEM;
-    if (w->nstack && w->kept && !ev->site) {
-        ttdi_frame_id *up = &w->stack[w->nstack - 1];
+    return ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+}
+
+/* What a frame shows beyond its id (a lean walk keeps none): the call
+ * and, in its caller, the last call made. */
+static void fill_frame(ttdi_walk *w, ttdi_frame_id *f, const ttf_event *ev)
+{
+    if (w->nstack > 1 && w->kept && !ev->site) {
+        ttdi_frame_id *up = f - 1;
         up->last_site = ev->call_site;
         up->last_addr = ev->addr;
         up->last_time = ev->time_ns;
     }
-    ttdi_frame_id *f = &w->stack[w->nstack++];
-    f->id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
     f->call_site = ev->call_site;
     f->last_site = f->last_addr = f->last_time = 0;
     f->addr = ev->site ? 0 : ev->addr;
@@ -285,6 +372,17 @@ static int push(ttdi_walk *w, const ttf_event *ev)
     f->has_values = ev->has_values;
     if (ev->has_values)
         memcpy(f->argregs, ev->argregs, sizeof f->argregs);
+}
+
+static int push(ttdi_walk *w, const ttf_event *ev)
+{
+    if (w->nstack == w->cap &&
+        ttdi_grow(&w->stack, &w->cap, w->nstack + 1, sizeof *w->stack, 64) < 0)
+        return TT_ENOMEM;
+    ttdi_frame_id *f = &w->stack[w->nstack++];
+    f->id = frame_of(ev);
+    if (!w->lean)
+        fill_frame(w, f, ev);
     return w->live ? ttdi_openset_add(&w->open, f->id) : 0;
 }
 
@@ -300,7 +398,7 @@ static int go_live(ttdi_walk *w)
 
 /* Close frames stack[n..); back under SCAN_DEPTH / 2 the set goes idle
  * (its keys deleted one by one, so it is empty again). */
-static void drop_to(ttdi_walk *w, size_t n)
+static inline void drop_to(ttdi_walk *w, size_t n)
 {
     if (!w->live) {
         w->nstack = n;
@@ -315,37 +413,60 @@ static void drop_to(ttdi_walk *w, size_t n)
     w->live = 0;
 }
 
-/* Pop to the frame ev leaves; an exit with no matching frame (the trace
- * began inside it, or a longjmp) leaves the stack alone. Mostly it is the
- * innermost frame; else a scan, or the open counts when deep. */
-static int pop(ttdi_walk *w, const ttf_event *ev)
+/* The index of the frame an EXIT with frame id `id` leaves, or w->nstack
+ * when none is its own (the trace began inside it). Mostly it is the
+ * innermost frame; else a scan, or the open counts when live. */
+static size_t own_frame(const ttdi_walk *w, uint64_t id)
 {
-    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
     size_t i = w->nstack;
 
-    if (i && w->stack[i - 1].id == id) {
-        drop_to(w, i - 1);
-        return 0;
-    }
-    if (!w->live && i > SCAN_DEPTH && go_live(w) < 0)
-        return TT_ENOMEM;
+    if (i && w->stack[i - 1].id == id)
+        return i - 1;
     if (w->live && !ttdi_openset_count(&w->open, id))
-        return 0;
+        return w->nstack;
     while (i > 0 && w->stack[i - 1].id != id)
         i--;
-    if (i > 0)
-        drop_to(w, i - 1);
+    return i ? i - 1 : w->nstack;
+}
+
+/* Pop to the frame ev leaves, and the frames above it (a longjmp left
+ * them with no UNWIND record); an exit with no frame of its own leaves
+ * the stack alone. A deep stack goes live first (no scan per exit). */
+static int pop(ttdi_walk *w, const ttf_event *ev)
+{
+    uint64_t id = frame_of(ev);
+    size_t n = w->nstack;
+
+    if (n && w->stack[n - 1].id == id) {
+        drop_to(w, n - 1);
+        return 0;
+    }
+    if (!w->live && n > SCAN_DEPTH && go_live(w) < 0)
+        return TT_ENOMEM;
+    size_t i = own_frame(w, id);
+    if (i < n)
+        drop_to(w, i);
     return 0;
 }
+
+size_t ttdi_walk_depth_slow(const ttdi_walk *w)
+{
+    if (!w->pending || w->ev.kind != TTF_EV_EXIT)
+        return w->nstack;
+    return own_frame(w, frame_of(&w->ev));
+}
+
+/* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
+#define STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
 
 int ttdi_walk_step(ttdi_walk *w)
 {
     if (w->pending) {
-        w->pending = 0;
         if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
-            drop_to(w, w->nstack > w->unwound ? w->nstack - w->unwound : 0);
+            drop_to(w, ttdi_walk_depth_after(w));
             w->unwound = 0;
         }
+        w->pending = 0;
         if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
             return TT_ENOMEM;
         if (w->ev.kind == TTF_EV_EXIT) {
@@ -357,10 +478,14 @@ int ttdi_walk_step(ttdi_walk *w)
             w->unwound += w->ev.unwound;
     }
     int rc = ttf_iter_next(w->it, &w->ev);
-    if (rc <= 0)
+    if (rc <= 0) {
+        if (!rc && w->sy && w->nraw == w->sy->upto)
+            w->sy->ended = 1;
         return rc;
-    w->pending = w->ev.kind == TTF_EV_ENTER || w->ev.kind == TTF_EV_EXIT ||
-                 w->ev.kind == TTF_EV_UNWIND;
+    }
+    if (w->sy && w->nraw++ == w->sy->upto && record(w) < 0)
+        return TT_ENOMEM;
+    w->pending = (STACK_KINDS >> (w->ev.kind & 31)) & 1;
     rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;

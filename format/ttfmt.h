@@ -88,10 +88,12 @@ extern "C" {
  * another function's answer: a wrapper around an inlined decision).
  * 2.16.1: ttf_value_table leaves out pointers to a non-const std::string
  * (`this` of basic_string's constructors: storage not yet a string); no
- * API change. */
+ * API change.
+ * 2.17.0: ttf_write_unwind (a writer of hand-made traces could not write
+ * the UNWIND record libttcap writes at a longjmp). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 16
-#define TTF_VERSION_PATCH 1
+#define TTF_VERSION_MINOR 17
+#define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
@@ -740,6 +742,11 @@ int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause);
  * that were never written after it (as libttcap counts them). TT_EINVAL. */
 int ttf_write_cut(ttf_writer *w, uint32_t thread, uint64_t tsc, int reason,
                   uint64_t unwritten);
+/* An UNWIND record (format 1.3): the innermost `frames` open frames of
+ * thread were left without an EXIT, how = TTF_UNWIND_* (0..255), as
+ * libttcap writes one at a longjmp. TT_EINVAL for a bad how. */
+int ttf_write_unwind(ttf_writer *w, uint32_t thread, uint64_t tsc, int how,
+                     uint32_t frames);
 /* A SYNC_OP record (op TTF_SOP_*, 1..255) on object obj; sets the optional
  * feature TTF_HEADER_SYNC in the header. TT_EINVAL for a bad op. */
 int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,

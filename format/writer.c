@@ -810,6 +810,22 @@ int ttf_write_pause(ttf_writer *w, uint32_t thread, uint64_t tsc, int pause)
     return put_ext(w, thread, pause ? TTF_R_PAUSE : TTF_R_RESUME, 1, tsc, &pl);
 }
 
+int ttf_write_unwind(ttf_writer *w, uint32_t thread, uint64_t tsc, int how,
+                     uint32_t frames)
+{
+    struct payload pl;
+    uint8_t u8 = (uint8_t)how;
+    if (!w || how < 0 || how > 255)
+        return TT_EINVAL;
+    pl_init(w, &pl);
+    pl_bytes(&pl, &u8, 1);
+    pl_uvar(&pl, frames);
+    int r = put_ext(w, thread, TTF_R_UNWIND, 1, tsc, &pl);
+    if (!r)
+        w->th[thread]->depth -= frames;
+    return r;
+}
+
 int ttf_write_sync_op(ttf_writer *w, uint32_t thread, uint64_t tsc, int op,
                       uint64_t obj, int64_t arg)
 {

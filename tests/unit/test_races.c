@@ -904,9 +904,10 @@ static void same_ilv(const ttd_interleave *a, const ttd_interleave *b)
 /* The runs one interleaving was built from: open until ilv_done, since
  * the result names functions through their normalisers. */
 struct ilv_runs {
-    ttf_trace *t[2];
-    ttdi_norm nm[2];
+    ttdi_run_state rs[2];
 };
+
+static void run_state(ttdi_run_state *rs, ttf_trace *t);
 
 /* The interleaving of good and bad up to split, walked one way. */
 static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
@@ -916,9 +917,10 @@ static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
     ttdi_ilv_run in[2];
 
     for (int r = 0; r < 2; r++) {
-        assert_int_equal(ttf_open(path_of(r ? bad : good), &u->t[r], NULL), 0);
-        assert_int_equal(ttdi_norm_init(&u->nm[r], u->t[r], TTD_MSG_SITE, NULL, NULL, 0), 0);
-        in[r] = (ttdi_ilv_run){u->t[r], &u->nm[r], ttf_thread_count(u->t[r]), pairs, split, NULL};
+        ttf_trace *t = NULL;
+        assert_int_equal(ttf_open(path_of(r ? bad : good), &t, NULL), 0);
+        run_state(&u->rs[r], t);
+        in[r] = (ttdi_ilv_run){&u->rs[r], pairs, split};
     }
     ttdi_ilv_merged = merged;
     int rc = ttdi_interleave_build(a, in, out);
@@ -929,8 +931,9 @@ static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
 static void ilv_done(struct ilv_runs *u)
 {
     for (int r = 0; r < 2; r++) {
-        ttdi_norm_free(&u->nm[r]);
-        ttf_close(u->t[r]);
+        ttdi_marks_free(&u->rs[r]);
+        ttdi_norm_free(&u->rs[r].norm);
+        ttf_close((ttf_trace *)u->rs[r].t);
     }
 }
 
@@ -1003,11 +1006,81 @@ static void last_two(ttdi_run_state *rs, uint32_t th, uint64_t ns, int at_mark, 
     ttdi_walk_close(&w);
 }
 
-/* The thread order read through run walks (a thread no run walk marked
- * yet) gives what raw walks gave, and leaves marks on every thread it
- * read past them: a later walk for the last events before the split (the
- * details' other threads) starts at one and finds what a walk from the
- * start finds. A thread marked before is read raw, its marks as they were. */
+/* A run of seller-0 (thread 1): main{ parse{ ... } parse{ ... } }, each
+ * parse as `body` says: "lock" takes and releases mutex MUTEX in it;
+ * "jump" enters lex, which a longjmp leaves (UNWIND of 1 frame), then parse
+ * returns; "jump-enter" the same with a check{} call after the UNWIND;
+ * "jump-locked" lex takes the lock before the longjmp, parse releases it. */
+static void unwind_run(const char *name, const char *second)
+{
+    const char *body[2] = {"lock", second};
+    dt t;
+
+    open_trace(&t, name);
+    run(&t, 1, "@1000 main{");
+    for (int i = 0; i < 2; i++) {
+        run(&t, 1, "parse{");
+        if (!strcmp(body[i], "lock")) {
+            op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+            op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+            run(&t, 1, "}");
+            continue;
+        }
+        run(&t, 1, "lex{");
+        if (!strcmp(body[i], "jump-locked"))
+            op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+        t.now[1] += 10;
+        assert_int_equal(ttf_write_unwind(t.w, 1, t.now[1], TTF_UNWIND_LONGJMP, 1), 0);
+        t.depth[1]--;
+        if (!strcmp(body[i], "jump-locked"))
+            op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 1, strcmp(body[i], "jump-enter") ? "}" : "check{} }");
+    }
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+/* The thread order keeps the call stack by the walker's rule (issue 35
+ * item 2: the run walks' rule): a call a longjmp returned into (UNWIND)
+ * returns at its own EXIT, with or without an ENTER between, so a bad-run
+ * parse that took no lock where the good run's parse did is the
+ * unprotected call; the frames the UNWIND left pass what they took to the
+ * call below (a lock taken in lex is parse's). The rule before kept lex
+ * open (an EXIT only closed the innermost frame, UNWIND ignored): parse
+ * never returned and nothing was found. By thread and merged alike. */
+static void test_interleave_unwind(void **state)
+{
+    struct ttfi_arena a = {0};
+    static const char *const bad[] = {"jump", "jump-enter", "jump-locked"};
+    (void)state;
+
+    unwind_run("ilu-good.trc", "lock");
+    for (size_t k = 0; k < 3; k++) {
+        unwind_run("ilu-bad.trc", bad[k]);
+        for (int merged = 0; merged < 2; merged++) {
+            ttd_interleave *x = NULL;
+            struct ilv_runs u;
+            assert_int_equal(ilv_of("ilu-good.trc", "ilu-bad.trc", UINT64_MAX, merged, &a, &u,
+                                    &x), 0);
+            assert_non_null(x);
+            assert_int_equal(x->unprotected, k < 2);
+            if (k < 2) {
+                assert_string_equal(x->unprot_func, "dt_parse");
+                assert_string_equal(x->unprot_lock, "mutex#1");
+                assert_int_equal(x->good_calls, 2);
+                assert_int_equal(x->unprot_call.thread, 1);
+            }
+            ilv_done(&u);
+        }
+    }
+    ttfi_arena_free(&a);
+}
+
+/* The thread order leaves marks on every thread no run walk marked yet,
+ * and gives what it gives on fresh runs: a later walk for the last events
+ * before the split (the details' other threads) starts at one and finds
+ * what a walk from the start finds. A thread marked before is read by a
+ * walk that leaves none (its marks as they were). */
 static void test_interleave_marks(void **state)
 {
     struct ttfi_arena a = {0};
@@ -1028,7 +1101,7 @@ static void test_interleave_marks(void **state)
             ttf_trace *t = NULL;
             assert_int_equal(ttf_open(path_of(r ? "ilm-bad.trc" : "ilm-good.trc"), &t, NULL), 0);
             run_state(&rs[r], t);
-            in[r] = (ttdi_ilv_run){t, &rs[r].norm, rs[r].nt, pairs, splits[s], &rs[r]};
+            in[r] = (ttdi_ilv_run){&rs[r], pairs, splits[s]};
         }
         uint64_t pre[4], from;
         last_two(&rs[1], 1, 1200, 0, pre, &from);   /* a run walk to 1200: marks */
@@ -1040,7 +1113,7 @@ static void test_interleave_marks(void **state)
         ttdi_walk_close(&probe);
         assert_int_equal(ttdi_interleave_build(&a, in, &y), 0);
         same_ilv(x, y);
-        /* thread 1 of the bad run was read raw: no mark past the walk's */
+        /* thread 1 of the bad run was read by a walk that leaves none: no mark past the walk's */
         assert_int_equal(ttdi_walk_open_at(&probe, &rs[1], 1, UINT64_MAX, UINT64_MAX, 0), 0);
         assert_int_equal(probe.next, nmarked);
         ttdi_walk_close(&probe);
@@ -1078,6 +1151,7 @@ int main(void)
         cmocka_unit_test(test_unprotected_call),
         cmocka_unit_test(test_interleave_by_thread),
         cmocka_unit_test(test_interleave_marks),
+        cmocka_unit_test(test_interleave_unwind),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
         cmocka_unit_test(test_reaches_symptom),

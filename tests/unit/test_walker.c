@@ -4,7 +4,10 @@
  * of the same thread started with ttdi_walk_open_at from one of them shows
  * every event after it exactly as a walk from the start does (key index,
  * kind, function, the whole call stack), and keeps a ring of the last
- * events before a time as from the start.
+ * events before a time as from the start. And the run walks' call-stack
+ * rule: an UNWIND's frames close at the next ENTER, an EXIT closes
+ * its own frame and those a longjmp left above it (ttdi_walk_depth_after).
+ * And the SYNC_OP records run walks keep for the order checks' lock views.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,14 +148,19 @@ static void check_ring(ttdi_run_state *r, const seen *ref, size_t n, uint64_t ns
     ttdi_walk_close(&w);
 }
 
-static void open_run(ttdi_run_state *r, uint64_t every)
+static void open_path(ttdi_run_state *r, uint64_t every, const char *path)
 {
     memset(r, 0, sizeof *r);
     r->mark_every = every;
-    assert_int_equal(ttf_open(trace_path(), (ttf_trace **)&r->owned, NULL), 0);
+    assert_int_equal(ttf_open(path, (ttf_trace **)&r->owned, NULL), 0);
     r->t = r->owned;
     assert_int_equal(ttdi_norm_init(&r->norm, r->t, TTD_MSG_SITE, NULL, NULL, 0), 0);
     assert_int_equal(ttdi_load_threads(r), 0);
+}
+
+static void open_run(ttdi_run_state *r, uint64_t every)
+{
+    open_path(r, every, trace_path());
 }
 
 static void close_run(ttdi_run_state *r)
@@ -252,12 +260,166 @@ static void test_marks_reach(void **state)
     free(ref);
 }
 
+/* The run walks' call-stack rule: an UNWIND's frames close at the next
+ * ENTER; an EXIT closes its own frame and those a longjmp left above it.
+ * main{ parse{ lex{ UNWIND(1) check{} work{ lex{ EXIT(work) } }:
+ * per ENTER/EXIT/UNWIND, the frames open before it, what
+ * ttdi_walk_depth_after says stays open, and the innermost frame. */
+static void test_unwind_rule(void **state)
+{
+    static const char *const names[] = {"main"};
+    static const struct { int kind; size_t before, after; const char *top; } want[] = {
+        {TTF_EV_ENTER, 0, 0, NULL},      {TTF_EV_ENTER, 1, 1, "main"},
+        {TTF_EV_ENTER, 2, 2, "parse"},   {TTF_EV_UNWIND, 3, 3, "lex"},
+        {TTF_EV_ENTER, 3, 2, "lex"},     {TTF_EV_EXIT, 3, 2, "check"},
+        {TTF_EV_ENTER, 2, 2, "parse"},   {TTF_EV_ENTER, 3, 3, "work"},
+        {TTF_EV_EXIT, 4, 2, "lex"},      {TTF_EV_EXIT, 2, 1, "parse"},
+        {TTF_EV_EXIT, 1, 0, "main"},
+    };
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t k = 0;
+    dt t;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/unwind.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{ lex{"), 0);
+    assert_int_equal(ttf_write_unwind(t.w, 0, t.now[0] += 10, TTF_UNWIND_LONGJMP, 1), 0);
+    t.depth[0]--;
+    assert_int_equal(dt_run(&t, 0, "check{} work{ lex{"), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, dt_addr(&t, "work", 4)), 0);
+    t.depth[0] -= 2;
+    assert_int_equal(dt_run(&t, 0, "} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    open_path(&r, 0, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while (ttdi_walk_next(&w) > 0) {
+        if (w.ev.kind != TTF_EV_ENTER && w.ev.kind != TTF_EV_EXIT && w.ev.kind != TTF_EV_UNWIND)
+            continue;
+        assert_true(k < sizeof want / sizeof *want);
+        assert_int_equal(w.ev.kind, want[k].kind);
+        assert_int_equal(w.nstack, want[k].before);
+        assert_int_equal(ttdi_walk_depth_after(&w), want[k].after);
+        if (want[k].top)
+            assert_int_equal(w.stack[w.nstack - 1].id,
+                             dt_addr(&t, want[k].top, strlen(want[k].top)));
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof *want);
+    ttdi_walk_close(&w);
+    close_run(&r);
+}
+
+/* One SYNC_OP as a raw walk up to ns shows it. */
+typedef struct rsync {
+    uint64_t time_ns, addr;
+    int code;
+} rsync;
+
+/* The SYNC_OPs a raw walk of thread 0 reads before it stops at its first
+ * event later than ns, or at ns and not a SYNC_OP (as the order checks'
+ * lock views walk); their count. */
+static size_t raw_syncs(const ttf_trace *t, uint64_t ns, rsync *out, size_t cap)
+{
+    ttdi_walk w;
+    size_t n = 0;
+
+    assert_int_equal(ttdi_walk_raw(&w, t, 0), 0);
+    while (ttdi_walk_next(&w) > 0) {
+        if (w.ev.time_ns > ns || (w.ev.time_ns == ns && w.ev.kind != TTF_EV_SYNC_OP))
+            break;
+        if (w.ev.kind == TTF_EV_SYNC_OP && n < cap)
+            out[n++] = (rsync){w.ev.time_ns, w.ev.addr, w.ev.code};
+    }
+    ttdi_walk_close(&w);
+    return n;
+}
+
+/* Are ttdi_walk_syncs' records for ns what the raw walk reads? 1 if it
+ * answered (and they are), 0 if it could not tell. */
+static int syncs_match(ttdi_run_state *r, uint64_t ns, rsync *raw, size_t cap)
+{
+    const ttdi_syncrec *rec;
+    size_t n;
+
+    if (!ttdi_walk_syncs(r, 0, ns, &rec, &n))
+        return 0;
+    assert_int_equal(n, raw_syncs(r->t, ns, raw, cap));
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rec[i].time_ns, raw[i].time_ns);
+        assert_int_equal(rec[i].addr, raw[i].addr);
+        assert_int_equal(rec[i].code, raw[i].code);
+    }
+    return 1;
+}
+
+/* A run walk keeps the SYNC_OPs of the part it reads (SLEEPs aside, which
+ * raw walks skip), and ttdi_walk_syncs gives for any time what a raw walk
+ * stopping there reads (a SYNC_OP at the time of the event before it
+ * too: a lock at its call's entry), or says it cannot tell: past where
+ * the walks got. */
+static void test_sync_records(void **state)
+{
+    static const char *const names[] = {"main"};
+    enum { ROUNDS = 120, CAP = 4 * ROUNDS };
+    rsync *raw = calloc(CAP, sizeof *raw);
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    dt t;
+    (void)state;
+
+    assert_non_null(raw);
+    snprintf(path, sizeof path, "%s/syncs.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{"), 0);
+    for (int i = 0; i < ROUNDS; i++) {
+        uint64_t m = 0x5000u + 0x40u * (uint64_t)(i % 3);
+        assert_int_equal(dt_run(&t, 0, "work{"), 0);   /* a lock at its time: i % 4 == 0 */
+        assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10 * (i % 4 != 0), TTF_SOP_LOCK,
+                                           m, 0), 0);
+        if (i % 5 == 0)
+            assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] + 5, TTF_SOP_SLEEP, 0, 0), 0);
+        assert_int_equal(dt_run(&t, 0, "check{}"), 0);
+        assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_UNLOCK, m, 0), 0);
+        assert_int_equal(dt_run(&t, 0, "}"), 0);
+    }
+    assert_int_equal(dt_run(&t, 0, "}"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    uint64_t end = t.now[0], mid = 1000 + (end - 1000) / 2;
+    open_path(&r, 0, path);
+    /* a run walk to the first event past mid */
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while (ttdi_walk_next(&w) > 0 && w.ev.time_ns <= mid) {
+    }
+    uint64_t got = w.ev.time_ns;    /* the last event it read */
+    int got_sync = w.ev.kind == TTF_EV_SYNC_OP;
+    ttdi_walk_close(&w);
+    for (uint64_t ns = 900; ns <= end + 20; ns++)   /* told up to where it got */
+        assert_int_equal(syncs_match(&r, ns, raw, CAP), ns < got || (ns == got && !got_sync));
+    /* a walk to the end: every later time is told */
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while (ttdi_walk_next(&w) > 0) {
+    }
+    ttdi_walk_close(&w);
+    assert_true(syncs_match(&r, end + 20, raw, CAP));
+    assert_int_equal(raw_syncs(r.t, end + 20, raw, CAP), 2 * ROUNDS);
+    close_run(&r);
+    free(raw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_reach),
+        cmocka_unit_test(test_unwind_rule),
+        cmocka_unit_test(test_sync_records),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
