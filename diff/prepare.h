@@ -345,6 +345,9 @@ void ttdi_marks_free(ttdi_run_state *r);
  * (has_values 0: no raw pass reads them); no filter, no stack.
  * 0 or a TT_E* code. */
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
+/* The same with the values as recorded (races.c's second walk, which
+ * needs the checks' return values: decides.c). */
+int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 void ttdi_walk_close(ttdi_walk *w);
 /* A keyed or raw walk w copied into *out: the same event, key and index
  * now, and the same events after (its own iterator, ttf_iter_clone). 0,

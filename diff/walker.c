@@ -127,11 +127,16 @@ int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
-int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->from_ns = start_of(t, thread);
-    int rc = ttf_iter_open(t, thread, &w->it);
+    return ttf_iter_open(t, thread, &w->it);
+}
+
+int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+{
+    int rc = ttdi_walk_raw_values(w, t, thread);
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
