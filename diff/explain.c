@@ -310,6 +310,7 @@ static void set_end(ectx *e, const char *fmt, const char *a, const char *b)
 /* ---- following values ---------------------------------------------------------- */
 
 static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth);
+static const char *pointer_words(const ttdi_xcall *x, char *buf, size_t len);
 
 /* The first differing, non-noise parameter of x, -1 if none. */
 static int first_arg(const ttdi_xcall *x)
@@ -450,6 +451,22 @@ static int32_t pick_callee(const xpair *xp, int32_t id, uint64_t bound, int *str
     return same >= 0 ? same : last;
 }
 
+/* The chain stops at call x: no callee's value, no argument differs.
+ * Its pointers were compared as pointers only (no string recorded): said
+ * so ("no earlier value differs (pointer name compared, not its
+ * contents)"), as the input a user would look at next. */
+static int end_unexplained(ectx *e, const ttdi_xcall *x)
+{
+    char pw[160];
+    e->ch.memory = 1;
+    e->ch.end = "no earlier value differs";
+    if (!*pointer_words(x, pw, sizeof pw))
+        return 0;
+    snprintf(e->buf, sizeof e->buf, "no earlier value differs%s", pw);
+    e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
+    return e->ch.end ? 0 : TT_ENOMEM;
+}
+
 /* Node id returned another value: why? */
 static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
 {
@@ -478,9 +495,7 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
             return rc;
         return explain_arg(e, xp, set, k, depth + 1);
     }
-    e->ch.end = "no earlier value differs";
-    e->ch.memory = 1;
-    return 0;
+    return end_unexplained(e, x);
 }
 
 /* The frame branched having seen no other difference than a value no

@@ -163,6 +163,11 @@ static int may_write(const struct ttfi_insn *in, unsigned r, uint8_t rexb)
     }
     if (in->map != 0 && sse_only(in))
         return 0;
+    if (in->map == 1 && (in->op == 0x2c || in->op == 0x2d || in->op == 0x50 ||
+                         in->op == 0xc5 || in->op == 0xd7))
+        return in->reg == r;    /* from xmm (rm) into a register (reg) */
+    if (in->map == 1 && in->op == 0x7e && in->pfx == TTFI_PFX_F3)
+        return 0;               /* movq xmm, xmm/m64 */
     if ((in->modrm >> 6) == 3 && in->rm == r)
         return 1;
     return !group_op(in) && in->reg == r;

@@ -88,10 +88,13 @@ extern "C" {
  * another function's answer: a wrapper around an inlined decision).
  * 2.16.1: ttf_value_table leaves out pointers to a non-const std::string
  * (`this` of basic_string's constructors: storage not yet a string); no
- * API change. */
+ * API change.
+ * 2.16.2: ttf_value_table lists a plain char * of a function whose machine
+ * code writes no memory but its own stack frame (an input, never an output
+ * buffer); no API change. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 16
-#define TTF_VERSION_PATCH 1
+#define TTF_VERSION_PATCH 2
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
 
@@ -1069,9 +1072,11 @@ typedef struct ttf_vt_entry {
     uint64_t addr;              /* its entry: a link-time address of the file */
     uint8_t cstr;               /* bit k: integer argument register k (rdi..r9)
                                    holds a pointer to const char (signed or
-                                   unsigned; a plain char * may be an output
-                                   buffer, whose bytes before the call mean
-                                   nothing: not listed) */
+                                   unsigned), or a plain char * of a function
+                                   that writes no memory but its own frame
+                                   (libttfmt 2.16.2; another plain char *
+                                   may be an output buffer, whose bytes
+                                   before the call mean nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
                                    reference, a pointer to const, or one
                                    passed by value: by invisible reference;
