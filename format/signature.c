@@ -465,7 +465,7 @@ static void ret_eightbytes(Dwarf_Die *fn, ttf_signature *sig)
             sig->ret_eb[k] = ns++ ? -1 : TTF_RET_XMM0;
     }
     if (sig->ret_eb[0] < 0 || sig->ret_eb[1] < 0)
-        sig->ret_eb[0] = sig->ret_eb[1] = 0;
+        sig->ret_eb[0] = sig->ret_eb[1] = TTF_RET_UNREC;
 }
 
 /* ---- gcc clones ---------------------------------------------------------- */
