@@ -79,6 +79,24 @@ typedef struct ttdi_xnoisy {
                                    depend on it), 0: none */
 } ttdi_xnoisy;
 
+/* One recorded I/O wait (a SLEEP sync op): when it began, the time asked
+ * and the time it blocked (until the thread's next record, at the latest
+ * that record can have been), in ns; blocked UINT64_MAX: no record after
+ * it was read. */
+typedef struct ttdi_wait {
+    uint64_t t, asked, blocked;
+} ttdi_wait;
+
+/* The I/O waits of one side, kept as the replay's walk reads its records
+ * (at most TTDI_WAITS, the first ones; replay.c), for timeouts.c. */
+#define TTDI_WAITS 4096
+typedef struct ttdi_waits {
+    ttdi_wait *w;               /* TTDI_WAITS slots once a wait is seen */
+    size_t n;
+    size_t open;                /* 1 + the wait whose end is the next
+                                   record, 0: none */
+} ttdi_waits;
+
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */
 typedef struct ttdi_replay {
     /* in */
@@ -118,6 +136,8 @@ typedef struct ttdi_replay {
     ttdi_map rsmap;             /* function key | 1 -> its index in rs */
     ttdi_dmcache sc;            /* signatures by function key (ttdi_rsig
                                    slots, replay.c) */
+    ttdi_waits waits[2];        /* each side's I/O waits up to where the
+                                   walk stopped (timeouts.c reads them) */
 } ttdi_replay;
 
 /* Walk the pair along its alignment up to the stop, comparing the values

@@ -74,6 +74,8 @@ void ttdi_norm_free(ttdi_norm *n)
     ttdi_table_free(&n->sites);
     free(n->buf);
     free(n->mods);
+    free(n->epochs);
+    ttdi_dmcache_free(&n->ptrs);
     free(n->real_path);
     memset(n, 0, sizeof *n);
 }

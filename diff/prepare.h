@@ -55,6 +55,12 @@ typedef struct ttdi_norm {
                                pointer comparisons (values_ptr.c) */
     size_t nmods;
     int mods_ready;
+    uint64_t *epochs;       /* the times a module was loaded or unloaded,
+                               ascending: between two, every address is
+                               in the same module (values_ptr.c) */
+    size_t nepochs;
+    ttdi_dmcache ptrs;      /* pointer pairs compared with this run as the
+                               second, and their answers (values_ptr.c) */
     char *real_path;        /* the trace's path resolved (realpath), NULL if
                                it cannot be: the strings' own-path rule
                                (values.c) */

@@ -581,6 +581,52 @@ static int pair_step(ttdi_replay *rp, rside s[2])
     return rc;
 }
 
+/* ev, the next record of the side ws belongs to, ends the open wait, and
+ * a SLEEP opens one. A wait's end is that record, at the latest it can
+ * have been: an untimed EXIT of the sparse clock never shortens it, so a
+ * wait that ran to its timeout is not taken as woken early. 0 or
+ * TT_ENOMEM. */
+static int ttdi_waits_see(ttdi_waits *ws, const ttf_event *ev)
+{
+    if (ws->open) {
+        ttdi_wait *o = &ws->w[ws->open - 1];
+        uint64_t end = ttf_event_late_ns(ev);
+        o->blocked = end > o->t ? end - o->t : 0;
+        ws->open = 0;
+    }
+    if (ev->kind != TTF_EV_SYNC_OP || ev->code != TTF_SOP_SLEEP || ws->n >= TTDI_WAITS)
+        return 0;
+    if (!ws->w && !(ws->w = malloc(TTDI_WAITS * sizeof *ws->w)))
+        return TT_ENOMEM;
+    ws->w[ws->n] = (ttdi_wait){ev->time_ns, (uint64_t)ev->sync_arg, UINT64_MAX};
+    ws->open = ++ws->n;
+    return 0;
+}
+
+/* Next event of side `side` that takes part, as ttdi_walk_next_key; every
+ * record read on the way goes to the side's waits (timeouts.c), SLEEPs
+ * only there (the walk asks for them: sleeps). */
+static int rnext(ttdi_replay *rp, int side, rside *w)
+{
+    ttdi_waits *ws = &rp->waits[side];
+    int rc;
+
+    while ((rc = ttdi_walk_next(w)) > 0) {
+        int sync = w->ev.kind == TTF_EV_SYNC_OP;
+        if ((ws->open || sync) && ttdi_waits_see(ws, &w->ev) < 0)
+            return TT_ENOMEM;
+        if (sync && w->ev.code == TTF_SOP_SLEEP)
+            continue;
+        if ((rc = ttdi_norm_key(w->norm, &w->ev, &w->key)) < 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        w->idx = w->next++;
+        return 1;
+    }
+    return rc;
+}
+
 /* Is the bad side at or past the stop? */
 static int at_stop(const ttdi_replay *rp, const rside *b)
 {
@@ -599,11 +645,11 @@ static int skip(ttdi_replay *rp, rside s[2], size_t *hi, int *stopped)
         const ttdi_hunk *h = &rp->h[(*hi)++];
         while (rc > 0 && s[0].idx < h->a1) {
             lone(rp, 0, &s[0]);
-            rc = ttdi_walk_next_key(&s[0]);
+            rc = rnext(rp, 0, &s[0]);
         }
         while (rc > 0 && s[1].idx < h->b1 && !at_stop(rp, &s[1])) {
             lone(rp, 1, &s[1]);
-            rc = ttdi_walk_next_key(&s[1]);
+            rc = rnext(rp, 1, &s[1]);
         }
         if (rc > 0 && at_stop(rp, &s[1])) {
             *stopped = 1;
@@ -638,7 +684,7 @@ static int walk(ttdi_replay *rp, rside s[2])
     int rc, stopped = 0;
 
     for (;;) {
-        if ((rc = ttdi_walk_next_key(&s[0])) <= 0 || (rc = ttdi_walk_next_key(&s[1])) <= 0)
+        if ((rc = rnext(rp, 0, &s[0])) <= 0 || (rc = rnext(rp, 1, &s[1])) <= 0)
             break;
         if (at_stop(rp, &s[1]))
             return 0;
@@ -668,6 +714,7 @@ int ttdi_replay_run(ttdi_replay *rp)
         return rc;
     if ((rc = ttdi_walk_keyed(&s[1], rp->norm[1], rp->thread[1])) < 0)
         goto out;
+    s[0].sleeps = s[1].sleeps = 1;  /* rnext keeps them apart */
     if ((rc = walk(rp, s)) >= 0)
         rc = stop_path(rp);
 out:
@@ -687,6 +734,10 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->rs);
     ttdi_map_free(&rp->rsmap);
     ttdi_dmcache_free(&rp->sc);
+    for (int r = 0; r < 2; r++) {
+        free(rp->waits[r].w);
+        rp->waits[r] = (ttdi_waits){0};
+    }
     rp->c = NULL;
     rp->path = NULL;
     rp->st[0] = rp->st[1] = NULL;

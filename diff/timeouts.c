@@ -27,8 +27,11 @@
  * a divergence. The hidden values are counted apart from the clocks
  * (ttdi_replay.timeouts) with the first one's evidence, for the verdict's
  * "not counted as a divergence because a timeout never expired".
- * Cost: nothing unless a differing argument exists; then one raw pass
- * over each thread of the pair, keeping its I/O waits (at most WAITS).
+ * Cost: no pass of its own. The replay's walk hands every record of each
+ * side to ttdi_waits_see (replay.c), which keeps its I/O waits (at most TTDI_WAITS,
+ * the first ones). The walk stops at the split, but a sink is a call that
+ * returned before it, so every wait inside a sink and the record after it
+ * were read (a raw pass over each whole thread found the same waits).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,16 +39,9 @@
 
 #include "explain.h"
 
-#define WAITS 4096              /* I/O waits kept per thread */
 #define OCCS 256                /* value occurrences judged per pair */
 
-/* One recorded I/O wait: when it began, the time asked and the time it
- * blocked (until the thread's next record, at the latest that record can
- * have been: an untimed EXIT of the sparse clock never shortens it, so a
- * wait that ran to its timeout is not taken as woken early), in ns. */
-typedef struct wait_rec {
-    uint64_t t, asked, blocked;
-} wait_rec;
+typedef ttdi_wait wait_rec;
 
 /* One place a differing integer value was seen: node, argument k (-1: the
  * return value), the values (good, bad) as its type reads them. */
@@ -59,7 +55,7 @@ typedef struct occ {
 
 typedef struct tctx {
     ttdi_replay *rp;
-    wait_rec *w[2];
+    const wait_rec *w[2];       /* the replay's waits of each side */
     size_t nw[2];
     occ o[OCCS];
     size_t no;
@@ -107,37 +103,6 @@ static void collect(tctx *c)
     }
     if (c->no >= OCCS)
         c->no = 0;      /* too many to judge them all: judge none */
-}
-
-/* The I/O waits of run r's thread. */
-static int read_waits(tctx *c, int r)
-{
-    ttdi_walk wk;
-    int rc;
-    wait_rec *open = NULL;
-
-    if ((rc = ttdi_walk_raw(&wk, c->rp->norm[r]->trace, c->rp->thread[r])) < 0)
-        return rc;
-    wk.sleeps = 1;
-    if (!(c->w[r] = malloc(WAITS * sizeof *c->w[r]))) {
-        ttdi_walk_close(&wk);
-        return TT_ENOMEM;
-    }
-    while ((rc = ttdi_walk_next(&wk)) > 0) {
-        if (open) {     /* the latest the next record can be: never shorter */
-            uint64_t end = ttf_event_late_ns(&wk.ev);
-            open->blocked = end > open->t ? end - open->t : 0;
-            open = NULL;
-        }
-        if (wk.ev.kind != TTF_EV_SYNC_OP || wk.ev.code != TTF_SOP_SLEEP || c->nw[r] >= WAITS)
-            continue;
-        open = &c->w[r][c->nw[r]++];
-        open->t = wk.ev.time_ns;
-        open->asked = wk.ev.sync_arg;
-        open->blocked = UINT64_MAX;    /* no record after it: it never ended */
-    }
-    ttdi_walk_close(&wk);
-    return rc < 0 ? rc : 0;
 }
 
 /* Is asked (ns) the timeout v in seconds, ms, us or ns? */
@@ -315,7 +280,7 @@ static void hide(tctx *c)
 int ttdi_replay_timeouts(ttdi_replay *rp)
 {
     tctx *c = calloc(1, sizeof *c);
-    int rc = 0, args = 0;
+    int args = 0;
 
     if (!c)
         return TT_ENOMEM;
@@ -323,12 +288,14 @@ int ttdi_replay_timeouts(ttdi_replay *rp)
     collect(c);
     for (size_t i = 0; i < c->no; i++)
         args |= c->o[i].k >= 0;
-    if (args && (rc = read_waits(c, 0)) >= 0 && (rc = read_waits(c, 1)) >= 0) {
+    for (int r = 0; r < 2; r++) {
+        c->w[r] = rp->waits[r].w;
+        c->nw[r] = rp->waits[r].n;
+    }
+    if (args) {
         account(c);
         hide(c);
     }
-    free(c->w[0]);
-    free(c->w[1]);
     free(c);
-    return rc < 0 ? rc : 0;
+    return 0;
 }

@@ -20,6 +20,13 @@
  * read, is only compared as NULL / non-NULL, as before. The module is the
  * one loaded at the event's time; two builds of one program match by the
  * module file's base name.
+ * Cost. A program passes the same few static objects again and again, and
+ * naming one is a symbol search and two string compares (8% of a values
+ * diff). So the answer for a pair of pointers is kept (a direct-mapped
+ * cache in the second run's normaliser) with the pair's epochs: the
+ * module loads and unloads cut each run into epochs within which every
+ * address lies in the same module, so the same pair in the same epochs
+ * gets the same answer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,28 +44,65 @@ typedef struct pointee {
     ttf_code_ref ref;
 } pointee;
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The modules' extents and the epochs' bounds, copied once into n. */
+static void mods_init(ttdi_norm *n)
+{
+    size_t k = ttf_module_count(n->trace);
+
+    n->mods_ready = 1;
+    n->mods = calloc(k ? k : 1, sizeof *n->mods);
+    n->epochs = calloc(2 * k + 1, sizeof *n->epochs);
+    if (!n->mods || !n->epochs) {
+        free(n->mods);
+        free(n->epochs);
+        n->mods = NULL;
+        n->epochs = NULL;
+        return;         /* no module: pointers compare as NULL / non-NULL */
+    }
+    n->nmods = k;
+    for (size_t i = 0; i < k; i++) {
+        const ttf_module *m = ttf_get_module(n->trace, i);
+        n->mods[i] = (ttdi_modrange){m->base, m->base + m->size, m->load_ns, m->unload_ns};
+        n->epochs[n->nepochs++] = m->load_ns;
+        if (m->unload_ns != UINT64_MAX)
+            n->epochs[n->nepochs++] = m->unload_ns;
+    }
+    qsort(n->epochs, n->nepochs, sizeof *n->epochs, cmp_u64);
+}
+
 /* The module of run n holding address a at time ns, or -1. The modules'
  * extents are copied once into n (ttdi_norm.mods), so the look-up that
  * every pointer value pays is a scan of a small array. */
 static long module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 {
-    if (!n->mods_ready) {
-        size_t k = ttf_module_count(n->trace);
-        n->mods = calloc(k ? k : 1, sizeof *n->mods);
-        n->nmods = n->mods ? k : 0;
-        for (size_t i = 0; i < n->nmods; i++) {
-            const ttf_module *m = ttf_get_module(n->trace, i);
-            n->mods[i] = (ttdi_modrange){m->base, m->base + m->size, m->load_ns,
-                                         m->unload_ns};
-        }
-        n->mods_ready = 1;
-    }
+    if (!n->mods_ready)
+        mods_init(n);
     for (size_t i = 0; i < n->nmods; i++) {
         const ttdi_modrange *m = &n->mods[i];
         if (a >= m->lo && a < m->hi && m->load_ns <= ns && ns < m->unload_ns)
             return (long)i;
     }
     return -1;
+}
+
+/* The epoch of time ns in run n: the loads and unloads up to ns. Two
+ * times of one epoch see every module loaded or not alike (a module is
+ * loaded from its load_ns, included, to its unload_ns, excluded). */
+static uint32_t epoch_of(ttdi_norm *n, uint64_t ns)
+{
+    uint32_t e = 0;
+
+    if (!n->mods_ready)
+        mods_init(n);
+    while (e < n->nepochs && n->epochs[e] <= ns)
+        e++;
+    return e;
 }
 
 /* What pointer p of run n at time ns names, into *o. 0, or TT_ENOMEM. */
@@ -112,6 +156,31 @@ static int same_pointee(const pointee *a, const pointee *b)
     return a->ref.offset == b->ref.offset && strcmp(a->ref.name, b->ref.name) == 0;
 }
 
+/* Two non-NULL pointers: 1 if they differ, 0 if not, TT_ENOMEM. */
+static int pointers_differ(ttdi_norm *ng, ttdi_norm *nb, uint64_t g, uint64_t b, uint64_t gns,
+                           uint64_t bns)
+{
+    int ig = in_image(ng, g, gns), ib = in_image(nb, b, bns);
+    if (!ig && !ib)
+        return 0;
+    pointee pg, pb;
+    if (pointee_of(ng, g, gns, &pg) < 0 || pointee_of(nb, b, bns, &pb) < 0)
+        return TT_ENOMEM;
+    if (ig != ib)                           /* static vs heap or stack */
+        return (ig ? pg.kind : pb.kind) != 0;
+    return same_pointee(&pg, &pb) == 0;
+}
+
+/* A pair of pointers compared, and the answer (ttdi_norm.ptrs). */
+typedef struct ptrpair {
+    const ttdi_norm *ng;    /* the first run; NULL: an empty slot */
+    uint64_t g, b;
+    uint32_t eg, eb;        /* their epochs */
+    int differs;
+} ptrpair;
+
+#define PTRPAIRS 4096       /* cache slots (a power of two) */
+
 int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64_t g,
                        uint64_t b, uint64_t gns, uint64_t bns)
 {
@@ -121,15 +190,18 @@ int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64
         return !g != !b;
     if (!ng || !nb)
         return 0;
-    int ig = in_image(ng, g, gns), ib = in_image(nb, b, bns);
-    if (!ig && !ib)
-        return 0;
-    pointee pg, pb;
-    if (pointee_of(ng, g, gns, &pg) < 0 || pointee_of(nb, b, bns, &pb) < 0)
+    uint32_t eg = epoch_of(ng, gns), eb = epoch_of(nb, bns);
+    ptrpair *c = NULL;
+    if (nb->ptrs.slot || ttdi_dmcache_reset(&nb->ptrs, PTRPAIRS, sizeof(ptrpair)) == 0)
+        c = ttdi_dmcache_slot(&nb->ptrs, ttfi_mix64(g ^ (b * 0x9e3779b97f4a7c15ull)));
+    if (c && c->ng == ng && c->g == g && c->b == b && c->eg == eg && c->eb == eb)
+        return c->differs;
+    int d = pointers_differ(ng, nb, g, b, gns, bns);
+    if (d < 0)
         return 0;                           /* out of memory: as before */
-    if (ig != ib)                           /* static vs heap or stack */
-        return (ig ? pg.kind : pb.kind) != 0;
-    return same_pointee(&pg, &pb) == 0;
+    if (c)
+        *c = (ptrpair){ng, g, b, eg, eb, d};
+    return d;
 }
 
 size_t ttdi_pointee_text(ttdi_norm *n, uint64_t p, uint64_t ns, char *buf, size_t len)

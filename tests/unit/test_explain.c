@@ -132,6 +132,10 @@ static int trace_no;
 static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
 static uint64_t trace_shift;   /* added to the module's base and every
                                   function address: another ASLR layout */
+static uint64_t late_at;       /* not 0: a second copy of the test binary
+                                  is loaded at late_base before the first
+                                  op at or after this time (dlopen) */
+static const uint64_t late_base = 0x7e0000000000ull;
 
 /* A trace of ops (every op 10 ns after the one before, threads
  * interleaved as listed), exit status status; values recorded if values. */
@@ -156,6 +160,12 @@ static const char *write_trace(const struct op *ops, int status, int values)
         uint64_t a = (uint64_t)(uintptr_t)ops->fn + trace_shift;
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, ops->a1, 0, 0, 0, 0};
         tsc += 10;
+        if (late_at && tsc >= late_at) {
+            assert_int_equal(ttf_write_module(w, 0, tsc - 1, late_base, tu_self.size,
+                                              tu_self.build_id, tu_self.build_id_len,
+                                              tu_self.path), 0);
+            late_at = 0;
+        }
         if (ops->sop)
             assert_int_equal(ttf_write_sync_op(w, ops->th, tsc, ops->sop, 0x1000, ops->a0), 0);
         else if (!values && ops->exit)
@@ -609,6 +619,38 @@ static void test_static_pointers(void **state)
     assert_non_null(strstr(r->value_first->good_value, "&xt_nodes"));
     ttd_free(d);
 #undef MSG
+}
+
+/* The same pair of pointers compared twice, before and after a module
+ * was loaded where they point (dlopen): before, they point outside every
+ * image and compare as non-NULL (equal); after, they name two static
+ * messages and differ. The answers kept for pairs of pointers must not
+ * carry over from one epoch of the module map to the next. */
+static void test_pointers_by_epoch(void **state)
+{
+    (void)state;
+    uint64_t ok = (uint64_t)(uintptr_t)xt_msg(0) - tu_self.base + late_base,
+             bad = (uint64_t)(uintptr_t)xt_msg(1) - tu_self.base + late_base;
+#define TWICE(msg) {E(xt_main, 1), E(xt_msg, 0), X(xt_msg, msg), E(xt_msg, 0), \
+        X(xt_msg, msg), X(xt_main, 0), {0}}
+    const struct op g[] = TWICE(ok);
+    const struct op b[] = TWICE(bad);
+    ttd_diff *d = NULL;
+    ttf_error err;
+    char gp[512];
+
+    late_at = 1035;             /* between the two calls of xt_msg */
+    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
+    late_at = 1035;
+    assert_int_equal(ttd_diff_files(gp, write_trace(b, 0, 1), NULL, &d, &err), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 1);
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "xt_msg");
+    assert_non_null(strstr(r->value_first->bad_value, "\"Start-end tags mismatch\""));
+    assert_true(r->value_first->bad_index > 2);    /* the second call's EXIT */
+    ttd_free(d);
+#undef TWICE
 }
 
 /* Clocks, counters and addresses are not causes by themselves: a result
@@ -1458,6 +1500,7 @@ int main(void)
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),
+        cmocka_unit_test(test_pointers_by_epoch),
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
