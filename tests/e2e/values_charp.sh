@@ -10,6 +10,9 @@
 # only in the key's bytes (the same heap address) starts its cause chain at
 # rule_hash's "cx"; without strings (TTCAP_STRINGS=0) the chain stops at
 # rule_hash's result and says its pointer was compared, not its contents.
+# Built with a sanitizer (make asan), rule_hash calls the sanitizer's
+# report functions: no leaf, so its name too is a pointer there (checked),
+# and the by-content part is skipped.
 . "$(dirname "$0")/values_lib.inc"
 san=${SAN:+$SAN -fno-sanitize=undefined}
 command -v objcopy > /dev/null || { echo "SKIP: no objcopy"; exit 77; }
@@ -23,7 +26,11 @@ for o in O2 O0; do
     has '^abcdef 64 CC 0$' "g$o.trc.out"
     ev g$o.trc
     # read only: by content; passed on, written into: pointers
-    has '^    > rule_hash("cc")$' "g$o.trc.ev"
+    if [ -n "${SAN:-}" ]; then
+        has '^    > rule_hash(0x[0-9a-f]*)$' "g$o.trc.ev"
+    else
+        has '^    > rule_hash("cc")$' "g$o.trc.ev"
+    fi
     has '^  > check_rule(0x[0-9a-f]*)$' "g$o.trc.ev"
     has '^  > shout(0x[0-9a-f]*)$' "g$o.trc.ev"
     has '^  > fill_line(0x[0-9a-f]*, 64)$' "g$o.trc.ev"
@@ -35,6 +42,10 @@ for o in O2 O0; do
     done
 done
 
+if [ -n "${SAN:-}" ]; then
+    echo "ok: plain char * kept as pointers where a sanitizer's check calls out; identical runs exit 0"
+    exit 0
+fi
 # the cc/cx pair: the key's bytes are the cause
 rec bO2.trc ./vcO2 cx
 has '^abcdef 64 CX -1$' bO2.trc.out
