@@ -39,6 +39,8 @@ typedef struct ttdi_xcall {
                                    ENTERs' ttf_event strs), NULL: none */
     uint32_t strs_len[2];
     uint64_t ret[2];            /* return registers (returned) */
+    uint64_t retx[2];           /* xmm0's low 8 bytes: a small struct
+                                   result's SSE eightbyte (ttdi_ret_struct) */
     uint8_t values;             /* 1: both runs recorded values */
     uint8_t returned;           /* 1: its EXIT was matched: ret is valid */
     uint8_t retdiff;            /* 1: the return value differs */
