@@ -20,18 +20,27 @@
  * The usual ENTER is written here without a call (the fast path below):
  * the thread has room in a values chunk and is not busy, the frame is
  * below the shadow stack's top (no tail call, no frame to drop), the
- * function is in the chunk's function cache, takes no string (the string
- * table, cap_vstr.h, does not list it), its call site is the one the path
- * table predicts and no SSE argument register changed since the chunk's
- * previous ENTER: then the record is the tag, the time delta (sparse or
- * every-event clock; none without one) and the integer registers' mask
- * and deltas, exactly as cap_fentry_fast's put_enter writes them
- * (ttf_put_enter_values_step's tie rule included; tests/e2e/
- * values_fentry.sh checks every value and tests/unit/test_format_values
- * the encoder), and the frame is hooked as push() does. It keeps the
+ * function is in the chunk's function cache (and, when the string
+ * table, cap_vstr.h, lists it, there is room for its strings): then the
+ * record is its STRINGS record when it takes strings (written by C,
+ * cap_fentry_strings, called on an aligned stack: the reads that may
+ * fault, cap_probe.S; out of line; its tag stored after the ENTER, the
+ * 8 bytes after the ENTER zeroed first, as put_enter_strings does), the
+ * call site's prefix when the path table does not predict it (SITE_WAY or
+ * SITE_NEW, the site state moved on, as cap_site_prefix; out of line),
+ * the tag, the time delta (sparse or every-event clock; none without
+ * one), the integer registers' mask and deltas and the SSE registers'
+ * record (out of line when one changed), exactly as cap_fentry_fast's
+ * put_enter writes them (ttf_put_enter_values_step's tie rule included;
+ * tests/e2e/values_fentry.sh checks every value, values_fentry_asm.sh
+ * the sites and tests/unit/test_format_values the encoder), and the
+ * frame is hooked as push() does. It keeps the
  * eight integer registers the C halves save in the same array (it uses
  * them as scratch) but needs no call, no aligned frame and no SSE store:
- * the SSE registers are compared in place. Like the trampoline it sets
+ * the SSE registers are compared in place. The integer registers are
+ * coded two at a time in xmm8-15 (SSE4.1's pcmpeqq; without it every
+ * ENTER goes the C way): those pass no argument, so they are dead at a
+ * function's entry (the C way's libc calls clobber them too). Like the trampoline it sets
  * busy first (once it saw it clear), reads the thread's state only
  * then, tests all before it writes anything, and any other ENTER goes
  * the C way (cap_fentry_fast, which tests it all again) with nothing
@@ -46,7 +55,12 @@
                                    r9 rax r10 (as the C halves' array), the
                                    clock (later: where the mask is), xmm0..7
                                    when one changed; the self return at FR, */
-#define FR (FR_X + 64)          /* the slot at FR + 8 */
+#define FR_S FR_X               /* (before them: fn and the shadow entry kept
+                                   around the site prefix) */
+#define FR (FR_X + 64)          /* the slot at FR + 8. 136 bytes: the saved
+                                   registers at the C way's addresses, so a
+                                   program that reads stale stack (jq does)
+                                   reads the same on both ways */
 
 /* ttf_put_uvar: v at p, which moves past it (v and tmp clobbered). */
 .macro PUT_UVAR v, v32, v8, p, tmp32, tmp8
@@ -86,21 +100,25 @@
         movq    56(%rsp), %r10
 .endm
 
-/* One integer register i (its saved copy at 8*i(%rsp)) into the mask
- * bits: d = r - prev, same = same * 2 + (d == 0), strided = strided * 2 +
- * (d == stride), and prev, stride move on (ttf_put_enter_values_step). */
-.macro VREG i
-        movq    8*\i(%rsp), %rax
-        movq    %rax, %rdi
-        subq    %fs:CAPL_T_VPREV+8*\i(%r11), %rax        /* d */
-        movq    %rdi, %fs:CAPL_T_VPREV+8*\i(%r11)
-        movq    %rax, %rdi
-        subq    %fs:CAPL_T_VSTRIDE+8*\i(%r11), %rdi      /* d - stride */
-        movq    %rax, %fs:CAPL_T_VSTRIDE+8*\i(%r11)
-        cmpq    $1, %rdi
-        adcl    %edx, %edx
-        cmpq    $1, %rax
-        adcl    %ecx, %ecx
+/* Two integer registers, 2j and 2j + 1 (their saved copies at 16*j(%rsp)),
+ * into the mask bits at once (ttf_put_enter_values_step): d = r - prev,
+ * prev and stride move on; eax = the pair's "same" bits (d == 0), edi its
+ * "strided" bits (d == stride), register 2j in bit 0. xmm15 is 0, xmm\x
+ * and xmm14 are scratch (xmm8-15 pass no argument: dead at a function's
+ * entry). pcmpeqq is SSE4.1: without it every ENTER goes the C way. */
+.macro VPAIR j, x
+        movq    16*\j(%rsp), %xmm\x
+        movhps  16*\j+8(%rsp), %xmm\x                          /* r */
+        movdqu  %fs:CAPL_T_VPREV+16*\j(%r11), %xmm14
+        movdqu  %xmm\x, %fs:CAPL_T_VPREV+16*\j(%r11)
+        psubq   %xmm14, %xmm\x                                  /* d */
+        movdqu  %fs:CAPL_T_VSTRIDE+16*\j(%r11), %xmm14
+        movdqu  %xmm\x, %fs:CAPL_T_VSTRIDE+16*\j(%r11)
+        psubq   %xmm\x, %xmm14                                  /* stride - d */
+        pcmpeqq %xmm15, %xmm\x
+        pcmpeqq %xmm15, %xmm14
+        movmskpd %xmm\x, %eax
+        movmskpd %xmm14, %edi
 .endm
 
 /* xmm i's saved low 8 bytes against the chunk's last ENTER's: ecx =
@@ -200,6 +218,12 @@ __fentry__:
         andl    $CAPL_SLOTS_MASK, %r9d
         cmpq    %rax, %fs:CAPL_T_CACHE(%r11,%r9,8)
         jne     .Lfe_u                  /* a cache miss */
+        orl     $CAPL_ENTER_HIT, %r9d   /* the ENTER's tag */
+        testq   %rdi, %rdi
+        jz      .Lfe_u                  /* all tested: write */
+        cmpq    $0, %fs:CAPL_T_VSTR(%r11)
+        jne     .Lfe_wstr               /* strings: their record first */
+.Lfe_wstrd:
         movq    %fs:CAPL_T_SITES(%r11), %r10
         movq    CAPL_SITES_LAST(%r10), %rdx     /* ttf_site_try */
         leaq    (%rdx,%rdx,8), %rdx
@@ -207,16 +231,15 @@ __fentry__:
         shrq    $4, %rsi
         xorl    %esi, %edx
         andl    $CAPL_SITES_PMASK, %edx
-        cmpq    %rdi, (%r10,%rdx,8)
-        jne     .Lfe_u                  /* not the predicted site */
-        testq   %rdi, %rdi
-        jz      .Lfe_u
-        movq    %rdi, CAPL_SITES_LAST(%r10)     /* all tested: write */
-        movq    %rdi, CAPL_SHENT_RET(%rcx)      /* the entry, seen at n++ */
-        leaq    FR+8(%rsp), %rsi
-        movq    %rsi, CAPL_SHENT_SLOT(%rcx)
-        movq    %rax, CAPL_SHENT_FN(%rcx)
         leaq    1(%r8), %rsi            /* after the tag */
+        cmpq    %rdi, (%r10,%rdx,8)
+        jne     .Lfe_site               /* not the predicted site */
+.Lfe_sited:
+        movq    %rdi, CAPL_SITES_LAST(%r10)
+        movq    %rdi, CAPL_SHENT_RET(%rcx)      /* the entry, seen at n++ */
+        leaq    FR+8(%rsp), %rdi
+        movq    %rdi, CAPL_SHENT_SLOT(%rcx)
+        movq    %rax, CAPL_SHENT_FN(%rcx)
         movzbl  %fs:CAPL_T_FLAGS+1(%r11), %edx  /* the clock */
         testl   %edx, %edx
         jz      5f
@@ -235,14 +258,18 @@ __fentry__:
         addq    %rcx, %fs:CAPL_T_TSC(%r11)
         movb    $0, %fs:CAPL_T_SINCE(%r11)
         PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
-5:      xorl    %ecx, %ecx              /* same */
-        xorl    %edx, %edx              /* strided */
-        VREG    5
-        VREG    4
-        VREG    3
-        VREG    2
-        VREG    1
-        VREG    0
+5:      pxor    %xmm15, %xmm15          /* ecx: same, edx: strided */
+        VPAIR   0, 8
+        movl    %eax, %ecx
+        movl    %edi, %edx
+        VPAIR   1, 9
+        leal    (%rcx,%rax,4), %ecx
+        leal    (%rdx,%rdi,4), %edx
+        VPAIR   2, 10
+        shll    $4, %eax
+        shll    $4, %edi
+        orl     %eax, %ecx
+        orl     %edi, %edx
         leaq    fentry_regs_set(%rip), %rdi
         movzbl  (%rdi,%rdx), %eax
         movzbl  (%rdi,%rcx), %edi
@@ -275,9 +302,11 @@ __fentry__:
         XREG    7
         jnz     .Lfe_xmm                /* one changed: out of line */
 .Lfe_commit:
-        orl     $CAPL_ENTER_HIT, %r9d   /* commit: the tag, then pos */
-        movb    %r9b, (%r8)
+        movb    %r9b, (%r8)             /* commit: the tag, then pos */
         movq    %rsi, %fs:CAPL_T_POS(%r11)
+        cmpq    $0, %fs:CAPL_T_VSTR(%r11)
+        jne     .Lfe_cstr               /* and the STRINGS record's tag */
+.Lfe_cstrd:
         movq    cap_sh@gottpoff(%rip), %r10
         addl    $1, %fs:CAPL_SH_N(%r10) /* push: the entry, then the hook */
         leaq    cap_ret_tramp(%rip), %rax
@@ -322,6 +351,105 @@ __fentry__:
         andl    %edx, %ecx
         jnz     8b
         jmp     .Lfe_commit
+.Lfe_site:                              /* cap_site_prefix: out of line */
+        movq    %rax, FR_S(%rsp)        /* (rax: fn, rcx: the shadow entry) */
+        movq    %rcx, FR_S+8(%rsp)
+        leaq    (%r10,%rdx,8), %rdx     /* the path entry */
+        movq    %rax, %rcx              /* TTF_SITE_SLOT(fn): its ways */
+        shrq    $4, %rcx
+        shrq    $10, %rax
+        xorl    %eax, %ecx
+        andl    $CAPL_SITES_SMASK, %ecx
+        shll    $5, %ecx                /* 4 ways of 8 bytes */
+        leaq    CAPL_SITES_WAYS(%r10,%rcx), %rcx
+        movq    (%rdx), %rax            /* ttf_site_pred: the path entry, */
+        testq   %rax, %rax              /* else way 0 */
+        cmovzq  (%rcx), %rax
+        movq    %rdi, (%rdx)            /* the path entry takes the site */
+        cmpq    %rdi, %rax
+        je      .Lfe_sitek              /* predicted by way 0: no prefix */
+        movl    $CAPL_SITE_WAY, %edx    /* SITE_WAY + i: way i has it */
+        cmpq    %rdi, (%rcx)
+        je      .Lfe_w0
+        addl    $1, %edx
+        cmpq    %rdi, 8(%rcx)
+        je      .Lfe_w1
+        addl    $1, %edx
+        cmpq    %rdi, 16(%rcx)
+        je      .Lfe_w2
+        addl    $1, %edx
+        cmpq    %rdi, 24(%rcx)
+        je      .Lfe_w3
+        movq    %rdi, %rax              /* SITE_NEW: svar(site - last) */
+        subq    CAPL_SITES_LAST(%r10), %rax
+        leaq    (%rax,%rax), %rdx
+        sarq    $63, %rax
+        xorq    %rdx, %rax
+        PUT_UVAR %rax, %eax, %al, %rsi, %edx, %dl
+        movl    $CAPL_SITE_NEW, %edx    /* ttf_site_advance: the site to */
+.Lfe_w3:                                /* the front of the ways, from */
+        movq    16(%rcx), %rax          /* where it was, else the oldest */
+        movq    %rax, 24(%rcx)          /* drops out */
+.Lfe_w2:
+        movq    8(%rcx), %rax
+        movq    %rax, 16(%rcx)
+.Lfe_w1:
+        movq    (%rcx), %rax
+        movq    %rax, 8(%rcx)
+.Lfe_w0:
+        movq    %rdi, (%rcx)
+        movb    %r9b, (%rsi)            /* the ENTER's tag after the prefix, */
+        addq    $1, %rsi                /* the prefix's committed at p */
+        movl    %edx, %r9d
+.Lfe_sitek:
+        movq    FR_S(%rsp), %rax
+        movq    FR_S+8(%rsp), %rcx
+        jmp     .Lfe_sited
+.Lfe_wstr:                              /* the STRINGS record at p by C */
+        movq    %rax, FR_X+16(%rsp)     /* (cap_fentry_strings, */
+        movq    %rcx, FR_X+24(%rsp)     /* -mgeneral-regs-only: no SSE */
+        movq    %rdi, FR_X+32(%rsp)     /* register touched) */
+        movq    %r8, FR_X+40(%rsp)
+        movq    %r9, FR_X+48(%rsp)
+        movq    %r8, %rdi
+        movq    %rsp, %rsi              /* the saved registers */
+        movq    %fs:CAPL_T_VSTR(%r11), %rdx     /* the table's entry */
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register rbp
+        andq    $-16, %rsp
+        call    cap_fentry_strings
+        movq    %rbp, %rsp
+        .cfi_def_cfa_register rsp
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        movq    cap_tls@gottpoff(%rip), %r11
+        movq    %rax, %r8               /* where the ENTER goes */
+        movq    FR_X+40(%rsp), %rdx
+        cmpq    %rdx, %r8
+        jne     1f
+        xorl    %edx, %edx              /* no record (no fault handler) */
+1:      movq    %rdx, %fs:CAPL_T_VSTR(%r11)     /* its start, its tag's place */
+        movq    FR_X+16(%rsp), %rax
+        movq    FR_X+24(%rsp), %rcx
+        movq    FR_X+32(%rsp), %rdi
+        movq    FR_X+48(%rsp), %r9
+        jmp     .Lfe_wstrd
+.Lfe_cstr:                              /* after the ENTER: the 8 bytes */
+        movq    %fs:CAPL_T_VSTR(%r11), %rdx     /* past it zeroed (the */
+        movq    $0, (%rsi)              /* string reads' leftovers), then */
+        movb    $CAPL_R_STRINGS, (%rdx) /* the STRINGS tag: the two at once */
+        movq    $0, %fs:CAPL_T_VSTR(%r11)
+        jmp     .Lfe_cstrd
+.Lfe_str:                               /* a function with strings: room */
+        leaq    CAPL_STR_ROOM(%r8), %rsi        /* for its STRINGS record */
+        cmpq    %fs:CAPL_T_LIMIT(%r11), %rsi
+        ja      .Lfe_u
+        shlq    $4, %rdx                /* CAPL_VTENT_SIZE */
+        addq    %r9, %rdx
+        movq    %rdx, %fs:CAPL_T_VSTR(%r11)     /* its entry, for the write */
+        jmp     .Lfe_nostr
 .Lfe_vt:                                /* cap_vt_find: out of line */
         movq    %rcx, %rsi
         movq    cap_vt+CAPL_VT_W(%rip), %r9     /* entries | bits */
@@ -341,13 +469,14 @@ __fentry__:
         shlq    $4, %rsi                /* CAPL_VTENT_SIZE */
         movq    CAPL_VTENT_FN(%r9,%rsi), %rsi
         cmpq    %rax, %rsi
-        je      .Lfe_u                  /* it takes strings: C */
+        je      .Lfe_str                /* it takes strings */
         testq   %rsi, %rsi
         jz      .Lfe_nostr
         addq    $1, %rdx
         andq    %r10, %rdx
         jmp     8b
 .Lfe_u:
+        movq    $0, %fs:CAPL_T_VSTR(%r11)
         movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
 .Lfe_c:                                 /* the C way, nothing changed */
         RELOAD

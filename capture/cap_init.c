@@ -31,6 +31,9 @@
 #include <link.h>
 #include <signal.h>
 #include <stdio.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <string.h>
@@ -180,6 +183,15 @@ static void env_chaos(void)
     cap_sync_chaos_on();
 }
 
+#if defined(__x86_64__) && defined(__linux__)
+/* 1 if the CPU has SSE4.1 (cap_fentry.S's assembly ENTER uses pcmpeqq). */
+static int have_sse41(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_1);
+}
+#endif
+
 /* Everything but the output name: chunk, level, clock, ring, chaos, tests. */
 static void read_env(void)
 {
@@ -201,9 +213,13 @@ static void read_env(void)
     long fail = env_num("TTCAP_TEST_FAIL_AFTER", 0, 0x7fffffff, 0); /* fault injection */
     cap.fail_after = (uint64_t)fail;
 #if defined(__x86_64__) && defined(__linux__)
-    /* tests: values mode's ENTERs by the C path only (values_fentry.sh) */
-    cap_fentry_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0;
+    /* tests: values mode's ENTERs and EXITs by the C path only
+     * (values_fentry*.sh); the ENTERs so on a CPU without SSE4.1 (the
+     * assembly ENTER's pcmpeqq) */
+    cap_fexit_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0;
+    cap_fentry_c = cap_fexit_c || !have_sse41();
 #endif
+    cap_test_paths = env_num("TTCAP_TEST_PATHS", 0, 1, 0) != 0;
 }
 
 /* The output name template from TTCAP_OUT or TTCAP=1 into cap.tmpl: 0,
@@ -710,9 +726,23 @@ static void finish(int status, int quick)
     cap_file_shrink(t, 0);
 }
 
+/* TTCAP_TEST_PATHS=1: the records values mode wrote the C way, not by
+ * the assembly paths (cap_fentry.S, cap_tramp.S), on stderr at the end. */
+static void say_paths(void)
+{
+    char m[96];
+    int n = snprintf(m, sizeof m, "ttcap: test: C ENTERs %llu, C EXITs %llu\n",
+                     (unsigned long long)__atomic_load_n(&cap_c_enters, __ATOMIC_RELAXED),
+                     (unsigned long long)__atomic_load_n(&cap_c_exits, __ATOMIC_RELAXED));
+    ssize_t r = write(2, m, (size_t)n);
+    (void)r;
+}
+
 static void on_exit_cb(int status, void *arg)
 {
     (void)arg;
+    if (cap_test_paths && cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
+        say_paths();
     if (cap_on && !cap_tls.vforked && cap.pid == (int)getpid())
         finish(status, 0);      /* not in a vfork child (end_now) */
     if (!cap_tls.vforked)

@@ -152,6 +152,10 @@ struct tstate {
                                    and mapped for use: the rest of the slot is
                                    a hole until the thread needs it (fill_more,
                                    cap_core.c) */
+    uintptr_t vstr;             /* values mode, inside __fentry__'s assembly
+                                   ENTER only (else 0): the string table's
+                                   entry of the function, then where its
+                                   STRINGS record starts (cap_fentry.S) */
 };
 
 /* A module already recorded (for load/unload diffs). */
@@ -602,6 +606,9 @@ int cap_probe_ready(void);      /* on_fatal holds SIGSEGV and SIGBUS */
 extern int cap_fentry_c;        /* every ENTER the C way (tests, makecontext) */
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
+extern int cap_test_paths;      /* TTCAP_TEST_PATHS=1: count the C way's records */
+extern uint64_t cap_c_enters, cap_c_exits;      /* (atomic) ENTERs, EXITs so */
+extern int cap_fexit_c;         /* every EXIT the C way (tests) */
 void cap_values_thread_end(void);
 void cap_values_jump(uintptr_t sp);
 

@@ -21,12 +21,14 @@
 #define CAPL_T_SINCE 0x28       /* since (u8) */
 #define CAPL_T_EV 0x2a          /* ev (u16) */
 #define CAPL_T_SKIP 0x30        /* skip (u8) */
+#define CAPL_T_RNG 0x2c         /* rng (u32) */
 #define CAPL_T_WARM 0x32        /* warm (u16) */
 #define CAPL_T_CACHE 0x38       /* cache[TTF_SLOTS] */
 #define CAPL_T_EVAT 0x238       /* evat[CAP_EVAT] (u16 each) */
 #define CAPL_T_SITES 0x2b8      /* sites */
 #define CAPL_T_VPREV 0x2c0      /* vprev[6] */
 #define CAPL_T_VSTRIDE 0x2f0    /* vstride[6] */
+#define CAPL_T_VSTR 0x3a8       /* vstr */
 /* the flags of a thread whose EXIT may take the assembly path: busy 0,
  * timed CAP_CLOCK_SPARSE, vals 1 (state is not looked at); its ENTER:
  * busy 0, vals 1. Tested byte by byte as the C code stores them (a
@@ -35,6 +37,8 @@
 #define CAPL_VALS_ON 1          /* the vals byte (CAPL_T_FLAGS + 3) */
 #define CAPL_SITES_LAST 0xa000  /* struct ttf_sites' last; path[] at 0 */
 #define CAPL_SITES_PMASK 4095   /* TTF_SITE_PATHS - 1 */
+#define CAPL_SITES_WAYS 0x8000  /* ways[TTF_SITE_SLOTS][4] */
+#define CAPL_SITES_SMASK 255    /* TTF_SITE_SLOTS - 1 */
 #define CAPL_XS_X 0xa008        /* xmm0..7 at the last ENTER, from sites */
 #define CAPL_XS_RET 0xa048      /* xmm0 at the last EXIT, from sites */
 
@@ -53,8 +57,13 @@
 #define CAPL_WARM 4096
 #define CAPL_EVAT_MASK 63
 #define CAPL_SLOTS_MASK 63
+#define CAPL_SAMPLE_SHIFT 26    /* 32 - CAP_SAMPLE_BITS */
+#define CAPL_TIMED 0x47         /* the sparse clock's EXIT prefixes */
+#define CAPL_SAMPLE 0x48
 #define CAPL_EXIT_HIT 0xc0
 #define CAPL_ENTER_HIT 0x80
+#define CAPL_SITE_WAY 0x42
+#define CAPL_SITE_NEW 0x46
 #define CAPL_MASK_STRIDE 0x40
 #define CAPL_MASK_XMM 0x80
 #define CAPL_BUSY_HOT 2
@@ -67,5 +76,9 @@
 #define CAPL_VTENT_SIZE 16
 #define CAPL_VTENT_FN 0x00
 #define CAPL_VT_MUL 0x9e3779b97f4a7c15
+/* room a STRINGS record and its ENTER need: pos + CAPL_STR_ROOM <= limit
+ * (cap_values.c strings_room), and the record's tag (ttf_wire.h) */
+#define CAPL_STR_ROOM 183
+#define CAPL_R_STRINGS 0x30
 
 #endif

@@ -22,6 +22,15 @@
 #include "cap_values.h"
 #include "cap_vstr.h"
 
+/* Tests (TTCAP_TEST_PATHS=1, cap_init.c): how many ENTERs and EXITs the
+ * C halves wrote, not the assembly paths, printed at the end. */
+int cap_test_paths;
+uint64_t cap_c_enters, cap_c_exits;
+
+/* Nonzero: every EXIT goes the C way, not cap_tramp.S's assembly path
+ * (TTCAP_TEST_FENTRY_C=1, cap_init.c: tests compare the two). */
+int cap_fexit_c;
+
 #if defined(__x86_64__) && defined(__linux__)
 
 /* The trampoline's assembly fast path reads the C state by cap_layout.h. */
@@ -38,6 +47,12 @@ LAYOUT(offsetof(struct tstate, since), CAPL_T_SINCE);
 LAYOUT(offsetof(struct tstate, ev), CAPL_T_EV);
 LAYOUT(offsetof(struct tstate, skip), CAPL_T_SKIP);
 LAYOUT(offsetof(struct tstate, warm), CAPL_T_WARM);
+LAYOUT(offsetof(struct tstate, rng), CAPL_T_RNG);
+LAYOUT(offsetof(struct tstate, tsc), CAPL_T_TSC);
+LAYOUT(sizeof(((struct tstate *)0)->rng), 4);
+LAYOUT(32 - CAP_SAMPLE_BITS, CAPL_SAMPLE_SHIFT);
+LAYOUT(TTF_T_TIMED, CAPL_TIMED);
+LAYOUT(TTF_T_SAMPLE, CAPL_SAMPLE);
 LAYOUT(offsetof(struct tstate, cache), CAPL_T_CACHE);
 LAYOUT(offsetof(struct tstate, evat), CAPL_T_EVAT);
 LAYOUT(offsetof(struct tstate, sites), CAPL_T_SITES);
@@ -101,6 +116,7 @@ struct tramp_ret cap_fexit_fast(uint64_t rax, uintptr_t sp, uint64_t xmm0)
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_exit(t, e->fn, rax, xmm0, now);
+    cap_count_c(&cap_c_exits);
     t->depth--;
     cap_sh.n = n - 1;
     atomic_signal_fence(memory_order_seq_cst);
@@ -191,8 +207,10 @@ uintptr_t cap_fexit_slow(uint64_t rax, uintptr_t sp, uint64_t xmm0)
     t->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
     for (uint32_t k = top; k-- > low;) {
-        if (cap_on && t->state != TS_DONE && cap_values_ready(t))
+        if (cap_on && t->state != TS_DONE && cap_values_ready(t)) {
             put_exit(t, cap_sh.e[k].fn, rax, xmm0, clock_exit_now(t));
+            cap_count_c(&cap_c_exits);
+        }
         if (t->state != TS_DONE)
             t->depth--;
     }

@@ -21,17 +21,21 @@
  *
  * The usual EXIT is written here without a call: the top shadow entry is
  * the slot returned from (no tail call on it), the thread has room in a
- * values chunk, is not busy, has the sparse clock and this EXIT does not
- * read it (cap_exit_reads' last case), and the function is in the chunk's
- * function cache. It needs only the registers that are dead after a
- * return (rdi rsi rcx r8 r9 r10 r11), so nothing is saved. It sets busy
+ * values chunk, is not busy, has the sparse clock, and the function is in
+ * the chunk's function cache. cap_exit_reads' choice is made here too: an
+ * EXIT that reads the clock (a big call, a run of untimed ones, a young
+ * thread: TIMED; a sample drawn: SAMPLE) gets its prefix and time delta,
+ * rax and rdx kept in dead registers around rdtsc (out of line). It needs
+ * only the registers that are dead after a return (rdi rsi rcx r8 r9 r10
+ * r11), so nothing is saved. It sets busy
  * first (once it saw it clear) and reads the thread's state only then: a
  * signal handler that ran before (and maybe forked) has left its records
  * and its state behind it, one that comes after drops its calls. It tests
  * all of that before it writes; any other EXIT goes the C way
  * (cap_fexit_fast, which tests it all again, then cap_fexit_slow). The
  * record and the state are exactly what cap_fexit_fast's put_exit writes
- * (tests/e2e/values_tramp.sh compares the two), with the C state read by
+ * (tests/e2e/values_tramp.sh checks the values, values_fentry_asm.sh
+ * which EXITs read the clock against the C way's), with the C state read by
  * the offsets of cap_layout.h, which cap_shadow.c checks at compile time.
  */
 #if defined(__x86_64__) && defined(__linux__)
@@ -89,6 +93,8 @@ cap_ret_tramp:
         jne     .Lu
         cmpl    $0, cap_on(%rip)
         je      .Lu
+        cmpl    $0, cap_fexit_c(%rip)    /* tests: the C way */
+        jne     .Lu
         movq    cap_sh@gottpoff(%rip), %r10
         movl    %fs:CAPL_SH_N(%r10), %ecx
         testl   %ecx, %ecx
@@ -104,20 +110,6 @@ cap_ret_tramp:
         movq    %fs:CAPL_T_POS(%r11), %r8
         cmpq    %fs:CAPL_T_LIMIT(%r11), %r8
         jae     .Lu
-        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_exit_reads: the */
-        subl    $1, %ecx                /* events since the frame's ENTER */
-        andl    $CAPL_EVAT_MASK, %ecx
-        movzwl  %fs:CAPL_T_EV(%r11), %r9d
-        movl    %r9d, %esi
-        subw    %fs:CAPL_T_EVAT(%r11,%rcx,2), %si
-        cmpw    $CAPL_BIG_CALL, %si
-        jae     .Lu                     /* a big call: timed */
-        cmpb    $CAPL_UNTIMED_RUN, %fs:CAPL_T_SINCE(%r11)
-        jae     .Lu                     /* too many untimed in a row */
-        cmpw    $CAPL_WARM, %fs:CAPL_T_WARM(%r11)
-        jb      .Lu                     /* a young thread: timed */
-        cmpb    $1, %fs:CAPL_T_SKIP(%r11)
-        je      .Lu                     /* a sample */
         movq    CAPL_SHENT_FN(%rdi), %rcx
         movq    %rcx, %rsi              /* TTF_SLOT(fn) */
         shrq    $4, %rsi
@@ -128,12 +120,24 @@ cap_ret_tramp:
         cmpq    %rcx, %fs:CAPL_T_CACHE(%r11,%rsi,8)
         jne     .Lu                     /* a cache miss */
         movq    CAPL_SHENT_RET(%rdi), %rdi      /* all tested: write */
-        addl    $1, %r9d
-        movw    %r9w, %fs:CAPL_T_EV(%r11)
-        subb    $1, %fs:CAPL_T_SKIP(%r11)
-        addb    $1, %fs:CAPL_T_SINCE(%r11)
         orl     $CAPL_EXIT_HIT, %esi    /* the tag, stored last */
         leaq    1(%r8), %r9
+        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_exit_reads: the */
+        subl    $1, %ecx                /* events since the frame's ENTER */
+        andl    $CAPL_EVAT_MASK, %ecx
+        movzwl  %fs:CAPL_T_EV(%r11), %r10d
+        subw    %fs:CAPL_T_EVAT(%r11,%rcx,2), %r10w
+        addw    $1, %fs:CAPL_T_EV(%r11)
+        cmpw    $CAPL_BIG_CALL, %r10w
+        jae     .Ltimed                 /* a big call */
+        cmpb    $CAPL_UNTIMED_RUN, %fs:CAPL_T_SINCE(%r11)
+        jae     .Ltimed                 /* too many untimed in a row */
+        cmpw    $CAPL_WARM, %fs:CAPL_T_WARM(%r11)
+        jb      .Ltimed                 /* a young thread */
+        subb    $1, %fs:CAPL_T_SKIP(%r11)
+        jz      .Lsample
+        addb    $1, %fs:CAPL_T_SINCE(%r11)
+.Lvals:
         leaq    (%rax,%rax), %rcx       /* svar rax */
         movq    %rax, %r10
         sarq    $63, %r10
@@ -159,6 +163,38 @@ cap_ret_tramp:
         xorl    %r9d, %r9d
         xorl    %r10d, %r10d
         jmp     *%r11
+.Ltimed:                                /* TIMED: the clock read (and */
+        cmpw    $CAPL_WARM, %fs:CAPL_T_WARM(%r11)       /* a young thread's */
+        jae     1f                      /* count of them) */
+        addw    $1, %fs:CAPL_T_WARM(%r11)
+1:      movl    $CAPL_TIMED, %ecx
+        jmp     .Lclock
+.Lsample:                               /* SAMPLE: the next gap drawn */
+        imull   $1664525, %fs:CAPL_T_RNG(%r11), %ecx
+        addl    $1013904223, %ecx
+        movl    %ecx, %fs:CAPL_T_RNG(%r11)
+        shrl    $CAPL_SAMPLE_SHIFT, %ecx
+        addl    $1, %ecx
+        movb    %cl, %fs:CAPL_T_SKIP(%r11)
+        movl    $CAPL_SAMPLE, %ecx
+.Lclock:                                /* the prefix (ecx) at p, committed */
+        movb    %sil, (%r9)             /* last; the EXIT's tag after it */
+        movl    %ecx, %esi
+        movq    %rax, %r10              /* rax, rdx: the function's */
+        movq    %rdx, %rcx
+        rdtsc
+        shlq    $32, %rdx
+        orq     %rax, %rdx
+        movq    %r10, %rax
+        xchgq   %rdx, %rcx              /* rcx: now */
+        xorl    %r10d, %r10d            /* cap_put_t_at: never negative */
+        subq    %fs:CAPL_T_TSC(%r11), %rcx
+        cmovbq  %r10, %rcx
+        addq    %rcx, %fs:CAPL_T_TSC(%r11)
+        movb    $0, %fs:CAPL_T_SINCE(%r11)
+        addq    $1, %r9
+        PUT_UVAR
+        jmp     .Lvals
 .Lu:
         movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
 .Lc:                                    /* the C way */

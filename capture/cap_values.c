@@ -88,6 +88,12 @@ LAYOUT(CAP_CLOCK_NONE, 0);
 LAYOUT(offsetof(struct ttf_sites, path), 0);
 LAYOUT(offsetof(struct ttf_sites, last), CAPL_SITES_LAST);
 LAYOUT(TTF_SITE_PATHS - 1, CAPL_SITES_PMASK);
+LAYOUT(offsetof(struct ttf_sites, ways), CAPL_SITES_WAYS);
+LAYOUT(TTF_SITE_SLOTS - 1, CAPL_SITES_SMASK);
+LAYOUT(sizeof(((struct ttf_sites *)0)->ways[0]), 32);
+LAYOUT(TTF_SITE_SLOT(0x123456789abcull), ((0x123456789abcull >> 4) ^ (0x123456789abcull >> 10)) & 255);
+LAYOUT(TTF_T_SITE_WAY, CAPL_SITE_WAY);
+LAYOUT(TTF_T_SITE_NEW, CAPL_SITE_NEW);
 LAYOUT(TTF_SITE_PATH(0x123456789abcull, 0x5555aaaa1234ull),
        ((0x123456789abcull >> 4) ^ (0x5555aaaa1234ull * 9)) & CAPL_SITES_PMASK);
 LAYOUT(sizeof(struct ttf_sites) + offsetof(struct cap_xs, x), CAPL_XS_X);
@@ -102,6 +108,10 @@ LAYOUT(offsetof(struct cap_vtab, w), CAPL_VT_W);
 LAYOUT(sizeof(((struct cap_vtab *)0)->w), 8);
 LAYOUT(sizeof(struct cap_vt_ent), CAPL_VTENT_SIZE);
 LAYOUT(offsetof(struct cap_vt_ent, fn), CAPL_VTENT_FN);
+LAYOUT(offsetof(struct tstate, vstr), CAPL_T_VSTR);
+LAYOUT(sizeof(((struct tstate *)0)->vstr), 8);
+LAYOUT(CAP_VSTR_MAX + 8 + CAP_VHOT_MAX - CAP_RESERVE / 2, CAPL_STR_ROOM);
+LAYOUT(TTF_R_STRINGS, CAPL_R_STRINGS);
 
 #define SH_FIRST 1024           /* shadow entries mapped first (32 KiB) */
 
@@ -120,6 +130,7 @@ int cap_fentry_c;
 __attribute__((visibility("hidden"))) void cap_ret_tramp(void);
 int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot);
 void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot);
+uint8_t *cap_fentry_strings(uint8_t *p, const uint64_t *regs, const struct cap_vt_ent *v);
 
 #define TRAMP ((uintptr_t)cap_ret_tramp)
 
@@ -199,6 +210,16 @@ static __attribute__((noinline)) void put_enter_strings(struct tstate *t, uintpt
     *(volatile uint8_t *)p = TTF_R_STRINGS;
 }
 
+/* For cap_fentry.S's assembly ENTER of a function with string parameters
+ * (v: its table entry; busy set, room checked): its STRINGS record at p
+ * when the strings can be read (our fault handler in place), the tag NOT
+ * stored (the assembly stores it after the ENTER, as put_enter_strings
+ * does). Returns where the ENTER goes: p when no record was written. */
+uint8_t *cap_fentry_strings(uint8_t *p, const uint64_t *regs, const struct cap_vt_ent *v)
+{
+    return cap_probe_ready() ? cap_put_strings(p, regs, v) : p;
+}
+
 /* Room for the longest STRINGS record, its leftovers and ENTER at t->pos. */
 static inline int strings_room(const struct tstate *t)
 {
@@ -263,6 +284,7 @@ int cap_fentry_fast(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
     t->busy = CAP_BUSY_HOT;
     atomic_signal_fence(memory_order_seq_cst);
     put_enter_any(t, fn, call_site(slot), regs, now, v);
+    cap_count_c(&cap_c_enters);
     push(slot, fn);
     t->depth++;
     atomic_signal_fence(memory_order_seq_cst);
@@ -341,6 +363,7 @@ void cap_fentry_slow(const uint64_t *regs, uintptr_t self, uintptr_t *slot)
         cap_values_ready(t)) {
         uintptr_t fn = fn_start(self);
         put_enter_any(t, fn, call_site(slot), regs, clock_now(t), cap_vt_find(fn));
+        cap_count_c(&cap_c_enters);
         push(slot, fn);
         t->depth++;
     }

@@ -60,6 +60,13 @@ static inline uint64_t clock_exit_now(const struct tstate *t)
     return t->timed == CAP_CLOCK_EVERY ? cap_tsc() : 0;
 }
 
+/* One more record written the C way (TTCAP_TEST_PATHS=1 only). */
+static inline void cap_count_c(uint64_t *n)
+{
+    if (__builtin_expect(cap_test_paths, 0))
+        __atomic_fetch_add(n, 1, __ATOMIC_RELAXED);
+}
+
 /* called from cap_tramp.S */
 struct tramp_ret {
     uintptr_t ret;              /* where the function really returns */

@@ -37,8 +37,13 @@
  * entries go into the live table in place when it has room (the fields
  * first, the address last: a reader sees the whole entry or none); when it
  * has not, a new table twice as big is filled and published, and the old
- * one stays mapped (a thread may still be probing it; at most VT_TABLES
- * are ever made, then later modules are not read). A module unloaded
+ * one stays mapped (a thread may still be probing it: no lock or epoch on
+ * the look-up tells when none is). The tables ever made may take VT_BYTES
+ * in all (a plugin host loading and unloading libraries at new addresses
+ * makes a table each time tombstones fill one: small ones, hundreds
+ * fit); past that, or past VT_MAX functions, a module is not read and
+ * libttcap says so once on stderr (its strings are compared as pointers).
+ * A module unloaded
  * (dlclose) leaves tombstones (address 1: probes go on past them, inserts
  * reuse them). Changes run under cap_modules.c's mod_lock (one writer) and
  * the slots are read-only between them; no lock, no malloc and no libc on
@@ -60,7 +65,7 @@ struct cap_vtab cap_vt;
 #define VT_HDR 16
 #define VT_ENT 16
 #define VT_MAX (1u << 22)       /* functions with strings kept at most */
-#define VT_TABLES 24            /* tables ever mapped (old ones stay) */
+#define VT_BYTES (512ul << 20)  /* bytes of tables ever mapped (old ones stay): VT_MAX functions fit */
 #define VT_SHNUM 8192           /* section headers read at most */
 #define VT_SHSTR (1u << 20)     /* section name table bytes read at most */
 #define VT_NOTE 1024            /* build-id note bytes read at most */
@@ -72,7 +77,8 @@ static struct {
     unsigned bits;              /* log2 of their count */
     uint32_t used;              /* slots not empty (live or tombstones) */
     uint32_t live;              /* slots holding a function */
-    unsigned tables;            /* tables mapped so far */
+    size_t mapped;              /* bytes of tables mapped so far */
+    int full;                   /* the notice given */
     int off;                    /* TTCAP_STRINGS=0 */
 } vw;
 
@@ -198,6 +204,19 @@ static void publish(struct cap_vt_ent *e, unsigned bits)
     __atomic_store_n(&cap_vt.w, (uint64_t)(uintptr_t)e | bits, __ATOMIC_SEQ_CST);
 }
 
+/* No room for a module's table: said once, one line on stderr. */
+static int table_full(void)
+{
+    static const char m[] = "ttcap: values mode: the string tables are full; string "
+                            "arguments of modules loaded from now on are compared as pointers\n";
+    if (!vw.full) {
+        ssize_t r = write(2, m, sizeof m - 1);
+        (void)r;
+    }
+    vw.full = 1;
+    return -1;
+}
+
 /* Room for k more functions: the live table when it stays at most half
  * full, else a new one (the live entries copied, tombstones dropped).
  * 0, or -1 (no room: the module is not read). */
@@ -206,16 +225,17 @@ static int make_room(uint32_t k)
     size_t size = vw.e ? (size_t)1 << vw.bits : 0;
     if (vw.e && 2 * ((size_t)vw.used + k) <= size)
         return mprotect(vw.e, size * sizeof *vw.e, PROT_READ | PROT_WRITE);
-    if ((size_t)vw.live + k > VT_MAX || vw.tables >= VT_TABLES)
-        return -1;
     unsigned bits = 4;
     while (((size_t)1 << bits) < 2 * ((size_t)vw.live + k))
         bits++;
     bits += vw.e != NULL;       /* growing: leave room for the next ones */
-    struct cap_vt_ent *e = scratch(((size_t)1 << bits) * sizeof *e);
+    size_t bytes = ((size_t)1 << bits) * sizeof(struct cap_vt_ent);
+    if ((size_t)vw.live + k > VT_MAX || vw.mapped + bytes > VT_BYTES)
+        return table_full();
+    struct cap_vt_ent *e = scratch(bytes);
     if (!e)
         return -1;
-    vw.tables++;
+    vw.mapped += bytes;
     vw.used = vw.live = 0;
     for (size_t i = 0; i < size; i++)
         if (vw.e[i].fn > TOMB)

@@ -241,6 +241,13 @@ int ttdi_strings_same(const ttdi_norm *ng, const ttdi_norm *nb, ttf_string *sg, 
  * fields, and a class passed by reference is not in registers: 0. */
 int ttdi_struct_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_param *pg, const ttf_param *pb,
                         const ttf_event *g, const ttf_event *b);
+/* 1 if sig's result is a small struct whose eightbytes are all in rax
+ * and xmm0 (ttf_signature ret_eb), which EXIT events record. */
+int ttdi_ret_struct(const ttf_signature *sig);
+/* Such a result of the EXITs g (signature sg) and b (sb): 1 if a field
+ * differs, by the rules of ttdi_struct_differs. */
+int ttdi_struct_ret_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_signature *sg,
+                            const ttf_signature *sb, const ttf_event *g, const ttf_event *b);
 /* A hash of such a struct's eightbytes in ev (to remember a pair as
  * noise, never to compare). */
 uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev);

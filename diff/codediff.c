@@ -5,7 +5,7 @@
  *
  * Design. Two builds of one program place their functions, data and PLT at
  * other addresses, so comparing bytes would mark nearly every function
- * changed. We decode each function's x86-64 instructions (x86len.c: just
+ * changed. We decode each function's x86-64 instructions (format/x86len.c: just
  * lengths and where displacements, immediates and branch offsets sit) and
  * hash a fingerprint in which every address is replaced by what it names:
  *   - a branch inside the function by the ordinal of its target instruction
@@ -97,7 +97,7 @@ struct side {
     size_t cap, used;
     ttdi_map rcmap;            /* link-time address -> its index in rc */
     uint32_t *ord;             /* instruction offsets (scratch) */
-    struct ttdi_insn *ins;     /* the instructions there */
+    struct ttfi_insn *ins;     /* the instructions there */
     size_t ordcap;
     uint8_t *nb;               /* the normalised bytes being hashed */
     size_t nblen, nbcap;
@@ -260,7 +260,7 @@ static uint64_t ordinal(const struct side *sd, size_t n, uint64_t off)
 static int offsets(struct side *sd, const ttf_code_func *f, size_t *n,
                    uint64_t *end)
 {
-    struct ttdi_insn in;
+    struct ttfi_insn in;
     uint64_t off = 0;
     if (f->size > sd->ordcap) {
         if (ttfi_regrow(&sd->ord, f->size, sizeof *sd->ord) ||
@@ -270,7 +270,7 @@ static int offsets(struct side *sd, const ttf_code_func *f, size_t *n,
     }
     *n = 0;
     for (; off < f->size; off += in.len) {
-        if (ttdi_x86_decode(f->code + off, f->size - off, &in))
+        if (ttfi_x86_decode(f->code + off, f->size - off, &in))
             break;
         if (in.nop)
             continue;
@@ -336,7 +336,7 @@ static int addr_part(struct side *sd, const ttf_code_func *f, size_t n,
  * is hashed as its distance from w->line, marked in *part, so that two
  * builds whose only difference is the function's place in its file (a
  * __LINE__ passed to a logger, an assert) fingerprint alike. */
-static void line_imm(uint8_t *buf, const uint8_t *p, const struct ttdi_insn *in,
+static void line_imm(uint8_t *buf, const uint8_t *p, const struct ttfi_insn *in,
                      const struct lwin *w, uint64_t *part)
 {
     int64_t v = field(p + in->imm_off, in->imm_len);
@@ -351,7 +351,7 @@ static void line_imm(uint8_t *buf, const uint8_t *p, const struct ttdi_insn *in,
  * what those fields name (with a line window w, line numbers of the
  * function's source by their place in it: line_shift). */
 static int hash_insn(struct side *sd, const ttf_code_func *f, size_t n,
-                     uint64_t off, const struct ttdi_insn *in,
+                     uint64_t off, const struct ttfi_insn *in,
                      int *hook, const struct lwin *w)
 {
     uint8_t buf[16];

@@ -92,6 +92,23 @@ static const char *vtext(ectx *e, int run, uint64_t raw, const ttf_vtype *ty, ui
     return ttfi_arena_strcpy(e->in->arena, v);
 }
 
+/* The result of call x in one run as text: a small struct by its fields
+ * (rax, xmm0: ttf_ret_format), else its value (vtext). */
+static const char *rettext(ectx *e, const ttdi_xcall *x, int run)
+{
+    char v[128];
+    if (!ttdi_ret_struct(x->sig))
+        return vtext(e, run, x->ret[run], &x->sig->ret, run == TTD_GOOD ? x->gexit_ns : x->exit_ns);
+    ttf_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TTF_EV_EXIT;
+    ev.has_values = 1;
+    ev.retval = x->ret[run];
+    ev.retxmm = x->retx[run];
+    ttf_ret_format(v, sizeof v, x->sig, &ev);
+    return ttfi_arena_strcpy(e->in->arena, v);
+}
+
 /* A value as a signed 64-bit number by its type (pointers raw). */
 static int64_t as_i64(uint64_t raw, const ttf_vtype *ty)
 {
@@ -110,6 +127,8 @@ static int same_values(const ttf_vtype *ta, uint64_t ga, uint64_t ba,
 {
     if ((ta->cls == TTF_VC_POINTER) != (tb->cls == TTF_VC_POINTER))
         return 0;
+    if ((ta->cls == TTF_VC_OTHER && ta->size > 8) || (tb->cls == TTF_VC_OTHER && tb->size > 8))
+        return 0;               /* two eightbytes: one register is not the value */
     return as_i64(ga, ta) == as_i64(gb, tb) && as_i64(ba, ta) == as_i64(bb, tb);
 }
 
@@ -263,8 +282,8 @@ static int step_returned(ectx *e, const xpair *xp, int32_t id, int strong)
     if (!s)
         return 0;
     s->function = fname(e, xp, x);
-    s->good_value = vtext(e, TTD_GOOD, x->ret[0], &x->sig->ret, x->gexit_ns);
-    s->bad_value = vtext(e, TTD_BAD, x->ret[1], &x->sig->ret, x->exit_ns);
+    s->good_value = rettext(e, x, TTD_GOOD);
+    s->bad_value = rettext(e, x, TTD_BAD);
     s->bad_index = x->exit_idx;
     s->bad_time_ns = x->exit_ns;
     s->strong = strong;
@@ -310,6 +329,7 @@ static void set_end(ectx *e, const char *fmt, const char *a, const char *b)
 /* ---- following values ---------------------------------------------------------- */
 
 static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth);
+static const char *pointer_words(const ttdi_xcall *x, char *buf, size_t len);
 
 /* The first differing, non-noise parameter of x, -1 if none. */
 static int first_arg(const ttdi_xcall *x)
@@ -450,6 +470,22 @@ static int32_t pick_callee(const xpair *xp, int32_t id, uint64_t bound, int *str
     return same >= 0 ? same : last;
 }
 
+/* The chain stops at call x: no callee's value, no argument differs.
+ * Its pointers were compared as pointers only (no string recorded): said
+ * so ("no earlier value differs (pointer name compared, not its
+ * contents)"), as the input a user would look at next. */
+static int end_unexplained(ectx *e, const ttdi_xcall *x)
+{
+    char pw[160];
+    e->ch.memory = 1;
+    e->ch.end = "no earlier value differs";
+    if (!*pointer_words(x, pw, sizeof pw))
+        return 0;
+    snprintf(e->buf, sizeof e->buf, "no earlier value differs%s", pw);
+    e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
+    return e->ch.end ? 0 : TT_ENOMEM;
+}
+
 /* Node id returned another value: why? */
 static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
 {
@@ -478,9 +514,7 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
             return rc;
         return explain_arg(e, xp, set, k, depth + 1);
     }
-    e->ch.end = "no earlier value differs";
-    e->ch.memory = 1;
-    return 0;
+    return end_unexplained(e, x);
 }
 
 /* The frame branched having seen no other difference than a value no
@@ -598,7 +632,10 @@ static int same_text(ectx *e, const vcand *c, const char *g, const char *b)
         ttf_string_format(vg, sizeof vg, &st[0]);
         ttf_string_format(vb, sizeof vb, &st[1]);
     }
-    (void)e;
+    if (!p && ttdi_ret_struct(x->sig)) {
+        const char *sg = rettext(e, x, TTD_GOOD), *sb = rettext(e, x, TTD_BAD);
+        return sg && sb && strcmp(sg, g) == 0 && strcmp(sb, b) == 0;
+    }
     return strcmp(vg, g) == 0 && strcmp(vb, b) == 0;
 }
 
@@ -1425,9 +1462,8 @@ static int value_of(ectx *e, const xpair *xp, const ttdi_xcall *x, int arg, ttd_
     v->bad_raw = p ? argreg(x, 1, arg) : x->ret[1];
     ttf_string st[2];
     v->is_string = p && xstrings(x, arg, st);
-    v->good_value = p ? argtext(e, x, TTD_GOOD, arg)
-                      : vtext(e, TTD_GOOD, v->good_raw, ty, x->gexit_ns);
-    v->bad_value = p ? argtext(e, x, TTD_BAD, arg) : vtext(e, TTD_BAD, v->bad_raw, ty, x->exit_ns);
+    v->good_value = p ? argtext(e, x, TTD_GOOD, arg) : rettext(e, x, TTD_GOOD);
+    v->bad_value = p ? argtext(e, x, TTD_BAD, arg) : rettext(e, x, TTD_BAD);
     v->good_is_code = ttf_value_errcode(v->good_raw, ty, &v->good_code);
     v->bad_is_code = ttf_value_errcode(v->bad_raw, ty, &v->bad_code);
     v->good_index = p ? x->enter[0] : x->gexit_idx;

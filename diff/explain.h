@@ -39,6 +39,8 @@ typedef struct ttdi_xcall {
                                    ENTERs' ttf_event strs), NULL: none */
     uint32_t strs_len[2];
     uint64_t ret[2];            /* return registers (returned) */
+    uint64_t retx[2];           /* xmm0's low 8 bytes: a small struct
+                                   result's SSE eightbyte (ttdi_ret_struct) */
     uint8_t values;             /* 1: both runs recorded values */
     uint8_t returned;           /* 1: its EXIT was matched: ret is valid */
     uint8_t retdiff;            /* 1: the return value differs */
@@ -237,5 +239,22 @@ typedef struct ttdi_verdict_in {
 } ttdi_verdict_in;
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out);
+
+/* The threads' order as the cause of the first divergence (ordercause.c):
+ * the first object whose operations came in another thread order is a
+ * lock or condition, swapped between the split's thread and a thread that
+ * made the same calls in both runs up to the split, and the split
+ * thread's last operation before it was on that object. */
+typedef struct ttdi_order_cause {
+    const ttd_xev *self;        /* the split thread's operation there */
+    const ttd_xev *other;       /* the other thread's (its run's, at the
+                                   position where the runs differ) */
+    int other_first;            /* 1: in the bad run the other thread's came
+                                   first (in between); 0: the split thread's
+                                   (it went ahead) */
+    const char *object;         /* "mutex#1" */
+} ttdi_order_cause;
+/* 1 and *out filled when the order is the cause, else 0. */
+int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);
 
 #endif

@@ -270,7 +270,7 @@ static int site_module(const ttf_trace *t, uint64_t site)
 }
 
 /* 1 if insn at p is a call (e8 rel32, or ff /2), past its prefixes. */
-static int is_call(const uint8_t *p, const struct ttdi_insn *in)
+static int is_call(const uint8_t *p, const struct ttfi_insn *in)
 {
     unsigned i = 0;
     while (i + 1 < in->len && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xf2 ||
@@ -298,9 +298,9 @@ static uint64_t call_ordinal(const ttf_site_where *w, uint64_t site, uint64_t *t
     if (!c || w->caller_offset > w->caller_size)
         return 0;
     while (at < w->caller_offset) {
-        struct ttdi_insn in;
+        struct ttfi_insn in;
         const uint8_t *p = c + at;
-        if (ttdi_x86_decode(p, (size_t)(w->caller_size - at), &in) < 0)
+        if (ttfi_x86_decode(p, (size_t)(w->caller_size - at), &in) < 0)
             return 0;
         calls += (uint64_t)is_call(p, &in);
         at += in.len;

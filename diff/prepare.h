@@ -347,13 +347,17 @@ void ttdi_marks_free(ttdi_run_state *r);
  * (has_values 0: no raw pass reads them); no filter, no stack.
  * 0 or a TT_E* code. */
 int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
+/* The same with the values as recorded (races.c's second walk, which
+ * needs the checks' return values: decides.c). */
+int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
 /* Start a stack walk over thread `thread` of trace t: its events as a raw
- * walk gives them (no filter, no keys: kept 0; no values), and the call
+ * walk gives them (no filter, no keys: kept 0; no values unless asked), and the call
  * stack before each by the run walks' rule (ttdi_walk_depth_after), each
  * frame's id only; no marks, no SYNC_OP records: for a pass that keeps
  * its own data per call over a trace it has no run state of (the races'
- * happens-before walk). Read by ttdi_walk_stack_next. 0 or a TT_E* code. */
-int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread);
+ * happens-before walk; values: 1 with them, its second walk). Read by
+ * ttdi_walk_stack_next. 0 or a TT_E* code. */
+int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread, int values);
 void ttdi_walk_close(ttdi_walk *w);
 /* A keyed or raw walk w copied into *out: the same event, key and index
  * now, and the same events after (its own iterator, ttf_iter_clone). 0,

@@ -35,7 +35,12 @@
  * (the stretch before the act); each makes its own window, so
  * `if (left()) { work(); take(); }` yields (left, take) and (work, take),
  * and the good runs tell them apart: a pair that overlapped in a good run
- * too ranks lower.
+ * too ranks lower. The check is the call whose result the branch used:
+ * one that returns nothing ranks below its rivals, and in values mode the
+ * one whose value decided whether the act followed ranks above them
+ * (decides.c: the walk notes each candidate's return value and what
+ * followed it; that needs the values the first walk skips, so the bad
+ * run is walked again with them only when checks vie for one act).
  *
  * The same clocks generalise interleave.c's "unprotected" rule, which
  * needs good runs to learn which functions lock: a function whose calls
@@ -97,6 +102,8 @@ typedef struct cand {
     uint64_t fn;            /* function id */
     uint64_t t0;            /* its entry */
     uint32_t ver;           /* the thread's clock version then */
+    uint8_t has_ret;        /* 1: ret was recorded (values mode) */
+    uint64_t ret;           /* its return value */
 } cand;
 
 /* One open call. f[0] of a thread is its top level. */
@@ -196,6 +203,9 @@ struct ttdi_hb {
     uint32_t *fvc;          /* its clock at the focus: as before its first
                                sync operation after it (NULL: none) */
     int fset;               /* 1: fvc taken */
+    struct ttdi_dec *dec;   /* what followed each check's value (decides.c;
+                               NULL until a call returns a recorded value) */
+    int values;             /* 1: the walk reads values (a second walk) */
 };
 
 static uint32_t *vc_new(size_t nt)
@@ -271,6 +281,7 @@ void ttdi_hb_free(struct ttdi_hb *h)
     free(h->fns);
     free(h->bloom);
     free(h->fvc);
+    ttdi_dec_free(h->dec);
     free(h);
 }
 
@@ -433,6 +444,9 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
     size_t first = j >= STACK_KEEP - 1 ? j - (STACK_KEEP - 2) : 1;
 
     for (size_t k = 0; k < c->ncand; k++) {
+        if (c->c[k].has_ret)
+            ttdi_dec_note(h->dec, c->fn, c->c[k].fn, j + 1 < t->n ? t->f[j + 1].fn : 0,
+                          c->c[k].ret);
         win *w = &t->ring[t->nwin++ % RING];
         t->nopen += !w->open;
         if (c->c[k].ver != t->ver)
@@ -467,15 +481,20 @@ static void act_begins(struct ttdi_hb *h, hthread *t, int lock)
 
 /* ---- calls --------------------------------------------------------------------- */
 
+static void no_act(struct ttdi_hb *h, const hframe *p, size_t k);
+
 /* Frames [n, t->n) closed without returning (an UNWIND or a longjmp left
  * them): no call of theirs is kept, and none is a candidate check (it
- * returned nothing); what they took was taken inside the frame below, so
- * a lock taken in one ends that frame's stretch as a locking call does
- * (their own first mutex stays theirs: code of a callee's). */
-static void abandon(hthread *t, size_t n)
+ * returned nothing); their own candidates leave with no act after them;
+ * what they took was taken inside the frame below, so a lock taken in one
+ * ends that frame's stretch as a locking call does (their own first mutex
+ * stays theirs: code of a callee's). */
+static void abandon(struct ttdi_hb *h, hthread *t, size_t n)
 {
     while (t->n > n) {
         const hframe *f = &t->f[--t->n];
+        for (size_t k = 0; k < f->ncand; k++)
+            no_act(h, f, k);
         if (f->locked) {
             t->f[t->n - 1].locked = 1;
             t->f[t->n - 1].ncand = 0;
@@ -485,10 +504,10 @@ static void abandon(hthread *t, size_t n)
 
 /* An ENTER opens a frame above the d frames of the walk's stack that stay
  * open (f[0], the top level, is not one: f[d + 1] is the new frame). */
-static int push(hthread *t, uint64_t fn, uint64_t now, size_t d)
+static int push(struct ttdi_hb *h, hthread *t, uint64_t fn, uint64_t now, size_t d)
 {
     if (t->n > d + 1)
-        abandon(t, d + 1);
+        abandon(h, t, d + 1);
     if (t->n == t->cap &&
         ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 16) < 0)
         return TT_ENOMEM;
@@ -584,10 +603,19 @@ static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint6
         compare_calls(h, self, w, b);
 }
 
-/* Frame f returned into its caller p: a locking call ends p's stretch; a
- * lock-free one is a candidate check (the newest; a function seen again
- * moves to the end). */
-static void returned(hthread *t, hframe *p, const hframe *f)
+/* Candidate k of frame p leaves the stretch with no act after it. */
+static void no_act(struct ttdi_hb *h, const hframe *p, size_t k)
+{
+    if (p->c[k].has_ret)
+        ttdi_dec_note(h->dec, p->fn, p->c[k].fn, TTDI_DEC_NONE, p->c[k].ret);
+}
+
+/* Frame f returned into its caller p (ev: its EXIT with the value, NULL
+ * when none was recorded): a locking call ends p's stretch; a lock-free
+ * one is a candidate check (the newest; a function seen again moves to
+ * the end, its older call followed by no act). */
+static void returned(struct ttdi_hb *h, hthread *t, hframe *p, const hframe *f,
+                     const ttf_event *ev)
 {
     size_t k = 0;
 
@@ -600,28 +628,33 @@ static void returned(hthread *t, hframe *p, const hframe *f)
         k++;
     if (k == CANDS)         /* full: forget the oldest */
         k = 0;
-    if (k < p->ncand)
+    if (k < p->ncand) {
+        no_act(h, p, k);
         memmove(&p->c[k], &p->c[k + 1], (size_t)(p->ncand - k - 1) * sizeof p->c[0]);
-    else
+    } else
         p->ncand++;
-    p->c[p->ncand - 1] = (cand){f->fn, f->t0, t->ver};
+    p->c[p->ncand - 1] = (cand){f->fn, f->t0, t->ver, ev != NULL, ev ? ev->retval : 0};
 }
 
-/* An EXIT of thread self whose own frame is the walk's frame d (f[d + 1];
+/* An EXIT ev of thread self whose own frame is the walk's frame d (f[d + 1];
  * d at or past the walk's depth: none is its own, nothing returns): the
  * frames above it close unreturned, it returns into its caller. */
-static void exit_call(struct ttdi_hb *h, uint32_t self, size_t d, uint64_t now)
+static void exit_call(struct ttdi_hb *h, uint32_t self, size_t d, const ttf_event *ev)
 {
     hthread *t = &h->th[self];
 
     if (d + 1 >= t->n)
         return;
+    if (ev->has_values && !h->dec && ttdi_dec_open(&h->dec) < 0)
+        h->dec = NULL;      /* no memory: which check decided stays unknown */
     if (t->n > d + 2)
-        abandon(t, d + 2);
+        abandon(h, t, d + 2);
     t->n--;
     if (t->f[t->n].lock || !t->f[t->n].locked)
-        lockfn_call(h, self, &t->f[t->n], now);
-    returned(t, &t->f[t->n - 1], &t->f[t->n]);
+        lockfn_call(h, self, &t->f[t->n], ttf_event_late_ns(ev));
+    for (size_t k = 0; k < t->f[t->n].ncand; k++)
+        no_act(h, &t->f[t->n], k);
+    returned(h, t, &t->f[t->n - 1], &t->f[t->n], ev->has_values ? ev : NULL);
 }
 
 /* ---- sync operations ----------------------------------------------------------- */
@@ -722,10 +755,10 @@ static inline int call_event(struct ttdi_hb *h, uint32_t self, const ttdi_walk *
     const ttf_event *ev = &wk->ev;
 
     if (ev->kind == TTF_EV_ENTER)
-        return push(&h->th[self], ev->site ? TTDI_SITE_BIT | ev->site : ev->addr,
+        return push(h, &h->th[self], ev->site ? TTDI_SITE_BIT | ev->site : ev->addr,
                     ev->time_ns, ttdi_walk_depth_after(wk));
     if (ev->kind == TTF_EV_EXIT)
-        exit_call(h, self, ttdi_walk_depth_after(wk), ttf_event_late_ns(ev));
+        exit_call(h, self, ttdi_walk_depth_after(wk), ev);
     return 0;
 }
 
@@ -793,7 +826,7 @@ int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns)
     int rc = c ? 0 : TT_ENOMEM;
 
     for (uint32_t i = 0; rc >= 0 && i < h->nt; i++)
-        if ((rc = ttdi_walk_stack(&c[i].wk, t, i)) >= 0)
+        if ((rc = ttdi_walk_stack(&c[i].wk, t, i, h->values)) >= 0)
             rc = advance(h, &c[i], i, until_ns);
     while (rc >= 0) {
         uint32_t best = UINT32_MAX;
@@ -1014,40 +1047,109 @@ static int one_race(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_h
     return 0;
 }
 
-/* 1 if function id of run n returns nothing (its debug info says void):
- * it cannot be the check whose result a branch used. */
-static int returns_void(ttdi_norm *n, uint64_t id, uint64_t when)
+/* The signature of function id of run n, NULL if unknown. */
+static const ttf_signature *signature(ttdi_norm *n, uint64_t id, uint64_t when)
 {
     const ttf_signature *sg = NULL;
     ttf_event ev;
 
     if (id & TTDI_SITE_BIT)
-        return 0;
+        return NULL;
     memset(&ev, 0, sizeof ev);
     ev.kind = TTF_EV_ENTER;
     ev.addr = id;
     ev.time_ns = when;
-    return ttf_sym_signature(n->sym, &ev, &sg) == 0 && sg && sg->ret.cls == TTF_VC_VOID;
+    return ttf_sym_signature(n->sym, &ev, &sg) == 0 ? sg : NULL;
+}
+
+#define DEC_VOID (-2)       /* the check returns nothing (its debug info) */
+
+/* Whether g's check decided its act (ttdi_dec_decides: 1, 0, -1 unknown),
+ * DEC_VOID when it returns nothing: no branch used its result. */
+static int decided(struct ttfi_arena *a, const ttdi_races_in *in, const struct ttdi_hb *bh,
+                   const agg *g, ttd_race *r)
+{
+    const ttf_signature *sg = signature(in->bad.norm, g->check, g->time);
+    const ttf_vtype *ty = sg ? &sg->ret : NULL;
+    unsigned cls[2] = {0, 0};
+    char buf[384];
+
+    if (ty && ty->cls == TTF_VC_VOID)
+        return DEC_VOID;
+    int sgn = !ty || ty->cls == TTF_VC_SIGNED || (ty->cls == TTF_VC_ENUM && ty->is_signed) ||
+              ty->cls == TTF_VC_UNKNOWN;
+    int k = ttdi_dec_decides(bh->dec, g->caller, g->check, g->act, ty && ty->size ? ty->size : 8,
+                             sgn, cls);
+    if (k != 1)
+        return k;
+    snprintf(buf, sizeof buf, "`%s` returned %s each time `%s` followed and %s each time it "
+             "did not: its value decided whether the act followed", r->check,
+             ttdi_dec_class_text(cls[0]), r->act, ttdi_dec_class_text(cls[1]));
+    r->decided = ttfi_arena_strcpy(a, buf);
+    return k;
 }
 
 /* Several checks before one act of one caller (the windows of its last
  * lock-free calls): the check is the call whose result the branch used,
  * so one that returns nothing (busy work between check and act) ranks
- * below those that return a value, whatever its nearness. */
-static void void_checks_last(const ttdi_races_in *in, struct ttdi_hb *bh, ttd_race *v,
-                             size_t n)
+ * below those that return a value, whatever its nearness; and in values
+ * mode, when one check's value decided whether the act followed
+ * (decides.c), the others rank below it. */
+static void checks_ranked(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_hb *bh,
+                          ttd_race *v, size_t n)
 {
+    int dec[AGG_CAP] = {0};
+
+    for (size_t i = 0; i < bh->nag && i < n; i++)
+        if (v[i].kind == TTD_RACE_CHECK_ACT)
+            dec[i] = decided(a, in, bh, &bh->ag[i], &v[i]);
     for (size_t i = 0; i < bh->nag && i < n; i++) {
         const agg *g = &bh->ag[i];
-        int rivals = 0;
+        int rivals = 0, decider = 0;
         if (v[i].kind != TTD_RACE_CHECK_ACT)
             continue;
-        for (size_t j = 0; j < bh->nag && j < n; j++)
-            rivals += j != i && v[j].kind == TTD_RACE_CHECK_ACT && bh->ag[j].act == g->act &&
-                      bh->ag[j].caller == g->caller;
-        if (rivals && returns_void(in->bad.norm, g->check, g->time))
+        for (size_t j = 0; j < bh->nag && j < n; j++) {
+            int same = v[j].kind == TTD_RACE_CHECK_ACT && bh->ag[j].act == g->act &&
+                       bh->ag[j].caller == g->caller;
+            rivals += same && j != i;
+            decider |= same && dec[j] == 1;
+        }
+        if (rivals && (dec[i] == DEC_VOID || (decider && dec[i] != 1)))
             v[i].score -= 1.5;
     }
+}
+
+/* 1 if two check-then-act races of the bad run share their act and
+ * caller: rival checks, which one's value decided tells them apart. */
+static int rival_checks(const struct ttdi_hb *bh, const ttd_race *v, size_t n)
+{
+    for (size_t i = 0; i < bh->nag && i < n; i++)
+        for (size_t j = i + 1; j < bh->nag && j < n; j++)
+            if (v[i].kind == TTD_RACE_CHECK_ACT && v[j].kind == TTD_RACE_CHECK_ACT &&
+                bh->ag[i].act == bh->ag[j].act && bh->ag[i].caller == bh->ag[j].caller)
+                return 1;
+    return 0;
+}
+
+/* Which check decided needs the return values the first walk skipped
+ * (it reads none, to cost what a plain trace does): the bad run walked
+ * again with them, only when it has them and checks vie for one act; its
+ * table goes to bh. 0 or an error. */
+static int values_walk(const ttdi_race_run *r, struct ttdi_hb *bh)
+{
+    struct ttdi_hb *vh = NULL;
+    int rc;
+
+    if (!ttf_get_summary(r->t)->values)
+        return 0;
+    if ((rc = ttdi_hb_open(bh->nt, r->focus_ns, &vh)) < 0)
+        return rc;
+    vh->values = 1;
+    rc = ttdi_hb_walk(vh, r->t, r->until_ns);
+    bh->dec = vh->dec;
+    vh->dec = NULL;
+    ttdi_hb_free(vh);
+    return rc;
 }
 
 static int race_cmp(const void *x, const void *y)
@@ -1099,8 +1201,10 @@ int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **o
         rc = one_race(a, in, bh, gh, &bh->ag[i], &v[i]);
         n += v[i].kind != TTD_RACE_UNPROTECTED || v[i].locked_calls > 0;
     }
+    if (rc >= 0 && rival_checks(bh, v, bh->nag))
+        rc = values_walk(&in->bad, bh);
     if (rc >= 0)
-        void_checks_last(in, bh, v, bh->nag);
+        checks_ranked(a, in, bh, v, bh->nag);
     /* keep the races found (an unprotected call needs locked calls) */
     for (size_t i = 0, k = 0; rc >= 0 && i < bh->nag; i++)
         if (v[i].kind != TTD_RACE_UNPROTECTED || v[i].locked_calls > 0)

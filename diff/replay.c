@@ -479,6 +479,23 @@ static int ret_noise(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty,
     return f->noise_why && !f->real_in ? f->noise_why : 0;
 }
 
+/* A small struct result of frame f (fi on the bad side) in the EXITs of
+ * s: 1 if a field differs and no baseline calls it noise. */
+static int struct_ret_diff(ttdi_replay *rp, size_t fi, const rside s[2])
+{
+    const ttdi_rframe *f = &rp->st[1][fi];
+    rp->compared++;
+    if (!ttdi_struct_ret_differs(rp->norm[0], rp->norm[1], f->sig, f->sig, &s[0].ev, &s[1].ev))
+        return 0;
+    if (baseline_noise(rp, f->key, -1)) {   /* by content: noise only from baselines */
+        rp->ignored++;
+        return 0;
+    }
+    if (fi > 0)
+        rp->st[1][fi - 1].real_in = 1;
+    return 1;
+}
+
 /* Compare the return values of the frame fi of the bad side, closed by a
  * matched EXIT; keep a node if they differ. */
 static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
@@ -511,6 +528,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         else if (diff && fi > 0)
             rp->st[1][fi - 1].real_in = 1;
         diff = diff && !why;
+    } else if (f->matched && ttdi_ret_struct(sig)) {
+        diff = struct_ret_diff(rp, fi, s);
     }
     if (diff && (rc = ensure(rp, fi)) < 0)
         return rc;
@@ -525,6 +544,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     x->returned = (uint8_t)(f->matched != 0);
     x->ret[0] = g;
     x->ret[1] = b;
+    x->retx[0] = s[0].ev.retxmm;
+    x->retx[1] = s[1].ev.retxmm;
     x->retdiff = (uint8_t)diff;
     return 0;
 }

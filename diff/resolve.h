@@ -189,6 +189,28 @@ void ttdi_hb_finish(struct ttdi_hb *h);
 int ttdi_hb_walk(struct ttdi_hb *h, const ttf_trace *t, uint64_t until_ns);
 void ttdi_hb_free(struct ttdi_hb *h);
 
+/* Which candidate check's value decided an act (decides.c): the classes of
+ * value (zero, positive, negative) each check returned before each act,
+ * or before no act (TTDI_DEC_NONE). */
+#define TTDI_DEC_NONE UINT64_MAX
+struct ttdi_dec;
+/* An empty table. 0 or TT_ENOMEM (*out NULL). */
+int ttdi_dec_open(struct ttdi_dec **out);
+void ttdi_dec_free(struct ttdi_dec *d);
+/* check, called by caller, returned ret; then act (its function id, 0 the
+ * caller's own lock) or TTDI_DEC_NONE followed. A full table forgets. */
+void ttdi_dec_note(struct ttdi_dec *d, uint64_t caller, uint64_t check, uint64_t act,
+                   uint64_t ret);
+/* 1: the classes check returned before act and before anything else are
+ * both seen and never meet (read at size bytes, signed or not: the
+ * declared return type); 0: they meet; -1: one side was never seen. The
+ * classes in cls[0] (before act) and cls[1] (else): bit 0 zero, bit 1
+ * positive, bit 2 negative. */
+int ttdi_dec_decides(const struct ttdi_dec *d, uint64_t caller, uint64_t check, uint64_t act,
+                     unsigned size, int is_signed, unsigned cls[2]);
+/* Classes cls in words ("zero", "positive", "non-zero", ...). */
+const char *ttdi_dec_class_text(unsigned cls);
+
 /* One run for the races. */
 typedef struct ttdi_race_run {
     const ttf_trace *t;     /* the trace */

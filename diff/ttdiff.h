@@ -67,9 +67,12 @@ extern "C" {
  * arguments are compared, and shown, by their recorded first bytes. Two
  * calls swapped by timing (ttd_result values_swapped, swap_evidence) and
  * a pool grown by one worker (TTD_TIMING_GREW, ttd_unpaired grew...) are
- * no divergence (issue 31). */
+ * no divergence (issue 31).
+ * 1.12: ttd_race decided: the check of a check-then-act is the one whose
+ * value decided whether the act followed (values mode, issue 33); the
+ * cause kind "order" (the threads' order at a lock, diff/ordercause.c). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 11
+#define TTD_VERSION_MINOR 12
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -452,6 +455,10 @@ typedef struct ttd_race {
                                outermost first, the act last */
     size_t nstacks[2];
     const char *text;       /* the finding in one sentence */
+    const char *decided;    /* CHECK_ACT in values mode: why the check's
+                               value decided whether the act followed (its
+                               values before the act and before anything
+                               else never met), NULL when not known (1.11) */
 } ttd_race;
 
 /* One thread of one run. */

@@ -17,7 +17,10 @@
  * pointers by NULL / non-NULL and by what they name in a module's image
  * (values_ptr.c), floats and doubles by value, never void; a struct of at
  * most 16 bytes passed in registers field by field, each field as a
- * scalar of its type cut from its eightbyte (padding never compared; ttdi_struct_differs); a char * or
+ * scalar of its type cut from its eightbyte (padding never compared;
+ * ttdi_struct_differs), and a struct result in rax and/or xmm0 the same way
+ * (ttdi_struct_ret_differs; one with an eightbyte in rdx or xmm1, which
+ * the trace does not record, is not compared); a char * or
  * std::string whose first bytes both runs recorded (format 1.6) by those
  * bytes, as far as both were read (ttf_string_same: "cc" against "cx"
  * differs, where the pointers may well be equal). The
@@ -246,27 +249,80 @@ static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)
     return 0;
 }
 
-int ttdi_struct_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_param *pg, const ttf_param *pb,
-                        const ttf_event *g, const ttf_event *b)
+/* A small struct's two eightbytes in one run (ok[k]: eightbyte k was
+ * recorded). */
+struct ebytes {
+    uint64_t v[2];
+    int ok[2];
+};
+
+/* The fields of struct types tg, tb (the same layout) differ, cut from
+ * the eightbytes eg, eb of events at time tg_ns, tb_ns. */
+static int fields_differ(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *tg, const ttf_vtype *tb,
+                         const struct ebytes *eg, const struct ebytes *eb, uint64_t g_ns,
+                         uint64_t b_ns)
 {
-    const ttf_vtype *tg = &pg->type, *tb = &pb->type;
-    if (!tg->fields || !tb->fields || pg->byref || pb->byref || pg->reg < 0 ||
-        pg->reg != pb->reg || pg->reg2 != pb->reg2 || tg->nfields != tb->nfields ||
-        tg->size != tb->size)
+    if (!tg->fields || !tb->fields || tg->nfields != tb->nfields || tg->size != tb->size)
         return 0;
     for (size_t f = 0; f < tb->nfields; f++) {
         const ttf_field *fg = &tg->fields[f], *fb = &tb->fields[f];
-        unsigned at = fb->offset % 8;
-        int reg = fb->offset < 8 ? pb->reg : fb->offset < 16 ? pb->reg2 : -1;
-        if (reg < 0 || reg >= TTF_VALUE_SLOTS || fg->offset != fb->offset ||
+        unsigned at = fb->offset % 8, k = (unsigned)(fb->offset / 8);
+        if (k > 1 || !eg->ok[k] || !eb->ok[k] || fg->offset != fb->offset ||
             fg->type.cls != fb->type.cls || fg->type.size != fb->type.size ||
             at + fb->type.size > 8 || !ttf_value_comparable(&fb->type))
             continue;
-        if (ttdi_value_differs(ng, nb, &fb->type, g->argregs[reg] >> (8 * at),
-                               b->argregs[reg] >> (8 * at), g->time_ns, b->time_ns))
+        if (ttdi_value_differs(ng, nb, &fb->type, eg->v[k] >> (8 * at), eb->v[k] >> (8 * at),
+                               g_ns, b_ns))
             return 1;
     }
     return 0;
+}
+
+/* Argument p's eightbytes in ENTER ev. */
+static struct ebytes arg_ebytes(const ttf_param *p, const ttf_event *ev)
+{
+    struct ebytes e = {{0, 0}, {0, 0}};
+    int r[2] = {p->reg, p->reg2};
+    for (int k = 0; k < 2; k++) {
+        e.ok[k] = r[k] >= 0 && r[k] < TTF_VALUE_SLOTS;
+        e.v[k] = e.ok[k] ? ev->argregs[r[k]] : 0;
+    }
+    return e;
+}
+
+/* A struct result's eightbytes in EXIT ev (rax, xmm0: sig ret_eb). */
+static struct ebytes ret_ebytes(const ttf_signature *sig, const ttf_event *ev)
+{
+    struct ebytes e = {{0, 0}, {0, 0}};
+    for (int k = 0; k < 2; k++) {
+        e.ok[k] = sig->ret_eb[k] == TTF_RET_RAX || sig->ret_eb[k] == TTF_RET_XMM0;
+        e.v[k] = sig->ret_eb[k] == TTF_RET_XMM0 ? ev->retxmm : e.ok[k] ? ev->retval : 0;
+    }
+    return e;
+}
+
+int ttdi_struct_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_param *pg, const ttf_param *pb,
+                        const ttf_event *g, const ttf_event *b)
+{
+    if (pg->byref || pb->byref || pg->reg < 0 || pg->reg != pb->reg || pg->reg2 != pb->reg2)
+        return 0;
+    struct ebytes eg = arg_ebytes(pg, g), eb = arg_ebytes(pb, b);
+    return fields_differ(ng, nb, &pg->type, &pb->type, &eg, &eb, g->time_ns, b->time_ns);
+}
+
+int ttdi_ret_struct(const ttf_signature *sig)
+{
+    return sig && sig->ret.fields && sig->ret_eb[0] > 0;
+}
+
+int ttdi_struct_ret_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_signature *sg,
+                            const ttf_signature *sb, const ttf_event *g, const ttf_event *b)
+{
+    if (!ttdi_ret_struct(sg) || !ttdi_ret_struct(sb) || sg->ret_eb[0] != sb->ret_eb[0] ||
+        sg->ret_eb[1] != sb->ret_eb[1] || !g->has_values || !b->has_values)
+        return 0;
+    struct ebytes eg = ret_ebytes(sg, g), eb = ret_ebytes(sb, b);
+    return fields_differ(ng, nb, &sg->ret, &sb->ret, &eg, &eb, g->time_ns, b->time_ns);
 }
 
 uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev)
@@ -289,7 +345,11 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         ttf_sym_signature(wb->norm->sym, b, &sb) != 0)
         return 0;
     uint64_t rg, rb;
-    if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
+    if (g->kind == TTF_EV_EXIT && ttdi_ret_struct(sb)) {
+        d = one_diff(wg, noise, collect, -1, ttdi_struct_ret_differs(wg->norm, wb->norm, sg, sb,
+                                                                     g, b), out);
+        what = TTD_VAL_RETURN;
+    } else if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
         d = one_value(wg, wb, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, out);
         what = TTD_VAL_RETURN;
     }
@@ -568,6 +628,12 @@ int ttdi_values_result(struct ttfi_arena *a, ttdi_norm *ng, ttdi_norm *nb, const
     } else if (p) {
         out->good_raw = v->ev[0].argregs[p->reg];
         out->bad_raw = v->ev[1].argregs[p->reg];
+    } else if (ttdi_ret_struct(v->sig)) {   /* a small struct result: its fields */
+        out->good_raw = v->ev[0].retval;
+        out->bad_raw = v->ev[1].retval;
+        ttf_ret_format(buf[0], sizeof buf[0], v->sig, &v->ev[0]);
+        ttf_ret_format(buf[1], sizeof buf[1], v->sig, &v->ev[1]);
+        text = 1;
     } else {
         ttf_value_ret(v->sig, &v->ev[0], &out->good_raw);
         ttf_value_ret(v->sig, &v->ev[1], &out->bad_raw);

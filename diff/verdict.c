@@ -17,9 +17,12 @@
  * split itself; with two builds, code changed out of the chain's sight
  * comes before a bare split: the only changed function, or the one
  * changed source (codediff's source comparison: functions whose machine
- * code changed with the same source only carry it); the symptom is the first divergence, or the exit status
- * when the runs made the same calls. Confidence stays "possible" until
- * the rules that earn "likely" have been measured (tests/realbugs).
+ * code changed with the same source only carry it), then the threads'
+ * order when it alone differs where the split read (ordercause.c); the
+ * symptom is the first divergence, or the exit status when the runs made
+ * the same calls. Confidence is "likely" only where two independent
+ * pieces of evidence agree on the cause itself (confidence() below; make
+ * realbugs measures it), "possible" otherwise.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -71,6 +74,7 @@ typedef struct vctx {
     ttd_verdict *v;
     const char *ev[TTD_VERDICT_EVIDENCE_MAX];
     size_t nev;
+    int only_change;    /* the cause is the only function whose code changed */
     int oom;
 } vctx;
 
@@ -321,6 +325,8 @@ static const ttd_place *cause_race(vctx *c, const ttd_race *x)
              "condition or join between them): it could read what they wrote",
              c->v->symptom && c->v->symptom->thread ? c->v->symptom->thread : "the failing thread");
     add_evidence(c, astr(c, buf));
+    if (x->decided)     /* values: the check, not busy work before the act */
+        add_evidence(c, x->decided);
     return p;
 }
 
@@ -366,6 +372,7 @@ static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch, int sourc
         return NULL;
     p->kind = TTD_COF_CODE;
     p->function = ch->function;
+    c->only_change = !source;
     if (source)
         snprintf(buf, sizeof buf, "`%s`'s source and machine code differ between the two "
                  "builds, the only source that does (the others' code only carries it)",
@@ -377,6 +384,54 @@ static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch, int sourc
     p->text = astr(c, buf);
     add_evidence(c, "with the same input, only changed code makes the runs part; the "
                     "calls part later, where its effect shows");
+    return p;
+}
+
+/* An operation in words: "took", "released", "waited on"... */
+static const char *op_verb(int op)
+{
+    switch (op) {
+    case TTF_SOP_LOCK:
+    case TTF_SOP_TRYLOCK: return "took";
+    case TTF_SOP_UNLOCK: return "released";
+    case TTF_SOP_WAIT: return "waited on";
+    case TTF_SOP_WOKE: return "woke on";
+    default: return "signalled";
+    }
+}
+
+/* The cause from the threads' order (ttdi_order_cause_find): the split
+ * thread's function when it went ahead in the bad run, the other
+ * thread's when its operation came in between. */
+static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
+{
+    const ttd_xev *first = o->other_first ? o->other : o->self;
+    const ttd_xev *then = o->other_first ? o->self : o->other;
+    const char *tf = thread_name(c, (size_t)first->pair), *tt = thread_name(c, (size_t)then->pair);
+    ttd_place *p = place(c);
+    char buf[512];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;
+    p->function = first->func;
+    p->pair = first->pair;
+    p->thread = tf;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) %s %s before `%s` (thread %s) did in the bad "
+             "run, after it in the good run: %s", first->func, tf ? tf : "?",
+             op_verb(first->op), o->object, then->func, tt ? tt : "?",
+             o->other_first ? "the split's thread read what it left there"
+                            : "nothing made it wait");
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
+             "only its order with thread %s on %s differs",
+             thread_name(c, (size_t)o->other->pair), thread_name(c, (size_t)o->self->pair),
+             o->object);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "thread %s's last operation before its calls part was on %s: "
+             "what it decided, it read under it", thread_name(c, (size_t)o->self->pair),
+             o->object);
+    add_evidence(c, astr(c, buf));
     return p;
 }
 
@@ -402,6 +457,12 @@ static const ttd_place *cause(vctx *c)
                                 : NULL;
     if (sc)
         return cause_code(c, sc, 1);
+    /* the split is all the evidence and the threads' order alone differs
+     * where it read (ordercause.c) */
+    ttdi_order_cause oc;
+    if (d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT &&
+        ttdi_order_cause_find(r, &oc))
+        return cause_order(c, &oc);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */
@@ -693,22 +754,59 @@ static int inlined_into(const ttd_divergence *d, const char *f)
     return 0;
 }
 
-/* How sure the verdict is. "likely" only where a rule has the evidence
- * to stand on (measured by make realbugs: when it says likely, the cause
- * should be right 9 times in 10): the one function whose code changed and
- * that lies on the way to the split; a race whose call went without the
- * lock every other call of it took, only in the bad run, before the
- * symptom in its thread's order; a failure that starts in one function
- * whose inputs gave none, clearly ahead of the next suspect, with no code
- * inlined into it to share the decision. "unknown"
- * where the evidence stops: the split's branch with no value before it
- * that differs (it read what the trace does not show). Else "possible". */
+/* The first divergence's suspect named f, NULL if none. */
+static const ttd_suspect *suspect_named(const ttd_divergence *d, const char *f)
+{
+    for (size_t i = 0; d && f && i < d->nsuspects; i++)
+        if (strcmp(d->suspects[i].name, f) == 0)
+            return &d->suspects[i];
+    return NULL;
+}
+
+/* 1 if suspect s lies on the way to the split: the diverging frame, a
+ * caller on its stack, or a step of the cause chain. */
+static int on_the_way(const ttd_suspect *s)
+{
+    return s->role == TTD_SUSPECT_FRAME || s->role == TTD_SUSPECT_CALLER ||
+           evidence_of(s, TTD_EV_CHAIN) != NULL;
+}
+
+/* "likely" for code changed: two facts about the cause itself that agree.
+ * Its own code changed (its source too, or no source was read: not a
+ * function whose machine code only carries a change made elsewhere, the
+ * same source), the one suspect whose code did; and it lies on the way to
+ * the split, or it is the only function of the program whose code changed
+ * and ran before the split (with the same input, nothing else can make
+ * the runs part). The position of another suspect says nothing of it. */
+static int code_likely(const vctx *c, const ttd_divergence *d, const ttd_suspect *cs)
+{
+    const ttd_evidence *e = cs ? evidence_of(cs, TTD_EV_CODE) : NULL;
+
+    if (!e || e->weight < TTDI_W_CODE || with_evidence(d, TTD_EV_CODE) != 1)
+        return 0;
+    return on_the_way(cs) || c->only_change;
+}
+
+/* How sure the verdict is. "likely" only where two independent pieces of
+ * evidence agree on the cause itself (measured by make realbugs: when it
+ * says likely, the cause should be right 9 times in 10): code changed in
+ * it and its place (code_likely); a race whose call went without the lock
+ * every other call of it took (the missing lock, right there), only in
+ * the bad run, both threads inside, before the symptom in its thread's
+ * order (it read what they wrote); a failure that starts in one function
+ * whose inputs gave none (the error origin) on the value chain to the
+ * split, clearly ahead of the next suspect, with no code inlined into it
+ * to share the decision. A check-then-act window, the threads' order, a
+ * value alone stay "possible". "unknown" where the evidence stops: the
+ * split's branch with no value before it that differs (it read what the
+ * trace does not show). */
 static void confidence(vctx *c, const ttd_race *x)
 {
     const ttd_result *r = c->r;
     const ttd_place *p = c->v->cause;
     const ttd_divergence *d = r->first;
     const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
+    const ttd_suspect *cs = p ? suspect_named(d, p->function) : NULL;
     double gap = s && d->nsuspects > 1 ? s->score - d->suspects[1].score : 1e9;
     char buf[512];
 
@@ -721,15 +819,14 @@ static void confidence(vctx *c, const ttd_race *x)
             c->v->confidence = TTD_CONF_LIKELY;
         return;
     case TTD_COF_CODE:
-        if (s && with_evidence(d, TTD_EV_CODE) == 1 &&
-            (s->role == TTD_SUSPECT_FRAME || s->role == TTD_SUSPECT_CALLER ||
-             evidence_of(s, TTD_EV_CHAIN)))
+        if (code_likely(c, d, cs))
             c->v->confidence = TTD_CONF_LIKELY;
         return;
     case TTD_COF_ERROR_ORIGIN:
         /* code the compiler inlined into it decided as much as it did:
          * the trace cannot tell them apart */
-        if (s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0 && !inlined_into(d, s->name))
+        if (cs && cs == s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0 &&
+            !inlined_into(d, s->name))
             c->v->confidence = TTD_CONF_LIKELY;
         return;
     case TTD_COF_SPLIT:
@@ -754,7 +851,7 @@ static void confidence(vctx *c, const ttd_race *x)
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out)
 {
-    vctx c = {r, in ? in->cd : NULL, a, NULL, {NULL}, 0, 0};
+    vctx c = {r, in ? in->cd : NULL, a, NULL, {NULL}, 0, 0, 0};
     ttd_verdict *v = ttfi_arena_zalloc(a, sizeof *v);
 
     *out = NULL;

@@ -131,17 +131,22 @@ int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
-int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
     w->from_ns = start_of(t, thread);
-    int rc = ttf_iter_open(t, thread, &w->it);
+    return ttf_iter_open(t, thread, &w->it);
+}
+
+int ttdi_walk_raw(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+{
+    int rc = ttdi_walk_raw_values(w, t, thread);
     return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
-int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
+int ttdi_walk_stack(ttdi_walk *w, const ttf_trace *t, uint32_t thread, int values)
 {
-    int rc = ttdi_walk_raw(w, t, thread);
+    int rc = values ? ttdi_walk_raw_values(w, t, thread) : ttdi_walk_raw(w, t, thread);
 
     w->stacked = 1;
     w->lean = 1;

@@ -465,7 +465,7 @@ static void ret_eightbytes(Dwarf_Die *fn, ttf_signature *sig)
             sig->ret_eb[k] = ns++ ? -1 : TTF_RET_XMM0;
     }
     if (sig->ret_eb[0] < 0 || sig->ret_eb[1] < 0)
-        sig->ret_eb[0] = sig->ret_eb[1] = 0;
+        sig->ret_eb[0] = sig->ret_eb[1] = TTF_RET_UNREC;
 }
 
 /* ---- gcc clones ---------------------------------------------------------- */
@@ -848,9 +848,10 @@ static int is_const(Dwarf_Die *t)
 }
 
 /* Where a parameter's string is: TTF_VT's cstr (1) for a pointer to const
- * char (an input: a plain char * may be an output buffer, whose bytes
- * before the call are whatever it held, and would make identical runs
- * differ), sstr (2) for a std::string by value, by reference or by
+ * char (an input), 3 for a plain char * (an input only if the function
+ * cannot write through it: an output buffer's bytes before the call are
+ * whatever it held, and would make identical runs differ; vt_kind asks
+ * readonly.c), sstr (2) for a std::string by value, by reference or by
  * pointer to const, else 0. A pointer to a non-const std::string may point
  * to storage the callee is about to construct a string in (`this` of
  * basic_string's constructors and _M_construct, std::_Construct's
@@ -871,7 +872,7 @@ static int string_kind(Dwarf_Die *param)
     if (ttfi_die_type(&p, &to))
         return 0;
     if (is_char(&to))
-        return tag == DW_TAG_pointer_type && is_const(&to);
+        return tag != DW_TAG_pointer_type ? 0 : is_const(&to) ? 1 : 3;
     if (tag == DW_TAG_pointer_type && !is_const(&to))
         return 0;
     return is_std_string(&to) ? 2 : 0;
@@ -881,6 +882,7 @@ static int string_kind(Dwarf_Die *param)
 struct vt_build {
     ttf_vt_entry *e;
     size_t n, cap;
+    Elf *elf;                   /* the file's code, for plain char * */
     struct ttfi_arena arena;
     int rc;
 };
@@ -904,6 +906,32 @@ static int vt_add(struct vt_build *b, const ttf_vt_entry *e)
     return 0;
 }
 
+/* 1 if function fn (entry lo) writes no memory but its frame: its plain
+ * char * parameters are inputs. A function in pieces (DW_AT_ranges: a
+ * .cold part) is not read. *memo: -1 until asked. */
+static int vt_reads_only(const struct vt_build *b, Dwarf_Die *fn, Dwarf_Addr lo, int *memo)
+{
+    Dwarf_Addr hi;
+    if (*memo < 0)
+        *memo = dwarf_highpc(fn, &hi) == 0 && !dwarf_hasattr(fn, DW_AT_ranges) &&
+                ttfi_elf_reads_only(b->elf, lo, hi);
+    return *memo;
+}
+
+/* The string kind of parameter pd of fn (string_kind; a plain char *
+ * becomes a cstr only when the function cannot write through it). */
+static int vt_kind(const struct vt_build *b, Dwarf_Die *fn, Dwarf_Addr lo, Dwarf_Die *pd,
+                   int *memo)
+{
+    int k = string_kind(pd);
+    if (k == 2 && dwarf_hasattr(pd, DW_AT_artificial))
+        return 0;               /* a std::string's own `this`: in its
+                                   constructors not a string yet */
+    if (k == 3)
+        return vt_reads_only(b, fn, lo, memo) ? 1 : 0;
+    return k;
+}
+
 /* One function of a unit (dwarf_getfuncs): its entry if it has one. */
 static int vt_func(Dwarf_Die *fn, void *arg)
 {
@@ -913,6 +941,7 @@ static int vt_func(Dwarf_Die *fn, void *arg)
     Dwarf_Addr lo;
     ttf_signature sig;
     ttf_vt_entry e;
+    int memo = -1;
     if (dwarf_lowpc(fn, &lo) != 0)
         return DWARF_CB_OK;     /* a declaration, or inlined only */
     memset(&sig, 0, sizeof sig);
@@ -930,10 +959,7 @@ static int vt_func(Dwarf_Die *fn, void *arg)
         const ttf_param *p = &sig.params[i];
         sse |= p->reg >= TTF_XMM_SLOT(0) || p->reg2 >= TTF_XMM_SLOT(0) ||
                (p->type.cls == TTF_VC_FLOAT && p->reg < 0 && !p->mem);
-        int k = p->reg >= 0 && p->reg < TTF_VALUE_REGS ? string_kind(&pd[i]) : 0;
-        if (k == 2 && dwarf_hasattr(&pd[i], DW_AT_artificial))
-            k = 0;              /* a std::string's own `this`: in its
-                                   constructors not a string yet */
+        int k = p->reg >= 0 && p->reg < TTF_VALUE_REGS ? vt_kind(b, fn, lo, &pd[i], &memo) : 0;
         if (k == 1)
             e.cstr |= (uint8_t)(1u << p->reg);
         if (k == 2)
@@ -972,6 +998,7 @@ int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n)
     }
     dwarf_new_oom_handler(dw, dw_oom);
     memset(&b, 0, sizeof b);
+    b.elf = dwarf_getelf(dw);
     while (b.rc == 0 && dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, &sub) == 0) {
         Dwarf_Die *u = type == DW_UT_skeleton ? &sub : &cudie;
         if (type == DW_UT_skeleton && !sub.addr)

@@ -795,7 +795,7 @@ static void no_sse(ttf_signature *sig)
             pp[i].reg = pp[i].reg2 = -1;
     sig->ret_xmm = 0;
     if (sig->ret_eb[0] == TTF_RET_XMM0 || sig->ret_eb[1] == TTF_RET_XMM0)
-        sig->ret_eb[0] = sig->ret_eb[1] = 0;
+        sig->ret_eb[0] = sig->ret_eb[1] = TTF_RET_UNREC;
 }
 
 static void resolve_sig(ttf_sym *s, struct centry *e)

@@ -182,6 +182,16 @@ struct ttfi_guard {
 void ttfi_guard_on(struct ttfi_guard *g);
 void ttfi_guard_off(struct ttfi_guard *g, int faulted);
 
+/* 1 if the machine code code[0..n) of one function (its entry at 0) can
+ * write no memory but its own stack frame: a leaf that only reads through
+ * its pointers (readonly.c); 0 when it may write or cannot be decoded. */
+int ttfi_code_reads_only(const uint8_t *code, size_t n);
+#ifdef _LIBELF_H
+/* The same for the function at [lo, hi) (link-time addresses) of elf's
+ * executable sections; 0 when the range is in none of them. */
+int ttfi_elf_reads_only(Elf *elf, uint64_t lo, uint64_t hi);
+#endif
+
 /* How a parameter travels under the x86-64 psABI (abi.c). */
 struct ttfi_place {
     int nint;                   /* integer registers it takes (0..2) */

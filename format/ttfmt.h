@@ -90,9 +90,14 @@ extern "C" {
  * (`this` of basic_string's constructors: storage not yet a string); no
  * API change.
  * 2.17.0: ttf_write_unwind (a writer of hand-made traces could not write
- * the UNWIND record libttcap writes at a longjmp). */
+ * the UNWIND record libttcap writes at a longjmp).
+ * 2.18.0: ttf_value_table lists a plain char * of a function whose machine
+ * code writes no memory but its own stack frame (an input, never an output
+ * buffer); TTF_RET_UNREC in ttf_signature ret_eb (a small struct result
+ * in registers the trace does not record; 0 before), ttf_ret_format says
+ * so, and "(in memory)" for a result larger than 16 bytes. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 17
+#define TTF_VERSION_MINOR 18
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -993,13 +998,15 @@ typedef struct ttf_signature {
     int ret_eb[2];              /* a struct or union result of at most 16
                                    bytes in registers: where each eightbyte
                                    is, TTF_RET_RAX or TTF_RET_XMM0 (0: none);
-                                   both 0 when one is in a register the
-                                   trace does not record (rdx, xmm1)
+                                   both TTF_RET_UNREC when one is in a
+                                   register the trace does not record (rdx,
+                                   xmm1; libttfmt 2.17, 0 before)
                                    (libttfmt 2.10; ttf_ret_format) */
 } ttf_signature;
 
 #define TTF_RET_RAX 1
 #define TTF_RET_XMM0 2
+#define TTF_RET_UNREC (-1)      /* in registers, not all of them recorded */
 
 /* The signature of the function of an ENTER/EXIT event (through the module
  * loaded at the event's time, as ttf_sym_event_name). *out lives until
@@ -1062,7 +1069,9 @@ int ttf_value_format(char *buf, size_t len, uint64_t raw, const ttf_vtype *ty);
 int ttf_param_format(char *buf, size_t len, const ttf_param *p, const ttf_event *ev);
 
 /* The result of an EXIT event ev of a function of signature sig as text:
- * a struct in rax and/or xmm0 by its fields (ttf_signature ret_eb), else
+ * a struct in rax and/or xmm0 by its fields (ttf_signature ret_eb), one
+ * in registers the trace does not record "(rdx or xmm1: not recorded)",
+ * one larger than 16 bytes "(in memory)", else
  * ttf_value_format of ttf_value_ret's register; "?" when not recorded.
  * Like snprintf. */
 int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_event *ev);
@@ -1076,9 +1085,11 @@ typedef struct ttf_vt_entry {
     uint64_t addr;              /* its entry: a link-time address of the file */
     uint8_t cstr;               /* bit k: integer argument register k (rdi..r9)
                                    holds a pointer to const char (signed or
-                                   unsigned; a plain char * may be an output
-                                   buffer, whose bytes before the call mean
-                                   nothing: not listed) */
+                                   unsigned), or a plain char * of a function
+                                   that writes no memory but its own frame
+                                   (libttfmt 2.17; another plain char *
+                                   may be an output buffer, whose bytes
+                                   before the call mean nothing: not listed) */
     uint8_t sstr;               /* bit k: it holds a std::string's address (a
                                    reference, a pointer to const, or one
                                    passed by value: by invisible reference;

@@ -319,6 +319,10 @@ int ttf_ret_format(char *buf, size_t len, const ttf_signature *sig, const ttf_ev
             memcpy(b + 8 * k, sig->ret_eb[k] == TTF_RET_XMM0 ? &ev->retxmm : &ev->retval, 8);
         return format_agg(buf, len, b, neb, &sig->ret);
     }
+    if (sig->ret_eb[0] == TTF_RET_UNREC)
+        return snprintf(buf, len, "(rdx or xmm1: not recorded)");
+    if (sig->ret.cls == TTF_VC_OTHER && sig->ret.size > 16)
+        return snprintf(buf, len, "(in memory)");
     if (!ttf_value_ret(sig, ev, &raw))
         return snprintf(buf, len, "?");
     return ttf_value_format(buf, len, raw, &sig->ret);

@@ -40,7 +40,7 @@ static void cause_phrase(const ttd_place *c, char *buf, size_t n)
         break;
     case TTD_COF_ERROR_ORIGIN: snprintf(buf, n, "the failure starts in `%s`", f); break;
     case TTD_COF_RACE: snprintf(buf, n, "a race in `%s`", f); break;
-    case TTD_COF_ORDER: snprintf(buf, n, "another thread's order: `%s`", f); break;
+    case TTD_COF_ORDER: snprintf(buf, n, "the threads' order at `%s`", f); break;
     case TTD_COF_CODE: snprintf(buf, n, "the code of `%s` changed", f); break;
     default: snprintf(buf, n, "the branch in `%s`", f);
     }

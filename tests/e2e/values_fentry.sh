@@ -69,10 +69,7 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-cc -g -O2 -pg -mfentry -fno-ipa-sra -fno-inline -c -o t.o t.c || fail "build"
-cc ${SAN:-} -o t t.o -rdynamic -L"$BD" -lttcap -Wl,-rpath,"$BD" || fail "link"
-"$BD/ttdump" --value-table t.vt t > t.vtout 2>&1 || { cat t.vtout; fail "value table"; }
-cp t ts && objcopy --add-section .ttcap.vt=t.vt ts || fail "objcopy"
+pg_build t ts
 N=20000
 # check NAME PROG [ENV...]: record PROG under ENV, compare every call
 check() {

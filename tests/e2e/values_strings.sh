@@ -49,13 +49,7 @@ has '^  [0-9]*[.] because of [0-9]* (the same value): `find_rule` was called wit
 # a name allocated just after an object passed before it is still a string
 "$BD/ttdiff" --function '^in_table$' g.trc b.trc > t.txt 2>&1 || true
 has '`in_table` was called with argument 2 (key) = "cx" in the bad run, "cc" in the good run' t.txt
-"$BD/ttdiff" --format json g.trc b.trc > d.json 2> /dev/null || true
-python3 - d.json <<'PY' || fail "JSON value_divergence"
-import json, sys
-v = json.load(open(sys.argv[1]))["value_divergence"]
-assert v["string"] is True and v["bad_value"] == '"cx"' and v["good_value"] == '"cc"', v
-assert v["param"] == "rule_name", v
-PY
+json_string g.trc b.trc '"cc"' '"cx"' rule_name
 "$BD/ttdiff" --format html g.trc b.trc > d.html 2> /dev/null || true
 has 'rule_name = &quot;cx&quot; in the bad run, &quot;cc&quot; in the good run' d.html
 

@@ -58,6 +58,12 @@ uint64_t dt_addr(const dt *t, const char *name, size_t len)
 int dt_open(dt *t, const char *path, uint64_t shift,
             const char *const *names, int n)
 {
+    return dt_open_opts(t, path, shift, names, n, NULL);
+}
+
+int dt_open_opts(dt *t, const char *path, uint64_t shift, const char *const *names, int n,
+                 const ttf_writer_opts *o)
+{
     char self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     const char *argv[] = {"prog", "arg"};
@@ -68,7 +74,7 @@ int dt_open(dt *t, const char *path, uint64_t shift,
     if (len < 0)
         return -1;
     self[len] = '\0';
-    if ((rc = ttf_writer_open(path, NULL, &t->w)) < 0)
+    if ((rc = ttf_writer_open(path, o, &t->w)) < 0)
         return rc;
     if ((rc = ttf_write_process(t->w, 1234, 1, self, 2, argv, "")) < 0)
         return rc;
@@ -127,7 +133,11 @@ int dt_run(dt *t, uint32_t th, const char *s)
             continue;
         }
         t->now[th] += 10;
-        if (*s == '}') {
+        if (*s == '}' && s[1] == '=') {    /* "}=N": returned N (values) */
+            uint64_t v = (uint64_t)strtoll(s + 2, &end, 10);
+            rc = ttf_write_exit_value(t->w, th, t->now[th], t->stack[th][--t->depth[th]], v);
+            s = end;
+        } else if (*s == '}') {
             rc = ttf_write_exit(t->w, th, t->now[th], t->stack[th][--t->depth[th]]);
             s++;
         } else if (*s == '#') {

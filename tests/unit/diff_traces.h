@@ -4,7 +4,7 @@
  * and leaves functions of this test binary (so they symbolise to real
  * names), "#1:7" logs call site 1 with the argument 7, "*11" crashes,
  * "lex:2{}" calls lex from 2 bytes into the calling function (a call site,
- * format 1.2).
+ * format 1.2), "check{}=1" returns 1 (a writer opened with values).
  * The bodies are in diff_traces.c (linked into every unit test).
  */
 #ifndef DIFF_TRACES_H
@@ -52,6 +52,9 @@ uint64_t dt_addr(const dt *t, const char *name, size_t len);
  * 0 or a negative TT_E code. */
 int dt_open(dt *t, const char *path, uint64_t shift,
             const char *const *names, int n);
+/* The same with writer options o (NULL: the defaults; .values: "}=N"). */
+int dt_open_opts(dt *t, const char *path, uint64_t shift, const char *const *names, int n,
+                 const ttf_writer_opts *o);
 
 /* Define call site id on thread th: a TT_LOG in func with fmt and one
  * integer argument. */

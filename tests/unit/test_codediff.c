@@ -1,7 +1,7 @@
 /*
  * test_codediff.c - two builds compared function by function
  * (diff/codediff.c over format/code.c, with the x86-64 decoder of
- * diff/x86len.c): one C file compiled in several variants here with cc, as
+ * format/x86len.c): one C file compiled in several variants here with cc, as
  * PIE and as a position-dependent executable, each with a one-module trace
  * pointing at it. Checks that exactly the changed function is marked, that
  * a function added above the others (every address moves, string literals
@@ -657,7 +657,7 @@ static void test_errors(void **state)
 /* Hand-made instructions: lengths and fields. */
 static void test_decoder_fields(void **state)
 {
-    struct ttdi_insn in;
+    struct ttfi_insn in;
     static const uint8_t call[] = {0xe8, 1, 2, 3, 4};
     static const uint8_t lea_rip[] = {0x48, 0x8d, 0x3d, 0x10, 0, 0, 0};
     static const uint8_t movabs[] = {0x48, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8};
@@ -668,24 +668,24 @@ static void test_decoder_fields(void **state)
     static const uint8_t test_imm[] = {0xf6, 0x05, 1, 0, 0, 0, 0x80}; /* testb $,rip */
     static const uint8_t bad[] = {0x06};
     (void)state;
-    assert_int_equal(ttdi_x86_decode(call, sizeof call, &in), 0);
+    assert_int_equal(ttfi_x86_decode(call, sizeof call, &in), 0);
     assert_true(in.len == 5 && in.branch && in.imm_off == 1 && in.imm_len == 4);
-    assert_int_equal(ttdi_x86_decode(lea_rip, sizeof lea_rip, &in), 0);
+    assert_int_equal(ttfi_x86_decode(lea_rip, sizeof lea_rip, &in), 0);
     assert_true(in.len == 7 && in.riprel && in.disp_off == 3 && in.disp_len == 4);
-    assert_int_equal(ttdi_x86_decode(movabs, sizeof movabs, &in), 0);
+    assert_int_equal(ttfi_x86_decode(movabs, sizeof movabs, &in), 0);
     assert_true(in.len == 10 && in.imm_len == 8 && !in.branch);
-    assert_int_equal(ttdi_x86_decode(nopw, sizeof nopw, &in), 0);
+    assert_int_equal(ttfi_x86_decode(nopw, sizeof nopw, &in), 0);
     assert_true(in.len == 10 && in.nop);
-    assert_int_equal(ttdi_x86_decode(jcc8, sizeof jcc8, &in), 0);
+    assert_int_equal(ttfi_x86_decode(jcc8, sizeof jcc8, &in), 0);
     assert_true(in.len == 2 && in.branch && in.imm_len == 1);
-    assert_int_equal(ttdi_x86_decode(vex3, sizeof vex3, &in), 0);
+    assert_int_equal(ttfi_x86_decode(vex3, sizeof vex3, &in), 0);
     assert_int_equal(in.len, 6);
-    assert_int_equal(ttdi_x86_decode(evex, sizeof evex, &in), 0);
+    assert_int_equal(ttfi_x86_decode(evex, sizeof evex, &in), 0);
     assert_int_equal(in.len, 8);
-    assert_int_equal(ttdi_x86_decode(test_imm, sizeof test_imm, &in), 0);
+    assert_int_equal(ttfi_x86_decode(test_imm, sizeof test_imm, &in), 0);
     assert_true(in.len == 7 && in.riprel && in.imm_len == 1);
-    assert_int_equal(ttdi_x86_decode(bad, sizeof bad, &in), -1);
-    assert_int_equal(ttdi_x86_decode(call, 3, &in), -1); /* cut short */
+    assert_int_equal(ttfi_x86_decode(bad, sizeof bad, &in), -1);
+    assert_int_equal(ttfi_x86_decode(call, 3, &in), -1); /* cut short */
 }
 
 /* Every instruction boundary objdump prints for a real file's .text is one
@@ -721,8 +721,8 @@ static void check_boundaries(const char *file)
         if (!in_func || sscanf(line, " %llx:", &addr) != 1 || strstr(line, "(bad)"))
             continue;
         while (prev < addr) { /* walk to objdump's next boundary */
-            struct ttdi_insn in;
-            int rc = ttdi_x86_decode(bytes + (prev - text.sh_addr),
+            struct ttfi_insn in;
+            int rc = ttfi_x86_decode(bytes + (prev - text.sh_addr),
                                      text.sh_addr + text.sh_size - prev, &in);
             if (rc)
                 fail_msg("%s: cannot decode at %llx (function at %llx)", file, prev, start);

@@ -584,6 +584,182 @@ static void test_void_check_last(void **state)
     ttfi_arena_free(&a);
 }
 
+/* Both sellers: parse{ check{} helper{} work{lock unlock} check{} },
+ * overlapping; helper (busy work that returns a value too) is nearer the
+ * act. With values, each check returns 1 before the act and last at the
+ * end of parse, helper 901 or 902. */
+static void busy_values(const char *name, int values, int last)
+{
+    ttf_writer_opts o = {.values = 1};
+    char s1[96], s2[96], end[32];
+    const char *v = values ? "=1" : "";
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 3,
+                                  values ? &o : NULL), 0);
+    snprintf(s1, sizeof s1, "@1000 parse{ check{}%s helper{}%s", v, values ? "=901" : "");
+    snprintf(s2, sizeof s2, "@1005 parse{ check{}%s helper{}%s work{ @1200", v,
+             values ? "=902" : "");
+    snprintf(end, sizeof end, "check{}%s%d }", values ? "=" : "", values ? last : 0);
+    if (!values)
+        snprintf(end, sizeof end, "check{} }");
+    run(&t, 1, s1);
+    act(&t, 1, MUTEX);
+    run(&t, 2, s2);
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "}");
+    run(&t, 2, end);
+    run(&t, 1, end);
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+/* Values mode: the check whose value decided whether the act followed
+ * (1 before it, 0 when parse went on without it) ranks above busy work
+ * nearer the act (decides.c), and says why. Must not: the check returned
+ * 1 both ways (its value decided nothing seen), or no values: the nearest
+ * first, as before. */
+static void test_deciding_check_first(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    busy_values("dec.trc", 1, 0);
+    assert_int_equal(races_of("dec.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_check");
+    assert_string_equal(r[1].check, "dt_helper");
+    assert_true(r[0].overlapped && r[1].overlapped);
+    assert_non_null(r[0].decided);
+    assert_non_null(strstr(r[0].decided, "returned a positive value each time `dt_work` "
+                                          "followed and zero each time it did not"));
+    assert_null(r[1].decided);
+    busy_values("nodec.trc", 1, 1);
+    assert_int_equal(races_of("nodec.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_helper");
+    assert_null(r[0].decided);
+    assert_null(r[1].decided);
+    busy_values("plain.trc", 0, 0);
+    assert_int_equal(races_of("plain.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_helper");
+    ttfi_arena_free(&a);
+}
+
+/* decides.c alone: a value read at its declared width (an int's -1 is
+ * 0x00000000ffffffff in rax), signed or not; one side unseen: unknown. */
+static void test_decides_widths(void **state)
+{
+    struct ttdi_dec *d = NULL;
+    unsigned cls[2];
+    (void)state;
+
+    assert_int_equal(ttdi_dec_open(&d), 0);
+    ttdi_dec_note(d, 1, 2, 3, 0xffffffffu);         /* -1 before act 3 */
+    ttdi_dec_note(d, 1, 2, TTDI_DEC_NONE, 5);        /* 5 before none */
+    assert_int_equal(ttdi_dec_decides(d, 1, 2, 3, 4, 1, cls), 1);
+    assert_string_equal(ttdi_dec_class_text(cls[0]), "a negative value");
+    assert_string_equal(ttdi_dec_class_text(cls[1]), "a positive value");
+    assert_int_equal(ttdi_dec_decides(d, 1, 2, 3, 8, 1, cls), 0);
+    assert_int_equal(ttdi_dec_decides(d, 1, 2, 3, 4, 0, cls), 0);
+    ttdi_dec_note(d, 1, 4, 3, 0);                    /* check 4: one side only */
+    assert_int_equal(ttdi_dec_decides(d, 1, 4, 3, 4, 1, cls), -1);
+    ttdi_dec_note(d, 1, 4, 7, 1);                    /* another act follows 1 */
+    assert_int_equal(ttdi_dec_decides(d, 1, 4, 3, 4, 1, cls), 1);
+    assert_int_equal(ttdi_dec_decides(d, 9, 2, 3, 4, 1, cls), -1); /* another caller */
+    ttdi_dec_free(d);
+}
+
+/* An order violation: main (thread 0) starts seller-0 as a loader that
+ * publishes under MUTEX (parse{ work{lock unlock} }); main reads under
+ * MUTEX in lex and calls check (good: the loader was first) or fail (bad:
+ * main was first). how 1: main then takes MUTEX2 alone before its calls
+ * part (it decided on what it read there, not under MUTEX); how 2: the
+ * loader publishes in seller-0 and seller-1 (they swap), main reads
+ * under MUTEX2 alone; how 3: main looks under MUTEX twice, the loader
+ * publishing between the looks in the bad run (the swap is at the first
+ * look, and main's last look came after the loader's in both runs). */
+static void order_run(const char *name, int bad, int how)
+{
+    const char *load = "parse{ work{";
+    dt t;
+
+    open_trace(&t, name);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+    for (int k = 0; k < 2; k++) {   /* the loader: first in the good run */
+        uint32_t th = how == 2 ? (uint32_t)(bad ? 2 - k : 1 + k) : 1;
+        if (how != 2 && k)
+            break;
+        t.now[th] = bad && how != 2 ? (how == 3 ? 1150 : 1200) : 1000 + 20 * (uint64_t)k;
+        run(&t, th, load);
+        op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, th, "} }");
+    }
+    run(&t, 0, "@1100 main{ lex{");
+    op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    if (how == 1) {
+        op(&t, 0, TTF_SOP_LOCK, MUTEX2, 0);
+        op(&t, 0, TTF_SOP_UNLOCK, MUTEX2, 0);
+    }
+    if (how == 3) {
+        run(&t, 0, "@1300");
+        op(&t, 0, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 0, TTF_SOP_UNLOCK, MUTEX, 0);
+    }
+    run(&t, 0, bad ? "fail{} } }" : "check{} } }");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+/* The verdict of order_run(how) good against bad. */
+static const ttd_verdict *order_verdict(int how, ttd_diff **d)
+{
+    char g[32], b[32];
+    snprintf(g, sizeof g, "og%d.trc", how);
+    snprintf(b, sizeof b, "ob%d.trc", how);
+    order_run(g, 0, how);
+    order_run(b, 1, how);
+    *d = NULL;
+    assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, d, NULL), 0);
+    const ttd_result *res = ttd_get_result(*d);
+    assert_non_null(res->first);
+    assert_non_null(res->verdict->cause);
+    /* the order differs in every case: alone, it is no cause */
+    assert_non_null(res->first->interleave);
+    assert_true(res->first->interleave->order_differs);
+    assert_string_equal(res->first->interleave->order_object, "mutex#1");
+    return res->verdict;
+}
+
+/* The threads' order as the cause: main went ahead of the loader on the
+ * lock it then decided on, and the loader made the same calls in both
+ * runs. Must not: main's last operation before its split was on another
+ * lock (how 1); the order differs between two other threads (how 2); the
+ * swap was at an earlier look than main's last (how 3). */
+static void test_order_cause(void **state)
+{
+    ttd_diff *d;
+    (void)state;
+
+    const ttd_verdict *v = order_verdict(0, &d);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_lex");
+    assert_string_equal(v->cause->thread, "main");
+    assert_non_null(strstr(v->cause->text, "`dt_lex` (thread main) took mutex#1 before `dt_work` "
+                                           "(thread seller-0) did in the bad run"));
+    assert_true(v->nevidence >= 2);
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    for (int how = 1; how <= 3; how++) {
+        v = order_verdict(how, &d);
+        assert_int_not_equal(v->cause->kind, TTD_COF_ORDER);
+        assert_string_equal(v->cause->function, "dt_lex");   /* the split's branch */
+        ttd_free(d);
+    }
+}
+
 /* One run alone through the public API: the same race, "in this run". */
 static void test_one_run_alone(void **state)
 {
@@ -1053,6 +1229,9 @@ int main(void)
         cmocka_unit_test(test_same_names_apart),
         cmocka_unit_test(test_verdict_names_race),
         cmocka_unit_test(test_void_check_last),
+        cmocka_unit_test(test_deciding_check_first),
+        cmocka_unit_test(test_decides_widths),
+        cmocka_unit_test(test_order_cause),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

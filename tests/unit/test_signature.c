@@ -536,8 +536,10 @@ static void test_small_structs(void **state)
     ttf_sym_close(s);
     ttf_close(t);
     sg = fn_sig(1, &t, &s, (void *)sig_mkpair);
-    assert_int_equal(sg->ret_eb[0], 0);
-    assert_int_equal(sg->ret_eb[1], 0);
+    assert_int_equal(sg->ret_eb[0], TTF_RET_UNREC);
+    assert_int_equal(sg->ret_eb[1], TTF_RET_UNREC);
+    ttf_ret_format(rb, sizeof rb, sg, &ex);
+    assert_string_equal(rb, "(rdx or xmm1: not recorded)");
     ttf_sym_close(s);
     ttf_close(t);
 
@@ -551,7 +553,7 @@ static void test_small_structs(void **state)
     ttf_sym_close(s);
     ttf_close(t);
     sg = fn_sig(0, &t, &s, (void *)sig_mkmix);     /* xmm0 not recorded */
-    assert_int_equal(sg->ret_eb[0], 0);
+    assert_int_equal(sg->ret_eb[0], TTF_RET_UNREC);
     ttf_sym_close(s);
     ttf_close(t);
 }

@@ -9,7 +9,9 @@
  * and a build-id other than the loaded object's read nothing and do not
  * crash; a module unloaded is gone from the look-up and the others stay;
  * loading and unloading one module a thousand times makes no new table;
- * many modules grow the table with every function still found;
+ * many modules grow the table with every function still found; loading
+ * and unloading libraries at new addresses makes more than 24 tables and
+ * every one is still read;
  * TTCAP_STRINGS=0 reads nothing. The tests share libttcap's one table, so
  * they run in order.
  */
@@ -206,6 +208,31 @@ static void grows(void **st)
     assert_null(cap_vt_find(0x10000000ull + 0x1008));
 }
 
+/* A plugin host loading and unloading libraries at new addresses: each
+ * leaves tombstones, which fill a table now and then, and a new one is
+ * made; hundreds of them (more than the 24 tables libttcap once stopped
+ * at) and every library is still read. */
+static void churns(void **st)
+{
+    (void)st;
+    static struct ent many[500];
+    for (unsigned i = 0; i < 500; i++)
+        many[i] = (struct ent){0x1000 + 16 * (uint64_t)i, 1, 0, 0};
+    write_elf(many, 500, 0, OK);
+    for (uint64_t m = 1; m <= 8; m++)
+        cap_vtab_unload(m * 0x10000000ull, m * 0x10000000ull + SIZE);
+    unsigned tables = 0;
+    for (uint64_t m = 100; m < 400; m++) {
+        uint64_t w = cap_vt.w;
+        assert_int_equal(cap_vtab_module(path, m * 0x10000000ull, SIZE, NULL, 0), 0);
+        tables += cap_vt.w != w;
+        assert_non_null(cap_vt_find(m * 0x10000000ull + 0x1000 + 16 * 499));
+        cap_vtab_unload(m * 0x10000000ull, m * 0x10000000ull + SIZE);
+        assert_null(cap_vt_find(m * 0x10000000ull + 0x1000));
+    }
+    assert_true(tables > 24);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -216,6 +243,7 @@ int main(void)
         cmocka_unit_test(damaged_reads_nothing),
         cmocka_unit_test(loads_and_unloads),
         cmocka_unit_test(grows),
+        cmocka_unit_test(churns),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(path);

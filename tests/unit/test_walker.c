@@ -297,7 +297,7 @@ static void test_unwind_rule(void **state)
     assert_int_equal(dt_close(&t, 0), 0);
     open_path(&r, 0, path);
     for (int stack = 0; stack < 2; stack++) { /* a run walk, a stack walk */
-        assert_int_equal(stack ? ttdi_walk_stack(&w, r.t, 0) : ttdi_walk_open(&w, &r, 0), 0);
+        assert_int_equal(stack ? ttdi_walk_stack(&w, r.t, 0, 0) : ttdi_walk_open(&w, &r, 0), 0);
         for (k = 0; (stack ? ttdi_walk_stack_next(&w) : ttdi_walk_next(&w)) > 0;) {
             int kind = w.ev.kind;
             if (kind != TTF_EV_ENTER && kind != TTF_EV_EXIT && kind != TTF_EV_UNWIND)
@@ -374,7 +374,7 @@ static void test_stack_walk(void **state)
     assert_int_equal(dt_close(&t, 0), 0);
     open_path(&r, 0, path);
     assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
-    assert_int_equal(ttdi_walk_stack(&s, r.t, 0), 0);
+    assert_int_equal(ttdi_walk_stack(&s, r.t, 0, 0), 0);
     size_t deepest = 0, n = 0;
     int live = 0;
     while ((rc = ttdi_walk_next(&w)) > 0) {

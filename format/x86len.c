@@ -12,6 +12,10 @@
  * Opcodes invalid in 64-bit mode decode as errors, so a table out of step
  * with the bytes shows up as a failure rather than as silent misalignment
  * (tests/unit/test_codediff.c checks the boundaries against objdump).
+ * Besides the lengths the decoder names the opcode (map and byte), the
+ * prefixes, the ModRM registers with their REX/VEX extensions and a memory
+ * operand's base register: enough for readonly.c to tell an instruction
+ * that may write memory from one that only reads it.
  */
 #include <string.h>
 
@@ -95,6 +99,7 @@ struct dec {
     int opsize16;           /* a 66 prefix */
     int addr32;             /* a 67 prefix */
     int rexw;               /* REX.W (or VEX/EVEX W) */
+    uint8_t rexr, rexb;     /* REX.R / REX.B (or VEX's): 0 or 8 */
 };
 
 static int is_legacy_prefix(uint8_t b)
@@ -104,25 +109,43 @@ static int is_legacy_prefix(uint8_t b)
            b == 0x65;
 }
 
+/* TTFI_PFX_* of a legacy prefix byte. */
+static uint8_t prefix_flag(uint8_t b)
+{
+    return b == 0x66 ? TTFI_PFX_66 : b == 0xf3 ? TTFI_PFX_F3 :
+           b == 0xf2 ? TTFI_PFX_F2 : b == 0xf0 ? TTFI_PFX_LOCK :
+           b == 0x64 || b == 0x65 ? TTFI_PFX_SEG : 0;
+}
+
 /* ModRM, SIB and displacement at d->i. 0 or -1 (truncated). */
-static int modrm(struct dec *d, struct ttdi_insn *out)
+static int modrm(struct dec *d, struct ttfi_insn *out)
 {
     if (d->i >= d->n)
         return -1;
     uint8_t m = d->p[d->i++];
     unsigned mod = m >> 6, rm = m & 7;
-    if (mod == 3)
+    out->has_modrm = 1;
+    out->modrm = m;
+    out->reg = (uint8_t)(((m >> 3) & 7) | d->rexr);
+    if (mod == 3) {
+        out->rm = (uint8_t)(rm | d->rexb);
         return 0;
+    }
     unsigned disp = mod == 1 ? 1 : mod == 2 ? 4 : 0;
+    out->base = (int8_t)(rm | d->rexb);
     if (rm == 4) {
         if (d->i >= d->n)
             return -1;
         uint8_t sib = d->p[d->i++];
-        if (mod == 0 && (sib & 7) == 5)
+        out->base = (int8_t)((sib & 7) | d->rexb);
+        if (mod == 0 && (sib & 7) == 5) {
             disp = 4;
+            out->base = TTFI_BASE_NONE;
+        }
     } else if (mod == 0 && rm == 5) {
         disp = 4;
         out->riprel = 1;
+        out->base = TTFI_BASE_RIP;
     }
     out->disp_off = (uint8_t)d->i;
     out->disp_len = (uint8_t)disp;
@@ -132,7 +155,7 @@ static int modrm(struct dec *d, struct ttdi_insn *out)
 
 /* Bytes of immediate kind k (ModRM byte m for the group-3 kinds). */
 static unsigned imm_size(const struct dec *d, int k, uint8_t m,
-                         struct ttdi_insn *out)
+                         struct ttfi_insn *out)
 {
     unsigned z = d->opsize16 && !d->rexw ? 2 : 4;
     unsigned reg = (m >> 3) & 7;
@@ -153,7 +176,7 @@ static unsigned imm_size(const struct dec *d, int k, uint8_t m,
 }
 
 /* The opcode's ModRM and immediate, by table entry e. */
-static int operands(struct dec *d, unsigned e, struct ttdi_insn *out)
+static int operands(struct dec *d, unsigned e, struct ttfi_insn *out)
 {
     int k = (int)(e & 0x0f);
     uint8_t m = 0;
@@ -189,7 +212,7 @@ static unsigned vex_entry(unsigned map, uint8_t op)
 }
 
 /* A VEX (C4, C5) or EVEX (62) instruction from its first byte at d->i. */
-static int vex(struct dec *d, struct ttdi_insn *out)
+static int vex(struct dec *d, struct ttfi_insn *out)
 {
     uint8_t b = d->p[d->i];
     size_t plen = b == 0xc5 ? 2 : b == 0xc4 ? 3 : 4;
@@ -197,9 +220,16 @@ static int vex(struct dec *d, struct ttdi_insn *out)
         return -1;
     const uint8_t *v = d->p + d->i;
     unsigned map = b == 0xc5 ? 1 : b == 0xc4 ? (v[1] & 0x1f) : (v[1] & 0x07);
+    static const uint8_t pp_pfx[4] = {0, TTFI_PFX_66, TTFI_PFX_F3, TTFI_PFX_F2};
     d->rexw = b == 0xc5 ? 0 : (v[2] >> 7) & 1;
+    d->rexr = v[1] & 0x80 ? 0 : 8;
+    d->rexb = b != 0xc5 && !(v[1] & 0x20) ? 8 : 0;
+    out->pfx = pp_pfx[v[b == 0xc4 ? 2 : 1 + (b == 0x62)] & 3];
+    out->vex = b == 0x62 ? 2 : 1;
     d->i += plen;
     uint8_t op = d->p[d->i++];
+    out->map = (uint8_t)map;
+    out->op = op;
     return operands(d, vex_entry(map, op), out);
 }
 
@@ -214,10 +244,11 @@ static int padding(const struct dec *d, size_t op_at, int map, uint8_t op,
 }
 
 /* Opcode (after prefixes and REX at d->i) through the one-byte or 0F map. */
-static int opcode(struct dec *d, uint8_t rex, struct ttdi_insn *out)
+static int opcode(struct dec *d, uint8_t rex, struct ttfi_insn *out)
 {
     size_t op_at = d->i;
     uint8_t op = d->p[d->i++];
+    out->op = op;
     if (op != 0x0f) {
         int rc = operands(d, map1[op], out);
         out->nop = !rc && padding(d, op_at, 0, op, rex);
@@ -226,10 +257,13 @@ static int opcode(struct dec *d, uint8_t rex, struct ttdi_insn *out)
     if (d->i >= d->n)
         return -1;
     uint8_t op2 = d->p[d->i++];
+    out->map = 1;
+    out->op = op2;
     if (op2 == 0x38 || op2 == 0x3a) {
         if (d->i >= d->n)
             return -1;
-        d->i++;
+        out->map = op2 == 0x38 ? 2 : 3;
+        out->op = d->p[d->i++];
         return operands(d, op2 == 0x38 ? M : M | I_B, out);
     }
     int rc = operands(d, map2[op2], out);
@@ -237,15 +271,17 @@ static int opcode(struct dec *d, uint8_t rex, struct ttdi_insn *out)
     return rc;
 }
 
-int ttdi_x86_decode(const uint8_t *p, size_t n, struct ttdi_insn *out)
+int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out)
 {
-    struct dec d = {p, n, 0, 0, 0, 0};
+    struct dec d = {p, n, 0, 0, 0, 0, 0, 0};
     uint8_t rex = 0;
 
     memset(out, 0, sizeof *out);
+    out->base = -1;
     while (d.i < n && d.i < 14 && is_legacy_prefix(p[d.i])) {
         d.opsize16 |= p[d.i] == 0x66;
         d.addr32 |= p[d.i] == 0x67;
+        out->pfx |= prefix_flag(p[d.i]);
         d.i++;
     }
     if (d.i >= n)
@@ -257,6 +293,8 @@ int ttdi_x86_decode(const uint8_t *p, size_t n, struct ttdi_insn *out)
         if ((p[d.i] & 0xf0) == 0x40) {
             rex = p[d.i++];
             d.rexw = (rex >> 3) & 1;
+            d.rexr = (uint8_t)((rex & 4) << 1);
+            d.rexb = (uint8_t)((rex & 1) << 3);
         }
         if (d.i >= n || opcode(&d, rex, out))
             return -1;

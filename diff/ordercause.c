@@ -1,0 +1,116 @@
+/*
+ * ordercause.c - when the threads' order is the cause (issue 33 item 2).
+ * Stage 3 explain of diff/STAGES (its header: explain.h).
+ *
+ * Design. Thread order differs between two runs of most threaded
+ * programs without being why they part: workers take a queue's lock in
+ * another order, the consumer gets the same items. So an order difference
+ * alone is no evidence (in 4 of the 5 threaded cases of make realbugs'
+ * dev half the order differed and was not the cause). It is the cause
+ * when the split can have read nothing else: the interleave's first
+ * object whose operations came in another thread order is a lock or a
+ * condition, and
+ *   - the two threads swapped there are the split's thread S and another
+ *     thread T (not two other threads: that is the workers' case);
+ *   - S's last operation before its calls part was on that object: what
+ *     it decided, it read under it;
+ *   - the swap is at that last critical section, not at an earlier one
+ *     (a thread that polls under the lock saw the other's first visit at
+ *     another turn, then many turns alike): after the bad run's operation
+ *     at the swapped place, S took the object no more (its own operation
+ *     went first) or once (the other's did: S's next look read it), as
+ *     far as the window of last operations shows (else no cause);
+ *   - T made the same calls in both runs up to the split (no hunk of its
+ *     own before it, timing aside): it did nothing else, only at another
+ *     time;
+ *   - and the verdict has nothing better: the first suspect is only the
+ *     split's own branch (no value on the chain, no code changed), no race
+ *     reaches the symptom (verdict.c asks these).
+ * Then the runs differ by that order alone, before the split: an order
+ * violation (S went ahead of T's publication: a use before an
+ * initialisation) or T came in between (a reset, a cancel racing a
+ * worker). Which one decides what the verdict names: S's function when S
+ * went first in the bad run (it did not wait), T's when T did (its
+ * operation came in between). A condition or thread operation that orders
+ * the two (a join) would have shown as a different operation count, not a
+ * swap; that case, and values that differ under the lock, stay with the
+ * other rules.
+ */
+#include <string.h>
+
+#include "explain.h"
+
+/* Thread pair p has a hunk of its own (not timing, not expected) that
+ * starts before ns in the bad run. */
+static int diverged_before(const ttd_result *r, size_t p, uint64_t ns)
+{
+    for (size_t i = 0; i < r->nhunks; i++) {
+        const ttd_hunk_info *h = &r->hunks[i];
+        if (h->pair == p && !h->timing && !h->expected && h->time_ns < ns)
+            return 1;
+    }
+    return 0;
+}
+
+/* Pair s's last operation in the bad run's window before the split was
+ * on object obj. */
+static int last_op_on(const ttd_interleave *il, int64_t s, const char *obj)
+{
+    for (size_t i = il->nwindow[1]; i-- > 0;) {
+        const ttd_xev *e = &il->window[1][i];
+        if (e->pair == s && e->kind == TTF_EV_SYNC_OP)
+            return e->object && strcmp(e->object, obj) == 0;
+    }
+    return 0;
+}
+
+/* Pair s's acquisitions of obj (lock, trylock, a condition's wake-up)
+ * after ns in the bad run's window; -1 when the window does not reach
+ * back to ns (it cannot tell). */
+static int64_t taken_after(const ttd_interleave *il, int64_t s, const char *obj, uint64_t ns)
+{
+    int64_t n = 0;
+
+    if (!il->nwindow[1] || il->window[1][0].time_ns > ns)
+        return -1;
+    for (size_t i = 0; i < il->nwindow[1]; i++) {
+        const ttd_xev *e = &il->window[1][i];
+        n += e->pair == s && e->time_ns > ns && e->object && strcmp(e->object, obj) == 0 &&
+             (e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE);
+    }
+    return n;
+}
+
+static int lock_or_cond(const char *obj)
+{
+    return obj && (strncmp(obj, "mutex#", 6) == 0 || strncmp(obj, "cond#", 5) == 0);
+}
+
+int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out)
+{
+    const ttd_divergence *d = r->first;
+    const ttd_interleave *il = d ? d->interleave : NULL;
+
+    memset(out, 0, sizeof *out);
+    if (!il || !il->order_differs || !lock_or_cond(il->order_object) ||
+        !il->order[0].kind || !il->order[1].kind || il->order[0].pair == il->order[1].pair)
+        return 0;
+    int64_t s = (int64_t)d->pair;
+    int bad_s = il->order[1].pair == s;     /* S's operation came first in the bad run */
+    if (!bad_s && il->order[0].pair != s)
+        return 0;                           /* two other threads swapped */
+    const ttd_xev *t = &il->order[bad_s ? 0 : 1];
+    if (t->pair < 0 || (size_t)t->pair >= r->npairs ||
+        diverged_before(r, (size_t)t->pair, d->bad_time_ns) ||
+        !last_op_on(il, s, il->order_object))
+        return 0;
+    /* the swap is at S's last critical section: S took the object no more
+     * after its own swapped operation, or once after the other's */
+    if (taken_after(il, s, il->order_object, il->order[1].time_ns) != (bad_s ? 0 : 1))
+        return 0;
+    out->self = &il->order[bad_s ? 1 : 0];
+    out->other = t;
+    out->other_first = !bad_s;
+    out->object = il->order_object;
+    return 1;
+}

@@ -1,0 +1,132 @@
+/*
+ * test_verdict.c - the verdict's confidence (diff/verdict.c, issue 33
+ * item 5) on hand-made results: "likely" only where two independent
+ * pieces of evidence agree on the cause itself. Code changed between two
+ * builds: the diverging frame whose own source changed is likely; a frame
+ * whose machine code only carries a change made elsewhere (its source is
+ * the same) is not; a code-changed suspect that only returned before the
+ * split is not made likely by another suspect's place (the frame's), but
+ * is when it is the only changed function of the program.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "explain.h"
+
+#define SRC_CHANGED "its source and machine code differ between the two builds"
+
+/* A result whose first divergence has suspects s[0..n) (pair 0) and whose
+ * builds differ in the functions changed[0..nch). */
+typedef struct hand {
+    ttd_result r;
+    ttd_divergence d;
+    ttd_pair pair;
+    ttd_frame frame;
+    ttd_suspect s[3];
+    ttd_evidence ev[3][2];
+    ttd_code_change ch[3];
+} hand;
+
+static void suspect(hand *h, size_t i, const char *name, int role, double code_w,
+                    const char *code_text)
+{
+    ttd_suspect *s = &h->s[i];
+    size_t n = 0;
+
+    s->name = name;
+    s->role = role;
+    if (code_w > 0)
+        h->ev[i][n++] = (ttd_evidence){TTD_EV_CODE, code_w, code_text};
+    if (role == TTD_SUSPECT_FRAME)
+        h->ev[i][n++] = (ttd_evidence){TTD_EV_FRAME, 3.0, "the diverging frame: its calls "
+                                                         "differ here"};
+    for (size_t k = 0; k < n; k++)
+        s->score += h->ev[i][k].weight;
+    s->evidence = h->ev[i];
+    s->nevidence = n;
+}
+
+static void setup(hand *h, size_t nsus, const char *const *changed, size_t nch)
+{
+    h->pair.good.name = h->pair.bad.name = "main";
+    h->frame = (ttd_frame){0};
+    h->frame.name = h->s[0].name;
+    h->d.stack = &h->frame;
+    h->d.nstack = 1;
+    h->d.suspects = h->s;
+    h->d.nsuspects = nsus;
+    h->r.first = &h->d;
+    h->r.diverged = 1;
+    h->r.pairs = &h->pair;
+    h->r.npairs = 1;
+    h->r.code_compared = 1;
+    for (size_t i = 0; i < nch; i++)
+        h->ch[i] = (ttd_code_change){changed[i], "prog", TTD_CODE_CHANGED, 0};
+    h->r.changed_functions = h->ch;
+    h->r.nchanged_functions = nch;
+}
+
+/* The verdict's cause function and confidence. */
+static int verdict_of(hand *h, const char **cause)
+{
+    struct ttfi_arena a = {0};
+    const ttd_verdict *v = NULL;
+    ttdi_verdict_in in = {NULL, 0, NULL};
+
+    assert_int_equal(ttdi_verdict(&a, &h->r, &in, &v), 0);
+    assert_non_null(v->cause);
+    static char name[64];
+    snprintf(name, sizeof name, "%s", v->cause->function);
+    *cause = name;
+    int conf = v->confidence;
+    assert_int_equal(v->cause->kind, TTD_COF_CODE);
+    ttfi_arena_free(&a);
+    return conf;
+}
+
+static void test_code_likely(void **state)
+{
+    static const char *const two[] = {"parse", "helper"};
+    static const char *const one[] = {"helper"};
+    const char *f;
+    hand h;
+    (void)state;
+
+    /* the diverging frame's own source changed: its code and its place */
+    memset(&h, 0, sizeof h);
+    suspect(&h, 0, "parse", TTD_SUSPECT_FRAME, TTDI_W_CODE + TTDI_W_SOURCE, SRC_CHANGED);
+    setup(&h, 1, two, 2);
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_LIKELY);
+    assert_string_equal(f, "parse");
+    /* must not: its machine code only carries a change made elsewhere */
+    memset(&h, 0, sizeof h);
+    suspect(&h, 0, "parse", TTD_SUSPECT_FRAME, TTDI_W_CODE_CARRIED,
+            "its machine code differs between the two builds, its source does not");
+    setup(&h, 1, two, 2);
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_POSSIBLE);
+    /* must not: the changed suspect only returned before the split; the
+     * frame's place is the frame's, not its; but the only function of the
+     * program whose code changed is likely */
+    for (int only = 0; only < 2; only++) {
+        memset(&h, 0, sizeof h);
+        suspect(&h, 0, "main", TTD_SUSPECT_FRAME, 0, NULL);
+        suspect(&h, 1, "helper", TTD_SUSPECT_RETURNED, TTDI_W_CODE, "its machine code "
+                "differs between the two builds");
+        setup(&h, 2, only ? one : two, only ? 1 : 2);
+        assert_int_equal(verdict_of(&h, &f), only ? TTD_CONF_LIKELY : TTD_CONF_POSSIBLE);
+        assert_string_equal(f, "helper");
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_code_likely),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
