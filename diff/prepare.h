@@ -459,20 +459,24 @@ static inline int ttdi_walk_stack_next(ttdi_walk *w)
  * every pass that reads a thread by key (replay, values, pairing's
  * aligner, the noise contexts). 0 or a TT_E* code. */
 int ttdi_walk_keyed(ttdi_walk *w, ttdi_norm *norm, uint32_t thread);
+/* Does a keyed walk's current event take part? 1 (its key into *key, its
+ * index into w->idx), 0 if not, or a TT_E* code. */
+static inline int ttdi_walk_take(ttdi_walk *w, uint64_t *key)
+{
+    int rc = ttdi_norm_key(w->norm, &w->ev, key);
+    if (rc > 0)
+        w->idx = w->next++;
+    return rc;
+}
 /* Next event of a keyed walk that takes part, its key into *key: 1, 0 at
  * the end, or a TT_E* code. Inline: it costs what the reader and the
  * normaliser do (the aligner's key stream writes the key in place). */
 static inline int ttdi_walk_next_key_to(ttdi_walk *w, uint64_t *key)
 {
     int rc;
-    while ((rc = ttdi_walk_next(w)) > 0) {
-        if ((rc = ttdi_norm_key(w->norm, &w->ev, key)) < 0)
+    while ((rc = ttdi_walk_next(w)) > 0)
+        if ((rc = ttdi_walk_take(w, key)) != 0)
             return rc;
-        if (rc == 0)
-            continue;
-        w->idx = w->next++;
-        return 1;
-    }
     return rc;
 }
 

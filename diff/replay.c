@@ -617,12 +617,8 @@ static int rnext(ttdi_replay *rp, int side, rside *w)
             return TT_ENOMEM;
         if (sync && w->ev.code == TTF_SOP_SLEEP)
             continue;
-        if ((rc = ttdi_norm_key(w->norm, &w->ev, &w->key)) < 0)
+        if ((rc = ttdi_walk_take(w, &w->key)) != 0)
             return rc;
-        if (rc == 0)
-            continue;
-        w->idx = w->next++;
-        return 1;
     }
     return rc;
 }
