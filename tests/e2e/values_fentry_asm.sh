@@ -134,7 +134,12 @@ me=$(grep -c '^hot [0-9]* 40' sparse.hot); mx=$(grep -cE '^hot [0-9]* (4[78])?41
 c=$(sed -n 's/^ttcap: test: C ENTERs \([0-9]*\),.*/\1/p' sparse.out)
 x=$(sed -n 's/^ttcap: test: C ENTERs [0-9]*, C EXITs \([0-9]*\)$/\1/p' sparse.out)
 [ -n "$c" ] && [ -n "$x" ] || { cat sparse.out; fail "no count of the C way's records"; }
-[ "$c" -le $((me + N / 100)) ] || fail "$c ENTERs written the C way, $me cache misses (the site prefixes? strings?)"
+# (a CPU without SSE4.1 writes every ENTER the C way, by design: cap_init.c)
+if grep -qw sse4_1 /proc/cpuinfo; then
+    [ "$c" -le $((me + N / 100)) ] || fail "$c ENTERs written the C way, $me cache misses (the site prefixes? strings?)"
+else
+    echo "values_fentry_asm: no SSE4.1 here: every ENTER goes the C way, their count not checked"
+fi
 [ "$x" -le $((mx + N / 100)) ] || fail "$x EXITs written the C way, $mx cache misses (the timed ones?)"
 check none TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=0
 check nonc TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=1
