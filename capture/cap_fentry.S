@@ -50,6 +50,7 @@
 #if defined(__x86_64__) && defined(__linux__)
 
 #include "cap_layout.h"
+#include "cap_asm.h"
 
 #define FR_X 72                 /* the fast path's frame: rdi rsi rdx rcx r8
                                    r9 rax r10 (as the C halves' array), the
@@ -61,20 +62,6 @@
                                    registers at the C way's addresses, so a
                                    program that reads stale stack (jq does)
                                    reads the same on both ways */
-
-/* ttf_put_uvar: v at p, which moves past it (v and tmp clobbered). */
-.macro PUT_UVAR v, v32, v8, p, tmp32, tmp8
-        jmp     2f
-1:      movl    \v32, \tmp32
-        orl     $0x80, \tmp32
-        movb    \tmp8, (\p)
-        addq    $1, \p
-        shrq    $7, \v
-2:      cmpq    $0x7f, \v
-        ja      1b
-        movb    \v8, (\p)
-        addq    $1, \p
-.endm
 
 /* The eight integer registers the C halves get, as an array at rsp. */
 .macro SAVE
@@ -210,12 +197,7 @@ __fentry__:
 3:      cmpq    $0, cap_vt+CAPL_VT_W(%rip)
         jne     .Lfe_vt                 /* a string table: look fn up */
 .Lfe_nostr:
-        movq    %rax, %r9               /* TTF_SLOT(fn) */
-        shrq    $4, %r9
-        movq    %rax, %rdx
-        shrq    $10, %rdx
-        xorl    %edx, %r9d
-        andl    $CAPL_SLOTS_MASK, %r9d
+        SLOT_OF %rax, %r9, %r9d, %rdx, %edx
         cmpq    %rax, %fs:CAPL_T_CACHE(%r11,%r9,8)
         jne     .Lfe_u                  /* a cache miss */
         orl     $CAPL_ENTER_HIT, %r9d   /* the ENTER's tag */

@@ -41,20 +41,7 @@
 #if defined(__x86_64__) && defined(__linux__)
 
 #include "cap_layout.h"
-
-/* ttf_put_uvar: rcx at r9, which moves past it (r10 and rcx clobbered). */
-.macro PUT_UVAR
-        jmp     2f
-1:      movl    %ecx, %r10d
-        orl     $0x80, %r10d
-        movb    %r10b, (%r9)
-        addq    $1, %r9
-        shrq    $7, %rcx
-2:      cmpq    $0x7f, %rcx
-        ja      1b
-        movb    %cl, (%r9)
-        addq    $1, %r9
-.endm
+#include "cap_asm.h"
 
         .text
 
@@ -111,12 +98,7 @@ cap_ret_tramp:
         cmpq    %fs:CAPL_T_LIMIT(%r11), %r8
         jae     .Lu
         movq    CAPL_SHENT_FN(%rdi), %rcx
-        movq    %rcx, %rsi              /* TTF_SLOT(fn) */
-        shrq    $4, %rsi
-        movq    %rcx, %r10
-        shrq    $10, %r10
-        xorl    %r10d, %esi
-        andl    $CAPL_SLOTS_MASK, %esi
+        SLOT_OF %rcx, %rsi, %esi, %r10, %r10d
         cmpq    %rcx, %fs:CAPL_T_CACHE(%r11,%rsi,8)
         jne     .Lu                     /* a cache miss */
         movq    CAPL_SHENT_RET(%rdi), %rdi      /* all tested: write */
@@ -142,13 +124,13 @@ cap_ret_tramp:
         movq    %rax, %r10
         sarq    $63, %r10
         xorq    %r10, %rcx
-        PUT_UVAR
+        PUT_UVAR %rcx, %ecx, %cl, %r9, %r10d, %r10b
         movq    %fs:CAPL_T_SITES(%r11), %r10
         movq    %xmm0, %rcx             /* uvar bswap64(xmm0 ^ xret) */
         xorq    CAPL_XS_RET(%r10), %rcx
         movq    %xmm0, CAPL_XS_RET(%r10)
         bswapq  %rcx
-        PUT_UVAR
+        PUT_UVAR %rcx, %ecx, %cl, %r9, %r10d, %r10b
         movb    %sil, (%r8)             /* commit: the tag, then pos */
         movq    %r9, %fs:CAPL_T_POS(%r11)
         subl    $1, %fs:CAPL_T_DEPTH(%r11)
@@ -193,7 +175,7 @@ cap_ret_tramp:
         addq    %rcx, %fs:CAPL_T_TSC(%r11)
         movb    $0, %fs:CAPL_T_SINCE(%r11)
         addq    $1, %r9
-        PUT_UVAR
+        PUT_UVAR %rcx, %ecx, %cl, %r9, %r10d, %r10b
         jmp     .Lvals
 .Lu:
         movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */
