@@ -10,13 +10,11 @@ TRUTH_CAUSE='^POOL_thread$'
 TAGS='thread race crash'
 SINGLE_THREADED=0
 
-# zstd's pool (lib/common/pool.c) with the fault (this folder's
-# fault.patch, libzstd-poolclaim's), with this folder's app.c
+# zstd's pool with the fault (this folder's fault.patch, libzstd-poolclaim's), built
+# by tests/realbugs/pkgs/libzstd.sh's zstd_pool_build with this folder's app.c
 build() {
     patch -s -p1 <"$CASE/fault.patch" || return 1
-    rb_cc_prog "$2/app" "-DZSTD_MULTITHREAD -Ilib/common -pthread" "-pthread" \
-        "$CASE/app.c" lib/common/pool.c lib/common/threading.c \
-        lib/common/zstd_common.c lib/common/error_private.c lib/common/debug.c
+    zstd_pool_build "$2"
 }
 
 # the index job 150 ms after the scan job (the scan, 50 ms, is done)

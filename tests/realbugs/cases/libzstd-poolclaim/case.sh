@@ -13,12 +13,8 @@ TRUTH_CAUSE='^POOL_thread$'
 TAGS='thread race regression crash'
 SINGLE_THREADED=0
 
-# zstd's pool (lib/common/pool.c) and what it needs, with this folder's app.c
-build() {
-    rb_cc_prog "$2/app" "-DZSTD_MULTITHREAD -Ilib/common -pthread" "-pthread" \
-        "$CASE/app.c" lib/common/pool.c lib/common/threading.c \
-        lib/common/zstd_common.c lib/common/error_private.c lib/common/debug.c
-}
+# build: tests/realbugs/pkgs/libzstd.sh's zstd_pool_build (with this folder's app.c)
+build() { zstd_pool_build "$2"; }
 
 run_good() {
     "$1/app"
