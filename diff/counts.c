@@ -8,7 +8,8 @@
  * header: state.h).
  *
  * Design. Each run's calls are counted per thread and function (the
- * profile of run_profile.c, one pass over each trace) once the pairs are
+ * calls-only pass of run_profile.c, ttdi_prof_calls: one pass over each
+ * trace reading its ENTERs, no stack and no times) once the pairs are
  * aligned, with the baselines still open, and only when some pair differs
  * or a thread has no partner: identical runs pay nothing
  * (ttdi_counts_tally); never when a trace was cut short (disk full, a
@@ -107,7 +108,7 @@ static int rows_of(const ttdi_run_state *r, const char *sel, struct ttfi_arena *
 {
     ttd_prof_opts po = {1, sel, sel ? r->nt : 0};
     ttd_prof *prof = NULL;
-    int rc = ttd_prof_build(r->t, r->norm.sym, &po, &prof, NULL);
+    int rc = ttdi_prof_calls(r->t, r->norm.sym, &po, &prof);
 
     *out = NULL;
     *nout = 0;

@@ -489,6 +489,17 @@ static inline int ttdi_walk_next_key(ttdi_walk *w)
  * it: its ENTER went through the normaliser before). */
 const char *ttdi_walk_frame_name(ttdi_walk *w, ttdi_frame_id *f);
 
+/* ---- one run's calls (run_profile.c, stage 0 run-profile) --------------- */
+
+/* ttd_prof_build (ttprof.h) counting calls only: one pass over each
+ * selected thread that reads ENTERs alone (no call stack, no times), for
+ * the count facts (counts.c). Each row's calls, name and thread are what
+ * ttd_prof_build gives; its times and never-returned count are 0. */
+typedef struct ttd_prof ttd_prof;
+typedef struct ttd_prof_opts ttd_prof_opts;
+int ttdi_prof_calls(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
+                    ttd_prof **out);
+
 /* ---- the filters (regex.c) ---------------------------------------------- */
 
 /* Compile *re from pattern, if any (NULL: no filter); err names the flag.
