@@ -9,7 +9,9 @@
  *
  * Design. Each run's calls are counted per thread and function (the
  * calls-only pass of run_profile.c, ttdi_prof_calls: one pass over each
- * trace reading its ENTERs, no stack and no times) once the pairs are
+ * trace reading its ENTERs, no stack and no times; a bad thread whose
+ * kept events are its partner's keys, ttdi_ipair.same, takes its
+ * partner's counts instead of a pass of its own) once the pairs are
  * aligned, with the baselines still open, and only when some pair differs
  * or a thread has no partner: identical runs pay nothing
  * (ttdi_counts_tally); never when a trace was cut short (disk full, a
@@ -190,8 +192,18 @@ void ttdi_counts_free(ttdi_counts *c)
     free(c);
 }
 
+/* Is the bad thread of pair p counted from its partner's rows? When its
+ * kept events are the good thread's keys (ttdi_ipair.same) and no filter
+ * leaves an ENTER out of the keys, each function had as many calls in
+ * both: one pass fewer. */
+static int copied(const ttdi_aligner *al, const ttdi_ipair *p)
+{
+    return p->same && !al->r[TTD_GOOD].norm.keep && !al->r[TTD_GOOD].norm.drop &&
+           !al->r[TTD_BAD].norm.keep && !al->r[TTD_BAD].norm.drop;
+}
+
 /* Threads counted (all, or with --thread the paired ones) and each
- * thread's pair. */
+ * thread's pair; the bad threads copied() are left to copy_rows. */
 static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel)
 {
     const ttdi_run_state *r = &al->r[ri];
@@ -213,6 +225,35 @@ static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel
     for (size_t k = 0; k < al->s->ngrown; k++)
         if (al->s->grown[k].run == ri && al->s->grown[k].thread < r->nt)
             c->pair_of[ri][al->s->grown[k].thread] = GROWN;
+    for (size_t i = 0; ri == TTD_BAD && i < al->s->nip; i++)
+        if (copied(al, &al->s->ip[i]))
+            (*sel)[al->s->ip[i].t[1]] = 0;
+    return 0;
+}
+
+/* The bad rows of the threads copied(): their partners' good rows. */
+static int copy_rows(const ttdi_aligner *al, ttdi_counts *c)
+{
+    size_t n = c->nrows[TTD_BAD], add = 0;
+
+    for (size_t i = 0; i < c->nrows[TTD_GOOD]; i++) {
+        int64_t p = c->rows[TTD_GOOD][i].thread < c->nt[TTD_GOOD]
+                  ? c->pair_of[TTD_GOOD][c->rows[TTD_GOOD][i].thread] : -1;
+        add += p >= 0 && copied(al, &al->s->ip[p]);
+    }
+    if (!add)
+        return 0;
+    struct trow *t = realloc(c->rows[TTD_BAD], (n + add + 1) * sizeof *t);
+    if (!t)
+        return TT_ENOMEM;
+    c->rows[TTD_BAD] = t;
+    for (size_t i = 0; i < c->nrows[TTD_GOOD]; i++) {
+        const struct trow *g = &c->rows[TTD_GOOD][i];
+        int64_t p = g->thread < c->nt[TTD_GOOD] ? c->pair_of[TTD_GOOD][g->thread] : -1;
+        if (p >= 0 && copied(al, &al->s->ip[p]))
+            t[n++] = (struct trow){g->name, al->s->ip[p].t[1], g->calls};
+    }
+    c->nrows[TTD_BAD] = n;
     return 0;
 }
 
@@ -237,6 +278,8 @@ int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_aren
             rc = rows_of(&al->r[ri], sel, a, &c->rows[ri], &c->nrows[ri]);
         free(sel);
     }
+    if (rc >= 0)
+        rc = copy_rows(al, c);
     c->nb = al->nbase;
     if (rc >= 0 && (!(c->bt = calloc(c->nb + 1, sizeof *c->bt)) ||
                     !(c->bn = calloc(c->nb + 1, sizeof *c->bn))))

@@ -97,9 +97,11 @@ static void check_result(const ttd_result *r)
     assert_non_null(r->first->interleave);
 }
 
-/* Every walk of the diff together goes over 4.35 times what one read of
- * every thread of both traces does: the alignment, the counts' profiles
- * and the thread order once each (every thread, both runs), the races
+/* Every walk of the diff together goes over 4.01 times what one read of
+ * every thread of both traces does: the alignment and the thread order
+ * once each (every thread, both runs), the counts' pass once but for
+ * worker-b of the bad run (its keys are its partner's: its counts are
+ * copied, counts.c; 4.35 with its own pass), the races
  * about half (the bad run), the timing scan of the split thread (a run
  * walk, leaving marks and the thread's SYNC_OP records), resolve's pass
  * and the details from those marks; the order stage's lock views read
@@ -124,8 +126,8 @@ static void test_read_once(void **state)
     double times = (double)ttdi_walk_span_ns / (double)(eg + eb);
     print_message("walked: %llu ns, %.2f times one read's %llu ns\n",
                   (unsigned long long)ttdi_walk_span_ns, times, (unsigned long long)(eg + eb));
-    assert_true(times < 4.4);
-    assert_true(times > 4.2);   /* the count counts (the passes above) */
+    assert_true(times < 4.1);
+    assert_true(times > 3.9);   /* the count counts (the passes above) */
     ttd_free(d);
 }
 
