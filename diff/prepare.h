@@ -265,7 +265,7 @@ typedef struct ttdi_walk {
                                closed before the next ENTER: the stack at
                                the unwind itself still shows where it began */
     int lean;               /* 1: its frames hold their id only
-                               (ttdi_walk_open_plain, ttdi_walk_stack) */
+                               (ttdi_walk_stack) */
     int stacked;            /* 1: it keeps the call stack (a run walk, or
                                a stack walk: ttdi_walk_stack) */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
@@ -331,13 +331,6 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
-/* A run walk as ttdi_walk_open's (filter, call stack) that reads no
- * values, leaves no marks (its iterator skips the values a later walk
- * from a mark may need) and keeps each frame's id only (w->lean: no
- * name, site, time or values): for a pass that needs the stack's shape
- * only, over a thread other walks marked already (the thread order's
- * split thread). 0 or a TT_E* code. */
-int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks and SYNC_OP records run walks left in r. */

@@ -122,15 +122,6 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     return ttf_iter_open(r->t, thread, &w->it);
 }
 
-int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
-{
-    int rc = ttdi_walk_open(w, r, thread);
-
-    w->mark_at = UINT64_MAX;    /* its iterator skips values: no mark */
-    w->lean = 1;
-    return rc < 0 ? rc : ttf_iter_skip_values(w->it);
-}
-
 int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
