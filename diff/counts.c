@@ -103,33 +103,68 @@ static int kept(const ttdi_norm *nm, const char *name)
            !(nm->drop && ttd_regex_match(nm->drop, name) > 0);
 }
 
+/* Row (name, thread, calls) at the end of *t (n rows, room for *cap),
+ * the name copied into a, unless the filters leave the function out. */
+static int add_trow(const ttdi_run_state *r, struct ttfi_arena *a, struct trow **t, size_t *n,
+                    size_t *cap, const char *name, uint32_t thread, uint64_t calls)
+{
+    if (!kept(&r->norm, name))
+        return 0;
+    if (*n == *cap && ttdi_grow(t, cap, *n + 1, sizeof **t, 64) < 0)
+        return TT_ENOMEM;
+    if (!((*t)[*n].name = ttfi_arena_strcpy(a, name)))
+        return TT_ENOMEM;
+    (*t)[*n].thread = thread;
+    (*t)[(*n)++].calls = calls;
+    return 0;
+}
+
+/* The rows of the threads of sel that run walks read whole, counting
+ * (ttdi_walk_calls: the timing scan's split thread), taken out of sel. */
+static int walked_rows(const ttdi_run_state *r, char *sel, struct ttfi_arena *a,
+                       struct trow **t, size_t *n, size_t *cap)
+{
+    int rc = 0;
+
+    if (ttdi_prof_by_time(r->t))
+        return 0;   /* the profile names each event by its time */
+    for (uint32_t th = 0; th < r->nt && rc >= 0; th++) {
+        const ttdi_fcalls *fc;
+        size_t nf;
+        if (!sel[th] || !ttdi_walk_calls(r, th, &fc, &nf))
+            continue;
+        sel[th] = 0;
+        for (size_t i = 0; i < nf && rc >= 0; i++)
+            rc = add_trow(r, a, t, n, cap, fc[i].name, th, fc[i].calls);
+    }
+    return rc;
+}
+
 /* Run r's calls per thread (sel[i]: thread i counted; NULL all) and
- * function, names copied into a. */
+ * function, names copied into a: a thread run walks read whole as they
+ * counted, the others by a calls-only pass. */
 static int rows_of(const ttdi_run_state *r, const char *sel, struct ttfi_arena *a,
                    struct trow **out, size_t *nout)
 {
-    ttd_prof_opts po = {1, sel, sel ? r->nt : 0};
+    char *rest = sel ? malloc(r->nt + 1) : NULL;
+    ttd_prof_opts po = {1, rest, sel ? r->nt : 0};
     ttd_prof *prof = NULL;
-    int rc = ttdi_prof_calls(r->t, r->norm.sym, &po, &prof);
+    struct trow *t = NULL;
+    size_t n = 0, cap = 0;
+    int rc = sel && !rest ? TT_ENOMEM : 0;
 
-    *out = NULL;
-    *nout = 0;
-    if (rc < 0)
-        return rc;
-    size_t nr = ttd_prof_count(prof), n = 0;
-    struct trow *t = calloc(nr + 1, sizeof *t);
-    if (!t)
-        rc = TT_ENOMEM;
-    for (size_t i = 0; i < nr && rc >= 0; i++) {
+    if (rest) {
+        memcpy(rest, sel, r->nt);
+        rc = walked_rows(r, rest, a, &t, &n, &cap);
+    }
+    if (rc >= 0)
+        rc = ttdi_prof_calls(r->t, r->norm.sym, &po, &prof);
+    for (size_t i = 0; rc >= 0 && i < ttd_prof_count(prof); i++) {
         const ttd_prof_row *row = ttd_prof_get(prof, i);
-        if (!kept(&r->norm, row->name))
-            continue;
-        if (!(t[n].name = ttfi_arena_strcpy(a, row->name)))
-            rc = TT_ENOMEM;
-        t[n].thread = row->thread;
-        t[n++].calls = row->calls;
+        rc = add_trow(r, a, &t, &n, &cap, row->name, row->thread, row->calls);
     }
     ttd_prof_free(prof);
+    free(rest);
     *out = t;
     *nout = n;
     return rc;

@@ -214,6 +214,8 @@ typedef struct ttdi_run_state {
                                TTDI_MARK_EVERY (tests make it small) */
     struct ttdi_syncs *syncs; /* per thread: the SYNC_OPs run walks read
                                (walker.c), NULL until one opened */
+    int count_calls;        /* 1: run walks count the ENTERs per function
+                               of what they first read (ttdi_walk_calls) */
 } ttdi_run_state;
 
 /* Name and start function of each thread of r (r->t and r->norm set):
@@ -302,6 +304,21 @@ typedef struct ttdi_syncrec {
  * checks' lock views) reads no event again. */
 int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
                     const ttdi_syncrec **recs, size_t *n);
+
+/* One function's calls in a thread, as run walks counted them. */
+typedef struct ttdi_fcalls {
+    const char *name;       /* as ttf_sym_event_name names its ENTER */
+    uint64_t calls;         /* ENTERs */
+} ttdi_fcalls;
+
+/* The ENTERs of thread `thread` of r per function (address or scope
+ * site: a name may come twice), named as ttf_sym_event_name names the
+ * first: 1 with *fc and *n when run walks read the whole thread with
+ * r->count_calls set from its start (they count what they first read,
+ * as they keep the records), else 0. A pass that needs every thread's
+ * calls (the count facts, counts.c) reads no event of such a thread. */
+int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls **fc,
+                    size_t *n);
 
 /* Tests only: the trace time every walk went over, from where it started
  * (its thread's start, or the mark it started at) to the last event it
@@ -492,6 +509,10 @@ typedef struct ttd_prof ttd_prof;
 typedef struct ttd_prof_opts ttd_prof_opts;
 int ttdi_prof_calls(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
                     ttd_prof **out);
+/* 1 when a profile of t names each event by its time (a module was
+ * unloaded: an address may name two functions), so names per address
+ * (ttdi_walk_calls) are not the profile's; else 0. */
+int ttdi_prof_by_time(const ttf_trace *t);
 
 /* ---- the filters (regex.c) ---------------------------------------------- */
 

@@ -362,7 +362,7 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
 
 /* ---- the API ------------------------------------------------------------ */
 
-static int modules_unloaded(const ttf_trace *t)
+int ttdi_prof_by_time(const ttf_trace *t)
 {
     for (size_t i = 0; i < ttf_module_count(t); i++) {
         if (ttf_get_module(t, i)->unload_ns != UINT64_MAX)
@@ -395,7 +395,7 @@ static int build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
     p->t = t;
     p->sym = sym;
     p->info.per_thread = opts ? opts->per_thread != 0 : 0;
-    p->by_time = modules_unloaded(t);
+    p->by_time = ttdi_prof_by_time(t);
     p->calls_only = calls_only;
     if (grow_fn(p) < 0)
         goto nomem;

@@ -38,6 +38,10 @@
  * each, so a pass that needs a thread's sync operations up to a time (the
  * order checks' lock views) takes them from the records (ttdi_walk_syncs)
  * exactly as a raw walk stopping there would read them, with no walk.
+ * While the engine asks (ttdi_run_state.count_calls: from the timing scan
+ * to the count facts), that walk also counts the ENTERs per function, so
+ * a thread run walks read whole needs no pass of its own for its calls
+ * (ttdi_walk_calls; not told when a part of it was read uncounted).
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -65,7 +69,32 @@ typedef struct ttdi_syncs {
     uint64_t upto;          /* events read (SLEEPs too) */
     uint64_t max_ns;        /* the latest time of those not SYNC_OPs */
     int ended;              /* 1: a walk read past the thread's last event */
+    ttdi_fcalls *fc;        /* ENTERs per function of those events */
+    size_t nfc, capfc;
+    ttdi_map fcat;          /* function (address, or site | bit) -> fc index */
+    int uncounted;          /* 1: some were read with count_calls off */
 } ttdi_syncs;
+
+/* An ENTER of the records' part counted (r->count_calls). */
+static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *ev)
+{
+    int added;
+    uint64_t id = ev->addr == 0 && ev->site ? ev->site | TTDI_SITE_BIT : ev->addr;
+    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
+
+    if (!v)
+        return TT_ENOMEM;
+    if (added) {
+        if (sy->nfc == sy->capfc &&
+            ttdi_grow(&sy->fc, &sy->capfc, sy->nfc + 1, sizeof *sy->fc, 64) < 0)
+            return TT_ENOMEM;
+        const char *name = ttf_sym_event_name(r->norm.sym, ev);
+        sy->fc[sy->nfc] = (ttdi_fcalls){name ? name : "?", 0};
+        *v = sy->nfc++;
+    }
+    sy->fc[*v].calls++;
+    return 0;
+}
 
 /* Walk w's current event, the first past its thread's records: kept. */
 static int record(ttdi_walk *w)
@@ -74,6 +103,10 @@ static int record(ttdi_walk *w)
     const ttf_event *ev = &w->ev;
 
     sy->upto++;
+    if (!w->r->count_calls)
+        sy->uncounted = 1;
+    else if (ev->kind == TTF_EV_ENTER && count_call(sy, w->r, ev) < 0)
+        return TT_ENOMEM;
     if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_SLEEP)
         return 0;       /* raw walks skip them: neither kept nor a time */
     if (ev->kind != TTF_EV_SYNC_OP) {
@@ -105,6 +138,18 @@ int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
         return 0;       /* the walks did not get to where it stops */
     *recs = sy->rec;
     *n = k;
+    return 1;
+}
+
+int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls **fc,
+                    size_t *n)
+{
+    const ttdi_syncs *sy = r->syncs && thread < r->nt ? &r->syncs[thread] : NULL;
+
+    if (!sy || !sy->ended || sy->uncounted)
+        return 0;
+    *fc = sy->fc;
+    *n = sy->nfc;
     return 1;
 }
 
@@ -232,8 +277,11 @@ void ttdi_marks_free(ttdi_run_state *r)
             mark_clear(&r->marks[i].m[k]);
     free(r->marks);
     r->marks = NULL;
-    for (size_t i = 0; r->syncs && i < r->nt; i++)
+    for (size_t i = 0; r->syncs && i < r->nt; i++) {
         free(r->syncs[i].rec);
+        free(r->syncs[i].fc);
+        ttdi_map_free(&r->syncs[i].fcat);
+    }
     free(r->syncs);
     r->syncs = NULL;
 }
