@@ -7,11 +7,16 @@
  * the whole run's count does not. Stage 1 align of diff/STAGES (its
  * header: state.h).
  *
- * Design. Each run's calls are counted per thread and function (the
- * calls-only pass of run_profile.c, ttdi_prof_calls: one pass over each
- * trace reading its ENTERs, no stack and no times; a bad thread whose
- * kept events are its partner's keys, ttdi_ipair.same, takes its
- * partner's counts instead of a pass of its own) once the pairs are
+ * Design. Each run's calls are counted per thread and function once the
+ * pairs are aligned (the baselines', ttdi_counts_tally, while they are
+ * open; the good and the bad run's as late as the engine can,
+ * ttdi_counts_runs, before the facts are judged): what the run walks
+ * counted of a thread they read whole as they went (ttdi_walk_calls: the
+ * timing scan's split threads, the thread order's others, issue 38 item
+ * 4: no pass again), a bad thread whose kept events are its partner's
+ * keys (ttdi_ipair.same) its partner's counts, and the rest by the
+ * calls-only pass of run_profile.c (ttdi_prof_calls: its ENTERs, no
+ * stack, no times), once the pairs are
  * aligned, with the baselines still open, and only when some pair differs
  * or a thread has no partner: identical runs pay nothing
  * (ttdi_counts_tally); never when a trace was cut short (disk full, a
@@ -292,6 +297,21 @@ static int copy_rows(const ttdi_aligner *al, ttdi_counts *c)
     return 0;
 }
 
+int ttdi_counts_runs(ttdi_counts *c, const ttdi_aligner *al)
+{
+    int rc = 0;
+
+    if (!c)
+        return 0;
+    for (int ri = 0; ri < 2 && rc >= 0; ri++) {
+        char *sel = NULL;
+        if ((rc = threads_of(al, ri, c, &sel)) >= 0)
+            rc = rows_of(&al->r[ri], sel, c->names, &c->rows[ri], &c->nrows[ri]);
+        free(sel);
+    }
+    return rc < 0 ? rc : copy_rows(al, c);
+}
+
 int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
                       ttdi_counts **out)
 {
@@ -307,14 +327,6 @@ int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_aren
     if (!c)
         return TT_ENOMEM;
     c->names = a;
-    for (int ri = 0; ri < 2 && rc >= 0; ri++) {
-        char *sel = NULL;
-        if ((rc = threads_of(al, ri, c, &sel)) >= 0)
-            rc = rows_of(&al->r[ri], sel, a, &c->rows[ri], &c->nrows[ri]);
-        free(sel);
-    }
-    if (rc >= 0)
-        rc = copy_rows(al, c);
     c->nb = al->nbase;
     if (rc >= 0 && (!(c->bt = calloc(c->nb + 1, sizeof *c->bt)) ||
                     !(c->bn = calloc(c->nb + 1, sizeof *c->bn))))

@@ -32,7 +32,9 @@
  * scan read further than the split) by a stack walk (ttdi_walk_stack: the
  * same events and the same call-stack rule, without the run walk's
  * filter, key indexes and records, its stack changes inline), which
- * leaves nothing behind.
+ * leaves nothing behind. A run walk that stopped at the split near its
+ * thread's end reads on to it while the run counts calls
+ * (ttdi_walk_read_out): the count facts then read the thread no more.
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns): a call is never taken as
  * shorter, nor as over before another began, than it may have been.
@@ -513,6 +515,8 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
             rc = bad ? keep_cand(p, &f, &wk.ev, fns)
                      : (ret(x, &f, th, 0, fns, 0, NULL), 0);
     }
+    if (rc >= 0 && wk.r)    /* its calls counted: the count facts read it no more */
+        rc = ttdi_walk_read_out(&wk);
     ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
 }

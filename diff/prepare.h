@@ -281,6 +281,8 @@ typedef struct ttdi_walk {
     uint64_t nraw;          /* a run walk: events read, its current one
                                included (SLEEPs too) */
     struct ttdi_syncs *sy;  /* a run walk: its thread's SYNC_OP records */
+    int read_out;           /* 1: read on past its consumer's stop
+                               (ttdi_walk_read_out), its reach noted there */
 } ttdi_walk;
 
 /* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
@@ -319,6 +321,12 @@ typedef struct ttdi_fcalls {
  * calls (the count facts, counts.c) reads no event of such a thread. */
 int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls **fc,
                     size_t *n);
+
+/* Run walk w, done with its thread, reads on to the thread's end when it
+ * stands where no walk got further, the run counts calls and at most an
+ * eighth of the thread is left: the pass that needs every thread's calls
+ * then reads none of this one (ttdi_walk_calls). 0 or a TT_E* code. */
+int ttdi_walk_read_out(ttdi_walk *w);
 
 /* Tests only: the trace time every walk went over, from where it started
  * (its thread's start, or the mark it started at) to the last event it

@@ -528,22 +528,6 @@ static void sync_op(scan *s, const ttf_event *ev)
     }
 }
 
-/* The scan's walk w of thread th of r, done, on to the thread's end when
- * the run walks count calls and little is left (at most an eighth of what
- * it read): the count facts (counts.c) then take the thread's calls from
- * what it counted (ttdi_walk_calls) instead of a pass over all of it. */
-static int read_out(ttdi_run_state *r, uint32_t th, ttdi_walk *w)
-{
-    const ttf_thread *t = ttf_get_thread(r->t, th);
-    int rc = 1;
-
-    if (!r->count_calls || !t || t->events - w->nraw > w->nraw / 8)
-        return 0;
-    while ((rc = ttdi_walk_next(w)) > 0)
-        ;
-    return rc;
-}
-
 /* Scan thread th of run r for candidates c[0..nc), ascending. */
 static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
                        size_t nc)
@@ -584,8 +568,8 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
             kept(&s, &wk.ev, key);
         rc = 1;
     }
-    if (rc > 0)
-        rc = read_out(r, th, &wk);
+    if (rc > 0)     /* its calls counted: the count facts read it no more */
+        rc = ttdi_walk_read_out(&wk);
     ttdi_walk_close(&wk);
     free(s.st);
     return rc < 0 ? rc : 0;

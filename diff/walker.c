@@ -41,7 +41,10 @@
  * While the engine asks (ttdi_run_state.count_calls: from the timing scan
  * to the count facts), that walk also counts the ENTERs per function, so
  * a thread run walks read whole needs no pass of its own for its calls
- * (ttdi_walk_calls; not told when a part of it was read uncounted).
+ * (ttdi_walk_calls; not told when a part of it was read uncounted). A
+ * walk whose consumer stopped near the thread's end reads on to it then
+ * (ttdi_walk_read_out: the timing scan, the thread order), its reach
+ * noted where the consumer stopped.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -379,7 +382,8 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
 
 uint64_t ttdi_walk_span_ns;
 
-void ttdi_walk_close(ttdi_walk *w)
+/* How far run walk w got, for the walks opened after it (its reach). */
+static void note_reach(const ttdi_walk *w)
 {
     ttdi_marks *ms = w->r && w->r->marks && w->thread < w->r->nt ? &w->r->marks[w->thread]
                                                                    : NULL;
@@ -388,11 +392,32 @@ void ttdi_walk_close(ttdi_walk *w)
         ms->reach_idx = w->idx;
         ms->reach_ns = w->prev_ns;
     }
+}
+
+void ttdi_walk_close(ttdi_walk *w)
+{
+    if (!w->read_out)
+        note_reach(w);
     if (w->ev.time_ns > w->from_ns)
         ttdi_walk_span_ns += w->ev.time_ns - w->from_ns;
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
+}
+
+int ttdi_walk_read_out(ttdi_walk *w)
+{
+    const ttf_thread *t = w->sy ? ttf_get_thread(w->r->t, w->thread) : NULL;
+    int rc;
+
+    if (!t || !w->r->count_calls || w->sy->ended || w->nraw != w->sy->upto ||
+        t->events - w->nraw > w->nraw / 8)
+        return 0;
+    note_reach(w);      /* where its consumer stopped (the split): the */
+    w->read_out = 1;    /* details' walks to the events before it start near it */
+    while ((rc = ttdi_walk_next(w)) > 0) {
+    }
+    return rc;
 }
 
 /* Frames up to which an EXIT that is not the innermost frame's looks for

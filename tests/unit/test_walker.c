@@ -260,6 +260,41 @@ static void test_marks_reach(void **state)
     free(ref);
 }
 
+/* A walk that stops near its thread's end reads on to it when the run
+ * counts calls (ttdi_walk_read_out: its calls are then told), and its
+ * reach is where it stopped: a ring of the 2 events before that time
+ * starts at the mark just before it (one mark earlier with the reach at
+ * the end), as in test_marks_reach. */
+static void test_read_out(void **state)
+{
+    (void)state;
+    ttdi_run_state r, rr;
+    ttdi_walk w;
+    const ttdi_fcalls *fc;
+    size_t n, nf;
+    int rc;
+
+    write_trace();
+    open_run(&rr, 0);
+    seen *ref = walk_all(&rr, &n);
+    close_run(&rr);
+    open_run(&r, 0);
+    r.count_calls = 1;
+    uint64_t ns = ref[6 * E + 10].time_ns;
+    assert_true(ref[6 * E + 11].time_ns > ns && n - 6 * E < 6 * E / 8);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns)
+        ;
+    assert_int_equal(rc, 1);
+    assert_int_equal(ttdi_walk_calls(&r, 0, &fc, &nf), 0);
+    assert_int_equal(ttdi_walk_read_out(&w), 0);
+    ttdi_walk_close(&w);
+    assert_int_equal(ttdi_walk_calls(&r, 0, &fc, &nf), 1);
+    check_ring(&r, ref, n, ns, 2, 6 * E);
+    close_run(&r);
+    free(ref);
+}
+
 /* The run walks' call-stack rule: an UNWIND's frames close at the next
  * ENTER; an EXIT closes its own frame and those a longjmp left above it.
  * main{ parse{ lex{ UNWIND(1) check{} work{ lex{ EXIT(work) } }:
@@ -583,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_stack_walk),
         cmocka_unit_test(test_sync_records),
         cmocka_unit_test(test_walk_calls),
+        cmocka_unit_test(test_read_out),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
