@@ -515,7 +515,12 @@ int ttdi_rprefix_start(ttdi_rprefix **out, ttdi_norm *ng, ttdi_norm *nb, uint32_
  * to the side's I/O waits, SLEEPs only there. 1, 0 at the end, or a TT_E*
  * code. The replay's own reads and the prefix walk's alike. */
 int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w);
-/* One pair of the prefix (same key) into the replay. 0 or a TT_E* code. */
+/* One pair of the prefix (same key) into the replay: 0; or 1, the prefix
+ * replay having ended before it, its walks held there (the pair's step
+ * would be the first to ask the bad run's symbols for a signature the
+ * values walk did not ask for: that first ask may add a notice, which
+ * must come when the explain stage's replay makes it, as before); or a
+ * TT_E* code. */
 int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b);
 /* The prefix ends at g, b (got_g, got_b: each side's last read gave an
  * event): both walks kept there (clones), or, a side having ended, none.
@@ -532,8 +537,9 @@ void ttdi_rprefix_free(ttdi_rprefix *pre);
  * set), a copy of its state and walks goes on from there: the same
  * result. 0 or a TT_E* code. */
 int ttdi_replay_run(ttdi_replay *rp, const ttdi_rprefix *pre);
-/* Tests only: 1 makes every replay walk from the start (pre ignored);
- * ttdi_replay_resumed counts the replays that went on from a prefix. */
+/* Tests only: 1 makes align replay no prefix, so every replay walks
+ * from the start (as before issue 38's merge); ttdi_replay_resumed counts
+ * the replays that went on from a prefix. */
 extern int ttdi_replay_prefix_off;
 extern uint64_t ttdi_replay_resumed;
 void ttdi_replay_free(ttdi_replay *rp);

@@ -398,7 +398,7 @@ static int prefix_replay(ttdi_aligner *al, ttdi_ipair *p, src s[2], const ttdi_v
                          ttdi_rprefix **pre)
 {
     *pre = NULL;
-    if (!vs || s[0].bound == s[1].bound)
+    if (!vs || s[0].bound == s[1].bound || ttdi_replay_prefix_off)
         return 0;
     int rc = ttdi_rprefix_start(pre, &al->r[TTD_GOOD].norm, &al->r[TTD_BAD].norm, p->t[0],
                                 p->t[1]);
@@ -418,14 +418,21 @@ static void prefix_off(src *s)
 }
 
 /* One step of the prefix in step (keys k, got: each side read one) into
- * the prefix replay pre (NULL: none): a pair, or where the prefix ends,
- * both walks kept there; 1 while in step. 0 at the end, or a TT_E* code. */
-static int step_prefix(ttdi_rprefix *pre, src s[2], const uint64_t k[2], const int got[2])
+ * the prefix replay *feed (NULL: none, or no longer fed): a pair, or
+ * where the prefix ends, both walks kept there. When the prefix replay
+ * ends before the prefix does (ttdi_rprefix_pair), the reads no longer go
+ * to it. 0 or a TT_E* code. */
+static int step_prefix(ttdi_rprefix **feed, src s[2], const uint64_t k[2], const int got[2])
 {
     int same = got[0] && got[1] && k[0] == k[1];
-    int rc = !pre ? 0 : same ? ttdi_rprefix_pair(pre, &s[0].wk, &s[1].wk)
-                             : ttdi_rprefix_hold(pre, &s[0].wk, &s[1].wk, got[0], got[1]);
-    return rc < 0 ? rc : same;
+    int rc = !*feed ? 0 : same ? ttdi_rprefix_pair(*feed, &s[0].wk, &s[1].wk)
+                              : ttdi_rprefix_hold(*feed, &s[0].wk, &s[1].wk, got[0], got[1]);
+    if (rc > 0 || (*feed && !same)) {
+        prefix_off(&s[0]);
+        prefix_off(&s[1]);
+        *feed = NULL;
+    }
+    return rc < 0 ? rc : 0;
 }
 
 /* Both sides' next keys in step. The prefix replay's walk reads the bad
@@ -453,7 +460,7 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
     uint64_t k[2];
     int got[2] = {1, 1}, rc;
     size_t stop = 0;
-    ttdi_rprefix *pre = NULL;
+    ttdi_rprefix *pre = NULL, *feed;
 
     if ((rc = src_open(&s[0], &al->r[TTD_GOOD], p->t[0])) < 0)
         return rc;
@@ -462,9 +469,10 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0 ||
         (rc = prefix_replay(al, p, s, vs, &pre)) < 0)
         goto out;
+    feed = pre;
     while (al->o->first_only || vs) {
         if ((rc = read_both(s, k, got)) < 0 || (rc = step_values(s, k, got, vs)) < 0 ||
-            (rc = step_prefix(pre, s, k, got)) < 0)
+            (rc = step_prefix(&feed, s, k, got)) < 0)
             goto out;
         if (got[0] && got[1] && k[0] == k[1]) {
             if ((rc = ttdi_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||

@@ -31,16 +31,24 @@
  * threads' lengths differ (the pair will part, so the explain stage will
  * replay it), the same reads also feed a replay of the prefix
  * (ttdi_rprefix: every record through ttdi_replay_next, every pair
- * through the step the walk below takes), which stops nowhere, and keeps
+ * through the step the walk below takes), which has no stop, and keeps
  * both walks at the first difference. A replay whose pairs before its
  * stop include the whole prefix, with no hunk inside it and no baselines'
  * noise set, starts from a copy of that state and those walks: the same
  * records reach the same steps in the same order, so the result is the
  * one a walk from the start gives (test_explain's test_prefix_replay
- * compares both on every case it builds). Otherwise (the stop inside the
- * prefix: another thread's replay up to an earlier time; threads of the
- * same length) it walks from the start, as before. The prefix's values
- * are then decoded once, not twice: a quarter of a values diff of jq.
+ * compares both on every case it builds). One side effect is not the
+ * walk's own: a function's signature asked of the run's symbols the first
+ * time may add a notice (no DWARF entry, no DWARF), in the order asked.
+ * So the prefix replay asks the bad run's symbols only for what the
+ * values walk asked just before (an event with values on both sides
+ * whose good signature is known, values.c's compare_pair); at the first
+ * ENTER that would ask for more, it ends there (ttdi_rprefix_pair), and
+ * the explain stage's replay asks from there on, as before. Otherwise
+ * (the stop inside the prefix: another thread's replay up to an earlier
+ * time; threads of the same length) it walks from the start, as before.
+ * The prefix's values are then decoded once, not twice: a quarter of a
+ * values diff of jq.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -745,10 +753,36 @@ int ttdi_rprefix_start(ttdi_rprefix **out, ttdi_norm *ng, ttdi_norm *nb, uint32_
     return new_node(&pre->rp, -1) < 0 ? TT_ENOMEM : 0;
 }
 
+/* Would the step of the pair g, b ask the bad run's symbols for a
+ * signature the values walk did not ask for just before (values.c's
+ * compare_pair asks only for an event with values on both sides whose
+ * good signature is known)? An ENTER whose signature is not in the cache
+ * and is not such an event: its first ask may add a notice (a function
+ * with no DWARF entry, a module with no DWARF: ttf_sym_signature), which
+ * a replay from the start makes only when the explain stage runs it. */
+static int asks_new(const ttdi_replay *rp, const ttdi_walk *g, const ttdi_walk *b)
+{
+    const ttf_signature *sig;
+
+    if (b->ev.kind != TTF_EV_ENTER || b->ev.site)
+        return 0;
+    if (rp->sc.slot && b->key) {
+        const ttdi_rsig *c = ttdi_dmcache_slot(&rp->sc, b->key ^ b->key >> 17);
+        if (c->key == b->key)
+            return 0;
+    }
+    return g->ev.site || !g->ev.has_values || !b->ev.has_values ||
+           ttf_sym_signature(g->norm->sym, &g->ev, &sig) != 0;
+}
+
 int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
 {
     ttdi_walk *const s[2] = {g, b};
 
+    if (asks_new(&pre->rp, g, b)) {     /* the prefix replay ends here */
+        int rc = ttdi_rprefix_hold(pre, g, b, 1, 1);
+        return rc < 0 ? rc : 1;
+    }
     pre->n = b->idx + 1;
     pre->max_ns = b->ev.time_ns > pre->max_ns ? b->ev.time_ns : pre->max_ns;
     return pair_step(&pre->rp, s);
@@ -784,7 +818,7 @@ void ttdi_rprefix_free(ttdi_rprefix *pre)
  * has none)? */
 static int prefix_fits(const ttdi_replay *rp, const ttdi_rprefix *pre)
 {
-    return pre && !ttdi_replay_prefix_off && !rp->noise && pre->n <= rp->stop &&
+    return pre && !rp->noise && pre->n <= rp->stop &&
            pre->max_ns <= rp->stop_ns &&
            (!rp->nh || (rp->h[0].a0 >= pre->n && rp->h[0].b0 >= pre->n));
 }
