@@ -4,8 +4,11 @@
  * loops collapsed and the zones where good runs vary (seq.c), the call
  * trees of tree.h (tree.c, talign.c), the comparison of call values along
  * an alignment (values.c) and the noise by function learnt from good runs
- * (fnoise.c). Built on prepare.h only; the engine's state (state.h) and
- * what drives these over a thread pair (pair_align.c) sit on top.
+ * (fnoise.c); the value rules every stage shares (vrules.c) and the
+ * replay of a pair's values as a tree of calls (replay.c), which goes on
+ * from what align's values walk replayed over the common prefix. Built on
+ * prepare.h only; the engine's state (state.h) and what drives these over
+ * a thread pair (pair_align.c) sit on top.
  * Internal to libttdiff (ttdi_, hidden).
  */
 #ifndef TTDI_ALIGN_H
@@ -300,5 +303,265 @@ int ttdi_fnoise_learn(ttdi_openset *set, int by_caller, ttdi_fside g, ttdi_fside
 int ttdi_fnoise_mark(const ttdi_openset *set, int by_caller, ttdi_fside g,
                      ttdi_fside b, const ttdi_hunk *h, size_t nh, uint8_t *exp,
                      size_t *lead);
+
+/* ---- the value rules every stage shares (vrules.c) ------------------------ */
+
+/* Why a differing value is not a cause by itself. */
+enum ttdi_noise {
+    TTDI_NOISE_NONE = 0,
+    TTDI_NOISE_BASELINE,    /* its slot also differs between good runs */
+    TTDI_NOISE_ADDR,        /* a 64-bit integer of magnitude >= 2^44 in both
+                               runs (an address, a time stamp or a hash),
+                               or a wall-clock time in seconds or ms since
+                               1970 (2000..2100, less than 10^7 apart) */
+    TTDI_NOISE_CLOCK,       /* a return value that grows from call to call
+                               within a run (per function, whatever the
+                               call site), two 64-bit values of 10^12 or
+                               more less than 1/1000 apart (a clock in ns
+                               or us since boot), each run's own pid
+                               (ttdi_own_pid), or of a function named like
+                               a clock (time, now, tick, rand, pid...) */
+    TTDI_NOISE_TIMEOUT,     /* a value whose every use the trace shows ends
+                               as the timeout of a recorded I/O wait that
+                               was woken early in both runs (timeouts.c) */
+    TTDI_NOISE_SWAP         /* an argument of one of two calls of one
+                               function that ran in the other order, the
+                               order set by a hunk hidden as timing
+                               (swaps.c) */
+};
+
+#define TTDI_ADDR_LIKE (1ull << 44)
+
+/* 1 if a function name has a word naming a clock or chance (time, now,
+ * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
+int ttdi_clock_name(const char *name);
+/* How far a gcc clone's registers can be trusted, by its name (until the
+ * clone's own debug info is read, issue 20 item 5): 0 not a clone; 1 its
+ * arguments are not the declared parameters (f.constprop.1, f.part.2,
+ * f.cold: constants propagated, a split part) but its result is; 2 neither
+ * (f.isra.0: IPA-SRA may drop parameters and the result). */
+int ttdi_clone_name(const char *name);
+/* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
+ * the registers) is noise by its own look; func: the function, is_return:
+ * 1 for its return value. TTDI_NOISE_NONE otherwise. */
+int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
+                     const char *func, int is_return);
+/* 1 when two differing integers (good, bad: the registers, type ty) are
+ * each run's own process id (pid[0] the good run's, pid[1] the bad
+ * run's): a value the system hands out, not the input (getpid's result
+ * passed on, a pid in a file name). */
+int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2]);
+/* The reason as words: "it also varies between the good runs". */
+const char *ttdi_noise_words(int why);
+/* 1 if a value's answer flipped between good and bad: one reads as an
+ * error and the other not (ttdi_value_error), or an integer was 0 in one
+ * run and 1 in the other (a yes/no answer). */
+int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad);
+/* 1 if a value reads as an error (a negative signed integer, NULL, false,
+ * a size_t error code), 0 if as success, -1 if it cannot tell. */
+int ttdi_value_error(const ttf_vtype *ty, uint64_t raw);
+
+/* ---- the replay of a thread pair (replay.c) ------------------------------ */
+
+#define TTDI_MAXP 16                /* parameters compared per call */
+#define TTDI_REPLAY_NODES 65536     /* calls kept per replay (the oldest
+                                       closed ones are dropped beyond) */
+
+/* One call of a replayed pair that matters to an explanation: its return
+ * value or an argument differs between the runs, or it encloses such a
+ * call, or it was open at the stop. Node 0 is the thread's top level. */
+typedef struct ttdi_xcall {
+    int32_t parent;             /* enclosing call's node, -1 for node 0 */
+    int32_t first, last, next;  /* children in order; next sibling; -1 none */
+    uint64_t key;               /* function key (its ENTER's, normalise.c) */
+    uint64_t addr;              /* bad run: function address */
+    uint64_t time_ns;           /* bad run: ENTER time */
+    uint64_t enter[2];          /* key index of the ENTER in good, bad */
+    uint64_t gtime_ns;          /* good run: ENTER time */
+    uint64_t exit_idx;          /* bad key index of its EXIT; UINT64_MAX if it
+                                   did not return in step before the stop */
+    uint64_t gexit_idx;         /* good key index of its EXIT (returned) */
+    uint64_t exit_ns;           /* bad run: EXIT time */
+    uint64_t gexit_ns;          /* good run: EXIT time */
+    const ttf_signature *sig;   /* bad run's signature, NULL if unknown */
+    uint64_t args[2][TTF_VALUE_SLOTS]; /* argument registers, good and bad */
+    const uint8_t *strs[2];     /* their strings' first bytes (format 1.6: the
+                                   ENTERs' ttf_event strs), NULL: none */
+    uint32_t strs_len[2];
+    uint64_t ret[2];            /* return registers (returned) */
+    uint64_t retx[2];           /* xmm0's low 8 bytes: a small struct
+                                   result's SSE eightbyte (ttdi_ret_struct) */
+    uint8_t values;             /* 1: both runs recorded values */
+    uint8_t returned;           /* 1: its EXIT was matched: ret is valid */
+    uint8_t retdiff;            /* 1: the return value differs */
+    uint8_t retnoise;           /* TTDI_NOISE_* when that difference is noise */
+    uint16_t argdiff;           /* bit i: parameter i differs (not noise) */
+    uint16_t argnoisy;          /* bit i: parameter i differs, as noise */
+    uint8_t argwhy;             /* TTDI_NOISE_* of the first noisy one */
+} ttdi_xcall;
+
+/* Return-value statistics of one function within each run (clocks). */
+typedef struct ttdi_rstat {
+    uint64_t key;               /* function key, 0 = free slot */
+    uint64_t last[2];           /* last value seen per run */
+    uint32_t n[2];              /* values seen */
+    uint32_t rises[2];          /* times it grew */
+    uint8_t falls[2];           /* 1: it once went down */
+    uint8_t errs[2];            /* 1: it returned a failure-looking value
+                                   (ttdi_value_error) in that run */
+    uint32_t zero[2];           /* values that were 0 */
+    uint32_t neg[2];            /* values negative as the declared signed
+                                   type (0 for unsigned types) */
+} ttdi_rstat;
+
+/* The last callee of a frame whose result differed only as noise (a value
+ * no input decides: a clock, an address, one that varies between good
+ * runs): why = TTDI_NOISE_*, 0 when none. */
+typedef struct ttdi_xnoisy {
+    uint64_t addr, time_ns;     /* bad run: its function, ENTER time */
+    uint64_t exit_idx;          /* bad key index of its EXIT */
+    uint64_t exit_ns, gexit_ns; /* EXIT time, bad and good run */
+    uint64_t ret[2];            /* return registers, good and bad */
+    const ttf_signature *sig;   /* bad run's signature */
+    uint8_t why;
+    uint8_t used;               /* arguments of later callees of the frame
+                                   that took that value (the calls after it
+                                   depend on it), 0: none */
+} ttdi_xnoisy;
+
+/* One recorded I/O wait (a SLEEP sync op): when it began, the time asked
+ * and the time it blocked (until the thread's next record, at the latest
+ * that record can have been), in ns; blocked UINT64_MAX: no record after
+ * it was read. */
+typedef struct ttdi_wait {
+    uint64_t t, asked, blocked;
+} ttdi_wait;
+
+/* The I/O waits of one side, kept as the replay's walk reads its records
+ * (at most TTDI_WAITS, the first ones; replay.c), for timeouts.c. */
+#define TTDI_WAITS 4096
+typedef struct ttdi_waits {
+    ttdi_wait *w;               /* TTDI_WAITS slots once a wait is seen */
+    size_t n;
+    size_t open;                /* 1 + the wait whose end is the next
+                                   record, 0: none */
+} ttdi_waits;
+
+/* A replay of one thread pair. Set the inputs, run, read the outputs. */
+typedef struct ttdi_replay {
+    /* in */
+    ttdi_norm *norm[2];          /* the runs' normalisers (good, bad) */
+    uint32_t thread[2];         /* the pair's threads */
+    const ttdi_hunk *h;          /* its hunks (raw key indexes, ascending) */
+    size_t nh;
+    uint64_t stop;              /* stop before this bad key index */
+    uint64_t stop_ns;           /* or before the first bad event after this
+                                   time (UINT64_MAX: no limit) */
+    const ttdi_openset *noise;   /* value slots varying between good runs */
+    const uint8_t *tim;         /* per hunk: TTD_TIMING_* (NULL: none) */
+    /* out */
+    ttdi_xcall *c;              /* the calls kept; c[0] the top level */
+    size_t n, cap;
+    int32_t *path;              /* at the stop: the bad stack's nodes,
+                                   outermost first */
+    size_t npath;
+    ttdi_xnoisy *pnoisy;        /* at the stop: per path frame, its last
+                                   noisy callee (why 0: none) */
+    uint64_t compared;          /* values compared */
+    uint64_t ignored;           /* differing values taken as noise */
+    uint64_t timeouts;          /* differing values that were only a timeout
+                                   that never expired (timeouts.c) */
+    char tmo_text[320];         /* the first one's evidence, "" if none */
+    uint64_t swaps;             /* differing values of two calls that ran
+                                   in the other order, the order set by a
+                                   hunk hidden as timing (swaps.c) */
+    char swap_text[400];        /* the first pair's evidence, "" if none */
+    uint64_t dropped;           /* calls dropped to stay within the cap */
+    int ended;                  /* 1: a thread ended before the stop */
+    /* walk state (replay.c) */
+    struct ttdi_rframe *st[2];  /* open calls per run */
+    size_t nst[2], stcap[2];
+    ttdi_rstat *rs;             /* return statistics, rsn of rscap */
+    size_t rscap, rsn;
+    ttdi_map rsmap;             /* function key | 1 -> its index in rs */
+    ttdi_dmcache sc;            /* signatures by function key (ttdi_rsig
+                                   slots, replay.c) */
+    ttdi_waits waits[2];        /* each side's I/O waits up to where the
+                                   walk stopped (timeouts.c reads them) */
+} ttdi_replay;
+
+/* The replay of a pair over its common prefix, made by align's values
+ * walk in step (pair_align.c's load_trees) as it compares the prefix's
+ * values: the replay's whole state after the prefix's pairs, with no stop
+ * and no hunks (none starts before the first difference), and the two
+ * walks at the first events after them, so a replay whose stop and hunks
+ * leave the prefix whole goes on from there (ttdi_replay_run) instead of
+ * reading the prefix again. */
+typedef struct ttdi_rprefix {
+    ttdi_replay rp;             /* the replay after the prefix's pairs */
+    ttdi_walk w[2];             /* the walks at the events after them (held) */
+    uint64_t n;                 /* pairs replayed: key indexes [0, n) */
+    uint64_t max_ns;            /* the latest bad time among them */
+    int held;                   /* 1: w holds both walks; 0: a side ended in
+                                   the prefix (the replay ends there) */
+} ttdi_rprefix;
+
+/* A prefix replay of threads tg of ng and tb of nb (good, bad) in *out
+ * (malloc'd; ttdi_rprefix_free). 0 or TT_ENOMEM. */
+int ttdi_rprefix_start(ttdi_rprefix **out, ttdi_norm *ng, ttdi_norm *nb, uint32_t tg,
+                       uint32_t tb);
+/* The next event of side `side` that takes part (a keyed walk with
+ * w->sleeps set), as ttdi_walk_next_key; every record read on the way goes
+ * to the side's I/O waits, SLEEPs only there. 1, 0 at the end, or a TT_E*
+ * code. The replay's own reads and the prefix walk's alike. */
+int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w);
+/* One pair of the prefix (same key) into the replay: 0; or 1, the prefix
+ * replay having ended before it, its walks held there (the pair's step
+ * would be the first to ask the bad run's symbols for a signature the
+ * values walk did not ask for: that first ask may add a notice, which
+ * must come when the explain stage's replay makes it, as before); or a
+ * TT_E* code. */
+int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b);
+/* The prefix ends at g, b (got_g, got_b: each side's last read gave an
+ * event): both walks kept there (clones), or, a side having ended, none.
+ * 0 or a TT_E* code. */
+int ttdi_rprefix_hold(ttdi_rprefix *pre, const ttdi_walk *g, const ttdi_walk *b, int got_g,
+                      int got_b);
+void ttdi_rprefix_free(ttdi_rprefix *pre);
+
+/* Walk the pair along its alignment up to the stop, comparing the values
+ * of every pair of matched calls (return value, each comparable
+ * parameter) and keeping the differing ones (and their enclosing calls)
+ * as nodes. With pre (the pair's prefix replay, NULL: none) whose pairs
+ * all come before the stop and the first hunk (and no baselines' noise
+ * set), a copy of its state and walks goes on from there: the same
+ * result. 0 or a TT_E* code. */
+int ttdi_replay_run(ttdi_replay *rp, const ttdi_rprefix *pre);
+/* Tests only: 1 makes align replay no prefix, so every replay walks
+ * from the start (as before issue 38's merge); ttdi_replay_resumed counts
+ * the replays that went on from a prefix. */
+extern int ttdi_replay_prefix_off;
+extern uint64_t ttdi_replay_resumed;
+void ttdi_replay_free(ttdi_replay *rp);
+
+/* Noise of node x's return difference by the run's statistics (a value
+ * that grows from call to call: clocks and counters), else as recorded. */
+int ttdi_replay_retnoise(const ttdi_replay *rp, const ttdi_xcall *x);
+/* 1 if x's function returned a failure-looking value (negative, NULL,
+ * false, an error code: ttdi_value_error) in run (TTD_GOOD, TTD_BAD) in
+ * a call compared before the stop: one the run's normal paths return
+ * too, so not taken for an error there. */
+int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int run);
+
+/* Which run's return value of node x is a failure, learnt from the
+ * function's other calls in the runs (their compared results up to the
+ * stop): TTD_BAD when the bad run's value is one the good run's calls
+ * never returned, in a class that marks failures: 0 (NULL, false) where
+ * every good call returned non-zero, a negative value where none was, a
+ * non-zero value where every good call returned 0 (a status); TTD_GOOD the
+ * same the other way round; -1 when neither (or not an integer). *calls
+ * (may be NULL): the other run's calls learnt from. */
+int ttdi_replay_failure(const ttdi_replay *rp, const ttdi_xcall *x, uint32_t *calls);
+
 
 #endif

@@ -1054,6 +1054,7 @@ void ttd_free(ttd_diff *d)
         free(d->s.ip[i].waitns);
         ttdi_pool_free(&d->s.ip[i]);
         ttdi_vfound_free(&d->s.ip[i].vf);
+        ttdi_rprefix_free(d->s.ip[i].rpre);
     }
     ttdi_openset_free(&d->s.noise);
     ttdi_openset_free(&d->al.calls);

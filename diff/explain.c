@@ -216,7 +216,7 @@ static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
     x->rp.stop_ns = stop_ns;
     x->rp.noise = in->o->nbaselines ? &in->s->noise : NULL;
     x->rp.tim = in->s->ip[i].tim;
-    int rc = ttdi_replay_run(&x->rp);
+    int rc = ttdi_replay_run(&x->rp, in->s->ip[i].rpre);
     if (rc >= 0)
         rc = ttdi_replay_timeouts(&x->rp);
     return rc < 0 ? rc : ttdi_replay_swaps(&x->rp);

@@ -20,6 +20,8 @@ typedef struct src {
     uint64_t crash;         /* key index of its first CRASH, UINT64_MAX */
     size_t bound;           /* raw events of the thread (>= keys) */
     int kind;               /* kind of the event of the last key */
+    ttdi_replay *rp;        /* the prefix replay its reads go to, NULL */
+    int side;               /* its side there */
 } src;
 
 static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
@@ -36,10 +38,13 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
 static int src_next(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
-    int rc = ttdi_walk_next_key_to(&s->wk, key);
+    int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk)
+                   : ttdi_walk_next_key_to(&s->wk, key);
 
     if (rc <= 0)
         return rc;
+    if (s->rp)
+        *key = s->wk.key;
     if (ev->kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
         s->crash = s->wk.idx;
     s->kind = ev->kind;
@@ -385,31 +390,89 @@ static int step_values(src s[2], const uint64_t k[2], const int got[2], ttdi_vst
     return ttdi_values_hold(&s[0].wk, &s[1].wk, got[0], got[1], vs);
 }
 
+/* With vs, where the threads' lengths differ (the pair will part, and the
+ * explain stage replay it), the reads of the prefix in step feed its
+ * replay too (replay.c): *pre, with both sides' reads routed through it
+ * (their SLEEPs too, for its I/O waits). 0 or TT_ENOMEM. */
+static int prefix_replay(ttdi_aligner *al, ttdi_ipair *p, src s[2], const ttdi_vstep *vs,
+                         ttdi_rprefix **pre)
+{
+    *pre = NULL;
+    if (!vs || s[0].bound == s[1].bound || ttdi_replay_prefix_off)
+        return 0;
+    int rc = ttdi_rprefix_start(pre, &al->r[TTD_GOOD].norm, &al->r[TTD_BAD].norm, p->t[0],
+                                p->t[1]);
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        s[i].rp = &(*pre)->rp;
+        s[i].side = i;
+        s[i].wk.sleeps = 1;
+    }
+    return rc;
+}
+
+/* Side i's reads no longer go to the prefix replay. */
+static void prefix_off(src *s)
+{
+    s->rp = NULL;
+    s->wk.sleeps = 0;
+}
+
+/* One step of the prefix in step (keys k, got: each side read one) into
+ * the prefix replay *feed (NULL: none, or no longer fed): a pair, or
+ * where the prefix ends, both walks kept there. When the prefix replay
+ * ends before the prefix does (ttdi_rprefix_pair), the reads no longer go
+ * to it. 0 or a TT_E* code. */
+static int step_prefix(ttdi_rprefix **feed, src s[2], const uint64_t k[2], const int got[2])
+{
+    int same = got[0] && got[1] && k[0] == k[1];
+    int rc = !*feed ? 0 : same ? ttdi_rprefix_pair(*feed, &s[0].wk, &s[1].wk)
+                              : ttdi_rprefix_hold(*feed, &s[0].wk, &s[1].wk, got[0], got[1]);
+    if (rc > 0 || (*feed && !same)) {
+        prefix_off(&s[0]);
+        prefix_off(&s[1]);
+        *feed = NULL;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* Both sides' next keys in step. The prefix replay's walk reads the bad
+ * side only while the good one has not ended: so does its reads' replay. */
+static int read_both(src s[2], uint64_t k[2], int got[2])
+{
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && !got[0])
+            prefix_off(&s[1]);
+        if ((got[i] = src_next(&s[i], &k[i])) < 0)
+            return got[i];
+    }
+    return 0;
+}
+
 /* Both threads of p as call trees. With --first-only, read in step up to
  * the first difference, then each side only until the call open there
  * (the deepest common one) has ended: the first hunk lies inside it.
  * With vs (values on), read in step too, comparing the values of the
- * common prefix on the way (the values walk then starts where it ends). */
+ * common prefix on the way (the values walk then starts where it ends),
+ * and replaying it where the threads' lengths differ (p->rpre). */
 static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vstep *vs)
 {
     src s[2] = {{0}, {0}};
     uint64_t k[2];
     int got[2] = {1, 1}, rc;
     size_t stop = 0;
+    ttdi_rprefix *pre = NULL, *feed;
 
     if ((rc = src_open(&s[0], &al->r[TTD_GOOD], p->t[0])) < 0)
         return rc;
     if ((rc = src_open(&s[1], &al->r[TTD_BAD], p->t[1])) < 0 ||
         (rc = ttdi_tree_reset(&tr[0], s[0].bound)) < 0 ||
-        (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0)
+        (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0 ||
+        (rc = prefix_replay(al, p, s, vs, &pre)) < 0)
         goto out;
+    feed = pre;
     while (al->o->first_only || vs) {
-        for (int i = 0; i < 2; i++)
-            if ((got[i] = src_next(&s[i], &k[i])) < 0) {
-                rc = got[i];
-                goto out;
-            }
-        if ((rc = step_values(s, k, got, vs)) < 0)
+        if ((rc = read_both(s, k, got)) < 0 || (rc = step_values(s, k, got, vs)) < 0 ||
+            (rc = step_prefix(&feed, s, k, got)) < 0)
             goto out;
         if (got[0] && got[1] && k[0] == k[1]) {
             if ((rc = ttdi_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||
@@ -425,14 +488,20 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         break;
     }
     /* the rest is read for its keys: values stepped over (the values walk
-       goes on from the clones step_values kept) */
-    for (int i = 0; i < 2 && rc >= 0; i++)
+       goes on from the clones step_values kept, the replay from those
+       step_prefix kept) */
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        prefix_off(&s[i]);
         if (got[i] && (rc = ttdi_walk_novalues(&s[i].wk)) >= 0)
             rc = feed_rest(&s[i], &tr[i], stop);
+    }
     p->n[0] = s[0].wk.next;
     p->n[1] = s[1].wk.next;
     p->crash = s[1].crash;
+    p->rpre = rc >= 0 ? pre : NULL;
+    pre = rc >= 0 ? NULL : pre;
 out:
+    ttdi_rprefix_free(pre);
     ttdi_tree_finish(&tr[0]);
     ttdi_tree_finish(&tr[1]);
     ttdi_walk_close(&s[0].wk);

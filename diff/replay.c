@@ -1,6 +1,8 @@
 /*
  * replay.c - one thread pair walked again along its alignment, keeping the
- * calls whose values differ as a tree (explain.h).
+ * calls whose values differ as a tree, for the explain stage (explain.c).
+ * Stage 1 align of diff/STAGES (its header: align.h): align's values walk
+ * over the common prefix feeds it (below).
  *
  * Design. The two threads are read in step, as values.c does: whatever
  * lies between two hunks was matched one to one by the aligner, so the
@@ -23,11 +25,35 @@
  * (ttdi_replay_retnoise); and after the walk, a value that was only the
  * timeout of an I/O wait woken early in both runs (timeouts.c, run by
  * explain.c after the walk).
+ * The prefix read once (issue 38). Before the first difference the two
+ * threads are read in step by the tree aligner's load (pair_align.c),
+ * which compares the prefix's values (values.c) as it goes; where the
+ * threads' lengths differ (the pair will part, so the explain stage will
+ * replay it), the same reads also feed a replay of the prefix
+ * (ttdi_rprefix: every record through ttdi_replay_next, every pair
+ * through the step the walk below takes), which has no stop, and keeps
+ * both walks at the first difference. A replay whose pairs before its
+ * stop include the whole prefix, with no hunk inside it and no baselines'
+ * noise set, starts from a copy of that state and those walks: the same
+ * records reach the same steps in the same order, so the result is the
+ * one a walk from the start gives (test_explain's test_prefix_replay
+ * compares both on every case it builds). One side effect is not the
+ * walk's own: a function's signature asked of the run's symbols the first
+ * time may add a notice (no DWARF entry, no DWARF), in the order asked.
+ * So the prefix replay asks the bad run's symbols only for what the
+ * values walk asked just before (an event with values on both sides
+ * whose good signature is known, values.c's compare_pair); at the first
+ * ENTER that would ask for more, it ends there (ttdi_rprefix_pair), and
+ * the explain stage's replay asks from there on, as before. Otherwise
+ * (the stop inside the prefix: another thread's replay up to an earlier
+ * time; threads of the same length) it walks from the start, as before.
+ * The prefix's values are then decoded once, not twice: a quarter of a
+ * values diff of jq.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
+#include "align.h"
 
 #define NZ 8                    /* noisy values remembered per frame */
 
@@ -424,18 +450,18 @@ static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
 }
 
 /* A matched ENTER: push on both sides, compare the arguments. */
-static int enter_pair(ttdi_replay *rp, rside s[2])
+static int enter_pair(ttdi_replay *rp, rside *const s[2])
 {
     int rc;
 
-    if ((rc = push(rp, 0, &s[0])) < 0 || (rc = push(rp, 1, &s[1])) < 0)
+    if ((rc = push(rp, 0, s[0])) < 0 || (rc = push(rp, 1, s[1])) < 0)
         return rc;
     ttdi_rframe *f = &rp->st[1][rp->nst[1] - 1];
     f->matched = 1;
-    f->enter[0] = s[0].idx;
-    f->ev[0] = s[0].ev;
-    signature_of(rp, &s[1], f);
-    if (f->sig && !f->clone && s[0].ev.has_values && s[1].ev.has_values)
+    f->enter[0] = s[0]->idx;
+    f->ev[0] = s[0]->ev;
+    signature_of(rp, s[1], f);
+    if (f->sig && !f->clone && s[0]->ev.has_values && s[1]->ev.has_values)
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
@@ -481,11 +507,11 @@ static int ret_noise(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty,
 
 /* A small struct result of frame f (fi on the bad side) in the EXITs of
  * s: 1 if a field differs and no baseline calls it noise. */
-static int struct_ret_diff(ttdi_replay *rp, size_t fi, const rside s[2])
+static int struct_ret_diff(ttdi_replay *rp, size_t fi, rside *const s[2])
 {
     const ttdi_rframe *f = &rp->st[1][fi];
     rp->compared++;
-    if (!ttdi_struct_ret_differs(rp->norm[0], rp->norm[1], f->sig, f->sig, &s[0].ev, &s[1].ev))
+    if (!ttdi_struct_ret_differs(rp->norm[0], rp->norm[1], f->sig, f->sig, &s[0]->ev, &s[1]->ev))
         return 0;
     if (baseline_noise(rp, f->key, -1)) {   /* by content: noise only from baselines */
         rp->ignored++;
@@ -498,13 +524,13 @@ static int struct_ret_diff(ttdi_replay *rp, size_t fi, const rside s[2])
 
 /* Compare the return values of the frame fi of the bad side, closed by a
  * matched EXIT; keep a node if they differ. */
-static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
+static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2])
 {
     ttdi_rframe *f = &rp->st[1][fi];
     const ttf_signature *sig = f->sig;
     int diff = 0, why = 0, rc;
-    uint64_t g = s[0].ev.retval, b = s[1].ev.retval, rg, rb;
-    int rec = sig && ttf_value_ret(sig, &s[0].ev, &rg) && ttf_value_ret(sig, &s[1].ev, &rb);
+    uint64_t g = s[0]->ev.retval, b = s[1]->ev.retval, rg, rb;
+    int rec = sig && ttf_value_ret(sig, &s[0]->ev, &rg) && ttf_value_ret(sig, &s[1]->ev, &rb);
     if (rec) {
         g = rg;                 /* xmm0 for a float or double */
         b = rb;
@@ -514,15 +540,15 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
         diff = ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
-                                  s[0].ev.time_ns, s[1].ev.time_ns);
+                                  s[0]->ev.time_ns, s[1]->ev.time_ns);
         if (diff)
-            why = ret_noise(rp, f, &sig->ret, g, b, &s[1].ev);
+            why = ret_noise(rp, f, &sig->ret, g, b, &s[1]->ev);
         if (why)
             rp->ignored++;
         if (why && fi > 0) {
             remember(&rp->st[1][fi - 1], g, b, why);
-            rp->st[1][fi - 1].noisy = (ttdi_xnoisy){f->ev[1].addr, f->ev[1].time_ns, s[1].idx,
-                                                    s[1].ev.time_ns, s[0].ev.time_ns, {g, b},
+            rp->st[1][fi - 1].noisy = (ttdi_xnoisy){f->ev[1].addr, f->ev[1].time_ns, s[1]->idx,
+                                                    s[1]->ev.time_ns, s[0]->ev.time_ns, {g, b},
                                                     sig, (uint8_t)why, 0};
         }
         else if (diff && fi > 0)
@@ -537,15 +563,15 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside s[2])
     if (f->node < 0)
         return 0;
     ttdi_xcall *x = &rp->c[f->node];
-    x->exit_idx = s[1].idx;
-    x->exit_ns = s[1].ev.time_ns;
-    x->gexit_idx = s[0].idx;
-    x->gexit_ns = s[0].ev.time_ns;
+    x->exit_idx = s[1]->idx;
+    x->exit_ns = s[1]->ev.time_ns;
+    x->gexit_idx = s[0]->idx;
+    x->gexit_ns = s[0]->ev.time_ns;
     x->returned = (uint8_t)(f->matched != 0);
     x->ret[0] = g;
     x->ret[1] = b;
-    x->retx[0] = s[0].ev.retxmm;
-    x->retx[1] = s[1].ev.retxmm;
+    x->retx[0] = s[0]->ev.retxmm;
+    x->retx[1] = s[1]->ev.retxmm;
     x->retdiff = (uint8_t)diff;
     return 0;
 }
@@ -564,13 +590,13 @@ static void lone(ttdi_replay *rp, int side, const rside *s)
 }
 
 /* A matched pair of events. */
-static int pair_step(ttdi_replay *rp, rside s[2])
+static int pair_step(ttdi_replay *rp, rside *const s[2])
 {
-    if (s[1].ev.kind == TTF_EV_ENTER)
+    if (s[1]->ev.kind == TTF_EV_ENTER)
         return enter_pair(rp, s);
-    if (s[1].ev.kind != TTF_EV_EXIT)
+    if (s[1]->ev.kind != TTF_EV_EXIT)
         return 0;
-    long g = find_open(rp, 0, s[0].key), b = find_open(rp, 1, s[1].key);
+    long g = find_open(rp, 0, s[0]->key), b = find_open(rp, 1, s[1]->key);
     int rc = 0;
     if (b >= 0)
         rc = exit_frame(rp, (size_t)b, s);
@@ -629,25 +655,31 @@ static int at_stop(const ttdi_replay *rp, const rside *b)
     return b->idx >= rp->stop || b->ev.time_ns > rp->stop_ns;
 }
 
+
+int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w)
+{
+    return rnext(rp, side, w);
+}
+
 /* Skip the hunks starting at the sides' positions, replaying their events
  * on each side's own stack. 1 to go on, 0 at an end or the stop, <0 on
  * error. */
-static int skip(ttdi_replay *rp, rside s[2], size_t *hi, int *stopped)
+static int skip(ttdi_replay *rp, rside *const s[2], size_t *hi, int *stopped)
 {
     int rc = 1;
 
     while (rc > 0 && *hi < rp->nh &&
-           (s[0].idx >= rp->h[*hi].a0 || s[1].idx >= rp->h[*hi].b0)) {
+           (s[0]->idx >= rp->h[*hi].a0 || s[1]->idx >= rp->h[*hi].b0)) {
         const ttdi_hunk *h = &rp->h[(*hi)++];
-        while (rc > 0 && s[0].idx < h->a1) {
-            lone(rp, 0, &s[0]);
-            rc = rnext(rp, 0, &s[0]);
+        while (rc > 0 && s[0]->idx < h->a1) {
+            lone(rp, 0, s[0]);
+            rc = rnext(rp, 0, s[0]);
         }
-        while (rc > 0 && s[1].idx < h->b1 && !at_stop(rp, &s[1])) {
-            lone(rp, 1, &s[1]);
-            rc = rnext(rp, 1, &s[1]);
+        while (rc > 0 && s[1]->idx < h->b1 && !at_stop(rp, s[1])) {
+            lone(rp, 1, s[1]);
+            rc = rnext(rp, 1, s[1]);
         }
-        if (rc > 0 && at_stop(rp, &s[1])) {
+        if (rc > 0 && at_stop(rp, s[1])) {
             *stopped = 1;
             return 0;
         }
@@ -674,21 +706,23 @@ static int stop_path(ttdi_replay *rp)
     return 0;
 }
 
-static int walk(ttdi_replay *rp, rside s[2])
+/* The walk from where both sides stand (resume: their events read, as a
+ * prefix replay left them) or from the start. */
+static int walk(ttdi_replay *rp, rside *const s[2], int resume)
 {
     size_t hi = 0;
-    int rc, stopped = 0;
+    int rc = 1, stopped = 0;
 
-    for (;;) {
-        if ((rc = rnext(rp, 0, &s[0])) <= 0 || (rc = rnext(rp, 1, &s[1])) <= 0)
+    for (;; resume = 0) {
+        if (!resume && ((rc = rnext(rp, 0, s[0])) <= 0 || (rc = rnext(rp, 1, s[1])) <= 0))
             break;
-        if (at_stop(rp, &s[1]))
+        if (at_stop(rp, s[1]))
             return 0;
         if ((rc = skip(rp, s, &hi, &stopped)) <= 0)
             break;
-        if (at_stop(rp, &s[1]))
+        if (at_stop(rp, s[1]))
             return 0;
-        if (s[0].key != s[1].key)
+        if (s[0]->key != s[1]->key)
             break;              /* out of step: stop rather than guess */
         if ((rc = pair_step(rp, s)) < 0)
             return rc;
@@ -698,22 +732,190 @@ static int walk(ttdi_replay *rp, rside s[2])
     return rc < 0 ? rc : 0;
 }
 
-int ttdi_replay_run(ttdi_replay *rp)
+/* ---- the prefix, replayed by align's values walk ----------------------------- */
+
+int ttdi_replay_prefix_off;
+uint64_t ttdi_replay_resumed;
+
+int ttdi_rprefix_start(ttdi_rprefix **out, ttdi_norm *ng, ttdi_norm *nb, uint32_t tg,
+                       uint32_t tb)
 {
-    rside s[2];
+    ttdi_rprefix *pre = calloc(1, sizeof *pre);
+
+    *out = pre;
+    if (!pre)
+        return TT_ENOMEM;
+    pre->rp.norm[0] = ng;
+    pre->rp.norm[1] = nb;
+    pre->rp.thread[0] = tg;
+    pre->rp.thread[1] = tb;
+    pre->rp.stop = pre->rp.stop_ns = UINT64_MAX;
+    return new_node(&pre->rp, -1) < 0 ? TT_ENOMEM : 0;
+}
+
+/* Would the step of the pair g, b ask the bad run's symbols for a
+ * signature the values walk did not ask for just before (values.c's
+ * compare_pair asks only for an event with values on both sides whose
+ * good signature is known)? An ENTER whose signature is not in the cache
+ * and is not such an event: its first ask may add a notice (a function
+ * with no DWARF entry, a module with no DWARF: ttf_sym_signature), which
+ * a replay from the start makes only when the explain stage runs it. */
+static int asks_new(const ttdi_replay *rp, const ttdi_walk *g, const ttdi_walk *b)
+{
+    const ttf_signature *sig;
+
+    if (b->ev.kind != TTF_EV_ENTER || b->ev.site)
+        return 0;
+    if (rp->sc.slot && b->key) {
+        const ttdi_rsig *c = ttdi_dmcache_slot(&rp->sc, b->key ^ b->key >> 17);
+        if (c->key == b->key)
+            return 0;
+    }
+    return g->ev.site || !g->ev.has_values || !b->ev.has_values ||
+           ttf_sym_signature(g->norm->sym, &g->ev, &sig) != 0;
+}
+
+int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
+{
+    ttdi_walk *const s[2] = {g, b};
+
+    if (asks_new(&pre->rp, g, b)) {     /* the prefix replay ends here */
+        int rc = ttdi_rprefix_hold(pre, g, b, 1, 1);
+        return rc < 0 ? rc : 1;
+    }
+    pre->n = b->idx + 1;
+    pre->max_ns = b->ev.time_ns > pre->max_ns ? b->ev.time_ns : pre->max_ns;
+    return pair_step(&pre->rp, s);
+}
+
+int ttdi_rprefix_hold(ttdi_rprefix *pre, const ttdi_walk *g, const ttdi_walk *b, int got_g,
+                      int got_b)
+{
     int rc;
 
-    memset(s, 0, sizeof s);
-    if (new_node(rp, -1) < 0)
-        return TT_ENOMEM;
-    if ((rc = ttdi_walk_keyed(&s[0], rp->norm[0], rp->thread[0])) < 0)
+    if (!got_g || !got_b)
+        return 0;               /* the replay's next read ends it */
+    if ((rc = ttdi_walk_clone(g, &pre->w[0])) < 0 || (rc = ttdi_walk_clone(b, &pre->w[1])) < 0)
         return rc;
-    if ((rc = ttdi_walk_keyed(&s[1], rp->norm[1], rp->thread[1])) < 0)
-        goto out;
+    pre->held = 1;
+    return 0;
+}
+
+void ttdi_rprefix_free(ttdi_rprefix *pre)
+{
+    if (!pre)
+        return;
+    if (pre->held) {
+        ttdi_walk_close(&pre->w[0]);
+        ttdi_walk_close(&pre->w[1]);
+    }
+    ttdi_replay_free(&pre->rp);
+    free(pre);
+}
+
+/* Does rp's walk read the prefix's pairs as the prefix replay did: all
+ * before the stop and the first hunk, no noise set (align's values walk
+ * has none)? */
+static int prefix_fits(const ttdi_replay *rp, const ttdi_rprefix *pre)
+{
+    return pre && !rp->noise && pre->n <= rp->stop &&
+           pre->max_ns <= rp->stop_ns &&
+           (!rp->nh || (rp->h[0].a0 >= pre->n && rp->h[0].b0 >= pre->n));
+}
+
+/* n elements of size sz of from, in a new array of cap (>= n) elements
+ * at *to. 0 or TT_ENOMEM. */
+static int copy_array(void *to, const void *from, size_t n, size_t cap, size_t sz)
+{
+    void *p = cap ? malloc(cap * sz) : NULL;
+
+    if (cap && !p)
+        return TT_ENOMEM;
+    if (n)
+        memcpy(p, from, n * sz);
+    *(void **)to = p;
+    return 0;
+}
+
+/* rp's walk state and findings as the prefix replay left them (a copy:
+ * the script is read-only), the same capacities (the node cap decides
+ * when closed calls are dropped); the signature cache starts empty. */
+static int copy_prefix(ttdi_replay *rp, const ttdi_replay *from)
+{
+    int rc = 0;
+
+    rp->n = from->n;
+    rp->cap = from->cap;
+    rp->rsn = from->rsn;
+    rp->rscap = from->rscap;
+    rp->compared = from->compared;
+    rp->ignored = from->ignored;
+    rp->dropped = from->dropped;
+    for (int r = 0; r < 2 && rc >= 0; r++) {
+        rp->nst[r] = from->nst[r];
+        rp->stcap[r] = from->stcap[r];
+        rc = copy_array(&rp->st[r], from->st[r], from->nst[r], from->stcap[r],
+                        sizeof *from->st[r]);
+        rp->waits[r].n = from->waits[r].n;
+        rp->waits[r].open = from->waits[r].open;
+        if (rc >= 0 && from->waits[r].w)
+            rc = copy_array(&rp->waits[r].w, from->waits[r].w, from->waits[r].n, TTDI_WAITS,
+                            sizeof *from->waits[r].w);
+    }
+    if (rc >= 0)
+        rc = copy_array(&rp->c, from->c, from->n, from->cap, sizeof *from->c);
+    if (rc >= 0)
+        rc = copy_array(&rp->rs, from->rs, from->rsn, from->rscap, sizeof *from->rs);
+    for (size_t i = 0; rc >= 0 && i < rp->rsn; i++) {
+        uint64_t *ix = ttdi_map_put(&rp->rsmap, rp->rs[i].key, NULL);
+        if (!ix)
+            rc = TT_ENOMEM;
+        else
+            *ix = i;
+    }
+    return rc;
+}
+
+/* Both sides' walks from the start, or, when the prefix replay fits, its
+ * state and walks: 1 resumed (*ended: a side ended in the prefix), 0 from
+ * the start, or a TT_E* code. */
+static int open_sides(ttdi_replay *rp, const ttdi_rprefix *pre, rside s[2], int *ended)
+{
+    int rc;
+
+    if (!prefix_fits(rp, pre)) {
+        if (new_node(rp, -1) < 0)
+            return TT_ENOMEM;
+        if ((rc = ttdi_walk_keyed(&s[0], rp->norm[0], rp->thread[0])) < 0 ||
+            (rc = ttdi_walk_keyed(&s[1], rp->norm[1], rp->thread[1])) < 0)
+            return rc;
+        return 0;
+    }
+    ttdi_replay_resumed++;
+    *ended = !pre->held;
+    if ((rc = copy_prefix(rp, &pre->rp)) < 0)
+        return rc;
+    if (pre->held && ((rc = ttdi_walk_clone(&pre->w[0], &s[0])) < 0 ||
+                      (rc = ttdi_walk_clone(&pre->w[1], &s[1])) < 0))
+        return rc;
+    return 1;
+}
+
+int ttdi_replay_run(ttdi_replay *rp, const ttdi_rprefix *pre)
+{
+    rside s[2];
+    rside *const sp[2] = {&s[0], &s[1]};
+    int ended = 0;
+
+    memset(s, 0, sizeof s);
+    int rc = open_sides(rp, pre, s, &ended);
     s[0].sleeps = s[1].sleeps = 1;  /* rnext keeps them apart */
-    if ((rc = walk(rp, s)) >= 0)
+    if (rc >= 0 && ended)
+        rp->ended = 1;          /* the walk's next read ends it */
+    else if (rc >= 0)
+        rc = walk(rp, sp, rc);
+    if (rc >= 0)
         rc = stop_path(rp);
-out:
     ttdi_walk_close(&s[0]);
     ttdi_walk_close(&s[1]);
     return rc < 0 ? rc : 0;

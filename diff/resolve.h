@@ -329,31 +329,6 @@ int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *
 #define TTDI_W_TRIVIAL (-1.5)
 #define TTDI_W_INLINED_SHARE 0.5    /* of the host's score (explain.c) */
 
-/* Why a differing value is not a cause by itself. */
-enum ttdi_noise {
-    TTDI_NOISE_NONE = 0,
-    TTDI_NOISE_BASELINE,    /* its slot also differs between good runs */
-    TTDI_NOISE_ADDR,        /* a 64-bit integer of magnitude >= 2^44 in both
-                               runs (an address, a time stamp or a hash),
-                               or a wall-clock time in seconds or ms since
-                               1970 (2000..2100, less than 10^7 apart) */
-    TTDI_NOISE_CLOCK,       /* a return value that grows from call to call
-                               within a run (per function, whatever the
-                               call site), two 64-bit values of 10^12 or
-                               more less than 1/1000 apart (a clock in ns
-                               or us since boot), each run's own pid
-                               (ttdi_own_pid), or of a function named like
-                               a clock (time, now, tick, rand, pid...) */
-    TTDI_NOISE_TIMEOUT,     /* a value whose every use the trace shows ends
-                               as the timeout of a recorded I/O wait that
-                               was woken early in both runs (timeouts.c) */
-    TTDI_NOISE_SWAP         /* an argument of one of two calls of one
-                               function that ran in the other order, the
-                               order set by a hunk hidden as timing
-                               (swaps.c) */
-};
-
-#define TTDI_ADDR_LIKE (1ull << 44)
 
 /* Add a piece of evidence (text by fmt) to x, its weight to x->score;
  * each kind once (a second is ignored), at most TTDI_EVID_MAX. Memory in
@@ -369,34 +344,6 @@ int ttdi_evid_has(const ttd_suspect *x, int kind);
  * order given); each suspect's evidence strongest first (sorted in an
  * array of its own, in a). 0 or TT_ENOMEM. */
 int ttdi_suspects_rank(struct ttfi_arena *a, ttd_suspect *s, size_t n);
-/* 1 if a function name has a word naming a clock or chance (time, now,
- * tick, rand, seed, pid...: getTimeNs, clock_now; not runtime). */
-int ttdi_clock_name(const char *name);
-/* How far a gcc clone's registers can be trusted, by its name (until the
- * clone's own debug info is read, issue 20 item 5): 0 not a clone; 1 its
- * arguments are not the declared parameters (f.constprop.1, f.part.2,
- * f.cold: constants propagated, a split part) but its result is; 2 neither
- * (f.isra.0: IPA-SRA may drop parameters and the result). */
-int ttdi_clone_name(const char *name);
-/* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
- * the registers) is noise by its own look; func: the function, is_return:
- * 1 for its return value. TTDI_NOISE_NONE otherwise. */
-int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
-                     const char *func, int is_return);
-/* 1 when two differing integers (good, bad: the registers, type ty) are
- * each run's own process id (pid[0] the good run's, pid[1] the bad
- * run's): a value the system hands out, not the input (getpid's result
- * passed on, a pid in a file name). */
-int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2]);
-/* The reason as words: "it also varies between the good runs". */
-const char *ttdi_noise_words(int why);
-/* 1 if a value's answer flipped between good and bad: one reads as an
- * error and the other not (ttdi_value_error), or an integer was 0 in one
- * run and 1 in the other (a yes/no answer). */
-int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad);
-/* 1 if a value reads as an error (a negative signed integer, NULL, false,
- * a size_t error code), 0 if as success, -1 if it cannot tell. */
-int ttdi_value_error(const ttf_vtype *ty, uint64_t raw);
 
 
 #endif

@@ -76,6 +76,9 @@ typedef struct ttdi_ipair {
     uint64_t *waitns;       /* per hunk: a wait loop's recorded waits,
                                2 per hunk: their count and the time they
                                blocked in all, both sides (timing.c) */
+    ttdi_rprefix *rpre;     /* the replay over its common prefix (values,
+                               tree mode, the threads' lengths differ),
+                               NULL: none */
     int same;               /* 1: both sides are the same keys (tree mode:
                                the trees' root hashes and lengths agree),
                                so anything counted from the keys is too */

@@ -26,7 +26,9 @@
  * cache in the second run's normaliser) with the pair's epochs: the
  * module loads and unloads cut each run into epochs within which every
  * address lies in the same module, so the same pair in the same epochs
- * gets the same answer.
+ * gets the same answer. Most pointers lie in no image in either run (heap,
+ * stack): those pairs are answered by the scan of the modules' extents
+ * first, before the cache, whose slot a new heap pair would only miss.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +192,11 @@ int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64
         return !g != !b;
     if (!ng || !nb)
         return 0;
+    if (!in_image(ng, g, gns) && !in_image(nb, b, bns))
+        return 0;   /* heap or stack in both (pointers_differ's answer): most
+                       pointers, a scan of a few modules, where a look-up
+                       in the cache missed it (a cache line each, 2% of a
+                       values diff) */
     uint32_t eg = epoch_of(ng, gns), eb = epoch_of(nb, bns);
     ptrpair *c = NULL;
     if (nb->ptrs.slot || ttdi_dmcache_reset(&nb->ptrs, PTRPAIRS, sizeof(ptrpair)) == 0)

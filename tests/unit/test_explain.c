@@ -11,7 +11,8 @@
  * runs; the functions inlined into a call whose answer flipped with the
  * same inputs; a timeout that never expired and two calls that ran in the
  * other order after a timing-shaped hunk (not causes). The reports (text,
- * JSON, HTML) say it.
+ * JSON, HTML) say it. A replay that goes on from align's replay of the
+ * common prefix gives the reports a walk from the start gives.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -60,6 +61,7 @@ XT const char *xt_msg(int st);
 XT int xt_integral(const double *v);
 XT int xt_to_whole(const double *v);
 static struct xt_node xt_nodes[2];
+extern char _start[];       /* crt1.o's: no DWARF (its signature unknown) */
 
 XT int xt_main(int argc) { return argc > 1; }
 XT int xt_check(int x) { return x > 100 ? -22 : 0; }
@@ -1485,6 +1487,124 @@ static void test_swap_after_timing(void **state)
 #undef RUN
 }
 
+/* The text and JSON reports of the traces gp, bp (values), with the
+ * replays going on from what align's values walk replayed over the common
+ * prefix, or (off) each walking its pair from the start; *resumed: the
+ * replays that went on from a prefix. */
+static char *reports_of(const char *gp, const char *bp, int off, uint64_t *resumed)
+{
+    ttd_options o;
+    ttd_options_init(&o);
+    o.suspects = 6;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    uint64_t was = ttdi_replay_resumed;
+    ttdi_replay_prefix_off = off;
+    int rc = ttd_diff_files(gp, bp, &o, &d, &err);
+    ttdi_replay_prefix_off = 0;
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    *resumed = ttdi_replay_resumed - was;
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    size_t n = strlen(t) + strlen(j) + 1;
+    char *both = malloc(n);
+    assert_non_null(both);
+    snprintf(both, n, "%s%s", t, j);
+    free(t);
+    free(j);
+    ttd_free(d);
+    return both;
+}
+
+/* A replay goes on from align's prefix replay (replay.c; issue 38: the
+ * common prefix read with values once) with the same result as a walk
+ * from the start: on pairs whose threads' lengths differ (so align
+ * replays the prefix), with what the prefix leaves behind -- a value that
+ * differs there (a node of the tree), a return's statistics (a failure
+ * learnt from an earlier call, a clock), an I/O wait whose timeout is the
+ * differing value, the good or the bad run ending inside it -- the text
+ * and JSON reports are byte-identical both ways, and the replay did go
+ * on from the prefix. A worker whose prefix runs past the split's time
+ * (its replay stops earlier: from the start) is the same too; and so are
+ * the notices when a worker that is never replayed calls a function with
+ * no DWARF (crt1's _start): the bad run's symbols are not asked for its
+ * signature (a notice) that the values walk did not ask for. */
+static void test_prefix_replay(void **state)
+{
+    (void)state;
+#define TAIL E(xt_skip, 0), X(xt_skip, 0)
+#define WAIT(v, ns) E(xt_use, v), SLEEPS(ns), X(xt_use, 0)
+    const struct op g1[] = {E(xt_main, 1), E(xt_check, 7), X(xt_check, -22),
+                            E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                            X(xt_check, 0), X(xt_pass, 0), X(xt_load, 0), E(xt_ok, 0),
+                            X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b1[] = {E(xt_main, 1), E(xt_check, 7), X(xt_check, -22),
+                            E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                            X(xt_check, -22), X(xt_pass, -22), X(xt_load, -22), E(xt_fail, 0),
+                            X(xt_fail, 0), TAIL, X(xt_main, 0), {0}};
+    const struct op g2[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 100), E(xt_stamp, 0),
+                            X(xt_stamp, 200), E(xt_stamp, 0), X(xt_stamp, 300), E(xt_use, 300),
+                            X(xt_use, 0), E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b2[] = {E(xt_main, 1), E(xt_stamp, 0), X(xt_stamp, 110), E(xt_stamp, 0),
+                            X(xt_stamp, 220), E(xt_stamp, 0), X(xt_stamp, 330), E(xt_use, 330),
+                            X(xt_use, 0), E(xt_fail, 0), X(xt_fail, 0), TAIL, TAIL,
+                            X(xt_main, 0), {0}};
+    const struct op g3[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 2988),
+                            WAIT(2988, 2988000000ull), E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0),
+                            {0}};
+    const struct op b3[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 2997),
+                            WAIT(2997, 2997000000ull), E(xt_fail, 0), X(xt_fail, 0), TAIL,
+                            X(xt_main, 0), {0}};
+    const struct op g4[] = {E(xt_main, 1), E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                            X(xt_check, 0), X(xt_pass, 0), X(xt_load, 0), {0}};
+    const struct op b4[] = {E(xt_main, 1), E(xt_load, 5), E(xt_pass, 5), E(xt_check, 5),
+                            X(xt_check, -22), X(xt_pass, -22), X(xt_load, -22), E(xt_fail, 0),
+                            X(xt_fail, 0), X(xt_main, 0), {0}};
+    const struct op g5[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 3),
+                            WAIT(3, 2988000000ull), E(xt_ok, 0), X(xt_ok, 0), TAIL,
+                            X(xt_main, 0), {0}};
+    const struct op b5[] = {E(xt_main, 1), E(xt_get, 0), X(xt_get, 4),
+                            WAIT(4, 2988000000ull), {0}};
+    const struct op g6[] = {E(xt_main, 1), TE(1, xt_worker, 0), TE(1, xt_work, 3),
+                            TX(1, xt_work, 3), E(xt_wait, 0), X(xt_wait, 0), E(xt_ok, 0),
+                            X(xt_ok, 0), X(xt_main, 0), TE(1, xt_work, 4), TX(1, xt_work, -7),
+                            TX(1, xt_worker, 0), {0}};
+    const struct op b6[] = {E(xt_main, 1), TE(1, xt_worker, 0), TE(1, xt_work, 3),
+                            TX(1, xt_work, -5), E(xt_wait, 0), X(xt_wait, 0), E(xt_fail, 0),
+                            X(xt_fail, 0), TAIL, X(xt_main, 0), TE(1, xt_work, 4),
+                            TX(1, xt_work, -7), TE(1, xt_skip, 0), TX(1, xt_skip, 0),
+                            TX(1, xt_worker, 0), {0}};
+#define W8 TE(1, xt_wait, 0), TX(1, xt_wait, 0), TE(1, xt_wait, 0), TX(1, xt_wait, 0), \
+           TE(1, xt_wait, 0), TX(1, xt_wait, 0), TE(1, xt_wait, 0), TX(1, xt_wait, 0)
+    const struct op g7[] = {E(xt_main, 1), TE(1, xt_worker, 0), TE(1, _start, 0),
+                            TX(1, _start, 0), W8, W8, E(xt_ok, 0), X(xt_ok, 0), X(xt_main, 0),
+                            TX(1, xt_worker, 0), {0}};
+    const struct op b7[] = {E(xt_main, 1), TE(1, xt_worker, 0), TE(1, _start, 0),
+                            TX(1, _start, 0), W8, W8, E(xt_fail, 0), X(xt_fail, 0), TAIL,
+                            X(xt_main, 0), TE(1, xt_skip, 0), TX(1, xt_skip, 0),
+                            TX(1, xt_worker, 0), {0}};
+#undef W8
+    const struct op *const cases[][2] = {{g1, b1}, {g2, b2}, {g3, b3}, {g4, b4}, {g5, b5},
+                                         {g6, b6}, {g7, b7}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char gp[512], bp[512];
+        uint64_t on, off;
+        snprintf(gp, sizeof gp, "%s", write_trace(cases[i][0], 0, 1));
+        snprintf(bp, sizeof bp, "%s", write_trace(cases[i][1], 0, 1));
+        char *merged = reports_of(gp, bp, 0, &on), *apart = reports_of(gp, bp, 1, &off);
+        if (strcmp(merged, apart) != 0)
+            fail_msg("case %zu: the reports differ\n--- from the prefix:\n%s\n--- from the "
+                     "start:\n%s", i + 1, merged, apart);
+        if (on < 1 || off != 0)
+            fail_msg("case %zu: %llu replays went on from the prefix (%llu apart)", i + 1,
+                     (unsigned long long)on, (unsigned long long)off);
+        free(merged);
+        free(apart);
+    }
+#undef WAIT
+#undef TAIL
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -1519,6 +1639,7 @@ int main(void)
         cmocka_unit_test(test_value_follows_progress),
         cmocka_unit_test(test_timeout_never_expired),
         cmocka_unit_test(test_swap_after_timing),
+        cmocka_unit_test(test_prefix_replay),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -1,0 +1,171 @@
+/*
+ * vrules.c - the value rules every stage shares: is a differing value
+ * noise by its own look (an address, a time stamp, a hash, a clock in ns,
+ * each run's own pid, a result of a function named like a clock), did an
+ * error appear (a negative integer, NULL, false, a size_t error code), is
+ * a function a gcc clone whose registers are not its values.
+ * Stage 1 align of diff/STAGES (its header: align.h): the replay's walk
+ * (replay.c, in this stage since it reads align's values walk over the
+ * common prefix) and the evidence of the stages above (evidence.c,
+ * explain.c) ask them alike.
+ */
+#include <string.h>
+
+#include "align.h"
+
+/* Is tok (n bytes, lower case) a word that names a clock or a source of
+ * chance? */
+static int clock_word(const char *tok, size_t n)
+{
+    static const char *const words[] = {
+        "time", "clock", "now", "tick", "ticks", "timestamp", "rand", "random",
+        "seed", "uuid", "nonce", "pid", "getpid", "gettid", "tid", "elapsed",
+        "monotonic", "rdtsc", "cycles", "nanotime", "usec", "nsec", "msec",
+        "gettimeofday", "uptime", NULL};
+
+    for (size_t i = 0; words[i]; i++)
+        if (strlen(words[i]) == n && strncmp(words[i], tok, n) == 0)
+            return 1;
+    return 0;
+}
+
+int ttdi_clone_name(const char *name)
+{
+    static const char *const sfx[] = {".constprop.", ".part.", ".cold", ".lto_priv.",
+                                      NULL};
+
+    if (!name || !strchr(name, '.'))
+        return 0;   /* most names: one scan (the replay asks per call) */
+    if (strstr(name, ".isra."))
+        return 2;   /* IPA-SRA may drop the result too: rax is no value */
+    for (size_t i = 0; sfx[i]; i++)
+        if (strstr(name, sfx[i]))
+            return 1;
+    return 0;
+}
+
+int ttdi_clock_name(const char *name)
+{
+    char low[128];
+    size_t n = 0, start = 0;
+
+    if (!name)
+        return 0;
+    for (size_t i = 0; name[i] && name[i] != '(' && n + 1 < sizeof low; i++) {
+        char c = name[i];
+        int upper = c >= 'A' && c <= 'Z';
+        int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        int camel = upper && i > 0 && ((name[i - 1] >= 'a' && name[i - 1] <= 'z') ||
+                                       (name[i - 1] >= '0' && name[i - 1] <= '9'));
+        if ((!alnum || camel) && clock_word(low + start, n - start))
+            return 1;   /* a word ends here, and it names a clock */
+        if (!alnum || camel)
+            start = alnum ? n : n + 1;
+        low[n++] = upper ? (char)(c - 'A' + 'a') : alnum ? c : ' ';
+    }
+    return clock_word(low + start, n - start);
+}
+
+/* |v| of a register as the type's signed or unsigned value, saturated. */
+static uint64_t magnitude(uint64_t raw, const ttf_vtype *ty)
+{
+    uint64_t v = ttf_value_norm(raw, ty);
+
+    if (ty->cls == TTF_VC_SIGNED && (int64_t)v < 0)
+        return (uint64_t)0 - v;
+    return v;
+}
+
+/* Both values read as one wall-clock time, in seconds or milliseconds
+ * since 1970, from 2000 to 2100, taken less than 10^7 units apart. */
+static int epoch_like(uint64_t g, uint64_t b)
+{
+    static const uint64_t lo[2] = {946684800ull, 946684800000ull};
+    static const uint64_t hi[2] = {4102444800ull, 4102444800000ull};
+
+    for (int u = 0; u < 2; u++)
+        if (g >= lo[u] && g < hi[u] && b >= lo[u] && b < hi[u] &&
+            (g > b ? g - b : b - g) < 10000000ull)
+            return 1;
+    return 0;
+}
+
+/* Both at least 10^12 and less than 1/1000 apart: two readings of a
+ * clock in nanoseconds or microseconds (since boot: 16 minutes of uptime
+ * is 10^12 ns), or a counter the system keeps; no input gives such values
+ * so close to each other. */
+static int close_and_large(uint64_t g, uint64_t b)
+{
+    uint64_t hi = g > b ? g : b, lo = g > b ? b : g;
+
+    return lo >= 1000000000000ull && hi - lo < hi / 1000;
+}
+
+int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
+                     const char *func, int is_return)
+{
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED))
+        return TTDI_NOISE_NONE;
+    if (ty->size >= 4 && epoch_like(ttf_value_norm(good, ty), ttf_value_norm(bad, ty)))
+        return TTDI_NOISE_ADDR;
+    if (ty->size == 8 && !ttf_value_errcode(good, ty, NULL) &&
+        !ttf_value_errcode(bad, ty, NULL) &&
+        magnitude(good, ty) >= TTDI_ADDR_LIKE && magnitude(bad, ty) >= TTDI_ADDR_LIKE)
+        return TTDI_NOISE_ADDR;
+    if (ty->size == 8 && close_and_large(ttf_value_norm(good, ty), ttf_value_norm(bad, ty)))
+        return TTDI_NOISE_CLOCK;
+    if (is_return && ttdi_clock_name(func))
+        return TTDI_NOISE_CLOCK;
+    return TTDI_NOISE_NONE;
+}
+
+int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2])
+{
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)
+        return 0;
+    return pid[0] > 1 && pid[1] > 1 && pid[0] != pid[1] &&
+           (int64_t)ttf_value_norm(good, ty) == pid[0] && (int64_t)ttf_value_norm(bad, ty) == pid[1];
+}
+
+const char *ttdi_noise_words(int why)
+{
+    switch (why) {
+    case TTDI_NOISE_BASELINE: return "it also varies between the good runs";
+    case TTDI_NOISE_ADDR: return "it looks like an address, a time stamp or a hash";
+    case TTDI_NOISE_CLOCK: return "it behaves like a clock or a counter";
+    default: return "";
+    }
+}
+
+int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad)
+{
+    if (!ty)
+        return 0;
+    int g = ttdi_value_error(ty, good), b = ttdi_value_error(ty, bad);
+    if (g >= 0 && b >= 0 && g != b)
+        return 1;
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED && ty->cls != TTF_VC_ENUM)
+        return 0;
+    uint64_t x = ttf_value_norm(good, ty), y = ttf_value_norm(bad, ty);
+    return (x == 0 && y == 1) || (x == 1 && y == 0);  /* a yes/no answer */
+}
+
+int ttdi_value_error(const ttf_vtype *ty, uint64_t raw)
+{
+    uint64_t v;
+
+    if (!ty)
+        return -1;
+    v = ttf_value_norm(raw, ty);
+    switch (ty->cls) {
+    case TTF_VC_SIGNED:
+        return (int64_t)v < 0;
+    case TTF_VC_POINTER:
+    case TTF_VC_BOOL:
+        return v == 0;
+    case TTF_VC_UNSIGNED:
+        return ttf_value_errcode(raw, ty, NULL);
+    default:
+        return -1;
+    }
+}
