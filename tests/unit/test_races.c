@@ -646,6 +646,60 @@ static void test_deciding_check_first(void **state)
     ttfi_arena_free(&a);
 }
 
+/* Plain mode (no values): both sellers run parse{ CHECK{} BUSY{}
+ * work{lock unlock} } overlapping. The check is the last call before the
+ * act whose machine code reads shared memory (format/reads.c): dt_peek
+ * reads a global, dt_helper only returns a constant, so peek ranks first
+ * though helper is nearer, and says why. Must not: both read shared
+ * memory (tally nearer: it stays first, no sentence); neither does
+ * (check and helper: the nearest first, as before). */
+static void busy_plain(const char *name, const char *check, const char *busy)
+{
+    char s1[96], s2[96];
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, (const char *const *)names, 3), 0);
+    snprintf(s1, sizeof s1, "@1000 parse{ %s{} %s{}", check, busy);
+    snprintf(s2, sizeof s2, "@1005 parse{ %s{} %s{} work{ @1200", check, busy);
+    run(&t, 1, s1);
+    act(&t, 1, MUTEX);
+    run(&t, 2, s2);
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_reading_check_first(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    busy_plain("rd.trc", "peek", "helper");
+    assert_int_equal(races_of("rd.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_peek");
+    assert_string_equal(r[1].check, "dt_helper");
+    assert_true(r[0].overlapped && r[1].overlapped);
+    assert_non_null(r[0].decided);
+    assert_non_null(strstr(r[0].decided, "`dt_peek` reads memory other threads can write and "
+                                         "`dt_helper`, also between it and `dt_work`, only its "
+                                         "own stack"));
+    assert_null(r[1].decided);
+    busy_plain("rd2.trc", "peek", "tally");
+    assert_int_equal(races_of("rd2.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_tally");
+    assert_null(r[0].decided);
+    assert_null(r[1].decided);
+    busy_plain("rd3.trc", "check", "helper");
+    assert_int_equal(races_of("rd3.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_helper");
+    assert_null(r[0].decided);
+    ttfi_arena_free(&a);
+}
+
 /* decides.c alone: a value read at its declared width (an int's -1 is
  * 0x00000000ffffffff in rax), signed or not; one side unseen: unknown. */
 static void test_decides_widths(void **state)
@@ -1230,6 +1284,7 @@ int main(void)
         cmocka_unit_test(test_verdict_names_race),
         cmocka_unit_test(test_void_check_last),
         cmocka_unit_test(test_deciding_check_first),
+        cmocka_unit_test(test_reading_check_first),
         cmocka_unit_test(test_decides_widths),
         cmocka_unit_test(test_order_cause),
     };
