@@ -227,14 +227,22 @@ static int narrow(const struct ttfi_insn *in)
     return 0;
 }
 
+/* 1 if in's ModRM.reg names a register (not an opcode extension). */
+static int reg_operand(const struct ttfi_insn *in)
+{
+    static const uint8_t g[] = {0x80, 0x81, 0x82, 0x83, 0x8f, 0xc0, 0xc1, 0xc6,
+                                0xc7, 0xd0, 0xd1, 0xd2, 0xd3, 0xf6, 0xf7, 0xfe, 0xff};
+    return in->has_modrm && !(in->map == 0 && memchr(g, in->op, sizeof g));
+}
+
 /* The value register d gets from in, which assigns it (m: the memory
  * operand's kind, or -1 for none). */
 static uint8_t assigned(const struct rscan *s, size_t at, const struct ttfi_insn *in,
                         const struct rst *r, unsigned d, int m)
 {
     int mod3 = in->has_modrm && (in->modrm >> 6) == 3;
-    uint8_t other = !in->has_modrm ? NP : mod3 ? r->v[d == in->reg ? in->rm : in->reg]
-                                           : d == in->reg ? NP : r->v[in->reg];
+    uint8_t other = !in->has_modrm ? NP : !reg_operand(in) ? NP :
+                    mod3 ? r->v[d == in->reg ? in->rm : in->reg] : d == in->reg ? NP : r->v[in->reg];
     uint8_t src = m >= 0 ? loaded(s, at, in, (uint8_t)m) : other;
     if (narrow(in))
         return r->v[d];
@@ -264,12 +272,13 @@ static uint8_t assigned(const struct rscan *s, size_t at, const struct ttfi_insn
 static uint8_t written(const struct rscan *s, size_t at, const struct ttfi_insn *in,
                        const struct rst *r, unsigned d, int m)
 {
-    if (dest_reg(in) == (int)d)
-        return assigned(s, at, in, r, d, m);
+    int dr = dest_reg(in);
+    if (dr >= 0)            /* a known form writes that one only */
+        return dr == (int)d ? assigned(s, at, in, r, d, m) : r->v[d];
     if ((in->map == 0 && ((in->op >= 0x38 && in->op <= 0x3b) || in->op == 0x84 ||
                           in->op == 0x85)) || (in->map == 1 && (in->op == 0xa3 || in->op == 0xba)))
         return r->v[d];     /* cmp, test, bt: no write */
-    uint8_t v = max8(r->v[d], in->has_modrm ? r->v[in->reg] : NP);
+    uint8_t v = max8(r->v[d], reg_operand(in) ? r->v[in->reg] : NP);
     if (in->has_modrm && (in->modrm >> 6) == 3)
         v = max8(v, r->v[in->rm]);
     if (m >= 0)
