@@ -40,7 +40,12 @@
  * one whose value decided whether the act followed ranks above them
  * (decides.c: the walk notes each candidate's return value and what
  * followed it; that needs the values the first walk skips, so the bad
- * run is walked again with them only when checks vie for one act).
+ * run is walked again with them only when checks vie for one act). When
+ * no value decided (plain mode), the code does: a check reads the state
+ * its branch tests, so a rival whose machine code reads only its own
+ * stack and scalar arguments ranks below one that reads memory other
+ * threads can write (format/reads.c, asked only of the few rival checks
+ * once the walk is done).
  *
  * The same clocks generalise interleave.c's "unprotected" rule, which
  * needs good runs to learn which functions lock: a function whose calls
