@@ -256,5 +256,10 @@ typedef struct ttdi_order_cause {
 } ttdi_order_cause;
 /* 1 and *out filled when the order is the cause, else 0. */
 int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);
+/* 1 if value v (the first divergence: a value a call returned in the
+ * split's thread) was returned while that thread held the object o names
+ * in both runs: a getter read under the lock what the order left there. */
+int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
+                            const ttd_value_diff *v);
 
 #endif

@@ -35,6 +35,17 @@
  * the two (a join) would have shown as a different operation count, not a
  * swap; that case, and values that differ under the lock, stay with the
  * other rules.
+ * In values mode the split's branch often tests what a getter returned
+ * under the lock (`lock; p = config_port(); unlock; if (p < 0) fail`):
+ * the first divergence is then that value, and the value rules name the
+ * getter (it returned -1, an error, in the bad run only). The getter read
+ * what the other thread had or had not published yet, so when the order
+ * conditions above hold and the getter's call returned while S held the
+ * swapped object in both runs (S's last operation on it before the
+ * return was an acquisition, in each run's window), the order is the
+ * cause and the value its evidence (ttdi_order_cause_getter). A getter
+ * called outside that critical section, or whose value came first in
+ * another thread, stays the value's cause.
  */
 #include <string.h>
 
@@ -113,4 +124,30 @@ int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out)
     out->other_first = !bad_s;
     out->object = il->order_object;
     return 1;
+}
+
+/* Pair s held obj at time ns of run k: its last operation on obj up to
+ * ns in the window was an acquisition (the window reaching back to it). */
+static int held_at(const ttd_interleave *il, int k, int64_t s, const char *obj, uint64_t ns)
+{
+    for (size_t i = il->nwindow[k]; i-- > 0;) {
+        const ttd_xev *e = &il->window[k][i];
+        if (e->pair != s || e->kind != TTF_EV_SYNC_OP || e->time_ns > ns || !e->object ||
+            strcmp(e->object, obj) != 0)
+            continue;
+        return e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE;
+    }
+    return 0;
+}
+
+int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
+                            const ttd_value_diff *v)
+{
+    const ttd_divergence *d = r->first;
+    const ttd_interleave *il = d ? d->interleave : NULL;
+
+    if (!il || !v || v->what != TTD_VAL_RETURN || !v->before_split || v->pair != d->pair)
+        return 0;
+    return held_at(il, 0, (int64_t)v->pair, o->object, v->good_time_ns) &&
+           held_at(il, 1, (int64_t)v->pair, o->object, v->bad_time_ns);
 }

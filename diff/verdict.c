@@ -403,7 +403,7 @@ static const char *op_verb(int op)
 /* The cause from the threads' order (ttdi_order_cause_find): the split
  * thread's function when it went ahead in the bad run, the other
  * thread's when its operation came in between. */
-static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
+static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
     const ttd_xev *first = o->other_first ? o->other : o->self;
     const ttd_xev *then = o->other_first ? o->self : o->other;
@@ -423,6 +423,13 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
              o->other_first ? "the split's thread read what it left there"
                             : "nothing made it wait");
     p->text = astr(c, buf);
+    if (g) {    /* the value the split read, first (two sentences at most) */
+        snprintf(buf, sizeof buf, "`%s`, called under %s in both runs, returned %s in the bad "
+                 "run, %s in the good run: it read what the other thread had or had not left "
+                 "there yet", g->function, o->object, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+        add_evidence(c, astr(c, buf));
+    }
     snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
              "only its order with thread %s on %s differs",
              thread_name(c, (size_t)o->other->pair), thread_name(c, (size_t)o->self->pair),
@@ -436,6 +443,22 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
 }
 
 static size_t with_evidence(const ttd_divergence *d, int k);
+
+/* The first divergence's value when the first suspect is the function
+ * that returned it (a value or an error origin, no code changed) and
+ * nothing else is on the chain before it: a getter's answer, NULL if not. */
+static const ttd_value_diff *getter_first(const ttd_result *r)
+{
+    const ttd_divergence *d = r->first;
+    const ttd_value_diff *v = r->value_first;
+    int k = d && d->nsuspects ? suspect_kind(&d->suspects[0]) : TTD_COF_SPLIT;
+
+    if (!v || (k != TTD_COF_VALUE && k != TTD_COF_ERROR_ORIGIN) || !v->function ||
+        strcmp(v->function, d->suspects[0].name) != 0 || (r->nchain && r->chain[0].function &&
+                                                          strcmp(r->chain[0].function, v->function)))
+        return NULL;
+    return v;
+}
 
 /* The likely cause of a divergence. */
 static const ttd_place *cause(vctx *c)
@@ -462,7 +485,11 @@ static const ttd_place *cause(vctx *c)
     ttdi_order_cause oc;
     if (d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT &&
         ttdi_order_cause_find(r, &oc))
-        return cause_order(c, &oc);
+        return cause_order(c, &oc, NULL);
+    /* or a getter's value under that object is all the chain has */
+    const ttd_value_diff *g = getter_first(r);
+    if (g && ttdi_order_cause_find(r, &oc) && ttdi_order_cause_getter(r, &oc, g))
+        return cause_order(c, &oc, g);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */

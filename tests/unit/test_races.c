@@ -736,9 +736,12 @@ static void test_decides_widths(void **state)
 static void order_run(const char *name, int bad, int how)
 {
     const char *load = "parse{ work{";
+    ttf_writer_opts o = {.values = 1};
     dt t;
 
-    open_trace(&t, name);
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 3,
+                                  how >= 4 ? &o : NULL), 0);
     op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
     op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
     for (int k = 0; k < 2; k++) {   /* the loader: first in the good run */
@@ -753,7 +756,11 @@ static void order_run(const char *name, int bad, int how)
     }
     run(&t, 0, "@1100 main{ lex{");
     op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    if (how == 4)       /* a getter under the lock: what the loader left */
+        run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
     op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    if (how == 5)       /* the getter after the unlock */
+        run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
     if (how == 1) {
         op(&t, 0, TTF_SOP_LOCK, MUTEX2, 0);
         op(&t, 0, TTF_SOP_UNLOCK, MUTEX2, 0);
@@ -812,6 +819,30 @@ static void test_order_cause(void **state)
         assert_string_equal(v->cause->function, "dt_lex");   /* the split's branch */
         ttd_free(d);
     }
+}
+
+/* Values mode: main's branch tests what a getter (peek: 1 in the good
+ * run, 0 in the bad) returned under the lock the loader publishes under;
+ * the first divergence is that value, and the order is still the cause,
+ * the getter's answer its evidence (how 4). Must not: the getter called
+ * after the unlock (how 5): its value stays the cause. */
+static void test_order_cause_getter(void **state)
+{
+    ttd_diff *d;
+    (void)state;
+
+    const ttd_verdict *v = order_verdict(4, &d);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_lex");
+    assert_true(v->nevidence >= 1);
+    assert_non_null(strstr(v->evidence[0], "`dt_peek`, called under mutex#1 in both runs, "
+                                           "returned 0 in the bad run, 1 in the good run"));
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    v = order_verdict(5, &d);
+    assert_int_not_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_peek");
+    ttd_free(d);
 }
 
 /* One run alone through the public API: the same race, "in this run". */
@@ -1287,6 +1318,7 @@ int main(void)
         cmocka_unit_test(test_reading_check_first),
         cmocka_unit_test(test_decides_widths),
         cmocka_unit_test(test_order_cause),
+        cmocka_unit_test(test_order_cause_getter),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
