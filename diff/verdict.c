@@ -403,6 +403,41 @@ static const char *op_verb(int op)
 /* The cause from the threads' order (ttdi_order_cause_find): the split
  * thread's function when it went ahead in the bad run, the other
  * thread's when its operation came in between. */
+/* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
+ * sent before its wait in the sentence; g: the wait's answer passed up
+ * (values mode), NULL. */
+static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
+{
+    const char *ts = thread_name(c, (size_t)o->self->pair);
+    const char *to = thread_name(c, (size_t)o->other->pair);
+    ttd_place *p = place(c);
+    char buf[512], val[160] = "";
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;
+    p->function = o->self->func;
+    p->pair = o->self->pair;
+    p->thread = ts;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s before `%s` (thread %s) waited on "
+             "it in the bad run, after it in the good run: the signal woke nobody (a lost "
+             "wake-up)", o->other->func, to ? to : "?", o->object, o->self->func, ts ? ts : "?");
+    p->text = astr(c, buf);
+    if (g)
+        snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
+                 g->function, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+    snprintf(buf, sizeof buf, "nothing signalled %s while thread %s waited in the bad run (%.1f "
+             "to %.1f ms): its wait ended without a wake-up%s", o->object, ts ? ts : "?",
+             (double)o->self->time_ns / 1e6, (double)o->woke->time_ns / 1e6, val);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
+             "only its order with thread %s on %s differs", to ? to : "?", ts ? ts : "?",
+             o->object);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
     const ttd_xev *first = o->other_first ? o->other : o->self;
@@ -483,11 +518,13 @@ static const ttd_place *cause(vctx *c)
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
-    if (d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT &&
-        ttdi_order_cause_find(r, &oc))
+    const ttd_value_diff *g = getter_first(r);
+    int bare = d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT;
+    if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
+        return cause_lost(c, &oc, bare ? NULL : g);
+    if (bare && ttdi_order_cause_find(r, &oc))
         return cause_order(c, &oc, NULL);
     /* or a getter's value under that object is all the chain has */
-    const ttd_value_diff *g = getter_first(r);
     if (g && ttdi_order_cause_find(r, &oc) && ttdi_order_cause_getter(r, &oc, g))
         return cause_order(c, &oc, g);
     /* two builds: a suspect whose code changed explains more than one whose

@@ -821,6 +821,75 @@ static void test_order_cause(void **state)
     }
 }
 
+/* A lost wake-up: seller-0 posts (lock, signal COND, unlock in work);
+ * main waits on COND in lex and branches on whether it was woken. Good:
+ * main waits first and the post ends its wait; bad: the post comes
+ * first, main's wait ends at 5 ms with no signal and main fails. how 1
+ * (must not): seller-1 posts too, after main's wait in the good run and
+ * during it in the bad run (main was woken: the signal before its wait
+ * was not what it missed). */
+static void lost_run(const char *name, int bad, int how)
+{
+    dt t;
+
+    open_trace(&t, name);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    t.now[1] = bad ? 1000 : 1200;
+    run(&t, 1, "parse{ work{");
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 1, TTF_SOP_SIGNAL, COND, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 1, "} }");
+    if (how == 1) {
+        op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+        t.now[2] = bad ? 2000 : 1400;
+        run(&t, 2, "parse{ work{");
+        op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 2, TTF_SOP_SIGNAL, COND, 0);
+        op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 2, "} }");
+    }
+    run(&t, 0, "@1100 main{ lex{");
+    op(&t, 0, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 0, TTF_SOP_WAIT, COND, (int64_t)MUTEX);
+    run(&t, 0, !bad ? "@1300" : how == 1 ? "@2100" : "@5000");
+    op(&t, 0, TTF_SOP_WOKE, COND, bad && how != 1 ? 110 : 0);
+    op(&t, 0, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 0, bad ? "} fail{} }" : "} check{} }");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+static void test_lost_wakeup(void **state)
+{
+    ttd_diff *d;
+    (void)state;
+
+    for (int how = 0; how <= 1; how++) {
+        char g[32], b[32];
+        snprintf(g, sizeof g, "lg%d.trc", how);
+        snprintf(b, sizeof b, "lb%d.trc", how);
+        lost_run(g, 0, how);
+        lost_run(b, 1, how);
+        assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, &d, NULL), 0);
+        const ttd_verdict *v = ttd_get_result(d)->verdict;
+        assert_non_null(v->cause);
+        if (how == 0) {
+            assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+            assert_string_equal(v->cause->function, "dt_lex");
+            assert_non_null(strstr(v->cause->text, "`dt_work` (thread seller-0) signalled "
+                                                   "cond#1 before `dt_lex` (thread main) waited "
+                                                   "on it in the bad run"));
+            assert_non_null(strstr(v->cause->text, "(a lost wake-up)"));
+            assert_non_null(strstr(v->evidence[0], "nothing signalled cond#1 while thread main "
+                                                   "waited in the bad run"));
+            assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+        } else {
+            assert_null(strstr(v->cause->text, "lost wake-up"));
+        }
+        ttd_free(d);
+    }
+}
+
 /* Values mode: main's branch tests what a getter (peek: 1 in the good
  * run, 0 in the bad) returned under the lock the loader publishes under;
  * the first divergence is that value, and the order is still the cause,
@@ -1319,6 +1388,7 @@ int main(void)
         cmocka_unit_test(test_decides_widths),
         cmocka_unit_test(test_order_cause),
         cmocka_unit_test(test_order_cause_getter),
+        cmocka_unit_test(test_lost_wakeup),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
