@@ -63,6 +63,9 @@
 #define CODE_CAP (64u << 10)    /* a longer function: UNKNOWN */
 #define PASSES 64               /* fixed-point passes before UNKNOWN */
 #define DEPTH 3                 /* calls followed into the file */
+#define BUDGET (1u << 19)       /* instruction steps per question, callees
+                                   (each call site's, each pass) included:
+                                   past it, UNKNOWN */
 
 static const uint8_t arg_reg[6] = {RDI, RSI, RDX, RCX, 8, 9};
 
@@ -84,6 +87,7 @@ struct rscan {
     int shared, unknown;    /* what was found */
     int depth;
     int changed;
+    size_t *budget;         /* steps left for the whole question */
 };
 
 static uint8_t max8(uint8_t a, uint8_t b)
@@ -300,7 +304,7 @@ static void implicit(const struct ttfi_insn *in, struct rst *r)
 }
 
 static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
-                   size_t n, const uint8_t entry[6], int depth);
+                   size_t n, const uint8_t entry[6], int depth, size_t *budget);
 
 /* A call (via: how it is reached) with the state before it; r becomes the
  * state after it. */
@@ -321,7 +325,7 @@ static void call(struct rscan *s, uint64_t target, int via_slot, struct rst *r)
     }
     if (kind == TTFI_CALLEE_FUNC && code) {
         int res = s->depth >= DEPTH ? TTFI_READS_UNKNOWN :
-                  analyse(s->env, target, code, n, args, s->depth + 1);
+                  analyse(s->env, target, code, n, args, s->depth + 1, s->budget);
         s->shared |= res == TTFI_READS_SHARED;
         s->unknown |= res == TTFI_READS_UNKNOWN;
     } else if (given_shared) {
@@ -480,9 +484,9 @@ static int mark(struct rscan *s, size_t at)
 }
 
 static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
-                   size_t n, const uint8_t entry[6], int depth)
+                   size_t n, const uint8_t entry[6], int depth, size_t *budget)
 {
-    struct rscan s = {env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1};
+    struct rscan s = {env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, budget};
     int pass = 0;
 
     if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
@@ -494,12 +498,15 @@ static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_
     for (int k = 0; k < 6; k++)
         s.st[0].v[arg_reg[k]] = entry[k];
     s.st[0].v[RSP] = ST;
-    while (s.changed && pass++ < PASSES && !s.shared) {
+    while (s.changed && pass++ < PASSES && !s.shared && *budget) {
         s.changed = 0;
-        for (size_t i = 0; i < s.nins; i++)
-            if (s.st[i].seen)
+        for (size_t i = 0; i < s.nins && *budget; i++)
+            if (s.st[i].seen) {
+                (*budget)--;
                 step(&s, i);
+            }
     }
+    s.unknown |= !*budget;      /* out of steps: not all was seen */
     int res = s.shared ? TTFI_READS_SHARED : s.unknown || s.changed ? TTFI_READS_UNKNOWN :
               TTFI_READS_OWN;
     free(s.starts);
@@ -511,8 +518,9 @@ int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8
                     size_t n, unsigned ptr_args)
 {
     uint8_t entry[6];
+    size_t budget = BUDGET;
 
     for (int k = 0; k < 6; k++)
         entry[k] = (ptr_args >> k) & 1 ? SH : NP;
-    return analyse(env, addr, code, n, entry, 0);
+    return analyse(env, addr, code, n, entry, 0, &budget);
 }
