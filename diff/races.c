@@ -1099,14 +1099,15 @@ static int rival_checks(const struct ttdi_hb *bh, const ttd_race *v, size_t n);
 
 /* The argument registers (bit 0..5: rdi..r9) that may hold a pointer
  * when function id is entered: its pointer and aggregate parameters by
- * its debug info; all six when that is not known or it is variadic. */
+ * its debug info (TTF_READS_STACK_ARGS: one passed in memory); all when
+ * that is not known or it is variadic. */
 static unsigned pointer_args(ttdi_norm *n, uint64_t id, uint64_t when)
 {
     const ttf_signature *sg = signature(n, id, when);
     unsigned m = 0;
 
     if (!sg || sg->variadic)
-        return 0x3f;
+        return TTF_READS_ANY_ARGS;
     for (size_t i = 0; i < sg->nparams; i++) {
         const ttf_param *p = &sg->params[i];
         int scalar = p->type.cls == TTF_VC_SIGNED || p->type.cls == TTF_VC_UNSIGNED ||
@@ -1116,6 +1117,8 @@ static unsigned pointer_args(ttdi_norm *n, uint64_t id, uint64_t when)
             m |= 1u << p->reg;
         if (p->reg2 >= 0 && p->reg2 < 6)
             m |= 1u << p->reg2;
+        if ((p->reg < 0 || p->mem) && !scalar)
+            m |= TTF_READS_STACK_ARGS;
     }
     return m;
 }

@@ -25,8 +25,10 @@
  *   SH  anything else: a pointer parameter, a value loaded from memory
  *       outside the stack, a returned value, a writable global's address.
  * Joins take the larger. A value loaded from the stack is the largest one
- * the function stored there (one value for the whole frame); a call given
- * a stack address may store anything there, so it makes that SH.
+ * the function stored there (one value for the whole frame; SH from the
+ * start when arguments past the six registers may be pointers: they are
+ * in the caller's frame above the return address); a call given a stack
+ * address may store anything there, so it makes that SH.
  * Calls: a call into the function's own file is followed (its argument
  * registers as they are at the call, three levels deep); the tracing
  * hooks are nothing; a call to another module (through the PLT or a GOT
@@ -304,7 +306,7 @@ static void implicit(const struct ttfi_insn *in, struct rst *r)
 }
 
 static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
-                   size_t n, const uint8_t entry[6], int depth, size_t *budget);
+                   size_t n, const uint8_t entry[7], int depth, size_t *budget);
 
 /* A call (via: how it is reached) with the state before it; r becomes the
  * state after it. */
@@ -312,12 +314,13 @@ static void call(struct rscan *s, uint64_t target, int via_slot, struct rst *r)
 {
     const uint8_t *code = NULL;
     size_t n = 0;
-    uint8_t args[6];
+    uint8_t args[7];
     int kind = s->env->callee(s->env->ctx, target, via_slot, &code, &n);
     int given_stack = 0, given_shared = 0;
 
     if (kind == TTFI_CALLEE_HOOK)
         return;             /* the tracing hooks: nothing of the program */
+    args[6] = s->slot;          /* what it finds above its return address */
     for (int k = 0; k < 6; k++) {
         args[k] = r->v[arg_reg[k]];
         given_stack |= args[k] == ST;
@@ -484,7 +487,7 @@ static int mark(struct rscan *s, size_t at)
 }
 
 static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
-                   size_t n, const uint8_t entry[6], int depth, size_t *budget)
+                   size_t n, const uint8_t entry[7], int depth, size_t *budget)
 {
     struct rscan s = {env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, budget};
     int pass = 0;
@@ -497,6 +500,7 @@ static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_
     s.st[0].seen = 1;
     for (int k = 0; k < 6; k++)
         s.st[0].v[arg_reg[k]] = entry[k];
+    s.slot = entry[6];          /* arguments past the registers: in the stack */
     s.st[0].v[RSP] = ST;
     while (s.changed && pass++ < PASSES && !s.shared && *budget) {
         s.changed = 0;
@@ -517,10 +521,11 @@ static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_
 int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                     size_t n, unsigned ptr_args)
 {
-    uint8_t entry[6];
+    uint8_t entry[7];
     size_t budget = BUDGET;
 
     for (int k = 0; k < 6; k++)
         entry[k] = (ptr_args >> k) & 1 ? SH : NP;
+    entry[6] = ptr_args & TTF_READS_STACK_ARGS ? SH : NP;
     return analyse(env, addr, code, n, entry, 0, &budget);
 }

@@ -207,7 +207,8 @@ struct ttfi_reads_env {
 };
 /* TTFI_READS_* of the code code[0..n) at link-time address addr, its
  * argument registers rdi..r9 at entry holding pointers where bit 0..5 of
- * ptr_args is set (scalars or nothing where not). */
+ * ptr_args is set (scalars or nothing where not), arguments in the stack
+ * that may be pointers where TTF_READS_STACK_ARGS is. */
 int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                     size_t n, unsigned ptr_args);
 #ifdef _LIBELF_H

@@ -1208,12 +1208,16 @@ enum ttf_reads {
  * module `module` (its instructions followed through its branches and
  * into its calls of the same file; format/reads.c). ptr_args: bit k
  * (0..5 = rdi..r9) set when that argument register may hold a pointer at
- * entry (a pointer or aggregate parameter; 0x3f when the signature is not
- * known); registers not set are scalars or unused. 0 (*out UNKNOWN when
+ * entry (a pointer or aggregate parameter), TTF_READS_STACK_ARGS when a
+ * parameter passed in memory (past the registers, a large struct) may
+ * (TTF_READS_ANY_ARGS when the signature is not known); registers not set
+ * are scalars or unused. 0 (*out UNKNOWN when
  * addr starts no function, or the file is not x86-64), or the errors of
  * ttf_sym_code. */
 int ttf_sym_code_reads(ttf_sym *s, size_t module, uint64_t addr, unsigned ptr_args,
                        int *out);
+#define TTF_READS_STACK_ARGS 0x40u
+#define TTF_READS_ANY_ARGS 0x7fu
 
 /* ---- call sites (format 1.2; format/site.c) -------------------------------- */
 

@@ -7,7 +7,8 @@
  * [0x2000, 0x4000) (a hook's GOT slot at 0x3f70), writable data at
  * [0x4000, 0x5000), a function at 0x1800 (`mov (%rdi),%eax; ret`).
  * Shared: a writable global read, a read through a pointer argument, one
- * spilled to the stack and read back (-O0), a pointer that a store did not
+ * spilled to the stack and read back (-O0), a pointer passed in the stack
+ * (a 7th argument), a pointer that a store did not
  * change, a pointer on one branch of a join, a global's address given to
  * a function of the file, a returned pointer. Own: read-only data, a
  * scalar argument, busy work on a stack buffer handed to another module,
@@ -46,6 +47,8 @@ static const uint8_t ext_global[] = {0x48, 0x8d, 0x3d, 0x00, 0x30, 0x00, 0x00, 0
 static const uint8_t call_stack[] = {0x48, 0x89, 0xe7, 0xe8, 0xf8, 0x07, 0x00, 0x00, 0xc3};
 /* lea 0x3000(%rip),%rdi; .byte 0xe8; .long 0x7f4; ret */
 static const uint8_t call_global[] = {0x48, 0x8d, 0x3d, 0x00, 0x30, 0x00, 0x00, 0xe8, 0xf4, 0x07, 0x00, 0x00, 0xc3};
+/* mov 8(%rsp),%rax; mov (%rax),%eax; ret (a 7th argument, in the stack) */
+static const uint8_t stack_arg[] = {0x48, 0x8b, 0x44, 0x24, 0x08, 0x8b, 0x00, 0xc3};
 /* mov (%rdi),%eax; ret */
 static const uint8_t callee[] = {0x8b, 0x07, 0xc3};
 /* call *0x2f6a(%rip); mov (%rdi),%eax; ret */
@@ -95,6 +98,7 @@ static void shared_reads(void **state)
     assert_int_equal(READS(call_global, 0), TTFI_READS_SHARED);
     assert_int_equal(READS(hook_keeps, 1), TTFI_READS_SHARED);
     assert_int_equal(READS(ret_ptr, 0), TTFI_READS_SHARED);
+    assert_int_equal(READS(stack_arg, TTF_READS_STACK_ARGS), TTFI_READS_SHARED);
 }
 
 static void own_reads(void **state)
@@ -108,13 +112,14 @@ static void own_reads(void **state)
     assert_int_equal(READS(call_stack, 0), TTFI_READS_OWN);
     assert_int_equal(READS(hook_keeps, 0), TTFI_READS_OWN);
     assert_int_equal(READS(tls_reads, 0), TTFI_READS_OWN);
+    assert_int_equal(READS(stack_arg, 0), TTFI_READS_OWN);     /* a scalar 7th */
 }
 
 static void unknown_reads(void **state)
 {
     (void)state;
     assert_int_equal(READS(ext_global, 0), TTFI_READS_UNKNOWN);
-    assert_int_equal(READS(busy_work, 0x3f), TTFI_READS_UNKNOWN);
+    assert_int_equal(READS(busy_work, TTF_READS_ANY_ARGS), TTFI_READS_UNKNOWN);
     assert_int_equal(READS(indirect, 0), TTFI_READS_UNKNOWN);
     assert_int_equal(ttfi_code_reads(&env, AT, busy_work, 20, 0), TTFI_READS_UNKNOWN); /* cut */
 }
