@@ -48,11 +48,13 @@ assert o and o["good"]["pair"] != o["bad"]["pair"], o
 '
 
 # plain mode: the check is the last call before the act that reads shared
-# state. Built without ${SAN}: a sanitizer's instrumentation makes every
-# function with a stack buffer read the sanitizer's own globals (ASan's
-# stack-use-after-return flag), which the code cannot tell from the
+# state. Not under a sanitizer build (make asan's SAN): its instrumentation
+# makes every function with a stack buffer read the sanitizer's own globals
+# (ASan's stack-use-after-return flag), which the code cannot tell from the
 # program's shared state (print_ticket then reads shared memory too, and
-# the nearer call stays first: the rule working as documented)
+# the nearer call stays first: the rule working as documented), and a
+# fixture built without it cannot load that build's libttcap
+if [ -n "${SAN:-}" ]; then echo "ok (plain part skipped: sanitizer build)"; exit 0; fi
 (cd "$T" && "$BD/ttcc" gcc -O2 -pthread -o plain prog.c) || fail "plain build"
 rec pg.trc "$T/plain"
 RACE_BUSY=race rec pb.trc "$T/plain"
