@@ -7,8 +7,16 @@
  * the whole run's count does not. Stage 1 align of diff/STAGES (its
  * header: state.h).
  *
- * Design. Each run's calls are counted per thread and function (the
- * profile of run_profile.c, one pass over each trace) once the pairs are
+ * Design. Each run's calls are counted per thread and function once the
+ * pairs are aligned (the baselines', ttdi_counts_tally, while they are
+ * open; the good and the bad run's as late as the engine can,
+ * ttdi_counts_runs, before the facts are judged): what the run walks
+ * counted of a thread they read whole as they went (ttdi_walk_calls: the
+ * timing scan's split threads, the thread order's others, issue 38 item
+ * 4: no pass again), a bad thread whose kept events are its partner's
+ * keys (ttdi_ipair.same) its partner's counts, and the rest by the
+ * calls-only pass of run_profile.c (ttdi_prof_calls: its ENTERs, no
+ * stack, no times), once the pairs are
  * aligned, with the baselines still open, and only when some pair differs
  * or a thread has no partner: identical runs pay nothing
  * (ttdi_counts_tally); never when a trace was cut short (disk full, a
@@ -100,33 +108,68 @@ static int kept(const ttdi_norm *nm, const char *name)
            !(nm->drop && ttd_regex_match(nm->drop, name) > 0);
 }
 
+/* Row (name, thread, calls) at the end of *t (n rows, room for *cap),
+ * the name copied into a, unless the filters leave the function out. */
+static int add_trow(const ttdi_run_state *r, struct ttfi_arena *a, struct trow **t, size_t *n,
+                    size_t *cap, const char *name, uint32_t thread, uint64_t calls)
+{
+    if (!kept(&r->norm, name))
+        return 0;
+    if (*n == *cap && ttdi_grow(t, cap, *n + 1, sizeof **t, 64) < 0)
+        return TT_ENOMEM;
+    if (!((*t)[*n].name = ttfi_arena_strcpy(a, name)))
+        return TT_ENOMEM;
+    (*t)[*n].thread = thread;
+    (*t)[(*n)++].calls = calls;
+    return 0;
+}
+
+/* The rows of the threads of sel that run walks read whole, counting
+ * (ttdi_walk_calls: the timing scan's split thread), taken out of sel. */
+static int walked_rows(const ttdi_run_state *r, char *sel, struct ttfi_arena *a,
+                       struct trow **t, size_t *n, size_t *cap)
+{
+    int rc = 0;
+
+    if (ttdi_prof_by_time(r->t))
+        return 0;   /* the profile names each event by its time */
+    for (uint32_t th = 0; th < r->nt && rc >= 0; th++) {
+        const ttdi_fcalls *fc;
+        size_t nf;
+        if (!sel[th] || !ttdi_walk_calls(r, th, &fc, &nf))
+            continue;
+        sel[th] = 0;
+        for (size_t i = 0; i < nf && rc >= 0; i++)
+            rc = add_trow(r, a, t, n, cap, fc[i].name, th, fc[i].calls);
+    }
+    return rc;
+}
+
 /* Run r's calls per thread (sel[i]: thread i counted; NULL all) and
- * function, names copied into a. */
+ * function, names copied into a: a thread run walks read whole as they
+ * counted, the others by a calls-only pass. */
 static int rows_of(const ttdi_run_state *r, const char *sel, struct ttfi_arena *a,
                    struct trow **out, size_t *nout)
 {
-    ttd_prof_opts po = {1, sel, sel ? r->nt : 0};
+    char *rest = sel ? malloc(r->nt + 1) : NULL;
+    ttd_prof_opts po = {1, rest, sel ? r->nt : 0};
     ttd_prof *prof = NULL;
-    int rc = ttd_prof_build(r->t, r->norm.sym, &po, &prof, NULL);
+    struct trow *t = NULL;
+    size_t n = 0, cap = 0;
+    int rc = sel && !rest ? TT_ENOMEM : 0;
 
-    *out = NULL;
-    *nout = 0;
-    if (rc < 0)
-        return rc;
-    size_t nr = ttd_prof_count(prof), n = 0;
-    struct trow *t = calloc(nr + 1, sizeof *t);
-    if (!t)
-        rc = TT_ENOMEM;
-    for (size_t i = 0; i < nr && rc >= 0; i++) {
+    if (rest) {
+        memcpy(rest, sel, r->nt);
+        rc = walked_rows(r, rest, a, &t, &n, &cap);
+    }
+    if (rc >= 0)
+        rc = ttdi_prof_calls(r->t, r->norm.sym, &po, &prof);
+    for (size_t i = 0; rc >= 0 && i < ttd_prof_count(prof); i++) {
         const ttd_prof_row *row = ttd_prof_get(prof, i);
-        if (!kept(&r->norm, row->name))
-            continue;
-        if (!(t[n].name = ttfi_arena_strcpy(a, row->name)))
-            rc = TT_ENOMEM;
-        t[n].thread = row->thread;
-        t[n++].calls = row->calls;
+        rc = add_trow(r, a, &t, &n, &cap, row->name, row->thread, row->calls);
     }
     ttd_prof_free(prof);
+    free(rest);
     *out = t;
     *nout = n;
     return rc;
@@ -189,8 +232,18 @@ void ttdi_counts_free(ttdi_counts *c)
     free(c);
 }
 
+/* Is the bad thread of pair p counted from its partner's rows? When its
+ * kept events are the good thread's keys (ttdi_ipair.same) and no filter
+ * leaves an ENTER out of the keys, each function had as many calls in
+ * both: one pass fewer. */
+static int copied(const ttdi_aligner *al, const ttdi_ipair *p)
+{
+    return p->same && !al->r[TTD_GOOD].norm.keep && !al->r[TTD_GOOD].norm.drop &&
+           !al->r[TTD_BAD].norm.keep && !al->r[TTD_BAD].norm.drop;
+}
+
 /* Threads counted (all, or with --thread the paired ones) and each
- * thread's pair. */
+ * thread's pair; the bad threads copied() are left to copy_rows. */
 static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel)
 {
     const ttdi_run_state *r = &al->r[ri];
@@ -212,7 +265,51 @@ static int threads_of(const ttdi_aligner *al, int ri, ttdi_counts *c, char **sel
     for (size_t k = 0; k < al->s->ngrown; k++)
         if (al->s->grown[k].run == ri && al->s->grown[k].thread < r->nt)
             c->pair_of[ri][al->s->grown[k].thread] = GROWN;
+    for (size_t i = 0; ri == TTD_BAD && i < al->s->nip; i++)
+        if (copied(al, &al->s->ip[i]))
+            (*sel)[al->s->ip[i].t[1]] = 0;
     return 0;
+}
+
+/* The bad rows of the threads copied(): their partners' good rows. */
+static int copy_rows(const ttdi_aligner *al, ttdi_counts *c)
+{
+    size_t n = c->nrows[TTD_BAD], add = 0;
+
+    for (size_t i = 0; i < c->nrows[TTD_GOOD]; i++) {
+        int64_t p = c->rows[TTD_GOOD][i].thread < c->nt[TTD_GOOD]
+                  ? c->pair_of[TTD_GOOD][c->rows[TTD_GOOD][i].thread] : -1;
+        add += p >= 0 && copied(al, &al->s->ip[p]);
+    }
+    if (!add)
+        return 0;
+    struct trow *t = realloc(c->rows[TTD_BAD], (n + add + 1) * sizeof *t);
+    if (!t)
+        return TT_ENOMEM;
+    c->rows[TTD_BAD] = t;
+    for (size_t i = 0; i < c->nrows[TTD_GOOD]; i++) {
+        const struct trow *g = &c->rows[TTD_GOOD][i];
+        int64_t p = g->thread < c->nt[TTD_GOOD] ? c->pair_of[TTD_GOOD][g->thread] : -1;
+        if (p >= 0 && copied(al, &al->s->ip[p]))
+            t[n++] = (struct trow){g->name, al->s->ip[p].t[1], g->calls};
+    }
+    c->nrows[TTD_BAD] = n;
+    return 0;
+}
+
+int ttdi_counts_runs(ttdi_counts *c, const ttdi_aligner *al)
+{
+    int rc = 0;
+
+    if (!c)
+        return 0;
+    for (int ri = 0; ri < 2 && rc >= 0; ri++) {
+        char *sel = NULL;
+        if ((rc = threads_of(al, ri, c, &sel)) >= 0)
+            rc = rows_of(&al->r[ri], sel, c->names, &c->rows[ri], &c->nrows[ri]);
+        free(sel);
+    }
+    return rc < 0 ? rc : copy_rows(al, c);
 }
 
 int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
@@ -230,12 +327,6 @@ int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_aren
     if (!c)
         return TT_ENOMEM;
     c->names = a;
-    for (int ri = 0; ri < 2 && rc >= 0; ri++) {
-        char *sel = NULL;
-        if ((rc = threads_of(al, ri, c, &sel)) >= 0)
-            rc = rows_of(&al->r[ri], sel, a, &c->rows[ri], &c->nrows[ri]);
-        free(sel);
-    }
     c->nb = al->nbase;
     if (rc >= 0 && (!(c->bt = calloc(c->nb + 1, sizeof *c->bt)) ||
                     !(c->bn = calloc(c->nb + 1, sizeof *c->bn))))

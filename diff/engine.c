@@ -707,6 +707,10 @@ static int align(ttd_diff *d)
     ttdi_zones_free(&fu.z);
     if (rc >= 0 && !d->o.flat)
         rc = ttdi_pools_settle(&d->al);
+    /* the run walks up to the count facts count the calls they read first
+       (the timing scan's split threads, the thread order's others): the
+       counts read those no more (count_facts) */
+    d->r[TTD_GOOD].count_calls = d->r[TTD_BAD].count_calls = 1;
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
     if (rc >= 0)
@@ -715,6 +719,8 @@ static int align(ttd_diff *d)
         rc = grew_unpaired(d);
     if (rc >= 0)            /* with the baselines' symbols still open */
         rc = ttdi_counts_tally(&d->al, d->x.nunpaired, &d->arena, &d->tally);
+    if (!d->tally)
+        d->r[TTD_GOOD].count_calls = d->r[TTD_BAD].count_calls = 0;
     release_baselines(d);
     return rc;
 }
@@ -770,8 +776,10 @@ static int count_facts(ttd_diff *d)
     uint8_t *quiet;
     int rc;
 
-    if (!d->tally)
-        return 0;
+    rc = ttdi_counts_runs(d->tally, &d->al);
+    d->r[TTD_GOOD].count_calls = d->r[TTD_BAD].count_calls = 0;
+    if (!d->tally || rc < 0)
+        return rc;
     if (!(quiet = calloc(d->s.nip + 1, 2)))
         return TT_ENOMEM;
     uint8_t *loud = quiet + d->s.nip + 1;

@@ -28,8 +28,13 @@
  * (values aside, which no rule here reads): they let the details' walks
  * for the other threads' last events before the split start near it
  * (the engine details the first divergence's other threads after this:
- * ttdi_detail_others); a marked one by a walk that reads no values and
- * leaves no marks (ttdi_walk_open_plain).
+ * ttdi_detail_others); a marked one (the split thread, which the timing
+ * scan read further than the split) by a stack walk (ttdi_walk_stack: the
+ * same events and the same call-stack rule, without the run walk's
+ * filter, key indexes and records, its stack changes inline), which
+ * leaves nothing behind. A run walk that stopped at the split near its
+ * thread's end reads on to it while the run counts calls
+ * (ttdi_walk_read_out): the count facts then read the thread no more.
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns): a call is never taken as
  * shorter, nor as over before another began, than it may have been.
@@ -291,18 +296,24 @@ static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event
     return rc;
 }
 
-/* Thread th of run in from its start, by a run walk (the call stack by
- * the walker's rule): one that leaves marks when no run walk marked the
- * thread yet (the details' walks to the other threads' last events start
- * from them), else one that reads no values and leaves none (the split
- * thread, which the timing scan marked); a thread past the run's threads
- * raw (its events only stop the walk). */
+/* Thread th of run in from its start, the call stack by the walker's
+ * rule: a run walk that leaves marks when no run walk marked the thread
+ * yet (the details' walks to the other threads' last events start from
+ * them), else a stack walk that reads no values and leaves nothing (the
+ * split thread, which the timing scan marked); a thread past the run's
+ * threads raw (its events only stop the walk). */
 static int open_thread(const ttdi_ilv_run *in, uint32_t th, ttdi_walk *wk)
 {
     if (th >= in->r->nt)
         return ttdi_walk_raw(wk, in->r->t, th);
-    return ttdi_walk_marked(in->r, th) ? ttdi_walk_open_plain(wk, in->r, th)
+    return ttdi_walk_marked(in->r, th) ? ttdi_walk_stack(wk, in->r->t, th, 0)
                                        : ttdi_walk_open(wk, in->r, th);
+}
+
+/* The next event of a walk open_thread opened. */
+static inline int next_event(ttdi_walk *wk)
+{
+    return wk->stacked && !wk->r ? ttdi_walk_stack_next(wk) : ttdi_walk_next(wk);
 }
 
 /* An event of thread th in the merged walk. */
@@ -347,10 +358,10 @@ static int walk_run(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot 
 
     for (; rc >= 0 && opened < n; opened++)
         if ((rc = open_thread(in, (uint32_t)opened, &wk[opened])) >= 0)
-            more[opened] = (rc = ttdi_walk_next(&wk[opened])) > 0;
+            more[opened] = (rc = next_event(&wk[opened])) > 0;
     while (rc >= 0 && (m = first_head(wk, more, n)) < n && wk[m].ev.time_ns <= in->split_ns)
         if ((rc = merged_event(a, x, &wk[m], (uint32_t)m, fns, bad, u)) >= 0)
-            more[m] = (rc = ttdi_walk_next(&wk[m])) > 0;
+            more[m] = (rc = next_event(&wk[m])) > 0;
     for (size_t i = 0; i < opened; i++)
         ttdi_walk_close(&wk[i]);
     free(wk);
@@ -486,7 +497,7 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
 
     *last = 0;
     *over = UINT64_MAX;
-    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0) {
+    while (rc >= 0 && (rc = next_event(&wk)) > 0) {
         if (wk.ev.tsc < prev)
             p->exact = 0;
         prev = wk.ev.tsc;
@@ -504,6 +515,8 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
             rc = bad ? keep_cand(p, &f, &wk.ev, fns)
                      : (ret(x, &f, th, 0, fns, 0, NULL), 0);
     }
+    if (rc >= 0 && wk.r)    /* its calls counted: the count facts read it no more */
+        rc = ttdi_walk_read_out(&wk);
     ttdi_walk_close(&wk);
     return rc < 0 ? rc : 0;
 }

@@ -214,6 +214,8 @@ typedef struct ttdi_run_state {
                                TTDI_MARK_EVERY (tests make it small) */
     struct ttdi_syncs *syncs; /* per thread: the SYNC_OPs run walks read
                                (walker.c), NULL until one opened */
+    int count_calls;        /* 1: run walks count the ENTERs per function
+                               of what they first read (ttdi_walk_calls) */
 } ttdi_run_state;
 
 /* Name and start function of each thread of r (r->t and r->norm set):
@@ -265,7 +267,7 @@ typedef struct ttdi_walk {
                                closed before the next ENTER: the stack at
                                the unwind itself still shows where it began */
     int lean;               /* 1: its frames hold their id only
-                               (ttdi_walk_open_plain, ttdi_walk_stack) */
+                               (ttdi_walk_stack) */
     int stacked;            /* 1: it keeps the call stack (a run walk, or
                                a stack walk: ttdi_walk_stack) */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
@@ -279,6 +281,8 @@ typedef struct ttdi_walk {
     uint64_t nraw;          /* a run walk: events read, its current one
                                included (SLEEPs too) */
     struct ttdi_syncs *sy;  /* a run walk: its thread's SYNC_OP records */
+    int read_out;           /* 1: read on past its consumer's stop
+                               (ttdi_walk_read_out), its reach noted there */
 } ttdi_walk;
 
 /* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
@@ -302,6 +306,27 @@ typedef struct ttdi_syncrec {
  * checks' lock views) reads no event again. */
 int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
                     const ttdi_syncrec **recs, size_t *n);
+
+/* One function's calls in a thread, as run walks counted them. */
+typedef struct ttdi_fcalls {
+    const char *name;       /* as ttf_sym_event_name names its ENTER */
+    uint64_t calls;         /* ENTERs */
+} ttdi_fcalls;
+
+/* The ENTERs of thread `thread` of r per function (address or scope
+ * site: a name may come twice), named as ttf_sym_event_name names the
+ * first: 1 with *fc and *n when run walks read the whole thread with
+ * r->count_calls set from its start (they count what they first read,
+ * as they keep the records), else 0. A pass that needs every thread's
+ * calls (the count facts, counts.c) reads no event of such a thread. */
+int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls **fc,
+                    size_t *n);
+
+/* Run walk w, done with its thread, reads on to the thread's end when it
+ * stands where no walk got further, the run counts calls and at most an
+ * eighth of the thread is left: the pass that needs every thread's calls
+ * then reads none of this one (ttdi_walk_calls). 0 or a TT_E* code. */
+int ttdi_walk_read_out(ttdi_walk *w);
 
 /* Tests only: the trace time every walk went over, from where it started
  * (its thread's start, or the mark it started at) to the last event it
@@ -331,13 +356,6 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
-/* A run walk as ttdi_walk_open's (filter, call stack) that reads no
- * values, leaves no marks (its iterator skips the values a later walk
- * from a mark may need) and keeps each frame's id only (w->lean: no
- * name, site, time or values): for a pass that needs the stack's shape
- * only, over a thread other walks marked already (the thread order's
- * split thread). 0 or a TT_E* code. */
-int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks and SYNC_OP records run walks left in r. */
@@ -488,6 +506,21 @@ static inline int ttdi_walk_next_key(ttdi_walk *w)
 /* The name of frame f of walk w, looked up on first use (the cache has
  * it: its ENTER went through the normaliser before). */
 const char *ttdi_walk_frame_name(ttdi_walk *w, ttdi_frame_id *f);
+
+/* ---- one run's calls (run_profile.c, stage 0 run-profile) --------------- */
+
+/* ttd_prof_build (ttprof.h) counting calls only: one pass over each
+ * selected thread that reads ENTERs alone (no call stack, no times), for
+ * the count facts (counts.c). Each row's calls, name and thread are what
+ * ttd_prof_build gives; its times and never-returned count are 0. */
+typedef struct ttd_prof ttd_prof;
+typedef struct ttd_prof_opts ttd_prof_opts;
+int ttdi_prof_calls(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
+                    ttd_prof **out);
+/* 1 when a profile of t names each event by its time (a module was
+ * unloaded: an address may name two functions), so names per address
+ * (ttdi_walk_calls) are not the profile's; else 0. */
+int ttdi_prof_by_time(const ttf_trace *t);
 
 /* ---- the filters (regex.c) ---------------------------------------------- */
 

@@ -65,6 +65,7 @@ struct ttd_prof {
     ttdi_map nmap;              /* XXH3 of a name -> function (a name whose
                                    hash another has: the hash mixed again) */
     int by_time;                /* 1: modules were unloaded, resolve per event */
+    int calls_only;             /* 1: count ENTERs, no stack, no times */
     struct frame *stack;        /* open frames of the thread being read */
     size_t depth, capstack;
 };
@@ -260,6 +261,20 @@ static int on_event(ttd_prof *p, struct tstate *ts, const ttf_event *ev)
     }
 }
 
+/* The calls-only pass (ttdi_prof_calls): an ENTER counts one call of its
+ * function, nothing else is read (no frame, no time). */
+static int on_enter(ttd_prof *p, const ttf_event *ev)
+{
+    if (ev->kind != TTF_EV_ENTER)
+        return 0;
+    int64_t f = fid_of(p, ev);
+    if (f < 0)
+        return (int)f;
+    note_touch(p, (uint32_t)f);
+    p->cur[f].calls++;
+    return 0;
+}
+
 static int add_row(ttd_prof *p, const struct fstat *s, uint32_t f,
                    uint32_t thread)
 {
@@ -273,7 +288,7 @@ static int add_row(ttd_prof *p, const struct fstat *s, uint32_t f,
     r->calls = s->calls;
     r->total_ns = s->total;
     r->self_ns = s->self;
-    r->min_ns = s->calls ? s->min : 0;
+    r->min_ns = s->calls && s->min != UINT64_MAX ? s->min : 0;
     r->max_ns = s->max;
     r->avg_ns = s->calls ? s->sum / s->calls : 0;
     r->never_returned = s->never;
@@ -329,7 +344,8 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
     ts.last = th ? th->start_ns : 0;
     while ((rc = ttdi_walk_next(&wk)) == 1) {
         p->info.events++;
-        if ((rc = on_event(p, &ts, &wk.ev)) < 0)
+        rc = p->calls_only ? on_enter(p, &wk.ev) : on_event(p, &ts, &wk.ev);
+        if (rc < 0)
             break;
     }
     ttdi_walk_close(&wk);
@@ -346,7 +362,7 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
 
 /* ---- the API ------------------------------------------------------------ */
 
-static int modules_unloaded(const ttf_trace *t)
+int ttdi_prof_by_time(const ttf_trace *t)
 {
     for (size_t i = 0; i < ttf_module_count(t); i++) {
         if (ttf_get_module(t, i)->unload_ns != UINT64_MAX)
@@ -362,8 +378,8 @@ static int selected(const ttd_prof_opts *o, size_t i)
     return i < o->nthreads && o->threads[i];
 }
 
-int ttd_prof_build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
-                   ttd_prof **out, ttf_error *err)
+static int build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
+                 int calls_only, ttd_prof **out, ttf_error *err)
 {
     ttd_prof *p;
     int rc = TT_ENOMEM;
@@ -379,7 +395,8 @@ int ttd_prof_build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
     p->t = t;
     p->sym = sym;
     p->info.per_thread = opts ? opts->per_thread != 0 : 0;
-    p->by_time = modules_unloaded(t);
+    p->by_time = ttdi_prof_by_time(t);
+    p->calls_only = calls_only;
     if (grow_fn(p) < 0)
         goto nomem;
     for (size_t i = 0; i < ttf_thread_count(t); i++) {
@@ -399,6 +416,18 @@ nomem:
 fail:
     ttd_prof_free(p);
     return rc;
+}
+
+int ttd_prof_build(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
+                   ttd_prof **out, ttf_error *err)
+{
+    return build(t, sym, opts, 0, out, err);
+}
+
+int ttdi_prof_calls(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
+                    ttd_prof **out)
+{
+    return build(t, sym, opts, 1, out, NULL);
 }
 
 void ttd_prof_free(ttd_prof *p)

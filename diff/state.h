@@ -76,6 +76,9 @@ typedef struct ttdi_ipair {
     uint64_t *waitns;       /* per hunk: a wait loop's recorded waits,
                                2 per hunk: their count and the time they
                                blocked in all, both sides (timing.c) */
+    int same;               /* 1: both sides are the same keys (tree mode:
+                               the trees' root hashes and lengths agree),
+                               so anything counted from the keys is too */
 } ttdi_ipair;
 
 /* A baseline good run: compared with the good run only. */
@@ -228,13 +231,19 @@ void ttdi_name_skeleton(const char *name, char *out, size_t n);
 
 /* ---- counts are facts (counts.c) ------------------------------------------ */
 
-/* Each run's calls per thread and function (the baselines' per function),
- * read after the alignment while the baselines are open; *out NULL (and
- * nothing read) when no pair differs and every thread has a partner.
- * Names in a. 0 or a TT_E* code. */
+/* The baselines' calls per function, read after the alignment while the
+ * baselines are open; *out NULL (and nothing read) when no pair differs
+ * and every thread has a partner. Names in a. 0 or a TT_E* code. */
 typedef struct ttdi_counts ttdi_counts;
 int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_arena *a,
                       ttdi_counts **out);
+/* Then (c NULL: nothing) the good and the bad run's calls per thread and
+ * function, as late as the engine can (the count facts): what the run
+ * walks counted of a thread they read whole (the timing scan's split
+ * threads, the thread order's others: ttdi_walk_calls), a bad thread
+ * whose keys are its partner's copied from it, a calls-only pass over the
+ * rest. 0 or a TT_E* code. */
+int ttdi_counts_runs(ttdi_counts *c, const ttdi_aligner *al);
 /* The calls whose count in the bad run (all threads) no good run had, by
  * name, in a; quiet[p] (NULL: none) marks script pairs whose every
  * difference is timing (their threads' counts are not facts). */

@@ -81,7 +81,11 @@
  * The pass is a run walk (walker.c, with SLEEPs): the first read of the
  * thread's prefix, it leaves marks that resolve's pass, the details and
  * the order checks of the thread start from (issue 38 item 4: the prefix
- * before a split is read once, not again by each of them).
+ * before a split is read once, not again by each of them). When little
+ * of the thread is left after the last hunk (a split near its end), it
+ * reads on to the end: the run walks count the calls of what they first
+ * read while the engine asks (ttdi_run_state.count_calls), and the count
+ * facts then take the thread's from them instead of a pass of their own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -564,6 +568,8 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
             kept(&s, &wk.ev, key);
         rc = 1;
     }
+    if (rc > 0)     /* its calls counted: the count facts read it no more */
+        rc = ttdi_walk_read_out(&wk);
     ttdi_walk_close(&wk);
     free(s.st);
     return rc < 0 ? rc : 0;

@@ -38,6 +38,13 @@
  * each, so a pass that needs a thread's sync operations up to a time (the
  * order checks' lock views) takes them from the records (ttdi_walk_syncs)
  * exactly as a raw walk stopping there would read them, with no walk.
+ * While the engine asks (ttdi_run_state.count_calls: from the timing scan
+ * to the count facts), that walk also counts the ENTERs per function, so
+ * a thread run walks read whole needs no pass of its own for its calls
+ * (ttdi_walk_calls; not told when a part of it was read uncounted). A
+ * walk whose consumer stopped near the thread's end reads on to it then
+ * (ttdi_walk_read_out: the timing scan, the thread order), its reach
+ * noted where the consumer stopped.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -65,7 +72,32 @@ typedef struct ttdi_syncs {
     uint64_t upto;          /* events read (SLEEPs too) */
     uint64_t max_ns;        /* the latest time of those not SYNC_OPs */
     int ended;              /* 1: a walk read past the thread's last event */
+    ttdi_fcalls *fc;        /* ENTERs per function of those events */
+    size_t nfc, capfc;
+    ttdi_map fcat;          /* function (address, or site | bit) -> fc index */
+    int uncounted;          /* 1: some were read with count_calls off */
 } ttdi_syncs;
+
+/* An ENTER of the records' part counted (r->count_calls). */
+static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *ev)
+{
+    int added;
+    uint64_t id = ev->addr == 0 && ev->site ? ev->site | TTDI_SITE_BIT : ev->addr;
+    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
+
+    if (!v)
+        return TT_ENOMEM;
+    if (added) {
+        if (sy->nfc == sy->capfc &&
+            ttdi_grow(&sy->fc, &sy->capfc, sy->nfc + 1, sizeof *sy->fc, 64) < 0)
+            return TT_ENOMEM;
+        const char *name = ttf_sym_event_name(r->norm.sym, ev);
+        sy->fc[sy->nfc] = (ttdi_fcalls){name ? name : "?", 0};
+        *v = sy->nfc++;
+    }
+    sy->fc[*v].calls++;
+    return 0;
+}
 
 /* Walk w's current event, the first past its thread's records: kept. */
 static int record(ttdi_walk *w)
@@ -74,6 +106,10 @@ static int record(ttdi_walk *w)
     const ttf_event *ev = &w->ev;
 
     sy->upto++;
+    if (!w->r->count_calls)
+        sy->uncounted = 1;
+    else if (ev->kind == TTF_EV_ENTER && count_call(sy, w->r, ev) < 0)
+        return TT_ENOMEM;
     if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_SLEEP)
         return 0;       /* raw walks skip them: neither kept nor a time */
     if (ev->kind != TTF_EV_SYNC_OP) {
@@ -108,6 +144,18 @@ int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
     return 1;
 }
 
+int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls **fc,
+                    size_t *n)
+{
+    const ttdi_syncs *sy = r->syncs && thread < r->nt ? &r->syncs[thread] : NULL;
+
+    if (!sy || !sy->ended || sy->uncounted)
+        return 0;
+    *fc = sy->fc;
+    *n = sy->nfc;
+    return 1;
+}
+
 int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
 {
     memset(w, 0, sizeof *w);
@@ -120,15 +168,6 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
         return TT_ENOMEM;
     w->sy = thread < r->nt ? &r->syncs[thread] : NULL;
     return ttf_iter_open(r->t, thread, &w->it);
-}
-
-int ttdi_walk_open_plain(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
-{
-    int rc = ttdi_walk_open(w, r, thread);
-
-    w->mark_at = UINT64_MAX;    /* its iterator skips values: no mark */
-    w->lean = 1;
-    return rc < 0 ? rc : ttf_iter_skip_values(w->it);
 }
 
 int ttdi_walk_raw_values(ttdi_walk *w, const ttf_trace *t, uint32_t thread)
@@ -241,8 +280,11 @@ void ttdi_marks_free(ttdi_run_state *r)
             mark_clear(&r->marks[i].m[k]);
     free(r->marks);
     r->marks = NULL;
-    for (size_t i = 0; r->syncs && i < r->nt; i++)
+    for (size_t i = 0; r->syncs && i < r->nt; i++) {
         free(r->syncs[i].rec);
+        free(r->syncs[i].fc);
+        ttdi_map_free(&r->syncs[i].fcat);
+    }
     free(r->syncs);
     r->syncs = NULL;
 }
@@ -340,7 +382,8 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
 
 uint64_t ttdi_walk_span_ns;
 
-void ttdi_walk_close(ttdi_walk *w)
+/* How far run walk w got, for the walks opened after it (its reach). */
+static void note_reach(const ttdi_walk *w)
 {
     ttdi_marks *ms = w->r && w->r->marks && w->thread < w->r->nt ? &w->r->marks[w->thread]
                                                                    : NULL;
@@ -349,11 +392,32 @@ void ttdi_walk_close(ttdi_walk *w)
         ms->reach_idx = w->idx;
         ms->reach_ns = w->prev_ns;
     }
+}
+
+void ttdi_walk_close(ttdi_walk *w)
+{
+    if (!w->read_out)
+        note_reach(w);
     if (w->ev.time_ns > w->from_ns)
         ttdi_walk_span_ns += w->ev.time_ns - w->from_ns;
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
+}
+
+int ttdi_walk_read_out(ttdi_walk *w)
+{
+    const ttf_thread *t = w->sy ? ttf_get_thread(w->r->t, w->thread) : NULL;
+    int rc;
+
+    if (!t || !w->r->count_calls || w->sy->ended || w->nraw != w->sy->upto ||
+        t->events - w->nraw > w->nraw / 8)
+        return 0;
+    note_reach(w);      /* where its consumer stopped (the split): the */
+    w->read_out = 1;    /* details' walks to the events before it start near it */
+    while ((rc = ttdi_walk_next(w)) > 0) {
+    }
+    return rc;
 }
 
 /* Frames up to which an EXIT that is not the innermost frame's looks for

@@ -2,7 +2,8 @@
  * test_profile.c - ttd_prof on synthetic traces with exact times (every
  * scripted event is 10 ns after the previous one): inclusive and self time,
  * recursion, pauses, longjmp-style unwinding, a crash, stray exits, sorting,
- * per-thread rows; the profile diff (ttd_profile_diff) and the Chrome export.
+ * per-thread rows; the profile diff (ttd_profile_diff) and the Chrome export;
+ * the calls-only pass of the count facts (ttdi_prof_calls).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "diff_traces.h"
+#include "prepare.h"
 #include "ttprof.h"
 #include "ttreport.h"
 
@@ -227,6 +229,43 @@ static void test_threads_and_sort(void **state)
     prof_close(&pr);
 }
 
+/* ttdi_prof_calls: the rows of ttd_prof_build (per thread, per name, the
+ * same calls) over skipped exits, a stray exit, an unwound frame and a
+ * crash, with no times (it reads no EXIT and keeps no stack). */
+static void test_calls_only(void **state)
+{
+    (void)state;
+    const char *path = next_path();
+    ttd_prof_opts o = {1, NULL, 0};
+    struct prof pr;
+    ttd_prof *c = NULL;
+    dt t;
+
+    assert_int_equal(dt_open(&t, path, 0, TWO, 2), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{ lex{} lex{"), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, 1050, (uint64_t)(uintptr_t)dt_main), 0);
+    assert_int_equal(ttf_write_exit(t.w, 0, 1060, (uint64_t)(uintptr_t)dt_check), 0);
+    assert_int_equal(dt_run(&t, 1, "work{ lex{} work{ check{} } }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    prof_open(&pr, path, 1);
+    assert_int_equal(ttdi_prof_calls(pr.t, pr.sym, &o, &c), 0);
+    assert_int_equal(ttd_prof_count(c), ttd_prof_count(pr.p));
+    assert_int_equal(ttd_prof_count(c), 6);
+    for (size_t i = 0; i < ttd_prof_count(c); i++) {
+        const ttd_prof_row *a = ttd_prof_get(c, i);
+        const ttd_prof_row *b = row(&pr, a->name, a->thread);
+        assert_int_equal(a->calls, b->calls);
+        assert_int_equal(a->total_ns + a->self_ns + a->min_ns + a->max_ns, 0);
+        assert_int_equal(a->never_returned, 0);
+    }
+    assert_int_equal(row(&pr, "dt_lex", 0)->calls, 2);
+    assert_int_equal(row(&pr, "dt_work", 1)->calls, 2);
+    assert_int_equal(ttd_prof_get_info(c)->stray_exits, 0);
+    assert_int_not_equal(ttd_prof_get_info(pr.p)->stray_exits, 0);
+    ttd_prof_free(c);
+    prof_close(&pr);
+}
+
 static void test_diff(void **state)
 {
     (void)state;
@@ -328,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_unwound_and_stray),
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_threads_and_sort),
+        cmocka_unit_test(test_calls_only),
         cmocka_unit_test(test_diff),
         cmocka_unit_test(test_chrome),
     };

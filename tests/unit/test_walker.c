@@ -260,6 +260,41 @@ static void test_marks_reach(void **state)
     free(ref);
 }
 
+/* A walk that stops near its thread's end reads on to it when the run
+ * counts calls (ttdi_walk_read_out: its calls are then told), and its
+ * reach is where it stopped: a ring of the 2 events before that time
+ * starts at the mark just before it (one mark earlier with the reach at
+ * the end), as in test_marks_reach. */
+static void test_read_out(void **state)
+{
+    (void)state;
+    ttdi_run_state r, rr;
+    ttdi_walk w;
+    const ttdi_fcalls *fc;
+    size_t n, nf;
+    int rc;
+
+    write_trace();
+    open_run(&rr, 0);
+    seen *ref = walk_all(&rr, &n);
+    close_run(&rr);
+    open_run(&r, 0);
+    r.count_calls = 1;
+    uint64_t ns = ref[6 * E + 10].time_ns;
+    assert_true(ref[6 * E + 11].time_ns > ns && n - 6 * E < 6 * E / 8);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns)
+        ;
+    assert_int_equal(rc, 1);
+    assert_int_equal(ttdi_walk_calls(&r, 0, &fc, &nf), 0);
+    assert_int_equal(ttdi_walk_read_out(&w), 0);
+    ttdi_walk_close(&w);
+    assert_int_equal(ttdi_walk_calls(&r, 0, &fc, &nf), 1);
+    check_ring(&r, ref, n, ns, 2, 6 * E);
+    close_run(&r);
+    free(ref);
+}
+
 /* The run walks' call-stack rule: an UNWIND's frames close at the next
  * ENTER; an EXIT closes its own frame and those a longjmp left above it.
  * main{ parse{ lex{ UNWIND(1) check{} work{ lex{ EXIT(work) } }:
@@ -498,6 +533,81 @@ static void test_sync_records(void **state)
     free(raw);
 }
 
+/* The calls of function `name` run walks counted in thread 0 of r (0: not
+ * told, or none). */
+static uint64_t counted(const ttdi_run_state *r, const char *name, int *told)
+{
+    const ttdi_fcalls *fc;
+    size_t n;
+    uint64_t calls = 0;
+
+    *told = ttdi_walk_calls(r, 0, &fc, &n);
+    for (size_t i = 0; *told && i < n; i++)
+        calls += strcmp(fc[i].name, name) ? 0 : fc[i].calls;
+    return calls;
+}
+
+/* A run walk over thread 0 of r from the start (or from a mark before key
+ * index at), up to `upto` events read (0: the end). */
+static void walk_some(ttdi_run_state *r, uint64_t at, int upto)
+{
+    ttdi_walk w;
+    int k = 0;
+
+    if (at)
+        assert_int_equal(ttdi_walk_open_at(&w, r, 0, at, UINT64_MAX, 0), 0);
+    else
+        assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    while ((!upto || k++ < upto) && ttdi_walk_next(&w) > 0) {
+    }
+    ttdi_walk_close(&w);
+}
+
+/* ttdi_walk_calls: the ENTERs per function that run walks counted as they
+ * first read a thread (r.count_calls), told once they read all of it,
+ * whether one walk did or a walk from a mark went on where another
+ * stopped; never when a part of it was read with counting off. */
+static void test_walk_calls(void **state)
+{
+    static const char *const names[] = {"main"};
+    char path[512];
+    ttdi_run_state r;
+    dt t;
+    int told;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/calls.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(dt_run(&t, 0, "main{ lex{} parse{ lex{} check{} } }"), 0);
+    assert_int_equal(dt_run(&t, 0, "check{ lex{} }"), 0);
+    assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_LOCK, 0x5000, 0), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+
+    open_path(&r, 4, path);
+    r.count_calls = 1;
+    walk_some(&r, 0, 10);
+    assert_int_equal(counted(&r, "dt_lex", &told), 0);
+    assert_false(told);                 /* half read */
+    walk_some(&r, 0, 6);                /* behind the frontier: nothing new */
+    walk_some(&r, 8, 0);                /* from a mark on to the end */
+    assert_int_equal(counted(&r, "dt_lex", &told), 7);
+    assert_true(told);
+    assert_int_equal(counted(&r, "dt_main", &told), 3);
+    assert_int_equal(counted(&r, "dt_check", &told), 4);
+    assert_int_equal(counted(&r, "dt_parse", &told), 3);
+    close_run(&r);
+
+    open_path(&r, 4, path);             /* the start read with counting off */
+    walk_some(&r, 0, 5);
+    r.count_calls = 1;
+    walk_some(&r, 0, 0);
+    counted(&r, "dt_lex", &told);
+    assert_false(told);
+    close_run(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +617,8 @@ int main(void)
         cmocka_unit_test(test_unwind_rule),
         cmocka_unit_test(test_stack_walk),
         cmocka_unit_test(test_sync_records),
+        cmocka_unit_test(test_walk_calls),
+        cmocka_unit_test(test_read_out),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
