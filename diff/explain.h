@@ -103,8 +103,28 @@ typedef struct ttdi_order_cause {
                                    first (in between); 0: the split thread's
                                    (it went ahead) */
     const char *object;         /* "mutex#1" */
+    int lost;                   /* 1: a lost wake-up (ttdi_lost_wakeup_find):
+                                   self is the split thread's wait on the
+                                   condition `object` in the bad run, other
+                                   the signal sent before it, woke the
+                                   wait's return */
+    const ttd_xev *woke;
 } ttdi_order_cause;
 /* 1 and *out filled when the order is the cause, else 0. */
 int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);
+/* 1 if value v (the first divergence: a value a call returned in the
+ * split's thread) was returned while that thread held the object o names
+ * in both runs: a getter read under the lock what the order left there. */
+int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
+                            const ttd_value_diff *v);
+/* A lost wake-up: in the bad run another thread signalled a condition
+ * before the split's thread waited on it, and nothing signalled it during
+ * that wait (it returned by a timeout); in the good run the wait came
+ * first and that thread's signal ended it. 1 and *out filled (lost 1),
+ * else 0. v: the first divergence's value when it is the verdict's first
+ * suspect (NULL: the split itself is): it must have been returned after
+ * the wait did (the wait's answer, passed up). */
+int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v,
+                          ttdi_order_cause *out);
 
 #endif

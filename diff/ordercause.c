@@ -35,7 +35,31 @@
  * the two (a join) would have shown as a different operation count, not a
  * swap; that case, and values that differ under the lock, stay with the
  * other rules.
+ * In values mode the split's branch often tests what a getter returned
+ * under the lock (`lock; p = config_port(); unlock; if (p < 0) fail`):
+ * the first divergence is then that value, and the value rules name the
+ * getter (it returned -1, an error, in the bad run only). The getter read
+ * what the other thread had or had not published yet, so when the order
+ * conditions above hold and the getter's call returned while S held the
+ * swapped object in both runs (S's last operation on it before the
+ * return was an acquisition, in each run's window), the order is the
+ * cause and the value its evidence (ttdi_order_cause_getter). A getter
+ * called outside that critical section, or whose value came first in
+ * another thread, stays the value's cause.
+ * A condition's order has a shape of its own: a signal wakes only a
+ * thread already waiting, so a signal sent before the waiter waits is
+ * lost, and the wait then ends by its timeout (or never). When, in the
+ * bad run's window, the split's thread S last acquired something at the
+ * return of a wait on condition C, nobody signalled C during that wait,
+ * and another thread T had signalled C before it began; and in the good
+ * run S's wait on C came first and T's signal ended it (T made the same
+ * calls in both runs up to the split), the cause is that order: a lost
+ * wake-up (ttdi_lost_wakeup_find), the waiter named (its wait needs a
+ * state to test before it waits, or the signaller one to set). In values
+ * mode the wait's answer (ETIMEDOUT) is passed up and is the first
+ * divergence: it counts when it was returned after the wait returned.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "explain.h"
@@ -112,5 +136,109 @@ int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out)
     out->other = t;
     out->other_first = !bad_s;
     out->object = il->order_object;
+    return 1;
+}
+
+/* Pair s held obj at time ns of run k: its last operation on obj up to
+ * ns in the window was an acquisition (the window reaching back to it). */
+static int held_at(const ttd_interleave *il, int k, int64_t s, const char *obj, uint64_t ns)
+{
+    for (size_t i = il->nwindow[k]; i-- > 0;) {
+        const ttd_xev *e = &il->window[k][i];
+        if (e->pair != s || e->kind != TTF_EV_SYNC_OP || e->time_ns > ns || !e->object ||
+            strcmp(e->object, obj) != 0)
+            continue;
+        return e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE;
+    }
+    return 0;
+}
+
+int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
+                            const ttd_value_diff *v)
+{
+    const ttd_divergence *d = r->first;
+    const ttd_interleave *il = d ? d->interleave : NULL;
+
+    if (!il || !v || v->what != TTD_VAL_RETURN || !v->before_split || v->pair != d->pair)
+        return 0;
+    return held_at(il, 0, (int64_t)v->pair, o->object, v->good_time_ns) &&
+           held_at(il, 1, (int64_t)v->pair, o->object, v->bad_time_ns);
+}
+
+/* ---- lost wake-ups ------------------------------------------------------------ */
+
+static int is_signal(const ttd_xev *e)
+{
+    return e->kind == TTF_EV_SYNC_OP && (e->op == TTF_SOP_SIGNAL || e->op == TTF_SOP_BROADCAST);
+}
+
+static int on(const ttd_xev *e, const char *obj)
+{
+    return e->object && strcmp(e->object, obj) == 0;
+}
+
+/* In run k's window: pair s's last acquisition before the split, when it
+ * is the return of a wait on a condition (*woke, *wait: its index and
+ * that of s's wait on the same condition before it). 0 if not. */
+static int last_wait(const ttd_interleave *il, int k, int64_t s, size_t *woke, size_t *wait)
+{
+    const ttd_xev *w = il->window[k];
+    size_t i = il->nwindow[k];
+
+    while (i-- > 0)
+        if (w[i].pair == s && w[i].kind == TTF_EV_SYNC_OP &&
+            (w[i].op == TTF_SOP_LOCK || w[i].op == TTF_SOP_TRYLOCK || w[i].op == TTF_SOP_WOKE))
+            break;
+    if (i == SIZE_MAX || w[i].op != TTF_SOP_WOKE || !w[i].object)
+        return 0;
+    *woke = i;
+    while (i-- > 0)
+        if (w[i].pair == s && w[i].op == TTF_SOP_WAIT && on(&w[i], w[*woke].object)) {
+            *wait = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* The last signal of obj in run k's window within [from, to), by a
+ * pair other than s; SIZE_MAX if none. */
+static size_t signal_in(const ttd_interleave *il, int k, const char *obj, int64_t s, size_t from,
+                        size_t to)
+{
+    for (size_t i = to; i-- > from;)
+        if (is_signal(&il->window[k][i]) && on(&il->window[k][i], obj) &&
+            il->window[k][i].pair != s)
+            return i;
+    return SIZE_MAX;
+}
+
+int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v, ttdi_order_cause *out)
+{
+    const ttd_divergence *d = r->first;
+    const ttd_interleave *il = d ? d->interleave : NULL;
+    size_t bw, bi, gw, gi;
+
+    memset(out, 0, sizeof *out);
+    if (!il || !last_wait(il, 1, (int64_t)d->pair, &bw, &bi) ||
+        !last_wait(il, 0, (int64_t)d->pair, &gw, &gi))
+        return 0;
+    int64_t s = (int64_t)d->pair;
+    const ttd_xev *b = il->window[1], *g = il->window[0];
+    const char *obj = b[bw].object;
+    size_t early = signal_in(il, 1, obj, s, 0, bi);     /* before the bad wait */
+    size_t ended = signal_in(il, 0, obj, s, gi, gw);    /* during the good wait */
+    if (!on(&g[gw], obj) || signal_in(il, 1, obj, s, bi, bw) != SIZE_MAX ||
+        early == SIZE_MAX || ended == SIZE_MAX || b[early].pair != g[ended].pair ||
+        b[early].pair < 0 || (size_t)b[early].pair >= r->npairs ||
+        diverged_before(r, (size_t)b[early].pair, d->bad_time_ns))
+        return 0;
+    if (v && (v->what != TTD_VAL_RETURN || v->pair != d->pair || v->bad_time_ns < b[bw].time_ns))
+        return 0;
+    out->self = &b[bi];
+    out->other = &b[early];
+    out->other_first = 1;
+    out->object = obj;
+    out->lost = 1;
+    out->woke = &b[bw];
     return 1;
 }

@@ -40,7 +40,12 @@
  * one whose value decided whether the act followed ranks above them
  * (decides.c: the walk notes each candidate's return value and what
  * followed it; that needs the values the first walk skips, so the bad
- * run is walked again with them only when checks vie for one act).
+ * run is walked again with them only when checks vie for one act). When
+ * no value decided (plain mode), the code does: a check reads the state
+ * its branch tests, so a rival whose machine code reads only its own
+ * stack and scalar arguments ranks below one that reads memory other
+ * threads can write (format/reads.c, asked only of the few rival checks
+ * once the walk is done).
  *
  * The same clocks generalise interleave.c's "unprotected" rule, which
  * needs good runs to learn which functions lock: a function whose calls
@@ -1063,6 +1068,7 @@ static const ttf_signature *signature(ttdi_norm *n, uint64_t id, uint64_t when)
 }
 
 #define DEC_VOID (-2)       /* the check returns nothing (its debug info) */
+#define DEC_OWN (-3)        /* it reads only its own stack: busy work */
 
 /* Whether g's check decided its act (ttdi_dec_decides: 1, 0, -1 unknown),
  * DEC_VOID when it returns nothing: no branch used its result. */
@@ -1089,20 +1095,114 @@ static int decided(struct ttfi_arena *a, const ttdi_races_in *in, const struct t
     return k;
 }
 
+static int rival_checks(const struct ttdi_hb *bh, const ttd_race *v, size_t n);
+
+/* The argument registers (bit 0..5: rdi..r9) that may hold a pointer
+ * when function id is entered: its pointer and aggregate parameters by
+ * its debug info (TTF_READS_STACK_ARGS: one passed in memory); all when
+ * that is not known or it is variadic. */
+static unsigned pointer_args(ttdi_norm *n, uint64_t id, uint64_t when)
+{
+    const ttf_signature *sg = signature(n, id, when);
+    unsigned m = 0;
+
+    if (!sg || sg->variadic)
+        return TTF_READS_ANY_ARGS;
+    for (size_t i = 0; i < sg->nparams; i++) {
+        const ttf_param *p = &sg->params[i];
+        int scalar = p->type.cls == TTF_VC_SIGNED || p->type.cls == TTF_VC_UNSIGNED ||
+                     p->type.cls == TTF_VC_BOOL || p->type.cls == TTF_VC_ENUM ||
+                     p->type.cls == TTF_VC_FLOAT;
+        if (p->reg >= 0 && p->reg < 6 && (!scalar || p->byref))
+            m |= 1u << p->reg;
+        if (p->reg2 >= 0 && p->reg2 < 6)
+            m |= 1u << p->reg2;
+        if ((p->reg < 0 || p->mem) && !scalar)
+            m |= TTF_READS_STACK_ARGS;
+    }
+    return m;
+}
+
+/* What function id of run n reads (TTF_READS_*, format/reads.c: its
+ * machine code in the module loaded at that address then). */
+static int reads_of(ttdi_norm *n, uint64_t id, uint64_t when)
+{
+    const ttf_code_info *ci;
+    int out = TTF_READS_UNKNOWN;
+
+    if (id & TTDI_SITE_BIT)
+        return out;
+    for (size_t i = 0; i < ttf_module_count(n->trace); i++) {
+        const ttf_module *m = ttf_get_module(n->trace, i);
+        if (id < m->base || id - m->base >= m->size || when < m->load_ns || when >= m->unload_ns)
+            continue;
+        if (ttf_sym_code(n->sym, i, &ci) == 0 && id >= ci->bias)
+            ttf_sym_code_reads(n->sym, i, id - ci->bias, pointer_args(n, id, when), &out);
+        return out;
+    }
+    return out;
+}
+
+/* The sentence of a check told by what rival calls read. */
+static const char *reads_text(struct ttfi_arena *a, const ttd_race *r, const char *own)
+{
+    char buf[384];
+
+    snprintf(buf, sizeof buf, "`%s` reads memory other threads can write and `%s`, "
+             "also between it and `%s`, only its own stack and scalar arguments (their "
+             "machine code): the check is the call that reads shared state", r->check, own,
+             r->act);
+    return ttfi_arena_strcpy(a, buf);
+}
+
+/* Plain mode (no value decided): rival checks told apart by their code.
+ * A check reads the state its branch tests, so a rival whose machine code
+ * reads only its own stack and scalar arguments (busy work) ranks below
+ * one that reads memory other threads can write; calls the code cannot
+ * tell (UNKNOWN) keep their rank. dec[i] becomes DEC_OWN for the busy
+ * work, and the reading check gets the sentence. */
+static void checks_read(struct ttfi_arena *a, const ttdi_races_in *in, const struct ttdi_hb *bh,
+                        ttd_race *v, size_t n, int *dec)
+{
+    int rd[AGG_CAP] = {0};
+
+    for (size_t i = 0; i < bh->nag && i < n; i++)
+        if (v[i].kind == TTD_RACE_CHECK_ACT && dec[i] != DEC_VOID)
+            rd[i] = reads_of(in->bad.norm, bh->ag[i].check, bh->ag[i].time);
+    for (size_t i = 0; i < bh->nag && i < n; i++) {
+        if (rd[i] != TTF_READS_SHARED)
+            continue;
+        for (size_t j = 0; j < bh->nag && j < n; j++) {
+            if (rd[j] != TTF_READS_OWN || bh->ag[j].act != bh->ag[i].act ||
+                bh->ag[j].caller != bh->ag[i].caller)
+                continue;
+            dec[j] = DEC_OWN;
+            if (!v[i].decided)
+                v[i].decided = reads_text(a, &v[i], v[j].check);
+        }
+    }
+}
+
 /* Several checks before one act of one caller (the windows of its last
  * lock-free calls): the check is the call whose result the branch used,
  * so one that returns nothing (busy work between check and act) ranks
- * below those that return a value, whatever its nearness; and in values
+ * below those that return a value, whatever its nearness; in values
  * mode, when one check's value decided whether the act followed
- * (decides.c), the others rank below it. */
+ * (decides.c), the others rank below it; when none did (plain mode), one
+ * whose code reads only its own stack ranks below one that reads shared
+ * memory (checks_read). */
 static void checks_ranked(struct ttfi_arena *a, const ttdi_races_in *in, struct ttdi_hb *bh,
                           ttd_race *v, size_t n)
 {
-    int dec[AGG_CAP] = {0};
+    int dec[AGG_CAP] = {0}, any = 0;
 
     for (size_t i = 0; i < bh->nag && i < n; i++)
-        if (v[i].kind == TTD_RACE_CHECK_ACT)
+        if (v[i].kind == TTD_RACE_CHECK_ACT) {
             dec[i] = decided(a, in, bh, &bh->ag[i], &v[i]);
+            any |= dec[i] == 1;
+        }
+    if (!any && rival_checks(bh, v, n))
+        checks_read(a, in, bh, v, n, dec);
     for (size_t i = 0; i < bh->nag && i < n; i++) {
         const agg *g = &bh->ag[i];
         int rivals = 0, decider = 0;
@@ -1114,7 +1214,7 @@ static void checks_ranked(struct ttfi_arena *a, const ttdi_races_in *in, struct 
             rivals += same && j != i;
             decider |= same && dec[j] == 1;
         }
-        if (rivals && (dec[i] == DEC_VOID || (decider && dec[i] != 1)))
+        if (rivals && (dec[i] == DEC_VOID || dec[i] == DEC_OWN || (decider && dec[i] != 1)))
             v[i].score -= 1.5;
     }
 }

@@ -455,10 +455,13 @@ typedef struct ttd_race {
                                outermost first, the act last */
     size_t nstacks[2];
     const char *text;       /* the finding in one sentence */
-    const char *decided;    /* CHECK_ACT in values mode: why the check's
+    const char *decided;    /* CHECK_ACT: in values mode why the check's
                                value decided whether the act followed (its
                                values before the act and before anything
-                               else never met), NULL when not known (1.11) */
+                               else never met); when none did, why its
+                               machine code makes it the check (it reads
+                               shared memory, a rival nearer the act only
+                               its own stack); NULL when not known (1.11) */
 } ttd_race;
 
 /* One thread of one run. */

@@ -403,7 +403,42 @@ static const char *op_verb(int op)
 /* The cause from the threads' order (ttdi_order_cause_find): the split
  * thread's function when it went ahead in the bad run, the other
  * thread's when its operation came in between. */
-static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
+/* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
+ * sent before its wait in the sentence; g: the wait's answer passed up
+ * (values mode), NULL. */
+static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
+{
+    const char *ts = thread_name(c, (size_t)o->self->pair);
+    const char *to = thread_name(c, (size_t)o->other->pair);
+    ttd_place *p = place(c);
+    char buf[512], val[160] = "";
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;
+    p->function = o->self->func;
+    p->pair = o->self->pair;
+    p->thread = ts;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s before `%s` (thread %s) waited on "
+             "it in the bad run, after it in the good run: the signal woke nobody (a lost "
+             "wake-up)", o->other->func, to ? to : "?", o->object, o->self->func, ts ? ts : "?");
+    p->text = astr(c, buf);
+    if (g)
+        snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
+                 g->function, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+    snprintf(buf, sizeof buf, "nothing signalled %s while thread %s waited in the bad run (%.1f "
+             "to %.1f ms): its wait ended without a wake-up%s", o->object, ts ? ts : "?",
+             (double)o->self->time_ns / 1e6, (double)o->woke->time_ns / 1e6, val);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
+             "only its order with thread %s on %s differs", to ? to : "?", ts ? ts : "?",
+             o->object);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
+static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
     const ttd_xev *first = o->other_first ? o->other : o->self;
     const ttd_xev *then = o->other_first ? o->self : o->other;
@@ -423,6 +458,13 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
              o->other_first ? "the split's thread read what it left there"
                             : "nothing made it wait");
     p->text = astr(c, buf);
+    if (g) {    /* the value the split read, first (two sentences at most) */
+        snprintf(buf, sizeof buf, "`%s`, called under %s in both runs, returned %s in the bad "
+                 "run, %s in the good run: it read what the other thread had or had not left "
+                 "there yet", g->function, o->object, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+        add_evidence(c, astr(c, buf));
+    }
     snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
              "only its order with thread %s on %s differs",
              thread_name(c, (size_t)o->other->pair), thread_name(c, (size_t)o->self->pair),
@@ -436,6 +478,22 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o)
 }
 
 static size_t with_evidence(const ttd_divergence *d, int k);
+
+/* The first divergence's value when the first suspect is the function
+ * that returned it (a value or an error origin, no code changed) and
+ * nothing else is on the chain before it: a getter's answer, NULL if not. */
+static const ttd_value_diff *getter_first(const ttd_result *r)
+{
+    const ttd_divergence *d = r->first;
+    const ttd_value_diff *v = r->value_first;
+    int k = d && d->nsuspects ? suspect_kind(&d->suspects[0]) : TTD_COF_SPLIT;
+
+    if (!v || (k != TTD_COF_VALUE && k != TTD_COF_ERROR_ORIGIN) || !v->function ||
+        strcmp(v->function, d->suspects[0].name) != 0 || (r->nchain && r->chain[0].function &&
+                                                          strcmp(r->chain[0].function, v->function)))
+        return NULL;
+    return v;
+}
 
 /* The likely cause of a divergence. */
 static const ttd_place *cause(vctx *c)
@@ -460,9 +518,15 @@ static const ttd_place *cause(vctx *c)
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
-    if (d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT &&
-        ttdi_order_cause_find(r, &oc))
-        return cause_order(c, &oc);
+    const ttd_value_diff *g = getter_first(r);
+    int bare = d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT;
+    if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
+        return cause_lost(c, &oc, bare ? NULL : g);
+    if (bare && ttdi_order_cause_find(r, &oc))
+        return cause_order(c, &oc, NULL);
+    /* or a getter's value under that object is all the chain has */
+    if (g && ttdi_order_cause_find(r, &oc) && ttdi_order_cause_getter(r, &oc, g))
+        return cause_order(c, &oc, g);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */

@@ -478,3 +478,69 @@ int ttf_sym_code_ref(ttf_sym *s, size_t module, uint64_t addr,
     }
     return 0;
 }
+
+/* ---- what a function reads (reads.c) ------------------------------------------ */
+
+/* Writable after relocation: the GOT and .data.rel.ro are read-only then
+ * (RELRO), so what is read there is no thread's state. */
+static int env_writable(void *ctx, uint64_t a)
+{
+    const struct csec *sec = sec_of(ctx, a);
+    if (!sec)
+        return -1;
+    return sec->writable && strncmp(sec->name, ".got", 4) != 0 &&
+           strncmp(sec->name, ".data.rel.ro", 12) != 0;
+}
+
+/* The function of c starting at a, NULL if none. */
+static const ttf_code_func *func_at(const struct modcode *c, uint64_t a)
+{
+    size_t lo = 0, hi = c->info.nfuncs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->info.funcs[mid].addr < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->info.nfuncs && c->info.funcs[lo].addr == a ? &c->info.funcs[lo] : NULL;
+}
+
+static int env_callee(void *ctx, uint64_t target, int via_slot, const uint8_t **code,
+                      size_t *n)
+{
+    const struct modcode *c = ctx;
+    const struct csec *sec = via_slot ? NULL : sec_of(c, target);
+    uint64_t slot = via_slot ? target : sec && !strncmp(sec->name, ".plt", 4) ?
+                    plt_slot(sec, target) : 0;
+    if (slot) {
+        const struct creloc *r = reloc_at(c, slot);
+        return r && r->sym && (is_hook(r->sym) || !strcmp(r->sym, "__cyg_profile_func_exit")) ?
+               TTFI_CALLEE_HOOK : TTFI_CALLEE_OTHER;
+    }
+    const ttf_code_func *f = func_at(c, target);
+    if (!f || !f->code)
+        return TTFI_CALLEE_OTHER;
+    *code = f->code;
+    *n = (size_t)f->size;
+    return TTFI_CALLEE_FUNC;
+}
+
+int ttf_sym_code_reads(ttf_sym *s, size_t module, uint64_t addr, unsigned ptr_args,
+                       int *out)
+{
+    struct modcode *c = NULL;
+
+    if (!s || !out)
+        return TT_EINVAL;
+    *out = TTF_READS_UNKNOWN;
+    int rc = code_of(s, module, &c);
+    if (rc)
+        return rc;
+    const ttf_code_func *f = func_at(c, addr);
+    if (!f || !f->code || c->info.machine != EM_X86_64)
+        return 0;
+    struct ttfi_reads_env env = {c, c->info.position_dependent, env_writable, env_callee};
+    *out = ttfi_code_reads(&env, addr, f->code, (size_t)f->size, ptr_args);
+    return 0;
+}

@@ -152,7 +152,7 @@ static int sse_only(const struct ttfi_insn *in)
  * bswap); with one: ModRM.rm (mod 3) always, ModRM.reg unless it is an
  * opcode extension; an SSE instruction writes none; a VEX BMI one may
  * write its vvvv too (never accepted: see ok_insn). */
-static int may_write(const struct ttfi_insn *in, unsigned r, uint8_t rexb)
+int ttfi_x86_may_write(const struct ttfi_insn *in, unsigned r, uint8_t rexb)
 {
     unsigned low = (in->op & 7) | rexb;
     if (!in->has_modrm) {
@@ -171,19 +171,6 @@ static int may_write(const struct ttfi_insn *in, unsigned r, uint8_t rexb)
     if ((in->modrm >> 6) == 3 && in->rm == r)
         return 1;
     return !group_op(in) && in->reg == r;
-}
-
-/* The REX.B of a legacy instruction at p (its REX byte just before the
- * opcode), for the registers in an opcode's low bits. */
-static uint8_t rex_b(const uint8_t *p, const struct ttfi_insn *in)
-{
-    size_t at = 0;
-    while (at < in->len && (p[at] == 0x66 || p[at] == 0x67 || p[at] == 0xf0 ||
-                            p[at] == 0xf2 || p[at] == 0xf3 || p[at] == 0x2e ||
-                            p[at] == 0x3e || p[at] == 0x26 || p[at] == 0x36 ||
-                            p[at] == 0x64 || p[at] == 0x65))
-        at++;
-    return at < in->len && (p[at] & 0xf0) == 0x40 ? (uint8_t)((p[at] & 1) << 3) : 0;
 }
 
 /* 1 if a write of %rsp by in keeps it in the stack: push/pop/ret (implicit),
@@ -254,10 +241,10 @@ static int ok_insn(const struct scan *s, size_t at, const struct ttfi_insn *in)
                 !(in->pfx & TTFI_PFX_SEG);
     if (in->base >= 0 && !stack && !reads_memory_only(in))
         return 0;
-    uint8_t b = in->vex ? 0 : rex_b(s->code + at, in);
-    if (may_write(in, RSP, b) && !rsp_moves_ok(in, s->frame))
+    uint8_t b = in->vex ? 0 : in->rexb;
+    if (ttfi_x86_may_write(in, RSP, b) && !rsp_moves_ok(in, s->frame))
         return 0;
-    if (!s->frame || !may_write(in, RBP, b))
+    if (!s->frame || !ttfi_x86_may_write(in, RBP, b))
         return 1;
     return in->map == 0 && !in->vex && ((in->op == 0x5d && !b) || in->op == 0xc9);
 }

@@ -186,6 +186,31 @@ void ttfi_guard_off(struct ttfi_guard *g, int faulted);
  * write no memory but its own stack frame: a leaf that only reads through
  * its pointers (readonly.c); 0 when it may write or cannot be decoded. */
 int ttfi_code_reads_only(const uint8_t *code, size_t n);
+
+/* Does a function read memory other threads can write (reads.c)? */
+enum { TTFI_READS_UNKNOWN = 0, TTFI_READS_OWN = 1, TTFI_READS_SHARED = 2 };
+/* What a called address is (ttfi_reads_env.callee). */
+enum { TTFI_CALLEE_OTHER = 0,   /* another module's code, or unknown */
+       TTFI_CALLEE_FUNC,        /* a function of the file: *code, *n set */
+       TTFI_CALLEE_HOOK };      /* a tracing hook */
+/* What the caller knows of the file the code is in (link-time addresses). */
+struct ttfi_reads_env {
+    void *ctx;
+    int position_dependent;     /* an ET_EXEC file: immediates may be
+                                   addresses */
+    /* 1: a is in a writable section; 0 read-only; -1 in none */
+    int (*writable)(void *ctx, uint64_t a);
+    /* what a call reaches: target (via_slot 0) or the word at target, a
+     * GOT slot (via_slot 1); TTFI_CALLEE_* */
+    int (*callee)(void *ctx, uint64_t target, int via_slot, const uint8_t **code,
+                  size_t *n);
+};
+/* TTFI_READS_* of the code code[0..n) at link-time address addr, its
+ * argument registers rdi..r9 at entry holding pointers where bit 0..5 of
+ * ptr_args is set (scalars or nothing where not), arguments in the stack
+ * that may be pointers where TTF_READS_STACK_ARGS is. */
+int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                    size_t n, unsigned ptr_args);
 #ifdef _LIBELF_H
 /* The same for the function at [lo, hi) (link-time addresses) of elf's
  * executable sections; 0 when the range is in none of them. */

@@ -95,9 +95,11 @@ extern "C" {
  * code writes no memory but its own stack frame (an input, never an output
  * buffer); TTF_RET_UNREC in ttf_signature ret_eb (a small struct result
  * in registers the trace does not record; 0 before), ttf_ret_format says
- * so, and "(in memory)" for a result larger than 16 bytes. */
+ * so, and "(in memory)" for a result larger than 16 bytes.
+ * 2.19.0: ttf_sym_code_reads (does a function's machine code read memory
+ * other threads can write: the check of a check-then-act, issue 33). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 18
+#define TTF_VERSION_MINOR 19
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -1186,6 +1188,36 @@ typedef struct ttf_code_ref {
  * TT_ENOTFOUND (as ttf_sym_code), TT_ENOMEM. */
 int ttf_sym_code_ref(ttf_sym *s, size_t module, uint64_t addr,
                      ttf_code_ref *out);
+
+/* What a function's machine code reads (ttf_sym_code_reads). */
+enum ttf_reads {
+    TTF_READS_UNKNOWN = 0,  /* cannot tell: an indirect call or jump, a
+                               system call, another module's code given an
+                               address that may be shared, bytes not known */
+    TTF_READS_OWN,          /* only its stack frame, thread-local storage,
+                               read-only data and what its scalar
+                               arguments compute (its callees in the file
+                               too) */
+    TTF_READS_SHARED        /* memory other threads can write: a writable
+                               global, or through a pointer (a pointer
+                               argument, one loaded from such memory, a
+                               result) */
+};
+
+/* TTF_READS_* of the function starting at link-time address addr of
+ * module `module` (its instructions followed through its branches and
+ * into its calls of the same file; format/reads.c). ptr_args: bit k
+ * (0..5 = rdi..r9) set when that argument register may hold a pointer at
+ * entry (a pointer or aggregate parameter), TTF_READS_STACK_ARGS when a
+ * parameter passed in memory (past the registers, a large struct) may
+ * (TTF_READS_ANY_ARGS when the signature is not known); registers not set
+ * are scalars or unused. 0 (*out UNKNOWN when
+ * addr starts no function, or the file is not x86-64), or the errors of
+ * ttf_sym_code. */
+int ttf_sym_code_reads(ttf_sym *s, size_t module, uint64_t addr, unsigned ptr_args,
+                       int *out);
+#define TTF_READS_STACK_ARGS 0x40u
+#define TTF_READS_ANY_ARGS 0x7fu
 
 /* ---- call sites (format 1.2; format/site.c) -------------------------------- */
 

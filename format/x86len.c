@@ -100,6 +100,7 @@ struct dec {
     int addr32;             /* a 67 prefix */
     int rexw;               /* REX.W (or VEX/EVEX W) */
     uint8_t rexr, rexb;     /* REX.R / REX.B (or VEX's): 0 or 8 */
+    uint8_t rexx;           /* REX.X (or VEX's): 0 or 8 */
 };
 
 static int is_legacy_prefix(uint8_t b)
@@ -138,6 +139,8 @@ static int modrm(struct dec *d, struct ttfi_insn *out)
             return -1;
         uint8_t sib = d->p[d->i++];
         out->base = (int8_t)((sib & 7) | d->rexb);
+        if ((((sib >> 3) & 7) | d->rexx) != 4)
+            out->index = (int8_t)(((sib >> 3) & 7) | d->rexx);
         if (mod == 0 && (sib & 7) == 5) {
             disp = 4;
             out->base = TTFI_BASE_NONE;
@@ -224,6 +227,7 @@ static int vex(struct dec *d, struct ttfi_insn *out)
     d->rexw = b == 0xc5 ? 0 : (v[2] >> 7) & 1;
     d->rexr = v[1] & 0x80 ? 0 : 8;
     d->rexb = b != 0xc5 && !(v[1] & 0x20) ? 8 : 0;
+    d->rexx = b != 0xc5 && !(v[1] & 0x40) ? 8 : 0;
     out->pfx = pp_pfx[v[b == 0xc4 ? 2 : 1 + (b == 0x62)] & 3];
     out->vex = b == 0x62 ? 2 : 1;
     d->i += plen;
@@ -273,11 +277,12 @@ static int opcode(struct dec *d, uint8_t rex, struct ttfi_insn *out)
 
 int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out)
 {
-    struct dec d = {p, n, 0, 0, 0, 0, 0, 0};
+    struct dec d = {p, n, 0, 0, 0, 0, 0, 0, 0};
     uint8_t rex = 0;
 
     memset(out, 0, sizeof *out);
     out->base = -1;
+    out->index = -1;
     while (d.i < n && d.i < 14 && is_legacy_prefix(p[d.i])) {
         d.opsize16 |= p[d.i] == 0x66;
         d.addr32 |= p[d.i] == 0x67;
@@ -295,6 +300,7 @@ int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out)
             d.rexw = (rex >> 3) & 1;
             d.rexr = (uint8_t)((rex & 4) << 1);
             d.rexb = (uint8_t)((rex & 1) << 3);
+            d.rexx = (uint8_t)((rex & 2) << 2);
         }
         if (d.i >= n || opcode(&d, rex, out))
             return -1;
@@ -302,5 +308,7 @@ int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out)
     if (d.i > 15 || d.i > n)
         return -1;
     out->len = (uint8_t)d.i;
+    out->w = (uint8_t)d.rexw;
+    out->rexb = d.rexb;
     return 0;
 }

@@ -37,6 +37,11 @@ struct ttfi_insn {
     int8_t base;            /* a memory operand's base register 0..15,
                                TTFI_BASE_NONE (absolute or index only),
                                TTFI_BASE_RIP; -1: no memory operand */
+    int8_t index;           /* its SIB index register 0..15, -1 none */
+    uint8_t w;              /* REX.W (or VEX/EVEX W): a 64-bit operand */
+    uint8_t rexb;           /* REX.B (or VEX's): 0 or 8, for a register
+                               in the opcode's low bits (push, pop, mov
+                               imm) */
 };
 
 #define TTFI_PFX_66 1
@@ -51,5 +56,10 @@ struct ttfi_insn {
  * bytes that are no 64-bit instruction we know or that run past n (the
  * caller then compares the rest as raw bytes). Never reads past p + n. */
 int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out);
+
+/* 1 if the decoded instruction may write general register r (0..15):
+ * explicit operands only (readonly.c). rexb: in->rexb for a legacy
+ * instruction, 0 for a VEX one. */
+int ttfi_x86_may_write(const struct ttfi_insn *in, unsigned r, uint8_t rexb);
 
 #endif

@@ -23,11 +23,16 @@ DT_NOINLINE int dt_work(void) { return 106; }
 DT_NOINLINE int dt_log(void) { return 107; }
 DT_NOINLINE int dt_helper(void) { return 108; }
 DT_NOINLINE int dt_wait(void) { return 109; }
+/* Two that read memory other threads could write (globals). */
+volatile int dt_word, dt_word2;
+DT_NOINLINE int dt_peek(void) { return dt_word + 110; }
+DT_NOINLINE int dt_tally(void) { return dt_word2 + 111; }
 
 const struct dt_fn dt_fns[DT_NFNS] = {
     {"main", dt_main}, {"parse", dt_parse}, {"lex", dt_lex},
     {"check", dt_check}, {"fail", dt_fail}, {"work", dt_work},
     {"log", dt_log}, {"helper", dt_helper}, {"wait", dt_wait},
+    {"peek", dt_peek}, {"tally", dt_tally},
 };
 
 static int dt_first_object(struct dl_phdr_info *info, size_t size, void *data)

@@ -26,9 +26,11 @@ int dt_work(void);
 int dt_log(void);
 int dt_helper(void);
 int dt_wait(void);
+int dt_peek(void);      /* reads a global: shared state (format/reads.c) */
+int dt_tally(void);     /* reads another global */
 
 /* Script names and the functions they stand for. */
-#define DT_NFNS 9
+#define DT_NFNS 11
 extern const struct dt_fn {
     const char *name;       /* as written in scripts */
     int (*fn)(void);        /* the function whose address is traced */

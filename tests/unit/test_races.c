@@ -646,6 +646,60 @@ static void test_deciding_check_first(void **state)
     ttfi_arena_free(&a);
 }
 
+/* Plain mode (no values): both sellers run parse{ CHECK{} BUSY{}
+ * work{lock unlock} } overlapping. The check is the last call before the
+ * act whose machine code reads shared memory (format/reads.c): dt_peek
+ * reads a global, dt_helper only returns a constant, so peek ranks first
+ * though helper is nearer, and says why. Must not: both read shared
+ * memory (tally nearer: it stays first, no sentence); neither does
+ * (check and helper: the nearest first, as before). */
+static void busy_plain(const char *name, const char *check, const char *busy)
+{
+    char s1[96], s2[96];
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, (const char *const *)names, 3), 0);
+    snprintf(s1, sizeof s1, "@1000 parse{ %s{} %s{}", check, busy);
+    snprintf(s2, sizeof s2, "@1005 parse{ %s{} %s{} work{ @1200", check, busy);
+    run(&t, 1, s1);
+    act(&t, 1, MUTEX);
+    run(&t, 2, s2);
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void test_reading_check_first(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    (void)state;
+
+    busy_plain("rd.trc", "peek", "helper");
+    assert_int_equal(races_of("rd.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_peek");
+    assert_string_equal(r[1].check, "dt_helper");
+    assert_true(r[0].overlapped && r[1].overlapped);
+    assert_non_null(r[0].decided);
+    assert_non_null(strstr(r[0].decided, "`dt_peek` reads memory other threads can write and "
+                                         "`dt_helper`, also between it and `dt_work`, only its "
+                                         "own stack"));
+    assert_null(r[1].decided);
+    busy_plain("rd2.trc", "peek", "tally");
+    assert_int_equal(races_of("rd2.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_tally");
+    assert_null(r[0].decided);
+    assert_null(r[1].decided);
+    busy_plain("rd3.trc", "check", "helper");
+    assert_int_equal(races_of("rd3.trc", NULL, 0, &r, &a), 2);
+    assert_string_equal(r[0].check, "dt_helper");
+    assert_null(r[0].decided);
+    ttfi_arena_free(&a);
+}
+
 /* decides.c alone: a value read at its declared width (an int's -1 is
  * 0x00000000ffffffff in rax), signed or not; one side unseen: unknown. */
 static void test_decides_widths(void **state)
@@ -682,9 +736,12 @@ static void test_decides_widths(void **state)
 static void order_run(const char *name, int bad, int how)
 {
     const char *load = "parse{ work{";
+    ttf_writer_opts o = {.values = 1};
     dt t;
 
-    open_trace(&t, name);
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 3,
+                                  how >= 4 ? &o : NULL), 0);
     op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
     op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
     for (int k = 0; k < 2; k++) {   /* the loader: first in the good run */
@@ -699,7 +756,11 @@ static void order_run(const char *name, int bad, int how)
     }
     run(&t, 0, "@1100 main{ lex{");
     op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    if (how == 4)       /* a getter under the lock: what the loader left */
+        run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
     op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    if (how == 5)       /* the getter after the unlock */
+        run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
     if (how == 1) {
         op(&t, 0, TTF_SOP_LOCK, MUTEX2, 0);
         op(&t, 0, TTF_SOP_UNLOCK, MUTEX2, 0);
@@ -758,6 +819,99 @@ static void test_order_cause(void **state)
         assert_string_equal(v->cause->function, "dt_lex");   /* the split's branch */
         ttd_free(d);
     }
+}
+
+/* A lost wake-up: seller-0 posts (lock, signal COND, unlock in work);
+ * main waits on COND in lex and branches on whether it was woken. Good:
+ * main waits first and the post ends its wait; bad: the post comes
+ * first, main's wait ends at 5 ms with no signal and main fails. how 1
+ * (must not): seller-1 posts too, after main's wait in the good run and
+ * during it in the bad run (main was woken: the signal before its wait
+ * was not what it missed). */
+static void lost_run(const char *name, int bad, int how)
+{
+    dt t;
+
+    open_trace(&t, name);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    t.now[1] = bad ? 1000 : 1200;
+    run(&t, 1, "parse{ work{");
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 1, TTF_SOP_SIGNAL, COND, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 1, "} }");
+    if (how == 1) {
+        op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+        t.now[2] = bad ? 2000 : 1400;
+        run(&t, 2, "parse{ work{");
+        op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 2, TTF_SOP_SIGNAL, COND, 0);
+        op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 2, "} }");
+    }
+    run(&t, 0, "@1100 main{ lex{");
+    op(&t, 0, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 0, TTF_SOP_WAIT, COND, (int64_t)MUTEX);
+    run(&t, 0, !bad ? "@1300" : how == 1 ? "@2100" : "@5000");
+    op(&t, 0, TTF_SOP_WOKE, COND, bad && how != 1 ? 110 : 0);
+    op(&t, 0, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 0, bad ? "} fail{} }" : "} check{} }");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+static void test_lost_wakeup(void **state)
+{
+    ttd_diff *d;
+    (void)state;
+
+    for (int how = 0; how <= 1; how++) {
+        char g[32], b[32];
+        snprintf(g, sizeof g, "lg%d.trc", how);
+        snprintf(b, sizeof b, "lb%d.trc", how);
+        lost_run(g, 0, how);
+        lost_run(b, 1, how);
+        assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, &d, NULL), 0);
+        const ttd_verdict *v = ttd_get_result(d)->verdict;
+        assert_non_null(v->cause);
+        if (how == 0) {
+            assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+            assert_string_equal(v->cause->function, "dt_lex");
+            assert_non_null(strstr(v->cause->text, "`dt_work` (thread seller-0) signalled "
+                                                   "cond#1 before `dt_lex` (thread main) waited "
+                                                   "on it in the bad run"));
+            assert_non_null(strstr(v->cause->text, "(a lost wake-up)"));
+            assert_non_null(strstr(v->evidence[0], "nothing signalled cond#1 while thread main "
+                                                   "waited in the bad run"));
+            assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+        } else {
+            assert_null(strstr(v->cause->text, "lost wake-up"));
+        }
+        ttd_free(d);
+    }
+}
+
+/* Values mode: main's branch tests what a getter (peek: 1 in the good
+ * run, 0 in the bad) returned under the lock the loader publishes under;
+ * the first divergence is that value, and the order is still the cause,
+ * the getter's answer its evidence (how 4). Must not: the getter called
+ * after the unlock (how 5): its value stays the cause. */
+static void test_order_cause_getter(void **state)
+{
+    ttd_diff *d;
+    (void)state;
+
+    const ttd_verdict *v = order_verdict(4, &d);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_lex");
+    assert_true(v->nevidence >= 1);
+    assert_non_null(strstr(v->evidence[0], "`dt_peek`, called under mutex#1 in both runs, "
+                                           "returned 0 in the bad run, 1 in the good run"));
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    v = order_verdict(5, &d);
+    assert_int_not_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_peek");
+    ttd_free(d);
 }
 
 /* One run alone through the public API: the same race, "in this run". */
@@ -1230,8 +1384,11 @@ int main(void)
         cmocka_unit_test(test_verdict_names_race),
         cmocka_unit_test(test_void_check_last),
         cmocka_unit_test(test_deciding_check_first),
+        cmocka_unit_test(test_reading_check_first),
         cmocka_unit_test(test_decides_widths),
         cmocka_unit_test(test_order_cause),
+        cmocka_unit_test(test_order_cause_getter),
+        cmocka_unit_test(test_lost_wakeup),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
