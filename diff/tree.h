@@ -123,4 +123,8 @@ void ttdi_tree_free(ttdi_tree *t);
 int ttdi_tree_align(const ttdi_tree *a, const ttdi_tree *b, int minimal,
                     ttdi_xhunk **out, size_t *nout);
 
+/* Items the aligner's loop collapse decided, all calls added up (a list
+ * prefix that both runs share is decided once): for the tests. */
+extern uint64_t ttdi_talign_items;
+
 #endif
