@@ -225,6 +225,17 @@ static uint32_t reps_at(const side *s, size_t i, size_t k)
     return r;
 }
 
+/* 1 if a child among the MAX_PERIOD after i (those a group at i could
+ * repeat from) has i's hash: else no group at i repeats, and the item is
+ * the child alone (most are: 8 compares, not 8 loops). */
+static int starts_loop(const side *s, size_t i)
+{
+    for (size_t k = 1; k <= MAX_PERIOD && i + 2 * k <= s->n; k++)
+        if (s->kh[i + k] == s->kh[i])
+            return 1;
+    return 0;
+}
+
 /* The item at child i: the longest run of a repeated group of up to
  * MAX_PERIOD siblings (shortest group on a tie), period *pk and count *pr
  * (1, 1: a single child). 1 if deciding it read only children before lim
@@ -238,6 +249,8 @@ static int item_at(const side *s, size_t i, size_t lim, size_t *pk, uint32_t *pr
     ttdi_talign_items++;
     *pk = 1;
     *pr = 1;
+    if (!starts_loop(s, i))
+        return inside;
     for (size_t k = 1; k <= MAX_PERIOD && i + 2 * k <= s->n; k++) {
         uint32_t r = reps_at(s, i, k);
         inside &= i + (r + 1) * k <= lim;
