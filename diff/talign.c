@@ -211,7 +211,7 @@ static int gather(side *s, size_t p, uint64_t r)
     return 0;
 }
 
-uint64_t ttdi_talign_items;
+uint64_t ttdi_talign_items, ttdi_talign_groups;
 
 /* Repetitions of the k children at i, back to back (the first hashes
  * compared before the memcmp: most groups do not repeat at all). */
@@ -219,6 +219,7 @@ static uint32_t reps_at(const side *s, size_t i, size_t k)
 {
     uint32_t r = 1;
 
+    ttdi_talign_groups++;
     while (i + (r + 1) * k <= s->n && s->kh[i + r * k] == s->kh[i] &&
            memcmp(s->kh + i, s->kh + i + r * k, k * sizeof *s->kh) == 0)
         r++;
