@@ -51,7 +51,13 @@
  * Work is proportional to the children lists of the calls that differ,
  * not to the events: a 10M-event call that is the same costs one compare.
  * Lists are usually short; a long one (an interpreter's dispatch loop) is
- * what Myers' cost cap and the loop collapse are for.
+ * what Myers' cost cap and the loop collapse are for. The collapse itself
+ * is linear in the list: a child whose hash none of the next MAX_PERIOD
+ * children has is an item alone (8 compares), and the items of a prefix
+ * both lists share are found once, on one list, up to the first item that
+ * reads past that prefix (a worker's 125K calls that part near their end:
+ * 107M instructions of the 1M-event parted pair before, 14M after, the
+ * same items).
  *
  * The first hunk starts where the flat key sequences first differ: each
  * list is aligned with its common prefix trimmed, and within a region the
