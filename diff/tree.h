@@ -123,4 +123,10 @@ void ttdi_tree_free(ttdi_tree *t);
 int ttdi_tree_align(const ttdi_tree *a, const ttdi_tree *b, int minimal,
                     ttdi_xhunk **out, size_t *nout);
 
+/* Items the aligner's loop collapse decided (a list prefix that both runs
+ * share is decided once), and the groups of siblings it looked for repeats
+ * of (none at a child whose hash none of the next 8 has), all calls added
+ * up: for the tests. */
+extern uint64_t ttdi_talign_items, ttdi_talign_groups;
+
 #endif
