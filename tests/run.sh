@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/run.sh - run a build's unit test binaries (cmocka) and end-to-end
 # scripts (tests/e2e/*.sh), TT_JOBS at a time (default: cores + 1), each
-# test's output in its own log (TT_LOGS, default $B/test-logs/NAME.log).
+# test's output in its own log (TT_LOGS, default $B/test-logs/NAME.log;
+# a failed test's log is copied to TT_KEEP, default $B/test-failed/,
+# as NAME.DATE-TIME.log, which later runs leave alone).
 # A line per test as it ends, a line per suite, the failed tests' log
 # tails, the skipped tests with their reasons, then exactly
 # "tests: N passed, N failed, N skipped". Exit 1 on any failure; skips are
@@ -127,8 +129,12 @@ cat "$TIMES" "$all.times" 2>/dev/null | awk '{ t[$1] = $2 } END { for (k in t) p
 printf 'slowest:'; sort -k2,2nr "$all.times" | head -5 | awk '{ printf " %s %.0f s,", $1, $2 / 1000 }' | sed 's/,$//'
 echo
 
+# a failed test's log is also kept where the next run does not remove it
+K=${TT_KEEP:-$B/test-failed}
 for n in $failed; do
-    echo "---- $n (log: $L/$n.log)"
+    k=$K/$n.$(date +%Y%m%d-%H%M%S).log
+    mkdir -p "$K" && cp "$L/$n.log" "$k" 2>/dev/null || k="not kept"
+    echo "---- $n (log: $L/$n.log, kept: $k)"
     tail -40 "$L/$n.log" | sed 's/^/    /'
 done
 [ -n "$failed" ] && echo "failed:$failed"
