@@ -222,6 +222,9 @@ int ttdi_lock_wrapper(const char *name);
  * normalisers: pointers by NULL / non-NULL only. 1 differs, 0 same. */
 int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64_t g,
                        uint64_t b, uint64_t gns, uint64_t bns);
+/* The module of run n holding address a at time ns (its index in the
+ * trace), or -1 (values_ptr.c: the extents copied once into n). */
+long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns);
 /* Parameter i of sig's strings in the ENTERs g and b (format 1.6: the
  * first bytes of a char * or std::string, ttf_event_string): 1 with *sg
  * and *sb when both runs recorded them and they are a string's (not the

@@ -76,6 +76,12 @@ static int diverged_before(const ttd_result *r, size_t p, uint64_t ns)
     return 0;
 }
 
+/* Is e an operation on obj? */
+static int on(const ttd_xev *e, const char *obj)
+{
+    return e->object && strcmp(e->object, obj) == 0;
+}
+
 /* Pair s's last operation in the bad run's window before the split was
  * on object obj. */
 static int last_op_on(const ttd_interleave *il, int64_t s, const char *obj)
@@ -83,9 +89,16 @@ static int last_op_on(const ttd_interleave *il, int64_t s, const char *obj)
     for (size_t i = il->nwindow[1]; i-- > 0;) {
         const ttd_xev *e = &il->window[1][i];
         if (e->pair == s && e->kind == TTF_EV_SYNC_OP)
-            return e->object && strcmp(e->object, obj) == 0;
+            return on(e, obj);
     }
     return 0;
+}
+
+/* Is e's operation an acquisition: a lock, a trylock, a condition's
+ * wake-up (its mutex taken again)? */
+static int acquires(const ttd_xev *e)
+{
+    return e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE;
 }
 
 /* Pair s's acquisitions of obj (lock, trylock, a condition's wake-up)
@@ -99,8 +112,7 @@ static int64_t taken_after(const ttd_interleave *il, int64_t s, const char *obj,
         return -1;
     for (size_t i = 0; i < il->nwindow[1]; i++) {
         const ttd_xev *e = &il->window[1][i];
-        n += e->pair == s && e->time_ns > ns && e->object && strcmp(e->object, obj) == 0 &&
-             (e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE);
+        n += e->pair == s && e->time_ns > ns && on(e, obj) && acquires(e);
     }
     return n;
 }
@@ -145,10 +157,8 @@ static int held_at(const ttd_interleave *il, int k, int64_t s, const char *obj, 
 {
     for (size_t i = il->nwindow[k]; i-- > 0;) {
         const ttd_xev *e = &il->window[k][i];
-        if (e->pair != s || e->kind != TTF_EV_SYNC_OP || e->time_ns > ns || !e->object ||
-            strcmp(e->object, obj) != 0)
-            continue;
-        return e->op == TTF_SOP_LOCK || e->op == TTF_SOP_TRYLOCK || e->op == TTF_SOP_WOKE;
+        if (e->pair == s && e->kind == TTF_EV_SYNC_OP && e->time_ns <= ns && on(e, obj))
+            return acquires(e);
     }
     return 0;
 }
@@ -172,11 +182,6 @@ static int is_signal(const ttd_xev *e)
     return e->kind == TTF_EV_SYNC_OP && (e->op == TTF_SOP_SIGNAL || e->op == TTF_SOP_BROADCAST);
 }
 
-static int on(const ttd_xev *e, const char *obj)
-{
-    return e->object && strcmp(e->object, obj) == 0;
-}
-
 /* In run k's window: pair s's last acquisition before the split, when it
  * is the return of a wait on a condition (*woke, *wait: its index and
  * that of s's wait on the same condition before it). 0 if not. */
@@ -186,8 +191,7 @@ static int last_wait(const ttd_interleave *il, int k, int64_t s, size_t *woke, s
     size_t i = il->nwindow[k];
 
     while (i-- > 0)
-        if (w[i].pair == s && w[i].kind == TTF_EV_SYNC_OP &&
-            (w[i].op == TTF_SOP_LOCK || w[i].op == TTF_SOP_TRYLOCK || w[i].op == TTF_SOP_WOKE))
+        if (w[i].pair == s && w[i].kind == TTF_EV_SYNC_OP && acquires(&w[i]))
             break;
     if (i == SIZE_MAX || w[i].op != TTF_SOP_WOKE || !w[i].object)
         return 0;

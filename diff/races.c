@@ -1129,17 +1129,10 @@ static int reads_of(ttdi_norm *n, uint64_t id, uint64_t when)
 {
     const ttf_code_info *ci;
     int out = TTF_READS_UNKNOWN;
+    long mi = id & TTDI_SITE_BIT ? -1 : ttdi_module_at(n, id, when);
 
-    if (id & TTDI_SITE_BIT)
-        return out;
-    for (size_t i = 0; i < ttf_module_count(n->trace); i++) {
-        const ttf_module *m = ttf_get_module(n->trace, i);
-        if (id < m->base || id - m->base >= m->size || when < m->load_ns || when >= m->unload_ns)
-            continue;
-        if (ttf_sym_code(n->sym, i, &ci) == 0 && id >= ci->bias)
-            ttf_sym_code_reads(n->sym, i, id - ci->bias, pointer_args(n, id, when), &out);
-        return out;
-    }
+    if (mi >= 0 && ttf_sym_code(n->sym, (size_t)mi, &ci) == 0 && id >= ci->bias)
+        ttf_sym_code_reads(n->sym, (size_t)mi, id - ci->bias, pointer_args(n, id, when), &out);
     return out;
 }
 

@@ -81,7 +81,7 @@ static void mods_init(ttdi_norm *n)
 /* The module of run n holding address a at time ns, or -1. The modules'
  * extents are copied once into n (ttdi_norm.mods), so the look-up that
  * every pointer value pays is a scan of a small array. */
-static long module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
+long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 {
     if (!n->mods_ready)
         mods_init(n);
@@ -111,7 +111,7 @@ static uint32_t epoch_of(ttdi_norm *n, uint64_t ns)
 static int pointee_of(ttdi_norm *n, uint64_t p, uint64_t ns, pointee *o)
 {
     memset(o, 0, sizeof *o);
-    long mi = module_at(n, p, ns);
+    long mi = ttdi_module_at(n, p, ns);
     if (mi < 0)
         return 0;
     const ttf_module *m = ttf_get_module(n->trace, (size_t)mi);
@@ -135,7 +135,7 @@ static int pointee_of(ttdi_norm *n, uint64_t p, uint64_t ns, pointee *o)
  * mapped extent, 0 not. */
 static int in_image(ttdi_norm *n, uint64_t p, uint64_t ns)
 {
-    return module_at(n, p, ns) >= 0;
+    return ttdi_module_at(n, p, ns) >= 0;
 }
 
 /* Same thing named: 1 yes, 0 no, -1 cannot tell. */

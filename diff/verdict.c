@@ -400,9 +400,6 @@ static const char *op_verb(int op)
     }
 }
 
-/* The cause from the threads' order (ttdi_order_cause_find): the split
- * thread's function when it went ahead in the bad run, the other
- * thread's when its operation came in between. */
 /* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
  * sent before its wait in the sentence; g: the wait's answer passed up
  * (values mode), NULL. */
@@ -438,6 +435,10 @@ static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd
     return p;
 }
 
+/* The cause from the threads' order (ttdi_order_cause_find): the split
+ * thread's function when it went ahead in the bad run, the other
+ * thread's when its operation came in between; g: the getter's answer
+ * read under the swapped object (ttdi_order_cause_getter), or NULL. */
 static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
     const ttd_xev *first = o->other_first ? o->other : o->self;
