@@ -39,7 +39,8 @@
  * order checks' lock views) takes them from the records (ttdi_walk_syncs)
  * exactly as a raw walk stopping there would read them, with no walk.
  * While the engine asks (ttdi_run_state.count_calls: from the timing scan
- * to the count facts), that walk also counts the ENTERs per function, so
+ * to the count facts), that walk also counts the ENTERs per function (a
+ * direct-mapped cache of the recent functions before the map), so
  * a thread run walks read whole needs no pass of its own for its calls
  * (ttdi_walk_calls; not told when a part of it was read uncounted). A
  * walk whose consumer stopped near the thread's end reads on to it then
@@ -62,6 +63,8 @@ static uint64_t start_of(const ttf_trace *t, uint32_t thread)
 
 /* ---- SYNC_OP records: a thread's sync operations, read once ----------- */
 
+#define HOT 64 /* functions whose fc index a thread's records cache */
+
 /* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
  * events, which run walks read (walks start at the start or at a mark,
  * so that part is a prefix, and only a walk standing at its end extends
@@ -75,6 +78,8 @@ typedef struct ttdi_syncs {
     ttdi_fcalls *fc;        /* ENTERs per function of those events */
     size_t nfc, capfc;
     ttdi_map fcat;          /* function (address, or site | bit) -> fc index */
+    uint64_t hot[HOT];      /* the last functions counted, direct-mapped: */
+    uint32_t hotix[HOT];    /*   their fc index + 1 (0: an empty slot) */
     int uncounted;          /* 1: some were read with count_calls off */
 } ttdi_syncs;
 
@@ -83,8 +88,13 @@ static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *
 {
     int added;
     uint64_t id = ev->addr == 0 && ev->site ? ev->site | TTDI_SITE_BIT : ev->addr;
-    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
+    size_t h = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 58);    /* HOT slots */
 
+    if (sy->hotix[h] && sy->hot[h] == id) {     /* no map look-up per call */
+        sy->fc[sy->hotix[h] - 1].calls++;
+        return 0;
+    }
+    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
     if (!v)
         return TT_ENOMEM;
     if (added) {
@@ -95,6 +105,8 @@ static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *
         sy->fc[sy->nfc] = (ttdi_fcalls){name ? name : "?", 0};
         *v = sy->nfc++;
     }
+    sy->hot[h] = id;
+    sy->hotix[h] = (uint32_t)*v + 1;
     sy->fc[*v].calls++;
     return 0;
 }
