@@ -269,11 +269,32 @@ static void sync_op(int op, const void *obj, int64_t arg)
     t->busy = 0;
 }
 
+/* A lock's first try (the mutex's trylock): 0 when it took the mutex,
+ * EBUSY when another thread holds it (the lock will wait: LOCKING is
+ * recorded, so a thread that never gets the mutex shows where it hung),
+ * -1 when it cannot tell (no trylock, tracing off: the lock decides),
+ * else the trylock's answer is the lock's (EOWNERDEAD: taken; EINVAL,
+ * EAGAIN). On the uncontended path the trylock is the lock. */
+static int locking(pthread_mutex_t *m)
+{
+    int (*try)(pthread_mutex_t *) = (int (*)(pthread_mutex_t *))w_found[W_TRYLOCK];
+    if (!try)
+        try = (int (*)(pthread_mutex_t *))(w_found[W_TRYLOCK] =
+                  next_fn(w_info[W_TRYLOCK].name, w_info[W_TRYLOCK].versioned));
+    if (!try || !cap_on || !cap.sync)
+        return -1;
+    return try(m);
+}
+
 __attribute__((visibility("default")))
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
     SYNC_REAL(pthread_mutex_lock, W_LOCK);
-    int rc = real ? real(m) : ENOSYS;
+    int rc = locking(m);
+    if (rc == EBUSY)            /* another thread holds it: a wait begins */
+        sync_op(TTF_SYNC_LOCKING, m, 0);
+    if (rc == EBUSY || rc < 0)
+        rc = real ? real(m) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_LOCK, m, 0);
     return rc;
@@ -337,6 +358,7 @@ __attribute__((visibility("default")))
 int pthread_join(pthread_t th, void **ret)
 {
     SYNC_REAL(pthread_join, W_JOIN);
+    sync_op(TTF_SYNC_JOINING, (const void *)th, 0);
     int rc = real ? real(th, ret) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_JOIN, (const void *)th, 0);
