@@ -110,9 +110,11 @@ static int done_kind(const hop *o)
     return o->code == TTF_SOP_WOKE ? 1 : o->code == TTF_SOP_JOIN ? 2 : -1;
 }
 
+/* The count a wait's operation is compared by (as done_kind). */
 static int start_kind(int code)
 {
-    return code == TTF_SOP_LOCKING ? 0 : code == TTF_SOP_WAIT ? 1 : 2;
+    return code == TTF_SOP_LOCKING || code == TTF_SOP_LOCK ? 0
+           : code == TTF_SOP_WAIT || code == TTF_SOP_WOKE ? 1 : 2;
 }
 
 static int hold(hthr *t, uint64_t addr, uint64_t fn, uint64_t ns)
