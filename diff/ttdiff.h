@@ -70,9 +70,12 @@ extern "C" {
  * no divergence (issue 31).
  * 1.12: ttd_race decided: the check of a check-then-act is the one whose
  * value decided whether the act followed (values mode, issue 33); the
- * cause kind "order" (the threads' order at a lock, diff/ordercause.c). */
+ * cause kind "order" (the threads' order at a lock, diff/ordercause.c).
+ * 1.13: a bad run killed while threads waited (diff/hang.c): ttd_result
+ * hang (ttd_hang, ttd_blocked, enum ttd_hang_cause); cause kinds
+ * TTD_COF_DEADLOCK and TTD_COF_HANG. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 12
+#define TTD_VERSION_MINOR 13
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
