@@ -35,8 +35,7 @@ static const char *const names[] = {"main", "seller-0", "seller-1"};
 
 static void op(dt *t, uint32_t th, int code, uint64_t obj, int64_t arg)
 {
-    t->now[th] += 10;
-    assert_int_equal(ttf_write_sync_op(t->w, th, t->now[th], code, obj, arg), 0);
+    assert_int_equal(dt_sync(t, th, code, obj, arg), 0);
 }
 
 static void run(dt *t, uint32_t th, const char *s)
@@ -59,8 +58,8 @@ static void open_trace(dt *t, const char *name)
     assert_int_equal(dt_open(t, path_of(name), 0, (const char *const *)names, 3), 0);
 }
 
-/* The end of a run: good runs close (exit 0); a bad run is abandoned
- * (killed) unless `clean`. */
+/* The end of a run: closed (exit 0), or abandoned as a killed run
+ * leaves it. */
 static void finish(dt *t, int killed)
 {
     assert_int_equal(killed ? ttf_writer_abandon(t->w) : ttf_writer_close(t->w, 0), 0);
