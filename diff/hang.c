@@ -32,7 +32,8 @@
  *     side is the thread that signalled the wake-up of the partner's same
  *     wait in the good run (its partner in the bad run): named with what
  *     it did last in the bad run (its last call) and whether it ended or
- *     waits itself.
+ *     waits itself; a lock's other side is its holder (a lock taken and
+ *     never released: its holder ended, or runs on, or waits elsewhere).
  * Objects are named as the bad run first used them, per kind ("mutex#1",
  * "cond#1"); a joined thread by its index ("thread #2"). The work is done
  * only when the bad run was killed and has SYNC_OP records: two stack
@@ -548,7 +549,8 @@ static const hop *good_waker(const hctx *c, uint32_t t, uint32_t *who)
 }
 
 /* A wait for what never came: joins followed to a blocked thread, then
- * the other side of the wait. */
+ * the other side of the wait: the joined thread, the lock's holder (it
+ * never released it), the good run's waker of the same wait. */
 static int never(hctx *c)
 {
     const hrun *r = &c->run[TTD_BAD];
@@ -565,7 +567,9 @@ static int never(hctx *c)
         c->h->other_pair = -1;
         c->h->other_blocked = -1;
         const hop *w = open_wait(&r->th[b->thread]);
-        int64_t x = b->op == TTF_SOP_JOINING ? created(c, w->addr) : -1;
+        const hheld *at = NULL;
+        int64_t x = b->op == TTF_SOP_JOINING ? created(c, w->addr)
+                    : b->op == TTF_SOP_LOCKING ? holder(c, w->addr, b->thread, &at) : -1;
         uint32_t gw = 0;
         const hop *s = b->op == TTF_SOP_WAIT ? good_waker(c, b->thread, &gw) : NULL;
         int64_t bw = s && gw < c->run[TTD_GOOD].rs->nt ? c->run[TTD_GOOD].rs->ti[gw].partner : -1;

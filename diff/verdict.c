@@ -622,6 +622,10 @@ static const ttd_place *cause_never(vctx *c, const ttd_hang *h)
     if (b->op == TTF_SOP_JOINING)
         snprintf(buf, sizeof buf, "thread %s waited to join %s (%s) in `%s`, which never "
                  "ended", b->thread_name, b->object, h->other ? h->other : "?", b->function);
+    else if (b->op == TTF_SOP_LOCKING && b->holder)
+        snprintf(buf, sizeof buf, "thread %s waited for %s in `%s`, held by thread %s (taken "
+                 "in `%s`), which never released it", b->thread_name, b->object, b->function,
+                 b->holder, b->taken_in ? b->taken_in : "?");
     else if (h->other && h->other_function)
         snprintf(buf, sizeof buf, "thread %s waited on %s in `%s` for a signal that never "
                  "came: `%s` (thread %s) signalled it in the good run, not in the bad run",

@@ -288,6 +288,52 @@ static void test_never_came(void **state)
     ttd_free(d);
 }
 
+/* seller-0 takes the lock in `work` and, in the bad run, returns without
+ * releasing it; main then waits for it in `lex` for ever. */
+static void leaked(const char *name, int bad)
+{
+    dt t;
+
+    open_trace(&t, name);
+    run(&t, 0, "main{");
+    op(&t, 0, TTF_SOP_CREATE, TH1, 1);
+    t.now[1] = 1000;
+    run(&t, 1, "parse{ work{");
+    op(&t, 1, TTF_SOP_LOCK, MA, 0);
+    if (!bad)
+        op(&t, 1, TTF_SOP_UNLOCK, MA, 0);
+    run(&t, 1, "} }");
+    t.now[0] = 2000;
+    run(&t, 0, "lex{");
+    op(&t, 0, bad ? TTF_SOP_LOCKING : TTF_SOP_LOCK, MA, 0);
+    if (!bad) {
+        op(&t, 0, TTF_SOP_UNLOCK, MA, 0);
+        run(&t, 0, "} }");
+    }
+    finish(&t, bad);
+}
+
+static void test_lock_never_released(void **state)
+{
+    (void)state;
+    leaked("kg.trc", 0);
+    leaked("kb.trc", 1);
+    ttd_diff *d = diff("kg.trc", "kb.trc");
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_verdict *v = r->verdict;
+
+    assert_non_null(r->hang);
+    assert_int_equal(r->hang->cause, TTD_HANG_NEVER);
+    assert_int_equal(v->cause->kind, TTD_COF_HANG);
+    assert_string_equal(v->cause->function, "dt_lex");
+    assert_string_equal(v->cause->text, "thread main waited for mutex#1 in `dt_lex`, held by "
+                        "thread seller-0 (taken in `dt_work`), which never released it");
+    assert_non_null(strstr(v->evidence[0], "thread seller-0's last call in the bad run was "
+                                           "`dt_work`; then it ended"));
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+}
+
 /* Must nots, main's calls part in every case (check in the good run,
  * fail in the bad): how 0, seller-0 waits on the condition at the end of
  * both runs (the good run killed too); how 1, the bad run killed after
@@ -346,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_lost_wakeup_hang),
         cmocka_unit_test(test_never_came),
+        cmocka_unit_test(test_lock_never_released),
         cmocka_unit_test(test_no_hang),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
