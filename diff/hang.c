@@ -36,8 +36,9 @@
  *     never released: its holder ended, or runs on, or waits elsewhere).
  * Objects are named as the bad run first used them, per kind ("mutex#1",
  * "cond#1"); a joined thread by its index ("thread #2"). The work is done
- * only when the bad run was killed and has SYNC_OP records: two stack
- * walks of every thread (both runs), which no other stage needs.
+ * only when the bad run was killed and has SYNC_OP records: a stack walk
+ * of every thread of the bad run, then, when one ended in a wait, of the
+ * good run's (no other stage needs them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -600,11 +601,15 @@ int ttdi_hang_find(const ttdi_in *in, const ttd_run_info *bad, const ttd_hang **
     *out = NULL;
     if (!killed(in, bad) || !in->r[TTD_GOOD].t)
         return 0;
-    if ((rc = read_run(&c.run[TTD_GOOD], &in->r[TTD_GOOD])) < 0 ||
-        (rc = read_run(&c.run[TTD_BAD], &in->r[TTD_BAD])) < 0 || (rc = name_objects(&c)) < 0 ||
-        (rc = list_blocked(&c)) < 0)
+    if ((rc = read_run(&c.run[TTD_BAD], &in->r[TTD_BAD])) < 0)
         goto done;
     int any = 0;
+    for (size_t i = 0; i < c.run[TTD_BAD].nt; i++)
+        any |= open_wait(&c.run[TTD_BAD].th[i]) != NULL;
+    if (!any || (rc = read_run(&c.run[TTD_GOOD], &in->r[TTD_GOOD])) < 0 ||
+        (rc = name_objects(&c)) < 0 || (rc = list_blocked(&c)) < 0)
+        goto done;
+    any = 0;
     for (size_t k = 0; k < c.nb; k++)
         any |= c.b[k].good_done;
     if (!any)
