@@ -32,6 +32,8 @@
 #define TH2 0xa2u
 
 static const char *const names[] = {"main", "seller-0", "seller-1"};
+static const char *const twins[] = {"main", "worker", "worker"};
+static const char *const *thread_names = names;
 
 static void op(dt *t, uint32_t th, int code, uint64_t obj, int64_t arg)
 {
@@ -55,7 +57,7 @@ static char *path_of(const char *name)
 static void open_trace(dt *t, const char *name)
 {
     remove(path_of(name));
-    assert_int_equal(dt_open(t, path_of(name), 0, (const char *const *)names, 3), 0);
+    assert_int_equal(dt_open(t, path_of(name), 0, thread_names, 3), 0);
 }
 
 /* The end of a run: closed (exit 0), or abandoned as a killed run
@@ -146,6 +148,18 @@ static void test_deadlock(void **state)
     assert_non_null(strstr(v->evidence[0], "thread seller-0 waited for mutex#2 in `dt_work`"));
     assert_int_equal(v->confidence, TTD_CONF_LIKELY);
     assert_string_equal(ttd_cause_of_name(v->cause->kind), "deadlock");
+    ttd_free(d);
+
+    /* two threads of one name: told apart by their indexes */
+    thread_names = twins;
+    abba("dg2.trc", 0, 0);
+    abba("db2.trc", 1, 0);
+    thread_names = names;
+    d = diff("dg2.trc", "db2.trc");
+    assert_string_equal(ttd_get_result(d)->verdict->cause->text,
+                        "a deadlock: thread #1 worker waited for mutex#2 in `dt_work`, held by "
+                        "thread #2 worker (taken in `dt_helper`); thread #2 worker waited for "
+                        "mutex#1 in `dt_helper`, held by thread #1 worker (taken in `dt_work`)");
     ttd_free(d);
 
     /* must not: seller-1 holds B but waits on a condition: no cycle */
