@@ -32,7 +32,8 @@
  *     side is the thread that signalled the wake-up of the partner's same
  *     wait in the good run (its partner in the bad run): named with what
  *     it did last in the bad run (its last call) and whether it ended or
- *     waits itself; a lock's other side is its holder (a lock taken and
+ *     waits itself (a semaphore's wait likewise: the good run's post
+ *     that let the partner's same wait take one); a lock's other side is its holder (a lock taken and
  *     never released: its holder ended, or runs on, or waits elsewhere).
  * Objects are named as the bad run first used them, per kind ("mutex#1",
  * "cond#1"); a joined thread by its index ("thread #2"). The work is done
@@ -73,7 +74,7 @@ typedef struct hthr {
     uint64_t last_fn, last_ns; /* its last ENTER: frame id, time */
     size_t depth;           /* frames open at its end */
     int entered;            /* it entered a call */
-    uint64_t done[3];       /* completed: locks, wake-ups, joins */
+    uint64_t done[4];       /* completed: locks, wake-ups, joins, semaphores */
     int64_t blocked;        /* its index in the blocked list, -1 */
 } hthr;
 
@@ -86,7 +87,7 @@ typedef struct hrun {
 /* One object's name in the bad run. */
 typedef struct hobj {
     uint64_t addr;
-    int cls;                /* 0 mutex, 1 cond */
+    int cls;                /* 0 mutex, 1 cond, 2 semaphore */
 } hobj;
 
 typedef struct hctx {
@@ -101,22 +102,26 @@ typedef struct hctx {
 
 static int is_start(int code)
 {
-    return code == TTF_SOP_LOCKING || code == TTF_SOP_WAIT || code == TTF_SOP_JOINING;
+    return code == TTF_SOP_LOCKING || code == TTF_SOP_WAIT || code == TTF_SOP_JOINING ||
+           code == TTF_SOP_SEM_WAITING;
 }
 
-/* Which count a completion adds to: 0 lock, 1 wake-up, 2 join; -1. */
+/* Which count a completion adds to: 0 lock, 1 wake-up, 2 join, 3 a
+ * semaphore taken; -1. */
 static int done_kind(const hop *o)
 {
     if (o->code == TTF_SOP_LOCK || (o->code == TTF_SOP_TRYLOCK && o->arg == 0))
         return 0;
-    return o->code == TTF_SOP_WOKE ? 1 : o->code == TTF_SOP_JOIN ? 2 : -1;
+    return o->code == TTF_SOP_WOKE ? 1 : o->code == TTF_SOP_JOIN ? 2
+           : o->code == TTF_SOP_SEM_TAKEN ? 3 : -1;
 }
 
 /* The count a wait's operation is compared by (as done_kind). */
 static int start_kind(int code)
 {
     return code == TTF_SOP_LOCKING || code == TTF_SOP_LOCK ? 0
-           : code == TTF_SOP_WAIT || code == TTF_SOP_WOKE ? 1 : 2;
+           : code == TTF_SOP_WAIT || code == TTF_SOP_WOKE ? 1
+           : code == TTF_SOP_SEM_WAITING || code == TTF_SOP_SEM_TAKEN ? 3 : 2;
 }
 
 static int hold(hthr *t, uint64_t addr, uint64_t fn, uint64_t ns)
@@ -307,7 +312,9 @@ static int name_objects(hctx *c)
         int cls = code == TTF_SOP_LOCK || code == TTF_SOP_TRYLOCK || code == TTF_SOP_UNLOCK ||
                   code == TTF_SOP_LOCKING ? 0
                   : code == TTF_SOP_WAIT || code == TTF_SOP_WOKE || code == TTF_SOP_SIGNAL ||
-                  code == TTF_SOP_BROADCAST ? 1 : -1;
+                  code == TTF_SOP_BROADCAST ? 1
+                  : code == TTF_SOP_SEM_WAITING || code == TTF_SOP_SEM_TAKEN ||
+                  code == TTF_SOP_SEM_POST ? 2 : -1;
         size_t j = 0;
         while (j < c->nobj && !(c->obj[j].addr == all[i]->addr && c->obj[j].cls == cls))
             j++;
@@ -333,7 +340,7 @@ static const char *object_name(hctx *c, uint64_t addr, int cls)
         if (c->obj[j].addr == addr && c->obj[j].cls == cls)
             break;
     }
-    snprintf(buf, sizeof buf, "%s#%zu", cls ? "cond" : "mutex", n);
+    snprintf(buf, sizeof buf, "%s#%zu", cls == 2 ? "sem" : cls ? "cond" : "mutex", n);
     return astr(c, buf);
 }
 
@@ -413,7 +420,8 @@ static int list_blocked(hctx *c)
         int64_t x = o->code == TTF_SOP_JOINING ? created(c, o->addr) : -1;
         snprintf(buf, sizeof buf, "thread #%lld", (long long)x);
         b->object = o->code == TTF_SOP_JOINING ? astr(c, buf)
-                    : object_name(c, o->addr, o->code == TTF_SOP_WAIT);
+                    : object_name(c, o->addr, o->code == TTF_SOP_WAIT ? 1
+                                              : o->code == TTF_SOP_SEM_WAITING ? 2 : 0);
     }
     for (size_t k = 0; k < c->nb; k++) {
         ttd_blocked *b = &c->b[k];
@@ -461,10 +469,17 @@ static int deadlock(hctx *c)
     return 0;
 }
 
-/* The last signal or broadcast of cond by a thread other than self in
- * run `run` within (from, to]; its thread in *who; NULL if none. */
-static const hop *signal_in(const hctx *c, int run, uint64_t cond, uint32_t self, uint64_t from,
-                            uint64_t to, uint32_t *who)
+static int wakes(int code, int wait)
+{
+    return wait == TTF_SOP_SEM_WAITING ? code == TTF_SOP_SEM_POST
+                                       : code == TTF_SOP_SIGNAL || code == TTF_SOP_BROADCAST;
+}
+
+/* The last op that ends a wait of kind `wait` on object cond (a signal or
+ * broadcast of a condition, a semaphore's post) by a thread other than
+ * self in run `run` within (from, to]; its thread in *who; NULL. */
+static const hop *wake_in(const hctx *c, int run, int wait, uint64_t cond, uint32_t self,
+                          uint64_t from, uint64_t to, uint32_t *who)
 {
     const hrun *r = &c->run[run];
     const hop *best = NULL;
@@ -472,7 +487,7 @@ static const hop *signal_in(const hctx *c, int run, uint64_t cond, uint32_t self
     for (uint32_t i = 0; i < r->nt; i++)
         for (size_t j = 0; i != self && j < r->th[i].n; j++) {
             const hop *o = &r->th[i].op[j];
-            if ((o->code == TTF_SOP_SIGNAL || o->code == TTF_SOP_BROADCAST) && o->addr == cond &&
+            if (wakes(o->code, wait) && o->addr == cond &&
                 o->time_ns > from && o->time_ns <= to && (!best || o->time_ns > best->time_ns)) {
                 best = o;
                 *who = i;
@@ -512,9 +527,10 @@ static int lost_wakeup(hctx *c)
         uint32_t who = 0, none;
         if (!b->good_done || b->op != TTF_SOP_WAIT)
             continue;
-        const hop *s = signal_in(c, TTD_BAD, w->addr, b->thread, woke_before(t, w->addr),
-                                 w->time_ns, &who);
-        if (!s || signal_in(c, TTD_BAD, w->addr, b->thread, w->time_ns, UINT64_MAX, &none))
+        const hop *s = wake_in(c, TTD_BAD, TTF_SOP_WAIT, w->addr, b->thread,
+                               woke_before(t, w->addr), w->time_ns, &who);
+        if (!s || wake_in(c, TTD_BAD, TTF_SOP_WAIT, w->addr, b->thread, w->time_ns, UINT64_MAX,
+                          &none))
             continue;
         c->h->cause = TTD_HANG_LOST_WAKEUP;
         c->h->root = k;
@@ -527,10 +543,10 @@ static int lost_wakeup(hctx *c)
     return 0;
 }
 
-/* The good run's signaller of the wake-up that ended the good partner's
- * wait matching bad thread t's blocked one (the same count of waits): its
- * good thread in *who, its op; NULL if none. */
-static const hop *good_waker(const hctx *c, uint32_t t, uint32_t *who)
+/* The good run's signaller (or poster) that ended the good partner's wait
+ * matching bad thread t's blocked one, of kind `wait` (the same count of
+ * such waits): its good thread in *who, its op; NULL if none. */
+static const hop *good_waker(const hctx *c, uint32_t t, int wait, uint32_t *who)
 {
     const hrun *g = &c->run[TTD_GOOD];
     const hthr *bt = &c->run[TTD_BAD].th[t];
@@ -538,18 +554,26 @@ static const hop *good_waker(const hctx *c, uint32_t t, uint32_t *who)
     int64_t p = rs->ti ? rs->ti[t].partner : -1;
     size_t waits = 0, seen = 0;
 
+    /* a semaphore is matched by its takes (a take need not wait: the post
+     * may come first), a condition by its waits */
+    int at = wait == TTF_SOP_SEM_WAITING ? TTF_SOP_SEM_TAKEN : wait;
     for (size_t j = 0; j < bt->n; j++)
-        waits += bt->op[j].code == TTF_SOP_WAIT;
+        waits += bt->op[j].code == at;
+    waits += at != wait;       /* the take the blocked wait never made */
     if (p < 0 || (size_t)p >= g->nt)
         return NULL;
     const hthr *gt = &g->th[p];
     for (size_t j = 0; j < gt->n; j++) {
-        if (gt->op[j].code != TTF_SOP_WAIT || ++seen < waits)
+        if (gt->op[j].code != at || ++seen < waits)
             continue;
+        if (at != wait)         /* the last post before that take */
+            return wake_in(c, TTD_GOOD, wait, gt->op[j].addr, (uint32_t)p, 0,
+                           gt->op[j].time_ns, who);
+        int done = wait == TTF_SOP_WAIT ? TTF_SOP_WOKE : TTF_SOP_SEM_TAKEN;
         for (size_t e = j + 1; e < gt->n; e++)
-            if (gt->op[e].code == TTF_SOP_WOKE && gt->op[e].addr == gt->op[j].addr)
-                return signal_in(c, TTD_GOOD, gt->op[j].addr, (uint32_t)p,
-                                 gt->op[j].time_ns, gt->op[e].time_ns, who);
+            if (gt->op[e].code == done && gt->op[e].addr == gt->op[j].addr)
+                return wake_in(c, TTD_GOOD, wait, gt->op[j].addr, (uint32_t)p,
+                               gt->op[j].time_ns, gt->op[e].time_ns, who);
         return NULL;
     }
     return NULL;
@@ -578,7 +602,8 @@ static int never(hctx *c)
         int64_t x = b->op == TTF_SOP_JOINING ? created(c, w->addr)
                     : b->op == TTF_SOP_LOCKING ? holder(c, w->addr, b->thread, &at) : -1;
         uint32_t gw = 0;
-        const hop *s = b->op == TTF_SOP_WAIT ? good_waker(c, b->thread, &gw) : NULL;
+        const hop *s = b->op == TTF_SOP_WAIT || b->op == TTF_SOP_SEM_WAITING
+                       ? good_waker(c, b->thread, b->op, &gw) : NULL;
         int64_t bw = s && gw < c->run[TTD_GOOD].rs->nt ? c->run[TTD_GOOD].rs->ti[gw].partner : -1;
         if (s)
             c->h->other_function = frame_name(c, TTD_GOOD, s->fn, s->time_ns);

@@ -482,6 +482,14 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
 
 /* ---- a hang (hang.c) --------------------------------------------------------- */
 
+/* How a blocked thread waited: "waited for" mutex#1, "waited on" cond#1
+ * or sem#1, "waited to join" thread #2. */
+static const char *wait_verb(int op)
+{
+    return op == TTF_SOP_LOCKING ? "waited for" : op == TTF_SOP_JOINING ? "waited to join"
+                                                                         : "waited on";
+}
+
 /* "`move_ab` (deadlock.c:40)": where blocked thread b waited. */
 static const char *waited_in(char *buf, size_t n, const ttd_blocked *b)
 {
@@ -514,8 +522,7 @@ static const char *killed_while(vctx *c, const ttd_hang *h)
         }
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s thread %s %s %s in %s",
                               named > 1 ? " and" : "", b->thread_name,
-                              b->op == TTF_SOP_LOCKING ? "waited for"
-                              : b->op == TTF_SOP_WAIT ? "waited on" : "waited to join",
+                              wait_verb(b->op),
                               b->object, waited_in(in, sizeof in, b));
     }
     return astr(c, buf);
@@ -603,8 +610,7 @@ static const char *other_did(vctx *c, const ttd_hang *h)
     if (h->other_blocked >= 0 && (size_t)h->other_blocked < h->nblocked) {
         const ttd_blocked *o = &h->blocked[h->other_blocked];
         snprintf(buf + n, sizeof buf - (size_t)n, "; it then %s %s in %s",
-                 o->op == TTF_SOP_LOCKING ? "waited for" : o->op == TTF_SOP_WAIT ? "waited on"
-                 : "waited to join", o->object, waited_in(in, sizeof in, o));
+                 wait_verb(o->op), o->object, waited_in(in, sizeof in, o));
     } else if (h->other_ended) {
         snprintf(buf + n, sizeof buf - (size_t)n, "; then it ended");
     }
@@ -627,9 +633,11 @@ static const ttd_place *cause_never(vctx *c, const ttd_hang *h)
                  "in `%s`), which never released it", b->thread_name, b->object, b->function,
                  b->holder, b->taken_in ? b->taken_in : "?");
     else if (h->other && h->other_function)
-        snprintf(buf, sizeof buf, "thread %s waited on %s in `%s` for a signal that never "
-                 "came: `%s` (thread %s) signalled it in the good run, not in the bad run",
-                 b->thread_name, b->object, b->function, h->other_function, h->other);
+        snprintf(buf, sizeof buf, "thread %s waited on %s in `%s` for a %s that never came: "
+                 "`%s` (thread %s) %s it in the good run, not in the bad run", b->thread_name,
+                 b->object, b->function, b->op == TTF_SOP_SEM_WAITING ? "post" : "signal",
+                 h->other_function, h->other,
+                 b->op == TTF_SOP_SEM_WAITING ? "posted" : "signalled");
     else
         snprintf(buf, sizeof buf, "thread %s waited %s %s in `%s` for something that never "
                  "came", b->thread_name, b->op == TTF_SOP_LOCKING ? "for" : "on", b->object,

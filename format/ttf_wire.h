@@ -413,7 +413,12 @@ enum {
                                    own address, arg = the time asked in ns, -1 none */
     TTF_SYNC_LOCKING = 11,      /* the thread starts to wait for a mutex another
                                    holds (a trylock failed first): object = the mutex */
-    TTF_SYNC_JOINING = 12       /* pthread_join begins: object = the pthread_t */
+    TTF_SYNC_JOINING = 12,      /* pthread_join begins: object = the pthread_t */
+    TTF_SYNC_SEM_WAITING = 13,  /* sem_wait must wait (its try found the count 0):
+                                   object = the semaphore */
+    TTF_SYNC_SEM_TAKEN = 14,    /* sem_wait or sem_trywait took one: object = the
+                                   semaphore */
+    TTF_SYNC_SEM_POST = 15      /* sem_post: object = the semaphore */
 };
 /* UNWIND: how the frames were left (u8; readers keep unknown values) */
 enum {

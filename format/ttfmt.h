@@ -100,7 +100,8 @@ extern "C" {
  * other threads can write: the check of a check-then-act, issue 33).
  * 2.20.0: TTF_SOP_LOCKING and TTF_SOP_JOINING (the start of a blocking
  * lock and of a join: a thread that never returns from them shows where
- * it hung, issue 33); ttf_sync_op_name names them. */
+ * it hung, issue 33), TTF_SOP_SEM_WAITING, TTF_SOP_SEM_TAKEN and
+ * TTF_SOP_SEM_POST (semaphores); ttf_sync_op_name names them. */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 20
 #define TTF_VERSION_PATCH 0
@@ -244,7 +245,10 @@ enum ttf_sync_op {
                            poll...); sync_arg = the time asked in ns, -1 none */
     TTF_SOP_LOCKING,    /* the thread starts to wait for a mutex another
                            thread holds (format 2.20: libttcap 1.2) */
-    TTF_SOP_JOINING     /* pthread_join begins; object = pthread_t (2.20) */
+    TTF_SOP_JOINING,    /* pthread_join begins; object = pthread_t (2.20) */
+    TTF_SOP_SEM_WAITING, /* sem_wait must wait: the count was 0 (2.20) */
+    TTF_SOP_SEM_TAKEN,  /* sem_wait or sem_trywait took one (2.20) */
+    TTF_SOP_SEM_POST    /* sem_post (2.20) */
 };
 
 /* Fixed header fields, as stored. */

@@ -348,6 +348,62 @@ static void test_lock_never_released(void **state)
     ttd_free(d);
 }
 
+/* seller-0 takes from a semaphore twice in `wait`; main posts it twice
+ * from `helper` in the good run, once in the bad (then `fail`), and
+ * joins seller-0: its second take waits for ever. */
+static void sem_run(const char *name, int bad)
+{
+    dt t;
+
+    open_trace(&t, name);
+    run(&t, 0, "main{");
+    op(&t, 0, TTF_SOP_CREATE, TH1, 1);
+    run(&t, 0, "helper{");
+    op(&t, 0, TTF_SOP_SEM_POST, COND, 0);
+    run(&t, 0, "}");
+    t.now[1] = 1000;
+    run(&t, 1, "parse{ wait{");
+    op(&t, 1, TTF_SOP_SEM_TAKEN, COND, 0);
+    run(&t, 1, "} wait{");
+    op(&t, 1, TTF_SOP_SEM_WAITING, COND, 0);
+    t.now[0] = 2000;
+    run(&t, 0, bad ? "fail{}" : "helper{");
+    if (!bad) {
+        op(&t, 0, TTF_SOP_SEM_POST, COND, 0);
+        run(&t, 0, "}");
+        t.now[1] = 2100;
+        op(&t, 1, TTF_SOP_SEM_TAKEN, COND, 0);
+        run(&t, 1, "} }");
+    }
+    t.now[0] = 3000;
+    op(&t, 0, TTF_SOP_JOINING, TH1, 0);
+    if (!bad) {
+        op(&t, 0, TTF_SOP_JOIN, TH1, 0);
+        run(&t, 0, "}");
+    }
+    finish(&t, bad);
+}
+
+static void test_semaphore(void **state)
+{
+    (void)state;
+    sem_run("sg.trc", 0);
+    sem_run("sb.trc", 1);
+    ttd_diff *d = diff("sg.trc", "sb.trc");
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_verdict *v = r->verdict;
+
+    assert_non_null(r->hang);
+    assert_int_equal(r->hang->cause, TTD_HANG_NEVER);
+    assert_int_equal(v->cause->kind, TTD_COF_HANG);
+    assert_string_equal(v->cause->function, "dt_wait");
+    assert_string_equal(v->cause->text, "thread seller-0 waited on sem#1 in `dt_wait` for a post "
+                        "that never came: `dt_helper` (thread main) posted it in the good run, "
+                        "not in the bad run");
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+}
+
 /* Must nots, main's calls part in every case (check in the good run,
  * fail in the bad): how 0, seller-0 waits on the condition at the end of
  * both runs (the good run killed too); how 1, the bad run killed after
@@ -407,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_lost_wakeup_hang),
         cmocka_unit_test(test_never_came),
         cmocka_unit_test(test_lock_never_released),
+        cmocka_unit_test(test_semaphore),
         cmocka_unit_test(test_no_hang),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
