@@ -242,30 +242,44 @@ static void test_lost_wakeup_hang(void **state)
     ttd_free(d);
 }
 
-/* seller-0 waits in `wait` for main's start signal (from `helper`); main
- * then joins it. Bad: main goes `fail` instead of `helper`, and joins:
- * both wait for ever. */
-static void never(const char *name, int bad)
+/* seller-0 waits in `wait` for main's start signal (from `helper`): on
+ * a condition (sem 0), or to take from a semaphore main posted once
+ * before (sem 1: its second take); main then joins it. Bad: main goes
+ * `fail` instead of `helper`, and joins: both wait for ever. */
+static void never(const char *name, int bad, int sem)
 {
     dt t;
 
     open_trace(&t, name);
     run(&t, 0, "main{");
     op(&t, 0, TTF_SOP_CREATE, TH1, 1);
+    if (sem) {
+        run(&t, 0, "helper{");
+        op(&t, 0, TTF_SOP_SEM_POST, COND, 0);
+        run(&t, 0, "}");
+    }
     t.now[1] = 1000;
     run(&t, 1, "parse{ wait{");
-    op(&t, 1, TTF_SOP_LOCK, MA, 0);
-    op(&t, 1, TTF_SOP_WAIT, COND, MA);
+    if (sem) {
+        op(&t, 1, TTF_SOP_SEM_TAKEN, COND, 0);
+        run(&t, 1, "} wait{");
+    } else {
+        op(&t, 1, TTF_SOP_LOCK, MA, 0);
+    }
+    op(&t, 1, sem ? TTF_SOP_SEM_WAITING : TTF_SOP_WAIT, COND, sem ? 0 : MA);
     t.now[0] = 2000;
     run(&t, 0, bad ? "fail{}" : "helper{");
     if (!bad) {
-        op(&t, 0, TTF_SOP_LOCK, MA, 0);
-        op(&t, 0, TTF_SOP_SIGNAL, COND, 0);
-        op(&t, 0, TTF_SOP_UNLOCK, MA, 0);
+        if (!sem)
+            op(&t, 0, TTF_SOP_LOCK, MA, 0);
+        op(&t, 0, sem ? TTF_SOP_SEM_POST : TTF_SOP_SIGNAL, COND, 0);
+        if (!sem)
+            op(&t, 0, TTF_SOP_UNLOCK, MA, 0);
         run(&t, 0, "}");
         t.now[1] = 2100;
-        op(&t, 1, TTF_SOP_WOKE, COND, 0);
-        op(&t, 1, TTF_SOP_UNLOCK, MA, 0);
+        op(&t, 1, sem ? TTF_SOP_SEM_TAKEN : TTF_SOP_WOKE, COND, 0);
+        if (!sem)
+            op(&t, 1, TTF_SOP_UNLOCK, MA, 0);
         run(&t, 1, "} }");
     }
     t.now[0] = 3000;
@@ -280,8 +294,8 @@ static void never(const char *name, int bad)
 static void test_never_came(void **state)
 {
     (void)state;
-    never("ng.trc", 0);
-    never("nb.trc", 1);
+    never("ng.trc", 0, 0);
+    never("nb.trc", 1, 0);
     ttd_diff *d = diff("ng.trc", "nb.trc");
     const ttd_result *r = ttd_get_result(d);
     const ttd_verdict *v = r->verdict;
@@ -348,47 +362,11 @@ static void test_lock_never_released(void **state)
     ttd_free(d);
 }
 
-/* seller-0 takes from a semaphore twice in `wait`; main posts it twice
- * from `helper` in the good run, once in the bad (then `fail`), and
- * joins seller-0: its second take waits for ever. */
-static void sem_run(const char *name, int bad)
-{
-    dt t;
-
-    open_trace(&t, name);
-    run(&t, 0, "main{");
-    op(&t, 0, TTF_SOP_CREATE, TH1, 1);
-    run(&t, 0, "helper{");
-    op(&t, 0, TTF_SOP_SEM_POST, COND, 0);
-    run(&t, 0, "}");
-    t.now[1] = 1000;
-    run(&t, 1, "parse{ wait{");
-    op(&t, 1, TTF_SOP_SEM_TAKEN, COND, 0);
-    run(&t, 1, "} wait{");
-    op(&t, 1, TTF_SOP_SEM_WAITING, COND, 0);
-    t.now[0] = 2000;
-    run(&t, 0, bad ? "fail{}" : "helper{");
-    if (!bad) {
-        op(&t, 0, TTF_SOP_SEM_POST, COND, 0);
-        run(&t, 0, "}");
-        t.now[1] = 2100;
-        op(&t, 1, TTF_SOP_SEM_TAKEN, COND, 0);
-        run(&t, 1, "} }");
-    }
-    t.now[0] = 3000;
-    op(&t, 0, TTF_SOP_JOINING, TH1, 0);
-    if (!bad) {
-        op(&t, 0, TTF_SOP_JOIN, TH1, 0);
-        run(&t, 0, "}");
-    }
-    finish(&t, bad);
-}
-
 static void test_semaphore(void **state)
 {
     (void)state;
-    sem_run("sg.trc", 0);
-    sem_run("sb.trc", 1);
+    never("sg.trc", 0, 1);
+    never("sb.trc", 1, 1);
     ttd_diff *d = diff("sg.trc", "sb.trc");
     const ttd_result *r = ttd_get_result(d);
     const ttd_verdict *v = r->verdict;
