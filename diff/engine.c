@@ -105,6 +105,7 @@ typedef struct stage_out {
     size_t nraces;
     const ttd_count *counts;    /* counts no good run had (counts.c) */
     size_t ncounts;
+    const ttd_hang *hang;       /* the bad run hung (hang.c), NULL */
     /* the engine */
     int diverged;               /* the verdict (verdict()) */
 } stage_out;
@@ -592,6 +593,7 @@ static int merge(ttd_diff *d)
     r->chain_end = x->xo.chain_end;
     r->races = x->races;
     r->nraces = x->nraces;
+    r->hang = x->hang;
     int rc = code_results(d);
     const ttd_count *counts = NULL;
     if (rc >= 0)
@@ -897,6 +899,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         return rc;
     d->x.diverged = verdict(d);
     if ((rc = races(d)) < 0 ||      /* explain stage, when the verdict says so */
+        (d->x.diverged &&
+         (rc = ttdi_hang_find(&d->in, &d->x.runs[TTD_BAD], &d->x.hang)) < 0) ||
         (rc = late_notices(d)) < 0)
         return rc;
     close_baselines(d);

@@ -272,6 +272,8 @@ typedef struct ttdi_walk {
                                (ttdi_walk_stack) */
     int stacked;            /* 1: it keeps the call stack (a run walk, or
                                a stack walk: ttdi_walk_stack) */
+    int waits;              /* a stack walk: 1: the starts of waits too
+                               (LOCKING, JOINING: hang.c); 0: skipped */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
@@ -491,6 +493,11 @@ static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
 /* The step of a run or stack walk (ttdi_walk_next, ttdi_walk_stack_next
  * call it). */
 int ttdi_walk_step(ttdi_walk *w);
+/* SYNC_OPs the walks skip: a sleep (timing.c asks for them: sleeps), the
+ * start of a blocking lock or join (LOCKING, JOINING: only hang.c reads
+ * them, by a raw iterator of its own; whether a lock was contended is
+ * timing, never a divergence) and ops later formats add. */
+#define TTDI_SOP_ASIDE(code) ((code) >= TTF_SOP_SLEEP)
 /* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
 #define TTDI_STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
 /* Next event of a run, raw or keyed walk into w->ev: 1, 0 at the end, or
@@ -501,7 +508,7 @@ static inline int ttdi_walk_next(ttdi_walk *w)
     do
         rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
     while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
-           w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+           TTDI_SOP_ASIDE(w->ev.code) && (!w->sleeps || w->ev.code != TTF_SOP_SLEEP));
     return rc;
 }
 /* 1 when stack walk w's pending ENTER or EXIT changes its stack at the
@@ -543,7 +550,7 @@ static inline int ttdi_walk_stack_next(ttdi_walk *w)
             w->pending = rc > 0 && ((TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1);
         }
     } while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
-             w->ev.code == TTF_SOP_SLEEP);
+             TTDI_SOP_ASIDE(w->ev.code) && (!w->waits || w->ev.code == TTF_SOP_SLEEP));
     return rc;
 }
 

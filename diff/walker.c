@@ -292,7 +292,7 @@ static int record(ttdi_walk *w)
         sy->uncounted = 1;
     else if (ev->kind == TTF_EV_ENTER && count_call(sy, w->r, ev) < 0)
         return TT_ENOMEM;
-    if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_SLEEP)
+    if (ev->kind == TTF_EV_SYNC_OP && TTDI_SOP_ASIDE(ev->code))
         return 0;       /* raw walks skip them: neither kept nor a time */
     if (!w->r->lock_tap)
         sy->untapped = 1;
