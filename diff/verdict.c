@@ -675,17 +675,14 @@ static const ttd_value_diff *getter_first(const ttd_result *r)
     return v;
 }
 
-/* The likely cause of a divergence. */
-static const ttd_place *cause(vctx *c)
+/* The likely cause of a divergence, the bad run's hang aside. */
+static const ttd_place *cause_runs(vctx *c)
 {
     const ttd_result *r = c->r;
     const ttd_divergence *d = r->first;
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
-    /* the bad run hung: what its threads waited for is the cause */
-    if (r->hang && r->hang->nblocked)
-        return cause_hang(c, r->hang);
     if (x && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
@@ -728,6 +725,38 @@ static const ttd_place *cause(vctx *c)
     *p = *c->v->symptom;
     p->kind = TTD_COF_SPLIT;
     add_evidence(c, p->text);
+    return p;
+}
+
+/* Two builds whose changed code the verdict names without the hang: the
+ * only changed function, the only changed source, or a suspect whose code
+ * changed (cause_runs' code causes). */
+static int code_explains(vctx *c)
+{
+    const ttd_divergence *d = c->r->first;
+
+    if (only_change(c->r) || only_source(c))
+        return 1;
+    for (size_t i = 0; c->r->code_compared && d && i < d->nsuspects; i++)
+        if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
+            return 1;
+    return 0;
+}
+
+/* The likely cause of a divergence. When the bad run hung, what its
+ * threads waited for is the cause, unless the builds differ in code that
+ * explains the runs: then the hang is how the changed code failed, not
+ * why, as code changed outranks the threads' order (cause_runs), and the
+ * hang is evidence. */
+static const ttd_place *cause(vctx *c)
+{
+    const ttd_hang *h = c->r->hang && c->r->hang->nblocked ? c->r->hang : NULL;
+
+    if (h && !code_explains(c))
+        return cause_hang(c, h);
+    const ttd_place *p = cause_runs(c);
+    if (h && p)
+        add_evidence(c, killed_while(c, h));
     return p;
 }
 
