@@ -1,0 +1,15 @@
+# pkgs/libevent.sh - how the libevent cases build (sourced before a
+# case.sh whose PKG is libevent): the static core and pthreads libraries
+# with CMake (CMAKE_BUILD_TYPE None: only the mode's flags; no OpenSSL,
+# tests, samples or benchmarks), then the case's application $CASE/app.c
+# linked with them, all with the mode's flags.
+build() {
+    cmake -S . -B tt-build -DCMAKE_BUILD_TYPE=None -DEVENT__LIBRARY_TYPE=STATIC \
+        -DEVENT__DISABLE_OPENSSL=ON -DEVENT__DISABLE_TESTS=ON -DEVENT__DISABLE_REGRESS=ON \
+        -DEVENT__DISABLE_SAMPLES=ON -DEVENT__DISABLE_BENCHMARK=ON \
+        -DCMAKE_C_FLAGS="$TT_CFLAGS" >/dev/null || return 1
+    cmake --build tt-build -j"${JOBS:-2}" --target event_core_static event_pthreads_static \
+        >/dev/null || return 1
+    ${CC:-cc} $TT_CFLAGS -Iinclude -Itt-build/include -o "$2/app" "$CASE/app.c" \
+        tt-build/lib/libevent_pthreads.a tt-build/lib/libevent_core.a $TT_LDFLAGS -lpthread
+}
