@@ -2,8 +2,10 @@
 # case.sh whose PKG is libevent): the static core and pthreads libraries
 # with CMake (CMAKE_BUILD_TYPE None: only the mode's flags; no OpenSSL,
 # tests, samples or benchmarks), then the case's application $CASE/app.c
-# linked with them, all with the mode's flags.
-build() {
+# linked with them, all with the mode's flags. A case that changes the
+# tree first (an input case with a fault in its one build) defines its own
+# build and calls libevent_build.
+libevent_build() {
     cmake -S . -B tt-build -DCMAKE_BUILD_TYPE=None -DEVENT__LIBRARY_TYPE=STATIC \
         -DEVENT__DISABLE_OPENSSL=ON -DEVENT__DISABLE_TESTS=ON -DEVENT__DISABLE_REGRESS=ON \
         -DEVENT__DISABLE_SAMPLES=ON -DEVENT__DISABLE_BENCHMARK=ON \
@@ -13,3 +15,5 @@ build() {
     ${CC:-cc} $TT_CFLAGS -Iinclude -Itt-build/include -o "$2/app" "$CASE/app.c" \
         tt-build/lib/libevent_pthreads.a tt-build/lib/libevent_core.a $TT_LDFLAGS -lpthread
 }
+
+build() { libevent_build "$@"; }
