@@ -127,4 +127,11 @@ int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
 int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v,
                           ttdi_order_cause *out);
 
+/* A hang (hang.c): when the bad run was killed (no clean end, no crash)
+ * with SYNC_OP records, its threads whose trace ends inside a wait
+ * (LOCKING, WAIT, JOINING) that the good run's partner completed, and
+ * why: a deadlock, a lost wake-up, a wait for what never came. *out NULL
+ * when there is none; arena memory. 0 or a TT_E* code. */
+int ttdi_hang_find(const ttdi_in *in, const ttd_run_info *bad, const ttd_hang **out);
+
 #endif
