@@ -12,7 +12,9 @@
 #   variables; each case's README argues them);
 # - data corruption read back later: TAGS has `corruption`;
 # - race or ordering bug: TAGS has `race` or `order` (and of them, across
-#   threads: SINGLE_THREADED=0).
+#   threads: SINGLE_THREADED=0; of them in one build, two timings:
+#   KIND=input);
+# - the bad run hangs (ended by the case's `timeout`): TAGS has `hang`.
 D=$(cd "$(dirname "$0")" && pwd)
 rows=$(for c in "$D"/cases/*/; do
     [ -f "$c/case.sh" ] || continue
@@ -23,8 +25,8 @@ rows=$(for c in "$D"/cases/*/; do
         h=$(awk -v n="$n" '$1 == n { print $2; exit }' "$D/SPLIT")
         reg=0
         [ "$KIND" = patch ] && [ "$TRUTH_CAUSE" != "$TRUTH_DIVERGE" ] && reg=1
-        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$PKG" "${h:-unsplit}" " $TAGS " \
-            "$SINGLE_THREADED" "$reg"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$PKG" "${h:-unsplit}" " $TAGS " \
+            "$SINGLE_THREADED" "$reg" "$KIND"
     )
 done)
 printf '%s\n' "$rows" | awk -F'\t' '
@@ -36,7 +38,9 @@ printf '%s\n' "$rows" | awk -F'\t' '
       if ($5 == 0) add("thread", n, h)
       if ($6 == 1) add("reg", n, h)
       if ($4 ~ / corruption /) add("corr", n, h)
-      if ($4 ~ / (race|order) /) { add("race", n, h); if ($5 == 0) add("racemt", n, h) } }
+      if ($4 ~ / (race|order) /) { add("race", n, h); if ($5 == 0) add("racemt", n, h)
+                                   if ($7 == "input") add("racein", n, h) }
+      if ($4 ~ / hang /) add("hang", n, h) }
     function row(label, want, k, which) {
         printf "| %s | %s | %d | %d | %d | %s |\n", label, want, cnt[k], half[k, "dev"], half[k, "heldout"],
                (which == "" ? names[k] : which) }
@@ -51,4 +55,6 @@ printf '%s\n' "$rows" | awk -F'\t' '
         row("data corruptions read back later", 4, "corr")
         row("races or ordering bugs", 4, "race")
         row("of them across threads", "-", "racemt")
+        row("of them one build, two timings (input)", "-", "racein")
+        row("the bad run hangs, ended by timeout", "-", "hang")
     }'

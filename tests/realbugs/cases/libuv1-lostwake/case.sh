@@ -8,7 +8,7 @@ PATCH=fault.patch
 REVERSE=1
 TRUTH_DIVERGE='^post$'
 TRUTH_CAUSE='^post$'
-TAGS='thread race regression'
+TAGS='thread race regression hang'
 SINGLE_THREADED=0
 
 # build: tests/realbugs/pkgs/libuv1.sh (with this folder's app.c)
