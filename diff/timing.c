@@ -365,12 +365,15 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
         f--;
     if (f == 0 || ttdi_norm_exit_of(s->st[f - 1].enter) != key)
         return; /* closes nothing followed */
+    const cand *cur = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
     while (s->nst >= f) {
         frame *fr = &s->st[--s->nst];
         int mine = s->nst == f - 1;
         uint64_t end = mine ? i + 1 : i; /* past its last event */
-        uint64_t h = (mine ? s->ph : s->php) - fr->ph * ttdi_hb_pow(end - fr->at);
-        call_done(s, fr, s->nst, h, end - 1, fr->enter);
+        if (fr->watch || (cur && fr->at >= cur->lo)) {  /* else no candidate wants it */
+            uint64_t h = (mine ? s->ph : s->php) - fr->ph * ttdi_hb_pow(end - fr->at);
+            call_done(s, fr, s->nst, h, end - 1, fr->enter);
+        }
         if (mine)
             blocked_call(s, fr, ttf_event_late_ns(ev), i);
         if (mine)
@@ -440,7 +443,8 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     uint64_t i = s->n++;
     int enter = ev->kind == TTF_EV_ENTER;
 
-    cand_start(s, i);
+    if (s->started < s->nc && s->c[s->started].lo <= i)
+        cand_start(s, i);
     s->php = s->ph;
     s->ph = s->ph * TTDI_HB + key + 1;
     follow(s, ev, key, i);
@@ -555,7 +559,8 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
     }
     wk.sleeps = 1;
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
-        unblocked(&s, ttf_event_late_ns(&wk.ev));  /* never shorter */
+        if (s.blk_at != UINT64_MAX)
+            unblocked(&s, ttf_event_late_ns(&wk.ev));  /* never shorter */
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             sync_op(&s, &wk.ev);
             s.prev_ns = wk.ev.time_ns;
