@@ -544,3 +544,23 @@ int ttf_sym_code_reads(ttf_sym *s, size_t module, uint64_t addr, unsigned ptr_ar
     *out = ttfi_code_reads(&env, addr, f->code, (size_t)f->size, ptr_args);
     return 0;
 }
+
+int ttf_sym_code_globals(ttf_sym *s, size_t module, uint64_t addr, ttf_code_global *out,
+                         size_t cap, size_t *n)
+{
+    struct modcode *c = NULL;
+
+    if (!s || !n || (cap && !out))
+        return TT_EINVAL;
+    *n = 0;
+    int rc = code_of(s, module, &c);
+    if (rc)
+        return rc;
+    const ttf_code_func *f = func_at(c, addr);
+    if (!f || !f->code || c->info.machine != EM_X86_64)
+        return 0;
+    struct ttfi_reads_env env = {c, c->info.position_dependent, env_writable, env_callee};
+    long k = ttfi_code_globals(&env, addr, f->code, (size_t)f->size, out, cap);
+    *n = k < 0 ? 0 : (size_t)k;
+    return 0;
+}
