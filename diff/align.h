@@ -233,6 +233,11 @@ long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns);
  * pointer; else 0. */
 int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
                      const ttf_event *b, ttf_string *sg, ttf_string *sb);
+/* Bytes at the end of sg and sb that are a user-space address the string
+ * ran into (ASLR changes it in every run), cut: six bytes with a high
+ * byte 0x55/0x56/0x7f; in the other run, the same address with a zero
+ * byte among its low five, 1-5 bytes past the same text. */
+void ttdi_drop_addresses(ttf_string *sg, ttf_string *sb);
 /* Are the strings sg (the good run's) and sb the same (ttf_string_same)?
  * Bytes from where a string holds its own run's trace path on (TTCAP_OUT
  * in an environment the program walks: "good.trc" against "bad.trc") do

@@ -127,18 +127,43 @@ static void cut_at_length(const ttf_signature *sig, size_t i, const ttf_event *e
  * of the five below it not text): the string ran past its end into a
  * pointer (a buffer's garbage, a limit pointer, an object not built
  * yet), which ASLR changes in every run. Dropped before comparing. */
-static void drop_address(ttf_string *s)
+static int drop_address(ttf_string *s)
 {
     if (!s->complete || s->len < 6)
-        return;
+        return 0;
     const uint8_t *a = s->text + s->len - 6;
     if (a[5] != 0x55 && a[5] != 0x56 && a[5] != 0x7f)
-        return;
+        return 0;
     for (int k = 0; k < 5; k++)
         if (a[k] < 0x20 || a[k] > 0x7e) {
             s->len -= 6;
-            return;
+            return 1;
         }
+    return 0;
+}
+
+/* The same address in the other run with a zero byte among its five low
+ * ones (about one run in 60: ASLR's random bits): the string ends inside
+ * it, so drop_address cannot see it, and 1-5 bytes of it remain. When one
+ * run's string was just cut at an address, the other's, complete, holding
+ * the same bytes before it and at most 5 bytes more, ran into the same
+ * pointer: those bytes are cut too. A real difference of a string and
+ * the same text plus a few bytes would need the first run's string to run
+ * into a pointer exactly there. */
+static void drop_short_address(const ttf_string *cut, ttf_string *s)
+{
+    if (s->complete && s->len > cut->len && s->len - cut->len <= 5 &&
+        !memcmp(s->text, cut->text, cut->len))
+        s->len = cut->len;
+}
+
+void ttdi_drop_addresses(ttf_string *sg, ttf_string *sb)
+{
+    int g = drop_address(sg), b = drop_address(sb);
+    if (g && !b)
+        drop_short_address(sg, sb);
+    else if (b && !g)
+        drop_short_address(sb, sg);
 }
 
 /* Strings by content are a string's: not the implicit object of a member
@@ -157,8 +182,7 @@ int ttdi_arg_strings(const ttf_signature *sig, size_t i, const ttf_event *g,
         return 0;
     cut_at_length(sig, i, g, sg);
     cut_at_length(sig, i, b, sb);
-    drop_address(sg);
-    drop_address(sb);
+    ttdi_drop_addresses(sg, sb);
     return 1;
 }
 
