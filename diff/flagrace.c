@@ -44,8 +44,8 @@
  * before the split, and of each other thread), only once its cheap
  * preconditions hold (a split, two threads or more, sync records in the
  * trace, a poller named), each thread at most FR_EVENTS events up to the
- * split's time (past that, no cause: it cannot tell) and FR_SYNCS sync
- * records. It does not touch races.c's walk.
+ * split's time and FR_SYNCS sync records, FR_BUDGET events in all (past
+ * that, no cause: it cannot tell). It does not touch races.c's walk.
  * Limits. Happens-before is one hop: a release acquired through a third
  * thread is not seen (the calls then look unordered); a join is seen
  * only when the setter's thread created the poller's (the pthread_t is
@@ -61,6 +61,7 @@
 #include "explain.h"
 
 #define FR_EVENTS (1u << 21)    /* events read per thread, at most */
+#define FR_BUDGET (1u << 23)    /* events read in all, at most */
 #define FR_SYNCS 4096           /* sync records kept per thread */
 #define FR_THREADS 64           /* other threads walked, at most */
 #define FR_BACK 8               /* calls before the split looked at */
@@ -98,6 +99,7 @@ typedef struct fctx {
     const ttdi_in *in;
     ttdi_run_state *run;        /* the bad run */
     uint64_t until;             /* the split's time in the bad run */
+    uint64_t budget;            /* events left to read (FR_BUDGET) */
     fglobal g[FR_GLOBALS];      /* the poller's globals read */
     size_t ng;
     ttdi_map writes;            /* function address -> 1 writes one of g, 2 not */
@@ -194,11 +196,13 @@ static int walk_thread(fctx *c, fthread *th, int values)
 
     if (rc < 0)
         return rc;
-    while (!oom && (rc = ttdi_walk_stack_next(&w)) > 0 && w.ev.time_ns <= c->until)
-        if (++n > FR_EVENTS || walk_event(c, th, &w, &oom)) {
+    while (!oom && (rc = ttdi_walk_stack_next(&w)) > 0 && w.ev.time_ns <= c->until) {
+        if (++n > FR_EVENTS || !c->budget || walk_event(c, th, &w, &oom)) {
             whole = 0;
             break;
         }
+        c->budget--;
+    }
     ttdi_walk_close(&w);
     return oom ? TT_ENOMEM : rc < 0 ? rc : !whole;
 }
@@ -423,6 +427,10 @@ static int setters(fctx *c, const ttd_result *r, fthread *p, const fcall *pc, ft
         int rc = walk_thread(c, th, 0);
         if (rc < 0)
             return rc;
+        if (!c->budget) {       /* it cannot tell: no cause */
+            out->found = 0;
+            return 0;
+        }
         ttdi_flag_call a = {pc->enter_ns, pc->exit_ns}, b = {th->hit.enter_ns, th->hit.exit_ns};
         th->v.sy = th->sy;
         if (rc == 1 || !th->has_hit || !ttdi_flag_unordered(&p->v, &a, &th->v, &b) ||
@@ -438,7 +446,7 @@ int ttdi_flag_race_find(const ttdi_in *in, const ttd_result *r, const ttd_value_
                         ttdi_flag_race *out)
 {
     const ttd_divergence *d = r->first;
-    fctx c = {in, NULL, 0, {{0}}, 0, {0}};
+    fctx c = {in, NULL, 0, FR_BUDGET, {{0}}, 0, {0}};
     fthread *th = NULL;
     int rc = 0;
 
