@@ -24,8 +24,10 @@
  *     a writable global (format's ttf_sym_code_globals: operands that name
  *     the global; a thread-local flag or a stack value names none);
  *   - the setter: a call of another thread of the bad run, before the
- *     split, whose code writes one of the globals the poller reads (the
- *     innermost such call, the latest one);
+ *     split, whose code writes one of the globals the poller reads, and
+ *     that returned after the poll began (a write done before the poll
+ *     began, the poll would have seen; a flag set too early is an order,
+ *     not this race); the innermost such call, the latest one;
  *   - no lock held by both: the mutexes each thread held at some time
  *     during its call (held at its entry, or taken inside it) share none;
  *   - no happens-before edge between the two calls: when one returned
@@ -39,13 +41,17 @@
  * threads and lines, the global, and which came first in the bad run; it
  * is "possible": the trace shows no memory access, and the code names
  * the global only where an operand does.
- * Costs. The rule walks the bad run's threads itself (stack walks, their
- * own sync records kept as they go: the SYNC_OPs of the split's thread
- * before the split, and of each other thread), only once its cheap
+ * Costs. The rule walks the bad run's threads itself, only once its cheap
  * preconditions hold (a split, two threads or more, sync records in the
  * trace, a poller named), each thread at most FR_EVENTS events up to the
  * split's time and FR_SYNCS sync records, FR_BUDGET events in all (past
- * that, no cause: it cannot tell). It does not touch races.c's walk.
+ * that, no cause: it cannot tell). A thread whose SYNC_OPs the run walks
+ * kept up to the split (ttdi_walk_syncs: the timing scan's split thread,
+ * the thread order's others) takes its lock views from those records and
+ * reads its calls by a run walk from the latest mark before where it
+ * looks (ttdi_walk_open_at: FR_KEEP events before the split for the
+ * poller, the poll's start for a setter); another is read by a stack
+ * walk from its start, keeping its SYNC_OPs as it goes. It does not touch races.c's walk.
  * Limits. Happens-before is one hop: a release acquired through a third
  * thread is not seen (the calls then look unordered); a join is seen
  * only when the setter's thread created the poller's (the pthread_t is
@@ -67,12 +73,12 @@
 #define FR_BACK 8               /* calls before the split looked at */
 #define FR_GLOBALS 16           /* globals a function names, kept */
 #define FR_DEPTH 256            /* frames whose entry is kept */
+#define FR_KEEP 4096            /* events before the split a walk of its
+                                   thread starts at least */
 
 /* A call that returned. */
 typedef struct fcall {
     uint64_t addr, site, enter_ns, exit_ns;
-    uint64_t ret;
-    int has_ret;
 } fcall;
 
 
@@ -86,6 +92,7 @@ typedef struct fglobal {
 /* What a walk kept of a thread. */
 typedef struct fthread {
     ttdi_flag_view v;           /* its index and sync records (sy) */
+    int kept;                   /* 1: sy from the run walks' records */
     ttdi_flag_sync sy[FR_SYNCS];
     fcall back[FR_BACK];        /* ring of the last calls returned */
     size_t nback;
@@ -100,6 +107,7 @@ typedef struct fctx {
     ttdi_run_state *run;        /* the bad run */
     uint64_t until;             /* the split's time in the bad run */
     uint64_t budget;            /* events left to read (FR_BUDGET) */
+    uint64_t poll_enter;        /* when the poller's call began */
     fglobal g[FR_GLOBALS];      /* the poller's globals read */
     size_t ng;
     ttdi_map writes;            /* function address -> 1 writes one of g, 2 not */
@@ -152,7 +160,7 @@ static int writes_flag(fctx *c, uint64_t addr, uint64_t ns, int *oom)
 static void returned(fctx *c, fthread *th, const fcall *k, int *oom)
 {
     th->back[th->nback++ % FR_BACK] = *k;
-    if (!c->ng || !writes_flag(c, k->addr, k->enter_ns, oom))
+    if (!c->ng || k->exit_ns < c->poll_enter || !writes_flag(c, k->addr, k->enter_ns, oom))
         return;
     if (th->has_hit && k->enter_ns <= th->hit.enter_ns && k->exit_ns >= th->hit.exit_ns)
         return;     /* its caller: the innermost call is the setter */
@@ -160,12 +168,14 @@ static void returned(fctx *c, fthread *th, const fcall *k, int *oom)
     th->has_hit = 1;
 }
 
-/* One event of a stack walk of th. 0, or 1 to stop (too many records). */
+/* One event of a walk of th. 0, or 1 to stop (too many records). */
 static int walk_event(fctx *c, fthread *th, ttdi_walk *w, int *oom)
 {
     const ttf_event *e = &w->ev;
 
     if (e->kind == TTF_EV_SYNC_OP) {
+        if (th->kept)
+            return 0;   /* th has the run walks' records */
         if (th->v.nsy == FR_SYNCS)
             return 1;
         th->sy[th->v.nsy++] = (ttdi_flag_sync){e->time_ns, e->addr, e->sync_arg, e->code};
@@ -180,23 +190,61 @@ static int walk_event(fctx *c, fthread *th, ttdi_walk *w, int *oom)
         th->fr_site[k] = e->call_site;
     } else if (e->kind == TTF_EV_EXIT && k < w->nstack && k < FR_DEPTH &&
                th->fr_addr[k] == e->addr) {
-        fcall f = {e->addr, th->fr_site[k], th->fr_ns[k], e->time_ns, e->retval, e->has_values};
+        fcall f = {e->addr, th->fr_site[k], th->fr_ns[k], e->time_ns};
         returned(c, th, &f, oom);
     }
     return 0;
 }
 
-/* Walk thread th->index of the bad run up to the split's time. 0, 1 when
- * it could not be read whole (too long), or a TT_E* code. */
-static int walk_thread(fctx *c, fthread *th, int values)
+/* Thread th's SYNC_OPs up to the split from the records run walks kept
+ * (ttdi_walk_syncs): 1, or 0 when they cannot tell (then it walks). */
+static int kept_syncs(fctx *c, fthread *th)
+{
+    const ttdi_syncrec *rec;
+    size_t n;
+
+    if (!ttdi_walk_syncs(c->run, th->v.index, c->until, &rec, &n) || n > FR_SYNCS)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        th->sy[i] = (ttdi_flag_sync){rec[i].time_ns, rec[i].addr, rec[i].sync_arg, rec[i].code};
+    th->v.nsy = n;
+    return 1;
+}
+
+/* Open a walk of th: with its sync records kept (kept_syncs), a run walk
+ * from the latest mark at least `keep` events before ns (ttdi_walk_open_at),
+ * its open frames taken from the mark's stack; else a stack walk from
+ * the thread's start. */
+static int open_thread(fctx *c, fthread *th, uint64_t ns, uint64_t keep, ttdi_walk *w)
+{
+    int rc;
+
+    th->kept = kept_syncs(c, th);
+    if (!th->kept)
+        return ttdi_walk_stack(w, c->run->t, th->v.index, 0);
+    if ((rc = ttdi_walk_open_at(w, c->run, th->v.index, UINT64_MAX, ns, keep)) < 0)
+        return rc;
+    for (size_t k = 0; k < w->nstack && k < FR_DEPTH; k++) {
+        th->fr_addr[k] = w->stack[k].addr;
+        th->fr_ns[k] = w->stack[k].time_ns;
+        th->fr_site[k] = w->stack[k].call_site;
+    }
+    return 0;
+}
+
+/* Walk thread th->v.index of the bad run up to the split's time, from
+ * about ns (open_thread). 0, 1 when it could not be read whole (too
+ * long), or a TT_E* code. */
+static int walk_thread(fctx *c, fthread *th, uint64_t ns, uint64_t keep)
 {
     ttdi_walk w;
-    int rc = ttdi_walk_stack(&w, c->run->t, th->v.index, values), oom = 0, whole = 1;
+    int rc = open_thread(c, th, ns, keep, &w), oom = 0, whole = 1;
     uint64_t n = 0;
 
     if (rc < 0)
         return rc;
-    while (!oom && (rc = ttdi_walk_stack_next(&w)) > 0 && w.ev.time_ns <= c->until) {
+    while (!oom && (rc = th->kept ? ttdi_walk_next(&w) : ttdi_walk_stack_next(&w)) > 0 &&
+           w.ev.time_ns <= c->until) {
         if (++n > FR_EVENTS || !c->budget || walk_event(c, th, &w, &oom)) {
             whole = 0;
             break;
@@ -424,7 +472,7 @@ static int setters(fctx *c, const ttd_result *r, fthread *p, const fcall *pc, ft
         memset(th, 0, offsetof(fthread, fr_addr));
         th->v.index = t;
         walked++;
-        int rc = walk_thread(c, th, 0);
+        int rc = walk_thread(c, th, pc->enter_ns, 0);
         if (rc < 0)
             return rc;
         if (!c->budget) {       /* it cannot tell: no cause */
@@ -446,7 +494,7 @@ int ttdi_flag_race_find(const ttdi_in *in, const ttd_result *r, const ttd_value_
                         ttdi_flag_race *out)
 {
     const ttd_divergence *d = r->first;
-    fctx c = {in, NULL, 0, FR_BUDGET, {{0}}, 0, {0}};
+    fctx c = {in, NULL, 0, FR_BUDGET, 0, {{0}}, 0, {0}};
     fthread *th = NULL;
     int rc = 0;
 
@@ -462,10 +510,12 @@ int ttdi_flag_race_find(const ttdi_in *in, const ttd_result *r, const ttd_value_
         return TT_ENOMEM;
     th[0].v.index = r->pairs[d->pair].bad.index;
     th[0].v.sy = th[0].sy;
-    rc = walk_thread(&c, &th[0], 0);
+    rc = walk_thread(&c, &th[0], c.until, FR_KEEP);
     const fcall *pc = rc == 0 ? poller(&c, &th[0], v) : NULL;
-    if (pc)
+    if (pc) {
+        c.poll_enter = pc->enter_ns;
         rc = setters(&c, r, &th[0], pc, &th[1], out);
+    }
     ttdi_map_free(&c.writes);
     free(th);
     return rc < 0 ? rc : out->found;
