@@ -2,7 +2,8 @@
  * cap_interpose.c - libc and libpthread functions libttcap wraps: dlopen and
  * dlclose (module records, call sites of unloaded libraries), pthread_create
  * (thread numbers in creation order) and pthread_setname_np (thread names);
- * pthread mutex, condition and join calls (SYNC_OP records, see below);
+ * pthread mutex, condition and join calls and semaphores (SYNC_OP
+ * records, see below);
  * vfork's halves (cap_vfork.S: the child writes nothing); setjmp's note
  * (cap_setjmp.S) and longjmp (UNWIND records); the wait functions (a
  * child killed by a signal, reaped: a REAP row in a recorded tree's
@@ -17,6 +18,7 @@
 #include <link.h>
 #include <setjmp.h>
 #include <poll.h>
+#include <semaphore.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/wait.h>
@@ -141,13 +143,14 @@ static void sync_op(int op, const void *obj, int64_t arg);
  * off, a wrapper runs exactly the instructions it ran before chaos mode
  * existed (one load and test of its pointer). */
 enum { W_CREATE, W_LOCK, W_TRYLOCK, W_UNLOCK, W_WAIT, W_TIMEDWAIT, W_SIGNAL,
-       W_BROADCAST, W_JOIN, W_N };
+       W_BROADCAST, W_JOIN, W_SEMWAIT, W_SEMTRY, W_SEMPOST, W_N };
 static void *w_real[W_N], *w_found[W_N];
 static const struct { const char *name; int versioned; } w_info[W_N] = {
     {"pthread_create", 0}, {"pthread_mutex_lock", 0}, {"pthread_mutex_trylock", 0},
     {"pthread_mutex_unlock", 0}, {"pthread_cond_wait", 1},
     {"pthread_cond_timedwait", 1}, {"pthread_cond_signal", 1},
-    {"pthread_cond_broadcast", 1}, {"pthread_join", 0}};
+    {"pthread_cond_broadcast", 1}, {"pthread_join", 0}, {"sem_wait", 0},
+    {"sem_trywait", 0}, {"sem_post", 0}};
 
 /* Wrapper w's next definition, found once; in chaos mode also the chaos
  * point before the call (not inside one of libttcap's own writes). */
@@ -269,11 +272,32 @@ static void sync_op(int op, const void *obj, int64_t arg)
     t->busy = 0;
 }
 
+/* A lock's first try (the mutex's trylock): 0 when it took the mutex,
+ * EBUSY when another thread holds it (the lock will wait: LOCKING is
+ * recorded, so a thread that never gets the mutex shows where it hung),
+ * -1 when it cannot tell (no trylock, tracing off: the lock decides),
+ * else the trylock's answer is the lock's (EOWNERDEAD: taken; EINVAL,
+ * EAGAIN). On the uncontended path the trylock is the lock. */
+static int locking(pthread_mutex_t *m)
+{
+    int (*try)(pthread_mutex_t *) = (int (*)(pthread_mutex_t *))w_found[W_TRYLOCK];
+    if (!try)
+        try = (int (*)(pthread_mutex_t *))(w_found[W_TRYLOCK] =
+                  next_fn(w_info[W_TRYLOCK].name, w_info[W_TRYLOCK].versioned));
+    if (!try || !cap_on || !cap.sync)
+        return -1;
+    return try(m);
+}
+
 __attribute__((visibility("default")))
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
     SYNC_REAL(pthread_mutex_lock, W_LOCK);
-    int rc = real ? real(m) : ENOSYS;
+    int rc = locking(m);
+    if (rc == EBUSY)            /* another thread holds it: a wait begins */
+        sync_op(TTF_SYNC_LOCKING, m, 0);
+    if (rc == EBUSY || rc < 0)
+        rc = real ? real(m) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_LOCK, m, 0);
     return rc;
@@ -337,10 +361,54 @@ __attribute__((visibility("default")))
 int pthread_join(pthread_t th, void **ret)
 {
     SYNC_REAL(pthread_join, W_JOIN);
+    sync_op(TTF_SYNC_JOINING, (const void *)th, 0);
     int rc = real ? real(th, ret) : ENOSYS;
     if (rc == 0)
         sync_op(TTF_SYNC_JOIN, (const void *)th, 0);
     return rc;
+}
+
+/* A semaphore's wait: its try first (sem_trywait: 0 took one, -1 with
+ * EAGAIN the count is 0: the wait begins, SEM_WAITING is recorded, so a
+ * thread that never gets one shows where it hung), then the real wait;
+ * SEM_TAKEN when it took one. errno is the real call's. */
+__attribute__((visibility("default")))
+int sem_wait(sem_t *sem)
+{
+    SYNC_REAL(sem_wait, W_SEMWAIT);
+    int (*try)(sem_t *) = (int (*)(sem_t *))w_found[W_SEMTRY];
+    if (!try)
+        try = (int (*)(sem_t *))(w_found[W_SEMTRY] =
+                  next_fn(w_info[W_SEMTRY].name, w_info[W_SEMTRY].versioned));
+    int rc = try && cap_on && cap.sync ? try(sem) : -2;
+    if (rc == -1 && errno == EAGAIN)
+        sync_op(TTF_SYNC_SEM_WAITING, sem, 0);
+    if (rc != 0)
+        rc = real ? real(sem) : (errno = ENOSYS, -1);
+    if (rc == 0)
+        sync_op(TTF_SYNC_SEM_TAKEN, sem, 0);
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int sem_trywait(sem_t *sem)
+{
+    SYNC_REAL(sem_trywait, W_SEMTRY);
+    int rc = real ? real(sem) : (errno = ENOSYS, -1);
+    if (rc == 0) {
+        int e = errno;
+        sync_op(TTF_SYNC_SEM_TAKEN, sem, 0);
+        errno = e;
+    }
+    return rc;
+}
+
+__attribute__((visibility("default")))
+int sem_post(sem_t *sem)
+{
+    SYNC_REAL(sem_post, W_SEMPOST);
+    sync_op(TTF_SYNC_SEM_POST, sem, 0);
+    return real ? real(sem) : (errno = ENOSYS, -1);
 }
 
 /* ---- vfork (cap_vfork.S) ------------------------------------------------------

@@ -105,6 +105,7 @@ typedef struct stage_out {
     size_t nraces;
     const ttd_count *counts;    /* counts no good run had (counts.c) */
     size_t ncounts;
+    const ttd_hang *hang;       /* the bad run hung (hang.c), NULL */
     /* the engine */
     int diverged;               /* the verdict (verdict()) */
 } stage_out;
@@ -263,6 +264,13 @@ static void close_baselines(ttd_diff *d)
     d->nbase = 0;
 }
 
+/* 1 when a run recorded lock, condition or thread operations. */
+static int syncs_recorded(const ttd_diff *d)
+{
+    return ((ttf_get_header(d->r[0].t)->optional_features |
+             ttf_get_header(d->r[1].t)->optional_features) & TTF_HEADER_SYNC) != 0;
+}
+
 /* The interleaving of the threads before the first divergence, when a
  * run recorded lock, condition or thread operations (interleave.c). */
 static int thread_order(ttd_diff *d, ttd_divergence *dv)
@@ -271,8 +279,7 @@ static int thread_order(ttd_diff *d, ttd_divergence *dv)
     int64_t *map[2] = {NULL, NULL};
     int rc = 0;
 
-    if (!((ttf_get_header(d->r[0].t)->optional_features |
-           ttf_get_header(d->r[1].t)->optional_features) & TTF_HEADER_SYNC))
+    if (!syncs_recorded(d))
         return 0;
     for (int r = 0; r < 2 && rc >= 0; r++) {
         if (!(map[r] = malloc((d->r[r].nt + 1) * sizeof *map[r]))) {
@@ -586,6 +593,7 @@ static int merge(ttd_diff *d)
     r->chain_end = x->xo.chain_end;
     r->races = x->races;
     r->nraces = x->nraces;
+    r->hang = x->hang;
     int rc = code_results(d);
     const ttd_count *counts = NULL;
     if (rc >= 0)
@@ -711,6 +719,10 @@ static int align(ttd_diff *d)
        (the timing scan's split threads, the thread order's others): the
        counts read those no more (count_facts) */
     d->r[TTD_GOOD].count_calls = d->r[TTD_BAD].count_calls = 1;
+    /* and, when the thread order will walk, keep its lock sets of what
+       they read first (the timing scan's split threads): it reads those no
+       more than from a mark to the split (ttdi_walk_tap) */
+    d->r[TTD_GOOD].lock_tap = d->r[TTD_BAD].lock_tap = syncs_recorded(d);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
     if (rc >= 0)
@@ -839,6 +851,7 @@ static int resolve(ttd_diff *d, const char *paths[2])
             (rc = ttdi_detail_others(&d->in, x->rs.hunks, &first, 1, &x->first)) < 0)
             return rc;
     }
+    d->r[TTD_GOOD].lock_tap = d->r[TTD_BAD].lock_tap = 0;
     ttdi_outcome(x->runs, x->rs.hunks_total, x->nunpaired, &d->o, &x->outcome);
     return count_facts(d);
 }
@@ -886,6 +899,8 @@ static int diff_all(ttd_diff *d, const char *paths[2], ttf_error *err)
         return rc;
     d->x.diverged = verdict(d);
     if ((rc = races(d)) < 0 ||      /* explain stage, when the verdict says so */
+        (d->x.diverged &&
+         (rc = ttdi_hang_find(&d->in, &d->x.runs[TTD_BAD], &d->x.hang)) < 0) ||
         (rc = late_notices(d)) < 0)
         return rc;
     close_baselines(d);

@@ -129,6 +129,13 @@ int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
 int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v,
                           ttdi_order_cause *out);
 
+/* A hang (hang.c): when the bad run was killed (no clean end, no crash)
+ * with SYNC_OP records, its threads whose trace ends inside a wait
+ * (LOCKING, WAIT, JOINING) that the good run's partner completed, and
+ * why: a deadlock, a lost wake-up, a wait for what never came. *out NULL
+ * when there is none; arena memory. 0 or a TT_E* code. */
+int ttdi_hang_find(const ttdi_in *in, const ttd_run_info *bad, const ttd_hang **out);
+
 /* A race on a flag (flagrace.c): the call whose answer the split's
  * branch used (the poller) read a writable global that a call of another
  * thread (the setter) wrote, before the split in the bad run, with no
@@ -166,8 +173,9 @@ typedef struct ttdi_flag_call {
  * when one returned before the other began, no release in its thread
  * after it acquired in the other's before the other call (an unlock and
  * the lock, a signal and the wake-up, a wait's release of its mutex and
- * the lock; the other thread created after it; its thread joined, when
- * the other created it). 0 if ordered or protected. */
+ * the lock, a semaphore's post and a take; the other thread created
+ * after it; its thread joined, when the other created it). 0 if ordered
+ * or protected. */
 int ttdi_flag_unordered(const ttdi_flag_view *p, const ttdi_flag_call *pc,
                         const ttdi_flag_view *s, const ttdi_flag_call *sc);
 /* 1 and *out filled when the first divergence's branch read a flag

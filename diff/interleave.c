@@ -35,6 +35,19 @@
  * leaves nothing behind. A run walk that stopped at the split near its
  * thread's end reads on to it while the run counts calls
  * (ttdi_walk_read_out): the count facts then read the thread no more.
+ * Issue 38 item 4 (session 15): while the engine asks (lock_tap), the
+ * run walks that first read a thread keep this file's per-thread data as
+ * they go (walker.c ttdi_walk_tap: the open calls with their lock sets by
+ * the rule above, ttdi_lock_call; each SYNC_OP's innermost call; the
+ * first return of each function and lock set), so by_thread() reads a
+ * thread only from its latest mark before the split to the first event
+ * past it (from_tap): the split thread from the timing scan's marks, not
+ * from its start; the other threads by the run walk that keeps the data
+ * as it leaves marks. That data counts one call per lock set: the good
+ * run's calls of a function are counted by a walk again only when an
+ * unprotected call is found (recount). Where it is not there or not
+ * exact (more than 64 locks in a thread, ticks or times going back
+ * before the split), the thread is walked as before.
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns): a call is never taken as
  * shorter, nor as over before another began, than it may have been.
@@ -83,20 +96,11 @@ typedef struct oseq {
     size_t n, cap;
 } oseq;
 
-/* One open call of a thread. */
-typedef struct xframe {
-    uint64_t key;           /* function key (ttdi_norm_key of its ENTER) */
-    uint64_t mask;          /* locks held at entry or taken inside */
-    uint64_t t0;            /* entered at */
-    const char *name;       /* function */
-} xframe;
-
-/* A thread's state during the walk. */
-typedef struct xthread {
-    xframe *f;              /* open calls, innermost last */
-    size_t n, cap;
-    uint64_t held;          /* mutexes held (bit = number - 1) */
-} xthread;
+/* One open call of a thread, and a thread's open calls and held locks
+ * (walker.c keeps them for the walks that read a thread first: the
+ * same rule here). */
+typedef ttdi_lframe xframe;
+typedef ttdi_lthread xthread;
 
 /* Per function, what the good run's calls all had. */
 typedef struct fnslot {
@@ -113,6 +117,9 @@ typedef struct xrun {
     int nkind[3];           /* objects numbered per kind */
     oseq seq[SEQ_OBJS];     /* order per object */
     size_t nseq;
+    int tapped;             /* 1: a thread from the walks' data (from_tap):
+                               the good run's calls counted one per set */
+    int notap;              /* 1: walk every thread (recount) */
     ttd_xev ring[WINDOW];   /* last operations */
     uint64_t nops;          /* operations seen */
 } xrun;
@@ -161,32 +168,6 @@ static fnslot *fn_find(fnslot *t, uint64_t key, int add)
     return f;
 }
 
-/* Frames [n, t->n) closed without returning (an UNWIND or a longjmp
- * left them): what they took was taken inside the frame below. */
-static void abandon(xthread *t, size_t n)
-{
-    while (t->n > n && --t->n)
-        t->f[t->n - 1].mask |= t->f[t->n].mask;
-}
-
-/* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
- * a call the filter drops, which then shows its caller's name). */
-static int push(const ttdi_ilv_run *in, xthread *t, const ttf_event *ev, size_t d)
-{
-    uint64_t key = 0;
-    const char *name = "";
-    int rc = ttdi_norm_enter(&in->r->norm, ev, &key, &name);
-
-    abandon(t, d);
-    if (rc < 0 || (t->n == t->cap &&
-                   ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0))
-        return TT_ENOMEM;
-    if (!rc)
-        name = t->n ? t->f[t->n - 1].name : "";
-    t->f[t->n++] = (xframe){rc ? key : 0, t->held, ev->time_ns, name};
-    return 0;
-}
-
 static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
 {
     if (s->n == SEQ_MAX)
@@ -207,29 +188,6 @@ typedef struct unprot {
     uint64_t lock;          /* the lock bit it missed */
     uint64_t calls;         /* good-run calls of it */
 } unprot;
-
-/* ENTER/EXIT of a thread, by the run walks' call-stack rule (the
- * walk's, ttdi_walk_depth_after): t->f mirrors the walk's stack, one
- * frame per open call. An ENTER opens a call; an EXIT returns from its
- * own frame, the frames above it closed unreturned, its locks flowing to
- * its caller. 1 with *f the call that returned (a kept one), 0, or
- * TT_ENOMEM. */
-static inline int frame_event(const ttdi_ilv_run *in, xthread *t, const ttdi_walk *wk,
-                              xframe *f)
-{
-    if (wk->ev.kind == TTF_EV_ENTER)
-        return push(in, t, &wk->ev, ttdi_walk_depth_after(wk));
-    if (wk->ev.kind != TTF_EV_EXIT)
-        return 0;
-    size_t d = ttdi_walk_depth_after(wk);
-    if (d >= t->n)
-        return 0;
-    abandon(t, d + 1);
-    *f = t->f[--t->n];
-    if (t->n)
-        t->f[t->n - 1].mask |= f->mask;
-    return f->key != 0;
-}
 
 /* A call returned: the good run learns, the bad run checks against what
  * the good run learnt. */
@@ -253,19 +211,6 @@ static void ret(xrun *x, const xframe *f, uint32_t th, uint64_t now, fnslot *fns
     u->lock = miss & -miss;
     u->calls = s->calls;
     u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f->t0, NULL, f->name};
-}
-
-/* A lock operation's bit into the thread's held set (and its innermost
- * call's set when taken). */
-static void lock_bits(xthread *t, const ttf_event *ev, uint64_t bit)
-{
-    if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg)) {
-        t->held |= bit;
-        if (t->n)
-            t->f[t->n - 1].mask |= bit;
-    } else if (ev->code == TTF_SOP_UNLOCK) {
-        t->held &= ~bit;
-    }
 }
 
 /* What needs the operations of all threads in order: the object numbered
@@ -292,7 +237,7 @@ static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event
     int rc = sync_order(a, x, ev, t->n ? t->f[t->n - 1].name : "", &o);
 
     if (o)
-        lock_bits(t, ev, o->kind == 0 && o->num <= 64 ? 1ull << (o->num - 1) : 0);
+        ttdi_lock_bits(t, ev, o->kind == 0 && o->num <= 64 ? 1ull << (o->num - 1) : 0);
     return rc;
 }
 
@@ -328,7 +273,7 @@ static int merged_event(struct ttfi_arena *a, xrun *x, const ttdi_walk *wk, uint
     xthread *t = &x->th[th];
     if (wk->ev.kind == TTF_EV_SYNC_OP)
         return sync_event(a, x, t, &wk->ev);
-    if ((rc = frame_event(x->in, t, wk, &f)) > 0)
+    if ((rc = ttdi_lock_call(&x->in->r->norm, t, wk, &f)) > 0)
         ret(x, &f, th, ttf_event_late_ns(&wk->ev), fns, bad, u);
     return rc;
 }
@@ -429,10 +374,8 @@ static uint64_t obj_addr(const ttf_event *ev)
 
 /* The provisional bit of a lock address, added when add (0 when not
  * known, or past PROV_MAX: inexact). */
-static uint64_t prov_bit(tpass *p, const ttf_event *ev, int add)
+static uint64_t prov_addr(tpass *p, uint64_t addr, int add)
 {
-    uint64_t addr = obj_addr(ev);
-
     for (int i = 0; i < p->nprov; i++)
         if (p->paddr[i] == addr)
             return 1ull << i;
@@ -446,11 +389,16 @@ static uint64_t prov_bit(tpass *p, const ttf_event *ev, int add)
     return 1ull << p->nprov++;
 }
 
+static uint64_t prov_bit(tpass *p, const ttf_event *ev, int add)
+{
+    return prov_addr(p, obj_addr(ev), add);
+}
+
 static int keep_sync(tpass *p, xthread *t, const ttf_event *ev)
 {
     if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg) ||
         ev->code == TTF_SOP_UNLOCK)
-        lock_bits(t, ev, prov_bit(p, ev, ev->code != TTF_SOP_UNLOCK));
+        ttdi_lock_bits(t, ev, prov_bit(p, ev, ev->code != TTF_SOP_UNLOCK));
     if (p->nrec == p->rcap &&
         ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
         return TT_ENOMEM;
@@ -459,10 +407,11 @@ static int keep_sync(tpass *p, xthread *t, const ttf_event *ev)
     return 0;
 }
 
-/* A bad-run call returned: kept when the good run's calls of its function
- * all had a lock (numbered) and this thread has not kept one of the same
- * function and provisional set before. */
-static int keep_cand(tpass *p, const xframe *f, const ttf_event *ev, fnslot *fns)
+/* A bad-run call returned (its return's tick and latest time): kept when
+ * the good run's calls of its function all had a lock (numbered) and this
+ * thread has not kept one of the same function and provisional set
+ * before. */
+static int keep_cand(tpass *p, const xframe *f, uint64_t tsc, uint64_t late, fnslot *fns)
 {
     fnslot *s = fn_find(fns, f->key, 0);
     int added;
@@ -478,8 +427,77 @@ static int keep_cand(tpass *p, const xframe *f, const ttf_event *ev, fnslot *fns
         return TT_ENOMEM;
     if (added)
         *v = p->nc;
-    p->c[p->nc++] = (cand){ev->tsc, ttf_event_late_ns(ev), *f};
+    p->c[p->nc++] = (cand){tsc, late, *f};
     return 0;
+}
+
+/* A SYNC_OP record of thread th kept for the merge. */
+static int keep_rec(tpass *p, const ttdi_syncrec *r, uint32_t th)
+{
+    if (p->nrec == p->rcap &&
+        ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
+        return TT_ENOMEM;
+    p->rec[p->nrec++] = (srec){r->tsc, r->time_ns, r->addr, r->sync_arg, r->func, th, r->code};
+    return 0;
+}
+
+/* Lock set m in a thread's own bits (paddr) as the run's provisional bits. */
+static uint64_t run_bits(tpass *p, const uint64_t *paddr, uint64_t m)
+{
+    uint64_t out = 0;
+
+    for (; m; m &= m - 1)
+        out |= prov_addr(p, paddr[__builtin_ctzll(m)], 1);
+    return out;
+}
+
+int ttdi_ilv_notap;
+
+/* Thread th of run x from what the run walks that read it first kept
+ * (ttdi_walk_tap, issue 38 item 4): a run walk from the latest mark
+ * before the split (the timing scan's, on the split thread) to the first
+ * event past it gives *last and *over as walk_thread's walk would, then
+ * the SYNC_OP records and the first return of each (function, lock set)
+ * up to there stand for the thread's events: the good run's lock sets per
+ * function are those returns' sets anded (the calls counted are one per
+ * set: the engine counts again when a finding shows the number), the bad
+ * run's candidates are those returns. *used 0 when the data is not there
+ * (then walk_thread walks the thread). */
+static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64_t *last,
+                    uint64_t *over, int *used)
+{
+    const ttdi_ilv_run *in = x->in;
+    ttdi_walk wk;
+    ttdi_ltap tp;
+    int rc = ttdi_walk_open_at(&wk, in->r, th, UINT64_MAX, in->split_ns, 0);
+
+    *used = 0;
+    *last = rc >= 0 && wk.nraw ? wk.ev.tsc + 1 : 0;     /* the mark's event */
+    *over = UINT64_MAX;
+    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.time_ns > in->split_ns) {
+            *over = wk.ev.tsc;
+            break;
+        }
+        *last = wk.ev.tsc + 1;
+    }
+    if (rc >= 0)
+        rc = ttdi_walk_read_out(&wk);
+    ttdi_walk_close(&wk);
+    if (rc < 0 || !ttdi_walk_tap(in->r, th, in->split_ns, &tp))
+        return rc < 0 ? rc : 0;
+    *used = 1;
+    for (size_t k = 0; k < tp.nrec && rc >= 0; k++)
+        rc = keep_rec(p, &tp.rec[k], th);
+    for (size_t k = 0; k < tp.nret && rc >= 0; k++) {
+        xframe f = tp.ret[k].f;
+        f.mask = run_bits(p, tp.paddr, f.mask);
+        if (bad)
+            rc = keep_cand(p, &f, tp.ret[k].tsc, tp.ret[k].late_ns, fns);
+        else
+            ret(x, &f, th, 0, fns, 0, NULL);
+    }
+    return rc;
 }
 
 /* Thread th of run x alone, up to its first event past the split: *last
@@ -493,7 +511,14 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
     ttdi_walk wk;
     xframe f;
     uint64_t prev = 0;
-    int rc = open_thread(in, th, &wk);
+    int used = 0, rc;
+
+    if (in->r->lock_tap && !ttdi_ilv_notap && !x->notap && th < in->r->nt &&
+        ((rc = from_tap(x, th, fns, bad, p, last, over, &used)) < 0 || used)) {
+        x->tapped |= used;
+        return rc;
+    }
+    rc = open_thread(in, th, &wk);
 
     *last = 0;
     *over = UINT64_MAX;
@@ -511,8 +536,8 @@ static int walk_thread(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uin
         xthread *t = &x->th[th];
         if (wk.ev.kind == TTF_EV_SYNC_OP)
             rc = keep_sync(p, t, &wk.ev);
-        else if ((rc = frame_event(in, t, &wk, &f)) > 0)
-            rc = bad ? keep_cand(p, &f, &wk.ev, fns)
+        else if ((rc = ttdi_lock_call(&in->r->norm, t, &wk, &f)) > 0)
+            rc = bad ? keep_cand(p, &f, wk.ev.tsc, ttf_event_late_ns(&wk.ev), fns)
                      : (ret(x, &f, th, 0, fns, 0, NULL), 0);
     }
     if (rc >= 0 && wk.r)    /* its calls counted: the count facts read it no more */
@@ -683,6 +708,7 @@ static void xrun_reset(xrun *x)
     memset(x->seq, 0, sizeof x->seq);
     x->nseq = 0;
     x->nops = 0;
+    x->tapped = 0;
 }
 
 int ttdi_ilv_merged;
@@ -875,6 +901,32 @@ static int unprot_result(struct ttfi_arena *a, xrun *b, const xrun *g, const unp
     return during(a, b, u, out);
 }
 
+/* The good run's calls of u's function when its walk took threads from
+ * what the run walks kept (one call per lock set there): walked again,
+ * every thread by the thread order itself. */
+static int recount(struct ttfi_arena *a, const ttdi_ilv_run *in, unprot *u)
+{
+    xrun g;
+    unprot none = {0};
+    fnslot *fns = calloc(FN_CAP, sizeof *fns);
+    int rc = fns ? 0 : TT_ENOMEM;
+
+    memset(&g, 0, sizeof g);
+    g.in = in;
+    g.notap = 1;
+    g.th = calloc(in->r->nt + 1, sizeof *g.th);
+    g.objs = calloc(OBJ_CAP, sizeof *g.objs);
+    if (rc >= 0 && (!g.th || !g.objs))
+        rc = TT_ENOMEM;
+    if (rc >= 0 && (rc = walk_split(a, &g, fns, 0, &none)) >= 0) {
+        const fnslot *s = fn_find(fns, u->key, 0);
+        u->calls = s ? s->calls : u->calls;
+    }
+    xrun_free(&g);
+    free(fns);
+    return rc;
+}
+
 int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_interleave **out)
 {
     xrun x[2];
@@ -896,7 +948,9 @@ int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_in
     }
     if (rc >= 0 && (x[0].nops || x[1].nops)) {
         first_order(&x[0], &x[1], res);
-        if (u.found)
+        if (u.found && x[0].tapped)
+            rc = recount(a, &in[0], &u);
+        if (u.found && rc >= 0)
             rc = unprot_result(a, &x[1], &x[0], &u, res);
         if (rc >= 0)
             *out = res;

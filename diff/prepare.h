@@ -216,6 +216,8 @@ typedef struct ttdi_run_state {
                                (walker.c), NULL until one opened */
     int count_calls;        /* 1: run walks count the ENTERs per function
                                of what they first read (ttdi_walk_calls) */
+    int lock_tap;           /* 1: run walks keep the thread order's lock
+                               sets of what they first read (ttdi_walk_tap) */
 } ttdi_run_state;
 
 /* Name and start function of each thread of r (r->t and r->norm set):
@@ -270,6 +272,8 @@ typedef struct ttdi_walk {
                                (ttdi_walk_stack) */
     int stacked;            /* 1: it keeps the call stack (a run walk, or
                                a stack walk: ttdi_walk_stack) */
+    int waits;              /* a stack walk: 1: the starts of waits too
+                               (LOCKING, JOINING: hang.c); 0: skipped */
     int sleeps;             /* 1: SLEEP sync ops too (timing.c); 0: they
                                are skipped, no other stage reads them */
     uint32_t thread;        /* a run walk: its thread */
@@ -292,8 +296,82 @@ typedef struct ttdi_syncrec {
                                before it that are not SYNC_OPs */
     uint64_t addr;          /* its object */
     int64_t sync_arg;
+    uint64_t tsc;           /* its tick (the reader's merge key) */
+    const char *func;       /* the innermost call's name by the thread
+                               order's rule (ttdi_lock_call), "" (r->lock_tap
+                               on; else NULL) */
     int code;               /* TTF_SOP_* */
 } ttdi_syncrec;
+
+/* ---- the thread order's lock sets (issue 38 item 4) ----------------------
+ * One open call of a thread as the thread order sees it (interleave.c):
+ * its key (0: a call the filter drops, named as its caller), the locks
+ * held at its entry or taken inside it (a bit per lock), its entry. */
+typedef struct ttdi_lframe {
+    uint64_t key;           /* function key (ttdi_norm_key of its ENTER) */
+    uint64_t mask;          /* locks held at entry or taken inside */
+    uint64_t t0;            /* entered at */
+    const char *name;       /* function */
+} ttdi_lframe;
+
+/* A thread's open calls, in step with a run or stack walk's frames, and
+ * the locks it holds. */
+typedef struct ttdi_lthread {
+    ttdi_lframe *f;         /* open calls, innermost last */
+    size_t n, cap;
+    uint64_t held;          /* locks held (a bit each) */
+    struct ttdi_lname {     /* recent ENTERs' keys and names, direct-mapped */
+        uint64_t id;        /*   function (0: an empty slot) */
+        uint64_t site;      /*   the ENTER's call site (a key's part) */
+        uint64_t key;
+        const char *name;
+        int keep;           /*   ttdi_norm_enter's answer */
+    } nc[64];               /* (slot: ttfi_mix64(id ^ site) >> 58) */
+} ttdi_lthread;
+
+/* wk's current event (an ENTER or EXIT; others change nothing) on t, by
+ * the run walks' call-stack rule (ttdi_walk_depth_after): an ENTER opens
+ * a call; an EXIT returns from its own frame, the frames above it close
+ * unreturned, and what a frame closed took passes to the frame below.
+ * 1 with *f the call that returned (a kept one: key not 0), 0, or
+ * TT_ENOMEM. */
+int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f);
+/* A lock operation's bit into t's held set (and its innermost call's set
+ * when taken): LOCK and a TRYLOCK that took it add, UNLOCK removes. */
+void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit);
+
+/* The first return of a call of one function with one lock set in a
+ * thread (the lock set in the thread's own bits: ttdi_ltap.paddr). */
+typedef struct ttdi_lret {
+    ttdi_lframe f;          /* the call (mask: its lock set) */
+    uint64_t tsc;           /* its return's tick */
+    uint64_t late_ns;       /* its return, at the latest (ttf_event_late_ns) */
+    uint64_t time_ns;       /* its return's time */
+    uint64_t before_ns;     /* the latest time of the thread's events
+                               before its return (SLEEPs aside) */
+} ttdi_lret;
+
+/* What run walks kept of a thread for the thread order up to a time. */
+typedef struct ttdi_ltap {
+    const ttdi_lret *ret;   /* first returns, in order, up to the time */
+    size_t nret;
+    const ttdi_syncrec *rec; /* its SYNC_OPs up to the time (func set) */
+    size_t nrec;
+    const uint64_t *paddr;  /* bit i of a lock set: lock address paddr[i] */
+    int nprov;
+} ttdi_ltap;
+
+/* The thread order's data of thread `thread` of r up to its first event
+ * later than ns (SLEEPs aside, as a stack walk skips them): 1 with *tap
+ * when run walks read the thread with r->lock_tap on from its start to
+ * past that event (or to its end), and the data is exact there (ticks
+ * and times never went back before it, at most 64 lock addresses);
+ * else 0: walk it. The run walk that first reads an event keeps, beside
+ * the SYNC_OP records, the thread's open calls with their lock sets, and
+ * the first return of each (function, lock set): up to any time, the
+ * calls of a function all had the locks their first returns with each
+ * set had, and the first call missing a lock is among them. */
+int ttdi_walk_tap(const ttdi_run_state *r, uint32_t thread, uint64_t ns, ttdi_ltap *tap);
 
 /* The SYNC_OP records of thread `thread` of r that a raw walk of the
  * thread reads before it stops at its first event later than ns, or at
@@ -415,6 +493,11 @@ static inline size_t ttdi_walk_depth_after(const ttdi_walk *w)
 /* The step of a run or stack walk (ttdi_walk_next, ttdi_walk_stack_next
  * call it). */
 int ttdi_walk_step(ttdi_walk *w);
+/* SYNC_OPs the walks skip: a sleep (timing.c asks for them: sleeps), the
+ * start of a blocking lock or join (LOCKING, JOINING: only hang.c reads
+ * them, by a raw iterator of its own; whether a lock was contended is
+ * timing, never a divergence) and ops later formats add. */
+#define TTDI_SOP_ASIDE(code) ((code) >= TTF_SOP_SLEEP)
 /* The kinds that change the stack, a bit each: ENTER, EXIT, UNWIND. */
 #define TTDI_STACK_KINDS (1u << TTF_EV_ENTER | 1u << TTF_EV_EXIT | 1u << TTF_EV_UNWIND)
 /* Next event of a run, raw or keyed walk into w->ev: 1, 0 at the end, or
@@ -425,7 +508,7 @@ static inline int ttdi_walk_next(ttdi_walk *w)
     do
         rc = w->r ? ttdi_walk_step(w) : ttf_iter_next(w->it, &w->ev);
     while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
-           w->ev.code == TTF_SOP_SLEEP && !w->sleeps);
+           TTDI_SOP_ASIDE(w->ev.code) && (!w->sleeps || w->ev.code != TTF_SOP_SLEEP));
     return rc;
 }
 /* 1 when stack walk w's pending ENTER or EXIT changes its stack at the
@@ -467,7 +550,7 @@ static inline int ttdi_walk_stack_next(ttdi_walk *w)
             w->pending = rc > 0 && ((TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1);
         }
     } while (rc == 1 && __builtin_expect(w->ev.kind == TTF_EV_SYNC_OP, 0) &&
-             w->ev.code == TTF_SOP_SLEEP);
+             TTDI_SOP_ASIDE(w->ev.code) && (!w->waits || w->ev.code == TTF_SOP_SLEEP));
     return rc;
 }
 

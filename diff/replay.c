@@ -641,7 +641,7 @@ static int rnext(ttdi_replay *rp, int side, rside *w)
         int sync = w->ev.kind == TTF_EV_SYNC_OP;
         if ((ws->open || sync) && ttdi_waits_see(ws, &w->ev) < 0)
             return TT_ENOMEM;
-        if (sync && w->ev.code == TTF_SOP_SLEEP)
+        if (sync && TTDI_SOP_ASIDE(w->ev.code))
             continue;
         if ((rc = ttdi_walk_take(w, &w->key)) != 0)
             return rc;

@@ -172,6 +172,9 @@ int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2],
 /* Tests only: 1 walks every run merged, never by thread (the two must give
  * the same result: tests/unit/test_races.c). */
 extern int ttdi_ilv_merged;
+/* Tests: 1 = every thread walked by the thread order itself, none taken
+ * from what the run walks kept (ttdi_walk_tap). */
+extern int ttdi_ilv_notap;
 /* ---- races: happens-before at function granularity (races.c) ------------ */
 
 #define TTDI_HB_THREADS 256         /* runs with more threads are not walked */

@@ -70,9 +70,12 @@ extern "C" {
  * no divergence (issue 31).
  * 1.12: ttd_race decided: the check of a check-then-act is the one whose
  * value decided whether the act followed (values mode, issue 33); the
- * cause kind "order" (the threads' order at a lock, diff/ordercause.c). */
+ * cause kind "order" (the threads' order at a lock, diff/ordercause.c).
+ * 1.13: a bad run killed while threads waited (diff/hang.c): ttd_result
+ * hang (ttd_hang, ttd_blocked, enum ttd_hang_cause); cause kinds
+ * TTD_COF_DEADLOCK and TTD_COF_HANG. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 12
+#define TTD_VERSION_MINOR 13
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -853,7 +856,13 @@ enum ttd_cause_of {
                                window only in the bad run */
     TTD_COF_ORDER,          /* "order": another thread's divergence first */
     TTD_COF_CODE,           /* "code_changed": two builds */
-    TTD_COF_SPLIT           /* "split": nothing earlier, the split itself */
+    TTD_COF_SPLIT,          /* "split": nothing earlier, the split itself */
+    TTD_COF_DEADLOCK,       /* "deadlock": the bad run hung in a cycle of
+                               threads each waiting for a lock the next
+                               holds (1.13) */
+    TTD_COF_HANG            /* "hang": the bad run hung with a thread
+                               waiting for something that never came
+                               (1.13) */
 };
 
 /* How sure the verdict is (ttd_verdict.confidence). */
@@ -910,6 +919,76 @@ typedef struct ttd_hidden {
     const char *text;       /* "not counted as a divergence because ..." */
     const char *evidence;   /* the recorded fact */
 } ttd_hidden;
+
+/* ---- a hang (issue 33, diff/hang.c) ------------------------------------ */
+
+/* A thread of the bad run whose trace ends inside a blocking operation: a
+ * lock it never got (TTF_SOP_LOCKING), a condition wait that never
+ * returned (TTF_SOP_WAIT), a join that never returned
+ * (TTF_SOP_JOINING). (1.13) */
+typedef struct ttd_blocked {
+    int64_t pair;           /* index in ttd_result.pairs, -1 if none */
+    uint32_t thread;        /* its index in the bad run */
+    const char *thread_name;/* its name ("#N" when unnamed) */
+    int op;                 /* TTF_SOP_LOCKING, TTF_SOP_WAIT, TTF_SOP_JOINING */
+    const char *object;     /* what it waited for: "mutex#2", "cond#1" (the
+                               bad run's objects numbered by first use, per
+                               kind), "thread #1" (a joined thread) */
+    const char *function;   /* the innermost traced function it waited in */
+    const char *file;       /* that function's source, NULL if unknown */
+    int line;               /* its line, 0 if unknown */
+    uint64_t time_ns;       /* when the wait began */
+    int good_done;          /* 1: the good run's partner thread completed
+                               the same operation (more locks, wake-ups or
+                               joins than this thread got) */
+    int64_t waits_for;      /* LOCKING: the index in ttd_hang.blocked of
+                               the thread holding the mutex (taken and not
+                               released), JOINING: of the joined thread,
+                               when it is blocked too; -1 if none */
+    const char *holder;     /* LOCKING: the holder's name, NULL if none */
+    const char *taken_in;   /* LOCKING: the function the holder took the
+                               mutex in, NULL if unknown */
+} ttd_blocked;
+
+/* Why the bad run hung (ttd_hang.cause). */
+enum ttd_hang_cause {
+    TTD_HANG_UNEXPLAINED = 0, /* threads waited; no rule names why */
+    TTD_HANG_DEADLOCK,      /* a cycle of threads, each waiting for a lock
+                               the next holds */
+    TTD_HANG_LOST_WAKEUP,   /* a condition signalled before its waiter
+                               waited, never after */
+    TTD_HANG_NEVER          /* a wait for a signal (or a join of a thread)
+                               that never came: the thread that signalled
+                               in the good run did not */
+};
+
+/* The bad run ended (it was killed: no clean end, no crash) while threads
+ * waited (ttd_result.hang). (1.13) */
+typedef struct ttd_hang {
+    const ttd_blocked *blocked; /* the bad run's blocked threads, by index */
+    size_t nblocked;
+    int cause;              /* TTD_HANG_* */
+    size_t root;            /* the blocked thread the cause is about: the
+                               cycle's first (DEADLOCK), the waiter */
+    size_t ncycle;          /* DEADLOCK: threads in the cycle, from root
+                               following waits_for */
+    int complete;           /* DEADLOCK: every thread of the cycle is seen
+                               waiting and every lock's holder known */
+    const char *other;      /* LOST_WAKEUP: the thread that signalled before
+                               the wait; NEVER: the thread that signalled in
+                               the good run (or the joined thread); NULL */
+    int64_t other_pair;     /* its index in ttd_result.pairs, -1 */
+    const char *other_function; /* LOST_WAKEUP: the function that
+                               signalled; NEVER: the one that signalled in
+                               the good run; NULL */
+    uint64_t other_time_ns; /* LOST_WAKEUP: the signal's time (bad run) */
+    const char *other_last; /* NEVER: the other thread's last call in the
+                               bad run, NULL if none */
+    int other_ended;        /* NEVER: 1 the other thread's trace ended
+                               outside any call (it returned: exited) */
+    int64_t other_blocked;  /* NEVER: the other thread's index in blocked
+                               when it is blocked itself, else -1 */
+} ttd_hang;
 
 #define TTD_VERDICT_EVIDENCE_MAX 2
 
@@ -1037,6 +1116,10 @@ typedef struct ttd_result {
                                    hunk hidden as timing between them (not
                                    in values_ignored) (1.10) */
     const char *swap_evidence;  /* the first pair's evidence, NULL if none */
+    const struct ttd_hang *hang; /* the bad run was killed (no clean end, no
+                                   crash) while threads waited: who waited
+                                   for what, and why (diff/hang.c); NULL if
+                                   not (1.13) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

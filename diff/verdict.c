@@ -52,6 +52,8 @@ const char *ttd_cause_of_name(int kind)
     case TTD_COF_ORDER: return "order";
     case TTD_COF_CODE: return "code_changed";
     case TTD_COF_SPLIT: return "split";
+    case TTD_COF_DEADLOCK: return "deadlock";
+    case TTD_COF_HANG: return "hang";
     default: return "?";
     }
 }
@@ -480,6 +482,183 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
     return p;
 }
 
+/* ---- a hang (hang.c) --------------------------------------------------------- */
+
+/* How a blocked thread waited: "waited for" mutex#1, "waited on" cond#1
+ * or sem#1, "waited to join" thread #2. */
+static const char *wait_verb(int op)
+{
+    return op == TTF_SOP_LOCKING ? "waited for" : op == TTF_SOP_JOINING ? "waited to join"
+                                                                         : "waited on";
+}
+
+/* "`move_ab` (deadlock.c:40)": where blocked thread b waited. */
+static const char *waited_in(char *buf, size_t n, const ttd_blocked *b)
+{
+    const char *f = b->file ? strrchr(b->file, '/') : NULL;
+
+    if (b->file && b->line)
+        snprintf(buf, n, "`%s` (%s:%d)", b->function, f ? f + 1 : b->file, b->line);
+    else
+        snprintf(buf, n, "`%s`", b->function);
+    return buf;
+}
+
+/* "the bad run was killed while thread left waited for mutex#2 in
+ * `move_ab` (deadlock.c:40) and thread right ...": the blocked threads
+ * whose good partner got further (at most 4 named). */
+static const char *killed_while(vctx *c, const ttd_hang *h)
+{
+    char buf[1024], in[256];
+    size_t n = 0, named = 0;
+
+    n += (size_t)snprintf(buf, sizeof buf, "the bad run never ended (killed: no clean end) "
+                          "while");
+    for (size_t k = 0; k < h->nblocked && n < sizeof buf; k++) {
+        const ttd_blocked *b = &h->blocked[k];
+        if (!b->good_done && k != h->root)
+            continue;
+        if (named++ == 4) {
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " and others");
+            break;
+        }
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s thread %s %s %s in %s",
+                              named > 1 ? " and" : "", b->thread_name,
+                              wait_verb(b->op),
+                              b->object, waited_in(in, sizeof in, b));
+    }
+    return astr(c, buf);
+}
+
+static ttd_place *hang_place(vctx *c, const ttd_blocked *b, int kind)
+{
+    ttd_place *p = place(c);
+
+    if (!p)
+        return NULL;
+    p->kind = kind;
+    p->function = b->function;
+    p->thread = b->thread_name;
+    p->pair = b->pair;
+    p->file = b->file;
+    p->line = b->line;
+    return p;
+}
+
+static const ttd_place *cause_deadlock(vctx *c, const ttd_hang *h)
+{
+    const ttd_blocked *b = &h->blocked[h->root];
+    ttd_place *p = hang_place(c, b, TTD_COF_DEADLOCK);
+    char buf[1024];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "a deadlock:");
+
+    if (!p)
+        return NULL;
+    for (size_t i = 0, k = h->root; i < h->ncycle && n < sizeof buf; i++) {
+        b = &h->blocked[k];
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s thread %s waited for %s in `%s`, "
+                              "held by thread %s (taken in `%s`)", i ? ";" : "",
+                              b->thread_name, b->object, b->function, b->holder,
+                              b->taken_in ? b->taken_in : "?");
+        k = (size_t)b->waits_for;
+    }
+    p->text = astr(c, buf);
+    add_evidence(c, killed_while(c, h));
+    n = (size_t)snprintf(buf, sizeof buf, "in the good run");
+    for (size_t i = 0, k = h->root; i < h->ncycle && n < sizeof buf; i++) {
+        b = &h->blocked[k];
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s thread %s", i ? " and" : "",
+                              b->thread_name);
+        k = (size_t)b->waits_for;
+    }
+    if (n < sizeof buf)
+        snprintf(buf + n, sizeof buf - n, " got the locks they wait for here (in the bad run "
+                 "each holds the lock the next one wants)");
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
+static const ttd_place *cause_lost_hang(vctx *c, const ttd_hang *h)
+{
+    const ttd_blocked *b = &h->blocked[h->root];
+    ttd_place *p = hang_place(c, b, TTD_COF_ORDER);
+    char buf[512];
+
+    if (!p)
+        return NULL;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s before `%s` (thread %s) waited on "
+             "it in the bad run: the signal woke nobody (a lost wake-up) and the wait never "
+             "returned", h->other_function, h->other, b->object, b->function, b->thread_name);
+    p->text = astr(c, buf);
+    add_evidence(c, killed_while(c, h));
+    snprintf(buf, sizeof buf, "nothing signalled %s after thread %s began to wait (%.1f ms; "
+             "the signal at %.1f ms); in the good run the same wait was woken", b->object,
+             b->thread_name, (double)b->time_ns / 1e6, (double)h->other_time_ns / 1e6);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
+/* What the other side of a wait did last: "thread app's last call in the
+ * bad run was `load_input`; it then waited to join thread #1 in `main`". */
+static const char *other_did(vctx *c, const ttd_hang *h)
+{
+    char buf[640], in[256];
+    int n;
+
+    if (!h->other)
+        return NULL;
+    n = snprintf(buf, sizeof buf, "thread %s's last call in the bad run was `%s`", h->other,
+                 h->other_last ? h->other_last : "?");
+    if (h->other_blocked >= 0 && (size_t)h->other_blocked < h->nblocked) {
+        const ttd_blocked *o = &h->blocked[h->other_blocked];
+        snprintf(buf + n, sizeof buf - (size_t)n, "; it then %s %s in %s",
+                 wait_verb(o->op), o->object, waited_in(in, sizeof in, o));
+    } else if (h->other_ended) {
+        snprintf(buf + n, sizeof buf - (size_t)n, "; then it ended");
+    }
+    return astr(c, buf);
+}
+
+static const ttd_place *cause_never(vctx *c, const ttd_hang *h)
+{
+    const ttd_blocked *b = &h->blocked[h->root];
+    ttd_place *p = hang_place(c, b, TTD_COF_HANG);
+    char buf[640];
+
+    if (!p)
+        return NULL;
+    if (b->op == TTF_SOP_JOINING)
+        snprintf(buf, sizeof buf, "thread %s waited to join %s (%s) in `%s`, which never "
+                 "ended", b->thread_name, b->object, h->other ? h->other : "?", b->function);
+    else if (b->op == TTF_SOP_LOCKING && b->holder)
+        snprintf(buf, sizeof buf, "thread %s waited for %s in `%s`, held by thread %s (taken "
+                 "in `%s`), which never released it", b->thread_name, b->object, b->function,
+                 b->holder, b->taken_in ? b->taken_in : "?");
+    else if (h->other && h->other_function)
+        snprintf(buf, sizeof buf, "thread %s waited on %s in `%s` for a %s that never came: "
+                 "`%s` (thread %s) %s it in the good run, not in the bad run", b->thread_name,
+                 b->object, b->function, b->op == TTF_SOP_SEM_WAITING ? "post" : "signal",
+                 h->other_function, h->other,
+                 b->op == TTF_SOP_SEM_WAITING ? "posted" : "signalled");
+    else
+        snprintf(buf, sizeof buf, "thread %s waited %s %s in `%s` for something that never "
+                 "came", b->thread_name, b->op == TTF_SOP_LOCKING ? "for" : "on", b->object,
+                 b->function);
+    p->text = astr(c, buf);
+    add_evidence(c, other_did(c, h));
+    add_evidence(c, killed_while(c, h));
+    return p;
+}
+
+static const ttd_place *cause_hang(vctx *c, const ttd_hang *h)
+{
+    switch (h->cause) {
+    case TTD_HANG_DEADLOCK: return cause_deadlock(c, h);
+    case TTD_HANG_LOST_WAKEUP: return cause_lost_hang(c, h);
+    default: return cause_never(c, h);
+    }
+}
+
 static size_t with_evidence(const ttd_divergence *d, int k);
 static const ttd_suspect *suspect_named(const ttd_divergence *d, const char *f);
 
@@ -552,6 +731,9 @@ static const ttd_place *cause(vctx *c)
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
+    /* the bad run hung: what its threads waited for is the cause */
+    if (r->hang && r->hang->nblocked)
+        return cause_hang(c, r->hang);
     if (x && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
@@ -946,6 +1128,18 @@ static void confidence(vctx *c, const ttd_race *x)
         if (cs && cs == s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0 &&
             !inlined_into(d, s->name))
             c->v->confidence = TTD_CONF_LIKELY;
+        return;
+    case TTD_COF_DEADLOCK:     /* the whole cycle seen */
+        if (r->hang && r->hang->complete)
+            c->v->confidence = TTD_CONF_LIKELY;
+        return;
+    case TTD_COF_HANG:
+        if (r->hang && r->hang->other)
+            return;
+        c->v->confidence = TTD_CONF_UNKNOWN;
+        snprintf(buf, sizeof buf, "the wait in `%s`: the trace shows no thread that would have "
+                 "ended it", p->function);
+        c->v->stops_at = astr(c, buf);
         return;
     case TTD_COF_SPLIT:
         if (!r->values || !d)

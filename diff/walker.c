@@ -39,12 +39,25 @@
  * order checks' lock views) takes them from the records (ttdi_walk_syncs)
  * exactly as a raw walk stopping there would read them, with no walk.
  * While the engine asks (ttdi_run_state.count_calls: from the timing scan
- * to the count facts), that walk also counts the ENTERs per function, so
+ * to the count facts), that walk also counts the ENTERs per function (a
+ * direct-mapped cache of the recent functions before the map), so
  * a thread run walks read whole needs no pass of its own for its calls
  * (ttdi_walk_calls; not told when a part of it was read uncounted). A
  * walk whose consumer stopped near the thread's end reads on to it then
  * (ttdi_walk_read_out: the timing scan, the thread order), its reach
  * noted where the consumer stopped.
+ * The thread order's lock sets (issue 38 item 4: the split thread is not
+ * read again). While the engine asks (ttdi_run_state.lock_tap: from the
+ * timing scan to the thread order), that walk also keeps the thread
+ * order's open calls with their lock sets (ttdi_lock_call, the one copy
+ * of interleave.c's rule), each SYNC_OP record's innermost call, and the
+ * first return of each (function, lock set), in the thread's own lock
+ * bits (by address, up to 64): up to any time, a function's calls all had
+ * the locks its first returns had, and a thread's first call that misses
+ * a lock is among them (ttdi_walk_tap), so the thread order reads the
+ * split thread only from the timing scan's last mark before the split.
+ * Small direct-mapped caches spare a map look-up per call (the counts,
+ * the first returns) and a normaliser look-up per ENTER.
  * The passes that record what a report asks for sit above it (walk.c).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
@@ -62,6 +75,14 @@ static uint64_t start_of(const ttf_trace *t, uint32_t thread)
 
 /* ---- SYNC_OP records: a thread's sync operations, read once ----------- */
 
+#define HOT 256 /* slots of a thread's records' caches of recent functions */
+
+/* The slot of x in a cache of HOT slots. */
+static inline size_t hot_slot(uint64_t x)
+{
+    return (size_t)(ttfi_mix64(x) >> 56);
+}
+
 /* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
  * events, which run walks read (walks start at the start or at a mark,
  * so that part is a prefix, and only a walk standing at its end extends
@@ -75,7 +96,23 @@ typedef struct ttdi_syncs {
     ttdi_fcalls *fc;        /* ENTERs per function of those events */
     size_t nfc, capfc;
     ttdi_map fcat;          /* function (address, or site | bit) -> fc index */
+    uint64_t hot[HOT];      /* the last functions counted, direct-mapped: */
+    uint32_t hotix[HOT];    /*   their fc index + 1 (0: an empty slot) */
     int uncounted;          /* 1: some were read with count_calls off */
+    /* the thread order's data (r->lock_tap, ttdi_walk_tap) */
+    int untapped;           /* 1: some were read with lock_tap off */
+    ttdi_lthread lt;        /* open calls and their lock sets */
+    uint64_t paddr[64];     /* bit i: lock address paddr[i] */
+    int nprov;
+    ttdi_lret *lr;          /* first return of each (key, lock set) */
+    size_t nlr, caplr;
+    ttdi_map lseen;         /* key ^ mix(set) -> lr index */
+    uint64_t lhot[HOT][2];  /* (key, set) pairs in lr, direct-mapped */
+    uint64_t lmax_ns;       /* the latest time of those read (SLEEPs aside) */
+    uint64_t prev_tsc;      /* the tick of the last one */
+    uint64_t loose;         /* 0, or 1 + the latest time before the first
+                               event past which the data is not exact (a
+                               tick or a time went back, a 65th lock) */
 } ttdi_syncs;
 
 /* An ENTER of the records' part counted (r->count_calls). */
@@ -83,8 +120,13 @@ static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *
 {
     int added;
     uint64_t id = ev->addr == 0 && ev->site ? ev->site | TTDI_SITE_BIT : ev->addr;
-    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
+    size_t h = hot_slot(id);
 
+    if (sy->hotix[h] && sy->hot[h] == id) {     /* no map look-up per call */
+        sy->fc[sy->hotix[h] - 1].calls++;
+        return 0;
+    }
+    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
     if (!v)
         return TT_ENOMEM;
     if (added) {
@@ -95,8 +137,148 @@ static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *
         sy->fc[sy->nfc] = (ttdi_fcalls){name ? name : "?", 0};
         *v = sy->nfc++;
     }
+    sy->hot[h] = id;
+    sy->hotix[h] = (uint32_t)*v + 1;
     sy->fc[*v].calls++;
     return 0;
+}
+
+/* ---- the thread order's lock sets ---------------------------------------- */
+
+/* Frames [n, t->n) closed without returning (an UNWIND or a longjmp
+ * left them): what they took was taken inside the frame below. */
+static void abandon(ttdi_lthread *t, size_t n)
+{
+    while (t->n > n && --t->n)
+        t->f[t->n - 1].mask |= t->f[t->n].mask;
+}
+
+/* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
+ * a call the filter drops, which then shows its caller's name). */
+static int lock_push(ttdi_norm *norm, ttdi_lthread *t, const ttf_event *ev, size_t d)
+{
+    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 58];
+    uint64_t key = 0;
+    const char *name = "";
+    int rc;
+
+    if (c->id == id && c->site == ev->call_site && id) {
+        key = c->key;   /* the normaliser's answer depends on these two only */
+        name = c->name;
+        rc = c->keep;
+    } else if ((rc = ttdi_norm_enter(norm, ev, &key, &name)) >= 0) {
+        *c = (struct ttdi_lname){id, ev->call_site, key, name, rc};
+    }
+    abandon(t, d);
+    if (rc < 0 || (t->n == t->cap &&
+                   ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0))
+        return TT_ENOMEM;
+    if (!rc)
+        name = t->n ? t->f[t->n - 1].name : "";
+    t->f[t->n++] = (ttdi_lframe){rc ? key : 0, t->held, ev->time_ns, name};
+    return 0;
+}
+
+int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f)
+{
+    if (wk->ev.kind == TTF_EV_ENTER)
+        return lock_push(norm, t, &wk->ev, ttdi_walk_depth_after(wk));
+    if (wk->ev.kind != TTF_EV_EXIT)
+        return 0;
+    size_t d = ttdi_walk_depth_after(wk);
+    if (d >= t->n)
+        return 0;
+    abandon(t, d + 1);
+    *f = t->f[--t->n];
+    if (t->n)
+        t->f[t->n - 1].mask |= f->mask;
+    return f->key != 0;
+}
+
+void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit)
+{
+    if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg)) {
+        t->held |= bit;
+        if (t->n)
+            t->f[t->n - 1].mask |= bit;
+    } else if (ev->code == TTF_SOP_UNLOCK) {
+        t->held &= ~bit;
+    }
+}
+
+/* The data is not exact from the current event on. */
+static void loosen(ttdi_syncs *sy)
+{
+    if (!sy->loose)
+        sy->loose = sy->lmax_ns + 1;
+}
+
+/* The thread's bit of SYNC_OP ev's lock address (added unless an unlock;
+ * 0 when not known, or past 64: not exact from here). */
+static uint64_t tap_bit(ttdi_syncs *sy, const ttf_event *ev)
+{
+    uint64_t addr = ev->addr ? ev->addr : 1;
+
+    for (int i = 0; i < sy->nprov; i++)
+        if (sy->paddr[i] == addr)
+            return 1ull << i;
+    if (ev->code == TTF_SOP_UNLOCK)
+        return 0;
+    if (sy->nprov == 64) {
+        loosen(sy);
+        return 0;
+    }
+    sy->paddr[sy->nprov] = addr;
+    return 1ull << sy->nprov++;
+}
+
+/* A call returned: kept when the thread has not returned one of the
+ * same function with the same lock set before. */
+static int tap_return(ttdi_syncs *sy, const ttdi_lframe *f, const ttf_event *ev)
+{
+    int added;
+    uint64_t h = f->key ^ ttfi_mix64(f->mask);
+    uint64_t *hot = sy->lhot[hot_slot(h)];
+
+    if (hot[0] == f->key && hot[1] == f->mask && f->key)
+        return 0;       /* kept before: no map look-up per call */
+    hot[0] = f->key;
+    hot[1] = f->mask;
+    uint64_t *v = ttdi_map_put(&sy->lseen, h, &added);
+    if (!v)
+        return TT_ENOMEM;
+    if (!added && sy->lr[*v].f.key == f->key && sy->lr[*v].f.mask == f->mask)
+        return 0;
+    if (sy->nlr == sy->caplr && ttdi_grow(&sy->lr, &sy->caplr, sy->nlr + 1, sizeof *sy->lr, 64) < 0)
+        return TT_ENOMEM;
+    if (added)
+        *v = sy->nlr;
+    sy->lr[sy->nlr++] = (ttdi_lret){*f, ev->tsc, ttf_event_late_ns(ev), ev->time_ns,
+                                  sy->lmax_ns};
+    return 0;
+}
+
+/* Walk w's current event (not a SLEEP) into the thread order's data. */
+static int tap(ttdi_walk *w)
+{
+    ttdi_syncs *sy = w->sy;
+    const ttf_event *ev = &w->ev;
+    ttdi_lframe f;
+    int rc = 0;
+
+    if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))
+        loosen(sy);     /* as a stack walk's consumer would see it go back */
+    sy->prev_tsc = ev->tsc;
+    if (ev->kind == TTF_EV_SYNC_OP) {
+        if (ev->code == TTF_SOP_LOCK || ev->code == TTF_SOP_TRYLOCK ||
+            ev->code == TTF_SOP_UNLOCK)
+            ttdi_lock_bits(&sy->lt, ev, tap_bit(sy, ev));
+    } else if ((rc = ttdi_lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
+        rc = tap_return(sy, &f, ev);
+    }
+    sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
+    return rc < 0 ? rc : 0;
 }
 
 /* Walk w's current event, the first past its thread's records: kept. */
@@ -110,8 +292,12 @@ static int record(ttdi_walk *w)
         sy->uncounted = 1;
     else if (ev->kind == TTF_EV_ENTER && count_call(sy, w->r, ev) < 0)
         return TT_ENOMEM;
-    if (ev->kind == TTF_EV_SYNC_OP && ev->code == TTF_SOP_SLEEP)
+    if (ev->kind == TTF_EV_SYNC_OP && TTDI_SOP_ASIDE(ev->code))
         return 0;       /* raw walks skip them: neither kept nor a time */
+    if (!w->r->lock_tap)
+        sy->untapped = 1;
+    else if (!sy->untapped && tap(w) < 0)
+        return TT_ENOMEM;
     if (ev->kind != TTF_EV_SYNC_OP) {
         sy->max_ns = ev->time_ns > sy->max_ns ? ev->time_ns : sy->max_ns;
         return 0;
@@ -119,9 +305,27 @@ static int record(ttdi_walk *w)
     if (sy->n == sy->cap &&
         ttdi_grow(&sy->rec, &sy->cap, sy->n + 1, sizeof *sy->rec, 64) < 0)
         return TT_ENOMEM;
+    const char *func = sy->untapped ? NULL : sy->lt.n ? sy->lt.f[sy->lt.n - 1].name : "";
     sy->rec[sy->n++] = (ttdi_syncrec){ev->time_ns, sy->max_ns, ev->addr, ev->sync_arg,
-                                      ev->code};
+                                      ev->tsc, func, ev->code};
     return 0;
+}
+
+int ttdi_walk_tap(const ttdi_run_state *r, uint32_t thread, uint64_t ns, ttdi_ltap *tap_out)
+{
+    const ttdi_syncs *sy = r->syncs && thread < r->nt ? &r->syncs[thread] : NULL;
+    size_t k = 0, j = 0;
+
+    if (!sy || sy->untapped || !sy->upto || (sy->loose && sy->loose - 1 <= ns) ||
+        (!sy->ended && sy->lmax_ns <= ns))
+        return 0;       /* not read past ns, or not exact up to there */
+    /* a stack walk stops at the first event later than ns */
+    while (k < sy->n && sy->rec[k].time_ns <= ns && sy->rec[k].before_ns <= ns)
+        k++;
+    while (j < sy->nlr && sy->lr[j].time_ns <= ns && sy->lr[j].before_ns <= ns)
+        j++;
+    *tap_out = (ttdi_ltap){sy->lr, j, sy->rec, k, sy->paddr, sy->nprov};
+    return 1;
 }
 
 int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
@@ -284,6 +488,9 @@ void ttdi_marks_free(ttdi_run_state *r)
         free(r->syncs[i].rec);
         free(r->syncs[i].fc);
         ttdi_map_free(&r->syncs[i].fcat);
+        free(r->syncs[i].lt.f);
+        free(r->syncs[i].lr);
+        ttdi_map_free(&r->syncs[i].lseen);
     }
     free(r->syncs);
     r->syncs = NULL;

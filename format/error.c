@@ -17,7 +17,11 @@ _Static_assert(TTF_HEADER_CLOSED == TTF_FLAG_CLOSED, "ttfmt.h and ttf_wire.h agr
 _Static_assert(TTF_HEADER_SYNC == TTF_OPT_SYNC && TTF_HEADER_RING == TTF_OPT_RING &&
                (int)TTF_SOP_LOCK == (int)TTF_SYNC_LOCK &&
                (int)TTF_SOP_WOKE == (int)TTF_SYNC_WOKE && (int)TTF_SOP_JOIN == (int)TTF_SYNC_JOIN &&
-               (int)TTF_SOP_SLEEP == (int)TTF_SYNC_SLEEP,
+               (int)TTF_SOP_SLEEP == (int)TTF_SYNC_SLEEP &&
+               (int)TTF_SOP_LOCKING == (int)TTF_SYNC_LOCKING &&
+               (int)TTF_SOP_JOINING == (int)TTF_SYNC_JOINING &&
+               (int)TTF_SOP_SEM_WAITING == (int)TTF_SYNC_SEM_WAITING &&
+               (int)TTF_SOP_SEM_POST == (int)TTF_SYNC_SEM_POST,
                "ttfmt.h and ttf_wire.h agree on SYNC_OP");
 
 int ttf_version(void)
@@ -121,7 +125,7 @@ const char *ttf_sync_op_name(int op)
 {
     static const char *const ops[] = {"op", "lock", "trylock", "unlock",
         "cond-wait", "cond-woke", "cond-signal", "cond-broadcast",
-        "thread-create", "thread-join", "sleep"};
+        "thread-create", "thread-join", "sleep", "locking", "thread-joining", "sem-waiting", "sem-taken", "sem-post"};
     return op > 0 && op < (int)(sizeof ops / sizeof *ops) ? ops[op] : "op";
 }
 

@@ -407,10 +407,18 @@ enum {
     TTF_SYNC_CREATE = 8,        /* pthread_create: object = the pthread_t,
                                    arg = the new thread's index */
     TTF_SYNC_JOIN = 9,          /* pthread_join returned: object = the pthread_t */
-    TTF_SYNC_SLEEP = 10         /* the thread waits for time or I/O (usleep, nanosleep,
+    TTF_SYNC_SLEEP = 10,        /* the thread waits for time or I/O (usleep, nanosleep,
                                    clock_nanosleep, poll, select, epoll_wait with a
                                    timeout that is not 0): object = the function's
                                    own address, arg = the time asked in ns, -1 none */
+    TTF_SYNC_LOCKING = 11,      /* the thread starts to wait for a mutex another
+                                   holds (a trylock failed first): object = the mutex */
+    TTF_SYNC_JOINING = 12,      /* pthread_join begins: object = the pthread_t */
+    TTF_SYNC_SEM_WAITING = 13,  /* sem_wait must wait (its try found the count 0):
+                                   object = the semaphore */
+    TTF_SYNC_SEM_TAKEN = 14,    /* sem_wait or sem_trywait took one: object = the
+                                   semaphore */
+    TTF_SYNC_SEM_POST = 15      /* sem_post: object = the semaphore */
 };
 /* UNWIND: how the frames were left (u8; readers keep unknown values) */
 enum {

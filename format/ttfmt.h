@@ -98,11 +98,15 @@ extern "C" {
  * so, and "(in memory)" for a result larger than 16 bytes.
  * 2.19.0: ttf_sym_code_reads (does a function's machine code read memory
  * other threads can write: the check of a check-then-act, issue 33).
- * 2.20.0: ttf_sym_code_globals (the writable globals a function's machine
+ * 2.20.0: TTF_SOP_LOCKING and TTF_SOP_JOINING (the start of a blocking
+ * lock and of a join: a thread that never returns from them shows where
+ * it hung, issue 33), TTF_SOP_SEM_WAITING, TTF_SOP_SEM_TAKEN and
+ * TTF_SOP_SEM_POST (semaphores); ttf_sync_op_name names them.
+ * 2.21.0: ttf_sym_code_globals (the writable globals a function's machine
  * code reads and writes directly: a flag one thread sets and another
  * polls, issue 33). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 20
+#define TTF_VERSION_MINOR 21
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -240,8 +244,14 @@ enum ttf_sync_op {
     TTF_SOP_BROADCAST,  /* pthread_cond_broadcast */
     TTF_SOP_CREATE,     /* pthread_create; object = pthread_t, sync_arg = index */
     TTF_SOP_JOIN,       /* pthread_join returned; object = pthread_t */
-    TTF_SOP_SLEEP       /* a sleep or an I/O wait begins (usleep, nanosleep,
+    TTF_SOP_SLEEP,      /* a sleep or an I/O wait begins (usleep, nanosleep,
                            poll...); sync_arg = the time asked in ns, -1 none */
+    TTF_SOP_LOCKING,    /* the thread starts to wait for a mutex another
+                           thread holds (format 2.20: libttcap 1.2) */
+    TTF_SOP_JOINING,    /* pthread_join begins; object = pthread_t (2.20) */
+    TTF_SOP_SEM_WAITING, /* sem_wait must wait: the count was 0 (2.20) */
+    TTF_SOP_SEM_TAKEN,  /* sem_wait or sem_trywait took one (2.20) */
+    TTF_SOP_SEM_POST    /* sem_post (2.20) */
 };
 
 /* Fixed header fields, as stored. */

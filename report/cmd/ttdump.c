@@ -828,7 +828,7 @@ static void print_sync(const struct dump *d, const ttf_event *ev, int depth)
         fprintf(d->out, " (thread #%" PRId64 ")", ev->sync_arg);
     else if ((ev->code == TTF_SOP_TRYLOCK || ev->code == TTF_SOP_WOKE) && ev->sync_arg)
         fprintf(d->out, " (%s)", strerror((int)ev->sync_arg));
-    else if (ev->code > TTF_SOP_JOIN)
+    else if (ev->code == TTF_SOP_SLEEP || ev->code > TTF_SOP_SEM_POST)
         fprintf(d->out, " (op %d, arg %" PRId64 ")", ev->code, ev->sync_arg);
     color_off(d);
     fputc('\n', d->out);

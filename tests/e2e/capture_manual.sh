@@ -14,7 +14,7 @@ has() { grep -qx -- "$2" "$1" || { echo "FAIL: $1 lacks: $2"; fail=1; }; }
 hasre() { grep -q -- "$2" "$1" || { echo "FAIL: $1 lacks /$2/"; fail=1; }; }
 
 TTCAP_OUT=m.trc "$B/fixtures/cap_manual" > m.stdout || { echo "FAIL: run"; fail=1; }
-has m.stdout "r=42 enabled=1 version=10100"
+has m.stdout "r=42 enabled=1 version=10200"
 "$CHK" m.trc -e > m.out || { echo "FAIL: check"; fail=1; }
 long=$(printf 'abcdefghijklmnopqrstuvwxyz%.0s' 1 2 3 4 5 6 7 8 9 10 | cut -c1-256)
 grep '^msg' m.out > msgs

@@ -126,6 +126,12 @@ static size_t dt_svar(uint8_t *p, int64_t v)
     return n;
 }
 
+int dt_sync(dt *t, uint32_t th, int code, uint64_t obj, int64_t arg)
+{
+    t->now[th] += 10;
+    return ttf_write_sync_op(t->w, th, t->now[th], code, obj, arg);
+}
+
 /* Run a script on thread th (see the header comment; "@N" sets the clock). */
 int dt_run(dt *t, uint32_t th, const char *s)
 {

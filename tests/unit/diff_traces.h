@@ -65,6 +65,10 @@ int dt_site(dt *t, uint32_t th, uint32_t id, const char *fmt, const char *func);
 /* Run a script on thread th (see above; "@N" sets the clock). */
 int dt_run(dt *t, uint32_t th, const char *s);
 
+/* A SYNC_OP (TTF_SOP_*) on object obj in thread th, 10 ns after its
+ * last event: 0 or a negative TT_E code. */
+int dt_sync(dt *t, uint32_t th, int code, uint64_t obj, int64_t arg);
+
 /* Finish the trace: closed, or abandoned as a crashed run leaves it. */
 int dt_close(dt *t, int crashed);
 

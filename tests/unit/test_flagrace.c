@@ -7,9 +7,9 @@
  * a lock only one call holds; a release before the poll; calls that
  * overlap. Must not (ordered or protected): one mutex taken in both calls
  * (the locked twin); P's unlock after the poll taken by S before the set;
- * P's signal woken on by S; S joining P (S created it); S creating P
- * after the set (set first); a wait's release of its mutex taken by the
- * other thread.
+ * P's signal woken on by S; P's semaphore post taken by S; S joining P
+ * (S created it); S creating P after the set (set first); a wait's
+ * release of its mutex taken by the other thread.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,7 +42,7 @@ static void fires(void **state)
     ttdi_flag_sync p_early[] = {{40, M, 0, TTF_SOP_LOCK}, {45, M, 0, TTF_SOP_UNLOCK}};
     assert_int_equal(unordered(NULL, 0, NULL, 0, POLL, SET), 1);
     assert_int_equal(unordered(p1, 2, NULL, 0, POLL, SET), 1);          /* the poller alone locks */
-    assert_int_equal(unordered(p_early, 2, s_early, 2, POLL, SET), 1); /* released before the poll */
+    assert_int_equal(unordered(p_early, 2, s_early, 2, POLL, SET), 1); /* released before */
     assert_int_equal(unordered(NULL, 0, NULL, 0, POLL, (ttdi_flag_call){105, 120}), 1);
 }
 
@@ -81,6 +81,11 @@ static void ordered_by_edges(void **state)
     /* set first, then the setter's thread created the poller's */
     ttdi_flag_sync sc[] = {{60, TID, 1, TTF_SOP_CREATE}};
     assert_int_equal(unordered(NULL, 0, sc, 1, POLL, (ttdi_flag_call){40, 50}), 0);
+    /* a semaphore's post and the other thread's take of it */
+    ttdi_flag_sync pp[] = {{130, C, 0, TTF_SOP_SEM_POST}};
+    ttdi_flag_sync st[] = {{140, C, 0, TTF_SOP_SEM_WAITING}, {150, C, 0, TTF_SOP_SEM_TAKEN}};
+    assert_int_equal(unordered(pp, 1, st, 2, POLL, SET), 0);
+    assert_int_equal(unordered(NULL, 0, st, 2, POLL, SET), 1);      /* taken, no post: unordered */
     /* a wait releases its mutex: the other thread's lock of it after */
     ttdi_flag_sync pw[] = {{115, M, 0, TTF_SOP_LOCK}, {120, C, M, TTF_SOP_WAIT}};
     assert_int_equal(unordered(pw, 2, sl, 2, POLL, SET), 0);

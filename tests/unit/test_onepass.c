@@ -97,9 +97,13 @@ static void check_result(const ttd_result *r)
     assert_non_null(r->first->interleave);
 }
 
-/* Every walk of the diff together goes over 3.35 times what one read of
- * every thread of both traces does: the alignment and the thread order
- * once each (every thread, both runs), no pass for the counts: the run
+/* Every walk of the diff together goes over 3.07 times what one read of
+ * every thread of both traces does: the alignment once (every thread,
+ * both runs), the thread order the threads the timing scan did not read
+ * (main and worker-b, both runs) and worker-a only from the timing scan's
+ * last mark before the split to the split (the timing scan's run walk
+ * kept its lock sets: ttdi_walk_tap; 3.35 when the thread order walks
+ * worker-a from its start), no pass for the counts: the run
  * walks counted the calls of what they first read, the timing scan's of
  * worker-a and the thread order's of main and worker-b, each reading on
  * to its thread's end (3.68 with the counts' pass over the good run's
@@ -129,8 +133,8 @@ static void test_read_once(void **state)
     double times = (double)ttdi_walk_span_ns / (double)(eg + eb);
     print_message("walked: %llu ns, %.2f times one read's %llu ns\n",
                   (unsigned long long)ttdi_walk_span_ns, times, (unsigned long long)(eg + eb));
-    assert_true(times < 3.42);
-    assert_true(times > 3.28);  /* the count counts (the passes above) */
+    assert_true(times < 3.14);
+    assert_true(times > 3.00);  /* the count counts (the passes above) */
     ttd_free(d);
 }
 

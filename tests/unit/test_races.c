@@ -1063,7 +1063,11 @@ struct ilv_runs {
 
 static void run_state(ttdi_run_state *rs, ttf_trace *t);
 
-/* The interleaving of good and bad up to split, walked one way. */
+/* The interleaving of good and bad up to split, walked one way: merged
+ * 0 each thread alone, 1 merged, 2 each thread alone from what run walks
+ * kept as they first read it (r->lock_tap), thread 1 read whole first (as
+ * the timing scan reads the split thread: the thread order walks it only
+ * from its last mark before the split). */
 static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
                   struct ttfi_arena *a, struct ilv_runs *u, ttd_interleave **out)
 {
@@ -1075,8 +1079,16 @@ static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
         assert_int_equal(ttf_open(path_of(r ? bad : good), &t, NULL), 0);
         run_state(&u->rs[r], t);
         in[r] = (ttdi_ilv_run){&u->rs[r], pairs, split};
+        u->rs[r].lock_tap = merged == 2;
+        if (merged == 2 && u->rs[r].nt > 1) {
+            ttdi_walk w;
+            assert_int_equal(ttdi_walk_open(&w, &u->rs[r], 1), 0);
+            while (ttdi_walk_next(&w) > 0) {
+            }
+            ttdi_walk_close(&w);
+        }
     }
-    ttdi_ilv_merged = merged;
+    ttdi_ilv_merged = merged == 1;
     int rc = ttdi_interleave_build(a, in, out);
     ttdi_ilv_merged = 0;
     return rc;
@@ -1093,8 +1105,10 @@ static void ilv_done(struct ilv_runs *u)
 
 /* Each thread walked alone gives what the merged walk gave: the objects'
  * numbers, the last operations, the first order difference, the
- * unprotected call and its overlap; with 80 locks (past the provisional
- * bits) it falls back to the merged walk, alike. */
+ * unprotected call and its overlap (with the good run's calls of it),
+ * and so does each thread taken from what the run walks kept (issue 38
+ * item 4: ttdi_walk_tap); with 80 locks (past the provisional bits) it
+ * falls back to the merged walk, alike. */
 static void test_interleave_by_thread(void **state)
 {
     struct ttfi_arena a = {0};
@@ -1108,14 +1122,17 @@ static void test_interleave_by_thread(void **state)
             random_run("ilv-good.trc", seed, locks[k], 0);
             random_run("ilv-bad.trc", seed + 100, locks[k], 1 + (seed & 1));
             for (size_t s = 0; s < sizeof splits / sizeof *splits; s++) {
-                ttd_interleave *x = NULL, *y = NULL;
-                struct ilv_runs ux, uy;
+                ttd_interleave *x = NULL, *y = NULL, *z = NULL;
+                struct ilv_runs ux, uy, uz;
                 assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 0, &a, &ux, &x), 0);
                 assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 1, &a, &uy, &y), 0);
+                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 2, &a, &uz, &z), 0);
                 same_ilv(x, y);
+                same_ilv(x, z);
                 found += x && x->unprotected;
                 ilv_done(&ux);
                 ilv_done(&uy);
+                ilv_done(&uz);
             }
         }
     assert_true(found >= 6);   /* the unprotected call was there to find */

@@ -608,6 +608,56 @@ static void test_walk_calls(void **state)
     close_run(&r);
 }
 
+/* The calls counted per function with many more functions than the
+ * records' cache of recent ones (walker.c HOT): 200 addresses, function i
+ * called i % 7 + 1 times, in rounds that mix them, so cache slots are
+ * shared and taken over; each count must still be its own function's. */
+static void test_walk_calls_many(void **state)
+{
+    static const char *const names[] = {"main"};
+    enum { NF = 200 };
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    dt t;
+    const ttdi_fcalls *fc;
+    size_t n;
+    uint64_t base;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/calls_many.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    base = dt_addr(&t, "main", 4);
+    for (int round = 0; round < 7; round++)
+        for (int i = 0; i < NF; i++) {
+            uint64_t a = base + 16 * (uint64_t)((i * 37 + round) % NF);
+            if ((a - base) / 16 % 7 < (uint64_t)round)
+                continue;
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, a), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, a), 0);
+        }
+    assert_int_equal(dt_close(&t, 0), 0);
+
+    open_path(&r, 0, path);
+    r.count_calls = 1;
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while (ttdi_walk_next(&w) > 0) {
+    }
+    ttdi_walk_close(&w);
+    assert_int_equal(ttdi_walk_calls(&r, 0, &fc, &n), 1);
+    assert_int_equal(n, NF);
+    uint64_t total = 0;
+    for (size_t k = 0; k < n; k++)
+        total += fc[k].calls;
+    assert_int_equal(total, 794);   /* i % 7 + 1 summed over i < 200 */
+    for (int i = 0; i < NF; i++) {  /* first seen in round 0, order i * 37 % NF */
+        uint64_t want = (uint64_t)(i * 37 % NF % 7 + 1);
+        assert_int_equal(fc[i].calls, want);
+    }
+    close_run(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_stack_walk),
         cmocka_unit_test(test_sync_records),
         cmocka_unit_test(test_walk_calls),
+        cmocka_unit_test(test_walk_calls_many),
         cmocka_unit_test(test_read_out),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
