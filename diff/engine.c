@@ -600,7 +600,7 @@ static int merge(ttd_diff *d)
         rc = counts_ordered(d, &counts);
     if (rc < 0)
         return rc;
-    ttdi_verdict_in vi = {counts, x->ncounts, d->cd};
+    ttdi_verdict_in vi = {counts, x->ncounts, d->cd, &d->in};
     return ttdi_verdict(&d->arena, r, &vi, &r->verdict);
 }
 

@@ -86,6 +86,8 @@ typedef struct ttdi_verdict_in {
                                    (counts.c), those a hunk starts with first */
     size_t ncounts;
     const struct ttdi_codediff *cd; /* code changed between the builds, NULL */
+    const ttdi_in *in;          /* the runs (a race on a flag walks the bad
+                                   run's threads: flagrace.c), NULL: not asked */
 } ttdi_verdict_in;
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out);
@@ -133,5 +135,56 @@ int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v,
  * why: a deadlock, a lost wake-up, a wait for what never came. *out NULL
  * when there is none; arena memory. 0 or a TT_E* code. */
 int ttdi_hang_find(const ttdi_in *in, const ttd_run_info *bad, const ttd_hang **out);
+
+/* A race on a flag (flagrace.c): the call whose answer the split's
+ * branch used (the poller) read a writable global that a call of another
+ * thread (the setter) wrote, before the split in the bad run, with no
+ * lock held by both and no happens-before edge between the two calls. */
+typedef struct ttdi_flag_race {
+    int found;
+    const char *poller, *setter;        /* the functions */
+    const char *poller_thread, *setter_thread; /* bad run's names, "#N" */
+    int64_t poller_pair, setter_pair;   /* pair indexes, -1 if unpaired */
+    const char *poller_at, *setter_at;  /* their calls' lines ("prog.c:90"),
+                                           NULL if unknown */
+    const char *global;                 /* the global's name, NULL */
+    uint64_t poll_ns, set_ns;           /* the poll's return, the set's call */
+    int setter_after;                   /* 1: the setter's call returned after
+                                           the poll's */
+    int overlapped;                     /* 1: the two calls overlapped */
+} ttdi_flag_race;
+/* The happens-before test of a race on a flag, on a thread's sync
+ * records (flagrace.c walks them; unit tests make them up). */
+typedef struct ttdi_flag_sync {
+    uint64_t ns, obj;       /* when, the object (SYNC_OP addr) */
+    int64_t arg;            /* sync_arg */
+    int op;                 /* TTF_SOP_* */
+} ttdi_flag_sync;
+typedef struct ttdi_flag_view {
+    uint32_t index;         /* the thread's index in the run */
+    const ttdi_flag_sync *sy; /* its SYNC_OPs in time order, up to the split */
+    size_t nsy;
+} ttdi_flag_view;
+typedef struct ttdi_flag_call {
+    uint64_t enter_ns, exit_ns;
+} ttdi_flag_call;
+/* 1 if nothing orders poller thread p's call pc and setter thread s's
+ * call sc: no mutex both held at some time during their calls, and,
+ * when one returned before the other began, no release in its thread
+ * after it acquired in the other's before the other call (an unlock and
+ * the lock, a signal and the wake-up, a wait's release of its mutex and
+ * the lock, a semaphore's post and a take; the other thread created
+ * after it; its thread joined, when the other created it). 0 if ordered
+ * or protected. */
+int ttdi_flag_unordered(const ttdi_flag_view *p, const ttdi_flag_call *pc,
+                        const ttdi_flag_view *s, const ttdi_flag_call *sc);
+/* 1 and *out filled when the first divergence's branch read a flag
+ * another thread set unordered with it; 0 if not; or a TT_E* code. v:
+ * values mode, the first divergence's value (the poller's answer: a
+ * return in the split's thread before the split), NULL in plain mode
+ * (the poller is the latest call before the split whose code reads a
+ * writable global). Walks the bad run's threads up to the split. */
+int ttdi_flag_race_find(const ttdi_in *in, const ttd_result *r, const ttd_value_diff *v,
+                        ttdi_flag_race *out);
 
 #endif

@@ -77,6 +77,8 @@ typedef struct vctx {
     const char *ev[TTD_VERDICT_EVIDENCE_MAX];
     size_t nev;
     int only_change;    /* the cause is the only function whose code changed */
+    int flag;           /* the cause is a race on a flag (flagrace.c) */
+    const ttdi_in *in;  /* the runs, NULL */
     int oom;
 } vctx;
 
@@ -658,6 +660,52 @@ static const ttd_place *cause_hang(vctx *c, const ttd_hang *h)
 }
 
 static size_t with_evidence(const ttd_divergence *d, int k);
+static const ttd_suspect *suspect_named(const ttd_divergence *d, const char *f);
+
+/* The cause from a race on a flag (ttdi_flag_race_find): the poller
+ * named, the setter in the sentence; g: the poller's answer (values). */
+static const ttd_place *cause_flag(vctx *c, const ttdi_flag_race *f, const ttd_value_diff *g)
+{
+    const char *gl = f->global ? f->global : "a global";
+    ttd_place *p = place(c);
+    char buf[640];
+
+    if (!p)
+        return NULL;
+    c->flag = 1;
+    p->kind = TTD_COF_RACE;
+    p->function = f->poller;
+    p->thread = f->poller_thread;
+    p->pair = f->poller_pair;
+    const ttd_suspect *s = suspect_named(c->r->first, f->poller);
+    if (s) {
+        p->file = s->file;
+        p->line = s->line;
+    }
+    snprintf(buf, sizeof buf, "`%s` (thread %s%s%s) wrote `%s` and `%s` (thread %s%s%s) read it "
+             "with no lock held by both and nothing ordering the two calls (no create, join or "
+             "signal between them): a race on a flag", f->setter, f->setter_thread,
+             f->setter_at ? ", " : "", f->setter_at ? f->setter_at : "", gl, f->poller,
+             f->poller_thread, f->poller_at ? ", " : "", f->poller_at ? f->poller_at : "");
+    p->text = astr(c, buf);
+    if (g)
+        snprintf(buf, sizeof buf, "`%s` returned %s in the bad run, %s in the good run: the "
+                 "split's branch used its answer", g->function, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+    else
+        snprintf(buf, sizeof buf, "`%s` is the last call before the split whose machine code "
+                 "reads `%s`; `%s`'s code writes it", f->poller, gl, f->setter);
+    add_evidence(c, astr(c, buf));
+    if (f->overlapped)
+        snprintf(buf, sizeof buf, "in the bad run the two calls overlapped (thread %s and "
+                 "thread %s at once)", f->poller_thread, f->setter_thread);
+    else
+        snprintf(buf, sizeof buf, "in the bad run `%s` returned at %.3f ms and `%s` was called "
+                 "at %.3f ms: the %s came first", f->poller, (double)f->poll_ns / 1e6, f->setter,
+                 (double)f->set_ns / 1e6, f->setter_after ? "poll" : "set");
+    add_evidence(c, astr(c, buf));
+    return p;
+}
 
 /* The first divergence's value when the first suspect is the function
  * that returned it (a value or an error origin, no code changed) and
@@ -707,6 +755,11 @@ static const ttd_place *cause_runs(vctx *c)
     /* or a getter's value under that object is all the chain has */
     if (g && ttdi_order_cause_find(r, &oc) && ttdi_order_cause_getter(r, &oc, g))
         return cause_order(c, &oc, g);
+    /* or the split's branch read a flag another thread set, nothing
+     * ordering the two calls (flagrace.c) */
+    ttdi_flag_race fr;
+    if ((bare || g) && ttdi_flag_race_find(c->in, r, bare ? NULL : g, &fr) == 1)
+        return cause_flag(c, &fr, bare ? NULL : g);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */
@@ -1139,7 +1192,7 @@ static void confidence(vctx *c, const ttd_race *x)
 int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_in *in,
                  const ttd_verdict **out)
 {
-    vctx c = {r, in ? in->cd : NULL, a, NULL, {NULL}, 0, 0, 0};
+    vctx c = {r, in ? in->cd : NULL, a, NULL, {NULL}, 0, 0, 0, in ? in->in : NULL, 0};
     ttd_verdict *v = ttfi_arena_zalloc(a, sizeof *v);
 
     *out = NULL;
@@ -1160,7 +1213,7 @@ int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_i
         if (k)
             v->cause = k;
         count_evidence(&c);
-        confidence(&c, k ? NULL : race_on_path(r));
+        confidence(&c, k || c.flag ? NULL : race_on_path(r));
     }
     if (c.nev) {
         const char **ev = ttfi_arena_alloc(a, c.nev * sizeof *ev);

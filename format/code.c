@@ -526,21 +526,52 @@ static int env_callee(void *ctx, uint64_t target, int via_slot, const uint8_t **
     return TTFI_CALLEE_FUNC;
 }
 
+/* The x86-64 function of module `module` starting at addr, and its
+ * file's environment for reads.c: 1 with *f and *env, 0 if none (not a
+ * function start, another machine), or the errors of code_of. */
+static int reads_func(ttf_sym *s, size_t module, uint64_t addr, const ttf_code_func **f,
+                      struct ttfi_reads_env *env)
+{
+    struct modcode *c = NULL;
+    int rc = code_of(s, module, &c);
+
+    if (rc)
+        return rc;
+    *f = func_at(c, addr);
+    if (!*f || !(*f)->code || c->info.machine != EM_X86_64)
+        return 0;
+    *env = (struct ttfi_reads_env){c, c->info.position_dependent, env_writable, env_callee};
+    return 1;
+}
+
 int ttf_sym_code_reads(ttf_sym *s, size_t module, uint64_t addr, unsigned ptr_args,
                        int *out)
 {
-    struct modcode *c = NULL;
+    const ttf_code_func *f = NULL;
+    struct ttfi_reads_env env;
 
     if (!s || !out)
         return TT_EINVAL;
     *out = TTF_READS_UNKNOWN;
-    int rc = code_of(s, module, &c);
-    if (rc)
-        return rc;
-    const ttf_code_func *f = func_at(c, addr);
-    if (!f || !f->code || c->info.machine != EM_X86_64)
-        return 0;
-    struct ttfi_reads_env env = {c, c->info.position_dependent, env_writable, env_callee};
-    *out = ttfi_code_reads(&env, addr, f->code, (size_t)f->size, ptr_args);
-    return 0;
+    int rc = reads_func(s, module, addr, &f, &env);
+    if (rc == 1)
+        *out = ttfi_code_reads(&env, addr, f->code, (size_t)f->size, ptr_args);
+    return rc == 1 ? 0 : rc;
+}
+
+int ttf_sym_code_globals(ttf_sym *s, size_t module, uint64_t addr, ttf_code_global *out,
+                         size_t cap, size_t *n)
+{
+    const ttf_code_func *f = NULL;
+    struct ttfi_reads_env env;
+
+    if (!s || !n || (cap && !out))
+        return TT_EINVAL;
+    *n = 0;
+    int rc = reads_func(s, module, addr, &f, &env);
+    if (rc == 1) {
+        long k = ttfi_code_globals(&env, addr, f->code, (size_t)f->size, out, cap);
+        *n = k < 0 ? 0 : (size_t)k;
+    }
+    return rc == 1 ? 0 : rc;
 }

@@ -44,6 +44,13 @@
  * an SSE register comes back SH; one stored in the stack from an SSE
  * register makes the frame's value SH. The answer is about the code, not
  * the run: a read on a path the run did not take counts.
+ * The globals a function names (ttfi_code_globals, issue 33: a stop flag
+ * one thread sets and another polls): the writable globals its
+ * instructions address directly (rip-relative, or absolute in a
+ * position-dependent file), each read (any form but a plain store) or
+ * written (a plain store or a read-modify-write), its direct calls into
+ * the file followed DEPTH deep; no data flow: a global reached through a
+ * pointer or an index register is not named, nor thread-local storage.
  * Stage 0 base of format/STAGES (the caller, code.c, says what an address
  * of the file is through struct ttfi_reads_env).
  */
@@ -528,4 +535,102 @@ int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8
         entry[k] = (ptr_args >> k) & 1 ? SH : NP;
     entry[6] = ptr_args & TTF_READS_STACK_ARGS ? SH : NP;
     return analyse(env, addr, code, n, entry, 0, &budget);
+}
+
+/* ---- the writable globals a function names (ttfi_code_globals) ------------- */
+
+/* 1 if in may write its memory operand: a plain store, or a
+ * read-modify-write (arithmetic, shifts, inc/dec, not/neg, xchg,
+ * cmpxchg, xadd, bit tests that set). */
+static int mem_writes(const struct ttfi_insn *in)
+{
+    static const uint8_t rmw0[] = {0x00, 0x01, 0x08, 0x09, 0x10, 0x11, 0x18, 0x19, 0x20,
+                                   0x21, 0x28, 0x29, 0x30, 0x31, 0x86, 0x87, 0xc0, 0xc1,
+                                   0xd0, 0xd1, 0xd2, 0xd3};
+    static const uint8_t rmw1[] = {0xab, 0xb0, 0xb1, 0xb3, 0xbb, 0xc0, 0xc1};
+    unsigned g = (in->modrm >> 3) & 7;
+
+    if (plain_store(in))
+        return 1;
+    if (in->vex)
+        return 0;
+    if (in->map == 0)
+        return memchr(rmw0, in->op, sizeof rmw0) || (in->op >= 0x80 && in->op <= 0x83 && g != 7) ||
+               ((in->op == 0xf6 || in->op == 0xf7) && (g == 2 || g == 3)) ||
+               ((in->op == 0xfe || in->op == 0xff) && g <= 1);
+    return in->map == 1 && (memchr(rmw1, in->op, sizeof rmw1) || (in->op == 0xba && g >= 5) ||
+                            (in->op == 0xc7 && g == 1));
+}
+
+struct gscan {
+    const struct ttfi_reads_env *env;
+    struct ttf_code_global *out;
+    size_t cap, n;
+    size_t budget;          /* instructions left for the whole question */
+};
+
+/* Note access acc of writable global a (deduplicated by address). */
+static void note_global(struct gscan *g, uint64_t a, unsigned acc)
+{
+    for (size_t i = 0; i < g->n && i < g->cap; i++)
+        if (g->out[i].addr == a) {
+            g->out[i].access |= acc;
+            return;
+        }
+    if (g->n < g->cap)
+        g->out[g->n] = (struct ttf_code_global){a, acc};
+    g->n++;
+}
+
+/* The operand's global of instruction in at link-time address at (its
+ * end at + len), 0 when it names none (a register base, TLS, a lea). */
+static uint64_t operand_global(const struct gscan *g, uint64_t at, const uint8_t *p,
+                               const struct ttfi_insn *in)
+{
+    if (in->base < 0 || in->nop || (in->pfx & TTFI_PFX_SEG) || (in->map == 0 && in->op == 0x8d))
+        return 0;
+    if (in->base == TTFI_BASE_RIP)
+        return at + in->len + (uint64_t)disp_of(p, in);
+    if (in->base == TTFI_BASE_NONE && in->index < 0 && g->env->position_dependent)
+        return (uint64_t)disp_of(p, in);
+    return 0;
+}
+
+/* Every instruction of code[0..n) at link-time addr, in order; direct
+ * calls into the file followed depth levels. 0, or -1 when a byte is not
+ * known or the budget ran out. */
+static int globals_of(struct gscan *g, uint64_t addr, const uint8_t *code, size_t n, int depth)
+{
+    struct ttfi_insn in;
+
+    if (!code || !n || n > CODE_CAP)
+        return -1;
+    for (size_t at = body_start(code, n); at < n; at += in.len) {
+        if (!g->budget-- || ttfi_x86_decode(code + at, n - at, &in))
+            return -1;
+        uint64_t a = operand_global(g, addr + at, code + at, &in);
+        if (a && g->env->writable(g->env->ctx, a) == 1)
+            note_global(g, a, (plain_store(&in) ? 0 : TTF_GLOBAL_READ) |
+                              (mem_writes(&in) ? TTF_GLOBAL_WRITE : 0));
+        if (!(in.map == 0 && in.op == 0xe8) || depth >= DEPTH)
+            continue;
+        const uint8_t *cc = NULL;
+        size_t cn = 0;
+        const uint8_t *p = code + at + in.imm_off;
+        int32_t d = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                              (uint32_t)p[3] << 24);
+        uint64_t to = addr + at + in.len + (uint64_t)(int64_t)d;
+        if (to != addr && g->env->callee(g->env->ctx, to, 0, &cc, &cn) == TTFI_CALLEE_FUNC &&
+            globals_of(g, to, cc, cn, depth + 1) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+long ttfi_code_globals(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                       size_t n, struct ttf_code_global *out, size_t cap)
+{
+    struct gscan g = {env, out, cap, 0, BUDGET};
+
+    return globals_of(&g, addr, code, n, 0) < 0 ? -1 : (long)g.n;
 }

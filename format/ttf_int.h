@@ -211,6 +211,11 @@ struct ttfi_reads_env {
  * that may be pointers where TTF_READS_STACK_ARGS is. */
 int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                     size_t n, unsigned ptr_args);
+/* The writable globals code[0..n) at link-time address addr names
+ * (ttf_sym_code_globals): the first cap into out, the number found
+ * returned, or -1 when its bytes (or a callee's) are not all known. */
+long ttfi_code_globals(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                       size_t n, struct ttf_code_global *out, size_t cap);
 #ifdef _LIBELF_H
 /* The same for the function at [lo, hi) (link-time addresses) of elf's
  * executable sections; 0 when the range is in none of them. */

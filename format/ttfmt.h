@@ -101,9 +101,12 @@ extern "C" {
  * 2.20.0: TTF_SOP_LOCKING and TTF_SOP_JOINING (the start of a blocking
  * lock and of a join: a thread that never returns from them shows where
  * it hung, issue 33), TTF_SOP_SEM_WAITING, TTF_SOP_SEM_TAKEN and
- * TTF_SOP_SEM_POST (semaphores); ttf_sync_op_name names them. */
+ * TTF_SOP_SEM_POST (semaphores); ttf_sync_op_name names them.
+ * 2.21.0: ttf_sym_code_globals (the writable globals a function's machine
+ * code reads and writes directly: a flag one thread sets and another
+ * polls, issue 33). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 20
+#define TTF_VERSION_MINOR 21
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -1228,6 +1231,26 @@ int ttf_sym_code_reads(ttf_sym *s, size_t module, uint64_t addr, unsigned ptr_ar
                        int *out);
 #define TTF_READS_STACK_ARGS 0x40u
 #define TTF_READS_ANY_ARGS 0x7fu
+
+/* A writable global a function's code addresses (ttf_sym_code_globals). */
+typedef struct ttf_code_global {
+    uint64_t addr;          /* link-time address of the operand */
+    unsigned access;        /* TTF_GLOBAL_READ | TTF_GLOBAL_WRITE */
+} ttf_code_global;
+#define TTF_GLOBAL_READ 1u  /* read (any form but a plain store) */
+#define TTF_GLOBAL_WRITE 2u /* written (a plain store, a read-modify-write) */
+
+/* The writable globals the function starting at link-time address addr
+ * of module `module` reads or writes through operands that name them
+ * (rip-relative, or absolute in a position-dependent file; not through a
+ * pointer or an index, not thread-local storage), with its direct calls
+ * into the same file, three deep (format/reads.c): the first cap into
+ * out (one entry an address), *n the number found (more than cap: the
+ * rest left off). *n 0 when addr starts no function, the file is not
+ * x86-64 or its bytes are not all known. 0, or the errors of
+ * ttf_sym_code (TT_EINVAL for a NULL argument). */
+int ttf_sym_code_globals(ttf_sym *s, size_t module, uint64_t addr, ttf_code_global *out,
+                         size_t cap, size_t *n);
 
 /* ---- call sites (format 1.2; format/site.c) -------------------------------- */
 

@@ -60,6 +60,16 @@ static const uint8_t indirect[] = {0xff, 0xd0, 0xc3};
 /* sub $8,%rsp; call *0x2000(%rip); mov (%rax),%eax; add $8,%rsp; ret */
 static const uint8_t ret_ptr[] = {0x48, 0x83, 0xec, 0x08, 0xff, 0x15, 0x00, 0x20, 0x00, 0x00, 0x8b, 0x00, 0x48, 0x83, 0xc4, 0x08, 0xc3};
 
+/* the globals a function names (ttfi_code_globals), each at AT: */
+/* mov 0x3000(%rip),%eax; ret (reads 0x4006) */
+static const uint8_t flag_poll[] = {0x8b, 0x05, 0x00, 0x30, 0x00, 0x00, 0xc3};
+/* movl $1,0x2ffc(%rip); ret (writes 0x4006) */
+static const uint8_t flag_set[] = {0xc7, 0x05, 0xfc, 0x2f, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0xc3};
+/* lock incl 0x2ff9(%rip); ret (reads and writes 0x4000) */
+static const uint8_t flag_rmw[] = {0xf0, 0xff, 0x05, 0xf9, 0x2f, 0x00, 0x00, 0xc3};
+/* mov %fs:0x10,%eax; mov 0x1000(%rip),%eax; ret (TLS, read-only data: none) */
+static const uint8_t flag_tls[] = {0x64, 0x8b, 0x04, 0x25, 0x10, 0x00, 0x00, 0x00, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00, 0xc3};
+
 #define AT 0x1000u
 #define CALLEE 0x1800u
 #define HOOK_SLOT 0x3f70u
@@ -124,9 +134,34 @@ static void unknown_reads(void **state)
     assert_int_equal(ttfi_code_reads(&env, AT, busy_work, 20, 0), TTFI_READS_UNKNOWN); /* cut */
 }
 
+#define GLOBALS(code, out) ttfi_code_globals(&env, AT, code, sizeof code, out, 4)
+
+/* A flag's poller reads the global its setter writes; a read-modify-write
+ * does both; thread-local storage and read-only data name none; a cut
+ * function is not known (-1); cap 0 still counts. */
+static void globals_named(void **state)
+{
+    struct ttf_code_global g[4];
+    (void)state;
+    assert_int_equal(GLOBALS(flag_poll, g), 1);
+    assert_int_equal(g[0].addr, 0x4006);
+    assert_int_equal(g[0].access, TTF_GLOBAL_READ);
+    assert_int_equal(GLOBALS(flag_set, g), 1);
+    assert_int_equal(g[0].addr, 0x4006);
+    assert_int_equal(g[0].access, TTF_GLOBAL_WRITE);
+    assert_int_equal(GLOBALS(flag_rmw, g), 1);
+    assert_int_equal(g[0].addr, 0x4000);
+    assert_int_equal(g[0].access, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
+    assert_int_equal(GLOBALS(flag_tls, g), 0);
+    assert_int_equal(GLOBALS(global_read, g), 0);   /* through a register: not named */
+    assert_int_equal(ttfi_code_globals(&env, AT, flag_set, 5, g, 4), -1);
+    assert_int_equal(ttfi_code_globals(&env, AT, flag_poll, sizeof flag_poll, NULL, 0), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(globals_named),
         cmocka_unit_test(shared_reads),
         cmocka_unit_test(own_reads),
         cmocka_unit_test(unknown_reads),

@@ -76,7 +76,7 @@ static int verdict_of(hand *h, const char **cause)
 {
     struct ttfi_arena a = {0};
     const ttd_verdict *v = NULL;
-    ttdi_verdict_in in = {NULL, 0, NULL};
+    ttdi_verdict_in in = {NULL, 0, NULL, NULL};
 
     assert_int_equal(ttdi_verdict(&a, &h->r, &in, &v), 0);
     assert_non_null(v->cause);
