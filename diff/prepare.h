@@ -326,7 +326,7 @@ typedef struct ttdi_lthread {
         uint64_t key;
         const char *name;
         int keep;           /*   ttdi_norm_enter's answer */
-    } nc[64];               /* (slot: ttfi_mix64(id ^ site) >> 58) */
+    } nc[256];              /* (slot: ttfi_mix64(id ^ site) >> 56) */
 } ttdi_lthread;
 
 /* wk's current event (an ENTER or EXIT; others change nothing) on t, by

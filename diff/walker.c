@@ -153,30 +153,38 @@ static void abandon(ttdi_lthread *t, size_t n)
         t->f[t->n - 1].mask |= t->f[t->n].mask;
 }
 
+/* The normaliser's key, name and answer for ENTER ev (function id) into
+ * cache slot c: c, or NULL for TT_ENOMEM. Apart from lock_push, whose hits
+ * then need no frame of their own. */
+static __attribute__((noinline)) struct ttdi_lname *lname_miss(ttdi_norm *norm,
+                                                               struct ttdi_lname *c,
+                                                               const ttf_event *ev, uint64_t id)
+{
+    uint64_t key = 0;
+    const char *name = "";
+    int rc = ttdi_norm_enter(norm, ev, &key, &name);
+
+    if (rc < 0)
+        return NULL;
+    *c = (struct ttdi_lname){id, ev->call_site, key, name, rc};
+    return c;
+}
+
 /* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
  * a call the filter drops, which then shows its caller's name). */
 static int lock_push(ttdi_norm *norm, ttdi_lthread *t, const ttf_event *ev, size_t d)
 {
     uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
-    struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 58];
-    uint64_t key = 0;
-    const char *name = "";
-    int rc;
+    struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 56];
 
-    if (c->id == id && c->site == ev->call_site && id) {
-        key = c->key;   /* the normaliser's answer depends on these two only */
-        name = c->name;
-        rc = c->keep;
-    } else if ((rc = ttdi_norm_enter(norm, ev, &key, &name)) >= 0) {
-        *c = (struct ttdi_lname){id, ev->call_site, key, name, rc};
-    }
-    abandon(t, d);
-    if (rc < 0 || (t->n == t->cap &&
-                   ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0))
+    /* the normaliser's answer depends on these two only */
+    if (!(c->id == id && c->site == ev->call_site && id) && !(c = lname_miss(norm, c, ev, id)))
         return TT_ENOMEM;
-    if (!rc)
-        name = t->n ? t->f[t->n - 1].name : "";
-    t->f[t->n++] = (ttdi_lframe){rc ? key : 0, t->held, ev->time_ns, name};
+    abandon(t, d);
+    if (t->n == t->cap && ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0)
+        return TT_ENOMEM;
+    const char *name = c->keep ? c->name : t->n ? t->f[t->n - 1].name : "";
+    t->f[t->n++] = (ttdi_lframe){c->keep ? c->key : 0, t->held, ev->time_ns, name};
     return 0;
 }
 
