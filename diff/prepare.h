@@ -112,6 +112,20 @@ const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
  * it is filtered out or never compared (thread, module, sync events), or
  * TT_ENOMEM. */
 int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
+/* ttdi_norm_key through a direct-mapped cache of the recent ENTER and
+ * EXIT keys (TTDI_KEYHOT slots, zeroed before the first use; the
+ * normaliser's answer depends on the kind, the function and an ENTER's
+ * call site only): a pass that asks for every key of a thread (the timing
+ * scan) looks up the normaliser's tables per miss, not per event. */
+#define TTDI_KEYHOT 256
+typedef struct ttdi_keyhot {
+    uint64_t addr, call_site;
+    uint32_t site;
+    int kind;               /* 0: an empty slot */
+    int keep;               /* ttdi_norm_key's answer */
+    uint64_t key;
+} ttdi_keyhot;
+int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_event *ev, uint64_t *key);
 /* ttdi_norm_key and ttdi_norm_func of ENTER ev in one look-up: 1 with
  * *key and *name set if it takes part, 0 if filtered out (*key, *name set
  * all the same), or TT_ENOMEM. */

@@ -198,23 +198,10 @@ typedef struct frame {
     uint64_t addr, t;       /* its function and when (its name, if asked) */
 } frame;
 
-#define KEYS_HOT 256       /* slots of the scan's cache of recent keys */
-
-/* A recent ENTER or EXIT's key, direct-mapped (slot: its tag mixed): the
- * normaliser's answer depends on the event's kind, function (address,
- * scope site) and, for an ENTER, call site only (normalise.c). */
-typedef struct khot {
-    uint64_t addr, call_site;
-    uint32_t site;
-    int kind;               /* 0: an empty slot */
-    int keep;               /* ttdi_norm_key's answer */
-    uint64_t key;
-} khot;
-
 /* The scan of one thread. */
 typedef struct scan {
     ttdi_norm *norm;
-    khot *hot;              /* KEYS_HOT slots */
+    ttdi_keyhot *hot;       /* recent keys (TTDI_KEYHOT slots) */
     const struct ttdi_codediff *cd; /* two builds: changed code, NULL */
     uint64_t ring[REPEAT_BEFORE]; /* last ENTER keys before */
     size_t nring;
@@ -546,26 +533,6 @@ static void sync_op(scan *s, const ttf_event *ev)
     }
 }
 
-/* ttdi_norm_key of ev through the scan's cache (a look-up in the
- * normaliser's tables per miss only, never per event). */
-static int scan_key(scan *s, const ttf_event *ev, uint64_t *key)
-{
-    if (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
-        return ttdi_norm_key(s->norm, ev, key);
-    uint64_t cs = ev->kind == TTF_EV_ENTER ? ev->call_site : 0;
-    khot *h = &s->hot[ttfi_mix64(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
-                                 (uint64_t)ev->kind) >> 56];
-    if (h->kind == ev->kind && h->addr == ev->addr && h->site == ev->site &&
-        h->call_site == cs) {
-        *key = h->key;
-        return h->keep;
-    }
-    int oom = s->norm->oom, rc = ttdi_norm_key(s->norm, ev, key);
-    if (rc >= 0 && s->norm->oom == oom)     /* a whole answer: kept */
-        *h = (khot){ev->addr, cs, ev->site, ev->kind, rc, *key};
-    return rc;
-}
-
 /* Scan thread th of run r for candidates c[0..nc), ascending. */
 static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
                        size_t nc)
@@ -584,7 +551,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
     s.blk_at = UINT64_MAX;
     s.enter_key = UINT64_MAX;
     if (!(s.st = malloc(STACK_MAX * sizeof *s.st)) ||
-        !(s.hot = calloc(KEYS_HOT, sizeof *s.hot))) {
+        !(s.hot = calloc(TTDI_KEYHOT, sizeof *s.hot))) {
         free(s.st);
         return TT_ENOMEM;
     }
@@ -605,7 +572,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
             continue;
         }
         s.prev_ns = wk.ev.time_ns;
-        if ((rc = scan_key(&s, &wk.ev, &key)) < 0)
+        if ((rc = ttdi_norm_key_hot(s.norm, s.hot, &wk.ev, &key)) < 0)
             break;
         if (rc)
             kept(&s, &wk.ev, key);

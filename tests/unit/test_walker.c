@@ -658,6 +658,69 @@ static void test_walk_calls_many(void **state)
     close_run(&r);
 }
 
+/* The keys through the small caches with many more functions than their
+ * slots (TTDI_KEYHOT; ttdi_lthread's names, walker.c): 600 functions
+ * called in rounds that mix them (nested two deep), so slots are shared
+ * and taken over; every ENTER's and EXIT's key from the timing scan's
+ * cache (ttdi_norm_key_hot) and every frame the thread order's lock sets
+ * open (ttdi_lock_call: key and name) must be the event's own, as the
+ * normaliser gives them. */
+static void test_keys_hot_many(void **state)
+{
+    static const char *const names[] = {"main"};
+    enum { NF = 600 };
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    ttdi_lthread lt;
+    ttdi_lframe f;
+    ttdi_keyhot *hot = calloc(TTDI_KEYHOT, sizeof *hot);
+    dt t;
+    uint64_t base, key, want;
+    size_t enters = 0;
+    int rc;
+    (void)state;
+
+    assert_non_null(hot);
+    snprintf(path, sizeof path, "%s/keys_many.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    base = dt_addr(&t, "main", 4);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < NF; i++) {
+            uint64_t a = base + 16 * (uint64_t)((i * 37 + round) % NF);
+            uint64_t b = base + 16 * (uint64_t)((i * 11 + 5 * round) % NF);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, a), 0);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, b), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, b), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, a), 0);
+        }
+    assert_int_equal(dt_close(&t, 0), 0);
+
+    open_path(&r, 0, path);
+    memset(&lt, 0, sizeof lt);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        int kept = ttdi_norm_key(&r.norm, &w.ev, &want);
+        assert_int_equal(ttdi_norm_key_hot(&r.norm, hot, &w.ev, &key), kept);
+        if (kept)
+            assert_int_equal(key, want);
+        assert_true(ttdi_lock_call(&r.norm, &lt, &w, &f) >= 0);
+        if (w.ev.kind != TTF_EV_ENTER)
+            continue;
+        enters++;
+        assert_true(lt.n > 0);
+        assert_int_equal(lt.f[lt.n - 1].key, kept ? want : 0);
+        assert_string_equal(lt.f[lt.n - 1].name, ttdi_norm_func(&r.norm, &w.ev));
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(enters, 2 * 3 * NF);
+    ttdi_walk_close(&w);
+    free(lt.f);
+    free(hot);
+    close_run(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -670,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_walk_calls),
         cmocka_unit_test(test_walk_calls_many),
         cmocka_unit_test(test_read_out),
+        cmocka_unit_test(test_keys_hot_many),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
