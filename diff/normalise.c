@@ -406,21 +406,13 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
     return s->keep;
 }
 
-int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_event *ev, uint64_t *key)
+int ttdi_norm_key_miss(ttdi_norm *n, ttdi_keyhot *h, const ttf_event *ev, uint64_t *key)
 {
-    if (ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT)
-        return other_key(n, ev, key);
-    uint64_t cs = ev->kind == TTF_EV_ENTER ? ev->call_site : 0;
-    ttdi_keyhot *h = &hot[ttfi_mix64(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
-                                     (uint64_t)ev->kind) >> 56];
-    if (h->kind == ev->kind && h->addr == ev->addr && h->site == ev->site &&
-        h->call_site == cs) {
-        *key = h->key;
-        return h->keep;
-    }
     int oom = n->oom, rc = ttdi_norm_key(n, ev, key);
-    if (rc >= 0 && n->oom == oom)   /* a whole answer: kept */
-        *h = (ttdi_keyhot){ev->addr, cs, ev->site, ev->kind, rc, *key};
+
+    if (rc >= 0 && n->oom == oom && (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT))
+        *h = (ttdi_keyhot){ev->addr, ev->kind == TTF_EV_ENTER ? ev->call_site : 0, ev->site,
+                           ev->kind, rc, *key};   /* a whole answer: kept */
     return rc;
 }
 

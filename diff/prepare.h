@@ -125,7 +125,22 @@ typedef struct ttdi_keyhot {
     int keep;               /* ttdi_norm_key's answer */
     uint64_t key;
 } ttdi_keyhot;
-int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_event *ev, uint64_t *key);
+/* ttdi_norm_key of ev into *key, its answer kept in slot h when whole. */
+int ttdi_norm_key_miss(ttdi_norm *n, ttdi_keyhot *h, const ttf_event *ev, uint64_t *key);
+static inline int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_event *ev,
+                                    uint64_t *key)
+{
+    uint64_t cs = ev->kind == TTF_EV_ENTER ? ev->call_site : 0;
+    ttdi_keyhot *h = &hot[ttfi_mix64(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
+                                     (uint64_t)ev->kind) >> 56];
+
+    if (h->kind == ev->kind && h->addr == ev->addr && h->site == ev->site &&
+        h->call_site == cs) {   /* never a slot of another kind: ENTER and EXIT only */
+        *key = h->key;
+        return h->keep;
+    }
+    return ttdi_norm_key_miss(n, h, ev, key);
+}
 /* ttdi_norm_key and ttdi_norm_func of ENTER ev in one look-up: 1 with
  * *key and *name set if it takes part, 0 if filtered out (*key, *name set
  * all the same), or TT_ENOMEM. */
