@@ -188,7 +188,9 @@ static int lock_push(ttdi_norm *norm, ttdi_lthread *t, const ttf_event *ev, size
     return 0;
 }
 
-int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f)
+/* ttdi_lock_call, inline in the walks' own tap (one call less per event). */
+static inline __attribute__((always_inline)) int lock_call(ttdi_norm *norm, ttdi_lthread *t,
+                                                           const ttdi_walk *wk, ttdi_lframe *f)
 {
     if (wk->ev.kind == TTF_EV_ENTER)
         return lock_push(norm, t, &wk->ev, ttdi_walk_depth_after(wk));
@@ -202,6 +204,11 @@ int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_l
     if (t->n)
         t->f[t->n - 1].mask |= f->mask;
     return f->key != 0;
+}
+
+int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f)
+{
+    return lock_call(norm, t, wk, f);
 }
 
 void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit)
@@ -272,7 +279,7 @@ static int tap(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_event *ev = &w->ev;
-    ttdi_lframe f;
+    ttdi_lframe f = {0, 0, 0, NULL};    /* set when lock_call returns 1 */
     int rc = 0;
 
     if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))
@@ -282,7 +289,7 @@ static int tap(ttdi_walk *w)
         if (ev->code == TTF_SOP_LOCK || ev->code == TTF_SOP_TRYLOCK ||
             ev->code == TTF_SOP_UNLOCK)
             ttdi_lock_bits(&sy->lt, ev, tap_bit(sy, ev));
-    } else if ((rc = ttdi_lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
+    } else if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
         rc = tap_return(sy, &f, ev);
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
