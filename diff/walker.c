@@ -172,7 +172,8 @@ static __attribute__((noinline)) struct ttdi_lname *lname_miss(ttdi_norm *norm,
 
 /* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
  * a call the filter drops, which then shows its caller's name). */
-static int lock_push(ttdi_norm *norm, ttdi_lthread *t, const ttf_event *ev, size_t d)
+static inline __attribute__((always_inline)) int lock_push(ttdi_norm *norm, ttdi_lthread *t,
+                                                           const ttf_event *ev, size_t d)
 {
     uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
     struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 56];
