@@ -309,6 +309,8 @@ typedef struct ttdi_walk {
     uint64_t max_ns;        /* a run walk: latest time of the events read */
     uint64_t prev_ns;       /* ... of those before ev */
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
+    uint64_t pin_at;        /* ... and where it leaves one besides (its
+                               consumer's ttdi_walk_pin), 0: none */
     uint64_t from_ns;       /* where it started: its thread's start, or
                                the mark's time (ttdi_walk_span_ns) */
     uint64_t nraw;          /* a run walk: events read, its current one
@@ -463,6 +465,15 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* Run walk w also leaves a mark at kept index idx (0: none), as it does
+ * every TTDI_MARK_EVERY: where its consumer knows the later walks of the
+ * thread will start (the timing scan: TTDI_PIN_BACK before the split
+ * thread's first hunk, so resolve's pass, the details and the thread
+ * order start there, not at the last periodic mark up to 64K events
+ * earlier). A thinning may drop it as any other mark. */
+void ttdi_walk_pin(ttdi_walk *w, uint64_t idx);
+#define TTDI_PIN_BACK 8192  /* kept events: the details' windows before a
+                               split (detail.c SUSPECT_WINDOW 4096) */
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks and SYNC_OP records run walks left in r. */

@@ -81,7 +81,10 @@
  * The pass is a run walk (walker.c, with SLEEPs): the first read of the
  * thread's prefix, it leaves marks that resolve's pass, the details and
  * the order checks of the thread start from (issue 38 item 4: the prefix
- * before a split is read once, not again by each of them). When little
+ * before a split is read once, not again by each of them), one of them
+ * pinned TTDI_PIN_BACK kept events before the pair's first hunk (the
+ * details' windows begin after it). Its keys come through a small cache
+ * (ttdi_norm_key_hot), not a normaliser look-up per event. When little
  * of the thread is left after the last hunk (a split near its end), it
  * reads on to the end: the run walks count the calls of what they first
  * read while the engine asks (ttdi_run_state.count_calls), and the count
@@ -533,9 +536,10 @@ static void sync_op(scan *s, const ttf_event *ev)
     }
 }
 
-/* Scan thread th of run r for candidates c[0..nc), ascending. */
+/* Scan thread th of run r for candidates c[0..nc), ascending; first: the
+ * key index of the pair's first hunk on this side. */
 static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
-                       size_t nc)
+                       size_t nc, uint64_t first)
 {
     scan s;
     ttdi_walk wk;
@@ -563,6 +567,8 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         return rc;
     }
     wk.sleeps = 1;
+    if (first > TTDI_PIN_BACK)  /* where the later walks of the split start */
+        ttdi_walk_pin(&wk, first - TTDI_PIN_BACK);
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
         if (s.blk_at != UINT64_MAX)
             unblocked(&s, ttf_event_late_ns(&wk.ev));  /* never shorter */
@@ -874,7 +880,8 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
-        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s])) < 0)
+        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s],
+                              s ? p->h[0].b0 : p->h[0].a0)) < 0)
             break;
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;

@@ -21,7 +21,10 @@
  * Marks (issue 38: the prefix before a split is read once). A run walk
  * leaves its whole state (iterator, stack, indexes) every TTDI_MARK_EVERY
  * kept events in the run state, past where earlier walks of the thread
- * went; a later run walk that needs nothing before a mark starts there
+ * went, and where its consumer pins one (ttdi_walk_pin: the timing scan
+ * TTDI_PIN_BACK kept events before the split thread's first hunk, so the
+ * walks to the split start there, not up to 64K events earlier); a later
+ * run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
  * from the start would. So the timing scan of a split thread (align)
  * leaves marks that resolve's pass to the split, its detail, the order
@@ -531,6 +534,22 @@ static void thin(ttdi_marks *ms)
     ms->n = k;
 }
 
+/* Where walk w (standing at w->idx) leaves its next mark: the next
+ * multiple of the spacing, or its pin before it. */
+static void next_mark(ttdi_walk *w, const ttdi_marks *ms)
+{
+    w->mark_at = (w->idx / ms->every + 1) * ms->every;
+    if (w->pin_at > w->idx && w->pin_at < w->mark_at)
+        w->mark_at = w->pin_at;
+}
+
+void ttdi_walk_pin(ttdi_walk *w, uint64_t idx)
+{
+    w->pin_at = idx;
+    if (idx && w->r && w->mark_at != UINT64_MAX && idx > w->idx && idx < w->mark_at)
+        w->mark_at = idx;
+}
+
 /* Leave a mark where walk w stands (a kept event) unless an earlier walk
  * of the thread got that far. 0 or TT_ENOMEM. */
 static int leave_mark(ttdi_walk *w)
@@ -542,13 +561,15 @@ static int leave_mark(ttdi_walk *w)
     ttdi_marks *ms = &r->marks[w->thread];
     if (!ms->every)
         ms->every = r->mark_every ? r->mark_every : TTDI_MARK_EVERY;
-    w->mark_at = (w->idx / ms->every + 1) * ms->every;
-    if (!w->idx || w->idx % ms->every || (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
+    int pin = w->pin_at && w->idx == w->pin_at;
+    next_mark(w, ms);
+    if (!w->idx || (w->idx % ms->every && !pin) ||
+        (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
         return 0;
     if (ms->n == MARKS)
         thin(ms);
-    if (w->idx % ms->every) {
-        w->mark_at = (w->idx / ms->every + 1) * ms->every;
+    if (w->idx % ms->every && !pin) {
+        next_mark(w, ms);
         return 0;
     }
     int rc = copy_walk(w, &ms->m[ms->n].w);
@@ -598,6 +619,7 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
     if (rc < 0)
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
+    w->pin_at = 0;              /* the marking walk's, not this one's */
     w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
     w->from_ns = m->w.max_ns;
     return m->w.live ? go_live(w) : 0;

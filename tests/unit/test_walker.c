@@ -76,8 +76,9 @@ static void take(const ttdi_walk *w, seen *out)
     out->outer = w->nstack ? w->stack[0].id : 0;
 }
 
-/* Every kept event of thread 0 from the start: its count into *n. */
-static seen *walk_all(ttdi_run_state *r, size_t *n)
+/* Every kept event of thread 0 from the start: its count into *n; the
+ * walk also leaves a mark at kept index pin (0: none, ttdi_walk_pin). */
+static seen *walk_all_pinned(ttdi_run_state *r, size_t *n, uint64_t pin)
 {
     size_t cap = (size_t)REPS * 10 + 16;
     seen *v = calloc(cap, sizeof *v);
@@ -86,6 +87,7 @@ static seen *walk_all(ttdi_run_state *r, size_t *n)
 
     assert_non_null(v);
     assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    ttdi_walk_pin(&w, pin);
     *n = 0;
     while ((rc = ttdi_walk_next(&w)) > 0) {
         if (!w.kept)
@@ -96,6 +98,11 @@ static seen *walk_all(ttdi_run_state *r, size_t *n)
     assert_int_equal(rc, 0);
     ttdi_walk_close(&w);
     return v;
+}
+
+static seen *walk_all(ttdi_run_state *r, size_t *n)
+{
+    return walk_all_pinned(r, n, 0);
 }
 
 /* A walk started at a mark for idx shows ref's events from idx on; it
@@ -201,6 +208,41 @@ static void test_marks(void **state)
     check_ring(&r, ref, n, ref[4 * E + 1].time_ns, 2, 3 * E);
     check_ring(&r, ref, n, ref[E + 1].time_ns, 2, 0);
     check_ring(&r, ref, n, ref[n - 5].time_ns, 3 * E + 1, 2 * E);
+    close_run(&r);
+    free(ref);
+}
+
+/* A walk pinned at a kept index between the periodic marks (the timing
+ * scan, TTDI_PIN_BACK before a split) leaves a mark there too: a later
+ * walk for an index past it, or for a ring before a time past it, starts
+ * there and shows every event (kind, function, the whole stack) as the
+ * walk from the start did; the periodic marks stay; a second walk pinned
+ * where the first went leaves nothing more. */
+static void test_marks_pinned(void **state)
+{
+    (void)state;
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t n;
+    const uint64_t pin = 3 * E + 12345;
+
+    write_trace();
+    open_run(&r, 0);
+    seen *ref = walk_all_pinned(&r, &n, pin);
+    check_from(&r, ref, n, pin + 1, pin);
+    check_from(&r, ref, n, pin + 9000, pin);
+    check_from(&r, ref, n, pin, 3 * E);
+    check_from(&r, ref, n, 4 * E + 1, 4 * E);
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);  /* by time (the thread order) */
+    /* a ring: no later mark tells that enough events follow the pin */
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 2, 3 * E);
+    /* a walk from a mark is pinned afresh: not at the marking walk's pin */
+    assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 2 * E + 5, UINT64_MAX, 0), 0);
+    assert_int_equal(w.pin_at, 0);
+    ttdi_walk_close(&w);
+    seen *again = walk_all_pinned(&r, &n, pin + 77);
+    check_from(&r, ref, n, pin + 100, pin);
+    free(again);
     close_run(&r);
     free(ref);
 }
@@ -726,6 +768,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_marks_thinned),
+        cmocka_unit_test(test_marks_pinned),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
         cmocka_unit_test(test_stack_walk),
