@@ -311,6 +311,8 @@ typedef struct ttdi_walk {
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
     uint64_t pin_at;        /* ... and where it leaves one besides (its
                                consumer's ttdi_walk_pin), 0: none */
+    uint64_t pin_ns;        /* ... or at its first kept event at or after
+                               this time (ttdi_walk_pin_ns), 0: none */
     uint64_t from_ns;       /* where it started: its thread's start, or
                                the mark's time (ttdi_walk_span_ns) */
     uint64_t nraw;          /* a run walk: events read, its current one
@@ -472,6 +474,10 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
  * order start there, not at the last periodic mark up to 64K events
  * earlier). A thinning may drop it as any other mark. */
 void ttdi_walk_pin(ttdi_walk *w, uint64_t idx);
+/* The same at the first kept event at or after time ns (0: none): the
+ * thread order's walks of the other threads, a 64th of the way before
+ * the split (the details' walks for their last events start there). */
+void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns);
 #define TTDI_PIN_BACK 8192  /* kept events: the details' windows before a
                                split (detail.c SUSPECT_WINDOW 4096) */
 /* 1 if run walks left marks on thread `thread` of r, else 0. */

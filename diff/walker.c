@@ -23,7 +23,9 @@
  * kept events in the run state, past where earlier walks of the thread
  * went, and where its consumer pins one (ttdi_walk_pin: the timing scan
  * TTDI_PIN_BACK kept events before the split thread's first hunk, so the
- * walks to the split start there, not up to 64K events earlier); a later
+ * walks to the split start there, not up to 64K events earlier; the
+ * thread order by time, ttdi_walk_pin_ns, a 64th of the way before the
+ * split on the other threads); a later
  * run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
  * from the start would. So the timing scan of a split thread (align)
@@ -550,6 +552,12 @@ void ttdi_walk_pin(ttdi_walk *w, uint64_t idx)
         w->mark_at = idx;
 }
 
+void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns)
+{
+    if (w->r && w->mark_at != UINT64_MAX)
+        w->pin_ns = ns;
+}
+
 /* Leave a mark where walk w stands (a kept event) unless an earlier walk
  * of the thread got that far. 0 or TT_ENOMEM. */
 static int leave_mark(ttdi_walk *w)
@@ -561,7 +569,9 @@ static int leave_mark(ttdi_walk *w)
     ttdi_marks *ms = &r->marks[w->thread];
     if (!ms->every)
         ms->every = r->mark_every ? r->mark_every : TTDI_MARK_EVERY;
-    int pin = w->pin_at && w->idx == w->pin_at;
+    int pin = (w->pin_at && w->idx == w->pin_at) || (w->pin_ns && w->ev.time_ns >= w->pin_ns);
+    if (w->pin_ns && w->ev.time_ns >= w->pin_ns)
+        w->pin_ns = 0;  /* once */
     next_mark(w, ms);
     if (!w->idx || (w->idx % ms->every && !pin) ||
         (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
@@ -619,7 +629,7 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
     if (rc < 0)
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
-    w->pin_at = 0;              /* the marking walk's, not this one's */
+    w->pin_at = w->pin_ns = 0;  /* the marking walk's, not this one's */
     w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
     w->from_ns = m->w.max_ns;
     return m->w.live ? go_live(w) : 0;
@@ -819,7 +829,8 @@ int ttdi_walk_step(ttdi_walk *w)
     w->prev_ns = w->max_ns;
     if (w->ev.time_ns > w->max_ns)
         w->max_ns = w->ev.time_ns;
-    if (rc && w->idx >= w->mark_at && leave_mark(w) < 0)
+    if (rc && (w->idx >= w->mark_at || (w->pin_ns && w->ev.time_ns >= w->pin_ns)) &&
+        leave_mark(w) < 0)
         return TT_ENOMEM;
     return 1;
 }

@@ -105,6 +105,20 @@ static seen *walk_all(ttdi_run_state *r, size_t *n)
     return walk_all_pinned(r, n, 0);
 }
 
+/* A first walk of thread 0 to its end pinned at time ns (ttdi_walk_pin_ns). */
+static void walk_pinned_ns(ttdi_run_state *r, uint64_t ns)
+{
+    ttdi_walk w;
+    int rc;
+
+    assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    ttdi_walk_pin_ns(&w, ns);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+}
+
 /* A walk started at a mark for idx shows ref's events from idx on; it
  * started at the mark at key index `at` (0: at the start). */
 static void check_from(ttdi_run_state *r, const seen *ref, size_t n, uint64_t idx, uint64_t at)
@@ -217,7 +231,7 @@ static void test_marks(void **state)
  * walk for an index past it, or for a ring before a time past it, starts
  * there and shows every event (kind, function, the whole stack) as the
  * walk from the start did; the periodic marks stay; a second walk pinned
- * where the first went leaves nothing more. */
+ * where the first went leaves nothing more. The same pinned by time. */
 static void test_marks_pinned(void **state)
 {
     (void)state;
@@ -243,6 +257,14 @@ static void test_marks_pinned(void **state)
     seen *again = walk_all_pinned(&r, &n, pin + 77);
     check_from(&r, ref, n, pin + 100, pin);
     free(again);
+    close_run(&r);
+    /* pinned by time (the thread order's walks of the other threads): the
+     * mark at the first kept event at or after it */
+    open_run(&r, 0);
+    walk_pinned_ns(&r, ref[pin].time_ns);
+    check_from(&r, ref, n, pin + 1, pin);
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);
+    check_from(&r, ref, n, 4 * E + 1, 4 * E);
     close_run(&r);
     free(ref);
 }
