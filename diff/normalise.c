@@ -406,6 +406,16 @@ int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key)
     return s->keep;
 }
 
+int ttdi_norm_key_miss(ttdi_norm *n, ttdi_keyhot *h, const ttf_event *ev, uint64_t *key)
+{
+    int oom = n->oom, rc = ttdi_norm_key(n, ev, key);
+
+    if (rc >= 0 && n->oom == oom && (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT))
+        *h = (ttdi_keyhot){ev->addr, ev->kind == TTF_EV_ENTER ? ev->call_site : 0, ev->site,
+                           ev->kind, rc, *key};   /* a whole answer: kept */
+    return rc;
+}
+
 int ttdi_norm_enter(ttdi_norm *n, const ttf_event *ev, uint64_t *key, const char **name)
 {
     ttdi_slot *s = func_slot(n, ev);

@@ -112,6 +112,35 @@ const char *ttdi_norm_site_text(ttdi_norm *n, const ttf_event *ev, char *buf,
  * it is filtered out or never compared (thread, module, sync events), or
  * TT_ENOMEM. */
 int ttdi_norm_key(ttdi_norm *n, const ttf_event *ev, uint64_t *key);
+/* ttdi_norm_key through a direct-mapped cache of the recent ENTER and
+ * EXIT keys (TTDI_KEYHOT slots, zeroed before the first use; the
+ * normaliser's answer depends on the kind, the function and an ENTER's
+ * call site only): a pass that asks for every key of a thread (the timing
+ * scan) looks up the normaliser's tables per miss, not per event. */
+#define TTDI_KEYHOT 256
+typedef struct ttdi_keyhot {
+    uint64_t addr, call_site;
+    uint32_t site;
+    int kind;               /* 0: an empty slot */
+    int keep;               /* ttdi_norm_key's answer */
+    uint64_t key;
+} ttdi_keyhot;
+/* ttdi_norm_key of ev into *key, its answer kept in slot h when whole. */
+int ttdi_norm_key_miss(ttdi_norm *n, ttdi_keyhot *h, const ttf_event *ev, uint64_t *key);
+static inline int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_event *ev,
+                                    uint64_t *key)
+{
+    uint64_t cs = ev->kind == TTF_EV_ENTER ? ev->call_site : 0;
+    ttdi_keyhot *h = &hot[ttfi_mix64(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
+                                     (uint64_t)ev->kind) >> 56];
+
+    if (h->kind == ev->kind && h->addr == ev->addr && h->site == ev->site &&
+        h->call_site == cs) {   /* never a slot of another kind: ENTER and EXIT only */
+        *key = h->key;
+        return h->keep;
+    }
+    return ttdi_norm_key_miss(n, h, ev, key);
+}
 /* ttdi_norm_key and ttdi_norm_func of ENTER ev in one look-up: 1 with
  * *key and *name set if it takes part, 0 if filtered out (*key, *name set
  * all the same), or TT_ENOMEM. */
@@ -280,6 +309,10 @@ typedef struct ttdi_walk {
     uint64_t max_ns;        /* a run walk: latest time of the events read */
     uint64_t prev_ns;       /* ... of those before ev */
     uint64_t mark_at;       /* a run walk: kept index of its next mark */
+    uint64_t pin_at;        /* ... and where it leaves one besides (its
+                               consumer's ttdi_walk_pin), 0: none */
+    uint64_t pin_ns;        /* ... or at its first kept event at or after
+                               this time (ttdi_walk_pin_ns), 0: none */
     uint64_t from_ns;       /* where it started: its thread's start, or
                                the mark's time (ttdi_walk_span_ns) */
     uint64_t nraw;          /* a run walk: events read, its current one
@@ -326,7 +359,7 @@ typedef struct ttdi_lthread {
         uint64_t key;
         const char *name;
         int keep;           /*   ttdi_norm_enter's answer */
-    } nc[64];               /* (slot: ttfi_mix64(id ^ site) >> 58) */
+    } nc[256];              /* (slot: ttfi_mix64(id ^ site) >> 56) */
 } ttdi_lthread;
 
 /* wk's current event (an ENTER or EXIT; others change nothing) on t, by
@@ -434,6 +467,19 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* Run walk w also leaves a mark at kept index idx (0: none), as it does
+ * every TTDI_MARK_EVERY: where its consumer knows the later walks of the
+ * thread will start (the timing scan: TTDI_PIN_BACK before the split
+ * thread's first hunk, so resolve's pass, the details and the thread
+ * order start there, not at the last periodic mark up to 64K events
+ * earlier). A thinning may drop it as any other mark. */
+void ttdi_walk_pin(ttdi_walk *w, uint64_t idx);
+/* The same at the first kept event at or after time ns (0: none): the
+ * thread order's walks of the other threads, a 64th of the way before
+ * the split (the details' walks for their last events start there). */
+void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns);
+#define TTDI_PIN_BACK 8192  /* kept events: the details' windows before a
+                               split (detail.c SUSPECT_WINDOW 4096) */
 /* 1 if run walks left marks on thread `thread` of r, else 0. */
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread);
 /* Free the marks and SYNC_OP records run walks left in r. */

@@ -81,7 +81,10 @@
  * The pass is a run walk (walker.c, with SLEEPs): the first read of the
  * thread's prefix, it leaves marks that resolve's pass, the details and
  * the order checks of the thread start from (issue 38 item 4: the prefix
- * before a split is read once, not again by each of them). When little
+ * before a split is read once, not again by each of them), one of them
+ * pinned TTDI_PIN_BACK kept events before the pair's first hunk (the
+ * details' windows begin after it). Its keys come through a small cache
+ * (ttdi_norm_key_hot), not a normaliser look-up per event. When little
  * of the thread is left after the last hunk (a split near its end), it
  * reads on to the end: the run walks count the calls of what they first
  * read while the engine asks (ttdi_run_state.count_calls), and the count
@@ -201,6 +204,7 @@ typedef struct frame {
 /* The scan of one thread. */
 typedef struct scan {
     ttdi_norm *norm;
+    ttdi_keyhot *hot;       /* recent keys (TTDI_KEYHOT slots) */
     const struct ttdi_codediff *cd; /* two builds: changed code, NULL */
     uint64_t ring[REPEAT_BEFORE]; /* last ENTER keys before */
     size_t nring;
@@ -532,9 +536,10 @@ static void sync_op(scan *s, const ttf_event *ev)
     }
 }
 
-/* Scan thread th of run r for candidates c[0..nc), ascending. */
+/* Scan thread th of run r for candidates c[0..nc), ascending; first: the
+ * key index of the pair's first hunk on this side. */
 static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
-                       size_t nc)
+                       size_t nc, uint64_t first)
 {
     scan s;
     ttdi_walk wk;
@@ -549,15 +554,21 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
     s.cur = SIZE_MAX;
     s.blk_at = UINT64_MAX;
     s.enter_key = UINT64_MAX;
-    if (!(s.st = malloc(STACK_MAX * sizeof *s.st)))
+    if (!(s.st = malloc(STACK_MAX * sizeof *s.st)) ||
+        !(s.hot = calloc(TTDI_KEYHOT, sizeof *s.hot))) {
+        free(s.st);
         return TT_ENOMEM;
+    }
     for (size_t j = 0; j < nc; j++)
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
     if ((rc = ttdi_walk_open(&wk, r, th)) < 0) {  /* a run walk: it leaves marks */
         free(s.st);
+        free(s.hot);
         return rc;
     }
     wk.sleeps = 1;
+    if (first > TTDI_PIN_BACK)  /* where the later walks of the split start */
+        ttdi_walk_pin(&wk, first - TTDI_PIN_BACK);
     while (s.n <= end && (rc = ttdi_walk_next(&wk)) > 0) {
         if (s.blk_at != UINT64_MAX)
             unblocked(&s, ttf_event_late_ns(&wk.ev));  /* never shorter */
@@ -567,7 +578,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
             continue;
         }
         s.prev_ns = wk.ev.time_ns;
-        if ((rc = ttdi_norm_key(s.norm, &wk.ev, &key)) < 0)
+        if ((rc = ttdi_norm_key_hot(s.norm, s.hot, &wk.ev, &key)) < 0)
             break;
         if (rc)
             kept(&s, &wk.ev, key);
@@ -577,6 +588,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         rc = ttdi_walk_read_out(&wk);
     ttdi_walk_close(&wk);
     free(s.st);
+    free(s.hot);
     return rc < 0 ? rc : 0;
 }
 
@@ -868,7 +880,8 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
-        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s])) < 0)
+        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s],
+                              s ? p->h[0].b0 : p->h[0].a0)) < 0)
             break;
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;

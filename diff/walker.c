@@ -21,7 +21,12 @@
  * Marks (issue 38: the prefix before a split is read once). A run walk
  * leaves its whole state (iterator, stack, indexes) every TTDI_MARK_EVERY
  * kept events in the run state, past where earlier walks of the thread
- * went; a later run walk that needs nothing before a mark starts there
+ * went, and where its consumer pins one (ttdi_walk_pin: the timing scan
+ * TTDI_PIN_BACK kept events before the split thread's first hunk, so the
+ * walks to the split start there, not up to 64K events earlier; the
+ * thread order by time, ttdi_walk_pin_ns, a 64th of the way before the
+ * split on the other threads); a later
+ * run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
  * from the start would. So the timing scan of a split thread (align)
  * leaves marks that resolve's pass to the split, its detail, the order
@@ -153,34 +158,45 @@ static void abandon(ttdi_lthread *t, size_t n)
         t->f[t->n - 1].mask |= t->f[t->n].mask;
 }
 
-/* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
- * a call the filter drops, which then shows its caller's name). */
-static int lock_push(ttdi_norm *norm, ttdi_lthread *t, const ttf_event *ev, size_t d)
+/* The normaliser's key, name and answer for ENTER ev (function id) into
+ * cache slot c: c, or NULL for TT_ENOMEM. Apart from lock_push, whose hits
+ * then need no frame of their own. */
+static __attribute__((noinline)) struct ttdi_lname *lname_miss(ttdi_norm *norm,
+                                                               struct ttdi_lname *c,
+                                                               const ttf_event *ev, uint64_t id)
 {
-    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
-    struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 58];
     uint64_t key = 0;
     const char *name = "";
-    int rc;
+    int rc = ttdi_norm_enter(norm, ev, &key, &name);
 
-    if (c->id == id && c->site == ev->call_site && id) {
-        key = c->key;   /* the normaliser's answer depends on these two only */
-        name = c->name;
-        rc = c->keep;
-    } else if ((rc = ttdi_norm_enter(norm, ev, &key, &name)) >= 0) {
-        *c = (struct ttdi_lname){id, ev->call_site, key, name, rc};
-    }
-    abandon(t, d);
-    if (rc < 0 || (t->n == t->cap &&
-                   ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0))
+    if (rc < 0)
+        return NULL;
+    *c = (struct ttdi_lname){id, ev->call_site, key, name, rc};
+    return c;
+}
+
+/* An ENTER opens a frame at depth d of the walk's stack: its key (0 for
+ * a call the filter drops, which then shows its caller's name). */
+static inline __attribute__((always_inline)) int lock_push(ttdi_norm *norm, ttdi_lthread *t,
+                                                           const ttf_event *ev, size_t d)
+{
+    uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
+    struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 56];
+
+    /* the normaliser's answer depends on these two only */
+    if (!(c->id == id && c->site == ev->call_site && id) && !(c = lname_miss(norm, c, ev, id)))
         return TT_ENOMEM;
-    if (!rc)
-        name = t->n ? t->f[t->n - 1].name : "";
-    t->f[t->n++] = (ttdi_lframe){rc ? key : 0, t->held, ev->time_ns, name};
+    abandon(t, d);
+    if (t->n == t->cap && ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0)
+        return TT_ENOMEM;
+    const char *name = c->keep ? c->name : t->n ? t->f[t->n - 1].name : "";
+    t->f[t->n++] = (ttdi_lframe){c->keep ? c->key : 0, t->held, ev->time_ns, name};
     return 0;
 }
 
-int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f)
+/* ttdi_lock_call, inline in the walks' own tap (one call less per event). */
+static inline __attribute__((always_inline)) int lock_call(ttdi_norm *norm, ttdi_lthread *t,
+                                                           const ttdi_walk *wk, ttdi_lframe *f)
 {
     if (wk->ev.kind == TTF_EV_ENTER)
         return lock_push(norm, t, &wk->ev, ttdi_walk_depth_after(wk));
@@ -194,6 +210,11 @@ int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_l
     if (t->n)
         t->f[t->n - 1].mask |= f->mask;
     return f->key != 0;
+}
+
+int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f)
+{
+    return lock_call(norm, t, wk, f);
 }
 
 void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit)
@@ -264,7 +285,7 @@ static int tap(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_event *ev = &w->ev;
-    ttdi_lframe f;
+    ttdi_lframe f = {0, 0, 0, NULL};    /* set when lock_call returns 1 */
     int rc = 0;
 
     if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))
@@ -274,7 +295,7 @@ static int tap(ttdi_walk *w)
         if (ev->code == TTF_SOP_LOCK || ev->code == TTF_SOP_TRYLOCK ||
             ev->code == TTF_SOP_UNLOCK)
             ttdi_lock_bits(&sy->lt, ev, tap_bit(sy, ev));
-    } else if ((rc = ttdi_lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
+    } else if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
         rc = tap_return(sy, &f, ev);
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
@@ -515,6 +536,28 @@ static void thin(ttdi_marks *ms)
     ms->n = k;
 }
 
+/* Where walk w (standing at w->idx) leaves its next mark: the next
+ * multiple of the spacing, or its pin before it. */
+static void next_mark(ttdi_walk *w, const ttdi_marks *ms)
+{
+    w->mark_at = (w->idx / ms->every + 1) * ms->every;
+    if (w->pin_at > w->idx && w->pin_at < w->mark_at)
+        w->mark_at = w->pin_at;
+}
+
+void ttdi_walk_pin(ttdi_walk *w, uint64_t idx)
+{
+    w->pin_at = idx;
+    if (idx && w->r && w->mark_at != UINT64_MAX && idx > w->idx && idx < w->mark_at)
+        w->mark_at = idx;
+}
+
+void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns)
+{
+    if (w->r && w->mark_at != UINT64_MAX)
+        w->pin_ns = ns;
+}
+
 /* Leave a mark where walk w stands (a kept event) unless an earlier walk
  * of the thread got that far. 0 or TT_ENOMEM. */
 static int leave_mark(ttdi_walk *w)
@@ -526,13 +569,17 @@ static int leave_mark(ttdi_walk *w)
     ttdi_marks *ms = &r->marks[w->thread];
     if (!ms->every)
         ms->every = r->mark_every ? r->mark_every : TTDI_MARK_EVERY;
-    w->mark_at = (w->idx / ms->every + 1) * ms->every;
-    if (!w->idx || w->idx % ms->every || (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
+    int pin = (w->pin_at && w->idx == w->pin_at) || (w->pin_ns && w->ev.time_ns >= w->pin_ns);
+    if (w->pin_ns && w->ev.time_ns >= w->pin_ns)
+        w->pin_ns = 0;  /* once */
+    next_mark(w, ms);
+    if (!w->idx || (w->idx % ms->every && !pin) ||
+        (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
         return 0;
     if (ms->n == MARKS)
         thin(ms);
-    if (w->idx % ms->every) {
-        w->mark_at = (w->idx / ms->every + 1) * ms->every;
+    if (w->idx % ms->every && !pin) {
+        next_mark(w, ms);
         return 0;
     }
     int rc = copy_walk(w, &ms->m[ms->n].w);
@@ -582,6 +629,7 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
     if (rc < 0)
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
+    w->pin_at = w->pin_ns = 0;  /* the marking walk's, not this one's */
     w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
     w->from_ns = m->w.max_ns;
     return m->w.live ? go_live(w) : 0;
@@ -781,7 +829,8 @@ int ttdi_walk_step(ttdi_walk *w)
     w->prev_ns = w->max_ns;
     if (w->ev.time_ns > w->max_ns)
         w->max_ns = w->ev.time_ns;
-    if (rc && w->idx >= w->mark_at && leave_mark(w) < 0)
+    if (rc && (w->idx >= w->mark_at || (w->pin_ns && w->ev.time_ns >= w->pin_ns)) &&
+        leave_mark(w) < 0)
         return TT_ENOMEM;
     return 1;
 }

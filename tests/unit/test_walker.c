@@ -76,8 +76,9 @@ static void take(const ttdi_walk *w, seen *out)
     out->outer = w->nstack ? w->stack[0].id : 0;
 }
 
-/* Every kept event of thread 0 from the start: its count into *n. */
-static seen *walk_all(ttdi_run_state *r, size_t *n)
+/* Every kept event of thread 0 from the start: its count into *n; the
+ * walk also leaves a mark at kept index pin (0: none, ttdi_walk_pin). */
+static seen *walk_all_pinned(ttdi_run_state *r, size_t *n, uint64_t pin)
 {
     size_t cap = (size_t)REPS * 10 + 16;
     seen *v = calloc(cap, sizeof *v);
@@ -86,6 +87,7 @@ static seen *walk_all(ttdi_run_state *r, size_t *n)
 
     assert_non_null(v);
     assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    ttdi_walk_pin(&w, pin);
     *n = 0;
     while ((rc = ttdi_walk_next(&w)) > 0) {
         if (!w.kept)
@@ -96,6 +98,25 @@ static seen *walk_all(ttdi_run_state *r, size_t *n)
     assert_int_equal(rc, 0);
     ttdi_walk_close(&w);
     return v;
+}
+
+static seen *walk_all(ttdi_run_state *r, size_t *n)
+{
+    return walk_all_pinned(r, n, 0);
+}
+
+/* A first walk of thread 0 to its end pinned at time ns (ttdi_walk_pin_ns). */
+static void walk_pinned_ns(ttdi_run_state *r, uint64_t ns)
+{
+    ttdi_walk w;
+    int rc;
+
+    assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    ttdi_walk_pin_ns(&w, ns);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
 }
 
 /* A walk started at a mark for idx shows ref's events from idx on; it
@@ -201,6 +222,49 @@ static void test_marks(void **state)
     check_ring(&r, ref, n, ref[4 * E + 1].time_ns, 2, 3 * E);
     check_ring(&r, ref, n, ref[E + 1].time_ns, 2, 0);
     check_ring(&r, ref, n, ref[n - 5].time_ns, 3 * E + 1, 2 * E);
+    close_run(&r);
+    free(ref);
+}
+
+/* A walk pinned at a kept index between the periodic marks (the timing
+ * scan, TTDI_PIN_BACK before a split) leaves a mark there too: a later
+ * walk for an index past it, or for a ring before a time past it, starts
+ * there and shows every event (kind, function, the whole stack) as the
+ * walk from the start did; the periodic marks stay; a second walk pinned
+ * where the first went leaves nothing more. The same pinned by time. */
+static void test_marks_pinned(void **state)
+{
+    (void)state;
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t n;
+    const uint64_t pin = 3 * E + 12345;
+
+    write_trace();
+    open_run(&r, 0);
+    seen *ref = walk_all_pinned(&r, &n, pin);
+    check_from(&r, ref, n, pin + 1, pin);
+    check_from(&r, ref, n, pin + 9000, pin);
+    check_from(&r, ref, n, pin, 3 * E);
+    check_from(&r, ref, n, 4 * E + 1, 4 * E);
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);  /* by time (the thread order) */
+    /* a ring: no later mark tells that enough events follow the pin */
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 2, 3 * E);
+    /* a walk from a mark is pinned afresh: not at the marking walk's pin */
+    assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 2 * E + 5, UINT64_MAX, 0), 0);
+    assert_int_equal(w.pin_at, 0);
+    ttdi_walk_close(&w);
+    seen *again = walk_all_pinned(&r, &n, pin + 77);
+    check_from(&r, ref, n, pin + 100, pin);
+    free(again);
+    close_run(&r);
+    /* pinned by time (the thread order's walks of the other threads): the
+     * mark at the first kept event at or after it */
+    open_run(&r, 0);
+    walk_pinned_ns(&r, ref[pin].time_ns);
+    check_from(&r, ref, n, pin + 1, pin);
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);
+    check_from(&r, ref, n, 4 * E + 1, 4 * E);
     close_run(&r);
     free(ref);
 }
@@ -658,11 +722,75 @@ static void test_walk_calls_many(void **state)
     close_run(&r);
 }
 
+/* The keys through the small caches with many more functions than their
+ * slots (TTDI_KEYHOT; ttdi_lthread's names, walker.c): 600 functions
+ * called in rounds that mix them (nested two deep), so slots are shared
+ * and taken over; every ENTER's and EXIT's key from the timing scan's
+ * cache (ttdi_norm_key_hot) and every frame the thread order's lock sets
+ * open (ttdi_lock_call: key and name) must be the event's own, as the
+ * normaliser gives them. */
+static void test_keys_hot_many(void **state)
+{
+    static const char *const names[] = {"main"};
+    enum { NF = 600 };
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    ttdi_lthread lt;
+    ttdi_lframe f;
+    ttdi_keyhot *hot = calloc(TTDI_KEYHOT, sizeof *hot);
+    dt t;
+    uint64_t base, key, want;
+    size_t enters = 0;
+    int rc;
+    (void)state;
+
+    assert_non_null(hot);
+    snprintf(path, sizeof path, "%s/keys_many.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    base = dt_addr(&t, "main", 4);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < NF; i++) {
+            uint64_t a = base + 16 * (uint64_t)((i * 37 + round) % NF);
+            uint64_t b = base + 16 * (uint64_t)((i * 11 + 5 * round) % NF);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, a), 0);
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, b), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, b), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, a), 0);
+        }
+    assert_int_equal(dt_close(&t, 0), 0);
+
+    open_path(&r, 0, path);
+    memset(&lt, 0, sizeof lt);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        int kept = ttdi_norm_key(&r.norm, &w.ev, &want);
+        assert_int_equal(ttdi_norm_key_hot(&r.norm, hot, &w.ev, &key), kept);
+        if (kept)
+            assert_int_equal(key, want);
+        assert_true(ttdi_lock_call(&r.norm, &lt, &w, &f) >= 0);
+        if (w.ev.kind != TTF_EV_ENTER)
+            continue;
+        enters++;
+        assert_true(lt.n > 0);
+        assert_int_equal(lt.f[lt.n - 1].key, kept ? want : 0);
+        assert_string_equal(lt.f[lt.n - 1].name, ttdi_norm_func(&r.norm, &w.ev));
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(enters, 2 * 3 * NF);
+    ttdi_walk_close(&w);
+    free(lt.f);
+    free(hot);
+    close_run(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_marks_thinned),
+        cmocka_unit_test(test_marks_pinned),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
         cmocka_unit_test(test_stack_walk),
@@ -670,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_walk_calls),
         cmocka_unit_test(test_walk_calls_many),
         cmocka_unit_test(test_read_out),
+        cmocka_unit_test(test_keys_hot_many),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
