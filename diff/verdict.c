@@ -723,6 +723,16 @@ static const ttd_value_diff *getter_first(const ttd_result *r)
     return v;
 }
 
+/* A suspect whose machine code changed and its source did not: it
+ * carries a change made elsewhere (code inlined into it, or laid out
+ * anew around a changed neighbour). */
+static int carried(const ttd_suspect *s)
+{
+    const ttd_evidence *e = evidence_of(s, TTD_EV_CODE);
+
+    return e && e->weight < TTDI_W_CODE;
+}
+
 /* The likely cause of a divergence, the bad run's hang aside. */
 static const ttd_place *cause_runs(vctx *c)
 {
@@ -765,7 +775,8 @@ static const ttd_place *cause_runs(vctx *c)
      * result came through: an out-parameter, memory) */
     for (size_t i = 0; r->code_compared && d && i < d->nsuspects; i++)
         if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
-            return cause_suspect(c, &d->suspects[i]);
+            return carried(&d->suspects[i]) && (sc = only_source(c))
+                       ? cause_code(c, sc, 1) : cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)

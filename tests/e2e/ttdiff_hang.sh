@@ -14,6 +14,8 @@
 #     did last and that it waits to join the worker;
 #   fixtures/progs/sem_hang.c (SEM_HANG=bad: main skips a sem_post): kind
 #     "hang", the worker's semaphore wait and the post that never came.
+# And a regression that hangs (join_hang.c with `started = 1` removed from
+# the bad build's source): the changed code is the cause, the hang evidence.
 # Text (verdict in the first 10 lines), HTML (first screen) and JSON
 # (verdict), exit 1. Two good runs: no cause. (The bad run numbers the
 # objects by first use: which thread takes its first lock first varies.)
@@ -67,6 +69,26 @@ for m in plain values; do
         'thread worker waited on sem#1 in `take_job` for a post that never came: `submit` (thread app) posted it in the good run, not in the bad run' \
         'thread app.s last call in the bad run was `queue_job`; it then waited to join thread #1 in `main` (sem_hang.c:[0-9]*)'
 done
+# a regression between two builds that hangs: start_worker's source loses
+# `started = 1` (the worker wakes, sees nothing started, waits again). The
+# changed code is the cause, the hang its evidence (verdict.c: code
+# changed outranks the threads' order); wait_start, whose machine code
+# only carries the change (laid out anew), is not.
+mkdir -p "$T/reg"
+sed '/^    started = 1;$/d' "$T/join_hang.c" > "$T/reg/join_hang.c"
+cmp -s "$T/join_hang.c" "$T/reg/join_hang.c" && fail "join_hang.c: no line removed"
+(cd "$T/reg" && "$BD/ttcc" gcc ${SAN:-} -O2 -pthread -o join_hang join_hang.c) || fail "build reg"
+rec reg-b.trc timeout 1 "$T/reg/join_hang"
+run 1 --color never "$T/join_hang-g-plain.trc" "$T/reg-b.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: .*cause: the code of `start_worker` changed' "$T/head10"
+has '^  evidence: the bad run never ended (killed: no clean end) while .*waited on cond#1 in `wait_start`' "$T/head10"
+run 1 --format json "$T/join_hang-g-plain.trc" "$T/reg-b.trc"
+json "$T/out" "
+v = d['verdict']
+assert v['cause']['kind'] == 'code_changed' and v['cause']['function'] == 'start_worker', v['cause']
+assert any(e.startswith('the bad run never ended') for e in v['evidence']), v['evidence']
+"
 # the good runs alike: no divergence, no cause
 rec g2.trc "$T/deadlock-plain"
 run 0 --format json "$T/deadlock-g-plain.trc" "$T/g2.trc"
