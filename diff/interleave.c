@@ -87,6 +87,7 @@ typedef struct opcode {
     uint32_t thread;        /* thread index in its run */
     uint64_t time_ns;       /* when */
     const char *func;       /* innermost function */
+    const char *within;     /* the call it is named by (ttdi_lock_caller) */
 } opcode;
 
 /* The operations on one object, in order. */
@@ -175,7 +176,7 @@ static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
     if (s->n == s->cap &&
         ttdi_grow(&s->op, &s->cap, s->n + 1, sizeof *s->op, 64) < 0)
         return TT_ENOMEM;
-    s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func};
+    s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func, e->within};
     return 0;
 }
 
@@ -215,13 +216,14 @@ static void ret(xrun *x, const xframe *f, uint32_t th, uint64_t now, fnslot *fns
 
 /* What needs the operations of all threads in order: the object numbered
  * on first use, the last operations, the object's order. *out the object
- * (NULL when the table is full); func the thread's innermost call. */
+ * (NULL when the table is full); func the thread's innermost call, within
+ * the one the operation is named by (ttdi_lock_caller). */
 static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const char *func,
-                      obj **out)
+                      const char *within, obj **out)
 {
     obj *o = object(a, x, ev);
     ttd_xev e = {TTF_EV_SYNC_OP, ev->code, ev->thread, x->in->pair_of[ev->thread],
-                 ev->time_ns, o ? o->label : "?", func};
+                 ev->time_ns, o ? o->label : "?", func, within};
 
     x->ring[x->nops++ % WINDOW] = e;
     *out = o;
@@ -234,7 +236,7 @@ static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const 
 static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event *ev)
 {
     obj *o;
-    int rc = sync_order(a, x, ev, t->n ? t->f[t->n - 1].name : "", &o);
+    int rc = sync_order(a, x, ev, t->n ? t->f[t->n - 1].name : "", ttdi_lock_caller(t), &o);
 
     if (o)
         ttdi_lock_bits(t, ev, o->kind == 0 && o->num <= 64 ? 1ull << (o->num - 1) : 0);
@@ -342,6 +344,7 @@ typedef struct srec {
     uint64_t addr;
     int64_t sync_arg;
     const char *func;       /* the thread's innermost call, "" */
+    const char *within;     /* the call it is named by (ttdi_lock_caller) */
     uint32_t thread;
     int code;
 } srec;
@@ -403,7 +406,8 @@ static int keep_sync(tpass *p, xthread *t, const ttf_event *ev)
         ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
         return TT_ENOMEM;
     p->rec[p->nrec++] = (srec){ev->tsc, ev->time_ns, ev->addr, ev->sync_arg,
-                               t->n ? t->f[t->n - 1].name : "", ev->thread, ev->code};
+                               t->n ? t->f[t->n - 1].name : "", ttdi_lock_caller(t), ev->thread,
+                               ev->code};
     return 0;
 }
 
@@ -437,7 +441,8 @@ static int keep_rec(tpass *p, const ttdi_syncrec *r, uint32_t th)
     if (p->nrec == p->rcap &&
         ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
         return TT_ENOMEM;
-    p->rec[p->nrec++] = (srec){r->tsc, r->time_ns, r->addr, r->sync_arg, r->func, th, r->code};
+    p->rec[p->nrec++] = (srec){r->tsc, r->time_ns, r->addr, r->sync_arg, r->func, r->within, th,
+                               r->code};
     return 0;
 }
 
@@ -590,7 +595,7 @@ static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t n
         ev.addr = m->addr;
         ev.sync_arg = m->sync_arg;
         obj *o;
-        rc = sync_order(a, x, &ev, m->func, &o);
+        rc = sync_order(a, x, &ev, m->func, m->within, &o);
     }
     free(at);
     return rc;
@@ -842,7 +847,7 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
             const opcode *o = &s[r]->op[i];
             out->order[r] = (ttd_xev){TTF_EV_SYNC_OP, (int)(o->code & 0xff), o->thread,
                                       x[r]->in->pair_of[o->thread], o->time_ns,
-                                      sg->label, o->func};
+                                      sg->label, o->func, o->within};
         }
     }
 }
