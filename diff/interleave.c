@@ -211,7 +211,7 @@ static void ret(xrun *x, const xframe *f, uint32_t th, uint64_t now, fnslot *fns
     u->end = now;
     u->lock = miss & -miss;
     u->calls = s->calls;
-    u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f->t0, NULL, f->name};
+    u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f->t0, NULL, f->name, NULL};
 }
 
 /* What needs the operations of all threads in order: the object numbered
@@ -621,7 +621,7 @@ static void first_miss(const xrun *x, const tpass *p, fnslot *fns, size_t nt, un
                 u->lock = miss & -miss;
                 u->calls = s->calls;
                 u->call = (ttd_xev){TTF_EV_ENTER, 0, (uint32_t)th, x->in->pair_of[th], c->f.t0,
-                                    NULL, c->f.name};
+                                    NULL, c->f.name, NULL};
             }
             break;
         }
@@ -769,11 +769,12 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
                 (key == u->key || key == ttdi_norm_exit_of(u->key)))
                 open_at[wk.ev.thread] = key == u->key
                     ? (ttd_xev){TTF_EV_ENTER, 0, wk.ev.thread, in->pair_of[wk.ev.thread],
-                                wk.ev.time_ns, NULL, ttdi_norm_func(&in->r->norm, &wk.ev)}
+                                wk.ev.time_ns, NULL, ttdi_norm_func(&in->r->norm, &wk.ev), NULL}
                     : (ttd_xev){0};
             continue;
         }
-        ttd_xev e = {wk.ev.kind, 0, wk.ev.thread, in->pair_of[wk.ev.thread], wk.ev.time_ns, NULL, ""};
+        ttd_xev e = {wk.ev.kind, 0, wk.ev.thread, in->pair_of[wk.ev.thread], wk.ev.time_ns, NULL, "",
+                     NULL};
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             obj *o = object(a, x, &wk.ev);
             e.op = wk.ev.code;
