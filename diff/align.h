@@ -208,11 +208,6 @@ int ttdi_values_on(const ttf_trace *g, const ttf_trace *b);
 size_t ttdi_values_text(ttdi_norm *n, const ttf_event *ev, char *buf,
                         size_t len);
 
-/* 1 if name reads as a lock wrapper (a word lock, unlock, mutex, spin...
- * in snake_case or CamelCase: pthread_mutex_lock, LockGuard; not
- * read_block). */
-int ttdi_lock_wrapper(const char *name);
-
 /* Whether values g (good run, normaliser ng, at time gns) and b (bad
  * run) of type ty differ as the diff compares them: integers, enums and
  * bools by ttf_value_norm; pointers by NULL / non-NULL and, when either

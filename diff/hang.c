@@ -27,6 +27,11 @@
  *     wake-up on C and before this wait began, and nothing signalled C
  *     after (session 14's rule, ordercause.c, for a wait that returned by
  *     its timeout; here the wait never returns);
+ *   - a lock held across a wait: a thread waits for a lock whose holder
+ *     waits itself (a condition, a semaphore, a join), and no thread was
+ *     left running that could end the holder's wait: the holder took
+ *     the lock, then blocked with it held (held() below says why the
+ *     place it took the lock is the cause);
  *   - a wait for something that never came: a join of a thread that is
  *     itself blocked is followed to that thread; a condition wait's other
  *     side is the thread that signalled the wake-up of the partner's same
@@ -35,6 +40,10 @@
  *     waits itself (a semaphore's wait likewise: the good run's post
  *     that let the partner's same wait take one); a lock's other side is its holder (a lock taken and
  *     never released: its holder ended, or runs on, or waits elsewhere).
+ * A wait, or where a lock was taken, is named by the call that made the
+ * operation past lock wrappers (a lock of `std::mutex::lock` called by
+ * `MutexLock::MutexLock` called by `DBImpl::Write` is `DBImpl::Write`'s,
+ * ttdi_lock_wrapper), as the thread order names its operations.
  * Objects are named as the bad run first used them, per kind ("mutex#1",
  * "cond#1"); a joined thread by its index ("thread #2"). The work is done
  * only when the bad run was killed and has SYNC_OP records: a stack walk
@@ -48,19 +57,22 @@
 
 #include "explain.h"
 
-/* One SYNC_OP of a thread, with the innermost frame it happened in. */
+#define HFRAMES 4           /* frames kept of an operation's stack */
+
+/* One SYNC_OP of a thread, with the innermost frames it happened in. */
 typedef struct hop {
     uint64_t time_ns;
     uint64_t addr;          /* its object */
     int64_t arg;
     int code;               /* TTF_SOP_* */
-    uint64_t fn;            /* the innermost frame's id (0: none) */
+    uint64_t fn[HFRAMES];   /* the innermost frames' ids, innermost first
+                               (0: none) */
 } hop;
 
 /* A held lock. */
 typedef struct hheld {
     uint64_t addr;
-    uint64_t fn;            /* the frame that took it */
+    uint64_t fn[HFRAMES];   /* the frames that took it */
     uint64_t time_ns;
 } hheld;
 
@@ -124,11 +136,14 @@ static int start_kind(int code)
            : code == TTF_SOP_SEM_WAITING || code == TTF_SOP_SEM_TAKEN ? 3 : 2;
 }
 
-static int hold(hthr *t, uint64_t addr, uint64_t fn, uint64_t ns)
+static int hold(hthr *t, uint64_t addr, const uint64_t *fn, uint64_t ns)
 {
     if (t->nheld == t->hcap && ttdi_grow(&t->held, &t->hcap, t->nheld + 1, sizeof *t->held, 4) < 0)
         return TT_ENOMEM;
-    t->held[t->nheld++] = (hheld){addr, fn, ns};
+    hheld *h = &t->held[t->nheld++];
+    h->addr = addr;
+    memcpy(h->fn, fn, sizeof h->fn);
+    h->time_ns = ns;
     return 0;
 }
 
@@ -204,8 +219,9 @@ static int read_thread(hrun *r, uint32_t i)
             break;
         }
         hop *o = &t->op[t->n++];
-        *o = (hop){ev->time_ns, ev->addr, ev->sync_arg, ev->code,
-                   w.nstack ? w.stack[w.nstack - 1].id : 0};
+        *o = (hop){ev->time_ns, ev->addr, ev->sync_arg, ev->code, {0}};
+        for (size_t k = 0; k < HFRAMES && k < w.nstack; k++)
+            o->fn[k] = w.stack[w.nstack - 1 - k].id;
         t->moved = 0;
         if ((rc = apply(t, o)) < 0)
             break;
@@ -253,6 +269,18 @@ static const char *frame_name(hctx *c, int run, uint64_t id, uint64_t ns)
         return "";
     return id & TTDI_SITE_BIT ? ttdi_norm_func_at(n, 0, (uint32_t)(id & ~TTDI_SITE_BIT), ns)
                               : ttdi_norm_func_at(n, id, 0, ns);
+}
+
+/* Of an operation's innermost frames fn, the one it is named by: the
+ * innermost that is not a lock wrapper (ttdi_lock_wrapper: the call that
+ * took the lock through them, as the thread order names it), else the
+ * innermost. Its id. */
+static uint64_t named_frame(hctx *c, int run, const uint64_t *fn, uint64_t ns)
+{
+    for (size_t k = 0; k < HFRAMES && fn[k]; k++)
+        if (!ttdi_lock_wrapper(frame_name(c, run, fn[k], ns)))
+            return fn[k];
+    return fn[0];
 }
 
 static const char *astr(hctx *c, const char *s)
@@ -411,8 +439,9 @@ static int list_blocked(hctx *c)
         b->thread = i;
         b->thread_name = thread_name(c, i);
         b->op = o->code;
-        b->function = frame_name(c, TTD_BAD, o->fn, o->time_ns);
-        source_of(c, o->fn, b);
+        uint64_t fn = named_frame(c, TTD_BAD, o->fn, o->time_ns);
+        b->function = frame_name(c, TTD_BAD, fn, o->time_ns);
+        source_of(c, fn, b);
         b->time_ns = o->time_ns;
         b->good_done = good_done(c, i, start_kind(o->code));
         b->waits_for = -1;
@@ -434,7 +463,8 @@ static int list_blocked(hctx *c)
         b->waits_for = r->th[t].blocked;
         if (at) {
             b->holder = thread_name(c, (uint32_t)t);
-            b->taken_in = frame_name(c, TTD_BAD, at->fn, at->time_ns);
+            b->taken_in = frame_name(c, TTD_BAD, named_frame(c, TTD_BAD, at->fn, at->time_ns),
+                                     at->time_ns);
         }
     }
     return 0;
@@ -536,7 +566,8 @@ static int lost_wakeup(hctx *c)
         c->h->root = k;
         c->h->other = thread_name(c, who);
         c->h->other_pair = pair_of(c, who);
-        c->h->other_function = frame_name(c, TTD_BAD, s->fn, s->time_ns);
+        c->h->other_function = frame_name(c, TTD_BAD, named_frame(c, TTD_BAD, s->fn, s->time_ns),
+                                          s->time_ns);
         c->h->other_time_ns = s->time_ns;
         return 1;
     }
@@ -579,6 +610,44 @@ static const hop *good_waker(const hctx *c, uint32_t t, int wait, uint32_t *who)
     return NULL;
 }
 
+/* Is thread t still running at the bad run's end: inside a call, not
+ * blocked in a wait (a sleep, an untraced wait or plain work)? */
+static int running(const hthr *t)
+{
+    return t->entered && t->depth > 0 && !open_wait(t);
+}
+
+/* A lock held across a wait: a blocked thread waits for a lock whose
+ * holder is blocked itself, on a condition, a semaphore or a join (not on
+ * a lock: a cycle of lock waits is the deadlock rule's), and no thread of
+ * the bad run was left running. Nothing could end the holder's wait but
+ * a thread that is stuck, the lock's waiter among them, held up by the
+ * holder. The holder took the lock, then blocked with it held: where it
+ * took it is what made its wait hold the others up (a lock kept across a
+ * wait for another thread is the lock-order hazard; the wait itself may
+ * be sound: for a callback to end, for a worker to be joined). */
+static int held(hctx *c)
+{
+    const hrun *r = &c->run[TTD_BAD];
+
+    for (size_t i = 0; i < r->nt; i++)
+        if (running(&r->th[i]))
+            return 0;
+    for (size_t k = 0; k < c->nb; k++) {
+        const ttd_blocked *b = &c->b[k];
+        if (!b->good_done || b->op != TTF_SOP_LOCKING || b->waits_for < 0 || !b->holder ||
+            c->b[b->waits_for].op == TTF_SOP_LOCKING)
+            continue;
+        c->h->cause = TTD_HANG_HELD;
+        c->h->root = (size_t)b->waits_for;
+        c->h->waiter = (int64_t)k;
+        c->h->other = b->thread_name;
+        c->h->other_pair = b->pair;
+        return 1;
+    }
+    return 0;
+}
+
 /* A wait for what never came: joins followed to a blocked thread, then
  * the other side of the wait: the joined thread, the lock's holder (it
  * never released it), the good run's waker of the same wait. */
@@ -606,7 +675,9 @@ static int never(hctx *c)
                        ? good_waker(c, b->thread, b->op, &gw) : NULL;
         int64_t bw = s && gw < c->run[TTD_GOOD].rs->nt ? c->run[TTD_GOOD].rs->ti[gw].partner : -1;
         if (s)
-            c->h->other_function = frame_name(c, TTD_GOOD, s->fn, s->time_ns);
+            c->h->other_function = frame_name(c, TTD_GOOD,
+                                              named_frame(c, TTD_GOOD, s->fn, s->time_ns),
+                                              s->time_ns);
         if (x >= 0 && (size_t)x < r->nt)
             other_side(c, (uint32_t)x);
         else if (bw >= 0 && (size_t)bw < r->nt)
@@ -654,7 +725,8 @@ int ttdi_hang_find(const ttdi_in *in, const ttd_run_info *bad, const ttd_hang **
     c.h->nblocked = c.nb;
     c.h->other_pair = -1;
     c.h->other_blocked = -1;
-    if (!deadlock(&c) && !lost_wakeup(&c))
+    c.h->waiter = -1;
+    if (!deadlock(&c) && !lost_wakeup(&c) && !held(&c))
         never(&c);
     *out = c.h;
 done:

@@ -89,6 +89,7 @@ typedef struct opcode {
     uint32_t thread;        /* thread index in its run */
     uint64_t time_ns;       /* when */
     const char *func;       /* innermost function */
+    const char *within;     /* the call it is named by (ttdi_lock_caller) */
 } opcode;
 
 /* The operations on one object, in order. */
@@ -177,7 +178,7 @@ static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
     if (s->n == s->cap &&
         ttdi_grow(&s->op, &s->cap, s->n + 1, sizeof *s->op, 64) < 0)
         return TT_ENOMEM;
-    s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func};
+    s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func, e->within};
     return 0;
 }
 
@@ -212,18 +213,19 @@ static void ret(xrun *x, const xframe *f, uint32_t th, uint64_t now, fnslot *fns
     u->end = now;
     u->lock = miss & -miss;
     u->calls = s->calls;
-    u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f->t0, NULL, f->name};
+    u->call = (ttd_xev){TTF_EV_ENTER, 0, th, x->in->pair_of[th], f->t0, NULL, f->name, NULL};
 }
 
 /* What needs the operations of all threads in order: the object numbered
  * on first use, the last operations, the object's order. *out the object
- * (NULL when the table is full); func the thread's innermost call. */
+ * (NULL when the table is full); func the thread's innermost call, within
+ * the one the operation is named by (ttdi_lock_caller). */
 static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const char *func,
-                      obj **out)
+                      const char *within, obj **out)
 {
     obj *o = object(a, x, ev);
     ttd_xev e = {TTF_EV_SYNC_OP, ev->code, ev->thread, x->in->pair_of[ev->thread],
-                 ev->time_ns, o ? o->label : "?", func};
+                 ev->time_ns, o ? o->label : "?", func, within};
 
     x->ring[x->nops++ % WINDOW] = e;
     *out = o;
@@ -236,7 +238,7 @@ static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const 
 static int sync_event(struct ttfi_arena *a, xrun *x, xthread *t, const ttf_event *ev)
 {
     obj *o;
-    int rc = sync_order(a, x, ev, t->n ? t->f[t->n - 1].name : "", &o);
+    int rc = sync_order(a, x, ev, t->n ? t->f[t->n - 1].name : "", ttdi_lock_caller(t), &o);
 
     if (o)
         ttdi_lock_bits(t, ev, o->kind == 0 && o->num <= 64 ? 1ull << (o->num - 1) : 0);
@@ -344,6 +346,7 @@ typedef struct srec {
     uint64_t addr;
     int64_t sync_arg;
     const char *func;       /* the thread's innermost call, "" */
+    const char *within;     /* the call it is named by (ttdi_lock_caller) */
     uint32_t thread;
     int code;
 } srec;
@@ -405,7 +408,8 @@ static int keep_sync(tpass *p, xthread *t, const ttf_event *ev)
         ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
         return TT_ENOMEM;
     p->rec[p->nrec++] = (srec){ev->tsc, ev->time_ns, ev->addr, ev->sync_arg,
-                               t->n ? t->f[t->n - 1].name : "", ev->thread, ev->code};
+                               t->n ? t->f[t->n - 1].name : "", ttdi_lock_caller(t), ev->thread,
+                               ev->code};
     return 0;
 }
 
@@ -439,7 +443,8 @@ static int keep_rec(tpass *p, const ttdi_syncrec *r, uint32_t th)
     if (p->nrec == p->rcap &&
         ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
         return TT_ENOMEM;
-    p->rec[p->nrec++] = (srec){r->tsc, r->time_ns, r->addr, r->sync_arg, r->func, th, r->code};
+    p->rec[p->nrec++] = (srec){r->tsc, r->time_ns, r->addr, r->sync_arg, r->func, r->within, th,
+                               r->code};
     return 0;
 }
 
@@ -595,7 +600,7 @@ static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t n
         ev.addr = m->addr;
         ev.sync_arg = m->sync_arg;
         obj *o;
-        rc = sync_order(a, x, &ev, m->func, &o);
+        rc = sync_order(a, x, &ev, m->func, m->within, &o);
     }
     free(at);
     return rc;
@@ -621,7 +626,7 @@ static void first_miss(const xrun *x, const tpass *p, fnslot *fns, size_t nt, un
                 u->lock = miss & -miss;
                 u->calls = s->calls;
                 u->call = (ttd_xev){TTF_EV_ENTER, 0, (uint32_t)th, x->in->pair_of[th], c->f.t0,
-                                    NULL, c->f.name};
+                                    NULL, c->f.name, NULL};
             }
             break;
         }
@@ -769,11 +774,12 @@ static int during(struct ttfi_arena *a, xrun *x, const unprot *u, ttd_interleave
                 (key == u->key || key == ttdi_norm_exit_of(u->key)))
                 open_at[wk.ev.thread] = key == u->key
                     ? (ttd_xev){TTF_EV_ENTER, 0, wk.ev.thread, in->pair_of[wk.ev.thread],
-                                wk.ev.time_ns, NULL, ttdi_norm_func(&in->r->norm, &wk.ev)}
+                                wk.ev.time_ns, NULL, ttdi_norm_func(&in->r->norm, &wk.ev), NULL}
                     : (ttd_xev){0};
             continue;
         }
-        ttd_xev e = {wk.ev.kind, 0, wk.ev.thread, in->pair_of[wk.ev.thread], wk.ev.time_ns, NULL, ""};
+        ttd_xev e = {wk.ev.kind, 0, wk.ev.thread, in->pair_of[wk.ev.thread], wk.ev.time_ns, NULL, "",
+                     NULL};
         if (wk.ev.kind == TTF_EV_SYNC_OP) {
             obj *o = object(a, x, &wk.ev);
             e.op = wk.ev.code;
@@ -847,7 +853,7 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
             const opcode *o = &s[r]->op[i];
             out->order[r] = (ttd_xev){TTF_EV_SYNC_OP, (int)(o->code & 0xff), o->thread,
                                       x[r]->in->pair_of[o->thread], o->time_ns,
-                                      sg->label, o->func};
+                                      sg->label, o->func, o->within};
         }
     }
 }

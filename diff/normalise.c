@@ -9,6 +9,9 @@
  * have them (ttdi_norm_sites: by module offset within one build, by the
  * calling function and which of its calls it is across builds); an EXIT
  * key keeps those bits 0.
+ * Whether a name reads as a lock wrapper (ttdi_lock_wrapper) is decided
+ * here too, once for every stage: a suspect that only took a lock, and
+ * the function a lock operation is named by (its caller past wrappers).
  * Stage 0 prepare of diff/STAGES (its header: prepare.h).
  */
 #include <stdio.h>
@@ -443,4 +446,35 @@ void ttdi_norm_locate(ttdi_norm *n, uint64_t addr, uint32_t site,
         *file = NULL;
         *line = 0;
     }
+}
+
+/* Is tok one of the words a lock wrapper is named with? */
+static int lock_word(const char *tok, size_t n)
+{
+    static const char *const words[] = {"lock", "unlock", "trylock", "mutex",
+                                        "spinlock", "spin", "rwlock", "rdlock",
+                                        "wrlock", "futex", NULL};
+    for (size_t i = 0; words[i]; i++)
+        if (strlen(words[i]) == n && strncmp(words[i], tok, n) == 0)
+            return 1;
+    return 0;
+}
+
+int ttdi_lock_wrapper(const char *name)
+{
+    char low[128];
+    size_t n = 0, start = 0;
+
+    for (size_t i = 0; name[i] && n + 1 < sizeof low; i++) {
+        char c = name[i];
+        int upper = c >= 'A' && c <= 'Z';
+        int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum || (upper && n > start)) {   /* a word ends here */
+            if (lock_word(low + start, n - start))
+                return 1;
+            start = alnum ? n : n + 1;
+        }
+        low[n++] = upper ? (char)(c - 'A' + 'a') : alnum ? c : ' ';
+    }
+    return lock_word(low + start, n - start);
 }

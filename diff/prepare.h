@@ -162,6 +162,10 @@ const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev);
 /* The same for function addr (or scope site, addr 0) of the module loaded
  * at time_ns, without an event at hand (a frame, a call kept aside). */
 const char *ttdi_norm_func_at(ttdi_norm *n, uint64_t addr, uint32_t site, uint64_t time_ns);
+/* 1 if name reads as a lock wrapper (a word lock, unlock, mutex, spin...
+ * in snake_case or CamelCase: pthread_mutex_lock, LockGuard; not
+ * read_block). */
+int ttdi_lock_wrapper(const char *name);
 
 /* The formatted text of a MESSAGE/MARK event in n->buf ("?" on failure). */
 const char *ttdi_norm_text(ttdi_norm *n, const ttf_event *ev);
@@ -333,6 +337,8 @@ typedef struct ttdi_syncrec {
     const char *func;       /* the innermost call's name by the thread
                                order's rule (ttdi_lock_call), "" (r->lock_tap
                                on; else NULL) */
+    const char *within;     /* the call it is named by (ttdi_lock_caller), as
+                               func */
     int code;               /* TTF_SOP_* */
 } ttdi_syncrec;
 
@@ -372,6 +378,11 @@ int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_l
 /* A lock operation's bit into t's held set (and its innermost call's set
  * when taken): LOCK and a TRYLOCK that took it add, UNLOCK removes. */
 void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit);
+/* The function a lock operation of t is named by: its innermost open call
+ * that is not a lock wrapper (ttdi_lock_wrapper: std::mutex::lock,
+ * MutexLock::MutexLock), the call that took the lock through them and
+ * decides under it; the innermost call when all are; "" when none. */
+const char *ttdi_lock_caller(const ttdi_lthread *t);
 
 /* The first return of a call of one function with one lock set in a
  * thread (the lock set in the thread's own bits: ttdi_ltap.paddr). */

@@ -73,9 +73,13 @@ extern "C" {
  * cause kind "order" (the threads' order at a lock, diff/ordercause.c).
  * 1.13: a bad run killed while threads waited (diff/hang.c): ttd_result
  * hang (ttd_hang, ttd_blocked, enum ttd_hang_cause); cause kinds
- * TTD_COF_DEADLOCK and TTD_COF_HANG. */
+ * TTD_COF_DEADLOCK and TTD_COF_HANG.
+ * 1.14: a lock operation is named by its caller past lock wrappers
+ * (ttd_xev within; ttd_blocked function and taken_in); a thread that
+ * waited holding a lock another blocked thread wanted, nothing left
+ * running (TTD_HANG_HELD, ttd_hang waiter). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 13
+#define TTD_VERSION_MINOR 14
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -643,6 +647,12 @@ typedef struct ttd_xev {
                                else NULL */
     const char *func;       /* ENTER/EXIT: the function; SYNC_OP: the
                                innermost open function of the thread, "" */
+    const char *within;     /* SYNC_OP: the function the operation is named
+                               by, its innermost open call that is not a lock
+                               wrapper (a word lock, mutex... in its name:
+                               std::mutex::lock, MutexLock::MutexLock), the
+                               one that took the lock through them; = func
+                               when none is; NULL when not known (1.14) */
 } ttd_xev;
 
 /* The order of the threads around a divergence (traces with SYNC_OP
@@ -934,7 +944,9 @@ typedef struct ttd_blocked {
     const char *object;     /* what it waited for: "mutex#2", "cond#1" (the
                                bad run's objects numbered by first use, per
                                kind), "thread #1" (a joined thread) */
-    const char *function;   /* the innermost traced function it waited in */
+    const char *function;   /* the innermost traced function it waited in
+                               (for a lock: its caller past lock wrappers,
+                               as ttd_xev within) */
     const char *file;       /* that function's source, NULL if unknown */
     int line;               /* its line, 0 if unknown */
     uint64_t time_ns;       /* when the wait began */
@@ -947,7 +959,8 @@ typedef struct ttd_blocked {
                                when it is blocked too; -1 if none */
     const char *holder;     /* LOCKING: the holder's name, NULL if none */
     const char *taken_in;   /* LOCKING: the function the holder took the
-                               mutex in, NULL if unknown */
+                               mutex in (its caller past lock wrappers, as
+                               ttd_xev within), NULL if unknown */
 } ttd_blocked;
 
 /* Why the bad run hung (ttd_hang.cause). */
@@ -957,9 +970,13 @@ enum ttd_hang_cause {
                                the next holds */
     TTD_HANG_LOST_WAKEUP,   /* a condition signalled before its waiter
                                waited, never after */
-    TTD_HANG_NEVER          /* a wait for a signal (or a join of a thread)
+    TTD_HANG_NEVER,         /* a wait for a signal (or a join of a thread)
                                that never came: the thread that signalled
                                in the good run did not */
+    TTD_HANG_HELD           /* a thread waited (a condition, a semaphore, a
+                               join) holding a lock another blocked thread
+                               waited for, and no thread of the bad run was
+                               left running to end its wait (1.14) */
 };
 
 /* The bad run ended (it was killed: no clean end, no crash) while threads
@@ -969,14 +986,16 @@ typedef struct ttd_hang {
     size_t nblocked;
     int cause;              /* TTD_HANG_* */
     size_t root;            /* the blocked thread the cause is about: the
-                               cycle's first (DEADLOCK), the waiter */
+                               cycle's first (DEADLOCK), the waiter; HELD:
+                               the one that waited holding the lock */
     size_t ncycle;          /* DEADLOCK: threads in the cycle, from root
                                following waits_for */
     int complete;           /* DEADLOCK: every thread of the cycle is seen
                                waiting and every lock's holder known */
     const char *other;      /* LOST_WAKEUP: the thread that signalled before
                                the wait; NEVER: the thread that signalled in
-                               the good run (or the joined thread); NULL */
+                               the good run (or the joined thread); HELD: the
+                               thread that waited for the lock; NULL */
     int64_t other_pair;     /* its index in ttd_result.pairs, -1 */
     const char *other_function; /* LOST_WAKEUP: the function that
                                signalled; NEVER: the one that signalled in
@@ -988,6 +1007,8 @@ typedef struct ttd_hang {
                                outside any call (it returned: exited) */
     int64_t other_blocked;  /* NEVER: the other thread's index in blocked
                                when it is blocked itself, else -1 */
+    int64_t waiter;         /* HELD: the index in blocked of the thread that
+                               waited for the lock root held, else -1 (1.14) */
 } ttd_hang;
 
 #define TTD_VERDICT_EVIDENCE_MAX 2

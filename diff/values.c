@@ -578,37 +578,6 @@ size_t ttdi_values_text(ttdi_norm *n, const ttf_event *ev, char *buf, size_t len
     return k < 0 ? 0 : (size_t)k < len ? (size_t)k : len - 1;
 }
 
-/* Is tok one of the words a lock wrapper is named with? */
-static int lock_word(const char *tok, size_t n)
-{
-    static const char *const words[] = {"lock", "unlock", "trylock", "mutex",
-                                        "spinlock", "spin", "rwlock", "rdlock",
-                                        "wrlock", "futex", NULL};
-    for (size_t i = 0; words[i]; i++)
-        if (strlen(words[i]) == n && strncmp(words[i], tok, n) == 0)
-            return 1;
-    return 0;
-}
-
-int ttdi_lock_wrapper(const char *name)
-{
-    char low[128];
-    size_t n = 0, start = 0;
-
-    for (size_t i = 0; name[i] && n + 1 < sizeof low; i++) {
-        char c = name[i];
-        int upper = c >= 'A' && c <= 'Z';
-        int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum || (upper && n > start)) {   /* a word ends here */
-            if (lock_word(low + start, n - start))
-                return 1;
-            start = alnum ? n : n + 1;
-        }
-        low[n++] = upper ? (char)(c - 'A' + 'a') : alnum ? c : ' ';
-    }
-    return lock_word(low + start, n - start);
-}
-
 void ttdi_value_text(ttdi_norm *n, uint64_t v, const ttf_vtype *ty, uint64_t ns, char *buf,
                      size_t len)
 {

@@ -404,6 +404,14 @@ static const char *op_verb(int op)
     }
 }
 
+/* The function operation e is named by: the call that made it past lock
+ * wrappers (ttd_xev within: a lock takes no decision, its caller does,
+ * under it), else its innermost call. */
+static const char *xfn(const ttd_xev *e)
+{
+    return e->within && *e->within ? e->within : e->func;
+}
+
 /* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
  * sent before its wait in the sentence; g: the wait's answer passed up
  * (values mode), NULL. */
@@ -417,12 +425,12 @@ static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd
     if (!p)
         return NULL;
     p->kind = TTD_COF_ORDER;
-    p->function = o->self->func;
+    p->function = xfn(o->self);
     p->pair = o->self->pair;
     p->thread = ts;
     snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s before `%s` (thread %s) waited on "
              "it in the bad run, after it in the good run: the signal woke nobody (a lost "
-             "wake-up)", o->other->func, to ? to : "?", o->object, o->self->func, ts ? ts : "?");
+             "wake-up)", xfn(o->other), to ? to : "?", o->object, xfn(o->self), ts ? ts : "?");
     p->text = astr(c, buf);
     if (g)
         snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
@@ -454,12 +462,12 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
     if (!p)
         return NULL;
     p->kind = TTD_COF_ORDER;
-    p->function = first->func;
+    p->function = xfn(first);
     p->pair = first->pair;
     p->thread = tf;
     snprintf(buf, sizeof buf, "`%s` (thread %s) %s %s before `%s` (thread %s) did in the bad "
-             "run, after it in the good run: %s", first->func, tf ? tf : "?",
-             op_verb(first->op), o->object, then->func, tt ? tt : "?",
+             "run, after it in the good run: %s", xfn(first), tf ? tf : "?",
+             op_verb(first->op), o->object, xfn(then), tt ? tt : "?",
              o->other_first ? "the split's thread read what it left there"
                             : "nothing made it wait");
     p->text = astr(c, buf);
@@ -650,11 +658,37 @@ static const ttd_place *cause_never(vctx *c, const ttd_hang *h)
     return p;
 }
 
+/* A lock held across a wait (hang.c held()): named where the holder took
+ * the lock, its thread the holder's. */
+static const ttd_place *cause_held(vctx *c, const ttd_hang *h)
+{
+    const ttd_blocked *b = &h->blocked[h->root], *w = &h->blocked[h->waiter];
+    ttd_place *p = hang_place(c, b, TTD_COF_HANG);
+    char buf[768], in[256];
+
+    if (!p)
+        return NULL;
+    p->function = w->taken_in;
+    p->file = NULL;
+    p->line = 0;
+    snprintf(buf, sizeof buf, "thread %s took %s in `%s` and then %s %s in %s holding it; "
+             "thread %s waited for %s in `%s`: a lock held across a wait that no thread was "
+             "left running to end", b->thread_name, w->object, w->taken_in, wait_verb(b->op),
+             b->object, waited_in(in, sizeof in, b), w->thread_name, w->object, w->function);
+    p->text = astr(c, buf);
+    add_evidence(c, killed_while(c, h));
+    snprintf(buf, sizeof buf, "in the good run thread %s got the lock it waits for in the "
+             "bad run", w->thread_name);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 static const ttd_place *cause_hang(vctx *c, const ttd_hang *h)
 {
     switch (h->cause) {
     case TTD_HANG_DEADLOCK: return cause_deadlock(c, h);
     case TTD_HANG_LOST_WAKEUP: return cause_lost_hang(c, h);
+    case TTD_HANG_HELD: return cause_held(c, h);
     default: return cause_never(c, h);
     }
 }

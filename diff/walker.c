@@ -228,6 +228,14 @@ void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit)
     }
 }
 
+const char *ttdi_lock_caller(const ttdi_lthread *t)
+{
+    for (size_t i = t->n; i-- > 0;)
+        if (t->f[i].name && !ttdi_lock_wrapper(t->f[i].name))
+            return t->f[i].name;
+    return t->n && t->f[t->n - 1].name ? t->f[t->n - 1].name : "";
+}
+
 /* The data is not exact from the current event on. */
 static void loosen(ttdi_syncs *sy)
 {
@@ -327,8 +335,9 @@ static int record(ttdi_walk *w)
         ttdi_grow(&sy->rec, &sy->cap, sy->n + 1, sizeof *sy->rec, 64) < 0)
         return TT_ENOMEM;
     const char *func = sy->untapped ? NULL : sy->lt.n ? sy->lt.f[sy->lt.n - 1].name : "";
+    const char *within = sy->untapped ? NULL : ttdi_lock_caller(&sy->lt);
     sy->rec[sy->n++] = (ttdi_syncrec){ev->time_ns, sy->max_ns, ev->addr, ev->sync_arg,
-                                      ev->tsc, func, ev->code};
+                                      ev->tsc, func, within, ev->code};
     return 0;
 }
 

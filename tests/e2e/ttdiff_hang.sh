@@ -13,7 +13,12 @@
 #     joins the worker; SIGTERM): kind "hang", the worker's wait, what main
 #     did last and that it waits to join the worker;
 #   fixtures/progs/sem_hang.c (SEM_HANG=bad: main skips a sem_post): kind
-#     "hang", the worker's semaphore wait and the post that never came.
+#     "hang", the worker's semaphore wait and the post that never came;
+#   fixtures/progs/held_wait.c (HELD_WAIT=bad: main waits for the job's
+#     end holding the lock the job needs; SIGTERM): kind "hang", named
+#     where main took the lock (`cancel_job`, past the wrapper
+#     `lock_table`), both waits in the sentence (main's before, the
+#     worker's named as the lock's waiter).
 # And a regression that hangs (join_hang.c with `started = 1` removed from
 # the bad build's source): the changed code is the cause, the hang evidence.
 # Text (verdict in the first 10 lines), HTML (first screen) and JSON
@@ -24,7 +29,7 @@ set -eu
 
 command -v gcc > /dev/null || { echo "SKIP: no gcc"; exit 77; }
 command -v timeout > /dev/null || { echo "SKIP: no timeout"; exit 77; }
-for p in deadlock cond_lost join_hang sem_hang; do cp "fixtures/progs/$p.c" "$T/$p.c"; done
+for p in deadlock cond_lost join_hang sem_hang held_wait; do cp "fixtures/progs/$p.c" "$T/$p.c"; done
 check() {   # check NAME MODE KIND FUNCTION CONFIDENCE TEXT-REGEX EVIDENCE-REGEX
     run 1 --color never "$T/$1-g-$2.trc" "$T/$1-b-$2.trc"
     head -10 "$T/out" > "$T/head10"
@@ -47,7 +52,7 @@ assert any(re.match(bre(r'''$7'''), e) for e in v['evidence']), v['evidence']
 }
 for m in plain values; do
     flag=""; [ "$m" = values ] && flag=--values
-    for p in deadlock cond_lost join_hang sem_hang; do
+    for p in deadlock cond_lost join_hang sem_hang held_wait; do
         (cd "$T" && "$BD/ttcc" $flag gcc ${SAN:-} -O2 -pthread -o "$p-$m" "$p.c") \
             || fail "build $p $m"
         COND_WAIT=forever rec "$p-g-$m.trc" "$T/$p-$m"
@@ -56,6 +61,7 @@ for m in plain values; do
     COND_WAIT=forever COND_LOST=race rec "cond_lost-b-$m.trc" timeout 1 "$T/cond_lost-$m"
     JOIN_HANG=bad rec "join_hang-b-$m.trc" timeout 1 "$T/join_hang-$m"
     SEM_HANG=bad rec "sem_hang-b-$m.trc" timeout 1 "$T/sem_hang-$m"
+    HELD_WAIT=bad rec "held_wait-b-$m.trc" timeout 1 "$T/held_wait-$m"
     check deadlock "$m" deadlock move_ab likely \
         'a deadlock: thread left waited for mutex#[12] in `move_ab`, held by thread right (taken in `move_ba`); thread right waited for mutex#[12] in `move_ba`, held by thread left (taken in `move_ab`)' \
         'the bad run never ended (killed: no clean end) while .*thread left waited for mutex#[12] in `move_ab` (deadlock.c:[0-9]*) and thread right waited for mutex#[12] in `move_ba` (deadlock.c:[0-9]*)'
@@ -68,6 +74,9 @@ for m in plain values; do
     check sem_hang "$m" hang take_job possible \
         'thread worker waited on sem#1 in `take_job` for a post that never came: `submit` (thread app) posted it in the good run, not in the bad run' \
         'thread app.s last call in the bad run was `queue_job`; it then waited to join thread #1 in `main` (sem_hang.c:[0-9]*)'
+    check held_wait "$m" hang cancel_job possible \
+        'thread app took mutex#1 in `cancel_job` and then waited on cond#1 in `wait_done` (held_wait.c:[0-9]*) holding it; thread worker waited for mutex#1 in `store_result`: a lock held across a wait that no thread was left running to end' \
+        'the bad run never ended (killed: no clean end) while thread app waited on cond#1 in `wait_done` (held_wait.c:[0-9]*) and thread worker waited for mutex#1 in `store_result` (held_wait.c:[0-9]*)'
 done
 # a regression between two builds that hangs: start_worker's source loses
 # `started = 1` (the worker wakes, sees nothing started, waits again). The

@@ -7,7 +7,10 @@
 # no value the calls show differs: only the order on the lock. Plain and
 # values builds: the verdict names the order (kind "order", use_config in
 # thread app, the loader's load_config in the sentence) in text (first
-# 10 lines), HTML (first screen) and JSON. Must not: thread order that
+# 10 lines), HTML (first screen) and JSON; built with -DCFG_WRAPPED too,
+# where both threads take the lock through the program's wrapper
+# (cfg_mutex_lock): the same verdict, the callers named, not the wrapper
+# (a lock takes no decision). Must not: thread order that
 # differs between two other threads (the sellers of race_busy, whose
 # verdict is the race: ttdiff_checkact.sh) or that the split did not read
 # under (tests/unit/test_races.c test_order_cause).
@@ -16,9 +19,11 @@ set -eu
 
 command -v gcc > /dev/null || { echo "SKIP: no gcc"; exit 77; }
 cp fixtures/progs/order_config.c "$T/prog.c"
-for m in plain values; do
-    flag=""; [ "$m" = values ] && flag=--values
-    (cd "$T" && "$BD/ttcc" $flag gcc ${SAN:-} -O2 -pthread -o "prog-$m" prog.c) || fail "build $m"
+for m in plain values wrap-plain wrap-values; do
+    flag=""; case "$m" in *values) flag=--values;; esac
+    def=""; case "$m" in wrap-*) def=-DCFG_WRAPPED;; esac
+    (cd "$T" && "$BD/ttcc" $flag gcc ${SAN:-} -O2 $def -pthread -o "prog-$m" prog.c) \
+        || fail "build $m"
     rec "g-$m.trc" "$T/prog-$m"
     ORDER_CONFIG=race rec "b-$m.trc" "$T/prog-$m"
     run 1 --color never "$T/g-$m.trc" "$T/b-$m.trc"

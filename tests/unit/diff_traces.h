@@ -28,9 +28,10 @@ int dt_helper(void);
 int dt_wait(void);
 int dt_peek(void);      /* reads a global: shared state (format/reads.c) */
 int dt_tally(void);     /* reads another global */
+int dt_mutex_lock(void); /* named as a lock wrapper is */
 
 /* Script names and the functions they stand for. */
-#define DT_NFNS 11
+#define DT_NFNS 12
 extern const struct dt_fn {
     const char *name;       /* as written in scripts */
     int (*fn)(void);        /* the function whose address is traced */

@@ -8,6 +8,9 @@
  *     the wait began (the wait was not what was lost);
  *   - a join of a worker waiting for a signal that never came: kind
  *     hang, the good run's signaller and what it did last;
+ *   - a lock held across a wait: kind hang, named where the holder took
+ *     the lock, past a lock wrapper; must not: a thread still running at
+ *     the end (it could have ended the wait);
  *   - no hang: a thread waiting at the end of both runs (the good one
  *     killed too); a wait that returned; a bad run that ended cleanly.
  */
@@ -362,6 +365,96 @@ static void test_lock_never_released(void **state)
     ttd_free(d);
 }
 
+/* seller-0 runs a job in `work`: its work, then MA (through a lock
+ * wrapper, `mutex_lock`), then it says it is done. main cancels it in
+ * `helper`: it takes MA through the wrapper, waits in `wait` on COND
+ * (under MB) for the job's end, releases MA. Good: the cancel after the
+ * job ended (no wait). Bad: main waits holding MA, seller-0 waits for MA.
+ * how 1 (must not): seller-1 is still inside a call at the end (it could
+ * have ended main's wait). */
+static void held_wait(const char *name, int bad, int how)
+{
+    dt t;
+
+    open_trace(&t, name);
+    run(&t, 0, "main{");
+    op(&t, 0, TTF_SOP_CREATE, TH1, 1);
+    if (how == 1) {
+        op(&t, 0, TTF_SOP_CREATE, TH2, 2);
+        t.now[2] = 900;
+        run(&t, 2, "parse{ log{");
+    }
+    t.now[1] = 1000;
+    run(&t, 1, "parse{ work{ @1500 mutex_lock{");
+    if (bad)
+        op(&t, 1, TTF_SOP_LOCKING, MA, 0);
+    t.now[0] = bad ? 1200 : 3000;
+    run(&t, 0, "helper{ mutex_lock{");
+    op(&t, 0, TTF_SOP_LOCK, MA, 0);
+    run(&t, 0, "} wait{");
+    op(&t, 0, TTF_SOP_LOCK, MB, 0);
+    if (bad) {
+        op(&t, 0, TTF_SOP_WAIT, COND, MB);
+        finish(&t, 1);
+        return;
+    }
+    op(&t, 0, TTF_SOP_UNLOCK, MB, 0);
+    op(&t, 0, TTF_SOP_UNLOCK, MA, 0);
+    run(&t, 0, "} }");
+    t.now[1] = 3500;
+    op(&t, 1, TTF_SOP_LOCK, MA, 0);
+    run(&t, 1, "}");
+    op(&t, 1, TTF_SOP_UNLOCK, MA, 0);
+    run(&t, 1, "} }");
+    if (how == 1)
+        run(&t, 2, "} }");
+    t.now[0] = 4000;
+    op(&t, 0, TTF_SOP_JOINING, TH1, 0);
+    op(&t, 0, TTF_SOP_JOIN, TH1, 0);
+    run(&t, 0, "}");
+    finish(&t, 0);
+}
+
+static void test_held_across_wait(void **state)
+{
+    (void)state;
+    held_wait("hg0.trc", 0, 0);
+    held_wait("hb0.trc", 1, 0);
+    ttd_diff *d = diff("hg0.trc", "hb0.trc");
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_verdict *v = r->verdict;
+
+    assert_non_null(r->hang);
+    assert_int_equal(r->hang->cause, TTD_HANG_HELD);
+    assert_int_equal(r->hang->blocked[r->hang->root].thread, 0);
+    assert_int_equal(r->hang->blocked[r->hang->waiter].thread, 1);
+    assert_string_equal(r->hang->blocked[r->hang->waiter].taken_in, "dt_helper");
+    assert_int_equal(v->cause->kind, TTD_COF_HANG);
+    assert_string_equal(v->cause->function, "dt_helper");
+    assert_string_equal(v->cause->thread, "main");
+    assert_non_null(strstr(v->cause->text, "thread main took mutex#1 in `dt_helper` and then "
+                                           "waited on cond#1 in `dt_wait` ("));
+    assert_non_null(strstr(v->cause->text, ") holding it; thread seller-0 waited for mutex#1 "
+                                           "in `dt_work`: a lock held across a wait that no "
+                                           "thread was left running to end"));
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+
+    /* must not: seller-1 runs on (inside log at the end): the lock's
+     * waiter is named, as before */
+    held_wait("hg1.trc", 0, 1);
+    held_wait("hb1.trc", 1, 1);
+    d = diff("hg1.trc", "hb1.trc");
+    r = ttd_get_result(d);
+    assert_non_null(r->hang);
+    assert_int_equal(r->hang->cause, TTD_HANG_NEVER);
+    assert_string_equal(r->verdict->cause->function, "dt_work");
+    assert_string_equal(r->verdict->cause->text, "thread seller-0 waited for mutex#1 in "
+                        "`dt_work`, held by thread main (taken in `dt_helper`), which never "
+                        "released it");
+    ttd_free(d);
+}
+
 static void test_semaphore(void **state)
 {
     (void)state;
@@ -442,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_never_came),
         cmocka_unit_test(test_lock_never_released),
         cmocka_unit_test(test_semaphore),
+        cmocka_unit_test(test_held_across_wait),
         cmocka_unit_test(test_no_hang),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);

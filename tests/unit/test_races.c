@@ -732,7 +732,8 @@ static void test_decides_widths(void **state)
  * loader publishes in seller-0 and seller-1 (they swap), main reads
  * under MUTEX2 alone; how 3: main looks under MUTEX twice, the loader
  * publishing between the looks in the bad run (the swap is at the first
- * look, and main's last look came after the loader's in both runs). */
+ * look, and main's last look came after the loader's in both runs); how
+ * 6: both take MUTEX through a lock wrapper (`mutex_lock`). */
 static void order_run(const char *name, int bad, int how)
 {
     const char *load = "parse{ work{";
@@ -750,12 +751,15 @@ static void order_run(const char *name, int bad, int how)
             break;
         t.now[th] = bad && how != 2 ? (how == 3 ? 1150 : 1200) : 1000 + 20 * (uint64_t)k;
         run(&t, th, load);
+        run(&t, th, how == 6 ? "mutex_lock{" : "");
         op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
+        run(&t, th, how == 6 ? "}" : "");
         op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
         run(&t, th, "} }");
     }
-    run(&t, 0, "@1100 main{ lex{");
+    run(&t, 0, how == 6 ? "@1100 main{ lex{ mutex_lock{" : "@1100 main{ lex{");
     op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    run(&t, 0, how == 6 ? "}" : "");
     if (how == 4)       /* a getter under the lock: what the loader left */
         run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
     op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX2 : MUTEX, 0);
@@ -812,6 +816,17 @@ static void test_order_cause(void **state)
                                            "(thread seller-0) did in the bad run"));
     assert_true(v->nevidence >= 2);
     assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+    /* the locks taken through a wrapper: the calls that took them, which
+     * decide under them, are named, not the wrapper */
+    v = order_verdict(6, &d);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_lex");
+    assert_non_null(strstr(v->cause->text, "`dt_lex` (thread main) took mutex#1 before `dt_work` "
+                                           "(thread seller-0) did in the bad run"));
+    const ttd_interleave *il = ttd_get_result(d)->first->interleave;
+    assert_string_equal(il->order[1].func, "dt_mutex_lock");
+    assert_string_equal(il->order[1].within, "dt_lex");
     ttd_free(d);
     for (int how = 1; how <= 3; how++) {
         v = order_verdict(how, &d);
