@@ -91,6 +91,19 @@ static int varies(const char *a, size_t k)
     return (k == 0 && !a[e]) || e - k >= 4;
 }
 
+/* A long path argument keeps its end, where its name is:
+ * "/long/checkout/fixtures/suite.sh" -> ".../fixtures/suite.sh", the tail
+ * from a '/' that leaves at most 36 bytes; where the tree was checked out
+ * does not decide what a process is called. Else a itself. */
+static const char *tail_of(const char *a, int *cut)
+{
+    size_t n = strlen(a);
+    const char *q = n > 40 ? strchr(a + n - 36, '/') : NULL;
+
+    *cut = q != NULL;
+    return q ? q : a;
+}
+
 /* Text for a name: "base arg arg", each part at most 40 bytes. */
 static char *name_of(const ttf_proc *p, int normalise)
 {
@@ -104,9 +117,12 @@ static char *name_of(const ttf_proc *p, int normalise)
     base = base ? base + 1 : p->exe;
     o += (size_t)snprintf(s, cap, "%.40s", base);
     for (size_t i = 1; i < p->argc && o + 48 < cap; i++) {
-        const char *a = p->argv[i];
+        int cut;
+        const char *a = tail_of(p->argv[i], &cut);
         s[o++] = ' ';
         size_t start = o;
+        if (cut)
+            o += (size_t)snprintf(s + o, cap - o, "...");
         for (size_t k = 0; a[k] && o - start < 40; k++) {
             char c = a[k];
             if (normalise && !strncmp(a + k, "/tmp/", 5)) {
