@@ -152,13 +152,21 @@ static const struct { const char *name; int versioned; } w_info[W_N] = {
     {"pthread_cond_broadcast", 1}, {"pthread_join", 0}, {"sem_wait", 0},
     {"sem_trywait", 0}, {"sem_post", 0}};
 
-/* Wrapper w's next definition, found once; in chaos mode also the chaos
- * point before the call (not inside one of libttcap's own writes). */
-static void *sync_real(int w)
+/* Wrapper w's next definition, found once (no chaos point: the tries a
+ * lock or a semaphore's wait makes first). */
+static void *found(int w)
 {
     void *f = w_found[w];
     if (!f)
         f = w_found[w] = next_fn(w_info[w].name, w_info[w].versioned);
+    return f;
+}
+
+/* Wrapper w's next definition, found once; in chaos mode also the chaos
+ * point before the call (not inside one of libttcap's own writes). */
+static void *sync_real(int w)
+{
+    void *f = found(w);
     if (!cap_chaos.on) {
         w_real[w] = f;
         return f;
@@ -280,10 +288,7 @@ static void sync_op(int op, const void *obj, int64_t arg)
  * EAGAIN). On the uncontended path the trylock is the lock. */
 static int locking(pthread_mutex_t *m)
 {
-    int (*try)(pthread_mutex_t *) = (int (*)(pthread_mutex_t *))w_found[W_TRYLOCK];
-    if (!try)
-        try = (int (*)(pthread_mutex_t *))(w_found[W_TRYLOCK] =
-                  next_fn(w_info[W_TRYLOCK].name, w_info[W_TRYLOCK].versioned));
+    int (*try)(pthread_mutex_t *) = (int (*)(pthread_mutex_t *))found(W_TRYLOCK);
     if (!try || !cap_on || !cap.sync)
         return -1;
     return try(m);
@@ -376,10 +381,7 @@ __attribute__((visibility("default")))
 int sem_wait(sem_t *sem)
 {
     SYNC_REAL(sem_wait, W_SEMWAIT);
-    int (*try)(sem_t *) = (int (*)(sem_t *))w_found[W_SEMTRY];
-    if (!try)
-        try = (int (*)(sem_t *))(w_found[W_SEMTRY] =
-                  next_fn(w_info[W_SEMTRY].name, w_info[W_SEMTRY].versioned));
+    int (*try)(sem_t *) = (int (*)(sem_t *))found(W_SEMTRY);
     int rc = try && cap_on && cap.sync ? try(sem) : -2;
     if (rc == -1 && errno == EAGAIN)
         sync_op(TTF_SYNC_SEM_WAITING, sem, 0);
