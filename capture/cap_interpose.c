@@ -288,10 +288,10 @@ static void sync_op(int op, const void *obj, int64_t arg)
  * EAGAIN). On the uncontended path the trylock is the lock. */
 static int locking(pthread_mutex_t *m)
 {
-    int (*try)(pthread_mutex_t *) = (int (*)(pthread_mutex_t *))found(W_TRYLOCK);
-    if (!try || !cap_on || !cap.sync)
+    if (!cap_on || !cap.sync)   /* first: no look-up when nothing is recorded */
         return -1;
-    return try(m);
+    int (*try)(pthread_mutex_t *) = (int (*)(pthread_mutex_t *))found(W_TRYLOCK);
+    return try ? try(m) : -1;
 }
 
 __attribute__((visibility("default")))
