@@ -18,7 +18,9 @@
  * comes before a bare split: the only changed function, or the one
  * changed source (codediff's source comparison: functions whose machine
  * code changed with the same source only carry it), then the threads'
- * order when it alone differs where the split read (ordercause.c); the
+ * order when it alone differs where the split read (ordercause.c), a
+ * race on a flag (flagrace.c), a call of another thread the split's
+ * read fell inside (overlap.c); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make
@@ -849,11 +851,6 @@ static const ttd_place *cause_runs(vctx *c)
     ttdi_flag_race fr;
     if ((bare || g) && ttdi_flag_race_find(c->in, r, bare ? NULL : g, &fr) == 1)
         return cause_flag(c, &fr, bare ? NULL : g);
-    /* or the split's thread ran inside another thread's call that writes
-     * what its branch read, in the bad run only (overlap.c) */
-    ttdi_overlap ov;
-    if (bare && ttdi_overlap_find(c->in, r, &ov) == 1)
-        return cause_overlap(c, &ov);
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */
@@ -861,6 +858,12 @@ static const ttd_place *cause_runs(vctx *c)
         if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
             return carried(&d->suspects[i]) && (sc = only_source(c))
                        ? cause_code(c, sc, 1) : cause_suspect(c, &d->suspects[i]);
+    /* or the split's thread ran inside another thread's call that writes
+     * what its branch read, in the bad run only (overlap.c; after code
+     * changed: with two builds a changed suspect explains more) */
+    ttdi_overlap ov;
+    if (bare && ttdi_overlap_find(c->in, r, &ov) == 1)
+        return cause_overlap(c, &ov);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)

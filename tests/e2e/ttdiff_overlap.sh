@@ -4,7 +4,7 @@
 # the callback on_wake and clears the `pending` flag after it; with
 # ASYNC_FOLD=race the producer's send_wake reads the flag while on_wake
 # still runs, folds its wake-up away, and the message is never handled.
-# Plain build: the verdict names a race (kind "race") at dispatch, thread
+# Plain build (and values, JSON): the verdict names a race (kind "race") at dispatch, thread
 # loop, the call the split's thread ran inside, with send_wake and the
 # global `pending` in the sentence and when dispatch ran against the
 # split, in text (first 10 lines), HTML (first screen) and JSON;
@@ -41,6 +41,16 @@ assert "`pending`" in c["text"] and "a window" in c["text"], c
 assert any("inside it" in e for e in v["evidence"]), v["evidence"]
 assert v["confidence"] == "possible", v
 assert v["symptom"]["function"] == "send_wake", v["symptom"]
+'
+# values mode: no value differs before the split (send_wake returns
+# nothing), the same verdict
+(cd "$T" && "$BD/ttcc" --values gcc ${SAN:-} -O2 -pthread -o prog-values prog.c) || fail "build values"
+rec gv.trc "$T/prog-values"
+ASYNC_FOLD=race rec bv.trc "$T/prog-values"
+run 1 --format json "$T/gv.trc" "$T/bv.trc"
+json "$T/out" '
+c = d["verdict"]["cause"]
+assert c["kind"] == "race" and c["function"] == "dispatch" and c["thread"] == "loop", c
 '
 # must not: done right (cleared before the callback), the same timings
 ASYNC_FOLD_RIGHT=1 rec gr.trc "$T/prog"
