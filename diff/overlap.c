@@ -49,9 +49,10 @@
  * more, sync records, a global named by the split frame's code): each
  * other thread is read by run walks from the marks the thread order left
  * a 64th of the way before the split (ttdi_walk_open_at), to the split's
- * time in each run, and the bad run on from there until B's calls open at
- * the split have returned, at most OV_AFTER events (past that, no cause
- * in that thread: it cannot tell). The split thread is read from the
+ * time in each run (at most OV_BEFORE events from the mark), and the bad
+ * run on from there until B's calls open at the split have returned, at
+ * most OV_AFTER events (past either, no cause in that thread: it cannot
+ * tell). The split thread is read from the
  * timing scan's pin before its split to the split.
  * Limits. A window whose calls differ in B before the split (a hunk) is
  * not judged; happens-before is by locks held in both calls only (the
@@ -66,6 +67,7 @@
 #include "explain.h"
 
 #define OV_AFTER (1u << 16)     /* events read past the split, at most */
+#define OV_BEFORE (1u << 20)    /* events read from a mark to the split */
 #define OV_SYNCS 4096           /* sync records kept per thread */
 #define OV_GLOBALS 16           /* globals a function names, kept */
 #define OV_DEPTH 256            /* frames of a stack looked at */
@@ -185,15 +187,22 @@ static long syncs_to_split(octx *c, uint32_t th)
  * read to its first event later than ns, or its kept event idx (the
  * split's own thread: the split's event) (w->stack: the calls open then,
  * w->idx the kept events before). 1, 0 at the thread's end (the same),
- * or a TT_E* code. */
+ * 2 when that took more than OV_BEFORE events, or a TT_E* code (with
+ * 2 and a code, w closed). */
 static int walk_to(ttdi_walk *w, ttdi_run_state *r, uint32_t th, uint64_t ns, uint64_t idx)
 {
     int rc = ttdi_walk_open_at(w, r, th, idx, ns, 0);
+    uint64_t n = 0;
 
     if (rc < 0)
         return rc;
     while ((rc = ttdi_walk_next(w)) > 0 && w->ev.time_ns <= ns && !(w->kept && w->idx >= idx))
-        ;
+        if (++n > OV_BEFORE) {
+            rc = 2;     /* no mark near enough: it cannot tell */
+            break;
+        }
+    if (rc < 0 || rc == 2)
+        ttdi_walk_close(w);
     return rc;
 }
 
@@ -306,8 +315,8 @@ static int other_thread(octx *c, size_t p, othread *o, size_t *nsy)
     if (ns0 < 0)
         return 0;
     *nsy = (size_t)ns0;
-    if ((rc = walk_to(&wb, c->run, tb, c->until, UINT64_MAX)) < 0)
-        return rc;
+    if ((rc = walk_to(&wb, c->run, tb, c->until, UINT64_MAX)) < 0 || rc == 2)
+        return rc == 2 ? 0 : rc;
     o->n = wb.nstack < OV_DEPTH ? wb.nstack : OV_DEPTH;
     for (size_t i = 0; i < o->n; i++) {
         ttdi_frame_id *fi = &wb.stack[i];
@@ -319,9 +328,10 @@ static int other_thread(octx *c, size_t p, othread *o, size_t *nsy)
                                   nm && ttdi_lock_wrapper(nm)};
     }
     uint64_t nb = wb.idx;
-    if ((rg = walk_to(&wg, &c->in->r[TTD_GOOD], tg, d->good_time_ns, UINT64_MAX)) < 0) {
+    if ((rg = walk_to(&wg, &c->in->r[TTD_GOOD], tg, d->good_time_ns, UINT64_MAX)) < 0 ||
+        rg == 2) {
         ttdi_walk_close(&wb);
-        return rg;
+        return rg == 2 ? 0 : rg;
     }
     uint64_t ng = wg.idx;
     if (pair_parts(r, p) >= (nb > ng ? nb : ng) && o->n) {
@@ -363,8 +373,8 @@ static int split_frame(octx *c, uint32_t ta, ttdi_flag_sync *sy, size_t *nsy,
     int rc = walk_to(&w, c->run, ta, c->until, c->r->first->bad_index);
     long k;
 
-    if (rc < 0)
-        return rc;
+    if (rc < 0 || rc == 2)
+        return rc == 2 ? 0 : rc;
     if (w.nstack) {
         ttdi_frame_id *f = &w.stack[w.nstack - 1];
         *addr = f->addr;
