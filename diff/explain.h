@@ -187,4 +187,46 @@ int ttdi_flag_unordered(const ttdi_flag_view *p, const ttdi_flag_call *pc,
 int ttdi_flag_race_find(const ttdi_in *in, const ttd_result *r, const ttd_value_diff *v,
                         ttdi_flag_race *out);
 
+/* Another thread's call in flight over the split (overlap.c): a call of
+ * another thread open at the split's time in the bad run and not at the
+ * paired point in the good run (returned, or not begun), whose code, or
+ * a call made inside it after the split, writes a global the code of the
+ * split's frame reads, with no lock held by both calls. */
+typedef struct ttdi_overlap {
+    int found;
+    const char *window;                 /* the call in flight (C) */
+    const char *window_thread;          /* bad run's names, "#N" */
+    int64_t window_pair;
+    const char *split;                  /* the split's frame */
+    const char *split_thread;
+    int64_t split_pair;
+    const char *global;                 /* the global's name, NULL */
+    const char *writer;                 /* the call inside C that writes it,
+                                           NULL when C's own code does */
+    uint64_t enter_ns, exit_ns;         /* C in the bad run (exit UINT64_MAX:
+                                           not seen) */
+    uint64_t split_ns;                  /* the split's time in the bad run */
+} ttdi_overlap;
+/* One call of the other thread's stack at the split (outermost first),
+ * for the pick (overlap.c walks them; unit tests make them up). */
+typedef struct ttdi_ov_frame {
+    const char *name;
+    uint64_t enter_ns, exit_ns;         /* exit UINT64_MAX: not seen */
+    int in_good;                        /* 1: open at the paired point in
+                                           the good run too */
+    int writes;                         /* 1: writes what the split reads */
+    int wrapper;                        /* 1: a lock wrapper */
+} ttdi_ov_frame;
+/* The call to name among f[0..n) (thread b) against the split's frame's
+ * call ac (thread a; its exit_ns: the split's time): the innermost call
+ * open over the split in the bad run only that writes what the split
+ * reads, not a lock wrapper, when nothing orders it and ac
+ * (ttdi_flag_unordered: no mutex held in both); its index, else -1. */
+int ttdi_overlap_pick(const ttdi_flag_view *a, const ttdi_flag_call *ac,
+                      const ttdi_flag_view *b, const ttdi_ov_frame *f, size_t n);
+/* 1 and *out filled when the split's frame read a global that a call of
+ * another thread, in flight over the split in the bad run only, writes;
+ * 0 if not; or a TT_E* code. */
+int ttdi_overlap_find(const ttdi_in *in, const ttd_result *r, ttdi_overlap *out);
+
 #endif

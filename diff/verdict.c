@@ -18,7 +18,9 @@
  * comes before a bare split: the only changed function, or the one
  * changed source (codediff's source comparison: functions whose machine
  * code changed with the same source only carry it), then the threads'
- * order when it alone differs where the split read (ordercause.c); the
+ * order when it alone differs where the split read (ordercause.c), a
+ * race on a flag (flagrace.c), a call of another thread the split's
+ * read fell inside (overlap.c); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make
@@ -741,6 +743,51 @@ static const ttd_place *cause_flag(vctx *c, const ttdi_flag_race *f, const ttd_v
     return p;
 }
 
+/* The cause from another thread's call in flight over the split
+ * (ttdi_overlap_find): that call named, the split's frame in the
+ * sentence. */
+static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
+{
+    const char *gl = o->global ? o->global : "a global";
+    ttd_place *p = place(c);
+    char buf[768], by[160] = "";
+
+    if (!p)
+        return NULL;
+    c->flag = 1;
+    p->kind = TTD_COF_RACE;
+    p->function = o->window;
+    p->thread = o->window_thread;
+    p->pair = o->window_pair;
+    const ttd_suspect *s = suspect_named(c->r->first, o->window);
+    if (s) {
+        p->file = s->file;
+        p->line = s->line;
+    }
+    if (o->writer)
+        snprintf(by, sizeof by, " (through `%s`, called inside it after the split)", o->writer);
+    snprintf(buf, sizeof buf, "`%s` (thread %s) was still running when `%s` (thread %s) read "
+             "`%s` and took the other branch; `%s` writes `%s`%s, and no lock was held by both: "
+             "the read fell inside the other thread's call (a window)", o->window,
+             o->window_thread, o->split, o->split_thread, gl, o->window, gl, by);
+    p->text = astr(c, buf);
+    if (o->exit_ns != UINT64_MAX)
+        snprintf(buf, sizeof buf, "in the bad run `%s` ran from %.3f to %.3f ms and the calls "
+                 "part at %.3f ms, inside it; in the good run the same call of thread %s was "
+                 "not running where they part", o->window, (double)o->enter_ns / 1e6,
+                 (double)o->exit_ns / 1e6, (double)o->split_ns / 1e6, o->window_thread);
+    else
+        snprintf(buf, sizeof buf, "in the bad run `%s` began at %.3f ms and had not returned "
+                 "when the calls part at %.3f ms; in the good run the same call of thread %s "
+                 "was not running where they part", o->window, (double)o->enter_ns / 1e6,
+                 (double)o->split_ns / 1e6, o->window_thread);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "`%s`'s machine code reads `%s`: its branch acted on what the "
+             "other thread had not written yet", o->split, gl);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 /* The first divergence's value when the first suspect is the function
  * that returned it (a value or an error origin, no code changed) and
  * nothing else is on the chain before it: a getter's answer, NULL if not. */
@@ -811,6 +858,12 @@ static const ttd_place *cause_runs(vctx *c)
         if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
             return carried(&d->suspects[i]) && (sc = only_source(c))
                        ? cause_code(c, sc, 1) : cause_suspect(c, &d->suspects[i]);
+    /* or the split's thread ran inside another thread's call that writes
+     * what its branch read, in the bad run only (overlap.c; after code
+     * changed: with two builds a changed suspect explains more) */
+    ttdi_overlap ov;
+    if (bare && ttdi_overlap_find(c->in, r, &ov) == 1)
+        return cause_overlap(c, &ov);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)

@@ -129,6 +129,10 @@ static void check_result(const ttd_result *r)
  * the run walks' records set aside): main read 3.14 with that rule and
  * without the pins, 3.07 before either. A walk from the latest mark
  * would take it back (issue 38 item 4). */
+/* And about 0.006 the overlap rule's (overlap.c, session 17: the split
+ * thread by a run walk from the timing scan's pin before the split to
+ * the split, for its frame there; the split frame's code names no global
+ * here, so no other thread is read): 2.94 before it. */
 static void test_read_once(void **state)
 {
     uint64_t eg, eb;
