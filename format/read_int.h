@@ -310,6 +310,12 @@ void ttfi_finish_modules(ttf_trace *t);
 
 /* Next event of the thread, any record: 1 with *ev, 0 at the end. */
 int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
+/* A SYNC_OP record at d->c.p (hot_decode's other common record: locks,
+ * conditions, thread create and join) decoded as dec_next would, without
+ * its generality: 1 with *ev; 0 (nothing read or changed) if the record
+ * runs off its chunk or a varint overflows: dec_next then reads it and
+ * reports the damage. */
+int ttfi_sync_fast(struct dec *d, ttf_event *ev);
 
 /* ---- untimed.c: untimed EXITs of sparse chunks (v1.4) -------------------- */
 
@@ -514,7 +520,7 @@ static inline int values_skip_fast(const struct dec *d, const uint8_t **q,
  * ENTER or EXIT, hit or miss, whose address and time varints have one or
  * two bytes (a sparse chunk's TIMED or SAMPLE EXIT too, but a SAMPLE while
  * opening), in a values chunk with its values (any length, the SSE
- * registers of an XMM chunk too). 1 with *ev as
+ * registers of an XMM chunk too); a SYNC_OP (ttfi_sync_fast). 1 with *ev as
  * dec_next would fill it; 0 (nothing read or changed) if the next record
  * is any other: dec_next then starts over at the same byte, and reports
  * any damage. With skip (the scan), a values chunk's values are only
@@ -550,8 +556,10 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
     } else {
+        if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0))
+            return tag == TTF_R_SYNC_OP ? ttfi_sync_fast(d, ev) : 0;
         is_exit = tag == TTF_T_EXIT_MISS;
-        if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
+        if (!uvar_short(&q, end, &u) ||
             ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
