@@ -90,17 +90,25 @@ static struct want *plan(uint64_t tsc0)
     return w;
 }
 
-static const char *write_plan(const char *name, int timed, int values,
-                              int sites, struct want *w[2])
+/* A writer of a 2-thread trace at name (4 KiB chunks) into *wr: its path. */
+static const char *open_two(const char *name, int timed, int values, ttf_writer **wr)
 {
     const char *path = tu_path(name);
     ttf_writer_opts o = {.chunk_size = 4096, .timed = timed, .values = values};
+
+    assert_int_equal(ttf_writer_open(path, &o, wr), 0);
+    for (uint32_t th = 0; th < 2; th++)
+        assert_int_equal(ttf_write_thread_start(*wr, th, 1000 + th, 7 + th, "t"), 0);
+    return path;
+}
+
+static const char *write_plan(const char *name, int timed, int values,
+                              int sites, struct want *w[2])
+{
     uint64_t regs[TTF_VALUE_REGS] = {0};
     ttf_writer *wr;
+    const char *path = open_two(name, timed, values, &wr);
 
-    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
-    for (uint32_t th = 0; th < 2; th++)
-        assert_int_equal(ttf_write_thread_start(wr, th, 1000 + th, 7 + th, "t"), 0);
     for (uint32_t i = 0; i < NEV; i++) {
         for (uint32_t th = 0; th < 2; th++) {
             const struct want *e = &w[th][i];
@@ -234,14 +242,10 @@ static const int64_t sync_arg[] = {0, 1, -1, 63, -64, 64, -110, 0x5000, 10000000
  * operation and unknown ones), an EXIT, NSYNC times. */
 static const char *write_syncs(const char *name, int timed, int values, int sites)
 {
-    const char *path = tu_path(name);
-    ttf_writer_opts o = {.chunk_size = 4096, .timed = timed, .values = values};
     uint64_t tsc = 1000;
     ttf_writer *wr;
+    const char *path = open_two(name, timed, values, &wr);
 
-    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
-    for (uint32_t th = 0; th < 2; th++)
-        assert_int_equal(ttf_write_thread_start(wr, th, 1000 + th, 7 + th, "t"), 0);
     for (uint32_t i = 0; i < NSYNC; i++) {
         for (uint32_t th = 0; th < 2; th++) {
             uint64_t fn = func_addr(next_rand() % NFUNC);

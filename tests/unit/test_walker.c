@@ -799,24 +799,32 @@ static const char *caller_asked(const ttdi_lthread *t)
     return t->n && t->f[t->n - 1].name ? t->f[t->n - 1].name : "";
 }
 
-static void test_lock_caller_cached(void **state)
+/* A fresh one-thread trace (thread "main") named file in the scratch
+ * folder: its path into path (n bytes), t open on it. */
+static void fresh_main(dt *t, char *path, size_t n, const char *file)
 {
     static const char *const names[] = {"main"};
+
+    snprintf(path, n, "%s/%s", tu_tmpdir, file);
+    remove(path);
+    assert_int_equal(dt_open(t, path, 0, names, 1), 0);
+}
+
+static void test_lock_caller_cached(void **state)
+{
     static const char *const fns[] = {"main", "lex", "work", "mutex_lock"};
     char path[512];
+    uint64_t stack[8], seed = 12345;
+    int depth = 0, rc;
+    size_t past_wrapper = 0;
     ttdi_run_state r;
     ttdi_walk w;
     ttdi_lthread lt;
     ttdi_lframe f;
-    uint64_t stack[8], seed = 12345;
-    int depth = 0, rc;
-    size_t past_wrapper = 0;
     dt t;
     (void)state;
 
-    snprintf(path, sizeof path, "%s/lock_caller.trc", tu_tmpdir);
-    remove(path);
-    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    fresh_main(&t, path, sizeof path, "lock_caller.trc");
     for (int i = 0; i < 4000; i++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         unsigned r8 = (unsigned)(seed >> 59);
