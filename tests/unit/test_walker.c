@@ -851,7 +851,10 @@ static void test_lock_caller_cached(void **state)
         for (size_t i = 0; i < lt.n; i++)
             assert_int_equal(lt.f[i].skip, !lt.f[i].name || ttdi_lock_wrapper(lt.f[i].name));
         const char *want = caller_asked(&lt);
-        assert_ptr_equal(ttdi_lock_caller(&lt), want);
+        if (lt.n)           /* a frame's name itself */
+            assert_ptr_equal(ttdi_lock_caller(&lt), want);
+        else                /* "": two literals (ASan does not merge them) */
+            assert_string_equal(ttdi_lock_caller(&lt), want);
         if (lt.n && want != lt.f[lt.n - 1].name)
             past_wrapper++;
     }
