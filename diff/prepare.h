@@ -351,6 +351,9 @@ typedef struct ttdi_lframe {
     uint64_t mask;          /* locks held at entry or taken inside */
     uint64_t t0;            /* entered at */
     const char *name;       /* function */
+    int skip;               /* 1: no name, or a lock wrapper's
+                               (ttdi_lock_wrapper): ttdi_lock_caller passes
+                               it; asked once per name, at its slot's miss */
 } ttdi_lframe;
 
 /* A thread's open calls, in step with a run or stack walk's frames, and
@@ -365,6 +368,7 @@ typedef struct ttdi_lthread {
         uint64_t key;
         const char *name;
         int keep;           /*   ttdi_norm_enter's answer */
+        int skip;           /*   !name || ttdi_lock_wrapper(name) */
     } nc[256];              /* (slot: ttfi_mix64(id ^ site) >> 56) */
 } ttdi_lthread;
 

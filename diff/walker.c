@@ -171,7 +171,8 @@ static __attribute__((noinline)) struct ttdi_lname *lname_miss(ttdi_norm *norm,
 
     if (rc < 0)
         return NULL;
-    *c = (struct ttdi_lname){id, ev->call_site, key, name, rc};
+    *c = (struct ttdi_lname){id, ev->call_site, key, name, rc,
+                             !name || ttdi_lock_wrapper(name)};
     return c;
 }
 
@@ -190,7 +191,8 @@ static inline __attribute__((always_inline)) int lock_push(ttdi_norm *norm, ttdi
     if (t->n == t->cap && ttdi_grow(&t->f, &t->cap, t->n + 1, sizeof *t->f, 32) < 0)
         return TT_ENOMEM;
     const char *name = c->keep ? c->name : t->n ? t->f[t->n - 1].name : "";
-    t->f[t->n++] = (ttdi_lframe){c->keep ? c->key : 0, t->held, ev->time_ns, name};
+    int skip = c->keep ? c->skip : t->n ? t->f[t->n - 1].skip : ttdi_lock_wrapper("");
+    t->f[t->n++] = (ttdi_lframe){c->keep ? c->key : 0, t->held, ev->time_ns, name, skip};
     return 0;
 }
 
@@ -230,8 +232,8 @@ void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit)
 
 const char *ttdi_lock_caller(const ttdi_lthread *t)
 {
-    for (size_t i = t->n; i-- > 0;)
-        if (t->f[i].name && !ttdi_lock_wrapper(t->f[i].name))
+    for (size_t i = t->n; i-- > 0;)     /* skip: the name asked once */
+        if (!t->f[i].skip)
             return t->f[i].name;
     return t->n && t->f[t->n - 1].name ? t->f[t->n - 1].name : "";
 }
@@ -293,7 +295,7 @@ static int tap(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_event *ev = &w->ev;
-    ttdi_lframe f = {0, 0, 0, NULL};    /* set when lock_call returns 1 */
+    ttdi_lframe f = {0, 0, 0, NULL, 0}; /* set when lock_call returns 1 */
     int rc = 0;
 
     if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))

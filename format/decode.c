@@ -375,6 +375,36 @@ static int sync_op_record(struct dec *d, struct ttfi_cursor *s, ttf_event *ev)
     return 0;
 }
 
+/* hot_decode's SYNC_OP (read_int.h): what ext_record and sync_op_record
+ * do for one, in line and without their reports. Between two events no
+ * prefix is pending (a site, STRINGS or TIMED prefix is read with the
+ * ENTER or EXIT after it, in the same dec_next call), so dec_next's checks
+ * before ext_record all pass; trailing bytes of the payload are skipped
+ * as ext_record skips them. test_format_fast checks it against dec_next
+ * on every operation. */
+int ttfi_sync_fast(struct dec *d, ttf_event *ev)
+{
+    const uint8_t *p = d->c.p, *q = p + 1, *end;
+    uint64_t len, dt, obj, arg;
+
+    if (!uvar_fast(&q, d->c.end, &len) || len > (uint64_t)(d->c.end - q))
+        return 0;
+    end = q + len;
+    if (!uvar_fast(&q, end, &dt) || q >= end)
+        return 0;
+    uint8_t op = *q++;
+    if (!uvar_fast(&q, end, &obj) || !uvar_fast(&q, end, &arg))
+        return 0;
+    d->c.rec = p;
+    d->c.p = end;
+    d->tsc += dt;
+    ev_begin(d, ev, TTF_EV_SYNC_OP, p);
+    ev->code = op;
+    ev->addr = obj;
+    ev->sync_arg = unzigzag(arg);
+    return 1;
+}
+
 /* EXEC, VFORK and UNWIND (format 1.3, optional; FORMAT.md 4.4), after t:
  * how the process or some of its frames ended. 0 or damaged. */
 static int ends_record(struct dec *d, unsigned tag, struct ttfi_cursor *s, ttf_event *ev)

@@ -310,6 +310,12 @@ void ttfi_finish_modules(ttf_trace *t);
 
 /* Next event of the thread, any record: 1 with *ev, 0 at the end. */
 int ttfi_titer_step(struct titer *ti, ttf_event *ev) __attribute__((noinline));
+/* A SYNC_OP record at d->c.p (hot_decode's other common record: locks,
+ * conditions, thread create and join) decoded as dec_next would, without
+ * its generality: 1 with *ev; 0 (nothing read or changed) if the record
+ * runs off its chunk or a varint overflows: dec_next then reads it and
+ * reports the damage. */
+int ttfi_sync_fast(struct dec *d, ttf_event *ev);
 
 /* ---- untimed.c: untimed EXITs of sparse chunks (v1.4) -------------------- */
 
@@ -514,13 +520,16 @@ static inline int values_skip_fast(const struct dec *d, const uint8_t **q,
  * ENTER or EXIT, hit or miss, whose address and time varints have one or
  * two bytes (a sparse chunk's TIMED or SAMPLE EXIT too, but a SAMPLE while
  * opening), in a values chunk with its values (any length, the SSE
- * registers of an XMM chunk too). 1 with *ev as
+ * registers of an XMM chunk too); with syncs, a SYNC_OP (ttfi_sync_fast:
+ * not while opening, whose event's address then goes nowhere but here,
+ * scan_events). 1 with *ev as
  * dec_next would fill it; 0 (nothing read or changed) if the next record
  * is any other: dec_next then starts over at the same byte, and reports
  * any damage. With skip (the scan), a values chunk's values are only
  * stepped over: *ev has no values and d's registers do not move. */
 static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
-                                                            ttf_event *ev, const int skip)
+                                                            ttf_event *ev, const int skip,
+                                                            const int syncs)
 {
     const uint8_t *p = d->c.p, *q, *end = d->c.end;
     uint64_t addr, u, dt = 0;
@@ -550,8 +559,10 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
     } else {
+        if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0))
+            return syncs && tag == TTF_R_SYNC_OP ? ttfi_sync_fast(d, ev) : 0;
         is_exit = tag == TTF_T_EXIT_MISS;
-        if ((tag | 1) != TTF_T_EXIT_MISS || !uvar_short(&q, end, &u) ||
+        if (!uvar_short(&q, end, &u) ||
             ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
@@ -611,7 +622,7 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
 
 static inline __attribute__((always_inline)) int hot_fast(struct dec *d, ttf_event *ev)
 {
-    return hot_decode(d, ev, 0);
+    return hot_decode(d, ev, 0, 1);
 }
 
 /* Next event of the thread: 1 with *ev, 0 at its end. */
@@ -627,7 +638,7 @@ static inline __attribute__((always_inline)) int titer_next(struct titer *ti,
 static inline __attribute__((always_inline)) int titer_next_novalues(struct titer *ti,
                                                                 ttf_event *ev)
 {
-    if (hot_decode(&ti->d, ev, 1))
+    if (hot_decode(&ti->d, ev, 1, 1))
         return 1;
     int rc = ttfi_titer_step(ti, ev);
     ev->has_values = 0;

@@ -13,9 +13,10 @@
  * counts, LOST markers and events are the same in both passes by
  * construction. The hot path is in line in both passes (hot_fast): an
  * ENTER or EXIT with short varints is a tag test, a cache load and a
- * byte or two; anything else (other records, values, long varints, the
- * end of a chunk, damage) goes to dec_next untouched, which stays the
- * one decoder of all of it. No allocation per event.
+ * byte or two; in iteration a SYNC_OP too (ttfi_sync_fast); anything
+ * else (other records, values, long varints, the end of a chunk, damage)
+ * goes to dec_next untouched, which stays the one decoder of all of it.
+ * No allocation per event.
  *
  * Recovery. Bad bytes never fail the trace: they end their chunk, leave a
  * notice ("bad.trc: offset 8231: invalid record tag 0x55; rest of chunk

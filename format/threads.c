@@ -13,8 +13,9 @@
 
 /* Count thread i's events and find their time range: all the scan needs
  * of them. hit is a local whose address goes nowhere but hot_decode, so
- * the compiler keeps only the fields read here; values are stepped over,
- * not decoded (the iteration decodes every chunk again). */
+ * the compiler keeps only the fields read here (so SYNC_OPs are not read
+ * in line here: ttfi_sync_fast would take its address); values are
+ * stepped over, not decoded (the iteration decodes every chunk again). */
 static void scan_events(ttf_trace *t, size_t i)
 {
     struct titer ti;
@@ -25,7 +26,7 @@ static void scan_events(ttf_trace *t, size_t i)
 
     ttfi_titer_init(&ti, t, i, t);
     for (;;) {
-        if (hot_decode(&ti.d, &hit, 1)) {
+        if (hot_decode(&ti.d, &hit, 1, 0)) {
             last = hit.tsc;
         } else if (ttfi_titer_step(&ti, &ev) == 1) {
             last = ev.tsc;

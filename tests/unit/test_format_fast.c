@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "format_util.h"
+#include "read_int.h"
 
 #define NEV 20000u              /* ENTER/EXIT events per thread */
 #define NFUNC 200u              /* distinct functions: misses and hits */
@@ -89,17 +90,25 @@ static struct want *plan(uint64_t tsc0)
     return w;
 }
 
-static const char *write_plan(const char *name, int timed, int values,
-                              int sites, struct want *w[2])
+/* A writer of a 2-thread trace at name (4 KiB chunks) into *wr: its path. */
+static const char *open_two(const char *name, int timed, int values, ttf_writer **wr)
 {
     const char *path = tu_path(name);
     ttf_writer_opts o = {.chunk_size = 4096, .timed = timed, .values = values};
+
+    assert_int_equal(ttf_writer_open(path, &o, wr), 0);
+    for (uint32_t th = 0; th < 2; th++)
+        assert_int_equal(ttf_write_thread_start(*wr, th, 1000 + th, 7 + th, "t"), 0);
+    return path;
+}
+
+static const char *write_plan(const char *name, int timed, int values,
+                              int sites, struct want *w[2])
+{
     uint64_t regs[TTF_VALUE_REGS] = {0};
     ttf_writer *wr;
+    const char *path = open_two(name, timed, values, &wr);
 
-    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
-    for (uint32_t th = 0; th < 2; th++)
-        assert_int_equal(ttf_write_thread_start(wr, th, 1000 + th, 7 + th, "t"), 0);
     for (uint32_t i = 0; i < NEV; i++) {
         for (uint32_t th = 0; th < 2; th++) {
             const struct want *e = &w[th][i];
@@ -218,6 +227,145 @@ static void test_sites(void **state)
     round_trip("sites_values.trc", 1, 1, 1);
 }
 
+/* ---- SYNC_OP records in line -------------------------------------------- */
+
+#define NSYNC 3000u             /* SYNC_OP records per thread */
+
+/* Objects and arguments whose varints have 1 to 10 bytes. */
+static const uint64_t sync_obj[] = {0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 0x5000, 0x1fffff,
+                                    0x7f1234567890ull, 0xffffffffffffull, 1ull << 56,
+                                    1ull << 63, UINT64_MAX};
+static const int64_t sync_arg[] = {0, 1, -1, 63, -64, 64, -110, 0x5000, 1000000000,
+                                   0x7f1234567890ll, INT64_MAX, INT64_MIN};
+
+/* Two threads, each: an ENTER, a SYNC_OP (op 1..255 in turn: every known
+ * operation and unknown ones), an EXIT, NSYNC times. */
+static const char *write_syncs(const char *name, int timed, int values, int sites)
+{
+    uint64_t tsc = 1000;
+    ttf_writer *wr;
+    const char *path = open_two(name, timed, values, &wr);
+
+    for (uint32_t i = 0; i < NSYNC; i++) {
+        for (uint32_t th = 0; th < 2; th++) {
+            uint64_t fn = func_addr(next_rand() % NFUNC);
+            tsc += time_step();
+            if (sites)
+                assert_int_equal(ttf_write_enter_site(wr, th, tsc, fn, call_site(fn)), 0);
+            else
+                assert_int_equal(ttf_write_enter(wr, th, tsc, fn), 0);
+            tsc += time_step();
+            assert_int_equal(ttf_write_sync_op(wr, th, tsc, 1 + (int)(i % 255),
+                                               sync_obj[next_rand() % 13],
+                                               sync_arg[next_rand() % 12]), 0);
+            tsc += time_step();
+            assert_int_equal(ttf_write_exit(wr, th, tsc, fn), 0);
+        }
+    }
+    assert_int_equal(ttf_writer_close(wr, 0), 0);
+    return path;
+}
+
+/* Thread th of t read twice in step: as ttf_iter_next reads it (the in-line
+ * path first) and by dec_next alone (ttfi_titer_step), each event over
+ * the same scribbled bytes. A SYNC_OP is the same to the byte, any other
+ * event in its fields; *fast counts the SYNC_OPs read in line. The
+ * SYNC_OPs read. */
+static uint32_t sync_both_ways(const ttf_trace *t, uint32_t th, uint32_t *fast)
+{
+    struct titer a, b;
+    ttf_event ea, eb;
+    uint32_t n = 0;
+
+    ttfi_titer_init(&a, t, th, NULL);
+    ttfi_titer_init(&b, t, th, NULL);
+    for (;;) {
+        memset(&ea, 0xa5, sizeof ea);
+        memset(&eb, 0xa5, sizeof eb);
+        int in_line = hot_fast(&a.d, &ea);
+        int ra = in_line ? 1 : ttfi_titer_step(&a, &ea);
+        int rb = ttfi_titer_step(&b, &eb);
+        assert_int_equal(ra, rb);
+        if (ra != 1)
+            break;
+        assert_int_equal(ea.kind, eb.kind);
+        assert_int_equal(ea.offset, eb.offset);
+        assert_int_equal(ea.tsc, eb.tsc);
+        assert_int_equal(ea.time_ns, eb.time_ns);
+        assert_int_equal(ea.addr, eb.addr);
+        assert_int_equal(ea.depth, eb.depth);
+        assert_int_equal(ea.call_site, eb.call_site);
+        if (ea.kind != TTF_EV_SYNC_OP)
+            continue;
+        assert_memory_equal(&ea, &eb, sizeof ea);
+        n++;
+        *fast += (uint32_t)in_line;
+    }
+    return n;
+}
+
+static void sync_round_trip(const char *name, int timed, int values, int sites)
+{
+    const char *path = write_syncs(name, timed, values, sites);
+    ttf_trace *t;
+    uint32_t fast = 0;
+
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    for (uint32_t th = 0; th < 2; th++)
+        assert_int_equal(sync_both_ways(t, th, &fast), NSYNC);
+    /* all in line but a chunk's first record (dec_next begins a chunk) */
+    assert_true(fast > 2 * NSYNC - ttf_get_summary(t)->chunks_used);
+    ttf_close(t);
+}
+
+static void test_sync_ops(void **state)
+{
+    (void)state;
+    sync_round_trip("sync_timed.trc", 1, 0, 0);
+    sync_round_trip("sync_untimed.trc", 0, 0, 0);
+    sync_round_trip("sync_values.trc", 1, 1, 0);
+    sync_round_trip("sync_sites.trc", 1, 0, 1);
+}
+
+/* A SYNC_OP whose payload ends after its time (length 1): the in-line
+ * path leaves it to dec_next, which ends the chunk there (one damaged
+ * chunk) with what it decoded before it the same both ways. */
+static void test_sync_damaged(void **state)
+{
+    (void)state;
+    const char *path = write_syncs("sync_bad.trc", 1, 0, 0);
+    ttf_trace *t;
+    ttf_iter *it;
+    ttf_event ev;
+    uint64_t off = 0;
+    uint32_t k = 0, fast = 0;
+
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    while (ttf_iter_next(it, &ev) == 1 && !off)
+        off = ev.kind == TTF_EV_SYNC_OP && ++k == 100 ? ev.offset : 0;
+    ttf_iter_close(it);
+    ttf_close(t);
+    assert_true(off > 0);
+    size_t len;
+    uint8_t *buf = tu_read(path, &len);
+    assert_int_equal(buf[off], TTF_R_SYNC_OP);
+    assert_true(buf[off + 1] >= 3 && buf[off + 1] < 0x80);  /* a one-byte length */
+    buf[off + 1] = 1;
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    fclose(f);
+    free(buf);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    uint32_t n = sync_both_ways(t, 0, &fast);
+    assert_true(n < NSYNC && n >= 99);
+    assert_int_equal(sync_both_ways(t, 1, &fast), NSYNC);
+    ttf_close(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +373,8 @@ int main(void)
         cmocka_unit_test(test_untimed),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_sites),
+        cmocka_unit_test(test_sync_ops),
+        cmocka_unit_test(test_sync_damaged),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

@@ -785,10 +785,91 @@ static void test_keys_hot_many(void **state)
     close_run(&r);
 }
 
+/* The call a lock operation is named by (ttdi_lock_caller) with the
+ * wrapper test asked once per name (ttdi_lframe.skip, filled at the
+ * names' cache miss): a random nest of main, lex, work and the wrapper
+ * mutex_lock (nested in itself too, and alone under main), every frame's
+ * skip and the caller named as asking ttdi_lock_wrapper of every open
+ * frame's name gives them. */
+static const char *caller_asked(const ttdi_lthread *t)
+{
+    for (size_t i = t->n; i-- > 0;)
+        if (t->f[i].name && !ttdi_lock_wrapper(t->f[i].name))
+            return t->f[i].name;
+    return t->n && t->f[t->n - 1].name ? t->f[t->n - 1].name : "";
+}
+
+/* A fresh one-thread trace (thread "main") named file in the scratch
+ * folder: its path into path (n bytes), t open on it. */
+static void fresh_main(dt *t, char *path, size_t n, const char *file)
+{
+    static const char *const names[] = {"main"};
+
+    snprintf(path, n, "%s/%s", tu_tmpdir, file);
+    remove(path);
+    assert_int_equal(dt_open(t, path, 0, names, 1), 0);
+}
+
+static void test_lock_caller_cached(void **state)
+{
+    static const char *const fns[] = {"main", "lex", "work", "mutex_lock"};
+    char path[512];
+    uint64_t stack[8], seed = 12345;
+    int depth = 0, rc;
+    size_t past_wrapper = 0;
+    ttdi_run_state r;
+    ttdi_walk w;
+    ttdi_lthread lt;
+    ttdi_lframe f;
+    dt t;
+    (void)state;
+
+    fresh_main(&t, path, sizeof path, "lock_caller.trc");
+    for (int i = 0; i < 4000; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r8 = (unsigned)(seed >> 59);
+        if (depth < 7 && (depth == 0 || r8 < 18)) {
+            const char *fn = depth == 0 ? "main" : fns[(seed >> 40) % 4];
+            stack[depth++] = dt_addr(&t, fn, strlen(fn));
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, stack[depth - 1]), 0);
+            if (r8 % 3 == 0)
+                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_LOCK,
+                                                   0x5000, 0), 0);
+        } else {
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
+        }
+    }
+    while (depth > 0)
+        assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+
+    open_path(&r, 0, path);
+    memset(&lt, 0, sizeof lt);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        assert_true(ttdi_lock_call(&r.norm, &lt, &w, &f) >= 0);
+        for (size_t i = 0; i < lt.n; i++)
+            assert_int_equal(lt.f[i].skip, !lt.f[i].name || ttdi_lock_wrapper(lt.f[i].name));
+        const char *want = caller_asked(&lt);
+        if (lt.n)           /* a frame's name itself */
+            assert_ptr_equal(ttdi_lock_caller(&lt), want);
+        else                /* "": two literals (ASan does not merge them) */
+            assert_string_equal(ttdi_lock_caller(&lt), want);
+        if (lt.n && want != lt.f[lt.n - 1].name)
+            past_wrapper++;
+    }
+    assert_int_equal(rc, 0);
+    assert_true(past_wrapper > 100);    /* the wrapper was passed, many times */
+    ttdi_walk_close(&w);
+    free(lt.f);
+    close_run(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_lock_caller_cached),
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_pinned),
         cmocka_unit_test(test_marks_reach),
