@@ -2,8 +2,12 @@
  * suspects.c - the calls that may be behind a divergence, from the ring of
  * common events a pass keeps before the split, each with its evidence
  * (evidence.c: the diverging frame, position, a differing return value,
- * triviality) and ranked by score. The first divergence's are ranked again
- * by the explain stage (explain.c), which adds the cause chain's evidence.
+ * triviality) and ranked by score. Without values, the ring also shows
+ * the calls that returned one after the other right before the split, the
+ * line an answer takes up to the branch: the deepest that returned a
+ * yes/no or status answer gets answer_used evidence (answer_evidence).
+ * The first divergence's are ranked again by the explain stage
+ * (explain.c), which adds the cause chain's evidence.
  * Stage 2 resolve of diff/STAGES (its header: resolve.h).
  */
 #include <stdio.h>
@@ -148,12 +152,12 @@ static const ttdi_sus_ev *last_callee(const ttdi_pass_spec *b, uint64_t *i, size
     return NULL;
 }
 
-/* The class of a call's declared return type: 1 an answer (bool, an
- * enumeration, a signed integer: C's yes/no, status and error codes), 0
- * nothing (void: what it answered, it left in memory), -1 a number or
- * unknown (an unsigned integer, a pointer, a float: a size, a checksum,
- * an object, which its caller compared; no debug info). Its type's name
- * in *ty. */
+/* The class of a call's declared return type: 2 an answer by its type
+ * (bool, an enumeration: yes/no, a status), 1 a signed integer (C's
+ * yes/no and error codes, but also counts and sums), 0 nothing (void:
+ * what it answered, it left in memory), -1 a number or unknown (an
+ * unsigned integer, a pointer, a float: a size, a checksum, an object,
+ * which its caller compared; no debug info). Its type's name in *ty. */
 static int answer_type(const ttdi_in *in, const ttdi_sus_ev *e, const char **ty)
 {
     const ttf_signature *sig;
@@ -168,7 +172,7 @@ static int answer_type(const ttdi_in *in, const ttdi_sus_ev *e, const char **ty)
     *ty = sig->ret.name ? sig->ret.name : "";
     switch (sig->ret.cls) {
     case TTF_VC_BOOL:
-    case TTF_VC_ENUM:
+    case TTF_VC_ENUM: return 2;
     case TTF_VC_SIGNED: return 1;
     case TTF_VC_VOID: return 0;
     default: return -1;
@@ -182,15 +186,21 @@ static int answer_type(const ttdi_in *in, const ttdi_sus_ev *e, const char **ty)
  * its own last callee returned, and so on down: the calls that returned
  * one after the other just before the split, each the last callee of the
  * one above (lock wrappers passed over at each level). Down that line,
- * a yes/no or status answer (bool, enum, signed integer) comes from the
- * deepest call that returned one: the calls above it made no call after
- * it, and pass it up or map it (ok to an error token); a void call passes
- * it through memory. A call that returned a number (unsigned, pointer,
- * float) ends the line: its caller compared that number (a checksum with
- * the stored one), and the decision is the caller's, not the number's
- * producer's. The chosen call, when it is not the frame, gets
- * TTD_EV_ANSWER, which ranks it above the frame (the frame's branch only
- * acted on its answer); the calls between are named in its evidence. */
+ * an answer comes from the deepest call that returned one: the calls
+ * above it made no call after it, and pass it up or map it (ok to an
+ * error token); a void call passes it through memory. A call that
+ * returned a number (unsigned, pointer, float) ends the line: its caller
+ * compared that number (a checksum with the stored one), and the
+ * decision is the caller's, not the number's producer's. A signed
+ * integer is an answer only when the line shows it as one: a bool or an
+ * enum is one by its type, but an int alone may be a count the frame
+ * went on with (a loop's accumulator, a sum) while its branch tested
+ * something else; an int passed up by a caller that returns a signed
+ * integer, a bool or an enum right after it (`return in_range(q, 1,
+ * 10);`) is the shape of an answer. The chosen call, when it is not the
+ * frame, gets TTD_EV_ANSWER, which ranks it above the frame (the frame's
+ * branch only acted on its answer); the calls between are named in its
+ * evidence. */
 static int answer_evidence(const ttdi_in *in, const ttdi_pass_spec *b, const ttd_divergence *dv,
                            ttd_suspect *s, size_t n)
 {
@@ -199,6 +209,7 @@ static int answer_evidence(const ttdi_in *in, const ttdi_pass_spec *b, const ttd
     size_t k = 0, at = 0;
     uint64_t i = 0;
     int locks = 0, below = 0; /* lock calls passed over: after the first, below it */
+    int cls = 0, answers = 0; /* the pick's class; calls on the line that answer */
 
     if (in->values || !dv->nstack)
         return 0;
@@ -212,11 +223,13 @@ static int answer_evidence(const ttdi_in *in, const ttdi_pass_spec *b, const ttd
             pick = e;
             pty = ty;
             at = k - 1;
+            cls = c;
+            answers++;
         }
         i++;
     }
-    if (!pick)
-        return 0;
+    if (!pick || (cls < 2 && answers < 2))
+        return 0;   /* no answer, or one int alone */
     ttd_suspect *x = NULL;
     for (size_t j = 0; j < n && !x; j++)
         if (strcmp(s[j].name, pick->name) == 0)

@@ -312,9 +312,10 @@ enum ttd_evidence_kind {
                            inputs (the chain's origin): its code ran inside
                            it, unseen by the trace (1.8) */
     TTD_EV_ANSWER       /* "answer_used": no values recorded: it returned a
-                           yes/no or status answer (bool, enum, signed)
-                           last before the split, passed up by the calls
-                           that returned right after it (1.15) */
+                           yes/no or status answer (bool, enum; an int
+                           another int passed up) last before the split,
+                           passed up by the calls that returned right
+                           after it (1.15) */
 };
 
 /* One reason a function is (or is not) a suspect. */

@@ -243,15 +243,15 @@ static int has_ev(const ttd_suspect *s, int kind)
 }
 
 /* Without values, position alone never puts a callee above the diverging
- * frame: the frame has diverging_frame evidence, the callee (a number,
- * xt_stamp's uint64_t: no answer, answer_evidence) only distance (at
- * most 1); every suspect's score is the sum of its weights. */
+ * frame: the frame has diverging_frame evidence, the callee only distance
+ * (at most 1; xt_load's int alone is no answer: answer_evidence); every
+ * suspect's score is the sum of its weights. */
 static void test_frame_first_plain(void **state)
 {
     (void)state;
-    const struct op g[] = {E(xt_main, 1), E(xt_stamp, 5), X(xt_stamp, 0), E(xt_ok, 0),
+    const struct op g[] = {E(xt_main, 1), E(xt_load, 5), X(xt_load, 0), E(xt_ok, 0),
                            X(xt_ok, 0), X(xt_main, 0), {0}};
-    const struct op b[] = {E(xt_main, 1), E(xt_stamp, 5), X(xt_stamp, 0), E(xt_fail, 0),
+    const struct op b[] = {E(xt_main, 1), E(xt_load, 5), X(xt_load, 0), E(xt_fail, 0),
                            X(xt_fail, 0), X(xt_main, 0), {0}};
     ttd_diff *d = diff_x(g, 0, b, 0, 0, NULL);
     const ttd_divergence *dv = ttd_get_result(d)->first;
@@ -259,7 +259,7 @@ static void test_frame_first_plain(void **state)
     assert_string_equal(dv->suspects[0].name, "xt_main");
     assert_int_equal(dv->suspects[0].role, TTD_SUSPECT_FRAME);
     assert_true(has_ev(&dv->suspects[0], TTD_EV_FRAME));
-    const ttd_suspect *l = sus(dv, "xt_stamp");
+    const ttd_suspect *l = sus(dv, "xt_load");
     assert_true(has_ev(l, TTD_EV_DISTANCE));
     assert_true(l->score <= 1.0 && l->score < dv->suspects[0].score);
     for (size_t i = 0; i < dv->nsuspects; i++) {
@@ -372,16 +372,19 @@ static void test_answer_plain(void **state)
  * helper below it answered (xt_endian, an int: below a number, it made
  * no answer the branch used); the frame's first call is where the runs
  * part (no callee returned before); a lock wrapper is all the frame
- * called after its own entry; values recorded (the values are followed
- * instead, and xt_match's, the same in both runs, decide nothing). */
+ * called after its own entry; one int alone (xt_work: a count the frame
+ * may go on with, no caller passed it up as an answer); values recorded
+ * (the values are followed instead, and xt_match's, the same in both
+ * runs, decide nothing). */
 static void test_answer_not(void **state)
 {
     (void)state;
     const struct op crc[] = {E(xt_crc, 0), E(xt_endian, 0), X(xt_endian, 1), X(xt_crc, 7), {0}};
     const struct op none[] = {{0}};
     const struct op lock[] = {E(xt_mutex_lock, 0), X(xt_mutex_lock, 0), {0}};
-    const struct op *const cases[] = {crc, none, lock};
-    for (size_t i = 0; i < 3; i++) {
+    const struct op one[] = {E(xt_work, 3), X(xt_work, 3), {0}};
+    const struct op *const cases[] = {crc, none, lock, one};
+    for (size_t i = 0; i < 4; i++) {
         ttd_diff *d = answer_diff(cases[i], 0);
         const ttd_result *r = ttd_get_result(d);
         assert_non_null(r->first);

@@ -67,10 +67,11 @@ static void test_suspect_order(void **state)
     const ttd_divergence *f = ttd_get_result(d)->first;
 
     /* no values: position alone never ranks a callee above the diverging
-     * frame; but the dt_* functions return int, an answer, and helper{}
-     * made the one the branch came right after (check{} returned right
-     * after it): it ranks first (answer_used: explain tests), the frame
-     * next, the other callees after it, nearest first */
+     * frame; but the dt_* functions return int, and helper{} made the
+     * answer the branch came right after, which check{} (an int too)
+     * passed up, returning right after it: it ranks first (answer_used:
+     * explain tests), the frame next, the other callees after it,
+     * nearest first */
     assert_non_null(f);
     assert_int_equal(f->nsuspects, 3);
     assert_string_equal(f->suspects[0].name, "dt_helper");
@@ -151,9 +152,8 @@ static void test_baseline_expected(void **state)
     assert_int_equal(r->pairs[0].hunks, 1);
     assert_int_equal(r->pairs[0].expected, 1);
     assert_string_equal(r->first->bad[0].name, "dt_fail");
-    /* check{} (an int: an answer) returned right before the split */
-    assert_string_equal(r->first->suspects[0].name, "dt_check");
-    assert_string_equal(r->first->suspects[1].name, "dt_main");   /* the frame */
+    assert_string_equal(r->first->suspects[0].name, "dt_main");   /* the frame */
+    assert_string_equal(r->first->suspects[1].name, "dt_check");
     assert_int_equal(r->nbaselines, 1);
     assert_non_null(strstr(r->baselines[0].path, tu_tmpdir));
     assert_non_null(strstr(r->options.baselines[0], tu_tmpdir));
