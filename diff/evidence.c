@@ -30,6 +30,10 @@
  * ERROR + CHAIN_ORIGIN when the chain is one ordinary number passed up
  * to it (a checksum computed from data that differs): it turned the
  * value into the failure, and the producer loses its CHAIN_ORIGIN.
+ * Without values (plain mode), the call whose yes/no or status answer
+ * the split's branch came right after (ANSWER, 3.5: suspects.c) ranks
+ * above the frame, which only acted on it, and below any evidence a
+ * value or a code change gives.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,9 +48,9 @@ const char *ttd_evidence_name(int kind)
         "?", "diverging_frame", "value_differs", "args_differ", "arg_origin",
         "code_changed", "varies_in_good_runs", "distance",
         "earlier_in_other_thread", "on_cause_chain", "error_appears", "trivial",
-        "inlined_into"};
+        "inlined_into", "answer_used"};
 
-    if (kind < 0 || kind > TTD_EV_INLINED)
+    if (kind < 0 || kind > TTD_EV_ANSWER)
         return "?";
     return names[kind];
 }

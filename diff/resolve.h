@@ -331,6 +331,8 @@ int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *
 #define TTDI_W_CHAIN_ORIGIN 2.0     /* added for the chain's earliest step */
 #define TTDI_W_TRIVIAL (-1.5)
 #define TTDI_W_INLINED_SHARE 0.5    /* of the host's score (explain.c) */
+#define TTDI_W_ANSWER 3.5           /* plain mode: its answer, the split's branch
+                                       right after (suspects.c) */
 
 
 /* Add a piece of evidence (text by fmt) to x, its weight to x->score;

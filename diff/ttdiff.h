@@ -77,9 +77,13 @@ extern "C" {
  * 1.14: a lock operation is named by its caller past lock wrappers
  * (ttd_xev within; ttd_blocked function and taken_in); a thread that
  * waited holding a lock another blocked thread wanted, nothing left
- * running (TTD_HANG_HELD, ttd_hang waiter). */
+ * running (TTD_HANG_HELD, ttd_hang waiter).
+ * 1.15: no values recorded (plain mode): the call whose yes/no or status
+ * answer the split's branch came right after, the deepest of the calls
+ * that returned one after the other just before it (TTD_EV_ANSWER,
+ * "answer_used"; the verdict's cause kind TTD_COF_ANSWER, "answer"). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 14
+#define TTD_VERSION_MINOR 15
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -303,10 +307,15 @@ enum ttd_evidence_kind {
                            (negative, NULL, false) where its inputs did not */
     TTD_EV_TRIVIAL,     /* "trivial": a leaf returning the same value or
                            void, or a lock wrapper: counts against it */
-    TTD_EV_INLINED      /* "inlined_into": the compiler inlined it into the
+    TTD_EV_INLINED,     /* "inlined_into": the compiler inlined it into the
                            function whose answer flipped with the same
                            inputs (the chain's origin): its code ran inside
                            it, unseen by the trace (1.8) */
+    TTD_EV_ANSWER       /* "answer_used": no values recorded: it returned a
+                           yes/no or status answer (bool, enum; an int
+                           another int passed up) last before the split,
+                           passed up by the calls that returned right
+                           after it (1.15) */
 };
 
 /* One reason a function is (or is not) a suspect. */
@@ -870,9 +879,12 @@ enum ttd_cause_of {
     TTD_COF_DEADLOCK,       /* "deadlock": the bad run hung in a cycle of
                                threads each waiting for a lock the next
                                holds (1.13) */
-    TTD_COF_HANG            /* "hang": the bad run hung with a thread
+    TTD_COF_HANG,           /* "hang": the bad run hung with a thread
                                waiting for something that never came
                                (1.13) */
+    TTD_COF_ANSWER          /* "answer": no values recorded: the call whose
+                               yes/no or status answer the split's branch
+                               came right after (TTD_EV_ANSWER) (1.15) */
 };
 
 /* How sure the verdict is (ttd_verdict.confidence). */

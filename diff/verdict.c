@@ -56,6 +56,7 @@ const char *ttd_cause_of_name(int kind)
     case TTD_COF_SPLIT: return "split";
     case TTD_COF_DEADLOCK: return "deadlock";
     case TTD_COF_HANG: return "hang";
+    case TTD_COF_ANSWER: return "answer";
     default: return "?";
     }
 }
@@ -207,7 +208,8 @@ static int error_origin(const ttd_suspect *s)
 }
 
 /* The kind of cause a suspect is: code changed, the error origin, a value
- * on the chain, else the split's own branch. */
+ * on the chain, the answer the split's branch came right after (plain
+ * mode), else the split's own branch. */
 static int suspect_kind(const ttd_suspect *s)
 {
     if (evidence_of(s, TTD_EV_CODE))
@@ -217,7 +219,21 @@ static int suspect_kind(const ttd_suspect *s)
     if (evidence_of(s, TTD_EV_VALUE) || evidence_of(s, TTD_EV_CHAIN) ||
         evidence_of(s, TTD_EV_ARG_ORIGIN) || evidence_of(s, TTD_EV_ERROR))
         return TTD_COF_VALUE;
+    if (evidence_of(s, TTD_EV_ANSWER))
+        return TTD_COF_ANSWER;
     return TTD_COF_SPLIT;
+}
+
+/* 1 if the first suspect of d is all the split gives: the split's own
+ * branch, or (plain mode) the call whose answer it came right after,
+ * which no value confirms. Then the verdict's other evidence (a race,
+ * code changed out of sight, the threads' order, a flag, a count) comes
+ * first, as it did before that answer was named. */
+static int bare_split(const ttd_divergence *d)
+{
+    int k = d && d->nsuspects ? suspect_kind(&d->suspects[0]) : TTD_COF_SPLIT;
+
+    return k == TTD_COF_SPLIT || k == TTD_COF_ANSWER;
 }
 
 /* The cause chain's step of function f, NULL if none. */
@@ -822,7 +838,7 @@ static const ttd_place *cause_runs(vctx *c)
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
-    if (x && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT))
+    if (x && bare_split(d))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
         return cause_code(c, ch, 0);
@@ -830,15 +846,14 @@ static const ttd_place *cause_runs(vctx *c)
      * source changed: the runs part because of it, out of the chain's
      * sight (it wrote what the split's branch read) */
     const ttd_code_change *sc = d && d->nsuspects && !with_evidence(d, TTD_EV_CODE) &&
-                                suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT ? only_source(c)
-                                : NULL;
+                                bare_split(d) ? only_source(c) : NULL;
     if (sc)
         return cause_code(c, sc, 1);
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
     const ttd_value_diff *g = getter_first(r);
-    int bare = d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_SPLIT;
+    int bare = d && d->nsuspects && bare_split(d);
     if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
         return cause_lost(c, &oc, bare ? NULL : g);
     if (bare && ttdi_order_cause_find(r, &oc))
@@ -933,13 +948,15 @@ static const char *count_text(vctx *c, const ttd_count *k)
 /* The count cause: the first count fact (the one a divergence starts
  * with), when nothing better explains the runs: the same calls in every
  * thread pair (another end), or, against passing runs that all agree on
- * the count, only the split itself. */
+ * the count, only the split itself (or, plain mode, the answer it came
+ * right after: a guess no value confirms). */
 static const ttd_place *cause_count(vctx *c, const ttd_place *other)
 {
     const ttd_count *k = &c->v->counts[0];
     ttd_place *p;
 
-    if (c->r->first && (k->good_runs < 2 || (other && other->kind != TTD_COF_SPLIT)))
+    if (c->r->first && (k->good_runs < 2 || (other && other->kind != TTD_COF_SPLIT &&
+                                             other->kind != TTD_COF_ANSWER)))
         return NULL;    /* one good run: the split itself says as much */
     if (!(p = place(c)))
         return NULL;
@@ -1267,6 +1284,8 @@ static void confidence(vctx *c, const ttd_race *x)
         snprintf(buf, sizeof buf, "the wait in `%s`: the trace shows no thread that would have "
                  "ended it", p->function);
         c->v->stops_at = astr(c, buf);
+        return;
+    case TTD_COF_ANSWER:       /* no value seen: the type and the place only */
         return;
     case TTD_COF_SPLIT:
         if (!r->values || !d)

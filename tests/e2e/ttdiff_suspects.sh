@@ -3,32 +3,45 @@
 # before the split: a validator saying no, a lookup returning NULL, a
 # character check in a parser. Suspects are ranked by evidence: without
 # values (-finstrument-functions) nothing implicates the callee, so the
-# diverging frame comes first and the decider second (position only);
+# diverging frame comes first and the decider second (position only),
+# unless the line of calls that returned one after the other before the
+# split shows an answer passed up (sus_validate: in_range's int, which
+# validate_order, an int too, returned right after it: answer_used first,
+# the frame second, the decider third);
 # with values (the same programs built -pg -mfentry) the decider's answer
 # differs, and it is suspect #1 with its evidence, in text and JSON.
 # --suspects N limits the list, 0 drops it; HTML shows the evidence.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
-# case FIXTURE GOOD-ARG BAD-ARG DECIDER FRAME [VALUES-DECIDER]
+# case FIXTURE GOOD-ARG BAD-ARG DECIDER FRAME [VALUES-DECIDER [PLAIN-ANSWER]]
 #   VALUES-DECIDER: suspect #1 with values, when the values show the answer
 #   was computed deeper (in_range(0, 1, 10) = 0 under validate_order)
+#   PLAIN-ANSWER: suspect #1 without values (answer_used), above the frame
 case1() {
     rec g.trc "$BD/fixtures/$1" "$2"
     rec b.trc "$BD/fixtures/$1" "$3"
     run 1 --color never "$T/g.trc" "$T/b.trc"
     has "^suspects (most likely first, by evidence):" "$T/out"
-    has "^  1\. $5  at .*$1\.c:[0-9]*  (score 3.0: the diverging frame: its calls differ here)" "$T/out"
-    has "^  2\. $4  at .*$1\.c:[0-9]*  (score 1.0: returned right before the split)" "$T/out"
+    a=0
+    if [ -n "${7:-}" ]; then
+        a=1
+        has "^  1\. $7  at .*$1\.c:[0-9]*  (score [0-9.]*: its answer (int) went up through \`$4\`, each returning right after it, to \`$5\`" "$T/out"
+    fi
+    has "^  $((1 + a))\. $5  at .*$1\.c:[0-9]*  (score 3.0: the diverging frame: its calls differ here)" "$T/out"
+    has "^  $((2 + a))\. $4  at .*$1\.c:[0-9]*  (score 1.0: returned right before the split)" "$T/out"
     run 1 --format json "$T/g.trc" "$T/b.trc"
     json "$T/out" "
 s = d['first_divergence']['suspects']
+if '${7:-}':
+    assert s[0]['function'] == '${7:-}' and s[0]['evidence'][0]['kind'] == 'answer_used', s[0]
+    s = s[1:] + [None]
 assert [x['function'] for x in s[:2]] == ['$5', '$4'], s
 assert s[1]['role'] == 'returned' and s[1]['distance'] == 0 and s[1]['line'] > 0
 assert s[1]['file'].endswith('$1.c') and s[0]['role'] == 'diverging_frame'
 assert [e['kind'] for e in s[0]['evidence']] == ['diverging_frame'] and s[0]['score'] == 3
 assert [e['kind'] for e in s[1]['evidence']] == ['distance'] and s[1]['score'] == 1
-assert len(s) == d['options']['suspects'] == 3
+assert len(d['first_divergence']['suspects']) == d['options']['suspects'] == 3
 assert d['first_divergence']['cause_chain_end'] == 'values not recorded'
 "
     rm -f "$T/g.trc" "$T/b.trc"
@@ -45,7 +58,7 @@ assert s[0]['role'] != 'diverging_frame' and s[0]['score'] > 3, s[0]
 "
     rm -f "$T/g.trc" "$T/b.trc"
 }
-case1 sus_validate 2 0 validate_order process in_range
+case1 sus_validate 2 0 validate_order process in_range in_range
 case1 sus_lookup bob zed find_user greet
 case1 diff_parse abcd 'ab!d' is_valid parse
 

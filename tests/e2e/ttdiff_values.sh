@@ -109,12 +109,16 @@ run 1 --format html "$T/g.trc" "$T/b.trc"
 has '<section class="first" id="value">' "$T/out"
 has '<p id="tt-value"><code><span class="fn">parse_number</span></code> returned <b class="val">-34</b>' "$T/out"
 
-# --no-values: as without values (no value divergence, old ranking)
+# --no-values: as without values (no value divergence, the plain
+# ranking): the answer parse_number's int made, which parse_entry (an int)
+# passed up returning right after it, comes first (answer_used), the
+# diverging frame next
 run 1 --no-values --color never "$T/g.trc" "$T/b.trc"
 has '^values: turned off (--no-values)' "$T/out"
 has '^first divergence: thread vd_errchain' "$T/out"
-has '^  1\. read_section  at .*(score 3.0: the diverging frame: its calls differ here)$' "$T/out"
-has '^  2\. parse_entry  at .*(score 1.0: returned right before the split)$' "$T/out"
+has '^  1\. parse_number  at .*(score [0-9.]*: its answer (int) went up through `parse_entry`, each returning right after it, to `read_section`' "$T/out"
+has '^  2\. read_section  at .*(score 3.0: the diverging frame: its calls differ here)$' "$T/out"
+has '^  3\. parse_entry  at .*(score 1.0: returned right before the split)$' "$T/out"
 has '^  it starts at 1: values not recorded' "$T/out"
 run 1 --no-values --format json "$T/g.trc" "$T/b.trc"
 json "$T/out" "assert d['value_divergence'] is None and not d['values']['compared'] and d['options']['no_values']"

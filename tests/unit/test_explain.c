@@ -16,6 +16,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,15 @@ XT void xt_wait(void);
 XT const char *xt_msg(int st);
 XT int xt_integral(const double *v);
 XT int xt_to_whole(const double *v);
+enum xt_status { XT_STATUS_OK, XT_STATUS_DATA_ERROR };
+XT bool xt_match(const char *s);
+XT bool xt_token(const char *s);
+XT void xt_next(const char *s);
+XT enum xt_status xt_decode(int n);
+XT unsigned xt_crc(const char *s);
+XT int xt_endian(void);
+XT void xt_mutex_lock(void);
+XT void xt_mutex_unlock(void);
 static struct xt_node xt_nodes[2];
 extern char _start[];       /* crt1.o's: no DWARF (its signature unknown) */
 
@@ -86,6 +96,17 @@ XT int xt_work(int job) { return job; }
 XT void *xt_worker(void *a) { return a; }
 XT void xt_wait(void) { __asm__ volatile(""); }
 XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No error"; }
+/* Plain mode's answers: a leaf predicate, a caller that passes its answer
+ * on, a void one that keeps it in memory; a status; a checksum (a number)
+ * over a helper that answers; lock wrappers (by their names). */
+XT bool xt_match(const char *s) { return s && s[0] == 'r'; }
+XT bool xt_token(const char *s) { return xt_match(s); }
+XT void xt_next(const char *s) { __asm__ volatile("" :: "g"(xt_token(s))); }
+XT enum xt_status xt_decode(int n) { return n ? XT_STATUS_DATA_ERROR : XT_STATUS_OK; }
+XT unsigned xt_crc(const char *s) { return s ? (unsigned)s[0] : 0u; }
+XT int xt_endian(void) { return 1; }
+XT void xt_mutex_lock(void) { __asm__ volatile(""); }
+XT void xt_mutex_unlock(void) { __asm__ volatile(""); }
 
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
@@ -223,7 +244,8 @@ static int has_ev(const ttd_suspect *s, int kind)
 
 /* Without values, position alone never puts a callee above the diverging
  * frame: the frame has diverging_frame evidence, the callee only distance
- * (at most 1); every suspect's score is the sum of its weights. */
+ * (at most 1; xt_load's int alone is no answer: answer_evidence); every
+ * suspect's score is the sum of its weights. */
 static void test_frame_first_plain(void **state)
 {
     (void)state;
@@ -251,6 +273,134 @@ static void test_frame_first_plain(void **state)
     assert_int_equal(dv->nchain, 1);
     assert_int_equal(dv->chain[0].kind, TTD_CAUSE_SPLIT);
     assert_string_equal(dv->chain_end, "values not recorded");
+    ttd_free(d);
+}
+
+/* Plain mode: a script of the calls that return one after the other
+ * before the split (mid: the ops between the frame's entry and the split,
+ * NULL-terminated by {0}), then xt_ok in the good run and xt_fail in the
+ * bad one; values recorded if values. */
+static ttd_diff *answer_diff(const struct op *mid, int values)
+{
+    struct op g[32], b[32];
+    size_t n = 0;
+
+    g[n] = b[n] = (struct op)E(xt_main, 1);
+    n++;
+    for (; mid->fn; mid++, n++)
+        g[n] = b[n] = *mid;
+    g[n] = (struct op)E(xt_ok, 0);
+    b[n] = (struct op)E(xt_fail, 0);
+    n++;
+    g[n] = (struct op)X(xt_ok, 0);
+    b[n] = (struct op)X(xt_fail, 0);
+    n++;
+    g[n] = b[n] = (struct op)X(xt_main, 0);
+    n++;
+    g[n] = b[n] = (struct op){0};
+    ttd_options o;
+    ttd_options_init(&o);
+    o.suspects = 6;
+    return diff_x(g, 0, b, 0, values, &o);
+}
+
+/* The suspect that has answer_used evidence, NULL if none. */
+static const ttd_suspect *answered(const ttd_divergence *dv)
+{
+    const ttd_suspect *a = NULL;
+    for (size_t i = 0; i < dv->nsuspects; i++)
+        if (has_ev(&dv->suspects[i], TTD_EV_ANSWER)) {
+            assert_null(a);     /* one at most */
+            a = &dv->suspects[i];
+        }
+    return a;
+}
+
+/* Plain mode: the frame's calls part right after xt_next (void) returned,
+ * which returned right after xt_token (bool), right after xt_match (bool,
+ * a leaf): the branch acted on the answer xt_match made and the calls
+ * above it passed up (xt_token returns it, xt_next keeps it in memory).
+ * xt_match ranks first (answer_used), above the frame, and heads the
+ * verdict ("answer", possible); the calls between are named in the
+ * evidence, and have none of it. */
+static void test_answer_plain(void **state)
+{
+    (void)state;
+    const struct op mid[] = {E(xt_next, 0), E(xt_token, 0), E(xt_match, 0), X(xt_match, 0),
+                             X(xt_token, 0), X(xt_next, 0), {0}};
+    ttd_diff *d = answer_diff(mid, 0);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_string_equal(dv->suspects[0].name, "xt_match");
+    assert_int_equal(dv->suspects[0].role, TTD_SUSPECT_RETURNED);
+    assert_ptr_equal(answered(dv), &dv->suspects[0]);
+    const ttd_evidence *ev = &dv->suspects[0].evidence[0];
+    assert_int_equal(ev->kind, TTD_EV_ANSWER);
+    assert_true(ev->weight > TTDI_W_FRAME);
+    assert_non_null(strstr(ev->text, "(_Bool)"));      /* C's name for it */
+    assert_non_null(strstr(ev->text, "`xt_token`, `xt_next`"));
+    assert_non_null(strstr(ev->text, "to `xt_main`"));
+    assert_string_equal(dv->suspects[1].name, "xt_main");
+    assert_int_equal(dv->suspects[1].role, TTD_SUSPECT_FRAME);
+    assert_string_equal(ttd_evidence_name(TTD_EV_ANSWER), "answer_used");
+    assert_non_null(r->verdict->cause);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ANSWER);
+    assert_string_equal(ttd_cause_of_name(TTD_COF_ANSWER), "answer");
+    assert_string_equal(r->verdict->cause->function, "xt_match");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    assert_ptr_equal(r->verdict->cause->text, ev->text);
+    ttd_free(d);
+
+    /* a status (enum) over a checksum (a number): the status; the lock
+     * wrappers called after it take no decision and are passed over */
+    const struct op lk[] = {E(xt_decode, 1), E(xt_crc, 0), X(xt_crc, 7), X(xt_decode, 1),
+                            E(xt_mutex_lock, 0), X(xt_mutex_lock, 0), E(xt_mutex_unlock, 0),
+                            X(xt_mutex_unlock, 0), {0}};
+    d = answer_diff(lk, 0);
+    dv = ttd_get_result(d)->first;
+    assert_string_equal(dv->suspects[0].name, "xt_decode");
+    assert_ptr_equal(answered(dv), &dv->suspects[0]);
+    assert_non_null(strstr(dv->suspects[0].evidence[0].text, "(xt_status)"));
+    assert_non_null(strstr(dv->suspects[0].evidence[0].text, "lock"));
+    ttd_free(d);
+}
+
+/* Must not: where the line of calls returning one after the other gives
+ * no answer, the frame stays first and nothing has answer_used: a
+ * checksum (unsigned) returned last, the frame compared it, however the
+ * helper below it answered (xt_endian, an int: below a number, it made
+ * no answer the branch used); the frame's first call is where the runs
+ * part (no callee returned before); a lock wrapper is all the frame
+ * called after its own entry; one int alone (xt_work: a count the frame
+ * may go on with, no caller passed it up as an answer); values recorded
+ * (the values are followed instead, and xt_match's, the same in both
+ * runs, decide nothing). */
+static void test_answer_not(void **state)
+{
+    (void)state;
+    const struct op crc[] = {E(xt_crc, 0), E(xt_endian, 0), X(xt_endian, 1), X(xt_crc, 7), {0}};
+    const struct op none[] = {{0}};
+    const struct op lock[] = {E(xt_mutex_lock, 0), X(xt_mutex_lock, 0), {0}};
+    const struct op one[] = {E(xt_work, 3), X(xt_work, 3), {0}};
+    const struct op *const cases[] = {crc, none, lock, one};
+    for (size_t i = 0; i < 4; i++) {
+        ttd_diff *d = answer_diff(cases[i], 0);
+        const ttd_result *r = ttd_get_result(d);
+        assert_non_null(r->first);
+        assert_string_equal(r->first->suspects[0].name, "xt_main");
+        assert_int_equal(r->first->suspects[0].role, TTD_SUSPECT_FRAME);
+        assert_null(answered(r->first));
+        assert_int_equal(r->verdict->cause->kind, TTD_COF_SPLIT);
+        ttd_free(d);
+    }
+    const struct op mid[] = {E(xt_next, 0), E(xt_token, 0), E(xt_match, 0), X(xt_match, 1),
+                             X(xt_token, 1), X(xt_next, 0), {0}};
+    ttd_diff *d = answer_diff(mid, 1);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->values, 1);
+    assert_null(answered(r->first));
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_ANSWER);
     ttd_free(d);
 }
 
@@ -1611,6 +1761,8 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frame_first_plain),
+        cmocka_unit_test(test_answer_plain),
+        cmocka_unit_test(test_answer_not),
         cmocka_unit_test(test_chain_returns),
         cmocka_unit_test(test_flip_learned),
         cmocka_unit_test(test_chain_argument_origin),

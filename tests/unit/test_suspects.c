@@ -67,22 +67,28 @@ static void test_suspect_order(void **state)
     const ttd_divergence *f = ttd_get_result(d)->first;
 
     /* no values: position alone never ranks a callee above the diverging
-     * frame; the callees follow, nearest first */
+     * frame; but the dt_* functions return int, and helper{} made the
+     * answer the branch came right after, which check{} (an int too)
+     * passed up, returning right after it: it ranks first (answer_used:
+     * explain tests), the frame next, the other callees after it,
+     * nearest first */
     assert_non_null(f);
     assert_int_equal(f->nsuspects, 3);
-    assert_string_equal(f->suspects[0].name, "dt_parse");
-    assert_int_equal(f->suspects[0].role, TTD_SUSPECT_FRAME);
-    assert_string_equal(f->suspects[1].name, "dt_check");
-    assert_int_equal(f->suspects[1].role, TTD_SUSPECT_RETURNED);
-    assert_int_equal(f->suspects[1].distance, 0);
-    assert_int_equal(f->suspects[1].depth, 1);
-    assert_non_null(f->suspects[1].file);
-    assert_true(f->suspects[1].line > 0);
+    assert_string_equal(f->suspects[0].name, "dt_helper");
+    assert_int_equal(f->suspects[0].role, TTD_SUSPECT_RETURNED);
+    assert_int_equal(f->suspects[0].evidence[0].kind, TTD_EV_ANSWER);
+    assert_int_equal(f->suspects[0].depth, 2);
+    assert_int_equal(f->suspects[0].distance, 1);
+    assert_string_equal(f->suspects[1].name, "dt_parse");
+    assert_int_equal(f->suspects[1].role, TTD_SUSPECT_FRAME);
+    assert_string_equal(f->suspects[2].name, "dt_check");
+    assert_int_equal(f->suspects[2].role, TTD_SUSPECT_RETURNED);
+    assert_int_equal(f->suspects[2].distance, 0);
+    assert_int_equal(f->suspects[2].depth, 1);
+    assert_non_null(f->suspects[2].file);
+    assert_true(f->suspects[2].line > 0);
     assert_true(f->suspects[0].score > f->suspects[1].score);
     assert_true(f->suspects[1].score > f->suspects[2].score);
-    assert_string_equal(f->suspects[2].name, "dt_helper");
-    assert_int_equal(f->suspects[2].depth, 2);
-    assert_int_equal(f->suspects[2].distance, 1);
     assert_non_null(strstr(ttd_get_result(d)->runs[TTD_GOOD].path, tu_tmpdir)); /* a copy */
     ttd_free(d);
 }

@@ -6,7 +6,11 @@
  * whose machine code only carries a change made elsewhere (its source is
  * the same) is not; a code-changed suspect that only returned before the
  * split is not made likely by another suspect's place (the frame's), but
- * is when it is the only changed function of the program.
+ * is when it is the only changed function of the program. Plain mode's
+ * answer (the call whose answer the split's branch came right after)
+ * heads the verdict as "answer", "possible", and yields to what the
+ * verdict weighed above the bare split before it: a race on the path to
+ * the symptom, a count every passing run agrees on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,10 +127,75 @@ static void test_code_likely(void **state)
     }
 }
 
+/* The verdict of h (no code compared) with counts k[0..nk): its cause's
+ * kind and function, its confidence in *conf. */
+static int cause_kind(hand *h, const ttd_count *k, size_t nk, const char **fn, int *conf)
+{
+    struct ttfi_arena a = {0};
+    const ttd_verdict *v = NULL;
+    ttdi_verdict_in in = {k, nk, NULL, NULL};
+    static char name[64];
+
+    h->r.code_compared = 0;
+    assert_int_equal(ttdi_verdict(&a, &h->r, &in, &v), 0);
+    assert_non_null(v->cause);
+    snprintf(name, sizeof name, "%s", v->cause->function);
+    *fn = name;
+    *conf = v->confidence;
+    int kind = v->cause->kind;
+    ttfi_arena_free(&a);
+    return kind;
+}
+
+static void test_answer_yields(void **state)
+{
+    static const char *const ANSWER_TEXT = "its answer (_Bool) went up through `token`, each "
+        "returning right after it, to `parse`, whose calls part next: the branch most likely "
+        "used it (values not recorded)";
+    const char *f;
+    int conf;
+    hand h;
+    (void)state;
+
+    memset(&h, 0, sizeof h);
+    h.s[0].name = "match";
+    h.s[0].role = TTD_SUSPECT_RETURNED;
+    h.ev[0][0] = (ttd_evidence){TTD_EV_ANSWER, TTDI_W_ANSWER, ANSWER_TEXT};
+    h.s[0].evidence = h.ev[0];
+    h.s[0].nevidence = 1;
+    h.s[0].score = TTDI_W_ANSWER;
+    suspect(&h, 1, "parse", TTD_SUSPECT_FRAME, 0, NULL);
+    setup(&h, 2, NULL, 0);
+    h.frame.name = "parse";
+    assert_int_equal(cause_kind(&h, NULL, 0, &f, &conf), TTD_COF_ANSWER);
+    assert_string_equal(f, "match");
+    assert_int_equal(conf, TTD_CONF_POSSIBLE);
+
+    /* must not: a race only in the bad run that reaches the symptom */
+    ttd_race x;
+    memset(&x, 0, sizeof x);
+    x.kind = TTD_RACE_CHECK_ACT;
+    x.run = TTD_BAD;
+    x.check = "reserve";
+    x.thread_name[0] = x.thread_name[1] = "main";
+    x.good_compared = x.overlapped = x.reaches_symptom = 1;
+    h.r.races = &x;
+    h.r.nraces = 1;
+    assert_int_equal(cause_kind(&h, NULL, 0, &f, &conf), TTD_COF_RACE);
+    assert_string_equal(f, "reserve");
+    h.r.nraces = 0;
+
+    /* must not: a count every passing run agrees on */
+    ttd_count k = {"retry", 3, 2, 2, 2};
+    assert_int_equal(cause_kind(&h, &k, 1, &f, &conf), TTD_COF_COUNT);
+    assert_string_equal(f, "retry");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_code_likely),
+        cmocka_unit_test(test_answer_yields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
