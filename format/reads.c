@@ -634,3 +634,188 @@ long ttfi_code_globals(const struct ttfi_reads_env *env, uint64_t addr, const ui
 
     return globals_of(&g, addr, code, n, 0) < 0 ? -1 : (long)g.n;
 }
+
+/* ---- the struct fields a function reaches through its pointer parameters
+ * (ttfi_code_fields) ------------------------------------------------------ */
+
+/* A second forward pass over the same instructions, with another value per
+ * register: its tag, k + 1 while it holds argument register k's value as
+ * it came in (unchanged: moved whole, 64 bits, from register to register,
+ * kept in a callee-saved register over calls), 0 for anything else (a
+ * value loaded from memory, the stack included, a result, arithmetic).
+ * Joins keep a tag where both sides agree. A memory operand whose base
+ * has tag k + 1 and no index is field disp of what parameter k points
+ * to. */
+
+struct fscan {
+    const struct ttfi_reads_env *env;
+    struct ttfi_code_field *out;
+    size_t cap, n;
+    size_t budget;
+};
+
+/* Note field (func, reg, off) with access acc (deduplicated). */
+static void note_field(struct fscan *f, uint64_t func, int reg, int64_t off, unsigned acc)
+{
+    for (size_t i = 0; i < f->n && i < f->cap; i++)
+        if (f->out[i].func == func && f->out[i].reg == reg && f->out[i].offset == off) {
+            f->out[i].access |= acc;
+            return;
+        }
+    if (f->n < f->cap)
+        f->out[f->n] = (struct ttfi_code_field){func, reg, off, acc};
+    f->n++;
+}
+
+/* Join tags r into instruction i's: a tag is kept where both agree. */
+static void tag_flow(struct rscan *s, size_t i, const struct rst *r)
+{
+    struct rst *t = &s->st[i];
+    if (!t->seen) {
+        *t = *r;
+        t->seen = 1;
+        s->changed = 1;
+        return;
+    }
+    for (int k = 0; k < 16; k++)
+        if (t->v[k] && r->v[k] != t->v[k]) {
+            t->v[k] = 0;
+            s->changed = 1;
+        }
+}
+
+/* A call (or a tail call, a system call): the caller-saved registers lose
+ * their tags; the callee-saved keep them. */
+static void tag_call(struct rst *r)
+{
+    static const uint8_t clobbered[] = {RAX, RCX, RDX, RSI, RDI, 8, 9, 10, 11};
+    for (size_t k = 0; k < sizeof clobbered; k++)
+        r->v[clobbered[k]] = 0;
+}
+
+static int is_call(const struct ttfi_insn *in)
+{
+    unsigned g = (in->modrm >> 3) & 7;
+    return (in->map == 0 && in->op == 0xe8) ||
+           (in->map == 0 && in->op == 0xff && in->has_modrm && g >= 2 && g <= 5) ||
+           (in->map == 1 && (in->op == 0x05 || in->op == 0x34)) || (in->map == 0 && in->op == 0xcd);
+}
+
+/* The tags after instruction in (tags r before it). */
+static void tag_step(const struct ttfi_insn *in, struct rst *r)
+{
+    int mod3 = in->has_modrm && (in->modrm >> 6) == 3;
+    int mem = in->base >= 0 && !(in->map == 0 && in->op == 0x8d) && !in->nop;
+    struct rst out = *r;
+
+    if (in->map == 0 && (in->op == 0x89 || in->op == 0x8b) && mod3 && in->w && !in->vex) {
+        int to = in->op == 0x89 ? in->rm : in->reg, from = in->op == 0x89 ? in->reg : in->rm;
+        out.v[to] = r->v[from];     /* a whole register moved */
+        *r = out;
+        return;
+    }
+    for (unsigned d = 0; d < 16 && !(mem && plain_store(in)); d++)
+        if (d != RSP && ttfi_x86_may_write(in, d, in->vex ? 0 : in->rexb))
+            out.v[d] = 0;
+    if (is_call(in))
+        tag_call(&out);
+    *r = out;
+}
+
+static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t n,
+                     const uint8_t entry[6], int depth);
+
+/* What instruction in (at offset at, tags r before it) reaches: a field
+ * through a tagged base, a direct call's callee given tagged arguments. */
+static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct ttfi_insn *in,
+                    const struct rst *r, int depth)
+{
+    const uint8_t *cc = NULL;
+    size_t cn = 0;
+    uint8_t args[6];
+    int any = 0;
+
+    if (in->base >= 0 && in->index < 0 && !(in->pfx & TTFI_PFX_SEG) && !in->nop &&
+        !(in->map == 0 && in->op == 0x8d) && r->v[in->base])
+        note_field(f, s->addr, r->v[in->base] - 1, disp_of(s->code + at, in),
+                   (plain_store(in) ? 0 : TTF_GLOBAL_READ) | (mem_writes(in) ? TTF_GLOBAL_WRITE : 0));
+    int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
+    if (!(in->map == 0 && in->op == 0xe8) && !jmp)
+        return 0;
+    int64_t to = branch_to(s, at, in);
+    if (jmp && to >= 0 && (uint64_t)to < s->n)
+        return 0;                   /* a jump inside the function */
+    for (int k = 0; k < 6; k++)
+        any |= (args[k] = r->v[arg_reg[k]] ? 1 : 0);
+    uint64_t t = s->addr + (uint64_t)to;
+    if (!any || depth >= DEPTH || t == s->addr ||
+        f->env->callee(f->env->ctx, t, 0, &cc, &cn) != TTFI_CALLEE_FUNC)
+        return 0;
+    return fields_of(f, t, cc, cn, args, depth + 1);
+}
+
+/* The fields code[0..n) at addr reaches through the argument registers
+ * entry[k] says are parameters (their own: a callee's are its own
+ * parameters, given the caller's). 0, or -1 (bytes not known, out of
+ * steps, no fixed point). */
+static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t n,
+                     const uint8_t entry[6], int depth)
+{
+    struct rscan s = {f->env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, NULL};
+    struct ttfi_insn in;
+    int pass = 0, rc = 0;
+
+    if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
+        !(s.st = calloc(s.nins, sizeof *s.st))) {
+        free(s.starts);
+        return -1;
+    }
+    s.st[0].seen = 1;
+    for (int k = 0; k < 6; k++)
+        s.st[0].v[arg_reg[k]] = entry[k] ? (uint8_t)(k + 1) : 0;
+    while (s.changed && pass++ < PASSES && rc == 0) {
+        s.changed = 0;
+        for (size_t i = 0; i < s.nins && rc == 0; i++) {
+            if (!s.st[i].seen)
+                continue;
+            struct rst r = s.st[i];
+            if (!f->budget-- || ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in)) {
+                rc = -1;
+                break;
+            }
+            tag_step(&in, &r);
+            int jmp = in.map == 0 && (in.op == 0xe9 || in.op == 0xeb);
+            int stop = jmp || (in.map == 0 && (in.op == 0xc3 || in.op == 0xc2 || in.op == 0xcc ||
+                                              in.op == 0xf4)) ||
+                       (in.map == 1 && in.op == 0x0b) ||
+                       (in.map == 0 && in.op == 0xff && ((in.modrm >> 3) & 7) == 4);
+            if (in.branch && !(in.map == 0 && in.op == 0xe8)) {
+                int64_t to = branch_to(&s, s.starts[i], &in);
+                size_t j = to >= 0 && (uint64_t)to < n ? index_of(&s, (uint64_t)to) : SIZE_MAX;
+                if (j != SIZE_MAX)
+                    tag_flow(&s, j, &r);
+            }
+            if (!stop && i + 1 < s.nins)
+                tag_flow(&s, i + 1, &r);
+        }
+    }
+    if (s.changed)
+        rc = -1;
+    for (size_t i = 0; i < s.nins && rc == 0; i++)
+        if (s.st[i].seen && ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in) == 0)
+            rc = tag_uses(f, &s, s.starts[i], &in, &s.st[i], depth);
+    free(s.starts);
+    free(s.st);
+    return rc;
+}
+
+long ttfi_code_fields(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                      size_t n, unsigned params, struct ttfi_code_field *out, size_t cap)
+{
+    struct fscan f = {env, out, cap, 0, BUDGET};
+    uint8_t entry[6];
+
+    for (int k = 0; k < 6; k++)
+        entry[k] = (params >> k) & 1;
+    return fields_of(&f, addr, code, n, entry, 0) < 0 ? -1 : (long)f.n;
+}
