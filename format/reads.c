@@ -701,8 +701,26 @@ static int is_call(const struct ttfi_insn *in)
            (in->map == 1 && (in->op == 0x05 || in->op == 0x34)) || (in->map == 0 && in->op == 0xcd);
 }
 
-/* The tags after instruction in (tags r before it). */
-static void tag_step(const struct ttfi_insn *in, struct rst *r)
+/* 1 if in calls a tracing hook (which keeps every register: the values
+ * build's __fentry__ runs before the body). */
+static int hook_call(const struct rscan *s, size_t at, const struct ttfi_insn *in)
+{
+    const uint8_t *cc = NULL;
+    size_t cn = 0;
+    unsigned g = (in->modrm >> 3) & 7;
+
+    if (in->map == 0 && in->op == 0xff && in->has_modrm && g == 2 && in->base == TTFI_BASE_RIP)
+        return s->env->callee(s->env->ctx, s->addr + at + in->len +
+                              (uint64_t)disp_of(s->code + at, in), 1, &cc, &cn) == TTFI_CALLEE_HOOK;
+    if (in->map == 0 && in->op == 0xe8)
+        return s->env->callee(s->env->ctx, s->addr + (uint64_t)branch_to(s, at, in), 0, &cc,
+                              &cn) == TTFI_CALLEE_HOOK;
+    return 0;
+}
+
+/* The tags after instruction in (tags r before it; hook: a call of a
+ * tracing hook). */
+static void tag_step(const struct ttfi_insn *in, int hook, struct rst *r)
 {
     int mod3 = in->has_modrm && (in->modrm >> 6) == 3;
     int mem = in->base >= 0 && !(in->map == 0 && in->op == 0x8d) && !in->nop;
@@ -717,7 +735,7 @@ static void tag_step(const struct ttfi_insn *in, struct rst *r)
     for (unsigned d = 0; d < 16 && !(mem && plain_store(in)); d++)
         if (d != RSP && ttfi_x86_may_write(in, d, in->vex ? 0 : in->rexb))
             out.v[d] = 0;
-    if (is_call(in))
+    if (is_call(in) && !hook)
         tag_call(&out);
     *r = out;
 }
@@ -783,7 +801,7 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
                 rc = -1;
                 break;
             }
-            tag_step(&in, &r);
+            tag_step(&in, hook_call(&s, s.starts[i], &in), &r);
             int jmp = in.map == 0 && (in.op == 0xe9 || in.op == 0xeb);
             int stop = jmp || (in.map == 0 && (in.op == 0xc3 || in.op == 0xc2 || in.op == 0xcc ||
                                               in.op == 0xf4)) ||

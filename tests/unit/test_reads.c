@@ -19,7 +19,8 @@
  * The struct fields a function reaches through its pointer parameters
  * (ttfi_code_fields): a field read and written through a parameter kept
  * in a callee-saved register over a call, a read-modify-write through the
- * second, a callee given the parameter (its own parameter 0). Must not:
+ * second, a callee given the parameter (its own parameter 0), a hook's
+ * call between (the values build's __fentry__ keeps the registers). Must not:
  * a caller-saved register after a call, a local struct in the stack, a
  * pointer reloaded from memory (a field of the parameter, or the
  * parameter spilled to the stack), an indexed operand, a 32-bit copy,
@@ -214,6 +215,8 @@ static void fields_reached(void **state)
     check_field(&f[0], AT, 1, 0x10, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
     assert_int_equal(FIELDS(field_callee, f), 1);
     check_field(&f[0], CALLEE, 0, 0, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(hook_keeps, f), 1);         /* a hook's call keeps rdi */
+    check_field(&f[0], AT, 0, 0, TTF_GLOBAL_READ);
     /* only the registers asked about are parameters */
     assert_int_equal(ttfi_code_fields(&env, AT, field_rmw, sizeof field_rmw, 1, f, 4), 0);
     assert_int_equal(ttfi_code_fields(&env, AT, field_saved, 15, 0x3f, f, 4), -1); /* cut */
