@@ -642,10 +642,19 @@ long ttfi_code_globals(const struct ttfi_reads_env *env, uint64_t addr, const ui
  * register: its tag, k + 1 while it holds argument register k's value as
  * it came in (unchanged: moved whole, 64 bits, from register to register,
  * kept in a callee-saved register over calls), 0 for anything else (a
- * value loaded from memory, the stack included, a result, arithmetic).
- * Joins keep a tag where both sides agree. A memory operand whose base
- * has tag k + 1 and no index is field disp of what parameter k points
- * to. */
+ * value loaded from memory, the stack included, a result, arithmetic),
+ * with a displacement: the value plus a constant (lea disp(%reg), add or
+ * sub of an immediate: the address of a field, as an inlined atomic
+ * helper gets it). Joins keep a tag where both sides agree. A memory
+ * operand whose base has tag k + 1 and displacement d, and no index, is
+ * field d + disp of what parameter k points to. */
+
+/* The tags at one instruction. */
+struct tst {
+    uint8_t v[16];          /* k + 1: argument register k's entry value */
+    int32_t d[16];          /* plus this */
+    uint8_t seen;
+};
 
 struct fscan {
     const struct ttfi_reads_env *env;
@@ -668,9 +677,9 @@ static void note_field(struct fscan *f, uint64_t func, int reg, int64_t off, uns
 }
 
 /* Join tags r into instruction i's: a tag is kept where both agree. */
-static void tag_flow(struct rscan *s, size_t i, const struct rst *r)
+static void tag_flow(struct rscan *s, struct tst *ts, size_t i, const struct tst *r)
 {
-    struct rst *t = &s->st[i];
+    struct tst *t = &ts[i];
     if (!t->seen) {
         *t = *r;
         t->seen = 1;
@@ -678,7 +687,7 @@ static void tag_flow(struct rscan *s, size_t i, const struct rst *r)
         return;
     }
     for (int k = 0; k < 16; k++)
-        if (t->v[k] && r->v[k] != t->v[k]) {
+        if (t->v[k] && (r->v[k] != t->v[k] || r->d[k] != t->d[k])) {
             t->v[k] = 0;
             s->changed = 1;
         }
@@ -686,7 +695,7 @@ static void tag_flow(struct rscan *s, size_t i, const struct rst *r)
 
 /* A call (or a tail call, a system call): the caller-saved registers lose
  * their tags; the callee-saved keep them. */
-static void tag_call(struct rst *r)
+static void tag_call(struct tst *r)
 {
     static const uint8_t clobbered[] = {RAX, RCX, RDX, RSI, RDI, 8, 9, 10, 11};
     for (size_t k = 0; k < sizeof clobbered; k++)
@@ -718,23 +727,54 @@ static int hook_call(const struct rscan *s, size_t at, const struct ttfi_insn *i
     return 0;
 }
 
-/* The tags after instruction in (tags r before it; hook: a call of a
+/* The immediate of in (imm_len bytes, sign-extended). */
+static int64_t imm_of(const uint8_t *p, const struct ttfi_insn *in)
+{
+    const uint8_t *q = p + in->imm_off;
+    if (in->imm_len == 1)
+        return (int8_t)q[0];
+    if (in->imm_len != 4)
+        return INT64_MAX;
+    return (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                     (uint32_t)q[3] << 24);
+}
+
+/* The tags after instruction in at p (tags r before it; hook: a call of a
  * tracing hook). */
-static void tag_step(const struct ttfi_insn *in, int hook, struct rst *r)
+static void tag_step(const uint8_t *p, const struct ttfi_insn *in, int hook, struct tst *r)
 {
     int mod3 = in->has_modrm && (in->modrm >> 6) == 3;
     int mem = in->base >= 0 && !(in->map == 0 && in->op == 0x8d) && !in->nop;
-    struct rst out = *r;
+    unsigned g = (in->modrm >> 3) & 7;
+    struct tst out = *r;
 
     if (in->map == 0 && (in->op == 0x89 || in->op == 0x8b) && mod3 && in->w && !in->vex) {
         int to = in->op == 0x89 ? in->rm : in->reg, from = in->op == 0x89 ? in->reg : in->rm;
         out.v[to] = r->v[from];     /* a whole register moved */
+        out.d[to] = r->d[from];
         *r = out;
         return;
     }
-    for (unsigned d = 0; d < 16 && !(mem && plain_store(in)); d++)
-        if (d != RSP && ttfi_x86_may_write(in, d, in->vex ? 0 : in->rexb))
-            out.v[d] = 0;
+    int64_t add = INT64_MAX;        /* lea disp(%tagged), add/sub $imm,%tagged */
+    int from = -1;
+    if (in->map == 0 && in->op == 0x8d && in->w && in->base >= 0 && in->index < 0 &&
+        !in->vex && r->v[in->base]) {
+        add = disp_of(p, in);
+        from = in->base;
+    } else if (in->map == 0 && (in->op == 0x81 || in->op == 0x83) && mod3 && in->w &&
+               (g == 0 || g == 5) && r->v[in->rm] && (add = imm_of(p, in)) != INT64_MAX) {
+        add = g == 5 ? -add : add;
+        from = in->rm;
+    }
+    int64_t d = from >= 0 ? r->d[from] + add : 0;
+    for (unsigned k = 0; k < 16 && !(mem && plain_store(in)); k++)
+        if (k != RSP && ttfi_x86_may_write(in, k, in->vex ? 0 : in->rexb))
+            out.v[k] = 0;
+    if (from >= 0 && d >= INT32_MIN && d <= INT32_MAX) {
+        int to = in->op == 0x8d ? in->reg : in->rm;
+        out.v[to] = r->v[from];
+        out.d[to] = (int32_t)d;
+    }
     if (is_call(in) && !hook)
         tag_call(&out);
     *r = out;
@@ -746,7 +786,7 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
 /* What instruction in (at offset at, tags r before it) reaches: a field
  * through a tagged base, a direct call's callee given tagged arguments. */
 static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct ttfi_insn *in,
-                    const struct rst *r, int depth)
+                    const struct tst *r, int depth)
 {
     const uint8_t *cc = NULL;
     size_t cn = 0;
@@ -755,7 +795,7 @@ static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct tt
 
     if (in->base >= 0 && in->index < 0 && !(in->pfx & TTFI_PFX_SEG) && !in->nop &&
         !(in->map == 0 && in->op == 0x8d) && r->v[in->base])
-        note_field(f, s->addr, r->v[in->base] - 1, disp_of(s->code + at, in),
+        note_field(f, s->addr, r->v[in->base] - 1, r->d[in->base] + disp_of(s->code + at, in),
                    (plain_store(in) ? 0 : TTF_GLOBAL_READ) | (mem_writes(in) ? TTF_GLOBAL_WRITE : 0));
     int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
     if (!(in->map == 0 && in->op == 0xe8) && !jmp)
@@ -763,8 +803,8 @@ static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct tt
     int64_t to = branch_to(s, at, in);
     if (jmp && to >= 0 && (uint64_t)to < s->n)
         return 0;                   /* a jump inside the function */
-    for (int k = 0; k < 6; k++)
-        any |= (args[k] = r->v[arg_reg[k]] ? 1 : 0);
+    for (int k = 0; k < 6; k++)     /* the parameter itself, not a field's address */
+        any |= (args[k] = r->v[arg_reg[k]] && !r->d[arg_reg[k]] ? 1 : 0);
     uint64_t t = s->addr + (uint64_t)to;
     if (!any || depth >= DEPTH || t == s->addr ||
         f->env->callee(f->env->ctx, t, 0, &cc, &cn) != TTFI_CALLEE_FUNC)
@@ -781,27 +821,28 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
 {
     struct rscan s = {f->env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, NULL};
     struct ttfi_insn in;
+    struct tst *ts = NULL;
     int pass = 0, rc = 0;
 
     if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
-        !(s.st = calloc(s.nins, sizeof *s.st))) {
+        !(ts = calloc(s.nins, sizeof *ts))) {
         free(s.starts);
         return -1;
     }
-    s.st[0].seen = 1;
+    ts[0].seen = 1;
     for (int k = 0; k < 6; k++)
-        s.st[0].v[arg_reg[k]] = entry[k] ? (uint8_t)(k + 1) : 0;
+        ts[0].v[arg_reg[k]] = entry[k] ? (uint8_t)(k + 1) : 0;
     while (s.changed && pass++ < PASSES && rc == 0) {
         s.changed = 0;
         for (size_t i = 0; i < s.nins && rc == 0; i++) {
-            if (!s.st[i].seen)
+            if (!ts[i].seen)
                 continue;
-            struct rst r = s.st[i];
+            struct tst r = ts[i];
             if (!f->budget-- || ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in)) {
                 rc = -1;
                 break;
             }
-            tag_step(&in, hook_call(&s, s.starts[i], &in), &r);
+            tag_step(code + s.starts[i], &in, hook_call(&s, s.starts[i], &in), &r);
             int jmp = in.map == 0 && (in.op == 0xe9 || in.op == 0xeb);
             int stop = jmp || (in.map == 0 && (in.op == 0xc3 || in.op == 0xc2 || in.op == 0xcc ||
                                               in.op == 0xf4)) ||
@@ -811,19 +852,19 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
                 int64_t to = branch_to(&s, s.starts[i], &in);
                 size_t j = to >= 0 && (uint64_t)to < n ? index_of(&s, (uint64_t)to) : SIZE_MAX;
                 if (j != SIZE_MAX)
-                    tag_flow(&s, j, &r);
+                    tag_flow(&s, ts, j, &r);
             }
             if (!stop && i + 1 < s.nins)
-                tag_flow(&s, i + 1, &r);
+                tag_flow(&s, ts, i + 1, &r);
         }
     }
     if (s.changed)
         rc = -1;
     for (size_t i = 0; i < s.nins && rc == 0; i++)
-        if (s.st[i].seen && ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in) == 0)
-            rc = tag_uses(f, &s, s.starts[i], &in, &s.st[i], depth);
+        if (ts[i].seen && ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in) == 0)
+            rc = tag_uses(f, &s, s.starts[i], &in, &ts[i], depth);
     free(s.starts);
-    free(s.st);
+    free(ts);
     return rc;
 }
 

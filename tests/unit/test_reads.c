@@ -20,12 +20,13 @@
  * (ttfi_code_fields): a field read and written through a parameter kept
  * in a callee-saved register over a call, a read-modify-write through the
  * second, a callee given the parameter (its own parameter 0), a hook's
- * call between (the values build's __fentry__ keeps the registers). Must not:
+ * call between (the values build's __fentry__ keeps the registers), a
+ * field's address made by lea or add of an immediate. Must not:
  * a caller-saved register after a call, a local struct in the stack, a
  * pointer reloaded from memory (a field of the parameter, or the
  * parameter spilled to the stack), an indexed operand, a 32-bit copy,
  * a join of the parameter with a stack address, a callee given a
- * reloaded pointer.
+ * reloaded pointer or a field's address, the parameter plus a register.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -98,6 +99,14 @@ static const uint8_t field_spilled[] = {0x48, 0x89, 0x7c, 0x24, 0x08, 0x48, 0x8b
 static const uint8_t field_indexed[] = {0x8b, 0x44, 0xb7, 0x08, 0xc3};
 /* mov %edi,%eax; mov 0x8(%rax),%eax; ret */
 static const uint8_t field_narrowed[] = {0x89, 0xf8, 0x8b, 0x40, 0x08, 0xc3};
+/* lea 0x78(%rdi),%rax; lock cmpxchg %ecx,(%rax); ret (a field's address) */
+static const uint8_t field_lea[] = {0x48, 0x8d, 0x47, 0x78, 0xf0, 0x0f, 0xb1, 0x08, 0xc3};
+/* push %rbp; mov %rdi,%rbp; add $0x70,%rbp; mov 0x8(%rbp),%eax; pop %rbp; ret */
+static const uint8_t field_add[] = {0x55, 0x48, 0x89, 0xfd, 0x48, 0x83, 0xc5, 0x70, 0x8b, 0x45, 0x08, 0x5d, 0xc3};
+/* add %rsi,%rdi; mov 0x78(%rdi),%eax; ret (plus a register: not known) */
+static const uint8_t field_regadd[] = {0x48, 0x01, 0xf7, 0x8b, 0x47, 0x78, 0xc3};
+/* lea 0x8(%rsi),%rdi; call CALLEE; ret (the callee given a field's address) */
+static const uint8_t field_lea_call[] = {0x48, 0x8d, 0x7e, 0x08, 0xe8, 0xf7, 0x07, 0x00, 0x00, 0xc3};
 /* mov %rsi,%rdi; call CALLEE; ret (CALLEE reads field 0 of its rdi) */
 static const uint8_t field_callee[] = {0x48, 0x89, 0xf7, 0xe8, 0xf8, 0x07, 0x00, 0x00, 0xc3};
 /* mov 0x8(%rdi),%rdi; call CALLEE; ret */
@@ -215,6 +224,10 @@ static void fields_reached(void **state)
     check_field(&f[0], AT, 1, 0x10, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
     assert_int_equal(FIELDS(field_callee, f), 1);
     check_field(&f[0], CALLEE, 0, 0, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(field_lea, f), 1);
+    check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
+    assert_int_equal(FIELDS(field_add, f), 1);
+    check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ);
     assert_int_equal(FIELDS(hook_keeps, f), 1);         /* a hook's call keeps rdi */
     check_field(&f[0], AT, 0, 0, TTF_GLOBAL_READ);
     /* only the registers asked about are parameters */
@@ -235,6 +248,8 @@ static void fields_not_reached(void **state)
     assert_int_equal(FIELDS(field_indexed, f), 0);
     assert_int_equal(FIELDS(field_narrowed, f), 0);
     assert_int_equal(FIELDS(join, f), 0);               /* the parameter or the stack */
+    assert_int_equal(FIELDS(field_regadd, f), 0);
+    assert_int_equal(FIELDS(field_lea_call, f), 0);     /* typed by the callee: not a T */
     assert_int_equal(FIELDS(field_callee_loaded, f), 1);
     check_field(&f[0], AT, 0, 8, TTF_GLOBAL_READ);
 }
