@@ -20,9 +20,11 @@
  * (the verdict asks when its best cause is the split's own branch):
  *   - what the split reads: the writable globals the code of the
  *     split's frame (the innermost call open at the split in its thread,
- *     with its direct callees, format's ttf_sym_code_globals) reads;
- *     none named, no cause (a flag reached through a pointer is not
- *     seen: the rule stops before walking any other thread);
+ *     with its direct callees, format's ttf_sym_code_globals) reads, and
+ *     the struct fields it reads through its pointer parameters (format's
+ *     ttf_sym_code_fields: the pointed-to type from DWARF and the
+ *     offset); none named, no cause (the rule stops before walking any
+ *     other thread);
  *   - the window: a call C of another thread B of the bad run open at the
  *     split's time (entered before, not returned), while in the good run,
  *     at the paired point (the split's time there), the same call was not
@@ -33,8 +35,13 @@
  *     from its point to the other's, the calls of B's stack at the split
  *     deeper than the lowest depth reached are the ones that differ;
  *   - C writes what the split reads: C's own code writes one of those
- *     globals, or a call B made inside C after the split (before C
- *     returned) does; the innermost such C, past lock wrappers
+ *     globals, or the same offset of the same struct type through a
+ *     pointer parameter, or a call B made inside C after the split
+ *     (before C returned) does. A field matches by type, not by object:
+ *     two threads that touch the same field of the same struct type with
+ *     no lock both hold is the shape of a data race on a heap object (an
+ *     event loop's handle, a connection's state), but the two pointers
+ *     may point to different objects of that type; the innermost such C, past lock wrappers
  *     (ttdi_lock_wrapper: a lock takes no decision, its caller does);
  *   - nothing orders the two: the split's frame's call (up to the split)
  *     and C hold no mutex in common at any time during them (diff/flagrace.c
@@ -43,8 +50,9 @@
  * Then the verdict names C (kind `race`: the read and the write are
  * unordered, and the runs' timings put the read inside C in the bad run
  * and after it in the good run), its thread, the split's frame and the
- * global; it is "possible" (the trace shows no memory access, and the
- * code names the global only where an operand does).
+ * global or field; it is "possible" (the trace shows no memory access,
+ * the code names the global only where an operand does, and a field is
+ * a may-alias by type).
  * Costs. Only when its cheap preconditions hold (a split, two threads or
  * more, sync records, a global named by the split frame's code): each
  * other thread is read by run walks from the marks the thread order left

@@ -51,6 +51,17 @@
  * written (a plain store or a read-modify-write), its direct calls into
  * the file followed DEPTH deep; no data flow: a global reached through a
  * pointer or an index register is not named, nor thread-local storage.
+ * The struct fields a function reaches through its pointer parameters
+ * (ttfi_code_fields, issue 33: a flag in a heap struct both threads reach
+ * through pointers): a second forward pass tags a register holding an
+ * argument register's entry value, unchanged or plus a constant (see the
+ * section's comment); an operand disp(%reg) with a tagged base and no
+ * index is a field access, read or written as above; a direct call into
+ * the file given the parameter itself in an argument register reports
+ * the callee's accesses through that parameter of its own (DEPTH deep).
+ * A value reloaded from memory, the stack included, is not a parameter
+ * (the -O0 spill is not followed); code.c types each by the DWARF type
+ * of the parameter it came from.
  * Stage 0 base of format/STAGES (the caller, code.c, says what an address
  * of the file is through struct ttfi_reads_env).
  */

@@ -372,28 +372,37 @@ static void test_value_rules(void **state)
     assert_string_equal(buf, "1");
 }
 
-/* A gcc clone's registers come from its own DWARF: x in rdi; mode and tag
- * (propagated constants) in none, where the declared order would put them
- * in rsi and rdx. Found by name through ttf_sym_code; skipped when the
- * compiler made no such clone (-O1 builds, clang). */
-static void test_clone(void **state)
+/* A trace of no calls with this binary as its module (file base). */
+static ttf_trace *module_trace(const char *base)
 {
+    char name[512];
     ttf_writer *w = NULL;
     ttf_trace *t = NULL;
-    ttf_sym *s = NULL;
-    const ttf_code_info *ci = NULL;
-    const ttf_signature *sg = NULL;
-    char name[512];
-    uint64_t addr = 0;
-    (void)state;
-    assert_int_equal(sig_clone_user(1), 13);
-    snprintf(name, sizeof name, "%s/clone.trc", tu_tmpdir);
+
+    snprintf(name, sizeof name, "%s/%s", tu_tmpdir, base);
     assert_int_equal(ttf_writer_open(name, NULL, &w), 0);
     assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
                                       tu_self.build_id, tu_self.build_id_len,
                                       tu_self.path), 0);
     assert_int_equal(ttf_writer_close(w, 0), 0);
     assert_int_equal(ttf_open(name, &t, NULL), 0);
+    return t;
+}
+
+/* A gcc clone's registers come from its own DWARF: x in rdi; mode and tag
+ * (propagated constants) in none, where the declared order would put them
+ * in rsi and rdx. Found by name through ttf_sym_code; skipped when the
+ * compiler made no such clone (-O1 builds, clang). */
+static void test_clone(void **state)
+{
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    const ttf_code_info *ci = NULL;
+    const ttf_signature *sg = NULL;
+    uint64_t addr = 0;
+    (void)state;
+    assert_int_equal(sig_clone_user(1), 13);
+    t = module_trace("clone.trc");
     assert_int_equal(ttf_sym_open(t, &s), 0);
     assert_int_equal(ttf_sym_code(s, 0, &ci), 0);
     for (size_t i = 0; i < ci->nfuncs; i++)
@@ -659,19 +668,10 @@ static size_t fields_of(ttf_sym *s, const char *name, ttf_code_field *f, size_t 
 
 static void test_code_fields(void **state)
 {
-    ttf_writer *w = NULL;
-    ttf_trace *t = NULL;
+    ttf_trace *t = module_trace("fields.trc");
     ttf_sym *s = NULL;
     ttf_code_field f[4];
-    char name[512];
     (void)state;
-    snprintf(name, sizeof name, "%s/fields.trc", tu_tmpdir);
-    assert_int_equal(ttf_writer_open(name, NULL, &w), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
-                                      tu_self.build_id, tu_self.build_id_len,
-                                      tu_self.path), 0);
-    assert_int_equal(ttf_writer_close(w, 0), 0);
-    assert_int_equal(ttf_open(name, &t, NULL), 0);
     assert_int_equal(ttf_sym_open(t, &s), 0);
     assert_int_equal(fields_of(s, "fl_send", f, 4), 1);
     assert_string_equal(f[0].type, "struct fl_async");
