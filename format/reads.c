@@ -768,7 +768,7 @@ static void tag_step(const uint8_t *p, const struct ttfi_insn *in, int hook, str
     }
     int64_t add = INT64_MAX;        /* lea disp(%tagged), add/sub $imm,%tagged */
     int from = -1;
-    if (in->map == 0 && in->op == 0x8d && in->w && in->base >= 0 && in->index < 0 &&
+    if (in->map == 0 && in->op == 0x8d && in->w && in->base >= 0 && in->base < 16 && in->index < 0 &&
         !in->vex && r->v[in->base]) {
         add = disp_of(p, in);
         from = in->base;
@@ -804,7 +804,7 @@ static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct tt
     uint8_t args[6];
     int any = 0;
 
-    if (in->base >= 0 && in->index < 0 && !(in->pfx & TTFI_PFX_SEG) && !in->nop &&
+    if (in->base >= 0 && in->base < 16 && in->index < 0 && !(in->pfx & TTFI_PFX_SEG) && !in->nop &&
         !(in->map == 0 && in->op == 0x8d) && r->v[in->base])
         note_field(f, s->addr, r->v[in->base] - 1, r->d[in->base] + disp_of(s->code + at, in),
                    (plain_store(in) ? 0 : TTF_GLOBAL_READ) | (mem_writes(in) ? TTF_GLOBAL_WRITE : 0));
