@@ -403,15 +403,22 @@ static int64_t branch_to(const struct rscan *s, size_t at, const struct ttfi_ins
     return (int64_t)(at + in->len) + d;
 }
 
+/* 1 if control does not go on to the next instruction after in: a
+ * jump, a return, int3, hlt, ud2, an indirect jump. */
+static int ends_flow(const struct ttfi_insn *in)
+{
+    return (in->map == 0 && (in->op == 0xe9 || in->op == 0xeb || in->op == 0xc3 ||
+                             in->op == 0xc2 || in->op == 0xcc || in->op == 0xf4)) ||
+           (in->map == 1 && in->op == 0x0b) ||
+           (in->map == 0 && in->op == 0xff && ((in->modrm >> 3) & 7) == 4);
+}
+
 /* Control flow of instruction i (state r after it): the successors. */
 static void successors(struct rscan *s, size_t i, const struct ttfi_insn *in, struct rst *r)
 {
     size_t at = s->starts[i];
     int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
-    int stop = jmp || (in->map == 0 && (in->op == 0xc3 || in->op == 0xc2 || in->op == 0xcc ||
-                                        in->op == 0xf4)) ||
-               (in->map == 1 && in->op == 0x0b) ||
-               (in->map == 0 && in->op == 0xff && ((in->modrm >> 3) & 7) == 4);
+    int stop = ends_flow(in);
     if (in->branch && !(in->map == 0 && in->op == 0xe8)) {
         int64_t to = branch_to(s, at, in);
         size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
@@ -823,6 +830,28 @@ static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct tt
     return fields_of(f, t, cc, cn, args, depth + 1);
 }
 
+/* Instruction i of the tag pass: its tags flowed to its successors. 0,
+ * or -1 (bytes not known, out of steps). */
+static int tag_pass_one(struct fscan *f, struct rscan *s, struct tst *ts, size_t i)
+{
+    struct ttfi_insn in;
+    struct tst r = ts[i];
+    size_t at = s->starts[i];
+
+    if (!f->budget-- || ttfi_x86_decode(s->code + at, s->n - at, &in))
+        return -1;
+    tag_step(s->code + at, &in, hook_call(s, at, &in), &r);
+    if (in.branch && !(in.map == 0 && in.op == 0xe8)) {
+        int64_t to = branch_to(s, at, &in);
+        size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
+        if (j != SIZE_MAX)
+            tag_flow(s, ts, j, &r);
+    }
+    if (!ends_flow(&in) && i + 1 < s->nins)
+        tag_flow(s, ts, i + 1, &r);
+    return 0;
+}
+
 /* The fields code[0..n) at addr reaches through the argument registers
  * entry[k] says are parameters (their own: a callee's are its own
  * parameters, given the caller's). 0, or -1 (bytes not known, out of
@@ -845,29 +874,9 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
         ts[0].v[arg_reg[k]] = entry[k] ? (uint8_t)(k + 1) : 0;
     while (s.changed && pass++ < PASSES && rc == 0) {
         s.changed = 0;
-        for (size_t i = 0; i < s.nins && rc == 0; i++) {
-            if (!ts[i].seen)
-                continue;
-            struct tst r = ts[i];
-            if (!f->budget-- || ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in)) {
-                rc = -1;
-                break;
-            }
-            tag_step(code + s.starts[i], &in, hook_call(&s, s.starts[i], &in), &r);
-            int jmp = in.map == 0 && (in.op == 0xe9 || in.op == 0xeb);
-            int stop = jmp || (in.map == 0 && (in.op == 0xc3 || in.op == 0xc2 || in.op == 0xcc ||
-                                              in.op == 0xf4)) ||
-                       (in.map == 1 && in.op == 0x0b) ||
-                       (in.map == 0 && in.op == 0xff && ((in.modrm >> 3) & 7) == 4);
-            if (in.branch && !(in.map == 0 && in.op == 0xe8)) {
-                int64_t to = branch_to(&s, s.starts[i], &in);
-                size_t j = to >= 0 && (uint64_t)to < n ? index_of(&s, (uint64_t)to) : SIZE_MAX;
-                if (j != SIZE_MAX)
-                    tag_flow(&s, ts, j, &r);
-            }
-            if (!stop && i + 1 < s.nins)
-                tag_flow(&s, ts, i + 1, &r);
-        }
+        for (size_t i = 0; i < s.nins && rc == 0; i++)
+            if (ts[i].seen)
+                rc = tag_pass_one(f, &s, ts, i);
     }
     if (s.changed)
         rc = -1;
