@@ -785,7 +785,11 @@ static void tag_step(const uint8_t *p, const struct ttfi_insn *in, int hook, str
         from = in->rm;
     }
     int64_t d = from >= 0 ? r->d[from] + add : 0;
-    for (unsigned k = 0; k < 16 && !(mem && plain_store(in)); k++)
+    int compare = (in->map == 0 && ((in->op >= 0x38 && in->op <= 0x3b) || in->op == 0x84 ||
+                                    in->op == 0x85 || ((in->op >= 0x80 && in->op <= 0x83) && g == 7) ||
+                                    ((in->op == 0xf6 || in->op == 0xf7) && g <= 1))) ||
+                  (in->map == 1 && (in->op == 0xa3 || (in->op == 0xba && g == 4)));
+    for (unsigned k = 0; k < 16 && !(mem && plain_store(in)) && !compare; k++)
         if (k != RSP && ttfi_x86_may_write(in, k, in->vex ? 0 : in->rexb))
             out.v[k] = 0;
     if (from >= 0 && d >= INT32_MIN && d <= INT32_MAX) {

@@ -107,6 +107,8 @@ static const uint8_t field_add[] = {0x55, 0x48, 0x89, 0xfd, 0x48, 0x83, 0xc5, 0x
 static const uint8_t field_regadd[] = {0x48, 0x01, 0xf7, 0x8b, 0x47, 0x78, 0xc3};
 /* lea 0x8(%rsi),%rdi; call CALLEE; ret (the callee given a field's address) */
 static const uint8_t field_lea_call[] = {0x48, 0x8d, 0x7e, 0x08, 0xe8, 0xf7, 0x07, 0x00, 0x00, 0xc3};
+/* test $0x7,%dil; cmp $0x10,%rdi; mov 0x8(%rdi),%eax; ret (a compare keeps it) */
+static const uint8_t field_compared[] = {0x40, 0xf6, 0xc7, 0x07, 0x48, 0x83, 0xff, 0x10, 0x8b, 0x47, 0x08, 0xc3};
 /* mov %rsi,%rdi; call CALLEE; ret (CALLEE reads field 0 of its rdi) */
 static const uint8_t field_callee[] = {0x48, 0x89, 0xf7, 0xe8, 0xf8, 0x07, 0x00, 0x00, 0xc3};
 /* mov 0x8(%rdi),%rdi; call CALLEE; ret */
@@ -228,6 +230,8 @@ static void fields_reached(void **state)
     check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
     assert_int_equal(FIELDS(field_add, f), 1);
     check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(field_compared, f), 1);     /* UBSan's checks compare it */
+    check_field(&f[0], AT, 0, 8, TTF_GLOBAL_READ);
     assert_int_equal(FIELDS(hook_keeps, f), 1);         /* a hook's call keeps rdi */
     check_field(&f[0], AT, 0, 0, TTF_GLOBAL_READ);
     /* only the registers asked about are parameters */
