@@ -206,6 +206,10 @@ typedef struct ttdi_overlap {
     uint64_t enter_ns, exit_ns;         /* C in the bad run (exit UINT64_MAX:
                                            not seen) */
     uint64_t split_ns;                  /* the split's time in the bad run */
+    int field;                          /* 1: global names a struct field
+                                           reached through pointers,
+                                           "+0x78 of struct T" (the same
+                                           type and offset) */
 } ttdi_overlap;
 /* One call of the other thread's stack at the split (outermost first),
  * for the pick (overlap.c walks them; unit tests make them up). */

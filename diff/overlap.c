@@ -20,9 +20,11 @@
  * (the verdict asks when its best cause is the split's own branch):
  *   - what the split reads: the writable globals the code of the
  *     split's frame (the innermost call open at the split in its thread,
- *     with its direct callees, format's ttf_sym_code_globals) reads;
- *     none named, no cause (a flag reached through a pointer is not
- *     seen: the rule stops before walking any other thread);
+ *     with its direct callees, format's ttf_sym_code_globals) reads, and
+ *     the struct fields it reads through its pointer parameters (format's
+ *     ttf_sym_code_fields: the pointed-to type from DWARF and the
+ *     offset); none named, no cause (the rule stops before walking any
+ *     other thread);
  *   - the window: a call C of another thread B of the bad run open at the
  *     split's time (entered before, not returned), while in the good run,
  *     at the paired point (the split's time there), the same call was not
@@ -33,8 +35,13 @@
  *     from its point to the other's, the calls of B's stack at the split
  *     deeper than the lowest depth reached are the ones that differ;
  *   - C writes what the split reads: C's own code writes one of those
- *     globals, or a call B made inside C after the split (before C
- *     returned) does; the innermost such C, past lock wrappers
+ *     globals, or the same offset of the same struct type through a
+ *     pointer parameter, or a call B made inside C after the split
+ *     (before C returned) does. A field matches by type, not by object:
+ *     two threads that touch the same field of the same struct type with
+ *     no lock both hold is the shape of a data race on a heap object (an
+ *     event loop's handle, a connection's state), but the two pointers
+ *     may point to different objects of that type; the innermost such C, past lock wrappers
  *     (ttdi_lock_wrapper: a lock takes no decision, its caller does);
  *   - nothing orders the two: the split's frame's call (up to the split)
  *     and C hold no mutex in common at any time during them (diff/flagrace.c
@@ -43,8 +50,9 @@
  * Then the verdict names C (kind `race`: the read and the write are
  * unordered, and the runs' timings put the read inside C in the bad run
  * and after it in the good run), its thread, the split's frame and the
- * global; it is "possible" (the trace shows no memory access, and the
- * code names the global only where an operand does).
+ * global or field; it is "possible" (the trace shows no memory access,
+ * the code names the global only where an operand does, and a field is
+ * a may-alias by type).
  * Costs. Only when its cheap preconditions hold (a split, two threads or
  * more, sync records, a global named by the split frame's code): each
  * other thread is read by run walks from the marks the thread order left
@@ -69,14 +77,25 @@
 #define OV_AFTER (1u << 16)     /* events read past the split, at most */
 #define OV_BEFORE (1u << 20)    /* events read from a mark to the split */
 #define OV_SYNCS 4096           /* sync records kept per thread */
-#define OV_GLOBALS 16           /* globals a function names, kept */
+#define OV_GLOBALS 32           /* globals and fields a function names, kept */
 #define OV_DEPTH 256            /* frames of a stack looked at */
 
-/* A global by module and link-time address. */
+/* What the code names: a global by module and link-time address, or a
+ * struct field by type and offset (type NULL for a global). */
 typedef struct oglobal {
     long module;
     uint64_t addr;
+    const char *type;
+    int64_t off;
 } oglobal;
+
+/* 1 if a and b are the same global, or the same field of one type. */
+static int same_state(const oglobal *a, const oglobal *b)
+{
+    if (!a->type || !b->type)
+        return !a->type && !b->type && a->module == b->module && a->addr == b->addr;
+    return a->off == b->off && !strcmp(a->type, b->type);
+}
 
 typedef struct octx {
     const ttdi_in *in;
@@ -108,13 +127,16 @@ int ttdi_overlap_pick(const ttdi_flag_view *a, const ttdi_flag_call *ac,
 
 /* ---- what the code reads and writes ---------------------------------------- */
 
-/* The writable globals function addr (time ns) names with access acc. */
+/* The writable globals function addr (time ns) names with access acc,
+ * then the struct fields it reaches through its pointer parameters
+ * (ttf_sym_code_fields), at most OV_GLOBALS in all. */
 static size_t globals_of(octx *c, uint64_t addr, uint64_t ns, unsigned acc, oglobal *out)
 {
     ttf_code_global cg[OV_GLOBALS];
+    ttf_code_field cf[OV_GLOBALS];
     const ttf_code_info *ci;
     ttdi_norm *n = &c->run->norm;
-    size_t k = 0, m = 0;
+    size_t k = 0, kf = 0, m = 0;
     long mi = ttdi_module_at(n, addr, ns);
 
     if (mi < 0 || ttf_sym_code(n->sym, (size_t)mi, &ci) != 0 || addr < ci->bias ||
@@ -122,7 +144,12 @@ static size_t globals_of(octx *c, uint64_t addr, uint64_t ns, unsigned acc, oglo
         return 0;
     for (size_t i = 0; i < k && i < OV_GLOBALS; i++)
         if (cg[i].access & acc)
-            out[m++] = (oglobal){mi, cg[i].addr};
+            out[m++] = (oglobal){mi, cg[i].addr, NULL, 0};
+    if (ttf_sym_code_fields(n->sym, (size_t)mi, addr - ci->bias, cf, OV_GLOBALS, &kf) != 0)
+        return m;
+    for (size_t i = 0; i < kf && i < OV_GLOBALS && m < OV_GLOBALS; i++)
+        if (cf[i].access & acc)
+            out[m++] = (oglobal){mi, 0, cf[i].type, cf[i].offset};
     return m;
 }
 
@@ -142,26 +169,36 @@ static int writes_read(octx *c, uint64_t addr, uint64_t ns)
         *v = 2;
         for (size_t i = 0; i < k && *v == 2; i++)
             for (size_t j = 0; j < c->ng; j++)
-                if (f[i].module == c->g[j].module && f[i].addr == c->g[j].addr)
+                if (same_state(&f[i], &c->g[j]))
                     *v = 1;
     }
     return *v == 1;
 }
 
-/* The name of a global of the split's that function addr writes. */
-static const char *global_name(octx *c, uint64_t addr, uint64_t ns)
+/* The name of a global of the split's that function addr writes, or of
+ * a field ("+0x78 of struct T", *field 1). */
+static const char *global_name(octx *c, uint64_t addr, uint64_t ns, int *field)
 {
     oglobal f[OV_GLOBALS];
     const ttf_code_info *ci;
+    char buf[320];
     size_t k = globals_of(c, addr, ns, TTF_GLOBAL_WRITE, f);
 
     for (size_t i = 0; i < k; i++)
-        for (size_t j = 0; j < c->ng; j++)
-            if (f[i].module == c->g[j].module && f[i].addr == c->g[j].addr &&
-                ttf_sym_code(c->run->norm.sym, (size_t)f[i].module, &ci) == 0) {
+        for (size_t j = 0; j < c->ng; j++) {
+            if (!same_state(&f[i], &c->g[j]))
+                continue;
+            *field = f[i].type != NULL;
+            if (f[i].type) {
+                snprintf(buf, sizeof buf, "%s0x%" PRIx64 " of a `%s`", f[i].off < 0 ? "-" : "+",
+                         f[i].off < 0 ? -(uint64_t)f[i].off : (uint64_t)f[i].off, f[i].type);
+                return ttfi_arena_strcpy(c->in->arena, buf);
+            }
+            if (ttf_sym_code(c->run->norm.sym, (size_t)f[i].module, &ci) == 0) {
                 const char *nm = ttf_sym_name(c->run->norm.sym, f[i].addr + ci->bias);
                 return nm ? ttfi_arena_strcpy(c->in->arena, nm) : NULL;
             }
+        }
     return NULL;
 }
 
@@ -436,10 +473,11 @@ int ttdi_overlap_find(const ttdi_in *in, const ttd_result *r, ttdi_overlap *out)
         if (i < 0)
             continue;
         const ttdi_ov_frame *f = &o->f[i];
+        int field = 0;
+        const char *gl = global_name(c, o->by[i], o->by_ns[i], &field);
         *out = (ttdi_overlap){1, f->name, thread_text(c, r->pairs[p].bad.index), (int64_t)p,
-                              aname, thread_text(c, ta), (int64_t)d->pair,
-                              global_name(c, o->by[i], o->by_ns[i]), NULL, f->enter_ns,
-                              f->exit_ns, c->until};
+                              aname, thread_text(c, ta), (int64_t)d->pair, gl, NULL,
+                              f->enter_ns, f->exit_ns, c->until, field};
         if (o->by[i] != o->addr[i])     /* written by a call made inside it */
             out->writer = ttdi_norm_func_at(&c->run->norm, o->by[i], 0, o->by_ns[i]);
     }

@@ -764,9 +764,17 @@ static const ttd_place *cause_flag(vctx *c, const ttdi_flag_race *f, const ttd_v
  * sentence. */
 static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
 {
-    const char *gl = o->global ? o->global : "a global";
+    char buf[1400], by[160] = "", gl[360], gw[400];
     ttd_place *p = place(c);
-    char buf[768], by[160] = "";
+
+    if (o->field && o->global) {    /* a field: a may-alias by type */
+        snprintf(gl, sizeof gl, "the field at %s (through a pointer)", o->global);
+        snprintf(gw, sizeof gw, "the field at %s too (the same type and offset: possibly the "
+                 "same object)", o->global);
+    } else {
+        snprintf(gl, sizeof gl, "`%s`", o->global ? o->global : "a global");
+        snprintf(gw, sizeof gw, "%s", gl);
+    }
 
     if (!p)
         return NULL;
@@ -783,9 +791,9 @@ static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
     if (o->writer)
         snprintf(by, sizeof by, " (through `%s`, called inside it after the split)", o->writer);
     snprintf(buf, sizeof buf, "`%s` (thread %s) was still running when `%s` (thread %s) read "
-             "`%s` and took the other branch; `%s` writes `%s`%s, and no lock was held by both: "
+             "%s and took the other branch; `%s` writes %s%s, and no lock was held by both: "
              "the read fell inside the other thread's call (a window)", o->window,
-             o->window_thread, o->split, o->split_thread, gl, o->window, gl, by);
+             o->window_thread, o->split, o->split_thread, gl, o->window, gw, by);
     p->text = astr(c, buf);
     if (o->exit_ns != UINT64_MAX)
         snprintf(buf, sizeof buf, "in the bad run `%s` ran from %.3f to %.3f ms and the calls "
@@ -798,7 +806,7 @@ static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
                  "was not running where they part", o->window, (double)o->enter_ns / 1e6,
                  (double)o->split_ns / 1e6, o->window_thread);
     add_evidence(c, astr(c, buf));
-    snprintf(buf, sizeof buf, "`%s`'s machine code reads `%s`: its branch acted on what the "
+    snprintf(buf, sizeof buf, "`%s`'s machine code reads %s: its branch acted on what the "
              "other thread had not written yet", o->split, gl);
     add_evidence(c, astr(c, buf));
     return p;

@@ -34,6 +34,7 @@
 
 #define REF_BYTES 64           /* read-only data compared per reference */
 #define PLT_ENTRY 16           /* bytes of an x86-64 PLT entry */
+#define FIELDS_MAX 256         /* fields kept per question, untyped */
 
 /* One allocated section of the main file. */
 struct csec {
@@ -574,4 +575,57 @@ int ttf_sym_code_globals(ttf_sym *s, size_t module, uint64_t addr, ttf_code_glob
         *n = k < 0 ? 0 : (size_t)k;
     }
     return rc == 1 ? 0 : rc;
+}
+
+/* The fields of fs[0..k) typed (func's parameter's pointee) into out,
+ * one entry per (type, offset); the number found. */
+static size_t typed_fields(ttf_sym *s, size_t module, uint64_t bias,
+                           const struct ttfi_code_field *fs, size_t k, ttf_code_field *out,
+                           size_t cap)
+{
+    const char *pt[6] = {NULL};
+    uint64_t have = 0;
+    int ok = 0;
+    size_t m = 0;
+
+    for (size_t i = 0; i < k; i++) {
+        if (i == 0 || fs[i].func != have) {
+            have = fs[i].func;
+            ok = ttfi_sym_pointees(s, module, have + bias, pt) == 0;
+        }
+        const char *ty = ok && fs[i].reg >= 0 && fs[i].reg < 6 ? pt[fs[i].reg] : NULL;
+        size_t j = 0;
+        if (!ty)
+            continue;
+        while (j < m && j < cap && !(out[j].offset == fs[i].offset && !strcmp(out[j].type, ty)))
+            j++;
+        if (j < m && j < cap)
+            out[j].access |= fs[i].access;
+        else if (m++ < cap)
+            out[m - 1] = (ttf_code_field){ty, fs[i].offset, fs[i].access};
+    }
+    return m;
+}
+
+int ttf_sym_code_fields(ttf_sym *s, size_t module, uint64_t addr, ttf_code_field *out,
+                        size_t cap, size_t *n)
+{
+    const ttf_code_func *f = NULL;
+    struct ttfi_reads_env env;
+    struct ttfi_code_field *fs;
+
+    if (!s || !n || (cap && !out))
+        return TT_EINVAL;
+    *n = 0;
+    int rc = reads_func(s, module, addr, &f, &env);
+    if (rc != 1)
+        return rc;
+    if (!(fs = malloc(FIELDS_MAX * sizeof *fs)))
+        return TT_ENOMEM;
+    long k = ttfi_code_fields(&env, addr, f->code, (size_t)f->size, 0x3f, fs, FIELDS_MAX);
+    if (k > 0)
+        *n = typed_fields(s, module, ((const struct modcode *)env.ctx)->info.bias, fs,
+                          k < FIELDS_MAX ? (size_t)k : FIELDS_MAX, out, cap);
+    free(fs);
+    return 0;
 }

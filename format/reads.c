@@ -51,6 +51,17 @@
  * written (a plain store or a read-modify-write), its direct calls into
  * the file followed DEPTH deep; no data flow: a global reached through a
  * pointer or an index register is not named, nor thread-local storage.
+ * The struct fields a function reaches through its pointer parameters
+ * (ttfi_code_fields, issue 33: a flag in a heap struct both threads reach
+ * through pointers): a second forward pass tags a register holding an
+ * argument register's entry value, unchanged or plus a constant (see the
+ * section's comment); an operand disp(%reg) with a tagged base and no
+ * index is a field access, read or written as above; a direct call into
+ * the file given the parameter itself in an argument register reports
+ * the callee's accesses through that parameter of its own (DEPTH deep).
+ * A value reloaded from memory, the stack included, is not a parameter
+ * (the -O0 spill is not followed); code.c types each by the DWARF type
+ * of the parameter it came from.
  * Stage 0 base of format/STAGES (the caller, code.c, says what an address
  * of the file is through struct ttfi_reads_env).
  */
@@ -392,15 +403,22 @@ static int64_t branch_to(const struct rscan *s, size_t at, const struct ttfi_ins
     return (int64_t)(at + in->len) + d;
 }
 
+/* 1 if control does not go on to the next instruction after in: a
+ * jump, a return, int3, hlt, ud2, an indirect jump. */
+static int ends_flow(const struct ttfi_insn *in)
+{
+    return (in->map == 0 && (in->op == 0xe9 || in->op == 0xeb || in->op == 0xc3 ||
+                             in->op == 0xc2 || in->op == 0xcc || in->op == 0xf4)) ||
+           (in->map == 1 && in->op == 0x0b) ||
+           (in->map == 0 && in->op == 0xff && ((in->modrm >> 3) & 7) == 4);
+}
+
 /* Control flow of instruction i (state r after it): the successors. */
 static void successors(struct rscan *s, size_t i, const struct ttfi_insn *in, struct rst *r)
 {
     size_t at = s->starts[i];
     int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
-    int stop = jmp || (in->map == 0 && (in->op == 0xc3 || in->op == 0xc2 || in->op == 0xcc ||
-                                        in->op == 0xf4)) ||
-               (in->map == 1 && in->op == 0x0b) ||
-               (in->map == 0 && in->op == 0xff && ((in->modrm >> 3) & 7) == 4);
+    int stop = ends_flow(in);
     if (in->branch && !(in->map == 0 && in->op == 0xe8)) {
         int64_t to = branch_to(s, at, in);
         size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
@@ -633,4 +651,254 @@ long ttfi_code_globals(const struct ttfi_reads_env *env, uint64_t addr, const ui
     struct gscan g = {env, out, cap, 0, BUDGET};
 
     return globals_of(&g, addr, code, n, 0) < 0 ? -1 : (long)g.n;
+}
+
+/* ---- the struct fields a function reaches through its pointer parameters
+ * (ttfi_code_fields) ------------------------------------------------------ */
+
+/* A second forward pass over the same instructions, with another value per
+ * register: its tag, k + 1 while it holds argument register k's value as
+ * it came in (unchanged: moved whole, 64 bits, from register to register,
+ * kept in a callee-saved register over calls), 0 for anything else (a
+ * value loaded from memory, the stack included, a result, arithmetic),
+ * with a displacement: the value plus a constant (lea disp(%reg), add or
+ * sub of an immediate: the address of a field, as an inlined atomic
+ * helper gets it). Joins keep a tag where both sides agree. A memory
+ * operand whose base has tag k + 1 and displacement d, and no index, is
+ * field d + disp of what parameter k points to. */
+
+/* The tags at one instruction. */
+struct tst {
+    uint8_t v[16];          /* k + 1: argument register k's entry value */
+    int32_t d[16];          /* plus this */
+    uint8_t seen;
+};
+
+struct fscan {
+    const struct ttfi_reads_env *env;
+    struct ttfi_code_field *out;
+    size_t cap, n;
+    size_t budget;
+};
+
+/* Note field (func, reg, off) with access acc (deduplicated). */
+static void note_field(struct fscan *f, uint64_t func, int reg, int64_t off, unsigned acc)
+{
+    for (size_t i = 0; i < f->n && i < f->cap; i++)
+        if (f->out[i].func == func && f->out[i].reg == reg && f->out[i].offset == off) {
+            f->out[i].access |= acc;
+            return;
+        }
+    if (f->n < f->cap)
+        f->out[f->n] = (struct ttfi_code_field){func, reg, off, acc};
+    f->n++;
+}
+
+/* Join tags r into instruction i's: a tag is kept where both agree. */
+static void tag_flow(struct rscan *s, struct tst *ts, size_t i, const struct tst *r)
+{
+    struct tst *t = &ts[i];
+    if (!t->seen) {
+        *t = *r;
+        t->seen = 1;
+        s->changed = 1;
+        return;
+    }
+    for (int k = 0; k < 16; k++)
+        if (t->v[k] && (r->v[k] != t->v[k] || r->d[k] != t->d[k])) {
+            t->v[k] = 0;
+            s->changed = 1;
+        }
+}
+
+/* A call (or a tail call, a system call): the caller-saved registers lose
+ * their tags; the callee-saved keep them. */
+static void tag_call(struct tst *r)
+{
+    static const uint8_t clobbered[] = {RAX, RCX, RDX, RSI, RDI, 8, 9, 10, 11};
+    for (size_t k = 0; k < sizeof clobbered; k++)
+        r->v[clobbered[k]] = 0;
+}
+
+static int is_call(const struct ttfi_insn *in)
+{
+    unsigned g = (in->modrm >> 3) & 7;
+    return (in->map == 0 && in->op == 0xe8) ||
+           (in->map == 0 && in->op == 0xff && in->has_modrm && g >= 2 && g <= 5) ||
+           (in->map == 1 && (in->op == 0x05 || in->op == 0x34)) || (in->map == 0 && in->op == 0xcd);
+}
+
+/* 1 if in calls a tracing hook (which keeps every register: the values
+ * build's __fentry__ runs before the body). */
+static int hook_call(const struct rscan *s, size_t at, const struct ttfi_insn *in)
+{
+    const uint8_t *cc = NULL;
+    size_t cn = 0;
+    unsigned g = (in->modrm >> 3) & 7;
+
+    if (in->map == 0 && in->op == 0xff && in->has_modrm && g == 2 && in->base == TTFI_BASE_RIP)
+        return s->env->callee(s->env->ctx, s->addr + at + in->len +
+                              (uint64_t)disp_of(s->code + at, in), 1, &cc, &cn) == TTFI_CALLEE_HOOK;
+    if (in->map == 0 && in->op == 0xe8)
+        return s->env->callee(s->env->ctx, s->addr + (uint64_t)branch_to(s, at, in), 0, &cc,
+                              &cn) == TTFI_CALLEE_HOOK;
+    return 0;
+}
+
+/* The immediate of in (imm_len bytes, sign-extended). */
+static int64_t imm_of(const uint8_t *p, const struct ttfi_insn *in)
+{
+    const uint8_t *q = p + in->imm_off;
+    if (in->imm_len == 1)
+        return (int8_t)q[0];
+    if (in->imm_len != 4)
+        return INT64_MAX;
+    return (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                     (uint32_t)q[3] << 24);
+}
+
+/* The tags after instruction in at p (tags r before it; hook: a call of a
+ * tracing hook). */
+static void tag_step(const uint8_t *p, const struct ttfi_insn *in, int hook, struct tst *r)
+{
+    int mod3 = in->has_modrm && (in->modrm >> 6) == 3;
+    int mem = in->base >= 0 && !(in->map == 0 && in->op == 0x8d) && !in->nop;
+    unsigned g = (in->modrm >> 3) & 7;
+    struct tst out = *r;
+
+    if (in->map == 0 && (in->op == 0x89 || in->op == 0x8b) && mod3 && in->w && !in->vex) {
+        int to = in->op == 0x89 ? in->rm : in->reg, from = in->op == 0x89 ? in->reg : in->rm;
+        out.v[to] = r->v[from];     /* a whole register moved */
+        out.d[to] = r->d[from];
+        *r = out;
+        return;
+    }
+    int64_t add = INT64_MAX;        /* lea disp(%tagged), add/sub $imm,%tagged */
+    int from = -1;
+    if (in->map == 0 && in->op == 0x8d && in->w && in->base >= 0 && in->base < 16 && in->index < 0 &&
+        !in->vex && r->v[in->base]) {
+        add = disp_of(p, in);
+        from = in->base;
+    } else if (in->map == 0 && (in->op == 0x81 || in->op == 0x83) && mod3 && in->w &&
+               (g == 0 || g == 5) && r->v[in->rm] && (add = imm_of(p, in)) != INT64_MAX) {
+        add = g == 5 ? -add : add;
+        from = in->rm;
+    }
+    int64_t d = from >= 0 ? r->d[from] + add : 0;
+    int compare = (in->map == 0 && ((in->op >= 0x38 && in->op <= 0x3b) || in->op == 0x84 ||
+                                    in->op == 0x85 || ((in->op >= 0x80 && in->op <= 0x83) && g == 7) ||
+                                    ((in->op == 0xf6 || in->op == 0xf7) && g <= 1))) ||
+                  (in->map == 1 && (in->op == 0xa3 || (in->op == 0xba && g == 4)));
+    for (unsigned k = 0; k < 16 && !(mem && plain_store(in)) && !compare; k++)
+        if (k != RSP && ttfi_x86_may_write(in, k, in->vex ? 0 : in->rexb))
+            out.v[k] = 0;
+    if (from >= 0 && d >= INT32_MIN && d <= INT32_MAX) {
+        int to = in->op == 0x8d ? in->reg : in->rm;
+        out.v[to] = r->v[from];
+        out.d[to] = (int32_t)d;
+    }
+    if (is_call(in) && !hook)
+        tag_call(&out);
+    *r = out;
+}
+
+static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t n,
+                     const uint8_t entry[6], int depth);
+
+/* What instruction in (at offset at, tags r before it) reaches: a field
+ * through a tagged base, a direct call's callee given tagged arguments. */
+static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct ttfi_insn *in,
+                    const struct tst *r, int depth)
+{
+    const uint8_t *cc = NULL;
+    size_t cn = 0;
+    uint8_t args[6];
+    int any = 0;
+
+    if (in->base >= 0 && in->base < 16 && in->index < 0 && !(in->pfx & TTFI_PFX_SEG) && !in->nop &&
+        !(in->map == 0 && in->op == 0x8d) && r->v[in->base])
+        note_field(f, s->addr, r->v[in->base] - 1, r->d[in->base] + disp_of(s->code + at, in),
+                   (plain_store(in) ? 0 : TTF_GLOBAL_READ) | (mem_writes(in) ? TTF_GLOBAL_WRITE : 0));
+    int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
+    if (!(in->map == 0 && in->op == 0xe8) && !jmp)
+        return 0;
+    int64_t to = branch_to(s, at, in);
+    if (jmp && to >= 0 && (uint64_t)to < s->n)
+        return 0;                   /* a jump inside the function */
+    for (int k = 0; k < 6; k++)     /* the parameter itself, not a field's address */
+        any |= (args[k] = r->v[arg_reg[k]] && !r->d[arg_reg[k]] ? 1 : 0);
+    uint64_t t = s->addr + (uint64_t)to;
+    if (!any || depth >= DEPTH || t == s->addr ||
+        f->env->callee(f->env->ctx, t, 0, &cc, &cn) != TTFI_CALLEE_FUNC)
+        return 0;
+    return fields_of(f, t, cc, cn, args, depth + 1);
+}
+
+/* Instruction i of the tag pass: its tags flowed to its successors. 0,
+ * or -1 (bytes not known, out of steps). */
+static int tag_pass_one(struct fscan *f, struct rscan *s, struct tst *ts, size_t i)
+{
+    struct ttfi_insn in;
+    struct tst r = ts[i];
+    size_t at = s->starts[i];
+
+    if (!f->budget-- || ttfi_x86_decode(s->code + at, s->n - at, &in))
+        return -1;
+    tag_step(s->code + at, &in, hook_call(s, at, &in), &r);
+    if (in.branch && !(in.map == 0 && in.op == 0xe8)) {
+        int64_t to = branch_to(s, at, &in);
+        size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
+        if (j != SIZE_MAX)
+            tag_flow(s, ts, j, &r);
+    }
+    if (!ends_flow(&in) && i + 1 < s->nins)
+        tag_flow(s, ts, i + 1, &r);
+    return 0;
+}
+
+/* The fields code[0..n) at addr reaches through the argument registers
+ * entry[k] says are parameters (their own: a callee's are its own
+ * parameters, given the caller's). 0, or -1 (bytes not known, out of
+ * steps, no fixed point). */
+static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t n,
+                     const uint8_t entry[6], int depth)
+{
+    struct rscan s = {f->env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, NULL};
+    struct ttfi_insn in;
+    struct tst *ts = NULL;
+    int pass = 0, rc = 0;
+
+    if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
+        !(ts = calloc(s.nins, sizeof *ts))) {
+        free(s.starts);
+        return -1;
+    }
+    ts[0].seen = 1;
+    for (int k = 0; k < 6; k++)
+        ts[0].v[arg_reg[k]] = entry[k] ? (uint8_t)(k + 1) : 0;
+    while (s.changed && pass++ < PASSES && rc == 0) {
+        s.changed = 0;
+        for (size_t i = 0; i < s.nins && rc == 0; i++)
+            if (ts[i].seen)
+                rc = tag_pass_one(f, &s, ts, i);
+    }
+    if (s.changed)
+        rc = -1;
+    for (size_t i = 0; i < s.nins && rc == 0; i++)
+        if (ts[i].seen && ttfi_x86_decode(code + s.starts[i], n - s.starts[i], &in) == 0)
+            rc = tag_uses(f, &s, s.starts[i], &in, &ts[i], depth);
+    free(s.starts);
+    free(ts);
+    return rc;
+}
+
+long ttfi_code_fields(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                      size_t n, unsigned params, struct ttfi_code_field *out, size_t cap)
+{
+    struct fscan f = {env, out, cap, 0, BUDGET};
+    uint8_t entry[6];
+
+    for (int k = 0; k < 6; k++)
+        entry[k] = (params >> k) & 1;
+    return fields_of(&f, addr, code, n, entry, 0) < 0 ? -1 : (long)f.n;
 }

@@ -1018,3 +1018,73 @@ int ttf_value_table(const char *path, ttf_vt_entry **out, size_t *n)
     *n = b.n;
     return 0;
 }
+
+/* ---- what pointer parameters point to (ttf_sym_code_fields) -------------- */
+
+/* The struct or union a pointer (or reference) type t points to, by name:
+ * "struct T" / "union T", qualifiers and typedefs seen through on both
+ * sides of the pointer (an unnamed struct by its typedef's name); NULL
+ * when it points to anything else (a scalar, void, a function). */
+static const char *pointee_name(struct sig_alloc *a, Dwarf_Die *t)
+{
+    const char *td = NULL;
+    char buf[256];
+    int i = 0;
+
+    for (; i < 16 && (is_qualifier(dwarf_tag(t)) || dwarf_tag(t) == DW_TAG_typedef); i++)
+        if (ttfi_die_type(t, t))
+            return NULL;
+    if (dwarf_tag(t) != DW_TAG_pointer_type && dwarf_tag(t) != DW_TAG_reference_type &&
+        dwarf_tag(t) != DW_TAG_rvalue_reference_type)
+        return NULL;
+    if (ttfi_die_type(t, t))
+        return NULL;
+    for (i = 0; i < 16 && (is_qualifier(dwarf_tag(t)) || dwarf_tag(t) == DW_TAG_typedef); i++) {
+        if (dwarf_tag(t) == DW_TAG_typedef)
+            td = dwarf_diename(t);
+        if (ttfi_die_type(t, t))
+            return NULL;
+    }
+    int tag = dwarf_tag(t);
+    const char *n = dwarf_diename(t);
+    if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type)
+        return NULL;
+    if (!n)
+        return td ? copy_str(a, td) : NULL;
+    snprintf(buf, sizeof buf, "%s %s", tag == DW_TAG_union_type ? "union" : "struct", n);
+    return copy_str(a, buf);
+}
+
+int ttfi_dwarf_pointees(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                        void *(*alloc)(void *ctx, size_t n), void *ctx, const char *out[6])
+{
+    struct sig_alloc a = {alloc, ctx, 0};
+    ttf_signature sig;
+    const char *why = NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu, fn, *pd;
+    int variadic = 0, isra = 0;
+
+    for (int k = 0; k < 6; k++)
+        out[k] = NULL;
+    if (clone_name(dwfl_module_addrname(dm, addr), &isra))
+        return TT_ENOTFOUND;    /* a clone's parameters are not its origin's */
+    int rc = ttfi_dwarf_signature(dm, map, addr, alloc, ctx, &sig, &why);
+    if (rc)
+        return rc;
+    if (unit_of(dm, map, addr, &cu, &bias) || split_unit(&cu) ||
+        find_function(&cu, addr - bias, &fn))
+        return TT_ENOTFOUND;
+    if (!(pd = malloc(PARAMS_MAX * sizeof *pd)))
+        return TT_ENOMEM;
+    int n = gather_params(&fn, pd, &variadic);
+    for (int i = 0; i < n && (size_t)i < sig.nparams; i++) {
+        Dwarf_Die t;
+        int r = sig.params[i].reg;
+        if (r >= 0 && r < 6 && !sig.params[i].byref && sig.params[i].type.cls == TTF_VC_POINTER &&
+            ttfi_die_type(&pd[i], &t) == 0)
+            out[r] = pointee_name(&a, &t);
+    }
+    free(pd);
+    return a.oom ? TT_ENOMEM : 0;
+}

@@ -683,6 +683,7 @@ struct dwq {
     ttf_inlined *out;           /* functions inlined into addr's */
     size_t max;
     ttf_sym *s;                 /* for sig_alloc */
+    const char **pt;            /* pointees: 6 of them */
 };
 
 static void *sig_alloc(void *ctx, size_t n);
@@ -701,6 +702,11 @@ static int q_sig(struct smod *sm, struct dwq *q)
 {
     return ttfi_dwarf_signature(sm->dm, &sm->cus, q->addr, sig_alloc, q->s,
                                 &q->sig, &q->why);
+}
+
+static int q_pointees(struct smod *sm, struct dwq *q)
+{
+    return ttfi_dwarf_pointees(sm->dm, &sm->cus, q->addr, sig_alloc, q->s, q->pt);
 }
 
 static int q_inline(struct smod *sm, struct dwq *q)
@@ -1095,6 +1101,19 @@ struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm)
         return NULL;
     *dm = s->mods[i].dm;
     return &s->mods[i].code;
+}
+
+int ttfi_sym_pointees(ttf_sym *s, size_t i, uint64_t addr, const char *out[6])
+{
+    struct dwq q = {.addr = addr, .s = s, .pt = out};
+
+    for (int k = 0; k < 6; k++)
+        out[k] = NULL;
+    if (!s || i >= s->nmods || !s->mods[i].dm || s->mods[i].dwarf_state < 0)
+        return TT_ENOTFOUND;
+    int rc = guarded(s, &s->mods[i], q_pointees, &q);
+    s->oom |= rc == TT_ENOMEM;
+    return rc;
 }
 
 const char *ttfi_sym_demangle(ttf_sym *s, const char *name)

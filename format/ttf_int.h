@@ -168,6 +168,13 @@ void ttfi_cumap_free(struct ttfi_cumap *map);
 int ttfi_dwarf_signature(Dwfl_Module *dm, struct ttfi_cumap **map,
                          uint64_t addr, void *(*alloc)(void *ctx, size_t n),
                          void *ctx, ttf_signature *sig, const char **why);
+/* For the function at addr (as ttfi_dwarf_signature), what each argument
+ * register 0..5 (rdi..r9) holding a pointer parameter points to: out[k]
+ * "struct T" / "union T" (typedefs and qualifiers seen through), NULL for
+ * none, a scalar or void pointee, or a compiler's clone (its parameters
+ * may not be its origin's). 0, TT_ENOTFOUND, TT_ENOMEM. */
+int ttfi_dwarf_pointees(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t addr,
+                        void *(*alloc)(void *ctx, size_t n), void *ctx, const char *out[6]);
 /* A guarded DWARF query (guard.c): a fault inside it (libdw reading
  * damaged debug info) returns to the sigsetjmp instead of ending the
  * program. Use:
@@ -216,6 +223,24 @@ int ttfi_code_reads(const struct ttfi_reads_env *env, uint64_t addr, const uint8
  * returned, or -1 when its bytes (or a callee's) are not all known. */
 long ttfi_code_globals(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                        size_t n, struct ttf_code_global *out, size_t cap);
+/* A struct field a function's code reaches through a pointer parameter
+ * (ttfi_code_fields): func's argument register reg (0..5 = rdi..r9) as
+ * it came in, offset the operand's displacement. */
+struct ttfi_code_field {
+    uint64_t func;              /* link-time address of the function whose
+                                   parameter it is (the asked one or a
+                                   callee given it) */
+    int reg;
+    int64_t offset;
+    unsigned access;            /* TTF_GLOBAL_READ | TTF_GLOBAL_WRITE */
+};
+/* The fields code[0..n) at addr reaches through the argument registers
+ * whose bit is set in params (bit k: register k), with its direct calls
+ * into the file given them, DEPTH deep (reads.c): the first cap into
+ * out, the number found returned, or -1 when its bytes (or a callee's)
+ * are not all known. */
+long ttfi_code_fields(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                      size_t n, unsigned params, struct ttfi_code_field *out, size_t cap);
 #ifdef _LIBELF_H
 /* The same for the function at [lo, hi) (link-time addresses) of elf's
  * executable sections; 0 when the range is in none of them. */
@@ -296,6 +321,10 @@ struct ttfi_modslot {
 struct ttfi_modslot *ttfi_sym_module(ttf_sym *s, size_t i, Dwfl_Module **dm);
 /* name demangled as ttf_sym_name shows it (an arena copy, or name itself). */
 const char *ttfi_sym_demangle(ttf_sym *s, const char *name);
+/* ttfi_dwarf_pointees of module i's function at addr (its DWARF
+ * address: link-time plus the module's bias), guarded; out[k] NULL when
+ * not known. 0 or a TT_E* code. */
+int ttfi_sym_pointees(ttf_sym *s, size_t i, uint64_t addr, const char *out[6]);
 /* n bytes in s's arena (freed with s), NULL when memory runs out. */
 void *ttfi_sym_alloc(ttf_sym *s, size_t n);
 

@@ -104,9 +104,12 @@ extern "C" {
  * TTF_SOP_SEM_POST (semaphores); ttf_sync_op_name names them.
  * 2.21.0: ttf_sym_code_globals (the writable globals a function's machine
  * code reads and writes directly: a flag one thread sets and another
- * polls, issue 33). */
+ * polls, issue 33).
+ * 2.22.0: ttf_sym_code_fields (the struct fields a function's machine code
+ * reads and writes through its pointer parameters, typed from DWARF:
+ * shared state in a struct reached through a pointer, issue 33). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 21
+#define TTF_VERSION_MINOR 22
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -1251,6 +1254,35 @@ typedef struct ttf_code_global {
  * ttf_sym_code (TT_EINVAL for a NULL argument). */
 int ttf_sym_code_globals(ttf_sym *s, size_t module, uint64_t addr, ttf_code_global *out,
                          size_t cap, size_t *n);
+
+/* A struct field a function's code reads or writes through a pointer
+ * parameter (ttf_sym_code_fields). */
+typedef struct ttf_code_field {
+    const char *type;       /* what the parameter points to: "struct T" or
+                               "union T" (typedefs and qualifiers seen
+                               through; an unnamed struct by its typedef's
+                               name); lives until ttf_sym_close */
+    int64_t offset;         /* bytes from its start: the operand's
+                               displacement */
+    unsigned access;        /* TTF_GLOBAL_READ | TTF_GLOBAL_WRITE */
+} ttf_code_field;
+
+/* The struct fields the function starting at link-time address addr of
+ * module `module` reads or writes through its pointer parameters
+ * (format/reads.c): an operand disp(%reg) whose base register holds a
+ * parameter's value as it came in (moved whole from register to
+ * register, kept in a callee-saved register over calls; not reloaded
+ * from memory, the stack included), typed by the parameter's DWARF type
+ * (a pointer to a struct or union); its direct calls into the same file,
+ * three deep, given such a value in an argument register, the same way
+ * with their own parameters' types (a compiler's clone, .isra and the
+ * like, is not typed). The first cap into out (one entry a type and
+ * offset), *n the number found (more than cap: the rest left off). *n 0
+ * when addr starts no function, the file is not x86-64, its bytes are not
+ * all known or it has no DWARF. 0, or the errors of ttf_sym_code
+ * (TT_EINVAL for a NULL argument, TT_ENOMEM). */
+int ttf_sym_code_fields(ttf_sym *s, size_t module, uint64_t addr, ttf_code_field *out,
+                        size_t cap, size_t *n);
 
 /* ---- call sites (format 1.2; format/site.c) -------------------------------- */
 

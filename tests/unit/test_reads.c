@@ -16,6 +16,17 @@
  * a hook's call between. Unknown: another module given a global's address
  * or (no debug info) argument registers that may hold anything, an
  * indirect call.
+ * The struct fields a function reaches through its pointer parameters
+ * (ttfi_code_fields): a field read and written through a parameter kept
+ * in a callee-saved register over a call, a read-modify-write through the
+ * second, a callee given the parameter (its own parameter 0), a hook's
+ * call between (the values build's __fentry__ keeps the registers), a
+ * field's address made by lea or add of an immediate. Must not:
+ * a caller-saved register after a call, a local struct in the stack, a
+ * pointer reloaded from memory (a field of the parameter, or the
+ * parameter spilled to the stack), an indexed operand, a 32-bit copy,
+ * a join of the parameter with a stack address, a callee given a
+ * reloaded pointer or a field's address, the parameter plus a register.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -69,6 +80,39 @@ static const uint8_t flag_set[] = {0xc7, 0x05, 0xfc, 0x2f, 0x00, 0x00, 0x01, 0x0
 static const uint8_t flag_rmw[] = {0xf0, 0xff, 0x05, 0xf9, 0x2f, 0x00, 0x00, 0xc3};
 /* mov %fs:0x10,%eax; mov 0x1000(%rip),%eax; ret (TLS, read-only data: none) */
 static const uint8_t flag_tls[] = {0x64, 0x8b, 0x04, 0x25, 0x10, 0x00, 0x00, 0x00, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00, 0xc3};
+
+/* the fields a function reaches through its parameters (ttfi_code_fields): */
+/* push %rbx; mov %rdi,%rbx; call *0x2000(%rip); mov 0x78(%rbx),%eax;
+ * movl $0,0x78(%rbx); pop %rbx; ret */
+static const uint8_t field_saved[] = {0x53, 0x48, 0x89, 0xfb, 0xff, 0x15, 0x00, 0x20, 0x00, 0x00, 0x8b, 0x43, 0x78, 0xc7, 0x43, 0x78, 0x00, 0x00, 0x00, 0x00, 0x5b, 0xc3};
+/* call *0x2000(%rip); mov 0x78(%rdi),%eax; ret (rdi is not kept over a call) */
+static const uint8_t field_clobbered[] = {0xff, 0x15, 0x00, 0x20, 0x00, 0x00, 0x8b, 0x47, 0x78, 0xc3};
+/* lock incl 0x10(%rsi); ret */
+static const uint8_t field_rmw[] = {0xf0, 0xff, 0x46, 0x10, 0xc3};
+/* sub $0x28,%rsp; movl $1,0x8(%rsp); mov 0x8(%rsp),%eax; add $0x28,%rsp; ret */
+static const uint8_t field_local[] = {0x48, 0x83, 0xec, 0x28, 0xc7, 0x44, 0x24, 0x08, 0x01, 0x00, 0x00, 0x00, 0x8b, 0x44, 0x24, 0x08, 0x48, 0x83, 0xc4, 0x28, 0xc3};
+/* mov 0x10(%rdi),%rax; mov 0x78(%rax),%eax; ret */
+static const uint8_t field_reloaded[] = {0x48, 0x8b, 0x47, 0x10, 0x8b, 0x40, 0x78, 0xc3};
+/* mov %rdi,0x8(%rsp); mov 0x8(%rsp),%rax; mov 0x78(%rax),%eax; ret */
+static const uint8_t field_spilled[] = {0x48, 0x89, 0x7c, 0x24, 0x08, 0x48, 0x8b, 0x44, 0x24, 0x08, 0x8b, 0x40, 0x78, 0xc3};
+/* mov 0x8(%rdi,%rsi,4),%eax; ret */
+static const uint8_t field_indexed[] = {0x8b, 0x44, 0xb7, 0x08, 0xc3};
+/* mov %edi,%eax; mov 0x8(%rax),%eax; ret */
+static const uint8_t field_narrowed[] = {0x89, 0xf8, 0x8b, 0x40, 0x08, 0xc3};
+/* lea 0x78(%rdi),%rax; lock cmpxchg %ecx,(%rax); ret (a field's address) */
+static const uint8_t field_lea[] = {0x48, 0x8d, 0x47, 0x78, 0xf0, 0x0f, 0xb1, 0x08, 0xc3};
+/* push %rbp; mov %rdi,%rbp; add $0x70,%rbp; mov 0x8(%rbp),%eax; pop %rbp; ret */
+static const uint8_t field_add[] = {0x55, 0x48, 0x89, 0xfd, 0x48, 0x83, 0xc5, 0x70, 0x8b, 0x45, 0x08, 0x5d, 0xc3};
+/* add %rsi,%rdi; mov 0x78(%rdi),%eax; ret (plus a register: not known) */
+static const uint8_t field_regadd[] = {0x48, 0x01, 0xf7, 0x8b, 0x47, 0x78, 0xc3};
+/* lea 0x8(%rsi),%rdi; call CALLEE; ret (the callee given a field's address) */
+static const uint8_t field_lea_call[] = {0x48, 0x8d, 0x7e, 0x08, 0xe8, 0xf7, 0x07, 0x00, 0x00, 0xc3};
+/* test $0x7,%dil; cmp $0x10,%rdi; mov 0x8(%rdi),%eax; ret (a compare keeps it) */
+static const uint8_t field_compared[] = {0x40, 0xf6, 0xc7, 0x07, 0x48, 0x83, 0xff, 0x10, 0x8b, 0x47, 0x08, 0xc3};
+/* mov %rsi,%rdi; call CALLEE; ret (CALLEE reads field 0 of its rdi) */
+static const uint8_t field_callee[] = {0x48, 0x89, 0xf7, 0xe8, 0xf8, 0x07, 0x00, 0x00, 0xc3};
+/* mov 0x8(%rdi),%rdi; call CALLEE; ret */
+static const uint8_t field_callee_loaded[] = {0x48, 0x8b, 0x7f, 0x08, 0xe8, 0xf7, 0x07, 0x00, 0x00, 0xc3};
 
 #define AT 0x1000u
 #define CALLEE 0x1800u
@@ -158,10 +202,68 @@ static void globals_named(void **state)
     assert_int_equal(ttfi_code_globals(&env, AT, flag_poll, sizeof flag_poll, NULL, 0), 1);
 }
 
+#define FIELDS(code, out) ttfi_code_fields(&env, AT, code, sizeof code, 0x3f, out, 4)
+
+static void check_field(const struct ttfi_code_field *f, uint64_t func, int reg, int64_t off,
+                        unsigned acc)
+{
+    assert_int_equal(f->func, func);
+    assert_int_equal(f->reg, reg);
+    assert_int_equal(f->offset, off);
+    assert_int_equal(f->access, acc);
+}
+
+/* A field through a parameter: kept in a callee-saved register over a
+ * call, read and written; a read-modify-write through the second; a
+ * callee given the parameter reads its own parameter's field. */
+static void fields_reached(void **state)
+{
+    struct ttfi_code_field f[4];
+    (void)state;
+    assert_int_equal(FIELDS(field_saved, f), 1);
+    check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
+    assert_int_equal(FIELDS(field_rmw, f), 1);
+    check_field(&f[0], AT, 1, 0x10, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
+    assert_int_equal(FIELDS(field_callee, f), 1);
+    check_field(&f[0], CALLEE, 0, 0, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(field_lea, f), 1);
+    check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
+    assert_int_equal(FIELDS(field_add, f), 1);
+    check_field(&f[0], AT, 0, 0x78, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(field_compared, f), 1);     /* UBSan's checks compare it */
+    check_field(&f[0], AT, 0, 8, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(hook_keeps, f), 1);         /* a hook's call keeps rdi */
+    check_field(&f[0], AT, 0, 0, TTF_GLOBAL_READ);
+    /* only the registers asked about are parameters */
+    assert_int_equal(ttfi_code_fields(&env, AT, field_rmw, sizeof field_rmw, 1, f, 4), 0);
+    assert_int_equal(ttfi_code_fields(&env, AT, field_saved, 15, 0x3f, f, 4), -1); /* cut */
+}
+
+/* Must not: what the parameter's value is not (any more). */
+static void fields_not_reached(void **state)
+{
+    struct ttfi_code_field f[4];
+    (void)state;
+    assert_int_equal(FIELDS(field_clobbered, f), 0);
+    assert_int_equal(FIELDS(field_local, f), 0);
+    assert_int_equal(FIELDS(field_reloaded, f), 1);     /* 0x10 of it, not 0x78 of what */
+    check_field(&f[0], AT, 0, 0x10, TTF_GLOBAL_READ);
+    assert_int_equal(FIELDS(field_spilled, f), 0);
+    assert_int_equal(FIELDS(field_indexed, f), 0);
+    assert_int_equal(FIELDS(field_narrowed, f), 0);
+    assert_int_equal(FIELDS(join, f), 0);               /* the parameter or the stack */
+    assert_int_equal(FIELDS(field_regadd, f), 0);
+    assert_int_equal(FIELDS(field_lea_call, f), 0);     /* typed by the callee: not a T */
+    assert_int_equal(FIELDS(field_callee_loaded, f), 1);
+    check_field(&f[0], AT, 0, 8, TTF_GLOBAL_READ);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(globals_named),
+        cmocka_unit_test(fields_reached),
+        cmocka_unit_test(fields_not_reached),
         cmocka_unit_test(shared_reads),
         cmocka_unit_test(own_reads),
         cmocka_unit_test(unknown_reads),

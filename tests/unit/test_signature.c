@@ -9,7 +9,11 @@
  * which classes compare, normalising, formatting; and a gcc clone's
  * registers from its own DWARF; enums' enumerators from DWARF
  * (DW_TAG_enumerator, signed and unsigned, a flags enum) and their text;
- * small structs by the psABI's eightbytes, shown field by field.
+ * small structs by the psABI's eightbytes, shown field by field. The
+ * struct fields a function's code reaches through its pointer parameters
+ * (ttf_sym_code_fields), typed from DWARF: through a typedef, kept over a
+ * call, in a callee given a void * parameter; must not: a local struct,
+ * a pointer reloaded from memory.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -368,28 +372,37 @@ static void test_value_rules(void **state)
     assert_string_equal(buf, "1");
 }
 
-/* A gcc clone's registers come from its own DWARF: x in rdi; mode and tag
- * (propagated constants) in none, where the declared order would put them
- * in rsi and rdx. Found by name through ttf_sym_code; skipped when the
- * compiler made no such clone (-O1 builds, clang). */
-static void test_clone(void **state)
+/* A trace of no calls with this binary as its module (file base). */
+static ttf_trace *module_trace(const char *base)
 {
+    char name[512];
     ttf_writer *w = NULL;
     ttf_trace *t = NULL;
-    ttf_sym *s = NULL;
-    const ttf_code_info *ci = NULL;
-    const ttf_signature *sg = NULL;
-    char name[512];
-    uint64_t addr = 0;
-    (void)state;
-    assert_int_equal(sig_clone_user(1), 13);
-    snprintf(name, sizeof name, "%s/clone.trc", tu_tmpdir);
+
+    snprintf(name, sizeof name, "%s/%s", tu_tmpdir, base);
     assert_int_equal(ttf_writer_open(name, NULL, &w), 0);
     assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
                                       tu_self.build_id, tu_self.build_id_len,
                                       tu_self.path), 0);
     assert_int_equal(ttf_writer_close(w, 0), 0);
     assert_int_equal(ttf_open(name, &t, NULL), 0);
+    return t;
+}
+
+/* A gcc clone's registers come from its own DWARF: x in rdi; mode and tag
+ * (propagated constants) in none, where the declared order would put them
+ * in rsi and rdx. Found by name through ttf_sym_code; skipped when the
+ * compiler made no such clone (-O1 builds, clang). */
+static void test_clone(void **state)
+{
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    const ttf_code_info *ci = NULL;
+    const ttf_signature *sg = NULL;
+    uint64_t addr = 0;
+    (void)state;
+    assert_int_equal(sig_clone_user(1), 13);
+    t = module_trace("clone.trc");
     assert_int_equal(ttf_sym_open(t, &s), 0);
     assert_int_equal(ttf_sym_code(s, 0, &ci), 0);
     for (size_t i = 0; i < ci->nfuncs; i++)
@@ -604,6 +617,83 @@ static void test_value_table(void **state)
     assert_int_equal(ttf_value_table("/nonexistent/x", &e, &n), TT_EIO);
 }
 
+/* The struct fields of ttf_sym_code_fields: fl_send reads and writes
+ * `pending` (offset 0x78) of a struct fl_async through a typedef, a call
+ * between; fl_clear writes the same offset of another struct; fl_spin's
+ * void * parameter reaches fl_set's, which writes `other`. */
+typedef struct fl_async { long pad[15]; int pending; int other; } fl_async_t;
+struct fl_other { long pad[15]; int pending; };
+struct fl_holder { long n; fl_async_t *h; };
+__attribute__((noinline)) void fl_ext(void);
+__attribute__((noinline)) int fl_send(fl_async_t *h);
+__attribute__((noinline)) void fl_clear(struct fl_other *o);
+__attribute__((noinline)) int fl_local(int x);
+__attribute__((noinline)) int fl_reload(struct fl_holder *p);
+__attribute__((noinline, noipa)) void fl_set(fl_async_t *h);
+__attribute__((noinline)) void fl_spin(void *arg);
+void fl_ext(void) { __asm__ volatile(""); }
+int fl_send(fl_async_t *h)
+{
+    if (h->pending)
+        return 0;
+    fl_ext();
+    h->pending = 1;
+    return 1;
+}
+void fl_clear(struct fl_other *o) { o->pending = 0; }
+int fl_local(int x)
+{
+    volatile fl_async_t l;
+    l.pending = x;
+    return l.pending;
+}
+int fl_reload(struct fl_holder *p) { return p->h->pending; }
+void fl_set(fl_async_t *h) { h->other = 2; }
+void fl_spin(void *arg) { fl_set(arg); }
+
+/* ttf_sym_code_fields of this binary's function named name into f. */
+static size_t fields_of(ttf_sym *s, const char *name, ttf_code_field *f, size_t cap)
+{
+    const ttf_code_info *ci = NULL;
+    size_t n = 99;
+    assert_int_equal(ttf_sym_code(s, 0, &ci), 0);
+    for (size_t i = 0; i < ci->nfuncs; i++)
+        if (!strcmp(ci->funcs[i].name, name)) {
+            assert_int_equal(ttf_sym_code_fields(s, 0, ci->funcs[i].addr, f, cap, &n), 0);
+            return n;
+        }
+    fail_msg("%s not found", name);
+    return 0;
+}
+
+static void test_code_fields(void **state)
+{
+    ttf_trace *t = module_trace("fields.trc");
+    ttf_sym *s = NULL;
+    ttf_code_field f[4];
+    (void)state;
+    assert_int_equal(ttf_sym_open(t, &s), 0);
+    assert_int_equal(fields_of(s, "fl_send", f, 4), 1);
+    assert_string_equal(f[0].type, "struct fl_async");
+    assert_int_equal(f[0].offset, 0x78);
+    assert_int_equal(f[0].access, TTF_GLOBAL_READ | TTF_GLOBAL_WRITE);
+    assert_int_equal(fields_of(s, "fl_clear", f, 4), 1);
+    assert_string_equal(f[0].type, "struct fl_other");  /* the same offset, another type */
+    assert_int_equal(f[0].offset, 0x78);
+    assert_int_equal(f[0].access, TTF_GLOBAL_WRITE);
+    assert_int_equal(fields_of(s, "fl_spin", f, 4), 1);
+    assert_string_equal(f[0].type, "struct fl_async");
+    assert_int_equal(f[0].offset, 0x7c);
+    assert_int_equal(f[0].access, TTF_GLOBAL_WRITE);
+    assert_int_equal(fields_of(s, "fl_local", f, 4), 0);
+    assert_int_equal(fields_of(s, "fl_reload", f, 4), 1);   /* p->h, not h->pending */
+    assert_string_equal(f[0].type, "struct fl_holder");
+    assert_int_equal(f[0].offset, 8);
+    assert_int_equal(fl_send(&(fl_async_t){.pending = 0}) + fl_local(1), 2);
+    ttf_sym_close(s);
+    ttf_close(t);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -615,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_no_debug_info),
         cmocka_unit_test(test_value_rules),
         cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_code_fields),
         cmocka_unit_test(test_small_structs),
         cmocka_unit_test(test_value_table),
     };
