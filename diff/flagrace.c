@@ -371,12 +371,7 @@ static const char *site_text(fctx *c, uint64_t site)
 
 static const char *thread_text(fctx *c, uint32_t idx)
 {
-    char buf[32];
-
-    if (idx < c->run->nt && c->run->ti[idx].name && *c->run->ti[idx].name)
-        return c->run->ti[idx].name;
-    snprintf(buf, sizeof buf, "#%" PRIu32, idx);
-    return ttfi_arena_strcpy(c->in->arena, buf);
+    return ttdi_thread_label(c->run, c->in->arena, idx);
 }
 
 static int64_t pair_of(const ttd_result *r, uint32_t idx)

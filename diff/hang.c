@@ -288,21 +288,11 @@ static const char *astr(hctx *c, const char *s)
     return s ? ttfi_arena_strcpy(c->in->arena, s) : NULL;
 }
 
-/* Bad thread i's name ("#N" when it has none; "#N name" when another
- * thread of the run has the same name, as the races name them). */
+/* Bad thread i's name (ttdi_thread_label: "#N name" when another thread
+ * of the run has the same name, as the races name them). */
 static const char *thread_name(hctx *c, uint32_t i)
 {
-    const ttdi_run_state *rs = c->run[TTD_BAD].rs;
-    const char *n = i < rs->nt && rs->ti && rs->ti[i].name ? rs->ti[i].name : "";
-    char buf[96];
-    int twin = 0;
-
-    for (uint32_t j = 0; *n && j < rs->nt && !twin; j++)
-        twin = j != i && rs->ti[j].name && strcmp(rs->ti[j].name, n) == 0;
-    if (*n && !twin)
-        return n;
-    snprintf(buf, sizeof buf, *n ? "#%u %s" : "#%u", i, n);
-    return astr(c, buf);
+    return ttdi_thread_label(c->run[TTD_BAD].rs, c->in->arena, i);
 }
 
 static int64_t pair_of(const hctx *c, uint32_t bad)

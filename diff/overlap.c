@@ -392,12 +392,7 @@ static int other_thread(octx *c, size_t p, othread *o, size_t *nsy)
 
 static const char *thread_text(octx *c, uint32_t idx)
 {
-    char buf[32];
-
-    if (idx < c->run->nt && c->run->ti[idx].name && *c->run->ti[idx].name)
-        return c->run->ti[idx].name;
-    snprintf(buf, sizeof buf, "#%" PRIu32, idx);
-    return ttfi_arena_strcpy(c->in->arena, buf);
+    return ttdi_thread_label(c->run, c->in->arena, idx);
 }
 
 /* The split's thread: its frame at the split (function, entry) and its

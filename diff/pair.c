@@ -18,6 +18,7 @@
  * O(n log n); big look-alike pools pair in creation order (see below).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -445,6 +446,20 @@ int ttdi_pair_uncertain(double score, double second)
     if (score < TTDI_PAIR_LOW)
         return 1;
     return second >= 0 && score - second < TTDI_PAIR_MARGIN && score < TTDI_PAIR_ALIKE;
+}
+
+const char *ttdi_thread_label(const ttdi_run_state *r, struct ttfi_arena *a, uint32_t i)
+{
+    const char *n = i < r->nt && r->ti && r->ti[i].name ? r->ti[i].name : "";
+    char buf[96];
+    int twin = 0;
+
+    for (uint32_t j = 0; *n && j < r->nt && !twin; j++)
+        twin = j != i && r->ti[j].name && strcmp(r->ti[j].name, n) == 0;
+    if (*n && !twin)
+        return n;
+    snprintf(buf, sizeof buf, *n ? "#%u %s" : "#%u", i, n);
+    return ttfi_arena_strcpy(a, buf);
 }
 
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)

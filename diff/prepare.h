@@ -256,6 +256,11 @@ typedef struct ttdi_run_state {
 /* Name and start function of each thread of r (r->t and r->norm set):
  * r->ti, r->nt. 0 or a TT_E* code. */
 int ttdi_load_threads(ttdi_run_state *r);
+/* Thread i of r as reports name it: its name, "#N name" when another
+ * thread of r has the same name (issue 33: "#1 counter" and "#2
+ * counter", never "counter and counter"), "#N" when it has none;
+ * strings in a. */
+const char *ttdi_thread_label(const ttdi_run_state *r, struct ttfi_arena *a, uint32_t i);
 /* Fill a result's run info for run r opened from path (NULL: its own);
  * strings in a. */
 void ttdi_fill_run_info(struct ttfi_arena *a, const ttdi_run_state *r, const char *path,

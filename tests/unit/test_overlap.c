@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "explain.h"
+#include "prepare.h"
 
 #define M 0x1000u       /* a mutex */
 #define M2 0x3000u      /* another */
@@ -114,6 +115,23 @@ static void not_a_window(void **state)
     assert_int_equal(pick(NULL, 0, NULL, 0, f, 0), -1);
 }
 
+/* The threads a verdict names (flag race, overlap, hang): two threads of
+ * the same name are told apart by number ("#1 counter"), never "counter"
+ * and "counter"; a thread without a name is "#N". */
+static void thread_labels(void **state)
+{
+    ttdi_tinfo ti[4] = {{.name = "main"}, {.name = "counter"}, {.name = "counter"}, {.name = ""}};
+    ttdi_run_state r = {.ti = ti, .nt = 4};
+    struct ttfi_arena a = {0};
+    (void)state;
+    assert_string_equal(ttdi_thread_label(&r, &a, 0), "main");
+    assert_string_equal(ttdi_thread_label(&r, &a, 1), "#1 counter");
+    assert_string_equal(ttdi_thread_label(&r, &a, 2), "#2 counter");
+    assert_string_equal(ttdi_thread_label(&r, &a, 3), "#3");
+    assert_string_equal(ttdi_thread_label(&r, &a, 7), "#7");
+    ttfi_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +140,7 @@ int main(void)
         cmocka_unit_test(ordered_by_lock),
         cmocka_unit_test(no_shared_state),
         cmocka_unit_test(not_a_window),
+        cmocka_unit_test(thread_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
