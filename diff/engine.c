@@ -271,6 +271,21 @@ static int syncs_recorded(const ttd_diff *d)
              ttf_get_header(d->r[1].t)->optional_features) & TTF_HEADER_SYNC) != 0;
 }
 
+/* Who pair k is in an object's order (ttdi_ilv_run who_of): a worker of
+ * a pool, other than the split's own thread, is its pool's first such
+ * pair; else k. */
+static int64_t order_who(const ttd_diff *d, size_t k, size_t split)
+{
+    int pool = d->s.ip[k].pool;
+
+    if (pool < 0 || k == split)
+        return (int64_t)k;
+    for (size_t j = 0; j < k; j++)
+        if (j != split && d->s.ip[j].pool == pool)
+            return (int64_t)j;
+    return (int64_t)k;
+}
+
 /* The interleaving of the threads before the first divergence, when a
  * run recorded lock, condition or thread operations (interleave.c). */
 static int thread_order(ttd_diff *d, ttd_divergence *dv)
@@ -282,15 +297,19 @@ static int thread_order(ttd_diff *d, ttd_divergence *dv)
     if (!syncs_recorded(d))
         return 0;
     for (int r = 0; r < 2 && rc >= 0; r++) {
-        if (!(map[r] = malloc((d->r[r].nt + 1) * sizeof *map[r]))) {
+        size_t nt = d->r[r].nt;
+        if (!(map[r] = malloc((2 * nt + 1) * sizeof *map[r]))) {
             rc = TT_ENOMEM;
             break;
         }
-        for (size_t i = 0; i < d->r[r].nt; i++)
+        for (size_t i = 0; i < 2 * nt; i++)
             map[r][i] = -1;
-        for (size_t k = 0; k < d->s.nip; k++)
+        for (size_t k = 0; k < d->s.nip; k++) {
             map[r][d->s.ip[k].t[r]] = (int64_t)k;
-        in[r] = (ttdi_ilv_run){&d->r[r], map[r], r ? dv->bad_time_ns : dv->good_time_ns};
+            map[r][nt + d->s.ip[k].t[r]] = order_who(d, k, dv->pair);
+        }
+        in[r] = (ttdi_ilv_run){&d->r[r], map[r], map[r] + nt,
+                               r ? dv->bad_time_ns : dv->good_time_ns};
     }
     ttd_interleave *il = NULL;
     if (rc >= 0)

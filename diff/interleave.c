@@ -85,7 +85,7 @@ typedef struct obj {
 
 /* One operation in an object's order: who did what, when. */
 typedef struct opcode {
-    uint32_t code;          /* pair index << 8 | op */
+    uint32_t code;          /* who (ttdi_ilv_run who_of) << 8 | op */
     uint32_t thread;        /* thread index in its run */
     uint64_t time_ns;       /* when */
     const char *func;       /* innermost function */
@@ -229,9 +229,10 @@ static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const 
 
     x->ring[x->nops++ % WINDOW] = e;
     *out = o;
-    if (!o || o->seq < 0 || e.pair < 0)
+    int64_t who = x->in->who_of ? x->in->who_of[ev->thread] : e.pair;
+    if (!o || o->seq < 0 || e.pair < 0 || who < 0)
         return 0;
-    return seq_add(&x->seq[o->seq], (uint32_t)e.pair << 8 | (uint32_t)ev->code, &e);
+    return seq_add(&x->seq[o->seq], (uint32_t)who << 8 | (uint32_t)ev->code, &e);
 }
 
 /* A SYNC_OP of thread th, in the merged walk. */

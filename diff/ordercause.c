@@ -11,7 +11,10 @@
  * object whose operations came in another thread order is a lock or a
  * condition, and
  *   - the two threads swapped there are the split's thread S and another
- *     thread T (not two other threads: that is the workers' case);
+ *     thread T (not two other threads: that is the workers' case; the
+ *     workers of one pool, S aside, are one thread in that order
+ *     (engine.c order_who), so two look-alike workers that took a lock
+ *     in the other order hide no later swap of S and a worker);
  *   - S's last operation before its calls part was on that object: what
  *     it decided, it read under it;
  *   - the swap is at that last critical section, not at an earlier one

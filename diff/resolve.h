@@ -161,6 +161,11 @@ typedef struct ttdi_ilv_run {
                                the details' walks of the other threads
                                (walker.c) */
     const int64_t *pair_of; /* thread index -> index in ttd_result.pairs, -1 */
+    const int64_t *who_of;  /* thread index -> who it is in an object's order:
+                               its pair, or for a worker of a pool (not the
+                               split's thread) the pool's first pair, since
+                               which of look-alike workers went first is no
+                               difference; NULL: pair_of */
     uint64_t split_ns;      /* walk up to this time (the split in this run) */
 } ttdi_ilv_run;
 

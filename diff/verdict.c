@@ -120,6 +120,26 @@ static const char *thread_name(vctx *c, size_t i)
     return astr(c, buf);
 }
 
+/* Pair i's thread in a sentence: its name, "#3 app" when another pair's
+ * thread has that name too (issue 33 item 4: two threads of one name are
+ * told apart, as ttdi_thread_label does), "#3" when it has none. */
+static const char *thread_text(vctx *c, size_t i)
+{
+    const char *n = thread_name(c, i);
+    char buf[96];
+
+    if (!n || *n == '#')
+        return n;
+    for (size_t j = 0; j < c->r->npairs; j++) {
+        const char *m = c->r->pairs[j].bad.name;
+        if (j == i || !m || strcmp(m, n) != 0)
+            continue;
+        snprintf(buf, sizeof buf, "#%" PRIu32 " %s", c->r->pairs[i].bad.index, n);
+        return astr(c, buf);
+    }
+    return n;
+}
+
 static void add_evidence(vctx *c, const char *text)
 {
     for (size_t i = 0; i < c->nev; i++)
@@ -435,8 +455,8 @@ static const char *xfn(const ttd_xev *e)
  * (values mode), NULL. */
 static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
-    const char *ts = thread_name(c, (size_t)o->self->pair);
-    const char *to = thread_name(c, (size_t)o->other->pair);
+    const char *ts = thread_text(c, (size_t)o->self->pair);
+    const char *to = thread_text(c, (size_t)o->other->pair);
     ttd_place *p = place(c);
     char buf[512], val[160] = "";
 
@@ -445,7 +465,7 @@ static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd
     p->kind = TTD_COF_ORDER;
     p->function = xfn(o->self);
     p->pair = o->self->pair;
-    p->thread = ts;
+    p->thread = thread_name(c, (size_t)o->self->pair);
     snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s before `%s` (thread %s) waited on "
              "it in the bad run, after it in the good run: the signal woke nobody (a lost "
              "wake-up)", xfn(o->other), to ? to : "?", o->object, xfn(o->self), ts ? ts : "?");
@@ -473,7 +493,7 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
 {
     const ttd_xev *first = o->other_first ? o->other : o->self;
     const ttd_xev *then = o->other_first ? o->self : o->other;
-    const char *tf = thread_name(c, (size_t)first->pair), *tt = thread_name(c, (size_t)then->pair);
+    const char *tf = thread_text(c, (size_t)first->pair), *tt = thread_text(c, (size_t)then->pair);
     ttd_place *p = place(c);
     char buf[512];
 
@@ -482,7 +502,7 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
     p->kind = TTD_COF_ORDER;
     p->function = xfn(first);
     p->pair = first->pair;
-    p->thread = tf;
+    p->thread = thread_name(c, (size_t)first->pair);
     snprintf(buf, sizeof buf, "`%s` (thread %s) %s %s before `%s` (thread %s) did in the bad "
              "run, after it in the good run: %s", xfn(first), tf ? tf : "?",
              op_verb(first->op), o->object, xfn(then), tt ? tt : "?",
@@ -498,11 +518,11 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
     }
     snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
              "only its order with thread %s on %s differs",
-             thread_name(c, (size_t)o->other->pair), thread_name(c, (size_t)o->self->pair),
+             thread_text(c, (size_t)o->other->pair), thread_text(c, (size_t)o->self->pair),
              o->object);
     add_evidence(c, astr(c, buf));
     snprintf(buf, sizeof buf, "thread %s's last operation before its calls part was on %s: "
-             "what it decided, it read under it", thread_name(c, (size_t)o->self->pair),
+             "what it decided, it read under it", thread_text(c, (size_t)o->self->pair),
              o->object);
     add_evidence(c, astr(c, buf));
     return p;
@@ -1061,7 +1081,7 @@ static void grew_hunk(vctx *c, hlist *l, const ttd_hunk_info *h, const char *t, 
 static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
 {
     const ttd_event *e = h->bad_first ? h->bad_first : h->good_first;
-    const char *fn = e && e->name ? e->name : NULL, *t = thread_name(c, h->pair);
+    const char *fn = e && e->name ? e->name : NULL, *t = thread_text(c, h->pair);
     char ev[384];
     uint64_t extra = h->bad_count > h->good_count ? h->bad_count : h->good_count;
     const char *side = h->bad_count >= h->good_count ? "bad" : "good";

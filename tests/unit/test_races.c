@@ -733,36 +733,43 @@ static void test_decides_widths(void **state)
  * under MUTEX2 alone; how 3: main looks under MUTEX twice, the loader
  * publishing between the looks in the bad run (the swap is at the first
  * look, and main's last look came after the loader's in both runs); how
- * 6: both take MUTEX through a lock wrapper (`mutex_lock`). */
+ * 6: both take MUTEX through a lock wrapper (`mutex_lock`); how 7: as 2,
+ * the second loader named `clerk` and publishing from other calls (the
+ * two are no pool of look-alike workers); how 8: as 0, every thread named
+ * `app`. */
 static void order_run(const char *name, int bad, int how)
 {
+    static const char *const apart[] = {"main", "seller-0", "clerk"};
+    static const char *const alike[] = {"app", "app", "app"};
     const char *load = "parse{ work{";
     ttf_writer_opts o = {.values = 1};
     dt t;
 
     remove(path_of(name));
-    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 3,
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, how == 7 ? apart : how == 8 ? alike : names, 3,
                                   how >= 4 ? &o : NULL), 0);
     op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
     op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+    int two = how == 2 || how == 7;     /* two loaders that swap */
     for (int k = 0; k < 2; k++) {   /* the loader: first in the good run */
-        uint32_t th = how == 2 ? (uint32_t)(bad ? 2 - k : 1 + k) : 1;
-        if (how != 2 && k)
+        uint32_t th = two ? (uint32_t)(bad ? 2 - k : 1 + k) : 1;
+        if (!two && k)
             break;
-        t.now[th] = bad && how != 2 ? (how == 3 ? 1150 : 1200) : 1000 + 20 * (uint64_t)k;
-        run(&t, th, load);
+        t.now[th] = bad && !two ? (how == 3 ? 1150 : 1200)
+                                : 1000 + (how == 7 ? 60 : 20) * (uint64_t)k;
+        run(&t, th, how == 7 && th == 2 ? "helper{ tally{} log{ work{" : load);
         run(&t, th, how == 6 ? "mutex_lock{" : "");
         op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
         run(&t, th, how == 6 ? "}" : "");
         op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
-        run(&t, th, "} }");
+        run(&t, th, how == 7 && th == 2 ? "} } }" : "} }");
     }
     run(&t, 0, how == 6 ? "@1100 main{ lex{ mutex_lock{" : "@1100 main{ lex{");
-    op(&t, 0, TTF_SOP_LOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    op(&t, 0, TTF_SOP_LOCK, two ? MUTEX2 : MUTEX, 0);
     run(&t, 0, how == 6 ? "}" : "");
     if (how == 4)       /* a getter under the lock: what the loader left */
         run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
-    op(&t, 0, TTF_SOP_UNLOCK, how == 2 ? MUTEX2 : MUTEX, 0);
+    op(&t, 0, TTF_SOP_UNLOCK, two ? MUTEX2 : MUTEX, 0);
     if (how == 5)       /* the getter after the unlock */
         run(&t, 0, bad ? "peek{}=0" : "peek{}=1");
     if (how == 1) {
@@ -791,17 +798,21 @@ static const ttd_verdict *order_verdict(int how, ttd_diff **d)
     const ttd_result *res = ttd_get_result(*d);
     assert_non_null(res->first);
     assert_non_null(res->verdict->cause);
-    /* the order differs in every case: alone, it is no cause */
+    /* the order differs in every case but 2: alone, it is no cause; in
+     * case 2 the two loaders are look-alike workers (a pool), and which of
+     * them took the lock first is no difference */
     assert_non_null(res->first->interleave);
-    assert_true(res->first->interleave->order_differs);
-    assert_string_equal(res->first->interleave->order_object, "mutex#1");
+    assert_int_equal(res->first->interleave->order_differs, how != 2);
+    if (how != 2)
+        assert_string_equal(res->first->interleave->order_object, "mutex#1");
     return res->verdict;
 }
 
 /* The threads' order as the cause: main went ahead of the loader on the
  * lock it then decided on, and the loader made the same calls in both
  * runs. Must not: main's last operation before its split was on another
- * lock (how 1); the order differs between two other threads (how 2); the
+ * lock (how 1); the order differs between two other threads (how 7),
+ * two look-alike workers of a pool (how 2: no difference at all); the
  * swap was at an earlier look than main's last (how 3). */
 static void test_order_cause(void **state)
 {
@@ -828,7 +839,20 @@ static void test_order_cause(void **state)
     assert_string_equal(il->order[1].func, "dt_mutex_lock");
     assert_string_equal(il->order[1].within, "dt_lex");
     ttd_free(d);
-    for (int how = 1; how <= 3; how++) {
+    /* threads of one name told apart in every sentence (issue 33 item 4),
+     * the cause's thread field still the name */
+    v = order_verdict(8, &d);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->thread, "app");
+    assert_non_null(strstr(v->cause->text, "`dt_lex` (thread #0 app) took mutex#1 before "
+                                           "`dt_work` (thread #1 app) did in the bad run"));
+    assert_true(v->nevidence >= 2);
+    assert_non_null(strstr(v->evidence[0], "thread #1 app made the same calls"));
+    assert_non_null(strstr(v->evidence[0], "with thread #0 app on mutex#1"));
+    ttd_free(d);
+    for (int how = 1; how <= 7; how++) {
+        if (how == 4 || how == 5 || how == 6)
+            continue;
         v = order_verdict(how, &d);
         assert_int_not_equal(v->cause->kind, TTD_COF_ORDER);
         assert_string_equal(v->cause->function, "dt_lex");   /* the split's branch */
@@ -1093,7 +1117,7 @@ static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
         ttf_trace *t = NULL;
         assert_int_equal(ttf_open(path_of(r ? bad : good), &t, NULL), 0);
         run_state(&u->rs[r], t);
-        in[r] = (ttdi_ilv_run){&u->rs[r], pairs, split};
+        in[r] = (ttdi_ilv_run){&u->rs[r], pairs, NULL, split};
         u->rs[r].lock_tap = merged == 2;
         if (merged == 2 && u->rs[r].nt > 1) {
             ttdi_walk w;
@@ -1357,7 +1381,7 @@ static void test_interleave_marks(void **state)
             ttf_trace *t = NULL;
             assert_int_equal(ttf_open(path_of(r ? "ilm-bad.trc" : "ilm-good.trc"), &t, NULL), 0);
             run_state(&rs[r], t);
-            in[r] = (ttdi_ilv_run){&rs[r], pairs, splits[s]};
+            in[r] = (ttdi_ilv_run){&rs[r], pairs, NULL, splits[s]};
         }
         uint64_t pre[4], from;
         last_two(&rs[1], 1, 1200, 0, pre, &from);   /* a run walk to 1200: marks */
