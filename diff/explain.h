@@ -119,6 +119,11 @@ int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);
  * in both runs: a getter read under the lock what the order left there. */
 int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
                             const ttd_value_diff *v);
+/* The lock (or a condition's mutex) pair held at bad_ns in the bad run,
+ * by its last operations before the split (the interleave's window),
+ * that another thread operated on there too: what it read under it that
+ * thread may have written. NULL if none (or no window). */
+const char *ttdi_shared_lock_held(const ttd_result *r, size_t pair, uint64_t bad_ns);
 /* A lost wake-up: in the bad run another thread signalled a condition
  * before the split's thread waited on it, and nothing signalled it during
  * that wait (it returned by a timeout); in the good run the wait came

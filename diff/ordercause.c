@@ -178,6 +178,30 @@ int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
            held_at(il, 1, (int64_t)v->pair, o->object, v->bad_time_ns);
 }
 
+/* Did pair q other than s operate on obj in run k's window? */
+static int others_on(const ttd_interleave *il, int k, int64_t s, const char *obj)
+{
+    for (size_t i = 0; i < il->nwindow[k]; i++)
+        if (il->window[k][i].pair != s && on(&il->window[k][i], obj))
+            return 1;
+    return 0;
+}
+
+const char *ttdi_shared_lock_held(const ttd_result *r, size_t pair, uint64_t bad_ns)
+{
+    const ttd_interleave *il = r->first ? r->first->interleave : NULL;
+
+    for (size_t i = 0; il && i < il->nwindow[1]; i++) {
+        const ttd_xev *e = &il->window[1][i];
+        if (e->pair != (int64_t)pair || e->time_ns > bad_ns || !acquires(e) ||
+            !lock_or_cond(e->object))
+            continue;
+        if (held_at(il, 1, e->pair, e->object, bad_ns) && others_on(il, 1, e->pair, e->object))
+            return e->object;
+    }
+    return NULL;
+}
+
 /* ---- lost wake-ups ------------------------------------------------------------ */
 
 static int is_signal(const ttd_xev *e)

@@ -1259,6 +1259,65 @@ static int code_likely(const vctx *c, const ttd_divergence *d, const ttd_suspect
     return on_the_way(cs) || c->only_change;
 }
 
+/* Threads of run k running at ns (started, not yet ended). */
+static size_t running_at(const vctx *c, int k, uint64_t ns)
+{
+    const ttf_trace *t = c->in ? c->in->r[k].t : NULL;
+    size_t n = 0;
+
+    for (size_t i = 0; t && i < ttf_thread_count(t); i++) {
+        const ttf_thread *th = ttf_get_thread(t, i);
+        n += th && th->start_ns <= ns && (!th->ended || th->end_ns >= ns);
+    }
+    return n;
+}
+
+/* An error origin's inputs are its arguments. It may have read state
+ * another thread wrote, which no argument shows, when it ran holding a
+ * lock another thread took too (the interleave's window, the bad run),
+ * or when a pointer among its inputs was compared as a pointer only
+ * (its evidence says so) while other threads ran in either run (a
+ * worker not yet started in one run has not yet done its part of what
+ * the pointer reaches): its answer flipping
+ * then says nothing of where the failure began. 1 then, and why said
+ * as evidence. */
+static int read_shared(vctx *c, const ttd_place *p, const ttd_suspect *cs)
+{
+    const ttd_value_diff *v = c->r->value_first;
+    const ttd_evidence *e = cs ? evidence_of(cs, TTD_EV_ERROR) : NULL;
+    char buf[320];
+
+    if (!v || !p->function || strcmp(v->function, p->function) != 0 ||
+        v->pair != (size_t)p->pair)
+        return 0;
+    const char *obj = ttdi_shared_lock_held(c->r, v->pair, v->bad_time_ns);
+    if (obj)
+        snprintf(buf, sizeof buf, "`%s` ran holding %s, which another thread took too: what "
+                 "it read there, that thread may have written", v->function, obj);
+    else if (e && e->text && strstr(e->text, "compared, not") &&
+             (running_at(c, TTD_BAD, v->bad_time_ns) > 1 ||
+              running_at(c, TTD_GOOD, v->good_time_ns) > 1))
+        snprintf(buf, sizeof buf, "other threads ran when `%s` was called (in one run or "
+                 "both) and what its pointers point to was not compared: they may have "
+                 "written it", v->function);
+    else
+        return 0;
+    /* two sentences at most: the caveat takes the place of the value said
+     * again (the cause's own text says it), else of the last */
+    const ttd_evidence *val = cs ? evidence_of(cs, TTD_EV_VALUE) : NULL;
+    size_t i = 0;
+    while (val && val->text && i < c->nev && strcmp(c->ev[i], val->text) != 0)
+        i++;
+    if (c->nev == TTD_VERDICT_EVIDENCE_MAX && i < c->nev) {
+        memmove(&c->ev[i], &c->ev[i + 1], (c->nev - 1 - i) * sizeof c->ev[0]);
+        c->nev--;
+    }
+    if (c->nev == TTD_VERDICT_EVIDENCE_MAX)
+        c->nev--;
+    c->ev[c->nev++] = astr(c, buf);
+    return 1;
+}
+
 /* How sure the verdict is. "likely" only where two independent pieces of
  * evidence agree on the cause itself (measured by make realbugs: when it
  * says likely, the cause should be right 9 times in 10): code changed in
@@ -1296,9 +1355,10 @@ static void confidence(vctx *c, const ttd_race *x)
         return;
     case TTD_COF_ERROR_ORIGIN:
         /* code the compiler inlined into it decided as much as it did:
-         * the trace cannot tell them apart */
+         * the trace cannot tell them apart; under a lock another thread
+         * took, what it read may be that thread's doing */
         if (cs && cs == s && evidence_of(s, TTD_EV_CHAIN) && gap >= 2.0 &&
-            !inlined_into(d, s->name))
+            !inlined_into(d, s->name) && !read_shared(c, p, cs))
             c->v->confidence = TTD_CONF_LIKELY;
         return;
     case TTD_COF_DEADLOCK:     /* the whole cycle seen */

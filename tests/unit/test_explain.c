@@ -38,6 +38,7 @@
 struct xt_node { int key; };
 XT int xt_main(int argc);
 XT int xt_check(int x);
+XT int xt_size(const long *p);
 XT int xt_pass(int x);
 XT int xt_load(int x);
 XT void xt_ok(void);
@@ -75,6 +76,7 @@ extern char _start[];       /* crt1.o's: no DWARF (its signature unknown) */
 
 XT int xt_main(int argc) { return argc > 1; }
 XT int xt_check(int x) { return x > 100 ? -22 : 0; }
+XT int xt_size(const long *p) { return p ? (int)*p : -1; }
 XT int xt_pass(int x) { return xt_check(x); }
 XT int xt_load(int x) { return xt_pass(x); }
 XT void xt_ok(void) { __asm__ volatile(""); }
@@ -522,6 +524,40 @@ static void test_error_origin(void **state)
                            "which none of its 2 calls in the good run did"));
     ttd_free(d);
 #undef ORIGIN
+}
+
+/* An error origin given a pointer (compared as a pointer: what it points
+ * to is not in the trace): xt_size returns 4 in the good run, -1 (which
+ * no good call returned) in the bad one, for the same pointer. Alone in
+ * the process it is "likely"; with another thread running (a worker that
+ * may have written what the pointer reaches) "possible", and the verdict
+ * says why. */
+static void test_origin_pointer_threads(void **state)
+{
+    (void)state;
+#define SZ(ret, last) {E(xt_main, 1), E(xt_size, 0x5000), X(xt_size, ret), E(last, 0), \
+        X(last, 0), X(xt_main, 0), {0}}
+#define SZW(ret, last) {TE(1, xt_worker, 0), TE(1, xt_work, 3), TX(1, xt_work, 3), \
+        E(xt_main, 1), E(xt_size, 0x5000), X(xt_size, ret), E(last, 0), X(last, 0), \
+        X(xt_main, 0), TX(1, xt_worker, 0), {0}}
+    for (int threads = 0; threads <= 1; threads++) {
+        const struct op g[] = SZ(4, xt_ok), b[] = SZ(-1, xt_fail);
+        const struct op gw[] = SZW(4, xt_ok), bw[] = SZW(-1, xt_fail);
+        ttd_diff *d = threads ? diff(gw, bw) : diff(g, b);
+        const ttd_result *r = ttd_get_result(d);
+        assert_non_null(r->verdict->cause);
+        assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+        assert_string_equal(r->verdict->cause->function, "xt_size");
+        assert_int_equal(r->verdict->confidence, threads ? TTD_CONF_POSSIBLE : TTD_CONF_LIKELY);
+        int said = 0;
+        for (size_t i = 0; i < r->verdict->nevidence; i++)
+            said |= strstr(r->verdict->evidence[i], "other threads ran when `xt_size` was "
+                                                    "called") != NULL;
+        assert_int_equal(said, threads);
+        ttd_free(d);
+    }
+#undef SZ
+#undef SZW
 }
 
 /* 1 if suspect s has the evidence that the failure starts in its own
@@ -1767,6 +1803,7 @@ int main(void)
         cmocka_unit_test(test_flip_learned),
         cmocka_unit_test(test_chain_argument_origin),
         cmocka_unit_test(test_error_origin),
+        cmocka_unit_test(test_origin_pointer_threads),
         cmocka_unit_test(test_frame_decides),
         cmocka_unit_test(test_stored_read_back),
         cmocka_unit_test(test_chain_sibling),

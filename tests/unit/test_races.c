@@ -860,6 +860,61 @@ static void test_order_cause(void **state)
     }
 }
 
+/* An error origin that read shared state: main's check returns 5 in the
+ * good run and -1 (a failure no good call returned) in the bad one, its
+ * callee peek 7 in both; then main calls ok or fail. held: main calls
+ * check holding MUTEX, which seller-0 took too before; else seller-0
+ * takes MUTEX2 and main MUTEX alone. */
+static void origin_run(const char *name, int bad, int held)
+{
+    ttf_writer_opts o = {.values = 1};
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 2, &o), 0);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    t.now[1] = 1000;
+    run(&t, 1, "parse{ work{");
+    op(&t, 1, TTF_SOP_LOCK, held ? MUTEX : MUTEX2, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, held ? MUTEX : MUTEX2, 0);
+    run(&t, 1, "} }");
+    run(&t, 0, "@1100 main{ lex{");
+    op(&t, 0, TTF_SOP_LOCK, MUTEX, 0);
+    run(&t, 0, bad ? "check{ peek{}=7 }=-1" : "check{ peek{}=7 }=5");
+    op(&t, 0, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 0, bad ? "fail{} } }" : "log{} } }");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+/* The error origin is "likely" only when nothing but its inputs could
+ * have decided its answer: called holding a lock another thread took,
+ * it read what that thread may have written ("possible", said why).
+ * Must not: the other thread took another lock (likely again). */
+static void test_origin_shared(void **state)
+{
+    (void)state;
+    for (int held = 0; held <= 1; held++) {
+        char g[32], b[32];
+        snprintf(g, sizeof g, "eg%d.trc", held);
+        snprintf(b, sizeof b, "eb%d.trc", held);
+        origin_run(g, 0, held);
+        origin_run(b, 1, held);
+        ttd_diff *d = NULL;
+        assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, &d, NULL), 0);
+        const ttd_verdict *v = ttd_get_result(d)->verdict;
+        assert_non_null(v->cause);
+        assert_int_equal(v->cause->kind, TTD_COF_ERROR_ORIGIN);
+        assert_string_equal(v->cause->function, "dt_check");
+        assert_int_equal(v->confidence, held ? TTD_CONF_POSSIBLE : TTD_CONF_LIKELY);
+        int said = 0;
+        for (size_t i = 0; i < v->nevidence; i++)
+            said |= strstr(v->evidence[i], "ran holding mutex#1, which another thread took "
+                                           "too") != NULL;
+        assert_int_equal(said, held);
+        ttd_free(d);
+    }
+}
+
 /* A lost wake-up: seller-0 posts (lock, signal COND, unlock in work);
  * main waits on COND in lex and branches on whether it was woken. Good:
  * main waits first and the post ends its wait; bad: the post comes
@@ -1445,6 +1500,7 @@ int main(void)
         cmocka_unit_test(test_order_cause),
         cmocka_unit_test(test_order_cause_getter),
         cmocka_unit_test(test_lost_wakeup),
+        cmocka_unit_test(test_origin_shared),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
