@@ -1376,6 +1376,12 @@ static void confidence(vctx *c, const ttd_race *x)
     case TTD_COF_ANSWER:       /* no value seen: the type and the place only */
         return;
     case TTD_COF_SPLIT:
+        if (!p->function || !*p->function) {    /* the same calls, another end */
+            c->v->confidence = TTD_CONF_UNKNOWN;
+            c->v->stops_at = "the runs' ends: they made the same calls and ended "
+                             "differently, and what decided it is not in the trace";
+            return;
+        }
         if (!r->values || !d)
             return;
         c->v->confidence = TTD_CONF_UNKNOWN;

@@ -1261,6 +1261,13 @@ static void test_same_calls_exit(void **state)
     char *t = tu_report(d, ttr_text, NULL, NULL);
     assert_non_null(strstr(t, "the runs made the same calls but ended differently: "
                               "exit status 1 in the bad run, exit status 0 in the good run"));
+    /* no function to name: the evidence stops at the runs' ends, said so
+     * (not "the branch in `?`") */
+    assert_int_equal(r->verdict->confidence, TTD_CONF_UNKNOWN);
+    assert_non_null(strstr(r->verdict->stops_at, "the runs' ends"));
+    assert_non_null(strstr(t, "outcome differs: cause unknown, the evidence stops at the runs' "
+                              "ends\n"));
+    assert_null(strstr(t, "`?`"));
     free(t);
     char *j = tu_report(d, ttr_json, NULL, NULL);
     assert_non_null(strstr(j, "\"same_calls\": true"));
