@@ -49,7 +49,10 @@
  * iteration). Nor is the end of a bad-run thread that called exit while
  * its good-run partner did not (the END record is in its stream): its
  * loop stopped there because it ended the process (a writer thread whose
- * write failed), not because the threads were timed differently. A one-sided hunk of one thread whose events, key for key
+ * write failed), not because the threads were timed differently; nor the
+ * end of any bad-run thread when the bad run was killed (no clean end,
+ * no crash) and the good run exited: what the good run did past it is
+ * the work a hang never reached. A one-sided hunk of one thread whose events, key for key
  * (hashed), are exactly those of a one-sided hunk of the other run in
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
  * whichever thread reached pthread_once first. An attempt that did its
@@ -641,10 +644,24 @@ static int exits_alone(const ttdi_aligner *al, const ttdi_ipair *p)
     return b && b->exit_thread == (int64_t)p->t[1] && (!g || g->exit_thread != (int64_t)p->t[0]);
 }
 
+/* 1: the bad run was ended from outside (no clean end recorded, no
+ * crash: killed, a hang's time-out) and the good run exited. */
+static int killed_run(const ttdi_aligner *al)
+{
+    const ttf_process *g = ttf_get_process(al->r[TTD_GOOD].t);
+    const ttf_process *b = ttf_get_process(al->r[TTD_BAD].t);
+
+    const ttf_summary *sb = ttf_get_summary(al->r[TTD_BAD].t);
+
+    return g && b && g->exited && !b->exited && !sb->closed && !sb->crashed;
+}
+
 /* The hunks of p that may be timing: not where the bad run crashed, and
  * not the end of a bad thread that ended the process by itself (exited:
  * its loop stopped because it decided so, not because it was timed
- * differently). Their non-empty sides s (0 good, 1 bad) into c. An
+ * differently) or that was stopped by the run's kill (the good run's
+ * iterations past it are what the bad run never got to, a hang's work
+ * never done, not a loop that waited more times). Their non-empty sides s (0 good, 1 bad) into c. An
  * expected hunk (it varies between the good runs too, which is what the
  * report says of it) is judged a wait loop or not only: counts.c asks
  * whether a count the good runs happened to share moved by waiting. */
@@ -872,7 +889,7 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
     uint8_t *ok = calloc(p->nh + 1, 1);
     int rc = cs[0] && cs[1] && ix[0] && ix[1] && ok ? 0 : TT_ENOMEM;
 
-    int exited = exits_alone(al, p);
+    int exited = exits_alone(al, p) || killed_run(al);
 
     for (int s = 0; s < 2 && rc >= 0; s++) {
         for (size_t i = 0; i < p->nh; i++)

@@ -155,6 +155,7 @@ struct op {
 
 static int trace_no;
 static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
+static int killed;             /* 1: the next traces are abandoned (killed) */
 static uint64_t trace_shift;   /* added to the module's base and every
                                   function address: another ASLR layout */
 static uint64_t late_at;       /* not 0: a second copy of the test binary
@@ -202,7 +203,10 @@ static const char *write_trace(const struct op *ops, int status, int values)
         else
             assert_int_equal(ttf_write_enter_values(w, ops->th, tsc, a, r), 0);
     }
-    assert_int_equal(ttf_writer_close_in(w, end_thread, status), 0);
+    if (killed)     /* ended from outside: no clean end */
+        assert_int_equal(ttf_writer_abandon(w), 0);
+    else
+        assert_int_equal(ttf_writer_close_in(w, end_thread, status), 0);
     return path;
 }
 
@@ -1242,6 +1246,42 @@ static void test_thread_cut_running(void **state)
     ttd_free(d);
 }
 
+/* A bad run killed while its threads waited (a hang ended by a
+ * time-out): the worker did one job and waited for a second that never
+ * came; the good worker did three, waiting before each. The good run's
+ * iterations past the bad worker's end are work the hang never reached,
+ * not a wait loop that ran more times: a divergence, not timing. */
+static void test_killed_not_timing(void **state)
+{
+    (void)state;
+    const struct op g[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                           TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+                           TX(1, xt_wait, 0), TE(1, xt_work, 2), TX(1, xt_work, 2),
+                           TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+                           TX(1, xt_wait, 0), TE(1, xt_work, 3), TX(1, xt_work, 3),
+                           TX(1, xt_worker, 0), E(xt_main, 1), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_main, 0), {0}};
+    const struct op b[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+                           TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), E(xt_main, 1),
+                           E(xt_wait, 0), TS(0, TTF_SOP_WAIT), {0}};
+    char gp[512];
+    ttf_error err;
+    ttd_diff *d = NULL;
+    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 0));
+    killed = 1;
+    const char *bp = write_trace(b, 0, 0);
+    killed = 0;
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    const ttd_result *r = ttd_get_result(d);
+    int worker_timing = -1;
+    for (size_t i = 0; i < r->nhunks; i++)
+        if (strcmp(r->pairs[r->hunks[i].pair].bad.name, "worker") == 0)
+            worker_timing = r->hunks[i].timing;
+    assert_int_equal(worker_timing, 0);
+    assert_non_null(r->first);
+    ttd_free(d);
+}
+
 static void test_same_calls_exit(void **state)
 {
     (void)state;
@@ -1825,6 +1865,7 @@ int main(void)
         cmocka_unit_test(test_progress_past_clock),
         cmocka_unit_test(test_clock_decided),
         cmocka_unit_test(test_thread_cut_running),
+        cmocka_unit_test(test_killed_not_timing),
         cmocka_unit_test(test_same_calls_exit),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_rank_order),
