@@ -114,7 +114,7 @@ static void check_fentry(void)
 void cap_check_start(void)
 {
     int ok;
-    dl_iterate_phdr(main_cb, &main_refs);
+    cap_dl_iterate(main_cb, &main_refs);
     check_gprof();
     check_fentry();
     if (main_refs.self || !main_refs.hooks)

@@ -57,6 +57,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
@@ -547,6 +548,42 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     return 0;
 }
 
+/* Every asynchronous signal blocked in the calling thread, its mask before
+ * in *old (pthread_sigmask(SIG_SETMASK, old, NULL) puts it back): faults
+ * stay deliverable, as a blocked one kills. Around the moments of ours a
+ * handler that forks must not interrupt. */
+void cap_async_hold(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGTRAP);
+    sigdelset(&all, SIGSYS);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+/* dl_iterate_phdr with asynchronous signals blocked: every walk of ours
+ * (a chunk switch, a thread's end, the dlopen and dlclose interposers)
+ * goes through here. glibc walks with the loader's lock held, a
+ * recursive mutex, and a handler that forks there (tests/e2e/
+ * capture_sigfork.sh) leaves the child that lock for ever: the child's
+ * copy of the walk resumes but cannot unlock a mutex owned by its
+ * parent's thread, so the child's next dl_iterate_phdr, dlopen, or exit
+ * under ASan (the leak check walks the modules) waits for ever. The
+ * program never held that lock at the moment; we would have. A signal
+ * sent meanwhile is handled once the walk is done. */
+int cap_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg)
+{
+    sigset_t old;
+    cap_async_hold(&old);
+    int rc = dl_iterate_phdr(cb, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
 /* claim_chunk_now with cancellation off: pwrite and fallocate are
  * cancellation points, and a thread cancelled there (a pending
  * pthread_cancel meeting a chunk switch) would unwind out of libttcap with
@@ -560,15 +597,8 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
 static int claim_chunk(struct tstate *t, int *recycled)
 {
     struct cap_xfsz g;
-    sigset_t all, old;
-    sigfillset(&all);
-    sigdelset(&all, SIGSEGV);   /* faults stay deliverable (a blocked one kills) */
-    sigdelset(&all, SIGBUS);
-    sigdelset(&all, SIGILL);
-    sigdelset(&all, SIGFPE);
-    sigdelset(&all, SIGTRAP);
-    sigdelset(&all, SIGSYS);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
+    sigset_t old;
+    cap_async_hold(&old);
     int was = cap_cancel_off();
     cap_xfsz_hold(&g);
     int why = claim_chunk_now(t, recycled);

@@ -564,6 +564,12 @@ struct cap_xfsz {
 void cap_xfsz_hold(struct cap_xfsz *g);
 void cap_xfsz_release(struct cap_xfsz *g);
 
+/* Asynchronous signals blocked around work a forking handler must not
+ * interrupt, and dl_iterate_phdr so wrapped: libttcap never walks the
+ * modules otherwise (cap_core.c). */
+void cap_async_hold(sigset_t *old);
+int cap_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg);
+
 /* Cancellation off around libttcap's own slow work, whose system calls
  * (open, read, write, pwrite, fallocate) are cancellation points: a
  * pthread_cancel pending in the thread acts at the program's next

@@ -96,7 +96,7 @@ static void forget_sites(void *handle)
     if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
         return;
     struct range r = { lm->l_addr, 0, 0 };
-    dl_iterate_phdr(range_cb, &r);
+    cap_dl_iterate(range_cb, &r);
     if (r.hi <= r.lo)
         return;
     cap_spin_lock(&cap.site_lock);

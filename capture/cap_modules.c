@@ -14,7 +14,10 @@
  * dl_iterate_phdr (the loader's lock may be held by a thread that does not
  * exist in the child), writes its MODULE records from it. The table is
  * updated under mod_lock, which the fork prepare handler takes (for at most
- * 200 ms), so the child never sees it half-changed.
+ * 200 ms), so the child never sees it half-changed. Every walk of ours
+ * runs with asynchronous signals blocked (cap_dl_iterate, cap_core.c): a
+ * handler that forks must never find the loader's lock held by its own
+ * thread, which the child could then neither release nor take again.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -209,7 +212,7 @@ void cap_check_modules(struct tstate *t, int force)
         cap.loader_suspect = 0;
     }
     unsigned long long c[2] = { 0, 0 };
-    dl_iterate_phdr(count_cb, c);
+    cap_dl_iterate(count_cb, c);
     if (!force && c[0] == cap.dl_adds && c[1] == cap.dl_subs)
         return;
     int was = cap_cancel_off();     /* the store's reads and writes */
@@ -224,7 +227,7 @@ void cap_check_modules(struct tstate *t, int force)
     sc.idx = 0;
     cap.dl_adds = c[0];
     cap.dl_subs = c[1];
-    dl_iterate_phdr(scan_cb, &sc);
+    cap_dl_iterate(scan_cb, &sc);
     for (uint32_t i = 0; sc.mode == SCAN_DIFF && i < cap.nmods; i++) {
         uint32_t k = 0;
         while (k < sc.seen && sc.now[k] != cap.mods[i].base)
@@ -294,6 +297,6 @@ void cap_rewrite_modules(struct tstate *t, uint64_t chunk1)
     sc.mode = SCAN_REWRITE;
     sc.chunk1 = chunk1;
     sc.idx = 0;
-    dl_iterate_phdr(scan_cb, &sc);
+    cap_dl_iterate(scan_cb, &sc);
     cap_spin_unlock(&cap.mod_lock);
 }

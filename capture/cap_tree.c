@@ -125,7 +125,7 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 int cap_tree_instrumented(void)
 {
     int first = 1;
-    return dl_iterate_phdr(scan_one, &first) != 0;
+    return cap_dl_iterate(scan_one, &first) != 0;
 }
 
 int cap_tree_other_copy(void)
@@ -391,7 +391,7 @@ void cap_tree_begin(int forked, const char *trace)
             par_pid = ppid;
         int first = 1;          /* the build-id (a fork child has it already) */
         build_id[0] = 0;
-        dl_iterate_phdr(scan_one, &first);
+        cap_dl_iterate(scan_one, &first);
     }
     cap_tree.pid = (int)getpid();
     cap_tree.start_ns = cap_clock_ns(CLOCK_REALTIME);
