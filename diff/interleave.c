@@ -479,8 +479,10 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
     int rc = ttdi_walk_open_at(&wk, in->r, th, UINT64_MAX, in->split_ns, 0);
     const ttf_thread *t = ttf_get_thread(in->r->t, th);
 
-    if (rc >= 0 && !wk.nraw && t && t->start_ns < in->split_ns)   /* read first: */
-        ttdi_walk_pin_ns(&wk, in->split_ns - (in->split_ns - t->start_ns) / 64);
+    uint64_t pin = t && t->start_ns < in->split_ns
+                       ? in->split_ns - (in->split_ns - t->start_ns) / 64 : 0;
+    if (rc >= 0 && pin && (!wk.nraw || wk.max_ns < pin))  /* from before it */
+        ttdi_walk_pin_ns(&wk, pin);
     *used = 0;
     *last = rc >= 0 && wk.nraw ? wk.ev.tsc + 1 : 0;     /* the mark's event */
     *over = UINT64_MAX;

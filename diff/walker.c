@@ -569,8 +569,34 @@ void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns)
         w->pin_ns = ns;
 }
 
+/* A pinned mark where walk w stands, among ms's marks past it (a walk
+ * that started at a mark: the thread order's, of a thread an earlier walk
+ * read whole, pins one near the split, ttdi_walk_pin_ns), in order; none
+ * when one is there. 0 or TT_ENOMEM. */
+static int insert_pin(ttdi_walk *w, ttdi_marks *ms)
+{
+    mark m;
+
+    if (ms->n == MARKS)
+        thin(ms);
+    size_t k = ms->n;
+    while (k > 0 && ms->m[k - 1].w.idx > w->idx)
+        k--;
+    if (k > 0 && ms->m[k - 1].w.idx == w->idx)
+        return 0;
+    int rc = copy_walk(w, &m.w);
+    if (rc < 0)
+        return rc;
+    m.w.live = w->live;
+    memmove(&ms->m[k + 1], &ms->m[k], (ms->n - k) * sizeof *ms->m);
+    ms->m[k] = m;
+    ms->n++;
+    return 0;
+}
+
 /* Leave a mark where walk w stands (a kept event) unless an earlier walk
- * of the thread got that far. 0 or TT_ENOMEM. */
+ * of the thread got that far (a pinned one goes among them). 0 or
+ * TT_ENOMEM. */
 static int leave_mark(ttdi_walk *w)
 {
     ttdi_run_state *r = w->r;
@@ -584,9 +610,10 @@ static int leave_mark(ttdi_walk *w)
     if (w->pin_ns && w->ev.time_ns >= w->pin_ns)
         w->pin_ns = 0;  /* once */
     next_mark(w, ms);
-    if (!w->idx || (w->idx % ms->every && !pin) ||
-        (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
+    if (!w->idx || (w->idx % ms->every && !pin))
         return 0;
+    if (ms->n && ms->m[ms->n - 1].w.idx >= w->idx)
+        return pin ? insert_pin(w, ms) : 0;
     if (ms->n == MARKS)
         thin(ms);
     if (w->idx % ms->every && !pin) {
