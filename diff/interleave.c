@@ -45,7 +45,10 @@
  * from its start; the other threads by the run walk that keeps the data
  * as it leaves marks (one pinned a 64th of the way before the split by
  * time, ttdi_walk_pin_ns: the details' walks for their last events start
- * there). That data counts one call per lock set: the good
+ * there), or, for the threads of the pairs aligned after one that parted
+ * (session 18: the tree build read them by run walks that kept the data,
+ * pair_align.c src_runs), from their last mark before the split, pinning
+ * that mark on the way. That data counts one call per lock set: the good
  * run's calls of a function are counted by a walk again only when an
  * unprotected call is found (recount). Where it is not there or not
  * exact (more than 64 locks in a thread, ticks or times going back

@@ -25,7 +25,10 @@
  * TTDI_PIN_BACK kept events before the split thread's first hunk, so the
  * walks to the split start there, not up to 64K events earlier; the
  * thread order by time, ttdi_walk_pin_ns, a 64th of the way before the
- * split on the other threads); a later
+ * split on the other threads; a pinned mark goes among the marks past it
+ * when an earlier walk read further, insert_pin: the tree build's run
+ * walks of the pairs after one that parted, pair_align.c, read their
+ * threads whole); a later
  * run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
  * from the start would. So the timing scan of a split thread (align)
@@ -480,6 +483,9 @@ typedef struct ttdi_marks {
     uint64_t reach_idx;     /* the furthest a closed run walk got: the */
     uint64_t reach_ns;      /*   kept events before its last event, and
                                the latest time before it (0, 0: none) */
+    uint64_t stop_idx;      /* the same of the last closed run walk that */
+    uint64_t stop_ns;       /*   got less far (a walk from a mark of a
+                               thread read whole: to the split) */
 } ttdi_marks;
 
 static void mark_clear(mark *m)
@@ -631,7 +637,8 @@ static int leave_mark(ttdi_walk *w)
  * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. The
  * kept events after a mark known to come before the first event later
  * than ns: up to the last mark no later than ns, or up to where a closed
- * walk got (its reach) if that is no later than ns. */
+ * walk got (its reach, or the last one's that got less far) if that is no
+ * later than ns. */
 static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep)
 {
     size_t j = ms->n;       /* marks [0, j) are no later than ns */
@@ -641,6 +648,8 @@ static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uin
     uint64_t top = j ? ms->m[j - 1].w.idx + 1 : 0; /* kept events [0, top) before it */
     if (ms->reach_ns <= ns && ms->reach_idx > top)
         top = ms->reach_idx;
+    if (ms->stop_ns <= ns && ms->stop_idx > top)
+        top = ms->stop_idx;
     for (size_t k = j; k-- > 0;) {
         const mark *m = &ms->m[k];
         if (m->w.idx < idx && (!keep || top - 1 - m->w.idx >= keep))
@@ -684,6 +693,9 @@ static void note_reach(const ttdi_walk *w)
                                              kept events before w->ev) */
         ms->reach_idx = w->idx;
         ms->reach_ns = w->prev_ns;
+    } else if (ms && w->idx) {
+        ms->stop_idx = w->idx;
+        ms->stop_ns = w->prev_ns;
     }
 }
 

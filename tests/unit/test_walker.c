@@ -247,9 +247,14 @@ static void test_marks_pinned(void **state)
     check_from(&r, ref, n, pin + 9000, pin);
     check_from(&r, ref, n, pin, 3 * E);
     check_from(&r, ref, n, 4 * E + 1, 4 * E);
-    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);  /* by time (the thread order) */
     /* a ring: no later mark tells that enough events follow the pin */
     check_ring(&r, ref, n, ref[pin + 10].time_ns, 2, 3 * E);
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);  /* by time (the thread order) */
+    /* now the walks that stopped there tell it (the last one's stop) */
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 2, pin);
+    check_ring(&r, ref, n, ref[pin + 5].time_ns, 2, 3 * E);  /* not before it */
+    check_ring(&r, ref, n, ref[pin + 5].time_ns, 2, pin);
+    check_ring(&r, ref, n, ref[pin + 5].time_ns, 6, 3 * E);  /* 5 after the pin */
     /* a walk from a mark is pinned afresh: not at the marking walk's pin */
     assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 2 * E + 5, UINT64_MAX, 0), 0);
     assert_int_equal(w.pin_at, 0);
