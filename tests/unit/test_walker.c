@@ -312,7 +312,7 @@ static void test_marks_pin_inserted(void **state)
     close_run(&r);
     /* marks thinned to 32,768 apart (test_marks_thinned): the pin among them */
     open_run(&r, 64);
-    walk_all(&r, &n);
+    free(walk_all(&r, &n));
     assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 5 * 32768 + 10, UINT64_MAX, 0), 0);
     ttdi_walk_pin_ns(&w, ref[5 * 32768 + 100].time_ns);
     while ((rc = ttdi_walk_next(&w)) > 0 && w.idx < 5 * 32768 + 200) {
