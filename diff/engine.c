@@ -672,7 +672,7 @@ static int prepare(ttd_diff *d, ttf_error *err)
         return rc;
     values_setup(d);
     d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
-    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s, d->cd};
+    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s, d->cd, 0};
     ttd_unpaired *up = NULL;
     rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->x.nunpaired);
     d->x.unpaired = up;
@@ -718,6 +718,15 @@ static int align(ttd_diff *d)
     memset(&fu, 0, sizeof fu);
     memset(tr, 0, sizeof tr);
     tr[0].share = tr[1].share = 1;  /* repeated subtrees stored once */
+    /* the run walks up to the count facts count the calls they read first
+       (the tree build's of the pairs after one that parted, pair_align.c
+       src_runs; the timing scan's split threads, the thread order's
+       others): the counts read those no more (count_facts); and, when the
+       thread order will walk, they keep its lock sets of what they read
+       first: it reads those threads no more than from a mark to the split
+       (ttdi_walk_tap) */
+    d->r[TTD_GOOD].count_calls = d->r[TTD_BAD].count_calls = 1;
+    d->r[TTD_GOOD].lock_tap = d->r[TTD_BAD].lock_tap = syncs_recorded(d);
     for (size_t i = 0; i < d->s.nip && rc >= 0; i++) {
         ttdi_ipair *p = &d->s.ip[i];
         if (d->full)
@@ -734,14 +743,6 @@ static int align(ttd_diff *d)
     ttdi_zones_free(&fu.z);
     if (rc >= 0 && !d->o.flat)
         rc = ttdi_pools_settle(&d->al);
-    /* the run walks up to the count facts count the calls they read first
-       (the timing scan's split threads, the thread order's others): the
-       counts read those no more (count_facts) */
-    d->r[TTD_GOOD].count_calls = d->r[TTD_BAD].count_calls = 1;
-    /* and, when the thread order will walk, keep its lock sets of what
-       they read first (the timing scan's split threads): it reads those no
-       more than from a mark to the split (ttdi_walk_tap) */
-    d->r[TTD_GOOD].lock_tap = d->r[TTD_BAD].lock_tap = syncs_recorded(d);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
     if (rc >= 0)

@@ -45,7 +45,10 @@
  * from its start; the other threads by the run walk that keeps the data
  * as it leaves marks (one pinned a 64th of the way before the split by
  * time, ttdi_walk_pin_ns: the details' walks for their last events start
- * there). That data counts one call per lock set: the good
+ * there), or, for the threads of the pairs aligned after one that parted
+ * (session 18: the tree build read them by run walks that kept the data,
+ * pair_align.c src_runs), from their last mark before the split, pinning
+ * that mark on the way. That data counts one call per lock set: the good
  * run's calls of a function are counted by a walk again only when an
  * unprotected call is found (recount). Where it is not there or not
  * exact (more than 64 locks in a thread, ticks or times going back
@@ -480,8 +483,10 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
     int rc = ttdi_walk_open_at(&wk, in->r, th, UINT64_MAX, in->split_ns, 0);
     const ttf_thread *t = ttf_get_thread(in->r->t, th);
 
-    if (rc >= 0 && !wk.nraw && t && t->start_ns < in->split_ns)   /* read first: */
-        ttdi_walk_pin_ns(&wk, in->split_ns - (in->split_ns - t->start_ns) / 64);
+    uint64_t pin = t && t->start_ns < in->split_ns
+                       ? in->split_ns - (in->split_ns - t->start_ns) / 64 : 0;
+    if (rc >= 0 && pin && (!wk.nraw || wk.max_ns < pin))  /* from before it */
+        ttdi_walk_pin_ns(&wk, pin);
     *used = 0;
     *last = rc >= 0 && wk.nraw ? wk.ev.tsc + 1 : 0;     /* the mark's event */
     *over = UINT64_MAX;

@@ -5,6 +5,8 @@
  * or as two call trees (tree mode, the default: tree.c, talign.c).
  * What it writes is the pair's script (ttdi_ipair, state.h): the hunks,
  * which of them good runs share, loop counts, differing call values.
+ * Once a pair has parted, the next pairs' threads are read by run walks
+ * (src_runs), which keep what the thread order would read them again for.
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -22,6 +24,7 @@ typedef struct src {
     int kind;               /* kind of the event of the last key */
     ttdi_replay *rp;        /* the prefix replay its reads go to, NULL */
     int side;               /* its side there */
+    int run;                /* 1: wk is a run walk (ttdi_walk_open) */
 } src;
 
 static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
@@ -363,6 +366,36 @@ int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
 
 /* ---- tree mode ----------------------------------------------------------- */
 
+/* src_next of a run walk (src_runs): the next kept event, its key into
+ * *key (the keyed walk's events and keys: the same normaliser's,
+ * ttdi_norm_kept answering as ttdi_norm_key does). */
+static int src_run_next(src *s, uint64_t *key)
+{
+    int rc;
+
+    while ((rc = ttdi_walk_next(&s->wk)) > 0)
+        if (s->wk.kept && (rc = ttdi_norm_key(&s->r->norm, &s->wk.ev, key)) != 0)
+            break;
+    if (rc <= 0)
+        return rc;
+    if (s->wk.ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+        s->crash = s->wk.idx;
+    s->kind = s->wk.ev.kind;
+    return 1;
+}
+
+/* feed_rest of a run walk (src_runs: whole, no stop). */
+static __attribute__((noinline)) int feed_run(src *s, ttdi_tree *t)
+{
+    uint64_t key;
+    int rc;
+
+    while ((rc = src_run_next(s, &key)) > 0)
+        if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
+            break;
+    return rc < 0 ? rc : 0;
+}
+
 /* Feed the rest of s into t; with stop > 0, only until the open call at
  * stack position stop - 1 has ended. */
 static int feed_rest(src *s, ttdi_tree *t, size_t stop)
@@ -370,6 +403,8 @@ static int feed_rest(src *s, ttdi_tree *t, size_t stop)
     uint64_t key;
     int rc = 0;
 
+    if (s->run)
+        return feed_run(s, t);
     while ((!stop || ttdi_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
         if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;
@@ -448,6 +483,30 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
     return 0;
 }
 
+/* Once a pair parted (al->parted), the thread order will read the other
+ * threads to the split (interleave.c): so the next pairs' threads are
+ * read by run walks (issue 38 item 4), whose records, lock sets, counts
+ * and marks (walker.c) it then takes instead of walking each thread from
+ * its start again, reading only from the last mark before the split.
+ * Plain traces read whole (no values, no --first-only), and only when the
+ * engine asks for the lock sets (the runs recorded sync operations); the
+ * pairs before the first that parted are read by keyed walks, and runs
+ * whose pairs never part pay nothing. 0 or a TT_E* code. */
+static int src_runs(const ttdi_aligner *al, const ttdi_ipair *p, src s[2])
+{
+    int rc = 0;
+
+    if (!al->parted || al->o->first_only || !al->r[TTD_GOOD].lock_tap ||
+        ttf_get_summary(al->r[TTD_GOOD].t)->values || ttf_get_summary(al->r[TTD_BAD].t)->values)
+        return 0;
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        ttdi_walk_close(&s[i].wk);
+        rc = ttdi_walk_open(&s[i].wk, s[i].r, p->t[i]);
+        s[i].run = 1;
+    }
+    return rc;
+}
+
 /* Both threads of p as call trees. With --first-only, read in step up to
  * the first difference, then each side only until the call open there
  * (the deepest common one) has ended: the first hunk lies inside it.
@@ -467,7 +526,8 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
     if ((rc = src_open(&s[1], &al->r[TTD_BAD], p->t[1])) < 0 ||
         (rc = ttdi_tree_reset(&tr[0], s[0].bound)) < 0 ||
         (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0 ||
-        (rc = prefix_replay(al, p, s, vs, &pre)) < 0)
+        (rc = prefix_replay(al, p, s, vs, &pre)) < 0 ||
+        (!vs && (rc = src_runs(al, p, s)) < 0))
         goto out;
     feed = pre;
     while (al->o->first_only || vs) {
@@ -619,6 +679,7 @@ int ttdi_align_tree(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
                        : load_trees(al, p, tr, al->values ? &vs : NULL);
     rc = rc < 0 ? rc : tree_hunks(al, p, tr, &vs);
     ttdi_vstep_free(&vs);
+    al->parted |= rc >= 0 && p->nh > 0;    /* src_runs */
     return rc;
 }
 

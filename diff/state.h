@@ -144,6 +144,9 @@ typedef struct ttdi_aligner {
     ttdi_script *s;         /* the script being written */
     const struct ttdi_codediff *cd; /* two builds: whose code changed (the
                                engine's, prepare stage), NULL */
+    int parted;             /* 1: a pair aligned so far has hunks: the
+                               next pairs' threads are read by run walks
+                               (pair_align.c src_runs) */
 } ttdi_aligner;
 
 

@@ -25,7 +25,10 @@
  * TTDI_PIN_BACK kept events before the split thread's first hunk, so the
  * walks to the split start there, not up to 64K events earlier; the
  * thread order by time, ttdi_walk_pin_ns, a 64th of the way before the
- * split on the other threads); a later
+ * split on the other threads; a pinned mark goes among the marks past it
+ * when an earlier walk read further, insert_pin: the tree build's run
+ * walks of the pairs after one that parted, pair_align.c, read their
+ * threads whole); a later
  * run walk that needs nothing before a mark starts there
  * (ttdi_walk_open_at) and shows every event after it exactly as a walk
  * from the start would. So the timing scan of a split thread (align)
@@ -480,6 +483,9 @@ typedef struct ttdi_marks {
     uint64_t reach_idx;     /* the furthest a closed run walk got: the */
     uint64_t reach_ns;      /*   kept events before its last event, and
                                the latest time before it (0, 0: none) */
+    uint64_t stop_idx;      /* the same of the last closed run walk that */
+    uint64_t stop_ns;       /*   got less far (a walk from a mark of a
+                               thread read whole: to the split) */
 } ttdi_marks;
 
 static void mark_clear(mark *m)
@@ -569,8 +575,34 @@ void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns)
         w->pin_ns = ns;
 }
 
+/* A pinned mark where walk w stands, among ms's marks past it (a walk
+ * that started at a mark: the thread order's, of a thread an earlier walk
+ * read whole, pins one near the split, ttdi_walk_pin_ns), in order; none
+ * when one is there. 0 or TT_ENOMEM. */
+static int insert_pin(ttdi_walk *w, ttdi_marks *ms)
+{
+    mark m;
+
+    if (ms->n == MARKS)
+        thin(ms);
+    size_t k = ms->n;
+    while (k > 0 && ms->m[k - 1].w.idx > w->idx)
+        k--;
+    if (k > 0 && ms->m[k - 1].w.idx == w->idx)
+        return 0;
+    int rc = copy_walk(w, &m.w);
+    if (rc < 0)
+        return rc;
+    m.w.live = w->live;
+    memmove(&ms->m[k + 1], &ms->m[k], (ms->n - k) * sizeof *ms->m);
+    ms->m[k] = m;
+    ms->n++;
+    return 0;
+}
+
 /* Leave a mark where walk w stands (a kept event) unless an earlier walk
- * of the thread got that far. 0 or TT_ENOMEM. */
+ * of the thread got that far (a pinned one goes among them). 0 or
+ * TT_ENOMEM. */
 static int leave_mark(ttdi_walk *w)
 {
     ttdi_run_state *r = w->r;
@@ -584,9 +616,10 @@ static int leave_mark(ttdi_walk *w)
     if (w->pin_ns && w->ev.time_ns >= w->pin_ns)
         w->pin_ns = 0;  /* once */
     next_mark(w, ms);
-    if (!w->idx || (w->idx % ms->every && !pin) ||
-        (ms->n && ms->m[ms->n - 1].w.idx >= w->idx))
+    if (!w->idx || (w->idx % ms->every && !pin))
         return 0;
+    if (ms->n && ms->m[ms->n - 1].w.idx >= w->idx)
+        return pin ? insert_pin(w, ms) : 0;
     if (ms->n == MARKS)
         thin(ms);
     if (w->idx % ms->every && !pin) {
@@ -604,7 +637,8 @@ static int leave_mark(ttdi_walk *w)
  * ttdi_walk_open_at, NULL if none. The marks' max_ns never go down. The
  * kept events after a mark known to come before the first event later
  * than ns: up to the last mark no later than ns, or up to where a closed
- * walk got (its reach) if that is no later than ns. */
+ * walk got (its reach, or the last one's that got less far) if that is no
+ * later than ns. */
 static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep)
 {
     size_t j = ms->n;       /* marks [0, j) are no later than ns */
@@ -614,6 +648,8 @@ static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uin
     uint64_t top = j ? ms->m[j - 1].w.idx + 1 : 0; /* kept events [0, top) before it */
     if (ms->reach_ns <= ns && ms->reach_idx > top)
         top = ms->reach_idx;
+    if (ms->stop_ns <= ns && ms->stop_idx > top)
+        top = ms->stop_idx;
     for (size_t k = j; k-- > 0;) {
         const mark *m = &ms->m[k];
         if (m->w.idx < idx && (!keep || top - 1 - m->w.idx >= keep))
@@ -657,6 +693,9 @@ static void note_reach(const ttdi_walk *w)
                                              kept events before w->ev) */
         ms->reach_idx = w->idx;
         ms->reach_ns = w->prev_ns;
+    } else if (ms && w->idx) {
+        ms->stop_idx = w->idx;
+        ms->stop_ns = w->prev_ns;
     }
 }
 

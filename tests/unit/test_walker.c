@@ -247,15 +247,23 @@ static void test_marks_pinned(void **state)
     check_from(&r, ref, n, pin + 9000, pin);
     check_from(&r, ref, n, pin, 3 * E);
     check_from(&r, ref, n, 4 * E + 1, 4 * E);
-    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);  /* by time (the thread order) */
     /* a ring: no later mark tells that enough events follow the pin */
     check_ring(&r, ref, n, ref[pin + 10].time_ns, 2, 3 * E);
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);  /* by time (the thread order) */
+    /* now the walks that stopped there tell it (the last one's stop) */
+    check_ring(&r, ref, n, ref[pin + 10].time_ns, 2, pin);
+    check_ring(&r, ref, n, ref[pin + 5].time_ns, 2, 3 * E);  /* not before it */
+    check_ring(&r, ref, n, ref[pin + 5].time_ns, 2, pin);
+    check_ring(&r, ref, n, ref[pin + 5].time_ns, 6, 3 * E);  /* 5 after the pin */
     /* a walk from a mark is pinned afresh: not at the marking walk's pin */
     assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 2 * E + 5, UINT64_MAX, 0), 0);
     assert_int_equal(w.pin_at, 0);
     ttdi_walk_close(&w);
+    /* a later walk's pin goes among the marks (insert_pin), in order */
     seen *again = walk_all_pinned(&r, &n, pin + 77);
-    check_from(&r, ref, n, pin + 100, pin);
+    check_from(&r, ref, n, pin + 100, pin + 77);
+    check_from(&r, ref, n, pin + 50, pin);
+    check_from(&r, ref, n, 4 * E + 1, 4 * E);
     free(again);
     close_run(&r);
     /* pinned by time (the thread order's walks of the other threads): the
@@ -265,6 +273,54 @@ static void test_marks_pinned(void **state)
     check_from(&r, ref, n, pin + 1, pin);
     check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);
     check_from(&r, ref, n, 4 * E + 1, 4 * E);
+    close_run(&r);
+    free(ref);
+}
+
+/* A thread a first walk read whole (the tree build's run walks of the
+ * pairs after one that parted, pair_align.c): a later walk from one of
+ * its marks pinned by time (the thread order's, interleave.c from_tap)
+ * leaves its mark among the later ones, in order, so the walks after it
+ * (the details' for the other threads' last events) start there, and
+ * every mark still starts a walk exactly; pinned again at the same place,
+ * nothing changes. */
+static void test_marks_pin_inserted(void **state)
+{
+    (void)state;
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t n;
+    int rc;
+
+    write_trace();
+    open_run(&r, 0);
+    seen *ref = walk_all(&r, &n);
+    for (int again = 0; again < 2; again++) {
+        assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 4 * E + 10, UINT64_MAX, 0), 0);
+        assert_int_equal(w.next, 4 * E + 1);
+        ttdi_walk_pin_ns(&w, ref[4 * E + 500].time_ns);
+        while ((rc = ttdi_walk_next(&w)) > 0 && w.idx < 4 * E + 1000) {
+        }
+        assert_int_equal(rc, 1);
+        ttdi_walk_close(&w);
+    }
+    check_from(&r, ref, n, 4 * E + 600, 4 * E + 500);
+    check_from(&r, ref, n, 4 * E + 400, 4 * E);
+    check_from(&r, ref, n, 5 * E + 1, 5 * E);
+    check_from(&r, ref, n, 6 * E + 1, 6 * E);
+    check_ring(&r, ref, n, ref[4 * E + 510].time_ns, 0, 4 * E + 500);
+    close_run(&r);
+    /* marks thinned to 32,768 apart (test_marks_thinned): the pin among them */
+    open_run(&r, 64);
+    free(walk_all(&r, &n));
+    assert_int_equal(ttdi_walk_open_at(&w, &r, 0, 5 * 32768 + 10, UINT64_MAX, 0), 0);
+    ttdi_walk_pin_ns(&w, ref[5 * 32768 + 100].time_ns);
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.idx < 5 * 32768 + 200) {
+    }
+    ttdi_walk_close(&w);
+    check_from(&r, ref, n, 5 * 32768 + 150, 5 * 32768 + 100);
+    check_from(&r, ref, n, 5 * 32768 + 50, 5 * 32768);
+    check_from(&r, ref, n, n - 10, 13 * 32768);
     close_run(&r);
     free(ref);
 }
@@ -872,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_lock_caller_cached),
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_pinned),
+        cmocka_unit_test(test_marks_pin_inserted),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
         cmocka_unit_test(test_stack_walk),
