@@ -94,26 +94,6 @@ int ttfi_sign_only(const char *name)
     return 0;
 }
 
-static int64_t disp_of(const uint8_t *p, const struct ttfi_insn *in)
-{
-    if (in->disp_len == 1)
-        return (int8_t)p[in->disp_off];
-    if (in->disp_len != 4)
-        return 0;
-    const uint8_t *d = p + in->disp_off;
-    return (int32_t)((uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-                     (uint32_t)d[3] << 24);
-}
-
-static int64_t branch_to(size_t at, const uint8_t *code, const struct ttfi_insn *in)
-{
-    const uint8_t *p = code + at + in->imm_off;
-    int64_t d = in->imm_len == 1 ? (int8_t)p[0] :
-                (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                          (uint32_t)p[3] << 24);
-    return (int64_t)(at + in->len) + d;
-}
-
 static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                         size_t n, int depth, size_t *budget);
 
@@ -151,7 +131,7 @@ static int slot_of(struct cscan *s, size_t at, const struct ttfi_insn *in, int a
 {
     if (in->base != RBP || in->index >= 0 || (in->pfx & TTFI_PFX_SEG))
         return -1;
-    int64_t d = disp_of(s->code + at, in);
+    int64_t d = ttfi_x86_disp(s->code + at, in);
     for (int k = 0; k < s->nslots; k++)
         if (s->slots[k] == d)
             return k;
@@ -277,20 +257,6 @@ static void writes(struct cscan *s, size_t at, const struct ttfi_insn *in, const
     out->reg[1] &= (uint16_t)~kill;
 }
 
-/* The instruction index at offset off, or SIZE_MAX. */
-static size_t index_of(const struct cscan *s, uint64_t off)
-{
-    size_t lo = 0, hi = s->nins;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->starts[mid] < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->nins && s->starts[lo] == off ? lo : SIZE_MAX;
-}
-
 /* Join state r into instruction i's. */
 static void flow(struct cscan *s, size_t i, const struct cst *r)
 {
@@ -329,8 +295,8 @@ static void successors(struct cscan *s, size_t i, const struct ttfi_insn *in,
     int stop = jmp || (in->map == 0 && (in->op == 0xcc || in->op == 0xf4)) ||
                (in->map == 1 && in->op == 0x0b);
     if (in->branch && !(in->map == 0 && in->op == 0xe8)) {
-        int64_t to = branch_to(at, s->code, in);
-        size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
+        int64_t to = ttfi_x86_branch(s->code, at, in);
+        size_t j = to >= 0 && (uint64_t)to < s->n ? ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
         if (j != SIZE_MAX) {
             flow(s, j, r);
         } else if (jmp) {
@@ -359,7 +325,7 @@ static void step(struct cscan *s, size_t i)
         return;
     }
     if (in.map == 0 && in.op == 0xff && in.has_modrm && (g == 2 || g == 4)) {
-        uint64_t slot = s->addr + at + in.len + (uint64_t)disp_of(s->code + at, &in);
+        uint64_t slot = s->addr + at + in.len + (uint64_t)ttfi_x86_disp(s->code + at, &in);
         int b = in.base == TTFI_BASE_RIP ? callee_bits(s, slot, 1) :
                 g == 2 ? TTFI_CMPRET_RELAY : 0;
         if (g == 4) {               /* a tail jump through a slot; else a
@@ -369,44 +335,13 @@ static void step(struct cscan *s, size_t i)
         }
         after_call(&r, b);
     } else if (in.map == 0 && in.op == 0xe8) {
-        after_call(&r, callee_bits(s, s->addr + (uint64_t)branch_to(at, s->code, &in), 0));
+        after_call(&r, callee_bits(s, s->addr + (uint64_t)ttfi_x86_branch(s->code, at, &in), 0));
     } else {
         struct cst out = r;
         writes(s, at, &in, &r, &out);
         r = out;
     }
     successors(s, i, &in, &r);
-}
-
-/* Where the body starts: past endbr64. */
-static size_t body_start(const uint8_t *code, size_t n)
-{
-    static const uint8_t endbr[] = {0xf3, 0x0f, 0x1e, 0xfa};
-    return n >= 4 && !memcmp(code, endbr, 4) ? 4 : 0;
-}
-
-/* The instruction starts of the function, into s. 0 or -1. */
-static int mark(struct cscan *s, size_t at)
-{
-    struct ttfi_insn in;
-    size_t cap = 64;
-
-    if (!(s->starts = malloc(cap * sizeof *s->starts)))
-        return -1;
-    while (at < s->n) {
-        if (ttfi_x86_decode(s->code + at, s->n - at, &in))
-            return -1;
-        if (s->nins == cap) {
-            size_t *p = realloc(s->starts, 2 * cap * sizeof *p);
-            if (!p)
-                return -1;
-            s->starts = p;
-            cap *= 2;
-        }
-        s->starts[s->nins++] = at;
-        at += in.len;
-    }
-    return 0;
 }
 
 static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
@@ -417,7 +352,7 @@ static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const u
 
     s = (struct cscan){.env = env, .addr = addr, .code = code, .n = n, .changed = 1,
                        .depth = depth, .budget = budget};
-    if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
+    if (!code || !n || n > CODE_CAP || ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(s.st = calloc(s.nins, sizeof *s.st))) {
         free(s.starts);
         return 0;

@@ -593,13 +593,10 @@ int ttf_sym_code_cmpret(ttf_sym *s, size_t module, uint64_t addr, unsigned *out)
 {
     const ttf_code_func *f = NULL;
     struct ttfi_reads_env env;
+    int rc = s && out ? reads_func(s, module, addr, &f, &env) : TT_EINVAL;
 
-    if (!s || !out)
-        return TT_EINVAL;
-    *out = 0;
-    int rc = reads_func(s, module, addr, &f, &env);
-    if (rc == 1)
-        *out = ttfi_code_cmpret(&env, addr, f->code, (size_t)f->size);
+    if (out)
+        *out = rc == 1 ? ttfi_code_cmpret(&env, addr, f->code, (size_t)f->size) : 0;
     return rc == 1 ? 0 : rc;
 }
 
