@@ -24,7 +24,9 @@
  * deep) sets the bits its callee returns; any other call, or any write of
  * a register, clears it (the caller-saved ones at a call), except a
  * register-to-register move (the bits copied), a conditional move (the
- * bits joined: on the path not taken it is unchanged) and an exchange.
+ * bits joined: on the path not taken it is unchanged), an exchange, and
+ * a negation (a reversed order: its sign class still follows the
+ * routine's, not the magnitude).
  * cmp, test and bt write nothing. A value stored from a register into the
  * frame at disp(%rbp) and loaded back keeps its bits (the -O0 spill; up to
  * SLOTS such slots); any other write there clears them. A `ret` reached
@@ -213,6 +215,8 @@ static void writes(struct cscan *s, size_t at, const struct ttfi_insn *in, const
             copy_bit(r, out, in->rm, in->reg, 1);   /* cmov: joined */
         return;
     }
+    if (in->map == 0 && in->op == 0xf7 && mod3 && ((in->modrm >> 3) & 7) == 3)
+        return;                                 /* neg: the sign class follows */
     if (in->map == 0 && in->op == 0x87 && mod3 && whole) {
         copy_bit(r, out, in->reg, in->rm, 0);
         copy_bit(r, out, in->rm, in->reg, 0);
@@ -296,7 +300,8 @@ static void successors(struct cscan *s, size_t i, const struct ttfi_insn *in,
                (in->map == 1 && in->op == 0x0b);
     if (in->branch && !(in->map == 0 && in->op == 0xe8)) {
         int64_t to = ttfi_x86_branch(s->code, at, in);
-        size_t j = to >= 0 && (uint64_t)to < s->n ? ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
+        size_t j = to >= 0 && (uint64_t)to < s->n ?
+                   ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
         if (j != SIZE_MAX) {
             flow(s, j, r);
         } else if (jmp) {
@@ -352,7 +357,8 @@ static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const u
 
     s = (struct cscan){.env = env, .addr = addr, .code = code, .n = n, .changed = 1,
                        .depth = depth, .budget = budget};
-    if (!code || !n || n > CODE_CAP || ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
+    if (!code || !n || n > CODE_CAP ||
+        ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(s.st = calloc(s.nins, sizeof *s.st))) {
         free(s.starts);
         return 0;

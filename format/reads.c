@@ -265,7 +265,8 @@ static uint8_t assigned(const struct rscan *s, size_t at, const struct ttfi_insn
         return NP;          /* 32 bits: no address */
     if (in->map == 0 && in->op == 0x8d) {
         if (in->base == TTFI_BASE_RIP)
-            return addr_value(s, s->addr + at + in->len + (uint64_t)ttfi_x86_disp(s->code + at, in));
+            return addr_value(s, s->addr + at + in->len +
+                                 (uint64_t)ttfi_x86_disp(s->code + at, in));
         return mem_kind(s, at, in, r);
     }
     if (in->map == 0 && (in->op == 0x8b || in->op == 0x89))
@@ -386,7 +387,8 @@ static void successors(struct rscan *s, size_t i, const struct ttfi_insn *in, st
     int stop = ends_flow(in);
     if (in->branch && !(in->map == 0 && in->op == 0xe8)) {
         int64_t to = ttfi_x86_branch(s->code, at, in);
-        size_t j = to >= 0 && (uint64_t)to < s->n ? ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
+        size_t j = to >= 0 && (uint64_t)to < s->n ?
+                   ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
         if (j != SIZE_MAX)
             flow(s, j, r);
         else if (jmp)
@@ -451,7 +453,8 @@ static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_
     struct rscan s = {env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, budget};
     int pass = 0;
 
-    if (!code || !n || n > CODE_CAP || ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
+    if (!code || !n || n > CODE_CAP ||
+        ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(s.st = calloc(s.nins, sizeof *s.st))) {
         free(s.starts);
         return TTFI_READS_UNKNOWN;
@@ -672,9 +675,11 @@ static int hook_call(const struct rscan *s, size_t at, const struct ttfi_insn *i
 
     if (in->map == 0 && in->op == 0xff && in->has_modrm && g == 2 && in->base == TTFI_BASE_RIP)
         return s->env->callee(s->env->ctx, s->addr + at + in->len +
-                              (uint64_t)ttfi_x86_disp(s->code + at, in), 1, &cc, &cn) == TTFI_CALLEE_HOOK;
+                              (uint64_t)ttfi_x86_disp(s->code + at, in), 1, &cc,
+                              &cn) == TTFI_CALLEE_HOOK;
     if (in->map == 0 && in->op == 0xe8)
-        return s->env->callee(s->env->ctx, s->addr + (uint64_t)ttfi_x86_branch(s->code, at, in), 0, &cc,
+        return s->env->callee(s->env->ctx,
+                              s->addr + (uint64_t)ttfi_x86_branch(s->code, at, in), 0, &cc,
                               &cn) == TTFI_CALLEE_HOOK;
     return 0;
 }
@@ -781,7 +786,8 @@ static int tag_pass_one(struct fscan *f, struct rscan *s, struct tst *ts, size_t
     tag_step(s->code + at, &in, hook_call(s, at, &in), &r);
     if (in.branch && !(in.map == 0 && in.op == 0xe8)) {
         int64_t to = ttfi_x86_branch(s->code, at, &in);
-        size_t j = to >= 0 && (uint64_t)to < s->n ? ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
+        size_t j = to >= 0 && (uint64_t)to < s->n ?
+                   ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
         if (j != SIZE_MAX)
             tag_flow(s, ts, j, &r);
     }
@@ -802,7 +808,8 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
     struct tst *ts = NULL;
     int pass = 0, rc = 0;
 
-    if (!code || !n || n > CODE_CAP || ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
+    if (!code || !n || n > CODE_CAP ||
+        ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(ts = calloc(s.nins, sizeof *ts))) {
         free(s.starts);
         return -1;

@@ -1295,8 +1295,8 @@ int ttf_sym_code_fields(ttf_sym *s, size_t module, uint64_t addr, ttf_code_field
  * (memcmp, bcmp, strcmp, strncmp, strcoll, strcasecmp, strncasecmp and
  * their _l forms, wcscmp, wcsncmp, wmemcmp, wcscoll, wcscasecmp,
  * wcsncasecmp, strverscmp) reaches a `ret` in %eax unmodified (moves to
- * other registers, compares, tests, jumps, pops and a spill into the frame
- * keep it; any other write of it, or another call, does not), or its
+ * other registers, compares, tests, jumps, a negation and a spill into the
+ * frame keep it; any other write of it, or another call, does not), or its
  * direct callees of the same file do so, two deep; TTF_CMPRET_RELAY when
  * an indirect call's result does (a C++ virtual Compare: the code does
  * not say what it calls). 0 when neither, addr starts no function, the

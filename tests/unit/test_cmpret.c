@@ -5,7 +5,8 @@
  * the PLT) and once as a values build compiles it (-pg -mfentry, and
  * -fno-plt: calls through GOT slots), each with a one-module trace
  * pointing at it. Comparators: a key comparator returning memcmp's result
- * (or the lengths' order when it is 0), a tail call of strcmp, a function
+ * (or the lengths' order when it is 0), a tail call of strcmp, strcmp's
+ * result negated (a reversed order), a function
  * returning such a comparator's result (a direct call followed); an
  * indirect call's result returned is a relay. Not comparators: memcmp's
  * result tested (`memcmp(...) == 0`, a bool), an index found with memcmp,
@@ -43,7 +44,8 @@ static const char source[] =
     "{\n"
     "    return memcmp(a, b, n) == 0;\n"
     "}\n"
-    "__attribute__((noinline)) int find_index(const char *const *v, int n, const char *k, size_t len)\n"
+    "__attribute__((noinline)) int find_index(const char *const *v, int n, const char *k,\n"
+    "                                    size_t len)\n"
     "{\n"
     "    for (int i = 0; i < n; i++)\n"
     "        if (memcmp(v[i], k, len) == 0)\n"
@@ -54,7 +56,12 @@ static const char source[] =
     "{\n"
     "    return strcmp(a, b);\n"
     "}\n"
-    "__attribute__((noinline)) int count_less(const char *const *v, int n, const char *k, size_t len)\n"
+    "__attribute__((noinline)) int rev_name(const char *a, const char *b)\n"
+    "{\n"
+    "    return -strcmp(a, b);\n"
+    "}\n"
+    "__attribute__((noinline)) int count_less(const char *const *v, int n, const char *k,\n"
+    "                                    size_t len)\n"
     "{\n"
     "    int c = 0;\n"
     "    for (int i = 0; i < n; i++)\n"
@@ -67,7 +74,8 @@ static const char source[] =
     "    hits += r != 0;\n"
     "    return r;\n"
     "}\n"
-    "__attribute__((noinline)) int relay(int (*f)(const char *, const char *), const char *a, const char *b)\n"
+    "__attribute__((noinline)) int relay(int (*f)(const char *, const char *), const char *a,\n"
+    "                                    const char *b)\n"
     "{\n"
     "    int r = f(a, b);\n"
     "    hits += r == 0;\n"
@@ -78,7 +86,8 @@ static const char source[] =
     "    struct key a = {argv[0], strlen(argv[0])}, b = {\"x\", 1};\n"
     "    const char *v[2] = {\"a\", argv[0]};\n"
     "    return cmp_key(&a, &b) + cmp_eq(argv[0], \"y\", 1) + find_index(v, 2, \"a\", 1) +\n"
-    "           by_name(argv[0], \"z\") + count_less(v, 2, \"b\", 1) + outer(&a, &b) +\n"
+    "           by_name(argv[0], \"z\") + rev_name(argv[0], \"r\") +\n"
+    "           count_less(v, 2, \"b\", 1) + outer(&a, &b) +\n"
     "           relay(strcmp, argv[0], \"q\") + argc;\n"
     "}\n"
 ;
@@ -176,6 +185,7 @@ static void comparators(void **state)
     for (int k = 0; k < 2; k++) {
         assert_int_equal(cmpret_of(&builds[k], "cmp_key"), TTF_CMPRET_SIGN);
         assert_int_equal(cmpret_of(&builds[k], "by_name"), TTF_CMPRET_SIGN);
+        assert_int_equal(cmpret_of(&builds[k], "rev_name"), TTF_CMPRET_SIGN);
         assert_int_equal(cmpret_of(&builds[k], "outer"), TTF_CMPRET_SIGN);
         assert_int_equal(cmpret_of(&builds[k], "relay"), TTF_CMPRET_RELAY);
     }
