@@ -33,7 +33,10 @@
  * with %rax holding bits answers them; a tail jump answers its callee's
  * (a sign-only routine's: SIGN). Bytes the decoder does not know answer
  * nothing (0), and so does a function longer than CODE_CAP or one whose
- * pass does not settle. An indirect jump (a switch's table, a tail call
+ * pass does not settle or runs out of its BUDGET. Cost: a callee is
+ * analysed once per question (MEMO), and code where no register holds a
+ * bit (most code) is only followed for its calls and branches. An
+ * indirect jump (a switch's table, a tail call
  * through a pointer) ends its path without an answer.
  * Stage 0 base of format/STAGES (the caller, code.c, says what a call
  * reaches through struct ttfi_reads_env).
@@ -57,6 +60,7 @@
 #define DEPTH 2                 /* direct calls followed into the file */
 #define SLOTS 8                 /* frame slots disp(%rbp) followed */
 #define BUDGET (1u << 18)       /* instruction steps per question */
+#define MEMO 64                 /* callees' answers kept per question */
 /* the caller-saved registers: rax rcx rdx rsi rdi r8-r11 */
 #define CALLER_SAVED ((uint16_t)(0x0fc7u))
 
@@ -73,6 +77,15 @@ struct cst {
     uint8_t seen;           /* 1: reached */
 };
 
+/* One question: its step budget and the callees' answers so far (each
+ * callee analysed once, whatever the call site or the pass). */
+struct cask {
+    size_t budget;          /* steps left */
+    uint64_t memo[MEMO];    /* callee addresses answered */
+    uint8_t bits[MEMO];     /* their TTFI_CMPRET_* */
+    size_t nmemo;
+};
+
 struct cscan {
     const struct ttfi_reads_env *env;
     uint64_t addr;          /* link-time address of code[0] */
@@ -85,7 +98,7 @@ struct cscan {
     int nslots;
     unsigned res;           /* TTFI_CMPRET_* found at a ret */
     int unknown, changed, depth;
-    size_t *budget;         /* steps left for the whole question */
+    struct cask *ask;       /* the question: budget, callees answered */
 };
 
 int ttfi_sign_only(const char *name)
@@ -97,7 +110,22 @@ int ttfi_sign_only(const char *name)
 }
 
 static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
-                        size_t n, int depth, size_t *budget);
+                        size_t n, int depth, struct cask *ask);
+
+/* A callee's answer, analysed once per question. */
+static unsigned callee_answer(struct cscan *s, uint64_t target, const uint8_t *code, size_t n)
+{
+    struct cask *a = s->ask;
+    for (size_t i = 0; i < a->nmemo; i++)
+        if (a->memo[i] == target)
+            return a->bits[i];
+    unsigned b = analyse(s->env, target, code, n, s->depth + 1, a);
+    if (a->nmemo < MEMO) {
+        a->memo[a->nmemo] = target;
+        a->bits[a->nmemo++] = (uint8_t)b;
+    }
+    return b;
+}
 
 /* What a call or tail jump to target (via_slot: the word at target, a GOT
  * slot) returns: TTFI_CMPRET_*; -1 for a tracing hook (nothing). */
@@ -111,7 +139,7 @@ static int callee_bits(struct cscan *s, uint64_t target, int via_slot)
         return -1;
     if (kind == TTFI_CALLEE_FUNC && code)
         return s->depth >= DEPTH || target == s->addr ? 0 :
-               (int)analyse(s->env, target, code, n, s->depth + 1, s->budget);
+               (int)callee_answer(s, target, code, n);
     return s->env->import && ttfi_sign_only(s->env->import(s->env->ctx, target, via_slot)) ?
            TTFI_CMPRET_SIGN : 0;
 }
@@ -341,8 +369,8 @@ static void step(struct cscan *s, size_t i)
         after_call(&r, b);
     } else if (in.map == 0 && in.op == 0xe8) {
         after_call(&r, callee_bits(s, s->addr + (uint64_t)ttfi_x86_branch(s->code, at, &in), 0));
-    } else {
-        struct cst out = r;
+    } else if (r.reg[0] | r.reg[1] | r.slot[0] | r.slot[1]) {
+        struct cst out = r;     /* (nothing to keep or kill: most code) */
         writes(s, at, &in, &r, &out);
         r = out;
     }
@@ -350,13 +378,13 @@ static void step(struct cscan *s, size_t i)
 }
 
 static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
-                        size_t n, int depth, size_t *budget)
+                        size_t n, int depth, struct cask *ask)
 {
     struct cscan s;
     int pass = 0;
 
     s = (struct cscan){.env = env, .addr = addr, .code = code, .n = n, .changed = 1,
-                       .depth = depth, .budget = budget};
+                       .depth = depth, .ask = ask};
     if (!code || !n || n > CODE_CAP ||
         ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(s.st = calloc(s.nins, sizeof *s.st))) {
@@ -364,15 +392,15 @@ static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const u
         return 0;
     }
     s.st[0].seen = 1;
-    while (s.changed && pass++ < PASSES && !s.unknown && *budget) {
+    while (s.changed && pass++ < PASSES && !s.unknown && ask->budget) {
         s.changed = 0;
-        for (size_t i = 0; i < s.nins && *budget && !s.unknown; i++)
+        for (size_t i = 0; i < s.nins && ask->budget && !s.unknown; i++)
             if (s.st[i].seen) {
-                (*budget)--;
+                ask->budget--;
                 step(&s, i);
             }
     }
-    unsigned res = s.unknown || s.changed ? 0 : s.res;
+    unsigned res = s.unknown || s.changed || !ask->budget ? 0 : s.res;
     free(s.starts);
     free(s.st);
     return res;
@@ -381,6 +409,8 @@ static unsigned analyse(const struct ttfi_reads_env *env, uint64_t addr, const u
 unsigned ttfi_code_cmpret(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                           size_t n)
 {
-    size_t budget = BUDGET;
-    return analyse(env, addr, code, n, 0, &budget);
+    struct cask ask;
+    ask.budget = BUDGET;
+    ask.nmemo = 0;
+    return analyse(env, addr, code, n, 0, &ask);
 }
