@@ -138,6 +138,26 @@ typedef struct ttdi_vdiff {
     const ttf_signature *sig; /* the bad run's signature of the function */
 } ttdi_vdiff;
 
+/* A thread's last EXIT as the values walk passed it: a relay's result is
+ * a comparator's when it is the one its last callee returned (values.c). */
+typedef struct ttdi_vlast {
+    uint64_t ret;           /* its raw result */
+    int depth;              /* its ttf_event depth */
+    int cmp;                /* 1: a comparator's result (ttdi_cmp_result) */
+} ttdi_vlast;
+
+/* 1 if EXIT ev of run n returns a comparator's result, whose callers may
+ * use only its sign: its function's machine code returns a sign-only C
+ * library comparison's result unchanged (format's ttf_sym_code_cmpret,
+ * cached in n), or an indirect call's result (a C++ virtual Compare) and
+ * last, the thread's EXIT before it, is its callee's, returned the same
+ * 32 bits and was a comparator's. */
+int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last);
+/* 1 if integer results g and b of type ty differ by their sign class
+ * (negative, zero, positive): 1 against 3 is the same, 1 against 0 or -1
+ * is not. */
+int ttdi_sign_differs(const ttf_vtype *ty, uint64_t g, uint64_t b);
+
 /* What comparing the values of one thread pair found. */
 typedef struct ttdi_vfound {
     int found;              /* 1: first holds the first difference */
@@ -146,6 +166,7 @@ typedef struct ttdi_vfound {
     size_t nrets, capr;     /* (at most TTDI_VRETS_MAX kept) */
     uint64_t compared;      /* values compared */
     uint64_t noise;         /* differences ignored as good-run noise */
+    ttdi_vlast last[2];     /* each run's last EXIT passed (relays) */
 } ttdi_vfound;
 
 #define TTDI_VRETS_MAX 65536
@@ -491,6 +512,8 @@ typedef struct ttdi_replay {
                                    slots, replay.c) */
     ttdi_waits waits[2];        /* each side's I/O waits up to where the
                                    walk stopped (timeouts.c reads them) */
+    ttdi_vlast last[2];         /* each side's last EXIT (comparators'
+                                   results by sign, values.c) */
 } ttdi_replay;
 
 /* The replay of a pair over its common prefix, made by align's values

@@ -80,6 +80,7 @@ void ttdi_norm_free(ttdi_norm *n)
     free(n->epochs);
     ttdi_dmcache_free(&n->ptrs);
     free(n->real_path);
+    ttdi_map_free(&n->cmps);
     memset(n, 0, sizeof *n);
 }
 

@@ -64,6 +64,9 @@ typedef struct ttdi_norm {
     char *real_path;        /* the trace's path resolved (realpath), NULL if
                                it cannot be: the strings' own-path rule
                                (values.c) */
+    ttdi_map cmps;          /* function address -> 1 + its TTF_CMPRET_*
+                               (format's ttf_sym_code_cmpret): comparators'
+                               results compared by sign (values.c) */
 } ttdi_norm;
 
 /* Bits of an ENTER key that hold its call site (format 1.2): the low 20.

@@ -12,7 +12,8 @@
  * runs' arguments. At a matched EXIT the return values are compared, at a
  * matched ENTER the arguments, by the bad run's signature (integers,
  * enums and bools exactly, pointers by NULL / non-NULL and by what they
- * name in a module's image: values.c's rules, ttdi_value_differs).
+ * name in a module's image: values.c's rules, ttdi_value_differs; a
+ * comparator's result by its sign, ttdi_cmp_result).
  * A difference becomes a node, and so does every enclosing frame up to the
  * top level, so the tree holds exactly the paths to what differs: the
  * explanation follows values along them (explain.c), never whole threads.
@@ -524,7 +525,7 @@ static int struct_ret_diff(ttdi_replay *rp, size_t fi, rside *const s[2])
 
 /* Compare the return values of the frame fi of the bad side, closed by a
  * matched EXIT; keep a node if they differ. */
-static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2])
+static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
 {
     ttdi_rframe *f = &rp->st[1][fi];
     const ttf_signature *sig = f->sig;
@@ -539,7 +540,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2])
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
-        diff = ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
+        diff = sign && sig->ret.cls == TTF_VC_SIGNED ? ttdi_sign_differs(&sig->ret, g, b) :
+               ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
                                   s[0]->ev.time_ns, s[1]->ev.time_ns);
         if (diff)
             why = ret_noise(rp, f, &sig->ret, g, b, &s[1]->ev);
@@ -576,9 +578,20 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2])
     return 0;
 }
 
+/* EXIT ev of side k: 1 if it returned a comparator's result; noted as
+ * the side's last (values.c's rule, ttdi_cmp_result). */
+static int note_exit(ttdi_replay *rp, int k, const ttf_event *ev)
+{
+    int c = ttdi_cmp_result(rp->norm[k], ev, &rp->last[k]);
+    rp->last[k] = (ttdi_vlast){ev->retval, ev->depth, c};
+    return c;
+}
+
 /* One event of side `side` alone (inside a hunk): its own stack only. */
 static void lone(ttdi_replay *rp, int side, const rside *s)
 {
+    if (s->ev.kind == TTF_EV_EXIT)
+        note_exit(rp, side, &s->ev);
     if (s->ev.kind == TTF_EV_ENTER) {
         if (push(rp, side, s) == 0 && side == 1)
             rp->st[1][rp->nst[1] - 1].matched = 0;
@@ -597,9 +610,9 @@ static int pair_step(ttdi_replay *rp, rside *const s[2])
     if (s[1]->ev.kind != TTF_EV_EXIT)
         return 0;
     long g = find_open(rp, 0, s[0]->key), b = find_open(rp, 1, s[1]->key);
-    int rc = 0;
+    int rc = 0, cg = note_exit(rp, 0, &s[0]->ev), cb = note_exit(rp, 1, &s[1]->ev);
     if (b >= 0)
-        rc = exit_frame(rp, (size_t)b, s);
+        rc = exit_frame(rp, (size_t)b, s, cg && cb);
     if (g >= 0)
         rp->nst[0] = (size_t)g;
     if (b >= 0)

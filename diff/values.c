@@ -27,6 +27,21 @@
  * first difference is the pair's value divergence; every differing return
  * value is kept too (bounded), for ranking suspects.
  *
+ * Comparators. A signed integer result of a comparator compares by its
+ * sign class (negative, zero, positive) only: glibc's memcmp returns the
+ * byte difference or only its sign by where its buffers lie (a page end),
+ * so two good runs return 1 and 3 from one comparator at the same keys;
+ * the C standard promises the sign. A comparator is a function whose
+ * machine code returns a sign-only C library comparison's result
+ * unchanged on some path (format's ttf_sym_code_cmpret, TTF_CMPRET_SIGN;
+ * asked once per function and run, cached in the normaliser's `cmps`), or
+ * a relay (TTF_CMPRET_RELAY: it returns an indirect call's result, a C++
+ * virtual Compare) whose EXIT comes right after its callee's (one deeper),
+ * with the same 32 bits, from a comparator: the walk keeps each run's last
+ * EXIT (ttdi_vfound.last; replay.c does the same for the explain stage).
+ * Both runs must say so. Bools, an index or a count found with memcmp are
+ * no comparator's result: their code changes it.
+ *
  * Noise. Against a baseline (another good run) the same walk collects the
  * (function, value slot) of every difference into a set; differences at a
  * slot in that set are then skipped when the bad run is compared, like
@@ -230,6 +245,64 @@ uint64_t ttdi_string_hash(const ttf_string *s)
     return h;
 }
 
+/* ---- comparators' results by their sign ------------------------------------ */
+
+/* TTF_CMPRET_* of the function at address a of run n (time ns), asked of
+ * its machine code once per function. */
+static unsigned cmpret_of(ttdi_norm *n, uint64_t a, uint64_t ns)
+{
+    const ttf_code_info *ci;
+    int added = 0;
+    uint64_t *v = ttdi_map_get(&n->cmps, a);
+
+    if (v)
+        return (unsigned)(*v - 1);
+    unsigned out = 0;
+    long mi = ttdi_module_at(n, a, ns);
+    if (mi >= 0 && ttf_sym_code(n->sym, (size_t)mi, &ci) == 0 && a >= ci->bias &&
+        ttf_sym_code_cmpret(n->sym, (size_t)mi, a - ci->bias, &out) != 0)
+        out = 0;
+    if ((v = ttdi_map_put(&n->cmps, a, &added)) != NULL)
+        *v = out + 1;       /* out of memory: asked again next time */
+    return out;
+}
+
+int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last)
+{
+    if (!n || ev->kind != TTF_EV_EXIT || ev->site || !ev->has_values)
+        return 0;
+    unsigned c = cmpret_of(n, ev->addr, ev->time_ns);
+    if (c & TTF_CMPRET_SIGN)
+        return 1;
+    return (c & TTF_CMPRET_RELAY) && last && last->cmp && last->depth == ev->depth + 1 &&
+           (uint32_t)last->ret == (uint32_t)ev->retval;
+}
+
+static int sign_of(const ttf_vtype *ty, uint64_t v)
+{
+    int64_t x = (int64_t)ttf_value_norm(v, ty);
+    return (x > 0) - (x < 0);
+}
+
+int ttdi_sign_differs(const ttf_vtype *ty, uint64_t g, uint64_t b)
+{
+    return sign_of(ty, g) != sign_of(ty, b);
+}
+
+/* Note the EXITs at wg, wb as the runs' last ones (out->last), and whether
+ * each returned a comparator's result (*cg, *cb; 0 for other events). */
+static void note_exits(const vwalk *wg, const vwalk *wb, ttdi_vfound *out, int *cg, int *cb)
+{
+    const vwalk *w[2] = {wg, wb};
+    int c[2] = {0, 0};
+    for (int k = 0; k < 2 && w[k]->ev.kind == TTF_EV_EXIT; k++) {
+        c[k] = ttdi_cmp_result(w[k]->norm, &w[k]->ev, &out->last[k]);
+        out->last[k] = (ttdi_vlast){w[k]->ev.retval, w[k]->ev.depth, c[k]};
+    }
+    *cg = c[0];
+    *cb = c[1];
+}
+
 /* A value at slot that differs (1) or not (0): 1 if the difference is
  * not noise; while collecting, noted as noise instead. */
 static int one_diff(const vwalk *wg, ttdi_openset *noise, int collect, int slot, int differs,
@@ -251,13 +324,16 @@ static int one_diff(const vwalk *wg, ttdi_openset *noise, int collect, int slot,
     return 1;
 }
 
-/* Compare one value; 1 if it differs (and is not noise). */
+/* Compare one value; 1 if it differs (and is not noise). sign: a signed
+ * integer compared by its sign class only (a comparator's result). */
 static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
                      int slot, const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg,
-                     uint64_t rb, ttdi_vfound *out)
+                     uint64_t rb, int sign, ttdi_vfound *out)
 {
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
+    if (sign && tb->cls == TTF_VC_SIGNED)
+        return one_diff(wg, noise, collect, slot, ttdi_sign_differs(tb, rg, rb), out);
     return one_diff(wg, noise, collect, slot,
                     ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns,
                                        wb->ev.time_ns), out);
@@ -362,8 +438,9 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
 {
     const ttf_event *g = &wg->ev, *b = &wb->ev;
     const ttf_signature *sg, *sb;
-    int d = 0, what = 0, arg = 0;
+    int d = 0, what = 0, arg = 0, cg = 0, cb = 0;
 
+    note_exits(wg, wb, out, &cg, &cb);
     if ((g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site ||
         !g->has_values || !b->has_values ||
         ttf_sym_signature(wg->norm->sym, g, &sg) != 0 ||
@@ -375,7 +452,7 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
                                                                      g, b), out);
         what = TTD_VAL_RETURN;
     } else if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
-        d = one_value(wg, wb, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, out);
+        d = one_value(wg, wb, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, cg && cb, out);
         what = TTD_VAL_RETURN;
     }
     for (size_t i = 0; g->kind == TTF_EV_ENTER && !d && i < sb->nparams &&
@@ -392,7 +469,7 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
                          ttdi_struct_differs(wg->norm, wb->norm, pg, pb, g, b), out);
         else
             d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
-                          g->argregs[pg->reg], b->argregs[pb->reg], out);
+                          g->argregs[pg->reg], b->argregs[pb->reg], 0, out);
         what = TTD_VAL_ARG;
         arg = (int)i;
     }

@@ -527,6 +527,17 @@ static int env_callee(void *ctx, uint64_t target, int via_slot, const uint8_t **
     return TTFI_CALLEE_FUNC;
 }
 
+/* The imported symbol a call to target reaches (env_callee's way). */
+static const char *env_import(void *ctx, uint64_t target, int via_slot)
+{
+    const struct modcode *c = ctx;
+    const struct csec *sec = via_slot ? NULL : sec_of(c, target);
+    uint64_t slot = via_slot ? target : sec && !strncmp(sec->name, ".plt", 4) ?
+                    plt_slot(sec, target) : 0;
+    const struct creloc *r = slot ? reloc_at(c, slot) : NULL;
+    return r ? r->sym : NULL;
+}
+
 /* The x86-64 function of module `module` starting at addr, and its
  * file's environment for reads.c: 1 with *f and *env, 0 if none (not a
  * function start, another machine), or the errors of code_of. */
@@ -541,7 +552,8 @@ static int reads_func(ttf_sym *s, size_t module, uint64_t addr, const ttf_code_f
     *f = func_at(c, addr);
     if (!*f || !(*f)->code || c->info.machine != EM_X86_64)
         return 0;
-    *env = (struct ttfi_reads_env){c, c->info.position_dependent, env_writable, env_callee};
+    *env = (struct ttfi_reads_env){c, c->info.position_dependent, env_writable, env_callee,
+                                   env_import};
     return 1;
 }
 
@@ -574,6 +586,17 @@ int ttf_sym_code_globals(ttf_sym *s, size_t module, uint64_t addr, ttf_code_glob
         long k = ttfi_code_globals(&env, addr, f->code, (size_t)f->size, out, cap);
         *n = k < 0 ? 0 : (size_t)k;
     }
+    return rc == 1 ? 0 : rc;
+}
+
+int ttf_sym_code_cmpret(ttf_sym *s, size_t module, uint64_t addr, unsigned *out)
+{
+    const ttf_code_func *f = NULL;
+    struct ttfi_reads_env env;
+    int rc = s && out ? reads_func(s, module, addr, &f, &env) : TT_EINVAL;
+
+    if (out)
+        *out = rc == 1 ? ttfi_code_cmpret(&env, addr, f->code, (size_t)f->size) : 0;
     return rc == 1 ? 0 : rc;
 }
 

@@ -132,24 +132,13 @@ static uint8_t imm_value(const struct rscan *s, const uint8_t *p, const struct t
     return addr_value(s, v);
 }
 
-static int64_t disp_of(const uint8_t *p, const struct ttfi_insn *in)
-{
-    if (in->disp_len == 1)
-        return (int8_t)p[in->disp_off];
-    if (in->disp_len != 4)
-        return 0;
-    const uint8_t *d = p + in->disp_off;
-    return (int32_t)((uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-                     (uint32_t)d[3] << 24);
-}
-
 /* The memory operand's kind: ST (the stack), NP (thread-local, read-only
  * or no image), SH (may be shared). A TLS operand is NP. */
 static uint8_t mem_kind(const struct rscan *s, size_t at, const struct ttfi_insn *in,
                         const struct rst *r)
 {
     const uint8_t *p = s->code + at;
-    int64_t d = disp_of(p, in);
+    int64_t d = ttfi_x86_disp(p, in);
     if (in->pfx & TTFI_PFX_SEG)
         return NP;
     if (in->base == TTFI_BASE_RIP)
@@ -168,7 +157,7 @@ static uint8_t loaded(const struct rscan *s, size_t at, const struct ttfi_insn *
     if (k == ST)
         return s->slot;
     if ((in->pfx & TTFI_PFX_SEG) && in->base == TTFI_BASE_NONE &&
-        disp_of(s->code + at, in) == 0x28)
+        ttfi_x86_disp(s->code + at, in) == 0x28)
         return NP;          /* the stack protector's canary */
     return SH;
 }
@@ -276,7 +265,8 @@ static uint8_t assigned(const struct rscan *s, size_t at, const struct ttfi_insn
         return NP;          /* 32 bits: no address */
     if (in->map == 0 && in->op == 0x8d) {
         if (in->base == TTFI_BASE_RIP)
-            return addr_value(s, s->addr + at + in->len + (uint64_t)disp_of(s->code + at, in));
+            return addr_value(s, s->addr + at + in->len +
+                                 (uint64_t)ttfi_x86_disp(s->code + at, in));
         return mem_kind(s, at, in, r);
     }
     if (in->map == 0 && (in->op == 0x8b || in->op == 0x89))
@@ -362,20 +352,6 @@ static void call(struct rscan *s, uint64_t target, int via_slot, struct rst *r)
         r->v[k] = NP;
 }
 
-/* The instruction index at offset off, or SIZE_MAX. */
-static size_t index_of(const struct rscan *s, uint64_t off)
-{
-    size_t lo = 0, hi = s->nins;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->starts[mid] < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->nins && s->starts[lo] == off ? lo : SIZE_MAX;
-}
-
 /* Join state r into instruction i's. */
 static void flow(struct rscan *s, size_t i, const struct rst *r)
 {
@@ -391,16 +367,6 @@ static void flow(struct rscan *s, size_t i, const struct rst *r)
             t->v[k] = r->v[k];
             s->changed = 1;
         }
-}
-
-/* The branch of in at offset at: its target offset, or -1 outside. */
-static int64_t branch_to(const struct rscan *s, size_t at, const struct ttfi_insn *in)
-{
-    const uint8_t *p = s->code + at + in->imm_off;
-    int64_t d = in->imm_len == 1 ? (int8_t)p[0] :
-                (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                          (uint32_t)p[3] << 24);
-    return (int64_t)(at + in->len) + d;
 }
 
 /* 1 if control does not go on to the next instruction after in: a
@@ -420,8 +386,9 @@ static void successors(struct rscan *s, size_t i, const struct ttfi_insn *in, st
     int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
     int stop = ends_flow(in);
     if (in->branch && !(in->map == 0 && in->op == 0xe8)) {
-        int64_t to = branch_to(s, at, in);
-        size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
+        int64_t to = ttfi_x86_branch(s->code, at, in);
+        size_t j = to >= 0 && (uint64_t)to < s->n ?
+                   ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
         if (j != SIZE_MAX)
             flow(s, j, r);
         else if (jmp)
@@ -448,11 +415,11 @@ static void step(struct rscan *s, size_t i)
     unsigned g = (in.modrm >> 3) & 7;
     if (in.map == 0 && in.op == 0xff && in.has_modrm && (g >= 2 && g <= 5)) {
         if (in.base == TTFI_BASE_RIP && (g == 2 || g == 4))
-            call(s, s->addr + at + in.len + (uint64_t)disp_of(s->code + at, &in), 1, &r);
+            call(s, s->addr + at + in.len + (uint64_t)ttfi_x86_disp(s->code + at, &in), 1, &r);
         else
             s->unknown = 1;                         /* through a pointer */
     } else if (in.map == 0 && in.op == 0xe8) {
-        call(s, s->addr + (uint64_t)branch_to(s, at, &in), 0, &r);
+        call(s, s->addr + (uint64_t)ttfi_x86_branch(s->code, at, &in), 0, &r);
     } else if ((in.map == 1 && (in.op == 0x05 || in.op == 0x34)) ||
                (in.map == 0 && in.op == 0xcd)) {
         s->unknown = 1;                             /* a system call */
@@ -480,44 +447,14 @@ static void step(struct rscan *s, size_t i)
     successors(s, i, &in, &out);
 }
 
-/* Where the body starts: past endbr64 (the hooks are calls like others). */
-static size_t body_start(const uint8_t *code, size_t n)
-{
-    static const uint8_t endbr[] = {0xf3, 0x0f, 0x1e, 0xfa};
-    return n >= 4 && !memcmp(code, endbr, 4) ? 4 : 0;
-}
-
-/* The instruction starts of the function, into s. 0 or -1. */
-static int mark(struct rscan *s, size_t at)
-{
-    struct ttfi_insn in;
-    size_t cap = 64;
-
-    if (!(s->starts = malloc(cap * sizeof *s->starts)))
-        return -1;
-    while (at < s->n) {
-        if (ttfi_x86_decode(s->code + at, s->n - at, &in))
-            return -1;
-        if (s->nins == cap) {
-            size_t *p = realloc(s->starts, 2 * cap * sizeof *p);
-            if (!p)
-                return -1;
-            s->starts = p;
-            cap *= 2;
-        }
-        s->starts[s->nins++] = at;
-        at += in.len;
-    }
-    return 0;
-}
-
 static int analyse(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                    size_t n, const uint8_t entry[7], int depth, size_t *budget)
 {
     struct rscan s = {env, addr, code, n, NULL, 0, NULL, NP, 0, 0, depth, 1, budget};
     int pass = 0;
 
-    if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
+    if (!code || !n || n > CODE_CAP ||
+        ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(s.st = calloc(s.nins, sizeof *s.st))) {
         free(s.starts);
         return TTFI_READS_UNKNOWN;
@@ -608,9 +545,9 @@ static uint64_t operand_global(const struct gscan *g, uint64_t at, const uint8_t
     if (in->base < 0 || in->nop || (in->pfx & TTFI_PFX_SEG) || (in->map == 0 && in->op == 0x8d))
         return 0;
     if (in->base == TTFI_BASE_RIP)
-        return at + in->len + (uint64_t)disp_of(p, in);
+        return at + in->len + (uint64_t)ttfi_x86_disp(p, in);
     if (in->base == TTFI_BASE_NONE && in->index < 0 && g->env->position_dependent)
-        return (uint64_t)disp_of(p, in);
+        return (uint64_t)ttfi_x86_disp(p, in);
     return 0;
 }
 
@@ -623,7 +560,7 @@ static int globals_of(struct gscan *g, uint64_t addr, const uint8_t *code, size_
 
     if (!code || !n || n > CODE_CAP)
         return -1;
-    for (size_t at = body_start(code, n); at < n; at += in.len) {
+    for (size_t at = ttfi_x86_body(code, n); at < n; at += in.len) {
         if (!g->budget-- || ttfi_x86_decode(code + at, n - at, &in))
             return -1;
         uint64_t a = operand_global(g, addr + at, code + at, &in);
@@ -738,9 +675,11 @@ static int hook_call(const struct rscan *s, size_t at, const struct ttfi_insn *i
 
     if (in->map == 0 && in->op == 0xff && in->has_modrm && g == 2 && in->base == TTFI_BASE_RIP)
         return s->env->callee(s->env->ctx, s->addr + at + in->len +
-                              (uint64_t)disp_of(s->code + at, in), 1, &cc, &cn) == TTFI_CALLEE_HOOK;
+                              (uint64_t)ttfi_x86_disp(s->code + at, in), 1, &cc,
+                              &cn) == TTFI_CALLEE_HOOK;
     if (in->map == 0 && in->op == 0xe8)
-        return s->env->callee(s->env->ctx, s->addr + (uint64_t)branch_to(s, at, in), 0, &cc,
+        return s->env->callee(s->env->ctx,
+                              s->addr + (uint64_t)ttfi_x86_branch(s->code, at, in), 0, &cc,
                               &cn) == TTFI_CALLEE_HOOK;
     return 0;
 }
@@ -777,7 +716,7 @@ static void tag_step(const uint8_t *p, const struct ttfi_insn *in, int hook, str
     int from = -1;
     if (in->map == 0 && in->op == 0x8d && in->w && in->base >= 0 && in->base < 16 && in->index < 0 &&
         !in->vex && r->v[in->base]) {
-        add = disp_of(p, in);
+        add = ttfi_x86_disp(p, in);
         from = in->base;
     } else if (in->map == 0 && (in->op == 0x81 || in->op == 0x83) && mod3 && in->w &&
                (g == 0 || g == 5) && r->v[in->rm] && (add = imm_of(p, in)) != INT64_MAX) {
@@ -817,12 +756,12 @@ static int tag_uses(struct fscan *f, struct rscan *s, size_t at, const struct tt
 
     if (in->base >= 0 && in->base < 16 && in->index < 0 && !(in->pfx & TTFI_PFX_SEG) && !in->nop &&
         !(in->map == 0 && in->op == 0x8d) && r->v[in->base])
-        note_field(f, s->addr, r->v[in->base] - 1, r->d[in->base] + disp_of(s->code + at, in),
+        note_field(f, s->addr, r->v[in->base] - 1, r->d[in->base] + ttfi_x86_disp(s->code + at, in),
                    (plain_store(in) ? 0 : TTF_GLOBAL_READ) | (mem_writes(in) ? TTF_GLOBAL_WRITE : 0));
     int jmp = in->map == 0 && (in->op == 0xe9 || in->op == 0xeb);
     if (!(in->map == 0 && in->op == 0xe8) && !jmp)
         return 0;
-    int64_t to = branch_to(s, at, in);
+    int64_t to = ttfi_x86_branch(s->code, at, in);
     if (jmp && to >= 0 && (uint64_t)to < s->n)
         return 0;                   /* a jump inside the function */
     for (int k = 0; k < 6; k++)     /* the parameter itself, not a field's address */
@@ -846,8 +785,9 @@ static int tag_pass_one(struct fscan *f, struct rscan *s, struct tst *ts, size_t
         return -1;
     tag_step(s->code + at, &in, hook_call(s, at, &in), &r);
     if (in.branch && !(in.map == 0 && in.op == 0xe8)) {
-        int64_t to = branch_to(s, at, &in);
-        size_t j = to >= 0 && (uint64_t)to < s->n ? index_of(s, (uint64_t)to) : SIZE_MAX;
+        int64_t to = ttfi_x86_branch(s->code, at, &in);
+        size_t j = to >= 0 && (uint64_t)to < s->n ?
+                   ttfi_x86_index(s->starts, s->nins, (uint64_t)to) : SIZE_MAX;
         if (j != SIZE_MAX)
             tag_flow(s, ts, j, &r);
     }
@@ -868,7 +808,8 @@ static int fields_of(struct fscan *f, uint64_t addr, const uint8_t *code, size_t
     struct tst *ts = NULL;
     int pass = 0, rc = 0;
 
-    if (!code || !n || n > CODE_CAP || mark(&s, body_start(code, n)) < 0 || !s.nins ||
+    if (!code || !n || n > CODE_CAP ||
+        ttfi_x86_starts(code, n, ttfi_x86_body(code, n), &s.starts, &s.nins) < 0 || !s.nins ||
         !(ts = calloc(s.nins, sizeof *ts))) {
         free(s.starts);
         return -1;

@@ -211,6 +211,10 @@ struct ttfi_reads_env {
      * GOT slot (via_slot 1); TTFI_CALLEE_* */
     int (*callee)(void *ctx, uint64_t target, int via_slot, const uint8_t **code,
                   size_t *n);
+    /* the imported function a call to target (as callee's) reaches, by
+     * its relocation's symbol; NULL if none or not known (cmpret.c; may
+     * be NULL) */
+    const char *(*import)(void *ctx, uint64_t target, int via_slot);
 };
 /* TTFI_READS_* of the code code[0..n) at link-time address addr, its
  * argument registers rdi..r9 at entry holding pointers where bit 0..5 of
@@ -241,6 +245,16 @@ struct ttfi_code_field {
  * are not all known. */
 long ttfi_code_fields(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
                       size_t n, unsigned params, struct ttfi_code_field *out, size_t cap);
+/* Does code[0..n) at link-time address addr return, on some path, a C
+ * library comparison's result unchanged (cmpret.c)? TTFI_CMPRET_SIGN: a
+ * sign-only routine's (ttfi_sign_only), TTFI_CMPRET_RELAY: an indirect
+ * call's; 0: neither, or its bytes (or a callee's) are not all known. */
+enum { TTFI_CMPRET_SIGN = 1, TTFI_CMPRET_RELAY = 2 };
+unsigned ttfi_code_cmpret(const struct ttfi_reads_env *env, uint64_t addr, const uint8_t *code,
+                          size_t n);
+/* 1 if the C library function `name` specifies its result by its sign
+ * only (memcmp, strcmp, ...: cmpret.c's list); 0 else or for NULL. */
+int ttfi_sign_only(const char *name);
 #ifdef _LIBELF_H
 /* The same for the function at [lo, hi) (link-time addresses) of elf's
  * executable sections; 0 when the range is in none of them. */

@@ -107,9 +107,12 @@ extern "C" {
  * polls, issue 33).
  * 2.22.0: ttf_sym_code_fields (the struct fields a function's machine code
  * reads and writes through its pointer parameters, typed from DWARF:
- * shared state in a struct reached through a pointer, issue 33). */
+ * shared state in a struct reached through a pointer, issue 33).
+ * 2.23.0: ttf_sym_code_cmpret (does a function return a C library
+ * comparison's result unchanged: memcmp's magnitude differs between runs,
+ * only its sign is specified). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 22
+#define TTF_VERSION_MINOR 23
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -1283,6 +1286,25 @@ typedef struct ttf_code_field {
  * (TT_EINVAL for a NULL argument, TT_ENOMEM). */
 int ttf_sym_code_fields(ttf_sym *s, size_t module, uint64_t addr, ttf_code_field *out,
                         size_t cap, size_t *n);
+
+/* Does the function starting at link-time address addr of module
+ * `module` return, on some path, a C library comparison's result
+ * unchanged (format/cmpret.c)? *out: TTF_CMPRET_SIGN when the result of
+ * a call (or tail jump) through the PLT or the GOT to an imported routine
+ * whose result the C standard or POSIX specifies by its sign only
+ * (memcmp, bcmp, strcmp, strncmp, strcoll, strcasecmp, strncasecmp and
+ * their _l forms, wcscmp, wcsncmp, wmemcmp, wcscoll, wcscasecmp,
+ * wcsncasecmp, strverscmp) reaches a `ret` in %eax unmodified (moves to
+ * other registers, compares, tests, jumps, a negation and a spill into the
+ * frame keep it; any other write of it, or another call, does not), or its
+ * direct callees of the same file do so, two deep; TTF_CMPRET_RELAY when
+ * an indirect call's result does (a C++ virtual Compare: the code does
+ * not say what it calls). 0 when neither, addr starts no function, the
+ * file is not x86-64 or its bytes are not all known. 0, or the errors of
+ * ttf_sym_code (TT_EINVAL for a NULL argument). */
+int ttf_sym_code_cmpret(ttf_sym *s, size_t module, uint64_t addr, unsigned *out);
+#define TTF_CMPRET_SIGN 1u
+#define TTF_CMPRET_RELAY 2u
 
 /* ---- call sites (format 1.2; format/site.c) -------------------------------- */
 

@@ -17,6 +17,7 @@
  * operand's base register: enough for readonly.c to tell an instruction
  * that may write memory from one that only reads it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "x86len.h"
@@ -311,4 +312,69 @@ int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out)
     out->w = (uint8_t)d.rexw;
     out->rexb = d.rexb;
     return 0;
+}
+
+/* ---- walking a function's instructions (reads.c, cmpret.c) ---------------- */
+
+int64_t ttfi_x86_disp(const uint8_t *p, const struct ttfi_insn *in)
+{
+    if (in->disp_len == 1)
+        return (int8_t)p[in->disp_off];
+    if (in->disp_len != 4)
+        return 0;
+    const uint8_t *d = p + in->disp_off;
+    return (int32_t)((uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
+                     (uint32_t)d[3] << 24);
+}
+
+int64_t ttfi_x86_branch(const uint8_t *code, size_t at, const struct ttfi_insn *in)
+{
+    const uint8_t *p = code + at + in->imm_off;
+    int64_t d = in->imm_len == 1 ? (int8_t)p[0] :
+                (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                          (uint32_t)p[3] << 24);
+    return (int64_t)(at + in->len) + d;
+}
+
+size_t ttfi_x86_body(const uint8_t *code, size_t n)
+{
+    static const uint8_t endbr[] = {0xf3, 0x0f, 0x1e, 0xfa};
+    return n >= 4 && !memcmp(code, endbr, 4) ? 4 : 0;
+}
+
+int ttfi_x86_starts(const uint8_t *code, size_t n, size_t at, size_t **starts, size_t *nins)
+{
+    struct ttfi_insn in;
+    size_t cap = 64;
+
+    *nins = 0;
+    if (!(*starts = malloc(cap * sizeof **starts)))
+        return -1;
+    while (at < n) {
+        if (ttfi_x86_decode(code + at, n - at, &in))
+            return -1;
+        if (*nins == cap) {
+            size_t *p = realloc(*starts, 2 * cap * sizeof *p);
+            if (!p)
+                return -1;
+            *starts = p;
+            cap *= 2;
+        }
+        (*starts)[(*nins)++] = at;
+        at += in.len;
+    }
+    return 0;
+}
+
+size_t ttfi_x86_index(const size_t *starts, size_t nins, uint64_t off)
+{
+    size_t lo = 0, hi = nins;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (starts[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nins && starts[lo] == off ? lo : SIZE_MAX;
 }

@@ -1,8 +1,9 @@
 /*
  * x86len.h - the length of an x86-64 instruction and where its address
  * fields are: enough decoding to compare two builds' machine code with the
- * addresses taken out (diff/codediff.c), and to tell which instructions
- * may write memory (readonly.c). Internal to libttfmt and libttdiff.
+ * addresses taken out (diff/codediff.c), to tell which instructions
+ * may write memory (readonly.c), and to walk a function's instructions
+ * (reads.c, cmpret.c). Internal to libttfmt and libttdiff.
  */
 #ifndef TTFI_X86LEN_H
 #define TTFI_X86LEN_H
@@ -61,5 +62,20 @@ int ttfi_x86_decode(const uint8_t *p, size_t n, struct ttfi_insn *out);
  * explicit operands only (readonly.c). rexb: in->rexb for a legacy
  * instruction, 0 for a VEX one. */
 int ttfi_x86_may_write(const struct ttfi_insn *in, unsigned r, uint8_t rexb);
+
+/* The displacement of in's memory operand (p: its first byte), 0 if none. */
+int64_t ttfi_x86_disp(const uint8_t *p, const struct ttfi_insn *in);
+/* The offset in code a relative branch in at offset at goes to (may lie
+ * outside the code: negative or past it). */
+int64_t ttfi_x86_branch(const uint8_t *code, size_t at, const struct ttfi_insn *in);
+/* Where a function's body starts: past endbr64. */
+size_t ttfi_x86_body(const uint8_t *code, size_t n);
+/* The instruction starts of code[at..n) in order into *starts (malloc'ed,
+ * the caller frees it, also on failure), *nins of them: 0, or -1 for bytes
+ * the decoder does not know or no memory. */
+int ttfi_x86_starts(const uint8_t *code, size_t n, size_t at, size_t **starts, size_t *nins);
+/* The index of the instruction starting at offset off in starts[0..nins)
+ * (ascending), or SIZE_MAX. */
+size_t ttfi_x86_index(const size_t *starts, size_t nins, uint64_t off);
 
 #endif

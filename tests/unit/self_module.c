@@ -3,6 +3,9 @@
  * describe it (self_module.h).
  */
 #include <elf.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <link.h>
 #include <stdint.h>
 #include <string.h>
@@ -79,4 +82,20 @@ int self_module_load(void)
     tu_self.path[n] = 0;
     dl_iterate_phdr(first_object, NULL);
     return tu_self.build_id_len ? 0 : -1;
+}
+
+int self_module_file_id(const char *path, uint8_t *id, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    const void *bits = NULL;
+    elf_version(EV_CURRENT);
+    Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+    ssize_t n = e ? dwelf_elf_gnu_build_id(e, &bits) : -1;
+    if (n > 0 && (size_t)n <= 64)
+        memcpy(id, bits, (size_t)n);
+    *len = n > 0 ? (size_t)n : 0;
+    elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    return n > 0 ? 0 : -1;
 }

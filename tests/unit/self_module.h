@@ -29,4 +29,8 @@ int self_module_load(void);
  * build-id. */
 int self_module_find(const char *path, struct self_module *out);
 
+/* The build-id of the ELF file at path (a program a test compiled) into
+ * id (64 bytes) and *len; 0, or -1 if it has none. */
+int self_module_file_id(const char *path, uint8_t *id, size_t *len);
+
 #endif

@@ -26,6 +26,7 @@
 
 #include "codediff.h"
 #include "ttdiff.h"
+#include "self_module.h"
 #include "tmpdir.h"
 #include "ttfmt.h"
 #include "x86len.h"
@@ -154,22 +155,6 @@ struct build {
     int pie;
 };
 
-static int build_id_of(const char *path, uint8_t *id, size_t *len)
-{
-    int fd = open(path, O_RDONLY);
-    const void *bits = NULL;
-    elf_version(EV_CURRENT);
-    Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
-    ssize_t n = e ? dwelf_elf_gnu_build_id(e, &bits) : -1;
-    if (n > 0 && (size_t)n <= 64)
-        memcpy(id, bits, (size_t)n);
-    *len = n > 0 ? (size_t)n : 0;
-    elf_end(e);
-    if (fd >= 0)
-        close(fd);
-    return n > 0 ? 0 : -1;
-}
-
 /* Compile source with defs (e.g. "-DCHANGED") into tu_tmpdir/name. */
 static int compile(struct build *b, const char *name, const char *defs, int pie)
 {
@@ -189,7 +174,7 @@ static int compile(struct build *b, const char *name, const char *defs, int pie)
              pie ? "-fPIE -pie" : "-fno-pic -no-pie", defs, b->path, files);
     if (system(cmd) != 0)
         return -1;
-    return build_id_of(b->path, b->id, &b->idlen);
+    return self_module_file_id(b->path, b->id, &b->idlen);
 }
 
 /* A one-thread trace of build b (its only module is the program). */
@@ -235,7 +220,7 @@ static int compile_lines(struct build *b, const char *name, int moved, const cha
              b->path, path);
     if (system(cmd) != 0)
         return -1;
-    return build_id_of(b->path, b->id, &b->idlen);
+    return self_module_file_id(b->path, b->id, &b->idlen);
 }
 
 static int setup_all(void **state)

@@ -137,7 +137,7 @@ static int fake_callee(void *ctx, uint64_t target, int via_slot, const uint8_t *
     return TTFI_CALLEE_FUNC;
 }
 
-static const struct ttfi_reads_env env = {NULL, 0, fake_writable, fake_callee};
+static const struct ttfi_reads_env env = {NULL, 0, fake_writable, fake_callee, NULL};
 
 #define READS(code, args) ttfi_code_reads(&env, AT, code, sizeof code, args)
 

@@ -44,6 +44,28 @@ void vt_ok(void) { __asm__ volatile(""); }
 void vt_fail(void) { __asm__ volatile(""); }
 size_t vt_decode(int x) { return x ? (size_t)-20 : 5; }
 
+/* A comparator (memcmp's result returned), one whose result is a count,
+ * and one returning an indirect call's result (a relay, as a C++ virtual
+ * Compare is called). */
+__attribute__((noinline)) int vt_cmp(const char *a, const char *b, size_t n);
+__attribute__((noinline)) int vt_count(const char *a, const char *b, size_t n);
+__attribute__((noinline)) int vt_relay(const char *a, const char *b, size_t n);
+int vt_cmp(const char *a, const char *b, size_t n) { return memcmp(a, b, n); }
+int vt_count(const char *a, const char *b, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += a[i] != b[i];
+    return c;
+}
+int (*volatile vt_cmp_ptr)(const char *, const char *, size_t) = vt_cmp;
+int vt_relay(const char *a, const char *b, size_t n)
+{
+    int r = vt_cmp_ptr(a, b, n);
+    vt_leaf(r);
+    return r;
+}
+
 /* One step of a script: enter fn with args, or exit it with ret. */
 struct op {
     void *fn;                   /* NULL ends the script */
@@ -111,6 +133,61 @@ static void test_same(void **state)
     assert_null(r->value_first);
     assert_int_equal(r->diverged, 0);
     ttd_free(d);
+}
+
+/* The result of run g's script against b's: the value divergence's bad
+ * value, NULL for none. */
+static void check_first(const struct op *g, const struct op *b, const char *fn,
+                        const char *bad)
+{
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_true(r->values_compared >= 2);
+    if (!bad) {
+        assert_null(r->value_first);
+        assert_int_equal(r->diverged, 0);
+    } else {
+        assert_non_null(r->value_first);
+        assert_string_equal(r->value_first->function, fn);
+        assert_string_equal(r->value_first->bad_value, bad);
+        assert_int_equal(r->diverged, 1);
+    }
+    ttd_free(d);
+}
+
+/* A comparator's result (its machine code returns memcmp's: format's
+ * ttf_sym_code_cmpret) by its sign only: 1 against 3 is the same, 1
+ * against -1 or 0 differs; a count's 1 against 3 still differs; a relay
+ * (an indirect call's result returned) is a comparator's when it returns
+ * what its callee, a comparator, just returned, and not otherwise. */
+static void test_comparator_sign(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_run, 0), E(vt_cmp, 1), X(vt_cmp, 1), X(vt_run, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_cmp, 1), X(vt_cmp, 3), X(vt_run, 0), {0}};
+    check_first(g, b, NULL, NULL);
+    const struct op neg[] = {E(vt_run, 0), E(vt_cmp, 1), X(vt_cmp, (uint32_t)-2),
+                             X(vt_run, 0), {0}};
+    check_first(g, neg, "vt_cmp", "-2");
+    const struct op zero[] = {E(vt_run, 0), E(vt_cmp, 1), X(vt_cmp, 0), X(vt_run, 0), {0}};
+    check_first(g, zero, "vt_cmp", "0");
+    const struct op cg[] = {E(vt_run, 0), E(vt_count, 1), X(vt_count, 1), X(vt_run, 0), {0}};
+    const struct op cb[] = {E(vt_run, 0), E(vt_count, 1), X(vt_count, 3), X(vt_run, 0), {0}};
+    check_first(cg, cb, "vt_count", "3");
+    const struct op rg[] = {E(vt_run, 0), E(vt_relay, 1), E(vt_cmp, 1), X(vt_cmp, 1),
+                            E(vt_leaf, 1), X(vt_leaf, 0), X(vt_relay, 1), X(vt_run, 0), {0}};
+    const struct op rb[] = {E(vt_run, 0), E(vt_relay, 1), E(vt_cmp, 1), X(vt_cmp, 3),
+                            E(vt_leaf, 1), X(vt_leaf, 0), X(vt_relay, 3), X(vt_run, 0), {0}};
+    /* vt_leaf's call comes after: the relay's last callee is vt_leaf */
+    check_first(rg, rb, "vt_relay", "3");
+    const struct op rg2[] = {E(vt_run, 0), E(vt_relay, 1), E(vt_cmp, 1), X(vt_cmp, 1),
+                             X(vt_relay, 1), X(vt_run, 0), {0}};
+    const struct op rb2[] = {E(vt_run, 0), E(vt_relay, 1), E(vt_cmp, 1), X(vt_cmp, 3),
+                             X(vt_relay, 3), X(vt_run, 0), {0}};
+    check_first(rg2, rb2, NULL, NULL);
+    const struct op rb3[] = {E(vt_run, 0), E(vt_relay, 1), E(vt_cmp, 1), X(vt_cmp, 3),
+                             X(vt_relay, 5), X(vt_run, 0), {0}};
+    check_first(rg2, rb3, "vt_relay", "5");
 }
 
 /* NULL against non-NULL: a value divergence before the calls part. */
@@ -367,6 +444,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same),
+        cmocka_unit_test(test_comparator_sign),
         cmocka_unit_test(test_string_into_address),
         cmocka_unit_test(test_null_return),
         cmocka_unit_test(test_argument),
