@@ -1183,6 +1183,16 @@ static void test_thread_cut_by_exit(void **state)
 /* The same calls, another exit status: a divergence (exit 1) with the
  * exit status step; with values, why: main returned 1 because xt_check
  * returned -22. Without values, the chain says they are not recorded. */
+/* A good run whose worker did three jobs, waiting before the second and
+ * the third; then main ran and exited. */
+static const struct op three_jobs[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
+    TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+    TX(1, xt_wait, 0), TE(1, xt_work, 2), TX(1, xt_work, 2),
+    TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
+    TX(1, xt_wait, 0), TE(1, xt_work, 3), TX(1, xt_work, 3),
+    TX(1, xt_worker, 0), E(xt_main, 1), E(xt_ok, 0), X(xt_ok, 0),
+    X(xt_main, 0), {0}};
+
 /* Another thread called exit (the END record is in its stream): a thread
  * cut mid-run, not waiting, is timed at the process's end too, so the
  * exiting thread's own split heads; and the exiting worker's loop that
@@ -1204,13 +1214,7 @@ static void test_thread_cut_running(void **state)
 
     /* the worker called exit after one job; the good one went on with two
      * more, waiting before each: not timing, and it heads (main, cut) */
-    const struct op g2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
-                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
-                            TX(1, xt_wait, 0), TE(1, xt_work, 2), TX(1, xt_work, 2),
-                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
-                            TX(1, xt_wait, 0), TE(1, xt_work, 3), TX(1, xt_work, 3),
-                            TX(1, xt_worker, 0), E(xt_main, 1), E(xt_ok, 0), X(xt_ok, 0),
-                            X(xt_main, 0), {0}};
+    const struct op *g2 = three_jobs;
     const struct op b2[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
                             E(xt_main, 1), {0}};
     char gp[512];
@@ -1254,13 +1258,7 @@ static void test_thread_cut_running(void **state)
 static void test_killed_not_timing(void **state)
 {
     (void)state;
-    const struct op g[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
-                           TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
-                           TX(1, xt_wait, 0), TE(1, xt_work, 2), TX(1, xt_work, 2),
-                           TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), TS(1, TTF_SOP_WOKE),
-                           TX(1, xt_wait, 0), TE(1, xt_work, 3), TX(1, xt_work, 3),
-                           TX(1, xt_worker, 0), E(xt_main, 1), E(xt_ok, 0), X(xt_ok, 0),
-                           X(xt_main, 0), {0}};
+    const struct op *g = three_jobs;
     const struct op b[] = {TE(1, xt_worker, 0), TE(1, xt_work, 1), TX(1, xt_work, 1),
                            TE(1, xt_wait, 0), TS(1, TTF_SOP_WAIT), E(xt_main, 1),
                            E(xt_wait, 0), TS(0, TTF_SOP_WAIT), {0}};
