@@ -575,13 +575,45 @@ void cap_async_hold(sigset_t *old)
  * under ASan (the leak check walks the modules) waits for ever. The
  * program never held that lock at the moment; we would have. A signal
  * sent meanwhile is handled once the walk is done. */
+static _Atomic int walks;       /* module walks of ours in progress */
+static _Atomic int forking;     /* a fork is being prepared */
+
 int cap_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg)
 {
     sigset_t old;
     cap_async_hold(&old);
+    while (atomic_fetch_add(&walks, 1), atomic_load(&forking)) {
+        atomic_fetch_sub(&walks, 1);    /* not now: after the fork */
+        while (atomic_load(&forking))
+            sched_yield();
+    }
     int rc = dl_iterate_phdr(cb, arg);
+    atomic_fetch_sub(&walks, 1);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
+}
+
+/* Another thread's walk holds the loader's lock as the first one did a
+ * signal handler's: a fork then leaves the child that lock for ever
+ * (glibc resets its other loader lock in the child, not this one). So a
+ * fork waits, at most 200 ms as for the module table, until no walk of
+ * ours is in progress, and no walk begins until it is done (the program's
+ * own walks, an unwinder's, are its business). */
+void cap_walks_fork_prepare(void)
+{
+    atomic_store(&forking, 1);
+    uint64_t until = cap_clock_ns(CLOCK_MONOTONIC) + 200000000u;
+    while (atomic_load(&walks) > 0 && cap_clock_ns(CLOCK_MONOTONIC) < until)
+        sched_yield();
+}
+
+/* After the fork, in the parent and the child (whose other threads, and
+ * their walks, are gone). */
+void cap_walks_fork_done(int child)
+{
+    if (child)
+        atomic_store(&walks, 0);
+    atomic_store(&forking, 0);
 }
 
 /* claim_chunk_now with cancellation off: pwrite and fallocate are

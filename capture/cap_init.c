@@ -428,6 +428,7 @@ static void write_header(void)
 static void on_exit_cb(int status, void *arg);
 static void fork_prepare(void);
 static void fork_parent(void);
+static void fork_parent_walks(void);
 static void fork_child(void);
 static void refork(struct tstate *t);
 
@@ -672,7 +673,7 @@ static void cap_init(void)
         /* sh, make, python: only their lifecycle, in the table */
         cap_tree_begin(0, "");
         on_exit(on_exit_cb, NULL);
-        pthread_atfork(fork_prepare, NULL, fork_child);
+        pthread_atfork(fork_prepare, fork_parent_walks, fork_child);
         cap.hooks_ok = 1;
         return;
     }
@@ -755,6 +756,7 @@ static void fork_prepare(void)
     cap_tree_forking();
     if (cap_on)
         cap_modules_fork_prepare();
+    cap_walks_fork_prepare();
 }
 
 /* daemon(): glibc's forks (our fork handlers run) and its parent then
@@ -762,8 +764,16 @@ static void fork_prepare(void)
  * parent's trace (END, status 0) when the fork is daemon's. Per thread. */
 static __thread int in_daemon __attribute__((tls_model("initial-exec")));
 
+/* fork, after, in the parent of a process only in the table: the walks
+ * held back go on (fork_prepare held them). */
+static void fork_parent_walks(void)
+{
+    cap_walks_fork_done(0);
+}
+
 static void fork_parent(void)
 {
+    cap_walks_fork_done(0);
     cap_modules_fork_parent();
     if (in_daemon && cap_on && cap.pid == (int)getpid())
         finish(0, 0);           /* daemon's parent: _exit(0) comes next */
@@ -859,6 +869,7 @@ static void refork(struct tstate *t)
  * async-signal-safe work (see the top of this file). */
 static void fork_child(void)
 {
+    cap_walks_fork_done(1);
     cap_modules_fork_parent();  /* the table lock, taken in fork_prepare */
     if (!cap_on) {
         cap_tree_begin(1, "");  /* a process of the tree not traced */

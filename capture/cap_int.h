@@ -569,6 +569,10 @@ void cap_xfsz_release(struct cap_xfsz *g);
  * modules otherwise (cap_core.c). */
 void cap_async_hold(sigset_t *old);
 int cap_dl_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg);
+/* fork: wait (at most 200 ms) until no walk is in progress, hold new ones
+ * back; after it, let them go (child: the other threads' walks are gone). */
+void cap_walks_fork_prepare(void);
+void cap_walks_fork_done(int child);
 
 /* Cancellation off around libttcap's own slow work, whose system calls
  * (open, read, write, pwrite, fallocate) are cancellation points: a

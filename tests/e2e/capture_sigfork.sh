@@ -14,7 +14,10 @@
 # every chunk switch), the loader's lock held, where the itimer hit it
 # only now and then: under ASan, in one run of 1000 forks in five, and
 # the child then hung for ever in the leak check's walk at exit, the
-# parent waiting for it (libttcap now walks with signals blocked).
+# parent waiting for it (libttcap now walks with signals blocked). The
+# loader_thread parts (cap_sigfork dlthread): another thread forks while
+# the main thread is inside libttcap's walk; before libttcap's fork
+# handler waited for its walks to end, every child died by the alarm.
 # $2 = forks per run (100 full).
 B=$(cd "${1:-build}" && pwd) || exit 1
 N=${2:-100}
@@ -22,7 +25,7 @@ CHK=$B/tests/capture_check
 d=$(mktemp -d "$B/capture_sigfork.XXXXXX") || exit 1
 trap 'rm -rf "$d"' EXIT
 fail=0
-run() {     # run NAME PROGRAM [exit|dl]
+run() {     # run NAME PROGRAM [exit|dl|dlthread]
     mkdir "$d/$1" || exit 1
     out=$(cd "$d/$1" && TTCAP_OUT=s.%p.trc timeout 300 "$2" "$N" ${3:-})
     calls='^count thread=0 func=after_return enter=20 exit=20$'
@@ -55,9 +58,11 @@ run() {     # run NAME PROGRAM [exit|dl]
 run plain "$B/fixtures/cap_sigfork"
 run plain_exit "$B/fixtures/cap_sigfork" exit
 run loader "$B/fixtures/cap_sigfork" dl
+run loader_thread "$B/fixtures/cap_sigfork" dlthread
 if [ -x "$B/fixtures/pg/cap_sigfork" ]; then
     run values "$B/fixtures/pg/cap_sigfork"
     run loader_values "$B/fixtures/pg/cap_sigfork" dl
+    run loader_thread_values "$B/fixtures/pg/cap_sigfork" dlthread
 else
     echo "SKIP part: values mode (x86-64 only)"
 fi
