@@ -994,9 +994,9 @@ static const char *pointer_words(const ttdi_xcall *x, char *buf, size_t len)
         name = n++ ? name : p->name;
     }
     if (n == 1 && name && name[0])
-        snprintf(buf, len, " (pointer %s compared, not its contents)", name);
+        snprintf(buf, len, " (pointer %s " TTDI_PTR_UNSEEN " its contents)", name);
     else
-        snprintf(buf, len, "%s", n ? " (pointers compared, not their contents)" : "");
+        snprintf(buf, len, "%s", n ? " (pointers " TTDI_PTR_UNSEEN " their contents)" : "");
     return buf;
 }
 

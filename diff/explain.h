@@ -119,6 +119,11 @@ int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);
  * in both runs: a getter read under the lock what the order left there. */
 int ttdi_order_cause_getter(const ttd_result *r, const ttdi_order_cause *o,
                             const ttd_value_diff *v);
+/* The words an error origin's evidence carries when a pointer among its
+ * inputs was compared as a pointer, not by what it points to (explain.c
+ * pointer_words; verdict.c reads them: such an origin may have read what
+ * another thread wrote). */
+#define TTDI_PTR_UNSEEN "compared, not"
 /* The lock (or a condition's mutex) pair held at bad_ns in the bad run,
  * by its last operations before the split (the interleave's window),
  * that another thread operated on there too: what it read under it that

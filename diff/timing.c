@@ -52,7 +52,8 @@
  * write failed), not because the threads were timed differently; nor the
  * end of any bad-run thread when the bad run was killed (no clean end,
  * no crash) and the good run exited: what the good run did past it is
- * the work a hang never reached. A one-sided hunk of one thread whose events, key for key
+ * the work a hang never reached.
+ * A one-sided hunk of one thread whose events, key for key
  * (hashed), are exactly those of a one-sided hunk of the other run in
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
  * whichever thread reached pthread_once first. An attempt that did its
@@ -650,7 +651,6 @@ static int killed_run(const ttdi_aligner *al)
 {
     const ttf_process *g = ttf_get_process(al->r[TTD_GOOD].t);
     const ttf_process *b = ttf_get_process(al->r[TTD_BAD].t);
-
     const ttf_summary *sb = ttf_get_summary(al->r[TTD_BAD].t);
 
     return g && b && g->exited && !b->exited && !sb->closed && !sb->crashed;
@@ -661,8 +661,8 @@ static int killed_run(const ttdi_aligner *al)
  * its loop stopped because it decided so, not because it was timed
  * differently) or that was stopped by the run's kill (the good run's
  * iterations past it are what the bad run never got to, a hang's work
- * never done, not a loop that waited more times). Their non-empty sides s (0 good, 1 bad) into c. An
- * expected hunk (it varies between the good runs too, which is what the
+ * never done, not a loop that waited more times). Their non-empty sides
+ * s (0 good, 1 bad) into c. An expected hunk (it varies between the good runs too, which is what the
  * report says of it) is judged a wait loop or not only: counts.c asks
  * whether a count the good runs happened to share moved by waiting. */
 static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)

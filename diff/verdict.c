@@ -1294,7 +1294,7 @@ static int read_shared(vctx *c, const ttd_place *p, const ttd_suspect *cs)
     if (obj)
         snprintf(buf, sizeof buf, "`%s` ran holding %s, which another thread took too: what "
                  "it read there, that thread may have written", v->function, obj);
-    else if (e && e->text && strstr(e->text, "compared, not") &&
+    else if (e && e->text && strstr(e->text, TTDI_PTR_UNSEEN) &&
              (running_at(c, TTD_BAD, v->bad_time_ns) > 1 ||
               running_at(c, TTD_GOOD, v->good_time_ns) > 1))
         snprintf(buf, sizeof buf, "other threads ran when `%s` was called (in one run or "
