@@ -243,4 +243,42 @@ int ttdi_overlap_pick(const ttdi_flag_view *a, const ttdi_flag_call *ac,
  * 0 if not; or a TT_E* code. */
 int ttdi_overlap_find(const ttdi_in *in, const ttd_result *r, ttdi_overlap *out);
 
+/* The thread a wait that never ended waited for (waker.c): the bad run
+ * was killed with the split's thread S stopped at the split (no call
+ * after it, while the good run's S went on); another thread T parted from
+ * its good run only after that in the bad run's time, and before the
+ * split in the good run's (there its part was done before S looked), and
+ * went quiet soon after without a call that let S go on. */
+typedef struct ttdi_waker {
+    int found;
+    const char *function;               /* the frame that made T's last
+                                           calls after it parted */
+    const char *file;                   /* its source, NULL */
+    int line;
+    const char *thread;                 /* T (bad run's name, "#N") */
+    int64_t pair;
+    const char *waiter_thread;          /* S */
+    int64_t waiter_pair;
+    uint64_t stop_ns;                   /* S's last event (bad run) */
+    uint64_t part_ns;                   /* T's calls part (bad run) */
+    uint64_t last_ns;                   /* T's last event (bad run) */
+    uint64_t good_part_ns;              /* T's first difference, good run */
+    uint64_t split_good_ns;             /* the split, good run */
+} ttdi_waker;
+/* The split pair's hunk (r->first->hunk) when the bad run was killed (no
+ * clean end, no crash, no cut; the good run ended) and the split's thread
+ * stopped in it: the hunk reaches the end of that thread's bad events
+ * with at most 64 of them, while the good side has events; else -1. */
+long ttdi_waker_stopped(const ttd_result *r);
+/* Pair p's first hunk (timing-shaped too, not expected) when p is not
+ * the split's pair, all its hunks begin after stop_ns (bad run) and that
+ * one's good side began before the split's good time; else -1. */
+long ttdi_waker_first(const ttd_result *r, size_t p, uint64_t stop_ns);
+/* Pair p's first hunk from first on that is neither timing nor expected,
+ * when p's thread's bad events end within 4096 of its start; else -1. */
+long ttdi_waker_pick(const ttd_result *r, size_t p, long first);
+/* 1 and *out filled when such a T is found (the first in pair order), 0
+ * if not, or a TT_E* code. */
+int ttdi_waker_find(const ttdi_in *in, const ttd_result *r, ttdi_waker *out);
+
 #endif

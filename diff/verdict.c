@@ -922,6 +922,42 @@ static const ttd_place *cause_runs(vctx *c)
     return p;
 }
 
+/* The cause from a wait that never ended and the thread it waited for
+ * (ttdi_waker_find): that thread's frame named, the waiter in the
+ * sentence. */
+static const ttd_place *cause_waker(vctx *c, const ttdi_waker *w)
+{
+    const ttd_place *sy = c->v->symptom;
+    const char *in = sy && sy->function && *sy->function ? sy->function : "?";
+    ttd_place *p = place(c);
+    char buf[768];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;     /* its part came after the wait began */
+    p->function = w->function;
+    p->file = w->file;
+    p->line = w->line;
+    p->thread = w->thread;
+    p->pair = w->pair;
+    snprintf(buf, sizeof buf, "thread %s stopped in `%s` at the split and never went on; "
+             "thread %s parted from its good run only after that (at %.3f ms), then made its "
+             "last calls in `%s` (the last at %.3f ms) and none let thread %s go on: the "
+             "wake-up it waited for was not sent", w->waiter_thread, in, w->thread,
+             (double)w->part_ns / 1e6, w->function, (double)w->last_ns / 1e6, w->waiter_thread);
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "in the good run thread %s parted at %.3f ms, before the calls "
+             "part at %.3f ms: what it did otherwise came before thread %s got there, which "
+             "then did not wait",
+             w->thread, (double)w->good_part_ns / 1e6, (double)w->split_good_ns / 1e6,
+             w->waiter_thread);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "the bad run never ended (killed: no clean end); thread %s made "
+             "no call after %.3f ms", w->waiter_thread, (double)w->stop_ns / 1e6);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 /* Two builds whose changed code the verdict names without the hang: the
  * only changed function, the only changed source, or a suspect whose code
  * changed (cause_runs' code causes). */
@@ -948,6 +984,12 @@ static const ttd_place *cause(vctx *c)
 
     if (h && !code_explains(c))
         return cause_hang(c, h);
+    /* the split's thread stopped at the split and another thread, which
+     * parted only after it, went quiet without letting it go on (waker.c):
+     * the wait is the split's, its end the other thread's */
+    ttdi_waker wk;
+    if (!h && c->in && !code_explains(c) && ttdi_waker_find(c->in, c->r, &wk) == 1)
+        return cause_waker(c, &wk);
     const ttd_place *p = cause_runs(c);
     if (h && p)
         add_evidence(c, killed_while(c, h));
