@@ -957,7 +957,7 @@ static const ttd_place *cause_waker(vctx *c, const ttdi_waker *w)
     p->function = w->function;
     p->file = w->file;
     p->line = w->line;
-    p->thread = w->thread;
+    p->thread = thread_name(c, (size_t)w->pair);
     p->pair = w->pair;
     snprintf(buf, sizeof buf, "thread %s stopped in `%s` at the split and never went on; "
              "thread %s parted from its good run only after that (at %.3f ms), then made its "
