@@ -20,7 +20,8 @@
  * code changed with the same source only carry it), then the threads'
  * order when it alone differs where the split read (ordercause.c), a
  * race on a flag (flagrace.c), a call of another thread the split's
- * read fell inside (overlap.c); the
+ * read fell inside (overlap.c); a hang comes first (hang.c), then the
+ * thread a wait that never ended waited for (waker.c); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make
