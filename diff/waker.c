@@ -40,7 +40,7 @@
  * stack. A callee that returned early hands the decision to its caller,
  * which acted on what it got (a worker loop deciding not to signal); the
  * frames below that made no call after are only the thread's start
- * (names: the first such frame, as the walk saw it). Kind "hang",
+ * (names: the first such frame, as the walk saw it). Kind "order",
  * "possible": the trace shows no memory and, without sync records, not
  * which object S waits on. The first pair found, in the result's order,
  * is named.
