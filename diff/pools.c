@@ -34,6 +34,30 @@
  * Hunks outside the loops (before it, after it, or across its end: a
  * crash) are never touched. Pools need the call trees: --flat and
  * --first-only do without them.
+ *
+ * Values. With call values compared, a work item is its calls and its
+ * values: zstd's checksum_job(&jobs[1]) in worker 1 and checksum_job(
+ * &jobs[0]) in worker 2 in one good run, the other way round in the next,
+ * are the same two items. A value difference of a pool pair (its walk's
+ * first one and its differing returns, ipair.vf) lies in an item at the
+ * deepest level up to the pool's whose children hold it on both sides
+ * (a worker that took one item: its arguments are a level above the loop
+ * the tree finds inside it). At that level every item of the pool is
+ * matched one to one: first with its partner, the item at the same place
+ * of the paired thread (taken from the pair's own walk where its threads
+ * are the same keys up to there), then the bad items left over against
+ * the good ones left over, same calls (hash) and every value the same as
+ * the values walk compares them (values.c ttdi_values_span). A
+ * difference stays when its bad item found no twin: an item run with
+ * other values, or one of the same values twice where the good run ran
+ * it once. When a pair's recorded difference had a twin and went, its
+ * first bad item without one (against its partner) becomes its first
+ * difference: the walk keeps only the first argument that differs. The
+ * twinned items' ranges (ipair.twins) tell the explain stage's replay
+ * not to show their values. Cost: only pools with a value difference are
+ * matched, a walk over their pairs that differ; past VITEMS_MAX items a
+ * level, VLEFT_MAX left over or VSPAN_MAX events compared, the rule by
+ * the calls alone (call_kept).
  */
 #include <stdlib.h>
 #include <string.h>
