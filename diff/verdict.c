@@ -1253,10 +1253,13 @@ static int on_the_way(const ttd_suspect *s)
 static int code_likely(const vctx *c, const ttd_divergence *d, const ttd_suspect *cs)
 {
     const ttd_evidence *e = cs ? evidence_of(cs, TTD_EV_CODE) : NULL;
+    const ttd_code_change *one = only_change(c->r);
 
     if (!e || e->weight < TTDI_W_CODE || with_evidence(d, TTD_EV_CODE) != 1)
         return 0;
-    return on_the_way(cs) || c->only_change;
+    /* the only change, whether the verdict named it as such (cause_code)
+       or as the first suspect, which it is */
+    return on_the_way(cs) || c->only_change || (one && !strcmp(one->function, cs->name));
 }
 
 /* Threads of run k running at ns (started, not yet ended). */

@@ -125,6 +125,18 @@ static void test_code_likely(void **state)
         assert_int_equal(verdict_of(&h, &f), only ? TTD_CONF_LIKELY : TTD_CONF_POSSIBLE);
         assert_string_equal(f, "helper");
     }
+    /* the same when that only changed function is the first suspect (no
+     * spurious suspect above it: libzstd-joinearly, once a pool's swapped
+     * job arguments no longer made one); must not: one of two changed */
+    for (int only = 0; only < 2; only++) {
+        memset(&h, 0, sizeof h);
+        suspect(&h, 0, "helper", TTD_SUSPECT_RETURNED, TTDI_W_CODE + TTDI_W_SOURCE,
+                SRC_CHANGED);
+        suspect(&h, 1, "main", TTD_SUSPECT_FRAME, 0, NULL);
+        setup(&h, 2, only ? one : two, only ? 1 : 2);
+        assert_int_equal(verdict_of(&h, &f), only ? TTD_CONF_LIKELY : TTD_CONF_POSSIBLE);
+        assert_string_equal(f, "helper");
+    }
 }
 
 /* The verdict of h (no code compared) with counts k[0..nk): its cause's
