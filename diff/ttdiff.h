@@ -83,7 +83,7 @@ extern "C" {
  * that returned one after the other just before it (TTD_EV_ANSWER,
  * "answer_used"; the verdict's cause kind TTD_COF_ANSWER, "answer"). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 15
+#define TTD_VERSION_MINOR 16
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -913,6 +913,9 @@ typedef struct ttd_place {
     const char *decided_by; /* cause: the branch read a value no input
                                decides, and nothing else that differs
                                (ttd_cause.nondet: "a clock value"); NULL */
+    const char *label;      /* thread in words: `thread`, or "#3 app" when
+                               another pair's thread has that name too;
+                               NULL if no thread (1.16) */
 } ttd_place;
 
 /* A call whose count in the bad run no passing run had. */

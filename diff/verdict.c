@@ -120,15 +120,15 @@ static const char *thread_name(vctx *c, size_t i)
     return astr(c, buf);
 }
 
-/* Pair i's thread in a sentence: its name, "#3 app" when another pair's
- * thread has that name too (issue 33 item 4: two threads of one name are
- * told apart, as ttdi_thread_label does), "#3" when it has none. */
-static const char *thread_text(vctx *c, size_t i)
+/* Name n of pair i's thread in a sentence: n, "#3 app" when another
+ * pair's thread has that name too (issue 33 item 4: two threads of one
+ * name are told apart, as ttdi_thread_label does over a run's threads),
+ * n as it is when it is already a number ("#3"). */
+static const char *label_text(vctx *c, size_t i, const char *n)
 {
-    const char *n = thread_name(c, i);
     char buf[96];
 
-    if (!n || *n == '#')
+    if (!n || *n == '#' || i >= c->r->npairs)
         return n;
     for (size_t j = 0; j < c->r->npairs; j++) {
         const char *m = c->r->pairs[j].bad.name;
@@ -138,6 +138,25 @@ static const char *thread_text(vctx *c, size_t i)
         return astr(c, buf);
     }
     return n;
+}
+
+static const char *thread_text(vctx *c, size_t i)
+{
+    return label_text(c, i, thread_name(c, i));
+}
+
+/* The place the verdict names, with its label (ttd_place.label): what
+ * the renderers print, so the sentences here and the report's say one
+ * thing. A copy: the places are built const. */
+static const ttd_place *labelled(vctx *c, const ttd_place *cp)
+{
+    ttd_place *p;
+
+    if (!cp || !cp->thread || cp->label || !(p = place(c)))
+        return cp;
+    *p = *cp;
+    p->label = p->pair < 0 ? p->thread : label_text(c, (size_t)p->pair, p->thread);
+    return p;
 }
 
 static void add_evidence(vctx *c, const char *text)
@@ -1428,6 +1447,8 @@ int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_i
             v->cause = k;
         count_evidence(&c);
         confidence(&c, k || c.flag ? NULL : race_on_path(r));
+        v->symptom = labelled(&c, v->symptom);
+        v->cause = labelled(&c, v->cause);
     }
     if (c.nev) {
         const char **ev = ttfi_arena_alloc(a, c.nev * sizeof *ev);

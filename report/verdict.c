@@ -84,26 +84,10 @@ static void varied(const ttd_verdict *v, char *buf, size_t n)
             o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "; " : "", what[k]);
 }
 
-/* A place's thread in words: its name, "#3 app" when another pair's
- * thread has that name too (the sentences of diff/verdict.c say it so). */
-static const char *thread_words(const ttd_result *r, const ttd_place *p, char *buf, size_t n)
-{
-    if (!p->thread || p->pair < 0 || (size_t)p->pair >= r->npairs || *p->thread == '#')
-        return p->thread;
-    for (size_t j = 0; j < r->npairs; j++) {
-        const char *m = r->pairs[j].bad.name;
-        if (j == (size_t)p->pair || !m || strcmp(m, p->thread) != 0)
-            continue;
-        snprintf(buf, n, "#%" PRIu32 " %s", r->pairs[p->pair].bad.index, p->thread);
-        return buf;
-    }
-    return p->thread;
-}
-
 static void headline(const ttd_result *r, ttri_verdict_text *t)
 {
     const ttd_verdict *v = r->verdict;
-    char what[TTRI_VERDICT_LINE], tn[96];
+    char what[TTRI_VERDICT_LINE];
     size_t o;
 
     if (!v->cause) {
@@ -135,13 +119,12 @@ static void headline(const ttd_result *r, ttri_verdict_text *t)
                              status_words(v), ttd_confidence_name(v->confidence), what);
     if (v->cause->thread && o < sizeof t->headline)
         snprintf(t->headline + o, sizeof t->headline - o, " (thread %s)",
-                 thread_words(r, v->cause, tn, sizeof tn));
+                 v->cause->label);
 }
 
 void ttri_verdict_words(const ttd_result *r, ttri_verdict_text *t)
 {
     const ttd_verdict *v = r->verdict;
-    char tn[96];
 
     memset(t, 0, sizeof *t);
     if (!v) {
@@ -169,6 +152,6 @@ void ttri_verdict_words(const ttd_result *r, ttri_verdict_text *t)
         size_t o = (size_t)snprintf(t->symptom, sizeof t->symptom, "%s", s->text ? s->text : "");
         if (s->thread && s->bad_index != UINT64_MAX && o < sizeof t->symptom)
             snprintf(t->symptom + o, sizeof t->symptom - o, " (thread %s, bad event %" PRIu64 ")",
-                     thread_words(r, s, tn, sizeof tn), s->bad_index);
+                     s->label, s->bad_index);
     }
 }

@@ -10,7 +10,9 @@
  * answer (the call whose answer the split's branch came right after)
  * heads the verdict as "answer", "possible", and yields to what the
  * verdict weighed above the bare split before it: a race on the path to
- * the symptom, a count every passing run agrees on.
+ * the symptom, a count every passing run agrees on. The places the
+ * verdict names carry their thread's label: "#3 app" when another pair's
+ * thread is also "app", the bare name when none is.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -203,11 +205,49 @@ static void test_answer_yields(void **state)
     assert_string_equal(f, "retry");
 }
 
+/* The symptom's and cause's label (ttd_place.label, what the renderers
+ * print): "#3 app" when another pair's thread has the name, "app" when
+ * no other pair's has. */
+static void test_place_label(void **state)
+{
+    const char *names[][2] = {{"app", "app"}, {"app", "worker"}};
+    const char *want[] = {"#3 app", "worker"};
+    (void)state;
+
+    for (int k = 0; k < 2; k++) {
+        hand h;
+        ttd_pair two[2];
+        struct ttfi_arena a = {0};
+        const ttd_verdict *v = NULL;
+        ttdi_verdict_in in = {NULL, 0, NULL, NULL};
+
+        memset(&h, 0, sizeof h);
+        memset(two, 0, sizeof two);
+        suspect(&h, 0, "parse", TTD_SUSPECT_FRAME, 0, NULL);
+        setup(&h, 1, NULL, 0);
+        for (int i = 0; i < 2; i++) {
+            two[i].good.name = two[i].bad.name = names[k][i];
+            two[i].bad.index = two[i].good.index = (uint32_t)(2 + i);
+        }
+        h.r.pairs = two;
+        h.r.npairs = 2;
+        h.d.pair = h.s[0].pair = 1;   /* the suspect ran in the split's thread */
+        assert_int_equal(ttdi_verdict(&a, &h.r, &in, &v), 0);
+        assert_non_null(v->symptom);
+        assert_string_equal(v->symptom->thread, names[k][1]);
+        assert_string_equal(v->symptom->label, want[k]);
+        assert_non_null(v->cause);
+        assert_string_equal(v->cause->label, want[k]);
+        ttfi_arena_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_code_likely),
         cmocka_unit_test(test_answer_yields),
+        cmocka_unit_test(test_place_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
