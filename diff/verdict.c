@@ -361,6 +361,24 @@ static const ttd_race *race_on_path(const ttd_result *r)
     return NULL;
 }
 
+/* Does race x explain the first divergence? When its first suspect is
+ * only the split's own branch, or the value (an error origin's answer, a
+ * value on the chain) that the race's own check or act call returned:
+ * that answer came out of the window the other thread was inside (a
+ * pool's item with another answer is kept since items are matched by
+ * their values: ttdiff_checkact's tickets_left returned -1). */
+static int race_explains(const ttd_race *x, const ttd_divergence *d)
+{
+    const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
+    int k = s ? suspect_kind(s) : TTD_COF_SPLIT;
+
+    if (bare_split(d))
+        return 1;
+    if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE) || !s->name)
+        return 0;
+    return (x->check && !strcmp(s->name, x->check)) || (x->act && !strcmp(s->name, x->act));
+}
+
 /* The cause from a race (race_on_path): the unprotected function, or the
  * check of a check-then-act window; its thread the one that went without
  * the lock (the later check). */
@@ -885,7 +903,7 @@ static const ttd_place *cause_runs(vctx *c)
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
-    if (x && bare_split(d))
+    if (x && race_explains(x, d))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
         return cause_code(c, ch, 0);
