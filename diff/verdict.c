@@ -363,10 +363,11 @@ static const ttd_race *race_on_path(const ttd_result *r)
 
 /* Does race x explain the first divergence? When its first suspect is
  * only the split's own branch, or the value (an error origin's answer, a
- * value on the chain) that the race's own check or act call returned:
- * that answer came out of the window the other thread was inside (a
- * pool's item with another answer is kept since items are matched by
- * their values: ttdiff_checkact's tickets_left returned -1). */
+ * value on the chain) that the race's own check returned: that answer
+ * came out of the window the other thread was inside (a pool's item with
+ * another answer is kept since items are matched by their values:
+ * ttdiff_checkact's tickets_left returned -1). The act's answer is not
+ * taken: the race names the check, another function. */
 static int race_explains(const ttd_race *x, const ttd_divergence *d)
 {
     const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
@@ -376,7 +377,7 @@ static int race_explains(const ttd_race *x, const ttd_divergence *d)
         return 1;
     if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE) || !s->name)
         return 0;
-    return (x->check && !strcmp(s->name, x->check)) || (x->act && !strcmp(s->name, x->act));
+    return x->check && !strcmp(s->name, x->check);
 }
 
 /* The cause from a race (race_on_path): the unprotected function, or the
