@@ -213,6 +213,18 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
                         size_t nh, ttdi_openset *noise, int collect_noise,
                         ttdi_vstep *vs, ttdi_vfound *out);
 void ttdi_vfound_free(ttdi_vfound *f);
+/* Read keyed walk w on until its current event is the one at key index
+ * idx: 1, 0 when the thread ends first or has no event there, or a TT_E*
+ * code. */
+int ttdi_values_seek(ttdi_walk *w, uint64_t idx);
+/* Compare n events of walks wg and wb from their current ones (read, the
+ * walks advanced): 1 when the keys agree all along and no value differs
+ * (differences in noise skipped, as ttdi_values_compare does), 0 when
+ * not (out->found and out->first: the first value that differs, if one
+ * did), or a TT_E* code. The caller frees out (ttdi_vfound_free). */
+int ttdi_values_span(ttdi_walk *wg, ttdi_walk *wb, uint64_t n, ttdi_openset *noise,
+                     ttdi_vfound *out);
+
 /* The differing return at bad key index idx, NULL if none. */
 const ttdi_vdiff *ttdi_vfound_ret(const ttdi_vfound *f, uint64_t idx);
 

@@ -1087,6 +1087,7 @@ void ttd_free(ttd_diff *d)
         free(d->s.ip[i].reps);
         free(d->s.ip[i].tim);
         free(d->s.ip[i].waitns);
+        free(d->s.ip[i].twins);
         ttdi_pool_free(&d->s.ip[i]);
         ttdi_vfound_free(&d->s.ip[i].vf);
         ttdi_rprefix_free(d->s.ip[i].rpre);

@@ -197,6 +197,26 @@ static const char *thread_name(ectx *e, size_t pair)
 /* ---- replays ---------------------------------------------------------------- */
 
 /* Replay pair i up to bad key index stop or bad time stop_ns. */
+/* The values of the calls inside pair p's twinned work items (pools.c:
+ * items another worker of the good run's pool did, same calls and same
+ * values) say only which worker took which item: not compared. */
+static void hide_twins(ttdi_replay *rp, const ttdi_ipair *p)
+{
+    for (size_t k = 1; p->ntwins && k < rp->n; k++) {
+        ttdi_xcall *x = &rp->c[k];
+        size_t a = 0, z = p->ntwins;
+        while (a < z) { /* the first range ending after the ENTER */
+            size_t m = a + (z - a) / 2;
+            if (p->twins[2 * m + 1] <= x->enter[1])
+                a = m + 1;
+            else
+                z = m;
+        }
+        if (a < p->ntwins && p->twins[2 * a] <= x->enter[1])
+            x->argdiff = 0, x->retdiff = 0;
+    }
+}
+
 static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
 {
     const ttdi_in *in = e->in;
@@ -217,6 +237,8 @@ static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
     x->rp.noise = in->o->nbaselines ? &in->s->noise : NULL;
     x->rp.tim = in->s->ip[i].tim;
     int rc = ttdi_replay_run(&x->rp, in->s->ip[i].rpre);
+    if (rc >= 0)
+        hide_twins(&x->rp, &in->s->ip[i]);
     if (rc >= 0)
         rc = ttdi_replay_timeouts(&x->rp);
     return rc < 0 ? rc : ttdi_replay_swaps(&x->rp);

@@ -34,6 +34,30 @@
  * Hunks outside the loops (before it, after it, or across its end: a
  * crash) are never touched. Pools need the call trees: --flat and
  * --first-only do without them.
+ *
+ * Values. With call values compared, a work item is its calls and its
+ * values: zstd's checksum_job(&jobs[1]) in worker 1 and checksum_job(
+ * &jobs[0]) in worker 2 in one good run, the other way round in the next,
+ * are the same two items. A value difference of a pool pair (its walk's
+ * first one and its differing returns, ipair.vf) lies in an item at the
+ * deepest level up to the pool's whose children hold it on both sides
+ * (a worker that took one item: its arguments are a level above the loop
+ * the tree finds inside it). At that level every item of the pool is
+ * matched one to one: first with its partner, the item at the same place
+ * of the paired thread (taken from the pair's own walk where its threads
+ * are the same keys up to there), then the bad items left over against
+ * the good ones left over, same calls (hash) and every value the same as
+ * the values walk compares them (values.c ttdi_values_span). A
+ * difference stays when its bad item found no twin: an item run with
+ * other values, or one of the same values twice where the good run ran
+ * it once. When a pair's recorded difference had a twin and went, its
+ * first bad item without one (against its partner) becomes its first
+ * difference: the walk keeps only the first argument that differs. The
+ * twinned items' ranges (ipair.twins) tell the explain stage's replay
+ * not to show their values. Cost: only pools with a value difference are
+ * matched, a walk over their pairs that differ; past VITEMS_MAX items a
+ * level, VLEFT_MAX left over or VSPAN_MAX events compared, the rule by
+ * the calls alone (call_kept).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +68,10 @@
 #define LOOP_DEPTH 64       /* levels searched for a worker loop */
 #define WRAP_MAX 3          /* calls of a caller that wraps a loop, at most */
 #define POOL_ITEMS_MAX (1u << 20) /* items that differ per thread, at most */
+#define VITEMS_MAX (1u << 16) /* items per level kept to match by values */
+#define VLEFT_MAX 256       /* items per side and level left to match
+                               across the pool's threads */
+#define VSPAN_MAX (1u << 24) /* events compared to match those */
 
 /* ---- finding the pools ----------------------------------------------------- */
 
@@ -235,6 +263,24 @@ static int level_of(const ttdi_tree *t, size_t nd, uint64_t r, int keep, rng *rg
     return rc;
 }
 
+/* With values: every child of node nd (at key index r) into lv->vitems,
+ * none past VITEMS_MAX (vover). 0 or TT_ENOMEM. */
+static int value_items(const ttdi_tree *t, size_t nd, uint64_t r, ttdi_level *lv)
+{
+    ivec iv = {NULL, 0, 0};
+    size_t total = 0;
+    uint64_t lr[2];
+
+    if (lv->total > VITEMS_MAX) {
+        lv->vover = 1;
+        return 0;
+    }
+    int rc = children(t, nd, r, 1, 0, NULL, &iv, &total, lr);
+    lv->vitems = iv.v;
+    lv->nv = iv.n;
+    return rc;
+}
+
 /* The children of each kept item of the loop level lv (node nd) as its
  * sub-items, for the second look at the items that differ. */
 static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
@@ -271,8 +317,8 @@ static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
  * touches are matched one to one with the paired thread's (same hash) and
  * cancel out of the multiset anyway.
  * 0 or TT_ENOMEM. */
-static int find_loop(const ttdi_tree *t, int keep, const ttdi_xhunk *x, size_t nx, int s,
-                     ttdi_level *lv, size_t *n)
+static int find_loop(const ttdi_tree *t, int keep, int values, const ttdi_xhunk *x, size_t nx,
+                     int s, ttdi_level *lv, size_t *n)
 {
     size_t nd = 0;
     uint64_t r = 0;
@@ -281,7 +327,8 @@ static int find_loop(const ttdi_tree *t, int keep, const ttdi_xhunk *x, size_t n
     *n = 0;
     for (int depth = 0; depth < LOOP_DEPTH; depth++) {
         rng rg = {x, nx, 0, s};
-        if (level_of(t, nd, r, keep, &rg, &lv[(*n)++]) < 0)
+        if (level_of(t, nd, r, keep, &rg, &lv[(*n)++]) < 0 ||
+            (values && value_items(t, nd, r, &lv[*n - 1]) < 0))
             return TT_ENOMEM;
         scan_kids(t, nd, r, &k);
         if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
@@ -306,14 +353,15 @@ static int find_loop(const ttdi_tree *t, int keep, const ttdi_xhunk *x, size_t n
     return sub_items(t, nd, last);
 }
 
-int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr, const ttdi_xhunk *x, size_t nx)
+int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr, const ttdi_xhunk *x, size_t nx,
+                    int values)
 {
     int differ = ttdi_tree_node(&tr[0], 0)->hash != ttdi_tree_node(&tr[1], 0)->hash;
 
     for (int s = 0; s < 2; s++) {
         if (!(p->lv[s] = calloc(LOOP_DEPTH + 1, sizeof *p->lv[s])))
             return TT_ENOMEM;
-        if (find_loop(&tr[s], differ, x, nx, s, p->lv[s], &p->nlv[s]) < 0)
+        if (find_loop(&tr[s], differ, values, x, nx, s, p->lv[s], &p->nlv[s]) < 0)
             return TT_ENOMEM;
     }
     return 0;
@@ -325,6 +373,7 @@ void ttdi_pool_free(ttdi_ipair *p)
         for (size_t j = 0; p->lv[s] && j < p->nlv[s]; j++) {
             free(p->lv[s][j].items);
             free(p->lv[s][j].subs);
+            free(p->lv[s][j].vitems);
         }
         free(p->lv[s]);
         p->lv[s] = NULL;
@@ -826,12 +875,13 @@ static int settle_pool(ttdi_aligner *al, size_t k)
 
 /* ---- call values in a pool ------------------------------------------------------ */
 
-/* Is a value difference at key indexes idx (good, bad) of pool pair p one
- * to keep? Inside the worker loop only within an item the bad run alone
- * did: elsewhere the aligned calls are of whichever items the two
- * threads took (item 4 against item 7), and their arguments differ for
- * that reason only. */
-static int value_kept(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
+/* The rule by the calls alone, where items cannot be matched by their
+ * values (too many, or too long to compare): is a value difference at key
+ * indexes idx (good, bad) of pool pair p one to keep? Inside the worker
+ * loop only within an item the bad run alone did: elsewhere the aligned
+ * calls are of whichever items the two threads took (item 4 against item
+ * 7), and their arguments differ for that reason only. */
+static int call_kept(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
 {
     const ttdi_level *g = &p->lv[0][L], *b = &p->lv[1][L];
     size_t i0, i1;
@@ -842,25 +892,335 @@ static int value_kept(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
     return i1 > i0 && (b->items[i0].state & 1);
 }
 
-/* Drop the value differences of pool k's pairs that only say which
- * worker took which item (value_kept). */
-static void pool_values(ttdi_aligner *al, size_t k)
+/* The level of the item a value difference at idx (good, bad) of pair p
+ * lies in: the deepest level up to L whose children's ranges hold it on
+ * both sides (a worker that took one item: the item's own arguments lie
+ * a level above its loop's, inside the item). */
+static size_t value_level(const ttdi_ipair *p, size_t L, const uint64_t idx[2])
+{
+    for (size_t j = L + 1; j-- > 0;) {
+        const uint64_t *g = p->lv[0][j].lr, *b = p->lv[1][j].lr;
+        if (idx[0] >= g[0] && idx[0] < g[1] && idx[1] >= b[0] && idx[1] < b[1])
+            return j;
+    }
+    return SIZE_MAX;
+}
+
+/* An item its partner did not match (other calls or values): matched
+ * across the pool afterwards. */
+typedef struct vleft {
+    ttdi_item *it;          /* the item (a level's vitems) */
+    ttdi_walk w;            /* a walk at its first event (read) */
+    size_t pair;            /* its pair */
+    int hasd;               /* bad side: d holds its first value that
+                               differs from its partner's */
+    ttdi_vdiff d;
+} vleft;
+
+/* Matching one level of a pool by calls and values. */
+typedef struct vmatch {
+    ttdi_aligner *al;
+    ttdi_openset *noise;    /* value slots good runs vary in, NULL */
+    vleft *left[2];         /* items left after their partners, per run */
+    size_t nleft[2];
+    uint64_t budget;        /* events left to compare (VSPAN_MAX) */
+    int undecided;          /* 1: a cap reached: the rule by the calls */
+} vmatch;
+
+/* Keep clone c of side s's walk at item it (pair i) as left over; d: the
+ * difference from its partner. Takes c. 0 or TT_ENOMEM. */
+static int push_left(vmatch *m, int s, ttdi_item *it, size_t i, ttdi_walk *c,
+                     const ttdi_vfound *d)
+{
+    if (!m->left[s] && !(m->left[s] = calloc(VLEFT_MAX, sizeof *m->left[s]))) {
+        ttdi_walk_close(c);
+        return TT_ENOMEM;
+    }
+    if (m->nleft[s] >= VLEFT_MAX) {
+        m->undecided = 1;
+        ttdi_walk_close(c);
+        return 0;
+    }
+    vleft *l = &m->left[s][m->nleft[s]++];
+    memset(l, 0, sizeof *l);
+    l->it = it;
+    l->w = *c;
+    l->pair = i;
+    l->hasd = d && d->found;
+    if (l->hasd)
+        l->d = d->first;
+    return 0;
+}
+
+/* Compare the calls and values of the items at walks a, b (their first
+ * events read; advanced) if they have the same calls and the budget
+ * allows: 1 the same, 0 not, TT_E*; f: the first difference. */
+static int same_items(vmatch *m, const ttdi_item *g, const ttdi_item *b, ttdi_walk *wg,
+                      ttdi_walk *wb, ttdi_vfound *f)
+{
+    uint64_t len = b->raw1 - b->raw0;
+
+    if (g->hash != b->hash || g->raw1 - g->raw0 != len)
+        return 0;
+    if (m->budget < len) {
+        m->undecided = 1;
+        return 0;
+    }
+    m->budget -= len;
+    return ttdi_values_span(wg, wb, len, m->noise, f);
+}
+
+/* Item it[0] (good) against it[1] (bad), the items at one place of pair
+ * i (either NULL: that thread did fewer), with the pair's walks w: matched
+ * (state 1) when the same, else each kept as left over. 0 or TT_E*. */
+static int match_two(vmatch *m, size_t i, ttdi_item *it[2], ttdi_walk w[2])
+{
+    ttdi_walk c[2];
+    ttdi_vfound f;
+    int have[2] = {0, 0}, rc = 0;
+
+    memset(&f, 0, sizeof f);
+    for (int s = 0; s < 2 && rc >= 0 && !m->undecided; s++) {
+        if (!it[s])
+            continue;
+        if ((rc = ttdi_values_seek(&w[s], it[s]->raw0)) == 0)
+            m->undecided = 1;   /* the key index is not there */
+        if (rc > 0 && (rc = ttdi_walk_clone(&w[s], &c[s])) >= 0)
+            have[s] = 1;
+    }
+    if (rc >= 0 && !m->undecided && it[0] && it[1])
+        rc = same_items(m, it[0], it[1], &w[0], &w[1], &f);
+    if (rc > 0)
+        it[0]->state = it[1]->state = 1;
+    for (int s = 0; s < 2; s++) {
+        if (have[s] && rc == 0 && !m->undecided)
+            rc = push_left(m, s, it[s], i, &c[s], s ? &f : NULL);
+        else if (have[s])
+            ttdi_walk_close(&c[s]);
+    }
+    ttdi_vfound_free(&f);
+    return rc < 0 ? rc : 0;
+}
+
+/* Has pair p's own values walk already found items g, b the same? Its
+ * threads the same keys (each item against the one at its place) and no
+ * value difference up to b's end. */
+static int seen_same(const ttdi_ipair *p, const ttdi_item *g, const ttdi_item *b)
+{
+    return p->same && g && b && g->hash == b->hash &&
+           (!p->vf.found || b->raw1 <= p->vf.first.idx[1]);
+}
+
+/* The first pass: each item of pair i at level j against its partner, the
+ * item at the same place of the other run's thread. 0 or TT_E*. */
+static int match_pair(vmatch *m, size_t i, size_t j)
+{
+    ttdi_ipair *p = &m->al->s->ip[i];
+    ttdi_level *g = &p->lv[0][j], *b = &p->lv[1][j];
+    size_t n = g->nv > b->nv ? g->nv : b->nv;
+    ttdi_walk w[2];
+    int open = 0, rc = 0;
+
+    for (size_t k = 0; k < n && rc >= 0 && !m->undecided; k++) {
+        ttdi_item *it[2] = {k < g->nv ? &g->vitems[k] : NULL, k < b->nv ? &b->vitems[k] : NULL};
+        if (seen_same(p, it[0], it[1])) {
+            it[0]->state = it[1]->state = 1;
+            continue;
+        }
+        if (!open && (rc = ttdi_walk_keyed(&w[0], &m->al->r[TTD_GOOD].norm, p->t[0])) >= 0 &&
+            (rc = ttdi_walk_keyed(&w[1], &m->al->r[TTD_BAD].norm, p->t[1])) < 0)
+            ttdi_walk_close(&w[0]);
+        open |= rc >= 0;
+        if (rc >= 0)
+            rc = match_two(m, i, it, w);
+    }
+    if (open) {
+        ttdi_walk_close(&w[0]);
+        ttdi_walk_close(&w[1]);
+    }
+    return rc;
+}
+
+/* The second pass: each bad item left over against the good ones left
+ * over, whichever thread did them (same calls, same values: the same work
+ * on another worker). 0 or TT_E*. */
+static int match_left(vmatch *m)
+{
+    int rc = 0;
+
+    for (size_t b = 0; b < m->nleft[1] && rc >= 0 && !m->undecided; b++) {
+        vleft *lb = &m->left[1][b];
+        for (size_t g = 0; g < m->nleft[0] && !(lb->it->state & 1) && rc >= 0; g++) {
+            vleft *lg = &m->left[0][g];
+            ttdi_walk c[2];
+            ttdi_vfound f;
+            if (lg->it->state & 1)
+                continue;
+            memset(&f, 0, sizeof f);
+            if ((rc = ttdi_walk_clone(&lg->w, &c[0])) < 0)
+                break;
+            if ((rc = ttdi_walk_clone(&lb->w, &c[1])) >= 0) {
+                rc = same_items(m, lg->it, lb->it, &c[0], &c[1], &f);
+                ttdi_walk_close(&c[1]);
+            }
+            ttdi_walk_close(&c[0]);
+            ttdi_vfound_free(&f);
+            if (rc > 0)
+                lg->it->state = lb->it->state = 1;
+        }
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* Match pool k's items at level j by calls and values (vitems state 1),
+ * into m. 0 or TT_E*; m->undecided when they cannot be (an item list not
+ * kept, a cap reached). */
+static int match_level(vmatch *m, size_t k, size_t j)
+{
+    ttdi_script *sc = m->al->s;
+    int rc = 0;
+
+    for (size_t i = 0; i < sc->nip && rc >= 0 && !m->undecided; i++) {
+        ttdi_ipair *p = &sc->ip[i];
+        if (p->pool != (int)k || p->nlv[0] <= j || p->nlv[1] <= j)
+            continue;
+        m->undecided = p->lv[0][j].vover || p->lv[1][j].vover;
+        for (size_t v = 0; v < p->lv[0][j].nv; v++)
+            p->lv[0][j].vitems[v].state = 0;
+        for (size_t v = 0; v < p->lv[1][j].nv; v++)
+            p->lv[1][j].vitems[v].state = 0;
+        if (!m->undecided)
+            rc = match_pair(m, i, j);
+    }
+    return rc >= 0 && !m->undecided ? match_left(m) : rc;
+}
+
+static void vmatch_free(vmatch *m)
+{
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < m->nleft[s]; i++)
+            ttdi_walk_close(&m->left[s][i].w);
+        free(m->left[s]);
+    }
+}
+
+/* Is a value difference at idx (good, bad) of pair p, at level j, one to
+ * keep? When its bad item has no twin in the good run's pool (m). */
+static int value_kept(const ttdi_ipair *p, size_t L, size_t j, const uint64_t idx[2],
+                      const vmatch *m)
+{
+    const ttdi_level *b = &p->lv[1][j];
+    size_t i0, i1;
+
+    if (m->undecided)
+        return call_kept(p, L, idx);
+    touched_in(b->vitems, b->nv, idx[1], idx[1] + 1, &i0, &i1);
+    return i1 == i0 || !(b->vitems[i0].state & 1);
+}
+
+/* Pair i's value differences at level j that only say which worker took
+ * which item (value_kept) dropped; when none is left and its threads are
+ * the same keys, its first bad item at j with no twin gives the first
+ * difference (its values against its partner's): the pair's own walk
+ * recorded only the first, which may have been a dropped one. */
+static void drop_values(ttdi_aligner *al, size_t i, size_t L, size_t j, const vmatch *m)
+{
+    ttdi_ipair *p = &al->s->ip[i];
+    ttdi_vfound *f = &p->vf;
+    size_t n = 0;
+
+    if (f->found && value_level(p, L, f->first.idx) == j &&
+        !value_kept(p, L, j, f->first.idx, m))
+        f->found = 0;
+    for (size_t r = 0; r < f->nrets; r++)
+        if (value_level(p, L, f->rets[r].idx) != j || value_kept(p, L, j, f->rets[r].idx, m))
+            f->rets[n++] = f->rets[r];
+    f->nrets = n;
+    for (size_t l = 0; !f->found && p->same && !m->undecided && l < m->nleft[1]; l++) {
+        const vleft *lb = &m->left[1][l];
+        if (lb->pair == i && lb->hasd && !(lb->it->state & 1)) {
+            f->found = 1;
+            f->first = lb->d;
+        }
+    }
+}
+
+/* The bad items left over that found a twin (m) into their pairs' twins
+ * (the explain stage's replay hides their values). 0 or TT_ENOMEM. */
+static int note_twins(ttdi_aligner *al, const vmatch *m)
+{
+    for (size_t l = 0; l < m->nleft[1]; l++) {
+        const vleft *lb = &m->left[1][l];
+        ttdi_ipair *p = &al->s->ip[lb->pair];
+        if (!(lb->it->state & 1))
+            continue;
+        uint64_t *t = realloc(p->twins, 2 * (p->ntwins + 1) * sizeof *t);
+        if (!t)
+            return TT_ENOMEM;
+        t[2 * p->ntwins] = lb->it->raw0;
+        t[2 * p->ntwins + 1] = lb->it->raw1;
+        p->twins = t;
+        p->ntwins++;
+    }
+    return 0;
+}
+
+static int cmp_range(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* The levels (bit j) of pool k's value differences. */
+static uint64_t value_levels(const ttdi_aligner *al, size_t k)
 {
     size_t L = al->s->pools[k].level;
+    uint64_t need = 0;
 
     for (size_t i = 0; i < al->s->nip; i++) {
-        ttdi_ipair *p = &al->s->ip[i];
-        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L || al->s->pools[k].over)
+        const ttdi_ipair *p = &al->s->ip[i];
+        if (p->pool != (int)k || p->nlv[0] <= L || p->nlv[1] <= L)
             continue;
-        ttdi_vfound *f = &p->vf;
-        if (f->found && !value_kept(p, L, f->first.idx))
-            f->found = 0;
-        size_t n = 0;
-        for (size_t j = 0; j < f->nrets; j++)
-            if (value_kept(p, L, f->rets[j].idx))
-                f->rets[n++] = f->rets[j];
-        f->nrets = n;
+        size_t j = p->vf.found ? value_level(p, L, p->vf.first.idx) : SIZE_MAX;
+        need |= j < 64 ? 1ull << j : 0;
+        for (size_t r = 0; r < p->vf.nrets; r++)
+            if ((j = value_level(p, L, p->vf.rets[r].idx)) < 64)
+                need |= 1ull << j;
     }
+    return need;
+}
+
+/* Drop the value differences of pool k's pairs that only say which
+ * worker took which item: a bad item's values differ from its partner's,
+ * but another item of the good run's pool, same calls and same values,
+ * is its twin. Items are matched one to one, first with their partners,
+ * then across the pool's threads, at the level of the item each
+ * difference lies in; past the caps (VITEMS_MAX, VLEFT_MAX, VSPAN_MAX),
+ * by the calls alone (call_kept). 0 or TT_E*. */
+static int pool_values(ttdi_aligner *al, size_t k)
+{
+    size_t L = al->s->pools[k].level;
+    uint64_t need = al->s->pools[k].over ? 0 : value_levels(al, k);
+    int rc = 0;
+
+    for (size_t j = 0; j <= L && j < 64 && rc >= 0; j++) {
+        if (!(need >> j & 1))
+            continue;
+        vmatch m = {al, al->nbase ? &al->s->noise : NULL, {NULL, NULL}, {0, 0}, VSPAN_MAX, 0};
+        rc = match_level(&m, k, j);
+        for (size_t i = 0; i < al->s->nip && rc >= 0; i++) {
+            const ttdi_ipair *p = &al->s->ip[i];
+            if (p->pool == (int)k && p->nlv[0] > L && p->nlv[1] > L)
+                drop_values(al, i, L, j, &m);
+        }
+        if (rc >= 0 && !m.undecided)
+            rc = note_twins(al, &m);
+        vmatch_free(&m);
+    }
+    for (size_t i = 0; i < al->s->nip && rc >= 0; i++)
+        if (al->s->ip[i].pool == (int)k && al->s->ip[i].ntwins > 1)
+            qsort(al->s->ip[i].twins, al->s->ip[i].ntwins, 2 * sizeof(uint64_t), cmp_range);
+    return rc;
 }
 
 int ttdi_pools_settle(ttdi_aligner *al)
@@ -869,7 +1229,8 @@ int ttdi_pools_settle(ttdi_aligner *al)
 
     for (size_t k = 0; k < al->s->npools && rc >= 0; k++) {
         rc = settle_pool(al, k);
-        pool_values(al, k);
+        if (rc >= 0)
+            rc = pool_values(al, k);
     }
     for (size_t i = 0; i < al->s->nip; i++)
         ttdi_pool_free(&al->s->ip[i]);

@@ -43,6 +43,13 @@ typedef struct ttdi_level {
     ttdi_item *subs;        /* the deepest level: its items' children (the
                                second look at items that differ), by item */
     size_t nsubs;
+    ttdi_item *vitems;      /* values compared: all its children, to match
+                               items by their calls and values (pools.c);
+                               state 1: matched with an item of the other
+                               run */
+    size_t nv;
+    uint8_t vover;          /* 1: more children than pools.c keeps for
+                               that: none kept */
 } ttdi_level;
 
 /* A pool of look-alike threads (pools.c). */
@@ -79,6 +86,13 @@ typedef struct ttdi_ipair {
     ttdi_rprefix *rpre;     /* the replay over its common prefix (values,
                                tree mode, the threads' lengths differ),
                                NULL: none */
+    uint64_t *twins;        /* pool pair: bad key ranges [twins[2k],
+                               twins[2k+1]) of work items whose values
+                               differ from their partner's and which
+                               another worker of the good run's pool did,
+                               same calls and values (pools.c), ascending;
+                               NULL: none */
+    size_t ntwins;
     int same;               /* 1: both sides are the same keys (tree mode:
                                the trees' root hashes and lengths agree),
                                so anything counted from the keys is too */
@@ -192,15 +206,18 @@ int ttdi_make_pairs(const ttdi_run_state *r, const char *pattern, const ttd_rege
 int ttdi_pools_find(ttdi_aligner *al);
 /* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
  * x[0..nx): find each side's worker loop and count its items; when the
- * trees differ, keep those the hunks touch. 0 or TT_ENOMEM. */
+ * trees differ, keep those the hunks touch; with values (call values
+ * compared), keep every level's items (ttdi_level.vitems). 0 or
+ * TT_ENOMEM. */
 int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr, const ttdi_xhunk *x,
-                    size_t nx);
+                    size_t nx, int values);
 /* Free what ttdi_pool_items kept in p. */
 void ttdi_pool_free(ttdi_ipair *p);
 /* After every pair is aligned: per pool, the multiset of the good run's
  * items against the bad run's; a hunk inside a worker loop stays only if
- * it touches an item one run did more often than the other, and so does
- * a call value difference (ipair.vf). 0 or TT_ENOMEM. */
+ * it touches an item one run did more often than the other; a call value
+ * difference (ipair.vf) only if its item has no twin, same calls and
+ * values, in the other run's pool. 0 or a TT_E* code. */
 int ttdi_pools_settle(ttdi_aligner *al);
 /* The multiset comparison itself (pools.c, also for the unit tests):
  * items g[0..ng) and b[0..nb), hashes set; groups them by hash (grp) and

@@ -507,6 +507,34 @@ static int skip_hunks(vwalk w[2], const ttdi_hunk *h, size_t nh, size_t *hi)
     return rc;
 }
 
+/* ---- spans of calls (pools.c) --------------------------------------------- */
+
+int ttdi_values_seek(ttdi_walk *w, uint64_t idx)
+{
+    int rc = 1;
+    while (rc > 0 && (!w->next || w->idx < idx))
+        rc = ttdi_walk_next_key(w);
+    return rc > 0 ? w->idx == idx : rc;
+}
+
+int ttdi_values_span(ttdi_walk *wg, ttdi_walk *wb, uint64_t n, ttdi_openset *noise,
+                     ttdi_vfound *out)
+{
+    int rc = 1;
+
+    for (uint64_t i = 0; i < n; i++) {
+        if (i && ((rc = ttdi_walk_next_key(wg)) <= 0 || (rc = ttdi_walk_next_key(wb)) <= 0))
+            return rc;
+        if (wg->key != wb->key)
+            return 0;
+        if ((rc = compare_pair(wg, wb, noise, 0, out)) < 0)
+            return rc;
+        if (out->found)
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- the load pass's prefix ------------------------------------------------ */
 
 int ttdi_values_step(const ttdi_walk *g, const ttdi_walk *b, ttdi_vstep *vs)

@@ -362,6 +362,25 @@ static const ttd_race *race_on_path(const ttd_result *r)
     return NULL;
 }
 
+/* Does race x explain the first divergence? When its first suspect is
+ * only the split's own branch, or the value (an error origin's answer, a
+ * value on the chain) that the race's own check returned: that answer
+ * came out of the window the other thread was inside (a pool's item with
+ * another answer is kept since items are matched by their values:
+ * ttdiff_checkact's tickets_left returned -1). The act's answer is not
+ * taken: the race names the check, another function. */
+static int race_explains(const ttd_race *x, const ttd_divergence *d)
+{
+    const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
+    int k = s ? suspect_kind(s) : TTD_COF_SPLIT;
+
+    if (bare_split(d))
+        return 1;
+    if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE) || !s->name)
+        return 0;
+    return x->check && !strcmp(s->name, x->check);
+}
+
 /* The cause from a race (race_on_path): the unprotected function, or the
  * check of a check-then-act window; its thread the one that went without
  * the lock (the later check). */
@@ -886,7 +905,7 @@ static const ttd_place *cause_runs(vctx *c)
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
-    if (x && bare_split(d))
+    if (x && race_explains(x, d))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
         return cause_code(c, ch, 0);
@@ -1315,10 +1334,13 @@ static int on_the_way(const ttd_suspect *s)
 static int code_likely(const vctx *c, const ttd_divergence *d, const ttd_suspect *cs)
 {
     const ttd_evidence *e = cs ? evidence_of(cs, TTD_EV_CODE) : NULL;
+    const ttd_code_change *one = only_change(c->r);
 
     if (!e || e->weight < TTDI_W_CODE || with_evidence(d, TTD_EV_CODE) != 1)
         return 0;
-    return on_the_way(cs) || c->only_change;
+    /* the only change, whether the verdict named it as such (cause_code)
+       or as the first suspect, which it is */
+    return on_the_way(cs) || c->only_change || (one && !strcmp(one->function, cs->name));
 }
 
 /* Threads of run k running at ns (started, not yet ended). */

@@ -810,6 +810,89 @@ static void pool_grew_is_timing(void **state)
     }
 }
 
+/* ---- call values in a pool (issue 33) --------------------------------------- */
+
+/* A work item with an argument: its id (DWARF: one int parameter). */
+__attribute__((noinline, used)) int tp_job(int id);
+int tp_job(int id)
+{
+    return id * 3 + 1;
+}
+
+/* A values run: main, then three workers; worker i ran the jobs ids[i]
+ * (0 ends the list), each tp_job(id){ lex{} } returning 0, inside work{}. */
+static void job_run(char *path, size_t len, const int ids[3][3])
+{
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = 1};
+    uint64_t a = (uint64_t)(uintptr_t)tp_job;
+    dt t;
+
+    assert_int_equal(dt_open_opts(&t, next_path(path, len), 0, NAMES, 4, &o), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ }"), 0);
+    for (uint32_t th = 1; th < 4; th++) {
+        assert_int_equal(dt_run(&t, th, "work{"), 0);
+        for (int k = 0; k < 3 && ids[th - 1][k]; k++) {
+            uint64_t r[TTF_VALUE_REGS] = {(uint64_t)ids[th - 1][k], 0, 0, 0, 0, 0};
+            assert_int_equal(ttf_write_enter_values(t.w, th, t.now[th] += 10, a, r), 0);
+            assert_int_equal(dt_run(&t, th, "lex{}"), 0);
+            assert_int_equal(ttf_write_exit_value(t.w, th, t.now[th] += 10, a, 0), 0);
+        }
+        assert_int_equal(dt_run(&t, th, "}"), 0);
+    }
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* Good run g against bad run b: the first value difference's bad value
+ * (tp_job's id), NULL when the runs are the same. */
+static void expect_job(const int g[3][3], const int b[3][3], const char *bad)
+{
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    job_run(pg, sizeof pg, g);
+    job_run(pb, sizeof pb, b);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->values, 1);
+    assert_int_equal(r->npools, 1);
+    if (!bad) {
+        if (r->diverged || r->value_first)
+            fail_msg("diverged %d, a value %s", r->diverged,
+                     r->value_first ? r->value_first->bad_value : "(none)");
+    } else {
+        assert_int_equal(r->diverged, 1);
+        assert_non_null(r->value_first);
+        assert_string_equal(r->value_first->function, "tp_job");
+        assert_string_equal(r->value_first->bad_value, bad);
+        assert_int_equal(r->nvalue_others, 0); /* the swapped jobs' values: not shown */
+    }
+    ttd_free(d);
+}
+
+/* A work item is its calls and its values: workers that took the same
+ * jobs in another order (one each: a level above the loop the tree finds
+ * inside the job; or several) are no difference, zstd's checksum_job
+ * getting &jobs[1] in worker 1 and &jobs[0] in worker 2 in one good run,
+ * the other way round in the next. Must-nots: a job run with another
+ * argument; the same set of calls with one job twice and another never
+ * (each bad job has a twin, but not one each); and a job with another
+ * argument later in a worker whose first difference is a swapped job
+ * (the pair's walk recorded only that one). */
+static void pool_values_are_identity(void **state)
+{
+    (void)state;
+    static const int one[3][3] = {{1}, {2}, {3}}, one_swapped[3][3] = {{2}, {1}, {3}};
+    static const int one_other[3][3] = {{2}, {1}, {5}};
+    static const int many[3][3] = {{1, 2}, {3}, {4}}, many_swapped[3][3] = {{3, 1}, {2}, {4}};
+    static const int many_twice[3][3] = {{1, 1}, {3}, {4}};
+    static const int many_later[3][3] = {{3, 7}, {1}, {4}};
+
+    expect_job(one, one_swapped, NULL);
+    expect_job(many, many_swapped, NULL);
+    expect_job(one, one_other, "5");
+    expect_job(many, many_twice, "1");
+    expect_job(many, many_later, "7");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -832,6 +915,7 @@ int main(void)
         cmocka_unit_test(once_winner_is_moved),
         cmocka_unit_test(found_later_is_timing),
         cmocka_unit_test(pool_grew_is_timing),
+        cmocka_unit_test(pool_values_are_identity),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -127,6 +127,18 @@ static void test_code_likely(void **state)
         assert_int_equal(verdict_of(&h, &f), only ? TTD_CONF_LIKELY : TTD_CONF_POSSIBLE);
         assert_string_equal(f, "helper");
     }
+    /* the same when that only changed function is the first suspect (no
+     * spurious suspect above it: libzstd-joinearly, once a pool's swapped
+     * job arguments no longer made one); must not: one of two changed */
+    for (int only = 0; only < 2; only++) {
+        memset(&h, 0, sizeof h);
+        suspect(&h, 0, "helper", TTD_SUSPECT_RETURNED, TTDI_W_CODE + TTDI_W_SOURCE,
+                SRC_CHANGED);
+        suspect(&h, 1, "main", TTD_SUSPECT_FRAME, 0, NULL);
+        setup(&h, 2, only ? one : two, only ? 1 : 2);
+        assert_int_equal(verdict_of(&h, &f), only ? TTD_CONF_LIKELY : TTD_CONF_POSSIBLE);
+        assert_string_equal(f, "helper");
+    }
 }
 
 /* The verdict of h (no code compared) with counts k[0..nk): its cause's
@@ -193,6 +205,45 @@ static void test_answer_yields(void **state)
     assert_string_equal(f, "retry");
 }
 
+/* A race on the path heads the verdict when the first suspect is the
+ * answer its own check returned (an error origin: ttdiff_checkact's
+ * tickets_left returned -1, oversold, once a pool's items are matched by
+ * their values); must not: an error origin in a function outside the
+ * race's window stays the cause. */
+static void test_race_explains_origin(void **state)
+{
+    const char *f;
+    int conf;
+    hand h;
+    ttd_race x;
+    (void)state;
+
+    for (int other = 0; other < 2; other++) {
+        memset(&h, 0, sizeof h);
+        h.s[0].name = "tickets_left";
+        h.s[0].role = TTD_SUSPECT_RETURNED;
+        h.ev[0][0] = (ttd_evidence){TTD_EV_ERROR, 4.0, "its answer flipped here (an error in "
+                                                       "the bad run), its inputs did not"};
+        h.s[0].evidence = h.ev[0];
+        h.s[0].nevidence = 1;
+        h.s[0].score = 4.0;
+        suspect(&h, 1, "main", TTD_SUSPECT_FRAME, 0, NULL);
+        setup(&h, 2, NULL, 0);
+        h.frame.name = "main";
+        memset(&x, 0, sizeof x);
+        x.kind = TTD_RACE_CHECK_ACT;
+        x.run = TTD_BAD;
+        x.check = other ? "reserve" : "tickets_left";
+        x.thread_name[0] = x.thread_name[1] = "seller";
+        x.good_compared = x.overlapped = x.reaches_symptom = 1;
+        h.r.races = &x;
+        h.r.nraces = 1;
+        assert_int_equal(cause_kind(&h, NULL, 0, &f, &conf),
+                         other ? TTD_COF_ERROR_ORIGIN : TTD_COF_RACE);
+        assert_string_equal(f, "tickets_left");
+    }
+}
+
 /* The symptom's and cause's label (ttd_place.label, what the renderers
  * print): "#3 app" when another pair's thread has the name, "app" when
  * no other pair's has. */
@@ -234,6 +285,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_code_likely),
+        cmocka_unit_test(test_race_explains_origin),
         cmocka_unit_test(test_answer_yields),
         cmocka_unit_test(test_place_label),
     };
