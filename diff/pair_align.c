@@ -368,13 +368,14 @@ int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
 
 /* src_next of a run walk (src_runs): the next kept event, its key into
  * *key (the keyed walk's events and keys: the same normaliser's,
- * ttdi_norm_kept answering as ttdi_norm_key does). */
-static int src_run_next(src *s, uint64_t *key)
+ * ttdi_norm_kept answering as ttdi_norm_key does), through hot (a cache
+ * of recent keys: ttdi_norm_key_hot, as the timing scan's). */
+static int src_run_next(src *s, ttdi_keyhot *hot, uint64_t *key)
 {
     int rc;
 
     while ((rc = ttdi_walk_next(&s->wk)) > 0)
-        if (s->wk.kept && (rc = ttdi_norm_key(&s->r->norm, &s->wk.ev, key)) != 0)
+        if (s->wk.kept && (rc = ttdi_norm_key_hot(&s->r->norm, hot, &s->wk.ev, key)) != 0)
             break;
     if (rc <= 0)
         return rc;
@@ -388,11 +389,13 @@ static int src_run_next(src *s, uint64_t *key)
 static __attribute__((noinline)) int feed_run(src *s, ttdi_tree *t)
 {
     uint64_t key;
-    int rc;
+    ttdi_keyhot *hot = calloc(TTDI_KEYHOT, sizeof *hot);
+    int rc = hot ? 0 : TT_ENOMEM;
 
-    while ((rc = src_run_next(s, &key)) > 0)
+    while (hot && (rc = src_run_next(s, hot, &key)) > 0)
         if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;
+    free(hot);
     return rc < 0 ? rc : 0;
 }
 

@@ -88,7 +88,12 @@
  * before a split is read once, not again by each of them), one of them
  * pinned TTDI_PIN_BACK kept events before the pair's first hunk (the
  * details' windows begin after it). Its keys come through a small cache
- * (ttdi_norm_key_hot), not a normaliser look-up per event. When little
+ * (ttdi_norm_key_hot), not a normaliser look-up per event. Before the
+ * first hunk no candidate is open or started, so the kept events there
+ * take the prefix path (kept_before: the open calls, the prefix hash, the
+ * ring, the leaf; no candidate loops, no watched frames): the long
+ * prefix of a split near the thread's end pays the scan's state, not its
+ * checks (issue 38 item 4). When little
  * of the thread is left after the last hunk (a split near its end), it
  * reads on to the end: the run walks count the calls of what they first
  * read while the engine asks (ttdi_run_state.count_calls), and the count
@@ -490,6 +495,49 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     s->enter_key = enter ? key : UINT64_MAX;
 }
 
+uint64_t ttdi_timing_full;
+int ttdi_timing_noprefix;
+
+/* Kept event key (kind, key index s->n) before the first candidate's
+ * start: kept() and follow() as they go there, where no candidate is
+ * open or started, so no frame is watched, no call is inside one and no
+ * blocked call counts (blocked_call wants a started candidate): the open
+ * calls, the prefix hash, the ring and the leaf only (issue 38 item 4: a
+ * split near the thread's end is a long prefix; ttdi_timing_full counts
+ * the events kept() takes, for the tests). */
+static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
+{
+    uint64_t i = s->n++;
+    int enter = ev->kind == TTF_EV_ENTER;
+
+    s->php = s->ph;
+    s->ph = s->ph * TTDI_HB + key + 1;
+    s->last_ns = ev->time_ns;
+    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
+              key == ttdi_norm_exit_of(s->enter_key);
+    s->leaf_key = s->enter_key;
+    s->enter_key = enter ? key : UINT64_MAX;
+    if (enter) {
+        s->ring[s->nring++ % REPEAT_BEFORE] = key;
+        if (s->nst == STACK_MAX || s->deep)
+            s->deep++;
+        else
+            s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+        return;
+    }
+    if (ev->kind != TTF_EV_EXIT)
+        return;
+    if (s->deep) {
+        s->deep--;
+        return;
+    }
+    size_t f = s->nst;
+    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+        f--;
+    if (f > 0 && ttdi_norm_exit_of(s->st[f - 1].enter) == key)
+        s->nst = f - 1; /* it and those above it (left without one) close */
+}
+
 /* The thread's next record at time t (the latest it can have been, so
  * a blocked time is never shortened): a blocking operation pending
  * blocked until then; its time goes to the candidates it counted for. */
@@ -547,7 +595,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
 {
     scan s;
     ttdi_walk wk;
-    uint64_t key, end = 0;
+    uint64_t key, end = 0, before = UINT64_MAX; /* the first candidate's start */
     int rc;
 
     memset(&s, 0, sizeof s);
@@ -563,8 +611,10 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         free(s.st);
         return TT_ENOMEM;
     }
-    for (size_t j = 0; j < nc; j++)
+    for (size_t j = 0; j < nc; j++) {
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
+        before = c[j].lo < before ? c[j].lo : before;
+    }
     if ((rc = ttdi_walk_open(&wk, r, th)) < 0) {  /* a run walk: it leaves marks */
         free(s.st);
         free(s.hot);
@@ -584,8 +634,12 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         s.prev_ns = wk.ev.time_ns;
         if ((rc = ttdi_norm_key_hot(s.norm, s.hot, &wk.ev, &key)) < 0)
             break;
-        if (rc)
+        if (rc && s.n < before && !ttdi_timing_noprefix) {
+            kept_before(&s, &wk.ev, key);
+        } else if (rc) {
+            ttdi_timing_full++;
             kept(&s, &wk.ev, key);
+        }
         rc = 1;
     }
     if (rc > 0)     /* its calls counted: the count facts read it no more */
