@@ -6,7 +6,8 @@
  * What it writes is the pair's script (ttdi_ipair, state.h): the hunks,
  * which of them good runs share, loop counts, differing call values.
  * Once a pair has parted, the next pairs' threads are read by run walks
- * (src_runs), which keep what the thread order would read them again for.
+ * (src_runs), which keep what the thread order would read them again for
+ * (their keys through a cache of recent ones, ttdi_norm_key_hot).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
