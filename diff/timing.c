@@ -347,6 +347,27 @@ static void blocked_call(scan *s, const frame *f, uint64_t t, uint64_t i)
     }
 }
 
+/* An ENTER key at key index i opens a call (followed while STACK_MAX are
+ * not open). */
+static inline void open_call(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
+{
+    if (s->nst == STACK_MAX || s->deep)
+        s->deep++;
+    else
+        s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+}
+
+/* 1 + the index of the followed call an EXIT key closes (the innermost it
+ * matches, within 64 of the top), 0 when it closes none. */
+static inline size_t own_call(const scan *s, uint64_t key)
+{
+    size_t f = s->nst;
+
+    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+        f--;
+    return f > 0 && ttdi_norm_exit_of(s->st[f - 1].enter) == key ? f : 0;
+}
+
 /* Kept event key (kind, key index i; s->ph has taken it, s->php is the
  * prefix hash before it) on the stack of open calls: an EXIT closes the
  * innermost open call it matches and those above it (left without one),
@@ -359,10 +380,7 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
     if (c && (i < c->lo || i >= c->hi))
         c = NULL;
     if (kind == TTF_EV_ENTER) {
-        if (s->nst == STACK_MAX || s->deep)
-            s->deep++;
-        else
-            s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+        open_call(s, ev, key, i);
         return;
     }
     if (c && s->nst + s->deep <= c->base)
@@ -373,10 +391,8 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
         s->deep--;
         return;
     }
-    size_t f = s->nst;
-    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
-        f--;
-    if (f == 0 || ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+    size_t f = own_call(s, key);
+    if (f == 0)
         return; /* closes nothing followed */
     const cand *cur = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
     while (s->nst >= f) {
@@ -519,10 +535,7 @@ static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
     s->enter_key = enter ? key : UINT64_MAX;
     if (enter) {
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
-        if (s->nst == STACK_MAX || s->deep)
-            s->deep++;
-        else
-            s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+        open_call(s, ev, key, i);
         return;
     }
     if (ev->kind != TTF_EV_EXIT)
@@ -531,10 +544,8 @@ static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
         s->deep--;
         return;
     }
-    size_t f = s->nst;
-    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
-        f--;
-    if (f > 0 && ttdi_norm_exit_of(s->st[f - 1].enter) == key)
+    size_t f = own_call(s, key);
+    if (f > 0)
         s->nst = f - 1; /* it and those above it (left without one) close */
 }
 
