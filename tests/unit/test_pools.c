@@ -18,7 +18,10 @@
  * worker in one run (grew.c: no divergence when its work is the same and
  * its creator's calls repeat the first worker's; a divergence when the
  * extra worker did other work, locked more than its turn, or the
- * creator's call after the creation is not that template).
+ * creator's call after the creation is not that template); and the
+ * timing scan's prefix path before the first hunk (issue 38 item 4: the
+ * same report with it off, the scan's whole per-event work only from the
+ * hunks on).
  */
 #include <setjmp.h>
 #include <stdarg.h>
