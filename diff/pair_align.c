@@ -6,7 +6,8 @@
  * What it writes is the pair's script (ttdi_ipair, state.h): the hunks,
  * which of them good runs share, loop counts, differing call values.
  * Once a pair has parted, the next pairs' threads are read by run walks
- * (src_runs), which keep what the thread order would read them again for.
+ * (src_runs), which keep what the thread order would read them again for
+ * (their keys through a cache of recent ones, ttdi_norm_key_hot).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -368,13 +369,14 @@ int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
 
 /* src_next of a run walk (src_runs): the next kept event, its key into
  * *key (the keyed walk's events and keys: the same normaliser's,
- * ttdi_norm_kept answering as ttdi_norm_key does). */
-static int src_run_next(src *s, uint64_t *key)
+ * ttdi_norm_kept answering as ttdi_norm_key does), through hot (a cache
+ * of recent keys: ttdi_norm_key_hot, as the timing scan's). */
+static int src_run_next(src *s, ttdi_keyhot *hot, uint64_t *key)
 {
     int rc;
 
     while ((rc = ttdi_walk_next(&s->wk)) > 0)
-        if (s->wk.kept && (rc = ttdi_norm_key(&s->r->norm, &s->wk.ev, key)) != 0)
+        if (s->wk.kept && (rc = ttdi_norm_key_hot(&s->r->norm, hot, &s->wk.ev, key)) != 0)
             break;
     if (rc <= 0)
         return rc;
@@ -388,11 +390,13 @@ static int src_run_next(src *s, uint64_t *key)
 static __attribute__((noinline)) int feed_run(src *s, ttdi_tree *t)
 {
     uint64_t key;
-    int rc;
+    ttdi_keyhot *hot = calloc(TTDI_KEYHOT, sizeof *hot);
+    int rc = hot ? 0 : TT_ENOMEM;
 
-    while ((rc = src_run_next(s, &key)) > 0)
+    while (hot && (rc = src_run_next(s, hot, &key)) > 0)
         if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;
+    free(hot);
     return rc < 0 ? rc : 0;
 }
 

@@ -498,7 +498,7 @@ static void abandon(struct ttdi_hb *h, hthread *t, size_t n)
 {
     while (t->n > n) {
         const hframe *f = &t->f[--t->n];
-        for (size_t k = 0; k < f->ncand; k++)
+        for (size_t k = 0; h->values && k < f->ncand; k++)
             no_act(h, f, k);
         if (f->locked) {
             t->f[t->n - 1].locked = 1;
@@ -657,8 +657,8 @@ static void exit_call(struct ttdi_hb *h, uint32_t self, size_t d, const ttf_even
     t->n--;
     if (t->f[t->n].lock || !t->f[t->n].locked)
         lockfn_call(h, self, &t->f[t->n], ttf_event_late_ns(ev));
-    for (size_t k = 0; k < t->f[t->n].ncand; k++)
-        no_act(h, &t->f[t->n], k);
+    for (size_t k = 0; h->values && k < t->f[t->n].ncand; k++)
+        no_act(h, &t->f[t->n], k);  /* without values no candidate has one */
     returned(h, t, &t->f[t->n - 1], &t->f[t->n], ev->has_values ? ev : NULL);
 }
 

@@ -235,6 +235,12 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttdi_aligner *al);
+/* Tests: the kept events the scan took with its whole per-event work (from
+ * the first candidate's start on; the prefix before it costs the open
+ * calls, the prefix hash and the ring only), added up; and 1 = every kept
+ * event that way (the prefix's path off). */
+extern uint64_t ttdi_timing_full;
+extern int ttdi_timing_noprefix;
 /* The prefix hash of keys (timing.c, grew.c): P(i+1) = P(i) * TTDI_HB +
  * key(i), so a call [lo, hi) hashes to P(hi) - P(lo) * TTDI_HB^(hi - lo),
  * the same wherever it stands; ttdi_hb_pow(n) = TTDI_HB^n mod 2^64. */

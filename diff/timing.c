@@ -88,7 +88,12 @@
  * before a split is read once, not again by each of them), one of them
  * pinned TTDI_PIN_BACK kept events before the pair's first hunk (the
  * details' windows begin after it). Its keys come through a small cache
- * (ttdi_norm_key_hot), not a normaliser look-up per event. When little
+ * (ttdi_norm_key_hot), not a normaliser look-up per event. Before the
+ * first hunk no candidate is open or started, so the kept events there
+ * take the prefix path (kept_before: the open calls, the prefix hash, the
+ * ring, the leaf; no candidate loops, no watched frames): the long
+ * prefix of a split near the thread's end pays the scan's state, not its
+ * checks (issue 38 item 4). When little
  * of the thread is left after the last hunk (a split near its end), it
  * reads on to the end: the run walks count the calls of what they first
  * read while the engine asks (ttdi_run_state.count_calls), and the count
@@ -342,6 +347,27 @@ static void blocked_call(scan *s, const frame *f, uint64_t t, uint64_t i)
     }
 }
 
+/* An ENTER key at key index i opens a call (followed while STACK_MAX are
+ * not open). */
+static inline void open_call(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
+{
+    if (s->nst == STACK_MAX || s->deep)
+        s->deep++;
+    else
+        s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+}
+
+/* 1 + the index of the followed call an EXIT key closes (the innermost it
+ * matches, within 64 of the top), 0 when it closes none. */
+static inline size_t own_call(const scan *s, uint64_t key)
+{
+    size_t f = s->nst;
+
+    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+        f--;
+    return f > 0 && ttdi_norm_exit_of(s->st[f - 1].enter) == key ? f : 0;
+}
+
 /* Kept event key (kind, key index i; s->ph has taken it, s->php is the
  * prefix hash before it) on the stack of open calls: an EXIT closes the
  * innermost open call it matches and those above it (left without one),
@@ -354,10 +380,7 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
     if (c && (i < c->lo || i >= c->hi))
         c = NULL;
     if (kind == TTF_EV_ENTER) {
-        if (s->nst == STACK_MAX || s->deep)
-            s->deep++;
-        else
-            s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+        open_call(s, ev, key, i);
         return;
     }
     if (c && s->nst + s->deep <= c->base)
@@ -368,10 +391,8 @@ static void follow(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
         s->deep--;
         return;
     }
-    size_t f = s->nst;
-    while (f > 0 && s->nst - f < 64 && ttdi_norm_exit_of(s->st[f - 1].enter) != key)
-        f--;
-    if (f == 0 || ttdi_norm_exit_of(s->st[f - 1].enter) != key)
+    size_t f = own_call(s, key);
+    if (f == 0)
         return; /* closes nothing followed */
     const cand *cur = s->cur != SIZE_MAX ? &s->c[s->cur] : NULL;
     while (s->nst >= f) {
@@ -490,6 +511,44 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
     s->enter_key = enter ? key : UINT64_MAX;
 }
 
+uint64_t ttdi_timing_full;
+int ttdi_timing_noprefix;
+
+/* Kept event key (kind, key index s->n) before the first candidate's
+ * start: kept() and follow() as they go there, where no candidate is
+ * open or started, so no frame is watched, no call is inside one and no
+ * blocked call counts (blocked_call wants a started candidate): the open
+ * calls, the prefix hash, the ring and the leaf only (issue 38 item 4: a
+ * split near the thread's end is a long prefix; ttdi_timing_full counts
+ * the events kept() takes, for the tests). */
+static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
+{
+    uint64_t i = s->n++;
+    int enter = ev->kind == TTF_EV_ENTER;
+
+    s->php = s->ph;
+    s->ph = s->ph * TTDI_HB + key + 1;
+    s->last_ns = ev->time_ns;
+    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
+              key == ttdi_norm_exit_of(s->enter_key);
+    s->leaf_key = s->enter_key;
+    s->enter_key = enter ? key : UINT64_MAX;
+    if (enter) {
+        s->ring[s->nring++ % REPEAT_BEFORE] = key;
+        open_call(s, ev, key, i);
+        return;
+    }
+    if (ev->kind != TTF_EV_EXIT)
+        return;
+    if (s->deep) {
+        s->deep--;
+        return;
+    }
+    size_t f = own_call(s, key);
+    if (f > 0)
+        s->nst = f - 1; /* it and those above it (left without one) close */
+}
+
 /* The thread's next record at time t (the latest it can have been, so
  * a blocked time is never shortened): a blocking operation pending
  * blocked until then; its time goes to the candidates it counted for. */
@@ -547,7 +606,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
 {
     scan s;
     ttdi_walk wk;
-    uint64_t key, end = 0;
+    uint64_t key, end = 0, before = UINT64_MAX; /* the first candidate's start */
     int rc;
 
     memset(&s, 0, sizeof s);
@@ -563,8 +622,10 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         free(s.st);
         return TT_ENOMEM;
     }
-    for (size_t j = 0; j < nc; j++)
+    for (size_t j = 0; j < nc; j++) {
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
+        before = c[j].lo < before ? c[j].lo : before;
+    }
     if ((rc = ttdi_walk_open(&wk, r, th)) < 0) {  /* a run walk: it leaves marks */
         free(s.st);
         free(s.hot);
@@ -584,8 +645,12 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         s.prev_ns = wk.ev.time_ns;
         if ((rc = ttdi_norm_key_hot(s.norm, s.hot, &wk.ev, &key)) < 0)
             break;
-        if (rc)
+        if (rc && s.n < before && !ttdi_timing_noprefix) {
+            kept_before(&s, &wk.ev, key);
+        } else if (rc) {
+            ttdi_timing_full++;
             kept(&s, &wk.ev, key);
+        }
         rc = 1;
     }
     if (rc > 0)     /* its calls counted: the count facts read it no more */

@@ -18,7 +18,10 @@
  * worker in one run (grew.c: no divergence when its work is the same and
  * its creator's calls repeat the first worker's; a divergence when the
  * extra worker did other work, locked more than its turn, or the
- * creator's call after the creation is not that template).
+ * creator's call after the creation is not that template); and the
+ * timing scan's prefix path before the first hunk (issue 38 item 4: the
+ * same report with it off, the scan's whole per-event work only from the
+ * hunks on).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -662,6 +665,86 @@ static void found_later_is_timing(void **state)
     ttd_free(d);
 }
 
+/* ---- the timing scan's prefix (issue 38 item 4) ----------------------------- */
+
+#define LEAD 1000   /* calls before the hunks: 4,000 kept events */
+
+/* main, and a poller: work{, LEAD calls peek{ tally{} }, then tail (which
+ * closes work). */
+static void lead_run(char *path, size_t len, const char *tail)
+{
+    static const char *const names[] = {"main", "poller"};
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, names, 2), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
+    assert_int_equal(dt_run(&t, 1, "work{"), 0);
+    for (int i = 0; i < LEAD; i++)
+        assert_int_equal(dt_run(&t, 1, "peek{ tally{} }"), 0);
+    assert_int_equal(dt_run(&t, 1, tail), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* pg against pb with the scan's prefix path on (noprefix 0) or off: the
+ * JSON report, the kept events the scan took whole into *full. */
+static char *timing_report(const char *pg, const char *pb, int noprefix, uint64_t *full)
+{
+    ttd_diff *d;
+
+    ttdi_timing_noprefix = noprefix;
+    ttdi_timing_full = 0;
+    diff(pg, pb, &d);
+    *full = ttdi_timing_full;
+    ttdi_timing_noprefix = 0;
+    char *s = tu_report(d, ttr_json, NULL, NULL);
+    ttd_free(d);
+    return s;
+}
+
+/* The timing scan takes the kept events before the first hunk by the
+ * prefix path (the open calls, the prefix hash and the ring only), and
+ * the report is what the whole per-event work gives: a poll loop (wait),
+ * an attempt made again (retry: the hashes of the enclosing calls, open
+ * since the thread's start) and a later attempt that went otherwise (a
+ * divergence), after LEAD calls. The scan takes the hunks and the calls
+ * after them whole: tens of kept events a side, not the 4,000 before. */
+static void timing_prefix_is_lean(void **state)
+{
+    (void)state;
+    static const char *const tails[][2] = {
+        {"check{} wait{ @100000 } check{} wait{ @200000 } check{} lex{} }",
+         "check{} wait{ @100000 } check{} wait{ @200000 } check{} wait{ @300000 } check{} "
+         "wait{ @400000 } check{} lex{} }"},
+        {"parse{ check{ lex{} helper{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+         "parse{ log{} } }",
+         "parse{ check{ lex{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+         "parse{ check{ lex{} helper{} } log{} } }"},
+        {"parse{ check{ lex{} helper{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+         "parse{ log{} } }",
+         "parse{ check{ lex{} } log{} } parse{ check{ lex{} helper{} } log{} } "
+         "parse{ check{ lex{} fail{} } log{} } }"}};
+    static const size_t timing[] = {1, 2, 0};
+    char pg[256], pb[256];
+
+    for (size_t k = 0; k < sizeof tails / sizeof *tails; k++) {
+        lead_run(pg, sizeof pg, tails[k][0]);
+        lead_run(pb, sizeof pb, tails[k][1]);
+        ttd_diff *d;
+        const ttd_result *r = diff(pg, pb, &d);
+        assert_int_equal(r->timing_total, timing[k]);
+        assert_int_equal(r->diverged, timing[k] == 0);
+        ttd_free(d);
+        uint64_t lean, whole;
+        char *a = timing_report(pg, pb, 0, &lean);
+        char *b = timing_report(pg, pb, 1, &whole);
+        assert_string_equal(a, b);
+        assert_true(lean > 0 && lean < 200);
+        assert_true(whole > 2 * 4 * LEAD);     /* both sides from the start */
+        free(a);
+        free(b);
+    }
+}
+
 /* Who won the once: the table built by main in one run, by the poller in
  * the other; what follows is the same. */
 static void once_winner_is_moved(void **state)
@@ -914,6 +997,7 @@ int main(void)
         cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
         cmocka_unit_test(found_later_is_timing),
+        cmocka_unit_test(timing_prefix_is_lean),
         cmocka_unit_test(pool_grew_is_timing),
         cmocka_unit_test(pool_values_are_identity),
     };
