@@ -196,7 +196,6 @@ static const char *thread_name(ectx *e, size_t pair)
 
 /* ---- replays ---------------------------------------------------------------- */
 
-/* Replay pair i up to bad key index stop or bad time stop_ns. */
 /* The values of the calls inside pair p's twinned work items (pools.c:
  * items another worker of the good run's pool did, same calls and same
  * values) say only which worker took which item: not compared. */
@@ -212,11 +211,14 @@ static void hide_twins(ttdi_replay *rp, const ttdi_ipair *p)
             else
                 z = m;
         }
-        if (a < p->ntwins && p->twins[2 * a] <= x->enter[1])
-            x->argdiff = 0, x->retdiff = 0;
+        if (a < p->ntwins && p->twins[2 * a] <= x->enter[1]) {
+            x->argdiff = 0;
+            x->retdiff = 0;
+        }
     }
 }
 
+/* Replay pair i up to bad key index stop or bad time stop_ns. */
 static int replay(ectx *e, size_t i, uint64_t stop, uint64_t stop_ns)
 {
     const ttdi_in *in = e->in;

@@ -466,6 +466,18 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
     s->open_exit = ttdi_norm_exit_of(key);
 }
 
+/* The ring of recent ENTER keys and the leaf state after kept event key
+ * (key index i): kept() and kept_before() alike. */
+static inline void last_calls(scan *s, int enter, uint64_t key, uint64_t i)
+{
+    if (enter)
+        s->ring[s->nring++ % REPEAT_BEFORE] = key;
+    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
+              key == ttdi_norm_exit_of(s->enter_key);
+    s->leaf_key = s->enter_key;
+    s->enter_key = enter ? key : UINT64_MAX;
+}
+
 /* One kept event (key) of the thread at key index s->n. */
 static void kept(scan *s, const ttf_event *ev, uint64_t key)
 {
@@ -503,12 +515,7 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
         if (f)
             f->found = 1;
     }
-    if (enter)
-        s->ring[s->nring++ % REPEAT_BEFORE] = key;
-    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
-              key == ttdi_norm_exit_of(s->enter_key);
-    s->leaf_key = s->enter_key;
-    s->enter_key = enter ? key : UINT64_MAX;
+    last_calls(s, enter, key, i);
 }
 
 uint64_t ttdi_timing_full;
@@ -529,12 +536,8 @@ static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
     s->php = s->ph;
     s->ph = s->ph * TTDI_HB + key + 1;
     s->last_ns = ev->time_ns;
-    s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
-              key == ttdi_norm_exit_of(s->enter_key);
-    s->leaf_key = s->enter_key;
-    s->enter_key = enter ? key : UINT64_MAX;
+    last_calls(s, enter, key, i);
     if (enter) {
-        s->ring[s->nring++ % REPEAT_BEFORE] = key;
         open_call(s, ev, key, i);
         return;
     }
