@@ -379,7 +379,10 @@ int ttdi_clock_name(const char *name);
 int ttdi_clone_name(const char *name);
 /* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
  * the registers) is noise by its own look; func: the function, is_return:
- * 1 for its return value. TTDI_NOISE_NONE otherwise. */
+ * 1 for its return value. TTDI_NOISE_NONE otherwise, and for two values
+ * both within 2^(4 * size) of an end of their type (INT64_MIN + 1 and
+ * INT64_MIN: the input's range ends, a saturated result), unless the
+ * function is named like a clock. */
 int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return);
 /* 1 when two differing integers (good, bad: the registers, type ty) are
@@ -396,6 +399,11 @@ int ttdi_value_flip(const ttf_vtype *ty, uint64_t good, uint64_t bad);
 /* 1 if a value reads as an error (a negative signed integer, NULL, false,
  * a size_t error code), 0 if as success, -1 if it cannot tell. */
 int ttdi_value_error(const ttf_vtype *ty, uint64_t raw);
+/* -1 if an integer of 4 bytes or more is its type's minimum (INT64_MIN,
+ * INT32_MIN), 1 if its maximum (INT64_MAX, UINT32_MAX, UINT64_MAX), else 0
+ * (and for other types): the answer of a range check that fired (strtoll's
+ * LLONG_MIN and LLONG_MAX with ERANGE), a saturated result. */
+int ttdi_type_end(const ttf_vtype *ty, uint64_t raw);
 
 /* ---- the replay of a thread pair (replay.c) ------------------------------ */
 
@@ -448,6 +456,8 @@ typedef struct ttdi_rstat {
     uint32_t zero[2];           /* values that were 0 */
     uint32_t neg[2];            /* values negative as the declared signed
                                    type (0 for unsigned types) */
+    uint32_t lo[2], hi[2];      /* values at the type's minimum, maximum
+                                   (ttdi_type_end) */
 } ttdi_rstat;
 
 /* The last callee of a frame whose result differed only as noise (a value

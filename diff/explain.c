@@ -17,6 +17,12 @@
  *   argument with the same value (strong links; pointers by identity,
  *   each run against itself); else the caller computed it (arg_origin).
  * It stops where the evidence stops and says why (cause_chain_end). When
+ * the split's frame saw no value differ but its own thread's values
+ * differ before the split, inside calls that returned the same to it
+ * (it read back what they left in memory), an answer that flipped there
+ * (an error for success, a yes/no, an end of its type that the other
+ * run's calls never gave: a range check that fired) is the next step, by
+ * time (own_flip). When
  * the split's thread shows no value difference, another thread's that
  * came earlier in the bad run's time is the next step (by time only,
  * or strong when it holds the same value), unless that thread's
@@ -155,6 +161,9 @@ static int xstrings(const ttdi_xcall *x, int k, ttf_string s[2])
         memset(&ev[r], 0, sizeof ev[r]);
         ev[r].strs = x->strs[r];
         ev[r].strs_len = x->strs_len[r];
+        /* the registers too: a buffer is cut at the length (or end) that
+           the next argument holds (values.c cut_at_length) */
+        memcpy(ev[r].argregs, x->args[r], sizeof ev[r].argregs);
     }
     return ttdi_arg_strings(x->sig, (size_t)k, &ev[0], &ev[1], &s[0], &s[1]);
 }
@@ -701,6 +710,25 @@ static int has_values(const xpair *xp)
     return 0;
 }
 
+/* Candidate c as the chain's next step, and the chain on from it. 1, or
+ * a TT_E* code. */
+static int link_value(ectx *e, const vcand *c)
+{
+    int rc;
+
+    e->ch.end = NULL;
+    if (c->arg < 0) {
+        if ((rc = step_returned(e, c->xp, c->node, c->same)) < 0)
+            return rc;
+        rc = explain_call(e, c->xp, c->node, 1);
+    } else {
+        if ((rc = step_argument(e, c->xp, c->node, c->arg, c->same)) < 0)
+            return rc;
+        rc = explain_arg(e, c->xp, c->node, c->arg, 1);
+    }
+    return rc < 0 ? rc : 1;
+}
+
 /* Another thread's value difference before time t as the next step
  * (pairs replayed up to t): one with the same values as want (the chain's
  * earliest step, NULL if none) is linked by value; else, with weak set,
@@ -725,17 +753,25 @@ static int other_threads(ectx *e, size_t self, uint64_t t, const ttd_cause *want
     }
     if (!best.xp || (!weak && !best.same && !best.flips))
         return 0;
-    e->ch.end = NULL;
-    if (best.arg < 0) {
-        if ((rc = step_returned(e, best.xp, best.node, best.same)) < 0)
-            return rc;
-        rc = explain_call(e, best.xp, best.node, 1);
-    } else {
-        if ((rc = step_argument(e, best.xp, best.node, best.arg, best.same)) < 0)
-            return rc;
-        rc = explain_arg(e, best.xp, best.node, best.arg, 1);
-    }
-    return rc < 0 ? rc : 1;
+    return link_value(e, &best);
+}
+
+/* The split's frame saw no value differ (explain_frame's chain is the
+ * split alone), yet its own thread's values differ before the split,
+ * inside calls that returned the same to it: the frame read what they
+ * left in memory. An answer that flipped there (an error for success, a
+ * yes/no, an end of the type the other run's calls never gave: a range
+ * check that fired) is the next step, linked by time, as memory_link
+ * links another thread's; a value that only differs is not (the input
+ * passed along: parsers return other numbers for other text). 0 when
+ * none, 1 when added, or a TT_E* code. */
+static int own_flip(ectx *e, const xpair *xp, uint64_t t)
+{
+    vcand best;
+
+    memset(&best, 0, sizeof best);
+    best_before(e, xp, t, NULL, &best);
+    return best.xp && best.flips ? link_value(e, &best) : 0;
 }
 
 /* The chain stopped at a value computed from what the values do not show
@@ -828,6 +864,8 @@ static int chain_split(ectx *e, const ttd_divergence *dv)
         return rc;
     if (e->ch.n == 1 && !has_values(xp))
         rc = other_threads(e, dv->pair, dv->bad_time_ns, NULL, 1);
+    else if (e->ch.n == 1)
+        rc = own_flip(e, xp, dv->bad_time_ns);
     else
         rc = memory_link(e, dv->pair);
     return rc < 0 ? rc : 0;
@@ -1034,7 +1072,13 @@ static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
 {
     uint32_t calls = 0;
     int run = failed_run(xp, x, &calls);
-    int learnt = run >= 0 && ttdi_value_error(&x->sig->ret, x->ret[run]) != 1;
+    /* an end of the type (INT64_MIN) reads as negative, an error by its
+       type; what makes it a failure is that the other run's calls never
+       gave that end (ttdi_replay_failure's class) */
+    int end = run >= 0 ? ttdi_type_end(&x->sig->ret, x->ret[run]) : 0;
+    if (end && (!xp || ttdi_replay_failure(&xp->rp, x, &calls) != run))
+        end = 0;
+    int learnt = run >= 0 && (end || ttdi_value_error(&x->sig->ret, x->ret[run]) != 1);
 
     if (run < 0)
         return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "its answer flipped here "
@@ -1048,11 +1092,13 @@ static int error_evidence(struct ttfi_arena *a, ttd_suspect *f, const xpair *xp,
                              "error in the %s run), its inputs did not%s",
                              run == TTD_BAD ? "bad" : "good", pw);
     return ttdi_evid_add(a, f, TTD_EV_ERROR, TTDI_W_ERROR, "the failure starts here: it "
-                         "returned %s in the %s run, which none of its %" PRIu32 " call%s in "
+                         "returned %s in the %s run%s, which none of its %" PRIu32 " call%s in "
                          "the %s run did; its inputs gave no failure%s",
                          run == TTD_BAD ? st->bad_value : st->good_value,
-                         run == TTD_BAD ? "bad" : "good", calls, calls == 1 ? "" : "s",
-                         run == TTD_BAD ? "good" : "bad", pw);
+                         run == TTD_BAD ? "bad" : "good",
+                         !end ? "" : end < 0 ? " (its type's minimum: a range check's answer)"
+                                             : " (its type's maximum: a range check's answer)",
+                         calls, calls == 1 ? "" : "s", run == TTD_BAD ? "good" : "bad", pw);
 }
 
 /* 1 if the chain has a value step in the split's own thread: a data link

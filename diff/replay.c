@@ -248,10 +248,13 @@ static const ttdi_rstat *rstat_find(const ttdi_replay *rp, uint64_t key)
     return ix ? &rp->rs[*ix] : NULL;
 }
 
-static void rstat_add(ttdi_rstat *s, int run, uint64_t v, int is_signed)
+static void rstat_add(ttdi_rstat *s, int run, uint64_t v, const ttf_vtype *ty)
 {
+    int end = ttdi_type_end(ty, v);
     s->zero[run] += v == 0;
-    s->neg[run] += is_signed && (int64_t)v < 0;
+    s->neg[run] += ty->cls == TTF_VC_SIGNED && (int64_t)v < 0;
+    s->lo[run] += end < 0;
+    s->hi[run] += end > 0;
     if (s->n[run] && v > s->last[run])
         s->rises[run]++;
     if (s->n[run] && v < s->last[run])
@@ -289,14 +292,18 @@ int ttdi_replay_returned_error(const ttdi_replay *rp, const ttdi_xcall *x, int r
 }
 
 /* Is v (of type ty) a failure by the statistics of the other run o (its
- * calls never gave a value of v's class)? */
+ * calls never gave a value of v's class: 0, negative, not 0, or an end of
+ * the type, the answer of a range check that fired, ttdi_type_end)? */
 static int failure_of(const ttdi_rstat *s, int o, const ttf_vtype *ty, uint64_t v,
                       uint64_t other)
 {
+    int end = ttdi_type_end(ty, v);
     v = ttf_value_norm(v, ty);
     other = ttf_value_norm(other, ty);
     if (!s->n[o])
         return 0;
+    if (end && ttdi_type_end(ty, other) != end && (end < 0 ? s->lo[o] : s->hi[o]) == 0)
+        return 1;
     if (v == 0 && other != 0)
         return s->zero[o] == 0;
     if (ty->cls == TTF_VC_SIGNED && (int64_t)v < 0 && (int64_t)other >= 0)
@@ -483,8 +490,8 @@ static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_
     st->errs[1] |= (uint8_t)eb;
     if (!ints)
         return 0;
-    rstat_add(st, 0, ttf_value_norm(g, ty), ty->cls == TTF_VC_SIGNED);
-    rstat_add(st, 1, ttf_value_norm(b, ty), ty->cls == TTF_VC_SIGNED);
+    rstat_add(st, 0, ttf_value_norm(g, ty), ty);
+    rstat_add(st, 1, ttf_value_norm(b, ty), ty);
     return 0;
 }
 

@@ -1,9 +1,11 @@
 /*
  * vrules.c - the value rules every stage shares: is a differing value
  * noise by its own look (an address, a time stamp, a hash, a clock in ns,
- * each run's own pid, a result of a function named like a clock), did an
- * error appear (a negative integer, NULL, false, a size_t error code), is
- * a function a gcc clone whose registers are not its values.
+ * each run's own pid, a result of a function named like a clock; never
+ * two values next to an end of their type), did an error appear (a
+ * negative integer, NULL, false, a size_t error code), is an integer an
+ * end of its type (a range check's answer), is a function a gcc clone
+ * whose registers are not its values.
  * Stage 1 align of diff/STAGES (its header: align.h): the replay's walk
  * (replay.c, in this stage since it reads align's values walk over the
  * common prefix) and the evidence of the stages above (evidence.c,
@@ -101,11 +103,57 @@ static int close_and_large(uint64_t g, uint64_t b)
     return lo >= 1000000000000ull && hi - lo < hi / 1000;
 }
 
+/* How far v (a register of integer type ty, 4 bytes or more) is from
+ * the nearer end of its type: INTn_MIN or INTn_MAX for a signed type,
+ * UINTn_MAX for an unsigned one (its lower end, 0, is no end here: small
+ * values are ordinary). *end: -1 the minimum's side, 1 the maximum's. */
+static uint64_t from_type_end(uint64_t raw, const ttf_vtype *ty, int *end)
+{
+    unsigned bits = ty->size && ty->size < 8 ? 8 * ty->size : 64;
+    uint64_t v = ttf_value_norm(raw, ty);
+    uint64_t umax = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+
+    *end = 1;
+    if (ty->cls == TTF_VC_UNSIGNED)
+        return umax - v;
+    uint64_t smax = umax >> 1;              /* INTn_MAX */
+    if ((int64_t)v >= 0)
+        return smax - v;
+    *end = -1;
+    return (uint64_t)((int64_t)v + (int64_t)smax + 1);     /* v - INTn_MIN */
+}
+
+int ttdi_type_end(const ttf_vtype *ty, uint64_t raw)
+{
+    int end;
+
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)
+        return 0;
+    return from_type_end(raw, ty, &end) == 0 ? end : 0;
+}
+
+/* Are both values within the square root of their type's range of one of
+ * its ends (2^32 of INT64_MIN, INT64_MAX or UINT64_MAX; 2^16 for 4 bytes)?
+ * No address (user space ends at 2^47), time stamp or clock reading lies
+ * there, and a hash lands there with a chance of one in 2^(4 * size) per
+ * value: two such values are the input's, a range's ends written out or
+ * a saturated result (strtoll's LLONG_MIN), never noise by their look. */
+static int both_near_type_end(const ttf_vtype *ty, uint64_t good, uint64_t bad)
+{
+    int eg, eb;
+    uint64_t room = 1ull << (4 * (ty->size < 8 ? ty->size : 8));
+
+    return ty->size >= 4 && from_type_end(good, ty, &eg) < room &&
+           from_type_end(bad, ty, &eb) < room;
+}
+
 int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
                      const char *func, int is_return)
 {
     if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED))
         return TTDI_NOISE_NONE;
+    if (both_near_type_end(ty, good, bad))
+        return is_return && ttdi_clock_name(func) ? TTDI_NOISE_CLOCK : TTDI_NOISE_NONE;
     if (ty->size >= 4 && epoch_like(ttf_value_norm(good, ty), ttf_value_norm(bad, ty)))
         return TTDI_NOISE_ADDR;
     if (ty->size == 8 && !ttf_value_errcode(good, ty, NULL) &&

@@ -71,6 +71,7 @@ XT unsigned xt_crc(const char *s);
 XT int xt_endian(void);
 XT void xt_mutex_lock(void);
 XT void xt_mutex_unlock(void);
+XT long xt_num(const char *s, size_t n);
 static struct xt_node xt_nodes[2];
 extern char _start[];       /* crt1.o's: no DWARF (its signature unknown) */
 
@@ -109,6 +110,8 @@ XT unsigned xt_crc(const char *s) { return s ? (unsigned)s[0] : 0u; }
 XT int xt_endian(void) { return 1; }
 XT void xt_mutex_lock(void) { __asm__ volatile(""); }
 XT void xt_mutex_unlock(void) { __asm__ volatile(""); }
+/* A number parser given a buffer and its length (not NUL-terminated). */
+XT long xt_num(const char *s, size_t n) { return s && n ? s[0] - '0' : 0; }
 
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
@@ -141,17 +144,21 @@ struct op {
     uint32_t th;                /* thread */
     uint64_t a0, a1;            /* arguments, or the result */
     int sop;                    /* TTF_SOP_*: a SYNC_OP record instead */
+    const char *str;            /* ENTER: the string its first argument
+                                   points to, as recorded (format 1.6) */
 };
 
-#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0, 0}
-#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b), 0}
-#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0, 0}
-#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0, 0}
-#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0, 0}
-#define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op}
+#define E(f, a) {(void *)(f), 0, 0, (uint64_t)(a), 0, 0, NULL}
+#define E2(f, a, b) {(void *)(f), 0, 0, (uint64_t)(a), (uint64_t)(b), 0, NULL}
+#define X(f, r) {(void *)(f), 1, 0, (uint64_t)(r), 0, 0, NULL}
+/* enter f with a string (recorded bytes str) at 0x5000 and length n */
+#define ES(f, str, n) {(void *)(f), 0, 0, 0x5000, (uint64_t)(n), 0, str}
+#define TE(t, f, a) {(void *)(f), 0, t, (uint64_t)(a), 0, 0, NULL}
+#define TX(t, f, r) {(void *)(f), 1, t, (uint64_t)(r), 0, 0, NULL}
+#define TS(t, op) {(void *)xt_wait, 0, t, 0, 0, op, NULL}
 /* An I/O wait (SLEEP) on thread 0 that asked for ns nanoseconds; it blocks
  * until the next op, 10 ns later. */
-#define SLEEPS(ns) {(void *)xt_wait, 0, 0, (uint64_t)(ns), 0, TTF_SOP_SLEEP}
+#define SLEEPS(ns) {(void *)xt_wait, 0, 0, (uint64_t)(ns), 0, TTF_SOP_SLEEP, NULL}
 
 static int trace_no;
 static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
@@ -191,6 +198,11 @@ static const char *write_trace(const struct op *ops, int status, int values)
                                               tu_self.build_id, tu_self.build_id_len,
                                               tu_self.path), 0);
             late_at = 0;
+        }
+        if (ops->str && values && !ops->exit) {
+            ttf_string st = {0, 0, (unsigned)strlen(ops->str), 1, 0,
+                             (const uint8_t *)ops->str};
+            assert_int_equal(ttf_write_strings(w, ops->th, &st, 1), 0);
         }
         if (ops->sop)
             assert_int_equal(ttf_write_sync_op(w, ops->th, tsc, ops->sop, 0x1000, ops->a0), 0);
@@ -663,6 +675,99 @@ static void test_stored_read_back(void **state)
 #undef STORED
 }
 
+/* A range check's answer, stored and read back much later (issue 33):
+ * xt_f1 (void: it keeps what it parsed) calls xt_num on a buffer and its
+ * length (the recorded bytes run past the length, as a buffer's do).
+ * Good: -9223372036854775807 (INT64_MIN + 1); bad: the text of INT64_MIN,
+ * for which xt_num answers INT64_MIN, the end of its type that none of
+ * its good-run calls gave (the 9223372036854775807 of a later call is the
+ * other end; -12000, an ordinary negative one). xt_main's calls part with
+ * no callee of its own returning another value: the chain goes on, by
+ * time, from the split to that answer in its own thread, and xt_num heads
+ * the verdict as where the failure starts. The two values, both next to
+ * the end of the type, are no address or clock by their look, and the
+ * string shown is the buffer up to its length.
+ * Must not: the answer differs but is no new class (-4000 for -5000, or
+ * the good run gave INT64_MIN too): the chain stays at the split. */
+#define NUM(txt, len, v, first, last) {E(xt_main, 1), E(xt_f1, 1), ES(xt_num, "-12000", 6), \
+        X(xt_num, first), X(xt_f1, 0), E(xt_f1, 2), ES(xt_num, txt, len), X(xt_num, v), \
+        X(xt_f1, 0), E(xt_f1, 3), ES(xt_num, "9223372036854775807, 2", 19), \
+        X(xt_num, INT64_MAX), X(xt_f1, 0), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+static void test_range_check_end(void **state)
+{
+    (void)state;
+    const struct op g[] = NUM("-9223372036854775807, 1", 20, INT64_MIN + 1, -12000, xt_ok);
+    const struct op b[] = NUM("-9223372036854775808, 1", 20, INT64_MIN, -12000, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(r->values_ignored, 0);
+    assert_true(dv->nchain >= 3);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[0].function, "xt_num");
+    assert_string_equal(dv->chain[0].bad_value, "\"-9223372036854775808\"");
+    assert_string_equal(dv->chain[0].good_value, "\"-9223372036854775807\"");
+    assert_int_equal(dv->chain[1].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(dv->chain[1].bad_value, "-9223372036854775808");
+    assert_string_equal(dv->suspects[0].name, "xt_num");
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_ERROR));
+    assert_non_null(r->verdict->cause);
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_num");
+    int said = 0;
+    for (size_t i = 0; i < dv->suspects[0].nevidence; i++)
+        said |= strstr(dv->suspects[0].evidence[i].text, "(its type's minimum: a range "
+                       "check's answer), which none of its 3 calls in the good run did") != NULL;
+    assert_true(said);
+    ttd_free(d);
+    /* must not: another number, no new class of answer */
+    const struct op g1[] = NUM("-5000, 1", 5, -5000, -12000, xt_ok);
+    const struct op b1[] = NUM("-4000, 1", 5, -4000, -12000, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_string_equal(r->verdict->cause->function, "xt_main");
+    ttd_free(d);
+    /* must not: the good run's calls gave the type's minimum too */
+    const struct op g2[] = NUM("-9223372036854775807, 1", 20, INT64_MIN + 1, INT64_MIN, xt_ok);
+    const struct op b2[] = NUM("-9223372036854775808, 1", 20, INT64_MIN, INT64_MIN, xt_fail);
+    d = diff(g2, b2);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_string_equal(r->verdict->cause->function, "xt_main");
+    ttd_free(d);
+}
+#undef NUM
+
+/* An answer that flipped deep in the split's own thread, inside a call
+ * that returned the same to the split's frame (void xt_f1 kept it): the
+ * frame read it back from memory. The chain goes from the split to it,
+ * by time (as to another thread's), and xt_check heads the verdict as
+ * where the failure starts. Must not: an ordinary value that differs
+ * there is no step of the chain (it stays a suspect by its nearness). */
+static void test_own_thread_flip(void **state)
+{
+    (void)state;
+#define OWN(v, last) {E(xt_main, 1), E(xt_f1, 1), E(xt_check, 7), X(xt_check, v), X(xt_f1, 0), \
+        E(xt_f2, 2), X(xt_f2, 0), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+    const struct op g[] = OWN(0, xt_ok), b[] = OWN(-22, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 2);
+    assert_string_equal(r->first->chain[0].function, "xt_check");
+    assert_string_equal(r->verdict->cause->function, "xt_check");
+    ttd_free(d);
+    /* must not: an ordinary value that differs (no flip) */
+    const struct op g1[] = OWN(5, xt_ok), b1[] = OWN(6, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);    /* (a value near the split, a suspect) */
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    ttd_free(d);
+#undef OWN
+}
+
 /* An argument computed four frames up: xt_f4's n differs, passed down as
  * is from xt_f1, whose caller xt_top computed it (no call returned it,
  * xt_top's own argument does not differ): xt_top is the arg_origin and
@@ -891,6 +996,33 @@ static void test_clock_noise(void **state)
                      TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&u8, 1000001, 1000000, "f", 1), TTDI_NOISE_NONE);
     assert_int_equal(ttdi_value_noise(&i4, 1, 2, "getTimeNs", 0), TTDI_NOISE_NONE);
+    /* two values next to an end of their type are the input's (a range's
+     * end, a saturated result), not addresses or clocks; one alone is not
+     * enough, and a function named like a clock stays one */
+    ttf_vtype i8 = {TTF_VC_SIGNED, 8, 1, "long", NULL, 0, NULL, 0};
+    assert_int_equal(ttdi_value_noise(&i8, (uint64_t)(INT64_MIN + 1), (uint64_t)INT64_MIN,
+                                      "f", 1), TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&i8, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX - 9, "f", 0),
+                     TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&u8, UINT64_MAX - 70000, UINT64_MAX - 80000, "f", 0),
+                     TTDI_NOISE_NONE);
+    assert_int_equal(ttdi_value_noise(&i8, (uint64_t)INT64_MIN, 1ull << 45, "f", 1),
+                     TTDI_NOISE_ADDR);
+    assert_int_equal(ttdi_value_noise(&i8, (uint64_t)INT64_MIN + (1ull << 33), (uint64_t)INT64_MIN,
+                                      "f", 1), TTDI_NOISE_ADDR);
+    assert_int_equal(ttdi_value_noise(&i8, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX - 9,
+                                      "clock_now", 1), TTDI_NOISE_CLOCK);
+    assert_int_equal(ttdi_type_end(&i8, (uint64_t)INT64_MIN), -1);
+    assert_int_equal(ttdi_type_end(&i8, (uint64_t)INT64_MAX), 1);
+    assert_int_equal(ttdi_type_end(&i8, (uint64_t)(INT64_MIN + 1)), 0);
+    assert_int_equal(ttdi_type_end(&i4, 0x80000000u), -1);
+    assert_int_equal(ttdi_type_end(&i4, 0xffffffff80000000ull), -1);
+    assert_int_equal(ttdi_type_end(&i4, 0x7fffffffu), 1);
+    ttf_vtype u4 = {TTF_VC_UNSIGNED, 4, 0, "unsigned", NULL, 0, NULL, 0},
+              i2 = {TTF_VC_SIGNED, 2, 1, "short", NULL, 0, NULL, 0};
+    assert_int_equal(ttdi_type_end(&u4, 0xffffffffu), 1);
+    assert_int_equal(ttdi_type_end(&u4, 0), 0);
+    assert_int_equal(ttdi_type_end(&i2, 0x7fff), 0);    /* small types: ordinary data */
     assert_true(ttdi_clock_name("clock_now"));
     assert_true(ttdi_clock_name("Timer::nowNs()"));
     assert_false(ttdi_clock_name("runtime_check"));
@@ -1548,17 +1680,17 @@ static void test_value_follows_progress(void **state)
     const struct op wg[] = {TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
                             TE(0, xt_main, 1), TS(0, TTF_SOP_LOCK), TE(0, xt_get, 0),
                             TX(0, xt_get, 7), TS(0, TTF_SOP_UNLOCK), TX(0, xt_main, 0),
-                            {NULL, 0, 0, 0, 0, 0}};
+                            {0}};
     const struct op wb[] = {TE(0, xt_main, 1), TS(0, TTF_SOP_LOCK), TE(0, xt_get, 0),
                             TX(0, xt_get, 5), TS(0, TTF_SOP_UNLOCK), TX(0, xt_main, 0),
                             TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
-                            {NULL, 0, 0, 0, 0, 0}};
+                            {0}};
     const struct op ug[] = {TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
                             TE(0, xt_main, 1), TE(0, xt_get, 0), TX(0, xt_get, 7),
-                            TX(0, xt_main, 0), {NULL, 0, 0, 0, 0, 0}};
+                            TX(0, xt_main, 0), {0}};
     const struct op ub[] = {TE(0, xt_main, 1), TE(0, xt_get, 0), TX(0, xt_get, 5),
                             TX(0, xt_main, 0), TS(1, TTF_SOP_LOCK), TS(1, TTF_SOP_UNLOCK),
-                            {NULL, 0, 0, 0, 0, 0}};
+                            {0}};
     (void)state;
     ttd_diff *d = diff(wg, wb);
     const ttd_result *r = ttd_get_result(d);
@@ -1875,6 +2007,8 @@ int main(void)
         cmocka_unit_test(test_timeout_never_expired),
         cmocka_unit_test(test_swap_after_timing),
         cmocka_unit_test(test_prefix_replay),
+        cmocka_unit_test(test_range_check_end),
+        cmocka_unit_test(test_own_thread_flip),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
