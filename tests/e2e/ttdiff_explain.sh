@@ -4,7 +4,8 @@
 # error that makes the main thread take another path (why_worker), a
 # program that makes the same calls and exits 1 (why_exit), a main
 # thread's first split that only follows a slow worker's progress while
-# the worker's own check failed (why_progress); the cause
+# the worker's own check failed (why_progress), a range check's answer
+# (the end of its type) read back much later (why_range); the cause
 # chain and the suspects' evidence in text, JSON and HTML (rendered in
 # headless Chromium when there is one); and two identical runs of
 # deterministic programs in values mode give exit 0, clocks and heap
@@ -74,6 +75,32 @@ s = f['suspects'][0]
 assert s['function'] == 'fetch' and s['pair'] == 1, s
 k = [e['kind'] for e in s['evidence']]
 assert 'earlier_in_other_thread' in k and 'error_appears' in k, k
+"
+fi
+
+# --- a range check's answer read back much later (why_range): the bad
+# number is the type's minimum, which parse_int's off-by-one check answers
+# with LLONG_MIN (and ERANGE); check_limits fails on the flag stored with
+# it. Plain mode has only the branch; values mode links the split, which
+# saw no value of its own differ, to that answer in its own thread.
+pair why_range -9223372036854775807 -9223372036854775808
+run 1 --color never "$T/g.trc" "$T/b.trc"
+has '^verdict: diverged: possible cause: the branch in `check_limits`' "$T/out"
+if [ $VALUES = 1 ]; then
+    pair pg/why_range -9223372036854775807 -9223372036854775808
+    run 1 --color never "$T/g.trc" "$T/b.trc"
+    has '^verdict: diverged: likely cause: the failure starts in `parse_int`' "$T/out"
+    has "^  evidence: the failure starts here: it returned -9223372036854775808 in the bad run (its type's minimum: a range check's answer), which none of its 5 calls in the good run did" "$T/out"
+    has '^  2\. because of 1: the calls part in `check_limits`: only the bad run calls `report_bad`' "$T/out"
+    run 1 --format json "$T/g.trc" "$T/b.trc"
+    json "$T/out" "
+f = d['first_divergence']
+c = f['cause_chain']
+assert [x['kind'] for x in c] == ['returned', 'split'], c
+assert c[0]['function'] == 'parse_int' and c[0]['bad'] == '-9223372036854775808', c
+assert c[0]['good'] == '-9223372036854775807' and not c[0]['strong'], c
+assert d['values']['noise'] == 0 and d['verdict']['cause']['kind'] == 'error_origin', d['verdict']
+assert d['verdict']['cause']['function'] == 'parse_int'
 "
 fi
 
