@@ -13,6 +13,8 @@
  *   after-exit  the same EXITs, and an ENTER goes untimed when the event
  *               before it is an untimed EXIT (a sampled or timed EXIT
  *               times the ENTER after it: that gap is measured);
+ *   after-exit+pairs  the same, and 1 in 32 of those ENTERs is
+ *               sampled instead, timing the event after it too;
  *   enters K    an ENTER after an untimed EXIT goes untimed while fewer
  *               than K events in a row did;
  *   any K       any hot event goes untimed while fewer than K in a row
@@ -28,8 +30,10 @@
  * from samples); "learnt" from the gaps the policy itself measured (both
  * ends timed), gaps over 25000 ticks (about 10 us) left out as stalls: a
  * crude learner, not libttfmt's (bench_clock.sh measures libttfmt's
- * estimate of the default policy). Reads per call count every timed
- * ENTER and EXIT (sync and other records left out).
+ * estimate of the default policy). CLOCKSIM_SAMPLES=1 learns only from
+ * the gaps that start at a sample: unbiased, but fewer, so noisier.
+ * Reads per call count every timed ENTER and EXIT (sync and other
+ * records left out).
  *
  * usage: clocksim EVERY.trc [MIN_PCT]  ->  per policy and learner: reads
  * per call, functions above MIN_PCT (1) percent of the self time within
@@ -149,10 +153,18 @@ static void decide(const struct policy *p, const struct thr *t, uint8_t *m)
                 cand = w.run > 0 && w.run < p->k && i > 0 && t->e[i - 1].kind == K_EXIT && !m[i - 1];
             else if (p->mode == 2)
                 cand = w.run < p->k && w.warm >= WARM;
-            else if (p->mode == 3)
+            else if (p->mode >= 3)
                 cand = i > 0 && t->e[i - 1].kind == K_EXIT && !m[i - 1] && w.warm >= WARM;
-            if (p->mode == 3) {
-                m[i] = cand ? 0 : 1;
+            if (p->mode == 4 && cand && draw(&w)) {
+                m[i] = 2;       /* a sampled ENTER: its next event is timed too */
+                w.since = 0;
+                w.run = 0;
+                force_next = 1;
+                continue;
+            }
+            if (p->mode >= 3) {
+                m[i] = cand && !force_next ? 0 : 1;
+                force_next = 0;
                 if (m[i])
                     w.since = 0;
                 w.run = m[i] ? 0 : w.run + 1;
@@ -163,8 +175,8 @@ static void decide(const struct policy *p, const struct thr *t, uint8_t *m)
         } else {
             uint16_t n = (uint16_t)(w.ev++ - w.evat[(uint32_t)(w.depth - 1) % EVAT]);
             w.depth--;
-            int lim = p->mode == 0 || p->mode == 3 ? UNTIMED_RUN : p->k;
-            int cnt = p->mode == 0 || p->mode == 3 ? w.since : w.run;
+            int lim = p->mode == 0 || p->mode >= 3 ? UNTIMED_RUN : p->k;
+            int cnt = p->mode == 0 || p->mode >= 3 ? w.since : w.run;
             if (n >= BIG_CALL || cnt >= lim || w.warm < WARM) {
                 if (w.warm < WARM)
                     w.warm++;
@@ -390,10 +402,11 @@ int main(int argc, char **argv)
     printf("events %zu, calls %zu, functions %u, threads %zu\n", nev, ncalls, nfn - 1, nthr);
 
     struct policy pol[] = {
-        { "exits (default 1.4)", 0, 0 }, { "after-exit", 3, 0 },
+        { "exits (default 1.4)", 0, 0 }, { "after-exit", 3, 0 }, { "after-exit+pairs", 4, 0 },
         { "enters K=4", 1, 4 }, { "enters K=8", 1, 8 },
         { "any K=3", 2, 3 }, { "any K=4", 2, 4 }, { "any K=7", 2, 7 },
     };
+    uint8_t first = getenv("CLOCKSIM_SAMPLES") ? 2 : 1;   /* learn from samples only */
     for (size_t pi = 0; pi < sizeof pol / sizeof *pol; pi++) {
         for (int how = 0; how < 2; how++) {
             uint64_t reads = 0, hot = 0;
@@ -405,7 +418,7 @@ int main(int argc, char **argv)
                 struct thr *t = &thr[th];
                 decide(&pol[pi], t, m);
                 for (size_t i = 1; i < t->n; i++) {
-                    if (how == 0 || (m[i] && m[i - 1] && t->e[i].tsc - t->e[i - 1].tsc < STALL_TICKS))
+                    if (how == 0 || (m[i] && m[i - 1] >= first && t->e[i].tsc - t->e[i - 1].tsc < STALL_TICKS))
                         learn(&t->e[i - 1], &t->e[i]);
                 }
             }
