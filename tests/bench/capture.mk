@@ -78,3 +78,9 @@ $(BCAP)/clock_cost: tests/bench/clock_cost.c
 $(BCAP)/sparsify: tests/bench/sparsify.c format/ttf_wire.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BCAP_CFLAGS) -Iformat -o $@ $<
+
+# fewer clock reads simulated on one every-event run (clocksim.c's header;
+# not part of make bench: `make B=build build/bench/clocksim`)
+$(BCAP)/clocksim: tests/bench/clocksim.c $(LIBFMT) format/ttfmt.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) -o $@ $< $(LIBFMT) $(FMT_LIBS)
