@@ -7,7 +7,10 @@
  * which of them good runs share, loop counts, differing call values.
  * Once a pair has parted, the next pairs' threads are read by run walks
  * (src_runs), which keep what the thread order would read them again for
- * (their keys through a cache of recent ones, ttdi_norm_key_hot).
+ * (their keys through a cache of recent ones, ttdi_norm_key_hot); so is a
+ * pair that already looks different (its sketches differ), whose walks
+ * also keep the timing scan's prefix state at their marks (timing.c
+ * ttdi_tpre_*: the scan of its split thread starts near the split).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>

@@ -87,7 +87,11 @@
  * the order checks of the thread start from (issue 38 item 4: the prefix
  * before a split is read once, not again by each of them), one of them
  * pinned TTDI_PIN_BACK kept events before the pair's first hunk (the
- * details' windows begin after it). Its keys come through a small cache
+ * details' windows begin after it). Unless the tree build read the
+ * thread by a run walk already (a pair that looked different, pair_align.c):
+ * that walk kept the scan's prefix state at its marks (ttdi_tpre_*), and
+ * the scan starts at the last of them before the first hunk and the pin,
+ * with that state (resume). Its keys come through a small cache
  * (ttdi_norm_key_hot), not a normaliser look-up per event. Before the
  * first hunk no candidate is open or started, so the kept events there
  * take the prefix path (kept_before: the open calls, the prefix hash, the

@@ -39,7 +39,10 @@
  * (ttdi_walk_span_ns adds up how far walks went, for the tests). A thread
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
- * reads at most 1/MARKS x 2 of the walked part again.
+ * reads at most 1/MARKS x 2 of the walked part again. A consumer that
+ * keeps state of its own at the marks (the tree build's run walks keep
+ * the timing scan's, timing.c) sees where a walk left one (w->left) and
+ * starts a later walk at exactly that mark (ttdi_walk_open_mark).
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
