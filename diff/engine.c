@@ -672,7 +672,7 @@ static int prepare(ttd_diff *d, ttf_error *err)
         return rc;
     values_setup(d);
     d->in = (ttdi_in){d->r, &d->s, &d->o, d->values, d->cd, &d->arena};
-    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s, d->cd, 0};
+    d->al = (ttdi_aligner){d->r, &d->o, d->values, d->base, d->nbase, {0}, &d->s, d->cd, 0, NULL};
     ttd_unpaired *up = NULL;
     rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->x.nunpaired);
     d->x.unpaired = up;
@@ -745,6 +745,7 @@ static int align(ttd_diff *d)
         rc = ttdi_pools_settle(&d->al);
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
+    ttdi_tpre_drop(&d->al);
     if (rc >= 0)
         rc = ttdi_grew_mark(&d->al);
     if (rc >= 0)

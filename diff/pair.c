@@ -462,6 +462,12 @@ const char *ttdi_thread_label(const ttdi_run_state *r, struct ttfi_arena *a, uin
     return ttfi_arena_strcpy(a, buf);
 }
 
+int ttdi_tinfo_differ(const ttdi_tinfo *g, const ttdi_tinfo *b)
+{
+    return g->sketch && b->sketch &&
+           (g->events != b->events || memcmp(g->sketch, b->sketch, SKETCH_BINS * sizeof *g->sketch));
+}
+
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)
 {
     for (size_t i = 0; t && i < n; i++) {

@@ -7,7 +7,10 @@
  * which of them good runs share, loop counts, differing call values.
  * Once a pair has parted, the next pairs' threads are read by run walks
  * (src_runs), which keep what the thread order would read them again for
- * (their keys through a cache of recent ones, ttdi_norm_key_hot).
+ * (their keys through a cache of recent ones, ttdi_norm_key_hot); so is a
+ * pair that already looks different (its sketches differ), whose walks
+ * also keep the timing scan's prefix state at their marks (timing.c
+ * ttdi_tpre_*: the scan of its split thread starts near the split).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -26,6 +29,11 @@ typedef struct src {
     ttdi_replay *rp;        /* the prefix replay its reads go to, NULL */
     int side;               /* its side there */
     int run;                /* 1: wk is a run walk (ttdi_walk_open) */
+    struct ttdi_tpre *pre;  /* a run walk of a pair that looks different:
+                               the timing scan's prefix state, kept at its
+                               marks in al (timing.c), NULL */
+    ttdi_aligner *al;       /* ... and its run there */
+    int ri;
 } src;
 
 static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
@@ -393,9 +401,16 @@ static __attribute__((noinline)) int feed_run(src *s, ttdi_tree *t)
     ttdi_keyhot *hot = calloc(TTDI_KEYHOT, sizeof *hot);
     int rc = hot ? 0 : TT_ENOMEM;
 
-    while (hot && (rc = src_run_next(s, hot, &key)) > 0)
+    while (hot && (rc = src_run_next(s, hot, &key)) > 0) {
         if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;
+        if (!s->pre)
+            continue;
+        ttdi_tpre_kept(s->pre, &s->wk.ev, key);
+        if (s->wk.left == s->wk.idx + 1 &&
+            (rc = ttdi_tpre_save(s->al, s->ri, s->wk.thread, s->wk.idx, s->pre)) < 0)
+            break;
+    }
     free(hot);
     return rc < 0 ? rc : 0;
 }
@@ -492,21 +507,35 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
  * read by run walks (issue 38 item 4), whose records, lock sets, counts
  * and marks (walker.c) it then takes instead of walking each thread from
  * its start again, reading only from the last mark before the split.
+ * So is a pair that already looks different (the pairing sketched both
+ * threads, and the sketches or event counts differ: ttdi_tinfo_differ),
+ * likely to part: its run walks also keep the timing scan's prefix state
+ * at their marks (timing.c, ttdi_tpre_*), and the timing scan, the first
+ * run walk of a split thread otherwise, starts near the first hunk.
  * Plain traces read whole (no values, no --first-only), and only when the
  * engine asks for the lock sets (the runs recorded sync operations); the
- * pairs before the first that parted are read by keyed walks, and runs
- * whose pairs never part pay nothing. 0 or a TT_E* code. */
-static int src_runs(const ttdi_aligner *al, const ttdi_ipair *p, src s[2])
+ * other pairs before the first that parted are read by keyed walks, and
+ * runs whose pairs never part or look different pay nothing. 0 or a TT_E*
+ * code. */
+static int src_runs(ttdi_aligner *al, const ttdi_ipair *p, src s[2])
 {
-    int rc = 0;
+    int rc = 0, differ = !ttdi_timing_nosnap && al->r[TTD_GOOD].ti && al->r[TTD_BAD].ti &&
+                         p->t[0] < al->r[TTD_GOOD].nt &&
+                         p->t[1] < al->r[TTD_BAD].nt &&
+                         ttdi_tinfo_differ(&al->r[TTD_GOOD].ti[p->t[0]],
+                                           &al->r[TTD_BAD].ti[p->t[1]]);
 
-    if (!al->parted || al->o->first_only || !al->r[TTD_GOOD].lock_tap ||
+    if ((!al->parted && !differ) || al->o->first_only || !al->r[TTD_GOOD].lock_tap ||
         ttf_get_summary(al->r[TTD_GOOD].t)->values || ttf_get_summary(al->r[TTD_BAD].t)->values)
         return 0;
     for (int i = 0; i < 2 && rc >= 0; i++) {
         ttdi_walk_close(&s[i].wk);
         rc = ttdi_walk_open(&s[i].wk, s[i].r, p->t[i]);
         s[i].run = 1;
+        s[i].al = al;
+        s[i].ri = i;
+        if (rc >= 0 && differ)
+            rc = ttdi_tpre_open(&s[i].pre);
     }
     return rc;
 }
@@ -570,6 +599,8 @@ out:
     ttdi_tree_finish(&tr[1]);
     ttdi_walk_close(&s[0].wk);
     ttdi_walk_close(&s[1].wk);
+    ttdi_tpre_close(s[0].pre);
+    ttdi_tpre_close(s[1].pre);
     return rc < 0 ? rc : 0;
 }
 

@@ -231,6 +231,10 @@ int ttdi_pair_threads(ttdi_pairing *p);
 /* 1 if a content pair with this score and runner-up is uncertain. */
 int ttdi_pair_uncertain(double score, double second);
 
+/* 1 when threads g and b (of two runs) were both sketched and their
+ * sketches or event counts differ: a pair that already looks different
+ * (likely to part: the aligner reads it by run walks), else 0. */
+int ttdi_tinfo_differ(const ttdi_tinfo *g, const ttdi_tinfo *b);
 /* Free the sketches of t[0..n). */
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n);
 
@@ -325,6 +329,8 @@ typedef struct ttdi_walk {
                                consumer's ttdi_walk_pin), 0: none */
     uint64_t pin_ns;        /* ... or at its first kept event at or after
                                this time (ttdi_walk_pin_ns), 0: none */
+    uint64_t left;          /* 1 + the kept index of the last mark it
+                               left (ttdi_walk_open_mark opens it), 0: none */
     uint64_t from_ns;       /* where it started: its thread's start, or
                                the mark's time (ttdi_walk_span_ns) */
     uint64_t nraw;          /* a run walk: events read, its current one
@@ -490,6 +496,12 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
  * start would show them (same kept, idx, stack). 0 or a TT_E* code. */
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep);
+/* The same from the mark a run walk left at kept index idx exactly (its
+ * w->left then was idx + 1): 1, 0 when no mark is there now (none was
+ * left, or a thinning dropped it; w holds nothing then), or a TT_E*
+ * code. For a consumer that kept its own state where the marks are
+ * (timing.c: the tree build's prefix state). */
+int ttdi_walk_open_mark(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx);
 /* Run walk w also leaves a mark at kept index idx (0: none), as it does
  * every TTDI_MARK_EVERY: where its consumer knows the later walks of the
  * thread will start (the timing scan: TTDI_PIN_BACK before the split

@@ -161,6 +161,9 @@ typedef struct ttdi_aligner {
     int parted;             /* 1: a pair aligned so far has hunks: the
                                next pairs' threads are read by run walks
                                (pair_align.c src_runs) */
+    struct ttdi_tsnaps *snaps; /* the timing scan's prefix state at the
+                               marks of the run walks of pairs that looked
+                               different (timing.c, ttdi_tpre_*), NULL */
 } ttdi_aligner;
 
 
@@ -235,6 +238,23 @@ long ttdi_items_surplus(ttdi_item *const *g, size_t ng, ttdi_item *const *b,
  * (TTD_TIMING_RETRY). Sets ipair.tim. 0 or a TT_E* code
  * (reader errors). */
 int ttdi_timing_mark(ttdi_aligner *al);
+/* The timing scan's prefix state, kept by the tree build's run walks of a
+ * pair that already looks different (pair_align.c; ttdi_tinfo_differ):
+ * each kept event with its key (ttdi_tpre_kept), and the state after the
+ * kept event idx of run `run`'s thread th where the walk left a mark
+ * (ttdi_tpre_save: its w->left is idx + 1). The timing scan of that thread
+ * then starts at the last such mark before the pair's first hunk, with
+ * that state, instead of at the thread's start; ttdi_tpre_drop frees the
+ * snapshots (after ttdi_timing_mark). 0 or TT_ENOMEM. */
+struct ttdi_tpre;
+int ttdi_tpre_open(struct ttdi_tpre **out);
+void ttdi_tpre_kept(struct ttdi_tpre *p, const ttf_event *ev, uint64_t key);
+int ttdi_tpre_save(ttdi_aligner *al, int run, uint32_t th, uint64_t idx,
+                   const struct ttdi_tpre *p);
+void ttdi_tpre_close(struct ttdi_tpre *p);
+void ttdi_tpre_drop(ttdi_aligner *al);
+/* Tests: 1 scans every thread from its start (no snapshot used). */
+extern int ttdi_timing_nosnap;
 /* Tests: the kept events the scan took with its whole per-event work (from
  * the first candidate's start on; the prefix before it costs the open
  * calls, the prefix hash and the ring only), added up; and 1 = every kept

@@ -87,7 +87,11 @@
  * the order checks of the thread start from (issue 38 item 4: the prefix
  * before a split is read once, not again by each of them), one of them
  * pinned TTDI_PIN_BACK kept events before the pair's first hunk (the
- * details' windows begin after it). Its keys come through a small cache
+ * details' windows begin after it). Unless the tree build read the
+ * thread by a run walk already (a pair that looked different, pair_align.c):
+ * that walk kept the scan's prefix state at its marks (ttdi_tpre_*), and
+ * the scan starts at the last of them before the first hunk and the pin,
+ * with that state (resume). Its keys come through a small cache
  * (ttdi_norm_key_hot), not a normaliser look-up per event. Before the
  * first hunk no candidate is open or started, so the kept events there
  * take the prefix path (kept_before: the open calls, the prefix hash, the
@@ -552,6 +556,130 @@ static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
         s->nst = f - 1; /* it and those above it (left without one) close */
 }
 
+/* ---- the prefix state kept by the tree build ----------------------------- */
+
+/* The tree build's run walks of a pair that already looks different
+ * (pair_align.c) take each kept event through kept_before too, and keep
+ * the prefix state at each mark they leave (a snapshot: the open calls,
+ * the prefix hashes, the ring, the leaf); the timing scan of that thread
+ * then starts from the last such mark before the pair's first hunk (and
+ * before its pin) with that state, instead of reading the thread from its
+ * start (issue 38 item 4). What kept_before leaves is all a scan has
+ * there: before the first candidate no sync operation leaves anything (a
+ * blocking operation pending is settled at the next event, with no
+ * candidate to count for), and the last record's time is the marked
+ * event's. */
+struct ttdi_tpre {
+    scan s;                 /* its prefix fields only (kept_before's) */
+};
+
+/* A snapshot: run `run`'s thread th after its kept event idx. */
+typedef struct tsnap {
+    int run;
+    uint32_t th;
+    uint64_t idx;
+    scan s;                 /* s.st: its own copy of the s.nst open calls */
+} tsnap;
+
+struct ttdi_tsnaps {
+    tsnap *v;
+    size_t n, cap;
+};
+
+int ttdi_timing_nosnap;
+
+int ttdi_tpre_open(struct ttdi_tpre **out)
+{
+    struct ttdi_tpre *p = calloc(1, sizeof *p);
+
+    if (p && !(p->s.st = malloc(STACK_MAX * sizeof *p->s.st))) {
+        free(p);
+        p = NULL;
+    }
+    if (p)
+        p->s.enter_key = UINT64_MAX;
+    *out = p;
+    return p ? 0 : TT_ENOMEM;
+}
+
+void ttdi_tpre_kept(struct ttdi_tpre *p, const ttf_event *ev, uint64_t key)
+{
+    kept_before(&p->s, ev, key);
+}
+
+int ttdi_tpre_save(ttdi_aligner *al, int run, uint32_t th, uint64_t idx,
+                   const struct ttdi_tpre *p)
+{
+    struct ttdi_tsnaps *v = al->snaps;
+
+    if (p->s.n != idx + 1)
+        return 0;           /* not the walk's kept events: none kept */
+    if (!v && !(v = al->snaps = calloc(1, sizeof *v)))
+        return TT_ENOMEM;
+    if (v->n == v->cap && ttdi_grow(&v->v, &v->cap, v->n + 1, sizeof *v->v, 16) < 0)
+        return TT_ENOMEM;
+    tsnap *t = &v->v[v->n];
+    t->run = run;
+    t->th = th;
+    t->idx = idx;
+    t->s = p->s;
+    if (!(t->s.st = malloc((p->s.nst + 1) * sizeof *t->s.st)))
+        return TT_ENOMEM;
+    memcpy(t->s.st, p->s.st, p->s.nst * sizeof *t->s.st);
+    v->n++;
+    return 0;
+}
+
+void ttdi_tpre_close(struct ttdi_tpre *p)
+{
+    if (p)
+        free(p->s.st);
+    free(p);
+}
+
+void ttdi_tpre_drop(ttdi_aligner *al)
+{
+    for (size_t i = 0; al->snaps && i < al->snaps->n; i++)
+        free(al->snaps->v[i].s.st);
+    if (al->snaps)
+        free(al->snaps->v);
+    free(al->snaps);
+    al->snaps = NULL;
+}
+
+/* Start the scan s of run `run`'s thread th at the last mark with a
+ * snapshot before kept index at (wk from that mark, s with its prefix
+ * state): 1, 0 when there is none (nothing opened), or a TT_E* code. */
+static int resume(const ttdi_aligner *al, int run, uint32_t th, uint64_t at, ttdi_walk *wk,
+                  scan *s)
+{
+    const struct ttdi_tsnaps *v = ttdi_timing_nosnap || ttdi_timing_noprefix ? NULL : al->snaps;
+    const tsnap *best = NULL;
+
+    for (size_t i = 0; v && i < v->n; i++) {
+        const tsnap *t = &v->v[i];
+        if (t->run == run && t->th == th && t->idx < at && (!best || t->idx > best->idx))
+            best = t;
+    }
+    int rc = best ? ttdi_walk_open_mark(wk, &al->r[run], th, best->idx) : 0;
+    if (rc <= 0)
+        return rc;
+    memcpy(s->ring, best->s.ring, sizeof s->ring);
+    s->nring = best->s.nring;
+    s->n = best->s.n;
+    s->last_ns = best->s.last_ns;
+    s->enter_key = best->s.enter_key;
+    s->leaf_key = best->s.leaf_key;
+    s->leaf = best->s.leaf;
+    s->ph = best->s.ph;
+    s->php = best->s.php;
+    s->deep = best->s.deep;
+    s->nst = best->s.nst;
+    memcpy(s->st, best->s.st, best->s.nst * sizeof *s->st);
+    s->prev_ns = wk->ev.time_ns;    /* the marked event: the last record */
+    return 1;
+}
+
 /* The thread's next record at time t (the latest it can have been, so
  * a blocked time is never shortened): a blocking operation pending
  * blocked until then; its time goes to the candidates it counted for. */
@@ -604,9 +732,10 @@ static void sync_op(scan *s, const ttf_event *ev)
 
 /* Scan thread th of run r for candidates c[0..nc), ascending; first: the
  * key index of the pair's first hunk on this side. */
-static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32_t th, cand *c,
-                       size_t nc, uint64_t first)
+static int scan_thread(const ttdi_aligner *al, int run, uint32_t th, cand *c, size_t nc,
+                       uint64_t first)
 {
+    ttdi_run_state *r = &al->r[run];
     scan s;
     ttdi_walk wk;
     uint64_t key, end = 0, before = UINT64_MAX; /* the first candidate's start */
@@ -614,7 +743,7 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
 
     memset(&s, 0, sizeof s);
     s.norm = &r->norm;
-    s.cd = cd;
+    s.cd = al->cd;
     s.c = c;
     s.nc = nc;
     s.cur = SIZE_MAX;
@@ -629,7 +758,11 @@ static int scan_thread(ttdi_run_state *r, const struct ttdi_codediff *cd, uint32
         end = c[j].hi + REPEAT_AFTER * 2 > end ? c[j].hi + REPEAT_AFTER * 2 : end;
         before = c[j].lo < before ? c[j].lo : before;
     }
-    if ((rc = ttdi_walk_open(&wk, r, th)) < 0) {  /* a run walk: it leaves marks */
+    uint64_t at = first > TTDI_PIN_BACK && first - TTDI_PIN_BACK < before ? first - TTDI_PIN_BACK
+                                                                           : before;
+    if ((rc = resume(al, run, th, at, &wk, &s)) == 0)
+        rc = ttdi_walk_open(&wk, r, th);    /* a run walk: it leaves marks */
+    if (rc < 0) {
         free(s.st);
         free(s.hot);
         return rc;
@@ -965,8 +1098,7 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         nc[s] = candidates(p, exited, s, cs[s]);
         if (!nc[s])
             continue;
-        if ((rc = scan_thread(&al->r[s], al->cd, p->t[s], cs[s], nc[s],
-                              s ? p->h[0].b0 : p->h[0].a0)) < 0)
+        if ((rc = scan_thread(al, s, p->t[s], cs[s], nc[s], s ? p->h[0].b0 : p->h[0].a0)) < 0)
             break;
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;

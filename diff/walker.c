@@ -39,7 +39,10 @@
  * (ttdi_walk_span_ns adds up how far walks went, for the tests). A thread
  * keeps at most MARKS (an iterator's state is ~43 KB): when they are
  * there, every other one goes and the spacing doubles, so a resumed walk
- * reads at most 1/MARKS x 2 of the walked part again.
+ * reads at most 1/MARKS x 2 of the walked part again. A consumer that
+ * keeps state of its own at the marks (the tree build's run walks keep
+ * the timing scan's, timing.c) sees where a walk left one (w->left) and
+ * starts a later walk at exactly that mark (ttdi_walk_open_mark).
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
@@ -597,6 +600,7 @@ static int insert_pin(ttdi_walk *w, ttdi_marks *ms)
     memmove(&ms->m[k + 1], &ms->m[k], (ms->n - k) * sizeof *ms->m);
     ms->m[k] = m;
     ms->n++;
+    w->left = w->idx + 1;
     return 0;
 }
 
@@ -630,6 +634,7 @@ static int leave_mark(ttdi_walk *w)
     if (rc < 0)
         return rc;
     ms->m[ms->n++].w.live = w->live;
+    w->left = w->idx + 1;
     return 0;
 }
 
@@ -665,21 +670,38 @@ int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread)
     return r->marks && thread < r->nt && r->marks[thread].n > 0;
 }
 
-int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
-                      uint64_t ns, uint64_t keep)
+/* Walk w from mark m, as ttdi_walk_open_at starts it. 0 or a TT_E* code. */
+static int open_mark(ttdi_walk *w, const mark *m)
 {
-    const mark *m = r->marks && thread < r->nt ? mark_for(&r->marks[thread], idx, ns, keep)
-                                               : NULL;
-    if (!m)
-        return ttdi_walk_open(w, r, thread);
     int rc = copy_walk(&m->w, w);
     if (rc < 0)
         return rc;
     w->mark_at = w->idx + 1;    /* leave_mark finds the next place */
     w->pin_at = w->pin_ns = 0;  /* the marking walk's, not this one's */
     w->sleeps = 0;              /* as ttdi_walk_open's, whatever the marking walk's */
+    w->left = 0;
     w->from_ns = m->w.max_ns;
     return m->w.live ? go_live(w) : 0;
+}
+
+int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
+                      uint64_t ns, uint64_t keep)
+{
+    const mark *m = r->marks && thread < r->nt ? mark_for(&r->marks[thread], idx, ns, keep)
+                                               : NULL;
+    return m ? open_mark(w, m) : ttdi_walk_open(w, r, thread);
+}
+
+int ttdi_walk_open_mark(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx)
+{
+    const ttdi_marks *ms = r->marks && thread < r->nt ? &r->marks[thread] : NULL;
+
+    for (size_t k = 0; ms && k < ms->n; k++)
+        if (ms->m[k].w.idx == idx) {
+            int rc = open_mark(w, &ms->m[k]);
+            return rc < 0 ? rc : 1;
+        }
+    return 0;
 }
 
 uint64_t ttdi_walk_span_ns;
