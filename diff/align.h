@@ -166,6 +166,8 @@ typedef struct ttdi_vfound {
     size_t nrets, capr;     /* (at most TTDI_VRETS_MAX kept) */
     uint64_t compared;      /* values compared */
     uint64_t noise;         /* differences ignored as good-run noise */
+    uint64_t times;         /* differences that are times near each run's
+                               own clock (ttdi_time_like): not differences */
     ttdi_vlast last[2];     /* each run's last EXIT passed (relays) */
 } ttdi_vfound;
 

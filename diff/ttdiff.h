@@ -84,7 +84,8 @@ extern "C" {
  * "answer_used"; the verdict's cause kind TTD_COF_ANSWER, "answer").
  * 1.16: ttd_place label.
  * 1.17: ttd_result values_twinned (a pool's work items whose values were
- * hidden as another worker's twin: how many). */
+ * hidden as another worker's twin: how many) and values_times (differing
+ * integers that are times near each run's own clock: how many). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 17
 #define TTD_VERSION_PATCH 0
@@ -1167,6 +1168,12 @@ typedef struct ttd_result {
                                    values: which worker took which item,
                                    their values not compared (pools.c)
                                    (1.17) */
+    uint64_t values_times;      /* differing integers that are times: in
+                                   each run near that run's own
+                                   CLOCK_MONOTONIC at the call, apart by
+                                   the runs' clock offset (a deadline from
+                                   a clock the trace does not show): no
+                                   difference (1.17) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -51,9 +51,8 @@
  * baseline, an integer that in both runs lies near that run's own
  * CLOCK_MONOTONIC at the call and differs by the runs' clock offset is a
  * time (a deadline from a clock the trace does not show: vrules.c
- * ttdi_time_like): no difference (the explain stage's replay counts it
- * among the values not taken as causes), so a pool's items are matched by
- * their other values.
+ * ttdi_time_like): no difference, counted apart (ttd_result values_times),
+ * so a pool's items are matched by their other values.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +354,7 @@ static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int 
     int d = ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns, wb->ev.time_ns);
     if (d && !collect && time_like(wg, wb, tb, rg, rb)) {
         out->compared++;    /* no difference (nor the baselines' noise) */
+        out->times++;
         return 0;
     }
     return one_diff(wg, noise, collect, slot, d, out);

@@ -575,6 +575,7 @@ static void values_info(jw *w, const ttd_result *r)
     k_u64(w, "ignored", r->values_ignored);
     k_u64(w, "progress", r->values_progress);
     k_u64(w, "twinned", r->values_twinned);
+    k_u64(w, "times", r->values_times);
     close_c(w, '}');
 }
 

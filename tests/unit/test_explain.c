@@ -938,6 +938,10 @@ static void test_deadline_noise(void **state)
         tsc_from[0] = tsc_from[1] = 0;
         const ttd_result *r = ttd_get_result(d);
         assert_int_equal(r->diverged, k != 0);
+        assert_int_equal(r->values_times, k == 0);     /* counted, said */
+        char *t = tu_report(d, ttr_text, NULL, NULL);
+        assert_true(!strstr(t, "1 differing one taken as times") == (k != 0));
+        free(t);
         if (k == 0)
             assert_null(r->value_first);
         else
