@@ -166,6 +166,8 @@ typedef struct ttdi_vfound {
     size_t nrets, capr;     /* (at most TTDI_VRETS_MAX kept) */
     uint64_t compared;      /* values compared */
     uint64_t noise;         /* differences ignored as good-run noise */
+    uint64_t times;         /* differences that are times near each run's
+                               own clock (ttdi_time_like): not differences */
     ttdi_vlast last[2];     /* each run's last EXIT passed (relays) */
 } ttdi_vfound;
 
@@ -390,6 +392,16 @@ int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
  * run's): a value the system hands out, not the input (getpid's result
  * passed on, a pid in a file name). */
 int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2]);
+/* 1 when two differing integers (good, bad: the registers, type ty) are
+ * times: read in ns, us or ms, each lies within 1% (at most an hour) of
+ * its run's own CLOCK_MONOTONIC at the call (mono[0] the good run's,
+ * mono[1] the bad run's, ns; 0 unknown: never), a clock that reads at
+ * least 10^6 in that unit, and what is left of their difference once each
+ * run's clock is taken off is less than half of it (the values differ by
+ * the runs' clock offset). A deadline computed from a clock the trace does
+ * not show (g_get_monotonic_time() + timeout) differs in every run; no
+ * input gives values that follow each run's own clock. */
+int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint64_t mono[2]);
 /* The reason as words: "it also varies between the good runs". */
 const char *ttdi_noise_words(int why);
 /* 1 if a value's answer flipped between good and bad: one reads as an

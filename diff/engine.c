@@ -94,6 +94,8 @@ typedef struct stage_out {
     int values;                 /* 1: values compared (some were) */
     uint64_t values_compared;   /* over all pairs */
     uint64_t values_noise;      /* differing ones varying between good runs */
+    uint64_t values_twinned;    /* pool items hidden as another worker's twin */
+    uint64_t values_times;      /* differing ones that are times (deadlines) */
     const ttd_value_diff *value_first; /* the earliest over all pairs */
     const char **siblings;      /* traces beside the good one */
     size_t nsiblings;
@@ -433,6 +435,8 @@ static int value_first(ttd_diff *d)
         const ttdi_vfound *f = &d->s.ip[i].vf;
         d->x.values_compared += f->compared;
         d->x.values_noise += f->noise;
+        d->x.values_twinned += d->s.ip[i].ntwins;
+        d->x.values_times += f->times;
         if (f->found && (!best || f->first.ev[1].time_ns < best->ev[1].time_ns)) {
             best = &f->first;
             bp = i;
@@ -602,6 +606,8 @@ static int merge(ttd_diff *d)
     r->values_timeout = x->xo.values_timeout;
     r->timeout_evidence = x->xo.timeout_text;
     r->values_swapped = x->xo.values_swapped;
+    r->values_twinned = x->values_twinned;
+    r->values_times = x->values_times;
     r->swap_evidence = x->xo.swap_text;
     if (x->xo.headline) {
         r->value_others = x->xo.value_others;

@@ -21,7 +21,8 @@
  * dropped (the open ones stay) and counted.
  * Noise is marked where it is known: a slot that varies between good runs
  * (the --baseline set, values.c's keys), a value that looks like an
- * address or time stamp, a clock-named function's result; and at the end,
+ * address or time stamp, a clock-named function's result, a time near each
+ * run's own CLOCK_MONOTONIC (a deadline: ttdi_time_like); and at the end,
  * a function whose result grew from call to call within a run
  * (ttdi_replay_retnoise); and after the walk, a value that was only the
  * timeout of an I/O wait woken early in both runs (timeouts.c, run by
@@ -336,9 +337,10 @@ static int baseline_noise(const ttdi_replay *rp, uint64_t key, int slot)
     return rp->noise && ttdi_openset_count(rp->noise, ttdi_value_slot_key(key, slot));
 }
 
-/* Why a difference at slot (-1 return) of function key is noise, 0 if not. */
+/* Why a difference at slot (-1 return) of function key is noise, 0 if not;
+ * gev, ev: the good and the bad run's events of the value. */
 static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty,
-                    uint64_t g, uint64_t b, const ttf_event *ev)
+                    uint64_t g, uint64_t b, const ttf_event *gev, const ttf_event *ev)
 {
     if (baseline_noise(rp, key, slot))
         return TTDI_NOISE_BASELINE;
@@ -348,6 +350,10 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
                       *pb = ttf_get_process(rp->norm[1]->trace);
     int64_t pid[2] = {pg ? pg->pid : 0, pb ? pb->pid : 0};
     if (!why && ttdi_own_pid(ty, g, b, pid))
+        why = TTDI_NOISE_CLOCK;
+    uint64_t mono[2] = {ttf_monotonic_ns(rp->norm[0]->trace, gev->time_ns),
+                        ttf_monotonic_ns(rp->norm[1]->trace, ev->time_ns)};
+    if (!why && ttdi_time_like(ty, g, b, mono))
         why = TTDI_NOISE_CLOCK;
     return why;
 }
@@ -402,7 +408,7 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
             b = str ? ttdi_string_hash(&s1) : ttdi_struct_hash(p, &f->ev[1]);
             why = baseline_noise(rp, f->key, (int)i) ? TTDI_NOISE_BASELINE : 0;
         } else {
-            why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[1]);
+            why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[0], &f->ev[1]);
             if (!why && up)
                 why = derived(up, g, b);
         }
@@ -499,9 +505,9 @@ static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_
  * by its look or the baselines, a clock so far (it grew from call to call),
  * or computed from noisy inputs only (a duration from two time stamps). */
 static int ret_noise(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty,
-                     uint64_t g, uint64_t b, const ttf_event *ev)
+                     uint64_t g, uint64_t b, const ttf_event *gev, const ttf_event *ev)
 {
-    int why = noise_of(rp, f->exit_key, -1, ty, g, b, ev);
+    int why = noise_of(rp, f->exit_key, -1, ty, g, b, gev, ev);
 
     if (why)
         return why;
@@ -551,7 +557,7 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
                ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
                                   s[0]->ev.time_ns, s[1]->ev.time_ns);
         if (diff)
-            why = ret_noise(rp, f, &sig->ret, g, b, &s[1]->ev);
+            why = ret_noise(rp, f, &sig->ret, g, b, &s[0]->ev, &s[1]->ev);
         if (why)
             rp->ignored++;
         if (why && fi > 0) {

@@ -81,9 +81,13 @@ extern "C" {
  * 1.15: no values recorded (plain mode): the call whose yes/no or status
  * answer the split's branch came right after, the deepest of the calls
  * that returned one after the other just before it (TTD_EV_ANSWER,
- * "answer_used"; the verdict's cause kind TTD_COF_ANSWER, "answer"). */
+ * "answer_used"; the verdict's cause kind TTD_COF_ANSWER, "answer").
+ * 1.16: ttd_place label.
+ * 1.17: ttd_result values_twinned (a pool's work items whose values were
+ * hidden as another worker's twin: how many) and values_times (differing
+ * integers that are times near each run's own clock: how many). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 16
+#define TTD_VERSION_MINOR 17
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -1156,6 +1160,20 @@ typedef struct ttd_result {
                                    crash) while threads waited: who waited
                                    for what, and why (diff/hang.c); NULL if
                                    not (1.13) */
+    uint64_t values_twinned;    /* work items of a pool whose calls or
+                                   values differ from their partner's (the
+                                   item at their place in the paired
+                                   thread) and which another worker of the
+                                   good run's pool did, same calls and same
+                                   values: which worker took which item,
+                                   their values not compared (pools.c)
+                                   (1.17) */
+    uint64_t values_times;      /* differing integers that are times: in
+                                   each run near that run's own
+                                   CLOCK_MONOTONIC at the call, apart by
+                                   the runs' clock offset (a deadline from
+                                   a clock the trace does not show): no
+                                   difference (1.17) */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

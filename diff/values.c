@@ -47,7 +47,12 @@
  * slot in that set are then skipped when the bad run is compared, like
  * hunks inside the zones where good runs vary. A slot is a function's
  * return value or one of its parameters, so a hash seed or a time stamp
- * passed around is ignored wherever that function is called.
+ * passed around is ignored wherever that function is called. Without a
+ * baseline, an integer that in both runs lies near that run's own
+ * CLOCK_MONOTONIC at the call and differs by the runs' clock offset is a
+ * time (a deadline from a clock the trace does not show: vrules.c
+ * ttdi_time_like): no difference, counted apart (ttd_result values_times),
+ * so a pool's items are matched by their other values.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,6 +329,18 @@ static int one_diff(const vwalk *wg, ttdi_openset *noise, int collect, int slot,
     return 1;
 }
 
+/* A differing integer that is a time in both runs: near each run's own
+ * CLOCK_MONOTONIC at the call (ttdi_time_like: a deadline). */
+static int time_like(const vwalk *wg, const vwalk *wb, const ttf_vtype *ty, uint64_t g,
+                     uint64_t b)
+{
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+        return 0;
+    uint64_t mono[2] = {ttf_monotonic_ns(wg->norm->trace, wg->ev.time_ns),
+                        ttf_monotonic_ns(wb->norm->trace, wb->ev.time_ns)};
+    return ttdi_time_like(ty, g, b, mono);
+}
+
 /* Compare one value; 1 if it differs (and is not noise). sign: a signed
  * integer compared by its sign class only (a comparator's result). */
 static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
@@ -334,9 +351,13 @@ static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int 
         return 0;
     if (sign && tb->cls == TTF_VC_SIGNED)
         return one_diff(wg, noise, collect, slot, ttdi_sign_differs(tb, rg, rb), out);
-    return one_diff(wg, noise, collect, slot,
-                    ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns,
-                                       wb->ev.time_ns), out);
+    int d = ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns, wb->ev.time_ns);
+    if (d && !collect && time_like(wg, wb, tb, rg, rb)) {
+        out->compared++;    /* no difference (nor the baselines' noise) */
+        out->times++;
+        return 0;
+    }
+    return one_diff(wg, noise, collect, slot, d, out);
 }
 
 static int keep_ret(ttdi_vfound *out, const ttdi_vdiff *v)

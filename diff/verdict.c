@@ -1324,13 +1324,56 @@ static int on_the_way(const ttd_suspect *s)
            evidence_of(s, TTD_EV_CHAIN) != NULL;
 }
 
+/* The length of function name f without gcc's clone suffixes: "f" of
+ * "f.constprop.0", "f.cold", "f(int) [clone .constprop.0] [clone .cold]"
+ * (a specialised copy of f, or f's own code moved out of line: f's
+ * source). */
+static size_t clone_stem(const char *f)
+{
+    static const char *const sfx[] = {" [clone .", ".constprop.", ".isra.", ".part.", ".cold",
+                                      ".lto_priv.", NULL};
+    size_t n = strlen(f);
+
+    for (size_t i = 0; sfx[i]; i++) {
+        const char *at = strstr(f, sfx[i]);
+        if (at && at > f && (size_t)(at - f) < n)
+            n = (size_t)(at - f);
+    }
+    return n;
+}
+
+/* 1 if every function whose code changed between the builds (artifacts
+ * aside) is f or a clone of f (clone_stem): the program's only changed
+ * function, its clones and cold parts counted with it. */
+static int only_stem(const ttd_result *r, const char *f)
+{
+    size_t n = f ? clone_stem(f) : 0, seen = 0;
+
+    for (size_t i = 0; f && r->code_compared && i < r->nchanged_functions; i++) {
+        const ttd_code_change *ch = &r->changed_functions[i];
+        if (ch->artifact)
+            continue;
+        if (clone_stem(ch->function) != n || strncmp(ch->function, f, n) != 0)
+            return 0;
+        seen++;
+    }
+    return seen > 0;
+}
+
 /* "likely" for code changed: two facts about the cause itself that agree.
  * Its own code changed (its source too, or no source was read: not a
  * function whose machine code only carries a change made elsewhere, the
  * same source), the one suspect whose code did; and it lies on the way to
  * the split, or it is the only function of the program whose code changed
  * and ran before the split (with the same input, nothing else can make
- * the runs part). The position of another suspect says nothing of it. */
+ * the runs part). The position of another suspect says nothing of it.
+ * With no source read for it, its machine code changing is no fact about
+ * its own source: code inlined from a changed function changes every
+ * function it is inlined into (a template's member inlined into its
+ * callers: five functions changed, one source), so the one of them that
+ * lies on the way is no more the change than the others. Then only the
+ * program's only changed function (its clones and cold parts with it) is
+ * a fact about the cause itself. */
 static int code_likely(const vctx *c, const ttd_divergence *d, const ttd_suspect *cs)
 {
     const ttd_evidence *e = cs ? evidence_of(cs, TTD_EV_CODE) : NULL;
@@ -1340,7 +1383,11 @@ static int code_likely(const vctx *c, const ttd_divergence *d, const ttd_suspect
         return 0;
     /* the only change, whether the verdict named it as such (cause_code)
        or as the first suspect, which it is */
-    return on_the_way(cs) || c->only_change || (one && !strcmp(one->function, cs->name));
+    int alone = c->only_change || (one && !strcmp(one->function, cs->name)) ||
+                only_stem(c->r, cs->name);
+    if (e->weight < TTDI_W_CODE + TTDI_W_SOURCE && !alone)
+        return 0;   /* no source read: it may only carry the change */
+    return on_the_way(cs) || alone;
 }
 
 /* Threads of run k running at ns (started, not yet ended). */

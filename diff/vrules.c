@@ -1,16 +1,18 @@
 /*
  * vrules.c - the value rules every stage shares: is a differing value
  * noise by its own look (an address, a time stamp, a hash, a clock in ns,
- * each run's own pid, a result of a function named like a clock; never
- * two values next to an end of their type), did an error appear (a
- * negative integer, NULL, false, a size_t error code), is an integer an
- * end of its type (a range check's answer), is a function a gcc clone
- * whose registers are not its values.
+ * each run's own pid, a result of a function named like a clock, a time
+ * near each run's own CLOCK_MONOTONIC: a deadline; never two values next
+ * to an end of their type), did an error appear (a negative integer,
+ * NULL, false, a size_t error code), is an integer an end of its type (a
+ * range check's answer), is a function a gcc clone whose registers are
+ * not its values.
  * Stage 1 align of diff/STAGES (its header: align.h): the replay's walk
  * (replay.c, in this stage since it reads align's values walk over the
  * common prefix) and the evidence of the stages above (evidence.c,
  * explain.c) ask them alike.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "align.h"
@@ -165,6 +167,43 @@ int ttdi_value_noise(const ttf_vtype *ty, uint64_t good, uint64_t bad,
     if (is_return && ttdi_clock_name(func))
         return TTDI_NOISE_CLOCK;
     return TTDI_NOISE_NONE;
+}
+
+/* v (a register of type ty, signed or unsigned, 4 bytes or more) in
+ * unit u as ns, -1 when it cannot be one (negative, too large). */
+static int64_t as_ns(const ttf_vtype *ty, uint64_t raw, uint64_t u)
+{
+    uint64_t v = ttf_value_norm(raw, ty);
+
+    if (ty->cls == TTF_VC_SIGNED && (int64_t)v < 0)
+        return -1;
+    return v <= (uint64_t)INT64_MAX / u ? (int64_t)(v * u) : -1;
+}
+
+int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint64_t mono[2])
+{
+    static const uint64_t unit[] = {1, 1000, 1000000};  /* ns, us, ms */
+    const int64_t hour = 3600000000000;
+
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4 ||
+        !mono[0] || !mono[1] || mono[0] > INT64_MAX || mono[1] > INT64_MAX)
+        return 0;
+    for (size_t k = 0; k < sizeof unit / sizeof unit[0]; k++) {
+        int64_t v[2] = {as_ns(ty, good, unit[k]), as_ns(ty, bad, unit[k])}, d[2];
+        int near = v[0] >= 0 && v[1] >= 0 && v[0] != v[1];
+        for (int r = 0; r < 2 && near; r++) {
+            int64_t c = (int64_t)mono[r], room = c / 100 < hour ? c / 100 : hour;
+            d[r] = v[r] - c;    /* the value less its run's own clock */
+            near = c / (int64_t)unit[k] >= 1000000 && d[r] >= -room && d[r] <= room;
+        }
+        /* the values differ by about the runs' clock offset: what is left
+         * of their difference once each run's clock is taken off is less
+         * than half of it */
+        int64_t apart = v[1] - v[0], left = d[1] - d[0];
+        if (near && (left < 0 ? -left : left) < (apart < 0 ? -apart : apart) / 2)
+            return 1;
+    }
+    return 0;
 }
 
 int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2])

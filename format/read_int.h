@@ -119,6 +119,8 @@ struct ttf_trace {
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
     int ident;                  /* ticks are ns: skip the multiply */
     uint64_t real0;             /* CLOCK_REALTIME ns at time 0 */
+    uint64_t mono0;             /* CLOCK_MONOTONIC ns at time 0 (from the
+                                   earliest clock-sync point), 0 unknown */
     uint64_t ev_min, ev_max;    /* first and last event tsc */
     int oom;                    /* an allocation failed while opening */
     ttf_cut cuts[TTF_CUT_ENTRIES]; /* the header's cut table, used entries */

@@ -100,6 +100,19 @@ static void sum_truncation(ttf_trace *t)
     }
 }
 
+/* CLOCK_MONOTONIC at time 0, from the earliest clock-sync point (a chunk
+ * header's or a SYNC record's): that point's reading less its time. */
+static void mono_origin(ttf_trace *t)
+{
+    struct syncpt first = {UINT64_MAX, 0};
+
+    for (size_t i = 0; i < t->n_syncs; i++)
+        if (t->syncs[i].tsc >= t->start_tsc && t->syncs[i].tsc < first.tsc)
+            first = t->syncs[i];
+    uint64_t at = first.tsc != UINT64_MAX ? to_ns(t, first.tsc) : 0;
+    t->mono0 = first.tsc != UINT64_MAX && first.ns > at ? first.ns - at : 0;
+}
+
 /* Sort what the scan collected and convert its times. */
 static void finish_index(ttf_trace *t)
 {
@@ -121,6 +134,7 @@ static void finish_index(ttf_trace *t)
     for (size_t i = 0; !t->real0 && i < t->n_chunks; i++)
         if (t->chunks[i].tsc == t->start_tsc)
             t->real0 = t->chunks[i].real;
+    mono_origin(t);
     for (unsigned k = 0; k < 32; k++)
         if (t->skipped[k])
             ttfi_note(t, "%s: skipped %llu unknown optional record(s) with tag 0x%02x",
@@ -308,4 +322,9 @@ const char *ttf_get_notice(const ttf_trace *t, size_t i)
 uint64_t ttf_realtime_ns(const ttf_trace *t, uint64_t time_ns)
 {
     return t ? t->real0 + time_ns : time_ns;
+}
+
+uint64_t ttf_monotonic_ns(const ttf_trace *t, uint64_t time_ns)
+{
+    return t && t->mono0 ? t->mono0 + time_ns : 0;
 }

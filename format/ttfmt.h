@@ -110,9 +110,12 @@ extern "C" {
  * shared state in a struct reached through a pointer, issue 33).
  * 2.23.0: ttf_sym_code_cmpret (does a function return a C library
  * comparison's result unchanged: memcmp's magnitude differs between runs,
- * only its sign is specified). */
+ * only its sign is specified).
+ * 2.24.0: ttf_monotonic_ns (an event time as CLOCK_MONOTONIC, from the
+ * chunk headers' clock-sync points: a deadline a program computed from
+ * that clock, told from an input value, issue 33). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 23
+#define TTF_VERSION_MINOR 24
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -647,6 +650,10 @@ int ttf_format_message(const ttf_trace *t, const ttf_event *ev,
 
 /* Convert an event time to CLOCK_REALTIME nanoseconds. */
 uint64_t ttf_realtime_ns(const ttf_trace *t, uint64_t time_ns);
+/* Convert an event time to CLOCK_MONOTONIC nanoseconds (the clock a
+ * program reads for timeouts and deadlines: glib's g_get_monotonic_time),
+ * from the trace's earliest clock-sync point; 0 when the trace has none. */
+uint64_t ttf_monotonic_ns(const ttf_trace *t, uint64_t time_ns);
 
 /* ---- writing ----------------------------------------------------------- */
 

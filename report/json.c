@@ -574,6 +574,8 @@ static void values_info(jw *w, const ttd_result *r)
     k_u64(w, "noise", r->values_noise);
     k_u64(w, "ignored", r->values_ignored);
     k_u64(w, "progress", r->values_progress);
+    k_u64(w, "twinned", r->values_twinned);
+    k_u64(w, "times", r->values_times);
     close_c(w, '}');
 }
 

@@ -963,6 +963,13 @@ static ttri_sent *values(ttri_model *m)
     if (r->values_ignored)
         T(&b, ", %" PRIu64 " differing ones not taken as causes (clocks, counters, addresses)",
           r->values_ignored);
+    if (r->values_times)
+        T(&b, ", %" PRIu64 " differing one%s taken as times (each near its run's own "
+          "clock)", r->values_times, plural(r->values_times));
+    if (r->values_twinned)
+        T(&b, ", %" PRIu64 " pool work item%s not compared (another worker did %s, the same "
+          "calls and values, in the good run)", r->values_twinned, plural(r->values_twinned),
+          r->values_twinned == 1 ? "it" : "each");
     T(&b, "\n");
     return s;
 }

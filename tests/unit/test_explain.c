@@ -6,7 +6,8 @@
  * the cause chain following returns (passed on) and arguments (computed
  * four frames up, or returned by a sibling); pointers by NULL / non-NULL
  * and by identity; clocks, counters and addresses not causes by
- * themselves; values that vary between good runs; threads ordered by the
+ * themselves, nor a deadline that follows each run's own clock; values
+ * that vary between good runs; threads ordered by the
  * bad run's time; the same calls with another exit status; two identical
  * runs; the functions inlined into a call whose answer flipped with the
  * same inputs; a timeout that never expired and two calls that ran in the
@@ -161,6 +162,10 @@ struct op {
 #define SLEEPS(ns) {(void *)xt_wait, 0, 0, (uint64_t)(ns), 0, TTF_SOP_SLEEP, NULL}
 
 static int trace_no;
+static uint64_t tsc_from[2];   /* not 0: the good and the bad trace's first
+                                  tsc (ns: CLOCK_MONOTONIC in the chunk
+                                  headers), in the order written */
+static int tsc_from_k;
 static uint32_t end_thread;    /* the thread whose stream gets END (exit) */
 static int killed;             /* 1: the next traces are abandoned (killed) */
 static uint64_t trace_shift;   /* added to the module's base and every
@@ -178,7 +183,7 @@ static const char *write_trace(const struct op *ops, int status, int values)
     char *path = name[trace_no % 4];
     ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = values};
     ttf_writer *w;
-    uint64_t tsc = 1000;
+    uint64_t tsc = tsc_from[0] ? tsc_from[tsc_from_k++ & 1] : 1000;
     uint32_t nth = 1;
 
     for (const struct op *p = ops; p->fn; p++)
@@ -1037,6 +1042,58 @@ static void test_clock_noise(void **state)
     assert_false(ttdi_own_pid(&i4, 4377, 4242, pid));
     const int64_t nopid[2] = {0, 0};
     assert_false(ttdi_own_pid(&i4, 0, 0, nopid));
+}
+
+/* A deadline computed from a clock the trace does not show
+ * (g_get_monotonic_time() + timeout: glib's worker waits for a job until
+ * then): in each run it lies just past that run's own CLOCK_MONOTONIC (the
+ * chunk headers' clock-sync points), and the two differ by the runs'
+ * clock offset: a time, not a difference (exit 0). Must not: a value that
+ * differs otherwise, or one that follows one run's clock only. */
+static void test_deadline_noise(void **state)
+{
+    (void)state;
+    const uint64_t six_h = 21600000000000ull, gap = 300000000ull;  /* ns */
+    for (int k = 0; k < 3; k++) {
+        uint64_t dg = (six_h + 1020) / 1000 + 500000;   /* us: xt_use's ENTER */
+        uint64_t db = (six_h + gap + 1020) / 1000 + 500000;
+        if (k == 1)
+            db = dg + 7;            /* another value, not the clocks' offset */
+        if (k == 2)
+            dg = 500000;            /* the timeout itself in the good run */
+        const struct op g[] = {E(xt_main, 1), E(xt_use, dg), X(xt_use, 0), X(xt_main, 0), {0}};
+        const struct op b[] = {E(xt_main, 1), E(xt_use, db), X(xt_use, 0), X(xt_main, 0), {0}};
+        tsc_from[0] = six_h + 1000;
+        tsc_from[1] = six_h + gap + 1000;
+        tsc_from_k = 0;
+        ttd_diff *d = diff(g, b);
+        tsc_from[0] = tsc_from[1] = 0;
+        const ttd_result *r = ttd_get_result(d);
+        assert_int_equal(r->diverged, k != 0);
+        assert_int_equal(r->values_times, k == 0);     /* counted, said */
+        char *t = tu_report(d, ttr_text, NULL, NULL);
+        assert_true(!strstr(t, "1 differing one taken as times") == (k != 0));
+        free(t);
+        if (k == 0)
+            assert_null(r->value_first);
+        else
+            assert_string_equal(r->value_first->function, "xt_use");
+        ttd_free(d);
+    }
+    /* the rule itself: in us and in ms; never without both clocks, nor
+     * for values far from them, nor for a clock too small to tell */
+    ttf_vtype i8 = {TTF_VC_SIGNED, 8, 1, "gint64", NULL, 0, NULL, 0};
+    const uint64_t mono[2] = {six_h, six_h + gap}, none[2] = {six_h, 0};
+    assert_true(ttdi_time_like(&i8, six_h / 1000 + 15000000, (six_h + gap) / 1000 + 15000000,
+                               mono));
+    assert_true(ttdi_time_like(&i8, six_h / 1000000 + 500, (six_h + gap) / 1000000 + 500,
+                               mono));
+    assert_false(ttdi_time_like(&i8, six_h / 1000 + 500000, (six_h + gap) / 1000 + 500000,
+                                none));
+    assert_false(ttdi_time_like(&i8, six_h / 1000 + 500000, six_h / 1000 + 500001, mono));
+    assert_false(ttdi_time_like(&i8, six_h / 100, (six_h + gap) / 100, mono));
+    const uint64_t young[2] = {600000000ull, 900000000ull};  /* 0.6 s of uptime */
+    assert_false(ttdi_time_like(&i8, 600 + 5, 900 + 5, young));
 }
 
 /* A value that varies between good runs (--baseline) is noise: not
@@ -1988,6 +2045,7 @@ int main(void)
         cmocka_unit_test(test_static_pointers),
         cmocka_unit_test(test_pointers_by_epoch),
         cmocka_unit_test(test_clock_noise),
+        cmocka_unit_test(test_deadline_noise),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_timed),

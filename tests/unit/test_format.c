@@ -605,7 +605,8 @@ static void test_merged(void **state)
     ttf_close(t);
 }
 
-/* tsc_hz given, absent (estimated from sync points) or unusable. */
+/* tsc_hz given, absent (estimated from sync points) or unusable; CLOCK_MONOTONIC
+ * from the earliest sync point (ttf_monotonic_ns), 0 with none. */
 static void test_time(void **state)
 {
     (void)state;
@@ -627,6 +628,8 @@ static void test_time(void **state)
     assert_int_equal(e.ev[1].time_ns, 1100000);
     assert_int_equal(e.ev[1].depth, 1);              /* from the chunk header */
     assert_int_equal(ttf_realtime_ns(t, 1000), 5000001000ull);
+    /* CLOCK_MONOTONIC from the earliest sync point: 7 ms at time 0 */
+    assert_int_equal(ttf_monotonic_ns(t, 1000), 7001000ull);
     free(e.ev);
     ttf_close(t);
 
@@ -634,7 +637,12 @@ static void test_time(void **state)
     t = tu_open_mem(b.buf, b.len);
     e = tu_events(t, 0, 0);
     assert_int_equal(e.ev[0].time_ns, 3000);         /* ticks as ns */
+    assert_int_equal(ttf_monotonic_ns(t, 3000), 7003000ull);
     free(e.ev);
+    ttf_close(t);
+    ttf_put_u64(b.buf + TTF_DATA_OFFSET + TTF_C_MONO, 0);   /* no sync point: unknown */
+    t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_monotonic_ns(t, 3000), 0);
     ttf_close(t);
 
     ttf_put_u64(b.buf + TTF_H_TSCHZ, 2500000000ull);

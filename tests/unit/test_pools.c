@@ -926,8 +926,12 @@ static void job_run(char *path, size_t len, const int ids[3][3])
 }
 
 /* Good run g against bad run b: the first value difference's bad value
- * (tp_job's id), NULL when the runs are the same. */
-static void expect_job(const int g[3][3], const int b[3][3], const char *bad)
+ * (tp_job's id), NULL when the runs are the same; twinned: the bad run's
+ * jobs not compared because another worker of the good run did them
+ * alike (ttd_result values_twinned, JSON values.twinned, the text's
+ * values line). */
+static void expect_job(const int g[3][3], const int b[3][3], const char *bad,
+                       uint64_t twinned)
 {
     char pg[256], pb[256];
     ttd_diff *d;
@@ -948,6 +952,16 @@ static void expect_job(const int g[3][3], const int b[3][3], const char *bad)
         assert_string_equal(r->value_first->bad_value, bad);
         assert_int_equal(r->nvalue_others, 0); /* the swapped jobs' values: not shown */
     }
+    if (r->values_twinned != twinned)
+        fail_msg("values_twinned %llu, want %llu", (unsigned long long)r->values_twinned,
+                 (unsigned long long)twinned);
+    char *j = tu_report(d, ttr_json, NULL, NULL), want[64];
+    snprintf(want, sizeof want, "\"twinned\": %llu", (unsigned long long)twinned);
+    assert_non_null(strstr(j, want));
+    free(j);
+    char *t = tu_report(d, ttr_text, NULL, NULL);
+    assert_true(!twinned == !strstr(t, "pool work item"));
+    free(t);
     ttd_free(d);
 }
 
@@ -969,11 +983,11 @@ static void pool_values_are_identity(void **state)
     static const int many_twice[3][3] = {{1, 1}, {3}, {4}};
     static const int many_later[3][3] = {{3, 7}, {1}, {4}};
 
-    expect_job(one, one_swapped, NULL);
-    expect_job(many, many_swapped, NULL);
-    expect_job(one, one_other, "5");
-    expect_job(many, many_twice, "1");
-    expect_job(many, many_later, "7");
+    expect_job(one, one_swapped, NULL, 2);
+    expect_job(many, many_swapped, NULL, 3);
+    expect_job(one, one_other, "5", 2);
+    expect_job(many, many_twice, "1", 0);
+    expect_job(many, many_later, "7", 2);
 }
 
 int main(void)

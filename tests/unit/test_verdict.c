@@ -6,7 +6,10 @@
  * whose machine code only carries a change made elsewhere (its source is
  * the same) is not; a code-changed suspect that only returned before the
  * split is not made likely by another suspect's place (the frame's), but
- * is when it is the only changed function of the program. Plain mode's
+ * is when it is the only changed function of the program. With no source
+ * read, a changed function on the way is likely only when it is the only
+ * changed one (its clones and cold part with it): code inlined from one
+ * changed source changes every function it is inlined into. Plain mode's
  * answer (the call whose answer the split's branch came right after)
  * heads the verdict as "answer", "possible", and yields to what the
  * verdict weighed above the bare split before it: a race on the path to
@@ -139,6 +142,59 @@ static void test_code_likely(void **state)
         assert_int_equal(verdict_of(&h, &f), only ? TTD_CONF_LIKELY : TTD_CONF_POSSIBLE);
         assert_string_equal(f, "helper");
     }
+}
+
+/* No source read (neither build's source found): a caller on the way
+ * whose machine code changed is "possible" when other functions changed
+ * too (rapidjson-rawnumber values: the fix's RawNumber inlined into
+ * ParseNumber, ParseObject and the caller pretty_copy alike; the code of
+ * each changed, one source did), "likely" when it is the program's only
+ * changed function, its clones and cold part counted with it. With the
+ * source read, its own source changed: likely among others (above). */
+static void test_code_likely_no_source(void **state)
+{
+    static const char *const many[] = {"copy.constprop.0", "ParseNumber", "ParseObject"};
+    static const char *const clones[] = {"copy.constprop.0", "copy.constprop.0.cold", "copy"};
+    static const char *const cxx[] = {"copy(int) [clone .constprop.0]",
+                                      "copy(int) [clone .constprop.0] [clone .cold]"};
+    static const char *const near[] = {"copy.constprop.0", "copyright"};
+    const char *f;
+    hand h;
+    (void)state;
+
+    /* must not: one of three changed, no source read */
+    memset(&h, 0, sizeof h);
+    suspect(&h, 0, "Parse", TTD_SUSPECT_FRAME, 0, NULL);
+    suspect(&h, 1, "copy.constprop.0", TTD_SUSPECT_CALLER, TTDI_W_CODE,
+            "its machine code differs between the two builds");
+    setup(&h, 2, many, 3);
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_POSSIBLE);
+    assert_string_equal(f, "copy.constprop.0");
+    /* the same with its own source changed: likely (its code and place) */
+    h.ev[1][0].weight = TTDI_W_CODE + TTDI_W_SOURCE;
+    h.ev[1][0].text = SRC_CHANGED;
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_LIKELY);
+    /* the only changed function, with its clones and cold part: likely */
+    memset(&h, 0, sizeof h);
+    suspect(&h, 0, "Parse", TTD_SUSPECT_FRAME, 0, NULL);
+    suspect(&h, 1, "copy.constprop.0", TTD_SUSPECT_CALLER, TTDI_W_CODE,
+            "its machine code differs between the two builds");
+    setup(&h, 2, clones, 3);
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_LIKELY);
+    /* C++'s demangled clone names the same */
+    memset(&h, 0, sizeof h);
+    suspect(&h, 0, "Parse", TTD_SUSPECT_FRAME, 0, NULL);
+    suspect(&h, 1, cxx[0], TTD_SUSPECT_CALLER, TTDI_W_CODE,
+            "its machine code differs between the two builds");
+    setup(&h, 2, cxx, 2);
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_LIKELY);
+    /* must not: a name it starts, not a clone of it */
+    memset(&h, 0, sizeof h);
+    suspect(&h, 0, "Parse", TTD_SUSPECT_FRAME, 0, NULL);
+    suspect(&h, 1, "copy.constprop.0", TTD_SUSPECT_CALLER, TTDI_W_CODE,
+            "its machine code differs between the two builds");
+    setup(&h, 2, near, 2);
+    assert_int_equal(verdict_of(&h, &f), TTD_CONF_POSSIBLE);
 }
 
 /* The verdict of h (no code compared) with counts k[0..nk): its cause's
@@ -285,6 +341,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_code_likely),
+        cmocka_unit_test(test_code_likely_no_source),
         cmocka_unit_test(test_race_explains_origin),
         cmocka_unit_test(test_answer_yields),
         cmocka_unit_test(test_place_label),
