@@ -79,10 +79,11 @@
  * windows of the other threads, newest first, up to the first one ordered
  * before it. Neither compare runs before another thread has something to
  * compare with: a call of a lock-taking function is compared once a
- * second thread kept a call of that function (fnstat.shared), a window
+ * second thread kept a call of that function (fnstat.first), a window
  * once a second thread opened one of its shape, check, act and caller
  * (wkey, by a hash of the shape: two shapes of one hash only make a
- * compare run that finds nothing), so a thread's own functions and
+ * compare run that finds nothing; past WKEY_CAP / 2 shapes every window
+ * compares), so a thread's own functions and
  * shapes cost no scan of the others. No
  * names are looked up until the few races found are written out. The
  * engine runs it only when threads matter (a split while two threads ran,
@@ -106,7 +107,10 @@
 #define FN_CAP 4096         /* lock-taking functions tracked (hash slots) */
 #define FN_BLOOM (1u << 16) /* bits of their filter */
 #define UNPROT UINT64_MAX   /* agg.caller of an unprotected-call finding */
-#define WKEY_CAP 4096       /* window shapes tracked (hash slots) */
+#define FN_SHARED UINT16_MAX /* fnstat.first: two threads kept calls */
+#define WKEY_CAP 1024       /* window shapes tracked (hash slots; half
+                               of them at most, then every window
+                               compares) */
 #define CBUCKETS 16         /* buckets of a thread's calls of lock-taking */
 #define CDEPTH 4            /* functions, calls kept per bucket */
 
@@ -170,11 +174,11 @@ typedef struct hthread {
 typedef struct fnstat {
     uint64_t fn;            /* 0: free slot */
     uint64_t locked;        /* its calls that took a lock */
-    int lock;               /* the first one's mutex number */
-    uint32_t first;         /* 1 + the first thread that kept a call of
-                               it (lockfn_call), 0 none yet */
-    int shared;             /* 1: another thread kept one too (until
-                               then a call has no other to compare with) */
+    uint16_t lock;          /* the first one's mutex number (a frame's) */
+    uint16_t first;         /* 1 + the first thread that kept a call of
+                               it (lockfn_call), 0 none yet, FN_SHARED:
+                               another thread kept one too (until then a
+                               call has no other to compare with) */
 } fnstat;
 
 /* The threads that opened windows of one shape (check, act, caller), by
@@ -225,8 +229,9 @@ struct ttdi_hb {
     uint64_t last_ns;       /* latest event time */
     fnstat *fns;            /* FN_CAP slots */
     uint64_t *bloom;        /* FN_BLOOM bits: fn may be in fns */
-    wkey *wkeys;            /* WKEY_CAP slots */
-    int wfull;              /* 1: a shape found no slot (all compare) */
+    wkey *wkeys;            /* WKEY_CAP slots, NULL until a window opens */
+    size_t nwkeys;          /* shapes in them */
+    int wfull;              /* 1: no more shapes tracked (all compare) */
     int64_t fthread;        /* the symptom's thread, -1 none */
     uint32_t *fvc;          /* its clock at the focus: as before its first
                                sync operation after it (NULL: none) */
@@ -261,8 +266,7 @@ int ttdi_hb_open(size_t nt, uint64_t focus, struct ttdi_hb **out)
     if (!h || !(h->th = calloc(nt + 1, sizeof *h->th)) ||
         !(h->objs = calloc(OBJ_CAP, sizeof *h->objs)) ||
         !(h->fns = calloc(FN_CAP, sizeof *h->fns)) ||
-        !(h->bloom = calloc(FN_BLOOM / 64, sizeof *h->bloom)) ||
-        !(h->wkeys = calloc(WKEY_CAP, sizeof *h->wkeys))) {
+        !(h->bloom = calloc(FN_BLOOM / 64, sizeof *h->bloom))) {
         ttdi_hb_free(h);
         return TT_ENOMEM;
     }
@@ -432,12 +436,16 @@ static wkey *shape(struct ttdi_hb *h, const win *w, int add)
     return ttdi_probe(h->wkeys, WKEY_CAP, sizeof(wkey), (size_t)(k >> 52), k, add, &fresh);
 }
 
-/* Thread self opened window w: its shape notes the thread. */
+/* Thread self opened window w: its shape notes the thread (the table
+ * made at the first window; out of memory or half full, every window
+ * compares from then on). */
 static void shape_opened(struct ttdi_hb *h, uint32_t self, const win *w)
 {
-    wkey *e = shape(h, w, 1);
+    if (!h->wfull && !h->wkeys && !(h->wkeys = calloc(WKEY_CAP, sizeof *h->wkeys)))
+        h->wfull = 1;
+    wkey *e = h->wfull ? NULL : shape(h, w, 1);
 
-    if (!e) {
+    if (!e || (!e->first && ++h->nwkeys > WKEY_CAP / 2)) {
         h->wfull = 1;
         return;
     }
@@ -450,7 +458,7 @@ static void shape_opened(struct ttdi_hb *h, uint32_t self, const win *w)
  * find nothing. */
 static int shape_shared(struct ttdi_hb *h, const win *w)
 {
-    const wkey *e = h->wfull ? NULL : shape(h, w, 0);
+    const wkey *e = h->wfull || !h->wkeys ? NULL : shape(h, w, 0);
 
     return !e || e->shared;
 }
@@ -677,10 +685,9 @@ static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint6
      * acquire since, nor a join); a locking call keeps its clock at the
      * exit (later: it can only hide a race, never make one up) */
     memcpy(w->vc, t->vc, h->nt * sizeof *w->vc);
-    if (!s->first)
-        s->first = self + 1;
-    s->shared |= s->first != self + 1;
-    if (s->shared && (f->lock || f->ver == t->ver))
+    if (s->first != self + 1)
+        s->first = s->first ? FN_SHARED : (uint16_t)(self + 1);
+    if (s->first == FN_SHARED && (f->lock || f->ver == t->ver))
         compare_calls(h, self, w, b);
 }
 
