@@ -83,9 +83,9 @@
  * once a second thread opened one of its shape, check, act and caller
  * (wkey, by a hash of the shape: two shapes of one hash only make a
  * compare run that finds nothing; past WKEY_CAP / 2 shapes every window
- * compares), so a thread's own functions and
- * shapes cost no scan of the others. No
- * names are looked up until the few races found are written out. The
+ * compares), so a thread's own functions and shapes cost no scan of the
+ * others. No names are looked up until the few races found are written
+ * out. The
  * engine runs it only when threads matter (a split while two threads ran,
  * or a failing outcome) and the traces recorded sync operations. A
  * thread read ahead of the others can meet a lock-free call of a function
