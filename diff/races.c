@@ -74,10 +74,18 @@
  * reader merges; so no merge step per event. Per event a few compares (an
  * ENTER pushes a frame; an EXIT pops it, keeps a lock-free call as a
  * candidate check, and keeps a call of a lock-taking function, found
- * through a one-bit filter, with its clock); clocks are joined only at
- * sync operations; a window's close scans the last RING windows of the
- * other threads, newest first, up to the first one ordered before it. No
- * names are looked up until the few races found are written out. The
+ * through a one-bit filter tested in line, with its clock); clocks are
+ * joined only at sync operations; a window's close scans the last RING
+ * windows of the other threads, newest first, up to the first one ordered
+ * before it. Neither compare runs before another thread has something to
+ * compare with: a call of a lock-taking function is compared once a
+ * second thread kept a call of that function (fnstat.first), a window
+ * once a second thread opened one of its shape, check, act and caller
+ * (wkey, by a hash of the shape: two shapes of one hash only make a
+ * compare run that finds nothing; past WKEY_CAP / 2 shapes every window
+ * compares), so a thread's own functions and shapes cost no scan of the
+ * others. No names are looked up until the few races found are written
+ * out. The
  * engine runs it only when threads matter (a split while two threads ran,
  * or a failing outcome) and the traces recorded sync operations. A
  * thread read ahead of the others can meet a lock-free call of a function
@@ -99,6 +107,10 @@
 #define FN_CAP 4096         /* lock-taking functions tracked (hash slots) */
 #define FN_BLOOM (1u << 16) /* bits of their filter */
 #define UNPROT UINT64_MAX   /* agg.caller of an unprotected-call finding */
+#define FN_SHARED UINT16_MAX /* fnstat.first: two threads kept calls */
+#define WKEY_CAP 1024       /* window shapes tracked (hash slots; half
+                               of them at most, then every window
+                               compares) */
 #define CBUCKETS 16         /* buckets of a thread's calls of lock-taking */
 #define CDEPTH 4            /* functions, calls kept per bucket */
 
@@ -162,8 +174,21 @@ typedef struct hthread {
 typedef struct fnstat {
     uint64_t fn;            /* 0: free slot */
     uint64_t locked;        /* its calls that took a lock */
-    int lock;               /* the first one's mutex number */
+    uint16_t lock;          /* the first one's mutex number (a frame's) */
+    uint16_t first;         /* 1 + the first thread that kept a call of
+                               it (lockfn_call), 0 none yet, FN_SHARED:
+                               another thread kept one too (until then a
+                               call has no other to compare with) */
 } fnstat;
+
+/* The threads that opened windows of one shape (check, act, caller), by
+ * a hash of it: a window whose shape no other thread opened has nothing
+ * to compare with (two shapes of one hash only make a compare run). */
+typedef struct wkey {
+    uint64_t key;           /* the hash, never 0; 0: free slot */
+    uint32_t first;         /* 1 + the first thread that opened one */
+    int shared;             /* 1: another thread opened one too */
+} wkey;
 
 /* A sync object. */
 typedef struct hobj {
@@ -204,6 +229,9 @@ struct ttdi_hb {
     uint64_t last_ns;       /* latest event time */
     fnstat *fns;            /* FN_CAP slots */
     uint64_t *bloom;        /* FN_BLOOM bits: fn may be in fns */
+    wkey *wkeys;            /* WKEY_CAP slots, NULL until a window opens */
+    size_t nwkeys;          /* shapes in them */
+    int wfull;              /* 1: no more shapes tracked (all compare) */
     int64_t fthread;        /* the symptom's thread, -1 none */
     uint32_t *fvc;          /* its clock at the focus: as before its first
                                sync operation after it (NULL: none) */
@@ -285,6 +313,7 @@ void ttdi_hb_free(struct ttdi_hb *h)
     free(h->objs);
     free(h->fns);
     free(h->bloom);
+    free(h->wkeys);
     free(h->fvc);
     ttdi_dec_free(h->dec);
     free(h);
@@ -396,6 +425,44 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
     }
 }
 
+/* The slot of w's shape (added when add), NULL if none (or full). */
+static wkey *shape(struct ttdi_hb *h, const win *w, int add)
+{
+    uint64_t k = (w->check * 0x9E3779B97F4A7C15ull) ^ (w->act * 0xC2B2AE3D27D4EB4Full) ^
+                 (w->caller * 0x165667B19E3779F9ull);
+    int fresh;
+
+    k |= 1;
+    return ttdi_probe(h->wkeys, WKEY_CAP, sizeof(wkey), (size_t)(k >> 52), k, add, &fresh);
+}
+
+/* Thread self opened window w: its shape notes the thread (the table
+ * made at the first window; out of memory or half full, every window
+ * compares from then on). */
+static void shape_opened(struct ttdi_hb *h, uint32_t self, const win *w)
+{
+    if (!h->wfull && !h->wkeys && !(h->wkeys = calloc(WKEY_CAP, sizeof *h->wkeys)))
+        h->wfull = 1;
+    wkey *e = h->wfull ? NULL : shape(h, w, 1);
+
+    if (!e || (!e->first && ++h->nwkeys > WKEY_CAP / 2)) {
+        h->wfull = 1;
+        return;
+    }
+    if (!e->first)
+        e->first = self + 1;
+    e->shared |= e->first != self + 1;
+}
+
+/* 0 when no other thread opened a window of w's shape: compare() would
+ * find nothing. */
+static int shape_shared(struct ttdi_hb *h, const win *w)
+{
+    const wkey *e = h->wfull || !h->wkeys ? NULL : shape(h, w, 0);
+
+    return !e || e->shared;
+}
+
 /* Window w of thread u closed: compare it with the other threads' closed
  * windows of the same check and act. w's clock is u's at its check: the
  * other window's release happened before that check iff its epoch is at
@@ -437,7 +504,8 @@ static void close_windows(struct ttdi_hb *h, uint32_t self, uint64_t now)
         t->nopen--;
         w->r = now;
         w->erel = t->vc[self];
-        compare(h, self, w);
+        if (shape_shared(h, w))
+            compare(h, self, w);
     }
 }
 
@@ -464,9 +532,11 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
         w->open = 1;
         w->nearest = k + 1 == c->ncand;
         memcpy(w->vc, t->vc, h->nt * sizeof *w->vc); /* the clock at the check */
-        w->nstack = 0;
-        for (size_t i = first; i <= j + 1 && i < t->n; i++)
-            w->stack[w->nstack++] = t->f[i].fn;
+        size_t i = first;
+        for (; i <= j + 1 && i < t->n; i++)
+            w->stack[i - first] = t->f[i].fn;
+        w->nstack = (uint8_t)(i - first);
+        shape_opened(h, (uint32_t)(t - h->th), w);
     }
     c->ncand = 0;
 }
@@ -533,14 +603,26 @@ static size_t fn_hash(uint64_t fn)
     return (size_t)((fn * 0x9E3779B97F4A7C15ull) >> 40);
 }
 
+/* 0 when fn took no lock in any call yet (its filter bit is clear): the
+ * common case, tested in line before a call is kept. */
+static inline int fn_maybe(const struct ttdi_hb *h, uint64_t fn)
+{
+    size_t b = fn_hash(fn) % FN_BLOOM;
+
+    return (int)(h->bloom[b / 64] >> (b % 64) & 1);
+}
+
 /* The lock-taking function fn (added when add), NULL if not (or full). */
 static fnstat *fn_find(struct ttdi_hb *h, uint64_t fn, int add)
 {
     size_t b = fn_hash(fn) % FN_BLOOM;
+    fnstat *home = &h->fns[fn_hash(fn) % FN_CAP];
     int fresh;
 
-    if (!add && !(h->bloom[b / 64] >> (b % 64) & 1))
+    if (!add && !fn_maybe(h, fn))
         return NULL;        /* the common case: one bit */
+    if (home->fn == fn)
+        return home;        /* where the probe starts: mostly there */
     fnstat *f = ttdi_probe(h->fns, FN_CAP, sizeof *f, fn_hash(fn), fn, add, &fresh);
     if (fresh)
         h->bloom[b / 64] |= 1ull << (b % 64);
@@ -596,15 +678,16 @@ static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint6
     w->lock = f->lock;
     w->open = 0;
     w->nearest = 1;
-    w->nstack = 0;
+    w->nstack = (uint8_t)(t->n + 1 - first);
     for (size_t i = first; i <= t->n; i++)
-        w->stack[w->nstack++] = t->f[i].fn;
+        w->stack[i - first] = t->f[i].fn;
     /* the clock at its entry: the same now for a lock-free call (no
      * acquire since, nor a join); a locking call keeps its clock at the
      * exit (later: it can only hide a race, never make one up) */
-    for (size_t i = 0; i < h->nt; i++)
-        w->vc[i] = t->vc[i];
-    if (f->lock || f->ver == t->ver)
+    memcpy(w->vc, t->vc, h->nt * sizeof *w->vc);
+    if (s->first != self + 1)
+        s->first = s->first ? FN_SHARED : (uint16_t)(self + 1);
+    if (s->first == FN_SHARED && (f->lock || f->ver == t->ver))
         compare_calls(h, self, w, b);
 }
 
@@ -655,7 +738,7 @@ static void exit_call(struct ttdi_hb *h, uint32_t self, size_t d, const ttf_even
     if (t->n > d + 2)
         abandon(h, t, d + 2);
     t->n--;
-    if (t->f[t->n].lock || !t->f[t->n].locked)
+    if (t->f[t->n].lock || (!t->f[t->n].locked && fn_maybe(h, t->f[t->n].fn)))
         lockfn_call(h, self, &t->f[t->n], ttf_event_late_ns(ev));
     for (size_t k = 0; h->values && k < t->f[t->n].ncand; k++)
         no_act(h, &t->f[t->n], k);  /* without values no candidate has one */
