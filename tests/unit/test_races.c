@@ -867,7 +867,9 @@ static void test_order_cause(void **state)
  * between seller-0's peek and tally (peek finds nothing: work, then fail).
  * how 1: seller-0's second section is peek again (one operation
  * repeated, not a check and an act); how 2: seller-1's peek is called
- * from helper, not from a call of parse. */
+ * from helper, not from a call of parse; how 3: seller-0's parse looks
+ * again (peek) at 2100, so in the good run too seller-1's peek (2000)
+ * falls between two of its sections in one call of parse. */
 static void atomic_run(const char *name, int bad, int how)
 {
     dt t;
@@ -881,7 +883,13 @@ static void atomic_run(const char *name, int bad, int how)
     run(&t, 1, how == 1 ? "} work{} @1500 peek{" : "} work{} @1500 tally{");
     op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
     op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
-    run(&t, 1, "} }");
+    run(&t, 1, how == 3 ? "} work{} @2100 peek{" : "}");
+    if (how == 3) {
+        op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 1, "}");
+    }
+    run(&t, 1, "}");
     run(&t, 2, bad ? "@1200 " : "@2000 ");
     run(&t, 2, how == 2 ? "helper{ peek{" : "parse{ peek{");
     op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
@@ -896,11 +904,13 @@ static void atomic_run(const char *name, int bad, int how)
  * seller-1's own was inside a call of parse too: parse is named, a race
  * (an atomicity violation), "possible". Must not: seller-0's two
  * sections taken by one function (how 1), seller-1's section outside any
- * call of parse (how 2): the threads' order, as before. */
+ * call of parse (how 2), seller-1's section between two of seller-0's in
+ * one call of parse in the good run too (how 3): the threads' order, as
+ * before. */
 static void test_atomicity(void **state)
 {
     (void)state;
-    for (int how = 0; how <= 2; how++) {
+    for (int how = 0; how <= 3; how++) {
         char g[32], b[32];
         ttd_diff *d = NULL;
         snprintf(g, sizeof g, "ag%d.trc", how);
