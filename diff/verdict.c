@@ -604,20 +604,19 @@ static const ttd_place *cause_atomic(vctx *c, const ttdi_atomic *at)
 
     if (!p)
         return NULL;
-    snprintf(buf, sizeof buf, "in one call of `%s`, thread %s took %s in `%s` (%.3f ms) and "
-             "again in `%s` (%.3f ms); in between (%.3f ms) thread %s, inside its own call of "
-             "`%s`, took it in `%s`: a check and its act in two critical sections, another "
-             "thread's between them (an atomicity violation)", at->function, tt ? tt : "?",
-             at->object, at->check, (double)at->check_ns / 1e6, at->act,
-             (double)at->act_ns / 1e6, (double)at->split_ns / 1e6, ts ? ts : "?", at->function,
-             at->split_by);
+    snprintf(buf, sizeof buf, "thread %s took %s in `%s` (%.3f ms) and again in `%s` (%.3f ms), "
+             "in one call of `%s`; thread %s took it in between (%.3f ms): a check and its act in "
+             "two critical sections, another thread's between them (an atomicity violation)",
+             tt ? tt : "?", at->object, at->check, (double)at->check_ns / 1e6, at->act,
+             (double)at->act_ns / 1e6, at->function, ts ? ts : "?", (double)at->split_ns / 1e6);
     p->text = astr(c, buf);
-    snprintf(buf, sizeof buf, "in the good run both sections of thread %s came before thread "
-             "%s took %s, and thread %s was not between two sections of a call of `%s` then",
-             tt ? tt : "?", ts ? ts : "?", at->object, tt ? tt : "?", at->function);
+    snprintf(buf, sizeof buf, "thread %s took %s in `%s`, inside a call of `%s` of its own, and "
+             "its calls part after it: it checked before thread %s acted", ts ? ts : "?",
+             at->object, at->split_by, at->function, tt ? tt : "?");
     add_evidence(c, astr(c, buf));
-    snprintf(buf, sizeof buf, "thread %s's last operation before its calls part was on %s: "
-             "what it decided, it read under it", ts ? ts : "?", at->object);
+    snprintf(buf, sizeof buf, "in the good run both sections of thread %s came before thread "
+             "%s took %s, and thread %s was not between two such sections then", tt ? tt : "?",
+             ts ? ts : "?", at->object, tt ? tt : "?");
     add_evidence(c, astr(c, buf));
     return p;
 }

@@ -928,8 +928,11 @@ static void test_atomicity(void **state)
             assert_string_equal(v->cause->thread, "seller-0");
             assert_non_null(strstr(v->cause->text, "took mutex#1 in `dt_peek`"));
             assert_non_null(strstr(v->cause->text, "again in `dt_tally`"));
-            assert_non_null(strstr(v->cause->text, "thread seller-1, inside its own call of "
-                                                   "`dt_parse`"));
+            assert_non_null(strstr(v->cause->text, "in one call of `dt_parse`; thread seller-1 "
+                                                   "took it in between"));
+            assert_int_equal(v->nevidence, 2);
+            assert_non_null(strstr(v->evidence[0], "thread seller-1 took mutex#1 in `dt_peek`, "
+                                                   "inside a call of `dt_parse` of its own"));
             assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
         } else {
             assert_int_equal(v->cause->kind, TTD_COF_ORDER);
