@@ -114,6 +114,28 @@ typedef struct ttdi_order_cause {
 } ttdi_order_cause;
 /* 1 and *out filled when the order is the cause, else 0. */
 int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);
+/* An atomicity violation behind that order (ordercause.c): the split's
+ * thread S went first on a mutex (other_first 0) while the other thread T
+ * was between two critical sections on it in one call of a function F,
+ * taken by two functions (a check, then an act), and S's operation was
+ * inside a call of F too; in the good run, at S's last acquisition, T was
+ * not between two sections in a call of F. F's two sections should have
+ * been one. */
+typedef struct ttdi_atomic {
+    int found;
+    const char *function;       /* F */
+    const char *check, *act;    /* the functions T's two sections are named by */
+    const char *split_by;       /* the function S's operation is named by */
+    const char *object;         /* "mutex#1" */
+    int64_t pair;               /* T's pair */
+    int64_t split_pair;         /* S's */
+    uint64_t check_ns, split_ns, act_ns; /* T's first section, S's, T's second
+                                   (bad run) */
+} ttdi_atomic;
+/* 1 and *out filled, 0 if not, or a TT_E* code. Run walks of S and T from
+ * the marks before their operations, AT_READ events at most each. */
+int ttdi_order_atomic(const ttdi_in *in, const ttd_result *r, const ttdi_order_cause *o,
+                      ttdi_atomic *out);
 /* 1 if value v (the first divergence: a value a call returned in the
  * split's thread) was returned while that thread held the object o names
  * in both runs: a getter read under the lock what the order left there. */

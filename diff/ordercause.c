@@ -61,6 +61,33 @@
  * state to test before it waits, or the signaller one to set). In values
  * mode the wait's answer (ETIMEDOUT) is passed up and is the first
  * divergence: it counts when it was returned after the wait returned.
+ * Behind an order cause where S went ahead on a mutex there can be an
+ * atomicity violation (a check-then-act across two critical sections: a
+ * get-or-create that looks up under the lock, unlocks, makes, and inserts
+ * under the lock again), and then neither S's function nor T's is the
+ * cause: the function whose two sections should have been one is
+ * (ttdi_order_atomic). It is named when, in the bad run,
+ *   - T was between two critical sections on that mutex at S's operation:
+ *     its last acquisition before it (the check's) and its next after it
+ *     (the act's), with a call open from the one through the other; the
+ *     innermost such call is F's;
+ *   - the two sections were taken by two functions (each named past lock
+ *     wrappers): a check and an act, not one operation repeated (a loop
+ *     that takes the lock once a turn is between two sections always);
+ *   - S's operation was inside a call of F too (S checked the same way);
+ * and, must not, in the good run, at S's last acquisition of the mutex
+ * before its split, T was not between two sections in a call of F (the
+ * ordercause swap already says T's two sections came before S's there:
+ * this rules out a later pair of them, as a loop's). F, kind race,
+ * "possible": the trace shows the two sections and the other thread's
+ * between them, not what they read and wrote. Cost: a run walk of S from
+ * the mark before its operation to it, and two of T (the bad run and the
+ * good one) from the mark before its check's acquisition to its act's, at
+ * most AT_READ events each: the sync records the run walks kept (the
+ * timing scan's, the thread order's) find the acquisitions, the walks
+ * only the stacks. Not judged: T came in between (other_first: S's own
+ * two sections split by T's) -- the same shape seen from the other side,
+ * left for a case that shows it.
  */
 #include <stdint.h>
 #include <string.h>
@@ -271,5 +298,203 @@ int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v, ttdi_ord
     out->object = obj;
     out->lost = 1;
     out->woke = &b[bw];
+    return 1;
+}
+
+/* ---- a check-then-act split across two critical sections ----------------- */
+
+#define AT_READ (1u << 20)      /* events a walk reads to find a section */
+#define AT_DEPTH 256            /* frames of the taker's stack looked at */
+
+/* Did e take a mutex (a lock, a trylock that got it)? */
+static int took(const ttf_event *e)
+{
+    return e->kind == TTF_EV_SYNC_OP &&
+           (e->code == TTF_SOP_LOCK || (e->code == TTF_SOP_TRYLOCK && e->sync_arg == 0));
+}
+
+static int took_rec(const ttdi_syncrec *r)
+{
+    return r->code == TTF_SOP_LOCK || (r->code == TTF_SOP_TRYLOCK && r->sync_arg == 0);
+}
+
+/* The function walk w's current operation is named by: its innermost
+ * open call that is not a lock wrapper (ttdi_lock_caller's rule), "". */
+static const char *named_by(ttdi_walk *w)
+{
+    for (size_t i = w->nstack; i-- > 0;) {
+        const char *n = ttdi_walk_frame_name(w, &w->stack[i]);
+        if (n && !ttdi_lock_wrapper(n))
+            return n;
+    }
+    return "";
+}
+
+/* Read walk w on to its thread's next acquisition of mutex l (any mutex:
+ * l 0), at time at exactly when at is not 0, at most AT_READ events; *lo
+ * the lowest depth its stack had on the way. 1 there (w at it), 0 when
+ * not found, or a TT_E* code. */
+static int to_taken(ttdi_walk *w, uint64_t l, uint64_t at, size_t *lo)
+{
+    uint64_t n = 0;
+    int rc;
+
+    while ((rc = ttdi_walk_next(w)) > 0 && ++n <= AT_READ) {
+        const ttf_event *e = &w->ev;
+        if (at && e->time_ns > at)
+            return 0;
+        if (took(e) && (!l || e->addr == l) && (!at || e->time_ns == at))
+            return 1;
+        if (w->pending && (e->kind == TTF_EV_ENTER || e->kind == TTF_EV_EXIT)) {
+            size_t k = ttdi_walk_depth_after(w);
+            if (k < *lo)
+                *lo = k;
+        }
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* A run walk of thread th of run r opened before time ns and read to its
+ * acquisition of mutex l (0: any) at ns: 1 (w open, at it), 0 when not
+ * found (w closed), or a TT_E* code (w closed). */
+static int open_taken(ttdi_walk *w, ttdi_run_state *r, uint32_t th, uint64_t l, uint64_t ns)
+{
+    size_t lo = SIZE_MAX;
+    int rc = ttdi_walk_open_at(w, r, th, UINT64_MAX, ns ? ns - 1 : 0, 0);
+
+    if (rc < 0)
+        return rc;
+    if ((rc = to_taken(w, l, ns, &lo)) != 1)
+        ttdi_walk_close(w);
+    return rc;
+}
+
+/* One thread's two critical sections on a mutex around a time. */
+typedef struct asect {
+    uint64_t check_ns, act_ns;  /* their acquisitions */
+    const char *check, *act;    /* the functions each is named by */
+    const char *f;              /* the innermost call open from the first
+                                   through the second */
+    int has;                    /* 1: a call of `want` was open through both */
+} asect;
+
+/* Thread th of run r between two critical sections on mutex l at time y:
+ * its last acquisition of l before y and its next one after it (run walks
+ * from the marks, AT_READ events at most each), the calls open through
+ * both. 1 with *s, 0 when not (or it cannot tell), or a TT_E* code. */
+static int between(ttdi_run_state *r, uint32_t th, uint64_t l, uint64_t y, const char *want,
+                   asect *s)
+{
+    const ttdi_syncrec *rec;
+    size_t n = 0, c = SIZE_MAX, lo;
+    ttdi_walk w;
+    int rc;
+
+    memset(s, 0, sizeof *s);
+    if (!ttdi_walk_syncs(r, th, y, &rec, &n))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (rec[i].addr == l && took_rec(&rec[i]) && rec[i].time_ns < y)
+            c = i;
+    if (c == SIZE_MAX || (rc = open_taken(&w, r, th, l, rec[c].time_ns)) != 1)
+        return c == SIZE_MAX ? 0 : rc;
+    s->check_ns = w.ev.time_ns;
+    s->check = named_by(&w);
+    lo = w.nstack;
+    if ((rc = to_taken(&w, l, 0, &lo)) == 1 && w.ev.time_ns > y && lo > 0) {
+        s->act_ns = w.ev.time_ns;
+        s->act = named_by(&w);
+        s->f = ttdi_walk_frame_name(&w, &w.stack[lo - 1]);
+        for (size_t i = 0; want && i < lo; i++) {
+            const char *nm = ttdi_walk_frame_name(&w, &w.stack[i]);
+            s->has |= nm && !strcmp(nm, want);
+        }
+    }
+    ttdi_walk_close(&w);
+    return rc < 0 ? rc : s->act != NULL && s->f != NULL;
+}
+
+/* The address of the mutex thread th of run r took at time ns (its sync
+ * records up to ns), 0 if none. */
+static uint64_t taken_at(const ttdi_run_state *r, uint32_t th, uint64_t ns)
+{
+    const ttdi_syncrec *rec;
+    size_t n = 0;
+
+    if (!ttdi_walk_syncs(r, th, ns, &rec, &n))
+        return 0;
+    for (size_t i = n; i-- > 0;)
+        if (rec[i].time_ns == ns && took_rec(&rec[i]))
+            return rec[i].addr;
+    return 0;
+}
+
+/* Thread th of run r's last acquisition of mutex l up to ns (its sync
+ * records), 0 if none. */
+static uint64_t last_taken(const ttdi_run_state *r, uint32_t th, uint64_t l, uint64_t ns)
+{
+    const ttdi_syncrec *rec;
+    size_t n = 0;
+
+    if (!l || !ttdi_walk_syncs(r, th, ns, &rec, &n))
+        return 0;
+    for (size_t i = n; i-- > 0;)
+        if (rec[i].addr == l && took_rec(&rec[i]) && rec[i].time_ns <= ns)
+            return rec[i].time_ns;
+    return 0;
+}
+
+int ttdi_order_atomic(const ttdi_in *in, const ttd_result *r, const ttdi_order_cause *o,
+                      ttdi_atomic *out)
+{
+    const ttd_divergence *d = r ? r->first : NULL;
+    const char *fr[AT_DEPTH];
+    size_t nf;
+    ttdi_walk w;
+    asect s, g;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (!in || !d || !o || o->lost || o->other_first || !o->self || !o->other ||
+        !o->object || strncmp(o->object, "mutex#", 6) != 0 || o->other->pair < 0 ||
+        (size_t)o->other->pair >= r->npairs || !d->good_time_ns)
+        return 0;
+    ttdi_run_state *bad = &in->r[TTD_BAD], *good = &in->r[TTD_GOOD];
+    size_t tp = (size_t)o->other->pair;
+    uint32_t sb = r->pairs[d->pair].bad.index, tb = r->pairs[tp].bad.index;
+    uint32_t sg = r->pairs[d->pair].good.index, tg = r->pairs[tp].good.index;
+    uint64_t y = o->self->time_ns;
+    /* the split's thread S at its operation: the mutex, the calls open */
+    if ((rc = open_taken(&w, bad, sb, 0, y)) != 1)
+        return rc;
+    uint64_t l = w.ev.addr;
+    nf = w.nstack < AT_DEPTH ? w.nstack : AT_DEPTH;
+    for (size_t i = 0; i < nf; i++)
+        fr[i] = ttdi_walk_frame_name(&w, &w.stack[i]);
+    const char *sby = named_by(&w);
+    ttdi_walk_close(&w);
+    /* the other thread T between two sections on it, in one call, taken
+     * by two functions (a check, an act: not one operation repeated) */
+    if ((rc = between(bad, tb, l, y, NULL, &s)) != 1)
+        return rc;
+    if (!strcmp(s.check, s.act) || ttdi_lock_wrapper(s.f))
+        return 0;
+    size_t i = 0;
+    while (i < nf && !(fr[i] && !strcmp(fr[i], s.f)))
+        i++;
+    if (i == nf)
+        return 0;       /* S's operation was not inside a call of it */
+    /* must not: in the good run, at S's last acquisition before its
+     * split, T was between two sections in a call of that function too */
+    uint64_t lg = taken_at(good, tg, o->other->time_ns);
+    uint64_t yg = last_taken(good, sg, lg, d->good_time_ns);
+    if (!lg || !yg)
+        return 0;
+    if ((rc = between(good, tg, lg, yg, s.f, &g)) < 0)
+        return rc;
+    if (rc == 1 && g.has)
+        return 0;
+    *out = (ttdi_atomic){1, s.f, s.check, s.act, sby, o->object, (int64_t)tp,
+                         (int64_t)d->pair, s.check_ns, y, s.act_ns};
     return 1;
 }

@@ -18,7 +18,9 @@
  * comes before a bare split: the only changed function, or the one
  * changed source (codediff's source comparison: functions whose machine
  * code changed with the same source only carry it), then the threads'
- * order when it alone differs where the split read (ordercause.c), a
+ * order when it alone differs where the split read (ordercause.c; or the
+ * function whose two critical sections the other thread's came between,
+ * an atomicity violation behind that order), a
  * race on a flag (flagrace.c), a call of another thread the split's
  * read fell inside (overlap.c); a hang comes first (hang.c), then the
  * thread a wait that never ended waited for (waker.c); the
@@ -567,6 +569,70 @@ static const ttd_place *cause_order(vctx *c, const ttdi_order_cause *o, const tt
     return p;
 }
 
+static const ttd_suspect *suspect_named(const ttd_divergence *d, const char *f);
+
+/* A race's cause place: function fn of thread (pair), at fn's place when
+ * it is a suspect; no race of races.c's behind it (confidence). */
+static ttd_place *race_place(vctx *c, const char *fn, const char *thread, int64_t pair)
+{
+    ttd_place *p = place(c);
+
+    if (!p)
+        return NULL;
+    c->flag = 1;
+    p->kind = TTD_COF_RACE;
+    p->function = fn;
+    p->thread = thread;
+    p->pair = pair;
+    const ttd_suspect *s = suspect_named(c->r->first, fn);
+    if (s) {
+        p->file = s->file;
+        p->line = s->line;
+    }
+    return p;
+}
+
+/* The cause from an atomicity violation behind the threads' order
+ * (ttdi_order_atomic): the function whose two critical sections another
+ * thread's came between, kind race. */
+static const ttd_place *cause_atomic(vctx *c, const ttdi_atomic *at)
+{
+    const char *tt = thread_text(c, (size_t)at->pair);
+    const char *ts = thread_text(c, (size_t)at->split_pair);
+    ttd_place *p = race_place(c, at->function, thread_name(c, (size_t)at->pair), at->pair);
+    char buf[2048];
+
+    if (!p)
+        return NULL;
+    snprintf(buf, sizeof buf, "thread %s took %s in `%s` (%.3f ms) and again in `%s` (%.3f ms), "
+             "in one call of `%s`; thread %s took it in between (%.3f ms): a check and its act in "
+             "two critical sections, another thread's between them (an atomicity violation)",
+             tt ? tt : "?", at->object, at->check, (double)at->check_ns / 1e6, at->act,
+             (double)at->act_ns / 1e6, at->function, ts ? ts : "?", (double)at->split_ns / 1e6);
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "thread %s took %s in `%s`, inside a call of `%s` of its own, and "
+             "its calls part after it: it checked before thread %s acted", ts ? ts : "?",
+             at->object, at->split_by, at->function, tt ? tt : "?");
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "in the good run both sections of thread %s came before thread "
+             "%s took %s, and thread %s was not between two such sections then", tt ? tt : "?",
+             ts ? ts : "?", at->object, tt ? tt : "?");
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
+/* The threads' order as the cause (cause_order), or the atomicity
+ * violation behind it when there is one (ttdi_order_atomic). */
+static const ttd_place *cause_order_or_atomic(vctx *c, const ttdi_order_cause *o,
+                                              const ttd_value_diff *g)
+{
+    ttdi_atomic at;
+
+    if (c->in && ttdi_order_atomic(c->in, c->r, o, &at) == 1)
+        return cause_atomic(c, &at);
+    return cause_order(c, o, g);
+}
+
 /* ---- a hang (hang.c) --------------------------------------------------------- */
 
 /* How a blocked thread waited: "waited for" mutex#1, "waited on" cond#1
@@ -771,28 +837,17 @@ static const ttd_place *cause_hang(vctx *c, const ttd_hang *h)
 }
 
 static size_t with_evidence(const ttd_divergence *d, int k);
-static const ttd_suspect *suspect_named(const ttd_divergence *d, const char *f);
 
 /* The cause from a race on a flag (ttdi_flag_race_find): the poller
  * named, the setter in the sentence; g: the poller's answer (values). */
 static const ttd_place *cause_flag(vctx *c, const ttdi_flag_race *f, const ttd_value_diff *g)
 {
     const char *gl = f->global ? f->global : "a global";
-    ttd_place *p = place(c);
+    ttd_place *p = race_place(c, f->poller, f->poller_thread, f->poller_pair);
     char buf[640];
 
     if (!p)
         return NULL;
-    c->flag = 1;
-    p->kind = TTD_COF_RACE;
-    p->function = f->poller;
-    p->thread = f->poller_thread;
-    p->pair = f->poller_pair;
-    const ttd_suspect *s = suspect_named(c->r->first, f->poller);
-    if (s) {
-        p->file = s->file;
-        p->line = s->line;
-    }
     snprintf(buf, sizeof buf, "`%s` (thread %s%s%s) wrote `%s` and `%s` (thread %s%s%s) read it "
              "with no lock held by both and nothing ordering the two calls (no create, join or "
              "signal between them): a race on a flag", f->setter, f->setter_thread,
@@ -824,7 +879,7 @@ static const ttd_place *cause_flag(vctx *c, const ttdi_flag_race *f, const ttd_v
 static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
 {
     char buf[1400], by[160] = "", gl[360], gw[400];
-    ttd_place *p = place(c);
+    ttd_place *p = race_place(c, o->window, o->window_thread, o->window_pair);
 
     if (o->field && o->global) {    /* a field: a may-alias by type */
         snprintf(gl, sizeof gl, "the field at %s (through a pointer)", o->global);
@@ -837,16 +892,6 @@ static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
 
     if (!p)
         return NULL;
-    c->flag = 1;
-    p->kind = TTD_COF_RACE;
-    p->function = o->window;
-    p->thread = o->window_thread;
-    p->pair = o->window_pair;
-    const ttd_suspect *s = suspect_named(c->r->first, o->window);
-    if (s) {
-        p->file = s->file;
-        p->line = s->line;
-    }
     if (o->writer)
         snprintf(by, sizeof by, " (through `%s`, called inside it after the split)", o->writer);
     snprintf(buf, sizeof buf, "`%s` (thread %s) was still running when `%s` (thread %s) read "
@@ -924,10 +969,10 @@ static const ttd_place *cause_runs(vctx *c)
     if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
         return cause_lost(c, &oc, bare ? NULL : g);
     if (bare && ttdi_order_cause_find(r, &oc))
-        return cause_order(c, &oc, NULL);
+        return cause_order_or_atomic(c, &oc, NULL);
     /* or a getter's value under that object is all the chain has */
     if (g && ttdi_order_cause_find(r, &oc) && ttdi_order_cause_getter(r, &oc, g))
-        return cause_order(c, &oc, g);
+        return cause_order_or_atomic(c, &oc, g);
     /* or the split's branch read a flag another thread set, nothing
      * ordering the two calls (flagrace.c) */
     ttdi_flag_race fr;

@@ -860,6 +860,88 @@ static void test_order_cause(void **state)
     }
 }
 
+/* An atomicity violation (a get-or-create): seller-0 in parse (the
+ * helper) looks an entry up under MUTEX in peek (nothing there), makes one
+ * (work) and adds it under MUTEX in tally; seller-1 does the same, in the
+ * good run after seller-0's tally (peek finds it: check), in the bad run
+ * between seller-0's peek and tally (peek finds nothing: work, then fail).
+ * how 1: seller-0's second section is peek again (one operation
+ * repeated, not a check and an act); how 2: seller-1's peek is called
+ * from helper, not from a call of parse; how 3: seller-0's parse looks
+ * again (peek) at 2100, so in the good run too seller-1's peek (2000)
+ * falls between two of its sections in one call of parse. */
+static void atomic_run(const char *name, int bad, int how)
+{
+    dt t;
+
+    open_trace(&t, name);
+    op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
+    op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
+    run(&t, 1, "@1000 parse{ peek{");
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 1, how == 1 ? "} work{} @1500 peek{" : "} work{} @1500 tally{");
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 1, how == 3 ? "} work{} @2100 peek{" : "}");
+    if (how == 3) {
+        op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, 1, "}");
+    }
+    run(&t, 1, "}");
+    run(&t, 2, bad ? "@1200 " : "@2000 ");
+    run(&t, 2, how == 2 ? "helper{ peek{" : "parse{ peek{");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, bad ? "} work{} } fail{}" : "} check{} } log{}");
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+/* The threads' order on MUTEX differs at seller-1's peek, which went
+ * ahead of seller-0's tally in the bad run: behind it, seller-1's section
+ * fell between seller-0's two sections of one call of parse, and
+ * seller-1's own was inside a call of parse too: parse is named, a race
+ * (an atomicity violation), "possible". Must not: seller-0's two
+ * sections taken by one function (how 1), seller-1's section outside any
+ * call of parse (how 2), seller-1's section between two of seller-0's in
+ * one call of parse in the good run too (how 3): the threads' order, as
+ * before. */
+static void test_atomicity(void **state)
+{
+    (void)state;
+    for (int how = 0; how <= 3; how++) {
+        char g[32], b[32];
+        ttd_diff *d = NULL;
+        snprintf(g, sizeof g, "ag%d.trc", how);
+        snprintf(b, sizeof b, "ab%d.trc", how);
+        atomic_run(g, 0, how);
+        atomic_run(b, 1, how);
+        assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, &d, NULL), 0);
+        const ttd_result *res = ttd_get_result(d);
+        assert_non_null(res->first);
+        const ttd_verdict *v = res->verdict;
+        assert_non_null(v->cause);
+        if (how == 0) {
+            assert_int_equal(v->cause->kind, TTD_COF_RACE);
+            assert_string_equal(v->cause->function, "dt_parse");
+            assert_string_equal(v->cause->thread, "seller-0");
+            assert_non_null(strstr(v->cause->text, "took mutex#1 in `dt_peek`"));
+            assert_non_null(strstr(v->cause->text, "again in `dt_tally`"));
+            assert_non_null(strstr(v->cause->text, "in one call of `dt_parse`; thread seller-1 "
+                                                   "took it in between"));
+            assert_int_equal(v->nevidence, 2);
+            assert_non_null(strstr(v->evidence[0], "thread seller-1 took mutex#1 in `dt_peek`, "
+                                                   "inside a call of `dt_parse` of its own"));
+            assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+        } else {
+            assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+            assert_string_equal(v->cause->function, "dt_peek");
+        }
+        ttd_free(d);
+    }
+}
+
 /* An error origin that read shared state: main's check returns 5 in the
  * good run and -1 (a failure no good call returned) in the bad one, its
  * callee peek 7 in both; then main calls ok or fail. held: main calls
@@ -1499,6 +1581,7 @@ int main(void)
         cmocka_unit_test(test_decides_widths),
         cmocka_unit_test(test_order_cause),
         cmocka_unit_test(test_order_cause_getter),
+        cmocka_unit_test(test_atomicity),
         cmocka_unit_test(test_lost_wakeup),
         cmocka_unit_test(test_origin_shared),
     };
