@@ -189,7 +189,7 @@ int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint6
         !mono[0] || !mono[1] || mono[0] > INT64_MAX || mono[1] > INT64_MAX)
         return 0;
     for (size_t k = 0; k < sizeof unit / sizeof unit[0]; k++) {
-        int64_t v[2] = {as_ns(ty, good, unit[k]), as_ns(ty, bad, unit[k])}, d[2];
+        int64_t v[2] = {as_ns(ty, good, unit[k]), as_ns(ty, bad, unit[k])}, d[2] = {0, 0};
         int near = v[0] >= 0 && v[1] >= 0 && v[0] != v[1];
         for (int r = 0; r < 2 && near; r++) {
             int64_t c = (int64_t)mono[r], room = c / 100 < hour ? c / 100 : hour;
