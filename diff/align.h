@@ -379,6 +379,9 @@ int ttdi_clock_name(const char *name);
  * f.cold: constants propagated, a split part) but its result is; 2 neither
  * (f.isra.0: IPA-SRA may drop parameters and the result). */
 int ttdi_clone_name(const char *name);
+/* The length of function name f without gcc's clone suffixes: "f" of
+ * "f.constprop.0", "f.cold", "f(int) [clone .constprop.0] [clone .cold]". */
+size_t ttdi_clone_stem(const char *f);
 /* TTDI_NOISE_ADDR or _CLOCK when a differing value of type ty (good, bad:
  * the registers) is noise by its own look; func: the function, is_return:
  * 1 for its return value. TTDI_NOISE_NONE otherwise, and for two values

@@ -221,8 +221,7 @@ static int walk_thread(fctx *c, fthread *th)
 
 static int acquires(const ttdi_flag_sync *s)
 {
-    return s->op == TTF_SOP_LOCK || (s->op == TTF_SOP_TRYLOCK && s->arg == 0) ||
-           s->op == TTF_SOP_WOKE;
+    return ttdi_sop_took(s->op, s->arg) || s->op == TTF_SOP_WOKE;
 }
 
 /* The mutex an operation takes (its object; a wake-up retakes the wait's). */

@@ -122,7 +122,7 @@ static int is_start(int code)
  * semaphore taken; -1. */
 static int done_kind(const hop *o)
 {
-    if (o->code == TTF_SOP_LOCK || (o->code == TTF_SOP_TRYLOCK && o->arg == 0))
+    if (ttdi_sop_took(o->code, o->arg))
         return 0;
     return o->code == TTF_SOP_WOKE ? 1 : o->code == TTF_SOP_JOIN ? 2
            : o->code == TTF_SOP_SEM_TAKEN ? 3 : -1;

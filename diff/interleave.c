@@ -405,8 +405,7 @@ static uint64_t prov_bit(tpass *p, const ttf_event *ev, int add)
 
 static int keep_sync(tpass *p, xthread *t, const ttf_event *ev)
 {
-    if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg) ||
-        ev->code == TTF_SOP_UNLOCK)
+    if (ttdi_sop_took(ev->code, ev->sync_arg) || ev->code == TTF_SOP_UNLOCK)
         ttdi_lock_bits(t, ev, prov_bit(p, ev, ev->code != TTF_SOP_UNLOCK));
     if (p->nrec == p->rcap &&
         ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)

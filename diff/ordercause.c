@@ -309,13 +309,12 @@ int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v, ttdi_ord
 /* Did e take a mutex (a lock, a trylock that got it)? */
 static int took(const ttf_event *e)
 {
-    return e->kind == TTF_EV_SYNC_OP &&
-           (e->code == TTF_SOP_LOCK || (e->code == TTF_SOP_TRYLOCK && e->sync_arg == 0));
+    return e->kind == TTF_EV_SYNC_OP && ttdi_sop_took(e->code, e->sync_arg);
 }
 
 static int took_rec(const ttdi_syncrec *r)
 {
-    return r->code == TTF_SOP_LOCK || (r->code == TTF_SOP_TRYLOCK && r->sync_arg == 0);
+    return ttdi_sop_took(r->code, r->sync_arg);
 }
 
 /* The function walk w's current operation is named by: its innermost

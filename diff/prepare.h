@@ -393,6 +393,12 @@ typedef struct ttdi_lthread {
  * 1 with *f the call that returned (a kept one: key not 0), 0, or
  * TT_ENOMEM. */
 int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_lframe *f);
+/* Did a sync operation take a mutex (a LOCK, or a TRYLOCK whose result
+ * arg is 0: it got it)? */
+static inline int ttdi_sop_took(int code, int64_t arg)
+{
+    return code == TTF_SOP_LOCK || (code == TTF_SOP_TRYLOCK && arg == 0);
+}
 /* A lock operation's bit into t's held set (and its innermost call's set
  * when taken): LOCK and a TRYLOCK that took it add, UNLOCK removes. */
 void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit);

@@ -1369,36 +1369,18 @@ static int on_the_way(const ttd_suspect *s)
            evidence_of(s, TTD_EV_CHAIN) != NULL;
 }
 
-/* The length of function name f without gcc's clone suffixes: "f" of
- * "f.constprop.0", "f.cold", "f(int) [clone .constprop.0] [clone .cold]"
- * (a specialised copy of f, or f's own code moved out of line: f's
- * source). */
-static size_t clone_stem(const char *f)
-{
-    static const char *const sfx[] = {" [clone .", ".constprop.", ".isra.", ".part.", ".cold",
-                                      ".lto_priv.", NULL};
-    size_t n = strlen(f);
-
-    for (size_t i = 0; sfx[i]; i++) {
-        const char *at = strstr(f, sfx[i]);
-        if (at && at > f && (size_t)(at - f) < n)
-            n = (size_t)(at - f);
-    }
-    return n;
-}
-
 /* 1 if every function whose code changed between the builds (artifacts
- * aside) is f or a clone of f (clone_stem): the program's only changed
+ * aside) is f or a clone of f (ttdi_clone_stem): the program's only changed
  * function, its clones and cold parts counted with it. */
 static int only_stem(const ttd_result *r, const char *f)
 {
-    size_t n = f ? clone_stem(f) : 0, seen = 0;
+    size_t n = f ? ttdi_clone_stem(f) : 0, seen = 0;
 
     for (size_t i = 0; f && r->code_compared && i < r->nchanged_functions; i++) {
         const ttd_code_change *ch = &r->changed_functions[i];
         if (ch->artifact)
             continue;
-        if (clone_stem(ch->function) != n || strncmp(ch->function, f, n) != 0)
+        if (ttdi_clone_stem(ch->function) != n || strncmp(ch->function, f, n) != 0)
             return 0;
         seen++;
     }

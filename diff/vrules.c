@@ -33,19 +33,36 @@ static int clock_word(const char *tok, size_t n)
     return 0;
 }
 
+/* gcc's clone suffixes (a specialised copy of f, or f's own code moved
+ * out of line: f's source either way). */
+static const char *const clone_sfx[] = {".isra.", ".constprop.", ".part.", ".cold",
+                                        ".lto_priv.", NULL};
+
 int ttdi_clone_name(const char *name)
 {
-    static const char *const sfx[] = {".constprop.", ".part.", ".cold", ".lto_priv.",
-                                      NULL};
-
     if (!name || !strchr(name, '.'))
         return 0;   /* most names: one scan (the replay asks per call) */
     if (strstr(name, ".isra."))
         return 2;   /* IPA-SRA may drop the result too: rax is no value */
-    for (size_t i = 0; sfx[i]; i++)
-        if (strstr(name, sfx[i]))
+    for (size_t i = 1; clone_sfx[i]; i++)
+        if (strstr(name, clone_sfx[i]))
             return 1;
     return 0;
+}
+
+size_t ttdi_clone_stem(const char *f)
+{
+    size_t n = strlen(f);
+    const char *at = strstr(f, " [clone .");   /* the demangled form */
+
+    if (at && at > f)
+        n = (size_t)(at - f);
+    for (size_t i = 0; clone_sfx[i]; i++) {
+        at = strstr(f, clone_sfx[i]);
+        if (at && at > f && (size_t)(at - f) < n)
+            n = (size_t)(at - f);
+    }
+    return n;
 }
 
 int ttdi_clock_name(const char *name)

@@ -227,7 +227,7 @@ int ttdi_lock_call(ttdi_norm *norm, ttdi_lthread *t, const ttdi_walk *wk, ttdi_l
 
 void ttdi_lock_bits(ttdi_lthread *t, const ttf_event *ev, uint64_t bit)
 {
-    if (ev->code == TTF_SOP_LOCK || (ev->code == TTF_SOP_TRYLOCK && !ev->sync_arg)) {
+    if (ttdi_sop_took(ev->code, ev->sync_arg)) {
         t->held |= bit;
         if (t->n)
             t->f[t->n - 1].mask |= bit;
