@@ -111,6 +111,11 @@ typedef struct ttdi_order_cause {
                                    the signal sent before it, woke the
                                    wait's return */
     const ttd_xev *woke;
+    const ttd_xev *held;        /* lost: the split thread's acquisition of the
+                                   lock it held from before the signal to its
+                                   wait (the signal came inside its check's
+                                   critical section, sent without that lock:
+                                   the signaller is named), NULL */
 } ttdi_order_cause;
 /* 1 and *out filled when the order is the cause, else 0. */
 int ttdi_order_cause_find(const ttd_result *r, ttdi_order_cause *out);

@@ -26,7 +26,11 @@
  *     bad run another thread signalled C after this thread's previous
  *     wake-up on C and before this wait began, and nothing signalled C
  *     after (session 14's rule, ordercause.c, for a wait that returned by
- *     its timeout; here the wait never returns);
+ *     its timeout; here the wait never returns). When the waiter held
+ *     the wait's mutex from before the signal to the wait (its check's
+ *     critical section), the signal was sent, and the state the waiter
+ *     tests changed, without that lock (ttd_hang.unlocked: the
+ *     signaller is the cause, ordercause.c says why);
  *   - a lock held across a wait: a thread waits for a lock whose holder
  *     waits itself (a condition, a semaphore, a join), and no thread was
  *     left running that could end the holder's wait: the holder took
@@ -536,6 +540,26 @@ static void other_side(hctx *c, uint32_t t)
     c->h->other_blocked = o->blocked;
 }
 
+/* Did thread t hold its blocked wait w's mutex (w->arg) at time ns: its
+ * last acquisition of it before w (a lock, a trylock that got it, a
+ * wake-up of a wait on w's condition) came before ns, and it released
+ * it (an unlock, a wait with it) nowhere between that and w? */
+static int held_over(const hthr *t, const hop *w, uint64_t ns)
+{
+    uint64_t m = (uint64_t)w->arg;
+
+    for (size_t j = (size_t)(w - t->op); m && j-- > 0;) {
+        const hop *o = &t->op[j];
+        if ((o->code == TTF_SOP_UNLOCK && o->addr == m) ||
+            (o->code == TTF_SOP_WAIT && (uint64_t)o->arg == m))
+            return 0;
+        if (((o->code == TTF_SOP_LOCK || (o->code == TTF_SOP_TRYLOCK && !o->arg)) &&
+             o->addr == m) || (o->code == TTF_SOP_WOKE && o->addr == w->addr))
+            return o->time_ns < ns;
+    }
+    return 0;
+}
+
 static int lost_wakeup(hctx *c)
 {
     const hrun *r = &c->run[TTD_BAD];
@@ -559,6 +583,7 @@ static int lost_wakeup(hctx *c)
         c->h->other_function = frame_name(c, TTD_BAD, named_frame(c, TTD_BAD, s->fn, s->time_ns),
                                           s->time_ns);
         c->h->other_time_ns = s->time_ns;
+        c->h->unlocked = held_over(t, w, s->time_ns);
         return 1;
     }
     return 0;

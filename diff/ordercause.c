@@ -58,7 +58,18 @@
  * run S's wait on C came first and T's signal ended it (T made the same
  * calls in both runs up to the split), the cause is that order: a lost
  * wake-up (ttdi_lost_wakeup_find), the waiter named (its wait needs a
- * state to test before it waits, or the signaller one to set). In values
+ * state to test before it waits, or the signaller one to set).
+ * Which side is wrong shows in the waiter's lock. A condition's state is
+ * tested and changed under its mutex, so a signaller that holds it can
+ * signal only before the waiter's check (the waiter then finds the state
+ * set, if it tests one) or during its wait (which the signal ends). When
+ * in the bad run the waiter S held a lock from before T's signal through
+ * to its wait (its last acquisition came before the signal, no release
+ * between), the signal came between S's check and its wait, inside S's
+ * critical section: T signalled, and changed what S tests, without that
+ * lock, and no predicate loop in S can catch it. Then the signaller is
+ * named (ttdi_order_cause.held; kind race in the verdict), else the
+ * waiter (it waits without a state to test). In values
  * mode the wait's answer (ETIMEDOUT) is passed up and is the first
  * divergence: it counts when it was returned after the wait returned.
  * Behind an order cause where S went ahead on a mutex there can be an
@@ -270,6 +281,25 @@ static size_t signal_in(const ttd_interleave *il, int k, const char *obj, int64_
     return SIZE_MAX;
 }
 
+/* In run k's window: pair s's last acquisition before its wait at
+ * index wait when it came before index before and s released nothing
+ * between it and the wait (s held a lock from before `before` through
+ * to its wait: a mutex or a condition's wake-up); SIZE_MAX if not. */
+static size_t held_across(const ttd_interleave *il, int k, int64_t s, size_t before, size_t wait)
+{
+    const ttd_xev *w = il->window[k];
+
+    for (size_t i = wait; i-- > 0;) {
+        if (w[i].pair != s || w[i].kind != TTF_EV_SYNC_OP)
+            continue;
+        if (w[i].op == TTF_SOP_UNLOCK || w[i].op == TTF_SOP_WAIT)
+            return SIZE_MAX;
+        if (acquires(&w[i]))
+            return i < before ? i : SIZE_MAX;
+    }
+    return SIZE_MAX;
+}
+
 int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v, ttdi_order_cause *out)
 {
     const ttd_divergence *d = r->first;
@@ -298,6 +328,8 @@ int ttdi_lost_wakeup_find(const ttd_result *r, const ttd_value_diff *v, ttdi_ord
     out->object = obj;
     out->lost = 1;
     out->woke = &b[bw];
+    size_t h = held_across(il, 1, s, early, bi);
+    out->held = h == SIZE_MAX ? NULL : &b[h];
     return 1;
 }
 

@@ -87,7 +87,7 @@ extern "C" {
  * hidden as another worker's twin: how many) and values_times (differing
  * integers that are times near each run's own clock: how many). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 17
+#define TTD_VERSION_MINOR 18
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -1028,6 +1028,10 @@ typedef struct ttd_hang {
                                when it is blocked itself, else -1 */
     int64_t waiter;         /* HELD: the index in blocked of the thread that
                                waited for the lock root held, else -1 (1.14) */
+    int unlocked;           /* LOST_WAKEUP: 1 when the waiter held its
+                               wait's mutex from before the signal through
+                               to the wait: the signal came between its check
+                               and its wait, sent without that lock (1.18) */
 } ttd_hang;
 
 #define TTD_VERDICT_EVIDENCE_MAX 2

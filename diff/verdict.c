@@ -494,6 +494,42 @@ static const char *xfn(const ttd_xev *e)
 /* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
  * sent before its wait in the sentence; g: the wait's answer passed up
  * (values mode), NULL. */
+static ttd_place *race_place(vctx *c, const char *fn, const char *thread, int64_t pair);
+
+/* A lost wake-up whose signal came inside the waiter's critical section
+ * (ttdi_order_cause.held): the signaller named, kind race. */
+static const ttd_place *cause_unlocked(vctx *c, const ttdi_order_cause *o,
+                                       const ttd_value_diff *g)
+{
+    const char *ts = thread_text(c, (size_t)o->self->pair);
+    const char *to = thread_text(c, (size_t)o->other->pair);
+    ttd_place *p = race_place(c, xfn(o->other), thread_name(c, (size_t)o->other->pair),
+                              o->other->pair);
+    char buf[768], val[160] = "";
+
+    if (!p)
+        return NULL;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s while thread %s held %s (taken in "
+             "`%s` at %.3f ms, before its wait on %s at %.3f ms): a signal sent without the "
+             "lock the waiter checks under came between its check and its wait and woke nobody "
+             "(a lost wake-up)", xfn(o->other), to ? to : "?", o->object, ts ? ts : "?",
+             o->held->object, xfn(o->held), (double)o->held->time_ns / 1e6, o->object,
+             (double)o->self->time_ns / 1e6);
+    p->text = astr(c, buf);
+    if (g)
+        snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
+                 g->function, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+    snprintf(buf, sizeof buf, "nothing signalled %s while thread %s waited in the bad run (%.1f "
+             "to %.1f ms): its wait ended without a wake-up%s", o->object, ts ? ts : "?",
+             (double)o->self->time_ns / 1e6, (double)o->woke->time_ns / 1e6, val);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split; in "
+             "the good run its signal ended thread %s's wait", to ? to : "?", ts ? ts : "?");
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
     const char *ts = thread_text(c, (size_t)o->self->pair);
@@ -501,6 +537,8 @@ static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd
     ttd_place *p = place(c);
     char buf[512], val[160] = "";
 
+    if (o->held)
+        return cause_unlocked(c, o, g);
     if (!p)
         return NULL;
     p->kind = TTD_COF_ORDER;
@@ -729,12 +767,39 @@ static const ttd_place *cause_deadlock(vctx *c, const ttd_hang *h)
     return p;
 }
 
+/* A lost wake-up that hangs, its signal sent inside the waiter's
+ * critical section (ttd_hang.unlocked): the signaller named, kind race. */
+static const ttd_place *cause_unlocked_hang(vctx *c, const ttd_hang *h)
+{
+    const ttd_blocked *b = &h->blocked[h->root];
+    ttd_place *p = race_place(c, h->other_function, h->other, h->other_pair);
+    char buf[768];
+
+    if (!p)
+        return NULL;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s while thread %s held the mutex "
+             "of its wait, between its check and its wait on %s in `%s`: a signal sent without "
+             "the lock the waiter checks under woke nobody (a lost wake-up) and the wait never "
+             "returned", h->other_function, h->other, b->object, b->thread_name, b->object,
+             b->function);
+    p->text = astr(c, buf);
+    add_evidence(c, killed_while(c, h));
+    snprintf(buf, sizeof buf, "nothing signalled %s after thread %s began to wait (%.1f ms; "
+             "the signal at %.1f ms, while it held the lock); in the good run the same wait was "
+             "woken", b->object, b->thread_name, (double)b->time_ns / 1e6,
+             (double)h->other_time_ns / 1e6);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 static const ttd_place *cause_lost_hang(vctx *c, const ttd_hang *h)
 {
     const ttd_blocked *b = &h->blocked[h->root];
-    ttd_place *p = hang_place(c, b, TTD_COF_ORDER);
+    ttd_place *p = h->unlocked ? NULL : hang_place(c, b, TTD_COF_ORDER);
     char buf[512];
 
+    if (h->unlocked && h->other_function && h->other)
+        return cause_unlocked_hang(c, h);
     if (!p)
         return NULL;
     snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s before `%s` (thread %s) waited on "

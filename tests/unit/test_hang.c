@@ -181,18 +181,26 @@ static void test_deadlock(void **state)
  * with no timeout. Good: main waits first, the signal wakes it. Bad: the
  * signal first, main waits for ever (how 0). how 1 (must not): seller-1
  * signals too, after main's wait began (in the bad run main still never
- * wakes: a signal came, the lost one is not why). */
+ * wakes: a signal came, the lost one is not why). how 2: seller-0
+ * signals without the lock, and main takes it at 0.9 us, before the
+ * signal, and holds it to its wait: the signal came between main's check
+ * and its wait (the signaller is the cause). how 3 (must not for that):
+ * the signal without the lock again, but main takes the lock after it
+ * (the waiter is named, as in how 0). */
 static void lost(const char *name, int bad, int how)
 {
     dt t;
+    int nolock = how == 2 || how == 3;
 
     open_trace(&t, name);
     op(&t, 0, TTF_SOP_CREATE, TH1, 1);
     t.now[1] = bad ? 1000 : 1200;
     run(&t, 1, "parse{ work{");
-    op(&t, 1, TTF_SOP_LOCK, MA, 0);
+    if (!nolock)
+        op(&t, 1, TTF_SOP_LOCK, MA, 0);
     op(&t, 1, TTF_SOP_SIGNAL, COND, 0);
-    op(&t, 1, TTF_SOP_UNLOCK, MA, 0);
+    if (!nolock)
+        op(&t, 1, TTF_SOP_UNLOCK, MA, 0);
     run(&t, 1, "} }");
     if (how == 1) {
         op(&t, 0, TTF_SOP_CREATE, TH2, 2);
@@ -201,8 +209,9 @@ static void lost(const char *name, int bad, int how)
         op(&t, 2, TTF_SOP_SIGNAL, COND, 0);
         run(&t, 2, "} }");
     }
-    run(&t, 0, "@1100 main{ lex{");
+    run(&t, 0, how == 2 ? "@900 main{ lex{" : "@1100 main{ lex{");
     op(&t, 0, TTF_SOP_LOCK, MA, 0);
+    run(&t, 0, "@1100");
     op(&t, 0, TTF_SOP_WAIT, COND, MA);
     if (!bad) {
         run(&t, 0, "@1300");
@@ -242,6 +251,48 @@ static void test_lost_wakeup_hang(void **state)
     assert_non_null(r->hang);
     assert_int_not_equal(r->hang->cause, TTD_HANG_LOST_WAKEUP);
     assert_null(strstr(r->verdict->cause->text, "lost wake-up"));
+    ttd_free(d);
+    /* the signal inside main's critical section, sent without the lock:
+     * the signaller named, kind race */
+    lost("lg2.trc", 0, 2);
+    lost("lb2.trc", 1, 2);
+    d = diff("lg2.trc", "lb2.trc");
+    r = ttd_get_result(d);
+    v = r->verdict;
+    assert_non_null(r->hang);
+    assert_int_equal(r->hang->cause, TTD_HANG_LOST_WAKEUP);
+    assert_int_equal(r->hang->unlocked, 1);
+    assert_int_equal(v->cause->kind, TTD_COF_RACE);
+    assert_string_equal(v->cause->function, "dt_work");
+    assert_string_equal(v->cause->thread, "seller-0");
+    assert_string_equal(v->cause->text, "`dt_work` (thread seller-0) signalled cond#1 while "
+                        "thread main held the mutex of its wait, between its check and its wait "
+                        "on cond#1 in `dt_lex`: a signal sent without the lock the waiter "
+                        "checks under woke nobody (a lost wake-up) and the wait never returned");
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    ttd_free(d);
+
+    /* must not: the signal without the lock, but before main took it:
+     * the waiter named, as without the rule (how 0) */
+    lost("lg3.trc", 0, 3);
+    lost("lb3.trc", 1, 3);
+    d = diff("lg3.trc", "lb3.trc");
+    r = ttd_get_result(d);
+    v = r->verdict;
+    assert_non_null(r->hang);
+    assert_int_equal(r->hang->cause, TTD_HANG_LOST_WAKEUP);
+    assert_int_equal(r->hang->unlocked, 0);
+    assert_int_equal(v->cause->kind, TTD_COF_ORDER);
+    assert_string_equal(v->cause->function, "dt_lex");
+    ttd_free(d);
+
+    /* must not: the good runs alike (how 2's): exit 0, no cause */
+    lost("lg4.trc", 0, 2);
+    d = diff("lg2.trc", "lg4.trc");
+    r = ttd_get_result(d);
+    assert_null(r->hang);
+    assert_int_equal(r->verdict->exit, 0);
+    assert_null(r->verdict->cause);
     ttd_free(d);
 }
 

@@ -1003,18 +1003,24 @@ static void test_origin_shared(void **state)
  * first, main's wait ends at 5 ms with no signal and main fails. how 1
  * (must not): seller-1 posts too, after main's wait in the good run and
  * during it in the bad run (main was woken: the signal before its wait
- * was not what it missed). */
+ * was not what it missed). how 2: seller-0 signals without the lock
+ * while main holds it, between its lock (0.9 us) and its wait: the
+ * signaller is named, kind race. how 3 (must not for that): the same
+ * unlocked signal before main took the lock: the waiter is named. */
 static void lost_run(const char *name, int bad, int how)
 {
     dt t;
+    int nolock = how == 2 || how == 3;
 
     open_trace(&t, name);
     op(&t, 0, TTF_SOP_CREATE, 0xa1, 1);
     t.now[1] = bad ? 1000 : 1200;
     run(&t, 1, "parse{ work{");
-    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
+    if (!nolock)
+        op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);
     op(&t, 1, TTF_SOP_SIGNAL, COND, 0);
-    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+    if (!nolock)
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
     run(&t, 1, "} }");
     if (how == 1) {
         op(&t, 0, TTF_SOP_CREATE, 0xa2, 2);
@@ -1025,8 +1031,9 @@ static void lost_run(const char *name, int bad, int how)
         op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
         run(&t, 2, "} }");
     }
-    run(&t, 0, "@1100 main{ lex{");
+    run(&t, 0, how == 2 ? "@900 main{ lex{" : "@1100 main{ lex{");
     op(&t, 0, TTF_SOP_LOCK, MUTEX, 0);
+    run(&t, 0, "@1100");
     op(&t, 0, TTF_SOP_WAIT, COND, (int64_t)MUTEX);
     run(&t, 0, !bad ? "@1300" : how == 1 ? "@2100" : "@5000");
     op(&t, 0, TTF_SOP_WOKE, COND, bad && how != 1 ? 110 : 0);
@@ -1040,7 +1047,7 @@ static void test_lost_wakeup(void **state)
     ttd_diff *d;
     (void)state;
 
-    for (int how = 0; how <= 1; how++) {
+    for (int how = 0; how <= 3; how++) {
         char g[32], b[32];
         snprintf(g, sizeof g, "lg%d.trc", how);
         snprintf(b, sizeof b, "lb%d.trc", how);
@@ -1049,7 +1056,25 @@ static void test_lost_wakeup(void **state)
         assert_int_equal(ttd_diff_files(path_of(g), path_of(b), NULL, &d, NULL), 0);
         const ttd_verdict *v = ttd_get_result(d)->verdict;
         assert_non_null(v->cause);
-        if (how == 0) {
+        if (how == 2) {
+            assert_int_equal(v->cause->kind, TTD_COF_RACE);
+            assert_string_equal(v->cause->function, "dt_work");
+            assert_string_equal(v->cause->thread, "seller-0");
+            assert_non_null(strstr(v->cause->text, "`dt_work` (thread seller-0) signalled "
+                                                   "cond#1 while thread main held mutex#1 "
+                                                   "(taken in `dt_lex` at "));
+            assert_non_null(strstr(v->cause->text, "a signal sent without the lock the waiter "
+                                                   "checks under came between its check and "
+                                                   "its wait"));
+            assert_non_null(strstr(v->cause->text, "(a lost wake-up)"));
+            assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+            /* must not: the good runs alike */
+            ttd_free(d);
+            lost_run("lg2b.trc", 0, how);
+            assert_int_equal(ttd_diff_files(path_of(g), path_of("lg2b.trc"), NULL, &d, NULL), 0);
+            assert_int_equal(ttd_get_result(d)->verdict->exit, 0);
+            assert_null(ttd_get_result(d)->verdict->cause);
+        } else if (how == 0 || how == 3) {
             assert_int_equal(v->cause->kind, TTD_COF_ORDER);
             assert_string_equal(v->cause->function, "dt_lex");
             assert_non_null(strstr(v->cause->text, "`dt_work` (thread seller-0) signalled "
