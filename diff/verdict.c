@@ -23,7 +23,9 @@
  * an atomicity violation behind that order), a
  * race on a flag (flagrace.c), a call of another thread the split's
  * read fell inside (overlap.c); a hang comes first (hang.c), then the
- * thread a wait that never ended waited for (waker.c); the
+ * thread a wait that never ended waited for (waker.c); a lost wake-up
+ * whose signal came inside the waiter's critical section names the
+ * signaller, kind race (it signalled without the lock); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make
@@ -785,9 +787,9 @@ static const ttd_place *cause_unlocked_hang(vctx *c, const ttd_hang *h)
     p->text = astr(c, buf);
     add_evidence(c, killed_while(c, h));
     snprintf(buf, sizeof buf, "nothing signalled %s after thread %s began to wait (%.1f ms; "
-             "the signal at %.1f ms, while it held the lock); in the good run the same wait was "
-             "woken", b->object, b->thread_name, (double)b->time_ns / 1e6,
-             (double)h->other_time_ns / 1e6);
+             "the signal at %.1f ms, while thread %s held the lock); in the good run the same "
+             "wait was woken", b->object, b->thread_name, (double)b->time_ns / 1e6,
+             (double)h->other_time_ns / 1e6, b->thread_name);
     add_evidence(c, astr(c, buf));
     return p;
 }
