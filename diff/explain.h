@@ -308,4 +308,31 @@ long ttdi_waker_pick(const ttd_result *r, size_t p, long first);
  * if not, or a TT_E* code. */
 int ttdi_waker_find(const ttdi_in *in, const ttd_result *r, ttdi_waker *out);
 
+/* A wake-up that came while its waiter was busy (waker.c, the second
+ * rule): the waiter S's wait before the split ran its full time in the
+ * bad run and was woken early in the good run; the call N of another
+ * thread T that returned last before the good run's wait ended came, in
+ * the bad run, before that wait began, while S was inside a call it was
+ * not inside at N's time in the good run: the outermost such, W, named. */
+typedef struct ttdi_wakewin {
+    int found;
+    const char *function;               /* W */
+    const char *file;                   /* its source, NULL */
+    int line;
+    const char *thread;                 /* S (bad run's name, "#N") */
+    int64_t pair;
+    const char *waker;                  /* N */
+    const char *waker_thread;           /* T */
+    int64_t waker_pair;
+    uint64_t enter_ns;                  /* W entered (bad run) */
+    uint64_t notify_ns;                 /* N returned (bad run) */
+    uint64_t wait_ns, asked_ns, end_ns; /* S's wait that ran out (bad run):
+                                           began, time asked, ended */
+    uint64_t good_enter_ns;             /* N entered (good run) */
+    uint64_t good_notify_ns;            /* N returned (good run) */
+    uint64_t good_wait_ns, good_end_ns; /* S's wait in the good run */
+} ttdi_wakewin;
+/* 1 and *out filled when it holds, 0 if not, or a TT_E* code. */
+int ttdi_wakewin_find(const ttdi_in *in, const ttd_result *r, ttdi_wakewin *out);
+
 #endif

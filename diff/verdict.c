@@ -983,6 +983,37 @@ static const ttd_place *cause_overlap(vctx *c, const ttdi_overlap *o)
     return p;
 }
 
+/* The cause from a wake-up that came while its waiter was busy
+ * (ttdi_wakewin_find): the call the waiter was inside named, kind race,
+ * the waker in the sentence. */
+static const ttd_place *cause_wakewin(vctx *c, const ttdi_wakewin *w)
+{
+    ttd_place *p = race_place(c, w->function, thread_name(c, (size_t)w->pair), w->pair);
+    char buf[1024];
+
+    if (!p)
+        return NULL;
+    p->file = p->file ? p->file : w->file;
+    p->line = p->line ? p->line : w->line;
+    snprintf(buf, sizeof buf, "`%s` (thread %s) returned at %.3f ms while thread %s was inside "
+             "`%s` (entered at %.3f ms), not waiting; its next wait (%.3f ms) then ran its full "
+             "%.0f ms with no wake-up: the wake-up fell inside `%s`'s window and was lost",
+             w->waker, w->waker_thread, (double)w->notify_ns / 1e6, w->thread, w->function,
+             (double)w->enter_ns / 1e6, (double)w->wait_ns / 1e6, (double)w->asked_ns / 1e6,
+             w->function);
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "in the good run the same call of thread %s ran from %.3f to "
+             "%.3f ms, after `%s` had returned, and thread %s's wait (from %.3f ms) ended at "
+             "%.3f ms, long before its time: the wake-up it sent was there", w->waker_thread,
+             (double)w->good_enter_ns / 1e6, (double)w->good_notify_ns / 1e6, w->function,
+             w->thread, (double)w->good_wait_ns / 1e6, (double)w->good_end_ns / 1e6);
+    add_evidence(c, astr(c, buf));
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to that call: only "
+             "when it came differs", w->waker_thread);
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 /* The first divergence's value when the first suspect is the function
  * that returned it (a value or an error origin, no code changed) and
  * nothing else is on the chain before it: a getter's answer, NULL if not. */
@@ -1058,6 +1089,15 @@ static const ttd_place *cause_runs(vctx *c)
     ttdi_overlap ov;
     if (bare && ttdi_overlap_find(c->in, r, &ov) == 1)
         return cause_overlap(c, &ov);
+    /* or the split's thread's wait ran its full time in the bad run only,
+     * and the call of another thread that woke it in the good run came
+     * while it was busy in a call (waker.c ttdi_wakewin_find): a value
+     * before the split (the wait's time-out passed down) does not
+     * explain a wait that was woken in one run and not the other */
+    ttdi_wakewin ww;
+    int val = d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_VALUE;
+    if ((bare || val) && c->in && ttdi_wakewin_find(c->in, r, &ww) == 1)
+        return cause_wakewin(c, &ww);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)

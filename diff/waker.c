@@ -233,3 +233,275 @@ int ttdi_waker_find(const ttdi_in *in, const ttd_result *r, ttdi_waker *out)
     }
     return 0;
 }
+
+/* ---- a wake-up that came while its waiter was busy ------------------------- */
+
+#define WW_SLACK 256            /* kept events read before the split for S's wait */
+#define WW_AFTER 64             /* S's kept events from its wait's end to the split */
+#define WW_DEPTH 256            /* frames of S's stack looked at */
+
+/* A thread's last timed wait (SLEEP record) before a point. */
+typedef struct wwait {
+    uint64_t t0, asked, end;    /* began, time asked (ns), its next event */
+    uint64_t after;             /* kept events from its end to the point */
+} wwait;
+
+/* Thread th's last timed wait before its kept event idx (time ns) in run
+ * rs into *o: 1, 0 if none (or it cannot tell), or a TT_E* code. */
+static int last_sleep(ttdi_run_state *rs, uint32_t th, uint64_t idx, uint64_t ns, wwait *o)
+{
+    ttdi_walk w;
+    uint64_t n = 0;
+    int rc = ttdi_walk_open_at(&w, rs, th, idx > WW_SLACK ? idx - WW_SLACK : 0, ns, 0), open = 0;
+
+    memset(o, 0, sizeof *o);
+    if (rc < 0)
+        return rc;
+    w.sleeps = 1;
+    while ((rc = ttdi_walk_next(&w)) > 0 && !(w.kept && w.idx >= idx)) {
+        if (++n > WK_BEFORE) {
+            rc = 0;
+            break;
+        }
+        if (w.ev.kind == TTF_EV_SYNC_OP && w.ev.code == TTF_SOP_SLEEP) {
+            *o = (wwait){w.ev.time_ns, w.ev.sync_arg > 0 ? (uint64_t)w.ev.sync_arg : 0, 0, 0};
+            open = 1;
+            continue;
+        }
+        if (open)
+            o->end = w.ev.time_ns;
+        open = 0;
+        o->after += o->end && w.kept;
+    }
+    if (rc > 0 && open)     /* the point itself ended the wait */
+        o->end = w.ev.time_ns;
+    ttdi_walk_close(&w);
+    if (rc < 0)
+        return rc;
+    return rc > 0 && o->asked && o->end > o->t0;
+}
+
+/* The earliest kept index where pair p's calls part, UINT64_MAX if none. */
+static uint64_t parts_at(const ttd_result *r, size_t p)
+{
+    uint64_t lo = UINT64_MAX;
+
+    for (size_t i = 0; i < r->nhunks; i++)
+        if (r->hunks[i].pair == p && !r->hunks[i].expected) {
+            const ttd_hunk_info *h = &r->hunks[i];
+            uint64_t k = h->good_index < h->bad_index ? h->good_index : h->bad_index;
+            lo = k < lo ? k : lo;
+        }
+    return lo;
+}
+
+/* T's calls that may have ended S's wait at ns in run rs (thread th):
+ * the innermost call open then (c[0]) and the last one returned before
+ * it (c[1]), each by its return (name, kept index, time; the open one's
+ * return read on, at most WK_AFTER events). The number found (c[k].fn
+ * NULL when not), or a TT_E* code. */
+typedef struct wcall {
+    const char *fn;
+    uint64_t idx, enter_ns, exit_ns;
+} wcall;
+
+static int wakers(ttdi_run_state *rs, uint32_t th, uint64_t ns, wcall c[2])
+{
+    ttdi_walk w;
+    uint64_t n = 0;
+    size_t depth = 0;
+    int rc = ttdi_walk_open_at(&w, rs, th, UINT64_MAX, ns, 0);
+
+    memset(c, 0, 2 * sizeof *c);
+    if (rc < 0)
+        return rc;
+    for (; (rc = ttdi_walk_next(&w)) > 0 && ++n <= WK_BEFORE + WK_AFTER;) {
+        int ret = w.pending && w.kept && w.ev.kind == TTF_EV_EXIT && w.nstack;
+        if (!depth && w.ev.time_ns > ns) {     /* at ns: the call open */
+            if (!w.nstack)
+                break;
+            depth = w.nstack;
+            c[0].fn = ttdi_walk_frame_name(&w, &w.stack[depth - 1]);
+            c[0].enter_ns = w.stack[depth - 1].time_ns;
+        }
+        if (!ret)
+            continue;
+        wcall *k = depth ? &c[0] : &c[1];
+        if (depth && ttdi_walk_depth_after(&w) >= depth)
+            continue;   /* a call made inside the open one */
+        k->fn = depth ? k->fn : ttdi_walk_frame_name(&w, &w.stack[w.nstack - 1]);
+        k->enter_ns = depth ? k->enter_ns : w.stack[w.nstack - 1].time_ns;
+        k->idx = w.idx;
+        k->exit_ns = w.ev.time_ns;
+        if (depth)
+            break;
+    }
+    ttdi_walk_close(&w);
+    if (rc < 0)
+        return rc;
+    if (c[0].fn && !c[0].exit_ns)
+        c[0].fn = NULL;     /* it did not return in sight */
+    return (c[0].fn != NULL) + (c[1].fn != NULL);
+}
+
+/* The same return in the other run: thread th's kept event idx, a
+ * return of function fn; its call's entry and return times into *c.
+ * 1, 0 if not, or a TT_E* code. */
+static int same_return(ttdi_run_state *rs, uint32_t th, uint64_t idx, const char *fn, wcall *c)
+{
+    ttdi_walk w;
+    int rc = walk_to(&w, rs, th, idx, UINT64_MAX);
+
+    if (rc != 1)
+        return rc;
+    const char *nm = w.nstack ? ttdi_walk_frame_name(&w, &w.stack[w.nstack - 1]) : NULL;
+    int same = w.idx == idx && w.ev.kind == TTF_EV_EXIT && nm && !strcmp(nm, fn);
+    c->fn = fn;
+    c->idx = idx;
+    c->enter_ns = w.nstack ? w.stack[w.nstack - 1].time_ns : 0;
+    c->exit_ns = w.ev.time_ns;
+    ttdi_walk_close(&w);
+    return same;
+}
+
+/* Where thread th of run rs was at time ns: the kept events before its
+ * first event later than ns; UINT64_MAX when it cannot tell. */
+static uint64_t index_at(ttdi_run_state *rs, uint32_t th, uint64_t ns)
+{
+    ttdi_walk w;
+    uint64_t n = 0, at;
+    int rc = ttdi_walk_open_at(&w, rs, th, UINT64_MAX, ns, 0);
+
+    if (rc < 0)
+        return UINT64_MAX;
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns && ++n <= WK_BEFORE)
+        ;
+    at = rc > 0 && n <= WK_BEFORE ? w.idx : UINT64_MAX;
+    ttdi_walk_close(&w);
+    return at;
+}
+
+/* S (thread ts of the bad run) at time ns, and on to its kept index
+ * upto (where the good run's S was at the same return of T's): the
+ * outermost call open at ns that returned before upto and was entered
+ * after S's last timed wait before ns ended (the handling of what woke
+ * it, not a call the wait was made in), into out (function, file, line,
+ * enter_ns). 1, 0 if none, or a TT_E* code. */
+static int busy_in(const ttdi_in *in, uint32_t ts, uint64_t ns, uint64_t upto, ttdi_wakewin *out)
+{
+    ttdi_run_state *rs = &in->r[TTD_BAD];
+    ttdi_walk w;
+    uint64_t n = 0, woke = 0;
+    int rc = ttdi_walk_open_at(&w, rs, ts, UINT64_MAX, ns, 0), open = 0;
+
+    if (rc < 0)
+        return rc;
+    w.sleeps = 1;
+    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns) {
+        if (++n > WK_BEFORE) {
+            rc = 0;
+            break;
+        }
+        if (w.ev.kind == TTF_EV_SYNC_OP && w.ev.code == TTF_SOP_SLEEP)
+            open = 1;
+        else if (open)
+            woke = w.ev.time_ns, open = 0;
+    }
+    w.sleeps = 0;
+    size_t depth = w.nstack < WW_DEPTH ? w.nstack : WW_DEPTH, lo = depth;
+    ttdi_frame_id f[WW_DEPTH];
+    memcpy(f, w.stack, depth * sizeof *f);
+    const char *nm[WW_DEPTH];
+    for (size_t i = 0; i < depth; i++)
+        nm[i] = ttdi_walk_frame_name(&w, &w.stack[i]);
+    if (rc > 0 && w.idx >= upto)
+        rc = 0;             /* S was not behind: no call it was busy in */
+    for (n = 0; rc > 0 && w.idx < upto; rc = ttdi_walk_next(&w)) {
+        if (++n > WK_BEFORE) {
+            rc = 0;
+            break;
+        }
+        size_t k = ttdi_walk_depth_after(&w);
+        lo = k < lo ? k : lo;
+    }
+    ttdi_walk_close(&w);
+    while (lo < depth && f[lo].time_ns < woke)
+        lo++;               /* open over S's last wait: not the handling */
+    if (rc <= 0 || lo >= depth || !woke || !nm[lo] || ttdi_lock_wrapper(nm[lo]))
+        return rc < 0 ? rc : 0;
+    out->function = nm[lo];
+    out->enter_ns = f[lo].time_ns;
+    if (f[lo].id && !(f[lo].id & TTDI_SITE_BIT))
+        (void)ttf_sym_line(rs->norm.sym, f[lo].id, &out->file, &out->line);
+    return 1;
+}
+
+int ttdi_wakewin_find(const ttdi_in *in, const ttd_result *r, ttdi_wakewin *out)
+{
+    const ttd_divergence *d = r ? r->first : NULL;
+    wwait b, g;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (!in || !d || d->pair >= r->npairs || in->r[TTD_BAD].nt < 2 || !d->good_time_ns ||
+        !(ttf_get_header(in->r[TTD_BAD].t)->optional_features & TTF_HEADER_SYNC))
+        return 0;
+    ttdi_run_state *bad = &in->r[TTD_BAD], *good = &in->r[TTD_GOOD];
+    uint32_t ts = r->pairs[d->pair].bad.index, sg = r->pairs[d->pair].good.index;
+    /* S's wait before the split ran its full time in the bad run, just
+     * before the split, and ended well before its time in the good run */
+    if ((rc = last_sleep(bad, ts, d->bad_index, d->bad_time_ns, &b)) != 1)
+        return rc;
+    if (b.end - b.t0 < b.asked - b.asked / 50 || b.after > WW_AFTER)
+        return 0;
+    if ((rc = last_sleep(good, sg, d->good_index, d->good_time_ns, &g)) != 1)
+        return rc;
+    if (g.end - g.t0 >= g.asked / 2 || g.after > WW_AFTER)
+        return 0;
+    for (size_t p = 0; p < r->npairs; p++) {
+        uint32_t tb = r->pairs[p].bad.index, tg = r->pairs[p].good.index;
+        wcall c[2], bn = {0}, *gn = NULL;
+        if (p == d->pair || tb == ts)
+            continue;
+        /* N: T's call open when the good wait ended, or the last one it
+         * returned from before; the same call (T's calls the same up to
+         * it) returned before the bad wait began: it came, woke nobody */
+        if ((rc = wakers(good, tg, g.end, c)) < 0)
+            return rc;
+        for (int k = 0; rc > 0 && k < 2 && !gn; k++) {
+            if (!c[k].fn || parts_at(r, p) <= c[k].idx)
+                continue;
+            int same = same_return(bad, tb, c[k].idx, c[k].fn, &bn);
+            if (same < 0)
+                return same;
+            if (same && bn.exit_ns < b.t0)
+                gn = &c[k];
+        }
+        if (!gn)
+            continue;
+        /* S in the bad run inside a call it had left at N in the good one */
+        uint64_t at = index_at(good, sg, gn->enter_ns);
+        if (at == UINT64_MAX || parts_at(r, d->pair) < at)
+            continue;
+        if ((rc = busy_in(in, ts, bn.exit_ns, at, out)) < 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        out->found = 1;
+        out->thread = ttdi_thread_label(bad, in->arena, ts);
+        out->pair = (int64_t)d->pair;
+        out->waker = gn->fn;
+        out->waker_thread = ttdi_thread_label(bad, in->arena, tb);
+        out->waker_pair = (int64_t)p;
+        out->notify_ns = bn.exit_ns;
+        out->wait_ns = b.t0;
+        out->asked_ns = b.asked;
+        out->end_ns = b.end;
+        out->good_enter_ns = gn->enter_ns;
+        out->good_notify_ns = gn->exit_ns;
+        out->good_wait_ns = g.t0;
+        out->good_end_ns = g.end;
+        return 1;
+    }
+    return 0;
+}
