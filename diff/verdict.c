@@ -25,7 +25,10 @@
  * read fell inside (overlap.c); a hang comes first (hang.c), then the
  * thread a wait that never ended waited for (waker.c); a lost wake-up
  * whose signal came inside the waiter's critical section names the
- * signaller, kind race (it signalled without the lock); the
+ * signaller, kind race (it signalled without the lock); a wait that ran
+ * its full time in the bad run only, the other thread's call that woke
+ * it in the good run having come while the waiter was busy in a call,
+ * names that call (waker.c ttdi_wakewin_find); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make

@@ -49,6 +49,39 @@
  * mark before the split to its end (at most WK_BEFORE events from the
  * mark), one of T from the mark before its hunk to its end (the same,
  * and at most WK_AFTER from the hunk).
+ *
+ * The second rule: a wake-up that came while its waiter was busy
+ * (ttdi_wakewin_find). An event loop S waits for work with a time-out
+ * (a SLEEP record: poll, epoll_wait) and another thread T wakes it (a
+ * write to a pipe, an eventfd: no record of its own). When the waking
+ * call comes while S still handles the previous wake-up, a handler that
+ * clears its "a wake-up is coming" state after the callback (or a sender
+ * that folds its wake-up on that state) loses it: S's next wait runs its
+ * full time. The split then lies in S after that wait, and with an
+ * inlined send no call of T's differs at all. It holds when:
+ *   - S's last timed wait before the split ran its full time (within
+ *     2%) in the bad run, with at most WW_AFTER kept events from its end
+ *     to the split, and the good run's ended before half its time (it
+ *     was woken);
+ *   - T's call N that may have woken the good run's wait (the innermost
+ *     call open when it ended, else the last one T returned from before
+ *     it) is, in the bad run, the same call (T's calls the same up to
+ *     its return: no hunk of T's before it; the same function at the
+ *     same kept position) and returned before the bad run's wait began:
+ *     it came, and woke nobody;
+ *   - at N's return in the bad run S was inside a call W that it had
+ *     left by the point where the good run's S was when N began (S's
+ *     calls the same up to both points), entered after S's last timed
+ *     wait before N ended: the handling of what woke it, not the call
+ *     the wait was made in (an event loop's poll function holds both).
+ * W is named, the outermost such: the handler whose window the wake-up
+ * fell in (the callback it runs is inside it). Kind race, "possible":
+ * the trace shows no memory, and the fault may be the sender's test as
+ * well as the handler's late clear. Costs: run walks of S (the bad run
+ * and the good one, from the marks before the split, at most WW_SLACK
+ * kept events before it), of T around the good run's wake-up (from the
+ * mark before it, at most WK_BEFORE + WK_AFTER events) and to N in the
+ * bad run, and of S around N in each run, each bounded by WK_BEFORE.
  */
 #include <stdint.h>
 #include <string.h>

@@ -175,6 +175,91 @@ static void must_not(void **state)
     ttd_free(d);
 }
 
+/* ---- a wake-up that came while its waiter was busy (ttdi_wakewin_find) ----
+ * The loop thread waits (a timed wait of 1 s, a SLEEP record) in `parse`,
+ * is woken at 2 us and handles it in `work` (to 5 us), then waits again
+ * from 5.1 us: in the good run that wait ends at 6 us and the loop calls
+ * `work` again; in the bad run it runs its full second and the loop
+ * calls `fail`. The producer's `log` calls `check` (the send) at 1.5 us,
+ * then again: at 5.5 us in the good run (during the wait), at 3 us in the
+ * bad run (inside `work`). Fires: `work` named, kind race. Must not: the
+ * bad wait ended early (WW_SHORT); the bad send came after `work`
+ * returned (WW_AFTER_WORK: no call of the handling open); the producer's
+ * calls differ before the send (WW_DIFF); the loop's first wait was made
+ * inside `work` (WW_OVER, both runs: `work` is the wait's call, not the
+ * handling of what woke it); two good runs. */
+enum { WW_GOOD, WW_BAD, WW_SHORT, WW_AFTER_WORK, WW_DIFF, WW_OVER, WW_OVER_GOOD };
+static const char *const loop_names[] = {"loop", "producer"};
+
+static void make_ww(const char *name, int how)
+{
+    dt t;
+    int bad = how != WW_GOOD;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, loop_names, 2), 0);
+    int over = how == WW_OVER || how == WW_OVER_GOOD;
+
+    bad = bad && how != WW_OVER_GOOD;
+    run(&t, 0, over ? "@1000 main{ parse{ work{" : "@1000 main{ parse{");
+    assert_int_equal(dt_sync(&t, 0, TTF_SOP_SLEEP, 0x7000, 1000000000), 0);
+    run(&t, 0, over ? "@2000 helper{} @5000 } @5100" : "@2000 work{ helper{} @5000 } @5100");
+    assert_int_equal(dt_sync(&t, 0, TTF_SOP_SLEEP, 0x7000, 1000000000), 0);
+    if (!bad)
+        run(&t, 0, "@6000 work{ helper{} } } }");
+    else
+        run(&t, 0, how == WW_SHORT ? "@500006000 fail{} } }" : "@1000006000 fail{} } }");
+    t.now[1] = 1500;
+    run(&t, 1, how == WW_DIFF ? "log{ check{} lex{}" : "log{ check{}");
+    run(&t, 1, !bad ? "@5500 check{}" : how == WW_AFTER_WORK ? "@5050 check{}" : "@3000 check{}");
+    run(&t, 1, bad ? "@1000007000 }" : "@7000 }");
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+static ttd_diff *diff_ww(int g, int b, const ttd_place **cause, int *exit)
+{
+    ttd_diff *d = NULL;
+    make_ww("wg.trc", g);
+    make_ww("wb.trc", b);
+    assert_int_equal(ttd_diff_files(path_of("wg.trc"), path_of("wb.trc"), NULL, &d, NULL), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_non_null(r->verdict);
+    *cause = r->verdict->cause;
+    *exit = r->verdict->exit;
+    return d;
+}
+
+static void wake_window(void **state)
+{
+    const ttd_place *c;
+    int ex;
+    (void)state;
+    ttd_diff *d = diff_ww(WW_GOOD, WW_BAD, &c, &ex);
+    const ttd_verdict *v = ttd_get_result(d)->verdict;
+    assert_non_null(c);
+    assert_int_equal(c->kind, TTD_COF_RACE);
+    assert_string_equal(c->function, "dt_work");
+    assert_string_equal(c->thread, "loop");
+    assert_int_equal(v->confidence, TTD_CONF_POSSIBLE);
+    assert_non_null(strstr(c->text, "`dt_check` (thread producer) returned at "));
+    assert_non_null(strstr(c->text, "while thread loop was inside `dt_work`"));
+    assert_non_null(strstr(c->text, "ran its full 1000 ms with no wake-up"));
+    assert_non_null(strstr(v->evidence[0], "in the good run the same call of thread producer"));
+    ttd_free(d);
+    for (int how = WW_SHORT; how <= WW_OVER; how++) {
+        d = diff_ww(how == WW_OVER ? WW_OVER_GOOD : WW_GOOD, how, &c, &ex);
+        assert_int_equal(ex, 1);
+        assert_false(c && c->kind == TTD_COF_RACE && c->function &&
+                     !strcmp(c->function, "dt_work"));
+        ttd_free(d);
+    }
+    /* the good runs alike: exit 0, no cause */
+    d = diff_ww(WW_GOOD, WW_GOOD, &c, &ex);
+    assert_int_equal(ex, 0);
+    assert_null(c);
+    ttd_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +267,7 @@ int main(void)
         cmocka_unit_test(quiet_caller),
         cmocka_unit_test(waits_after_split),
         cmocka_unit_test(must_not),
+        cmocka_unit_test(wake_window),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
