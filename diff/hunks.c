@@ -265,6 +265,65 @@ static int pools_result(const ttdi_in *in, ttd_pair *pairs, ttdi_resolved *out)
     return 0;
 }
 
+/* Hunk h (of the first class) only says its bad thread stopped: the bad
+ * side is empty at the end of the thread's bad events, the good side went
+ * on, and the bad run never ended (no clean end, no crash: it hung and
+ * was killed). Its bad time is when that thread last did something, not
+ * when it went another way. */
+static int stopped(const ttdi_in *in, const ttd_hunk_info *h)
+{
+    const ttf_summary *s = ttf_get_summary(in->r[TTD_BAD].t);
+
+    return !h->expected && !h->timing && !h->bad_count && h->good_count && h->good_first &&
+           h->pair < in->s->nip && h->bad_index >= in->s->ip[h->pair].n[1] && s &&
+           !s->closed && in->r[TTD_BAD].crash_thread < 0;
+}
+
+static int good_cmp(const void *x, const void *y)
+{
+    const ttd_hunk_info *a = *(const ttd_hunk_info *const *)x;
+    const ttd_hunk_info *b = *(const ttd_hunk_info *const *)y;
+
+    if (a->good_time_ns != b->good_time_ns)
+        return a->good_time_ns < b->good_time_ns ? -1 : 1;
+    return a < b ? -1 : a > b;      /* their order by the bad run */
+}
+
+/* The stopped hunks of hs[0..n) (sorted) ordered among themselves by the
+ * good run's time, in the places they hold: which stopped thread went
+ * another way first, the bad run cannot say (each only stopped), the good
+ * run can (where it went on first). Every other hunk keeps its place. */
+static int stopped_by_good(const ttdi_in *in, ttd_hunk_info *hs, size_t n)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += stopped(in, &hs[i]);
+    if (k < 2)
+        return 0;
+    const ttd_hunk_info **v = malloc(k * sizeof *v);
+    ttd_hunk_info *c = malloc(k * sizeof *c);
+    if (!v || !c) {
+        free(v);
+        free(c);
+        return TT_ENOMEM;
+    }
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (stopped(in, &hs[i]))
+            v[k++] = &hs[i];
+    qsort(v, k, sizeof *v, good_cmp);
+    for (size_t j = 0; j < k; j++)
+        c[j] = *v[j];
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (stopped(in, &hs[i]))
+            hs[i] = c[k++];
+    free(v);
+    free(c);
+    return 0;
+}
+
 void ttdi_hunks_sort(ttd_hunk_info *hs, size_t n)
 {
     qsort(hs, n, sizeof *hs, hunk_cmp);
@@ -325,6 +384,8 @@ int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out)
     if (pools_result(in, pairs, out) < 0)
         return TT_ENOMEM;
     qsort(hs, at, sizeof *hs, hunk_cmp);
+    if (stopped_by_good(in, hs, at) < 0)
+        return TT_ENOMEM;
     out->pairs = pairs;
     out->npairs = in->s->nip;
     out->hunks = hs;

@@ -578,11 +578,57 @@ static void test_no_hang(void **state)
     }
 }
 
+/* Stopped threads (diff/hunks.c stopped_by_good): the bad run is killed
+ * with every thread stopped where its good partner went on; main stops
+ * at 10 ns (its good run goes on at 6 us), seller-0 at 1 us (on at 5 us),
+ * seller-1 at 3 us (on at 2 us). Which went another way first the bad
+ * run cannot say; the good run can: seller-1's hunk comes first. Must
+ * not: the same bad run ended cleanly (its threads ended where they
+ * did): the bad run's order, main first. */
+static void stops(const char *name, int bad, int killed)
+{
+    dt t;
+
+    open_trace(&t, name);
+    run(&t, 0, "main{ parse{");
+    if (!bad)
+        run(&t, 0, "@6000 lex{} } }");
+    t.now[1] = 1000;
+    run(&t, 1, "work{ helper{} }");
+    if (!bad)
+        run(&t, 1, "@5000 check{}");
+    t.now[2] = bad ? 3000 : 1500;
+    run(&t, 2, "work{ helper{} }");
+    if (!bad)
+        run(&t, 2, "@2000 check{}");
+    finish(&t, killed);
+}
+
+static void test_stopped_order(void **state)
+{
+    (void)state;
+    stops("sg0.trc", 0, 0);
+    stops("sb0.trc", 1, 1);
+    ttd_diff *d = diff("sg0.trc", "sb0.trc");
+    const ttd_result *r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "seller-1");
+    ttd_free(d);
+    /* must not: the bad run ended cleanly: by the bad run's time */
+    stops("sb1.trc", 1, 0);
+    d = diff("sg0.trc", "sb1.trc");
+    r = ttd_get_result(d);
+    assert_non_null(r->first);
+    assert_string_equal(r->pairs[r->first->pair].bad.name, "main");
+    ttd_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_lost_wakeup_hang),
+        cmocka_unit_test(test_stopped_order),
         cmocka_unit_test(test_never_came),
         cmocka_unit_test(test_lock_never_released),
         cmocka_unit_test(test_semaphore),
