@@ -496,10 +496,24 @@ static const char *xfn(const ttd_xev *e)
     return e->within && *e->within ? e->within : e->func;
 }
 
-/* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
- * sent before its wait in the sentence; g: the wait's answer passed up
- * (values mode), NULL. */
 static ttd_place *race_place(vctx *c, const char *fn, const char *thread, int64_t pair);
+
+/* A lost wake-up's evidence: no signal during the waiter's wait (ts), and
+ * the wait's answer passed up (g, values mode; NULL). */
+static void lost_evidence(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g,
+                          const char *ts)
+{
+    char buf[512], val[160] = "";
+
+    if (g)
+        snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
+                 g->function, g->bad_value ? g->bad_value : "?",
+                 g->good_value ? g->good_value : "?");
+    snprintf(buf, sizeof buf, "nothing signalled %s while thread %s waited in the bad run (%.1f "
+             "to %.1f ms): its wait ended without a wake-up%s", o->object, ts ? ts : "?",
+             (double)o->self->time_ns / 1e6, (double)o->woke->time_ns / 1e6, val);
+    add_evidence(c, astr(c, buf));
+}
 
 /* A lost wake-up whose signal came inside the waiter's critical section
  * (ttdi_order_cause.held): the signaller named, kind race. */
@@ -510,7 +524,7 @@ static const ttd_place *cause_unlocked(vctx *c, const ttdi_order_cause *o,
     const char *to = thread_text(c, (size_t)o->other->pair);
     ttd_place *p = race_place(c, xfn(o->other), thread_name(c, (size_t)o->other->pair),
                               o->other->pair);
-    char buf[768], val[160] = "";
+    char buf[768];
 
     if (!p)
         return NULL;
@@ -521,26 +535,22 @@ static const ttd_place *cause_unlocked(vctx *c, const ttdi_order_cause *o,
              o->held->object, xfn(o->held), (double)o->held->time_ns / 1e6, o->object,
              (double)o->self->time_ns / 1e6);
     p->text = astr(c, buf);
-    if (g)
-        snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
-                 g->function, g->bad_value ? g->bad_value : "?",
-                 g->good_value ? g->good_value : "?");
-    snprintf(buf, sizeof buf, "nothing signalled %s while thread %s waited in the bad run (%.1f "
-             "to %.1f ms): its wait ended without a wake-up%s", o->object, ts ? ts : "?",
-             (double)o->self->time_ns / 1e6, (double)o->woke->time_ns / 1e6, val);
-    add_evidence(c, astr(c, buf));
+    lost_evidence(c, o, g, ts);
     snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split; in "
              "the good run its signal ended thread %s's wait", to ? to : "?", ts ? ts : "?");
     add_evidence(c, astr(c, buf));
     return p;
 }
 
+/* A lost wake-up (ttdi_lost_wakeup_find): the waiter named, the signal
+ * sent before its wait in the sentence; g: the wait's answer passed up
+ * (values mode), NULL. */
 static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd_value_diff *g)
 {
     const char *ts = thread_text(c, (size_t)o->self->pair);
     const char *to = thread_text(c, (size_t)o->other->pair);
     ttd_place *p = place(c);
-    char buf[512], val[160] = "";
+    char buf[512];
 
     if (o->held)
         return cause_unlocked(c, o, g);
@@ -554,14 +564,7 @@ static const ttd_place *cause_lost(vctx *c, const ttdi_order_cause *o, const ttd
              "it in the bad run, after it in the good run: the signal woke nobody (a lost "
              "wake-up)", xfn(o->other), to ? to : "?", o->object, xfn(o->self), ts ? ts : "?");
     p->text = astr(c, buf);
-    if (g)
-        snprintf(val, sizeof val, " (`%s` returned %s in the bad run, %s in the good run)",
-                 g->function, g->bad_value ? g->bad_value : "?",
-                 g->good_value ? g->good_value : "?");
-    snprintf(buf, sizeof buf, "nothing signalled %s while thread %s waited in the bad run (%.1f "
-             "to %.1f ms): its wait ended without a wake-up%s", o->object, ts ? ts : "?",
-             (double)o->self->time_ns / 1e6, (double)o->woke->time_ns / 1e6, val);
-    add_evidence(c, astr(c, buf));
+    lost_evidence(c, o, g, ts);
     snprintf(buf, sizeof buf, "thread %s made the same calls in both runs up to the split: "
              "only its order with thread %s on %s differs", to ? to : "?", ts ? ts : "?",
              o->object);
