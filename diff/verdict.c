@@ -60,6 +60,7 @@ const char *ttd_cause_of_name(int kind)
     case TTD_COF_DEADLOCK: return "deadlock";
     case TTD_COF_HANG: return "hang";
     case TTD_COF_ANSWER: return "answer";
+    case TTD_COF_WRITTEN: return "written";
     default: return "?";
     }
 }
@@ -249,8 +250,8 @@ static int error_origin(const ttd_suspect *s)
     return e && !strstr(e->text, "yes/no");
 }
 
-/* The kind of cause a suspect is: code changed, the error origin, a value
- * on the chain, the answer the split's branch came right after (plain
+/* The kind of cause a suspect is: code changed, the error origin, the
+ * writer of what a later reader read, a value on the chain, the answer the split's branch came right after (plain
  * mode), else the split's own branch. */
 static int suspect_kind(const ttd_suspect *s)
 {
@@ -258,6 +259,8 @@ static int suspect_kind(const ttd_suspect *s)
         return TTD_COF_CODE;
     if (error_origin(s) || evidence_of(s, TTD_EV_INLINED))
         return TTD_COF_ERROR_ORIGIN;    /* or the code inlined into it */
+    if (evidence_of(s, TTD_EV_WRITTEN))
+        return TTD_COF_WRITTEN;         /* wrote what a later reader read */
     if (evidence_of(s, TTD_EV_VALUE) || evidence_of(s, TTD_EV_CHAIN) ||
         evidence_of(s, TTD_EV_ARG_ORIGIN) || evidence_of(s, TTD_EV_ERROR))
         return TTD_COF_VALUE;
@@ -378,7 +381,7 @@ static int race_explains(const ttd_race *x, const ttd_divergence *d)
 
     if (bare_split(d))
         return 1;
-    if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE) || !s->name)
+    if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE && k != TTD_COF_WRITTEN) || !s->name)
         return 0;
     return x->check && !strcmp(s->name, x->check);
 }
