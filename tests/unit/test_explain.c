@@ -113,6 +113,27 @@ XT void xt_mutex_lock(void) { __asm__ volatile(""); }
 XT void xt_mutex_unlock(void) { __asm__ volatile(""); }
 /* A number parser given a buffer and its length (not NUL-terminated). */
 XT long xt_num(const char *s, size_t n) { return s && n ? s[0] - '0' : 0; }
+/* A record written early and read back late (written.c): xt_plan writes
+ * its size and page count, xt_stamp_rec another field, xt_set_large its
+ * flag; xt_verify reads the size and the count, xt_get_large the flag. */
+struct xt_rec { long size; int npages; int large; long stamp; };
+XT int xt_plan(struct xt_rec *r, long size);
+XT void xt_stamp_rec(struct xt_rec *r, long size);
+XT int xt_verify(const struct xt_rec *r);
+XT void xt_set_large(struct xt_rec *r, int large);
+XT int xt_get_large(const struct xt_rec *r);
+XT int xt_is_large(long size);
+XT int xt_plan(struct xt_rec *r, long size)
+{
+    r->size = size;
+    r->npages = (int)(size / 4096) + 1;
+    return 0;
+}
+XT void xt_stamp_rec(struct xt_rec *r, long size) { r->stamp = size ^ 0x5a; }
+XT int xt_verify(const struct xt_rec *r) { return r->npages * 4096L - 16 < r->size ? -1 : 0; }
+XT void xt_set_large(struct xt_rec *r, int large) { r->large = large; }
+XT int xt_get_large(const struct xt_rec *r) { return r->large; }
+XT int xt_is_large(long size) { return size > 4112; }
 
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
@@ -679,6 +700,120 @@ static void test_stored_read_back(void **state)
     ttd_free(d);
 #undef STORED
 }
+
+/* Data written early and read back much later (issue 33 items 2-3,
+ * written.c): xt_plan(rec, size) stores a count computed from the size,
+ * xt_stamp_rec(rec, size) another field, xt_f1(n) sums (no record); much
+ * later xt_verify(rec), whose calls part, saw no value of its own differ.
+ * The writer is xt_plan: the same record (pointer) in each run, a size
+ * that differs, and its code writes a field xt_verify's code reads; it
+ * heads the verdict as "written", the chain stops at it and says why.
+ * Must not: xt_stamp_rec (the same record, later, another size) writes
+ * no field xt_verify reads; xt_f1 (later still, another value) is no
+ * writer of the record; xt_plan given another record than xt_verify
+ * reads is no writer either (the chain stays at the split); two runs
+ * alike do not diverge. */
+#define REC 0x5000
+#define WRITE(prec, sz, last) {E(xt_main, 1), E2(xt_plan, prec, sz), X(xt_plan, 0), \
+        E2(xt_stamp_rec, REC, sz), X(xt_stamp_rec, 0), E(xt_f1, sz), X(xt_f1, 0), \
+        E(xt_verify, REC), E(last, 0), X(last, 0), X(xt_verify, 0), X(xt_main, 0), {0}}
+static void test_written_read_back(void **state)
+{
+    (void)state;
+    const struct op g[] = WRITE(REC, 8000, xt_ok), b[] = WRITE(REC, 8180, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 2);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[0].function, "xt_plan");
+    assert_string_equal(dv->chain[0].bad_value, "8180");
+    assert_false(dv->chain[0].strong);
+    assert_non_null(strstr(dv->chain[0].text, "the object `xt_verify` reads (r): its code "
+                                              "writes +0x0 of a `struct xt_rec`"));
+    assert_non_null(strstr(dv->chain_end, "`xt_plan` wrote what `xt_verify` read back"));
+    assert_string_equal(dv->suspects[0].name, "xt_plan");
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_WRITTEN));
+    assert_false(has_ev(&dv->suspects[0], TTD_EV_TRIVIAL));
+    assert_false(has_ev(sus(dv, "xt_stamp_rec"), TTD_EV_WRITTEN));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    assert_string_equal(r->verdict->cause->function, "xt_plan");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    assert_string_equal(ttd_evidence_name(TTD_EV_WRITTEN), "wrote_read_back");
+    assert_string_equal(ttd_cause_of_name(TTD_COF_WRITTEN), "written");
+    ttd_free(d);
+    /* must not: another record (the writer's pointer is not the reader's) */
+    const struct op g1[] = WRITE(0x6000, 8000, xt_ok), b1[] = WRITE(0x6000, 8180, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    for (size_t i = 0; i < r->first->nchain; i++)
+        assert_string_not_equal(r->first->chain[i].function, "xt_plan");
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    assert_string_not_equal(r->verdict->cause->function, "xt_plan");
+    assert_string_not_equal(r->verdict->cause->function, "xt_stamp_rec");
+    ttd_free(d);
+    /* must not: two runs alike */
+    d = diff(b, b);
+    r = ttd_get_result(d);
+    assert_false(r->diverged);
+    assert_int_equal(r->verdict->exit, 0);
+    ttd_free(d);
+#undef WRITE
+    /* must not: only the neighbour field's writer got another value */
+#define STAMP(sz, last) {E(xt_main, 1), E2(xt_plan, REC, 8000), X(xt_plan, 0), \
+        E2(xt_stamp_rec, REC, sz), X(xt_stamp_rec, 0), E(xt_f1, sz), X(xt_f1, 0), \
+        E(xt_verify, REC), E(last, 0), X(last, 0), X(xt_verify, 0), X(xt_main, 0), {0}}
+    const struct op g2[] = STAMP(8000, xt_ok), b2[] = STAMP(8180, xt_fail);
+    d = diff(g2, b2);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    assert_string_not_equal(r->verdict->cause->function, "xt_stamp_rec");
+    ttd_free(d);
+#undef STAMP
+}
+
+/* A flag stored by a setter and returned much later by a getter of the
+ * same record (issue 33 item 3), values too common (0, 1) to link by
+ * equality alone: the record ties them. xt_is_large answers, xt_set_large
+ * stores the answer, xt_get_large returns it to xt_main, whose calls
+ * part. The chain runs split <- getter <- setter (written) <- xt_is_large
+ * (returned the setter's argument), and the getter is no error origin of
+ * its own (its answer came from memory). Must not: the getter reads
+ * another record than the setter wrote: the chain stops at the getter. */
+#define FLAG(grec, sz, v, last) {E(xt_main, 1), E(xt_is_large, sz), X(xt_is_large, v), \
+        E2(xt_set_large, REC, v), X(xt_set_large, 0), E(xt_f1, 1), X(xt_f1, 0), \
+        E(xt_get_large, grec), X(xt_get_large, v), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+static void test_written_getter(void **state)
+{
+    (void)state;
+    const struct op g[] = FLAG(REC, 8000, 1, xt_ok), b[] = FLAG(REC, 4100, 0, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_true(dv->nchain >= 4);
+    assert_string_equal(dv->chain[dv->nchain - 2].function, "xt_get_large");
+    assert_string_equal(dv->chain[dv->nchain - 3].function, "xt_set_large");
+    assert_non_null(strstr(dv->chain[dv->nchain - 3].text, "the object `xt_get_large` reads"));
+    assert_string_equal(dv->chain[dv->nchain - 4].function, "xt_is_large");
+    assert_true(dv->chain[dv->nchain - 4].strong);
+    assert_false(has_ev(sus(dv, "xt_get_large"), TTD_EV_ERROR));
+    assert_true(has_ev(sus(dv, "xt_set_large"), TTD_EV_WRITTEN));
+    assert_string_equal(r->verdict->cause->function, "xt_is_large");
+    ttd_free(d);
+    /* must not: the getter reads another record */
+    const struct op g1[] = FLAG(0x6000, 8000, 1, xt_ok), b1[] = FLAG(0x6000, 4100, 0, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    dv = r->first;
+    assert_string_equal(dv->chain[0].function, "xt_get_large");
+    assert_false(has_ev(sus(dv, "xt_set_large"), TTD_EV_WRITTEN));
+    ttd_free(d);
+}
+#undef FLAG
+#undef REC
 
 /* A range check's answer, stored and read back much later (issue 33):
  * xt_f1 (void: it keeps what it parsed) calls xt_num on a buffer and its
@@ -2040,6 +2175,8 @@ int main(void)
         cmocka_unit_test(test_origin_pointer_threads),
         cmocka_unit_test(test_frame_decides),
         cmocka_unit_test(test_stored_read_back),
+        cmocka_unit_test(test_written_read_back),
+        cmocka_unit_test(test_written_getter),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),

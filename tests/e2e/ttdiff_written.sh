@@ -1,0 +1,91 @@
+#!/bin/sh
+# ttdiff_written.sh - issue 33 items 2-3: data written early and read back
+# much later (fixtures/progs/why_stored.c). "pages": plan_pages() stores a
+# page count one off for record 2 (good 8000 bytes, bad 8180); much later
+# check_record() reads the record and fails, having seen no value of its
+# own differ. In values mode the verdict names plan_pages (kind
+# "written", "possible"): the same record pointer, a size that differs,
+# and its code writes a field check_record's code reads; not stamp() (the
+# same record, another field), not tally() (a running sum); text (first
+# 10 lines), HTML (first screen), JSON. "flag": is_large() answers one
+# off, set_large() stores the answer and get_large() returns it much later
+# to check_limits(): the chain goes from the getter to the setter
+# (written) and on to is_large, which heads the verdict. Plain mode has
+# only the branch. Good runs alike give exit 0 in both modes.
+set -eu
+. "$(dirname "$0")/ttdiff_lib.inc"
+
+VALUES=0
+[ "$(uname -m)" = x86_64 ] && [ -x "$BD/fixtures/pg/why_stored" ] && VALUES=1
+pair() { # pair PROG GOOD-ARGS BAD-ARGS: record g.trc and b.trc
+    rm -f "$T/g.trc" "$T/b.trc"
+    rec g.trc "$BD/fixtures/$1" $2
+    rec b.trc "$BD/fixtures/$1" $3
+}
+
+# --- plain mode: the branch, no writer claimed
+pair why_stored "pages 8000" "pages 8180"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+has '^verdict: diverged: possible cause: the branch in `check_record`' "$T/out"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+assert d["verdict"]["cause"]["kind"] != "written", d["verdict"]
+assert not [s for s in d["first_divergence"]["suspects"] if any(e["kind"] == "wrote_read_back" for e in s["evidence"])]
+'
+pair why_stored "pages 8000" "pages 8000"
+run 0 --color never "$T/g.trc" "$T/b.trc"
+
+[ $VALUES = 1 ] || { echo "SKIP part: no values build (x86-64 only)"; echo ok; exit 0; }
+
+# --- values mode, pages: the writer of the record
+pair pg/why_stored "pages 8000" "pages 8180"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: possible cause: data `plan_pages` wrote, read back later' "$T/head10"
+has '^  cause: `plan_pages` was called with size = 8180 in the bad run, 8000 in the good run, and the object `check_record` reads (r): its code writes +0x[0-9a-f]* of a `struct record`, which `check_record`.s code reads' "$T/head10"
+has '^  symptom: the calls part in `check_record`: the good run calls `copy_out`, the bad run calls `report_bad`' "$T/head10"
+has '^  it starts at 1: `plan_pages` wrote what `check_record` read back: the trace holds what it was given, not what it stored' "$T/out"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["kind"] == "written" and v["cause"]["function"] == "plan_pages", v["cause"]
+assert v["confidence"] == "possible", v
+f = d["first_divergence"]
+c = f["cause_chain"]
+assert [x["kind"] for x in c] == ["argument", "split"] and c[0]["function"] == "plan_pages", c
+assert c[0]["param"] == "size" and c[0]["bad"] == "8180" and not c[0]["strong"], c[0]
+s = f["suspects"]
+assert s[0]["function"] == "plan_pages", s[0]
+k = [e["kind"] for e in s[0]["evidence"]]
+assert "wrote_read_back" in k and "trivial" not in k, k
+w = [x["function"] for x in s if any(e["kind"] == "wrote_read_back" for e in x["evidence"])]
+assert w == ["plan_pages"], w
+assert s[0]["score"] == sum(e["weight"] for e in s[0]["evidence"])
+'
+run 1 --format html -o "$T/p.html" "$T/g.trc" "$T/b.trc"
+sed -n '1,/<main>/p' "$T/p.html" > "$T/screen1"
+has 'id="tt-verdict"><p><strong>Verdict:</strong> diverged: possible cause: data `plan_pages` wrote, read back later' "$T/screen1"
+has 'title="wrote_read_back, weight 4.00">it was given the object `check_record` reads later' "$T/p.html"
+
+# --- values mode, flag: setter and getter of one record, values 0 and 1
+pair pg/why_stored "flag 8000" "flag 4100"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+c = d["first_divergence"]["cause_chain"]
+fn = [x["function"] for x in c]
+assert fn[-4:] == ["is_large", "set_large", "get_large", "check_limits"], fn
+assert "the object `get_large` reads" in c[-3]["text"], c[-3]
+assert d["verdict"]["cause"]["function"] == "is_large", d["verdict"]["cause"]
+g = [x for x in d["first_divergence"]["suspects"] if x["function"] == "get_large"]
+assert not g or "error_appears" not in [e["kind"] for e in g[0]["evidence"]], g
+'
+run 1 --color never "$T/g.trc" "$T/b.trc"
+has '^  [0-9]*\. because of [0-9]* (the same value): `set_large` was called with large = 0 in the bad run, 1 in the good run, and the object `get_large` reads (r)' "$T/out"
+
+# --- good runs alike
+for s in pages flag; do
+    pair pg/why_stored "$s 8000" "$s 8000"
+    run 0 --format json "$T/g.trc" "$T/b.trc"
+    json "$T/out" 'assert d["verdict"]["cause"] is None, d["verdict"]'
+done
+echo ok
