@@ -274,11 +274,25 @@ static int suspect_kind(const ttd_suspect *s)
  * which no value confirms. Then the verdict's other evidence (a race,
  * code changed out of sight, the threads' order, a flag, a count) comes
  * first, as it did before that answer was named. */
-static int bare_split(const ttd_divergence *d)
+/* 1 if suspect s only returned another value near the split, and no
+ * step of the cause chain links that value to the split (values
+ * recorded: the chain followed every value the split's frame saw, and
+ * this was none of them): an earlier difference the evidence does not tie
+ * to the split, which names no cause (issue 33: an unrelated earlier
+ * difference is not blamed). */
+static int off_chain(const ttd_result *r, const ttd_suspect *s)
+{
+    return r->values && s->role != TTD_SUSPECT_FRAME && suspect_kind(s) == TTD_COF_VALUE &&
+           !evidence_of(s, TTD_EV_CHAIN) && !evidence_of(s, TTD_EV_ARG_ORIGIN) &&
+           !evidence_of(s, TTD_EV_ERROR);
+}
+
+static int bare_split(const ttd_result *r, const ttd_divergence *d)
 {
     int k = d && d->nsuspects ? suspect_kind(&d->suspects[0]) : TTD_COF_SPLIT;
 
-    return k == TTD_COF_SPLIT || k == TTD_COF_ANSWER;
+    return k == TTD_COF_SPLIT || k == TTD_COF_ANSWER || (d && d->nsuspects &&
+                                                         off_chain(r, &d->suspects[0]));
 }
 
 /* The cause chain's step of function f, NULL if none. */
@@ -374,12 +388,12 @@ static const ttd_race *race_on_path(const ttd_result *r)
  * another answer is kept since items are matched by their values:
  * ttdiff_checkact's tickets_left returned -1). The act's answer is not
  * taken: the race names the check, another function. */
-static int race_explains(const ttd_race *x, const ttd_divergence *d)
+static int race_explains(const ttd_result *r, const ttd_race *x, const ttd_divergence *d)
 {
     const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
     int k = s ? suspect_kind(s) : TTD_COF_SPLIT;
 
-    if (bare_split(d))
+    if (bare_split(r, d))
         return 1;
     if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE && k != TTD_COF_WRITTEN) || !s->name)
         return 0;
@@ -953,7 +967,7 @@ static const ttd_place *cause_runs(vctx *c)
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
-    if (x && race_explains(x, d))
+    if (x && race_explains(r, x, d))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
         return cause_code(c, ch, 0);
@@ -961,14 +975,14 @@ static const ttd_place *cause_runs(vctx *c)
      * source changed: the runs part because of it, out of the chain's
      * sight (it wrote what the split's branch read) */
     const ttd_code_change *sc = d && d->nsuspects && !with_evidence(d, TTD_EV_CODE) &&
-                                bare_split(d) ? only_source(c) : NULL;
+                                bare_split(r, d) ? only_source(c) : NULL;
     if (sc)
         return cause_code(c, sc, 1);
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
     const ttd_value_diff *g = getter_first(r);
-    int bare = d && d->nsuspects && bare_split(d);
+    int bare = d && d->nsuspects && bare_split(r, d);
     if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
         return cause_lost(c, &oc, bare ? NULL : g);
     if (bare && ttdi_order_cause_find(r, &oc))
@@ -994,6 +1008,10 @@ static const ttd_place *cause_runs(vctx *c)
     ttdi_overlap ov;
     if (bare && ttdi_overlap_find(c->in, r, &ov) == 1)
         return cause_overlap(c, &ov);
+    /* a value the chain does not tie to the split: the split's own branch */
+    for (size_t i = 0; d && d->nsuspects && off_chain(r, &d->suspects[0]) && i < d->nsuspects; i++)
+        if (d->suspects[i].role == TTD_SUSPECT_FRAME)
+            return cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)
