@@ -276,10 +276,10 @@ static int suspect_kind(const ttd_suspect *s)
  * first, as it did before that answer was named. */
 /* 1 if suspect s only returned another value near the split, and no
  * step of the cause chain links that value to the split (values
- * recorded: the chain followed every value the split's frame saw, and
+ * recorded: the chain followed the values the split's frame saw, and
  * this was none of them): an earlier difference the evidence does not tie
  * to the split, which names no cause (issue 33: an unrelated earlier
- * difference is not blamed). */
+ * difference is not blamed); the split counts as bare then. */
 static int off_chain(const ttd_result *r, const ttd_suspect *s)
 {
     return r->values && s->role != TTD_SUSPECT_FRAME && suspect_kind(s) == TTD_COF_VALUE &&
@@ -1008,9 +1008,11 @@ static const ttd_place *cause_runs(vctx *c)
     ttdi_overlap ov;
     if (bare && ttdi_overlap_find(c->in, r, &ov) == 1)
         return cause_overlap(c, &ov);
-    /* a value the chain does not tie to the split: the split's own branch */
+    /* a value the chain does not tie to the split names no cause: the
+       best suspect that is no such value (a step of the chain, the split's
+       own branch) */
     for (size_t i = 0; d && d->nsuspects && off_chain(r, &d->suspects[0]) && i < d->nsuspects; i++)
-        if (d->suspects[i].role == TTD_SUSPECT_FRAME)
+        if (!off_chain(r, &d->suspects[i]))
             return cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
