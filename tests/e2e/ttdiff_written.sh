@@ -10,8 +10,11 @@
 # 10 lines), HTML (first screen), JSON. "flag": is_large() answers one
 # off, set_large() stores the answer and get_large() returns it much later
 # to check_limits(): the chain goes from the getter to the setter
-# (written) and on to is_large, which heads the verdict. Plain mode has
-# only the branch. Good runs alike give exit 0 in both modes.
+# (written) and on to is_large, which heads the verdict. "spill": the
+# writer's calls differ early (one write_page fewer): plain mode names
+# that path (spill_pages), not the reader; values mode the writer of the
+# count it read (plan_pages). Plain mode has only the branch in "pages".
+# Good runs alike give exit 0 in both modes.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
@@ -34,6 +37,17 @@ assert not [s for s in d["first_divergence"]["suspects"] if any(e["kind"] == "wr
 '
 pair why_stored "pages 8000" "pages 8000"
 run 0 --color never "$T/g.trc" "$T/b.trc"
+# the writer's calls differ early (spill: one write_page fewer): plain mode
+# names that path, not the reader that fails much later
+pair why_stored "spill 8200" "spill 8180"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+has '^verdict: diverged: possible cause: the branch in `spill_pages`' "$T/out"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+h = d["hunks"]
+assert len(h) >= 2 and h[0]["time_ns"] < h[-1]["time_ns"], h
+assert d["verdict"]["symptom"]["function"] == "spill_pages", d["verdict"]["symptom"]
+'
 
 [ $VALUES = 1 ] || { echo "SKIP part: no values build (x86-64 only)"; echo ok; exit 0; }
 
@@ -67,6 +81,16 @@ sed -n '1,/<main>/p' "$T/p.html" > "$T/screen1"
 has 'id="tt-verdict"><p><strong>Verdict:</strong> diverged: possible cause: data `plan_pages` wrote, read back later' "$T/screen1"
 has 'title="wrote_read_back, weight 4.00">it was given the object `check_record` reads later' "$T/p.html"
 
+# --- values mode, spill: the writer's calls differ early; the writer of
+# the count spill_pages read heads the verdict
+pair pg/why_stored "spill 8200" "spill 8180"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["kind"] == "written" and v["cause"]["function"] == "plan_pages", v["cause"]
+assert v["symptom"]["function"] == "spill_pages", v["symptom"]
+'
+
 # --- values mode, flag: setter and getter of one record, values 0 and 1
 pair pg/why_stored "flag 8000" "flag 4100"
 run 1 --format json "$T/g.trc" "$T/b.trc"
@@ -83,7 +107,7 @@ run 1 --color never "$T/g.trc" "$T/b.trc"
 has '^  [0-9]*\. because of [0-9]* (the same value): `set_large` was called with large = 0 in the bad run, 1 in the good run, and the object `get_large` reads (r)' "$T/out"
 
 # --- good runs alike
-for s in pages flag; do
+for s in pages spill flag; do
     pair pg/why_stored "$s 8000" "$s 8000"
     run 0 --format json "$T/g.trc" "$T/b.trc"
     json "$T/out" 'assert d["verdict"]["cause"] is None, d["verdict"]'
