@@ -511,16 +511,35 @@ static int step_stored(ectx *e, const xpair *xp, int32_t setter, int k, int32_t 
  * linked, 0 when no writer, or a TT_E* code. */
 static int written_link(ectx *e, const xpair *xp, int32_t reader, int depth)
 {
-    ttdi_writer w;
+    ttdi_writer w, o;
+    const xpair *wx = xp, *rx = xp;
+    uint64_t t = e->x->first ? e->x->first->bad_time_ns : UINT64_MAX;
     int rc;
 
-    if (!ttdi_written_by(&xp->rp, reader, &w) || w.arg < 0)
-        return 0;
+    if (!ttdi_written_by(&xp->rp, &xp->rp, reader, &w) || w.arg < 0) {
+        /* another thread's, replayed to the split as other_threads does */
+        w.node = -1;
+        for (size_t i = 0; i < e->in->s->nip; i++) {
+            if (i == xp->pair || !e->in->s->ip[i].vf.found ||
+                e->in->s->ip[i].vf.first.ev[1].time_ns >= xp->rp.c[reader].time_ns)
+                continue;
+            if ((rc = replay(e, i, UINT64_MAX, t)) < 0)
+                return rc;
+            if (ttdi_written_by(&e->xp[i].rp, &xp->rp, reader, &o) && o.arg >= 0 &&
+                (w.node < 0 || e->xp[i].rp.c[o.node].time_ns > wx->rp.c[w.node].time_ns)) {
+                w = o;
+                wx = &e->xp[i];
+            }
+        }
+        if (w.node < 0)
+            return 0;
+    }
+    xp = wx;
     if ((rc = step_argument(e, xp, w.node, w.arg, 0)) <= 0)
         return rc;      /* not strong: the reader read what it made of it */
     ttd_cause *s = &e->ch.step[e->ch.n - 1];
-    const ttf_param *rp = param(&xp->rp.c[reader], w.rtie);
-    const char *rn = fname(e, xp, &xp->rp.c[reader]);
+    const ttf_param *rp = param(&rx->rp.c[reader], w.rtie);
+    const char *rn = fname(e, rx, &rx->rp.c[reader]);
     const char *wn = s->function;
     snprintf(e->buf, sizeof e->buf, "%s, and the object `%s` reads (%s): its code writes %s, "
              "which `%s`'s code reads (written here, read back later)", s->text, rn,
@@ -1227,8 +1246,9 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
                                "writes %s, which `%s`'s code reads", c->step[i - 1].function,
                                c->wrote[i], c->step[i - 1].function);
     }
-    /* another thread's step linked by time alone lends no chain weight */
-    int timed = st->pair != dv->pair && !st->strong;
+    /* another thread's step linked by time alone lends no chain weight
+       (a writer of what the split's thread read is linked by its object) */
+    int timed = st->pair != dv->pair && !st->strong && !c->wrote[i];
     if (rc >= 0 && !timed)
         rc = ttdi_evid_add(a, f, TTD_EV_CHAIN, TTDI_W_CHAIN + (origin ? TTDI_W_CHAIN_ORIGIN : 0),
                            "%s (step %zu of %zu)", origin ? "the earliest cause on the "

@@ -40,9 +40,11 @@ typedef struct ttdi_writer {
     int rtie;                   /* the reader's parameter that is it */
     char field[160];            /* "+0x10 of a `struct record`" */
 } ttdi_writer;
-/* The writer of the object node `reader` of rp read: the nearest before
- * it by time. 1 and *out, or 0 (out->node -1). */
-int ttdi_written_by(const ttdi_replay *rp, int32_t reader, ttdi_writer *out);
+/* The writer, among the calls of replay rp, of the object node `reader`
+ * of replay rr (rp itself: the same thread) read: the nearest before it
+ * by time. 1 and *out, or 0 (out->node -1). */
+int ttdi_written_by(const ttdi_replay *rp, const ttdi_replay *rr, int32_t reader,
+                    ttdi_writer *out);
 
 /* What the explain stage reads besides the runs and the script: what the
  * stages below it found (read-only). */

@@ -9,8 +9,9 @@
  * by a writer long before: the trace holds no memory access, but it holds
  * the pointers calls were given and, in the machine code, which struct
  * fields a function reads or writes through them. The writer of what R
- * read is an earlier call W of the same thread's replay (explain.c hands
- * it to us) when all of these hold:
+ * read is an earlier call W of a replay explain.c hands us (R's own
+ * thread's first, then the other threads' that have values that differ)
+ * when all of these hold:
  *   - the same object: a pointer parameter of W holds, in each run, the
  *     value a pointer parameter of R holds in that run (not NULL; each run
  *     against itself, as the cause chain compares pointers);
@@ -20,7 +21,10 @@
  *   - W wrote something that differs: one of its other arguments differs
  *     between the runs (not noise: the replay's argdiff), or a call it
  *     made returned another value (it computed what it stored from it);
- *   - W returned before R was called and does not enclose R.
+ *   - W returned before R was called and does not enclose R; W of
+ *     another thread returned before R was called in both runs (a write
+ *     and a read the runs ordered otherwise are a race's, not data
+ *     written and read back).
  * The nearest such W before R is the writer. A call that got the same
  * object and another value but writes no field R reads (a neighbour field
  * set on the way) is not; a call that got another value and not R's
@@ -134,10 +138,24 @@ static const char *writes_read(ttdi_norm *n, const ttdi_xcall *w, const wfield *
     return NULL;
 }
 
-int ttdi_written_by(const ttdi_replay *rp, int32_t reader, ttdi_writer *out)
+/* Did w return before r began, in both runs (the reader's replay rr,
+ * the writer's rp)? In one replay by position, and w must not enclose r;
+ * across threads by each run's time (a write and a read the runs ordered
+ * otherwise are a race's business, not this rule's). */
+static int before(const ttdi_replay *rp, const ttdi_replay *rr, int32_t wi, int32_t ri)
 {
-    const ttdi_xcall *r = reader > 0 && (size_t)reader < rp->n ? &rp->c[reader] : NULL;
-    ttdi_norm *n = rp->norm[1];
+    const ttdi_xcall *w = &rp->c[wi], *r = &rr->c[ri];
+
+    if (rp == rr)
+        return w->exit_idx < r->enter[1] && !wencloses(rp, wi, ri);
+    return w->exit_ns < r->time_ns && w->gexit_ns < r->gtime_ns;
+}
+
+int ttdi_written_by(const ttdi_replay *rp, const ttdi_replay *rr, int32_t reader,
+                    ttdi_writer *out)
+{
+    const ttdi_xcall *r = reader > 0 && (size_t)reader < rr->n ? &rr->c[reader] : NULL;
+    ttdi_norm *n = rr->norm[1];
     wfield rd[WR_FIELDS];
     uint64_t seen[WR_FUNCS];
     size_t nr, nseen = 0;
@@ -159,9 +177,9 @@ int ttdi_written_by(const ttdi_replay *rp, int32_t reader, ttdi_writer *out)
     for (size_t i = rp->n; i-- > 1;) {
         const ttdi_xcall *w = &rp->c[i];
         int tie = -1, kr = 0, arg;
-        if ((int32_t)i == reader || !w->returned || !w->sig || w->exit_idx >= r->enter[1] ||
+        if ((rp == rr && (int32_t)i == reader) || !w->returned || !w->sig ||
             (out->node >= 0 && w->time_ns <= rp->c[out->node].time_ns) ||
-            wencloses(rp, (int32_t)i, reader))
+            !before(rp, rr, (int32_t)i, reader))
             continue;
         for (; kr < TTDI_MAXP && (size_t)kr < r->sig->nparams && tie < 0; kr++) {
             const ttf_param *p = wparam(r, kr);

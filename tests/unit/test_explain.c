@@ -779,6 +779,53 @@ static void test_written_read_back(void **state)
 #undef STAMP
 }
 
+/* The writer in another thread (issue 33 item 3: across threads): a
+ * worker plans the record (xt_plan, another size) and returns before main
+ * reads it in xt_verify, in both runs: xt_plan is the writer, linked by
+ * the record and the field (chain weight, no "by time only"). Must not:
+ * in the good run the worker planned it only after xt_verify began (the
+ * runs ordered the write and the read otherwise: a race's business, not
+ * data read back): no writer step. */
+#define TE2(t, f, a, b) {(void *)(f), 0, t, (uint64_t)(a), (uint64_t)(b), 0, NULL}
+#define WORKER(sz) TE(1, xt_worker, 0), TE2(1, xt_plan, REC, sz), TX(1, xt_plan, 0), \
+        TX(1, xt_worker, 0)
+#define READ(last) E(xt_verify, REC), E(last, 0), X(last, 0), X(xt_verify, 0)
+static void test_written_other_thread(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), WORKER(8000), READ(xt_ok), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), WORKER(8180), READ(xt_fail), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 2);
+    assert_string_equal(dv->chain[0].function, "xt_plan");
+    assert_int_equal(dv->chain[0].pair, 1);
+    assert_non_null(strstr(dv->chain[0].text, "the object `xt_verify` reads (r)"));
+    const ttd_suspect *p = sus(dv, "xt_plan");
+    assert_true(has_ev(p, TTD_EV_WRITTEN));
+    assert_true(has_ev(p, TTD_EV_CHAIN));
+    for (size_t i = 0; i < p->nevidence; i++)
+        assert_null(strstr(p->evidence[i].text, "by time only"));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    assert_string_equal(r->verdict->cause->function, "xt_plan");
+    ttd_free(d);
+    /* must not: the good run wrote after the read began */
+    const struct op g1[] = {E(xt_main, 1), E(xt_verify, REC), TE(1, xt_worker, 0),
+                            TE2(1, xt_plan, REC, 8000), TX(1, xt_plan, 0), TX(1, xt_worker, 0),
+                            E(xt_ok, 0), X(xt_ok, 0), X(xt_verify, 0), X(xt_main, 0), {0}};
+    d = diff(g1, b);
+    r = ttd_get_result(d);
+    for (size_t i = 0; i < r->first->nsuspects; i++)
+        assert_false(has_ev(&r->first->suspects[i], TTD_EV_WRITTEN));
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+}
+#undef READ
+#undef WORKER
+#undef TE2
+
 /* A flag stored by a setter and returned much later by a getter of the
  * same record (issue 33 item 3), values too common (0, 1) to link by
  * equality alone: the record ties them. xt_is_large answers, xt_set_large
@@ -2182,6 +2229,7 @@ int main(void)
         cmocka_unit_test(test_stored_read_back),
         cmocka_unit_test(test_written_read_back),
         cmocka_unit_test(test_written_getter),
+        cmocka_unit_test(test_written_other_thread),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),
