@@ -541,9 +541,14 @@ static int written_link(ectx *e, const xpair *xp, int32_t reader, int depth)
     const ttf_param *rp = param(&rx->rp.c[reader], w.rtie);
     const char *rn = fname(e, rx, &rx->rp.c[reader]);
     const char *wn = s->function;
-    snprintf(e->buf, sizeof e->buf, "%s, and the object `%s` reads (%s): its code writes %s, "
-             "which `%s`'s code reads (written here, read back later)", s->text, rn,
-             rp && rp->name ? rp->name : "a pointer argument", w.field, rn);
+    if (w.made)
+        snprintf(e->buf, sizeof e->buf, "%s, and returned the object `%s` reads (%s): it made "
+                 "it (written here, read back later)", s->text, rn,
+                 rp && rp->name ? rp->name : "a pointer argument");
+    else
+        snprintf(e->buf, sizeof e->buf, "%s, and the object `%s` reads (%s): its code writes "
+                 "%s, which `%s`'s code reads (written here, read back later)", s->text, rn,
+                 rp && rp->name ? rp->name : "a pointer argument", w.field, rn);
     s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
     e->ch.wrote[e->ch.n - 1] = ttfi_arena_strcpy(e->in->arena, w.field);
     if (!s->text || !e->ch.wrote[e->ch.n - 1])
@@ -1240,7 +1245,11 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
                            : "an argument", st->bad_value, st->good_value);
         if (rc >= 0 && c->wrote[i] && i > 0)  /* a leaf that writes is no trivial one */
             rc = ttdi_evid_drop(a, f, TTD_EV_TRIVIAL);
-        if (rc >= 0 && c->wrote[i] && i > 0)
+        if (rc >= 0 && c->wrote[i] && i > 0 && !*c->wrote[i])
+            rc = ttdi_evid_add(a, f, TTD_EV_WRITTEN, TTDI_W_WRITTEN, "it made the object `%s` "
+                               "reads later (it returned it), given a value that differs",
+                               c->step[i - 1].function);
+        else if (rc >= 0 && c->wrote[i] && i > 0)
             rc = ttdi_evid_add(a, f, TTD_EV_WRITTEN, TTDI_W_WRITTEN, "it was given the object "
                                "`%s` reads later and a value that differs, and its code "
                                "writes %s, which `%s`'s code reads", c->step[i - 1].function,

@@ -18,9 +18,12 @@
  *   - the same field: W's code writes a field (a struct type and an
  *     offset) that R's code reads, through pointer parameters (format's
  *     ttf_sym_code_fields, with their direct calls of the same file);
+ *   - or, in place of both, W made the object: it returned, in each run,
+ *     the pointer R was given (an allocator or constructor: its writes
+ *     through its result are not among the fields the code names);
  *   - W wrote something that differs: one of its other arguments differs
- *     between the runs (not noise: the replay's argdiff), or a call it
- *     made returned another value (it computed what it stored from it);
+ *     between the runs (not noise: the replay's argdiff);
+ *   - R's code reads some struct field through its pointer parameters;
  *   - W returned before R was called and does not enclose R; W of
  *     another thread returned before R was called in both runs (a write
  *     and a read the runs ordered otherwise are a race's, not data
@@ -103,21 +106,22 @@ static int same_object(const ttdi_xcall *w, const ttdi_xcall *r, int kr)
     return -1;
 }
 
-/* Did W get something that differs besides the object (parameter tie):
- * its differing argument (*arg), or -1 with a callee that returned
- * another value (not noise)? 1 if so. */
-static int wrote_other(const ttdi_replay *rp, const ttdi_xcall *w, int tie, int *arg)
+/* W's argument that differs besides the object (parameter tie, -1: the
+ * object came back as its result), -1 if none. */
+static int other_arg(const ttdi_xcall *w, int tie)
 {
     for (int k = 0; k < TTDI_MAXP; k++)
-        if (k != tie && (w->argdiff & (1u << k))) {
-            *arg = k;
-            return 1;
-        }
-    *arg = -1;
-    for (int32_t s = w->first; s >= 0; s = rp->c[s].next)
-        if (rp->c[s].returned && rp->c[s].retdiff && !ttdi_replay_retnoise(rp, &rp->c[s]))
-            return 1;
-    return 0;
+        if (k != tie && (w->argdiff & (1u << k)))
+            return k;
+    return -1;
+}
+
+/* Did W return, in each run, what R's pointer parameter kr holds (it made
+ * the object: an allocator, a constructor)? */
+static int made_object(const ttdi_xcall *w, const ttdi_xcall *r, int kr)
+{
+    return w->sig->ret.cls == TTF_VC_POINTER && w->ret[0] == wreg(r, 0, kr) &&
+           w->ret[1] == wreg(r, 1, kr);
 }
 
 /* A field of rd[] (nr) that function addr writes, as text, NULL if none. */
@@ -176,18 +180,30 @@ int ttdi_written_by(const ttdi_replay *rp, const ttdi_replay *rr, int32_t reader
      * found, not in the order the calls began) */
     for (size_t i = rp->n; i-- > 1;) {
         const ttdi_xcall *w = &rp->c[i];
-        int tie = -1, kr = 0, arg;
+        int tie = -1, kr = 0, made = 0, arg;
         if ((rp == rr && (int32_t)i == reader) || !w->returned || !w->sig ||
             (out->node >= 0 && w->time_ns <= rp->c[out->node].time_ns) ||
             !before(rp, rr, (int32_t)i, reader))
             continue;
-        for (; kr < TTDI_MAXP && (size_t)kr < r->sig->nparams && tie < 0; kr++) {
+        for (; kr < TTDI_MAXP && (size_t)kr < r->sig->nparams && tie < 0 && !made; kr++) {
             const ttf_param *p = wparam(r, kr);
-            if (p->reg >= 0 && p->type.cls == TTF_VC_POINTER && wreg(r, 0, kr) && wreg(r, 1, kr))
+            if (p->reg >= 0 && p->type.cls == TTF_VC_POINTER && wreg(r, 0, kr) && wreg(r, 1, kr)) {
                 tie = same_object(w, r, kr);
+                made = tie < 0 && made_object(w, r, kr);
+            }
         }
-        if (tie < 0 || !wrote_other(rp, w, tie, &arg))
+        if ((tie < 0 && !made) || (arg = other_arg(w, tie)) < 0)
             continue;
+        if (made) {     /* it made the object: its writes through the result
+                           are not named by the code's fields */
+            out->node = (int32_t)i;
+            out->arg = arg;
+            out->tie = -1;
+            out->rtie = kr - 1;
+            out->made = 1;
+            out->field[0] = '\0';
+            continue;
+        }
         size_t j = 0;
         while (j < nseen && seen[j] != w->addr)
             j++;
@@ -204,6 +220,7 @@ int ttdi_written_by(const ttdi_replay *rp, const ttdi_replay *rr, int32_t reader
         out->arg = arg;
         out->tie = tie;
         out->rtie = kr - 1;
+        out->made = 0;
         memcpy(out->field, field, sizeof field);
     }
     return out->node >= 0;

@@ -134,6 +134,14 @@ XT int xt_verify(const struct xt_rec *r) { return r->npages * 4096L - 16 < r->si
 XT void xt_set_large(struct xt_rec *r, int large) { r->large = large; }
 XT int xt_get_large(const struct xt_rec *r) { return r->large; }
 XT int xt_is_large(long size) { return size > 4112; }
+XT struct xt_rec *xt_new_rec(long size);
+XT struct xt_rec *xt_new_rec(long size)
+{
+    static struct xt_rec one;
+    one.size = size;
+    one.npages = (int)(size / 4096);
+    return &one;
+}
 
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
@@ -778,6 +786,45 @@ static void test_written_read_back(void **state)
     ttd_free(d);
 #undef STAMP
 }
+
+/* The object made early (xt_new_rec(size) returned it: a constructor,
+ * whose writes through its result the code's fields do not name) and
+ * read much later by xt_verify: the maker, given a size that differs, is
+ * the writer ("returned the object ... it made it"). Must not: it made
+ * another object than xt_verify reads; or it was given the same size in
+ * both runs (nothing it made differs by what the trace shows). */
+#define MADE(obj, sz, last) {E(xt_main, 1), E(xt_new_rec, sz), X(xt_new_rec, obj), \
+        E(xt_f1, 2), X(xt_f1, 0), E(xt_verify, REC), E(last, 0), X(last, 0), X(xt_verify, 0), \
+        X(xt_main, 0), {0}}
+static void test_written_made(void **state)
+{
+    (void)state;
+    const struct op g[] = MADE(REC, 8000, xt_ok), b[] = MADE(REC, 8180, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_int_equal(dv->nchain, 2);
+    assert_string_equal(dv->chain[0].function, "xt_new_rec");
+    assert_non_null(strstr(dv->chain[0].text, "and returned the object `xt_verify` reads (r): "
+                                              "it made it"));
+    assert_true(has_ev(sus(dv, "xt_new_rec"), TTD_EV_WRITTEN));
+    assert_string_equal(r->verdict->cause->function, "xt_new_rec");
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+    const struct op g1[] = MADE(0x6000, 8000, xt_ok), b1[] = MADE(0x6000, 8180, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+    const struct op g2[] = MADE(REC, 8000, xt_ok), b2[] = MADE(REC, 8000, xt_fail);
+    d = diff(g2, b2);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+}
+#undef MADE
 
 /* The writer in another thread (issue 33 item 3: across threads): a
  * worker plans the record (xt_plan, another size) and returns before main
@@ -2230,6 +2277,7 @@ int main(void)
         cmocka_unit_test(test_written_read_back),
         cmocka_unit_test(test_written_getter),
         cmocka_unit_test(test_written_other_thread),
+        cmocka_unit_test(test_written_made),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),
