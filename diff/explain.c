@@ -502,13 +502,34 @@ static int step_stored(ectx *e, const xpair *xp, int32_t setter, int k, int32_t 
     return s->text ? 1 : TT_ENOMEM;
 }
 
+/* The answer that flipped inside node w (an error for success, a yes/no,
+ * a class of value the other run's calls never gave: ret_flips), the last
+ * to return: the writer computed what it stored from it, as own_flip
+ * links one inside a call that returned the same. -1 if none. */
+static int32_t flip_inside(const xpair *xp, int32_t w)
+{
+    const ttdi_replay *rp = &xp->rp;
+    int32_t best = -1;
+
+    for (size_t i = 1; i < rp->n; i++) {
+        const ttdi_xcall *x = &rp->c[i];
+        if ((int32_t)i == w || !real_ret(xp, x) || x->exit_idx >= rp->c[w].exit_idx ||
+            !encloses(rp, w, (int32_t)i) || !ret_flips(xp, x) ||
+            (best >= 0 && x->exit_idx <= rp->c[best].exit_idx))
+            continue;
+        best = (int32_t)i;
+    }
+    return best;
+}
+
 /* The writer of what node `reader` read (written.c: the same object, a
  * field the writer's code writes and the reader's reads, an argument that
  * differs) as the next step: "`plan` was called with size = 8180 ...
  * and the object `check` reads". A call that returned that argument is
- * followed on (it produced the value written); else the chain stops at
- * the writer and says so: what it stored is not in the trace. 1 when
- * linked, 0 when no writer, or a TT_E* code. */
+ * followed on (it produced the value written), else an answer that
+ * flipped inside the writer (flip_inside); else the chain stops at the
+ * writer and says so: what it stored is not in the trace. 1 when linked,
+ * 0 when no writer, or a TT_E* code. */
 static int written_link(ectx *e, const xpair *xp, int32_t reader, int depth)
 {
     ttdi_writer w, o;
@@ -554,8 +575,11 @@ static int written_link(ectx *e, const xpair *xp, int32_t reader, int depth)
     if (!s->text || !e->ch.wrote[e->ch.n - 1])
         return TT_ENOMEM;
     int32_t from = returned_before(xp, w.node, w.arg);
+    int strong = from >= 0;
+    if (from < 0)
+        from = flip_inside(xp, w.node);
     if (from >= 0 && depth <= CHAIN_MAX) {
-        if ((rc = step_returned(e, xp, from, 1)) < 0 ||
+        if ((rc = step_returned(e, xp, from, strong)) < 0 ||
             (rc = explain_call(e, xp, from, depth + 1)) < 0)
             return rc;
         return 1;

@@ -787,6 +787,41 @@ static void test_written_read_back(void **state)
 #undef STAMP
 }
 
+/* An answer that flipped inside the writer: xt_plan, given the record
+ * xt_verify reads, called xt_check, which answered -22 in the bad run (0
+ * in the good one): the writer stored what it made of that answer, and
+ * the chain goes on into it (as own_flip links one inside a call that
+ * returned the same): xt_check is where the failure starts. Must not: an
+ * ordinary number that differs inside (5 for 6) is no step: the chain
+ * stops at the writer. */
+#define INSIDE(sz, v, last) {E(xt_main, 1), E2(xt_plan, REC, sz), E(xt_check, 7), \
+        X(xt_check, v), X(xt_plan, 0), E(xt_f1, 2), X(xt_f1, 0), E(xt_verify, REC), \
+        E(last, 0), X(last, 0), X(xt_verify, 0), X(xt_main, 0), {0}}
+static void test_written_flip_inside(void **state)
+{
+    (void)state;
+    const struct op g[] = INSIDE(8000, 0, xt_ok), b[] = INSIDE(8180, -22, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_int_equal(dv->nchain, 3);
+    assert_string_equal(dv->chain[0].function, "xt_check");
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(dv->chain[1].function, "xt_plan");
+    assert_true(has_ev(sus(dv, "xt_check"), TTD_EV_ERROR));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_check");
+    ttd_free(d);
+    const struct op g1[] = INSIDE(8000, 5, xt_ok), b1[] = INSIDE(8180, 6, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 2);
+    assert_string_equal(r->first->chain[0].function, "xt_plan");
+    assert_string_equal(r->verdict->cause->function, "xt_plan");
+    ttd_free(d);
+}
+#undef INSIDE
+
 /* The object made early (xt_new_rec(size) returned it: a constructor,
  * whose writes through its result the code's fields do not name) and
  * read much later by xt_verify: the maker, given a size that differs, is
@@ -2278,6 +2313,7 @@ int main(void)
         cmocka_unit_test(test_written_getter),
         cmocka_unit_test(test_written_other_thread),
         cmocka_unit_test(test_written_made),
+        cmocka_unit_test(test_written_flip_inside),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),
