@@ -317,8 +317,10 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
     p->function = s->name;
     p->file = s->file;
     p->line = s->line;
-    p->pair = (int64_t)s->pair;
-    p->thread = thread_name(c, s->pair);
+    /* the chain's step says where (a suspect of one name may have been
+       found first in another thread) */
+    p->pair = (int64_t)(st ? st->pair : s->pair);
+    p->thread = thread_name(c, st ? st->pair : s->pair);
     p->bad_index = st ? st->bad_index : s->index;
     p->text = st ? st->text : s->nevidence ? s->evidence[0].text : NULL;
     /* the split's own branch: where in the frame each run went (the

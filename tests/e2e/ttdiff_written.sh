@@ -13,7 +13,12 @@
 # (written) and on to is_large, which heads the verdict. "spill": the
 # writer's calls differ early (one write_page fewer): plain mode names
 # that path (spill_pages), not the reader; values mode the writer of the
-# count it read (plan_pages). Plain mode has only the branch in "pages".
+# count it read (plan_pages). "made": make_record returned the record
+# (it made it). "thread": a worker thread planned the record, joined
+# before the read: the writer in another thread. "count": set_count
+# stored what parse_count made of a number (-1, one digit short): past
+# the writer, the answer that flipped inside it heads the verdict. Plain
+# mode has only the branch in "pages".
 # Good runs alike give exit 0 in both modes.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
@@ -91,6 +96,56 @@ assert v["cause"]["kind"] == "written" and v["cause"]["function"] == "plan_pages
 assert v["symptom"]["function"] == "spill_pages", v["symptom"]
 '
 
+# --- values mode, made: make_record returned the record check_record reads
+pair pg/why_stored "made 8000" "made 8180"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: possible cause: data `make_record` wrote, read back later' "$T/head10"
+has 'and returned the object `check_record` reads (r): it made it' "$T/head10"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["kind"] == "written" and v["cause"]["function"] == "make_record", v["cause"]
+'
+run 1 --format html -o "$T/m.html" "$T/g.trc" "$T/b.trc"
+sed -n '1,/<main>/p' "$T/m.html" > "$T/screen1"
+has 'possible cause: data `make_record` wrote, read back later' "$T/screen1"
+
+# --- values mode, thread: a worker planned the record, joined before the read
+pair pg/why_stored "thread 8000" "thread 8180"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: possible cause: data `plan_pages` wrote, read back later (thread #1 why_stored)' "$T/head10"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["kind"] == "written" and v["cause"]["function"] == "plan_pages", v["cause"]
+assert v["cause"]["pair"] == 1 and v["symptom"]["pair"] == 0, v
+s = [x for x in d["first_divergence"]["suspects"] if x["function"] == "plan_pages"][0]
+assert "wrote_read_back" in [e["kind"] for e in s["evidence"]], s
+assert not [e for e in s["evidence"] if "by time only" in e["text"]], s
+'
+run 1 --format html -o "$T/t.html" "$T/g.trc" "$T/b.trc"
+sed -n '1,/<main>/p' "$T/t.html" > "$T/screen1"
+has 'possible cause: data `plan_pages` wrote, read back later (thread #1 why_stored)' "$T/screen1"
+
+# --- values mode, count: the answer that flipped inside the writer
+pair pg/why_stored "count 9999" "count 12000"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: [a-z]* cause: the failure starts in `parse_count`' "$T/head10"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+c = d["first_divergence"]["cause_chain"]
+fn = [x["function"] for x in c]
+assert fn[-3:] == ["parse_count", "set_count", "check_count"], fn
+assert "the object `check_count` reads" in c[-2]["text"], c[-2]
+assert d["verdict"]["cause"]["kind"] == "error_origin", d["verdict"]
+'
+run 1 --format html -o "$T/c.html" "$T/g.trc" "$T/b.trc"
+sed -n '1,/<main>/p' "$T/c.html" > "$T/screen1"
+has 'cause: the failure starts in `parse_count`' "$T/screen1"
+
 # --- values mode, flag: setter and getter of one record, values 0 and 1
 pair pg/why_stored "flag 8000" "flag 4100"
 run 1 --format json "$T/g.trc" "$T/b.trc"
@@ -107,9 +162,11 @@ run 1 --color never "$T/g.trc" "$T/b.trc"
 has '^  [0-9]*\. because of [0-9]* (the same value): `set_large` was called with large = 0 in the bad run, 1 in the good run, and the object `get_large` reads (r)' "$T/out"
 
 # --- good runs alike
-for s in pages spill flag; do
+for s in pages spill flag made thread; do
     pair pg/why_stored "$s 8000" "$s 8000"
     run 0 --format json "$T/g.trc" "$T/b.trc"
     json "$T/out" 'assert d["verdict"]["cause"] is None, d["verdict"]'
 done
+pair pg/why_stored "count 12000" "count 12000"
+run 0 --format json "$T/g.trc" "$T/b.trc"
 echo ok

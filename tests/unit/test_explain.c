@@ -864,7 +864,9 @@ static void test_written_made(void **state)
 /* The writer in another thread (issue 33 item 3: across threads): a
  * worker plans the record (xt_plan, another size) and returns before main
  * reads it in xt_verify, in both runs: xt_plan is the writer, linked by
- * the record and the field (chain weight, no "by time only"). Must not:
+ * the record and the field (chain weight, no "by time only"); the verdict
+ * names the worker's thread, though main called xt_plan too (for another
+ * record, so its suspect of that name came from main's calls). Must not:
  * in the good run the worker planned it only after xt_verify began (the
  * runs ordered the write and the read otherwise: a race's business, not
  * data read back): no writer step. */
@@ -875,8 +877,10 @@ static void test_written_made(void **state)
 static void test_written_other_thread(void **state)
 {
     (void)state;
-    const struct op g[] = {E(xt_main, 1), WORKER(8000), READ(xt_ok), X(xt_main, 0), {0}};
-    const struct op b[] = {E(xt_main, 1), WORKER(8180), READ(xt_fail), X(xt_main, 0), {0}};
+    const struct op g[] = {E(xt_main, 1), E2(xt_plan, 0x7000, 100), X(xt_plan, 0), WORKER(8000),
+                           READ(xt_ok), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E2(xt_plan, 0x7000, 100), X(xt_plan, 0), WORKER(8180),
+                           READ(xt_fail), X(xt_main, 0), {0}};
     ttd_diff *d = diff(g, b);
     const ttd_result *r = ttd_get_result(d);
     const ttd_divergence *dv = r->first;
@@ -892,6 +896,9 @@ static void test_written_other_thread(void **state)
         assert_null(strstr(p->evidence[i].text, "by time only"));
     assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
     assert_string_equal(r->verdict->cause->function, "xt_plan");
+    /* the worker's call, though main called xt_plan too (another record) */
+    assert_int_equal(r->verdict->cause->pair, 1);
+    assert_string_equal(r->verdict->cause->thread, "worker");
     ttd_free(d);
     /* must not: the good run wrote after the read began */
     const struct op g1[] = {E(xt_main, 1), E(xt_verify, REC), TE(1, xt_worker, 0),
