@@ -22,7 +22,13 @@
  * (it read back what they left in memory), an answer that flipped there
  * (an error for success, a yes/no, an end of its type that the other
  * run's calls never gave: a range check that fired) is the next step, by
- * time (own_flip). When
+ * time (own_flip). Before that, and where a getter on the chain returned
+ * a value nothing traced explains, the writer of what it read is
+ * (written.c: data written early, read back later): an earlier call
+ * given the reader's object, the same pointer in each run, and a value
+ * that differs, whose code writes a struct field the reader's code reads,
+ * or that made the object; in the reader's thread, else in another that
+ * wrote before the read in both runs (written_link). When
  * the split's thread shows no value difference, another thread's that
  * came earlier in the bad run's time is the next step (by time only,
  * or strong when it holds the same value), unless that thread's

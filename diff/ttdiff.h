@@ -89,8 +89,9 @@ extern "C" {
  * 1.18: data written early and read back later: the call that wrote the
  * object the split's frame (or a getter on the chain) read, tied to it by
  * the same pointer and a struct field its code writes and the reader's
- * reads (TTD_EV_WRITTEN, "wrote_read_back"; the verdict's cause kind
- * TTD_COF_WRITTEN, "written"). */
+ * reads, or by having made (returned) that object (TTD_EV_WRITTEN,
+ * "wrote_read_back"; the verdict's cause kind TTD_COF_WRITTEN,
+ * "written"). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 18
 #define TTD_VERSION_PATCH 0
