@@ -18,7 +18,9 @@
 # before the read: the writer in another thread. "count": set_count
 # stored what parse_count made of a number (-1, one digit short): past
 # the writer, the answer that flipped inside it heads the verdict. Plain
-# mode has only the branch in "pages".
+# mode has only the branch in "pages". "copy": the writer was given a copy
+# of the record, not the one the reader reads: no writer, and the running
+# sum next to the split is not blamed (the branch, "unknown").
 # Good runs alike give exit 0 in both modes.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
@@ -96,6 +98,26 @@ assert v["cause"]["kind"] == "written" and v["cause"]["function"] == "plan_pages
 assert v["symptom"]["function"] == "spill_pages", v["symptom"]
 '
 
+# --- values mode, copy: the writer never got the record the reader reads
+# (planned in a copy): no writer, and the running sum that returned
+# another value next to the split is not blamed: the branch, "unknown"
+pair pg/why_stored "copy 8000" "copy 8180"
+run 1 --color never "$T/g.trc" "$T/b.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: cause unknown, the evidence stops at the branch in `check_record`' "$T/head10"
+run 1 --format json "$T/g.trc" "$T/b.trc"
+json "$T/out" '
+v = d["verdict"]
+assert v["cause"]["kind"] == "split" and v["cause"]["function"] == "check_record", v["cause"]
+assert v["confidence"] == "unknown", v
+s = d["first_divergence"]["suspects"]
+assert "tally" in [x["function"] for x in s], s
+assert not [x for x in s if any(e["kind"] == "wrote_read_back" for e in x["evidence"])], s
+'
+run 1 --format html -o "$T/y.html" "$T/g.trc" "$T/b.trc"
+sed -n '1,/<main>/p' "$T/y.html" > "$T/screen1"
+has 'cause unknown, the evidence stops at the branch in `check_record`' "$T/screen1"
+
 # --- values mode, made: make_record returned the record check_record reads
 pair pg/why_stored "made 8000" "made 8180"
 run 1 --color never "$T/g.trc" "$T/b.trc"
@@ -160,9 +182,15 @@ assert not g or "error_appears" not in [e["kind"] for e in g[0]["evidence"]], g
 '
 run 1 --color never "$T/g.trc" "$T/b.trc"
 has '^  [0-9]*\. because of [0-9]* (the same value): `set_large` was called with large = 0 in the bad run, 1 in the good run, and the object `get_large` reads (r)' "$T/out"
+head -10 "$T/out" > "$T/head10"
+has 'cause: .*`is_large`' "$T/head10"
+run 1 --format html -o "$T/f.html" "$T/g.trc" "$T/b.trc"
+sed -n '1,/<main>/p' "$T/f.html" > "$T/screen1"
+has 'cause: .*`is_large`' "$T/screen1"
+has 'title="wrote_read_back, weight 4.00">it was given the object `get_large` reads later' "$T/f.html"
 
 # --- good runs alike
-for s in pages spill flag made thread; do
+for s in pages spill flag made thread copy; do
     pair pg/why_stored "$s 8000" "$s 8000"
     run 0 --format json "$T/g.trc" "$T/b.trc"
     json "$T/out" 'assert d["verdict"]["cause"] is None, d["verdict"]'
