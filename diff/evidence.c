@@ -48,9 +48,9 @@ const char *ttd_evidence_name(int kind)
         "?", "diverging_frame", "value_differs", "args_differ", "arg_origin",
         "code_changed", "varies_in_good_runs", "distance",
         "earlier_in_other_thread", "on_cause_chain", "error_appears", "trivial",
-        "inlined_into", "answer_used"};
+        "inlined_into", "answer_used", "wrote_read_back"};
 
-    if (kind < 0 || kind > TTD_EV_ANSWER)
+    if (kind < 0 || kind > TTD_EV_WRITTEN)
         return "?";
     return names[kind];
 }

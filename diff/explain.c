@@ -22,7 +22,13 @@
  * (it read back what they left in memory), an answer that flipped there
  * (an error for success, a yes/no, an end of its type that the other
  * run's calls never gave: a range check that fired) is the next step, by
- * time (own_flip). When
+ * time (own_flip). Before that, and where a getter on the chain returned
+ * a value nothing traced explains, the writer of what it read is
+ * (written.c: data written early, read back later): an earlier call
+ * given the reader's object, the same pointer in each run, and a value
+ * that differs, whose code writes a struct field the reader's code reads,
+ * or that made the object; in the reader's thread, else in another that
+ * wrote before the read in both runs (written_link). When
  * the split's thread shows no value difference, another thread's that
  * came earlier in the bad run's time is the next step (by time only,
  * or strong when it holds the same value), unless that thread's
@@ -63,6 +69,9 @@ typedef struct xchain {
     ttd_cause step[CHAIN_MAX + 2];
     const xpair *from[CHAIN_MAX + 2]; /* the replay of each step (NULL: none) */
     int32_t node[CHAIN_MAX + 2];      /* its node there (-1: none) */
+    const char *wrote[CHAIN_MAX + 2]; /* a writer's step (written.c): the
+                                         field it wrote that the step
+                                         after it read back, else NULL */
     size_t n;
     const char *end;            /* why it stops */
     int memory;                 /* 1: it stops at a value computed from what
@@ -302,6 +311,7 @@ static ttd_cause *add_step(ectx *e, int kind, const xpair *xp, int32_t node)
     s->thread = xp ? thread_name(e, xp->pair) : "";
     c->from[c->n] = xp;
     c->node[c->n] = node;
+    c->wrote[c->n] = NULL;
     c->n++;
     return s;
 }
@@ -373,6 +383,25 @@ static int first_arg(const ttdi_xcall *x)
     return -1;
 }
 
+/* The nearest earlier call of the caller of node id (a sibling that
+ * returned before id began) that returned the value of id's argument k
+ * in both runs, -1 if none. */
+static int32_t returned_before(const xpair *xp, int32_t id, int k)
+{
+    const ttdi_xcall *x = &xp->rp.c[id], *c = xp->rp.c;
+    const ttf_param *p = param(x, k);
+    int32_t found = -1;
+
+    if (!p || x->parent < 0)
+        return -1;
+    for (int32_t s = c[x->parent].first; s >= 0 && c[s].enter[1] < x->enter[1]; s = c[s].next)
+        if (real_ret(xp, &c[s]) && c[s].exit_idx < x->enter[1] &&
+            same_values(&c[s].sig->ret, c[s].ret[0], c[s].ret[1], &p->type,
+                        argreg(x, 0, k), argreg(x, 1, k)))
+            found = s;              /* the nearest before the call */
+    return found;
+}
+
 /* Argument k of node id differs: who produced it? */
 static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
 {
@@ -389,12 +418,7 @@ static int explain_arg(ectx *e, const xpair *xp, int32_t id, int k, int depth)
         return 0;
     }
     const ttdi_xcall *par = &c[pid];
-    int32_t found = -1;
-    for (int32_t s = par->first; s >= 0 && c[s].enter[1] < x->enter[1]; s = c[s].next)
-        if (real_ret(xp, &c[s]) && c[s].exit_idx < x->enter[1] &&
-            same_values(&c[s].sig->ret, c[s].ret[0], c[s].ret[1], &p->type,
-                        argreg(x, 0, k), argreg(x, 1, k)))
-            found = s;              /* the nearest before the call */
+    int32_t found = returned_before(xp, id, k);
     if (found >= 0) {
         int rc = step_returned(e, xp, found, 1);
         return rc < 0 ? rc : explain_call(e, xp, found, depth + 1);
@@ -484,6 +508,94 @@ static int step_stored(ectx *e, const xpair *xp, int32_t setter, int k, int32_t 
     return s->text ? 1 : TT_ENOMEM;
 }
 
+/* The answer that flipped inside node w (an error for success, a yes/no,
+ * a class of value the other run's calls never gave: ret_flips), the last
+ * to return: the writer computed what it stored from it, as own_flip
+ * links one inside a call that returned the same. -1 if none. */
+static int32_t flip_inside(const xpair *xp, int32_t w)
+{
+    const ttdi_replay *rp = &xp->rp;
+    int32_t best = -1;
+
+    for (size_t i = 1; i < rp->n; i++) {
+        const ttdi_xcall *x = &rp->c[i];
+        if ((int32_t)i == w || !real_ret(xp, x) || x->exit_idx >= rp->c[w].exit_idx ||
+            !encloses(rp, w, (int32_t)i) || !ret_flips(xp, x) ||
+            (best >= 0 && x->exit_idx <= rp->c[best].exit_idx))
+            continue;
+        best = (int32_t)i;
+    }
+    return best;
+}
+
+/* The writer of what node `reader` read (written.c: the same object, a
+ * field the writer's code writes and the reader's reads, an argument that
+ * differs) as the next step: "`plan` was called with size = 8180 ...
+ * and the object `check` reads". A call that returned that argument is
+ * followed on (it produced the value written), else an answer that
+ * flipped inside the writer (flip_inside); else the chain stops at the
+ * writer and says so: what it stored is not in the trace. 1 when linked,
+ * 0 when no writer, or a TT_E* code. */
+static int written_link(ectx *e, const xpair *xp, int32_t reader, int depth)
+{
+    ttdi_writer w, o;
+    const xpair *wx = xp, *rx = xp;
+    uint64_t t = e->x->first ? e->x->first->bad_time_ns : UINT64_MAX;
+    int rc;
+
+    if (!ttdi_written_by(&xp->rp, &xp->rp, reader, &w) || w.arg < 0) {
+        /* another thread's, replayed to the split as other_threads does */
+        w.node = -1;
+        for (size_t i = 0; i < e->in->s->nip; i++) {
+            if (i == xp->pair || !e->in->s->ip[i].vf.found ||
+                e->in->s->ip[i].vf.first.ev[1].time_ns >= xp->rp.c[reader].time_ns)
+                continue;
+            if ((rc = replay(e, i, UINT64_MAX, t)) < 0)
+                return rc;
+            if (ttdi_written_by(&e->xp[i].rp, &xp->rp, reader, &o) && o.arg >= 0 &&
+                (w.node < 0 || e->xp[i].rp.c[o.node].time_ns > wx->rp.c[w.node].time_ns)) {
+                w = o;
+                wx = &e->xp[i];
+            }
+        }
+        if (w.node < 0)
+            return 0;
+    }
+    xp = wx;
+    if ((rc = step_argument(e, xp, w.node, w.arg, 0)) <= 0)
+        return rc;      /* not strong: the reader read what it made of it */
+    ttd_cause *s = &e->ch.step[e->ch.n - 1];
+    const ttf_param *rp = param(&rx->rp.c[reader], w.rtie);
+    const char *rn = fname(e, rx, &rx->rp.c[reader]);
+    const char *wn = s->function;
+    if (w.made)
+        snprintf(e->buf, sizeof e->buf, "%s, and returned the object `%s` reads (%s): it made "
+                 "it (written here, read back later)", s->text, rn,
+                 rp && rp->name ? rp->name : "a pointer argument");
+    else
+        snprintf(e->buf, sizeof e->buf, "%s, and the object `%s` reads (%s): its code writes "
+                 "%s, which `%s`'s code reads (written here, read back later)", s->text, rn,
+                 rp && rp->name ? rp->name : "a pointer argument", w.field, rn);
+    s->text = ttfi_arena_strcpy(e->in->arena, e->buf);
+    e->ch.wrote[e->ch.n - 1] = ttfi_arena_strcpy(e->in->arena, w.field);
+    if (!s->text || !e->ch.wrote[e->ch.n - 1])
+        return TT_ENOMEM;
+    int32_t from = returned_before(xp, w.node, w.arg);
+    int strong = from >= 0;
+    if (from < 0)
+        from = flip_inside(xp, w.node);
+    if (from >= 0 && depth <= CHAIN_MAX) {
+        if ((rc = step_returned(e, xp, from, strong)) < 0 ||
+            (rc = explain_call(e, xp, from, depth + 1)) < 0)
+            return rc;
+        return 1;
+    }
+    snprintf(e->buf, sizeof e->buf, "`%s` wrote what `%s` read back: the trace holds what it "
+             "was given, not what it stored", wn, rn);
+    e->ch.end = ttfi_arena_strcpy(e->in->arena, e->buf);
+    return e->ch.end ? 1 : TT_ENOMEM;
+}
+
 /* The callee of node id to follow: one that passed the same value on,
  * else the last that returned another value (before bound). */
 static int32_t pick_callee(const xpair *xp, int32_t id, uint64_t bound, int *strong)
@@ -547,6 +659,8 @@ static int explain_call(ectx *e, const xpair *xp, int32_t id, int depth)
             return rc;
         return explain_arg(e, xp, set, k, depth + 1);
     }
+    if ((rc = written_link(e, xp, id, depth + 1)) != 0)
+        return rc < 0 ? rc : 0;
     return end_unexplained(e, x);
 }
 
@@ -862,6 +976,10 @@ static int chain_split(ectx *e, const ttd_divergence *dv)
         return rc;
     if ((rc = explain_frame(e, xp, node, dv->bad_index, z)) < 0)
         return rc;
+    /* the frame saw no value differ: what it read, an earlier call of its
+       thread may have written (the same object, a field both name) */
+    if (e->ch.n == 1 && node > 0 && (rc = written_link(e, xp, node, 1)) != 0)
+        return rc < 0 ? rc : 0;
     if (e->ch.n == 1 && !has_values(xp))
         rc = other_threads(e, dv->pair, dv->bad_time_ns, NULL, 1);
     else if (e->ch.n == 1)
@@ -1031,6 +1149,8 @@ static int error_appears(const xchain *c, size_t i)
 {
     if (c->step[i].kind != TTD_CAUSE_RETURNED || !step_flips(c, i))
         return 0;
+    if (i + 1 < c->n && c->wrote[i + 1])
+        return 0;   /* it returned what a writer left in memory */
     if (i + 1 < c->n && c->step[i + 1].strong && step_flips(c, i + 1))
         return 0;
     return !(i > 0 && !c->step[i].strong && step_flips(c, i - 1));
@@ -1153,9 +1273,21 @@ static int step_evidence(ectx *e, const ttd_divergence *dv, ttd_suspect *s, size
         rc = ttdi_evid_add(a, f, TTD_EV_ARGS, TTDI_W_ARGS, "called with %s = %s in the bad "
                            "run, %s in the good run", st->param && st->param[0] ? st->param
                            : "an argument", st->bad_value, st->good_value);
+        if (rc >= 0 && c->wrote[i] && i > 0)  /* a leaf that writes is no trivial one */
+            rc = ttdi_evid_drop(a, f, TTD_EV_TRIVIAL);
+        if (rc >= 0 && c->wrote[i] && i > 0 && !*c->wrote[i])
+            rc = ttdi_evid_add(a, f, TTD_EV_WRITTEN, TTDI_W_WRITTEN, "it made the object `%s` "
+                               "reads later (it returned it), given a value that differs",
+                               c->step[i - 1].function);
+        else if (rc >= 0 && c->wrote[i] && i > 0)
+            rc = ttdi_evid_add(a, f, TTD_EV_WRITTEN, TTDI_W_WRITTEN, "it was given the object "
+                               "`%s` reads later and a value that differs, and its code "
+                               "writes %s, which `%s`'s code reads", c->step[i - 1].function,
+                               c->wrote[i], c->step[i - 1].function);
     }
-    /* another thread's step linked by time alone lends no chain weight */
-    int timed = st->pair != dv->pair && !st->strong;
+    /* another thread's step linked by time alone lends no chain weight
+       (a writer of what the split's thread read is linked by its object) */
+    int timed = st->pair != dv->pair && !st->strong && !c->wrote[i];
     if (rc >= 0 && !timed)
         rc = ttdi_evid_add(a, f, TTD_EV_CHAIN, TTDI_W_CHAIN + (origin ? TTDI_W_CHAIN_ORIGIN : 0),
                            "%s (step %zu of %zu)", origin ? "the earliest cause on the "

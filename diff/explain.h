@@ -28,6 +28,27 @@ int ttdi_replay_timeouts(ttdi_replay *rp);
  * right at the first (swaps.c). 0 or a TT_E* code. */
 int ttdi_replay_swaps(ttdi_replay *rp);
 
+/* The writer of what a reader read (written.c, issue 33 items 2-3): an
+ * earlier call given the reader's object (a pointer parameter equal in
+ * each run) and a value that differs, whose code writes a struct field
+ * the reader's code reads; or one that made the object (returned it)
+ * given a value that differs. */
+typedef struct ttdi_writer {
+    int32_t node;               /* the writer's node, -1 if none */
+    int arg;                    /* its differing argument, -1: a callee's
+                                   result differed instead */
+    int tie;                    /* its parameter that is the object */
+    int rtie;                   /* the reader's parameter that is it */
+    int made;                   /* 1: the writer returned the object (made
+                                   it); field is "" */
+    char field[160];            /* "+0x10 of a `struct record`" */
+} ttdi_writer;
+/* The writer, among the calls of replay rp, of the object node `reader`
+ * of replay rr (rp itself: the same thread) read: the nearest before it
+ * by time. 1 and *out, or 0 (out->node -1). */
+int ttdi_written_by(const ttdi_replay *rp, const ttdi_replay *rr, int32_t reader,
+                    ttdi_writer *out);
+
 /* What the explain stage reads besides the runs and the script: what the
  * stages below it found (read-only). */
 typedef struct ttdi_explain_in {

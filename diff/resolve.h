@@ -326,6 +326,7 @@ int ttdi_suspects(const ttdi_in *in, const ttdi_ipair *p, const ttdi_pass_spec *
 #define TTDI_W_ERROR 4.0
 #define TTDI_W_ARGS 1.0
 #define TTDI_W_ARG_ORIGIN 4.0
+#define TTDI_W_WRITTEN 4.0          /* wrote what a later reader read */
 #define TTDI_W_CODE 6.0
 #define TTDI_W_SOURCE 2.0           /* added when its source changed too */
 #define TTDI_W_CODE_CARRIED 2.0     /* code changed, source did not */

@@ -85,9 +85,17 @@ extern "C" {
  * 1.16: ttd_place label.
  * 1.17: ttd_result values_twinned (a pool's work items whose values were
  * hidden as another worker's twin: how many) and values_times (differing
- * integers that are times near each run's own clock: how many). */
+ * integers that are times near each run's own clock: how many).
+ * 1.18: data written early and read back later: the call that wrote the
+ * object the split's frame (or a getter on the chain) read, tied to it by
+ * the same pointer and a struct field its code writes and the reader's
+ * reads, or by having made (returned) that object (TTD_EV_WRITTEN,
+ * "wrote_read_back"; the verdict's cause kind TTD_COF_WRITTEN,
+ * "written").
+ * 1.19: ttd_hang unlocked (a lost wake-up that hangs, its signal sent
+ * while the waiter held the lock it checks under). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 18
+#define TTD_VERSION_MINOR 19
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -315,11 +323,15 @@ enum ttd_evidence_kind {
                            function whose answer flipped with the same
                            inputs (the chain's origin): its code ran inside
                            it, unseen by the trace (1.8) */
-    TTD_EV_ANSWER       /* "answer_used": no values recorded: it returned a
+    TTD_EV_ANSWER,      /* "answer_used": no values recorded: it returned a
                            yes/no or status answer (bool, enum; an int
                            another int passed up) last before the split,
                            passed up by the calls that returned right
                            after it (1.15) */
+    TTD_EV_WRITTEN      /* "wrote_read_back": given the object a later
+                           reader read (the same pointer in each run) and a
+                           value that differs, its code writes a struct
+                           field the reader's code reads (1.18) */
 };
 
 /* One reason a function is (or is not) a suspect. */
@@ -886,9 +898,13 @@ enum ttd_cause_of {
     TTD_COF_HANG,           /* "hang": the bad run hung with a thread
                                waiting for something that never came
                                (1.13) */
-    TTD_COF_ANSWER          /* "answer": no values recorded: the call whose
+    TTD_COF_ANSWER,         /* "answer": no values recorded: the call whose
                                yes/no or status answer the split's branch
                                came right after (TTD_EV_ANSWER) (1.15) */
+    TTD_COF_WRITTEN         /* "written": data a call wrote into an object
+                               early, read back later by the split's frame
+                               or a getter on the chain (TTD_EV_WRITTEN)
+                               (1.18) */
 };
 
 /* How sure the verdict is (ttd_verdict.confidence). */
@@ -1031,7 +1047,7 @@ typedef struct ttd_hang {
     int unlocked;           /* LOST_WAKEUP: 1 when the waiter held its
                                wait's mutex from before the signal through
                                to the wait: the signal came between its check
-                               and its wait, sent without that lock (1.18) */
+                               and its wait, sent without that lock (1.19) */
 } ttd_hang;
 
 #define TTD_VERDICT_EVIDENCE_MAX 2

@@ -65,6 +65,7 @@ const char *ttd_cause_of_name(int kind)
     case TTD_COF_DEADLOCK: return "deadlock";
     case TTD_COF_HANG: return "hang";
     case TTD_COF_ANSWER: return "answer";
+    case TTD_COF_WRITTEN: return "written";
     default: return "?";
     }
 }
@@ -254,8 +255,8 @@ static int error_origin(const ttd_suspect *s)
     return e && !strstr(e->text, "yes/no");
 }
 
-/* The kind of cause a suspect is: code changed, the error origin, a value
- * on the chain, the answer the split's branch came right after (plain
+/* The kind of cause a suspect is: code changed, the error origin, the
+ * writer of what a later reader read, a value on the chain, the answer the split's branch came right after (plain
  * mode), else the split's own branch. */
 static int suspect_kind(const ttd_suspect *s)
 {
@@ -263,6 +264,8 @@ static int suspect_kind(const ttd_suspect *s)
         return TTD_COF_CODE;
     if (error_origin(s) || evidence_of(s, TTD_EV_INLINED))
         return TTD_COF_ERROR_ORIGIN;    /* or the code inlined into it */
+    if (evidence_of(s, TTD_EV_WRITTEN))
+        return TTD_COF_WRITTEN;         /* wrote what a later reader read */
     if (evidence_of(s, TTD_EV_VALUE) || evidence_of(s, TTD_EV_CHAIN) ||
         evidence_of(s, TTD_EV_ARG_ORIGIN) || evidence_of(s, TTD_EV_ERROR))
         return TTD_COF_VALUE;
@@ -276,11 +279,25 @@ static int suspect_kind(const ttd_suspect *s)
  * which no value confirms. Then the verdict's other evidence (a race,
  * code changed out of sight, the threads' order, a flag, a count) comes
  * first, as it did before that answer was named. */
-static int bare_split(const ttd_divergence *d)
+/* 1 if suspect s only returned another value near the split, and no
+ * step of the cause chain links that value to the split (values
+ * recorded: the chain followed the values the split's frame saw, and
+ * this was none of them): an earlier difference the evidence does not tie
+ * to the split, which names no cause (issue 33: an unrelated earlier
+ * difference is not blamed); the split counts as bare then. */
+static int off_chain(const ttd_result *r, const ttd_suspect *s)
+{
+    return r->values && s->role != TTD_SUSPECT_FRAME && suspect_kind(s) == TTD_COF_VALUE &&
+           !evidence_of(s, TTD_EV_CHAIN) && !evidence_of(s, TTD_EV_ARG_ORIGIN) &&
+           !evidence_of(s, TTD_EV_ERROR);
+}
+
+static int bare_split(const ttd_result *r, const ttd_divergence *d)
 {
     int k = d && d->nsuspects ? suspect_kind(&d->suspects[0]) : TTD_COF_SPLIT;
 
-    return k == TTD_COF_SPLIT || k == TTD_COF_ANSWER;
+    return k == TTD_COF_SPLIT || k == TTD_COF_ANSWER || (d && d->nsuspects &&
+                                                         off_chain(r, &d->suspects[0]));
 }
 
 /* The cause chain's step of function f, NULL if none. */
@@ -305,8 +322,10 @@ static const ttd_place *cause_suspect(vctx *c, const ttd_suspect *s)
     p->function = s->name;
     p->file = s->file;
     p->line = s->line;
-    p->pair = (int64_t)s->pair;
-    p->thread = thread_name(c, s->pair);
+    /* the chain's step says where (a suspect of one name may have been
+       found first in another thread) */
+    p->pair = (int64_t)(st ? st->pair : s->pair);
+    p->thread = thread_name(c, st ? st->pair : s->pair);
     p->bad_index = st ? st->bad_index : s->index;
     p->text = st ? st->text : s->nevidence ? s->evidence[0].text : NULL;
     /* the split's own branch: where in the frame each run went (the
@@ -376,14 +395,14 @@ static const ttd_race *race_on_path(const ttd_result *r)
  * another answer is kept since items are matched by their values:
  * ttdiff_checkact's tickets_left returned -1). The act's answer is not
  * taken: the race names the check, another function. */
-static int race_explains(const ttd_race *x, const ttd_divergence *d)
+static int race_explains(const ttd_result *r, const ttd_race *x, const ttd_divergence *d)
 {
     const ttd_suspect *s = d && d->nsuspects ? &d->suspects[0] : NULL;
     int k = s ? suspect_kind(s) : TTD_COF_SPLIT;
 
-    if (bare_split(d))
+    if (bare_split(r, d))
         return 1;
-    if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE) || !s->name)
+    if ((k != TTD_COF_ERROR_ORIGIN && k != TTD_COF_VALUE && k != TTD_COF_WRITTEN) || !s->name)
         return 0;
     return x->check && !strcmp(s->name, x->check);
 }
@@ -1054,7 +1073,7 @@ static const ttd_place *cause_runs(vctx *c)
     const ttd_race *x = race_on_path(r);
     const ttd_code_change *ch = only_change(r);
 
-    if (x && race_explains(x, d))
+    if (x && race_explains(r, x, d))
         return cause_race(c, x);
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
         return cause_code(c, ch, 0);
@@ -1062,14 +1081,14 @@ static const ttd_place *cause_runs(vctx *c)
      * source changed: the runs part because of it, out of the chain's
      * sight (it wrote what the split's branch read) */
     const ttd_code_change *sc = d && d->nsuspects && !with_evidence(d, TTD_EV_CODE) &&
-                                bare_split(d) ? only_source(c) : NULL;
+                                bare_split(r, d) ? only_source(c) : NULL;
     if (sc)
         return cause_code(c, sc, 1);
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
     const ttd_value_diff *g = getter_first(r);
-    int bare = d && d->nsuspects && bare_split(d);
+    int bare = d && d->nsuspects && bare_split(r, d);
     if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
         return cause_lost(c, &oc, bare ? NULL : g);
     if (bare && ttdi_order_cause_find(r, &oc))
@@ -1104,6 +1123,12 @@ static const ttd_place *cause_runs(vctx *c)
     int val = d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_VALUE;
     if ((bare || val) && c->in && ttdi_wakewin_find(c->in, r, &ww) == 1)
         return cause_wakewin(c, &ww);
+    /* a value the chain does not tie to the split names no cause: the
+       best suspect that is no such value (a step of the chain, the split's
+       own branch) */
+    for (size_t i = 0; d && d->nsuspects && off_chain(r, &d->suspects[0]) && i < d->nsuspects; i++)
+        if (!off_chain(r, &d->suspects[i]))
+            return cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
         return cause_suspect(c, &d->suspects[0]);
     if (r->nchain && r->chain[0].kind != TTD_CAUSE_EXIT)

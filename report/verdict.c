@@ -45,6 +45,7 @@ static void cause_phrase(const ttd_place *c, char *buf, size_t n)
     case TTD_COF_DEADLOCK: snprintf(buf, n, "a deadlock at `%s`", f); break;
     case TTD_COF_HANG: snprintf(buf, n, "a wait that never ended in `%s`", f); break;
     case TTD_COF_ANSWER: snprintf(buf, n, "the answer `%s` returned", f); break;
+    case TTD_COF_WRITTEN: snprintf(buf, n, "data `%s` wrote, read back later", f); break;
     default:    /* no function: the same calls, another end */
         if (c->function && *c->function)
             snprintf(buf, n, "the branch in `%s`", f);

@@ -113,6 +113,35 @@ XT void xt_mutex_lock(void) { __asm__ volatile(""); }
 XT void xt_mutex_unlock(void) { __asm__ volatile(""); }
 /* A number parser given a buffer and its length (not NUL-terminated). */
 XT long xt_num(const char *s, size_t n) { return s && n ? s[0] - '0' : 0; }
+/* A record written early and read back late (written.c): xt_plan writes
+ * its size and page count, xt_stamp_rec another field, xt_set_large its
+ * flag; xt_verify reads the size and the count, xt_get_large the flag. */
+struct xt_rec { long size; int npages; int large; long stamp; };
+XT int xt_plan(struct xt_rec *r, long size);
+XT void xt_stamp_rec(struct xt_rec *r, long size);
+XT int xt_verify(const struct xt_rec *r);
+XT void xt_set_large(struct xt_rec *r, int large);
+XT int xt_get_large(const struct xt_rec *r);
+XT int xt_is_large(long size);
+XT int xt_plan(struct xt_rec *r, long size)
+{
+    r->size = size;
+    r->npages = (int)(size / 4096) + 1;
+    return 0;
+}
+XT void xt_stamp_rec(struct xt_rec *r, long size) { r->stamp = size ^ 0x5a; }
+XT int xt_verify(const struct xt_rec *r) { return r->npages * 4096L - 16 < r->size ? -1 : 0; }
+XT void xt_set_large(struct xt_rec *r, int large) { r->large = large; }
+XT int xt_get_large(const struct xt_rec *r) { return r->large; }
+XT int xt_is_large(long size) { return size > 4112; }
+XT struct xt_rec *xt_new_rec(long size);
+XT struct xt_rec *xt_new_rec(long size)
+{
+    static struct xt_rec one;
+    one.size = size;
+    one.npages = (int)(size / 4096);
+    return &one;
+}
 
 /* A decision made inside a function by helpers the compiler inlined into
  * it (no ENTER of their own in values mode): xt_integral() holds
@@ -679,6 +708,253 @@ static void test_stored_read_back(void **state)
     ttd_free(d);
 #undef STORED
 }
+
+/* Data written early and read back much later (issue 33 items 2-3,
+ * written.c): xt_plan(rec, size) stores a count computed from the size,
+ * xt_stamp_rec(rec, size) another field, xt_f1(n) sums (no record); much
+ * later xt_verify(rec), whose calls part, saw no value of its own differ.
+ * The writer is xt_plan: the same record (pointer) in each run, a size
+ * that differs, and its code writes a field xt_verify's code reads; it
+ * heads the verdict as "written", the chain stops at it and says why.
+ * Must not: xt_stamp_rec (the same record, later, another size) writes
+ * no field xt_verify reads; xt_f1 and xt_work (later still, another
+ * value; xt_work returned another sum right before the split) are no
+ * writers of the record; xt_plan given another record than xt_verify
+ * reads is no writer either: the chain stays at the split, and the
+ * verdict blames no earlier value the chain does not tie to the split
+ * (xt_work's): the branch, "unknown"; two runs alike do not diverge. */
+#define REC 0x5000
+#define WRITE(prec, sz, last) {E(xt_main, 1), E2(xt_plan, prec, sz), X(xt_plan, 0), \
+        E2(xt_stamp_rec, REC, sz), X(xt_stamp_rec, 0), E(xt_f1, sz), X(xt_f1, 0), \
+        E(xt_work, sz), X(xt_work, sz % 97), E(xt_verify, REC), E(last, 0), X(last, 0), \
+        X(xt_verify, 0), X(xt_main, 0), {0}}
+static void test_written_read_back(void **state)
+{
+    (void)state;
+    const struct op g[] = WRITE(REC, 8000, xt_ok), b[] = WRITE(REC, 8180, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 2);
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_ARGUMENT);
+    assert_string_equal(dv->chain[0].function, "xt_plan");
+    assert_string_equal(dv->chain[0].bad_value, "8180");
+    assert_false(dv->chain[0].strong);
+    assert_non_null(strstr(dv->chain[0].text, "the object `xt_verify` reads (r): its code "
+                                              "writes +0x0 of a `struct xt_rec`"));
+    assert_non_null(strstr(dv->chain_end, "`xt_plan` wrote what `xt_verify` read back"));
+    assert_string_equal(dv->suspects[0].name, "xt_plan");
+    assert_true(has_ev(&dv->suspects[0], TTD_EV_WRITTEN));
+    assert_false(has_ev(&dv->suspects[0], TTD_EV_TRIVIAL));
+    assert_false(has_ev(sus(dv, "xt_stamp_rec"), TTD_EV_WRITTEN));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    assert_string_equal(r->verdict->cause->function, "xt_plan");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_POSSIBLE);
+    assert_string_equal(ttd_evidence_name(TTD_EV_WRITTEN), "wrote_read_back");
+    assert_string_equal(ttd_cause_of_name(TTD_COF_WRITTEN), "written");
+    ttd_free(d);
+    /* must not: another record (the writer's pointer is not the reader's) */
+    const struct op g1[] = WRITE(0x6000, 8000, xt_ok), b1[] = WRITE(0x6000, 8180, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    for (size_t i = 0; i < r->first->nchain; i++)
+        assert_string_not_equal(r->first->chain[i].function, "xt_plan");
+    assert_true(has_ev(sus(r->first, "xt_work"), TTD_EV_VALUE));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_SPLIT);
+    assert_string_equal(r->verdict->cause->function, "xt_verify");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_UNKNOWN);
+    ttd_free(d);
+    /* must not: two runs alike */
+    d = diff(b, b);
+    r = ttd_get_result(d);
+    assert_false(r->diverged);
+    assert_int_equal(r->verdict->exit, 0);
+    ttd_free(d);
+#undef WRITE
+    /* must not: only the neighbour field's writer got another value */
+#define STAMP(sz, last) {E(xt_main, 1), E2(xt_plan, REC, 8000), X(xt_plan, 0), \
+        E2(xt_stamp_rec, REC, sz), X(xt_stamp_rec, 0), E(xt_f1, sz), X(xt_f1, 0), \
+        E(xt_work, sz), X(xt_work, sz % 97), E(xt_verify, REC), E(last, 0), X(last, 0), \
+        X(xt_verify, 0), X(xt_main, 0), {0}}
+    const struct op g2[] = STAMP(8000, xt_ok), b2[] = STAMP(8180, xt_fail);
+    d = diff(g2, b2);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_string_equal(r->verdict->cause->function, "xt_verify");
+    assert_int_equal(r->verdict->confidence, TTD_CONF_UNKNOWN);
+    ttd_free(d);
+#undef STAMP
+}
+
+/* An answer that flipped inside the writer: xt_plan, given the record
+ * xt_verify reads, called xt_check, which answered -22 in the bad run (0
+ * in the good one): the writer stored what it made of that answer, and
+ * the chain goes on into it (as own_flip links one inside a call that
+ * returned the same): xt_check is where the failure starts. Must not: an
+ * ordinary number that differs inside (5 for 6) is no step: the chain
+ * stops at the writer. */
+#define INSIDE(sz, v, last) {E(xt_main, 1), E2(xt_plan, REC, sz), E(xt_check, 7), \
+        X(xt_check, v), X(xt_plan, 0), E(xt_f1, 2), X(xt_f1, 0), E(xt_verify, REC), \
+        E(last, 0), X(last, 0), X(xt_verify, 0), X(xt_main, 0), {0}}
+static void test_written_flip_inside(void **state)
+{
+    (void)state;
+    const struct op g[] = INSIDE(8000, 0, xt_ok), b[] = INSIDE(8180, -22, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_int_equal(dv->nchain, 3);
+    assert_string_equal(dv->chain[0].function, "xt_check");
+    assert_int_equal(dv->chain[0].kind, TTD_CAUSE_RETURNED);
+    assert_string_equal(dv->chain[1].function, "xt_plan");
+    assert_true(has_ev(sus(dv, "xt_check"), TTD_EV_ERROR));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_ERROR_ORIGIN);
+    assert_string_equal(r->verdict->cause->function, "xt_check");
+    ttd_free(d);
+    const struct op g1[] = INSIDE(8000, 5, xt_ok), b1[] = INSIDE(8180, 6, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 2);
+    assert_string_equal(r->first->chain[0].function, "xt_plan");
+    assert_string_equal(r->verdict->cause->function, "xt_plan");
+    ttd_free(d);
+}
+#undef INSIDE
+
+/* The object made early (xt_new_rec(size) returned it: a constructor,
+ * whose writes through its result the code's fields do not name) and
+ * read much later by xt_verify: the maker, given a size that differs, is
+ * the writer ("returned the object ... it made it"). Must not: it made
+ * another object than xt_verify reads; or it was given the same size in
+ * both runs (nothing it made differs by what the trace shows). */
+#define MADE(obj, sz, last) {E(xt_main, 1), E(xt_new_rec, sz), X(xt_new_rec, obj), \
+        E(xt_f1, 2), X(xt_f1, 0), E(xt_verify, REC), E(last, 0), X(last, 0), X(xt_verify, 0), \
+        X(xt_main, 0), {0}}
+static void test_written_made(void **state)
+{
+    (void)state;
+    const struct op g[] = MADE(REC, 8000, xt_ok), b[] = MADE(REC, 8180, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_int_equal(dv->nchain, 2);
+    assert_string_equal(dv->chain[0].function, "xt_new_rec");
+    assert_non_null(strstr(dv->chain[0].text, "and returned the object `xt_verify` reads (r): "
+                                              "it made it"));
+    assert_true(has_ev(sus(dv, "xt_new_rec"), TTD_EV_WRITTEN));
+    assert_string_equal(r->verdict->cause->function, "xt_new_rec");
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+    const struct op g1[] = MADE(0x6000, 8000, xt_ok), b1[] = MADE(0x6000, 8180, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+    const struct op g2[] = MADE(REC, 8000, xt_ok), b2[] = MADE(REC, 8000, xt_fail);
+    d = diff(g2, b2);
+    r = ttd_get_result(d);
+    assert_int_equal(r->first->nchain, 1);
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+}
+#undef MADE
+
+/* The writer in another thread (issue 33 item 3: across threads): a
+ * worker plans the record (xt_plan, another size) and returns before main
+ * reads it in xt_verify, in both runs: xt_plan is the writer, linked by
+ * the record and the field (chain weight, no "by time only"); the verdict
+ * names the worker's thread, though main called xt_plan too (for another
+ * record, so its suspect of that name came from main's calls). Must not:
+ * in the good run the worker planned it only after xt_verify began (the
+ * runs ordered the write and the read otherwise: a race's business, not
+ * data read back): no writer step. */
+#define TE2(t, f, a, b) {(void *)(f), 0, t, (uint64_t)(a), (uint64_t)(b), 0, NULL}
+#define WORKER(sz) TE(1, xt_worker, 0), TE2(1, xt_plan, REC, sz), TX(1, xt_plan, 0), \
+        TX(1, xt_worker, 0)
+#define READ(last) E(xt_verify, REC), E(last, 0), X(last, 0), X(xt_verify, 0)
+static void test_written_other_thread(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(xt_main, 1), E2(xt_plan, 0x7000, 100), X(xt_plan, 0), WORKER(8000),
+                           READ(xt_ok), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), E2(xt_plan, 0x7000, 100), X(xt_plan, 0), WORKER(8180),
+                           READ(xt_fail), X(xt_main, 0), {0}};
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_int_equal(dv->nchain, 2);
+    assert_string_equal(dv->chain[0].function, "xt_plan");
+    assert_int_equal(dv->chain[0].pair, 1);
+    assert_non_null(strstr(dv->chain[0].text, "the object `xt_verify` reads (r)"));
+    const ttd_suspect *p = sus(dv, "xt_plan");
+    assert_true(has_ev(p, TTD_EV_WRITTEN));
+    assert_true(has_ev(p, TTD_EV_CHAIN));
+    for (size_t i = 0; i < p->nevidence; i++)
+        assert_null(strstr(p->evidence[i].text, "by time only"));
+    assert_int_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    assert_string_equal(r->verdict->cause->function, "xt_plan");
+    /* the worker's call, though main called xt_plan too (another record) */
+    assert_int_equal(r->verdict->cause->pair, 1);
+    assert_string_equal(r->verdict->cause->thread, "worker");
+    ttd_free(d);
+    /* must not: the good run wrote after the read began */
+    const struct op g1[] = {E(xt_main, 1), E(xt_verify, REC), TE(1, xt_worker, 0),
+                            TE2(1, xt_plan, REC, 8000), TX(1, xt_plan, 0), TX(1, xt_worker, 0),
+                            E(xt_ok, 0), X(xt_ok, 0), X(xt_verify, 0), X(xt_main, 0), {0}};
+    d = diff(g1, b);
+    r = ttd_get_result(d);
+    for (size_t i = 0; i < r->first->nsuspects; i++)
+        assert_false(has_ev(&r->first->suspects[i], TTD_EV_WRITTEN));
+    assert_int_not_equal(r->verdict->cause->kind, TTD_COF_WRITTEN);
+    ttd_free(d);
+}
+#undef READ
+#undef WORKER
+#undef TE2
+
+/* A flag stored by a setter and returned much later by a getter of the
+ * same record (issue 33 item 3), values too common (0, 1) to link by
+ * equality alone: the record ties them. xt_is_large answers, xt_set_large
+ * stores the answer, xt_get_large returns it to xt_main, whose calls
+ * part. The chain runs split <- getter <- setter (written) <- xt_is_large
+ * (returned the setter's argument), and the getter is no error origin of
+ * its own (its answer came from memory). Must not: the getter reads
+ * another record than the setter wrote: the chain stops at the getter. */
+#define FLAG(grec, sz, v, last) {E(xt_main, 1), E(xt_is_large, sz), X(xt_is_large, v), \
+        E2(xt_set_large, REC, v), X(xt_set_large, 0), E(xt_f1, 1), X(xt_f1, 0), \
+        E(xt_get_large, grec), X(xt_get_large, v), E(last, 0), X(last, 0), X(xt_main, 0), {0}}
+static void test_written_getter(void **state)
+{
+    (void)state;
+    const struct op g[] = FLAG(REC, 8000, 1, xt_ok), b[] = FLAG(REC, 4100, 0, xt_fail);
+    ttd_diff *d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    const ttd_divergence *dv = r->first;
+    assert_non_null(dv);
+    assert_true(dv->nchain >= 4);
+    assert_string_equal(dv->chain[dv->nchain - 2].function, "xt_get_large");
+    assert_string_equal(dv->chain[dv->nchain - 3].function, "xt_set_large");
+    assert_non_null(strstr(dv->chain[dv->nchain - 3].text, "the object `xt_get_large` reads"));
+    assert_string_equal(dv->chain[dv->nchain - 4].function, "xt_is_large");
+    assert_true(dv->chain[dv->nchain - 4].strong);
+    assert_false(has_ev(sus(dv, "xt_get_large"), TTD_EV_ERROR));
+    assert_true(has_ev(sus(dv, "xt_set_large"), TTD_EV_WRITTEN));
+    assert_string_equal(r->verdict->cause->function, "xt_is_large");
+    ttd_free(d);
+    /* must not: the getter reads another record */
+    const struct op g1[] = FLAG(0x6000, 8000, 1, xt_ok), b1[] = FLAG(0x6000, 4100, 0, xt_fail);
+    d = diff(g1, b1);
+    r = ttd_get_result(d);
+    dv = r->first;
+    assert_string_equal(dv->chain[0].function, "xt_get_large");
+    assert_false(has_ev(sus(dv, "xt_set_large"), TTD_EV_WRITTEN));
+    ttd_free(d);
+}
+#undef FLAG
+#undef REC
 
 /* A range check's answer, stored and read back much later (issue 33):
  * xt_f1 (void: it keeps what it parsed) calls xt_num on a buffer and its
@@ -2040,6 +2316,11 @@ int main(void)
         cmocka_unit_test(test_origin_pointer_threads),
         cmocka_unit_test(test_frame_decides),
         cmocka_unit_test(test_stored_read_back),
+        cmocka_unit_test(test_written_read_back),
+        cmocka_unit_test(test_written_getter),
+        cmocka_unit_test(test_written_other_thread),
+        cmocka_unit_test(test_written_made),
+        cmocka_unit_test(test_written_flip_inside),
         cmocka_unit_test(test_chain_sibling),
         cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_static_pointers),
