@@ -436,6 +436,11 @@ typedef struct ttdi_ltap {
     size_t nrec;
     const uint64_t *paddr;  /* bit i of a lock set: lock address paddr[i] */
     int nprov;
+    int partial;            /* 1: ret may miss a lock-free return in what
+                               was read (a call the filter drops
+                               returned, an UNLOCK of a lock not held, a
+                               call between a condition WAIT and its
+                               WOKE): ttdi_races_possible walks */
 } ttdi_ltap;
 
 /* The thread order's data of thread `thread` of r up to its first event
