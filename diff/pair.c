@@ -63,7 +63,7 @@ static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
 static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
     ttdi_walk wk;
-    uint64_t key, seen = 0;
+    uint64_t key, seen = 0, cap = ttdi_sketch_events;
     int rc;
 
     if (ti->sketch)
@@ -72,7 +72,7 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return TT_ENOMEM;
     if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
         return rc;
-    while (seen < ttdi_sketch_events && (rc = ttdi_walk_next(&wk)) > 0) {
+    while (seen < cap && (rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;
         if ((rc = ttdi_norm_key(n, &wk.ev, &key)) < 0)

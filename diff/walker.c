@@ -327,7 +327,7 @@ static int tap(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_event *ev = &w->ev;
-    ttdi_lframe f = {0, 0, UINT64_MAX, NULL, 0}; /* set when a call returns */
+    ttdi_lframe f = {0, 0, 0, NULL, 0}; /* set when lock_call returns 1 */
     int rc = 0;
 
     if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))
@@ -335,12 +335,13 @@ static int tap(ttdi_walk *w)
     sy->prev_tsc = ev->tsc;
     if (ev->kind == TTF_EV_SYNC_OP) {
         tap_sop(sy, ev);
-    } else if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
-        rc = tap_return(sy, &f, ev);
-        sy->partial |= sy->waiting;
-    } else if (f.t0 != UINT64_MAX || sy->waiting) {
-        sy->partial = 1;    /* a return with key 0 (not in lr), or a call
-                               in a condition wait */
+    } else {
+        size_t n = sy->lt.n;
+        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0)
+            rc = tap_return(sy, &f, ev);
+        else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
+            sy->partial = 1;    /* a return with key 0: not in lr */
+        sy->partial |= sy->waiting; /* a call in a condition wait */
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
     return rc < 0 ? rc : 0;
