@@ -363,7 +363,7 @@ static int races(ttd_diff *d)
 
     if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
         !d->x.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)) ||
-        !ttdi_races_possible(&d->r[TTD_BAD], dv ? dv->bad_time_ns : ttdi_trace_end(bt)))
+        !ttdi_races_possible(&d->r[TTD_BAD], UINT64_MAX))   /* the walk's until_ns */
         return 0;
     size_t nb = d->nbase;
     int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);

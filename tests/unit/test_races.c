@@ -1561,9 +1561,11 @@ static void test_interleave_marks(void **state)
  * seller-1), a lock now and then inside one, a nested call of its own now
  * and then (fail, helper); main calls log{}; with share, also check{}
  * then work{ lock unlock } now and then, the check lock-free or (every
- * other time in seller-1; with share 2 always, in both) inside a lock; with odd 1 seller-0 unlocks a mutex it
- * does not hold, with odd 2 it makes a call inside a condition wait. */
-static void apart_run(const char *name, uint32_t seed, int share, int odd)
+ * other time in seller-1; with share 2 always, in both) inside a lock;
+ * with odd 1 seller-0 unlocks a mutex it does not hold, with odd 2 it
+ * makes a call inside a condition wait; with early, seller-0 calls fail{}
+ * first (a bad run that parts there, before any race). */
+static void apart_early(const char *name, uint32_t seed, int share, int odd, int early)
 {
     static const char *const own[3][3] = {{"", "", ""}, {"parse{", "lex{", "fail{ }"},
                                           {"peek{", "tally{", "helper{ }"}};
@@ -1578,6 +1580,8 @@ static void apart_run(const char *name, uint32_t seed, int share, int odd)
         op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
         op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
         run(&t, th, "}");
+        if (early && th == 1)
+            run(&t, th, "fail{ }");
         for (int i = 0; i < 80; i++) {
             if (share && rnd(6) == 0) {
                 int locked = share == 2 || (th == 2 && i % 2);
@@ -1611,6 +1615,11 @@ static void apart_run(const char *name, uint32_t seed, int share, int odd)
         run(&t, th, "}");
     }
     assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void apart_run(const char *name, uint32_t seed, int share, int odd)
+{
+    apart_early(name, seed, share, odd, 0);
 }
 
 /* ttdi_races_possible of trace name, its threads read whole by run walks
@@ -1668,6 +1677,33 @@ static void test_races_possible(void **state)
     ttfi_arena_free(&a);
 }
 
+/* The engine asks ttdi_races_possible about the whole bad run, as the
+ * walk reads it (to its end, not to the split): a bad run that parts
+ * before its races still names them. */
+static void test_races_past_split(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *v;
+    int named = 0;
+    (void)state;
+
+    for (uint32_t seed = 1; seed <= 24; seed += 3) {   /* share 1 */
+        apart_early("early-good.trc", seed, 1, 0, 0);
+        apart_early("early-bad.trc", seed, 1, 0, 1);
+        size_t n = races_of("early-bad.trc", NULL, 0, &v, &a);
+        ttd_diff *d = NULL;
+        assert_int_equal(ttd_diff_files(path_of("early-good.trc"), path_of("early-bad.trc"),
+                                        NULL, &d, NULL), 0);
+        const ttd_result *r = ttd_get_result(d);
+        assert_non_null(r->first);
+        assert_true(r->nraces > 0 || n == 0);
+        named += r->nraces > 0;
+        ttd_free(d);
+    }
+    assert_true(named >= 2);
+    ttfi_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1685,6 +1721,7 @@ int main(void)
         cmocka_unit_test(test_interleave_unwind),
         cmocka_unit_test(test_races_unwind),
         cmocka_unit_test(test_races_possible),
+        cmocka_unit_test(test_races_past_split),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
         cmocka_unit_test(test_reaches_symptom),
