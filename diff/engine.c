@@ -351,7 +351,10 @@ static int race_bases(ttd_diff *d, ttdi_race_run *g, ttdi_norm *nm)
 
 /* The races of the bad run (races.c), when threads matter: the split came
  * while two threads of the bad run ran, or the runs ended differently (or
- * the bad run is known to have failed). Only with SYNC_OP records. */
+ * the bad run is known to have failed). Only with SYNC_OP records, and
+ * only when the run walks' first returns do not show that none can be
+ * found (ttdi_races_possible: no function returned lock-free in one
+ * thread and returned in another; then the bad run is not read again). */
 static int races(ttd_diff *d)
 {
     const ttf_trace *bt = d->r[TTD_BAD].t;
@@ -359,7 +362,8 @@ static int races(ttd_diff *d)
     int fail = d->x.outcome.differs || d->x.outcome.failed;
 
     if (!(ttf_get_header(bt)->optional_features & TTF_HEADER_SYNC) || d->r[TTD_BAD].nt < 2 ||
-        !d->x.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)))
+        !d->x.diverged || (!fail && (!dv || running_at(bt, dv->bad_time_ns) < 2)) ||
+        !ttdi_races_possible(&d->r[TTD_BAD], UINT64_MAX))   /* the walk's until_ns */
         return 0;
     size_t nb = d->nbase;
     int64_t *map = malloc((d->r[TTD_BAD].nt + 1) * sizeof *map);

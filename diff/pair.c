@@ -9,7 +9,7 @@
  * with only it) is paired by the round's rule. Threads that tie (a pool of
  * look-alike workers) are paired by what they did: each thread's sketch is
  * a histogram of the function keys it entered (the first SKETCH_EVENTS
- * kept events, square-rooted counts hashed into SKETCH_BINS bins, unit
+ * kept ENTERs and messages, square-rooted counts hashed into SKETCH_BINS bins, unit
  * length), and a candidate pair scores 0.8 x the cosine of the sketches +
  * 0.2 x the ratio of the threads' event counts (smaller / larger). The
  * assignment is greedy: best score first (ties in creation order), which
@@ -25,7 +25,10 @@
 #include "prepare.h"
 
 #define SKETCH_BINS 256             /* histogram bins */
-#define SKETCH_EVENTS (1u << 21)    /* kept events read per thread at most */
+#define SKETCH_EVENTS (1u << 21)    /* kept ENTERs (and messages) read per
+                                       thread at most */
+
+uint64_t ttdi_sketch_events = SKETCH_EVENTS;
 
 static int same(const char *x, const char *y)
 {
@@ -60,7 +63,7 @@ static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
 static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
     ttdi_walk wk;
-    uint64_t key, seen = 0;
+    uint64_t key, seen = 0, cap = ttdi_sketch_events;
     int rc;
 
     if (ti->sketch)
@@ -69,7 +72,7 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return TT_ENOMEM;
     if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
         return rc;
-    while (seen < SKETCH_EVENTS && (rc = ttdi_walk_next(&wk)) > 0) {
+    while (seen < cap && (rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;
         if ((rc = ttdi_norm_key(n, &wk.ev, &key)) < 0)
@@ -78,6 +81,7 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         if (rc)
             ti->sketch[(key >> 40) % SKETCH_BINS] += 1.0f;
     }
+    ti->capped = rc > 0;    /* it stopped at the cap */
     ttdi_walk_close(&wk);
     double len = 0;
     for (size_t i = 0; i < SKETCH_BINS; i++) {
@@ -465,7 +469,8 @@ const char *ttdi_thread_label(const ttdi_run_state *r, struct ttfi_arena *a, uin
 int ttdi_tinfo_differ(const ttdi_tinfo *g, const ttdi_tinfo *b)
 {
     return g->sketch && b->sketch &&
-           (g->events != b->events || memcmp(g->sketch, b->sketch, SKETCH_BINS * sizeof *g->sketch));
+           (g->events != b->events || memcmp(g->sketch, b->sketch, SKETCH_BINS * sizeof *g->sketch) ||
+            ((g->capped || b->capped) && g->digest != b->digest));
 }
 
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n)
@@ -492,6 +497,7 @@ int ttdi_load_threads(ttdi_run_state *r)
         ti->first = th ? th->first_name : NULL;
         ti->start = "";
         ti->events = th ? th->events : 0;
+        ti->digest = th ? th->digest : 0;
         ttdi_walk wk;
         int rc = ttdi_walk_raw(&wk, r->t, (uint32_t)i);
         if (rc < 0)

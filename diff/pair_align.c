@@ -508,7 +508,8 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
  * and marks (walker.c) it then takes instead of walking each thread from
  * its start again, reading only from the last mark before the split.
  * So is a pair that already looks different (the pairing sketched both
- * threads, and the sketches or event counts differ: ttdi_tinfo_differ),
+ * threads, and the sketches or event counts differ, or a sketch stopped at
+ * its cap and the threads' digests differ: ttdi_tinfo_differ),
  * likely to part: its run walks also keep the timing scan's prefix state
  * at their marks (timing.c, ttdi_tpre_*), and the timing scan, the first
  * run walk of a split thread otherwise, starts near the first hunk.

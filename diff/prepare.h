@@ -197,6 +197,7 @@ typedef struct ttdi_tinfo {
     const char *first;  /* first name, NULL if none */
     const char *start;  /* first function entered, "" if none */
     uint64_t events;    /* raw events of the thread */
+    uint64_t digest;    /* its calls in order as one hash (ttf_thread) */
     int64_t partner;    /* thread index in the other run, -1 if none */
     int paired_by;      /* TTD_PAIR_* when paired */
     int tie;            /* TTD_PAIR_CONTENT: the round whose rule tied */
@@ -204,6 +205,8 @@ typedef struct ttdi_tinfo {
     double second;      /* best other candidate's score, -1 if none */
     float *sketch;      /* content histogram, NULL until a tie needs it
                            (malloc'd: ttdi_tinfo_free) */
+    int capped;         /* 1: the sketch stopped at its cap (it read
+                           the thread's first kept events only) */
 } ttdi_tinfo;
 
 /* What ttdi_pair_threads works on. */
@@ -232,9 +235,15 @@ int ttdi_pair_threads(ttdi_pairing *p);
 int ttdi_pair_uncertain(double score, double second);
 
 /* 1 when threads g and b (of two runs) were both sketched and their
- * sketches or event counts differ: a pair that already looks different
- * (likely to part: the aligner reads it by run walks), else 0. */
+ * sketches or event counts differ, or a sketch stopped at its cap and
+ * their digests differ (a difference past what the
+ * sketches read): a pair that already looks different (likely to part:
+ * the aligner reads it by run walks), else 0. */
 int ttdi_tinfo_differ(const ttdi_tinfo *g, const ttdi_tinfo *b);
+
+/* The kept ENTERs a sketch reads per thread at most (pair.c
+ * SKETCH_EVENTS; a test lowers it). */
+extern uint64_t ttdi_sketch_events;
 /* Free the sketches of t[0..n). */
 void ttdi_tinfo_free(ttdi_tinfo *t, size_t n);
 
@@ -427,6 +436,11 @@ typedef struct ttdi_ltap {
     size_t nrec;
     const uint64_t *paddr;  /* bit i of a lock set: lock address paddr[i] */
     int nprov;
+    int partial;            /* 1: ret may miss a lock-free return in what
+                               was read (a call the filter drops
+                               returned, an UNLOCK of a lock not held, a
+                               call between a condition WAIT and its
+                               WOKE): ttdi_races_possible walks */
 } ttdi_ltap;
 
 /* The thread order's data of thread `thread` of r up to its first event

@@ -87,7 +87,16 @@
  * others. No names are looked up until the few races found are written
  * out. The
  * engine runs it only when threads matter (a split while two threads ran,
- * or a failing outcome) and the traces recorded sync operations. A
+ * or a failing outcome) and the traces recorded sync operations, and not
+ * at all when what the run walks kept shows that it can find nothing
+ * (ttdi_races_possible, issue 38 item 4: every finding pairs two threads'
+ * returned calls of one function, one of them at least lock-free, and the
+ * thread order's first return of each function and lock set in each
+ * thread, ttdi_walk_tap, says whether a function returned lock-free in
+ * one thread and returned in another; on data it cannot vouch for, a
+ * thread not read past the walk's end, lock sets not exact, a return the
+ * filter drops, an UNLOCK of a mutex not held, a call inside a condition
+ * wait, it walks). A
  * thread read ahead of the others can meet a lock-free call of a function
  * before the call that shows the function locks: the rule then misses it.
  */
@@ -95,6 +104,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "resolve.h"
 
@@ -1334,6 +1344,51 @@ static int race_cmp(const void *x, const void *y)
     if (a->score != b->score)
         return a->score < b->score ? 1 : -1;
     return a->time_ns < b->time_ns ? -1 : a->time_ns > b->time_ns;
+}
+
+/* ---- before the walk: can it find anything? ------------------------------ */
+
+#define SEEN_LF (1ull << 62)    /* a name's returns: one was lock-free */
+#define SEEN_MULTI (1ull << 63) /* returns in two threads at least */
+
+/* Thread i's call f returned (its function's name, whether it held or
+ * took a lock): into seen (a hash of the name -> 1 + the first thread
+ * that returned one, SEEN_LF, SEEN_MULTI). 1 when the name now has a
+ * lock-free return and returns in two threads (or no name, or no
+ * memory): a race may be found. */
+static int seen_return(ttdi_map *seen, uint32_t i, const ttdi_lframe *f)
+{
+    int added;
+    uint64_t *v = f->name ? ttdi_map_put(seen, XXH3_64bits(f->name, strlen(f->name)), &added)
+                          : NULL;
+
+    if (!v)
+        return 1;
+    if (added)
+        *v = i + 1ull;
+    if ((*v & UINT32_MAX) != i + 1ull)
+        *v |= SEEN_MULTI;
+    if (!f->mask)
+        *v |= SEEN_LF;
+    return (*v & SEEN_LF) && (*v & SEEN_MULTI);
+}
+
+int ttdi_races_possible(const ttdi_run_state *r, uint64_t until_ns)
+{
+    ttdi_map seen = {0};
+    int may = r->nt >= 2 && r->nt <= TTDI_HB_THREADS ? 0 : 1;
+
+    for (uint32_t i = 0; i < r->nt && !may; i++) {
+        ttdi_ltap tp;
+        if (!ttdi_walk_tap(r, i, until_ns, &tp) || tp.partial) {
+            may = 1;        /* not known: walk */
+            break;
+        }
+        for (size_t k = 0; k < tp.nret && !may; k++)
+            may = seen_return(&seen, i, &tp.ret[k].f);
+    }
+    ttdi_map_free(&seen);
+    return may;
 }
 
 /* Walk one run into a fresh hb (NULL: too many threads, nothing found). */

@@ -246,6 +246,17 @@ typedef struct ttdi_races_in {
  * candidates. 0, TT_ENOMEM or a reader error. */
 int ttdi_races_build(struct ttfi_arena *a, const ttdi_races_in *in, ttd_race **out,
                      size_t *nout);
+/* 0 when ttdi_races_build can find no race in run r up to until_ns, from
+ * what its run walks kept (the thread order's first returns of each
+ * function and lock set, ttdi_walk_tap: no walk): every race pairs calls
+ * of one function returned in two threads, one at least lock-free (a
+ * check of a check-then-act returned holding no lock in both; of an
+ * unprotected call's two, one took no lock), so with no function (by
+ * name) returned lock-free in one thread and returned in another, there
+ * is none. 1 when one may be found, or the run walks did not read every
+ * thread past until_ns with the lock sets exact, or a call of a function
+ * the filter drops returned (not among the first returns): walk. */
+int ttdi_races_possible(const ttdi_run_state *r, uint64_t until_ns);
 /* The last thread end (or start) of trace t: where a failure shows. */
 uint64_t ttdi_trace_end(const ttf_trace *t);
 

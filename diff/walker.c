@@ -66,7 +66,10 @@
  * bits (by address, up to 64): up to any time, a function's calls all had
  * the locks its first returns had, and a thread's first call that misses
  * a lock is among them (ttdi_walk_tap), so the thread order reads the
- * split thread only from the timing scan's last mark before the split.
+ * split thread only from the timing scan's last mark before the split,
+ * and the races' walk (races.c ttdi_races_possible) is spared when no
+ * function returned lock-free in one thread and returned in another
+ * (ttdi_ltap.partial: the first returns may miss a lock-free one).
  * Small direct-mapped caches spare a map look-up per call (the counts,
  * the first returns) and a normaliser look-up per ENTER.
  * The passes that record what a report asks for sit above it (walk.c).
@@ -120,6 +123,12 @@ typedef struct ttdi_syncs {
     ttdi_map lseen;         /* key ^ mix(set) -> lr index */
     uint64_t lhot[HOT][2];  /* (key, set) pairs in lr, direct-mapped */
     uint64_t lmax_ns;       /* the latest time of those read (SLEEPs aside) */
+    int partial;            /* 1: lr may miss a lock-free return: a call
+                               the filter drops returned (no key), an
+                               UNLOCK of a lock not held here, or a call
+                               between a condition WAIT and its WOKE (the
+                               races count the mutex released there) */
+    int waiting;            /* 1: a WAIT with no WOKE yet */
     uint64_t prev_tsc;      /* the tick of the last one */
     uint64_t loose;         /* 0, or 1 + the latest time before the first
                                event past which the data is not exact (a
@@ -296,6 +305,23 @@ static int tap_return(ttdi_syncs *sy, const ttdi_lframe *f, const ttf_event *ev)
     return 0;
 }
 
+/* SYNC_OP ev into the thread order's lock sets; what would make them
+ * hold a lock the races' count (races.c) has let go of marks the data
+ * partial (ttdi_ltap.partial). */
+static void tap_sop(ttdi_syncs *sy, const ttf_event *ev)
+{
+    if (ev->code == TTF_SOP_WAIT || ev->code == TTF_SOP_WOKE) {
+        sy->waiting = ev->code == TTF_SOP_WAIT;
+        return;
+    }
+    if (ev->code != TTF_SOP_LOCK && ev->code != TTF_SOP_TRYLOCK && ev->code != TTF_SOP_UNLOCK)
+        return;
+    uint64_t bit = tap_bit(sy, ev);
+    if (ev->code == TTF_SOP_UNLOCK && !(sy->lt.held & bit))
+        sy->partial = 1;    /* not held here: the races' count goes down */
+    ttdi_lock_bits(&sy->lt, ev, bit);
+}
+
 /* Walk w's current event (not a SLEEP) into the thread order's data. */
 static int tap(ttdi_walk *w)
 {
@@ -308,11 +334,14 @@ static int tap(ttdi_walk *w)
         loosen(sy);     /* as a stack walk's consumer would see it go back */
     sy->prev_tsc = ev->tsc;
     if (ev->kind == TTF_EV_SYNC_OP) {
-        if (ev->code == TTF_SOP_LOCK || ev->code == TTF_SOP_TRYLOCK ||
-            ev->code == TTF_SOP_UNLOCK)
-            ttdi_lock_bits(&sy->lt, ev, tap_bit(sy, ev));
-    } else if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
-        rc = tap_return(sy, &f, ev);
+        tap_sop(sy, ev);
+    } else {
+        size_t n = sy->lt.n;
+        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0)
+            rc = tap_return(sy, &f, ev);
+        else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
+            sy->partial = 1;    /* a return with key 0: not in lr */
+        sy->partial |= sy->waiting; /* a call in a condition wait */
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
     return rc < 0 ? rc : 0;
@@ -362,7 +391,7 @@ int ttdi_walk_tap(const ttdi_run_state *r, uint32_t thread, uint64_t ns, ttdi_lt
         k++;
     while (j < sy->nlr && sy->lr[j].time_ns <= ns && sy->lr[j].before_ns <= ns)
         j++;
-    *tap_out = (ttdi_ltap){sy->lr, j, sy->rec, k, sy->paddr, sy->nprov};
+    *tap_out = (ttdi_ltap){sy->lr, j, sy->rec, k, sy->paddr, sy->nprov, sy->partial};
     return 1;
 }
 

@@ -1,7 +1,8 @@
 /*
  * threads.c - each thread decoded once while opening (the scan): its
- * events counted, its first and last times, its cut; then its start and
- * end times and the summary's sums.
+ * events counted, its first and last times, its cut, its digest (what it
+ * did, in order, as one hash); then its start and end times and the
+ * summary's sums.
  * Stage 4 streams of format/STAGES (its header: read_int.h).
  */
 #include <stdint.h>
@@ -11,8 +12,21 @@
 
 #include "read_int.h"
 
-/* Count thread i's events and find their time range: all the scan needs
- * of them. hit is a local whose address goes nowhere but hot_decode, so
+#define DIGEST_MUL 0x100000001B3ull /* FNV-1a's 64-bit prime */
+
+/* The digest h taken on over event ev: its kind, and an ENTER's or EXIT's
+ * address within its page (ASLR moves modules by whole pages). */
+static inline uint64_t digest_step(uint64_t h, const ttf_event *ev)
+{
+    uint64_t x = (uint64_t)ev->kind << 12;
+
+    if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT)
+        x |= ev->addr & 0xfff;
+    return (h ^ x) * DIGEST_MUL;
+}
+
+/* Count thread i's events, find their time range and take their digest:
+ * all the scan needs of them. hit is a local whose address goes nowhere but hot_decode, so
  * the compiler keeps only the fields read here (so SYNC_OPs are not read
  * in line here: ttfi_sync_fast would take its address); values are
  * stepped over, not decoded (the iteration decodes every chunk again). */
@@ -20,7 +34,7 @@ static void scan_events(ttf_trace *t, size_t i)
 {
     struct titer ti;
     ttf_event ev, hit;
-    uint64_t n = 0, lost = 0, first = 0, last = 0;
+    uint64_t n = 0, lost = 0, first = 0, last = 0, dg = 0xcbf29ce484222325ull;
     uint64_t lo = t->ev_min, hi = t->ev_max;
     int cut = -1;
 
@@ -28,8 +42,10 @@ static void scan_events(ttf_trace *t, size_t i)
     for (;;) {
         if (hot_decode(&ti.d, &hit, 1, 0)) {
             last = hit.tsc;
+            dg = digest_step(dg, &hit);
         } else if (ttfi_titer_step(&ti, &ev) == 1) {
             last = ev.tsc;
+            dg = digest_step(dg, &ev);
             lost += ev.lost_events;
             cut = ev.kind == TTF_EV_CUT && cut < 0 ? ev.code : cut;
         } else {
@@ -41,6 +57,7 @@ static void scan_events(ttf_trace *t, size_t i)
     }
     struct tthread *th = ti.th;
     th->pub.events = n;
+    th->pub.digest = n ? dg : 0;
     th->pub.lost_events = lost;
     th->pub.cut = cut >= 0;
     if (cut >= 0 && t->sum.cut_threads++ == 0)

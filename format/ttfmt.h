@@ -113,9 +113,12 @@ extern "C" {
  * only its sign is specified).
  * 2.24.0: ttf_monotonic_ns (an event time as CLOCK_MONOTONIC, from the
  * chunk headers' clock-sync points: a deadline a program computed from
- * that clock, told from an input value, issue 33). */
+ * that clock, told from an input value, issue 33).
+ * 2.25.0: ttf_thread.digest (a hash of a thread's calls in order, taken
+ * by the open's scan: two runs' threads that did the same calls have the
+ * same digest, issue 38). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 24
+#define TTF_VERSION_MINOR 25
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -381,6 +384,12 @@ typedef struct ttf_thread {
                                    record (the writer got no chunk), or at
                                    the end of a truncated file (it may have
                                    gone on past it: it had not ended) */
+    uint64_t digest;            /* a hash of its events in order: each
+                                   one's kind and, for an ENTER or EXIT,
+                                   its address within its page (the same
+                                   in two runs under ASLR); no times. The
+                                   same calls in the same order give the
+                                   same digest (2.25) */
 } ttf_thread;
 
 typedef struct ttf_callsite {

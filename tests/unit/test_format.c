@@ -984,11 +984,53 @@ static void test_compactness(void **state)
     assert_true(total / 4 <= 4.0);
 }
 
+/* One thread's calls (fns[], each entered and left in turn) from base,
+ * times t0 + 10 ns apart, into path; its digest (ttf_thread.digest). */
+static uint64_t digest_of(const char *path, uint64_t base, uint64_t t0, const unsigned *fns,
+                          int n)
+{
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .tsc_hz = 1000000000u};
+    ttf_writer *w;
+    ttf_trace *t;
+    uint64_t now = t0;
+
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, now, 1, "main"), 0);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(ttf_write_enter(w, 0, now += 10, base + fns[i]), 0);
+        assert_int_equal(ttf_write_exit(w, 0, now += 10, base + fns[i]), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    uint64_t d = ttf_get_thread(t, 0)->digest;
+    ttf_close(t);
+    return d;
+}
+
+/* ttf_thread.digest (2.25, issue 38): the same calls in the same order
+ * give the same digest at other times and another load address (ASLR
+ * moves a module by whole pages); another call, or the same calls in
+ * another order, another digest. */
+static void test_digest(void **state)
+{
+    (void)state;
+    static const unsigned calls[] = {0x110, 0x220, 0x110, 0x330};
+    static const unsigned other[] = {0x110, 0x220, 0x110, 0x440};
+    static const unsigned swapped[] = {0x110, 0x110, 0x220, 0x330};
+    uint64_t a = digest_of(tu_path("dg1.trc"), 0x555555554000ull, 1000, calls, 4);
+
+    assert_int_not_equal(a, 0);
+    assert_int_equal(digest_of(tu_path("dg2.trc"), 0x7f0012345000ull, 5000, calls, 4), a);
+    assert_int_not_equal(digest_of(tu_path("dg3.trc"), 0x555555554000ull, 1000, other, 4), a);
+    assert_int_not_equal(digest_of(tu_path("dg4.trc"), 0x555555554000ull, 1000, swapped, 4), a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_sync_ops),
+        cmocka_unit_test(test_digest),
         cmocka_unit_test(test_abandoned),
         cmocka_unit_test(test_exit_thread),
         cmocka_unit_test(test_open_errors),

@@ -1579,6 +1579,156 @@ static void test_interleave_marks(void **state)
     ttfi_arena_free(&a);
 }
 
+/* ---- ttdi_races_possible (issue 38 item 4) ------------------------------ */
+
+/* Two workers in work{} (which always takes a lock inside, in wait{}),
+ * each calling its own functions (parse, lex in seller-0, peek, tally in
+ * seller-1), a lock now and then inside one, a nested call of its own now
+ * and then (fail, helper); main calls log{}; with share, also check{}
+ * then work{ lock unlock } now and then, the check lock-free or (every
+ * other time in seller-1; with share 2 always, in both) inside a lock;
+ * with odd 1 seller-0 unlocks a mutex it does not hold, with odd 2 it
+ * makes a call inside a condition wait; with early, seller-0 calls fail{}
+ * first (a bad run that parts there, before any race). */
+static void apart_early(const char *name, uint32_t seed, int share, int odd, int early)
+{
+    static const char *const own[3][3] = {{"", "", ""}, {"parse{", "lex{", "fail{ }"},
+                                          {"peek{", "tally{", "helper{ }"}};
+    dt t;
+
+    rnd_state = seed;
+    open_trace(&t, name);
+    run(&t, 0, "@1000 log{ }");
+    for (uint32_t th = 1; th <= 2; th++) {
+        t.now[th] = 1000;
+        run(&t, th, "work{ wait{");
+        op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
+        op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
+        run(&t, th, "}");
+        if (early && th == 1)
+            run(&t, th, "fail{ }");
+        for (int i = 0; i < 80; i++) {
+            if (share && rnd(6) == 0) {
+                int locked = share == 2 || (th == 2 && i % 2);
+                if (locked)
+                    op(&t, th, TTF_SOP_LOCK, MUTEX2, 0);
+                run(&t, th, "check{ }");
+                if (locked)
+                    op(&t, th, TTF_SOP_UNLOCK, MUTEX2, 0);
+                act(&t, th, MUTEX);
+                continue;
+            }
+            int locked = rnd(3) == 0;
+            run(&t, th, own[th][rnd(2)]);
+            if (locked)
+                op(&t, th, TTF_SOP_LOCK, MUTEX2, 0);
+            if (rnd(3) == 0)
+                run(&t, th, own[th][2]);
+            if (locked)
+                op(&t, th, TTF_SOP_UNLOCK, MUTEX2, 0);
+            run(&t, th, "}");
+        }
+        if (th == 1 && odd == 1)
+            op(&t, th, TTF_SOP_UNLOCK, MUTEX2, 0);
+        if (th == 1 && odd == 2) {
+            op(&t, th, TTF_SOP_LOCK, MUTEX, 0);
+            op(&t, th, TTF_SOP_WAIT, COND, MUTEX);
+            run(&t, th, "check{ }");
+            op(&t, th, TTF_SOP_WOKE, COND, 0);
+            op(&t, th, TTF_SOP_UNLOCK, MUTEX, 0);
+        }
+        run(&t, th, "}");
+    }
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+static void apart_run(const char *name, uint32_t seed, int share, int odd)
+{
+    apart_early(name, seed, share, odd, 0);
+}
+
+/* ttdi_races_possible of trace name, its threads read whole by run walks
+ * with the lock sets (all of them, or all but the last). */
+static int possible_of(const char *name, int all)
+{
+    ttdi_run_state rs;
+    ttf_trace *t = NULL;
+
+    assert_int_equal(ttf_open(path_of(name), &t, NULL), 0);
+    run_state(&rs, t);
+    rs.lock_tap = 1;
+    for (uint32_t th = 0; th + !all < rs.nt; th++) {
+        ttdi_walk w;
+        assert_int_equal(ttdi_walk_open(&w, &rs, th), 0);
+        while (ttdi_walk_next(&w) > 0) {
+        }
+        ttdi_walk_close(&w);
+    }
+    int may = ttdi_races_possible(&rs, UINT64_MAX);
+    ttdi_marks_free(&rs);
+    ttdi_norm_free(&rs.norm);
+    ttf_close(t);
+    return may;
+}
+
+/* No race can be found when no function returned lock-free in one thread
+ * and returned in another: the walk is spared (0) only then, and never
+ * where the walk finds a race; unknown (a thread not read, an UNLOCK of
+ * a mutex not held, a call inside a condition wait) says 1. */
+static void test_races_possible(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *v;
+    int spared = 0, found = 0;
+    (void)state;
+
+    for (uint32_t seed = 1; seed <= 24; seed++) {
+        int share = (int)(seed % 3);
+        apart_run("apart.trc", seed, share, 0);
+        int may = possible_of("apart.trc", 1);
+        size_t n = races_of("apart.trc", NULL, 0, &v, &a);
+        assert_true(may || n == 0);
+        assert_int_equal(may, share == 1);  /* check{} lock-free in seller-0 */
+        spared += !may;
+        found += n > 0;
+        assert_int_equal(possible_of("apart.trc", 0), 1);
+    }
+    assert_true(spared >= 16);
+    assert_true(found >= 4);    /* the races were there to find */
+    apart_run("apart.trc", 7, 0, 1);
+    assert_int_equal(possible_of("apart.trc", 1), 1);
+    apart_run("apart.trc", 7, 0, 2);
+    assert_int_equal(possible_of("apart.trc", 1), 1);
+    ttfi_arena_free(&a);
+}
+
+/* The engine asks ttdi_races_possible about the whole bad run, as the
+ * walk reads it (to its end, not to the split): a bad run that parts
+ * before its races still names them. */
+static void test_races_past_split(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *v;
+    int named = 0;
+    (void)state;
+
+    for (uint32_t seed = 1; seed <= 24; seed += 3) {   /* share 1 */
+        apart_early("early-good.trc", seed, 1, 0, 0);
+        apart_early("early-bad.trc", seed, 1, 0, 1);
+        size_t n = races_of("early-bad.trc", NULL, 0, &v, &a);
+        ttd_diff *d = NULL;
+        assert_int_equal(ttd_diff_files(path_of("early-good.trc"), path_of("early-bad.trc"),
+                                        NULL, &d, NULL), 0);
+        const ttd_result *r = ttd_get_result(d);
+        assert_non_null(r->first);
+        assert_true(r->nraces > 0 || n == 0);
+        named += r->nraces > 0;
+        ttd_free(d);
+    }
+    assert_true(named >= 2);
+    ttfi_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1595,6 +1745,8 @@ int main(void)
         cmocka_unit_test(test_interleave_marks),
         cmocka_unit_test(test_interleave_unwind),
         cmocka_unit_test(test_races_unwind),
+        cmocka_unit_test(test_races_possible),
+        cmocka_unit_test(test_races_past_split),
         cmocka_unit_test(test_one_run_alone),
         cmocka_unit_test(test_caught_failure),
         cmocka_unit_test(test_reaches_symptom),
