@@ -84,7 +84,14 @@ struct xratio {
     uint64_t den[XR_BANDS];     /* sums of hi - lo */
     uint32_t n[XR_BANDS];       /* samples */
     uint32_t r[XR_BANDS];       /* after the scan: the ratios, 16.16 */
+    uint64_t gsum[4];           /* lazy chunks (v1.7): measured gaps before an
+                                   event of fn, by LZ_KEY(previous kind, kind) */
+    uint32_t gn[4];             /* their count */
+    uint32_t gw[4];             /* after the scan: mean gaps (1/16 tick, >= 1) */
 };
+/* The key of a gap in a lazy chunk: the kinds (0 ENTER, 1 EXIT) of the
+ * event before it and of the event it ends at. */
+#define LZ_KEY(pk, k) ((unsigned)(pk) * 2u + (unsigned)(k))
 
 struct ttf_trace {
     char *name;                 /* path or caller's name, for messages */
@@ -114,6 +121,9 @@ struct ttf_trace {
                                    function, by band */
     uint64_t xr_nb[XR_BANDS];   /* samples over every function, by band */
     uint32_t xr_all[XR_BANDS];  /* their ratios: functions without samples */
+    uint64_t gp_sum[4];         /* lazy chunks: every function's gaps by key */
+    uint64_t gp_n[4];
+    uint32_t gp_w[4];           /* their means: functions without gaps */
     uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
     uint64_t hz;                /* ticks per second used */
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
@@ -169,6 +179,22 @@ struct dec {
     uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
     uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
                                    the time of untimed EXITs at a chunk's end */
+    int lazy;                   /* v1.7: ENTERs too carry a time only after
+                                   a TIMED prefix (decoded by dec_next only) */
+    int lastk;                  /* lazy: kind of the last hot event (0 ENTER,
+                                   1 EXIT; 0 at the chunk's start) */
+    int lastm;                  /* lazy: it had a measured time */
+    int ux;                     /* lazy: the last record that is hot or has
+                                   a time was an untimed EXIT: an ENTER now
+                                   carries no time (FORMAT.md 4.7) */
+    const uint8_t *run_end;     /* lazy: the measured record that ends the
+                                   run of untimed events being read */
+    uint64_t run_hi;            /* its time */
+    uint64_t run_w, run_acc;    /* the run's gap weights: all of them (the
+                                   measured event's included), so far */
+    uint64_t run_prev;          /* the time given to the run's last event */
+    uint64_t gx_fn[TTF_SLOTS];  /* functions whose lazy gap means are at */
+    const uint32_t *gx_w[TTF_SLOTS]; /* gx_w (by function cache slot) */
     uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratios are */
     const uint32_t *xr_r[TTF_SLOTS]; /* at xr_r (by function cache slot, each
                                    XR_BANDS long; untimed.c) */
@@ -268,6 +294,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->call_site = 0;
     ev->unwound = 0;
     ev->untimed = 0;
+    ev->early_ns = 0;
     ev->strs = NULL;
     ev->strs_len = 0;
 }
@@ -340,6 +367,17 @@ static inline unsigned ttfi_xr_band(uint64_t width)
 void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before);
 /* After the scan: each function's ratio from its sums. */
 void ttfi_untimed_finish(ttf_trace *t);
+/* Does the extended record tag carry a time (its payload's first field)? */
+int ttfi_ext_timed(unsigned tag);
+/* Lazy chunks (v1.7): while opening, the measured gap (ticks) from a
+ * measured hot event of kind d->lastk to this one, of fn and kind ex. */
+void ttfi_lazy_gap(struct dec *d, uint64_t fn, int ex, uint64_t gap);
+/* Lazy chunks: the time of the untimed hot event of fn (kind ex) at rec,
+ * its record ending at q; *lo and *hi its bounds (the last measured time
+ * and the next). While opening hi, after it a point between by the gap
+ * means of the events of its run (FORMAT.md 4.7). */
+uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
+                      const uint8_t *q, uint64_t *lo, uint64_t *hi);
 
 /* The time of the untimed EXIT of fn at rec (its record ends at q),
  * *late the latest it can have been (hi): while opening, hi (the ratios
@@ -594,6 +632,7 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     if (untimed) {
         ev->untimed = 1;
+        ev->early_ns = to_ns(d->t, d->tsc);
         ev->late_ns = to_ns(d->t, hi);
     }
     ev->addr = addr;
