@@ -56,6 +56,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
               (t->hdr.required_features & TTF_REQ_LAZY);
     d->lastk = 0;
     d->lastm = 0;
+    d->lastfn = 0;
     d->ux = 0;
     d->run_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
@@ -631,6 +632,7 @@ static void lazy_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t
         d->lastm = 0;
     }
     d->lastk = ex;
+    d->lastfn = ev->addr;
 }
 
 /* An EXIT at rec, read to its end (v, its time delta, added): in a

@@ -89,6 +89,15 @@ struct xratio {
     uint32_t gn[4];             /* their count */
     uint32_t gw[4];             /* after the scan: mean gaps (1/16 tick, >= 1) */
 };
+/* Lazy chunks: the measured gaps between an event of function a, kind
+ * ka, and the next, of function b, kind kb (untimed.c). */
+struct gpair {
+    uint64_t a, b;              /* the functions (a pair of 0s: free entry) */
+    unsigned k;                 /* LZ_KEY(ka, kb) + 1 */
+    uint32_t n;                 /* gaps */
+    uint64_t sum;               /* their sum (ticks) */
+    uint32_t w;                 /* after the scan: the mean (1/16 tick) */
+};
 /* The key of a gap in a lazy chunk: the kinds (0 ENTER, 1 EXIT) of the
  * event before it and of the event it ends at. */
 #define LZ_KEY(pk, k) ((unsigned)(pk) * 2u + (unsigned)(k))
@@ -124,6 +133,8 @@ struct ttf_trace {
     uint64_t gp_sum[4];         /* lazy chunks: every function's gaps by key */
     uint64_t gp_n[4];
     uint32_t gp_w[4];           /* their means: functions without gaps */
+    struct gpair *gpr;          /* gaps by pair of events (untimed.c) */
+    size_t gpr_cap, gpr_n;      /* entries (a power of two), used */
     uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
     uint64_t hz;                /* ticks per second used */
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
@@ -184,12 +195,15 @@ struct dec {
     int lastk;                  /* lazy: kind of the last hot event (0 ENTER,
                                    1 EXIT; 0 at the chunk's start) */
     int lastm;                  /* lazy: it had a measured time */
+    uint64_t lastfn;            /* lazy: its function (0 at the chunk's start) */
     int ux;                     /* lazy: the last record that is hot or has
                                    a time was an untimed EXIT: an ENTER now
                                    carries no time (FORMAT.md 4.7) */
     const uint8_t *run_end;     /* lazy: the measured record that ends the
                                    run of untimed events being read */
-    uint64_t run_hi;            /* its time */
+    uint64_t run_hi;            /* its time (the run's late bound) */
+    uint64_t run_to;            /* where the run is placed up to: run_hi, or
+                                   before it at a chunk's end */
     uint64_t run_w, run_acc;    /* the run's gap weights: all of them (the
                                    measured event's included), so far */
     uint64_t run_prev;          /* the time given to the run's last event */

@@ -285,6 +285,7 @@ void ttf_close(ttf_trace *t)
         munmap(t->map, t->len);
     free(t->chunks);
     free(t->xr);
+    free(t->gpr);
     free(t->threads);
     free(t->mods);
     free(t->unl);

@@ -307,15 +307,18 @@ void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before)
  * give the calls of the run no length; instead hi - lo is split in
  * proportion to the mean gap before each event of the run and before the
  * measured event that ends it, each learnt, while opening, from the
- * measured gaps of the same key: the function of the event, and the kinds
- * of the event and of the one before it (the gap before a leaf's EXIT is
- * its body, the gap before an ENTER after an EXIT the caller's code
- * between two calls). A SAMPLE or TIMED EXIT times the ENTER after it, so
- * each key is measured at random like the untimed ones it stands for, and
- * a thread's first 4096 EXITs are all timed. A function's mean is pulled
- * towards the trace's for its key by n / (n + GAP_SHRINK); gaps of
- * GAP_MAX ticks or more (stalls: a preemption, a page fault) are not
- * learnt, as a few of them would set the split of every short run.
+ * measured gaps between the same pair of events: function and kind of
+ * the event and of the one before it (the gap from a leaf's ENTER to its
+ * EXIT is its body, from an EXIT of f to an ENTER of g the caller's code
+ * between those two calls). A SAMPLE or TIMED EXIT times the ENTER after
+ * it, so each pair is measured at random like the untimed ones it stands
+ * for, and a thread's first 4096 EXITs are all timed. A pair's mean is
+ * pulled towards its event's (function and the two kinds) by
+ * n / (n + GAP_SHRINK), that towards the trace's for the two kinds the
+ * same way; gaps of GAP_MAX ticks or more (stalls: a preemption, a page
+ * fault) are not learnt, as a few of them would set the split of every
+ * short run. (A key without the previous function put 2 of 13 Lua
+ * functions above 1% of the time 7.6% off; with it, see PERFORMANCE.md.)
  * (Measured in session 20 with tests/bench/clocksim.c, which replays an
  * every-event trace under this policy: 13 of 13 functions above 1% of a
  * Lua run within 5% of their every-event totals and self times.) */
@@ -341,6 +344,65 @@ static struct xratio *find_or_add(ttf_trace *t, uint64_t fn)
     return x;
 }
 
+static size_t pair_slot(uint64_t a, uint64_t b, unsigned k, size_t cap)
+{
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + k) * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h >> 32) & (cap - 1);
+}
+
+static struct gpair *pair_find(const ttf_trace *t, uint64_t a, uint64_t b, unsigned k)
+{
+    if (!t->gpr_cap)
+        return NULL;
+    for (size_t i = pair_slot(a, b, k, t->gpr_cap);; i = (i + 1) & (t->gpr_cap - 1)) {
+        struct gpair *g = &t->gpr[i];
+        if (g->a == a && g->b == b && g->k == k + 1)
+            return g;
+        if (!g->k)
+            return NULL;
+    }
+}
+
+static int pair_grow(ttf_trace *t)
+{
+    size_t cap = t->gpr_cap ? t->gpr_cap * 2 : 1024;
+    struct gpair *n = calloc(cap, sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < t->gpr_cap; i++) {
+        struct gpair *g = &t->gpr[i];
+        if (!g->k)
+            continue;
+        size_t j = pair_slot(g->a, g->b, g->k - 1, cap);
+        while (n[j].k)
+            j = (j + 1) & (cap - 1);
+        n[j] = *g;
+    }
+    free(t->gpr);
+    t->gpr = n;
+    t->gpr_cap = cap;
+    return 0;
+}
+
+static void pair_add(ttf_trace *t, uint64_t a, uint64_t b, unsigned k, uint64_t gap)
+{
+    struct gpair *g = pair_find(t, a, b, k);
+    if (!g) {
+        if ((t->gpr_n + 1) * 2 > t->gpr_cap && pair_grow(t) != 0)
+            return;             /* no memory: the function's means serve */
+        size_t i = pair_slot(a, b, k, t->gpr_cap);
+        while (t->gpr[i].k)
+            i = (i + 1) & (t->gpr_cap - 1);
+        g = &t->gpr[i];
+        g->a = a;
+        g->b = b;
+        g->k = k + 1;
+        t->gpr_n++;
+    }
+    g->sum += gap;
+    g->n++;
+}
+
 void ttfi_lazy_gap(struct dec *d, uint64_t fn, int ex, uint64_t gap)
 {
     ttf_trace *t = d->scan;
@@ -354,6 +416,8 @@ void ttfi_lazy_gap(struct dec *d, uint64_t fn, int ex, uint64_t gap)
         x->gsum[k] += gap;
         x->gn[k]++;
     }
+    if (d->lastfn)
+        pair_add(t, d->lastfn, fn, k, gap);
 }
 
 static uint32_t gap_mean(uint64_t sum, uint64_t n, uint64_t prior)
@@ -378,11 +442,23 @@ static void lazy_finish(ttf_trace *t)
         for (unsigned k = 0; x->fn && k < 4; k++)
             x->gw[k] = gap_mean(x->gsum[k], x->gn[k], t->gp_w[k]);
     }
+    for (size_t i = 0; i < t->gpr_cap; i++) {
+        struct gpair *g = &t->gpr[i];
+        if (!g->k)
+            continue;
+        const struct xratio *x = find(t, g->b);
+        uint32_t prior = x ? x->gw[g->k - 1] : t->gp_w[g->k - 1];
+        g->w = gap_mean(g->sum, g->n, prior);
+    }
 }
 
-/* The mean gap before an event of fn with key k (cached by slot in d). */
-static uint64_t gap_w(struct dec *d, uint64_t fn, unsigned k)
+/* The mean gap before an event of fn with key k after one of function a
+ * (0: none known): the pair's, else fn's (cached by slot in d). */
+static uint64_t gap_w(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
 {
+    const struct gpair *g = a ? pair_find(d->t, a, fn, k) : NULL;
+    if (g)
+        return g->w;
     unsigned s = TTF_SLOT(fn);
     if (d->gx_fn[s] != fn || !d->gx_w[s]) {
         const struct xratio *x = find(d->t, fn);
@@ -414,7 +490,8 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     uint64_t ova[RUN_OV], prev = d->prev, v, dt = 0, hi = 0;
     unsigned ovs[RUN_OV], nov = 0, pk = (unsigned)ex, ux = (unsigned)ex;
     int w = !d->scan, found = 0;
-    uint64_t first = w ? gap_w(d, fn, LZ_KEY(d->lastk, ex)) : 0, sum = first;
+    uint64_t first = w ? gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex)) : 0, sum = first;
+    uint64_t pf = fn;
     while (!found && p < end && *p != TTF_T_END) {
         const uint8_t *r = p;
         unsigned tag = *p++, pre = 0;
@@ -442,8 +519,9 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
                 }
             }
             if (w)
-                sum += gap_w(d, a, LZ_KEY(pk, x));
+                sum += gap_w(d, pf, a, LZ_KEY(pk, x));
             pk = x;
+            pf = a;
             ux = x && !timed;
             if (timed && !(found = peek_uvar(&p, end, &dt)))
                 break;
@@ -461,7 +539,7 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             break;
         if (ttfi_ext_timed(tag)) {
             const uint8_t *body = p;
-            found = peek_uvar(&body, end, &v) && peek_uvar(&body, end, &dt);
+            found = peek_uvar(&body, end, &dt);   /* t, after the length */
             if (found && w)
                 sum += d->t->gp_w[LZ_KEY(pk, 0)];
             rec = r;
@@ -469,16 +547,24 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
         }
         p += v;
     }
+    uint64_t to;
     if (found) {
-        hi = d->tsc + dt;
+        hi = to = d->tsc + dt;
     } else {
+        /* the chunk's end: the next time known is the next chunk's start,
+           after the writer's switch (mmap, page faults: often tens of
+           microseconds), which followed the run's events; they are
+           placed from lo by their gaps' means, not spread over it */
         rec = end;
         hi = d->next_tsc;
         if (w)
             sum += d->t->gp_w[LZ_KEY(pk, 1)];
+        to = d->tsc + sum / GAP_ONE;
+        to = to < hi ? to : hi;
     }
     d->run_end = rec;
     d->run_hi = hi > d->tsc ? hi : d->tsc;
+    d->run_to = to > d->tsc ? to : d->tsc;
     d->run_w = sum;
     d->run_acc = first;
     d->run_prev = d->tsc;
@@ -490,11 +576,11 @@ uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
     if (!d->run_end || rec >= d->run_end)
         lazy_run(d, fn, ex, q);
     else if (!d->scan)
-        d->run_acc += gap_w(d, fn, LZ_KEY(d->lastk, ex));
+        d->run_acc += gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex));
     uint64_t l = d->tsc, h = d->run_hi, at = h;
     if (!d->scan && d->run_w) {
         uint64_t acc = d->run_acc < d->run_w ? d->run_acc : d->run_w;
-        at = l + (uint64_t)((unsigned __int128)(h - l) * acc / d->run_w);
+        at = l + (uint64_t)((unsigned __int128)(d->run_to - l) * acc / d->run_w);
     }
     at = at < d->run_prev ? d->run_prev : at;
     d->run_prev = at;
