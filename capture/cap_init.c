@@ -198,14 +198,14 @@ static void read_env(void)
     cap.chunk_size = env_chunk();
     cap.level = (int)env_num("TTCAP_LEVEL", 0, TTCAP_TRACE, TTCAP_DEBUG);
     const char *clk = getenv("TTCAP_CLOCK");
-    cap.timed = CAP_CLOCK_SPARSE;
+    cap.timed = CAP_CLOCK_LAZY;         /* tsc: the lazy clock (format 1.7) */
     if (clk && strcmp(clk, "none") == 0)
         cap.timed = CAP_CLOCK_NONE;
     else if (clk && strcmp(clk, "every") == 0)
         cap.timed = CAP_CLOCK_EVERY;
-    else if (clk && strcmp(clk, "lazy") == 0)
-        cap.timed = CAP_CLOCK_LAZY;
-    else if (clk && *clk && strcmp(clk, "tsc") != 0 && strcmp(clk, "sparse") != 0)
+    else if (clk && strcmp(clk, "sparse") == 0)
+        cap.timed = CAP_CLOCK_SPARSE;   /* format 1.4's: every ENTER timed */
+    else if (clk && *clk && strcmp(clk, "tsc") != 0 && strcmp(clk, "lazy") != 0)
         env_warn("TTCAP_CLOCK", clk, "is not tsc, lazy, sparse, every or none",
                  "the default tsc");
     cap.ring_n = env_ring(cap.chunk_size);

@@ -57,15 +57,16 @@ struct cap_xs {
 #define cap_xs_of(t) ((struct cap_xs *)(void *)((t)->sites + 1))
 
 /* The clock of hot events (tstate.timed, cap.timed; TTCAP_CLOCK): none
- * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), or sparse (the
- * default, format 1.4): every ENTER reads the clock, an EXIT only when
+ * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), sparse
+ * (TTCAP_CLOCK=sparse, format 1.4), or lazy (tsc, the default, format 1.7,
+ * below). Sparse: every ENTER reads the clock, an EXIT only when
  * its call was big (CAP_BIG_CALL events since its ENTER, counting a
  * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
  * a row went without it, it is among the thread's first CAP_WARM, or it
  * is drawn as a sample (1 in 32 on average, CAP_SAMPLE_BITS). The design
  * and its error: capture/INSTRUMENT.md, "The clock". */
 enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_LAZY = 3 };
-/* Lazy clock (format 1.7): EXITs as sparse; an ENTER reads the clock
+/* Lazy clock (the default, format 1.7): EXITs as sparse; an ENTER reads the clock
  * unless the thread's last record that is hot or carries a time was an
  * untimed EXIT (tstate.ux: set there, cleared by every clock read and by
  * the untimed ENTER). The rule is the format's (FORMAT.md 4.7): no byte
