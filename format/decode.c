@@ -61,7 +61,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->run_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     d->xmm = d->values && (ch->flags & TTF_CHUNK_XMM) != 0;
-    d->fast = !d->lazy;         /* hot_decode knows no lazy chunk */
+    d->fast = 1;
     memset(d->regs, 0, sizeof d->regs);
     memset(d->xregs, 0, sizeof d->xregs);
     d->xret = 0;

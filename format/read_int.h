@@ -190,8 +190,8 @@ struct dec {
     uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
     uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
                                    the time of untimed EXITs at a chunk's end */
-    int lazy;                   /* v1.7: ENTERs too carry a time only after
-                                   a TIMED prefix (decoded by dec_next only) */
+    int lazy;                   /* v1.7: an ENTER right after an untimed
+                                   EXIT carries no time (FORMAT.md 4.7) */
     int lastk;                  /* lazy: kind of the last hot event (0 ENTER,
                                    1 EXIT; 0 at the chunk's start) */
     int lastm;                  /* lazy: it had a measured time */
@@ -207,6 +207,9 @@ struct dec {
     uint64_t run_w, run_acc;    /* the run's gap weights: all of them (the
                                    measured event's included), so far */
     uint64_t run_prev;          /* the time given to the run's last event */
+    uint32_t run_wt[32];        /* the weights of its first events, in order
+                                   (the look-ahead's: not looked up again) */
+    uint32_t run_i;             /* the next event's index in run_wt */
     uint64_t gx_fn[TTF_SLOTS];  /* functions whose lazy gap means are at */
     const uint32_t *gx_w[TTF_SLOTS]; /* gx_w (by function cache slot) */
     uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratios are */
@@ -608,16 +611,21 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     }
     if (tag >= TTF_T_ENTER_HIT) {
         is_exit = tag >= TTF_T_EXIT_HIT;
-        if ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt))
+        if ((is_exit ? xt : d->timed && !d->ux) && !uvar_short(&q, end, &dt))
             return 0;
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
     } else {
-        if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0))
-            return syncs && tag == TTF_R_SYNC_OP ? ttfi_sync_fast(d, ev) : 0;
+        if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0)) {
+            if (!syncs || tag != TTF_R_SYNC_OP || !ttfi_sync_fast(d, ev))
+                return 0;
+            d->ux = 0;          /* lazy chunks: a record with a time */
+            d->lastm = 0;
+            return 1;
+        }
         is_exit = tag == TTF_T_EXIT_MISS;
         if (!uvar_short(&q, end, &u) ||
-            ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt)))
+            ((is_exit ? xt : d->timed && !d->ux) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
@@ -638,15 +646,27 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     }
     d->c.p = q;
     d->tsc += dt;
-    uint64_t tsc = d->tsc, hi = 0;
-    int untimed = is_exit && sparse;
-    if (untimed)                /* a sparse chunk's EXIT: no time of its own */
+    uint64_t tsc = d->tsc, hi = 0, lo = d->tsc;
+    int untimed = is_exit ? sparse : d->ux;
+    if (__builtin_expect(d->lazy, 0)) {
+        /* v1.7: an untimed event placed in its run; a measured one after
+           a measured one is a gap learnt while opening */
+        if (untimed)
+            tsc = ttfi_lazy_at(d, addr, is_exit, p, q, &lo, &hi);
+        else if (d->scan && d->lastm)
+            ttfi_lazy_gap(d, addr, is_exit, dt);
+        d->ux = is_exit && untimed;
+        d->lastm = !untimed;
+        d->lastk = is_exit;
+        d->lastfn = addr;
+    } else if (untimed) {       /* a sparse chunk's EXIT: no time of its own */
         tsc = untimed_at(d, addr, p, q, &hi);
+    }
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     if (untimed) {
         ev->untimed = 1;
-        ev->early_ns = to_ns(d->t, d->tsc);
+        ev->early_ns = to_ns(d->t, lo);
         ev->late_ns = to_ns(d->t, hi);
     }
     ev->addr = addr;

@@ -491,6 +491,7 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     unsigned ovs[RUN_OV], nov = 0, pk = (unsigned)ex, ux = (unsigned)ex;
     int w = !d->scan, found = 0;
     uint64_t first = w ? gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex)) : 0, sum = first;
+    unsigned nw = 0;
     uint64_t pf = fn;
     while (!found && p < end && *p != TTF_T_END) {
         const uint8_t *r = p;
@@ -518,8 +519,12 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
                     ova[nov++] = a;
                 }
             }
-            if (w)
-                sum += gap_w(d, pf, a, LZ_KEY(pk, x));
+            if (w) {
+                uint64_t g = gap_w(d, pf, a, LZ_KEY(pk, x));
+                sum += g;
+                if (nw < sizeof d->run_wt / sizeof d->run_wt[0])
+                    d->run_wt[nw++] = (uint32_t)g;
+            }
             pk = x;
             pf = a;
             ux = x && !timed;
@@ -568,6 +573,7 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     d->run_w = sum;
     d->run_acc = first;
     d->run_prev = d->tsc;
+    d->run_i = 0;
 }
 
 uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
@@ -576,11 +582,16 @@ uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
     if (!d->run_end || rec >= d->run_end)
         lazy_run(d, fn, ex, q);
     else if (!d->scan)
-        d->run_acc += gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex));
+        d->run_acc += d->run_i < sizeof d->run_wt / sizeof d->run_wt[0]
+                          ? d->run_wt[d->run_i++]
+                          : gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex));
     uint64_t l = d->tsc, h = d->run_hi, at = h;
     if (!d->scan && d->run_w) {
         uint64_t acc = d->run_acc < d->run_w ? d->run_acc : d->run_w;
-        at = l + (uint64_t)((unsigned __int128)(d->run_to - l) * acc / d->run_w);
+        uint64_t span = d->run_to - l;
+        at = l + (span < (1u << 24) && acc < (1ull << 40)   /* no 128-bit division */
+                      ? span * acc / d->run_w
+                      : (uint64_t)((unsigned __int128)span * acc / d->run_w));
     }
     at = at < d->run_prev ? d->run_prev : at;
     d->run_prev = at;

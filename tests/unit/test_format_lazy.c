@@ -8,7 +8,9 @@
  * untimed events at a chunk's end placed from their last measured time by
  * the gap means, not spread up to the next chunk's start (the writer's
  * switch lies between); the chunk flag's conditions (the header bit,
- * sparse, no values); the hand
+ * sparse, no values); the in-line path (hot_decode) giving what the
+ * general decoder gives, field by field, on a lazy trace of misses, hits,
+ * runs and sync records; the hand
  * writer's opts.lazy keeping the rule; the header's version and bit.
  */
 #include <setjmp.h>
@@ -23,6 +25,7 @@
 #include <cmocka.h>
 
 #include "format_util.h"
+#include "read_int.h"
 
 #define MAIN 0x401136u
 #define LEAF 0x401200u          /* slot 0x24 (main's is 0x17) */
@@ -241,6 +244,62 @@ static void test_placement(void **state)
     ttf_close(tr);
 }
 
+/* A lazy trace of 300 functions (cache misses and hits), calls whose
+ * EXITs are untimed, sampled or timed by a fixed pseudo-random draw, and
+ * a SYNC_OP now and then (it gives the next ENTER its time back), read
+ * twice: by the iterator (the in-line path) and by the general decoder
+ * alone (ttfi_titer_step): the same events, times and bounds. */
+static void test_fast_path(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 1 << 13, .timed = 1, .sparse = 1, .lazy = 1};
+    ttf_writer *w;
+    const char *path = tu_path("lazy_fast.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    uint64_t t = 2000, r = 12345;
+    for (int i = 0; i < 30000; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t fn = 0x401000 + 16 * ((r >> 33) % 300);
+        assert_int_equal(ttf_write_enter(w, 0, t, fn), 0);
+        t += 3 + (r >> 60);
+        unsigned draw = (unsigned)(r >> 40) % 16;
+        int clock = draw == 0 ? TTF_EXIT_SAMPLE : draw == 1 ? TTF_EXIT_TIMED : TTF_EXIT_UNTIMED;
+        assert_int_equal(ttf_write_exit_sparse(w, 0, t, fn, clock), 0);
+        t += 2 + (r >> 62);
+        if (draw == 2)
+            assert_int_equal(ttf_write_sync_op(w, 0, t++, TTF_SOP_LOCK, 0x1000, 0), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_int_equal(ttf_get_summary(tr)->chunks_damaged, 0);
+    assert_true(ttf_get_summary(tr)->chunks_used > 4);
+    struct evs e = tu_events(tr, 0, 0);
+    struct titer ti;
+    ttfi_titer_init(&ti, tr, 0, NULL);
+    ttf_event ev;
+    size_t n = 0, untimed = 0;
+    while (ttfi_titer_step(&ti, &ev) == 1) {
+        assert_true(n < e.n);
+        const ttf_event *f = &e.ev[n++];
+        assert_int_equal(f->kind, ev.kind);
+        assert_int_equal(f->addr, ev.addr);
+        assert_int_equal(f->tsc, ev.tsc);
+        assert_int_equal(f->time_ns, ev.time_ns);
+        assert_int_equal(f->depth, ev.depth);
+        assert_int_equal(f->offset, ev.offset);
+        assert_int_equal(f->untimed, ev.untimed);
+        assert_int_equal(ttf_event_early_ns(f), ttf_event_early_ns(&ev));
+        assert_int_equal(ttf_event_late_ns(f), ttf_event_late_ns(&ev));
+        untimed += (size_t)(ev.untimed && ev.kind == TTF_EV_ENTER);
+    }
+    assert_int_equal(n, e.n);
+    assert_true(untimed > 10000);
+    free(e.ev);
+    ttf_close(tr);
+}
+
 /* The hand writer keeps the rule: an ENTER right after an untimed EXIT
  * drops its time, one after a timed record keeps it; opts.lazy needs
  * sparse. */
@@ -297,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_chunk_end),
         cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_fast_path),
         cmocka_unit_test(test_writer),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
