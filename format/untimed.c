@@ -1,7 +1,9 @@
 /*
- * untimed.c - the times of EXITs the writer did not time (format 1.4, the
- * sparse clock: FORMAT.md 4.5). Stage 3 decode of format/STAGES, beside
- * decode.c, which calls it (its header: read_int.h).
+ * untimed.c - the times of events the writer did not time: EXITs of
+ * sparse chunks (format 1.4, the sparse clock: FORMAT.md 4.5), ENTERs and
+ * EXITs of lazy chunks (1.7, the lazy clock: FORMAT.md 4.7, at the end of
+ * this file). Stage 3 decode of format/STAGES, beside decode.c, which
+ * calls it (its header: read_int.h).
  *
  * Design. In a sparse chunk every ENTER carries a measured time, and so
  * do the EXITs of big calls, of calls around a sync operation, the
