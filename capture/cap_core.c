@@ -521,7 +521,8 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     ttf_put_u32(m + TTF_C_THREAD, t->index);
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
     ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
-                                            (t->timed == CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
+                                            (t->timed >= CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
+                                            (t->timed == CAP_CLOCK_LAZY ? TTF_CHUNK_LAZY : 0) |
                                             (t->vals ? TTF_CHUNK_VALUES | TTF_CHUNK_XMM : 0)));
     if (t->vals)
         cap_values_chunk();
@@ -538,6 +539,7 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     t->filled = fill;
     set_limit(t, m + fill - CAP_RESERVE);
     t->tsc = tsc;
+    t->ux = 0;                  /* the header's tsc is a measured time */
     if (t->prev)
         cap.any_calls = 1;
     t->prev = 0;

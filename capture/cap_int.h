@@ -57,14 +57,23 @@ struct cap_xs {
 #define cap_xs_of(t) ((struct cap_xs *)(void *)((t)->sites + 1))
 
 /* The clock of hot events (tstate.timed, cap.timed; TTCAP_CLOCK): none
- * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), or sparse (the
- * default, format 1.4): every ENTER reads the clock, an EXIT only when
+ * (order only), every ENTER and EXIT (TTCAP_CLOCK=every), sparse
+ * (TTCAP_CLOCK=sparse, format 1.4), or lazy (tsc, the default, format 1.7,
+ * below). Sparse: every ENTER reads the clock, an EXIT only when
  * its call was big (CAP_BIG_CALL events since its ENTER, counting a
  * SYNC_OP or SLEEP record in it as that many), CAP_UNTIMED_RUN EXITs in
  * a row went without it, it is among the thread's first CAP_WARM, or it
  * is drawn as a sample (1 in 32 on average, CAP_SAMPLE_BITS). The design
  * and its error: capture/INSTRUMENT.md, "The clock". */
-enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2 };
+enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_LAZY = 3 };
+/* Lazy clock (the default, format 1.7): EXITs as sparse; an ENTER reads the clock
+ * unless the thread's last record that is hot or carries a time was an
+ * untimed EXIT (tstate.ux: set there, cleared by every clock read and by
+ * the untimed ENTER). The rule is the format's (FORMAT.md 4.7): no byte
+ * says which ENTERs are untimed. A loop of short calls then reads the
+ * clock about once in nine calls, and a SAMPLE or TIMED EXIT times the
+ * ENTER after it (the EXIT-to-ENTER gap readers learn from). Values
+ * chunks stay sparse (cap_values_ready turns a lazy thread sparse). */
 #define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
@@ -107,6 +116,8 @@ struct tstate {
     uint32_t rng;               /* sparse clock: the sampling draw's state */
     uint8_t skip;               /* sparse clock: candidate EXITs to the next
                                    sample (0 at thread start: wraps to 255) */
+    uint8_t ux;                 /* lazy clock: the last hot event was an
+                                   untimed EXIT (its next ENTER goes untimed) */
     uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
     uintptr_t cache[TTF_SLOTS]; /* function cache, reset per chunk */
     uint16_t evat[CAP_EVAT];    /* sparse clock: ev at the ENTER of the open
@@ -317,6 +328,7 @@ static inline uint8_t *cap_put_t_at(struct tstate *t, uint8_t *q, uint64_t now)
     uint64_t d = now > t->tsc ? now - t->tsc : 0;
     t->tsc += d;
     t->since = 0;
+    t->ux = 0;
     return ttf_put_uvar(q, d);
 }
 
@@ -384,6 +396,7 @@ static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tsta
         return TTF_T_SAMPLE;
     }
     t->since++;
+    t->ux = t->timed & 1;       /* lazy (3): the next ENTER goes untimed; sparse (2): not */
     return 0;
 }
 
@@ -395,7 +408,9 @@ static inline void cap_sync_counts(struct tstate *t)
 }
 
 /* A hot record's head at p: the address and the time delta. Returns the
- * byte after; *tag is the tag to commit at p. In a sparse chunk an EXIT
+ * byte after; *tag is the tag to commit at p. In a lazy chunk an ENTER
+ * after an untimed EXIT carries no time (ux is only ever set there). In a
+ * sparse or lazy chunk an EXIT
  * that reads the clock is a TIMED prefix at p and the EXIT at p + 1, its
  * tag stored here (the prefix's, committed last, makes them one record);
  * one that does not carries no time. The -finstrument-functions hooks use
@@ -405,7 +420,7 @@ static inline __attribute__((always_inline))
 uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
                       uint8_t miss, uint8_t *tag)
 {
-    if (hit == TTF_T_EXIT_HIT && t->timed == CAP_CLOCK_SPARSE) {
+    if (hit == TTF_T_EXIT_HIT && t->timed >= CAP_CLOCK_SPARSE) {
         unsigned pre = cap_exit_reads(t);
         if (!pre)
             return cap_hot_addr(t, p, a, hit, miss, tag);
@@ -415,8 +430,12 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
         *tag = (uint8_t)pre;
         return q;
     }
-    if (hit == TTF_T_ENTER_HIT && t->timed == CAP_CLOCK_SPARSE)
+    if (hit == TTF_T_ENTER_HIT && t->timed >= CAP_CLOCK_SPARSE)
         cap_enter_count(t);
+    if (hit == TTF_T_ENTER_HIT && t->ux) {
+        t->ux = 0;              /* lazy: after an untimed EXIT, no read */
+        return cap_hot_addr(t, p, a, hit, miss, tag);
+    }
     uint8_t *q = cap_hot_addr(t, p, a, hit, miss, tag);
     if (t->timed)
         q = cap_put_t(t, q);

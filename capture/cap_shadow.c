@@ -160,10 +160,13 @@ int cap_values_ready(struct tstate *t)
     if (t->vals)
         return 1;
     t->vals = 1;
+    if (t->timed == CAP_CLOCK_LAZY)
+        t->timed = CAP_CLOCK_SPARSE;    /* values chunks are never lazy */
+    t->ux = 0;
     if (chunk_has_hot(t)) {
         cap_switch_chunk(t);
     } else {
-        uint16_t f = (uint16_t)ttf_get_le(t->base + TTF_C_FLAGS, 2);
+        uint16_t f = (uint16_t)(ttf_get_le(t->base + TTF_C_FLAGS, 2) & ~TTF_CHUNK_LAZY);
         ttf_put_u16(t->base + TTF_C_FLAGS, (uint16_t)(f | TTF_CHUNK_VALUES | TTF_CHUNK_XMM));
         memset(t->vprev, 0, sizeof t->vprev);
         memset(t->vstride, 0, sizeof t->vstride);

@@ -69,6 +69,15 @@ static void scan_slot(ttf_trace *t, uint64_t i)
                                         : "no values");
         goto bad;
     }
+    if ((f[3] & TTF_CHUNK_LAZY) && (!(t->hdr.required_features & TTF_REQ_LAZY) ||
+                                    (f[3] & TTF_CHUNK_VALUES) ||
+                                    !(f[3] & TTF_CHUNK_SPARSE) || !(f[3] & TTF_CHUNK_TIMED))) {
+        CORRUPT(&c, "chunk is lazy but %s",
+                !(t->hdr.required_features & TTF_REQ_LAZY) ? "the header lacks the lazy feature"
+                : (f[3] & TTF_CHUNK_VALUES)                 ? "carries values"
+                                                            : "not sparse");
+        goto bad;
+    }
     struct chunk *ch = PUSH(t, chunks);
     if (!ch)
         return;

@@ -52,6 +52,13 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->ptimed = NULL;
     d->ub_rec = NULL;
     d->lo_end = NULL;
+    d->lazy = d->timed && !d->xtimed && (ch->flags & TTF_CHUNK_LAZY) &&
+              (t->hdr.required_features & TTF_REQ_LAZY);
+    d->lastk = 0;
+    d->lastm = 0;
+    d->lastfn = 0;
+    d->ux = 0;
+    d->run_end = NULL;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     d->xmm = d->values && (ch->flags & TTF_CHUNK_XMM) != 0;
     d->fast = 1;
@@ -593,11 +600,39 @@ static inline int is_exit_tag(unsigned tag)
     return tag >= TTF_T_EXIT_HIT || tag == TTF_T_EXIT_MISS;
 }
 
-/* Does this hot record carry a time delta? ENTERs in every timed chunk;
- * EXITs unless the chunk is sparse (v1.4) and no TIMED prefix came. */
+/* Does this hot record carry a time delta? ENTERs in every timed chunk,
+ * but in a lazy one (v1.7) not right after an untimed EXIT (d->ux); EXITs
+ * unless the chunk is sparse (v1.4) and no TIMED or SAMPLE prefix came. */
 static inline int hot_timed(const struct dec *d, int is_exit)
 {
-    return is_exit ? d->xtimed || d->ptimed : d->timed;
+    return is_exit ? d->xtimed || d->ptimed : d->timed && !d->ux;
+}
+
+/* A hot record at rec of a lazy chunk (v1.7), read to its end (v, its
+ * time delta, added): an EXIT after a prefix, an ENTER not after an
+ * untimed EXIT, has its time measured (and, while opening, the gap from a
+ * measured event just before it is learnt); the others are placed in
+ * their run of untimed events (untimed.c). */
+static void lazy_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t v, int ex)
+{
+    int measured = ex ? d->ptimed != NULL : !d->ux;
+    d->ptimed = NULL;
+    d->ux = ex && !measured;
+    if (measured) {
+        if (d->scan && d->lastm)
+            ttfi_lazy_gap(d, ev->addr, ex, v);
+        d->lastm = 1;
+    } else {
+        uint64_t lo, hi;
+        ev->tsc = ttfi_lazy_at(d, ev->addr, ex, rec, d->c.p, &lo, &hi);
+        ev->time_ns = to_ns(d->t, ev->tsc);
+        ev->untimed = 1;
+        ev->early_ns = to_ns(d->t, lo);
+        ev->late_ns = to_ns(d->t, hi);
+        d->lastm = 0;
+    }
+    d->lastk = ex;
+    d->lastfn = ev->addr;
 }
 
 /* An EXIT at rec, read to its end (v, its time delta, added): in a
@@ -614,6 +649,7 @@ static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec, u
         return;
     }
     uint64_t hi;
+    ev->early_ns = to_ns(d->t, d->tsc);
     ev->tsc = untimed_at(d, ev->addr, rec, d->c.p, &hi);
     ev->time_ns = to_ns(d->t, ev->tsc);
     ev->untimed = 1;
@@ -702,7 +738,9 @@ static int dec_next(struct dec *d, ttf_event *ev)
             }
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
-            if (ex)
+            if (d->lazy)
+                lazy_time(d, ev, p, v, ex);
+            else if (ex)
                 exit_time(d, ev, p, v);
             d->depth += tag >= TTF_T_EXIT_HIT ? -1 : 1;
             return 1;
@@ -727,7 +765,9 @@ static int dec_next(struct dec *d, ttf_event *ev)
             }
             if (d->values && dec_values(d, ev))
                 return d->pb.code;
-            if (ex)
+            if (d->lazy)
+                lazy_time(d, ev, p, v, ex);
+            else if (ex)
                 exit_time(d, ev, p, v);
             d->depth += tag == TTF_T_EXIT_MISS ? -1 : 1;
             return 1;
@@ -744,6 +784,8 @@ static int dec_next(struct dec *d, ttf_event *ev)
         }
         if (tag > TTF_R_LAST)
             return CORRUPT(c, "invalid record tag 0x%02x", tag);
+        d->lastm = 0;           /* a lazy chunk learns gaps between hot events */
+        d->ux &= !ttfi_ext_timed(tag);  /* a time read: the next ENTER has one */
         int r = ext_record(d, tag, ev);
         if (r)
             return r;

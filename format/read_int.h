@@ -84,7 +84,23 @@ struct xratio {
     uint64_t den[XR_BANDS];     /* sums of hi - lo */
     uint32_t n[XR_BANDS];       /* samples */
     uint32_t r[XR_BANDS];       /* after the scan: the ratios, 16.16 */
+    uint64_t gsum[4];           /* lazy chunks (v1.7): measured gaps before an
+                                   event of fn, by LZ_KEY(previous kind, kind) */
+    uint32_t gn[4];             /* their count */
+    uint32_t gw[4];             /* after the scan: mean gaps (1/16 tick, >= 1) */
 };
+/* Lazy chunks: the measured gaps between an event of function a, kind
+ * ka, and the next, of function b, kind kb (untimed.c). */
+struct gpair {
+    uint64_t a, b;              /* the functions (a pair of 0s: free entry) */
+    unsigned k;                 /* LZ_KEY(ka, kb) + 1 */
+    uint32_t n;                 /* gaps */
+    uint64_t sum;               /* their sum (ticks) */
+    uint32_t w;                 /* after the scan: the mean (1/16 tick) */
+};
+/* The key of a gap in a lazy chunk: the kinds (0 ENTER, 1 EXIT) of the
+ * event before it and of the event it ends at. */
+#define LZ_KEY(pk, k) ((unsigned)(pk) * 2u + (unsigned)(k))
 
 struct ttf_trace {
     char *name;                 /* path or caller's name, for messages */
@@ -114,6 +130,11 @@ struct ttf_trace {
                                    function, by band */
     uint64_t xr_nb[XR_BANDS];   /* samples over every function, by band */
     uint32_t xr_all[XR_BANDS];  /* their ratios: functions without samples */
+    uint64_t gp_sum[4];         /* lazy chunks: every function's gaps by key */
+    uint64_t gp_n[4];
+    uint32_t gp_w[4];           /* their means: functions without gaps */
+    struct gpair *gpr;          /* gaps by pair of events (untimed.c) */
+    size_t gpr_cap, gpr_n;      /* entries (a power of two), used */
     uint64_t start_tsc;         /* earliest chunk tsc: time 0 */
     uint64_t hz;                /* ticks per second used */
     uint64_t whole, frac;       /* ns = ticks * whole + ticks * frac >> 64 */
@@ -169,6 +190,28 @@ struct dec {
     uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
     uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
                                    the time of untimed EXITs at a chunk's end */
+    int lazy;                   /* v1.7: an ENTER right after an untimed
+                                   EXIT carries no time (FORMAT.md 4.7) */
+    int lastk;                  /* lazy: kind of the last hot event (0 ENTER,
+                                   1 EXIT; 0 at the chunk's start) */
+    int lastm;                  /* lazy: it had a measured time */
+    uint64_t lastfn;            /* lazy: its function (0 at the chunk's start) */
+    int ux;                     /* lazy: the last record that is hot or has
+                                   a time was an untimed EXIT: an ENTER now
+                                   carries no time (FORMAT.md 4.7) */
+    const uint8_t *run_end;     /* lazy: the measured record that ends the
+                                   run of untimed events being read */
+    uint64_t run_hi;            /* its time (the run's late bound) */
+    uint64_t run_to;            /* where the run is placed up to: run_hi, or
+                                   before it at a chunk's end */
+    uint64_t run_w, run_acc;    /* the run's gap weights: all of them (the
+                                   measured event's included), so far */
+    uint64_t run_prev;          /* the time given to the run's last event */
+    uint32_t run_wt[32];        /* the weights of its first events, in order
+                                   (the look-ahead's: not looked up again) */
+    uint32_t run_i;             /* the next event's index in run_wt */
+    uint64_t gx_fn[TTF_SLOTS];  /* functions whose lazy gap means are at */
+    const uint32_t *gx_w[TTF_SLOTS]; /* gx_w (by function cache slot) */
     uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratios are */
     const uint32_t *xr_r[TTF_SLOTS]; /* at xr_r (by function cache slot, each
                                    XR_BANDS long; untimed.c) */
@@ -268,6 +311,7 @@ static inline void ev_fill(ttf_event *ev, int kind, uint32_t thread,
     ev->call_site = 0;
     ev->unwound = 0;
     ev->untimed = 0;
+    ev->early_ns = 0;
     ev->strs = NULL;
     ev->strs_len = 0;
 }
@@ -340,6 +384,17 @@ static inline unsigned ttfi_xr_band(uint64_t width)
 void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before);
 /* After the scan: each function's ratio from its sums. */
 void ttfi_untimed_finish(ttf_trace *t);
+/* Does the extended record tag carry a time (its payload's first field)? */
+int ttfi_ext_timed(unsigned tag);
+/* Lazy chunks (v1.7): while opening, the measured gap (ticks) from a
+ * measured hot event of kind d->lastk to this one, of fn and kind ex. */
+void ttfi_lazy_gap(struct dec *d, uint64_t fn, int ex, uint64_t gap);
+/* Lazy chunks: the time of the untimed hot event of fn (kind ex) at rec,
+ * its record ending at q; *lo and *hi its bounds (the last measured time
+ * and the next). While opening hi, after it a point between by the gap
+ * means of the events of its run (FORMAT.md 4.7). */
+uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
+                      const uint8_t *q, uint64_t *lo, uint64_t *hi);
 
 /* The time of the untimed EXIT of fn at rec (its record ends at q),
  * *late the latest it can have been (hi): while opening, hi (the ratios
@@ -556,16 +611,21 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     }
     if (tag >= TTF_T_ENTER_HIT) {
         is_exit = tag >= TTF_T_EXIT_HIT;
-        if ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt))
+        if ((is_exit ? xt : d->timed && !d->ux) && !uvar_short(&q, end, &dt))
             return 0;
         slot = tag & (TTF_SLOTS - 1);
         addr = d->cache[slot];
     } else {
-        if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0))
-            return syncs && tag == TTF_R_SYNC_OP ? ttfi_sync_fast(d, ev) : 0;
+        if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0)) {
+            if (!syncs || tag != TTF_R_SYNC_OP || !ttfi_sync_fast(d, ev))
+                return 0;
+            d->ux = 0;          /* lazy chunks: a record with a time */
+            d->lastm = 0;
+            return 1;
+        }
         is_exit = tag == TTF_T_EXIT_MISS;
         if (!uvar_short(&q, end, &u) ||
-            ((is_exit ? xt : d->timed) && !uvar_short(&q, end, &dt)))
+            ((is_exit ? xt : d->timed && !d->ux) && !uvar_short(&q, end, &dt)))
             return 0;
         addr = d->prev + (uint64_t)unzigzag(u);
         slot = TTF_SLOT(addr);
@@ -586,14 +646,27 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     }
     d->c.p = q;
     d->tsc += dt;
-    uint64_t tsc = d->tsc, hi = 0;
-    int untimed = is_exit && sparse;
-    if (untimed)                /* a sparse chunk's EXIT: no time of its own */
+    uint64_t tsc = d->tsc, hi = 0, lo = d->tsc;
+    int untimed = is_exit ? sparse : d->ux;
+    if (__builtin_expect(d->lazy, 0)) {
+        /* v1.7: an untimed event placed in its run; a measured one after
+           a measured one is a gap learnt while opening */
+        if (untimed)
+            tsc = ttfi_lazy_at(d, addr, is_exit, p, q, &lo, &hi);
+        else if (d->scan && d->lastm)
+            ttfi_lazy_gap(d, addr, is_exit, dt);
+        d->ux = is_exit && untimed;
+        d->lastm = !untimed;
+        d->lastk = is_exit;
+        d->lastfn = addr;
+    } else if (untimed) {       /* a sparse chunk's EXIT: no time of its own */
         tsc = untimed_at(d, addr, p, q, &hi);
+    }
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));
     if (untimed) {
         ev->untimed = 1;
+        ev->early_ns = to_ns(d->t, lo);
         ev->late_ns = to_ns(d->t, hi);
     }
     ev->addr = addr;

@@ -40,7 +40,7 @@
  *
  * trace.c the notices, arrays and clock; header.c the file header; chunks.c
  * the chunk index; meta.c process, modules, call sites; decode.c records to
- * events; untimed.c the times of untimed EXITs (format 1.4); threads.c the scan of each thread; iter.c the iteration; this
+ * events; untimed.c the times of untimed events (formats 1.4 and 1.7); threads.c the scan of each thread; iter.c the iteration; this
  * file opens, finishes the index and closes.
  * Stage 5 open of format/STAGES.
  */
@@ -285,6 +285,7 @@ void ttf_close(ttf_trace *t)
         munmap(t->map, t->len);
     free(t->chunks);
     free(t->xr);
+    free(t->gpr);
     free(t->threads);
     free(t->mods);
     free(t->unl);

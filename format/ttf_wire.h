@@ -68,7 +68,9 @@
  *   12     2    flags (TTF_CHUNK_TIMED: hot events carry a time delta;
  *                TTF_CHUNK_VALUES: hot events carry values, see below;
  *                TTF_CHUNK_SPARSE (v1.4, with TIMED): only the EXITs
- *                after a TIMED prefix carry a time delta)
+ *                after a TIMED prefix carry a time delta;
+ *                TTF_CHUNK_LAZY (v1.7, with SPARSE, not VALUES): the
+ *                ENTERs too)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -105,8 +107,12 @@
  *                     EXIT right after (hit or miss) carries its tdelta; an
  *                     EXIT without it carries none: its time is not
  *                     measured (readers take the time of the chunk's next
- *                     record that carries one). ENTERs always carry theirs.
- *                     A prefix not followed by an EXIT is corrupt.
+ *                     record that carries one). ENTERs always carry theirs,
+ *                     but in a TTF_CHUNK_LAZY chunk (v1.7), where an ENTER
+ *                     too carries its tdelta only after TIMED (written
+ *                     after its call-site prefix, if any).
+ *                     A prefix not followed by an EXIT (or, in a lazy
+ *                     chunk, an ENTER) is corrupt.
  *   tag 0x48          SAMPLE (v1.4, sparse chunks): as TIMED, for an EXIT
  *                     the writer drew at random among those it would
  *                     have left untimed: readers estimate the untimed
@@ -191,7 +197,7 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 6   /* newest minor written; a file says
+#define TTF_VERSION_MINOR_WIRE 7   /* newest minor written; a file says
                                       the minor of the newest feature it
                                       uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
@@ -278,7 +284,9 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_REQ_SPARSE 0x8u      /* v1.4: chunks may be TTF_CHUNK_SPARSE (EXITs
                                     carry a time only after a TIMED prefix) */
 #define TTF_REQ_XMM 0x10u        /* v1.5: values chunks may carry SSE registers */
-#define TTF_REQ_KNOWN 0x1fu
+#define TTF_REQ_LAZY 0x20u       /* v1.7: chunks may be TTF_CHUNK_LAZY (ENTERs
+                                    too carry a time only after a TIMED prefix) */
+#define TTF_REQ_KNOWN 0x3fu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -309,6 +317,9 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
                                     after a TIMED prefix */
 #define TTF_CHUNK_XMM 0x8u       /* with VALUES: ENTER/EXIT carry SSE registers
                                     too (v1.5, file has TTF_REQ_XMM) */
+#define TTF_CHUNK_LAZY 0x10u     /* v1.7, with SPARSE, never with VALUES, file
+                                    has TTF_REQ_LAZY: ENTERs too carry a time
+                                    only after a TIMED prefix */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -322,7 +333,7 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
                                     (tag - 0x42) of its site slot */
 #define TTF_T_SITE_NEW 0x46      /* v1.2: svar (site - last_site), then the ENTER */
 #define TTF_T_TIMED 0x47         /* v1.4, sparse chunks: the EXIT after carries
-                                    its tdelta */
+                                    its tdelta (v1.7, lazy chunks: or ENTER) */
 #define TTF_T_SAMPLE 0x48        /* v1.4, sparse chunks: the same, for an EXIT
                                     the writer timed at random among those it
                                     would not (readers learn from these) */
@@ -747,15 +758,17 @@ static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
  * or first when the header is written in one piece) and flags/exit status.
  * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
  * chunks carry values (which makes it version 1.1), TTF_REQ_SITES for
- * one whose ENTERs carry call sites (1.2) and TTF_REQ_SPARSE for one with
- * sparse chunks (1.4); others stay 1.0. */
+ * one whose ENTERs carry call sites (1.2), TTF_REQ_SPARSE for one with
+ * sparse chunks (1.4) and TTF_REQ_LAZY for one with lazy chunks (1.7);
+ * others stay 1.0. */
 static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint32_t opt_features,
                                       uint32_t chunk_size, uint64_t tsc_hz,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (opt_features & TTF_OPT_STRINGS) ? 6
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_LAZY) ? 7
+                                  : (opt_features & TTF_OPT_STRINGS) ? 6
                                   : (required & TTF_REQ_XMM) ? 5
                                   : (required & TTF_REQ_SPARSE) ? 4
                                   : (required & TTF_REQ_SITES) ? 2

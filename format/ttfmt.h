@@ -116,9 +116,12 @@ extern "C" {
  * that clock, told from an input value, issue 33).
  * 2.25.0: ttf_thread.digest (a hash of a thread's calls in order, taken
  * by the open's scan: two runs' threads that did the same calls have the
- * same digest, issue 38). */
+ * same digest, issue 38).
+ * 2.26.0: lazy-clock traces (format 1.7, FORMAT.md 4.7): ttf_event
+ * early_ns and ttf_event_early_ns (an untimed ENTER or EXIT lies between
+ * early_ns and late_ns); ttf_writer_opts lazy. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 25
+#define TTF_VERSION_MINOR 26
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -450,13 +453,14 @@ typedef struct ttf_event {
                                    traces, writers without sites) and on
                                    every other kind of event */
     uint32_t unwound;           /* UNWIND: frames closed (0 otherwise) */
-    int untimed;                /* 1: an EXIT whose time was not measured
-                                   (format 1.4, the sparse clock): the true
-                                   time is between the previous event's and
+    int untimed;                /* 1: an EXIT (format 1.4, the sparse clock)
+                                   or ENTER (1.7, lazy) whose time was not
+                                   measured: the true time is between
+                                   early_ns and
                                    late_ns; tsc and time_ns are the reader's
                                    estimate in between (FORMAT.md 4.5) */
-    uint64_t late_ns;           /* untimed: the latest the EXIT can have
-                                   been (the thread's next measured time) */
+    uint64_t late_ns;           /* untimed: the latest it can have been
+                                   (the thread's next measured time) */
     int has_xmm;                /* 1: ENTER has xmm0..7 in argregs, EXIT
                                    xmm0 in retxmm (format 1.5) */
     unsigned xchanged;          /* ENTER: SSE registers that changed since
@@ -468,6 +472,10 @@ typedef struct ttf_event {
                                    ttf_event_string), in the trace's memory;
                                    NULL: no string recorded */
     uint32_t strs_len;          /* its bytes */
+    uint64_t early_ns;          /* untimed: the earliest it can have been
+                                   (the thread's previous measured time);
+                                   an ENTER of a lazy chunk can be untimed
+                                   too (format 1.7, FORMAT.md 4.7) */
 } ttf_event;
 
 /* The first bytes of a string an ENTER's argument register pointed to, as
@@ -507,6 +515,14 @@ int ttf_string_same(const ttf_string *a, const ttf_string *b);
 static inline uint64_t ttf_event_late_ns(const ttf_event *ev)
 {
     return ev->untimed ? ev->late_ns : ev->time_ns;
+}
+
+/* The earliest time ev can have happened at: early_ns for an untimed
+ * event, else time_ns. A call's length is never shortened by taking its
+ * ENTER's early and its EXIT's late time. */
+static inline uint64_t ttf_event_early_ns(const ttf_event *ev)
+{
+    return ev->untimed ? ev->early_ns : ev->time_ns;
 }
 
 /* Open a trace file (memory-mapped, read-only) and index it: header,
@@ -697,6 +713,10 @@ typedef struct ttf_writer_opts {
                                    carry a time only when TIMED or SAMPLE
                                    (ttf_write_exit_sparse; every other EXIT
                                    is TIMED) */
+    int lazy;                   /* with sparse, without values: a format 1.7
+                                   trace of the lazy clock (TTF_REQ_LAZY):
+                                   an ENTER right after an untimed EXIT
+                                   carries no time (its tsc is dropped) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */

@@ -25,7 +25,10 @@
  * EXIT written by ttf_write_exit_sparse as untimed carries no delta and
  * leaves the running tsc alone; every other EXIT gets the TIMED prefix (or
  * SAMPLE, when asked), so traces of the sparse clock can be made without
- * libttcap (the golden file sparse.trc).
+ * libttcap (the golden file sparse.trc). A lazy writer (opts.lazy,
+ * format 1.7) also flags its chunks LAZY and keeps the format's rule: an
+ * ENTER right after an untimed EXIT (no timed record between) carries no
+ * delta, its tsc dropped (the golden file lazy.trc).
  * Stage 0 base of format/STAGES.
  */
 #include <errno.h>
@@ -59,6 +62,8 @@ struct wthread {
     uint64_t xregs[TTF_XMMREGS]; /* SSE registers of that ENTER (v1.5) */
     uint64_t xret;              /* xmm0 of the chunk's last EXIT (v1.5) */
     struct ttf_sites sites;     /* call sites of the open chunk (v1.2) */
+    int ux;                     /* lazy: the last hot or timed record was an
+                                   untimed EXIT (the next ENTER has no time) */
 };
 
 struct ttf_writer {
@@ -69,6 +74,7 @@ struct ttf_writer {
     int values;                 /* TTF_REQ_VALUES: ENTER/EXIT carry values */
     int xmm;                    /* TTF_REQ_XMM: ... and SSE registers */
     int sparse;                 /* TTF_REQ_SPARSE: EXITs timed on request */
+    int lazy;                   /* TTF_REQ_LAZY: ENTERs too (format 1.7) */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
     int strings;                /* TTF_OPT_STRINGS: a STRINGS record was written */
@@ -140,7 +146,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
     ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | (w->values ? TTF_REQ_VALUES : 0) |
                               (w->sites ? TTF_REQ_SITES : 0) |
                               (w->xmm ? TTF_REQ_XMM : 0) |
-                              (w->sparse ? TTF_REQ_SPARSE : 0),
+                              (w->sparse ? TTF_REQ_SPARSE : 0) |
+                              (w->lazy ? TTF_REQ_LAZY : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
                        (w->sync ? TTF_OPT_SYNC : 0) |
@@ -189,6 +196,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->xmm = w->values && o.xmm != 0;
     w->sites = o.sites != 0;
     w->sparse = w->timed && o.sparse != 0;
+    w->lazy = w->sparse && !w->values && o.lazy != 0;
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
     w->chaos = o.chaos;
@@ -250,6 +258,7 @@ static void open_chunk(struct wthread *t)
     t->tsc = t->last_tsc;
     t->prev = 0;
     t->chunk_depth = t->depth;
+    t->ux = 0;
     memset(t->cache, 0, sizeof t->cache);
     memset(t->regs, 0, sizeof t->regs);
     memset(t->stride, 0, sizeof t->stride);
@@ -272,7 +281,8 @@ static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
     ttf_put_u16(h + TTF_C_FLAGS, (w->timed ? TTF_CHUNK_TIMED : 0) |
                                  (w->values ? TTF_CHUNK_VALUES : 0) |
                                  (w->xmm ? TTF_CHUNK_XMM : 0) |
-                                 (w->sparse ? TTF_CHUNK_SPARSE : 0));
+                                 (w->sparse ? TTF_CHUNK_SPARSE : 0) |
+                                 (w->lazy ? TTF_CHUNK_LAZY : 0));
     ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
     ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)(int32_t)t->chunk_depth);
     ttf_put_u64(h + TTF_C_TSC, t->base);
@@ -296,6 +306,7 @@ static uint64_t delta_for(const struct wthread *t, uint64_t tsc)
 
 static void commit_time(ttf_writer *w, struct wthread *t, uint64_t tsc)
 {
+    t->ux = 0;
     if (!t->has_base) {
         t->has_base = 1;
         t->base = tsc;
@@ -318,13 +329,15 @@ struct hot {
     uint64_t site;              /* ENTER: call site (0 = not recorded) */
     const uint64_t *xmm;        /* ENTER: xmm0..7, EXIT: xmm0 (xmm mode) */
     int clock;                  /* EXIT in a sparse writer: TTF_EXIT_* */
+    int untimed;                /* ENTER in a lazy writer: no time */
 };
 
 /* Does h carry a time delta? Every hot record of a timed writer, but in a
  * sparse one (format 1.4) an EXIT only when TIMED or SAMPLE. */
 static int hot_timed(const ttf_writer *w, const struct hot *h)
 {
-    return w->timed && !(w->sparse && h->exit && h->clock == TTF_EXIT_UNTIMED);
+    return w->timed && !(w->sparse && h->exit && h->clock == TTF_EXIT_UNTIMED) &&
+           !(!h->exit && h->untimed);
 }
 
 /* Encode h against t's open chunk into tmp; returns the bytes used, *pre
@@ -385,6 +398,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
         size_t pre;
         if (!t->used)
             open_chunk(t);
+        hv.untimed = w->lazy && !hv.exit && t->ux;  /* FORMAT.md 4.7 */
         size_t n = encode_hot(w, t, &hv, tsc, tmp, &pre);
         if (t->used + n <= w->chunk_size) {
             memcpy(t->buf + t->used, tmp, n);
@@ -397,6 +411,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                 ttf_site_advance(&t->sites, hv.addr, hv.site);
             if (hot_timed(w, &hv))
                 commit_time(w, t, tsc);
+            t->ux = w->lazy && hv.exit && !hot_timed(w, &hv);
             if (w->values && !hv.exit)
                 ttf_values_advance(hv.regs, t->regs, t->stride);
             if (w->xmm && !hv.exit)
@@ -415,14 +430,14 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_enter(ttf_writer *w, uint32_t thread, uint64_t tsc,
                     uint64_t addr)
 {
-    struct hot h = {addr, 0, NULL, 0, 0, NULL, 0};
+    struct hot h = {addr, 0, NULL, 0, 0, NULL, 0, 0};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_enter_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t call_site)
 {
-    struct hot h = {addr, 0, NULL, 0, call_site, NULL, 0};
+    struct hot h = {addr, 0, NULL, 0, call_site, NULL, 0, 0};
     if (!w)
         return TT_EINVAL;
     w->sites |= call_site != 0;
@@ -433,7 +448,7 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
                                 uint64_t addr, uint64_t call_site,
                                 const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, call_site, NULL, 0};
+    struct hot h = {addr, 0, regs, 0, call_site, NULL, 0, 0};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     w->sites |= call_site != 0;
@@ -443,14 +458,14 @@ int ttf_write_enter_values_site(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit(ttf_writer *w, uint32_t thread, uint64_t tsc,
                    uint64_t addr)
 {
-    struct hot h = {addr, 1, NULL, 0, 0, NULL, TTF_EXIT_TIMED};
+    struct hot h = {addr, 1, NULL, 0, 0, NULL, TTF_EXIT_TIMED, 0};
     return w ? put_hot(w, thread, tsc, &h) : TT_EINVAL;
 }
 
 int ttf_write_exit_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
                           uint64_t addr, int clock)
 {
-    struct hot h = {addr, 1, NULL, 0, 0, NULL, clock};
+    struct hot h = {addr, 1, NULL, 0, 0, NULL, clock, 0};
     if (!w || !w->sparse || clock < TTF_EXIT_UNTIMED || clock > TTF_EXIT_SAMPLE)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -459,7 +474,7 @@ int ttf_write_exit_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
                            uint64_t addr, const uint64_t regs[TTF_VALUE_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, 0, NULL, 0};
+    struct hot h = {addr, 0, regs, 0, 0, NULL, 0, 0};
     if (!w || !w->values || !regs)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -468,7 +483,7 @@ int ttf_write_enter_values(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
                          uint64_t addr, uint64_t retval)
 {
-    struct hot h = {addr, 1, NULL, retval, 0, NULL, TTF_EXIT_TIMED};
+    struct hot h = {addr, 1, NULL, retval, 0, NULL, TTF_EXIT_TIMED, 0};
     if (!w || !w->values)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -478,7 +493,7 @@ int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                         uint64_t addr, const uint64_t regs[TTF_VALUE_REGS],
                         const uint64_t xmm[TTF_XMM_REGS])
 {
-    struct hot h = {addr, 0, regs, 0, 0, xmm, 0};
+    struct hot h = {addr, 0, regs, 0, 0, xmm, 0, 0};
     if (!w || !w->xmm || !regs || !xmm)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
@@ -487,7 +502,7 @@ int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
 int ttf_write_exit_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                        uint64_t addr, uint64_t retval, uint64_t xmm0)
 {
-    struct hot h = {addr, 1, NULL, retval, 0, &xmm0, TTF_EXIT_TIMED};
+    struct hot h = {addr, 1, NULL, retval, 0, &xmm0, TTF_EXIT_TIMED, 0};
     if (!w || !w->xmm)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);

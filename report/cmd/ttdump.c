@@ -205,7 +205,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 
 static void print_header(const struct dump *d)
 {
-    static const char *const req[] = {"events-v1", "values", "sites", "sparse", "xmm"};
+    static const char *const req[] = {"events-v1", "values", "sites", "sparse", "xmm", "lazy"};
     static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo", "strings"};
     static const char *const flags[] = {"closed", "exec"};
     const ttf_header *h = ttf_get_header(d->t);
@@ -492,7 +492,8 @@ static int func_ok(const struct dump *d, const char *name)
 
 /* Time, thread (merged) and indentation of one event line. The time of a
  * return the sparse clock did not measure (format 1.4, ttf_event
- * untimed: placed between the events around it) is marked "~". */
+ * untimed: placed between the events around it), or of a call the lazy
+ * clock did not (1.7), is marked "~". */
 static void line_start(const struct dump *d, const ttf_event *ev, int depth)
 {
     char at[48];

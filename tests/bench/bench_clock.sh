@@ -1,16 +1,19 @@
 #!/bin/sh
-# bench_clock.sh BUILD [PROGRAM ARGS...] - the sparse clock's error on a
-# profile, measured on one run: PROGRAM (a build with libttcap; default
-# the profile bench's prof_work.ttcap) is recorded once with
+# bench_clock.sh BUILD [PROGRAM ARGS...] - the sparse and lazy clocks'
+# error on a profile, measured on one run: PROGRAM (a build with libttcap;
+# default the profile bench's prof_work.ttcap) is recorded once with
 # TTCAP_CLOCK=every (every ENTER and EXIT timed; at SCHED_FIFO priority
 # when chrt may, so that nothing preempts it), then `sparsify` drops the
-# EXIT times libttcap's default mode would not have read, by the writer's
-# rules. The two files differ only by the reader's estimate of the untimed
-# returns, so their `ttdump --profile` tables compare without the noise of
-# two runs (which differ by 14-30% per function on a loaded VM).
-# For each function above BENCH_MIN_PCT (1) percent of the self time:
-# calls, self and total share of the every-event profile, and the sparse
-# profile's relative error of its self and total time; then the worst of
+# times libttcap's sparse mode (format 1.4: EXITs) and lazy mode (`-l`,
+# format 1.7: EXITs, and the ENTERs right after an untimed EXIT) would not
+# have read, by the writer's rules. Each file differs from the recording
+# only by the reader's estimate of the untimed events, so their `ttdump
+# --profile` tables compare without the noise of two runs (which differ
+# by 14-30% per function on a loaded VM). BENCH_CLOCK_MODES ("sparse
+# lazy") picks the tables.
+# For each mode and each function above BENCH_MIN_PCT (1) percent of the
+# self time: calls, self and total share of the every-event profile, and
+# the mode's profile's relative error of its self and total time; then the worst of
 # each, for the functions above BENCH_MIN_PCT and above 5%. Never fails on
 # the figures (exit 1 only when a step fails). BENCH_TRACE=FILE takes an
 # every-mode trace recorded before instead of PROGRAM (one recording, the
@@ -38,15 +41,20 @@ else
     TTCAP_OUT="$tmp/every.trc" TTCAP_CLOCK=every $fifo "$@" > /dev/null ||
         { echo "bench_clock: recording failed: $*"; exit 1; }
 fi
-"$BB/sparsify" "$tmp/every.trc" "$tmp/sparse.trc" > "$tmp/sp.out" ||
-    { echo "bench_clock: sparsify failed"; cat "$tmp/sp.out"; exit 1; }
-for f in every sparse; do
-    "$B/ttdump" -n --profile --sort self "$tmp/$f.trc" > "$tmp/$f.prof" ||
-        { echo "bench_clock: ttdump --profile $f failed"; exit 1; }
-done
+"$B/ttdump" -n --profile --sort self "$tmp/every.trc" > "$tmp/every.prof" ||
+    { echo "bench_clock: ttdump --profile every failed"; exit 1; }
 ev=$(sed -n 's/^profile: .*, \([0-9]*\) events,.*/\1/p' "$tmp/every.prof")
 echo "program: $*"
-echo "events: $ev (recorded with TTCAP_CLOCK=every${fifo:+, $fifo}); sparsify: $(cat "$tmp/sp.out")"
+echo "events: $ev (recorded with TTCAP_CLOCK=every${fifo:+, $fifo})"
+for mode in ${BENCH_CLOCK_MODES:-sparse lazy}; do
+flag=""
+[ "$mode" = lazy ] && flag=-l
+"$BB/sparsify" $flag "$tmp/every.trc" "$tmp/$mode.trc" > "$tmp/sp.out" ||
+    { echo "bench_clock: sparsify $flag failed"; cat "$tmp/sp.out"; exit 1; }
+"$B/ttdump" -n --profile --sort self "$tmp/$mode.trc" > "$tmp/$mode.prof" ||
+    { echo "bench_clock: ttdump --profile $mode failed"; exit 1; }
+echo
+echo "mode $mode: sparsify $flag: $(cat "$tmp/sp.out")"
 # profile rows: calls total self min avg max never function (name may hold spaces)
 awk -v min="$MIN" '
 function row(line,   n, a, name, i) {
@@ -83,4 +91,5 @@ END {
     printf "functions above %s%% of the self time: %d; within 5%%: %d by total, %d by self; worst total %.1f%%, self %.1f%%\n",
            min, m, okt, oks, wt, ws
     printf "functions above 5%%: %d; worst total %.1f%%, self %.1f%%\n", m5, wt5, ws5
-}' "$tmp/every.prof" "$tmp/sparse.prof"
+}' "$tmp/every.prof" "$tmp/$mode.prof"
+done

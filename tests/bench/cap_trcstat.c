@@ -11,7 +11,8 @@
  * their bytes site_bytes). timed counts the ENTER/EXIT records that carry
  * a measured time (clock reads): every one in a timed chunk, in a sparse
  * chunk (format 1.4) the ENTERs and the EXITs after a TIMED or SAMPLE
- * prefix.
+ * prefix, in a lazy chunk (1.7) the same but for the ENTERs right after
+ * an untimed EXIT.
  *
  * usage: cap_trcstat FILE  ->  "data_bytes=.. events=.. messages=.. ..."
  */
@@ -68,21 +69,37 @@ static const uint8_t *skip_values(const uint8_t *p, const uint8_t *e, int is_exi
     return p;
 }
 
-/* timed: 0 none, 1 every record, 2 sparse (EXITs after a prefix) */
+/* Does the extended record tag carry a time (format/untimed.c's list)? */
+static int ext_timed(unsigned tag)
+{
+    if (tag == TTF_R_PROCESS || tag == TTF_R_CALLSITE)
+        return 0;
+    return tag <= TTF_R_CUT || tag == TTF_R_SYNC_OP || tag == TTF_R_EXEC ||
+           tag == TTF_R_VFORK || tag == TTF_R_UNWIND;
+}
+
+/* timed: 0 none, 1 every record, 2 sparse (EXITs after a prefix), 3 lazy
+ * (ENTERs too, but not one right after an untimed EXIT: *ux) */
 static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
-                                  int timed, int vals, struct stat_sum *s)
+                                  int timed, int vals, struct stat_sum *s, int *ux)
 {
     uint8_t tag = *p++;
     uint64_t len = 0;
     int pre = 0;
     if (tag == TTF_T_END)
         return NULL;
-    if ((tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) && timed == 2 && p < e) {
-        pre = 1;                /* its EXIT follows, with a time */
+    if ((tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) && timed >= 2 && p < e) {
+        pre = 1;                /* its EXIT (or lazy ENTER) follows, with a time */
         tag = *p++;
     }
     int is_exit = tag & 0x80 ? (tag & 0x40) != 0 : tag == TTF_T_EXIT_MISS;
-    int has_t = timed == 1 || (timed == 2 && (!is_exit || pre));
+    int has_t = timed == 1 || (timed == 2 && (!is_exit || pre)) ||
+                (timed == 3 && (is_exit ? pre : !*ux));
+    int hot = (tag & 0x80) || tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS;
+    if (hot)
+        *ux = is_exit && !has_t;
+    else if (tag <= TTF_R_LAST && ext_timed(tag))
+        *ux = 0;
     if (tag & 0x80) {
         is_exit ? s->exits++ : s->enters++;
         s->timed += (uint64_t)has_t;
@@ -118,10 +135,12 @@ static void walk_chunk(const uint8_t *c, uint32_t size, struct stat_sum *s)
     if (ttf_get_le(c, 4) != TTF_CHUNK_MAGIC)
         return;
     unsigned flags = (unsigned)ttf_get_le(c + TTF_C_FLAGS, 2);
-    int timed = !(flags & TTF_CHUNK_TIMED) ? 0 : (flags & TTF_CHUNK_SPARSE) ? 2 : 1;
+    int timed = !(flags & TTF_CHUNK_TIMED) ? 0 : (flags & TTF_CHUNK_LAZY) ? 3
+                : (flags & TTF_CHUNK_SPARSE) ? 2 : 1;
     int vals = (flags & TTF_CHUNK_VALUES) != 0;
     const uint8_t *p = c + TTF_CHUNK_HDR, *e = c + size, *q;
-    while (p < e && (q = walk_record(p, e, timed, vals, s)) != NULL)
+    int ux = 0;
+    while (p < e && (q = walk_record(p, e, timed, vals, s, &ux)) != NULL)
         p = q;
     s->chunks++;
     s->data += (uint64_t)(p - c);

@@ -4,12 +4,14 @@
  * the sparse encoding (format 1.4), dropping the EXIT times libttcap's
  * default mode would not have read, by the same rules (capture/cap_int.h:
  * big calls, runs, sync records, samples drawn by the same generator).
+ * With -l it writes the lazy encoding (format 1.7) instead: the ENTERs
+ * right after an untimed EXIT lose their times too.
  * Profiles of the two files then differ only by the reader's estimate of
  * the untimed EXITs, without the noise of two runs or of the hooks' own
  * cost (bench_clock.sh compares them).
  *
- * usage: sparsify IN.trc OUT.trc  ->  "exits=.. timed=.. sampled=.." on
- * stdout. Chunks with values are refused (the bench records plain mode).
+ * usage: sparsify [-l] IN.trc OUT.trc  ->  "exits=.. timed=.. sampled=..
+ * enters=.. untimed_enters=.. reads_per_call=.." on stdout. Chunks with values are refused (the bench records plain mode).
  * Exit 2 with one line on bad input.
  */
 #include <fcntl.h>
@@ -36,11 +38,15 @@ struct wstate {
     uint32_t rng;
     uint16_t warm;
     uint8_t skip;
+    uint8_t ux;                 /* lazy: the last hot or timed record was an
+                                   untimed EXIT */
 };
+
+static int lazy;                /* -l: format 1.7 */
 
 /* Counts for the report line. */
 struct counts {
-    uint64_t exits, timed, sampled;
+    uint64_t exits, timed, sampled, enters, uenters;
 };
 
 /* Input and output positions in one chunk, with the two time bases. */
@@ -89,6 +95,7 @@ static uint64_t delta_out(struct pass *s)
     uint64_t d = s->tin - s->tout;
     s->tout = s->tin;
     s->w->since = 0;
+    s->w->ux = 0;
     return d;
 }
 
@@ -107,6 +114,7 @@ static unsigned exit_reads(struct wstate *w, int32_t depth)
         return TTF_T_SAMPLE;
     }
     w->since++;
+    w->ux = (uint8_t)lazy;
     return 0;
 }
 
@@ -118,7 +126,7 @@ static void hot(struct pass *s, unsigned tag, struct counts *c)
         get_uvar(s);
     size_t alen = (size_t)(s->p - a);
     s->tin += get_uvar(s);
-    unsigned pre = 0;
+    unsigned pre = 0, untimed = 0;
     if (is_exit) {
         c->exits++;
         pre = exit_reads(s->w, s->depth);
@@ -128,6 +136,10 @@ static void hot(struct pass *s, unsigned tag, struct counts *c)
     } else {
         s->w->evat[(uint32_t)s->depth % EVAT] = s->w->ev++;
         s->depth++;
+        c->enters++;
+        untimed = s->w->ux;     /* lazy: right after an untimed EXIT */
+        s->w->ux = 0;
+        c->uenters += untimed;
     }
     room(s, 2 + alen);
     if (pre)
@@ -135,7 +147,7 @@ static void hot(struct pass *s, unsigned tag, struct counts *c)
     *s->o++ = (uint8_t)tag;
     memcpy(s->o, a, alen);
     s->o += alen;
-    if (!is_exit || pre)
+    if ((!is_exit && !untimed) || pre)
         put_uvar(s, delta_out(s));
 }
 
@@ -190,7 +202,9 @@ static void chunk(const uint8_t *in, uint8_t *out, uint32_t size, struct wstate 
     if (!(flags & TTF_CHUNK_TIMED) || (flags & TTF_CHUNK_SPARSE))
         die("input must be recorded with TTCAP_CLOCK=every");
     memcpy(out, in, TTF_CHUNK_HDR);
-    ttf_put_u16(out + TTF_C_FLAGS, (uint16_t)(flags | TTF_CHUNK_SPARSE));
+    ttf_put_u16(out + TTF_C_FLAGS, (uint16_t)(flags | TTF_CHUNK_SPARSE |
+                                              (lazy ? TTF_CHUNK_LAZY : 0)));
+    w->ux = 0;                  /* a chunk's header time is measured */
     struct pass s = { in + TTF_CHUNK_HDR, in + size, out + TTF_CHUNK_HDR, out + size, 0, 0,
                       (int32_t)ttf_get_le(in + TTF_C_DEPTH, 4), w };
     s.tin = s.tout = ttf_get_le(in + TTF_C_TSC, 8);
@@ -215,8 +229,13 @@ static void chunk(const uint8_t *in, uint8_t *out, uint32_t size, struct wstate 
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "-l") == 0) {
+        lazy = 1;
+        argv++;
+        argc--;
+    }
     if (argc != 3)
-        die("usage: sparsify IN.trc OUT.trc");
+        die("usage: sparsify [-l] IN.trc OUT.trc");
     int fd = open(argv[1], O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < TTF_DATA_OFFSET)
@@ -235,8 +254,8 @@ int main(int argc, char **argv)
         die("out of memory");
     memcpy(out, m, off);
     uint32_t req = (uint32_t)ttf_get_le(m + TTF_H_REQ, 4);
-    ttf_put_u32(out + TTF_H_REQ, req | TTF_REQ_SPARSE);
-    ttf_put_u16(out + TTF_H_VMINOR, 4);
+    ttf_put_u32(out + TTF_H_REQ, req | TTF_REQ_SPARSE | (lazy ? TTF_REQ_LAZY : 0));
+    ttf_put_u16(out + TTF_H_VMINOR, lazy ? 7 : 4);
     size_t nth = 1024;
     struct wstate *w = calloc(nth, sizeof *w);
     struct counts c = { 0 };
@@ -251,7 +270,10 @@ int main(int argc, char **argv)
     FILE *f = fopen(argv[2], "wbx");
     if (!f || fwrite(out, 1, n, f) != n || fclose(f) != 0)
         die("cannot write the output (it must not exist)");
-    printf("exits=%llu timed=%llu sampled=%llu\n", (unsigned long long)c.exits,
-           (unsigned long long)c.timed, (unsigned long long)c.sampled);
+    printf("exits=%llu timed=%llu sampled=%llu enters=%llu untimed_enters=%llu "
+           "reads_per_call=%.3f\n", (unsigned long long)c.exits,
+           (unsigned long long)c.timed, (unsigned long long)c.sampled,
+           (unsigned long long)c.enters, (unsigned long long)c.uenters,
+           c.enters ? (double)(c.timed + c.enters - c.uenters) / (double)c.enters : 0.0);
     return 0;
 }

@@ -104,16 +104,19 @@ n=$(stat -c %s none.trc)
 [ "$n" -lt "$t" ] || { echo "FAIL: untimed trace $n B not smaller than timed $t B"; fail=1; }
 [ "$t" -lt $((4096 + 262144)) ] || { echo "FAIL: timed trace $t B not cut after its data"; fail=1; }
 
-# the sparse clock (the default, format 1.4): 250001 calls, most EXITs
-# past the thread's first 4096 untimed, at most 1.15 clock reads per call;
-# times never go back nor past their bound; ttdump marks exactly the
-# untimed returns ("~"). TTCAP_CLOCK=every: all timed, none marked.
+# the sparse clock (TTCAP_CLOCK=sparse, format 1.4): 250001 calls, most
+# EXITs past the thread's first 4096 untimed, at most 1.15 clock reads per
+# call; times never go back nor past their bound; ttdump marks exactly the
+# untimed returns ("~"). The lazy clock (the default, format 1.7): the
+# ENTERs after untimed EXITs untimed too, below 0.8 clock reads per call,
+# ttdump marks exactly the untimed calls and returns. TTCAP_CLOCK=every:
+# all timed, none marked.
 clock_reads() { # trace: "hot untimed" of thread 0, checked
     "$CHK" "$1" > "$1.out" || { echo "FAIL: check $1"; fail=1; }
     hasre "$1.out" "^clock thread=0 hot=500002 untimed=[0-9]* backwards=0 past_bound=0\$"
     sed -n 's/^clock thread=0 hot=\([0-9]*\) untimed=\([0-9]*\) .*/\1 \2/p' "$1.out"
 }
-TTCAP_OUT=sparse.trc "$P" calls 50000 || fail=1
+TTCAP_OUT=sparse.trc TTCAP_CLOCK=sparse "$P" calls 50000 || fail=1
 set -- $(clock_reads sparse.trc) 0 0
 [ $((200 * ($1 - $2))) -le $((115 * $1)) ] && [ "$2" -gt 0 ] ||
     { echo "FAIL: sparse clock: $(($1 - $2)) clock reads for $(($1 / 2)) calls"; fail=1; }
@@ -123,6 +126,17 @@ grep -q '^  required features: 0xd (events-v1, sites, sparse)$' sparse.dump ||
 # ttdump marks each untimed return's (placed) time with "~", and no other line
 u=$(grep -c '^ *~+[0-9]*\.[0-9]*us *< ' sparse.dump)
 [ "$u" = "$2" ] || { echo "FAIL: ttdump marks $u returns untimed, the trace has $2"; fail=1; }
+TTCAP_OUT=lazy.trc "$P" calls 50000 || fail=1
+set -- $(clock_reads lazy.trc) 0 0
+[ $((100 * ($1 - $2))) -le $((80 * $1 / 2)) ] && [ "$2" -gt 0 ] ||
+    { echo "FAIL: lazy clock: $(($1 - $2)) clock reads for $(($1 / 2)) calls"; fail=1; }
+"$B/ttdump" lazy.trc > lazy.dump || { echo "FAIL: ttdump lazy.trc"; fail=1; }
+grep -q '^  version: *1\.7$' lazy.dump && grep -q '^  required features: 0x2d (events-v1, sites, sparse, lazy)$' lazy.dump ||
+    { echo "FAIL: lazy.trc is not format 1.7 with the lazy bit"; fail=1; }
+u=$(grep -c '^ *~+[0-9]*\.[0-9]*us *[<>] ' lazy.dump)
+e=$(grep -c '^ *~+[0-9]*\.[0-9]*us *> ' lazy.dump)
+[ "$u" = "$2" ] && [ "$e" -gt 0 ] ||
+    { echo "FAIL: ttdump marks $u calls and returns untimed ($e calls), the trace has $2"; fail=1; }
 TTCAP_OUT=every.trc TTCAP_CLOCK=every "$P" calls 50000 || fail=1
 set -- $(clock_reads every.trc) 0 0
 [ "$2" = 0 ] || { echo "FAIL: TTCAP_CLOCK=every left $2 EXITs untimed"; fail=1; }

@@ -38,7 +38,8 @@ struct xev {
     int xm;                     /* 1: a call of an xmm trace (format 1.5) */
     uint64_t xmm[TTF_XMM_REGS]; /* ENTER: xmm0..7; EXIT: xmm[0] = xmm0 */
     int untimed;                /* 1: an EXIT of the sparse clock whose time
-                                   was not measured (format 1.4) */
+                                   was not measured (format 1.4), or an
+                                   ENTER of the lazy clock (1.7) */
     uint64_t lo, hi;            /* untimed: the measured times around it */
 };
 
@@ -74,8 +75,22 @@ static void model_untimed(struct model *m)
     }
 }
 
+/* A lazy trace (format 1.7): an ENTER right after an untimed EXIT of its
+ * thread (no record with a time between) is untimed too. */
+static void model_lazy(struct model *m, int lazy)
+{
+    int ux[4] = {0};
+    for (size_t i = 0; lazy && i < m->n; i++) {
+        struct xev *x = &m->ev[i];
+        if (x->kind == TTF_EV_ENTER && !x->site)
+            x->untimed = ux[x->thread];
+        ux[x->thread] = x->kind == TTF_EV_EXIT && !x->site && x->untimed;
+    }
+}
+
 static void model_build(struct model *m, const struct gop *g)
 {
+    int lazy = golden_has_lazy(g);
     int depth[4] = {0};
     int vals = golden_has_values(g), xm = golden_has_xmm(g);
     uint32_t mods = 0;
@@ -87,7 +102,7 @@ static void model_build(struct model *m, const struct gop *g)
     for (; g->op != G_DONE; g++) {
         struct xev x = {.thread = g->thread, .tsc = g->tsc, .depth = depth[g->thread]};
         int *d = &depth[g->thread];
-        if (g->op != G_PROC && g->op != G_SITE && g->op != G_UEXIT) {
+        if (g->op != G_PROC && g->op != G_SITE && g->op != G_UEXIT && g->op != G_LAZY) {
             if (g->tsc < m->start)
                 m->start = g->tsc;
             uint64_t last = g->op == G_LOOP || g->op == G_SLOOP || g->op == G_ULOOP
@@ -95,7 +110,7 @@ static void model_build(struct model *m, const struct gop *g)
             now = last > now ? last : now;
         }
         switch (g->op) {
-        case G_PROC: case G_SITE: continue;
+        case G_PROC: case G_SITE: case G_LAZY: continue;
         case G_TSTART: x.kind = TTF_EV_THREAD_START; x.text = g->s1; break;
         case G_TNAME: x.kind = TTF_EV_THREAD_NAME; x.text = g->s1; break;
         case G_TEND: x.kind = TTF_EV_THREAD_END; break;
@@ -162,6 +177,7 @@ static void model_build(struct model *m, const struct gop *g)
                         .n1 = g->b};
         model_push(m, &x);
     }
+    model_lazy(m, lazy);
     model_untimed(m);
 }
 
@@ -175,11 +191,13 @@ static void check_time(const ttf_event *ev, const struct xev *x, uint64_t start,
         return;
     }
     if (ev->tsc < x->lo || ev->tsc > x->hi)
-        fail_msg("event %zu: untimed EXIT placed at %llu, outside [%llu, %llu]", i,
+        fail_msg("event %zu: untimed event placed at %llu, outside [%llu, %llu]", i,
                  (unsigned long long)ev->tsc, (unsigned long long)x->lo,
                  (unsigned long long)x->hi);
     assert_int_equal(ev->late_ns, (x->hi - start) * 2 / 5);
     assert_int_equal(ttf_event_late_ns(ev), ev->late_ns);
+    assert_true(ttf_event_early_ns(ev) >= (x->lo - start) * 2 / 5);    /* a chunk's */
+    assert_true(ttf_event_early_ns(ev) <= ev->time_ns);             /* start: later */
 }
 
 /* SSE registers of a call of an xmm trace (format 1.5). */
@@ -503,6 +521,34 @@ static void test_sparse(void **state)
     ttf_close(t);
 }
 
+/* lazy.trc (format 1.7): header, then every event against the script,
+ * the untimed ENTERs and EXITs inside their bounds, placed in order. */
+static void test_lazy(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("lazy.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_lazy);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, 7);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    struct evs e = tu_events(t, 0, 0);
+    size_t untimed_enters = 0;
+    for (size_t i = 1; i < e.n; i++) {
+        assert_true(e.ev[i].tsc >= e.ev[i - 1].tsc);
+        untimed_enters += (size_t)(e.ev[i].untimed && e.ev[i].kind == TTF_EV_ENTER);
+    }
+    assert_true(untimed_enters > 1000); /* most of the loop's ENTERs */
+    free(e.ev);
+    free(m);
+    ttf_close(t);
+}
+
 /* xmm.trc (format 1.5): header, then every register against the script. */
 static void test_xmm(void **state)
 {
@@ -635,7 +681,8 @@ static void test_same_bytes(void **state)
         const struct gop *script;
     } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed},
                  {"values.trc", golden_values}, {"sites.trc", golden_sites},
-                 {"sparse.trc", golden_sparse}, {"xmm.trc", golden_xmm}};
+                 {"sparse.trc", golden_sparse}, {"xmm.trc", golden_xmm},
+                 {"lazy.trc", golden_lazy}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *path = tu_path(files[i].name);
         size_t n1, n2;
@@ -673,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_sites),
         cmocka_unit_test(test_sparse),
         cmocka_unit_test(test_xmm),
+        cmocka_unit_test(test_lazy),
         cmocka_unit_test(test_skip_values),
         cmocka_unit_test(test_same_bytes),
     };

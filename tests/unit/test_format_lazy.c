@@ -1,0 +1,363 @@
+/*
+ * test_format_lazy.c - format v1.7, the lazy clock (FORMAT.md 4.7): an
+ * ENTER right after an untimed EXIT carries no time, with no byte saying
+ * so (decoded by the rule; a sync record between gives the ENTER its time
+ * back); the times of a run of untimed events split by the gap means
+ * learnt from the measured pairs (each placed at its true time when the
+ * gaps are regular, never going back, within early_ns and late_ns); the
+ * untimed events at a chunk's end placed from their last measured time by
+ * the gap means, not spread up to the next chunk's start (the writer's
+ * switch lies between); the chunk flag's conditions (the header bit,
+ * sparse, no values); the in-line path (hot_decode) giving what the
+ * general decoder gives, field by field, on a lazy trace of misses, hits,
+ * runs and sync records; the hand
+ * writer's opts.lazy keeping the rule; the header's version and bit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "format_util.h"
+#include "read_int.h"
+
+#define MAIN 0x401136u
+#define LEAF 0x401200u          /* slot 0x24 (main's is 0x17) */
+#define LONG 0x401300u          /* another leaf, four times as long */
+
+/* A v1.7 file (1 tick = 1 ns) and a lazy chunk of thread 0 at tsc. */
+static void lazy_file(struct tb *b, uint16_t flags)
+{
+    tb_init(b, 4096, 1000000000u);
+    ttf_put_u16(b->buf + TTF_H_VMINOR, 7);
+    ttf_put_u32(b->buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY);
+    tb_chunk(b, 0, 0, 0, 1, 0, 1000, 0);
+    ttf_put_u16(b->buf + b->coff + TTF_C_FLAGS, flags);
+}
+
+#define LAZY_FLAGS (TTF_CHUNK_TIMED | TTF_CHUNK_SPARSE | TTF_CHUNK_LAZY)
+
+static void enter_miss(struct tb *b, uint64_t fn, uint64_t prev, uint64_t t)
+{
+    tb_u8(b, TTF_T_ENTER_MISS);
+    tb_uvar(b, ttf_zigzag((int64_t)(fn - prev)));
+    tb_uvar(b, t);
+}
+
+/* The rule, byte by byte: main and leaf entered (misses, timed); leaf's
+ * untimed EXIT; the ENTER after it has no delta (0xa4 alone, untimed);
+ * its EXIT untimed; a SYNC_OP (t 30) reads the clock, so the ENTER after
+ * it carries a delta although an untimed EXIT came before; TIMED EXIT. */
+static void test_rule(void **state)
+{
+    (void)state;
+    struct tb b;
+    lazy_file(&b, LAZY_FLAGS);
+    enter_miss(&b, MAIN, 0, 10);                /* 1010 */
+    enter_miss(&b, LEAF, MAIN, 10);             /* 1020 */
+    static const uint8_t recs[] = {
+        0xe4,                                   /* EXIT leaf, untimed */
+        0xa4,                                   /* ENTER leaf, untimed: no delta */
+        0xe4,                                   /* EXIT leaf, untimed */
+        TTF_R_SYNC_OP, 4, 30, TTF_SOP_LOCK, 0, 0, /* 1050: a clock read */
+        0xa4, 0x0a,                             /* ENTER leaf, 1060 */
+        0x47, 0xe4, 0x05,                       /* TIMED EXIT leaf, 1065 */
+        0xa4, 0x05,                             /* ENTER leaf, 1070 */
+        0xe4,                                   /* EXIT leaf, untimed */
+        0xa4,                                   /* ENTER leaf, untimed */
+        0x48, 0xe4, 0x14,                       /* SAMPLE EXIT leaf, 1090 */
+        0x47, 0xd7, 0x0a,                       /* TIMED EXIT main, 1100 */
+    };
+    tb_raw(&b, recs, sizeof recs);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_get_header(t)->version_minor, 7);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    struct evs e = tu_events(t, 0, 0);
+    static const struct { int kind; uint64_t fn; int untimed; uint64_t lo, hi; } want[] = {
+        {TTF_EV_ENTER, MAIN, 0, 1010, 1010},
+        {TTF_EV_ENTER, LEAF, 0, 1020, 1020},
+        {TTF_EV_EXIT, LEAF, 1, 1020, 1050},
+        {TTF_EV_ENTER, LEAF, 1, 1020, 1050},
+        {TTF_EV_EXIT, LEAF, 1, 1020, 1050},
+        {TTF_EV_SYNC_OP, 0, 0, 1050, 1050},
+        {TTF_EV_ENTER, LEAF, 0, 1060, 1060},
+        {TTF_EV_EXIT, LEAF, 0, 1065, 1065},
+        {TTF_EV_ENTER, LEAF, 0, 1070, 1070},
+        {TTF_EV_EXIT, LEAF, 1, 1070, 1090},
+        {TTF_EV_ENTER, LEAF, 1, 1070, 1090},
+        {TTF_EV_EXIT, LEAF, 0, 1090, 1090},
+        {TTF_EV_EXIT, MAIN, 0, 1100, 1100},
+    };
+    assert_int_equal(e.n, sizeof want / sizeof want[0]);
+    uint64_t last = 0;
+    for (size_t i = 0; i < e.n; i++) {
+        const ttf_event *ev = &e.ev[i];
+        assert_int_equal(ev->kind, want[i].kind);
+        if (want[i].fn)
+            assert_int_equal(ev->addr, want[i].fn);
+        assert_int_equal(ev->untimed, want[i].untimed);
+        assert_int_equal(ttf_event_early_ns(ev), want[i].lo - 1000);
+        assert_int_equal(ttf_event_late_ns(ev), want[i].hi - 1000);
+        assert_true(ev->time_ns >= ttf_event_early_ns(ev) && ev->time_ns <= ttf_event_late_ns(ev));
+        assert_true(ev->tsc >= last);           /* never back */
+        last = ev->tsc;
+        if (!want[i].untimed)
+            assert_int_equal(ev->tsc, want[i].lo);
+    }
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* A chunk whose leaf calls take 10 ticks, 10 apart (200 calls, all
+ * timed: the gaps are learnt), ending with an untimed EXIT, ENTER and
+ * EXIT; the next chunk starts 100,000 ticks later (the writer's switch:
+ * mmap, page faults). The three are placed 10 ticks apart after the last
+ * measured time, not a third of the way to the next chunk each; their
+ * late bound is still the next chunk's start. */
+static void test_chunk_end(void **state)
+{
+    (void)state;
+    struct tb b;
+    lazy_file(&b, LAZY_FLAGS);
+    enter_miss(&b, MAIN, 0, 10);                /* 1010 */
+    enter_miss(&b, LEAF, MAIN, 10);             /* 1020 */
+    static const uint8_t first_exit[] = {0x47, 0xe4, 0x0a};   /* TIMED EXIT leaf, 1030 */
+    tb_raw(&b, first_exit, sizeof first_exit);
+    for (int i = 0; i < 200; i++) {
+        static const uint8_t call[] = {0xa4, 0x0a, 0x47, 0xe4, 0x0a};
+        tb_raw(&b, call, sizeof call);          /* +10 ENTER, +10 TIMED EXIT */
+    }
+    uint64_t lo = 1030 + 200 * 20;
+    static const uint8_t tail[] = {0xa4, 0x0a, 0xe4, 0xa4, 0xe4};  /* ENTER lo+10, then untimed */
+    tb_raw(&b, tail, sizeof tail);
+    tb_chunk(&b, 1, 0, 1, 1, 1, 100000, 0);
+    ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS, LAZY_FLAGS);
+    tb_u8(&b, TTF_T_TIMED);                     /* TIMED EXIT main (a miss), 100005 */
+    tb_u8(&b, TTF_T_EXIT_MISS);
+    tb_uvar(&b, ttf_zigzag((int64_t)MAIN));
+    tb_uvar(&b, 5);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    struct evs e = tu_events(t, 0, 0);
+    size_t n = e.n;
+    assert_true(n >= 5);
+    const ttf_event *u = &e.ev[n - 4];          /* EXIT, ENTER, EXIT leaf, EXIT main */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(u[i].untimed, 1);
+        assert_int_equal(u[i].late_ns, 100000 - 1000);
+        assert_true(u[i].tsc >= lo + 10 + 10 * (uint64_t)(i + 1) - 2);
+        assert_true(u[i].tsc <= lo + 10 + 10 * (uint64_t)(i + 1) + 2);
+    }
+    assert_int_equal(u[3].tsc, 100005);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
+/* The chunk flag's conditions: without the header bit, with values,
+ * without SPARSE: the chunk is corrupt (none of its events read). */
+static void test_bad_flags(void **state)
+{
+    (void)state;
+    static const struct { uint32_t req; uint16_t flags; } bad[] = {
+        {TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE, LAZY_FLAGS},
+        {TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY | TTF_REQ_VALUES,
+         LAZY_FLAGS | TTF_CHUNK_VALUES},
+        {TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY, TTF_CHUNK_TIMED | TTF_CHUNK_LAZY},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tb b;
+        lazy_file(&b, bad[i].flags);
+        ttf_put_u32(b.buf + TTF_H_REQ, bad[i].req);
+        enter_miss(&b, MAIN, 0, 10);
+        ttf_trace *t = tu_open_mem(b.buf, b.len);
+        assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+        ttf_close(t);
+        free(b.buf);
+    }
+}
+
+/* A loop calling two leaves in turn: LEAF runs 10 ticks, LONG 40; main's
+ * code before LEAF takes 5, before LONG 25. The first 2000 calls are all
+ * timed (the writer's warm-up), then one EXIT in nine is (the writer's
+ * run limit), and the ENTERs after the untimed EXITs go untimed by the
+ * rule. The gaps are regular, so every untimed event is placed at its
+ * true time (within a tick); the reads per call fall below 0.6. */
+static void test_placement(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 1 << 20, .timed = 1, .sparse = 1, .lazy = 1};
+    ttf_writer *w;
+    const char *path = tu_path("lazy_place.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1000, MAIN), 0);
+    uint64_t t = 2000;
+    int n = 20000;
+    uint64_t *truth = calloc(2 * (size_t)n, sizeof *truth);
+    assert_non_null(truth);
+    for (int i = 0; i < n; i++) {
+        int lng = i & 1;
+        t += lng ? 25 : 5;
+        truth[2 * i] = t;
+        assert_int_equal(ttf_write_enter(w, 0, t, lng ? LONG : LEAF), 0);
+        t += lng ? 40 : 10;
+        truth[2 * i + 1] = t;
+        int timed = i < 2000 || i % 9 == 0 || i == n - 1;   /* main's EXIT: no gap learnt */
+        assert_int_equal(ttf_write_exit_sparse(w, 0, t, lng ? LONG : LEAF,
+                                               timed ? TTF_EXIT_TIMED : TTF_EXIT_UNTIMED), 0);
+    }
+    assert_int_equal(ttf_write_exit(w, 0, t + 5, MAIN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_int_equal(ttf_get_header(tr)->version_minor, 7);
+    assert_true(ttf_get_header(tr)->required_features & TTF_REQ_LAZY);
+    struct evs e = tu_events(tr, 0, 0);
+    size_t k = 0, untimed_enters = 0, measured = 0;
+    for (size_t i = 0; i < e.n; i++) {
+        const ttf_event *ev = &e.ev[i];
+        if ((ev->kind != TTF_EV_ENTER && ev->kind != TTF_EV_EXIT) || ev->addr == MAIN)
+            continue;
+        assert_true(k < 2 * (size_t)n);
+        uint64_t want = truth[k++];
+        assert_true(ev->tsc + 1 >= want && ev->tsc <= want + 1);
+        if (ev->untimed) {
+            assert_true(ev->early_ns <= ev->time_ns && ev->time_ns <= ev->late_ns);
+            untimed_enters += ev->kind == TTF_EV_ENTER;
+        } else {
+            measured++;
+        }
+    }
+    assert_int_equal(k, 2 * (size_t)n);
+    assert_true(untimed_enters > (size_t)n * 7 / 10);
+    assert_true(measured < (size_t)n * 6 / 10);
+    free(e.ev);
+    free(truth);
+    ttf_close(tr);
+}
+
+/* A lazy trace of 300 functions (cache misses and hits), calls whose
+ * EXITs are untimed, sampled or timed by a fixed pseudo-random draw, and
+ * a SYNC_OP now and then (it gives the next ENTER its time back), read
+ * twice: by the iterator (the in-line path) and by the general decoder
+ * alone (ttfi_titer_step): the same events, times and bounds. */
+static void test_fast_path(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 1 << 13, .timed = 1, .sparse = 1, .lazy = 1};
+    ttf_writer *w;
+    const char *path = tu_path("lazy_fast.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    uint64_t t = 2000, r = 12345;
+    for (int i = 0; i < 30000; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t fn = 0x401000 + 16 * ((r >> 33) % 300);
+        assert_int_equal(ttf_write_enter(w, 0, t, fn), 0);
+        t += 3 + (r >> 60);
+        unsigned draw = (unsigned)(r >> 40) % 16;
+        int clock = draw == 0 ? TTF_EXIT_SAMPLE : draw == 1 ? TTF_EXIT_TIMED : TTF_EXIT_UNTIMED;
+        assert_int_equal(ttf_write_exit_sparse(w, 0, t, fn, clock), 0);
+        t += 2 + (r >> 62);
+        if (draw == 2)
+            assert_int_equal(ttf_write_sync_op(w, 0, t++, TTF_SOP_LOCK, 0x1000, 0), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_int_equal(ttf_get_summary(tr)->chunks_damaged, 0);
+    assert_true(ttf_get_summary(tr)->chunks_used > 4);
+    struct evs e = tu_events(tr, 0, 0);
+    struct titer ti;
+    ttfi_titer_init(&ti, tr, 0, NULL);
+    ttf_event ev;
+    size_t n = 0, untimed = 0;
+    while (ttfi_titer_step(&ti, &ev) == 1) {
+        assert_true(n < e.n);
+        const ttf_event *f = &e.ev[n++];
+        assert_int_equal(f->kind, ev.kind);
+        assert_int_equal(f->addr, ev.addr);
+        assert_int_equal(f->tsc, ev.tsc);
+        assert_int_equal(f->time_ns, ev.time_ns);
+        assert_int_equal(f->depth, ev.depth);
+        assert_int_equal(f->offset, ev.offset);
+        assert_int_equal(f->untimed, ev.untimed);
+        assert_int_equal(ttf_event_early_ns(f), ttf_event_early_ns(&ev));
+        assert_int_equal(ttf_event_late_ns(f), ttf_event_late_ns(&ev));
+        untimed += (size_t)(ev.untimed && ev.kind == TTF_EV_ENTER);
+    }
+    assert_int_equal(n, e.n);
+    assert_true(untimed > 10000);
+    free(e.ev);
+    ttf_close(tr);
+}
+
+/* The hand writer keeps the rule: an ENTER right after an untimed EXIT
+ * drops its time, one after a timed record keeps it; opts.lazy needs
+ * sparse. */
+static void test_writer(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .sparse = 1, .lazy = 1};
+    ttf_writer *w;
+    const char *path = tu_path("writer_lazy.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1010, MAIN), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1020, LEAF), 0);
+    assert_int_equal(ttf_write_exit_sparse(w, 0, 0, LEAF, TTF_EXIT_UNTIMED), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1035, LEAF), 0);     /* untimed: 1035 dropped */
+    assert_int_equal(ttf_write_exit_sparse(w, 0, 1042, LEAF, TTF_EXIT_SAMPLE), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1045, LEAF), 0);     /* timed */
+    assert_int_equal(ttf_write_exit(w, 0, 1048, LEAF), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 1050, MAIN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *t;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_header(t)->version_minor, 7);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 10);                  /* start, 8 events of calls, END */
+    assert_int_equal(e.ev[3].untimed, 1);       /* EXIT leaf */
+    assert_int_equal(e.ev[4].untimed, 1);       /* ENTER leaf */
+    assert_int_equal(e.ev[4].kind, TTF_EV_ENTER);
+    assert_true(e.ev[3].tsc <= e.ev[4].tsc && e.ev[4].tsc <= 1042);
+    assert_int_equal(e.ev[4].late_ns, 42);
+    assert_int_equal(e.ev[4].early_ns, 20);
+    assert_int_equal(e.ev[5].tsc, 1042);
+    assert_int_equal(e.ev[6].untimed, 0);
+    assert_int_equal(e.ev[6].tsc, 1045);
+    free(e.ev);
+    ttf_close(t);
+
+    ttf_writer_opts nosparse = {.chunk_size = 4096, .timed = 1, .lazy = 1};
+    path = tu_path("writer_lazy_ns.trc");
+    assert_int_equal(ttf_writer_open(path, &nosparse, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1010, MAIN), 0);
+    assert_int_equal(ttf_write_exit(w, 0, 1020, MAIN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_header(t)->required_features & TTF_REQ_LAZY, 0);
+    ttf_close(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rule),
+        cmocka_unit_test(test_bad_flags),
+        cmocka_unit_test(test_chunk_end),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_fast_path),
+        cmocka_unit_test(test_writer),
+    };
+    return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
+}
