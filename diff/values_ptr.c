@@ -95,8 +95,10 @@ long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 
 /* The epoch of time ns in run n: the loads and unloads up to ns. Two
  * times of one epoch see every module loaded or not alike (a module is
- * loaded from its load_ns, included, to its unload_ns, excluded). */
-static uint32_t epoch_of(ttdi_norm *n, uint64_t ns)
+ * loaded from its load_ns, included, to its unload_ns, excluded). The
+ * last epoch's times are kept (n->ep_lo, ep_hi): a thread's events come
+ * in time order, so most asks are two compares. */
+static __attribute__((noinline)) uint32_t epoch_slow(ttdi_norm *n, uint64_t ns)
 {
     uint32_t e = 0;
 
@@ -104,7 +106,15 @@ static uint32_t epoch_of(ttdi_norm *n, uint64_t ns)
         mods_init(n);
     while (e < n->nepochs && n->epochs[e] <= ns)
         e++;
+    n->ep = e;
+    n->ep_lo = e ? n->epochs[e - 1] : 0;
+    n->ep_hi = e < n->nepochs ? n->epochs[e] : UINT64_MAX;
     return e;
+}
+
+uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
+{
+    return ns >= n->ep_lo && ns < n->ep_hi ? n->ep : epoch_slow(n, ns);
 }
 
 /* What pointer p of run n at time ns names, into *o. 0, or TT_ENOMEM. */
@@ -186,6 +196,9 @@ typedef struct ptrpair {
 int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64_t g,
                        uint64_t b, uint64_t gns, uint64_t bns)
 {
+    if (g == b && (ty->cls != TTF_VC_POINTER || !g))
+        return 0;   /* (most values of two like runs: ttf_value_norm is a
+                       function of the raw value) */
     if (ty->cls != TTF_VC_POINTER)
         return ttf_value_norm(g, ty) != ttf_value_norm(b, ty);
     if (!g || !b)
@@ -197,7 +210,7 @@ int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64
                        pointers, a scan of a few modules, where a look-up
                        in the cache missed it (a cache line each, 2% of a
                        values diff) */
-    uint32_t eg = epoch_of(ng, gns), eb = epoch_of(nb, bns);
+    uint32_t eg = ttdi_epoch_at(ng, gns), eb = ttdi_epoch_at(nb, bns);
     ptrpair *c = NULL;
     if (nb->ptrs.slot || ttdi_dmcache_reset(&nb->ptrs, PTRPAIRS, sizeof(ptrpair)) == 0)
         c = ttdi_dmcache_slot(&nb->ptrs, ttfi_mix64(g ^ (b * 0x9e3779b97f4a7c15ull)));
