@@ -95,10 +95,9 @@ long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 
 /* The epoch of time ns in run n: the loads and unloads up to ns. Two
  * times of one epoch see every module loaded or not alike (a module is
- * loaded from its load_ns, included, to its unload_ns, excluded). The
- * last epoch's times are kept (n->ep_lo, ep_hi): a thread's events come
- * in time order, so most asks are two compares. */
-static __attribute__((noinline)) uint32_t epoch_slow(ttdi_norm *n, uint64_t ns)
+ * loaded from its load_ns, included, to its unload_ns, excluded). Its
+ * times are kept for ttdi_epoch_at (n->ep_lo, ep_hi). */
+uint32_t ttdi_epoch_slow(ttdi_norm *n, uint64_t ns)
 {
     uint32_t e = 0;
 
@@ -110,11 +109,6 @@ static __attribute__((noinline)) uint32_t epoch_slow(ttdi_norm *n, uint64_t ns)
     n->ep_lo = e ? n->epochs[e - 1] : 0;
     n->ep_hi = e < n->nepochs ? n->epochs[e] : UINT64_MAX;
     return e;
-}
-
-uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
-{
-    return ns >= n->ep_lo && ns < n->ep_hi ? n->ep : epoch_slow(n, ns);
 }
 
 /* What pointer p of run n at time ns names, into *o. 0, or TT_ENOMEM. */
