@@ -55,6 +55,9 @@ typedef struct ttdi_norm {
                                pointer comparisons (values_ptr.c) */
     size_t nmods;
     int mods_ready;
+    uint64_t gaps[4][2];    /* [lo, hi): address ranges that no module's
+                               extent meets, at any time (values_ptr.c) */
+    unsigned gap_next;      /* the one to replace next */
     uint64_t *epochs;       /* the times a module was loaded or unloaded,
                                ascending: between two, every address is
                                in the same module (values_ptr.c) */

@@ -78,18 +78,43 @@ static void mods_init(ttdi_norm *n)
     qsort(n->epochs, n->nepochs, sizeof *n->epochs, cmp_u64);
 }
 
+/* Address a lies in no module's extent at any time: the range between
+ * the extents around it kept in n (one of four, the oldest replaced). */
+static void note_gap(ttdi_norm *n, uint64_t a)
+{
+    uint64_t lo = 0, hi = UINT64_MAX;
+    for (size_t i = 0; i < n->nmods; i++) {
+        const ttdi_modrange *m = &n->mods[i];
+        if (a >= m->lo && a < m->hi)
+            return;                 /* in one, at another time */
+        if (m->hi <= a && m->hi > lo)
+            lo = m->hi;
+        if (m->lo > a && m->lo < hi)
+            hi = m->lo;
+    }
+    n->gaps[n->gap_next][0] = lo;
+    n->gaps[n->gap_next][1] = hi;
+    n->gap_next = (n->gap_next + 1) % 4;
+}
+
 /* The module of run n holding address a at time ns, or -1. The modules'
  * extents are copied once into n (ttdi_norm.mods), so the look-up that
- * every pointer value pays is a scan of a small array. */
+ * every pointer value pays is a scan of a small array; most pointers (the
+ * heap's, the stacks') lie between the modules, in one of the last few
+ * ranges found to be between them all (ttdi_norm.gaps): two compares. */
 long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 {
     if (!n->mods_ready)
         mods_init(n);
+    for (int k = 0; k < 4; k++)
+        if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
+            return -1;
     for (size_t i = 0; i < n->nmods; i++) {
         const ttdi_modrange *m = &n->mods[i];
         if (a >= m->lo && a < m->hi && m->load_ns <= ns && ns < m->unload_ns)
             return (long)i;
     }
+    note_gap(n, a);
     return -1;
 }
 

@@ -450,7 +450,8 @@ static void test_string_into_address(void **state)
 
 /* The epochs of a run (ttdi_epoch_at): how many module loads and unloads
  * came at or before a time, whatever order the times are asked in (the
- * last epoch's times are kept). */
+ * last epoch's times are kept); the module at an address and time
+ * (ttdi_module_at), the ranges between modules kept. */
 static void test_epochs(void **state)
 {
     (void)state;
@@ -474,6 +475,25 @@ static void test_epochs(void **state)
         assert_int_equal(ttdi_epoch_at(&n, ask[i]), want);
         assert_int_equal(ttdi_epoch_at(&n, ask[i]), want);     /* kept */
     }
+    /* the module holding an address at a time: between the modules (the
+       ranges kept, ttdi_norm.gaps), in one at its time or not */
+    uint64_t addr[] = {0, a->base - 1, a->base, a->base + a->size - 1, a->base + a->size,
+                       b->base - 1, b->base, b->base + b->size - 1, b->base + b->size,
+                       b->base + b->size + 0x1000, a->base - 0x1000, UINT64_MAX - 1};
+    uint64_t when[] = {bound[0], bound[1], bound[2], bound[2] + 5};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof addr / sizeof *addr; i++)
+            for (size_t j = 0; j < sizeof when / sizeof *when; j++) {
+                uint64_t x = addr[(i * 5 + (size_t)round) % (sizeof addr / sizeof *addr)];
+                long want = -1;
+                for (size_t k = 0; k < 2 && want < 0; k++) {
+                    const ttf_module *m = ttf_get_module(t, k);
+                    if (x >= m->base && x - m->base < m->size && m->load_ns <= when[j] &&
+                        when[j] < m->unload_ns)
+                        want = (long)k;
+                }
+                assert_int_equal(ttdi_module_at(&n, x, when[j]), want);
+            }
     ttdi_norm_free(&n);
     ttf_close(t);
 }
