@@ -27,8 +27,10 @@
  * module loads and unloads cut each run into epochs within which every
  * address lies in the same module, so the same pair in the same epochs
  * gets the same answer. Most pointers lie in no image in either run (heap,
- * stack): those pairs are answered by the scan of the modules' extents
- * first, before the cache, whose slot a new heap pair would only miss.
+ * stack): those pairs are answered by the modules' extents first, before
+ * the cache, whose slot a new heap pair would only miss; the last few
+ * address ranges found to lie between every module's extent are kept, so
+ * most such answers are two compares (issue 38).
  */
 #include <stdio.h>
 #include <stdlib.h>
