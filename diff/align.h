@@ -255,6 +255,17 @@ int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64
 /* The module of run n holding address a at time ns (its index in the
  * trace), or -1 (values_ptr.c: the extents copied once into n). */
 long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns);
+/* The epoch of time ns in run n (values_ptr.c): how many of its modules'
+ * loads and unloads came at or before ns. Within one epoch every module
+ * is loaded or not alike, so what an address names (its module, its
+ * function, its signature) is the same at every time of the epoch. The
+ * last epoch's times are kept in n (ep_lo, ep_hi): a thread's events come
+ * in time order, so most asks are two compares; ttdi_epoch_slow counts. */
+uint32_t ttdi_epoch_slow(ttdi_norm *n, uint64_t ns);
+static inline uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
+{
+    return ns >= n->ep_lo && ns < n->ep_hi ? n->ep : ttdi_epoch_slow(n, ns);
+}
 /* Parameter i of sig's strings in the ENTERs g and b (format 1.6: the
  * first bytes of a char * or std::string, ttf_event_string): 1 with *sg
  * and *sb when both runs recorded them and they are a string's (not the

@@ -55,10 +55,18 @@ typedef struct ttdi_norm {
                                pointer comparisons (values_ptr.c) */
     size_t nmods;
     int mods_ready;
+    uint64_t gaps[4][2];    /* [lo, hi): address ranges that no module's
+                               extent meets, at any time (values_ptr.c) */
+    unsigned gap_next;      /* the one to replace next */
     uint64_t *epochs;       /* the times a module was loaded or unloaded,
                                ascending: between two, every address is
                                in the same module (values_ptr.c) */
     size_t nepochs;
+    uint64_t ep_lo, ep_hi;  /* the last epoch asked, [ep_lo, ep_hi): its
+                               times (ttdi_epoch_at; empty at first) */
+    uint32_t ep;            /* and its number */
+    ttdi_dmcache fns;       /* (function address, epoch) -> its signature
+                               and comparator kind as asked (values.c) */
     ttdi_dmcache ptrs;      /* pointer pairs compared with this run as the
                                second, and their answers (values_ptr.c) */
     char *real_path;        /* the trace's path resolved (realpath), NULL if

@@ -250,11 +250,69 @@ uint64_t ttdi_string_hash(const ttf_string *s)
     return h;
 }
 
+/* ---- a function's signature and comparator kind, kept ---------------------- */
+
+/* What the values walk asks of each call event's function, in one slot
+ * of the run's cache (ttdi_norm.fns): its signature (ttf_sym_signature's
+ * answer) and its comparator kind (cmpret_of's). Both are functions of
+ * the address and of the modules loaded at the event's time, so the key
+ * is the address and the epoch (ttdi_epoch_at); asked per event of every
+ * pair compared, they were a quarter of the values walk (issue 38). A
+ * slot another function took asks again, as before: the first ask of
+ * each comes in the same order (a first signature ask may add a notice). */
+typedef struct fnval {
+    uint64_t addr1;         /* the address + 1; 0: an empty slot */
+    uint32_t epoch;
+    int sig_rc;             /* ttf_sym_signature's, 1: not asked yet */
+    const ttf_signature *sig;
+    unsigned cmp;           /* 1 + TTF_CMPRET_*, 0: not asked yet */
+} fnval;
+
+#define FNVALS 2048         /* slots (a power of two) */
+
+/* The slot of the function of call event ev (no site) of run n, its key
+ * set (emptied when another function had it); NULL when memory runs out.
+ * (Functions start 16-byte aligned, mostly: the hash drops those bits.) */
+static fnval *fn_slot(ttdi_norm *n, const ttf_event *ev)
+{
+    if (!n->fns.slot && ttdi_dmcache_reset(&n->fns, FNVALS, sizeof(fnval)) < 0)
+        return NULL;
+    uint32_t e = ttdi_epoch_at(n, ev->time_ns);
+    fnval *f = ttdi_dmcache_slot(&n->fns, (ev->addr >> 4 ^ ev->addr >> 15) + e * 977u);
+    if (f->addr1 != ev->addr + 1 || f->epoch != e)
+        *f = (fnval){ev->addr + 1, e, 1, NULL, 0};
+    return f;
+}
+
+/* The slot of ev's function when ev is a call event with values and no
+ * site (those whose signature and comparator kind are asked), else NULL. */
+static fnval *fn_of(ttdi_norm *n, const ttf_event *ev)
+{
+    return (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) && !ev->site &&
+           ev->has_values ? fn_slot(n, ev) : NULL;
+}
+
+/* ttf_sym_signature of call event ev in run n, kept in ev's slot f (NULL:
+ * none, asked). */
+static int fn_signature(ttdi_norm *n, fnval *f, const ttf_event *ev, const ttf_signature **sig)
+{
+    if (f && f->sig_rc != 1) {
+        *sig = f->sig;
+        return f->sig_rc;
+    }
+    int rc = ttf_sym_signature(n->sym, ev, sig);
+    if (f && rc != TT_ENOMEM && rc != 1) {
+        f->sig_rc = rc;
+        f->sig = *sig;
+    }
+    return rc;
+}
+
 /* ---- comparators' results by their sign ------------------------------------ */
 
 /* TTF_CMPRET_* of the function at address a of run n (time ns), asked of
  * its machine code once per function. */
-static unsigned cmpret_of(ttdi_norm *n, uint64_t a, uint64_t ns)
+static unsigned cmpret_ask(ttdi_norm *n, uint64_t a, uint64_t ns)
 {
     const ttf_code_info *ci;
     int added = 0;
@@ -272,15 +330,32 @@ static unsigned cmpret_of(ttdi_norm *n, uint64_t a, uint64_t ns)
     return out;
 }
 
-int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last)
+/* cmpret_ask of EXIT ev's function, kept in its slot f (NULL: none). */
+static unsigned cmpret_of(ttdi_norm *n, fnval *f, const ttf_event *ev)
+{
+    if (f && f->cmp)
+        return f->cmp - 1;
+    unsigned c = cmpret_ask(n, ev->addr, ev->time_ns);
+    if (f && ttdi_map_get(&n->cmps, ev->addr))
+        f->cmp = c + 1;     /* (out of memory: asked again, as cmps is) */
+    return c;
+}
+
+/* ttdi_cmp_result with ev's slot f (fn_of). */
+static int cmp_result(ttdi_norm *n, fnval *f, const ttf_event *ev, const ttdi_vlast *last)
 {
     if (!n || ev->kind != TTF_EV_EXIT || ev->site || !ev->has_values)
         return 0;
-    unsigned c = cmpret_of(n, ev->addr, ev->time_ns);
+    unsigned c = cmpret_of(n, f, ev);
     if (c & TTF_CMPRET_SIGN)
         return 1;
     return (c & TTF_CMPRET_RELAY) && last && last->cmp && last->depth == ev->depth + 1 &&
            (uint32_t)last->ret == (uint32_t)ev->retval;
+}
+
+int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last)
+{
+    return cmp_result(n, n ? fn_of(n, ev) : NULL, ev, last);
 }
 
 static int sign_of(const ttf_vtype *ty, uint64_t v)
@@ -294,14 +369,16 @@ int ttdi_sign_differs(const ttf_vtype *ty, uint64_t g, uint64_t b)
     return sign_of(ty, g) != sign_of(ty, b);
 }
 
-/* Note the EXITs at wg, wb as the runs' last ones (out->last), and whether
- * each returned a comparator's result (*cg, *cb; 0 for other events). */
-static void note_exits(const vwalk *wg, const vwalk *wb, ttdi_vfound *out, int *cg, int *cb)
+/* Note the EXITs at wg, wb (their functions' slots f) as the runs' last
+ * ones (out->last), and whether each returned a comparator's result (*cg,
+ * *cb; 0 for other events). */
+static void note_exits(const vwalk *wg, const vwalk *wb, fnval *const f[2], ttdi_vfound *out,
+                       int *cg, int *cb)
 {
     const vwalk *w[2] = {wg, wb};
     int c[2] = {0, 0};
     for (int k = 0; k < 2 && w[k]->ev.kind == TTF_EV_EXIT; k++) {
-        c[k] = ttdi_cmp_result(w[k]->norm, &w[k]->ev, &out->last[k]);
+        c[k] = cmp_result(w[k]->norm, f[k], &w[k]->ev, &out->last[k]);
         out->last[k] = (ttdi_vlast){w[k]->ev.retval, w[k]->ev.depth, c[k]};
     }
     *cg = c[0];
@@ -389,12 +466,17 @@ static int fields_differ(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *tg, cons
     for (size_t f = 0; f < tb->nfields; f++) {
         const ttf_field *fg = &tg->fields[f], *fb = &tb->fields[f];
         unsigned at = fb->offset % 8, k = (unsigned)(fb->offset / 8);
-        if (k > 1 || !eg->ok[k] || !eb->ok[k] || fg->offset != fb->offset ||
+        if (k > 1)
+            continue;
+        uint64_t g = eg->v[k] >> (8 * at), b = eb->v[k] >> (8 * at);
+        if (g == b && fb->type.cls != TTF_VC_POINTER)
+            continue;   /* the same, whatever the checks below (most fields of
+                           two like runs: ttdi_value_differs' first answer) */
+        if (!eg->ok[k] || !eb->ok[k] || fg->offset != fb->offset ||
             fg->type.cls != fb->type.cls || fg->type.size != fb->type.size ||
             at + fb->type.size > 8 || !ttf_value_comparable(&fb->type))
             continue;
-        if (ttdi_value_differs(ng, nb, &fb->type, eg->v[k] >> (8 * at), eb->v[k] >> (8 * at),
-                               g_ns, b_ns))
+        if (ttdi_value_differs(ng, nb, &fb->type, g, b, g_ns, b_ns))
             return 1;
     }
     return 0;
@@ -461,11 +543,11 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
     const ttf_signature *sg, *sb;
     int d = 0, what = 0, arg = 0, cg = 0, cb = 0;
 
-    note_exits(wg, wb, out, &cg, &cb);
+    fnval *f[2] = {wg->norm ? fn_of(wg->norm, g) : NULL, wb->norm ? fn_of(wb->norm, b) : NULL};
+    note_exits(wg, wb, f, out, &cg, &cb);
     if ((g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site ||
         !g->has_values || !b->has_values ||
-        ttf_sym_signature(wg->norm->sym, g, &sg) != 0 ||
-        ttf_sym_signature(wb->norm->sym, b, &sb) != 0)
+        fn_signature(wg->norm, f[0], g, &sg) != 0 || fn_signature(wb->norm, f[1], b, &sb) != 0)
         return 0;
     uint64_t rg, rb;
     if (g->kind == TTF_EV_EXIT && ttdi_ret_struct(sb)) {
@@ -482,7 +564,8 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         ttf_string s0, s1;
         if (pg->reg < 0 || pb->reg < 0)
             continue;
-        if (pg->reg == pb->reg && ttdi_arg_strings(sb, i, g, b, &s0, &s1))
+        if (pg->reg == pb->reg && g->strs_len && b->strs_len &&
+            ttdi_arg_strings(sb, i, g, b, &s0, &s1))
             d = one_diff(wg, noise, collect, (int)i,
                          !ttdi_strings_same(wg->norm, wb->norm, &s0, &s1), out);
         else if (pg->type.fields && pb->type.fields)

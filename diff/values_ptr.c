@@ -27,8 +27,10 @@
  * module loads and unloads cut each run into epochs within which every
  * address lies in the same module, so the same pair in the same epochs
  * gets the same answer. Most pointers lie in no image in either run (heap,
- * stack): those pairs are answered by the scan of the modules' extents
- * first, before the cache, whose slot a new heap pair would only miss.
+ * stack): those pairs are answered by the modules' extents first, before
+ * the cache, whose slot a new heap pair would only miss; the last few
+ * address ranges found to lie between every module's extent are kept, so
+ * most such answers are two compares (issue 38).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,25 +80,51 @@ static void mods_init(ttdi_norm *n)
     qsort(n->epochs, n->nepochs, sizeof *n->epochs, cmp_u64);
 }
 
+/* Address a lies in no module's extent at any time: the range between
+ * the extents around it kept in n (one of four, the oldest replaced). */
+static void note_gap(ttdi_norm *n, uint64_t a)
+{
+    uint64_t lo = 0, hi = UINT64_MAX;
+    for (size_t i = 0; i < n->nmods; i++) {
+        const ttdi_modrange *m = &n->mods[i];
+        if (a >= m->lo && a < m->hi)
+            return;                 /* in one, at another time */
+        if (m->hi <= a && m->hi > lo)
+            lo = m->hi;
+        if (m->lo > a && m->lo < hi)
+            hi = m->lo;
+    }
+    n->gaps[n->gap_next][0] = lo;
+    n->gaps[n->gap_next][1] = hi;
+    n->gap_next = (n->gap_next + 1) % 4;
+}
+
 /* The module of run n holding address a at time ns, or -1. The modules'
  * extents are copied once into n (ttdi_norm.mods), so the look-up that
- * every pointer value pays is a scan of a small array. */
+ * every pointer value pays is a scan of a small array; most pointers (the
+ * heap's, the stacks') lie between the modules, in one of the last few
+ * ranges found to be between them all (ttdi_norm.gaps): two compares. */
 long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 {
     if (!n->mods_ready)
         mods_init(n);
+    for (int k = 0; k < 4; k++)
+        if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
+            return -1;
     for (size_t i = 0; i < n->nmods; i++) {
         const ttdi_modrange *m = &n->mods[i];
         if (a >= m->lo && a < m->hi && m->load_ns <= ns && ns < m->unload_ns)
             return (long)i;
     }
+    note_gap(n, a);
     return -1;
 }
 
 /* The epoch of time ns in run n: the loads and unloads up to ns. Two
  * times of one epoch see every module loaded or not alike (a module is
- * loaded from its load_ns, included, to its unload_ns, excluded). */
-static uint32_t epoch_of(ttdi_norm *n, uint64_t ns)
+ * loaded from its load_ns, included, to its unload_ns, excluded). Its
+ * times are kept for ttdi_epoch_at (n->ep_lo, ep_hi). */
+uint32_t ttdi_epoch_slow(ttdi_norm *n, uint64_t ns)
 {
     uint32_t e = 0;
 
@@ -104,6 +132,9 @@ static uint32_t epoch_of(ttdi_norm *n, uint64_t ns)
         mods_init(n);
     while (e < n->nepochs && n->epochs[e] <= ns)
         e++;
+    n->ep = e;
+    n->ep_lo = e ? n->epochs[e - 1] : 0;
+    n->ep_hi = e < n->nepochs ? n->epochs[e] : UINT64_MAX;
     return e;
 }
 
@@ -186,6 +217,9 @@ typedef struct ptrpair {
 int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64_t g,
                        uint64_t b, uint64_t gns, uint64_t bns)
 {
+    if (g == b && (ty->cls != TTF_VC_POINTER || !g))
+        return 0;   /* (most values of two like runs: ttf_value_norm is a
+                       function of the raw value) */
     if (ty->cls != TTF_VC_POINTER)
         return ttf_value_norm(g, ty) != ttf_value_norm(b, ty);
     if (!g || !b)
@@ -197,7 +231,7 @@ int ttdi_value_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_vtype *ty, uint64
                        pointers, a scan of a few modules, where a look-up
                        in the cache missed it (a cache line each, 2% of a
                        values diff) */
-    uint32_t eg = epoch_of(ng, gns), eb = epoch_of(nb, bns);
+    uint32_t eg = ttdi_epoch_at(ng, gns), eb = ttdi_epoch_at(nb, bns);
     ptrpair *c = NULL;
     if (nb->ptrs.slot || ttdi_dmcache_reset(&nb->ptrs, PTRPAIRS, sizeof(ptrpair)) == 0)
         c = ttdi_dmcache_slot(&nb->ptrs, ttfi_mix64(g ^ (b * 0x9e3779b97f4a7c15ull)));

@@ -566,11 +566,27 @@ static int dec_values(struct dec *d, ttf_event *ev)
         ev->retval = (uint64_t)v;
         return d->xmm ? dec_xmm(d, ev, 0) : 0;
     }
+    uint64_t stride[TTF_ARGREGS];
+    unsigned changed = 0, xchanged = 0;
+    if (values_enter_fast(d, &c->p, c->end, ev->argregs, stride, &changed, &xchanged)) {
+        /* the in-line reader's (an ENTER after a prefix, a long time) */
+        memcpy(d->regs, ev->argregs, sizeof d->regs);
+        memcpy(d->stride, stride, sizeof stride);
+        ev->changed = changed;
+        if (!d->xmm) {
+            memset(ev->argregs + TTF_XMM_SLOT(0), 0, TTF_XMM_REGS * sizeof *ev->argregs);
+            return 0;
+        }
+        ev->has_xmm = 1;
+        ev->xchanged = xchanged;
+        memcpy(d->xregs, ev->argregs + TTF_XMM_SLOT(0), sizeof d->xregs);
+        return 0;
+    }
+    changed = 0;            /* (long or damaged: read here, and reported) */
     if (cur_u8(c, &mask))
         return d->pb.code;
     if ((mask & TTF_MASK_BAD) && !d->xmm)
         return CORRUPT(c, "ENTER value mask 0x%02x has bit 7 set", mask);
-    unsigned changed = 0;
     for (int i = 0; i < TTF_ARGREGS; i++) {
         uint64_t d_i = mask & TTF_MASK_STRIDE ? d->stride[i] : 0;
         if (mask & (1u << i)) {

@@ -434,10 +434,37 @@ void ttfi_titer_init(struct titer *ti, const ttf_trace *t, size_t thread, ttf_tr
 /* A uvar of up to 10 bytes at *p, before end, without reporting: 1 with
  * *v and *p past it; 0 (nothing moved) if it runs off the end or
  * overflows (dec_next then reads and reports it). */
+/* The length of the uvar at b, when it has at most 8 bytes and 8 bytes
+ * lie before end (read as one little-endian word into *w); else 0. */
+static inline unsigned uvar_word(const uint8_t *b, const uint8_t *end, uint64_t *w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (end - b < 8)
+        return 0;
+    memcpy(w, b, 8);
+    uint64_t t = ~*w & 0x8080808080808080ull;    /* the bytes that end one */
+    return t ? (unsigned)__builtin_ctzll(t) / 8 + 1 : 0;
+#else
+    (void)b, (void)end, (void)w;
+    return 0;
+#endif
+}
+
 static inline int uvar_fast(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     const uint8_t *b = *p;
     uint64_t x = 0;
+    unsigned n = uvar_word(b, end, &x);
+    if (n) {                    /* (the values' deltas: most have 3-8 bytes) */
+        x &= n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
+        x = (x & 0x7full) | (x >> 1 & 0x7full << 7) | (x >> 2 & 0x7full << 14) |
+            (x >> 3 & 0x7full << 21) | (x >> 4 & 0x7full << 28) | (x >> 5 & 0x7full << 35) |
+            (x >> 6 & 0x7full << 42) | (x >> 7 & 0x7full << 49);
+        *v = x;
+        *p = b + n;
+        return 1;
+    }
+    x = 0;
     for (unsigned sh = 0; b < end && sh < 64; sh += 7) {
         uint8_t c = *b++;
         if (sh == 63 && c > 1)
@@ -528,6 +555,12 @@ static inline int uvars_skip(const uint8_t **q, const uint8_t *end, unsigned n)
 {
     const uint8_t *b = *q;
     for (; n; n--) {            /* a uvar: up to 10 bytes, the last < 0x80 */
+        uint64_t w;
+        unsigned k = uvar_word(b, end, &w);
+        if (k) {
+            b += k;
+            continue;
+        }
         const uint8_t *v = b;
         while (b < end && (*b & 0x80) && b - v < 9)
             b++;

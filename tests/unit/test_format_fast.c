@@ -1,7 +1,7 @@
 /*
  * test_format_fast.c - the reader's in-line path for ENTER/EXIT (hits and
  * misses, varints of every length, timed and untimed chunks, values
- * chunks, chunks with call-site prefixes) gives the events the writer was given, every field of them set
+ * chunks and values of every varint length, chunks with call-site prefixes) gives the events the writer was given, every field of them set
  * even when the caller scribbled over the event between calls, in single
  * thread and merged iteration alike.
  */
@@ -366,12 +366,85 @@ static void test_sync_damaged(void **state)
     ttf_close(t);
 }
 
+/* A register value whose delta from anything has 1 to 10 bytes as a
+ * varint: any magnitude, either sign, at times the same as before. */
+static uint64_t any_value(uint64_t before)
+{
+    uint64_t r = next_rand() % 8;
+    if (r == 0)
+        return before;
+    uint64_t v = next_rand() >> (next_rand() % 64);
+    return r < 3 ? before + v : r < 5 ? before - v : v;
+}
+
+/* Values of every varint length (the in-line decoder reads up to 8 bytes
+ * as a word, longer ones and those near a chunk's end byte by byte), the
+ * integer and SSE registers of ENTERs and an EXIT's rax and xmm0, read
+ * back as written; the scan while opening steps over them. */
+static void test_value_varints(void **state)
+{
+    (void)state;
+    enum { N = 30000 };
+    const char *path = tu_path("varints.trc");
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1, .xmm = 1};
+    ttf_writer *wr;
+    uint64_t (*regs)[TTF_VALUE_REGS + TTF_XMM_REGS] = calloc(N, sizeof *regs);
+    uint64_t prev[TTF_VALUE_REGS + TTF_XMM_REGS] = {0}, tsc = 1000;
+
+    assert_non_null(regs);
+    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
+    assert_int_equal(ttf_write_thread_start(wr, 0, tsc, 7, "t"), 0);
+    for (uint32_t i = 0; i < N; i++) {
+        for (int k = 0; k < TTF_VALUE_REGS + TTF_XMM_REGS; k++)
+            regs[i][k] = prev[k] = any_value(prev[k]);
+        uint64_t fn = func_addr(i % NFUNC);
+        if (i % 2 == 0)
+            assert_int_equal(ttf_write_enter_xmm(wr, 0, tsc += time_step(), fn, regs[i],
+                                                 regs[i] + TTF_VALUE_REGS), 0);
+        else
+            assert_int_equal(ttf_write_exit_xmm(wr, 0, tsc += time_step(), fn, regs[i][0],
+                                                regs[i][TTF_VALUE_REGS]), 0);
+    }
+    assert_int_equal(ttf_writer_close(wr, 0), 0);
+
+    ttf_trace *t;
+    ttf_iter *it;
+    ttf_event ev;
+    uint32_t i = 0;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    assert_int_equal(ttf_get_summary(t)->events, N + 2);        /* + THREAD_START, END */
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    while (ttf_iter_next(it, &ev) == 1) {
+        if (ev.kind != TTF_EV_ENTER && ev.kind != TTF_EV_EXIT)
+            continue;
+        assert_true(i < N);
+        assert_int_equal(ev.has_values, 1);
+        assert_int_equal(ev.has_xmm, 1);
+        if (ev.kind == TTF_EV_ENTER) {
+            for (int k = 0; k < TTF_VALUE_REGS; k++)
+                assert_int_equal(ev.argregs[k], regs[i][k]);
+            for (int k = 0; k < TTF_XMM_REGS; k++)
+                assert_int_equal(ev.argregs[TTF_XMM_SLOT(k)], regs[i][TTF_VALUE_REGS + k]);
+        } else {
+            assert_int_equal(ev.retval, regs[i][0]);
+            assert_int_equal(ev.retxmm, regs[i][TTF_VALUE_REGS]);
+        }
+        i++;
+    }
+    assert_int_equal(i, N);
+    ttf_iter_close(it);
+    ttf_close(t);
+    free(regs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timed),
         cmocka_unit_test(test_untimed),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_value_varints),
         cmocka_unit_test(test_sites),
         cmocka_unit_test(test_sync_ops),
         cmocka_unit_test(test_sync_damaged),

@@ -74,6 +74,9 @@ struct op {
 };
 
 #define E(f, a) {(void *)(f), 0, (uint64_t)(a)}
+/* The step that moves the test binary's module to base a0 (unloaded,
+ * then loaded there). */
+#define MOVE ((void *)1)
 #define X(f, r) {(void *)(f), 1, (uint64_t)(r)}
 
 static int trace_no;
@@ -93,6 +96,13 @@ static const char *write_trace(const struct op *ops)
                                       tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
     for (; ops->fn; ops++) {
         uint64_t a = (uint64_t)(uintptr_t)ops->fn;
+        if (ops->fn == MOVE) {  /* the module unloaded, and loaded at a0 */
+            assert_int_equal(ttf_write_module_unload(w, 0, tsc += 10, tu_self.base), 0);
+            assert_int_equal(ttf_write_module(w, 0, tsc += 10, ops->a0, tu_self.size,
+                                              tu_self.build_id, tu_self.build_id_len,
+                                              tu_self.path), 0);
+            continue;
+        }
         uint64_t r[TTF_VALUE_REGS] = {ops->a0, 0x1111, 0, 0, 0, 0};
         if (ops->exit)
             assert_int_equal(ttf_write_exit_value(w, 0, tsc += 10, a, ops->a0), 0);
@@ -438,6 +448,84 @@ static void test_string_into_address(void **state)
     assert_false(ttf_string_same(&g, &b));
 }
 
+/* The epochs of a run (ttdi_epoch_at): how many module loads and unloads
+ * came at or before a time, whatever order the times are asked in (the
+ * last epoch's times are kept); the module at an address and time
+ * (ttdi_module_at), the ranges between modules kept. */
+static void test_epochs(void **state)
+{
+    (void)state;
+    const struct op ops[] = {E(vt_run, 0), X(vt_run, 0), {MOVE, 0, tu_self.base + 0x100000},
+                             E(vt_run, 0), X(vt_run, 0), {0}};
+    const char *path = write_trace(ops);
+    ttf_trace *t = NULL;
+    ttdi_norm n;
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttdi_norm_init(&n, t, TTD_MSG_SITE, NULL, NULL, 0), 0);
+    assert_int_equal(ttf_module_count(t), 2);
+    const ttf_module *a = ttf_get_module(t, 0), *b = ttf_get_module(t, 1);
+    uint64_t bound[3] = {a->load_ns, a->unload_ns, b->load_ns};
+    assert_true(bound[0] < bound[1] && bound[1] < bound[2] && b->unload_ns == UINT64_MAX);
+    uint64_t ask[] = {bound[2] + 5, 0, bound[1], bound[2] - 1, bound[0], bound[1] - 1,
+                      bound[2], bound[0] - 1, UINT64_MAX - 1, bound[1] + 1, bound[0] + 1};
+    for (size_t i = 0; i < sizeof ask / sizeof *ask; i++) {
+        uint32_t want = 0;
+        for (int k = 0; k < 3; k++)
+            want += bound[k] <= ask[i];
+        assert_int_equal(ttdi_epoch_at(&n, ask[i]), want);
+        assert_int_equal(ttdi_epoch_at(&n, ask[i]), want);     /* kept */
+    }
+    /* the module holding an address at a time: between the modules (the
+       ranges kept, ttdi_norm.gaps), in one at its time or not */
+    uint64_t addr[] = {0, a->base - 1, a->base, a->base + a->size - 1, a->base + a->size,
+                       b->base - 1, b->base, b->base + b->size - 1, b->base + b->size,
+                       b->base + b->size + 0x1000, a->base - 0x1000, UINT64_MAX - 1};
+    uint64_t when[] = {bound[0], bound[1], bound[2], bound[2] + 5};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof addr / sizeof *addr; i++)
+            for (size_t j = 0; j < sizeof when / sizeof *when; j++) {
+                uint64_t x = addr[(i * 5 + (size_t)round) % (sizeof addr / sizeof *addr)];
+                long want = -1;
+                for (size_t k = 0; k < 2 && want < 0; k++) {
+                    const ttf_module *m = ttf_get_module(t, k);
+                    if (x >= m->base && x - m->base < m->size && m->load_ns <= when[j] &&
+                        when[j] < m->unload_ns)
+                        want = (long)k;
+                }
+                assert_int_equal(ttdi_module_at(&n, x, when[j]), want);
+            }
+    ttdi_norm_free(&n);
+    ttf_close(t);
+}
+
+/* A function's signature is kept per address and epoch: once the module
+ * moves (unloaded, loaded again elsewhere), the address vt_status had
+ * names vt_cmp, whose first parameter is a pointer (0x5000 and 0x7000:
+ * the same value), not vt_status's int (which would differ). */
+static void test_signature_by_epoch(void **state)
+{
+    (void)state;
+    uint64_t st = (uint64_t)(uintptr_t)vt_status, cmp = (uint64_t)(uintptr_t)vt_cmp;
+    uint64_t base = tu_self.base + st - cmp;     /* st is vt_cmp's address there */
+    const struct op g[] = {E(vt_run, 0), E(vt_status, 1), X(vt_status, 0), X(vt_run, 0),
+                           {MOVE, 0, base}, E(st, 0x5000), X(st, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_status, 1), X(vt_status, 0), X(vt_run, 0),
+                           {MOVE, 0, base}, E(st, 0x7000), X(st, 0), {0}};
+    ttd_diff *d = diff(g, b, NULL);
+    const ttd_result *r = ttd_get_result(d);
+    assert_null(r->value_first);
+    assert_int_equal(r->diverged, 0);
+    /* vt_status's argument and result, vt_cmp's three arguments and result */
+    assert_int_equal(r->values_compared, 6);
+    ttd_free(d);
+    /* the same call with vt_status's signature (no move) differs */
+    const struct op g2[] = {E(vt_run, 0), E(vt_status, 1), X(vt_status, 0), X(vt_run, 0),
+                            E(vt_status, 0x5000), X(vt_status, 0), {0}};
+    const struct op b2[] = {E(vt_run, 0), E(vt_status, 1), X(vt_status, 0), X(vt_run, 0),
+                            E(vt_status, 0x7000), X(vt_status, 0), {0}};
+    check_first(g2, b2, "vt_status", "28672");
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -452,6 +540,8 @@ int main(void)
         cmocka_unit_test(test_suspect_rank),
         cmocka_unit_test(test_baseline_noise),
         cmocka_unit_test(test_size_t_code),
+        cmocka_unit_test(test_epochs),
+        cmocka_unit_test(test_signature_by_epoch),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
