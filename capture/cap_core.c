@@ -440,17 +440,27 @@ static int take_index(uint64_t *c)
 }
 
 /* The file header of a trace with values: TTF_REQ_VALUES and TTF_REQ_XMM
- * (once), minor version 5 (format 1.5: its values chunks carry the SSE
+ * (once), minor version at least 5 (format 1.5: its values chunks carry the SSE
  * registers too), or 6 and TTF_OPT_STRINGS with a string table (format
- * 1.6: STRINGS records, cap_vstr.h).
+ * 1.6: STRINGS records, cap_vstr.h); a lazy trace's 7 stays.
  * Called at the claim of a values chunk and when a thread turns values on
  * (cap_shadow.c). A table that appears later (a library's, found by
  * cap_modules.c) calls cap_values_strings_on: each side looks at the
  * other's word after writing its own, so one of them sets the 1.6 header. */
+static void header_minor(uint8_t *h, uint16_t minor)
+{
+    uint16_t *v = (uint16_t *)(void *)(h + TTF_H_VMINOR);
+    uint16_t was = __atomic_load_n(v, __ATOMIC_RELAXED);
+    /* never lowered: a lazy trace (1.7) stays 1.7 when values come */
+    while (was < minor && !__atomic_compare_exchange_n(v, &was, minor, 0, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED))
+        ;
+}
+
 static void header_strings(uint8_t *h)
 {
     __atomic_fetch_or((uint32_t *)(void *)(h + TTF_H_OPT), TTF_OPT_STRINGS, __ATOMIC_RELAXED);
-    __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)6, __ATOMIC_RELAXED);
+    header_minor(h, 6);
 }
 
 void cap_values_chunk(void)
@@ -462,7 +472,7 @@ void cap_values_chunk(void)
     if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_XMM)
         return;
     if (!cap_vt_on())
-        __atomic_store_n((uint16_t *)(void *)(h + TTF_H_VMINOR), (uint16_t)5, __ATOMIC_RELAXED);
+        header_minor(h, 5);
     __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&cap_vt.w, __ATOMIC_SEQ_CST))  /* string records may follow */
         header_strings(h);
