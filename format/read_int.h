@@ -210,10 +210,6 @@ struct dec {
     uint32_t run_wt[32];        /* the weights of its first events, in order
                                    (the look-ahead's: not looked up again) */
     uint32_t run_i;             /* the next event's index in run_wt */
-    struct lzpair {             /* lazy: the last mean gap looked up for */
-        uint64_t a, b;          /* an event of b after one of a (0: none), */
-        uint32_t k, w;          /* key k - 1 (0: empty): w (untimed.c) */
-    } gpc[TTF_SLOTS * 2];       /* by b's cache slot and kind */
     uint64_t gx_fn[TTF_SLOTS];  /* functions whose lazy gap means are at */
     const uint32_t *gx_w[TTF_SLOTS]; /* gx_w (by function cache slot) */
     uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratios are */

@@ -457,7 +457,8 @@ static void lazy_finish(ttf_trace *t)
 
 /* The mean gap before an event of fn with key k after one of function a
  * (0: none known): the pair's, else fn's (cached by slot in d). */
-static uint32_t gap_find(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
+static inline __attribute__((always_inline))
+uint64_t gap_w(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
 {
     const struct gpair *g = a ? pair_find(d->t, a, fn, k) : NULL;
     if (g)
@@ -469,22 +470,6 @@ static uint32_t gap_find(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
         d->gx_w[s] = x ? x->gw : d->t->gp_w;
     }
     return d->gx_w[s][k];
-}
-
-/* The same, by d's last answer for fn's slot and kind (a loop's run
- * repeats its pairs): the tables are looked up on a miss only. The means
- * do not move after the scan, and the scan asks for none. */
-static inline __attribute__((always_inline))
-uint64_t gap_w(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
-{
-    struct lzpair *c = &d->gpc[TTF_SLOT(fn) * 2 + (k & 1)];
-    if (c->b != fn || c->a != a || c->k != k + 1) {
-        c->w = gap_find(d, a, fn, k);
-        c->a = a;
-        c->b = fn;
-        c->k = k + 1;
-    }
-    return c->w;
 }
 
 /* The function of a hot record's tag: hits by the chunk's cache, or by
