@@ -497,7 +497,7 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     uint64_t first = w ? gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex)) : 0, sum = first;
     unsigned nw = 0;
     uint64_t pf = fn;
-    while (!found && p < end && *p != TTF_T_END) {
+    while (p < end && *p != TTF_T_END) {
         const uint8_t *r = p;
         unsigned tag = *p++, pre = 0;
         if (tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) {
@@ -512,8 +512,8 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             uint64_t a;
             if (pre && !x)
                 break;          /* damage */
-            if (tag >= TTF_T_ENTER_HIT) {
-                a = run_fn(d, tag & (TTF_SLOTS - 1), ova, ovs, nov);
+            if (tag >= TTF_T_ENTER_HIT) {   /* the scan needs no functions */
+                a = w ? run_fn(d, tag & (TTF_SLOTS - 1), ova, ovs, nov) : 0;
             } else {
                 if (!peek_uvar(&p, end, &v))
                     break;
@@ -532,10 +532,11 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             pk = x;
             pf = a;
             ux = x && !timed;
-            if (timed && !(found = peek_uvar(&p, end, &dt)))
-                break;
+            if (!timed)
+                continue;
+            found = peek_uvar(&p, end, &dt);
             rec = r;
-            continue;
+            break;
         }
         if (pre)
             break;              /* damage */
