@@ -389,12 +389,44 @@ int ttfi_ext_timed(unsigned tag);
 /* Lazy chunks (v1.7): while opening, the measured gap (ticks) from a
  * measured hot event of kind d->lastk to this one, of fn and kind ex. */
 void ttfi_lazy_gap(struct dec *d, uint64_t fn, int ex, uint64_t gap);
+/* Lazy chunks: a new run of untimed events, from the one of fn (kind ex)
+ * whose record ends at q: its end, bounds and weights into d (run_*), by a
+ * look-ahead over the chunk (untimed.c). */
+void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q);
+/* The mean gap before the untimed event of fn (kind ex) just read, past
+ * the run_wt the look-ahead filled (untimed.c). */
+uint64_t ttfi_lazy_w(struct dec *d, uint64_t fn, int ex);
+
 /* Lazy chunks: the time of the untimed hot event of fn (kind ex) at rec,
  * its record ending at q; *lo and *hi its bounds (the last measured time
  * and the next). While opening hi, after it a point between by the gap
- * means of the events of its run (FORMAT.md 4.7). */
+ * means of the events of its run (FORMAT.md 4.7). In line: a run's first
+ * event pays the look-ahead (ttfi_lazy_run), the others add the weight it
+ * left in run_wt. */
+static inline __attribute__((always_inline))
 uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
-                      const uint8_t *q, uint64_t *lo, uint64_t *hi);
+                      const uint8_t *q, uint64_t *lo, uint64_t *hi)
+{
+    if (!d->run_end || rec >= d->run_end)
+        ttfi_lazy_run(d, fn, ex, q);
+    else if (!d->scan)
+        d->run_acc += d->run_i < sizeof d->run_wt / sizeof d->run_wt[0]
+                          ? d->run_wt[d->run_i++]
+                          : ttfi_lazy_w(d, fn, ex);
+    uint64_t l = d->tsc, h = d->run_hi, at = h;
+    if (!d->scan && d->run_w) {
+        uint64_t acc = d->run_acc < d->run_w ? d->run_acc : d->run_w;
+        uint64_t span = d->run_to - l;
+        at = l + (span < (1u << 24) && acc < (1ull << 40)   /* no 128-bit division */
+                      ? span * acc / d->run_w
+                      : (uint64_t)((unsigned __int128)span * acc / d->run_w));
+    }
+    at = at < d->run_prev ? d->run_prev : at;
+    d->run_prev = at;
+    *lo = l;
+    *hi = h;
+    return at;
+}
 
 /* The time of the untimed EXIT of fn at rec (its record ends at q),
  * *late the latest it can have been (hi): while opening, hi (the ratios

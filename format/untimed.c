@@ -352,7 +352,8 @@ static size_t pair_slot(uint64_t a, uint64_t b, unsigned k, size_t cap)
     return (size_t)(h >> 32) & (cap - 1);
 }
 
-static struct gpair *pair_find(const ttf_trace *t, uint64_t a, uint64_t b, unsigned k)
+static inline __attribute__((always_inline))
+struct gpair *pair_find(const ttf_trace *t, uint64_t a, uint64_t b, unsigned k)
 {
     if (!t->gpr_cap)
         return NULL;
@@ -456,7 +457,8 @@ static void lazy_finish(ttf_trace *t)
 
 /* The mean gap before an event of fn with key k after one of function a
  * (0: none known): the pair's, else fn's (cached by slot in d). */
-static uint64_t gap_w(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
+static inline __attribute__((always_inline))
+uint64_t gap_w(struct dec *d, uint64_t a, uint64_t fn, unsigned k)
 {
     const struct gpair *g = a ? pair_find(d->t, a, fn, k) : NULL;
     if (g)
@@ -486,7 +488,7 @@ static uint64_t run_fn(const struct dec *d, unsigned slot, const uint64_t *ova,
  * ENTER or EXIT, an extended record with a time; else the thread's next
  * chunk's start, else lo) and, after the scan, its weights. Damage ends
  * the look-ahead as the chunk's end does: dec_next reports it. */
-static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
+void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
 {
     const uint8_t *p = q, *end = d->c.end, *rec = end;
     uint64_t ova[RUN_OV], prev = d->prev, v, dt = 0, hi = 0;
@@ -495,7 +497,7 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     uint64_t first = w ? gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex)) : 0, sum = first;
     unsigned nw = 0;
     uint64_t pf = fn;
-    while (!found && p < end && *p != TTF_T_END) {
+    while (p < end && *p != TTF_T_END) {
         const uint8_t *r = p;
         unsigned tag = *p++, pre = 0;
         if (tag == TTF_T_TIMED || tag == TTF_T_SAMPLE) {
@@ -510,8 +512,8 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             uint64_t a;
             if (pre && !x)
                 break;          /* damage */
-            if (tag >= TTF_T_ENTER_HIT) {
-                a = run_fn(d, tag & (TTF_SLOTS - 1), ova, ovs, nov);
+            if (tag >= TTF_T_ENTER_HIT) {   /* the scan needs no functions */
+                a = w ? run_fn(d, tag & (TTF_SLOTS - 1), ova, ovs, nov) : 0;
             } else {
                 if (!peek_uvar(&p, end, &v))
                     break;
@@ -530,10 +532,11 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             pk = x;
             pf = a;
             ux = x && !timed;
-            if (timed && !(found = peek_uvar(&p, end, &dt)))
-                break;
+            if (!timed)
+                continue;
+            found = peek_uvar(&p, end, &dt);
             rec = r;
-            continue;
+            break;
         }
         if (pre)
             break;              /* damage */
@@ -578,26 +581,7 @@ static void lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     d->run_i = 0;
 }
 
-uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
-                      const uint8_t *q, uint64_t *lo, uint64_t *hi)
+uint64_t ttfi_lazy_w(struct dec *d, uint64_t fn, int ex)
 {
-    if (!d->run_end || rec >= d->run_end)
-        lazy_run(d, fn, ex, q);
-    else if (!d->scan)
-        d->run_acc += d->run_i < sizeof d->run_wt / sizeof d->run_wt[0]
-                          ? d->run_wt[d->run_i++]
-                          : gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex));
-    uint64_t l = d->tsc, h = d->run_hi, at = h;
-    if (!d->scan && d->run_w) {
-        uint64_t acc = d->run_acc < d->run_w ? d->run_acc : d->run_w;
-        uint64_t span = d->run_to - l;
-        at = l + (span < (1u << 24) && acc < (1ull << 40)   /* no 128-bit division */
-                      ? span * acc / d->run_w
-                      : (uint64_t)((unsigned __int128)span * acc / d->run_w));
-    }
-    at = at < d->run_prev ? d->run_prev : at;
-    d->run_prev = at;
-    *lo = l;
-    *hi = h;
-    return at;
+    return gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex));
 }
