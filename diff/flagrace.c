@@ -27,7 +27,10 @@
  *     split, whose code writes one of the globals the poller reads, and
  *     that returned after the poll began (a write done before the poll
  *     began, the poll would have seen; a flag set too early is an order,
- *     not this race); the innermost such call, the latest one;
+ *     not this race; the setter's latest return against the poll's
+ *     earliest start, so that the reader's estimate of an untimed ENTER
+ *     or EXIT, FORMAT.md 4.5 and 4.7, never makes a setter look too
+ *     early); the innermost such call, the latest one;
  *   - no lock held by both: the mutexes each thread held at some time
  *     during its call (held at its entry, or taken inside it) share none;
  *   - no happens-before edge between the two calls: when one returned
@@ -37,7 +40,10 @@
  *     wait woken on that condition, the semaphore taken, the created
  *     thread being the other one), and no join of
  *     the poller's thread by the setter's between them. Calls that overlap
- *     in time are unordered.
+ *     in time are unordered. These compare a thread's records with each
+ *     other (placed times keep their order), so no bound is needed; the
+ *     verdict's "overlapped" takes the bounds (earliest entry, latest
+ *     return: measured times are taken as they are).
  * Then the verdict names the poller (kind `race`), the setter, both
  * threads and lines, the global, and which came first in the bad run; it
  * is "possible": the trace shows no memory access, and the code names
@@ -75,9 +81,11 @@
 #define FR_GLOBALS 16           /* globals a function names, kept */
 #define FR_DEPTH 256            /* frames whose entry is kept */
 
-/* A call that returned. */
+/* A call that returned: its entry and return (placed times: the order
+ * within its thread) and the earliest it can have begun and the latest
+ * it can have returned (lo_ns, hi_ns: the same unless untimed). */
 typedef struct fcall {
-    uint64_t addr, site, enter_ns, exit_ns;
+    uint64_t addr, site, enter_ns, exit_ns, lo_ns, hi_ns;
 } fcall;
 
 
@@ -96,7 +104,7 @@ typedef struct fthread {
     size_t nback;
     fcall hit;                  /* a setter's call (has hit) */
     int has_hit;
-    uint64_t fr_addr[FR_DEPTH], fr_ns[FR_DEPTH], fr_site[FR_DEPTH];
+    uint64_t fr_addr[FR_DEPTH], fr_ns[FR_DEPTH], fr_lo[FR_DEPTH], fr_site[FR_DEPTH];
 } fthread;
 
 /* The rule's state. */
@@ -105,7 +113,7 @@ typedef struct fctx {
     ttdi_run_state *run;        /* the bad run */
     uint64_t until;             /* the split's time in the bad run */
     uint64_t budget;            /* events left to read (FR_BUDGET) */
-    uint64_t poll_enter;        /* when the poller's call began */
+    uint64_t poll_enter;        /* when the poller's call began, earliest */
     fglobal g[FR_GLOBALS];      /* the poller's globals read */
     size_t ng;
     ttdi_map writes;            /* function address -> 1 writes one of g, 2 not */
@@ -158,7 +166,7 @@ static int writes_flag(fctx *c, uint64_t addr, uint64_t ns, int *oom)
 static void returned(fctx *c, fthread *th, const fcall *k, int *oom)
 {
     th->back[th->nback++ % FR_BACK] = *k;
-    if (!c->ng || k->exit_ns < c->poll_enter || !writes_flag(c, k->addr, k->enter_ns, oom))
+    if (!c->ng || k->hi_ns < c->poll_enter || !writes_flag(c, k->addr, k->enter_ns, oom))
         return;
     if (th->has_hit && k->enter_ns <= th->hit.enter_ns && k->exit_ns >= th->hit.exit_ns)
         return;     /* its caller: the innermost call is the setter */
@@ -183,10 +191,12 @@ static int walk_event(fctx *c, fthread *th, ttdi_walk *w, int *oom)
     if (e->kind == TTF_EV_ENTER && k < FR_DEPTH) {
         th->fr_addr[k] = e->addr;
         th->fr_ns[k] = e->time_ns;
+        th->fr_lo[k] = ttf_event_early_ns(e);
         th->fr_site[k] = e->call_site;
     } else if (e->kind == TTF_EV_EXIT && k < w->nstack && k < FR_DEPTH &&
                th->fr_addr[k] == e->addr) {
-        fcall f = {e->addr, th->fr_site[k], th->fr_ns[k], e->time_ns};
+        fcall f = {e->addr, th->fr_site[k], th->fr_ns[k], e->time_ns, th->fr_lo[k],
+                   ttf_event_late_ns(e)};
         returned(c, th, &f, oom);
     }
     return 0;
@@ -419,7 +429,7 @@ static void found(fctx *c, const ttd_result *r, const fthread *p, const fcall *p
     out->poll_ns = pc->exit_ns;
     out->set_ns = sc->enter_ns;
     out->setter_after = sc->exit_ns > pc->exit_ns;
-    out->overlapped = !(sc->exit_ns <= pc->enter_ns || pc->exit_ns <= sc->enter_ns);
+    out->overlapped = !(sc->hi_ns <= pc->lo_ns || pc->hi_ns <= sc->lo_ns);
 }
 
 /* The other threads' setters: the latest unordered one into *out. */
@@ -475,7 +485,7 @@ int ttdi_flag_race_find(const ttdi_in *in, const ttd_result *r, const ttd_value_
     rc = walk_thread(&c, &th[0]);
     const fcall *pc = rc == 0 ? poller(&c, &th[0], v) : NULL;
     if (pc) {
-        c.poll_enter = pc->enter_ns;
+        c.poll_enter = pc->lo_ns;
         rc = setters(&c, r, &th[0], pc, &th[1], out);
     }
     ttdi_map_free(&c.writes);

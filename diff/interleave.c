@@ -54,8 +54,11 @@
  * exact (more than 64 locks in a thread, ticks or times going back
  * before the split), the thread is walked as before.
  * A return whose time was not measured (the sparse clock) counts at the
- * latest it can have been (ttf_event_late_ns): a call is never taken as
- * shorter, nor as over before another began, than it may have been.
+ * latest it can have been (ttf_event_late_ns), and an entry whose time
+ * was not measured (the lazy clock, FORMAT.md 4.7) at the earliest
+ * (ttf_event_early_ns, the thread order's frames, ttdi_lframe t0): a
+ * call is never taken as shorter, nor as over before another began, than
+ * it may have been.
  * Objects have no stable address across runs, so each run numbers them by
  * first use, per kind (mutex#1, cond#1; threads by the index CREATE gave).
  * A thread's locks are a 64-bit set of mutex numbers; a call's set is the

@@ -380,7 +380,8 @@ typedef struct ttdi_syncrec {
 typedef struct ttdi_lframe {
     uint64_t key;           /* function key (ttdi_norm_key of its ENTER) */
     uint64_t mask;          /* locks held at entry or taken inside */
-    uint64_t t0;            /* entered at */
+    uint64_t t0;            /* entered at, the earliest (an untimed ENTER of
+                               the lazy clock: ttf_event_early_ns) */
     const char *name;       /* function */
     int skip;               /* 1: no name, or a lock wrapper's
                                (ttdi_lock_wrapper): ttdi_lock_caller passes

@@ -68,6 +68,16 @@
  * ignored; on traces without UNWIND records or skipped exits both rules
  * agree.)
  *
+ * Times. Which windows or calls race is the clocks' answer; times say
+ * only whether two of them overlapped ("both between" rather than "could
+ * have been") and which one to show. A call's entry is taken at the
+ * earliest it can have been and its return at the latest (an untimed
+ * ENTER of the lazy clock at early_ns, an untimed EXIT at late_ns,
+ * FORMAT.md 4.5 and 4.7), so that the reader's estimate of an untimed
+ * event never makes two calls look apart when they may have overlapped;
+ * measured events keep their times, and the window's release is a sync
+ * operation's (always measured).
+ *
  * Cost. One pass over the run: each thread is read alone up to its next
  * sync operation (calls touch only their own thread's state), and the
  * held sync operations are taken in time order, ties by thread, as the
@@ -588,7 +598,8 @@ static void abandon(struct ttdi_hb *h, hthread *t, size_t n)
 }
 
 /* An ENTER opens a frame above the d frames of the walk's stack that stay
- * open (f[0], the top level, is not one: f[d + 1] is the new frame). */
+ * open (f[0], the top level, is not one: f[d + 1] is the new frame); now:
+ * the earliest it can have been (ttf_event_early_ns). */
 static int push(struct ttdi_hb *h, hthread *t, uint64_t fn, uint64_t now, size_t d)
 {
     if (t->n > d + 1)
@@ -854,7 +865,7 @@ static inline int call_event(struct ttdi_hb *h, uint32_t self, const ttdi_walk *
 
     if (ev->kind == TTF_EV_ENTER)
         return push(h, &h->th[self], ev->site ? TTDI_SITE_BIT | ev->site : ev->addr,
-                    ev->time_ns, ttdi_walk_depth_after(wk));
+                    ttf_event_early_ns(ev), ttdi_walk_depth_after(wk));
     if (ev->kind == TTF_EV_EXIT)
         exit_call(h, self, ttdi_walk_depth_after(wk), ev);
     return 0;

@@ -30,7 +30,12 @@
  *     call named like a wait (sleep,
  *     poll...) that blocked, GAP_NS or more from its ENTER to its EXIT,
  *     inside the hunk; or the whole hunk inside one such call that
- *     blocked (the loop a wait_for runs). An idle gap between two events
+ *     blocked (the loop a wait_for runs). An untimed event (FORMAT.md
+ *     4.5, 4.7) is taken at the bound that never shortens a wait: an
+ *     untimed ENTER (lazy clock) at its earliest (early_ns), an untimed
+ *     EXIT at its latest (late_ns), the end of a blocking operation at
+ *     the thread's next record's latest; measured times are taken as
+ *     they are. An idle gap between two events
  *     is no evidence of waiting (a loop that ran once more and then slept
  *     in untraced code, or computed there, is a divergence), and nothing
  *     is timing in a program that ran one thread in both runs: a count
@@ -211,7 +216,8 @@ typedef struct frame {
     uint64_t ph;            /* the prefix hash before it */
     uint64_t enter;         /* its ENTER's key */
     int watch;              /* a candidate wants its hash */
-    uint64_t addr, t;       /* its function and when (its name, if asked) */
+    uint64_t addr, t;       /* its function and when (its name, if asked;
+                               an untimed ENTER: the earliest, since_ns) */
 } frame;
 
 /* The scan of one thread. */
@@ -351,6 +357,16 @@ static void blocked_call(scan *s, const frame *f, uint64_t t, uint64_t i)
     }
 }
 
+/* When thread's record ev happened, for a wait measured from it: an
+ * untimed ENTER (lazy clock) at the earliest it can have been, so that an
+ * estimate never shortens a wait or a call; every other record at its
+ * time (an untimed EXIT of the sparse clock keeps its placed time here: a
+ * join's wait is measured from the thread's last record as before). */
+static inline uint64_t since_ns(const ttf_event *ev)
+{
+    return ev->kind == TTF_EV_ENTER ? ttf_event_early_ns(ev) : ev->time_ns;
+}
+
 /* An ENTER key at key index i opens a call (followed while STACK_MAX are
  * not open). */
 static inline void open_call(scan *s, const ttf_event *ev, uint64_t key, uint64_t i)
@@ -358,7 +374,7 @@ static inline void open_call(scan *s, const ttf_event *ev, uint64_t key, uint64_
     if (s->nst == STACK_MAX || s->deep)
         s->deep++;
     else
-        s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, ev->time_ns};
+        s->st[s->nst++] = (frame){i, s->php, key, 0, ev->addr, since_ns(ev)};
 }
 
 /* 1 + the index of the followed call an EXIT key closes (the innermost it
@@ -676,7 +692,7 @@ static int resume(const ttdi_aligner *al, int run, uint32_t th, uint64_t at, ttd
     s->deep = best->s.deep;
     s->nst = best->s.nst;
     memcpy(s->st, best->s.st, best->s.nst * sizeof *s->st);
-    s->prev_ns = wk->ev.time_ns;    /* the marked event: the last record */
+    s->prev_ns = since_ns(&wk->ev);    /* the marked event: the last record */
     return 1;
 }
 
@@ -778,7 +794,7 @@ static int scan_thread(const ttdi_aligner *al, int run, uint32_t th, cand *c, si
             s.prev_ns = wk.ev.time_ns;
             continue;
         }
-        s.prev_ns = wk.ev.time_ns;
+        s.prev_ns = since_ns(&wk.ev);
         if ((rc = ttdi_norm_key_hot(s.norm, s.hot, &wk.ev, &key)) < 0)
             break;
         if (rc && s.n < before && !ttdi_timing_noprefix) {

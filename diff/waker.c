@@ -67,8 +67,10 @@
  *     call open when it ended, else the last one T returned from before
  *     it) is, in the bad run, the same call (T's calls the same up to
  *     its return: no hunk of T's before it; the same function at the
- *     same kept position) and returned before the bad run's wait began:
- *     it came, and woke nobody;
+ *     same kept position) and returned before the bad run's wait began
+ *     (by the latest it can have returned: an untimed EXIT's late_ns,
+ *     FORMAT.md 4.5, not the reader's estimate): it came, and woke
+ *     nobody;
  *   - at N's return in the bad run S was inside a call W that it had
  *     left by the point where the good run's S was when N began (S's
  *     calls the same up to both points), entered after S's last timed
@@ -336,6 +338,7 @@ static uint64_t parts_at(const ttd_result *r, size_t p)
 typedef struct wcall {
     const char *fn;
     uint64_t idx, enter_ns, exit_ns;
+    uint64_t late_ns;       /* same_return: the latest it can have returned */
 } wcall;
 
 static int wakers(ttdi_run_state *rs, uint32_t th, uint64_t ns, wcall c[2])
@@ -393,6 +396,7 @@ static int same_return(ttdi_run_state *rs, uint32_t th, uint64_t idx, const char
     c->idx = idx;
     c->enter_ns = w.nstack ? w.stack[w.nstack - 1].time_ns : 0;
     c->exit_ns = w.ev.time_ns;
+    c->late_ns = ttf_event_late_ns(&w.ev);
     ttdi_walk_close(&w);
     return same;
 }
@@ -507,7 +511,7 @@ int ttdi_wakewin_find(const ttdi_in *in, const ttd_result *r, ttdi_wakewin *out)
             int same = same_return(bad, tb, c[k].idx, c[k].fn, &bn);
             if (same < 0)
                 return same;
-            if (same && bn.exit_ns < b.t0)
+            if (same && bn.late_ns < b.t0)   /* surely before: never by estimate */
                 gn = &c[k];
         }
         if (!gn)

@@ -207,7 +207,8 @@ static inline __attribute__((always_inline)) int lock_push(ttdi_norm *norm, ttdi
         return TT_ENOMEM;
     const char *name = c->keep ? c->name : t->n ? t->f[t->n - 1].name : "";
     int skip = c->keep ? c->skip : t->n ? t->f[t->n - 1].skip : ttdi_lock_wrapper("");
-    t->f[t->n++] = (ttdi_lframe){c->keep ? c->key : 0, t->held, ev->time_ns, name, skip};
+    t->f[t->n++] = (ttdi_lframe){c->keep ? c->key : 0, t->held, ttf_event_early_ns(ev), name,
+                                  skip};
     return 0;
 }
 

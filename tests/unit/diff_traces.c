@@ -153,6 +153,10 @@ int dt_run(dt *t, uint32_t th, const char *s)
         } else if (*s == '}') {
             rc = ttf_write_exit(t->w, th, t->now[th], t->stack[th][--t->depth[th]]);
             s++;
+        } else if (*s == '~' && s[1] == '}') {  /* untimed (opts.sparse) */
+            rc = ttf_write_exit_sparse(t->w, th, t->now[th], t->stack[th][--t->depth[th]],
+                                       TTF_EXIT_UNTIMED);
+            s += 2;
         } else if (*s == '#') {
             uint32_t site = (uint32_t)strtoul(s + 1, &end, 10);
             int64_t v = strtoll(end + 1, &end, 10);

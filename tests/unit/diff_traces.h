@@ -4,7 +4,9 @@
  * and leaves functions of this test binary (so they symbolise to real
  * names), "#1:7" logs call site 1 with the argument 7, "*11" crashes,
  * "lex:2{}" calls lex from 2 bytes into the calling function (a call site,
- * format 1.2), "check{}=1" returns 1 (a writer opened with values).
+ * format 1.2), "check{}=1" returns 1 (a writer opened with values),
+ * "lex{~}" returns untimed (a writer opened with sparse; with lazy the
+ * ENTER after it is untimed too).
  * The bodies are in diff_traces.c (linked into every unit test).
  */
 #ifndef DIFF_TRACES_H

@@ -6,7 +6,10 @@
  * which took an error path (one hunk, in the thread that did it, showing
  * the error call), a poll loop that ran more times with idle gaps
  * (timing, not a divergence) against one that ran more times without
- * (a divergence), a worker that took no item (still in the pool), a
+ * (a divergence), the same with the lazy clock, whose wait calls block
+ * less than GAP_NS by the reader's estimate of their untimed ENTERs and
+ * more from their earliest bound (timing; measured short waits: a
+ * divergence), a worker that took no item (still in the pool), a
  * wait loop that ran once in one run only (check, wait, check: timing;
  * also with the wait at the hunk's start),
  * a wait alone (timing) that does not hide a pool item of another
@@ -307,6 +310,81 @@ static void poll_loop_is_timing(void **state)
     assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
     assert_null(r->first);
     ttd_free(d);
+}
+
+static void expect_timing(const char *pg, const char *pb, int kind, size_t n);
+static void expect_divergence(const char *pg, const char *pb);
+
+/* two_threads with the lazy clock (FORMAT.md 4.7): "check{ ~}" returns
+ * untimed, and the ENTER after it is untimed too. */
+static void two_lazy(char *path, size_t len, const char *main_s, const char *poll_s)
+{
+    static const char *const names[] = {"main", "poller"};
+    ttf_writer_opts o = {.chunk_size = 1 << 16, .timed = 1, .sparse = 1, .lazy = 1};
+    dt t;
+
+    assert_int_equal(dt_open_opts(&t, next_path(path, len), 0, names, 2, &o), 0);
+    assert_int_equal(dt_run(&t, 0, main_s), 0);
+    assert_int_equal(dt_run(&t, 1, poll_s), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* Thread 1's first wait call of path: the time from its ENTER, placed
+ * and earliest, to its EXIT (ns). */
+static void first_wait(const char *path, uint64_t *placed, uint64_t *early)
+{
+    ttf_trace *tr;
+    ttf_iter *it;
+    ttf_event ev;
+    uint64_t at = 0, lo = 0;
+    int n = 0;
+
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_int_equal(ttf_iter_open(tr, 1, &it), 0);
+    while (n < 3 && ttf_iter_next(it, &ev) > 0) {
+        if (ev.kind == TTF_EV_ENTER && (n += 1) == 3) {    /* work, check, wait */
+            assert_true(ev.untimed);
+            at = ev.time_ns;
+            lo = ttf_event_early_ns(&ev);
+        }
+    }
+    assert_int_equal(ttf_iter_next(it, &ev), 1);
+    assert_int_equal(ev.kind, TTF_EV_EXIT);
+    assert_false(ev.untimed);
+    *placed = ev.time_ns - at;
+    *early = ev.time_ns - lo;
+    ttf_iter_close(it);
+    ttf_close(tr);
+}
+
+/* The lazy clock: each iteration's wait call is entered right after the
+ * check's untimed return, so its ENTER is untimed, placed by estimate
+ * in [check's ENTER, wait's EXIT] (30 us): the estimate makes the wait
+ * block less than GAP_NS (20 us), its earliest start 30 us. A wait that
+ * may have blocked is taken as blocked: timing. Must not be hidden: the
+ * same calls measured, the check returning just before a wait call of
+ * 10 ns (the wait did not block): a divergence. */
+static void lazy_wait_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    uint64_t placed, early;
+
+    two_lazy(pg, sizeof pg, "main{ parse{} }",
+             "work{ check{ ~} wait{ @31000 } check{ ~} wait{ @61000 } check{} lex{} }");
+    two_lazy(pb, sizeof pb, "main{ parse{} }",
+             "work{ check{ ~} wait{ @31000 } check{ ~} wait{ @61000 } check{ ~} "
+             "wait{ @91000 } check{ ~} wait{ @121000 } check{} lex{} }");
+    first_wait(pb, &placed, &early);
+    assert_true(placed < 20000);    /* by estimate, no wait */
+    assert_true(early >= 20000);    /* but it may have blocked 30 us */
+    expect_timing(pg, pb, TTD_TIMING_WAIT, 1);
+    two_lazy(pg, sizeof pg, "main{ parse{} }",
+             "work{ check{ @30980 } wait{} check{ @60980 } wait{} check{} lex{} }");
+    two_lazy(pb, sizeof pb, "main{ parse{} }",
+             "work{ check{ @30980 } wait{} check{ @60980 } wait{} check{ @90980 } "
+             "wait{} check{ @120980 } wait{} check{} lex{} }");
+    expect_divergence(pg, pb);
 }
 
 /* Must not be hidden: the same loop whose only sign of waiting is an idle
@@ -1002,6 +1080,7 @@ int main(void)
         cmocka_unit_test(poll_loop_is_timing),
         cmocka_unit_test(idle_gap_is_no_wait),
         cmocka_unit_test(sleep_beside_call_is_divergence),
+        cmocka_unit_test(lazy_wait_is_timing),
         cmocka_unit_test(busy_loop_is_divergence),
         cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(wait_at_start_is_timing),

@@ -157,6 +157,77 @@ static void test_overlap_named(void **state)
     ttfi_arena_free(&a);
 }
 
+/* The lazy clock (FORMAT.md 4.7): seller-1's lex returns untimed, so its
+ * check's ENTER (true 1045) is untimed too, in the run [1025, 1310] that
+ * ends at the check's timed EXIT; the reader places it by estimate, past
+ * seller-0's unlock (1060), but it may have come as early as 1025: the
+ * window overlap takes that bound, never the estimate. timed: the same
+ * calls all measured, the check entered at 1210: apart. */
+static void lazy_pair(const char *name, int timed)
+{
+    ttf_writer_opts o = {.chunk_size = 1 << 16, .timed = 1, .sparse = 1, .lazy = 1};
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, (const char *const *)names, 3, &o), 0);
+    run(&t, 1, "@1000 parse{ check{}");       /* check 1020..1030 */
+    act(&t, 1, MUTEX);                        /* lock 1050, unlock 1060 */
+    run(&t, 2, timed ? "@1005 parse{ lex{} @1200 check{ @1300 }" /* check 1210 */
+                     : "@1005 parse{ lex{~} check{ @1300 }");  /* check ~, 1025.. */
+    run(&t, 2, "work{ @1395");
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    run(&t, 1, "}");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
+/* seller-1's ENTER of check: its placed time and earliest bound. */
+static void check_enter(const char *name, ttf_event *out)
+{
+    ttf_trace *tr;
+    ttf_iter *it;
+    ttf_event ev;
+    int n = 0;
+
+    assert_int_equal(ttf_open(path_of(name), &tr, NULL), 0);
+    assert_int_equal(ttf_iter_open(tr, 2, &it), 0);
+    while (ttf_iter_next(it, &ev) > 0)
+        if (ev.kind == TTF_EV_ENTER && ++n == 3)
+            *out = ev;      /* parse, lex, check */
+    ttf_iter_close(it);
+    ttf_close(tr);
+}
+
+static void test_lazy_bounds_overlap(void **state)
+{
+    struct ttfi_arena a = {0};
+    const ttd_race *r;
+    ttf_event ev = {0};
+    (void)state;
+
+    lazy_pair("lazy.trc", 0);
+    check_enter("lazy.trc", &ev);
+    assert_true(ev.untimed);
+    assert_true(ev.time_ns > 60);           /* placed after seller-0's unlock */
+    assert_int_equal(ttf_event_early_ns(&ev), 25);  /* but it may be before */
+    assert_int_equal(races_of("lazy.trc", NULL, 0, &r, &a), 1);
+    assert_true(r->overlapped);
+    assert_int_equal(r->check_ns[1], 25);   /* the earliest it began */
+    assert_int_equal(r->release_ns[0], 60);
+    assert_non_null(strstr(r->text, "were both between"));
+    ttfi_arena_free(&a);
+
+    lazy_pair("lazytimed.trc", 1);          /* measured: apart, only unordered */
+    check_enter("lazytimed.trc", &ev);
+    assert_false(ev.untimed);
+    assert_int_equal(ev.time_ns, 210);
+    assert_int_equal(races_of("lazytimed.trc", NULL, 0, &r, &a), 1);
+    assert_false(r->overlapped);
+    assert_int_equal(r->check_ns[1], 210);
+    assert_null(strstr(r->text, "were both between"));
+    ttfi_arena_free(&a);
+}
+
 /* seller-1 checks after seller-0's act; ordered iff, before its check, it
  * acquired what seller-0 released (lock: mutex; cond: woken by a signal). */
 static void after(const char *name, int how)
@@ -1733,6 +1804,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overlap_named),
+        cmocka_unit_test(test_lazy_bounds_overlap),
         cmocka_unit_test(test_lock_orders),
         cmocka_unit_test(test_cond_orders),
         cmocka_unit_test(test_create_orders),
