@@ -1126,7 +1126,7 @@ static const ttd_place *cause_runs(vctx *c)
     /* a value the chain does not tie to the split names no cause: the
        best suspect that is no such value (a step of the chain, the split's
        own branch) */
-    for (size_t i = 0; d && d->nsuspects && off_chain(r, &d->suspects[0]) && i < d->nsuspects; i++)
+    for (size_t i = 0; d && i < d->nsuspects; i++)
         if (!off_chain(r, &d->suspects[i]))
             return cause_suspect(c, &d->suspects[i]);
     if (d && d->nsuspects)
