@@ -158,7 +158,8 @@ const char *ttd_timing_name(int timing)
          : timing == TTD_TIMING_RETRY ? "retry"
          : timing == TTD_TIMING_PROGRESS ? "progress"
          : timing == TTD_TIMING_CUT ? "cut"
-         : timing == TTD_TIMING_GREW ? "grew" : NULL;
+         : timing == TTD_TIMING_GREW ? "grew"
+         : timing == TTD_TIMING_CONTENDED ? "contended" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)

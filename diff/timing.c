@@ -58,6 +58,15 @@
  * end of any bad-run thread when the bad run was killed (no clean end,
  * no crash) and the good run exited: what the good run did past it is
  * the work a hang never reached.
+ * A one-sided hunk of whole calls that sits inside a call named like a
+ * lock (ttdi_lock_wrapper: lock, unlock, mutex, futex, spin...) and
+ * enters only functions named so is the lock's own slow path
+ * (TTD_TIMING_CONTENDED): glib's g_mutex_unlock calls
+ * g_mutex_unlock_slowpath only when another thread waits for the mutex
+ * at that instant, which differs between two good runs. A lock the
+ * program took once more sits in the program's own call and stays a
+ * divergence; so does anything in a lock whose code changed between
+ * the builds.
  * A one-sided hunk of one thread whose events, key for key
  * (hashed), are exactly those of a one-sided hunk of the other run in
  * another thread is moved work (TTD_TIMING_MOVED): the table built by
@@ -145,6 +154,7 @@ typedef struct fkey {
     uint8_t found;          /* also entered beside the hunk */
     uint8_t waits;          /* its name says it waits */
     uint8_t inner;          /* 1: a call of it made calls (not a leaf) */
+    uint8_t lock;           /* its name reads as a lock wrapper */
 } fkey;
 
 /* One side of a one-sided hunk being judged. */
@@ -178,6 +188,7 @@ typedef struct cand {
     int empty;              /* 1: this side has no events (a point) */
     int in_wait;            /* the innermost call open at its start is named
                                like a wait (wait_for: the loop it runs) */
+    int in_lock;            /* ... reads as a lock wrapper (ttdi_lock_wrapper) */
     int in_changed;         /* ... is a function whose machine code changed
                                between the two builds (codediff.c) */
     size_t base;            /* open calls at lo */
@@ -271,6 +282,7 @@ static void cand_start(scan *s, uint64_t i)
             const char *in = ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
                                                s->st[s->nst - 1].t);
             c->in_wait = ttdi_waits_name(in);
+            c->in_lock = in && ttdi_lock_wrapper(in);
             c->in_changed = s->cd && in && ttdi_codediff_changed(s->cd, in) == 1;
         }
         for (size_t k = 0; k < ANC && k < s->nst && !s->deep; k++) {
@@ -473,7 +485,9 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
         f = &c->k[c->nk++];
         f->key = key;
         f->calls = 0;
-        f->waits = (uint8_t)ttdi_waits_name(ttdi_norm_func(s->norm, ev));
+        const char *nm = ttdi_norm_func(s->norm, ev);
+        f->waits = (uint8_t)ttdi_waits_name(nm);
+        f->lock = (uint8_t)(nm && ttdi_lock_wrapper(nm));
         f->found = (uint8_t)in_ring(s, key);
     }
     if (!f->found)
@@ -852,6 +866,26 @@ static int wait_loop(const cand *c)
     return c->in_blocked || (c->waits && c->k[0].calls <= 2 * c->waits);
 }
 
+/* 1: candidate c is a lock's own slow path: one run alone has it, it
+ * is whole calls, every function it enters and the call it sits in read
+ * as lock wrappers (ttdi_lock_wrapper), in code that did not change
+ * between the builds. A mutex takes its slow path (a futex wait or wake,
+ * a spin) when another thread holds or wants it at that instant: that
+ * says how the threads were timed, not what the program did (glib's
+ * g_mutex_unlock calling g_mutex_unlock_slowpath in one of two good
+ * runs). A lock the program itself took once more is not one: its
+ * enclosing call is the program's. */
+static int contended(const cand *c)
+{
+    if (c->many || !c->nk || !c->lone || c->empty || !c->in_lock || c->in_changed ||
+        c->topbad || !c->ntop)
+        return 0;
+    for (size_t i = 0; i < c->nk; i++)
+        if (!c->k[i].lock)
+            return 0;
+    return 1;
+}
+
 /* 1: the bad thread of p ended its process (it called exit: the END
  * record is in its stream) and the good thread did not. */
 static int exits_alone(const ttdi_aligner *al, const ttdi_ipair *p)
@@ -1120,6 +1154,8 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
             ix[s][cs[s][j].hunk] = j;
             if (!cs[s][j].empty && !cs[s][j].in_changed && wait_loop(&cs[s][j]))
                 ok[cs[s][j].hunk] |= (uint8_t)(1u << s);
+            else if (!cs[s][j].expected && contended(&cs[s][j]))
+                p->tim[cs[s][j].hunk] = TTD_TIMING_CONTENDED;
             if (cs[s][j].expected)
                 ix[s][cs[s][j].hunk] = SIZE_MAX;    /* judged, no more */
         }

@@ -93,9 +93,11 @@ extern "C" {
  * "wrote_read_back"; the verdict's cause kind TTD_COF_WRITTEN,
  * "written").
  * 1.19: ttd_hang unlocked (a lost wake-up that hangs, its signal sent
- * while the waiter held the lock it checks under). */
+ * while the waiter held the lock it checks under).
+ * 1.20: TTD_TIMING_CONTENDED ("contended": a lock's own slow path that
+ * one run alone took). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 19
+#define TTD_VERSION_MINOR 20
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -640,12 +642,17 @@ enum ttd_timing {
                                end recorded): the other run's thread got
                                further before the exit; both processes
                                exited alike (1.10) */
-    TTD_TIMING_GREW         /* "grew": what a thread did to start one more
+    TTD_TIMING_GREW,        /* "grew": what a thread did to start one more
                                worker of a pool that did the same work in
                                both runs (ttd_unpaired.grew): the creation,
                                and a call that repeats, call for call, the
                                one made after starting the first worker
                                (1.10) */
+    TTD_TIMING_CONTENDED    /* "contended": a lock's own slow path that one
+                               run alone took: whole calls inside a call
+                               named like a lock, entering only functions
+                               named so (another thread held or wanted the
+                               lock at that instant) (1.20) */
 };
 
 /* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */

@@ -1393,6 +1393,12 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
     case TTD_TIMING_GREW:
         grew_hunk(c, l, h, t, fn, extra, side);
         break;
+    case TTD_TIMING_CONTENDED:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run, "
+                 "inside a lock call: the lock's own slow path, taken when another thread "
+                 "held or wanted the lock", t ? t : "?", extra, fn ? fn : "?", side);
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a lock was contended", ev);
+        break;
     default:
         break;
     }

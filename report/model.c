@@ -1035,6 +1035,8 @@ const char *ttri_timing_words(int timing)
                                       " exited"
          : timing == TTD_TIMING_GREW ? "grew: a pool that did the same work started one"
                                        " more worker"
+         : timing == TTD_TIMING_CONTENDED ? "contended: a lock's own slow path; another"
+                                            " thread held or wanted the lock"
          : "a loop that waits ran more times";
 }
 

@@ -33,7 +33,7 @@ int dt_tally(void);     /* reads another global */
 int dt_mutex_lock(void); /* named as a lock wrapper is */
 
 /* Script names and the functions they stand for. */
-#define DT_NFNS 12
+#define DT_NFNS 13
 extern const struct dt_fn {
     const char *name;       /* as written in scripts */
     int (*fn)(void);        /* the function whose address is traced */

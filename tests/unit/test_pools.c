@@ -15,6 +15,8 @@
  * a wait alone (timing) that does not hide a pool item of another
  * function the bad run left out, more checks inside a call named like a
  * wait (timing),
+ * a lock's own slow path that one run alone took (contended; a lock
+ * the program took once more is not),
  * an attempt that one run made again later (retried), work that one run
  * found at once and the other one wait later (retried), a call that
  * moved to another thread (moved work), and a pool that started one more
@@ -823,6 +825,48 @@ static void timing_prefix_is_lean(void **state)
     }
 }
 
+/* A lock's own slow path that one run alone took (glib's
+ * g_mutex_unlock_slowpath when another thread waited for the mutex):
+ * timing, "contended". Must-nots: a lock the program took once more (in
+ * its own call), another callee inside the lock, and a program of one
+ * thread stay divergences. */
+static void lock_slow_path_is_contended(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "main{ parse{} mutex_lock{ mutex_slowpath{} } log{} }",  /* contended */
+        "main{ parse{} mutex_lock{} mutex_lock{} log{} }",       /* the program's */
+        "main{ parse{} mutex_lock{ check{} } log{} }",           /* another callee */
+        "main{ parse{} mutex_lock{ mutex_slowpath{ check{} } } log{} }"};
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    two_threads(pg, sizeof pg, "main{ parse{} mutex_lock{} log{} }", "work{ mutex_lock{} lex{} }");
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        two_threads(pb, sizeof pb, bad[k], "work{ mutex_lock{} lex{} }");
+        const ttd_result *r = diff(pg, pb, &d);
+        assert_int_equal(r->diverged, k == 0 ? 0 : 1);
+        if (k == 0) {
+            assert_int_equal(r->timing_total, 1);
+            assert_int_equal(r->hunks[0].timing, TTD_TIMING_CONTENDED);
+            assert_string_equal(ttd_timing_name(TTD_TIMING_CONTENDED), "contended");
+        }
+        ttd_free(d);
+    }
+    /* one thread: nothing is timing */
+    static const char *const one[] = {"main"};
+    dt t;
+    assert_int_equal(dt_open(&t, next_path(pg, sizeof pg), 0, one, 1), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} mutex_lock{} log{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, one, 1), 0);
+    assert_int_equal(dt_run(&t, 0, bad[0]), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    ttd_free(d);
+}
+
 /* Who won the once: the table built by main in one run, by the poller in
  * the other; what follows is the same. */
 static void once_winner_is_moved(void **state)
@@ -1089,6 +1133,7 @@ int main(void)
         cmocka_unit_test(pool_wait_keeps_missing_item),
         cmocka_unit_test(retried_attempt_is_timing),
         cmocka_unit_test(once_winner_is_moved),
+        cmocka_unit_test(lock_slow_path_is_contended),
         cmocka_unit_test(found_later_is_timing),
         cmocka_unit_test(timing_prefix_is_lean),
         cmocka_unit_test(pool_grew_is_timing),
