@@ -95,7 +95,8 @@ extern "C" {
  * 1.19: ttd_hang unlocked (a lost wake-up that hangs, its signal sent
  * while the waiter held the lock it checks under).
  * 1.20: TTD_TIMING_CONTENDED ("contended": a lock's own slow path that
- * one run alone took). */
+ * one run alone took); ttd_hidden timing (which timing shape a hidden
+ * hunk has). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 20
 #define TTD_VERSION_PATCH 0
@@ -970,6 +971,8 @@ typedef struct ttd_hidden {
     const char *function;   /* NULL if none */
     const char *text;       /* "not counted as a divergence because ..." */
     const char *evidence;   /* the recorded fact */
+    int timing;             /* a hunk's TTD_TIMING_* when it is one, else
+                               TTD_TIMING_NONE (1.20) */
 } ttd_hidden;
 
 /* ---- a hang (issue 33, diff/hang.c) ------------------------------------ */

@@ -1304,7 +1304,7 @@ static void hide(vctx *c, hlist *l, int kind, int64_t pair, const char *fn, cons
         l->cap = cap;
     }
     snprintf(buf, sizeof buf, "not counted as a divergence because %s", why);
-    l->h[l->n++] = (ttd_hidden){kind, pair, fn, astr(c, buf), astr(c, evidence)};
+    l->h[l->n++] = (ttd_hidden){kind, pair, fn, astr(c, buf), astr(c, evidence), 0};
 }
 
 /* The pool's extra worker that pair p's thread created, NULL if none. */
@@ -1434,9 +1434,13 @@ static void hidden(vctx *c)
     hlist l = {NULL, 0, 0};
     char ev[384];
 
-    for (size_t i = 0; i < r->nhunks; i++)
+    for (size_t i = 0; i < r->nhunks; i++) {
+        size_t n0 = l.n;
         if (r->hunks[i].timing || r->hunks[i].expected)
             hide_hunk(c, &l, &r->hunks[i]);
+        if (l.n > n0 && l.h[n0].kind == TTD_HIDDEN_TIMING)
+            l.h[n0].timing = r->hunks[i].timing;
+    }
     grew_threads(c, &l);
     for (size_t i = 0; i < r->npools; i++) {
         const ttd_pool *p = &r->pools[i];

@@ -64,12 +64,39 @@ static const char *status_words(const ttd_verdict *v)
     }
 }
 
+/* The timing clause: "timing (" and the shapes the hidden hunks have,
+ * each once, in enum order; the old summary of all of them when no
+ * hidden entry says which (a swap after a hidden hunk). */
+static size_t timing_clause(const ttd_verdict *v, char *buf, size_t n)
+{
+    static const char *const shape[] = {
+        NULL, "a loop that waits ran more times", "work moved to another thread",
+        "an attempt was retried", NULL, NULL, "a pool started one more worker",
+        "a lock was contended"};
+    unsigned seen = 0;
+    size_t o = 0;
+
+    for (size_t i = 0; i < v->nhidden; i++)
+        if (v->hidden[i].kind == TTD_HIDDEN_TIMING && v->hidden[i].timing > 0 &&
+            v->hidden[i].timing < (int)(sizeof shape / sizeof *shape) &&
+            shape[v->hidden[i].timing])
+            seen |= 1u << v->hidden[i].timing;
+    if (!seen)
+        return (size_t)snprintf(buf, n, "timing (a loop that waits ran more times, work "
+                                "moved or retried)");
+    o = (size_t)snprintf(buf, n, "timing (");
+    for (unsigned k = 1; k < sizeof shape / sizeof *shape && o < n; k++)
+        if (seen >> k & 1)
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o > 8 ? ", " : "", shape[k]);
+    return o < n ? o + (size_t)snprintf(buf + o, n - o, ")") : o;
+}
+
 /* What varied between runs that did not diverge, in one clause: each
- * kind of hidden difference once, with how many. */
+ * kind of hidden difference once (the timing shapes by name). */
 static void varied(const ttd_verdict *v, char *buf, size_t n)
 {
     static const char *const what[] = {
-        "", "timing (a loop that waits ran more times, work moved or retried)",
+        "", NULL,
         "a pool's threads shared the same work differently",
         "how far threads had got (a lock's holders, a thread the exit cut short)",
         "values no input decides (clocks, counters, addresses)",
@@ -80,9 +107,15 @@ static void varied(const ttd_verdict *v, char *buf, size_t n)
     for (size_t i = 0; i < v->nhidden; i++)
         if (v->hidden[i].kind > 0 && v->hidden[i].kind < 6)
             cnt[v->hidden[i].kind]++;
-    for (int k = 1; k < 6 && o < n; k++)
-        if (cnt[k])
-            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "; " : "", what[k]);
+    for (int k = 1; k < 6 && o < n; k++) {
+        if (!cnt[k])
+            continue;
+        if (o)
+            o += (size_t)snprintf(buf + o, n - o, "; ");
+        if (o < n)
+            o += k == TTD_HIDDEN_TIMING ? timing_clause(v, buf + o, n - o)
+                                         : (size_t)snprintf(buf + o, n - o, "%s", what[k]);
+    }
 }
 
 static void headline(const ttd_result *r, ttri_verdict_text *t)
