@@ -8,17 +8,19 @@
 #ifndef CAP_ASM_H
 #define CAP_ASM_H
 
-/* ttf_put_uvar: v at p, which moves past it (v and tmp clobbered). */
+/* ttf_put_uvar: v at p, which moves past it (v and tmp clobbered). The
+ * test of the one-byte case first (most deltas), not a jump to the loop's. */
 .macro PUT_UVAR v, v32, v8, p, tmp32, tmp8
-        jmp     2f
+        cmpq    $0x7f, \v
+        jbe     2f
 1:      movl    \v32, \tmp32
         orl     $0x80, \tmp32
         movb    \tmp8, (\p)
         addq    $1, \p
         shrq    $7, \v
-2:      cmpq    $0x7f, \v
+        cmpq    $0x7f, \v
         ja      1b
-        movb    \v8, (\p)
+2:      movb    \v8, (\p)
         addq    $1, \p
 .endm
 

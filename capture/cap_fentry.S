@@ -433,20 +433,32 @@ __fentry__:
         movq    %rdx, %fs:CAPL_T_VSTR(%r11)     /* its entry, for the write */
         jmp     .Lfe_nostr
 .Lfe_vt:                                /* cap_vt_find: out of line */
-        movq    %rcx, %rsi
+        movq    %rcx, %rsi              /* (rsi: the shadow entry) */
         movq    cap_vt+CAPL_VT_W(%rip), %r9     /* entries | bits */
         movl    %r9d, %ecx
         andl    $CAPL_VT_BITS, %ecx
+        negl    %ecx
+        addl    $61, %ecx               /* shift: 61 - bits */
+        andq    $~CAPL_VT_BITS, %r9     /* the entries */
+        movabsq $CAPL_VT_MUL, %rdx      /* cap_vt_home: the home slot */
+        imulq   %rax, %rdx              /* j * 8 + fn's home bit */
+        shrq    %cl, %rdx
+        movl    %edx, %r10d
+        andl    $7, %r10d
+        andq    $~7, %rdx               /* (16 bytes an entry) */
+        movzbl  CAPL_VTENT_HOME(%r9,%rdx,2), %edx
+        btl     %r10d, %edx
+        jnc     .Lfe_vtno               /* the usual case: no strings */
+        movabsq $CAPL_VT_MUL, %rdx      /* else probe from the home slot */
+        imulq   %rax, %rdx
+        shrq    %cl, %rdx
+        shrq    $3, %rdx                /* j */
+        negl    %ecx
+        addl    $61, %ecx               /* bits */
         movl    $1, %r10d
         shlq    %cl, %r10
         subq    $1, %r10                /* mask: (1 << bits) - 1 */
-        negl    %ecx
-        addl    $64, %ecx               /* shift: 64 - bits */
-        movabsq $CAPL_VT_MUL, %rdx
-        imulq   %rax, %rdx
-        shrq    %cl, %rdx
         movq    %rsi, %rcx
-        andq    $~CAPL_VT_BITS, %r9     /* the entries */
 8:      movq    %rdx, %rsi
         shlq    $4, %rsi                /* CAPL_VTENT_SIZE */
         movq    CAPL_VTENT_FN(%r9,%rsi), %rsi
@@ -457,6 +469,9 @@ __fentry__:
         addq    $1, %rdx
         andq    %r10, %rdx
         jmp     8b
+.Lfe_vtno:
+        movq    %rsi, %rcx
+        jmp     .Lfe_nostr
 .Lfe_u:
         movq    $0, %fs:CAPL_T_VSTR(%r11)
         movb    $0, %fs:CAPL_T_FLAGS(%r11)      /* not busy after all */

@@ -115,7 +115,8 @@ struct tstate {
     uint16_t ev;                /* sparse clock: hot events so far (mod 2^16) */
     uint32_t rng;               /* sparse clock: the sampling draw's state */
     uint8_t skip;               /* sparse clock: candidate EXITs to the next
-                                   sample (0 at thread start: wraps to 255) */
+                                   sample (1: this one); 0 at thread start and
+                                   through the warm-up, then 255 */
     uint8_t ux;                 /* lazy clock: the last hot event was an
                                    untimed EXIT (its next ENTER goes untimed) */
     uint16_t warm;              /* sparse clock: EXITs timed so far, up to CAP_WARM */
@@ -376,24 +377,51 @@ static inline __attribute__((always_inline)) void cap_enter_count(struct tstate 
     t->evat[(uint32_t)t->depth % CAP_EVAT] = t->ev++;
 }
 
+/* Sparse clock: the rare half of cap_exit_reads, for a candidate EXIT
+ * (not big, not after CAP_UNTIMED_RUN untimed ones) when skip is 0 or 1.
+ * skip 1: the countdown ends here, a SAMPLE, the next gap drawn. skip 0:
+ * a young thread (TIMED, counted in warm; skip stays 0, so each of its
+ * candidate EXITs comes here), else the thread's first candidate after
+ * its warm-up: the countdown starts at 255 (as the wrap of a u8 from 0)
+ * and this EXIT goes untimed (0). The warm-up is thus tested on this path
+ * only, not at every EXIT; cap_tramp.S's .Lskip does the same. */
+static inline unsigned cap_exit_rare(struct tstate *t)
+{
+    if (t->skip) {
+        t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
+        t->skip = (uint8_t)(1 + (t->rng >> (32 - CAP_SAMPLE_BITS)));
+        return TTF_T_SAMPLE;
+    }
+    if (t->warm < CAP_WARM) {
+        t->warm++;
+        return TTF_T_TIMED;
+    }
+    t->skip = 255;
+    return 0;
+}
+
 /* Sparse clock: does this EXIT read the clock? TTF_T_TIMED when its call
  * was big (CAP_BIG_CALL events since its ENTER), CAP_UNTIMED_RUN EXITs
  * before it went without, or the thread is young (CAP_WARM); else
  * TTF_T_SAMPLE for the others at random gaps (what readers learn each
  * function's short calls from: a countdown per EXIT, the generator drawn
- * only per sample), else 0. The EXIT is counted either way. */
+ * only per sample), else 0. The EXIT is counted either way. The usual
+ * EXIT (untimed, skip above 1) tests n, since and skip only: the warm-up
+ * and the draw are cap_exit_rare's. */
 static inline __attribute__((always_inline)) unsigned cap_exit_reads(struct tstate *t)
 {
     uint16_t n = (uint16_t)(t->ev++ - t->evat[(uint32_t)(t->depth - 1) % CAP_EVAT]);
-    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN || t->warm < CAP_WARM) {
+    if (n >= CAP_BIG_CALL || t->since >= CAP_UNTIMED_RUN) {
         if (t->warm < CAP_WARM)
             t->warm++;
         return TTF_T_TIMED;
     }
-    if (__builtin_expect(--t->skip == 0, 0)) {
-        t->rng = t->rng * 1664525u + 1013904223u;   /* an LCG: its top bits */
-        t->skip = (uint8_t)(1 + (t->rng >> (32 - CAP_SAMPLE_BITS)));
-        return TTF_T_SAMPLE;
+    if (__builtin_expect(t->skip <= 1, 0)) {
+        unsigned pre = cap_exit_rare(t);
+        if (pre)
+            return pre;
+    } else {
+        t->skip--;
     }
     t->since++;
     t->ux = t->timed & 1;       /* lazy (3): the next ENTER goes untimed; sparse (2): not */

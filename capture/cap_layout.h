@@ -75,6 +75,7 @@
 #define CAPL_VT_BITS 63
 #define CAPL_VTENT_SIZE 16
 #define CAPL_VTENT_FN 0x00
+#define CAPL_VTENT_HOME 0x0b    /* home: bits of the functions homed there */
 #define CAPL_VT_MUL 0x9e3779b97f4a7c15
 /* room a STRINGS record and its ENTER need: pos + CAPL_STR_ROOM <= limit
  * (cap_values.c strings_room), and the record's tag (ttf_wire.h) */

@@ -24,7 +24,8 @@
  * values chunk, is not busy, has the sparse clock, and the function is in
  * the chunk's function cache. cap_exit_reads' choice is made here too: an
  * EXIT that reads the clock (a big call, a run of untimed ones, a young
- * thread: TIMED; a sample drawn: SAMPLE) gets its prefix and time delta,
+ * thread: TIMED; a sample drawn: SAMPLE; the warm-up and the draw are
+ * looked at only when skip is 0 or 1, as in cap_exit_rare) gets its prefix and time delta,
  * rax and rdx kept in dead registers around rdtsc (out of line). It needs
  * only the registers that are dead after a return (rdi rsi rcx r8 r9 r10
  * r11), so nothing is saved. It sets busy
@@ -114,10 +115,10 @@ cap_ret_tramp:
         jae     .Ltimed                 /* a big call */
         cmpb    $CAPL_UNTIMED_RUN, %fs:CAPL_T_SINCE(%r11)
         jae     .Ltimed                 /* too many untimed in a row */
-        cmpw    $CAPL_WARM, %fs:CAPL_T_WARM(%r11)
-        jb      .Ltimed                 /* a young thread */
+        cmpb    $1, %fs:CAPL_T_SKIP(%r11)
+        jbe     .Lskip                  /* a sample, or skip 0 (cap_exit_rare) */
         subb    $1, %fs:CAPL_T_SKIP(%r11)
-        jz      .Lsample
+.Luntimed:
         addb    $1, %fs:CAPL_T_SINCE(%r11)
 .Lvals:
         leaq    (%rax,%rax), %rcx       /* svar rax */
@@ -151,6 +152,12 @@ cap_ret_tramp:
         addw    $1, %fs:CAPL_T_WARM(%r11)
 1:      movl    $CAPL_TIMED, %ecx
         jmp     .Lclock
+.Lskip:                                 /* cap_exit_rare: skip 1 (ZF): */
+        je      .Lsample                /* a SAMPLE; skip 0: a young */
+        cmpw    $CAPL_WARM, %fs:CAPL_T_WARM(%r11)       /* thread's TIMED, */
+        jb      .Ltimed                 /* else the countdown starts */
+        movb    $255, %fs:CAPL_T_SKIP(%r11)     /* (255) and this EXIT */
+        jmp     .Luntimed               /* goes untimed */
 .Lsample:                               /* SAMPLE: the next gap drawn */
         imull   $1664525, %fs:CAPL_T_RNG(%r11), %ecx
         addl    $1013904223, %ecx

@@ -108,6 +108,7 @@ LAYOUT(offsetof(struct cap_vtab, w), CAPL_VT_W);
 LAYOUT(sizeof(((struct cap_vtab *)0)->w), 8);
 LAYOUT(sizeof(struct cap_vt_ent), CAPL_VTENT_SIZE);
 LAYOUT(offsetof(struct cap_vt_ent, fn), CAPL_VTENT_FN);
+LAYOUT(offsetof(struct cap_vt_ent, home), CAPL_VTENT_HOME);
 LAYOUT(offsetof(struct tstate, vstr), CAPL_T_VSTR);
 LAYOUT(sizeof(((struct tstate *)0)->vstr), 8);
 LAYOUT(CAP_VSTR_MAX + 8 + CAP_VHOT_MAX - CAP_RESERVE / 2, CAPL_STR_ROOM);

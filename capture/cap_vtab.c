@@ -31,7 +31,11 @@
  * All modules share one open-addressing hash keyed by the function's
  * address in this process, at most half full: the hot path's look-up
  * (cap_vstr.h) is one multiply and, for the usual function without
- * strings, one load that finds an empty slot. It is published as one word
+ * strings, one load: its home slot's byte of home bits (cap_vt_home, set
+ * for every function put in, never cleared but by a new table), whose
+ * bit for it is clear but for one in 16 such functions at most (probing
+ * for the empty slot that ends the cluster took 7 loads a look-up on
+ * jq's hot functions). It is published as one word
  * (cap_vt.w: the slots' page-aligned address | log2 of their count), so a
  * reader never mixes one table's slots with another's size. A module's
  * entries go into the live table in place when it has room (the fields
@@ -189,6 +193,9 @@ static void put(struct cap_vt_ent *e, unsigned bits, uint64_t a, uint8_t cstr, u
         if (f == TOMB && at == SIZE_MAX)
             at = j;         /* reused, unless a is further on */
     }
+    size_t h = cap_vt_home(a, bits);   /* before the address: see cap_vt_find */
+    __atomic_store_n(&e[h >> 3].home, (uint8_t)(e[h >> 3].home | 1u << (h & 7)),
+                     __ATOMIC_RELAXED);
     vw.used += !e[at].fn;
     vw.live += e[at].fn != a;
     e[at].cstr = cstr & 0x3f;

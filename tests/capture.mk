@@ -27,3 +27,8 @@ $(B)/tests/test_vtab: tests/unit/test_vtab.c $(B)/libttcap.a capture/cap_int.h c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a \
 	  $(SYSLIBS) -lcmocka
+
+$(B)/tests/test_clockpick: tests/unit/test_clockpick.c $(B)/libttcap.a capture/cap_int.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TT) $(DEPFLAGS) -Itests/unit -Icapture -Iformat -o $@ $< $(B)/libttcap.a \
+	  $(SYSLIBS) -lcmocka

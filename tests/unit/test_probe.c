@@ -140,7 +140,7 @@ static void test_put_strings(void **state)
     static const char long_one[] = "0123456789012345678901234567890123456789";
     struct fake_string fs = {"std-chars", 9};
     uint64_t r[TTF_ARGREGS] = {(uintptr_t)"cc", (uintptr_t)&fs, 0, 1, (uintptr_t)long_one, 7};
-    struct cap_vt_ent v = {0x1000, 0x1d, 0x02, 0, {0}};   /* rdi rdx rcx r8: char *; rsi std */
+    struct cap_vt_ent v = {0x1000, 0x1d, 0x02, 0, 0, {0}};   /* rdi rdx rcx r8: char *; rsi std */
     ttf_event ev;
     ttf_string s;
     char buf[128];

@@ -9,7 +9,9 @@
  * and a build-id other than the loaded object's read nothing and do not
  * crash; a module unloaded is gone from the look-up and the others stay;
  * loading and unloading one module a thousand times makes no new table;
- * many modules grow the table with every function still found; loading
+ * many modules grow the table with every function still found, and the
+ * look-up of a function without strings ends at its home slot's bits for
+ * 7 in 8 of them at least; loading
  * and unloading libraries at new addresses makes more than 24 tables and
  * every one is still read;
  * TTCAP_STRINGS=0 reads nothing. The tests share libttcap's one table, so
@@ -206,6 +208,22 @@ static void grows(void **st)
             assert_int_equal(v->cstr, 1u << (i % 6));
         }
     assert_null(cap_vt_find(0x10000000ull + 0x1008));
+    /* a function without strings (here: 8 bytes past each one with) ends
+       its look-up at its home slot's byte, not at the end of the slot's
+       cluster: at most 1 in 16 has its bit set by another function (the
+       table at most half full, 8 bits a slot), say 1 in 8 */
+    const struct cap_vt_ent *e = (const struct cap_vt_ent *)(uintptr_t)(cap_vt.w & ~63ull);
+    unsigned bits = (unsigned)(cap_vt.w & 63), probed = 0;
+    for (uint64_t m = 1; m <= 8; m++)
+        for (unsigned i = 0; i < 500; i++) {
+            uint64_t fn = m * 0x10000000ull + 0x1000 + 16 * i;
+            size_t h = cap_vt_home(fn, bits);
+            assert_true(e[h >> 3].home >> (h & 7) & 1);     /* every one put in */
+            h = cap_vt_home(fn + 8, bits);
+            probed += e[h >> 3].home >> (h & 7) & 1;
+            assert_null(cap_vt_find(fn + 8));
+        }
+    assert_true(probed <= 4000 / 8);
 }
 
 /* A plugin host loading and unloading libraries at new addresses: each
