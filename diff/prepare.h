@@ -225,6 +225,7 @@ typedef struct ttdi_pairing {
     const ttd_hand_pair *hand; /* pairs given by hand, applied first */
     size_t nhand;
     const ttd_hand_pair *bad_hand; /* out: the hand pair refused */
+    int two;            /* sketch both runs' threads at once (ttdi_both) */
 } ttdi_pairing;
 
 /* Pair the threads of two runs; fills partner, paired_by, tie, score and

@@ -95,7 +95,7 @@ extern "C" {
  * 1.19: ttd_hang unlocked (a lost wake-up that hangs, its signal sent
  * while the waiter held the lock it checks under). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 19
+#define TTD_VERSION_MINOR 20
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -170,6 +170,12 @@ typedef struct ttd_options {
                                --until-fail): the runs then always differ,
                                in their outcome at least (1.8); NULL = not
                                known */
+    int jobs;               /* threads that read the two runs: 0 (the
+                               default) or 2: two, each run read by its
+                               own while the runs are read alone (opening,
+                               thread sketches, the call trees); 1: one.
+                               The result is the same; the wall time is
+                               not (1.20) */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread

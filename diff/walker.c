@@ -756,7 +756,7 @@ void ttdi_walk_close(ttdi_walk *w)
     if (!w->read_out)
         note_reach(w);
     if (w->ev.time_ns > w->from_ns)
-        ttdi_walk_span_ns += w->ev.time_ns - w->from_ns;
+        __atomic_fetch_add(&ttdi_walk_span_ns, w->ev.time_ns - w->from_ns, __ATOMIC_RELAXED);
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
