@@ -72,6 +72,7 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return TT_ENOMEM;
     if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
         return rc;
+    ttdi_walk_notimes(&wk);     /* keys only */
     while (seen < cap && (rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;

@@ -425,6 +425,8 @@ static int feed_rest(src *s, ttdi_tree *t, size_t stop)
 
     if (s->run)
         return feed_run(s, t);
+    if (!s->rp && (rc = ttdi_walk_notimes(&s->wk)) < 0)
+        return rc;              /* a keyed walk: its keys only from here */
     while ((!stop || ttdi_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
         if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;

@@ -494,6 +494,11 @@ int ttdi_walk_novalues(ttdi_walk *w)
     return ttf_iter_skip_values(w->it);
 }
 
+int ttdi_walk_notimes(ttdi_walk *w)
+{
+    return w->r ? TT_EINVAL : ttf_iter_skip_times(w->it);
+}
+
 /* ---- marks: a run walk's state, left for later walks of its thread ---- */
 
 #define MARKS 16 /* marks kept per thread (an iterator's state is ~43 KB) */
