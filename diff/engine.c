@@ -218,7 +218,7 @@ static int open_baselines(ttd_diff *d, ttf_error *err)
         }
         memcpy(gt, g->ti, g->nt * sizeof *gt);
         ttdi_pairing pg = {gt, b->r.ti, g->nt, b->r.nt, &g->norm, &b->r.norm,
-                          NULL, 0, NULL};
+                          NULL, 0, NULL, d->o.jobs != 1};
         rc = ttdi_pair_threads(&pg);
         for (size_t i = 0; i < g->nt; i++) {
             b->partner[i] = gt[i].partner;
@@ -402,7 +402,7 @@ static int pair_runs(ttd_diff *d, ttf_error *err)
 {
     ttdi_run_state *g = &d->r[TTD_GOOD], *b = &d->r[TTD_BAD];
     ttdi_pairing p = {g->ti, b->ti, g->nt, b->nt, &g->norm, &b->norm,
-                     d->o.pairs, d->o.npairs, NULL};
+                     d->o.pairs, d->o.npairs, NULL, d->o.jobs != 1};
     int rc = ttdi_pair_threads(&p);
 
     if (rc == TT_EINVAL && p.bad_hand)
@@ -1042,12 +1042,26 @@ int ttd_diff_traces(const ttf_trace *good, const ttf_trace *bad,
     return finish(*out, NULL, out, err);
 }
 
+/* One run's trace opened (ttdi_both: both at once). */
+typedef struct open_job {
+    const char *path;
+    ttf_trace *t;
+    ttf_error err;
+} open_job;
+
+static int open_one(void *arg)
+{
+    open_job *j = arg;
+    return ttf_open(j->path, &j->t, &j->err);
+}
+
 int ttd_diff_files(const char *good, const char *bad,
                    const ttd_options *opts, ttd_diff **out, ttf_error *err)
 {
     ttf_trace *t[2] = {NULL, NULL};
     const char *paths[2] = {good, bad};
-    int rc;
+    open_job oj[2] = {{.path = good}, {.path = bad}};
+    int rc, orc[2];
 
     if (err)
         memset(err, 0, sizeof *err);
@@ -1056,12 +1070,19 @@ int ttd_diff_files(const char *good, const char *bad,
         return TT_EINVAL;
     }
     *out = NULL;
-    if ((rc = ttf_open(good, &t[0], err)) < 0)
-        return rc;
-    if ((rc = ttf_open(bad, &t[1], err)) < 0) {
-        ttf_close(t[0]);
-        return rc;
+    /* the good run's error first, as when opened one after the other */
+    ttdi_both(!opts || opts->jobs != 1, open_one, &oj[0], &oj[1], orc);
+    for (int i = 0; i < 2; i++) {
+        if (orc[i] >= 0)
+            continue;
+        if (err)
+            *err = oj[i].err;
+        ttf_close(oj[0].t);
+        ttf_close(oj[1].t);
+        return orc[i];
     }
+    t[0] = oj[0].t;
+    t[1] = oj[1].t;
     if ((rc = start(t[0], t[1], opts, out)) < 0) {
         ttf_close(t[0]);
         ttf_close(t[1]);

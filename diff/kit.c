@@ -9,10 +9,39 @@
  * of frames still open).
  * Stage 0 kit of diff/STAGES (its header: kit.h).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kit.h"
+
+typedef struct job {
+    ttdi_job_fn fn;
+    void *arg;
+    int rc;
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    j->rc = j->fn(j->arg);
+    return NULL;
+}
+
+void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2])
+{
+    job jb = {fn, b, 0};
+    pthread_t th;
+
+    if (two && pthread_create(&th, NULL, run_job, &jb) == 0) {
+        rc[0] = fn(a);
+        pthread_join(th, NULL);
+        rc[1] = jb.rc;
+        return;
+    }
+    rc[0] = fn(a);
+    rc[1] = fn(b);
+}
 
 int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first)
 {

@@ -29,6 +29,18 @@
  * the fast test: if (n == cap && ttdi_grow(&v, &cap, n + 1, sizeof *v, 64)). */
 int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first);
 
+/* ---- two independent jobs (the two runs) ----------------------------------- */
+
+/* fn(a) and fn(b): with two (the engine's ttd_options.jobs not 1) fn(b)
+ * in a thread of its own while the caller runs fn(a), else (or when no
+ * thread starts) both in the caller, a first. The jobs must share nothing
+ * they write (one run's trace, normaliser and trees each). rc[0], rc[1]:
+ * their results. The engine's passes over both runs that read each run
+ * alone (opening, sketches, the tree build) run so: their results are the
+ * same either way, only the wall time differs (issue 38). */
+typedef int (*ttdi_job_fn)(void *arg);
+void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2]);
+
 /* ---- counting multiset of 64-bit keys (open frames) ------------------------ */
 
 /* How many open frames carry each key: a multiset kept beside a call

@@ -72,6 +72,7 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return TT_ENOMEM;
     if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
         return rc;
+    ttdi_walk_notimes(&wk);     /* keys only */
     while (seen < cap && (rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;
@@ -192,10 +193,47 @@ static int keyed(const ttdi_tinfo *t, int round)
     return round == TTD_PAIR_NAME ? t->name[0] != 0 : t->start[0] != 0;
 }
 
+/* Sketches made ahead, one run's by each of two threads (ttdi_both):
+ * its threads c[k].g (side 0) or c[k].b (side 1) of n candidates, or
+ * idx[0..n). A sketch that fails is dropped, to be made again (and fail)
+ * in its turn, so the errors are the ones of one thread. */
+typedef struct ahead {
+    ttdi_norm *norm;
+    ttdi_tinfo *t;
+    const cand *c;
+    const uint32_t *idx;
+    size_t n;
+    int side;
+} ahead;
+
+static int ahead_run(void *arg)
+{
+    ahead *a = arg;
+    for (size_t k = 0; k < a->n; k++) {
+        ttdi_tinfo *ti = &a->t[a->idx ? a->idx[k] : a->side ? a->c[k].b : a->c[k].g];
+        if (sketch(a->norm, ti) < 0) {
+            free(ti->sketch);
+            ti->sketch = NULL;
+        }
+    }
+    return 0;
+}
+
+static void sketch_ahead(ttdi_pairing *p, const cand *c, size_t n, const uint32_t *gi,
+                         size_t ng, const uint32_t *bi, size_t nb)
+{
+    ahead a[2] = {{p->gn, p->g, c, gi, c ? n : ng, 0}, {p->bn, p->b, c, bi, c ? n : nb, 1}};
+    int rc[2];
+
+    if (p->two && a[0].n && a[1].n)
+        ttdi_both(1, ahead_run, &a[0], &a[1], rc);
+}
+
 /* Score c[0..n) and pair them greedily, best first (ties in creation
  * order), as the content pairing of one tied group. */
 static int greedy(ttdi_pairing *p, int round, cand *c, size_t n)
 {
+    sketch_ahead(p, c, n, NULL, 0, NULL, 0);
     for (size_t k = 0; k < n; k++) {
         int rc = sketch(p->gn, &p->g[c[k].g]);
         if (rc < 0 || (rc = sketch(p->bn, &p->b[c[k].b])) < 0)
@@ -272,6 +310,7 @@ static int big_tie(ttdi_pairing *p, int round, const uint32_t *gi, size_t ng,
 {
     pent *g = malloc((ng + 1) * sizeof *g), *b = malloc((nb + 1) * sizeof *b);
     int rc = g && b ? 0 : TT_ENOMEM;
+    sketch_ahead(p, NULL, 0, gi, ng, bi, nb);
     for (size_t i = 0; rc >= 0 && i < ng; i++)
         if ((rc = sketch(p->gn, &p->g[gi[i]])) >= 0)
             g[i] = (pent){print_of(&p->g[gi[i]]), gi[i]};

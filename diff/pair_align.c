@@ -31,8 +31,9 @@ typedef struct src {
     int run;                /* 1: wk is a run walk (ttdi_walk_open) */
     struct ttdi_tpre *pre;  /* a run walk of a pair that looks different:
                                the timing scan's prefix state, kept at its
-                               marks in al (timing.c), NULL */
-    ttdi_aligner *al;       /* ... and its run there */
+                               marks in *snaps (timing.c), NULL */
+    struct ttdi_tsnaps **snaps; /* ... (al's, or its own while read in a
+                               thread of its own) and its run there */
     int ri;
 } src;
 
@@ -408,7 +409,7 @@ static __attribute__((noinline)) int feed_run(src *s, ttdi_tree *t)
             continue;
         ttdi_tpre_kept(s->pre, &s->wk.ev, key);
         if (s->wk.left == s->wk.idx + 1 &&
-            (rc = ttdi_tpre_save(s->al, s->ri, s->wk.thread, s->wk.idx, s->pre)) < 0)
+            (rc = ttdi_tpre_save(s->snaps, s->ri, s->wk.thread, s->wk.idx, s->pre)) < 0)
             break;
     }
     free(hot);
@@ -424,6 +425,8 @@ static int feed_rest(src *s, ttdi_tree *t, size_t stop)
 
     if (s->run)
         return feed_run(s, t);
+    if (!s->rp && (rc = ttdi_walk_notimes(&s->wk)) < 0)
+        return rc;              /* a keyed walk: its keys only from here */
     while ((!stop || ttdi_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
         if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
             break;
@@ -533,12 +536,46 @@ static int src_runs(ttdi_aligner *al, const ttdi_ipair *p, src s[2])
         ttdi_walk_close(&s[i].wk);
         rc = ttdi_walk_open(&s[i].wk, s[i].r, p->t[i]);
         s[i].run = 1;
-        s[i].al = al;
+        s[i].snaps = &al->snaps;
         s[i].ri = i;
         if (rc >= 0 && differ)
             rc = ttdi_tpre_open(&s[i].pre);
     }
     return rc;
+}
+
+/* One side's feed_rest in ttdi_both. */
+typedef struct feed_job {
+    src *s;
+    ttdi_tree *t;
+} feed_job;
+
+static int feed_one(void *arg)
+{
+    feed_job *j = arg;
+    int rc = ttdi_walk_novalues(&j->s->wk);
+    return rc < 0 ? rc : feed_rest(j->s, j->t, 0);
+}
+
+/* Both sides of a pair read whole from their start (nothing read in
+ * step), each by a thread of its own: the bad side keeps its timing
+ * prefix snapshots apart and adds them after the good side's, as when
+ * read one after the other. The good side's error first. */
+static int feed_both(src s[2], ttdi_tree tr[2])
+{
+    struct ttdi_tsnaps *own = NULL, **al_snaps = s[1].snaps;
+    feed_job j[2] = {{&s[0], &tr[0]}, {&s[1], &tr[1]}};
+    int rc[2];
+
+    if (al_snaps)
+        s[1].snaps = &own;
+    ttdi_both(1, feed_one, &j[0], &j[1], rc);
+    if (al_snaps) {
+        s[1].snaps = al_snaps;
+        int trc = ttdi_tpre_take(al_snaps, &own);
+        rc[1] = rc[1] < 0 ? rc[1] : trc;
+    }
+    return rc[0] < 0 ? rc[0] : rc[1];
 }
 
 /* Both threads of p as call trees. With --first-only, read in step up to
@@ -583,12 +620,16 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
     }
     /* the rest is read for its keys: values stepped over (the values walk
        goes on from the clones step_values kept, the replay from those
-       step_prefix kept) */
-    for (int i = 0; i < 2 && rc >= 0; i++) {
-        prefix_off(&s[i]);
-        if (got[i] && (rc = ttdi_walk_novalues(&s[i].wk)) >= 0)
-            rc = feed_rest(&s[i], &tr[i], stop);
-    }
+       step_prefix kept); read whole from the start, each side by a
+       thread of its own (issue 38) */
+    if (rc >= 0 && got[0] && got[1] && !stop && !feed && !vs && al->o->jobs != 1)
+        rc = feed_both(s, tr);
+    else
+        for (int i = 0; i < 2 && rc >= 0; i++) {
+            prefix_off(&s[i]);
+            if (got[i] && (rc = ttdi_walk_novalues(&s[i].wk)) >= 0)
+                rc = feed_rest(&s[i], &tr[i], stop);
+        }
     p->n[0] = s[0].wk.next;
     p->n[1] = s[1].wk.next;
     p->crash = s[1].crash;

@@ -225,6 +225,7 @@ typedef struct ttdi_pairing {
     const ttd_hand_pair *hand; /* pairs given by hand, applied first */
     size_t nhand;
     const ttd_hand_pair *bad_hand; /* out: the hand pair refused */
+    int two;            /* sketch both runs' threads at once (ttdi_both) */
 } ttdi_pairing;
 
 /* Pair the threads of two runs; fills partner, paired_by, tie, score and
@@ -573,6 +574,12 @@ int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out);
  * 0): for the passes that never read registers, which a values trace then
  * costs what a plain one does. Right after the open. 0 or a TT_E* code. */
 int ttdi_walk_novalues(ttdi_walk *w);
+/* Walk w's events without placing the untimed ones (ttf_iter_skip_times:
+ * each at its earliest bound): for the passes that read keys only (the
+ * thread sketches, the tree build's keyed walks), which a lazy or sparse
+ * trace then costs about what an every-event one does (issue 38). A
+ * keyed or raw walk whose times nothing reads. 0 or a TT_E* code. */
+int ttdi_walk_notimes(ttdi_walk *w);
 /* joined[i] = 1 for each thread i < nt of t that another thread joined (its
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */

@@ -249,9 +249,13 @@ int ttdi_timing_mark(ttdi_aligner *al);
 struct ttdi_tpre;
 int ttdi_tpre_open(struct ttdi_tpre **out);
 void ttdi_tpre_kept(struct ttdi_tpre *p, const ttf_event *ev, uint64_t key);
-int ttdi_tpre_save(ttdi_aligner *al, int run, uint32_t th, uint64_t idx,
+int ttdi_tpre_save(struct ttdi_tsnaps **snaps, int run, uint32_t th, uint64_t idx,
                    const struct ttdi_tpre *p);
 void ttdi_tpre_close(struct ttdi_tpre *p);
+/* The snapshots of *from (a run's tree build in a thread of its own,
+ * ttdi_both) after those of *to, in that order; *from freed. 0 or
+ * TT_ENOMEM (*from freed all the same). */
+int ttdi_tpre_take(struct ttdi_tsnaps **to, struct ttdi_tsnaps **from);
 void ttdi_tpre_drop(ttdi_aligner *al);
 /* Tests: 1 scans every thread from its start (no snapshot used). */
 extern int ttdi_timing_nosnap;

@@ -637,14 +637,14 @@ void ttdi_tpre_kept(struct ttdi_tpre *p, const ttf_event *ev, uint64_t key)
     kept_before(&p->s, ev, key);
 }
 
-int ttdi_tpre_save(ttdi_aligner *al, int run, uint32_t th, uint64_t idx,
+int ttdi_tpre_save(struct ttdi_tsnaps **snaps, int run, uint32_t th, uint64_t idx,
                    const struct ttdi_tpre *p)
 {
-    struct ttdi_tsnaps *v = al->snaps;
+    struct ttdi_tsnaps *v = *snaps;
 
     if (p->s.n != idx + 1)
         return 0;           /* not the walk's kept events: none kept */
-    if (!v && !(v = al->snaps = calloc(1, sizeof *v)))
+    if (!v && !(v = *snaps = calloc(1, sizeof *v)))
         return TT_ENOMEM;
     if (v->n == v->cap && ttdi_grow(&v->v, &v->cap, v->n + 1, sizeof *v->v, 16) < 0)
         return TT_ENOMEM;
@@ -665,6 +665,38 @@ void ttdi_tpre_close(struct ttdi_tpre *p)
     if (p)
         free(p->s.st);
     free(p);
+}
+
+static void snaps_free(struct ttdi_tsnaps *v, size_t from)
+{
+    for (size_t i = from; v && i < v->n; i++)
+        free(v->v[i].s.st);
+    if (v)
+        free(v->v);
+    free(v);
+}
+
+int ttdi_tpre_take(struct ttdi_tsnaps **to, struct ttdi_tsnaps **from)
+{
+    struct ttdi_tsnaps *f = *from, *v = *to;
+    size_t k = 0;
+    int rc = 0;
+
+    *from = NULL;
+    if (!f || !f->n) {
+        snaps_free(f, 0);
+        return 0;
+    }
+    if (!v) {
+        *to = f;
+        return 0;
+    }
+    if (ttdi_grow(&v->v, &v->cap, v->n + f->n, sizeof *v->v, 16) < 0)
+        rc = TT_ENOMEM;
+    for (; rc >= 0 && k < f->n; k++)
+        v->v[v->n++] = f->v[k];     /* s.st moves with it */
+    snaps_free(f, k);
+    return rc;
 }
 
 void ttdi_tpre_drop(ttdi_aligner *al)

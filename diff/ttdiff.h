@@ -96,9 +96,11 @@ extern "C" {
  * while the waiter held the lock it checks under).
  * 1.20: TTD_TIMING_CONTENDED ("contended": a lock's own slow path that
  * one run alone took); ttd_hidden timing (which timing shape a hidden
- * hunk has). */
+ * hunk has).
+ * 1.21: ttd_options jobs (the two runs read by two threads where each is
+ * read alone; 1: one thread). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 20
+#define TTD_VERSION_MINOR 21
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -173,6 +175,12 @@ typedef struct ttd_options {
                                --until-fail): the runs then always differ,
                                in their outcome at least (1.8); NULL = not
                                known */
+    int jobs;               /* threads that read the two runs: 0 (the
+                               default) or 2: two, each run read by its
+                               own while the runs are read alone (opening,
+                               thread sketches, the call trees); 1: one.
+                               The result is the same; the wall time is
+                               not (1.21) */
 } ttd_options;
 
 /* A thread pair given by hand: good run thread `good` with bad run thread

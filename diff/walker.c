@@ -494,6 +494,11 @@ int ttdi_walk_novalues(ttdi_walk *w)
     return ttf_iter_skip_values(w->it);
 }
 
+int ttdi_walk_notimes(ttdi_walk *w)
+{
+    return w->r ? TT_EINVAL : ttf_iter_skip_times(w->it);
+}
+
 /* ---- marks: a run walk's state, left for later walks of its thread ---- */
 
 #define MARKS 16 /* marks kept per thread (an iterator's state is ~43 KB) */
@@ -756,7 +761,7 @@ void ttdi_walk_close(ttdi_walk *w)
     if (!w->read_out)
         note_reach(w);
     if (w->ev.time_ns > w->from_ns)
-        ttdi_walk_span_ns += w->ev.time_ns - w->from_ns;
+        __atomic_fetch_add(&ttdi_walk_span_ns, w->ev.time_ns - w->from_ns, __ATOMIC_RELAXED);
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);

@@ -639,8 +639,9 @@ static void lazy_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t
             ttfi_lazy_gap(d, ev->addr, ex, v);
         d->lastm = 1;
     } else {
-        uint64_t lo, hi;
-        ev->tsc = ttfi_lazy_at(d, ev->addr, ex, rec, d->c.p, &lo, &hi);
+        uint64_t lo = d->tsc, hi = d->tsc;
+        if (!d->notimes)
+            ev->tsc = ttfi_lazy_at(d, ev->addr, ex, rec, d->c.p, &lo, &hi);
         ev->time_ns = to_ns(d->t, ev->tsc);
         ev->untimed = 1;
         ev->early_ns = to_ns(d->t, lo);
@@ -664,9 +665,10 @@ static inline void exit_time(struct dec *d, ttf_event *ev, const uint8_t *rec, u
         d->ptimed = NULL;
         return;
     }
-    uint64_t hi;
+    uint64_t hi = d->tsc;
     ev->early_ns = to_ns(d->t, d->tsc);
-    ev->tsc = untimed_at(d, ev->addr, rec, d->c.p, &hi);
+    if (!d->notimes)
+        ev->tsc = untimed_at(d, ev->addr, rec, d->c.p, &hi);
     ev->time_ns = to_ns(d->t, ev->tsc);
     ev->untimed = 1;
     ev->late_ns = to_ns(d->t, hi);

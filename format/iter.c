@@ -111,6 +111,16 @@ int ttf_iter_skip_values(ttf_iter *it)
     return 0;
 }
 
+int ttf_iter_skip_times(ttf_iter *it)
+{
+    if (!it)
+        return TT_EINVAL;
+    it->one.d.notimes = 1;
+    for (size_t i = 0; it->subs && i < it->t->nthreads; i++)
+        it->subs[i].d.notimes = 1;
+    return 0;
+}
+
 int ttf_iter_clone(const ttf_iter *it, ttf_iter **out)
 {
     ttf_iter *c;

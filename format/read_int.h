@@ -190,6 +190,9 @@ struct dec {
     uint64_t ub_tsc;            /* its time: untimed EXITs before it get it */
     uint64_t next_tsc;          /* the thread's next chunk's tsc (0: none):
                                    the time of untimed EXITs at a chunk's end */
+    int notimes;                /* ttf_iter_skip_times: an untimed event
+                                   takes the last measured time (d->tsc),
+                                   not placed in its run or interval */
     int lazy;                   /* v1.7: an ENTER right after an untimed
                                    EXIT carries no time (FORMAT.md 4.7) */
     int lastk;                  /* lazy: kind of the last hot event (0 ENTER,
@@ -716,7 +719,9 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     if (__builtin_expect(d->lazy, 0)) {
         /* v1.7: an untimed event placed in its run; a measured one after
            a measured one is a gap learnt while opening */
-        if (untimed)
+        if (untimed && d->notimes)
+            hi = tsc;
+        else if (untimed)
             tsc = ttfi_lazy_at(d, addr, is_exit, p, q, &lo, &hi);
         else if (d->scan && d->lastm)
             ttfi_lazy_gap(d, addr, is_exit, dt);
@@ -725,7 +730,10 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
         d->lastk = is_exit;
         d->lastfn = addr;
     } else if (untimed) {       /* a sparse chunk's EXIT: no time of its own */
-        tsc = untimed_at(d, addr, p, q, &hi);
+        if (d->notimes)
+            hi = tsc;
+        else
+            tsc = untimed_at(d, addr, p, q, &hi);
     }
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));

@@ -119,9 +119,11 @@ extern "C" {
  * same digest, issue 38).
  * 2.26.0: lazy-clock traces (format 1.7, FORMAT.md 4.7): ttf_event
  * early_ns and ttf_event_early_ns (an untimed ENTER or EXIT lies between
- * early_ns and late_ns); ttf_writer_opts lazy. */
+ * early_ns and late_ns); ttf_writer_opts lazy.
+ * 2.27.0: ttf_iter_skip_times (untimed events not placed: faster on
+ * sparse and lazy traces for passes that read no times, issue 38). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 26
+#define TTF_VERSION_MINOR 27
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -647,6 +649,14 @@ int ttf_iter_clone(const ttf_iter *it, ttf_iter **out);
  * over, not decoded, for passes that never read them; every other field
  * is as without it. Its clones skip them too. 0 or TT_EINVAL. */
 int ttf_iter_skip_values(ttf_iter *it);
+/* From now on, it's events without a measured time (untimed: the sparse
+ * clock's EXITs, the lazy clock's runs, FORMAT.md 4.5 and 4.7) are not
+ * placed between their bounds: each takes its earliest bound (the last
+ * measured time before it) as tsc, time_ns, early_ns and late_ns, for
+ * passes that never read times (the look-ahead to the next measured time
+ * and the gap means are skipped); measured events and every other field
+ * are as without it. Its clones skip them too. 0 or TT_EINVAL. */
+int ttf_iter_skip_times(ttf_iter *it);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

@@ -36,6 +36,9 @@ static const char usage[] =
     "                      trees (hunks may then cut across calls)\n"
     "  --first-only        only the first divergence of each thread pair, read\n"
     "                      no further than the call that holds it\n"
+    "  --jobs N            threads reading the two traces: 2 (default; each\n"
+    "                      trace opened, sketched and aligned by its own) or\n"
+    "                      1; the report is the same\n"
     "  --suspects N        functions ranked as suspects of the first divergence (3):\n"
     "                      calls that returned just before the split, and the\n"
     "                      frame whose calls differ; 0 for none\n"
@@ -142,7 +145,7 @@ static int option(cli *c, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"--context", "--order-rows", "--messages",
         "--format", "--color", "-o", "--sort", "--suspects", "--baseline", "--pair",
-        "--exe", "--debug-dir", "--gdb", "--bad-failed", "--process"};
+        "--exe", "--debug-dir", "--gdb", "--bad-failed", "--process", "--jobs"};
     const char *a = argv[*i], *v = NULL, *name = NULL;
 
     int rc = ttri_cli_filter_arg(&c->filter, argc, argv, i, 1);
@@ -159,6 +162,16 @@ static int option(cli *c, int argc, char **argv, int *i)
         return ttri_cli_uint("--suspects", v, &c->o.suspects);
     if (!strcmp(name, "--context"))
         return ttri_cli_uint("--context", v, &c->o.context);
+    if (!strcmp(name, "--jobs")) {
+        unsigned j;
+        int r = ttri_cli_uint("--jobs", v, &j);
+        if (r)
+            return r;
+        if (j < 1 || j > 2)
+            return ttri_cli_fail("--jobs: '%s' is not 1 or 2", v);
+        c->o.jobs = (int)j;
+        return 0;
+    }
     if (!strcmp(name, "--order-rows"))
         return ttri_cli_uint("--order-rows", v, &c->r.order_rows);
     if (!strcmp(name, "--color"))

@@ -11,7 +11,8 @@
  * sparse, no values); the in-line path (hot_decode) giving what the
  * general decoder gives, field by field, on a lazy trace of misses, hits,
  * runs and sync records; the hand
- * writer's opts.lazy keeping the rule; the header's version and bit.
+ * writer's opts.lazy keeping the rule; the header's version and bit;
+ * ttf_iter_skip_times leaving untimed events at their earliest bound.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -300,6 +301,82 @@ static void test_fast_path(void **state)
     ttf_close(tr);
 }
 
+/* ttf_iter_skip_times on a lazy and a sparse trace (the writer of
+ * test_fast_path): every event as without it, but an untimed one takes
+ * the last measured time as tsc, time_ns, early_ns and late_ns (not
+ * placed: some were placed later without it); a clone skips them too. */
+static void skip_times_check(int lazy)
+{
+    ttf_writer_opts o = {.chunk_size = 1 << 13, .timed = 1, .sparse = 1, .lazy = lazy};
+    ttf_writer *w;
+    const char *path = tu_path(lazy ? "skip_lazy.trc" : "skip_sparse.trc");
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    uint64_t t = 2000, r = 777;
+    for (int i = 0; i < 20000; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t fn = 0x401000 + 16 * ((r >> 33) % 300);
+        assert_int_equal(ttf_write_enter(w, 0, t, fn), 0);
+        t += 3 + (r >> 60);
+        unsigned draw = (unsigned)(r >> 40) % 16;
+        int clock = draw == 0 ? TTF_EXIT_SAMPLE : draw == 1 ? TTF_EXIT_TIMED : TTF_EXIT_UNTIMED;
+        assert_int_equal(ttf_write_exit_sparse(w, 0, t, fn, clock), 0);
+        t += 2 + (r >> 62);
+        if (draw == 2)
+            assert_int_equal(ttf_write_sync_op(w, 0, t++, TTF_SOP_LOCK, 0x1000, 0), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    struct evs e = tu_events(tr, 0, 0);
+    ttf_iter *it, *cl = NULL;
+    assert_int_equal(ttf_iter_open(tr, 0, &it), 0);
+    assert_int_equal(ttf_iter_skip_times(it), 0);
+    assert_int_equal(ttf_iter_skip_times(NULL), TT_EINVAL);
+    ttf_event ev;
+    size_t n = 0, untimed = 0, moved = 0;
+    uint64_t measured = 0;
+    while (ttf_iter_next(cl ? cl : it, &ev) == 1) {
+        assert_true(n < e.n);
+        const ttf_event *f = &e.ev[n++];
+        assert_int_equal(f->kind, ev.kind);
+        assert_int_equal(f->addr, ev.addr);
+        assert_int_equal(f->depth, ev.depth);
+        assert_int_equal(f->offset, ev.offset);
+        assert_int_equal(f->untimed, ev.untimed);
+        if (!f->untimed) {
+            assert_int_equal(f->tsc, ev.tsc);
+            assert_int_equal(f->time_ns, ev.time_ns);
+            measured = f->tsc;
+        } else {
+            untimed++;
+            moved += f->time_ns != ttf_event_early_ns(f);
+            assert_true(ev.tsc >= measured);
+            assert_int_equal(ev.time_ns, ttf_event_early_ns(f));
+            assert_int_equal(ev.tsc - 1000, ev.time_ns);
+            assert_int_equal(ttf_event_early_ns(&ev), ev.time_ns);
+            assert_int_equal(ttf_event_late_ns(&ev), ev.time_ns);
+        }
+        if (n == e.n / 2) {     /* the rest from a clone */
+            assert_int_equal(ttf_iter_clone(it, &cl), 0);
+        }
+    }
+    assert_int_equal(n, e.n);
+    assert_true(untimed > 10000);
+    assert_true(moved > untimed / 2);
+    ttf_iter_close(cl);
+    ttf_iter_close(it);
+    free(e.ev);
+    ttf_close(tr);
+}
+
+static void test_skip_times(void **state)
+{
+    (void)state;
+    skip_times_check(1);
+    skip_times_check(0);
+}
+
 /* The hand writer keeps the rule: an ENTER right after an untimed EXIT
  * drops its time, one after a timed record keeps it; opts.lazy needs
  * sparse. */
@@ -358,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_fast_path),
         cmocka_unit_test(test_writer),
+        cmocka_unit_test(test_skip_times),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

@@ -4,12 +4,14 @@
  * bitmap against plain arrays, with keys that collide in their home slot,
  * key 0, and growth across many doublings.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -130,6 +132,59 @@ static void keybits_no_false_negative(void **state)
     ttdi_keybits_free(&kb);
 }
 
+/* ttdi_both's job: its thread and when it ran, after waiting for the
+ * other job when asked (both must run at once: a job alone in the
+ * caller would wait for ever, so it gives up after a second). */
+typedef struct both_job {
+    pthread_t self;
+    int order, rc;
+    int *clock;
+    volatile int *flag;         /* set by the other job */
+    volatile int *mine;         /* set by this one */
+    int wait;
+} both_job;
+
+static int both_run(void *arg)
+{
+    both_job *j = arg;
+    j->self = pthread_self();
+    *j->mine = 1;
+    for (int k = 0; j->wait && !*j->flag && k < 1000; k++)
+        usleep(1000);
+    j->order = __atomic_fetch_add(j->clock, 1, __ATOMIC_SEQ_CST);
+    return j->rc;
+}
+
+static void both_jobs(void **state)
+{
+    (void)state;
+    int clock = 0, rc[2];
+    volatile int fa = 0, fb = 0;
+    both_job a = {.rc = 3, .clock = &clock, .flag = &fb, .mine = &fa},
+             b = {.rc = -5, .clock = &clock, .flag = &fa, .mine = &fb};
+
+    /* one thread: a then b, both in the caller */
+    ttdi_both(0, both_run, &a, &b, rc);
+    assert_int_equal(rc[0], 3);
+    assert_int_equal(rc[1], -5);
+    assert_true(pthread_equal(a.self, pthread_self()));
+    assert_true(pthread_equal(b.self, pthread_self()));
+    assert_int_equal(a.order, 0);
+    assert_int_equal(b.order, 1);
+    /* two: b in a thread of its own, both at once (each waits until the
+       other has started, so a run one after the other would not see it) */
+    clock = 0;
+    fa = fb = 0;
+    a.wait = b.wait = 1;
+    ttdi_both(1, both_run, &a, &b, rc);
+    assert_int_equal(rc[0], 3);
+    assert_int_equal(rc[1], -5);
+    assert_true(pthread_equal(a.self, pthread_self()));
+    assert_false(pthread_equal(b.self, pthread_self()));
+    assert_true(fa && fb);
+    assert_int_equal(a.order + b.order, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +192,7 @@ int main(void)
         cmocka_unit_test(map_and_multiset),
         cmocka_unit_test(dmcache_slots),
         cmocka_unit_test(keybits_no_false_negative),
+        cmocka_unit_test(both_jobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
