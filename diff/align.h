@@ -215,6 +215,11 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
                         size_t nh, ttdi_openset *noise, int collect_noise,
                         ttdi_vstep *vs, ttdi_vfound *out);
 void ttdi_vfound_free(ttdi_vfound *f);
+/* Tests only: 1 makes the values walk compare every pair by the general
+ * path, never by a plan of its pair of functions (values.c vplan);
+ * ttdi_values_planned counts the pairs a plan answered. */
+extern int ttdi_values_plans_off;
+extern uint64_t ttdi_values_planned;
 /* Read keyed walk w on until its current event is the one at key index
  * idx: 1, 0 when the thread ends first or has no event there, or a TT_E*
  * code. */

@@ -659,6 +659,9 @@ typedef struct vplan {
 
 #define VPLANS 1024         /* cache slots (a power of two) */
 
+int ttdi_values_plans_off;
+uint64_t ttdi_values_planned;
+
 static uint64_t plan_hash(uint64_t ag, uint64_t ab, uint32_t eg, uint32_t eb, int kind)
 {
     return ttfi_mix64(ag ^ (ab * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)eg << 40) ^
@@ -835,7 +838,7 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
 {
     const ttf_event *g = &wg->ev, *b = &wb->ev;
     ttdi_norm *ng = wg->norm, *nb = wb->norm;
-    if (!ng || !nb || !nb->plans.slot || g->kind != b->kind ||
+    if (!ng || !nb || !nb->plans.slot || ttdi_values_plans_off || g->kind != b->kind ||
         (g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site || b->site ||
         !g->has_values || !b->has_values)
         return 1;
@@ -871,6 +874,7 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
         out->last[1] = (ttdi_vlast){b->retval, b->depth, c[1]};
     }
     out->compared += p->counted;
+    ttdi_values_planned++;
     return 0;
 }
 
@@ -883,7 +887,7 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
     if (!compare_planned(wg, wb, out))
         return 0;
     int rc = compare_slow(wg, wb, noise, collect, out);
-    if (rc >= 0 && wg->norm && wb->norm && (wg->ev.kind == TTF_EV_ENTER ||
+    if (rc >= 0 && !ttdi_values_plans_off && wg->norm && wb->norm && (wg->ev.kind == TTF_EV_ENTER ||
                                              wg->ev.kind == TTF_EV_EXIT) &&
         wg->ev.kind == wb->ev.kind)
         plan_make(wg, wb);
