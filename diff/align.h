@@ -271,6 +271,16 @@ static inline uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
 {
     return ns >= n->ep_lo && ns < n->ep_hi ? n->ep : ttdi_epoch_slow(n, ns);
 }
+/* Address a lies in one of the ranges of run n found to be between every
+ * module's extent at any time (ttdi_norm.gaps: no module holds it, ever;
+ * 0 also when a is not in one of those kept). */
+static inline int ttdi_in_gaps(const ttdi_norm *n, uint64_t a)
+{
+    for (int k = 0; k < 4; k++)
+        if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
+            return 1;
+    return 0;
+}
 /* Parameter i of sig's strings in the ENTERs g and b (format 1.6: the
  * first bytes of a char * or std::string, ttf_event_string): 1 with *sg
  * and *sb when both runs recorded them and they are a string's (not the

@@ -864,6 +864,10 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
             d = ((vg ^ vb) & o->mask) != 0;
         else if (o->kind == PL_BOOL)
             d = !(vg & o->mask) != !(vb & o->mask);
+        else if (!vg || !vb)
+            d = !vg != !vb;
+        else if (ttdi_in_gaps(ng, vg) && ttdi_in_gaps(nb, vb))
+            d = 0;      /* heap or stack in both (ttdi_value_differs' answer) */
         else
             d = ttdi_value_differs(ng, nb, o->ty, vg, vb, g->time_ns, b->time_ns);
         if (d)
