@@ -161,6 +161,9 @@ struct dec {
     int timed;                  /* hot events carry a time delta */
     int xtimed;                 /* EXITs carry one (timed, not sparse) */
     int values;                 /* hot events carry values (v1.1) */
+    int skipv;                  /* an iteration without values
+                                   (ttf_iter_skip_values): dec_next steps
+                                   over them too, as the scan does */
     int xmm;                    /* ... and SSE registers (v1.5) */
     uint64_t tsc;               /* running counter value */
     uint64_t prev;              /* last miss address */
