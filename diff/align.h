@@ -215,6 +215,11 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
                         size_t nh, ttdi_openset *noise, int collect_noise,
                         ttdi_vstep *vs, ttdi_vfound *out);
 void ttdi_vfound_free(ttdi_vfound *f);
+/* Tests only: 1 makes the values walk compare every pair by the general
+ * path, never by a plan of its pair of functions (values.c vplan);
+ * ttdi_values_planned counts the pairs a plan answered. */
+extern int ttdi_values_plans_off;
+extern uint64_t ttdi_values_planned;
 /* Read keyed walk w on until its current event is the one at key index
  * idx: 1, 0 when the thread ends first or has no event there, or a TT_E*
  * code. */
@@ -265,6 +270,16 @@ uint32_t ttdi_epoch_slow(ttdi_norm *n, uint64_t ns);
 static inline uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
 {
     return ns >= n->ep_lo && ns < n->ep_hi ? n->ep : ttdi_epoch_slow(n, ns);
+}
+/* Address a lies in one of the ranges of run n found to be between every
+ * module's extent at any time (ttdi_norm.gaps: no module holds it, ever;
+ * 0 also when a is not in one of those kept). */
+static inline int ttdi_in_gaps(const ttdi_norm *n, uint64_t a)
+{
+    for (int k = 0; k < 4; k++)
+        if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
+            return 1;
+    return 0;
 }
 /* Parameter i of sig's strings in the ENTERs g and b (format 1.6: the
  * first bytes of a char * or std::string, ttf_event_string): 1 with *sg

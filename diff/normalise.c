@@ -79,6 +79,7 @@ void ttdi_norm_free(ttdi_norm *n)
     free(n->mods);
     free(n->epochs);
     ttdi_dmcache_free(&n->ptrs);
+    ttdi_dmcache_free(&n->plans);
     ttdi_dmcache_free(&n->fns);
     free(n->real_path);
     ttdi_map_free(&n->cmps);

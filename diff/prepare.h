@@ -69,6 +69,8 @@ typedef struct ttdi_norm {
                                and comparator kind as asked (values.c) */
     ttdi_dmcache ptrs;      /* pointer pairs compared with this run as the
                                second, and their answers (values_ptr.c) */
+    ttdi_dmcache plans;     /* comparison plans of function pairs with this
+                               run as the second (values.c vplan) */
     char *real_path;        /* the trace's path resolved (realpath), NULL if
                                it cannot be: the strings' own-path rule
                                (values.c) */

@@ -54,6 +54,7 @@
  * ttdi_time_like): no difference, counted apart (ttd_result values_times),
  * so a pool's items are matched by their other values.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,8 +536,9 @@ uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev)
     return p->reg2 >= 0 && p->reg2 < TTF_VALUE_SLOTS ? ttfi_mix64(h ^ ev->argregs[p->reg2]) : h;
 }
 
-/* Compare the values of the pair of calls at wg, wb. */
-static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+/* Compare the values of the pair of calls at wg, wb: the general path,
+ * every check asked of the signatures per pair. */
+static int compare_slow(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
 {
     const ttf_event *g = &wg->ev, *b = &wb->ev;
@@ -595,6 +597,305 @@ static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
         out->first = v;
     }
     return v.what == TTD_VAL_RETURN ? keep_ret(out, &v) : 0;
+}
+
+/* ---- a comparison plan per pair of functions ------------------------------ */
+
+/* What compare_slow decides from the two signatures alone (which
+ * parameters it compares, how, which fields of a small struct, which
+ * register holds each) is decided once per pair of functions (address and
+ * epoch in each run, ENTER or EXIT) into a plan, kept in the second run's
+ * normaliser (ttdi_norm.plans); per pair of events the plan's operations
+ * then only read registers and compare (issue 38: ttdiff on a values pair
+ * near the plain pair's time). A plan answers "all the same" only: the
+ * first operation that finds a difference, an event with strings where a
+ * parameter may be compared as a string, a pair it cannot hold, send the
+ * pair to compare_slow from the start, which then answers as it always
+ * did (the plan changed nothing in *out). "All the same" is compare_slow's
+ * answer too: each operation is the check compare_slow makes there when
+ * the ones before it found no difference (one_value, fields_differ, the
+ * comparator's sign, ttdi_value_differs), and `compared` grows by the
+ * one_diff calls compare_slow makes. A plan is made from the slots that
+ * compare_slow filled (fn_of), after it answered its pair: every first ask
+ * of a signature or comparator kind still comes from compare_slow, in the
+ * same order. */
+
+enum {
+    PL_BITS,                /* differ when the masked bits differ (integers,
+                               enums, floats cut to their size) */
+    PL_BOOL,                /* a bool: its masked bits zero or not */
+    PL_PTR                  /* a pointer: ttdi_value_differs */
+};
+
+#define PL_RETVAL TTF_VALUE_SLOTS   /* register numbers past argregs */
+#define PL_RETXMM (TTF_VALUE_SLOTS + 1)
+
+typedef struct plan_op {
+    uint64_t mask;          /* PL_BITS, PL_BOOL */
+    const ttf_vtype *ty;    /* the type (compare_slow's: the second run's) */
+    uint8_t kind;           /* PL_* */
+    uint8_t rg, rb;         /* the registers, argregs index or PL_RET* */
+    uint8_t sh;             /* a field's bit offset in its eightbyte */
+    uint8_t sign;           /* a signed result: by its sign class when both
+                               runs returned a comparator's result */
+} plan_op;
+
+#define PLAN_OPS 14
+enum { PLAN_SLOW = 1, PLAN_NONE, PLAN_OPS_ };
+
+typedef struct vplan {
+    const ttdi_norm *ng;    /* the first run; NULL: an empty slot */
+    uint64_t ag, ab;        /* the functions' addresses */
+    uint32_t eg, eb;        /* and epochs */
+    int kind;               /* TTF_EV_ENTER or TTF_EV_EXIT */
+    uint8_t state;          /* PLAN_SLOW: compare_slow always; PLAN_NONE:
+                               no value compared (no signature); PLAN_OPS_ */
+    uint8_t strings;        /* a parameter may be compared as a string */
+    uint8_t nops;
+    unsigned cmp[2];        /* EXIT: each run's TTF_CMPRET_* */
+    uint32_t counted;       /* compare_slow's one_diff calls */
+    plan_op op[PLAN_OPS];
+} vplan;
+
+#define VPLANS 1024         /* cache slots (a power of two) */
+
+int ttdi_values_plans_off;
+uint64_t ttdi_values_planned;
+
+static uint64_t plan_hash(uint64_t ag, uint64_t ab, uint32_t eg, uint32_t eb, int kind)
+{
+    return ttfi_mix64(ag ^ (ab * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)eg << 40) ^
+                      ((uint64_t)eb << 50) ^ (uint64_t)kind);
+}
+
+/* An operation comparing the scalar type ty (ttdi_value_differs' rules)
+ * from registers rg, rb shifted right by sh bits. */
+static plan_op plan_scalar(const ttf_vtype *ty, int rg, int rb, unsigned sh)
+{
+    plan_op o = {~0ull, ty, PL_BITS, (uint8_t)rg, (uint8_t)rb, (uint8_t)sh, 0};
+    unsigned size = ty->size;
+    if (ty->cls == TTF_VC_POINTER) {
+        o.kind = PL_PTR;
+        return o;
+    }
+    if (ty->cls == TTF_VC_BOOL) {
+        o.kind = PL_BOOL;
+        size = size ? size : 1;
+    } else if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED &&
+               ty->cls != TTF_VC_ENUM && ty->cls != TTF_VC_FLOAT) {
+        size = 0;               /* ttf_value_norm: the raw value */
+    }
+    if (size && size < 8)
+        o.mask = (1ull << (8 * size)) - 1;
+    return o;
+}
+
+static int plan_add(vplan *p, plan_op o)
+{
+    if (p->nops >= PLAN_OPS)
+        return -1;
+    p->op[p->nops++] = o;
+    return 0;
+}
+
+/* fields_differ's checks of types tg, tb with registers rg[k], rb[k] of
+ * eightbyte k (ok[k]: recorded), as operations. -1: too many. */
+static int plan_fields(vplan *p, const ttf_vtype *tg, const ttf_vtype *tb, const int rg[2],
+                       const int rb[2], const int okg[2], const int okb[2])
+{
+    if (!tg->fields || !tb->fields || tg->nfields != tb->nfields || tg->size != tb->size)
+        return 0;
+    for (size_t f = 0; f < tb->nfields; f++) {
+        const ttf_field *fg = &tg->fields[f], *fb = &tb->fields[f];
+        unsigned at = fb->offset % 8, k = (unsigned)(fb->offset / 8);
+        if (k > 1 || !okg[k] || !okb[k] || fg->offset != fb->offset ||
+            fg->type.cls != fb->type.cls || fg->type.size != fb->type.size ||
+            at + fb->type.size > 8 || !ttf_value_comparable(&fb->type))
+            continue;
+        if (plan_add(p, plan_scalar(&fb->type, rg[k], rb[k], 8 * at)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ttdi_struct_differs' operations for parameters pg, pb. */
+static int plan_struct_arg(vplan *p, const ttf_param *pg, const ttf_param *pb)
+{
+    if (pg->byref || pb->byref || pg->reg < 0 || pg->reg != pb->reg || pg->reg2 != pb->reg2)
+        return 0;
+    int r[2] = {pg->reg, pg->reg2}, ok[2];
+    for (int k = 0; k < 2; k++)
+        ok[k] = r[k] >= 0 && r[k] < TTF_VALUE_SLOTS;
+    return plan_fields(p, &pg->type, &pb->type, r, r, ok, ok);
+}
+
+/* An ENTER's operations: compare_slow's loop over the parameters. */
+static int plan_enter(vplan *p, const ttf_signature *sg, const ttf_signature *sb)
+{
+    for (size_t i = 0; i < sb->nparams && i < sg->nparams; i++) {
+        const ttf_param *pg = &sg->params[i], *pb = &sb->params[i];
+        if (pg->reg < 0 || pb->reg < 0)
+            continue;
+        if (pg->reg == pb->reg && pb->reg < TTF_VALUE_REGS &&
+            !(pb->name[0] == 't' && !strcmp(pb->name, "this")))
+            p->strings = 1;     /* ttdi_arg_strings may take it */
+        if (pg->type.fields && pb->type.fields) {
+            p->counted++;
+            if (plan_struct_arg(p, pg, pb) < 0)
+                return -1;
+            continue;
+        }
+        const ttf_vtype *tg = &pg->type, *tb = &pb->type;
+        if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
+            continue;           /* one_value: not compared, not counted */
+        if (pg->reg >= TTF_VALUE_SLOTS || pb->reg >= TTF_VALUE_SLOTS)
+            return -1;
+        p->counted++;
+        if (plan_add(p, plan_scalar(tb, pg->reg, pb->reg, 0)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* An EXIT's operations: the struct result's fields, or the result. */
+static int plan_exit(vplan *p, const ttf_signature *sg, const ttf_signature *sb)
+{
+    if (ttdi_ret_struct(sb)) {
+        p->counted++;
+        if (!ttdi_ret_struct(sg) || sg->ret_eb[0] != sb->ret_eb[0] ||
+            sg->ret_eb[1] != sb->ret_eb[1])
+            return 0;
+        int r[2], ok[2];
+        for (int k = 0; k < 2; k++) {
+            ok[k] = sb->ret_eb[k] == TTF_RET_RAX || sb->ret_eb[k] == TTF_RET_XMM0;
+            r[k] = sb->ret_eb[k] == TTF_RET_XMM0 ? PL_RETXMM : PL_RETVAL;
+        }
+        return plan_fields(p, &sg->ret, &sb->ret, r, r, ok, ok);
+    }
+    if ((sg->ret.cls == TTF_VC_FLOAT && !sg->ret_xmm) ||
+        (sb->ret.cls == TTF_VC_FLOAT && !sb->ret_xmm))
+        return 0;               /* ttf_value_ret: not recorded */
+    const ttf_vtype *tg = &sg->ret, *tb = &sb->ret;
+    if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
+        return 0;
+    p->counted++;
+    plan_op o = plan_scalar(tb, sg->ret_xmm ? PL_RETXMM : PL_RETVAL,
+                            sb->ret_xmm ? PL_RETXMM : PL_RETVAL, 0);
+    o.sign = tb->cls == TTF_VC_SIGNED;
+    return plan_add(p, o);
+}
+
+/* The plan of the pair at wg, wb, which compare_slow just compared, made
+ * from the slots it filled; not kept when a slot lacks an answer. */
+static void plan_make(const vwalk *wg, const vwalk *wb)
+{
+    const ttf_event *g = &wg->ev, *b = &wb->ev;
+    ttdi_norm *ng = wg->norm, *nb = wb->norm;
+    if (!nb->plans.slot && ttdi_dmcache_reset(&nb->plans, VPLANS, sizeof(vplan)) < 0)
+        return;
+    fnval *fg = fn_of(ng, g), *fb = fn_of(nb, b);
+    if (!fg || !fb || fg->sig_rc == 1 || (fg->sig_rc == 0 && fb->sig_rc == 1) ||
+        (g->kind == TTF_EV_EXIT && (!fg->cmp || !fb->cmp)))
+        return;
+    uint32_t eg = ttdi_epoch_at(ng, g->time_ns), eb = ttdi_epoch_at(nb, b->time_ns);
+    vplan *p = ttdi_dmcache_slot(&nb->plans, plan_hash(g->addr, b->addr, eg, eb, g->kind));
+    memset(p, 0, offsetof(vplan, op));
+    p->ng = ng;
+    p->ag = g->addr;
+    p->ab = b->addr;
+    p->eg = eg;
+    p->eb = eb;
+    p->kind = g->kind;
+    p->cmp[0] = fg->cmp ? fg->cmp - 1 : 0;
+    p->cmp[1] = fb->cmp ? fb->cmp - 1 : 0;
+    p->state = PLAN_NONE;
+    if (fg->sig_rc != 0 || fb->sig_rc != 0)
+        return;
+    p->state = PLAN_OPS_;
+    if ((g->kind == TTF_EV_ENTER ? plan_enter(p, fg->sig, fb->sig)
+                                 : plan_exit(p, fg->sig, fb->sig)) < 0)
+        p->state = PLAN_SLOW;
+}
+
+static inline uint64_t plan_reg(const ttf_event *ev, unsigned r)
+{
+    return r < TTF_VALUE_SLOTS ? ev->argregs[r] : r == PL_RETVAL ? ev->retval : ev->retxmm;
+}
+
+/* cmp_result from a plan's comparator kind c. */
+static inline int plan_cmp(unsigned c, const ttf_event *ev, const ttdi_vlast *last)
+{
+    if (c & TTF_CMPRET_SIGN)
+        return 1;
+    return (c & TTF_CMPRET_RELAY) && last->cmp && last->depth == ev->depth + 1 &&
+           (uint32_t)last->ret == (uint32_t)ev->retval;
+}
+
+/* The pair at wg, wb by its plan: 0 when every value compared is the same
+ * (out moved on as compare_slow would), 1 when compare_slow must answer
+ * (nothing changed). */
+static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
+{
+    const ttf_event *g = &wg->ev, *b = &wb->ev;
+    ttdi_norm *ng = wg->norm, *nb = wb->norm;
+    if (!ng || !nb || !nb->plans.slot || ttdi_values_plans_off || g->kind != b->kind ||
+        (g->kind != TTF_EV_ENTER && g->kind != TTF_EV_EXIT) || g->site || b->site ||
+        !g->has_values || !b->has_values)
+        return 1;
+    uint32_t eg = ttdi_epoch_at(ng, g->time_ns), eb = ttdi_epoch_at(nb, b->time_ns);
+    const vplan *p = ttdi_dmcache_slot(&nb->plans, plan_hash(g->addr, b->addr, eg, eb, g->kind));
+    if (p->ng != ng || p->ag != g->addr || p->ab != b->addr || p->eg != eg || p->eb != eb ||
+        p->kind != g->kind || p->state == PLAN_SLOW ||
+        (p->strings && g->strs_len && b->strs_len))
+        return 1;
+    int sign = 0, c[2] = {0, 0};
+    if (g->kind == TTF_EV_EXIT) {
+        c[0] = plan_cmp(p->cmp[0], g, &out->last[0]);
+        c[1] = plan_cmp(p->cmp[1], b, &out->last[1]);
+        sign = c[0] && c[1];
+    }
+    for (unsigned i = 0; i < p->nops; i++) {
+        const plan_op *o = &p->op[i];
+        uint64_t vg = plan_reg(g, o->rg) >> o->sh, vb = plan_reg(b, o->rb) >> o->sh;
+        int d;
+        if (o->sign && sign)
+            d = ttdi_sign_differs(o->ty, vg, vb);
+        else if (o->kind == PL_BITS)
+            d = ((vg ^ vb) & o->mask) != 0;
+        else if (o->kind == PL_BOOL)
+            d = !(vg & o->mask) != !(vb & o->mask);
+        else if (!vg || !vb)
+            d = !vg != !vb;
+        else if (ttdi_in_gaps(ng, vg) && ttdi_in_gaps(nb, vb))
+            d = 0;      /* heap or stack in both (ttdi_value_differs' answer) */
+        else
+            d = ttdi_value_differs(ng, nb, o->ty, vg, vb, g->time_ns, b->time_ns);
+        if (d)
+            return 1;
+    }
+    if (g->kind == TTF_EV_EXIT) {
+        out->last[0] = (ttdi_vlast){g->retval, g->depth, c[0]};
+        out->last[1] = (ttdi_vlast){b->retval, b->depth, c[1]};
+    }
+    out->compared += p->counted;
+    ttdi_values_planned++;
+    return 0;
+}
+
+/* Compare the values of the pair of calls at wg, wb: by its plan, else
+ * by compare_slow (and the plan made for the next pair of the same
+ * functions). */
+static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+                        ttdi_vfound *out)
+{
+    if (!compare_planned(wg, wb, out))
+        return 0;
+    int rc = compare_slow(wg, wb, noise, collect, out);
+    if (rc >= 0 && !ttdi_values_plans_off && wg->norm && wb->norm && (wg->ev.kind == TTF_EV_ENTER ||
+                                             wg->ev.kind == TTF_EV_EXIT) &&
+        wg->ev.kind == wb->ev.kind)
+        plan_make(wg, wb);
+    return rc;
 }
 
 /* Skip the hunks that start at the walks' positions. 1 to go on, 0 at an

@@ -108,9 +108,8 @@ long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns)
 {
     if (!n->mods_ready)
         mods_init(n);
-    for (int k = 0; k < 4; k++)
-        if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
-            return -1;
+    if (ttdi_in_gaps(n, a))
+        return -1;
     for (size_t i = 0; i < n->nmods; i++) {
         const ttdi_modrange *m = &n->mods[i];
         if (a >= m->lo && a < m->hi && m->load_ns <= ns && ns < m->unload_ns)

@@ -559,6 +559,13 @@ static int dec_values(struct dec *d, ttf_event *ev)
     int64_t v;
     uint8_t mask;
 
+    if ((d->scan || d->skipv) &&
+        values_skip_fast(d, &c->p, c->end, ev->kind == TTF_EV_EXIT)) {
+        ev->has_values = 0;     /* the scan, an iteration without values:
+                                   stepped over as the in-line path does
+                                   (the registers are not kept there) */
+        return 0;
+    }
     ev->has_values = 1;
     if (ev->kind == TTF_EV_EXIT) {
         if (cur_svar(c, &v))

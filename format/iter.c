@@ -108,6 +108,9 @@ int ttf_iter_skip_values(ttf_iter *it)
     if (!it)
         return TT_EINVAL;
     it->novalues = 1;
+    it->one.d.skipv = 1;
+    for (size_t i = 0; it->subs && i < it->t->nthreads; i++)
+        it->subs[i].d.skipv = 1;
     return 0;
 }
 

@@ -161,6 +161,9 @@ struct dec {
     int timed;                  /* hot events carry a time delta */
     int xtimed;                 /* EXITs carry one (timed, not sparse) */
     int values;                 /* hot events carry values (v1.1) */
+    int skipv;                  /* an iteration without values
+                                   (ttf_iter_skip_values): dec_next steps
+                                   over them too, as the scan does */
     int xmm;                    /* ... and SSE registers (v1.5) */
     uint64_t tsc;               /* running counter value */
     uint64_t prev;              /* last miss address */
@@ -489,12 +492,19 @@ static inline int uvar_fast(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     const uint8_t *b = *p;
     uint64_t x = 0;
+    if (b < end && *b < 0x80) { /* one byte (a zero delta, a small result) */
+        *v = *b;
+        *p = b + 1;
+        return 1;
+    }
     unsigned n = uvar_word(b, end, &x);
     if (n) {                    /* (the values' deltas: most have 3-8 bytes) */
-        x &= n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
-        x = (x & 0x7full) | (x >> 1 & 0x7full << 7) | (x >> 2 & 0x7full << 14) |
-            (x >> 3 & 0x7full << 21) | (x >> 4 & 0x7full << 28) | (x >> 5 & 0x7full << 35) |
-            (x >> 6 & 0x7full << 42) | (x >> 7 & 0x7full << 49);
+        /* its n bytes' low 7 bits, packed by halving steps: byte pairs
+           into 14 bits, those pairs into 28, then 56 */
+        x &= (n == 8 ? ~0ull : (1ull << (8 * n)) - 1) & 0x7f7f7f7f7f7f7f7full;
+        x = (x & 0x007f007f007f007full) | (x >> 1 & 0x3f803f803f803f80ull);
+        x = (x & 0x00003fff00003fffull) | (x >> 2 & 0x0fffc0000fffc000ull);
+        x = (x & 0x000000000fffffffull) | (x >> 4 & 0x00fffffff0000000ull);
         *v = x;
         *p = b + n;
         return 1;
@@ -542,13 +552,11 @@ static inline int values_xmm_fast(const struct dec *d, const uint8_t **q, const 
             return 0;
         m = *b++;
     }
-    for (int i = 0; i < TTF_XMMREGS; i++) {
-        x[i] = d->xregs[i];
-        if (!(m & (1u << i)))
-            continue;
+    memcpy(x, d->xregs, sizeof d->xregs);
+    for (unsigned r = m; r; r &= r - 1) {   /* the registers given only */
         if (!uvar_fast(&b, end, &u))
             return 0;
-        x[i] ^= __builtin_bswap64(u);
+        x[__builtin_ctz(r)] ^= __builtin_bswap64(u);
     }
     *xchanged = m;
     *q = b;
@@ -566,18 +574,22 @@ static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
     const uint8_t *b = *q;
     if (b >= end || ((*b & TTF_MASK_BAD) && !d->xmm))
         return 0;
-    unsigned mask = *b++;
-    for (int i = 0; i < TTF_ARGREGS; i++) {
-        uint64_t d_i = mask & TTF_MASK_STRIDE ? d->stride[i] : 0, u;
-        if (mask & (1u << i)) {
-            if (!uvar_fast(&b, end, &u))
-                return 0;
-            d_i = (uint64_t)unzigzag(u);
-        }
-        *changed |= (unsigned)(d_i != 0) << i;
-        stride[i] = d_i;
-        regs[i] = d->regs[i] + d_i;
+    unsigned mask = *b++, c = 0;
+    /* each register's move: predicted (0, or its stride with STRIDE),
+       then the given ones read in bit order */
+    uint64_t keep = mask & TTF_MASK_STRIDE ? ~0ull : 0, u;
+    for (int i = 0; i < TTF_ARGREGS; i++)
+        stride[i] = d->stride[i] & keep;
+    for (unsigned r = mask & ((1u << TTF_ARGREGS) - 1); r; r &= r - 1) {
+        if (!uvar_fast(&b, end, &u))
+            return 0;
+        stride[__builtin_ctz(r)] = (uint64_t)unzigzag(u);
     }
+    for (int i = 0; i < TTF_ARGREGS; i++) {
+        c |= (unsigned)(stride[i] != 0) << i;
+        regs[i] = d->regs[i] + stride[i];
+    }
+    *changed |= c;
     if (d->xmm && !values_xmm_fast(d, &b, end, mask, regs + TTF_ARGREGS, xchanged))
         return 0;
     *q = b;
@@ -755,7 +767,7 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
             memcpy(d->stride, stride, sizeof stride);
             ev->changed = changed;
             ev->xchanged = xchanged;
-            if (d->xmm)
+            if (d->xmm && xchanged)     /* (none given: as they were) */
                 memcpy(d->xregs, ev->argregs + TTF_ARGREGS, sizeof d->xregs);
         }
     }

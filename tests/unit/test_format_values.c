@@ -448,6 +448,107 @@ static void test_v10_unchanged(void **state)
     ttf_close(t);
 }
 
+/* Records the in-line reader leaves to the general decoder (a time delta
+ * of three bytes): while opening and in an iteration without values
+ * (ttf_iter_skip_values) their values are stepped over, with the SSE
+ * registers of an xmm chunk too: the same events and counts as when they
+ * are read, none with values then; read with values, every register as
+ * written. A bad mask in such a record is found either way, at the same
+ * offset. */
+static void test_general_skip(void **state)
+{
+    (void)state;
+    for (int xmm = 0; xmm < 2; xmm++) {
+        const char *path = tu_path("g.trc");
+        ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1, .xmm = xmm};
+        ttf_writer *w;
+        uint64_t r[TTF_VALUE_REGS], x[TTF_XMM_REGS] = {0}, tsc = 100;
+        const uint64_t n = 700;
+        assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+        assert_int_equal(ttf_write_thread_start(w, 0, 10, 1, "main"), 0);
+        for (uint64_t i = 0; i < n; i++) {
+            regs_of(i, r);
+            x[i % 8] = i % 3 ? 0x3ff0000000000000ull + i : 0;
+            assert_int_equal(xmm ? ttf_write_enter_xmm(w, 0, tsc += 100000, FA, r, x)
+                                 : ttf_write_enter_values(w, 0, tsc += 100000, FA, r), 0);
+            assert_int_equal(xmm ? ttf_write_exit_xmm(w, 0, tsc += 100000, FA, ret_of(i), x[1])
+                                 : ttf_write_exit_value(w, 0, tsc += 100000, FA, ret_of(i)), 0);
+        }
+        assert_int_equal(ttf_writer_close(w, 0), 0);
+        ttf_trace *t;
+        assert_int_equal(ttf_open(path, &t, NULL), 0);
+        assert_int_equal(ttf_notice_count(t), 0);
+        struct evs e = tu_events(t, 0, 0);
+        assert_int_equal(ttf_get_summary(t)->events, e.n);
+        size_t at = 0;
+        while (at < e.n && e.ev[at].kind != TTF_EV_ENTER)
+            at++;
+        assert_true(at + 2 * n <= e.n);
+        for (uint64_t i = 0; i < n; i++) {
+            const ttf_event *en = &e.ev[at + 2 * i], *ex = &e.ev[at + 1 + 2 * i];
+            assert_int_equal(en->kind, TTF_EV_ENTER);
+            assert_int_equal(ex->kind, TTF_EV_EXIT);
+            regs_of(i, r);
+            assert_int_equal(en->has_values, 1);
+            assert_memory_equal(en->argregs, r, sizeof r);
+            assert_int_equal(ex->retval, ret_of(i));
+            if (xmm)
+                assert_int_equal(ex->retxmm, en->argregs[TTF_XMM_SLOT(1)]);
+        }
+        ttf_iter *it;
+        ttf_event ev;
+        size_t k = 0;
+        assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+        assert_int_equal(ttf_iter_skip_values(it), 0);
+        while (ttf_iter_next(it, &ev) == 1) {
+            assert_true(k < e.n);
+            assert_int_equal(ev.kind, e.ev[k].kind);
+            assert_int_equal(ev.offset, e.ev[k].offset);
+            assert_int_equal(ev.tsc, e.ev[k].tsc);
+            assert_int_equal(ev.has_values, 0);
+            k++;
+        }
+        assert_int_equal(k, e.n);
+        ttf_iter_close(it);
+        free(e.ev);
+        ttf_close(t);
+    }
+
+    struct tb b;
+    values_file(&b, 1);
+    tb_u8(&b, TTF_T_ENTER_MISS);
+    tb_uvar(&b, ttf_zigzag(0x1000));
+    tb_uvar(&b, 100000);
+    tb_u8(&b, 0x01);
+    tb_uvar(&b, ttf_zigzag(-5));
+    size_t bad_at = b.cpos;
+    tb_u8(&b, (uint8_t)(TTF_T_ENTER_HIT | TTF_SLOT(0x1000)));
+    tb_uvar(&b, 100000);
+    tb_u8(&b, 0x81);                                /* bit 7: corrupt */
+    tb_uvar(&b, 2);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    assert_true(tu_has_notice(t, "ENTER value mask 0x81 has bit 7 set"));
+    for (int skip = 0; skip < 2; skip++) {
+        ttf_iter *it;
+        ttf_event ev[3];
+        size_t k = 0;
+        assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+        if (skip)
+            assert_int_equal(ttf_iter_skip_values(it), 0);
+        while (k < 3 && ttf_iter_next(it, &ev[k]) == 1)
+            k++;
+        assert_int_equal(k, 2);
+        assert_int_equal(ev[0].kind, TTF_EV_ENTER);
+        assert_int_equal(ev[0].has_values, !skip);
+        assert_int_equal(ev[1].kind, TTF_EV_LOST);
+        assert_int_equal(ev[1].offset, bad_at);
+        ttf_iter_close(it);
+    }
+    ttf_close(t);
+    free(b.buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_xmm_bytes),
         cmocka_unit_test(test_refused_by_older_reader),
         cmocka_unit_test(test_v10_unchanged),
+        cmocka_unit_test(test_general_skip),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }

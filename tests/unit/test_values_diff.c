@@ -526,6 +526,186 @@ static void test_signature_by_epoch(void **state)
     check_first(g2, b2, "vt_status", "28672");
 }
 
+/* A function of every kind of parameter the plans compare (an int, a
+ * bool, a char, a pointer, a small struct with padding), called again and
+ * again. */
+struct vt_q {
+    char a;                     /* bytes 1-3: padding, never compared */
+    int b;
+};
+__attribute__((noinline)) int vt_mix(int x, _Bool f, unsigned char c, const char *p,
+                                     struct vt_q q);
+int vt_mix(int x, _Bool f, unsigned char c, const char *p, struct vt_q q)
+{
+    return x + f + c + (p != NULL) + q.a + q.b;
+}
+
+/* A script of calls with all six integer registers. */
+struct rop {
+    void *fn;                   /* NULL ends the script */
+    int exit;
+    uint64_t r[TTF_VALUE_REGS]; /* an ENTER's registers; r[0] an EXIT's rax */
+};
+
+static const char *write_regs(const struct rop *ops)
+{
+    static char name[2][512];
+    char *path = name[trace_no % 2];
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = 1};
+    ttf_writer *w;
+    uint64_t tsc = 1000;
+
+    snprintf(path, 512, "%s/r%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    for (; ops->fn; ops++) {
+        uint64_t a = (uint64_t)(uintptr_t)ops->fn;
+        if (ops->exit)
+            assert_int_equal(ttf_write_exit_value(w, 0, tsc += 10, a, ops->r[0]), 0);
+        else
+            assert_int_equal(ttf_write_enter_values(w, 0, tsc += 10, a, ops->r), 0);
+    }
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    return path;
+}
+
+/* The outcome of one diff of g against b: what the checks compare. */
+struct vout {
+    int diverged;
+    uint64_t compared, planned;
+    char fn[64], param[64], bad[64];
+    uint64_t bad_index;
+    int what, arg;
+};
+
+static struct vout diff_regs(const struct rop *g, const struct rop *b, int plans_off)
+{
+    struct vout v;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    char gp[512];
+
+    memset(&v, 0, sizeof v);
+    snprintf(gp, sizeof gp, "%s", write_regs(g));
+    ttdi_values_plans_off = plans_off;
+    ttdi_values_planned = 0;
+    int rc = ttd_diff_files(gp, write_regs(b), NULL, &d, &err);
+    ttdi_values_plans_off = 0;
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    const ttd_result *r = ttd_get_result(d);
+    v.diverged = r->diverged;
+    v.compared = r->values_compared;
+    v.planned = ttdi_values_planned;
+    if (r->value_first) {
+        snprintf(v.fn, sizeof v.fn, "%s", r->value_first->function);
+        snprintf(v.param, sizeof v.param, "%s", r->value_first->param);
+        snprintf(v.bad, sizeof v.bad, "%s", r->value_first->bad_value);
+        v.bad_index = r->value_first->bad_index;
+        v.what = r->value_first->what;
+        v.arg = r->value_first->arg;
+    }
+    ttd_free(d);
+    return v;
+}
+
+#define CALLS 6
+
+/* The script: vt_run, then CALLS calls of vt_mix (each calls vt_status
+ * and vt_cmp), the call at `at` with regs mix, vt_status's result st, and
+ * vt_cmp's result cmp there. */
+static void mix_script(struct rop *s, int at, const uint64_t mix[TTF_VALUE_REGS], uint64_t st,
+                       uint64_t cmp)
+{
+    static const uint64_t base[TTF_VALUE_REGS] = {7, 1, 0x41, 0x5000, 0x0000000900000003ull, 0};
+    size_t n = 0;
+    s[n++] = (struct rop){vt_run, 0, {0}};
+    for (int i = 0; i < CALLS; i++) {
+        struct rop e = {vt_mix, 0, {0}};
+        memcpy(e.r, i == at ? mix : base, sizeof e.r);
+        s[n++] = e;
+        s[n++] = (struct rop){vt_status, 0, {1}};
+        s[n++] = (struct rop){vt_status, 1, {i == at ? st : 0}};
+        s[n++] = (struct rop){vt_cmp, 0, {0x5000, 0x6000, 4}};
+        s[n++] = (struct rop){vt_cmp, 1, {i == at ? cmp : 1}};
+        s[n++] = (struct rop){vt_mix, 1, {11}};
+    }
+    s[n++] = (struct rop){vt_run, 1, {0}};
+    s[n] = (struct rop){NULL, 0, {0}};
+}
+
+/* A pair of functions' plan (values.c vplan: what compare_pair decides
+ * from the signatures, once) answers as the general path does: the same
+ * divergence, at the same value, with the same count of values compared,
+ * for a value that differs only where the type does not reach (an int's
+ * upper half, a bool's other bits and a nonzero against another, a char's
+ * upper bytes, two non-NULL pointers, a struct's padding, a comparator's
+ * result of the same sign) and for one that differs (each of them in the
+ * bits that count), at a call after the plan was made; and the plans do
+ * answer the pairs that are the same. */
+static void test_plans(void **state)
+{
+    (void)state;
+    static const uint64_t base[TTF_VALUE_REGS] = {7, 1, 0x41, 0x5000, 0x0000000900000003ull, 0};
+    struct {
+        int reg;                /* the register changed (-1: none) */
+        uint64_t v;             /* its value then */
+        uint64_t st, cmp;       /* vt_status's and vt_cmp's results */
+        const char *fn;         /* the divergence's function, NULL: none */
+        const char *bad;        /* its bad value */
+    } cases[] = {
+        {-1, 0, 0, 1, NULL, NULL},
+        {0, 0xabcd000000000007ull, 0, 1, NULL, NULL},      /* int: upper half */
+        {0, 8, 0, 1, "vt_mix", "8"},
+        {1, 0x101, 0, 1, NULL, NULL},                      /* bool: its byte */
+        {1, 2, 0, 1, NULL, NULL},                          /* true either way */
+        {1, 0x100, 0, 1, "vt_mix", "false"},
+        {2, 0x7741, 0, 1, NULL, NULL},                     /* unsigned char */
+        {2, 0x42, 0, 1, "vt_mix", "'B' (66)"},
+        {3, 0x9000, 0, 1, NULL, NULL},                     /* pointers */
+        {3, 0, 0, 1, "vt_mix", "NULL"},
+        {4, 0x00000009ffffff03ull, 0, 1, NULL, NULL},      /* the padding */
+        {4, 0x0000000800000003ull, 0, 1, "vt_mix", NULL}, /* q.b */
+        {4, 0x0000000900000004ull, 0, 1, "vt_mix", NULL},  /* q.a */
+        {-1, 0, 0xffffffff00000000ull, 1, NULL, NULL},     /* the result's upper half */
+        {-1, 0, 5, 1, "vt_status", "5"},
+        {-1, 0, 0, 3, NULL, NULL},                         /* a comparator's sign */
+        {-1, 0, 0, (uint32_t)-3, "vt_cmp", "-3"},
+        {-1, 0, 0, 0, "vt_cmp", "0"},
+    };
+    struct rop g[CALLS * 6 + 3], b[CALLS * 6 + 3];
+    mix_script(g, -1, base, 0, 1);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        uint64_t mix[TTF_VALUE_REGS];
+        memcpy(mix, base, sizeof mix);
+        if (cases[k].reg >= 0)
+            mix[cases[k].reg] = cases[k].v;
+        for (int at = 1; at < CALLS; at += 3) {
+            mix_script(b, at, mix, cases[k].st, cases[k].cmp);
+            struct vout on = diff_regs(g, b, 0), off = diff_regs(g, b, 1);
+            assert_int_equal(on.diverged, off.diverged);
+            assert_int_equal(on.compared, off.compared);
+            assert_string_equal(on.fn, off.fn);
+            assert_string_equal(on.param, off.param);
+            assert_string_equal(on.bad, off.bad);
+            assert_int_equal(on.bad_index, off.bad_index);
+            assert_int_equal(on.what, off.what);
+            assert_int_equal(on.arg, off.arg);
+            assert_true(on.planned > 0);
+            assert_int_equal(off.planned, 0);
+            assert_string_equal(on.fn, cases[k].fn ? cases[k].fn : "");
+            if (cases[k].bad)
+                assert_string_equal(on.bad, cases[k].bad);
+            /* every pair of calls after the first of each function (the
+               ones a plan was made from), up to the difference */
+            if (!cases[k].fn)
+                assert_int_equal(on.planned, (uint64_t)(CALLS - 1) * 6);
+        }
+    }
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -542,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_size_t_code),
         cmocka_unit_test(test_epochs),
         cmocka_unit_test(test_signature_by_epoch),
+        cmocka_unit_test(test_plans),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
