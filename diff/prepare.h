@@ -142,8 +142,8 @@ static inline int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_ev
                                     uint64_t *key)
 {
     uint64_t cs = ev->kind == TTF_EV_ENTER ? ev->call_site : 0;
-    ttdi_keyhot *h = &hot[ttfi_mix64(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
-                                     (uint64_t)ev->kind) >> 56];
+    ttdi_keyhot *h = &hot[ttdi_slot8(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
+                                     (uint64_t)ev->kind)];
 
     if (h->kind == ev->kind && h->addr == ev->addr && h->site == ev->site &&
         h->call_site == cs) {   /* never a slot of another kind: ENTER and EXIT only */
@@ -401,7 +401,7 @@ typedef struct ttdi_lthread {
         const char *name;
         int keep;           /*   ttdi_norm_enter's answer */
         int skip;           /*   !name || ttdi_lock_wrapper(name) */
-    } nc[256];              /* (slot: ttfi_mix64(id ^ site) >> 56) */
+    } nc[256];              /* (slot: ttdi_slot8(id ^ site)) */
 } ttdi_lthread;
 
 /* wk's current event (an ENTER or EXIT; others change nothing) on t, by
