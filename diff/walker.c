@@ -342,6 +342,10 @@ static int tap(ttdi_walk *w)
             rc = tap_return(sy, &f, ev);
         else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
             sy->partial = 1;    /* a return with key 0: not in lr */
+        else if (!rc && ev->kind == TTF_EV_ENTER) {
+            w->key = sy->lt.f[sy->lt.n - 1].key;    /* ttdi_walk_enter_key */
+            w->tapped = w->nraw;
+        }
         sy->partial |= sy->waiting; /* a call in a condition wait */
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
