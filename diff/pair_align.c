@@ -378,14 +378,14 @@ int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
 /* src_next of a run walk (src_runs): the next kept event, its key into
  * *key (the keyed walk's events and keys: the same normaliser's,
  * ttdi_norm_kept answering as ttdi_norm_key does), through hot (a cache
- * of recent keys: ttdi_norm_key_hot, as the timing scan's), an ENTER's
- * from the walk's lock-set tap when it looked it up (ttdi_walk_enter_key). */
+ * of recent keys: ttdi_norm_key_hot, as the timing scan's), or from the
+ * walk's lock-set tap when it found it (ttdi_walk_tapped_key). */
 static int src_run_next(src *s, ttdi_keyhot *hot, uint64_t *key)
 {
     int rc;
 
     while ((rc = ttdi_walk_next(&s->wk)) > 0)
-        if (s->wk.kept && (ttdi_walk_enter_key(&s->wk, key) ||
+        if (s->wk.kept && (ttdi_walk_tapped_key(&s->wk, key) ||
                            (rc = ttdi_norm_key_hot(&s->r->norm, hot, &s->wk.ev, key)) != 0))
             break;
     if (rc <= 0)

@@ -338,12 +338,14 @@ static int tap(ttdi_walk *w)
         tap_sop(sy, ev);
     } else {
         size_t n = sy->lt.n;
-        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0)
+        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
+            w->key = ttdi_norm_exit_of(f.key);      /* ttdi_walk_tapped_key */
+            w->tapped = w->nraw;
             rc = tap_return(sy, &f, ev);
-        else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
+        } else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
             sy->partial = 1;    /* a return with key 0: not in lr */
         else if (!rc && ev->kind == TTF_EV_ENTER) {
-            w->key = sy->lt.f[sy->lt.n - 1].key;    /* ttdi_walk_enter_key */
+            w->key = sy->lt.f[sy->lt.n - 1].key;    /* ttdi_walk_tapped_key */
             w->tapped = w->nraw;
         }
         sy->partial |= sy->waiting; /* a call in a condition wait */
