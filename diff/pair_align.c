@@ -7,7 +7,8 @@
  * which of them good runs share, loop counts, differing call values.
  * Once a pair has parted, the next pairs' threads are read by run walks
  * (src_runs), which keep what the thread order would read them again for
- * (their keys through a cache of recent ones, ttdi_norm_key_hot); so is a
+ * (their keys from the walks' lock-set tap, ttdi_walk_tapped_key, else
+ * through a cache of recent ones, ttdi_norm_key_hot); so is a
  * pair that already looks different (its sketches differ), whose walks
  * also keep the timing scan's prefix state at their marks (timing.c
  * ttdi_tpre_*: the scan of its split thread starts near the split).
