@@ -505,6 +505,8 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
     if (rc < 0 || !ttdi_walk_tap(in->r, th, in->split_ns, &tp))
         return rc < 0 ? rc : 0;
     *used = 1;
+    if (ttdi_grow(&p->rec, &p->rcap, p->nrec + tp.nrec, sizeof *p->rec, 256) < 0)
+        return TT_ENOMEM;   /* room once for the thread's records */
     for (size_t k = 0; k < tp.nrec && rc >= 0; k++)
         rc = keep_rec(p, &tp.rec[k], th);
     for (size_t k = 0; k < tp.nret && rc >= 0; k++) {

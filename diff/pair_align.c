@@ -7,7 +7,8 @@
  * which of them good runs share, loop counts, differing call values.
  * Once a pair has parted, the next pairs' threads are read by run walks
  * (src_runs), which keep what the thread order would read them again for
- * (their keys through a cache of recent ones, ttdi_norm_key_hot); so is a
+ * (their keys from the walks' lock-set tap, ttdi_walk_tapped_key, else
+ * through a cache of recent ones, ttdi_norm_key_hot); so is a
  * pair that already looks different (its sketches differ), whose walks
  * also keep the timing scan's prefix state at their marks (timing.c
  * ttdi_tpre_*: the scan of its split thread starts near the split).
@@ -379,13 +380,15 @@ int ttdi_align_pair(ttdi_aligner *al, ttdi_ipair *p, ttdi_keybuf kb[2])
 /* src_next of a run walk (src_runs): the next kept event, its key into
  * *key (the keyed walk's events and keys: the same normaliser's,
  * ttdi_norm_kept answering as ttdi_norm_key does), through hot (a cache
- * of recent keys: ttdi_norm_key_hot, as the timing scan's). */
+ * of recent keys: ttdi_norm_key_hot, as the timing scan's), or from the
+ * walk's lock-set tap when it found it (ttdi_walk_tapped_key). */
 static int src_run_next(src *s, ttdi_keyhot *hot, uint64_t *key)
 {
     int rc;
 
     while ((rc = ttdi_walk_next(&s->wk)) > 0)
-        if (s->wk.kept && (rc = ttdi_norm_key_hot(&s->r->norm, hot, &s->wk.ev, key)) != 0)
+        if (s->wk.kept && (ttdi_walk_tapped_key(&s->wk, key) ||
+                           (rc = ttdi_norm_key_hot(&s->r->norm, hot, &s->wk.ev, key)) != 0))
             break;
     if (rc <= 0)
         return rc;

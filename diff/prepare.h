@@ -144,8 +144,8 @@ static inline int ttdi_norm_key_hot(ttdi_norm *n, ttdi_keyhot *hot, const ttf_ev
                                     uint64_t *key)
 {
     uint64_t cs = ev->kind == TTF_EV_ENTER ? ev->call_site : 0;
-    ttdi_keyhot *h = &hot[ttfi_mix64(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
-                                     (uint64_t)ev->kind) >> 56];
+    ttdi_keyhot *h = &hot[ttdi_slot8(ev->addr ^ (uint64_t)ev->site << 32 ^ cs * 3 ^
+                                     (uint64_t)ev->kind)];
 
     if (h->kind == ev->kind && h->addr == ev->addr && h->site == ev->site &&
         h->call_site == cs) {   /* never a slot of another kind: ENTER and EXIT only */
@@ -319,7 +319,8 @@ typedef struct ttdi_frame_id {
 typedef struct ttdi_walk {
     ttdi_run_state *r;      /* the run; NULL: a raw or keyed walk */
     ttdi_norm *norm;        /* a keyed walk: its normaliser; else NULL */
-    uint64_t key;           /* a keyed walk: ev's key (ttdi_norm_key) */
+    uint64_t key;           /* a keyed walk: ev's key (ttdi_norm_key); a
+                               run walk: ev's, where tapped says */
     ttf_iter *it;           /* its iterator on one thread */
     ttf_event ev;           /* the current event */
     int kept;               /* 1: ev takes part (its index is idx) */
@@ -358,6 +359,9 @@ typedef struct ttdi_walk {
     struct ttdi_syncs *sy;  /* a run walk: its thread's SYNC_OP records */
     int read_out;           /* 1: read on past its consumer's stop
                                (ttdi_walk_read_out), its reach noted there */
+    uint64_t tapped;        /* a run walk: nraw of the last ENTER or EXIT
+                               whose key the lock sets' tap found (key; 0
+                               there: ask), 0: none (ttdi_walk_tapped_key) */
 } ttdi_walk;
 
 /* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
@@ -404,7 +408,7 @@ typedef struct ttdi_lthread {
         const char *name;
         int keep;           /*   ttdi_norm_enter's answer */
         int skip;           /*   !name || ttdi_lock_wrapper(name) */
-    } nc[256];              /* (slot: ttfi_mix64(id ^ site) >> 56) */
+    } nc[256];              /* (slot: ttdi_slot8(id ^ site)) */
 } ttdi_lthread;
 
 /* wk's current event (an ENTER or EXIT; others change nothing) on t, by
@@ -704,6 +708,24 @@ static inline int ttdi_walk_next_key_to(ttdi_walk *w, uint64_t *key)
 static inline int ttdi_walk_next_key(ttdi_walk *w)
 {
     return ttdi_walk_next_key_to(w, &w->key);
+}
+/* A run walk's current ENTER's or EXIT's key as the lock sets' tap found
+ * it (walker.c): an ENTER's looked up there (ttdi_norm_enter, the key
+ * ttdi_norm_key gives an ENTER), an EXIT's from the ENTER key of the open
+ * call it returns from (ttdi_norm_exit_of: the same function). 1 with
+ * *key set when the tap read the event and it takes part, else 0 (ask
+ * the normaliser). Spares the tree build's run walks a look-up per event. */
+static inline int ttdi_walk_tapped_key(const ttdi_walk *w, uint64_t *key)
+{
+    if (w->tapped != w->nraw || !w->key)
+        return 0;
+#ifdef TTDI_CHECK_TAPKEY
+    uint64_t k;
+    if (ttdi_norm_key(&w->r->norm, &w->ev, &k) != 1 || k != w->key)
+        abort();
+#endif
+    *key = w->key;
+    return 1;
 }
 /* The name of frame f of walk w, looked up on first use (the cache has
  * it: its ENTER went through the normaliser before). */

@@ -200,19 +200,20 @@ static int gather(side *s, size_t p, uint64_t r)
     size_t b = ttdi_tree_body(s->t, p);
     size_t c = b + 1, end = p ? b + ttdi_node_size(ttdi_tree_node(s->t, b)) : s->t->n;
     uint64_t raw = r + (p ? 1 : 0);
+    size_t nk = 0;
 
+    for (size_t i = c; i < end; i += ttdi_node_size(ttdi_tree_node(s->t, i)))
+        nk++;               /* counted first: room made once, not doubled */
+    if (side_room(s, nk + 2) < 0)
+        return TT_ENOMEM;
     s->n = 0;
     while (c < end) {
         const ttdi_node *cn = ttdi_tree_node(s->t, c);
-        if (s->n + 2 > s->cap && side_room(s, s->n + 2) < 0)
-            return TT_ENOMEM;
         s->k[s->n] = (kid){c, raw};
         s->kh[s->n++] = cn->hash;
         raw += cn->len;
         c += ttdi_node_size(cn);
     }
-    if (side_room(s, s->n + 2) < 0)
-        return TT_ENOMEM;
     s->k[s->n] = (kid){end, raw};
     return 0;
 }

@@ -562,7 +562,8 @@ int ttdi_timing_noprefix;
  * calls, the prefix hash, the ring and the leaf only (issue 38 item 4: a
  * split near the thread's end is a long prefix; ttdi_timing_full counts
  * the events kept() takes, for the tests). */
-static void kept_before(scan *s, const ttf_event *ev, uint64_t key)
+static inline __attribute__((always_inline)) void kept_before(scan *s, const ttf_event *ev,
+                                                               uint64_t key)
 {
     uint64_t i = s->n++;
     int enter = ev->kind == TTF_EV_ENTER;

@@ -94,7 +94,7 @@ static uint64_t start_of(const ttf_trace *t, uint32_t thread)
 /* The slot of x in a cache of HOT slots. */
 static inline size_t hot_slot(uint64_t x)
 {
-    return (size_t)(ttfi_mix64(x) >> 56);
+    return ttdi_slot8(x);
 }
 
 /* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
@@ -197,7 +197,7 @@ static inline __attribute__((always_inline)) int lock_push(ttdi_norm *norm, ttdi
                                                            const ttf_event *ev, size_t d)
 {
     uint64_t id = ev->site ? (ev->site | TTDI_SITE_BIT) : ev->addr;
-    struct ttdi_lname *c = &t->nc[ttfi_mix64(id ^ ev->call_site) >> 56];
+    struct ttdi_lname *c = &t->nc[ttdi_slot8(id ^ ev->call_site)];
 
     /* the normaliser's answer depends on these two only */
     if (!(c->id == id && c->site == ev->call_site && id) && !(c = lname_miss(norm, c, ev, id)))
@@ -285,7 +285,7 @@ static uint64_t tap_bit(ttdi_syncs *sy, const ttf_event *ev)
 static int tap_return(ttdi_syncs *sy, const ttdi_lframe *f, const ttf_event *ev)
 {
     int added;
-    uint64_t h = f->key ^ ttfi_mix64(f->mask);
+    uint64_t h = f->key ^ (f->mask ? ttfi_mix64(f->mask) : 0);   /* mix64(0) = 0 */
     uint64_t *hot = sy->lhot[hot_slot(h)];
 
     if (hot[0] == f->key && hot[1] == f->mask && f->key)
@@ -338,10 +338,16 @@ static int tap(ttdi_walk *w)
         tap_sop(sy, ev);
     } else {
         size_t n = sy->lt.n;
-        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0)
+        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
+            w->key = ttdi_norm_exit_of(f.key);      /* ttdi_walk_tapped_key */
+            w->tapped = w->nraw;
             rc = tap_return(sy, &f, ev);
-        else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
+        } else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
             sy->partial = 1;    /* a return with key 0: not in lr */
+        else if (!rc && ev->kind == TTF_EV_ENTER) {
+            w->key = sy->lt.f[sy->lt.n - 1].key;    /* ttdi_walk_tapped_key */
+            w->tapped = w->nraw;
+        }
         sy->partial |= sy->waiting; /* a call in a condition wait */
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;

@@ -921,6 +921,98 @@ static void test_lock_caller_cached(void **state)
     close_run(&r);
 }
 
+/* Thread 0 of path walked by run walks with the lock sets' tap on
+ * (lock_tap): every key a walk hands over from the tap
+ * (ttdi_walk_tapped_key: an ENTER's as the tap looked it up, an EXIT's
+ * from the ENTER key of the call the tap returned from) must be the
+ * event's own, as the normaliser gives it; only the walk that first reads
+ * an event hands one over (a second walk, or one with lock_tap off, none).
+ * Returns the keys handed over by the first walk; *calls = its ENTERs and
+ * EXITs. */
+static size_t tapped_keys(const char *path, int lock_tap, size_t *calls)
+{
+    ttdi_run_state r;
+    ttdi_walk w;
+    uint64_t key, want;
+    size_t n = 0;
+    int rc;
+
+    open_path(&r, 0, path);
+    r.lock_tap = lock_tap;
+    *calls = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+        while ((rc = ttdi_walk_next(&w)) > 0) {
+            *calls += !pass && (w.ev.kind == TTF_EV_ENTER || w.ev.kind == TTF_EV_EXIT);
+            if (!ttdi_walk_tapped_key(&w, &key))
+                continue;
+            assert_int_equal(pass, 0);
+            assert_int_equal(ttdi_norm_key(&r.norm, &w.ev, &want), 1);
+            assert_int_equal(key, want);
+            n++;
+        }
+        assert_int_equal(rc, 0);
+        ttdi_walk_close(&w);
+    }
+    close_run(&r);
+    return n;
+}
+
+/* The tree build's run walks take an event's key from the lock sets' tap
+ * when it found it (pair_align.c src_run_next): on a random nest of 700
+ * functions (more than the caches' slots) under locks, with EXITs several
+ * frames down (skipped exits), EXITs of no open frame, UNWINDs and SLEEPs,
+ * every key handed over is the event's own, and most calls hand one over. */
+static void test_tapped_keys(void **state)
+{
+    enum { NF = 700 };
+    char path[512];
+    uint64_t stack[48], seed = 777, base;
+    int depth = 0;
+    size_t calls, n;
+    dt t;
+    (void)state;
+
+    fresh_main(&t, path, sizeof path, "tapped.trc");
+    base = dt_addr(&t, "main", 4);
+    assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, base + 16), 0);  /* no frame */
+    for (int i = 0; i < 30000; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r8 = (unsigned)(seed >> 56), pick = (unsigned)(seed >> 20) % NF;
+        if (depth < 48 && (depth == 0 || r8 < 130)) {
+            stack[depth++] = base + 16 * (uint64_t)pick;
+            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, stack[depth - 1]), 0);
+            if (r8 % 7 == 0)
+                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_LOCK,
+                                                   0x5000 + 8 * (r8 % 3), 0), 0);
+        } else if (r8 < 140 && depth > 3) {  /* a longjmp over two frames */
+            assert_int_equal(ttf_write_unwind(t.w, 0, t.now[0] += 10, TTF_UNWIND_LONGJMP, 2), 0);
+            depth -= 2;
+        } else if (r8 < 150 && depth > 4) {  /* an EXIT three frames down */
+            depth -= 3;
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
+        } else if (r8 < 155) {               /* an EXIT of no open frame */
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, base + 16 * NF + 16), 0);
+        } else {
+            if (r8 % 5 == 0)
+                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_SLEEP,
+                                                   0, 5), 0);
+            if (r8 % 3 == 0)
+                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_UNLOCK,
+                                                   0x5000 + 8 * (r8 % 3), 0), 0);
+            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
+        }
+    }
+    while (depth > 0)
+        assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+
+    n = tapped_keys(path, 1, &calls);
+    assert_true(calls > 25000);
+    assert_true(n > calls * 9 / 10);
+    assert_int_equal(tapped_keys(path, 0, &calls), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -937,6 +1029,7 @@ int main(void)
         cmocka_unit_test(test_walk_calls_many),
         cmocka_unit_test(test_read_out),
         cmocka_unit_test(test_keys_hot_many),
+        cmocka_unit_test(test_tapped_keys),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
