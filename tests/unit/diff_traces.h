@@ -30,7 +30,8 @@ int dt_helper(void);
 int dt_wait(void);
 int dt_peek(void);      /* reads a global: shared state (format/reads.c) */
 int dt_tally(void);     /* reads another global */
-int dt_mutex_lock(void); /* named as a lock wrapper is */
+int dt_mutex_lock(void);     /* named as a lock wrapper is */
+int dt_mutex_slowpath(void); /* ... and its slow path */
 
 /* Script names and the functions they stand for. */
 #define DT_NFNS 13
