@@ -245,21 +245,18 @@ static void test_placement(void **state)
     ttf_close(tr);
 }
 
-/* A lazy trace of 300 functions (cache misses and hits), calls whose
- * EXITs are untimed, sampled or timed by a fixed pseudo-random draw, and
- * a SYNC_OP now and then (it gives the next ENTER its time back), read
- * twice: by the iterator (the in-line path) and by the general decoder
- * alone (ttfi_titer_step): the same events, times and bounds. */
-static void test_fast_path(void **state)
+/* Writes path: n calls of 300 functions (cache misses and hits) whose
+ * EXITs are untimed, sampled or timed by a pseudo-random draw from seed,
+ * and a SYNC_OP now and then (it gives the next ENTER its time back);
+ * the lazy clock's rule when lazy, else the sparse clock's. */
+static void write_drawn(const char *path, int lazy, uint64_t seed, int n)
 {
-    (void)state;
-    ttf_writer_opts o = {.chunk_size = 1 << 13, .timed = 1, .sparse = 1, .lazy = 1};
+    ttf_writer_opts o = {.chunk_size = 1 << 13, .timed = 1, .sparse = 1, .lazy = lazy};
     ttf_writer *w;
-    const char *path = tu_path("lazy_fast.trc");
     assert_int_equal(ttf_writer_open(path, &o, &w), 0);
     assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
-    uint64_t t = 2000, r = 12345;
-    for (int i = 0; i < 30000; i++) {
+    uint64_t t = 2000, r = seed;
+    for (int i = 0; i < n; i++) {
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         uint64_t fn = 0x401000 + 16 * ((r >> 33) % 300);
         assert_int_equal(ttf_write_enter(w, 0, t, fn), 0);
@@ -272,6 +269,16 @@ static void test_fast_path(void **state)
             assert_int_equal(ttf_write_sync_op(w, 0, t++, TTF_SOP_LOCK, 0x1000, 0), 0);
     }
     assert_int_equal(ttf_writer_close(w, 0), 0);
+}
+
+/* A lazy trace (write_drawn), read twice: by the iterator (the in-line
+ * path) and by the general decoder alone (ttfi_titer_step): the same
+ * events, times and bounds. */
+static void test_fast_path(void **state)
+{
+    (void)state;
+    const char *path = tu_path("lazy_fast.trc");
+    write_drawn(path, 1, 12345, 30000);
     ttf_trace *tr;
     assert_int_equal(ttf_open(path, &tr, NULL), 0);
     assert_int_equal(ttf_get_summary(tr)->chunks_damaged, 0);
@@ -301,31 +308,13 @@ static void test_fast_path(void **state)
     ttf_close(tr);
 }
 
-/* ttf_iter_skip_times on a lazy and a sparse trace (the writer of
- * test_fast_path): every event as without it, but an untimed one takes
+/* ttf_iter_skip_times on a lazy and a sparse trace (write_drawn): every event as without it, but an untimed one takes
  * the last measured time as tsc, time_ns, early_ns and late_ns (not
  * placed: some were placed later without it); a clone skips them too. */
 static void skip_times_check(int lazy)
 {
-    ttf_writer_opts o = {.chunk_size = 1 << 13, .timed = 1, .sparse = 1, .lazy = lazy};
-    ttf_writer *w;
     const char *path = tu_path(lazy ? "skip_lazy.trc" : "skip_sparse.trc");
-    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
-    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
-    uint64_t t = 2000, r = 777;
-    for (int i = 0; i < 20000; i++) {
-        r = r * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t fn = 0x401000 + 16 * ((r >> 33) % 300);
-        assert_int_equal(ttf_write_enter(w, 0, t, fn), 0);
-        t += 3 + (r >> 60);
-        unsigned draw = (unsigned)(r >> 40) % 16;
-        int clock = draw == 0 ? TTF_EXIT_SAMPLE : draw == 1 ? TTF_EXIT_TIMED : TTF_EXIT_UNTIMED;
-        assert_int_equal(ttf_write_exit_sparse(w, 0, t, fn, clock), 0);
-        t += 2 + (r >> 62);
-        if (draw == 2)
-            assert_int_equal(ttf_write_sync_op(w, 0, t++, TTF_SOP_LOCK, 0x1000, 0), 0);
-    }
-    assert_int_equal(ttf_writer_close(w, 0), 0);
+    write_drawn(path, lazy, 777, 20000);
     ttf_trace *tr;
     assert_int_equal(ttf_open(path, &tr, NULL), 0);
     struct evs e = tu_events(tr, 0, 0);
