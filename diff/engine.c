@@ -312,7 +312,7 @@ static int thread_order(ttd_diff *d, ttd_divergence *dv)
             map[r][nt + d->s.ip[k].t[r]] = order_who(d, k, dv->pair);
         }
         in[r] = (ttdi_ilv_run){&d->r[r], map[r], map[r] + nt,
-                               r ? dv->bad_time_ns : dv->good_time_ns};
+                               r ? dv->bad_time_ns : dv->good_time_ns, d->o.jobs != 1};
     }
     ttd_interleave *il = NULL;
     if (rc >= 0)

@@ -129,6 +129,8 @@ typedef struct xrun {
     int tapped;             /* 1: a thread from the walks' data (from_tap):
                                the good run's calls counted one per set */
     int notap;              /* 1: walk every thread (recount) */
+    struct prewalk *pre;    /* per thread: its walk to the split done ahead
+                               (pre_walks), NULL */
     ttd_xev ring[WINDOW];   /* last operations */
     uint64_t nops;          /* operations seen */
 } xrun;
@@ -466,6 +468,43 @@ static uint64_t run_bits(tpass *p, const uint64_t *paddr, uint64_t m)
 
 int ttdi_ilv_notap;
 
+/* A thread's walk to the split (tap_walk), done ahead. */
+typedef struct prewalk {
+    int done;               /* 1: walked (rc, last, over hold its result) */
+    int rc;
+    uint64_t last, over;
+} prewalk;
+
+/* The walk from_tap reads thread th of run in with: a run walk from the
+ * latest mark before the split to the first event past it, giving *last
+ * and *over as walk_thread's walk would, then on to the thread's end when
+ * little is left (ttdi_walk_read_out). It reads and writes only the run's
+ * own state (its marks and records). 0 or a TT_E* code. */
+static int tap_walk(const ttdi_ilv_run *in, uint32_t th, uint64_t *last, uint64_t *over)
+{
+    ttdi_walk wk;
+    int rc = ttdi_walk_open_at(&wk, in->r, th, UINT64_MAX, in->split_ns, 0);
+    const ttf_thread *t = ttf_get_thread(in->r->t, th);
+
+    uint64_t pin = t && t->start_ns < in->split_ns
+                       ? in->split_ns - (in->split_ns - t->start_ns) / 64 : 0;
+    if (rc >= 0 && pin && (!wk.nraw || wk.max_ns < pin))  /* from before it */
+        ttdi_walk_pin_ns(&wk, pin);
+    *last = rc >= 0 && wk.nraw ? wk.ev.tsc + 1 : 0;     /* the mark's event */
+    *over = UINT64_MAX;
+    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0) {
+        if (wk.ev.time_ns > in->split_ns) {
+            *over = wk.ev.tsc;
+            break;
+        }
+        *last = wk.ev.tsc + 1;
+    }
+    if (rc >= 0)
+        rc = ttdi_walk_read_out(&wk);
+    ttdi_walk_close(&wk);
+    return rc < 0 ? rc : 0;
+}
+
 /* Thread th of run x from what the run walks that read it first kept
  * (ttdi_walk_tap, issue 38 item 4): a run walk from the latest mark
  * before the split (the timing scan's, on the split thread) to the first
@@ -480,28 +519,17 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
                     uint64_t *over, int *used)
 {
     const ttdi_ilv_run *in = x->in;
-    ttdi_walk wk;
     ttdi_ltap tp;
-    int rc = ttdi_walk_open_at(&wk, in->r, th, UINT64_MAX, in->split_ns, 0);
-    const ttf_thread *t = ttf_get_thread(in->r->t, th);
+    int rc;
 
-    uint64_t pin = t && t->start_ns < in->split_ns
-                       ? in->split_ns - (in->split_ns - t->start_ns) / 64 : 0;
-    if (rc >= 0 && pin && (!wk.nraw || wk.max_ns < pin))  /* from before it */
-        ttdi_walk_pin_ns(&wk, pin);
     *used = 0;
-    *last = rc >= 0 && wk.nraw ? wk.ev.tsc + 1 : 0;     /* the mark's event */
-    *over = UINT64_MAX;
-    while (rc >= 0 && (rc = ttdi_walk_next(&wk)) > 0) {
-        if (wk.ev.time_ns > in->split_ns) {
-            *over = wk.ev.tsc;
-            break;
-        }
-        *last = wk.ev.tsc + 1;
+    if (x->pre && x->pre[th].done) {
+        rc = x->pre[th].rc;
+        *last = x->pre[th].last;
+        *over = x->pre[th].over;
+    } else {
+        rc = tap_walk(in, th, last, over);
     }
-    if (rc >= 0)
-        rc = ttdi_walk_read_out(&wk);
-    ttdi_walk_close(&wk);
     if (rc < 0 || !ttdi_walk_tap(in->r, th, in->split_ns, &tp))
         return rc < 0 ? rc : 0;
     *used = 1;
@@ -903,6 +931,7 @@ static void xrun_free(xrun *x)
         free(x->seq[i].op);
     free(x->th);
     free(x->objs);
+    free(x->pre);
 }
 
 static int unprot_result(struct ttfi_arena *a, xrun *b, const xrun *g, const unprot *u,
@@ -948,6 +977,36 @@ static int recount(struct ttfi_arena *a, const ttdi_ilv_run *in, unprot *u)
     return rc;
 }
 
+uint64_t ttdi_ilv_jobs_apart;
+
+/* Run x's walks to the split that by_thread() will take from_tap, done
+ * ahead in ttdi_both (each run's own state only: its marks, records and
+ * normaliser), so both runs' are read at once; by_thread() then takes
+ * their results in its order. A thread it would walk itself (no tap) is
+ * left to it. Its walks leave the same marks and records the later walks
+ * would have (the run walks' state is a cache: walks from it see every
+ * event as from the start). 0 or TT_ENOMEM (the walks' errors are kept
+ * for by_thread()). */
+static int pre_walks(void *arg)
+{
+    xrun *x = arg;
+    const ttdi_ilv_run *in = x->in;
+    size_t n = ttf_thread_count(in->r->t), nt = in->r->nt < n ? in->r->nt : n;
+
+    if (ttdi_job_apart)
+        __atomic_fetch_add(&ttdi_ilv_jobs_apart, 1, __ATOMIC_RELAXED);
+    if (!(x->pre = calloc(nt + 1, sizeof *x->pre)))
+        return TT_ENOMEM;
+    for (size_t th = 0; th < nt; th++) {
+        prewalk *w = &x->pre[th];
+        w->rc = tap_walk(in, (uint32_t)th, &w->last, &w->over);
+        w->done = 1;
+        if (w->rc < 0)
+            break;          /* by_thread() stops there */
+    }
+    return 0;
+}
+
 int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_interleave **out)
 {
     xrun x[2];
@@ -958,8 +1017,15 @@ int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_in
 
     *out = NULL;
     memset(x, 0, sizeof x);
+    x[0].in = &in[0];
+    x[1].in = &in[1];
+    if (rc >= 0 && in[0].two && !ttdi_ilv_merged && !ttdi_ilv_notap && in[0].r->lock_tap &&
+        in[1].r->lock_tap) {
+        int prc[2];
+        ttdi_both(1, pre_walks, &x[0], &x[1], prc);
+        rc = prc[0] < 0 ? prc[0] : prc[1];
+    }
     for (int r = 0; r < 2 && rc >= 0; r++) {
-        x[r].in = &in[r];
         x[r].th = calloc(in[r].r->nt + 1, sizeof *x[r].th);
         x[r].objs = calloc(OBJ_CAP, sizeof *x[r].objs);
         if (!x[r].th || !x[r].objs)

@@ -21,9 +21,12 @@ typedef struct job {
     int rc;
 } job;
 
+__thread int ttdi_job_apart;
+
 static void *run_job(void *arg)
 {
     job *j = arg;
+    ttdi_job_apart = 1;
     j->rc = j->fn(j->arg);
     return NULL;
 }

@@ -40,6 +40,9 @@ int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first);
  * same either way, only the wall time differs (issue 38). */
 typedef int (*ttdi_job_fn)(void *arg);
 void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2]);
+/* 1 in the thread ttdi_both started for b (a pass's tests count the jobs
+ * that ran apart). */
+extern __thread int ttdi_job_apart;
 
 /* ---- counting multiset of 64-bit keys (open frames) ------------------------ */
 

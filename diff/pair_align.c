@@ -723,7 +723,7 @@ static int tree_hunks(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr, ttdi_vstep
     p->same = tr[0].n && tr[1].n && p->n[0] == p->n[1] &&
               ttdi_tree_node(&tr[0], 0)->hash == ttdi_tree_node(&tr[1], 0)->hash;
     if (rc >= 0 && p->pool >= 0 && !al->o->first_only)
-        rc = ttdi_pool_items(p, tr, x, nx, al->values); /* pools.c: the work items */
+        rc = ttdi_pool_items(p, tr, x, nx, al->values, al->o->jobs != 1); /* pools.c */
     if (rc < 0) {
         free(x);
         return rc;

@@ -353,18 +353,40 @@ static int find_loop(const ttdi_tree *t, int keep, int values, const ttdi_xhunk 
     return sub_items(t, nd, last);
 }
 
-int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr, const ttdi_xhunk *x, size_t nx,
-                    int values)
-{
-    int differ = ttdi_tree_node(&tr[0], 0)->hash != ttdi_tree_node(&tr[1], 0)->hash;
+/* One side's worker loop (ttdi_pool_items), in ttdi_both: it reads only
+ * its own tree and writes only its own levels. */
+typedef struct side_job {
+    ttdi_ipair *p;
+    const ttdi_tree *t;
+    const ttdi_xhunk *x;
+    size_t nx;
+    int s, differ, values;
+} side_job;
 
-    for (int s = 0; s < 2; s++) {
-        if (!(p->lv[s] = calloc(LOOP_DEPTH + 1, sizeof *p->lv[s])))
-            return TT_ENOMEM;
-        if (find_loop(&tr[s], differ, values, x, nx, s, p->lv[s], &p->nlv[s]) < 0)
-            return TT_ENOMEM;
-    }
-    return 0;
+uint64_t ttdi_pool_jobs_apart;
+
+static int side_items(void *arg)
+{
+    const side_job *j = arg;
+    ttdi_ipair *p = j->p;
+
+    if (ttdi_job_apart)
+        __atomic_fetch_add(&ttdi_pool_jobs_apart, 1, __ATOMIC_RELAXED);
+    if (!(p->lv[j->s] = calloc(LOOP_DEPTH + 1, sizeof *p->lv[j->s])))
+        return TT_ENOMEM;
+    return find_loop(j->t, j->differ, j->values, j->x, j->nx, j->s, p->lv[j->s], &p->nlv[j->s]);
+}
+
+int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr, const ttdi_xhunk *x, size_t nx,
+                    int values, int two)
+{
+    int differ = ttdi_tree_node(&tr[0], 0)->hash != ttdi_tree_node(&tr[1], 0)->hash, rc[2];
+    side_job j[2] = {{p, &tr[0], x, nx, 0, differ, values}, {p, &tr[1], x, nx, 1, differ, values}};
+
+    /* two sides that differ: each side's levels by a thread of its own
+       (issue 38: a worker loop of a million items costs a list walk each) */
+    ttdi_both(two && differ, side_items, &j[0], &j[1], rc);
+    return rc[0] < 0 || rc[1] < 0 ? TT_ENOMEM : 0;
 }
 
 void ttdi_pool_free(ttdi_ipair *p)

@@ -167,6 +167,9 @@ typedef struct ttdi_ilv_run {
                                which of look-alike workers went first is no
                                difference; NULL: pair_of */
     uint64_t split_ns;      /* walk up to this time (the split in this run) */
+    int two;                /* in[0]'s: each run's walks of its threads to
+                               the split (from the marks the run walks left)
+                               by a thread of its own first (ttdi_both) */
 } ttdi_ilv_run;
 
 /* The interleaving of both runs (in[0] good, in[1] bad) before their
@@ -180,6 +183,8 @@ extern int ttdi_ilv_merged;
 /* Tests: 1 = every thread walked by the thread order itself, none taken
  * from what the run walks kept (ttdi_walk_tap). */
 extern int ttdi_ilv_notap;
+/* Tests: the runs whose walks to the split ran in a thread of their own. */
+extern uint64_t ttdi_ilv_jobs_apart;
 /* ---- races: happens-before at function granularity (races.c) ------------ */
 
 #define TTDI_HB_THREADS 256         /* runs with more threads are not walked */

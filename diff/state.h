@@ -210,10 +210,13 @@ int ttdi_pools_find(ttdi_aligner *al);
 /* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
  * x[0..nx): find each side's worker loop and count its items; when the
  * trees differ, keep those the hunks touch; with values (call values
- * compared), keep every level's items (ttdi_level.vitems). 0 or
- * TT_ENOMEM. */
+ * compared), keep every level's items (ttdi_level.vitems). With two and
+ * trees that differ, each side by a thread of its own (ttdi_both; the
+ * same result). 0 or TT_ENOMEM. */
 int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr, const ttdi_xhunk *x,
-                    size_t nx, int values);
+                    size_t nx, int values, int two);
+/* Sides ttdi_pool_items ran in a thread of their own (tests). */
+extern uint64_t ttdi_pool_jobs_apart;
 /* Free what ttdi_pool_items kept in p. */
 void ttdi_pool_free(ttdi_ipair *p);
 /* After every pair is aligned: per pool, the multiset of the good run's
