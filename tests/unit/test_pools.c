@@ -174,6 +174,42 @@ static void pool_error_item_named(void **state)
     ttd_free(d);
 }
 
+/* The worker loops' items of a pair that differs, each side's by a thread
+ * of its own with two jobs (the bad side's apart: ttdi_pool_jobs_apart),
+ * give the report one job gives, byte for byte (issue 38 item 4); a
+ * pair whose trees are the same is not split. */
+static void pool_items_two_jobs(void **state)
+{
+    (void)state;
+    char pg[256], pb[256], *rep[2];
+    ttd_options o;
+    ttf_error err;
+
+    pool_run(pg, sizeof pg, GOOD);
+    pool_run(pb, sizeof pb, FAILED);
+    for (int j = 0; j < 2; j++) {
+        ttd_diff *d;
+        uint64_t apart = ttdi_pool_jobs_apart;
+        ttd_options_init(&o);
+        o.jobs = j + 1;
+        assert_int_equal(ttd_diff_files(pg, pb, &o, &d, &err), 0);
+        assert_int_equal(ttd_get_result(d)->pools[0].items_differing, 2);
+        /* the pairs that differ: worker 1's (the failed parse) and 2's */
+        assert_true(j ? ttdi_pool_jobs_apart > apart : ttdi_pool_jobs_apart == apart);
+        rep[j] = tu_report(d, ttr_json, NULL, NULL);
+        ttd_free(d);
+    }
+    assert_string_equal(rep[0], rep[1]);
+    free(rep[0]);
+    free(rep[1]);
+    uint64_t apart = ttdi_pool_jobs_apart;
+    ttd_diff *d;
+    assert_int_equal(ttd_diff_files(pg, pg, &o, &d, &err), 0);
+    assert_int_equal(ttd_get_result(d)->diverged, 0);
+    assert_int_equal(ttdi_pool_jobs_apart, apart);
+    ttd_free(d);
+}
+
 /* The loop wrapped in setup and a run call (work{ helper{} log{ items } }),
  * one worker taking a single item: the pool level is the loop, where the
  * workers that took many items say it is. */
@@ -1117,6 +1153,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(surplus_of_items),
         cmocka_unit_test(pool_shuffled_is_same),
+        cmocka_unit_test(pool_items_two_jobs),
         cmocka_unit_test(pool_error_item_named),
         cmocka_unit_test(pool_needs_the_pool),
         cmocka_unit_test(pool_wrapped_loop),

@@ -1339,7 +1339,8 @@ static void run_state(ttdi_run_state *rs, ttf_trace *t);
  * 0 each thread alone, 1 merged, 2 each thread alone from what run walks
  * kept as they first read it (r->lock_tap), thread 1 read whole first (as
  * the timing scan reads the split thread: the thread order walks it only
- * from its last mark before the split). */
+ * from its last mark before the split); 3 as 2 with the two runs' walks
+ * to the split by two threads first (ttdi_ilv_run.two). */
 static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
                   struct ttfi_arena *a, struct ilv_runs *u, ttd_interleave **out)
 {
@@ -1350,9 +1351,9 @@ static int ilv_of(const char *good, const char *bad, uint64_t split, int merged,
         ttf_trace *t = NULL;
         assert_int_equal(ttf_open(path_of(r ? bad : good), &t, NULL), 0);
         run_state(&u->rs[r], t);
-        in[r] = (ttdi_ilv_run){&u->rs[r], pairs, NULL, split};
-        u->rs[r].lock_tap = merged == 2;
-        if (merged == 2 && u->rs[r].nt > 1) {
+        in[r] = (ttdi_ilv_run){&u->rs[r], pairs, NULL, split, merged == 3};
+        u->rs[r].lock_tap = merged >= 2;
+        if (merged >= 2 && u->rs[r].nt > 1) {
             ttdi_walk w;
             assert_int_equal(ttdi_walk_open(&w, &u->rs[r], 1), 0);
             while (ttdi_walk_next(&w) > 0) {
@@ -1379,8 +1380,10 @@ static void ilv_done(struct ilv_runs *u)
  * numbers, the last operations, the first order difference, the
  * unprotected call and its overlap (with the good run's calls of it),
  * and so does each thread taken from what the run walks kept (issue 38
- * item 4: ttdi_walk_tap); with 80 locks (past the provisional bits) it
- * falls back to the merged walk, alike. */
+ * item 4: ttdi_walk_tap), also with the two runs' walks to the split made
+ * first by two threads, the bad run's in a thread of its own (each run
+ * walks, ttdi_ilv_jobs_apart); with 80 locks (past the provisional bits)
+ * it falls back to the merged walk, alike. */
 static void test_interleave_by_thread(void **state)
 {
     struct ttfi_arena a = {0};
@@ -1394,17 +1397,23 @@ static void test_interleave_by_thread(void **state)
             random_run("ilv-good.trc", seed, locks[k], 0);
             random_run("ilv-bad.trc", seed + 100, locks[k], 1 + (seed & 1));
             for (size_t s = 0; s < sizeof splits / sizeof *splits; s++) {
-                ttd_interleave *x = NULL, *y = NULL, *z = NULL;
-                struct ilv_runs ux, uy, uz;
+                ttd_interleave *x = NULL, *y = NULL, *z = NULL, *w = NULL;
+                struct ilv_runs ux, uy, uz, uw;
+                uint64_t apart = ttdi_ilv_jobs_apart;
                 assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 0, &a, &ux, &x), 0);
                 assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 1, &a, &uy, &y), 0);
                 assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 2, &a, &uz, &z), 0);
+                assert_int_equal(ttdi_ilv_jobs_apart, apart);
+                assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", splits[s], 3, &a, &uw, &w), 0);
+                assert_int_equal(ttdi_ilv_jobs_apart, apart + 1);
                 same_ilv(x, y);
                 same_ilv(x, z);
+                same_ilv(x, w);
                 found += x && x->unprotected;
                 ilv_done(&ux);
                 ilv_done(&uy);
                 ilv_done(&uz);
+                ilv_done(&uw);
             }
         }
     assert_true(found >= 6);   /* the unprotected call was there to find */
