@@ -364,6 +364,7 @@ typedef struct side_job {
 } side_job;
 
 uint64_t ttdi_pool_jobs_apart;
+size_t ttdi_pool_jobs_min = 1u << 16;
 
 static int side_items(void *arg)
 {
@@ -383,9 +384,10 @@ int ttdi_pool_items(ttdi_ipair *p, const ttdi_tree *tr, const ttdi_xhunk *x, siz
     int differ = ttdi_tree_node(&tr[0], 0)->hash != ttdi_tree_node(&tr[1], 0)->hash, rc[2];
     side_job j[2] = {{p, &tr[0], x, nx, 0, differ, values}, {p, &tr[1], x, nx, 1, differ, values}};
 
-    /* two sides that differ: each side's levels by a thread of its own
-       (issue 38: a worker loop of a million items costs a list walk each) */
-    ttdi_both(two && differ, side_items, &j[0], &j[1], rc);
+    /* big trees: each side's levels by a thread of its own (issue 38: a
+       worker loop of a million items costs a list walk each; a thread's
+       start is not worth it for a small one) */
+    ttdi_both(two && tr[0].n + tr[1].n >= ttdi_pool_jobs_min, side_items, &j[0], &j[1], rc);
     return rc[0] < 0 || rc[1] < 0 ? TT_ENOMEM : 0;
 }
 

@@ -211,12 +211,14 @@ int ttdi_pools_find(ttdi_aligner *al);
  * x[0..nx): find each side's worker loop and count its items; when the
  * trees differ, keep those the hunks touch; with values (call values
  * compared), keep every level's items (ttdi_level.vitems). With two and
- * trees that differ, each side by a thread of its own (ttdi_both; the
- * same result). 0 or TT_ENOMEM. */
+ * trees of ttdi_pool_jobs_min nodes or more together, each side by a
+ * thread of its own (ttdi_both; the same result). 0 or TT_ENOMEM. */
 int ttdi_pool_items(ttdi_ipair *p, const struct ttdi_tree *tr, const ttdi_xhunk *x,
                     size_t nx, int values, int two);
-/* Sides ttdi_pool_items ran in a thread of their own (tests). */
+/* Sides ttdi_pool_items ran in a thread of their own (tests), and the
+ * trees' nodes from which it starts one (65,536; tests 0). */
 extern uint64_t ttdi_pool_jobs_apart;
+extern size_t ttdi_pool_jobs_min;
 /* Free what ttdi_pool_items kept in p. */
 void ttdi_pool_free(ttdi_ipair *p);
 /* After every pair is aligned: per pool, the multiset of the good run's

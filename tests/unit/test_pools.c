@@ -174,10 +174,10 @@ static void pool_error_item_named(void **state)
     ttd_free(d);
 }
 
-/* The worker loops' items of a pair that differs, each side's by a thread
- * of its own with two jobs (the bad side's apart: ttdi_pool_jobs_apart),
- * give the report one job gives, byte for byte (issue 38 item 4); a
- * pair whose trees are the same is not split. */
+/* The worker loops' items, each side's by a thread of its own with two
+ * jobs (the bad side's apart: ttdi_pool_jobs_apart), give the report one
+ * job gives, byte for byte (issue 38 item 4); trees smaller than
+ * ttdi_pool_jobs_min (these, at its default) are not split. */
 static void pool_items_two_jobs(void **state)
 {
     (void)state;
@@ -187,6 +187,8 @@ static void pool_items_two_jobs(void **state)
 
     pool_run(pg, sizeof pg, GOOD);
     pool_run(pb, sizeof pb, FAILED);
+    size_t min = ttdi_pool_jobs_min;
+    ttdi_pool_jobs_min = 0;
     for (int j = 0; j < 2; j++) {
         ttd_diff *d;
         uint64_t apart = ttdi_pool_jobs_apart;
@@ -206,6 +208,11 @@ static void pool_items_two_jobs(void **state)
     ttd_diff *d;
     assert_int_equal(ttd_diff_files(pg, pg, &o, &d, &err), 0);
     assert_int_equal(ttd_get_result(d)->diverged, 0);
+    assert_true(ttdi_pool_jobs_apart > apart);     /* the same trees too */
+    ttdi_pool_jobs_min = min;
+    apart = ttdi_pool_jobs_apart;
+    ttd_free(d);
+    assert_int_equal(ttd_diff_files(pg, pb, &o, &d, &err), 0);
     assert_int_equal(ttdi_pool_jobs_apart, apart);
     ttd_free(d);
 }
