@@ -270,6 +270,9 @@ extern int ttdi_timing_nosnap;
  * event that way (the prefix's path off). */
 extern uint64_t ttdi_timing_full;
 extern int ttdi_timing_noprefix;
+/* Tests: the timing scans of a bad run's split thread that ran in a
+ * thread of their own (ttdi_both, with the good run's at once). */
+extern uint64_t ttdi_timing_jobs_apart;
 /* The prefix hash of keys (timing.c, grew.c): P(i+1) = P(i) * TTDI_HB +
  * key(i), so a call [lo, hi) hashes to P(hi) - P(lo) * TTDI_HB^(hi - lo),
  * the same wherever it stands; ttdi_hb_pow(n) = TTDI_HB^n mod 2^64. */

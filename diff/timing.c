@@ -847,7 +847,7 @@ static int scan_thread(const ttdi_aligner *al, int run, uint32_t th, cand *c, si
         if (rc && s.n < before && !ttdi_timing_noprefix) {
             kept_before(&s, &wk.ev, key);
         } else if (rc) {
-            ttdi_timing_full++;
+            __atomic_fetch_add(&ttdi_timing_full, 1, __ATOMIC_RELAXED);
             kept(&s, &wk.ev, key);
         }
         rc = 1;
@@ -1164,6 +1164,30 @@ static void later(ttdi_ipair *p, cand *cs[2], size_t *ix[2])
  * aligned against another), or a retried attempt (retry); its other
  * one-sided hunks go to m (room for its hunks), for the moved-work
  * match. */
+/* One side's scan of judge_pair, in ttdi_both: it reads and writes only
+ * that run's state (its walks' marks) and its own candidates. */
+typedef struct scan_job {
+    const ttdi_aligner *al;
+    int run;
+    uint32_t th;
+    cand *c;
+    size_t nc;
+    uint64_t first;
+} scan_job;
+
+uint64_t ttdi_timing_jobs_apart;
+
+static int scan_one(void *arg)
+{
+    const scan_job *j = arg;
+
+    if (!j->nc)
+        return 0;
+    if (ttdi_job_apart)
+        __atomic_fetch_add(&ttdi_timing_jobs_apart, 1, __ATOMIC_RELAXED);
+    return scan_thread(j->al, j->run, j->th, j->c, j->nc, j->first);
+}
+
 static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
 {
     ttdi_ipair *p = &al->s->ip[pi];
@@ -1179,10 +1203,15 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
         for (size_t i = 0; i < p->nh; i++)
             ix[s][i] = SIZE_MAX;
         nc[s] = candidates(p, exited, s, cs[s]);
-        if (!nc[s])
-            continue;
-        if ((rc = scan_thread(al, s, p->t[s], cs[s], nc[s], s ? p->h[0].b0 : p->h[0].a0)) < 0)
-            break;
+    }
+    if (rc >= 0) {      /* each run's split thread by a thread of its own */
+        scan_job sj[2] = {{al, 0, p->t[0], cs[0], nc[0], p->h[0].a0},
+                          {al, 1, p->t[1], cs[1], nc[1], p->h[0].b0}};
+        int src[2];
+        ttdi_both(al->o->jobs != 1 && nc[0] && nc[1], scan_one, &sj[0], &sj[1], src);
+        rc = src[0] < 0 ? src[0] : src[1];
+    }
+    for (int s = 0; s < 2 && rc >= 0; s++) {
         for (size_t j = 0; j < nc[s]; j++) {
             ix[s][cs[s][j].hunk] = j;
             if (!cs[s][j].empty && !cs[s][j].in_changed && wait_loop(&cs[s][j]))

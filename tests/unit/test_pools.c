@@ -826,7 +826,8 @@ static char *timing_report(const char *pg, const char *pb, int noprefix, uint64_
 
 /* The timing scan takes the kept events before the first hunk by the
  * prefix path (the open calls, the prefix hash and the ring only), and
- * the report is what the whole per-event work gives: a poll loop (wait),
+ * the report is what the whole per-event work gives (and what one job
+ * gives: the two runs' scans one after the other): a poll loop (wait),
  * an attempt made again (retry: the hashes of the enclosing calls, open
  * since the thread's start) and a later attempt that went otherwise (a
  * divergence), after LEAD calls. The scan takes the hunks and the calls
@@ -848,6 +849,7 @@ static void timing_prefix_is_lean(void **state)
          "parse{ check{ lex{} fail{} } log{} } }"}};
     static const size_t timing[] = {1, 2, 0};
     char pg[256], pb[256];
+    uint64_t apart = ttdi_timing_jobs_apart;
 
     for (size_t k = 0; k < sizeof tails / sizeof *tails; k++) {
         lead_run(pg, sizeof pg, tails[k][0]);
@@ -863,9 +865,24 @@ static void timing_prefix_is_lean(void **state)
         assert_string_equal(a, b);
         assert_true(lean > 0 && lean < 200);
         assert_true(whole > 2 * 4 * LEAD);     /* both sides from the start */
+        /* one job: the two runs' scans one after the other, the same */
+        ttd_options o;
+        ttf_error err;
+        ttd_options_init(&o);
+        o.jobs = 1;
+        uint64_t before = ttdi_timing_jobs_apart;
+        assert_int_equal(ttd_diff_files(pg, pb, &o, &d, &err), 0);
+        assert_int_equal(ttdi_timing_jobs_apart, before);
+        free(b);
+        b = tu_report(d, ttr_json, NULL, NULL);
+        ttd_free(d);
+        assert_string_equal(a, b);
         free(a);
         free(b);
     }
+    /* with two (the default), a pair with hunks on both sides had each
+       run's split thread scanned at once, the bad run's apart */
+    assert_true(ttdi_timing_jobs_apart > apart);
 }
 
 /* A lock's own slow path that one run alone took (glib's
