@@ -52,7 +52,12 @@
  * run's calls of a function are counted by a walk again only when an
  * unprotected call is found (recount). Where it is not there or not
  * exact (more than 64 locks in a thread, ticks or times going back
- * before the split), the thread is walked as before.
+ * before the split), the thread is walked as before. With two jobs, the
+ * walks from_tap takes (tap_walk: from the mark to the split, then read
+ * out) are made first for both runs at once, each run's by a thread of
+ * its own (pre_walks, kit.c ttdi_both; they touch only their run's marks
+ * and records), and by_thread() takes their results in its order: the
+ * good run's lock sets still come before the bad run's candidates.
  * A return whose time was not measured (the sparse clock) counts at the
  * latest it can have been (ttf_event_late_ns), and an entry whose time
  * was not measured (the lazy clock, FORMAT.md 4.7) at the earliest

@@ -36,8 +36,9 @@ int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first);
  * thread starts) both in the caller, a first. The jobs must share nothing
  * they write (one run's trace, normaliser and trees each). rc[0], rc[1]:
  * their results. The engine's passes over both runs that read each run
- * alone (opening, sketches, the tree build) run so: their results are the
- * same either way, only the wall time differs (issue 38). */
+ * alone (opening, sketches, the tree build; after the split a pool pair's
+ * worker loops, the timing scans, the thread order's walks) run so: their
+ * results are the same either way, only the wall time differs (issue 38). */
 typedef int (*ttdi_job_fn)(void *arg);
 void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2]);
 /* 1 in the thread ttdi_both started for b (a pass's tests count the jobs

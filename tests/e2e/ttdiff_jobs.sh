@@ -1,9 +1,13 @@
 #!/bin/sh
 # --jobs: the two traces are read by two threads (the default) or one
 # (issue 38: opening, the thread sketches and the call-tree build of each
-# run by a thread of its own). The reports are the same byte for byte on
-# a pool of look-alike workers (content pairing: sketches) with lock
-# operations, identical runs and a bad run, in text and JSON; an error in
+# run by a thread of its own; after the split, the timing scans of each
+# run's split thread and the thread order's walks of each run's threads
+# to the split: the bad run and the good in two threads, a pass the unit
+# tests count apart, test_pools, test_races). The reports are the same
+# byte for byte on a pool of look-alike workers (content pairing:
+# sketches) with lock operations (the thread order), identical runs and
+# a bad run either way round, in text, JSON and HTML; an error in
 # either trace is the same one line and exit 2 either way; --jobs takes
 # 1 or 2 only.
 set -eu
@@ -17,7 +21,7 @@ head -c 5000 "$T/g1.trc" > "$T/short.trc"
 printf 'not a trace at all, not at all' > "$T/junk.trc"
 for pair in "g0 g1 0" "g0 bad 1" "bad g0 1"; do
     set -- $pair
-    for fmt in text json; do
+    for fmt in text json html; do
         run "$3" --color never --format $fmt "$T/$1.trc" "$T/$2.trc"
         mv "$T/out" "$T/two"
         run "$3" --color never --format $fmt --jobs 2 "$T/$1.trc" "$T/$2.trc"
