@@ -987,11 +987,12 @@ uint64_t ttdi_ilv_jobs_apart;
 /* Run x's walks to the split that by_thread() will take from_tap, done
  * ahead in ttdi_both (each run's own state only: its marks, records and
  * normaliser), so both runs' are read at once; by_thread() then takes
- * their results in its order. A thread it would walk itself (no tap) is
- * left to it. Its walks leave the same marks and records the later walks
- * would have (the run walks' state is a cache: walks from it see every
- * event as from the start). 0 or TT_ENOMEM (the walks' errors are kept
- * for by_thread()). */
+ * their results in its order (a thread whose data is not there or not
+ * exact is then walked by walk_thread, as before). Its walks leave the
+ * marks and records the later walks would have (the run walks' state is
+ * a cache: walks from it see every event as from the start), also of a
+ * thread by_thread() would not reach after falling back to the merged
+ * walk. 0 or TT_ENOMEM (the walks' errors are kept for by_thread()). */
 static int pre_walks(void *arg)
 {
     xrun *x = arg;
