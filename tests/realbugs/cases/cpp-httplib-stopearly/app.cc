@@ -1,11 +1,12 @@
 // cpp-httplib-stopearly's application: a maintenance job with an embedded
 // status server, the wrapper pattern of cpp-httplib issues #937 ("Cannot
 // graceful stop") and #1645 ("It is impossible to shut down the server
-// safely"): start() runs Server::listen on a thread of its own, stop()
-// calls Server::stop() and joins that thread. The job drains for the time
-// given in ms on the command line (a queue's remaining work), then stops
-// the status server and exits 0. With nothing to drain (000) the stop comes
-// at once.
+// safely": the listening thread has work to do before it listens).
+// start() runs a thread that prepares the status page (50 ms) and then
+// Server::listen; stop() calls Server::stop() and joins that thread. The
+// job drains for the time given in ms on the command line (a queue's
+// remaining work), then stops the status server and exits 0. With nothing
+// to drain (000) the stop comes at once.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,10 +19,8 @@ class StatusServer {
 public:
     void start(const char *host, int port)
     {
-        server_.Get("/status", [](const httplib::Request &, httplib::Response &res) {
-            res.set_content("draining\n", "text/plain");
-        });
         thread_.reset(new std::thread([this, host, port] {
+            prepare();
             listened_ = server_.listen(host, port);
         }));
     }
@@ -33,6 +32,16 @@ public:
     bool listened() const { return listened_; }
 
 private:
+    // on the listening thread, before it listens: the status page's
+    // route and its template (50 ms of work, a wait in the C library here)
+    void prepare()
+    {
+        server_.Get("/status", [](const httplib::Request &, httplib::Response &res) {
+            res.set_content("draining\n", "text/plain");
+        });
+        usleep(50 * 1000);
+    }
+
     httplib::Server server_;
     std::unique_ptr<std::thread> thread_;
     bool listened_ = false;
