@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     log->info("import service started");
     std::thread worker(import_batches, log, 20);
     usleep(static_cast<useconds_t>(grace) * 1000);
-    log->info("stopping after {} ms", grace);
+    log->info("stopping the service");
     log.reset();
     stop_service(worker);
     int lines = count_lines("import.log");
