@@ -145,33 +145,67 @@ static int walked_rows(const ttdi_run_state *r, char *sel, struct ttfi_arena *a,
     return rc;
 }
 
+/* One run's rows while they are gathered: those of the threads run walks
+ * read whole, then (a job of ttdi_both, which reads that run's trace and
+ * symbols only) a calls-only pass (ttdi_prof_calls) over the threads
+ * rest leaves. */
+typedef struct rows_job {
+    const ttdi_run_state *r;
+    char *rest;             /* threads the pass counts (NULL: all) */
+    ttd_prof *prof;         /* its result */
+    struct trow *t;         /* the rows */
+    size_t n, cap;
+} rows_job;
+
+static int calls_one(void *arg)
+{
+    rows_job *j = arg;
+    ttd_prof_opts po = {1, j->rest, j->rest ? j->r->nt : 0};
+
+    return ttdi_prof_calls(j->r->t, j->r->norm.sym, &po, &j->prof);
+}
+
 /* Run r's calls per thread (sel[i]: thread i counted; NULL all) and
- * function, names copied into a: a thread run walks read whole as they
- * counted, the others by a calls-only pass. */
+ * function, names copied into a: first the threads run walks read whole
+ * as they counted (rows_start), then the pass's (rows_end). */
+static int rows_start(rows_job *j, const ttdi_run_state *r, const char *sel,
+                      struct ttfi_arena *a)
+{
+    j->r = r;
+    if (!sel)
+        return 0;
+    if (!(j->rest = malloc(r->nt + 1)))
+        return TT_ENOMEM;
+    memcpy(j->rest, sel, r->nt);
+    return walked_rows(r, j->rest, a, &j->t, &j->n, &j->cap);
+}
+
+static int rows_end(rows_job *j, struct ttfi_arena *a)
+{
+    int rc = 0;
+
+    for (size_t i = 0; rc >= 0 && i < ttd_prof_count(j->prof); i++) {
+        const ttd_prof_row *row = ttd_prof_get(j->prof, i);
+        rc = add_trow(j->r, a, &j->t, &j->n, &j->cap, row->name, row->thread, row->calls);
+    }
+    return rc;
+}
+
+/* rows_start, the pass and rows_end in the caller: run r's rows into
+ * *out, *nout. */
 static int rows_of(const ttdi_run_state *r, const char *sel, struct ttfi_arena *a,
                    struct trow **out, size_t *nout)
 {
-    char *rest = sel ? malloc(r->nt + 1) : NULL;
-    ttd_prof_opts po = {1, rest, sel ? r->nt : 0};
-    ttd_prof *prof = NULL;
-    struct trow *t = NULL;
-    size_t n = 0, cap = 0;
-    int rc = sel && !rest ? TT_ENOMEM : 0;
+    rows_job j;
+    int rc;
 
-    if (rest) {
-        memcpy(rest, sel, r->nt);
-        rc = walked_rows(r, rest, a, &t, &n, &cap);
-    }
-    if (rc >= 0)
-        rc = ttdi_prof_calls(r->t, r->norm.sym, &po, &prof);
-    for (size_t i = 0; rc >= 0 && i < ttd_prof_count(prof); i++) {
-        const ttd_prof_row *row = ttd_prof_get(prof, i);
-        rc = add_trow(r, a, &t, &n, &cap, row->name, row->thread, row->calls);
-    }
-    ttd_prof_free(prof);
-    free(rest);
-    *out = t;
-    *nout = n;
+    memset(&j, 0, sizeof j);
+    if ((rc = rows_start(&j, r, sel, a)) >= 0 && (rc = calls_one(&j)) >= 0)
+        rc = rows_end(&j, a);
+    ttd_prof_free(j.prof);
+    free(j.rest);
+    *out = j.t;
+    *nout = j.n;
     return rc;
 }
 
@@ -297,17 +331,33 @@ static int copy_rows(const ttdi_aligner *al, ttdi_counts *c)
     return 0;
 }
 
+/* Both runs' rows: the calls-only passes, the only reading, by
+ * ttdi_both (each run's in a thread of its own); the rows the good run's
+ * first, as read one after the other. */
 int ttdi_counts_runs(ttdi_counts *c, const ttdi_aligner *al)
 {
-    int rc = 0;
+    rows_job j[2];
+    int rc = 0, prc[2] = {0, 0};
 
     if (!c)
         return 0;
+    memset(j, 0, sizeof j);
     for (int ri = 0; ri < 2 && rc >= 0; ri++) {
         char *sel = NULL;
         if ((rc = threads_of(al, ri, c, &sel)) >= 0)
-            rc = rows_of(&al->r[ri], sel, c->names, &c->rows[ri], &c->nrows[ri]);
+            rc = rows_start(&j[ri], &al->r[ri], sel, c->names);
         free(sel);
+    }
+    if (rc >= 0)
+        ttdi_both(al->o->jobs != 1, calls_one, &j[0], &j[1], prc);
+    rc = rc < 0 ? rc : prc[0] < 0 ? prc[0] : prc[1];
+    for (int ri = 0; ri < 2; ri++) {
+        if (rc >= 0)
+            rc = rows_end(&j[ri], c->names);
+        c->rows[ri] = j[ri].t;
+        c->nrows[ri] = j[ri].n;
+        ttd_prof_free(j[ri].prof);
+        free(j[ri].rest);
     }
     return rc < 0 ? rc : copy_rows(al, c);
 }

@@ -337,6 +337,8 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
     ttdi_walk wk;
     int rc = ttdi_walk_raw(&wk, p->t, thread);
 
+    if (rc >= 0 && p->calls_only && !p->by_time)
+        rc = ttdi_walk_notimes(&wk);    /* it reads no time */
     if (rc < 0) {
         set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;

@@ -1,13 +1,14 @@
 #!/bin/sh
 # --jobs: the two traces are read by two threads (the default) or one
-# (issue 38: opening, the thread sketches and the call-tree build of each
-# run by a thread of its own; after the split, the timing scans of each
-# run's split thread and the thread order's walks of each run's threads
-# to the split: the bad run and the good in two threads, a pass the unit
-# tests count apart, test_pools, test_races). The reports are the same
-# byte for byte on a pool of look-alike workers (content pairing:
-# sketches) with lock operations (the thread order), identical runs and
-# a bad run either way round, in text, JSON and HTML; an error in
+# (issue 38: opening, the thread sketches, the call-tree build and the
+# count facts' calls-only pass of each run by a thread of its own; after
+# the split, the timing scans of each run's split thread and the thread
+# order's walks of each run's threads to the split: the bad run and the
+# good in two threads, a pass the unit tests count apart, test_pools,
+# test_races). The reports are the same byte for byte on a pool of
+# look-alike workers (content pairing: sketches) with lock operations
+# (the thread order), identical runs and a bad run either way round, in
+# text, JSON and HTML; an error in
 # either trace is the same one line and exit 2 either way; --jobs takes
 # 1 or 2 only.
 set -eu
@@ -31,6 +32,10 @@ for pair in "g0 g1 0" "g0 bad 1" "bad g0 1"; do
     done
 done
 has 'content' "$T/out"
+# the count facts (each run's calls-only pass by a thread of its own) are
+# in what was compared: the bad run's extra reject_line
+run 1 --format json "$T/g0.trc" "$T/bad.trc"
+grep -A2 '"counts": \[' "$T/out" | grep -q '"function": "reject_line"' || fail "no count fact"
 # errors: the good trace's first, one line, exit 2, whatever the jobs
 for pair in "junk.trc g0.trc junk" "g0.trc junk.trc junk" "missing.trc junk.trc missing" \
             "junk.trc missing.trc junk" "g0.trc missing.trc missing"; do
