@@ -581,6 +581,18 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     d->run_i = 0;
 }
 
+void ttfi_scan_run_end(struct dec *d)
+{
+    uint64_t tsc = d->tsc;
+    d->tsc = d->srun_lo;        /* the run's lo, as when it opened */
+    ttfi_lazy_run(d, 0, d->srun_ex, d->srun_q);
+    d->tsc = tsc;
+    d->run_end = NULL;
+    d->srun = 0;
+    d->srun_hi = d->run_hi;
+    d->srun_closed++;
+}
+
 uint64_t ttfi_lazy_w(struct dec *d, uint64_t fn, int ex)
 {
     return gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex));
