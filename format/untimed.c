@@ -45,7 +45,10 @@
  * Error bound, per event: the true time is in [lo, hi], and ttf_event's
  * untimed flag says so. While opening (the scan) untimed EXITs take hi:
  * the ratios are not known yet, and the scan needs only first and last
- * times.
+ * times. (A lazy chunk's runs of untimed events take hi too, but the scan
+ * finds it by decoding on to the record that ends the run, not by a
+ * look-ahead: read_int.h ttfi_scan_untimed; the look-ahead only where the
+ * chunk ends first, ttfi_scan_run_end.)
  *
  * The table maps function addresses to their sums (open addressing, grown
  * at half full); the decoder keeps a small cache of each function's bands
