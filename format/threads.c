@@ -52,8 +52,11 @@ static void pending_take(struct pending *pd, const struct dec *d, uint64_t *firs
  * all the scan needs of them. hit is a local whose address goes nowhere but hot_decode, so
  * the compiler keeps only the fields read here (so SYNC_OPs are not read
  * in line here: ttfi_sync_fast would take its address); values are
- * stepped over, not decoded (the iteration decodes every chunk again). */
-static void scan_events(ttf_trace *t, size_t i)
+ * stepped over, not decoded (the iteration decodes every chunk again).
+ * lazy: the file may have lazy chunks (else no run is ever pending: the
+ * loop without them, for the other files). */
+static inline __attribute__((always_inline)) void scan_loop(ttf_trace *t, size_t i,
+                                                           const int lazy)
 {
     struct titer ti;
     ttf_event ev, hit;
@@ -77,7 +80,7 @@ static void scan_events(ttf_trace *t, size_t i)
         } else {
             break;
         }
-        if (__builtin_expect(untimed | pd.open, 0)) {
+        if (lazy && __builtin_expect(untimed | pd.open, 0)) {
             if (pd.open && ti.d.srun_closed != pd.closed)
                 pending_take(&pd, &ti.d, &first, &last, &lo, &hi);
             if (untimed && ti.d.lazy) {     /* its time: its run's end's */
@@ -94,7 +97,7 @@ static void scan_events(ttf_trace *t, size_t i)
         lo = last < lo ? last : lo;
         hi = last > hi ? last : hi;
     }
-    if (pd.open)                /* closed at the last chunk's end */
+    if (lazy && pd.open)        /* closed at the last chunk's end */
         pending_take(&pd, &ti.d, &first, &last, &lo, &hi);
     struct tthread *th = ti.th;
     th->pub.events = n;
@@ -108,6 +111,14 @@ static void scan_events(ttf_trace *t, size_t i)
     th->last_tsc = last;
     t->ev_min = lo;
     t->ev_max = hi;
+}
+
+static void scan_events(ttf_trace *t, size_t i)
+{
+    if (t->hdr.required_features & TTF_REQ_LAZY)
+        scan_loop(t, i, 1);
+    else
+        scan_loop(t, i, 0);
 }
 
 void ttfi_scan_threads(ttf_trace *t)
