@@ -59,6 +59,7 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->lastfn = 0;
     d->ux = 0;
     d->run_end = NULL;
+    d->srun = 0;
     d->values = (ch->flags & TTF_CHUNK_VALUES) != 0;
     d->xmm = d->values && (ch->flags & TTF_CHUNK_XMM) != 0;
     d->fast = 1;
@@ -504,6 +505,8 @@ static int ext_record(struct dec *d, unsigned tag, ttf_event *ev)
         r = ttfi_meta_record(d, tag, &s);
     } else if ((r = cur_uvar(&s, &dt)) == 0) {
         d->tsc += dt;
+        if (d->scan)
+            ttfi_scan_timed(d);
         if (tag == TTF_R_SYNC)
             r = ttfi_meta_record(d, tag, &s);
         else if (tag == TTF_R_SYNC_OP)
@@ -642,12 +645,17 @@ static void lazy_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t
     d->ptimed = NULL;
     d->ux = ex && !measured;
     if (measured) {
-        if (d->scan && d->lastm)
-            ttfi_lazy_gap(d, ev->addr, ex, v);
+        if (d->scan) {
+            ttfi_scan_timed(d);
+            if (d->lastm)
+                ttfi_lazy_gap(d, ev->addr, ex, v);
+        }
         d->lastm = 1;
     } else {
         uint64_t lo = d->tsc, hi = d->tsc;
-        if (!d->notimes)
+        if (d->scan)
+            ttfi_scan_untimed(d, ex, d->c.p);
+        else if (!d->notimes)
             ev->tsc = ttfi_lazy_at(d, ev->addr, ex, rec, d->c.p, &lo, &hi);
         ev->time_ns = to_ns(d->t, ev->tsc);
         ev->untimed = 1;
@@ -822,6 +830,8 @@ static void chunk_done(struct dec *d, int r)
 {
     struct chunk *ch = d->ch;
     ttf_trace *t = d->scan;
+    if (d->srun)
+        ttfi_scan_run_end(d);
     if (r >= 0) {
         ch->vend = cur_offset(&d->c, d->c.p);
         return;

@@ -216,6 +216,16 @@ struct dec {
     uint32_t run_wt[32];        /* the weights of its first events, in order
                                    (the look-ahead's: not looked up again) */
     uint32_t run_i;             /* the next event's index in run_wt */
+    int srun;                   /* while opening, lazy: a run of untimed
+                                   events is open; they all take its end's
+                                   time (srun_hi), known when a record with
+                                   a time closes it (no look-ahead), or at
+                                   the chunk's end (ttfi_scan_run_end) */
+    int srun_ex;                /* its first event's kind (1 EXIT) */
+    const uint8_t *srun_q;      /* the end of that event's record */
+    uint64_t srun_lo;           /* the running time when it opened */
+    uint64_t srun_hi;           /* the time of the last run closed */
+    uint64_t srun_closed;       /* runs closed so far (threads.c reads it) */
     uint64_t gx_fn[TTF_SLOTS];  /* functions whose lazy gap means are at */
     const uint32_t *gx_w[TTF_SLOTS]; /* gx_w (by function cache slot) */
     uint64_t xr_fn[TTF_SLOTS];  /* functions whose untimed-EXIT ratios are */
@@ -402,6 +412,39 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q);
 /* The mean gap before the untimed event of fn (kind ex) just read, past
  * the run_wt the look-ahead filled (untimed.c). */
 uint64_t ttfi_lazy_w(struct dec *d, uint64_t fn, int ex);
+
+/* While opening, lazy chunks: an untimed event (kind ex, its record
+ * ending at q) joins the open run of untimed events, or opens one. Its
+ * time is the run's end's (FORMAT.md 4.7: while opening an untimed event
+ * takes hi), which threads.c takes once the run is closed: by the next
+ * record with a time (ttfi_scan_timed), else at the chunk's end
+ * (ttfi_scan_run_end). No look-ahead: the decoding finds the end. */
+static inline void ttfi_scan_untimed(struct dec *d, int ex, const uint8_t *q)
+{
+    if (d->srun)
+        return;
+    d->srun = 1;
+    d->srun_ex = ex;
+    d->srun_q = q;
+    d->srun_lo = d->tsc;
+}
+
+/* While opening: a record with a time (d->tsc, its delta added) was read:
+ * it closes the open run, whose events all had that time. */
+static inline void ttfi_scan_timed(struct dec *d)
+{
+    if (!d->srun)
+        return;
+    d->srun = 0;
+    d->srun_hi = d->tsc > d->srun_lo ? d->tsc : d->srun_lo;
+    d->srun_closed++;
+}
+
+/* While opening: the chunk ended (cleanly or at damage) with a run open:
+ * its end by the look-ahead from its first event, the time it had before
+ * (the next chunk's start, or the time of a record beyond damage the
+ * look-ahead steps over: untimed.c). */
+void ttfi_scan_run_end(struct dec *d);
 
 /* Lazy chunks: the time of the untimed hot event of fn (kind ex) at rec,
  * its record ending at q; *lo and *hi its bounds (the last measured time
@@ -680,8 +723,8 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     int xt = d->xtimed, sparse = d->timed && !xt;
     if (__builtin_expect(tag == TTF_T_TIMED || tag == TTF_T_SAMPLE, 0)) {
         /* a sparse chunk's timed EXIT (a SAMPLE's sums are taken while
-           opening, by dec_next) */
-        if (!sparse || (tag == TTF_T_SAMPLE && d->scan) || q >= end ||
+           opening, by dec_next; a lazy chunk learns gaps instead, here) */
+        if (!sparse || (tag == TTF_T_SAMPLE && d->scan && !d->lazy) || q >= end ||
             !(*q >= TTF_T_EXIT_HIT || *q == TTF_T_EXIT_MISS))
             return 0;
         p = q++;
@@ -726,26 +769,31 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
     }
     d->c.p = q;
     d->tsc += dt;
-    uint64_t tsc = d->tsc, hi = 0, lo = d->tsc;
+    uint64_t tsc = d->tsc, hi = tsc, lo = tsc;
     int untimed = is_exit ? sparse : d->ux;
     if (__builtin_expect(d->lazy, 0)) {
         /* v1.7: an untimed event placed in its run; a measured one after
-           a measured one is a gap learnt while opening */
-        if (untimed && d->notimes)
-            hi = tsc;
-        else if (untimed)
-            tsc = ttfi_lazy_at(d, addr, is_exit, p, q, &lo, &hi);
-        else if (d->scan && d->lastm)
-            ttfi_lazy_gap(d, addr, is_exit, dt);
-        d->ux = is_exit && untimed;
-        d->lastm = !untimed;
-        d->lastk = is_exit;
-        d->lastfn = addr;
-    } else if (untimed) {       /* a sparse chunk's EXIT: no time of its own */
-        if (d->notimes)
-            hi = tsc;
-        else
-            tsc = untimed_at(d, addr, p, q, &hi);
+           a measured one is a gap learnt while opening; the scan leaves
+           untimed events to their run's end (ttfi_scan_untimed), and a
+           pass without times needs no more than ux */
+        d->ux = is_exit & untimed;
+        if (!d->notimes) {
+            if (untimed && d->scan) {
+                ttfi_scan_untimed(d, is_exit, q);
+            } else if (untimed) {
+                tsc = ttfi_lazy_at(d, addr, is_exit, p, q, &lo, &hi);
+            } else if (d->scan) {
+                ttfi_scan_timed(d);
+                if (d->lastm)
+                    ttfi_lazy_gap(d, addr, is_exit, dt);
+            }
+            d->lastm = !untimed;
+            d->lastk = is_exit;
+            d->lastfn = addr;
+        }
+    } else if (untimed && !d->notimes) {   /* a sparse chunk's EXIT: no time
+                                               of its own */
+        tsc = untimed_at(d, addr, p, q, &hi);
     }
     ev_fill(ev, is_exit ? TTF_EV_EXIT : TTF_EV_ENTER, d->thread, tsc,
             to_ns(d->t, tsc), clamp_depth(d->depth), (uint64_t)(p - d->buf));

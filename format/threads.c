@@ -25,36 +25,80 @@ static inline uint64_t digest_step(uint64_t h, const ttf_event *ev)
     return (h ^ x) * DIGEST_MUL;
 }
 
+/* The times of a run of untimed events of a lazy chunk (FORMAT.md 4.7),
+ * all its end's while opening: the decoder gives them none (no
+ * look-ahead) and says when their run is closed (ttfi_scan_timed), and
+ * they join the range then; first and last too when the thread's first
+ * event or the last event so far was one of them. */
+struct pending {
+    int open;                   /* untimed events wait for their run's end */
+    int first;                  /* the thread's first event is one */
+    int last;                   /* the last event read is one */
+    uint64_t closed;            /* the decoder's srun_closed when it opened */
+};
+
+static void pending_take(struct pending *pd, const struct dec *d, uint64_t *first,
+                         uint64_t *last, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t h = d->srun_hi;
+    *lo = h < *lo ? h : *lo;
+    *hi = h > *hi ? h : *hi;
+    *first = pd->first ? h : *first;
+    *last = pd->last ? h : *last;
+    pd->open = pd->first = pd->last = 0;
+}
+
 /* Count thread i's events, find their time range and take their digest:
  * all the scan needs of them. hit is a local whose address goes nowhere but hot_decode, so
  * the compiler keeps only the fields read here (so SYNC_OPs are not read
  * in line here: ttfi_sync_fast would take its address); values are
- * stepped over, not decoded (the iteration decodes every chunk again). */
-static void scan_events(ttf_trace *t, size_t i)
+ * stepped over, not decoded (the iteration decodes every chunk again).
+ * lazy: the file may have lazy chunks (else no run is ever pending: the
+ * loop without them, for the other files). */
+static inline __attribute__((always_inline)) void scan_loop(ttf_trace *t, size_t i,
+                                                           const int lazy)
 {
     struct titer ti;
     ttf_event ev, hit;
     uint64_t n = 0, lost = 0, first = 0, last = 0, dg = 0xcbf29ce484222325ull;
-    uint64_t lo = t->ev_min, hi = t->ev_max;
-    int cut = -1;
+    uint64_t lo = t->ev_min, hi = t->ev_max, tsc;
+    struct pending pd = {0};
+    int cut = -1, untimed;
 
     ttfi_titer_init(&ti, t, i, t);
     for (;;) {
         if (hot_decode(&ti.d, &hit, 1, 0)) {
-            last = hit.tsc;
+            tsc = hit.tsc;
+            untimed = hit.untimed;
             dg = digest_step(dg, &hit);
         } else if (ttfi_titer_step(&ti, &ev) == 1) {
-            last = ev.tsc;
+            tsc = ev.tsc;
+            untimed = ev.untimed;
             dg = digest_step(dg, &ev);
             lost += ev.lost_events;
             cut = ev.kind == TTF_EV_CUT && cut < 0 ? ev.code : cut;
         } else {
             break;
         }
+        if (lazy && __builtin_expect(untimed | pd.open, 0)) {
+            if (pd.open && ti.d.srun_closed != pd.closed)
+                pending_take(&pd, &ti.d, &first, &last, &lo, &hi);
+            if (untimed && ti.d.lazy) {     /* its time: its run's end's */
+                if (!pd.open)
+                    pd = (struct pending){1, n == 0, 1, ti.d.srun_closed};
+                pd.last = 1;
+                n++;
+                continue;
+            }
+            pd.last = 0;
+        }
+        last = tsc;
         first = n++ ? first : last;
         lo = last < lo ? last : lo;
         hi = last > hi ? last : hi;
     }
+    if (lazy && pd.open)        /* closed at the last chunk's end */
+        pending_take(&pd, &ti.d, &first, &last, &lo, &hi);
     struct tthread *th = ti.th;
     th->pub.events = n;
     th->pub.digest = n ? dg : 0;
@@ -67,6 +111,14 @@ static void scan_events(ttf_trace *t, size_t i)
     th->last_tsc = last;
     t->ev_min = lo;
     t->ev_max = hi;
+}
+
+static void scan_events(ttf_trace *t, size_t i)
+{
+    if (t->hdr.required_features & TTF_REQ_LAZY)
+        scan_loop(t, i, 1);
+    else
+        scan_loop(t, i, 0);
 }
 
 void ttfi_scan_threads(ttf_trace *t)

@@ -45,7 +45,10 @@
  * Error bound, per event: the true time is in [lo, hi], and ttf_event's
  * untimed flag says so. While opening (the scan) untimed EXITs take hi:
  * the ratios are not known yet, and the scan needs only first and last
- * times.
+ * times. (A lazy chunk's runs of untimed events take hi too, but the scan
+ * finds it by decoding on to the record that ends the run, not by a
+ * look-ahead: read_int.h ttfi_scan_untimed; the look-ahead only where the
+ * chunk ends first, ttfi_scan_run_end.)
  *
  * The table maps function addresses to their sums (open addressing, grown
  * at half full); the decoder keeps a small cache of each function's bands
@@ -579,6 +582,18 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     d->run_acc = first;
     d->run_prev = d->tsc;
     d->run_i = 0;
+}
+
+void ttfi_scan_run_end(struct dec *d)
+{
+    uint64_t tsc = d->tsc;
+    d->tsc = d->srun_lo;        /* the run's lo, as when it opened */
+    ttfi_lazy_run(d, 0, d->srun_ex, d->srun_q);
+    d->tsc = tsc;
+    d->run_end = NULL;
+    d->srun = 0;
+    d->srun_hi = d->run_hi;
+    d->srun_closed++;
 }
 
 uint64_t ttfi_lazy_w(struct dec *d, uint64_t fn, int ex)

@@ -12,7 +12,9 @@
  * general decoder gives, field by field, on a lazy trace of misses, hits,
  * runs and sync records; the hand
  * writer's opts.lazy keeping the rule; the header's version and bit;
- * ttf_iter_skip_times leaving untimed events at their earliest bound.
+ * ttf_iter_skip_times leaving untimed events at their earliest bound;
+ * the open's scan giving untimed events their run's end without the
+ * look-ahead (as a pass with times bounds them; past damage as before).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -366,6 +368,70 @@ static void test_skip_times(void **state)
     skip_times_check(0);
 }
 
+/* The open's scan (threads.c) gives an untimed event its run's end as
+ * time, the late bound a pass with times gives it, without the
+ * look-ahead: it takes the end when the decoding reaches the record that
+ * closes the run, or, at a chunk's end, by the look-ahead as before. So
+ * on drawn lazy traces (runs that end at chunk ends and at the thread's
+ * end among them) the trace's duration is the span of the events' late
+ * bounds and the thread's end the last event's, as a pass with times
+ * reads them. */
+static void scan_bounds_check(uint64_t seed, int n)
+{
+    const char *path = tu_path("scan_bounds.trc");
+    write_drawn(path, 1, seed, n);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_true(ttf_get_summary(tr)->chunks_used > 4);
+    struct evs e = tu_events(tr, 0, 0);
+    uint64_t lo = UINT64_MAX, hi = 0, untimed = 0;
+    for (size_t i = 0; i < e.n; i++) {
+        uint64_t b = ttf_event_late_ns(&e.ev[i]);
+        lo = b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+        untimed += e.ev[i].untimed;
+    }
+    assert_true(untimed > (uint64_t)n / 2);
+    assert_int_equal(ttf_get_summary(tr)->duration_ns, hi - lo);
+    const ttf_thread *th = ttf_get_thread(tr, 0);
+    if (!th->ended)
+        assert_int_equal(th->end_ns, ttf_event_late_ns(&e.ev[e.n - 1]));
+    free(e.ev);
+    ttf_close(tr);
+}
+
+/* ... and where damage cuts a run, the scan takes the end the look-ahead
+ * finds past the damage, as it did: leaf's untimed EXIT and ENTER, an
+ * unknown required record (the decoding stops: damage), then a TIMED
+ * EXIT at 1070 that only the look-ahead sees. The events read are ENTER
+ * main 1010, ENTER leaf 1020, the two untimed (1070) and the LOST at the
+ * damage (1020): the duration is 60, the thread ends at 20. */
+static void test_scan_bounds(void **state)
+{
+    (void)state;
+    scan_bounds_check(4242, 20000);
+    scan_bounds_check(99, 15000);
+    struct tb b;
+    lazy_file(&b, LAZY_FLAGS);
+    enter_miss(&b, MAIN, 0, 10);                /* 1010 */
+    enter_miss(&b, LEAF, MAIN, 10);             /* 1020 */
+    static const uint8_t recs[] = {
+        0xe4,                                   /* EXIT leaf, untimed */
+        0xa4,                                   /* ENTER leaf, untimed */
+        0x15, 1, 0,                             /* unknown required record */
+        0x47, 0xe4, 0x32,                       /* TIMED EXIT leaf, 1070 */
+        0x47, 0xd7, 0x0a,                       /* TIMED EXIT main, 1080 */
+    };
+    tb_raw(&b, recs, sizeof recs);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 1);
+    assert_int_equal(ttf_get_summary(t)->events, 5);
+    assert_int_equal(ttf_get_summary(t)->duration_ns, 60);
+    assert_int_equal(ttf_get_thread(t, 0)->end_ns, 20);
+    ttf_close(t);
+    free(b.buf);
+}
+
 /* The hand writer keeps the rule: an ENTER right after an untimed EXIT
  * drops its time, one after a timed record keeps it; opts.lazy needs
  * sparse. */
@@ -425,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_fast_path),
         cmocka_unit_test(test_writer),
         cmocka_unit_test(test_skip_times),
+        cmocka_unit_test(test_scan_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
