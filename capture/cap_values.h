@@ -50,7 +50,7 @@ extern uintptr_t cap_tramp;
  * latency (rdtsc is slow in VMs) overlaps the bookkeeping. */
 static inline uint64_t clock_now(const struct tstate *t)
 {
-    return t->timed ? cap_tsc() : 0;
+    return t->timed && !t->ux ? cap_tsc() : 0;
 }
 
 /* The same for an EXIT: none with the sparse clock, which reads it in
