@@ -29,7 +29,8 @@
  * call site's prefix when the path table does not predict it (SITE_WAY or
  * SITE_NEW, the site state moved on, as cap_site_prefix; out of line),
  * the tag, the time delta (sparse or every-event clock; none without
- * one), the integer registers' mask and deltas and the SSE registers'
+ * one, nor for the lazy clock's ENTER after an untimed EXIT, ux, whose
+ * rdtsc is skipped: format 1.8), the integer registers' mask and deltas and the SSE registers'
  * record (out of line when one changed), exactly as cap_fentry_fast's
  * put_enter writes them (ttf_put_enter_values_step's tie rule included;
  * tests/e2e/values_fentry.sh checks every value, values_fentry_asm.sh

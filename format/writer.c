@@ -491,6 +491,16 @@ int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
     return put_hot(w, thread, tsc, &h);
 }
 
+int ttf_write_exit_value_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                                uint64_t addr, uint64_t retval, int clock)
+{
+    struct hot h = {addr, 1, NULL, retval, 0, NULL, clock, 0};
+    if (!w || !w->values || !w->sparse || clock < TTF_EXIT_UNTIMED ||
+        clock > TTF_EXIT_SAMPLE)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
+}
+
 int ttf_write_enter_xmm(ttf_writer *w, uint32_t thread, uint64_t tsc,
                         uint64_t addr, const uint64_t regs[TTF_VALUE_REGS],
                         const uint64_t xmm[TTF_XMM_REGS])
