@@ -191,6 +191,7 @@ typedef struct cand {
     int in_lock;            /* ... reads as a lock wrapper (ttdi_lock_wrapper) */
     int in_changed;         /* ... is a function whose machine code changed
                                between the two builds (codediff.c) */
+    uint64_t t0;            /* the time of the kept event before it */
     size_t base;            /* open calls at lo */
     uint64_t anc[ANC];      /* enclosing calls at lo, innermost first:
                                their subtree hashes, once they returned */
@@ -278,6 +279,7 @@ static void cand_start(scan *s, uint64_t i)
     for (; s->started < s->nc && s->c[s->started].lo <= i; s->started++) {
         cand *c = &s->c[s->started];
         c->base = s->nst + s->deep;
+        c->t0 = s->last_ns;
         if (s->nst && !s->deep) {
             const char *in = ttdi_norm_func_at(s->norm, s->st[s->nst - 1].addr, 0,
                                                s->st[s->nst - 1].t);
@@ -907,7 +909,8 @@ static int wait_loop(const cand *c)
  * says how the threads were timed, not what the program did (glib's
  * g_mutex_unlock calling g_mutex_unlock_slowpath in one of two good
  * runs). A lock the program itself took once more is not one: its
- * enclosing call is the program's. */
+ * enclosing call is the program's. The caller also wants another thread
+ * of that run alive at the time (others_alive). */
 static int contended(const cand *c)
 {
     if (c->many || !c->nk || !c->lone || c->empty || !c->in_lock || c->in_changed ||
@@ -917,6 +920,21 @@ static int contended(const cand *c)
         if (!c->k[i].lock)
             return 0;
     return 1;
+}
+
+/* 1: a thread of run t other than th was alive at ns: it had started
+ * and not yet ended. A slow path needs another thread holding or
+ * wanting the lock at that instant; with none there, the lock's other
+ * path is the program's doing (a lock taken twice, a trylock that
+ * failed on its own holder), not timing. */
+static int others_alive(const ttf_trace *t, uint32_t th, uint64_t ns)
+{
+    for (size_t i = 0; i < ttf_thread_count(t); i++) {
+        const ttf_thread *o = ttf_get_thread(t, i);
+        if (i != th && o->start_ns <= ns && (!o->ended || o->end_ns >= ns))
+            return 1;
+    }
+    return 0;
 }
 
 /* 1: the bad thread of p ended its process (it called exit: the END
@@ -1187,7 +1205,8 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
             ix[s][cs[s][j].hunk] = j;
             if (!cs[s][j].empty && !cs[s][j].in_changed && wait_loop(&cs[s][j]))
                 ok[cs[s][j].hunk] |= (uint8_t)(1u << s);
-            else if (!cs[s][j].expected && contended(&cs[s][j]))
+            else if (!cs[s][j].expected && contended(&cs[s][j]) &&
+                     others_alive(al->r[s].t, p->t[s], cs[s][j].t0))
                 p->tim[cs[s][j].hunk] = TTD_TIMING_CONTENDED;
             if (cs[s][j].expected)
                 ix[s][cs[s][j].hunk] = SIZE_MAX;    /* judged, no more */

@@ -98,10 +98,11 @@ extern "C" {
  * one run alone took); ttd_hidden timing (which timing shape a hidden
  * hunk has).
  * 1.21: ttd_options jobs (the two runs read by two threads where each is
- * read alone; 1: one thread). */
+ * read alone; 1: one thread).
+ * 1.21.1: "contended" only while another thread of that run was alive. */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 21
-#define TTD_VERSION_PATCH 0
+#define TTD_VERSION_PATCH 1
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
 

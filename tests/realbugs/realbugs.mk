@@ -5,7 +5,7 @@
 # one mode.
 .PHONY: realbugs
 realbugs: all
-	@CASES="$(CASES)" RB_HALF="$(RB_HALF)" sh tests/realbugs/run.sh $(B)
+	@CASES="$(CASES)" RB_HALF="$(RB_HALF)" RB_REUSE="$(RB_REUSE)" sh tests/realbugs/run.sh $(B)
 
 # `make threadsuite`: passing runs of zstd's threaded tests (Debian source
 # package libzstd) diffed in 10 pairs with one baseline; prints "N of 10

@@ -54,6 +54,7 @@ RB_RUN_TIMEOUT=${RB_RUN_TIMEOUT:-600}
 RB_BUILD_TIMEOUT=${RB_BUILD_TIMEOUT:-1800}
 RB_DIFF_TIMEOUT=${RB_DIFF_TIMEOUT:-900}
 JOBS=${JOBS:-2}
+RB_REUSE=${RB_REUSE:-}              # 1: record only, from the builds already made (reused_build)
 RB_TTDIFF_ARGS=${RB_TTDIFF_ARGS:-}   # more ttdiff options for both diffs (split on blanks),
                                     # e.g. --ignore-call-sites to score the same recordings
                                     # without call-site alignment
@@ -118,6 +119,7 @@ build_side() {
         rb_value_tables "$2" "$d/out"   # (libttfmt's rules, not in the stamp)
         echo "$d/out"; return 0
     fi
+    [ -n "$RB_REUSE" ] && { reused_build "$@"; return; }
     rb_note "$1: building $3 ($2)"
     rm -rf "$d/out"; mkdir -p "$d/out"
     rb_copy_tree "$SRC" "$4" "${PATCHFILE:-/dev/null}" "$d/src" || return 1
@@ -135,6 +137,25 @@ build_side() {
     echo "$d/out"
 }
 
+# reused_build NAME MODE SIDE : RB_REUSE=1, record only: the newest
+# finished build of this side in any build folder's cache (this folder's
+# first), whatever libttcap or the flags were when it was made, never
+# rebuilt; its programs then load this build's libttcap (record() sets
+# LD_LIBRARY_PATH). Another folder's build keeps the string tables it was
+# given (its files are not rewritten); this folder's own gets today's.
+reused_build() {
+    d=$WORK/$1/$2/$3
+    if [ -f "$d/out/.stamp" ]; then
+        rb_value_tables "$2" "$d/out"
+        rb_note "$1: reusing its older build of $3 ($2)"
+        echo "$d/out"; return 0
+    fi
+    o=$(ls -dt "$RB_CACHE"/work/*/"$1/$2/$3"/out/.stamp 2>/dev/null | head -1)
+    [ -n "$o" ] || { rb_note "$1: RB_REUSE: no build of $3 ($2) to reuse"; return 1; }
+    rb_note "$1: reusing ${o%/.stamp} ($3, $2)"
+    echo "${o%/.stamp}"
+}
+
 # record WHICH OUT TRACE : one run (run_good or run_bad) into TRACE, in
 # the folder run/ beside it (every run of a case in the same folder, as a
 # user runs a command twice: a program that reads its working folder or
@@ -143,7 +164,7 @@ record() {
     rd=${3%.trc}.run
     wd=$(dirname "$3")/run
     rm -rf "$rd" "$wd" "$3" "${3%.trc}".trc.*; mkdir -p "$wd"
-    (cd "$wd" && TTCAP_OUT=$3 && export TTCAP_OUT && case_call "$RB_RUN_TIMEOUT" "run_$1" "$2" "$wd") \
+    (cd "$wd" && TTCAP_OUT=$3 && export TTCAP_OUT && { [ -z "$RB_REUSE" ] || { LD_LIBRARY_PATH=$B && export LD_LIBRARY_PATH; }; } && case_call "$RB_RUN_TIMEOUT" "run_$1" "$2" "$wd") \
         >"$rd.log" 2>&1
     rc=$?
     mv "$wd" "$rd"

@@ -840,11 +840,12 @@ static void lock_slow_path_is_contended(void **state)
         "main{ parse{} mutex_lock{ mutex_slowpath{ check{} } } log{} }"};
     char pg[256], pb[256];
     ttd_diff *d;
+    const ttd_result *r;
 
     two_threads(pg, sizeof pg, "main{ parse{} mutex_lock{} log{} }", "work{ mutex_lock{} lex{} }");
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         two_threads(pb, sizeof pb, bad[k], "work{ mutex_lock{} lex{} }");
-        const ttd_result *r = diff(pg, pb, &d);
+        r = diff(pg, pb, &d);
         assert_int_equal(r->diverged, k == 0 ? 0 : 1);
         if (k == 0) {
             assert_int_equal(r->timing_total, 1);
@@ -853,16 +854,28 @@ static void lock_slow_path_is_contended(void **state)
         }
         ttd_free(d);
     }
+    /* the other thread had ended before the slow path: nobody else held
+     * or wanted the lock, so it is the program's doing */
+    static const char *const names[] = {"main", "poller"};
+    dt t;
+    assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, names, 2), 0);
+    assert_int_equal(dt_run(&t, 1, "work{ mutex_lock{} lex{} }"), 0);
+    assert_int_equal(ttf_write_thread_end(t.w, 1, t.now[1] + 10), 0);
+    assert_int_equal(dt_run(&t, 0, "@500000 main{ parse{} mutex_lock{ mutex_slowpath{} } log{} }"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 1);
+    assert_int_equal(r->timing_total, 0);
+    ttd_free(d);
     /* one thread: nothing is timing */
     static const char *const one[] = {"main"};
-    dt t;
     assert_int_equal(dt_open(&t, next_path(pg, sizeof pg), 0, one, 1), 0);
     assert_int_equal(dt_run(&t, 0, "main{ parse{} mutex_lock{} log{} }"), 0);
     assert_int_equal(dt_close(&t, 0), 0);
     assert_int_equal(dt_open(&t, next_path(pb, sizeof pb), 0, one, 1), 0);
     assert_int_equal(dt_run(&t, 0, bad[0]), 0);
     assert_int_equal(dt_close(&t, 0), 0);
-    const ttd_result *r = diff(pg, pb, &d);
+    r = diff(pg, pb, &d);
     assert_int_equal(r->diverged, 1);
     ttd_free(d);
 }
