@@ -442,7 +442,8 @@ static int take_index(uint64_t *c)
 /* The file header of a trace with values: TTF_REQ_VALUES and TTF_REQ_XMM
  * (once), minor version at least 5 (format 1.5: its values chunks carry the SSE
  * registers too), or 6 and TTF_OPT_STRINGS with a string table (format
- * 1.6: STRINGS records, cap_vstr.h); a lazy trace's 7 stays.
+ * 1.6: STRINGS records, cap_vstr.h); a lazy trace's values chunks are
+ * lazy too: TTF_REQ_VLAZY and 8 (format 1.8).
  * Called at the claim of a values chunk and when a thread turns values on
  * (cap_shadow.c). A table that appears later (a library's, found by
  * cap_modules.c) calls cap_values_strings_on: each side looks at the
@@ -451,7 +452,7 @@ static void header_minor(uint8_t *h, uint16_t minor)
 {
     uint16_t *v = (uint16_t *)(void *)(h + TTF_H_VMINOR);
     uint16_t was = __atomic_load_n(v, __ATOMIC_RELAXED);
-    /* never lowered: a lazy trace (1.7) stays 1.7 when values come */
+    /* never lowered: a lazy trace (1.7, 1.8) keeps it when strings come */
     while (was < minor && !__atomic_compare_exchange_n(v, &was, minor, 0, __ATOMIC_RELAXED,
                                                        __ATOMIC_RELAXED))
         ;
@@ -469,11 +470,15 @@ void cap_values_chunk(void)
     if (!h)
         return;
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
-    if (__atomic_load_n(req, __ATOMIC_ACQUIRE) & TTF_REQ_XMM)
+    int vlazy = cap.timed == CAP_CLOCK_LAZY;    /* lazy values chunks: 1.8 */
+    uint32_t want = TTF_REQ_VALUES | TTF_REQ_XMM | (vlazy ? TTF_REQ_VLAZY : 0);
+    if ((__atomic_load_n(req, __ATOMIC_ACQUIRE) & want) == want)
         return;
-    if (!cap_vt_on())
+    if (vlazy)
+        header_minor(h, 8);
+    else if (!cap_vt_on())
         header_minor(h, 5);
-    __atomic_fetch_or(req, TTF_REQ_VALUES | TTF_REQ_XMM, __ATOMIC_SEQ_CST);
+    __atomic_fetch_or(req, want, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&cap_vt.w, __ATOMIC_SEQ_CST))  /* string records may follow */
         header_strings(h);
 }

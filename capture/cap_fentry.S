@@ -29,7 +29,8 @@
  * call site's prefix when the path table does not predict it (SITE_WAY or
  * SITE_NEW, the site state moved on, as cap_site_prefix; out of line),
  * the tag, the time delta (sparse or every-event clock; none without
- * one), the integer registers' mask and deltas and the SSE registers'
+ * one, nor for the lazy clock's ENTER after an untimed EXIT, ux, whose
+ * rdtsc is skipped: format 1.8), the integer registers' mask and deltas and the SSE registers'
  * record (out of line when one changed), exactly as cap_fentry_fast's
  * put_enter writes them (ttf_put_enter_values_step's tie rule included;
  * tests/e2e/values_fentry.sh checks every value, values_fentry_asm.sh
@@ -153,6 +154,8 @@ __fentry__:
         xorl    %edx, %edx              /* (no clock: 0, a delta of 0) */
         cmpb    $0, %fs:CAPL_T_FLAGS+1(%r11)    /* the clock, if any, */
         je      0f                      /* first: its latency overlaps */
+        cmpb    $0, %fs:CAPL_T_UX(%r11) /* (none for the lazy clock's */
+        jne     0f                      /* ENTER after an untimed EXIT) */
         rdtsc
         shlq    $32, %rdx
         orq     %rax, %rdx
@@ -226,14 +229,19 @@ __fentry__:
         testl   %edx, %edx
         jz      5f
         cmpl    $CAPL_TIMED_SPARSE, %edx
-        jne     4f
+        jb      4f                      /* sparse or lazy: */
         movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_enter_count */
         andl    $CAPL_EVAT_MASK, %ecx
         movzwl  %fs:CAPL_T_EV(%r11), %edx
         movw    %dx, %fs:CAPL_T_EVAT(%r11,%rcx,2)
         addl    $1, %edx
         movw    %dx, %fs:CAPL_T_EV(%r11)
+        cmpb    $0, %fs:CAPL_T_UX(%r11) /* lazy: after an untimed EXIT, */
+        jne     .Lfe_untimed            /* no time (format 1.8) */
 4:      movq    64(%rsp), %rcx          /* cap_put_t_at: never negative */
+        testq   %rcx, %rcx
+        jz      .Lfe_late               /* not read at the start (ux was set) */
+.Lfe_lated:
         movl    $0, %edx
         subq    %fs:CAPL_T_TSC(%r11), %rcx
         cmovbq  %rdx, %rcx
@@ -300,6 +308,15 @@ __fentry__:
         .cfi_adjust_cfa_offset -FR
         ret
         .cfi_adjust_cfa_offset FR
+.Lfe_untimed:                           /* the lazy clock's untimed ENTER: */
+        movb    $0, %fs:CAPL_T_UX(%r11) /* ux cleared, no delta */
+        jmp     5b
+.Lfe_late:                              /* ux was set at the start, a signal */
+        rdtsc                           /* handler's records cleared it since: */
+        shlq    $32, %rdx               /* the clock now (rare) */
+        orq     %rax, %rdx
+        movq    %rdx, %rcx
+        jmp     .Lfe_lated
 .Lfe_xmm:                               /* ttf_put_enter_xmm_step */
         movq    %xmm0, FR_X+0(%rsp)
         movq    %xmm1, FR_X+8(%rsp)

@@ -73,7 +73,8 @@ enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_
  * says which ENTERs are untimed. A loop of short calls then reads the
  * clock about once in nine calls, and a SAMPLE or TIMED EXIT times the
  * ENTER after it (the EXIT-to-ENTER gap readers learn from). Values
- * chunks stay sparse (cap_values_ready turns a lazy thread sparse). */
+ * chunks are lazy too (format 1.8, TTF_REQ_VLAZY): cap_values.c's ENTER
+ * and cap_fentry.S skip their early clock read when ux is set. */
 #define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
@@ -442,7 +443,7 @@ static inline void cap_sync_counts(struct tstate *t)
  * that reads the clock is a TIMED prefix at p and the EXIT at p + 1, its
  * tag stored here (the prefix's, committed last, makes them one record);
  * one that does not carries no time. The -finstrument-functions hooks use
- * it, and values mode's EXITs in sparse chunks; values mode's ENTERs read
+ * it, and values mode's EXITs in sparse and lazy chunks; values mode's ENTERs read
  * the clock earlier (cap_values.c). */
 static inline __attribute__((always_inline))
 uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,

@@ -21,6 +21,7 @@
 #define CAPL_T_SINCE 0x28       /* since (u8) */
 #define CAPL_T_EV 0x2a          /* ev (u16) */
 #define CAPL_T_SKIP 0x30        /* skip (u8) */
+#define CAPL_T_UX 0x31          /* ux (u8): the lazy clock's untimed EXIT */
 #define CAPL_T_RNG 0x2c         /* rng (u32) */
 #define CAPL_T_WARM 0x32        /* warm (u16) */
 #define CAPL_T_CACHE 0x38       /* cache[TTF_SLOTS] */
@@ -30,10 +31,13 @@
 #define CAPL_T_VSTRIDE 0x2f0    /* vstride[6] */
 #define CAPL_T_VSTR 0x3a8       /* vstr */
 /* the flags of a thread whose EXIT may take the assembly path: busy 0,
- * timed CAP_CLOCK_SPARSE, vals 1 (state is not looked at); its ENTER:
+ * timed CAP_CLOCK_SPARSE or CAP_CLOCK_LAZY (the timed byte has the bit
+ * CAPL_TIMED_SPARSE; lazy's low bit is its ux at an untimed EXIT), vals 1
+ * (state is not looked at); its ENTER:
  * busy 0, vals 1. Tested byte by byte as the C code stores them (a
  * 32-bit load of a byte just stored waits for the store to retire) */
 #define CAPL_TIMED_SPARSE 2     /* the timed byte (CAPL_T_FLAGS + 1) */
+#define CAPL_TIMED_LAZY 3       /* ... with the lazy clock (format 1.8) */
 #define CAPL_VALS_ON 1          /* the vals byte (CAPL_T_FLAGS + 3) */
 #define CAPL_SITES_LAST 0xa000  /* struct ttf_sites' last; path[] at 0 */
 #define CAPL_SITES_PMASK 4095   /* TTF_SITE_PATHS - 1 */

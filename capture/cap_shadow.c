@@ -88,7 +88,7 @@ static inline __attribute__((always_inline))
 void put_exit(struct tstate *t, uintptr_t fn, uint64_t rax, uint64_t xmm0, uint64_t now)
 {
     uint8_t tag, *p = t->pos, *q;
-    if (t->timed == CAP_CLOCK_SPARSE) {
+    if (t->timed >= CAP_CLOCK_SPARSE) {    /* sparse or lazy */
         q = cap_hot_head(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
     } else {
         q = cap_hot_addr(t, p, fn, TTF_T_EXIT_HIT, TTF_T_EXIT_MISS, &tag);
@@ -159,19 +159,17 @@ int cap_values_ready(struct tstate *t)
         return 0;
     if (t->vals)
         return 1;
-    t->vals = 1;
-    if (t->timed == CAP_CLOCK_LAZY)
-        t->timed = CAP_CLOCK_SPARSE;    /* values chunks are never lazy */
+    t->vals = 1;                /* a lazy thread stays lazy (format 1.8) */
     t->ux = 0;
     if (chunk_has_hot(t)) {
         cap_switch_chunk(t);
     } else {
-        uint16_t f = (uint16_t)(ttf_get_le(t->base + TTF_C_FLAGS, 2) & ~TTF_CHUNK_LAZY);
+        uint16_t f = (uint16_t)ttf_get_le(t->base + TTF_C_FLAGS, 2);
+        cap_values_chunk();     /* the header's bits before the chunk's flag */
         ttf_put_u16(t->base + TTF_C_FLAGS, (uint16_t)(f | TTF_CHUNK_VALUES | TTF_CHUNK_XMM));
         memset(t->vprev, 0, sizeof t->vprev);
         memset(t->vstride, 0, sizeof t->vstride);
         memset(cap_xs_of(t), 0, sizeof(struct cap_xs));
-        cap_values_chunk();
     }
     return cap_room(t, CAP_VHOT_MAX + CAP_VSTR_MAX + 8) != NULL;
 }

@@ -21,7 +21,8 @@
  *
  * The usual EXIT is written here without a call: the top shadow entry is
  * the slot returned from (no tail call on it), the thread has room in a
- * values chunk, is not busy, has the sparse clock, and the function is in
+ * values chunk, is not busy, has the sparse or lazy clock (format 1.8:
+ * an untimed EXIT sets ux, a clock read clears it), and the function is in
  * the chunk's function cache. cap_exit_reads' choice is made here too: an
  * EXIT that reads the clock (a big call, a run of untimed ones, a young
  * thread: TIMED; a sample drawn: SAMPLE; the warm-up and the draw are
@@ -70,13 +71,14 @@ cap_ret_tramp:
         movq    cap_tls@gottpoff(%rip), %r11
         cmpb    $0, %fs:CAPL_T_FLAGS(%r11)      /* the flags byte by byte, */
         jne     .Lc                     /* as they are stored: a wider */
-        cmpb    $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* load would */
-        jne     .Lc                     /* wait for the last hook's store */
+        testb   $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* load would */
+        jz      .Lc                     /* wait for the last hook's store; */
+                                        /* sparse or lazy */
         cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11)
         jne     .Lc
         movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
-        cmpb    $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* read again: */
-        jne     .Lu                     /* a signal handler may have run */
+        testb   $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* read again: */
+        jz      .Lu                     /* a signal handler may have run */
         cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* (and forked) */
         jne     .Lu
         cmpl    $0, cap_on(%rip)
@@ -120,6 +122,9 @@ cap_ret_tramp:
         subb    $1, %fs:CAPL_T_SKIP(%r11)
 .Luntimed:
         addb    $1, %fs:CAPL_T_SINCE(%r11)
+        movzbl  %fs:CAPL_T_FLAGS+1(%r11), %ecx  /* lazy (3): the next */
+        andl    $1, %ecx                /* ENTER goes untimed (ux); */
+        movb    %cl, %fs:CAPL_T_UX(%r11)        /* sparse (2): not */
 .Lvals:
         leaq    (%rax,%rax), %rcx       /* svar rax */
         movq    %rax, %r10
@@ -181,6 +186,7 @@ cap_ret_tramp:
         cmovbq  %r10, %rcx
         addq    %rcx, %fs:CAPL_T_TSC(%r11)
         movb    $0, %fs:CAPL_T_SINCE(%r11)
+        movb    $0, %fs:CAPL_T_UX(%r11) /* a clock read: ux cleared */
         addq    $1, %r9
         PUT_UVAR %rcx, %ecx, %cl, %r9, %r10d, %r10b
         jmp     .Lvals

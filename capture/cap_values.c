@@ -84,6 +84,9 @@ LAYOUT(sizeof(((struct tstate *)0)->vstride), 6 * 8);
 LAYOUT(sizeof(((struct tstate *)0)->tsc), 8);
 LAYOUT(offsetof(struct tstate, timed), CAPL_T_FLAGS + 1);
 LAYOUT(CAP_CLOCK_SPARSE, CAPL_TIMED_SPARSE);
+LAYOUT(CAP_CLOCK_LAZY, CAPL_TIMED_LAZY);
+LAYOUT(offsetof(struct tstate, ux), CAPL_T_UX);
+LAYOUT(sizeof(((struct tstate *)0)->ux), 1);
 LAYOUT(CAP_CLOCK_NONE, 0);
 LAYOUT(offsetof(struct ttf_sites, path), 0);
 LAYOUT(offsetof(struct ttf_sites, last), CAPL_SITES_LAST);
@@ -159,10 +162,12 @@ void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
                   uint64_t now, uint8_t *tag)
 {
     uint8_t *q = cap_hot_addr(t, e, fn, TTF_T_ENTER_HIT, TTF_T_ENTER_MISS, tag);
-    if (t->timed == CAP_CLOCK_SPARSE)
+    if (t->timed >= CAP_CLOCK_SPARSE)
         cap_enter_count(t);
-    if (t->timed)
-        q = cap_put_t_at(t, q, now);
+    if (t->ux)
+        t->ux = 0;              /* lazy (1.8): after an untimed EXIT, no time */
+    else if (t->timed)          /* (not read yet if ux was set at the start) */
+        q = cap_put_t_at(t, q, now ? now : cap_tsc());
     t->pos = ttf_put_enter_xmm_step(ttf_put_enter_values_step(q, r, t->vprev, t->vstride),
                                     q, r + CAP_REG_XMM, cap_xs_of(t)->x);
 }

@@ -47,10 +47,11 @@ extern __thread struct shadow cap_sh __attribute__((tls_model("initial-exec")));
 extern uintptr_t cap_tramp;
 
 /* The clock for a record, read by the fast paths first thing so that its
- * latency (rdtsc is slow in VMs) overlaps the bookkeeping. */
+ * latency (rdtsc is slow in VMs) overlaps the bookkeeping; not for an
+ * ENTER the lazy clock leaves untimed (ux: after an untimed EXIT). */
 static inline uint64_t clock_now(const struct tstate *t)
 {
-    return t->timed ? cap_tsc() : 0;
+    return t->timed && !t->ux ? cap_tsc() : 0;
 }
 
 /* The same for an EXIT: none with the sparse clock, which reads it in

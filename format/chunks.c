@@ -69,13 +69,14 @@ static void scan_slot(ttf_trace *t, uint64_t i)
                                         : "no values");
         goto bad;
     }
-    if ((f[3] & TTF_CHUNK_LAZY) && (!(t->hdr.required_features & TTF_REQ_LAZY) ||
-                                    (f[3] & TTF_CHUNK_VALUES) ||
+    /* lazy with values: format 1.8 only (TTF_REQ_VLAZY) */
+    int vlazy_bad = (f[3] & TTF_CHUNK_VALUES) && !(t->hdr.required_features & TTF_REQ_VLAZY);
+    if ((f[3] & TTF_CHUNK_LAZY) && (!(t->hdr.required_features & TTF_REQ_LAZY) || vlazy_bad ||
                                     !(f[3] & TTF_CHUNK_SPARSE) || !(f[3] & TTF_CHUNK_TIMED))) {
         CORRUPT(&c, "chunk is lazy but %s",
                 !(t->hdr.required_features & TTF_REQ_LAZY) ? "the header lacks the lazy feature"
-                : (f[3] & TTF_CHUNK_VALUES)                 ? "carries values"
-                                                            : "not sparse");
+                : vlazy_bad ? "carries values (the header lacks the lazy-values feature)"
+                            : "not sparse");
         goto bad;
     }
     struct chunk *ch = PUSH(t, chunks);

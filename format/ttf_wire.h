@@ -69,8 +69,8 @@
  *                TTF_CHUNK_VALUES: hot events carry values, see below;
  *                TTF_CHUNK_SPARSE (v1.4, with TIMED): only the EXITs
  *                after a TIMED prefix carry a time delta;
- *                TTF_CHUNK_LAZY (v1.7, with SPARSE, not VALUES): the
- *                ENTERs too)
+ *                TTF_CHUNK_LAZY (v1.7, with SPARSE; with VALUES only
+ *                in v1.8 files, TTF_REQ_VLAZY): the ENTERs too)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -197,7 +197,7 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 7   /* newest minor written; a file says
+#define TTF_VERSION_MINOR_WIRE 8   /* newest minor written; a file says
                                       the minor of the newest feature it
                                       uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
@@ -286,7 +286,9 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
 #define TTF_REQ_XMM 0x10u        /* v1.5: values chunks may carry SSE registers */
 #define TTF_REQ_LAZY 0x20u       /* v1.7: chunks may be TTF_CHUNK_LAZY (ENTERs
                                     too carry a time only after a TIMED prefix) */
-#define TTF_REQ_KNOWN 0x3fu
+#define TTF_REQ_VLAZY 0x40u      /* v1.8: lazy chunks may carry values (a
+                                    TTF_CHUNK_LAZY chunk with TTF_CHUNK_VALUES) */
+#define TTF_REQ_KNOWN 0x7fu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -317,9 +319,10 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
                                     after a TIMED prefix */
 #define TTF_CHUNK_XMM 0x8u       /* with VALUES: ENTER/EXIT carry SSE registers
                                     too (v1.5, file has TTF_REQ_XMM) */
-#define TTF_CHUNK_LAZY 0x10u     /* v1.7, with SPARSE, never with VALUES, file
-                                    has TTF_REQ_LAZY: ENTERs too carry a time
-                                    only after a TIMED prefix */
+#define TTF_CHUNK_LAZY 0x10u     /* v1.7, with SPARSE, file has TTF_REQ_LAZY
+                                    (with VALUES only since v1.8, file has
+                                    TTF_REQ_VLAZY too): an ENTER right after
+                                    an untimed EXIT carries no time */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -767,7 +770,8 @@ static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_LAZY) ? 7
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_VLAZY) ? 8
+                                  : (required & TTF_REQ_LAZY) ? 7
                                   : (opt_features & TTF_OPT_STRINGS) ? 6
                                   : (required & TTF_REQ_XMM) ? 5
                                   : (required & TTF_REQ_SPARSE) ? 4

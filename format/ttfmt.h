@@ -121,9 +121,11 @@ extern "C" {
  * early_ns and ttf_event_early_ns (an untimed ENTER or EXIT lies between
  * early_ns and late_ns); ttf_writer_opts lazy.
  * 2.27.0: ttf_iter_skip_times (untimed events not placed: faster on
- * sparse and lazy traces for passes that read no times, issue 38). */
+ * sparse and lazy traces for passes that read no times, issue 38).
+ * 2.28.0: lazy values chunks (format 1.8, TTF_REQ_VLAZY, FORMAT.md 4.7);
+ * ttf_writer_opts lazy with values; ttf_write_exit_value_sparse. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 27
+#define TTF_VERSION_MINOR 28
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -723,10 +725,11 @@ typedef struct ttf_writer_opts {
                                    carry a time only when TIMED or SAMPLE
                                    (ttf_write_exit_sparse; every other EXIT
                                    is TIMED) */
-    int lazy;                   /* with sparse, without values: a format 1.7
-                                   trace of the lazy clock (TTF_REQ_LAZY):
-                                   an ENTER right after an untimed EXIT
-                                   carries no time (its tsc is dropped) */
+    int lazy;                   /* with sparse: a format 1.7 trace of the
+                                   lazy clock (TTF_REQ_LAZY): an ENTER right
+                                   after an untimed EXIT carries no time (its
+                                   tsc is dropped); with values too, format
+                                   1.8 (TTF_REQ_VLAZY) */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */
@@ -775,6 +778,11 @@ enum { TTF_EXIT_UNTIMED = 0, TTF_EXIT_TIMED = 1, TTF_EXIT_SAMPLE = 2 };
  * Errors as ttf_write_enter. */
 int ttf_write_exit_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
                           uint64_t addr, int clock);
+/* The same with the return value, for a writer opened with opts.values
+ * and opts.sparse (TT_EINVAL otherwise). With opts.lazy too (format 1.8,
+ * TTF_REQ_VLAZY) the ENTER after an untimed one goes untimed. */
+int ttf_write_exit_value_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                                uint64_t addr, uint64_t retval, int clock);
 /* An ENTER with its call site (format 1.2): call_site is the return address
  * in the caller, as libttcap records it; 0 = not recorded (the same as
  * ttf_write_enter). A non-zero site makes the trace a sites trace

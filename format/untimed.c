@@ -486,6 +486,15 @@ static uint64_t run_fn(const struct dec *d, unsigned slot, const uint64_t *ova,
     return d->cache[slot];
 }
 
+/* A lazy values chunk (format 1.8): the values after an untimed ENTER or
+ * EXIT's address, stepped over (0: damaged or cut). Its own path, out of
+ * line: lazy chunks without values never come here. */
+static __attribute__((noinline)) int run_values_skip(const struct dec *d, const uint8_t **p,
+                                                     const uint8_t *end, unsigned x)
+{
+    return values_skip_fast(d, p, end, (int)x);
+}
+
 /* A new run of untimed events, from the one of fn (kind ex) whose record
  * ends at q: its end (the next measured time of the chunk: a prefixed
  * ENTER or EXIT, an extended record with a time; else the thread's next
@@ -535,6 +544,8 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             pk = x;
             pf = a;
             ux = x && !timed;
+            if (!timed && d->values && !run_values_skip(d, &p, end, x))
+                break;          /* damage */
             if (!timed)
                 continue;
             found = peek_uvar(&p, end, &dt);

@@ -28,7 +28,8 @@
  * libttcap (the golden file sparse.trc). A lazy writer (opts.lazy,
  * format 1.7) also flags its chunks LAZY and keeps the format's rule: an
  * ENTER right after an untimed EXIT (no timed record between) carries no
- * delta, its tsc dropped (the golden file lazy.trc).
+ * delta, its tsc dropped (the golden file lazy.trc); with values too
+ * (format 1.8, TTF_REQ_VLAZY), whose ENTERs keep their values.
  * Stage 0 base of format/STAGES.
  */
 #include <errno.h>
@@ -147,7 +148,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
                               (w->sites ? TTF_REQ_SITES : 0) |
                               (w->xmm ? TTF_REQ_XMM : 0) |
                               (w->sparse ? TTF_REQ_SPARSE : 0) |
-                              (w->lazy ? TTF_REQ_LAZY : 0),
+                              (w->lazy ? TTF_REQ_LAZY : 0) |
+                              (w->lazy && w->values ? TTF_REQ_VLAZY : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
                        (w->sync ? TTF_OPT_SYNC : 0) |
@@ -196,7 +198,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->xmm = w->values && o.xmm != 0;
     w->sites = o.sites != 0;
     w->sparse = w->timed && o.sparse != 0;
-    w->lazy = w->sparse && !w->values && o.lazy != 0;
+    w->lazy = w->sparse && o.lazy != 0;  /* with values: format 1.8 */
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
     w->chaos = o.chaos;
@@ -485,6 +487,16 @@ int ttf_write_exit_value(ttf_writer *w, uint32_t thread, uint64_t tsc,
 {
     struct hot h = {addr, 1, NULL, retval, 0, NULL, TTF_EXIT_TIMED, 0};
     if (!w || !w->values)
+        return TT_EINVAL;
+    return put_hot(w, thread, tsc, &h);
+}
+
+int ttf_write_exit_value_sparse(ttf_writer *w, uint32_t thread, uint64_t tsc,
+                                uint64_t addr, uint64_t retval, int clock)
+{
+    struct hot h = {addr, 1, NULL, retval, 0, NULL, clock, 0};
+    if (!w || !w->values || !w->sparse || clock < TTF_EXIT_UNTIMED ||
+        clock > TTF_EXIT_SAMPLE)
         return TT_EINVAL;
     return put_hot(w, thread, tsc, &h);
 }

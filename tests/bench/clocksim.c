@@ -15,6 +15,9 @@
  *               times the ENTER after it: that gap is measured);
  *   after-exit+pairs  the same, and 1 in 32 of those ENTERs is
  *               sampled instead, timing the event after it too;
+ *   after-untimed  as after-exit, but an ENTER right after an untimed
+ *               ENTER goes untimed too (a descent keeps the run going;
+ *               the run cap still counts EXITs only: issue 38's chain);
  *   enters K    an ENTER after an untimed EXIT goes untimed while fewer
  *               than K events in a row did;
  *   any K       any hot event goes untimed while fewer than K in a row
@@ -153,6 +156,8 @@ static void decide(const struct policy *p, const struct thr *t, uint8_t *m)
                 cand = w.run > 0 && w.run < p->k && i > 0 && t->e[i - 1].kind == K_EXIT && !m[i - 1];
             else if (p->mode == 2)
                 cand = w.run < p->k && w.warm >= WARM;
+            else if (p->mode == 5)  /* after-untimed: an untimed ENTER too */
+                cand = i > 0 && t->e[i - 1].kind != K_OTHER && !m[i - 1] && w.warm >= WARM;
             else if (p->mode >= 3)
                 cand = i > 0 && t->e[i - 1].kind == K_EXIT && !m[i - 1] && w.warm >= WARM;
             if (p->mode == 4 && cand && draw(&w)) {
@@ -403,6 +408,7 @@ int main(int argc, char **argv)
 
     struct policy pol[] = {
         { "exits (default 1.4)", 0, 0 }, { "after-exit", 3, 0 }, { "after-exit+pairs", 4, 0 },
+        { "after-untimed", 5, 0 },
         { "enters K=4", 1, 4 }, { "enters K=8", 1, 8 },
         { "any K=3", 2, 3 }, { "any K=4", 2, 4 }, { "any K=7", 2, 7 },
     };

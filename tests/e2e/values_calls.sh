@@ -12,9 +12,9 @@ for prog in val_calls val_calls_clang; do
     rec $prog.trc "$F/$prog"
     has 'add=5 neg=-7 lookup=null,set pair=40,41 fmix=4.75 ldmul=7.5 vsum=7 tail=10' $prog.trc.out
     "$BD/ttdump" "$T/$prog.trc" > hdr 2>&1 || fail "ttdump header"
-    # the lazy clock is the default (1.7); values chunks are sparse ones
-    has 'version: *1\.7' hdr
-    has 'required features: 0x3f (events-v1, values, sites, sparse, xmm, lazy)' hdr
+    # the lazy clock is the default; values chunks are lazy ones too (1.8)
+    has 'version: *1\.8' hdr
+    has 'required features: 0x7f (events-v1, values, sites, sparse, xmm, lazy, lazy-values)' hdr
     # the registers as recorded (a 16-byte struct result is rax)
     "$BD/ttdump" -n --raw-values --color never "$T/$prog.trc" |
         sed -E 's/^ *~?\+[0-9.]+[a-z]+ //' > raw || fail "ttdump --raw-values"

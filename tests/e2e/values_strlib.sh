@@ -37,8 +37,9 @@ ev g.trc
 has '^    > lib_match(1, "cc")$' g.trc.ev
 count '^      > plug_match(1, "cc")$' g.trc.ev 2
 "$BD/ttdump" g.trc > g.head
-# 1.7: the lazy clock is the default (a lazy trace's minor stays when values come)
-has '^  version: *1[.]7$' g.head
+# 1.8: the lazy clock is the default, values chunks lazy too (the minor
+# stays when strings come)
+has '^  version: *1[.]8$' g.head
 has 'optional features: .*strings' g.head
 
 # the pair "cc" / "cx": the cause is the library function's string

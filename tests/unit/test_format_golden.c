@@ -135,8 +135,9 @@ static void model_build(struct model *m, const struct gop *g)
             x.call_site = g->b; golden_regs(g->s1, x.regs); (*d)++; break;
         case G_VEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = 1; x.ret = g->b;
             (*d)--; break;
-        case G_UEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.untimed = 1; (*d)--; break;
-        case G_SEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; (*d)--; break;
+        case G_UEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.untimed = 1; x.vals = vals;
+            x.ret = vals ? g->b : 0; (*d)--; break;
+        case G_SEXIT: x.kind = TTF_EV_EXIT; x.addr = g->a; x.vals = vals; (*d)--; break;
         case G_XENTER: x.kind = TTF_EV_ENTER; x.addr = g->a; x.vals = x.xm = 1;
             golden_regs(g->s1, x.regs); golden_nums(g->s2, x.xmm, TTF_XMM_REGS);
             (*d)++; break;
@@ -549,6 +550,38 @@ static void test_lazy(void **state)
     ttf_close(t);
 }
 
+/* vlazy.trc (format 1.8): header, then every event and value against
+ * the script, the untimed ENTERs (their values kept) and EXITs inside
+ * their bounds, placed in order. */
+static void test_vlazy(void **state)
+{
+    (void)state;
+    ttf_trace *t = open_golden("vlazy.trc");
+    struct model *m = malloc(sizeof *m);
+    model_build(m, golden_vlazy);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, 8);
+    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_SPARSE |
+                                               TTF_REQ_XMM | TTF_REQ_LAZY | TTF_REQ_VLAZY);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    struct evs e = tu_events(t, 0, 0);
+    size_t untimed_enters = 0;
+    for (size_t i = 1; i < e.n; i++) {
+        assert_true(e.ev[i].tsc >= e.ev[i - 1].tsc);
+        untimed_enters += (size_t)(e.ev[i].untimed && e.ev[i].kind == TTF_EV_ENTER);
+    }
+    assert_true(e.ev[4].untimed && e.ev[4].kind == TTF_EV_ENTER);
+    assert_int_equal(e.ev[4].argregs[0], 4);
+    assert_true(untimed_enters > 1000);
+    free(e.ev);
+    free(m);
+    ttf_close(t);
+}
+
 /* xmm.trc (format 1.5): header, then every register against the script. */
 static void test_xmm(void **state)
 {
@@ -682,7 +715,7 @@ static void test_same_bytes(void **state)
     } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed},
                  {"values.trc", golden_values}, {"sites.trc", golden_sites},
                  {"sparse.trc", golden_sparse}, {"xmm.trc", golden_xmm},
-                 {"lazy.trc", golden_lazy}};
+                 {"lazy.trc", golden_lazy}, {"vlazy.trc", golden_vlazy}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *path = tu_path(files[i].name);
         size_t n1, n2;
@@ -721,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_sparse),
         cmocka_unit_test(test_xmm),
         cmocka_unit_test(test_lazy),
+        cmocka_unit_test(test_vlazy),
         cmocka_unit_test(test_skip_values),
         cmocka_unit_test(test_same_bytes),
     };
