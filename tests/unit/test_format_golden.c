@@ -522,64 +522,60 @@ static void test_sparse(void **state)
     ttf_close(t);
 }
 
-/* lazy.trc (format 1.7): header, then every event against the script,
- * the untimed ENTERs and EXITs inside their bounds, placed in order. */
+/* A lazy golden file: header (format 1.minor, required features req),
+ * then every event (and value) against script g, times never going back;
+ * returns its events and counts the untimed ENTERs into *untimed. */
+static struct evs lazy_golden(const char *file, const struct gop *g, unsigned minor,
+                              uint64_t req, size_t *untimed)
+{
+    ttf_trace *t = open_golden(file);
+    struct model *m = malloc(sizeof *m);
+    model_build(m, g);
+    const ttf_header *h = ttf_get_header(t);
+    assert_int_equal(h->version_minor, minor);
+    assert_int_equal(h->required_features, req);
+    const ttf_summary *s = ttf_get_summary(t);
+    assert_int_equal(s->closed, 1);
+    assert_int_equal(s->chunks_damaged, 0);
+    assert_int_equal(ttf_notice_count(t), 0);
+    check_model(t, m);
+    struct evs e = tu_events(t, 0, 0);
+    *untimed = 0;
+    for (size_t i = 1; i < e.n; i++) {
+        assert_true(e.ev[i].tsc >= e.ev[i - 1].tsc);
+        *untimed += (size_t)(e.ev[i].untimed && e.ev[i].kind == TTF_EV_ENTER);
+    }
+    free(m);
+    ttf_close(t);
+    return e;
+}
+
+/* lazy.trc (format 1.7): the untimed ENTERs and EXITs inside their
+ * bounds, placed in order. */
 static void test_lazy(void **state)
 {
     (void)state;
-    ttf_trace *t = open_golden("lazy.trc");
-    struct model *m = malloc(sizeof *m);
-    model_build(m, golden_lazy);
-    const ttf_header *h = ttf_get_header(t);
-    assert_int_equal(h->version_minor, 7);
-    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY);
-    const ttf_summary *s = ttf_get_summary(t);
-    assert_int_equal(s->closed, 1);
-    assert_int_equal(s->chunks_damaged, 0);
-    assert_int_equal(ttf_notice_count(t), 0);
-    check_model(t, m);
-    struct evs e = tu_events(t, 0, 0);
-    size_t untimed_enters = 0;
-    for (size_t i = 1; i < e.n; i++) {
-        assert_true(e.ev[i].tsc >= e.ev[i - 1].tsc);
-        untimed_enters += (size_t)(e.ev[i].untimed && e.ev[i].kind == TTF_EV_ENTER);
-    }
-    assert_true(untimed_enters > 1000); /* most of the loop's ENTERs */
+    size_t untimed;
+    struct evs e = lazy_golden("lazy.trc", golden_lazy, 7,
+                               TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY, &untimed);
+    assert_true(untimed > 1000); /* most of the loop's ENTERs */
     free(e.ev);
-    free(m);
-    ttf_close(t);
 }
 
-/* vlazy.trc (format 1.8): header, then every event and value against
- * the script, the untimed ENTERs (their values kept) and EXITs inside
- * their bounds, placed in order. */
+/* vlazy.trc (format 1.8): the same with values, the untimed ENTERs'
+ * values kept. */
 static void test_vlazy(void **state)
 {
     (void)state;
-    ttf_trace *t = open_golden("vlazy.trc");
-    struct model *m = malloc(sizeof *m);
-    model_build(m, golden_vlazy);
-    const ttf_header *h = ttf_get_header(t);
-    assert_int_equal(h->version_minor, 8);
-    assert_int_equal(h->required_features, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_SPARSE |
-                                               TTF_REQ_XMM | TTF_REQ_LAZY | TTF_REQ_VLAZY);
-    const ttf_summary *s = ttf_get_summary(t);
-    assert_int_equal(s->closed, 1);
-    assert_int_equal(s->chunks_damaged, 0);
-    assert_int_equal(ttf_notice_count(t), 0);
-    check_model(t, m);
-    struct evs e = tu_events(t, 0, 0);
-    size_t untimed_enters = 0;
-    for (size_t i = 1; i < e.n; i++) {
-        assert_true(e.ev[i].tsc >= e.ev[i - 1].tsc);
-        untimed_enters += (size_t)(e.ev[i].untimed && e.ev[i].kind == TTF_EV_ENTER);
-    }
+    size_t untimed;
+    struct evs e = lazy_golden("vlazy.trc", golden_vlazy, 8,
+                               TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | TTF_REQ_SPARSE |
+                                   TTF_REQ_XMM | TTF_REQ_LAZY | TTF_REQ_VLAZY,
+                               &untimed);
     assert_true(e.ev[4].untimed && e.ev[4].kind == TTF_EV_ENTER);
     assert_int_equal(e.ev[4].argregs[0], 4);
-    assert_true(untimed_enters > 1000);
+    assert_true(untimed > 1000);
     free(e.ev);
-    free(m);
-    ttf_close(t);
 }
 
 /* xmm.trc (format 1.5): header, then every register against the script. */
