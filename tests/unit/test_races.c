@@ -1623,7 +1623,7 @@ static void test_interleave_marks(void **state)
             ttf_trace *t = NULL;
             assert_int_equal(ttf_open(path_of(r ? "ilm-bad.trc" : "ilm-good.trc"), &t, NULL), 0);
             run_state(&rs[r], t);
-            in[r] = (ttdi_ilv_run){&rs[r], pairs, NULL, splits[s]};
+            in[r] = (ttdi_ilv_run){&rs[r], pairs, NULL, splits[s], 0};
         }
         uint64_t pre[4], from;
         last_two(&rs[1], 1, 1200, 0, pre, &from);   /* a run walk to 1200: marks */
