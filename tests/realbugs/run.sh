@@ -115,7 +115,9 @@ case_call() {
 # redone only when its stamp changed; prints its out folder
 build_side() {
     d=$WORK/$1/$2/$3
-    if [ "$(cat "$d/out/.stamp" 2>/dev/null)" = "$STAMP" ]; then
+    # RB_REUSE: this folder's own build, whatever its stamp, else another's
+    if [ "$(cat "$d/out/.stamp" 2>/dev/null)" = "$STAMP" ] ||
+            { [ -n "$RB_REUSE" ] && [ -f "$d/out/.stamp" ]; }; then
         rb_value_tables "$2" "$d/out"   # (libttfmt's rules, not in the stamp)
         echo "$d/out"; return 0
     fi
@@ -137,19 +139,14 @@ build_side() {
     echo "$d/out"
 }
 
-# reused_build NAME MODE SIDE : RB_REUSE=1, record only: the newest
-# finished build of this side in any build folder's cache (this folder's
-# first), whatever libttcap or the flags were when it was made, never
-# rebuilt; its programs then load this build's libttcap (record() sets
-# LD_LIBRARY_PATH). Another folder's build keeps the string tables it was
-# given (its files are not rewritten); this folder's own gets today's.
+# reused_build NAME MODE SIDE : RB_REUSE=1, record only, and this build
+# folder has no build of this side (build_side takes its own, whatever
+# its stamp): the newest finished one in any other folder's cache,
+# whatever libttcap or the flags were when it was made, never rebuilt;
+# its programs then load this build's libttcap (record() sets
+# LD_LIBRARY_PATH). It keeps the string tables it was given (another
+# folder's files are not rewritten).
 reused_build() {
-    d=$WORK/$1/$2/$3
-    if [ -f "$d/out/.stamp" ]; then
-        rb_value_tables "$2" "$d/out"
-        rb_note "$1: reusing its older build of $3 ($2)"
-        echo "$d/out"; return 0
-    fi
     o=$(ls -dt "$RB_CACHE"/work/*/"$1/$2/$3"/out/.stamp 2>/dev/null | head -1)
     [ -n "$o" ] || { rb_note "$1: RB_REUSE: no build of $3 ($2) to reuse"; return 1; }
     rb_note "$1: reusing ${o%/.stamp} ($3, $2)"
