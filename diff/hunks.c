@@ -140,6 +140,17 @@ static uint64_t start_of(const ttdi_in *in, int ri, uint32_t th)
     return t ? t->start_ns : 0;
 }
 
+/* Hunk h's time bounds from its bad event ev: ev's own when the walk read
+ * it (an estimate between them when it was not measured), else the time
+ * it stands at (the thread's start) both. */
+static void bounds(const ttd_event *ev, ttd_hunk_info *h)
+{
+    int read = ev->early_ns <= ev->time_ns && ev->time_ns <= ev->late_ns && ev->late_ns;
+
+    h->early_ns = read ? ev->early_ns : ev->time_ns;
+    h->late_ns = read ? ev->late_ns : ev->time_ns;
+}
+
 /* Resolve hunks sel[0..m) of pair pi into hs[0..m), and where each split
  * lies into pr[0..m): the same walk reads the key event before it. */
 static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t m,
@@ -192,11 +203,12 @@ static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t 
     for (size_t k = 0; k < m; k++) {
         uint64_t cut = cut_time(in, p, &p->h[sel[k]], &ev[3 * k]);
         hs[k].time_ns = ev[3 * k + 1].time_ns;
+        bounds(&ev[3 * k + 1], &hs[k]);
         hs[k].good_time_ns = ev[3 * k].time_ns;
         ttdi_sites_trim_pair(hs[k].good_first ? &ev[3 * k] : NULL,
                              hs[k].bad_first ? &ev[3 * k + 1] : NULL);
         if (cut > hs[k].time_ns)
-            hs[k].time_ns = cut;
+            hs[k].time_ns = hs[k].early_ns = hs[k].late_ns = cut;
         pr[k] = (ttdi_prev){pi, {hs[k].good_index, hs[k].bad_index},
                             {pv[2 * k].time_ns, pv[2 * k + 1].time_ns}};
     }

@@ -37,6 +37,17 @@
  * reaches the second, or the runs have no SYNC_OP records, the clock
  * order stands.
  *
+ * The clock order itself first (issue 33): on a lazy-clock trace an
+ * untimed split has only bounds, the thread's measured times before and
+ * after it, and its time is an estimate between them. Before the rule
+ * above, the first divergence's bounds are set against each other pair's
+ * first divergence's: when they overlap, which came first is not known
+ * from the clock, nor from the sync operations (measured records: one
+ * that orders two splits leaves their bounds apart), and the thread the
+ * bad run failed in (crashed, else ended the process) goes first, else
+ * the estimates' order stands; the first divergence says which
+ * (ttd_hunk_info.clock_order) and the reports say the order is unknown.
+ *
  * The same test says when two runs that ended alike differ only by the
  * threads' progress (ttdi_order_progress): both closed with one exit
  * status, no crash, no failure known, and every pair that diverged went
@@ -545,7 +556,88 @@ static int64_t independent(const ttdi_in *in, const ttdi_resolved *r, const size
     return 0;
 }
 
-int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
+/* ---- the clock's bounds -------------------------------------------------- */
+
+/* 1 if the times of a and b overlap: either may have come first. */
+static int overlap(const ttd_hunk_info *a, const ttd_hunk_info *b)
+{
+    return !(a->late_ns < b->early_ns || b->late_ns < a->early_ns);
+}
+
+/* The bad run's thread where it failed: the one that crashed, else the
+ * one that ended the process; -1 if unknown. */
+static int64_t symptom_thread(const ttdi_in *in)
+{
+    const ttf_process *pr = ttf_get_process(in->r[TTD_BAD].t);
+
+    if (in->r[TTD_BAD].crash_thread >= 0)
+        return in->r[TTD_BAD].crash_thread;
+    return pr ? pr->exit_thread : -1;
+}
+
+/* A copy of r's hunks with hunks[i] put first, into out. */
+static ttd_hunk_info *put_first(const ttdi_in *in, const ttdi_resolved *r, size_t i,
+                                ttdi_resolved *out)
+{
+    ttd_hunk_info *hs = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *hs);
+
+    if (!hs)
+        return NULL;
+    memcpy(hs, r->hunks, r->nhunks * sizeof *hs);
+    ttd_hunk_info first = hs[i];
+    memmove(hs + 1, hs, i * sizeof *hs);
+    hs[0] = first;
+    out->hunks = hs;
+    return hs;
+}
+
+/* The first divergence by the clock's bounds (issue 33). Hunks are sorted
+ * by the bad run's time, which on a lazy-clock trace is an estimate
+ * between two measured times. Another pair's first divergence whose
+ * bounds overlap the first's may have come before it: the order between
+ * them is not known from the clock. Happens-before cannot tell either:
+ * sync operations are measured records, so one after split a that
+ * reaches b's thread before split b puts a's latest bound at or before
+ * b's earliest (no overlap). What holds without time decides: the thread
+ * the bad run failed in goes first (TTD_CLOCK_SYMPTOM: the symptom is
+ * there), else the estimates' order stands (TTD_CLOCK_ESTIMATE); either
+ * way the first says so (clock_order, clock_pair) and the report tells
+ * that the order is not the clock's. */
+static int by_bounds(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
+{
+    size_t k[NEAR_MAX], c[NEAR_MAX], m = 0;
+    const ttd_hunk_info *h0 = r->hunks;
+
+    *out = *r;
+    if (r->nhunks < 2 || h0->expected || h0->timing || cut_off(in, h0))
+        return 0;
+    size_t n = others(in, r, k);
+    for (size_t j = 0; j < n; j++)
+        if (overlap(h0, &r->hunks[k[j]]))
+            c[m++] = k[j];
+    if (!m)
+        return 0;
+    int64_t st = symptom_thread(in);
+    size_t first = 0, other = c[0];
+    int why = TTD_CLOCK_ESTIMATE;
+    if (st >= 0 && in->s->ip[h0->pair].t[1] == (uint32_t)st)
+        why = TTD_CLOCK_SYMPTOM;
+    for (size_t j = 0; j < m && why != TTD_CLOCK_SYMPTOM; j++)
+        if (st >= 0 && in->s->ip[r->hunks[c[j]].pair].t[1] == (uint32_t)st) {
+            first = c[j];
+            other = 0;
+            why = TTD_CLOCK_SYMPTOM;
+        }
+    ttd_hunk_info *hs = put_first(in, r, first, out);
+    if (!hs)
+        return TT_ENOMEM;
+    hs[0].clock_order = why;
+    hs[0].clock_pair = r->hunks[other].pair;
+    return 0;
+}
+
+/* The progress rule (the file's design comment) on r, sorted. */
+static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
 {
     size_t k[NEAR_MAX];
     opoint p0[2], pc[2];
@@ -606,9 +698,18 @@ int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *
     hs[0] = first;
     hs[1].order_dep = why;
     hs[1].order_pair = (size_t)dep;
+    hs[1].clock_order = 0;      /* the progress put the other first */
     out->hunks = hs;
     out->followed = &hs[1];
     return 0;
+}
+
+int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
+{
+    ttdi_resolved b;
+    int rc = by_bounds(in, r, &b);
+
+    return rc < 0 ? rc : settle(in, &b, out);
 }
 
 /* ---- runs that ended alike ------------------------------------------------ */

@@ -309,11 +309,14 @@ int ttdi_resolve(const ttdi_in *in, ttdi_resolved *out);
 
 /* ---- order.c ------------------------------------------------------------- */
 
-/* After ttdi_resolve: when the first divergence follows the threads'
- * progress (a lock whose earlier holders differ) and another thread's
- * first divergence is its own and not reached from it, put that one
- * first and mark the other (ttd_hunk_info.order_dep, ttd_result.followed).
- * 0 or a TT_E* code. */
+/* After ttdi_resolve: the first divergence by the clock's bounds (a
+ * lazy-clock estimate is no order: of it and another pair's first
+ * divergence whose bounds overlap it, the symptom's thread goes first,
+ * and the first says the clock could not tell: clock_order); then, when
+ * the first divergence follows the threads' progress (a lock whose
+ * earlier holders differ) and another thread's first divergence is its
+ * own and not reached from it, put that one first and mark the other
+ * (ttd_hunk_info.order_dep, ttd_result.followed). 0 or a TT_E* code. */
 int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out);
 /* After the runs' info (exit status, crash): when the runs ended alike and
  * every pair that diverged first went another way following the

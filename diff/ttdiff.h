@@ -99,10 +99,14 @@ extern "C" {
  * hunk has).
  * 1.21: ttd_options jobs (the two runs read by two threads where each is
  * read alone; 1: one thread).
- * 1.21.1: "contended" only while another thread of that run was alive. */
+ * 1.21.1: "contended" only while another thread of that run was alive.
+ * 1.22: threads ordered by time bounds (lazy clock, issue 33): ttd_event
+ * early_ns, late_ns; ttd_hunk_info early_ns, late_ns, clock_order,
+ * clock_pair, enum ttd_clock (two threads' first divergences whose
+ * times overlap: which came first is not known from the clock). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 21
-#define TTD_VERSION_PATCH 1
+#define TTD_VERSION_MINOR 22
+#define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
 
@@ -234,6 +238,12 @@ typedef struct ttd_event {
                            the bad run whose value text differs from the
                            good run's same event: the good run's text
                            (value is the bad run's); else NULL (1.8) */
+    uint64_t early_ns;  /* bounds of time_ns: an event whose time was not
+                           measured (the sparse clock's EXITs, the lazy
+                           clock's runs, FORMAT.md 4.5 and 4.7) happened
+                           between them and time_ns is an estimate; both
+                           time_ns when it was measured (1.22) */
+    uint64_t late_ns;
 } ttd_event;
 
 /* One frame of a call stack. */
@@ -615,7 +625,27 @@ typedef struct ttd_hunk_info {
     uint64_t wait_ns;       /* ... the time they blocked in all (a blocking
                                operation until the thread's next record, a
                                wait call from its entry to its return) */
+    uint64_t early_ns;      /* bounds of time_ns: the split's event was not
+                               measured (lazy clock) and happened between */
+    uint64_t late_ns;       /* them; both time_ns when measured (1.22) */
+    int clock_order;        /* TTD_CLOCK_*, 0 if not: the first divergence
+                               (hunks[0]) whose bounds overlap another
+                               pair's first divergence's, and no lock,
+                               signal, create or join ordered the two: which
+                               thread parted first is not known from the
+                               clock (the order of estimates is no evidence);
+                               the value says what put this one first (1.22) */
+    size_t clock_pair;      /* clock_order: that other pair */
 } ttd_hunk_info;
+
+/* What put the first divergence first when the clock could not
+ * (ttd_hunk_info.clock_order). */
+enum ttd_clock {
+    TTD_CLOCK_SYMPTOM = 1,  /* its thread is where the bad run failed (the
+                               thread that crashed, else the one that ended
+                               the process) and the other's is not */
+    TTD_CLOCK_ESTIMATE      /* nothing else tells: the estimated times */
+};
 
 /* Why a divergence that followed the threads' progress was put after
  * another thread's own (ttd_hunk_info.order_dep). */

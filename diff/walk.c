@@ -20,6 +20,8 @@ int ttdi_walk_fill(const ttdi_in *in, ttdi_walk *w, ttd_event *out)
     out->thread = ev->thread;
     out->index = w->idx;
     out->time_ns = ev->time_ns;
+    out->early_ns = ttf_event_early_ns(ev);
+    out->late_ns = ttf_event_late_ns(ev);
     out->depth = ev->depth;
     if (ev->kind == TTF_EV_ENTER || ev->kind == TTF_EV_EXIT) {
         char v[512];

@@ -881,6 +881,7 @@ static void first_section(hw *w)
     chain_list(w, d->chain, d->nchain, d->chain_end);
     put(w, w->m->bad_end);
     put(w, w->m->followed);
+    put(w, w->m->clock_order);
     put(w, w->m->artifact);
     put(w, w->m->noise);
     put(w, w->m->siblings);

@@ -929,6 +929,13 @@ static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
     if (h->order_dep)
         k_str(w, "first_because", h->order_dep == TTD_ORDER_CHANGED ? "code_changed"
                                                                      : "unordered");
+    k_u64(w, "early_ns", h->early_ns);
+    k_u64(w, "late_ns", h->late_ns);
+    k_str(w, "clock_order", h->clock_order == TTD_CLOCK_SYMPTOM    ? "symptom"
+                            : h->clock_order == TTD_CLOCK_ESTIMATE ? "estimate"
+                                                                   : NULL);
+    if (h->clock_order && h->clock_pair < r->npairs)
+        k_u64(w, "clock_pair", h->clock_pair);
     loop_counts(w, h);
     key(w, "good_first");
     event(w, h->good_first);

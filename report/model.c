@@ -626,6 +626,48 @@ static ttri_sent *followed(ttri_model *m)
     return s;
 }
 
+/* The first divergence's order against another thread's, not known from
+ * the clock (ttd_hunk_info.clock_order). */
+static ttri_sent *clock_order(ttri_model *m)
+{
+    const ttd_result *r = m->r;
+    const ttd_hunk_info *h = r->nhunks ? &r->hunks[0] : NULL;
+    sb b;
+
+    if (!h || !r->first || !h->clock_order || h->clock_pair >= r->npairs)
+        return NULL;
+    const ttd_pair *o = &r->pairs[h->clock_pair];
+    const ttd_hunk_info *oh = NULL;
+    for (size_t i = 1; i < r->nhunks && !oh; i++)
+        if (r->hunks[i].pair == h->clock_pair && !r->hunks[i].expected && !r->hunks[i].timing)
+            oh = &r->hunks[i];
+    ttri_sent *s = begin(m, &b);
+    T(&b, "order unknown: ");
+    H(&b, "<p class=\"note\" id=\"tt-clock-order\">Order unknown: ");
+    L(&b, "which thread parted first is not known from the clock: this split (");
+    ms_for(&b, TTRI_ALL, h->early_ns);
+    L(&b, " to ");
+    ms_for(&b, TTRI_ALL, h->late_ns);
+    L(&b, ") and thread ");
+    H(&b, "<code>");
+    str(&b, TTRI_ALL, ttri_pair_name(o));
+    H(&b, "</code>");
+    L(&b, "'s (bad #%u", o->bad.index);
+    if (oh) {
+        L(&b, ", ");
+        ms_for(&b, TTRI_ALL, oh->early_ns);
+        L(&b, " to ");
+        ms_for(&b, TTRI_ALL, oh->late_ns);
+    }
+    L(&b, ") overlap, and no lock, signal, create or join orders them; %s",
+      h->clock_order == TTD_CLOCK_SYMPTOM
+      ? "this one is put first because its thread is where the bad run failed"
+      : "this one is put first by the estimated times alone");
+    T(&b, "\n");
+    H(&b, ".</p>\n");
+    return s;
+}
+
 static ttri_sent *artifact(ttri_model *m)
 {
     const ttd_divergence *d = m->r->first;
@@ -1159,6 +1201,7 @@ int ttri_model_init(ttri_model *m, const ttd_result *r)
     m->value = value_block(m);
     m->split = split(m);
     m->followed = followed(m);
+    m->clock_order = clock_order(m);
     m->artifact = artifact(m);
     m->noise = noise(m);
     m->siblings = siblings(m);

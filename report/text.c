@@ -336,6 +336,7 @@ static void divergence(tw *w, const ttd_result *r, const ttd_divergence *d)
     base = ttri_min_level(d->good, d->ngood, ttri_min_level(d->bad, d->nbad, base));
     put(w, w->m->split);
     put(w, w->m->followed);
+    put(w, w->m->clock_order);
     if (d->lines) {
         put(w, w->m->lines_head);
         safe(w, d->lines->text);

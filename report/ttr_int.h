@@ -150,6 +150,7 @@ typedef struct ttri_model {
                                called from where */
     ttri_sent *split;       /* the first divergence: thread, events, time */
     ttri_sent *followed;    /* an earlier divergence that follows progress */
+    ttri_sent *clock_order; /* the first's order not known from the clock */
     ttri_sent *artifact;    /* the split is an artifact of two builds */
     ttri_sent *noise;       /* the split may be timing noise */
     ttri_sent *siblings;    /* runs beside the good one: use as baselines */

@@ -13,6 +13,12 @@
  *                                  makes one other call in the middle
  *   rel_gen module OUT PATH        one thread whose calls lie in a module
  *                                  recorded at PATH (a FIFO, a device...)
+ *   rel_gen lazyorder GOOD BAD END the lazy clock (format 1.7): threads main,
+ *                                  worker, idle; main's split (f4, bad f5)
+ *                                  is an untimed ENTER between 40 and 310
+ *                                  us, the worker's (f7, bad f5) measured
+ *                                  at 55 us, inside those bounds; thread END
+ *                                  ends the process with status 1
  * Functions are addresses of no module: they read "0x401000"... in both
  * runs alike, which is all the engine needs to compare them.
  */
@@ -99,6 +105,38 @@ static int gen_module(const char *path, const char *mod)
     return rc | ttf_writer_close(w, 0);
 }
 
+/* rel_gen lazyorder: one run (bad: the splits taken); times in us. */
+#define US(x) (1000ull * (x))
+static int gen_lazyorder(const char *path, int bad, uint32_t end)
+{
+    const char *argv[] = {"rel_gen"};
+    static const char *const names[] = {"main", "worker", "idle"};
+    ttf_writer_opts o = {.chunk_size = 1 << 16, .timed = 1, .sparse = 1, .lazy = 1};
+    ttf_writer *w;
+    remove(path);
+    if (ttf_writer_open(path, &o, &w) != 0 || ttf_write_process(w, 100, 1, "rel_gen", 1, argv, ""))
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < 3; i++)
+        rc |= ttf_write_thread_start(w, i, US(1000) + i, 100 + i, names[i]);
+    uint64_t t = US(1002);
+    rc |= ttf_write_enter(w, 2, t += US(10), FN(200));        /* idle */
+    rc |= ttf_write_exit(w, 2, t += US(10), FN(200));
+    rc |= ttf_write_enter(w, 0, US(1020), FN(100));                /* main */
+    rc |= ttf_write_enter(w, 0, US(1030), FN(1));
+    rc |= ttf_write_enter(w, 0, US(1040), FN(2));
+    rc |= ttf_write_exit_sparse(w, 0, US(1050), FN(2), TTF_EXIT_UNTIMED);
+    rc |= ttf_write_enter(w, 0, US(1060), FN(bad ? 5 : 4));        /* untimed: lazy */
+    rc |= ttf_write_exit(w, 0, US(1310), FN(bad ? 5 : 4));
+    rc |= ttf_write_exit(w, 0, US(1320), FN(1)) | ttf_write_exit(w, 0, US(1330), FN(100));
+    t = US(1035);                                                  /* worker */
+    rc |= ttf_write_enter(w, 1, t += US(10), FN(201));
+    rc |= ttf_write_enter(w, 1, t += US(10), FN(bad ? 5 : 7)); /* 1055 */
+    rc |= ttf_write_exit(w, 1, t += US(10), FN(bad ? 5 : 7));
+    rc |= ttf_write_exit(w, 1, t += US(10), FN(201));
+    return rc | ttf_writer_close_in(w, end, 1);
+}
+
 int main(int argc, char **argv)
 {
     int rc = 2;
@@ -111,9 +149,12 @@ int main(int argc, char **argv)
              gen_threads(argv[3], atol(argv[4]), atol(argv[5]));
     else if (argc == 4 && !strcmp(argv[1], "module"))
         rc = gen_module(argv[2], argv[3]) != 0;
+    else if (argc == 5 && !strcmp(argv[1], "lazyorder"))
+        rc = gen_lazyorder(argv[2], 0, (uint32_t)atol(argv[4])) != 0 ||
+             gen_lazyorder(argv[3], 1, (uint32_t)atol(argv[4])) != 0;
     else
         fprintf(stderr, "usage: rel_gen cut GOOD BAD N AT [DIV] | threads GOOD BAD T DIV"
-                        " | module OUT PATH\n");
+                        " | module OUT PATH | lazyorder GOOD BAD END\n");
     if (rc == 1)
         fprintf(stderr, "rel_gen: cannot write the traces\n");
     return rc;

@@ -324,6 +324,122 @@ static void test_cut_thread_not_first(void **state)
     ttd_free(d);
 }
 
+/* The lazy clock (FORMAT.md 4.7): main's lex returns untimed, so the
+ * ENTER of its split (check in the good run, fail in the bad) is untimed
+ * too, between 1040 (lex's ENTER) and 1310 (the split call's EXIT), and
+ * placed by estimate late in that run; the worker parts at 1055,
+ * measured, inside those bounds: which thread parted first is not known
+ * from the clock. timed: main's split measured at 1300, after the
+ * worker's. The process ends in thread end_in (2: an idle thread). */
+static void lazy_run(const char *name, int bad, int timed, uint32_t end_in)
+{
+    static const char *const three[] = {"main", "worker", "idle"};
+    ttf_writer_opts o = {.chunk_size = 1 << 16, .timed = 1, .sparse = 1, .lazy = 1};
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, three, 3, &o), 0);
+    run(&t, 2, "@1002 work{ helper{} }");
+    run(&t, 0, timed ? "@1010 main{ parse{ lex{} @1290" : "@1010 main{ parse{ lex{~}");
+    run(&t, 0, bad ? "fail{ @1300 } } }" : "check{ @1300 } } }");
+    run(&t, 1, bad ? "@1035 work{ fail{} }" : "@1035 work{ helper{} }");
+    assert_int_equal(ttf_writer_close_in(t.w, end_in, 1), 0);
+}
+
+/* The first divergence of the lazy runs, and the other pair's first. */
+static const ttd_result *lazy_diff(int timed, uint32_t end_in, ttd_diff **d,
+                                   const ttd_hunk_info **other)
+{
+    ttd_options o;
+
+    lazy_run("lg.trc", 0, timed, end_in);
+    lazy_run("lb.trc", 1, timed, end_in);
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("lg.trc"), path_of("lb.trc"), &o, d, NULL), 0);
+    const ttd_result *r = ttd_get_result(*d);
+    assert_true(r->diverged);
+    assert_non_null(r->first);
+    *other = NULL;
+    for (size_t i = 1; i < r->nhunks && !*other; i++)
+        if (r->hunks[i].pair != r->hunks[0].pair && !r->hunks[i].expected &&
+            !r->hunks[i].timing)
+            *other = &r->hunks[i];
+    assert_non_null(*other);
+    return r;
+}
+
+/* Overlapping bounds, the process ended by main: main's split heads the
+ * report though its estimate is later (the symptom's thread), and every
+ * report says the clock could not tell; ended by the idle thread: the
+ * estimates' order stands, said to be only that. */
+static void test_clock_bounds_unknown(void **state)
+{
+    const ttd_hunk_info *o2;
+    ttd_diff *d;
+    ttr_options ro;
+    (void)state;
+
+    const ttd_result *r = lazy_diff(0, 0, &d, &o2);
+    const ttd_hunk_info *h = &r->hunks[0];
+    assert_int_equal(r->pairs[h->pair].bad.index, 0);          /* main */
+    assert_int_equal(r->pairs[o2->pair].bad.index, 1);         /* the worker */
+    assert_true(h->time_ns > o2->time_ns);                     /* its estimate is later */
+    assert_int_equal(h->early_ns, 40);
+    assert_int_equal(h->late_ns, 310);
+    assert_int_equal(o2->early_ns, 55);
+    assert_int_equal(o2->late_ns, 55);
+    assert_int_equal(h->clock_order, TTD_CLOCK_SYMPTOM);
+    assert_int_equal(h->clock_pair, o2->pair);
+    ttr_options_init(&ro);
+    char *text = tu_report(d, ttr_text, &ro, NULL);
+    assert_non_null(strstr(text, "order unknown: which thread parted first is not known "
+                                 "from the clock: this split (0.000 ms to 0.000 ms) and "
+                                 "thread worker's (bad #1, 0.000 ms to 0.000 ms) overlap"));
+    assert_non_null(strstr(text, "because its thread is where the bad run failed"));
+    char *json = tu_report(d, ttr_json, &ro, NULL);
+    assert_non_null(strstr(json, "\"clock_order\": \"symptom\""));
+    assert_non_null(strstr(json, "\"early_ns\": 40"));
+    char *html = tu_report(d, ttr_html, &ro, NULL);
+    assert_non_null(strstr(html, "id=\"tt-clock-order\""));
+    free(text);
+    free(json);
+    free(html);
+    ttd_free(d);
+
+    r = lazy_diff(0, 2, &d, &o2);
+    h = &r->hunks[0];
+    assert_int_equal(r->pairs[h->pair].bad.index, 1);          /* the estimate */
+    assert_int_equal(h->clock_order, TTD_CLOCK_ESTIMATE);
+    assert_int_equal(r->pairs[h->clock_pair].bad.index, 0);
+    text = tu_report(d, ttr_text, &ro, NULL);
+    assert_non_null(strstr(text, "put first by the estimated times alone"));
+    json = tu_report(d, ttr_json, &ro, NULL);
+    assert_non_null(strstr(json, "\"clock_order\": \"estimate\""));
+    free(text);
+    free(json);
+    ttd_free(d);
+}
+
+/* main's split measured after the worker's: the clock tells, nothing said. */
+static void test_clock_bounds_apart(void **state)
+{
+    const ttd_hunk_info *o2;
+    ttd_diff *d;
+    ttr_options ro;
+    (void)state;
+
+    const ttd_result *r = lazy_diff(1, 0, &d, &o2);
+    const ttd_hunk_info *h = &r->hunks[0];
+    assert_int_equal(r->pairs[h->pair].bad.index, 1);          /* the worker, by time */
+    assert_int_equal(h->early_ns, h->time_ns);
+    assert_int_equal(h->late_ns, h->time_ns);
+    assert_int_equal(h->clock_order, 0);
+    ttr_options_init(&ro);
+    char *text = tu_report(d, ttr_text, &ro, NULL);
+    assert_null(strstr(text, "order unknown"));
+    free(text);
+    ttd_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +449,8 @@ int main(void)
         cmocka_unit_test(test_both_follow_keeps_time),
         cmocka_unit_test(test_progress_only),
         cmocka_unit_test(test_cut_thread_not_first),
+        cmocka_unit_test(test_clock_bounds_unknown),
+        cmocka_unit_test(test_clock_bounds_apart),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
