@@ -60,6 +60,8 @@
 #include "x86len.h"
 
 #define NAME_MAX_STRIP 512     /* longest name whose suffixes are stripped */
+#define INLINED_MAX 128        /* functions inlined into a changed one read */
+#define SAME_MAX 64            /* changed functions of one source looked into */
 
 /* A resolved target: its identity in a fingerprint. */
 struct rslot {
@@ -115,6 +117,19 @@ struct entry {
                                   when TTDI_SRC_CHANGED, else 0 */
 };
 
+/* A changed function with the same source in both builds. */
+struct fpair {
+    const struct fsum *g, *b;
+};
+
+/* A function inlined into a changed function (its holder) whose source
+ * differs between the builds (inlined_changes). */
+struct inl {
+    const char *callee;        /* its name (arena) */
+    const char *holder;        /* the changed function's name (arena) */
+    uint64_t hash;             /* its source's fingerprint in the bad build */
+};
+
 struct ttdi_codediff {
     struct ttfi_arena arena;   /* names and notes */
     struct ttdi_code_change *ch; /* nch changes */
@@ -128,6 +143,8 @@ struct ttdi_codediff {
     size_t lines_moved;        /* functions that differ only in line numbers
                                   moved with their source (line_shift) */
     int incomplete;            /* a differing module was not compared */
+    struct inl *inl;           /* ninl inlined callees whose source changed */
+    size_t ninl;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -591,10 +608,49 @@ static int source_change(struct side sd[2], const struct fsum *g, const struct f
     return rc < 0 ? rc : rc ? TTDI_SRC_LINES : TTDI_SRC_SAME;
 }
 
+/* The functions inlined into changed function g (good build) / b (bad
+ * build) whose source differs between the builds (each build's copies'
+ * abstract origin read where it is defined, as source_of): into cd->inl
+ * with b as their holder. A function inlined everywhere has no symbol,
+ * so its change shows only in the code of the functions it is inlined
+ * into (issue 33: a regression at -O2). 0 or TT_ENOMEM. */
+static int inlined_changes(struct ttdi_codediff *cd, struct side sd[2], const struct fsum *g,
+                           const struct fsum *b)
+{
+    ttf_inlined in[2][INLINED_MAX];
+    size_t n[2] = {0, 0};
+
+    if (ttf_sym_inlined_in(sd[0].sym, g->addr + sd[0].ci->bias, UINT64_MAX, in[0],
+                           INLINED_MAX, &n[0]) != 0 ||
+        ttf_sym_inlined_in(sd[1].sym, b->addr + sd[1].ci->bias, UINT64_MAX, in[1],
+                           INLINED_MAX, &n[1]) != 0)
+        return 0;
+    for (size_t j = 0; j < n[1]; j++) {
+        const ttf_inlined *y = &in[1][j], *x = NULL;
+    
+        for (size_t i = 0; i < n[0] && !x; i++)
+            if (in[0][i].function && y->function && !strcmp(in[0][i].function, y->function))
+                x = &in[0][i];
+        uint64_t hg = 0, hb = 0;
+        if (!x || !x->decl_file || !y->decl_file || x->decl_line <= 0 || y->decl_line <= 0 ||
+            ttf_system_file(y->decl_file) || ttf_source_hash(x->decl_file, x->decl_line, &hg, NULL) ||
+            ttf_source_hash(y->decl_file, y->decl_line, &hb, NULL) || hg == hb)
+            continue;
+        if (ttfi_regrow(&cd->inl, cd->ninl + 1, sizeof *cd->inl))
+            return TT_ENOMEM;
+        cd->inl[cd->ninl++] = (struct inl){ttfi_arena_strcpy(&cd->arena, y->function), b->name,
+                                           hb};
+        if (!cd->inl[cd->ninl - 1].callee)
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
 /* Walk both sorted lists: pairs compared, the rest added or removed. */
 static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module)
 {
-    size_t i = 0, j = 0;
+    struct fpair same[SAME_MAX];
+    size_t i = 0, j = 0, nsame = 0;
     int rc = 0;
     while (!rc && (i < sd[0].nf || j < sd[1].nf)) {
         const struct fsum *g = i < sd[0].nf ? &sd[0].f[i] : NULL;
@@ -621,12 +677,17 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
                 cd->lines_moved++;
             }
             cd->src_changed += src == TTDI_SRC_CHANGED;
+            if (src == TTDI_SRC_SAME && nsame < SAME_MAX)
+                same[nsame++] = (struct fpair){g, b};
             rc = g->known && b->known ? record(cd, b, module, changed ? TTDI_CODE_CHANGED : 0, art,
                                                src, hsrc) : 0;
             cd->compared += g->known && b->known;
             i++, j++;
         }
     }
+    /* no source changed: look for it in what was inlined into them */
+    for (size_t k = 0; !rc && !cd->src_changed && k < nsame; k++)
+        rc = inlined_changes(cd, sd, same[k].g, same[k].b);
     return rc;
 }
 
@@ -866,6 +927,25 @@ size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd)
     return one;
 }
 
+size_t ttdi_codediff_inlined_one(const struct ttdi_codediff *cd, const char **callee)
+{
+    *callee = NULL;
+    if (!cd || !cd->ninl || cd->src_changed)
+        return SIZE_MAX;
+    for (size_t k = 1; k < cd->ninl; k++)
+        if (cd->inl[k].hash != cd->inl[0].hash)
+            return SIZE_MAX;    /* two sources changed */
+    for (size_t i = 0; i < cd->nch; i++) {
+        const struct entry *e = find(cd, cd->ch[i].function);
+        for (size_t k = 0; k < cd->ninl && e && !e->artifact; k++)
+            if (!strcmp(cd->inl[k].holder, cd->ch[i].function)) {
+                *callee = cd->inl[k].callee;
+                return i;
+            }
+    }
+    return SIZE_MAX;
+}
+
 size_t ttdi_codediff_lines_moved(const struct ttdi_codediff *cd)
 {
     return cd ? cd->lines_moved : 0;
@@ -916,5 +996,6 @@ void ttdi_codediff_free(struct ttdi_codediff *cd)
     free(cd->ch);
     free(cd->tab);
     free(cd->notes);
+    free(cd->inl);
     free(cd);
 }

@@ -74,6 +74,14 @@ size_t ttdi_codediff_source_changed(const struct ttdi_codediff *cd);
  * sources changed. Artifacts are left out. */
 size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd);
 
+/* When no changed function's source changed, but the source of a
+ * function the compiler inlined into changed ones did (one source: its
+ * copies in several holders, template instances): the index
+ * (ttdi_codediff_get's) of the first changed function it is inlined into,
+ * with *callee its name; SIZE_MAX (and *callee NULL) otherwise. Its
+ * change sits in that function's code: it has no symbol of its own. */
+size_t ttdi_codediff_inlined_one(const struct ttdi_codediff *cd, const char **callee);
+
 /* How many functions whose machine code differs were counted unchanged
  * because their source is the same, only at other lines of its file, and
  * the code differs only in immediates that are line numbers of that

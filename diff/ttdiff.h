@@ -103,7 +103,9 @@ extern "C" {
  * 1.22: threads ordered by time bounds (lazy clock, issue 33): ttd_event
  * early_ns, late_ns; ttd_hunk_info early_ns, late_ns, clock_order,
  * clock_pair, enum ttd_clock (two threads' first divergences whose
- * times overlap: which came first is not known from the clock). */
+ * times overlap: which came first is not known from the clock);
+ * ttd_place inlined (a changed function's change named by the inlined
+ * callee whose source changed). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 22
 #define TTD_VERSION_PATCH 0
@@ -983,6 +985,11 @@ typedef struct ttd_place {
     const char *label;      /* thread in words: `thread`, or "#3 app" when
                                another pair's thread has that name too;
                                NULL if no thread (1.16) */
+    const char *inlined;    /* cause TTD_COF_CODE: the function the compiler
+                               inlined into `function` whose source changed
+                               between the builds, no out-of-line one's
+                               having changed: the change is its, and sits
+                               in function's code; else NULL (1.22) */
 } ttd_place;
 
 /* A call whose count in the bad run no passing run had. */

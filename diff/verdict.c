@@ -468,6 +468,39 @@ static const ttd_code_change *only_source(const vctx *c)
     return i < c->r->nchanged_functions ? &c->r->changed_functions[i] : NULL;
 }
 
+/* The changed function an inlined callee whose source changed sits in,
+ * when that is one source and no out-of-line function's source changed
+ * (ttdi_codediff_inlined_one), with *callee its name; NULL otherwise. */
+static const ttd_code_change *only_inlined(const vctx *c, const char **callee)
+{
+    size_t i = c->r->code_compared ? ttdi_codediff_inlined_one(c->cd, callee) : SIZE_MAX;
+
+    return i < c->r->nchanged_functions ? &c->r->changed_functions[i] : NULL;
+}
+
+/* The cause from code changed between the builds when its source change
+ * is that of callee, inlined into ch (only_inlined): named by the callee,
+ * ch being where it sits. */
+static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const char *callee)
+{
+    ttd_place *p = place(c);
+    char buf[768];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_CODE;
+    p->function = ch->function;
+    p->inlined = callee;
+    snprintf(buf, sizeof buf, "`%s`'s source differs between the two builds, the only source "
+             "that does; the compiler inlined it into `%s`, whose machine code carries the "
+             "change (the other changed functions' code only carries it on)", callee,
+             ch->function);
+    p->text = astr(c, buf);
+    add_evidence(c, "with the same input, only changed code makes the runs part; the "
+                    "calls part later, where its effect shows");
+    return p;
+}
+
 /* The cause from code changed between the builds: ch, the only changed
  * function (source 0), or the only changed source (source 1). */
 static const ttd_place *cause_code(vctx *c, const ttd_code_change *ch, int source)
@@ -1084,6 +1117,11 @@ static const ttd_place *cause_runs(vctx *c)
                                 bare_split(r, d) ? only_source(c) : NULL;
     if (sc)
         return cause_code(c, sc, 1);
+    const char *callee = NULL;
+    sc = d && d->nsuspects && !with_evidence(d, TTD_EV_CODE) && bare_split(r, d)
+             ? only_inlined(c, &callee) : NULL;
+    if (sc)
+        return cause_inlined(c, sc, callee);
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
@@ -1104,10 +1142,17 @@ static const ttd_place *cause_runs(vctx *c)
     /* two builds: a suspect whose code changed explains more than one whose
      * code did not (it ran before the split; the chain may not see how its
      * result came through: an out-parameter, memory) */
-    for (size_t i = 0; r->code_compared && d && i < d->nsuspects; i++)
-        if (suspect_kind(&d->suspects[i]) == TTD_COF_CODE)
-            return carried(&d->suspects[i]) && (sc = only_source(c))
-                       ? cause_code(c, sc, 1) : cause_suspect(c, &d->suspects[i]);
+    for (size_t i = 0; r->code_compared && d && i < d->nsuspects; i++) {
+        if (suspect_kind(&d->suspects[i]) != TTD_COF_CODE)
+            continue;
+        if (carried(&d->suspects[i]) && (sc = only_source(c)))
+            return cause_code(c, sc, 1);
+        /* its code changed, no out-of-line function's source did, and an
+         * inlined callee's source did: the change is the callee's (issue 33) */
+        if ((sc = only_inlined(c, &callee)))
+            return cause_inlined(c, sc, callee);
+        return cause_suspect(c, &d->suspects[i]);
+    }
     /* or the split's thread ran inside another thread's call that writes
      * what its branch read, in the bad run only (overlap.c; after code
      * changed: with two builds a changed suspect explains more) */

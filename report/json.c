@@ -1056,6 +1056,8 @@ static void place(jw *w, const char *k, const ttd_place *p, int is_cause)
     else
         k_null(w, "pair");
     if (is_cause) {
+        if (p->kind == TTD_COF_CODE)
+            k_str(w, "inlined", p->inlined);
         if (p->file)
             k_str(w, "file", p->file);
         else

@@ -41,7 +41,12 @@ static void cause_phrase(const ttd_place *c, char *buf, size_t n)
     case TTD_COF_ERROR_ORIGIN: snprintf(buf, n, "the failure starts in `%s`", f); break;
     case TTD_COF_RACE: snprintf(buf, n, "a race in `%s`", f); break;
     case TTD_COF_ORDER: snprintf(buf, n, "the threads' order at `%s`", f); break;
-    case TTD_COF_CODE: snprintf(buf, n, "the code of `%s` changed", f); break;
+    case TTD_COF_CODE:
+        if (c->inlined)
+            snprintf(buf, n, "the code of `%s` changed (inlined into `%s`)", c->inlined, f);
+        else
+            snprintf(buf, n, "the code of `%s` changed", f);
+        break;
     case TTD_COF_DEADLOCK: snprintf(buf, n, "a deadlock at `%s`", f); break;
     case TTD_COF_HANG: snprintf(buf, n, "a wait that never ended in `%s`", f); break;
     case TTD_COF_ANSWER: snprintf(buf, n, "the answer `%s` returned", f); break;
