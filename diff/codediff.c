@@ -37,7 +37,11 @@
  * reasons outside the function (a callee that became inlinable, another
  * register allocation after a header changed) counts as changed, as it is.
  * A function inlined everywhere has no symbol: its change shows in its
- * callers. Data tables reached through a computed address (jump tables'
+ * callers. When no changed function's source changed, the functions
+ * inlined into those whose source is the same (DWARF's inlined
+ * subroutines, ttf_sym_inlined_in) are read back where each build
+ * defines them: one whose source differs is where the change was made
+ * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). Data tables reached through a computed address (jump tables'
  * contents, arrays indexed at run time) are compared by name, not content.
  * Bytes the decoder does not know end the decoding and the rest of the
  * function is hashed raw (addresses then count). x86-64 only: a module of

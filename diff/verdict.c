@@ -481,13 +481,15 @@ static const ttd_code_change *only_inlined(const vctx *c, const char **callee)
 /* The cause from code changed between the builds when its source change
  * is that of callee, inlined into ch (only_inlined): named by the callee,
  * ch being where it sits. */
-static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const char *callee)
+static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const char *callee,
+                                      int only)
 {
     ttd_place *p = place(c);
     char buf[768];
 
     if (!p)
         return NULL;
+    c->only_change = only;
     p->kind = TTD_COF_CODE;
     p->function = ch->function;
     p->inlined = callee;
@@ -1108,8 +1110,10 @@ static const ttd_place *cause_runs(vctx *c)
 
     if (x && race_explains(r, x, d))
         return cause_race(c, x);
+    const char *callee = NULL;
     if (ch && (!d || !d->nsuspects || suspect_kind(&d->suspects[0]) != TTD_COF_CODE))
-        return cause_code(c, ch, 0);
+        return only_inlined(c, &callee) == ch ? cause_inlined(c, ch, callee, 1)
+                                               : cause_code(c, ch, 0);
     /* the split is all the evidence, no suspect's code changed, and one
      * source changed: the runs part because of it, out of the chain's
      * sight (it wrote what the split's branch read) */
@@ -1117,11 +1121,10 @@ static const ttd_place *cause_runs(vctx *c)
                                 bare_split(r, d) ? only_source(c) : NULL;
     if (sc)
         return cause_code(c, sc, 1);
-    const char *callee = NULL;
     sc = d && d->nsuspects && !with_evidence(d, TTD_EV_CODE) && bare_split(r, d)
              ? only_inlined(c, &callee) : NULL;
     if (sc)
-        return cause_inlined(c, sc, callee);
+        return cause_inlined(c, sc, callee, 0);
     /* the split is all the evidence and the threads' order alone differs
      * where it read (ordercause.c) */
     ttdi_order_cause oc;
@@ -1150,7 +1153,7 @@ static const ttd_place *cause_runs(vctx *c)
         /* its code changed, no out-of-line function's source did, and an
          * inlined callee's source did: the change is the callee's (issue 33) */
         if ((sc = only_inlined(c, &callee)))
-            return cause_inlined(c, sc, callee);
+            return cause_inlined(c, sc, callee, 0);
         return cause_suspect(c, &d->suspects[i]);
     }
     /* or the split's thread ran inside another thread's call that writes

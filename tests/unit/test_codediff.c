@@ -26,6 +26,8 @@
 
 #include "codediff.h"
 #include "ttdiff.h"
+#include "ttreport.h"
+#include "report_util.h"
 #include "self_module.h"
 #include "tmpdir.h"
 #include "ttfmt.h"
@@ -147,6 +149,33 @@ static const char lines_src[] =
     "    return logged(argc) + sum;\n"
     "}\n";
 
+/* A program whose scale() the compiler always inlines into outer() (and,
+ * untraced, has no symbol of its own: as -pg leaves inlined code), built
+ * from this text with scale's and outer's results (an edit of their
+ * source); ADD a macro whose value -D can change without a source edit. */
+static const char inl_src[] =
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "#ifndef ADD\n"
+    "#define ADD 0\n"
+    "#endif\n"
+    "static inline __attribute__((always_inline)) NI int scale(int x)\n"
+    "{\n"
+    "    return %s;\n"
+    "}\n"
+    "F int outer(int x)\n"
+    "{\n"
+    "    return %s;\n"
+    "}\n"
+    "F int tail(int x) { return x - 1; }\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    (void)argv;\n"
+    "    return outer(argc) + tail(argc);\n"
+    "}\n";
+
 /* One build: its binary and build-id. */
 struct build {
     char path[512];
@@ -218,6 +247,25 @@ static int compile_lines(struct build *b, const char *name, int moved, const cha
     snprintf(cmd, sizeof cmd, "cc -O2 -g -finstrument-functions -fno-plt %s %s -o '%s' '%s' "
              "-Wl,--build-id 2>/dev/null", pie ? "-fPIE -pie" : "-fno-pic -no-pie", defs,
              b->path, path);
+    if (system(cmd) != 0)
+        return -1;
+    return self_module_file_id(b->path, b->id, &b->idlen);
+}
+
+/* inl_src as tu_tmpdir/<name>.c with scale returning sbody and outer
+ * obody, built PIE as build b with defs. 0 or -1. */
+static int compile_inl(struct build *b, const char *name, const char *sbody, const char *obody,
+                       const char *defs)
+{
+    char path[600], cmd[4096];
+    snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, inl_src, sbody, obody) < 0 || fclose(f) != 0)
+        return -1;
+    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
+    b->pie = 1;
+    snprintf(cmd, sizeof cmd, "cc -O2 -g -finstrument-functions -fno-plt -fPIE -pie %s -o '%s' "
+             "'%s' -Wl,--build-id 2>/dev/null", defs, b->path, path);
     if (system(cmd) != 0)
         return -1;
     return self_module_file_id(b->path, b->id, &b->idlen);
@@ -605,6 +653,119 @@ static void test_source_one(void **state)
     ttdi_codediff_free(cd);
 }
 
+/* scale()'s source edited: only outer(), where it is inlined, changed in
+ * code, its own source the same: the change is scale's, sitting in
+ * outer (ttdi_codediff_inlined_one). Not when outer's source changed too
+ * (an out-of-line source changed: that one), nor when only a -D macro
+ * changed scale's result (no source changed). */
+static void test_inlined_one(void **state)
+{
+    char list[256];
+    struct build a, edit, both, macro;
+    const char *callee = "x";
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_inl(&a, "inl_a", "x * 3 + ADD", "scale(x) + 1", ""), 0);
+    assert_int_equal(compile_inl(&edit, "inl_edit", "x * 5 + ADD", "scale(x) + 1", ""), 0);
+    assert_int_equal(compile_inl(&both, "inl_both", "x * 5 + ADD", "scale(x) + 2", ""), 0);
+    assert_int_equal(compile_inl(&macro, "inl_macro", "x * 3 + ADD", "scale(x) + 1", "-DADD=2"),
+                     0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:outer");
+    assert_int_equal(ttdi_codediff_source(cd, "outer"), TTDI_SRC_SAME);
+    assert_int_equal(ttdi_codediff_source_one(cd), SIZE_MAX);
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "scale");
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &both, list, sizeof list);
+    assert_string_equal(list, "1:outer");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
+    assert_null(callee);
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &macro, list, sizeof list);
+    assert_string_equal(list, "1:outer");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
+    ttdi_codediff_free(cd);
+}
+
+/* A trace of inl_src's build b: main{ outer{} tail{} }, and outer once
+ * more after tail when twice. */
+static const char *inl_trace(const struct build *b, int twice, char *path, size_t len)
+{
+    ttf_trace *t = trace_of(b);
+    ttf_writer *w = NULL;
+    const char *argv[] = {b->path};
+    uint64_t m = fn_addr(t, "main"), o = fn_addr(t, "outer"), tl = fn_addr(t, "tail"), tsc = 200;
+
+    snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, 0x555555554000ull, 1 << 22, b->id, b->idlen,
+                                      b->path), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, o), 0);
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, o), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, tl), 0);
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, tl), 0);
+    if (twice) {
+        assert_int_equal(ttf_write_enter(w, 0, tsc++, o), 0);
+        assert_int_equal(ttf_write_exit(w, 0, tsc++, o), 0);
+    }
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_close(t);
+    return path;
+}
+
+/* The verdict of two builds whose only source change is scale's, inlined
+ * into outer: the code of scale changed, inlined into outer (the function
+ * named is where it sits), in text, JSON and HTML; with outer's own
+ * source changed too, outer's code alone. */
+static void test_inlined_verdict(void **state)
+{
+    char gp[600], bp[600];
+    struct build a, edit, both;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    ttr_options ro;
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_inl(&a, "inlv_a", "x * 3 + ADD", "scale(x) + 1", ""), 0);
+    assert_int_equal(compile_inl(&edit, "inlv_edit", "x * 5 + ADD", "scale(x) + 1", ""), 0);
+    assert_int_equal(compile_inl(&both, "inlv_both", "x * 5 + ADD", "scale(x) + 2", ""), 0);
+    inl_trace(&a, 0, gp, sizeof gp);
+    inl_trace(&edit, 1, bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    const ttd_verdict *v = ttd_get_result(d)->verdict;
+    assert_non_null(v->cause);
+    assert_int_equal(v->cause->kind, TTD_COF_CODE);
+    assert_string_equal(v->cause->function, "outer");
+    assert_non_null(v->cause->inlined);
+    assert_string_equal(v->cause->inlined, "scale");
+    ttr_options_init(&ro);
+    char *text = tu_report(d, ttr_text, &ro, NULL);
+    assert_non_null(strstr(text, "cause: the code of `scale` changed (inlined into `outer`)"));
+    assert_non_null(strstr(text, "`scale`'s source differs between the two builds, the only "
+                                 "source that does; the compiler inlined it into `outer`"));
+    char *json = tu_report(d, ttr_json, &ro, NULL);
+    assert_non_null(strstr(json, "\"inlined\": \"scale\""));
+    char *html = tu_report(d, ttr_html, &ro, NULL);
+    assert_non_null(strstr(html, "likely cause: the code of `scale` changed (inlined into "
+                                 "`outer`)</p>"));
+    free(text);
+    free(json);
+    free(html);
+    ttd_free(d);
+    inl_trace(&both, 1, bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    v = ttd_get_result(d)->verdict;
+    assert_non_null(v->cause);
+    assert_string_equal(v->cause->function, "outer");
+    assert_null(v->cause->inlined);
+    ttd_free(d);
+}
+
 /* Only the message checked() passes to die() on its cold path changed:
  * gcc put that call in checked.cold, which is listed; checked counts as
  * changed through it. */
@@ -762,6 +923,8 @@ int main(void)
         cmocka_unit_test(test_cold),
         cmocka_unit_test(test_lines_moved),
         cmocka_unit_test(test_source_one),
+        cmocka_unit_test(test_inlined_one),
+        cmocka_unit_test(test_inlined_verdict),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
