@@ -950,6 +950,18 @@ size_t ttdi_codediff_inlined_one(const struct ttdi_codediff *cd, const char **ca
     return SIZE_MAX;
 }
 
+const char *ttdi_codediff_inlined_at(const struct ttdi_codediff *cd, const char *function)
+{
+    const char *callee;
+
+    if (!function || ttdi_codediff_inlined_one(cd, &callee) == SIZE_MAX)
+        return NULL;
+    for (size_t k = 0; k < cd->ninl; k++)
+        if (!strcmp(cd->inl[k].holder, function))
+            return cd->inl[k].callee;
+    return NULL;
+}
+
 size_t ttdi_codediff_lines_moved(const struct ttdi_codediff *cd)
 {
     return cd ? cd->lines_moved : 0;

@@ -82,6 +82,10 @@ size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd);
  * change sits in that function's code: it has no symbol of its own. */
 size_t ttdi_codediff_inlined_one(const struct ttdi_codediff *cd, const char **callee);
 
+/* That callee (ttdi_codediff_inlined_one's) when the changed function
+ * `function` is one it is inlined into, else NULL. */
+const char *ttdi_codediff_inlined_at(const struct ttdi_codediff *cd, const char *function);
+
 /* How many functions whose machine code differs were counted unchanged
  * because their source is the same, only at other lines of its file, and
  * the code differs only in immediates that are line numbers of that

@@ -474,8 +474,19 @@ static const ttd_code_change *only_source(const vctx *c)
 static const ttd_code_change *only_inlined(const vctx *c, const char **callee)
 {
     size_t i = c->r->code_compared ? ttdi_codediff_inlined_one(c->cd, callee) : SIZE_MAX;
+    const ttd_divergence *d = c->r->first;
 
-    return i < c->r->nchanged_functions ? &c->r->changed_functions[i] : NULL;
+    if (i >= c->r->nchanged_functions)
+        return NULL;
+    /* where it sits: the first suspect that holds it, the one that ran
+     * where the runs part, else the first changed function that does */
+    for (size_t k = 0; d && k < d->nsuspects; k++) {
+        const char *cl = ttdi_codediff_inlined_at(c->cd, d->suspects[k].name);
+        for (size_t j = 0; cl && j < c->r->nchanged_functions; j++)
+            if (!strcmp(c->r->changed_functions[j].function, d->suspects[k].name))
+                return &c->r->changed_functions[j];
+    }
+    return &c->r->changed_functions[i];
 }
 
 /* The cause from code changed between the builds when its source change

@@ -149,8 +149,9 @@ static const char lines_src[] =
     "    return logged(argc) + sum;\n"
     "}\n";
 
-/* A program whose scale() the compiler always inlines into outer() (and,
- * untraced, has no symbol of its own: as -pg leaves inlined code), built
+/* A program whose scale() the compiler always inlines into outer() and
+ * alpha() (and, untraced, has no symbol of its own: as -pg leaves inlined
+ * code), built
  * from this text with scale's and outer's results (an edit of their
  * source); ADD a macro whose value -D can change without a source edit. */
 static const char inl_src[] =
@@ -169,11 +170,12 @@ static const char inl_src[] =
     "{\n"
     "    return %s;\n"
     "}\n"
+    "F int alpha(int x) { return scale(x + 1) - x; }\n"
     "F int tail(int x) { return x - 1; }\n"
     "int main(int argc, char **argv)\n"
     "{\n"
     "    (void)argv;\n"
-    "    return outer(argc) + tail(argc);\n"
+    "    return outer(argc) + tail(argc) + (argc > 9 ? alpha(argc) : 0);\n"
     "}\n";
 
 /* One build: its binary and build-id. */
@@ -653,9 +655,10 @@ static void test_source_one(void **state)
     ttdi_codediff_free(cd);
 }
 
-/* scale()'s source edited: only outer(), where it is inlined, changed in
- * code, its own source the same: the change is scale's, sitting in
- * outer (ttdi_codediff_inlined_one). Not when outer's source changed too
+/* scale()'s source edited: only alpha() and outer(), where it is inlined,
+ * changed in code, their own source the same: the change is scale's,
+ * sitting in them (ttdi_codediff_inlined_one: the first, alpha;
+ * ttdi_codediff_inlined_at each). Not when outer's source changed too
  * (an out-of-line source changed: that one), nor when only a -D macro
  * changed scale's result (no source changed). */
 static void test_inlined_one(void **state)
@@ -671,19 +674,22 @@ static void test_inlined_one(void **state)
     assert_int_equal(compile_inl(&macro, "inl_macro", "x * 3 + ADD", "scale(x) + 1", "-DADD=2"),
                      0);
     struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
-    assert_string_equal(list, "1:outer");
+    assert_string_equal(list, "1:alpha 1:outer");
     assert_int_equal(ttdi_codediff_source(cd, "outer"), TTDI_SRC_SAME);
     assert_int_equal(ttdi_codediff_source_one(cd), SIZE_MAX);
     assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
     assert_string_equal(callee, "scale");
+    assert_string_equal(ttdi_codediff_inlined_at(cd, "outer"), "scale");
+    assert_null(ttdi_codediff_inlined_at(cd, "tail"));
     ttdi_codediff_free(cd);
     cd = diff(&a, &both, list, sizeof list);
-    assert_string_equal(list, "1:outer");
+    assert_string_equal(list, "1:alpha 1:outer");
     assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
     assert_null(callee);
+    assert_null(ttdi_codediff_inlined_at(cd, "outer"));
     ttdi_codediff_free(cd);
     cd = diff(&a, &macro, list, sizeof list);
-    assert_string_equal(list, "1:outer");
+    assert_string_equal(list, "1:alpha 1:outer");
     assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
     ttdi_codediff_free(cd);
 }
@@ -719,9 +725,10 @@ static const char *inl_trace(const struct build *b, int twice, char *path, size_
 }
 
 /* The verdict of two builds whose only source change is scale's, inlined
- * into outer: the code of scale changed, inlined into outer (the function
- * named is where it sits), in text, JSON and HTML; with outer's own
- * source changed too, outer's code alone. */
+ * into alpha and outer: the code of scale changed, inlined into outer
+ * (where it sits: outer ran and returned right before the split, alpha
+ * never ran, though it comes first), in text, JSON and HTML; with outer's
+ * own source changed too, outer's code alone. */
 static void test_inlined_verdict(void **state)
 {
     char gp[600], bp[600];
@@ -751,8 +758,7 @@ static void test_inlined_verdict(void **state)
     char *json = tu_report(d, ttr_json, &ro, NULL);
     assert_non_null(strstr(json, "\"inlined\": \"scale\""));
     char *html = tu_report(d, ttr_html, &ro, NULL);
-    assert_non_null(strstr(html, "likely cause: the code of `scale` changed (inlined into "
-                                 "`outer`)</p>"));
+    assert_non_null(strstr(html, "cause: the code of `scale` changed (inlined into `outer`)</p>"));
     free(text);
     free(json);
     free(html);
