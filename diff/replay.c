@@ -427,20 +427,86 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
     }
 }
 
-/* One function's signature and clone kind, by its ENTER key. */
+/* One function's signature and clone kind, by its ENTER key, and what
+ * compare_args does with its parameters decided once from the signature
+ * (as values.c's plans: ttdi_vop): an ENTER pair whose operations all
+ * answer "the same", with no parameter compared as a string, is what
+ * compare_args answers when nothing differs (`compared` grows by the
+ * parameters it compares, nothing else changes); any difference, strings
+ * on both sides where a parameter may be one, a signature the operations
+ * cannot hold: compare_args from the start. */
+#define RPLAN_OPS 16
+enum { RPLAN_SLOW, RPLAN_OPS_ };
+
+int ttdi_replay_plans_off;
+uint64_t ttdi_replay_planned;
+
 typedef struct ttdi_rsig {
     uint64_t key;               /* 0: empty */
     const ttf_signature *sig;
     uint8_t clone;
+    uint8_t plan;               /* RPLAN_* */
+    uint8_t strings;            /* a parameter may be compared as a string */
+    uint8_t nops;
+    uint32_t counted;           /* the parameters compare_args compares */
+    ttdi_vop op[RPLAN_OPS];
 } ttdi_rsig;
 
 #define RSIG 1024               /* cache slots (a power of two) */
 
+/* compare_args' operations for signature sig into c (its plan). */
+static void plan_args(ttdi_rsig *c, const ttf_signature *sig)
+{
+    c->plan = RPLAN_SLOW;
+    c->strings = 0;
+    c->nops = 0;
+    c->counted = 0;
+    for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
+        const ttf_param *p = &sig->params[i];
+        if (p->reg < 0)
+            continue;
+        if (p->reg < TTF_VALUE_REGS && !(p->name[0] == 't' && !strcmp(p->name, "this")))
+            c->strings = 1;     /* ttdi_arg_strings may take it */
+        int agg = p->type.fields && !p->byref;
+        if (!agg && !ttf_value_comparable(&p->type))
+            continue;           /* not compared, not counted */
+        c->counted++;
+        if (agg ? ttdi_vop_struct_arg(c->op, &c->nops, RPLAN_OPS, p, p) < 0
+                : p->reg >= TTF_VALUE_SLOTS || c->nops >= RPLAN_OPS)
+            return;
+        if (!agg)
+            c->op[c->nops++] = ttdi_vop_scalar(&p->type, p->reg, p->reg, 0);
+    }
+    c->plan = RPLAN_OPS_;
+}
+
+/* compare_args of frame f by the plan c of its signature: 0 when every
+ * argument it compares is the same (rp->compared moved on as compare_args
+ * would), 1 when compare_args must answer (nothing changed). */
+static int args_planned(ttdi_replay *rp, const ttdi_rsig *c, const ttdi_rframe *f)
+{
+    const ttf_event *g = &f->ev[0], *b = &f->ev[1];
+
+    if (!c || c->plan != RPLAN_OPS_ || c->sig != f->sig || ttdi_replay_plans_off ||
+        (c->strings && g->strs_len && b->strs_len))
+        return 1;
+    for (unsigned i = 0; i < c->nops; i++) {
+        const ttdi_vop *o = &c->op[i];
+        if (ttdi_vop_differs(o, rp->norm[0], rp->norm[1], g->argregs[o->rg] >> o->sh,
+                             b->argregs[o->rb] >> o->sh, g->time_ns, b->time_ns))
+            return 1;
+    }
+    rp->compared += c->counted;
+    ttdi_replay_planned++;
+    return 0;
+}
+
 /* The signature of the bad run's ENTER s (NULL if unknown, or a clone
  * whose registers are not its values) and its clone kind, into f: asked
  * per matched call, so kept per function key (a direct-mapped cache: a
- * collision only asks again). */
-static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
+ * collision only asks again). Its cache slot (with the plan of its
+ * arguments), or NULL. */
+static const ttdi_rsig *signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
 {
     ttdi_rsig *c = NULL;
 
@@ -451,7 +517,7 @@ static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
         if (c->key == s->key) {
             f->sig = c->sig;
             f->clone = c->clone;
-            return;
+            return c;
         }
     }
     if (s->ev.site || ttf_sym_signature(s->norm->sym, &s->ev, &f->sig) != 0)
@@ -459,11 +525,17 @@ static void signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
     f->clone = f->sig ? (uint8_t)ttdi_clone_name(ttdi_norm_func(s->norm, &s->ev)) : 0;
     if (f->clone == 2)
         f->sig = NULL;      /* neither its registers nor rax are its values */
-    if (c)
-        *c = (ttdi_rsig){s->key, f->sig, f->clone};
+    if (c) {
+        c->key = s->key;
+        c->sig = f->sig;
+        c->clone = f->clone;
+        plan_args(c, f->sig);
+    }
+    return c;
 }
 
-/* A matched ENTER: push on both sides, compare the arguments. */
+/* A matched ENTER: push on both sides, compare the arguments (by the
+ * signature's plan when it answers, else compare_args). */
 static int enter_pair(ttdi_replay *rp, rside *const s[2])
 {
     int rc;
@@ -474,8 +546,9 @@ static int enter_pair(ttdi_replay *rp, rside *const s[2])
     f->matched = 1;
     f->enter[0] = s[0]->idx;
     f->ev[0] = s[0]->ev;
-    signature_of(rp, s[1], f);
-    if (f->sig && !f->clone && s[0]->ev.has_values && s[1]->ev.has_values)
+    const ttdi_rsig *c = signature_of(rp, s[1], f);
+    if (f->sig && !f->clone && s[0]->ev.has_values && s[1]->ev.has_values &&
+        args_planned(rp, c, f))
         compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
