@@ -153,6 +153,10 @@ typedef struct ttdi_vlast {
  * last, the thread's EXIT before it, is its callee's, returned the same
  * 32 bits and was a comparator's. */
 int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last);
+/* The comparator kind (TTF_CMPRET_*) of the function of EXIT ev (with
+ * values, no site) of run n, as ttdi_cmp_result asks it (once per
+ * function address and run: its answer for every later EXIT there). */
+unsigned ttdi_cmp_kind(ttdi_norm *n, const ttf_event *ev);
 /* 1 if integer results g and b of type ty differ by their sign class
  * (negative, zero, positive): 1 against 3 is the same, 1 against 0 or -1
  * is not. */
@@ -630,6 +634,8 @@ typedef struct ttdi_replay {
                                    walk stopped (timeouts.c reads them) */
     ttdi_vlast last[2];         /* each side's last EXIT (comparators'
                                    results by sign, values.c) */
+    ttdi_dmcache cmpk[2];       /* each side's comparator kinds by function
+                                   address (ttdi_cmp_kind, replay.c) */
 } ttdi_replay;
 
 /* The replay of a pair over its common prefix, made by align's values
@@ -686,8 +692,9 @@ extern int ttdi_replay_prefix_off;
 extern uint64_t ttdi_replay_resumed;
 /* Tests only: 1 makes every replay compare a matched ENTER's arguments
  * by the general path (compare_args), never by its signature's plan
- * (replay.c ttdi_rsig); ttdi_replay_planned counts the ENTER pairs a plan
- * answered. */
+ * (replay.c ttdi_rsig), and ask each EXIT's comparator kind of values.c
+ * (ttdi_cmp_result), not of its own cache; ttdi_replay_planned counts the
+ * ENTER pairs a plan answered. */
 extern int ttdi_replay_plans_off;
 extern uint64_t ttdi_replay_planned;
 void ttdi_replay_free(ttdi_replay *rp);

@@ -249,9 +249,8 @@ static const ttdi_rstat *rstat_find(const ttdi_replay *rp, uint64_t key)
     return ix ? &rp->rs[*ix] : NULL;
 }
 
-static void rstat_add(ttdi_rstat *s, int run, uint64_t v, const ttf_vtype *ty)
+static void rstat_add(ttdi_rstat *s, int run, uint64_t v, const ttf_vtype *ty, int end)
 {
-    int end = ttdi_type_end(ty, v);
     s->zero[run] += v == 0;
     s->neg[run] += ty->cls == TTF_VC_SIGNED && (int64_t)v < 0;
     s->lo[run] += end < 0;
@@ -558,7 +557,7 @@ static int enter_pair(ttdi_replay *rp, rside *const s[2])
 static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_t g,
                      uint64_t b)
 {
-    int eg = ttdi_value_error(ty, g) == 1, eb = ttdi_value_error(ty, b) == 1;
+    int eg = ttdi_value_error(ty, g) == 1, eb = g == b ? eg : ttdi_value_error(ty, b) == 1;
     int ints = ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED;
     if (!ints && !eg && !eb)
         return 0;
@@ -569,8 +568,11 @@ static int count_ret(ttdi_replay *rp, uint64_t key, const ttf_vtype *ty, uint64_
     st->errs[1] |= (uint8_t)eb;
     if (!ints)
         return 0;
-    rstat_add(st, 0, ttf_value_norm(g, ty), ty);
-    rstat_add(st, 1, ttf_value_norm(b, ty), ty);
+    /* (a pure function of the raw value: asked once when the runs agree) */
+    uint64_t ng = ttf_value_norm(g, ty), nb = g == b ? ng : ttf_value_norm(b, ty);
+    int end = ttdi_type_end(ty, ng);
+    rstat_add(st, 0, ng, ty, end);
+    rstat_add(st, 1, nb, ty, g == b ? end : ttdi_type_end(ty, nb));
     return 0;
 }
 
@@ -664,11 +666,49 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
     return 0;
 }
 
+/* A function's comparator kind in one run (ttdi_cmp_kind) by its
+ * address. */
+typedef struct rcmpk {
+    uint64_t addr1;             /* its address + 1, 0: empty */
+    unsigned kind;
+} rcmpk;
+
+#define RCMPK 512               /* cache slots (a power of two) */
+
+/* ttdi_cmp_kind of EXIT ev of side k (with values, no site), kept per
+ * function address: asked once per EXIT of every matched pair, the kind
+ * is one per address and run once asked (values.c's cmps). */
+static unsigned cmp_kind(ttdi_replay *rp, int k, const ttf_event *ev)
+{
+    rcmpk *c = NULL;
+
+    if (!rp->cmpk[k].slot)
+        ttdi_dmcache_reset(&rp->cmpk[k], RCMPK, sizeof(rcmpk));
+    if (rp->cmpk[k].slot) {
+        c = ttdi_dmcache_slot(&rp->cmpk[k], ev->addr >> 4 ^ ev->addr >> 13);
+        if (c->addr1 == ev->addr + 1)
+            return c->kind;
+    }
+    unsigned kind = ttdi_cmp_kind(rp->norm[k], ev);
+    if (c)
+        *c = (rcmpk){ev->addr + 1, kind};
+    return kind;
+}
+
 /* EXIT ev of side k: 1 if it returned a comparator's result; noted as
  * the side's last (values.c's rule, ttdi_cmp_result). */
 static int note_exit(ttdi_replay *rp, int k, const ttf_event *ev)
 {
-    int c = ttdi_cmp_result(rp->norm[k], ev, &rp->last[k]);
+    const ttdi_vlast *last = &rp->last[k];
+    int c = 0;
+    if (ttdi_replay_plans_off) {
+        c = ttdi_cmp_result(rp->norm[k], ev, last);
+    } else if (rp->norm[k] && ev->kind == TTF_EV_EXIT && !ev->site && ev->has_values) {
+        unsigned kind = cmp_kind(rp, k, ev);
+        c = (kind & TTF_CMPRET_SIGN) ||
+            ((kind & TTF_CMPRET_RELAY) && last->cmp && last->depth == ev->depth + 1 &&
+             (uint32_t)last->ret == (uint32_t)ev->retval);
+    }
     rp->last[k] = (ttdi_vlast){ev->retval, ev->depth, c};
     return c;
 }
@@ -1031,6 +1071,8 @@ void ttdi_replay_free(ttdi_replay *rp)
     free(rp->rs);
     ttdi_map_free(&rp->rsmap);
     ttdi_dmcache_free(&rp->sc);
+    ttdi_dmcache_free(&rp->cmpk[0]);
+    ttdi_dmcache_free(&rp->cmpk[1]);
     for (int r = 0; r < 2; r++) {
         free(rp->waits[r].w);
         rp->waits[r] = (ttdi_waits){0};

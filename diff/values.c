@@ -359,6 +359,11 @@ int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last)
     return cmp_result(n, n ? fn_of(n, ev) : NULL, ev, last);
 }
 
+unsigned ttdi_cmp_kind(ttdi_norm *n, const ttf_event *ev)
+{
+    return cmpret_of(n, fn_of(n, ev), ev);
+}
+
 static int sign_of(const ttf_vtype *ty, uint64_t v)
 {
     int64_t x = (int64_t)ttf_value_norm(v, ty);

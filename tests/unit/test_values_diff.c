@@ -758,8 +758,10 @@ static char *replay_reports(const char *gp, const char *bp, int plans_off, uint6
  * prefix and the explain stage goes on from it), with a vt_mix call in
  * the prefix whose values differ only where the types do not reach or in
  * the bits that count (an int, a bool, a char, a pointer, a struct's
- * fields), the text and JSON reports are the same with the plans on and
- * off, and the plans did answer the pairs that were the same. */
+ * fields, a result, a comparator's result by its sign: the comparator
+ * kinds the replay keeps per function), the text and JSON reports are the
+ * same with the plans on and off, and the plans did answer the pairs that
+ * were the same. */
 static void test_replay_plans(void **state)
 {
     (void)state;
@@ -767,14 +769,17 @@ static void test_replay_plans(void **state)
     static const struct {
         int reg;
         uint64_t v;
+        uint64_t st, cmp;       /* vt_status's and vt_cmp's results */
     } cases[] = {
-        {-1, 0},
-        {0, 0xabcd000000000007ull}, {0, 8},             /* int */
-        {1, 0x101}, {1, 2}, {1, 0x100},                 /* bool */
-        {2, 0x7741}, {2, 0x42},                         /* unsigned char */
-        {3, 0x9000}, {3, 0},                            /* pointer */
-        {4, 0x00000009ffffff03ull},                     /* the struct's padding */
-        {4, 0x0000000800000003ull}, {4, 0x0000000900000004ull}, /* q.b, q.a */
+        {-1, 0, 0, 1},
+        {0, 0xabcd000000000007ull, 0, 1}, {0, 8, 0, 1},         /* int */
+        {1, 0x101, 0, 1}, {1, 2, 0, 1}, {1, 0x100, 0, 1},       /* bool */
+        {2, 0x7741, 0, 1}, {2, 0x42, 0, 1},                     /* unsigned char */
+        {3, 0x9000, 0, 1}, {3, 0, 0, 1},                        /* pointer */
+        {4, 0x00000009ffffff03ull, 0, 1},                       /* the struct's padding */
+        {4, 0x0000000800000003ull, 0, 1}, {4, 0x0000000900000004ull, 0, 1}, /* q.b, q.a */
+        {-1, 0, 0xffffffff00000000ull, 1}, {-1, 0, 5, 1},       /* a result */
+        {-1, 0, 0, 3}, {-1, 0, 0, (uint32_t)-3}, {-1, 0, 0, 0}, /* a comparator's sign */
     };
     struct rop g[CALLS * 6 + 8], b[CALLS * 6 + 8];
     mix_script(g, -1, base, 0, 1);
@@ -784,7 +789,7 @@ static void test_replay_plans(void **state)
         memcpy(mix, base, sizeof mix);
         if (cases[k].reg >= 0)
             mix[cases[k].reg] = cases[k].v;
-        mix_script(b, 2, mix, 0, 1);
+        mix_script(b, 2, mix, cases[k].st, cases[k].cmp);
         end_with(b, (void *)vt_fail, 2);
         char gp[512], bp[512];
         snprintf(gp, sizeof gp, "%s", write_regs(g));
