@@ -51,6 +51,17 @@
  * time; threads of the same length) it walks from the start, as before.
  * The prefix's values are then decoded once, not twice: a quarter of a
  * values diff of jq.
+ * Compared cheaply (issue 38): most matched pairs of two like runs are
+ * the same, so what compare_args decides from a signature alone (which
+ * parameters, a string or not, a small struct's fields, each scalar's
+ * rule) is decided once per signature into a plan of operations, the
+ * ones values.c's plans use (ttdi_vop), kept in the signature cache; an
+ * ENTER pair whose operations all answer "the same" and that has no
+ * string to compare costs a few register reads, anything else goes to
+ * compare_args from the start, as before. Each EXIT's comparator kind is
+ * kept per function address (ttdi_cmp_kind, one answer per address once
+ * asked). On jq's parted values pair: ~825 instructions a matched pair
+ * before, ~500 after.
  */
 #include <stdlib.h>
 #include <string.h>
