@@ -153,6 +153,10 @@ typedef struct ttdi_vlast {
  * last, the thread's EXIT before it, is its callee's, returned the same
  * 32 bits and was a comparator's. */
 int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last);
+/* The comparator kind (TTF_CMPRET_*) of the function of EXIT ev (with
+ * values, no site) of run n, as ttdi_cmp_result asks it (once per
+ * function address and run: its answer for every later EXIT there). */
+unsigned ttdi_cmp_kind(ttdi_norm *n, const ttf_event *ev);
 /* 1 if integer results g and b of type ty differ by their sign class
  * (negative, zero, positive): 1 against 3 is the same, 1 against 0 or -1
  * is not. */
@@ -280,6 +284,59 @@ static inline int ttdi_in_gaps(const ttdi_norm *n, uint64_t a)
         if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
             return 1;
     return 0;
+}
+/* One scalar comparison decided once from the types (values.c's plans of
+ * a pair of functions, replay.c's of a signature): registers rg, rb
+ * (argregs index, or TTDI_VOP_RETVAL / TTDI_VOP_RETXMM) shifted right by
+ * sh bits, compared by ttdi_value_differs' rules for type ty. */
+enum {
+    TTDI_VOP_BITS,          /* differ when the masked bits differ (integers,
+                               enums, floats cut to their size) */
+    TTDI_VOP_BOOL,          /* a bool: its masked bits zero or not */
+    TTDI_VOP_PTR            /* a pointer: ttdi_value_differs */
+};
+#define TTDI_VOP_RETVAL TTF_VALUE_SLOTS     /* register numbers past argregs */
+#define TTDI_VOP_RETXMM (TTF_VALUE_SLOTS + 1)
+typedef struct ttdi_vop {
+    uint64_t mask;          /* TTDI_VOP_BITS, TTDI_VOP_BOOL */
+    const ttf_vtype *ty;    /* the type */
+    uint8_t kind;           /* TTDI_VOP_* */
+    uint8_t rg, rb;         /* the registers */
+    uint8_t sh;             /* a field's bit offset in its eightbyte */
+    uint8_t sign;           /* values.c: a signed result, by its sign class
+                               when both runs returned a comparator's */
+} ttdi_vop;
+/* The operation comparing scalar type ty (ttdi_value_differs' rules:
+ * ttf_value_norm of an integer, enum or float is a cut to its size, of a
+ * bool the cut's zero or not) from registers rg, rb shifted by sh bits. */
+ttdi_vop ttdi_vop_scalar(const ttf_vtype *ty, int rg, int rb, unsigned sh);
+/* The fields of struct types tg, tb as ttdi_struct_differs compares them
+ * (registers rg[k], rb[k] of eightbyte k, okg[k], okb[k]: recorded), as
+ * operations after the *n of ops (cap at most): 0, -1 when too many. */
+int ttdi_vop_fields(ttdi_vop *ops, uint8_t *n, unsigned cap, const ttf_vtype *tg,
+                    const ttf_vtype *tb, const int rg[2], const int rb[2], const int okg[2],
+                    const int okb[2]);
+/* ttdi_struct_differs' operations for parameters pg, pb, the same way. */
+int ttdi_vop_struct_arg(ttdi_vop *ops, uint8_t *n, unsigned cap, const ttf_param *pg,
+                        const ttf_param *pb);
+static inline uint64_t ttdi_vop_reg(const ttf_event *ev, unsigned r)
+{
+    return r < TTF_VALUE_SLOTS ? ev->argregs[r] : r == TTDI_VOP_RETVAL ? ev->retval : ev->retxmm;
+}
+/* Do the values vg, vb (registers already read and shifted) of events at
+ * gns, bns differ by op o? ttdi_value_differs' answer. */
+static inline int ttdi_vop_differs(const ttdi_vop *o, ttdi_norm *ng, ttdi_norm *nb, uint64_t vg,
+                                   uint64_t vb, uint64_t gns, uint64_t bns)
+{
+    if (o->kind == TTDI_VOP_BITS)
+        return ((vg ^ vb) & o->mask) != 0;
+    if (o->kind == TTDI_VOP_BOOL)
+        return !(vg & o->mask) != !(vb & o->mask);
+    if (!vg || !vb)
+        return !vg != !vb;
+    if (ttdi_in_gaps(ng, vg) && ttdi_in_gaps(nb, vb))
+        return 0;   /* heap or stack in both (ttdi_value_differs' answer) */
+    return ttdi_value_differs(ng, nb, o->ty, vg, vb, gns, bns);
 }
 /* Parameter i of sig's strings in the ENTERs g and b (format 1.6: the
  * first bytes of a char * or std::string, ttf_event_string): 1 with *sg
@@ -577,6 +634,8 @@ typedef struct ttdi_replay {
                                    walk stopped (timeouts.c reads them) */
     ttdi_vlast last[2];         /* each side's last EXIT (comparators'
                                    results by sign, values.c) */
+    ttdi_dmcache cmpk[2];       /* each side's comparator kinds by function
+                                   address (ttdi_cmp_kind, replay.c) */
 } ttdi_replay;
 
 /* The replay of a pair over its common prefix, made by align's values
@@ -631,6 +690,13 @@ int ttdi_replay_run(ttdi_replay *rp, const ttdi_rprefix *pre);
  * the replays that went on from a prefix. */
 extern int ttdi_replay_prefix_off;
 extern uint64_t ttdi_replay_resumed;
+/* Tests only: 1 makes every replay compare a matched ENTER's arguments
+ * by the general path (compare_args), never by its signature's plan
+ * (replay.c ttdi_rsig), and ask each EXIT's comparator kind of values.c
+ * (ttdi_cmp_result), not of its own cache; ttdi_replay_planned counts the
+ * ENTER pairs a plan answered. */
+extern int ttdi_replay_plans_off;
+extern uint64_t ttdi_replay_planned;
 void ttdi_replay_free(ttdi_replay *rp);
 
 /* Noise of node x's return difference by the run's statistics (a value

@@ -359,6 +359,11 @@ int ttdi_cmp_result(ttdi_norm *n, const ttf_event *ev, const ttdi_vlast *last)
     return cmp_result(n, n ? fn_of(n, ev) : NULL, ev, last);
 }
 
+unsigned ttdi_cmp_kind(ttdi_norm *n, const ttf_event *ev)
+{
+    return cmpret_of(n, fn_of(n, ev), ev);
+}
+
 static int sign_of(const ttf_vtype *ty, uint64_t v)
 {
     int64_t x = (int64_t)ttf_value_norm(v, ty);
@@ -620,25 +625,7 @@ static int compare_slow(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
  * of a signature or comparator kind still comes from compare_slow, in the
  * same order. */
 
-enum {
-    PL_BITS,                /* differ when the masked bits differ (integers,
-                               enums, floats cut to their size) */
-    PL_BOOL,                /* a bool: its masked bits zero or not */
-    PL_PTR                  /* a pointer: ttdi_value_differs */
-};
-
-#define PL_RETVAL TTF_VALUE_SLOTS   /* register numbers past argregs */
-#define PL_RETXMM (TTF_VALUE_SLOTS + 1)
-
-typedef struct plan_op {
-    uint64_t mask;          /* PL_BITS, PL_BOOL */
-    const ttf_vtype *ty;    /* the type (compare_slow's: the second run's) */
-    uint8_t kind;           /* PL_* */
-    uint8_t rg, rb;         /* the registers, argregs index or PL_RET* */
-    uint8_t sh;             /* a field's bit offset in its eightbyte */
-    uint8_t sign;           /* a signed result: by its sign class when both
-                               runs returned a comparator's result */
-} plan_op;
+typedef ttdi_vop plan_op;  /* (align.h: replay.c makes them too) */
 
 #define PLAN_OPS 14
 enum { PLAN_SLOW = 1, PLAN_NONE, PLAN_OPS_ };
@@ -668,18 +655,16 @@ static uint64_t plan_hash(uint64_t ag, uint64_t ab, uint32_t eg, uint32_t eb, in
                       ((uint64_t)eb << 50) ^ (uint64_t)kind);
 }
 
-/* An operation comparing the scalar type ty (ttdi_value_differs' rules)
- * from registers rg, rb shifted right by sh bits. */
-static plan_op plan_scalar(const ttf_vtype *ty, int rg, int rb, unsigned sh)
+ttdi_vop ttdi_vop_scalar(const ttf_vtype *ty, int rg, int rb, unsigned sh)
 {
-    plan_op o = {~0ull, ty, PL_BITS, (uint8_t)rg, (uint8_t)rb, (uint8_t)sh, 0};
+    ttdi_vop o = {~0ull, ty, TTDI_VOP_BITS, (uint8_t)rg, (uint8_t)rb, (uint8_t)sh, 0};
     unsigned size = ty->size;
     if (ty->cls == TTF_VC_POINTER) {
-        o.kind = PL_PTR;
+        o.kind = TTDI_VOP_PTR;
         return o;
     }
     if (ty->cls == TTF_VC_BOOL) {
-        o.kind = PL_BOOL;
+        o.kind = TTDI_VOP_BOOL;
         size = size ? size : 1;
     } else if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED &&
                ty->cls != TTF_VC_ENUM && ty->cls != TTF_VC_FLOAT) {
@@ -690,18 +675,23 @@ static plan_op plan_scalar(const ttf_vtype *ty, int rg, int rb, unsigned sh)
     return o;
 }
 
-static int plan_add(vplan *p, plan_op o)
+/* o after the *n operations of ops (cap of them at most); -1 when full. */
+static int ops_add(ttdi_vop *ops, uint8_t *n, unsigned cap, ttdi_vop o)
 {
-    if (p->nops >= PLAN_OPS)
+    if (*n >= cap)
         return -1;
-    p->op[p->nops++] = o;
+    ops[(*n)++] = o;
     return 0;
 }
 
-/* fields_differ's checks of types tg, tb with registers rg[k], rb[k] of
- * eightbyte k (ok[k]: recorded), as operations. -1: too many. */
-static int plan_fields(vplan *p, const ttf_vtype *tg, const ttf_vtype *tb, const int rg[2],
-                       const int rb[2], const int okg[2], const int okb[2])
+static int plan_add(vplan *p, plan_op o)
+{
+    return ops_add(p->op, &p->nops, PLAN_OPS, o);
+}
+
+int ttdi_vop_fields(ttdi_vop *ops, uint8_t *n, unsigned cap, const ttf_vtype *tg,
+                    const ttf_vtype *tb, const int rg[2], const int rb[2], const int okg[2],
+                    const int okb[2])
 {
     if (!tg->fields || !tb->fields || tg->nfields != tb->nfields || tg->size != tb->size)
         return 0;
@@ -712,21 +702,21 @@ static int plan_fields(vplan *p, const ttf_vtype *tg, const ttf_vtype *tb, const
             fg->type.cls != fb->type.cls || fg->type.size != fb->type.size ||
             at + fb->type.size > 8 || !ttf_value_comparable(&fb->type))
             continue;
-        if (plan_add(p, plan_scalar(&fb->type, rg[k], rb[k], 8 * at)) < 0)
+        if (ops_add(ops, n, cap, ttdi_vop_scalar(&fb->type, rg[k], rb[k], 8 * at)) < 0)
             return -1;
     }
     return 0;
 }
 
-/* ttdi_struct_differs' operations for parameters pg, pb. */
-static int plan_struct_arg(vplan *p, const ttf_param *pg, const ttf_param *pb)
+int ttdi_vop_struct_arg(ttdi_vop *ops, uint8_t *n, unsigned cap, const ttf_param *pg,
+                        const ttf_param *pb)
 {
     if (pg->byref || pb->byref || pg->reg < 0 || pg->reg != pb->reg || pg->reg2 != pb->reg2)
         return 0;
     int r[2] = {pg->reg, pg->reg2}, ok[2];
     for (int k = 0; k < 2; k++)
         ok[k] = r[k] >= 0 && r[k] < TTF_VALUE_SLOTS;
-    return plan_fields(p, &pg->type, &pb->type, r, r, ok, ok);
+    return ttdi_vop_fields(ops, n, cap, &pg->type, &pb->type, r, r, ok, ok);
 }
 
 /* An ENTER's operations: compare_slow's loop over the parameters. */
@@ -741,7 +731,7 @@ static int plan_enter(vplan *p, const ttf_signature *sg, const ttf_signature *sb
             p->strings = 1;     /* ttdi_arg_strings may take it */
         if (pg->type.fields && pb->type.fields) {
             p->counted++;
-            if (plan_struct_arg(p, pg, pb) < 0)
+            if (ttdi_vop_struct_arg(p->op, &p->nops, PLAN_OPS, pg, pb) < 0)
                 return -1;
             continue;
         }
@@ -751,7 +741,7 @@ static int plan_enter(vplan *p, const ttf_signature *sg, const ttf_signature *sb
         if (pg->reg >= TTF_VALUE_SLOTS || pb->reg >= TTF_VALUE_SLOTS)
             return -1;
         p->counted++;
-        if (plan_add(p, plan_scalar(tb, pg->reg, pb->reg, 0)) < 0)
+        if (plan_add(p, ttdi_vop_scalar(tb, pg->reg, pb->reg, 0)) < 0)
             return -1;
     }
     return 0;
@@ -768,9 +758,9 @@ static int plan_exit(vplan *p, const ttf_signature *sg, const ttf_signature *sb)
         int r[2], ok[2];
         for (int k = 0; k < 2; k++) {
             ok[k] = sb->ret_eb[k] == TTF_RET_RAX || sb->ret_eb[k] == TTF_RET_XMM0;
-            r[k] = sb->ret_eb[k] == TTF_RET_XMM0 ? PL_RETXMM : PL_RETVAL;
+            r[k] = sb->ret_eb[k] == TTF_RET_XMM0 ? TTDI_VOP_RETXMM : TTDI_VOP_RETVAL;
         }
-        return plan_fields(p, &sg->ret, &sb->ret, r, r, ok, ok);
+        return ttdi_vop_fields(p->op, &p->nops, PLAN_OPS, &sg->ret, &sb->ret, r, r, ok, ok);
     }
     if ((sg->ret.cls == TTF_VC_FLOAT && !sg->ret_xmm) ||
         (sb->ret.cls == TTF_VC_FLOAT && !sb->ret_xmm))
@@ -779,8 +769,8 @@ static int plan_exit(vplan *p, const ttf_signature *sg, const ttf_signature *sb)
     if (!ttf_value_comparable(tb) || tg->cls != tb->cls || tg->size != tb->size)
         return 0;
     p->counted++;
-    plan_op o = plan_scalar(tb, sg->ret_xmm ? PL_RETXMM : PL_RETVAL,
-                            sb->ret_xmm ? PL_RETXMM : PL_RETVAL, 0);
+    plan_op o = ttdi_vop_scalar(tb, sg->ret_xmm ? TTDI_VOP_RETXMM : TTDI_VOP_RETVAL,
+                            sb->ret_xmm ? TTDI_VOP_RETXMM : TTDI_VOP_RETVAL, 0);
     o.sign = tb->cls == TTF_VC_SIGNED;
     return plan_add(p, o);
 }
@@ -817,11 +807,6 @@ static void plan_make(const vwalk *wg, const vwalk *wb)
         p->state = PLAN_SLOW;
 }
 
-static inline uint64_t plan_reg(const ttf_event *ev, unsigned r)
-{
-    return r < TTF_VALUE_SLOTS ? ev->argregs[r] : r == PL_RETVAL ? ev->retval : ev->retxmm;
-}
-
 /* cmp_result from a plan's comparator kind c. */
 static inline int plan_cmp(unsigned c, const ttf_event *ev, const ttdi_vlast *last)
 {
@@ -856,21 +841,9 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
     }
     for (unsigned i = 0; i < p->nops; i++) {
         const plan_op *o = &p->op[i];
-        uint64_t vg = plan_reg(g, o->rg) >> o->sh, vb = plan_reg(b, o->rb) >> o->sh;
-        int d;
-        if (o->sign && sign)
-            d = ttdi_sign_differs(o->ty, vg, vb);
-        else if (o->kind == PL_BITS)
-            d = ((vg ^ vb) & o->mask) != 0;
-        else if (o->kind == PL_BOOL)
-            d = !(vg & o->mask) != !(vb & o->mask);
-        else if (!vg || !vb)
-            d = !vg != !vb;
-        else if (ttdi_in_gaps(ng, vg) && ttdi_in_gaps(nb, vb))
-            d = 0;      /* heap or stack in both (ttdi_value_differs' answer) */
-        else
-            d = ttdi_value_differs(ng, nb, o->ty, vg, vb, g->time_ns, b->time_ns);
-        if (d)
+        uint64_t vg = ttdi_vop_reg(g, o->rg) >> o->sh, vb = ttdi_vop_reg(b, o->rb) >> o->sh;
+        if (o->sign && sign ? ttdi_sign_differs(o->ty, vg, vb)
+                            : ttdi_vop_differs(o, ng, nb, vg, vb, g->time_ns, b->time_ns))
             return 1;
     }
     if (g->kind == TTF_EV_EXIT) {

@@ -706,6 +706,109 @@ static void test_plans(void **state)
     }
 }
 
+/* Script s (mix_script's) ended by n calls of fn before vt_run's EXIT. */
+static void end_with(struct rop *s, void *fn, int n)
+{
+    size_t k = 0;
+    while (s[k].fn)
+        k++;
+    struct rop last = s[k - 1];
+    k--;
+    for (int i = 0; i < n; i++) {
+        s[k++] = (struct rop){fn, 0, {0}};
+        s[k++] = (struct rop){fn, 1, {0}};
+    }
+    s[k++] = last;
+    s[k] = (struct rop){NULL, 0, {0}};
+}
+
+/* The text and JSON reports of gp against bp (suspects on, so the explain
+ * stage's replay shows), with the replay's plans off or on; *planned =
+ * the ENTER pairs a plan answered. */
+static char *replay_reports(const char *gp, const char *bp, int plans_off, uint64_t *planned)
+{
+    ttd_options o;
+    ttd_diff *d = NULL;
+    ttf_error err;
+
+    ttd_options_init(&o);
+    o.suspects = 6;
+    ttdi_replay_plans_off = plans_off;
+    ttdi_replay_planned = 0;
+    int rc = ttd_diff_files(gp, bp, &o, &d, &err);
+    ttdi_replay_plans_off = 0;
+    *planned = ttdi_replay_planned;
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    size_t n = strlen(t) + strlen(j) + 1;
+    char *both = malloc(n);
+    assert_non_null(both);
+    snprintf(both, n, "%s%s", t, j);
+    free(t);
+    free(j);
+    ttd_free(d);
+    return both;
+}
+
+/* The replay's plan of a signature (replay.c ttdi_rsig: what compare_args
+ * decides from it, once) answers as compare_args does: on a pair that
+ * parts (the bad run ends with two calls of vt_fail, the good one with
+ * one of vt_ok: the threads' lengths differ, so align replays the common
+ * prefix and the explain stage goes on from it), with a vt_mix call in
+ * the prefix whose values differ only where the types do not reach or in
+ * the bits that count (an int, a bool, a char, a pointer, a struct's
+ * fields, a result, a comparator's result by its sign: the comparator
+ * kinds the replay keeps per function), the text and JSON reports are the
+ * same with the plans on and off, and the plans did answer the pairs that
+ * were the same. */
+static void test_replay_plans(void **state)
+{
+    (void)state;
+    static const uint64_t base[TTF_VALUE_REGS] = {7, 1, 0x41, 0x5000, 0x0000000900000003ull, 0};
+    static const struct {
+        int reg;
+        uint64_t v;
+        uint64_t st, cmp;       /* vt_status's and vt_cmp's results */
+    } cases[] = {
+        {-1, 0, 0, 1},
+        {0, 0xabcd000000000007ull, 0, 1}, {0, 8, 0, 1},         /* int */
+        {1, 0x101, 0, 1}, {1, 2, 0, 1}, {1, 0x100, 0, 1},       /* bool */
+        {2, 0x7741, 0, 1}, {2, 0x42, 0, 1},                     /* unsigned char */
+        {3, 0x9000, 0, 1}, {3, 0, 0, 1},                        /* pointer */
+        {4, 0x00000009ffffff03ull, 0, 1},                       /* the struct's padding */
+        {4, 0x0000000800000003ull, 0, 1}, {4, 0x0000000900000004ull, 0, 1}, /* q.b, q.a */
+        {-1, 0, 0xffffffff00000000ull, 1}, {-1, 0, 5, 1},       /* a result */
+        {-1, 0, 0, 3}, {-1, 0, 0, (uint32_t)-3}, {-1, 0, 0, 0}, /* a comparator's sign */
+    };
+    struct rop g[CALLS * 6 + 8], b[CALLS * 6 + 8];
+    mix_script(g, -1, base, 0, 1);
+    end_with(g, (void *)vt_ok, 1);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        uint64_t mix[TTF_VALUE_REGS], on_n, off_n;
+        memcpy(mix, base, sizeof mix);
+        if (cases[k].reg >= 0)
+            mix[cases[k].reg] = cases[k].v;
+        mix_script(b, 2, mix, cases[k].st, cases[k].cmp);
+        end_with(b, (void *)vt_fail, 2);
+        char gp[512], bp[512];
+        snprintf(gp, sizeof gp, "%s", write_regs(g));
+        snprintf(bp, sizeof bp, "%s", write_regs(b));
+        char *on = replay_reports(gp, bp, 0, &on_n), *off = replay_reports(gp, bp, 1, &off_n);
+        size_t at = 0;
+        while (on[at] && on[at] == off[at])
+            at++;
+        if (on[at] || off[at])
+            fail_msg("case %zu: the reports differ at byte %zu\n--- plans:\n%.300s\n--- "
+                     "compare_args:\n%.300s", k, at, on + (at > 100 ? at - 100 : 0),
+                     off + (at > 100 ? at - 100 : 0));
+        assert_true(on_n > 0);
+        assert_int_equal(off_n, 0);
+        free(on);
+        free(off);
+    }
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -723,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_epochs),
         cmocka_unit_test(test_signature_by_epoch),
         cmocka_unit_test(test_plans),
+        cmocka_unit_test(test_replay_plans),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
