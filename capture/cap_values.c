@@ -262,6 +262,7 @@ static inline void push(uintptr_t *slot, uintptr_t fn)
     e->ret = was == TRAMP ? cap_sh.e[cap_sh.n - 1].ret : was;
     e->slot = (uintptr_t)slot;
     e->fn = fn;
+    e->cslot = TTF_SLOT(fn);
     atomic_signal_fence(memory_order_release);
     cap_sh.n++;
     *slot = TRAMP;
