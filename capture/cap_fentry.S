@@ -226,28 +226,17 @@ __fentry__:
         movq    %rdi, CAPL_SHENT_SLOT(%rcx)
         movq    %rax, CAPL_SHENT_FN(%rcx)
         movzbl  %fs:CAPL_T_FLAGS+1(%r11), %edx  /* the clock */
-        testl   %edx, %edx
-        jz      5f
         cmpl    $CAPL_TIMED_SPARSE, %edx
-        jb      4f                      /* sparse or lazy: */
-        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_enter_count */
-        andl    $CAPL_EVAT_MASK, %ecx
+        jb      .Lfe_tnone              /* none or every: out of line */
+        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* sparse or lazy: */
+        andl    $CAPL_EVAT_MASK, %ecx   /* cap_enter_count */
         movzwl  %fs:CAPL_T_EV(%r11), %edx
         movw    %dx, %fs:CAPL_T_EVAT(%r11,%rcx,2)
         addl    $1, %edx
         movw    %dx, %fs:CAPL_T_EV(%r11)
         cmpb    $0, %fs:CAPL_T_UX(%r11) /* lazy: after an untimed EXIT, */
-        jne     .Lfe_untimed            /* no time (format 1.8) */
-4:      movq    64(%rsp), %rcx          /* cap_put_t_at: never negative */
-        testq   %rcx, %rcx
-        jz      .Lfe_late               /* not read at the start (ux was set) */
-.Lfe_lated:
-        movl    $0, %edx
-        subq    %fs:CAPL_T_TSC(%r11), %rcx
-        cmovbq  %rdx, %rcx
-        addq    %rcx, %fs:CAPL_T_TSC(%r11)
-        movb    $0, %fs:CAPL_T_SINCE(%r11)
-        PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
+        je      .Lfe_timed              /* no time (format 1.8): ux */
+        movb    $0, %fs:CAPL_T_UX(%r11) /* cleared, no delta */
 5:      vpxor   %xmm15, %xmm15, %xmm15
         VPAIR   0, 8, 11
         VPAIR   1, 9, 12
@@ -309,8 +298,20 @@ __fentry__:
         .cfi_adjust_cfa_offset -FR
         ret
         .cfi_adjust_cfa_offset FR
-.Lfe_untimed:                           /* the lazy clock's untimed ENTER: */
-        movb    $0, %fs:CAPL_T_UX(%r11) /* ux cleared, no delta */
+.Lfe_tnone:                             /* no clock (none), or the */
+        testl   %edx, %edx              /* every-event one */
+        jz      5b
+.Lfe_timed:                             /* the ENTER's time delta */
+        movq    64(%rsp), %rcx          /* cap_put_t_at: never negative */
+        testq   %rcx, %rcx
+        jz      .Lfe_late               /* not read at the start (ux was set) */
+.Lfe_lated:
+        movl    $0, %edx
+        subq    %fs:CAPL_T_TSC(%r11), %rcx
+        cmovbq  %rdx, %rcx
+        addq    %rcx, %fs:CAPL_T_TSC(%r11)
+        movb    $0, %fs:CAPL_T_SINCE(%r11)
+        PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
         jmp     5b
 .Lfe_late:                              /* ux was set at the start, a signal */
         rdtsc                           /* handler's records cleared it since: */
