@@ -23,7 +23,8 @@
  * the slot returned from (no tail call on it), the thread has room in a
  * values chunk, is not busy, has the sparse or lazy clock (format 1.8:
  * an untimed EXIT sets ux, a clock read clears it), and the function is in
- * the chunk's function cache. cap_exit_reads' choice is made here too: an
+ * the chunk's function cache (at the slot the ENTER kept in the shadow
+ * entry, cslot: no hash here). cap_exit_reads' choice is made here too: an
  * EXIT that reads the clock (a big call, a run of untimed ones, a young
  * thread: TIMED; a sample drawn: SAMPLE; the warm-up and the draw are
  * looked at only when skip is 0 or 1, as in cap_exit_rare) gets its prefix and time delta,
