@@ -39,9 +39,10 @@
  * eight integer registers the C halves save in the same array (it uses
  * them as scratch) but needs no call, no aligned frame and no SSE store:
  * the SSE registers are compared in place. The integer registers are
- * coded two at a time in xmm8-15 (SSE4.1's pcmpeqq in AVX's
- * three-operand forms; without them every ENTER goes the C way), and the
- * SSE ones compared two at a time there too: those pass no argument, so they are dead at a
+ * coded two at a time in xmm8-15 (pcmpeqq in AVX's three-operand
+ * forms; on a CPU without AVX, cap_fentry_sse, by SSE4.1 alone, out of
+ * line; without SSE4.1 every ENTER goes the C way), and the SSE ones
+ * compared two at a time there too: those pass no argument, so they are dead at a
  * function's entry (the C way's libc calls clobber them too). Like the trampoline it sets
  * busy first (once it saw it clear), reads the thread's state only
  * then, tests all before it writes anything, and any other ENTER goes
@@ -95,7 +96,8 @@
  * stride) into xmm\s; prev and stride move on. xmm15 is 0, xmm14 scratch
  * (xmm8-15 pass no argument: dead at a function's entry). AVX's three
  * operand forms (VEX-128: the upper halves of ymm8-15, dead too, cleared);
- * without AVX (or SSE4.1's pcmpeqq) every ENTER goes the C way. */
+ * a CPU without AVX takes VPAIR_SSE's way (cap_fentry_sse), one without
+ * SSE4.1 the C way. */
 .macro VPAIR j, d, s
         vmovq   16*\j(%rsp), %xmm14
         vmovhps 16*\j+8(%rsp), %xmm14, %xmm14                   /* r */
@@ -106,6 +108,33 @@
         vpcmpeqq %xmm15, %xmm\d, %xmm\d
 .endm
 
+/* The same without AVX (SSE4.1; a CPU with SSE4.1 but no AVX, or
+ * TTCAP_TEST_FENTRY_SSE=1): the pair's "same" bits into eax, its
+ * "strided" bits into edi, register 2j in bit 0; xmm\x and xmm14
+ * scratch. */
+.macro VPAIR_SSE j, x
+        movq    16*\j(%rsp), %xmm\x
+        movhps  16*\j+8(%rsp), %xmm\x                          /* r */
+        movdqu  %fs:CAPL_T_VPREV+16*\j(%r11), %xmm14
+        movdqu  %xmm\x, %fs:CAPL_T_VPREV+16*\j(%r11)
+        psubq   %xmm14, %xmm\x                                  /* d */
+        movdqu  %fs:CAPL_T_VSTRIDE+16*\j(%r11), %xmm14
+        movdqu  %xmm\x, %fs:CAPL_T_VSTRIDE+16*\j(%r11)
+        psubq   %xmm\x, %xmm14                                  /* stride - d */
+        pcmpeqq %xmm15, %xmm\x
+        pcmpeqq %xmm15, %xmm14
+        movmskpd %xmm\x, %eax
+        movmskpd %xmm14, %edi
+.endm
+
+/* Without AVX: one SSE register's low 8 bytes against the chunk's last
+ * ENTER's, or'ed into rdx (r10: the call-site state). */
+.macro XREG_SSE i
+        movq    %xmm\i, %rdi
+        xorq    CAPL_XS_X+8*\i(%r10), %rdi
+        orq     %rdi, %rdx
+.endm
+
 /* xmm i's saved low 8 bytes against the chunk's last ENTER's: ecx =
  * ecx * 2 + (they differ). */
 .macro XBIT i
@@ -113,6 +142,35 @@
         xorq    CAPL_XS_X+8*\i(%r10), %rax
         negq    %rax
         adcl    %ecx, %ecx
+.endm
+
+/* The mask from ecx ("same" bits, register 0 in bit 0) and edx
+ * ("strided" bits): the prediction that leaves fewer registers to give
+ * (no STRIDE on a tie); the mask at rsi, then each given register's
+ * delta (its stride now), zigzag and varint, rsi past them. */
+.macro DELTAS
+        leaq    fentry_regs_set(%rip), %rdi
+        movzbl  (%rdi,%rdx), %eax
+        movzbl  (%rdi,%rcx), %edi
+        xorl    $0x3f | CAPL_MASK_STRIDE, %edx
+        xorl    $0x3f, %ecx
+        cmpl    %edi, %eax              /* fewer given by the strides */
+        cmoval  %edx, %ecx
+        movq    %rsi, 64(%rsp)          /* (the mask's place: the clock's) */
+        movb    %cl, (%rsi)             /* the mask, then the deltas */
+        addq    $1, %rsi
+        andl    $0x3f, %ecx
+        jz      .Ldz\@
+.Ldl\@:  bsfl    %ecx, %eax
+        movq    %fs:CAPL_T_VSTRIDE(%r11,%rax,8), %rax
+        leaq    (%rax,%rax), %rdi       /* zigzag */
+        sarq    $63, %rax
+        xorq    %rdi, %rax
+        PUT_UVAR %rax, %eax, %al, %rsi, %edi, %dil
+        leal    -1(%rcx), %edx
+        andl    %edx, %ecx
+        jnz     .Ldl\@
+.Ldz\@:
 .endm
 
 /* Two SSE registers' low 8 bytes, i and i + 1, against the chunk's last
@@ -237,7 +295,9 @@ __fentry__:
         cmpb    $0, %fs:CAPL_T_UX(%r11) /* lazy: after an untimed EXIT, */
         je      .Lfe_timed              /* no time (format 1.8): ux */
         movb    $0, %fs:CAPL_T_UX(%r11) /* cleared, no delta */
-5:      vpxor   %xmm15, %xmm15, %xmm15
+5:      cmpl    $0, cap_fentry_sse(%rip)
+        jne     .Lfe_sse                /* no AVX: out of line */
+        vpxor   %xmm15, %xmm15, %xmm15
         VPAIR   0, 8, 11
         VPAIR   1, 9, 12
         VPAIR   2, 10, 13
@@ -251,27 +311,7 @@ __fentry__:
         orl     %eax, %ecx
         shll    $4, %edi
         orl     %edi, %edx
-        leaq    fentry_regs_set(%rip), %rdi
-        movzbl  (%rdi,%rdx), %eax
-        movzbl  (%rdi,%rcx), %edi
-        xorl    $0x3f | CAPL_MASK_STRIDE, %edx
-        xorl    $0x3f, %ecx
-        cmpl    %edi, %eax              /* fewer given by the strides */
-        cmoval  %edx, %ecx
-        movq    %rsi, 64(%rsp)          /* (the mask's place: the clock's) */
-        movb    %cl, (%rsi)             /* the mask, then the deltas */
-        addq    $1, %rsi
-        andl    $0x3f, %ecx
-        jz      7f
-6:      bsfl    %ecx, %eax
-        movq    %fs:CAPL_T_VSTRIDE(%r11,%rax,8), %rax
-        leaq    (%rax,%rax), %rdi       /* zigzag */
-        sarq    $63, %rax
-        xorq    %rdi, %rax
-        PUT_UVAR %rax, %eax, %al, %rsi, %edi, %dil
-        leal    -1(%rcx), %edx
-        andl    %edx, %ecx
-        jnz     6b
+        DELTAS
 7:      XPAIR   0, 1, 8                 /* the SSE registers (r10: sites) */
         XPAIR   2, 3, 9
         XPAIR   4, 5, 10
@@ -298,6 +338,31 @@ __fentry__:
         .cfi_adjust_cfa_offset -FR
         ret
         .cfi_adjust_cfa_offset FR
+.Lfe_sse:                               /* the registers without AVX */
+        pxor    %xmm15, %xmm15          /* ecx: same, edx: strided */
+        VPAIR_SSE 0, 8
+        movl    %eax, %ecx
+        movl    %edi, %edx
+        VPAIR_SSE 1, 9
+        leal    (%rcx,%rax,4), %ecx
+        leal    (%rdx,%rdi,4), %edx
+        VPAIR_SSE 2, 10
+        shll    $4, %eax
+        shll    $4, %edi
+        orl     %eax, %ecx
+        orl     %edi, %edx
+        DELTAS
+        xorl    %edx, %edx              /* the SSE registers (r10: sites) */
+        XREG_SSE 0
+        XREG_SSE 1
+        XREG_SSE 2
+        XREG_SSE 3
+        XREG_SSE 4
+        XREG_SSE 5
+        XREG_SSE 6
+        XREG_SSE 7
+        jnz     .Lfe_xmm                /* one changed: out of line */
+        jmp     .Lfe_commit
 .Lfe_tnone:                             /* no clock (none), or the */
         testl   %edx, %edx              /* every-event one */
         jz      5b
