@@ -142,20 +142,21 @@ else
     echo "values_fentry_asm: no SSE4.1 here: every ENTER goes the C way, their count not checked"
 fi
 [ "$x" -le $((mx + N / 100)) ] || fail "$x EXITs written the C way, $mx cache misses (the timed ones?)"
-# (the same environment's size in the three runs: the same stack addresses)
+# (the same environment size and names as long in the three runs: the
+# same stack addresses)
 check none TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0 TTCAP_TEST_FENTRY_SSE=0
 check nonc TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=1 TTCAP_TEST_FENTRY_SSE=0
 # the assembly ENTER's way without AVX (SSE4.1 alone, what a CPU without
 # AVX takes; TTCAP_TEST_FENTRY_SSE=1 forces it): the same bytes too
-check nonsse TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0 TTCAP_TEST_FENTRY_SSE=1
-for r in none nonc nonsse; do
+check nsse TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0 TTCAP_TEST_FENTRY_SSE=1
+for r in none nonc nsse; do
     "$BD/tests/capture_check" "$T/$r.trc" -b > "$r.hot" || fail "$r: capture_check -b"
 done
 [ "$(wc -l < none.hot)" -ge $((N * 10)) ] || fail "only $(wc -l < none.hot) records"
 cmp -s none.hot nonc.hot || { diff none.hot nonc.hot | head -6; fail "the assembly ENTERs' bytes differ from the C path's"; }
-cmp -s nonsse.hot nonc.hot || { diff nonsse.hot nonc.hot | head -6; fail "the SSE4.1 assembly ENTERs' bytes differ from the C path's"; }
+cmp -s nsse.hot nonc.hot || { diff nsse.hot nonc.hot | head -6; fail "the SSE4.1 assembly ENTERs' bytes differ from the C path's"; }
 if grep -qw sse4_1 /proc/cpuinfo; then
-    for r in none nonsse; do
+    for r in none nsse; do
         c2=$(sed -n 's/^ttcap: test: C ENTERs \([0-9]*\),.*/\1/p' $r.out)
         m2=$(grep -c '^hot [0-9]* 40' $r.hot)
         [ -n "$c2" ] && [ "$c2" -le $((m2 + N / 100)) ] || fail "$r: ${c2:-no count of} ENTERs written the C way, $m2 cache misses"
