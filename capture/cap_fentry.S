@@ -39,8 +39,10 @@
  * eight integer registers the C halves save in the same array (it uses
  * them as scratch) but needs no call, no aligned frame and no SSE store:
  * the SSE registers are compared in place. The integer registers are
- * coded two at a time in xmm8-15 (SSE4.1's pcmpeqq; without it every
- * ENTER goes the C way): those pass no argument, so they are dead at a
+ * coded two at a time in xmm8-15 (pcmpeqq in AVX's three-operand
+ * forms; on a CPU without AVX, cap_fentry_sse, by SSE4.1 alone, out of
+ * line; without SSE4.1 every ENTER goes the C way), and the SSE ones
+ * compared two at a time there too: those pass no argument, so they are dead at a
  * function's entry (the C way's libc calls clobber them too). Like the trampoline it sets
  * busy first (once it saw it clear), reads the thread's state only
  * then, tests all before it writes anything, and any other ENTER goes
@@ -89,12 +91,28 @@
 .endm
 
 /* Two integer registers, 2j and 2j + 1 (their saved copies at 16*j(%rsp)),
- * into the mask bits at once (ttf_put_enter_values_step): d = r - prev,
- * prev and stride move on; eax = the pair's "same" bits (d == 0), edi its
- * "strided" bits (d == stride), register 2j in bit 0. xmm15 is 0, xmm\x
- * and xmm14 are scratch (xmm8-15 pass no argument: dead at a function's
- * entry). pcmpeqq is SSE4.1: without it every ENTER goes the C way. */
-.macro VPAIR j, x
+ * against the previous ENTER's (ttf_put_enter_values_step): d = r - prev
+ * into xmm(8 + j) as its "same" lanes (d == 0), the "strided" lanes (d ==
+ * stride) into xmm\s; prev and stride move on. xmm15 is 0, xmm14 scratch
+ * (xmm8-15 pass no argument: dead at a function's entry). AVX's three
+ * operand forms (VEX-128: the upper halves of ymm8-15, dead too, cleared);
+ * a CPU without AVX takes VPAIR_SSE's way (cap_fentry_sse), one without
+ * SSE4.1 the C way. */
+.macro VPAIR j, d, s
+        vmovq   16*\j(%rsp), %xmm14
+        vmovhps 16*\j+8(%rsp), %xmm14, %xmm14                   /* r */
+        vpsubq  %fs:CAPL_T_VPREV+16*\j(%r11), %xmm14, %xmm\d   /* d */
+        vmovdqu %xmm14, %fs:CAPL_T_VPREV+16*\j(%r11)
+        vpcmpeqq %fs:CAPL_T_VSTRIDE+16*\j(%r11), %xmm\d, %xmm\s
+        vmovdqu %xmm\d, %fs:CAPL_T_VSTRIDE+16*\j(%r11)
+        vpcmpeqq %xmm15, %xmm\d, %xmm\d
+.endm
+
+/* The same without AVX (SSE4.1; a CPU with SSE4.1 but no AVX, or
+ * TTCAP_TEST_FENTRY_SSE=1): the pair's "same" bits into eax, its
+ * "strided" bits into edi, register 2j in bit 0; xmm\x and xmm14
+ * scratch. */
+.macro VPAIR_SSE j, x
         movq    16*\j(%rsp), %xmm\x
         movhps  16*\j+8(%rsp), %xmm\x                          /* r */
         movdqu  %fs:CAPL_T_VPREV+16*\j(%r11), %xmm14
@@ -109,6 +127,14 @@
         movmskpd %xmm14, %edi
 .endm
 
+/* Without AVX: one SSE register's low 8 bytes against the chunk's last
+ * ENTER's, or'ed into rdx (r10: the call-site state). */
+.macro XREG_SSE i
+        movq    %xmm\i, %rdi
+        xorq    CAPL_XS_X+8*\i(%r10), %rdi
+        orq     %rdi, %rdx
+.endm
+
 /* xmm i's saved low 8 bytes against the chunk's last ENTER's: ecx =
  * ecx * 2 + (they differ). */
 .macro XBIT i
@@ -118,12 +144,41 @@
         adcl    %ecx, %ecx
 .endm
 
-/* One SSE register's low 8 bytes against the chunk's last ENTER's, or'ed
- * into rdx (r10: the call-site state, the SSE state after it). */
-.macro XREG i
-        movq    %xmm\i, %rdi
-        xorq    CAPL_XS_X+8*\i(%r10), %rdi
-        orq     %rdi, %rdx
+/* The mask from ecx ("same" bits, register 0 in bit 0) and edx
+ * ("strided" bits): the prediction that leaves fewer registers to give
+ * (no STRIDE on a tie); the mask at rsi, then each given register's
+ * delta (its stride now), zigzag and varint, rsi past them. */
+.macro DELTAS
+        leaq    fentry_regs_set(%rip), %rdi
+        movzbl  (%rdi,%rdx), %eax
+        movzbl  (%rdi,%rcx), %edi
+        xorl    $0x3f | CAPL_MASK_STRIDE, %edx
+        xorl    $0x3f, %ecx
+        cmpl    %edi, %eax              /* fewer given by the strides */
+        cmoval  %edx, %ecx
+        movq    %rsi, 64(%rsp)          /* (the mask's place: the clock's) */
+        movb    %cl, (%rsi)             /* the mask, then the deltas */
+        addq    $1, %rsi
+        andl    $0x3f, %ecx
+        jz      .Ldz\@
+.Ldl\@:  bsfl    %ecx, %eax
+        movq    %fs:CAPL_T_VSTRIDE(%r11,%rax,8), %rax
+        leaq    (%rax,%rax), %rdi       /* zigzag */
+        sarq    $63, %rax
+        xorq    %rdi, %rax
+        PUT_UVAR %rax, %eax, %al, %rsi, %edi, %dil
+        leal    -1(%rcx), %edx
+        andl    %edx, %ecx
+        jnz     .Ldl\@
+.Ldz\@:
+.endm
+
+/* Two SSE registers' low 8 bytes, i and i + 1, against the chunk's last
+ * ENTER's (r10: the call-site state, the SSE state after it): their XOR
+ * into xmm\x. */
+.macro XPAIR i, j, x
+        vpunpcklqdq %xmm\j, %xmm\i, %xmm\x
+        vpxor   CAPL_XS_X+8*\i(%r10), %xmm\x, %xmm\x
 .endm
 
         .section .rodata
@@ -162,11 +217,11 @@ __fentry__:
 0:      movq    %rdx, 64(%rsp)
         cmpb    $0, %fs:CAPL_T_FLAGS(%r11)      /* the flags byte by byte, */
         jne     .Lfe_c                  /* as they are stored: a wider */
-        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* load would wait */
-        jne     .Lfe_c                  /* for the last hook's store */
+                                        /* load would wait for the last */
+                                        /* hook's store */
         movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
-        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* read again: a */
-        jne     .Lfe_u                  /* signal handler may have run */
+        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* read (a signal */
+        jne     .Lfe_u                  /* handler may have run before) */
         cmpl    $0, cap_fentry_c(%rip)   /* makecontext, tests */
         jne     .Lfe_u
         movq    %fs:CAPL_T_POS(%r11), %r8
@@ -203,6 +258,9 @@ __fentry__:
         SLOT_OF %rax, %r9, %r9d, %rdx, %edx
         cmpq    %rax, %fs:CAPL_T_CACHE(%r11,%r9,8)
         jne     .Lfe_u                  /* a cache miss */
+        movq    %r9, CAPL_SHENT_CSLOT(%rcx)     /* (the entry is not live */
+                                        /* before n++: a C way after */
+                                        /* this writes its own) */
         orl     $CAPL_ENTER_HIT, %r9d   /* the ENTER's tag */
         testq   %rdi, %rdi
         jz      .Lfe_u                  /* all tested: write */
@@ -226,70 +284,42 @@ __fentry__:
         movq    %rdi, CAPL_SHENT_SLOT(%rcx)
         movq    %rax, CAPL_SHENT_FN(%rcx)
         movzbl  %fs:CAPL_T_FLAGS+1(%r11), %edx  /* the clock */
-        testl   %edx, %edx
-        jz      5f
         cmpl    $CAPL_TIMED_SPARSE, %edx
-        jb      4f                      /* sparse or lazy: */
-        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* cap_enter_count */
-        andl    $CAPL_EVAT_MASK, %ecx
+        jb      .Lfe_tnone              /* none or every: out of line */
+        movl    %fs:CAPL_T_DEPTH(%r11), %ecx    /* sparse or lazy: */
+        andl    $CAPL_EVAT_MASK, %ecx   /* cap_enter_count */
         movzwl  %fs:CAPL_T_EV(%r11), %edx
         movw    %dx, %fs:CAPL_T_EVAT(%r11,%rcx,2)
         addl    $1, %edx
         movw    %dx, %fs:CAPL_T_EV(%r11)
         cmpb    $0, %fs:CAPL_T_UX(%r11) /* lazy: after an untimed EXIT, */
-        jne     .Lfe_untimed            /* no time (format 1.8) */
-4:      movq    64(%rsp), %rcx          /* cap_put_t_at: never negative */
-        testq   %rcx, %rcx
-        jz      .Lfe_late               /* not read at the start (ux was set) */
-.Lfe_lated:
-        movl    $0, %edx
-        subq    %fs:CAPL_T_TSC(%r11), %rcx
-        cmovbq  %rdx, %rcx
-        addq    %rcx, %fs:CAPL_T_TSC(%r11)
-        movb    $0, %fs:CAPL_T_SINCE(%r11)
-        PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
-5:      pxor    %xmm15, %xmm15          /* ecx: same, edx: strided */
-        VPAIR   0, 8
-        movl    %eax, %ecx
-        movl    %edi, %edx
-        VPAIR   1, 9
-        leal    (%rcx,%rax,4), %ecx
-        leal    (%rdx,%rdi,4), %edx
-        VPAIR   2, 10
+        je      .Lfe_timed              /* no time (format 1.8): ux */
+        movb    $0, %fs:CAPL_T_UX(%r11) /* cleared, no delta */
+5:      cmpl    $0, cap_fentry_sse(%rip)
+        jne     .Lfe_sse                /* no AVX: out of line */
+        vpxor   %xmm15, %xmm15, %xmm15
+        VPAIR   0, 8, 11
+        VPAIR   1, 9, 12
+        VPAIR   2, 10, 13
+        vshufps $0x88, %xmm9, %xmm8, %xmm8      /* registers 0-3's lanes */
+        vmovmskps %xmm8, %ecx                   /* ecx: same, */
+        vmovmskpd %xmm10, %eax
+        vshufps $0x88, %xmm12, %xmm11, %xmm11
+        vmovmskps %xmm11, %edx                  /* edx: strided */
+        vmovmskpd %xmm13, %edi
         shll    $4, %eax
-        shll    $4, %edi
         orl     %eax, %ecx
+        shll    $4, %edi
         orl     %edi, %edx
-        leaq    fentry_regs_set(%rip), %rdi
-        movzbl  (%rdi,%rdx), %eax
-        movzbl  (%rdi,%rcx), %edi
-        xorl    $0x3f | CAPL_MASK_STRIDE, %edx
-        xorl    $0x3f, %ecx
-        cmpl    %edi, %eax              /* fewer given by the strides */
-        cmoval  %edx, %ecx
-        movq    %rsi, 64(%rsp)          /* (the mask's place: the clock's) */
-        movb    %cl, (%rsi)             /* the mask, then the deltas */
-        addq    $1, %rsi
-        andl    $0x3f, %ecx
-        jz      7f
-6:      bsfl    %ecx, %eax
-        movq    %fs:CAPL_T_VSTRIDE(%r11,%rax,8), %rax
-        leaq    (%rax,%rax), %rdi       /* zigzag */
-        sarq    $63, %rax
-        xorq    %rdi, %rax
-        PUT_UVAR %rax, %eax, %al, %rsi, %edi, %dil
-        leal    -1(%rcx), %edx
-        andl    %edx, %ecx
-        jnz     6b
-7:      xorl    %edx, %edx              /* the SSE registers (r10: sites) */
-        XREG    0
-        XREG    1
-        XREG    2
-        XREG    3
-        XREG    4
-        XREG    5
-        XREG    6
-        XREG    7
+        DELTAS
+7:      XPAIR   0, 1, 8                 /* the SSE registers (r10: sites) */
+        XPAIR   2, 3, 9
+        XPAIR   4, 5, 10
+        XPAIR   6, 7, 11
+        vpor    %xmm9, %xmm8, %xmm8
+        vpor    %xmm11, %xmm10, %xmm10
+        vpor    %xmm10, %xmm8, %xmm8
+        vptest  %xmm8, %xmm8
         jnz     .Lfe_xmm                /* one changed: out of line */
 .Lfe_commit:
         movb    %r9b, (%r8)             /* commit: the tag, then pos */
@@ -308,8 +338,45 @@ __fentry__:
         .cfi_adjust_cfa_offset -FR
         ret
         .cfi_adjust_cfa_offset FR
-.Lfe_untimed:                           /* the lazy clock's untimed ENTER: */
-        movb    $0, %fs:CAPL_T_UX(%r11) /* ux cleared, no delta */
+.Lfe_sse:                               /* the registers without AVX */
+        pxor    %xmm15, %xmm15          /* ecx: same, edx: strided */
+        VPAIR_SSE 0, 8
+        movl    %eax, %ecx
+        movl    %edi, %edx
+        VPAIR_SSE 1, 9
+        leal    (%rcx,%rax,4), %ecx
+        leal    (%rdx,%rdi,4), %edx
+        VPAIR_SSE 2, 10
+        shll    $4, %eax
+        shll    $4, %edi
+        orl     %eax, %ecx
+        orl     %edi, %edx
+        DELTAS
+        xorl    %edx, %edx              /* the SSE registers (r10: sites) */
+        XREG_SSE 0
+        XREG_SSE 1
+        XREG_SSE 2
+        XREG_SSE 3
+        XREG_SSE 4
+        XREG_SSE 5
+        XREG_SSE 6
+        XREG_SSE 7
+        jnz     .Lfe_xmm                /* one changed: out of line */
+        jmp     .Lfe_commit
+.Lfe_tnone:                             /* no clock (none), or the */
+        testl   %edx, %edx              /* every-event one */
+        jz      5b
+.Lfe_timed:                             /* the ENTER's time delta */
+        movq    64(%rsp), %rcx          /* cap_put_t_at: never negative */
+        testq   %rcx, %rcx
+        jz      .Lfe_late               /* not read at the start (ux was set) */
+.Lfe_lated:
+        movl    $0, %edx
+        subq    %fs:CAPL_T_TSC(%r11), %rcx
+        cmovbq  %rdx, %rcx
+        addq    %rcx, %fs:CAPL_T_TSC(%r11)
+        movb    $0, %fs:CAPL_T_SINCE(%r11)
+        PUT_UVAR %rcx, %ecx, %cl, %rsi, %edx, %dl
         jmp     5b
 .Lfe_late:                              /* ux was set at the start, a signal */
         rdtsc                           /* handler's records cleared it since: */

@@ -190,6 +190,19 @@ static int have_sse41(void)
     unsigned a, b, c, d;
     return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_1);
 }
+
+/* 1 if the CPU has AVX and the kernel keeps its state (XCR0's SSE and AVX
+ * bits): the assembly ENTER then codes the registers in AVX's
+ * three-operand forms, else with SSE4.1 alone. */
+static int have_avx(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_AVX) || !(c & bit_OSXSAVE))
+        return 0;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 6) == 6;
+}
 #endif
 
 /* Everything but the output name: chunk, level, clock, ring, chaos, tests. */
@@ -218,8 +231,10 @@ static void read_env(void)
 #if defined(__x86_64__) && defined(__linux__)
     /* tests: values mode's ENTERs and EXITs by the C path only
      * (values_fentry*.sh); the ENTERs so on a CPU without SSE4.1 (the
-     * assembly ENTER's pcmpeqq) */
+     * assembly ENTER's pcmpeqq); without AVX the assembly ENTER takes its
+     * SSE4.1 way (cap_fentry_sse), which TTCAP_TEST_FENTRY_SSE=1 forces */
     cap_fexit_c = env_num("TTCAP_TEST_FENTRY_C", 0, 1, 0) != 0;
+    cap_fentry_sse = env_num("TTCAP_TEST_FENTRY_SSE", 0, 1, 0) != 0 || !have_avx();
     cap_fentry_c = cap_fexit_c || !have_sse41();
 #endif
     cap_test_paths = env_num("TTCAP_TEST_PATHS", 0, 1, 0) != 0;

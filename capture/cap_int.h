@@ -662,6 +662,7 @@ int cap_probe_ready(void);      /* on_fatal holds SIGSEGV and SIGBUS */
 
 /* cap_values.c (values mode, x86-64 -pg -mfentry) */
 extern int cap_fentry_c;        /* every ENTER the C way (tests, makecontext) */
+extern int cap_fentry_sse;      /* the assembly ENTER without AVX (cap_fentry.S) */
 
 /* cap_shadow.c (values mode, x86-64 -pg -mfentry; a stub elsewhere) */
 extern int cap_test_paths;      /* TTCAP_TEST_PATHS=1: count the C way's records */

@@ -54,6 +54,7 @@
 #define CAPL_SHENT_RET 0x00
 #define CAPL_SHENT_SLOT 0x08
 #define CAPL_SHENT_FN 0x10
+#define CAPL_SHENT_CSLOT 0x18   /* TTF_SLOT(fn), < 64 */
 
 /* the sparse clock's constants (cap_int.h) and the tags (ttf_wire.h) */
 #define CAPL_BIG_CALL 64

@@ -63,6 +63,7 @@ LAYOUT(sizeof(struct shent), CAPL_SHENT_SIZE);
 LAYOUT(offsetof(struct shent, ret), CAPL_SHENT_RET);
 LAYOUT(offsetof(struct shent, slot), CAPL_SHENT_SLOT);
 LAYOUT(offsetof(struct shent, fn), CAPL_SHENT_FN);
+LAYOUT(offsetof(struct shent, cslot), CAPL_SHENT_CSLOT);
 LAYOUT(CAP_BIG_CALL, CAPL_BIG_CALL);
 LAYOUT(CAP_UNTIMED_RUN, CAPL_UNTIMED_RUN);
 LAYOUT(CAP_WARM, CAPL_WARM);

@@ -23,7 +23,8 @@
  * the slot returned from (no tail call on it), the thread has room in a
  * values chunk, is not busy, has the sparse or lazy clock (format 1.8:
  * an untimed EXIT sets ux, a clock read clears it), and the function is in
- * the chunk's function cache. cap_exit_reads' choice is made here too: an
+ * the chunk's function cache (at the slot the ENTER kept in the shadow
+ * entry, cslot: no hash here). cap_exit_reads' choice is made here too: an
  * EXIT that reads the clock (a big call, a run of untimed ones, a young
  * thread: TIMED; a sample drawn: SAMPLE; the warm-up and the draw are
  * looked at only when skip is 0 or 1, as in cap_exit_rare) gets its prefix and time delta,
@@ -71,16 +72,13 @@ cap_ret_tramp:
         movq    cap_tls@gottpoff(%rip), %r11
         cmpb    $0, %fs:CAPL_T_FLAGS(%r11)      /* the flags byte by byte, */
         jne     .Lc                     /* as they are stored: a wider */
-        testb   $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* load would */
-        jz      .Lc                     /* wait for the last hook's store; */
-                                        /* sparse or lazy */
-        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11)
-        jne     .Lc
+                                        /* load would wait for the last */
+                                        /* hook's store */
         movb    $CAPL_BUSY_HOT, %fs:CAPL_T_FLAGS(%r11)  /* busy, then all */
-        testb   $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* read again: */
-        jz      .Lu                     /* a signal handler may have run */
-        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* (and forked) */
-        jne     .Lu
+        testb   $CAPL_TIMED_SPARSE, %fs:CAPL_T_FLAGS+1(%r11) /* read (a */
+        jz      .Lu                     /* signal handler may have run */
+        cmpb    $CAPL_VALS_ON, %fs:CAPL_T_FLAGS+3(%r11) /* before, and */
+        jne     .Lu                     /* forked): sparse or lazy, values */
         cmpl    $0, cap_on(%rip)
         je      .Lu
         cmpl    $0, cap_fexit_c(%rip)    /* tests: the C way */
@@ -101,7 +99,7 @@ cap_ret_tramp:
         cmpq    %fs:CAPL_T_LIMIT(%r11), %r8
         jae     .Lu
         movq    CAPL_SHENT_FN(%rdi), %rcx
-        SLOT_OF %rcx, %rsi, %esi, %r10, %r10d
+        movl    CAPL_SHENT_CSLOT(%rdi), %esi    /* its slot, kept by the ENTER */
         cmpq    %rcx, %fs:CAPL_T_CACHE(%r11,%rsi,8)
         jne     .Lu                     /* a cache miss */
         movq    CAPL_SHENT_RET(%rdi), %rdi      /* all tested: write */

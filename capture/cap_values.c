@@ -127,6 +127,11 @@ static atomic_int switched;
  * TTCAP_TEST_FENTRY_C=1 (cap_init.c; tests compare the two paths). */
 int cap_fentry_c;
 
+/* Nonzero: cap_fentry.S's assembly ENTER codes the registers with SSE4.1
+ * alone, not AVX's three-operand forms: a CPU without AVX (cap_init.c),
+ * or TTCAP_TEST_FENTRY_SSE=1 (tests check that path too). */
+int cap_fentry_sse;
+
 /* The saved registers' array (cap_fentry.S): rdi..r9, rax, r10, xmm0..7. */
 #define CAP_REG_XMM 8
 
@@ -262,6 +267,7 @@ static inline void push(uintptr_t *slot, uintptr_t fn)
     e->ret = was == TRAMP ? cap_sh.e[cap_sh.n - 1].ret : was;
     e->slot = (uintptr_t)slot;
     e->fn = fn;
+    e->cslot = TTF_SLOT(fn);
     atomic_signal_fence(memory_order_release);
     cap_sh.n++;
     *slot = TRAMP;

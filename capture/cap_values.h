@@ -20,7 +20,9 @@ struct shent {
     uintptr_t ret;              /* the real return address */
     uintptr_t slot;             /* the stack word that held it (now the trampoline) */
     uintptr_t fn;               /* the function entered (its EXIT names it) */
-    uintptr_t unused;
+    uintptr_t cslot;            /* TTF_SLOT(fn): its slot in the function
+                                   cache, so the assembly EXIT (cap_tramp.S)
+                                   reads it instead of hashing fn again */
 };
 _Static_assert(sizeof(struct shent) == 32, "shadow entries are 32 bytes");
 

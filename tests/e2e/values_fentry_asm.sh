@@ -2,7 +2,7 @@
 # values_fentry_asm.sh - __fentry__'s assembly path (cap_fentry.S) writes
 # the call-site prefixes itself (SITE_WAY, SITE_NEW: format 1.2) and the
 # ENTERs of functions with strings (format 1.6: the string table ttcc
-# adds), not the C way, codes the six integer registers (SSE4.1: two at a
+# adds), not the C way, codes the six integer registers (two at a
 # time) as the C way does, and the trampoline (cap_tramp.S) the EXITs that
 # read the sparse clock. A function of a string every round: a short one,
 # one cut, NULL, one that runs into an unmapped page (the read faults
@@ -17,7 +17,8 @@
 # clock). Every
 # argument and result checked against what the program wrote down, the
 # nesting by capture_check; without a clock and ASLR the same record
-# bytes as the C path's (TTCAP_TEST_FENTRY_C=1) and every call's site its
+# bytes as the C path's (TTCAP_TEST_FENTRY_C=1), with AVX's coding and
+# with SSE4.1's (TTCAP_TEST_FENTRY_SSE=1), and every call's site its
 # caller (ttdump --sites), with the sparse clock the same untimed marks;
 # and (TTCAP_TEST_PATHS=1) no more ENTERs and EXITs written the C way than
 # cache misses (the chunks' first calls) and N/100: with the site
@@ -141,13 +142,26 @@ else
     echo "values_fentry_asm: no SSE4.1 here: every ENTER goes the C way, their count not checked"
 fi
 [ "$x" -le $((mx + N / 100)) ] || fail "$x EXITs written the C way, $mx cache misses (the timed ones?)"
-check none TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=0
-check nonc TTCAP_CLOCK=none TTCAP_TEST_FENTRY_C=1
-for r in none nonc; do
+# (the same environment size and names as long in the three runs: the
+# same stack addresses)
+check none TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0 TTCAP_TEST_FENTRY_SSE=0
+check nonc TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=1 TTCAP_TEST_FENTRY_SSE=0
+# the assembly ENTER's way without AVX (SSE4.1 alone, what a CPU without
+# AVX takes; TTCAP_TEST_FENTRY_SSE=1 forces it): the same bytes too
+check nsse TTCAP_CLOCK=none TTCAP_TEST_PATHS=1 TTCAP_TEST_FENTRY_C=0 TTCAP_TEST_FENTRY_SSE=1
+for r in none nonc nsse; do
     "$BD/tests/capture_check" "$T/$r.trc" -b > "$r.hot" || fail "$r: capture_check -b"
 done
 [ "$(wc -l < none.hot)" -ge $((N * 10)) ] || fail "only $(wc -l < none.hot) records"
 cmp -s none.hot nonc.hot || { diff none.hot nonc.hot | head -6; fail "the assembly ENTERs' bytes differ from the C path's"; }
+cmp -s nsse.hot nonc.hot || { diff nsse.hot nonc.hot | head -6; fail "the SSE4.1 assembly ENTERs' bytes differ from the C path's"; }
+if grep -qw sse4_1 /proc/cpuinfo; then
+    for r in none nsse; do
+        c2=$(sed -n 's/^ttcap: test: C ENTERs \([0-9]*\),.*/\1/p' $r.out)
+        m2=$(grep -c '^hot [0-9]* 40' $r.hot)
+        [ -n "$c2" ] && [ "$c2" -le $((m2 + N / 100)) ] || fail "$r: ${c2:-no count of} ENTERs written the C way, $m2 cache misses"
+    done
+fi
 # every call of hit from its caller (the sites decoded: ttdump --sites)
 "$BD/ttdump" -n --sites --color never "$T/none.trc" | sed -n -E 's/^ *\+[0-9.]+[a-z]+ +> hit\([0-9]+, ([0-9]+)\) from c([0-9]+)\+0x[0-9a-f]+$/\1 \2/p' > sites
 [ "$(wc -l < sites)" = $N ] || { head -5 sites; fail "$(wc -l < sites) of $N calls of hit with a site"; }
