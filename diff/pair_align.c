@@ -12,6 +12,9 @@
  * pair that already looks different (its sketches differ), whose walks
  * also keep the timing scan's prefix state at their marks (timing.c
  * ttdi_tpre_*: the scan of its split thread starts near the split).
+ * The keyed walks that read a thread whole from its start (plain traces,
+ * no --first-only) count its calls as they go (ttdi_walk_count_open), so
+ * the count facts read it no more (counts.c).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -36,6 +39,8 @@ typedef struct src {
     struct ttdi_tsnaps **snaps; /* ... (al's, or its own while read in a
                                thread of its own) and its run there */
     int ri;
+    ttdi_ccount *cc;        /* a keyed walk read whole from its start: its
+                               thread's calls (ttdi_walk_count_open), NULL */
 } src;
 
 static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
@@ -48,12 +53,31 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
     return ttdi_walk_keyed(&s->wk, &r->norm, thread);
 }
 
+/* ttdi_walk_next_key_to of a keyed walk that counts its thread's calls
+ * (s->cc): every ENTER read, kept or not, as the calls-only pass of the
+ * count facts would (counts.c); told at the end. */
+static int counted_next(src *s, uint64_t *key)
+{
+    int rc;
+
+    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
+        if (s->wk.ev.kind == TTF_EV_ENTER && (rc = ttdi_ccount_add(s->cc, &s->wk.ev)) < 0)
+            return rc;
+        if ((rc = ttdi_walk_take(&s->wk, key)) != 0)
+            return rc;
+    }
+    if (rc == 0)
+        ttdi_walk_counted(s->cc);
+    return rc;
+}
+
 /* The next key: 1, 0 at the end, or a TT_E* code. */
 static int src_next(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
     int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk)
-                   : ttdi_walk_next_key_to(&s->wk, key);
+             : s->cc ? counted_next(s, key)
+                     : ttdi_walk_next_key_to(&s->wk, key);
 
     if (rc <= 0)
         return rc;
@@ -603,6 +627,9 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         (rc = prefix_replay(al, p, s, vs, &pre)) < 0 ||
         (!vs && (rc = src_runs(al, p, s)) < 0))
         goto out;
+    for (int i = 0; i < 2 && !vs && !al->o->first_only; i++)
+        if (!s[i].run)          /* read whole from here: counted on the way */
+            s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;
     while (al->o->first_only || vs) {
         if ((rc = read_both(s, k, got)) < 0 || (rc = step_values(s, k, got, vs)) < 0 ||
@@ -657,6 +684,7 @@ static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
     src s = {0};
     int rc = src_open(&s, r, th);
 
+    s.cc = rc >= 0 ? ttdi_walk_count_open(r, th) : NULL;   /* read whole */
     if (rc >= 0 && (rc = ttdi_walk_novalues(&s.wk)) >= 0 &&
         (rc = ttdi_tree_reset(t, s.bound)) >= 0) {
         rc = feed_rest(&s, t, 0);
