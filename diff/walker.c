@@ -345,32 +345,51 @@ static void tap_sop(ttdi_syncs *sy, const ttf_event *ev)
     ttdi_lock_bits(&sy->lt, ev, bit);
 }
 
+/* EXIT ev of walk w into the thread order's open calls (lock_call's
+ * EXIT, the frame it closes read in place). 0 or TT_ENOMEM. */
+static inline int tap_exit(ttdi_syncs *sy, ttdi_walk *w, const ttf_event *ev)
+{
+    ttdi_lthread *t = &sy->lt;
+    size_t d = ttdi_walk_depth_after(w);
+
+    if (d >= t->n)
+        return 0;
+    abandon(t, d + 1);
+    const ttdi_lframe *f = &t->f[--t->n];   /* stays there: no push below */
+    if (t->n)
+        t->f[t->n - 1].mask |= f->mask;
+    if (!f->key) {
+        sy->partial = 1;    /* a return with key 0: not in lr */
+        return 0;
+    }
+    w->key = ttdi_norm_exit_of(f->key);     /* ttdi_walk_tapped_key */
+    w->tapped = w->nraw;
+    return tap_return(sy, f, ev);
+}
+
 /* Walk w's current event (not a SLEEP) into the thread order's data. */
 static int tap(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_event *ev = &w->ev;
-    ttdi_lframe f = {0, 0, 0, NULL, 0}; /* set when lock_call returns 1 */
     int rc = 0;
 
-    if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))
+    /* (prev_tsc and lmax_ns are 0 before the first event: never back) */
+    if (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns)
         loosen(sy);     /* as a stack walk's consumer would see it go back */
     sy->prev_tsc = ev->tsc;
-    if (ev->kind == TTF_EV_SYNC_OP) {
+    if (ev->kind == TTF_EV_ENTER) {
+        rc = lock_push(&w->r->norm, &sy->lt, ev, ttdi_walk_depth_after(w));
+        w->key = rc ? w->key : sy->lt.f[sy->lt.n - 1].key;  /* ttdi_walk_tapped_key */
+        w->tapped = rc ? w->tapped : w->nraw;
+        sy->partial |= sy->waiting; /* a call in a condition wait */
+    } else if (ev->kind == TTF_EV_EXIT) {
+        rc = tap_exit(sy, w, ev);
+        sy->partial |= sy->waiting;
+    } else if (ev->kind == TTF_EV_SYNC_OP) {
         tap_sop(sy, ev);
     } else {
-        size_t n = sy->lt.n;
-        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
-            w->key = ttdi_norm_exit_of(f.key);      /* ttdi_walk_tapped_key */
-            w->tapped = w->nraw;
-            rc = tap_return(sy, &f, ev);
-        } else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
-            sy->partial = 1;    /* a return with key 0: not in lr */
-        else if (!rc && ev->kind == TTF_EV_ENTER) {
-            w->key = sy->lt.f[sy->lt.n - 1].key;    /* ttdi_walk_tapped_key */
-            w->tapped = w->nraw;
-        }
-        sy->partial |= sy->waiting; /* a call in a condition wait */
+        sy->partial |= sy->waiting;
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
     return rc < 0 ? rc : 0;
