@@ -13,8 +13,11 @@
  * ttdi_counts_runs, before the facts are judged): what the run walks
  * counted of a thread they read whole as they went (ttdi_walk_calls: the
  * timing scan's split threads, the thread order's others, issue 38 item
- * 4: no pass again), a bad thread whose kept events are its partner's
- * keys (ttdi_ipair.same) its partner's counts, and the rest by the
+ * 4: no pass again; or what the tree build's keyed walks counted of a
+ * thread they read whole from its start, ttdi_walk_count_open: a
+ * program with one thread no run walk reads whole), a bad thread whose
+ * kept events are its partner's keys (ttdi_ipair.same) its partner's
+ * counts, and the rest by the
  * calls-only pass of run_profile.c (ttdi_prof_calls: its ENTERs, no
  * stack, no times), once the pairs are
  * aligned, with the baselines still open, and only when some pair differs

@@ -12,6 +12,9 @@
  * pair that already looks different (its sketches differ), whose walks
  * also keep the timing scan's prefix state at their marks (timing.c
  * ttdi_tpre_*: the scan of its split thread starts near the split).
+ * The keyed walks that read a thread whole from its start (plain traces,
+ * no --first-only) count its calls as they go (ttdi_walk_count_open), so
+ * the count facts read it no more (counts.c).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -36,6 +39,8 @@ typedef struct src {
     struct ttdi_tsnaps **snaps; /* ... (al's, or its own while read in a
                                thread of its own) and its run there */
     int ri;
+    ttdi_ccount *cc;        /* a keyed walk read whole from its start: its
+                               thread's calls (ttdi_walk_count_open), NULL */
 } src;
 
 static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
@@ -46,6 +51,24 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
     s->crash = UINT64_MAX;
     s->bound = (size_t)(th ? th->events : 0);
     return ttdi_walk_keyed(&s->wk, &r->norm, thread);
+}
+
+/* ttdi_walk_next_key_to of a keyed walk that counts its thread's calls
+ * (s->cc): every ENTER read, kept or not, as the calls-only pass of the
+ * count facts would (counts.c); told at the end. */
+static int counted_next(src *s, uint64_t *key)
+{
+    int rc;
+
+    while ((rc = ttdi_walk_next(&s->wk)) > 0) {
+        if (s->wk.ev.kind == TTF_EV_ENTER && (rc = ttdi_ccount_add(s->cc, &s->wk.ev)) < 0)
+            return rc;
+        if ((rc = ttdi_walk_take(&s->wk, key)) != 0)
+            return rc;
+    }
+    if (rc == 0)
+        ttdi_walk_counted(s->cc);
+    return rc;
 }
 
 /* The next key: 1, 0 at the end, or a TT_E* code. */
@@ -419,6 +442,23 @@ static __attribute__((noinline)) int feed_run(src *s, ttdi_tree *t)
     return rc < 0 ? rc : 0;
 }
 
+/* feed_rest of a keyed walk that counts its thread's calls (s->cc: read
+ * whole, no stop): src_next through counted_next. */
+static __attribute__((noinline)) int feed_counted(src *s, ttdi_tree *t)
+{
+    uint64_t key;
+    int rc;
+
+    while ((rc = counted_next(s, &key)) > 0) {
+        if (s->wk.ev.kind == TTF_EV_CRASH && s->crash == UINT64_MAX)
+            s->crash = s->wk.idx;
+        s->kind = s->wk.ev.kind;
+        if ((rc = ttdi_tree_feed(t, key, s->kind)) < 0)
+            break;
+    }
+    return rc < 0 ? rc : 0;
+}
+
 /* Feed the rest of s into t; with stop > 0, only until the open call at
  * stack position stop - 1 has ended. */
 static int feed_rest(src *s, ttdi_tree *t, size_t stop)
@@ -428,6 +468,8 @@ static int feed_rest(src *s, ttdi_tree *t, size_t stop)
 
     if (s->run)
         return feed_run(s, t);
+    if (s->cc && !s->rp && !stop)
+        return (rc = ttdi_walk_notimes(&s->wk)) < 0 ? rc : feed_counted(s, t);
     if (!s->rp && (rc = ttdi_walk_notimes(&s->wk)) < 0)
         return rc;              /* a keyed walk: its keys only from here */
     while ((!stop || ttdi_tree_depth(t) >= stop) && (rc = src_next(s, &key)) > 0)
@@ -508,6 +550,27 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
     return 0;
 }
 
+/* Did the pairing sketch both threads of p, and do the sketches or event
+ * counts differ (ttdi_tinfo_differ)? */
+static int sketches_differ(const ttdi_aligner *al, const ttdi_ipair *p)
+{
+    return al->r[TTD_GOOD].ti && al->r[TTD_BAD].ti && p->t[0] < al->r[TTD_GOOD].nt &&
+           p->t[1] < al->r[TTD_BAD].nt &&
+           ttdi_tinfo_differ(&al->r[TTD_GOOD].ti[p->t[0]], &al->r[TTD_BAD].ti[p->t[1]]);
+}
+
+/* Is pair p likely to part: a pair before it parted, or its threads'
+ * event counts or sketches differ? Then the count facts will want its
+ * threads' calls, and the tree build's keyed walks that read them whole
+ * count them (ttdi_walk_count_open); identical runs pay nothing. */
+static int likely_parts(const ttdi_aligner *al, const ttdi_ipair *p)
+{
+    const ttf_thread *g = ttf_get_thread(al->r[TTD_GOOD].t, p->t[0]);
+    const ttf_thread *b = ttf_get_thread(al->r[TTD_BAD].t, p->t[1]);
+
+    return al->parted || (g && b && g->events != b->events) || sketches_differ(al, p);
+}
+
 /* Once a pair parted (al->parted), the thread order will read the other
  * threads to the split (interleave.c): so the next pairs' threads are
  * read by run walks (issue 38 item 4), whose records, lock sets, counts
@@ -526,11 +589,7 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
  * code. */
 static int src_runs(ttdi_aligner *al, const ttdi_ipair *p, src s[2])
 {
-    int rc = 0, differ = !ttdi_timing_nosnap && al->r[TTD_GOOD].ti && al->r[TTD_BAD].ti &&
-                         p->t[0] < al->r[TTD_GOOD].nt &&
-                         p->t[1] < al->r[TTD_BAD].nt &&
-                         ttdi_tinfo_differ(&al->r[TTD_GOOD].ti[p->t[0]],
-                                           &al->r[TTD_BAD].ti[p->t[1]]);
+    int rc = 0, differ = !ttdi_timing_nosnap && sketches_differ(al, p);
 
     if ((!al->parted && !differ) || al->o->first_only || !al->r[TTD_GOOD].lock_tap ||
         ttf_get_summary(al->r[TTD_GOOD].t)->values || ttf_get_summary(al->r[TTD_BAD].t)->values)
@@ -603,6 +662,9 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         (rc = prefix_replay(al, p, s, vs, &pre)) < 0 ||
         (!vs && (rc = src_runs(al, p, s)) < 0))
         goto out;
+    for (int i = 0; i < 2 && !vs && !al->o->first_only && likely_parts(al, p); i++)
+        if (!s[i].run)          /* read whole from here: counted on the way */
+            s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;
     while (al->o->first_only || vs) {
         if ((rc = read_both(s, k, got)) < 0 || (rc = step_values(s, k, got, vs)) < 0 ||
@@ -650,13 +712,15 @@ out:
 }
 
 /* Thread th of run r, whole, as the call tree t; *n = its keys, *crash =
- * key index of its CRASH (if crash). */
+ * key index of its CRASH (if crash); with count, its calls counted
+ * (ttdi_walk_count_open). */
 static int load_tree(ttdi_run_state *r, uint32_t th, ttdi_tree *t, uint64_t *n,
-                     uint64_t *crash)
+                     uint64_t *crash, int count)
 {
     src s = {0};
     int rc = src_open(&s, r, th);
 
+    s.cc = rc >= 0 && count ? ttdi_walk_count_open(r, th) : NULL;   /* read whole */
     if (rc >= 0 && (rc = ttdi_walk_novalues(&s.wk)) >= 0 &&
         (rc = ttdi_tree_reset(t, s.bound)) >= 0) {
         rc = feed_rest(&s, t, 0);
@@ -687,7 +751,8 @@ static ttdi_hunk *raw_hunks(const ttdi_xhunk *x, size_t nx)
 static int load_with_baselines(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
 {
     uint64_t n;
-    int rc = load_tree(&al->r[TTD_GOOD], p->t[0], &tr[0], &p->n[0], NULL);
+    int count = likely_parts(al, p);
+    int rc = load_tree(&al->r[TTD_GOOD], p->t[0], &tr[0], &p->n[0], NULL, count);
 
     ttdi_openset_clear(&al->calls);
     for (size_t k = 0; rc >= 0 && k < al->nbase; k++) {
@@ -697,7 +762,7 @@ static int load_with_baselines(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
         size_t nx = 0;
         if (tk < 0)
             continue;
-        if ((rc = load_tree(&al->base[k].r, (uint32_t)tk, &tr[1], &n, NULL)) < 0 ||
+        if ((rc = load_tree(&al->base[k].r, (uint32_t)tk, &tr[1], &n, NULL, 0)) < 0 ||
             (rc = ttdi_tree_align(&tr[0], &tr[1], al->o->minimal, &x, &nx)) < 0)
             break;
         if (!(h = raw_hunks(x, nx)))
@@ -708,7 +773,7 @@ static int load_with_baselines(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree *tr)
         free(h);
     }
     if (rc >= 0)
-        rc = load_tree(&al->r[TTD_BAD], p->t[1], &tr[1], &p->n[1], &p->crash);
+        rc = load_tree(&al->r[TTD_BAD], p->t[1], &tr[1], &p->n[1], &p->crash, count);
     return rc;
 }
 

@@ -489,11 +489,52 @@ typedef struct ttdi_fcalls {
     uint64_t calls;         /* ENTERs */
 } ttdi_fcalls;
 
+/* A thread's ENTERs per function as a walk counts them (the profile's
+ * key: address, or scope site | TTDI_SITE_BIT; a direct-mapped cache of
+ * the recent functions before the map): run walks' (ttdi_walk_calls) and
+ * a keyed walk's (ttdi_walk_count_open). */
+#define TTDI_CHOT 256 /* slots of its cache (ttdi_slot8) */
+typedef struct ttdi_ccount {
+    ttdi_fcalls *fc;        /* per function */
+    size_t nfc, capfc;
+    ttdi_map fcat;          /* function -> fc index */
+    uint64_t hot[TTDI_CHOT];    /* the last functions counted: */
+    uint32_t hotix[TTDI_CHOT];  /*   their fc index + 1 (0: empty) */
+    ttf_sym *sym;           /* names them (ttf_sym_event_name) */
+    int state;              /* a keyed walk's: 1 counting, 2 whole */
+} ttdi_ccount;
+/* ttdi_ccount_add's miss (walker.c). */
+int ttdi_ccount_miss(ttdi_ccount *c, const ttf_event *ev, uint64_t id, size_t h);
+/* ENTER ev counted into c: 0 or TT_ENOMEM. */
+static inline int ttdi_ccount_add(ttdi_ccount *c, const ttf_event *ev)
+{
+    uint64_t id = ev->addr == 0 && ev->site ? ev->site | TTDI_SITE_BIT : ev->addr;
+    size_t h = ttdi_slot8(id);
+
+    if (c->hotix[h] && c->hot[h] == id) {       /* no map look-up per call */
+        c->fc[c->hotix[h] - 1].calls++;
+        return 0;
+    }
+    return ttdi_ccount_miss(c, ev, id, h);
+}
+/* A keyed walk that reads thread `thread` of r whole from its start (the
+ * tree build's, pair_align.c) counts its ENTERs (ttdi_ccount_add) into
+ * the count this returns, and once at the thread's end (ttdi_walk_counted)
+ * ttdi_walk_calls tells it: on a program with one thread, whose split
+ * thread no run walk reads whole, the count facts then read no thread
+ * again (issue 38: that pass was 19% of a parted pair). NULL when
+ * r->count_calls is off or a keyed walk counted (or began) the thread
+ * before. */
+ttdi_ccount *ttdi_walk_count_open(ttdi_run_state *r, uint32_t thread);
+/* The keyed walk counting into c (NULL: none) read its thread's last event. */
+void ttdi_walk_counted(ttdi_ccount *c);
+
 /* The ENTERs of thread `thread` of r per function (address or scope
  * site: a name may come twice), named as ttf_sym_event_name names the
  * first: 1 with *fc and *n when run walks read the whole thread with
  * r->count_calls set from its start (they count what they first read,
- * as they keep the records), else 0. A pass that needs every thread's
+ * as they keep the records), or a keyed walk counted it whole
+ * (ttdi_walk_count_open), else 0. A pass that needs every thread's
  * calls (the count facts, counts.c) reads no event of such a thread. */
 int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls **fc,
                     size_t *n);
@@ -741,6 +782,8 @@ typedef struct ttd_prof ttd_prof;
 typedef struct ttd_prof_opts ttd_prof_opts;
 int ttdi_prof_calls(const ttf_trace *t, ttf_sym *sym, const ttd_prof_opts *opts,
                     ttd_prof **out);
+/* Tests only: the threads calls-only passes read (ttdi_prof_calls). */
+extern uint64_t ttdi_prof_calls_read;
 /* 1 when a profile of t names each event by its time (a module was
  * unloaded: an address may name two functions), so names per address
  * (ttdi_walk_calls) are not the profile's; else 0. */

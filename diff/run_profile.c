@@ -330,6 +330,8 @@ static int end_thread(ttd_prof *p, const struct tstate *ts)
     return rc;
 }
 
+uint64_t ttdi_prof_calls_read;
+
 static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
 {
     struct tstate ts = {.thread = thread};
@@ -351,6 +353,8 @@ static int read_thread(ttd_prof *p, uint32_t thread, ttf_error *err)
             break;
     }
     ttdi_walk_close(&wk);
+    if (p->calls_only)
+        __atomic_fetch_add(&ttdi_prof_calls_read, 1, __ATOMIC_RELAXED);
     if (rc < 0) {
         set_err(err, rc, p->t, ttf_strerror(rc));
         return rc;

@@ -301,7 +301,9 @@ int ttdi_counts_tally(const ttdi_aligner *al, size_t nunpaired, struct ttfi_aren
 /* Then (c NULL: nothing) the good and the bad run's calls per thread and
  * function, as late as the engine can (the count facts): what the run
  * walks counted of a thread they read whole (the timing scan's split
- * threads, the thread order's others: ttdi_walk_calls), a bad thread
+ * threads, the thread order's others: ttdi_walk_calls) or the tree
+ * build's keyed walks of a thread they read whole from its start
+ * (ttdi_walk_count_open), a bad thread
  * whose keys are its partner's copied from it, a calls-only pass over the
  * rest. 0 or a TT_E* code. */
 int ttdi_counts_runs(ttdi_counts *c, const ttdi_aligner *al);

@@ -107,12 +107,10 @@ typedef struct ttdi_syncs {
     uint64_t upto;          /* events read (SLEEPs too) */
     uint64_t max_ns;        /* the latest time of those not SYNC_OPs */
     int ended;              /* 1: a walk read past the thread's last event */
-    ttdi_fcalls *fc;        /* ENTERs per function of those events */
-    size_t nfc, capfc;
-    ttdi_map fcat;          /* function (address, or site | bit) -> fc index */
-    uint64_t hot[HOT];      /* the last functions counted, direct-mapped: */
-    uint32_t hotix[HOT];    /*   their fc index + 1 (0: an empty slot) */
+    ttdi_ccount calls;      /* ENTERs per function of those events */
     int uncounted;          /* 1: some were read with count_calls off */
+    ttdi_ccount kcalls;     /* ... of a keyed walk that read the thread
+                               whole from its start (ttdi_walk_count_open) */
     /* the thread order's data (r->lock_tap, ttdi_walk_tap) */
     int untapped;           /* 1: some were read with lock_tap off */
     ttdi_lthread lt;        /* open calls and their lock sets */
@@ -135,32 +133,56 @@ typedef struct ttdi_syncs {
                                tick or a time went back, a 65th lock) */
 } ttdi_syncs;
 
-/* An ENTER of the records' part counted (r->count_calls). */
-static int count_call(ttdi_syncs *sy, const ttdi_run_state *r, const ttf_event *ev)
+int ttdi_ccount_miss(ttdi_ccount *c, const ttf_event *ev, uint64_t id, size_t h)
 {
     int added;
-    uint64_t id = ev->addr == 0 && ev->site ? ev->site | TTDI_SITE_BIT : ev->addr;
-    size_t h = hot_slot(id);
+    uint64_t *v = ttdi_map_put(&c->fcat, id, &added);   /* the profile's key */
 
-    if (sy->hotix[h] && sy->hot[h] == id) {     /* no map look-up per call */
-        sy->fc[sy->hotix[h] - 1].calls++;
-        return 0;
-    }
-    uint64_t *v = ttdi_map_put(&sy->fcat, id, &added);   /* the profile's key */
     if (!v)
         return TT_ENOMEM;
     if (added) {
-        if (sy->nfc == sy->capfc &&
-            ttdi_grow(&sy->fc, &sy->capfc, sy->nfc + 1, sizeof *sy->fc, 64) < 0)
+        if (c->nfc == c->capfc &&
+            ttdi_grow(&c->fc, &c->capfc, c->nfc + 1, sizeof *c->fc, 64) < 0)
             return TT_ENOMEM;
-        const char *name = ttf_sym_event_name(r->norm.sym, ev);
-        sy->fc[sy->nfc] = (ttdi_fcalls){name ? name : "?", 0};
-        *v = sy->nfc++;
+        const char *name = ttf_sym_event_name(c->sym, ev);
+        c->fc[c->nfc] = (ttdi_fcalls){name ? name : "?", 0};
+        *v = c->nfc++;
     }
-    sy->hot[h] = id;
-    sy->hotix[h] = (uint32_t)*v + 1;
-    sy->fc[*v].calls++;
+    c->hot[h] = id;
+    c->hotix[h] = (uint32_t)*v + 1;
+    c->fc[*v].calls++;
     return 0;
+}
+
+static void ccount_free(ttdi_ccount *c)
+{
+    free(c->fc);
+    ttdi_map_free(&c->fcat);
+}
+
+/* An ENTER of the records' part counted (r->count_calls). */
+static int count_call(ttdi_syncs *sy, const ttf_event *ev)
+{
+    return ttdi_ccount_add(&sy->calls, ev);     /* calls.sym: ttdi_walk_open */
+}
+
+ttdi_ccount *ttdi_walk_count_open(ttdi_run_state *r, uint32_t thread)
+{
+    if (!r->count_calls || thread >= r->nt ||
+        (!r->syncs && !(r->syncs = calloc(r->nt, sizeof *r->syncs))))
+        return NULL;
+    ttdi_ccount *c = &r->syncs[thread].kcalls;
+    if (c->state)
+        return NULL;    /* counted, or begun, before */
+    c->state = 1;
+    c->sym = r->norm.sym;
+    return c;
+}
+
+void ttdi_walk_counted(ttdi_ccount *c)
+{
+    if (c && c->state == 1)
+        c->state = 2;
 }
 
 /* ---- the thread order's lock sets ---------------------------------------- */
@@ -323,32 +345,51 @@ static void tap_sop(ttdi_syncs *sy, const ttf_event *ev)
     ttdi_lock_bits(&sy->lt, ev, bit);
 }
 
+/* EXIT ev of walk w into the thread order's open calls (lock_call's
+ * EXIT, the frame it closes read in place). 0 or TT_ENOMEM. */
+static inline int tap_exit(ttdi_syncs *sy, ttdi_walk *w, const ttf_event *ev)
+{
+    ttdi_lthread *t = &sy->lt;
+    size_t d = ttdi_walk_depth_after(w);
+
+    if (d >= t->n)
+        return 0;
+    abandon(t, d + 1);
+    const ttdi_lframe *f = &t->f[--t->n];   /* stays there: no push below */
+    if (t->n)
+        t->f[t->n - 1].mask |= f->mask;
+    if (!f->key) {
+        sy->partial = 1;    /* a return with key 0: not in lr */
+        return 0;
+    }
+    w->key = ttdi_norm_exit_of(f->key);     /* ttdi_walk_tapped_key */
+    w->tapped = w->nraw;
+    return tap_return(sy, f, ev);
+}
+
 /* Walk w's current event (not a SLEEP) into the thread order's data. */
 static int tap(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_event *ev = &w->ev;
-    ttdi_lframe f = {0, 0, 0, NULL, 0}; /* set when lock_call returns 1 */
     int rc = 0;
 
-    if (sy->upto > 1 && (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns))
+    /* (prev_tsc and lmax_ns are 0 before the first event: never back) */
+    if (ev->tsc < sy->prev_tsc || ev->time_ns < sy->lmax_ns)
         loosen(sy);     /* as a stack walk's consumer would see it go back */
     sy->prev_tsc = ev->tsc;
-    if (ev->kind == TTF_EV_SYNC_OP) {
+    if (ev->kind == TTF_EV_ENTER) {
+        rc = lock_push(&w->r->norm, &sy->lt, ev, ttdi_walk_depth_after(w));
+        w->key = rc ? w->key : sy->lt.f[sy->lt.n - 1].key;  /* ttdi_walk_tapped_key */
+        w->tapped = rc ? w->tapped : w->nraw;
+        sy->partial |= sy->waiting; /* a call in a condition wait */
+    } else if (ev->kind == TTF_EV_EXIT) {
+        rc = tap_exit(sy, w, ev);
+        sy->partial |= sy->waiting;
+    } else if (ev->kind == TTF_EV_SYNC_OP) {
         tap_sop(sy, ev);
     } else {
-        size_t n = sy->lt.n;
-        if ((rc = lock_call(&w->r->norm, &sy->lt, w, &f)) > 0) {
-            w->key = ttdi_norm_exit_of(f.key);      /* ttdi_walk_tapped_key */
-            w->tapped = w->nraw;
-            rc = tap_return(sy, &f, ev);
-        } else if (!rc && ev->kind == TTF_EV_EXIT && sy->lt.n < n)
-            sy->partial = 1;    /* a return with key 0: not in lr */
-        else if (!rc && ev->kind == TTF_EV_ENTER) {
-            w->key = sy->lt.f[sy->lt.n - 1].key;    /* ttdi_walk_tapped_key */
-            w->tapped = w->nraw;
-        }
-        sy->partial |= sy->waiting; /* a call in a condition wait */
+        sy->partial |= sy->waiting;
     }
     sy->lmax_ns = ev->time_ns > sy->lmax_ns ? ev->time_ns : sy->lmax_ns;
     return rc < 0 ? rc : 0;
@@ -363,7 +404,7 @@ static int record(ttdi_walk *w)
     sy->upto++;
     if (!w->r->count_calls)
         sy->uncounted = 1;
-    else if (ev->kind == TTF_EV_ENTER && count_call(sy, w->r, ev) < 0)
+    else if (ev->kind == TTF_EV_ENTER && count_call(sy, ev) < 0)
         return TT_ENOMEM;
     if (ev->kind == TTF_EV_SYNC_OP && TTDI_SOP_ASIDE(ev->code))
         return 0;       /* raw walks skip them: neither kept nor a time */
@@ -427,10 +468,15 @@ int ttdi_walk_calls(const ttdi_run_state *r, uint32_t thread, const ttdi_fcalls 
 {
     const ttdi_syncs *sy = r->syncs && thread < r->nt ? &r->syncs[thread] : NULL;
 
-    if (!sy || !sy->ended || sy->uncounted)
+    if (sy && sy->ended && !sy->uncounted) {
+        *fc = sy->calls.fc;
+        *n = sy->calls.nfc;
+        return 1;
+    }
+    if (!sy || sy->kcalls.state != 2)
         return 0;
-    *fc = sy->fc;
-    *n = sy->nfc;
+    *fc = sy->kcalls.fc;
+    *n = sy->kcalls.nfc;
     return 1;
 }
 
@@ -445,6 +491,8 @@ int ttdi_walk_open(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
     if (thread < r->nt && !r->syncs && !(r->syncs = calloc(r->nt, sizeof *r->syncs)))
         return TT_ENOMEM;
     w->sy = thread < r->nt ? &r->syncs[thread] : NULL;
+    if (w->sy)
+        w->sy->calls.sym = r->norm.sym;
     return ttf_iter_open(r->t, thread, &w->it);
 }
 
@@ -568,8 +616,8 @@ void ttdi_marks_free(ttdi_run_state *r)
     r->marks = NULL;
     for (size_t i = 0; r->syncs && i < r->nt; i++) {
         free(r->syncs[i].rec);
-        free(r->syncs[i].fc);
-        ttdi_map_free(&r->syncs[i].fcat);
+        ccount_free(&r->syncs[i].calls);
+        ccount_free(&r->syncs[i].kcalls);
         free(r->syncs[i].lt.f);
         free(r->syncs[i].lr);
         ttdi_map_free(&r->syncs[i].lseen);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "diff_traces.h"
+#include "prepare.h"
 #include "ttdiff.h"
 #include "tmpdir.h"
 
@@ -44,6 +45,8 @@ static void sellers(char *path, size_t len, const char *s0, const char *s1)
     assert_int_equal(dt_close(&t, 0), 0);
 }
 
+static int first_only, jobs;    /* ttd_options' for diff() */
+
 static const ttd_result *diff(const char *g, const char *b, const char *const *base, size_t nb,
                               const char *exclude, ttd_diff **d)
 {
@@ -51,6 +54,8 @@ static const ttd_result *diff(const char *g, const char *b, const char *const *b
     ttf_error err;
 
     ttd_options_init(&o);
+    o.first_only = first_only;
+    o.jobs = jobs;
     o.baselines = base;
     o.nbaselines = nb;
     o.exclude = exclude;
@@ -217,6 +222,56 @@ static void expected_wait_loop_is_no_fact(void **state)
     ttd_free(d);
 }
 
+/* A run of one thread: main calling s. */
+static void one_thread(char *path, size_t len, const char *s)
+{
+    dt t;
+
+    assert_int_equal(dt_open(&t, next_path(path, len), 0, NAMES, 1), 0);
+    assert_int_equal(dt_run(&t, 0, s), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* The tree build's keyed walks read each thread of a pair likely to
+ * part (its threads' event counts differ, or a pair before it parted)
+ * whole from its start and count its calls as they go
+ * (ttdi_walk_count_open, issue 38): the count facts read no such thread
+ * again, with one job or two, one thread (no run walk reads a split
+ * thread of a program with no sync operations whole) or several (the
+ * main thread, the same in both runs, is read for the good run, the bad
+ * one's copied); --first-only reads the threads to the first difference
+ * only, and the calls-only pass counts them: the same facts. */
+static void tree_build_counts(void **state)
+{
+    (void)state;
+    char pg[256], pb[256], sg[256], sb[256];
+    ttd_diff *d;
+
+    one_thread(pg, sizeof pg, "main{ work{ " SEAT SEAT "check{} } " SEAT "}");
+    one_thread(pb, sizeof pb, "main{ work{ " SEAT SEAT SEAT "check{} } " SEAT "}");
+    sellers(sg, sizeof sg, "work{ " SEAT "check{} }", "work{ " SEAT SEAT "check{} }");
+    sellers(sb, sizeof sb, "work{ " SEAT SEAT "check{} }", "work{ " SEAT SEAT "check{} }");
+    for (int k = 0; k < 6; k++) {
+        const char *g = k % 2 ? sg : pg, *b = k % 2 ? sb : pb;
+        jobs = k / 2 % 2 ? 1 : 0;
+        first_only = k / 4;
+        ttdi_prof_calls_read = 0;
+        const ttd_result *r = diff(g, b, NULL, 0, NULL, &d);
+        const ttd_count *c = count_of(r, "dt_parse");
+        assert_non_null(c);
+        assert_int_equal(c->bad, 4);
+        assert_int_equal(c->good_min, 3);
+        assert_non_null(count_of(r, "dt_check"));
+        assert_null(count_of(r, "dt_work"));
+        if (first_only)
+            assert_true(ttdi_prof_calls_read > (uint64_t)k % 2);
+        else
+            assert_int_equal(ttdi_prof_calls_read, k % 2);   /* the good main */
+        ttd_free(d);
+    }
+    jobs = first_only = 0;
+}
+
 /* Identical runs: nothing counted, nothing read. */
 static void same_runs_no_fact(void **state)
 {
@@ -296,6 +351,7 @@ int main(void)
         cmocka_unit_test(same_runs_no_fact),
         cmocka_unit_test(cut_by_exit_is_hidden),
         cmocka_unit_test(killed_run_has_no_end),
+        cmocka_unit_test(tree_build_counts),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
