@@ -470,7 +470,7 @@ void cap_values_chunk(void)
     if (!h)
         return;
     uint32_t *req = (uint32_t *)(void *)(h + TTF_H_REQ);
-    int vlazy = cap.timed == CAP_CLOCK_LAZY;    /* lazy values chunks: 1.8 */
+    int vlazy = cap.timed >= CAP_CLOCK_LAZY;    /* lazy values chunks: 1.8 */
     uint32_t want = TTF_REQ_VALUES | TTF_REQ_XMM | (vlazy ? TTF_REQ_VLAZY : 0);
     if ((__atomic_load_n(req, __ATOMIC_ACQUIRE) & want) == want)
         return;
@@ -537,7 +537,8 @@ static int claim_chunk_now(struct tstate *t, int *recycled)
     ttf_put_u32(m + TTF_C_SEQ, t->seq++);
     ttf_put_u16(m + TTF_C_FLAGS, (uint16_t)((t->timed ? TTF_CHUNK_TIMED : 0) |
                                             (t->timed >= CAP_CLOCK_SPARSE ? TTF_CHUNK_SPARSE : 0) |
-                                            (t->timed == CAP_CLOCK_LAZY ? TTF_CHUNK_LAZY : 0) |
+                                            (t->timed >= CAP_CLOCK_LAZY ? TTF_CHUNK_LAZY : 0) |
+                                            (t->timed == CAP_CLOCK_CHAIN ? TTF_CHUNK_CHAIN : 0) |
                                             (t->vals ? TTF_CHUNK_VALUES | TTF_CHUNK_XMM : 0)));
     if (t->vals)
         cap_values_chunk();

@@ -211,15 +211,17 @@ static void read_env(void)
     cap.chunk_size = env_chunk();
     cap.level = (int)env_num("TTCAP_LEVEL", 0, TTCAP_TRACE, TTCAP_DEBUG);
     const char *clk = getenv("TTCAP_CLOCK");
-    cap.timed = CAP_CLOCK_LAZY;         /* tsc: the lazy clock (format 1.7) */
+    cap.timed = CAP_CLOCK_CHAIN;        /* tsc: the chain clock (format 1.9) */
     if (clk && strcmp(clk, "none") == 0)
         cap.timed = CAP_CLOCK_NONE;
     else if (clk && strcmp(clk, "every") == 0)
         cap.timed = CAP_CLOCK_EVERY;
     else if (clk && strcmp(clk, "sparse") == 0)
         cap.timed = CAP_CLOCK_SPARSE;   /* format 1.4's: every ENTER timed */
-    else if (clk && *clk && strcmp(clk, "tsc") != 0 && strcmp(clk, "lazy") != 0)
-        env_warn("TTCAP_CLOCK", clk, "is not tsc, lazy, sparse, every or none",
+    else if (clk && strcmp(clk, "lazy") == 0)
+        cap.timed = CAP_CLOCK_LAZY;     /* format 1.7's: nested ENTERs timed */
+    else if (clk && *clk && strcmp(clk, "tsc") != 0 && strcmp(clk, "chain") != 0)
+        env_warn("TTCAP_CLOCK", clk, "is not tsc, chain, lazy, sparse, every or none",
                  "the default tsc");
     cap.ring_n = env_ring(cap.chunk_size);
     cap.sync = env_num("TTCAP_SYNC", 0, 1, 1) != 0;
@@ -435,7 +437,8 @@ static void write_header(void)
     uint8_t *h = cap.hdr;
     ttf_put_header_req(h, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES |  /* format 1.2 */
                        (cap.timed >= CAP_CLOCK_SPARSE ? TTF_REQ_SPARSE : 0) | /* 1.4 */
-                       (cap.timed == CAP_CLOCK_LAZY ? TTF_REQ_LAZY : 0), /* 1.7 */
+                       (cap.timed >= CAP_CLOCK_LAZY ? TTF_REQ_LAZY : 0) | /* 1.7 */
+                       (cap.timed == CAP_CLOCK_CHAIN ? TTF_REQ_CHAIN : 0), /* 1.9 */
                        (cap.ring_n ? TTF_OPT_RING : 0) |
                        (cap.timed ? 0 : TTF_OPT_NOCLOCK) | TTF_OPT_CUTINFO,
                        cap.chunk_size, cap.tsc_hz, cap.start_real);

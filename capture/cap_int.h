@@ -65,8 +65,9 @@ struct cap_xs {
  * a row went without it, it is among the thread's first CAP_WARM, or it
  * is drawn as a sample (1 in 32 on average, CAP_SAMPLE_BITS). The design
  * and its error: capture/INSTRUMENT.md, "The clock". */
-enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_LAZY = 3 };
-/* Lazy clock (the default, format 1.7): EXITs as sparse; an ENTER reads the clock
+enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_LAZY = 3,
+       CAP_CLOCK_CHAIN = 7 };
+/* Lazy clock (TTCAP_CLOCK=lazy, format 1.7): EXITs as sparse; an ENTER reads the clock
  * unless the thread's last record that is hot or carries a time was an
  * untimed EXIT (tstate.ux: set there, cleared by every clock read and by
  * the untimed ENTER). The rule is the format's (FORMAT.md 4.7): no byte
@@ -74,7 +75,16 @@ enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_
  * clock about once in nine calls, and a SAMPLE or TIMED EXIT times the
  * ENTER after it (the EXIT-to-ENTER gap readers learn from). Values
  * chunks are lazy too (format 1.8, TTF_REQ_VLAZY): cap_values.c's ENTER
- * and cap_fentry.S skip their early clock read when ux is set. */
+ * and cap_fentry.S skip their early clock read when ux is set.
+ * Chain clock (the default, TTCAP_CLOCK=tsc or chain, format 1.9,
+ * TTF_REQ_CHAIN and TTF_CHUNK_CHAIN): lazy, and an untimed ENTER keeps ux
+ * set, so the ENTERs of nested calls after an untimed EXIT go untimed
+ * too, until the next clock read (a timed EXIT: big call, CAP_UNTIMED_RUN
+ * untimed EXITs in a row, warm-up, sample; or a SYNC_OP or SLEEP record).
+ * A chain of nested calls then reads about as often as a loop of leaves
+ * (FORMAT.md 4.7). Its timed byte is lazy's with bit 4 (ux = timed >> 2 at
+ * an untimed ENTER); values chunks keep 1.8's rule: a thread that turns
+ * values on goes CAP_CLOCK_LAZY (cap_values_ready). */
 #define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */
@@ -438,7 +448,8 @@ static inline void cap_sync_counts(struct tstate *t)
 
 /* A hot record's head at p: the address and the time delta. Returns the
  * byte after; *tag is the tag to commit at p. In a lazy chunk an ENTER
- * after an untimed EXIT carries no time (ux is only ever set there). In a
+ * after an untimed EXIT carries no time (ux is set there, and in a chain
+ * chunk kept by the untimed ENTER). In a
  * sparse or lazy chunk an EXIT
  * that reads the clock is a TIMED prefix at p and the EXIT at p + 1, its
  * tag stored here (the prefix's, committed last, makes them one record);
@@ -462,7 +473,8 @@ uint8_t *cap_hot_head(struct tstate *t, uint8_t *p, uintptr_t a, uint8_t hit,
     if (hit == TTF_T_ENTER_HIT && t->timed >= CAP_CLOCK_SPARSE)
         cap_enter_count(t);
     if (hit == TTF_T_ENTER_HIT && t->ux) {
-        t->ux = 0;              /* lazy: after an untimed EXIT, no read */
+        t->ux = t->timed >> 2;  /* lazy: after an untimed EXIT, no read;
+                                   chain: the run goes on (1.9) */
         return cap_hot_addr(t, p, a, hit, miss, tag);
     }
     uint8_t *q = cap_hot_addr(t, p, a, hit, miss, tag);

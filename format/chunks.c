@@ -79,6 +79,14 @@ static void scan_slot(ttf_trace *t, uint64_t i)
                             : "not sparse");
         goto bad;
     }
+    /* the chain rule: format 1.9 only (TTF_REQ_CHAIN), on a lazy chunk */
+    if ((f[3] & TTF_CHUNK_CHAIN) && (!(t->hdr.required_features & TTF_REQ_CHAIN) ||
+                                     !(f[3] & TTF_CHUNK_LAZY))) {
+        CORRUPT(&c, "chunk is lazy-chain but %s",
+                !(t->hdr.required_features & TTF_REQ_CHAIN) ? "the header lacks the lazy-chain feature"
+                                                             : "not lazy");
+        goto bad;
+    }
     struct chunk *ch = PUSH(t, chunks);
     if (!ch)
         return;

@@ -54,6 +54,8 @@ static void chunk_begin(struct dec *d, struct chunk *ch)
     d->lo_end = NULL;
     d->lazy = d->timed && !d->xtimed && (ch->flags & TTF_CHUNK_LAZY) &&
               (t->hdr.required_features & TTF_REQ_LAZY);
+    d->chain = d->lazy && (ch->flags & TTF_CHUNK_CHAIN) &&
+               (t->hdr.required_features & TTF_REQ_CHAIN);
     d->lastk = 0;
     d->lastm = 0;
     d->lastfn = 0;
@@ -627,7 +629,8 @@ static inline int is_exit_tag(unsigned tag)
 }
 
 /* Does this hot record carry a time delta? ENTERs in every timed chunk,
- * but in a lazy one (v1.7) not right after an untimed EXIT (d->ux); EXITs
+ * but in a lazy one (v1.7) not right after an untimed EXIT (d->ux; in a
+ * chain chunk, v1.9, an untimed ENTER too); EXITs
  * unless the chunk is sparse (v1.4) and no TIMED or SAMPLE prefix came. */
 static inline int hot_timed(const struct dec *d, int is_exit)
 {
@@ -636,14 +639,15 @@ static inline int hot_timed(const struct dec *d, int is_exit)
 
 /* A hot record at rec of a lazy chunk (v1.7), read to its end (v, its
  * time delta, added): an EXIT after a prefix, an ENTER not after an
- * untimed EXIT, has its time measured (and, while opening, the gap from a
+ * untimed EXIT (nor, in a chain chunk, v1.9, after an untimed ENTER), has
+ * its time measured (and, while opening, the gap from a
  * measured event just before it is learnt); the others are placed in
  * their run of untimed events (untimed.c). */
 static void lazy_time(struct dec *d, ttf_event *ev, const uint8_t *rec, uint64_t v, int ex)
 {
     int measured = ex ? d->ptimed != NULL : !d->ux;
     d->ptimed = NULL;
-    d->ux = ex && !measured;
+    d->ux = (ex || d->chain) && !measured;
     if (measured) {
         if (d->scan) {
             ttfi_scan_timed(d);

@@ -123,7 +123,8 @@ int ttfi_parse_header(ttf_trace *t, struct ttfi_problem *pb)
     c.rec = t->buf + TTF_H_REQ;
     if (h->required_features & ~TTF_REQ_KNOWN)
         return REFUSE(&c, TT_EFEATURE, "needs unknown required feature bits 0x%x "
-                      "(this reader knows 0x%x: events-v1, values, sites, sparse, xmm, lazy, lazy values)",
+                      "(this reader knows 0x%x: events-v1, values, sites, sparse, xmm, lazy, lazy values, "
+                      "lazy chain)",
                       h->required_features & ~TTF_REQ_KNOWN, TTF_REQ_KNOWN);
     c.rec = t->buf + TTF_H_HSIZE;
     if (h->header_size < TTF_HEADER_SIZE)

@@ -198,13 +198,17 @@ struct dec {
                                    not placed in its run or interval */
     int lazy;                   /* v1.7: an ENTER right after an untimed
                                    EXIT carries no time (FORMAT.md 4.7) */
+    int chain;                  /* v1.9, a lazy chunk flagged CHAIN: an ENTER
+                                   right after an untimed ENTER carries no
+                                   time either (FORMAT.md 4.7) */
     int lastk;                  /* lazy: kind of the last hot event (0 ENTER,
                                    1 EXIT; 0 at the chunk's start) */
     int lastm;                  /* lazy: it had a measured time */
     uint64_t lastfn;            /* lazy: its function (0 at the chunk's start) */
     int ux;                     /* lazy: the last record that is hot or has
-                                   a time was an untimed EXIT: an ENTER now
-                                   carries no time (FORMAT.md 4.7) */
+                                   a time was an untimed EXIT (chain: or
+                                   ENTER): an ENTER now carries no time
+                                   (FORMAT.md 4.7) */
     const uint8_t *run_end;     /* lazy: the measured record that ends the
                                    run of untimed events being read */
     uint64_t run_hi;            /* its time (the run's late bound) */
@@ -776,7 +780,7 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
            a measured one is a gap learnt while opening; the scan leaves
            untimed events to their run's end (ttfi_scan_untimed), and a
            pass without times needs no more than ux */
-        d->ux = is_exit & untimed;
+        d->ux = (is_exit | d->chain) & untimed;
         if (!d->notimes) {
             if (untimed && d->scan) {
                 ttfi_scan_untimed(d, is_exit, q);

@@ -70,7 +70,9 @@
  *                TTF_CHUNK_SPARSE (v1.4, with TIMED): only the EXITs
  *                after a TIMED prefix carry a time delta;
  *                TTF_CHUNK_LAZY (v1.7, with SPARSE; with VALUES only
- *                in v1.8 files, TTF_REQ_VLAZY): the ENTERs too)
+ *                in v1.8 files, TTF_REQ_VLAZY): the ENTERs too;
+ *                TTF_CHUNK_CHAIN (v1.9, with LAZY, file has
+ *                TTF_REQ_CHAIN): an ENTER after an untimed ENTER too)
  *   14     2    header_size (48)
  *   16     4    depth (signed call depth of the thread at chunk start)
  *   20     4    reserved (0)
@@ -197,7 +199,7 @@
 #define TTF_MAGIC "\x89TTF\r\n\x1a\n"
 #define TTF_MAGIC_LEN 8
 #define TTF_VERSION_MAJOR_WIRE 1
-#define TTF_VERSION_MINOR_WIRE 8   /* newest minor written; a file says
+#define TTF_VERSION_MINOR_WIRE 9   /* newest minor written; a file says
                                       the minor of the newest feature it
                                       uses (1.0 without values or sites) */
 #define TTF_MIN_READER_WIRE 1
@@ -288,7 +290,9 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
                                     too carry a time only after a TIMED prefix) */
 #define TTF_REQ_VLAZY 0x40u      /* v1.8: lazy chunks may carry values (a
                                     TTF_CHUNK_LAZY chunk with TTF_CHUNK_VALUES) */
-#define TTF_REQ_KNOWN 0x7fu
+#define TTF_REQ_CHAIN 0x80u      /* v1.9: lazy chunks may be TTF_CHUNK_CHAIN (an
+                                    ENTER after an untimed ENTER is untimed too) */
+#define TTF_REQ_KNOWN 0xffu
 #define TTF_OPT_RING 0x1u        /* chunks may be reused (flight recorder) */
 #define TTF_OPT_NOCLOCK 0x2u     /* hot events carry no time (TTCAP_CLOCK=none) */
 #define TTF_OPT_SYNC 0x4u        /* SYNC_OP records present (locks, conditions,
@@ -323,6 +327,9 @@ static inline uint32_t ttf_fnv1a(const uint8_t *p, size_t n)
                                     (with VALUES only since v1.8, file has
                                     TTF_REQ_VLAZY too): an ENTER right after
                                     an untimed EXIT carries no time */
+#define TTF_CHUNK_CHAIN 0x20u    /* v1.9, with LAZY, file has TTF_REQ_CHAIN: an
+                                    ENTER right after an untimed ENTER carries
+                                    no time either (the run goes on) */
 #define TTF_CHUNK_MIN 4096u
 #define TTF_CHUNK_MAX (64u << 20)
 
@@ -762,15 +769,17 @@ static inline void ttf_site_advance(struct ttf_sites *s, uint64_t fn,
  * required is TTF_REQ_EVENTS_V1, plus TTF_REQ_VALUES for a trace whose
  * chunks carry values (which makes it version 1.1), TTF_REQ_SITES for
  * one whose ENTERs carry call sites (1.2), TTF_REQ_SPARSE for one with
- * sparse chunks (1.4) and TTF_REQ_LAZY for one with lazy chunks (1.7);
- * others stay 1.0. */
+ * sparse chunks (1.4), TTF_REQ_LAZY for one with lazy chunks (1.7),
+ * TTF_REQ_VLAZY with lazy values chunks (1.8) and TTF_REQ_CHAIN with
+ * chain chunks (1.9); others stay 1.0. */
 static inline void ttf_put_header_req(uint8_t *h, uint32_t required,
                                       uint32_t opt_features,
                                       uint32_t chunk_size, uint64_t tsc_hz,
                                       uint64_t start_realtime_ns)
 {
     ttf_put_u16(h + TTF_H_VMAJOR, TTF_VERSION_MAJOR_WIRE);
-    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_VLAZY) ? 8
+    ttf_put_u16(h + TTF_H_VMINOR, (required & TTF_REQ_CHAIN) ? 9
+                                  : (required & TTF_REQ_VLAZY) ? 8
                                   : (required & TTF_REQ_LAZY) ? 7
                                   : (opt_features & TTF_OPT_STRINGS) ? 6
                                   : (required & TTF_REQ_XMM) ? 5

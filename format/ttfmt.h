@@ -123,9 +123,12 @@ extern "C" {
  * 2.27.0: ttf_iter_skip_times (untimed events not placed: faster on
  * sparse and lazy traces for passes that read no times, issue 38).
  * 2.28.0: lazy values chunks (format 1.8, TTF_REQ_VLAZY, FORMAT.md 4.7);
- * ttf_writer_opts lazy with values; ttf_write_exit_value_sparse. */
+ * ttf_writer_opts lazy with values; ttf_write_exit_value_sparse.
+ * 2.29.0: lazy chain chunks (format 1.9, TTF_REQ_CHAIN, FORMAT.md 4.7: an
+ * ENTER right after an untimed ENTER is untimed too); ttf_writer_opts
+ * chain. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 28
+#define TTF_VERSION_MINOR 29
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -730,6 +733,10 @@ typedef struct ttf_writer_opts {
                                    after an untimed EXIT carries no time (its
                                    tsc is dropped); with values too, format
                                    1.8 (TTF_REQ_VLAZY) */
+    int chain;                  /* with lazy: a format 1.9 trace of the
+                                   chain rule (TTF_REQ_CHAIN): an ENTER right
+                                   after an untimed ENTER carries no time
+                                   either */
 } ttf_writer_opts;
 
 /* Create path (fails with TT_EIO if it exists). opts may be NULL. */

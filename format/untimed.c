@@ -308,7 +308,8 @@ void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before)
 /* In a lazy chunk an ENTER goes untimed after an untimed EXIT, so a run
  * of untimed events between two measured times lo and hi is a few calls
  * (at most 8 untimed EXITs, the writer's CAP_UNTIMED_RUN, and the ENTERs
- * between them). One ratio per event would crowd them at one point and
+ * between them; in a chain chunk, format 1.9, an ENTER after an untimed
+ * ENTER too, so nested calls join the run: any number of ENTERs). One ratio per event would crowd them at one point and
  * give the calls of the run no length; instead hi - lo is split in
  * proportion to the mean gap before each event of the run and before the
  * measured event that ends it, each learnt, while opening, from the
@@ -504,7 +505,7 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
 {
     const uint8_t *p = q, *end = d->c.end, *rec = end;
     uint64_t ova[RUN_OV], prev = d->prev, v, dt = 0, hi = 0;
-    unsigned ovs[RUN_OV], nov = 0, pk = (unsigned)ex, ux = (unsigned)ex;
+    unsigned ovs[RUN_OV], nov = 0, pk = (unsigned)ex, ux = (unsigned)(ex | d->chain);
     int w = !d->scan, found = 0;
     uint64_t first = w ? gap_w(d, d->lastfn, fn, LZ_KEY(d->lastk, ex)) : 0, sum = first;
     unsigned nw = 0;
@@ -543,7 +544,7 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
             }
             pk = x;
             pf = a;
-            ux = x && !timed;
+            ux = (x | (unsigned)d->chain) && !timed;
             if (!timed && d->values && !run_values_skip(d, &p, end, x))
                 break;          /* damage */
             if (!timed)

@@ -29,7 +29,9 @@
  * format 1.7) also flags its chunks LAZY and keeps the format's rule: an
  * ENTER right after an untimed EXIT (no timed record between) carries no
  * delta, its tsc dropped (the golden file lazy.trc); with values too
- * (format 1.8, TTF_REQ_VLAZY), whose ENTERs keep their values.
+ * (format 1.8, TTF_REQ_VLAZY), whose ENTERs keep their values. A chain
+ * writer (opts.chain too, format 1.9, TTF_REQ_CHAIN) flags them CHAIN as
+ * well: an ENTER right after an untimed ENTER carries no delta either.
  * Stage 0 base of format/STAGES.
  */
 #include <errno.h>
@@ -64,7 +66,8 @@ struct wthread {
     uint64_t xret;              /* xmm0 of the chunk's last EXIT (v1.5) */
     struct ttf_sites sites;     /* call sites of the open chunk (v1.2) */
     int ux;                     /* lazy: the last hot or timed record was an
-                                   untimed EXIT (the next ENTER has no time) */
+                                   untimed EXIT (chain: or ENTER): the next
+                                   ENTER has no time */
 };
 
 struct ttf_writer {
@@ -76,6 +79,7 @@ struct ttf_writer {
     int xmm;                    /* TTF_REQ_XMM: ... and SSE registers */
     int sparse;                 /* TTF_REQ_SPARSE: EXITs timed on request */
     int lazy;                   /* TTF_REQ_LAZY: ENTERs too (format 1.7) */
+    int chain;                  /* TTF_REQ_CHAIN: after untimed ENTERs too (1.9) */
     int sync;                   /* TTF_OPT_SYNC set (a SYNC_OP was written) */
     int sites;                  /* TTF_REQ_SITES: ENTERs may carry call sites */
     int strings;                /* TTF_OPT_STRINGS: a STRINGS record was written */
@@ -149,7 +153,8 @@ static int write_header(ttf_writer *w, uint32_t flags, int32_t status)
                               (w->xmm ? TTF_REQ_XMM : 0) |
                               (w->sparse ? TTF_REQ_SPARSE : 0) |
                               (w->lazy ? TTF_REQ_LAZY : 0) |
-                              (w->lazy && w->values ? TTF_REQ_VLAZY : 0),
+                              (w->lazy && w->values ? TTF_REQ_VLAZY : 0) |
+                              (w->chain ? TTF_REQ_CHAIN : 0),
                        (w->ring ? TTF_OPT_RING : 0) |
                        (w->timed ? 0 : TTF_OPT_NOCLOCK) |
                        (w->sync ? TTF_OPT_SYNC : 0) |
@@ -199,6 +204,7 @@ int ttf_writer_open(const char *path, const ttf_writer_opts *opts,
     w->sites = o.sites != 0;
     w->sparse = w->timed && o.sparse != 0;
     w->lazy = w->sparse && o.lazy != 0;  /* with values: format 1.8 */
+    w->chain = w->lazy && o.chain != 0;  /* format 1.9 */
     w->hz = o.tsc_hz ? o.tsc_hz : 1000000000u;
     w->start_real = o.start_realtime_ns;
     w->chaos = o.chaos;
@@ -284,7 +290,8 @@ static int flush_chunk(ttf_writer *w, uint32_t index, struct wthread *t)
                                  (w->values ? TTF_CHUNK_VALUES : 0) |
                                  (w->xmm ? TTF_CHUNK_XMM : 0) |
                                  (w->sparse ? TTF_CHUNK_SPARSE : 0) |
-                                 (w->lazy ? TTF_CHUNK_LAZY : 0));
+                                 (w->lazy ? TTF_CHUNK_LAZY : 0) |
+                                 (w->chain ? TTF_CHUNK_CHAIN : 0));
     ttf_put_u16(h + TTF_C_HSIZE, TTF_CHUNK_HDR);
     ttf_put_u32(h + TTF_C_DEPTH, (uint32_t)(int32_t)t->chunk_depth);
     ttf_put_u64(h + TTF_C_TSC, t->base);
@@ -413,7 +420,7 @@ static int put_hot(ttf_writer *w, uint32_t thread, uint64_t tsc,
                 ttf_site_advance(&t->sites, hv.addr, hv.site);
             if (hot_timed(w, &hv))
                 commit_time(w, t, tsc);
-            t->ux = w->lazy && hv.exit && !hot_timed(w, &hv);
+            t->ux = w->lazy && (hv.exit || w->chain) && !hot_timed(w, &hv);
             if (w->values && !hv.exit)
                 ttf_values_advance(hv.regs, t->regs, t->stride);
             if (w->xmm && !hv.exit)

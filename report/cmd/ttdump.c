@@ -206,7 +206,7 @@ static void put_bits(FILE *f, uint32_t v, const char *const *names, int n)
 static void print_header(const struct dump *d)
 {
     static const char *const req[] = {"events-v1", "values", "sites", "sparse", "xmm", "lazy",
-                                       "lazy-values"};
+                                       "lazy-values", "lazy-chain"};
     static const char *const opt[] = {"ring", "noclock", "sync", "cutinfo", "strings"};
     static const char *const flags[] = {"closed", "exec"};
     const ttf_header *h = ttf_get_header(d->t);

@@ -6,11 +6,12 @@
 # when chrt may, so that nothing preempts it), then `sparsify` drops the
 # times libttcap's sparse mode (format 1.4: EXITs) and lazy mode (`-l`,
 # format 1.7: EXITs, and the ENTERs right after an untimed EXIT) would not
-# have read, by the writer's rules. Each file differs from the recording
+# have read, by the writer's rules (and chain mode, `-c`, format 1.9, the
+# default: and the ENTERs right after an untimed ENTER). Each file differs from the recording
 # only by the reader's estimate of the untimed events, so their `ttdump
 # --profile` tables compare without the noise of two runs (which differ
 # by 14-30% per function on a loaded VM). BENCH_CLOCK_MODES ("sparse
-# lazy") picks the tables.
+# lazy chain") picks the tables.
 # For each mode and each function above BENCH_MIN_PCT (1) percent of the
 # self time: calls, self and total share of the every-event profile, and
 # the mode's profile's relative error of its self and total time; then the worst of
@@ -46,9 +47,10 @@ fi
 ev=$(sed -n 's/^profile: .*, \([0-9]*\) events,.*/\1/p' "$tmp/every.prof")
 echo "program: $*"
 echo "events: $ev (recorded with TTCAP_CLOCK=every${fifo:+, $fifo})"
-for mode in ${BENCH_CLOCK_MODES:-sparse lazy}; do
+for mode in ${BENCH_CLOCK_MODES:-sparse lazy chain}; do
 flag=""
 [ "$mode" = lazy ] && flag=-l
+[ "$mode" = chain ] && flag=-c
 "$BB/sparsify" $flag "$tmp/every.trc" "$tmp/$mode.trc" > "$tmp/sp.out" ||
     { echo "bench_clock: sparsify $flag failed"; cat "$tmp/sp.out"; exit 1; }
 "$B/ttdump" -n --profile --sort self "$tmp/$mode.trc" > "$tmp/$mode.prof" ||

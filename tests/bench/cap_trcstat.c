@@ -12,7 +12,7 @@
  * a measured time (clock reads): every one in a timed chunk, in a sparse
  * chunk (format 1.4) the ENTERs and the EXITs after a TIMED or SAMPLE
  * prefix, in a lazy chunk (1.7) the same but for the ENTERs right after
- * an untimed EXIT.
+ * an untimed EXIT (in a chain chunk, 1.9, or an untimed ENTER).
  *
  * usage: cap_trcstat FILE  ->  "data_bytes=.. events=.. messages=.. ..."
  */
@@ -79,7 +79,8 @@ static int ext_timed(unsigned tag)
 }
 
 /* timed: 0 none, 1 every record, 2 sparse (EXITs after a prefix), 3 lazy
- * (ENTERs too, but not one right after an untimed EXIT: *ux) */
+ * (ENTERs too, but not one right after an untimed EXIT: *ux), 4 chain
+ * (lazy, and *ux after an untimed ENTER too) */
 static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
                                   int timed, int vals, struct stat_sum *s, int *ux)
 {
@@ -94,10 +95,10 @@ static const uint8_t *walk_record(const uint8_t *p, const uint8_t *e,
     }
     int is_exit = tag & 0x80 ? (tag & 0x40) != 0 : tag == TTF_T_EXIT_MISS;
     int has_t = timed == 1 || (timed == 2 && (!is_exit || pre)) ||
-                (timed == 3 && (is_exit ? pre : !*ux));
+                (timed >= 3 && (is_exit ? pre : !*ux));
     int hot = (tag & 0x80) || tag == TTF_T_ENTER_MISS || tag == TTF_T_EXIT_MISS;
     if (hot)
-        *ux = is_exit && !has_t;
+        *ux = (is_exit || timed == 4) && !has_t;
     else if (tag <= TTF_R_LAST && ext_timed(tag))
         *ux = 0;
     if (tag & 0x80) {
@@ -135,7 +136,8 @@ static void walk_chunk(const uint8_t *c, uint32_t size, struct stat_sum *s)
     if (ttf_get_le(c, 4) != TTF_CHUNK_MAGIC)
         return;
     unsigned flags = (unsigned)ttf_get_le(c + TTF_C_FLAGS, 2);
-    int timed = !(flags & TTF_CHUNK_TIMED) ? 0 : (flags & TTF_CHUNK_LAZY) ? 3
+    int timed = !(flags & TTF_CHUNK_TIMED) ? 0 : (flags & TTF_CHUNK_CHAIN) ? 4
+                : (flags & TTF_CHUNK_LAZY) ? 3
                 : (flags & TTF_CHUNK_SPARSE) ? 2 : 1;
     int vals = (flags & TTF_CHUNK_VALUES) != 0;
     const uint8_t *p = c + TTF_CHUNK_HDR, *e = c + size, *q;

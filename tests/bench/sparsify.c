@@ -5,12 +5,14 @@
  * default mode would not have read, by the same rules (capture/cap_int.h:
  * big calls, runs, sync records, samples drawn by the same generator).
  * With -l it writes the lazy encoding (format 1.7) instead: the ENTERs
- * right after an untimed EXIT lose their times too.
+ * right after an untimed EXIT lose their times too; with -c the chain
+ * encoding (format 1.9, libttcap's default): and the ENTERs right after
+ * an untimed ENTER.
  * Profiles of the two files then differ only by the reader's estimate of
  * the untimed EXITs, without the noise of two runs or of the hooks' own
  * cost (bench_clock.sh compares them).
  *
- * usage: sparsify [-l] IN.trc OUT.trc  ->  "exits=.. timed=.. sampled=..
+ * usage: sparsify [-l|-c] IN.trc OUT.trc  ->  "exits=.. timed=.. sampled=..
  * enters=.. untimed_enters=.. reads_per_call=.." on stdout. Chunks with values are refused (the bench records plain mode).
  * Exit 2 with one line on bad input.
  */
@@ -39,10 +41,10 @@ struct wstate {
     uint16_t warm;
     uint8_t skip;
     uint8_t ux;                 /* lazy: the last hot or timed record was an
-                                   untimed EXIT */
+                                   untimed EXIT (chain: or ENTER) */
 };
 
-static int lazy;                /* -l: format 1.7 */
+static int lazy;                /* -l: format 1.7 (1); -c: 1.9, chain (2) */
 
 /* Counts for the report line. */
 struct counts {
@@ -114,7 +116,7 @@ static unsigned exit_reads(struct wstate *w, int32_t depth)
         return TTF_T_SAMPLE;
     }
     w->since++;
-    w->ux = (uint8_t)lazy;
+    w->ux = (uint8_t)(lazy != 0);
     return 0;
 }
 
@@ -138,7 +140,7 @@ static void hot(struct pass *s, unsigned tag, struct counts *c)
         s->depth++;
         c->enters++;
         untimed = s->w->ux;     /* lazy: right after an untimed EXIT */
-        s->w->ux = 0;
+        s->w->ux = lazy == 2 ? s->w->ux : 0;    /* chain: the run goes on */
         c->uenters += untimed;
     }
     room(s, 2 + alen);
@@ -203,7 +205,8 @@ static void chunk(const uint8_t *in, uint8_t *out, uint32_t size, struct wstate 
         die("input must be recorded with TTCAP_CLOCK=every");
     memcpy(out, in, TTF_CHUNK_HDR);
     ttf_put_u16(out + TTF_C_FLAGS, (uint16_t)(flags | TTF_CHUNK_SPARSE |
-                                              (lazy ? TTF_CHUNK_LAZY : 0)));
+                                              (lazy ? TTF_CHUNK_LAZY : 0) |
+                                              (lazy == 2 ? TTF_CHUNK_CHAIN : 0)));
     w->ux = 0;                  /* a chunk's header time is measured */
     struct pass s = { in + TTF_CHUNK_HDR, in + size, out + TTF_CHUNK_HDR, out + size, 0, 0,
                       (int32_t)ttf_get_le(in + TTF_C_DEPTH, 4), w };
@@ -229,13 +232,13 @@ static void chunk(const uint8_t *in, uint8_t *out, uint32_t size, struct wstate 
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "-l") == 0) {
-        lazy = 1;
+    if (argc == 4 && (strcmp(argv[1], "-l") == 0 || strcmp(argv[1], "-c") == 0)) {
+        lazy = argv[1][1] == 'c' ? 2 : 1;
         argv++;
         argc--;
     }
     if (argc != 3)
-        die("usage: sparsify [-l] IN.trc OUT.trc");
+        die("usage: sparsify [-l|-c] IN.trc OUT.trc");
     int fd = open(argv[1], O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < TTF_DATA_OFFSET)
@@ -254,8 +257,9 @@ int main(int argc, char **argv)
         die("out of memory");
     memcpy(out, m, off);
     uint32_t req = (uint32_t)ttf_get_le(m + TTF_H_REQ, 4);
-    ttf_put_u32(out + TTF_H_REQ, req | TTF_REQ_SPARSE | (lazy ? TTF_REQ_LAZY : 0));
-    ttf_put_u16(out + TTF_H_VMINOR, lazy ? 7 : 4);
+    ttf_put_u32(out + TTF_H_REQ, req | TTF_REQ_SPARSE | (lazy ? TTF_REQ_LAZY : 0) |
+                                     (lazy == 2 ? TTF_REQ_CHAIN : 0));
+    ttf_put_u16(out + TTF_H_VMINOR, lazy == 2 ? 9 : lazy ? 7 : 4);
     size_t nth = 1024;
     struct wstate *w = calloc(nth, sizeof *w);
     struct counts c = { 0 };

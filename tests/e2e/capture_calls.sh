@@ -107,10 +107,10 @@ n=$(stat -c %s none.trc)
 # the sparse clock (TTCAP_CLOCK=sparse, format 1.4): 250001 calls, most
 # EXITs past the thread's first 4096 untimed, at most 1.15 clock reads per
 # call; times never go back nor past their bound; ttdump marks exactly the
-# untimed returns ("~"). The lazy clock (the default, format 1.7): the
-# ENTERs after untimed EXITs untimed too, below 0.8 clock reads per call,
-# ttdump marks exactly the untimed calls and returns. TTCAP_CLOCK=every:
-# all timed, none marked.
+# untimed returns ("~"). The lazy clock (TTCAP_CLOCK=lazy, format 1.7):
+# the ENTERs after untimed EXITs untimed too, below 0.8 clock reads per
+# call, ttdump marks exactly the untimed calls and returns; the chain
+# clock below. TTCAP_CLOCK=every: all timed, none marked.
 clock_reads() { # trace: "hot untimed" of thread 0, checked
     "$CHK" "$1" > "$1.out" || { echo "FAIL: check $1"; fail=1; }
     hasre "$1.out" "^clock thread=0 hot=500002 untimed=[0-9]* backwards=0 past_bound=0\$"
@@ -126,10 +126,11 @@ grep -q '^  required features: 0xd (events-v1, sites, sparse)$' sparse.dump ||
 # ttdump marks each untimed return's (placed) time with "~", and no other line
 u=$(grep -c '^ *~+[0-9]*\.[0-9]*us *< ' sparse.dump)
 [ "$u" = "$2" ] || { echo "FAIL: ttdump marks $u returns untimed, the trace has $2"; fail=1; }
-TTCAP_OUT=lazy.trc "$P" calls 50000 || fail=1
+TTCAP_OUT=lazy.trc TTCAP_CLOCK=lazy "$P" calls 50000 || fail=1
 set -- $(clock_reads lazy.trc) 0 0
 [ $((100 * ($1 - $2))) -le $((80 * $1 / 2)) ] && [ "$2" -gt 0 ] ||
     { echo "FAIL: lazy clock: $(($1 - $2)) clock reads for $(($1 / 2)) calls"; fail=1; }
+lazy_reads=$(($1 - $2))
 "$B/ttdump" lazy.trc > lazy.dump || { echo "FAIL: ttdump lazy.trc"; fail=1; }
 grep -q '^  version: *1\.7$' lazy.dump && grep -q '^  required features: 0x2d (events-v1, sites, sparse, lazy)$' lazy.dump ||
     { echo "FAIL: lazy.trc is not format 1.7 with the lazy bit"; fail=1; }
@@ -137,6 +138,23 @@ u=$(grep -c '^ *~+[0-9]*\.[0-9]*us *[<>] ' lazy.dump)
 e=$(grep -c '^ *~+[0-9]*\.[0-9]*us *> ' lazy.dump)
 [ "$u" = "$2" ] && [ "$e" -gt 0 ] ||
     { echo "FAIL: ttdump marks $u calls and returns untimed ($e calls), the trace has $2"; fail=1; }
+# the chain clock (the default, format 1.9): the ENTERs after untimed
+# ENTERs untimed too: chain_a -> b -> c -> leaf reads about as seldom as
+# the leaf loop, fewer reads than the lazy clock, below 0.4 per call
+TTCAP_OUT=chain.trc "$P" calls 50000 || fail=1
+set -- $(clock_reads chain.trc) 0 0
+[ $((100 * ($1 - $2))) -le $((40 * $1 / 2)) ] && [ "$2" -gt 0 ] &&
+    [ $((10 * ($1 - $2))) -le $((7 * lazy_reads)) ] ||
+    { echo "FAIL: chain clock: $(($1 - $2)) clock reads for $(($1 / 2)) calls (lazy $lazy_reads)"; fail=1; }
+"$B/ttdump" chain.trc > chain.dump || { echo "FAIL: ttdump chain.trc"; fail=1; }
+grep -q '^  version: *1\.9$' chain.dump &&
+    grep -q '^  required features: 0xad (events-v1, sites, sparse, lazy, lazy-chain)$' chain.dump ||
+    { echo "FAIL: chain.trc is not format 1.9 with the lazy-chain bit"; fail=1; }
+u=$(grep -c '^ *~+[0-9]*\.[0-9]*us *[<>] ' chain.dump)
+# an untimed call right after an untimed call: chain_b inside chain_a's
+e=$(awk '/^ *~\+[0-9]*\.[0-9]*us *> / { n += prev } { prev = /^ *~\+[0-9]*\.[0-9]*us *> / } END { print n + 0 }' chain.dump)
+[ "$u" = "$2" ] && [ "$e" -gt 1000 ] ||
+    { echo "FAIL: ttdump marks $u calls and returns untimed ($e calls inside untimed calls), the trace has $2"; fail=1; }
 TTCAP_OUT=every.trc TTCAP_CLOCK=every "$P" calls 50000 || fail=1
 set -- $(clock_reads every.trc) 0 0
 [ "$2" = 0 ] || { echo "FAIL: TTCAP_CLOCK=every left $2 EXITs untimed"; fail=1; }

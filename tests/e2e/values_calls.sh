@@ -12,9 +12,10 @@ for prog in val_calls val_calls_clang; do
     rec $prog.trc "$F/$prog"
     has 'add=5 neg=-7 lookup=null,set pair=40,41 fmix=4.75 ldmul=7.5 vsum=7 tail=10' $prog.trc.out
     "$BD/ttdump" "$T/$prog.trc" > hdr 2>&1 || fail "ttdump header"
-    # the lazy clock is the default; values chunks are lazy ones too (1.8)
-    has 'version: *1\.8' hdr
-    has 'required features: 0x7f (events-v1, values, sites, sparse, xmm, lazy, lazy-values)' hdr
+    # the chain clock is the default (1.9: the file may have chain chunks);
+    # values chunks are lazy ones (1.8's rule)
+    has 'version: *1\.9' hdr
+    has 'required features: 0xff (events-v1, values, sites, sparse, xmm, lazy, lazy-values, lazy-chain)' hdr
     # the registers as recorded (a 16-byte struct result is rax)
     "$BD/ttdump" -n --raw-values --color never "$T/$prog.trc" |
         sed -E 's/^ *~?\+[0-9.]+[a-z]+ //' > raw || fail "ttdump --raw-values"

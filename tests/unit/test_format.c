@@ -337,9 +337,9 @@ static void test_header_checks(void **state)
     ttf_put_u16(h + TTF_H_VMAJOR, 1);
     ttf_put_u16(h + TTF_H_MINREAD, 1);
 
-    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1 | 0x180);
+    ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1 | 0x300);
     assert_int_equal(ttf_open_mem(h, b.len, "x.trc", &t, &err), TT_EFEATURE);
-    assert_non_null(strstr(err.msg, "offset 20: needs unknown required feature bits 0x180"));
+    assert_non_null(strstr(err.msg, "offset 20: needs unknown required feature bits 0x300"));
     ttf_put_u32(h + TTF_H_REQ, TTF_REQ_EVENTS_V1);
     ttf_put_u32(h + TTF_H_OPT, 0xffff0000u);          /* unknown optional: fine */
     assert_int_equal(ttf_open_mem(h, b.len, "x.trc", &t, &err), 0);

@@ -76,21 +76,23 @@ static void model_untimed(struct model *m)
 }
 
 /* A lazy trace (format 1.7): an ENTER right after an untimed EXIT of its
- * thread (no record with a time between) is untimed too. */
-static void model_lazy(struct model *m, int lazy)
+ * thread (no record with a time between) is untimed too; in a chain
+ * trace (1.9) one right after an untimed ENTER as well. */
+static void model_lazy(struct model *m, int lazy, int chain)
 {
     int ux[4] = {0};
     for (size_t i = 0; lazy && i < m->n; i++) {
         struct xev *x = &m->ev[i];
         if (x->kind == TTF_EV_ENTER && !x->site)
             x->untimed = ux[x->thread];
-        ux[x->thread] = x->kind == TTF_EV_EXIT && !x->site && x->untimed;
+        ux[x->thread] = (x->kind == TTF_EV_EXIT || (chain && x->kind == TTF_EV_ENTER)) &&
+                        !x->site && x->untimed;
     }
 }
 
 static void model_build(struct model *m, const struct gop *g)
 {
-    int lazy = golden_has_lazy(g);
+    int lazy = golden_has_lazy(g), chain = golden_has_chain(g);
     int depth[4] = {0};
     int vals = golden_has_values(g), xm = golden_has_xmm(g);
     uint32_t mods = 0;
@@ -102,7 +104,8 @@ static void model_build(struct model *m, const struct gop *g)
     for (; g->op != G_DONE; g++) {
         struct xev x = {.thread = g->thread, .tsc = g->tsc, .depth = depth[g->thread]};
         int *d = &depth[g->thread];
-        if (g->op != G_PROC && g->op != G_SITE && g->op != G_UEXIT && g->op != G_LAZY) {
+        if (g->op != G_PROC && g->op != G_SITE && g->op != G_UEXIT && g->op != G_LAZY &&
+            g->op != G_CHAIN) {
             if (g->tsc < m->start)
                 m->start = g->tsc;
             uint64_t last = g->op == G_LOOP || g->op == G_SLOOP || g->op == G_ULOOP
@@ -110,7 +113,7 @@ static void model_build(struct model *m, const struct gop *g)
             now = last > now ? last : now;
         }
         switch (g->op) {
-        case G_PROC: case G_SITE: case G_LAZY: continue;
+        case G_PROC: case G_SITE: case G_LAZY: case G_CHAIN: continue;
         case G_TSTART: x.kind = TTF_EV_THREAD_START; x.text = g->s1; break;
         case G_TNAME: x.kind = TTF_EV_THREAD_NAME; x.text = g->s1; break;
         case G_TEND: x.kind = TTF_EV_THREAD_END; break;
@@ -178,7 +181,7 @@ static void model_build(struct model *m, const struct gop *g)
                         .n1 = g->b};
         model_push(m, &x);
     }
-    model_lazy(m, lazy);
+    model_lazy(m, lazy, chain);
     model_untimed(m);
 }
 
@@ -711,7 +714,8 @@ static void test_same_bytes(void **state)
     } files[] = {{"basic.trc", golden_basic}, {"crashed.trc", golden_crashed},
                  {"values.trc", golden_values}, {"sites.trc", golden_sites},
                  {"sparse.trc", golden_sparse}, {"xmm.trc", golden_xmm},
-                 {"lazy.trc", golden_lazy}, {"vlazy.trc", golden_vlazy}};
+                 {"lazy.trc", golden_lazy}, {"vlazy.trc", golden_vlazy},
+                 {"chain.trc", golden_chain}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *path = tu_path(files[i].name);
         size_t n1, n2;
@@ -739,6 +743,24 @@ static void test_same_bytes(void **state)
     }
 }
 
+/* chain.trc (format 1.9): the ENTERs after untimed ENTERs untimed too
+ * (C inside B's untimed ENTER, and the worker's descent), inside their
+ * bounds, placed in order. */
+static void test_chain(void **state)
+{
+    (void)state;
+    size_t untimed;
+    struct evs e = lazy_golden("chain.trc", golden_chain, 9,
+                               TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY | TTF_REQ_CHAIN,
+                               &untimed);
+    /* start, ENTER main, A, B, EXIT B, ENTER B, ENTER C: untimed */
+    assert_int_equal(e.ev[6].kind, TTF_EV_ENTER);
+    assert_int_equal(e.ev[6].addr, 0x401400);
+    assert_true(e.ev[5].untimed && e.ev[6].untimed);
+    assert_true(untimed > 1000);
+    free(e.ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -751,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_xmm),
         cmocka_unit_test(test_lazy),
         cmocka_unit_test(test_vlazy),
+        cmocka_unit_test(test_chain),
         cmocka_unit_test(test_skip_values),
         cmocka_unit_test(test_same_bytes),
     };

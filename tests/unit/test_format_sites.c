@@ -279,10 +279,10 @@ static void test_versions(void **state)
     assert_int_equal(e.ev[1].call_site, SITE_B);
     free(e.ev);
     ttf_close(t);
-    ttf_put_u32(buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES | 0x80);
+    ttf_put_u32(buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SITES | 0x100);
     assert_int_equal(ttf_open_mem(buf, n, "s2.trc", &t, &err), TT_EFEATURE);
     assert_null(t);
-    assert_non_null(strstr(err.msg, "needs unknown required feature bits 0x80"));
+    assert_non_null(strstr(err.msg, "needs unknown required feature bits 0x100"));
     assert_non_null(strstr(err.msg, "events-v1, values, sites"));
     free(buf);
 }

@@ -412,10 +412,10 @@ static void test_refused_by_older_reader(void **state)
     ttf_error err;
 
     assert_int_equal(ttf_get_le(buf + TTF_H_REQ, 4), TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES);
-    ttf_put_u32(buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | 0x80);
+    ttf_put_u32(buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_VALUES | 0x100);
     assert_int_equal(ttf_open_mem(buf, n, "old.trc", &t, &err), TT_EFEATURE);
     assert_null(t);
-    assert_non_null(strstr(err.msg, "needs unknown required feature bits 0x80"));
+    assert_non_null(strstr(err.msg, "needs unknown required feature bits 0x100"));
     assert_non_null(strstr(err.msg, "events-v1, values"));
     free(buf);
 }
