@@ -41,8 +41,9 @@
  * inlined into those whose source is the same (DWARF's inlined
  * subroutines, ttf_sym_inlined_in) are read back where each build
  * defines them: one whose source differs is where the change was made
- * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). Data tables reached through a computed address (jump tables'
- * contents, arrays indexed at run time) are compared by name, not content.
+ * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). Data
+ * tables reached through a computed address (jump tables' contents,
+ * arrays indexed at run time) are compared by name, not content.
  * Bytes the decoder does not know end the decoding and the rest of the
  * function is hashed raw (addresses then count). x86-64 only: a module of
  * another machine gives a note and is not compared.
@@ -631,7 +632,7 @@ static int inlined_changes(struct ttdi_codediff *cd, struct side sd[2], const st
         return 0;
     for (size_t j = 0; j < n[1]; j++) {
         const ttf_inlined *y = &in[1][j], *x = NULL;
-    
+
         for (size_t i = 0; i < n[0] && !x; i++)
             if (in[0][i].function && y->function && !strcmp(in[0][i].function, y->function))
                 x = &in[0][i];
