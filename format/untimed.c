@@ -309,8 +309,9 @@ void ttfi_untimed_sample(struct dec *d, uint64_t fn, uint64_t before)
  * of untimed events between two measured times lo and hi is a few calls
  * (at most 8 untimed EXITs, the writer's CAP_UNTIMED_RUN, and the ENTERs
  * between them; in a chain chunk, format 1.9, an ENTER after an untimed
- * ENTER too, so nested calls join the run: any number of ENTERs). One ratio per event would crowd them at one point and
- * give the calls of the run no length; instead hi - lo is split in
+ * ENTER too, so nested calls join the run: any number of ENTERs). One
+ * ratio per event would crowd them at one point and give the calls of
+ * the run no length; instead hi - lo is split in
  * proportion to the mean gap before each event of the run and before the
  * measured event that ends it, each learnt, while opening, from the
  * measured gaps between the same pair of events: function and kind of
