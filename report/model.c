@@ -160,6 +160,13 @@ static void ms_for(sb *b, int only, uint64_t ns)
     W(b, only, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000, ns / 1000 % 1000);
 }
 
+/* Nanoseconds as ms with 6 decimals: the "order unknown" line's bounds,
+ * which can be microseconds or less apart (3 decimals read "0.000 ms"). */
+static void ms_ns_for(sb *b, int only, uint64_t ns)
+{
+    W(b, only, "%" PRIu64 ".%06" PRIu64 " ms", ns / 1000000, ns % 1000000);
+}
+
 static void ms(sb *b, uint64_t ns)
 {
     ms_for(b, TTRI_ALL, ns);
@@ -645,9 +652,9 @@ static ttri_sent *clock_order(ttri_model *m)
     T(&b, "order unknown: ");
     H(&b, "<p class=\"note\" id=\"tt-clock-order\">Order unknown: ");
     L(&b, "which thread parted first is not known from the clock: this split (");
-    ms_for(&b, TTRI_ALL, h->early_ns);
+    ms_ns_for(&b, TTRI_ALL, h->early_ns);
     L(&b, " to ");
-    ms_for(&b, TTRI_ALL, h->late_ns);
+    ms_ns_for(&b, TTRI_ALL, h->late_ns);
     L(&b, ") and thread ");
     H(&b, "<code>");
     str(&b, TTRI_ALL, ttri_pair_name(o));
@@ -655,9 +662,9 @@ static ttri_sent *clock_order(ttri_model *m)
     L(&b, "'s (bad #%u", o->bad.index);
     if (oh) {
         L(&b, ", ");
-        ms_for(&b, TTRI_ALL, oh->early_ns);
+        ms_ns_for(&b, TTRI_ALL, oh->early_ns);
         L(&b, " to ");
-        ms_for(&b, TTRI_ALL, oh->late_ns);
+        ms_ns_for(&b, TTRI_ALL, oh->late_ns);
     }
     L(&b, ") overlap, and no lock, signal, create or join orders them; %s",
       h->clock_order == TTD_CLOCK_SYMPTOM

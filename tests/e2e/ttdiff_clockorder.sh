@@ -12,7 +12,7 @@ set -eu
 "$BD/rel/rel_gen" lazyorder "$T/g.trc" "$T/b.trc" 0
 run 1 --color never "$T/g.trc" "$T/b.trc"
 has '^first divergence: thread main (good #0, bad #0), good event 4, bad event 4, at 0.220 ms' "$T/out"
-has "^order unknown: which thread parted first is not known from the clock: this split (0.040 ms to 0.310 ms) and thread worker's (bad #1, 0.055 ms to 0.055 ms) overlap, and no lock, signal, create or join orders them; this one is put first because its thread is where the bad run failed$" "$T/out"
+has "^order unknown: which thread parted first is not known from the clock: this split (0.040000 ms to 0.310000 ms) and thread worker's (bad #1, 0.055000 ms to 0.055000 ms) overlap, and no lock, signal, create or join orders them; this one is put first because its thread is where the bad run failed$" "$T/out"
 run 1 --format json "$T/g.trc" "$T/b.trc"
 json "$T/out" '
 h = d["hunks"]
@@ -28,7 +28,7 @@ has 'thread <code>worker</code>' "$T/r.html"
 "$BD/rel/rel_gen" lazyorder "$T/g.trc" "$T/b.trc" 2
 run 1 --color never "$T/g.trc" "$T/b.trc"
 has '^first divergence: thread worker (good #1, bad #1)' "$T/out"
-has "^order unknown: .* thread main's (bad #0, 0.040 ms to 0.310 ms) overlap, .*; this one is put first by the estimated times alone$" "$T/out"
+has "^order unknown: .* thread main's (bad #0, 0.040000 ms to 0.310000 ms) overlap, .*; this one is put first by the estimated times alone$" "$T/out"
 run 1 --format json "$T/g.trc" "$T/b.trc"
 json "$T/out" 'assert d["hunks"][0]["clock_order"] == "estimate", d["hunks"][0]'
 echo ok

@@ -392,8 +392,9 @@ static void test_clock_bounds_unknown(void **state)
     ttr_options_init(&ro);
     char *text = tu_report(d, ttr_text, &ro, NULL);
     assert_non_null(strstr(text, "order unknown: which thread parted first is not known "
-                                 "from the clock: this split (0.000 ms to 0.000 ms) and "
-                                 "thread worker's (bad #1, 0.000 ms to 0.000 ms) overlap"));
+                                 "from the clock: this split (0.000040 ms to 0.000310 ms) "
+                                 "and thread worker's (bad #1, 0.000055 ms to 0.000055 ms) "
+                                 "overlap"));
     assert_non_null(strstr(text, "because its thread is where the bad run failed"));
     char *json = tu_report(d, ttr_json, &ro, NULL);
     assert_non_null(strstr(json, "\"clock_order\": \"symptom\""));
