@@ -30,7 +30,8 @@
  * SITE_NEW, the site state moved on, as cap_site_prefix; out of line),
  * the tag, the time delta (sparse or every-event clock; none without
  * one, nor for the lazy clock's ENTER after an untimed EXIT, ux, whose
- * rdtsc is skipped: format 1.8), the integer registers' mask and deltas and the SSE registers'
+ * rdtsc is skipped: format 1.8; the chain clock keeps ux through it,
+ * format 1.9), the integer registers' mask and deltas and the SSE registers'
  * record (out of line when one changed), exactly as cap_fentry_fast's
  * put_enter writes them (ttf_put_enter_values_step's tie rule included;
  * tests/e2e/values_fentry.sh checks every value, values_fentry_asm.sh
@@ -293,8 +294,10 @@ __fentry__:
         addl    $1, %edx
         movw    %dx, %fs:CAPL_T_EV(%r11)
         cmpb    $0, %fs:CAPL_T_UX(%r11) /* lazy: after an untimed EXIT, */
-        je      .Lfe_timed              /* no time (format 1.8): ux */
-        movb    $0, %fs:CAPL_T_UX(%r11) /* cleared, no delta */
+        je      .Lfe_timed              /* no time (format 1.8), no */
+        movzbl  %fs:CAPL_T_FLAGS+1(%r11), %edx  /* delta; ux = timed >> 2: */
+        shrl    $2, %edx                /* cleared (lazy), kept (chain, */
+        movb    %dl, %fs:CAPL_T_UX(%r11)        /* format 1.9) */
 5:      cmpl    $0, cap_fentry_sse(%rip)
         jne     .Lfe_sse                /* no AVX: out of line */
         vpxor   %xmm15, %xmm15, %xmm15

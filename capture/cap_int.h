@@ -83,8 +83,8 @@ enum { CAP_CLOCK_NONE = 0, CAP_CLOCK_EVERY = 1, CAP_CLOCK_SPARSE = 2, CAP_CLOCK_
  * untimed EXITs in a row, warm-up, sample; or a SYNC_OP or SLEEP record).
  * A chain of nested calls then reads about as often as a loop of leaves
  * (FORMAT.md 4.7). Its timed byte is lazy's with bit 4 (ux = timed >> 2 at
- * an untimed ENTER); values chunks keep 1.8's rule: a thread that turns
- * values on goes CAP_CLOCK_LAZY (cap_values_ready). */
+ * an untimed ENTER), values chunks too (cap_fentry.S and put_enter_at
+ * keep ux the same way; the chunks are flagged CHAIN). */
 #define CAP_BIG_CALL 64         /* events in a call (its ENTER included) that
                                    make its EXIT read the clock */
 #define CAP_UNTIMED_RUN 8       /* at most this many untimed EXITs in a row */

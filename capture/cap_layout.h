@@ -38,8 +38,8 @@
  * 32-bit load of a byte just stored waits for the store to retire) */
 #define CAPL_TIMED_SPARSE 2     /* the timed byte (CAPL_T_FLAGS + 1) */
 #define CAPL_TIMED_LAZY 3       /* ... with the lazy clock (format 1.8); the
-                                   chain clock (7, format 1.9) never reaches
-                                   the assembly: a values thread is lazy */
+                                   chain clock's is 7 (format 1.9): bit 2
+                                   is its ux after an untimed ENTER */
 #define CAPL_VALS_ON 1          /* the vals byte (CAPL_T_FLAGS + 3) */
 #define CAPL_SITES_LAST 0xa000  /* struct ttf_sites' last; path[] at 0 */
 #define CAPL_SITES_PMASK 4095   /* TTF_SITE_PATHS - 1 */

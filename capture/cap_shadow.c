@@ -160,16 +160,14 @@ int cap_values_ready(struct tstate *t)
         return 0;
     if (t->vals)
         return 1;
-    t->vals = 1;                /* a lazy thread stays lazy (format 1.8) */
-    if (t->timed == CAP_CLOCK_CHAIN)
-        t->timed = CAP_CLOCK_LAZY;      /* values chunks: 1.8's rule */
+    t->vals = 1;                /* a lazy or chain thread stays so (1.8, 1.9) */
     t->ux = 0;
     if (chunk_has_hot(t)) {
         cap_switch_chunk(t);
     } else {
         uint16_t f = (uint16_t)ttf_get_le(t->base + TTF_C_FLAGS, 2);
         cap_values_chunk();     /* the header's bits before the chunk's flag */
-        f = (uint16_t)((f & ~TTF_CHUNK_CHAIN) | TTF_CHUNK_VALUES | TTF_CHUNK_XMM);
+        f = (uint16_t)(f | TTF_CHUNK_VALUES | TTF_CHUNK_XMM);
         ttf_put_u16(t->base + TTF_C_FLAGS, f);
         memset(t->vprev, 0, sizeof t->vprev);
         memset(t->vstride, 0, sizeof t->vstride);

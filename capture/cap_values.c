@@ -170,7 +170,8 @@ void put_enter_at(struct tstate *t, uint8_t *e, uintptr_t fn, const uint64_t *r,
     if (t->timed >= CAP_CLOCK_SPARSE)
         cap_enter_count(t);
     if (t->ux)
-        t->ux = 0;              /* lazy (1.8): after an untimed EXIT, no time */
+        t->ux = t->timed >> 2;  /* lazy (1.8): after an untimed EXIT, no time;
+                                   chain (1.9): the run goes on */
     else if (t->timed)          /* (not read yet if ux was set at the start) */
         q = cap_put_t_at(t, q, now ? now : cap_tsc());
     t->pos = ttf_put_enter_xmm_step(ttf_put_enter_values_step(q, r, t->vprev, t->vstride),

@@ -83,6 +83,7 @@ check() {
     cmp -s "$name.exp" "$name.got" || { diff "$name.exp" "$name.got" | head -20; fail "$name: values differ"; }
     "$BD/tests/capture_check" "$T/$name.trc" > "$name.cc" || fail "$name: capture_check"
     has '^walk thread=0 events=[0-9]* open=0 maxdepth=3 nesting_errors=0 rc=0$' "$name.cc"
+    has '^clock thread=0 hot=[0-9]* untimed=[0-9]* backwards=0 past_bound=0$' "$name.cc"
     chunks=$("$BD/ttdump" -s "$T/$name.trc" | sed -n 's/^ *chunks: *\([0-9]*\) total.*/\1/p')
     [ "${chunks:-0}" -ge 10 ] || fail "$name: only ${chunks:-0} chunks"
 }
@@ -108,8 +109,16 @@ cmp -s none.hot nonc.hot || { diff none.hot nonc.hot | head -6; fail "the assemb
 # see the same stack addresses, whatever folder the tests run in)
 check sparsc t TTCAP_TEST_FENTRY_C=1
 marks_same sparse sparsc
+"$BD/ttdump" "$T/sparse.trc" | grep -q '^  required features:.*lazy-chain' || fail "sparse: not a chain-clock trace"
+# the chain rule at work: untimed ENTERs right after untimed ENTERs
+nchain=$(awk '/^~ >/ && p { n++ } { p = $0 ~ /^~ >/ } END { print n + 0 }' sparse.marks)
+[ "$nchain" -gt $((N / 10)) ] || fail "sparse: $nchain untimed ENTERs after an untimed ENTER"
+# the lazy clock (TTCAP_CLOCK=lazy, format 1.8's values chunks) likewise
+check lazyf t TTCAP_CLOCK=lazy TTCAP_TEST_FENTRY_C=0
+check lazyc t TTCAP_CLOCK=lazy TTCAP_TEST_FENTRY_C=1
+marks_same lazyf lazyc
 [ "$(grep -c '^~' sparse.marks)" -gt $((N * 2)) ] || fail "too few untimed EXITs"
 grep -q '> named("cd", 0)$' table.raw || fail "table: no string recorded for named"
 [ "$(grep -c '> named("' table.raw)" = $(((N + 10) / 11)) ] || fail "table: not every named call has its string"
 grep -q '> named("' sparse.raw && fail "sparse: a string without the table"
-echo "ok: $((N * 6)) calls in 5 recordings (3 clocks, a string table, the C path), every argument and result right, the same bytes as the C path"
+echo "ok: $((N * 6)) calls in 7 recordings (4 clocks, a string table, the C path), every argument and result right, the same bytes as the C path"
