@@ -52,7 +52,6 @@
  * it before A in Y: not all moved).
  */
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
