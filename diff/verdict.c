@@ -28,7 +28,9 @@
  * signaller, kind race (it signalled without the lock); a wait that ran
  * its full time in the bad run only, the other thread's call that woke
  * it in the good run having come while the waiter was busy in a call,
- * names that call (waker.c ttdi_wakewin_find); the
+ * names that call (waker.c ttdi_wakewin_find); last, another thread's
+ * block of calls that ran between the split frame's earlier call and the
+ * split in one run only (moved.c: the same calls at another time); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make
