@@ -57,7 +57,7 @@
 
 #include "explain.h"
 
-#define MV_BACK (1u << 16)      /* S's kept events read back from its split */
+#define MV_BACK 4096            /* S's kept events read back from its split, at least */
 #define MV_READ (1u << 20)      /* events read from a mark to a point, at most */
 #define MV_CALLS 8192           /* calls of T's block kept */
 #define MV_GLOBALS 64           /* globals S's frames read, kept */
@@ -230,34 +230,39 @@ static int split_thread(mctx *c, int k, uint32_t th, uint64_t idx, uint64_t ns)
     return rc < 0 ? rc : found;
 }
 
-/* Thread th of run k at time ns: its kept events before it (*n), the
- * time of the last of them (*before: the mark's time when it came before
- * the mark read from, no later than the event's), and of its first kept
- * event after ns (*after, UINT64_MAX: none). 1, 0 when it could not tell
+/* Thread th of run k against S's window [s->a_ns, s->split_ns] (set):
+ * its kept events before each end (n_a, n_split), the time of its last
+ * kept event before A (before_ns: the mark's time when it came before the
+ * mark read from, no later than the event's), and, if after, of its first
+ * kept event after the split (after_ns, UINT64_MAX: none or not read), by
+ * one run walk from the last mark before A. 1, 0 when it could not tell
  * (past MV_READ events), or a TT_E* code. */
-static int side_at(mctx *c, int k, uint32_t th, uint64_t ns, uint64_t *n, uint64_t *before,
-                   uint64_t *after)
+static int side_of(mctx *c, int k, uint32_t th, ttdi_mv_side *s, int after)
 {
     ttdi_walk w;
     uint64_t m = 0;
-    int rc = ttdi_walk_open_at(&w, &c->in->r[k], th, UINT64_MAX, ns, 0);
+    int rc = ttdi_walk_open_at(&w, &c->in->r[k], th, UINT64_MAX, s->a_ns, 0), at_a = 0;
 
     if (rc < 0)
         return rc;
-    *before = w.from_ns;
-    *after = UINT64_MAX;
-    while ((rc = ttdi_walk_next(&w)) > 0 && w.ev.time_ns <= ns) {
-        if (++m > MV_READ)
-            break;
-        if (w.kept)
-            *before = w.ev.time_ns;
-    }
-    *n = rc > 0 ? w.idx : w.next;
-    for (; rc > 0 && m <= MV_READ; rc = ttdi_walk_next(&w), m++)
-        if (w.kept) {
-            *after = w.ev.time_ns;
+    s->before_ns = w.from_ns;
+    s->after_ns = UINT64_MAX;
+    while ((rc = ttdi_walk_next(&w)) > 0 && ++m <= MV_READ) {
+        uint64_t t = w.ev.time_ns;
+        if (!at_a && t > s->a_ns) {
+            at_a = 1;
+            s->n_a = w.idx;
+        }
+        if (t > s->split_ns && (w.kept || !after)) {
+            s->after_ns = w.kept && after ? t : UINT64_MAX;
             break;
         }
+        if (w.kept && !at_a)
+            s->before_ns = t;
+    }
+    s->n_split = rc > 0 ? w.idx : w.next;
+    if (!at_a)
+        s->n_a = s->n_split;
     ttdi_walk_close(&w);
     return rc < 0 ? rc : m <= MV_READ;
 }
@@ -329,6 +334,23 @@ static const char *global_name(mctx *c, int x, long mod, uint64_t addr)
     return nm ? ttfi_arena_strcpy(c->in->arena, nm) : NULL;
 }
 
+/* 1 when the details' last events of the other threads before the split
+ * (ttd_divergence.others) show thread th[k] idle since before A in both
+ * runs: no walk needed. */
+static int idle_both(const mctx *c, const uint32_t th[2])
+{
+    const ttd_divergence *d = c->r->first;
+    int idle = 0;
+
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < d->nothers[k]; i++) {
+            const ttd_other *o = &d->others[k][i];
+            if (o->thread == th[k] && o->nevents && o->events[o->nevents - 1].time_ns < c->a_ns[k])
+                idle++;
+        }
+    return idle == 2;
+}
+
 /* Other thread T (pair p) against S's window: 1 with *out filled, 0, or
  * a TT_E* code. */
 static int judge_pair(mctx *c, size_t p, ttdi_moved *out)
@@ -337,16 +359,23 @@ static int judge_pair(mctx *c, size_t p, ttdi_moved *out)
     const ttd_pair *pr = &r->pairs[p];
     uint32_t th[2] = {pr->good.index, pr->bad.index};
     ttdi_mv_side s[2];
-    uint64_t skip;
     int rc = 1;
 
+    if (idle_both(c, th))
+        return 0;
     for (int k = 0; k < 2 && rc == 1; k++) {
         s[k].a_ns = c->a_ns[k];
         s[k].split_ns = c->split_ns[k];
-        rc = side_at(c, k, th[k], s[k].a_ns, &s[k].n_a, &s[k].before_ns, &skip);
-        if (rc == 1)
-            rc = side_at(c, k, th[k], s[k].split_ns, &s[k].n_split, &skip, &s[k].after_ns);
+        rc = side_of(c, k, th[k], &s[k], 0);
     }
+    /* busy in one window only: where T's calls came after the split in
+     * the idle run, read on there to the first of them */
+    int busy[2] = {rc == 1 && s[0].n_split > s[0].n_a, rc == 1 && s[1].n_split > s[1].n_a};
+    if (busy[0] == busy[1])
+        return rc < 0 ? rc : 0;
+    int y = busy[TTD_GOOD];
+    if (s[y].n_a <= s[!y].n_a)
+        rc = side_of(c, y, th[y], &s[y], 1);
     int x = rc == 1 ? ttdi_moved_judge(s, pair_parts(r, p)) : -1;
     if (x < 0 || (rc = block_of(c, x, th[x], &s[x])) != 1)
         return rc < 0 ? rc : 0;
