@@ -43,10 +43,14 @@
  * own branch and no other rule spoke; it is "possible" (timing, not a
  * data link, ties T's calls to the split).
  * Costs. Only with a split, two threads or more, and the split frame's
- * function entered before at the same depth within MV_BACK kept events
- * before the split: S is read twice from the mark MV_BACK before its
- * split (each run), each other thread by run walks from the marks before
- * A and the split (at most MV_READ events each), X's window once more.
+ * function entered before at the same depth within reach: S is read once
+ * per run, from the mark at least MV_BACK kept events before its split;
+ * each other thread by one run walk per run from the mark before A to
+ * the first event past the split (on to its first call after the split
+ * in the run where it was idle, when its calls came after), none when
+ * the details' last events of the threads before the split show it idle
+ * since before A in both runs; X's window once more for the thread that
+ * passes; at most MV_READ events a walk.
  * Limits. A pool's threads (matched as work items, not by position) and
  * uncertain pairs are not judged; a block split across A is not (part of
  * it before A in Y: not all moved).
