@@ -385,9 +385,11 @@ static int judge_pair(mctx *c, size_t p, ttdi_moved *out)
         return rc < 0 ? rc : 0;
     long gm[MV_CALLS];
     uint64_t ga[MV_CALLS];
-    for (size_t i = 0; i < c->ncalls; i++)
-        c->calls[i].writes = writes_read(c, x, c->addr[i], c->calls[i].enter_ns, &gm[i], &ga[i]);
-    int i = ttdi_moved_pick(c->calls, c->ncalls);
+    int i = ttdi_moved_pick(c->calls, c->ncalls);   /* an open call: no writes asked */
+    for (size_t k = 0; i < 0 && k < c->ncalls; k++)
+        c->calls[k].writes = writes_read(c, x, c->addr[k], c->calls[k].enter_ns, &gm[k], &ga[k]);
+    if (i < 0)
+        i = ttdi_moved_pick(c->calls, c->ncalls);
     if (i < 0)
         return 0;
     const ttdi_mv_side *Y = &s[!x];
