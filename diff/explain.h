@@ -290,6 +290,9 @@ int ttdi_overlap_pick(const ttdi_flag_view *a, const ttdi_flag_call *ac,
  * another thread, in flight over the split in the bad run only, writes;
  * 0 if not; or a TT_E* code. */
 int ttdi_overlap_find(const ttdi_in *in, const ttd_result *r, ttdi_overlap *out);
+/* The earliest kept index where pair p's calls part (its hunks'),
+ * UINT64_MAX if none (overlap.c). */
+uint64_t ttdi_pair_parts(const ttd_result *r, size_t p);
 
 /* The thread a wait that never ended waited for (waker.c): the bad run
  * was killed with the split's thread S stopped at the split (no call

@@ -311,21 +311,6 @@ static int block_of(mctx *c, int x, uint32_t th, const ttdi_mv_side *s)
     return 1;
 }
 
-/* The earliest kept index where pair p's calls part, UINT64_MAX if none. */
-static uint64_t pair_parts(const ttd_result *r, size_t p)
-{
-    uint64_t lo = UINT64_MAX;
-
-    for (size_t i = 0; i < r->nhunks; i++)
-        if (r->hunks[i].pair == p) {
-            uint64_t k = r->hunks[i].good_index < r->hunks[i].bad_index ? r->hunks[i].good_index
-                                                                        : r->hunks[i].bad_index;
-            if (k < lo)
-                lo = k;
-        }
-    return lo;
-}
-
 /* The name of global (module, addr) of run x, NULL. */
 static const char *global_name(mctx *c, int x, long mod, uint64_t addr)
 {
@@ -380,7 +365,7 @@ static int judge_pair(mctx *c, size_t p, ttdi_moved *out)
     int y = busy[TTD_GOOD];
     if (s[y].n_a <= s[!y].n_a)
         rc = side_of(c, y, th[y], &s[y], 1);
-    int x = rc == 1 ? ttdi_moved_judge(s, pair_parts(r, p)) : -1;
+    int x = rc == 1 ? ttdi_moved_judge(s, ttdi_pair_parts(r, p)) : -1;
     if (x < 0 || (rc = block_of(c, x, th[x], &s[x])) != 1)
         return rc < 0 ? rc : 0;
     long gm[MV_CALLS];
