@@ -290,6 +290,9 @@ int ttdi_overlap_pick(const ttdi_flag_view *a, const ttdi_flag_call *ac,
  * another thread, in flight over the split in the bad run only, writes;
  * 0 if not; or a TT_E* code. */
 int ttdi_overlap_find(const ttdi_in *in, const ttd_result *r, ttdi_overlap *out);
+/* The earliest kept index where pair p's calls part (its hunks'),
+ * UINT64_MAX if none (overlap.c). */
+uint64_t ttdi_pair_parts(const ttd_result *r, size_t p);
 
 /* The thread a wait that never ended waited for (waker.c): the bad run
  * was killed with the split's thread S stopped at the split (no call
@@ -355,5 +358,59 @@ typedef struct ttdi_wakewin {
 } ttdi_wakewin;
 /* 1 and *out filled when it holds, 0 if not, or a TT_E* code. */
 int ttdi_wakewin_find(const ttdi_in *in, const ttd_result *r, ttdi_wakewin *out);
+
+/* Another thread's block of calls moved against the split's thread
+ * (moved.c): the split's thread S called its split frame's function F
+ * before (at A) and again at the split; another thread T made calls
+ * between the two in one run (X) and none between them in the other (Y),
+ * where it made the same calls far before A or after the split. */
+typedef struct ttdi_mv_side {   /* T against S's window [A, split], one run */
+    uint64_t a_ns, split_ns;    /* S's earlier call of F entered, the split */
+    uint64_t n_a, n_split;      /* T's kept events before a_ns, split_ns */
+    uint64_t before_ns;         /* T's last kept event before a_ns (a time
+                                   no later than it when not read), 0 */
+    uint64_t after_ns;          /* T's first kept event after split_ns,
+                                   UINT64_MAX: none */
+} ttdi_mv_side;
+/* The run (TTD_GOOD, TTD_BAD; the bad run first) whose window held T's
+ * calls while the other's held none and had them far outside it (by
+ * the window's length or more), T having called before A in both and
+ * T's calls the same up to kept index parts (its pair's first hunk);
+ * -1 if neither. */
+int ttdi_moved_judge(const ttdi_mv_side s[2], uint64_t parts);
+/* One call of T made in X's window (oldest first). */
+typedef struct ttdi_mv_call {
+    const char *name;
+    size_t depth;               /* T's open calls when it began */
+    uint64_t enter_ns, exit_ns; /* in X; exit UINT64_MAX: open at the split */
+    int writes;                 /* its code writes a global S's stack reads */
+} ttdi_mv_call;
+/* Which of c[0..n) the verdict names: the outermost call still open at
+ * X's split (T was inside it when S parted; the first such), else the
+ * first that writes what S's stack reads, and inside it the first of
+ * its callees that writes too, as deep as they go; -1 if none. */
+int ttdi_moved_pick(const ttdi_mv_call *c, size_t n);
+typedef struct ttdi_moved {
+    int found;
+    const char *function;       /* the call named (T) */
+    const char *thread;         /* T (bad run's name) */
+    int64_t pair;               /* T's pair */
+    const char *split;          /* F */
+    const char *split_thread;   /* S */
+    int in_run;                 /* X: TTD_GOOD or TTD_BAD */
+    int earlier;                /* 1: in Y, T made them before A; 0: after
+                                   the split */
+    uint64_t calls;             /* T's calls (ENTERs) in X's window */
+    uint64_t a_ns[2], split_ns[2]; /* S's window per run */
+    uint64_t enter_ns;          /* the named call entered (X) */
+    uint64_t y_ns;              /* in Y: T's last call before A, or its first
+                                   after the split */
+    int open;                   /* 1: open at X's split */
+    const char *global;         /* a global it writes that S's stack reads */
+} ttdi_moved;
+/* 1 and *out filled when it holds, 0 if not, or a TT_E* code. Run walks
+ * of S from the marks before its split and of the other threads from the
+ * marks before A and the split in each run, bounded. */
+int ttdi_moved_find(const ttdi_in *in, const ttd_result *r, ttdi_moved *out);
 
 #endif

@@ -264,8 +264,7 @@ static int lowest_to(ttdi_walk *w, int rc, uint64_t idx, size_t *low)
     return rc < 0 ? rc : 0;
 }
 
-/* The earliest kept index where pair p's calls part, UINT64_MAX if none. */
-static uint64_t pair_parts(const ttd_result *r, size_t p)
+uint64_t ttdi_pair_parts(const ttd_result *r, size_t p)
 {
     uint64_t lo = UINT64_MAX;
 
@@ -371,7 +370,7 @@ static int other_thread(octx *c, size_t p, othread *o, size_t *nsy)
         return rg == 2 ? 0 : rg;
     }
     uint64_t ng = wg.idx;
-    if (pair_parts(r, p) >= (nb > ng ? nb : ng) && o->n) {
+    if (ttdi_pair_parts(r, p) >= (nb > ng ? nb : ng) && o->n) {
         if (ng > nb)    /* the good run was further: what B returned from since */
             low = o->n;
         else            /* the bad run was: what B entered since the good's point */

@@ -28,7 +28,9 @@
  * signaller, kind race (it signalled without the lock); a wait that ran
  * its full time in the bad run only, the other thread's call that woke
  * it in the good run having come while the waiter was busy in a call,
- * names that call (waker.c ttdi_wakewin_find); the
+ * names that call (waker.c ttdi_wakewin_find); last, another thread's
+ * block of calls that ran between the split frame's earlier call and the
+ * split in one run only (moved.c: the same calls at another time); the
  * symptom is the first divergence, or the exit status when the runs made
  * the same calls. Confidence is "likely" only where two independent
  * pieces of evidence agree on the cause itself (confidence() below; make
@@ -1085,6 +1087,45 @@ static const ttd_place *cause_wakewin(vctx *c, const ttdi_wakewin *w)
     return p;
 }
 
+/* The cause from another thread's block of calls that moved against the
+ * split's thread (ttdi_moved_find): its call named, kind order. */
+static const ttd_place *cause_moved(vctx *c, const ttdi_moved *m)
+{
+    static const char *const run[2] = {"good", "bad"};
+    ttd_place *p = place(c);
+    int x = m->in_run, y = !x;
+    char buf[1024];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;
+    p->function = m->function;
+    p->thread = m->thread;
+    p->pair = m->pair;
+    snprintf(buf, sizeof buf, "thread %s made the same calls in both runs, at another time: in "
+             "the %s run `%s` ran between two calls of `%s` in thread %s, in the %s run %s; "
+             "what the second call read was left by it, or not yet (nothing ordered "
+             "the two threads there)", m->thread, run[x], m->function, m->split, m->split_thread,
+             run[y], m->earlier ? "before both" : "after both");
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "in the %s run thread %s made %" PRIu64 " calls between `%s`'s "
+             "call at %.3f ms and the split at %.3f ms (`%s` at %.3f ms); in the %s run none "
+             "between %.3f and %.3f ms: it made them %s (%s at %.3f ms)", run[x], m->thread,
+             m->calls, m->split, (double)m->a_ns[x] / 1e6, (double)m->split_ns[x] / 1e6,
+             m->function, (double)m->enter_ns / 1e6, run[y], (double)m->a_ns[y] / 1e6,
+             (double)m->split_ns[y] / 1e6, m->earlier ? "before" : "after",
+             m->earlier ? "the last" : "the first", (double)m->y_ns / 1e6);
+    add_evidence(c, astr(c, buf));
+    if (m->open)
+        snprintf(buf, sizeof buf, "thread %s was inside `%s` when the calls part in the %s run",
+                 m->thread, m->function, run[x]);
+    else
+        snprintf(buf, sizeof buf, "`%s` writes `%s`, which the split's frames read",
+                 m->function, m->global ? m->global : "a global");
+    add_evidence(c, astr(c, buf));
+    return p;
+}
+
 /* The first divergence's value when the first suspect is the function
  * that returned it (a value or an error origin, no code changed) and
  * nothing else is on the chain before it: a getter's answer, NULL if not. */
@@ -1182,6 +1223,12 @@ static const ttd_place *cause_runs(vctx *c)
     int val = d && d->nsuspects && suspect_kind(&d->suspects[0]) == TTD_COF_VALUE;
     if ((bare || val) && c->in && ttdi_wakewin_find(c->in, r, &ww) == 1)
         return cause_wakewin(c, &ww);
+    /* or another thread made the same calls in both runs, but between the
+     * split frame's earlier call and the split in one run only (moved.c):
+     * the split read what that block left, or had not left yet */
+    ttdi_moved mv;
+    if (bare && c->in && ttdi_moved_find(c->in, r, &mv) == 1)
+        return cause_moved(c, &mv);
     /* a value the chain does not tie to the split names no cause: the
        best suspect that is no such value (a step of the chain, the split's
        own branch) */
