@@ -394,25 +394,7 @@ static int sync_op_record(struct dec *d, struct ttfi_cursor *s, ttf_event *ev)
  * on every operation. */
 int ttfi_sync_fast(struct dec *d, ttf_event *ev)
 {
-    const uint8_t *p = d->c.p, *q = p + 1, *end;
-    uint64_t len, dt, obj, arg;
-
-    if (!uvar_fast(&q, d->c.end, &len) || len > (uint64_t)(d->c.end - q))
-        return 0;
-    end = q + len;
-    if (!uvar_fast(&q, end, &dt) || q >= end)
-        return 0;
-    uint8_t op = *q++;
-    if (!uvar_fast(&q, end, &obj) || !uvar_fast(&q, end, &arg))
-        return 0;
-    d->c.rec = p;
-    d->c.p = end;
-    d->tsc += dt;
-    ev_begin(d, ev, TTF_EV_SYNC_OP, p);
-    ev->code = op;
-    ev->addr = obj;
-    ev->sync_arg = unzigzag(arg);
-    return 1;
+    return sync_read(d, ev);
 }
 
 /* EXEC, VFORK and UNWIND (format 1.3, optional; FORMAT.md 4.4), after t:

@@ -700,13 +700,44 @@ static inline int values_skip_fast(const struct dec *d, const uint8_t **q,
     return 1;
 }
 
+/* A SYNC_OP record at d->c.p read in line: ttfi_sync_fast's body (decode.c
+ * says what it does and why dec_next's checks all pass), also read in
+ * line by the scan while opening (hot_decode's syncs 2), where *ev is a
+ * local whose address goes nowhere else. 1 with *ev; 0 (nothing read or
+ * changed) if it runs off its chunk or a varint overflows. */
+static inline __attribute__((always_inline)) int sync_read(struct dec *d, ttf_event *ev)
+{
+    const uint8_t *p = d->c.p, *q = p + 1, *end;
+    uint64_t len, dt, obj, arg;
+
+    if (!uvar_fast(&q, d->c.end, &len) || len > (uint64_t)(d->c.end - q))
+        return 0;
+    end = q + len;
+    if (!uvar_fast(&q, end, &dt) || q >= end)
+        return 0;
+    uint8_t op = *q++;
+    if (!uvar_fast(&q, end, &obj) || !uvar_fast(&q, end, &arg))
+        return 0;
+    d->c.rec = p;
+    d->c.p = end;
+    d->tsc += dt;
+    ev_fill(ev, TTF_EV_SYNC_OP, d->thread, d->tsc, to_ns(d->t, d->tsc),
+            clamp_depth(d->depth), (uint64_t)(p - d->buf));
+    ev->code = op;
+    ev->addr = obj;
+    ev->sync_arg = unzigzag(arg);
+    return 1;
+}
+
 /* The common records decoded in line, without dec_next's generality: an
  * ENTER or EXIT, hit or miss, whose address and time varints have one or
  * two bytes (a sparse chunk's TIMED or SAMPLE EXIT too, but a SAMPLE while
  * opening), in a values chunk with its values (any length, the SSE
- * registers of an XMM chunk too); with syncs, a SYNC_OP (ttfi_sync_fast:
- * not while opening, whose event's address then goes nowhere but here,
- * scan_events). 1 with *ev as
+ * registers of an XMM chunk too); with syncs, a SYNC_OP (1: by
+ * ttfi_sync_fast, out of line; 2, while opening: by sync_read in line, as
+ * the scan's event is a local whose address must go nowhere but here,
+ * threads.c scan_loop; its time closes a lazy run, as in ext_record).
+ * 1 with *ev as
  * dec_next would fill it; 0 (nothing read or changed) if the next record
  * is any other: dec_next then starts over at the same byte, and reports
  * any damage. With skip (the scan), a values chunk's values are only
@@ -744,8 +775,11 @@ static inline __attribute__((always_inline)) int hot_decode(struct dec *d,
         addr = d->cache[slot];
     } else {
         if (__builtin_expect((tag | 1) != TTF_T_EXIT_MISS, 0)) {
-            if (!syncs || tag != TTF_R_SYNC_OP || !ttfi_sync_fast(d, ev))
+            if (!syncs || tag != TTF_R_SYNC_OP ||
+                !(syncs == 2 ? sync_read(d, ev) : ttfi_sync_fast(d, ev)))
                 return 0;
+            if (syncs == 2)
+                ttfi_scan_timed(d);
             d->ux = 0;          /* lazy chunks: a record with a time */
             d->lastm = 0;
             return 1;

@@ -13,7 +13,8 @@
  * counts, LOST markers and events are the same in both passes by
  * construction. The hot path is in line in both passes (hot_fast): an
  * ENTER or EXIT with short varints is a tag test, a cache load and a
- * byte or two; in iteration a SYNC_OP too (ttfi_sync_fast); anything
+ * byte or two; a SYNC_OP too (sync_read: out of line in iteration,
+ * ttfi_sync_fast, in line in the scan); anything
  * else (other records, values, long varints, the end of a chunk, damage)
  * goes to dec_next untouched, which stays the one decoder of all of it.
  * No allocation per event.

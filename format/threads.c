@@ -50,8 +50,9 @@ static void pending_take(struct pending *pd, const struct dec *d, uint64_t *firs
 
 /* Count thread i's events, find their time range and take their digest:
  * all the scan needs of them. hit is a local whose address goes nowhere but hot_decode, so
- * the compiler keeps only the fields read here (so SYNC_OPs are not read
- * in line here: ttfi_sync_fast would take its address); values are
+ * the compiler keeps only the fields read here (so SYNC_OPs are read in
+ * line by sync_read, hot_decode's syncs 2, not by the out-of-line
+ * ttfi_sync_fast, which would take its address); values are
  * stepped over, not decoded (the iteration decodes every chunk again).
  * lazy: the file may have lazy chunks (else no run is ever pending: the
  * loop without them, for the other files). */
@@ -67,7 +68,7 @@ static inline __attribute__((always_inline)) void scan_loop(ttf_trace *t, size_t
 
     ttfi_titer_init(&ti, t, i, t);
     for (;;) {
-        if (hot_decode(&ti.d, &hit, 1, 0)) {
+        if (hot_decode(&ti.d, &hit, 1, 2)) {
             tsc = hit.tsc;
             untimed = hit.untimed;
             dg = digest_step(dg, &hit);

@@ -432,6 +432,42 @@ static void test_scan_bounds(void **state)
     free(b.buf);
 }
 
+/* ... and a SYNC_OP closes the run as any record with a time does: the
+ * scan reads it in line (read_int.h sync_read, hot_decode's syncs 2), so
+ * it must close the run there too. A chunk at depth 2 whose first event
+ * is an untimed EXIT (a miss), a SYNC_OP at 1030, then a TIMED EXIT at
+ * 1080: the untimed EXIT's time while opening is 1030, its late bound, so
+ * the thread (no THREAD_START) starts at 30, not at 80. */
+static void test_scan_sync(void **state)
+{
+    (void)state;
+    struct tb b;
+    tb_init(&b, 4096, 1000000000u);
+    ttf_put_u16(b.buf + TTF_H_VMINOR, 7);
+    ttf_put_u32(b.buf + TTF_H_REQ, TTF_REQ_EVENTS_V1 | TTF_REQ_SPARSE | TTF_REQ_LAZY);
+    tb_chunk(&b, 0, 0, 0, 1, 2, 1000, 0);
+    ttf_put_u16(b.buf + b.coff + TTF_C_FLAGS, LAZY_FLAGS);
+    tb_u8(&b, TTF_T_EXIT_MISS);                 /* EXIT leaf, untimed */
+    tb_uvar(&b, ttf_zigzag((int64_t)LEAF));
+    static const uint8_t recs[] = {
+        TTF_R_SYNC_OP, 4, 30, TTF_SOP_LOCK, 0, 0, /* 1030: a clock read */
+        0x47, TTF_T_EXIT_MISS, 0x93, 0x03, 0x32, /* TIMED EXIT main, 1080 */
+    };
+    tb_raw(&b, recs, sizeof recs);
+    ttf_trace *t = tu_open_mem(b.buf, b.len);
+    assert_int_equal(ttf_get_summary(t)->chunks_damaged, 0);
+    struct evs e = tu_events(t, 0, 0);
+    assert_int_equal(e.n, 3);
+    assert_int_equal(e.ev[0].untimed, 1);
+    assert_int_equal(e.ev[0].late_ns, 30);
+    assert_int_equal(e.ev[2].addr, MAIN);
+    assert_int_equal(ttf_get_thread(t, 0)->start_ns, 30);
+    assert_int_equal(ttf_get_summary(t)->duration_ns, 50);
+    free(e.ev);
+    ttf_close(t);
+    free(b.buf);
+}
+
 /* The hand writer keeps the rule: an ENTER right after an untimed EXIT
  * drops its time, one after a timed record keeps it; opts.lazy needs
  * sparse. */
@@ -492,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_writer),
         cmocka_unit_test(test_skip_times),
         cmocka_unit_test(test_scan_bounds),
+        cmocka_unit_test(test_scan_sync),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
