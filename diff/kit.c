@@ -10,10 +10,8 @@
  * Stage 0 kit of diff/STAGES (its header: kit.h).
  */
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "kit.h"
 
@@ -62,23 +60,7 @@ int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first)
         return TT_ENOMEM;
     memcpy(pp, &np, sizeof np);
     *cap = ncap;
-    ttdi_huge(np, ncap * size);
     return 0;
-}
-
-#define HUGE_AT (2u << 20)      /* a transparent huge page */
-#define PAGE_AT 4096u
-
-/* The whole pages under the block, not only its whole huge pages: a
- * mapping advised in part is split in two or three, and realloc's
- * mremap of a big block (glibc maps it alone) then fails over to a copy. */
-void ttdi_huge(void *p, size_t bytes)
-{
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(PAGE_AT - 1);
-    uintptr_t e = ((uintptr_t)p + bytes + PAGE_AT - 1) & ~(uintptr_t)(PAGE_AT - 1);
-
-    if (bytes >= 2 * HUGE_AT)
-        madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
 void *ttdi_probe(void *slots, size_t cap, size_t size, size_t home, uint64_t key, int add,

@@ -28,12 +28,6 @@
  * stay as they were and this returns TT_ENOMEM, else 0. The caller keeps
  * the fast test: if (n == cap && ttdi_grow(&v, &cap, n + 1, sizeof *v, 64)). */
 int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first);
-/* Ask for transparent huge pages on the whole 2 MB pages inside [p, p +
- * bytes) when that is at least 4 MB (a big array filled once: one page
- * fault per 2 MB rather than 512, where the kernel grants them on madvise
- * only); the growable array does it itself. A hint: nothing changes
- * otherwise. */
-void ttdi_huge(void *p, size_t bytes);
 
 /* ---- two independent jobs (the two runs) ----------------------------------- */
 

@@ -179,11 +179,6 @@ static int side_room(side *s, size_t n)
     if (rc)
         return TT_ENOMEM;
     s->cap = ncap;
-    ttdi_huge(s->k, ncap * sizeof *s->k);   /* filled once: big pages */
-    ttdi_huge(s->kh, ncap * sizeof *s->kh);
-    ttdi_huge(s->ih, ncap * sizeof *s->ih);
-    ttdi_huge(s->ik, ncap * sizeof *s->ik);
-    ttdi_huge(s->keys, ncap * sizeof *s->keys);
     return 0;
 }
 
