@@ -629,19 +629,26 @@ static inline int rec_tsc(const tpass *p, size_t i, size_t k, uint64_t *tsc)
 static void rec_event(const tpass *p, size_t i, size_t k, ttf_event *ev, const char **func,
                       const char **within)
 {
+    ev->kind = TTF_EV_SYNC_OP;
     if (p->vrec[i]) {
         const ttdi_syncrec *r = &p->vrec[i][k];
-        *ev = (ttf_event){.kind = TTF_EV_SYNC_OP, .code = r->code, .thread = (uint32_t)i,
-                          .tsc = r->tsc, .time_ns = r->time_ns, .addr = r->addr,
-                          .sync_arg = r->sync_arg};
+        ev->code = r->code;
+        ev->thread = (uint32_t)i;
+        ev->tsc = r->tsc;
+        ev->time_ns = r->time_ns;
+        ev->addr = r->addr;
+        ev->sync_arg = r->sync_arg;
         *func = r->func;
         *within = r->within;
         return;
     }
     const srec *m = &p->rec[p->from[i] + k];
-    *ev = (ttf_event){.kind = TTF_EV_SYNC_OP, .code = m->code, .thread = m->thread,
-                      .tsc = m->tsc, .time_ns = m->time_ns, .addr = m->addr,
-                      .sync_arg = m->sync_arg};
+    ev->code = m->code;
+    ev->thread = m->thread;
+    ev->tsc = m->tsc;
+    ev->time_ns = m->time_ns;
+    ev->addr = m->addr;
+    ev->sync_arg = m->sync_arg;
     *func = m->func;
     *within = m->within;
 }
@@ -656,6 +663,7 @@ static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t n
     ttf_event ev;
     int rc = at ? 0 : TT_ENOMEM;
 
+    memset(&ev, 0, sizeof ev);
     for (size_t i = 0; i < nt; i++)
         total += p->vn[i];
     for (size_t k = 0; k < total && rc >= 0; k++) {
