@@ -301,30 +301,30 @@ static void collapse(side *s, size_t i)
  * list goes on alone from the first item that reads past the shared
  * children. The same items as collapsing each list whole, at half the
  * cost of a long common prefix (a worker's 125K calls that part near
- * their end). Those shared items are the same on b, matched one to one
- * with nothing to do, so b gets only the last of them (extra() may read
- * it, before the first hunk): b's items before it are not written, and
- * the return value, how many items both lists share that way, says where
- * the lists' items are read from (list_actions). */
+ * their end). Those shared items are the same in both lists, matched one
+ * to one with nothing to do, so only the last of them is stored, on both
+ * (extra() may read it, before the first hunk): the items before it are
+ * counted, not written (a worker's 3M), and the return value, how many
+ * items both lists share that way, says where the lists' items are read
+ * from (list_actions). */
 static size_t collapse_both(side *a, side *b)
 {
-    size_t lcp = 0, i = 0, k;
-    uint32_t r;
+    size_t lcp = 0, i = 0, k, shared = 0, li = 0, lk = 1;
+    uint32_t r, lr = 1;
 
     while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
         lcp++;
-    a->ni = 0;
     while (i < lcp && item_at(a, i, lcp, &k, &r)) {
-        add_item(a, i, k, r);
+        li = i;
+        lk = k;
+        lr = r;
+        shared++;
         i += k * r;
     }
-    size_t shared = a->ni, last = shared ? shared - 1 : 0;
-    b->ni = shared;
-    if (shared) {
-        b->ih[last] = a->ih[last];
-        b->ik[last] = a->ik[last];
-        b->per[last] = a->per[last];
-        b->cnt[last] = a->cnt[last];
+    a->ni = b->ni = shared ? shared - 1 : 0;
+    if (shared) {           /* b's children there are a's: the same item */
+        add_item(a, li, lk, lr);
+        add_item(b, li, lk, lr);
     }
     collapse(a, i);
     collapse(b, i);
