@@ -52,7 +52,10 @@
  * run's calls of a function are counted by a walk again only when an
  * unprotected call is found (recount). Where it is not there or not
  * exact (more than 64 locks in a thread, ticks or times going back
- * before the split), the thread is walked as before. With two jobs, the
+ * before the split), the thread is walked as before. The records a
+ * thread's data holds are merged where the run walks keep them
+ * (merge_records), not copied first (session 25: a 25M-event pair's
+ * 3M records a run). With two jobs, the
  * walks from_tap takes (tap_walk: from the mark to the split, then read
  * out) are made first for both runs at once, each run's by a thread of
  * its own (pre_walks, kit.c ttdi_both; they touch only their run's marks
@@ -374,9 +377,15 @@ typedef struct cand {
 
 /* One run walked by thread. */
 typedef struct tpass {
-    srec *rec;              /* SYNC_OPs, thread after thread */
+    srec *rec;              /* SYNC_OPs of the threads walked, thread after
+                               thread */
     size_t nrec, rcap;
     size_t *from;           /* per thread: its first record; [nt] = nrec */
+    const ttdi_syncrec **vrec; /* per thread from the run walks' data
+                               (from_tap): its records there, read in
+                               place, not copied (no walk of that thread
+                               grows them after: merge_records), NULL */
+    size_t *vn;             /* ... and how many */
     uint64_t paddr[PROV_MAX]; /* provisional bit i: lock address */
     int nprov;
     cand *c;                /* bad run: thread after thread */
@@ -447,17 +456,6 @@ static int keep_cand(tpass *p, const xframe *f, uint64_t tsc, uint64_t late, fns
     if (added)
         *v = p->nc;
     p->c[p->nc++] = (cand){tsc, late, *f};
-    return 0;
-}
-
-/* A SYNC_OP record of thread th kept for the merge. */
-static int keep_rec(tpass *p, const ttdi_syncrec *r, uint32_t th)
-{
-    if (p->nrec == p->rcap &&
-        ttdi_grow(&p->rec, &p->rcap, p->nrec + 1, sizeof *p->rec, 256) < 0)
-        return TT_ENOMEM;
-    p->rec[p->nrec++] = (srec){r->tsc, r->time_ns, r->addr, r->sync_arg, r->func, r->within, th,
-                               r->code};
     return 0;
 }
 
@@ -538,10 +536,8 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
     if (rc < 0 || !ttdi_walk_tap(in->r, th, in->split_ns, &tp))
         return rc < 0 ? rc : 0;
     *used = 1;
-    if (ttdi_grow(&p->rec, &p->rcap, p->nrec + tp.nrec, sizeof *p->rec, 256) < 0)
-        return TT_ENOMEM;   /* room once for the thread's records */
-    for (size_t k = 0; k < tp.nrec && rc >= 0; k++)
-        rc = keep_rec(p, &tp.rec[k], th);
+    p->vrec[th] = tp.rec;   /* read in place by merge_records */
+    p->vn[th] = tp.nrec;
     for (size_t k = 0; k < tp.nret && rc >= 0; k++) {
         xframe f = tp.ret[k].f;
         f.mask = run_bits(p, tp.paddr, f.mask);
@@ -616,34 +612,75 @@ static uint64_t final_bits(const xrun *x, const tpass *p, uint64_t prov)
     return out;
 }
 
-/* The records merged by (tsc, thread): numbered, the ring, the orders. */
+/* The merge key of thread i's record k (1), or 0 past its last. */
+static inline int rec_tsc(const tpass *p, size_t i, size_t k, uint64_t *tsc)
+{
+    if (p->vrec[i]) {
+        if (k >= p->vn[i])
+            return 0;
+        *tsc = p->vrec[i][k].tsc;
+        return 1;
+    }
+    if (p->from[i] + k >= p->from[i + 1])
+        return 0;
+    *tsc = p->rec[p->from[i] + k].tsc;
+    return 1;
+}
+
+/* Thread i's record k as the SYNC_OP event *ev (its other fields as
+ * they were), with its call's names. */
+static void rec_event(const tpass *p, size_t i, size_t k, ttf_event *ev, const char **func,
+                      const char **within)
+{
+    ev->kind = TTF_EV_SYNC_OP;
+    if (p->vrec[i]) {
+        const ttdi_syncrec *r = &p->vrec[i][k];
+        ev->code = r->code;
+        ev->thread = (uint32_t)i;
+        ev->tsc = r->tsc;
+        ev->time_ns = r->time_ns;
+        ev->addr = r->addr;
+        ev->sync_arg = r->sync_arg;
+        *func = r->func;
+        *within = r->within;
+        return;
+    }
+    const srec *m = &p->rec[p->from[i] + k];
+    ev->code = m->code;
+    ev->thread = m->thread;
+    ev->tsc = m->tsc;
+    ev->time_ns = m->time_ns;
+    ev->addr = m->addr;
+    ev->sync_arg = m->sync_arg;
+    *func = m->func;
+    *within = m->within;
+}
+
+/* The records merged by (tsc, thread): numbered, the ring, the orders.
+ * The records read in place
+ * (p->vrec) are the run state's: no walk of their thread runs between
+ * from_tap and here, so none grows (moves) them. */
 static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t nt)
 {
-    size_t *at = malloc((nt + 1) * sizeof *at);
+    size_t *at = calloc(nt + 1, sizeof *at), total = p->nrec;
     ttf_event ev;
     int rc = at ? 0 : TT_ENOMEM;
 
     memset(&ev, 0, sizeof ev);
-    for (size_t i = 0; at && i < nt; i++)
-        at[i] = p->from[i];
-    for (size_t k = 0; k < p->nrec && rc >= 0; k++) {
-        const srec *m = NULL;
-        size_t mi = 0;
+    for (size_t i = 0; i < nt; i++)
+        total += p->vn[i];
+    for (size_t k = 0; k < total && rc >= 0; k++) {
+        uint64_t best = 0, tsc;
+        size_t mi = nt;
         for (size_t i = 0; i < nt; i++)     /* ties: the lower thread */
-            if (at[i] < p->from[i + 1] && (!m || p->rec[at[i]].tsc < m->tsc)) {
-                m = &p->rec[at[i]];
+            if (rec_tsc(p, i, at[i], &tsc) && (mi == nt || tsc < best)) {
+                best = tsc;
                 mi = i;
             }
-        at[mi]++;
-        ev.kind = TTF_EV_SYNC_OP;
-        ev.code = m->code;
-        ev.thread = m->thread;
-        ev.tsc = m->tsc;
-        ev.time_ns = m->time_ns;
-        ev.addr = m->addr;
-        ev.sync_arg = m->sync_arg;
+        const char *func, *within;
+        rec_event(p, mi, at[mi]++, &ev, &func, &within);
         obj *o;
-        rc = sync_order(a, x, &ev, m->func, m->within, &o);
+        rc = sync_order(a, x, &ev, func, within, &o);
     }
     free(at);
     return rc;
@@ -716,7 +753,9 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
     int rc = last ? 0 : TT_ENOMEM;
 
     if (last && (!(p.from = calloc(nt + 1, sizeof *p.from)) ||
-                 !(p.cfrom = calloc(nt + 1, sizeof *p.cfrom))))
+                 !(p.cfrom = calloc(nt + 1, sizeof *p.cfrom)) ||
+                 !(p.vrec = calloc(nt + 1, sizeof *p.vrec)) ||
+                 !(p.vn = calloc(nt + 1, sizeof *p.vn))))
         rc = TT_ENOMEM;
     for (size_t th = 0; th < n && rc >= 0 && p.exact; th++) {
         if (th <= nt) {
@@ -743,6 +782,8 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
     free(p.c);
     free(p.from);
     free(p.cfrom);
+    free(p.vrec);
+    free(p.vn);
     free(last);
     return rc;
 }

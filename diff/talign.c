@@ -297,30 +297,38 @@ static void collapse(side *s, size_t i)
 }
 
 /* Items of both lists. While the items are decided by children the two
- * lists share (their common hash prefix), they are found once, on a, and
- * copied to b; each list goes on alone from the first item that reads
- * past the shared children. The same items as collapsing each list whole,
- * at half the cost of a long common prefix (a worker's 125K calls that
- * part near their end). */
-static void collapse_both(side *a, side *b)
+ * lists share (their common hash prefix), they are found once, on a; each
+ * list goes on alone from the first item that reads past the shared
+ * children. The same items as collapsing each list whole, at half the
+ * cost of a long common prefix (a worker's 125K calls that part near
+ * their end). Those shared items are the same in both lists, matched one
+ * to one with nothing to do, so only the last of them is stored, on both
+ * (extra() may read it, before the first hunk): the items before it are
+ * counted, not written (a worker's 3M), and the return value, how many
+ * items both lists share that way, says where the lists' items are read
+ * from (list_actions). */
+static size_t collapse_both(side *a, side *b)
 {
-    size_t lcp = 0, i = 0, k;
-    uint32_t r;
+    size_t lcp = 0, i = 0, k, shared = 0, li = 0, lk = 1;
+    uint32_t r, lr = 1;
 
     while (lcp < a->n && lcp < b->n && a->kh[lcp] == b->kh[lcp])
         lcp++;
-    a->ni = 0;
     while (i < lcp && item_at(a, i, lcp, &k, &r)) {
-        add_item(a, i, k, r);
+        li = i;
+        lk = k;
+        lr = r;
+        shared++;
         i += k * r;
     }
-    b->ni = a->ni;
-    memcpy(b->ih, a->ih, a->ni * sizeof *a->ih);
-    memcpy(b->ik, a->ik, a->ni * sizeof *a->ik);
-    memcpy(b->per, a->per, a->ni * sizeof *a->per);
-    memcpy(b->cnt, a->cnt, a->ni * sizeof *a->cnt);
+    a->ni = b->ni = shared ? shared - 1 : 0;
+    if (shared) {           /* b's children there are a's: the same item */
+        add_item(a, li, lk, lr);
+        add_item(b, li, lk, lr);
+    }
     collapse(a, i);
     collapse(b, i);
+    return shared;
 }
 
 /* Align two lists: Myers on what is left after the common ends. */
@@ -464,12 +472,21 @@ static int list_actions(tctx *c, size_t na, size_t nb)
 {
     side *a = &c->s[0], *b = &c->s[1];
     ttdi_hunk *h = NULL;
-    size_t nh = 0, i = 0, j = 0;
+    size_t nh = 0, sh = collapse_both(a, b);
+    size_t i = sh ? sh - 1 : 0, j = i;  /* the shared items before: equal */
     int rc;
 
-    collapse_both(a, b);
-    if ((rc = align_list(a->ih, a->ni, b->ih, b->ni, c->minimal, &h, &nh)) < 0)
+    /* the lists past the shared items: the same hunks as aligning them
+       whole (align_list trims their common prefix first) */
+    if ((rc = align_list(a->ih + sh, a->ni - sh, b->ih + sh, b->ni - sh, c->minimal, &h,
+                         &nh)) < 0)
         return rc;
+    for (size_t k = 0; k < nh; k++) {
+        h[k].a0 += sh;
+        h[k].a1 += sh;
+        h[k].b0 += sh;
+        h[k].b1 += sh;
+    }
     for (size_t k = 0; k <= nh && rc == 0; k++) {
         size_t ei = k < nh ? h[k].a0 : a->ni, x = 0, y = 0;
         int took = 0;
