@@ -11,9 +11,6 @@
 # the cause). Paired by their jobs: main's split comes first, the extra
 # job is a hunk of the bad run's first worker after it, in plain and
 # values builds; two good runs stay alike (exit 0).
-# --ignore-call-sites: on these two runs main's call-site keys differ from
-# its first call on (the same binary and sites: a separate matter), which
-# would put main's split at its first call in either pairing.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
@@ -27,7 +24,7 @@ for m in plain values; do
     rec "g-$m.trc" "$T/prog-$m"
     rec "g2-$m.trc" "$T/prog-$m"
     POOL_FIRST=1 rec "b-$m.trc" "$T/prog-$m" bad
-    run 1 --ignore-call-sites --format json "$T/g-$m.trc" "$T/b-$m.trc"
+    run 1 --format json "$T/g-$m.trc" "$T/b-$m.trc"
     json "$T/out" '
 fd = d["first_divergence"]
 assert fd["thread"]["good"] == 0 and fd["thread"]["bad"] == 0, fd["thread"]
@@ -36,8 +33,8 @@ assert t[1]["bad"]["index"] == 2 and t[2]["bad"]["index"] == 1, [(k, v["bad"]["i
 assert t[1]["hunks"] == 0 and t[2]["hunks"] == 1, (t[1]["hunks"], t[2]["hunks"])
 assert t[2]["first_time_ns"] > t[0]["first_time_ns"], (t[2]["first_time_ns"], t[0]["first_time_ns"])
 '
-    run 1 --ignore-call-sites --color never "$T/g-$m.trc" "$T/b-$m.trc"
+    run 1 --color never "$T/g-$m.trc" "$T/b-$m.trc"
     has '^\(first divergence\|then the call sequences part\): thread prog-[a-z]* (good #0, bad #0)' "$T/out"
-    run 0 --ignore-call-sites "$T/g-$m.trc" "$T/g2-$m.trc"
+    run 0 "$T/g-$m.trc" "$T/g2-$m.trc"
 done
 echo ok
