@@ -887,6 +887,31 @@ static void test_lazy_times(void **state)
     assert_int_equal(v->good_time_ns, lazy_exit_ns(gp, 301));
     assert_int_equal(v->bad_time_ns, lazy_exit_ns(bp, 301));
     ttd_free(d);
+    /* the record the walk in step keeps (engine.c value_first orders
+       pairs by its time, and the explain stage starts from it): two
+       keyed walks without times, compared in step as the load does */
+    ttf_trace *t[2];
+    ttdi_norm n[2];
+    ttdi_walk w[2];
+    ttdi_vstep vs;
+    memset(&vs, 0, sizeof vs);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(ttf_open(i ? bp : gp, &t[i], NULL), 0);
+        assert_int_equal(ttdi_norm_init(&n[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
+        assert_int_equal(ttdi_walk_keyed(&w[i], &n[i], 0), 0);
+        assert_int_equal(ttdi_walk_notimes(&w[i]), 0);
+    }
+    while (ttdi_walk_next_key(&w[0]) > 0 && ttdi_walk_next_key(&w[1]) > 0)
+        assert_int_equal(ttdi_values_step(&w[0], &w[1], &vs), 0);
+    assert_true(vs.vf.found);
+    assert_int_equal(vs.vf.first.ev[0].time_ns, lazy_exit_ns(gp, 301));
+    assert_int_equal(vs.vf.first.ev[1].time_ns, lazy_exit_ns(bp, 301));
+    ttdi_vstep_free(&vs);
+    for (int i = 0; i < 2; i++) {
+        ttdi_walk_close(&w[i]);
+        ttdi_norm_free(&n[i]);
+        ttf_close(t[i]);
+    }
 }
 
 int main(void)
