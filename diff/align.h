@@ -191,7 +191,7 @@ typedef struct ttdi_vstep {
 
 /* In step: compare the values of the pair of events at g and b (the same
  * key index, the same key, w->key set). 0 or a TT_E* code. */
-int ttdi_values_step(const ttdi_walk *g, const ttdi_walk *b, ttdi_vstep *vs);
+int ttdi_values_step(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs);
 /* Where the keys first differ (or got_g / got_b is 0: a side ended):
  * keep clones of both walks, their events just read. 0 or a TT_E* code. */
 int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_b,
@@ -271,6 +271,11 @@ long ttdi_module_at(ttdi_norm *n, uint64_t a, uint64_t ns);
  * last epoch's times are kept in n (ep_lo, ep_hi): a thread's events come
  * in time order, so most asks are two compares; ttdi_epoch_slow counts. */
 uint32_t ttdi_epoch_slow(ttdi_norm *n, uint64_t ns);
+/* The time of run n's last module load or unload (0: none): every time
+ * from there on is of its last epoch, so a pass that reads times only
+ * through the epochs (the values compared in step, pair_align.c) needs
+ * none past it. */
+uint64_t ttdi_epochs_end(ttdi_norm *n);
 static inline uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
 {
     return ns >= n->ep_lo && ns < n->ep_hi ? n->ep : ttdi_epoch_slow(n, ns);

@@ -41,6 +41,8 @@ typedef struct src {
     int ri;
     ttdi_ccount *cc;        /* a keyed walk read whole from its start: its
                                thread's calls (ttdi_walk_count_open), NULL */
+    uint64_t epochs_end;    /* the values in step: its run's last module
+                               load or unload (times_off) */
 } src;
 
 static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
@@ -550,6 +552,24 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
     return 0;
 }
 
+/* The values compared in step with no prefix replay to feed (vs, not
+ * feed) read times only through the modules' epochs (values_ptr.c) but
+ * where a value differs, which takes its own (values.c exact_times), and
+ * where the keys part, whose clones take theirs (ttdi_values_hold): so
+ * each side's walk skips them (ttdi_walk_notimes; the lazy clock's
+ * look-ahead is a fifth of such a walk) once an event's earliest time is
+ * past its run's last module load or unload (ttdi_epochs_end), from where
+ * every time is of the last epoch. 0 or a TT_E* code. */
+static int times_off(src s[2], const int got[2])
+{
+    int rc = 0;
+
+    for (int i = 0; i < 2 && rc >= 0; i++)
+        if (got[i] && !s[i].wk.notimes && ttf_event_early_ns(&s[i].wk.ev) >= s[i].epochs_end)
+            rc = ttdi_walk_notimes(&s[i].wk);
+    return rc;
+}
+
 /* Did the pairing sketch both threads of p, and do the sketches or event
  * counts differ (ttdi_tinfo_differ)? */
 static int sketches_differ(const ttdi_aligner *al, const ttdi_ipair *p)
@@ -666,9 +686,11 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         if (!s[i].run)          /* read whole from here: counted on the way */
             s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;
+    for (int i = 0; i < 2 && vs; i++)
+        s[i].epochs_end = ttdi_epochs_end(s[i].wk.norm);
     while (al->o->first_only || vs) {
-        if ((rc = read_both(s, k, got)) < 0 || (rc = step_values(s, k, got, vs)) < 0 ||
-            (rc = step_prefix(&feed, s, k, got)) < 0)
+        if ((rc = read_both(s, k, got)) < 0 || (vs && !feed && (rc = times_off(s, got)) < 0) ||
+            (rc = step_values(s, k, got, vs)) < 0 || (rc = step_prefix(&feed, s, k, got)) < 0)
             goto out;
         if (got[0] && got[1] && k[0] == k[1]) {
             if ((rc = ttdi_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||

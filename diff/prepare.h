@@ -366,6 +366,11 @@ typedef struct ttdi_walk {
     uint64_t tapped;        /* a run walk: nraw of the last ENTER or EXIT
                                whose key the lock sets' tap found (key; 0
                                there: ask), 0: none (ttdi_walk_tapped_key) */
+    int notimes;            /* 1: its untimed events are not placed
+                               (ttdi_walk_notimes; ttdi_walk_times) */
+    uint64_t timed;         /* notimes: 1 + the offset of the event that
+                               ttdi_walk_times gave its times, 0: none */
+    uint32_t retimed;       /* how many it did */
 } ttdi_walk;
 
 /* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
@@ -631,6 +636,16 @@ int ttdi_walk_novalues(ttdi_walk *w);
  * trace then costs about what an every-event one does (issue 38). A
  * keyed or raw walk whose times nothing reads. 0 or a TT_E* code. */
 int ttdi_walk_notimes(ttdi_walk *w);
+/* Times back in a walk w that skipped them (ttdi_walk_notimes; else
+ * nothing to do): w->ev gets the times a walk with them gives it
+ * (ttf_iter_times: its chunk read again up to it); with keep its next
+ * events come with theirs, else without, as before, but past a few
+ * (TTDI_RETIMES: a walk that needs many times pays for them once, not a
+ * chunk's read each). For the values walk in step (pair_align.c), which
+ * needs a time only where a value differs or where it stops. 0 or a
+ * TT_E* code. */
+#define TTDI_RETIMES 64
+int ttdi_walk_times(ttdi_walk *w, int keep);
 /* joined[i] = 1 for each thread i < nt of t that another thread joined (its
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */

@@ -412,6 +412,17 @@ static int one_diff(const vwalk *wg, ttdi_openset *noise, int collect, int slot,
     return 1;
 }
 
+/* The events at wg, wb with their times, when their walks skip them (the
+ * load pass in step, pair_align.c): until a value differs, no time is
+ * read but through the modules' epochs, which that pass keeps exact
+ * (ttdi_epochs_end); a differing value's time decides whether it is a
+ * time (time_like) and is reported. 0 or a TT_E* code. */
+static int exact_times(vwalk *wg, vwalk *wb)
+{
+    int rc = ttdi_walk_times(wg, 0);
+    return rc < 0 ? rc : ttdi_walk_times(wb, 0);
+}
+
 /* A differing integer that is a time in both runs: near each run's own
  * CLOCK_MONOTONIC at the call (ttdi_time_like: a deadline). */
 static int time_like(const vwalk *wg, const vwalk *wb, const ttf_vtype *ty, uint64_t g,
@@ -426,7 +437,7 @@ static int time_like(const vwalk *wg, const vwalk *wb, const ttf_vtype *ty, uint
 
 /* Compare one value; 1 if it differs (and is not noise). sign: a signed
  * integer compared by its sign class only (a comparator's result). */
-static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+static int one_value(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
                      int slot, const ttf_vtype *tg, const ttf_vtype *tb, uint64_t rg,
                      uint64_t rb, int sign, ttdi_vfound *out)
 {
@@ -435,6 +446,8 @@ static int one_value(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int 
     if (sign && tb->cls == TTF_VC_SIGNED)
         return one_diff(wg, noise, collect, slot, ttdi_sign_differs(tb, rg, rb), out);
     int d = ttdi_value_differs(wg->norm, wb->norm, tb, rg, rb, wg->ev.time_ns, wb->ev.time_ns);
+    if (d && !collect && exact_times(wg, wb) < 0)
+        return TT_ENOMEM;
     if (d && !collect && time_like(wg, wb, tb, rg, rb)) {
         out->compared++;    /* no difference (nor the baselines' noise) */
         out->times++;
@@ -543,7 +556,7 @@ uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev)
 
 /* Compare the values of the pair of calls at wg, wb: the general path,
  * every check asked of the signatures per pair. */
-static int compare_slow(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+static int compare_slow(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
 {
     const ttf_event *g = &wg->ev, *b = &wb->ev;
@@ -586,6 +599,8 @@ static int compare_slow(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, i
     }
     if (d <= 0)
         return d < 0 ? TT_ENOMEM : 0;
+    if (exact_times(wg, wb) < 0)
+        return TT_ENOMEM;
     /* filled only here: the struct holds two events, and most pairs are
        equal */
     ttdi_vdiff v;
@@ -858,7 +873,7 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
 /* Compare the values of the pair of calls at wg, wb: by its plan, else
  * by compare_slow (and the plan made for the next pair of the same
  * functions). */
-static int compare_pair(const vwalk *wg, const vwalk *wb, ttdi_openset *noise, int collect,
+static int compare_pair(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
                         ttdi_vfound *out)
 {
     if (!compare_planned(wg, wb, out))
@@ -915,7 +930,7 @@ int ttdi_values_span(ttdi_walk *wg, ttdi_walk *wb, uint64_t n, ttdi_openset *noi
 
 /* ---- the load pass's prefix ------------------------------------------------ */
 
-int ttdi_values_step(const ttdi_walk *g, const ttdi_walk *b, ttdi_vstep *vs)
+int ttdi_values_step(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs)
 {
     vs->on = 1;
     vs->n = b->next;
@@ -935,6 +950,13 @@ int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_
     if ((rc = ttdi_walk_clone(g, &vs->w[0])) < 0 || (rc = ttdi_walk_clone(b, &vs->w[1])) < 0)
         return rc;
     vs->held = 1;
+    /* the walk goes on from there with times (clones that skipped them
+       get them back) */
+    for (int i = 0; i < 2; i++) {
+        if ((rc = ttdi_walk_times(&vs->w[i], 1)) < 0)
+            return rc;
+        vs->w[i].from_ns = vs->w[i].ev.time_ns;
+    }
     return 0;
 }
 

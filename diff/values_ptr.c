@@ -137,6 +137,13 @@ uint32_t ttdi_epoch_slow(ttdi_norm *n, uint64_t ns)
     return e;
 }
 
+uint64_t ttdi_epochs_end(ttdi_norm *n)
+{
+    if (!n->mods_ready)
+        mods_init(n);
+    return n->nepochs ? n->epochs[n->nepochs - 1] : 0;
+}
+
 /* What pointer p of run n at time ns names, into *o. 0, or TT_ENOMEM. */
 static int pointee_of(ttdi_norm *n, uint64_t p, uint64_t ns, pointee *o)
 {

@@ -539,6 +539,9 @@ int ttdi_walk_clone(const ttdi_walk *w, ttdi_walk *out)
     out->idx = w->idx;
     out->next = w->next;
     out->sleeps = w->sleeps;
+    out->notimes = w->notimes;
+    out->timed = w->timed;
+    out->retimed = w->retimed;
     out->from_ns = w->ev.time_ns;
     return ttf_iter_clone(w->it, &out->it);
 }
@@ -550,7 +553,25 @@ int ttdi_walk_novalues(ttdi_walk *w)
 
 int ttdi_walk_notimes(ttdi_walk *w)
 {
-    return w->r ? TT_EINVAL : ttf_iter_skip_times(w->it);
+    if (w->r)
+        return TT_EINVAL;
+    w->notimes = 1;
+    return ttf_iter_skip_times(w->it);
+}
+
+int ttdi_walk_times(ttdi_walk *w, int keep)
+{
+    if (!w->notimes || (!keep && w->timed == w->ev.offset + 1))
+        return 0;               /* (this event's are there already) */
+    keep |= ++w->retimed > TTDI_RETIMES;
+    int rc = ttf_iter_times(w->it, &w->ev);
+    if (rc < 0)
+        return rc;
+    w->timed = w->ev.offset + 1;
+    if (!keep)
+        return ttf_iter_skip_times(w->it);
+    w->notimes = 0;
+    return 0;
 }
 
 /* ---- marks: a run walk's state, left for later walks of its thread ---- */

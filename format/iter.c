@@ -3,7 +3,9 @@
  * iteration per thread (decode.c, the hot path in line from read_int.h)
  * and, merged, a min-heap of each thread's next event (ties by index).
  * A one-thread iteration can be cloned (ttf_iter_clone): a second reader
- * that goes on from the same event, for passes that resume there.
+ * that goes on from the same event, for passes that resume there. One that
+ * skipped times gets them back exactly (ttf_iter_times) by reading its
+ * chunk again from the chunk's start: a chunk's times are its own.
  * Stage 4 streams of format/STAGES (its header: read_int.h).
  */
 #include <stdint.h>
@@ -121,6 +123,66 @@ int ttf_iter_skip_times(ttf_iter *it)
     it->one.d.notimes = 1;
     for (size_t i = 0; it->subs && i < it->t->nthreads; i++)
         it->subs[i].d.notimes = 1;
+    return 0;
+}
+
+/* ttf_iter_times' reading: sh, a new iteration of ti's thread with times
+ * and without values, decodes ti's chunk from its start to where ti is
+ * (its cursor), so its decoder then holds every time state ti's would
+ * have had; *x its last event. 1, or 0 when it does not get there. */
+static int replay_chunk(const struct titer *ti, struct titer *sh, ttf_event *x)
+{
+    const ttf_trace *t = ti->d.t;
+    const uint8_t *at = ti->d.c.p;
+    int rc;
+
+    ttfi_titer_init(sh, t, (size_t)(ti->th - t->threads), NULL);
+    sh->k = ti->k - 1;          /* the chunk ti is in, begun again */
+    sh->prev_seq = ti->k >= 2 ? t->chunks[ti->th->first + ti->k - 2].seq : 0;
+    sh->d.skipv = 1;
+    do
+        rc = titer_next_novalues(sh, x);
+    while (rc == 1 && sh->k == ti->k && sh->d.c.p != at);
+    return rc == 1 && sh->k == ti->k && sh->d.c.p == at && sh->in_chunk;
+}
+
+int ttf_iter_times(ttf_iter *it, ttf_event *ev)
+{
+    if (!it || !ev || it->subs)
+        return TT_EINVAL;
+    struct titer *ti = &it->one;
+    struct dec *d = &ti->d;
+    if (!d->notimes)
+        return 0;
+    if (!ti->in_chunk) {        /* between chunks: no time state (a LOST
+                                   event's time is the running one) */
+        d->notimes = 0;
+        return 0;
+    }
+    struct titer *sh = malloc(sizeof *sh);
+    ttf_event x;
+    if (!sh)
+        return TT_ENOMEM;
+    if (!replay_chunk(ti, sh, &x) || x.offset != ev->offset || x.kind != ev->kind) {
+        free(sh);
+        return TT_EINVAL;
+    }
+    ev->tsc = x.tsc;
+    ev->time_ns = x.time_ns;
+    ev->untimed = x.untimed;
+    ev->early_ns = x.early_ns;
+    if (x.untimed)              /* (a measured event's is not set) */
+        ev->late_ns = x.late_ns;
+    /* sh's decoder is ti's with times but without values: ti's values
+       state, then the rest of sh's */
+    memcpy(sh->d.regs, d->regs, sizeof d->regs);
+    memcpy(sh->d.stride, d->stride, sizeof d->stride);
+    memcpy(sh->d.xregs, d->xregs, sizeof d->xregs);
+    sh->d.xret = d->xret;
+    sh->d.skipv = d->skipv;
+    *d = sh->d;
+    d->c.pb = &d->pb;
+    free(sh);
     return 0;
 }
 

@@ -625,6 +625,8 @@ static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
     /* each register's move: predicted (0, or its stride with STRIDE),
        then the given ones read in bit order */
     uint64_t keep = mask & TTF_MASK_STRIDE ? ~0ull : 0, u;
+#pragma GCC unroll 8            /* (six registers: no loop, 10% of a values
+                                   iteration's instructions) */
     for (int i = 0; i < TTF_ARGREGS; i++)
         stride[i] = d->stride[i] & keep;
     for (unsigned r = mask & ((1u << TTF_ARGREGS) - 1); r; r &= r - 1) {
@@ -632,6 +634,7 @@ static inline int values_enter_fast(const struct dec *d, const uint8_t **q,
             return 0;
         stride[__builtin_ctz(r)] = (uint64_t)unzigzag(u);
     }
+#pragma GCC unroll 8
     for (int i = 0; i < TTF_ARGREGS; i++) {
         c |= (unsigned)(stride[i] != 0) << i;
         regs[i] = d->regs[i] + stride[i];

@@ -662,6 +662,16 @@ int ttf_iter_skip_values(ttf_iter *it);
  * and the gap means are skipped); measured events and every other field
  * are as without it. Its clones skip them too. 0 or TT_EINVAL. */
 int ttf_iter_skip_times(ttf_iter *it);
+/* Times back in a one-thread iteration that skipped them
+ * (ttf_iter_skip_times): *ev, the event it gave last, gets the times
+ * (tsc, time_ns, untimed, early_ns, late_ns) an iteration without the skip
+ * gives it, and its next events come with theirs. Exact: a chunk's times
+ * are its own (FORMAT.md 4.7), so its chunk is read again from its start
+ * up to ev, values stepped over (a chunk's events at most, once). For a
+ * pass that needs few times: skip them, and take one when it is needed
+ * (then ttf_iter_skip_times again). 0, TT_EINVAL (a merged iteration, or
+ * ev not the last event given) or TT_ENOMEM (nothing changed). */
+int ttf_iter_times(ttf_iter *it, ttf_event *ev);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

@@ -197,6 +197,73 @@ struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost)
     return e;
 }
 
+/* ev as e's event f, times too when timed, values too when values. */
+static void same_event(const ttf_event *f, const ttf_event *ev, int timed, int values)
+{
+    assert_int_equal(f->kind, ev->kind);
+    assert_int_equal(f->addr, ev->addr);
+    assert_int_equal(f->offset, ev->offset);
+    assert_int_equal(f->depth, ev->depth);
+    assert_int_equal(f->untimed, ev->untimed);
+    if (timed) {
+        assert_int_equal(f->tsc, ev->tsc);
+        assert_int_equal(f->time_ns, ev->time_ns);
+        assert_int_equal(ttf_event_early_ns(f), ttf_event_early_ns(ev));
+        assert_int_equal(ttf_event_late_ns(f), ttf_event_late_ns(ev));
+    }
+    assert_int_equal(f->has_values, ev->has_values);
+    if (!values || !f->has_values)
+        return;
+    if (f->kind == TTF_EV_EXIT) {
+        assert_int_equal(f->retval, ev->retval);
+        assert_int_equal(f->retxmm, ev->retxmm);
+        return;
+    }
+    for (int j = 0; f->kind == TTF_EV_ENTER && j < TTF_VALUE_SLOTS; j++)
+        assert_int_equal(f->argregs[j], ev->argregs[j]);
+}
+
+size_t tu_times_back(const ttf_trace *t, const struct evs *e, uint64_t seed)
+{
+    ttf_iter *it, *all;
+    ttf_event ev;
+    size_t n = 0, back = 0;
+    int keep = 0;
+    uint64_t r = seed;
+
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    assert_int_equal(ttf_iter_open(t, TTF_ALL_THREADS, &all), 0);
+    assert_int_equal(ttf_iter_next(all, &ev), 1);
+    assert_int_equal(ttf_iter_times(all, &ev), TT_EINVAL);  /* merged */
+    assert_int_equal(ttf_iter_times(NULL, &ev), TT_EINVAL);
+    ttf_iter_close(all);
+    assert_int_equal(ttf_iter_skip_times(it), 0);
+    while (ttf_iter_next(it, &ev) == 1) {
+        assert_true(n < e->n);
+        const ttf_event *f = &e->ev[n++];
+        same_event(f, &ev, keep || !f->untimed, 1);
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        if (keep && (r >> 33) % 500 == 0) {    /* skip them again */
+            assert_int_equal(ttf_iter_skip_times(it), 0);
+            keep = 0;
+        }
+        if (keep || (r >> 40) % 61 != 0)
+            continue;
+        ttf_event wrong = ev;
+        wrong.offset++;
+        assert_int_equal(ttf_iter_times(it, &wrong), TT_EINVAL);
+        assert_int_equal(ttf_iter_times(it, &ev), 0);
+        same_event(f, &ev, 1, 1);
+        back++;
+        keep = (r >> 50) % 3 == 0;              /* and the next ones'? */
+        if (!keep)
+            assert_int_equal(ttf_iter_skip_times(it), 0);
+    }
+    assert_int_equal(n, e->n);
+    ttf_iter_close(it);
+    return back;
+}
+
 ttf_trace *tu_open_mem(const uint8_t *b, size_t n)
 {
     ttf_trace *t = NULL;

@@ -73,6 +73,11 @@ struct evs {
 void evs_push(struct evs *e, const ttf_event *ev);
 /* All events of thread (or TTF_ALL_THREADS); skip_lost drops LOST events. */
 struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost);
+/* ttf_iter_times on thread 0 of t against e (its events with times): an
+ * iteration that skips times and takes them back at drawn events (seed),
+ * exactly e's times then, and e's events after whenever it keeps them
+ * (its values too, across the swap); the times taken back (> 0). */
+size_t tu_times_back(const ttf_trace *t, const struct evs *e, uint64_t seed);
 /* The trace in b[0..n) opened (it must open). */
 ttf_trace *tu_open_mem(const uint8_t *b, size_t n);
 /* 1 when a notice of t contains needle. */

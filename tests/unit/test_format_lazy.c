@@ -12,7 +12,8 @@
  * general decoder gives, field by field, on a lazy trace of misses, hits,
  * runs and sync records; the hand
  * writer's opts.lazy keeping the rule; the header's version and bit;
- * ttf_iter_skip_times leaving untimed events at their earliest bound;
+ * ttf_iter_skip_times leaving untimed events at their earliest bound,
+ * and ttf_iter_times giving them their times back, exactly;
  * the open's scan giving untimed events their run's end without the
  * look-ahead (as a pass with times bounds them; past damage as before).
  */
@@ -368,6 +369,25 @@ static void test_skip_times(void **state)
     skip_times_check(0);
 }
 
+/* ttf_iter_times on drawn lazy and sparse traces (several chunks): an
+ * iteration without times that takes them back here and there gives
+ * exactly the times of one with them, there and after (tu_times_back). */
+static void test_times_back(void **state)
+{
+    (void)state;
+    for (int lazy = 0; lazy < 2; lazy++) {
+        const char *path = tu_path(lazy ? "back_lazy.trc" : "back_sparse.trc");
+        write_drawn(path, lazy, 4242, 20000);
+        ttf_trace *tr;
+        assert_int_equal(ttf_open(path, &tr, NULL), 0);
+        assert_true(ttf_get_summary(tr)->chunks_used > 4);
+        struct evs e = tu_events(tr, 0, 0);
+        assert_true(tu_times_back(tr, &e, 99 + (uint64_t)lazy) > 50);
+        free(e.ev);
+        ttf_close(tr);
+    }
+}
+
 /* The open's scan (threads.c) gives an untimed event its run's end as
  * time, the late bound a pass with times gives it, without the
  * look-ahead: it takes the end when the decoding reaches the record that
@@ -527,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_fast_path),
         cmocka_unit_test(test_writer),
         cmocka_unit_test(test_skip_times),
+        cmocka_unit_test(test_times_back),
         cmocka_unit_test(test_scan_bounds),
         cmocka_unit_test(test_scan_sync),
     };

@@ -8,7 +8,8 @@
  * the in-line path (hot_decode) against the general decoder; the header
  * bit (without it such a chunk is corrupt, as for a 1.7 reader); a
  * corrupt and a truncated untimed values ENTER inside a run giving one
- * one-line notice, the events before it intact.
+ * one-line notice, the events before it intact; times skipped and taken
+ * back (ttf_iter_times) with the registers kept across.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -264,12 +265,30 @@ static void test_damage(void **state)
     free(b.buf);
 }
 
+/* ttf_iter_times on the values trace in small chunks: times skipped and
+ * taken back here and there are exactly those of an iteration with them,
+ * and the registers read on across the swap (tu_times_back). */
+static void test_times_back(void **state)
+{
+    (void)state;
+    const char *path = tu_path("vlazy_back.trc");
+    free(write_vlazy(path, 4096));
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_true(ttf_get_summary(tr)->chunks_used > 4);
+    struct evs e = tu_events(tr, 0, 0);
+    assert_true(tu_times_back(tr, &e, 7) > 50);
+    free(e.ev);
+    ttf_close(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_header_bit),
         cmocka_unit_test(test_damage),
+        cmocka_unit_test(test_times_back),
     };
     return cmocka_run_group_tests(tests, NULL, tu_teardown_all);
 }
