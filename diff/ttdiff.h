@@ -1225,6 +1225,15 @@ typedef struct ttd_result {
                                    decided nothing (not in values_ignored)
                                    (1.10) */
     const char *timeout_evidence; /* the first one's evidence, NULL if none */
+    uint64_t values_deadline;   /* differing values whose every use ends as
+                                   the timeout of I/O waits that ran to it
+                                   in both runs, the values differing by
+                                   what each run's own clock readings before
+                                   the wait say (timeout = deadline - now,
+                                   in the timeout's unit), no call parting
+                                   from the wait on: the time left to one
+                                   deadline (not in values_ignored) */
+    const char *deadline_evidence; /* the first one's evidence, NULL if none */
     uint64_t values_swapped;    /* differing values of two calls of one
                                    function by one caller that ran in the
                                    other order (each one's good values the
