@@ -219,12 +219,36 @@ static int clock_agrees(const ttdi_clockread *a, const ttdi_clockread *b, int r,
     return off <= trace / 2 + cunit + CLOCK_SLACK_NS;
 }
 
+/* Do readings a and b, in a clock of cunit ns, show elapsed times Eg, Eb
+ * in steps of unit ns (either form) with vg - vb == Eb - Eg? Into o. */
+static int one_deadline(const ttdi_clockread *a, const ttdi_clockread *b, uint64_t cunit,
+                        uint64_t unit, int64_t vg, int64_t vb, occ *o)
+{
+    if (cunit > unit || unit % cunit || !clock_agrees(a, b, 0, cunit) ||
+        !clock_agrees(a, b, 1, cunit))
+        return 0;   /* a clock coarser than the timeout, or not in that unit */
+    for (int form = 0; form < 2; form++) {
+        int okg, okb;
+        uint64_t eg = elapsed(a, b, 0, unit / cunit, form, &okg);
+        uint64_t eb = elapsed(a, b, 1, unit / cunit, form, &okb);
+        if (!okg || !okb || eg == eb || (int64_t)(eb - eg) != vg - vb)
+            continue;
+        o->cb = b;
+        o->e[0] = eg;
+        o->e[1] = eb;
+        o->cunit = cunit;
+        return 1;
+    }
+    return 0;
+}
+
 /* Do vg and vb (the timeout in the good and the bad run, in steps of unit
  * ns) differ by what the runs' clocks say, the other way round: vg - vb
  * == Eb - Eg, E the elapsed time, in that unit, between an earlier reading
  * and the last one before bad key index at (the clock read in ns, us, ms
- * or s)? Then each run waited for the time left to one deadline fixed at
- * the earlier reading. The readings into *ra, *rb. */
+ * or s: the unit whose elapsed times agree with the trace's)? Then each
+ * run waited for the time left to one deadline fixed at the earlier
+ * reading. The evidence into o. */
 static int by_clock(const tctx *c, int64_t vg, int64_t vb, uint64_t unit, uint64_t at,
                     occ *o)
 {
@@ -236,26 +260,10 @@ static int by_clock(const tctx *c, int64_t vg, int64_t vb, uint64_t unit, uint64
     if (j-- <= lo)
         return 0;
     const ttdi_clockread *b = &rp->clk[j % TTDI_CLOCKS];
-    for (size_t i = lo; i < j; i++) {
-        const ttdi_clockread *a = &rp->clk[i % TTDI_CLOCKS];
-        for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
-            if (units[u] > unit || unit % units[u] || !clock_agrees(a, b, 0, units[u]) ||
-                !clock_agrees(a, b, 1, units[u]))
-                continue;   /* a clock coarser than the timeout, or not in that unit */
-            for (int form = 0; form < 2; form++) {
-                int okg, okb;
-                uint64_t eg = elapsed(a, b, 0, unit / units[u], form, &okg);
-                uint64_t eb = elapsed(a, b, 1, unit / units[u], form, &okb);
-                if (okg && okb && eg != eb && (int64_t)(eb - eg) == vg - vb) {
-                    o->cb = b;
-                    o->e[0] = eg;
-                    o->e[1] = eb;
-                    o->cunit = units[u];
-                    return 1;
-                }
-            }
-        }
-    }
+    for (size_t i = lo; i < j; i++)
+        for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+            if (one_deadline(&rp->clk[i % TTDI_CLOCKS], b, units[u], unit, vg, vb, o))
+                return 1;
     return 0;
 }
 
