@@ -450,6 +450,11 @@ enum ttdi_noise {
     TTDI_NOISE_TIMEOUT,     /* a value whose every use the trace shows ends
                                as the timeout of a recorded I/O wait that
                                was woken early in both runs (timeouts.c) */
+    TTDI_NOISE_DEADLINE,    /* a value whose every use ends as the timeout
+                                   of recorded I/O waits that ran to it in
+                                   both runs, the values differing by what
+                                   the runs' own clock readings say: the
+                                   time left to one deadline (timeouts.c) */
     TTDI_NOISE_SWAP         /* an argument of one of two calls of one
                                function that ran in the other order, the
                                order set by a hunk hidden as timing
@@ -596,6 +601,17 @@ typedef struct ttdi_waits {
                                    record, 0: none */
 } ttdi_waits;
 
+/* One clock reading of a replayed pair: a matched call's integer result
+ * that differed as a clock (TTDI_NOISE_CLOCK when compared), for
+ * timeouts.c's deadlines. */
+#define TTDI_CLOCKS 16              /* readings kept per replay (the last) */
+typedef struct ttdi_clockread {
+    uint64_t v[2];              /* its results, good and bad (as unsigned) */
+    uint64_t idx;               /* bad key index of its EXIT */
+    uint64_t t[2];              /* its EXIT's time (ns), good and bad */
+    uint64_t addr, time_ns;     /* bad run: the function, its ENTER time */
+} ttdi_clockread;
+
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */
 typedef struct ttdi_replay {
     /* in */
@@ -621,6 +637,11 @@ typedef struct ttdi_replay {
     uint64_t timeouts;          /* differing values that were only a timeout
                                    that never expired (timeouts.c) */
     char tmo_text[320];         /* the first one's evidence, "" if none */
+    uint64_t deadlines;         /* differing values that were only the time
+                                   left to one deadline, read from the
+                                   clock, of a wait that ran to it in both
+                                   runs (timeouts.c) */
+    char dl_text[768];          /* the first one's evidence, "" if none */
     uint64_t swaps;             /* differing values of two calls that ran
                                    in the other order, the order set by a
                                    hunk hidden as timing (swaps.c) */
@@ -637,6 +658,9 @@ typedef struct ttdi_replay {
                                    slots, replay.c) */
     ttdi_waits waits[2];        /* each side's I/O waits up to where the
                                    walk stopped (timeouts.c reads them) */
+    ttdi_clockread clk[TTDI_CLOCKS]; /* the last clock readings, a ring
+                                   (clk[i % TTDI_CLOCKS] the i-th) */
+    size_t nclk;                /* readings seen */
     ttdi_vlast last[2];         /* each side's last EXIT (comparators'
                                    results by sign, values.c) */
     ttdi_dmcache cmpk[2];       /* each side's comparator kinds by function

@@ -1820,10 +1820,14 @@ static void finish(ectx *e)
         e->out->values_ignored += rp->ignored;
         for (size_t k = 1; k < rp->n; k++)
             e->out->values_ignored += rp->c[k].retdiff && rp->c[k].retnoise != TTDI_NOISE_TIMEOUT &&
-                                        ttdi_replay_retnoise(rp, &rp->c[k]);
+                                      rp->c[k].retnoise != TTDI_NOISE_DEADLINE &&
+                                      ttdi_replay_retnoise(rp, &rp->c[k]);
         e->out->values_timeout += rp->timeouts;
         if (rp->tmo_text[0] && !e->out->timeout_text)
             e->out->timeout_text = ttfi_arena_strcpy(e->in->arena, rp->tmo_text);
+        e->out->values_deadline += rp->deadlines;
+        if (rp->dl_text[0] && !e->out->deadline_text)
+            e->out->deadline_text = ttfi_arena_strcpy(e->in->arena, rp->dl_text);
         e->out->values_swapped += rp->swaps;
         if (rp->swap_text[0] && !e->out->swap_text)
             e->out->swap_text = ttfi_arena_strcpy(e->in->arena, rp->swap_text);

@@ -18,8 +18,11 @@
 /* After the run: mark as TTDI_NOISE_TIMEOUT each differing value whose
  * every use the replay shows (returned up, passed down) ends as the
  * timeout of an I/O wait recorded inside the call it was passed to, a
- * wait that was woken before that timeout in both runs (timeouts.c).
- * 0 or a TT_E* code. */
+ * wait that was woken before that timeout in both runs (timeouts.c); as
+ * TTDI_NOISE_DEADLINE each such value whose waits ran to their timeouts
+ * in both runs, the values differing by the runs' own clock readings
+ * before the wait (the time left to one deadline), no call parting from
+ * the wait on. 0 or a TT_E* code. */
 int ttdi_replay_timeouts(ttdi_replay *rp);
 /* After the run: mark as TTDI_NOISE_SWAP the differing arguments of two
  * calls of one function by one caller that are the same two calls in the
@@ -79,6 +82,9 @@ typedef struct ttdi_explained {
     uint64_t values_ignored;    /* differing values not taken as causes */
     uint64_t values_timeout;    /* of those, timeouts that never expired */
     const char *timeout_text;   /* the first one's evidence, NULL if none */
+    uint64_t values_deadline;   /* of those, the time left to one deadline
+                                   by the clock, waits that ran to it */
+    const char *deadline_text;  /* the first one's evidence, NULL if none */
     uint64_t values_swapped;    /* of those, two calls' values in the other
                                    order after a timing hunk (swaps.c) */
     const char *swap_text;      /* the first pair's evidence, NULL if none */

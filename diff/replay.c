@@ -25,8 +25,9 @@
  * run's own CLOCK_MONOTONIC (a deadline: ttdi_time_like); and at the end,
  * a function whose result grew from call to call within a run
  * (ttdi_replay_retnoise); and after the walk, a value that was only the
- * timeout of an I/O wait woken early in both runs (timeouts.c, run by
- * explain.c after the walk).
+ * timeout of an I/O wait woken early in both runs, or the time left to one
+ * deadline by the clock readings kept as it went (rp->clk), of waits that
+ * ran to it in both (timeouts.c, run by explain.c after the walk).
  * The prefix read once (issue 38). Before the first difference the two
  * threads are read in step by the tree aligner's load (pair_align.c),
  * which compares the prefix's values (values.c) as it goes; where the
@@ -622,6 +623,19 @@ static int struct_ret_diff(ttdi_replay *rp, size_t fi, rside *const s[2])
     return 1;
 }
 
+/* A result (g, b) of type ty that differed as a clock, of the call whose
+ * ENTER was ev, returned by the EXITs of s: kept in the ring of the last
+ * readings (timeouts.c's deadlines). */
+static void clock_read(ttdi_replay *rp, const ttf_vtype *ty, uint64_t g, uint64_t b,
+                       const ttf_event *ev, rside *const s[2])
+{
+    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+        return;
+    rp->clk[rp->nclk++ % TTDI_CLOCKS] = (ttdi_clockread){
+        {ttf_value_norm(g, ty), ttf_value_norm(b, ty)}, s[1]->idx,
+        {s[0]->ev.time_ns, s[1]->ev.time_ns}, ev->addr, ev->time_ns};
+}
+
 /* Compare the return values of the frame fi of the bad side, closed by a
  * matched EXIT; keep a node if they differ. */
 static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
@@ -646,6 +660,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
             why = ret_noise(rp, f, &sig->ret, g, b, &s[0]->ev, &s[1]->ev);
         if (why)
             rp->ignored++;
+        if (why == TTDI_NOISE_CLOCK)
+            clock_read(rp, &sig->ret, g, b, &f->ev[1], s);
         if (why && fi > 0) {
             remember(&rp->st[1][fi - 1], g, b, why);
             rp->st[1][fi - 1].noisy = (ttdi_xnoisy){f->ev[1].addr, f->ev[1].time_ns, s[1]->idx,
@@ -1001,6 +1017,8 @@ static int copy_prefix(ttdi_replay *rp, const ttdi_replay *from)
     rp->compared = from->compared;
     rp->ignored = from->ignored;
     rp->dropped = from->dropped;
+    memcpy(rp->clk, from->clk, sizeof rp->clk);
+    rp->nclk = from->nclk;
     for (int r = 0; r < 2 && rc >= 0; r++) {
         rp->nst[r] = from->nst[r];
         rp->stcap[r] = from->stcap[r];

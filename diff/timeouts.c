@@ -22,11 +22,34 @@
  *   parted them).
  * A value that is also used otherwise (returned to a caller that passes
  * it nowhere, given to a call that does not wait on it), whose wait ran
- * to its timeout in either run (the timer decided: a lost wake-up made
+ * to its timeout in one run only (the timer decided: a lost wake-up made
  * good by a timeout is the bug class), or that no wait record links stays
  * a divergence. The hidden values are counted apart from the clocks
  * (ttdi_replay.timeouts) with the first one's evidence, for the verdict's
  * "not counted as a divergence because a timeout never expired".
+ * The time left to one deadline. A timer loop's waits run to their
+ * timeouts in both runs, and the timeouts still differ (libuv's
+ * uv__next_timeout returned 10 ms in one run, 9 in the other: its loop
+ * time, uv__hrtime's ns cut to ms, passed a millisecond between the
+ * timer's start and the wait in one run only). Such a value is hidden
+ * too (TTDI_NOISE_DEADLINE, counted in ttdi_replay.deadlines) when
+ * - its sinks' waits ran to their timeouts in both runs, in one unit;
+ * - the replay saw the thread read a clock (a result that differed as
+ *   TTDI_NOISE_CLOCK: it grew from call to call, is named like a clock or
+ *   lies near each run's CLOCK_MONOTONIC; the last TTDI_CLOCKS kept,
+ *   replay.c) before the sink, and for the last such reading b and an
+ *   earlier one a, the elapsed time E = b - a in the timeout's unit (each
+ *   reading cut to it first, or their difference cut) gives vg - vb ==
+ *   Eb - Eg exactly: timeout = deadline - now, one deadline. The clock's
+ *   own unit (ns, us, ms, s) is the one whose elapsed times agree with
+ *   the trace's times between the two readings in both runs (within half
+ *   of them, one clock step and CLOCK_SLACK_NS): a number that only
+ *   happens to line up in some unit is not a clock's;
+ * - no call parts from the sink on (a hunk after it would be a branch that
+ *   the value, or the wait's end, decided: the value stays on the chain).
+ * A timeout that differs otherwise (a wrong unit, a computation that
+ * changed), a wait woken early in one run, or calls that part later stay a
+ * divergence.
  * Cost: no pass of its own. The replay's walk hands every record of each
  * side to ttdi_waits_see (replay.c), which keeps its I/O waits (at most TTDI_WAITS,
  * the first ones). The walk stops at the split, but a sink is a call that
@@ -40,8 +63,13 @@
 #include "explain.h"
 
 #define OCCS 256                /* value occurrences judged per pair */
+#define CLOCK_SLACK_NS 100000u  /* a clock reading's time in the trace may be
+                                   an estimate (lazy clock: FORMAT.md 4.5) */
 
 typedef ttdi_wait wait_rec;
+
+/* How a sink's waits show the value decided nothing. */
+enum { SINK_EARLY = 1, SINK_DEADLINE };
 
 /* One place a differing integer value was seen: node, argument k (-1: the
  * return value), the values (good, bad) as its type reads them. */
@@ -49,8 +77,13 @@ typedef struct occ {
     int32_t node;
     int k;
     int64_t v[2];
-    uint8_t sink, acc;
+    uint8_t sink, acc;          /* sink: SINK_* (0 none); accounted for */
     const wait_rec *w[2];       /* sink: the waits it timed */
+    const ttdi_clockread *cb;   /* SINK_DEADLINE: the clock's last reading
+                                   before the wait */
+    uint64_t e[2];              /* ... the elapsed time it showed since an
+                                   earlier reading, good and bad, in unit */
+    uint64_t unit, cunit;       /* ... the timeout's unit, the clock's (ns) */
 } occ;
 
 typedef struct tctx {
@@ -105,16 +138,17 @@ static void collect(tctx *c)
         c->no = 0;      /* too many to judge them all: judge none */
 }
 
-/* Is asked (ns) the timeout v in seconds, ms, us or ns? */
-static int asked_is(uint64_t asked, int64_t v)
-{
-    static const uint64_t unit[] = {1000000000ull, 1000000ull, 1000ull, 1ull};
+static const uint64_t units[] = {1000000000ull, 1000000ull, 1000ull, 1ull}; /* s ms us ns */
 
+/* The unit (ns: of s, ms, us or ns) in which asked (ns) is the timeout v;
+ * 0 if in none. */
+static uint64_t asked_is(uint64_t asked, int64_t v)
+{
     if (v <= 0 || asked == UINT64_MAX)
         return 0;
-    for (size_t u = 0; u < sizeof unit / sizeof unit[0]; u++)
-        if ((uint64_t)v <= UINT64_MAX / unit[u] && (uint64_t)v * unit[u] == asked)
-            return 1;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+        if ((uint64_t)v <= UINT64_MAX / units[u] && (uint64_t)v * units[u] == asked)
+            return units[u];
     return 0;
 }
 
@@ -137,15 +171,131 @@ static int woken_early(const tctx *c, int r, uint64_t lo, uint64_t hi, int64_t v
     return n > 0;
 }
 
-/* Occurrence o an argument that timed a wait woken early in both runs? */
+/* Run r's waits inside (lo, hi) timed by v: the first into *first; their
+ * unit (ns) when there is one and each ran to its timeout, else 0. */
+static uint64_t expired(const tctx *c, int r, uint64_t lo, uint64_t hi, int64_t v,
+                        const wait_rec **first)
+{
+    uint64_t unit = 0;
+
+    for (size_t i = 0; i < c->nw[r]; i++) {
+        const wait_rec *w = &c->w[r][i];
+        uint64_t u = w->t > lo && w->t < hi ? asked_is(w->asked, v) : 0;
+        if (!u)
+            continue;
+        if (w->blocked == UINT64_MAX || w->blocked < w->asked)
+            return 0;   /* woken early (or not known): not one deadline */
+        if (!unit)
+            *first = w;
+        unit = u;
+    }
+    return unit;
+}
+
+/* Elapsed time between clock readings a and b of run r in steps of d:
+ * each truncated to d first (form 0: a millisecond clock made from a
+ * nanosecond one, libuv's loop time), or their difference (form 1); 0 and
+ * *ok 0 when the clock went back. */
+static uint64_t elapsed(const ttdi_clockread *a, const ttdi_clockread *b, int r, uint64_t d,
+                        int form, int *ok)
+{
+    *ok = b->v[r] >= a->v[r];
+    if (!*ok)
+        return 0;
+    return form ? (b->v[r] - a->v[r]) / d : b->v[r] / d - a->v[r] / d;
+}
+
+/* Does the clock read in cunit (ns) agree with the trace's own times
+ * between readings a and b in run r: what it showed within half the time
+ * the trace shows, one of its steps and CLOCK_SLACK_NS? (A clock in us
+ * read as one in ns would show a thousandth of it.) */
+static int clock_agrees(const ttdi_clockread *a, const ttdi_clockread *b, int r, uint64_t cunit)
+{
+    if (b->v[r] < a->v[r] || b->t[r] < a->t[r] ||
+        (b->v[r] - a->v[r]) > UINT64_MAX / cunit)
+        return 0;
+    uint64_t shown = (b->v[r] - a->v[r]) * cunit, trace = b->t[r] - a->t[r];
+    uint64_t off = shown > trace ? shown - trace : trace - shown;
+    return off <= trace / 2 + cunit + CLOCK_SLACK_NS;
+}
+
+/* Do readings a and b, in a clock of cunit ns, show elapsed times Eg, Eb
+ * in steps of unit ns (either form) with vg - vb == Eb - Eg? Into o. */
+static int one_deadline(const ttdi_clockread *a, const ttdi_clockread *b, uint64_t cunit,
+                        uint64_t unit, int64_t vg, int64_t vb, occ *o)
+{
+    if (cunit > unit || unit % cunit || !clock_agrees(a, b, 0, cunit) ||
+        !clock_agrees(a, b, 1, cunit))
+        return 0;   /* a clock coarser than the timeout, or not in that unit */
+    for (int form = 0; form < 2; form++) {
+        int okg, okb;
+        uint64_t eg = elapsed(a, b, 0, unit / cunit, form, &okg);
+        uint64_t eb = elapsed(a, b, 1, unit / cunit, form, &okb);
+        if (!okg || !okb || eg == eb || (int64_t)(eb - eg) != vg - vb)
+            continue;
+        o->cb = b;
+        o->e[0] = eg;
+        o->e[1] = eb;
+        o->cunit = cunit;
+        return 1;
+    }
+    return 0;
+}
+
+/* Do vg and vb (the timeout in the good and the bad run, in steps of unit
+ * ns) differ by what the runs' clocks say, the other way round: vg - vb
+ * == Eb - Eg, E the elapsed time, in that unit, between an earlier reading
+ * and the last one before bad key index at (the clock read in ns, us, ms
+ * or s: the unit whose elapsed times agree with the trace's)? Then each
+ * run waited for the time left to one deadline fixed at the earlier
+ * reading. The evidence into o. */
+static int by_clock(const tctx *c, int64_t vg, int64_t vb, uint64_t unit, uint64_t at,
+                    occ *o)
+{
+    const ttdi_replay *rp = c->rp;
+    size_t n = rp->nclk, lo = n > TTDI_CLOCKS ? n - TTDI_CLOCKS : 0, j = n;
+
+    while (j > lo && rp->clk[(j - 1) % TTDI_CLOCKS].idx >= at)
+        j--;
+    if (j-- <= lo)
+        return 0;
+    const ttdi_clockread *b = &rp->clk[j % TTDI_CLOCKS];
+    for (size_t i = lo; i < j; i++)
+        for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+            if (one_deadline(&rp->clk[i % TTDI_CLOCKS], b, units[u], unit, vg, vb, o))
+                return 1;
+    return 0;
+}
+
+/* Did the calls part (a hunk begins) after bad key index lo or good key
+ * index glo? */
+static int parts_after(const ttdi_replay *rp, uint64_t lo, uint64_t glo)
+{
+    for (size_t i = 0; i < rp->nh; i++)
+        if (rp->h[i].b0 >= lo || rp->h[i].a0 >= glo)
+            return 1;
+    return 0;
+}
+
+/* Occurrence o an argument that timed a wait woken early in both runs
+ * (SINK_EARLY), or waits that ran to their timeouts in both, the values
+ * differing by the runs' clocks (one deadline), and no call parts from
+ * there on (SINK_DEADLINE)? 0 if neither. */
 static int sink(tctx *c, occ *o)
 {
     const ttdi_xcall *x = &c->rp->c[o->node];
 
     if (o->k < 0 || !x->returned)
         return 0;
-    return woken_early(c, 0, x->gtime_ns, x->gexit_ns, o->v[0], &o->w[0]) &&
-           woken_early(c, 1, x->time_ns, x->exit_ns, o->v[1], &o->w[1]);
+    if (woken_early(c, 0, x->gtime_ns, x->gexit_ns, o->v[0], &o->w[0]) &&
+        woken_early(c, 1, x->time_ns, x->exit_ns, o->v[1], &o->w[1]))
+        return SINK_EARLY;
+    uint64_t ug = expired(c, 0, x->gtime_ns, x->gexit_ns, o->v[0], &o->w[0]);
+    uint64_t ub = expired(c, 1, x->time_ns, x->exit_ns, o->v[1], &o->w[1]);
+    if (!ug || ug != ub || parts_after(c->rp, x->enter[1], x->enter[0]))
+        return 0;
+    o->unit = ub;
+    return by_clock(c, o->v[0], o->v[1], ub, x->enter[1], o) ? SINK_DEADLINE : 0;
 }
 
 static int same(const occ *a, const occ *b)
@@ -193,7 +343,7 @@ static int passed_to(const tctx *c, const occ *o, const occ *p)
 static void account(tctx *c)
 {
     for (size_t i = 0; i < c->no; i++)
-        c->o[i].acc = c->o[i].sink = (uint8_t)sink(c, &c->o[i]);
+        c->o[i].acc = (c->o[i].sink = (uint8_t)sink(c, &c->o[i])) != 0;
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < c->no; i++)
@@ -232,6 +382,36 @@ static void evidence(tctx *c, const occ *first, const occ *s)
              (double)s->w[0]->blocked / 1e6, (double)s->w[0]->asked / 1e6);
 }
 
+static const char *unit_name(uint64_t u)
+{
+    return u == 1 ? "ns" : u == 1000 ? "us" : u == 1000000 ? "ms" : "s";
+}
+
+/* The evidence of the first value hidden as the time left to a deadline,
+ * with its sink s. */
+static void dl_evidence(tctx *c, const occ *first, const occ *s)
+{
+    const ttdi_xcall *y = &c->rp->c[s->node];
+    const ttf_param *p = &y->sig->params[s->k];
+    const char *clk = ttdi_norm_func_at(c->rp->norm[1], s->cb->addr, 0, s->cb->time_ns);
+    char from[160];
+    int named = p->name && p->name[0];
+
+    snprintf(from, sizeof from, "`%s` %s %lld in the bad run, %lld in the good run",
+             name_of(c, first->node), first->k < 0 ? "returned" : "was called with",
+             (long long)first->v[1], (long long)first->v[0]);
+    snprintf(c->rp->dl_text, sizeof c->rp->dl_text,
+             "%s, used only as the timeout of an I/O wait in `%s` (argument %d%s%s) that ran "
+             "to it in both runs (%.3f ms of %.3f in the bad run, %.3f ms of %.3f in the good "
+             "run); the clock `%s` (read in %s) moved on %llu %s between two readings before "
+             "it in the bad run, %llu in the good run: the time left to one deadline",
+             from, name_of(c, s->node), s->k + 1, named ? ", " : "", named ? p->name : "",
+             (double)s->w[1]->blocked / 1e6, (double)s->w[1]->asked / 1e6,
+             (double)s->w[0]->blocked / 1e6, (double)s->w[0]->asked / 1e6, clk ? clk : "?",
+             unit_name(s->cunit), (unsigned long long)s->e[1], unit_name(s->unit),
+             (unsigned long long)s->e[0]);
+}
+
 /* The bad key index where o's value was seen. */
 static uint64_t seen_at(const tctx *c, const occ *o)
 {
@@ -258,19 +438,25 @@ static void hide(tctx *c)
         }
         if (!all || !s)
             continue;
-        if (!c->rp->tmo_text[0])
+        int dl = s->sink == SINK_DEADLINE, why = dl ? TTDI_NOISE_DEADLINE : TTDI_NOISE_TIMEOUT;
+        if (dl && !c->rp->dl_text[0])
+            dl_evidence(c, first, s);
+        else if (!dl && !c->rp->tmo_text[0])
             evidence(c, first, s);
         for (size_t j = i; j < c->no; j++) {
             if (!same(&c->o[i], &c->o[j]))
                 continue;
             ttdi_xcall *x = &c->rp->c[c->o[j].node];
-            c->rp->timeouts++;
+            if (dl)
+                c->rp->deadlines++;
+            else
+                c->rp->timeouts++;
             if (c->o[j].k < 0) {
-                x->retnoise = TTDI_NOISE_TIMEOUT;
+                x->retnoise = (uint8_t)why;
                 continue;
             }
             if (!x->argnoisy)
-                x->argwhy = TTDI_NOISE_TIMEOUT;
+                x->argwhy = (uint8_t)why;
             x->argdiff &= (uint16_t)~(1u << c->o[j].k);
             x->argnoisy |= (uint16_t)(1u << c->o[j].k);
         }

@@ -105,9 +105,13 @@ extern "C" {
  * clock_pair, enum ttd_clock (two threads' first divergences whose
  * times overlap: which came first is not known from the clock);
  * ttd_place inlined (a changed function's change named by the inlined
- * callee whose source changed). */
+ * callee whose source changed).
+ * 1.23: ttd_result values_deadline, deadline_evidence (a value that was
+ * only the time left to one deadline, by the clock); a verdict cause of
+ * kind "order" also from diff/moved.c (another thread's calls moved
+ * against the split's timeline). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 22
+#define TTD_VERSION_MINOR 23
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -1225,6 +1229,15 @@ typedef struct ttd_result {
                                    decided nothing (not in values_ignored)
                                    (1.10) */
     const char *timeout_evidence; /* the first one's evidence, NULL if none */
+    uint64_t values_deadline;   /* differing values whose every use ends as
+                                   the timeout of I/O waits that ran to it
+                                   in both runs, the values differing by
+                                   what each run's own clock readings before
+                                   the wait say (timeout = deadline - now,
+                                   in the timeout's unit), no call parting
+                                   from the wait on: the time left to one
+                                   deadline (not in values_ignored) */
+    const char *deadline_evidence; /* the first one's evidence, NULL if none */
     uint64_t values_swapped;    /* differing values of two calls of one
                                    function by one caller that ran in the
                                    other order (each one's good values the

@@ -1575,6 +1575,13 @@ static void hidden(vctx *c)
                  r->values_timeout > 1 ? " (and the calls that passed it on)" : "");
         hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only a timeout that never expired", ev);
     }
+    if (r->values_deadline && r->deadline_evidence) {
+        char dl[832];
+        snprintf(dl, sizeof dl, "%s%s", r->deadline_evidence,
+                 r->values_deadline > 1 ? " (and the calls that passed it on)" : "");
+        hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only the time left to one "
+             "deadline, by the clock", dl);
+    }
     if (r->values_swapped && r->swap_evidence)
         hide(c, &l, TTD_HIDDEN_TIMING, -1, NULL, "the same calls ran in the other order, "
              "after a difference hidden as timing", r->swap_evidence);

@@ -126,9 +126,11 @@ extern "C" {
  * ttf_writer_opts lazy with values; ttf_write_exit_value_sparse.
  * 2.29.0: lazy chain chunks (format 1.9, TTF_REQ_CHAIN, FORMAT.md 4.7: an
  * ENTER right after an untimed ENTER is untimed too); ttf_writer_opts
- * chain. */
+ * chain.
+ * 2.30.0: ttf_iter_times (the exact time of the event given last, after
+ * ttf_iter_skip_times: its chunk read again). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 29
+#define TTF_VERSION_MINOR 30
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)

@@ -2113,6 +2113,78 @@ static void test_timeout_never_expired(void **state)
 #undef RUN
 }
 
+/* A timer loop's remaining time (xt_get: 7 ns in one run, 6 in the other)
+ * passed down as the timeout of an I/O wait that ran to it in both runs
+ * (asked 7 and 6 ns, blocked 10): the clock xt_time_now (a clock by its
+ * name; its readings differ between the runs) moved on 3 ns between two
+ * readings before it in the good run and 4 in the bad one, so each run
+ * waited for the time left to one deadline: hidden, the runs do not
+ * diverge, and the reports say why in all three formats. Not hidden: the
+ * same values when the clock moved on alike in both runs (3 and 3), a
+ * wait woken early in one run (16 ns asked), the calls parting after the
+ * wait, the value also given to a call that does not wait on it, a clock
+ * whose readings do not agree with the trace's times in any unit (1 ms
+ * apart by the clock, 20 ns by the trace), a clock that moved on 2 ns
+ * more in the bad run while the timeout is 1 ns shorter. */
+static void test_deadline_by_clock(void **state)
+{
+    (void)state;
+    ttd_diff *d;
+#define RUN(c0, c1, v, ...) {E(xt_main, 1), E(xt_time_now, 0), X(xt_time_now, c0), \
+                             E(xt_time_now, 0), X(xt_time_now, c1), E(xt_get, 0), X(xt_get, v), \
+                             __VA_ARGS__, X(xt_main, 0), {0}}
+#define WAIT(v) E(xt_use, v), SLEEPS(v), X(xt_use, 0)
+    const struct op g[] = RUN(2000000000, 2000000003, 7, WAIT(7));
+    const struct op b[] = RUN(5000000000, 5000000004, 6, WAIT(6));
+    d = diff(g, b);
+    const ttd_result *r = ttd_get_result(d);
+    assert_int_equal(r->diverged, 0);
+    assert_null(r->value_first);
+    assert_int_equal(r->values_deadline, 2);
+    assert_int_equal(r->values_timeout, 0);
+    assert_non_null(strstr(r->deadline_evidence, "`xt_get` returned 6 in the bad run, 7 in the "
+                           "good run, used only as the timeout of an I/O wait in `xt_use`"));
+    assert_non_null(strstr(r->deadline_evidence, "the clock `xt_time_now` (read in ns) moved on "
+                           "4 ns between two readings before it in the bad run, 3 in the good "
+                           "run"));
+    char *t = tu_report(d, ttr_text, NULL, NULL), *j = tu_report(d, ttr_json, NULL, NULL);
+    char *html = tu_report(d, ttr_html, NULL, NULL);
+    assert_non_null(strstr(t, "the value was only the time left to one deadline, by the clock: "
+                              "`xt_get`"));
+    assert_non_null(strstr(j, "\"not counted as a divergence because the value was only the "
+                              "time left to one deadline, by the clock\""));
+    assert_non_null(strstr(html, "the time left to one deadline, by the clock"));
+    free(t);
+    free(j);
+    free(html);
+    ttd_free(d);
+    /* must not be hidden */
+    const struct op b1[] = RUN(5000000000, 5000000003, 6, WAIT(6));    /* the clock alike */
+    const struct op g2[] = RUN(2000000000, 2000000012, 7, WAIT(7));
+    const struct op b2[] = RUN(5000000000, 5000000003, 16, WAIT(16));  /* woken early */
+    const struct op g3[] = RUN(2000000000, 2000000003, 7, WAIT(7), E(xt_ok, 0), X(xt_ok, 0));
+    const struct op b3[] = RUN(5000000000, 5000000004, 6, WAIT(6), E(xt_fail, 0),
+                               X(xt_fail, 0));                          /* the calls part */
+    const struct op g4[] = RUN(2000000000, 2000000003, 7, WAIT(7), E(xt_f1, 7), X(xt_f1, 0));
+    const struct op b4[] = RUN(5000000000, 5000000004, 6, WAIT(6), E(xt_f1, 6),
+                               X(xt_f1, 0));                            /* used otherwise */
+    const struct op g5[] = RUN(2000000000, 2001000003, 7, WAIT(7));
+    const struct op b5[] = RUN(5000000000, 5001000004, 6, WAIT(6));    /* not the trace's time */
+    const struct op b6[] = RUN(5000000000, 5000000005, 6, WAIT(6));    /* 2 more, not 1 */
+    const struct op *const must[][2] = {{g, b1}, {g2, b2}, {g3, b3}, {g4, b4}, {g5, b5},
+                                        {g, b6}};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+        d = diff(must[i][0], must[i][1]);
+        r = ttd_get_result(d);
+        if (r->diverged != 1 || r->values_deadline != 0)
+            fail_msg("case %zu: diverged %d, values_deadline %llu", i + 1, r->diverged,
+                     (unsigned long long)r->values_deadline);
+        ttd_free(d);
+    }
+#undef WAIT
+#undef RUN
+}
+
 /* Two calls of one function by one caller, the same two calls (each one's
  * good argument is the other's bad one) in the other order, with a wait
  * loop (hidden as timing: a second thread exists, two condition waits)
@@ -2344,6 +2416,7 @@ int main(void)
         cmocka_unit_test(test_inlined_not_when_calls_differ),
         cmocka_unit_test(test_value_follows_progress),
         cmocka_unit_test(test_timeout_never_expired),
+        cmocka_unit_test(test_deadline_by_clock),
         cmocka_unit_test(test_swap_after_timing),
         cmocka_unit_test(test_prefix_replay),
         cmocka_unit_test(test_range_check_end),
