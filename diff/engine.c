@@ -689,12 +689,7 @@ static int prepare(ttd_diff *d, ttf_error *err)
     ttd_unpaired *up = NULL;
     rc = ttdi_make_pairs(d->r, d->o.thread, d->re[0], &d->arena, &d->s, &up, &d->x.nunpaired);
     d->x.unpaired = up;
-    if (rc >= 0)
-        rc = ttdi_pools_find(&d->al);
-    /* a pool's workers paired by their work items: tree mode, as pools */
-    if (rc >= 0 && !d->o.flat && !d->o.first_only)
-        rc = ttdi_pools_pair(&d->al);
-    return rc < 0 ? rc : 0;
+    return rc < 0 ? rc : ttdi_pools_find(&d->al);
 }
 
 /* The unpaired threads again, each pool's extra worker (grew.c) marked. */

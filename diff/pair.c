@@ -94,7 +94,7 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
     return rc < 0 ? rc : 0;
 }
 
-double ttdi_pair_similarity(const ttdi_tinfo *g, const ttdi_tinfo *b)
+static double similarity(const ttdi_tinfo *g, const ttdi_tinfo *b)
 {
     double dot = 0;
     uint64_t lo = g->events < b->events ? g->events : b->events;
@@ -238,7 +238,7 @@ static int greedy(ttdi_pairing *p, int round, cand *c, size_t n)
         int rc = sketch(p->gn, &p->g[c[k].g]);
         if (rc < 0 || (rc = sketch(p->bn, &p->b[c[k].b])) < 0)
             return rc;
-        c[k].score = ttdi_pair_similarity(&p->g[c[k].g], &p->b[c[k].b]);
+        c[k].score = similarity(&p->g[c[k].g], &p->b[c[k].b]);
     }
     qsort(c, n, sizeof *c, cand_cmp);
     for (size_t k = 0; k < n; k++) {
@@ -269,7 +269,7 @@ static uint64_t print_of(const ttdi_tinfo *t)
 static void join_alike(ttdi_tinfo *g, ttdi_tinfo *b, int round, int alike)
 {
     join(g, b, TTD_PAIR_CONTENT, round);
-    g->score = b->score = ttdi_pair_similarity(g, b);
+    g->score = b->score = similarity(g, b);
     g->second = b->second = alike ? g->score : -1;
 }
 

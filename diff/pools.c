@@ -65,7 +65,7 @@
 #include "state.h"
 #include "tree.h"
 
-#define LOOP_DEPTH TTDI_LOOP_DEPTH /* levels searched for a worker loop */
+#define LOOP_DEPTH 64       /* levels searched for a worker loop */
 #define WRAP_MAX 3          /* calls of a caller that wraps a loop, at most */
 #define POOL_ITEMS_MAX (1u << 20) /* items that differ per thread, at most */
 #define VITEMS_MAX (1u << 16) /* items per level kept to match by values */
@@ -305,51 +305,6 @@ static int sub_items(const ttdi_tree *t, size_t nd, ttdi_level *lv)
     return rc;
 }
 
-/* One step down from node nd (at key index r) towards the worker loop
- * (find_loop's rule): 1 with *nd, *r the call to go into, 0 when the loop
- * is the children of nd. */
-static int loop_step(const ttdi_tree *t, size_t *nd, uint64_t *r)
-{
-    kids k, kk;
-
-    scan_kids(t, *nd, *r, &k);
-    if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
-        return 0;
-    scan_kids(t, k.big, k.bigraw, &kk);
-    if (k.n > WRAP_MAX || (!kk.n && k.n > 1))
-        return 0;
-    *nd = k.big;
-    *r = k.bigraw;
-    return 1;
-}
-
-size_t ttdi_pool_way(const ttdi_tree *t, size_t *nd, uint64_t *r, uint64_t *key)
-{
-    size_t n = 0;
-
-    nd[0] = 0;
-    r[0] = 0;
-    do {
-        key[n] = nd[n] ? ttdi_tree_node(t, nd[n])->key : 0;
-        nd[n + 1] = nd[n];
-        r[n + 1] = r[n];
-        n++;
-    } while (n < TTDI_LOOP_DEPTH && loop_step(t, &nd[n], &r[n]));
-    return n;
-}
-
-int ttdi_pool_children(const ttdi_tree *t, size_t nd, uint64_t r, ttdi_item **out, size_t *n)
-{
-    ivec iv = {NULL, 0, 0};
-    size_t total = 0;
-    uint64_t lr[2];
-    int rc = children(t, nd, r, 1, 0, NULL, &iv, &total, lr);
-
-    *out = iv.v;
-    *n = iv.n;
-    return rc;
-}
-
 /* The way down t to its worker loop, level by level into lv[0..*n): from
  * the top, go down into the biggest call of a caller that made at most
  * WRAP_MAX (a loop wrapped in setup and teardown), if it made calls
@@ -367,6 +322,7 @@ static int find_loop(const ttdi_tree *t, int keep, int values, const ttdi_xhunk 
 {
     size_t nd = 0;
     uint64_t r = 0;
+    kids k, kk;
 
     *n = 0;
     for (int depth = 0; depth < LOOP_DEPTH; depth++) {
@@ -374,8 +330,14 @@ static int find_loop(const ttdi_tree *t, int keep, int values, const ttdi_xhunk 
         if (level_of(t, nd, r, keep, &rg, &lv[(*n)++]) < 0 ||
             (values && value_items(t, nd, r, &lv[*n - 1]) < 0))
             return TT_ENOMEM;
-        if (!loop_step(t, &nd, &r))
+        scan_kids(t, nd, r, &k);
+        if (!k.n || !(ttdi_node_flags(ttdi_tree_node(t, k.big)) & TTDI_NODE_CALL))
             break;
+        scan_kids(t, k.big, k.bigraw, &kk);
+        if (k.n > WRAP_MAX || (!kk.n && k.n > 1))
+            break;
+        nd = k.big;
+        r = k.bigraw;
     }
     if (!keep)
         return 0;

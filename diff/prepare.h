@@ -242,10 +242,6 @@ int ttdi_pair_threads(ttdi_pairing *p);
 #define TTDI_PAIR_MARGIN 0.05
 #define TTDI_PAIR_ALIKE 0.98
 
-/* The content score of threads g and b, both sketched (pair.c): 0.8 x the
- * cosine of their sketches + 0.2 x the ratio of their event counts. */
-double ttdi_pair_similarity(const ttdi_tinfo *g, const ttdi_tinfo *b);
-
 /* 1 if a content pair with this score and runner-up is uncertain. */
 int ttdi_pair_uncertain(double score, double second);
 

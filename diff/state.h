@@ -207,24 +207,6 @@ int ttdi_make_pairs(const ttdi_run_state *r, const char *pattern, const ttd_rege
  * threads share a start function and a name but for its digits, two or
  * more of them. Sets ipair.pool. 0 or TT_ENOMEM. */
 int ttdi_pools_find(ttdi_aligner *al);
-/* Levels searched down a pool thread's tree for its worker loop. */
-#define TTDI_LOOP_DEPTH 64
-/* The way down tree t to its worker loop, by the rule ttdi_pool_items
- * follows: each level's node, key index and ENTER key (0 at the top) into
- * nd[], r[], key[] (room for TTDI_LOOP_DEPTH + 1 each); the levels. */
-size_t ttdi_pool_way(const struct ttdi_tree *t, size_t *nd, uint64_t *r, uint64_t *key);
-/* The children of node nd (at key index r) of t as items (hash, range,
- * key) into *out (malloc'd, caller frees), their count into *n. 0 or
- * TT_ENOMEM. */
-int ttdi_pool_children(const struct ttdi_tree *t, size_t nd, uint64_t r, ttdi_item **out,
-                       size_t *n);
-/* Before the alignment: the content pairs of each pool whose pairs do
- * not all look alike paired again by the work items they did, when that
- * pairs more of them (poolpair.c; sets ipair.t[1] and both runs'
- * tinfo partners). 0 or a TT_E* code. */
-int ttdi_pools_pair(ttdi_aligner *al);
-/* Pools whose pairs ttdi_pools_pair changed (tests). */
-extern uint64_t ttdi_pools_repaired;
 /* Tree mode, pool pair p with both trees in tr[0..2) and their hunks
  * x[0..nx): find each side's worker loop and count its items; when the
  * trees differ, keep those the hunks touch; with values (call values

@@ -1185,116 +1185,6 @@ static void pool_values_are_identity(void **state)
     expect_job(many, many_later, "7", 2);
 }
 
-/* ---- pool workers paired by their work (poolpair.c) ------------------------------ */
-
-/* A run of main and two workers, all three scripts given; the workers
- * share one name (a tie: paired by content). */
-static void pair_run(char *path, size_t len, const char *main_s, const char *w1,
-                     const char *w2)
-{
-    static const char *const names[] = {"main", "worker", "worker"};
-    dt t;
-
-    assert_int_equal(dt_open(&t, next_path(path, len), 0, names, 3), 0);
-    assert_int_equal(dt_run(&t, 0, main_s), 0);
-    assert_int_equal(dt_run(&t, 1, w1), 0);
-    assert_int_equal(dt_run(&t, 2, w2), 0);
-    assert_int_equal(dt_close(&t, 0), 0);
-}
-
-/* The good run posts one job (parse), worker 2 does it at 200 us,
- * worker 1 stays idle; the bad run's main goes another way at 500 us
- * (fail) and posts a second job of the same calls, which bad worker 2
- * does at 600 us, while bad worker 1 did the first, at 200 us, and
- * waited once more (timing). Bad worker 2 sketches exactly as good
- * worker 2 (the same calls, counted), so pairing by sketch pairs them
- * and leaves the worker that did the first job with the idle one; that
- * pair comes first, its job takes the pool's one extra job of that kind
- * and became a hunk at 200 us, the first divergence, before the split
- * that caused the second job. Paired by their items (the first job of
- * each run with each other), the extra job is bad worker 2's, at 600 us,
- * and the first divergence is main's. */
-static const char *const PP_GMAIN = "main{ log{} @500000 helper{} }";
-static const char *const PP_BMAIN = "main{ log{} @500000 fail{} helper{} }";
-static const char *const PP_G1 = "work{ check{} wait{ @900000 } check{} check{} }";
-static const char *const PP_G2 =
-    "work{ check{} @200000 parse{lex{}} check{} wait{ @900000 } check{} }";
-static const char *const PP_B1 = "work{ check{} @200000 parse{lex{}} check{} wait{ @300000 } "
-                                 "check{} wait{ @900000 } check{} }";
-static const char *const PP_B2 = "work{ check{} wait{ @600000 } parse{lex{}} check{} check{} }";
-
-static void pool_paired_by_items(void **state)
-{
-    (void)state;
-    char pg[256], pb[256];
-    ttd_diff *d;
-
-    pair_run(pg, sizeof pg, PP_GMAIN, PP_G1, PP_G2);
-    pair_run(pb, sizeof pb, PP_BMAIN, PP_B1, PP_B2);
-    uint64_t before = ttdi_pools_repaired;
-    const ttd_result *r = diff(pg, pb, &d);
-    assert_int_equal(r->npools, 1);
-    assert_int_equal(r->diverged, 1);
-    assert_non_null(r->first);
-    assert_int_equal(r->first->pair, 0);            /* main's split first */
-    for (size_t i = 1; i < r->npairs; i++) {        /* job with job */
-        const ttd_pair *p = &r->pairs[i];
-        assert_int_equal(p->bad.index, p->good.index == 1 ? 2 : 1);
-    }
-    /* the extra job is a hunk of bad worker 2, after main's split */
-    int extra = 0;
-    for (size_t i = 0; i < r->nhunks; i++)
-        if (r->pairs[r->hunks[i].pair].bad.index == 2 && !r->hunks[i].timing)
-            extra++;
-    assert_int_equal(extra, 1);
-    assert_int_equal(ttdi_pools_repaired, before + 1);
-    ttd_free(d);
-    /* --flat keeps the pairing by sketch */
-    ttd_options o;
-    ttd_options_init(&o);
-    o.flat = 1;
-    ttf_error err;
-    assert_int_equal(ttd_diff_files(pg, pb, &o, &d, &err), 0);
-    r = ttd_get_result(d);
-    assert_int_equal(r->pairs[1].bad.index, 1);
-    ttd_free(d);
-}
-
-/* Guards: workers that swapped jobs (the pools' multisets of items are
- * the same) and a pool whose pairs already share the most keep their
- * pairs; so do identical runs. */
-static void pool_pairs_kept(void **state)
-{
-    (void)state;
-    char pg[256], pb[256];
-    ttd_diff *d;
-    uint64_t before = ttdi_pools_repaired;
-
-    /* swapped: good 1 does A and B, 2 does C; bad 1 does C, 2 A and B */
-    pair_run(pg, sizeof pg, "main{ }",
-             "work{ check{} parse{lex{}} check{} log{lex{}lex{}} check{} }",
-             "work{ check{} helper{} check{} wait{} check{} }");
-    pair_run(pb, sizeof pb, "main{ }",
-             "work{ check{} helper{} check{} wait{} check{} }",
-             "work{ check{} parse{lex{}} check{} log{lex{}lex{}} check{} }");
-    const ttd_result *r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 0);
-    assert_int_equal(r->pairs[1].bad.index, 2);
-    ttd_free(d);
-    /* the error job stays with the worker that did the same others */
-    pair_run(pb, sizeof pb, "main{ }",
-             "work{ check{} helper{} check{} wait{} check{} }",
-             "work{ check{} parse{lex{}fail{}} check{} log{lex{}lex{}} check{} }");
-    r = diff(pg, pb, &d);
-    assert_int_equal(r->diverged, 1);
-    assert_int_equal(r->pairs[1].bad.index, 2);
-    ttd_free(d);
-    r = diff(pg, pg, &d);
-    assert_int_equal(r->diverged, 0);
-    ttd_free(d);
-    assert_int_equal(ttdi_pools_repaired, before);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1322,8 +1212,6 @@ int main(void)
         cmocka_unit_test(timing_prefix_is_lean),
         cmocka_unit_test(pool_grew_is_timing),
         cmocka_unit_test(pool_values_are_identity),
-        cmocka_unit_test(pool_paired_by_items),
-        cmocka_unit_test(pool_pairs_kept),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
