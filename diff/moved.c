@@ -124,7 +124,8 @@ typedef struct mctx {
     size_t ng[2];
     ttdi_mv_call calls[MV_CALLS];
     uint64_t addr[MV_CALLS];
-    size_t ncalls;
+    uint32_t open[MV_CALLS];        /* the calls not returned yet */
+    size_t ncalls, nopen;
     int oom;
 } mctx;
 
@@ -271,6 +272,22 @@ static int side_of(mctx *c, int k, uint32_t th, ttdi_mv_side *s, int after)
     return rc < 0 ? rc : m <= MV_READ;
 }
 
+/* The open calls of depth a or more returned at ns: closed, and no
+ * longer scanned (an EXIT looks at the open calls, not at every call). */
+static void close_calls(mctx *c, size_t a, uint64_t ns)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; i < c->nopen; i++) {
+        ttdi_mv_call *cl = &c->calls[c->open[i]];
+        if (cl->depth >= a)
+            cl->exit_ns = ns;
+        else
+            c->open[k++] = c->open[i];
+    }
+    c->nopen = k;
+}
+
 /* T's calls in run x's window (its kept events [s->n_a, s->n_split))
  * into c->calls: each one's depth, entry and return (UINT64_MAX: open at
  * the split), and (bad run) whether it writes what S's frames read. 1, 0
@@ -283,7 +300,7 @@ static int block_of(mctx *c, int x, uint32_t th, const ttdi_mv_side *s)
 
     if (rc < 0)
         return rc;
-    c->ncalls = 0;
+    c->ncalls = c->nopen = 0;
     while ((rc = ttdi_walk_next(&w)) > 0 && !(w.kept && w.idx >= s->n_split)) {
         if (++m > MV_READ || c->ncalls == MV_CALLS)
             break;
@@ -295,12 +312,10 @@ static int block_of(mctx *c, int x, uint32_t th, const ttdi_mv_side *s)
             const char *nm = ttdi_norm_func_at(&c->in->r[x].norm, w.ev.addr, w.ev.site,
                                                w.ev.time_ns);
             *k = (ttdi_mv_call){nm ? nm : "?", d, w.ev.time_ns, UINT64_MAX, 0};
+            c->open[c->nopen++] = (uint32_t)c->ncalls;
             c->addr[c->ncalls++] = w.ev.addr;
         } else if (w.ev.kind == TTF_EV_EXIT) {
-            size_t a = ttdi_walk_depth_after(&w);
-            for (size_t i = 0; i < c->ncalls; i++)  /* closed now: depth >= a */
-                if (c->calls[i].exit_ns == UINT64_MAX && c->calls[i].depth >= a)
-                    c->calls[i].exit_ns = w.ev.time_ns;
+            close_calls(c, ttdi_walk_depth_after(&w), w.ev.time_ns);
         }
     }
     ttdi_walk_close(&w);
