@@ -419,4 +419,48 @@ typedef struct ttdi_moved {
  * marks before A and the split in each run, bounded. */
 int ttdi_moved_find(const ttdi_in *in, const ttd_result *r, ttdi_moved *out);
 
+/* A wait that returned before the work it waits for was done
+ * (earlywait.c): the split's thread S's last wait before the split
+ * returned in function J while another thread T, a party to that wait,
+ * was inside a call C that the good run had finished before its J. */
+#define TTDI_EW_PARTIES 8
+typedef struct ttdi_ew_pick {
+    const ttd_xev *wake;        /* bad run: S's last wake-up (WOKE, SEM_TAKEN) */
+    const ttd_xev *waker;       /* ... the signal or post before it on its
+                                   object by another thread, NULL */
+    const ttd_xev *good_begin;  /* good run: the first of S's last operations,
+                                   all in J */
+    const char *function;       /* J */
+    uint32_t party[TTDI_EW_PARTIES]; /* bad run: other threads that operated
+                                   on an object of S's last operations in J */
+    size_t nparty;
+} ttdi_ew_pick;
+/* From the thread order's windows alone (s: S's thread index per run): 1
+ * and *out filled when S's last wait in the bad run returned in J with
+ * nothing of S's after it but in J, S's last operations in the good run
+ * were in J too, and another thread took part; else 0. */
+int ttdi_early_wait_pick(const ttd_interleave *iv, const uint32_t s[2], ttdi_ew_pick *out);
+typedef struct ttdi_early_wait {
+    int found;
+    const char *function;       /* named: J, or the signaller's function */
+    const char *thread;         /* its thread (bad run's name) */
+    int64_t pair;               /* its pair */
+    int signaller;              /* 1: T signalled from inside C: it is named */
+    const char *waiter;         /* J */
+    const char *wait_thread;    /* S */
+    const char *object;         /* what S waited on ("cond#2") */
+    uint64_t woke_ns;           /* bad run: S's wake-up */
+    uint64_t good_begin_ns;     /* good run: S's J began (its first operation) */
+    const char *work;           /* C */
+    const char *work_thread;    /* T */
+    uint64_t work_ns;           /* bad run: C entered */
+    const char *waker_func;     /* the signal or post that woke S, NULL */
+    const char *waker_thread;
+    uint64_t waker_ns;
+} ttdi_early_wait;
+/* 1 and *out filled when it holds, 0 if not, or a TT_E* code. Run walks
+ * of the parties in the bad run from the mark before S's wake-up, and of
+ * every other thread in the good run from before J, to the split. */
+int ttdi_early_wait_find(const ttdi_in *in, const ttd_result *r, ttdi_early_wait *out);
+
 #endif

@@ -1087,6 +1087,46 @@ static const ttd_place *cause_wakewin(vctx *c, const ttdi_wakewin *w)
     return p;
 }
 
+/* The cause from a wait that returned before the work it waits for was
+ * done (ttdi_early_wait_find): the waiter's function, or the signaller's
+ * when it signalled from inside the work; kind order. */
+static const ttd_place *cause_early(vctx *c, const ttdi_early_wait *e)
+{
+    ttd_place *p = place(c);
+    char buf[1024];
+
+    if (!p)
+        return NULL;
+    p->kind = TTD_COF_ORDER;
+    p->function = e->function;
+    p->pair = e->pair;
+    p->thread = e->pair >= 0 ? thread_name(c, (size_t)e->pair) : e->thread;
+    if (e->signaller)
+        snprintf(buf, sizeof buf, "`%s` (thread %s) signalled %s at %.3f ms in the bad run "
+                 "while still inside `%s`, and `%s` (thread %s) returned from its wait on it: "
+                 "the work was not done; in the good run every `%s` had returned before "
+                 "`%s` began", e->function, e->thread, e->object, (double)e->waker_ns / 1e6,
+                 e->work, e->waiter, e->wait_thread, e->work, e->waiter);
+    else
+        snprintf(buf, sizeof buf, "`%s` (thread %s) returned from its wait on %s at %.3f ms in "
+                 "the bad run while thread %s was still inside `%s`; in the good run every "
+                 "`%s` had returned before `%s` began: the wait ends before the work it waits "
+                 "for", e->waiter, e->wait_thread, e->object, (double)e->woke_ns / 1e6,
+                 e->work_thread, e->work, e->work, e->waiter);
+    p->text = astr(c, buf);
+    snprintf(buf, sizeof buf, "in the bad run thread %s entered `%s` at %.3f ms and was still "
+             "inside it where the calls part; in the good run no thread was inside `%s` from "
+             "`%s`'s start at %.3f ms to the split", e->work_thread, e->work,
+             (double)e->work_ns / 1e6, e->work, e->waiter, (double)e->good_begin_ns / 1e6);
+    add_evidence(c, astr(c, buf));
+    if (e->waker_func && !e->signaller) {
+        snprintf(buf, sizeof buf, "thread %s signalled %s from `%s` at %.3f ms, outside `%s`",
+                 e->waker_thread, e->object, e->waker_func, (double)e->waker_ns / 1e6, e->work);
+        add_evidence(c, astr(c, buf));
+    }
+    return p;
+}
+
 /* The cause from another thread's block of calls that moved against the
  * split's thread (ttdi_moved_find): its call named, kind order. */
 static const ttd_place *cause_moved(vctx *c, const ttdi_moved *m)
@@ -1226,6 +1266,12 @@ static const ttd_place *cause_runs(vctx *c)
     /* or another thread made the same calls in both runs, but between the
      * split frame's earlier call and the split in one run only (moved.c):
      * the split read what that block left, or had not left yet */
+    /* or the split's thread's last wait returned while another thread,
+     * a party to it, was inside a call the good run had finished before
+     * that wait began (earlywait.c): it read what was not done yet */
+    ttdi_early_wait ew;
+    if (bare && c->in && ttdi_early_wait_find(c->in, r, &ew) == 1)
+        return cause_early(c, &ew);
     ttdi_moved mv;
     if (bare && c->in && ttdi_moved_find(c->in, r, &mv) == 1)
         return cause_moved(c, &mv);
