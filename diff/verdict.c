@@ -1224,6 +1224,13 @@ static const ttd_place *cause_runs(vctx *c)
     int bare = d && d->nsuspects && bare_split(r, d);
     if ((bare || g) && ttdi_lost_wakeup_find(r, bare ? NULL : g, &oc))
         return cause_lost(c, &oc, bare ? NULL : g);
+    /* or its last wait returned while another thread, a party to it,
+     * was inside a call the good run had finished before that wait
+     * began (earlywait.c): it read what was not done yet (before the
+     * swap rule: a wait explains the swap of the lock around it) */
+    ttdi_early_wait ew;
+    if (bare && c->in && ttdi_early_wait_find(c->in, r, &ew) == 1)
+        return cause_early(c, &ew);
     if (bare && ttdi_order_cause_find(r, &oc))
         return cause_order_or_atomic(c, &oc, NULL);
     /* or a getter's value under that object is all the chain has */
@@ -1266,12 +1273,6 @@ static const ttd_place *cause_runs(vctx *c)
     /* or another thread made the same calls in both runs, but between the
      * split frame's earlier call and the split in one run only (moved.c):
      * the split read what that block left, or had not left yet */
-    /* or the split's thread's last wait returned while another thread,
-     * a party to it, was inside a call the good run had finished before
-     * that wait began (earlywait.c): it read what was not done yet */
-    ttdi_early_wait ew;
-    if (bare && c->in && ttdi_early_wait_find(c->in, r, &ew) == 1)
-        return cause_early(c, &ew);
     ttdi_moved mv;
     if (bare && c->in && ttdi_moved_find(c->in, r, &mv) == 1)
         return cause_moved(c, &mv);
