@@ -1,0 +1,146 @@
+/*
+ * test_earlywait.c - a wait that returned before the work it waits for
+ * was done (diff/earlywait.c, issue 33): the pick (ttdi_early_wait_pick)
+ * on hand-made thread-order windows. Fires: the split's thread S's last
+ * wait in the bad run returned in J (a condition's wake-up, or a
+ * semaphore taken) with only J's operations after it, its last
+ * operations in the good run were in J too, and a worker operated on J's
+ * objects (the party, and the signal or post that woke S). Must not: a
+ * wait that S began after the wake-up, an operation of S's in another
+ * function after it, the good run's S last in another function, no wake
+ * (S only locked), no other thread on J's objects, a wake-up S never had
+ * (a timeout with no signal still fires: the waker is then NULL). The
+ * walks (a party inside a call at the wake-up and at the split, the good
+ * run done with it before J) are the e2e test's (ttdiff_earlywait.sh, on
+ * fixtures/progs/early_join.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "explain.h"
+
+#define S 0u    /* the split's thread */
+#define W1 1u   /* workers */
+#define W2 2u
+
+static ttd_xev x(uint32_t th, int op, uint64_t t, const char *obj, const char *fn)
+{
+    return (ttd_xev){TTF_EV_SYNC_OP, op, th, th, t, obj, fn, fn};
+}
+
+/* The pool's shape: S locks, waits on cond#2 in pool_join; worker 1
+ * takes its job and signals; S wakes and unlocks. The good run's S
+ * found the queue empty: a lock and an unlock in pool_join. */
+static size_t bad_window(ttd_xev *b)
+{
+    size_t n = 0;
+    b[n++] = x(S, TTF_SOP_LOCK, 10, "mutex#1", "pool_add");
+    b[n++] = x(S, TTF_SOP_UNLOCK, 11, "mutex#1", "pool_add");
+    b[n++] = x(S, TTF_SOP_LOCK, 20, "mutex#1", "pool_join");
+    b[n++] = x(S, TTF_SOP_WAIT, 21, "cond#2", "pool_join");
+    b[n++] = x(W1, TTF_SOP_LOCK, 22, "mutex#1", "worker");
+    b[n++] = x(W2, TTF_SOP_LOCK, 23, "mutex#3", "logger");
+    b[n++] = x(W1, TTF_SOP_SIGNAL, 24, "cond#2", "worker");
+    b[n++] = x(W1, TTF_SOP_UNLOCK, 25, "mutex#1", "worker");
+    b[n++] = x(S, TTF_SOP_WOKE, 26, "cond#2", "pool_join");
+    b[n++] = x(S, TTF_SOP_UNLOCK, 27, "mutex#1", "pool_join");
+    return n;
+}
+
+static size_t good_window(ttd_xev *g)
+{
+    size_t n = 0;
+    g[n++] = x(W1, TTF_SOP_SIGNAL, 24, "cond#2", "worker");
+    g[n++] = x(S, TTF_SOP_LOCK, 300, "mutex#1", "pool_join");
+    g[n++] = x(S, TTF_SOP_UNLOCK, 301, "mutex#1", "pool_join");
+    return n;
+}
+
+static int pick(ttd_xev *b, size_t nb, ttd_xev *g, size_t ng, ttdi_ew_pick *pk)
+{
+    ttd_interleave iv;
+    const uint32_t s[2] = {S, S};
+
+    memset(&iv, 0, sizeof iv);
+    iv.window[TTD_BAD] = b;
+    iv.nwindow[TTD_BAD] = nb;
+    iv.window[TTD_GOOD] = g;
+    iv.nwindow[TTD_GOOD] = ng;
+    return ttdi_early_wait_pick(&iv, s, pk);
+}
+
+static void fires(void **state)
+{
+    ttd_xev b[16], g[16];
+    size_t nb = bad_window(b), ng = good_window(g);
+    ttdi_ew_pick pk;
+    (void)state;
+
+    assert_int_equal(pick(b, nb, g, ng, &pk), 1);
+    assert_string_equal(pk.function, "pool_join");
+    assert_ptr_equal(pk.wake, &b[8]);
+    assert_ptr_equal(pk.waker, &b[6]);
+    assert_ptr_equal(pk.good_begin, &g[1]);
+    /* the party: the worker on mutex#1 and cond#2, not the logger */
+    assert_int_equal(pk.nparty, 1);
+    assert_int_equal(pk.party[0], W1);
+    /* a semaphore: taken after a post */
+    b[6].op = TTF_SOP_SEM_POST;
+    b[8].op = TTF_SOP_SEM_TAKEN;
+    assert_int_equal(pick(b, nb, g, ng, &pk), 1);
+    assert_ptr_equal(pk.waker, &b[6]);
+    /* a wake-up no signal explains (a timeout): fires, no waker */
+    b[6].op = TTF_SOP_UNLOCK;
+    b[8].op = TTF_SOP_WOKE;
+    assert_int_equal(pick(b, nb, g, ng, &pk), 1);
+    assert_null(pk.waker);
+}
+
+static void must_not(void **state)
+{
+    ttd_xev b[16], g[16];
+    size_t nb, ng = good_window(g);
+    ttdi_ew_pick pk;
+    (void)state;
+
+    /* S waits again after the wake-up: not its last word */
+    nb = bad_window(b);
+    b[nb++] = x(S, TTF_SOP_WAIT, 28, "cond#2", "pool_join");
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    /* an operation of S's in another function after it */
+    nb = bad_window(b);
+    b[nb++] = x(S, TTF_SOP_LOCK, 28, "mutex#4", "collect");
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    /* the good run's S last in another function */
+    nb = bad_window(b);
+    g[ng++] = x(S, TTF_SOP_LOCK, 302, "mutex#4", "collect");
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    ng = good_window(g);
+    /* no wake-up: S only locked and unlocked in pool_join */
+    nb = bad_window(b);
+    b[3].op = TTF_SOP_LOCK;
+    b[8].op = TTF_SOP_LOCK;
+    b[3].object = b[8].object = "mutex#1";
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    /* no other thread on pool_join's objects */
+    nb = bad_window(b);
+    b[4].object = b[7].object = "mutex#5";
+    b[6].object = "cond#6";
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    /* no windows */
+    assert_int_equal(ttdi_early_wait_pick(NULL, (const uint32_t[2]){S, S}, &pk), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fires),
+        cmocka_unit_test(must_not),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
