@@ -991,6 +991,14 @@ int ttf_system_file(const char *file);
  * not close within 4000 lines), TT_ENOMEM. */
 int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last);
 
+/* ttf_source_hash with the lines in nskip ranges left out of the text:
+ * skip[2k] to skip[2k + 1] (first and last line, both in), the lines of
+ * functions defined inside this one (a lambda, a member function of a
+ * class): does the function's own text differ, apart from theirs? Same
+ * errors, TT_EINVAL also for nskip > 0 with skip NULL. */
+int ttf_source_hash_skip(const char *file, int line, const int *skip, size_t nskip,
+                         uint64_t *hash, int *last);
+
 /* Does the function defined at line `line` of `file` (as ttf_source_hash
  * finds its body) only pass another function's answer on: is every return
  * statement of its body `return NAME(...);` with one NAME? 1 with NAME
