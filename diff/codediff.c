@@ -95,6 +95,14 @@ struct lwin {
     int line, last;
 };
 
+/* A source fingerprint read once (src_hash): many changed functions
+ * share their inlined callees, many callees one file. */
+struct smemo {
+    const char *file;          /* the debug info's (ttf_sym's) string */
+    int line, last, rc;
+    uint64_t hash;
+};
+
 /* One side (build) of a module pair. */
 struct side {
     ttf_sym *sym;              /* the run's symbols */
@@ -110,6 +118,9 @@ struct side {
     size_t nblen, nbcap;
     struct fsum *f;            /* its functions' summaries */
     size_t nf;
+    struct smemo *sm;          /* source fingerprints read, nsm of cap */
+    size_t nsm, smcap;
+    ttdi_map smap;             /* hash of file and line -> index in sm */
 };
 
 /* A name's answer for ttdi_codediff_changed / _artifact. */
@@ -566,11 +577,38 @@ static void match_twins(struct side sd[2], size_t i, size_t j)
     }
 }
 
+/* ttf_source_hash of file at line, each pair read once per side. */
+static int src_hash(struct side *sd, const char *file, int line, uint64_t *hash, int *last)
+{
+    uint64_t key = XXH3_64bits_withSeed(file, strlen(file), (uint64_t)line);
+    uint64_t *ix = ttdi_map_get(&sd->smap, key);
+    const struct smemo *m = ix ? &sd->sm[*ix] : NULL;
+    int l = 0, added = 0;
+
+    if (m && m->line == line && !strcmp(m->file, file)) {
+        *hash = m->hash;
+        *last = m->last;
+        return m->rc;
+    }
+    int rc = ttf_source_hash(file, line, hash, &l);
+    *last = l;
+    if (rc == TT_ENOMEM || m)
+        return rc;          /* (another pair of the same key: not kept) */
+    if (sd->nsm == sd->smcap &&
+        ttdi_grow(&sd->sm, &sd->smcap, sd->nsm + 1, sizeof *sd->sm, 64) < 0)
+        return TT_ENOMEM;
+    if (!(ix = ttdi_map_put(&sd->smap, key, &added)))
+        return TT_ENOMEM;
+    sd->sm[sd->nsm] = (struct smemo){file, line, l, rc, *hash};
+    *ix = sd->nsm++;
+    return rc;
+}
+
 /* Function f's source in side sd's build: where the out-of-line
  * function is defined (decl_file, decl_line, read back from where its
  * compiler saw it), its source fingerprint and its body's last line; 0,
  * or -1 when unknown. */
-static int source_of(const struct side *sd, const struct fsum *f, uint64_t *hash,
+static int source_of(struct side *sd, const struct fsum *f, uint64_t *hash,
                      struct lwin *w)
 {
     const ttf_inline_frame *fr = NULL;
@@ -582,7 +620,7 @@ static int source_of(const struct side *sd, const struct fsum *f, uint64_t *hash
     if (!o->decl_file || o->decl_line <= 0 || ttf_system_file(o->decl_file))
         return -1;
     w->line = o->decl_line;
-    return ttf_source_hash(o->decl_file, o->decl_line, hash, &w->last) == 0 ? 0 : -1;
+    return src_hash(sd, o->decl_file, o->decl_line, hash, &w->last) == 0 ? 0 : -1;
 }
 
 /* 1 if changed functions g (good build) and b (bad build), with one
@@ -665,7 +703,7 @@ static const char *completed(const char *file, const ttf_inlined *in, size_t n)
  * (source_of; a function defined in a local class, a lambda, has no scope
  * libdw finds: the line of its entry then); *hash its source's
  * fingerprint. 0, or -1 (not found, a system header's, unreadable). */
-static int callee_source(const struct side *sd, const ttf_inlined *in, size_t n, const char *name,
+static int callee_source(struct side *sd, const ttf_inlined *in, size_t n, const char *name,
                          struct srcspan *at, uint64_t *hash)
 {
     const ttf_inline_frame *fr = NULL;
@@ -687,7 +725,7 @@ static int callee_source(const struct side *sd, const ttf_inlined *in, size_t n,
     }
     if (!at->file || at->line <= 0 || ttf_system_file(at->file))
         return -1;
-    return ttf_source_hash(at->file, at->line, hash, &at->last) ? -1 : 0;
+    return src_hash(sd, at->file, at->line, hash, &at->last) ? -1 : 0;
 }
 
 /* Record callee `name` (inlined into changed function holder in one build
@@ -873,6 +911,8 @@ static void side_free(struct side *sd)
     free(sd->ins);
     free(sd->nb);
     free(sd->f);
+    free(sd->sm);
+    ttdi_map_free(&sd->smap);
     memset(sd, 0, sizeof *sd);
 }
 

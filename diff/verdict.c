@@ -518,8 +518,9 @@ static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const 
         p->function = callee;
         p->inlined = NULL;
         snprintf(buf, sizeof buf, "`%s`'s source differs between the two builds, the only "
-                 "source that does; the compiler inlined it into `%s` (whose machine code "
-                 "carries the change) and kept a copy of its own too", callee, ch->function);
+                 "source that does; a function of its own, the compiler inlined it into `%s` "
+                 "(in one build at least), whose machine code carries the change", callee,
+                 ch->function);
     }
     p->text = astr(c, buf);
     add_evidence(c, "with the same input, only changed code makes the runs part; the "

@@ -178,6 +178,64 @@ static const char inl_src[] =
     "    return outer(argc) + tail(argc) + (argc > 9 ? alpha(argc) : 0);\n"
     "}\n";
 
+/* A program whose scale() one build calls out of line and the other
+ * inlines into outer() (-DINLINE_IT: and has no symbol of its own), built
+ * from this text with scale's result (an edit of its source). */
+static const char split_src[] =
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "#ifdef INLINE_IT\n"
+    "#define HOW static inline __attribute__((always_inline)) NI\n"
+    "#else\n"
+    "#define HOW static F\n"
+    "#endif\n"
+    "HOW int scale(int x)\n"
+    "{\n"
+    "    return %s;\n"
+    "}\n"
+    "F int outer(int x)\n"
+    "{\n"
+    "    return scale(x) + 1;\n"
+    "}\n"
+    "F int tail(int x) { return x - 1; }\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    (void)argv;\n"
+    "    return outer(argc) + tail(argc);\n"
+    "}\n";
+
+/* A program whose walk() holds a nested function step() (GNU C), both
+ * inlined into holder() with no symbol of their own, built from this
+ * text with step's result and walk's: an edit of step is an edit of
+ * walk's text too, walk's own lines the same. */
+static const char nest_src[] =
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "#define AI __attribute__((always_inline)) inline\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "int tail(int x);\n"
+    "static AI NI int walk(int x)\n"
+    "{\n"
+    "    NI AI int step(int y)\n"
+    "    {\n"
+    "        return %s;\n"
+    "    }\n"
+    "    return %s;\n"
+    "}\n"
+    "F int holder(int x)\n"
+    "{\n"
+    "    return walk(x) + 1;\n"
+    "}\n"
+    "F int tail(int x) { return x - 1; }\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    (void)argv;\n"
+    "    return holder(argc) + tail(argc);\n"
+    "}\n";
+
 /* One build: its binary and build-id. */
 struct build {
     char path[512];
@@ -263,6 +321,25 @@ static int compile_inl(struct build *b, const char *name, const char *sbody, con
     snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
     FILE *f = fopen(path, "w");
     if (!f || fprintf(f, inl_src, sbody, obody) < 0 || fclose(f) != 0)
+        return -1;
+    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
+    b->pie = 1;
+    snprintf(cmd, sizeof cmd, "cc -O2 -g -finstrument-functions -fno-plt -fPIE -pie %s -o '%s' "
+             "'%s' -Wl,--build-id 2>/dev/null", defs, b->path, path);
+    if (system(cmd) != 0)
+        return -1;
+    return self_module_file_id(b->path, b->id, &b->idlen);
+}
+
+/* Template tmpl (its %s: body, then body2 when it has two) as
+ * tu_tmpdir/<name>.c, built PIE as build b with defs. 0 or -1. */
+static int compile_tmpl(struct build *b, const char *tmpl, const char *name, const char *body,
+                        const char *body2, const char *defs)
+{
+    char path[600], cmd[4096];
+    snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, tmpl, body, body2) < 0 || fclose(f) != 0)
         return -1;
     snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
     b->pie = 1;
@@ -694,6 +771,71 @@ static void test_inlined_one(void **state)
     ttdi_codediff_free(cd);
 }
 
+/* scale()'s source edited and inlined into outer() in the bad build
+ * only: outer's code changed, its source did not, scale is gone; the
+ * change is scale's, compared with the good build's own copy of it (a
+ * function of its own: ttdi_codediff_inlined_own). The other way round
+ * (inlined in the good build only) likewise; inlined in one build only
+ * with its source the same: no source changed. */
+static void test_inlined_split(void **state)
+{
+    char list[256];
+    struct build a, edit, same;
+    const char *callee = "x";
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_tmpl(&a, split_src, "split_a", "x * 3", NULL, ""), 0);
+    assert_int_equal(compile_tmpl(&edit, split_src, "split_edit", "x * 5", NULL, "-DINLINE_IT"), 0);
+    assert_int_equal(compile_tmpl(&same, split_src, "split_same", "x * 3", NULL, "-DINLINE_IT"), 0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:outer 3:scale");
+    assert_int_equal(ttdi_codediff_source(cd, "outer"), TTDI_SRC_SAME);
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "scale");
+    assert_string_equal(ttdi_codediff_inlined_at(cd, "outer"), "scale");
+    assert_int_equal(ttdi_codediff_inlined_own(cd, "scale"), 1);
+    ttdi_codediff_free(cd);
+    cd = diff(&edit, &a, list, sizeof list);
+    assert_string_equal(list, "1:outer 2:scale");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "scale");
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &same, list, sizeof list);
+    assert_string_equal(list, "1:outer 3:scale");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
+    assert_null(callee);
+    ttdi_codediff_free(cd);
+}
+
+/* step(), nested in walk()'s text, edited; both inlined into holder():
+ * walk's source differs only by step's lines, so the change is step's,
+ * the innermost changed scope (no symbol of its own). An edit of walk's
+ * own lines as well: two sources changed, no one callee. */
+static void test_inlined_nested(void **state)
+{
+    char list[256];
+    struct build a, edit;
+    const char *callee = "x";
+    (void)state;
+    skip_without_cc();
+    const char *w = "step(x) + step(x + 1)";
+    assert_int_equal(compile_tmpl(&a, nest_src, "nest_a", "tail(y) * 3", w, ""), 0);
+    assert_int_equal(compile_tmpl(&edit, nest_src, "nest_edit", "tail(y) * 5", w, ""), 0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:holder");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "step");
+    assert_int_equal(ttdi_codediff_inlined_own(cd, "step"), 0);
+    ttdi_codediff_free(cd);
+    struct build both;
+    assert_int_equal(compile_tmpl(&both, nest_src, "nest_both", "tail(y) * 5", "step(x) - step(x + 1)",
+                                  ""), 0);
+    cd = diff(&a, &both, list, sizeof list);
+    assert_string_equal(list, "1:holder");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
+    ttdi_codediff_free(cd);
+}
+
 /* A trace of inl_src's build b: main{ outer{} tail{} }, and outer once
  * more after tail when twice. */
 static const char *inl_trace(const struct build *b, int twice, char *path, size_t len)
@@ -931,6 +1073,8 @@ int main(void)
         cmocka_unit_test(test_source_one),
         cmocka_unit_test(test_inlined_one),
         cmocka_unit_test(test_inlined_verdict),
+        cmocka_unit_test(test_inlined_split),
+        cmocka_unit_test(test_inlined_nested),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
