@@ -41,7 +41,14 @@
  * inlined into those whose source is the same (DWARF's inlined
  * subroutines, ttf_sym_inlined_in) are read back where each build
  * defines them: one whose source differs is where the change was made
- * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). Data
+ * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). A callee
+ * inlined in one build only is read where the other build's out-of-line
+ * copy of it (same name) is defined. The innermost changed scope is kept:
+ * a callee whose text holds the definition of another changed callee (a
+ * lambda in the function that calls it, a member function in its class,
+ * whose implicit destructor gcc "defines" at the class's line) is
+ * fingerprinted again without those lines (ttf_source_hash_skip), and
+ * dropped when it is then the same in both builds. Data
  * tables reached through a computed address (jump tables' contents,
  * arrays indexed at run time) are compared by name, not content.
  * Bytes the decoder does not know end the decoding and the rest of the

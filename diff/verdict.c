@@ -495,7 +495,9 @@ static const ttd_code_change *only_inlined(const vctx *c, const char **callee)
 
 /* The cause from code changed between the builds when its source change
  * is that of callee, inlined into ch (only_inlined): named by the callee,
- * ch being where it sits. */
+ * ch being where it sits; by the callee alone when it is a function of
+ * its own too (a build that calls it out of line: its frame is named so
+ * in the other run). */
 static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const char *callee,
                                       int only)
 {

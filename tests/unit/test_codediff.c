@@ -914,6 +914,72 @@ static void test_inlined_verdict(void **state)
     ttd_free(d);
 }
 
+/* A trace of split_src's build b: main{ outer{ scale{} } tail{} }, scale
+ * only when the build calls it out of line (with_scale). */
+static const char *split_trace(const struct build *b, int with_scale, char *path, size_t len)
+{
+    ttf_trace *t = trace_of(b);
+    ttf_writer *w = NULL;
+    const char *argv[] = {b->path};
+    uint64_t m = fn_addr(t, "main"), o = fn_addr(t, "outer"), tl = fn_addr(t, "tail");
+    uint64_t sc = with_scale ? fn_addr(t, "scale") : 0, tsc = 200;
+
+    snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
+    assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, 0x555555554000ull, 1 << 22, b->id, b->idlen,
+                                      b->path), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, o), 0);
+    if (with_scale) {
+        assert_int_equal(ttf_write_enter(w, 0, tsc++, sc), 0);
+        assert_int_equal(ttf_write_exit(w, 0, tsc++, sc), 0);
+    }
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, o), 0);
+    assert_int_equal(ttf_write_enter(w, 0, tsc++, tl), 0);
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, tl), 0);
+    assert_int_equal(ttf_write_exit(w, 0, tsc++, m), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_close(t);
+    return path;
+}
+
+/* The verdict of two builds whose only source change is scale's, which
+ * the good build calls out of line and the bad one inlines into outer:
+ * scale is a function of its own, named itself ("the code of `scale`
+ * changed", no "inlined into"), in text and JSON. */
+static void test_inlined_own_verdict(void **state)
+{
+    char gp[600], bp[600];
+    struct build a, edit;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    ttr_options ro;
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_tmpl(&a, split_src, "splitv_a", "x * 3", NULL, ""), 0);
+    assert_int_equal(compile_tmpl(&edit, split_src, "splitv_edit", "x * 5", NULL, "-DINLINE_IT"),
+                     0);
+    split_trace(&a, 1, gp, sizeof gp);
+    split_trace(&edit, 0, bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    const ttd_verdict *v = ttd_get_result(d)->verdict;
+    assert_non_null(v->cause);
+    assert_int_equal(v->cause->kind, TTD_COF_CODE);
+    assert_string_equal(v->cause->function, "scale");
+    assert_null(v->cause->inlined);
+    ttr_options_init(&ro);
+    char *text = tu_report(d, ttr_text, &ro, NULL);
+    assert_non_null(strstr(text, "cause: the code of `scale` changed\n"));
+    assert_non_null(strstr(text, "a function of its own, the compiler inlined it into `outer`"));
+    char *json = tu_report(d, ttr_json, &ro, NULL);
+    assert_non_null(strstr(json, "\"function\": \"scale\""));
+    free(text);
+    free(json);
+    ttd_free(d);
+}
+
 /* Only the message checked() passes to die() on its cold path changed:
  * gcc put that call in checked.cold, which is listed; checked counts as
  * changed through it. */
@@ -1075,6 +1141,7 @@ int main(void)
         cmocka_unit_test(test_inlined_verdict),
         cmocka_unit_test(test_inlined_split),
         cmocka_unit_test(test_inlined_nested),
+        cmocka_unit_test(test_inlined_own_verdict),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

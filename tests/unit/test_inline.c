@@ -7,6 +7,8 @@
  * info or no module is TT_ENOTFOUND. The other way round
  * (ttf_sym_inlined_in): the functions inlined into outer(), each once,
  * the deepest first, from any address of its code; the count capped.
+ * A C++ lambda inlined into a function: its operator() (artificial, no
+ * line of its own in gcc's debug info) is defined at the lambda's line.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -220,6 +222,68 @@ static void test_inlined_in(void **state)
     dlclose(l.h);
 }
 
+/* A C++ library: a lambda inlined into apply(). */
+static const char cxx_src[] =
+    "extern \"C\" __attribute__((noinline)) void sink(int x)\n"   /* 1 */
+    "{\n"                                                          /* 2 */
+    "    __asm__ volatile(\"\" :: \"r\"(x) : \"memory\");\n"       /* 3 */
+    "}\n"                                                          /* 4 */
+    "extern \"C\" int apply(int x)\n"                               /* 5 */
+    "{\n"                                                          /* 6 */
+    "    auto step = [x](int y) {\n"                               /* 7 */
+    "        sink(y);\n"                                           /* 8 */
+    "        return y * x;\n"                                      /* 9 */
+    "    };\n"                                                     /* 10 */
+    "    return step(x) + step(x + 1);\n"                          /* 11 */
+    "}\n";                                                         /* 12 */
+enum { L_LAMBDA = 7 };
+
+static void test_lambda_line(void **state)
+{
+    char src[512], cmd[1536];
+    struct lib l;
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    ttf_inlined in[TTF_INLINED_MAX];
+    size_t n = 0;
+
+    (void)state;
+    if (system("c++ --version > /dev/null 2>&1") != 0) {
+        print_message("no c++: skipped\n");
+        skip();
+    }
+    memset(&l, 0, sizeof l);
+    snprintf(src, sizeof src, "%s/lam.cc", tu_tmpdir);
+    snprintf(l.path, sizeof l.path, "%s/lam.so", tu_tmpdir);
+    FILE *f = fopen(src, "w");
+    assert_non_null(f);
+    fputs(cxx_src, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "c++ -O2 -g -shared -fPIC -Wl,--build-id -o '%s' '%s'", l.path,
+             src);
+    assert_int_equal(system(cmd), 0);
+    l.h = dlopen(l.path, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(l.h);
+    assert_int_equal(self_module_find(l.path, &l.mod), 0);
+    open_trace(&l, &t, &s);
+    uint64_t apply = (uint64_t)(uintptr_t)dlsym(l.h, "apply");
+    assert_int_equal(ttf_sym_inlined_in(s, apply, 500, in, TTF_INLINED_MAX, &n), 0);
+    size_t k = n;
+    for (size_t i = 0; i < n; i++)
+        if (in[i].function && strstr(in[i].function, "operator()"))
+            k = i;
+    assert_true(k < n);
+    assert_int_equal(in[k].decl_line, L_LAMBDA);
+    assert_true(ends_with(in[k].decl_file, "/lam.cc"));
+    uint64_t h = 0;
+    int last = 0;
+    assert_int_equal(ttf_source_hash(in[k].decl_file, in[k].decl_line, &h, &last), 0);
+    assert_int_equal(last, L_LAMBDA + 3);
+    ttf_sym_close(s);
+    ttf_close(t);
+    dlclose(l.h);
+}
+
 /* No debug info, no module, bad arguments. */
 static void test_not_found(void **state)
 {
@@ -261,6 +325,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_inlined_in),
+        cmocka_unit_test(test_lambda_line),
         cmocka_unit_test(test_not_found),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
