@@ -836,14 +836,17 @@ static void test_inlined_nested(void **state)
     ttdi_codediff_free(cd);
 }
 
-/* A trace of inl_src's build b: main{ outer{} tail{} }, and outer once
- * more after tail when twice. */
-static const char *inl_trace(const struct build *b, int twice, char *path, size_t len)
+/* A trace of inl_src's (or split_src's) build b: main{ outer{} tail{} },
+ * outer calling function `inner` when not NULL, and outer once more after
+ * tail when twice. */
+static const char *inl_trace(const struct build *b, const char *inner, int twice, char *path,
+                             size_t len)
 {
     ttf_trace *t = trace_of(b);
     ttf_writer *w = NULL;
     const char *argv[] = {b->path};
     uint64_t m = fn_addr(t, "main"), o = fn_addr(t, "outer"), tl = fn_addr(t, "tail"), tsc = 200;
+    uint64_t in = inner ? fn_addr(t, inner) : 0;
 
     snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
@@ -853,6 +856,10 @@ static const char *inl_trace(const struct build *b, int twice, char *path, size_
                                       b->path), 0);
     assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
     assert_int_equal(ttf_write_enter(w, 0, tsc++, o), 0);
+    if (in) {
+        assert_int_equal(ttf_write_enter(w, 0, tsc++, in), 0);
+        assert_int_equal(ttf_write_exit(w, 0, tsc++, in), 0);
+    }
     assert_int_equal(ttf_write_exit(w, 0, tsc++, o), 0);
     assert_int_equal(ttf_write_enter(w, 0, tsc++, tl), 0);
     assert_int_equal(ttf_write_exit(w, 0, tsc++, tl), 0);
@@ -883,8 +890,8 @@ static void test_inlined_verdict(void **state)
     assert_int_equal(compile_inl(&a, "inlv_a", "x * 3 + ADD", "scale(x) + 1", ""), 0);
     assert_int_equal(compile_inl(&edit, "inlv_edit", "x * 5 + ADD", "scale(x) + 1", ""), 0);
     assert_int_equal(compile_inl(&both, "inlv_both", "x * 5 + ADD", "scale(x) + 2", ""), 0);
-    inl_trace(&a, 0, gp, sizeof gp);
-    inl_trace(&edit, 1, bp, sizeof bp);
+    inl_trace(&a, NULL, 0, gp, sizeof gp);
+    inl_trace(&edit, NULL, 1, bp, sizeof bp);
     assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
     const ttd_verdict *v = ttd_get_result(d)->verdict;
     assert_non_null(v->cause);
@@ -905,44 +912,13 @@ static void test_inlined_verdict(void **state)
     free(json);
     free(html);
     ttd_free(d);
-    inl_trace(&both, 1, bp, sizeof bp);
+    inl_trace(&both, NULL, 1, bp, sizeof bp);
     assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
     v = ttd_get_result(d)->verdict;
     assert_non_null(v->cause);
     assert_string_equal(v->cause->function, "outer");
     assert_null(v->cause->inlined);
     ttd_free(d);
-}
-
-/* A trace of split_src's build b: main{ outer{ scale{} } tail{} }, scale
- * only when the build calls it out of line (with_scale). */
-static const char *split_trace(const struct build *b, int with_scale, char *path, size_t len)
-{
-    ttf_trace *t = trace_of(b);
-    ttf_writer *w = NULL;
-    const char *argv[] = {b->path};
-    uint64_t m = fn_addr(t, "main"), o = fn_addr(t, "outer"), tl = fn_addr(t, "tail");
-    uint64_t sc = with_scale ? fn_addr(t, "scale") : 0, tsc = 200;
-
-    snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
-    assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
-    assert_int_equal(ttf_write_process(w, 42, 1, b->path, 1, argv, ""), 0);
-    assert_int_equal(ttf_write_thread_start(w, 0, 100, 42, "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, 0x555555554000ull, 1 << 22, b->id, b->idlen,
-                                      b->path), 0);
-    assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
-    assert_int_equal(ttf_write_enter(w, 0, tsc++, o), 0);
-    if (with_scale) {
-        assert_int_equal(ttf_write_enter(w, 0, tsc++, sc), 0);
-        assert_int_equal(ttf_write_exit(w, 0, tsc++, sc), 0);
-    }
-    assert_int_equal(ttf_write_exit(w, 0, tsc++, o), 0);
-    assert_int_equal(ttf_write_enter(w, 0, tsc++, tl), 0);
-    assert_int_equal(ttf_write_exit(w, 0, tsc++, tl), 0);
-    assert_int_equal(ttf_write_exit(w, 0, tsc++, m), 0);
-    assert_int_equal(ttf_writer_close(w, 0), 0);
-    ttf_close(t);
-    return path;
 }
 
 /* The verdict of two builds whose only source change is scale's, which
@@ -961,8 +937,8 @@ static void test_inlined_own_verdict(void **state)
     assert_int_equal(compile_tmpl(&a, split_src, "splitv_a", "x * 3", NULL, ""), 0);
     assert_int_equal(compile_tmpl(&edit, split_src, "splitv_edit", "x * 5", NULL, "-DINLINE_IT"),
                      0);
-    split_trace(&a, 1, gp, sizeof gp);
-    split_trace(&edit, 0, bp, sizeof bp);
+    inl_trace(&a, "scale", 0, gp, sizeof gp);
+    inl_trace(&edit, NULL, 0, bp, sizeof bp);
     assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
     const ttd_verdict *v = ttd_get_result(d)->verdict;
     assert_non_null(v->cause);

@@ -69,23 +69,35 @@ struct lib {
     uint64_t ra[2];          /* return addresses of outer(5)'s two sinks */
 };
 
-/* Build lib_src with cflags, load it, run outer(5). */
-static void build_lib(struct lib *l, const char *name, const char *cflags)
+/* Write text as tu_tmpdir/<file>, compile it with compiler and cflags
+ * into <file>.so and load it. */
+static void load_lib(struct lib *l, const char *file, const char *text, const char *compiler,
+                     const char *cflags)
 {
     char src[512], cmd[1536];
 
-    snprintf(src, sizeof src, "%s/%s.c", tu_tmpdir, name);
-    snprintf(l->path, sizeof l->path, "%s/%s.so", tu_tmpdir, name);
+    memset(l, 0, sizeof *l);
+    snprintf(src, sizeof src, "%s/%s", tu_tmpdir, file);
+    snprintf(l->path, sizeof l->path, "%s/%s.so", tu_tmpdir, file);
     FILE *f = fopen(src, "w");
     assert_non_null(f);
-    fputs(lib_src, f);
+    fputs(text, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "cc %s -shared -fPIC -Wl,--build-id -o '%s' '%s'",
-             cflags, l->path, src);
+    snprintf(cmd, sizeof cmd, "%s %s -shared -fPIC -Wl,--build-id -o '%s' '%s'",
+             compiler, cflags, l->path, src);
     assert_int_equal(system(cmd), 0);
     l->h = dlopen(l->path, RTLD_NOW | RTLD_LOCAL);
     assert_non_null(l->h);
     assert_int_equal(self_module_find(l->path, &l->mod), 0);
+}
+
+/* Build lib_src with cflags, load it, run outer(5). */
+static void build_lib(struct lib *l, const char *name, const char *cflags)
+{
+    char file[256];
+
+    snprintf(file, sizeof file, "%s.c", name);
+    load_lib(l, file, lib_src, "cc", cflags);
     int (*outer)(int) = NULL;
     void *sym = dlsym(l->h, "outer");
     assert_non_null(sym);
@@ -240,7 +252,6 @@ enum { L_LAMBDA = 7 };
 
 static void test_lambda_line(void **state)
 {
-    char src[512], cmd[1536];
     struct lib l;
     ttf_trace *t = NULL;
     ttf_sym *s = NULL;
@@ -252,19 +263,7 @@ static void test_lambda_line(void **state)
         print_message("no c++: skipped\n");
         skip();
     }
-    memset(&l, 0, sizeof l);
-    snprintf(src, sizeof src, "%s/lam.cc", tu_tmpdir);
-    snprintf(l.path, sizeof l.path, "%s/lam.so", tu_tmpdir);
-    FILE *f = fopen(src, "w");
-    assert_non_null(f);
-    fputs(cxx_src, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "c++ -O2 -g -shared -fPIC -Wl,--build-id -o '%s' '%s'", l.path,
-             src);
-    assert_int_equal(system(cmd), 0);
-    l.h = dlopen(l.path, RTLD_NOW | RTLD_LOCAL);
-    assert_non_null(l.h);
-    assert_int_equal(self_module_find(l.path, &l.mod), 0);
+    load_lib(&l, "lam.cc", cxx_src, "c++", "-O2 -g");
     open_trace(&l, &t, &s);
     uint64_t apply = (uint64_t)(uintptr_t)dlsym(l.h, "apply");
     assert_int_equal(ttf_sym_inlined_in(s, apply, 500, in, TTF_INLINED_MAX, &n), 0);
