@@ -41,7 +41,14 @@
  * inlined into those whose source is the same (DWARF's inlined
  * subroutines, ttf_sym_inlined_in) are read back where each build
  * defines them: one whose source differs is where the change was made
- * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). Data
+ * (ttdi_codediff_inlined_one; issue 33, a regression at -O2). A callee
+ * inlined in one build only is read where the other build's out-of-line
+ * copy of it (same name) is defined. The innermost changed scope is kept:
+ * a callee whose text holds the definition of another changed callee (a
+ * lambda in the function that calls it, a member function in its class,
+ * whose implicit destructor gcc "defines" at the class's line) is
+ * fingerprinted again without those lines (ttf_source_hash_skip), and
+ * dropped when it is then the same in both builds. Data
  * tables reached through a computed address (jump tables' contents,
  * arrays indexed at run time) are compared by name, not content.
  * Bytes the decoder does not know end the decoding and the rest of the
@@ -95,6 +102,14 @@ struct lwin {
     int line, last;
 };
 
+/* A source fingerprint read once (src_hash): many changed functions
+ * share their inlined callees, many callees one file. */
+struct smemo {
+    const char *file;          /* the debug info's (ttf_sym's) string */
+    int line, last, rc;
+    uint64_t hash;
+};
+
 /* One side (build) of a module pair. */
 struct side {
     ttf_sym *sym;              /* the run's symbols */
@@ -110,6 +125,9 @@ struct side {
     size_t nblen, nbcap;
     struct fsum *f;            /* its functions' summaries */
     size_t nf;
+    struct smemo *sm;          /* source fingerprints read, nsm of cap */
+    size_t nsm, smcap;
+    ttdi_map smap;             /* hash of file and line -> index in sm */
 };
 
 /* A name's answer for ttdi_codediff_changed / _artifact. */
@@ -127,12 +145,22 @@ struct fpair {
     const struct fsum *g, *b;
 };
 
+/* Where a function's source is in one build: its file, its first and
+ * last line (ttf_source_hash's body). */
+struct srcspan {
+    const char *file;
+    int line, last;
+};
+
 /* A function inlined into a changed function (its holder) whose source
  * differs between the builds (inlined_changes). */
 struct inl {
     const char *callee;        /* its name (arena) */
     const char *holder;        /* the changed function's name (arena) */
     uint64_t hash;             /* its source's fingerprint in the bad build */
+    struct srcspan at[2];      /* its source in the good and the bad build */
+    int own;                   /* an out-of-line copy in either build: a
+                                  function of its own (a symbol) */
 };
 
 struct ttdi_codediff {
@@ -556,11 +584,38 @@ static void match_twins(struct side sd[2], size_t i, size_t j)
     }
 }
 
+/* ttf_source_hash of file at line, each pair read once per side. */
+static int src_hash(struct side *sd, const char *file, int line, uint64_t *hash, int *last)
+{
+    uint64_t key = XXH3_64bits_withSeed(file, strlen(file), (uint64_t)line);
+    uint64_t *ix = ttdi_map_get(&sd->smap, key);
+    const struct smemo *m = ix ? &sd->sm[*ix] : NULL;
+    int l = 0, added = 0;
+
+    if (m && m->line == line && !strcmp(m->file, file)) {
+        *hash = m->hash;
+        *last = m->last;
+        return m->rc;
+    }
+    int rc = ttf_source_hash(file, line, hash, &l);
+    *last = l;
+    if (rc == TT_ENOMEM || m)
+        return rc;          /* (another pair of the same key: not kept) */
+    if (sd->nsm == sd->smcap &&
+        ttdi_grow(&sd->sm, &sd->smcap, sd->nsm + 1, sizeof *sd->sm, 64) < 0)
+        return TT_ENOMEM;
+    if (!(ix = ttdi_map_put(&sd->smap, key, &added)))
+        return TT_ENOMEM;
+    sd->sm[sd->nsm] = (struct smemo){file, line, l, rc, *hash};
+    *ix = sd->nsm++;
+    return rc;
+}
+
 /* Function f's source in side sd's build: where the out-of-line
  * function is defined (decl_file, decl_line, read back from where its
  * compiler saw it), its source fingerprint and its body's last line; 0,
  * or -1 when unknown. */
-static int source_of(const struct side *sd, const struct fsum *f, uint64_t *hash,
+static int source_of(struct side *sd, const struct fsum *f, uint64_t *hash,
                      struct lwin *w)
 {
     const ttf_inline_frame *fr = NULL;
@@ -572,7 +627,7 @@ static int source_of(const struct side *sd, const struct fsum *f, uint64_t *hash
     if (!o->decl_file || o->decl_line <= 0 || ttf_system_file(o->decl_file))
         return -1;
     w->line = o->decl_line;
-    return ttf_source_hash(o->decl_file, o->decl_line, hash, &w->last) == 0 ? 0 : -1;
+    return src_hash(sd, o->decl_file, o->decl_line, hash, &w->last) == 0 ? 0 : -1;
 }
 
 /* 1 if changed functions g (good build) and b (bad build), with one
@@ -613,41 +668,197 @@ static int source_change(struct side sd[2], const struct fsum *g, const struct f
     return rc < 0 ? rc : rc ? TTDI_SRC_LINES : TTDI_SRC_SAME;
 }
 
+/* The function named name among side sd's out-of-line ones, NULL. */
+static const struct fsum *by_name(const struct side *sd, const char *name)
+{
+    size_t lo = 0, hi = sd->nf;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(sd->f[mid].name, name);
+        if (!c)
+            return &sd->f[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* A relative source path (a line table's, relative to its unit's
+ * folder) made absolute with a path of the same build's debug info that
+ * ends with it (in: the functions inlined into the holder); NULL if none
+ * does. */
+static const char *completed(const char *file, const ttf_inlined *in, size_t n)
+{
+    size_t lf = strlen(file);
+
+    if (file[0] == '/')
+        return file;
+    for (size_t i = 0; i < n; i++) {
+        const char *d = in[i].decl_file;
+        size_t ld = d ? strlen(d) : 0;
+        if (ld > lf && d[ld - lf - 1] == '/' && !strcmp(d + ld - lf, file))
+            return d;
+    }
+    return NULL;
+}
+
+/* Where callee `name` is defined in side sd: its inlined copy's origin in
+ * `in` (n of them) when it is inlined there, else its out-of-line copy's
+ * (source_of; a function defined in a local class, a lambda, has no scope
+ * libdw finds: the line of its entry then); *hash its source's
+ * fingerprint. 0, or -1 (not found, a system header's, unreadable). */
+static int callee_source(struct side *sd, const ttf_inlined *in, size_t n, const char *name,
+                         struct srcspan *at, uint64_t *hash)
+{
+    const ttf_inline_frame *fr = NULL;
+    size_t nf = 0;
+
+    memset(at, 0, sizeof *at);
+    for (size_t i = 0; i < n && !at->file; i++)
+        if (in[i].function && !strcmp(in[i].function, name)) {
+            at->file = in[i].decl_file;
+            at->line = in[i].decl_line;
+        }
+    const struct fsum *f = at->file ? NULL : by_name(sd, name);
+    uint64_t pc = f ? f->addr + sd->ci->bias : 0;
+    if (f && !ttf_sym_inline(sd->sym, pc, UINT64_MAX, &fr, &nf) && nf) {
+        at->file = fr[nf - 1].decl_file;
+        at->line = fr[nf - 1].decl_line;
+    } else if (f && !ttf_sym_line(sd->sym, pc, &at->file, &at->line) && at->file) {
+        at->file = completed(at->file, in, n);
+    }
+    if (!at->file || at->line <= 0 || ttf_system_file(at->file))
+        return -1;
+    return src_hash(sd, at->file, at->line, hash, &at->last) ? -1 : 0;
+}
+
+/* Record callee `name` (inlined into changed function holder in one build
+ * at least) when its source differs between the builds. in/n: the
+ * functions inlined into the holder in each build. 0 or TT_ENOMEM. */
+static int inlined_one(struct ttdi_codediff *cd, struct side sd[2], ttf_inlined in[2][INLINED_MAX],
+                       const size_t n[2], const char *name, const char *holder)
+{
+    struct inl e = {.holder = holder};
+    uint64_t h[2] = {0, 0};
+
+    for (int k = 0; k < 2; k++)
+        if (callee_source(&sd[k], in[k], n[k], name, &e.at[k], &h[k]))
+            return 0;
+    if (h[0] == h[1])
+        return 0;
+    e.hash = h[1];
+    e.own = by_name(&sd[0], name) || by_name(&sd[1], name);
+    if (!(e.callee = ttfi_arena_strcpy(&cd->arena, name)) ||
+        ttfi_regrow(&cd->inl, cd->ninl + 1, sizeof *cd->inl))
+        return TT_ENOMEM;
+    cd->inl[cd->ninl++] = e;
+    return 0;
+}
+
 /* The functions inlined into changed function g (good build) / b (bad
- * build) whose source differs between the builds (each build's copies'
- * abstract origin read where it is defined, as source_of): into cd->inl
- * with b as their holder. A function inlined everywhere has no symbol,
- * so its change shows only in the code of the functions it is inlined
- * into (issue 33: a regression at -O2). 0 or TT_ENOMEM. */
+ * build) whose source differs between the builds (each build's copy read
+ * where it is defined, as source_of): into cd->inl with b as their
+ * holder. A function inlined everywhere has no symbol, so its change
+ * shows only in the code of the functions it is inlined into (issue 33:
+ * a regression at -O2). A function inlined in one build only is compared
+ * with its out-of-line copy in the other. 0 or TT_ENOMEM. */
 static int inlined_changes(struct ttdi_codediff *cd, struct side sd[2], const struct fsum *g,
                            const struct fsum *b)
 {
     ttf_inlined in[2][INLINED_MAX];
     size_t n[2] = {0, 0};
+    int rc = 0;
 
     if (ttf_sym_inlined_in(sd[0].sym, g->addr + sd[0].ci->bias, UINT64_MAX, in[0],
                            INLINED_MAX, &n[0]) != 0 ||
         ttf_sym_inlined_in(sd[1].sym, b->addr + sd[1].ci->bias, UINT64_MAX, in[1],
                            INLINED_MAX, &n[1]) != 0)
         return 0;
-    for (size_t j = 0; j < n[1]; j++) {
-        const ttf_inlined *y = &in[1][j], *x = NULL;
-
-        for (size_t i = 0; i < n[0] && !x; i++)
-            if (in[0][i].function && y->function && !strcmp(in[0][i].function, y->function))
-                x = &in[0][i];
-        uint64_t hg = 0, hb = 0;
-        if (!x || !x->decl_file || !y->decl_file || x->decl_line <= 0 || y->decl_line <= 0 ||
-            ttf_system_file(y->decl_file) || ttf_source_hash(x->decl_file, x->decl_line, &hg, NULL) ||
-            ttf_source_hash(y->decl_file, y->decl_line, &hb, NULL) || hg == hb)
-            continue;
-        if (ttfi_regrow(&cd->inl, cd->ninl + 1, sizeof *cd->inl))
-            return TT_ENOMEM;
-        cd->inl[cd->ninl++] = (struct inl){ttfi_arena_strcpy(&cd->arena, y->function), b->name,
-                                           hb};
-        if (!cd->inl[cd->ninl - 1].callee)
-            return TT_ENOMEM;
+    for (size_t j = 0; !rc && j < n[1]; j++)
+        if (in[1][j].function)
+            rc = inlined_one(cd, sd, in, n, in[1][j].function, b->name);
+    /* inlined in the good build only: the bad build's own copy */
+    for (size_t i = 0; !rc && i < n[0]; i++) {
+        int both = 0;
+        for (size_t j = 0; j < n[1] && !both && in[0][i].function; j++)
+            both = in[1][j].function && !strcmp(in[0][i].function, in[1][j].function);
+        if (in[0][i].function && !both)
+            rc = inlined_one(cd, sd, in, n, in[0][i].function, b->name);
     }
+    return rc;
+}
+
+/* 1 if span in is nested in span out (the same file, within its lines,
+ * not the same lines: a lambda in a function, a member in its class). */
+static int nested(const struct srcspan *in, const struct srcspan *out)
+{
+    return !strcmp(in->file, out->file) && in->line >= out->line && in->last <= out->last &&
+           (in->line > out->line || in->last < out->last);
+}
+
+/* Whether callee a (cd->inl[a]) changed in its own text: its source
+ * fingerprinted again in each build with the lines of the other changed
+ * callees defined inside it left out. 1 if it did (or nothing is nested
+ * in it), 0 if only what is nested in it changed, TT_ENOMEM. */
+static int own_change(const struct ttdi_codediff *cd, size_t from, size_t a)
+{
+    const struct inl *e = &cd->inl[a];
+    int *skip[2] = {NULL, NULL}, rc = 1;
+    size_t ns = 0, n = cd->ninl - from;
+    uint64_t h[2] = {0, 0};
+
+    for (int k = 0; k < 2; k++)
+        if (!(skip[k] = malloc(2 * n * sizeof **skip)))
+            rc = TT_ENOMEM;
+    for (size_t i = from; rc == 1 && i < cd->ninl; i++) {
+        const struct inl *x = &cd->inl[i];
+        if (i == a || !nested(&x->at[0], &e->at[0]) || !nested(&x->at[1], &e->at[1]))
+            continue;
+        for (int k = 0; k < 2; k++) {
+            skip[k][2 * ns] = x->at[k].line;
+            skip[k][2 * ns + 1] = x->at[k].last;
+        }
+        ns++;
+    }
+    for (int k = 0; rc == 1 && ns && k < 2; k++)
+        if (ttf_source_hash_skip(e->at[k].file, e->at[k].line, skip[k], ns, &h[k], NULL))
+            h[k] = (uint64_t)k + 1; /* unreadable now: count it changed */
+    if (rc == 1 && ns)
+        rc = h[0] != h[1];
+    free(skip[0]);
+    free(skip[1]);
+    return rc;
+}
+
+/* Keep the innermost changed scopes of cd->inl[from..]: a callee whose
+ * text holds another changed callee's definition (a lambda in the
+ * function that calls it, a member function in its class: an implicit
+ * destructor is "defined" at its class's line) and whose own text,
+ * without it, is the same in both builds did not change itself. 0 or
+ * TT_ENOMEM. */
+static int innermost(struct ttdi_codediff *cd, size_t from)
+{
+    char *drop = calloc(cd->ninl - from + 1, 1);
+    size_t k = from;
+
+    if (!drop)
+        return TT_ENOMEM;
+    for (size_t i = from; i < cd->ninl; i++) {
+        int rc = own_change(cd, from, i);
+        if (rc < 0) {
+            free(drop);
+            return rc;
+        }
+        drop[i - from] = !rc;
+    }
+    for (size_t i = from; i < cd->ninl; i++)
+        if (!drop[i - from])
+            cd->inl[k++] = cd->inl[i];
+    cd->ninl = k;
+    free(drop);
     return 0;
 }
 
@@ -691,9 +902,10 @@ static int merge(struct ttdi_codediff *cd, struct side sd[2], const char *module
         }
     }
     /* no source changed: look for it in what was inlined into them */
+    size_t from = cd->ninl;
     for (size_t k = 0; !rc && !cd->src_changed && k < nsame; k++)
         rc = inlined_changes(cd, sd, same[k].g, same[k].b);
-    return rc;
+    return rc ? rc : innermost(cd, from);
 }
 
 /* ---- modules ----------------------------------------------------------- */
@@ -706,6 +918,8 @@ static void side_free(struct side *sd)
     free(sd->ins);
     free(sd->nb);
     free(sd->f);
+    free(sd->sm);
+    ttdi_map_free(&sd->smap);
     memset(sd, 0, sizeof *sd);
 }
 
@@ -961,6 +1175,14 @@ const char *ttdi_codediff_inlined_at(const struct ttdi_codediff *cd, const char 
         if (!strcmp(cd->inl[k].holder, function))
             return cd->inl[k].callee;
     return NULL;
+}
+
+int ttdi_codediff_inlined_own(const struct ttdi_codediff *cd, const char *callee)
+{
+    for (size_t k = 0; cd && callee && k < cd->ninl; k++)
+        if (!strcmp(cd->inl[k].callee, callee))
+            return cd->inl[k].own;
+    return 0;
 }
 
 size_t ttdi_codediff_lines_moved(const struct ttdi_codediff *cd)

@@ -76,7 +76,11 @@ size_t ttdi_codediff_source_one(const struct ttdi_codediff *cd);
 
 /* When no changed function's source changed, but the source of a
  * function the compiler inlined into changed ones did (one source: its
- * copies in several holders, template instances): the index
+ * copies in several holders, template instances; the innermost scope: a
+ * function whose text only differs in a lambda or member function
+ * defined inside it, itself a changed callee, is not counted; a callee
+ * inlined in one build only is compared with the other's out-of-line
+ * copy): the index
  * (ttdi_codediff_get's) of the first changed function it is inlined into,
  * with *callee its name; SIZE_MAX (and *callee NULL) otherwise. Its
  * change sits in that function's code: it has no symbol of its own. */
@@ -85,6 +89,13 @@ size_t ttdi_codediff_inlined_one(const struct ttdi_codediff *cd, const char **ca
 /* That callee (ttdi_codediff_inlined_one's) when the changed function
  * `function` is one it is inlined into, else NULL. */
 const char *ttdi_codediff_inlined_at(const struct ttdi_codediff *cd, const char *function);
+
+/* 1 if callee (ttdi_codediff_inlined_one's or _inlined_at's) is also a
+ * function of its own: an out-of-line copy in either build (a build that
+ * inlined it into the changed function while the other calls it), so
+ * that its name is where the change is; 0 when it is inlined everywhere
+ * (no symbol: the function it is inlined into is where it runs). */
+int ttdi_codediff_inlined_own(const struct ttdi_codediff *cd, const char *callee);
 
 /* How many functions whose machine code differs were counted unchanged
  * because their source is the same, only at other lines of its file, and

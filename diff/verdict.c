@@ -485,15 +485,19 @@ static const ttd_code_change *only_inlined(const vctx *c, const char **callee)
     for (size_t k = 0; d && k < d->nsuspects; k++) {
         const char *cl = ttdi_codediff_inlined_at(c->cd, d->suspects[k].name);
         for (size_t j = 0; cl && j < c->r->nchanged_functions; j++)
-            if (!strcmp(c->r->changed_functions[j].function, d->suspects[k].name))
+            if (!strcmp(c->r->changed_functions[j].function, d->suspects[k].name)) {
+                *callee = cl;   /* its own copy (template instances differ) */
                 return &c->r->changed_functions[j];
+            }
     }
     return &c->r->changed_functions[i];
 }
 
 /* The cause from code changed between the builds when its source change
  * is that of callee, inlined into ch (only_inlined): named by the callee,
- * ch being where it sits. */
+ * ch being where it sits; by the callee alone when it is a function of
+ * its own too (a build that calls it out of line: its frame is named so
+ * in the other run). */
 static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const char *callee,
                                       int only)
 {
@@ -510,6 +514,16 @@ static const ttd_place *cause_inlined(vctx *c, const ttd_code_change *ch, const 
              "that does; the compiler inlined it into `%s`, whose machine code carries the "
              "change (the other changed functions' code only carries it on)", callee,
              ch->function);
+    /* a function of its own in a build (inlined into ch in the other, or
+     * only there): named itself, as a frame of its own is */
+    if (ttdi_codediff_inlined_own(c->cd, callee)) {
+        p->function = callee;
+        p->inlined = NULL;
+        snprintf(buf, sizeof buf, "`%s`'s source differs between the two builds, the only "
+                 "source that does; a function of its own, the compiler inlined it into `%s` "
+                 "(in one build at least), whose machine code carries the change", callee,
+                 ch->function);
+    }
     p->text = astr(c, buf);
     add_evidence(c, "with the same input, only changed code makes the runs part; the "
                     "calls part later, where its effect shows");

@@ -93,6 +93,54 @@ static const char *decl_file(Dwarf_Die *die)
     return idx == 0 && version < 5 ? NULL : unit_file(&unit, idx);
 }
 
+/* The class whose member function fn is, through the type of its object
+ * pointer (`this`, a lambda's `__closure`: a pointer to the class, maybe
+ * const); 0 with *cls, or -1. */
+static int member_class(Dwarf_Die *fn, Dwarf_Die *cls)
+{
+    Dwarf_Attribute at;
+    Dwarf_Die t;
+
+    if (!dwarf_attr_integrate(fn, DW_AT_object_pointer, &at) || !dwarf_formref_die(&at, &t))
+        return -1;
+    for (int i = 0; i < 8; i++) {
+        if (!dwarf_attr_integrate(&t, DW_AT_type, &at) || !dwarf_formref_die(&at, &t))
+            return -1;
+        int tag = dwarf_tag(&t);
+        if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
+            *cls = t;
+            return 0;
+        }
+        if (tag != DW_TAG_pointer_type && tag != DW_TAG_const_type &&
+            tag != DW_TAG_volatile_type && tag != DW_TAG_typedef && tag != DW_TAG_reference_type)
+            return -1;
+    }
+    return -1;
+}
+
+/* Where function DIE fn is defined: its DW_AT_decl_file / _line; a
+ * function the compiler made that carries none (gcc: a lambda's
+ * operator(), artificial) is defined where its class is (the lambda's
+ * line). *file NULL and *line 0 when unknown. */
+static void decl_of(Dwarf_Die *fn, const char **file, int *line)
+{
+    Dwarf_Attribute at;
+    Dwarf_Die cls;
+    bool art = false;
+
+    if (dwarf_formflag(dwarf_attr_integrate(fn, DW_AT_artificial, &at), &art) != 0)
+        art = false;
+
+    if (dwarf_decl_line(fn, line) != 0)
+        *line = 0;
+    *file = decl_file(fn);
+    if (*line > 0 || !art || member_class(fn, &cls))
+        return;
+    if (dwarf_decl_line(&cls, line) != 0)
+        *line = 0;
+    *file = *line > 0 ? decl_file(&cls) : NULL;
+}
+
 /* Where inlined copy `die` was inlined into the scope around it. */
 static void call_pos(Dwarf_Die *cu, Dwarf_Die *die, const char **file, int *line)
 {
@@ -171,9 +219,7 @@ static size_t fill_frames(Dwarf_Die *cu, Dwarf_Die *scopes, int n,
         f->function = die_name(&scopes[i]);
         f->file = file;
         f->line = line;
-        if (dwarf_decl_line(&scopes[i], &f->decl_line) != 0)
-            f->decl_line = 0;
-        f->decl_file = decl_file(&scopes[i]);
+        decl_of(&scopes[i], &f->decl_file, &f->decl_line);
         if (tag == DW_TAG_subprogram) {
             f->end_line = end_line(cu, &scopes[i]);
             return k;
@@ -386,9 +432,8 @@ int ttfi_dwarf_inlined_in(Dwfl_Module *dm, struct ttfi_cumap **map, uint64_t add
         o->function = w->f[i].name;
         o->depth = w->f[i].depth;
         o->copies = w->f[i].copies;
-        o->decl_file = absolute(&cu, decl_file(&w->f[i].die), alloc, ctx);
-        if (dwarf_decl_line(&w->f[i].die, &o->decl_line) != 0)
-            o->decl_line = 0;
+        decl_of(&w->f[i].die, &o->decl_file, &o->decl_line);
+        o->decl_file = absolute(&cu, o->decl_file, alloc, ctx);
     }
     *nout = k;
     free(w);

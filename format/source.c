@@ -23,6 +23,11 @@
  * while any token does. Lines moved up or down by an edit elsewhere in the file
  * do not matter: each build's own line is read.
  *
+ * The text may be hashed with some of its lines left out
+ * (ttf_source_hash_skip): the bodies of functions defined inside it (a
+ * lambda, a class's member functions), so that a function is told apart
+ * from what is nested in its text.
+ *
  * The same body says whether the function only passes another's answer on
  * (ttf_source_passes_on): every return statement in it is `return
  * NAME(...);` of one NAME (a wrapper whose callee, inlined into it, made
@@ -237,6 +242,45 @@ int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last)
     }
     if (!rc && last)
         *last = end;
+    free(buf);
+    return rc;
+}
+
+/* 1 if line no is in one of the nskip ranges skip[2k]..skip[2k+1]. */
+static int skipped(int no, const int *skip, size_t nskip)
+{
+    for (size_t k = 0; k < nskip; k++)
+        if (no >= skip[2 * k] && no <= skip[2 * k + 1])
+            return 1;
+    return 0;
+}
+
+int ttf_source_hash_skip(const char *file, int line, const int *skip, size_t nskip,
+                         uint64_t *hash, int *last)
+{
+    char *buf = NULL, *kept = NULL;
+    const char *from = NULL, *body = NULL, *to = NULL;
+    int end = 0, no = line;
+    size_t k = 0;
+
+    if (!file || !hash || line <= 0 || (nskip && !skip))
+        return TT_EINVAL;
+    *hash = 0;
+    int rc = body_of(file, line, &buf, &from, &body, &to, &end);
+    if (!rc && !(kept = malloc((size_t)(to - from) + 1)))
+        rc = TT_ENOMEM;
+    for (const char *p = from; !rc && p < to; p++) {
+        if (!skipped(no, skip, nskip))
+            kept[k++] = *p;
+        no += *p == '\n';
+    }
+    if (!rc) {
+        *hash = token_hash(kept, kept + k);
+        rc = *hash ? 0 : TT_ENOMEM;
+    }
+    if (!rc && last)
+        *last = end;
+    free(kept);
     free(buf);
     return rc;
 }

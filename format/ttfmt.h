@@ -925,7 +925,9 @@ typedef struct ttf_inline_frame {
                                the line where the frame inside it was
                                inlined (DW_AT_call_line); 0 if unknown */
     const char *decl_file;  /* where the function is defined, NULL if */
-    int decl_line;          /* unknown (DW_AT_decl_file/line); 0 if unknown */
+    int decl_line;          /* unknown (DW_AT_decl_file/line; a function
+                               the compiler made without one, a lambda's
+                               operator(): its class's); 0 if unknown */
     int end_line;           /* the last frame (out-of-line): the last line
                                of its body the line table names in its file
                                (its closing brace, mostly); else 0 */
@@ -952,7 +954,9 @@ typedef struct ttf_inlined {
                                (C++ demangled as ttf_sym_name) */
     const char *decl_file;  /* where it is defined (made absolute with the
                                unit's compile folder), NULL if unknown */
-    int decl_line;          /* its DW_AT_decl_line, 0 if unknown */
+    int decl_line;          /* its DW_AT_decl_line (a lambda's operator():
+                               its class's, the lambda's line), 0 if
+                               unknown */
     int depth;              /* nesting of its deepest copy: 1 inlined into
                                the function itself, 2 into a function
                                inlined there, ... */
@@ -990,6 +994,14 @@ int ttf_system_file(const char *file);
  * such line, or no body there: a declaration only, a macro, braces that do
  * not close within 4000 lines), TT_ENOMEM. */
 int ttf_source_hash(const char *file, int line, uint64_t *hash, int *last);
+
+/* ttf_source_hash with the lines in nskip ranges left out of the text:
+ * skip[2k] to skip[2k + 1] (first and last line, both in), the lines of
+ * functions defined inside this one (a lambda, a member function of a
+ * class): does the function's own text differ, apart from theirs? Same
+ * errors, TT_EINVAL also for nskip > 0 with skip NULL. */
+int ttf_source_hash_skip(const char *file, int line, const int *skip, size_t nskip,
+                         uint64_t *hash, int *last);
 
 /* Does the function defined at line `line` of `file` (as ttf_source_hash
  * finds its body) only pass another function's answer on: is every return

@@ -178,6 +178,64 @@ static const char inl_src[] =
     "    return outer(argc) + tail(argc) + (argc > 9 ? alpha(argc) : 0);\n"
     "}\n";
 
+/* A program whose scale() one build calls out of line and the other
+ * inlines into outer() (-DINLINE_IT: and has no symbol of its own), built
+ * from this text with scale's result (an edit of its source). */
+static const char split_src[] =
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "#ifdef INLINE_IT\n"
+    "#define HOW static inline __attribute__((always_inline)) NI\n"
+    "#else\n"
+    "#define HOW static F\n"
+    "#endif\n"
+    "HOW int scale(int x)\n"
+    "{\n"
+    "    return %s;\n"
+    "}\n"
+    "F int outer(int x)\n"
+    "{\n"
+    "    return scale(x) + 1;\n"
+    "}\n"
+    "F int tail(int x) { return x - 1; }\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    (void)argv;\n"
+    "    return outer(argc) + tail(argc);\n"
+    "}\n";
+
+/* A program whose walk() holds a nested function step() (GNU C), both
+ * inlined into holder() with no symbol of their own, built from this
+ * text with step's result and walk's: an edit of step is an edit of
+ * walk's text too, walk's own lines the same. */
+static const char nest_src[] =
+    "#define F __attribute__((noipa))\n"
+    "#define NI __attribute__((no_instrument_function))\n"
+    "#define AI __attribute__((always_inline)) inline\n"
+    "NI F void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; }\n"
+    "NI F void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; }\n"
+    "int tail(int x);\n"
+    "static AI NI int walk(int x)\n"
+    "{\n"
+    "    NI AI int step(int y)\n"
+    "    {\n"
+    "        return %s;\n"
+    "    }\n"
+    "    return %s;\n"
+    "}\n"
+    "F int holder(int x)\n"
+    "{\n"
+    "    return walk(x) + 1;\n"
+    "}\n"
+    "F int tail(int x) { return x - 1; }\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    (void)argv;\n"
+    "    return holder(argc) + tail(argc);\n"
+    "}\n";
+
 /* One build: its binary and build-id. */
 struct build {
     char path[512];
@@ -263,6 +321,25 @@ static int compile_inl(struct build *b, const char *name, const char *sbody, con
     snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
     FILE *f = fopen(path, "w");
     if (!f || fprintf(f, inl_src, sbody, obody) < 0 || fclose(f) != 0)
+        return -1;
+    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
+    b->pie = 1;
+    snprintf(cmd, sizeof cmd, "cc -O2 -g -finstrument-functions -fno-plt -fPIE -pie %s -o '%s' "
+             "'%s' -Wl,--build-id 2>/dev/null", defs, b->path, path);
+    if (system(cmd) != 0)
+        return -1;
+    return self_module_file_id(b->path, b->id, &b->idlen);
+}
+
+/* Template tmpl (its %s: body, then body2 when it has two) as
+ * tu_tmpdir/<name>.c, built PIE as build b with defs. 0 or -1. */
+static int compile_tmpl(struct build *b, const char *tmpl, const char *name, const char *body,
+                        const char *body2, const char *defs)
+{
+    char path[600], cmd[4096];
+    snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, tmpl, body, body2) < 0 || fclose(f) != 0)
         return -1;
     snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
     b->pie = 1;
@@ -694,14 +771,82 @@ static void test_inlined_one(void **state)
     ttdi_codediff_free(cd);
 }
 
-/* A trace of inl_src's build b: main{ outer{} tail{} }, and outer once
- * more after tail when twice. */
-static const char *inl_trace(const struct build *b, int twice, char *path, size_t len)
+/* scale()'s source edited and inlined into outer() in the bad build
+ * only: outer's code changed, its source did not, scale is gone; the
+ * change is scale's, compared with the good build's own copy of it (a
+ * function of its own: ttdi_codediff_inlined_own). The other way round
+ * (inlined in the good build only) likewise; inlined in one build only
+ * with its source the same: no source changed. */
+static void test_inlined_split(void **state)
+{
+    char list[256];
+    struct build a, edit, same;
+    const char *callee = "x";
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_tmpl(&a, split_src, "split_a", "x * 3", NULL, ""), 0);
+    assert_int_equal(compile_tmpl(&edit, split_src, "split_edit", "x * 5", NULL, "-DINLINE_IT"), 0);
+    assert_int_equal(compile_tmpl(&same, split_src, "split_same", "x * 3", NULL, "-DINLINE_IT"), 0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:outer 3:scale");
+    assert_int_equal(ttdi_codediff_source(cd, "outer"), TTDI_SRC_SAME);
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "scale");
+    assert_string_equal(ttdi_codediff_inlined_at(cd, "outer"), "scale");
+    assert_int_equal(ttdi_codediff_inlined_own(cd, "scale"), 1);
+    ttdi_codediff_free(cd);
+    cd = diff(&edit, &a, list, sizeof list);
+    assert_string_equal(list, "1:outer 2:scale");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "scale");
+    ttdi_codediff_free(cd);
+    cd = diff(&a, &same, list, sizeof list);
+    assert_string_equal(list, "1:outer 3:scale");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
+    assert_null(callee);
+    ttdi_codediff_free(cd);
+}
+
+/* step(), nested in walk()'s text, edited; both inlined into holder():
+ * walk's source differs only by step's lines, so the change is step's,
+ * the innermost changed scope (no symbol of its own). An edit of walk's
+ * own lines as well: two sources changed, no one callee. */
+static void test_inlined_nested(void **state)
+{
+    char list[256];
+    struct build a, edit;
+    const char *callee = "x";
+    (void)state;
+    skip_without_cc();
+    const char *w = "step(x) + step(x + 1)";
+    assert_int_equal(compile_tmpl(&a, nest_src, "nest_a", "tail(y) * 3", w, ""), 0);
+    assert_int_equal(compile_tmpl(&edit, nest_src, "nest_edit", "tail(y) * 5", w, ""), 0);
+    struct ttdi_codediff *cd = diff(&a, &edit, list, sizeof list);
+    assert_string_equal(list, "1:holder");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), 0);
+    assert_string_equal(callee, "step");
+    assert_int_equal(ttdi_codediff_inlined_own(cd, "step"), 0);
+    ttdi_codediff_free(cd);
+    struct build both;
+    assert_int_equal(compile_tmpl(&both, nest_src, "nest_both", "tail(y) * 5", "step(x) - step(x + 1)",
+                                  ""), 0);
+    cd = diff(&a, &both, list, sizeof list);
+    assert_string_equal(list, "1:holder");
+    assert_int_equal(ttdi_codediff_inlined_one(cd, &callee), SIZE_MAX);
+    ttdi_codediff_free(cd);
+}
+
+/* A trace of inl_src's (or split_src's) build b: main{ outer{} tail{} },
+ * outer calling function `inner` when not NULL, and outer once more after
+ * tail when twice. */
+static const char *inl_trace(const struct build *b, const char *inner, int twice, char *path,
+                             size_t len)
 {
     ttf_trace *t = trace_of(b);
     ttf_writer *w = NULL;
     const char *argv[] = {b->path};
     uint64_t m = fn_addr(t, "main"), o = fn_addr(t, "outer"), tl = fn_addr(t, "tail"), tsc = 200;
+    uint64_t in = inner ? fn_addr(t, inner) : 0;
 
     snprintf(path, len, "%s/t%d.trc", tu_tmpdir, trace_no++);
     assert_int_equal(ttf_writer_open(path, NULL, &w), 0);
@@ -711,6 +856,10 @@ static const char *inl_trace(const struct build *b, int twice, char *path, size_
                                       b->path), 0);
     assert_int_equal(ttf_write_enter(w, 0, tsc++, m), 0);
     assert_int_equal(ttf_write_enter(w, 0, tsc++, o), 0);
+    if (in) {
+        assert_int_equal(ttf_write_enter(w, 0, tsc++, in), 0);
+        assert_int_equal(ttf_write_exit(w, 0, tsc++, in), 0);
+    }
     assert_int_equal(ttf_write_exit(w, 0, tsc++, o), 0);
     assert_int_equal(ttf_write_enter(w, 0, tsc++, tl), 0);
     assert_int_equal(ttf_write_exit(w, 0, tsc++, tl), 0);
@@ -741,8 +890,8 @@ static void test_inlined_verdict(void **state)
     assert_int_equal(compile_inl(&a, "inlv_a", "x * 3 + ADD", "scale(x) + 1", ""), 0);
     assert_int_equal(compile_inl(&edit, "inlv_edit", "x * 5 + ADD", "scale(x) + 1", ""), 0);
     assert_int_equal(compile_inl(&both, "inlv_both", "x * 5 + ADD", "scale(x) + 2", ""), 0);
-    inl_trace(&a, 0, gp, sizeof gp);
-    inl_trace(&edit, 1, bp, sizeof bp);
+    inl_trace(&a, NULL, 0, gp, sizeof gp);
+    inl_trace(&edit, NULL, 1, bp, sizeof bp);
     assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
     const ttd_verdict *v = ttd_get_result(d)->verdict;
     assert_non_null(v->cause);
@@ -763,12 +912,47 @@ static void test_inlined_verdict(void **state)
     free(json);
     free(html);
     ttd_free(d);
-    inl_trace(&both, 1, bp, sizeof bp);
+    inl_trace(&both, NULL, 1, bp, sizeof bp);
     assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
     v = ttd_get_result(d)->verdict;
     assert_non_null(v->cause);
     assert_string_equal(v->cause->function, "outer");
     assert_null(v->cause->inlined);
+    ttd_free(d);
+}
+
+/* The verdict of two builds whose only source change is scale's, which
+ * the good build calls out of line and the bad one inlines into outer:
+ * scale is a function of its own, named itself ("the code of `scale`
+ * changed", no "inlined into"), in text and JSON. */
+static void test_inlined_own_verdict(void **state)
+{
+    char gp[600], bp[600];
+    struct build a, edit;
+    ttd_diff *d = NULL;
+    ttf_error err;
+    ttr_options ro;
+    (void)state;
+    skip_without_cc();
+    assert_int_equal(compile_tmpl(&a, split_src, "splitv_a", "x * 3", NULL, ""), 0);
+    assert_int_equal(compile_tmpl(&edit, split_src, "splitv_edit", "x * 5", NULL, "-DINLINE_IT"),
+                     0);
+    inl_trace(&a, "scale", 0, gp, sizeof gp);
+    inl_trace(&edit, NULL, 0, bp, sizeof bp);
+    assert_int_equal(ttd_diff_files(gp, bp, NULL, &d, &err), 0);
+    const ttd_verdict *v = ttd_get_result(d)->verdict;
+    assert_non_null(v->cause);
+    assert_int_equal(v->cause->kind, TTD_COF_CODE);
+    assert_string_equal(v->cause->function, "scale");
+    assert_null(v->cause->inlined);
+    ttr_options_init(&ro);
+    char *text = tu_report(d, ttr_text, &ro, NULL);
+    assert_non_null(strstr(text, "cause: the code of `scale` changed\n"));
+    assert_non_null(strstr(text, "a function of its own, the compiler inlined it into `outer`"));
+    char *json = tu_report(d, ttr_json, &ro, NULL);
+    assert_non_null(strstr(json, "\"function\": \"scale\""));
+    free(text);
+    free(json);
     ttd_free(d);
 }
 
@@ -931,6 +1115,9 @@ int main(void)
         cmocka_unit_test(test_source_one),
         cmocka_unit_test(test_inlined_one),
         cmocka_unit_test(test_inlined_verdict),
+        cmocka_unit_test(test_inlined_split),
+        cmocka_unit_test(test_inlined_nested),
+        cmocka_unit_test(test_inlined_own_verdict),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -7,6 +7,8 @@
  * info or no module is TT_ENOTFOUND. The other way round
  * (ttf_sym_inlined_in): the functions inlined into outer(), each once,
  * the deepest first, from any address of its code; the count capped.
+ * A C++ lambda inlined into a function: its operator() (artificial, no
+ * line of its own in gcc's debug info) is defined at the lambda's line.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -67,23 +69,35 @@ struct lib {
     uint64_t ra[2];          /* return addresses of outer(5)'s two sinks */
 };
 
-/* Build lib_src with cflags, load it, run outer(5). */
-static void build_lib(struct lib *l, const char *name, const char *cflags)
+/* Write text as tu_tmpdir/<file>, compile it with compiler and cflags
+ * into <file>.so and load it. */
+static void load_lib(struct lib *l, const char *file, const char *text, const char *compiler,
+                     const char *cflags)
 {
     char src[512], cmd[1536];
 
-    snprintf(src, sizeof src, "%s/%s.c", tu_tmpdir, name);
-    snprintf(l->path, sizeof l->path, "%s/%s.so", tu_tmpdir, name);
+    memset(l, 0, sizeof *l);
+    snprintf(src, sizeof src, "%s/%s", tu_tmpdir, file);
+    snprintf(l->path, sizeof l->path, "%s/%s.so", tu_tmpdir, file);
     FILE *f = fopen(src, "w");
     assert_non_null(f);
-    fputs(lib_src, f);
+    fputs(text, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "cc %s -shared -fPIC -Wl,--build-id -o '%s' '%s'",
-             cflags, l->path, src);
+    snprintf(cmd, sizeof cmd, "%s %s -shared -fPIC -Wl,--build-id -o '%s' '%s'",
+             compiler, cflags, l->path, src);
     assert_int_equal(system(cmd), 0);
     l->h = dlopen(l->path, RTLD_NOW | RTLD_LOCAL);
     assert_non_null(l->h);
     assert_int_equal(self_module_find(l->path, &l->mod), 0);
+}
+
+/* Build lib_src with cflags, load it, run outer(5). */
+static void build_lib(struct lib *l, const char *name, const char *cflags)
+{
+    char file[256];
+
+    snprintf(file, sizeof file, "%s.c", name);
+    load_lib(l, file, lib_src, "cc", cflags);
     int (*outer)(int) = NULL;
     void *sym = dlsym(l->h, "outer");
     assert_non_null(sym);
@@ -220,6 +234,55 @@ static void test_inlined_in(void **state)
     dlclose(l.h);
 }
 
+/* A C++ library: a lambda inlined into apply(). */
+static const char cxx_src[] =
+    "extern \"C\" __attribute__((noinline)) void sink(int x)\n"   /* 1 */
+    "{\n"                                                          /* 2 */
+    "    __asm__ volatile(\"\" :: \"r\"(x) : \"memory\");\n"       /* 3 */
+    "}\n"                                                          /* 4 */
+    "extern \"C\" int apply(int x)\n"                               /* 5 */
+    "{\n"                                                          /* 6 */
+    "    auto step = [x](int y) {\n"                               /* 7 */
+    "        sink(y);\n"                                           /* 8 */
+    "        return y * x;\n"                                      /* 9 */
+    "    };\n"                                                     /* 10 */
+    "    return step(x) + step(x + 1);\n"                          /* 11 */
+    "}\n";                                                         /* 12 */
+enum { L_LAMBDA = 7 };
+
+static void test_lambda_line(void **state)
+{
+    struct lib l;
+    ttf_trace *t = NULL;
+    ttf_sym *s = NULL;
+    ttf_inlined in[TTF_INLINED_MAX];
+    size_t n = 0;
+
+    (void)state;
+    if (system("c++ --version > /dev/null 2>&1") != 0) {
+        print_message("no c++: skipped\n");
+        skip();
+    }
+    load_lib(&l, "lam.cc", cxx_src, "c++", "-O2 -g");
+    open_trace(&l, &t, &s);
+    uint64_t apply = (uint64_t)(uintptr_t)dlsym(l.h, "apply");
+    assert_int_equal(ttf_sym_inlined_in(s, apply, 500, in, TTF_INLINED_MAX, &n), 0);
+    size_t k = n;
+    for (size_t i = 0; i < n; i++)
+        if (in[i].function && strstr(in[i].function, "operator()"))
+            k = i;
+    assert_true(k < n);
+    assert_int_equal(in[k].decl_line, L_LAMBDA);
+    assert_true(ends_with(in[k].decl_file, "/lam.cc"));
+    uint64_t h = 0;
+    int last = 0;
+    assert_int_equal(ttf_source_hash(in[k].decl_file, in[k].decl_line, &h, &last), 0);
+    assert_int_equal(last, L_LAMBDA + 3);
+    ttf_sym_close(s);
+    ttf_close(t);
+    dlclose(l.h);
+}
+
 /* No debug info, no module, bad arguments. */
 static void test_not_found(void **state)
 {
@@ -261,6 +324,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_inlined_in),
+        cmocka_unit_test(test_lambda_line),
         cmocka_unit_test(test_not_found),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);

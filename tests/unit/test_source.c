@@ -5,6 +5,8 @@
  * does; a constructor's member initialisers (brace-initialised too) are
  * part of it; a declaration, a missing file or a line past the end is not
  * found; braces inside comments and literals do not end the body.
+ * ttf_source_hash_skip: the lines of a function defined inside another (a
+ * lambda) left out, an edit there does not count, one elsewhere does.
  * ttf_source_passes_on: a function whose every return is one callee's
  * call passes its answer on; any other return, two callees, none, or a
  * "return" inside a comment, a literal or another word do not.
@@ -123,6 +125,50 @@ static void passes_on(void **state)
     assert_int_equal(ttf_source_passes_on(NULL, 1, c, sizeof c), TT_EINVAL);
 }
 
+/* A function holding a lambda (lines 4-6), the lambda's body edited in
+ * one copy, the function's own text in another. */
+#define OUTER(lam, own) "#include <cstddef>\n" \
+    "int walk(const char *s, int n)\n{\n" \
+    "    auto step = [](const char *p) {\n" \
+    "        return " lam ";\n" \
+    "    };\n" \
+    "    int k = 0;\n" \
+    "    for (int i = 0; i < n; i += step(s + i)) k += " own ";\n" \
+    "    return k;\n}\n"
+
+static uint64_t skip_at(const char *text, const int *skip, size_t nskip)
+{
+    char p[256];
+    uint64_t h = 0;
+    int last = 0;
+    assert_int_equal(ttf_source_hash_skip(put(p, sizeof p, text), 2, skip, nskip, &h, &last), 0);
+    assert_int_equal(last, 10);
+    assert_true(h != 0);
+    return h;
+}
+
+static void skip_nested(void **state)
+{
+    (void)state;
+    const int lam[2] = {4, 6};
+    char p[256];
+    uint64_t h;
+    uint64_t a = skip_at(OUTER("*p ? 1 : 2", "1"), lam, 1);
+    /* the lambda edited: the whole differs, the rest does not */
+    assert_true(hash_at(OUTER("*p ? 1 : 2", "1"), 2, NULL) !=
+                hash_at(OUTER("*p ? 2 : 1", "1"), 2, NULL));
+    assert_true(skip_at(OUTER("*p ? 2 : 1", "1"), lam, 1) == a);
+    /* the function's own text edited: differs without the lambda too */
+    assert_true(skip_at(OUTER("*p ? 1 : 2", "2"), lam, 1) != a);
+    /* no range left out: ttf_source_hash's */
+    assert_true(skip_at(OUTER("*p ? 1 : 2", "1"), NULL, 0) ==
+                hash_at(OUTER("*p ? 1 : 2", "1"), 2, NULL));
+    /* errors */
+    assert_int_equal(ttf_source_hash_skip(put(p, sizeof p, STEP), 1, NULL, 1, &h, NULL),
+                     TT_EINVAL);
+    assert_int_equal(ttf_source_hash_skip(p, 9, lam, 1, &h, NULL), TT_ENOTFOUND);
+}
+
 static void not_found(void **state)
 {
     (void)state;
@@ -149,6 +195,7 @@ int main(void)
         cmocka_unit_test(tokens_count),
         cmocka_unit_test(cxx_bodies),
         cmocka_unit_test(not_found),
+        cmocka_unit_test(skip_nested),
         cmocka_unit_test(passes_on),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
