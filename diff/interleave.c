@@ -385,6 +385,7 @@ typedef struct tpass {
                                (from_tap): its records there, read in
                                place, not copied (no walk of that thread
                                grows them after: merge_records), NULL */
+    const ttdi_callnames **vcn; /* ... and their names */
     size_t *vn;             /* ... and how many */
     uint64_t paddr[PROV_MAX]; /* provisional bit i: lock address */
     int nprov;
@@ -537,6 +538,7 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
         return rc < 0 ? rc : 0;
     *used = 1;
     p->vrec[th] = tp.rec;   /* read in place by merge_records */
+    p->vcn[th] = tp.calls;
     p->vn[th] = tp.nrec;
     for (size_t k = 0; k < tp.nret && rc >= 0; k++) {
         xframe f = tp.ret[k].f;
@@ -641,8 +643,8 @@ static void rec_event(const tpass *p, size_t i, size_t k, ttf_event *ev, const c
         ev->time_ns = r->time_ns;
         ev->addr = r->addr;
         ev->sync_arg = r->sync_arg;
-        *func = r->func;
-        *within = r->within;
+        *func = p->vcn[i] ? p->vcn[i][r->call].func : NULL;
+        *within = p->vcn[i] ? p->vcn[i][r->call].within : NULL;
         return;
     }
     const srec *m = &p->rec[p->from[i] + k];
@@ -755,7 +757,8 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
     if (last && (!(p.from = calloc(nt + 1, sizeof *p.from)) ||
                  !(p.cfrom = calloc(nt + 1, sizeof *p.cfrom)) ||
                  !(p.vrec = calloc(nt + 1, sizeof *p.vrec)) ||
-                 !(p.vn = calloc(nt + 1, sizeof *p.vn))))
+                 !(p.vn = calloc(nt + 1, sizeof *p.vn)) ||
+                 !(p.vcn = calloc(nt + 1, sizeof *p.vcn))))
         rc = TT_ENOMEM;
     for (size_t th = 0; th < n && rc >= 0 && p.exact; th++) {
         if (th <= nt) {
@@ -784,6 +787,7 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
     free(p.cfrom);
     free(p.vrec);
     free(p.vn);
+    free(p.vcn);
     free(last);
     return rc;
 }
