@@ -69,6 +69,9 @@
  * it may have been.
  * Objects have no stable address across runs, so each run numbers them by
  * first use, per kind (mutex#1, cond#1; threads by the index CREATE gave).
+ * The good run keeps each object's operations in order; the bad run's
+ * are compared with them as they come (first_order wants the first
+ * difference only), so only the good run's are kept.
  * A thread's locks are a 64-bit set of mutex numbers; a call's set is the
  * locks held at its entry or taken inside it (children's sets flow up at
  * their exit); the good run keeps, per function (by name key), the locks

@@ -49,6 +49,10 @@
  * each, so a pass that needs a thread's sync operations up to a time (the
  * order checks' lock views) takes them from the records (ttdi_walk_syncs)
  * exactly as a raw walk stopping there would read them, with no walk.
+ * A record is 48 bytes (a 25M-event parted pair keeps 3M a run): the
+ * names of the calls it was made in are an index into its thread's pairs
+ * of names (ttdi_callnames), and a long thread's records get room for
+ * what its events promise at the rate so far, not doubled (rec_room).
  * While the engine asks (ttdi_run_state.count_calls: from the timing scan
  * to the count facts), that walk also counts the ENTERs per function (a
  * direct-mapped cache of the recent functions before the map), so
