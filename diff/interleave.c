@@ -154,6 +154,8 @@ typedef struct xrun {
                                (pre_walks), NULL */
     ttd_xev ring[WINDOW];   /* last operations */
     uint64_t nops;          /* operations seen */
+    size_t merging, merged; /* merge_records: its records, those merged
+                               so far (0, 0: not merging) */
 } xrun;
 
 static const char *const kinds[] = {"mutex", "cond", "thread"};
@@ -212,7 +214,31 @@ static fnslot *fn_find(fnslot *t, uint64_t key, int add)
     return f;
 }
 
-static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
+/* Room for the next operation of s, a good run's order. Past SEQ_GUESS
+ * operations, while merging records (merge_records), room for as many as
+ * the records left promise at this object's rate so far, up to SEQ_MAX:
+ * a 25M-event pair's 1M of one mutex grow once or twice, not by
+ * doubling (each a copy). 0 or TT_ENOMEM. */
+#define SEQ_GUESS 4096
+static int seq_room(oseq *s, const xrun *x)
+{
+    size_t need = s->n + 1;
+
+    if (s->n >= SEQ_GUESS && x->merged && x->merging > x->merged) {
+        double guess = (double)s->n * (double)x->merging / (double)x->merged * 1.125;
+        need = guess > (double)SEQ_MAX ? SEQ_MAX : guess > (double)need ? (size_t)guess : need;
+        void *p = need > s->cap ? realloc(s->op, need * sizeof *s->op) : NULL;
+        if (p) {
+            s->op = p;
+            s->cap = need;
+            return 0;
+        }
+        need = s->n + 1;
+    }
+    return ttdi_grow(&s->op, &s->cap, need, sizeof *s->op, 64);
+}
+
+static int seq_add(const xrun *x, oseq *s, uint32_t code, const ttd_xev *e)
 {
     if (s->n == SEQ_MAX)
         return 0;
@@ -224,8 +250,7 @@ static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
         s->n++;
         return 0;
     }
-    if (s->n == s->cap &&
-        ttdi_grow(&s->op, &s->cap, s->n + 1, sizeof *s->op, 64) < 0)
+    if (s->n == s->cap && seq_room(s, x) < 0)
         return TT_ENOMEM;
     s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func, e->within};
     return 0;
@@ -281,7 +306,7 @@ static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const 
     int64_t who = x->in->who_of ? x->in->who_of[ev->thread] : e.pair;
     if (!o || o->seq < 0 || e.pair < 0 || who < 0)
         return 0;
-    return seq_add(&x->seq[o->seq], (uint32_t)who << 8 | (uint32_t)ev->code, &e);
+    return seq_add(x, &x->seq[o->seq], (uint32_t)who << 8 | (uint32_t)ev->code, &e);
 }
 
 /* A SYNC_OP of thread th, in the merged walk. */
@@ -715,8 +740,11 @@ static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t n
         const char *func, *within;
         rec_event(p, mi, at[mi]++, &ev, &func, &within);
         obj *o;
+        x->merging = total;
+        x->merged = k;
         rc = sync_order(a, x, &ev, func, within, &o);
     }
+    x->merging = x->merged = 0;
     free(at);
     return rc;
 }
