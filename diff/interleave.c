@@ -222,20 +222,12 @@ static fnslot *fn_find(fnslot *t, uint64_t key, int add)
 #define SEQ_GUESS 4096
 static int seq_room(oseq *s, const xrun *x)
 {
-    size_t need = s->n + 1;
+    double guess = s->n >= SEQ_GUESS && x->merged && x->merging > x->merged
+                       ? (double)s->n * (double)x->merging / (double)x->merged * 1.125
+                       : 0;
 
-    if (s->n >= SEQ_GUESS && x->merged && x->merging > x->merged) {
-        double guess = (double)s->n * (double)x->merging / (double)x->merged * 1.125;
-        need = guess > (double)SEQ_MAX ? SEQ_MAX : guess > (double)need ? (size_t)guess : need;
-        void *p = need > s->cap ? realloc(s->op, need * sizeof *s->op) : NULL;
-        if (p) {
-            s->op = p;
-            s->cap = need;
-            return 0;
-        }
-        need = s->n + 1;
-    }
-    return ttdi_grow(&s->op, &s->cap, need, sizeof *s->op, 64);
+    return ttdi_grow_guess(&s->op, &s->cap, s->n + 1, guess > SEQ_MAX ? SEQ_MAX : guess,
+                           sizeof *s->op, 64);
 }
 
 static int seq_add(const xrun *x, oseq *s, uint32_t code, const ttd_xev *e)

@@ -440,23 +440,11 @@ static int rec_room(ttdi_walk *w)
 {
     ttdi_syncs *sy = w->sy;
     const ttf_thread *th = ttf_get_thread(w->r->t, w->thread);
-    size_t need = sy->n + 1;
+    double guess = sy->n >= REC_GUESS && th && th->events > sy->upto
+                       ? (double)sy->n * (double)th->events / (double)sy->upto * 1.125
+                       : 0;
 
-    if (sy->n >= REC_GUESS && th && th->events > sy->upto) {
-        double guess = (double)sy->n * (double)th->events / (double)sy->upto * 1.125;
-        if (guess > (double)need && guess < (double)(SIZE_MAX / 2 / sizeof *sy->rec))
-            need = (size_t)guess;
-        if (need > sy->cap) {
-            void *p = realloc(sy->rec, need * sizeof *sy->rec);
-            if (p) {
-                sy->rec = p;
-                sy->cap = need;
-                return 0;
-            }
-            need = sy->n + 1;
-        }
-    }
-    return ttdi_grow(&sy->rec, &sy->cap, need, sizeof *sy->rec, 64);
+    return ttdi_grow_guess(&sy->rec, &sy->cap, sy->n + 1, guess, sizeof *sy->rec, 64);
 }
 
 /* Walk w's current event, the first past its thread's records: kept. */
