@@ -866,6 +866,39 @@ static void fresh_main(dt *t, char *path, size_t n, const char *file)
     assert_int_equal(dt_open(t, path, 0, names, 1), 0);
 }
 
+/* Random call stacks of thread 0 of t (under "main", at most 7 deep) of
+ * functions fns[0..nfn) over `steps` steps from seed, each closed at the
+ * end, t closed; an operation on a lock at some ENTERs: with mixed, a
+ * LOCK or UNLOCK of one of 8 locks at every other one, else a LOCK of one
+ * lock at every third. */
+static void random_stacks(dt *t, const char *const *fns, size_t nfn, int steps, uint64_t seed,
+                          int mixed)
+{
+    uint64_t stack[8];
+    int depth = 0;
+
+    for (int i = 0; i < steps; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r8 = (unsigned)(seed >> 59);
+        if (depth < 7 && (depth == 0 || r8 < 18)) {
+            const char *fn = depth == 0 ? "main" : fns[(seed >> 40) % nfn];
+            stack[depth++] = dt_addr(t, fn, strlen(fn));
+            assert_int_equal(ttf_write_enter(t->w, 0, t->now[0] += 10, stack[depth - 1]), 0);
+            if (mixed ? r8 % 2 == 0 : r8 % 3 == 0)
+                assert_int_equal(ttf_write_sync_op(t->w, 0, t->now[0] += 10,
+                                                   mixed && r8 % 4 == 0 ? TTF_SOP_UNLOCK
+                                                                        : TTF_SOP_LOCK,
+                                                   0x5000 + (mixed ? 0x40 * (seed >> 61) : 0),
+                                                   0), 0);
+        } else {
+            assert_int_equal(ttf_write_exit(t->w, 0, t->now[0] += 10, stack[--depth]), 0);
+        }
+    }
+    while (depth > 0)
+        assert_int_equal(ttf_write_exit(t->w, 0, t->now[0] += 10, stack[--depth]), 0);
+    assert_int_equal(dt_close(t, 0), 0);
+}
+
 /* The SYNC_OP records' call names (ttdi_syncrec.call into ttdi_ltap.calls,
  * each pair of names kept once per thread) are the thread order's rule's
  * at each operation: the innermost open call's name and the call it is
@@ -881,8 +914,7 @@ static void test_sync_names(void **state)
                                        "mutex_slowpath"};
     enum { STEPS = 80000, NFN = sizeof fns / sizeof *fns };
     char path[512];
-    uint64_t stack[8], seed = 777;
-    int depth = 0, rc;
+    int rc;
     size_t nsync = 0, cap = STEPS;
     ttdi_run_state r;
     ttdi_walk w;
@@ -897,24 +929,7 @@ static void test_sync_names(void **state)
     assert_non_null(want);
     assert_non_null(when);
     fresh_main(&t, path, sizeof path, "sync_names.trc");
-    for (int i = 0; i < STEPS; i++) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        unsigned r8 = (unsigned)(seed >> 59);
-        if (depth < 7 && (depth == 0 || r8 < 18)) {
-            const char *fn = depth == 0 ? "main" : fns[(seed >> 40) % NFN];
-            stack[depth++] = dt_addr(&t, fn, strlen(fn));
-            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, stack[depth - 1]), 0);
-            if (r8 % 2 == 0)
-                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10,
-                                                   r8 % 4 ? TTF_SOP_LOCK : TTF_SOP_UNLOCK,
-                                                   0x5000 + 0x40 * (seed >> 61), 0), 0);
-        } else {
-            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
-        }
-    }
-    while (depth > 0)
-        assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
-    assert_int_equal(dt_close(&t, 0), 0);
+    random_stacks(&t, fns, NFN, STEPS, 777, 1);
 
     open_path(&r, 0, path);
     r.lock_tap = 1;
@@ -957,8 +972,7 @@ static void test_lock_caller_cached(void **state)
 {
     static const char *const fns[] = {"main", "lex", "work", "mutex_lock"};
     char path[512];
-    uint64_t stack[8], seed = 12345;
-    int depth = 0, rc;
+    int rc;
     size_t past_wrapper = 0;
     ttdi_run_state r;
     ttdi_walk w;
@@ -968,23 +982,7 @@ static void test_lock_caller_cached(void **state)
     (void)state;
 
     fresh_main(&t, path, sizeof path, "lock_caller.trc");
-    for (int i = 0; i < 4000; i++) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        unsigned r8 = (unsigned)(seed >> 59);
-        if (depth < 7 && (depth == 0 || r8 < 18)) {
-            const char *fn = depth == 0 ? "main" : fns[(seed >> 40) % 4];
-            stack[depth++] = dt_addr(&t, fn, strlen(fn));
-            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, stack[depth - 1]), 0);
-            if (r8 % 3 == 0)
-                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_LOCK,
-                                                   0x5000, 0), 0);
-        } else {
-            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
-        }
-    }
-    while (depth > 0)
-        assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
-    assert_int_equal(dt_close(&t, 0), 0);
+    random_stacks(&t, fns, 4, 4000, 12345, 0);
 
     open_path(&r, 0, path);
     memset(&lt, 0, sizeof lt);
