@@ -57,7 +57,9 @@
  * both lists share are found once, on one list, up to the first item that
  * reads past that prefix (a worker's 125K calls that part near their end:
  * 107M instructions of the 1M-event parted pair before, 14M after, the
- * same items).
+ * same items); and the children before the last of those shared items
+ * are not kept in the lists at all (gather_pair: one side's hashes decide
+ * them first), since no later step does anything with them.
  *
  * The first hunk starts where the flat key sequences first differ: each
  * list is aligned with its common prefix trimmed, and within a region the
