@@ -69,6 +69,9 @@
  * it may have been.
  * Objects have no stable address across runs, so each run numbers them by
  * first use, per kind (mutex#1, cond#1; threads by the index CREATE gave).
+ * The good run keeps each object's operations in order; the bad run's
+ * are compared with them as they come (first_order wants the first
+ * difference only), so only the good run's are kept.
  * A thread's locks are a 64-bit set of mutex numbers; a call's set is the
  * locks held at its entry or taken inside it (children's sets flow up at
  * their exit); the good run keeps, per function (by name key), the locks
@@ -106,11 +109,19 @@ typedef struct opcode {
     const char *within;     /* the call it is named by (ttdi_lock_caller) */
 } opcode;
 
-/* The operations on one object, in order. */
+/* The operations on one object, in order. The bad run's are compared
+ * with the good run's as they come (first_order needs no more), not
+ * kept: a 25M-event pair's 1M operations of one mutex a run were 14% of
+ * its page faults. */
 typedef struct oseq {
     const char *label;      /* the object */
-    opcode *op;             /* its operations */
-    size_t n, cap;
+    opcode *op;             /* its operations (the good run's) */
+    size_t n, cap;          /* how many (kept or not), room */
+    int cmp;                /* 1: the bad run's, compared with ref's */
+    const struct oseq *ref; /* cmp: the good run's of the same label, NULL */
+    size_t diff;            /* cmp: the first index where ref has no
+                               operation or another one, SIZE_MAX: none */
+    opcode at;              /* cmp: the operation there */
 } oseq;
 
 /* One open call of a thread, and a thread's open calls and held locks
@@ -134,6 +145,8 @@ typedef struct xrun {
     int nkind[3];           /* objects numbered per kind */
     oseq seq[SEQ_OBJS];     /* order per object */
     size_t nseq;
+    const struct xrun *good; /* the bad run: the good run's walk (its
+                               orders compared as they come), NULL */
     int tapped;             /* 1: a thread from the walks' data (from_tap):
                                the good run's calls counted one per set */
     int notap;              /* 1: walk every thread (recount) */
@@ -141,6 +154,8 @@ typedef struct xrun {
                                (pre_walks), NULL */
     ttd_xev ring[WINDOW];   /* last operations */
     uint64_t nops;          /* operations seen */
+    size_t merging, merged; /* merge_records: its records, those merged
+                               so far (0, 0: not merging) */
 } xrun;
 
 static const char *const kinds[] = {"mutex", "cond", "thread"};
@@ -153,6 +168,18 @@ static int op_kind(int op)
 }
 
 /* The object at addr (numbered on first use); NULL when the table is full. */
+/* A new object's order, labelled label: in the bad run, compared with
+ * the good run's of the same label (first_order pairs them so). */
+static void seq_open(const xrun *x, oseq *s, const char *label)
+{
+    s->label = label;
+    s->cmp = x->good != NULL;
+    s->diff = SIZE_MAX;
+    for (size_t k = 0; x->good && label && k < x->good->nseq && !s->ref; k++)
+        if (x->good->seq[k].label && !strcmp(x->good->seq[k].label, label))
+            s->ref = &x->good->seq[k];
+}
+
 static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
 {
     uint64_t addr = ev->addr ? ev->addr : 1;
@@ -171,7 +198,7 @@ static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
         o->label = ttfi_arena_strcpy(a, buf);
         o->seq = x->nseq < SEQ_OBJS ? (int)x->nseq++ : -1;
         if (o->seq >= 0)
-            x->seq[o->seq].label = o->label;
+            seq_open(x, &x->seq[o->seq], o->label);
         return o->label ? o : NULL;
     }
     return o;
@@ -187,12 +214,35 @@ static fnslot *fn_find(fnslot *t, uint64_t key, int add)
     return f;
 }
 
-static int seq_add(oseq *s, uint32_t code, const ttd_xev *e)
+/* Room for the next operation of s, a good run's order. Past SEQ_GUESS
+ * operations, while merging records (merge_records), room for as many as
+ * the records left promise at this object's rate so far, up to SEQ_MAX:
+ * a 25M-event pair's 1M of one mutex grow once or twice, not by
+ * doubling (each a copy). 0 or TT_ENOMEM. */
+#define SEQ_GUESS 4096
+static int seq_room(oseq *s, const xrun *x)
+{
+    double guess = s->n >= SEQ_GUESS && x->merged && x->merging > x->merged
+                       ? (double)s->n * (double)x->merging / (double)x->merged * 1.125
+                       : 0;
+
+    return ttdi_grow_guess(&s->op, &s->cap, s->n + 1, guess > SEQ_MAX ? SEQ_MAX : guess,
+                           sizeof *s->op, 64);
+}
+
+static int seq_add(const xrun *x, oseq *s, uint32_t code, const ttd_xev *e)
 {
     if (s->n == SEQ_MAX)
         return 0;
-    if (s->n == s->cap &&
-        ttdi_grow(&s->op, &s->cap, s->n + 1, sizeof *s->op, 64) < 0)
+    if (s->cmp) {
+        if (s->diff == SIZE_MAX && (!s->ref || s->n >= s->ref->n || s->ref->op[s->n].code != code)) {
+            s->diff = s->n;
+            s->at = (opcode){code, e->thread, e->time_ns, e->func, e->within};
+        }
+        s->n++;
+        return 0;
+    }
+    if (s->n == s->cap && seq_room(s, x) < 0)
         return TT_ENOMEM;
     s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func, e->within};
     return 0;
@@ -248,7 +298,7 @@ static int sync_order(struct ttfi_arena *a, xrun *x, const ttf_event *ev, const 
     int64_t who = x->in->who_of ? x->in->who_of[ev->thread] : e.pair;
     if (!o || o->seq < 0 || e.pair < 0 || who < 0)
         return 0;
-    return seq_add(&x->seq[o->seq], (uint32_t)who << 8 | (uint32_t)ev->code, &e);
+    return seq_add(x, &x->seq[o->seq], (uint32_t)who << 8 | (uint32_t)ev->code, &e);
 }
 
 /* A SYNC_OP of thread th, in the merged walk. */
@@ -385,6 +435,7 @@ typedef struct tpass {
                                (from_tap): its records there, read in
                                place, not copied (no walk of that thread
                                grows them after: merge_records), NULL */
+    const ttdi_callnames **vcn; /* ... and their names */
     size_t *vn;             /* ... and how many */
     uint64_t paddr[PROV_MAX]; /* provisional bit i: lock address */
     int nprov;
@@ -537,6 +588,7 @@ static int from_tap(xrun *x, uint32_t th, fnslot *fns, int bad, tpass *p, uint64
         return rc < 0 ? rc : 0;
     *used = 1;
     p->vrec[th] = tp.rec;   /* read in place by merge_records */
+    p->vcn[th] = tp.calls;
     p->vn[th] = tp.nrec;
     for (size_t k = 0; k < tp.nret && rc >= 0; k++) {
         xframe f = tp.ret[k].f;
@@ -641,8 +693,8 @@ static void rec_event(const tpass *p, size_t i, size_t k, ttf_event *ev, const c
         ev->time_ns = r->time_ns;
         ev->addr = r->addr;
         ev->sync_arg = r->sync_arg;
-        *func = r->func;
-        *within = r->within;
+        *func = p->vcn[i] ? p->vcn[i][r->call].func : NULL;
+        *within = p->vcn[i] ? p->vcn[i][r->call].within : NULL;
         return;
     }
     const srec *m = &p->rec[p->from[i] + k];
@@ -680,8 +732,11 @@ static int merge_records(struct ttfi_arena *a, xrun *x, const tpass *p, size_t n
         const char *func, *within;
         rec_event(p, mi, at[mi]++, &ev, &func, &within);
         obj *o;
+        x->merging = total;
+        x->merged = k;
         rc = sync_order(a, x, &ev, func, within, &o);
     }
+    x->merging = x->merged = 0;
     free(at);
     return rc;
 }
@@ -755,7 +810,8 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
     if (last && (!(p.from = calloc(nt + 1, sizeof *p.from)) ||
                  !(p.cfrom = calloc(nt + 1, sizeof *p.cfrom)) ||
                  !(p.vrec = calloc(nt + 1, sizeof *p.vrec)) ||
-                 !(p.vn = calloc(nt + 1, sizeof *p.vn))))
+                 !(p.vn = calloc(nt + 1, sizeof *p.vn)) ||
+                 !(p.vcn = calloc(nt + 1, sizeof *p.vcn))))
         rc = TT_ENOMEM;
     for (size_t th = 0; th < n && rc >= 0 && p.exact; th++) {
         if (th <= nt) {
@@ -784,6 +840,7 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
     free(p.cfrom);
     free(p.vrec);
     free(p.vn);
+    free(p.vcn);
     free(last);
     return rc;
 }
@@ -914,14 +971,14 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
         for (size_t k = 0; k < b->nseq && !sb; k++)
             if (!strcmp(sg->label, b->seq[k].label))
                 sb = &b->seq[k];
-        if (!sb)
-            continue;
-        size_t i = 0;
-        while (i < sg->n && i < sb->n && sg->op[i].code == sb->op[i].code)
-            i++;
+        if (!sb || (sb->cmp && sb->ref != sg))
+            continue;       /* (labels are unique in a run) */
+        /* the first index where the orders differ: the bad run's
+           operations were compared with sg's as they came (seq_add) */
+        size_t i = sb->diff == SIZE_MAX ? sb->n : sb->diff;
         if (i == sg->n && i == sb->n)
             continue;
-        uint64_t when = i < sb->n ? sb->op[i].time_ns : b->in->split_ns;
+        uint64_t when = i < sb->n ? (sb->cmp ? sb->at : sb->op[i]).time_ns : b->in->split_ns;
         if (when >= best)
             continue;
         best = when;
@@ -934,7 +991,7 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
             memset(&out->order[r], 0, sizeof out->order[r]);
             if (i >= s[r]->n)
                 continue;
-            const opcode *o = &s[r]->op[i];
+            const opcode *o = r && sb->cmp ? &sb->at : &s[r]->op[i];
             out->order[r] = (ttd_xev){TTF_EV_SYNC_OP, (int)(o->code & 0xff), o->thread,
                                       x[r]->in->pair_of[o->thread], o->time_ns,
                                       sg->label, o->func, o->within};
@@ -1066,6 +1123,7 @@ int ttdi_interleave_build(struct ttfi_arena *a, const ttdi_ilv_run in[2], ttd_in
     memset(x, 0, sizeof x);
     x[0].in = &in[0];
     x[1].in = &in[1];
+    x[1].good = &x[0];
     if (rc >= 0 && in[0].two && !ttdi_ilv_merged && !ttdi_ilv_notap && in[0].r->lock_tap &&
         in[1].r->lock_tap) {
         int prc[2];

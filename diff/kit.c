@@ -46,6 +46,25 @@ void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2])
     rc[1] = fn(b);
 }
 
+int ttdi_grow_guess(void *pp, size_t *cap, size_t need, double guess, size_t size,
+                    size_t first)
+{
+    void *p, *np;
+
+    if (need <= *cap)
+        return 0;
+    if (guess > (double)need && guess < (double)(SIZE_MAX / 2 / size)) {
+        size_t n = (size_t)guess;
+        memcpy(&p, pp, sizeof p);
+        if (n > *cap && (np = realloc(p, n * size))) {
+            memcpy(pp, &np, sizeof np);
+            *cap = n;
+            return 0;
+        }
+    }
+    return ttdi_grow(pp, cap, need, size, first);
+}
+
 int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first)
 {
     void *p, *np;

@@ -28,6 +28,13 @@
  * stay as they were and this returns TT_ENOMEM, else 0. The caller keeps
  * the fast test: if (n == cap && ttdi_grow(&v, &cap, n + 1, sizeof *v, 64)). */
 int ttdi_grow(void *pp, size_t *cap, size_t need, size_t size, size_t first);
+/* The same for an array whose final size can be guessed (SYNC_OP records
+ * from a thread's events, an object's operations from the records left):
+ * room for n elements at guess when guess > *cap and it can be had (one
+ * realloc, no doubling: each doubling below glibc's mmap threshold is a
+ * copy), else ttdi_grow's. 0 or TT_ENOMEM. */
+int ttdi_grow_guess(void *pp, size_t *cap, size_t need, double guess, size_t size,
+                    size_t first);
 
 /* ---- two independent jobs (the two runs) ----------------------------------- */
 

@@ -369,7 +369,18 @@ typedef struct ttdi_walk {
     uint32_t retimed;       /* how many it did */
 } ttdi_walk;
 
-/* One SYNC_OP of a thread as run walks read it (SLEEPs aside). */
+/* The names of the calls a SYNC_OP record was made in (ttdi_syncrec.call:
+ * a thread keeps each pair once). */
+typedef struct ttdi_callnames {
+    const char *func;       /* the innermost call's name by the thread
+                               order's rule (ttdi_lock_call), "" (r->lock_tap
+                               on; else NULL) */
+    const char *within;     /* the call it is named by (ttdi_lock_caller), as
+                               func */
+} ttdi_callnames;
+
+/* One SYNC_OP of a thread as run walks read it (SLEEPs aside): 48 bytes
+ * (a 25M-event pair keeps 3M of them a run). */
 typedef struct ttdi_syncrec {
     uint64_t time_ns;
     uint64_t before_ns;     /* the latest time of the thread's events
@@ -377,11 +388,8 @@ typedef struct ttdi_syncrec {
     uint64_t addr;          /* its object */
     int64_t sync_arg;
     uint64_t tsc;           /* its tick (the reader's merge key) */
-    const char *func;       /* the innermost call's name by the thread
-                               order's rule (ttdi_lock_call), "" (r->lock_tap
-                               on; else NULL) */
-    const char *within;     /* the call it is named by (ttdi_lock_caller), as
-                               func */
+    uint32_t call;          /* its calls' names: index into its thread's
+                               ttdi_ltap.calls (0: {NULL, NULL}) */
     int code;               /* TTF_SOP_* */
 } ttdi_syncrec;
 
@@ -455,6 +463,7 @@ typedef struct ttdi_ltap {
     size_t nret;
     const ttdi_syncrec *rec; /* its SYNC_OPs up to the time (func set) */
     size_t nrec;
+    const ttdi_callnames *calls; /* the records' names (ttdi_syncrec.call) */
     const uint64_t *paddr;  /* bit i of a lock set: lock address paddr[i] */
     int nprov;
     int partial;            /* 1: ret may miss a lock-free return in what

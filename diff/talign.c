@@ -57,7 +57,9 @@
  * both lists share are found once, on one list, up to the first item that
  * reads past that prefix (a worker's 125K calls that part near their end:
  * 107M instructions of the 1M-event parted pair before, 14M after, the
- * same items).
+ * same items); and the children before the last of those shared items
+ * are not kept in the lists at all (gather_pair: one side's hashes decide
+ * them first), since no later step does anything with them.
  *
  * The first hunk starts where the flat key sequences first differ: each
  * list is aligned with its common prefix trimmed, and within a region the
@@ -193,19 +195,22 @@ static void side_free(side *s)
     free(s->keys);
 }
 
-/* The children of node p (first key index r) into s->k and s->kh; a
- * shared node's are those of the copy it points at. */
-static int gather(side *s, size_t p, uint64_t r)
+/* Node p's children list in s's tree: its first child's node *c, its
+ * end *end, the first key index *raw of that child (p's first key index
+ * r); a shared node's are those of the copy it points at. */
+static void list_of(const side *s, size_t p, uint64_t r, size_t *c, size_t *end, uint64_t *raw)
 {
     size_t b = ttdi_tree_body(s->t, p);
-    size_t c = b + 1, end = p ? b + ttdi_node_size(ttdi_tree_node(s->t, b)) : s->t->n;
-    uint64_t raw = r + (p ? 1 : 0);
-    size_t nk = 0;
 
-    for (size_t i = c; i < end; i += ttdi_node_size(ttdi_tree_node(s->t, i)))
-        nk++;               /* counted first: room made once, not doubled */
-    if (side_room(s, nk + 2) < 0)
-        return TT_ENOMEM;
+    *c = b + 1;
+    *end = p ? b + ttdi_node_size(ttdi_tree_node(s->t, b)) : s->t->n;
+    *raw = r + (p ? 1 : 0);
+}
+
+/* s's children from node c (first key index raw) to end into s->k and
+ * s->kh from index 0 on, with the sentinel. */
+static void fill(side *s, size_t c, size_t end, uint64_t raw)
+{
     s->n = 0;
     while (c < end) {
         const ttdi_node *cn = ttdi_tree_node(s->t, c);
@@ -215,6 +220,75 @@ static int gather(side *s, size_t p, uint64_t r)
         c += ttdi_node_size(cn);
     }
     s->k[s->n] = (kid){end, raw};
+}
+
+/* s's children's hashes alone, from node c to end, into s->kh. */
+static void fill_hashes(side *s, size_t c, size_t end)
+{
+    for (s->n = 0; c < end; c += ttdi_node_size(ttdi_tree_node(s->t, c)))
+        s->kh[s->n++] = ttdi_tree_node(s->t, c)->hash;
+}
+
+/* Node c and key index *raw moved past m children of s's list. */
+static size_t skip_kids(const side *s, size_t c, size_t m, uint64_t *raw)
+{
+    for (; m > 0; m--) {
+        const ttdi_node *v = ttdi_tree_node(s->t, c);
+        *raw += v->len;
+        c += ttdi_node_size(v);
+    }
+    return c;
+}
+
+static int item_at(const side *s, size_t i, size_t lim, size_t *pk, uint32_t *pr);
+
+/* The children of matched calls na (first key index ra) and nb (rb) into
+ * the two sides' lists, less the children before the last loop item the
+ * two lists share (issue 38 item 4: a worker's 3M calls that part near
+ * their end were 24 bytes a child a side, a third of a 25M-event parted
+ * pair's page faults). Those children are the same in both lists, and
+ * every step after this reads them to no effect: the key prefix and the
+ * common hash prefix only grow by them, paired children with equal hashes
+ * make no action, align_list trims them as common prefix, and the loop
+ * items of the rest are the same (items are decided left to right, each
+ * from its own start on, and the dropped ones end at an item's start:
+ * collapse_both decides the same shared items from there, once more for
+ * the last). So they are found first, on a's hashes alone (collapse_both's
+ * rule over the common hash prefix), and only the lists from the last
+ * shared item on are kept; the raw indexes stay absolute. */
+static int gather_pair(tctx *c, size_t na, uint64_t ra, size_t nb, uint64_t rb)
+{
+    side *a = &c->s[0], *b = &c->s[1];
+    size_t ca, ea, cb, eb, x, y, nka = 0, nkb = 0, lcp = 0, from = 0;
+    uint64_t xa, xb;
+    int same = 1;
+
+    list_of(a, na, ra, &ca, &ea, &xa);
+    list_of(b, nb, rb, &cb, &eb, &xb);
+    for (x = ca, y = cb; x < ea || y < eb;) {   /* counted first: room made once */
+        const ttdi_node *u = x < ea ? ttdi_tree_node(a->t, x) : NULL;
+        const ttdi_node *v = y < eb ? ttdi_tree_node(b->t, y) : NULL;
+        same &= u && v && u->hash == v->hash;
+        lcp += (size_t)same;
+        nka += u != NULL;
+        nkb += v != NULL;
+        x += u ? ttdi_node_size(u) : 0;
+        y += v ? ttdi_node_size(v) : 0;
+    }
+    if (side_room(a, nka + 2) < 0 || side_room(b, nkb + 2) < 0)
+        return TT_ENOMEM;
+    fill_hashes(a, ca, ea);
+    for (size_t i = 0, k; i < lcp;) {   /* collapse_both's shared items */
+        uint32_t r;
+        if (!item_at(a, i, lcp, &k, &r))
+            break;
+        from = i;
+        i += k * r;
+    }
+    ca = skip_kids(a, ca, from, &xa);
+    cb = skip_kids(b, cb, from, &xb);
+    fill(a, ca, ea, xa);
+    fill(b, cb, eb, xb);
     return 0;
 }
 
@@ -596,7 +670,7 @@ static int pair_actions(tctx *c, const task *p)
     size_t lcp = 0, na = (size_t)p->v[0], nb = (size_t)p->v[2];
     int rc;
 
-    if ((rc = gather(a, na, p->v[1])) < 0 || (rc = gather(b, nb, p->v[3])) < 0)
+    if ((rc = gather_pair(c, na, p->v[1], nb, p->v[3])) < 0)
         return rc;
     int differ;
     size_t kp = key_prefix(c, &differ);

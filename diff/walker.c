@@ -49,6 +49,10 @@
  * each, so a pass that needs a thread's sync operations up to a time (the
  * order checks' lock views) takes them from the records (ttdi_walk_syncs)
  * exactly as a raw walk stopping there would read them, with no walk.
+ * A record is 48 bytes (a 25M-event parted pair keeps 3M a run): the
+ * names of the calls it was made in are an index into its thread's pairs
+ * of names (ttdi_callnames), and a long thread's records get room for
+ * what its events promise at the rate so far, not doubled (rec_room).
  * While the engine asks (ttdi_run_state.count_calls: from the timing scan
  * to the count facts), that walk also counts the ENTERs per function (a
  * direct-mapped cache of the recent functions before the map), so
@@ -104,6 +108,9 @@ static inline size_t hot_slot(uint64_t x)
 typedef struct ttdi_syncs {
     ttdi_syncrec *rec;
     size_t n, cap;
+    ttdi_callnames *cn;     /* the records' call names, each pair once */
+    size_t ncn, capcn;      /*   ([0]: {NULL, NULL}) */
+    uint32_t cnhot[HOT];    /* index + 1 of a recent pair, by pointers */
     uint64_t upto;          /* events read (SLEEPs too) */
     uint64_t max_ns;        /* the latest time of those not SYNC_OPs */
     int ended;              /* 1: a walk read past the thread's last event */
@@ -395,6 +402,51 @@ static int tap(ttdi_walk *w)
     return rc < 0 ? rc : 0;
 }
 
+/* The index of names (func, within) among sy's call names, added if
+ * new: a direct-mapped cache by the pointers, then a scan (a thread makes
+ * its sync operations from a few calls). TT_ENOMEM when full. */
+static int64_t call_index(ttdi_syncs *sy, const char *func, const char *within)
+{
+    if (!func && !within)
+        return 0;
+    uint64_t h = ttfi_mix64((uint64_t)(uintptr_t)func * 3 ^ (uint64_t)(uintptr_t)within);
+    uint32_t *hot = &sy->cnhot[hot_slot(h)];
+    size_t i = *hot;
+
+    if (i && sy->cn[i - 1].func == func && sy->cn[i - 1].within == within)
+        return (int64_t)i - 1;
+    for (i = 1; i < sy->ncn; i++)
+        if (sy->cn[i].func == func && sy->cn[i].within == within)
+            break;
+    if (i >= sy->ncn) {
+        i = sy->ncn ? sy->ncn : 1;  /* [0]: no names (the tap was off) */
+        if (i >= UINT32_MAX - 1 || ttdi_grow(&sy->cn, &sy->capcn, i + 1, sizeof *sy->cn, 16) < 0)
+            return TT_ENOMEM;
+        sy->cn[0] = (ttdi_callnames){NULL, NULL};
+        sy->cn[i] = (ttdi_callnames){func, within};
+        sy->ncn = i + 1;
+    }
+    *hot = (uint32_t)i + 1;
+    return (int64_t)i;
+}
+
+/* Room for walk w's thread's next record. Past REC_GUESS records, room
+ * for as many as the thread's events promise at the rate so far (an
+ * eighth more), so that a long thread's records grow once or twice, not
+ * by doubling (each a copy: 9% of the page faults of a 25M-event parted
+ * pair). 0 or TT_ENOMEM. */
+#define REC_GUESS 4096
+static int rec_room(ttdi_walk *w)
+{
+    ttdi_syncs *sy = w->sy;
+    const ttf_thread *th = ttf_get_thread(w->r->t, w->thread);
+    double guess = sy->n >= REC_GUESS && th && th->events > sy->upto
+                       ? (double)sy->n * (double)th->events / (double)sy->upto * 1.125
+                       : 0;
+
+    return ttdi_grow_guess(&sy->rec, &sy->cap, sy->n + 1, guess, sizeof *sy->rec, 64);
+}
+
 /* Walk w's current event, the first past its thread's records: kept. */
 static int record(ttdi_walk *w)
 {
@@ -416,13 +468,15 @@ static int record(ttdi_walk *w)
         sy->max_ns = ev->time_ns > sy->max_ns ? ev->time_ns : sy->max_ns;
         return 0;
     }
-    if (sy->n == sy->cap &&
-        ttdi_grow(&sy->rec, &sy->cap, sy->n + 1, sizeof *sy->rec, 64) < 0)
+    if (sy->n == sy->cap && rec_room(w) < 0)
         return TT_ENOMEM;
     const char *func = sy->untapped ? NULL : sy->lt.n ? sy->lt.f[sy->lt.n - 1].name : "";
     const char *within = sy->untapped ? NULL : ttdi_lock_caller(&sy->lt);
+    int64_t call = call_index(sy, func, within);
+    if (call < 0)
+        return TT_ENOMEM;
     sy->rec[sy->n++] = (ttdi_syncrec){ev->time_ns, sy->max_ns, ev->addr, ev->sync_arg,
-                                      ev->tsc, func, within, ev->code};
+                                      ev->tsc, (uint32_t)call, ev->code};
     return 0;
 }
 
@@ -439,7 +493,7 @@ int ttdi_walk_tap(const ttdi_run_state *r, uint32_t thread, uint64_t ns, ttdi_lt
         k++;
     while (j < sy->nlr && sy->lr[j].time_ns <= ns && sy->lr[j].before_ns <= ns)
         j++;
-    *tap_out = (ttdi_ltap){sy->lr, j, sy->rec, k, sy->paddr, sy->nprov, sy->partial};
+    *tap_out = (ttdi_ltap){sy->lr, j, sy->rec, k, sy->cn, sy->paddr, sy->nprov, sy->partial};
     return 1;
 }
 
@@ -637,6 +691,7 @@ void ttdi_marks_free(ttdi_run_state *r)
     r->marks = NULL;
     for (size_t i = 0; r->syncs && i < r->nt; i++) {
         free(r->syncs[i].rec);
+        free(r->syncs[i].cn);
         ccount_free(&r->syncs[i].calls);
         ccount_free(&r->syncs[i].kcalls);
         free(r->syncs[i].lt.f);
@@ -870,7 +925,8 @@ static uint64_t frame_of(const ttf_event *ev)
 
 /* What a frame shows beyond its id (a lean walk keeps none): the call
  * and, in its caller, the last call made. */
-static void fill_frame(ttdi_walk *w, ttdi_frame_id *f, const ttf_event *ev)
+static inline __attribute__((always_inline)) void fill_frame(ttdi_walk *w, ttdi_frame_id *f,
+                                                             const ttf_event *ev)
 {
     if (w->nstack > 1 && w->kept && !ev->site) {
         ttdi_frame_id *up = f - 1;
@@ -971,38 +1027,35 @@ size_t ttdi_walk_depth_slow(const ttdi_walk *w)
     return own_frame(w, frame_of(&w->ev));
 }
 
-int ttdi_walk_step(ttdi_walk *w)
+/* The pending ENTER, EXIT or UNWIND of w applied to its stack (w->pending
+ * still set: ttdi_walk_depth_after reads it), the general case: out of
+ * line, as ttdi_walk_step applies the common ones at the stack's top
+ * itself. 0 or TT_ENOMEM. */
+static __attribute__((noinline)) int apply_slow(ttdi_walk *w)
 {
-    if (w->pending) {
-        if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
-            drop_to(w, ttdi_walk_depth_after(w));
-            w->unwound = 0;
-        }
-        w->pending = 0;
-        if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
+    if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
+        drop_to(w, ttdi_walk_depth_after(w));
+        w->unwound = 0;
+    }
+    w->pending = 0;
+    if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
+        return TT_ENOMEM;
+    if (w->ev.kind == TTF_EV_EXIT) {
+        w->unwound = 0;             /* it pops to its own frame */
+        if (pop(w, &w->ev) < 0)
             return TT_ENOMEM;
-        if (w->ev.kind == TTF_EV_EXIT) {
-            w->unwound = 0;             /* it pops to its own frame */
-            if (pop(w, &w->ev) < 0)
-                return TT_ENOMEM;
-        }
-        if (w->ev.kind == TTF_EV_UNWIND)    /* frames a longjmp or exception left */
-            w->unwound += w->ev.unwound;
     }
-    int rc = ttf_iter_next(w->it, &w->ev);
-    if (rc <= 0) {
-        if (!rc && w->sy && w->nraw == w->sy->upto)
-            w->sy->ended = 1;
-        return rc;
-    }
-    w->pending = (TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1;
-    if (w->sy) {
-        if (w->nraw++ == w->sy->upto && record(w) < 0)
-            return TT_ENOMEM;
-    } else if (!w->r) {
-        return 1;       /* a stack walk: no filter, no keys, no marks */
-    }
-    rc = ttdi_norm_kept(&w->r->norm, &w->ev);
+    if (w->ev.kind == TTF_EV_UNWIND)    /* frames a longjmp or exception left */
+        w->unwound += w->ev.unwound;
+    return 0;
+}
+
+/* The step's part after the read and the records, for an event that
+ * is not an ENTER or EXIT of a run walk that keeps every one (the
+ * normaliser asked), out of line too. 1 or a TT_E* code. */
+static __attribute__((noinline)) int kept_slow(ttdi_walk *w)
+{
+    int rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;
     w->kept = rc;
@@ -1013,6 +1066,61 @@ int ttdi_walk_step(ttdi_walk *w)
         w->max_ns = w->ev.time_ns;
     if (rc && (w->idx >= w->mark_at || (w->pin_ns && w->ev.time_ns >= w->pin_ns)) &&
         leave_mark(w) < 0)
+        return TT_ENOMEM;
+    return 1;
+}
+
+/* The common step (issue 38 item 4: a quarter of the run walks' own work
+ * was the general step's tests and its frame): the pending ENTER or EXIT
+ * changes the stack at its top (not live, no UNWIND before, room left),
+ * and the event read is an ENTER or EXIT, which a run walk keeps when
+ * there is no --function/--exclude (ttdi_norm_kept's answer without
+ * asking). The rest goes through apply_slow and kept_slow, which do what
+ * the general step did. */
+int ttdi_walk_step(ttdi_walk *w)
+{
+    if (w->pending) {
+        ttdi_frame_id *st = w->stack;
+        size_t n = w->nstack;
+        if (w->ev.kind == TTF_EV_ENTER && !w->unwound && n < w->cap && !w->live) {
+            w->pending = 0;
+            st[n].id = frame_of(&w->ev);
+            w->nstack = n + 1;
+            if (!w->lean)
+                fill_frame(w, &st[n], &w->ev);
+        } else if (w->ev.kind == TTF_EV_EXIT && n && !w->live &&
+                   st[n - 1].id == frame_of(&w->ev)) {
+            w->pending = 0;
+            w->unwound = 0;
+            w->nstack = n - 1;
+        } else if (apply_slow(w) < 0) {
+            return TT_ENOMEM;
+        }
+    }
+    int rc = ttf_iter_next(w->it, &w->ev);
+    if (rc <= 0) {
+        if (!rc && w->sy && w->nraw == w->sy->upto)
+            w->sy->ended = 1;
+        return rc;
+    }
+    int kind = w->ev.kind;
+    w->pending = (TTDI_STACK_KINDS >> (kind & 31)) & 1;
+    if (w->sy) {
+        if (w->nraw++ == w->sy->upto && record(w) < 0)
+            return TT_ENOMEM;
+    } else if (!w->r) {
+        return 1;       /* a stack walk: no filter, no keys, no marks */
+    }
+    if ((kind != TTF_EV_ENTER && kind != TTF_EV_EXIT) || w->r->norm.keep || w->r->norm.drop)
+        return kept_slow(w);
+    uint64_t idx = w->next, t = w->ev.time_ns;
+    w->kept = 1;
+    w->idx = idx;
+    w->next = idx + 1;
+    w->prev_ns = w->max_ns;
+    if (t > w->max_ns)
+        w->max_ns = t;
+    if ((idx >= w->mark_at || (w->pin_ns && t >= w->pin_ns)) && leave_mark(w) < 0)
         return TT_ENOMEM;
     return 1;
 }

@@ -2,7 +2,7 @@
  * test_kit.c - diff/'s container kit (diff/kit.c): the hash map, the table
  * of records, the counting multiset, the direct-mapped cache and the key
  * bitmap against plain arrays, with keys that collide in their home slot,
- * key 0, and growth across many doublings.
+ * key 0, and growth across many doublings; the growable array to a guess.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -155,6 +155,34 @@ static int both_run(void *arg)
     return j->rc;
 }
 
+/* ttdi_grow_guess: room for the guess in one step when it is more than
+ * asked (contents kept), else ttdi_grow's doubling (a guess no bigger
+ * than what is needed, none, or one past any size). */
+static void grow_guess(void **state)
+{
+    uint64_t *v = NULL;
+    size_t cap = 0;
+    (void)state;
+
+    assert_int_equal(ttdi_grow_guess(&v, &cap, 1, 0, sizeof *v, 64), 0);
+    assert_int_equal(cap, 64);      /* no guess: ttdi_grow's first */
+    for (size_t i = 0; i < 64; i++)
+        v[i] = i * 7;
+    assert_int_equal(ttdi_grow_guess(&v, &cap, 65, 1000.7, sizeof *v, 64), 0);
+    assert_int_equal(cap, 1000);    /* the guess, in one step */
+    for (size_t i = 0; i < 64; i++)
+        assert_int_equal(v[i], i * 7);
+    assert_int_equal(ttdi_grow_guess(&v, &cap, 900, 5000, sizeof *v, 64), 0);
+    assert_int_equal(cap, 1000);    /* room enough: nothing done */
+    assert_int_equal(ttdi_grow_guess(&v, &cap, 1001, 1001, sizeof *v, 64), 0);
+    assert_int_equal(cap, 2000);    /* a guess no more than needed: doubled */
+    assert_int_equal(ttdi_grow_guess(&v, &cap, 2001, 1e30, sizeof *v, 64), 0);
+    assert_int_equal(cap, 4000);    /* past any size: doubled */
+    for (size_t i = 0; i < 64; i++)
+        assert_int_equal(v[i], i * 7);
+    free(v);
+}
+
 static void both_jobs(void **state)
 {
     (void)state;
@@ -193,6 +221,7 @@ int main(void)
         cmocka_unit_test(dmcache_slots),
         cmocka_unit_test(keybits_no_false_negative),
         cmocka_unit_test(both_jobs),
+        cmocka_unit_test(grow_guess),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

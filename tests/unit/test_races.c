@@ -1255,6 +1255,9 @@ static uint32_t rnd(uint32_t n)
  * then, a condition signalled); with skip, seller-1's lex calls from its
  * 20th on take no lock (the unprotected call); with skip 2 both sellers
  * run the same script, both without it (a tie: the lower thread's). */
+static int rnd_steps = 120, rnd_skip_from = 20;   /* random_run's calls a thread, and
+                                                    where skip starts */
+
 static void random_run(const char *name, uint32_t seed, int nlocks, int skip)
 {
     static const char *const fn[] = {"parse{", "lex{", "check{", "work{"};
@@ -1266,13 +1269,13 @@ static void random_run(const char *name, uint32_t seed, int nlocks, int skip)
         t.now[th] = 1000;
         if (skip == 2 && th)
             rnd_state = seed;
-        for (int i = 0; i < 120; i++) {
+        for (int i = 0; i < rnd_steps; i++) {
             int f = (int)rnd(4);
             uint64_t m = MUTEX + 0x40u * rnd((uint32_t)nlocks);
             if (rnd(4) == 0)
                 t.now[th] += 10 * rnd(3);
             run(&t, th, fn[f]);
-            if (f == 1 && !(skip && th >= 3 - (uint32_t)skip && i >= 20)) {
+            if (f == 1 && !(skip && th >= 3 - (uint32_t)skip && i >= rnd_skip_from)) {
                 op(&t, th, rnd(8) ? TTF_SOP_LOCK : TTF_SOP_TRYLOCK, m, 0);
                 if (rnd(2))
                     run(&t, th, "check{ }");
@@ -1417,6 +1420,37 @@ static void test_interleave_by_thread(void **state)
             }
         }
     assert_true(found >= 6);   /* the unprotected call was there to find */
+    ttfi_arena_free(&a);
+}
+
+/* The same with one mutex taken thousands of times, the runs parting
+ * late: the first order difference lies past the good run's first room
+ * guess for an object's operations (seq_room, interleave.c), and the bad
+ * run's operations, compared as they come, give what the merged walk
+ * (which keeps them) gives. */
+static void test_interleave_long(void **state)
+{
+    struct ttfi_arena a = {0};
+    (void)state;
+
+    rnd_steps = 4000;
+    rnd_skip_from = 3000;
+    random_run("ilv-good.trc", 7, 1, 0);
+    random_run("ilv-bad.trc", 7, 1, 1);
+    rnd_steps = 120;
+    rnd_skip_from = 20;
+    ttd_interleave *x = NULL, *z = NULL;
+    struct ilv_runs ux, uz;
+    assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", UINT64_MAX, 1, &a, &ux, &x), 0);
+    assert_int_equal(ilv_of("ilv-good.trc", "ilv-bad.trc", UINT64_MAX, 2, &a, &uz, &z), 0);
+    assert_non_null(x);
+    assert_true(x->order_differs);
+    assert_true(x->order_index > 4096);     /* past SEQ_GUESS */
+    assert_true(x->ops[0] > 4096);
+    assert_int_equal(x->order[0].kind, TTF_EV_SYNC_OP);
+    same_ilv(x, z);
+    ilv_done(&ux);
+    ilv_done(&uz);
     ttfi_arena_free(&a);
 }
 
@@ -1823,6 +1857,7 @@ int main(void)
         cmocka_unit_test(test_locked_check_no_race),
         cmocka_unit_test(test_unprotected_call),
         cmocka_unit_test(test_interleave_by_thread),
+        cmocka_unit_test(test_interleave_long),
         cmocka_unit_test(test_interleave_marks),
         cmocka_unit_test(test_interleave_unwind),
         cmocka_unit_test(test_races_unwind),

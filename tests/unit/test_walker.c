@@ -866,12 +866,113 @@ static void fresh_main(dt *t, char *path, size_t n, const char *file)
     assert_int_equal(dt_open(t, path, 0, names, 1), 0);
 }
 
+/* Random call stacks of thread 0 of t (under "main", at most 7 deep) of
+ * functions fns[0..nfn) over `steps` steps from seed, each closed at the
+ * end, t closed; an operation on a lock at some ENTERs: with mixed, a
+ * LOCK or UNLOCK of one of 8 locks at every other one, else a LOCK of one
+ * lock at every third. */
+static void random_stacks(dt *t, const char *const *fns, size_t nfn, int steps, uint64_t seed,
+                          int mixed)
+{
+    uint64_t stack[8];
+    int depth = 0;
+
+    for (int i = 0; i < steps; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r8 = (unsigned)(seed >> 59);
+        if (depth < 7 && (depth == 0 || r8 < 18)) {
+            const char *fn = depth == 0 ? "main" : fns[(seed >> 40) % nfn];
+            stack[depth++] = dt_addr(t, fn, strlen(fn));
+            assert_int_equal(ttf_write_enter(t->w, 0, t->now[0] += 10, stack[depth - 1]), 0);
+            if (mixed ? r8 % 2 == 0 : r8 % 3 == 0)
+                assert_int_equal(ttf_write_sync_op(t->w, 0, t->now[0] += 10,
+                                                   mixed && r8 % 4 == 0 ? TTF_SOP_UNLOCK
+                                                                        : TTF_SOP_LOCK,
+                                                   0x5000 + (mixed ? 0x40 * (seed >> 61) : 0),
+                                                   0), 0);
+        } else {
+            assert_int_equal(ttf_write_exit(t->w, 0, t->now[0] += 10, stack[--depth]), 0);
+        }
+    }
+    while (depth > 0)
+        assert_int_equal(ttf_write_exit(t->w, 0, t->now[0] += 10, stack[--depth]), 0);
+    assert_int_equal(dt_close(t, 0), 0);
+}
+
+/* The SYNC_OP records' call names (ttdi_syncrec.call into ttdi_ltap.calls,
+ * each pair of names kept once per thread) are the thread order's rule's
+ * at each operation: the innermost open call's name and the call it is
+ * named by (ttdi_lock_caller), as an lthread fed by ttdi_lock_call along
+ * the same walk has them; with more records than the first guess of their
+ * room (rec_room sizes a long thread's by the rate so far), in random
+ * stacks of the test functions, lock wrappers among them (a wrapper's
+ * operation is named by its caller: two names). */
+static void test_sync_names(void **state)
+{
+    static const char *const fns[] = {"parse", "lex", "check", "fail", "work", "log",
+                                       "helper", "wait", "peek", "tally", "mutex_lock",
+                                       "mutex_slowpath"};
+    enum { STEPS = 80000, NFN = sizeof fns / sizeof *fns };
+    char path[512];
+    int rc;
+    size_t nsync = 0, cap = STEPS;
+    ttdi_run_state r;
+    ttdi_walk w;
+    ttdi_lthread lt;
+    ttdi_lframe f;
+    ttdi_ltap tp;
+    dt t;
+    const char **want = calloc(2 * cap, sizeof *want);  /* func, within per record */
+    uint64_t *when = calloc(cap, sizeof *when);
+    (void)state;
+
+    assert_non_null(want);
+    assert_non_null(when);
+    fresh_main(&t, path, sizeof path, "sync_names.trc");
+    random_stacks(&t, fns, NFN, STEPS, 777, 1);
+
+    open_path(&r, 0, path);
+    r.lock_tap = 1;
+    memset(&lt, 0, sizeof lt);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        assert_true(ttdi_lock_call(&r.norm, &lt, &w, &f) >= 0);
+        if (w.ev.kind != TTF_EV_SYNC_OP)
+            continue;
+        assert_true(nsync < cap);
+        want[2 * nsync] = lt.n ? lt.f[lt.n - 1].name : "";
+        want[2 * nsync + 1] = ttdi_lock_caller(&lt);
+        when[nsync++] = w.ev.time_ns;
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    assert_true(nsync > 3 * 4096);  /* past REC_GUESS (walker.c) */
+    assert_int_equal(ttdi_walk_tap(&r, 0, t.now[0] + 20, &tp), 1);
+    assert_int_equal(tp.nrec, nsync);
+    size_t pairs = 0, two = 0;
+    for (size_t k = 0; k < nsync; k++) {
+        const ttdi_callnames *c = &tp.calls[tp.rec[k].call];
+        assert_int_equal(tp.rec[k].time_ns, when[k]);
+        assert_non_null(c->func);
+        assert_non_null(c->within);
+        assert_string_equal(c->func, want[2 * k]);
+        assert_string_equal(c->within, want[2 * k + 1]);
+        pairs = tp.rec[k].call > pairs ? tp.rec[k].call : pairs;
+        two += strcmp(want[2 * k], want[2 * k + 1]) != 0;
+    }
+    assert_true(pairs > 30);    /* name pairs kept (their indexes from 1) */
+    assert_true(two > 100);     /* operations in a wrapper */
+    free(lt.f);
+    close_run(&r);
+    free(want);
+    free(when);
+}
+
 static void test_lock_caller_cached(void **state)
 {
     static const char *const fns[] = {"main", "lex", "work", "mutex_lock"};
     char path[512];
-    uint64_t stack[8], seed = 12345;
-    int depth = 0, rc;
+    int rc;
     size_t past_wrapper = 0;
     ttdi_run_state r;
     ttdi_walk w;
@@ -881,23 +982,7 @@ static void test_lock_caller_cached(void **state)
     (void)state;
 
     fresh_main(&t, path, sizeof path, "lock_caller.trc");
-    for (int i = 0; i < 4000; i++) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        unsigned r8 = (unsigned)(seed >> 59);
-        if (depth < 7 && (depth == 0 || r8 < 18)) {
-            const char *fn = depth == 0 ? "main" : fns[(seed >> 40) % 4];
-            stack[depth++] = dt_addr(&t, fn, strlen(fn));
-            assert_int_equal(ttf_write_enter(t.w, 0, t.now[0] += 10, stack[depth - 1]), 0);
-            if (r8 % 3 == 0)
-                assert_int_equal(ttf_write_sync_op(t.w, 0, t.now[0] += 10, TTF_SOP_LOCK,
-                                                   0x5000, 0), 0);
-        } else {
-            assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
-        }
-    }
-    while (depth > 0)
-        assert_int_equal(ttf_write_exit(t.w, 0, t.now[0] += 10, stack[--depth]), 0);
-    assert_int_equal(dt_close(&t, 0), 0);
+    random_stacks(&t, fns, 4, 4000, 12345, 0);
 
     open_path(&r, 0, path);
     memset(&lt, 0, sizeof lt);
@@ -1025,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_unwind_rule),
         cmocka_unit_test(test_stack_walk),
         cmocka_unit_test(test_sync_records),
+        cmocka_unit_test(test_sync_names),
         cmocka_unit_test(test_walk_calls),
         cmocka_unit_test(test_walk_calls_many),
         cmocka_unit_test(test_read_out),
