@@ -167,7 +167,6 @@ static int op_kind(int op)
     return op == TTF_SOP_CREATE || op == TTF_SOP_JOIN ? 2 : 0;
 }
 
-/* The object at addr (numbered on first use); NULL when the table is full. */
 /* A new object's order, labelled label: in the bad run, compared with
  * the good run's of the same label (first_order pairs them so). */
 static void seq_open(const xrun *x, oseq *s, const char *label)
@@ -180,6 +179,7 @@ static void seq_open(const xrun *x, oseq *s, const char *label)
             s->ref = &x->good->seq[k];
 }
 
+/* The object at addr (numbered on first use); NULL when the table is full. */
 static obj *object(struct ttfi_arena *a, xrun *x, const ttf_event *ev)
 {
     uint64_t addr = ev->addr ? ev->addr : 1;
