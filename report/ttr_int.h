@@ -12,7 +12,10 @@
 #include "ttdiff.h"
 
 /* Indentation level of an event in a call tree: its depth, less one for
- * an EXIT (which closes the frame its ENTER opened). */
+ * an EXIT (which closes the frame its ENTER opened), within
+ * +-TTRI_LEVEL_CAP: a damaged trace's depth (any int) then leaves room
+ * for the renderers' differences of two levels. */
+#define TTRI_LEVEL_CAP (1 << 24)
 int ttri_level(const ttd_event *e);
 
 /* The smallest ttri_level among ev[0..n) and base. */

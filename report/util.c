@@ -12,7 +12,10 @@
 
 int ttri_level(const ttd_event *e)
 {
-    return e->kind == TTF_EV_EXIT ? e->depth - 1 : e->depth;
+    int d = e->depth < -TTRI_LEVEL_CAP ? -TTRI_LEVEL_CAP
+            : e->depth > TTRI_LEVEL_CAP ? TTRI_LEVEL_CAP : e->depth;
+
+    return e->kind == TTF_EV_EXIT ? d - 1 : d;
 }
 
 int ttri_min_level(const ttd_event *ev, size_t n, int base)

@@ -373,6 +373,24 @@ static void test_model(void **state)
 }
 
 /* C++ names shortened for text and HTML (names.c). */
+/* A damaged trace's depths (any int): levels stay within the cap, so
+ * the renderers' differences of two levels cannot overflow (UBSan). */
+static void test_level_cap(void **state)
+{
+    ttd_event lo = {0}, hi = {0};
+    (void)state;
+    lo.kind = TTF_EV_EXIT;
+    lo.depth = INT32_MIN + 2;
+    hi.kind = TTF_EV_ENTER;
+    hi.depth = INT32_MAX;
+    assert_int_equal(ttri_level(&lo), -TTRI_LEVEL_CAP - 1);
+    assert_int_equal(ttri_level(&hi), TTRI_LEVEL_CAP);
+    assert_true(ttri_level(&hi) - ttri_level(&lo) > 0);
+    lo.depth = 3;
+    assert_int_equal(ttri_level(&lo), 2);
+    assert_int_equal(ttri_min_level(&hi, 1, 7), 7);
+}
+
 static void test_short_names(void **state)
 {
     static const char *const cases[][2] = {
@@ -419,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_no_divergence),
         cmocka_unit_test(test_short_names),
+        cmocka_unit_test(test_level_cap),
         cmocka_unit_test(test_model),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
