@@ -689,9 +689,11 @@ int ttdi_rprefix_start(ttdi_rprefix **out, ttdi_norm *ng, ttdi_norm *nb, uint32_
                        uint32_t tb);
 /* The next event of side `side` that takes part (a keyed walk with
  * w->sleeps set), as ttdi_walk_next_key; every record read on the way goes
- * to the side's I/O waits, SLEEPs only there. 1, 0 at the end, or a TT_E*
- * code. The replay's own reads and the prefix walk's alike. */
-int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w);
+ * to the side's I/O waits, SLEEPs only there, and every ENTER read, kept
+ * or not, to cc (NULL: none; the tree build's count of a thread it reads
+ * whole, ttdi_walk_count_open). 1, 0 at the end, or a TT_E* code. The
+ * replay's own reads and the prefix walk's alike. */
+int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w, ttdi_ccount *cc);
 /* One pair of the prefix (same key) into the replay: 0; or 1, the prefix
  * replay having ended before it, its walks held there (the pair's step
  * would be the first to ask the bad run's symbols for a signature the

@@ -12,9 +12,10 @@
  * pair that already looks different (its sketches differ), whose walks
  * also keep the timing scan's prefix state at their marks (timing.c
  * ttdi_tpre_*: the scan of its split thread starts near the split).
- * The keyed walks that read a thread whole from its start (plain traces,
- * no --first-only) count its calls as they go (ttdi_walk_count_open), so
- * the count facts read it no more (counts.c).
+ * The keyed walks that read a thread whole from its start (no
+ * --first-only; with values, the prefix read in step and its replay's
+ * reads too) count its calls as they go (ttdi_walk_count_open), so the
+ * count facts read it no more (counts.c).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -77,9 +78,12 @@ static int counted_next(src *s, uint64_t *key)
 static int src_next(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
-    int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk)
-                   : ttdi_walk_next_key_to(&s->wk, key);
+    int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk, s->cc)
+             : s->cc ? counted_next(s, key)
+                     : ttdi_walk_next_key_to(&s->wk, key);
 
+    if (rc == 0)
+        ttdi_walk_counted(s->cc);
     if (rc <= 0)
         return rc;
     if (s->rp)
@@ -682,7 +686,7 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         (rc = prefix_replay(al, p, s, vs, &pre)) < 0 ||
         (!vs && (rc = src_runs(al, p, s)) < 0))
         goto out;
-    for (int i = 0; i < 2 && !vs && !al->o->first_only && likely_parts(al, p); i++)
+    for (int i = 0; i < 2 && !al->o->first_only && likely_parts(al, p); i++)
         if (!s[i].run)          /* read whole from here: counted on the way */
             s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;

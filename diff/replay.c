@@ -797,14 +797,17 @@ static int ttdi_waits_see(ttdi_waits *ws, const ttf_event *ev)
 
 /* Next event of side `side` that takes part, as ttdi_walk_next_key; every
  * record read on the way goes to the side's waits (timeouts.c), SLEEPs
- * only there (the walk asks for them: sleeps). */
-static int rnext(ttdi_replay *rp, int side, rside *w)
+ * only there (the walk asks for them: sleeps), and every ENTER to cc
+ * (NULL: none). */
+static int rnext(ttdi_replay *rp, int side, rside *w, ttdi_ccount *cc)
 {
     ttdi_waits *ws = &rp->waits[side];
     int rc;
 
     while ((rc = ttdi_walk_next(w)) > 0) {
         int sync = w->ev.kind == TTF_EV_SYNC_OP;
+        if (cc && w->ev.kind == TTF_EV_ENTER && ttdi_ccount_add(cc, &w->ev) < 0)
+            return TT_ENOMEM;
         if ((ws->open || sync) && ttdi_waits_see(ws, &w->ev) < 0)
             return TT_ENOMEM;
         if (sync && TTDI_SOP_ASIDE(w->ev.code))
@@ -822,9 +825,9 @@ static int at_stop(const ttdi_replay *rp, const rside *b)
 }
 
 
-int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w)
+int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w, ttdi_ccount *cc)
 {
-    return rnext(rp, side, w);
+    return rnext(rp, side, w, cc);
 }
 
 /* Skip the hunks starting at the sides' positions, replaying their events
@@ -839,11 +842,11 @@ static int skip(ttdi_replay *rp, rside *const s[2], size_t *hi, int *stopped)
         const ttdi_hunk *h = &rp->h[(*hi)++];
         while (rc > 0 && s[0]->idx < h->a1) {
             lone(rp, 0, s[0]);
-            rc = rnext(rp, 0, s[0]);
+            rc = rnext(rp, 0, s[0], NULL);
         }
         while (rc > 0 && s[1]->idx < h->b1 && !at_stop(rp, s[1])) {
             lone(rp, 1, s[1]);
-            rc = rnext(rp, 1, s[1]);
+            rc = rnext(rp, 1, s[1], NULL);
         }
         if (rc > 0 && at_stop(rp, s[1])) {
             *stopped = 1;
@@ -880,7 +883,8 @@ static int walk(ttdi_replay *rp, rside *const s[2], int resume)
     int rc = 1, stopped = 0;
 
     for (;; resume = 0) {
-        if (!resume && ((rc = rnext(rp, 0, s[0])) <= 0 || (rc = rnext(rp, 1, s[1])) <= 0))
+        if (!resume &&
+            ((rc = rnext(rp, 0, s[0], NULL)) <= 0 || (rc = rnext(rp, 1, s[1], NULL)) <= 0))
             break;
         if (at_stop(rp, s[1]))
             return 0;
