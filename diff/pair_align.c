@@ -556,14 +556,17 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
     return 0;
 }
 
-/* The values compared in step with no prefix replay to feed (vs, not
- * feed) read times only through the modules' epochs (values_ptr.c) but
- * where a value differs, which takes its own (values.c exact_times), and
- * where the keys part, whose clones take theirs (ttdi_values_hold): so
- * each side's walk skips them (ttdi_walk_notimes; the lazy clock's
- * look-ahead is a fifth of such a walk) once an event's earliest time is
- * past its run's last module load or unload (ttdi_epochs_end), from where
- * every time is of the last epoch. 0 or a TT_E* code. */
+/* The values compared in step (vs) read times only through the modules'
+ * epochs (values_ptr.c) but where a value differs, which takes its own
+ * (values.c exact_times), and where the keys part, whose clones take
+ * theirs (ttdi_values_hold); so does the prefix replay they feed (feed:
+ * the threads' lengths differ), which takes back by offset the times of
+ * what it keeps (replay.c: the calls that become nodes, those still open
+ * at its end, its waits, ttdi_walk_times_at): so each side's walk skips
+ * them (ttdi_walk_notimes; the lazy clock's look-ahead is a fifth of such
+ * a walk) once an event's earliest time is past its run's last module
+ * load or unload (ttdi_epochs_end), from where every time is of the last
+ * epoch. 0 or a TT_E* code. */
 static int times_off(src s[2], const int got[2])
 {
     int rc = 0;
@@ -693,7 +696,7 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
     for (int i = 0; i < 2 && vs; i++)
         s[i].epochs_end = ttdi_epochs_end(s[i].wk.norm);
     while (al->o->first_only || vs) {
-        if ((rc = read_both(s, k, got)) < 0 || (vs && !feed && (rc = times_off(s, got)) < 0) ||
+        if ((rc = read_both(s, k, got)) < 0 || (vs && (rc = times_off(s, got)) < 0) ||
             (rc = step_values(s, k, got, vs)) < 0 || (rc = step_prefix(&feed, s, k, got)) < 0)
             goto out;
         if (got[0] && got[1] && k[0] == k[1]) {

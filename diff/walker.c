@@ -574,6 +574,11 @@ int ttdi_walk_times(ttdi_walk *w, int keep)
     return 0;
 }
 
+int ttdi_walk_times_at(ttdi_walk *w, ttf_event *ev)
+{
+    return ttf_iter_times_at(w->it, ev);
+}
+
 /* ---- marks: a run walk's state, left for later walks of its thread ---- */
 
 #define MARKS 16 /* marks kept per thread (an iterator's state is ~43 KB) */
