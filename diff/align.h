@@ -682,7 +682,8 @@ typedef struct ttdi_rprefix {
     ttdi_walk w[2];             /* the walks at the events after them (held) */
     uint64_t n;                 /* pairs replayed: key indexes [0, n) */
     uint64_t max_ns;            /* the latest bad time among them */
-    ttf_event last;             /* the bad event of the last of them */
+    uint64_t last_off;          /* the bad event of the last of them: its */
+    int last_kind;              /*   offset and kind (ttdi_walk_times_at) */
     int last_skipped;           /* 1: read without its times (its walk
                                    skipped them: taken back at the end) */
     int held;                   /* 1: w holds both walks; 0: a side ended in

@@ -1008,7 +1008,8 @@ int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
     }
     pre->n = b->idx + 1;
     pre->max_ns = b->ev.time_ns > pre->max_ns ? b->ev.time_ns : pre->max_ns;
-    pre->last = b->ev;
+    pre->last_off = b->ev.offset;
+    pre->last_kind = b->ev.kind;
     pre->last_skipped = !ttdi_walk_timed(b);
     return pair_step(&pre->rp, s);
 }
@@ -1027,8 +1028,9 @@ static int prefix_times(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
     pre->rp.rd[1] = b;
     for (size_t i = 0; i < pre->rp.nst[1] && rc >= 0; i++)
         rc = frame_times(&pre->rp, &pre->rp.st[1][i]);
-    if (rc >= 0 && pre->last_skipped && (rc = ttdi_walk_times_at(b, &pre->last)) >= 0)
-        pre->max_ns = pre->last.time_ns > pre->max_ns ? pre->last.time_ns : pre->max_ns;
+    ttf_event last = {.offset = pre->last_off, .kind = pre->last_kind};
+    if (rc >= 0 && pre->last_skipped && (rc = ttdi_walk_times_at(b, &last)) >= 0)
+        pre->max_ns = last.time_ns > pre->max_ns ? last.time_ns : pre->max_ns;
     pre->rp.rd[0] = pre->rp.rd[1] = NULL;
     return rc < 0 ? rc : 0;
 }
