@@ -566,13 +566,15 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
  * them (ttdi_walk_notimes; the lazy clock's look-ahead is a fifth of such
  * a walk) once an event's earliest time is past its run's last module
  * load or unload (ttdi_epochs_end), from where every time is of the last
- * epoch. 0 or a TT_E* code. */
+ * epoch; but a walk that took back more than TTDI_RETIMES keeps its times
+ * (each took a chunk's read). 0 or a TT_E* code. */
 static int times_off(src s[2], const int got[2])
 {
     int rc = 0;
 
     for (int i = 0; i < 2 && rc >= 0; i++)
-        if (got[i] && !s[i].wk.notimes && ttf_event_early_ns(&s[i].wk.ev) >= s[i].epochs_end)
+        if (got[i] && !s[i].wk.notimes && s[i].wk.retimed <= TTDI_RETIMES &&
+            ttf_event_early_ns(&s[i].wk.ev) >= s[i].epochs_end)
             rc = ttdi_walk_notimes(&s[i].wk);
     return rc;
 }

@@ -653,7 +653,9 @@ static inline int ttdi_walk_timed(const ttdi_walk *w)
  * reading kept for the chunk's later events), whether w skipped times
  * then or not: for a pass that keeps events it read without times (the
  * prefix replay's open calls, replay.c) and needs the times of a few.
- * 0 or a TT_E* code. */
+ * Past TTDI_RETIMES of these and ttdi_walk_times together, w reads its
+ * times from its current event on (the events it reads then need none
+ * taken back). 0 or a TT_E* code. */
 int ttdi_walk_times_at(ttdi_walk *w, ttf_event *ev);
 /* joined[i] = 1 for each thread i < nt of t that another thread joined (its
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the

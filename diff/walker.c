@@ -576,7 +576,11 @@ int ttdi_walk_times(ttdi_walk *w, int keep)
 
 int ttdi_walk_times_at(ttdi_walk *w, ttf_event *ev)
 {
-    return ttf_iter_times_at(w->it, ev);
+    int rc = ttf_iter_times_at(w->it, ev);
+
+    if (rc < 0 || !w->notimes || ++w->retimed <= TTDI_RETIMES)
+        return rc;
+    return ttdi_walk_times(w, 1);   /* a walk that needs many: its times from here */
 }
 
 /* ---- marks: a run walk's state, left for later walks of its thread ---- */

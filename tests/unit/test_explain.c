@@ -2489,6 +2489,66 @@ static void test_prefix_times(void **state)
     ttdi_replay_free(&start);
 }
 
+/* A walk that skips times and takes back more than TTDI_RETIMES of them
+ * by offset (ttdi_walk_times_at: each a chunk's read when they do not come
+ * in order) reads its own from there on: the times given are exact, and
+ * the walk's next events come with theirs. */
+static void test_times_at_cap(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    struct op ops[2 * N + 3];
+    size_t k = 0;
+    ops[k++] = (struct op)E(xt_main, 1);
+    for (int i = 0; i < N; i++) {
+        ops[k++] = (struct op)E(xt_check, i);
+        ops[k++] = (struct op)X(xt_check, 0);
+    }
+    ops[k++] = (struct op)X(xt_main, 0);
+    ops[k] = (struct op){0};
+    lazy = 1;
+    const char *path = write_trace(ops, 0, 1);
+    lazy = 0;
+    ttf_trace *t;
+    ttdi_norm n;
+    ttdi_walk w, timed;
+    ttf_event *ev = calloc(4 * N, sizeof *ev);
+    assert_non_null(ev);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttdi_norm_init(&n, t, TTD_MSG_SITE, NULL, NULL, 0), 0);
+    assert_int_equal(ttdi_walk_keyed(&timed, &n, 0), 0);
+    for (size_t i = 0; ttdi_walk_next(&timed) > 0; i++) {
+        assert_true(i < 4 * N);
+        ev[i] = timed.ev;                       /* the times a walk with them gives */
+    }
+    ttdi_walk_close(&timed);
+    assert_int_equal(ttdi_walk_keyed(&w, &n, 0), 0);
+    assert_int_equal(ttdi_walk_notimes(&w), 0);
+    size_t i = 0, asked = 0;
+    for (; ttdi_walk_next(&w) > 0 && w.notimes; i++) {
+        ttf_event x = w.ev;
+        assert_int_equal(x.offset, ev[i].offset);
+        if (i < 2 || i % 2)
+            continue;
+        x = ev[i - 2 + asked % 2];              /* out of order: no reading kept */
+        x.time_ns = 0;
+        assert_int_equal(ttdi_walk_times_at(&w, &x), 0);
+        assert_int_equal(x.time_ns, ev[i - 2 + asked % 2].time_ns);
+        asked++;
+    }
+    assert_int_equal(asked, TTDI_RETIMES + 1);
+    size_t untimed = 0;
+    for (; ttdi_walk_next(&w) > 0; i++) {       /* with times from there */
+        assert_int_equal(w.ev.time_ns, ev[i + 1].time_ns);
+        untimed += ev[i + 1].untimed && ev[i + 1].time_ns > ev[i + 1].early_ns;
+    }
+    assert_true(untimed > 10);
+    ttdi_walk_close(&w);
+    ttdi_norm_free(&n);
+    ttf_close(t);
+    free(ev);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -2536,6 +2596,7 @@ int main(void)
         cmocka_unit_test(test_swap_after_timing),
         cmocka_unit_test(test_prefix_replay),
         cmocka_unit_test(test_prefix_times),
+        cmocka_unit_test(test_times_at_cap),
         cmocka_unit_test(test_range_check_end),
         cmocka_unit_test(test_own_thread_flip),
     };
