@@ -665,6 +665,9 @@ typedef struct ttdi_replay {
                                    results by sign, values.c) */
     ttdi_dmcache cmpk[2];       /* each side's comparator kinds by function
                                    address (ttdi_cmp_kind, replay.c) */
+    ttdi_walk *rd[2];           /* the walks of the step being replayed:
+                                   the open calls' skipped times are taken
+                                   back through them (replay.c frame_times) */
 } ttdi_replay;
 
 /* The replay of a pair over its common prefix, made by align's values
@@ -679,6 +682,10 @@ typedef struct ttdi_rprefix {
     ttdi_walk w[2];             /* the walks at the events after them (held) */
     uint64_t n;                 /* pairs replayed: key indexes [0, n) */
     uint64_t max_ns;            /* the latest bad time among them */
+    uint64_t last_off;          /* the bad event of the last of them: its */
+    int last_kind;              /*   offset and kind (ttdi_walk_times_at) */
+    int last_skipped;           /* 1: read without its times (its walk
+                                   skipped them: taken back at the end) */
     int held;                   /* 1: w holds both walks; 0: a side ended in
                                    the prefix (the replay ends there) */
 } ttdi_rprefix;
@@ -689,9 +696,11 @@ int ttdi_rprefix_start(ttdi_rprefix **out, ttdi_norm *ng, ttdi_norm *nb, uint32_
                        uint32_t tb);
 /* The next event of side `side` that takes part (a keyed walk with
  * w->sleeps set), as ttdi_walk_next_key; every record read on the way goes
- * to the side's I/O waits, SLEEPs only there. 1, 0 at the end, or a TT_E*
- * code. The replay's own reads and the prefix walk's alike. */
-int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w);
+ * to the side's I/O waits, SLEEPs only there, and every ENTER read, kept
+ * or not, to cc (NULL: none; the tree build's count of a thread it reads
+ * whole, ttdi_walk_count_open). 1, 0 at the end, or a TT_E* code. The
+ * replay's own reads and the prefix walk's alike. */
+int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w, ttdi_ccount *cc);
 /* One pair of the prefix (same key) into the replay: 0; or 1, the prefix
  * replay having ended before it, its walks held there (the pair's step
  * would be the first to ask the bad run's symbols for a signature the
@@ -700,10 +709,11 @@ int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w);
  * TT_E* code. */
 int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b);
 /* The prefix ends at g, b (got_g, got_b: each side's last read gave an
- * event): both walks kept there (clones), or, a side having ended, none.
- * 0 or a TT_E* code. */
-int ttdi_rprefix_hold(ttdi_rprefix *pre, const ttdi_walk *g, const ttdi_walk *b, int got_g,
-                      int got_b);
+ * event): both walks kept there (clones, with times from there), or, a
+ * side having ended, none; what the replay keeps gets the exact times the
+ * walks skipped (by offset, through g and b: ttdi_walk_times_at). 0 or a
+ * TT_E* code. */
+int ttdi_rprefix_hold(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b, int got_g, int got_b);
 void ttdi_rprefix_free(ttdi_rprefix *pre);
 
 /* Walk the pair along its alignment up to the stop, comparing the values

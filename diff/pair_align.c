@@ -12,9 +12,10 @@
  * pair that already looks different (its sketches differ), whose walks
  * also keep the timing scan's prefix state at their marks (timing.c
  * ttdi_tpre_*: the scan of its split thread starts near the split).
- * The keyed walks that read a thread whole from its start (plain traces,
- * no --first-only) count its calls as they go (ttdi_walk_count_open), so
- * the count facts read it no more (counts.c).
+ * The keyed walks that read a thread whole from its start (no
+ * --first-only; with values, the prefix read in step and its replay's
+ * reads too) count its calls as they go (ttdi_walk_count_open), so the
+ * count facts read it no more (counts.c).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -57,8 +58,9 @@ static int src_open(src *s, ttdi_run_state *r, uint32_t thread)
 
 /* ttdi_walk_next_key_to of a keyed walk that counts its thread's calls
  * (s->cc): every ENTER read, kept or not, as the calls-only pass of the
- * count facts would (counts.c); told at the end. */
-static int counted_next(src *s, uint64_t *key)
+ * count facts would (counts.c); told at the end. In line in both callers
+ * (feed_counted: the plain tree build's hot loop). */
+static inline __attribute__((always_inline)) int counted_next(src *s, uint64_t *key)
 {
     int rc;
 
@@ -77,9 +79,12 @@ static int counted_next(src *s, uint64_t *key)
 static int src_next(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
-    int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk)
-                   : ttdi_walk_next_key_to(&s->wk, key);
+    int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk, s->cc)
+             : s->cc ? counted_next(s, key)
+                     : ttdi_walk_next_key_to(&s->wk, key);
 
+    if (rc == 0)
+        ttdi_walk_counted(s->cc);
     if (rc <= 0)
         return rc;
     if (s->rp)
@@ -552,20 +557,25 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
     return 0;
 }
 
-/* The values compared in step with no prefix replay to feed (vs, not
- * feed) read times only through the modules' epochs (values_ptr.c) but
- * where a value differs, which takes its own (values.c exact_times), and
- * where the keys part, whose clones take theirs (ttdi_values_hold): so
- * each side's walk skips them (ttdi_walk_notimes; the lazy clock's
- * look-ahead is a fifth of such a walk) once an event's earliest time is
- * past its run's last module load or unload (ttdi_epochs_end), from where
- * every time is of the last epoch. 0 or a TT_E* code. */
+/* The values compared in step (vs) read times only through the modules'
+ * epochs (values_ptr.c) but where a value differs, which takes its own
+ * (values.c exact_times), and where the keys part, whose clones take
+ * theirs (ttdi_values_hold); so does the prefix replay they feed (feed:
+ * the threads' lengths differ), which takes back by offset the times of
+ * what it keeps (replay.c: the calls that become nodes, those still open
+ * at its end, its waits, ttdi_walk_times_at): so each side's walk skips
+ * them (ttdi_walk_notimes; the lazy clock's look-ahead is a fifth of such
+ * a walk) once an event's earliest time is past its run's last module
+ * load or unload (ttdi_epochs_end), from where every time is of the last
+ * epoch; but a walk that took back more than TTDI_RETIMES keeps its times
+ * (each took a chunk's read). 0 or a TT_E* code. */
 static int times_off(src s[2], const int got[2])
 {
     int rc = 0;
 
     for (int i = 0; i < 2 && rc >= 0; i++)
-        if (got[i] && !s[i].wk.notimes && ttf_event_early_ns(&s[i].wk.ev) >= s[i].epochs_end)
+        if (got[i] && !s[i].wk.notimes && s[i].wk.retimed <= TTDI_RETIMES &&
+            ttf_event_early_ns(&s[i].wk.ev) >= s[i].epochs_end)
             rc = ttdi_walk_notimes(&s[i].wk);
     return rc;
 }
@@ -682,14 +692,14 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         (rc = prefix_replay(al, p, s, vs, &pre)) < 0 ||
         (!vs && (rc = src_runs(al, p, s)) < 0))
         goto out;
-    for (int i = 0; i < 2 && !vs && !al->o->first_only && likely_parts(al, p); i++)
+    for (int i = 0; i < 2 && !al->o->first_only && likely_parts(al, p); i++)
         if (!s[i].run)          /* read whole from here: counted on the way */
             s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;
     for (int i = 0; i < 2 && vs; i++)
         s[i].epochs_end = ttdi_epochs_end(s[i].wk.norm);
     while (al->o->first_only || vs) {
-        if ((rc = read_both(s, k, got)) < 0 || (vs && !feed && (rc = times_off(s, got)) < 0) ||
+        if ((rc = read_both(s, k, got)) < 0 || (vs && (rc = times_off(s, got)) < 0) ||
             (rc = step_values(s, k, got, vs)) < 0 || (rc = step_prefix(&feed, s, k, got)) < 0)
             goto out;
         if (got[0] && got[1] && k[0] == k[1]) {

@@ -651,6 +651,21 @@ int ttdi_walk_notimes(ttdi_walk *w);
  * TT_E* code. */
 #define TTDI_RETIMES 64
 int ttdi_walk_times(ttdi_walk *w, int keep);
+/* 1 when walk w's current event has its exact times (w reads them, or
+ * ttdi_walk_times gave them back), else 0. */
+static inline int ttdi_walk_timed(const ttdi_walk *w)
+{
+    return !w->notimes || w->timed == w->ev.offset + 1;
+}
+/* The exact times of *ev, an event of walk w's thread that w read before
+ * (by its offset, ttf_iter_times_at: its chunk read again up to it, the
+ * reading kept for the chunk's later events), whether w skipped times
+ * then or not: for a pass that keeps events it read without times (the
+ * prefix replay's open calls, replay.c) and needs the times of a few.
+ * Past TTDI_RETIMES of these and ttdi_walk_times together, w reads its
+ * times from its current event on (the events it reads then need none
+ * taken back). 0 or a TT_E* code. */
+int ttdi_walk_times_at(ttdi_walk *w, ttf_event *ev);
 /* joined[i] = 1 for each thread i < nt of t that another thread joined (its
  * CREATE names i, a JOIN the same pthread_t), else 0: one pass over the
  * trace's sync operations. 0 or a TT_E* code. */

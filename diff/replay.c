@@ -51,7 +51,16 @@
  * (the stop inside the prefix: another thread's replay up to an earlier
  * time; threads of the same length) it walks from the start, as before.
  * The prefix's values are then decoded once, not twice: a quarter of a
- * values diff of jq.
+ * values diff of jq. Its walks skip the lazy clock's times past the last
+ * module load or unload as the values walk's do (pair_align.c times_off:
+ * a value compares by the modules' epochs, all of the last one there),
+ * and the replay takes back what it keeps: the times of the step's
+ * events where a value differs, a node's EXIT, a wait begins or ends
+ * (ttdi_walk_times), and by offset those of the ENTERs of the calls that
+ * become nodes, and of every call still open where the prefix ends, with
+ * the latest bad time among its pairs (frame_times, prefix_times:
+ * ttdi_walk_times_at, a chunk read again up to it); each frame says
+ * which of its ENTERs were read without (rframe.skipped).
  * Compared cheaply (issue 38): most matched pairs of two like runs are
  * the same, so what compare_args decides from a signature alone (which
  * parameters, a string or not, a small struct's fields, each scalar's
@@ -88,6 +97,9 @@ typedef struct ttdi_rframe {
     uint8_t noise_why;          /* bad side: TTDI_NOISE_* of the last noisy
                                    input (argument or callee result), 0 none */
     uint8_t nnz;                /* noisy values seen in it (nz holds the last) */
+    uint8_t skipped;            /* bad side: bit r: ev[r]'s times were
+                                   skipped (its walk read it without them):
+                                   frame_times takes them back */
     uint64_t nz[NZ][2];         /* bad side: the last noisy callee results
                                    and arguments, good and bad registers */
     ttdi_xnoisy noisy;          /* bad side: its last noisy callee */
@@ -117,6 +129,7 @@ static int push(ttdi_replay *rp, int side, const rside *s)
     f->enter[0] = 0;
     f->enter[1] = s->idx;
     f->ev[1] = s->ev;
+    f->skipped = (uint8_t)(!ttdi_walk_timed(s) << 1);
     f->ev[0].time_ns = 0;
     f->ev[0].has_values = 0;
     memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
@@ -135,6 +148,30 @@ static long find_open(const ttdi_replay *rp, int side, uint64_t k)
         if (rp->st[side][i - 1].exit_key == k)
             return (long)(i - 1);
     return -1;
+}
+
+/* Frame f's ENTERs their exact times, where their walks skipped them
+ * (the prefix replay's walks past the last module load or unload,
+ * pair_align.c): by their offsets, through the walks of the step
+ * (ttdi_walk_times_at). 0 or a TT_E* code. */
+static int frame_times(ttdi_replay *rp, ttdi_rframe *f)
+{
+    for (int r = 0; r < 2 && f->skipped; r++) {
+        int rc = !(f->skipped >> r & 1) ? 0 : !rp->rd[r] ? TT_EINVAL
+                 : ttdi_walk_times_at(rp->rd[r], &f->ev[r]);
+        if (rc < 0)
+            return rc;
+    }
+    f->skipped = 0;
+    return 0;
+}
+
+/* The events of the step (s) their exact times, where their walks
+ * skipped them (ttdi_walk_times). 0 or a TT_E* code. */
+static int step_times(rside *const s[2])
+{
+    int rc = ttdi_walk_times(s[0], 0);
+    return rc < 0 ? rc : ttdi_walk_times(s[1], 0);
 }
 
 /* ---- nodes ---------------------------------------------------------------- */
@@ -202,6 +239,9 @@ static int ensure(ttdi_replay *rp, size_t i)
             parent = f->node;
             continue;
         }
+        int rc = frame_times(rp, f);
+        if (rc < 0)
+            return rc;
         int32_t id = new_node(rp, parent);
         if (id < 0)
             return id == -1 ? TT_ENOMEM : 0;
@@ -394,8 +434,8 @@ static int derived(const ttdi_rframe *f, uint64_t g, uint64_t b)
 }
 
 /* Compare the arguments of a frame entered in step (its caller: up, NULL
- * at the top). */
-static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
+ * at the top). 0 or a TT_E* code. */
+static int compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
 {
     const ttf_signature *sig = f->sig;
 
@@ -413,7 +453,9 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
                 : !ttdi_value_differs(rp->norm[0], rp->norm[1], &p->type, g, b,
                                       f->ev[0].time_ns, f->ev[1].time_ns))
             continue;
-        int why;
+        int why = frame_times(rp, f);   /* (noise_of reads them) */
+        if (why < 0)
+            return why;
         if (str || agg) {   /* by content: noise only as the baselines say */
             g = str ? ttdi_string_hash(&s0) : ttdi_struct_hash(p, &f->ev[0]);
             b = str ? ttdi_string_hash(&s1) : ttdi_struct_hash(p, &f->ev[1]);
@@ -436,6 +478,7 @@ static void compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
         remember(f, g, b, why);
         rp->ignored++;
     }
+    return 0;
 }
 
 /* One function's signature and clone kind, by its ENTER key, and what
@@ -557,10 +600,12 @@ static int enter_pair(ttdi_replay *rp, rside *const s[2])
     f->matched = 1;
     f->enter[0] = s[0]->idx;
     f->ev[0] = s[0]->ev;
+    f->skipped |= (uint8_t)!ttdi_walk_timed(s[0]);
     const ttdi_rsig *c = signature_of(rp, s[1], f);
     if (f->sig && !f->clone && s[0]->ev.has_values && s[1]->ev.has_values &&
-        args_planned(rp, c, f))
-        compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL);
+        args_planned(rp, c, f) &&
+        (rc = compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL)) < 0)
+        return rc;
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
 }
 
@@ -656,6 +701,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
         diff = sign && sig->ret.cls == TTF_VC_SIGNED ? ttdi_sign_differs(&sig->ret, g, b) :
                ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
                                   s[0]->ev.time_ns, s[1]->ev.time_ns);
+        if (diff && ((rc = step_times(s)) < 0 || (rc = frame_times(rp, f)) < 0))
+            return rc;          /* (the noise rules and what is kept read them) */
         if (diff)
             why = ret_noise(rp, f, &sig->ret, g, b, &s[0]->ev, &s[1]->ev);
         if (why)
@@ -679,6 +726,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
     f = &rp->st[1][fi];
     if (f->node < 0)
         return 0;
+    if ((rc = step_times(s)) < 0)
+        return rc;
     ttdi_xcall *x = &rp->c[f->node];
     x->exit_idx = s[1]->idx;
     x->exit_ns = s[1]->ev.time_ns;
@@ -758,6 +807,8 @@ static void lone(ttdi_replay *rp, int side, const rside *s)
 /* A matched pair of events. */
 static int pair_step(ttdi_replay *rp, rside *const s[2])
 {
+    rp->rd[0] = s[0];
+    rp->rd[1] = s[1];
     if (s[1]->ev.kind == TTF_EV_ENTER)
         return enter_pair(rp, s);
     if (s[1]->ev.kind != TTF_EV_EXIT)
@@ -797,14 +848,19 @@ static int ttdi_waits_see(ttdi_waits *ws, const ttf_event *ev)
 
 /* Next event of side `side` that takes part, as ttdi_walk_next_key; every
  * record read on the way goes to the side's waits (timeouts.c), SLEEPs
- * only there (the walk asks for them: sleeps). */
-static int rnext(ttdi_replay *rp, int side, rside *w)
+ * only there (the walk asks for them: sleeps), and every ENTER to cc
+ * (NULL: none). */
+static int rnext(ttdi_replay *rp, int side, rside *w, ttdi_ccount *cc)
 {
     ttdi_waits *ws = &rp->waits[side];
     int rc;
 
     while ((rc = ttdi_walk_next(w)) > 0) {
         int sync = w->ev.kind == TTF_EV_SYNC_OP;
+        if (cc && w->ev.kind == TTF_EV_ENTER && ttdi_ccount_add(cc, &w->ev) < 0)
+            return TT_ENOMEM;
+        if ((ws->open || (sync && ws->n < TTDI_WAITS)) && (rc = ttdi_walk_times(w, 0)) < 0)
+            return rc;          /* a wait's times (a walk that skipped them) */
         if ((ws->open || sync) && ttdi_waits_see(ws, &w->ev) < 0)
             return TT_ENOMEM;
         if (sync && TTDI_SOP_ASIDE(w->ev.code))
@@ -822,9 +878,9 @@ static int at_stop(const ttdi_replay *rp, const rside *b)
 }
 
 
-int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w)
+int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w, ttdi_ccount *cc)
 {
-    return rnext(rp, side, w);
+    return rnext(rp, side, w, cc);
 }
 
 /* Skip the hunks starting at the sides' positions, replaying their events
@@ -839,11 +895,11 @@ static int skip(ttdi_replay *rp, rside *const s[2], size_t *hi, int *stopped)
         const ttdi_hunk *h = &rp->h[(*hi)++];
         while (rc > 0 && s[0]->idx < h->a1) {
             lone(rp, 0, s[0]);
-            rc = rnext(rp, 0, s[0]);
+            rc = rnext(rp, 0, s[0], NULL);
         }
         while (rc > 0 && s[1]->idx < h->b1 && !at_stop(rp, s[1])) {
             lone(rp, 1, s[1]);
-            rc = rnext(rp, 1, s[1]);
+            rc = rnext(rp, 1, s[1], NULL);
         }
         if (rc > 0 && at_stop(rp, s[1])) {
             *stopped = 1;
@@ -880,7 +936,8 @@ static int walk(ttdi_replay *rp, rside *const s[2], int resume)
     int rc = 1, stopped = 0;
 
     for (;; resume = 0) {
-        if (!resume && ((rc = rnext(rp, 0, s[0])) <= 0 || (rc = rnext(rp, 1, s[1])) <= 0))
+        if (!resume &&
+            ((rc = rnext(rp, 0, s[0], NULL)) <= 0 || (rc = rnext(rp, 1, s[1], NULL)) <= 0))
             break;
         if (at_stop(rp, s[1]))
             return 0;
@@ -951,20 +1008,49 @@ int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
     }
     pre->n = b->idx + 1;
     pre->max_ns = b->ev.time_ns > pre->max_ns ? b->ev.time_ns : pre->max_ns;
+    pre->last_off = b->ev.offset;
+    pre->last_kind = b->ev.kind;
+    pre->last_skipped = !ttdi_walk_timed(b);
     return pair_step(&pre->rp, s);
 }
 
-int ttdi_rprefix_hold(ttdi_rprefix *pre, const ttdi_walk *g, const ttdi_walk *b, int got_g,
-                      int got_b)
+/* Where the prefix replay ends (g, b: its walks), what it keeps its exact
+ * times: the open calls' ENTERs (the explain stage's replay goes on from
+ * them) and the latest bad time among its pairs, the last pair's (times
+ * never go back in a thread: format's untimed.c; the others' read
+ * without times are their earliest bounds, below it). 0 or a TT_E*
+ * code. */
+static int prefix_times(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
 {
-    int rc;
+    int rc = 0;
 
-    if (!got_g || !got_b)
-        return 0;               /* the replay's next read ends it */
+    pre->rp.rd[0] = g;
+    pre->rp.rd[1] = b;
+    for (size_t i = 0; i < pre->rp.nst[1] && rc >= 0; i++)
+        rc = frame_times(&pre->rp, &pre->rp.st[1][i]);
+    ttf_event last = {.offset = pre->last_off, .kind = pre->last_kind};
+    if (rc >= 0 && pre->last_skipped && (rc = ttdi_walk_times_at(b, &last)) >= 0)
+        pre->max_ns = last.time_ns > pre->max_ns ? last.time_ns : pre->max_ns;
+    pre->rp.rd[0] = pre->rp.rd[1] = NULL;
+    return rc < 0 ? rc : 0;
+}
+
+int ttdi_rprefix_hold(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b, int got_g, int got_b)
+{
+    int rc = prefix_times(pre, g, b);
+
+    if (rc < 0 || !got_g || !got_b)
+        return rc;              /* (a side ended: the replay's next read ends it) */
     if ((rc = ttdi_walk_clone(g, &pre->w[0])) < 0 || (rc = ttdi_walk_clone(b, &pre->w[1])) < 0)
         return rc;
     pre->held = 1;
-    return 0;
+    /* the replay goes on from there with times (clones that skipped them
+       get them back) */
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        rc = ttdi_walk_times(&pre->w[i], 1);
+        pre->w[i].from_ns = pre->w[i].ev.time_ns;
+    }
+    return rc < 0 ? rc : 0;
 }
 
 void ttdi_rprefix_free(ttdi_rprefix *pre)

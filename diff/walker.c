@@ -628,6 +628,15 @@ int ttdi_walk_times(ttdi_walk *w, int keep)
     return 0;
 }
 
+int ttdi_walk_times_at(ttdi_walk *w, ttf_event *ev)
+{
+    int rc = ttf_iter_times_at(w->it, ev);
+
+    if (rc < 0 || !w->notimes || ++w->retimed <= TTDI_RETIMES)
+        return rc;
+    return ttdi_walk_times(w, 1);   /* a walk that needs many: its times from here */
+}
+
 /* ---- marks: a run walk's state, left for later walks of its thread ---- */
 
 #define MARKS 16 /* marks kept per thread (an iterator's state is ~43 KB) */

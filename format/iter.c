@@ -5,7 +5,9 @@
  * A one-thread iteration can be cloned (ttf_iter_clone): a second reader
  * that goes on from the same event, for passes that resume there. One that
  * skipped times gets them back exactly (ttf_iter_times) by reading its
- * chunk again from the chunk's start: a chunk's times are its own.
+ * chunk again from the chunk's start: a chunk's times are its own; so
+ * does an event it gave earlier, by its offset (ttf_iter_times_at), with
+ * that reading kept, so that the later events of one chunk cost one read.
  * Stage 4 streams of format/STAGES (its header: read_int.h).
  */
 #include <stdint.h>
@@ -126,24 +128,55 @@ int ttf_iter_skip_times(ttf_iter *it)
     return 0;
 }
 
-/* ttf_iter_times' reading: sh, a new iteration of ti's thread with times
- * and without values, decodes ti's chunk from its start to where ti is
- * (its cursor), so its decoder then holds every time state ti's would
- * have had; *x its last event. 1, or 0 when it does not get there. */
-static int replay_chunk(const struct titer *ti, struct titer *sh, ttf_event *x)
+/* The chunk (its index among the thread's) of ti's thread holding file
+ * offset off, among those ti has begun; SIZE_MAX: none. */
+static size_t chunk_of(const struct titer *ti, uint64_t off)
+{
+    const struct chunk *c = &ti->d.t->chunks[ti->th->first];
+
+    for (size_t k = ti->k; k-- > 0;)
+        if (off >= c[k].off && off < c[k].end)
+            return k;
+    return SIZE_MAX;
+}
+
+/* The times' reading: sh, an iteration of ti's thread with times and
+ * without values, decodes chunk k from its start (or goes on from where
+ * it stands in it, before off) up to the record at file offset off, so
+ * its decoder then holds every time state ti's had there (a chunk's
+ * times are its own); *x that event. 1, or 0 when it does not get there
+ * (sh then stands nowhere). */
+static int replay_to(const struct titer *ti, struct titer *sh, size_t k, uint64_t off,
+                     ttf_event *x)
 {
     const ttf_trace *t = ti->d.t;
-    const uint8_t *at = ti->d.c.p;
     int rc;
 
-    ttfi_titer_init(sh, t, (size_t)(ti->th - t->threads), NULL);
-    sh->k = ti->k - 1;          /* the chunk ti is in, begun again */
-    sh->prev_seq = ti->k >= 2 ? t->chunks[ti->th->first + ti->k - 2].seq : 0;
-    sh->d.skipv = 1;
+    if (!sh->in_chunk || sh->th != ti->th || sh->k != k + 1 ||
+        off < (uint64_t)(sh->d.c.p - sh->d.buf)) {
+        ttfi_titer_init(sh, t, (size_t)(ti->th - t->threads), NULL);
+        sh->k = k;              /* chunk k, begun again */
+        sh->prev_seq = k ? t->chunks[ti->th->first + k - 1].seq : 0;
+        sh->d.skipv = 1;
+    }
     do
         rc = titer_next_novalues(sh, x);
-    while (rc == 1 && sh->k == ti->k && sh->d.c.p != at);
-    return rc == 1 && sh->k == ti->k && sh->d.c.p == at && sh->in_chunk;
+    while (rc == 1 && sh->k == k + 1 && x->offset < off);
+    if (rc == 1 && sh->k == k + 1 && x->offset == off && sh->in_chunk)
+        return 1;
+    sh->in_chunk = 0;
+    return 0;
+}
+
+/* x's times into ev. */
+static void take_times(ttf_event *ev, const ttf_event *x)
+{
+    ev->tsc = x->tsc;
+    ev->time_ns = x->time_ns;
+    ev->untimed = x->untimed;
+    ev->early_ns = x->early_ns;
+    if (x->untimed)             /* (a measured event's is not set) */
+        ev->late_ns = x->late_ns;
 }
 
 int ttf_iter_times(ttf_iter *it, ttf_event *ev)
@@ -163,16 +196,13 @@ int ttf_iter_times(ttf_iter *it, ttf_event *ev)
     ttf_event x;
     if (!sh)
         return TT_ENOMEM;
-    if (!replay_chunk(ti, sh, &x) || x.offset != ev->offset || x.kind != ev->kind) {
+    sh->in_chunk = 0;
+    if (!replay_to(ti, sh, ti->k - 1, ev->offset, &x) || sh->d.c.p != d->c.p ||
+        x.kind != ev->kind) {
         free(sh);
         return TT_EINVAL;
     }
-    ev->tsc = x.tsc;
-    ev->time_ns = x.time_ns;
-    ev->untimed = x.untimed;
-    ev->early_ns = x.early_ns;
-    if (x.untimed)              /* (a measured event's is not set) */
-        ev->late_ns = x.late_ns;
+    take_times(ev, &x);
     /* sh's decoder is ti's with times but without values: ti's values
        state, then the rest of sh's */
     memcpy(sh->d.regs, d->regs, sizeof d->regs);
@@ -183,6 +213,23 @@ int ttf_iter_times(ttf_iter *it, ttf_event *ev)
     *d = sh->d;
     d->c.pb = &d->pb;
     free(sh);
+    return 0;
+}
+
+int ttf_iter_times_at(ttf_iter *it, ttf_event *ev)
+{
+    if (!it || !ev || it->subs)
+        return TT_EINVAL;
+    size_t k = chunk_of(&it->one, ev->offset);
+    ttf_event x;
+    if (k == SIZE_MAX)
+        return TT_EINVAL;
+    if (!it->at && !(it->at = calloc(1, sizeof *it->at)))
+        return TT_ENOMEM;
+    it->at->d.c.pb = &it->at->d.pb;
+    if (!replay_to(&it->one, it->at, k, ev->offset, &x) || x.kind != ev->kind)
+        return TT_EINVAL;
+    take_times(ev, &x);
     return 0;
 }
 
@@ -199,6 +246,7 @@ int ttf_iter_clone(const ttf_iter *it, ttf_iter **out)
         return TT_ENOMEM;
     memcpy(c, it, sizeof *c);   /* the decoder's state is all values ... */
     c->one.d.c.pb = &c->one.d.pb; /* ... but its cursor's problem */
+    c->at = NULL;               /* (ttf_iter_times_at's reading its own) */
     *out = c;
     return 0;
 }
@@ -210,5 +258,6 @@ void ttf_iter_close(ttf_iter *it)
     free(it->subs);
     free(it->heads);
     free(it->heap);
+    free(it->at);
     free(it);
 }

@@ -256,6 +256,10 @@ struct ttf_iter {
     uint32_t *heap;             /* merged: min-heap of thread indexes */
     size_t nheap;               /* entries in heap */
     int novalues;               /* ttf_iter_skip_values: values stepped over */
+    struct titer *at;           /* ttf_iter_times_at's reading: the thread
+                                   with times, without values, in the chunk
+                                   of the last event it was asked for (its
+                                   own, never cloned), NULL: none */
 };
 
 /* ---- trace.c: notices, growable arrays, sorting, the clock ---------------- */

@@ -674,6 +674,17 @@ int ttf_iter_skip_times(ttf_iter *it);
  * (then ttf_iter_skip_times again). 0, TT_EINVAL (a merged iteration, or
  * ev not the last event given) or TT_ENOMEM (nothing changed). */
 int ttf_iter_times(ttf_iter *it, ttf_event *ev);
+/* The same for an event a one-thread iteration gave before, by its
+ * offset (ev->offset, ev->kind: an event of the thread in a chunk the
+ * iteration has begun), whether or not it skipped times then: *ev gets
+ * the times an iteration without the skip gives it; the iteration goes
+ * on as it was. Its chunk is read again from the chunk's start up to it,
+ * values stepped over, and that reading is kept: a later event of the
+ * same chunk costs only the records between (ask in the order read). For
+ * a pass that keeps events it read without times and needs the times of
+ * a few. 0, TT_EINVAL (a merged iteration, or no such event) or
+ * TT_ENOMEM (nothing changed). */
+int ttf_iter_times_at(ttf_iter *it, ttf_event *ev);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

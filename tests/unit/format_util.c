@@ -264,6 +264,48 @@ size_t tu_times_back(const ttf_trace *t, const struct evs *e, uint64_t seed)
     return back;
 }
 
+size_t tu_times_at(const ttf_trace *t, const struct evs *e, uint64_t seed)
+{
+    ttf_iter *it, *cl;
+    ttf_event ev, *seen = malloc((e->n + 1) * sizeof *seen);
+    size_t n = 0, asked = 0;
+    uint64_t r = seed;
+
+    assert_non_null(seen);
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    assert_int_equal(ttf_iter_skip_times(it), 0);
+    while (ttf_iter_next(it, &ev) == 1) {
+        assert_true(n < e->n);
+        same_event(&e->ev[n], &ev, !e->ev[n].untimed, 1);
+        seen[n++] = ev;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        if ((r >> 40) % 37 != 0)
+            continue;
+        /* a few events read before, in the order read, from a drawn one */
+        for (size_t j = (r >> 20) % n, k = 0; k < 4 && j < n; j += 1 + (r >> (8 + 4 * k++)) % 9) {
+            ttf_event x = seen[j];
+            if (x.kind == TTF_EV_LOST)
+                continue;
+            assert_int_equal(ttf_iter_times_at(it, &x), 0);
+            same_event(&e->ev[j], &x, 1, 1);
+            asked++;
+        }
+        ttf_event wrong = ev;
+        wrong.kind = ev.kind == TTF_EV_ENTER ? TTF_EV_EXIT : TTF_EV_ENTER;
+        assert_int_equal(ttf_iter_times_at(it, &wrong), TT_EINVAL);
+        wrong.offset = 0;       /* the file header: no chunk of the thread */
+        assert_int_equal(ttf_iter_times_at(it, &wrong), TT_EINVAL);
+        if (asked % 3)
+            continue;
+        assert_int_equal(ttf_iter_clone(it, &cl), 0);   /* its reading not shared */
+        ttf_iter_close(cl);
+    }
+    assert_int_equal(n, e->n);
+    ttf_iter_close(it);
+    free(seen);
+    return asked;
+}
+
 ttf_trace *tu_open_mem(const uint8_t *b, size_t n)
 {
     ttf_trace *t = NULL;

@@ -78,6 +78,11 @@ struct evs tu_events(const ttf_trace *t, uint32_t thread, int skip_lost);
  * exactly e's times then, and e's events after whenever it keeps them
  * (its values too, across the swap); the times taken back (> 0). */
 size_t tu_times_back(const ttf_trace *t, const struct evs *e, uint64_t seed);
+/* ttf_iter_times_at on thread 0 of t against e (its events with times):
+ * an iteration that skips times asks, at drawn events, the times of a few
+ * it read before (from a drawn one on, in the order read): exactly e's;
+ * its own events stay e's (times skipped); the times asked (> 0). */
+size_t tu_times_at(const ttf_trace *t, const struct evs *e, uint64_t seed);
 /* The trace in b[0..n) opened (it must open). */
 ttf_trace *tu_open_mem(const uint8_t *b, size_t n);
 /* 1 when a notice of t contains needle. */

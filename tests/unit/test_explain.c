@@ -203,6 +203,9 @@ static uint64_t late_at;       /* not 0: a second copy of the test binary
                                   is loaded at late_base before the first
                                   op at or after this time (dlopen) */
 static const uint64_t late_base = 0x7e0000000000ull;
+static int lazy;               /* 1: the lazy clock, chained (format 1.9):
+                                  EXITs untimed but every 4th (and the
+                                  ENTERs after them), placed when read */
 
 /* A trace of ops (every op 10 ns after the one before, threads
  * interleaved as listed), exit status status; values recorded if values. */
@@ -210,10 +213,11 @@ static const char *write_trace(const struct op *ops, int status, int values)
 {
     static char name[4][512];
     char *path = name[trace_no % 4];
-    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = values};
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = values, .sparse = lazy,
+                         .lazy = lazy, .chain = lazy};
     ttf_writer *w;
     uint64_t tsc = tsc_from[0] ? tsc_from[tsc_from_k++ & 1] : 1000;
-    uint32_t nth = 1;
+    uint32_t nth = 1, nexit = 0;
 
     for (const struct op *p = ops; p->fn; p++)
         nth = p->th + 1 > nth ? p->th + 1 : nth;
@@ -244,6 +248,10 @@ static const char *write_trace(const struct op *ops, int status, int values)
             assert_int_equal(ttf_write_exit(w, ops->th, tsc, a), 0);
         else if (!values)
             assert_int_equal(ttf_write_enter(w, ops->th, tsc, a), 0);
+        else if (ops->exit && lazy)
+            assert_int_equal(ttf_write_exit_value_sparse(w, ops->th, tsc, a, ops->a0,
+                                                         nexit++ % 4 != 3 ? TTF_EXIT_UNTIMED
+                                                                          : TTF_EXIT_TIMED), 0);
         else if (ops->exit)
             assert_int_equal(ttf_write_exit_value(w, ops->th, tsc, a, ops->a0), 0);
         else
@@ -2352,25 +2360,193 @@ static void test_prefix_replay(void **state)
                             X(xt_main, 0), TE(1, xt_skip, 0), TX(1, xt_skip, 0),
                             TX(1, xt_worker, 0), {0}};
 #undef W8
+    const struct op g8[] = {E(xt_main, 1), E(xt_check, 7), X(xt_check, 0), E(xt_pass, 5),
+                            E(xt_check, 5), X(xt_check, 0), X(xt_pass, 0), E(xt_ok, 0),
+                            X(xt_ok, 0), X(xt_main, 0), {0}};
+    const struct op b8[] = {E(xt_main, 1), E(xt_check, 7), X(xt_check, 0), E(xt_pass, 6),
+                            E(xt_check, 6), X(xt_check, -22), X(xt_pass, -22), E(xt_fail, 0),
+                            X(xt_fail, 0), TAIL, X(xt_main, 0), {0}};
     const struct op *const cases[][2] = {{g1, b1}, {g2, b2}, {g3, b3}, {g4, b4}, {g5, b5},
-                                         {g6, b6}, {g7, b7}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                                         {g6, b6}, {g7, b7}, {g8, b8}};
+    for (size_t i = 0; i < 2 * sizeof cases / sizeof cases[0]; i++) {
         char gp[512], bp[512];
         uint64_t on, off;
-        snprintf(gp, sizeof gp, "%s", write_trace(cases[i][0], 0, 1));
-        snprintf(bp, sizeof bp, "%s", write_trace(cases[i][1], 0, 1));
+        size_t c = i % (sizeof cases / sizeof cases[0]);
+        lazy = i != c;
+        snprintf(gp, sizeof gp, "%s", write_trace(cases[c][0], 0, 1));
+        snprintf(bp, sizeof bp, "%s", write_trace(cases[c][1], 0, 1));
+        lazy = 0;
         char *merged = reports_of(gp, bp, 0, &on), *apart = reports_of(gp, bp, 1, &off);
         if (strcmp(merged, apart) != 0)
-            fail_msg("case %zu: the reports differ\n--- from the prefix:\n%s\n--- from the "
-                     "start:\n%s", i + 1, merged, apart);
+            fail_msg("case %zu%s: the reports differ\n--- from the prefix:\n%s\n--- from the "
+                     "start:\n%s", c + 1, i != c ? " (lazy)" : "", merged, apart);
         if (on < 1 || off != 0)
-            fail_msg("case %zu: %llu replays went on from the prefix (%llu apart)", i + 1,
+            fail_msg("case %zu: %llu replays went on from the prefix (%llu apart)", c + 1,
                      (unsigned long long)on, (unsigned long long)off);
         free(merged);
         free(apart);
     }
 #undef WAIT
 #undef TAIL
+}
+
+/* One replay of the pair in gp, bp (thread 0 each, no hunks: it walks
+ * until the keys part) into *rp: from the start, or (pre) going on from
+ * a prefix replay fed as align's load feeds it, by two keyed walks that
+ * skip times from their first event on (pair_align.c times_off). The
+ * prefix replay is freed here. */
+static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay *rp)
+{
+    ttf_trace *t[2];
+    ttdi_norm n[2];
+    ttdi_walk w[2];
+    ttdi_rprefix *pre = NULL;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(ttf_open(i ? bp : gp, &t[i], NULL), 0);
+        assert_int_equal(ttdi_norm_init(&n[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
+    }
+    memset(rp, 0, sizeof *rp);
+    *rp = (ttdi_replay){.norm = {&n[0], &n[1]}, .stop = UINT64_MAX, .stop_ns = UINT64_MAX};
+    if (pre_on) {
+        assert_int_equal(ttdi_rprefix_start(&pre, &n[0], &n[1], 0, 0), 0);
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(ttdi_walk_keyed(&w[i], &n[i], 0), 0);
+            w[i].sleeps = 1;
+        }
+        int got[2], rc = 0;
+        do {
+            for (int i = 0; i < 2; i++) {
+                got[i] = ttdi_replay_next(&pre->rp, i, &w[i], NULL);
+                assert_true(got[i] >= 0);
+                if (got[i] && !w[i].notimes)
+                    assert_int_equal(ttdi_walk_notimes(&w[i]), 0);
+            }
+            if (got[0] && got[1] && w[0].key == w[1].key)
+                rc = ttdi_rprefix_pair(pre, &w[0], &w[1]);
+            else
+                rc = 1 + ttdi_rprefix_hold(pre, &w[0], &w[1], got[0], got[1]);
+        } while (rc == 0);
+        assert_int_equal(rc, 1);
+        assert_true(pre->held);
+    }
+    assert_int_equal(ttdi_replay_run(rp, pre), 0);
+    ttdi_rprefix_free(pre);
+    for (int i = 0; i < 2 && pre_on; i++)
+        ttdi_walk_close(&w[i]);
+    rp->norm[0] = rp->norm[1] = NULL;
+    for (int i = 0; i < 2; i++) {
+        ttdi_norm_free(&n[i]);
+        ttf_close(t[i]);
+    }
+}
+
+/* The prefix replay read without times (its walks skip the lazy clock's
+ * times, pair_align.c) keeps exact times all the same: the calls that
+ * become nodes around a difference (their ENTERs untimed, read long
+ * before, taken back by offset: replay.c frame_times), those still open
+ * where it ends (the path at the stop: two untimed ENTERs), the EXITs of
+ * the nodes, so the replay that goes on from it has the nodes, times and
+ * path of a replay from the start with times.
+ * Chained lazy traces: the ENTERs after an untimed EXIT, and after them,
+ * are untimed. */
+static void test_prefix_times(void **state)
+{
+    (void)state;
+#define SK E(xt_skip, 0), X(xt_skip, 0)
+#define NEST(v, r) E(xt_pass, 5), E(xt_load, 5), E(xt_check, v), X(xt_check, r), \
+                   X(xt_load, 0), X(xt_pass, 0)
+    const struct op g[] = {E(xt_main, 1), SK, SK, SK, NEST(7, 0), SK, SK, NEST(9, 0), SK,
+                           E(xt_pass, 5), E(xt_load, 5), E(xt_ok, 0), X(xt_ok, 0),
+                           X(xt_load, 0), X(xt_pass, 0), X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), SK, SK, SK, NEST(8, 0), SK, SK, NEST(9, -22), SK,
+                           E(xt_pass, 5), E(xt_load, 5), E(xt_fail, 0), X(xt_fail, 0),
+                           X(xt_load, 0), X(xt_pass, 0), X(xt_main, 0), {0}};
+#undef NEST
+#undef SK
+    char gp[512], bp[512];
+    lazy = 1;
+    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
+    snprintf(bp, sizeof bp, "%s", write_trace(b, 0, 1));
+    lazy = 0;
+    ttdi_replay from, start;
+    replay_lazy(gp, bp, 1, &from);
+    replay_lazy(gp, bp, 0, &start);
+    assert_true(start.n > 4);
+    assert_int_equal(from.n, start.n);
+    assert_int_equal(from.npath, 3);
+    assert_int_equal(start.npath, 3);
+    for (size_t i = 0; i < start.n; i++) {
+        const ttdi_xcall *x = &from.c[i], *y = &start.c[i];
+        assert_int_equal(x->key, y->key);
+        assert_int_equal(x->time_ns, y->time_ns);
+        assert_int_equal(x->gtime_ns, y->gtime_ns);
+        assert_int_equal(x->exit_ns, y->exit_ns);
+        assert_int_equal(x->gexit_ns, y->gexit_ns);
+    }
+    for (size_t i = 0; i < start.npath; i++)
+        assert_int_equal(from.path[i], start.path[i]);
+    ttdi_replay_free(&from);
+    ttdi_replay_free(&start);
+}
+
+/* A walk that skips times and takes back more than TTDI_RETIMES of them
+ * by offset (ttdi_walk_times_at: each a chunk's read when they do not come
+ * in order) reads its own from there on: the times given are exact, and
+ * the walk's next events come with theirs. */
+static void test_times_at_cap(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    struct op ops[2 * N + 3];
+    size_t k = 0;
+    ops[k++] = (struct op)E(xt_main, 1);
+    for (int i = 0; i < N; i++) {
+        ops[k++] = (struct op)E(xt_check, i);
+        ops[k++] = (struct op)X(xt_check, 0);
+    }
+    ops[k++] = (struct op)X(xt_main, 0);
+    ops[k] = (struct op){0};
+    lazy = 1;
+    const char *path = write_trace(ops, 0, 1);
+    lazy = 0;
+    ttf_trace *t;
+    ttdi_norm n;
+    ttdi_walk w, timed;
+    ttf_event *ev = calloc(4 * N, sizeof *ev);
+    assert_non_null(ev);
+    assert_int_equal(ttf_open(path, &t, NULL), 0);
+    assert_int_equal(ttdi_norm_init(&n, t, TTD_MSG_SITE, NULL, NULL, 0), 0);
+    assert_int_equal(ttdi_walk_keyed(&timed, &n, 0), 0);
+    for (size_t i = 0; ttdi_walk_next(&timed) > 0; i++) {
+        assert_true(i < 4 * N);
+        ev[i] = timed.ev;                       /* the times a walk with them gives */
+    }
+    ttdi_walk_close(&timed);
+    assert_int_equal(ttdi_walk_keyed(&w, &n, 0), 0);
+    assert_int_equal(ttdi_walk_notimes(&w), 0);
+    size_t i = 0, asked = 0;
+    for (; ttdi_walk_next(&w) > 0 && w.notimes; i++) {
+        ttf_event x = w.ev;
+        assert_int_equal(x.offset, ev[i].offset);
+        if (i < 2 || i % 2)
+            continue;
+        x = ev[i - 2 + asked % 2];              /* out of order: no reading kept */
+        x.time_ns = 0;
+        assert_int_equal(ttdi_walk_times_at(&w, &x), 0);
+        assert_int_equal(x.time_ns, ev[i - 2 + asked % 2].time_ns);
+        asked++;
+    }
+    assert_int_equal(asked, TTDI_RETIMES + 1);
+    size_t untimed = 0;
+    for (; ttdi_walk_next(&w) > 0; i++) {       /* with times from there */
+        assert_int_equal(w.ev.time_ns, ev[i + 1].time_ns);
+        untimed += ev[i + 1].untimed && ev[i + 1].time_ns > ev[i + 1].early_ns;
+    }
+    assert_true(untimed > 10);
+    ttdi_walk_close(&w);
+    ttdi_norm_free(&n);
+    ttf_close(t);
+    free(ev);
 }
 
 int main(void)
@@ -2419,6 +2595,8 @@ int main(void)
         cmocka_unit_test(test_deadline_by_clock),
         cmocka_unit_test(test_swap_after_timing),
         cmocka_unit_test(test_prefix_replay),
+        cmocka_unit_test(test_prefix_times),
+        cmocka_unit_test(test_times_at_cap),
         cmocka_unit_test(test_range_check_end),
         cmocka_unit_test(test_own_thread_flip),
     };

@@ -469,6 +469,41 @@ static void test_damage(void **state)
     free(b.buf);
 }
 
+/* ttf_iter_times and ttf_iter_times_at on a chain trace in small chunks
+ * (the nested loop of test_placement, its untimed ENTERs after untimed
+ * ENTERs): the times taken back, of the event given last or of one read
+ * before, are exactly those of an iteration with times. */
+static void test_times_at(void **state)
+{
+    (void)state;
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .sparse = 1, .lazy = 1, .chain = 1};
+    ttf_writer *w;
+    const char *path = tu_path("chain_at.trc");
+    static const uint64_t fn[3] = {FA, FB, FC}, in[3] = {5, 3, 4}, out[3] = {2, 2, 10};
+    uint64_t t = 2000;
+    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 1000, 1, "main"), 0);
+    assert_int_equal(ttf_write_enter(w, 0, 1000, MAIN), 0);
+    for (int i = 0; i < 5000; i++) {
+        for (int d = 0; d < 3; d++)
+            assert_int_equal(ttf_write_enter(w, 0, t += in[d] + (uint64_t)(i % 7), fn[d]), 0);
+        for (int d = 2; d >= 0; d--)
+            assert_int_equal(ttf_write_exit_sparse(w, 0, t += out[d], fn[d],
+                                                   d == 0 && i % 3 == 0 ? TTF_EXIT_TIMED
+                                                                        : TTF_EXIT_UNTIMED), 0);
+    }
+    assert_int_equal(ttf_write_exit(w, 0, t + 5, MAIN), 0);
+    assert_int_equal(ttf_writer_close(w, 0), 0);
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_true(ttf_get_summary(tr)->chunks_used > 4);
+    struct evs e = tu_events(tr, 0, 0);
+    assert_true(tu_times_back(tr, &e, 3) > 50);
+    assert_true(tu_times_at(tr, &e, 4) > 200);
+    free(e.ev);
+    ttf_close(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_writer),
         cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_times_at),
         cmocka_unit_test(test_fast_path),
         cmocka_unit_test(test_damage),
     };

@@ -371,7 +371,9 @@ static void test_skip_times(void **state)
 
 /* ttf_iter_times on drawn lazy and sparse traces (several chunks): an
  * iteration without times that takes them back here and there gives
- * exactly the times of one with them, there and after (tu_times_back). */
+ * exactly the times of one with them, there and after (tu_times_back);
+ * and so does ttf_iter_times_at for events it read before
+ * (tu_times_at). */
 static void test_times_back(void **state)
 {
     (void)state;
@@ -383,6 +385,7 @@ static void test_times_back(void **state)
         assert_true(ttf_get_summary(tr)->chunks_used > 4);
         struct evs e = tu_events(tr, 0, 0);
         assert_true(tu_times_back(tr, &e, 99 + (uint64_t)lazy) > 50);
+        assert_true(tu_times_at(tr, &e, 5 + (uint64_t)lazy) > 200);
         free(e.ev);
         ttf_close(tr);
     }

@@ -267,7 +267,8 @@ static void test_damage(void **state)
 
 /* ttf_iter_times on the values trace in small chunks: times skipped and
  * taken back here and there are exactly those of an iteration with them,
- * and the registers read on across the swap (tu_times_back). */
+ * and the registers read on across the swap (tu_times_back); so are the
+ * times ttf_iter_times_at gives events read before (tu_times_at). */
 static void test_times_back(void **state)
 {
     (void)state;
@@ -278,6 +279,7 @@ static void test_times_back(void **state)
     assert_true(ttf_get_summary(tr)->chunks_used > 4);
     struct evs e = tu_events(tr, 0, 0);
     assert_true(tu_times_back(tr, &e, 7) > 50);
+    assert_true(tu_times_at(tr, &e, 11) > 50);
     free(e.ev);
     ttf_close(tr);
 }

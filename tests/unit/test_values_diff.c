@@ -914,6 +914,51 @@ static void test_lazy_times(void **state)
     }
 }
 
+/* The count of calls of fn among r's count facts (-1: no fact). */
+static int64_t fact_count(const ttd_result *r, const char *fn)
+{
+    for (size_t i = 0; i < r->verdict->ncounts; i++)
+        if (!strcmp(r->verdict->counts[i].function, fn))
+            return (int64_t)r->verdict->counts[i].bad;
+    return -1;
+}
+
+/* With values, the tree build reads a pair in step (comparing the
+ * prefix's values, and replaying it where the threads' lengths differ)
+ * and then the rest of each side: it counts each thread's calls as it
+ * goes (ttdi_walk_count_open) when the pair is likely to part (its
+ * threads' lengths differ: the prefix replay's reads), so the count
+ * facts' calls-only pass reads no thread (ttdi_prof_calls_read), and the
+ * facts are those of that pass: vt_status called 4 times in the bad run,
+ * 3 in the good one. A pair of one thread and the same length does not
+ * look like parting: the pass reads both threads (vt_fail once, never in
+ * the good run), as with plain traces. */
+static void test_values_counts(void **state)
+{
+    (void)state;
+    const struct op g[] = {E(vt_run, 0), E(vt_status, 0), X(vt_status, 0), E(vt_status, 0),
+                           X(vt_status, 0), E(vt_status, 0), X(vt_status, 0), X(vt_run, 0), {0}};
+    const struct op b[] = {E(vt_run, 0), E(vt_status, 0), X(vt_status, 0), E(vt_status, 0),
+                           X(vt_status, 0), E(vt_status, 0), X(vt_status, 0), E(vt_status, 0),
+                           X(vt_status, 0), X(vt_run, 0), {0}};
+    const struct op gs[] = {E(vt_run, 0), E(vt_status, 0), X(vt_status, 0), E(vt_ok, 0),
+                            X(vt_ok, 0), X(vt_run, 0), {0}};
+    const struct op bs[] = {E(vt_run, 0), E(vt_status, 0), X(vt_status, 0), E(vt_fail, 0),
+                            X(vt_fail, 0), X(vt_run, 0), {0}};
+    ttd_options o;
+    ttd_options_init(&o);
+    for (int k = 0; k < 4; k++) {
+        o.jobs = k % 2 ? 1 : 0;
+        ttdi_prof_calls_read = 0;
+        ttd_diff *d = k < 2 ? diff(g, b, &o) : diff(gs, bs, &o);
+        const ttd_result *r = ttd_get_result(d);
+        assert_int_equal(r->values, 1);
+        assert_int_equal(fact_count(r, k < 2 ? "vt_status" : "vt_fail"), k < 2 ? 4 : 1);
+        assert_int_equal(ttdi_prof_calls_read, k < 2 ? 0 : 2);
+        ttd_free(d);
+    }
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -933,6 +978,7 @@ int main(void)
         cmocka_unit_test(test_plans),
         cmocka_unit_test(test_replay_plans),
         cmocka_unit_test(test_lazy_times),
+        cmocka_unit_test(test_values_counts),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
