@@ -109,9 +109,12 @@ extern "C" {
  * 1.23: ttd_result values_deadline, deadline_evidence (a value that was
  * only the time left to one deadline, by the clock); a verdict cause of
  * kind "order" also from diff/moved.c (another thread's calls moved
- * against the split's timeline). */
+ * against the split's timeline).
+ * 1.24: a verdict cause of kind "order" also from diff/earlywait.c (a
+ * wait that returned before the work it waits for was done); the
+ * code-changed cause names the innermost changed scope. */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 23
+#define TTD_VERSION_MINOR 24
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)

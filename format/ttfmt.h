@@ -128,9 +128,12 @@ extern "C" {
  * ENTER right after an untimed ENTER is untimed too); ttf_writer_opts
  * chain.
  * 2.30.0: ttf_iter_times (the exact time of the event given last, after
- * ttf_iter_skip_times: its chunk read again). */
+ * ttf_iter_skip_times: its chunk read again).
+ * 2.31.0: ttf_iter_times_at (an earlier event's exact times by its
+ * offset); ttf_source_hash_skip (a source fingerprint with line ranges
+ * left out); a lambda's operator() declared at its class's line. */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 30
+#define TTF_VERSION_MINOR 31
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
