@@ -220,6 +220,18 @@ static int open_through(ttdi_run_state *run, uint32_t th, uint64_t wake_ns, uint
     return *nf > 0;
 }
 
+/* A frame named nm that returned before J began (later 0: counted in
+ * ret) or ran after (later 1: busy), against the calls named in c[0..n). */
+static void tally(const ewframe *c, size_t n, const char *nm, int later, uint64_t *ret, int *busy)
+{
+    for (size_t k = 0; nm && k < n; k++) {
+        if (strcmp(nm, c[k].name))
+            continue;
+        busy[k] |= later;
+        ret[k] += !later;
+    }
+}
+
 /* Thread th of the good run against the calls named in c[0..n): ret[i]
  * counts those that returned before begin_ns (read from EW_BACK kept
  * events before it), busy[i] is set when one was open at begin_ns or
@@ -243,20 +255,11 @@ static int good_side(ttdi_run_state *run, uint32_t th, uint64_t begin_ns, uint64
             at = 1;
             from = 0;   /* the frames open at begin_ns, once */
         }
-        for (size_t i = from; i < w.nstack && i < EW_DEPTH; i++) {
-            const char *nm = ttdi_walk_frame_name(&w, &w.stack[i]);
-            for (size_t k = 0; nm && k < n; k++) {
-                if (strcmp(nm, c[k].name))
-                    continue;
-                busy[k] |= later;
-                ret[k] += !later;
-            }
-        }
-        if (!later || !w.pending || w.ev.kind != TTF_EV_ENTER)
-            continue;
-        const char *nm = ttdi_norm_func_at(&run->norm, w.ev.addr, w.ev.site, w.ev.time_ns);
-        for (size_t k = 0; nm && k < n; k++)
-            busy[k] |= !strcmp(nm, c[k].name);
+        for (size_t i = from; i < w.nstack && i < EW_DEPTH; i++)
+            tally(c, n, ttdi_walk_frame_name(&w, &w.stack[i]), later, ret, busy);
+        if (later && w.pending && w.ev.kind == TTF_EV_ENTER)
+            tally(c, n, ttdi_norm_func_at(&run->norm, w.ev.addr, w.ev.site, w.ev.time_ns), 1,
+                  ret, busy);
     }
     ttdi_walk_close(&w);
     return rc < 0 ? rc : m <= EW_READ;
