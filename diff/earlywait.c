@@ -163,6 +163,11 @@ int ttdi_early_wait_pick(const ttd_interleave *iv, const uint32_t s[2], ttdi_ew_
     return 1;
 }
 
+int ttdi_early_wait_signaller(const ttd_xev *waker, uint32_t th, uint64_t enter_ns)
+{
+    return waker && waker->thread == th && waker->time_ns >= enter_ns;
+}
+
 /* ---- the walks ------------------------------------------------------------ */
 
 typedef struct ewframe {
@@ -323,7 +328,7 @@ int ttdi_early_wait_find(const ttdi_in *in, const ttd_result *r, ttdi_early_wait
     if (rc != 1)
         return rc;
     const ttd_xev *wk = pk.waker;
-    int sig = wk && wk->thread == cth[k] && wk->time_ns >= c[k].time_ns;
+    int sig = ttdi_early_wait_signaller(wk, cth[k], c[k].time_ns);
     ttdi_run_state *bad = &in->r[TTD_BAD];
     *out = (ttdi_early_wait){
         .found = 1,

@@ -440,6 +440,11 @@ typedef struct ttdi_ew_pick {
  * nothing of S's after it but in J, S's last operations in the good run
  * were in J too, and another thread took part; else 0. */
 int ttdi_early_wait_pick(const ttd_interleave *iv, const uint32_t s[2], ttdi_ew_pick *out);
+/* 1 when the signal or post that woke S (waker, NULL: none) came from
+ * thread th (bad run) at or after th entered its open call C (enter_ns):
+ * T said "done" from inside the work, and the signaller is named; else
+ * 0 (the wait is). */
+int ttdi_early_wait_signaller(const ttd_xev *waker, uint32_t th, uint64_t enter_ns);
 typedef struct ttdi_early_wait {
     int found;
     const char *function;       /* named: J, or the signaller's function */

@@ -9,7 +9,9 @@
  * wait that S began after the wake-up, an operation of S's in another
  * function after it, the good run's S last in another function, no wake
  * (S only locked), no other thread on J's objects, a wake-up S never had
- * (a timeout with no signal still fires: the waker is then NULL). The
+ * (a timeout with no signal still fires: the waker is then NULL). Who is
+ * named: the signaller when the signal came from the worker inside the
+ * work, else the wait (ttdi_early_wait_signaller). The
  * walks (a party inside a call at the wake-up and at the split, the good
  * run done with it before J) are the e2e test's (ttdiff_earlywait.sh, on
  * fixtures/progs/early_join.c).
@@ -136,11 +138,25 @@ static void must_not(void **state)
     assert_int_equal(ttdi_early_wait_pick(NULL, (const uint32_t[2]){S, S}, &pk), 0);
 }
 
+/* Who is named: the signaller when its signal came from inside the
+ * work (the worker said "done" before it was), else the wait. */
+static void names(void **state)
+{
+    ttd_xev sig = x(W1, TTF_SOP_SIGNAL, 24, "cond#2", "sum_job");
+    (void)state;
+    assert_int_equal(ttdi_early_wait_signaller(&sig, W1, 20), 1);  /* inside C */
+    assert_int_equal(ttdi_early_wait_signaller(&sig, W1, 24), 1);
+    assert_int_equal(ttdi_early_wait_signaller(&sig, W1, 30), 0);  /* before C */
+    assert_int_equal(ttdi_early_wait_signaller(&sig, W2, 20), 0);  /* another thread */
+    assert_int_equal(ttdi_early_wait_signaller(NULL, W1, 20), 0);  /* a timeout */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fires),
         cmocka_unit_test(must_not),
+        cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
