@@ -934,8 +934,7 @@ static uint64_t frame_of(const ttf_event *ev)
 
 /* What a frame shows beyond its id (a lean walk keeps none): the call
  * and, in its caller, the last call made. */
-static inline __attribute__((always_inline)) void fill_frame(ttdi_walk *w, ttdi_frame_id *f,
-                                                             const ttf_event *ev)
+static void fill_frame(ttdi_walk *w, ttdi_frame_id *f, const ttf_event *ev)
 {
     if (w->nstack > 1 && w->kept && !ev->site) {
         ttdi_frame_id *up = f - 1;
@@ -1036,35 +1035,38 @@ size_t ttdi_walk_depth_slow(const ttdi_walk *w)
     return own_frame(w, frame_of(&w->ev));
 }
 
-/* The pending ENTER, EXIT or UNWIND of w applied to its stack (w->pending
- * still set: ttdi_walk_depth_after reads it), the general case: out of
- * line, as ttdi_walk_step applies the common ones at the stack's top
- * itself. 0 or TT_ENOMEM. */
-static __attribute__((noinline)) int apply_slow(ttdi_walk *w)
+int ttdi_walk_step(ttdi_walk *w)
 {
-    if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
-        drop_to(w, ttdi_walk_depth_after(w));
-        w->unwound = 0;
-    }
-    w->pending = 0;
-    if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
-        return TT_ENOMEM;
-    if (w->ev.kind == TTF_EV_EXIT) {
-        w->unwound = 0;             /* it pops to its own frame */
-        if (pop(w, &w->ev) < 0)
+    if (w->pending) {
+        if (w->ev.kind == TTF_EV_ENTER && w->unwound) {
+            drop_to(w, ttdi_walk_depth_after(w));
+            w->unwound = 0;
+        }
+        w->pending = 0;
+        if (w->ev.kind == TTF_EV_ENTER && push(w, &w->ev) < 0)
             return TT_ENOMEM;
+        if (w->ev.kind == TTF_EV_EXIT) {
+            w->unwound = 0;             /* it pops to its own frame */
+            if (pop(w, &w->ev) < 0)
+                return TT_ENOMEM;
+        }
+        if (w->ev.kind == TTF_EV_UNWIND)    /* frames a longjmp or exception left */
+            w->unwound += w->ev.unwound;
     }
-    if (w->ev.kind == TTF_EV_UNWIND)    /* frames a longjmp or exception left */
-        w->unwound += w->ev.unwound;
-    return 0;
-}
-
-/* The step's part after the read and the records, for an event that
- * is not an ENTER or EXIT of a run walk that keeps every one (the
- * normaliser asked), out of line too. 1 or a TT_E* code. */
-static __attribute__((noinline)) int kept_slow(ttdi_walk *w)
-{
-    int rc = ttdi_norm_kept(&w->r->norm, &w->ev);
+    int rc = ttf_iter_next(w->it, &w->ev);
+    if (rc <= 0) {
+        if (!rc && w->sy && w->nraw == w->sy->upto)
+            w->sy->ended = 1;
+        return rc;
+    }
+    w->pending = (TTDI_STACK_KINDS >> (w->ev.kind & 31)) & 1;
+    if (w->sy) {
+        if (w->nraw++ == w->sy->upto && record(w) < 0)
+            return TT_ENOMEM;
+    } else if (!w->r) {
+        return 1;       /* a stack walk: no filter, no keys, no marks */
+    }
+    rc = ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;
     w->kept = rc;
@@ -1075,61 +1077,6 @@ static __attribute__((noinline)) int kept_slow(ttdi_walk *w)
         w->max_ns = w->ev.time_ns;
     if (rc && (w->idx >= w->mark_at || (w->pin_ns && w->ev.time_ns >= w->pin_ns)) &&
         leave_mark(w) < 0)
-        return TT_ENOMEM;
-    return 1;
-}
-
-/* The common step (issue 38 item 4: a quarter of the run walks' own work
- * was the general step's tests and its frame): the pending ENTER or EXIT
- * changes the stack at its top (not live, no UNWIND before, room left),
- * and the event read is an ENTER or EXIT, which a run walk keeps when
- * there is no --function/--exclude (ttdi_norm_kept's answer without
- * asking). The rest goes through apply_slow and kept_slow, which do what
- * the general step did. */
-int ttdi_walk_step(ttdi_walk *w)
-{
-    if (w->pending) {
-        ttdi_frame_id *st = w->stack;
-        size_t n = w->nstack;
-        if (w->ev.kind == TTF_EV_ENTER && !w->unwound && n < w->cap && !w->live) {
-            w->pending = 0;
-            st[n].id = frame_of(&w->ev);
-            w->nstack = n + 1;
-            if (!w->lean)
-                fill_frame(w, &st[n], &w->ev);
-        } else if (w->ev.kind == TTF_EV_EXIT && n && !w->live &&
-                   st[n - 1].id == frame_of(&w->ev)) {
-            w->pending = 0;
-            w->unwound = 0;
-            w->nstack = n - 1;
-        } else if (apply_slow(w) < 0) {
-            return TT_ENOMEM;
-        }
-    }
-    int rc = ttf_iter_next(w->it, &w->ev);
-    if (rc <= 0) {
-        if (!rc && w->sy && w->nraw == w->sy->upto)
-            w->sy->ended = 1;
-        return rc;
-    }
-    int kind = w->ev.kind;
-    w->pending = (TTDI_STACK_KINDS >> (kind & 31)) & 1;
-    if (w->sy) {
-        if (w->nraw++ == w->sy->upto && record(w) < 0)
-            return TT_ENOMEM;
-    } else if (!w->r) {
-        return 1;       /* a stack walk: no filter, no keys, no marks */
-    }
-    if ((kind != TTF_EV_ENTER && kind != TTF_EV_EXIT) || w->r->norm.keep || w->r->norm.drop)
-        return kept_slow(w);
-    uint64_t idx = w->next, t = w->ev.time_ns;
-    w->kept = 1;
-    w->idx = idx;
-    w->next = idx + 1;
-    w->prev_ns = w->max_ns;
-    if (t > w->max_ns)
-        w->max_ns = t;
-    if ((idx >= w->mark_at || (w->pin_ns && t >= w->pin_ns)) && leave_mark(w) < 0)
         return TT_ENOMEM;
     return 1;
 }
