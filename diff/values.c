@@ -660,6 +660,12 @@ typedef struct vplan {
 } vplan;
 
 #define VPLANS 1024         /* cache slots (a power of two) */
+#define VPLAN_WAYS 4        /* a function pair's plan is in one of the 4
+                               slots of its hash's bucket: with a plan per
+                               slot (direct-mapped), two hot pairs whose
+                               hashes met would evict each other on every
+                               call, how often depending on where ASLR put
+                               the program */
 
 int ttdi_values_plans_off;
 uint64_t ttdi_values_planned;
@@ -688,6 +694,62 @@ ttdi_vop ttdi_vop_scalar(const ttf_vtype *ty, int rg, int rb, unsigned sh)
     if (size && size < 8)
         o.mask = (1ull << (8 * size)) - 1;
     return o;
+}
+
+/* The w-th slot asked for hash h in the plans of nb: its home slot (as
+ * in a direct-mapped cache) first, then the other slots of its bucket. */
+static inline vplan *plan_way(const ttdi_norm *nb, uint64_t h, unsigned w)
+{
+    uint64_t m = VPLAN_WAYS - 1;
+    return ttdi_dmcache_slot(&nb->plans, (h & ~m) | ((h + w) & m));
+}
+
+static inline int plan_is(const vplan *p, const ttdi_norm *ng, uint64_t ag, uint64_t ab,
+                          uint32_t eg, uint32_t eb, int kind)
+{
+    return p->ng == ng && p->ag == ag && p->ab == ab && p->eg == eg && p->eb == eb &&
+           p->kind == kind;
+}
+
+/* The plan of the pair of functions (ag in ng's run, ab in nb's, epochs
+ * eg, eb, kind; h their plan_hash); NULL when none was made or it was
+ * evicted. A slot is never emptied but by a reset and a plan takes the
+ * first empty slot asked, so the search stops at an empty one. The home
+ * slot is asked in line: most plans are there (compare_planned asks once
+ * per pair of events). */
+static vplan *plan_find_away(const ttdi_norm *ng, const ttdi_norm *nb, uint64_t h, uint64_t ag,
+                             uint64_t ab, uint32_t eg, uint32_t eb, int kind)
+{
+    for (unsigned w = 1; w < VPLAN_WAYS; w++) {
+        vplan *p = plan_way(nb, h, w);
+        if (!p->ng)
+            return NULL;
+        if (plan_is(p, ng, ag, ab, eg, eb, kind))
+            return p;
+    }
+    return NULL;
+}
+
+static inline vplan *plan_find(const ttdi_norm *ng, const ttdi_norm *nb, uint64_t h,
+                               uint64_t ag, uint64_t ab, uint32_t eg, uint32_t eb, int kind)
+{
+    vplan *p = ttdi_dmcache_slot(&nb->plans, h);
+    if (plan_is(p, ng, ag, ab, eg, eb, kind))
+        return p;
+    return p->ng ? plan_find_away(ng, nb, h, ag, ab, eg, eb, kind) : NULL;
+}
+
+/* The slot a new plan of that pair takes: its old plan's, else the first
+ * empty one asked, else its home slot. */
+static vplan *plan_slot_new(const ttdi_norm *ng, const ttdi_norm *nb, uint64_t h, uint64_t ag,
+                            uint64_t ab, uint32_t eg, uint32_t eb, int kind)
+{
+    for (unsigned w = 0; w < VPLAN_WAYS; w++) {
+        vplan *p = plan_way(nb, h, w);
+        if (!p->ng || plan_is(p, ng, ag, ab, eg, eb, kind))
+            return p;
+    }
+    return plan_way(nb, h, 0);
 }
 
 /* o after the *n operations of ops (cap of them at most); -1 when full. */
@@ -803,7 +865,8 @@ static void plan_make(const vwalk *wg, const vwalk *wb)
         (g->kind == TTF_EV_EXIT && (!fg->cmp || !fb->cmp)))
         return;
     uint32_t eg = ttdi_epoch_at(ng, g->time_ns), eb = ttdi_epoch_at(nb, b->time_ns);
-    vplan *p = ttdi_dmcache_slot(&nb->plans, plan_hash(g->addr, b->addr, eg, eb, g->kind));
+    vplan *p = plan_slot_new(ng, nb, plan_hash(g->addr, b->addr, eg, eb, g->kind), g->addr,
+                             b->addr, eg, eb, g->kind);
     memset(p, 0, offsetof(vplan, op));
     p->ng = ng;
     p->ag = g->addr;
@@ -843,10 +906,9 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
         !g->has_values || !b->has_values)
         return 1;
     uint32_t eg = ttdi_epoch_at(ng, g->time_ns), eb = ttdi_epoch_at(nb, b->time_ns);
-    const vplan *p = ttdi_dmcache_slot(&nb->plans, plan_hash(g->addr, b->addr, eg, eb, g->kind));
-    if (p->ng != ng || p->ag != g->addr || p->ab != b->addr || p->eg != eg || p->eb != eb ||
-        p->kind != g->kind || p->state == PLAN_SLOW ||
-        (p->strings && g->strs_len && b->strs_len))
+    const vplan *p = plan_find(ng, nb, plan_hash(g->addr, b->addr, eg, eb, g->kind), g->addr,
+                               b->addr, eg, eb, g->kind);
+    if (!p || p->state == PLAN_SLOW || (p->strings && g->strs_len && b->strs_len))
         return 1;
     int sign = 0, c[2] = {0, 0};
     if (g->kind == TTF_EV_EXIT) {
