@@ -216,6 +216,7 @@ struct dec {
                                    before it at a chunk's end */
     uint64_t run_w, run_acc;    /* the run's gap weights: all of them (the
                                    measured event's included), so far */
+    uint64_t run_inv;           /* (2^64 - 1) / run_w (run_div) */
     uint64_t run_prev;          /* the time given to the run's last event */
     uint32_t run_wt[32];        /* the weights of its first events, in order
                                    (the look-ahead's: not looked up again) */
@@ -454,6 +455,18 @@ static inline void ttfi_scan_timed(struct dec *d)
  * look-ahead steps over: untimed.c). */
 void ttfi_scan_run_end(struct dec *d);
 
+/* n / d->run_w (n < 2^64) by the run's reciprocal, not a division an
+ * event (~15 cycles, ~3% of a timed walk of a lazy trace): run_inv =
+ * floor((2^64 - 1) / run_w) makes n * run_inv >> 64 at most 2 below the
+ * quotient and never above it; each step up is checked. */
+static inline uint64_t run_div(const struct dec *d, uint64_t n)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)n * d->run_inv) >> 64);
+    while (n - q * d->run_w >= d->run_w)
+        q++;
+    return q;
+}
+
 /* Lazy chunks: the time of the untimed hot event of fn (kind ex) at rec,
  * its record ending at q; *lo and *hi its bounds (the last measured time
  * and the next). While opening hi, after it a point between by the gap
@@ -475,7 +488,7 @@ uint64_t ttfi_lazy_at(struct dec *d, uint64_t fn, int ex, const uint8_t *rec,
         uint64_t acc = d->run_acc < d->run_w ? d->run_acc : d->run_w;
         uint64_t span = d->run_to - l;
         at = l + (span < (1u << 24) && acc < (1ull << 40)   /* no 128-bit division */
-                      ? span * acc / d->run_w
+                      ? run_div(d, span * acc)
                       : (uint64_t)((unsigned __int128)span * acc / d->run_w));
     }
     at = at < d->run_prev ? d->run_prev : at;

@@ -592,6 +592,7 @@ void ttfi_lazy_run(struct dec *d, uint64_t fn, int ex, const uint8_t *q)
     d->run_hi = hi > d->tsc ? hi : d->tsc;
     d->run_to = to > d->tsc ? to : d->tsc;
     d->run_w = sum;
+    d->run_inv = sum ? UINT64_MAX / sum : 0;
     d->run_acc = first;
     d->run_prev = d->tsc;
     d->run_i = 0;

@@ -15,7 +15,8 @@
  * ttf_iter_skip_times leaving untimed events at their earliest bound,
  * and ttf_iter_times giving them their times back, exactly;
  * the open's scan giving untimed events their run's end without the
- * look-ahead (as a pass with times bounds them; past damage as before).
+ * look-ahead (as a pass with times bounds them; past damage as before);
+ * run_div (a run's placement by its weights' reciprocal) exact.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -494,6 +495,41 @@ static void test_scan_sync(void **state)
 /* The hand writer keeps the rule: an ENTER right after an untimed EXIT
  * drops its time, one after a timed record keeps it; opts.lazy needs
  * sparse. */
+/* run_div: a run's placement divides by its weights through their
+ * reciprocal; the quotient is the division's, exactly, at the bounds the
+ * estimate is furthest off (n near 2^64, weights 1, 2, 3, odd, near a
+ * power of two, near 2^40) and on random draws. */
+static void test_run_div(void **state)
+{
+    (void)state;
+    static const uint64_t ws[] = {1, 2, 3, 7, 16, 255, 4095, 4097, 65537, 1000003,
+                                  (1ull << 32) - 1, (1ull << 32) + 1, (1ull << 40) - 3,
+                                  (1ull << 40) + 5};
+    static const uint64_t ns[] = {0, 1, 2, 3, 1u << 24, (1ull << 63) - 1, UINT64_MAX - 2,
+                                  UINT64_MAX - 1, UINT64_MAX};
+    struct dec d;
+    uint64_t x = 88172645463325252ull;
+
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+        d.run_w = ws[i];
+        d.run_inv = UINT64_MAX / ws[i];
+        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+            assert_int_equal(run_div(&d, ns[j]), ns[j] / ws[i]);
+            assert_int_equal(run_div(&d, ns[j] / ws[i] * ws[i]), ns[j] / ws[i]);
+            if (ns[j] / ws[i])
+                assert_int_equal(run_div(&d, ns[j] / ws[i] * ws[i] - 1), ns[j] / ws[i] - 1);
+        }
+    }
+    for (int k = 0; k < 200000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t w = (x >> (x & 63)) | 1, n = x * 0x9E3779B97F4A7C15ull;
+        d.run_w = w;
+        d.run_inv = UINT64_MAX / w;
+        assert_int_equal(run_div(&d, n), n / w);
+    }
+}
+
 static void test_writer(void **state)
 {
     (void)state;
@@ -549,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_fast_path),
         cmocka_unit_test(test_writer),
+        cmocka_unit_test(test_run_div),
         cmocka_unit_test(test_skip_times),
         cmocka_unit_test(test_times_back),
         cmocka_unit_test(test_scan_bounds),
