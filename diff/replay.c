@@ -123,16 +123,15 @@ static int push(ttdi_replay *rp, int side, const rside *s)
         return 0;           /* the good side's frames only match EXITs */
     /* the bad side's, field by field: a frame is about 600 bytes, most
      * of it events and noise slots that are written before they are read
-     * (pushed twice per call: a memset was 4% of a values diff) */
+     * (pushed twice per call: a memset was 4% of a values diff); the good
+     * run's ENTER (ev[0]) is set by the caller: enter_pair copies it, lone
+     * clears what is read of it */
     f->node = -1;
     f->matched = 0;
     f->enter[0] = 0;
     f->enter[1] = s->idx;
     f->ev[1] = s->ev;
     f->skipped = (uint8_t)(!ttdi_walk_timed(s) << 1);
-    f->ev[0].time_ns = 0;
-    f->ev[0].has_values = 0;
-    memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
     f->sig = NULL;
     f->argdiff = f->argnoisy = 0;
     f->argwhy = f->clone = f->real_in = f->noise_why = f->nnz = 0;
@@ -493,7 +492,7 @@ static int compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
 enum { RPLAN_SLOW, RPLAN_OPS_ };
 
 int ttdi_replay_plans_off;
-uint64_t ttdi_replay_planned;
+uint64_t ttdi_replay_planned, ttdi_replay_shared;
 
 typedef struct ttdi_rsig {
     uint64_t key;               /* 0: empty */
@@ -504,6 +503,9 @@ typedef struct ttdi_rsig {
     uint8_t nops;
     uint32_t counted;           /* the parameters compare_args compares */
     ttdi_vop op[RPLAN_OPS];
+    const ttdi_vop *vop;        /* the values walk's plan found to have these
+                                   operations (ttdi_vsame op and version), */
+    uint32_t vversion;          /*   NULL: none yet */
 } ttdi_rsig;
 
 #define RSIG 1024               /* cache slots (a power of two) */
@@ -515,6 +517,7 @@ static void plan_args(ttdi_rsig *c, const ttf_signature *sig)
     c->strings = 0;
     c->nops = 0;
     c->counted = 0;
+    c->vop = NULL;
     for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
         const ttf_param *p = &sig->params[i];
         if (p->reg < 0)
@@ -555,12 +558,54 @@ static int args_planned(ttdi_replay *rp, const ttdi_rsig *c, const ttdi_rframe *
     return 0;
 }
 
+/* Does the values walk's plan v make plan c's comparisons: the same
+ * operations (registers, shift, type and rule), string rule and count? */
+static int plan_is_values(const ttdi_rsig *c, const ttdi_vsame *v)
+{
+    if (v->nops != c->nops || v->counted != c->counted || v->strings != c->strings)
+        return 0;
+    for (unsigned i = 0; i < c->nops; i++) {
+        const ttdi_vop *a = &v->op[i], *b = &c->op[i];
+        if (a->kind != b->kind || a->mask != b->mask || a->ty != b->ty || a->rg != b->rg ||
+            a->rb != b->rb || a->sh != b->sh || a->sign != b->sign)
+            return 0;
+    }
+    return 1;
+}
+
+/* args_planned's answer "the same" for frame f by plan c, taken from the
+ * values walk's for the same pair (rp->same, the prefix replay's step):
+ * its operations all answered "the same", and they are c's (asked once
+ * per plan of each: c keeps the one found), on the same events (the same
+ * normalisers, registers and times), with the same string rule (both
+ * plans send a pair with strings to their slow comparison alike) and
+ * count. 1 with rp->compared moved on as args_planned would, else 0
+ * (nothing changed). */
+static int args_same_as_values(ttdi_replay *rp, ttdi_rsig *c, const ttdi_rframe *f)
+{
+    const ttdi_vsame *v = rp->same;
+
+    if (!v || !v->op || !c || c->plan != RPLAN_OPS_ || c->sig != f->sig ||
+        ttdi_replay_plans_off)
+        return 0;
+    if (c->vop != v->op || c->vversion != v->version) {
+        if (!plan_is_values(c, v))
+            return 0;
+        c->vop = v->op;
+        c->vversion = v->version;
+    }
+    rp->compared += c->counted;
+    ttdi_replay_planned++;
+    ttdi_replay_shared++;
+    return 1;
+}
+
 /* The signature of the bad run's ENTER s (NULL if unknown, or a clone
  * whose registers are not its values) and its clone kind, into f: asked
  * per matched call, so kept per function key (a direct-mapped cache: a
  * collision only asks again). Its cache slot (with the plan of its
  * arguments), or NULL. */
-static const ttdi_rsig *signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
+static ttdi_rsig *signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
 {
     ttdi_rsig *c = NULL;
 
@@ -601,9 +646,9 @@ static int enter_pair(ttdi_replay *rp, rside *const s[2])
     f->enter[0] = s[0]->idx;
     f->ev[0] = s[0]->ev;
     f->skipped |= (uint8_t)!ttdi_walk_timed(s[0]);
-    const ttdi_rsig *c = signature_of(rp, s[1], f);
+    ttdi_rsig *c = signature_of(rp, s[1], f);
     if (f->sig && !f->clone && s[0]->ev.has_values && s[1]->ev.has_values &&
-        args_planned(rp, c, f) &&
+        !args_same_as_values(rp, c, f) && args_planned(rp, c, f) &&
         (rc = compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL)) < 0)
         return rc;
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
@@ -789,6 +834,18 @@ static int note_exit(ttdi_replay *rp, int k, const ttf_event *ev)
     return c;
 }
 
+/* A frame of the bad side entered alone (inside a hunk): no good run's
+ * ENTER (what ensure and frame_times read of it cleared). */
+static void lone_frame(ttdi_rframe *f)
+{
+    f->matched = 0;
+    f->ev[0].time_ns = 0;
+    f->ev[0].has_values = 0;
+    f->ev[0].strs = NULL;
+    f->ev[0].strs_len = 0;
+    memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
+}
+
 /* One event of side `side` alone (inside a hunk): its own stack only. */
 static void lone(ttdi_replay *rp, int side, const rside *s)
 {
@@ -796,7 +853,7 @@ static void lone(ttdi_replay *rp, int side, const rside *s)
         note_exit(rp, side, &s->ev);
     if (s->ev.kind == TTF_EV_ENTER) {
         if (push(rp, side, s) == 0 && side == 1)
-            rp->st[1][rp->nst[1] - 1].matched = 0;
+            lone_frame(&rp->st[1][rp->nst[1] - 1]);
     } else if (s->ev.kind == TTF_EV_EXIT) {
         long i = find_open(rp, side, s->key);
         if (i >= 0)
@@ -998,12 +1055,13 @@ static int asks_new(const ttdi_replay *rp, const ttdi_walk *g, const ttdi_walk *
            ttf_sym_signature(g->norm->sym, &g->ev, &sig) != 0;
 }
 
-int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
+int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b, const ttdi_vsame *same)
 {
     ttdi_walk *const s[2] = {g, b};
+    int rc;
 
     if (asks_new(&pre->rp, g, b)) {     /* the prefix replay ends here */
-        int rc = ttdi_rprefix_hold(pre, g, b, 1, 1);
+        rc = ttdi_rprefix_hold(pre, g, b, 1, 1);
         return rc < 0 ? rc : 1;
     }
     pre->n = b->idx + 1;
@@ -1011,7 +1069,10 @@ int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
     pre->last_off = b->ev.offset;
     pre->last_kind = b->ev.kind;
     pre->last_skipped = !ttdi_walk_timed(b);
-    return pair_step(&pre->rp, s);
+    pre->rp.same = same;
+    rc = pair_step(&pre->rp, s);
+    pre->rp.same = NULL;
+    return rc;
 }
 
 /* Where the prefix replay ends (g, b: its walks), what it keeps its exact
