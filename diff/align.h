@@ -180,11 +180,11 @@ typedef struct ttdi_vfound {
 /* The values a pass that reads both threads in step anyway (the tree
  * aligner's load, while the keys agree) compared on the way, so that the
  * walk after the alignment need not read that prefix again. */
-/* The values walk's answer for one ENTER pair it compared by a plan and
- * found the same: the plan's operations (all answered "the same"), the
- * parameters it counted, whether one may be compared as a string (values.c
- * vplan). The prefix replay, comparing the same pair by a plan of its own
- * (replay.c), takes that answer when its operations are these. */
+/* The values walk's answer for one pair it compared by a plan and found
+ * the same: the plan's operations (all answered "the same"), the values
+ * it counted, whether a parameter may be compared as a string (values.c
+ * vplan). The prefix replay, comparing the same pair by its own rules
+ * (replay.c), takes that answer where its own comparisons are these. */
 typedef struct ttdi_vsame {
     const struct ttdi_vop *op; /* NULL: no such answer for the pair */
     unsigned nops;
@@ -192,6 +192,9 @@ typedef struct ttdi_vsame {
     int strings;
     uint32_t version;       /* op's plan: how many were made in its slot
                                (op and version name one plan) */
+    int kind;               /* TTF_EV_ENTER or TTF_EV_EXIT */
+    int sign;               /* EXIT: both returned a comparator's result
+                               (a signed one compared by its sign) */
 } ttdi_vsame;
 
 typedef struct ttdi_vstep {

@@ -506,6 +506,8 @@ typedef struct ttdi_rsig {
     const ttdi_vop *vop;        /* the values walk's plan found to have these
                                    operations (ttdi_vsame op and version), */
     uint32_t vversion;          /*   NULL: none yet */
+    const ttdi_vop *rvop;       /* ... and one found to compare the result as */
+    uint32_t rversion;          /*   exit_frame does (ret_same_as_values) */
 } ttdi_rsig;
 
 #define RSIG 1024               /* cache slots (a power of two) */
@@ -517,7 +519,7 @@ static void plan_args(ttdi_rsig *c, const ttf_signature *sig)
     c->strings = 0;
     c->nops = 0;
     c->counted = 0;
-    c->vop = NULL;
+    c->vop = c->rvop = NULL;
     for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
         const ttf_param *p = &sig->params[i];
         if (p->reg < 0)
@@ -585,8 +587,8 @@ static int args_same_as_values(ttdi_replay *rp, ttdi_rsig *c, const ttdi_rframe 
 {
     const ttdi_vsame *v = rp->same;
 
-    if (!v || !v->op || !c || c->plan != RPLAN_OPS_ || c->sig != f->sig ||
-        ttdi_replay_plans_off)
+    if (!v || !v->op || v->kind != TTF_EV_ENTER || !c || c->plan != RPLAN_OPS_ ||
+        c->sig != f->sig || ttdi_replay_plans_off)
         return 0;
     if (c->vop != v->op || c->vversion != v->version) {
         if (!plan_is_values(c, v))
@@ -726,6 +728,37 @@ static void clock_read(ttdi_replay *rp, const ttf_vtype *ty, uint64_t g, uint64_
         {s[0]->ev.time_ns, s[1]->ev.time_ns}, ev->addr, ev->time_ns};
 }
 
+/* exit_frame's answer "the same" for the results (g, b) of frame f by
+ * type ty, taken from the values walk's for the same EXIT pair (rp->same,
+ * the prefix replay's step): it compared them by one operation, the
+ * result as ty by value (not by a comparator's sign: values that are the
+ * same have the same sign, so either way of exit_frame's answers "the
+ * same"), from the registers exit_frame reads (ttf_value_ret by f's
+ * signature). Asked once per plan: f's signature cache slot keeps the one
+ * found. */
+static int ret_same_as_values(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty)
+{
+    const ttdi_vsame *v = rp->same;
+
+    if (!v || !v->op || v->kind != TTF_EV_EXIT || v->sign || v->nops != 1 ||
+        ttdi_replay_plans_off || !rp->sc.slot)
+        return 0;
+    ttdi_rsig *c = ttdi_dmcache_slot(&rp->sc, f->key ^ f->key >> 17);
+    if (c->key != f->key || c->sig != f->sig)
+        return 0;
+    if (c->rvop == v->op && c->rversion == v->version)
+        return 1;
+    int r = f->sig->ret_xmm ? TTDI_VOP_RETXMM : TTDI_VOP_RETVAL;
+    ttdi_vop o = ttdi_vop_scalar(ty, r, r, 0);
+    const ttdi_vop *a = v->op;
+    if (a->ty != ty || a->kind != o.kind || a->mask != o.mask || a->rg != r || a->rb != r ||
+        a->sh != 0)
+        return 0;
+    c->rvop = v->op;
+    c->rversion = v->version;
+    return 1;
+}
+
 /* Compare the return values of the frame fi of the bad side, closed by a
  * matched EXIT; keep a node if they differ. */
 static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
@@ -743,7 +776,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
-        diff = sign && sig->ret.cls == TTF_VC_SIGNED ? ttdi_sign_differs(&sig->ret, g, b) :
+        diff = ret_same_as_values(rp, f, &sig->ret) ? 0 :
+               sign && sig->ret.cls == TTF_VC_SIGNED ? ttdi_sign_differs(&sig->ret, g, b) :
                ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
                                   s[0]->ev.time_ns, s[1]->ev.time_ns);
         if (diff && ((rc = step_times(s)) < 0 || (rc = frame_times(rp, f)) < 0))

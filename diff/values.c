@@ -897,10 +897,10 @@ static inline int plan_cmp(unsigned c, const ttf_event *ev, const ttdi_vlast *la
 }
 
 /* The pair at wg, wb by its plan: 0 when every value compared is the same
- * (out moved on as compare_slow would; *used the plan, when used is not
+ * (out moved on as compare_slow would; *same the answer, when same is not
  * NULL), 1 when compare_slow must answer (nothing changed). */
 static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out,
-                           const vplan **used)
+                           ttdi_vsame *same)
 {
     const ttf_event *g = &wg->ev, *b = &wb->ev;
     ttdi_norm *ng = wg->norm, *nb = wb->norm;
@@ -932,8 +932,8 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out,
     }
     out->compared += p->counted;
     ttdi_values_planned++;
-    if (used)
-        *used = p;
+    if (same)
+        *same = (ttdi_vsame){p->op, p->nops, p->counted, p->strings, p->version, g->kind, sign};
     return 0;
 }
 
@@ -941,9 +941,9 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out,
  * by compare_slow (and the plan made for the next pair of the same
  * functions). */
 static int compare_pair(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
-                        ttdi_vfound *out, const vplan **used)
+                        ttdi_vfound *out, ttdi_vsame *same)
 {
-    if (!compare_planned(wg, wb, out, used))
+    if (!compare_planned(wg, wb, out, same))
         return 0;
     int rc = compare_slow(wg, wb, noise, collect, out);
     if (rc >= 0 && !ttdi_values_plans_off && wg->norm && wb->norm && (wg->ev.kind == TTF_EV_ENTER ||
@@ -999,15 +999,10 @@ int ttdi_values_span(ttdi_walk *wg, ttdi_walk *wb, uint64_t n, ttdi_openset *noi
 
 int ttdi_values_step(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs)
 {
-    const vplan *p = NULL;
-
     vs->on = 1;
     vs->n = b->next;
     vs->same.op = NULL;
-    int rc = compare_pair(g, b, NULL, 0, &vs->vf, &p);
-    if (p && p->kind == TTF_EV_ENTER)
-        vs->same = (ttdi_vsame){p->op, p->nops, p->counted, p->strings, p->version};
-    return rc;
+    return compare_pair(g, b, NULL, 0, &vs->vf, &vs->same);
 }
 
 int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_b,

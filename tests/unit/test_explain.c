@@ -2393,26 +2393,33 @@ static void test_prefix_replay(void **state)
 /* The values walk's answers the prefix replay of replay_lazy gets
  * (test_prefix_shared): 0 none; 1 the values walk's (ttdi_values_step on
  * the same walks, as align's load compares them just before); 2 its
- * first "the same" for an ENTER pair, given for every later one; 3 that
- * with its first operation's registers moved. */
+ * first "the same" for an ENTER pair and for an EXIT pair, each given for
+ * every later pair of its kind; 3 those with their first operation's
+ * registers moved. */
 static int share;
 
-static const ttdi_vsame *answer(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs, ttdi_vsame *kept,
-                                ttdi_vop *ops)
+typedef struct kept_answers {
+    ttdi_vsame a[2];            /* ENTER, EXIT */
+    ttdi_vop ops[2][16];
+} kept_answers;
+
+static const ttdi_vsame *answer(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs, kept_answers *k)
 {
     if (!share)
         return NULL;
     assert_true(ttdi_values_step(g, b, vs) >= 0);
     if (share == 1)
         return &vs->same;
-    if (!kept->op && vs->same.op && vs->same.nops) {
-        *kept = vs->same;
-        memcpy(ops, kept->op, kept->nops * sizeof *ops);
-        ops[0].rg = ops[0].rb = (uint8_t)(ops[0].rb + 1);
+    int x = b->ev.kind == TTF_EV_EXIT;
+    ttdi_vsame *a = &k->a[x];
+    if (!a->op && vs->same.op && vs->same.nops && vs->same.kind == b->ev.kind) {
+        *a = vs->same;
+        memcpy(k->ops[x], a->op, a->nops * sizeof *a->op);
+        k->ops[x][0].rg = k->ops[x][0].rb = (uint8_t)(k->ops[x][0].rb + 1);
         if (share == 3)
-            kept->op = ops;
+            a->op = k->ops[x];
     }
-    return b->ev.kind == TTF_EV_ENTER ? kept : NULL;
+    return a->op && a->kind == b->ev.kind ? a : NULL;
 }
 
 /* One replay of the pair in gp, bp (thread 0 each, no hunks: it walks
@@ -2428,9 +2435,9 @@ static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay 
     ttdi_walk w[2];
     ttdi_rprefix *pre = NULL;
     ttdi_vstep vs;
-    ttdi_vsame kept = {0};
-    ttdi_vop ops[16];
+    kept_answers kept;
     memset(&vs, 0, sizeof vs);
+    memset(&kept, 0, sizeof kept);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(ttf_open(i ? bp : gp, &t[i], NULL), 0);
         assert_int_equal(ttdi_norm_init(&n[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
@@ -2452,7 +2459,7 @@ static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay 
                     assert_int_equal(ttdi_walk_notimes(&w[i]), 0);
             }
             if (got[0] && got[1] && w[0].key == w[1].key)
-                rc = ttdi_rprefix_pair(pre, &w[0], &w[1], answer(&w[0], &w[1], &vs, &kept, ops));
+                rc = ttdi_rprefix_pair(pre, &w[0], &w[1], answer(&w[0], &w[1], &vs, &kept));
             else
                 rc = 1 + ttdi_rprefix_hold(pre, &w[0], &w[1], got[0], got[1]);
         } while (rc == 0);
@@ -2520,22 +2527,24 @@ static void test_prefix_times(void **state)
     ttdi_replay_free(&start);
 }
 
-/* The nodes of rp whose arguments differ. */
-static size_t argdiff_nodes(const ttdi_replay *rp)
+/* The nodes of rp whose arguments differ (ret 0) or results (ret 1). */
+static size_t diff_nodes(const ttdi_replay *rp, int ret)
 {
     size_t k = 0;
     for (size_t i = 0; i < rp->n; i++)
-        k += rp->c[i].argdiff != 0;
+        k += ret ? rp->c[i].retdiff != 0 : rp->c[i].argdiff != 0;
     return k;
 }
 
 /* The prefix replay takes the values walk's answer "the same" for an ENTER
  * pair when that answer came by the operations its own plan makes
- * (replay.c args_same_as_values): fed the values walk's answers, it finds
- * what a replay from the start finds, most pairs answered that way; fed
- * a stale "the same" (the first pair's, for the pair whose argument
- * differs) it takes it, but not once its operations differ from its own
- * plan's (a register moved): it then compares by itself. */
+ * (replay.c args_same_as_values), and for an EXIT pair when it compared
+ * the result as exit_frame does (ret_same_as_values): fed the values
+ * walk's answers, it finds what a replay from the start finds, most pairs
+ * answered that way; fed stale answers "the same" (the first pairs', for
+ * the pair whose argument and result differ) it takes them, but not once
+ * their operations differ from its own comparisons (a register moved):
+ * it then compares by itself. */
 static void test_prefix_shared(void **state)
 {
     (void)state;
@@ -2543,7 +2552,7 @@ static void test_prefix_shared(void **state)
     const struct op g[] = {E(xt_main, 1), C9, C9, C9, E(xt_check, 7), X(xt_check, 0),
                            E(xt_pass, 5), E(xt_ok, 0), X(xt_ok, 0), X(xt_pass, 0),
                            X(xt_main, 0), {0}};
-    const struct op b[] = {E(xt_main, 1), C9, C9, C9, E(xt_check, 8), X(xt_check, 0),
+    const struct op b[] = {E(xt_main, 1), C9, C9, C9, E(xt_check, 8), X(xt_check, -22),
                            E(xt_pass, 5), E(xt_fail, 0), X(xt_fail, 0), X(xt_pass, 0),
                            X(xt_main, 0), {0}};
 #undef C9
@@ -2554,7 +2563,8 @@ static void test_prefix_shared(void **state)
     lazy = 0;
     ttdi_replay start, from;
     replay_lazy(gp, bp, 0, &start);
-    assert_int_equal(argdiff_nodes(&start), 1);
+    assert_int_equal(diff_nodes(&start, 0), 1);
+    assert_int_equal(diff_nodes(&start, 1), 1);
     for (share = 1; share <= 3; share++) {
         ttdi_replay_shared = 0;
         replay_lazy(gp, bp, 1, &from);
@@ -2564,13 +2574,12 @@ static void test_prefix_shared(void **state)
             for (size_t i = 0; i < start.n; i++) {
                 assert_int_equal(from.c[i].key, start.c[i].key);
                 assert_int_equal(from.c[i].argdiff, start.c[i].argdiff);
+                assert_int_equal(from.c[i].retdiff, start.c[i].retdiff);
             }
             assert_int_equal(from.compared, start.compared);
         }
-        if (share == 2)
-            assert_int_equal(argdiff_nodes(&from), 0);  /* (a stale answer taken) */
-        if (share == 3)
-            assert_int_equal(argdiff_nodes(&from), 1);
+        for (int ret = 0; ret < 2 && share > 1; ret++)    /* (2: stale answers taken) */
+            assert_int_equal(diff_nodes(&from, ret), share == 3);
         ttdi_replay_free(&from);
     }
     share = 0;
