@@ -72,6 +72,17 @@
  * kept per function address (ttdi_cmp_kind, one answer per address once
  * asked). On jq's parted values pair: ~825 instructions a matched pair
  * before, ~500 after.
+ * Asked once (issue 38). The prefix replay's pairs were compared just
+ * before by the values walk (values.c's plans), which hands its answer on
+ * when its plan found the pair the same (ttdi_vsame): an ENTER pair whose
+ * plan has the operations of the replay's own (args_same_as_values), an
+ * EXIT pair whose result it compared by value with the operation
+ * exit_frame applies (ret_same_as_values), take that answer "the same"
+ * instead of comparing again: the same operations on the same events
+ * give the same answer, and every first ask of the symbols was the
+ * values walk's. Which plan matched is kept in the signature cache (a
+ * plan is named by its slot and how many were made there), so the
+ * operations are compared once per pair of plans.
  */
 #include <stdlib.h>
 #include <string.h>
