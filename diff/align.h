@@ -204,8 +204,9 @@ typedef struct ttdi_vstep {
     int ended;              /* a side ended at n (nothing after to compare) */
     int held;               /* 1: w holds the walks at key index n */
     ttdi_walk w[2];         /* clones of both walks there, its event read */
-    ttdi_vsame same;        /* the last pair compared, an ENTER pair its plan
-                               found the same (valid until the next step) */
+    int share;              /* 1: a prefix replay takes the answers (same) */
+    ttdi_vsame same;        /* with share, the last pair's, when its plan
+                               found it the same (valid until the next step) */
 } ttdi_vstep;
 
 /* In step: compare the values of the pair of events at g and b (the same
@@ -304,10 +305,10 @@ static inline uint32_t ttdi_epoch_at(ttdi_norm *n, uint64_t ns)
  * 0 also when a is not in one of those kept). */
 static inline int ttdi_in_gaps(const ttdi_norm *n, uint64_t a)
 {
-    int in = 0;
-    for (int k = 0; k < 4; k++)     /* (all four, no branch: asked per pointer) */
-        in |= a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0];
-    return in;
+    for (int k = 0; k < 4; k++)
+        if (a - n->gaps[k][0] < n->gaps[k][1] - n->gaps[k][0])
+            return 1;
+    return 0;
 }
 /* One scalar comparison decided once from the types (values.c's plans of
  * a pair of functions, replay.c's of a signature): registers rg, rb

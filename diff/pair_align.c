@@ -698,6 +698,8 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         if (!s[i].run)          /* read whole from here: counted on the way */
             s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;
+    if (vs)
+        vs->share = pre != NULL;    /* (its answers go to the prefix replay) */
     for (int i = 0; i < 2 && vs; i++)
         s[i].epochs_end = ttdi_epochs_end(s[i].wk.norm);
     while (al->o->first_only || vs) {

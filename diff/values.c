@@ -1002,7 +1002,7 @@ int ttdi_values_step(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs)
     vs->on = 1;
     vs->n = b->next;
     vs->same.op = NULL;
-    return compare_pair(g, b, NULL, 0, &vs->vf, &vs->same);
+    return compare_pair(g, b, NULL, 0, &vs->vf, vs->share ? &vs->same : NULL);
 }
 
 int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_b,

@@ -2438,6 +2438,7 @@ static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay 
     kept_answers kept;
     memset(&vs, 0, sizeof vs);
     memset(&kept, 0, sizeof kept);
+    vs.share = 1;
     for (int i = 0; i < 2; i++) {
         assert_int_equal(ttf_open(i ? bp : gp, &t[i], NULL), 0);
         assert_int_equal(ttdi_norm_init(&n[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
