@@ -180,6 +180,23 @@ typedef struct ttdi_vfound {
 /* The values a pass that reads both threads in step anyway (the tree
  * aligner's load, while the keys agree) compared on the way, so that the
  * walk after the alignment need not read that prefix again. */
+/* The values walk's answer for one pair it compared by a plan and found
+ * the same: the plan's operations (all answered "the same"), the values
+ * it counted, whether a parameter may be compared as a string (values.c
+ * vplan). The prefix replay, comparing the same pair by its own rules
+ * (replay.c), takes that answer where its own comparisons are these. */
+typedef struct ttdi_vsame {
+    const struct ttdi_vop *op; /* NULL: no such answer for the pair */
+    unsigned nops;
+    uint32_t counted;
+    int strings;
+    uint32_t version;       /* op's plan: how many were made in its slot
+                               (op and version name one plan) */
+    int kind;               /* TTF_EV_ENTER or TTF_EV_EXIT */
+    int sign;               /* EXIT: both returned a comparator's result
+                               (a signed one compared by its sign) */
+} ttdi_vsame;
+
 typedef struct ttdi_vstep {
     int on;                 /* 1: the pass compared in step */
     uint64_t n;             /* key indexes [0, n) were compared */
@@ -187,6 +204,9 @@ typedef struct ttdi_vstep {
     int ended;              /* a side ended at n (nothing after to compare) */
     int held;               /* 1: w holds the walks at key index n */
     ttdi_walk w[2];         /* clones of both walks there, its event read */
+    int share;              /* 1: a prefix replay takes the answers (same) */
+    ttdi_vsame same;        /* with share, the last pair's, when its plan
+                               found it the same (valid until the next step) */
 } ttdi_vstep;
 
 /* In step: compare the values of the pair of events at g and b (the same
@@ -668,6 +688,8 @@ typedef struct ttdi_replay {
     ttdi_walk *rd[2];           /* the walks of the step being replayed:
                                    the open calls' skipped times are taken
                                    back through them (replay.c frame_times) */
+    const ttdi_vsame *same;     /* the prefix replay's step: the values
+                                   walk's answer for its pair, NULL */
 } ttdi_replay;
 
 /* The replay of a pair over its common prefix, made by align's values
@@ -707,7 +729,7 @@ int ttdi_replay_next(ttdi_replay *rp, int side, ttdi_walk *w, ttdi_ccount *cc);
  * values walk did not ask for: that first ask may add a notice, which
  * must come when the explain stage's replay makes it, as before); or a
  * TT_E* code. */
-int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b);
+int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b, const ttdi_vsame *same);
 /* The prefix ends at g, b (got_g, got_b: each side's last read gave an
  * event): both walks kept there (clones, with times from there), or, a
  * side having ended, none; what the replay keeps gets the exact times the
@@ -733,9 +755,10 @@ extern uint64_t ttdi_replay_resumed;
  * by the general path (compare_args), never by its signature's plan
  * (replay.c ttdi_rsig), and ask each EXIT's comparator kind of values.c
  * (ttdi_cmp_result), not of its own cache; ttdi_replay_planned counts the
- * ENTER pairs a plan answered. */
+ * ENTER pairs a plan answered, ttdi_replay_shared those of them answered
+ * by the values walk's plan (ttdi_vsame). */
 extern int ttdi_replay_plans_off;
-extern uint64_t ttdi_replay_planned;
+extern uint64_t ttdi_replay_planned, ttdi_replay_shared;
 void ttdi_replay_free(ttdi_replay *rp);
 
 /* Noise of node x's return difference by the run's statistics (a value

@@ -530,11 +530,13 @@ static void prefix_off(src *s)
  * the prefix replay *feed (NULL: none, or no longer fed): a pair, or
  * where the prefix ends, both walks kept there. When the prefix replay
  * ends before the prefix does (ttdi_rprefix_pair), the reads no longer go
- * to it. 0 or a TT_E* code. */
-static int step_prefix(ttdi_rprefix **feed, src s[2], const uint64_t k[2], const int got[2])
+ * to it. A pair's step may take the values walk's answer for it (vs, set
+ * whenever *feed is). 0 or a TT_E* code. */
+static int step_prefix(ttdi_rprefix **feed, src s[2], const uint64_t k[2], const int got[2],
+                       const ttdi_vstep *vs)
 {
     int same = got[0] && got[1] && k[0] == k[1];
-    int rc = !*feed ? 0 : same ? ttdi_rprefix_pair(*feed, &s[0].wk, &s[1].wk)
+    int rc = !*feed ? 0 : same ? ttdi_rprefix_pair(*feed, &s[0].wk, &s[1].wk, &vs->same)
                               : ttdi_rprefix_hold(*feed, &s[0].wk, &s[1].wk, got[0], got[1]);
     if (rc > 0 || (*feed && !same)) {
         prefix_off(&s[0]);
@@ -696,11 +698,13 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
         if (!s[i].run)          /* read whole from here: counted on the way */
             s[i].cc = ttdi_walk_count_open(s[i].r, p->t[i]);
     feed = pre;
+    if (vs)
+        vs->share = pre != NULL;    /* (its answers go to the prefix replay) */
     for (int i = 0; i < 2 && vs; i++)
         s[i].epochs_end = ttdi_epochs_end(s[i].wk.norm);
     while (al->o->first_only || vs) {
         if ((rc = read_both(s, k, got)) < 0 || (vs && (rc = times_off(s, got)) < 0) ||
-            (rc = step_values(s, k, got, vs)) < 0 || (rc = step_prefix(&feed, s, k, got)) < 0)
+            (rc = step_values(s, k, got, vs)) < 0 || (rc = step_prefix(&feed, s, k, got, vs)) < 0)
             goto out;
         if (got[0] && got[1] && k[0] == k[1]) {
             if ((rc = ttdi_tree_feed(&tr[0], k[0], s[0].kind)) < 0 ||

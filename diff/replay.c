@@ -72,6 +72,17 @@
  * kept per function address (ttdi_cmp_kind, one answer per address once
  * asked). On jq's parted values pair: ~825 instructions a matched pair
  * before, ~500 after.
+ * Asked once (issue 38). The prefix replay's pairs were compared just
+ * before by the values walk (values.c's plans), which hands its answer on
+ * when its plan found the pair the same (ttdi_vsame): an ENTER pair whose
+ * plan has the operations of the replay's own (args_same_as_values), an
+ * EXIT pair whose result it compared by value with the operation
+ * exit_frame applies (ret_same_as_values), take that answer "the same"
+ * instead of comparing again: the same operations on the same events
+ * give the same answer, and every first ask of the symbols was the
+ * values walk's. Which plan matched is kept in the signature cache (a
+ * plan is named by its slot and how many were made there), so the
+ * operations are compared once per pair of plans.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -123,16 +134,15 @@ static int push(ttdi_replay *rp, int side, const rside *s)
         return 0;           /* the good side's frames only match EXITs */
     /* the bad side's, field by field: a frame is about 600 bytes, most
      * of it events and noise slots that are written before they are read
-     * (pushed twice per call: a memset was 4% of a values diff) */
+     * (pushed twice per call: a memset was 4% of a values diff); the good
+     * run's ENTER (ev[0]) is set by the caller: enter_pair copies it, lone
+     * clears what is read of it */
     f->node = -1;
     f->matched = 0;
     f->enter[0] = 0;
     f->enter[1] = s->idx;
     f->ev[1] = s->ev;
     f->skipped = (uint8_t)(!ttdi_walk_timed(s) << 1);
-    f->ev[0].time_ns = 0;
-    f->ev[0].has_values = 0;
-    memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
     f->sig = NULL;
     f->argdiff = f->argnoisy = 0;
     f->argwhy = f->clone = f->real_in = f->noise_why = f->nnz = 0;
@@ -493,7 +503,7 @@ static int compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
 enum { RPLAN_SLOW, RPLAN_OPS_ };
 
 int ttdi_replay_plans_off;
-uint64_t ttdi_replay_planned;
+uint64_t ttdi_replay_planned, ttdi_replay_shared;
 
 typedef struct ttdi_rsig {
     uint64_t key;               /* 0: empty */
@@ -504,6 +514,11 @@ typedef struct ttdi_rsig {
     uint8_t nops;
     uint32_t counted;           /* the parameters compare_args compares */
     ttdi_vop op[RPLAN_OPS];
+    const ttdi_vop *vop;        /* the values walk's plan found to have these
+                                   operations (ttdi_vsame op and version), */
+    uint32_t vversion;          /*   NULL: none yet */
+    const ttdi_vop *rvop;       /* ... and one found to compare the result as */
+    uint32_t rversion;          /*   exit_frame does (ret_same_as_values) */
 } ttdi_rsig;
 
 #define RSIG 1024               /* cache slots (a power of two) */
@@ -515,6 +530,7 @@ static void plan_args(ttdi_rsig *c, const ttf_signature *sig)
     c->strings = 0;
     c->nops = 0;
     c->counted = 0;
+    c->vop = c->rvop = NULL;
     for (size_t i = 0; sig && i < sig->nparams && i < TTDI_MAXP; i++) {
         const ttf_param *p = &sig->params[i];
         if (p->reg < 0)
@@ -555,12 +571,54 @@ static int args_planned(ttdi_replay *rp, const ttdi_rsig *c, const ttdi_rframe *
     return 0;
 }
 
+/* Does the values walk's plan v make plan c's comparisons: the same
+ * operations (registers, shift, type and rule), string rule and count? */
+static int plan_is_values(const ttdi_rsig *c, const ttdi_vsame *v)
+{
+    if (v->nops != c->nops || v->counted != c->counted || v->strings != c->strings)
+        return 0;
+    for (unsigned i = 0; i < c->nops; i++) {
+        const ttdi_vop *a = &v->op[i], *b = &c->op[i];
+        if (a->kind != b->kind || a->mask != b->mask || a->ty != b->ty || a->rg != b->rg ||
+            a->rb != b->rb || a->sh != b->sh || a->sign != b->sign)
+            return 0;
+    }
+    return 1;
+}
+
+/* args_planned's answer "the same" for frame f by plan c, taken from the
+ * values walk's for the same pair (rp->same, the prefix replay's step):
+ * its operations all answered "the same", and they are c's (asked once
+ * per plan of each: c keeps the one found), on the same events (the same
+ * normalisers, registers and times), with the same string rule (both
+ * plans send a pair with strings to their slow comparison alike) and
+ * count. 1 with rp->compared moved on as args_planned would, else 0
+ * (nothing changed). */
+static int args_same_as_values(ttdi_replay *rp, ttdi_rsig *c, const ttdi_rframe *f)
+{
+    const ttdi_vsame *v = rp->same;
+
+    if (!v || !v->op || v->kind != TTF_EV_ENTER || !c || c->plan != RPLAN_OPS_ ||
+        c->sig != f->sig || ttdi_replay_plans_off)
+        return 0;
+    if (c->vop != v->op || c->vversion != v->version) {
+        if (!plan_is_values(c, v))
+            return 0;
+        c->vop = v->op;
+        c->vversion = v->version;
+    }
+    rp->compared += c->counted;
+    ttdi_replay_planned++;
+    ttdi_replay_shared++;
+    return 1;
+}
+
 /* The signature of the bad run's ENTER s (NULL if unknown, or a clone
  * whose registers are not its values) and its clone kind, into f: asked
  * per matched call, so kept per function key (a direct-mapped cache: a
  * collision only asks again). Its cache slot (with the plan of its
  * arguments), or NULL. */
-static const ttdi_rsig *signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
+static ttdi_rsig *signature_of(ttdi_replay *rp, const rside *s, ttdi_rframe *f)
 {
     ttdi_rsig *c = NULL;
 
@@ -601,9 +659,9 @@ static int enter_pair(ttdi_replay *rp, rside *const s[2])
     f->enter[0] = s[0]->idx;
     f->ev[0] = s[0]->ev;
     f->skipped |= (uint8_t)!ttdi_walk_timed(s[0]);
-    const ttdi_rsig *c = signature_of(rp, s[1], f);
+    ttdi_rsig *c = signature_of(rp, s[1], f);
     if (f->sig && !f->clone && s[0]->ev.has_values && s[1]->ev.has_values &&
-        args_planned(rp, c, f) &&
+        !args_same_as_values(rp, c, f) && args_planned(rp, c, f) &&
         (rc = compare_args(rp, f, rp->nst[1] > 1 ? &rp->st[1][rp->nst[1] - 2] : NULL)) < 0)
         return rc;
     return f->argdiff ? ensure(rp, rp->nst[1] - 1) : 0;
@@ -681,6 +739,37 @@ static void clock_read(ttdi_replay *rp, const ttf_vtype *ty, uint64_t g, uint64_
         {s[0]->ev.time_ns, s[1]->ev.time_ns}, ev->addr, ev->time_ns};
 }
 
+/* exit_frame's answer "the same" for the results (g, b) of frame f by
+ * type ty, taken from the values walk's for the same EXIT pair (rp->same,
+ * the prefix replay's step): it compared them by one operation, the
+ * result as ty by value (not by a comparator's sign: values that are the
+ * same have the same sign, so either way of exit_frame's answers "the
+ * same"), from the registers exit_frame reads (ttf_value_ret by f's
+ * signature). Asked once per plan: f's signature cache slot keeps the one
+ * found. */
+static int ret_same_as_values(ttdi_replay *rp, const ttdi_rframe *f, const ttf_vtype *ty)
+{
+    const ttdi_vsame *v = rp->same;
+
+    if (!v || !v->op || v->kind != TTF_EV_EXIT || v->sign || v->nops != 1 ||
+        ttdi_replay_plans_off || !rp->sc.slot)
+        return 0;
+    ttdi_rsig *c = ttdi_dmcache_slot(&rp->sc, f->key ^ f->key >> 17);
+    if (c->key != f->key || c->sig != f->sig)
+        return 0;
+    if (c->rvop == v->op && c->rversion == v->version)
+        return 1;
+    int r = f->sig->ret_xmm ? TTDI_VOP_RETXMM : TTDI_VOP_RETVAL;
+    ttdi_vop o = ttdi_vop_scalar(ty, r, r, 0);
+    const ttdi_vop *a = v->op;
+    if (a->ty != ty || a->kind != o.kind || a->mask != o.mask || a->rg != r || a->rb != r ||
+        a->sh != 0)
+        return 0;
+    c->rvop = v->op;
+    c->rversion = v->version;
+    return 1;
+}
+
 /* Compare the return values of the frame fi of the bad side, closed by a
  * matched EXIT; keep a node if they differ. */
 static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
@@ -698,7 +787,8 @@ static int exit_frame(ttdi_replay *rp, size_t fi, rside *const s[2], int sign)
         rp->compared++;
         if (count_ret(rp, f->key, &sig->ret, g, b) < 0)
             return TT_ENOMEM;
-        diff = sign && sig->ret.cls == TTF_VC_SIGNED ? ttdi_sign_differs(&sig->ret, g, b) :
+        diff = ret_same_as_values(rp, f, &sig->ret) ? 0 :
+               sign && sig->ret.cls == TTF_VC_SIGNED ? ttdi_sign_differs(&sig->ret, g, b) :
                ttdi_value_differs(rp->norm[0], rp->norm[1], &sig->ret, g, b,
                                   s[0]->ev.time_ns, s[1]->ev.time_ns);
         if (diff && ((rc = step_times(s)) < 0 || (rc = frame_times(rp, f)) < 0))
@@ -789,6 +879,18 @@ static int note_exit(ttdi_replay *rp, int k, const ttf_event *ev)
     return c;
 }
 
+/* A frame of the bad side entered alone (inside a hunk): no good run's
+ * ENTER (what ensure and frame_times read of it cleared). */
+static void lone_frame(ttdi_rframe *f)
+{
+    f->matched = 0;
+    f->ev[0].time_ns = 0;
+    f->ev[0].has_values = 0;
+    f->ev[0].strs = NULL;
+    f->ev[0].strs_len = 0;
+    memset(f->ev[0].argregs, 0, sizeof f->ev[0].argregs);
+}
+
 /* One event of side `side` alone (inside a hunk): its own stack only. */
 static void lone(ttdi_replay *rp, int side, const rside *s)
 {
@@ -796,7 +898,7 @@ static void lone(ttdi_replay *rp, int side, const rside *s)
         note_exit(rp, side, &s->ev);
     if (s->ev.kind == TTF_EV_ENTER) {
         if (push(rp, side, s) == 0 && side == 1)
-            rp->st[1][rp->nst[1] - 1].matched = 0;
+            lone_frame(&rp->st[1][rp->nst[1] - 1]);
     } else if (s->ev.kind == TTF_EV_EXIT) {
         long i = find_open(rp, side, s->key);
         if (i >= 0)
@@ -998,12 +1100,13 @@ static int asks_new(const ttdi_replay *rp, const ttdi_walk *g, const ttdi_walk *
            ttf_sym_signature(g->norm->sym, &g->ev, &sig) != 0;
 }
 
-int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
+int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b, const ttdi_vsame *same)
 {
     ttdi_walk *const s[2] = {g, b};
+    int rc;
 
     if (asks_new(&pre->rp, g, b)) {     /* the prefix replay ends here */
-        int rc = ttdi_rprefix_hold(pre, g, b, 1, 1);
+        rc = ttdi_rprefix_hold(pre, g, b, 1, 1);
         return rc < 0 ? rc : 1;
     }
     pre->n = b->idx + 1;
@@ -1011,7 +1114,10 @@ int ttdi_rprefix_pair(ttdi_rprefix *pre, ttdi_walk *g, ttdi_walk *b)
     pre->last_off = b->ev.offset;
     pre->last_kind = b->ev.kind;
     pre->last_skipped = !ttdi_walk_timed(b);
-    return pair_step(&pre->rp, s);
+    pre->rp.same = same;
+    rc = pair_step(&pre->rp, s);
+    pre->rp.same = NULL;
+    return rc;
 }
 
 /* Where the prefix replay ends (g, b: its walks), what it keeps its exact

@@ -657,6 +657,7 @@ typedef struct vplan {
     unsigned cmp[2];        /* EXIT: each run's TTF_CMPRET_* */
     uint32_t counted;       /* compare_slow's one_diff calls */
     plan_op op[PLAN_OPS];
+    uint32_t version;       /* plans made in this slot (ttdi_vsame) */
 } vplan;
 
 #define VPLANS 1024         /* cache slots (a power of two) */
@@ -868,6 +869,7 @@ static void plan_make(const vwalk *wg, const vwalk *wb)
     vplan *p = plan_slot_new(ng, nb, plan_hash(g->addr, b->addr, eg, eb, g->kind), g->addr,
                              b->addr, eg, eb, g->kind);
     memset(p, 0, offsetof(vplan, op));
+    p->version++;
     p->ng = ng;
     p->ag = g->addr;
     p->ab = b->addr;
@@ -895,9 +897,10 @@ static inline int plan_cmp(unsigned c, const ttf_event *ev, const ttdi_vlast *la
 }
 
 /* The pair at wg, wb by its plan: 0 when every value compared is the same
- * (out moved on as compare_slow would), 1 when compare_slow must answer
- * (nothing changed). */
-static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
+ * (out moved on as compare_slow would; *same the answer, when same is not
+ * NULL), 1 when compare_slow must answer (nothing changed). */
+static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out,
+                           ttdi_vsame *same)
 {
     const ttf_event *g = &wg->ev, *b = &wb->ev;
     ttdi_norm *ng = wg->norm, *nb = wb->norm;
@@ -929,6 +932,8 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
     }
     out->compared += p->counted;
     ttdi_values_planned++;
+    if (same)
+        *same = (ttdi_vsame){p->op, p->nops, p->counted, p->strings, p->version, g->kind, sign};
     return 0;
 }
 
@@ -936,9 +941,9 @@ static int compare_planned(const vwalk *wg, const vwalk *wb, ttdi_vfound *out)
  * by compare_slow (and the plan made for the next pair of the same
  * functions). */
 static int compare_pair(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
-                        ttdi_vfound *out)
+                        ttdi_vfound *out, ttdi_vsame *same)
 {
-    if (!compare_planned(wg, wb, out))
+    if (!compare_planned(wg, wb, out, same))
         return 0;
     int rc = compare_slow(wg, wb, noise, collect, out);
     if (rc >= 0 && !ttdi_values_plans_off && wg->norm && wb->norm && (wg->ev.kind == TTF_EV_ENTER ||
@@ -982,7 +987,7 @@ int ttdi_values_span(ttdi_walk *wg, ttdi_walk *wb, uint64_t n, ttdi_openset *noi
             return rc;
         if (wg->key != wb->key)
             return 0;
-        if ((rc = compare_pair(wg, wb, noise, 0, out)) < 0)
+        if ((rc = compare_pair(wg, wb, noise, 0, out, NULL)) < 0)
             return rc;
         if (out->found)
             return 0;
@@ -996,7 +1001,8 @@ int ttdi_values_step(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs)
 {
     vs->on = 1;
     vs->n = b->next;
-    return compare_pair(g, b, NULL, 0, &vs->vf);
+    vs->same.op = NULL;
+    return compare_pair(g, b, NULL, 0, &vs->vf, vs->share ? &vs->same : NULL);
 }
 
 int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_b,
@@ -1005,6 +1011,7 @@ int ttdi_values_hold(const ttdi_walk *g, const ttdi_walk *b, int got_g, int got_
     int rc;
 
     vs->on = 1;
+    vs->same.op = NULL;
     vs->n = b->next - (uint64_t)got_b;
     vs->ended = !got_g || !got_b || g->idx != b->idx;
     if (vs->ended)
@@ -1082,7 +1089,7 @@ int ttdi_values_compare(ttdi_vside g, ttdi_vside b, const ttdi_hunk *h,
             break;
         if (w[0].key != w[1].key || w[1].idx >= b.stop)
             break;              /* out of step: stop rather than guess */
-        if ((rc = compare_pair(&w[0], &w[1], noise, collect_noise, out)) < 0)
+        if ((rc = compare_pair(&w[0], &w[1], noise, collect_noise, out, NULL)) < 0)
             break;
     }
 out:

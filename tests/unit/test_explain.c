@@ -2390,17 +2390,55 @@ static void test_prefix_replay(void **state)
 #undef TAIL
 }
 
+/* The values walk's answers the prefix replay of replay_lazy gets
+ * (test_prefix_shared): 0 none; 1 the values walk's (ttdi_values_step on
+ * the same walks, as align's load compares them just before); 2 its
+ * first "the same" for an ENTER pair and for an EXIT pair, each given for
+ * every later pair of its kind; 3 those with their first operation's
+ * registers moved. */
+static int share;
+
+typedef struct kept_answers {
+    ttdi_vsame a[2];            /* ENTER, EXIT */
+    ttdi_vop ops[2][16];
+} kept_answers;
+
+static const ttdi_vsame *answer(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs, kept_answers *k)
+{
+    if (!share)
+        return NULL;
+    assert_true(ttdi_values_step(g, b, vs) >= 0);
+    if (share == 1)
+        return &vs->same;
+    int x = b->ev.kind == TTF_EV_EXIT;
+    ttdi_vsame *a = &k->a[x];
+    if (!a->op && vs->same.op && vs->same.nops && vs->same.kind == b->ev.kind) {
+        *a = vs->same;
+        memcpy(k->ops[x], a->op, a->nops * sizeof *a->op);
+        k->ops[x][0].rg = k->ops[x][0].rb = (uint8_t)(k->ops[x][0].rb + 1);
+        if (share == 3)
+            a->op = k->ops[x];
+    }
+    return a->op && a->kind == b->ev.kind ? a : NULL;
+}
+
 /* One replay of the pair in gp, bp (thread 0 each, no hunks: it walks
  * until the keys part) into *rp: from the start, or (pre) going on from
  * a prefix replay fed as align's load feeds it, by two keyed walks that
- * skip times from their first event on (pair_align.c times_off). The
- * prefix replay is freed here. */
+ * skip times from their first event on (pair_align.c times_off), with
+ * the values walk's answers as `share` says. The prefix replay is freed
+ * here. */
 static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay *rp)
 {
     ttf_trace *t[2];
     ttdi_norm n[2];
     ttdi_walk w[2];
     ttdi_rprefix *pre = NULL;
+    ttdi_vstep vs;
+    kept_answers kept;
+    memset(&vs, 0, sizeof vs);
+    memset(&kept, 0, sizeof kept);
+    vs.share = 1;
     for (int i = 0; i < 2; i++) {
         assert_int_equal(ttf_open(i ? bp : gp, &t[i], NULL), 0);
         assert_int_equal(ttdi_norm_init(&n[i], t[i], TTD_MSG_SITE, NULL, NULL, 0), 0);
@@ -2422,7 +2460,7 @@ static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay 
                     assert_int_equal(ttdi_walk_notimes(&w[i]), 0);
             }
             if (got[0] && got[1] && w[0].key == w[1].key)
-                rc = ttdi_rprefix_pair(pre, &w[0], &w[1]);
+                rc = ttdi_rprefix_pair(pre, &w[0], &w[1], answer(&w[0], &w[1], &vs, &kept));
             else
                 rc = 1 + ttdi_rprefix_hold(pre, &w[0], &w[1], got[0], got[1]);
         } while (rc == 0);
@@ -2431,6 +2469,7 @@ static void replay_lazy(const char *gp, const char *bp, int pre_on, ttdi_replay 
     }
     assert_int_equal(ttdi_replay_run(rp, pre), 0);
     ttdi_rprefix_free(pre);
+    ttdi_vstep_free(&vs);
     for (int i = 0; i < 2 && pre_on; i++)
         ttdi_walk_close(&w[i]);
     rp->norm[0] = rp->norm[1] = NULL;
@@ -2486,6 +2525,65 @@ static void test_prefix_times(void **state)
     for (size_t i = 0; i < start.npath; i++)
         assert_int_equal(from.path[i], start.path[i]);
     ttdi_replay_free(&from);
+    ttdi_replay_free(&start);
+}
+
+/* The nodes of rp whose arguments differ (ret 0) or results (ret 1). */
+static size_t diff_nodes(const ttdi_replay *rp, int ret)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < rp->n; i++)
+        k += ret ? rp->c[i].retdiff != 0 : rp->c[i].argdiff != 0;
+    return k;
+}
+
+/* The prefix replay takes the values walk's answer "the same" for an ENTER
+ * pair when that answer came by the operations its own plan makes
+ * (replay.c args_same_as_values), and for an EXIT pair when it compared
+ * the result as exit_frame does (ret_same_as_values): fed the values
+ * walk's answers, it finds what a replay from the start finds, most pairs
+ * answered that way; fed stale answers "the same" (the first pairs', for
+ * the pair whose argument and result differ) it takes them, but not once
+ * their operations differ from its own comparisons (a register moved):
+ * it then compares by itself. */
+static void test_prefix_shared(void **state)
+{
+    (void)state;
+#define C9 E(xt_check, 9), X(xt_check, 0)    /* (a plan from the second on) */
+    const struct op g[] = {E(xt_main, 1), C9, C9, C9, E(xt_check, 7), X(xt_check, 0),
+                           E(xt_pass, 5), E(xt_ok, 0), X(xt_ok, 0), X(xt_pass, 0),
+                           X(xt_main, 0), {0}};
+    const struct op b[] = {E(xt_main, 1), C9, C9, C9, E(xt_check, 8), X(xt_check, -22),
+                           E(xt_pass, 5), E(xt_fail, 0), X(xt_fail, 0), X(xt_pass, 0),
+                           X(xt_main, 0), {0}};
+#undef C9
+    char gp[512], bp[512];
+    lazy = 1;
+    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
+    snprintf(bp, sizeof bp, "%s", write_trace(b, 0, 1));
+    lazy = 0;
+    ttdi_replay start, from;
+    replay_lazy(gp, bp, 0, &start);
+    assert_int_equal(diff_nodes(&start, 0), 1);
+    assert_int_equal(diff_nodes(&start, 1), 1);
+    for (share = 1; share <= 3; share++) {
+        ttdi_replay_shared = 0;
+        replay_lazy(gp, bp, 1, &from);
+        if (share == 1) {
+            assert_true(ttdi_replay_shared >= 2);
+            assert_int_equal(from.n, start.n);
+            for (size_t i = 0; i < start.n; i++) {
+                assert_int_equal(from.c[i].key, start.c[i].key);
+                assert_int_equal(from.c[i].argdiff, start.c[i].argdiff);
+                assert_int_equal(from.c[i].retdiff, start.c[i].retdiff);
+            }
+            assert_int_equal(from.compared, start.compared);
+        }
+        for (int ret = 0; ret < 2 && share > 1; ret++)    /* (2: stale answers taken) */
+            assert_int_equal(diff_nodes(&from, ret), share == 3);
+        ttdi_replay_free(&from);
+    }
+    share = 0;
     ttdi_replay_free(&start);
 }
 
@@ -2596,6 +2694,7 @@ int main(void)
         cmocka_unit_test(test_swap_after_timing),
         cmocka_unit_test(test_prefix_replay),
         cmocka_unit_test(test_prefix_times),
+        cmocka_unit_test(test_prefix_shared),
         cmocka_unit_test(test_times_at_cap),
         cmocka_unit_test(test_range_check_end),
         cmocka_unit_test(test_own_thread_flip),
