@@ -14,7 +14,10 @@ cd "$(dirname "$0")/.." || exit 2
     ttdiff_gdb example_race example_fork ttrec ttrec_race ttrec_chaos capture_threads \
     capture_siglog capture_faults capture_dlopen_fork cli_filters values_procs values_cancel \
     profile_fixtures profile_diff chrome_export readme_outputs report_outputs ttdump_capture \
-    capture_sigfork values_gdb golden
+    capture_sigfork values_gdb golden \
+    ttdiff_atomic ttdiff_checkact ttdiff_contended ttdiff_earlywait ttdiff_flagrace ttdiff_hang \
+    ttdiff_lostwakeup ttdiff_moved ttdiff_notify ttdiff_ordercause ttdiff_ordergetter \
+    ttdiff_overlap ttdiff_waker ttdiff_wakewin capture_cancel
 d=$(mktemp -d) || exit 2
 busy=""
 stop() { for p in $busy; do kill "$p" 2>/dev/null; done; rm -rf "$d"; }
