@@ -312,25 +312,6 @@ static int compile_lines(struct build *b, const char *name, int moved, const cha
     return self_module_file_id(b->path, b->id, &b->idlen);
 }
 
-/* inl_src as tu_tmpdir/<name>.c with scale returning sbody and outer
- * obody, built PIE as build b with defs. 0 or -1. */
-static int compile_inl(struct build *b, const char *name, const char *sbody, const char *obody,
-                       const char *defs)
-{
-    char path[600], cmd[4096];
-    snprintf(path, sizeof path, "%s/%s.c", tu_tmpdir, name);
-    FILE *f = fopen(path, "w");
-    if (!f || fprintf(f, inl_src, sbody, obody) < 0 || fclose(f) != 0)
-        return -1;
-    snprintf(b->path, sizeof b->path, "%s/%s", tu_tmpdir, name);
-    b->pie = 1;
-    snprintf(cmd, sizeof cmd, "cc -O2 -g -finstrument-functions -fno-plt -fPIE -pie %s -o '%s' "
-             "'%s' -Wl,--build-id 2>/dev/null", defs, b->path, path);
-    if (system(cmd) != 0)
-        return -1;
-    return self_module_file_id(b->path, b->id, &b->idlen);
-}
-
 /* Template tmpl (its %s: body, then body2 when it has two) as
  * tu_tmpdir/<name>.c, built PIE as build b with defs. 0 or -1. */
 static int compile_tmpl(struct build *b, const char *tmpl, const char *name, const char *body,
@@ -348,6 +329,14 @@ static int compile_tmpl(struct build *b, const char *tmpl, const char *name, con
     if (system(cmd) != 0)
         return -1;
     return self_module_file_id(b->path, b->id, &b->idlen);
+}
+
+/* inl_src as tu_tmpdir/<name>.c with scale returning sbody and outer
+ * obody, built PIE as build b with defs. 0 or -1. */
+static int compile_inl(struct build *b, const char *name, const char *sbody, const char *obody,
+                       const char *defs)
+{
+    return compile_tmpl(b, inl_src, name, sbody, obody, defs);
 }
 
 static int setup_all(void **state)

@@ -2422,6 +2422,16 @@ static const ttdi_vsame *answer(ttdi_walk *g, ttdi_walk *b, ttdi_vstep *vs, kept
     return a->op && a->kind == b->ev.kind ? a : NULL;
 }
 
+/* Traces of g and b (values, the lazy clock) into gp and bp (512 bytes
+ * each). */
+static void write_lazy_pair(const struct op *g, const struct op *b, char *gp, char *bp)
+{
+    lazy = 1;
+    snprintf(gp, 512, "%s", write_trace(g, 0, 1));
+    snprintf(bp, 512, "%s", write_trace(b, 0, 1));
+    lazy = 0;
+}
+
 /* One replay of the pair in gp, bp (thread 0 each, no hunks: it walks
  * until the keys part) into *rp: from the start, or (pre) going on from
  * a prefix replay fed as align's load feeds it, by two keyed walks that
@@ -2503,10 +2513,7 @@ static void test_prefix_times(void **state)
 #undef NEST
 #undef SK
     char gp[512], bp[512];
-    lazy = 1;
-    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
-    snprintf(bp, sizeof bp, "%s", write_trace(b, 0, 1));
-    lazy = 0;
+    write_lazy_pair(g, b, gp, bp);
     ttdi_replay from, start;
     replay_lazy(gp, bp, 1, &from);
     replay_lazy(gp, bp, 0, &start);
@@ -2558,10 +2565,7 @@ static void test_prefix_shared(void **state)
                            X(xt_main, 0), {0}};
 #undef C9
     char gp[512], bp[512];
-    lazy = 1;
-    snprintf(gp, sizeof gp, "%s", write_trace(g, 0, 1));
-    snprintf(bp, sizeof bp, "%s", write_trace(b, 0, 1));
-    lazy = 0;
+    write_lazy_pair(g, b, gp, bp);
     ttdi_replay start, from;
     replay_lazy(gp, bp, 0, &start);
     assert_int_equal(diff_nodes(&start, 0), 1);
