@@ -396,6 +396,27 @@ typedef struct ttdi_mv_call {
  * first that writes what S's stack reads, and inside it the first of
  * its callees that writes too, as deep as they go; -1 if none. */
 int ttdi_moved_pick(const ttdi_mv_call *c, size_t n);
+/* Where a call of T was made from, by the inline chain of its call site:
+ * the outermost function the compiler inlined there (a copy of it, named
+ * with the line of the out-of-line function it sits at), or none. */
+typedef struct ttdi_mv_site {
+    int known;                  /* 0: no site or no debug info for it */
+    const char *inl;            /* the inlined function, NULL: the call was
+                                   made by the out-of-line function's own
+                                   code */
+    int line;                   /* the out-of-line function's line where
+                                   that copy sits (its call line) */
+} ttdi_mv_site;
+/* The open call c[i] (the pick) was made from an inlined copy s[i] that
+ * began inside the window: the last call at c[i]'s depth before the copy's
+ * first, either among c[0..i) or `before` (T's last call at that depth,
+ * under the same caller, before A), was made from elsewhere. Then the
+ * copy is what a build that kept it out of line would show as the open
+ * call (values mode's -pg builds inline what -finstrument-functions
+ * traces). The index of the copy's first call in c, else -1 (no copy,
+ * a site unknown, or the copy may have begun before A). */
+int ttdi_moved_inline(const ttdi_mv_call *c, const ttdi_mv_site *s, size_t i,
+                      const ttdi_mv_site *before);
 typedef struct ttdi_moved {
     int found;
     const char *function;       /* the call named (T) */
@@ -413,6 +434,13 @@ typedef struct ttdi_moved {
                                    after the split */
     int open;                   /* 1: open at X's split */
     const char *global;         /* a global it writes that S's stack reads */
+    const char *inlined_into;   /* function is a copy the compiler inlined
+                                   into this out-of-line function (its call
+                                   site's inline chain), NULL */
+    const char *via;            /* ... and the open call it made, T's frame
+                                   at the split */
+    const char *file;           /* ... its definition, NULL if unknown */
+    int line;
 } ttdi_moved;
 /* 1 and *out filled when it holds, 0 if not, or a TT_E* code. Run walks
  * of S from the marks before its split and of the other threads from the

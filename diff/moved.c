@@ -39,7 +39,15 @@
  * outermost frame left out: main reads what all its callees do), and
  * inside it the first callee that writes one too, as deep as they go (the
  * initialiser, not the plugin hook that called it). No such call: no
- * cause. The verdict asks this last, when its best cause is the split's
+ * cause. A build with -pg (values mode) has no frame for what the
+ * compiler inlined, which -finstrument-functions traces: a stop_service
+ * inlined into main leaves shutdown() as T's outermost open call. So when
+ * the open call's site lies in an inlined copy (its inline chain, from
+ * the call site's DWARF) and that copy began inside the window (the last
+ * call at that depth before the copy's first, in the block or before A
+ * under the same caller, was made from elsewhere: ttdi_moved_inline), the
+ * copy is named, as the other build would, with where it was inlined and
+ * the call it made; when the sites cannot tell, the call is. The verdict asks this last, when its best cause is the split's
  * own branch and no other rule spoke; it is "possible" (timing, not a
  * data link, ties T's calls to the split).
  * Costs. Only with a split, two threads or more, and the split frame's
@@ -111,6 +119,32 @@ int ttdi_moved_pick(const ttdi_mv_call *c, size_t n)
     return (int)at;
 }
 
+static int same_copy(const ttdi_mv_site *a, const ttdi_mv_site *b)
+{
+    return a->inl && b->inl && a->line == b->line && strcmp(a->inl, b->inl) == 0;
+}
+
+int ttdi_moved_inline(const ttdi_mv_call *c, const ttdi_mv_site *s, size_t i,
+                      const ttdi_mv_site *before)
+{
+    size_t first = i;
+
+    if (!s[i].known || !s[i].inl)
+        return -1;
+    for (size_t k = i; k-- > 0;) {
+        if (c[k].depth != c[i].depth)
+            continue;
+        if (!s[k].known)
+            return -1;
+        if (!same_copy(&s[k], &s[i]))
+            return (int)first;
+        first = k;
+    }
+    if (!before || !before->known || same_copy(before, &s[i]))
+        return -1;
+    return (int)first;
+}
+
 /* ---- the walks ------------------------------------------------------------- */
 
 typedef struct mctx {
@@ -124,8 +158,14 @@ typedef struct mctx {
     size_t ng[2];
     ttdi_mv_call calls[MV_CALLS];
     uint64_t addr[MV_CALLS];
+    uint64_t site[MV_CALLS];        /* each call's site, 0: none */
+    ttdi_mv_site msite[MV_CALLS];   /* ... where it is, by its inline chain */
     uint32_t open[MV_CALLS];        /* the calls not returned yet */
     size_t ncalls, nopen;
+    uint64_t before[MV_DEPTH + 1];  /* T's last call site at each depth before
+                                       A, under the frame open above it (0:
+                                       none), and its time */
+    uint64_t before_ns[MV_DEPTH + 1];
     int oom;
 } mctx;
 
@@ -301,18 +341,25 @@ static int block_of(mctx *c, int x, uint32_t th, const ttdi_mv_side *s)
     if (rc < 0)
         return rc;
     c->ncalls = c->nopen = 0;
+    memset(c->before, 0, sizeof c->before);
     while ((rc = ttdi_walk_next(&w)) > 0 && !(w.kept && w.idx >= s->n_split)) {
         if (++m > MV_READ || c->ncalls == MV_CALLS)
             break;
+        size_t d = w.nstack;
+        if (w.kept && w.pending && w.idx < s->n_a && w.ev.kind == TTF_EV_ENTER && d < MV_DEPTH) {
+            c->before[d] = w.ev.call_site;
+            c->before_ns[d] = w.ev.time_ns;
+            c->before[d + 1] = 0;   /* a new caller for the depth below */
+        }
         if (!w.kept || !w.pending || w.idx < s->n_a)
             continue;
-        size_t d = w.nstack;
         if (w.ev.kind == TTF_EV_ENTER && d < MV_DEPTH) {
             ttdi_mv_call *k = &c->calls[c->ncalls];
             const char *nm = ttdi_norm_func_at(&c->in->r[x].norm, w.ev.addr, w.ev.site,
                                                w.ev.time_ns);
             *k = (ttdi_mv_call){nm ? nm : "?", d, w.ev.time_ns, UINT64_MAX, 0};
             c->open[c->nopen++] = (uint32_t)c->ncalls;
+            c->site[c->ncalls] = w.ev.call_site;
             c->addr[c->ncalls++] = w.ev.addr;
         } else if (w.ev.kind == TTF_EV_EXIT) {
             close_calls(c, ttdi_walk_depth_after(&w), w.ev.time_ns);
@@ -353,6 +400,62 @@ static int idle_both(const mctx *c, const uint32_t th[2])
                 idle++;
         }
     return idle == 2;
+}
+
+/* The inline chain of call site `site` of run x (time ns) as a
+ * ttdi_mv_site; *fr, *n the chain (n 0: none). */
+static ttdi_mv_site site_of(mctx *c, int x, uint64_t site, uint64_t ns,
+                            const ttf_inline_frame **fr, size_t *n)
+{
+    ttdi_mv_site s = {0, NULL, 0};
+
+    *n = 0;
+    if (!site || ttf_sym_inline(c->in->r[x].norm.sym, site - 1, ns, fr, n) != 0 || !*n)
+        return s;
+    s.known = 1;
+    if (*n >= 2 && (*fr)[*n - 2].function) {
+        s.inl = (*fr)[*n - 2].function;
+        s.line = (*fr)[*n - 1].line;
+    }
+    return s;
+}
+
+/* The open call c->calls[i] of run x made from an inlined copy that began
+ * in the window (ttdi_moved_inline): out's function becomes that copy's,
+ * the call its `via`. 1 if so, 0 if not, TT_ENOMEM. */
+static int inline_open(mctx *c, int x, size_t i, ttdi_moved *out)
+{
+    ttdi_mv_site *s = c->msite;     /* only the calls at c[i]'s depth are read */
+    const ttf_inline_frame *fr, *fi = NULL;
+    size_t n, ni = 0;
+    struct ttfi_arena *a = c->in->arena;
+
+    for (size_t k = 0; k <= i; k++) {
+        s[k] = (ttdi_mv_site){0, NULL, 0};
+        if (c->calls[k].depth != c->calls[i].depth)
+            continue;
+        s[k] = site_of(c, x, c->site[k], c->calls[k].enter_ns, &fr, &n);
+        if (k == i) {
+            fi = fr;
+            ni = n;
+        }
+    }
+    size_t d = c->calls[i].depth;
+    ttdi_mv_site before = site_of(c, x, c->before[d], c->before_ns[d], &fr, &n);
+    int f = ttdi_moved_inline(c->calls, s, i, &before);
+    if (f < 0 || ni < 2)
+        return 0;
+    const ttf_inline_frame *cp = &fi[ni - 2], *outer = &fi[ni - 1];
+    out->via = ttfi_arena_strcpy(a, out->function);
+    out->function = ttfi_arena_strcpy(a, cp->function);
+    out->inlined_into = outer->function ? ttfi_arena_strcpy(a, outer->function) : NULL;
+    out->file = cp->decl_file ? ttfi_arena_strcpy(a, cp->decl_file) : NULL;
+    out->line = cp->decl_file ? cp->decl_line : 0;
+    out->enter_ns = c->calls[f].enter_ns;
+    if (!out->via || !out->function || (outer->function && !out->inlined_into) ||
+        (cp->decl_file && !out->file))
+        return TT_ENOMEM;
+    return 1;
 }
 
 /* Other thread T (pair p) against S's window: 1 with *out filled, 0, or
@@ -400,8 +503,11 @@ static int judge_pair(mctx *c, size_t p, ttdi_moved *out)
                         {c->a_ns[0], c->a_ns[1]}, {c->split_ns[0], c->split_ns[1]},
                         c->calls[i].enter_ns, earlier ? Y->before_ns : Y->after_ns,
                         c->calls[i].exit_ns == UINT64_MAX,
-                        c->calls[i].writes ? global_name(c, x, gm[i], ga[i]) : NULL};
+                        c->calls[i].writes ? global_name(c, x, gm[i], ga[i]) : NULL,
+                        NULL, NULL, NULL, 0};
     out->calls = c->ncalls;
+    if (out->open && (rc = inline_open(c, x, (size_t)i, out)) != 0)
+        return rc;
     out->function = ttfi_arena_strcpy(c->in->arena, out->function);
     return out->function ? 1 : TT_ENOMEM;
 }

@@ -1156,6 +1156,8 @@ static const ttd_place *cause_moved(vctx *c, const ttdi_moved *m)
     p->function = m->function;
     p->thread = m->thread;
     p->pair = m->pair;
+    p->file = m->file;
+    p->line = m->line;
     snprintf(buf, sizeof buf, "thread %s made the same calls in both runs, at another time: in "
              "the %s run `%s` ran between two calls of `%s` in thread %s, in the %s run %s; "
              "what the second call read was left by it, or not yet (nothing ordered "
@@ -1170,7 +1172,11 @@ static const ttd_place *cause_moved(vctx *c, const ttdi_moved *m)
              (double)m->split_ns[y] / 1e6, m->earlier ? "before" : "after",
              m->earlier ? "the last" : "the first", (double)m->y_ns / 1e6);
     add_evidence(c, astr(c, buf));
-    if (m->open)
+    if (m->open && m->inlined_into)
+        snprintf(buf, sizeof buf, "thread %s was inside `%s` (inlined into `%s`: its call of "
+                 "`%s`) when the calls part in the %s run", m->thread, m->function,
+                 m->inlined_into, m->via, run[x]);
+    else if (m->open)
         snprintf(buf, sizeof buf, "thread %s was inside `%s` when the calls part in the %s run",
                  m->thread, m->function, run[x]);
     else

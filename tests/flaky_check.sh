@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.." || exit 2
     profile_fixtures profile_diff chrome_export readme_outputs report_outputs ttdump_capture \
     capture_sigfork values_gdb golden \
     ttdiff_atomic ttdiff_checkact ttdiff_contended ttdiff_earlywait ttdiff_flagrace ttdiff_hang \
-    ttdiff_lostwakeup ttdiff_moved ttdiff_notify ttdiff_ordercause ttdiff_ordergetter \
+    ttdiff_lostwakeup ttdiff_moved ttdiff_notify ttdiff_stopinline ttdiff_ordercause ttdiff_ordergetter \
     ttdiff_overlap ttdiff_waker ttdiff_wakewin capture_cancel
 d=$(mktemp -d) || exit 2
 busy=""

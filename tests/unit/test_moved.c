@@ -10,7 +10,9 @@
  * window held them (the reverse). Must not: T busy in both windows (a
  * loop: jitter), idle in both, its calls differ before (a hunk), only a
  * little before A or after the split (jitter near the window), part of
- * the block on each side in the other run, T not begun before A.
+ * the block on each side in the other run, T not begun before A. The
+ * open call made from an inlined copy (ttdi_moved_inline) on hand-made
+ * sites: the copy named only when it began inside the window.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -160,6 +162,48 @@ static void pick_open(void **state)
     assert_int_equal(ttdi_moved_pick(c, 4), 0);
 }
 
+/* The open call made from an inlined copy (a -pg build inlined
+ * stop_service into main): named by the copy when the copy began inside
+ * the window, by the call itself otherwise. */
+static void pick_inline(void **state)
+{
+    ttdi_mv_call c[4];
+    ttdi_mv_site s[4], before = {1, NULL, 0};   /* main's own call before A */
+    const ttdi_mv_site stop = {1, "stop_service", 40}, other = {1, "stop_service", 52};
+    (void)state;
+    c[0] = (ttdi_mv_call){"log", 1, 10, 20, 0};
+    c[1] = (ttdi_mv_call){"note_stop", 1, 21, 22, 0};
+    c[2] = (ttdi_mv_call){"shutdown", 1, 23, NONE, 0};
+    c[3] = (ttdi_mv_call){"join", 2, 24, NONE, 0};
+    s[0] = (ttdi_mv_site){1, NULL, 0};  /* main's own code */
+    s[1] = stop;
+    s[2] = stop;
+    s[3] = (ttdi_mv_site){0, NULL, 0};  /* other depths are not read */
+    assert_int_equal(ttdi_moved_pick(c, 4), 2);
+    /* the copy's first call is note_stop; log, before it, was main's own */
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), 1);
+    /* another copy of the same function (another line) is not this one */
+    s[0] = other;
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), 1);
+    /* every call of the block from the copy: the one before A decides */
+    s[0] = stop;
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), 0);
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &stop), -1);   /* began before A */
+    assert_int_equal(ttdi_moved_inline(c, s, 2, NULL), -1);    /* cannot tell */
+    before.known = 0;
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), -1);
+    /* a call between whose site is unknown: cannot tell */
+    s[0] = (ttdi_mv_site){1, NULL, 0};
+    s[1] = (ttdi_mv_site){0, NULL, 0};
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), -1);
+    /* the open call made by main's own code: no copy */
+    s[1] = stop;
+    s[2] = (ttdi_mv_site){1, NULL, 0};
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), -1);
+    s[2] = (ttdi_mv_site){0, NULL, 0};
+    assert_int_equal(ttdi_moved_inline(c, s, 2, &before), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +213,7 @@ int main(void)
         cmocka_unit_test(split_block),
         cmocka_unit_test(pick_writer),
         cmocka_unit_test(pick_open),
+        cmocka_unit_test(pick_inline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
