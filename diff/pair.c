@@ -14,6 +14,15 @@
  * 0.2 x the ratio of the threads' event counts (smaller / larger). The
  * assignment is greedy: best score first (ties in creation order), which
  * is the minimum-cost assignment whenever each thread has one clear match.
+ * In a values trace the order also weighs what the threads worked on: a
+ * second histogram of their calls' numeric arguments (below 2^32: sizes,
+ * indexes, flags; addresses differ between any two runs), its cosine
+ * x VALUE_WEIGHT added, so among candidates whose calls score within that
+ * much of each other, the two that did the same work pair (two decoder
+ * workers whose blocks changed hands between the runs: the block that
+ * failed is compared with the same block, not with the other one, which
+ * made the same calls). The score shown and the uncertainty stay the
+ * calls' own.
  * Rounds work on groups of equal key, so any number of threads pairs in
  * O(n log n); big look-alike pools pair in creation order (see below).
  */
@@ -25,6 +34,13 @@
 #include "prepare.h"
 
 #define SKETCH_BINS 256             /* histogram bins */
+#define VALUE_BINS 256              /* ... of the values (values traces) */
+#define VALUE_SMALL (1ull << 32)    /* an argument or result below this is a
+                                       number (a size, an index, a flag);
+                                       above, mostly an address */
+#define VALUE_WEIGHT 0.05           /* the values' part of the order of a
+                                       tie's candidates (TTDI_PAIR_MARGIN:
+                                       they decide among near-equal calls) */
 #define SKETCH_EVENTS (1u << 21)    /* kept ENTERs (and messages) read per
                                        thread at most */
 
@@ -59,6 +75,35 @@ static void join(ttdi_tinfo *g, ttdi_tinfo *b, int how, int tie)
     g->tie = b->tie = tie;
 }
 
+/* The values of a values trace's call (key: its function) into the
+ * values histogram h: each argument register below VALUE_SMALL, by
+ * function, register and value. Pointers differ between any two runs
+ * (ASLR, heap), so they are left out; numbers tell which work a worker
+ * did (a block's size, an item's index), where its calls look alike. */
+static void values_of(float *h, uint64_t key, const ttf_event *ev)
+{
+    for (unsigned r = 0; r < 6; r++) {
+        uint64_t v = ev->argregs[r];
+        if (v >= VALUE_SMALL)
+            continue;
+        uint64_t x = (key ^ (v * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)r << 59)) * 0xff51afd7ed558ccdull;
+        h[(x >> 40) % VALUE_BINS] += 1.0f;
+    }
+}
+
+/* Square roots of h[0..n)'s counts, then unit length (all 0 stays 0). */
+static void unit(float *h, size_t n)
+{
+    double len = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        h[i] = sqrtf(h[i]);
+        len += (double)h[i] * h[i];
+    }
+    for (size_t i = 0; len > 0 && i < n; i++)
+        h[i] = (float)(h[i] / sqrt(len));
+}
+
 /* The content sketch of thread ti of the run n normalises (computed once). */
 static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 {
@@ -68,11 +113,11 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
 
     if (ti->sketch)
         return 0;
-    if (!(ti->sketch = calloc(SKETCH_BINS, sizeof *ti->sketch)))
+    if (!(ti->sketch = calloc(SKETCH_BINS + VALUE_BINS, sizeof *ti->sketch)))
         return TT_ENOMEM;
-    if ((rc = ttdi_walk_raw(&wk, n->trace, ti->index)) < 0)
+    if ((rc = ttdi_walk_raw_values(&wk, n->trace, ti->index)) < 0)
         return rc;
-    ttdi_walk_notimes(&wk);     /* keys only */
+    ttdi_walk_notimes(&wk);     /* keys (and values) only */
     while (seen < cap && (rc = ttdi_walk_next(&wk)) > 0) {
         if (wk.ev.kind != TTF_EV_ENTER && wk.ev.kind != TTF_EV_MESSAGE)
             continue;
@@ -81,41 +126,52 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         seen += (uint64_t)rc;
         if (rc)
             ti->sketch[(key >> 40) % SKETCH_BINS] += 1.0f;
+        if (rc && wk.ev.has_values)
+            values_of(ti->sketch + SKETCH_BINS, key, &wk.ev);
     }
     ti->capped = rc > 0;    /* it stopped at the cap */
     ttdi_walk_close(&wk);
-    double len = 0;
-    for (size_t i = 0; i < SKETCH_BINS; i++) {
-        ti->sketch[i] = sqrtf(ti->sketch[i]);
-        len += (double)ti->sketch[i] * ti->sketch[i];
-    }
-    for (size_t i = 0; len > 0 && i < SKETCH_BINS; i++)
-        ti->sketch[i] = (float)(ti->sketch[i] / sqrt(len));
+    unit(ti->sketch, SKETCH_BINS);
+    unit(ti->sketch + SKETCH_BINS, VALUE_BINS);
     return rc < 0 ? rc : 0;
+}
+
+static double dot(const float *x, const float *y, size_t n)
+{
+    double d = 0;
+
+    for (size_t i = 0; i < n; i++)
+        d += (double)x[i] * y[i];
+    return d;
 }
 
 static double similarity(const ttdi_tinfo *g, const ttdi_tinfo *b)
 {
-    double dot = 0;
     uint64_t lo = g->events < b->events ? g->events : b->events;
     uint64_t hi = g->events < b->events ? b->events : g->events;
 
-    for (size_t i = 0; i < SKETCH_BINS; i++)
-        dot += (double)g->sketch[i] * b->sketch[i];
-    return 0.8 * dot + 0.2 * (hi ? (double)lo / (double)hi : 1.0);
+    return 0.8 * dot(g->sketch, b->sketch, SKETCH_BINS) +
+           0.2 * (hi ? (double)lo / (double)hi : 1.0);
+}
+
+double ttdi_pair_order(const ttdi_tinfo *g, const ttdi_tinfo *b, double score)
+{
+    return score + VALUE_WEIGHT * dot(g->sketch + SKETCH_BINS, b->sketch + SKETCH_BINS,
+                                      VALUE_BINS);
 }
 
 /* A tied candidate pair of one round. */
 typedef struct cand {
     uint32_t g, b;          /* thread indexes */
     double score;           /* similarity */
+    double order;           /* ... with the values' part: the greedy order */
 } cand;
 
 static int cand_cmp(const void *x, const void *y)
 {
     const cand *a = x, *b = y;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
+    if (a->order != b->order)
+        return a->order > b->order ? -1 : 1;
     if (a->g != b->g)
         return a->g < b->g ? -1 : 1;
     return a->b < b->b ? -1 : a->b > b->b;
@@ -239,6 +295,7 @@ static int greedy(ttdi_pairing *p, int round, cand *c, size_t n)
         if (rc < 0 || (rc = sketch(p->bn, &p->b[c[k].b])) < 0)
             return rc;
         c[k].score = similarity(&p->g[c[k].g], &p->b[c[k].b]);
+        c[k].order = ttdi_pair_order(&p->g[c[k].g], &p->b[c[k].b], c[k].score);
     }
     qsort(c, n, sizeof *c, cand_cmp);
     for (size_t k = 0; k < n; k++) {
@@ -351,7 +408,7 @@ static int group_pairs(ttdi_pairing *p, int round, const uint32_t *gi, size_t ng
     size_t n = 0;
     for (size_t i = 0; i < ng; i++)
         for (size_t j = 0; j < nb; j++)
-            c[n++] = (cand){gi[i], bi[j], 0};
+            c[n++] = (cand){gi[i], bi[j], 0, 0};
     return greedy(p, round, c, n);
 }
 
@@ -425,7 +482,7 @@ static int order_round(ttdi_pairing *p, uint32_t *cg, uint32_t *cb, cand *c)
         for (size_t j = 0; j < p->nb && p->g[i].partner < 0; j++) {
             if (p->b[j].partner < 0 && fits(&p->g[i], &p->b[j], TTD_PAIR_ORDER) &&
                 (cg[i] > 1 || cb[j] > 1))
-                c[n++] = (cand){(uint32_t)i, (uint32_t)j, 0};
+                c[n++] = (cand){(uint32_t)i, (uint32_t)j, 0, 0};
             if (n == SMALL_TIE) { /* one chunk of candidates at a time */
                 rc = greedy(p, TTD_PAIR_ORDER, c, n);
                 n = 0;

@@ -214,7 +214,8 @@ typedef struct ttdi_tinfo {
     double score;       /* TTD_PAIR_CONTENT: similarity 0..1, else -1 */
     double second;      /* best other candidate's score, -1 if none */
     float *sketch;      /* content histogram, NULL until a tie needs it
-                           (malloc'd: ttdi_tinfo_free) */
+                           (malloc'd: ttdi_tinfo_free), then the values'
+                           histogram (pair.c) */
     int capped;         /* 1: the sketch stopped at its cap (it read
                            the thread's first kept events only) */
 } ttdi_tinfo;
@@ -241,6 +242,11 @@ int ttdi_pair_threads(ttdi_pairing *p);
 #define TTDI_PAIR_LOW 0.8
 #define TTDI_PAIR_MARGIN 0.05
 #define TTDI_PAIR_ALIKE 0.98
+
+/* The order of a tied candidate pair (g, b) whose calls scored `score`
+ * (both sketched): score plus the values' part (pair.c VALUE_WEIGHT x the
+ * cosine of their values histograms, 0 without values). */
+double ttdi_pair_order(const ttdi_tinfo *g, const ttdi_tinfo *b, double score);
 
 /* 1 if a content pair with this score and runner-up is uncertain. */
 int ttdi_pair_uncertain(double score, double second);

@@ -959,6 +959,74 @@ static void test_values_counts(void **state)
     }
 }
 
+/* A run of three threads: main, then two look-alike workers running
+ * scripts w[0] and w[1] one after the other. */
+static const char *write_pool(const struct op *const w[2])
+{
+    static char name[2][512];
+    char *path = name[trace_no % 2];
+    ttf_writer_opts o = {.chunk_size = 65536, .timed = 1, .values = 1};
+    ttf_writer *wr;
+    uint64_t tsc = 1000;
+
+    snprintf(path, 512, "%s/w%d.trc", tu_tmpdir, trace_no++);
+    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
+    assert_int_equal(ttf_write_thread_start(wr, 0, 100, 1, "main"), 0);
+    assert_int_equal(ttf_write_module(wr, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    for (uint32_t th = 1; th <= 2; th++) {
+        assert_int_equal(ttf_write_thread_start(wr, th, tsc += 10, th + 1, "worker"), 0);
+        for (const struct op *op = w[th - 1]; op->fn; op++) {
+            uint64_t a = (uint64_t)(uintptr_t)op->fn, r[TTF_VALUE_REGS] = {op->a0, 0, 0, 0, 0, 0};
+            if (op->exit)
+                assert_int_equal(ttf_write_exit_value(wr, th, tsc += 10, a, op->a0), 0);
+            else
+                assert_int_equal(ttf_write_enter_values(wr, th, tsc += 10, a, r), 0);
+        }
+        assert_int_equal(ttf_write_thread_end(wr, th, tsc += 10), 0);
+    }
+    assert_int_equal(ttf_writer_close(wr, 0), 0);
+    return path;
+}
+
+/* Two look-alike workers whose jobs changed hands between the runs (good:
+ * worker 1 job 100, worker 2 job 200; bad: the reverse), and job 100
+ * failed in the bad run (vt_check returned another value, with the same
+ * argument). Both ok workers make the same calls, so by calls alone good
+ * worker 1 pairs with bad worker 1 (creation order) and the jobs are
+ * compared crosswise: "vt_check called with 200 against 100". With the
+ * values' histogram the workers that did the same job pair, and the first
+ * difference is what job 100's check returned. */
+static void test_pool_pairs_by_values(void **state)
+{
+    static const struct op j100[] = {E(vt_run, 0), E(vt_check, 100), X(vt_check, 100),
+                                     E(vt_ok, 0), X(vt_ok, 0), X(vt_run, 0), {0}};
+    static const struct op j200[] = {E(vt_run, 0), E(vt_check, 200), X(vt_check, 200),
+                                     E(vt_ok, 0), X(vt_ok, 0), X(vt_run, 0), {0}};
+    static const struct op j100_bad[] = {E(vt_run, 0), E(vt_check, 100), X(vt_check, 7),
+                                         E(vt_ok, 0), X(vt_ok, 0), X(vt_run, 0), {0}};
+    const struct op *const good[2] = {j100, j200}, *const bad[2] = {j200, j100_bad};
+    ttd_diff *d = NULL;
+    ttf_error err;
+    char gp[512];
+    (void)state;
+
+    snprintf(gp, sizeof gp, "%s", write_pool(good));
+    int rc = ttd_diff_files(gp, write_pool(bad), NULL, &d, &err);
+    if (rc)
+        fail_msg("ttd_diff_files: %s", err.msg);
+    const ttd_result *r = ttd_get_result(d);
+    int crossed = 0;
+    for (size_t i = 0; i < r->npairs; i++)
+        if (r->pairs[i].good.index == 1)
+            crossed = r->pairs[i].bad.index == 2;
+    assert_true(crossed);   /* good worker 1 (job 100) with bad worker 2 */
+    assert_non_null(r->value_first);
+    assert_string_equal(r->value_first->function, "vt_check");
+    assert_int_equal(r->value_first->what, TTD_VAL_RETURN);
+    ttd_free(d);
+}
+
 int main(void)
 {
     if (self_module_load() != 0)
@@ -979,6 +1047,7 @@ int main(void)
         cmocka_unit_test(test_replay_plans),
         cmocka_unit_test(test_lazy_times),
         cmocka_unit_test(test_values_counts),
+        cmocka_unit_test(test_pool_pairs_by_values),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
