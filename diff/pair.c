@@ -115,7 +115,10 @@ static int sketch(ttdi_norm *n, ttdi_tinfo *ti)
         return 0;
     if (!(ti->sketch = calloc(SKETCH_BINS + VALUE_BINS, sizeof *ti->sketch)))
         return TT_ENOMEM;
-    if ((rc = ttdi_walk_raw_values(&wk, n->trace, ti->index)) < 0)
+    const ttf_summary *sm = ttf_get_summary(n->trace);
+    rc = sm && sm->values ? ttdi_walk_raw_values(&wk, n->trace, ti->index)
+                          : ttdi_walk_raw(&wk, n->trace, ti->index);
+    if (rc < 0)
         return rc;
     ttdi_walk_notimes(&wk);     /* keys (and values) only */
     while (seen < cap && (rc = ttdi_walk_next(&wk)) > 0) {
