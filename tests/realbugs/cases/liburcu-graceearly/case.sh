@@ -1,0 +1,29 @@
+# liburcu-graceearly: a fault patch (fault.patch) of a real ordering bug
+# class (a grace period that ends before a reader left): liburcu's
+# synchronize_rcu counts the readers already in a critical section of the
+# current phase as quiescent, returns while a request still uses the old
+# configuration, and the writer retires it under the reader (README.md
+# argues the ground truth)
+PKG=liburcu
+KIND=patch
+PATCH=fault.patch
+REVERSE=1
+TRUTH_DIVERGE='^wait_for_readers(\.|$)'
+TRUTH_DIVERGE_VALUES='^urcu_mb_synchronize_rcu$'
+TRUTH_CAUSE='^urcu_mb_synchronize_rcu$'
+TAGS='thread order regression'
+SINGLE_THREADED=0
+
+# the static liburcu-mb (the memory-barrier flavour) and liburcu-common,
+# with the mode's flags, and this folder's app.c linked with them
+build() {
+    ./configure --disable-shared --enable-static CFLAGS="$TT_CFLAGS" \
+        LDFLAGS="$TT_LDFLAGS" >/dev/null || return 1
+    make -C src -j"${JOBS:-2}" liburcu-mb.la liburcu-common.la >/dev/null || return 1
+    rb_cc_prog "$2/app" "-Iinclude" \
+        "src/.libs/liburcu-mb.a src/.libs/liburcu-common.a -pthread" "$CASE/app.c"
+}
+
+run_good() { "$1/app"; }
+
+run_bad() { timeout -k 5 30 "$1/app"; }
