@@ -14,15 +14,7 @@ TRUTH_CAUSE='^urcu_mb_synchronize_rcu$'
 TAGS='thread order regression'
 SINGLE_THREADED=0
 
-# the static liburcu-mb (the memory-barrier flavour) and liburcu-common,
-# with the mode's flags, and this folder's app.c linked with them
-build() {
-    ./configure --disable-shared --enable-static CFLAGS="$TT_CFLAGS" \
-        LDFLAGS="$TT_LDFLAGS" >/dev/null || return 1
-    make -C src -j"${JOBS:-2}" liburcu-mb.la liburcu-common.la >/dev/null || return 1
-    rb_cc_prog "$2/app" "-Iinclude" \
-        "src/.libs/liburcu-mb.a src/.libs/liburcu-common.a -pthread" "$CASE/app.c"
-}
+# build: tests/realbugs/pkgs/liburcu.sh
 
 run_good() { "$1/app"; }
 
