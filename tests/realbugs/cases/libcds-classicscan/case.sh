@@ -15,13 +15,9 @@ TRUTH_CAUSE='cds::gc::hp::smr::classic_scan\('
 TAGS='cxx thread race corruption'
 SINGLE_THREADED=0
 
-# the library's Linux sources (src/, as CMakeLists.txt's SOURCES less the
-# HP-UX, OS X and Windows files) with this folder's confswap.cpp
-build() {
-    rb_cc_prog "$2/confswap" "-I. -mcx16" "-pthread" "$CASE/confswap.cpp" \
-        src/init.cpp src/hp.cpp src/dhp.cpp src/thread_data.cpp \
-        src/topology_linux.cpp src/urcu_gp.cpp src/urcu_sh.cpp
-}
+# build: tests/realbugs/pkgs/libcds.sh (the library's Linux sources), with
+# this folder's confswap.cpp
+build() { libcds_build "$2/confswap" "$CASE/confswap.cpp"; }
 
 run_good() { "$1/confswap"; }
 run_bad() { run_good "$@"; }

@@ -19,13 +19,8 @@ TRUTH_CAUSE_VALUES='(anonymous namespace\)::reader\(|cds::gc::HP::Guard::protect
 TAGS='cxx thread race corruption regression'
 SINGLE_THREADED=0
 
-# as libcds-classicscan: the library's Linux sources with this folder's
-# confreload.cpp
-build() {
-    rb_cc_prog "$2/confreload" "-I. -mcx16" "-pthread" "$CASE/confreload.cpp" \
-        src/init.cpp src/hp.cpp src/dhp.cpp src/thread_data.cpp \
-        src/topology_linux.cpp src/urcu_gp.cpp src/urcu_sh.cpp
-}
+# build: tests/realbugs/pkgs/libcds.sh, with this folder's confreload.cpp
+build() { libcds_build "$2/confreload" "$CASE/confreload.cpp"; }
 
 run_good() { "$1/confreload"; }
 run_bad() { run_good "$@"; }

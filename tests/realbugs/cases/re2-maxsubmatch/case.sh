@@ -20,22 +20,9 @@ TRUTH_CAUSE_VALUES='re2::RE2::(MaxSubmatch|Replace)\('
 TAGS='cxx regression return-value arg-chain'
 SINGLE_THREADED=1
 
-# the library's sources that RE2 needs (no FilteredRE2, Set, prefilters),
-# the three generated tables made as the Makefile's REBUILD_TABLES does
-# (Debian's source leaves them out; unicode.py reads /usr/share/unicode),
-# and this folder's datefmt.cc
-build() {
-    [ -f re2/perl_groups.cc ] || perl re2/make_perl_groups.pl >re2/perl_groups.cc || return 1
-    for t in casefold groups; do
-        [ -f re2/unicode_$t.cc ] || python3 re2/make_unicode_$t.py >re2/unicode_$t.cc || return 1
-    done
-    rb_cc_prog "$2/datefmt" "-I." "-pthread" "$CASE/datefmt.cc" \
-        util/rune.cc util/strutil.cc re2/bitstate.cc re2/compile.cc \
-        re2/dfa.cc re2/nfa.cc re2/onepass.cc re2/parse.cc re2/perl_groups.cc \
-        re2/prog.cc re2/re2.cc re2/regexp.cc re2/simplify.cc \
-        re2/stringpiece.cc re2/tostring.cc re2/unicode_casefold.cc \
-        re2/unicode_groups.cc
-}
+# build: tests/realbugs/pkgs/re2.sh (the library's sources, the generated
+# tables), with this folder's datefmt.cc
+build() { re2_build "$2/datefmt" "$CASE/datefmt.cc"; }
 
 run_good() {
     printf '%s\n' '2024-05-17 backup started' '2024-05-17 backup finished: 1204 files' \
@@ -43,9 +30,3 @@ run_good() {
     "$1/datefmt" log.txt
 }
 run_bad() { run_good "$@"; }
-
-needs() {
-    command -v perl >/dev/null 2>&1 || { echo "needs perl"; exit 1; }
-    python3 -c 'import six' 2>/dev/null || { echo "needs python3-six"; exit 1; }
-    [ -e /usr/share/unicode/UnicodeData.txt ] || { echo "needs unicode-data"; exit 1; }
-}

@@ -15,20 +15,8 @@ TRUTH_CAUSE='re2::Regexp::RequiredPrefix\('
 TAGS='cxx regression corruption'
 SINGLE_THREADED=1
 
-# as re2-maxsubmatch: the library's sources that RE2 needs, the three
-# generated tables, this folder's errlog.cc
-build() {
-    [ -f re2/perl_groups.cc ] || perl re2/make_perl_groups.pl >re2/perl_groups.cc || return 1
-    for t in casefold groups; do
-        [ -f re2/unicode_$t.cc ] || python3 re2/make_unicode_$t.py >re2/unicode_$t.cc || return 1
-    done
-    rb_cc_prog "$2/errlog" "-I." "-pthread" "$CASE/errlog.cc" \
-        util/rune.cc util/strutil.cc re2/bitstate.cc re2/compile.cc \
-        re2/dfa.cc re2/nfa.cc re2/onepass.cc re2/parse.cc re2/perl_groups.cc \
-        re2/prog.cc re2/re2.cc re2/regexp.cc re2/simplify.cc \
-        re2/stringpiece.cc re2/tostring.cc re2/unicode_casefold.cc \
-        re2/unicode_groups.cc
-}
+# build: tests/realbugs/pkgs/re2.sh, with this folder's errlog.cc
+build() { re2_build "$2/errlog" "$CASE/errlog.cc"; }
 
 run_good() {
     printf '%s\n' 'error: disk /dev/sdb1 is 95% full' 'info: backup started' \
@@ -37,9 +25,3 @@ run_good() {
     "$1/errlog" app.log
 }
 run_bad() { run_good "$@"; }
-
-needs() {
-    command -v perl >/dev/null 2>&1 || { echo "needs perl"; exit 1; }
-    python3 -c 'import six' 2>/dev/null || { echo "needs python3-six"; exit 1; }
-    [ -e /usr/share/unicode/UnicodeData.txt ] || { echo "needs unicode-data"; exit 1; }
-}
