@@ -43,6 +43,13 @@
  * keeps state of its own at the marks (the tree build's run walks keep
  * the timing scan's, timing.c) sees where a walk left one (w->left) and
  * starts a later walk at exactly that mark (ttdi_walk_open_mark).
+ * A run walk that needs values only from some kept index on (resolve's
+ * pass on a values trace: ttdi_walk_values_from) steps over them up to
+ * there and leaves no mark before (a mark's state has its values); there
+ * it takes them back (its chunk read again, ttf_iter_values; the open
+ * frames' arguments by their ENTERs' offsets, ttf_iter_values_at) and
+ * pins a mark, so every event and frame from there on is as read with
+ * values from the start.
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
