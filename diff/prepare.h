@@ -302,10 +302,11 @@ typedef struct ttdi_frame_id {
     uint64_t id;            /* address, or site | TTDI_SITE_BIT */
     uint64_t addr;          /* function address (0 for scopes) */
     uint32_t site;          /* scope's call site, 0 for functions */
+    int has_values;         /* 1: argregs recorded (beside site: the
+                               frame stays 192 bytes with offset) */
     uint64_t time_ns;       /* when it was entered (picks the module) */
     const char *name;       /* function name, NULL until asked
                                (ttdi_walk_frame_name) */
-    int has_values;         /* 1: argregs recorded */
     uint64_t argregs[TTF_VALUE_SLOTS]; /* its arguments (format 1.1, 1.4) */
     uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
     uint64_t offset;        /* its ENTER's file offset (its arguments read
