@@ -308,12 +308,15 @@ typedef struct ttdi_frame_id {
     uint64_t id;            /* address, or site | TTDI_SITE_BIT */
     uint64_t addr;          /* function address (0 for scopes) */
     uint32_t site;          /* scope's call site, 0 for functions */
+    int has_values;         /* 1: argregs recorded (beside site: the
+                               frame stays 192 bytes with offset) */
     uint64_t time_ns;       /* when it was entered (picks the module) */
     const char *name;       /* function name, NULL until asked
                                (ttdi_walk_frame_name) */
-    int has_values;         /* 1: argregs recorded */
     uint64_t argregs[TTF_VALUE_SLOTS]; /* its arguments (format 1.1, 1.4) */
     uint64_t call_site;     /* its ENTER's call site (format 1.2), 0 = none */
+    uint64_t offset;        /* its ENTER's file offset (its arguments read
+                               back: ttdi_walk_values_from) */
     uint64_t last_site;     /* call site of the last kept call it made, 0 */
     uint64_t last_addr;     /* that call's function (0: none made yet) */
     uint64_t last_time;     /* that call's time (picks the module) */
@@ -373,6 +376,9 @@ typedef struct ttdi_walk {
     uint64_t timed;         /* notimes: 1 + the offset of the event that
                                ttdi_walk_times gave its times, 0: none */
     uint32_t retimed;       /* how many it did */
+    uint64_t vfrom;         /* a run walk that steps over values up to
+                               this kept index (ttdi_walk_values_from),
+                               0: none */
 } ttdi_walk;
 
 /* The names of the calls a SYNC_OP record was made in (ttdi_syncrec.call:
@@ -610,6 +616,15 @@ void ttdi_walk_pin(ttdi_walk *w, uint64_t idx);
  * thread order's walks of the other threads, a 64th of the way before
  * the split (the details' walks for their last events start there). */
 void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns);
+/* Run walk w (a values trace read with values, not yet past idx) steps
+ * over the values of its events before kept index idx (a pass that needs
+ * them from there on: ttdi_run_pass) and leaves no mark there (a mark's
+ * state has its values); at idx it takes them back (ttf_iter_values: its
+ * chunk read again), the arguments of the calls open there by their
+ * ENTERs' offsets (ttf_iter_values_at), and pins a mark: every event and
+ * frame from idx on is as without the skip. idx 0, or a walk that leaves
+ * no marks: nothing changes. 0 or a TT_E* code. */
+int ttdi_walk_values_from(ttdi_walk *w, uint64_t idx);
 #define TTDI_PIN_BACK 8192  /* kept events: the details' windows before a
                                split (detail.c SUSPECT_WINDOW 4096) */
 /* 1 if run walks left marks on thread `thread` of r, else 0. */

@@ -77,8 +77,13 @@ void ttdi_sites_trim(ttd_event *good, size_t ngood, ttd_event *bad, size_t nbad,
                      ttd_event *before, size_t nbefore, ttd_event *crash);
 void ttdi_sites_trim_pair(ttd_event *good, ttd_event *bad);
 /* One pass over thread `thread` of run ri collecting what ps asks for
- * (ps->rq is sorted here). 0 or a TT_E* code. */
+ * (ps->rq is sorted here); on a values trace, values stepped over up to
+ * TTDI_PIN_BACK kept events before its low (ttdi_walk_values_from). 0 or
+ * a TT_E* code. */
 int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps);
+/* Tests only: 1 = ttdi_run_pass reads values from its start (as before
+ * session 28). */
+extern int ttdi_pass_values_all;
 /* The same pass on an open walk w, which must not have read past
  * ttdi_pass_low(ps); w stays open, positioned after the last event read.
  * 1 if the thread ended, 0 if not, or a TT_E* code. */

@@ -210,6 +210,14 @@ int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
     return rc < 0 ? rc : ended;
 }
 
+/* A pass reads values only from its low on (the events it records, its
+ * ring, the stack at its split: the frames open there get their arguments
+ * back by offset): before, a values trace's registers are stepped over
+ * (ttdi_walk_values_from), from TTDI_PIN_BACK kept events before its low,
+ * where it pins a mark for the details' walks (SUSPECT_WINDOW before the
+ * split) that start after it. */
+int ttdi_pass_values_all;
+
 int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps)
 {
     ttdi_walk w;
@@ -218,6 +226,11 @@ int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps
 
     if (rc < 0)
         return rc;
+    if (in->values && !ttdi_pass_values_all && low != UINT64_MAX && low > TTDI_PIN_BACK &&
+        (rc = ttdi_walk_values_from(&w, low - TTDI_PIN_BACK)) < 0) {
+        ttdi_walk_close(&w);
+        return rc;
+    }
     rc = ttdi_pass_walk(in, &w, ps);
     ttdi_walk_close(&w);
     return rc < 0 ? rc : 0;

@@ -43,6 +43,13 @@
  * keeps state of its own at the marks (the tree build's run walks keep
  * the timing scan's, timing.c) sees where a walk left one (w->left) and
  * starts a later walk at exactly that mark (ttdi_walk_open_mark).
+ * A run walk that needs values only from some kept index on (resolve's
+ * pass on a values trace: ttdi_walk_values_from) steps over them up to
+ * there and leaves no mark before (a mark's state has its values); there
+ * it takes them back (its chunk read again, ttf_iter_values; the open
+ * frames' arguments by their ENTERs' offsets, ttf_iter_values_at) and
+ * pins a mark, so every event and frame from there on is as read with
+ * values from the start.
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
@@ -778,12 +785,55 @@ static int insert_pin(ttdi_walk *w, ttdi_marks *ms)
     return 0;
 }
 
+int ttdi_walk_values_from(ttdi_walk *w, uint64_t idx)
+{
+    if (!idx || !w->r || w->mark_at == UINT64_MAX || w->next >= idx || w->vfrom ||
+        !ttf_get_summary(w->r->t)->values)
+        return 0;
+    int rc = ttf_iter_skip_values(w->it);
+    if (rc < 0)
+        return rc;
+    w->vfrom = idx;
+    w->pin_at = idx;
+    w->mark_at = idx;           /* leave_mark takes them back there */
+    return 0;
+}
+
+/* Values back in walk w at w->vfrom (ttdi_walk_values_from): its event's
+ * and the open frames' that were read without them. 0 or a TT_E* code. */
+static int values_back(ttdi_walk *w)
+{
+    int rc = ttf_iter_values(w->it, &w->ev);
+
+    w->vfrom = 0;
+    for (size_t i = 0; rc >= 0 && !w->lean && i < w->nstack; i++) {
+        ttdi_frame_id *f = &w->stack[i];
+        ttf_event x;
+        if (f->has_values)
+            continue;
+        memset(&x, 0, sizeof x);
+        x.kind = TTF_EV_ENTER;
+        x.offset = f->offset;
+        if ((rc = ttf_iter_values_at(w->it, &x)) < 0)
+            break;
+        f->has_values = x.has_values;
+        memcpy(f->argregs, x.argregs, sizeof f->argregs);
+    }
+    return rc;
+}
+
 /* Leave a mark where walk w stands (a kept event) unless an earlier walk
- * of the thread got that far (a pinned one goes among them). 0 or
- * TT_ENOMEM. */
+ * of the thread got that far (a pinned one goes among them); none before
+ * where it takes its values back (there first). 0 or TT_ENOMEM. */
 static int leave_mark(ttdi_walk *w)
 {
     ttdi_run_state *r = w->r;
+    int rc;
+
+    if (w->vfrom && w->idx < w->vfrom)
+        return 0;
+    if (w->vfrom && (rc = values_back(w)) < 0)
+        return rc;
 
     if (!r->marks && !(r->marks = calloc(r->nt, sizeof *r->marks)))
         return TT_ENOMEM;
@@ -804,7 +854,7 @@ static int leave_mark(ttdi_walk *w)
         next_mark(w, ms);
         return 0;
     }
-    int rc = copy_walk(w, &ms->m[ms->n].w);
+    rc = copy_walk(w, &ms->m[ms->n].w);
     if (rc < 0)
         return rc;
     ms->m[ms->n++].w.live = w->live;
@@ -943,6 +993,7 @@ static void fill_frame(ttdi_walk *w, ttdi_frame_id *f, const ttf_event *ev)
         up->last_time = ev->time_ns;
     }
     f->call_site = ev->call_site;
+    f->offset = ev->offset;
     f->last_site = f->last_addr = f->last_time = 0;
     f->addr = ev->site ? 0 : ev->addr;
     f->site = ev->site;

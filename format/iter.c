@@ -8,6 +8,8 @@
  * chunk again from the chunk's start: a chunk's times are its own; so
  * does an event it gave earlier, by its offset (ttf_iter_times_at), with
  * that reading kept, so that the later events of one chunk cost one read.
+ * Values come back the same way (ttf_iter_values, ttf_iter_values_at): a
+ * chunk's registers are its own too (FORMAT.md 4.1).
  * Stage 4 streams of format/STAGES (its header: read_int.h).
  */
 #include <stdint.h>
@@ -141,13 +143,13 @@ static size_t chunk_of(const struct titer *ti, uint64_t off)
 }
 
 /* The times' reading: sh, an iteration of ti's thread with times and
- * without values, decodes chunk k from its start (or goes on from where
+ * without values (with them: values), decodes chunk k from its start (or goes on from where
  * it stands in it, before off) up to the record at file offset off, so
  * its decoder then holds every time state ti's had there (a chunk's
  * times are its own); *x that event. 1, or 0 when it does not get there
  * (sh then stands nowhere). */
 static int replay_to(const struct titer *ti, struct titer *sh, size_t k, uint64_t off,
-                     ttf_event *x)
+                     ttf_event *x, int values, int notimes)
 {
     const ttf_trace *t = ti->d.t;
     int rc;
@@ -157,10 +159,11 @@ static int replay_to(const struct titer *ti, struct titer *sh, size_t k, uint64_
         ttfi_titer_init(sh, t, (size_t)(ti->th - t->threads), NULL);
         sh->k = k;              /* chunk k, begun again */
         sh->prev_seq = k ? t->chunks[ti->th->first + k - 1].seq : 0;
-        sh->d.skipv = 1;
+        sh->d.skipv = !values;
+        sh->d.notimes = notimes;
     }
     do
-        rc = titer_next_novalues(sh, x);
+        rc = values ? titer_next(sh, x) : titer_next_novalues(sh, x);
     while (rc == 1 && sh->k == k + 1 && x->offset < off);
     if (rc == 1 && sh->k == k + 1 && x->offset == off && sh->in_chunk)
         return 1;
@@ -197,7 +200,7 @@ int ttf_iter_times(ttf_iter *it, ttf_event *ev)
     if (!sh)
         return TT_ENOMEM;
     sh->in_chunk = 0;
-    if (!replay_to(ti, sh, ti->k - 1, ev->offset, &x) || sh->d.c.p != d->c.p ||
+    if (!replay_to(ti, sh, ti->k - 1, ev->offset, &x, 0, 0) || sh->d.c.p != d->c.p ||
         x.kind != ev->kind) {
         free(sh);
         return TT_EINVAL;
@@ -227,9 +230,84 @@ int ttf_iter_times_at(ttf_iter *it, ttf_event *ev)
     if (!it->at && !(it->at = calloc(1, sizeof *it->at)))
         return TT_ENOMEM;
     it->at->d.c.pb = &it->at->d.pb;
-    if (!replay_to(&it->one, it->at, k, ev->offset, &x) || x.kind != ev->kind)
+    if (!replay_to(&it->one, it->at, k, ev->offset, &x, 0, 0) || x.kind != ev->kind)
         return TT_EINVAL;
     take_times(ev, &x);
+    return 0;
+}
+
+/* x's values into ev. */
+static void take_values(ttf_event *ev, const ttf_event *x)
+{
+    ev->has_values = x->has_values;
+    ev->has_xmm = x->has_xmm;
+    memcpy(ev->argregs, x->argregs, sizeof ev->argregs);
+    ev->retval = x->retval;
+    if (x->has_xmm)
+        ev->retxmm = x->retxmm;
+    ev->strs = x->strs;
+    ev->strs_len = x->strs_len;
+}
+
+/* The values' reading of ev (an event of ti's thread in a chunk begun)
+ * by *sh (times skipped: notimes), which goes on from where it stands
+ * when it can; x: ev with its values. 1, or 0 (no such event). */
+static int values_read(const struct titer *ti, struct titer *sh, const ttf_event *ev,
+                       ttf_event *x, int notimes)
+{
+    size_t k = chunk_of(ti, ev->offset);
+
+    if (k == SIZE_MAX)
+        return 0;
+    memset(x, 0, sizeof *x);
+    sh->d.c.pb = &sh->d.pb;
+    return replay_to(ti, sh, k, ev->offset, x, 1, notimes) && x->kind == ev->kind;
+}
+
+int ttf_iter_values(ttf_iter *it, ttf_event *ev)
+{
+    if (!it || !ev || it->subs)
+        return TT_EINVAL;
+    struct titer *ti = &it->one;
+    struct dec *d = &ti->d;
+    if (!it->novalues)
+        return 0;
+    struct titer *sh = malloc(sizeof *sh);
+    ttf_event x;
+    if (!sh)
+        return TT_ENOMEM;
+    sh->in_chunk = 0;
+    int in = ti->in_chunk;      /* else between chunks: the next begins afresh */
+    int got = values_read(ti, sh, ev, &x, d->notimes);
+    if (!got ? in || ev->kind != TTF_EV_LOST
+             : in && (sh->k != ti->k || sh->d.c.p != d->c.p)) {
+        free(sh);
+        return TT_EINVAL;
+    }
+    if (got)                    /* (a LOST event between chunks has none) */
+        take_values(ev, &x);
+    if (in) {                   /* sh's decoder is ti's with values (times
+                                   skipped as ti skips them) */
+        *d = sh->d;
+        d->c.pb = &d->pb;
+    }
+    d->skipv = 0;
+    it->novalues = 0;
+    free(sh);
+    return 0;
+}
+
+int ttf_iter_values_at(ttf_iter *it, ttf_event *ev)
+{
+    ttf_event x;
+
+    if (!it || !ev || it->subs)
+        return TT_EINVAL;
+    if (!it->vat && !(it->vat = calloc(1, sizeof *it->vat)))
+        return TT_ENOMEM;
+    if (!values_read(&it->one, it->vat, ev, &x, 1))
+        return TT_EINVAL;
+    take_values(ev, &x);
     return 0;
 }
 
@@ -247,6 +325,7 @@ int ttf_iter_clone(const ttf_iter *it, ttf_iter **out)
     memcpy(c, it, sizeof *c);   /* the decoder's state is all values ... */
     c->one.d.c.pb = &c->one.d.pb; /* ... but its cursor's problem */
     c->at = NULL;               /* (ttf_iter_times_at's reading its own) */
+    c->vat = NULL;
     *out = c;
     return 0;
 }
@@ -259,5 +338,6 @@ void ttf_iter_close(ttf_iter *it)
     free(it->heads);
     free(it->heap);
     free(it->at);
+    free(it->vat);
     free(it);
 }

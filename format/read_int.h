@@ -261,6 +261,8 @@ struct ttf_iter {
                                    with times, without values, in the chunk
                                    of the last event it was asked for (its
                                    own, never cloned), NULL: none */
+    struct titer *vat;          /* ttf_iter_values_at's: the same with
+                                   values (and times), NULL: none */
 };
 
 /* ---- trace.c: notices, growable arrays, sorting, the clock ---------------- */

@@ -131,7 +131,9 @@ extern "C" {
  * ttf_iter_skip_times: its chunk read again).
  * 2.31.0: ttf_iter_times_at (an earlier event's exact times by its
  * offset); ttf_source_hash_skip (a source fingerprint with line ranges
- * left out); a lambda's operator() declared at its class's line. */
+ * left out); a lambda's operator() declared at its class's line.
+ * (next, session 28: ttf_iter_values, ttf_iter_values_at: values back
+ * after ttf_iter_skip_values, an event's by its offset.) */
 #define TTF_VERSION_MAJOR 2
 #define TTF_VERSION_MINOR 31
 #define TTF_VERSION_PATCH 0
@@ -688,6 +690,29 @@ int ttf_iter_times(ttf_iter *it, ttf_event *ev);
  * a few. 0, TT_EINVAL (a merged iteration, or no such event) or
  * TT_ENOMEM (nothing changed). */
 int ttf_iter_times_at(ttf_iter *it, ttf_event *ev);
+/* Values back in a one-thread iteration that skipped them
+ * (ttf_iter_skip_values): *ev, the event it gave last, gets the values
+ * (has_values, has_xmm, argregs, retval, retxmm, strs, strs_len) an
+ * iteration without the skip gives it, and its next events come with
+ * theirs. Exact: a chunk's registers are its own (FORMAT.md 4.1), so its
+ * chunk is read again from its start up to ev, with values (times skipped
+ * as it skips them). For a pass that needs values only from some event
+ * on: skip them up to there. Its clones made before keep skipping them.
+ * 0 (nothing skipped: 0 too), TT_EINVAL (a merged iteration, or ev not the
+ * last event given) or TT_ENOMEM (nothing changed). */
+int ttf_iter_values(ttf_iter *it, ttf_event *ev);
+/* The values of an event a one-thread iteration gave before, by its
+ * offset (ev->offset, ev->kind: an event of the thread in a chunk the
+ * iteration has begun), whether or not it skipped values then: *ev gets
+ * the values ttf_iter_values lists as an iteration without the skip
+ * gives them; the iteration goes on as it was. Its chunk is read again
+ * from the chunk's start up to it, times skipped, and that reading is
+ * kept: a later event of the same chunk costs only the records between
+ * (ask in the order read). For a pass that read events without values
+ * and needs those of a few (the calls open where it turns them on).
+ * 0, TT_EINVAL (a merged iteration, or no such event) or TT_ENOMEM
+ * (nothing changed). */
+int ttf_iter_values_at(ttf_iter *it, ttf_event *ev);
 void ttf_iter_close(ttf_iter *it);
 
 /* Write a trace string (name, message, path: anything read from a trace)

@@ -216,7 +216,8 @@ static void same_event(const ttf_event *f, const ttf_event *ev, int timed, int v
         return;
     if (f->kind == TTF_EV_EXIT) {
         assert_int_equal(f->retval, ev->retval);
-        assert_int_equal(f->retxmm, ev->retxmm);
+        if (f->has_xmm)
+            assert_int_equal(f->retxmm, ev->retxmm);
         return;
     }
     for (int j = 0; f->kind == TTF_EV_ENTER && j < TTF_VALUE_SLOTS; j++)
@@ -295,6 +296,113 @@ size_t tu_times_at(const ttf_trace *t, const struct evs *e, uint64_t seed)
         assert_int_equal(ttf_iter_times_at(it, &wrong), TT_EINVAL);
         wrong.offset = 0;       /* the file header: no chunk of the thread */
         assert_int_equal(ttf_iter_times_at(it, &wrong), TT_EINVAL);
+        if (asked % 3)
+            continue;
+        assert_int_equal(ttf_iter_clone(it, &cl), 0);   /* its reading not shared */
+        ttf_iter_close(cl);
+    }
+    assert_int_equal(n, e->n);
+    ttf_iter_close(it);
+    free(seen);
+    return asked;
+}
+
+/* f without its values in ev (an event read without them). */
+static void same_novalues(const ttf_event *f, const ttf_event *ev)
+{
+    ttf_event g = *f;
+    g.has_values = 0;
+    same_event(&g, ev, 1, 0);
+    assert_int_equal(ev->has_xmm, 0);
+    assert_null(ev->strs);
+}
+
+/* f's values in ev, strings too (an event read with its values). */
+static void same_values(const ttf_event *f, const ttf_event *ev)
+{
+    same_event(f, ev, 1, 1);
+    assert_int_equal(f->has_xmm, ev->has_xmm);
+    assert_int_equal(f->strs_len, ev->strs_len);
+    assert_true(f->strs == ev->strs);
+}
+
+size_t tu_values_back(const ttf_trace *t, const struct evs *e, uint64_t seed)
+{
+    ttf_iter *it, *all;
+    ttf_event ev;
+    size_t n = 0, back = 0;
+    int on = 0;
+    uint64_t r = seed;
+
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    assert_int_equal(ttf_iter_open(t, TTF_ALL_THREADS, &all), 0);
+    assert_int_equal(ttf_iter_next(all, &ev), 1);
+    assert_int_equal(ttf_iter_values(all, &ev), TT_EINVAL);    /* merged */
+    assert_int_equal(ttf_iter_values(NULL, &ev), TT_EINVAL);
+    ttf_iter_close(all);
+    assert_int_equal(ttf_iter_skip_values(it), 0);
+    while (ttf_iter_next(it, &ev) == 1) {
+        assert_true(n < e->n);
+        const ttf_event *f = &e->ev[n++];
+        if (on)
+            same_values(f, &ev);
+        else
+            same_novalues(f, &ev);
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        if (on && (r >> 33) % 97 == 0) {      /* skip them again */
+            assert_int_equal(ttf_iter_skip_values(it), 0);
+            on = 0;
+            continue;
+        }
+        if (on || (r >> 40) % 29 != 0)
+            continue;
+        if (f->kind != TTF_EV_LOST) {
+            ttf_event wrong = ev;
+            wrong.offset++;
+            assert_int_equal(ttf_iter_values(it, &wrong), TT_EINVAL);
+        }
+        assert_int_equal(ttf_iter_values(it, &ev), 0);
+        if (f->kind != TTF_EV_LOST)
+            same_values(f, &ev);
+        assert_int_equal(ttf_iter_values(it, &ev), 0);  /* on already */
+        back++;
+        on = 1;
+    }
+    assert_int_equal(n, e->n);
+    ttf_iter_close(it);
+    return back;
+}
+
+size_t tu_values_at(const ttf_trace *t, const struct evs *e, uint64_t seed)
+{
+    ttf_iter *it, *cl;
+    ttf_event ev, *seen = malloc((e->n + 1) * sizeof *seen);
+    size_t n = 0, asked = 0;
+    uint64_t r = seed;
+
+    assert_non_null(seen);
+    assert_int_equal(ttf_iter_open(t, 0, &it), 0);
+    assert_int_equal(ttf_iter_skip_values(it), 0);
+    while (ttf_iter_next(it, &ev) == 1) {
+        assert_true(n < e->n);
+        same_novalues(&e->ev[n], &ev);
+        seen[n++] = ev;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        if ((r >> 40) % 37 != 0)
+            continue;
+        for (size_t j = (r >> 20) % n, k = 0; k < 4 && j < n; j += 1 + (r >> (8 + 4 * k++)) % 9) {
+            ttf_event x = seen[j];
+            if (x.kind == TTF_EV_LOST)
+                continue;
+            assert_int_equal(ttf_iter_values_at(it, &x), 0);
+            same_values(&e->ev[j], &x);
+            asked++;
+        }
+        ttf_event wrong = ev;
+        wrong.kind = ev.kind == TTF_EV_ENTER ? TTF_EV_EXIT : TTF_EV_ENTER;
+        assert_int_equal(ttf_iter_values_at(it, &wrong), TT_EINVAL);
+        wrong.offset = 0;       /* the file header: no chunk of the thread */
+        assert_int_equal(ttf_iter_values_at(it, &wrong), TT_EINVAL);
         if (asked % 3)
             continue;
         assert_int_equal(ttf_iter_clone(it, &cl), 0);   /* its reading not shared */

@@ -83,6 +83,16 @@ size_t tu_times_back(const ttf_trace *t, const struct evs *e, uint64_t seed);
  * it read before (from a drawn one on, in the order read): exactly e's;
  * its own events stay e's (times skipped); the times asked (> 0). */
 size_t tu_times_at(const ttf_trace *t, const struct evs *e, uint64_t seed);
+/* ttf_iter_values on thread 0 of t against e (its events with values and
+ * times): an iteration that skips values and takes them back at drawn
+ * events (seed), exactly e's values then and on its later events, until
+ * it skips them again (drawn); the times it took back (> 0). */
+size_t tu_values_back(const ttf_trace *t, const struct evs *e, uint64_t seed);
+/* ttf_iter_values_at on thread 0 of t against e: an iteration that skips
+ * values asks, at drawn events, the values of a few it read before (from
+ * a drawn one on, in the order read): exactly e's; its own events stay
+ * without; the values asked (> 0). */
+size_t tu_values_at(const ttf_trace *t, const struct evs *e, uint64_t seed);
 /* The trace in b[0..n) opened (it must open). */
 ttf_trace *tu_open_mem(const uint8_t *b, size_t n);
 /* 1 when a notice of t contains needle. */

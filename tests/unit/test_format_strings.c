@@ -92,6 +92,9 @@ static void test_roundtrip(void **state)
         assert_null(e.ev[k + 2].strs);                  /* the next ENTER: none */
         assert_int_equal(ttf_event_string(&e.ev[k + 2], 0, &s), 0);
     }
+    /* an ENTER's strings come back with its values (ttf_iter_values*) */
+    assert_true(tu_values_back(t, &e, 3) > 5);
+    assert_true(tu_values_at(t, &e, 5) > 20);
     free(e.ev);
     ttf_close(t);
 }

@@ -480,6 +480,8 @@ static void test_general_skip(void **state)
         assert_int_equal(ttf_notice_count(t), 0);
         struct evs e = tu_events(t, 0, 0);
         assert_int_equal(ttf_get_summary(t)->events, e.n);
+        assert_true(tu_values_back(t, &e, 13 + (uint64_t)xmm) > 5);   /* xmm too */
+        assert_true(tu_values_at(t, &e, 17 + (uint64_t)xmm) > 20);
         size_t at = 0;
         while (at < e.n && e.ev[at].kind != TTF_EV_ENTER)
             at++;

@@ -284,10 +284,32 @@ static void test_times_back(void **state)
     ttf_close(tr);
 }
 
+/* ttf_iter_values on the same trace: values skipped and taken back here
+ * and there (their chunk read again, times and all) are exactly those of
+ * an iteration with them, there and on the later events until they are
+ * skipped again, and the times read on across the swap (tu_values_back);
+ * so are the values ttf_iter_values_at gives events read before
+ * (tu_values_at). */
+static void test_values_back(void **state)
+{
+    (void)state;
+    const char *path = tu_path("vlazy_vback.trc");
+    free(write_vlazy(path, 4096));
+    ttf_trace *tr;
+    assert_int_equal(ttf_open(path, &tr, NULL), 0);
+    assert_true(ttf_get_summary(tr)->chunks_used > 4);
+    struct evs e = tu_events(tr, 0, 0);
+    assert_true(tu_values_back(tr, &e, 7) > 20);
+    assert_true(tu_values_at(tr, &e, 11) > 50);
+    free(e.ev);
+    ttf_close(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_values_back),
         cmocka_unit_test(test_header_bit),
         cmocka_unit_test(test_damage),
         cmocka_unit_test(test_times_back),

@@ -8,7 +8,9 @@
  * walks start from. Counted with ttdi_walk_span_ns (the trace time every
  * walk went over), against that of one read of every thread of both
  * traces: the events come every 10 ns, so that is the events read
- * (deterministic: no timing).
+ * (deterministic: no timing). On a values pair, resolve's pass steps
+ * over the values up to a mark it pins near the split, which the details
+ * start from (test_values_pass).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +25,7 @@
 #include "diff_traces.h"
 #include "prepare.h"
 #include "report_util.h"
+#include "resolve.h"
 #include "state.h"
 #include "tmpdir.h"
 
@@ -256,12 +259,87 @@ static void test_digest_past_sketch(void **state)
     free(b);
 }
 
+/* One thread with values: main{ VROUNDS rounds of parse{ lex{} check{} } },
+ * the bad run's round VROUNDS - PART calling fail{} instead (its split
+ * ~60K kept events past the last periodic mark, TTDI_MARK_EVERY); ENTER
+ * registers by round (main's its own); *span one read of it. */
+#define VROUNDS 86460
+static void write_values(const char *name, int bad, uint64_t *span)
+{
+    ttf_writer_opts o = {.timed = 1, .values = 1};
+    uint64_t r[TTF_VALUE_REGS] = {41, 42};
+    dt t;
+
+    remove(path_of(name));
+    assert_int_equal(dt_open_opts(&t, path_of(name), 0, names, 1, &o), 0);
+    uint64_t t0 = t.now[0], m = dt_addr(&t, "main", 4);
+    assert_int_equal(ttf_write_enter_values(t.w, 0, t.now[0] += 10, m, r), 0);
+    t.stack[0][t.depth[0]++] = m;   /* (dt_run's "}" leaves it) */
+    for (int i = 0; i < VROUNDS; i++) {
+        r[0] = (uint64_t)i;
+        uint64_t p = dt_addr(&t, "parse", 5);
+        assert_int_equal(ttf_write_enter_values(t.w, 0, t.now[0] += 10, p, r), 0);
+        t.stack[0][t.depth[0]++] = p;
+        char s[48];
+        snprintf(s, sizeof s, "lex{}=1 %s{}=%d }=0",
+                 bad && i == VROUNDS - PART ? "fail" : "check", i % 5);
+        assert_int_equal(dt_run(&t, 0, s), 0);
+    }
+    assert_int_equal(dt_run(&t, 0, "}=0"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    *span = t.now[0] - t0;
+}
+
+/* Session 28 (issue 38 item 3): on a values pair no timing scan reads the
+ * split thread, and resolve's pass is its first run walk: it steps over
+ * the values up to TTDI_PIN_BACK kept events before the split
+ * (ttdi_walk_values_from) and pins a mark there, so the details' walk
+ * starts near the split, not at the last periodic mark (64K kept events
+ * before): the walks go over less of the traces; the same report, main's
+ * arguments (read back by offset) in its stack. */
+static void test_values_pass(void **state)
+{
+    uint64_t eg, eb;
+    double times[2];
+    char *rep[2];
+    (void)state;
+
+    write_values("vgood.trc", 0, &eg);
+    write_values("vbad.trc", 1, &eb);
+    for (int all = 0; all < 2; all++) {
+        ttd_diff *d = NULL;
+        ttf_error err;
+        ttdi_pass_values_all = all;
+        ttdi_walk_span_ns = 0;
+        int rc = ttd_diff_files(path_of("vgood.trc"), path_of("vbad.trc"), NULL, &d, &err);
+        ttdi_pass_values_all = 0;
+        if (rc < 0)
+            fail_msg("ttd_diff_files: %s", err.msg);
+        const ttd_result *r = ttd_get_result(d);
+        assert_non_null(r->first);
+        assert_string_equal(r->first->bad[0].name, "dt_fail");
+        assert_true(r->first->nstack >= 2);
+        assert_string_equal(r->first->stack[0].name, "dt_main");
+        assert_non_null(r->first->stack[0].args);  /* main's, by offset */
+        times[all] = (double)ttdi_walk_span_ns / (double)(eg + eb);
+        rep[all] = tu_report(d, ttr_json, NULL, NULL);
+        ttd_free(d);
+    }
+    print_message("walked: %.2f times one read, %.2f with values from the start\n", times[0],
+                  times[1]);
+    assert_string_equal(rep[0], rep[1]);
+    assert_true(times[0] < times[1] - 0.05);
+    free(rep[0]);
+    free(rep[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_once),
         cmocka_unit_test(test_scan_from_mark),
         cmocka_unit_test(test_digest_past_sketch),
+        cmocka_unit_test(test_values_pass),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -8,6 +8,9 @@
  * rule: an UNWIND's frames close at the next ENTER, an EXIT closes
  * its own frame and those a longjmp left above it (ttdi_walk_depth_after),
  * and a stack walk (the races') keeps the same stack. And the SYNC_OP records run walks keep for the order checks' lock views.
+ * And a run walk that steps over values up to an index
+ * (ttdi_walk_values_from) shows from there every event and open frame
+ * with the values a walk from the start reads, leaving no mark before.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -273,6 +276,164 @@ static void test_marks_pinned(void **state)
     check_from(&r, ref, n, pin + 1, pin);
     check_ring(&r, ref, n, ref[pin + 10].time_ns, 0, pin);
     check_from(&r, ref, n, 4 * E + 1, 4 * E);
+    close_run(&r);
+    free(ref);
+}
+
+/* A values trace: main{ (parse{ lex{} work{ check{} } })* } in 4 KiB
+ * chunks, each ENTER's registers its own (i, depth), each EXIT's result. */
+static void write_values_trace(const char *path)
+{
+    static const char *const names[] = {"main"};
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1};
+    static const char *const fn[] = {"parse", "lex", "work", "check"};
+    static const int depth[] = {1, 2, 2, 3};    /* lex closes before work */
+    uint64_t r[TTF_VALUE_REGS] = {0};
+    dt t;
+
+    remove(path);
+    assert_int_equal(dt_open_opts(&t, path, 0, names, 1, &o), 0);
+    r[0] = 7;
+    assert_int_equal(ttf_write_enter_values(t.w, 0, t.now[0] += 10, dt_addr(&t, "main", 4), r),
+                     0);
+    for (uint64_t i = 0; i < 3000; i++) {
+        uint64_t open[4];
+        int n = 0;
+        for (int k = 0; k < 4; k++) {
+            while (n >= depth[k]) {   /* close down to the new call's caller */
+                n--;
+                assert_int_equal(ttf_write_exit_value(t.w, 0, t.now[0] += 10, open[n], i + 9),
+                                 0);
+            }
+            open[n] = dt_addr(&t, fn[k], strlen(fn[k]));
+            r[0] = i * 4 + (uint64_t)k;
+            r[1] = (uint64_t)depth[k] << 32 | i;
+            assert_int_equal(ttf_write_enter_values(t.w, 0, t.now[0] += 10, open[n++], r), 0);
+        }
+        while (n > 0) {
+            n--;
+            assert_int_equal(ttf_write_exit_value(t.w, 0, t.now[0] += 10, open[n], i + 5), 0);
+        }
+    }
+    assert_int_equal(ttf_write_exit_value(t.w, 0, t.now[0] += 10, dt_addr(&t, "main", 4), 1),
+                     0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* One kept event of a values walk: its values and its frames' arguments
+ * (a sum over the stack). */
+typedef struct vseen {
+    int kind, has_values;
+    uint64_t time_ns, arg0, arg1, ret, frames, nvals;
+} vseen;
+
+static void vtake(const ttdi_walk *w, vseen *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = w->ev.kind;
+    out->has_values = w->ev.has_values;
+    out->time_ns = w->ev.time_ns;
+    out->arg0 = w->ev.has_values ? w->ev.argregs[0] : 0;
+    out->arg1 = w->ev.has_values ? w->ev.argregs[1] : 0;
+    out->ret = w->ev.has_values ? w->ev.retval : 0;
+    for (size_t i = 0; i < w->nstack; i++) {
+        out->frames = out->frames * 31 + w->stack[i].argregs[0] * 7 + w->stack[i].argregs[1];
+        out->nvals += (uint64_t)w->stack[i].has_values;
+    }
+}
+
+/* Walk thread 0 of r from a mark for idx (ttdi_walk_open_at), values
+ * stepped over up to vfrom (0: none); every kept event from max(vfrom,
+ * where it started) on as ref has it, none before with values; the
+ * kept index it started at into *at. */
+static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                   uint64_t vfrom, uint64_t *at)
+{
+    ttdi_walk w;
+    vseen s;
+    int rc;
+
+    assert_int_equal(ttdi_walk_open_at(&w, r, 0, idx, UINT64_MAX, 0), 0);
+    assert_int_equal(ttdi_walk_values_from(&w, vfrom), 0);
+    *at = w.next;
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        if (!w.kept)
+            continue;
+        assert_true(w.idx < n);
+        vtake(&w, &s);
+        if (w.idx < vfrom)
+            assert_int_equal(s.has_values, 0);
+        else
+            assert_memory_equal(&s, &ref[w.idx], sizeof s);
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+}
+
+/* ttdi_walk_values_from (resolve's passes, walk.c): a run walk that steps
+ * over values up to an index shows from there each event's values and
+ * every open frame's arguments (main's from the first chunk: read back by
+ * offset) as a walk with values from the start does, and pins its mark
+ * there, none before (a mark's state has values); a walk from that mark
+ * reads values as from the start. A plain walk of it: values from the
+ * start, as without the call. */
+static void test_values_from(void **state)
+{
+    (void)state;
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t n = 0, cap = 3000 * 8 + 16;
+    vseen *ref = calloc(cap, sizeof *ref);
+    uint64_t at;
+    int rc;
+
+    snprintf(path, sizeof path, "%s/walker_values.trc", tu_tmpdir);
+    write_values_trace(path);
+    assert_non_null(ref);
+    open_path(&r, 1000, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0)
+        if (w.kept) {
+            assert_true(w.idx == n && n < cap);
+            vtake(&w, &ref[n++]);
+            assert_true(ref[n - 1].has_values);
+        }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    assert_true(n > 20000);
+    ttdi_marks_free(&r);
+    /* the first walk of the thread: no marks before 12345, one there */
+    vcheck(&r, ref, n, UINT64_MAX, 12345, &at);
+    assert_int_equal(at, 0);
+    vcheck(&r, ref, n, 12000, 0, &at);  /* nothing before it */
+    assert_int_equal(at, 0);
+    vcheck(&r, ref, n, 12346, 0, &at);  /* from the pin, with values */
+    assert_int_equal(at, 12346);
+    vcheck(&r, ref, n, 19000, 0, &at);  /* a periodic mark after it */
+    assert_int_equal(at, 18001);
+    /* from a mark, stepped over again up to 20111 */
+    vcheck(&r, ref, n, 12346, 20111, &at);
+    assert_int_equal(at, 12346);
+    vcheck(&r, ref, n, 20112, 0, &at);
+    assert_int_equal(at, 20112);
+    /* past where it stands: no skip (values from its start) */
+    vcheck(&r, ref, n, 20112, 5, &at);
+    close_run(&r);
+    /* pinned by time before it (the thread order's pin): its mark is left
+       where the values come back, not before */
+    open_path(&r, 1000, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    assert_int_equal(ttdi_walk_values_from(&w, 12345), 0);
+    ttdi_walk_pin_ns(&w, ref[5000].time_ns);
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    vcheck(&r, ref, n, 12000, 0, &at);
+    assert_int_equal(at, 0);
+    vcheck(&r, ref, n, 12346, 0, &at);
+    assert_int_equal(at, 12346);
     close_run(&r);
     free(ref);
 }
@@ -1105,6 +1266,7 @@ int main(void)
         cmocka_unit_test(test_lock_caller_cached),
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_pinned),
+        cmocka_unit_test(test_values_from),
         cmocka_unit_test(test_marks_pin_inserted),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
