@@ -81,6 +81,19 @@ struct op {
 #define MOVE ((void *)1)
 #define X(f, r) {(void *)(f), 1, (uint64_t)(r)}
 
+/* A values trace at path (writer options o) with thread 0 "main" started
+ * and this test binary loaded at its own base. */
+static ttf_writer *open_values(const char *path, const ttf_writer_opts *o)
+{
+    ttf_writer *w;
+
+    assert_int_equal(ttf_writer_open(path, o, &w), 0);
+    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
+    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
+                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    return w;
+}
+
 static int trace_no;
 
 static const char *write_trace(const struct op *ops)
@@ -92,10 +105,7 @@ static const char *write_trace(const struct op *ops)
     uint64_t tsc = 1000;
 
     snprintf(path, 512, "%s/v%d.trc", tu_tmpdir, trace_no++);
-    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
-    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
-                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    w = open_values(path, &o);
     for (; ops->fn; ops++) {
         uint64_t a = (uint64_t)(uintptr_t)ops->fn;
         if (ops->fn == MOVE) {  /* the module unloaded, and loaded at a0 */
@@ -558,10 +568,7 @@ static const char *write_regs(const struct rop *ops)
     uint64_t tsc = 1000;
 
     snprintf(path, 512, "%s/r%d.trc", tu_tmpdir, trace_no++);
-    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
-    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
-                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    w = open_values(path, &o);
     for (; ops->fn; ops++) {
         uint64_t a = (uint64_t)(uintptr_t)ops->fn;
         if (ops->exit)
@@ -825,10 +832,7 @@ static const char *write_lazy(int bad)
     uint64_t r[TTF_VALUE_REGS] = {0, 0x1111, 0, 0, 0, 0};
 
     snprintf(path, 512, "%s/lazy%d.trc", tu_tmpdir, bad >= 0);
-    assert_int_equal(ttf_writer_open(path, &o, &w), 0);
-    assert_int_equal(ttf_write_thread_start(w, 0, 100, 1, "main"), 0);
-    assert_int_equal(ttf_write_module(w, 0, 100, tu_self.base, tu_self.size,
-                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    w = open_values(path, &o);
     assert_int_equal(ttf_write_enter_values(w, 0, t, run, r), 0);
     for (int k = 0; k < 400; k++) {
         r[0] = (uint64_t)(k % 2);
@@ -970,10 +974,7 @@ static const char *write_pool(const struct op *const w[2])
     uint64_t tsc = 1000;
 
     snprintf(path, 512, "%s/w%d.trc", tu_tmpdir, trace_no++);
-    assert_int_equal(ttf_writer_open(path, &o, &wr), 0);
-    assert_int_equal(ttf_write_thread_start(wr, 0, 100, 1, "main"), 0);
-    assert_int_equal(ttf_write_module(wr, 0, 100, tu_self.base, tu_self.size,
-                                      tu_self.build_id, tu_self.build_id_len, tu_self.path), 0);
+    wr = open_values(path, &o);
     for (uint32_t th = 1; th <= 2; th++) {
         assert_int_equal(ttf_write_thread_start(wr, th, tsc += 10, th + 1, "worker"), 0);
         for (const struct op *op = w[th - 1]; op->fn; op++) {
