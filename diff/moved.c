@@ -47,9 +47,10 @@
  * call at that depth before the copy's first, in the block or before A
  * under the same caller, was made from elsewhere: ttdi_moved_inline), the
  * copy is named, as the other build would, with where it was inlined and
- * the call it made; when the sites cannot tell, the call is. The verdict asks this last, when its best cause is the split's
- * own branch and no other rule spoke; it is "possible" (timing, not a
- * data link, ties T's calls to the split).
+ * the call it made; when the sites cannot tell, the call is. The
+ * verdict asks this last, when its best cause is the split's own branch
+ * and no other rule spoke; it is "possible" (timing, not a data link,
+ * ties T's calls to the split).
  * Costs. Only with a split, two threads or more, and the split frame's
  * function entered before at the same depth within reach: S is read once
  * per run, from the mark at least MV_BACK kept events before its split;

@@ -86,8 +86,8 @@ static void values_of(float *h, uint64_t key, const ttf_event *ev)
         uint64_t v = ev->argregs[r];
         if (v >= VALUE_SMALL)
             continue;
-        uint64_t x = (key ^ (v * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)r << 59)) * 0xff51afd7ed558ccdull;
-        h[(x >> 40) % VALUE_BINS] += 1.0f;
+        uint64_t x = key ^ (v * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)r << 59);
+        h[((x * 0xff51afd7ed558ccdull) >> 40) % VALUE_BINS] += 1.0f;
     }
 }
 
