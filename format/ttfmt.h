@@ -132,10 +132,10 @@ extern "C" {
  * 2.31.0: ttf_iter_times_at (an earlier event's exact times by its
  * offset); ttf_source_hash_skip (a source fingerprint with line ranges
  * left out); a lambda's operator() declared at its class's line.
- * (next, session 28: ttf_iter_values, ttf_iter_values_at: values back
- * after ttf_iter_skip_values, an event's by its offset.) */
+ * 2.32.0: ttf_iter_values, ttf_iter_values_at (values back after
+ * ttf_iter_skip_values, an earlier event's by its offset). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 31
+#define TTF_VERSION_MINOR 32
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
