@@ -159,7 +159,8 @@ const char *ttd_timing_name(int timing)
          : timing == TTD_TIMING_PROGRESS ? "progress"
          : timing == TTD_TIMING_CUT ? "cut"
          : timing == TTD_TIMING_GREW ? "grew"
-         : timing == TTD_TIMING_CONTENDED ? "contended" : NULL;
+         : timing == TTD_TIMING_CONTENDED ? "contended"
+         : timing == TTD_TIMING_INLINED ? "inlined" : NULL;
 }
 
 const char *ttd_paired_by_name(int paired_by)
@@ -759,6 +760,8 @@ static int align(ttd_diff *d)
     if (rc >= 0)
         rc = ttdi_timing_mark(&d->al);
     ttdi_tpre_drop(&d->al);
+    if (rc >= 0)
+        rc = ttdi_inlined_mark(&d->al);
     if (rc >= 0)
         rc = ttdi_grew_mark(&d->al);
     if (rc >= 0)

@@ -290,6 +290,25 @@ int ttdi_grew_mark(ttdi_aligner *al);
  * look-alike threads' names). */
 void ttdi_name_skeleton(const char *name, char *out, size_t n);
 
+/* ---- calls one build's inlining made visible (inlined.c) -------------------- */
+
+/* After timing: between two builds, one-sided hunks made of whole calls of
+ * functions of an untraced library that the other build shares, inside a
+ * function whose machine code alone changed (TTD_TIMING_INLINED). 0 or a
+ * TT_E* code. */
+int ttdi_inlined_mark(ttdi_aligner *al);
+/* One event of a hunk's side as the rule sees it. */
+typedef struct ttdi_inl_ev {
+    int kind;               /* TTF_EV_* */
+    int foreign;            /* an ENTER of a function of an untraced library
+                               the two builds share */
+} ttdi_inl_ev;
+/* The rule on one side's n events: 1 when they are whole calls (ENTERs
+ * and EXITs, balanced, never below the start), every ENTER foreign, and
+ * around_changed (the call open at the start changed its machine code,
+ * not its source); else 0. */
+int ttdi_inlined_judge(const ttdi_inl_ev *ev, size_t n, int around_changed);
+
 /* ---- counts are facts (counts.c) ------------------------------------------ */
 
 /* The baselines' calls per function, read after the alignment while the

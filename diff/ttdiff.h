@@ -112,9 +112,12 @@ extern "C" {
  * against the split's timeline).
  * 1.24: a verdict cause of kind "order" also from diff/earlywait.c (a
  * wait that returned before the work it waits for was done); the
- * code-changed cause names the innermost changed scope. */
+ * code-changed cause names the innermost changed scope.
+ * 1.25: TTD_TIMING_INLINED ("inlined": calls that one build's inlining of
+ * an untraced library's function made visible) and TTD_HIDDEN_BUILD
+ * ("build"). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 24
+#define TTD_VERSION_MINOR 25
 #define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
@@ -697,11 +700,19 @@ enum ttd_timing {
                                and a call that repeats, call for call, the
                                one made after starting the first worker
                                (1.10) */
-    TTD_TIMING_CONTENDED    /* "contended": a lock's own slow path that one
+    TTD_TIMING_CONTENDED,   /* "contended": a lock's own slow path that one
                                run alone took: whole calls inside a call
                                named like a lock, entering only functions
                                named so (another thread held or wanted the
                                lock at that instant) (1.20) */
+    TTD_TIMING_INLINED      /* "inlined": two builds; whole calls of a
+                               function whose code lies in a library that
+                               calls no tracing hook and that both builds
+                               share, in one run only, inside a function
+                               whose machine code changed and its source
+                               did not: one build inlined an instrumented
+                               copy, the other called the library
+                               (diff/inlined.c) (1.25) */
 };
 
 /* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */
@@ -1014,7 +1025,8 @@ enum ttd_hidden_kind {
     TTD_HIDDEN_POOL,        /* "pool" */
     TTD_HIDDEN_PROGRESS,    /* "progress" */
     TTD_HIDDEN_NONDET,      /* "nondeterministic" */
-    TTD_HIDDEN_BASELINE     /* "baseline" */
+    TTD_HIDDEN_BASELINE,    /* "baseline" */
+    TTD_HIDDEN_BUILD        /* "build": how the two builds inlined (1.25) */
 };
 
 /* A difference not counted as a divergence. */

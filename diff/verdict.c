@@ -1572,6 +1572,14 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
                  "held or wanted the lock", t ? t : "?", extra, fn ? fn : "?", side);
         hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a lock was contended", ev);
         break;
+    case TTD_TIMING_INLINED:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run: "
+                 "calls of a function whose code lies in a library no tracing hook is called "
+                 "from, inside a function whose machine code alone changed between the "
+                 "builds", t ? t : "?", extra, fn ? fn : "?", side);
+        hide(c, l, TTD_HIDDEN_BUILD, (int64_t)h->pair, fn, "one build inlined a traced copy of "
+             "a library function that the other build called", ev);
+        break;
     default:
         break;
     }
@@ -1900,7 +1908,10 @@ int ttdi_verdict(struct ttfi_arena *a, const ttd_result *r, const ttdi_verdict_i
     v->ncounts = in ? in->ncounts : 0;
     hidden(&c);
     v->exit = r->diverged ? 1 : 0;
-    v->status = !r->diverged ? (v->nhidden ? TTD_VERDICT_NONDET : TTD_VERDICT_SAME)
+    size_t runs_varied = 0;     /* the builds' inlining is no run's */
+    for (size_t i = 0; i < v->nhidden; i++)
+        runs_varied += v->hidden[i].kind != TTD_HIDDEN_BUILD;
+    v->status = !r->diverged ? (runs_varied ? TTD_VERDICT_NONDET : TTD_VERDICT_SAME)
                 : r->first || r->value_first || v->ncounts ? TTD_VERDICT_DIVERGED
                 : TTD_VERDICT_OUTCOME;
     if (r->diverged) {

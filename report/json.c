@@ -1117,10 +1117,10 @@ static void verdict(jw *w, const ttd_result *r)
     open_c(w, '[');
     for (size_t i = 0; i < v->nhidden; i++) {
         static const char *const kinds[] = {"?", "timing", "pool", "progress",
-                                            "nondeterministic", "baseline"};
+                                            "nondeterministic", "baseline", "build"};
         const ttd_hidden *h = &v->hidden[i];
         open_c(w, '{');
-        k_str(w, "kind", h->kind >= 1 && h->kind <= 5 ? kinds[h->kind] : "?");
+        k_str(w, "kind", h->kind >= 1 && h->kind <= 6 ? kinds[h->kind] : "?");
         if (h->pair >= 0)
             k_i64(w, "pair", h->pair);
         else

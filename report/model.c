@@ -240,6 +240,15 @@ static void hl_value(sb *b, const ttd_result *r)
     H(b, "</code>; the calls do not part.</p>\n");
 }
 
+/* How many of the listed timing-shaped hunks are the builds' inlining. */
+static size_t inlined_listed(const ttd_result *r)
+{
+    size_t inl = 0;
+    for (size_t i = r->nhunks - r->nexpected - r->ntiming; i < r->nhunks - r->nexpected; i++)
+        inl += r->hunks[i].timing == TTD_TIMING_INLINED;
+    return inl;
+}
+
 static void hl_same(sb *b, const ttd_result *r)
 {
     const ttd_run_info *g = &r->runs[TTD_GOOD], *bad = &r->runs[TTD_BAD];
@@ -258,8 +267,8 @@ static void hl_same(sb *b, const ttd_result *r)
         L(b, " between the good runs)");
     }
     if (r->timing_total)
-        T(b, " (%" PRIu64 " timing-shaped difference%s)", r->timing_total,
-          plural(r->timing_total));
+        T(b, " (%" PRIu64 " timing-shaped%s difference%s)", r->timing_total,
+          inlined_listed(r) ? " or build" : "", plural(r->timing_total));
     style(b, RESET);
     T(b, "\n");
     H(b, ".</p>\n");
@@ -930,16 +939,30 @@ static ttri_sent *lines_head(ttri_model *m)
 }
 
 /* The timing-shaped and the expected differences: the text report's
- * heading of their list, the HTML report's note under it. */
+ * heading of their list, the HTML report's note under it. Two builds'
+ * inlining (TTD_TIMING_INLINED) is named so: alone when every one of them
+ * is listed and is that, else beside the timing. */
 static ttri_sent *timing_note(ttri_model *m)
 {
-    uint64_t n = m->r->timing_total;
+    const ttd_result *r = m->r;
+    uint64_t n = r->timing_total;
+    size_t inl = inlined_listed(r);
     sb b;
     ttri_sent *s = begin(m, &b);
-    T(&b, "timing-shaped (how the threads were timed, not divergences): %" PRIu64 "\n", n);
+
+    if (inl && inl == r->ntiming && n == r->ntiming) {
+        T(&b, "the builds' inlining (calls one build alone traced, not divergences): %" PRIu64
+          "\n", n);
+        H(&b, "<p class=\"note\">%" PRIu64 " difference%s only in how the two builds inlined "
+          "library code: calls of a library function that one build inlined with the tracing "
+          "hooks and the other called.</p></section>\n", n, plural(n));
+        return s;
+    }
+    T(&b, "timing-shaped (how the threads were timed%s, not divergences): %" PRIu64 "\n",
+      inl ? ", or the builds' inlining" : "", n);
     H(&b, "<p class=\"note\">%" PRIu64 " difference%s only in how the threads were timed: a "
-      "loop that waits ran more times, or work moved to another thread.</p></section>\n", n,
-      plural(n));
+      "loop that waits ran more times, or work moved to another thread%s.</p></section>\n", n,
+      plural(n), inl ? "; or in how the two builds inlined library code" : "");
     return s;
 }
 
@@ -1086,6 +1109,8 @@ const char *ttri_timing_words(int timing)
                                        " more worker"
          : timing == TTD_TIMING_CONTENDED ? "contended: a lock's own slow path; another"
                                             " thread held or wanted the lock"
+         : timing == TTD_TIMING_INLINED ? "inlined: one build inlined a traced copy of a"
+                                          " library function the other build called"
          : "a loop that waits ran more times";
 }
 

@@ -105,14 +105,15 @@ static void varied(const ttd_verdict *v, char *buf, size_t n)
         "a pool's threads shared the same work differently",
         "how far threads had got (a lock's holders, a thread the exit cut short)",
         "values no input decides (clocks, counters, addresses)",
-        "what also varies between the good runs"};
-    size_t o = 0, cnt[6] = {0};
+        "what also varies between the good runs",
+        "how the two builds inlined library code"};
+    size_t o = 0, cnt[7] = {0};
 
     buf[0] = '\0';
     for (size_t i = 0; i < v->nhidden; i++)
-        if (v->hidden[i].kind > 0 && v->hidden[i].kind < 6)
+        if (v->hidden[i].kind > 0 && v->hidden[i].kind < 7)
             cnt[v->hidden[i].kind]++;
-    for (int k = 1; k < 6 && o < n; k++) {
+    for (int k = 1; k < 7 && o < n; k++) {
         if (!cnt[k])
             continue;
         if (o)
@@ -139,11 +140,13 @@ static void headline(const ttd_result *r, ttri_verdict_text *t)
         o += (size_t)snprintf(t->headline + o, sizeof t->headline - o,
                               "no divergence in %zu thread pair%s", r->npairs,
                               r->npairs == 1 ? "" : "s");
-        if (v->status == TTD_VERDICT_NONDET && o < sizeof t->headline) {
+        if (v->nhidden && o < sizeof t->headline) {
             char vary[TTRI_VERDICT_LINE];
             varied(v, vary, sizeof vary);
-            /* cut to the line if need be: the headline is one line */
-            if (snprintf(t->headline + o, sizeof t->headline - o, "; only this varied: %s",
+            /* cut to the line if need be: the headline is one line (same:
+             * only the builds' inlining differed, no run) */
+            if (snprintf(t->headline + o, sizeof t->headline - o, "; %s: %s",
+                         v->status == TTD_VERDICT_NONDET ? "only this varied" : "not counted",
                          vary) < 0)
                 t->headline[o] = '\0';
         }
