@@ -978,6 +978,15 @@ static ttri_sent *expected_note(ttri_model *m)
     return s;
 }
 
+/* 1 when two hidden differences read alike (kind, reason, evidence): a
+ * run of them is listed once with its count (the same inlined call in
+ * every string a build constructs). */
+static int same_hidden(const ttd_hidden *a, const ttd_hidden *b)
+{
+    return a->kind == b->kind && a->pair == b->pair && a->text && b->text && a->evidence &&
+           b->evidence && !strcmp(a->text, b->text) && !strcmp(a->evidence, b->evidence);
+}
+
 /* Every difference the verdict did not count (issue 31: hidden only with
  * proof), each with the evidence that hid it: a list after the hunk lists
  * (text), a section (HTML); JSON has verdict.hidden. */
@@ -991,9 +1000,11 @@ static ttri_sent *hidden(ttri_model *m)
     ttri_sent *s = begin(m, &b);
     T(&b, "not counted as divergences, and the evidence: %zu\n", v->nhidden);
     H(&b, "<section id=\"hidden\"><h2>Not counted as divergences</h2>\n<ul class=\"mut\">\n");
-    for (size_t i = 0; i < v->nhidden; i++) {
+    for (size_t i = 0, n; i < v->nhidden; i += n) {
         const ttd_hidden *h = &v->hidden[i];
         const char *why = h->text ? h->text : "";
+        for (n = 1; i + n < v->nhidden && same_hidden(h, &v->hidden[i + n]); n++)
+            ;
         T(&b, "  - ");
         H(&b, "<li>");
         if (!strncmp(why, "not counted as a divergence because ", 36))
@@ -1001,6 +1012,8 @@ static ttri_sent *hidden(ttri_model *m)
         str(&b, TTRI_ALL, why);
         L(&b, ": ");
         str(&b, TTRI_ALL, h->evidence ? h->evidence : "");
+        if (n > 1)
+            L(&b, " (%zu alike in a row)", n);
         T(&b, "\n");
         H(&b, "</li>\n");
     }
