@@ -186,11 +186,15 @@ rb_confidence() {
 # rb_score FILE TRUTH_DIVERGE TRUTH_CAUSE : one report scored, as
 # "DIVERGE TOP1 TOP3 CONFIDENCE" (yes/no each, then the confidence): the
 # diverging frame against TRUTH_DIVERGE, the verdict's cause (top-1) and
-# the first three causes (top-3) against TRUTH_CAUSE
+# the first three causes (top-3) against TRUTH_CAUSE. A cause whose
+# changed code is an inlined function's (verdict.cause.inlined: "the code
+# of `g` changed (inlined into `f`)") names both: either may match.
 rb_score() {
     frame=$(rb_diverging_frame "$1")
     div=no; t1=no; t3=no
     rb_match "$2" "$frame" && div=yes
+    inl=$(jq -r '.verdict.cause.inlined // empty' "$1" 2>/dev/null)
+    rb_match "$3" "$inl" && { t1=yes; t3=yes; }
     n=0
     for s in $(rb_causes "$1" | head -3 | tr ' ' '\037'); do
         n=$((n + 1))
