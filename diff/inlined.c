@@ -69,7 +69,9 @@ typedef struct side_ctx {
     const struct ttdi_codediff *cd;
     uint8_t *mod;           /* per module: MOD_* */
     size_t nmod;
-    uint64_t *st;           /* open calls: function address, time */
+    uint64_t *st;           /* open calls: function address and time
+                               (judge_side); as F of which pairs and the
+                               G they called (count_pairs) */
     size_t n;
     const char *f[PAIRS_MAX], *g[PAIRS_MAX]; /* passing hunks: the call open
                                at the start, an outermost call in it */
@@ -251,6 +253,14 @@ static const memo *memo_of(const side_ctx *c, memo *tab, const char *name)
     return m;
 }
 
+/* A call returned: it was F of pairs fm, and called the G of pairs got. */
+static void returned(fg_count *out, uint64_t fm, uint64_t got)
+{
+    out->seen |= fm;
+    out->some |= fm & got;
+    out->notall |= fm & ~got;
+}
+
 /* Count c's pairs over thread th of run o (o may be c). */
 static int count_pairs(const side_ctx *c, side_ctx *o, uint32_t th, memo *tab, fg_count *out)
 {
@@ -266,11 +276,8 @@ static int count_pairs(const side_ctx *c, side_ctx *o, uint32_t th, memo *tab, f
     while ((rc = ttdi_walk_next_key_to(&w, &key)) > 0) {
         if (w.ev.kind == TTF_EV_EXIT && n) {
             n--;
-            if (n < STACK_MAX && fm[n]) {
-                out->seen |= fm[n];
-                out->some |= fm[n] & got[n];
-                out->notall |= fm[n] & ~got[n];
-            }
+            if (n < STACK_MAX)
+                returned(out, fm[n], got[n]);
             continue;
         }
         if (w.ev.kind != TTF_EV_ENTER)
