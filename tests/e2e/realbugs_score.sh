@@ -54,6 +54,21 @@ rb_table "$T/res" plain | grep -q '^dev plain: divergence 2/2, top-1 1/2, top-3 
 ev=$(rb_json_field "$J" '.runs.bad.events')
 json "$J" "assert d['runs']['bad']['events'] == int('$ev') > 0"
 
+# a code-changed cause named by the inlined function whose source changed
+# ("the code of `g` changed (inlined into `f`)"): either name is the cause
+printf '%s' '{"verdict": {"confidence": "likely", "cause": {"kind": "code_changed",
+  "function": "f", "inlined": "g"}}, "first_divergence": {"stack": ["f"],
+  "suspects": [{"function": "f"}, {"function": "h"}]}}' >"$T/inl.json"
+for t in '^g$' '^f$'; do
+    set -- $(rb_score "$T/inl.json" '^f$' "$t")
+    [ "$2 $3" = "yes yes" ] || fail "rb_score with cause.inlined, truth $t: '$*', want top-1"
+done
+set -- $(rb_score "$T/inl.json" '^f$' '^h$')
+[ "$2 $3" = "no yes" ] || fail "rb_score with cause.inlined, truth ^h$: '$*', want top-3 only"
+# a truth that is no regex is said, not scored "no" in silence
+if rb_match '^(anonymous$' x 2>"$T/rx"; then fail "rb_match: a bad regex matched"; fi
+grep -q 'not a grep -E regex' "$T/rx" || fail "rb_match: a bad regex not said"
+
 rb_match '^process$' "$frame" || fail "rb_match: ^process$ on process"
 if rb_match '^proc$' "$frame"; then fail "rb_match: ^proc$ matched process"; fi
 if rb_match '^process$' ""; then fail "rb_match: matched an empty name"; fi

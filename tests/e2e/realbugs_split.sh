@@ -4,9 +4,11 @@
 # once and every SPLIT line names a case; each case's half is the one the
 # fixed rule gives (sha256 of the name, first hex digit 0-7 dev, else
 # heldout: a case never moves); each case.sh sets what run.sh needs
-# (PKG, KIND, TRUTH_DIVERGE, TRUTH_CAUSE, TAGS); and the category tally in
-# tests/realbugs/README.md is what tests/realbugs/tally.sh computes from
-# the cases now (a case added without updating it fails here).
+# (PKG, KIND, TRUTH_DIVERGE, TRUTH_CAUSE, TAGS), its TRUTH_* regexes are
+# ones grep -E takes (one it refuses scores "no" whatever the report); and
+# the category tally in tests/realbugs/README.md is what
+# tests/realbugs/tally.sh computes from the cases now (a case added without
+# updating it fails here).
 set -u
 R=tests/realbugs
 T=$(mktemp -d)
@@ -37,6 +39,13 @@ for c in $R/cases/*/; do
           eval "[ -n \"\$$v\" ]" || { echo "FAIL: $n/case.sh sets no $v"; exit 1; }
       done
       case $KIND in patch|input) ;; *) echo "FAIL: $n/case.sh: KIND '$KIND'"; exit 1 ;; esac
+      for v in TRUTH_DIVERGE TRUTH_CAUSE TRUTH_DIVERGE_VALUES TRUTH_CAUSE_VALUES \
+               TRUTH_DIVERGE_PLAIN TRUTH_CAUSE_PLAIN; do
+          eval "re=\${$v:-}"
+          [ -n "$re" ] || continue
+          st=0; printf 'x\n' | grep -Eq -- "$re" 2>/dev/null || st=$?
+          [ $st != 2 ] || { echo "FAIL: $n/case.sh: $v is not a grep -E regex: $re"; exit 1; }
+      done
       [ -f "$c/README.md" ] || { echo "FAIL: $n has no README.md"; exit 1; } ) || bad=1
 done
 

@@ -206,9 +206,14 @@ rb_score() {
     echo "$div $t1 $t3 $(rb_confidence "$1")"
 }
 
-# rb_match REGEX NAME : grep -E REGEX on the name
+# rb_match REGEX NAME : grep -E REGEX on the name; a REGEX grep refuses
+# is said on stderr (a truth that can never match scores "no" otherwise)
 rb_match() {
-    [ -n "$2" ] && printf '%s\n' "$2" | grep -Eq -- "$1"
+    [ -n "$2" ] || return 1
+    rc=0
+    printf '%s\n' "$2" | grep -Eq -- "$1" 2>/dev/null || rc=$?
+    [ $rc != 2 ] || echo "realbugs: '$1' is not a grep -E regex" >&2
+    return $rc
 }
 
 # rb_cc_prog BIN "CPPFLAGS" "LIBS" FILE... : compile the files with the
