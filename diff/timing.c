@@ -873,8 +873,11 @@ static int scan_thread(const ttdi_aligner *al, int run, uint32_t th, cand *c, si
  * and c makes that call again, edge_again: the first check aligned with
  * the other run's). A call and then the wait with nothing after
  * it is not one (a worker that skipped a call before it waited); a wait
- * alone is (calls named like a wait that blocked inside and made no call:
- * xz's worker waiting for its first input in one run, its check inline);
+ * alone is (calls named like a wait that blocked inside: xz's worker
+ * waiting for its first input in one run, its check inline; or a chain of
+ * them, each named like a wait, nng's nni_plat_cv_wait calling
+ * nni_pthread_cond_wait: a wait behind its wrappers, where any call not
+ * named like a wait is still work);
  * and so are calls that return at once and repeat, inside a call named
  * like a wait (the loop that wait_for runs checked once more: poll_moves'
  * jobs_in_flight, alone when the aligner matched the rest of the
@@ -886,6 +889,11 @@ static int wait_loop(const cand *c)
 
     if (c->many || !c->nk)
         return 0;
+    int chain = blocked > 0 && c->waits > 0;
+    for (size_t i = 0; i < c->nk; i++)
+        chain &= c->k[i].waits;
+    if (chain)
+        return 1;   /* a wait alone behind wrappers, each named like a wait */
     for (size_t i = 0; i < c->nk; i++) {
         int rep = c->k[i].found || c->k[i].calls >= 2;
         if (!rep && (c->k[i].inner || !blocked))

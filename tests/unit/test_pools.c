@@ -12,7 +12,8 @@
  * divergence), a worker that took no item (still in the pool), a
  * wait loop that ran once in one run only (check, wait, check: timing;
  * also with the wait at the hunk's start),
- * a wait alone (timing) that does not hide a pool item of another
+ * a wait alone (timing), also behind a wrapper named like a wait, that
+ * does not hide a pool item of another
  * function the bad run left out, more checks inside a call named like a
  * wait (timing),
  * a lock's own slow path that one run alone took (contended; a lock
@@ -626,6 +627,30 @@ static void wait_alone_is_timing(void **state)
     ttd_free(d);
 }
 
+/* A wait alone behind a wrapper (nng's nni_plat_cv_wait calling
+ * nni_pthread_cond_wait: every call named like a wait, the inner one
+ * blocked): timing. Must not be hidden: a wrapper not named like a wait
+ * around it (work that waited), and the same chain not blocking. */
+static void wait_chain_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    wait_between(pg, sizeof pg, "work{ check{} lex{} }", NULL);
+    wait_between(pb, sizeof pb, "work{ check{} cond_wait{ wait{", "} } lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    assert_true(r->hunks[0].waits >= 1);
+    ttd_free(d);
+    wait_between(pb, sizeof pb, "work{ check{} helper{ wait{", "} } lex{} }");
+    expect_divergence(pg, pb);
+    two_threads(pb, sizeof pb, "main{ parse{} }", "work{ check{} cond_wait{ wait{} } lex{} }");
+    expect_divergence(pg, pb);
+}
+
 /* Inside a call named like a wait, calls that return at once and repeat
  * beside the hunk (the check of the loop the wait runs, once more in one
  * run): timing; the same inside a call not named like one: a divergence. */
@@ -1203,6 +1228,7 @@ int main(void)
         cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(wait_at_start_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
+        cmocka_unit_test(wait_chain_is_timing),
         cmocka_unit_test(wait_checks_are_timing),
         cmocka_unit_test(pool_wait_keeps_missing_item),
         cmocka_unit_test(retried_attempt_is_timing),
