@@ -1086,6 +1086,8 @@ const char *ttri_timing_words(int timing)
                                        " more worker"
          : timing == TTD_TIMING_CONTENDED ? "contended: a lock's own slow path; another"
                                             " thread held or wanted the lock"
+         : timing == TTD_TIMING_SPIN ? "a loop spun until a clock turned, the same values"
+                                       " each time"
          : "a loop that waits ran more times";
 }
 
