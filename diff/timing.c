@@ -51,7 +51,8 @@
  * more of its own) with no wait recorded, read again with values: every
  * argument and result equals the same key's one iteration before, but
  * for a call whose result reads as the run's own coarse clock (us, ms,
- * s: clock_reading), constant or rising once. Iterations that saw
+ * s: clock_reading), constant, rising once in the window or the
+ * iteration after it (the clock turned where the loop left). Iterations that saw
  * nothing new but a clock that did not move spun until it turned
  * (nng's nni_aio_expire_loop: now == the aio's deadline, the same
  * millisecond, rescanned as often as the machine was fast). A worker
@@ -1090,6 +1091,7 @@ static int spin_next(const ttf_trace *t, spinv *v, size_t k, const ttf_event *ev
         return 0;
     v->turned |= bit;
     v->h[k] = h;
+    v->ret[k] = raw;
     return 1;
 }
 
@@ -1098,15 +1100,18 @@ static int spin_next(const ttf_trace *t, spinv *v, size_t k, const ttf_event *ev
  * one more around them, is read again with values: every value (each
  * parameter's register, each result) of every key equals the same key's
  * one iteration before, but for calls whose result reads as the run's own
- * coarse clock (clock_reading), whose reading may rise once (the clock
- * turned, and the loop left). Iterations that saw nothing new but a clock
- * that did not move made no progress: the loop spun until the clock
- * turned, as often as the machine was fast (nng's nni_aio_expire_loop
+ * coarse clock (clock_reading), whose reading may rise once, and must rise
+ * once in the window or in the iteration after it: the clock turned, and
+ * the loop left. Iterations that saw nothing new but a clock that did not
+ * move made no progress: the loop spun until the clock turned, as often
+ * as the machine was fast (nng's nni_aio_expire_loop
  * rescanning until the millisecond passes). A worker that stamps each
  * item with the time reads other items (other values) and is not one;
  * nor a loop with no clock reading (padding written one character at a
- * time: the count is the program's). 1 with its evidence in *out, 0 if
- * not, or a TT_E* code. */
+ * time: the count is the program's), nor one whose clock did not turn
+ * where it left (a worker that stamps items taken into one buffer it
+ * reuses, the same pointer each time: it ran out of items, not of the
+ * millisecond). 1 with its evidence in *out, 0 if not, or a TT_E* code. */
 static int spin_proof(const ttdi_aligner *al, int run, uint32_t th, const cand *c,
                       ttdi_spin *out)
 {
@@ -1128,10 +1133,15 @@ static int spin_proof(const ttdi_aligner *al, int run, uint32_t th, const cand *
     while (ok && (rc = ttdi_walk_next(&w)) > 0) {
         if (!w.kept || w.idx < x)
             continue;
-        if (w.idx >= y)
+        if (w.idx >= y + p)
             break;
         const ttf_signature *sig = NULL;
         uint64_t h = 0, k = (w.idx - x) % p;
+        if (w.idx >= y) {   /* the iteration after: did its clock turn? */
+            if (v->clk >> k & 1 && event_values(&r->norm, &w.ev, &sig, &h))
+                (void)spin_next(r->t, v, (size_t)k, &w.ev, sig, h);
+            continue;
+        }
         if (w.ev.kind != TTF_EV_ENTER && w.ev.kind != TTF_EV_EXIT) {
             ok = 0;     /* a message or a mark: not a call's values */
             break;
@@ -1154,7 +1164,7 @@ static int spin_proof(const ttdi_aligner *al, int run, uint32_t th, const cand *
         free(v);
         return rc;
     }
-    ok = ok && seen == y - x && v->clk;
+    ok = ok && seen == y - x && v->clk && v->turned;
     free(v);
     if (ok) {
         out->iters = (c->hi - c->lo) / p;

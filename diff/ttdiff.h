@@ -718,8 +718,9 @@ enum ttd_timing {
                                every value (arguments, results) as in the
                                iteration before, but a call whose result
                                reads as the run's own coarse clock (us,
-                               ms, s), the same all through or rising once:
-                               a loop that spun until the clock turned
+                               ms, s), the same all through but rising once
+                               where the loop left: a loop that spun until
+                               the clock turned
                                (ttd_hunk_info spins, spin_clock) (1.25) */
 };
 

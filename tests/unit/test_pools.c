@@ -16,7 +16,8 @@
  * does not hide a pool item of another
  * function the bad run left out, more checks inside a call named like a
  * wait (timing), a loop that spun until a clock turned (values: timing;
- * a worker stamping items, no clock, a clock that moved, plain: not),
+ * a worker stamping items, no clock, no turn, a clock that moved twice,
+ * plain: not),
  * a lock's own slow path that one run alone took (contended; a lock
  * the program took once more is not),
  * an attempt that one run made again later (retried), work that one run
@@ -725,9 +726,10 @@ static void spin_script(char *buf, size_t len, const char *it, int n, uint64_t c
  * prove it: timing (spin), with its evidence. Must not be hidden: the
  * same loop whose check returns another value each time (a worker that
  * stamps each item it takes), one whose stamp is no clock (a count the
- * program decided), a clock that moved twice (the loop took longer than
- * a tick: it worked), and the same runs without values (plain mode has
- * only the calls: unchanged). */
+ * program decided), one whose clock never turned (it left for another
+ * reason), a clock that moved twice (the loop took longer than a tick:
+ * it worked), and the same runs without values (plain mode has only the
+ * calls: unchanged). */
 static void clock_spin_is_timing(void **state)
 {
     (void)state;
@@ -759,6 +761,13 @@ static void clock_spin_is_timing(void **state)
     /* no clock: the same small value each time */
     spin_script(g, sizeof g, "stamp{}=7 check{}=0 ", 2, 0, "lex{}=1");
     spin_script(b, sizeof b, "stamp{}=7 check{}=0 ", 6, 0, "lex{}=1");
+    two_values(pg, sizeof pg, g, 1);
+    two_values(pb, sizeof pb, b, 1);
+    expect_divergence(pg, pb);
+    /* the clock never turned: the loop left for another reason (a worker
+     * taking items into one buffer it reuses: the same values each time) */
+    spin_script(g, sizeof g, "stamp{}=%1$s check{}=0 ", 2, SPIN_EPOCH, "lex{}=1");
+    spin_script(b, sizeof b, "stamp{}=%1$s check{}=0 ", 6, SPIN_EPOCH, "lex{}=1");
     two_values(pg, sizeof pg, g, 1);
     two_values(pb, sizeof pb, b, 1);
     expect_divergence(pg, pb);
