@@ -160,6 +160,7 @@ const char *ttd_timing_name(int timing)
          : timing == TTD_TIMING_CUT ? "cut"
          : timing == TTD_TIMING_GREW ? "grew"
          : timing == TTD_TIMING_CONTENDED ? "contended"
+         : timing == TTD_TIMING_SPIN ? "spin"
          : timing == TTD_TIMING_INLINED ? "inlined" : NULL;
 }
 
@@ -1125,6 +1126,7 @@ void ttd_free(ttd_diff *d)
         free(d->s.ip[i].reps);
         free(d->s.ip[i].tim);
         free(d->s.ip[i].waitns);
+        free(d->s.ip[i].spin);
         free(d->s.ip[i].twins);
         ttdi_pool_free(&d->s.ip[i]);
         ttdi_vfound_free(&d->s.ip[i].vf);

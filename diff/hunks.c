@@ -175,6 +175,14 @@ static int resolve_pair(const ttdi_in *in, size_t pi, const size_t *sel, size_t 
         hs[k].timing = p->tim && !hs[k].expected ? p->tim[sel[k]] : 0;
         hs[k].waits = p->waitns && hs[k].timing == TTD_TIMING_WAIT ? p->waitns[2 * sel[k]] : 0;
         hs[k].wait_ns = hs[k].waits ? p->waitns[2 * sel[k] + 1] : 0;
+        if (p->spin && hs[k].timing == TTD_TIMING_SPIN) {
+            const ttdi_spin *sp = &p->spin[sel[k]];
+            hs[k].spins = sp->iters;
+            hs[k].spin_events = sp->keys;
+            hs[k].spin_value = sp->value;
+            hs[k].spin_unit_ns = sp->unit_ns;
+            hs[k].spin_clock = sp->clock ? ttfi_arena_strcpy(in->arena, sp->clock) : NULL;
+        }
         hs[k].good_reps = p->reps ? p->reps[2 * sel[k]] : 0;
         hs[k].bad_reps = p->reps ? p->reps[2 * sel[k] + 1] : 0;
         uint64_t gi = h->a1 > h->a0 ? h->a0 : ttdi_probe_index(h->a0, p->n[0]);

@@ -62,6 +62,15 @@ typedef struct ttdi_pool {
     int over;               /* 1: not compared (too many items differ) */
 } ttdi_pool;
 
+/* A spin on a clock's evidence (timing.c, TTD_TIMING_SPIN). */
+typedef struct ttdi_spin {
+    uint64_t iters;         /* extra iterations */
+    uint64_t keys;          /* events of one iteration */
+    const char *clock;      /* the call whose result read as the clock */
+    uint64_t value;         /* its reading in the first iteration */
+    uint64_t unit_ns;       /* the reading's unit */
+} ttdi_spin;
+
 /* One aligned thread pair. */
 typedef struct ttdi_ipair {
     uint32_t t[2];          /* thread index in the good and the bad run */
@@ -83,6 +92,8 @@ typedef struct ttdi_ipair {
     uint64_t *waitns;       /* per hunk: a wait loop's recorded waits,
                                2 per hunk: their count and the time they
                                blocked in all, both sides (timing.c) */
+    ttdi_spin *spin;        /* per hunk: a spin on a clock's evidence
+                               (timing.c), NULL: none */
     ttdi_rprefix *rpre;     /* the replay over its common prefix (values,
                                tree mode, the threads' lengths differ),
                                NULL: none */

@@ -44,6 +44,25 @@
  *     blocking operation until the thread's next record, a join since
  *     its last, a wait call from ENTER to EXIT; a blocking operation
  *     inside a wait call is one wait): the evidence the verdict states.
+ * A loop that waited for nothing is a wait loop of another kind in values
+ * mode (TTD_TIMING_SPIN, spin_proof): a one-sided hunk whose keys are
+ * whole iterations of a loop (periods: p keys, p at most SPIN_P, repeat
+ * over the hunk and one iteration around it, or over two iterations or
+ * more of its own) with no wait recorded, read again with values: every
+ * argument and result equals the same key's one iteration before, but
+ * for a call whose result reads as the run's own coarse clock (us, ms,
+ * s: clock_reading), constant, rising once in the window or the
+ * iteration after it (the clock turned where the loop left). Iterations that saw
+ * nothing new but a clock that did not move spun until it turned
+ * (nng's nni_aio_expire_loop: now == the aio's deadline, the same
+ * millisecond, rescanned as often as the machine was fast). A worker
+ * that stamps each item reads other items (other values); a loop with no
+ * clock reading counts what the program decided; in plain mode there are
+ * no values and no such proof: a divergence. Cost: inside a candidate,
+ * one compare per period still possible per key (a hunk that is no loop
+ * drops them within its first iterations); a values read again only of
+ * the window of a candidate that has a period and no wait, from the last
+ * mark before it.
  * Between two builds, a loop inside a function whose machine code changed
  * is never a wait loop: the changed code may decide how often it waits
  * (pbzip2's fileWriter, whose wait predicate a patch got wrong, waited in
@@ -135,6 +154,9 @@
 #define FRESH_MAX 32        /* its calls of functions not entered before it */
 #define STACK_MAX 4096      /* open calls the scan follows */
 #define RETRY_NEAR 16       /* hunks after a retry's first one looked at */
+#define SPIN_P 64           /* keys of one iteration of a clock spin at most */
+#define KRING 128           /* the thread's last keys kept (a power of 2,
+                               above SPIN_P) */
 
 int ttdi_waits_name(const char *name)
 {
@@ -220,6 +242,18 @@ typedef struct cand {
                                small ones only) */
     unsigned nfresh;
     int freshbad;           /* more than FRESH_MAX of them */
+    uint64_t plive;         /* bit p: p + 1 keys may be one iteration of a
+                               loop it repeats (lone, not expected: a
+                               divisor of its length, no key in [lo + p +
+                               1, hi) other than the one p + 1 before) */
+    uint32_t prun[SPIN_P];  /* per period: keys in a row, from lo on, equal
+                               to the key p + 1 before */
+    uint64_t spin_p;        /* the smallest period p (keys of one
+                               iteration) whose window [spin_x, spin_y) is
+                               periodic: it and one iteration more around
+                               it, or its own keys when it holds two
+                               iterations or more; 0: none */
+    uint64_t spin_x, spin_y;
 } cand;
 
 /* An open call the scan follows. */
@@ -261,6 +295,8 @@ typedef struct scan {
                                the last one */
     size_t started;         /* candidates whose lo was reached */
     size_t cur;             /* the last non-empty one of them, or SIZE_MAX */
+    uint64_t kr[KRING];     /* the last KRING keys, by key index */
+    size_t spfirst;         /* the first candidate still judging periods */
 } scan;
 
 uint64_t ttdi_hb_pow(uint64_t n)
@@ -506,12 +542,48 @@ static void enter_inside(scan *s, cand *c, const ttf_event *ev, uint64_t key)
  * (key index i): kept() and kept_before() alike. */
 static inline void last_calls(scan *s, int enter, uint64_t key, uint64_t i)
 {
+    s->kr[i & (KRING - 1)] = key;
     if (enter)
         s->ring[s->nring++ % REPEAT_BEFORE] = key;
     s->leaf = !enter && i && s->enter_key != UINT64_MAX &&
               key == ttdi_norm_exit_of(s->enter_key);
     s->leaf_key = s->enter_key;
     s->enter_key = enter ? key : UINT64_MAX;
+}
+
+/* Kept event key at key index i for the periods candidate c may have
+ * (c->plive): a key equal to the one p + 1 before extends that period's
+ * run; a mismatch inside c past its first p + 1 keys ends the period.
+ * Once the run covers c's length at or after c's end, within p + 1 keys
+ * after it, c and one iteration around it (the keys before it and after
+ * it, a rotation: the aligner may cut the loop anywhere) are periodic:
+ * c is whole extra iterations of the loop beside it. */
+static void periods(const scan *s, cand *c, uint64_t key, uint64_t i)
+{
+    uint64_t len = c->hi - c->lo;
+
+    for (uint64_t m = c->plive; m; m &= m - 1) {
+        unsigned b = (unsigned)__builtin_ctzll(m);
+        uint64_t p = b + 1u, bit = 1ull << b;
+        if (i >= p && s->kr[(i - p) & (KRING - 1)] == key) {
+            c->prun[b]++;
+        } else {
+            c->prun[b] = 0;
+            if (i >= c->lo + p && i < c->hi) {
+                c->plive &= ~bit;
+                continue;
+            }
+        }
+        if (i + 1 >= c->hi && (!c->spin_p || p < c->spin_p) &&
+            (c->prun[b] >= len || (i + 1 == c->hi && len >= 2 * p))) {
+            c->spin_p = p;      /* a rotation with the keys around it, or
+                                   two iterations or more of its own */
+            c->spin_x = c->prun[b] >= len ? i + 1 - len - p : c->lo;
+            c->spin_y = i + 1;
+        }
+        if (i + 1 >= c->hi + p || (c->spin_p && p > c->spin_p))
+            c->plive &= ~bit;   /* its window is past, or a shorter one found */
+    }
 }
 
 /* One kept event (key) of the thread at key index s->n. */
@@ -540,6 +612,11 @@ static void kept(scan *s, const ttf_event *ev, uint64_t key)
         if (enter)
             enter_inside(s, c, ev, key);
     }
+    while (s->spfirst < s->started && !s->c[s->spfirst].plive)
+        s->spfirst++;
+    for (size_t j = s->spfirst; j < s->started; j++)
+        if (s->c[j].plive)
+            periods(s, &s->c[j], key, i);
     while (s->afirst < s->next && !s->c[s->afirst].after)
         s->afirst++;
     for (size_t j = s->afirst; enter && j < s->next; j++) {
@@ -730,6 +807,7 @@ static int resume(const ttdi_aligner *al, int run, uint32_t th, uint64_t at, ttd
     if (rc <= 0)
         return rc;
     memcpy(s->ring, best->s.ring, sizeof s->ring);
+    memcpy(s->kr, best->s.kr, sizeof s->kr);
     s->nring = best->s.nring;
     s->n = best->s.n;
     s->last_ns = best->s.last_ns;
@@ -873,8 +951,11 @@ static int scan_thread(const ttdi_aligner *al, int run, uint32_t th, cand *c, si
  * and c makes that call again, edge_again: the first check aligned with
  * the other run's). A call and then the wait with nothing after
  * it is not one (a worker that skipped a call before it waited); a wait
- * alone is (calls named like a wait that blocked inside and made no call:
- * xz's worker waiting for its first input in one run, its check inline);
+ * alone is (calls named like a wait that blocked inside: xz's worker
+ * waiting for its first input in one run, its check inline; or a chain of
+ * them, each named like a wait, nng's nni_plat_cv_wait calling
+ * nni_pthread_cond_wait: a wait behind its wrappers, where any call not
+ * named like a wait is still work);
  * and so are calls that return at once and repeat, inside a call named
  * like a wait (the loop that wait_for runs checked once more: poll_moves'
  * jobs_in_flight, alone when the aligner matched the rest of the
@@ -886,6 +967,11 @@ static int wait_loop(const cand *c)
 
     if (c->many || !c->nk)
         return 0;
+    int chain = blocked > 0 && c->waits > 0;
+    for (size_t i = 0; i < c->nk; i++)
+        chain &= c->k[i].waits;
+    if (chain)
+        return 1;   /* a wait alone behind wrappers, each named like a wait */
     for (size_t i = 0; i < c->nk; i++) {
         int rep = c->k[i].found || c->k[i].calls >= 2;
         if (!rep && (c->k[i].inner || !blocked))
@@ -899,6 +985,201 @@ static int wait_loop(const cand *c)
     if (!repeats && !c->between && !waits_only)
         return 0;
     return c->in_blocked || (c->waits && c->k[0].calls <= 2 * c->waits);
+}
+
+/* ---- a spin on a clock ---------------------------------------------------- */
+
+/* 1 when the integer raw (type ty) read at trace time ns in run t is a
+ * reading of that run's own clock (CLOCK_MONOTONIC or CLOCK_REALTIME) in
+ * microseconds, milliseconds or seconds: the clock at the call, truncated
+ * to the unit, give or take 1 s and 1% of the time since the trace began
+ * (the trace's clock against the system's: a trace maps its clock to the
+ * system's some ms off), a clock that reads at least 10^6 in that unit
+ * (no input lands within a second of it by chance); its unit into *unit.
+ * A coarse clock only: a reading in ns changes from call to call. */
+static int clock_reading(const ttf_trace *t, const ttf_vtype *ty, uint64_t raw, uint64_t ns,
+                         uint64_t *unit)
+{
+    static const uint64_t units[] = {1000, 1000000, 1000000000};
+    uint64_t c[2] = {ttf_monotonic_ns(t, ns), ttf_realtime_ns(t, ns)};
+    uint64_t slack = 1000000000 + ns / 100;
+
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)
+        return 0;
+    uint64_t v = ttf_value_norm(raw, ty);
+    if (ty->cls == TTF_VC_SIGNED && (int64_t)v < 0)
+        return 0;
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++) {
+        uint64_t u = units[k];
+        if (v > UINT64_MAX / u - u - slack)
+            continue;
+        for (int j = 0; j < 2; j++)
+            if (c[j] / u >= 1000000 && v * u <= c[j] + slack && v * u + u + slack >= c[j]) {
+                *unit = u;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* The values of kept event ev (ENTER: its parameters' registers; EXIT:
+ * its result) hashed into *h, its signature into *sig: 1, 0 when they
+ * are not known (no values, no signature: nothing proves them equal). */
+static int event_values(ttdi_norm *n, const ttf_event *ev, const ttf_signature **sig,
+                        uint64_t *h)
+{
+    uint64_t x = 0xcbf29ce484222325ull ^ ev->addr ^ (uint64_t)ev->kind;
+
+    if (!ev->has_values || ttf_sym_signature(n->sym, ev, sig) != 0 || !*sig)
+        return 0;
+    if (ev->kind == TTF_EV_EXIT) {
+        uint64_t raw = 0;
+        if ((*sig)->ret.cls != TTF_VC_VOID && !ttf_value_ret(*sig, ev, &raw))
+            return 0;
+        *h = (x ^ raw) * 0x100000001B3ull;
+        return 1;
+    }
+    for (size_t k = 0; k < (*sig)->nparams; k++) {
+        const ttf_param *pm = &(*sig)->params[k];
+        if (pm->reg < 0 && pm->reg2 < 0)
+            return 0;   /* in memory: not recorded */
+        x = (x ^ (pm->reg >= 0 ? ev->argregs[pm->reg] : 0)) * 0x100000001B3ull;
+        x = (x ^ (pm->reg2 >= 0 ? ev->argregs[pm->reg2] : 0)) * 0x100000001B3ull;
+    }
+    *h = x;
+    return 1;
+}
+
+/* One iteration's values while the window is read. */
+typedef struct spinv {
+    uint64_t h[SPIN_P];     /* per key of the iteration: its values' hash */
+    uint64_t clk;           /* bit k: key k is the EXIT of a call whose
+                               result read as the run's clock */
+    uint64_t turned;        /* bit k: that reading rose once already */
+    uint64_t ret[SPIN_P];   /* ... the reading */
+    uint64_t unit[SPIN_P];  /* ... its unit (ns) */
+} spinv;
+
+/* Key k of the first iteration (event ev, values hash h, signature sig). */
+static void spin_first(const ttf_trace *t, spinv *v, size_t k, const ttf_event *ev,
+                       const ttf_signature *sig, uint64_t h)
+{
+    uint64_t raw = 0, u = 0;
+
+    v->h[k] = h;
+    if (ev->kind == TTF_EV_EXIT && ttf_value_ret(sig, ev, &raw) &&
+        clock_reading(t, &sig->ret, raw, ev->time_ns, &u)) {
+        v->clk |= 1ull << k;
+        v->ret[k] = raw;
+        v->unit[k] = u;
+    }
+}
+
+/* Key k of a later iteration: 1 when its values are those of the same key
+ * one iteration before, or it is a clock reading that rose for the first
+ * time (the clock turned: the spin's end). */
+static int spin_next(const ttf_trace *t, spinv *v, size_t k, const ttf_event *ev,
+                     const ttf_signature *sig, uint64_t h)
+{
+    uint64_t raw = 0, u = 0, bit = 1ull << k;
+
+    if (h == v->h[k])
+        return 1;
+    if (!(v->clk & bit) || (v->turned & bit) || !ttf_value_ret(sig, ev, &raw) ||
+        ttf_value_norm(raw, &sig->ret) <= ttf_value_norm(v->ret[k], &sig->ret) ||
+        !clock_reading(t, &sig->ret, raw, ev->time_ns, &u) || u != v->unit[k])
+        return 0;
+    v->turned |= bit;
+    v->h[k] = h;
+    v->ret[k] = raw;
+    return 1;
+}
+
+/* Is candidate c (run `run`'s thread th; c->spin_p found by periods) a
+ * spin on a clock, by its values? Its window, the extra iterations and
+ * one more around them, is read again with values: every value (each
+ * parameter's register, each result) of every key equals the same key's
+ * one iteration before, but for calls whose result reads as the run's own
+ * coarse clock (clock_reading), whose reading may rise once, and must rise
+ * once in the window or in the iteration after it: the clock turned, and
+ * the loop left. Iterations that saw nothing new but a clock that did not
+ * move made no progress: the loop spun until the clock turned, as often
+ * as the machine was fast (nng's nni_aio_expire_loop
+ * rescanning until the millisecond passes). A worker that stamps each
+ * item with the time reads other items (other values) and is not one;
+ * nor a loop with no clock reading (padding written one character at a
+ * time: the count is the program's), nor one whose clock did not turn
+ * where it left (a worker that stamps items taken into one buffer it
+ * reuses, the same pointer each time: it ran out of items, not of the
+ * millisecond). 1 with its evidence in *out, 0 if not, or a TT_E* code. */
+static int spin_proof(const ttdi_aligner *al, int run, uint32_t th, const cand *c,
+                      ttdi_spin *out)
+{
+    ttdi_run_state *r = &al->r[run];
+    uint64_t p = c->spin_p, x = c->spin_x, y = c->spin_y;
+    spinv *v = calloc(1, sizeof *v);
+    ttdi_walk w;
+    int rc, ok = 1;
+    uint64_t seen = 0;
+
+    if (!v)
+        return TT_ENOMEM;
+    if ((rc = ttdi_walk_open_at(&w, r, th, x, c->t0, 0)) < 0) {
+        free(v);
+        return rc;
+    }
+    if ((rc = ttdi_walk_values_from(&w, x)) < 0)
+        ok = 0;
+    while (ok && (rc = ttdi_walk_next(&w)) > 0) {
+        if (!w.kept || w.idx < x)
+            continue;
+        if (w.idx >= y + p)
+            break;
+        const ttf_signature *sig = NULL;
+        uint64_t h = 0, k = (w.idx - x) % p;
+        if (w.idx >= y) {   /* the iteration after: did its clock turn? */
+            if (v->clk >> k & 1 && event_values(&r->norm, &w.ev, &sig, &h))
+                (void)spin_next(r->t, v, (size_t)k, &w.ev, sig, h);
+            continue;
+        }
+        if (w.ev.kind != TTF_EV_ENTER && w.ev.kind != TTF_EV_EXIT) {
+            ok = 0;     /* a message or a mark: not a call's values */
+            break;
+        }
+        if (!event_values(&r->norm, &w.ev, &sig, &h))
+            ok = 0;
+        else if (w.idx < x + p)
+            spin_first(r->t, v, (size_t)k, &w.ev, sig, h);
+        else
+            ok = spin_next(r->t, v, (size_t)k, &w.ev, sig, h);
+        if (ok && w.idx < x + p && (v->clk >> k & 1) && !out->clock) {
+            out->clock = ttdi_norm_func(&r->norm, &w.ev);
+            out->value = v->ret[k];
+            out->unit_ns = v->unit[k];
+        }
+        seen++;
+    }
+    ttdi_walk_close(&w);
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    ok = ok && seen == y - x && v->clk && v->turned;
+    free(v);
+    if (ok) {
+        out->iters = (c->hi - c->lo) / p;
+        out->keys = p;
+    }
+    return ok;
+}
+
+/* 1: candidate c may be a spin: one run alone has it, it is whole
+ * iterations of the loop beside it (periods), it recorded no wait (else
+ * it is a wait loop or a divergence), in code that did not change. */
+static int spin_shaped(const cand *c)
+{
+    return c->spin_p && c->lone && !c->empty && !c->expected && !c->in_changed && !c->waits &&
+           !c->blocked && !c->op_waits && !c->in_blocked;
 }
 
 /* 1: candidate c is a lock's own slow path: one run alone has it, it
@@ -988,6 +1269,9 @@ static size_t candidates(const ttdi_ipair *p, int exited, int s, cand *c)
         c[n].empty = lo == hi;
         c[n].lone = s ? h->a1 == h->a0 : h->b1 == h->b0;
         c[n].expected = p->exp && p->exp[i];
+        for (uint64_t k = 1; !c[n].empty && c[n].lone && !c[n].expected && k <= SPIN_P; k++)
+            if (k <= hi - lo && (hi - lo) % k == 0)
+                c[n].plive |= 1ull << (k - 1);
         c[n++].after = REPEAT_AFTER;
     }
     return n;
@@ -1206,6 +1490,26 @@ static int scan_one(void *arg)
     return scan_thread(j->al, j->run, j->th, j->c, j->nc, j->first);
 }
 
+/* Candidate c of side s of pair p, spin-shaped: a spin on a clock when
+ * its values prove it (spin_proof), its evidence kept (p->spin). 0 or a
+ * TT_E* code. */
+static int spin_at(const ttdi_aligner *al, ttdi_ipair *p, int s, const cand *c)
+{
+    ttdi_spin sp;
+
+    memset(&sp, 0, sizeof sp);
+    if (!ttf_get_summary(al->r[s].t)->values)
+        return 0;
+    int rc = spin_proof(al, s, p->t[s], c, &sp);
+    if (rc <= 0)
+        return rc;
+    if (!p->spin && !(p->spin = calloc(p->nh, sizeof *p->spin)))
+        return TT_ENOMEM;
+    p->spin[c->hunk] = sp;
+    p->tim[c->hunk] = TTD_TIMING_SPIN;
+    return 0;
+}
+
 static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
 {
     ttdi_ipair *p = &al->s->ip[pi];
@@ -1237,6 +1541,9 @@ static int judge_pair(ttdi_aligner *al, size_t pi, mv *m, size_t *nm)
             else if (!cs[s][j].expected && contended(&cs[s][j]) &&
                      others_alive(al->r[s].t, p->t[s], cs[s][j].t0))
                 p->tim[cs[s][j].hunk] = TTD_TIMING_CONTENDED;
+            else if (al->values && spin_shaped(&cs[s][j]) &&
+                     (rc = spin_at(al, p, s, &cs[s][j])) < 0)
+                break;
             if (cs[s][j].expected)
                 ix[s][cs[s][j].hunk] = SIZE_MAX;    /* judged, no more */
         }

@@ -113,9 +113,11 @@ extern "C" {
  * 1.24: a verdict cause of kind "order" also from diff/earlywait.c (a
  * wait that returned before the work it waits for was done); the
  * code-changed cause names the innermost changed scope.
- * 1.25: TTD_TIMING_INLINED ("inlined": calls that one build's inlining of
- * an untraced library's function made visible) and TTD_HIDDEN_BUILD
- * ("build"). */
+ * 1.25: TTD_TIMING_SPIN ("spin": a loop that spun on a clock, proven by
+ * its values) and ttd_hunk_info spins, spin_events, spin_clock, spin_value,
+ * spin_unit_ns; TTD_TIMING_INLINED ("inlined": calls that one build's
+ * inlining of an untraced library's function made visible) and
+ * TTD_HIDDEN_BUILD ("build"). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 25
 #define TTD_VERSION_PATCH 0
@@ -648,6 +650,14 @@ typedef struct ttd_hunk_info {
                                clock (the order of estimates is no evidence);
                                the value says what put this one first (1.22) */
     size_t clock_pair;      /* clock_order: that other pair */
+    uint64_t spins;         /* timing TTD_TIMING_SPIN: the extra iterations
+                               (1.25) */
+    uint64_t spin_events;   /* ... the events of one iteration */
+    const char *spin_clock; /* ... the call whose result read as the run's
+                               own clock, the same in every extra
+                               iteration */
+    uint64_t spin_value;    /* ... that reading (the register) */
+    uint64_t spin_unit_ns;  /* ... its unit: 1000 (us), 10^6 (ms), 10^9 (s) */
 } ttd_hunk_info;
 
 /* What put the first divergence first when the clock could not
@@ -705,6 +715,15 @@ enum ttd_timing {
                                named like a lock, entering only functions
                                named so (another thread held or wanted the
                                lock at that instant) (1.20) */
+    TTD_TIMING_SPIN,        /* "spin": values mode: whole extra iterations
+                               of the loop beside them, no wait recorded,
+                               every value (arguments, results) as in the
+                               iteration before, but a call whose result
+                               reads as the run's own coarse clock (us,
+                               ms, s), the same all through but rising once
+                               where the loop left: a loop that spun until
+                               the clock turned
+                               (ttd_hunk_info spins, spin_clock) (1.25) */
     TTD_TIMING_INLINED      /* "inlined": two builds; whole calls of a
                                function whose code lies in a library that
                                calls no tracing hook and that both builds
@@ -715,7 +734,8 @@ enum ttd_timing {
                                (diff/inlined.c) (1.25) */
 };
 
-/* "wait_loop", "moved", "retry", or NULL for TTD_TIMING_NONE. */
+/* "wait_loop", "moved", "retry", "progress", "cut", "grew", "contended",
+ * "spin", "inlined", or NULL for TTD_TIMING_NONE. */
 const char *ttd_timing_name(int timing);
 
 /* Last events of one other thread just before a divergence. */

@@ -1572,6 +1572,17 @@ static void hide_hunk(vctx *c, hlist *l, const ttd_hunk_info *h)
                  "held or wanted the lock", t ? t : "?", extra, fn ? fn : "?", side);
         hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a lock was contended", ev);
         break;
+    case TTD_TIMING_SPIN:
+        snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more iteration%s of %" PRIu64
+                 " events at `%s` in the %s run, no wait recorded, every argument and result "
+                 "as in the iteration before; `%s` returned %" PRIu64 " (the run's own clock, "
+                 "in %s) in each until the clock turned: the loop spun without waiting",
+                 t ? t : "?", h->spins, h->spins == 1 ? "" : "s", h->spin_events,
+                 fn ? fn : "?", side, h->spin_clock ? h->spin_clock : "?", h->spin_value,
+                 h->spin_unit_ns >= 1000000000 ? "s" : h->spin_unit_ns >= 1000000 ? "ms" : "us");
+        hide(c, l, TTD_HIDDEN_TIMING, (int64_t)h->pair, fn, "a loop spun until a clock "
+             "turned", ev);
+        break;
     case TTD_TIMING_INLINED:
         snprintf(ev, sizeof ev, "thread %s: %" PRIu64 " more events at `%s` in the %s run: "
                  "calls of a function whose code lies in a library no tracing hook is called "

@@ -937,6 +937,16 @@ static void hunk(jw *w, const ttd_result *r, const ttd_hunk_info *h)
     if (h->clock_order && h->clock_pair < r->npairs)
         k_u64(w, "clock_pair", h->clock_pair);
     loop_counts(w, h);
+    if (h->timing == TTD_TIMING_SPIN) {
+        key(w, "spin");
+        open_c(w, '{');
+        k_u64(w, "iterations", h->spins);
+        k_u64(w, "events_per_iteration", h->spin_events);
+        k_str(w, "clock", h->spin_clock);
+        k_u64(w, "reading", h->spin_value);
+        k_u64(w, "unit_ns", h->spin_unit_ns);
+        close_c(w, '}');
+    }
     key(w, "good_first");
     event(w, h->good_first);
     key(w, "bad_first");

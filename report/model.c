@@ -1122,6 +1122,8 @@ const char *ttri_timing_words(int timing)
                                        " more worker"
          : timing == TTD_TIMING_CONTENDED ? "contended: a lock's own slow path; another"
                                             " thread held or wanted the lock"
+         : timing == TTD_TIMING_SPIN ? "a loop spun until a clock turned, the same values"
+                                       " each time"
          : timing == TTD_TIMING_INLINED ? "inlined: one build inlined a traced copy of a"
                                           " library function the other build called"
          : "a loop that waits ran more times";

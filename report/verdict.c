@@ -77,7 +77,7 @@ static size_t timing_clause(const ttd_verdict *v, char *buf, size_t n)
     static const char *const shape[] = {
         NULL, "a loop that waits ran more times", "work moved to another thread",
         "an attempt was retried", NULL, NULL, "a pool started one more worker",
-        "a lock was contended"};
+        "a lock was contended", "a loop spun until a clock turned"};
     unsigned seen = 0;
     size_t o = 0;
 

@@ -30,13 +30,19 @@ DT_NOINLINE int dt_tally(void) { return dt_word2 + 111; }
 /* One named as a lock wrapper is (a lock takes no decision: its caller). */
 DT_NOINLINE int dt_mutex_lock(void) { return 112; }
 DT_NOINLINE int dt_mutex_slowpath(void) { return 113; }
+/* A wrapper of a wait, named like one (nng's nni_plat_cv_wait). */
+DT_NOINLINE int dt_cond_wait(void) { return 114; }
+/* A function whose result a script sets (a clock's reading, by its
+ * values: its name says nothing of time). */
+DT_NOINLINE int dt_stamp(void) { return 115; }
 
 const struct dt_fn dt_fns[DT_NFNS] = {
     {"main", dt_main}, {"parse", dt_parse}, {"lex", dt_lex},
     {"check", dt_check}, {"fail", dt_fail}, {"work", dt_work},
     {"log", dt_log}, {"helper", dt_helper}, {"wait", dt_wait},
     {"peek", dt_peek}, {"tally", dt_tally}, {"mutex_lock", dt_mutex_lock},
-    {"mutex_slowpath", dt_mutex_slowpath},
+    {"mutex_slowpath", dt_mutex_slowpath}, {"cond_wait", dt_cond_wait},
+    {"stamp", dt_stamp},
 };
 
 static int dt_first_object(struct dl_phdr_info *info, size_t size, void *data)

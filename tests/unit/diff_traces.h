@@ -32,9 +32,11 @@ int dt_peek(void);      /* reads a global: shared state (format/reads.c) */
 int dt_tally(void);     /* reads another global */
 int dt_mutex_lock(void);     /* named as a lock wrapper is */
 int dt_mutex_slowpath(void); /* ... and its slow path */
+int dt_cond_wait(void);      /* a wait's wrapper, named like a wait */
+int dt_stamp(void);          /* a clock by its values, not its name */
 
 /* Script names and the functions they stand for. */
-#define DT_NFNS 13
+#define DT_NFNS 15
 extern const struct dt_fn {
     const char *name;       /* as written in scripts */
     int (*fn)(void);        /* the function whose address is traced */

@@ -12,9 +12,12 @@
  * divergence), a worker that took no item (still in the pool), a
  * wait loop that ran once in one run only (check, wait, check: timing;
  * also with the wait at the hunk's start),
- * a wait alone (timing) that does not hide a pool item of another
+ * a wait alone (timing), also behind a wrapper named like a wait, that
+ * does not hide a pool item of another
  * function the bad run left out, more checks inside a call named like a
- * wait (timing),
+ * wait (timing), a loop that spun until a clock turned (values: timing;
+ * a worker stamping items, no clock, no turn, a clock that moved twice,
+ * plain: not),
  * a lock's own slow path that one run alone took (contended; a lock
  * the program took once more is not),
  * an attempt that one run made again later (retried), work that one run
@@ -626,6 +629,30 @@ static void wait_alone_is_timing(void **state)
     ttd_free(d);
 }
 
+/* A wait alone behind a wrapper (nng's nni_plat_cv_wait calling
+ * nni_pthread_cond_wait: every call named like a wait, the inner one
+ * blocked): timing. Must not be hidden: a wrapper not named like a wait
+ * around it (work that waited), and the same chain not blocking. */
+static void wait_chain_is_timing(void **state)
+{
+    (void)state;
+    char pg[256], pb[256];
+    ttd_diff *d;
+
+    wait_between(pg, sizeof pg, "work{ check{} lex{} }", NULL);
+    wait_between(pb, sizeof pb, "work{ check{} cond_wait{ wait{", "} } lex{} }");
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_WAIT);
+    assert_true(r->hunks[0].waits >= 1);
+    ttd_free(d);
+    wait_between(pb, sizeof pb, "work{ check{} helper{ wait{", "} } lex{} }");
+    expect_divergence(pg, pb);
+    two_threads(pb, sizeof pb, "main{ parse{} }", "work{ check{} cond_wait{ wait{} } lex{} }");
+    expect_divergence(pg, pb);
+}
+
 /* Inside a call named like a wait, calls that return at once and repeat
  * beside the hunk (the check of the loop the wait runs, once more in one
  * run): timing; the same inside a call not named like one: a divergence. */
@@ -659,6 +686,105 @@ static void wait_checks_are_timing(void **state)
     r = diff(pg, pb, &d);
     assert_int_equal(r->diverged, 1);
     ttd_free(d);
+}
+
+/* The poller of two_threads with call values (FORMAT.md: "}=N" sets a
+ * result), the run's CLOCK_REALTIME at its start at SPIN_EPOCH s. */
+#define SPIN_EPOCH 1700000000ull
+static void two_values(char *path, size_t len, const char *poll_s, int values)
+{
+    static const char *const names[] = {"main", "poller"};
+    ttf_writer_opts o = {.chunk_size = 1 << 16, .timed = 1, .values = values,
+                         .start_realtime_ns = SPIN_EPOCH * 1000000000ull};
+    dt t;
+
+    assert_int_equal(dt_open_opts(&t, next_path(path, len), 0, names, 2, &o), 0);
+    assert_int_equal(dt_run(&t, 0, "main{ parse{} }"), 0);
+    assert_int_equal(dt_run(&t, 1, poll_s), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+}
+
+/* poll's script: "work{ " + n iterations of it (each "%1$s" the clock's
+ * reading, "%2$d" the iteration) + last + " }". */
+static void spin_script(char *buf, size_t len, const char *it, int n, uint64_t clk,
+                        const char *last)
+{
+    size_t o = (size_t)snprintf(buf, len, "work{ ");
+    char c[32];
+
+    snprintf(c, sizeof c, "%llu", (unsigned long long)clk);
+    for (int i = 0; i < n && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, it, c, i + 2);
+    snprintf(buf + o, len - o, "%s }", last);
+}
+
+/* A loop that spins on a clock (nng's nni_aio_expire_loop rescanning
+ * until the millisecond turns): its iterations stamp{} (a reading of the
+ * run's own clock in seconds, by its value: the function's name says
+ * nothing) and check{} (the same result each time), no wait; one run
+ * spun 2 times, the other 6, the last reading one tick later. Values
+ * prove it: timing (spin), with its evidence. Must not be hidden: the
+ * same loop whose check returns another value each time (a worker that
+ * stamps each item it takes), one whose stamp is no clock (a count the
+ * program decided), one whose clock never turned (it left for another
+ * reason), a clock that moved twice (the loop took longer than a tick:
+ * it worked), and the same runs without values (plain mode has only the
+ * calls: unchanged). */
+static void clock_spin_is_timing(void **state)
+{
+    (void)state;
+    static char pg[256], pb[512], g[256], b[512];
+    ttd_diff *d;
+
+    spin_script(g, sizeof g, "stamp{}=%1$s check{}=0 ", 2, SPIN_EPOCH, "lex{}=1");
+    spin_script(b, sizeof b, "stamp{}=%1$s check{}=0 ", 5, SPIN_EPOCH,
+                "stamp{ @1000000500 }=1700000001 check{}=0 lex{}=1");
+    two_values(pg, sizeof pg, g, 1);
+    two_values(pb, sizeof pb, b, 1);
+    const ttd_result *r = diff(pg, pb, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->timing_total, 1);
+    assert_int_equal(r->hunks[0].timing, TTD_TIMING_SPIN);
+    assert_string_equal(ttd_timing_name(r->hunks[0].timing), "spin");
+    assert_true(r->hunks[0].spins >= 3);
+    assert_int_equal(r->hunks[0].spin_events, 4);
+    assert_string_equal(r->hunks[0].spin_clock, "dt_stamp");
+    assert_int_equal(r->hunks[0].spin_value, SPIN_EPOCH);
+    assert_int_equal(r->hunks[0].spin_unit_ns, 1000000000ull);
+    ttd_free(d);
+    /* a worker stamping items: another result each iteration */
+    spin_script(g, sizeof g, "stamp{}=%1$s check{}=%2$d ", 2, SPIN_EPOCH, "lex{}=1");
+    spin_script(b, sizeof b, "stamp{}=%1$s check{}=%2$d ", 6, SPIN_EPOCH, "lex{}=1");
+    two_values(pg, sizeof pg, g, 1);
+    two_values(pb, sizeof pb, b, 1);
+    expect_divergence(pg, pb);
+    /* no clock: the same small value each time */
+    spin_script(g, sizeof g, "stamp{}=7 check{}=0 ", 2, 0, "lex{}=1");
+    spin_script(b, sizeof b, "stamp{}=7 check{}=0 ", 6, 0, "lex{}=1");
+    two_values(pg, sizeof pg, g, 1);
+    two_values(pb, sizeof pb, b, 1);
+    expect_divergence(pg, pb);
+    /* the clock never turned: the loop left for another reason (a worker
+     * taking items into one buffer it reuses: the same values each time) */
+    spin_script(g, sizeof g, "stamp{}=%1$s check{}=0 ", 2, SPIN_EPOCH, "lex{}=1");
+    spin_script(b, sizeof b, "stamp{}=%1$s check{}=0 ", 6, SPIN_EPOCH, "lex{}=1");
+    two_values(pg, sizeof pg, g, 1);
+    two_values(pb, sizeof pb, b, 1);
+    expect_divergence(pg, pb);
+    /* the clock moved twice within the extra iterations */
+    spin_script(g, sizeof g, "stamp{}=%1$s check{}=0 ", 2, SPIN_EPOCH, "lex{}=1");
+    spin_script(b, sizeof b, "stamp{}=%1$s check{}=0 ", 3, SPIN_EPOCH,
+                "stamp{ @1000000500 }=1700000001 check{}=0 stamp{ @2000000500 }=1700000002 "
+                "check{}=0 stamp{}=1700000002 check{}=0 lex{}=1");
+    two_values(pg, sizeof pg, g, 1);
+    two_values(pb, sizeof pb, b, 1);
+    expect_divergence(pg, pb);
+    /* plain: the calls alone */
+    spin_script(g, sizeof g, "stamp{} check{} ", 2, 0, "lex{}");
+    spin_script(b, sizeof b, "stamp{} check{} ", 6, 0, "lex{}");
+    two_values(pg, sizeof pg, g, 0);
+    two_values(pb, sizeof pb, b, 0);
+    expect_divergence(pg, pb);
 }
 
 /* A pool whose bad run waited once more in one worker (a wait item, bad
@@ -1203,6 +1329,8 @@ int main(void)
         cmocka_unit_test(wait_once_is_timing),
         cmocka_unit_test(wait_at_start_is_timing),
         cmocka_unit_test(wait_alone_is_timing),
+        cmocka_unit_test(wait_chain_is_timing),
+        cmocka_unit_test(clock_spin_is_timing),
         cmocka_unit_test(wait_checks_are_timing),
         cmocka_unit_test(pool_wait_keeps_missing_item),
         cmocka_unit_test(retried_attempt_is_timing),
