@@ -23,6 +23,10 @@ static struct config *current = &configs[0];
 static pthread_mutex_t step_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t step_cond = PTHREAD_COND_INITIALIZER;
 static int step;
+/* the reader's epoch record: it stays on the global list after the
+ * reader's thread ends (ck_epoch_unregister only marks it free), so it
+ * must outlive the thread */
+static ck_epoch_record_t reader_record;
 
 static void step_to(int s)
 {
@@ -54,17 +58,16 @@ static int use_config(const struct config *c)
 
 static void *reader(void *arg)
 {
-    ck_epoch_record_t record;
     ck_epoch_section_t section;
     struct config *c;
     int *status = arg;
 
-    ck_epoch_register(&epoch, &record, NULL);
-    ck_epoch_begin(&record, &section);
+    ck_epoch_register(&epoch, &reader_record, NULL);
+    ck_epoch_begin(&reader_record, &section);
     c = ck_pr_load_ptr(&current);
     step_to(1);
     *status = use_config(c);
-    ck_epoch_end(&record, &section);
+    ck_epoch_end(&reader_record, &section);
     return NULL;
 }
 
