@@ -13,9 +13,9 @@ REVERSE=1
 TRUTH_DIVERGE='cds::gc::HP::Guard::protect<'
 # values: protect is inlined into the reader thread's function (nm,
 # objdump): its calls part there
-TRUTH_DIVERGE_VALUES='(anonymous namespace\)::reader\(|cds::gc::HP::Guard::protect<'
+TRUTH_DIVERGE_VALUES='\(anonymous namespace\)::reader\(|cds::gc::HP::Guard::protect<'
 TRUTH_CAUSE='cds::gc::HP::Guard::protect<'
-TRUTH_CAUSE_VALUES='(anonymous namespace\)::reader\(|cds::gc::HP::Guard::protect<'
+TRUTH_CAUSE_VALUES='\(anonymous namespace\)::reader\(|cds::gc::HP::Guard::protect<'
 TAGS='cxx thread race corruption regression'
 SINGLE_THREADED=0
 
