@@ -397,6 +397,14 @@ int ttdi_ret_struct(const ttf_signature *sig);
  * differs, by the rules of ttdi_struct_differs. */
 int ttdi_struct_ret_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_signature *sg,
                             const ttf_signature *sb, const ttf_event *g, const ttf_event *b);
+/* 1 when such a struct argument p of the ENTERs g and b (or result of
+ * the EXITs g and b, signature sig) is a clock reading in both runs:
+ * seconds and a fraction of one near each run's own clock at the call
+ * (ttdi_struct_time_like; the events' times exact). */
+int ttdi_struct_arg_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_param *p,
+                         const ttf_event *g, const ttf_event *b);
+int ttdi_struct_ret_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_signature *sig,
+                         const ttf_event *g, const ttf_event *b);
 /* A hash of such a struct's eightbytes in ev (to remember a pair as
  * noise, never to compare). */
 uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev);
@@ -518,6 +526,17 @@ int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t
  * not show (g_get_monotonic_time() + timeout) differs in every run; no
  * input gives values that follow each run's own clock. */
 int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint64_t mono[2]);
+/* 1 when a small struct of two 8-byte integers, seconds and a fraction of
+ * one in ns or us (struct timespec, struct timeval: g, b the two runs'
+ * fields in order), read as sec * 10^9 + the fraction in ns, lies within
+ * a second of its run's own clock at the call in both runs, at distances
+ * from it that agree within a millisecond (clk[0]: each run's
+ * CLOCK_MONOTONIC, clk[1]: each run's CLOCK_REALTIME, ns): a clock
+ * reading, or a deadline computed from one with the same timeout, passed
+ * down by value. Stricter than ttdi_time_like: a deadline whose timeout
+ * differs by more than a millisecond stays a difference. */
+int ttdi_struct_time_like(const ttf_vtype *ty, const uint64_t g[2], const uint64_t b[2],
+                          const uint64_t clk[2][2]);
 /* The reason as words: "it also varies between the good runs". */
 const char *ttdi_noise_words(int why);
 /* 1 if a value's answer flipped between good and bad: one reads as an

@@ -443,6 +443,18 @@ static int derived(const ttdi_rframe *f, uint64_t g, uint64_t b)
     return 0;
 }
 
+/* Why argument i of frame f (parameter p), a string or (agg) a small
+ * struct that differs, is noise: the baselines say so, or the struct is
+ * a clock reading in both runs (a timespec: ttdi_struct_arg_time); else 0. */
+static int content_noise(ttdi_replay *rp, const ttdi_rframe *f, const ttf_param *p, int i,
+                         int agg)
+{
+    if (baseline_noise(rp, f->key, i))
+        return TTDI_NOISE_BASELINE;
+    return agg && ttdi_struct_arg_time(rp->norm[0], rp->norm[1], p, &f->ev[0], &f->ev[1])
+               ? TTDI_NOISE_CLOCK : 0;
+}
+
 /* Compare the arguments of a frame entered in step (its caller: up, NULL
  * at the top). 0 or a TT_E* code. */
 static int compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
@@ -466,10 +478,10 @@ static int compare_args(ttdi_replay *rp, ttdi_rframe *f, ttdi_rframe *up)
         int why = frame_times(rp, f);   /* (noise_of reads them) */
         if (why < 0)
             return why;
-        if (str || agg) {   /* by content: noise only as the baselines say */
+        if (str || agg) {   /* by content */
             g = str ? ttdi_string_hash(&s0) : ttdi_struct_hash(p, &f->ev[0]);
             b = str ? ttdi_string_hash(&s1) : ttdi_struct_hash(p, &f->ev[1]);
-            why = baseline_noise(rp, f->key, (int)i) ? TTDI_NOISE_BASELINE : 0;
+            why = content_noise(rp, f, p, (int)i, agg);
         } else {
             why = noise_of(rp, f->key, (int)i, &p->type, g, b, &f->ev[0], &f->ev[1]);
             if (!why && up)
@@ -717,8 +729,9 @@ static int struct_ret_diff(ttdi_replay *rp, size_t fi, rside *const s[2])
     rp->compared++;
     if (!ttdi_struct_ret_differs(rp->norm[0], rp->norm[1], f->sig, f->sig, &s[0]->ev, &s[1]->ev))
         return 0;
-    if (baseline_noise(rp, f->key, -1)) {   /* by content: noise only from baselines */
-        rp->ignored++;
+    if (baseline_noise(rp, f->key, -1) ||   /* by content: noise only from baselines */
+        ttdi_struct_ret_time(rp->norm[0], rp->norm[1], f->sig, &s[0]->ev, &s[1]->ev)) {
+        rp->ignored++;                      /* (or a clock reading) */
         return 0;
     }
     if (fi > 0)

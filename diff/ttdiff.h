@@ -1297,7 +1297,11 @@ typedef struct ttd_result {
                                    CLOCK_MONOTONIC at the call, apart by
                                    the runs' clock offset (a deadline from
                                    a clock the trace does not show): no
-                                   difference (1.17) */
+                                   difference (1.17); and (1.25) small
+                                   structs of seconds and ns or us passed
+                                   by value (a timespec) that are each
+                                   run's own clock within a second, the
+                                   two runs' distances within a ms */
 } ttd_result;
 
 /* ---- the engine --------------------------------------------------------- */

@@ -548,6 +548,52 @@ int ttdi_struct_ret_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_signature *s
     return fields_differ(ng, nb, &sg->ret, &sb->ret, &eg, &eb, g->time_ns, b->time_ns);
 }
 
+/* A small struct (type ty, eightbytes eg, eb of events g, b) that
+ * differs, when it is a clock reading in both runs: seconds and a
+ * fraction, near each run's own clock at the call (ttdi_struct_time_like). */
+static int struct_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_vtype *ty,
+                       const struct ebytes *eg, const struct ebytes *eb, const ttf_event *g,
+                       const ttf_event *b)
+{
+    const ttf_trace *t[2] = {ng->trace, nb->trace};
+    uint64_t clk[2][2] = {{ttf_monotonic_ns(t[0], g->time_ns), ttf_monotonic_ns(t[1], b->time_ns)},
+                          {ttf_realtime_ns(t[0], g->time_ns), ttf_realtime_ns(t[1], b->time_ns)}};
+
+    if (!eg->ok[0] || !eg->ok[1] || !eb->ok[0] || !eb->ok[1])
+        return 0;
+    return ttdi_struct_time_like(ty, eg->v, eb->v, clk);
+}
+
+int ttdi_struct_arg_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_param *p,
+                         const ttf_event *g, const ttf_event *b)
+{
+    struct ebytes eg = arg_ebytes(p, g), eb = arg_ebytes(p, b);
+    return !p->byref && struct_time(ng, nb, &p->type, &eg, &eb, g, b);
+}
+
+int ttdi_struct_ret_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_signature *sig,
+                         const ttf_event *g, const ttf_event *b)
+{
+    struct ebytes eg = ret_ebytes(sig, g), eb = ret_ebytes(sig, b);
+    return struct_time(ng, nb, &sig->ret, &eg, &eb, g, b);
+}
+
+/* One small struct compared (d: its fields differ), as one_value does a
+ * scalar: a clock reading in both runs is no difference (times). */
+static int struct_value(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect, int slot,
+                        const ttf_vtype *ty, struct ebytes eg, struct ebytes eb, int d,
+                        ttdi_vfound *out)
+{
+    if (d && !collect && exact_times(wg, wb) < 0)
+        return TT_ENOMEM;
+    if (d && !collect && struct_time(wg->norm, wb->norm, ty, &eg, &eb, &wg->ev, &wb->ev)) {
+        out->compared++;    /* no difference (nor the baselines' noise) */
+        out->times++;
+        return 0;
+    }
+    return one_diff(wg, noise, collect, slot, d, out);
+}
+
 uint64_t ttdi_struct_hash(const ttf_param *p, const ttf_event *ev)
 {
     uint64_t h = ttfi_mix64(0x57c7000000000000ull ^ ev->argregs[p->reg]);
@@ -571,8 +617,9 @@ static int compare_slow(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
         return 0;
     uint64_t rg, rb;
     if (g->kind == TTF_EV_EXIT && ttdi_ret_struct(sb)) {
-        d = one_diff(wg, noise, collect, -1, ttdi_struct_ret_differs(wg->norm, wb->norm, sg, sb,
-                                                                     g, b), out);
+        d = struct_value(wg, wb, noise, collect, -1, &sb->ret, ret_ebytes(sg, g),
+                         ret_ebytes(sb, b), ttdi_struct_ret_differs(wg->norm, wb->norm, sg, sb,
+                                                                    g, b), out);
         what = TTD_VAL_RETURN;
     } else if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
         d = one_value(wg, wb, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, cg && cb, out);
@@ -589,8 +636,9 @@ static int compare_slow(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
             d = one_diff(wg, noise, collect, (int)i,
                          !ttdi_strings_same(wg->norm, wb->norm, &s0, &s1), out);
         else if (pg->type.fields && pb->type.fields)
-            d = one_diff(wg, noise, collect, (int)i,
-                         ttdi_struct_differs(wg->norm, wb->norm, pg, pb, g, b), out);
+            d = struct_value(wg, wb, noise, collect, (int)i, &pb->type, arg_ebytes(pg, g),
+                             arg_ebytes(pb, b),
+                             ttdi_struct_differs(wg->norm, wb->norm, pg, pb, g, b), out);
         else
             d = one_value(wg, wb, noise, collect, (int)i, &pg->type, &pb->type,
                           g->argregs[pg->reg], b->argregs[pb->reg], 0, out);

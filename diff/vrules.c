@@ -223,6 +223,46 @@ int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint6
     return 0;
 }
 
+/* A field of 8 bytes that holds an integer. */
+static int int8_field(const ttf_field *f)
+{
+    return (f->type.cls == TTF_VC_SIGNED || f->type.cls == TTF_VC_UNSIGNED) && f->type.size == 8;
+}
+
+/* Two times in ns (vg, vb: the good and the bad run's), each within a
+ * second of its run's own clock c, at distances from it that agree within
+ * a millisecond: they differ by when the runs ran, nothing else. A
+ * deadline whose timeout differs by more (now instead of now + timeout)
+ * stays a difference. */
+static int clock_near(uint64_t vg, uint64_t vb, const uint64_t c[2])
+{
+    const int64_t s = 1000000000, ms = 1000000;
+    int64_t dg = (int64_t)(vg - c[0]), db = (int64_t)(vb - c[1]);
+
+    return c[0] && c[1] && vg != vb && dg >= -s && dg <= s && db >= -s && db <= s &&
+           dg - db >= -ms && dg - db <= ms;
+}
+
+int ttdi_struct_time_like(const ttf_vtype *ty, const uint64_t g[2], const uint64_t b[2],
+                          const uint64_t clk[2][2])
+{
+    static const uint64_t per_s[] = {1000000000ull, 1000000ull};  /* ns, us */
+
+    if (!ty || !ty->fields || ty->nfields != 2 || ty->size != 16 ||
+        ty->fields[0].offset != 0 || ty->fields[1].offset != 8 ||
+        !int8_field(&ty->fields[0]) || !int8_field(&ty->fields[1]))
+        return 0;
+    for (size_t u = 0; u < sizeof per_s / sizeof *per_s; u++) {
+        if (g[1] >= per_s[u] || b[1] >= per_s[u] || g[0] > 1ull << 32 || b[0] > 1ull << 32)
+            continue;   /* not seconds and a fraction of one in that unit */
+        uint64_t k = 1000000000ull / per_s[u];
+        uint64_t vg = g[0] * 1000000000ull + g[1] * k, vb = b[0] * 1000000000ull + b[1] * k;
+        if (clock_near(vg, vb, clk[0]) || clock_near(vg, vb, clk[1]))
+            return 1;
+    }
+    return 0;
+}
+
 int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t pid[2])
 {
     if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)

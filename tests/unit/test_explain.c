@@ -58,6 +58,8 @@ XT uint64_t xt_stamp(void);
 XT long xt_time_now(void);
 XT uint64_t xt_hash(const char *s);
 XT int xt_work(int job);
+struct xt_ts { long tv_sec; long tv_nsec; };   /* struct timespec's shape */
+XT void xt_until(struct xt_ts ts);
 XT void *xt_worker(void *a);
 XT void xt_wait(void);
 XT const char *xt_msg(int st);
@@ -97,6 +99,7 @@ XT uint64_t xt_stamp(void) { return 1; }
 XT long xt_time_now(void) { return 1; }
 XT uint64_t xt_hash(const char *s) { return (uint64_t)(uintptr_t)s; }
 XT int xt_work(int job) { return job; }
+XT void xt_until(struct xt_ts ts) { __asm__ volatile("" :: "g"(ts.tv_sec), "g"(ts.tv_nsec)); }
 XT void *xt_worker(void *a) { return a; }
 XT void xt_wait(void) { __asm__ volatile(""); }
 XT const char *xt_msg(int st) { return st ? "Start-end tags mismatch" : "No error"; }
@@ -1378,6 +1381,61 @@ static void test_deadline_noise(void **state)
     assert_false(ttdi_time_like(&i8, six_h / 100, (six_h + gap) / 100, mono));
     const uint64_t young[2] = {600000000ull, 900000000ull};  /* 0.6 s of uptime */
     assert_false(ttdi_time_like(&i8, 600 + 5, 900 + 5, young));
+}
+
+/* A deadline passed down by value as a struct timespec (seconds, ns),
+ * each run's own clock at the call plus one timeout: no difference
+ * (exit 0, said as times). Must not: a timeout that differs by 5 ms, a
+ * deadline that is the clock itself in one run (now instead of now + 100
+ * ms: the bug), values far from the clock. The rule alone: timespec and
+ * timeval shapes; other shapes never. */
+static void test_deadline_timespec(void **state)
+{
+    (void)state;
+    const uint64_t six_h = 21600000000000ull, gap = 300000000ull, s = 1000000000ull;
+    const uint64_t at[2] = {six_h + 1020, six_h + gap + 1020};     /* xt_until's ENTER */
+    const uint64_t after[4][2] = {{100000000, 100000000}, {100000000, 105000000},
+                                  {100000000, 0}, {0, 0}};
+    for (int k = 0; k < 4; k++) {
+        uint64_t vg = at[0] + after[k][0], vb = at[1] + after[k][1];
+        if (k == 3)
+            vg = 5 * s + 7, vb = 6 * s + 7;     /* five and six seconds: no clock */
+        const struct op g[] = {E(xt_main, 1), E2(xt_until, vg / s, vg % s), X(xt_until, 0),
+                               X(xt_main, 0), {0}};
+        const struct op b[] = {E(xt_main, 1), E2(xt_until, vb / s, vb % s), X(xt_until, 0),
+                               X(xt_main, 0), {0}};
+        tsc_from[0] = six_h + 1000;
+        tsc_from[1] = six_h + gap + 1000;
+        tsc_from_k = 0;
+        ttd_diff *d = diff(g, b);
+        tsc_from[0] = tsc_from[1] = 0;
+        const ttd_result *r = ttd_get_result(d);
+        assert_int_equal(r->diverged, k != 0);
+        assert_int_equal(r->values_times, k == 0);
+        if (k != 0)
+            assert_string_equal(r->value_first->function, "xt_until");
+        ttd_free(d);
+    }
+    ttf_field f[2] = {{"tv_sec", 0, {TTF_VC_SIGNED, 8, 1, "long", NULL, 0, NULL, 0}},
+                      {"tv_nsec", 8, {TTF_VC_SIGNED, 8, 1, "long", NULL, 0, NULL, 0}}};
+    ttf_vtype ts = {TTF_VC_OTHER, 16, 0, "timespec", NULL, 0, f, 2};
+    uint64_t clk[2][2] = {{at[0], at[1]}, {0, 0}};
+    uint64_t g2[2] = {at[0] / s, at[0] % s}, b2[2] = {at[1] / s, at[1] % s};
+    assert_true(ttdi_struct_time_like(&ts, g2, b2, clk));
+    uint64_t gu[2] = {at[0] / s, at[0] % s / 1000}, bu[2] = {at[1] / s, at[1] % s / 1000};
+    assert_true(ttdi_struct_time_like(&ts, gu, bu, clk));       /* a timeval, in us */
+    uint64_t real[2][2] = {{0, 0}, {at[0], at[1]}};
+    assert_true(ttdi_struct_time_like(&ts, g2, b2, real));      /* CLOCK_REALTIME's */
+    uint64_t none[2][2] = {{at[0], 0}, {0, 0}};
+    assert_false(ttdi_struct_time_like(&ts, g2, b2, none));
+    assert_false(ttdi_struct_time_like(&ts, g2, g2, clk));      /* the same value */
+    uint64_t big[2] = {at[1] / s, s + 1};
+    assert_false(ttdi_struct_time_like(&ts, g2, big, clk));     /* no fraction of a second */
+    f[1].type.size = 4;
+    assert_false(ttdi_struct_time_like(&ts, g2, b2, clk));      /* another shape */
+    f[1].type.size = 8;
+    ts.nfields = 1;
+    assert_false(ttdi_struct_time_like(&ts, g2, b2, clk));
 }
 
 /* A value that varies between good runs (--baseline) is noise: not
@@ -2677,6 +2735,7 @@ int main(void)
         cmocka_unit_test(test_pointers_by_epoch),
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_deadline_noise),
+        cmocka_unit_test(test_deadline_timespec),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_timed),
