@@ -75,8 +75,9 @@ static inline __attribute__((always_inline)) int counted_next(src *s, uint64_t *
     return rc;
 }
 
-/* The next key: 1, 0 at the end, or a TT_E* code. */
-static int src_next(src *s, uint64_t *key)
+/* The next key: 1, 0 at the end, or a TT_E* code. In line in the reads
+ * in step (read_both: a values pair's every event, issue 38). */
+static inline __attribute__((always_inline)) int src_next_in(src *s, uint64_t *key)
 {
     const ttf_event *ev = &s->wk.ev;
     int rc = s->rp ? ttdi_replay_next(s->rp, s->side, &s->wk, s->cc)
@@ -93,6 +94,11 @@ static int src_next(src *s, uint64_t *key)
         s->crash = s->wk.idx;
     s->kind = ev->kind;
     return 1;
+}
+
+static int src_next(src *s, uint64_t *key)
+{
+    return src_next_in(s, key);
 }
 
 /* The rest of s into kb after the m keys already there; *n = keys stored. */
@@ -553,7 +559,7 @@ static int read_both(src s[2], uint64_t k[2], int got[2])
     for (int i = 0; i < 2; i++) {
         if (i == 1 && !got[0])
             prefix_off(&s[1]);
-        if ((got[i] = src_next(&s[i], &k[i])) < 0)
+        if ((got[i] = src_next_in(&s[i], &k[i])) < 0)
             return got[i];
     }
     return 0;
