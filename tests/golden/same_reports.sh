@@ -8,7 +8,7 @@
 # The traces:
 #   - the golden cases (tests/golden/*/cmd), recorded once here with the
 #     build $B (default build; needs $B/fixtures); GOLDEN=0 leaves them out;
-#   - every folder under each DIR that holds *.trc files: a trace whose name
+#   - every folder under each DIR (symbolic links followed) that holds *.trc files: a trace whose name
 #     has "bad" in it is a bad run, any other a good run; the first good run
 #     (in name order) is diffed against each other trace. A folder of
 #     `make realbugs` (build/realbugs/<case>/<mode>/ok1.trc ok2.trc bad.trc)
@@ -71,12 +71,12 @@ elif [ -z "$DIRS" ]; then
 fi
 printf '%s' "$DIRS" | while IFS= read -r top; do
     [ -n "$top" ] || continue
-    k=$(find "$top" -name '*.trc' -type f | sed 's|/[^/]*$||' | sort -u | wc -l)
+    k=$(find -L "$top" -name '*.trc' -type f | sed 's|/[^/]*$||' | sort -u | wc -l)
     echo "same_reports: $top: $k folders of traces"
 done
 # (the folders are listed into a file: a pipe's loop cannot add pairs)
 printf '%s' "$DIRS" | while IFS= read -r top; do
-    [ -n "$top" ] && find "$top" -name '*.trc' -type f | sed 's|/[^/]*$||'
+    [ -n "$top" ] && find -L "$top" -name '*.trc' -type f | sed 's|/[^/]*$||'
 done | sort -u > "$T/folders"
 while IFS= read -r d; do
     first=""; rest=""; bads=""
