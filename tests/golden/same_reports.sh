@@ -8,8 +8,9 @@
 # The traces:
 #   - the golden cases (tests/golden/*/cmd), recorded once here with the
 #     build $B (default build; needs $B/fixtures); GOLDEN=0 leaves them out;
-#   - every folder under each DIR (symbolic links followed) that holds *.trc files: a trace whose name
-#     has "bad" in it is a bad run, any other a good run; the first good run
+#   - every folder under each DIR (symbolic links followed) that holds
+#     *.trc files: a trace whose name has "bad" in it is a bad run, any
+#     other a good run; the first good run
 #     (in name order) is diffed against each other trace. A folder of
 #     `make realbugs` (build/realbugs/<case>/<mode>/ok1.trc ok2.trc bad.trc)
 #     thus gives its two pairs, ok1-bad and ok1-ok2, both modes;
