@@ -694,14 +694,15 @@ void cap_flush_lost(struct tstate *t)
 {
     if (t->state != TS_LIVE)
         return;
+    /* taken by one exchange: a signal handler that finds the thread busy
+       counts one more between a read and a reset, and that count would be
+       gone */
     if (t->lost) {
-        uint64_t n = t->lost;
-        t->lost = 0;
+        uint64_t n = __atomic_exchange_n(&t->lost, 0, __ATOMIC_RELAXED);
         write_lost(t, n, t->cut_why ? t->cut_why : CAP_WHY_FULL);
     }
     if (t->lost_nested) {
-        uint64_t n = t->lost_nested;
-        t->lost_nested = 0;
+        uint64_t n = __atomic_exchange_n(&t->lost_nested, 0, __ATOMIC_RELAXED);
         write_lost(t, n, CAP_WHY_NESTED);
     }
 }
