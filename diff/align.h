@@ -397,13 +397,12 @@ int ttdi_ret_struct(const ttf_signature *sig);
  * differs, by the rules of ttdi_struct_differs. */
 int ttdi_struct_ret_differs(ttdi_norm *ng, ttdi_norm *nb, const ttf_signature *sg,
                             const ttf_signature *sb, const ttf_event *g, const ttf_event *b);
-/* 1 when such a struct argument p of the ENTERs g and b (or result of
- * the EXITs g and b, signature sig) is a clock reading in both runs:
- * seconds and a fraction of one near each run's own clock at the call
- * (ttdi_struct_time_like; the events' times exact). */
+/* 1 when such a struct argument p of the ENTERs g and b is a clock
+ * reading in both runs: seconds and a fraction of one near each run's own
+ * clock at the call (ttdi_struct_time_like; the events' times exact). A
+ * struct result of two integers comes back in rax and rdx, and EXITs do
+ * not record rdx: results are not asked. */
 int ttdi_struct_arg_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_param *p,
-                         const ttf_event *g, const ttf_event *b);
-int ttdi_struct_ret_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_signature *sig,
                          const ttf_event *g, const ttf_event *b);
 /* A hash of such a struct's eightbytes in ev (to remember a pair as
  * noise, never to compare). */

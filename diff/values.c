@@ -556,11 +556,11 @@ static int struct_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_vtype
                        const ttf_event *b)
 {
     const ttf_trace *t[2] = {ng->trace, nb->trace};
-    uint64_t clk[2][2] = {{ttf_monotonic_ns(t[0], g->time_ns), ttf_monotonic_ns(t[1], b->time_ns)},
-                          {ttf_realtime_ns(t[0], g->time_ns), ttf_realtime_ns(t[1], b->time_ns)}};
 
     if (!eg->ok[0] || !eg->ok[1] || !eb->ok[0] || !eb->ok[1])
         return 0;
+    uint64_t clk[2][2] = {{ttf_monotonic_ns(t[0], g->time_ns), ttf_monotonic_ns(t[1], b->time_ns)},
+                          {ttf_realtime_ns(t[0], g->time_ns), ttf_realtime_ns(t[1], b->time_ns)}};
     return ttdi_struct_time_like(ty, eg->v, eb->v, clk);
 }
 
@@ -569,13 +569,6 @@ int ttdi_struct_arg_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_par
 {
     struct ebytes eg = arg_ebytes(p, g), eb = arg_ebytes(p, b);
     return !p->byref && struct_time(ng, nb, &p->type, &eg, &eb, g, b);
-}
-
-int ttdi_struct_ret_time(const ttdi_norm *ng, const ttdi_norm *nb, const ttf_signature *sig,
-                         const ttf_event *g, const ttf_event *b)
-{
-    struct ebytes eg = ret_ebytes(sig, g), eb = ret_ebytes(sig, b);
-    return struct_time(ng, nb, &sig->ret, &eg, &eb, g, b);
 }
 
 /* One small struct compared (d: its fields differ), as one_value does a
@@ -617,9 +610,8 @@ static int compare_slow(vwalk *wg, vwalk *wb, ttdi_openset *noise, int collect,
         return 0;
     uint64_t rg, rb;
     if (g->kind == TTF_EV_EXIT && ttdi_ret_struct(sb)) {
-        d = struct_value(wg, wb, noise, collect, -1, &sb->ret, ret_ebytes(sg, g),
-                         ret_ebytes(sb, b), ttdi_struct_ret_differs(wg->norm, wb->norm, sg, sb,
-                                                                    g, b), out);
+        d = one_diff(wg, noise, collect, -1, ttdi_struct_ret_differs(wg->norm, wb->norm, sg, sb,
+                                                                     g, b), out);
         what = TTD_VAL_RETURN;
     } else if (g->kind == TTF_EV_EXIT && ttf_value_ret(sg, g, &rg) && ttf_value_ret(sb, b, &rb)) {
         d = one_value(wg, wb, noise, collect, -1, &sg->ret, &sb->ret, rg, rb, cg && cb, out);
