@@ -173,9 +173,13 @@ TTCAP_LINK = -Wl,--push-state,--no-as-needed -lttcap -Wl,--pop-state
 # --values, ttcap::values): a function gcc inlines, splits or clones has
 # no __fentry__ of its own, or a signature that is not the declared one;
 # what they cost and recover on lua5.4 and jq is capture/VALUES.md's table
-# (tests/bench/values_flags.sh). gcc only: clang knows none of them.
+# (tests/bench/values_flags.sh). -fno-ipa-ra is for correctness, not for
+# what is seen: without it gcc keeps a caller's values in call-clobbered
+# registers across a call to a function whose body it saw not touch them,
+# and the hooks run in that function (capture/VALUES.md). gcc only: clang
+# knows none of them.
 VALUES_GCC_FLAGS = -fno-inline-functions-called-once -fno-ipa-sra \
-                   -fno-partial-inlining
+                   -fno-partial-inlining -fno-ipa-ra
 
 $(B)/ttcap.pc: Makefile
 	@mkdir -p $(dir $@)

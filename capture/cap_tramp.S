@@ -15,8 +15,9 @@
  * the caller's next call would pass our buffer pointers and clock
  * readings in its unused argument registers, different in every run and
  * costly to record. They are dead after a return (psABI: the caller saves
- * them; gcc keeps nothing in them across a call to -pg code, whose
- * -fipa-ra is off), so zeroing is as good as the values the function
+ * them; gcc keeps nothing in them across a call as long as IPA register
+ * allocation is off, which values mode's flags see to: -fno-ipa-ra,
+ * capture/VALUES.md), so zeroing is as good as the values the function
  * left, which cost six pushes and six pops to keep.
  *
  * The usual EXIT is written here without a call: the top shadow entry is

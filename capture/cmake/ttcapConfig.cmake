@@ -33,7 +33,7 @@ endif()
 
 # values mode's gcc flags (the Makefile's VALUES_GCC_FLAGS, as in
 # ttcap-values.pc's Cflags): gcc only, clang rejects them
-set(_ttcap_values_gcc "-fno-inline-functions-called-once;-fno-ipa-sra;-fno-partial-inlining")
+set(_ttcap_values_gcc "-fno-inline-functions-called-once;-fno-ipa-sra;-fno-partial-inlining;-fno-ipa-ra")
 if(NOT TARGET ttcap::values)
   add_library(ttcap::values INTERFACE IMPORTED)
   set_target_properties(ttcap::values PROPERTIES

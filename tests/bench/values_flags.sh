@@ -41,7 +41,7 @@ flags_of() {
     partial) echo "-fno-partial-inlining" ;;
     all) echo "-fno-inline-functions-called-once -fno-ipa-sra -fno-ipa-cp-clone -fno-partial-inlining" ;;
     # what the Makefile's VALUES_GCC_FLAGS has (cpclone changed nothing)
-    chosen) echo "-fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining" ;;
+    chosen) echo "-fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining -fno-ipa-ra" ;;
     # for reference, not a candidate: what the small functions gcc
     # inlines anyway (static inline helpers) would cost to see
     small) echo "$(flags_of all) -fno-inline-small-functions" ;;

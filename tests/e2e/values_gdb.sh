@@ -24,7 +24,7 @@ command -v setarch >/dev/null || { echo "skip: setarch is not installed"; exit 7
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-VF="-g -O2 -pg -mfentry -fno-plt -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining"
+VF="-g -O2 -pg -mfentry -fno-plt -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining -fno-ipa-ra"
 LINK="-rdynamic -L$BD -lttcap -Wl,-rpath,$BD"
 cd "$T"
 g++ $VF -c -o shop.o "$SRC/fixtures/gdb/gd_shop.cpp" && g++ ${SAN:-} -o shop shop.o $LINK ||

@@ -13,7 +13,7 @@ cd "$T" || exit 1
 [ -f "$P/lib/pkgconfig/ttcap-values.pc" ] || fail "ttcap-values.pc not installed"
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 # gcc's flags that keep functions traced as declared (capture/VALUES.md), and the same without them for clang
-has '^Cflags: -I${includedir} -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining$' \
+has '^Cflags: -I${includedir} -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining -fno-ipa-ra$' \
     "$P/lib/pkgconfig/ttcap-values.pc"
 [ "$(pkg-config --variable=cflags_clang ttcap-values)" = "-I$P/include -pg -mfentry" ] ||
     fail "cflags_clang: $(pkg-config --variable=cflags_clang ttcap-values)"

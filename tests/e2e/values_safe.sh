@@ -80,7 +80,7 @@ if command -v cmake > /dev/null; then
     grep -q ' -pg -mfentry .*-c ' "$T/cm.log" || { cat "$T/cm.log"; fail "cmake: no -pg compile"; }
     # gcc gets values mode's flags as from ttcap-values.pc (capture/VALUES.md)
     if cc --version 2>/dev/null | grep -qi 'gcc\|free software'; then
-        grep -q -- ' -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining .*-c ' "$T/cm.log" ||
+        grep -q -- ' -pg -mfentry -fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining -fno-ipa-ra .*-c ' "$T/cm.log" ||
             { cat "$T/cm.log"; fail "cmake: no values gcc flags"; }
     fi
     grep -- '-o app ' "$T/cm.log" | grep -q -- ' -pg' && fail "cmake: -pg on the link"

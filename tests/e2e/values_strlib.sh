@@ -54,7 +54,7 @@ for i in 1 2; do
 done
 
 # built by another build system: the flags alone, libttcap on the link
-flags="-pg -mfentry $(printf '%s' "-fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining")"
+flags="-pg -mfentry $(printf '%s' "-fno-inline-functions-called-once -fno-ipa-sra -fno-partial-inlining -fno-ipa-ra")"
 # shellcheck disable=SC2086
 build p gcc $flags -I"$BD/include" -L"$BD" -Wl,-rpath,"$BD" -Wl,--no-as-needed -lttcap \
     2> p.err || { cat p.err; fail "plain build"; }

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-cc -g -O2 -pg -mfentry -fno-ipa-sra -fno-inline -c -o t.o t.c || fail "build"
+cc -g -O2 -pg -mfentry -fno-ipa-sra -fno-ipa-ra -fno-inline -c -o t.o t.c || fail "build"
 cc ${SAN:-} -o t t.o -rdynamic -L"$BD" -lttcap -Wl,-rpath,"$BD" || fail "link"
 N=30000
 TTCAP_CHUNK_KB=64 rec t.trc ./t $N
