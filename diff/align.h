@@ -525,6 +525,14 @@ int ttdi_own_pid(const ttf_vtype *ty, uint64_t good, uint64_t bad, const int64_t
  * not show (g_get_monotonic_time() + timeout) differs in every run; no
  * input gives values that follow each run's own clock. */
 int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint64_t mono[2]);
+/* 1 when two differing doubles (good, bad: their 8 bytes, type ty
+ * TTF_VC_FLOAT of 8 bytes) are times as ttdi_time_like's integers are,
+ * read in seconds or milliseconds, near each run's own CLOCK_MONOTONIC
+ * (clk[0]) or CLOCK_REALTIME (clk[1], ns) where that clock has run 16
+ * minutes at least: an ev_tstamp (libev's ev_time(), ev_now()), a script
+ * language's clock. */
+int ttdi_float_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad,
+                         const uint64_t clk[2][2]);
 /* 1 when a small struct of two 8-byte integers, seconds and a fraction of
  * one in ns or us (struct timespec, struct timeval: g, b the two runs'
  * fields in order), read as sec * 10^9 + the fraction in ns, lies within

@@ -22,7 +22,8 @@
  * Noise is marked where it is known: a slot that varies between good runs
  * (the --baseline set, values.c's keys), a value that looks like an
  * address or time stamp, a clock-named function's result, a time near each
- * run's own CLOCK_MONOTONIC (a deadline: ttdi_time_like); and at the end,
+ * run's own CLOCK_MONOTONIC (a deadline: ttdi_time_like), a double of
+ * seconds near its clock (ttdi_float_time_like); and at the end,
  * a function whose result grew from call to call within a run
  * (ttdi_replay_retnoise); and after the walk, a value that was only the
  * timeout of an I/O wait woken early in both runs, or the time left to one
@@ -412,9 +413,10 @@ static int noise_of(ttdi_replay *rp, uint64_t key, int slot, const ttf_vtype *ty
     int64_t pid[2] = {pg ? pg->pid : 0, pb ? pb->pid : 0};
     if (!why && ttdi_own_pid(ty, g, b, pid))
         why = TTDI_NOISE_CLOCK;
-    uint64_t mono[2] = {ttf_monotonic_ns(rp->norm[0]->trace, gev->time_ns),
-                        ttf_monotonic_ns(rp->norm[1]->trace, ev->time_ns)};
-    if (!why && ttdi_time_like(ty, g, b, mono))
+    const ttf_trace *t[2] = {rp->norm[0]->trace, rp->norm[1]->trace};
+    uint64_t clk[2][2] = {{ttf_monotonic_ns(t[0], gev->time_ns), ttf_monotonic_ns(t[1], ev->time_ns)},
+                          {ttf_realtime_ns(t[0], gev->time_ns), ttf_realtime_ns(t[1], ev->time_ns)}};
+    if (!why && (ttdi_time_like(ty, g, b, clk[0]) || ttdi_float_time_like(ty, g, b, clk)))
         why = TTDI_NOISE_CLOCK;
     return why;
 }

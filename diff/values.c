@@ -423,15 +423,24 @@ static int exact_times(vwalk *wg, vwalk *wb)
     return rc < 0 ? rc : ttdi_walk_times(wb, 0);
 }
 
-/* A differing integer that is a time in both runs: near each run's own
- * CLOCK_MONOTONIC at the call (ttdi_time_like: a deadline). */
+/* A differing integer or double that is a time in both runs: an integer
+ * near each run's own CLOCK_MONOTONIC at the call (ttdi_time_like: a
+ * deadline), a double of seconds near it or CLOCK_REALTIME
+ * (ttdi_float_time_like). */
 static int time_like(const vwalk *wg, const vwalk *wb, const ttf_vtype *ty, uint64_t g,
                      uint64_t b)
 {
+    const ttf_trace *t[2] = {wg->norm->trace, wb->norm->trace};
+    uint64_t at[2] = {wg->ev.time_ns, wb->ev.time_ns};
+
+    if (ty->cls == TTF_VC_FLOAT) {
+        uint64_t clk[2][2] = {{ttf_monotonic_ns(t[0], at[0]), ttf_monotonic_ns(t[1], at[1])},
+                              {ttf_realtime_ns(t[0], at[0]), ttf_realtime_ns(t[1], at[1])}};
+        return ttdi_float_time_like(ty, g, b, clk);
+    }
     if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
         return 0;
-    uint64_t mono[2] = {ttf_monotonic_ns(wg->norm->trace, wg->ev.time_ns),
-                        ttf_monotonic_ns(wb->norm->trace, wb->ev.time_ns)};
+    uint64_t mono[2] = {ttf_monotonic_ns(t[0], at[0]), ttf_monotonic_ns(t[1], at[1])};
     return ttdi_time_like(ty, g, b, mono);
 }
 

@@ -2,7 +2,8 @@
  * vrules.c - the value rules every stage shares: is a differing value
  * noise by its own look (an address, a time stamp, a hash, a clock in ns,
  * each run's own pid, a result of a function named like a clock, a time
- * near each run's own CLOCK_MONOTONIC: a deadline; never two values next
+ * near each run's own CLOCK_MONOTONIC: a deadline, a double of seconds
+ * near each run's own clock: a libev or GLib time; never two values next
  * to an end of their type), did an error appear (a negative integer,
  * NULL, false, a size_t error code), is an integer an end of its type (a
  * range check's answer), is a function a gcc clone whose registers are
@@ -197,27 +198,71 @@ static int64_t as_ns(const ttf_vtype *ty, uint64_t raw, uint64_t u)
     return v <= (uint64_t)INT64_MAX / u ? (int64_t)(v * u) : -1;
 }
 
+/* v[0], v[1] (the good and the bad run's value as ns, >= 0) are times of
+ * the clock c (each run's reading at the call, ns): each lies within 1%
+ * (at most an hour) of its run's clock, the clock reads at least lo ns
+ * (a young clock's small readings are any small number's), and what is
+ * left of their difference once each run's clock is taken off is less
+ * than half of it (the values differ by the runs' clock offset). */
+static int near_own_clock(const int64_t v[2], const uint64_t c[2], int64_t lo)
+{
+    const int64_t hour = 3600000000000;
+    int64_t d[2] = {0, 0};
+
+    if (v[0] < 0 || v[1] < 0 || v[0] == v[1] || !c[0] || !c[1] || c[0] > INT64_MAX ||
+        c[1] > INT64_MAX)
+        return 0;
+    for (int r = 0; r < 2; r++) {
+        int64_t cr = (int64_t)c[r], room = cr / 100 < hour ? cr / 100 : hour;
+        d[r] = v[r] - cr;       /* the value less its run's own clock */
+        if (cr < lo || d[r] < -room || d[r] > room)
+            return 0;
+    }
+    int64_t apart = v[1] - v[0], left = d[1] - d[0];
+    return (left < 0 ? -left : left) < (apart < 0 ? -apart : apart) / 2;
+}
+
 int ttdi_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad, const uint64_t mono[2])
 {
     static const uint64_t unit[] = {1, 1000, 1000000};  /* ns, us, ms */
-    const int64_t hour = 3600000000000;
 
-    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4 ||
-        !mono[0] || !mono[1] || mono[0] > INT64_MAX || mono[1] > INT64_MAX)
+    if (!ty || (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED) || ty->size < 4)
         return 0;
     for (size_t k = 0; k < sizeof unit / sizeof unit[0]; k++) {
-        int64_t v[2] = {as_ns(ty, good, unit[k]), as_ns(ty, bad, unit[k])}, d[2] = {0, 0};
-        int near = v[0] >= 0 && v[1] >= 0 && v[0] != v[1];
-        for (int r = 0; r < 2 && near; r++) {
-            int64_t c = (int64_t)mono[r], room = c / 100 < hour ? c / 100 : hour;
-            d[r] = v[r] - c;    /* the value less its run's own clock */
-            near = c / (int64_t)unit[k] >= 1000000 && d[r] >= -room && d[r] <= room;
-        }
-        /* the values differ by about the runs' clock offset: what is left
-         * of their difference once each run's clock is taken off is less
-         * than half of it */
-        int64_t apart = v[1] - v[0], left = d[1] - d[0];
-        if (near && (left < 0 ? -left : left) < (apart < 0 ? -apart : apart) / 2)
+        int64_t v[2] = {as_ns(ty, good, unit[k]), as_ns(ty, bad, unit[k])};
+        if (near_own_clock(v, mono, 1000000 * (int64_t)unit[k]))   /* 10^6 units */
+            return 1;
+    }
+    return 0;
+}
+
+/* A double's clock must have run 10^12 ns (16 minutes) at least: a
+ * time in seconds from a clock of less (monotonic since boot) has too few
+ * digits to tell from any number; an integer's clock, 10^6 of its units. */
+#define TTDI_CLOCK_GROWN 1000000000000
+
+/* A double (raw: its 8 bytes) of seconds or milliseconds as ns, -1 when
+ * it cannot be a time (not a number, negative, past 2^62 ns). */
+static int64_t double_ns(uint64_t raw, double ns_per_unit)
+{
+    double d;
+
+    memcpy(&d, &raw, sizeof d);
+    d *= ns_per_unit;
+    return d >= 0 && d < 4611686018427387904.0 ? (int64_t)d : -1;
+}
+
+int ttdi_float_time_like(const ttf_vtype *ty, uint64_t good, uint64_t bad,
+                         const uint64_t clk[2][2])
+{
+    static const uint64_t unit[] = {1000000000, 1000000};   /* s, ms */
+
+    if (!ty || ty->cls != TTF_VC_FLOAT || ty->size != 8)
+        return 0;
+    for (size_t k = 0; k < sizeof unit / sizeof unit[0]; k++) {
+        int64_t v[2] = {double_ns(good, (double)unit[k]), double_ns(bad, (double)unit[k])};
+        if (near_own_clock(v, clk[0], TTDI_CLOCK_GROWN) ||
+            near_own_clock(v, clk[1], TTDI_CLOCK_GROWN))
             return 1;
     }
     return 0;

@@ -1438,6 +1438,53 @@ static void test_deadline_timespec(void **state)
     assert_false(ttdi_struct_time_like(&ts, g2, b2, clk));
 }
 
+/* A double of seconds (or ms) near each run's own CLOCK_REALTIME or
+ * CLOCK_MONOTONIC at the call, the runs' offset apart: libev's ev_time(),
+ * a time the two good runs read differently. Must not: the same value,
+ * values far from the clocks or not following them, a clock unknown in
+ * one run, NaN or a negative value, an integer type, a float. */
+static double dbl_of(uint64_t raw)
+{
+    double d;
+    memcpy(&d, &raw, sizeof d);
+    return d;
+}
+
+static uint64_t raw_of(double d)
+{
+    uint64_t raw;
+    memcpy(&raw, &d, sizeof raw);
+    return raw;
+}
+
+static void test_float_time(void **state)
+{
+    (void)state;
+    const uint64_t real[2] = {1764630000123456789ull, 1764630002623456789ull};  /* ns */
+    const uint64_t mono[2] = {21600000000000ull, 21602500000000ull};   /* 6 h of uptime */
+    ttf_vtype f8 = {TTF_VC_FLOAT, 8, 1, "double", NULL, 0, NULL, 0};
+    uint64_t rt[2][2] = {{mono[0], mono[1]}, {real[0], real[1]}};
+    uint64_t g = raw_of((double)real[0] / 1e9 + 0.0004), b = raw_of((double)real[1] / 1e9 + 0.0004);
+    assert_true(ttdi_float_time_like(&f8, g, b, rt));               /* ev_time(): s, realtime */
+    assert_true(ttdi_float_time_like(&f8, raw_of((double)mono[0] / 1e6 + 3),
+                                     raw_of((double)mono[1] / 1e6 + 3), rt)); /* ms, monotonic */
+    assert_true(ttdi_float_time_like(&f8, raw_of((double)mono[0] / 1e9 + 1.5),
+                                     raw_of((double)mono[1] / 1e9 + 1.5), rt)); /* a deadline in s */
+    assert_false(ttdi_float_time_like(&f8, g, g, rt));              /* the same */
+    assert_false(ttdi_float_time_like(&f8, g, raw_of(dbl_of(g) + 0.25), rt)); /* not the offset */
+    assert_false(ttdi_float_time_like(&f8, raw_of(1.5), raw_of(4.0), rt));    /* far from both */
+    uint64_t one[2][2] = {{mono[0], 0}, {real[0], 0}};
+    assert_false(ttdi_float_time_like(&f8, g, b, one));             /* a clock unknown */
+    assert_false(ttdi_float_time_like(&f8, raw_of(-dbl_of(g)), raw_of(-dbl_of(b)), rt));
+    assert_false(ttdi_float_time_like(&f8, raw_of(0.0 / 0.0), b, rt));
+    ttf_vtype i8 = {TTF_VC_SIGNED, 8, 1, "long", NULL, 0, NULL, 0}, f4 = f8;
+    f4.size = 4;
+    assert_false(ttdi_float_time_like(&i8, g, b, rt));
+    assert_false(ttdi_float_time_like(&f4, g, b, rt));
+    const uint64_t young[2][2] = {{600000000ull, 3100000000ull}, {0, 0}};  /* 0.6 s up */
+    assert_false(ttdi_float_time_like(&f8, raw_of(0.6), raw_of(3.1), young));
+}
+
 /* A value that varies between good runs (--baseline) is noise: not
  * followed, the chain stops before it. */
 static void test_baseline_not_followed(void **state)
@@ -2736,6 +2783,7 @@ int main(void)
         cmocka_unit_test(test_clock_noise),
         cmocka_unit_test(test_deadline_noise),
         cmocka_unit_test(test_deadline_timespec),
+        cmocka_unit_test(test_float_time),
         cmocka_unit_test(test_baseline_not_followed),
         cmocka_unit_test(test_thread_order),
         cmocka_unit_test(test_thread_timed),
