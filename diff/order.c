@@ -636,6 +636,38 @@ static int by_bounds(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *o
     return 0;
 }
 
+/* 1 when hunk h's thread left its loop first in one run: from the split
+ * on, that run's thread made fewer calls, here and to its end, than the
+ * other run's and then ended by itself (returned from its start routine:
+ * not the main thread, whose end is the process's, nor one that crashed
+ * or was cut off), while the other run's thread went around its loop
+ * again or had not ended. A thread that stops working in one run has
+ * decided to stop on what it read, whatever lock it read it under: the
+ * work the other run's thread still did is missing from this run, and
+ * the other threads' later splits (a queue nobody drains, a join that
+ * waits) follow from that stop, not the other way round. So it is kept
+ * first, not put after another thread's split by the progress rule. */
+static int leaves(const ttdi_in *in, const ttd_hunk_info *h)
+{
+    const ttdi_ipair *p = &in->s->ip[h->pair];
+    uint64_t idx[2] = {h->good_index, h->bad_index};
+    uint64_t cnt[2] = {h->good_count, h->bad_count};
+    uint64_t rest[2];
+
+    for (int ri = 0; ri < 2; ri++)
+        rest[ri] = p->n[ri] > idx[ri] ? p->n[ri] - idx[ri] : 0;
+    for (int x = 0; x < 2; x++) {
+        const ttf_thread *th = ttf_get_thread(in->r[x].t, p->t[x]);
+        const ttf_process *pr = ttf_get_process(in->r[x].t);
+        int own_end = th && th->ended && !th->cut && th->index != 0 &&
+                      in->r[x].crash_thread != (int64_t)p->t[x] &&
+                      !(pr && pr->exit_thread == (int64_t)p->t[x]);
+        if (own_end && rest[x] < rest[!x] && cnt[x] < cnt[!x])
+            return 1;
+    }
+    return 0;
+}
+
 /* The progress rule (the file's design comment) on r, sorted. */
 static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
 {
@@ -650,6 +682,8 @@ static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
     if (!n)
         return 0;
     const ttd_hunk_info *h0 = &r->hunks[0];
+    if (leaves(in, h0))
+        return 0;       /* it stopped first: its own */
     if ((rc = frame_changed(in, h0)) != 0)
         return rc < 0 ? (int)rc : 0;    /* its own code changed: its own */
     if ((rc = points(in, r, h0, p0)) < 0)
