@@ -35,7 +35,16 @@
  * whatever reached it, and the first is never put back when its own
  * frame changed. When both follow the progress, or the first
  * reaches the second, or the runs have no SYNC_OP records, the clock
- * order stands.
+ * order stands. It stands too when the first divergence's thread left
+ * its loop first in one run (leaves()): from its split it made fewer
+ * calls than the other run's and ended by itself (a worker, not the main
+ * thread, not cut off or crashed), while the other run's went around
+ * again: whatever it read under the lock, stopping was its own decision,
+ * and what the other threads then did otherwise (a queue nobody drained,
+ * a join that waited) follows from that stop. kyotocabinet's TaskQueue
+ * workers that found a stop flag set before the queue was drained: the
+ * worker's run is the split, not the main thread's poll of the queue
+ * that never emptied (in code that changed between the builds).
  *
  * The clock order itself first (issue 33): on a lazy-clock trace an
  * untimed split has only bounds, the thread's measured times before and
