@@ -26,6 +26,13 @@
  *     least one, in the events read back from there), and no thread but
  *     S was inside C, or entered it, from then to the split: there the
  *     work was over when S waited.
+ * A wait or a signal made through the program's own wrapper (a call
+ * that only waits, or only signals, between two of the thread's
+ * operations in one other function: a cv_wait around pthread_cond_wait
+ * between pool_join's lock and unlock; ew_owner) is that function's: J
+ * is the caller, the good run's J begins at its caller's first operation
+ * (the wrapper's waits in it too), and the signaller is the worker's
+ * function, not the wrapper.
  * Then S's wait let it go on before the work it waits for: the wait is
  * named, J, kind "order", "possible" (timing ties C to the split, not a
  * data link). One exception decides for the other side: when the signal
