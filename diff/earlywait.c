@@ -26,6 +26,13 @@
  *     least one, in the events read back from there), and no thread but
  *     S was inside C, or entered it, from then to the split: there the
  *     work was over when S waited.
+ * A wait or a signal made through the program's own wrapper (a call
+ * that only waits, or only signals, between two of the thread's
+ * operations in one other function: a cv_wait around pthread_cond_wait
+ * between pool_join's lock and unlock; ew_owner) is that function's: J
+ * is the caller, the good run's J begins at its caller's first operation
+ * (the wrapper's waits in it too), and the signaller is the worker's
+ * function, not the wrapper.
  * Then S's wait let it go on before the work it waits for: the wait is
  * named, J, kind "order", "possible" (timing ties C to the split, not a
  * data link). One exception decides for the other side: when the signal
@@ -72,10 +79,64 @@ static int ew_is_wait(const ttd_xev *e)
                                          e->op == TTF_SOP_JOINING || e->op == TTF_SOP_SLEEP);
 }
 
+static int ew_is_send(const ttd_xev *e)
+{
+    return e->kind == TTF_EV_SYNC_OP && (e->op == TTF_SOP_SIGNAL || e->op == TTF_SOP_BROADCAST ||
+                                         e->op == TTF_SOP_SEM_POST);
+}
+
+/* Of one kind: both a wait's own (its start, its return) or both sends. */
+static int ew_alike(const ttd_xev *a, const ttd_xev *b)
+{
+    return ((ew_is_wait(a) || ew_is_wake(a)) && (ew_is_wait(b) || ew_is_wake(b))) ||
+           (ew_is_send(a) && ew_is_send(b));
+}
+
+static int ew_same(const char *a, const char *b)
+{
+    return a && b && !strcmp(a, b);
+}
+
+/* The thread's operation before (dir -1) or after (+1) w[i] in w[0..n),
+ * skipping those in function fn alike w[i] (skip set); -1: none. */
+static long ew_next(const ttd_xev *w, size_t n, size_t i, int dir, int skip)
+{
+    for (long k = (long)i + dir; k >= 0 && (size_t)k < n; k += dir) {
+        const ttd_xev *e = &w[k];
+        if (e->kind != TTF_EV_SYNC_OP || e->thread != w[i].thread)
+            continue;
+        if (!skip || !ew_same(ew_fn(e), ew_fn(&w[i])) || !ew_alike(e, &w[i]))
+            return k;
+    }
+    return -1;
+}
+
+/* The function w[i] (a wait's return, a signal, a post) is named by: its
+ * own (ew_fn), or its caller's when it sits in a call that made only it
+ * (a program's wrapper: a cond-wait wrapper around pthread_cond_wait,
+ * waiting once or more, or a signal wrapper): the thread's operations in
+ * that call around w[i] are all of its kind (waits and their returns, or
+ * sends), and its operations just before and just after them are in one
+ * other function J, the wrapper's caller (a lock and an unlock around a
+ * condition wait). *wrap: the wrapper then, else NULL. */
+static const char *ew_owner(const ttd_xev *w, size_t n, size_t i, const char **wrap)
+{
+    const char *fn = ew_fn(&w[i]);
+    long before = ew_next(w, n, i, -1, 1), after = ew_next(w, n, i, 1, 1);
+    const char *j = before >= 0 ? ew_fn(&w[before]) : NULL;
+
+    *wrap = NULL;
+    if (!fn || !j || !*j || ew_same(j, fn) || after < 0 || !ew_same(ew_fn(&w[after]), j))
+        return fn;
+    *wrap = fn;
+    return j;
+}
+
 /* The first of S's last operations in run k's window that are all in
- * function fn (S's last one included), its index; -1 when S's last
- * operation is not in fn or S has none. */
-static long group_start(const ttd_xev *w, size_t n, uint32_t s, const char *fn)
+ * function fn (S's last one included), or a wait's own in its wrapper
+ * wrap (NULL: none), its index; -1 when S's last operation is not in fn
+ * or S has none. */
+static long group_start(const ttd_xev *w, size_t n, uint32_t s, const char *fn, const char *wrap)
 {
     long at = -1;
 
@@ -83,7 +144,8 @@ static long group_start(const ttd_xev *w, size_t n, uint32_t s, const char *fn)
         if (w[i].kind != TTF_EV_SYNC_OP || w[i].thread != s)
             continue;
         const char *f = ew_fn(&w[i]);
-        if (!f || strcmp(f, fn))
+        int wrapped = wrap && ew_same(f, wrap) && (ew_is_wait(&w[i]) || ew_is_wake(&w[i]));
+        if (!ew_same(f, fn) && !wrapped)
             break;
         at = (long)i;
     }
@@ -137,8 +199,10 @@ int ttdi_early_wait_pick(const ttd_interleave *iv, const uint32_t s[2], ttdi_ew_
     }
     if (wake < 0 || !ew_fn(&b[wake]) || !*ew_fn(&b[wake]) || !b[wake].object)
         return 0;
-    const char *fn = ew_fn(&b[wake]);
-    long bs = group_start(b, nb, s[TTD_BAD], fn), gs = group_start(g, ng, s[TTD_GOOD], fn);
+    const char *wrap;
+    const char *fn = ew_owner(b, nb, (size_t)wake, &wrap);
+    long bs = group_start(b, nb, s[TTD_BAD], fn, wrap);
+    long gs = group_start(g, ng, s[TTD_GOOD], fn, wrap);
     if (bs < 0 || bs > wake || gs < 0)
         return 0;
     /* the parties: the other threads that operated on an object of S's J */
@@ -158,6 +222,7 @@ int ttdi_early_wait_pick(const ttd_interleave *iv, const uint32_t s[2], ttdi_ew_
     out->wake = &b[wake];
     long wk = waker_of(b, (size_t)wake);
     out->waker = wk >= 0 ? &b[wk] : NULL;
+    out->waker_func = wk >= 0 ? ew_owner(b, nb, (size_t)wk, &wrap) : NULL;
     out->good_begin = &g[gs];
     out->function = fn;
     return 1;
@@ -332,7 +397,7 @@ int ttdi_early_wait_find(const ttdi_in *in, const ttd_result *r, ttdi_early_wait
     ttdi_run_state *bad = &in->r[TTD_BAD];
     *out = (ttdi_early_wait){
         .found = 1,
-        .function = sig ? ew_fn(wk) : pk.function,
+        .function = sig ? pk.waker_func : pk.function,
         .signaller = sig,
         .pair = sig ? wk->pair : (int64_t)d->pair,
         .waiter = pk.function,
@@ -342,7 +407,7 @@ int ttdi_early_wait_find(const ttdi_in *in, const ttd_result *r, ttdi_early_wait
         .work = ttfi_arena_strcpy(in->arena, c[k].name),
         .work_thread = ttdi_thread_label(bad, in->arena, cth[k]),
         .work_ns = c[k].time_ns,
-        .waker_func = wk ? ew_fn(wk) : NULL,
+        .waker_func = pk.waker_func,
         .waker_thread = wk ? ttdi_thread_label(bad, in->arena, wk->thread) : NULL,
         .waker_ns = wk ? wk->time_ns : 0,
     };

@@ -458,7 +458,9 @@ typedef struct ttdi_ew_pick {
                                    object by another thread, NULL */
     const ttd_xev *good_begin;  /* good run: the first of S's last operations,
                                    all in J */
-    const char *function;       /* J */
+    const char *function;       /* J (past a wrapper that only waited) */
+    const char *waker_func;     /* the waker's function (past a wrapper that
+                                   only signalled), NULL */
     uint32_t party[TTDI_EW_PARTIES]; /* bad run: other threads that operated
                                    on an object of S's last operations in J */
     size_t nparty;

@@ -35,7 +35,25 @@
  * whatever reached it, and the first is never put back when its own
  * frame changed. When both follow the progress, or the first
  * reaches the second, or the runs have no SYNC_OP records, the clock
- * order stands.
+ * order stands. It stands too when the first divergence's thread left
+ * its loop first in one run (leaves()): from its split it made fewer
+ * calls than the other run's and ended by itself (a worker, not the main
+ * thread, not cut off or crashed), while the other run's went around
+ * again: whatever it read under the lock, stopping was its own decision,
+ * and what the other threads then did otherwise (a queue nobody drained,
+ * a join that waited) follows from that stop. kyotocabinet's TaskQueue
+ * workers that found a stop flag set before the queue was drained: the
+ * worker's run is the split, not the main thread's poll of the queue
+ * that never emptied (in code that changed between the builds). Such a
+ * thread's extra turns in the other run can have a wait loop's shape
+ * (timing.c: each turn blocked; there the worker's task is a sleep), so
+ * before the rule a wait loop's hunk of another pair that came before the
+ * first divergence is a divergence again (unhide) when its thread left
+ * its loop first in one run and had ended there before the first
+ * divergence, while the other run's was still running at it: its loop
+ * did not wait more or fewer times, its thread stopped, and the runs
+ * parted there first. A wait loop of threads that end alike (both
+ * before, or both after, the first divergence) stays timing.
  *
  * The clock order itself first (issue 33): on a lazy-clock trace an
  * untimed split has only bounds, the thread's measured times before and
@@ -636,6 +654,105 @@ static int by_bounds(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *o
     return 0;
 }
 
+/* 1 when hunk h's thread left its loop first in one run: from the split
+ * on, that run's thread made fewer calls, here and to its end, than the
+ * other run's and then ended by itself (returned from its start routine:
+ * not the main thread, whose end is the process's, nor one that crashed
+ * or was cut off), while the other run's thread went around its loop
+ * again or had not ended. A thread that stops working in one run has
+ * decided to stop on what it read, whatever lock it read it under: the
+ * work the other run's thread still did is missing from this run, and
+ * the other threads' later splits (a queue nobody drains, a join that
+ * waits) follow from that stop, not the other way round. So it is kept
+ * first, not put after another thread's split by the progress rule. */
+static int left_side(const ttdi_in *in, const ttd_hunk_info *h)
+{
+    const ttdi_ipair *p = &in->s->ip[h->pair];
+    uint64_t idx[2] = {h->good_index, h->bad_index};
+    uint64_t cnt[2] = {h->good_count, h->bad_count};
+    uint64_t rest[2];
+
+    for (int ri = 0; ri < 2; ri++)
+        rest[ri] = p->n[ri] > idx[ri] ? p->n[ri] - idx[ri] : 0;
+    for (int x = 0; x < 2; x++) {
+        const ttf_thread *th = ttf_get_thread(in->r[x].t, p->t[x]);
+        const ttf_process *pr = ttf_get_process(in->r[x].t);
+        int own_end = th && th->ended && !th->cut && th->index != 0 &&
+                      in->r[x].crash_thread != (int64_t)p->t[x] &&
+                      !(pr && pr->exit_thread == (int64_t)p->t[x]);
+        if (own_end && rest[x] < rest[!x] && cnt[x] < cnt[!x])
+            return x;
+    }
+    return -1;
+}
+
+
+static int leaves(const ttdi_in *in, const ttd_hunk_info *h)
+{
+    return left_side(in, h) >= 0;
+}
+
+/* Whether r's hunk i is a wait loop's (timing.c: TTD_TIMING_WAIT) of
+ * another pair than the first divergence h0's, before h0 in the bad
+ * run's time, whose thread left its loop first in run x (left_side) and
+ * had ended there before h0 (in run x's time), while run !x's thread was
+ * still running at h0: its loop did not wait more or fewer times, its
+ * thread stopped while the other run's went on (kyotocabinet's workers,
+ * whose task is a 50 ms sleep: their turns wait). */
+static int left_hidden(const ttdi_in *in, const ttdi_resolved *r, size_t i)
+{
+    const ttd_hunk_info *h0 = &r->hunks[0], *h = &r->hunks[i];
+    uint64_t at[2] = {h0->good_time_ns, h0->time_ns};
+
+    if (h->timing != TTD_TIMING_WAIT || h->expected || h->pair == h0->pair ||
+        h->time_ns >= h0->time_ns)
+        return 0;
+    int x = left_side(in, h);
+    const ttdi_ipair *p = &in->s->ip[h->pair];
+    const ttf_thread *tx = x >= 0 ? ttf_get_thread(in->r[x].t, p->t[x]) : NULL;
+    const ttf_thread *ty = x >= 0 ? ttf_get_thread(in->r[!x].t, p->t[!x]) : NULL;
+    return tx && ty && tx->end_ns < at[x] && (!ty->ended || ty->end_ns > at[!x]);
+}
+
+/* r with its wait loops' hunks that left_hidden finds counted as
+ * divergences again (no longer timing-shaped), sorted, into out (r
+ * itself when there are none). 0 or TT_ENOMEM. */
+static int unhide(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
+{
+    ttd_hunk_info *nh = NULL;
+    ttd_pair *np = NULL;
+
+    *out = *r;
+    if (r->nhunks < 2 || r->hunks[0].expected || r->hunks[0].timing || !walkable(in))
+        return 0;
+    for (size_t k = 1; k < r->nhunks; k++) {
+        if (!left_hidden(in, r, k))
+            continue;
+        if (!nh) {
+            nh = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *nh);
+            np = ttfi_arena_alloc(in->arena, (r->npairs + 1) * sizeof *np);
+            if (!nh || !np)
+                return TT_ENOMEM;
+            memcpy(nh, r->hunks, r->nhunks * sizeof *nh);
+            memcpy(np, r->pairs, r->npairs * sizeof *np);
+            out->hunks = nh;
+            out->pairs = np;
+        }
+        nh[k].timing = TTD_TIMING_NONE;
+        nh[k].waits = nh[k].wait_ns = 0;
+        ttd_pair *p = &np[nh[k].pair];
+        p->timing -= p->timing > 0;
+        if (!p->hunks++ || nh[k].time_ns < p->first_time_ns)
+            p->first_time_ns = nh[k].time_ns;
+        out->ntiming -= out->ntiming > 0;
+        out->timing_total -= out->timing_total > 0;
+        out->hunks_total++;
+    }
+    if (nh)
+        ttdi_hunks_sort(nh, r->nhunks);
+    return 0;
+}
+
 /* The progress rule (the file's design comment) on r, sorted. */
 static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
 {
@@ -650,6 +767,8 @@ static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
     if (!n)
         return 0;
     const ttd_hunk_info *h0 = &r->hunks[0];
+    if (leaves(in, h0))
+        return 0;       /* it stopped first: its own */
     if ((rc = frame_changed(in, h0)) != 0)
         return rc < 0 ? (int)rc : 0;    /* its own code changed: its own */
     if ((rc = points(in, r, h0, p0)) < 0)
@@ -706,10 +825,12 @@ static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
 
 int ttdi_order_settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
 {
-    ttdi_resolved b;
+    ttdi_resolved b, u;
     int rc = by_bounds(in, r, &b);
 
-    return rc < 0 ? rc : settle(in, &b, out);
+    if (rc >= 0)
+        rc = unhide(in, &b, &u);
+    return rc < 0 ? rc : settle(in, &u, out);
 }
 
 /* ---- runs that ended alike ------------------------------------------------ */

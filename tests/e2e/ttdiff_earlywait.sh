@@ -7,7 +7,9 @@
 # jobs (exit 1). Plain and values builds: the verdict names `pool_join`
 # (kind "order", thread app, "possible"), with the worker still inside
 # `sum_job` and the good run's jobs done before pool_join began, in text
-# (first 10 lines), HTML (first screen) and JSON. Must not: two good runs
+# (first 10 lines), HTML (first screen) and JSON; the same with WRAP=1 (the
+# waits and signals through the program's own one-call wrappers, named by
+# their callers). Must not: two good runs
 # (no divergence, no cause); the pick's guards (a later wait, the good
 # run's last operations elsewhere, no party) are tests/unit/test_earlywait.c's.
 set -eu
@@ -42,6 +44,17 @@ assert v["confidence"] == "possible", v
 assert any("sum_job" in e for e in v["evidence"]), v
 '
 done
+# the waits and signals through the program's own wrappers (WRAP=1 in both
+# runs: cv_wait around pthread_cond_wait, cv_signal around
+# pthread_cond_signal): the wait is still pool_join's and the signal the
+# worker's, not the wrappers'
+WRAP=1 rec gw.trc "$T/prog-plain"
+WRAP=1 JOIN_EARLY=1 rec bw.trc "$T/prog-plain"
+run 1 --color never "$T/gw.trc" "$T/bw.trc"
+head -10 "$T/out" > "$T/head10"
+has '^verdict: diverged: possible cause: the threads'"'"' order at `pool_join` (thread app)' "$T/head10"
+has '^  cause: `pool_join` (thread app) returned from its wait on cond#[0-9]* at [0-9.]* ms in the bad run while thread #[0-9]* worker was still inside `sum_job`' "$T/head10"
+has '^  evidence: thread #[0-9]* worker signalled cond#[0-9]* from `worker` at [0-9.]* ms, outside `sum_job`' "$T/head10"
 # the good runs alike: no divergence, no cause
 rec g2.trc "$T/prog-plain"
 run 0 --format json "$T/g-plain.trc" "$T/g2.trc"

@@ -11,7 +11,10 @@
  * (S only locked), no other thread on J's objects, a wake-up S never had
  * (a timeout with no signal still fires: the waker is then NULL). Who is
  * named: the signaller when the signal came from the worker inside the
- * work, else the wait (ttdi_early_wait_signaller). The
+ * work, else the wait (ttdi_early_wait_signaller). Through the program's
+ * own wrappers (a call that only waits, or only signals, between two of
+ * the thread's operations in its caller) the wait and the signal are the
+ * callers'. The
  * walks (a party inside a call at the wake-up and at the split, the good
  * run done with it before J) are the e2e test's (ttdiff_earlywait.sh, on
  * fixtures/progs/early_join.c).
@@ -138,6 +141,70 @@ static void must_not(void **state)
     assert_int_equal(ttdi_early_wait_pick(NULL, (const uint32_t[2]){S, S}, &pk), 0);
 }
 
+/* The same pool through the program's own wrappers: S waits in cv_wait
+ * (a call that only waits) between its lock and unlock in pool_join, the
+ * worker signals in cv_signal between its lock and unlock in worker; the
+ * good run's S waited through cv_wait too. The wait is pool_join's, the
+ * good run's J begins at its lock (not at the unlock after the wrapper),
+ * and the signal is the worker's. A call that made a lock of its own
+ * before its wait is no wrapper; nor one that S's operations do not
+ * close in one function (another function's operation after it). */
+static void wrapped(void **state)
+{
+    ttd_xev b[16], g[16];
+    size_t nb = bad_window(b), ng = 0;
+    ttdi_ew_pick pk;
+    (void)state;
+
+    b[3].within = b[3].func = "cv_wait";   /* S's WAIT */
+    b[8].within = b[8].func = "cv_wait";   /* S's WOKE */
+    b[6].within = b[6].func = "cv_signal"; /* the worker's SIGNAL */
+    g[ng++] = x(S, TTF_SOP_LOCK, 300, "mutex#1", "pool_join");
+    g[ng++] = x(S, TTF_SOP_WAIT, 301, "cond#2", "cv_wait");
+    g[ng++] = x(W1, TTF_SOP_SIGNAL, 302, "cond#2", "cv_signal");
+    g[ng++] = x(S, TTF_SOP_WOKE, 303, "cond#2", "cv_wait");
+    g[ng++] = x(S, TTF_SOP_UNLOCK, 304, "mutex#1", "pool_join");
+    assert_int_equal(pick(b, nb, g, ng, &pk), 1);
+    assert_string_equal(pk.function, "pool_join");
+    assert_ptr_equal(pk.wake, &b[8]);
+    assert_ptr_equal(pk.good_begin, &g[0]);
+    assert_ptr_equal(pk.waker, &b[6]);
+    assert_string_equal(pk.waker_func, "worker");
+    assert_int_equal(pk.nparty, 1);
+    /* waited twice in the wrapper: still pool_join's */
+    ttd_xev b2[16];
+    size_t n2 = 0;
+    for (size_t i = 0; i < nb; i++) {
+        b2[n2++] = b[i];
+        if (i == 3) {
+            b2[n2++] = x(S, TTF_SOP_WOKE, 21, "cond#2", "cv_wait");
+            b2[n2++] = x(S, TTF_SOP_WAIT, 21, "cond#2", "cv_wait");
+        }
+    }
+    assert_int_equal(pick(b2, n2, g, ng, &pk), 1);
+    assert_string_equal(pk.function, "pool_join");
+    /* a lock of the wait's own call before it: cv_wait is J itself (S's
+     * last operations are then not all in it: no pick) */
+    b[2].within = b[2].func = "cv_wait";
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    b[2].within = b[2].func = "pool_join";
+    /* S's operation after the wrapper in another function: not closed */
+    b[9].within = b[9].func = "collect";
+    assert_int_equal(pick(b, nb, g, ng, &pk), 0);
+    b[9].within = b[9].func = "pool_join";
+    /* the worker's unlock after its signal elsewhere: the signal is
+     * cv_signal's own */
+    b[7].within = b[7].func = "logger";
+    assert_int_equal(pick(b, nb, g, ng, &pk), 1);
+    assert_string_equal(pk.waker_func, "cv_signal");
+    /* without a wrapper the names are the operations' own */
+    nb = bad_window(b);
+    ng = good_window(g);
+    assert_int_equal(pick(b, nb, g, ng, &pk), 1);
+    assert_string_equal(pk.waker_func, "worker");
+    assert_string_equal(pk.function, "pool_join");
+}
+
 /* Who is named: the signaller when its signal came from inside the
  * work (the worker said "done" before it was), else the wait. */
 static void names(void **state)
@@ -156,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fires),
         cmocka_unit_test(must_not),
+        cmocka_unit_test(wrapped),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

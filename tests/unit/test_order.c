@@ -441,6 +441,96 @@ static void test_clock_bounds_apart(void **state)
     ttd_free(d);
 }
 
+/* A worker that left its loop first (kyotocabinet's TaskQueue workers
+ * that read a stop flag set too early). The decoder loops: lock M, take
+ * an item (check), unlock, work on it (helper); in the bad run it finds
+ * its stop at its first look under M (it unlocks and its thread ends),
+ * while the good run's goes around `items` times before it ends too.
+ * Main takes M twice before the decoder's look in the bad run, once in
+ * the good one (the decoder's split follows the progress), then parts
+ * much later in parse (lex against check) holding no lock, and nothing
+ * of the decoder's reaches it: by the progress rule main's split would
+ * go first; the decoder's leaving stays first. When its work is a
+ * sleep (wait), its good-run turns are a wait loop's by their shape
+ * (timing.c) and main's split the first divergence; the decoder had
+ * ended before it in the bad run, the good run's still ran there: the
+ * decoder's hunk is a divergence again, and first. A decoder whose
+ * thread did not end by itself in the bad run (end 0: no thread end, it
+ * was cut off by the process's end) left nothing: main's goes first, as
+ * before. */
+static void leave_run(const char *name, int bad, int items, int end, int wait)
+{
+    dt t;
+    remove(path_of(name));
+    assert_int_equal(dt_open(&t, path_of(name), 0, names, 2), 0);
+    run(&t, 0, "@1010 main{");
+    for (int i = 0; i < (bad ? 2 : 1); i++) {
+        op(&t, 0, TTF_SOP_LOCK, MUTEX);
+        op(&t, 0, TTF_SOP_UNLOCK, MUTEX);
+    }
+    run(&t, 0, "@1500 log{}");
+    run(&t, 0, bad ? "@1600 parse{ check{} }" : "@1600 parse{ lex{} }");
+    run(&t, 0, "}");
+    run(&t, 1, "@1100 work{ @1200");
+    op(&t, 1, TTF_SOP_LOCK, MUTEX);
+    for (int i = 0; i < (bad ? 0 : items); i++) {
+        run(&t, 1, "check{}");
+        op(&t, 1, TTF_SOP_UNLOCK, MUTEX);
+        run(&t, 1, "helper{");
+        if (wait) {             /* its work is a sleep: its turns wait */
+            assert_int_equal(dt_sync(&t, 1, TTF_SOP_SLEEP, 0x6000, 400), 0);
+            t.now[1] += 400;
+        }
+        run(&t, 1, "}");
+        op(&t, 1, TTF_SOP_LOCK, MUTEX);
+    }
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX);
+    run(&t, 1, "}");
+    if (end || !bad)
+        assert_int_equal(ttf_write_thread_end(t.w, 1, t.now[1] + 10), 0);
+    assert_int_equal(ttf_writer_close(t.w, bad), 0);
+}
+
+/* The first divergence's bad-run thread for leave_run's runs; *followed:
+ * whether one was put before a hunk that came earlier. */
+static uint32_t leave_first(int items, int end, int wait, int *followed)
+{
+    ttd_options o;
+    ttd_diff *d;
+
+    leave_run("g.trc", 0, items, 1, wait);
+    leave_run("b.trc", 1, items, end, wait);
+    ttd_options_init(&o);
+    assert_int_equal(ttd_diff_files(path_of("g.trc"), path_of("b.trc"), &o, &d, NULL), 0);
+    const ttd_result *r = ttd_get_result(d);
+    assert_true(r->diverged);
+    assert_non_null(r->first);
+    uint32_t th = r->pairs[r->first->pair].bad.index;
+    *followed = r->followed != NULL;
+    ttd_free(d);
+    return th;
+}
+
+static void test_left_loop_first(void **state)
+{
+    int f;
+    (void)state;
+
+    assert_int_equal(leave_first(3, 1, 0, &f), 1);  /* the decoder */
+    assert_false(f);
+    assert_int_equal(leave_first(1, 1, 0, &f), 1);  /* one item more is more */
+    assert_false(f);
+    assert_int_equal(leave_first(3, 0, 0, &f), 0);  /* not ended by itself */
+    assert_true(f);
+    /* the good run's turns each sleep: a wait loop's shape (timing.c), but
+     * the bad run's decoder had ended before main parted, the good run's
+     * was still at work there: a divergence again, and first */
+    assert_int_equal(leave_first(3, 1, 1, &f), 1);
+    assert_false(f);
+    /* cut off, not ended: the wait loop stays timing, main's is first */
+    assert_int_equal(leave_first(3, 0, 1, &f), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_cut_thread_not_first),
         cmocka_unit_test(test_clock_bounds_unknown),
         cmocka_unit_test(test_clock_bounds_apart),
+        cmocka_unit_test(test_left_loop_first),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }
