@@ -599,6 +599,9 @@ int ttdi_walk_read_out(ttdi_walk *w);
  * read, added at its close: on a trace whose events come at even
  * intervals, what the passes over it cost, with no cost per event. */
 extern uint64_t ttdi_walk_span_ns;
+/* The same of the aside walks (ttdi_walk_open_aside), which read in a
+ * thread of their own while the engine's passes go on. */
+extern uint64_t ttdi_walk_aside_span_ns;
 
 /* Start a walk over thread `thread` of run r: events through r's
  * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code.

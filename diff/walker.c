@@ -982,6 +982,7 @@ int ttdi_walk_open_mark(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64
 }
 
 uint64_t ttdi_walk_span_ns;
+uint64_t ttdi_walk_aside_span_ns;
 
 /* How far run walk w got, for the walks opened after it (its reach). */
 static void note_reach(const ttdi_walk *w)
@@ -1003,7 +1004,8 @@ void ttdi_walk_close(ttdi_walk *w)
     if (!w->read_out)
         note_reach(w);
     if (w->ev.time_ns > w->from_ns)
-        __atomic_fetch_add(&ttdi_walk_span_ns, w->ev.time_ns - w->from_ns, __ATOMIC_RELAXED);
+        __atomic_fetch_add(w->vskip && w->read_out ? &ttdi_walk_aside_span_ns : &ttdi_walk_span_ns,
+                           w->ev.time_ns - w->from_ns, __ATOMIC_RELAXED);
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);

@@ -438,6 +438,106 @@ static void test_values_from(void **state)
     free(ref);
 }
 
+/* vcheck through ttdi_walk_open_values (resolve's pass on a values trace):
+ * from the mark it takes for idx, values back at vfrom; *at where it
+ * started. */
+static void vcheck_aside(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                         uint64_t vfrom, uint64_t *at)
+{
+    ttdi_walk w;
+    vseen s;
+    int rc;
+
+    assert_int_equal(ttdi_walk_open_values(&w, r, 0, idx, vfrom), 0);
+    *at = w.next;
+    while ((rc = ttdi_walk_next(&w)) > 0) {
+        if (!w.kept)
+            continue;
+        assert_true(w.idx < n);
+        vtake(&w, &s);
+        if (w.idx < vfrom)
+            assert_int_equal(s.has_values, 0);
+        else
+            assert_memory_equal(&s, &ref[w.idx], sizeof s);
+    }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+}
+
+/* Thread 0 of r read whole by an aside walk (no values, counted apart),
+ * which leaves marks no walk that needs values from its start takes. */
+static void aside_read(ttdi_run_state *r)
+{
+    ttdi_walk w;
+    uint64_t span = ttdi_walk_span_ns;
+    int rc;
+
+    assert_true(ttdi_walk_aside_ok(r, 0));
+    assert_int_equal(ttdi_walk_open_aside(&w, r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0)
+        assert_int_equal(w.ev.has_values, 0);
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    assert_int_equal(ttdi_walk_span_ns, span);
+    assert_false(ttdi_walk_aside_ok(r, 0));     /* marked */
+    assert_false(ttdi_walk_marked(r, 0));
+    assert_int_equal(ttdi_walk_open_at(&w, r, 0, 20000, UINT64_MAX, 0), 0);
+    assert_int_equal(w.next, 0);                /* none for a values walk */
+    ttdi_walk_close(&w);
+}
+
+/* An aside walk (ttdi_walk_open_aside: pair_align.c reads it in a thread
+ * of its own) leaves marks without values: no walk that needs values from
+ * its start takes them (ttdi_walk_open_at, ttdi_walk_marked), but resolve's
+ * pass does (ttdi_walk_open_values), from the last one at least two kept
+ * events before where the values come back (one before: the walk there
+ * would stand at that index and step over nothing); a values mark later
+ * than it wins; every event from vfrom on as a walk with values from the
+ * start reads it. */
+static void test_values_aside(void **state)
+{
+    (void)state;
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    size_t n = 0, cap = 3000 * 8 + 16;
+    vseen *ref = calloc(cap, sizeof *ref);
+    uint64_t at;
+    int rc;
+
+    snprintf(path, sizeof path, "%s/walker_aside.trc", tu_tmpdir);
+    write_values_trace(path);
+    assert_non_null(ref);
+    open_path(&r, 1000, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0)
+        if (w.kept) {
+            assert_true(w.idx == n && n < cap);
+            vtake(&w, &ref[n++]);
+        }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    close_run(&r);
+    for (int k = 0; k < 2; k++) {
+        open_path(&r, 1000, path);
+        aside_read(&r);
+        /* marks every 2000 once thinned (24K kept events, 16 at most) */
+        vcheck_aside(&r, ref, n, 14000, 12001 + (uint64_t)k, &at);
+        assert_int_equal(at, k ? 12001 : 10001);   /* 12000 one before 12001 */
+        if (!k)
+            close_run(&r);
+    }
+    assert_true(ttdi_walk_marked(&r, 0));       /* its pin at 12002 */
+    vcheck(&r, ref, n, 12003, 0, &at);          /* from the pin, with values */
+    assert_int_equal(at, 12003);
+    vcheck_aside(&r, ref, n, 13000, 12500, &at);   /* the pin beats 12000 */
+    assert_int_equal(at, 12003);
+    vcheck_aside(&r, ref, n, 18000, 16001, &at);   /* 14000 beats the pins */
+    assert_int_equal(at, 14001);
+    close_run(&r);
+    free(ref);
+}
+
 /* A thread a first walk read whole (the tree build's run walks of the
  * pairs after one that parted, pair_align.c): a later walk from one of
  * its marks pinned by time (the thread order's, interleave.c from_tap)
@@ -1267,6 +1367,7 @@ int main(void)
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_pinned),
         cmocka_unit_test(test_values_from),
+        cmocka_unit_test(test_values_aside),
         cmocka_unit_test(test_marks_pin_inserted),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
