@@ -16,6 +16,9 @@
  * --first-only; with values, the prefix read in step and its replay's
  * reads too) count its calls as they go (ttdi_walk_count_open), so the
  * count facts read it no more (counts.c).
+ * A one-thread values pair likely to part is also read aside, by a run
+ * walk of each side without values in a thread of its own, for the marks
+ * resolve's pass starts from (aside_start).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>

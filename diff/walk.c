@@ -215,7 +215,9 @@ int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
  * back by offset): before, a values trace's registers are stepped over
  * (ttdi_walk_values_from), from TTDI_PIN_BACK kept events before its low,
  * where it pins a mark for the details' walks (SUSPECT_WINDOW before the
- * split) that start after it. */
+ * split) that start after it. It starts at the latest mark before then,
+ * an aside walk's too (pair_align.c: read without values while the tree
+ * build read in step), ttdi_walk_open_values. */
 int ttdi_pass_values_all;
 
 int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps)

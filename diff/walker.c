@@ -49,7 +49,14 @@
  * it takes them back (its chunk read again, ttf_iter_values; the open
  * frames' arguments by their ENTERs' offsets, ttf_iter_values_at) and
  * pins a mark, so every event and frame from there on is as read with
- * values from the start.
+ * values from the start. An aside walk (ttdi_walk_open_aside: a values
+ * pair's run walks read in a thread of their own while the tree build
+ * reads the same runs in step, pair_align.c) reads without values and
+ * writes nothing of the run but its marks (no records, counts or lock
+ * sets; what takes part told with no look-up, ttdi_norm_kept_pure); its
+ * marks (vskip) serve only a walk that takes the values back before it
+ * uses them (ttdi_walk_open_values: resolve's pass); every other walk,
+ * and ttdi_walk_marked, passes them by.
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
