@@ -688,6 +688,10 @@ static int feed_both(src s[2], ttdi_tree tr[2])
 typedef struct aside_job {
     ttdi_walk w[2];
     int open[2];            /* 1: w[i] opened */
+    uint64_t stop[2];       /* side i's walk may stop past this kept index:
+                               where the reads in step found the first
+                               difference (written by the tree build while
+                               the walks go on: atomic) */
 } aside_job;
 
 static int aside_walks(void *arg)
@@ -696,9 +700,19 @@ static int aside_walks(void *arg)
     int rc = 0;
 
     for (int i = 0; i < 2 && rc >= 0; i++)
-        while (j->open[i] && (rc = ttdi_walk_next(&j->w[i])) > 0) {
-        }
-    return rc;
+        while (j->open[i] && (rc = ttdi_walk_next(&j->w[i])) > 0)
+            if (j->w[i].next > __atomic_load_n(&j->stop[i], __ATOMIC_RELAXED))
+                break;
+    return rc < 0 ? rc : 0;
+}
+
+/* The reads in step found the first difference at the sides' kept index
+ * at[i]: the aside walks need read no further (resolve's pass starts
+ * before the first hunk). */
+static void aside_stop(aside_job *j, const src s[2])
+{
+    for (int i = 0; i < 2; i++)
+        __atomic_store_n(&j->stop[i], s[i].wk.next, __ATOMIC_RELAXED);
 }
 
 /* Resolve's pass over the split thread of a pair that parted reads it from
@@ -722,6 +736,7 @@ static int aside_start(const ttdi_aligner *al, const ttdi_ipair *p, int pre, ttd
     int rc = 0;
 
     memset(j, 0, sizeof *j);
+    j->stop[0] = j->stop[1] = UINT64_MAX;
     if (al->o->jobs == 1 || al->o->first_only || (!pre && !likely_parts(al, p)) ||
         ttf_thread_count(al->r[TTD_GOOD].t) > 1 || ttf_thread_count(al->r[TTD_BAD].t) > 1 ||
         !ttdi_walk_aside_ok(&al->r[TTD_GOOD], p->t[0]) ||
@@ -803,6 +818,7 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
                 rc = ttdi_tree_feed(&tr[i], k[i], s[i].kind);
         break;
     }
+    aside_stop(&aj, s);
     /* the rest is read for its keys: values stepped over (the values walk
        goes on from the clones step_values kept, the replay from those
        step_prefix kept); read whole from the start, each side by a
