@@ -148,8 +148,8 @@ static int both_run(void *arg)
 {
     both_job *j = arg;
     j->self = pthread_self();
-    *j->mine = 1;
-    for (int k = 0; j->wait && !*j->flag && k < 1000; k++)
+    __atomic_store_n(j->mine, 1, __ATOMIC_SEQ_CST);     /* (the other thread reads it) */
+    for (int k = 0; j->wait && !__atomic_load_n(j->flag, __ATOMIC_SEQ_CST) && k < 1000; k++)
         usleep(1000);
     j->order = __atomic_fetch_add(j->clock, 1, __ATOMIC_SEQ_CST);
     return j->rc;
@@ -209,7 +209,7 @@ static void both_jobs(void **state)
     assert_int_equal(rc[1], -5);
     assert_true(pthread_equal(a.self, pthread_self()));
     assert_false(pthread_equal(b.self, pthread_self()));
-    assert_true(fa && fb);
+    assert_true(__atomic_load_n(&fa, __ATOMIC_SEQ_CST) && __atomic_load_n(&fb, __ATOMIC_SEQ_CST));
     assert_int_equal(a.order + b.order, 1);
 }
 
@@ -242,10 +242,10 @@ static void aside_job(void **state)
     j.rc = 4;
     fb = 0;
     ttdi_aside_start(&a, 1, both_run, &j);
-    for (int k = 0; !fb && k < 1000; k++)
+    for (int k = 0; !__atomic_load_n(&fb, __ATOMIC_SEQ_CST) && k < 1000; k++)
         usleep(1000);
-    assert_true(fb);                            /* started before the join */
-    fa = 1;
+    assert_true(__atomic_load_n(&fb, __ATOMIC_SEQ_CST));  /* started before the join */
+    __atomic_store_n(&fa, 1, __ATOMIC_SEQ_CST);
     assert_int_equal(ttdi_aside_join(&a), 4);
     assert_int_equal(clock, 2);
     assert_false(pthread_equal(j.self, pthread_self()));
