@@ -346,15 +346,19 @@ static void vtake(const ttdi_walk *w, vseen *out)
  * stepped over up to vfrom (0: none); every kept event from max(vfrom,
  * where it started) on as ref has it, none before with values; the
  * kept index it started at into *at. */
-static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
-                   uint64_t vfrom, uint64_t *at)
+static void vcheck_by(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                      uint64_t vfrom, uint64_t *at, int open_values)
 {
     ttdi_walk w;
     vseen s;
     int rc;
 
-    assert_int_equal(ttdi_walk_open_at(&w, r, 0, idx, UINT64_MAX, 0), 0);
-    assert_int_equal(ttdi_walk_values_from(&w, vfrom), 0);
+    if (open_values) {
+        assert_int_equal(ttdi_walk_open_values(&w, r, 0, idx, vfrom), 0);
+    } else {
+        assert_int_equal(ttdi_walk_open_at(&w, r, 0, idx, UINT64_MAX, 0), 0);
+        assert_int_equal(ttdi_walk_values_from(&w, vfrom), 0);
+    }
     *at = w.next;
     while ((rc = ttdi_walk_next(&w)) > 0) {
         if (!w.kept)
@@ -370,6 +374,41 @@ static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
     ttdi_walk_close(&w);
 }
 
+static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                   uint64_t vfrom, uint64_t *at)
+{
+    vcheck_by(r, ref, n, idx, vfrom, at, 0);
+}
+
+/* write_values_trace into tu_tmpdir/name (its path into path), opened in
+ * *r (marks every 1000), read whole with values from the start: every
+ * kept event's (*n of them; free the array). */
+static vseen *values_ref(char *path, size_t len, const char *name, ttdi_run_state *r,
+                         size_t *n)
+{
+    ttdi_walk w;
+    size_t cap = 3000 * 8 + 16;
+    vseen *ref = calloc(cap, sizeof *ref);
+    int rc;
+
+    snprintf(path, len, "%s/%s", tu_tmpdir, name);
+    write_values_trace(path);
+    assert_non_null(ref);
+    open_path(r, 1000, path);
+    assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    *n = 0;
+    while ((rc = ttdi_walk_next(&w)) > 0)
+        if (w.kept) {
+            assert_true(w.idx == *n && *n < cap);
+            vtake(&w, &ref[(*n)++]);
+            assert_true(ref[*n - 1].has_values);
+        }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    assert_true(*n > 20000);
+    return ref;
+}
+
 /* ttdi_walk_values_from (resolve's passes, walk.c): a run walk that steps
  * over values up to an index shows from there each event's values and
  * every open frame's arguments (main's from the first chunk: read back by
@@ -383,25 +422,11 @@ static void test_values_from(void **state)
     char path[512];
     ttdi_run_state r;
     ttdi_walk w;
-    size_t n = 0, cap = 3000 * 8 + 16;
-    vseen *ref = calloc(cap, sizeof *ref);
+    size_t n;
+    vseen *ref = values_ref(path, sizeof path, "walker_values.trc", &r, &n);
     uint64_t at;
     int rc;
 
-    snprintf(path, sizeof path, "%s/walker_values.trc", tu_tmpdir);
-    write_values_trace(path);
-    assert_non_null(ref);
-    open_path(&r, 1000, path);
-    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
-    while ((rc = ttdi_walk_next(&w)) > 0)
-        if (w.kept) {
-            assert_true(w.idx == n && n < cap);
-            vtake(&w, &ref[n++]);
-            assert_true(ref[n - 1].has_values);
-        }
-    assert_int_equal(rc, 0);
-    ttdi_walk_close(&w);
-    assert_true(n > 20000);
     ttdi_marks_free(&r);
     /* the first walk of the thread: no marks before 12345, one there */
     vcheck(&r, ref, n, UINT64_MAX, 12345, &at);
@@ -444,24 +469,7 @@ static void test_values_from(void **state)
 static void vcheck_aside(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
                          uint64_t vfrom, uint64_t *at)
 {
-    ttdi_walk w;
-    vseen s;
-    int rc;
-
-    assert_int_equal(ttdi_walk_open_values(&w, r, 0, idx, vfrom), 0);
-    *at = w.next;
-    while ((rc = ttdi_walk_next(&w)) > 0) {
-        if (!w.kept)
-            continue;
-        assert_true(w.idx < n);
-        vtake(&w, &s);
-        if (w.idx < vfrom)
-            assert_int_equal(s.has_values, 0);
-        else
-            assert_memory_equal(&s, &ref[w.idx], sizeof s);
-    }
-    assert_int_equal(rc, 0);
-    ttdi_walk_close(&w);
+    vcheck_by(r, ref, n, idx, vfrom, at, 1);
 }
 
 /* Thread 0 of r read whole by an aside walk (no values, counted apart),
@@ -499,24 +507,10 @@ static void test_values_aside(void **state)
     (void)state;
     char path[512];
     ttdi_run_state r;
-    ttdi_walk w;
-    size_t n = 0, cap = 3000 * 8 + 16;
-    vseen *ref = calloc(cap, sizeof *ref);
+    size_t n;
+    vseen *ref = values_ref(path, sizeof path, "walker_aside.trc", &r, &n);
     uint64_t at;
-    int rc;
 
-    snprintf(path, sizeof path, "%s/walker_aside.trc", tu_tmpdir);
-    write_values_trace(path);
-    assert_non_null(ref);
-    open_path(&r, 1000, path);
-    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
-    while ((rc = ttdi_walk_next(&w)) > 0)
-        if (w.kept) {
-            assert_true(w.idx == n && n < cap);
-            vtake(&w, &ref[n++]);
-        }
-    assert_int_equal(rc, 0);
-    ttdi_walk_close(&w);
     close_run(&r);
     for (int k = 0; k < 2; k++) {
         open_path(&r, 1000, path);
