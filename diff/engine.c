@@ -22,7 +22,9 @@
  * costs about one more pass over the prefix of the run before the split:
  * that pass leaves marks (walker.c) where the later walks of the same
  * thread start: the timing scan's (align) for resolve's pass, the details
- * and the order checks; the thread order's (interleave.c, run walks of
+ * and the order checks (with one thread a run and values, the marks of
+ * run walks read aside while the tree build reads in step, for resolve's
+ * pass); the thread order's (interleave.c, run walks of
  * the threads nothing marked) for the details' other threads, so the
  * first divergence is detailed in two steps around the thread order.
  *

@@ -46,6 +46,39 @@ void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2])
     rc[1] = fn(b);
 }
 
+uint64_t ttdi_aside_started;
+
+static void *run_aside(void *arg)
+{
+    ttdi_aside *a = arg;
+
+    __atomic_fetch_add(&ttdi_aside_started, 1, __ATOMIC_RELAXED);
+    ttdi_job_apart = 1;
+    a->rc = a->fn(a->arg);
+    return NULL;
+}
+
+void ttdi_aside_start(ttdi_aside *a, int two, ttdi_job_fn fn, void *arg)
+{
+    memset(a, 0, sizeof *a);
+    a->fn = fn;
+    a->arg = arg;
+    a->running = two && pthread_create(&a->th, NULL, run_aside, a) == 0;
+}
+
+int ttdi_aside_join(ttdi_aside *a)
+{
+    if (!a->fn)
+        return 0;
+    if (a->running)
+        pthread_join(a->th, NULL);
+    else
+        a->rc = a->fn(a->arg);
+    a->fn = NULL;
+    a->running = 0;
+    return a->rc;
+}
+
 int ttdi_grow_guess(void *pp, size_t *cap, size_t need, double guess, size_t size,
                     size_t first)
 {

@@ -14,6 +14,7 @@
 #ifndef TTDI_KIT_H
 #define TTDI_KIT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -51,6 +52,27 @@ void ttdi_both(int two, ttdi_job_fn fn, void *a, void *b, int rc[2]);
 /* 1 in the thread ttdi_both started for b (a pass's tests count the jobs
  * that ran apart). */
 extern __thread int ttdi_job_apart;
+/* One job aside: fn(arg) in a thread of its own while the caller goes on
+ * with other work (the tree build of a values pair: pair_align.c's aside
+ * walks), joined before the caller uses what it wrote. The job must share
+ * nothing the caller writes or reads meanwhile. */
+typedef struct ttdi_aside {
+    ttdi_job_fn fn;
+    void *arg;
+    int rc;                 /* fn's result once joined */
+    int running;            /* 1: in its thread (else run at the join) */
+    pthread_t th;           /* its thread, while running */
+} ttdi_aside;
+/* Start fn(arg) aside when two (ttd_options.jobs not 1) and a thread
+ * starts; otherwise ttdi_aside_join runs it, in the caller: the result is
+ * the same either way. */
+void ttdi_aside_start(ttdi_aside *a, int two, ttdi_job_fn fn, void *arg);
+/* Wait for the job (or run it now, when it did not start aside): its
+ * result. */
+int ttdi_aside_join(ttdi_aside *a);
+/* Aside jobs started in a thread of their own so far (tests; jobs of
+ * several engines may start at once: an atomic count). */
+extern uint64_t ttdi_aside_started;
 
 /* ---- counting multiset of 64-bit keys (open frames) ------------------------ */
 

@@ -16,6 +16,9 @@
  * --first-only; with values, the prefix read in step and its replay's
  * reads too) count its calls as they go (ttdi_walk_count_open), so the
  * count facts read it no more (counts.c).
+ * A one-thread values pair likely to part is also read aside, by a run
+ * walk of each side without values in a thread of its own, for the marks
+ * resolve's pass starts from (aside_start).
  * Stage 1 align of diff/STAGES, on top of that stage (its header: state.h).
  */
 #include <stdlib.h>
@@ -678,6 +681,91 @@ static int feed_both(src s[2], ttdi_tree tr[2])
     return rc[0] < 0 ? rc[0] : rc[1];
 }
 
+/* ---- aside walks (issue 38 item 3) ---------------------------------------- */
+
+/* The run walks of a values pair read aside: each side's thread whole,
+ * no values (ttdi_walk_open_aside). */
+typedef struct aside_job {
+    ttdi_walk w[2];
+    int open[2];            /* 1: w[i] opened */
+    uint64_t stop[2];       /* side i's walk may stop past this kept index:
+                               where the reads in step found the first
+                               difference (written by the tree build while
+                               the walks go on: atomic) */
+} aside_job;
+
+static int aside_walks(void *arg)
+{
+    aside_job *j = arg;
+    int rc = 0;
+
+    for (int i = 0; i < 2 && rc >= 0; i++)
+        while (j->open[i] && (rc = ttdi_walk_next(&j->w[i])) > 0)
+            if (j->w[i].next > __atomic_load_n(&j->stop[i], __ATOMIC_RELAXED))
+                break;
+    return rc < 0 ? rc : 0;
+}
+
+/* The reads in step found the first difference at the sides' kept index
+ * at[i]: the aside walks need read no further (resolve's pass starts
+ * before the first hunk). */
+static void aside_stop(aside_job *j, const src s[2])
+{
+    for (int i = 0; i < 2; i++)
+        __atomic_store_n(&j->stop[i], s[i].wk.next, __ATOMIC_RELAXED);
+}
+
+/* Resolve's pass over the split thread of a pair that parted reads it from
+ * the last mark a run walk left before the split (walk.c ttdi_run_pass):
+ * the timing scan's, in a program with more threads. With one thread a
+ * run, none reads it before, and a values pair's tree build reads in step
+ * (keyed walks, no stack, no marks): so resolve's pass would read both
+ * threads again from their start. When the pair is likely to part (it is
+ * replayed, or likely_parts), a run walk of each side's thread reads it
+ * aside meanwhile, in a thread of its own while the tree build's reads in
+ * step go on, without values and touching nothing the tree build reads
+ * or writes (ttdi_walk_open_aside): the marks it leaves are where
+ * resolve's pass starts (ttdi_walk_open_values, its values taken back
+ * where it needs them), and where it starts changes no event it reads.
+ * Not with --jobs 1 (no thread to read it aside: resolve's pass reads
+ * from the start as before) nor --first-only. 1 when started, 0 when
+ * not, or a TT_E* code. */
+static int aside_start(const ttdi_aligner *al, const ttdi_ipair *p, int pre, ttdi_aside *a,
+                       aside_job *j)
+{
+    int rc = 0;
+
+    memset(j, 0, sizeof *j);
+    j->stop[0] = j->stop[1] = UINT64_MAX;
+    if (al->o->jobs == 1 || al->o->first_only || (!pre && !likely_parts(al, p)) ||
+        ttf_thread_count(al->r[TTD_GOOD].t) > 1 || ttf_thread_count(al->r[TTD_BAD].t) > 1 ||
+        !ttdi_walk_aside_ok(&al->r[TTD_GOOD], p->t[0]) ||
+        !ttdi_walk_aside_ok(&al->r[TTD_BAD], p->t[1]))
+        return 0;
+    for (int i = 0; i < 2 && rc >= 0; i++)
+        if ((rc = ttdi_walk_open_aside(&j->w[i], &al->r[i], p->t[i])) >= 0)
+            j->open[i] = 1;
+    if (rc >= 0) {
+        ttdi_aside_start(a, 1, aside_walks, j);
+        return 1;
+    }
+    for (int i = 0; i < 2; i++)
+        if (j->open[i])
+            ttdi_walk_close(&j->w[i]);
+    return rc;
+}
+
+/* The aside walks joined and closed: their result. */
+static int aside_end(ttdi_aside *a, aside_job *j)
+{
+    int rc = ttdi_aside_join(a);
+
+    for (int i = 0; i < 2; i++)
+        if (j->open[i])
+            ttdi_walk_close(&j->w[i]);
+    return rc;
+}
+
 /* Both threads of p as call trees. With --first-only, read in step up to
  * the first difference, then each side only until the call open there
  * (the deepest common one) has ended: the first hunk lies inside it.
@@ -688,17 +776,22 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
 {
     src s[2] = {{0}, {0}};
     uint64_t k[2];
-    int got[2] = {1, 1}, rc;
+    int got[2] = {1, 1}, rc, arc;
     size_t stop = 0;
     ttdi_rprefix *pre = NULL, *feed;
+    ttdi_aside aside;
+    aside_job aj;
 
+    memset(&aside, 0, sizeof aside);
+    memset(&aj, 0, sizeof aj);
     if ((rc = src_open(&s[0], &al->r[TTD_GOOD], p->t[0])) < 0)
         return rc;
     if ((rc = src_open(&s[1], &al->r[TTD_BAD], p->t[1])) < 0 ||
         (rc = ttdi_tree_reset(&tr[0], s[0].bound)) < 0 ||
         (rc = ttdi_tree_reset(&tr[1], s[1].bound)) < 0 ||
         (rc = prefix_replay(al, p, s, vs, &pre)) < 0 ||
-        (!vs && (rc = src_runs(al, p, s)) < 0))
+        (!vs && (rc = src_runs(al, p, s)) < 0) ||
+        (vs && (rc = aside_start(al, p, pre != NULL, &aside, &aj)) < 0))
         goto out;
     for (int i = 0; i < 2 && !al->o->first_only && likely_parts(al, p); i++)
         if (!s[i].run)          /* read whole from here: counted on the way */
@@ -725,6 +818,7 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
                 rc = ttdi_tree_feed(&tr[i], k[i], s[i].kind);
         break;
     }
+    aside_stop(&aj, s);
     /* the rest is read for its keys: values stepped over (the values walk
        goes on from the clones step_values kept, the replay from those
        step_prefix kept); read whole from the start, each side by a
@@ -743,6 +837,8 @@ static int load_trees(ttdi_aligner *al, ttdi_ipair *p, ttdi_tree tr[2], ttdi_vst
     p->rpre = rc >= 0 ? pre : NULL;
     pre = rc >= 0 ? NULL : pre;
 out:
+    arc = aside_end(&aside, &aj);
+    rc = rc < 0 ? rc : arc < 0 ? arc : rc;
     ttdi_rprefix_free(pre);
     ttdi_tree_finish(&tr[0]);
     ttdi_tree_finish(&tr[1]);

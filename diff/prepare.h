@@ -170,6 +170,24 @@ static inline int ttdi_norm_kept(ttdi_norm *n, const ttf_event *ev)
     return ttdi_norm_key(n, ev, &key);
 }
 
+/* ttdi_norm_kept of a normaliser with no --function/--exclude, with no
+ * look-up and nothing written: an aside walk's (ttdi_walk_open_aside),
+ * which reads a run in a thread of its own while the caller uses n. */
+static inline int ttdi_norm_kept_pure(const ttdi_norm *n, const ttf_event *ev)
+{
+    switch (ev->kind) {
+    case TTF_EV_ENTER:
+    case TTF_EV_EXIT:
+    case TTF_EV_CRASH:
+        return 1;
+    case TTF_EV_MESSAGE:
+    case TTF_EV_MARK:
+        return n->messages != TTD_MSG_OFF;
+    default:
+        return 0;
+    }
+}
+
 /* The function name of an ENTER/EXIT event (cached). */
 const char *ttdi_norm_func(ttdi_norm *n, const ttf_event *ev);
 /* The same for function addr (or scope site, addr 0) of the module loaded
@@ -379,6 +397,11 @@ typedef struct ttdi_walk {
     uint64_t vfrom;         /* a run walk that steps over values up to
                                this kept index (ttdi_walk_values_from),
                                0: none */
+    int vskip;              /* 1: an aside walk's state (ttdi_walk_open_aside):
+                               read without values, what takes part told
+                               with no look-up; its marks serve only a walk
+                               that takes the values back before it uses
+                               them (ttdi_walk_open_values) */
 } ttdi_walk;
 
 /* The names of the calls a SYNC_OP record was made in (ttdi_syncrec.call:
@@ -576,6 +599,9 @@ int ttdi_walk_read_out(ttdi_walk *w);
  * read, added at its close: on a trace whose events come at even
  * intervals, what the passes over it cost, with no cost per event. */
 extern uint64_t ttdi_walk_span_ns;
+/* The same of the aside walks (ttdi_walk_open_aside), which read in a
+ * thread of their own while the engine's passes go on. */
+extern uint64_t ttdi_walk_aside_span_ns;
 
 /* Start a walk over thread `thread` of run r: events through r's
  * normaliser (kept, idx), the call stack before each. 0 or a TT_E* code.
@@ -625,6 +651,26 @@ void ttdi_walk_pin_ns(ttdi_walk *w, uint64_t ns);
  * frame from idx on is as without the skip. idx 0, or a walk that leaves
  * no marks: nothing changes. 0 or a TT_E* code. */
 int ttdi_walk_values_from(ttdi_walk *w, uint64_t idx);
+/* ttdi_walk_open_at(w, r, thread, idx, UINT64_MAX, 0) then
+ * ttdi_walk_values_from(w, vfrom) (vfrom < idx): resolve's pass on a values
+ * trace. It may also start at an aside walk's mark (ttdi_walk_open_aside:
+ * no values) before vfrom - 1, when that is later than the mark the other
+ * way would take: the values come back at vfrom all the same. 0 or a
+ * TT_E* code. */
+int ttdi_walk_open_values(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
+                          uint64_t vfrom);
+/* A run walk of thread `thread` of r to read aside (pair_align.c: in a
+ * thread of its own while the caller reads the same runs by keyed walks):
+ * no values, no SYNC_OP records, counts or lock sets (ttdi_run_state's
+ * records are the caller's), no reach noted at its close, what takes part
+ * told by ttdi_norm_kept_pure (so r's normaliser must have no
+ * --function/--exclude: ttdi_walk_aside_ok). Its marks (ttdi_walk.vskip)
+ * serve only ttdi_walk_open_values. r->marks of the thread is its own
+ * until it closes. 0 or a TT_E* code. */
+int ttdi_walk_open_aside(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+/* 1 when an aside walk may read thread `thread` of r: a normaliser with
+ * no --function/--exclude, a values trace, no mark left on the thread. */
+int ttdi_walk_aside_ok(const ttdi_run_state *r, uint32_t thread);
 #define TTDI_PIN_BACK 8192  /* kept events: the details' windows before a
                                split (detail.c SUSPECT_WINDOW 4096) */
 /* 1 if run walks left marks on thread `thread` of r, else 0. */

@@ -215,22 +215,21 @@ int ttdi_pass_walk(const ttdi_in *in, ttdi_walk *w, ttdi_pass_spec *ps)
  * back by offset): before, a values trace's registers are stepped over
  * (ttdi_walk_values_from), from TTDI_PIN_BACK kept events before its low,
  * where it pins a mark for the details' walks (SUSPECT_WINDOW before the
- * split) that start after it. */
+ * split) that start after it. It starts at the latest mark before then,
+ * an aside walk's too (pair_align.c: read without values while the tree
+ * build read in step), ttdi_walk_open_values. */
 int ttdi_pass_values_all;
 
 int ttdi_run_pass(const ttdi_in *in, int ri, uint32_t thread, ttdi_pass_spec *ps)
 {
     ttdi_walk w;
     uint64_t low = ttdi_pass_low(ps);
-    int rc = ttdi_walk_open_at(&w, &in->r[ri], thread, low - (low > 0), UINT64_MAX, 0);
+    int vals = in->values && !ttdi_pass_values_all && low != UINT64_MAX && low > TTDI_PIN_BACK;
+    int rc = vals ? ttdi_walk_open_values(&w, &in->r[ri], thread, low - 1, low - TTDI_PIN_BACK)
+                  : ttdi_walk_open_at(&w, &in->r[ri], thread, low - (low > 0), UINT64_MAX, 0);
 
     if (rc < 0)
-        return rc;
-    if (in->values && !ttdi_pass_values_all && low != UINT64_MAX && low > TTDI_PIN_BACK &&
-        (rc = ttdi_walk_values_from(&w, low - TTDI_PIN_BACK)) < 0) {
-        ttdi_walk_close(&w);
-        return rc;
-    }
+        return rc;          /* (w closed) */
     rc = ttdi_pass_walk(in, &w, ps);
     ttdi_walk_close(&w);
     return rc < 0 ? rc : 0;

@@ -49,7 +49,14 @@
  * it takes them back (its chunk read again, ttf_iter_values; the open
  * frames' arguments by their ENTERs' offsets, ttf_iter_values_at) and
  * pins a mark, so every event and frame from there on is as read with
- * values from the start.
+ * values from the start. An aside walk (ttdi_walk_open_aside: a values
+ * pair's run walks read in a thread of their own while the tree build
+ * reads the same runs in step, pair_align.c) reads without values and
+ * writes nothing of the run but its marks (no records, counts or lock
+ * sets; what takes part told with no look-up, ttdi_norm_kept_pure); its
+ * marks (vskip) serve only a walk that takes the values back before it
+ * uses them (ttdi_walk_open_values: resolve's pass); every other walk,
+ * and ttdi_walk_marked, passes them by.
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
@@ -806,6 +813,7 @@ static int values_back(ttdi_walk *w)
     int rc = ttf_iter_values(w->it, &w->ev);
 
     w->vfrom = 0;
+    w->vskip = 0;           /* (from an aside walk's mark) */
     for (size_t i = 0; rc >= 0 && !w->lean && i < w->nstack; i++) {
         ttdi_frame_id *f = &w->stack[i];
         ttf_event x;
@@ -868,7 +876,8 @@ static int leave_mark(ttdi_walk *w)
  * than ns: up to the last mark no later than ns, or up to where a closed
  * walk got (its reach, or the last one's that got less far) if that is no
  * later than ns. */
-static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep)
+static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uint64_t keep,
+                            int any)
 {
     size_t j = ms->n;       /* marks [0, j) are no later than ns */
 
@@ -881,7 +890,7 @@ static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uin
         top = ms->stop_idx;
     for (size_t k = j; k-- > 0;) {
         const mark *m = &ms->m[k];
-        if (m->w.idx < idx && (!keep || top - 1 - m->w.idx >= keep))
+        if (m->w.idx < idx && (any || !m->w.vskip) && (!keep || top - 1 - m->w.idx >= keep))
             return m;
     }
     return NULL;
@@ -891,7 +900,12 @@ static int go_live(ttdi_walk *w);
 
 int ttdi_walk_marked(const ttdi_run_state *r, uint32_t thread)
 {
-    return r->marks && thread < r->nt && r->marks[thread].n > 0;
+    const ttdi_marks *ms = r->marks && thread < r->nt ? &r->marks[thread] : NULL;
+
+    for (size_t k = 0; ms && k < ms->n; k++)
+        if (!ms->m[k].w.vskip)
+            return 1;       /* (an aside walk's serve resolve's pass alone) */
+    return 0;
 }
 
 /* Walk w from mark m, as ttdi_walk_open_at starts it. 0 or a TT_E* code. */
@@ -911,9 +925,55 @@ static int open_mark(ttdi_walk *w, const mark *m)
 int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                       uint64_t ns, uint64_t keep)
 {
-    const mark *m = r->marks && thread < r->nt ? mark_for(&r->marks[thread], idx, ns, keep)
+    const mark *m = r->marks && thread < r->nt ? mark_for(&r->marks[thread], idx, ns, keep, 0)
                                                : NULL;
     return m ? open_mark(w, m) : ttdi_walk_open(w, r, thread);
+}
+
+int ttdi_walk_open_values(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
+                          uint64_t vfrom)
+{
+    const ttdi_marks *ms = r->marks && thread < r->nt ? &r->marks[thread] : NULL;
+    const mark *m = ms ? mark_for(ms, idx, UINT64_MAX, 0, 0) : NULL;
+    /* an aside mark before vfrom - 1: the walk there still has a kept
+       event to read before vfrom, where it takes the values back */
+    const mark *a = ms && vfrom > 1 ? mark_for(ms, vfrom - 1, UINT64_MAX, 0, 1) : NULL;
+    int rc;
+
+    if (a && a->w.vskip && (!m || a->w.idx > m->w.idx))
+        m = a;
+    rc = m ? open_mark(w, m) : ttdi_walk_open(w, r, thread);
+    if (m && m == a)
+        w->read_out = 0;    /* its reach noted at its close, as from the start */
+    if (rc >= 0 && (rc = ttdi_walk_values_from(w, vfrom)) >= 0 && w->vskip && !w->vfrom)
+        rc = TT_EINVAL;     /* (no values where the caller needs them) */
+    if (rc < 0)
+        ttdi_walk_close(w);
+    return rc;
+}
+
+int ttdi_walk_aside_ok(const ttdi_run_state *r, uint32_t thread)
+{
+    return thread < r->nt && !r->norm.keep && !r->norm.drop &&
+           ttf_get_summary(r->t)->values && !(r->marks && r->marks[thread].n);
+}
+
+int ttdi_walk_open_aside(ttdi_walk *w, ttdi_run_state *r, uint32_t thread)
+{
+    int rc;
+
+    memset(w, 0, sizeof *w);
+    if (!ttdi_walk_aside_ok(r, thread))
+        return TT_EINVAL;
+    w->r = r;
+    w->stacked = 1;
+    w->thread = thread;
+    w->from_ns = start_of(r->t, thread);
+    w->vskip = 1;
+    w->read_out = 1;        /* no reach noted: what the caller's walks know */
+    if ((rc = ttf_iter_open(r->t, thread, &w->it)) < 0)
+        return rc;
+    return ttf_iter_skip_values(w->it);
 }
 
 int ttdi_walk_open_mark(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx)
@@ -921,7 +981,7 @@ int ttdi_walk_open_mark(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64
     const ttdi_marks *ms = r->marks && thread < r->nt ? &r->marks[thread] : NULL;
 
     for (size_t k = 0; ms && k < ms->n; k++)
-        if (ms->m[k].w.idx == idx) {
+        if (ms->m[k].w.idx == idx && !ms->m[k].w.vskip) {
             int rc = open_mark(w, &ms->m[k]);
             return rc < 0 ? rc : 1;
         }
@@ -929,6 +989,7 @@ int ttdi_walk_open_mark(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64
 }
 
 uint64_t ttdi_walk_span_ns;
+uint64_t ttdi_walk_aside_span_ns;
 
 /* How far run walk w got, for the walks opened after it (its reach). */
 static void note_reach(const ttdi_walk *w)
@@ -950,7 +1011,8 @@ void ttdi_walk_close(ttdi_walk *w)
     if (!w->read_out)
         note_reach(w);
     if (w->ev.time_ns > w->from_ns)
-        __atomic_fetch_add(&ttdi_walk_span_ns, w->ev.time_ns - w->from_ns, __ATOMIC_RELAXED);
+        __atomic_fetch_add(w->vskip && w->read_out ? &ttdi_walk_aside_span_ns : &ttdi_walk_span_ns,
+                           w->ev.time_ns - w->from_ns, __ATOMIC_RELAXED);
     ttf_iter_close(w->it);
     free(w->stack);
     ttdi_openset_free(&w->open);
@@ -1117,7 +1179,8 @@ int ttdi_walk_step(ttdi_walk *w)
     } else if (!w->r) {
         return 1;       /* a stack walk: no filter, no keys, no marks */
     }
-    rc = ttdi_norm_kept(&w->r->norm, &w->ev);
+    rc = __builtin_expect(w->vskip, 0) ? ttdi_norm_kept_pure(&w->r->norm, &w->ev)
+                                        : ttdi_norm_kept(&w->r->norm, &w->ev);
     if (rc < 0)
         return rc;
     w->kept = rc;

@@ -148,8 +148,8 @@ static int both_run(void *arg)
 {
     both_job *j = arg;
     j->self = pthread_self();
-    *j->mine = 1;
-    for (int k = 0; j->wait && !*j->flag && k < 1000; k++)
+    __atomic_store_n(j->mine, 1, __ATOMIC_SEQ_CST);     /* (the other thread reads it) */
+    for (int k = 0; j->wait && !__atomic_load_n(j->flag, __ATOMIC_SEQ_CST) && k < 1000; k++)
         usleep(1000);
     j->order = __atomic_fetch_add(j->clock, 1, __ATOMIC_SEQ_CST);
     return j->rc;
@@ -209,8 +209,47 @@ static void both_jobs(void **state)
     assert_int_equal(rc[1], -5);
     assert_true(pthread_equal(a.self, pthread_self()));
     assert_false(pthread_equal(b.self, pthread_self()));
-    assert_true(fa && fb);
+    assert_true(__atomic_load_n(&fa, __ATOMIC_SEQ_CST) && __atomic_load_n(&fb, __ATOMIC_SEQ_CST));
     assert_int_equal(a.order + b.order, 1);
+}
+
+/* ttdi_aside: the job runs once, aside (a thread of its own, counted by
+ * ttdi_aside_started) while the caller goes on, or at the join in the
+ * caller when asked for one thread; the join hands its result back; a
+ * join of nothing started (zeroed, or joined already) is 0. */
+static void aside_job(void **state)
+{
+    (void)state;
+    int clock = 0;
+    volatile int fa = 0, fb = 0;
+    both_job j = {.rc = -7, .clock = &clock, .flag = &fa, .mine = &fb};
+    ttdi_aside a;
+    uint64_t n0 = __atomic_load_n(&ttdi_aside_started, __ATOMIC_RELAXED);
+
+    memset(&a, 0, sizeof a);
+    assert_int_equal(ttdi_aside_join(&a), 0);
+    ttdi_aside_start(&a, 0, both_run, &j);      /* one thread: not yet run */
+    assert_int_equal(clock, 0);
+    assert_int_equal(ttdi_aside_join(&a), -7);
+    assert_int_equal(clock, 1);
+    assert_true(pthread_equal(j.self, pthread_self()));
+    assert_int_equal(ttdi_aside_join(&a), 0);   /* joined: nothing more */
+    assert_int_equal(clock, 1);
+    assert_int_equal(__atomic_load_n(&ttdi_aside_started, __ATOMIC_RELAXED), n0);
+    /* two: it runs while the caller goes on (it waits for the caller's
+       flag, which the caller sets only after the start returned) */
+    j.wait = 1;
+    j.rc = 4;
+    fb = 0;
+    ttdi_aside_start(&a, 1, both_run, &j);
+    for (int k = 0; !__atomic_load_n(&fb, __ATOMIC_SEQ_CST) && k < 1000; k++)
+        usleep(1000);
+    assert_true(__atomic_load_n(&fb, __ATOMIC_SEQ_CST));  /* started before the join */
+    __atomic_store_n(&fa, 1, __ATOMIC_SEQ_CST);
+    assert_int_equal(ttdi_aside_join(&a), 4);
+    assert_int_equal(clock, 2);
+    assert_false(pthread_equal(j.self, pthread_self()));
+    assert_int_equal(__atomic_load_n(&ttdi_aside_started, __ATOMIC_RELAXED), n0 + 1);
 }
 
 int main(void)
@@ -221,6 +260,7 @@ int main(void)
         cmocka_unit_test(dmcache_slots),
         cmocka_unit_test(keybits_no_false_negative),
         cmocka_unit_test(both_jobs),
+        cmocka_unit_test(aside_job),
         cmocka_unit_test(grow_guess),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

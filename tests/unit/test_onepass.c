@@ -10,7 +10,8 @@
  * traces: the events come every 10 ns, so that is the events read
  * (deterministic: no timing). On a values pair, resolve's pass steps
  * over the values up to a mark it pins near the split, which the details
- * start from (test_values_pass).
+ * start from (test_values_pass); a run walk read aside while the tree
+ * build reads in step leaves the marks it starts from (test_values_aside).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -260,10 +261,12 @@ static void test_digest_past_sketch(void **state)
 }
 
 /* One thread with values: main{ VROUNDS rounds of parse{ lex{} check{} } },
- * the bad run's round VROUNDS - PART calling fail{} instead (its split
+ * the bad run's round VROUNDS - PART calling fail{} instead (bad 2: before
+ * check, so the threads' lengths differ and the pair is replayed; its split
  * ~60K kept events past the last periodic mark, TTDI_MARK_EVERY); ENTER
  * registers by round (main's its own); *span one read of it. */
 #define VROUNDS 86460
+static int vsplit = VROUNDS - PART;   /* the bad run's round that parts */
 static void write_values(const char *name, int bad, uint64_t *span)
 {
     ttf_writer_opts o = {.timed = 1, .values = 1};
@@ -282,7 +285,8 @@ static void write_values(const char *name, int bad, uint64_t *span)
         t.stack[0][t.depth[0]++] = p;
         char s[48];
         snprintf(s, sizeof s, "lex{}=1 %s{}=%d }=0",
-                 bad && i == VROUNDS - PART ? "fail" : "check", i % 5);
+                 bad && i == vsplit ? bad == 2 ? "fail{}=0 check" : "fail" : "check",
+                 i % 5);
         assert_int_equal(dt_run(&t, 0, s), 0);
     }
     assert_int_equal(dt_run(&t, 0, "}=0"), 0);
@@ -333,6 +337,69 @@ static void test_values_pass(void **state)
     free(rep[1]);
 }
 
+/* Issue 38 item 3: on a one-thread values pair likely to part, a run walk
+ * of each side reads aside while the tree build reads in step
+ * (pair_align.c aside_start), without values; resolve's pass starts at the
+ * last of its marks before its values window (ttdi_walk_open_values), not
+ * at the thread's start: the main line's walks go over less of the traces,
+ * the report is byte for byte the one --jobs 1 gives (no aside walk: from
+ * the start), and with the values pass read whole (ttdi_pass_values_all:
+ * no aside mark serves a walk that needs values from its start); a split
+ * early in the thread: the walks may stop there (told, not awaited: how
+ * far they got is their thread's speed, printed). */
+static void test_values_aside(void **state)
+{
+    uint64_t eg, eb, eb3, started[4];
+    double times[4], aside[4];
+    char *rep[4];
+    (void)state;
+
+    write_values("vgood.trc", 0, &eg);
+    write_values("vbad2.trc", 2, &eb);
+    vsplit = 1000;                      /* early: the aside walks stop there */
+    write_values("vbad3.trc", 2, &eb3);
+    vsplit = VROUNDS - PART;
+    for (int k = 0; k < 4; k++) {
+        ttd_diff *d = NULL;
+        ttd_options o;
+        ttf_error err;
+        ttd_options_init(&o);
+        o.jobs = k == 1 ? 1 : 2;
+        ttdi_pass_values_all = k == 2;
+        ttdi_walk_span_ns = ttdi_walk_aside_span_ns = 0;
+        uint64_t s0 = __atomic_load_n(&ttdi_aside_started, __ATOMIC_RELAXED);
+        int rc = ttd_diff_files(path_of("vgood.trc"), path_of(k == 3 ? "vbad3.trc" : "vbad2.trc"),
+                                &o, &d, &err);
+        ttdi_pass_values_all = 0;
+        if (rc < 0)
+            fail_msg("ttd_diff_files: %s", err.msg);
+        started[k] = __atomic_load_n(&ttdi_aside_started, __ATOMIC_RELAXED) - s0;
+        const ttd_result *r = ttd_get_result(d);
+        assert_non_null(r->first);
+        assert_string_equal(r->first->bad[0].name, "dt_fail");
+        assert_non_null(r->first->stack[0].args);  /* main's, by offset */
+        times[k] = (double)ttdi_walk_span_ns / (double)(eg + (k == 3 ? eb3 : eb));
+        aside[k] = (double)ttdi_walk_aside_span_ns / (double)(eg + (k == 3 ? eb3 : eb));
+        rep[k] = tu_report(d, ttr_json, NULL, NULL);
+        ttd_free(d);
+    }
+    print_message("walked: %.2f times one read (aside %.2f), %.2f (--jobs 1), %.2f (values "
+                  "all); split early: aside %.3f\n", times[0], aside[0], times[1], times[2],
+                  aside[3]);
+    assert_int_equal(started[0], 1);
+    assert_int_equal(started[1], 0);
+    assert_int_equal(started[3], 1);
+    assert_string_equal(rep[0], rep[1]);
+    assert_string_equal(rep[0], rep[2]);
+    assert_true(times[0] < times[1] - 0.5);
+    assert_true(aside[0] > 0.9);
+    assert_true(aside[1] == 0);
+    assert_true(aside[3] <= 1.01);      /* (how far it got: its thread's
+                                           speed against the reads in step) */
+    for (int k = 0; k < 4; k++)
+        free(rep[k]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_scan_from_mark),
         cmocka_unit_test(test_digest_past_sketch),
         cmocka_unit_test(test_values_pass),
+        cmocka_unit_test(test_values_aside),
     };
     return cmocka_run_group_tests(tests, tu_tmpdir_setup, tu_tmpdir_teardown);
 }

@@ -346,15 +346,19 @@ static void vtake(const ttdi_walk *w, vseen *out)
  * stepped over up to vfrom (0: none); every kept event from max(vfrom,
  * where it started) on as ref has it, none before with values; the
  * kept index it started at into *at. */
-static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
-                   uint64_t vfrom, uint64_t *at)
+static void vcheck_by(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                      uint64_t vfrom, uint64_t *at, int open_values)
 {
     ttdi_walk w;
     vseen s;
     int rc;
 
-    assert_int_equal(ttdi_walk_open_at(&w, r, 0, idx, UINT64_MAX, 0), 0);
-    assert_int_equal(ttdi_walk_values_from(&w, vfrom), 0);
+    if (open_values) {
+        assert_int_equal(ttdi_walk_open_values(&w, r, 0, idx, vfrom), 0);
+    } else {
+        assert_int_equal(ttdi_walk_open_at(&w, r, 0, idx, UINT64_MAX, 0), 0);
+        assert_int_equal(ttdi_walk_values_from(&w, vfrom), 0);
+    }
     *at = w.next;
     while ((rc = ttdi_walk_next(&w)) > 0) {
         if (!w.kept)
@@ -370,6 +374,41 @@ static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
     ttdi_walk_close(&w);
 }
 
+static void vcheck(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                   uint64_t vfrom, uint64_t *at)
+{
+    vcheck_by(r, ref, n, idx, vfrom, at, 0);
+}
+
+/* write_values_trace into tu_tmpdir/name (its path into path), opened in
+ * *r (marks every 1000), read whole with values from the start: every
+ * kept event's (*n of them; free the array). */
+static vseen *values_ref(char *path, size_t len, const char *name, ttdi_run_state *r,
+                         size_t *n)
+{
+    ttdi_walk w;
+    size_t cap = 3000 * 8 + 16;
+    vseen *ref = calloc(cap, sizeof *ref);
+    int rc;
+
+    snprintf(path, len, "%s/%s", tu_tmpdir, name);
+    write_values_trace(path);
+    assert_non_null(ref);
+    open_path(r, 1000, path);
+    assert_int_equal(ttdi_walk_open(&w, r, 0), 0);
+    *n = 0;
+    while ((rc = ttdi_walk_next(&w)) > 0)
+        if (w.kept) {
+            assert_true(w.idx == *n && *n < cap);
+            vtake(&w, &ref[(*n)++]);
+            assert_true(ref[*n - 1].has_values);
+        }
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    assert_true(*n > 20000);
+    return ref;
+}
+
 /* ttdi_walk_values_from (resolve's passes, walk.c): a run walk that steps
  * over values up to an index shows from there each event's values and
  * every open frame's arguments (main's from the first chunk: read back by
@@ -383,25 +422,11 @@ static void test_values_from(void **state)
     char path[512];
     ttdi_run_state r;
     ttdi_walk w;
-    size_t n = 0, cap = 3000 * 8 + 16;
-    vseen *ref = calloc(cap, sizeof *ref);
+    size_t n;
+    vseen *ref = values_ref(path, sizeof path, "walker_values.trc", &r, &n);
     uint64_t at;
     int rc;
 
-    snprintf(path, sizeof path, "%s/walker_values.trc", tu_tmpdir);
-    write_values_trace(path);
-    assert_non_null(ref);
-    open_path(&r, 1000, path);
-    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
-    while ((rc = ttdi_walk_next(&w)) > 0)
-        if (w.kept) {
-            assert_true(w.idx == n && n < cap);
-            vtake(&w, &ref[n++]);
-            assert_true(ref[n - 1].has_values);
-        }
-    assert_int_equal(rc, 0);
-    ttdi_walk_close(&w);
-    assert_true(n > 20000);
     ttdi_marks_free(&r);
     /* the first walk of the thread: no marks before 12345, one there */
     vcheck(&r, ref, n, UINT64_MAX, 12345, &at);
@@ -434,6 +459,75 @@ static void test_values_from(void **state)
     assert_int_equal(at, 0);
     vcheck(&r, ref, n, 12346, 0, &at);
     assert_int_equal(at, 12346);
+    close_run(&r);
+    free(ref);
+}
+
+/* vcheck through ttdi_walk_open_values (resolve's pass on a values trace):
+ * from the mark it takes for idx, values back at vfrom; *at where it
+ * started. */
+static void vcheck_aside(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t idx,
+                         uint64_t vfrom, uint64_t *at)
+{
+    vcheck_by(r, ref, n, idx, vfrom, at, 1);
+}
+
+/* Thread 0 of r read whole by an aside walk (no values, counted apart),
+ * which leaves marks no walk that needs values from its start takes. */
+static void aside_read(ttdi_run_state *r)
+{
+    ttdi_walk w;
+    uint64_t span = ttdi_walk_span_ns;
+    int rc;
+
+    assert_true(ttdi_walk_aside_ok(r, 0));
+    assert_int_equal(ttdi_walk_open_aside(&w, r, 0), 0);
+    while ((rc = ttdi_walk_next(&w)) > 0)
+        assert_int_equal(w.ev.has_values, 0);
+    assert_int_equal(rc, 0);
+    ttdi_walk_close(&w);
+    assert_int_equal(ttdi_walk_span_ns, span);
+    assert_false(ttdi_walk_aside_ok(r, 0));     /* marked */
+    assert_false(ttdi_walk_marked(r, 0));
+    assert_int_equal(ttdi_walk_open_at(&w, r, 0, 20000, UINT64_MAX, 0), 0);
+    assert_int_equal(w.next, 0);                /* none for a values walk */
+    ttdi_walk_close(&w);
+}
+
+/* An aside walk (ttdi_walk_open_aside: pair_align.c reads it in a thread
+ * of its own) leaves marks without values: no walk that needs values from
+ * its start takes them (ttdi_walk_open_at, ttdi_walk_marked), but resolve's
+ * pass does (ttdi_walk_open_values), from the last one at least two kept
+ * events before where the values come back (one before: the walk there
+ * would stand at that index and step over nothing); a values mark later
+ * than it wins; every event from vfrom on as a walk with values from the
+ * start reads it. */
+static void test_values_aside(void **state)
+{
+    (void)state;
+    char path[512];
+    ttdi_run_state r;
+    size_t n;
+    vseen *ref = values_ref(path, sizeof path, "walker_aside.trc", &r, &n);
+    uint64_t at;
+
+    close_run(&r);
+    for (int k = 0; k < 2; k++) {
+        open_path(&r, 1000, path);
+        aside_read(&r);
+        /* marks every 2000 once thinned (24K kept events, 16 at most) */
+        vcheck_aside(&r, ref, n, 14000, 12001 + (uint64_t)k, &at);
+        assert_int_equal(at, k ? 12001 : 10001);   /* 12000 one before 12001 */
+        if (!k)
+            close_run(&r);
+    }
+    assert_true(ttdi_walk_marked(&r, 0));       /* its pin at 12002 */
+    vcheck(&r, ref, n, 12003, 0, &at);          /* from the pin, with values */
+    assert_int_equal(at, 12003);
+    vcheck_aside(&r, ref, n, 13000, 12500, &at);   /* the pin beats 12000 */
+    assert_int_equal(at, 12003);
+    vcheck_aside(&r, ref, n, 18000, 16001, &at);   /* 14000 beats the pins */
+    assert_int_equal(at, 14001);
     close_run(&r);
     free(ref);
 }
@@ -1267,6 +1361,7 @@ int main(void)
         cmocka_unit_test(test_marks_thinned),
         cmocka_unit_test(test_marks_pinned),
         cmocka_unit_test(test_values_from),
+        cmocka_unit_test(test_values_aside),
         cmocka_unit_test(test_marks_pin_inserted),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
