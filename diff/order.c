@@ -36,7 +36,7 @@
  * frame changed. When both follow the progress, or the first
  * reaches the second, or the runs have no SYNC_OP records, the clock
  * order stands. It stands too when the first divergence's thread left
- * its loop first in one run (leaves()): from its split it made fewer
+ * its loop first in one run (left_side()): from its split it made fewer
  * calls than the other run's and ended by itself (a worker, not the main
  * thread, not cut off or crashed), while the other run's went around
  * again: whatever it read under the lock, stopping was its own decision,
@@ -686,12 +686,6 @@ static int left_side(const ttdi_in *in, const ttd_hunk_info *h)
     return -1;
 }
 
-
-static int leaves(const ttdi_in *in, const ttd_hunk_info *h)
-{
-    return left_side(in, h) >= 0;
-}
-
 /* Whether r's hunk i is a wait loop's (timing.c: TTD_TIMING_WAIT) of
  * another pair than the first divergence h0's, before h0 in the bad
  * run's time, whose thread left its loop first in run x (left_side) and
@@ -767,7 +761,7 @@ static int settle(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
     if (!n)
         return 0;
     const ttd_hunk_info *h0 = &r->hunks[0];
-    if (leaves(in, h0))
+    if (left_side(in, h0) >= 0)
         return 0;       /* it stopped first: its own */
     if ((rc = frame_changed(in, h0)) != 0)
         return rc < 0 ? (int)rc : 0;    /* its own code changed: its own */
