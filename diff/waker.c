@@ -82,8 +82,9 @@
  * well as the handler's late clear. Costs: run walks of S (the bad run
  * and the good one, from the marks before the split, at most WW_SLACK
  * kept events before it), of T around the good run's wake-up (from the
- * mark before it, at most WK_BEFORE + WK_AFTER events) and to N in the
- * bad run, and of S around N in each run, each bounded by WK_BEFORE.
+ * mark WW_SLACK kept events before it, at most WK_BEFORE + WK_AFTER
+ * events) and to N in the bad run, and of S around N in each run (from
+ * WW_SLACK kept events before it), each bounded by WK_BEFORE.
  */
 #include <stdint.h>
 #include <string.h>
@@ -333,8 +334,10 @@ static uint64_t parts_at(const ttd_result *r, size_t p)
 /* T's calls that may have ended S's wait at ns in run rs (thread th):
  * the innermost call open then (c[0]) and the last one returned before
  * it (c[1]), each by its return (name, kept index, time; the open one's
- * return read on, at most WK_AFTER events). The number found (c[k].fn
- * NULL when not), or a TT_E* code. */
+ * return read on, at most WK_AFTER events). The walk starts at least
+ * WW_SLACK kept events before ns: a mark between the last return and ns
+ * (a timed record right after it) must not hide it. The number found
+ * (c[k].fn NULL when not), or a TT_E* code. */
 typedef struct wcall {
     const char *fn;
     uint64_t idx, enter_ns, exit_ns;
@@ -346,7 +349,7 @@ static int wakers(ttdi_run_state *rs, uint32_t th, uint64_t ns, wcall c[2])
     ttdi_walk w;
     uint64_t n = 0;
     size_t depth = 0;
-    int rc = ttdi_walk_open_at(&w, rs, th, UINT64_MAX, ns, 0);
+    int rc = ttdi_walk_open_at(&w, rs, th, UINT64_MAX, ns, WW_SLACK);
 
     memset(c, 0, 2 * sizeof *c);
     if (rc < 0)
@@ -423,13 +426,15 @@ static uint64_t index_at(ttdi_run_state *rs, uint32_t th, uint64_t ns)
  * outermost call open at ns that returned before upto and was entered
  * after S's last timed wait before ns ended (the handling of what woke
  * it, not a call the wait was made in), into out (function, file, line,
- * enter_ns). 1, 0 if none, or a TT_E* code. */
+ * enter_ns). S's wait is looked for from WW_SLACK kept events before ns
+ * on (the handling's calls since the wait, at most). 1, 0 if none, or a
+ * TT_E* code. */
 static int busy_in(const ttdi_in *in, uint32_t ts, uint64_t ns, uint64_t upto, ttdi_wakewin *out)
 {
     ttdi_run_state *rs = &in->r[TTD_BAD];
     ttdi_walk w;
     uint64_t n = 0, woke = 0;
-    int rc = ttdi_walk_open_at(&w, rs, ts, UINT64_MAX, ns, 0), open = 0;
+    int rc = ttdi_walk_open_at(&w, rs, ts, UINT64_MAX, ns, WW_SLACK), open = 0;
 
     if (rc < 0)
         return rc;
