@@ -862,9 +862,15 @@ static void fork_park(struct tstate *t)
 
 /* The child's trace, once the write a fork interrupted is done (the
  * writer calls it through cap_hooks.refork, busy set; fork_park). Keeps
- * busy and the count of events the handler had dropped, written as LOST. */
+ * busy and the count of events the handler had dropped, written as LOST.
+ * Asynchronous signals wait meanwhile (cap_async_hold): the reset clears
+ * the whole thread state, busy included, so a handler that came between
+ * reading the count and the reset would have its drops forgotten, and one
+ * that came after it would write into a thread state half made. */
 static void refork(struct tstate *t)
 {
+    sigset_t old;
+    cap_async_hold(&old);
     uint8_t busy = t->busy;
     uint64_t dropped = t->lost_nested;
     if (refork_base)
@@ -885,6 +891,7 @@ static void refork(struct tstate *t)
         cap_flush_lost(t);
     }
     t->busy = busy;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* fork: the child starts its own trace naming the parent's. Only
