@@ -723,8 +723,8 @@ static int unhide(const ttdi_in *in, const ttdi_resolved *r, ttdi_resolved *out)
         if (!left_hidden(in, r, k))
             continue;
         if (!nh) {
-            nh = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *nh);
-            np = ttfi_arena_alloc(in->arena, (r->npairs + 1) * sizeof *np);
+            nh = ttfi_arena_alloc(in->arena, r->nhunks * sizeof *nh);
+            np = ttfi_arena_alloc(in->arena, r->npairs * sizeof *np);
             if (!nh || !np)
                 return TT_ENOMEM;
             memcpy(nh, r->hunks, r->nhunks * sizeof *nh);
@@ -950,8 +950,8 @@ int ttdi_order_progress(const ttdi_in *in, const ttdi_resolved *r, const ttd_run
     int jd = join_differs(in);
     if (jd != 0)
         return jd < 0 ? jd : 0;
-    ttd_hunk_info *nh = ttfi_arena_alloc(in->arena, (r->nhunks + 1) * sizeof *nh);
-    ttd_pair *np = ttfi_arena_alloc(in->arena, (r->npairs + 1) * sizeof *np);
+    ttd_hunk_info *nh = ttfi_arena_alloc(in->arena, r->nhunks * sizeof *nh);
+    ttd_pair *np = ttfi_arena_alloc(in->arena, r->npairs * sizeof *np);
     if (!nh || !np)
         return TT_ENOMEM;
     memcpy(nh, r->hunks, r->nhunks * sizeof *nh);
