@@ -647,15 +647,17 @@ typedef struct ttdi_waits {
                                    record, 0: none */
 } ttdi_waits;
 
-/* One clock reading of a replayed pair: a matched call's integer result
- * that differed as a clock (TTDI_NOISE_CLOCK when compared), for
- * timeouts.c's deadlines. */
+/* One clock reading of a replayed pair: a matched call's integer or
+ * double result that differed as a clock (TTDI_NOISE_CLOCK when
+ * compared), for timeouts.c's deadlines. */
 #define TTDI_CLOCKS 16              /* readings kept per replay (the last) */
 typedef struct ttdi_clockread {
-    uint64_t v[2];              /* its results, good and bad (as unsigned) */
+    uint64_t v[2];              /* its results, good and bad (as unsigned;
+                                   a double's raw bits) */
     uint64_t idx;               /* bad key index of its EXIT */
     uint64_t t[2];              /* its EXIT's time (ns), good and bad */
     uint64_t addr, time_ns;     /* bad run: the function, its ENTER time */
+    uint8_t fl;                 /* a double (libev's ev_time), not an integer */
 } ttdi_clockread;
 
 /* A replay of one thread pair. Set the inputs, run, read the outputs. */

@@ -742,15 +742,17 @@ static int struct_ret_diff(ttdi_replay *rp, size_t fi, rside *const s[2])
 
 /* A result (g, b) of type ty that differed as a clock, of the call whose
  * ENTER was ev, returned by the EXITs of s: kept in the ring of the last
- * readings (timeouts.c's deadlines). */
+ * readings (timeouts.c's deadlines). An integer, or a double (its raw
+ * bits). */
 static void clock_read(ttdi_replay *rp, const ttf_vtype *ty, uint64_t g, uint64_t b,
                        const ttf_event *ev, rside *const s[2])
 {
-    if (ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
+    int fl = ty->cls == TTF_VC_FLOAT && ty->size == 8;
+    if (!fl && ty->cls != TTF_VC_SIGNED && ty->cls != TTF_VC_UNSIGNED)
         return;
     rp->clk[rp->nclk++ % TTDI_CLOCKS] = (ttdi_clockread){
-        {ttf_value_norm(g, ty), ttf_value_norm(b, ty)}, s[1]->idx,
-        {s[0]->ev.time_ns, s[1]->ev.time_ns}, ev->addr, ev->time_ns};
+        {fl ? g : ttf_value_norm(g, ty), fl ? b : ttf_value_norm(b, ty)}, s[1]->idx,
+        {s[0]->ev.time_ns, s[1]->ev.time_ns}, ev->addr, ev->time_ns, (uint8_t)fl};
 }
 
 /* exit_frame's answer "the same" for the results (g, b) of frame f by

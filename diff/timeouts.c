@@ -47,6 +47,14 @@
  *   happens to line up in some unit is not a clock's;
  * - no call parts from the sink on (a hunk after it would be a branch that
  *   the value, or the wait's end, decided: the value stays on the chain).
+ * The same proof holds for doubles (an event loop that keeps time in
+ * floating seconds: libev's ev_tstamp, libev-skipcheck's identical runs):
+ * a double timeout is a wait's asked time within a millisecond (the
+ * coarsest wait call's step; libev rounds up to whole ms), in s or ms;
+ * the clock is a double result taken as a time (vrules.c
+ * ttdi_float_time_like), in s or ms as the trace's times agree; and
+ * vg - vb == Eb - Eg holds within the doubles' rounding (four units in
+ * the last place of the numbers involved, in ns), not exactly.
  * A timeout that differs otherwise (a wrong unit, a computation that
  * changed), a wait woken early in one run, or calls that part later stay a
  * divergence.
@@ -56,6 +64,8 @@
  * returned before it, so every wait inside a sink and the record after it
  * were read (a raw pass over each whole thread found the same waits).
  */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,18 +81,22 @@ typedef ttdi_wait wait_rec;
 /* How a sink's waits show the value decided nothing. */
 enum { SINK_EARLY = 1, SINK_DEADLINE };
 
-/* One place a differing integer value was seen: node, argument k (-1: the
- * return value), the values (good, bad) as its type reads them. */
+/* One place a differing integer or double value was seen: node,
+ * argument k (-1: the return value), the values (good, bad) as its type
+ * reads them (a double: its raw bits in v, its value in d). */
 typedef struct occ {
     int32_t node;
     int k;
     int64_t v[2];
+    double d[2];
+    uint8_t fl;                 /* a double */
     uint8_t sink, acc;          /* sink: SINK_* (0 none); accounted for */
     const wait_rec *w[2];       /* sink: the waits it timed */
     const ttdi_clockread *cb;   /* SINK_DEADLINE: the clock's last reading
                                    before the wait */
     uint64_t e[2];              /* ... the elapsed time it showed since an
-                                   earlier reading, good and bad, in unit */
+                                   earlier reading, good and bad, in unit
+                                   (a double clock: in ns) */
     uint64_t unit, cunit;       /* ... the timeout's unit, the clock's (ns) */
 } occ;
 
@@ -99,6 +113,18 @@ static int is_int(const ttf_vtype *ty)
     return ty && (ty->cls == TTF_VC_SIGNED || ty->cls == TTF_VC_UNSIGNED);
 }
 
+static int is_double(const ttf_vtype *ty)
+{
+    return ty && ty->cls == TTF_VC_FLOAT && ty->size == 8;
+}
+
+static double as_double(uint64_t raw)
+{
+    double d;
+    memcpy(&d, &raw, sizeof d);
+    return d;
+}
+
 static int64_t as_int(uint64_t raw, const ttf_vtype *ty)
 {
     return (int64_t)ttf_value_norm(raw, ty);
@@ -106,17 +132,22 @@ static int64_t as_int(uint64_t raw, const ttf_vtype *ty)
 
 static void add_occ(tctx *c, int32_t node, int k, const ttf_vtype *ty, uint64_t g, uint64_t b)
 {
-    if (c->no >= OCCS || !is_int(ty))
+    int fl = is_double(ty);
+    if (c->no >= OCCS || (!is_int(ty) && !fl))
         return;
     occ *o = &c->o[c->no++];
     memset(o, 0, sizeof *o);
     o->node = node;
     o->k = k;
-    o->v[0] = as_int(g, ty);
-    o->v[1] = as_int(b, ty);
+    o->fl = (uint8_t)fl;
+    o->v[0] = fl ? (int64_t)g : as_int(g, ty);
+    o->v[1] = fl ? (int64_t)b : as_int(b, ty);
+    o->d[0] = fl ? as_double(g) : 0;
+    o->d[1] = fl ? as_double(b) : 0;
 }
 
-/* The differing integer values of the replay that count (not noise). */
+/* The differing integer and double values of the replay that count (not
+ * noise). */
 static void collect(tctx *c)
 {
     ttdi_replay *rp = c->rp;
@@ -152,16 +183,38 @@ static uint64_t asked_is(uint64_t asked, int64_t v)
     return 0;
 }
 
-/* Run r's waits inside (lo, hi) timed by v: the first into *first; 1 when
- * there is one and each ended before its timeout, else 0. */
-static int woken_early(const tctx *c, int r, uint64_t lo, uint64_t hi, int64_t v,
+/* The same for a double timeout d (s or ms): the wait's system call takes
+ * whole milliseconds at the coarsest (poll, epoll_wait; libev's
+ * EV_TS_TO_MSEC rounds 0.01983 s up to 20 ms), so asked lies within one
+ * of d's time. */
+static uint64_t asked_is_f(uint64_t asked, double d)
+{
+    if (!(d > 0) || asked == UINT64_MAX)
+        return 0;
+    for (size_t u = 0; u < 2; u++) {
+        double x = d * (double)units[u];
+        if (x < 1.8e19 && fabs((double)asked - x) <= 1e6)
+            return units[u];
+    }
+    return 0;
+}
+
+/* The unit in which asked is o's value in run r (asked_is, asked_is_f). */
+static uint64_t asked_of(const occ *o, int r, uint64_t asked)
+{
+    return o->fl ? asked_is_f(asked, o->d[r]) : asked_is(asked, o->v[r]);
+}
+
+/* Run r's waits inside (lo, hi) timed by o's value: the first into
+ * *first; 1 when there is one and each ended before its timeout, else 0. */
+static int woken_early(const tctx *c, int r, uint64_t lo, uint64_t hi, const occ *o,
                        const wait_rec **first)
 {
     size_t n = 0;
 
     for (size_t i = 0; i < c->nw[r]; i++) {
         const wait_rec *w = &c->w[r][i];
-        if (w->t <= lo || w->t >= hi || !asked_is(w->asked, v))
+        if (w->t <= lo || w->t >= hi || !asked_of(o, r, w->asked))
             continue;
         if (w->blocked >= w->asked)
             return 0;   /* it ran to its timeout: the value decided */
@@ -171,16 +224,17 @@ static int woken_early(const tctx *c, int r, uint64_t lo, uint64_t hi, int64_t v
     return n > 0;
 }
 
-/* Run r's waits inside (lo, hi) timed by v: the first into *first; their
- * unit (ns) when there is one and each ran to its timeout, else 0. */
-static uint64_t expired(const tctx *c, int r, uint64_t lo, uint64_t hi, int64_t v,
+/* Run r's waits inside (lo, hi) timed by o's value: the first into
+ * *first; their unit (ns) when there is one and each ran to its timeout,
+ * else 0. */
+static uint64_t expired(const tctx *c, int r, uint64_t lo, uint64_t hi, const occ *o,
                         const wait_rec **first)
 {
     uint64_t unit = 0;
 
     for (size_t i = 0; i < c->nw[r]; i++) {
         const wait_rec *w = &c->w[r][i];
-        uint64_t u = w->t > lo && w->t < hi ? asked_is(w->asked, v) : 0;
+        uint64_t u = w->t > lo && w->t < hi ? asked_of(o, r, w->asked) : 0;
         if (!u)
             continue;
         if (w->blocked == UINT64_MAX || w->blocked < w->asked)
@@ -224,7 +278,7 @@ static int clock_agrees(const ttdi_clockread *a, const ttdi_clockread *b, int r,
 static int one_deadline(const ttdi_clockread *a, const ttdi_clockread *b, uint64_t cunit,
                         uint64_t unit, int64_t vg, int64_t vb, occ *o)
 {
-    if (cunit > unit || unit % cunit || !clock_agrees(a, b, 0, cunit) ||
+    if (a->fl || b->fl || cunit > unit || unit % cunit || !clock_agrees(a, b, 0, cunit) ||
         !clock_agrees(a, b, 1, cunit))
         return 0;   /* a clock coarser than the timeout, or not in that unit */
     for (int form = 0; form < 2; form++) {
@@ -242,6 +296,39 @@ static int one_deadline(const ttdi_clockread *a, const ttdi_clockread *b, uint64
     return 0;
 }
 
+/* The same for a double clock (in s or ms: cunit ns) and a double timeout
+ * (o->d, in unit ns), as an event loop in floating seconds computes it
+ * (libev: the timer's `at` - get_clock()): the clock agrees with the
+ * trace as above, and vg - vb == Eb - Eg within the doubles' rounding (a
+ * few units in the last place of each number, in ns), the elapsed times
+ * differing by more than that. */
+static int one_deadline_f(const ttdi_clockread *a, const ttdi_clockread *b, uint64_t cunit,
+                          uint64_t unit, occ *o)
+{
+    double x[2][2] = {{as_double(a->v[0]), as_double(b->v[0])},
+                      {as_double(a->v[1]), as_double(b->v[1])}};
+    double cu = (double)cunit, e[2];
+    double mag = (fabs(x[0][0]) + fabs(x[0][1]) + fabs(x[1][0]) + fabs(x[1][1])) * cu +
+                 (fabs(o->d[0]) + fabs(o->d[1])) * (double)unit;
+    double tol = 4 * DBL_EPSILON * mag + 1;
+
+    for (int r = 0; r < 2; r++) {
+        e[r] = (x[r][1] - x[r][0]) * cu;
+        double trace = (double)b->t[r] - (double)a->t[r];
+        if (!a->fl || !b->fl || !(e[r] >= 0) || trace < 0 ||
+            fabs(e[r] - trace) > trace / 2 + CLOCK_SLACK_NS)
+            return 0;   /* not this clock, or not in this unit */
+    }
+    double dv = (o->d[0] - o->d[1]) * (double)unit;
+    if (fabs(e[1] - e[0]) <= tol || fabs((e[1] - e[0]) - dv) > tol)
+        return 0;
+    o->cb = b;
+    o->e[0] = (uint64_t)e[0];
+    o->e[1] = (uint64_t)e[1];
+    o->cunit = cunit;
+    return 1;
+}
+
 /* Do vg and vb (the timeout in the good and the bad run, in steps of unit
  * ns) differ by what the runs' clocks say, the other way round: vg - vb
  * == Eb - Eg, E the elapsed time, in that unit, between an earlier reading
@@ -249,8 +336,7 @@ static int one_deadline(const ttdi_clockread *a, const ttdi_clockread *b, uint64
  * or s: the unit whose elapsed times agree with the trace's)? Then each
  * run waited for the time left to one deadline fixed at the earlier
  * reading. The evidence into o. */
-static int by_clock(const tctx *c, int64_t vg, int64_t vb, uint64_t unit, uint64_t at,
-                    occ *o)
+static int by_clock(const tctx *c, uint64_t unit, uint64_t at, occ *o)
 {
     const ttdi_replay *rp = c->rp;
     size_t n = rp->nclk, lo = n > TTDI_CLOCKS ? n - TTDI_CLOCKS : 0, j = n;
@@ -260,10 +346,15 @@ static int by_clock(const tctx *c, int64_t vg, int64_t vb, uint64_t unit, uint64
     if (j-- <= lo)
         return 0;
     const ttdi_clockread *b = &rp->clk[j % TTDI_CLOCKS];
-    for (size_t i = lo; i < j; i++)
-        for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
-            if (one_deadline(&rp->clk[i % TTDI_CLOCKS], b, units[u], unit, vg, vb, o))
+    for (size_t i = lo; i < j; i++) {
+        const ttdi_clockread *a = &rp->clk[i % TTDI_CLOCKS];
+        for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+            int one = o->fl ? u < 2 && one_deadline_f(a, b, units[u], unit, o)
+                            : one_deadline(a, b, units[u], unit, o->v[0], o->v[1], o);
+            if (one)
                 return 1;
+        }
+    }
     return 0;
 }
 
@@ -287,20 +378,20 @@ static int sink(tctx *c, occ *o)
 
     if (o->k < 0 || !x->returned)
         return 0;
-    if (woken_early(c, 0, x->gtime_ns, x->gexit_ns, o->v[0], &o->w[0]) &&
-        woken_early(c, 1, x->time_ns, x->exit_ns, o->v[1], &o->w[1]))
+    if (woken_early(c, 0, x->gtime_ns, x->gexit_ns, o, &o->w[0]) &&
+        woken_early(c, 1, x->time_ns, x->exit_ns, o, &o->w[1]))
         return SINK_EARLY;
-    uint64_t ug = expired(c, 0, x->gtime_ns, x->gexit_ns, o->v[0], &o->w[0]);
-    uint64_t ub = expired(c, 1, x->time_ns, x->exit_ns, o->v[1], &o->w[1]);
+    uint64_t ug = expired(c, 0, x->gtime_ns, x->gexit_ns, o, &o->w[0]);
+    uint64_t ub = expired(c, 1, x->time_ns, x->exit_ns, o, &o->w[1]);
     if (!ug || ug != ub || parts_after(c->rp, x->enter[1], x->enter[0]))
         return 0;
     o->unit = ub;
-    return by_clock(c, o->v[0], o->v[1], ub, x->enter[1], o) ? SINK_DEADLINE : 0;
+    return by_clock(c, ub, x->enter[1], o) ? SINK_DEADLINE : 0;
 }
 
 static int same(const occ *a, const occ *b)
 {
-    return a->v[0] == b->v[0] && a->v[1] == b->v[1];
+    return a->fl == b->fl && a->v[0] == b->v[0] && a->v[1] == b->v[1];
 }
 
 /* Is node d below node a? */
@@ -360,6 +451,22 @@ static const char *name_of(const tctx *c, int32_t node)
     return f ? f : "?";
 }
 
+/* "`f` returned B in the bad run, G in the good run" (or "was called
+ * with") for o, into buf. */
+static void from_text(const tctx *c, const occ *o, char *buf, size_t n)
+{
+    char v[2][32];
+
+    for (int r = 0; r < 2; r++) {
+        if (o->fl)
+            snprintf(v[r], sizeof v[r], "%.9g", o->d[r]);
+        else
+            snprintf(v[r], sizeof v[r], "%lld", (long long)o->v[r]);
+    }
+    snprintf(buf, n, "`%s` %s %s in the bad run, %s in the good run", name_of(c, o->node),
+             o->k < 0 ? "returned" : "was called with", v[1], v[0]);
+}
+
 /* The evidence of the first hidden value, with its sink s. */
 static void evidence(tctx *c, const occ *first, const occ *s)
 {
@@ -368,13 +475,7 @@ static void evidence(tctx *c, const occ *first, const occ *s)
     char from[160];
     int named = p->name && p->name[0];
 
-    if (first->k < 0)
-        snprintf(from, sizeof from, "`%s` returned %lld in the bad run, %lld in the good run",
-                 name_of(c, first->node), (long long)first->v[1], (long long)first->v[0]);
-    else
-        snprintf(from, sizeof from, "`%s` was called with %lld in the bad run, %lld in the "
-                 "good run", name_of(c, first->node), (long long)first->v[1],
-                 (long long)first->v[0]);
+    from_text(c, first, from, sizeof from);
     snprintf(c->rp->tmo_text, sizeof c->rp->tmo_text,
              "%s, used only as the timeout of an I/O wait in `%s` (argument %d%s%s%s): the wait "
              "was woken after %.3f ms of %.0f in the bad run, %.3f ms of %.0f in the good run",
@@ -397,9 +498,20 @@ static void dl_evidence(tctx *c, const occ *first, const occ *s)
     char from[160];
     int named = p->name && p->name[0];
 
-    snprintf(from, sizeof from, "`%s` %s %lld in the bad run, %lld in the good run",
-             name_of(c, first->node), first->k < 0 ? "returned" : "was called with",
-             (long long)first->v[1], (long long)first->v[0]);
+    from_text(c, first, from, sizeof from);
+    if (s->fl) {
+        snprintf(c->rp->dl_text, sizeof c->rp->dl_text,
+                 "%s, used only as the timeout of an I/O wait in `%s` (argument %d%s%s) that "
+                 "ran to it in both runs (%.3f ms of %.3f in the bad run, %.3f ms of %.3f in "
+                 "the good run); the clock `%s` (read in %s, a double) moved on %.3f ms "
+                 "between two readings before it in the bad run, %.3f in the good run: the "
+                 "time left to one deadline", from, name_of(c, s->node), s->k + 1,
+                 named ? ", " : "", named ? p->name : "", (double)s->w[1]->blocked / 1e6,
+                 (double)s->w[1]->asked / 1e6, (double)s->w[0]->blocked / 1e6,
+                 (double)s->w[0]->asked / 1e6, clk ? clk : "?", unit_name(s->cunit),
+                 (double)s->e[1] / 1e6, (double)s->e[0] / 1e6);
+        return;
+    }
     snprintf(c->rp->dl_text, sizeof c->rp->dl_text,
              "%s, used only as the timeout of an I/O wait in `%s` (argument %d%s%s) that ran "
              "to it in both runs (%.3f ms of %.3f in the bad run, %.3f ms of %.3f in the good "
