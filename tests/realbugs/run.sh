@@ -224,7 +224,7 @@ run_case() {
     CASE=${1%/}; NAME=$(basename "$CASE")
     PKG=; PKG_VERSION=; KIND=; PATCH=; REVERSE=0; TRUTH_DIVERGE=; TRUTH_CAUSE=
     TRUTH_DIVERGE_PLAIN=; TRUTH_DIVERGE_VALUES=; TRUTH_CAUSE_PLAIN=; TRUTH_CAUSE_VALUES=
-    TAGS=; SINGLE_THREADED=1
+    TAGS=; SINGLE_THREADED=1; SHARES=; APP=
     . "$CASE/case.sh"
     export CASE NAME
     if [ -z "$PKG" ] || [ -z "$TRUTH_DIVERGE" ] || [ -z "$TRUTH_CAUSE" ]; then
@@ -246,7 +246,9 @@ run_case() {
         rb_mode_flags "$MODE"
         STAMP=$(printf '%s|%s|%s|%s' "$(rb_hash "$B/libttcap.so" "$RB_DIR/lib.sh" \
                 $(ls "$RB_DIR/pkgs/$PKG.sh" 2>/dev/null))" \
-            "$(cd "$CASE" && find . -type f ! -name README.md | sort | xargs cat | sha256sum | cut -c1-16)" \
+            "$(for c in "$CASE" $(for x in $SHARES; do echo "$CASE/../$x"; done); do
+                   (cd "$c" && find . -type f ! -name README.md | sort | xargs cat); done |
+               sha256sum | cut -c1-16)" \
             "$TT_CFLAGS $TT_LDFLAGS" "$SRC")
         if [ "$KIND" = patch ]; then
             # ok/ko: the good and the bad build, names of one length (a

@@ -9,11 +9,14 @@ KIND=input
 TRUTH_DIVERGE='^on_job$'
 TRUTH_CAUSE='^event_del_nolock_$'
 TAGS='thread race'
+SHARES=libevent-delnowait
 SINGLE_THREADED=0
 
-# tests/realbugs/pkgs/libevent.sh's build, with the fault applied first
+# tests/realbugs/pkgs/libevent.sh's build, with libevent-delnowait's fault
+# applied first, and that case's application
 build() {
-    patch -s -p1 <"$CASE/fault.patch" || return 1
+    patch -s -p1 <"$CASE/../libevent-delnowait/fault.patch" || return 1
+    APP=$CASE/../libevent-delnowait/app.c
     libevent_build "$@"
 }
 
