@@ -482,6 +482,11 @@ enum ttdi_noise {
                                    both runs, the values differing by what
                                    the runs' own clock readings say: the
                                    time left to one deadline (timeouts.c) */
+    TTDI_NOISE_ROUNDED,     /* a double whose every use ends as the timeout
+                               of recorded I/O waits that asked the same
+                               time in both runs (the difference rounded
+                               away by the wait's step), no call parting
+                               from the wait on (timeouts.c) */
     TTDI_NOISE_SWAP         /* an argument of one of two calls of one
                                function that ran in the other order, the
                                order set by a hunk hidden as timing
@@ -690,6 +695,10 @@ typedef struct ttdi_replay {
                                    clock, of a wait that ran to it in both
                                    runs (timeouts.c) */
     char dl_text[768];          /* the first one's evidence, "" if none */
+    uint64_t rounded;           /* differing doubles that were only a
+                                   timeout its waits took as the same time
+                                   in both runs (timeouts.c) */
+    char rnd_text[512];         /* the first one's evidence, "" if none */
     uint64_t swaps;             /* differing values of two calls that ran
                                    in the other order, the order set by a
                                    hunk hidden as timing (swaps.c) */

@@ -616,6 +616,8 @@ static int merge(ttd_diff *d)
     r->timeout_evidence = x->xo.timeout_text;
     r->values_deadline = x->xo.values_deadline;
     r->deadline_evidence = x->xo.deadline_text;
+    r->values_rounded = x->xo.values_rounded;
+    r->rounded_evidence = x->xo.rounded_text;
     r->values_swapped = x->xo.values_swapped;
     r->values_twinned = x->values_twinned;
     r->values_times = x->values_times;

@@ -1821,6 +1821,7 @@ static void finish(ectx *e)
         for (size_t k = 1; k < rp->n; k++)
             e->out->values_ignored += rp->c[k].retdiff && rp->c[k].retnoise != TTDI_NOISE_TIMEOUT &&
                                       rp->c[k].retnoise != TTDI_NOISE_DEADLINE &&
+                                      rp->c[k].retnoise != TTDI_NOISE_ROUNDED &&
                                       ttdi_replay_retnoise(rp, &rp->c[k]);
         e->out->values_timeout += rp->timeouts;
         if (rp->tmo_text[0] && !e->out->timeout_text)
@@ -1828,6 +1829,9 @@ static void finish(ectx *e)
         e->out->values_deadline += rp->deadlines;
         if (rp->dl_text[0] && !e->out->deadline_text)
             e->out->deadline_text = ttfi_arena_strcpy(e->in->arena, rp->dl_text);
+        e->out->values_rounded += rp->rounded;
+        if (rp->rnd_text[0] && !e->out->rounded_text)
+            e->out->rounded_text = ttfi_arena_strcpy(e->in->arena, rp->rnd_text);
         e->out->values_swapped += rp->swaps;
         if (rp->swap_text[0] && !e->out->swap_text)
             e->out->swap_text = ttfi_arena_strcpy(e->in->arena, rp->swap_text);

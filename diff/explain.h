@@ -85,6 +85,9 @@ typedef struct ttdi_explained {
     uint64_t values_deadline;   /* of those, the time left to one deadline
                                    by the clock, waits that ran to it */
     const char *deadline_text;  /* the first one's evidence, NULL if none */
+    uint64_t values_rounded;    /* of those, a double timeout its waits took
+                                   as the same time in both runs */
+    const char *rounded_text;   /* the first one's evidence, NULL if none */
     uint64_t values_swapped;    /* of those, two calls' values in the other
                                    order after a timing hunk (swaps.c) */
     const char *swap_text;      /* the first pair's evidence, NULL if none */

@@ -19,9 +19,13 @@
  *   below it that holds the value too), a return value passed on by its
  *   caller (returned up again, or given to a later call of the same
  *   caller with no parted calls in between: a branch on it would have
- *   parted them).
+ *   parted them), or an argument of a call after the sink began when no
+ *   call parts from there on (libev hands the timeout it waited for to
+ *   time_update, which checks for a time jump with it: whatever it did
+ *   there decided no call).
  * A value that is also used otherwise (returned to a caller that passes
- * it nowhere, given to a call that does not wait on it), whose wait ran
+ * it nowhere, given to a call that does not wait on it before the sink,
+ * or after it when calls part later), whose wait ran
  * to its timeout in one run only (the timer decided: a lost wake-up made
  * good by a timeout is the bug class), or that no wait record links stays
  * a divergence. The hidden values are counted apart from the clocks
@@ -55,6 +59,15 @@
  * ttdi_float_time_like), in s or ms as the trace's times agree; and
  * vg - vb == Eb - Eg holds within the doubles' rounding (four units in
  * the last place of the numbers involved, in ns), not exactly.
+ * A double timeout rounded away. A double is cut to the wait's step on
+ * its way down (libev: EV_TS_TO_MSEC, whole ms, 0.019844 and 0.019895 s
+ * both 20 ms; its clock read inside time_update, inlined, so no reading
+ * for the deadline proof). When every wait inside the sink asked the same
+ * time in both runs (as many waits, each the same ns, each within a
+ * millisecond of its run's value) and no call parts from the sink on,
+ * the difference never reached the system: hidden too
+ * (TTDI_NOISE_ROUNDED, ttdi_replay.rounded: "a timeout its wait took as
+ * the same time in both runs"), whether the waits were woken or not.
  * A timeout that differs otherwise (a wrong unit, a computation that
  * changed), a wait woken early in one run, or calls that part later stay a
  * divergence.
@@ -79,7 +92,7 @@
 typedef ttdi_wait wait_rec;
 
 /* How a sink's waits show the value decided nothing. */
-enum { SINK_EARLY = 1, SINK_DEADLINE };
+enum { SINK_EARLY = 1, SINK_DEADLINE, SINK_ROUNDED };
 
 /* One place a differing integer or double value was seen: node,
  * argument k (-1: the return value), the values (good, bad) as its type
@@ -273,6 +286,35 @@ static int clock_agrees(const ttdi_clockread *a, const ttdi_clockread *b, int r,
     return off <= trace / 2 + cunit + CLOCK_SLACK_NS;
 }
 
+/* Did the waits inside the sink timed by the double o ask the same times
+ * in both runs (as many, each the same ns: the wait's step rounded the
+ * difference away, libev's EV_TS_TO_MSEC)? The first of each into o->w.
+ * x: the sink's call. */
+static int same_asked(const tctx *c, const ttdi_xcall *x, occ *o)
+{
+    uint64_t lo[2] = {x->gtime_ns, x->time_ns}, hi[2] = {x->gexit_ns, x->exit_ns};
+    size_t i[2] = {0, 0}, n = 0;
+
+    for (;;) {
+        for (int r = 0; r < 2; r++)     /* each run's next wait timed by o */
+            while (i[r] < c->nw[r] &&
+                   (c->w[r][i[r]].t <= lo[r] || c->w[r][i[r]].t >= hi[r] ||
+                    !asked_of(o, r, c->w[r][i[r]].asked)))
+                i[r]++;
+        int end0 = i[0] == c->nw[0], end1 = i[1] == c->nw[1];
+        if (end0 || end1)
+            return end0 && end1 && n > 0;
+        if (c->w[0][i[0]].asked != c->w[1][i[1]].asked)
+            return 0;
+        if (!n++) {
+            o->w[0] = &c->w[0][i[0]];
+            o->w[1] = &c->w[1][i[1]];
+        }
+        i[0]++;
+        i[1]++;
+    }
+}
+
 /* Do readings a and b, in a clock of cunit ns, show elapsed times Eg, Eb
  * in steps of unit ns (either form) with vg - vb == Eb - Eg? Into o. */
 static int one_deadline(const ttdi_clockread *a, const ttdi_clockread *b, uint64_t cunit,
@@ -371,7 +413,8 @@ static int parts_after(const ttdi_replay *rp, uint64_t lo, uint64_t glo)
 /* Occurrence o an argument that timed a wait woken early in both runs
  * (SINK_EARLY), or waits that ran to their timeouts in both, the values
  * differing by the runs' clocks (one deadline), and no call parts from
- * there on (SINK_DEADLINE)? 0 if neither. */
+ * there on (SINK_DEADLINE), or a double whose waits asked the same times
+ * in both runs, no call parting from there on (SINK_ROUNDED)? 0 if none. */
 static int sink(tctx *c, occ *o)
 {
     const ttdi_xcall *x = &c->rp->c[o->node];
@@ -381,12 +424,14 @@ static int sink(tctx *c, occ *o)
     if (woken_early(c, 0, x->gtime_ns, x->gexit_ns, o, &o->w[0]) &&
         woken_early(c, 1, x->time_ns, x->exit_ns, o, &o->w[1]))
         return SINK_EARLY;
+    if (parts_after(c->rp, x->enter[1], x->enter[0]))
+        return 0;
     uint64_t ug = expired(c, 0, x->gtime_ns, x->gexit_ns, o, &o->w[0]);
     uint64_t ub = expired(c, 1, x->time_ns, x->exit_ns, o, &o->w[1]);
-    if (!ug || ug != ub || parts_after(c->rp, x->enter[1], x->enter[0]))
-        return 0;
     o->unit = ub;
-    return by_clock(c, ub, x->enter[1], o) ? SINK_DEADLINE : 0;
+    if (ug && ug == ub && by_clock(c, ub, x->enter[1], o))
+        return SINK_DEADLINE;
+    return o->fl && same_asked(c, x, o) ? SINK_ROUNDED : 0;
 }
 
 static int same(const occ *a, const occ *b)
@@ -430,6 +475,18 @@ static int passed_to(const tctx *c, const occ *o, const occ *p)
            !parted(rp, x->exit_idx, y->enter[1], x->gexit_idx, y->enter[0]);
 }
 
+/* Was o's value given to a call after sink s began, in both runs, with
+ * no call parting from there on? What the value did there decided no
+ * call. (A return is not: it hands the value up to a caller that may
+ * keep it.) */
+static int after_sink(const tctx *c, const occ *o, const occ *s)
+{
+    const ttdi_xcall *x = &c->rp->c[o->node], *y = &c->rp->c[s->node];
+
+    return s->sink && o->k >= 0 && x->enter[1] > y->enter[1] && x->enter[0] > y->enter[0] &&
+           !parts_after(c->rp, y->enter[1], y->enter[0]);
+}
+
 /* Mark occurrences accounted for until nothing changes. */
 static void account(tctx *c)
 {
@@ -439,7 +496,8 @@ static void account(tctx *c)
         changed = 0;
         for (size_t i = 0; i < c->no; i++)
             for (size_t j = 0; j < c->no && !c->o[i].acc; j++)
-                if (c->o[j].acc && same(&c->o[i], &c->o[j]) && passed_to(c, &c->o[i], &c->o[j]))
+                if (c->o[j].acc && same(&c->o[i], &c->o[j]) &&
+                    (passed_to(c, &c->o[i], &c->o[j]) || after_sink(c, &c->o[i], &c->o[j])))
                     changed = c->o[i].acc = 1;
     }
 }
@@ -524,6 +582,23 @@ static void dl_evidence(tctx *c, const occ *first, const occ *s)
              (unsigned long long)s->e[0]);
 }
 
+/* The evidence of the first value hidden as a timeout its waits took as
+ * the same time in both runs, with its sink s. */
+static void rnd_evidence(tctx *c, const occ *first, const occ *s)
+{
+    const ttdi_xcall *y = &c->rp->c[s->node];
+    const ttf_param *p = &y->sig->params[s->k];
+    char from[160];
+    int named = p->name && p->name[0];
+
+    from_text(c, first, from, sizeof from);
+    snprintf(c->rp->rnd_text, sizeof c->rp->rnd_text,
+             "%s, used only as the timeout of an I/O wait in `%s` (argument %d%s%s) that asked "
+             "%.3f ms in both runs: the wait's step rounded the difference away", from,
+             name_of(c, s->node), s->k + 1, named ? ", " : "", named ? p->name : "",
+             (double)s->w[1]->asked / 1e6);
+}
+
 /* The bad key index where o's value was seen. */
 static uint64_t seen_at(const tctx *c, const occ *o)
 {
@@ -550,19 +625,21 @@ static void hide(tctx *c)
         }
         if (!all || !s)
             continue;
-        int dl = s->sink == SINK_DEADLINE, why = dl ? TTDI_NOISE_DEADLINE : TTDI_NOISE_TIMEOUT;
-        if (dl && !c->rp->dl_text[0])
+        int why = s->sink == SINK_DEADLINE ? TTDI_NOISE_DEADLINE
+                  : s->sink == SINK_ROUNDED ? TTDI_NOISE_ROUNDED : TTDI_NOISE_TIMEOUT;
+        if (why == TTDI_NOISE_DEADLINE && !c->rp->dl_text[0])
             dl_evidence(c, first, s);
-        else if (!dl && !c->rp->tmo_text[0])
+        else if (why == TTDI_NOISE_ROUNDED && !c->rp->rnd_text[0])
+            rnd_evidence(c, first, s);
+        else if (why == TTDI_NOISE_TIMEOUT && !c->rp->tmo_text[0])
             evidence(c, first, s);
         for (size_t j = i; j < c->no; j++) {
             if (!same(&c->o[i], &c->o[j]))
                 continue;
             ttdi_xcall *x = &c->rp->c[c->o[j].node];
-            if (dl)
-                c->rp->deadlines++;
-            else
-                c->rp->timeouts++;
+            c->rp->deadlines += why == TTDI_NOISE_DEADLINE;
+            c->rp->rounded += why == TTDI_NOISE_ROUNDED;
+            c->rp->timeouts += why == TTDI_NOISE_TIMEOUT;
             if (c->o[j].k < 0) {
                 x->retnoise = (uint8_t)why;
                 continue;

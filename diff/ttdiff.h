@@ -117,10 +117,13 @@ extern "C" {
  * its values) and ttd_hunk_info spins, spin_events, spin_clock, spin_value,
  * spin_unit_ns; TTD_TIMING_INLINED ("inlined": calls that one build's
  * inlining of an untraced library's function made visible) and
- * TTD_HIDDEN_BUILD ("build"). */
+ * TTD_HIDDEN_BUILD ("build").
+ * 1.26: ttd_result values_rounded, rounded_evidence (a double timeout
+ * whose waits asked the same time in both runs: the difference rounded
+ * away). */
 #define TTD_VERSION_MAJOR 1
-#define TTD_VERSION_MINOR 25
-#define TTD_VERSION_PATCH 3
+#define TTD_VERSION_MINOR 26
+#define TTD_VERSION_PATCH 0
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
 
@@ -1273,6 +1276,14 @@ typedef struct ttd_result {
                                    from the wait on: the time left to one
                                    deadline (not in values_ignored) */
     const char *deadline_evidence; /* the first one's evidence, NULL if none */
+    uint64_t values_rounded;    /* differing doubles whose every use ends as
+                                   the timeout of I/O waits that asked the
+                                   same time in both runs (the wait's step
+                                   rounded the difference away: libev's
+                                   ev_tstamp to whole ms), no call parting
+                                   from the wait on (1.26) */
+    const char *rounded_evidence; /* the first one's evidence, NULL if none
+                                   (1.26) */
     uint64_t values_swapped;    /* differing values of two calls of one
                                    function by one caller that ran in the
                                    other order (each one's good values the

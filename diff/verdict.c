@@ -1668,6 +1668,12 @@ static void hidden(vctx *c)
         hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only the time left to one "
              "deadline, by the clock", dl);
     }
+    if (r->values_rounded && r->rounded_evidence) {
+        snprintf(ev, sizeof ev, "%s%s", r->rounded_evidence,
+                 r->values_rounded > 1 ? " (and the calls that passed it on)" : "");
+        hide(c, &l, TTD_HIDDEN_NONDET, -1, NULL, "the value was only a timeout its wait took as "
+             "the same time in both runs", ev);
+    }
     if (r->values_swapped && r->swap_evidence)
         hide(c, &l, TTD_HIDDEN_TIMING, -1, NULL, "the same calls ran in the other order, "
              "after a difference hidden as timing", r->swap_evidence);

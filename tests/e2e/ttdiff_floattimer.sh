@@ -9,7 +9,11 @@
 # deadline, by the clock" with the clock `now` read in seconds as a
 # double, in text, JSON and HTML. Must not: a timeout 3 ms longer in the
 # bad run (FLOAT_TIMER_SKEW=1: not the clock's doing) stays a divergence
-# (exit 1, `backend_poll` named).
+# (exit 1, `backend_poll` named). And a double timeout whose difference
+# the wait's step rounds away (FLOAT_TIMER_PID=1: 50 ms less a few us
+# from the pid, no clock; poll asks 50 ms in both runs): exit 0, "a
+# timeout its wait took as the same time in both runs", asked 50.000 ms,
+# in text and JSON.
 set -eu
 . "$(dirname "$0")/ttdiff_lib.inc"
 
@@ -38,5 +42,15 @@ json "$T/out" '
 t = json.dumps(d["verdict"])
 assert "backend_poll" in t, t[:600]
 assert "one deadline" not in t, t[:600]
+'
+# the difference rounded away by the wait's step
+FLOAT_TIMER_PID=1 rec p1.trc "$T/prog"
+FLOAT_TIMER_PID=1 rec p2.trc "$T/prog"
+run 0 --color never "$T/p1.trc" "$T/p2.trc"
+has 'the value was only a timeout its wait took as the same time in both runs: `backend_poll` was called with [0-9.e-]* in the bad run, [0-9.e-]* in the good run, used only as the timeout of an I/O wait in `backend_poll` (argument 1, timeout) that asked 50.000 ms in both runs' "$T/out"
+run 0 --format json "$T/p1.trc" "$T/p2.trc"
+json "$T/out" '
+t = json.dumps(d["verdict"])
+assert "a timeout its wait took as the same time in both runs" in t, t[:600]
 '
 echo ok

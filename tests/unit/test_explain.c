@@ -2167,10 +2167,12 @@ static const ttd_result *timeout_diff(const struct op *g, const struct op *b, tt
  * decided nothing, the runs do not diverge, and the reports say why ("a
  * timeout that never expired", with the wait's times) in all three
  * formats. Not hidden: a wait that ran to its timeout (5 ns asked, 10
- * blocked), the value also given to a call that does not wait on it, or
- * returned up to a caller that passes it nowhere, the calls parting
- * between its return and the wait (a branch may have read it), no wait
- * record at all. */
+ * blocked), the value also given to a call that does not wait on it
+ * before the wait (or after it when calls part later), or returned up to
+ * a caller that passes it nowhere, the calls parting between its return
+ * and the wait (a branch may have read it), no wait record at all. Hidden
+ * too: the value given to a call after the wait, no call parting from the
+ * wait on. */
 static void test_timeout_never_expired(void **state)
 {
     (void)state;
@@ -2204,8 +2206,8 @@ static void test_timeout_never_expired(void **state)
     /* must not be hidden */
     const struct op g1[] = RUN(5, WAIT(5, 5));      /* ran to its timeout */
     const struct op b1[] = RUN(6, WAIT(6, 6));
-    const struct op g2[] = RUN(2988, WAIT(2988, 2988000000ull), E(xt_f1, 2988), X(xt_f1, 0));
-    const struct op b2[] = RUN(2997, WAIT(2997, 2997000000ull), E(xt_f1, 2997), X(xt_f1, 0));
+    const struct op g2[] = RUN(2988, E(xt_f1, 2988), X(xt_f1, 0), WAIT(2988, 2988000000ull));
+    const struct op b2[] = RUN(2997, E(xt_f1, 2997), X(xt_f1, 0), WAIT(2997, 2997000000ull));
     const struct op g3[] = {E(xt_main, 1), E(xt_pass, 1), E(xt_get, 0), X(xt_get, 2988),
                             WAIT(2988, 2988000000ull), X(xt_pass, 2988), X(xt_main, 0), {0}};
     const struct op b3[] = {E(xt_main, 1), E(xt_pass, 1), E(xt_get, 0), X(xt_get, 2997),
@@ -2214,7 +2216,12 @@ static void test_timeout_never_expired(void **state)
     const struct op b4[] = RUN(2997, E(xt_skip, 0), X(xt_skip, 0), WAIT(2997, 2997000000ull));
     const struct op g5[] = RUN(2988, E(xt_use, 2988), X(xt_use, 0));
     const struct op b5[] = RUN(2997, E(xt_use, 2997), X(xt_use, 0));
-    const struct op *const must[][2] = {{g1, b1}, {g2, b2}, {g3, b3}, {g4, b4}, {g5, b5}};
+    const struct op g6[] = RUN(2988, WAIT(2988, 2988000000ull), E(xt_f1, 2988), X(xt_f1, 0),
+                               E(xt_ok, 0), X(xt_ok, 0));
+    const struct op b6[] = RUN(2997, WAIT(2997, 2997000000ull), E(xt_f1, 2997), X(xt_f1, 0),
+                               E(xt_fail, 0), X(xt_fail, 0));
+    const struct op *const must[][2] = {{g1, b1}, {g2, b2}, {g3, b3}, {g4, b4}, {g5, b5},
+                                        {g6, b6}};
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
         r = timeout_diff(must[i][0], must[i][1], &d);
         if (r->diverged != 1 || r->values_timeout != 0)
@@ -2222,6 +2229,14 @@ static void test_timeout_never_expired(void **state)
                      (unsigned long long)r->values_timeout);
         ttd_free(d);
     }
+    /* hidden: the value given to a call after the wait, no call parting
+     * from the wait on (what it did there decided no call) */
+    const struct op g7[] = RUN(2988, WAIT(2988, 2988000000ull), E(xt_f1, 2988), X(xt_f1, 0));
+    const struct op b7[] = RUN(2997, WAIT(2997, 2997000000ull), E(xt_f1, 2997), X(xt_f1, 0));
+    r = timeout_diff(g7, b7, &d);
+    assert_int_equal(r->diverged, 0);
+    assert_int_equal(r->values_timeout, 3);
+    ttd_free(d);
 #undef WAIT
 #undef RUN
 }
@@ -2235,7 +2250,8 @@ static void test_timeout_never_expired(void **state)
  * diverge, and the reports say why in all three formats. Not hidden: the
  * same values when the clock moved on alike in both runs (3 and 3), a
  * wait woken early in one run (16 ns asked), the calls parting after the
- * wait, the value also given to a call that does not wait on it, a clock
+ * wait, the value also given to a call that does not wait on it before
+ * the wait, a clock
  * whose readings do not agree with the trace's times in any unit (1 ms
  * apart by the clock, 20 ns by the trace), a clock that moved on 2 ns
  * more in the bad run while the timeout is 1 ns shorter. */
@@ -2278,9 +2294,9 @@ static void test_deadline_by_clock(void **state)
     const struct op g3[] = RUN(2000000000, 2000000003, 7, WAIT(7), E(xt_ok, 0), X(xt_ok, 0));
     const struct op b3[] = RUN(5000000000, 5000000004, 6, WAIT(6), E(xt_fail, 0),
                                X(xt_fail, 0));                          /* the calls part */
-    const struct op g4[] = RUN(2000000000, 2000000003, 7, WAIT(7), E(xt_f1, 7), X(xt_f1, 0));
-    const struct op b4[] = RUN(5000000000, 5000000004, 6, WAIT(6), E(xt_f1, 6),
-                               X(xt_f1, 0));                            /* used otherwise */
+    const struct op g4[] = RUN(2000000000, 2000000003, 7, E(xt_f1, 7), X(xt_f1, 0), WAIT(7));
+    const struct op b4[] = RUN(5000000000, 5000000004, 6, E(xt_f1, 6), X(xt_f1, 0),
+                               WAIT(6));                    /* used otherwise, before the wait */
     const struct op g5[] = RUN(2000000000, 2001000003, 7, WAIT(7));
     const struct op b5[] = RUN(5000000000, 5001000004, 6, WAIT(6));    /* not the trace's time */
     const struct op b6[] = RUN(5000000000, 5000000005, 6, WAIT(6));    /* 2 more, not 1 */
