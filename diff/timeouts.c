@@ -286,21 +286,27 @@ static int clock_agrees(const ttdi_clockread *a, const ttdi_clockread *b, int r,
     return off <= trace / 2 + cunit + CLOCK_SLACK_NS;
 }
 
+/* Run r's first wait from index i on inside (lo, hi) timed by o's
+ * value; c->nw[r] if none. */
+static size_t next_wait(const tctx *c, int r, size_t i, uint64_t lo, uint64_t hi, const occ *o)
+{
+    while (i < c->nw[r] && (c->w[r][i].t <= lo || c->w[r][i].t >= hi ||
+                            !asked_of(o, r, c->w[r][i].asked)))
+        i++;
+    return i;
+}
+
 /* Did the waits inside the sink timed by the double o ask the same times
  * in both runs (as many, each the same ns: the wait's step rounded the
  * difference away, libev's EV_TS_TO_MSEC)? The first of each into o->w.
  * x: the sink's call. */
 static int same_asked(const tctx *c, const ttdi_xcall *x, occ *o)
 {
-    uint64_t lo[2] = {x->gtime_ns, x->time_ns}, hi[2] = {x->gexit_ns, x->exit_ns};
     size_t i[2] = {0, 0}, n = 0;
 
     for (;;) {
-        for (int r = 0; r < 2; r++)     /* each run's next wait timed by o */
-            while (i[r] < c->nw[r] &&
-                   (c->w[r][i[r]].t <= lo[r] || c->w[r][i[r]].t >= hi[r] ||
-                    !asked_of(o, r, c->w[r][i[r]].asked)))
-                i[r]++;
+        i[0] = next_wait(c, 0, i[0], x->gtime_ns, x->gexit_ns, o);
+        i[1] = next_wait(c, 1, i[1], x->time_ns, x->exit_ns, o);
         int end0 = i[0] == c->nw[0], end1 = i[1] == c->nw[1];
         if (end0 || end1)
             return end0 && end1 && n > 0;
