@@ -360,10 +360,12 @@ static int one_deadline_f(const ttdi_clockread *a, const ttdi_clockread *b, uint
                  (fabs(o->d[0]) + fabs(o->d[1])) * (double)unit;
     double tol = 4 * DBL_EPSILON * mag + 1;
 
+    if (!a->fl || !b->fl)
+        return 0;
     for (int r = 0; r < 2; r++) {
         e[r] = (x[r][1] - x[r][0]) * cu;
         double trace = (double)b->t[r] - (double)a->t[r];
-        if (!a->fl || !b->fl || !(e[r] >= 0) || trace < 0 ||
+        if (!(e[r] >= 0) || trace < 0 ||
             fabs(e[r] - trace) > trace / 2 + CLOCK_SLACK_NS)
             return 0;   /* not this clock, or not in this unit */
     }
@@ -380,7 +382,9 @@ static int one_deadline_f(const ttdi_clockread *a, const ttdi_clockread *b, uint
 /* Do vg and vb (the timeout in the good and the bad run, in steps of unit
  * ns) differ by what the runs' clocks say, the other way round: vg - vb
  * == Eb - Eg, E the elapsed time, in that unit, between an earlier reading
- * and the last one before bad key index at (the clock read in ns, us, ms
+ * and the last one before bad key index at, both of the timeout's kind
+ * (integers, or doubles: a double clock's readings in the ring do not
+ * stand in for an integer one's) (the clock read in ns, us, ms
  * or s: the unit whose elapsed times agree with the trace's)? Then each
  * run waited for the time left to one deadline fixed at the earlier
  * reading. The evidence into o. */
@@ -389,8 +393,9 @@ static int by_clock(const tctx *c, uint64_t unit, uint64_t at, occ *o)
     const ttdi_replay *rp = c->rp;
     size_t n = rp->nclk, lo = n > TTDI_CLOCKS ? n - TTDI_CLOCKS : 0, j = n;
 
-    while (j > lo && rp->clk[(j - 1) % TTDI_CLOCKS].idx >= at)
-        j--;
+    while (j > lo && (rp->clk[(j - 1) % TTDI_CLOCKS].idx >= at ||
+                      rp->clk[(j - 1) % TTDI_CLOCKS].fl != o->fl))
+        j--;            /* the last reading before it, of the timeout's kind */
     if (j-- <= lo)
         return 0;
     const ttdi_clockread *b = &rp->clk[j % TTDI_CLOCKS];
