@@ -109,13 +109,28 @@ typedef struct opcode {
     const char *within;     /* the call it is named by (ttdi_lock_caller) */
 } opcode;
 
+/* An operation as a good run's order keeps it: 16 bytes, not 32 (a
+ * 25M-event pair's 1M operations of one mutex were a seventh of its page
+ * faults): who did it (thread and names) an index into the run's
+ * table of them (opwho: a run makes its operations from few calls). */
+typedef struct opkept {
+    uint32_t code;          /* as opcode's */
+    uint32_t who;           /* index into xrun.who */
+    uint64_t time_ns;
+} opkept;
+
+typedef struct opwho {
+    uint32_t thread;
+    const char *func, *within;
+} opwho;
+
 /* The operations on one object, in order. The bad run's are compared
  * with the good run's as they come (first_order needs no more), not
  * kept: a 25M-event pair's 1M operations of one mutex a run were 14% of
  * its page faults. */
 typedef struct oseq {
     const char *label;      /* the object */
-    opcode *op;             /* its operations (the good run's) */
+    opkept *op;             /* its operations (the good run's) */
     size_t n, cap;          /* how many (kept or not), room */
     int cmp;                /* 1: the bad run's, compared with ref's */
     const struct oseq *ref; /* cmp: the good run's of the same label, NULL */
@@ -145,6 +160,10 @@ typedef struct xrun {
     int nkind[3];           /* objects numbered per kind */
     oseq seq[SEQ_OBJS];     /* order per object */
     size_t nseq;
+    opwho *who;             /* the kept operations' threads and names */
+    size_t nwho, capwho;
+    ttdi_map whomap;        /* their hash -> index + 1 (the first of a hash) */
+    uint32_t whohot[256];   /* index + 1 of a recent one, by hash */
     const struct xrun *good; /* the bad run: the good run's walk (its
                                orders compared as they come), NULL */
     int tapped;             /* 1: a thread from the walks' data (from_tap):
@@ -230,7 +249,62 @@ static int seq_room(oseq *s, const xrun *x)
                            sizeof *s->op, 64);
 }
 
-static int seq_add(const xrun *x, oseq *s, uint32_t code, const ttd_xev *e)
+static uint64_t who_hash(uint32_t thread, const char *func, const char *within)
+{
+    return ttfi_mix64(((uint64_t)(uintptr_t)func * 3 ^ (uint64_t)(uintptr_t)within) * 31 +
+                      thread);
+}
+
+static int who_is(const opwho *w, uint32_t thread, const char *func, const char *within)
+{
+    return w->thread == thread && w->func == func && w->within == within;
+}
+
+/* The index of e's thread and names in x's table, added if new (a
+ * recent one's slot, the first of its hash, else a scan): >= 0, or
+ * TT_ENOMEM. */
+static int64_t who_index(xrun *x, const ttd_xev *e)
+{
+    uint64_t h = who_hash(e->thread, e->func, e->within);
+    uint32_t *hot = &x->whohot[ttdi_slot8(h)];
+    uint64_t *first = ttdi_map_get(&x->whomap, h);
+    size_t i;
+
+    if (*hot && who_is(&x->who[*hot - 1], e->thread, e->func, e->within))
+        return *hot - 1;
+    if (first && who_is(&x->who[*first - 1], e->thread, e->func, e->within)) {
+        i = *first - 1;
+    } else {
+        for (i = 0; first && i < x->nwho; i++)  /* two of one hash */
+            if (who_is(&x->who[i], e->thread, e->func, e->within))
+                break;
+        if (!first || i == x->nwho) {
+            if (x->nwho >= UINT32_MAX - 1 ||
+                ttdi_grow(&x->who, &x->capwho, x->nwho + 1, sizeof *x->who, 16) < 0)
+                return TT_ENOMEM;
+            i = x->nwho++;
+            x->who[i] = (opwho){e->thread, e->func, e->within};
+            int added;
+            uint64_t *v = first ? first : ttdi_map_put(&x->whomap, h, &added);
+            if (!v)
+                return TT_ENOMEM;
+            *v = first ? *v : i + 1;
+        }
+    }
+    *hot = (uint32_t)i + 1;
+    return (int64_t)i;
+}
+
+/* Kept operation k of s (a good run's order, of run x) in full. */
+static opcode op_full(const xrun *x, const oseq *s, size_t k)
+{
+    const opkept *o = &s->op[k];
+    const opwho *w = &x->who[o->who];
+
+    return (opcode){o->code, w->thread, o->time_ns, w->func, w->within};
+}
+
+static int seq_add(xrun *x, oseq *s, uint32_t code, const ttd_xev *e)
 {
     if (s->n == SEQ_MAX)
         return 0;
@@ -244,7 +318,10 @@ static int seq_add(const xrun *x, oseq *s, uint32_t code, const ttd_xev *e)
     }
     if (s->n == s->cap && seq_room(s, x) < 0)
         return TT_ENOMEM;
-    s->op[s->n++] = (opcode){code, e->thread, e->time_ns, e->func, e->within};
+    int64_t who = who_index(x, e);
+    if (who < 0)
+        return (int)who;
+    s->op[s->n++] = (opkept){code, (uint32_t)who, e->time_ns};
     return 0;
 }
 
@@ -436,6 +513,7 @@ typedef struct tpass {
                                place, not copied (no walk of that thread
                                grows them after: merge_records), NULL */
     const ttdi_callnames **vcn; /* ... and their names */
+    const ttf_trace *vt;    /* ... and their run's trace (their times) */
     size_t *vn;             /* ... and how many */
     uint64_t paddr[PROV_MAX]; /* provisional bit i: lock address */
     int nprov;
@@ -687,14 +765,14 @@ static void rec_event(const tpass *p, size_t i, size_t k, ttf_event *ev, const c
     ev->kind = TTF_EV_SYNC_OP;
     if (p->vrec[i]) {
         const ttdi_syncrec *r = &p->vrec[i][k];
-        ev->code = r->code;
+        ev->code = ttdi_sr_code(r);
         ev->thread = (uint32_t)i;
         ev->tsc = r->tsc;
-        ev->time_ns = r->time_ns;
+        ev->time_ns = ttdi_sr_ns(p->vt, r);
         ev->addr = r->addr;
         ev->sync_arg = r->sync_arg;
-        *func = p->vcn[i] ? p->vcn[i][r->call].func : NULL;
-        *within = p->vcn[i] ? p->vcn[i][r->call].within : NULL;
+        *func = p->vcn[i] ? p->vcn[i][ttdi_sr_call(r)].func : NULL;
+        *within = p->vcn[i] ? p->vcn[i][ttdi_sr_call(r)].within : NULL;
         return;
     }
     const srec *m = &p->rec[p->from[i] + k];
@@ -803,7 +881,7 @@ static int by_thread(struct ttfi_arena *a, xrun *x, fnslot *fns, int bad, unprot
                      int *exact)
 {
     size_t n = ttf_thread_count(x->in->r->t), nt = x->in->r->nt < n ? x->in->r->nt : n;
-    tpass p = {.exact = 1};
+    tpass p = {.exact = 1, .vt = x->in->r->t};
     uint64_t *last = calloc(2 * n + 1, sizeof *last), *over = last + n;
     int rc = last ? 0 : TT_ENOMEM;
 
@@ -978,7 +1056,8 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
         size_t i = sb->diff == SIZE_MAX ? sb->n : sb->diff;
         if (i == sg->n && i == sb->n)
             continue;
-        uint64_t when = i < sb->n ? (sb->cmp ? sb->at : sb->op[i]).time_ns : b->in->split_ns;
+        uint64_t when = i < sb->n ? sb->cmp ? sb->at.time_ns : sb->op[i].time_ns
+                                  : b->in->split_ns;
         if (when >= best)
             continue;
         best = when;
@@ -991,7 +1070,8 @@ static void first_order(const xrun *g, const xrun *b, ttd_interleave *out)
             memset(&out->order[r], 0, sizeof out->order[r]);
             if (i >= s[r]->n)
                 continue;
-            const opcode *o = r && sb->cmp ? &sb->at : &s[r]->op[i];
+            opcode full = r && sb->cmp ? sb->at : op_full(x[r], s[r], i);
+            const opcode *o = &full;
             out->order[r] = (ttd_xev){TTF_EV_SYNC_OP, (int)(o->code & 0xff), o->thread,
                                       x[r]->in->pair_of[o->thread], o->time_ns,
                                       sg->label, o->func, o->within};
@@ -1032,6 +1112,8 @@ static void xrun_free(xrun *x)
         free(x->th[i].f);
     for (size_t i = 0; i < x->nseq; i++)
         free(x->seq[i].op);
+    free(x->who);
+    ttdi_map_free(&x->whomap);
     free(x->th);
     free(x->objs);
     free(x->pre);

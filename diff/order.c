@@ -196,8 +196,8 @@ static int view_kept(const ttdi_run_state *r, const opoint *p, oview *v)
     memset(&ev, 0, sizeof ev);
     ev.kind = TTF_EV_SYNC_OP;
     for (size_t i = 0; i < n; i++) {
-        ev.code = rec[i].code;
-        ev.time_ns = rec[i].time_ns;
+        ev.code = ttdi_sr_code(&rec[i]);
+        ev.time_ns = ttdi_sr_ns(r->t, &rec[i]);
         ev.addr = rec[i].addr;
         ev.sync_arg = rec[i].sync_arg;
         view_event(v, &ev, &waitmx);

@@ -346,7 +346,7 @@ static int took(const ttf_event *e)
 
 static int took_rec(const ttdi_syncrec *r)
 {
-    return ttdi_sop_took(r->code, r->sync_arg);
+    return ttdi_sop_took(ttdi_sr_code(r), r->sync_arg);
 }
 
 /* The function walk w's current operation is named by: its innermost
@@ -425,9 +425,9 @@ static int between(ttdi_run_state *r, uint32_t th, uint64_t l, uint64_t y, const
     if (!ttdi_walk_syncs(r, th, y, &rec, &n))
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (rec[i].addr == l && took_rec(&rec[i]) && rec[i].time_ns < y)
+        if (rec[i].addr == l && took_rec(&rec[i]) && ttdi_sr_ns(r->t, &rec[i]) < y)
             c = i;
-    if (c == SIZE_MAX || (rc = open_taken(&w, r, th, l, rec[c].time_ns)) != 1)
+    if (c == SIZE_MAX || (rc = open_taken(&w, r, th, l, ttdi_sr_ns(r->t, &rec[c]))) != 1)
         return c == SIZE_MAX ? 0 : rc;
     s->check_ns = w.ev.time_ns;
     s->check = named_by(&w);
@@ -455,7 +455,7 @@ static uint64_t taken_at(const ttdi_run_state *r, uint32_t th, uint64_t ns)
     if (!ttdi_walk_syncs(r, th, ns, &rec, &n))
         return 0;
     for (size_t i = n; i-- > 0;)
-        if (rec[i].time_ns == ns && took_rec(&rec[i]))
+        if (ttdi_sr_ns(r->t, &rec[i]) == ns && took_rec(&rec[i]))
             return rec[i].addr;
     return 0;
 }
@@ -470,8 +470,8 @@ static uint64_t last_taken(const ttdi_run_state *r, uint32_t th, uint64_t l, uin
     if (!l || !ttdi_walk_syncs(r, th, ns, &rec, &n))
         return 0;
     for (size_t i = n; i-- > 0;)
-        if (rec[i].addr == l && took_rec(&rec[i]) && rec[i].time_ns <= ns)
-            return rec[i].time_ns;
+        if (rec[i].addr == l && took_rec(&rec[i]) && ttdi_sr_ns(r->t, &rec[i]) <= ns)
+            return ttdi_sr_ns(r->t, &rec[i]);
     return 0;
 }
 

@@ -214,9 +214,9 @@ static long syncs_to_split(octx *c, uint32_t th)
     if (!ttdi_walk_syncs(c->run, th, c->until, &rec, &n))
         return -1;
     for (size_t i = 0; i < n && k < OV_SYNCS; i++)
-        if (!TTDI_SOP_ASIDE(rec[i].code))
-            c->sy[k++] = (ttdi_flag_sync){rec[i].time_ns, rec[i].addr, rec[i].sync_arg,
-                                          rec[i].code};
+        if (!TTDI_SOP_ASIDE(ttdi_sr_code(&rec[i])))
+            c->sy[k++] = (ttdi_flag_sync){ttdi_sr_ns(c->run->t, &rec[i]), rec[i].addr,
+                                          rec[i].sync_arg, ttdi_sr_code(&rec[i])};
     return (long)k;
 }
 

@@ -404,7 +404,7 @@ typedef struct ttdi_walk {
                                them (ttdi_walk_open_values) */
 } ttdi_walk;
 
-/* The names of the calls a SYNC_OP record was made in (ttdi_syncrec.call:
+/* The names of the calls a SYNC_OP record was made in (ttdi_sr_call:
  * a thread keeps each pair once). */
 typedef struct ttdi_callnames {
     const char *func;       /* the innermost call's name by the thread
@@ -414,19 +414,38 @@ typedef struct ttdi_callnames {
                                func */
 } ttdi_callnames;
 
-/* One SYNC_OP of a thread as run walks read it (SLEEPs aside): 48 bytes
- * (a 25M-event pair keeps 3M of them a run). */
+/* One SYNC_OP of a thread as run walks read it (SLEEPs aside): 32 bytes
+ * (a 25M-event pair keeps 3M of them a run; 48 bytes were a third of
+ * its page faults). A SYNC_OP's time is always measured, so its tick
+ * says it (ttdi_sr_ns); the latest time of the thread's events before it
+ * is walker.c's, kept as a difference. */
 typedef struct ttdi_syncrec {
-    uint64_t time_ns;
-    uint64_t before_ns;     /* the latest time of the thread's events
-                               before it that are not SYNC_OPs */
+    uint64_t tsc;           /* its tick (the reader's merge key) */
     uint64_t addr;          /* its object */
     int64_t sync_arg;
-    uint64_t tsc;           /* its tick (the reader's merge key) */
-    uint32_t call;          /* its calls' names: index into its thread's
-                               ttdi_ltap.calls (0: {NULL, NULL}) */
-    int code;               /* TTF_SOP_* */
+    int32_t before_d;       /* walker.c: its time minus that latest time,
+                               or INT32_MIN: in its thread's far list */
+    uint32_t cc;            /* call << 8 | code: code TTF_SOP_* (a byte
+                               in the format); call its calls' names, an
+                               index into its thread's ttdi_ltap.calls
+                               (0: {NULL, NULL}; fewer than 2^24) */
 } ttdi_syncrec;
+
+static inline int ttdi_sr_code(const ttdi_syncrec *s)
+{
+    return (int)(s->cc & 0xff);
+}
+
+static inline uint32_t ttdi_sr_call(const ttdi_syncrec *s)
+{
+    return s->cc >> 8;
+}
+
+/* Record s's time in trace t (its run's). */
+static inline uint64_t ttdi_sr_ns(const ttf_trace *t, const ttdi_syncrec *s)
+{
+    return ttf_tick_ns(t, s->tsc);
+}
 
 /* ---- the thread order's lock sets (issue 38 item 4) ----------------------
  * One open call of a thread as the thread order sees it (interleave.c):
@@ -498,7 +517,7 @@ typedef struct ttdi_ltap {
     size_t nret;
     const ttdi_syncrec *rec; /* its SYNC_OPs up to the time (func set) */
     size_t nrec;
-    const ttdi_callnames *calls; /* the records' names (ttdi_syncrec.call) */
+    const ttdi_callnames *calls; /* the records' names (ttdi_sr_call) */
     const uint64_t *paddr;  /* bit i of a lock set: lock address paddr[i] */
     int nprov;
     int partial;            /* 1: ret may miss a lock-free return in what

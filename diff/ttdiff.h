@@ -120,10 +120,12 @@ extern "C" {
  * TTD_HIDDEN_BUILD ("build").
  * 1.26: ttd_result values_rounded, rounded_evidence (a double timeout
  * whose waits asked the same time in both runs: the difference rounded
- * away). */
+ * away).
+ * 1.26.1: the parted pairs' records in less memory (a SYNC_OP record 32
+ * bytes, a thread order's kept operation 16). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 26
-#define TTD_VERSION_PATCH 0
+#define TTD_VERSION_PATCH 1
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
 

@@ -119,9 +119,16 @@ static inline size_t hot_slot(uint64_t x)
  * events, which run walks read (walks start at the start or at a mark,
  * so that part is a prefix, and only a walk standing at its end extends
  * it). */
+typedef struct ttdi_far {
+    size_t k;               /* the record */
+    uint64_t before_ns;     /* its latest time before it */
+} ttdi_far;
+
 typedef struct ttdi_syncs {
     ttdi_syncrec *rec;
     size_t n, cap;
+    ttdi_far *far;          /* records whose before_d does not fit, in order */
+    size_t nfar, capfar;
     ttdi_callnames *cn;     /* the records' call names, each pair once */
     size_t ncn, capcn;      /*   ([0]: {NULL, NULL}) */
     uint32_t cnhot[HOT];    /* index + 1 of a recent pair, by pointers */
@@ -418,7 +425,8 @@ static int tap(ttdi_walk *w)
 
 /* The index of names (func, within) among sy's call names, added if
  * new: a direct-mapped cache by the pointers, then a scan (a thread makes
- * its sync operations from a few calls). TT_ENOMEM when full. */
+ * its sync operations from a few calls). TT_ENOMEM when full (2^24 - 1
+ * pairs: a record keeps its index in 24 bits). */
 static int64_t call_index(ttdi_syncs *sy, const char *func, const char *within)
 {
     if (!func && !within)
@@ -434,7 +442,7 @@ static int64_t call_index(ttdi_syncs *sy, const char *func, const char *within)
             break;
     if (i >= sy->ncn) {
         i = sy->ncn ? sy->ncn : 1;  /* [0]: no names (the tap was off) */
-        if (i >= UINT32_MAX - 1 || ttdi_grow(&sy->cn, &sy->capcn, i + 1, sizeof *sy->cn, 16) < 0)
+        if (i >= (1u << 24) - 1 || ttdi_grow(&sy->cn, &sy->capcn, i + 1, sizeof *sy->cn, 16) < 0)
             return TT_ENOMEM;
         sy->cn[0] = (ttdi_callnames){NULL, NULL};
         sy->cn[i] = (ttdi_callnames){func, within};
@@ -489,9 +497,35 @@ static int record(ttdi_walk *w)
     int64_t call = call_index(sy, func, within);
     if (call < 0)
         return TT_ENOMEM;
-    sy->rec[sy->n++] = (ttdi_syncrec){ev->time_ns, sy->max_ns, ev->addr, ev->sync_arg,
-                                      ev->tsc, (uint32_t)call, ev->code};
+    int64_t d = (int64_t)(ev->time_ns - sy->max_ns);
+    if (d <= INT32_MIN || d > INT32_MAX) {
+        if (sy->nfar == sy->capfar &&
+            ttdi_grow(&sy->far, &sy->capfar, sy->nfar + 1, sizeof *sy->far, 16) < 0)
+            return TT_ENOMEM;
+        sy->far[sy->nfar++] = (ttdi_far){sy->n, sy->max_ns};
+        d = INT32_MIN;
+    }
+    sy->rec[sy->n++] = (ttdi_syncrec){ev->tsc, ev->addr, ev->sync_arg, (int32_t)d,
+                                      (uint32_t)call << 8 | (uint8_t)ev->code};
     return 0;
+}
+
+/* Record k's latest time of its thread's events before it. */
+static uint64_t before_of(const ttdi_syncs *sy, size_t k, uint64_t ns)
+{
+    const ttdi_syncrec *s = &sy->rec[k];
+    size_t lo = 0, hi = sy->nfar;
+
+    if (s->before_d != INT32_MIN)
+        return ns - (uint64_t)(int64_t)s->before_d;
+    while (lo < hi) {               /* it is there: a search by index */
+        size_t mid = lo + (hi - lo) / 2;
+        if (sy->far[mid].k < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < sy->nfar ? sy->far[lo].before_ns : ns;
 }
 
 int ttdi_walk_tap(const ttdi_run_state *r, uint32_t thread, uint64_t ns, ttdi_ltap *tap_out)
@@ -503,7 +537,8 @@ int ttdi_walk_tap(const ttdi_run_state *r, uint32_t thread, uint64_t ns, ttdi_lt
         (!sy->ended && sy->lmax_ns <= ns))
         return 0;       /* not read past ns, or not exact up to there */
     /* a stack walk stops at the first event later than ns */
-    while (k < sy->n && sy->rec[k].time_ns <= ns && sy->rec[k].before_ns <= ns)
+    for (uint64_t t; k < sy->n && (t = ttdi_sr_ns(r->t, &sy->rec[k])) <= ns &&
+                     before_of(sy, k, t) <= ns;)
         k++;
     while (j < sy->nlr && sy->lr[j].time_ns <= ns && sy->lr[j].before_ns <= ns)
         j++;
@@ -522,7 +557,8 @@ int ttdi_walk_syncs(const ttdi_run_state *r, uint32_t thread, uint64_t ns,
     /* the raw walk stops before record k when an event before it that is
      * not a SYNC_OP comes at ns or later (one that is would be a record
      * later than ns, which stopped it already) */
-    while (k < sy->n && sy->rec[k].before_ns < ns && sy->rec[k].time_ns <= ns)
+    for (uint64_t t; k < sy->n && (t = ttdi_sr_ns(r->t, &sy->rec[k])) <= ns &&
+                     before_of(sy, k, t) < ns;)
         k++;
     if (k == sy->n && !sy->ended && sy->max_ns < ns)
         return 0;       /* the walks did not get to where it stops */
@@ -714,6 +750,7 @@ void ttdi_marks_free(ttdi_run_state *r)
     r->marks = NULL;
     for (size_t i = 0; r->syncs && i < r->nt; i++) {
         free(r->syncs[i].rec);
+        free(r->syncs[i].far);
         free(r->syncs[i].cn);
         ccount_free(&r->syncs[i].calls);
         ccount_free(&r->syncs[i].kcalls);

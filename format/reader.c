@@ -326,6 +326,11 @@ uint64_t ttf_realtime_ns(const ttf_trace *t, uint64_t time_ns)
     return t ? t->real0 + time_ns : time_ns;
 }
 
+uint64_t ttf_tick_ns(const ttf_trace *t, uint64_t tsc)
+{
+    return to_ns(t, tsc);
+}
+
 uint64_t ttf_monotonic_ns(const ttf_trace *t, uint64_t time_ns)
 {
     return t && t->mono0 ? t->mono0 + time_ns : 0;

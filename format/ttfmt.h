@@ -133,9 +133,10 @@ extern "C" {
  * offset); ttf_source_hash_skip (a source fingerprint with line ranges
  * left out); a lambda's operator() declared at its class's line.
  * 2.32.0: ttf_iter_values, ttf_iter_values_at (values back after
- * ttf_iter_skip_values, an earlier event's by its offset). */
+ * ttf_iter_skip_values, an earlier event's by its offset).
+ * 2.33.0: ttf_tick_ns (a counter value's event time). */
 #define TTF_VERSION_MAJOR 2
-#define TTF_VERSION_MINOR 32
+#define TTF_VERSION_MINOR 33
 #define TTF_VERSION_PATCH 0
 #define TTF_VERSION_NUMBER \
     (TTF_VERSION_MAJOR * 10000 + TTF_VERSION_MINOR * 100 + TTF_VERSION_PATCH)
@@ -745,6 +746,11 @@ uint64_t ttf_realtime_ns(const ttf_trace *t, uint64_t time_ns);
  * program reads for timeouts and deadlines: glib's g_get_monotonic_time),
  * from the trace's earliest clock-sync point; 0 when the trace has none. */
 uint64_t ttf_monotonic_ns(const ttf_trace *t, uint64_t time_ns);
+/* The event time (ns since the trace start) of counter value tsc, as the
+ * reader gives every event with a measured time (a SYNC_OP's time_ns is
+ * ttf_tick_ns(t, its tsc)): a reader that keeps many events' ticks can
+ * keep the tick alone. Non-decreasing in tsc from the trace's start. */
+uint64_t ttf_tick_ns(const ttf_trace *t, uint64_t tsc);
 
 /* ---- writing ----------------------------------------------------------- */
 

@@ -627,6 +627,8 @@ static void test_time(void **state)
     assert_int_equal(e.ev[0].time_ns, 1000);         /* 3000 ticks at 3 GHz */
     assert_int_equal(e.ev[1].time_ns, 1100000);
     assert_int_equal(e.ev[1].depth, 1);              /* from the chunk header */
+    for (size_t i = 0; i < e.n; i++)                 /* a tick's time, alone */
+        assert_int_equal(ttf_tick_ns(t, e.ev[i].tsc), e.ev[i].time_ns);
     assert_int_equal(ttf_realtime_ns(t, 1000), 5000001000ull);
     /* CLOCK_MONOTONIC from the earliest sync point: 7 ms at time 0 */
     assert_int_equal(ttf_monotonic_ns(t, 1000), 7001000ull);
@@ -650,6 +652,7 @@ static void test_time(void **state)
     e = tu_events(t, 0, 0);
     assert_int_equal(e.ev[0].time_ns, 1200);
     assert_int_equal(e.ev[1].time_ns, 1320000);
+    assert_int_equal(ttf_tick_ns(t, e.ev[1].tsc), 1320000);
     assert_int_equal(ttf_get_summary(t)->duration_ns, 1318800);
     free(e.ev);
     ttf_close(t);

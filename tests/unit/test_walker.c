@@ -845,9 +845,9 @@ static int syncs_match(ttdi_run_state *r, uint64_t ns, rsync *raw, size_t cap)
         return 0;
     assert_int_equal(n, raw_syncs(r->t, ns, raw, cap));
     for (size_t i = 0; i < n; i++) {
-        assert_int_equal(rec[i].time_ns, raw[i].time_ns);
+        assert_int_equal(ttdi_sr_ns(r->t, &rec[i]), raw[i].time_ns);
         assert_int_equal(rec[i].addr, raw[i].addr);
-        assert_int_equal(rec[i].code, raw[i].code);
+        assert_int_equal(ttdi_sr_code(&rec[i]), raw[i].code);
     }
     return 1;
 }
@@ -906,6 +906,55 @@ static void test_sync_records(void **state)
     assert_int_equal(raw_syncs(r.t, end + 20, raw, CAP), 2 * ROUNDS);
     close_run(&r);
     free(raw);
+}
+
+/* A record's latest earlier time kept as a difference that does not fit
+ * (walker.c's far list: a gap of seconds before a SYNC_OP, the first at
+ * seconds into the trace): ttdi_walk_syncs still tells at every time
+ * around each what a raw walk reads. */
+static void test_sync_records_far(void **state)
+{
+    static const char *const names[] = {"main"};
+    enum { CAP = 64 };
+    rsync raw[CAP];
+    char path[512];
+    ttdi_run_state r;
+    ttdi_walk w;
+    dt t;
+    uint64_t at[16], prev[16];
+    size_t n = 0;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/syncsfar.trc", tu_tmpdir);
+    remove(path);
+    assert_int_equal(dt_open(&t, path, 0, names, 1), 0);
+    t.now[0] = 3000000000ull;  /* the first record with nothing before it */
+    prev[n] = 0;
+    assert_int_equal(ttf_write_sync_op(t.w, 0, at[n++] = t.now[0], TTF_SOP_LOCK, 0x5000, 0), 0);
+    assert_int_equal(dt_run(&t, 0, "main{work{}"), 0);
+    for (int i = 0; i < 6; i++) {
+        prev[n] = t.now[0];
+        t.now[0] += i % 2 ? 20 : 2500000000ull;     /* seconds, then a few ns */
+        assert_int_equal(ttf_write_sync_op(t.w, 0, at[n++] = t.now[0],
+                                           i % 2 ? TTF_SOP_UNLOCK : TTF_SOP_LOCK, 0x5000, 0), 0);
+        assert_int_equal(dt_run(&t, 0, "check{}"), 0);
+    }
+    assert_int_equal(dt_run(&t, 0, "}"), 0);
+    assert_int_equal(dt_close(&t, 0), 0);
+    open_path(&r, 0, path);
+    assert_int_equal(ttdi_walk_open(&w, &r, 0), 0);
+    while (ttdi_walk_next(&w) > 0) {
+    }
+    ttdi_walk_close(&w);
+    assert_int_equal(raw_syncs(r.t, UINT64_MAX - 1, raw, CAP), n);
+    uint64_t off = at[0] - raw[0].time_ns;      /* the trace's times start at its start */
+    for (size_t k = 0; k < n; k++) {
+        uint64_t p = prev[k] ? prev[k] - off : 0, a = at[k] - off;
+        uint64_t probe[] = {p ? p - 1 : 0, p, p + 1, a - 1, a, a + 1};
+        for (size_t j = 0; j < sizeof probe / sizeof *probe; j++)
+            assert_true(syncs_match(&r, probe[j], raw, CAP));
+    }
+    close_run(&r);
 }
 
 /* The calls of function `name` run walks counted in thread 0 of r (0: not
@@ -1206,13 +1255,13 @@ static void test_sync_names(void **state)
     assert_int_equal(tp.nrec, nsync);
     size_t pairs = 0, two = 0;
     for (size_t k = 0; k < nsync; k++) {
-        const ttdi_callnames *c = &tp.calls[tp.rec[k].call];
-        assert_int_equal(tp.rec[k].time_ns, when[k]);
+        const ttdi_callnames *c = &tp.calls[ttdi_sr_call(&tp.rec[k])];
+        assert_int_equal(ttdi_sr_ns(r.t, &tp.rec[k]), when[k]);
         assert_non_null(c->func);
         assert_non_null(c->within);
         assert_string_equal(c->func, want[2 * k]);
         assert_string_equal(c->within, want[2 * k + 1]);
-        pairs = tp.rec[k].call > pairs ? tp.rec[k].call : pairs;
+        pairs = ttdi_sr_call(&tp.rec[k]) > pairs ? ttdi_sr_call(&tp.rec[k]) : pairs;
         two += strcmp(want[2 * k], want[2 * k + 1]) != 0;
     }
     assert_true(pairs > 30);    /* name pairs kept (their indexes from 1) */
@@ -1367,6 +1416,7 @@ int main(void)
         cmocka_unit_test(test_unwind_rule),
         cmocka_unit_test(test_stack_walk),
         cmocka_unit_test(test_sync_records),
+        cmocka_unit_test(test_sync_records_far),
         cmocka_unit_test(test_sync_names),
         cmocka_unit_test(test_walk_calls),
         cmocka_unit_test(test_walk_calls_many),
