@@ -7,6 +7,11 @@
  *        capture_check TRACE -b     (only each ENTER and EXIT record's bytes,
  *                                    in hex, one per line, per thread: two
  *                                    writers' records compared byte by byte)
+ *        capture_check -m TRACE...  (each trace's facts after a line "file
+ *                                    TRACE" and before "rc N", N the status
+ *                                    one run on it alone exits with: a
+ *                                    thousand traces in one process, not a
+ *                                    thousand sanitizer start-ups)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,25 +209,15 @@ static int hot_bytes(ttf_trace *t, const char *path)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The facts of the trace at path (dump: every event too): 0, 1 when a
+ * thread's stream does not nest, 2 when it cannot be read. */
+static int check(const char *path, int dump)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: capture_check TRACE [-e | -b]\n");
-        return 2;
-    }
-    int dump = argc > 2 && strcmp(argv[2], "-e") == 0;
     ttf_trace *t;
     ttf_error err;
-    if (ttf_open(argv[1], &t, &err) != 0) {
+    if (ttf_open(path, &t, &err) != 0) {
         fprintf(stderr, "capture_check: %s\n", err.msg);
         return 2;
-    }
-    if (argc > 2 && strcmp(argv[2], "-b") == 0) {
-        int r = hot_bytes(t, argv[1]);
-        ttf_close(t);
-        if (r)
-            fprintf(stderr, "capture_check: cannot read %s\n", argv[1]);
-        return r;
     }
     const ttf_header *h = ttf_get_header(t);
     const ttf_summary *s = ttf_get_summary(t);
@@ -238,7 +233,7 @@ int main(int argc, char **argv)
            ttf_notice_count(t));
     for (size_t i = 0; i < ttf_notice_count(t); i++)
         printf("notice %s\n", ttf_get_notice(t, i));
-    print_cutinfo(argv[1]);
+    print_cutinfo(path);
     printf("process pid=%lld ppid=%lld argc=%d exe=%s parent=%s exited=%d status=%d\n",
            (long long)p->pid, (long long)p->ppid, p->argc, p->exe, p->parent_trace,
            p->exited, p->exit_status);
@@ -251,6 +246,7 @@ int main(int argc, char **argv)
     ttf_sym *sym;
     if (ttf_sym_open(t, &sym) != 0) {
         fprintf(stderr, "capture_check: cannot open symbols\n");
+        ttf_close(t);
         return 2;
     }
     int rc = 0;
@@ -269,5 +265,38 @@ int main(int argc, char **argv)
     ttf_sym_close(sym);
     ttf_close(t);
     free(counts);
+    counts = NULL;
+    ncounts = capcounts = 0;
     return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: capture_check TRACE [-e | -b] | -m TRACE...\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "-m") == 0) {
+        for (int i = 2; i < argc; i++) {
+            printf("file %s\n", argv[i]);
+            fflush(stdout);
+            int r = check(argv[i], 0);
+            printf("rc %d\n", r);
+        }
+        return 0;
+    }
+    if (argc > 2 && strcmp(argv[2], "-b") == 0) {
+        ttf_trace *t;
+        ttf_error err;
+        if (ttf_open(argv[1], &t, &err) != 0) {
+            fprintf(stderr, "capture_check: %s\n", err.msg);
+            return 2;
+        }
+        int r = hot_bytes(t, argv[1]);
+        ttf_close(t);
+        if (r)
+            fprintf(stderr, "capture_check: cannot read %s\n", argv[1]);
+        return r;
+    }
+    return check(argv[1], argc > 2 && strcmp(argv[2], "-e") == 0);
 }
