@@ -115,15 +115,17 @@ static inline size_t hot_slot(uint64_t x)
     return ttdi_slot8(x);
 }
 
-/* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
- * events, which run walks read (walks start at the start or at a mark,
- * so that part is a prefix, and only a walk standing at its end extends
- * it). */
+/* A record whose latest earlier time lies 2^31 ns or more from its own
+ * (ttdi_syncrec.before_d is INT32_MIN): that time, by the record's index. */
 typedef struct ttdi_far {
     size_t k;               /* the record */
     uint64_t before_ns;     /* its latest time before it */
 } ttdi_far;
 
+/* One thread's records: every SYNC_OP (SLEEPs aside) of its first `upto`
+ * events, which run walks read (walks start at the start or at a mark,
+ * so that part is a prefix, and only a walk standing at its end extends
+ * it). */
 typedef struct ttdi_syncs {
     ttdi_syncrec *rec;
     size_t n, cap;
