@@ -75,8 +75,13 @@
  * ENTER of the lazy clock at early_ns, an untimed EXIT at late_ns,
  * FORMAT.md 4.5 and 4.7), so that the reader's estimate of an untimed
  * event never makes two calls look apart when they may have overlapped;
- * measured events keep their times, and the window's release is a sync
- * operation's (always measured).
+ * measured events keep their times. The window's release is the latest
+ * it can have taken effect: the thread's next event after its UNLOCK
+ * record (measured in libttcap's traces: a clock read clears the lazy
+ * flag, and the EXIT of a call holding a sync record is timed), since
+ * libttcap writes the record just before the real unlock and the act's
+ * stores may reach the other threads only as that returns. So a window
+ * compares once its thread's next event is read (settle).
  *
  * Cost. One pass over the run: each thread is read alone up to its next
  * sync operation (calls touch only their own thread's state), and the
@@ -160,10 +165,13 @@ typedef struct win {
     uint64_t check, act;    /* function ids (act 0: the caller's own lock) */
     uint64_t caller;        /* the caller of both */
     uint64_t a;             /* check entry */
-    uint64_t r;             /* release of the act's last lock */
+    uint64_t r;             /* release of the act's last lock (its record) */
+    uint64_t vis;           /* the latest the release took effect: the
+                               thread's next event (calls: r) */
     uint32_t erel;          /* the thread's epoch at that release */
     int lock;               /* the act's mutex number (0: unknown) */
     int open;               /* 1: the act still holds its lock */
+    int pend;               /* 1: released, its vis not known yet */
     int nearest;            /* 1: the check was the last call before the act */
     uint32_t *vc;           /* the clock at the check (nt entries) */
     uint64_t stack[STACK_KEEP]; /* callers, outermost first, then the act */
@@ -180,6 +188,7 @@ typedef struct hthread {
     size_t n, cap;
     int held;               /* mutexes held */
     int nopen;              /* windows open */
+    int npend;              /* windows released, not yet settled */
     uint64_t wait_mutex;    /* the mutex of a condition wait */
     win ring[RING];         /* last windows */
     uint64_t nwin;          /* windows made */
@@ -230,7 +239,7 @@ typedef struct agg {
     uint64_t dist;          /* its distance from the focus */
     uint32_t th[2];         /* its threads, first act first */
     uint64_t time, end;     /* both between / the first release */
-    uint64_t a[2], r[2];    /* each thread's check entry and release */
+    uint64_t a[2], r[2];    /* each thread's check entry and release (vis) */
     uint32_t erel[2];       /* each thread's epoch at that release */
     int plock[2];           /* unprotected calls: each call's lock, 0 none */
     int lock;
@@ -412,7 +421,8 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
 {
     agg *g = agg_of(h, w);
     uint64_t when = p->a > w->a ? p->a : w->a;
-    int over = when < (p->r < w->r ? p->r : w->r);
+    uint64_t end = p->vis < w->vis ? p->vis : w->vis;
+    int over = when < end;
 
     if (!g)
         return;
@@ -432,13 +442,13 @@ static void found(struct ttdi_hb *h, uint32_t tp, const win *p, uint32_t tw,
     g->nearest = p->nearest && w->nearest;
     g->dist = dist;
     g->time = when;
-    g->end = p->r < w->r ? p->r : w->r;
+    g->end = end;
     g->lock = w->lock ? w->lock : p->lock;
     for (int k = 0; k < 2; k++) {
         g->plock[k] = x[k ^ lo]->lock;
         g->th[k] = th[k ^ lo];
         g->a[k] = x[k ^ lo]->a;
-        g->r[k] = x[k ^ lo]->r;
+        g->r[k] = x[k ^ lo]->vis;
         g->erel[k] = x[k ^ lo]->erel;
         memcpy(g->stack[k], x[k ^ lo]->stack, sizeof p->stack);
         g->nstack[k] = x[k ^ lo]->nstack;
@@ -500,8 +510,8 @@ static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
          * happened before w's check, all older ones did */
         for (size_t j = 0; j < n; j++) {
             const win *p = &ring[(nw - 1 - j) % RING];
-            if (p->open)
-                continue;
+            if (p->open || p->pend)
+                continue;   /* a pending one compares when it settles */
             if (p->erel <= w->vc[t])
                 break;
             if (p->check == w->check && p->act == w->act && p->caller == w->caller &&
@@ -511,7 +521,8 @@ static void compare(struct ttdi_hb *h, uint32_t u, const win *w)
     }
 }
 
-/* The lock was released (the thread holds none now): close its windows. */
+/* The lock was released (the thread holds none now): close its windows;
+ * they compare once settled (settle). */
 static void close_windows(struct ttdi_hb *h, uint32_t self, uint64_t now)
 {
     hthread *t = &h->th[self];
@@ -524,6 +535,30 @@ static void close_windows(struct ttdi_hb *h, uint32_t self, uint64_t now)
         t->nopen--;
         w->r = now;
         w->erel = t->vc[self];
+        w->pend = 1;
+        t->npend++;
+    }
+}
+
+/* Thread self's next event after a release came at vis at the latest (the
+ * release's own time when none came): the windows it closed took effect
+ * by then, and are compared. libttcap writes an UNLOCK before the real
+ * unlock, and the act's stores may reach the other threads only as that
+ * returns, so a check that began after the record and before the next
+ * event can still have seen the state before the act (a natural oversold
+ * ticket did: seller-1 entered the check 10 ns after seller-0's UNLOCK
+ * record, and read the stock its act had not yet left). */
+static void settle(struct ttdi_hb *h, uint32_t self, uint64_t vis)
+{
+    hthread *t = &h->th[self];
+
+    for (uint64_t j = t->nwin; j-- > 0 && t->npend && t->nwin - j <= RING;) {
+        win *w = &t->ring[j % RING];
+        if (!w->pend)
+            continue;
+        w->pend = 0;
+        t->npend--;
+        w->vis = vis > w->r ? vis : w->r;
         if (shape_shared(h, w))
             compare(h, self, w);
     }
@@ -540,16 +575,19 @@ static void open_windows(struct ttdi_hb *h, hthread *t, size_t j, int lock)
         if (c->c[k].has_ret)
             ttdi_dec_note(h->dec, c->fn, c->c[k].fn, j + 1 < t->n ? t->f[j + 1].fn : 0,
                           c->c[k].ret);
+        if (c->c[k].ver != t->ver)
+            continue;   /* it acquired between check and act: not this shape
+                           (and no slot: an old window left in a new place
+                           would end compare()'s newest-first scan early) */
         win *w = &t->ring[t->nwin++ % RING];
         t->nopen += !w->open;
-        if (c->c[k].ver != t->ver)
-            continue;   /* it acquired between check and act: not this shape */
         w->check = c->c[k].fn;
         w->act = j + 1 < t->n ? t->f[j + 1].fn : 0;
         w->caller = c->fn;
         w->a = c->c[k].t0;
         w->lock = lock;
         w->open = 1;
+        w->pend = 0;
         w->nearest = k + 1 == c->ncand;
         memcpy(w->vc, t->vc, h->nt * sizeof *w->vc); /* the clock at the check */
         size_t i = first;
@@ -694,7 +732,7 @@ static void lockfn_call(struct ttdi_hb *h, uint32_t self, const hframe *f, uint6
     w->check = w->act = f->fn;
     w->caller = UNPROT;
     w->a = f->t0;
-    w->r = now;
+    w->r = w->vis = now;
     w->erel = t->vc[self];
     w->lock = f->lock;
     w->open = 0;
@@ -890,6 +928,7 @@ void ttdi_hb_finish(struct ttdi_hb *h)
         if (h->th[i].held) {
             h->th[i].held = 0;
             close_windows(h, i, h->last_ns);
+            settle(h, i, 0);
         }
 }
 
@@ -912,7 +951,11 @@ static int advance(struct ttdi_hb *h, cursor *c, uint32_t self, uint64_t until_n
     int rc;
 
     c->held = 0;
-    while ((rc = ttdi_walk_stack_next(&c->wk)) > 0 && c->wk.ev.time_ns <= until_ns) {
+    while ((rc = ttdi_walk_stack_next(&c->wk)) > 0) {
+        if (h->th[self].npend)
+            settle(h, self, ttf_event_late_ns(&c->wk.ev));
+        if (c->wk.ev.time_ns > until_ns)
+            break;
         if (c->wk.ev.kind == TTF_EV_SYNC_OP) {
             c->held = 1;
             break;
@@ -922,6 +965,8 @@ static int advance(struct ttdi_hb *h, cursor *c, uint32_t self, uint64_t until_n
             break;
     }
     h->last_ns = last;
+    if (h->th[self].npend)
+        settle(h, self, 0);     /* no next event */
     return rc < 0 ? rc : 0;
 }
 

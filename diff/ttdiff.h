@@ -122,10 +122,13 @@ extern "C" {
  * whose waits asked the same time in both runs: the difference rounded
  * away).
  * 1.26.1: the parted pairs' records in less memory (a SYNC_OP record 32
- * bytes, a thread order's kept operation 16). */
+ * bytes, a thread order's kept operation 16).
+ * 1.26.2: a race's release_ns is the latest the release took effect (the
+ * thread's next event after its UNLOCK record), and overlapped compares
+ * the checks with it. */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 26
-#define TTD_VERSION_PATCH 1
+#define TTD_VERSION_PATCH 2
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
 
@@ -500,7 +503,11 @@ typedef struct ttd_race {
                                later check's entry too */
     uint64_t end_ns;        /* when the first act released its lock */
     uint64_t check_ns[2];   /* each thread's check entry (thread[] order) */
-    uint64_t release_ns[2]; /* each thread's act released its lock */
+    uint64_t release_ns[2]; /* each thread's act released its lock: the
+                               latest it took effect, the thread's next
+                               event after the UNLOCK record (libttdiff
+                               1.26.2; before, the record's time; unprotected
+                               calls: the call's return) */
     const char *lock;       /* the act's lock ("mutex#1"), NULL if none */
     int check_locked;       /* 1: a lock was held during the check
                                (UNPROTECTED: thread[0]'s call took one) */
