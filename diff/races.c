@@ -81,7 +81,8 @@
  * flag, and the EXIT of a call holding a sync record is timed), since
  * libttcap writes the record just before the real unlock and the act's
  * stores may reach the other threads only as that returns. So a window
- * compares once its thread's next event is read (settle).
+ * compares once its thread's next event is read (settle); a condition
+ * wait's release keeps the record's time (the next event is the wake-up).
  *
  * Cost. One pass over the run: each thread is read alone up to its next
  * sync operation (calls touch only their own thread's state), and the
@@ -819,12 +820,19 @@ static void acquired(struct ttdi_hb *h, hthread *t, hobj *o, int opens)
         t->f[t->n - 1].lock = (uint16_t)o->num;
 }
 
-static int released(struct ttdi_hb *h, uint32_t self, hobj *o, uint64_t now)
+/* A release at now: an UNLOCK (late: its windows settle at the thread's
+ * next event) or a condition wait's (the mutex is let go inside the wait,
+ * and the thread's next event is its wake-up, no bound on that: the
+ * record's time). */
+static int released(struct ttdi_hb *h, uint32_t self, hobj *o, uint64_t now, int late)
 {
     hthread *t = &h->th[self];
 
-    if (t->held > 0 && !--t->held)
+    if (t->held > 0 && !--t->held) {
         close_windows(h, self, now);
+        if (!late)
+            settle(h, self, 0);
+    }
     return release_into(h, t, self, o);
 }
 
@@ -868,10 +876,10 @@ static int sync_op(struct ttdi_hb *h, uint32_t self, const ttf_event *ev)
             acquired(h, t, o, 1);
         return 0;
     case TTF_SOP_UNLOCK:
-        return released(h, self, o, ev->time_ns);
+        return released(h, self, o, ev->time_ns, 1);
     case TTF_SOP_WAIT:
         t->wait_mutex = (uint64_t)ev->sync_arg;
-        return released(h, self, object(h, t->wait_mutex, 0), ev->time_ns);
+        return released(h, self, object(h, t->wait_mutex, 0), ev->time_ns, 0);
     case TTF_SOP_WOKE:
         acquire_from(h, t, o ? o->vc : NULL);
         acquired(h, t, object(h, t->wait_mutex, 0), 0);

@@ -252,10 +252,33 @@ static void late_release(const char *name, uint64_t check_at)
     assert_int_equal(ttf_writer_close(t.w, 1), 0);
 }
 
+/* seller-0's act ends in a condition wait (its release at the WAIT
+ * record, 1060), woken at 1510; seller-1 checks at 1075, between the two:
+ * the wake-up bounds nothing, the windows are apart. */
+static void wait_release(const char *name)
+{
+    dt t;
+
+    open_trace(&t, name);
+    run(&t, 1, "@1000 parse{ check{} work{");  /* check 1020..1030 */
+    op(&t, 1, TTF_SOP_LOCK, MUTEX, 0);         /* 1050 */
+    op(&t, 1, TTF_SOP_WAIT, COND, MUTEX);      /* 1060 */
+    run(&t, 1, "@1500");
+    op(&t, 1, TTF_SOP_WOKE, COND, 0);          /* 1510 */
+    op(&t, 1, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 1, "} }");
+    run(&t, 2, "@1055 parse{ check{} work{ @1600"); /* check 1075 */
+    op(&t, 2, TTF_SOP_LOCK, MUTEX, 0);
+    op(&t, 2, TTF_SOP_UNLOCK, MUTEX, 0);
+    run(&t, 2, "} }");
+    assert_int_equal(ttf_writer_close(t.w, 1), 0);
+}
+
 /* A check that entered after the other thread's UNLOCK record but before
  * that thread's next event may have read the state before the act: both
  * between. One that entered after the next event: apart, only unordered
- * (ttrec_race's natural failure under load, as CHANGELOG 1.26.2 tells). */
+ * (ttrec_race's natural failure under load, as CHANGELOG 1.26.2 tells).
+ * A condition wait's release keeps its record's time. */
 static void test_release_takes_effect_late(void **state)
 {
     struct ttfi_arena a = {0};
@@ -276,6 +299,12 @@ static void test_release_takes_effect_late(void **state)
     assert_false(r->overlapped);
     assert_int_equal(r->check_ns[1], 95);
     assert_null(strstr(r->text, "were both between"));
+    ttfi_arena_free(&a);
+
+    wait_release("waitrel.trc");
+    assert_int_equal(races_of("waitrel.trc", NULL, 0, &r, &a), 1);
+    assert_false(r->overlapped);
+    assert_int_equal(r->release_ns[0], 60);
     ttfi_arena_free(&a);
 }
 
