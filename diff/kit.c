@@ -91,8 +91,12 @@ static void big_pages(void *p, size_t bytes)
     uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
     uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
 
+#ifdef MADV_HUGEPAGE
     if (bytes >= 2 * HUGE_PAGE && e > a)
         (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)a, (void)e, (void)bytes;
+#endif
 }
 
 int ttdi_grow_guess(void *pp, size_t *cap, size_t need, double guess, size_t size,
