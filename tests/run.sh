@@ -135,7 +135,14 @@ for n in $failed; do
     k=$K/$n.$(date +%Y%m%d-%H%M%S).log
     mkdir -p "$K" && cp "$L/$n.log" "$k" 2>/dev/null || k="not kept"
     echo "---- $n (log: $L/$n.log, kept: $k)"
-    tail -40 "$L/$n.log" | sed 's/^/    /'
+    # LeakSanitizer's note in a child forked beside other threads is noise
+    grep -v 'was not suspended. False leaks are possible' "$L/$n.log" | tail -40 | sed 's/^/    /'
+done
+# what failed, last (CI shows the end of the output): each failed test's
+# first lines that say FAIL or a failed check
+for n in $failed; do
+    grep -m 6 -E '^(FAIL|not ok)|\[  FAILED  \] [a-z]|ERROR: AddressSanitizer|runtime error:' "$L/$n.log" |
+        sed "s/^/$n: /"
 done
 [ -n "$failed" ] && echo "failed:$failed"
 if [ -s "$all.parts" ]; then
