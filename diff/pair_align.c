@@ -692,6 +692,8 @@ typedef struct aside_job {
                                where the reads in step found the first
                                difference (written by the tree build while
                                the walks go on: atomic) */
+    uint64_t epochs_end[2]; /* side i's last module load or unload: past
+                               it, its walk reads without times */
 } aside_job;
 
 static int aside_walks(void *arg)
@@ -700,9 +702,13 @@ static int aside_walks(void *arg)
     int rc = 0;
 
     for (int i = 0; i < 2 && rc >= 0; i++)
-        while (j->open[i] && (rc = ttdi_walk_next(&j->w[i])) > 0)
+        while (j->open[i] && (rc = ttdi_walk_next(&j->w[i])) > 0) {
+            if (!j->w[i].notimes && ttf_event_early_ns(&j->w[i].ev) >= j->epochs_end[i] &&
+                (rc = ttdi_walk_aside_notimes(&j->w[i])) < 0)
+                break;
             if (j->w[i].next > __atomic_load_n(&j->stop[i], __ATOMIC_RELAXED))
                 break;
+        }
     return rc < 0 ? rc : 0;
 }
 
@@ -743,8 +749,10 @@ static int aside_start(const ttdi_aligner *al, const ttdi_ipair *p, int pre, ttd
         !ttdi_walk_aside_ok(&al->r[TTD_BAD], p->t[1]))
         return 0;
     for (int i = 0; i < 2 && rc >= 0; i++)
-        if ((rc = ttdi_walk_open_aside(&j->w[i], &al->r[i], p->t[i])) >= 0)
+        if ((rc = ttdi_walk_open_aside(&j->w[i], &al->r[i], p->t[i])) >= 0) {
             j->open[i] = 1;
+            j->epochs_end[i] = ttdi_epochs_end(&al->r[i].norm);
+        }
     if (rc >= 0) {
         ttdi_aside_start(a, 1, aside_walks, j);
         return 1;

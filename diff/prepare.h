@@ -397,6 +397,10 @@ typedef struct ttdi_walk {
     uint64_t vfrom;         /* a run walk that steps over values up to
                                this kept index (ttdi_walk_values_from),
                                0: none */
+    uint64_t untimed_from;  /* an aside walk read without times
+                               (ttdi_walk_aside_notimes): 1 + the offset
+                               of its last event read with them; its
+                               marks' walks take them back (times_back) */
     int vskip;              /* 1: an aside walk's state (ttdi_walk_open_aside):
                                read without values, what takes part told
                                with no look-up; its marks serve only a walk
@@ -687,6 +691,15 @@ int ttdi_walk_open_values(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint
  * serve only ttdi_walk_open_values. r->marks of the thread is its own
  * until it closes. 0 or a TT_E* code. */
 int ttdi_walk_open_aside(ttdi_walk *w, ttdi_run_state *r, uint32_t thread);
+/* Aside walk w reads its next events without times (ttf_iter_skip_times:
+ * the lazy clock's look-ahead, a quarter of such a walk, skipped), for a
+ * caller past the run's last module load or unload (ttdi_epochs_end: the
+ * frames' call times, which pick a module, are then all of the last
+ * epoch). A walk started at one of its marks after that
+ * (ttdi_walk_open_values) takes back the exact times of its event and of
+ * the frames entered since (ttf_iter_times, ttf_iter_times_at), so it
+ * reads on as from a mark with times. 0 or a TT_E* code. */
+int ttdi_walk_aside_notimes(ttdi_walk *w);
 /* 1 when an aside walk may read thread `thread` of r: a normaliser with
  * no --function/--exclude, a values trace, no mark left on the thread. */
 int ttdi_walk_aside_ok(const ttdi_run_state *r, uint32_t thread);

@@ -125,10 +125,12 @@ extern "C" {
  * bytes, a thread order's kept operation 16).
  * 1.26.2: a race's release_ns is the latest the release took effect (the
  * thread's next event after its UNLOCK record), and overlapped compares
- * the checks with it. */
+ * the checks with it.
+ * 1.26.3: a values pair's aside walks read without the lazy clock's times
+ * past the last module load (no API or report change; ~10% less CPU). */
 #define TTD_VERSION_MAJOR 1
 #define TTD_VERSION_MINOR 26
-#define TTD_VERSION_PATCH 2
+#define TTD_VERSION_PATCH 3
 #define TTD_VERSION_NUMBER \
     (TTD_VERSION_MAJOR * 10000 + TTD_VERSION_MINOR * 100 + TTD_VERSION_PATCH)
 

@@ -56,7 +56,14 @@
  * sets; what takes part told with no look-up, ttdi_norm_kept_pure); its
  * marks (vskip) serve only a walk that takes the values back before it
  * uses them (ttdi_walk_open_values: resolve's pass); every other walk,
- * and ttdi_walk_marked, passes them by.
+ * and ttdi_walk_marked, passes them by. Past the run's last module load
+ * or unload it reads without times too (ttdi_walk_aside_notimes: the
+ * lazy clock's look-ahead was a quarter of its work); a walk started at
+ * such a mark takes back the exact times of its event and of the frames
+ * entered since (times_back; a frame's last call's time only picks a
+ * module, all of the last epoch there), and a walk that asks for a mark
+ * by time counts none of them as no later than its time (theirs are
+ * lower bounds).
  * SYNC_OP records (issue 38 item 4: the sync records, not every event
  * again). The walk that first reads a part of a thread keeps its
  * SYNC_OPs (SLEEPs aside) with the latest time of the other events before
@@ -920,7 +927,9 @@ static const mark *mark_for(const ttdi_marks *ms, uint64_t idx, uint64_t ns, uin
 {
     size_t j = ms->n;       /* marks [0, j) are no later than ns */
 
-    while (j > 0 && ms->m[j - 1].w.max_ns > ns)
+    /* an aside mark read without times (ttdi_walk_aside_notimes) knows
+       its time only as a lower bound: taken as later than ns */
+    while (j > 0 && (ms->m[j - 1].w.max_ns > ns || (!any && ms->m[j - 1].w.notimes)))
         j--;
     uint64_t top = j ? ms->m[j - 1].w.idx + 1 : 0; /* kept events [0, top) before it */
     if (ms->reach_ns <= ns && ms->reach_idx > top)
@@ -969,6 +978,50 @@ int ttdi_walk_open_at(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t
     return m ? open_mark(w, m) : ttdi_walk_open(w, r, thread);
 }
 
+/* The exact times back in walk w, started at an aside mark read without
+ * them from w->untimed_from (ttdi_walk_aside_notimes): those of the
+ * frames entered since (by their ENTERs' offsets, in the order read) and
+ * of its event; its next events come with theirs. A thread's times never
+ * go down, so its latest is its event's. 0 or a TT_E* code. */
+static int times_back(ttdi_walk *w)
+{
+    int rc = 0;
+
+    for (size_t i = 0; rc >= 0 && i < w->nstack; i++) {
+        ttdi_frame_id *f = &w->stack[i];
+        ttf_event x;
+        if (f->offset < w->untimed_from)
+            continue;
+        memset(&x, 0, sizeof x);
+        x.kind = TTF_EV_ENTER;
+        x.offset = f->offset;
+        if ((rc = ttf_iter_times_at(w->it, &x)) >= 0)
+            f->time_ns = x.time_ns;
+    }
+    if (rc < 0 || (rc = ttf_iter_times(w->it, &w->ev)) < 0)
+        return rc;
+    if (w->ev.time_ns > w->max_ns)
+        w->max_ns = w->ev.time_ns;
+    w->from_ns = w->max_ns;
+    w->notimes = 0;
+    w->untimed_from = 0;
+    return 0;
+}
+
+int ttdi_walk_aside_notimes(ttdi_walk *w)
+{
+    if (!w->vskip || !w->it)
+        return TT_EINVAL;
+    if (w->notimes)
+        return 0;
+    int rc = ttf_iter_skip_times(w->it);
+    if (rc < 0)
+        return rc;
+    w->notimes = 1;
+    w->untimed_from = w->ev.offset + 1;
+    return 0;
+}
+
 int ttdi_walk_open_values(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint64_t idx,
                           uint64_t vfrom)
 {
@@ -984,6 +1037,8 @@ int ttdi_walk_open_values(ttdi_walk *w, ttdi_run_state *r, uint32_t thread, uint
     rc = m ? open_mark(w, m) : ttdi_walk_open(w, r, thread);
     if (m && m == a)
         w->read_out = 0;    /* its reach noted at its close, as from the start */
+    if (rc >= 0 && m && m == a && w->notimes)
+        rc = times_back(w);
     if (rc >= 0 && (rc = ttdi_walk_values_from(w, vfrom)) >= 0 && w->vskip && !w->vfrom)
         rc = TT_EINVAL;     /* (no values where the caller needs them) */
     if (rc < 0)

@@ -280,12 +280,33 @@ static void test_marks_pinned(void **state)
     free(ref);
 }
 
+/* 1: write_values_trace writes the lazy clock (format 1.9): most EXITs
+ * untimed, and the ENTERs after them; and from the 2000th parse on, all
+ * inside helper{}, whose ENTER is untimed (vforce: the EXIT before it) */
+static int vlazy, vforce;
+
+/* The EXIT of addr with result ret at *now + 10: with vlazy, measured only
+ * every seventh time (a run of untimed events between). */
+static void vexit(dt *t, uint64_t addr, uint64_t ret)
+{
+    static unsigned k;
+    int clock = ++k % 7 && !vforce ? TTF_EXIT_UNTIMED : TTF_EXIT_TIMED;
+    clock = vforce ? TTF_EXIT_UNTIMED : clock;
+    vforce = 0;
+    t->now[0] += vlazy ? 3 + k % 11 : 10;  /* (uneven: no estimate exact) */
+    if (!vlazy)
+        assert_int_equal(ttf_write_exit_value(t->w, 0, t->now[0], addr, ret), 0);
+    else
+        assert_int_equal(ttf_write_exit_value_sparse(t->w, 0, t->now[0], addr, ret, clock), 0);
+}
+
 /* A values trace: main{ (parse{ lex{} work{ check{} } })* } in 4 KiB
  * chunks, each ENTER's registers its own (i, depth), each EXIT's result. */
 static void write_values_trace(const char *path)
 {
     static const char *const names[] = {"main"};
-    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1};
+    ttf_writer_opts o = {.chunk_size = 4096, .timed = 1, .values = 1, .sparse = vlazy,
+                         .lazy = vlazy, .chain = vlazy};
     static const char *const fn[] = {"parse", "lex", "work", "check"};
     static const int depth[] = {1, 2, 2, 3};    /* lex closes before work */
     uint64_t r[TTF_VALUE_REGS] = {0};
@@ -299,11 +320,13 @@ static void write_values_trace(const char *path)
     for (uint64_t i = 0; i < 3000; i++) {
         uint64_t open[4];
         int n = 0;
+        if (vlazy && i == 2000)
+            assert_int_equal(ttf_write_enter_values(t.w, 0, t.now[0] += 10,
+                                                    dt_addr(&t, "helper", 6), r), 0);
         for (int k = 0; k < 4; k++) {
             while (n >= depth[k]) {   /* close down to the new call's caller */
                 n--;
-                assert_int_equal(ttf_write_exit_value(t.w, 0, t.now[0] += 10, open[n], i + 9),
-                                 0);
+                vexit(&t, open[n], i + 9);
             }
             open[n] = dt_addr(&t, fn[k], strlen(fn[k]));
             r[0] = i * 4 + (uint64_t)k;
@@ -312,9 +335,12 @@ static void write_values_trace(const char *path)
         }
         while (n > 0) {
             n--;
-            assert_int_equal(ttf_write_exit_value(t.w, 0, t.now[0] += 10, open[n], i + 5), 0);
+            vforce = vlazy && i == 1999 && n == 0;
+            vexit(&t, open[n], i + 5);
         }
     }
+    if (vlazy)
+        vexit(&t, dt_addr(&t, "helper", 6), 0);
     assert_int_equal(ttf_write_exit_value(t.w, 0, t.now[0] += 10, dt_addr(&t, "main", 4), 1),
                      0);
     assert_int_equal(dt_close(&t, 0), 0);
@@ -324,7 +350,7 @@ static void write_values_trace(const char *path)
  * (a sum over the stack). */
 typedef struct vseen {
     int kind, has_values;
-    uint64_t time_ns, arg0, arg1, ret, frames, nvals;
+    uint64_t time_ns, arg0, arg1, ret, frames, nvals, ftimes, max_ns;
 } vseen;
 
 static void vtake(const ttdi_walk *w, vseen *out)
@@ -339,7 +365,9 @@ static void vtake(const ttdi_walk *w, vseen *out)
     for (size_t i = 0; i < w->nstack; i++) {
         out->frames = out->frames * 31 + w->stack[i].argregs[0] * 7 + w->stack[i].argregs[1];
         out->nvals += (uint64_t)w->stack[i].has_values;
+        out->ftimes = out->ftimes * 31 + w->stack[i].time_ns;
     }
+    out->max_ns = w->max_ns;
 }
 
 /* Walk thread 0 of r from a mark for idx (ttdi_walk_open_at), values
@@ -473,8 +501,9 @@ static void vcheck_aside(ttdi_run_state *r, const vseen *ref, size_t n, uint64_t
 }
 
 /* Thread 0 of r read whole by an aside walk (no values, counted apart),
- * which leaves marks no walk that needs values from its start takes. */
-static void aside_read(ttdi_run_state *r)
+ * which leaves marks no walk that needs values from its start takes;
+ * without times from kept index notimes_at on (UINT64_MAX: never). */
+static void aside_read_from(ttdi_run_state *r, uint64_t notimes_at)
 {
     ttdi_walk w;
     uint64_t span = ttdi_walk_span_ns;
@@ -482,8 +511,11 @@ static void aside_read(ttdi_run_state *r)
 
     assert_true(ttdi_walk_aside_ok(r, 0));
     assert_int_equal(ttdi_walk_open_aside(&w, r, 0), 0);
-    while ((rc = ttdi_walk_next(&w)) > 0)
+    while ((rc = ttdi_walk_next(&w)) > 0) {
         assert_int_equal(w.ev.has_values, 0);
+        if (w.next > notimes_at && !w.notimes)
+            assert_int_equal(ttdi_walk_aside_notimes(&w), 0);
+    }
     assert_int_equal(rc, 0);
     ttdi_walk_close(&w);
     assert_int_equal(ttdi_walk_span_ns, span);
@@ -492,6 +524,11 @@ static void aside_read(ttdi_run_state *r)
     assert_int_equal(ttdi_walk_open_at(&w, r, 0, 20000, UINT64_MAX, 0), 0);
     assert_int_equal(w.next, 0);                /* none for a values walk */
     ttdi_walk_close(&w);
+}
+
+static void aside_read(ttdi_run_state *r)
+{
+    aside_read_from(r, UINT64_MAX);
 }
 
 /* An aside walk (ttdi_walk_open_aside: pair_align.c reads it in a thread
@@ -528,6 +565,50 @@ static void test_values_aside(void **state)
     assert_int_equal(at, 12003);
     vcheck_aside(&r, ref, n, 18000, 16001, &at);   /* 14000 beats the pins */
     assert_int_equal(at, 14001);
+    close_run(&r);
+    free(ref);
+}
+
+/* The same on a trace of the lazy clock (most EXITs and the ENTERs after
+ * them untimed), the aside walk reading without times
+ * (ttdi_walk_aside_notimes) from kept index 3000 on: a walk from its
+ * marks takes back the exact times of its event and of the frames
+ * entered since, so every event from vfrom on, its time, the walk's
+ * latest time and the open frames' times, is as a walk with values and
+ * times from the start reads it. */
+static void test_values_aside_untimed(void **state)
+{
+    (void)state;
+    char path[512];
+    ttdi_run_state r;
+    size_t n, untimed = 0;
+    vlazy = 1;
+    vseen *ref = values_ref(path, sizeof path, "walker_aside_lazy.trc", &r, &n);
+    vlazy = 0;
+    uint64_t at;
+
+    ttf_iter *it;
+    ttf_event ev;
+    assert_int_equal(ttf_iter_open(r.t, 0, &it), 0);
+    while (ttf_iter_next(it, &ev) > 0)
+        untimed += (size_t)ev.untimed;
+    ttf_iter_close(it);
+    assert_true(untimed > n / 2);   /* (placed between their bounds) */
+    close_run(&r);
+    open_path(&r, 1000, path);
+    aside_read_from(&r, 3000);
+    vcheck_aside(&r, ref, n, 14000, 12001, &at);
+    assert_int_equal(at, 10001);
+    vcheck_aside(&r, ref, n, 18000, 16001, &at);   /* 14000 beats the pin */
+    assert_int_equal(at, 14001);
+    vcheck_aside(&r, ref, n, 22000, 20001, &at);   /* helper open since 16001 */
+    assert_int_equal(at, 18001);
+    close_run(&r);
+    /* before the skip began: exact times already */
+    open_path(&r, 1000, path);
+    aside_read_from(&r, 20000);
+    vcheck_aside(&r, ref, n, 14000, 12001, &at);
+    assert_int_equal(at, 10001);
     close_run(&r);
     free(ref);
 }
@@ -1411,6 +1492,7 @@ int main(void)
         cmocka_unit_test(test_marks_pinned),
         cmocka_unit_test(test_values_from),
         cmocka_unit_test(test_values_aside),
+        cmocka_unit_test(test_values_aside_untimed),
         cmocka_unit_test(test_marks_pin_inserted),
         cmocka_unit_test(test_marks_reach),
         cmocka_unit_test(test_unwind_rule),
